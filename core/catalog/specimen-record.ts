@@ -1,0 +1,57 @@
+/**
+ * @module specimen-record
+ * One catalog entry as the host holds it, whatever its source (specimens directory, plugin
+ * declaration, code registration, relayed worker). Routes turn it into wire shapes; the
+ * `thumbnail` and `data` sources say how bytes are produced without routes knowing where
+ * they live.
+ */
+import type { Readable } from 'node:stream';
+
+/** Bytes produced by a remote or computed source. */
+export interface FetchedBody {
+  contentType: string;
+  /** Byte length when known (sent as Content-Length). */
+  length?: number;
+  /** File name for Content-Disposition, when the body is a file. */
+  fileName?: string;
+  body: Readable | Buffer;
+}
+
+export type ThumbnailSource =
+  | { kind: 'file'; path: string }
+  | { kind: 'data-uri'; uri: string }
+  | { kind: 'remote'; fetch: (signal?: AbortSignal) => Promise<FetchedBody> }
+  | { kind: 'none' };
+
+export type DataSource =
+  /** A file streamed as is; `path` is absolute and already confined to its root. */
+  | { kind: 'file'; path: string; fileName: string }
+  /** A NumPy `.npy` volume served as a volume envelope; spacing/origin from its sidecar. */
+  | { kind: 'npy'; path: string; fileName: string; spacing?: number[]; origin?: number[] }
+  /** Bytes fetched from elsewhere (a relayed worker). */
+  | { kind: 'remote'; fetch: (signal?: AbortSignal) => Promise<FetchedBody> };
+
+export type SpecimenOrigin = 'disk' | 'plugin' | 'code' | 'relay';
+
+export interface SpecimenRecord {
+  id: string;
+  display_name: string;
+  description: string;
+  /** mesh, volume, point_cloud, image, or a free-form kind for static files. */
+  type: string;
+  tags: string[];
+  is_dynamic: boolean;
+  /** The registered function behind a dynamic specimen; null for static ones. */
+  function_name: string | null;
+  /** The thumbnail's file name as shown in metadata (`thumbnail_file`), or null. */
+  thumbnail_file: string | null;
+  thumbnail: ThumbnailSource;
+  story: string | null;
+  /** Static specimens only. */
+  data?: DataSource;
+  /** A schema from specimen.json that refines the function's generated schema. */
+  schema_override?: Record<string, unknown>;
+  origin: SpecimenOrigin;
+  /** For relayed specimens: the owning worker. */
+  worker_id?: string;
+}

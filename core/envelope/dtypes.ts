@@ -1,0 +1,37 @@
+/**
+ * @module dtypes
+ * Element types that may appear in an envelope or typed result, with their typed array
+ * constructors. Shared by the encoders, the decoder and the JSON result writer.
+ */
+
+export const TYPED_ARRAYS = {
+  uint8: Uint8Array,
+  int8: Int8Array,
+  uint16: Uint16Array,
+  int16: Int16Array,
+  uint32: Uint32Array,
+  int32: Int32Array,
+  float32: Float32Array,
+  float64: Float64Array,
+} as const;
+
+export type DType = keyof typeof TYPED_ARRAYS;
+export type AnyTypedArray = InstanceType<(typeof TYPED_ARRAYS)[DType]> | Uint8ClampedArray;
+
+export function isDType(value: unknown): value is DType {
+  return typeof value === 'string' && Object.hasOwn(TYPED_ARRAYS, value);
+}
+
+/** The dtype name of a typed array (`Uint8ClampedArray` counts as `uint8`). */
+export function dtypeOf(array: AnyTypedArray): DType {
+  if (array instanceof Uint8ClampedArray) return 'uint8';
+  for (const [name, ctor] of Object.entries(TYPED_ARRAYS)) {
+    if (array instanceof ctor) return name as DType;
+  }
+  throw new TypeError('not a supported typed array');
+}
+
+/** A typed array's bytes as a Buffer view (no copy). */
+export function bytesOf(array: ArrayBufferView): Buffer {
+  return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+}

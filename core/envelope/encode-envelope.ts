@@ -1,0 +1,59 @@
+/**
+ * @module encode-envelope
+ * Envelope v1 for mesh and volume results, as a list of buffers: the preamble, then views
+ * onto the typed arrays' own memory. Nothing is concatenated; the caller writes the parts to
+ * the socket in order (see `reply-envelope.ts`).
+ */
+import type { MeshResult, VolumeResult } from '../sdk/result-types.ts';
+import { bytesOf } from './dtypes.ts';
+import { encodePreamble } from './preamble.ts';
+
+/** The parts of an envelope and their total length (for `Content-Length`). */
+export interface EnvelopeParts {
+  parts: Buffer[];
+  byteLength: number;
+}
+
+function toParts(preamble: object, blocks: ArrayBufferView[]): EnvelopeParts {
+  const parts = [encodePreamble(preamble), ...blocks.filter((b) => b.byteLength > 0).map(bytesOf)];
+  return { parts, byteLength: parts.reduce((n, p) => n + p.length, 0) };
+}
+
+/** Mesh envelope: vertices (float32 ×3), indices (uint32), normals (float32 ×3, omitted when empty). */
+export function encodeMeshEnvelope(mesh: MeshResult): EnvelopeParts {
+  const normals = mesh.normals && mesh.normals.length > 0 ? mesh.normals : undefined;
+  const preamble = {
+    type: 'mesh',
+    vertex_count: mesh.vertices.length / 3,
+    vertex_dtype: 'float32',
+    index_count: mesh.indices.length,
+    index_dtype: 'uint32',
+    normal_count: normals ? normals.length / 3 : 0,
+    normal_dtype: 'float32',
+  };
+  return toParts(preamble, normals ? [mesh.vertices, mesh.indices, normals] : [mesh.vertices, mesh.indices]);
+}
+
+/** Finite [min, max] of the samples, or undefined when there is none. */
+export function valueRange(data: ArrayLike<number>): [number, number] | undefined {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i]!;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return Number.isFinite(min) && Number.isFinite(max) ? [min, max] : undefined;
+}
+
+/**
+ * Volume envelope: one C-order data block. `value_range` is added when given (computing it is
+ * a pass over the data, so callers do it off the event loop and pass it in).
+ */
+export function encodeVolumeEnvelope(volume: VolumeResult, range?: [number, number]): EnvelopeParts {
+  const preamble: Record<string, unknown> = { type: 'volume', shape: volume.shape, dtype: volume.dtype };
+  if (volume.spacing) preamble.spacing = volume.spacing;
+  if (volume.origin) preamble.origin = volume.origin;
+  if (range) preamble.value_range = range;
+  return toParts(preamble, [volume.data]);
+}

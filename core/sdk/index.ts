@@ -1,0 +1,21 @@
+/**
+ * @module vitrine
+ * The plugin SDK: `import type { Integer, ProgressReporter, MeshResult } from 'vitrine'`.
+ * Also exports the envelope decoder for clients and tests.
+ */
+export type {
+  ImageDType,
+  ImageResult,
+  MeshResult,
+  PointCloudResult,
+  ResultType,
+  SpecimenResult,
+  TaggedResult,
+  VolumeArrays,
+  VolumeDType,
+  VolumeOf,
+  VolumeResult,
+} from './result-types.ts';
+export type { Integer, ProgressReporter, SpecimenDeclaration } from './plugin-types.ts';
+export { decodeEnvelope, EnvelopeDecodeError } from '../envelope/decode-envelope.ts';
+export type { DecodedEnvelope, DecodedMesh, DecodedVolume } from '../envelope/decode-envelope.ts';
