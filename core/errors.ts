@@ -1,0 +1,101 @@
+/**
+ * @module errors
+ * The one catalog of host errors: each code with its HTTP status and message template.
+ * Route code only throws `createHostError(code, ...args)`; `core/http/error-handler.ts` turns
+ * it into `{"status_code", "detail", "code"}`. Codes are grouped by area and documented in
+ * core/ERRORS.md (a test keeps the two in step).
+ */
+
+type Template = (...args: string[]) => string;
+
+interface CatalogEntry {
+  status: number;
+  message: Template;
+}
+
+function entry(status: number, message: Template): CatalogEntry {
+  return { status, message };
+}
+
+export const ERRORS = {
+  // --- request shape ---
+  SPC_ERR_BAD_REQUEST: entry(400, (why = 'bad request') => why),
+  SPC_ERR_BODY_INVALID_JSON: entry(400, (why = '') => `request body is not valid JSON${why ? `: ${why}` : ''}`),
+  SPC_ERR_BODY_TOO_LARGE: entry(413, (limit = '?') => `request body is larger than the ${limit}-byte limit`),
+  SPC_ERR_ROUTE_NOT_FOUND: entry(404, (method = 'GET', url = '/') => `no route ${method} ${url}`),
+  SPC_ERR_METHOD_NOT_ALLOWED: entry(405, (method = 'GET', url = '/') => `${method} is not allowed on ${url}`),
+
+  // --- parameters ---
+  SPC_ERR_PARAMS_NOT_JSON: entry(400, (why = '') => `params is not valid JSON${why ? `: ${why}` : ''}`),
+  SPC_ERR_PARAMS_NOT_OBJECT: entry(400, (got = 'value') => `params must be a JSON object, got ${got}`),
+  SPC_ERR_PARAMS_TOO_LARGE: entry(400, (limit = '?') => `params is longer than the ${limit}-character limit`),
+  SPC_ERR_PARAM_INVALID: entry(400, (detail = 'invalid parameter') => detail),
+  SPC_ERR_PARAM_UNKNOWN: entry(400, (name = '?', fn = '?') => `unknown parameter '${name}' for ${fn}`),
+  SPC_ERR_PARAM_MISSING: entry(400, (name = '?', fn = '?') => `missing required parameter '${name}' for ${fn}`),
+  SPC_ERR_ARGS_TOO_MANY: entry(400, (given = '?', fn = '?', max = '?') => `${fn} takes at most ${max} positional arguments, got ${given}`),
+  SPC_ERR_ARG_TWICE: entry(400, (name = '?') => `parameter '${name}' given both positionally and by name`),
+  SPC_ERR_SINCE_INVALID: entry(400, (got = '?') => `since must be an integer, got '${got}'`),
+
+  // --- specimens ---
+  SPC_ERR_SPECIMEN_NOT_FOUND: entry(404, (id = '?') => `specimen '${id}' not found`),
+  SPC_ERR_STATIC_SPECIMEN_START: entry(400, (id = '?') => `specimen '${id}' is static: fetch it with GET /api/specimens/${id}/data`),
+  SPC_ERR_SPECIMEN_NO_DATA: entry(404, (id = '?') => `specimen '${id}' has no data file`),
+  SPC_ERR_SPECIMEN_FILE_MISSING: entry(404, (id = '?', file = '?') => `data file '${file}' of specimen '${id}' is missing`),
+  SPC_ERR_SPECIMEN_FILE_INVALID: entry(500, (id = '?', why = '?') => `data file of specimen '${id}' cannot be served: ${why}`),
+  SPC_ERR_THUMBNAIL_INVALID: entry(500, (id = '?', why = '?') => `thumbnail of specimen '${id}' cannot be served: ${why}`),
+  SPC_ERR_FUNCTION_UNAVAILABLE: entry(503, (id = '?', fn = '?') => `specimen '${id}' needs function '${fn}', which is not registered`),
+
+  // --- functions ---
+  SPC_ERR_FUNCTION_NOT_FOUND: entry(404, (name = '?') => `function '${name}' is not registered`),
+  SPC_ERR_FUNCTION_FAILED: entry(500, (name = '?', message = '?') => `function '${name}' failed: ${message}`),
+  SPC_ERR_RESULT_INVALID: entry(500, (name = '?', why = '?') => `function '${name}' returned an invalid result: ${why}`),
+  SPC_ERR_RESULT_TOO_LARGE: entry(413, (name = '?', size = '?', limit = '?') => `result of '${name}' is ${size} bytes, over the ${limit}-byte limit for JSON results; fetch it as an envelope from /data`),
+  SPC_ERR_WORKER_CRASHED: entry(500, (name = '?', why = '?') => `worker thread running '${name}' died: ${why}`),
+
+  // --- jobs ---
+  SPC_ERR_JOB_NOT_FOUND: entry(404, (id = '?') => `job '${id}' not found`),
+  SPC_ERR_JOB_RUNNING: entry(409, (id = '?') => `Job still running: '${id}'`),
+  SPC_ERR_JOB_FAILED: entry(410, (id = '?', why = '?') => `Job failed: ${why}`),
+  SPC_ERR_JOB_CANCELLED: entry(499, () => 'cancelled'),
+  SPC_ERR_HOST_CLOSING: entry(503, () => 'the host is shutting down'),
+
+  // --- federation ---
+  SPC_ERR_WORKER_NOT_FOUND: entry(404, (id = '?') => `worker '${id}' is not connected`),
+  SPC_ERR_WORKER_DISCONNECTED: entry(502, (id = '?') => `worker '${id}' disconnected`),
+  SPC_ERR_WORKER_TIMEOUT: entry(504, (id = '?', what = 'request') => `worker '${id}' did not answer the ${what} in time`),
+  SPC_ERR_WORKER_ERROR: entry(502, (id = '?', why = '?') => `worker '${id}' failed: ${why}`),
+  SPC_ERR_WORKER_UNAUTHORIZED: entry(401, (id = '?') => `worker '${id}' did not present the relay's token`),
+  SPC_ERR_NOT_RELAY: entry(404, () => 'this host is not a relay (start it with --relay)'),
+} as const satisfies Record<string, CatalogEntry>;
+
+export type HostErrorCode = keyof typeof ERRORS;
+
+/** An error the host expects and reports to clients as is. */
+export class HostError extends Error {
+  override name = 'HostError';
+  readonly code: HostErrorCode;
+  readonly statusCode: number;
+
+  constructor(code: HostErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.statusCode = ERRORS[code].status;
+  }
+}
+
+/**
+ * Creates the catalogued error `code` with its message template filled by `args`.
+ * @example throw createHostError('SPC_ERR_JOB_NOT_FOUND', jobId)
+ */
+export function createHostError(code: HostErrorCode, ...args: string[]): HostError {
+  return new HostError(code, ERRORS[code].message(...args));
+}
+
+/** Same as createHostError, keeping the underlying failure as `cause`. */
+export function wrapHostError(cause: unknown, code: HostErrorCode, ...args: string[]): HostError {
+  return new HostError(code, ERRORS[code].message(...args), { cause });
+}
+
+export function isHostError(error: unknown): error is HostError {
+  return error instanceof HostError;
+}
