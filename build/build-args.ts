@@ -1,0 +1,40 @@
+/**
+ * @module build-args
+ * Parses `vitrine build [SRC] [--out DIR] [--check]`; paths are resolved against the cwd.
+ */
+import path from 'node:path';
+
+export interface BuildArgs {
+  srcDir: string;
+  outDir: string;
+  check: boolean;
+}
+
+export const BUILD_DEFAULTS = Object.freeze({ src: 'plugins', out: path.join('build', 'out') });
+
+export const BUILD_USAGE = `usage: vitrine build [SRC] [--out DIR] [--check]
+
+  SRC          folder of plugin folders, each with an index.ts (default: plugins)
+  --out DIR    where bundle folders are written (default: build/out)
+  --check      build in memory and compare with DIR; exit 1 when anything is stale or missing
+`;
+
+/** The parsed arguments, `{ help: true }`, or a usage error message. */
+export function parseBuildArgs(argv: string[], cwd: string): BuildArgs | { help: true } | { error: string } {
+  let src: string | undefined;
+  let out: string | undefined;
+  let check = false;
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === '--help' || arg === '-h') return { help: true };
+    if (arg === '--check') check = true;
+    else if (arg === '--out' || arg.startsWith('--out=')) {
+      const value = arg === '--out' ? argv[++index] : arg.slice('--out='.length);
+      if (value === undefined || value === '') return { error: '--out needs a directory' };
+      out = value;
+    } else if (arg.startsWith('-')) return { error: `unknown option '${arg}'` };
+    else if (src === undefined) src = arg;
+    else return { error: `unexpected argument '${arg}' (only one SRC folder)` };
+  }
+  return { srcDir: path.resolve(cwd, src ?? BUILD_DEFAULTS.src), outDir: path.resolve(cwd, out ?? BUILD_DEFAULTS.out), check };
+}

@@ -1,0 +1,66 @@
+/**
+ * @module cli-build
+ * The `vitrine build` command. Exit codes: 0 built (or `--check`: everything current),
+ * 1 build errors (or `--check`: something stale or missing), 2 usage errors. With any build
+ * error nothing is written, so DIR never holds a half-built set.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { BUILD_USAGE, parseBuildArgs } from './build-args.ts';
+import { buildPlugins } from './build-plugins.ts';
+import { displayPath, formatDiagnostic } from './diagnostics/format-diagnostic.ts';
+import { checkOutput } from './output/check-output.ts';
+import { writeOutput } from './output/write-output.ts';
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** Runs `vitrine build` with `argv` (the arguments after `build`); returns the exit code. */
+export async function runBuildCommand(argv: string[]): Promise<number> {
+  const started = performance.now();
+  const cwd = process.cwd();
+  const args = parseBuildArgs(argv, cwd);
+  if ('help' in args) {
+    process.stdout.write(BUILD_USAGE);
+    return 0;
+  }
+  if ('error' in args) {
+    process.stderr.write(`vitrine build: ${args.error}\n${BUILD_USAGE}`);
+    return 2;
+  }
+  if (!existsSync(args.srcDir) || !statSync(args.srcDir).isDirectory()) {
+    process.stderr.write(`vitrine build: source folder ${displayPath(args.srcDir, cwd)} does not exist\n`);
+    return 2;
+  }
+
+  const { plugins, diagnostics } = await buildPlugins(args.srcDir, args.outDir);
+  const out = displayPath(args.outDir, cwd);
+  for (const plugin of plugins) for (const note of plugin.notes) process.stdout.write(`note: ${plugin.name}: ${note}\n`);
+  if (diagnostics.length > 0) {
+    for (const diagnostic of diagnostics) process.stderr.write(`${formatDiagnostic(diagnostic, cwd)}\n`);
+    process.stderr.write(`vitrine build: ${plural(diagnostics.length, 'error')}; nothing written to ${out}\n`);
+    return 1;
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+
+  if (args.check) {
+    const stale = checkOutput(args.outDir, plugins);
+    for (const entry of stale) process.stderr.write(`${entry.plugin}: ${entry.reason}\n`);
+    if (stale.length > 0) {
+      process.stderr.write(`vitrine build --check: ${plural(stale.length, 'plugin')} not current in ${out}; run \`vitrine build\`\n`);
+      return 1;
+    }
+    process.stdout.write(`vitrine build --check: ${plural(plugins.length, 'plugin')} current in ${out} (${seconds} s)\n`);
+    return 0;
+  }
+
+  const removed = writeOutput(args.outDir, plugins);
+  for (const plugin of plugins) {
+    process.stdout.write(`  ${plugin.name}: ${plural(plugin.functionCount, 'function')}, ${plural(plugin.specimenCount, 'specimen')}\n`);
+  }
+  for (const name of removed) process.stdout.write(`  ${name}: removed (no longer in the source folder)\n`);
+  const functions = plugins.reduce((sum, plugin) => sum + plugin.functionCount, 0);
+  const specimens = plugins.reduce((sum, plugin) => sum + plugin.specimenCount, 0);
+  process.stdout.write(`built ${plural(plugins.length, 'plugin')} (${plural(functions, 'function')}, ${plural(specimens, 'specimen')}) into ${out} in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);
+  return 0;
+}

@@ -1,0 +1,62 @@
+/**
+ * @module analyze-specimens
+ * Validates a plugin's declared specimens (ids, functions, thumbnails) and turns them into
+ * manifest entries plus the thumbnail files to copy into the bundle.
+ */
+import type { Node } from 'ts-morph';
+import type { ManifestSpecimen } from '../../core/registry/manifest-types.ts';
+import { createDiagnostic, type BuildDiagnostic } from '../diagnostics/build-diagnostic.ts';
+import type { DiagnosticCode } from '../diagnostics/diagnostic-codes.ts';
+import type { DeclaredSpecimen } from '../specimens/read-specimens.ts';
+import { resolveThumbnail } from '../specimens/resolve-thumbnail.ts';
+
+/** Specimen ids: letters, digits, `.`, `_`, `-`, starting with a letter or digit. */
+export const SPECIMEN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export interface ThumbnailCopy {
+  source: string;
+  bundlePath: string;
+}
+
+export interface SpecimensAnalysis {
+  specimens: ManifestSpecimen[];
+  thumbnails: ThumbnailCopy[];
+}
+
+export function analyzeSpecimens(declared: DeclaredSpecimen[], registered: Set<string>, pluginDir: string, plugin: string, diagnostics: BuildDiagnostic[]): SpecimensAnalysis {
+  const specimens: ManifestSpecimen[] = [];
+  const thumbnails = new Map<string, ThumbnailCopy>();
+  const ids = new Set<string>();
+  for (const specimen of declared) {
+    const at = (field: string): Node => specimen.fieldNodes.get(field) ?? specimen.node;
+    const fail = (code: DiagnosticCode, field: string, message: string): void => {
+      diagnostics.push(createDiagnostic(code, at(field), message, { plugin, functionName: specimen.function }));
+    };
+    const before = diagnostics.length;
+    if (!SPECIMEN_ID_PATTERN.test(specimen.id)) {
+      fail('VITRINE_SPECIMEN_301', 'id', `'${specimen.id}' is not a valid id: use letters, digits, '.', '_' and '-', starting with a letter or digit`);
+    } else if (ids.has(specimen.id)) {
+      fail('VITRINE_SPECIMEN_302', 'id', `specimen id '${specimen.id}' is declared twice`);
+    }
+    ids.add(specimen.id);
+    if (!registered.has(specimen.function)) {
+      const known = [...registered].join(', ') || 'none';
+      fail('VITRINE_SPECIMEN_303', 'function', `specimen '${specimen.id}' names function '${specimen.function}', which is not a registered export of this plugin (registered: ${known})`);
+    }
+    const thumbnail = resolveThumbnail(specimen.thumbnail, pluginDir);
+    if (thumbnail.kind === 'outside') fail('VITRINE_SPECIMEN_304', 'thumbnail', thumbnail.why);
+    if (thumbnail.kind === 'missing') fail('VITRINE_SPECIMEN_305', 'thumbnail', `thumbnail '${specimen.thumbnail}' of specimen '${specimen.id}' does not exist (looked for ${thumbnail.source})`);
+    if (diagnostics.length > before) continue;
+    if (thumbnail.kind === 'file') thumbnails.set(thumbnail.bundlePath, { source: thumbnail.source, bundlePath: thumbnail.bundlePath });
+    specimens.push({
+      id: specimen.id,
+      function_name: specimen.function,
+      display_name: specimen.display_name,
+      description: specimen.description ?? '',
+      tags: specimen.tags ?? [],
+      story: specimen.story ?? null,
+      thumbnail: thumbnail.kind === 'file' ? thumbnail.bundlePath : thumbnail.kind === 'data-uri' ? thumbnail.uri : null,
+    });
+  }
+  return { specimens, thumbnails: [...thumbnails.values()] };
+}

@@ -1,0 +1,50 @@
+/**
+ * @module find-exported-functions
+ * The functions a plugin entry exports, by export name: function declarations, and `const`
+ * bindings initialised with an arrow function or function expression. Re-exports
+ * (`export { torus } from './torus.ts'`) count too.
+ */
+import { Node, type JSDoc, type SourceFile } from 'ts-morph';
+import type { FunctionNode } from '../schema/generate-schema.ts';
+
+export interface ExportedFunction {
+  /** The export name (the registered function name). */
+  name: string;
+  node: FunctionNode;
+  /** The doc comments that describe it. */
+  docs: JSDoc[];
+}
+
+function unwrapExpression(node: Node): Node {
+  let current = node;
+  while (Node.isParenthesizedExpression(current) || Node.isSatisfiesExpression(current) || Node.isAsExpression(current)) {
+    current = current.getExpression();
+  }
+  return current;
+}
+
+function asExportedFunction(name: string, declaration: Node): ExportedFunction | undefined {
+  if (Node.isFunctionDeclaration(declaration)) {
+    // An overloaded function: use the implementation's signature when exported as one.
+    const implementation = declaration.getImplementation() ?? declaration;
+    return { name, node: implementation, docs: declaration.getJsDocs() };
+  }
+  if (Node.isVariableDeclaration(declaration)) {
+    const initializer = declaration.getInitializer();
+    if (!initializer) return undefined;
+    const value = unwrapExpression(initializer);
+    if (!Node.isArrowFunction(value) && !Node.isFunctionExpression(value)) return undefined;
+    return { name, node: value, docs: declaration.getVariableStatement()?.getJsDocs() ?? [] };
+  }
+  return undefined;
+}
+
+/** The exported functions of `sourceFile` in declaration order. */
+export function findExportedFunctions(sourceFile: SourceFile): ExportedFunction[] {
+  const found: ExportedFunction[] = [];
+  for (const [name, declarations] of sourceFile.getExportedDeclarations()) {
+    const first = declarations.map((declaration) => asExportedFunction(name, declaration)).find((fn) => fn !== undefined);
+    if (first) found.push(first);
+  }
+  return found;
+}

@@ -1,0 +1,41 @@
+/**
+ * @module create-param-parser
+ * The one place the parser order lives. Optional first (it strips `undefined` and recurses),
+ * then the injected kinds, then the value kinds. Boolean must come before the string-literal
+ * union (ts-morph sees `boolean` as the union `true | false`; ts-morph issue #1442), and
+ * Integer before number (`Integer` is `number` to the checker; only its annotation differs).
+ */
+import type { ParamChain, ParamInput, ParamParser, ParsedParam } from './param-parser.ts';
+import { unsupportedType } from './unsupported-type.ts';
+import { optionalParser } from './parsers/optional-parser.ts';
+import { progressReporterParser } from './parsers/progress-reporter-parser.ts';
+import { abortSignalParser } from './parsers/abort-signal-parser.ts';
+import { booleanParser } from './parsers/boolean-parser.ts';
+import { integerParser } from './parsers/integer-parser.ts';
+import { numberParser } from './parsers/number-parser.ts';
+import { stringParser } from './parsers/string-parser.ts';
+import { stringEnumParser } from './parsers/string-enum-parser.ts';
+
+/** The parsers in the order they are tried. */
+export const PARAM_PARSERS: readonly ParamParser[] = [
+  optionalParser,
+  progressReporterParser,
+  abortSignalParser,
+  booleanParser,
+  integerParser,
+  numberParser,
+  stringParser,
+  stringEnumParser,
+];
+
+/** Creates the chain: first supporting parser wins; none gives VITRINE_SCHEMA_100. */
+export function createParamParser(parsers: readonly ParamParser[] = PARAM_PARSERS): ParamChain {
+  const chain: ParamChain = {
+    parse(param: ParamInput): ParsedParam {
+      const parser = parsers.find((candidate) => candidate.supports(param));
+      if (!parser) throw unsupportedType(param);
+      return parser.toSchema(param, chain);
+    },
+  };
+  return chain;
+}

@@ -1,0 +1,12 @@
+/**
+ * @module string-parser
+ * `string` → `{"type":"string"}`.
+ */
+import type { ParamParser } from '../param-parser.ts';
+import { single } from '../type-queries.ts';
+
+export const stringParser: ParamParser = {
+  name: 'string',
+  supports: (param) => single(param.members)?.isString() === true,
+  toSchema: (param) => ({ kind: 'value', schema: { type: 'string' }, optional: param.optional }),
+};

@@ -1,0 +1,50 @@
+/**
+ * @module read-bounds
+ * Turns the bound tags of a function's doc comment into `minimum`/`maximum` per parameter,
+ * reporting malformed tags (VITRINE_SCHEMA_105).
+ */
+import type { BoundTag } from './read-doc.ts';
+import { SchemaError } from './schema-error.ts';
+
+export interface Bounds {
+  minimum?: number;
+  maximum?: number;
+  /** The first tag that set a bound on this parameter (for locations). */
+  tag: BoundTag['tag'];
+}
+
+function parseBound(text: string | undefined): number | undefined {
+  if (text === undefined || !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return undefined;
+  return Number(text);
+}
+
+/**
+ * Bounds by parameter name. Errors (not a number, wrong word count, min above max) are
+ * pushed to `errors`; the offending tag is then ignored.
+ */
+export function readBounds(tags: BoundTag[], errors: SchemaError[]): Map<string, Bounds> {
+  const bounds = new Map<string, Bounds>();
+  for (const { tag, kind, words } of tags) {
+    const expected = kind === 'range' ? 3 : 2;
+    const usage = kind === 'range' ? '@range <parameter> <min> <max>' : `@${kind} <parameter> <value>`;
+    const [name, first, second] = words;
+    const values = [parseBound(first), parseBound(second)];
+    if (words.length !== expected || name === undefined || values.slice(0, expected - 1).some((value) => value === undefined)) {
+      errors.push(new SchemaError('VITRINE_SCHEMA_105', tag, `\`@${kind} ${words.join(' ')}\` should read \`${usage}\` with literal numbers`));
+      continue;
+    }
+    const entry: Bounds = { ...(bounds.get(name) ?? { tag }) };
+    if (kind === 'minimum') entry.minimum = values[0];
+    else if (kind === 'maximum') entry.maximum = values[0];
+    else {
+      entry.minimum = values[0];
+      entry.maximum = values[1];
+    }
+    if (entry.minimum !== undefined && entry.maximum !== undefined && entry.minimum > entry.maximum) {
+      errors.push(new SchemaError('VITRINE_SCHEMA_105', tag, `minimum ${entry.minimum} of '${name}' is above its maximum ${entry.maximum}`));
+      continue;
+    }
+    bounds.set(name, entry);
+  }
+  return bounds;
+}

@@ -1,0 +1,55 @@
+/**
+ * @module read-doc
+ * What a function's doc comment says: the summary (schema `description`), `@param` texts
+ * (property descriptions) and the bound tags `@minimum <param> <value>`,
+ * `@maximum <param> <value>` and `@range <param> <min> <max>`.
+ */
+import { Node, type JSDoc, type JSDocTag } from 'ts-morph';
+
+/** One bound tag as written. */
+export interface BoundTag {
+  tag: JSDocTag;
+  kind: 'minimum' | 'maximum' | 'range';
+  /** The words after the tag name. */
+  words: string[];
+}
+
+export interface FunctionDoc {
+  /** First paragraph of the comment, lines joined by spaces; undefined when empty. */
+  summary: string | undefined;
+  /** `@param` text by parameter name. */
+  params: Map<string, string>;
+  bounds: BoundTag[];
+}
+
+/** Collapses a comment paragraph to one line. */
+function oneLine(text: string): string {
+  return text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean).join(' ');
+}
+
+function firstParagraph(text: string): string | undefined {
+  const paragraph = text.trim().split(/\r?\n\s*\r?\n/)[0] ?? '';
+  const line = oneLine(paragraph);
+  return line === '' ? undefined : line;
+}
+
+/** Reads the doc comment closest to the declaration (the last of `docs`). */
+export function readDoc(docs: JSDoc[]): FunctionDoc {
+  const doc = docs[docs.length - 1];
+  const result: FunctionDoc = { summary: undefined, params: new Map(), bounds: [] };
+  if (!doc) return result;
+  result.summary = firstParagraph(doc.getDescription());
+  for (const tag of doc.getTags()) {
+    if (Node.isJSDocParameterTag(tag)) {
+      const text = oneLine(tag.getCommentText() ?? '').replace(/^-\s*/, '');
+      if (text !== '') result.params.set(tag.getName(), text);
+      continue;
+    }
+    const name = tag.getTagName();
+    if (name === 'minimum' || name === 'maximum' || name === 'range') {
+      const words = oneLine(tag.getCommentText() ?? '').split(' ').filter(Boolean);
+      result.bounds.push({ tag, kind: name, words });
+    }
+  }
+  return result;
+}

@@ -1,0 +1,19 @@
+/**
+ * @module schema-error
+ * The error a parameter parser throws when it cannot map a parameter. It carries the node it
+ * is about so the build reports `file:line:col`; generate-schema turns it into a diagnostic.
+ */
+import type { Node } from 'ts-morph';
+import type { DiagnosticCode } from '../diagnostics/diagnostic-codes.ts';
+
+export class SchemaError extends Error {
+  override name = 'SchemaError';
+  readonly code: DiagnosticCode;
+  readonly node: Node;
+
+  constructor(code: DiagnosticCode, node: Node, message: string) {
+    super(message);
+    this.code = code;
+    this.node = node;
+  }
+}

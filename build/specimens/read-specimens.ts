@@ -1,0 +1,110 @@
+/**
+ * @module read-specimens
+ * Reads `export const specimens = [...]` from a plugin entry as a literal with ts-morph.
+ * Reading the literal (rather than running the bundle at build time) keeps the build free of
+ * plugin side effects and lets every error point at the exact property in the source. The
+ * declaration must therefore be an array literal of object literals whose values are string
+ * literals (or arrays of them); `as const` and `satisfies` are fine.
+ */
+import { Node, type Expression, type SourceFile } from 'ts-morph';
+import { createDiagnostic, type BuildDiagnostic } from '../diagnostics/build-diagnostic.ts';
+
+/** One declared specimen as written, with the nodes its fields came from. */
+export interface DeclaredSpecimen {
+  node: Node;
+  id: string;
+  function: string;
+  display_name: string;
+  description?: string;
+  tags?: string[];
+  thumbnail?: string;
+  story?: string;
+  /** The node of each field, for error locations. */
+  fieldNodes: Map<string, Node>;
+}
+
+const STRING_FIELDS = ['id', 'function', 'display_name', 'description', 'thumbnail', 'story'] as const;
+const REQUIRED_FIELDS = ['id', 'function', 'display_name'] as const;
+
+function unwrap(node: Node): Node {
+  let current = node;
+  while (Node.isParenthesizedExpression(current) || Node.isAsExpression(current) || Node.isSatisfiesExpression(current)) {
+    current = current.getExpression();
+  }
+  return current;
+}
+
+function stringValue(node: Node): string | undefined {
+  const value = unwrap(node);
+  if (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)) return value.getLiteralValue();
+  return undefined;
+}
+
+function propertyName(property: Node): string | undefined {
+  if (!Node.isPropertyAssignment(property)) return undefined;
+  const nameNode = property.getNameNode();
+  if (Node.isIdentifier(nameNode)) return nameNode.getText();
+  if (Node.isStringLiteral(nameNode)) return nameNode.getLiteralValue();
+  return undefined;
+}
+
+/** The declared specimens of `sourceFile` (empty when it exports none). */
+export function readSpecimens(sourceFile: SourceFile, plugin: string, diagnostics: BuildDiagnostic[]): DeclaredSpecimen[] {
+  const declaration = sourceFile.getExportedDeclarations().get('specimens')?.[0];
+  if (!declaration) return [];
+  const fail = (node: Node, message: string, code: 'VITRINE_SPECIMEN_300' | 'VITRINE_SPECIMEN_306' = 'VITRINE_SPECIMEN_300'): void => {
+    diagnostics.push(createDiagnostic(code, node, message, { plugin }));
+  };
+  const initializer: Expression | undefined = Node.isVariableDeclaration(declaration) ? declaration.getInitializer() : undefined;
+  const array = initializer ? unwrap(initializer) : undefined;
+  if (!array || !Node.isArrayLiteralExpression(array)) {
+    fail(declaration, '`specimens` must be declared as `export const specimens: SpecimenDeclaration[] = [ { ... } ]` with an array literal');
+    return [];
+  }
+  const specimens: DeclaredSpecimen[] = [];
+  for (const element of array.getElements()) {
+    const object = unwrap(element);
+    if (!Node.isObjectLiteralExpression(object)) {
+      fail(element, 'each entry of `specimens` must be an object literal');
+      continue;
+    }
+    const fields: Record<string, unknown> = {};
+    const fieldNodes = new Map<string, Node>();
+    let valid = true;
+    for (const property of object.getProperties()) {
+      const name = propertyName(property);
+      if (name === undefined || !Node.isPropertyAssignment(property)) {
+        fail(property, `\`${property.getText()}\` is not a plain \`name: value\` property`);
+        valid = false;
+        continue;
+      }
+      const valueNode = property.getInitializerOrThrow();
+      fieldNodes.set(name, valueNode);
+      if ((STRING_FIELDS as readonly string[]).includes(name)) {
+        const value = stringValue(valueNode);
+        if (value === undefined) {
+          fail(valueNode, `\`${name}\` must be a string literal, got \`${valueNode.getText()}\``);
+          valid = false;
+        } else fields[name] = value;
+      } else if (name === 'tags') {
+        const tags = unwrap(valueNode);
+        const values = Node.isArrayLiteralExpression(tags) ? tags.getElements().map(stringValue) : undefined;
+        if (!values || values.some((value) => value === undefined)) {
+          fail(valueNode, `\`tags\` must be an array of string literals, got \`${valueNode.getText()}\``);
+          valid = false;
+        } else fields['tags'] = values;
+      } else {
+        fail(property, `unknown specimen field \`${name}\` (known: ${[...STRING_FIELDS, 'tags'].join(', ')})`, 'VITRINE_SPECIMEN_306');
+        valid = false;
+      }
+    }
+    for (const required of REQUIRED_FIELDS) {
+      if (fields[required] === undefined && !fieldNodes.has(required)) {
+        fail(object, `specimen is missing the required field \`${required}\``, 'VITRINE_SPECIMEN_306');
+        valid = false;
+      }
+    }
+    if (valid) specimens.push({ ...(fields as Omit<DeclaredSpecimen, 'node' | 'fieldNodes'>), node: object, fieldNodes });
+  }
+  return specimens;
+}

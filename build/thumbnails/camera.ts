@@ -1,0 +1,62 @@
+/**
+ * @module camera
+ * An orbit camera that frames a bounding sphere: rotate world points into view space and
+ * project them orthographically onto a square canvas.
+ */
+
+/** A view of the scene: where the object sits and how it is turned. */
+export interface Camera {
+  centre: [number, number, number];
+  /** Half the visible width, in world units. */
+  halfExtent: number;
+  /** Turn around the vertical axis, radians. */
+  yaw: number;
+  /** Tilt towards the viewer, radians (positive looks down on the object). */
+  pitch: number;
+  /** Canvas size in pixels. */
+  size: number;
+}
+
+/** Frames the points of `positions` (flat x,y,z) with a margin, seen from the given angles. */
+export function frameCamera(positions: Float32Array, size: number, yaw = 0.6, pitch = 0.45, margin = 1.12): Camera {
+  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  for (let i = 0; i < positions.length; i += 3) {
+    const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
+    if (x < minX) minX = x; if (x > maxX) maxX = x;
+    if (y < minY) minY = y; if (y > maxY) maxY = y;
+    if (z < minZ) minZ = z; if (z > maxZ) maxZ = z;
+  }
+  const centre: [number, number, number] = [(minX + maxX) / 2, (minY + maxY) / 2, (minZ + maxZ) / 2];
+  const radius = Math.hypot(maxX - minX, maxY - minY, maxZ - minZ) / 2 || 1;
+  return { centre, halfExtent: radius * margin, yaw, pitch, size };
+}
+
+/**
+ * World point → [screen x, screen y, depth] (depth grows away from the viewer).
+ * View space: x right, y up, z towards the viewer.
+ */
+export function project(camera: Camera, x: number, y: number, z: number, out: Float64Array): void {
+  const [vx, vy, vz] = toView(camera, x - camera.centre[0], y - camera.centre[1], z - camera.centre[2]);
+  const scale = camera.size / (2 * camera.halfExtent);
+  out[0] = camera.size / 2 + vx * scale;
+  out[1] = camera.size / 2 - vy * scale;
+  out[2] = -vz;
+}
+
+/** Rotates a direction from world into view space (yaw about y, then pitch about x). */
+export function toView(camera: Camera, x: number, y: number, z: number): [number, number, number] {
+  const cy = Math.cos(camera.yaw), sy = Math.sin(camera.yaw);
+  const x1 = cy * x - sy * z;
+  const z1 = sy * x + cy * z;
+  const cp = Math.cos(camera.pitch), sp = Math.sin(camera.pitch);
+  return [x1, cp * y - sp * z1, sp * y + cp * z1];
+}
+
+/** Rotates a direction from view space back into world space (the inverse of {@link toView}). */
+export function fromView(camera: Camera, x: number, y: number, z: number): [number, number, number] {
+  const cp = Math.cos(camera.pitch), sp = Math.sin(camera.pitch);
+  const y1 = cp * y + sp * z;
+  const z1 = -sp * y + cp * z;
+  const cy = Math.cos(camera.yaw), sy = Math.sin(camera.yaw);
+  return [cy * x + sy * z1, y1, -sy * x + cy * z1];
+}

@@ -1,0 +1,65 @@
+/**
+ * @module canvas
+ * A floating-point RGB canvas with the shared dark gradient backdrop, box-filter
+ * downsampling (used for supersampled anti-aliasing) and conversion to 8-bit bytes.
+ */
+
+/** Linear-ish RGB in 0..1, row-major. */
+export interface Canvas {
+  width: number;
+  height: number;
+  rgb: Float32Array;
+}
+
+/** A canvas filled with the thumbnail backdrop: a dark blue-grey vertical gradient with a soft vignette. */
+export function createBackdrop(width: number, height: number): Canvas {
+  const rgb = new Float32Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    const t = y / (height - 1);
+    for (let x = 0; x < width; x++) {
+      const dx = x / (width - 1) - 0.5, dy = t - 0.45;
+      const vignette = 1 - 0.55 * Math.min(1, (dx * dx + dy * dy) * 2.2);
+      const i = (y * width + x) * 3;
+      rgb[i] = (0.11 - 0.07 * t) * vignette;
+      rgb[i + 1] = (0.13 - 0.08 * t) * vignette;
+      rgb[i + 2] = (0.19 - 0.11 * t) * vignette;
+    }
+  }
+  return { width, height, rgb };
+}
+
+/** Averages `factor` × `factor` blocks: a supersampled canvas down to its final size. */
+export function downsample(source: Canvas, factor: number): Canvas {
+  const width = Math.floor(source.width / factor);
+  const height = Math.floor(source.height / factor);
+  const rgb = new Float32Array(width * height * 3);
+  const norm = 1 / (factor * factor);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let r = 0, g = 0, b = 0;
+      for (let sy = 0; sy < factor; sy++) {
+        for (let sx = 0; sx < factor; sx++) {
+          const i = ((y * factor + sy) * source.width + x * factor + sx) * 3;
+          r += source.rgb[i]!;
+          g += source.rgb[i + 1]!;
+          b += source.rgb[i + 2]!;
+        }
+      }
+      const o = (y * width + x) * 3;
+      rgb[o] = r * norm;
+      rgb[o + 1] = g * norm;
+      rgb[o + 2] = b * norm;
+    }
+  }
+  return { width, height, rgb };
+}
+
+/** Clamps to 0..1, applies a display gamma and returns RGB bytes. */
+export function toBytes(canvas: Canvas, gamma = 1 / 1.0): Uint8Array {
+  const out = new Uint8Array(canvas.rgb.length);
+  for (let i = 0; i < out.length; i++) {
+    const v = Math.min(1, Math.max(0, canvas.rgb[i]!));
+    out[i] = Math.round(v ** gamma * 255);
+  }
+  return out;
+}

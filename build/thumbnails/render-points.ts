@@ -1,0 +1,63 @@
+/**
+ * @module render-points
+ * Point-cloud thumbnails: every point is splatted additively with its own colour (or its
+ * scalar through a colour map), then tone-mapped so dense regions glow instead of clipping.
+ */
+import type { PointCloudResult } from 'vitrine';
+import { frameCamera, project } from './camera.ts';
+import { createBackdrop, downsample, type Canvas } from './canvas.ts';
+import { sampleColormap } from './colormap.ts';
+
+/** View angles and splat brightness. */
+export interface PointLook {
+  yaw?: number;
+  pitch?: number;
+  /** Brightness per point; scale down for millions of points. */
+  exposure?: number;
+}
+
+const SUPERSAMPLE = 2;
+
+/** Renders `cloud` to a `size` × `size` canvas. */
+export function renderPoints(cloud: PointCloudResult, size: number, look: PointLook): Canvas {
+  const full = size * SUPERSAMPLE;
+  const camera = frameCamera(cloud.points, full, look.yaw, look.pitch, 1.02);
+  const light = new Float32Array(full * full * 3);
+  const count = cloud.points.length / 3;
+  const exposure = (look.exposure ?? 1) * Math.min(4, (full * full) / count);
+  const p = new Float64Array(3);
+  const colour = new Float64Array(3);
+  const scalarRange = range(cloud.scalars);
+  for (let i = 0; i < count; i++) {
+    project(camera, cloud.points[i * 3]!, cloud.points[i * 3 + 1]!, cloud.points[i * 3 + 2]!, p);
+    const x = Math.floor(p[0]!), y = Math.floor(p[1]!);
+    if (x < 0 || y < 0 || x >= full || y >= full) continue;
+    pointColour(cloud, i, scalarRange, colour);
+    const o = (y * full + x) * 3;
+    for (let k = 0; k < 3; k++) light[o + k] = light[o + k]! + colour[k]! * exposure;
+  }
+  const canvas = createBackdrop(full, full);
+  for (let i = 0; i < light.length; i++) {
+    const glow = 1 - Math.exp(-light[i]! * 0.6);
+    canvas.rgb[i] = canvas.rgb[i]! * (1 - glow) + glow;
+  }
+  return downsample(canvas, SUPERSAMPLE);
+}
+
+function range(values: Float32Array | undefined): [number, number] {
+  if (!values || values.length === 0) return [0, 1];
+  let min = Infinity, max = -Infinity;
+  for (const v of values) { if (v < min) min = v; if (v > max) max = v; }
+  return [min, max - min || 1];
+}
+
+function pointColour(cloud: PointCloudResult, i: number, [min, span]: [number, number], out: Float64Array): void {
+  if (cloud.colors) {
+    const scale = cloud.colors instanceof Uint8Array ? 1 / 255 : 1;
+    for (let k = 0; k < 3; k++) out[k] = cloud.colors[i * 3 + k]! * scale;
+  } else if (cloud.scalars) {
+    sampleColormap('inferno', (cloud.scalars[i]! - min) / span, out);
+  } else {
+    out.fill(0.85);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * @module render-volume
+ * Volume thumbnails: a maximum-intensity projection ray-marched through the turned volume
+ * box, or the central slice along the slowest axis, coloured by a colour map.
+ */
+import type { VolumeResult } from 'vitrine';
+import { fromView, type Camera } from './camera.ts';
+import { createBackdrop, type Canvas } from './canvas.ts';
+import { sampleColormap, type ColormapName } from './colormap.ts';
+
+/** How to show a volume. */
+export interface VolumeLook {
+  mode: 'mip' | 'slice';
+  colormap: ColormapName;
+  /** Applied to the normalised value before colouring (< 1 brightens faint structure). */
+  gamma?: number;
+}
+
+/** Renders `volume` to a `size` × `size` canvas. */
+export function renderVolume(volume: VolumeResult, size: number, look: VolumeLook): Canvas {
+  const [nz, ny, nx] = volume.shape as [number, number, number];
+  const data = volume.data;
+  let min = Infinity, max = -Infinity;
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i]!;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const range = max - min || 1;
+  const at = (x: number, y: number, z: number): number => (data[(z * ny + y) * nx + x]! - min) / range;
+  const canvas = createBackdrop(size, size);
+  const colour = new Float64Array(3);
+  const gamma = look.gamma ?? 1;
+  const put = (px: number, py: number, t: number, alpha: number): void => {
+    sampleColormap(look.colormap, t ** gamma, colour);
+    const i = (py * size + px) * 3;
+    for (let k = 0; k < 3; k++) canvas.rgb[i + k] = canvas.rgb[i + k]! * (1 - alpha) + colour[k]! * alpha;
+  };
+  if (look.mode === 'slice') {
+    const z = Math.floor(nz / 2);
+    const scale = Math.max(nx, ny) / (size * 0.9);
+    for (let py = 0; py < size; py++) {
+      for (let px = 0; px < size; px++) {
+        const x = Math.floor((px - size / 2) * scale + nx / 2);
+        const y = Math.floor((size / 2 - py) * scale + ny / 2);
+        if (x < 0 || y < 0 || x >= nx || y >= ny) continue;
+        put(px, py, at(x, y, z), 1);
+      }
+    }
+    return canvas;
+  }
+  // MIP in voxel units: x along axis 2, y along axis 1, z along axis 0, centred on the box.
+  const radius = Math.hypot(nx, ny, nz) / 2;
+  const camera: Camera = { centre: [0, 0, 0], halfExtent: radius * 1.05, yaw: 0.55, pitch: 0.4, size };
+  const dir = fromView(camera, 0, 0, -1);
+  const stepCount = Math.ceil(radius * 2 * 1.5);
+  const step = (radius * 2) / stepCount;
+  for (let py = 0; py < size; py++) {
+    for (let px = 0; px < size; px++) {
+      const vx = ((px + 0.5) / size - 0.5) * 2 * camera.halfExtent;
+      const vy = (0.5 - (py + 0.5) / size) * 2 * camera.halfExtent;
+      const start = fromView(camera, vx, vy, radius);
+      let best = -1;
+      for (let s = 0; s < stepCount; s++) {
+        const x = Math.floor(start[0] + dir[0] * s * step + nx / 2);
+        const y = Math.floor(start[1] + dir[1] * s * step + ny / 2);
+        const z = Math.floor(start[2] + dir[2] * s * step + nz / 2);
+        if (x < 0 || y < 0 || z < 0 || x >= nx || y >= ny || z >= nz) continue;
+        const v = at(x, y, z);
+        if (v > best) best = v;
+      }
+      if (best >= 0) put(px, py, best, Math.min(1, 0.35 + best * 1.5));
+    }
+  }
+  return canvas;
+}

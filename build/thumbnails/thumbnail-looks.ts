@@ -1,0 +1,29 @@
+/**
+ * @module thumbnail-looks
+ * How each example specimen is shown in its thumbnail: material colours, view angles and
+ * colour maps. Specimens not listed get the defaults.
+ */
+import type { MeshLook } from './render-mesh.ts';
+import type { PointLook } from './render-points.ts';
+import type { VolumeLook } from './render-volume.ts';
+
+/** Per-kind looks for one specimen. */
+export interface Look {
+  mesh?: MeshLook;
+  volume?: VolumeLook;
+  points?: PointLook;
+}
+
+export const DEFAULT_LOOK: Required<Look> = {
+  mesh: { colour: [0.85, 0.55, 0.3] },
+  volume: { mode: 'mip', colormap: 'inferno' },
+  points: {},
+};
+
+/** Looks by specimen id. */
+export const LOOKS: Record<string, Look> = {
+  icosphere: { mesh: { colour: [0.35, 0.62, 0.9] } },
+  torus: { mesh: { colour: [0.92, 0.58, 0.25], pitch: 0.7 } },
+  'trefoil-knot': { mesh: { colour: [0.85, 0.3, 0.4], pitch: 1.1, yaw: 0.2 } },
+  supershape: { mesh: { colour: [0.55, 0.82, 0.45], pitch: 0.5 } },
+};
