@@ -10,7 +10,10 @@ import { sampleColormap, type ColormapName } from './colormap.ts';
 
 /** How to show a volume. */
 export interface VolumeLook {
-  mode: 'mip' | 'slice';
+  /** Maximum-intensity projection, front-to-back compositing above `threshold`, or the central slice. */
+  mode: 'mip' | 'composite' | 'slice';
+  /** For `composite`: normalised values below this are transparent. */
+  threshold?: number;
   colormap: ColormapName;
   /** Applied to the normalised value before colouring (< 1 brightens faint structure). */
   gamma?: number;
@@ -41,10 +44,15 @@ export function renderVolume(volume: VolumeResult, size: number, look: VolumeLoo
     const scale = Math.max(nx, ny) / (size * 0.9);
     for (let py = 0; py < size; py++) {
       for (let px = 0; px < size; px++) {
-        const x = Math.floor((px - size / 2) * scale + nx / 2);
-        const y = Math.floor((size / 2 - py) * scale + ny / 2);
-        if (x < 0 || y < 0 || x >= nx || y >= ny) continue;
-        put(px, py, at(x, y, z), 1);
+        // Bilinear between voxel centres.
+        const fx = (px + 0.5 - size / 2) * scale + nx / 2 - 0.5;
+        const fy = (size / 2 - py - 0.5) * scale + ny / 2 - 0.5;
+        if (fx < -0.5 || fy < -0.5 || fx > nx - 0.5 || fy > ny - 0.5) continue;
+        const x = Math.min(nx - 2, Math.max(0, Math.floor(fx))), y = Math.min(ny - 2, Math.max(0, Math.floor(fy)));
+        const tx = Math.min(1, Math.max(0, fx - x)), ty = Math.min(1, Math.max(0, fy - y));
+        const top = at(x, y + 1, z) * (1 - tx) + at(x + 1, y + 1, z) * tx;
+        const bottom = at(x, y, z) * (1 - tx) + at(x + 1, y, z) * tx;
+        put(px, py, bottom * (1 - ty) + top * ty, 1);
       }
     }
     return canvas;
@@ -61,15 +69,31 @@ export function renderVolume(volume: VolumeResult, size: number, look: VolumeLoo
       const vy = (0.5 - (py + 0.5) / size) * 2 * camera.halfExtent;
       const start = fromView(camera, vx, vy, radius);
       let best = -1;
-      for (let s = 0; s < stepCount; s++) {
+      const composite = look.mode === 'composite';
+      const threshold = look.threshold ?? 0.5;
+      const accumulated = [0, 0, 0];
+      let transmittance = 1;
+      for (let s = 0; s < stepCount && transmittance > 0.01; s++) {
         const x = Math.floor(start[0] + dir[0] * s * step + nx / 2);
         const y = Math.floor(start[1] + dir[1] * s * step + ny / 2);
         const z = Math.floor(start[2] + dir[2] * s * step + nz / 2);
         if (x < 0 || y < 0 || z < 0 || x >= nx || y >= ny || z >= nz) continue;
         const v = at(x, y, z);
         if (v > best) best = v;
+        if (composite && v > threshold) {
+          const t = (v - threshold) / (1 - threshold);
+          const alpha = Math.min(1, 0.25 * step * (0.3 + t));
+          sampleColormap(look.colormap, 0.25 + 0.75 * t ** gamma, colour);
+          for (let k = 0; k < 3; k++) accumulated[k]! += transmittance * alpha * colour[k]!;
+          transmittance *= 1 - alpha;
+        }
       }
-      if (best >= 0) put(px, py, best, Math.min(1, 0.35 + best * 1.5));
+      if (composite) {
+        const i = (py * size + px) * 3;
+        for (let k = 0; k < 3; k++) canvas.rgb[i + k] = canvas.rgb[i + k]! * transmittance + accumulated[k]!;
+      } else if (best >= 0) {
+        put(px, py, best, Math.min(1, 0.35 + best * 1.5));
+      }
     }
   }
   return canvas;
