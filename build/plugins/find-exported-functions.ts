@@ -39,12 +39,24 @@ function asExportedFunction(name: string, declaration: Node): ExportedFunction |
   return undefined;
 }
 
-/** The exported functions of `sourceFile` in declaration order. */
+/** Source order: the entry's own declarations first, then re-exported ones by file. */
+function compareOrder(entry: SourceFile): (a: ExportedFunction, b: ExportedFunction) => number {
+  const key = (fn: ExportedFunction): [number, string, number] => {
+    const file = fn.node.getSourceFile();
+    return [file === entry ? 0 : 1, file.getFilePath(), fn.node.getStart()];
+  };
+  return (a, b) => {
+    const [ka, kb] = [key(a), key(b)];
+    return ka[0] - kb[0] || (ka[1] < kb[1] ? -1 : ka[1] > kb[1] ? 1 : 0) || ka[2] - kb[2];
+  };
+}
+
+/** The exported functions of `sourceFile` in source order. */
 export function findExportedFunctions(sourceFile: SourceFile): ExportedFunction[] {
   const found: ExportedFunction[] = [];
   for (const [name, declarations] of sourceFile.getExportedDeclarations()) {
     const first = declarations.map((declaration) => asExportedFunction(name, declaration)).find((fn) => fn !== undefined);
     if (first) found.push(first);
   }
-  return found;
+  return found.sort(compareOrder(sourceFile));
 }
