@@ -55,7 +55,7 @@ export const ERRORS = {
   // --- jobs ---
   SPC_ERR_JOB_NOT_FOUND: entry(404, (id = '?') => `job '${id}' not found`),
   SPC_ERR_JOB_RUNNING: entry(409, (id = '?') => `Job still running: '${id}'`),
-  SPC_ERR_JOB_FAILED: entry(410, (id = '?', why = '?') => `Job failed: ${why}`),
+  SPC_ERR_JOB_FAILED: entry(410, (_id = '?', why = '?') => `Job failed: ${why}`),
   SPC_ERR_JOB_CANCELLED: entry(499, () => 'cancelled'),
   SPC_ERR_HOST_CLOSING: entry(503, () => 'the host is shutting down'),
 

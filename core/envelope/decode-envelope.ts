@@ -61,7 +61,7 @@ function readBlock<D extends DType>(bytes: Uint8Array, offset: number, dtype: D,
   }
   const start = bytes.byteOffset + offset;
   if (start % Ctor.BYTES_PER_ELEMENT === 0) {
-    return new Ctor(bytes.buffer, start, count) as ArrayOf<D>;
+    return new Ctor(bytes.buffer as ArrayBuffer, start, count) as ArrayOf<D>;
   }
   // Unaligned for this element type: typed array views cannot start here, so copy.
   return new Ctor(bytes.slice(offset, offset + byteLength).buffer) as ArrayOf<D>;

@@ -1,0 +1,174 @@
+/**
+ * @module app
+ * `createApp(options)`: builds a host — registries, worker pools, room cache, jobs and every
+ * route — and returns the fastify instance without listening (server.ts listens).
+ *
+ * @example
+ * const app = await createApp({ specimensDir: null, pluginsDir: null, meshFunctions: { cube } });
+ * const res = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'cube' } });
+ */
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { RoomCache } from './cache/room-cache.ts';
+import { scanSpecimensDir } from './catalog/specimen-scanner.ts';
+import { createHostError } from './errors.ts';
+import type { HostContext, ReloadCounts } from './host-context.ts';
+import { installErrorHandlers } from './http/error-handler.ts';
+import { jobRoutes } from './http/routes-jobs.ts';
+import { processingRoutes } from './http/routes-processing.ts';
+import { specimenDataRoutes } from './http/routes-specimen-data.ts';
+import { specimenRoutes } from './http/routes-specimens.ts';
+import { InlineInvoker } from './invoke/inline-invoker.ts';
+import type { InvokerSet } from './invoke/invoker.ts';
+import { PooledInvoker } from './invoke/pooled-invoker.ts';
+import { ResultService } from './invoke/result-service.ts';
+import { JobStore } from './jobs/job-store.ts';
+import { resolveHostOptions, type HostOptions } from './options.ts';
+import { toCodeSpecimen, toInlineEntry, type AnyFunction, type RegisterFunctionOptions, type RegisterSpecimenOptions } from './registry/code-registration.ts';
+import type { FunctionEntry } from './registry/function-entry.ts';
+import { FunctionRegistry } from './registry/function-registry.ts';
+import { loadPluginBundles } from './registry/manifest-loader.ts';
+import { SpecimenCatalog } from './registry/specimen-catalog.ts';
+import { JsonResultEncoder } from './results/json-encoder.ts';
+import { viewerRoutes } from './viewer/viewer-routes.ts';
+import { createPools } from './workers/pool.ts';
+import { installFederation } from './federation/install-federation.ts';
+import type { StoredResult } from './workers/protocol.ts';
+
+export interface CreateAppOptions extends HostOptions {
+  /** Mesh functions by name, registered in code (contract §2). */
+  meshFunctions?: Record<string, AnyFunction>;
+}
+
+/** What `app.vitrine` offers applications embedding the host. */
+export interface VitrineHandle {
+  /** Registers a function under `name` with its return type (and optional schema). */
+  registerFunction(name: string, fn: AnyFunction, options?: RegisterFunctionOptions): FunctionEntry;
+  /** Registers a function and a dynamic specimen backed by it, in one call. */
+  registerSpecimen(options: RegisterSpecimenOptions, fn: AnyFunction): void;
+  /** Rescans the specimens directory and reloads plugin bundles. */
+  reload(): Promise<ReloadCounts>;
+  readonly context: HostContext;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    vitrine: VitrineHandle;
+  }
+}
+
+function jsonBodyParser(_request: unknown, body: string, done: (error: Error | null, value?: unknown) => void): void {
+  if (body.trim() === '') return done(null, undefined);
+  try {
+    done(null, JSON.parse(body));
+  } catch (error) {
+    done(createHostError('SPC_ERR_BODY_INVALID_JSON', (error as Error).message));
+  }
+}
+
+export async function createApp(input: CreateAppOptions = {}): Promise<FastifyInstance> {
+  const options = resolveHostOptions(input);
+  const app = Fastify({
+    logger: options.logLevel === false ? false : { level: options.logLevel, stream: options.logStream },
+    bodyLimit: options.bodyLimitBytes,
+    // Per-request lines would drown the cache and job logs (progress is polled every 0.5 s).
+    logController: new LogController({ disableRequestLogging: true }),
+    routerOptions: { maxParamLength: 1024 },
+    forceCloseConnections: true,
+  });
+  installErrorHandlers(app);
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, jsonBodyParser);
+  app.addContentTypeParser('*', { parseAs: 'string' }, jsonBodyParser);
+
+  const pools = await createPools({ computeThreads: options.poolSize });
+  const functions = new FunctionRegistry();
+  const catalog = new SpecimenCatalog((id, kept, dropped) =>
+    app.log.warn(`specimen id '${id}' from ${dropped.origin} is hidden by the ${kept.origin} specimen of the same id`),
+  );
+  const cache = new RoomCache<StoredResult>({ ttlSeconds: options.cacheTtlSeconds });
+  const invokers: InvokerSet = {
+    bundle: new PooledInvoker(pools.compute, { cancelGraceMs: options.cancelGraceMs }),
+    inline: new InlineInvoker(),
+  };
+  const results = new ResultService({ cache, invokers, log: app.log });
+  const jobs = new JobStore({
+    ttlSeconds: options.jobTtlSeconds,
+    timeoutSeconds: options.jobTimeoutSeconds,
+    maxMessages: options.maxJobMessages,
+    maxJobs: options.maxJobs,
+  });
+
+  async function reload(): Promise<ReloadCounts> {
+    const problems: string[] = [];
+    let diskCount = 0;
+    if (options.specimensDir) {
+      const scan = await scanSpecimensDir(options.specimensDir);
+      catalog.setSource('disk', 'disk', scan.records);
+      diskCount = scan.records.length;
+      problems.push(...scan.problems);
+    }
+    let pluginCount = 0;
+    if (options.pluginsDir) {
+      const loaded = await loadPluginBundles(options.pluginsDir);
+      problems.push(...loaded.problems);
+      functions.removeWhere((e) => e.source.kind === 'bundle');
+      catalog.removeSourcesWithPrefix('plugin:');
+      for (const plugin of loaded.plugins) {
+        const accepted = plugin.functions.filter((f) => {
+          if (!functions.has(f.name)) return true;
+          problems.push(`plugin ${plugin.name}: function '${f.name}' is already registered; this one is ignored`);
+          return false;
+        });
+        for (const f of accepted) functions.register(f);
+        catalog.setSource(`plugin:${plugin.name}`, 'plugin', plugin.specimens);
+        pluginCount++;
+      }
+    }
+    for (const line of problems) app.log.warn(line);
+    return { count: diskCount, specimens: catalog.list().length, functions: functions.size, plugins: pluginCount, problems };
+  }
+
+  const ctx: HostContext = {
+    options,
+    functions,
+    catalog,
+    results,
+    jobs,
+    json: new JsonResultEncoder(pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes }),
+    invokers,
+    reload,
+  };
+
+  const handle: VitrineHandle = {
+    registerFunction(name, fn, fnOptions) {
+      const entry = toInlineEntry(name, fn, fnOptions);
+      functions.register(entry, { replace: true });
+      return entry;
+    },
+    registerSpecimen(specimen, fn) {
+      const entry = handle.registerFunction(specimen.function_name ?? specimen.id, fn, specimen);
+      catalog.addToSource('code', 'code', toCodeSpecimen(specimen, entry));
+    },
+    reload,
+    context: ctx,
+  };
+  app.decorate('vitrine', handle);
+  for (const [name, fn] of Object.entries(input.meshFunctions ?? {})) handle.registerFunction(name, fn, { returnType: 'mesh' });
+
+  await reload();
+
+  await app.register(specimenRoutes, { ctx });
+  await app.register(specimenDataRoutes, { ctx });
+  await app.register(processingRoutes, { ctx });
+  await app.register(jobRoutes, { ctx });
+  if (options.viewer) await app.register(viewerRoutes);
+  await installFederation(app, ctx);
+
+  app.addHook('onClose', async () => {
+    jobs.close();
+    results.abortAll();
+    cache.close();
+    await pools.destroy();
+  });
+  return app;
+}

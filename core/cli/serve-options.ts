@@ -1,0 +1,106 @@
+/**
+ * @module serve-options
+ * `vitrine serve` flags (contract §1), each also settable as `VITRINE_<NAME>` in the
+ * environment (`--cache-ttl` ↔ `VITRINE_CACHE_TTL`); a flag wins over the environment.
+ */
+import { hostname } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { HostOptions } from '../options.ts';
+
+export const SERVE_USAGE = `usage: vitrine serve [options]
+
+  --host H                   bind address (default 127.0.0.1)
+  --port N                   port; 0 picks a free one (default 8000)
+  --specimens DIR            specimens directory (default specimens)
+  --plugins DIR              built plugin bundles (default build/out)
+  --cache-ttl S              room cache time-to-live in seconds (default 300)
+  --job-ttl S                how long a finished job stays pollable, seconds (default 300)
+  --pool-size N              worker threads for plugin functions (default: one per core)
+  --relay                    relay mode: accept workers on /ws/federation/{worker_id}
+  --join URL                 worker mode: join the relay at URL (http or https)
+  --worker-id ID             this worker's id (default: the host name)
+  --token T                  shared secret between relay and workers
+  --envelope-media-type T    envelope media type (default application/x-service-envelope-v1)
+  --log-level L              fatal, error, warn, info, debug, trace or silent (default info)
+  --no-viewer                do not serve the web viewer at /
+
+Each option can also be set as VITRINE_<NAME>, e.g. VITRINE_PORT=9000.
+`;
+
+const FLAGS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  specimens: { type: 'string' },
+  plugins: { type: 'string' },
+  'cache-ttl': { type: 'string' },
+  'job-ttl': { type: 'string' },
+  'pool-size': { type: 'string' },
+  relay: { type: 'boolean' },
+  join: { type: 'string' },
+  'worker-id': { type: 'string' },
+  token: { type: 'string' },
+  'envelope-media-type': { type: 'string' },
+  'log-level': { type: 'string' },
+  'no-viewer': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  help: boolean;
+  host_options: HostOptions;
+}
+
+function envName(flag: string): string {
+  return `VITRINE_${flag.toUpperCase().replace(/-/g, '_')}`;
+}
+
+function number(flag: string, raw: string | undefined, integer: boolean): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
+    throw new Error(`--${flag} must be a non-negative ${integer ? 'integer' : 'number'}, got '${raw}'`);
+  }
+  return value;
+}
+
+function truthy(raw: string | undefined): boolean | undefined {
+  if (raw === undefined) return undefined;
+  return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
+}
+
+/** Parses flags and environment; throws an Error with a readable message on bad input. */
+export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
+  const { values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false });
+  const get = (flag: keyof typeof FLAGS): string | undefined => {
+    const v = values[flag as keyof typeof values];
+    return typeof v === 'string' ? v : typeof v === 'boolean' ? String(v) : env[envName(flag)];
+  };
+  const port = number('port', get('port'), true) ?? 8000;
+  if (port > 65535) throw new Error(`--port must be at most 65535, got ${port}`);
+  const logLevel = get('log-level');
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+  if (logLevel !== undefined && !levels.includes(logLevel)) throw new Error(`--log-level must be one of ${levels.join(', ')}`);
+  const join = get('join');
+  if (join !== undefined && !/^(https?|wss?):\/\//.test(join)) throw new Error(`--join must be an http(s) URL, got '${join}'`);
+  return {
+    host: get('host') ?? '127.0.0.1',
+    port,
+    help: values.help === true,
+    host_options: {
+      specimensDir: get('specimens') ?? 'specimens',
+      pluginsDir: get('plugins') ?? 'build/out',
+      cacheTtlSeconds: number('cache-ttl', get('cache-ttl'), false),
+      jobTtlSeconds: number('job-ttl', get('job-ttl'), false),
+      poolSize: number('pool-size', get('pool-size'), true),
+      relay: truthy(get('relay')) ?? false,
+      join: join ?? null,
+      workerId: get('worker-id') ?? hostname(),
+      token: get('token') ?? null,
+      envelopeMediaType: get('envelope-media-type'),
+      logLevel: logLevel as HostOptions['logLevel'],
+      viewer: !(truthy(get('no-viewer')) ?? false),
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * @module host-context
+ * The services one host instance shares between its routes: registries, result service,
+ * jobs and encoders. Built by app.ts, passed to each route group.
+ */
+import type { SpecimenRecord } from './catalog/specimen-record.ts';
+import { createHostError } from './errors.ts';
+import type { JobStore } from './jobs/job-store.ts';
+import type { ResolvedHostOptions } from './options.ts';
+import { refineSchema, resolveParams } from './params/resolve-params.ts';
+import { valueParameterNames, type FunctionEntry } from './registry/function-entry.ts';
+import type { FunctionRegistry } from './registry/function-registry.ts';
+import type { SpecimenCatalog } from './registry/specimen-catalog.ts';
+import type { JsonResultEncoder } from './results/json-encoder.ts';
+import type { InvokerSet } from './invoke/invoker.ts';
+import type { ResultService } from './invoke/result-service.ts';
+
+export interface ReloadCounts {
+  count: number;
+  specimens: number;
+  functions: number;
+  plugins: number;
+  problems: string[];
+}
+
+export interface HostContext {
+  options: ResolvedHostOptions;
+  functions: FunctionRegistry;
+  catalog: SpecimenCatalog;
+  results: ResultService;
+  jobs: JobStore;
+  json: JsonResultEncoder;
+  /** Invokers by function source; a relay adds `remote`. */
+  invokers: InvokerSet;
+  reload(): Promise<ReloadCounts>;
+}
+
+/** The specimen, or 404. */
+export function specimenOr404(ctx: HostContext, id: string): SpecimenRecord {
+  const record = ctx.catalog.get(id);
+  if (!record) throw createHostError('SPC_ERR_SPECIMEN_NOT_FOUND', id);
+  return record;
+}
+
+/** The function behind a dynamic specimen, or 503 when it is not (or no longer) registered. */
+export function functionOfSpecimen(ctx: HostContext, record: SpecimenRecord): FunctionEntry {
+  const entry = record.function_name ? ctx.functions.get(record.function_name) : undefined;
+  if (!entry) throw createHostError('SPC_ERR_FUNCTION_UNAVAILABLE', record.id, record.function_name ?? '?');
+  return entry;
+}
+
+/** The schema clients see for a dynamic specimen: the function's, refined by specimen.json. */
+export function specimenSchema(ctx: HostContext, record: SpecimenRecord): Record<string, unknown> {
+  const entry = record.function_name ? ctx.functions.get(record.function_name) : undefined;
+  const base = entry?.schema ?? {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: record.function_name ?? record.id,
+    type: 'object',
+    properties: {},
+  };
+  return refineSchema(base, record.schema_override);
+}
+
+/** Checked parameter values for a dynamic specimen request. */
+export function specimenValues(ctx: HostContext, record: SpecimenRecord, entry: FunctionEntry, params: Record<string, unknown>): Record<string, unknown> {
+  return resolveParams(specimenSchema(ctx, record), valueParameterNames(entry), { named: params }, entry.name);
+}
+
+/** A room id from a request (spec: Room caching rule 7: default `service`). */
+export function roomOf(ctx: HostContext, raw: unknown): string {
+  if (raw === undefined || raw === null || raw === '') return ctx.options.defaultRoomId;
+  if (typeof raw !== 'string') throw createHostError('SPC_ERR_BAD_REQUEST', 'room_id must be a string');
+  if (raw.length > 256) throw createHostError('SPC_ERR_BAD_REQUEST', 'room_id is longer than 256 characters');
+  return raw;
+}

@@ -1,0 +1,54 @@
+/**
+ * @module error-handler
+ * The one error handler: catalogued host errors keep their status and message; fastify's
+ * own client errors (bad JSON, body too large, ...) keep their 4xx; anything else is an
+ * unexpected failure, logged in full and answered 500 without internals.
+ * Body: `{"status_code", "detail", "code"}` (contract §3).
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createHostError, isHostError } from '../errors.ts';
+
+export interface ErrorBody {
+  status_code: number;
+  detail: string;
+  code: string;
+}
+
+function fastifyClientError(error: FastifyError): ErrorBody | null {
+  const status = error.statusCode ?? 500;
+  if (status < 400 || status >= 500) return null;
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status_code: 400, detail: `request body is not valid JSON: ${error.message}`, code: 'SPC_ERR_BODY_INVALID_JSON' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status_code: 413, detail: error.message, code: 'SPC_ERR_BODY_TOO_LARGE' };
+    default:
+      return { status_code: status, detail: error.message, code: error.code ?? 'SPC_ERR_BAD_REQUEST' };
+  }
+}
+
+export function toErrorBody(error: unknown): ErrorBody | null {
+  if (isHostError(error)) return { status_code: error.statusCode, detail: error.message, code: error.code };
+  if (error instanceof SyntaxError && 'statusCode' in error && (error as FastifyError).statusCode === 400) {
+    return { status_code: 400, detail: `request body is not valid JSON: ${error.message}`, code: 'SPC_ERR_BODY_INVALID_JSON' };
+  }
+  if (error && typeof error === 'object' && 'statusCode' in error) return fastifyClientError(error as FastifyError);
+  return null;
+}
+
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const body = toErrorBody(error);
+    if (body) {
+      if (body.status_code >= 500) request.log.error({ err: error }, body.detail);
+      return reply.code(body.status_code).type('application/json').send(body);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).type('application/json').send({ status_code: 500, detail: 'internal server error', code: 'SPC_ERR_UNHANDLED' });
+  });
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const error = createHostError('SPC_ERR_ROUTE_NOT_FOUND', request.method, request.url.split('?')[0] ?? '/');
+    return reply.code(404).type('application/json').send({ status_code: 404, detail: error.message, code: error.code });
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * @module routes-specimen-data
+ * GET and POST /api/specimens/{id}/data. Static specimens: the file (or a .npy volume as an
+ * envelope). Dynamic ones: the room-cached result of the function, as an envelope for meshes
+ * and volumes and as the JSON typed result for point clouds and images (contract §3).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendStaticData } from '../catalog/send-static-data.ts';
+import { functionOfSpecimen, roomOf, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
+import { expectParamsObject, parseParamsQuery } from '../params/parse-params.ts';
+import { expectBody } from './routes-specimens.ts';
+import { sendEnvelope, toEnvelope } from './reply-envelope.ts';
+import { sendJsonResult } from './reply-json-result.ts';
+import { abortOnDisconnect } from './abort-on-disconnect.ts';
+
+type IdParams = { Params: { id: string } };
+
+async function serveData(ctx: HostContext, request: FastifyRequest, reply: FastifyReply, id: string, rawParams: () => Record<string, unknown>, rawRoom: unknown): Promise<FastifyReply> {
+  const record = specimenOr404(ctx, id);
+  if (!record.is_dynamic) return sendStaticData(reply, record, { envelopeMediaType: ctx.options.envelopeMediaType });
+  const entry = functionOfSpecimen(ctx, record);
+  const values = specimenValues(ctx, record, entry, rawParams());
+  const roomId = roomOf(ctx, rawRoom);
+  const result = await ctx.results.compute({ entry, values, roomId, signal: abortOnDisconnect(request, reply) });
+  const envelope = toEnvelope(result);
+  if (envelope) return sendEnvelope(reply, envelope, ctx.options.envelopeMediaType);
+  return sendJsonResult(ctx, reply, result, entry.name);
+}
+
+export async function specimenDataRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
+  const { ctx } = opts;
+
+  app.get<IdParams & { Querystring: { params?: unknown; room_id?: unknown } }>('/api/specimens/:id/data', async (request, reply) =>
+    serveData(ctx, request, reply, request.params.id, () => parseParamsQuery(request.query.params, ctx.options.maxParamsLength), request.query.room_id),
+  );
+
+  app.post<IdParams>('/api/specimens/:id/data', async (request, reply) => {
+    const body = expectBody(request.body);
+    return serveData(ctx, request, reply, request.params.id, () => expectParamsObject(body.params), body.room_id);
+  });
+}

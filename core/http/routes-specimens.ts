@@ -1,0 +1,63 @@
+/**
+ * @module routes-specimens
+ * /api/specimens: catalog, metadata, thumbnail, reload and /start.
+ * (/data lives in routes-specimen-data.ts.)
+ */
+import type { FastifyInstance } from 'fastify';
+import type { SpecimenRecord } from '../catalog/specimen-record.ts';
+import { sendThumbnail } from '../catalog/send-thumbnail.ts';
+import { createHostError } from '../errors.ts';
+import { functionOfSpecimen, roomOf, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
+import { toStartResponse } from '../jobs/job-views.ts';
+import { expectParamsObject } from '../params/parse-params.ts';
+import { toCatalogEntry, toSpecimenMetadata } from './specimen-views.ts';
+
+type IdParams = { Params: { id: string } };
+
+/**
+ * The specimen `/start` names: its id, or (as the Ascribe-XR client sends) the function name
+ * of exactly one dynamic specimen (contract §3).
+ */
+function specimenForStart(ctx: HostContext, id: string): SpecimenRecord {
+  const record = ctx.catalog.get(id);
+  if (record) return record;
+  const byFunction = ctx.catalog.list().filter((r) => r.is_dynamic && r.function_name === id);
+  if (byFunction.length === 1) return byFunction[0]!;
+  throw createHostError('SPC_ERR_SPECIMEN_NOT_FOUND', id);
+}
+
+export async function specimenRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
+  const { ctx } = opts;
+
+  const list = async () => ctx.catalog.list().map(toCatalogEntry);
+  app.get('/api/specimens', list);
+  app.get('/api/specimens/', list);
+
+  app.get('/api/specimens/reload', async () => ctx.reload());
+
+  app.get<IdParams>('/api/specimens/:id', async (request) => toSpecimenMetadata(ctx, specimenOr404(ctx, request.params.id)));
+
+  app.get<IdParams>('/api/specimens/:id/thumbnail', async (request, reply) => sendThumbnail(reply, specimenOr404(ctx, request.params.id)));
+
+  app.post<IdParams & { Body: { params?: unknown; room_id?: unknown } | undefined }>('/api/specimens/:id/start', async (request) => {
+    const record = specimenForStart(ctx, request.params.id);
+    if (!record.is_dynamic) throw createHostError('SPC_ERR_STATIC_SPECIMEN_START', record.id);
+    const body = expectBody(request.body);
+    const entry = functionOfSpecimen(ctx, record);
+    const values = specimenValues(ctx, record, entry, expectParamsObject(body.params));
+    const roomId = roomOf(ctx, body.room_id);
+    const meta = { specimenId: record.id, functionName: entry.name, roomId };
+    // spec: States and transitions: a cache hit is done in the start response.
+    const cached = ctx.results.lookup(roomId, entry, values);
+    if (cached) return toStartResponse(ctx.jobs.createDone(meta, cached));
+    const job = ctx.jobs.start(meta, (signal, onProgress) => ctx.results.compute({ entry, values, roomId, signal, onProgress }));
+    return toStartResponse(job);
+  });
+}
+
+/** A JSON body object (absent means `{}`). */
+export function expectBody(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw createHostError('SPC_ERR_BAD_REQUEST', 'request body must be a JSON object');
+  return body as Record<string, unknown>;
+}

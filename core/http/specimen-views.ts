@@ -1,0 +1,34 @@
+/**
+ * @module specimen-views
+ * Wire shapes of specimens: the catalog entry and the full metadata (contract §3).
+ */
+import type { SpecimenRecord } from '../catalog/specimen-record.ts';
+import { specimenSchema, type HostContext } from '../host-context.ts';
+
+function thumbnailUrl(id: string): string {
+  return `/api/specimens/${encodeURIComponent(id)}/thumbnail`;
+}
+
+export function toCatalogEntry(record: SpecimenRecord): Record<string, unknown> {
+  return {
+    id: record.id,
+    display_name: record.display_name,
+    description: record.description,
+    type: record.type,
+    tags: record.tags,
+    is_dynamic: record.is_dynamic,
+    function_name: record.function_name,
+    thumbnail_url: thumbnailUrl(record.id),
+  };
+}
+
+export function toSpecimenMetadata(ctx: HostContext, record: SpecimenRecord): Record<string, unknown> {
+  const metadata: Record<string, unknown> = {
+    ...toCatalogEntry(record),
+    thumbnail_file: record.thumbnail_file,
+    story: record.story,
+    schema: record.is_dynamic ? specimenSchema(ctx, record) : null,
+  };
+  if (record.worker_id) metadata.worker_id = record.worker_id;
+  return metadata;
+}

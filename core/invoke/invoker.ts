@@ -1,0 +1,47 @@
+/**
+ * @module invoker
+ * One interface for running a registered function wherever it lives: the worker pool
+ * (plugin bundles), the main thread (code-registered functions) or a relayed worker.
+ */
+import type { FunctionEntry, FunctionSource } from '../registry/function-entry.ts';
+import type { StoredResult } from '../workers/protocol.ts';
+
+export interface ProgressUpdate {
+  text: string;
+  fraction: number | null;
+  /** Seconds since the Unix epoch. */
+  ts: number;
+}
+
+export interface InvokeContext {
+  /** Aborting it cancels the run; the invoker then rejects with SPC_ERR_JOB_CANCELLED. */
+  signal: AbortSignal;
+  /** Called for each `report()` of the function; absent outside jobs. */
+  onProgress?: (update: ProgressUpdate) => void;
+  /** The room the request came from (relayed runs keep rooms across machines). */
+  roomId?: string;
+}
+
+export interface Invoker {
+  /**
+   * Runs `entry` with checked parameter values.
+   * @throws HostError: SPC_ERR_FUNCTION_FAILED, SPC_ERR_RESULT_INVALID, SPC_ERR_WORKER_CRASHED,
+   * SPC_ERR_JOB_CANCELLED, or a federation error for relayed functions.
+   */
+  invoke(entry: FunctionEntry, values: Record<string, unknown>, ctx: InvokeContext): Promise<StoredResult>;
+}
+
+/** Invokers by function source; `remote` exists on relays only. */
+export type InvokerSet = { [K in FunctionSource['kind']]?: Invoker };
+
+/** The positional argument list: values by parameter order, null where the host injects. */
+export function toPositionalArgs(entry: FunctionEntry, values: Record<string, unknown>): unknown[] {
+  const args = entry.parameters.map((p) => (p.kind === 'value' ? values[p.name] : null));
+  // Trailing absent optional values stay absent so the function's own defaults apply.
+  while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
+  return args;
+}
+
+export function indexOfKind(entry: FunctionEntry, kind: 'reporter' | 'signal'): number {
+  return entry.parameters.findIndex((p) => p.kind === kind);
+}

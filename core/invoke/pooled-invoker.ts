@@ -1,0 +1,69 @@
+/**
+ * @module pooled-invoker
+ * Runs plugin bundle functions on the compute pool. Progress arrives on a MessagePort made per
+ * run. Cancelling first asks the function to stop (its AbortSignal aborts; its next `report()`
+ * throws); if it is still running after the grace period, the worker thread is terminated
+ * (tinypool replaces it), so a function that never checks still stops using the CPU.
+ */
+import { MessageChannel } from 'node:worker_threads';
+import type Tinypool from 'tinypool';
+import { createHostError, wrapHostError } from '../errors.ts';
+import type { FunctionEntry } from '../registry/function-entry.ts';
+import type { InvokeOutcome, InvokeTask, StoredResult, WorkerPortMessage } from '../workers/protocol.ts';
+import { indexOfKind, toPositionalArgs, type InvokeContext, type Invoker } from './invoker.ts';
+
+export class PooledInvoker implements Invoker {
+  #pool: Tinypool;
+  #graceMs: number;
+
+  constructor(pool: Tinypool, options: { cancelGraceMs: number }) {
+    this.#pool = pool;
+    this.#graceMs = options.cancelGraceMs;
+  }
+
+  async invoke(entry: FunctionEntry, values: Record<string, unknown>, ctx: InvokeContext): Promise<StoredResult> {
+    if (entry.source.kind !== 'bundle') throw new Error(`PooledInvoker cannot run a ${entry.source.kind} function`);
+    if (ctx.signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
+    const { port1, port2 } = new MessageChannel();
+    const cancelFlag = new SharedArrayBuffer(4);
+    const terminate = new AbortController();
+    let graceTimer: NodeJS.Timeout | undefined;
+    port1.on('message', (message: WorkerPortMessage) => {
+      if (message.type === 'progress' && !ctx.signal.aborted) ctx.onProgress?.(message);
+    });
+    const onAbort = () => {
+      Atomics.store(new Int32Array(cancelFlag), 0, 1);
+      port1.postMessage({ type: 'cancel' });
+      graceTimer = setTimeout(() => terminate.abort(), this.#graceMs);
+    };
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const task: InvokeTask = {
+      op: 'invoke',
+      modulePath: entry.source.modulePath,
+      version: entry.source.version,
+      exportName: entry.source.exportName,
+      functionName: entry.name,
+      returnType: entry.return_type,
+      args: toPositionalArgs(entry, values),
+      reporterIndex: indexOfKind(entry, 'reporter'),
+      signalIndex: indexOfKind(entry, 'signal'),
+      port: port2,
+      cancelFlag,
+    };
+    let outcome: InvokeOutcome;
+    try {
+      outcome = (await this.#pool.run(task, { name: 'invoke', transferList: [port2 as never], signal: terminate.signal })) as InvokeOutcome;
+    } catch (error) {
+      if (ctx.signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
+      throw wrapHostError(error, 'SPC_ERR_WORKER_CRASHED', entry.name, error instanceof Error ? error.message : String(error));
+    } finally {
+      clearTimeout(graceTimer);
+      ctx.signal.removeEventListener('abort', onAbort);
+      port1.close();
+    }
+    if (outcome.ok) return outcome.result;
+    if (outcome.kind === 'cancelled' || ctx.signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
+    if (outcome.kind === 'result') throw createHostError('SPC_ERR_RESULT_INVALID', entry.name, outcome.message);
+    throw createHostError('SPC_ERR_FUNCTION_FAILED', entry.name, outcome.message);
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * @module job-store
+ * JobStore: creates, runs, cancels and sweeps jobs. A job runs through whatever `run`
+ * callback it is given (the result service, which picks the local pool or a relayed worker),
+ * so the store does not care where the work happens. Every job ends: it succeeds, fails, is
+ * cancelled, times out, or is ended when the host closes; finished jobs are swept after
+ * their time-to-live (contract §3: then 404 on every job route).
+ */
+import { randomUUID } from 'node:crypto';
+import { isHostError } from '../errors.ts';
+import type { ProgressUpdate } from '../invoke/invoker.ts';
+import type { StoredResult } from '../workers/protocol.ts';
+import { Job, type JobMeta } from './job.ts';
+
+export interface JobStoreOptions {
+  ttlSeconds: number;
+  timeoutSeconds: number;
+  maxMessages: number;
+  maxJobs: number;
+}
+
+export type JobRun = (signal: AbortSignal, onProgress: (update: ProgressUpdate) => void) => Promise<StoredResult>;
+
+export class JobStore {
+  #jobs = new Map<string, Job>();
+  #options: JobStoreOptions;
+
+  constructor(options: JobStoreOptions) {
+    this.#options = options;
+  }
+
+  get(id: string): Job | undefined {
+    return this.#jobs.get(id);
+  }
+
+  #create(meta: JobMeta): Job {
+    const job = new Job(randomUUID(), meta, this.#options.maxMessages);
+    this.#jobs.set(job.id, job);
+    this.#enforceBound();
+    return job;
+  }
+
+  /** A job that is done at once (a cache hit on /start). */
+  createDone(meta: JobMeta, result: StoredResult): Job {
+    const job = this.#create(meta);
+    job.succeed(result);
+    this.#scheduleSweep(job);
+    return job;
+  }
+
+  /** Starts `run` as a job and returns it while it runs. */
+  start(meta: JobMeta, run: JobRun): Job {
+    const job = this.#create(meta);
+    const timeout = setTimeout(() => this.#end(job, `timed out after ${this.#options.timeoutSeconds} s`), this.#options.timeoutSeconds * 1000);
+    timeout.unref();
+    run(job.controller.signal, (update) => job.append(update)).then(
+      (result) => {
+        if (job.succeed(result)) this.#scheduleSweep(job);
+      },
+      (error: unknown) => {
+        const message = isHostError(error) && error.code === 'SPC_ERR_JOB_CANCELLED' ? 'cancelled' : error instanceof Error ? error.message : String(error);
+        if (job.fail(message)) this.#scheduleSweep(job);
+      },
+    ).finally(() => clearTimeout(timeout));
+    return job;
+  }
+
+  #end(job: Job, reason: string): void {
+    if (job.fail(reason)) {
+      job.controller.abort();
+      this.#scheduleSweep(job);
+    }
+  }
+
+  /** Cancels a running job (it ends as error "cancelled"); false for an unknown id. */
+  cancel(id: string): boolean {
+    const job = this.#jobs.get(id);
+    if (!job) return false;
+    this.#end(job, 'cancelled');
+    return true;
+  }
+
+  /** Ends every running job as an error matching `predicate` (a lost worker, shutdown). */
+  failWhere(predicate: (job: Job) => boolean, reason: string): number {
+    let n = 0;
+    for (const job of this.#jobs.values()) {
+      if (job.status === 'running' && predicate(job)) {
+        this.#end(job, reason);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  #scheduleSweep(job: Job): void {
+    if (job.sweepTimer) return;
+    job.sweepTimer = setTimeout(() => this.#jobs.delete(job.id), this.#options.ttlSeconds * 1000);
+    job.sweepTimer.unref();
+  }
+
+  /** Past maxJobs, the oldest finished jobs go first. */
+  #enforceBound(): void {
+    if (this.#jobs.size <= this.#options.maxJobs) return;
+    for (const job of this.#jobs.values()) {
+      if (this.#jobs.size <= this.#options.maxJobs) break;
+      if (job.status !== 'running') {
+        if (job.sweepTimer) clearTimeout(job.sweepTimer);
+        this.#jobs.delete(job.id);
+      }
+    }
+  }
+
+  get size(): number {
+    return this.#jobs.size;
+  }
+
+  /** Ends running jobs and forgets everything (host shutdown). */
+  close(reason = 'the host shut down'): void {
+    this.failWhere(() => true, reason);
+    for (const job of this.#jobs.values()) if (job.sweepTimer) clearTimeout(job.sweepTimer);
+    this.#jobs.clear();
+  }
+}

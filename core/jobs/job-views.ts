@@ -1,0 +1,25 @@
+/**
+ * @module job-views
+ * Wire shapes of jobs: the start response, the progress response and the result lookup
+ * (spec: Jobs rule 2: 200 done, 409 running, 410 error, 404 unknown).
+ */
+import { createHostError } from '../errors.ts';
+import type { StoredResult } from '../workers/protocol.ts';
+import type { Job, ProgressMessage } from './job.ts';
+import type { JobStatus } from './job-status.ts';
+
+export function toStartResponse(job: Job): { job_id: string; status: JobStatus } {
+  return { job_id: job.id, status: job.status };
+}
+
+export function toProgressResponse(job: Job, since: number): { status: JobStatus; messages: ProgressMessage[]; error: string | null } {
+  return { status: job.status, messages: job.messagesSince(since), error: job.error };
+}
+
+/** The finished job's result, or the catalogued error for its state. */
+export function resultOf(job: Job | undefined, id: string): StoredResult {
+  if (!job) throw createHostError('SPC_ERR_JOB_NOT_FOUND', id);
+  if (job.status === 'running') throw createHostError('SPC_ERR_JOB_RUNNING', id);
+  if (job.status === 'error' || !job.result) throw createHostError('SPC_ERR_JOB_FAILED', id, job.error ?? 'unknown error');
+  return job.result;
+}

@@ -1,0 +1,108 @@
+/**
+ * @module options
+ * Host options: what `createApp` and `vitrine serve` accept, their defaults, and
+ * `resolveHostOptions()` which checks them once at the boundary.
+ */
+import { availableParallelism } from 'node:os';
+import { ENVELOPE_MEDIA_TYPE } from './envelope/media-type.ts';
+
+export type HostMode = 'local' | 'relay' | 'worker';
+
+export interface HostOptions {
+  /** Specimens directory (one folder with a specimen.json per specimen). @defaultValue `"specimens"` */
+  specimensDir?: string | null;
+  /** Directory of built plugin bundles. @defaultValue `"build/out"` */
+  pluginsDir?: string | null;
+  /** Room cache time-to-live in seconds. @defaultValue 300 */
+  cacheTtlSeconds?: number;
+  /** How long a finished job stays pollable, in seconds. @defaultValue 300 */
+  jobTtlSeconds?: number;
+  /** Longest a job may run before it is ended as an error, in seconds. @defaultValue 3600 */
+  jobTimeoutSeconds?: number;
+  /** Worker threads for plugin functions. @defaultValue one per core */
+  poolSize?: number;
+  /** Grace period between a cooperative cancel and terminating the worker thread, ms. @defaultValue 300 */
+  cancelGraceMs?: number;
+  /** Media type of envelope responses. @defaultValue `"application/x-service-envelope-v1"` */
+  envelopeMediaType?: string;
+  /** Largest accepted request body in bytes. @defaultValue 1 MiB */
+  bodyLimitBytes?: number;
+  /** Longest accepted `params` query string, in characters. @defaultValue 16384 */
+  maxParamsLength?: number;
+  /** Largest typed result (bytes of array data) returned as JSON by /invoke and /result. @defaultValue 256 MiB */
+  maxJsonResultBytes?: number;
+  /** Progress messages kept per job (older ones are dropped, newest kept). @defaultValue 10000 */
+  maxJobMessages?: number;
+  /** Finished jobs kept at most (oldest swept first). @defaultValue 10000 */
+  maxJobs?: number;
+  /** Room id used when a request names none. @defaultValue `"service"` */
+  defaultRoomId?: string;
+  /** Serve the web viewer at `/`. @defaultValue true */
+  viewer?: boolean;
+  /** Logger: false, or a pino level. @defaultValue `"info"` */
+  logLevel?: false | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Where logs go (pino destination stream). @defaultValue process.stderr */
+  logStream?: NodeJS.WritableStream;
+  /** Relay mode: accept workers on /ws/federation/{worker_id}. @defaultValue false */
+  relay?: boolean;
+  /** Worker mode: the relay URL to join. @defaultValue null */
+  join?: string | null;
+  /** This worker's id. @defaultValue the host name */
+  workerId?: string | null;
+  /** Shared secret between relay and workers. @defaultValue null */
+  token?: string | null;
+}
+
+export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream'>> & {
+  logStream: NodeJS.WritableStream;
+  mode: HostMode;
+};
+
+export const HOST_DEFAULTS = Object.freeze({
+  specimensDir: 'specimens',
+  pluginsDir: 'build/out',
+  cacheTtlSeconds: 300,
+  jobTtlSeconds: 300,
+  jobTimeoutSeconds: 3600,
+  poolSize: Math.max(1, availableParallelism()),
+  cancelGraceMs: 300,
+  envelopeMediaType: ENVELOPE_MEDIA_TYPE,
+  bodyLimitBytes: 1024 * 1024,
+  maxParamsLength: 16384,
+  maxJsonResultBytes: 256 * 1024 * 1024,
+  maxJobMessages: 10000,
+  maxJobs: 10000,
+  defaultRoomId: 'service',
+  viewer: true,
+  logLevel: 'info' as const,
+  relay: false,
+  join: null,
+  workerId: null,
+  token: null,
+});
+
+function positive(name: string, value: number, allowZero = false): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new TypeError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** Fills defaults and checks every option; throws a TypeError naming the bad option. */
+export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptions {
+  const o = { ...HOST_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
+  positive('cacheTtlSeconds', o.cacheTtlSeconds);
+  positive('jobTtlSeconds', o.jobTtlSeconds, true);
+  positive('jobTimeoutSeconds', o.jobTimeoutSeconds);
+  positive('cancelGraceMs', o.cancelGraceMs, true);
+  positive('bodyLimitBytes', o.bodyLimitBytes);
+  positive('maxParamsLength', o.maxParamsLength);
+  positive('maxJsonResultBytes', o.maxJsonResultBytes);
+  positive('maxJobMessages', o.maxJobMessages);
+  positive('maxJobs', o.maxJobs);
+  if (!Number.isInteger(o.poolSize) || o.poolSize < 1) throw new TypeError(`poolSize must be a positive integer, got ${String(o.poolSize)}`);
+  if (typeof o.defaultRoomId !== 'string' || (o.defaultRoomId as string) === '') throw new TypeError('defaultRoomId must be a non-empty string');
+  if (o.relay && o.join) throw new TypeError('a host is either a relay (--relay) or a worker (--join), not both');
+  const mode: HostMode = o.relay ? 'relay' : o.join ? 'worker' : 'local';
+  return { ...o, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;
+}

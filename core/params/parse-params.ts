@@ -1,0 +1,36 @@
+/**
+ * @module parse-params
+ * Reads the `params` of a request: the GET query string (JSON text) or a POST body field.
+ * spec: Specimens rule 3 (not JSON, or JSON but not an object: 400).
+ */
+import { createHostError } from '../errors.ts';
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/** Checks that an already-parsed value is a plain JSON object (absent means `{}`). */
+export function expectParamsObject(value: unknown): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw createHostError('SPC_ERR_PARAMS_NOT_OBJECT', describe(value));
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Parses the `params` query value; an absent or empty one means `{}`. */
+export function parseParamsQuery(raw: unknown, maxLength: number): Record<string, unknown> {
+  if (raw === undefined || raw === '') return {};
+  if (Array.isArray(raw)) throw createHostError('SPC_ERR_BAD_REQUEST', 'params may be given only once');
+  if (typeof raw !== 'string') throw createHostError('SPC_ERR_PARAMS_NOT_OBJECT', describe(raw));
+  if (raw.length > maxLength) throw createHostError('SPC_ERR_PARAMS_TOO_LARGE', String(maxLength));
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    throw createHostError('SPC_ERR_PARAMS_NOT_JSON', (error as Error).message);
+  }
+  return expectParamsObject(value);
+}

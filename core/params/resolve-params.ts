@@ -1,0 +1,102 @@
+/**
+ * @module resolve-params
+ * Turns a request's parameters into the checked values a function runs with: positional
+ * `args` mapped onto the parameters in order, `kwargs`/`params` by name, schema defaults filled
+ * in, then Ajv (draft 2020-12, no type coercion) checks types, bounds, enums and unknown names.
+ * Every failure is a 400 whose detail names the parameter.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createHostError } from '../errors.ts';
+
+const ajv = new Ajv2020({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false, validateSchema: false });
+const validators = new WeakMap<object, ValidateFunction>();
+
+type Schema = Record<string, unknown>;
+
+function propertiesOf(schema: Schema): Record<string, Schema> {
+  const props = schema.properties;
+  return props && typeof props === 'object' ? (props as Record<string, Schema>) : {};
+}
+
+function validatorFor(schema: Schema): ValidateFunction {
+  let validate = validators.get(schema);
+  if (!validate) {
+    // Unknown names are refused unless the schema itself says otherwise.
+    const strictSchema = 'additionalProperties' in schema ? schema : { ...schema, additionalProperties: false };
+    validate = ajv.compile(strictSchema);
+    validators.set(schema, validate);
+  }
+  return validate;
+}
+
+/** Compiles a schema now, so a broken one is found at registration rather than first use. */
+export function precompileSchema(schema: Schema): void {
+  validatorFor(schema);
+}
+
+function describeError(error: ErrorObject, functionName: string): string {
+  const name = error.instancePath.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+  if (error.keyword === 'additionalProperties') {
+    return `unknown parameter '${String(error.params.additionalProperty)}' for ${functionName}`;
+  }
+  if (error.keyword === 'required') {
+    return `missing required parameter '${String(error.params.missingProperty)}' for ${functionName}`;
+  }
+  if (error.keyword === 'enum') {
+    const allowed = (error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
+    return `parameter '${name}' must be one of ${allowed}`;
+  }
+  return `parameter '${name ?? '?'}' ${error.message ?? 'is invalid'}`;
+}
+
+export interface RawParams {
+  /** Named values (`params` or `kwargs`). */
+  named?: Record<string, unknown>;
+  /** Positional values, mapped onto `order`. */
+  positional?: unknown[];
+}
+
+/**
+ * Merges positional and named values, fills defaults and checks the result.
+ * @param order The names positional values map onto (the function's value parameters).
+ * @returns The checked values, one per schema property that has a value.
+ */
+export function resolveParams(schema: Schema, order: string[], raw: RawParams, functionName: string): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  const positional = raw.positional ?? [];
+  if (positional.length > order.length) {
+    throw createHostError('SPC_ERR_ARGS_TOO_MANY', String(positional.length), functionName, String(order.length));
+  }
+  positional.forEach((value, i) => {
+    values[order[i]!] = value;
+  });
+  for (const [name, value] of Object.entries(raw.named ?? {})) {
+    if (Object.hasOwn(values, name)) throw createHostError('SPC_ERR_ARG_TWICE', name);
+    values[name] = value;
+  }
+  for (const [name, prop] of Object.entries(propertiesOf(schema))) {
+    if (!Object.hasOwn(values, name) && prop && Object.hasOwn(prop, 'default')) values[name] = structuredClone(prop.default);
+  }
+  const validate = validatorFor(schema);
+  if (!validate(values)) {
+    const error = validate.errors![0]!;
+    throw createHostError('SPC_ERR_PARAM_INVALID', describeError(error, functionName));
+  }
+  return values;
+}
+
+/**
+ * Refines a generated schema with a specimen.json schema, property by property: the
+ * refinement's keywords (`default`, `minimum`, `maximum`, `description`, ...) win; properties
+ * it adds are added. contract §3.
+ */
+export function refineSchema(base: Schema, refinement: Schema | undefined): Schema {
+  if (!refinement) return base;
+  const baseProps = propertiesOf(base);
+  const refProps = propertiesOf(refinement);
+  const properties: Record<string, Schema> = { ...baseProps };
+  for (const [name, prop] of Object.entries(refProps)) properties[name] = { ...(baseProps[name] ?? {}), ...prop };
+  const merged: Schema = { ...base, ...refinement, properties };
+  for (const key of ['$schema', 'title', 'type'] as const) if (base[key] !== undefined) merged[key] = base[key];
+  return merged;
+}

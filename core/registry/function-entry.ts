@@ -1,0 +1,44 @@
+/**
+ * @module function-entry
+ * A registered function as the host holds it: its schema and parameter layout (from a
+ * manifest, a code registration or a relayed worker) and where it runs.
+ */
+import type { ResultType } from '../sdk/result-types.ts';
+import type { ManifestParameter } from './manifest-types.ts';
+
+/** Where a function's code lives, which decides the invoker that runs it. */
+export type FunctionSource =
+  /** An export of a built plugin bundle, run in the worker-thread pool. */
+  | { kind: 'bundle'; modulePath: string; exportName: string; version: string }
+  /** A function registered in code, run on the main thread (it cannot move to a worker). */
+  | { kind: 'inline'; fn: (...args: unknown[]) => unknown }
+  /** A function of a worker connected to this relay. */
+  | { kind: 'remote'; workerId: string; remoteName: string };
+
+export interface FunctionEntry {
+  name: string;
+  return_type: ResultType;
+  schema: Record<string, unknown>;
+  /** Every parameter in order, injected ones included. */
+  parameters: ManifestParameter[];
+  async: boolean;
+  source: FunctionSource;
+  /** The plugin it came from, when it came from one. */
+  plugin: string | null;
+}
+
+/** The `value` parameters' names, in order: what positional `args` map onto. */
+export function valueParameterNames(entry: FunctionEntry): string[] {
+  return entry.parameters.filter((p) => p.kind === 'value').map((p) => p.name);
+}
+
+/** Function listing entry: `{name, schema, return_type}` plus a little more. */
+export function toFunctionListing(entry: FunctionEntry): Record<string, unknown> {
+  return {
+    name: entry.name,
+    schema: entry.schema,
+    return_type: entry.return_type,
+    async: entry.async,
+    plugin: entry.plugin,
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * @module infer-schema
+ * A schema for a function registered in code without one. At run time there are no type
+ * annotations, so the parameters are read from the function's source text: a literal default
+ * gives the type (`radius = 1.5` → number, `mode = 'fast'` → string, `smooth = true` →
+ * boolean) and the default; a parameter with no default is required and unconstrained.
+ * Parameters named `progress`/`reporter` receive the ProgressReporter, `signal` the
+ * AbortSignal. Pass an explicit schema to `registerFunction` for anything richer.
+ */
+import { ts } from 'ts-morph';
+import type { ManifestParameter } from './manifest-types.ts';
+
+const REPORTER_NAMES = new Set(['progress', 'reporter', 'onProgress']);
+const SIGNAL_NAMES = new Set(['signal', 'abortSignal']);
+
+function literalOf(node: ts.Expression): { type: string; value: unknown } | null {
+  if (ts.isNumericLiteral(node)) return { type: 'number', value: Number(node.text) };
+  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) {
+    return { type: 'number', value: -Number(node.operand.text) };
+  }
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return { type: 'string', value: node.text };
+  if (node.kind === ts.SyntaxKind.TrueKeyword) return { type: 'boolean', value: true };
+  if (node.kind === ts.SyntaxKind.FalseKeyword) return { type: 'boolean', value: false };
+  return null;
+}
+
+function findFunction(node: ts.Node): ts.SignatureDeclaration | undefined {
+  if (ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isMethodDeclaration(node)) return node;
+  return ts.forEachChild(node, findFunction);
+}
+
+export function inferSchema(name: string, fn: (...args: never[]) => unknown): { schema: Record<string, unknown>; parameters: ManifestParameter[] } {
+  let source = fn.toString();
+  // Method shorthand (`sphere(r = 1) {}`) is not an expression on its own.
+  if (!/^(async\s+)?(function\b|\(|[A-Za-z_$][\w$]*\s*=>)/.test(source)) source = `({ ${source} })`;
+  const file = ts.createSourceFile('fn.js', `(${source});`, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const decl = findFunction(file);
+  const properties: Record<string, Record<string, unknown>> = {};
+  const required: string[] = [];
+  const parameters: ManifestParameter[] = [];
+  decl?.parameters.forEach((p, i) => {
+    const paramName = ts.isIdentifier(p.name) ? p.name.text : `arg${i}`;
+    if (REPORTER_NAMES.has(paramName)) return parameters.push({ name: paramName, kind: 'reporter' });
+    if (SIGNAL_NAMES.has(paramName)) return parameters.push({ name: paramName, kind: 'signal' });
+    parameters.push({ name: paramName, kind: 'value' });
+    const literal = p.initializer ? literalOf(p.initializer) : null;
+    if (literal) properties[paramName] = { type: literal.type, default: literal.value };
+    else {
+      properties[paramName] = {};
+      if (!p.initializer && !p.questionToken) required.push(paramName);
+    }
+    return undefined;
+  });
+  const schema: Record<string, unknown> = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: name,
+    type: 'object',
+    properties,
+  };
+  if (required.length > 0) schema.required = required;
+  return { schema, parameters };
+}

@@ -1,0 +1,119 @@
+/**
+ * @module manifest-loader
+ * Loads the plugin bundles in the plugins directory: each `DIR/<plugin>/manifest.json` with
+ * its ESM bundle. A broken bundle is reported and skipped; the host keeps serving the others.
+ * The bundle itself is imported only inside worker threads, never on the host's event loop.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { resolveInside } from '../catalog/safe-path.ts';
+import type { SpecimenRecord, ThumbnailSource } from '../catalog/specimen-record.ts';
+import { precompileSchema } from '../params/resolve-params.ts';
+import type { FunctionEntry } from './function-entry.ts';
+import { MANIFEST_VERSION, type ManifestSpecimen, type PluginManifest } from './manifest-types.ts';
+
+const RESULT_TYPES = new Set(['mesh', 'volume', 'point_cloud', 'image']);
+
+export interface LoadedPlugin {
+  name: string;
+  dir: string;
+  functions: FunctionEntry[];
+  specimens: SpecimenRecord[];
+}
+
+export interface PluginLoadResult {
+  plugins: LoadedPlugin[];
+  problems: string[];
+}
+
+function checkManifest(value: unknown): asserts value is PluginManifest {
+  const m = value as Partial<PluginManifest> | null;
+  if (!m || typeof m !== 'object') throw new Error('manifest is not a JSON object');
+  if (m.manifest_version !== MANIFEST_VERSION) throw new Error(`manifest_version ${String(m.manifest_version)} is not supported (expected ${MANIFEST_VERSION}); rebuild the plugin with this version of vitrine`);
+  if (typeof m.plugin !== 'string' || typeof m.bundle !== 'string') throw new Error('manifest needs "plugin" and "bundle"');
+  if (!Array.isArray(m.functions) || !Array.isArray(m.specimens)) throw new Error('manifest needs "functions" and "specimens" lists');
+  for (const f of m.functions) {
+    if (!f || typeof f.name !== 'string' || !RESULT_TYPES.has(f.return_type) || !Array.isArray(f.parameters) || typeof f.schema !== 'object') {
+      throw new Error(`function entry ${JSON.stringify(f?.name ?? f)} is malformed`);
+    }
+  }
+}
+
+async function thumbnailOf(bundleDir: string, thumbnail: string | null): Promise<{ source: ThumbnailSource; file: string | null }> {
+  if (!thumbnail) return { source: { kind: 'none' }, file: null };
+  if (thumbnail.startsWith('data:')) return { source: { kind: 'data-uri', uri: thumbnail }, file: null };
+  const file = await resolveInside(bundleDir, thumbnail);
+  return file ? { source: { kind: 'file', path: file }, file: path.basename(file) } : { source: { kind: 'none' }, file: null };
+}
+
+async function toRecord(bundleDir: string, spec: ManifestSpecimen, functions: Map<string, FunctionEntry>): Promise<SpecimenRecord> {
+  const thumb = await thumbnailOf(bundleDir, spec.thumbnail);
+  return {
+    id: spec.id,
+    display_name: spec.display_name,
+    description: spec.description,
+    type: functions.get(spec.function_name)?.return_type ?? 'mesh',
+    tags: spec.tags,
+    is_dynamic: true,
+    function_name: spec.function_name,
+    thumbnail_file: thumb.file,
+    thumbnail: thumb.source,
+    story: spec.story,
+    origin: 'plugin',
+  };
+}
+
+/** Loads one bundle folder; throws with a readable reason when it is unusable. */
+export async function loadPluginBundle(dir: string): Promise<LoadedPlugin> {
+  const manifestPath = path.join(dir, 'manifest.json');
+  const manifest: unknown = JSON.parse(await readFile(manifestPath, 'utf8'));
+  checkManifest(manifest);
+  const modulePath = await resolveInside(dir, manifest.bundle);
+  if (!modulePath) throw new Error(`bundle ${JSON.stringify(manifest.bundle)} is outside the plugin folder`);
+  const info = await stat(modulePath);
+  const version = `${info.mtimeMs}-${info.size}`;
+  const functions = new Map<string, FunctionEntry>();
+  for (const f of manifest.functions) {
+    precompileSchema(f.schema);
+    functions.set(f.name, {
+      name: f.name,
+      return_type: f.return_type,
+      schema: f.schema,
+      parameters: f.parameters,
+      async: f.async,
+      source: { kind: 'bundle', modulePath, exportName: f.name, version },
+      plugin: manifest.plugin,
+    });
+  }
+  const specimens = await Promise.all(manifest.specimens.filter((s) => functions.has(s.function_name)).map((s) => toRecord(dir, s, functions)));
+  return { name: manifest.plugin, dir, functions: [...functions.values()], specimens };
+}
+
+/** Loads every bundle folder in `pluginsDir` (a missing directory means no plugins). */
+export async function loadPluginBundles(pluginsDir: string): Promise<PluginLoadResult> {
+  let names: string[];
+  try {
+    names = (await readdir(pluginsDir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { plugins: [], problems: code === 'ENOENT' ? [`plugins directory ${path.resolve(pluginsDir)} does not exist: no plugins loaded (run vitrine build)`] : [`plugins directory ${pluginsDir}: ${(error as Error).message}`] };
+  }
+  const problems: string[] = [];
+  const loaded = await Promise.all(
+    names.map(async (name) => {
+      const dir = path.join(pluginsDir, name);
+      try {
+        await stat(path.join(dir, 'manifest.json'));
+      } catch {
+        return null;
+      }
+      try {
+        return await loadPluginBundle(dir);
+      } catch (error) {
+        problems.push(`plugin ${name}: ${(error as Error).message}`);
+        return null;
+      }
+    }),
+  );
+  return { plugins: loaded.filter((p): p is LoadedPlugin => p !== null), problems };
+}

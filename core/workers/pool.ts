@@ -1,0 +1,31 @@
+/**
+ * @module pool
+ * The two worker-thread pools: `compute` runs plugin functions (one thread per core by
+ * default); `encode` (one thread) turns stored results into JSON, so a /result request never
+ * waits behind long-running jobs and never blocks the event loop.
+ */
+import Tinypool from 'tinypool';
+import { workerScriptPath } from './worker-script.ts';
+
+export interface Pools {
+  compute: Tinypool;
+  encode: Tinypool;
+  destroy(): Promise<void>;
+}
+
+export async function createPools(options: { computeThreads: number; encodeThreads?: number }): Promise<Pools> {
+  const filename = await workerScriptPath();
+  const common = { filename, isolateWorkers: false, idleTimeout: 60_000, concurrentTasksPerWorker: 1 } as const;
+  const compute = new Tinypool({ ...common, minThreads: 1, maxThreads: options.computeThreads, name: 'invoke' });
+  const encode = new Tinypool({ ...common, minThreads: 0, maxThreads: options.encodeThreads ?? 1, name: 'json' });
+  // A thread that dies fails its own task; the pool replaces it and must not take the host down.
+  compute.on('error', () => {});
+  encode.on('error', () => {});
+  return {
+    compute,
+    encode,
+    async destroy() {
+      await Promise.allSettled([compute.destroy(), encode.destroy()]);
+    },
+  };
+}

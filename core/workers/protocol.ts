@@ -1,0 +1,50 @@
+/**
+ * @module protocol
+ * Messages between the host and its worker threads. Tasks go through tinypool; progress and
+ * cancellation travel on a MessagePort made per run (transferred with the task).
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type { ResultType, TaggedResult } from '../sdk/result-types.ts';
+
+/** Run one plugin export. */
+export interface InvokeTask {
+  op: 'invoke';
+  modulePath: string;
+  /** Changes when the bundle changes, so a reload imports the new code. */
+  version: string;
+  exportName: string;
+  functionName: string;
+  returnType: ResultType;
+  /** Positional arguments; injected slots hold null and are filled in the worker. */
+  args: unknown[];
+  reporterIndex: number;
+  signalIndex: number;
+  port: MessagePort;
+  /** Int32 flag set to 1 by the host on cancel; read by the reporter between steps. */
+  cancelFlag: SharedArrayBuffer;
+}
+
+/** Encode a stored result as the JSON typed result. */
+export interface JsonTask {
+  op: 'json';
+  result: StoredResult;
+}
+
+export type WorkerTask = InvokeTask | JsonTask;
+
+/** A result as the host stores it: tagged, checked, arrays in shared memory. */
+export type StoredResult = TaggedResult & {
+  /** Volumes: finite [min, max] of the data, computed in the worker. */
+  valueRange?: [number, number];
+};
+
+/** Sent by the worker on the task port. */
+export type WorkerPortMessage = { type: 'progress'; text: string; fraction: number | null; ts: number };
+
+/** Sent by the host on the task port. */
+export type HostPortMessage = { type: 'cancel' };
+
+/** How an invoke task ended (a failure is a value, so thrown plugin errors never look like crashes). */
+export type InvokeOutcome =
+  | { ok: true; result: StoredResult }
+  | { ok: false; kind: 'function' | 'result' | 'cancelled'; message: string };

@@ -1,0 +1,53 @@
+/**
+ * @module worker-script
+ * Worker threads cannot load TypeScript, so the worker entry is bundled with esbuild into one
+ * ES module the first time a pool starts (tens of milliseconds), written to the OS temp folder
+ * under a name derived from its content. The same source always yields the same file.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+let pending: Promise<string> | null = null;
+
+async function bundle(): Promise<string> {
+  const entry = fileURLToPath(new URL('./task-worker.ts', import.meta.url));
+  const out = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    external: ['tinypool'],
+    logLevel: 'silent',
+  });
+  let code = out.outputFiles[0]!.text;
+  // Resolve tinypool from the host package, wherever the file is written.
+  const tinypoolUrl = pathToFileURL(createRequire(import.meta.url).resolve('tinypool')).href;
+  code = code.replace(/from\s*["']tinypool["']/g, `from ${JSON.stringify(tinypoolUrl)}`);
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  const dir = join(tmpdir(), 'vitrine-workers');
+  const file = join(dir, `task-worker-${hash}.mjs`);
+  const exists = await stat(file).then(() => true, () => false);
+  if (!exists) {
+    await mkdir(dir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, code);
+    await rename(tmp, file);
+  }
+  return file;
+}
+
+/** Path of the bundled worker entry (built once per process). */
+export function workerScriptPath(): Promise<string> {
+  pending ??= bundle().catch((error: unknown) => {
+    pending = null;
+    throw error;
+  });
+  return pending;
+}
