@@ -37,7 +37,7 @@ export function analyzePlugins(plugins: PluginSource[], diagnostics: BuildDiagno
 function checkUniqueNames(analyses: PluginAnalysis[], diagnostics: BuildDiagnostic[]): void {
   const functionOwners = new Map<string, string>();
   const specimenOwners = new Map<string, string>();
-  for (const { plugin, functions, specimens } of analyses) {
+  for (const { plugin, functions, specimens, specimenLocations } of analyses) {
     for (const fn of functions) {
       const owner = functionOwners.get(fn.name);
       if (owner === undefined) functionOwners.set(fn.name, plugin.name);
@@ -49,7 +49,7 @@ function checkUniqueNames(analyses: PluginAnalysis[], diagnostics: BuildDiagnost
     for (const specimen of specimens) {
       const owner = specimenOwners.get(specimen.id);
       if (owner === undefined) specimenOwners.set(specimen.id, plugin.name);
-      else diagnostics.push(createDiagnostic('VITRINE_SPECIMEN_302', { file: plugin.entry, line: 1, column: 1 }, `plugins '${owner}' and '${plugin.name}' both declare specimen id '${specimen.id}'`, { plugin: plugin.name, functionName: specimen.function_name }));
+      else diagnostics.push(createDiagnostic('VITRINE_SPECIMEN_302', specimenLocations.get(specimen.id) ?? null, `plugins '${owner}' and '${plugin.name}' both declare specimen id '${specimen.id}'`, { plugin: plugin.name, functionName: specimen.function_name }));
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { Project } from 'ts-morph';
 import type { ManifestFunction, ManifestSpecimen } from '../../core/registry/manifest-types.ts';
-import type { BuildDiagnostic } from '../diagnostics/build-diagnostic.ts';
+import type { BuildDiagnostic, SourceLocation } from '../diagnostics/build-diagnostic.ts';
 import type { ParamChain } from '../schema/param-parser.ts';
 import { readSpecimens } from '../specimens/read-specimens.ts';
 import { analyzeFunction } from './analyze-function.ts';
@@ -18,6 +18,8 @@ export interface PluginAnalysis {
   functions: ManifestFunction[];
   specimens: ManifestSpecimen[];
   thumbnails: ThumbnailCopy[];
+  /** Where each specimen id is declared. */
+  specimenLocations: Map<string, SourceLocation>;
   notes: string[];
 }
 
@@ -38,6 +40,6 @@ export function analyzePlugin(project: Project, plugin: PluginSource, chain: Par
     if (analysis.kind !== 'helper') attempted.add(exported.name);
   }
   const declared = readSpecimens(sourceFile, plugin.name, diagnostics);
-  const { specimens, thumbnails } = analyzeSpecimens(declared, attempted, plugin.dir, plugin.name, diagnostics);
-  return { plugin, functions, specimens, thumbnails, notes };
+  const { specimens, thumbnails, locations } = analyzeSpecimens(declared, attempted, plugin.dir, plugin.name, diagnostics);
+  return { plugin, functions, specimens, thumbnails, specimenLocations: locations, notes };
 }

@@ -5,7 +5,7 @@
  */
 import type { Node } from 'ts-morph';
 import type { ManifestSpecimen } from '../../core/registry/manifest-types.ts';
-import { createDiagnostic, type BuildDiagnostic } from '../diagnostics/build-diagnostic.ts';
+import { createDiagnostic, locationOf, type BuildDiagnostic, type SourceLocation } from '../diagnostics/build-diagnostic.ts';
 import type { DiagnosticCode } from '../diagnostics/diagnostic-codes.ts';
 import type { DeclaredSpecimen } from '../specimens/read-specimens.ts';
 import { resolveThumbnail } from '../specimens/resolve-thumbnail.ts';
@@ -21,12 +21,15 @@ export interface ThumbnailCopy {
 export interface SpecimensAnalysis {
   specimens: ManifestSpecimen[];
   thumbnails: ThumbnailCopy[];
+  /** Where each accepted specimen's id is written (for errors across plugins). */
+  locations: Map<string, SourceLocation>;
 }
 
 export function analyzeSpecimens(declared: DeclaredSpecimen[], registered: Set<string>, pluginDir: string, plugin: string, diagnostics: BuildDiagnostic[]): SpecimensAnalysis {
   const specimens: ManifestSpecimen[] = [];
   const thumbnails = new Map<string, ThumbnailCopy>();
   const ids = new Set<string>();
+  const locations = new Map<string, SourceLocation>();
   for (const specimen of declared) {
     const at = (field: string): Node => specimen.fieldNodes.get(field) ?? specimen.node;
     const fail = (code: DiagnosticCode, field: string, message: string): void => {
@@ -48,6 +51,7 @@ export function analyzeSpecimens(declared: DeclaredSpecimen[], registered: Set<s
     if (thumbnail.kind === 'missing') fail('VITRINE_SPECIMEN_305', 'thumbnail', `thumbnail '${specimen.thumbnail}' of specimen '${specimen.id}' does not exist (looked for ${thumbnail.source})`);
     if (diagnostics.length > before) continue;
     if (thumbnail.kind === 'file') thumbnails.set(thumbnail.bundlePath, { source: thumbnail.source, bundlePath: thumbnail.bundlePath });
+    locations.set(specimen.id, locationOf(at('id')));
     specimens.push({
       id: specimen.id,
       function_name: specimen.function,
@@ -58,5 +62,5 @@ export function analyzeSpecimens(declared: DeclaredSpecimen[], registered: Set<s
       thumbnail: thumbnail.kind === 'file' ? thumbnail.bundlePath : thumbnail.kind === 'data-uri' ? thumbnail.uri : null,
     });
   }
-  return { specimens, thumbnails: [...thumbnails.values()] };
+  return { specimens, thumbnails: [...thumbnails.values()], locations };
 }

@@ -62,7 +62,7 @@ function isNumeric(parsed: ParsedParam): boolean {
  */
 export function generateSchema(fn: FunctionNode, name: string, docs: JSDoc[], chain: ParamChain, subject: DiagnosticSubject, diagnostics: BuildDiagnostic[]): GeneratedSignature {
   const doc = readDoc(docs);
-  const report = (error: SchemaError, parameterName?: string): void => {
+  const report = (error: SchemaError, parameterName = error.parameterName): void => {
     diagnostics.push(createDiagnostic(error.code, error.node, error.message, { ...subject, functionName: name, ...(parameterName !== undefined ? { parameterName } : {}) }));
   };
   const boundErrors: SchemaError[] = [];
@@ -128,7 +128,7 @@ export function generateSchema(fn: FunctionNode, name: string, docs: JSDoc[], ch
   }
   for (const [boundName, bound] of bounds) {
     if (!seen.has(boundName)) {
-      report(new SchemaError('VITRINE_SCHEMA_105', bound.tag, `bound tag names '${boundName}', which is not a parameter of ${name}`));
+      report(new SchemaError('VITRINE_SCHEMA_105', bound.tag, `bound tag names '${boundName}', which is not a parameter of ${name}`, boundName));
     }
   }
 

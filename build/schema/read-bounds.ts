@@ -30,7 +30,7 @@ export function readBounds(tags: BoundTag[], errors: SchemaError[]): Map<string,
     const [name, first, second] = words;
     const values = [parseBound(first), parseBound(second)];
     if (words.length !== expected || name === undefined || values.slice(0, expected - 1).some((value) => value === undefined)) {
-      errors.push(new SchemaError('VITRINE_SCHEMA_105', tag, `\`@${kind} ${words.join(' ')}\` should read \`${usage}\` with literal numbers`));
+      errors.push(new SchemaError('VITRINE_SCHEMA_105', tag, `\`@${kind} ${words.join(' ')}\` should read \`${usage}\` with literal numbers`, name));
       continue;
     }
     const entry: Bounds = { ...(bounds.get(name) ?? { tag }) };
@@ -41,7 +41,7 @@ export function readBounds(tags: BoundTag[], errors: SchemaError[]): Map<string,
       entry.maximum = values[1];
     }
     if (entry.minimum !== undefined && entry.maximum !== undefined && entry.minimum > entry.maximum) {
-      errors.push(new SchemaError('VITRINE_SCHEMA_105', tag, `minimum ${entry.minimum} of '${name}' is above its maximum ${entry.maximum}`));
+      errors.push(new SchemaError('VITRINE_SCHEMA_105', tag, `minimum ${entry.minimum} of '${name}' is above its maximum ${entry.maximum}`, name));
       continue;
     }
     bounds.set(name, entry);

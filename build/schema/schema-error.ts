@@ -10,10 +10,13 @@ export class SchemaError extends Error {
   override name = 'SchemaError';
   readonly code: DiagnosticCode;
   readonly node: Node;
+  /** The parameter concerned, when the error is not raised while parsing one. */
+  readonly parameterName: string | undefined;
 
-  constructor(code: DiagnosticCode, node: Node, message: string) {
+  constructor(code: DiagnosticCode, node: Node, message: string, parameterName?: string) {
     super(message);
     this.code = code;
     this.node = node;
+    this.parameterName = parameterName;
   }
 }

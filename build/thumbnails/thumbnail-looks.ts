@@ -29,4 +29,6 @@ export const LOOKS: Record<string, Look> = {
   'gaussian-blobs': { volume: { mode: 'mip', colormap: 'inferno', gamma: 0.8 } },
   'gyroid-field': { volume: { mode: 'composite', colormap: 'viridis', threshold: 0.72 } },
   'shepp-logan-phantom': { volume: { mode: 'slice', colormap: 'bone', gamma: 0.6 } },
+  metaballs: { mesh: { colour: [0.3, 0.75, 0.8] } },
+  'gyroid-sheet': { mesh: { colour: [0.9, 0.72, 0.35], yaw: 0.65, pitch: 0.55 } },
 };
