@@ -1,0 +1,67 @@
+/**
+ * @module placeholder-png
+ * The thumbnail served for a specimen without one: a 64×64 neutral tile (soft grey backdrop
+ * with a shaded isometric cube), rendered once in code and kept as PNG bytes.
+ */
+import { encodePng } from './png-encoder.ts';
+
+const SIZE = 64;
+const SAMPLES = 4; // per axis: 16 samples per pixel for smooth edges
+
+type Point = readonly [number, number];
+type Rgb = readonly [number, number, number];
+
+/** Even-odd point-in-polygon. */
+function inside(x: number, y: number, poly: readonly Point[]): boolean {
+  let hit = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i]!;
+    const [xj, yj] = poly[j]!;
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) hit = !hit;
+  }
+  return hit;
+}
+
+// An isometric cube centred in the tile: top, left and right faces.
+const C: Point = [32, 33];
+const R = 17;
+const H = R * 0.5;
+const FACES: ReadonlyArray<{ poly: Point[]; color: Rgb }> = [
+  { poly: [[C[0], C[1] - 2 * H], [C[0] + R, C[1] - H], [C[0], C[1]], [C[0] - R, C[1] - H]], color: [196, 202, 210] },
+  { poly: [[C[0] - R, C[1] - H], [C[0], C[1]], [C[0], C[1] + 2 * H + 4], [C[0] - R, C[1] + H + 4]], color: [150, 158, 170] },
+  { poly: [[C[0], C[1]], [C[0] + R, C[1] - H], [C[0] + R, C[1] + H + 4], [C[0], C[1] + 2 * H + 4]], color: [120, 128, 141] },
+];
+
+function background(x: number, y: number): Rgb {
+  const d = Math.hypot(x - SIZE / 2, y - SIZE / 2) / (SIZE * 0.72);
+  const v = 238 - 22 * d;
+  return [v, v + 1, v + 4];
+}
+
+function render(): Buffer {
+  const data = new Uint8Array(SIZE * SIZE * 3);
+  for (let y = 0; y < SIZE; y++) {
+    for (let x = 0; x < SIZE; x++) {
+      const sum = [0, 0, 0];
+      for (let sy = 0; sy < SAMPLES; sy++) {
+        for (let sx = 0; sx < SAMPLES; sx++) {
+          const px = x + (sx + 0.5) / SAMPLES;
+          const py = y + (sy + 0.5) / SAMPLES;
+          const face = FACES.find((f) => inside(px, py, f.poly));
+          const color = face ? face.color : background(px, py);
+          for (let c = 0; c < 3; c++) sum[c]! += color[c]!;
+        }
+      }
+      for (let c = 0; c < 3; c++) data[(y * SIZE + x) * 3 + c] = Math.round(sum[c]! / (SAMPLES * SAMPLES));
+    }
+  }
+  return encodePng({ width: SIZE, height: SIZE, channels: 3, data });
+}
+
+let cached: Buffer | undefined;
+
+/** The placeholder PNG (rendered on first use, then shared; do not mutate it). */
+export function placeholderPng(): Buffer {
+  cached ??= render();
+  return cached;
+}

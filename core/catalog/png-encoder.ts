@@ -1,0 +1,92 @@
+/**
+ * @module png-encoder
+ * A small, dependency-free PNG encoder (8-bit grey, grey+alpha, RGB or RGBA) on node:zlib.
+ * Used for the placeholder thumbnail and by the script that renders the example thumbnails.
+ */
+import { crc32, deflateSync } from 'node:zlib';
+
+export interface RasterImage {
+  width: number;
+  height: number;
+  /** 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA. */
+  channels: 1 | 2 | 3 | 4;
+  /** Row-major, channels last, `width * height * channels` bytes. */
+  data: Uint8Array;
+}
+
+const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const COLOR_TYPE = { 1: 0, 2: 4, 3: 2, 4: 6 } as const;
+
+function chunk(type: string, body: Buffer): Buffer {
+  const out = Buffer.alloc(12 + body.length);
+  out.writeUInt32BE(body.length, 0);
+  out.write(type, 4, 'ascii');
+  body.copy(out, 8);
+  out.writeUInt32BE(crc32(out.subarray(4, 8 + body.length)), 8 + body.length);
+  return out;
+}
+
+function paeth(a: number, b: number, c: number): number {
+  const p = a + b - c;
+  const pa = Math.abs(p - a);
+  const pb = Math.abs(p - b);
+  const pc = Math.abs(p - c);
+  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+
+/** Filters each row with whichever of the five PNG filters gives the smallest absolute sum. */
+function filterRows(image: RasterImage): Buffer {
+  const { width, height, channels: bpp, data } = image;
+  const stride = width * bpp;
+  const out = Buffer.alloc(height * (stride + 1));
+  const candidate = Buffer.alloc(stride);
+  for (let y = 0; y < height; y++) {
+    const row = y * stride;
+    let bestScore = Infinity;
+    for (let filter = 0; filter < 5; filter++) {
+      let score = 0;
+      for (let x = 0; x < stride; x++) {
+        const raw = data[row + x]!;
+        const left = x >= bpp ? data[row + x - bpp]! : 0;
+        const up = y > 0 ? data[row - stride + x]! : 0;
+        const upLeft = y > 0 && x >= bpp ? data[row - stride + x - bpp]! : 0;
+        const predictor = filter === 0 ? 0 : filter === 1 ? left : filter === 2 ? up : filter === 3 ? (left + up) >> 1 : paeth(left, up, upLeft);
+        const v = (raw - predictor) & 0xff;
+        candidate[x] = v;
+        score += v < 128 ? v : 256 - v;
+      }
+      if (score < bestScore) {
+        bestScore = score;
+        out[y * (stride + 1)] = filter;
+        candidate.copy(out, y * (stride + 1) + 1);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Encodes `image` as a PNG file.
+ * @example encodePng({ width: 1, height: 1, channels: 4, data: new Uint8Array([255, 0, 0, 255]) })
+ */
+export function encodePng(image: RasterImage): Buffer {
+  const { width, height, channels, data } = image;
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
+    throw new RangeError(`invalid PNG size ${width}x${height}`);
+  }
+  if (data.length !== width * height * channels) {
+    throw new RangeError(`PNG data has ${data.length} bytes, expected ${width * height * channels}`);
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = COLOR_TYPE[channels];
+  // bytes 10-12: deflate compression, adaptive filtering, no interlace (all zero)
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(filterRows(image), { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}

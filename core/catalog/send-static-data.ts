@@ -1,0 +1,134 @@
+/**
+ * @module send-static-data
+ * Answers `/api/specimens/{id}/data` for a static specimen. A plain file is streamed from
+ * disk with its content type, `Content-Length` and a download `Content-Disposition`. A `.npy`
+ * volume is served as a volume envelope: the preamble built from its header (and sidecar)
+ * followed by the array bytes streamed straight from the file. Nothing reads a whole file
+ * into memory. Remote data (a relayed worker) is piped through with its headers.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import { encodePreamble } from '../envelope/preamble.ts';
+import { createHostError, type HostError } from '../errors.ts';
+import type { DataSource, SpecimenRecord } from './specimen-record.ts';
+import { byteSwapStream } from './byte-swap-stream.ts';
+import { contentDisposition } from './content-disposition.ts';
+import { dataMediaType } from './file-media-types.ts';
+import { elementCount, fortranIsCOrder, npyElementType, NpyFormatError, readNpyHeader } from './npy-header.ts';
+import { prefixedStream } from './prefixed-stream.ts';
+import { requestSignal } from './request-signal.ts';
+
+export interface StaticDataOptions {
+  /** Media type of envelopes (`--envelope-media-type`). */
+  envelopeMediaType: string;
+}
+
+type FileSource = Extract<DataSource, { kind: 'file' | 'npy' }>;
+
+/** Opens a data file for reading; a missing (or non-regular) file is SPC_ERR_SPECIMEN_FILE_MISSING. */
+async function openDataFile(record: SpecimenRecord, source: FileSource): Promise<{ handle: FileHandle; size: number }> {
+  const missing = (): HostError => createHostError('SPC_ERR_SPECIMEN_FILE_MISSING', record.id, source.fileName);
+  let handle: FileHandle;
+  try {
+    handle = await open(source.path, 'r');
+  } catch {
+    throw missing();
+  }
+  const info = await handle.stat().catch(() => null);
+  if (!info?.isFile()) {
+    await handle.close().catch(() => {});
+    throw missing();
+  }
+  return { handle, size: info.size };
+}
+
+function sendFile(reply: FastifyReply, source: FileSource, handle: FileHandle, size: number): FastifyReply {
+  reply.header('content-type', dataMediaType(source.fileName));
+  reply.header('content-length', size);
+  reply.header('content-disposition', contentDisposition(source.fileName));
+  // An empty file: `end: -1` is not a valid range, and there is nothing to stream anyway.
+  if (size === 0) {
+    void handle.close();
+    return reply.send(Buffer.alloc(0));
+  }
+  return reply.send(handle.createReadStream({ start: 0, end: size - 1 }));
+}
+
+async function sendNpy(
+  reply: FastifyReply,
+  record: SpecimenRecord,
+  source: Extract<DataSource, { kind: 'npy' }>,
+  handle: FileHandle,
+  size: number,
+  options: StaticDataOptions,
+): Promise<FastifyReply> {
+  const invalid = (why: string): HostError => createHostError('SPC_ERR_SPECIMEN_FILE_INVALID', record.id, why);
+  let header;
+  let element;
+  try {
+    header = await readNpyHeader(handle);
+    element = npyElementType(header.descr);
+  } catch (error) {
+    if (error instanceof NpyFormatError) throw invalid(`${source.fileName}: ${error.message}`);
+    throw error;
+  }
+  // A Fortran-ordered array would need a transpose, which cannot be streamed; refuse it unless
+  // its bytes are the same as in C order (at most one axis longer than 1).
+  if (header.fortranOrder && !fortranIsCOrder(header.shape)) {
+    throw invalid(`${source.fileName} is stored in Fortran order; save it in C order (numpy.ascontiguousarray)`);
+  }
+  const dataBytes = elementCount(header.shape) * element.itemSize;
+  const present = size - header.dataOffset;
+  if (present !== dataBytes) {
+    throw invalid(
+      `${source.fileName} holds ${present} data bytes, but shape [${header.shape.join(', ')}] of ${element.dtype} needs ${dataBytes}`,
+    );
+  }
+  const preamble: Record<string, unknown> = { type: 'volume', shape: header.shape, dtype: element.dtype };
+  if (source.spacing) preamble.spacing = source.spacing;
+  if (source.origin) preamble.origin = source.origin;
+  const prefix = encodePreamble(preamble);
+  reply.header('content-type', options.envelopeMediaType);
+  reply.header('content-length', prefix.length + dataBytes);
+  if (dataBytes === 0) {
+    void handle.close();
+    return reply.send(prefix);
+  }
+  let body: Readable = handle.createReadStream({ start: header.dataOffset, end: size - 1 });
+  // Big-endian files are converted while streaming: the envelope is little-endian.
+  if (element.byteOrder === 'big') {
+    const file = body;
+    body = file.pipe(byteSwapStream(element.itemSize));
+    body.once('close', () => file.destroy());
+    file.once('error', (error) => body.destroy(error));
+  }
+  return reply.send(prefixedStream(prefix, body));
+}
+
+/**
+ * Sends the data of the static specimen `record` on `reply`.
+ * @throws HostError SPC_ERR_SPECIMEN_NO_DATA when the record has no data source,
+ * SPC_ERR_SPECIMEN_FILE_MISSING (404) when its file is gone, SPC_ERR_SPECIMEN_FILE_INVALID
+ * for a `.npy` that cannot be served (bad header, unsupported dtype, Fortran order, wrong size).
+ */
+export async function sendStaticData(reply: FastifyReply, record: SpecimenRecord, options: StaticDataOptions): Promise<FastifyReply> {
+  const source = record.data;
+  if (!source) throw createHostError('SPC_ERR_SPECIMEN_NO_DATA', record.id);
+  if (source.kind === 'remote') {
+    const fetched = await source.fetch(requestSignal(reply));
+    reply.header('content-type', fetched.contentType);
+    const length = Buffer.isBuffer(fetched.body) ? fetched.body.length : fetched.length;
+    if (length !== undefined) reply.header('content-length', length);
+    if (fetched.fileName) reply.header('content-disposition', contentDisposition(fetched.fileName));
+    return reply.send(fetched.body);
+  }
+  const { handle, size } = await openDataFile(record, source);
+  try {
+    if (source.kind === 'file') return sendFile(reply, source, handle, size);
+    return await sendNpy(reply, record, source, handle, size, options);
+  } catch (error) {
+    await handle.close().catch(() => {});
+    throw error;
+  }
+}
