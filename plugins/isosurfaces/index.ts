@@ -1,0 +1,107 @@
+/**
+ * @module isosurfaces
+ * Implicit surfaces turned into meshes: a scalar field is sampled on a grid and its level set
+ * extracted with surface nets. Both functions are async, report progress at every slab and
+ * stop promptly when their AbortSignal fires.
+ */
+import type { Integer, MeshResult, ProgressReporter, SpecimenDeclaration } from 'vitrine';
+import { seededRandom } from './seeded-random.ts';
+import { surfaceFromField } from './surface-pipeline.ts';
+
+/**
+ * Blobby "metaballs" that melt into each other: each ball adds a smooth bump (1 - d²/R²)³ of
+ * compact support, and the surface is where the sum equals `level`.
+ *
+ * @param count Number of balls.
+ * @param level Iso-level of the summed field: lower values merge the balls sooner.
+ * @param resolution Grid samples along each axis.
+ * @param seed Random seed for the ball positions and sizes.
+ * @minimum count 1
+ * @maximum count 48
+ * @minimum level 0.01
+ * @maximum level 0.99
+ * @minimum resolution 8
+ * @maximum resolution 192
+ * @minimum seed 0
+ * @maximum seed 1000000
+ */
+export async function metaball_surface(
+  count: Integer = 12,
+  level = 0.3,
+  resolution: Integer = 64,
+  seed: Integer = 11,
+  progress?: ProgressReporter,
+  signal?: AbortSignal,
+): Promise<MeshResult> {
+  const random = seededRandom(seed);
+  const balls = Array.from({ length: count }, () => {
+    const radius = 0.3 + 0.25 * random();
+    // Keep every ball's support inside the sampled cube, so the surface is closed.
+    const reach = 1 - radius - 0.05;
+    return { x: (random() * 2 - 1) * reach, y: (random() * 2 - 1) * reach, z: (random() * 2 - 1) * reach, r2: radius * radius };
+  });
+  const field = (x: number, y: number, z: number): number => {
+    let sum = 0;
+    for (const ball of balls) {
+      const q = ((x - ball.x) ** 2 + (y - ball.y) ** 2 + (z - ball.z) ** 2) / ball.r2;
+      if (q < 1) sum += (1 - q) ** 3;
+    }
+    return sum;
+  };
+  return surfaceFromField({ field, resolution, min: -1, max: 1, level, progress, signal });
+}
+
+/**
+ * A solid sheet around the gyroid minimal surface (|sin x cos y + sin y cos z + sin z cos x| <
+ * thickness), cut by a cube of `cells` periods and capped, so the mesh is a closed solid.
+ *
+ * @param cells Periods of the gyroid along each side of the cube.
+ * @param thickness Half-thickness of the sheet, in field units.
+ * @param resolution Grid samples along each axis.
+ * @minimum cells 0.5
+ * @maximum cells 6
+ * @minimum thickness 0.05
+ * @maximum thickness 1.2
+ * @minimum resolution 8
+ * @maximum resolution 192
+ */
+export async function gyroid_surface(
+  cells = 1.5,
+  thickness = 0.35,
+  resolution: Integer = 72,
+  progress?: ProgressReporter,
+  signal?: AbortSignal,
+): Promise<MeshResult> {
+  // World cube [-1, 1]³ holds `cells` periods: one world unit is `scale` radians.
+  const scale = cells * Math.PI;
+  const field = (x: number, y: number, z: number): number => {
+    const u = x * scale, v = y * scale, w = z * scale;
+    const gyroid = Math.sin(u) * Math.cos(v) + Math.sin(v) * Math.cos(w) + Math.sin(w) * Math.cos(u);
+    const sheet = thickness - Math.abs(gyroid);
+    // Intersect with the cube |x|, |y|, |z| ≤ 0.96 (distance in radians, like the sheet).
+    const box = (0.96 - Math.max(Math.abs(x), Math.abs(y), Math.abs(z))) * scale;
+    return Math.min(sheet, box);
+  };
+  return surfaceFromField({ field, resolution, min: -1, max: 1, level: 0, progress, signal });
+}
+
+export const specimens: SpecimenDeclaration[] = [
+  {
+    id: 'metaballs',
+    function: 'metaball_surface',
+    display_name: 'Metaballs',
+    description: 'Soft spheres that merge like droplets, extracted from a scalar field.',
+    tags: ['mesh', 'isosurface', 'implicit', 'progress'],
+    thumbnail: './thumbnails/metaballs.png',
+    story: 'Jim Blinn invented these blobby objects in 1982 to draw electron density clouds around molecules. Every ball radiates a smooth field that fades to nothing at its edge; wherever the fields add up to the chosen level, the surface appears. Where two balls come close their fields sum, and a neck of material bridges them like merging raindrops. The mesh is built live: the field is sampled slab by slab and the surface is woven with surface nets, so you can watch the progress.',
+  },
+  {
+    id: 'gyroid-sheet',
+    function: 'gyroid_surface',
+    display_name: 'Gyroid sheet',
+    description: 'A thickened gyroid minimal surface cut into a cube: a closed, printable lattice.',
+    tags: ['mesh', 'isosurface', 'minimal surface', 'materials', 'progress'],
+    thumbnail: './thumbnails/gyroid-sheet.png',
+    story: 'The gyroid is a triply periodic minimal surface: at every point it curves equally and oppositely in two directions, so it has no flat spot and no straight line. It splits space into two congruent, interpenetrating tunnels. Here the surface is thickened into a sheet and cut into a cube, the way engineers 3D-print it for bone implants and heat exchangers. Peer through the holes: each tunnel twists like a spiral staircase, left-handed on one side of the sheet and right-handed on the other.',
+  },
+];
