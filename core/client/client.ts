@@ -1,0 +1,200 @@
+/**
+ * @module client
+ * `VitrineClient`: every route of the host as a typed method, plus `load`, the background job
+ * flow. Runs in browsers and Node alike: it uses only `fetch`, `AbortController`,
+ * `TextDecoder` and typed arrays.
+ */
+import type { SpecimenData, TypedData } from './decoded-types.ts';
+import { decodeTypedResult } from './decode-typed-result.ts';
+import { runJob } from './load-job.ts';
+import type { JobEndpoints, LoadOptions } from './load-job.ts';
+import { readDataResponse } from './read-data-response.ts';
+import { Transport } from './transport.ts';
+import type { FetchLike } from './transport.ts';
+import type {
+  CacheStats,
+  CatalogEntry,
+  FunctionInfo,
+  ParameterSchema,
+  ProgressResponse,
+  ReloadResponse,
+  SpecimenMetadata,
+  StartResponse,
+} from './wire-types.ts';
+
+/** Options of {@link createClient}. */
+export interface ClientOptions {
+  /** The host's address, e.g. `http://127.0.0.1:8000`. @defaultValue `''` (same origin, browsers only) */
+  baseUrl?: string;
+  /** The fetch implementation. @defaultValue the global `fetch` */
+  fetch?: FetchLike;
+  /** A vendor envelope media type the host was started with (`--envelope-media-type`), if unusual. */
+  envelopeMediaType?: string;
+}
+
+/** Parameters and room of one specimen data request. */
+export interface DataOptions {
+  /** Function parameters; omitted means the schema defaults. */
+  params?: Record<string, unknown>;
+  /** The room whose cache serves the result. @defaultValue `service` (host side) */
+  room?: string;
+  signal?: AbortSignal;
+  /** POST sends params in the body (no URL length limit). @defaultValue `'GET'` */
+  method?: 'GET' | 'POST';
+}
+
+/** Arguments of one `/invoke`. */
+export interface InvokeOptions {
+  /** Positional arguments, mapped onto the parameters in order. */
+  args?: unknown[];
+  kwargs?: Record<string, unknown>;
+  room?: string;
+  signal?: AbortSignal;
+}
+
+const enc = encodeURIComponent;
+
+/** A client of one vitrine host. Create it with {@link createClient}. */
+export class VitrineClient implements JobEndpoints {
+  readonly #http: Transport;
+  readonly #envelopeMediaType: string | undefined;
+
+  constructor(options: ClientOptions = {}) {
+    this.#http = new Transport(options.baseUrl ?? '', options.fetch);
+    this.#envelopeMediaType = options.envelopeMediaType;
+  }
+
+  /** The host address requests go to ('' for same origin). */
+  get baseUrl(): string {
+    return this.#http.baseUrl;
+  }
+
+  /** `GET /api/specimens/`: the catalog. */
+  listSpecimens(signal?: AbortSignal): Promise<CatalogEntry[]> {
+    return this.#http.json('GET', '/api/specimens/', { signal });
+  }
+
+  /** `GET /api/specimens/{id}`: full metadata; `schema` is set for dynamic specimens. */
+  getSpecimen(id: string, signal?: AbortSignal): Promise<SpecimenMetadata> {
+    return this.#http.json('GET', `/api/specimens/${enc(id)}`, { signal });
+  }
+
+  /** The thumbnail's URL (for an `<img src>`). */
+  thumbnailUrl(id: string): string {
+    return this.#http.url(`/api/specimens/${enc(id)}/thumbnail`);
+  }
+
+  /** The URL of `GET /data` with these params and room (for links and downloads). */
+  dataUrl(id: string, options: Pick<DataOptions, 'params' | 'room'> = {}): string {
+    return this.#http.url(`/api/specimens/${enc(id)}/data`, {
+      params: options.params ? JSON.stringify(options.params) : undefined,
+      room_id: options.room,
+    });
+  }
+
+  /**
+   * A specimen's data. Dynamic mesh and volume results arrive as a binary envelope and are
+   * decoded with `decodeEnvelope` (typed array views over the received bytes, copied only when
+   * a block's offset is not aligned for its element type); point clouds and images arrive as
+   * typed result JSON; a static specimen's file comes back as bytes with its content type
+   * (a static `.npy` volume is an envelope too).
+   */
+  async getData(id: string, options: DataOptions = {}): Promise<SpecimenData> {
+    const path = `/api/specimens/${enc(id)}/data`;
+    const response =
+      options.method === 'POST'
+        ? await this.#http.send('POST', path, {
+            body: { params: options.params ?? {}, room_id: options.room },
+            signal: options.signal,
+          })
+        : await this.#http.send('GET', path, {
+            query: { params: options.params ? JSON.stringify(options.params) : undefined, room_id: options.room },
+            signal: options.signal,
+          });
+    return readDataResponse(response, this.#envelopeMediaType);
+  }
+
+  /** `POST /api/processing/invoke`: runs a function (or serves the room cache); the result as typed arrays. */
+  async invoke(name: string, options: InvokeOptions = {}): Promise<TypedData> {
+    const body = { function_name: name, args: options.args, kwargs: options.kwargs, room_id: options.room };
+    return decodeTypedResult(await this.#http.json('POST', '/api/processing/invoke', { body, signal: options.signal }));
+  }
+
+  /** `GET /api/processing/functions`. */
+  listFunctions(signal?: AbortSignal): Promise<FunctionInfo[]> {
+    return this.#http.json('GET', '/api/processing/functions', { signal });
+  }
+
+  /** `GET /api/processing/functions/{name}/schema`. */
+  getSchema(name: string, signal?: AbortSignal): Promise<ParameterSchema> {
+    return this.#http.json('GET', `/api/processing/functions/${enc(name)}/schema`, { signal });
+  }
+
+  /** `GET /api/processing/cache/stats`. */
+  cacheStats(signal?: AbortSignal): Promise<CacheStats> {
+    return this.#http.json('GET', '/api/processing/cache/stats', { signal });
+  }
+
+  /** `POST /api/processing/cache/clear`: drops every room's cached result. */
+  async clearCache(): Promise<void> {
+    await this.#http.send('POST', '/api/processing/cache/clear');
+  }
+
+  /** `GET /api/specimens/reload`: re-scans the specimens directory. */
+  reload(): Promise<ReloadResponse> {
+    return this.#http.json('GET', '/api/specimens/reload');
+  }
+
+  /** `POST /api/specimens/{id}/start`: `status` is `done` at once on a room cache hit. */
+  startJob(id: string, options: Omit<DataOptions, 'method'> = {}): Promise<StartResponse> {
+    const body = { params: options.params ?? {}, room_id: options.room };
+    return this.#http.json('POST', `/api/specimens/${enc(id)}/start`, { body, signal: options.signal });
+  }
+
+  /** `GET /api/jobs/{id}/progress`: status, the messages with `seq > since`, and the error. */
+  progress(jobId: string, since = -1, signal?: AbortSignal): Promise<ProgressResponse> {
+    return this.#http.json('GET', `/api/jobs/${enc(jobId)}/progress`, { query: { since }, signal });
+  }
+
+  /** `GET /api/jobs/{id}/result` as typed arrays (409 while running, 410 after an error). */
+  async result(jobId: string, signal?: AbortSignal): Promise<TypedData> {
+    return decodeTypedResult(await this.#http.json('GET', `/api/jobs/${enc(jobId)}/result`, { signal }));
+  }
+
+  /** `DELETE /api/jobs/{id}`: cancels a running job (it ends as `error` / `cancelled`). */
+  async cancel(jobId: string): Promise<void> {
+    await this.#http.send('DELETE', `/api/jobs/${enc(jobId)}`);
+  }
+
+  /**
+   * Loads a specimen with progress: a dynamic one through the job flow (see `load-job.ts`:
+   * start, poll, then the result from the room cache; abort cancels the job), a static one
+   * (pass its catalog entry) with a plain `getData`.
+   * @example
+   * const ac = new AbortController();
+   * const mesh = await client.load('sphere', { radius: 2 }, {
+   *   room: 'lab-1', signal: ac.signal, onProgress: (m) => console.log(m.text),
+   * });
+   */
+  load(
+    specimen: string | Pick<CatalogEntry, 'id' | 'is_dynamic'>,
+    params?: Record<string, unknown>,
+    options: LoadOptions = {},
+  ): Promise<SpecimenData> {
+    if (typeof specimen !== 'string' && !specimen.is_dynamic) {
+      return this.getData(specimen.id, { room: options.room, signal: options.signal });
+    }
+    return runJob(this, typeof specimen === 'string' ? specimen : specimen.id, params, options);
+  }
+}
+
+/**
+ * Creates a client of the host at `baseUrl`.
+ * @example
+ * import { createClient } from 'vitrine/client';
+ * const client = createClient({ baseUrl: 'http://127.0.0.1:8000' });
+ * for (const s of await client.listSpecimens()) console.log(s.id, s.is_dynamic);
+ */
+export function createClient(options: ClientOptions = {}): VitrineClient {
+  return new VitrineClient(options);
+}

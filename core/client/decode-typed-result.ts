@@ -1,0 +1,156 @@
+/**
+ * @module decode-typed-result
+ * Turns the typed result JSON of `/invoke` and `/jobs/{id}/result` (contract §3 "Typed result
+ * JSON") into typed arrays: mesh and point-cloud flat lists become Float32Array/Uint32Array,
+ * volume and image `data` (base64 of little-endian C-order bytes) becomes a view of the right
+ * element type over freshly decoded, aligned bytes.
+ */
+import { base64ToBytes } from './base64.ts';
+import type {
+  ImageData2D,
+  MeshData,
+  NumericArray,
+  NumericDType,
+  PointCloudData,
+  TypedData,
+  VolumeData,
+} from './decoded-types.ts';
+
+const ARRAYS = {
+  uint8: Uint8Array,
+  int8: Int8Array,
+  uint16: Uint16Array,
+  int16: Int16Array,
+  uint32: Uint32Array,
+  int32: Int32Array,
+  float32: Float32Array,
+  float64: Float64Array,
+} as const;
+
+/** Raised for JSON that is not a typed result. */
+export class TypedResultError extends TypeError {
+  override name = 'TypedResultError';
+}
+
+type Json = Record<string, unknown>;
+
+function numberList(value: unknown, field: string): number[] {
+  if (!Array.isArray(value) || !value.every((n) => typeof n === 'number')) {
+    throw new TypedResultError(`typed result field '${field}' must be a list of numbers`);
+  }
+  return value as number[];
+}
+
+function optionalList(json: Json, field: string): number[] | null {
+  const v = json[field];
+  return v === undefined || v === null ? null : numberList(v, field);
+}
+
+function isDType(value: unknown): value is NumericDType {
+  return typeof value === 'string' && Object.hasOwn(ARRAYS, value);
+}
+
+/** base64 bytes viewed as `dtype`; base64ToBytes allocates a fresh buffer, so the view is aligned. */
+function typedFromBase64(text: unknown, dtype: NumericDType, elements: number, field: string): NumericArray {
+  if (typeof text !== 'string') throw new TypedResultError(`typed result field '${field}' must be a base64 string`);
+  const bytes = base64ToBytes(text);
+  const Ctor = ARRAYS[dtype];
+  if (bytes.byteLength !== elements * Ctor.BYTES_PER_ELEMENT) {
+    throw new TypedResultError(
+      `typed result field '${field}' has ${bytes.byteLength} bytes, expected ${elements} × ${dtype}`,
+    );
+  }
+  return new Ctor(bytes.buffer, bytes.byteOffset, elements);
+}
+
+function decodeMesh(json: Json): MeshData {
+  const normals = optionalList(json, 'normals');
+  return {
+    type: 'mesh',
+    vertices: Float32Array.from(numberList(json.vertices, 'vertices')),
+    indices: Uint32Array.from(numberList(json.indices, 'indices')),
+    normals: normals && normals.length > 0 ? Float32Array.from(normals) : null,
+  };
+}
+
+function decodeVolume(json: Json): VolumeData {
+  if (!isDType(json.dtype)) throw new TypedResultError(`unsupported volume dtype ${JSON.stringify(json.dtype)}`);
+  const shape = numberList(json.shape, 'shape');
+  const elements = shape.reduce((a, b) => a * b, 1);
+  const range = optionalList(json, 'value_range');
+  return {
+    type: 'volume',
+    shape,
+    dtype: json.dtype,
+    data: typedFromBase64(json.data, json.dtype, elements, 'data'),
+    spacing: optionalList(json, 'spacing'),
+    origin: optionalList(json, 'origin'),
+    value_range: range && range.length === 2 ? [range[0]!, range[1]!] : null,
+  };
+}
+
+/**
+ * JSON loses the Uint8Array/Float32Array distinction of colours. The host may say which it
+ * was (`colors_dtype`); otherwise integers above 1 mean bytes 0..255, anything else floats 0..1.
+ */
+function decodeColors(json: Json): Uint8Array | Float32Array | null {
+  const list = optionalList(json, 'colors');
+  if (!list || list.length === 0) return null;
+  const declared = json.colors_dtype;
+  const bytes = declared === 'uint8' || (declared !== 'float32' && list.some((v) => v > 1) && list.every(Number.isInteger));
+  return bytes ? Uint8Array.from(list) : Float32Array.from(list);
+}
+
+function decodePointCloud(json: Json): PointCloudData {
+  const scalars = optionalList(json, 'scalars');
+  return {
+    type: 'point_cloud',
+    points: Float32Array.from(numberList(json.points, 'points')),
+    colors: decodeColors(json),
+    scalars: scalars && scalars.length > 0 ? Float32Array.from(scalars) : null,
+  };
+}
+
+function decodeImage(json: Json): ImageData2D {
+  const width = json.width;
+  const height = json.height;
+  const channels = json.channels;
+  if (typeof width !== 'number' || typeof height !== 'number') throw new TypedResultError('image needs width and height');
+  if (channels !== 1 && channels !== 2 && channels !== 3 && channels !== 4) {
+    throw new TypedResultError(`image channels must be 1 to 4, got ${JSON.stringify(channels)}`);
+  }
+  const dtype = json.dtype ?? 'uint8';
+  if (dtype !== 'uint8' && dtype !== 'uint16' && dtype !== 'float32') {
+    throw new TypedResultError(`unsupported image dtype ${JSON.stringify(dtype)}`);
+  }
+  const data = typedFromBase64(json.data, dtype, width * height * channels, 'data') as ImageData2D['data'];
+  return { type: 'image', width, height, channels, dtype, data };
+}
+
+/**
+ * Decodes one typed result JSON object into typed arrays.
+ * @param json The parsed body of `/invoke`, `/jobs/{id}/result`, or a JSON `/data` answer.
+ * @returns The result with typed arrays; `type` tells which.
+ * @throws TypedResultError when `json` is not a typed result.
+ * @example
+ * const mesh = decodeTypedResult(await (await fetch('/api/processing/invoke', ...)).json());
+ * if (mesh.type === 'mesh') console.log(mesh.indices.length / 3, 'triangles');
+ */
+export function decodeTypedResult(json: unknown): TypedData {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    throw new TypedResultError('a typed result must be a JSON object');
+  }
+  const body = json as Json;
+  switch (body.type) {
+    case 'mesh':
+      return decodeMesh(body);
+    case 'volume':
+      return decodeVolume(body);
+    case 'point_cloud':
+      return decodePointCloud(body);
+    case 'image':
+      return decodeImage(body);
+    default:
+      throw new TypedResultError(`unknown typed result type ${JSON.stringify(body.type)}`);
+  }
+}

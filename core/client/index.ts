@@ -1,0 +1,35 @@
+/**
+ * @module vitrine/client
+ * The client SDK of a vitrine host, for browsers and Node (only `fetch`, `AbortController`,
+ * `TextDecoder` and typed arrays; no Node built-ins). This is the package entry
+ * `vitrine/client`; inside `core/` import from the defining files instead.
+ *
+ * - {@link createClient}: every host route as a typed method, and `load` for the job flow.
+ * - {@link decodeEnvelope}: the binary envelope of `/data` to typed arrays. The arrays are views
+ *   onto the given bytes; a block is copied only when its offset is not aligned for its
+ *   element type (typed array views require alignment).
+ * - {@link decodeTypedResult}: the typed result JSON of `/invoke` and `/jobs/{id}/result` to typed arrays.
+ * - Errors: {@link VitrineHttpError} (with `status`, `detail`, `code`) and its subclasses per
+ *   status, {@link VitrineJobError} for a job that ended in `error`.
+ */
+export { createClient, VitrineClient } from './client.ts';
+export type { ClientOptions, DataOptions, InvokeOptions } from './client.ts';
+export type { LoadOptions } from './load-job.ts';
+export { decodeEnvelope, EnvelopeDecodeError } from '../envelope/decode-envelope.ts';
+export type { DecodedEnvelope, DecodedMesh, DecodedVolume } from '../envelope/decode-envelope.ts';
+export { decodeTypedResult, TypedResultError } from './decode-typed-result.ts';
+export { fromEnvelope, isEnvelopeType } from './read-data-response.ts';
+export {
+  InvalidRequestError,
+  isAbortError,
+  JobGoneError,
+  JobRunningError,
+  NotFoundError,
+  ServerError,
+  VitrineHttpError,
+  VitrineJobError,
+} from './errors.ts';
+export type { HttpErrorKind } from './errors.ts';
+export type { FetchLike } from './transport.ts';
+export type * from './decoded-types.ts';
+export type * from './wire-types.ts';

@@ -1,0 +1,129 @@
+/**
+ * @module load-job
+ * The background-job flow of the spec (Jobs rule 5) as one awaitable call: start, poll progress
+ * with `since`, fetch the result once done, or cancel with DELETE when the caller aborts.
+ *
+ * The result is fetched with `GET /api/specimens/{id}/data` and the same params and room, not
+ * with `GET /api/jobs/{id}/result`, by default:
+ * - a finished job's result stays in the room cache under its parameters (spec Room caching
+ *   rule 10), so `/data` is a cache hit that answers at once;
+ * - `/data` sends mesh and volume results as the binary envelope: about a third of the JSON
+ *   size (no base64, no decimal floats), decoded into typed array views without parsing;
+ * - it does not depend on the job id, which the host sweeps after its time-to-live.
+ * If another peer replaced the room's single cache entry in between, `/data` recomputes and
+ * the answer is still the right one. `resultVia: 'job'` selects `/jobs/{id}/result` instead.
+ */
+import { sleep } from './abortable-sleep.ts';
+import type { SpecimenData } from './decoded-types.ts';
+import { abortError, isAbortError, VitrineHttpError, VitrineJobError } from './errors.ts';
+import type { ProgressMessage, ProgressResponse, StartResponse } from './wire-types.ts';
+
+/** Options of {@link runJob} and `VitrineClient.load`. */
+export interface LoadOptions {
+  /** The room whose cache serves and stores the result. @defaultValue `service` (host side) */
+  room?: string;
+  /** Aborting rejects the call with an `AbortError` and cancels the running job (DELETE). */
+  signal?: AbortSignal;
+  /** Called once per progress message, in `seq` order, never twice for the same message. */
+  onProgress?: (message: ProgressMessage, jobId: string) => void;
+  /** Called with the start response (`status` is `done` at once on a room cache hit). */
+  onStart?: (start: StartResponse) => void;
+  /** Delay between progress polls. @defaultValue 250 */
+  pollIntervalMs?: number;
+  /** Where the result comes from once the job is done. @defaultValue `'data'` */
+  resultVia?: 'data' | 'job';
+}
+
+/** The host calls the job flow needs (implemented by `VitrineClient`). */
+export interface JobEndpoints {
+  startJob(specimenId: string, options: { params?: Record<string, unknown>; room?: string }): Promise<StartResponse>;
+  progress(jobId: string, since?: number, signal?: AbortSignal): Promise<ProgressResponse>;
+  result(jobId: string, signal?: AbortSignal): Promise<SpecimenData>;
+  cancel(jobId: string): Promise<void>;
+  getData(
+    specimenId: string,
+    options: { params?: Record<string, unknown>; room?: string; signal?: AbortSignal },
+  ): Promise<SpecimenData>;
+}
+
+/** Consecutive transport failures (not HTTP errors) tolerated while polling. */
+const POLL_RETRIES = 3;
+
+/** Rejects with an AbortError as soon as `signal` aborts, else settles like `promise`. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+/**
+ * Runs a dynamic specimen as a background job and resolves with its decoded result.
+ * @throws VitrineHttpError when the start, a poll or the result fetch is refused (e.g. 400 for invalid params).
+ * @throws VitrineJobError when the job ends with status `error`.
+ * @throws AbortError (a DOMException) when `options.signal` aborts; the job is cancelled.
+ */
+export async function runJob(
+  api: JobEndpoints,
+  specimenId: string,
+  params: Record<string, unknown> | undefined,
+  options: LoadOptions = {},
+): Promise<SpecimenData> {
+  const { room, signal, onProgress, onStart, pollIntervalMs = 250, resultVia = 'data' } = options;
+  if (signal?.aborted) throw abortError(signal);
+  // The start request is not tied to the signal: once sent, the host may have created the job,
+  // so an abort waits for its id (in the background) and cancels it.
+  const starting = api.startJob(specimenId, { params, room });
+  let start: StartResponse;
+  try {
+    start = await untilAborted(starting, signal);
+  } catch (error) {
+    if (isAbortError(error)) {
+      starting.then((late) => (late.status === 'running' ? api.cancel(late.job_id) : undefined)).catch(() => {});
+    }
+    throw error;
+  }
+  onStart?.(start);
+  const jobId = start.job_id;
+  let status = start.status;
+  try {
+    let since = -1;
+    let failures = 0;
+    while (status === 'running') {
+      let progress: ProgressResponse;
+      try {
+        progress = await api.progress(jobId, since, signal);
+        failures = 0;
+      } catch (error) {
+        if (isAbortError(error) || error instanceof VitrineHttpError || ++failures > POLL_RETRIES) throw error;
+        await sleep(pollIntervalMs, signal);
+        continue;
+      }
+      for (const message of progress.messages) {
+        if (message.seq <= since) continue;
+        since = message.seq;
+        onProgress?.(message, jobId);
+      }
+      status = progress.status;
+      if (status === 'error') throw new VitrineJobError(jobId, progress.error ?? 'unknown error');
+      if (status === 'running') await sleep(pollIntervalMs, signal);
+    }
+    if (status === 'error') throw new VitrineJobError(jobId, 'unknown error');
+  } catch (error) {
+    if (isAbortError(error) && status === 'running') await api.cancel(jobId).catch(() => {});
+    throw error;
+  }
+  return resultVia === 'job' ? api.result(jobId, signal) : api.getData(specimenId, { params, room, signal });
+}

@@ -1,0 +1,88 @@
+/**
+ * @module transport
+ * One HTTP exchange with the host: builds the URL, sends JSON, and turns any non-2xx answer
+ * into a typed {@link VitrineHttpError} carrying the host's `detail` and `code`.
+ */
+import { httpError } from './errors.ts';
+import type { VitrineHttpError } from './errors.ts';
+
+/** The `fetch` a client uses (the global one by default). */
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface RequestOptions {
+  /** Query parameters; `undefined` values are left out. */
+  query?: Record<string, string | number | undefined>;
+  /** Sent as a JSON body. */
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Extra request headers (e.g. `accept`). */
+  headers?: Record<string, string>;
+}
+
+/** Where and how requests are sent. */
+export class Transport {
+  readonly baseUrl: string;
+  readonly #fetch: FetchLike;
+
+  /**
+   * @param baseUrl The host's address, e.g. `http://127.0.0.1:8000`; an empty string means
+   * "same origin" (paths are then requested as is, which is what the web viewer does).
+   * @param fetchImpl Defaults to the global `fetch`.
+   */
+  constructor(baseUrl: string, fetchImpl?: FetchLike) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    const globalFetch: FetchLike = (input, init) => fetch(input, init);
+    this.#fetch = fetchImpl ?? globalFetch;
+  }
+
+  /** The absolute (or same-origin) URL of a host path. */
+  url(path: string, query?: RequestOptions['query']): string {
+    let url = `${this.baseUrl}${path}`;
+    if (query) {
+      const search = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) if (v !== undefined) search.set(k, String(v));
+      const text = search.toString();
+      if (text) url += `?${text}`;
+    }
+    return url;
+  }
+
+  /**
+   * Sends one request and resolves with the response once its status is 2xx.
+   * @throws VitrineHttpError (a subclass per status) for any other status.
+   * @throws The `AbortError` of `fetch` when `signal` aborts.
+   */
+  async send(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...options.headers };
+    const init: RequestInit = { method, headers };
+    if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(options.body);
+    }
+    if (options.signal) init.signal = options.signal;
+    const response = await this.#fetch(this.url(path, options.query), init);
+    if (!response.ok) throw await toHttpError(response, `${method} ${path}`);
+    return response;
+  }
+
+  /** {@link send}, then the body parsed as JSON. */
+  async json<T>(method: string, path: string, options?: RequestOptions): Promise<T> {
+    const response = await this.send(method, path, options);
+    return (await response.json()) as T;
+  }
+}
+
+async function toHttpError(response: Response, request: string): Promise<VitrineHttpError> {
+  let detail = response.statusText || `HTTP ${response.status}`;
+  let code: string | null = null;
+  const text = await response.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { detail?: unknown; code?: unknown; message?: unknown };
+    if (typeof body.detail === 'string') detail = body.detail;
+    else if (typeof body.message === 'string') detail = body.message;
+    if (typeof body.code === 'string') code = body.code;
+  } catch {
+    if (text.trim()) detail = text.trim().slice(0, 500);
+  }
+  return httpError(response.status, detail, code, request);
+}

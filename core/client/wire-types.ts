@@ -1,0 +1,116 @@
+/**
+ * @module wire-types
+ * The JSON shapes the host sends and accepts (spec "Resources and their fields" and contract §3),
+ * as the client sees them. Fields the host may add later are allowed through index signatures
+ * only where the contract says "more fields may be added".
+ */
+
+/** The four typed result kinds of a dynamic specimen. */
+export type ResultType = 'mesh' | 'volume' | 'point_cloud' | 'image';
+
+/** One property of a parameter schema (JSON Schema draft 2020-12, the subset the host emits). */
+export interface ParameterProperty {
+  type?: 'number' | 'integer' | 'string' | 'boolean';
+  enum?: readonly (string | number | boolean | null)[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  description?: string;
+  title?: string;
+}
+
+/** The parameter schema of a function or dynamic specimen. */
+export interface ParameterSchema {
+  $schema?: string;
+  title?: string;
+  description?: string;
+  type: 'object';
+  properties: Record<string, ParameterProperty>;
+  required?: string[];
+  additionalProperties?: boolean;
+}
+
+/** One entry of `GET /api/specimens/` (contract §3 "Catalog entry"). */
+export interface CatalogEntry {
+  id: string;
+  display_name: string;
+  description: string;
+  /** mesh, volume, point_cloud, image, or a free-form kind for static files. */
+  type: string;
+  tags: string[];
+  is_dynamic: boolean;
+  /** null for static specimens. */
+  function_name: string | null;
+  /** A path relative to the host, e.g. `/api/specimens/{id}/thumbnail`. */
+  thumbnail_url: string;
+}
+
+/** `GET /api/specimens/{id}`: every Specimen field; `schema` is an object for dynamic specimens. */
+export interface SpecimenMetadata extends CatalogEntry {
+  thumbnail_file?: string | null;
+  schema?: ParameterSchema;
+  story?: string | null;
+  [extra: string]: unknown;
+}
+
+/** One entry of `GET /api/processing/functions`. */
+export interface FunctionInfo {
+  name: string;
+  schema: ParameterSchema;
+  return_type: ResultType;
+  [extra: string]: unknown;
+}
+
+/** Job status values (spec "States and transitions"). */
+export type JobStatus = 'running' | 'done' | 'error';
+
+/** `POST /api/specimens/{id}/start`. `status` is `done` at once on a room cache hit. */
+export interface StartResponse {
+  job_id: string;
+  status: JobStatus;
+}
+
+/** One progress message: `seq` starts at 0 and increases; `ts` is seconds since the epoch. */
+export interface ProgressMessage {
+  seq: number;
+  text: string;
+  ts: number;
+  /** Completion between 0 and 1, when the function reported one. */
+  fraction?: number;
+}
+
+/** `GET /api/jobs/{id}/progress`. A cancelled job ends as `error` with `error: "cancelled"`. */
+export interface ProgressResponse {
+  status: JobStatus;
+  messages: ProgressMessage[];
+  error: string | null;
+}
+
+/** One room's entry in the cache statistics. */
+export interface CacheStatsEntry {
+  room_id: string;
+  function_name: string;
+  age_seconds: number;
+  access_count: number;
+  [extra: string]: unknown;
+}
+
+/** `GET /api/processing/cache/stats`. */
+export interface CacheStats {
+  total_entries: number;
+  ttl_seconds: number;
+  entries: CacheStatsEntry[];
+}
+
+/** `GET /api/specimens/reload`: at least the number of specimens found on disk. */
+export interface ReloadResponse {
+  count: number;
+  [extra: string]: number;
+}
+
+/** The JSON error body every failing route answers with (contract §3 "Errors"). */
+export interface ErrorBody {
+  status_code: number;
+  detail: string;
+  code?: string;
+}

@@ -1,0 +1,52 @@
+/**
+ * @module dom
+ * A tiny element builder, so views read as a tree instead of a page of `createElement` calls.
+ */
+
+type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
+type Child = Node | string | number | null | undefined | false;
+
+/**
+ * Creates an element. Attributes starting with `on` become listeners; `true` sets a boolean
+ * attribute, `false`/`null`/`undefined` leaves it out.
+ * @example h('button', { class: 'primary', onclick: () => go() }, 'Go')
+ */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') {
+      el.addEventListener(key.slice(2), value);
+    } else {
+      el.setAttribute(key, value === true ? '' : String(value));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+/** Appends children, skipping empty ones. */
+export function append(parent: Node, children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces all children of `parent`. */
+export function replaceChildren(parent: Element, ...children: Child[]): void {
+  parent.replaceChildren();
+  append(parent, children);
+}
+
+/** `1234567` → `1,234,567`. */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** `1536` → `1.5 KB`. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -1,0 +1,78 @@
+/**
+ * @module param-panel
+ * A dynamic specimen's schema as a form. It keeps the current values (defaults, then the URL's
+ * values, then edits), reports each change with how it should be sent, and shows the host's
+ * 400 detail for the panel as a whole.
+ */
+import type { ParameterSchema } from '../../client/wire-types.ts';
+import { h } from './dom.ts';
+import { createParamField } from './param-field.ts';
+import type { ChangeMode, ParamField } from './param-field.ts';
+import { checkValue, initialValue } from './param-check.ts';
+
+export interface ParamPanelOptions {
+  schema: ParameterSchema;
+  /** Values to start from (e.g. from the URL); unknown names are kept and sent, so the host can refuse them. */
+  initial: Record<string, unknown> | null;
+  onChange: (values: Record<string, unknown>, mode: ChangeMode) => void;
+}
+
+/** The parameter form of one dynamic specimen. */
+export class ParamPanel {
+  readonly element: HTMLElement;
+  readonly #schema: ParameterSchema;
+  readonly #fields: ParamField[] = [];
+  readonly #hostError: HTMLElement;
+  #values: Record<string, unknown> = {};
+
+  constructor(options: ParamPanelOptions) {
+    this.#schema = options.schema;
+    this.#hostError = h('div', { class: 'panel-error', role: 'alert', hidden: true, 'data-testid': 'host-error' });
+    const required = new Set(options.schema.required ?? []);
+    const list = h('div', { class: 'fields' });
+    for (const [name, prop] of Object.entries(options.schema.properties ?? {})) {
+      const field = createParamField(name, prop, required.has(name), (n, value, mode) => {
+        this.#values[n] = value;
+        options.onChange(this.values(), mode);
+      });
+      this.#fields.push(field);
+      list.appendChild(field.element);
+    }
+    if (this.#fields.length === 0) list.appendChild(h('p', { class: 'muted' }, 'This function takes no parameters.'));
+    this.element = h('div', { class: 'param-panel' }, this.#hostError, list);
+    this.#assign(options.initial);
+  }
+
+  /** The values to send. */
+  values(): Record<string, unknown> {
+    return { ...this.#values };
+  }
+
+  /** True when every value passes the schema checks the page can make. */
+  isValid(): boolean {
+    const props = this.#schema.properties ?? {};
+    return Object.entries(this.#values).every(([name, value]) => {
+      const prop = props[name];
+      return prop !== undefined && checkValue(prop, value) === null;
+    });
+  }
+
+  /** Back to the schema defaults (drops values the schema does not know). */
+  reset(): void {
+    this.#assign(null);
+  }
+
+  /** Shows (or clears, with null) the host's explanation of a refused request. */
+  setHostError(detail: string | null): void {
+    this.#hostError.hidden = detail === null;
+    this.#hostError.textContent = detail ? `The host refused these parameters: ${detail}` : '';
+  }
+
+  #assign(initial: Record<string, unknown> | null): void {
+    const values: Record<string, unknown> = {};
+    for (const [name, prop] of Object.entries(this.#schema.properties ?? {})) values[name] = initialValue(prop);
+    Object.assign(values, initial ?? {});
+    this.#values = values;
+    for (const field of this.#fields) field.setValue(values[field.name]);
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * @module stage-overlay
+ * What is said over the canvas: the empty state, a loading pill (the previous picture stays
+ * visible, dimmed), an error card with the host's message, or why nothing can be drawn.
+ * The canvas is never left blank without an explanation.
+ */
+import { h, replaceChildren } from './dom.ts';
+
+export type OverlayKind = 'none' | 'empty' | 'loading' | 'error' | 'notice';
+
+export class StageOverlay {
+  readonly element = h('div', { class: 'stage-overlay', 'data-testid': 'stage-message', 'data-kind': 'none', 'aria-live': 'polite' });
+
+  /** Nothing to say: the picture speaks. */
+  clear(): void {
+    this.#set('none');
+  }
+
+  empty(title: string, text: string): void {
+    this.#set('empty', h('div', { class: 'card' }, h('div', { class: 'card-icon' }, '◇'), h('h3', {}, title), h('p', {}, text)));
+  }
+
+  loading(text: string): void {
+    this.#set('loading', h('div', { class: 'pill' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', { class: 'pill-text' }, text)));
+  }
+
+  /** Updates the loading pill's text (e.g. the latest progress message). */
+  loadingText(text: string): void {
+    const pill = this.element.querySelector('.pill-text');
+    if (pill) pill.textContent = text;
+  }
+
+  error(title: string, detail: string, action?: HTMLElement): void {
+    this.#set(
+      'error',
+      h('div', { class: 'card error', role: 'alert' }, h('div', { class: 'card-icon' }, '!'), h('h3', {}, title), h('p', { class: 'detail' }, detail), action ?? null),
+    );
+  }
+
+  notice(title: string, detail: string, action?: HTMLElement): void {
+    this.#set('notice', h('div', { class: 'card' }, h('h3', {}, title), h('p', {}, detail), action ?? null));
+  }
+
+  get kind(): OverlayKind {
+    return (this.element.dataset.kind ?? 'none') as OverlayKind;
+  }
+
+  #set(kind: OverlayKind, content?: HTMLElement): void {
+    this.element.dataset.kind = kind;
+    replaceChildren(this.element, content ?? null);
+  }
+}

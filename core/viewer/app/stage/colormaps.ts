@@ -1,0 +1,61 @@
+/**
+ * @module colormaps
+ * Perceptual colour maps for scalars (point clouds, volume slices), as a few control points
+ * interpolated linearly: close enough to the matplotlib originals for a viewer.
+ */
+
+export type ColormapName = 'viridis' | 'magma' | 'gray' | 'ice';
+
+const STOPS: Record<ColormapName, [number, number, number][]> = {
+  viridis: [
+    [68, 1, 84], [72, 40, 120], [62, 74, 137], [49, 104, 142], [38, 130, 142],
+    [31, 158, 137], [53, 183, 121], [110, 206, 88], [181, 222, 43], [253, 231, 37],
+  ],
+  magma: [
+    [0, 0, 4], [28, 16, 68], [79, 18, 123], [129, 37, 129], [181, 54, 122],
+    [229, 80, 100], [251, 135, 97], [254, 194, 135], [252, 253, 191],
+  ],
+  gray: [[0, 0, 0], [255, 255, 255]],
+  ice: [[4, 6, 19], [35, 52, 110], [55, 110, 170], [96, 172, 204], [190, 231, 236], [255, 255, 255]],
+};
+
+/** Every map's name, for pickers. */
+export const COLORMAPS = Object.keys(STOPS) as ColormapName[];
+
+/** A 256-entry RGB lookup table (bytes). */
+export function colormapTable(name: ColormapName): Uint8Array {
+  const stops = STOPS[name];
+  const table = new Uint8Array(256 * 3);
+  for (let i = 0; i < 256; i++) {
+    const t = (i / 255) * (stops.length - 1);
+    const k = Math.min(Math.floor(t), stops.length - 2);
+    const f = t - k;
+    const a = stops[k]!;
+    const b = stops[k + 1]!;
+    for (let c = 0; c < 3; c++) table[i * 3 + c] = Math.round(a[c]! + (b[c]! - a[c]!) * f);
+  }
+  return table;
+}
+
+/** Finite min and max of `values` (0..1 when there is none). */
+export function finiteRange(values: ArrayLike<number>): [number, number] {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return Number.isFinite(min) && Number.isFinite(max) ? [min, max] : [0, 1];
+}
+
+/** The CSS gradient of a map (for legends). */
+export function colormapCss(name: ColormapName): string {
+  const table = colormapTable(name);
+  const stops: string[] = [];
+  for (let i = 0; i <= 8; i++) {
+    const k = Math.round((i / 8) * 255) * 3;
+    stops.push(`rgb(${table[k]},${table[k + 1]},${table[k + 2]}) ${(i / 8) * 100}%`);
+  }
+  return `linear-gradient(90deg, ${stops.join(', ')})`;
+}

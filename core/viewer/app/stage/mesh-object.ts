@@ -1,0 +1,35 @@
+/**
+ * @module mesh-object
+ * A decoded mesh as a lit three.js mesh. The typed arrays from the client are used as the
+ * geometry's attributes directly (no copy); missing normals are computed.
+ */
+import * as THREE from 'three';
+import type { MeshData } from '../../../client/decoded-types.ts';
+import type { StageContent } from './stage.ts';
+
+/** The standard look of meshes. */
+export function meshMaterial(): THREE.MeshStandardMaterial {
+  return new THREE.MeshStandardMaterial({ color: 0x9cc7ee, roughness: 0.42, metalness: 0.08, side: THREE.DoubleSide });
+}
+
+/** A mesh result on the stage. */
+export function createMeshObject(mesh: MeshData): StageContent {
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.BufferAttribute(mesh.vertices, 3));
+  if (mesh.indices.length > 0) geometry.setIndex(new THREE.BufferAttribute(mesh.indices, 1));
+  if (mesh.normals && mesh.normals.length === mesh.vertices.length) {
+    geometry.setAttribute('normal', new THREE.BufferAttribute(mesh.normals, 3));
+  } else {
+    geometry.computeVertexNormals();
+  }
+  geometry.computeBoundingSphere();
+  const material = meshMaterial();
+  const object = new THREE.Mesh(geometry, material);
+  return {
+    object,
+    dispose() {
+      geometry.dispose();
+      material.dispose();
+    },
+  };
+}

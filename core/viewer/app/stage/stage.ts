@@ -1,0 +1,150 @@
+/**
+ * @module stage
+ * The three.js scene every result is shown in: a WebGL renderer (software GL works), a
+ * perspective camera with OrbitControls, hemisphere + directional lights, a ground grid, and
+ * auto-framing of whatever is shown. It renders on demand (after a change or while the
+ * controls move), so an idle page costs no CPU.
+ */
+import * as THREE from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+
+/** Thrown when the browser cannot give us a WebGL context. */
+export class WebGLUnavailableError extends Error {
+  override name = 'WebGLUnavailableError';
+}
+
+/** True when a WebGL context can be created (checked without three.js). */
+export function webglAvailable(): boolean {
+  try {
+    const canvas = document.createElement('canvas');
+    return !!(canvas.getContext('webgl2') ?? canvas.getContext('webgl'));
+  } catch {
+    return false;
+  }
+}
+
+/** Something shown on the stage, disposable when replaced. */
+export interface StageContent {
+  object: THREE.Object3D;
+  /** 'front' looks straight at the XY plane (images, slices); 'orbit' from above at an angle. */
+  view?: 'front' | 'orbit';
+  dispose(): void;
+}
+
+export class Stage {
+  readonly canvas: HTMLCanvasElement;
+  readonly #renderer: THREE.WebGLRenderer;
+  readonly #scene = new THREE.Scene();
+  readonly #camera = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
+  readonly #controls: OrbitControls;
+  readonly #grid: THREE.GridHelper;
+  #content: StageContent | null = null;
+  #dirty = true;
+  #frame = 0;
+
+  constructor(host: HTMLElement) {
+    if (!webglAvailable()) throw new WebGLUnavailableError('this browser offers no WebGL context');
+    try {
+      // preserveDrawingBuffer keeps the last frame readable (screenshots, "save image").
+      this.#renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    } catch (error) {
+      throw new WebGLUnavailableError(error instanceof Error ? error.message : String(error));
+    }
+    this.#renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.#renderer.outputColorSpace = THREE.SRGBColorSpace;
+    this.#renderer.toneMapping = THREE.ACESFilmicToneMapping;
+    this.canvas = this.#renderer.domElement;
+    this.canvas.classList.add('stage-canvas');
+    host.appendChild(this.canvas);
+
+    this.#scene.background = new THREE.Color(0x0b0f15);
+    this.#scene.add(new THREE.HemisphereLight(0xdfefff, 0x1a1f2a, 1.4));
+    const key = new THREE.DirectionalLight(0xffffff, 2.2);
+    key.position.set(3, 5, 4);
+    this.#scene.add(key);
+    const rim = new THREE.DirectionalLight(0x6aa8ff, 0.9);
+    rim.position.set(-4, 2, -3);
+    this.#scene.add(rim);
+    this.#grid = new THREE.GridHelper(10, 20, 0x2a3442, 0x18202b);
+    this.#scene.add(this.#grid);
+
+    this.#camera.position.set(3, 2, 4);
+    this.#controls = new OrbitControls(this.#camera, this.canvas);
+    this.#controls.enableDamping = true;
+    this.#controls.addEventListener('change', () => this.invalidate());
+
+    new ResizeObserver(() => this.#resize(host)).observe(host);
+    this.#resize(host);
+    this.#loop();
+  }
+
+  /** Replaces what is shown (disposing the previous content) and frames it. */
+  show(content: StageContent | null): void {
+    if (this.#content) {
+      this.#scene.remove(this.#content.object);
+      this.#content.dispose();
+    }
+    this.#content = content;
+    if (content) {
+      this.#scene.add(content.object);
+      this.frame(content.view ?? 'orbit');
+    }
+    this.#grid.visible = content !== null && content.view !== 'front';
+    this.invalidate();
+  }
+
+  /** Fits the camera to the content's bounding sphere. */
+  frame(view: 'front' | 'orbit' = 'orbit'): void {
+    if (!this.#content) return;
+    const box = new THREE.Box3().setFromObject(this.#content.object);
+    if (box.isEmpty()) return;
+    const sphere = box.getBoundingSphere(new THREE.Sphere());
+    const radius = Math.max(sphere.radius, 1e-6);
+    const fov = THREE.MathUtils.degToRad(this.#camera.fov);
+    const distance = (radius / Math.sin(fov / 2)) * 1.15;
+    const direction = view === 'front' ? new THREE.Vector3(0, 0, 1) : new THREE.Vector3(0.8, 0.55, 1).normalize();
+    this.#camera.position.copy(sphere.center).addScaledVector(direction, distance);
+    this.#camera.near = distance / 100;
+    this.#camera.far = distance * 100;
+    this.#camera.updateProjectionMatrix();
+    this.#controls.target.copy(sphere.center);
+    this.#controls.update();
+    // Ground grid under the object, scaled to it.
+    const size = radius * 4;
+    this.#grid.scale.setScalar(size / 10);
+    this.#grid.position.set(sphere.center.x, box.min.y - radius * 0.02, sphere.center.z);
+    this.invalidate();
+  }
+
+  /** Asks for a new frame. */
+  invalidate(): void {
+    this.#dirty = true;
+  }
+
+  #resize(host: HTMLElement): void {
+    const width = Math.max(1, host.clientWidth);
+    const height = Math.max(1, host.clientHeight);
+    this.#renderer.setSize(width, height, false);
+    this.#camera.aspect = width / height;
+    this.#camera.updateProjectionMatrix();
+    this.invalidate();
+  }
+
+  #loop = (): void => {
+    this.#frame = requestAnimationFrame(this.#loop);
+    // update() applies damping and fires 'change' (→ invalidate) while the camera still moves.
+    this.#controls.update();
+    if (!this.#dirty) return;
+    this.#dirty = false;
+    this.#renderer.render(this.#scene, this.#camera);
+    this.canvas.dataset.frames = String(Number(this.canvas.dataset.frames ?? 0) + 1);
+  };
+
+  /** Stops rendering and frees GPU memory. */
+  dispose(): void {
+    cancelAnimationFrame(this.#frame);
+    this.show(null);
+    this.#controls.dispose();
+    this.#renderer.dispose();
+  }
+}

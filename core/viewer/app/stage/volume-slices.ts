@@ -1,0 +1,143 @@
+/**
+ * @module volume-slices
+ * A volume as three orthogonal slices through it, inside its bounding box, each with a
+ * slider, and a colour map picker. Shape and spacing are in C order ([z, y, x]); the volume's
+ * x runs along the scene's X axis, y along Y, z along Z.
+ */
+import * as THREE from 'three';
+import type { VolumeData } from '../../../client/decoded-types.ts';
+import { h } from '../dom.ts';
+import { COLORMAPS, colormapTable, finiteRange } from './colormaps.ts';
+import type { ColormapName } from './colormaps.ts';
+import type { StageContent } from './stage.ts';
+
+type Axis = 'x' | 'y' | 'z';
+
+/** A volume on the stage, with its slice controls. */
+export interface VolumeContent extends StageContent {
+  /** Sliders and the colour map picker, for the stage's overlay. */
+  panel: HTMLElement;
+}
+
+/**
+ * Builds the three slices. `onChange` is called after a slider or the colour map changed the
+ * picture, so the stage can redraw.
+ */
+export function createVolumeSlices(volume: VolumeData, onChange: () => void): VolumeContent {
+  const shape = volume.shape.length === 3 ? volume.shape : [1, ...volume.shape.slice(-2)];
+  const [d, hgt, w] = [shape[0] ?? 1, shape[1] ?? 1, shape[2] ?? 1];
+  const [sz, sy, sx] = volume.spacing?.length === 3 ? volume.spacing : [1, 1, 1];
+  const size = { x: w * sx!, y: hgt * sy!, z: d * sz! };
+  const scale = 2 / Math.max(size.x, size.y, size.z);
+  const dims = { x: size.x * scale, y: size.y * scale, z: size.z * scale };
+  const [min, max] = volume.value_range ?? finiteRange(volume.data);
+  const span = max - min || 1;
+  const data = volume.data;
+  let table = colormapTable('gray');
+  const index = { x: Math.floor(w / 2), y: Math.floor(hgt / 2), z: Math.floor(d / 2) };
+  const count = { x: w, y: hgt, z: d };
+
+  const group = new THREE.Group();
+  const edges = new THREE.EdgesGeometry(new THREE.BoxGeometry(dims.x, dims.y, dims.z));
+  const edgeMaterial = new THREE.LineBasicMaterial({ color: 0x4b5d75 });
+  group.add(new THREE.LineSegments(edges, edgeMaterial));
+
+  // Texture size per axis: the plane normal to x shows (z, y), to y shows (x, z), to z shows (x, y).
+  const texSize: Record<Axis, [number, number]> = { x: [d, hgt], y: [w, d], z: [w, hgt] };
+  const sample = (x: number, y: number, z: number): number => {
+    const k = Math.max(0, Math.min(255, Math.round(((data[(z * hgt + y) * w + x]! - min) / span) * 255)));
+    return k * 3;
+  };
+  const slices = {} as Record<Axis, { texture: THREE.DataTexture; mesh: THREE.Mesh; pixels: Uint8Array<ArrayBuffer> }>;
+
+  const fill = (axis: Axis): void => {
+    const { texture, pixels } = slices[axis];
+    const [tw, th] = texSize[axis];
+    const i = index[axis];
+    let o = 0;
+    for (let v = 0; v < th; v++) {
+      for (let u = 0; u < tw; u++) {
+        const k = axis === 'x' ? sample(i, v, u) : axis === 'y' ? sample(u, i, v) : sample(u, v, i);
+        pixels[o] = table[k]!;
+        pixels[o + 1] = table[k + 1]!;
+        pixels[o + 2] = table[k + 2]!;
+        pixels[o + 3] = 255;
+        o += 4;
+      }
+    }
+    texture.needsUpdate = true;
+  };
+  const place = (axis: Axis): void => {
+    const t = count[axis] > 1 ? (index[axis] + 0.5) / count[axis] - 0.5 : 0;
+    slices[axis].mesh.position[axis] = t * dims[axis];
+  };
+
+  for (const axis of ['x', 'y', 'z'] as const) {
+    const [tw, th] = texSize[axis];
+    const pixels = new Uint8Array(tw * th * 4);
+    const texture = new THREE.DataTexture(pixels, tw, th, THREE.RGBAFormat);
+    texture.colorSpace = THREE.SRGBColorSpace;
+    texture.magFilter = THREE.NearestFilter;
+    const geometry =
+      axis === 'x' ? new THREE.PlaneGeometry(dims.z, dims.y) : axis === 'y' ? new THREE.PlaneGeometry(dims.x, dims.z) : new THREE.PlaneGeometry(dims.x, dims.y);
+    const material = new THREE.MeshBasicMaterial({ map: texture, side: THREE.DoubleSide, toneMapped: false });
+    const mesh = new THREE.Mesh(geometry, material);
+    if (axis === 'x') mesh.rotation.y = -Math.PI / 2;
+    if (axis === 'y') mesh.rotation.x = Math.PI / 2;
+    group.add(mesh);
+    slices[axis] = { texture, mesh, pixels };
+    fill(axis);
+    place(axis);
+  }
+
+  const sliders = (['x', 'y', 'z'] as const).map((axis) => {
+    const value = h('output', { class: 'slice-value' }, `${index[axis]}`);
+    const input = h('input', {
+      type: 'range',
+      class: 'slider',
+      min: 0,
+      max: Math.max(0, count[axis] - 1),
+      step: 1,
+      value: index[axis],
+      'aria-label': `${axis} slice`,
+      'data-axis': axis,
+    });
+    input.addEventListener('input', () => {
+      index[axis] = Number(input.value);
+      value.textContent = input.value;
+      fill(axis);
+      place(axis);
+      onChange();
+    });
+    return h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, axis), input, value);
+  });
+  const picker = h('select', { class: 'select small', 'aria-label': 'colour map' });
+  for (const name of COLORMAPS) picker.appendChild(h('option', { value: name }, name));
+  picker.value = 'gray';
+  picker.addEventListener('change', () => {
+    table = colormapTable(picker.value as ColormapName);
+    for (const axis of ['x', 'y', 'z'] as const) fill(axis);
+    onChange();
+  });
+  const panel = h(
+    'div',
+    { class: 'slice-panel', 'data-testid': 'slice-panel' },
+    h('div', { class: 'slice-title' }, 'Slices'),
+    ...sliders,
+    h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'map'), picker),
+  );
+
+  return {
+    object: group,
+    panel,
+    dispose() {
+      edges.dispose();
+      edgeMaterial.dispose();
+      for (const { texture, mesh } of Object.values(slices)) {
+        texture.dispose();
+        mesh.geometry.dispose();
+        (mesh.material as THREE.Material).dispose();
+      }
+    },
+  };
+}

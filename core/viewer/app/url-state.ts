@@ -1,0 +1,47 @@
+/**
+ * @module url-state
+ * The page URL carries the room, the specimen and its parameters
+ * (`/?specimen=shape&room=lab&params={"segments":24}`), so a second window on the same URL
+ * asks for the same data and is served from the room cache. Updates replace the history
+ * entry rather than pushing one per slider step.
+ */
+
+/** What the URL says to show. */
+export interface UrlState {
+  specimen: string | null;
+  room: string;
+  /** Parameters as given in the URL (validated later against the schema); null when absent or not an object. */
+  params: Record<string, unknown> | null;
+}
+
+/** The default room id (spec Limits). */
+export const DEFAULT_ROOM = 'service';
+
+/** Reads the state from `location`. */
+export function readUrlState(location: Location = window.location): UrlState {
+  const query = new URLSearchParams(location.search);
+  let params: Record<string, unknown> | null = null;
+  const raw = query.get('params');
+  if (raw) {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) params = parsed as Record<string, unknown>;
+    } catch {
+      params = null;
+    }
+  }
+  return { specimen: query.get('specimen'), room: query.get('room')?.trim() || DEFAULT_ROOM, params };
+}
+
+/** Writes the state into the URL without adding a history entry. */
+export function writeUrlState(state: UrlState): void {
+  const query = new URLSearchParams();
+  if (state.specimen) query.set('specimen', state.specimen);
+  if (state.room !== DEFAULT_ROOM) query.set('room', state.room);
+  if (state.specimen && state.params && Object.keys(state.params).length > 0) query.set('params', JSON.stringify(state.params));
+  const search = query.toString();
+  const url = `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;
+  if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {
+    window.history.replaceState(null, '', url);
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * @module viewer-app
+ * The viewer's controller: loads the catalog, opens the specimen the URL names, turns
+ * parameter edits into requests (the latest wins, dragging is debounced), runs dynamic
+ * specimens through the job flow with progress and cancel, and puts results on the stage.
+ */
+import { createClient } from '../../client/client.ts';
+import type { VitrineClient } from '../../client/client.ts';
+import type { SpecimenData } from '../../client/decoded-types.ts';
+import { InvalidRequestError, isAbortError, VitrineHttpError, VitrineJobError } from '../../client/errors.ts';
+import type { CatalogEntry, SpecimenMetadata } from '../../client/wire-types.ts';
+import { CatalogView } from './catalog-view.ts';
+import { h, replaceChildren } from './dom.ts';
+import { JobView } from './job-view.ts';
+import { LatestRequest } from './latest-request.ts';
+import type { RequestContext } from './latest-request.ts';
+import { createLayout } from './layout.ts';
+import type { Layout } from './layout.ts';
+import { ParamPanel } from './param-panel.ts';
+import { renderData } from './render-data.ts';
+import { SpecimenHead } from './specimen-head.ts';
+import { Stage, WebGLUnavailableError } from './stage/stage.ts';
+import { StageOverlay } from './stage-overlay.ts';
+import { StatsView, statsOf } from './stats-view.ts';
+import { DEFAULT_ROOM, readUrlState, writeUrlState } from './url-state.ts';
+
+/** Debounce while a slider is dragged or a field is typed in. */
+const DRAG_DEBOUNCE_MS = 150;
+
+export class ViewerApp {
+  readonly #client: VitrineClient = createClient({ baseUrl: '' });
+  readonly #layout: Layout;
+  readonly #catalog: CatalogView;
+  readonly #head = new SpecimenHead();
+  readonly #job: JobView;
+  readonly #stats = new StatsView();
+  readonly #overlay = new StageOverlay();
+  readonly #requests = new LatestRequest();
+  readonly #dataLink = h('a', { class: 'link', target: '_blank', rel: 'noopener', 'data-testid': 'data-link' }, 'Open raw data');
+  #stage: Stage | null = null;
+  #webglProblem: string | null = null;
+  #current: SpecimenMetadata | null = null;
+  #panel: ParamPanel | null = null;
+  #room = DEFAULT_ROOM;
+  #selection = 0;
+
+  constructor(root: HTMLElement) {
+    this.#layout = createLayout(root);
+    this.#catalog = new CatalogView((entry) => this.#client.thumbnailUrl(entry.id), (entry) => this.#choose(entry));
+    this.#layout.catalogPane.append(this.#catalog.element);
+    this.#layout.inspector.prepend(this.#head.element);
+    this.#job = new JobView(() => this.#requests.abort());
+    this.#layout.jobSection.append(this.#job.element);
+    const copy = h('button', { class: 'button ghost small', type: 'button' }, 'Copy link');
+    copy.addEventListener('click', () => {
+      void navigator.clipboard?.writeText(window.location.href).then(() => {
+        copy.textContent = 'Copied';
+        setTimeout(() => (copy.textContent = 'Copy link'), 1200);
+      });
+    });
+    this.#layout.linksSection.append(this.#dataLink, copy);
+    this.#layout.stagePane.append(this.#overlay.element);
+    this.#layout.stageHud.append(this.#stats.element);
+    this.#layout.resetButton.addEventListener('click', () => {
+      this.#panel?.reset();
+      this.#request(0);
+    });
+    this.#layout.roomInput.addEventListener('change', () => this.#setRoom(this.#layout.roomInput.value));
+    this.#layout.roomInput.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') this.#setRoom(this.#layout.roomInput.value);
+    });
+    try {
+      this.#stage = new Stage(this.#layout.stageHost);
+    } catch (error) {
+      if (!(error instanceof WebGLUnavailableError)) throw error;
+      this.#webglProblem = error.message;
+      this.#layout.stagePane.dataset.webgl = 'unavailable';
+    }
+  }
+
+  /** Loads the catalog and whatever the URL names. */
+  start(): void {
+    const url = readUrlState();
+    this.#room = url.room;
+    this.#layout.roomInput.value = url.room;
+    void this.#loadCatalog();
+    if (url.specimen) void this.#select(url.specimen, url.params);
+    else this.#idleMessage();
+  }
+
+  #idleMessage(): void {
+    if (this.#webglProblem) this.#noWebGL();
+    else this.#overlay.empty('Choose a specimen', 'Pick one from the catalog. Dynamic specimens get a parameter panel; every change is a new request.');
+  }
+
+  #noWebGL(): void {
+    this.#overlay.notice(
+      'WebGL is not available',
+      `This browser cannot give the page a WebGL context (${this.#webglProblem}), so specimens cannot be drawn. Parameters, progress and counts still work.`,
+    );
+  }
+
+  async #loadCatalog(): Promise<void> {
+    this.#catalog.showLoading();
+    try {
+      this.#catalog.setEntries(await this.#client.listSpecimens());
+    } catch (error) {
+      this.#catalog.showError(describe(error), () => void this.#loadCatalog());
+    }
+  }
+
+  #choose(entry: CatalogEntry): void {
+    if (this.#current?.id === entry.id) return;
+    void this.#select(entry.id, null);
+  }
+
+  #setRoom(value: string): void {
+    const room = value.trim() || DEFAULT_ROOM;
+    this.#layout.roomInput.value = room;
+    if (room === this.#room) return;
+    this.#room = room;
+    if (this.#current) this.#request(0);
+    else writeUrlState({ specimen: null, room, params: null });
+  }
+
+  async #select(id: string, initial: Record<string, unknown> | null): Promise<void> {
+    const token = ++this.#selection;
+    this.#requests.reset();
+    this.#current = null;
+    this.#panel = null;
+    this.#catalog.select(id);
+    this.#head.loading(id);
+    this.#layout.paramsSection.hidden = true;
+    this.#overlay.loading('Opening specimen…');
+    let meta: SpecimenMetadata;
+    try {
+      meta = await this.#client.getSpecimen(id);
+    } catch (error) {
+      if (token !== this.#selection) return;
+      this.#head.empty();
+      this.#overlay.error(error instanceof VitrineHttpError && error.status === 404 ? 'Specimen not found' : 'The specimen could not be opened', describe(error));
+      return;
+    }
+    if (token !== this.#selection) return;
+    this.#current = meta;
+    this.#head.show(meta);
+    if (meta.is_dynamic) {
+      this.#panel = new ParamPanel({
+        schema: meta.schema ?? { type: 'object', properties: {} },
+        initial,
+        onChange: (_values, mode) => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0),
+      });
+      replaceChildren(this.#layout.paramsBody, this.#panel.element);
+      this.#layout.paramsSection.hidden = false;
+    }
+    this.#layout.jobSection.hidden = false;
+    this.#layout.linksSection.hidden = false;
+    this.#request(0);
+  }
+
+  /** Sends the current specimen, params and room (after `delayMs`); the newest request wins. */
+  #request(delayMs: number): void {
+    const meta = this.#current;
+    if (!meta) return;
+    const params = this.#panel?.values();
+    const room = this.#room;
+    writeUrlState({ specimen: meta.id, room, params: params ?? null });
+    this.#dataLink.setAttribute('href', this.#client.dataUrl(meta.id, { params, room }));
+    this.#requests.schedule((context) => this.#run(context, meta, params, room), delayMs);
+  }
+
+  async #run(context: RequestContext, meta: SpecimenMetadata, params: Record<string, unknown> | undefined, room: string): Promise<void> {
+    const started = performance.now();
+    let cached = false;
+    this.#job.begin();
+    this.#overlay.loading(meta.is_dynamic ? 'Computing…' : 'Loading data…');
+    this.#layout.stagePane.classList.add('busy');
+    try {
+      const data: SpecimenData = meta.is_dynamic
+        ? await this.#client.load(meta.id, params, {
+            room,
+            signal: context.signal,
+            onStart: (start) => {
+              if (!context.isCurrent()) return;
+              cached = start.status === 'done';
+              this.#job.setJobId(start.job_id);
+              this.#job.set(cached ? 'cached' : 'running');
+            },
+            onProgress: (message) => {
+              if (!context.isCurrent()) return;
+              this.#job.addMessage(message);
+              this.#overlay.loadingText(message.text);
+            },
+          })
+        : await this.#client.getData(meta.id, { room, signal: context.signal });
+      if (!context.isCurrent()) return;
+      this.#panel?.setHostError(null);
+      await this.#show(data, context);
+      if (!context.isCurrent()) return;
+      this.#job.set(cached ? 'cached' : 'done', cached ? 'Served from the room cache.' : 'Computed.');
+      this.#job.setTiming(performance.now() - started);
+    } catch (error) {
+      if (!context.isCurrent()) return;
+      this.#fail(error);
+    } finally {
+      if (context.isCurrent()) this.#layout.stagePane.classList.remove('busy');
+    }
+  }
+
+  async #show(data: SpecimenData, context: RequestContext): Promise<void> {
+    const stats = statsOf(data);
+    this.#layout.stagePane.dataset.shown = data.type;
+    replaceChildren(this.#layout.stageTools);
+    if (!this.#stage) {
+      this.#stats.show(stats);
+      this.#noWebGL();
+      return;
+    }
+    const rendered = await renderData(this.#stage, data);
+    if (!context.isCurrent()) {
+      rendered.content?.dispose();
+      return;
+    }
+    this.#stage.show(rendered.content);
+    if (rendered.panel) this.#layout.stageTools.append(rendered.panel);
+    this.#stats.show([...stats, ...rendered.stats]);
+    if (rendered.content) this.#overlay.clear();
+    else {
+      const link = h('a', { class: 'button', href: this.#dataLink.getAttribute('href') ?? '#', download: '' }, 'Download the file');
+      this.#overlay.notice('No preview for this file', `${data.type === 'file' ? data.contentType : data.type} cannot be drawn here.`, link);
+    }
+  }
+
+  #fail(error: unknown): void {
+    if (isAbortError(error)) {
+      this.#job.set('cancelled', 'The request was cancelled; the host stopped the job.');
+      this.#overlay.notice('Cancelled', 'The request was cancelled. Change a parameter or press Retry to ask again.', this.#retryButton());
+      return;
+    }
+    const detail = describe(error);
+    this.#job.set('error', detail);
+    if (error instanceof InvalidRequestError) {
+      this.#panel?.setHostError(error.detail);
+      this.#overlay.error('Invalid parameters', error.detail);
+    } else if (error instanceof VitrineJobError) {
+      this.#overlay.error('The job failed', error.error, this.#retryButton());
+    } else if (error instanceof VitrineHttpError) {
+      this.#overlay.error(`The host answered ${error.status}`, error.detail, this.#retryButton());
+    } else {
+      this.#overlay.error('Something went wrong', detail, this.#retryButton());
+    }
+  }
+
+  #retryButton(): HTMLElement {
+    return h('button', { class: 'button', type: 'button', onclick: () => this.#request(0) }, 'Retry');
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof VitrineHttpError) return error.detail;
+  if (error instanceof VitrineJobError) return error.error;
+  if (error instanceof TypeError && /fetch/i.test(error.message)) return 'The host cannot be reached.';
+  return error instanceof Error ? error.message : String(error);
+}
