@@ -3,10 +3,12 @@
  * Reads `export const specimens = [...]` from a plugin entry as a literal with ts-morph.
  * Reading the literal (rather than running the bundle at build time) keeps the build free of
  * plugin side effects and lets every error point at the exact property in the source. The
- * declaration must therefore be an array literal of object literals whose values are string
- * literals (or arrays of them); `as const` and `satisfies` are fine.
+ * declaration must therefore be an array literal of object literals whose values are constant
+ * strings (literals, templates and `+` concatenations of them, or `const` bindings holding
+ * one) or arrays of them; `as const` and `satisfies` are fine.
  */
 import { Node, type Expression, type SourceFile } from 'ts-morph';
+import { evaluateString as stringValue } from './evaluate-string.ts';
 import { createDiagnostic, type BuildDiagnostic } from '../diagnostics/build-diagnostic.ts';
 
 /** One declared specimen as written, with the nodes its fields came from. */
@@ -34,10 +36,10 @@ function unwrap(node: Node): Node {
   return current;
 }
 
-function stringValue(node: Node): string | undefined {
-  const value = unwrap(node);
-  if (Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)) return value.getLiteralValue();
-  return undefined;
+/** The code shown in a message, shortened. */
+function excerpt(node: Node): string {
+  const text = node.getText().replace(/\s+/g, ' ');
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 function propertyName(property: Node): string | undefined {
@@ -74,7 +76,7 @@ export function readSpecimens(sourceFile: SourceFile, plugin: string, diagnostic
     for (const property of object.getProperties()) {
       const name = propertyName(property);
       if (name === undefined || !Node.isPropertyAssignment(property)) {
-        fail(property, `\`${property.getText()}\` is not a plain \`name: value\` property`);
+        fail(property, `\`${excerpt(property)}\` is not a plain \`name: value\` property`);
         valid = false;
         continue;
       }
@@ -83,14 +85,14 @@ export function readSpecimens(sourceFile: SourceFile, plugin: string, diagnostic
       if ((STRING_FIELDS as readonly string[]).includes(name)) {
         const value = stringValue(valueNode);
         if (value === undefined) {
-          fail(valueNode, `\`${name}\` must be a string literal, got \`${valueNode.getText()}\``);
+          fail(valueNode, `\`${name}\` must be a constant string, got \`${excerpt(valueNode)}\``);
           valid = false;
         } else fields[name] = value;
       } else if (name === 'tags') {
         const tags = unwrap(valueNode);
         const values = Node.isArrayLiteralExpression(tags) ? tags.getElements().map(stringValue) : undefined;
         if (!values || values.some((value) => value === undefined)) {
-          fail(valueNode, `\`tags\` must be an array of string literals, got \`${valueNode.getText()}\``);
+          fail(valueNode, `\`tags\` must be an array of constant strings, got \`${excerpt(valueNode)}\``);
           valid = false;
         } else fields['tags'] = values;
       } else {
