@@ -1,0 +1,64 @@
+/**
+ * `vitrine build --check`: 0 when DIR matches what a build would write, 1 naming each stale,
+ * missing or left-over plugin otherwise.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runVitrine, sampleShapesPlugin, tempDir, writeFiles } from './helpers/run-cli.ts';
+
+async function freshBuild(): Promise<string> {
+  const root = tempDir();
+  writeFiles(path.join(root, 'src'), sampleShapesPlugin());
+  writeFiles(path.join(root, 'src'), { 'dots/index.ts': "import type { ImageResult } from 'vitrine';\nexport function dot(size = 1): ImageResult {\n  return { width: size, height: 1, channels: 1, data: new Uint8Array(size) };\n}\n" });
+  const build = await runVitrine(['build', 'src', '--out', 'out'], root);
+  expect(build.code).toBe(0);
+  return root;
+}
+
+const check = (root: string) => runVitrine(['build', 'src', '--out', 'out', '--check'], root);
+
+describe('vitrine build --check', () => {
+  it('exits 0 right after a build, and 1 naming the plugin after a source edit', async () => {
+    const root = await freshBuild();
+    const fresh = await check(root);
+    expect(fresh.code).toBe(0);
+    expect(fresh.stdout).toContain('2 plugins current in out');
+
+    const index = path.join(root, 'src', 'shapes', 'index.ts');
+    writeFileSync(index, readFileSync(index, 'utf8').replace('radius = 1.5', 'radius = 2.5'));
+    const stale = await check(root);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toMatch(/^shapes: stale: index\.mjs differs, manifest\.json differs$/m);
+    expect(stale.stderr).not.toMatch(/^dots:/m);
+  });
+
+  it('exits non-zero when the output directory does not exist', async () => {
+    const root = tempDir();
+    writeFiles(path.join(root, 'src'), sampleShapesPlugin());
+    const run = await check(root);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('shapes: missing (not built)');
+  });
+
+  it('notices a missing thumbnail, a hand-edited manifest and a left-over plugin folder', async () => {
+    const root = await freshBuild();
+    rmSync(path.join(root, 'out', 'shapes', 'thumbnails', 'ring.png'));
+    const manifest = path.join(root, 'out', 'dots', 'manifest.json');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('"dot"', '"Dot"'));
+    writeFiles(path.join(root, 'out'), { 'gone/manifest.json': '{}\n', 'gone/index.mjs': '' });
+    const run = await check(root);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('shapes: stale: thumbnails/ring.png missing');
+    expect(run.stderr).toContain('dots: stale: manifest.json differs');
+    expect(run.stderr).toContain('gone: left over');
+    expect(run.stderr).toContain('3 plugins not current');
+  });
+
+  it('does not write anything', async () => {
+    const root = tempDir();
+    writeFiles(path.join(root, 'src'), sampleShapesPlugin());
+    await check(root);
+    expect(() => readFileSync(path.join(root, 'out', 'shapes', 'manifest.json'))).toThrow();
+  });
+});
