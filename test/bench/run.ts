@@ -1,0 +1,32 @@
+/**
+ * @module run
+ * The benchmark runner (`npm run bench [filter]`): imports every `test/bench/*.bench.ts`
+ * (or those whose file name contains the filter) one after another, calls its
+ * `run(): Promise<{ name, lines }>`, and prints the lines. Benchmarks run sequentially so
+ * they do not compete for the machine's cores.
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+interface BenchModule {
+  run(): Promise<{ name: string; lines: string[] }>;
+}
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const filter = process.argv[2] ?? '';
+const files = readdirSync(benchDir)
+  .filter((file) => file.endsWith('.bench.ts') && file.includes(filter))
+  .sort();
+
+if (files.length === 0) {
+  process.stderr.write(`no benchmark in ${benchDir} matches '${filter}'\n`);
+  process.exitCode = 1;
+}
+for (const file of files) {
+  const started = performance.now();
+  const bench = (await import(pathToFileURL(path.join(benchDir, file)).href)) as BenchModule;
+  const { name, lines } = await bench.run();
+  process.stdout.write(`\n## ${name} (${file}, ${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
+  for (const line of lines) process.stdout.write(`${line}\n`);
+}

@@ -1,0 +1,89 @@
+/**
+ * The example plugins in plugins/ build cleanly, and every registered function of every bundle
+ * runs in plain Node with its schema defaults and returns a well-formed typed result.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { PluginManifest } from '../../core/registry/manifest-types.ts';
+import { REPO_ROOT, runNode, runVitrine, tempDir } from './helpers/run-cli.ts';
+
+/** Runs in a child `node`: calls each function with defaults and reports what came back. */
+const CHECK_SCRIPT = `
+const [bundle, manifestText] = process.argv.slice(1);
+const manifest = JSON.parse(manifestText);
+const plugin = await import(bundle);
+const out = [];
+const product = (shape) => shape.reduce((a, b) => a * b, 1);
+for (const fn of manifest.functions) {
+  const problems = [];
+  const args = fn.parameters.map((p) => {
+    if (p.kind === 'reporter') return { report() {} };
+    if (p.kind === 'signal') return new AbortController().signal;
+    const property = fn.schema.properties[p.name];
+    if (!('default' in property)) problems.push('no default for ' + p.name);
+    return property.default;
+  });
+  let r;
+  try { r = await plugin[fn.name](...args); } catch (error) { problems.push('threw ' + (error && error.stack || error)); }
+  if (r) {
+    if (fn.return_type === 'mesh') {
+      if (!(r.vertices instanceof Float32Array) || r.vertices.length === 0 || r.vertices.length % 3) problems.push('vertices');
+      if (!(r.indices instanceof Uint32Array) || r.indices.length === 0 || r.indices.length % 3) problems.push('indices');
+      const count = r.vertices.length / 3;
+      if (r.indices.some((i) => i >= count)) problems.push('index out of range');
+      if (r.normals !== undefined && (!(r.normals instanceof Float32Array) || r.normals.length !== r.vertices.length)) problems.push('normals');
+      if (r.vertices.some((v) => !Number.isFinite(v))) problems.push('non-finite vertex');
+    } else if (fn.return_type === 'volume') {
+      if (!Array.isArray(r.shape) || !r.shape.every(Number.isInteger)) problems.push('shape');
+      if (!['uint8','int8','uint16','int16','uint32','int32','float32','float64'].includes(r.dtype)) problems.push('dtype');
+      if (!ArrayBuffer.isView(r.data) || r.data.length !== product(r.shape)) problems.push('data length');
+    } else if (fn.return_type === 'point_cloud') {
+      if (!(r.points instanceof Float32Array) || r.points.length === 0 || r.points.length % 3) problems.push('points');
+      const count = r.points.length / 3;
+      if (r.colors !== undefined && r.colors.length !== count * 3) problems.push('colors');
+      if (r.scalars !== undefined && r.scalars.length !== count) problems.push('scalars');
+    } else if (fn.return_type === 'image') {
+      if (![1, 2, 3, 4].includes(r.channels)) problems.push('channels');
+      if (!ArrayBuffer.isView(r.data) || r.data.length !== r.width * r.height * r.channels || r.data.length === 0) problems.push('data length');
+    }
+  } else if (!problems.length) problems.push('no result');
+  out.push({ name: fn.name, problems });
+}
+console.log(JSON.stringify(out));
+`;
+
+const PLUGINS_DIR = path.join(REPO_ROOT, 'plugins');
+const pluginNames = existsSync(PLUGINS_DIR)
+  ? readdirSync(PLUGINS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory() && existsSync(path.join(PLUGINS_DIR, e.name, 'index.ts'))).map((e) => e.name).sort()
+  : [];
+
+describe('the example plugins', () => {
+  it('build without errors into a temp folder', { timeout: 300_000 }, async () => {
+    expect(pluginNames.length).toBeGreaterThan(0);
+    const out = path.join(tempDir('vitrine-real-'), 'out');
+    const build = await runVitrine(['build', 'plugins', '--out', out]);
+    expect(build.stderr).toBe('');
+    expect(build.code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(pluginNames);
+
+    for (const name of pluginNames) {
+      const manifestText = readFileSync(path.join(out, name, 'manifest.json'), 'utf8');
+      const manifest = JSON.parse(manifestText) as PluginManifest;
+      expect(manifest.functions.length, `${name} registers functions`).toBeGreaterThan(0);
+      for (const specimen of manifest.specimens) {
+        expect(manifest.functions.map((fn) => fn.name)).toContain(specimen.function_name);
+        if (specimen.thumbnail && !specimen.thumbnail.startsWith('data:')) {
+          expect(existsSync(path.join(out, name, specimen.thumbnail)), `${name}/${specimen.thumbnail}`).toBe(true);
+        }
+      }
+      const run = await runNode(['--input-type=module', '-e', CHECK_SCRIPT, pathToFileURL(path.join(out, name, 'index.mjs')).href, manifestText], tempDir('vitrine-run-'));
+      expect(run.stderr, name).toBe('');
+      expect(run.code).toBe(0);
+      const results = JSON.parse(run.stdout) as Array<{ name: string; problems: string[] }>;
+      expect(results.map((r) => r.name)).toEqual(manifest.functions.map((fn) => fn.name));
+      for (const result of results) expect(result.problems, `${name}.${result.name}`).toEqual([]);
+    }
+  });
+});
