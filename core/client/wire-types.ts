@@ -49,7 +49,8 @@ export interface CatalogEntry {
 export interface SpecimenMetadata extends CatalogEntry {
   thumbnail_file?: string | null;
   schema?: ParameterSchema;
-  story?: string | null;
+  /** Longer text: one string, or paragraphs. */
+  story?: string | string[] | null;
   [extra: string]: unknown;
 }
 

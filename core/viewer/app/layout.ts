@@ -61,7 +61,7 @@ export function createLayout(root: HTMLElement): Layout {
   );
   const jobSection = h('section', { class: 'section job-section', hidden: true }, h('div', { class: 'section-head' }, h('h3', {}, 'Request')));
   const linksSection = h('section', { class: 'section links', hidden: true });
-  const inspector = h('aside', { class: 'inspector', 'aria-label': 'Inspector' }, paramsSection, jobSection, linksSection);
+  const inspector = h('aside', { class: 'inspector', 'aria-label': 'Inspector' }, jobSection, paramsSection, linksSection);
   root.replaceChildren(topbar, catalogPane, stagePane, inspector);
   root.removeAttribute('aria-busy');
   return { root, roomInput, hostLabel, catalogPane, stagePane, stageHost, stageHud, stageTools, inspector, paramsSection, paramsBody, resetButton, jobSection, linksSection };

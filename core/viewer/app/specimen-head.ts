@@ -5,6 +5,13 @@
 import type { SpecimenMetadata } from '../../client/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 
+/** The story as collapsible paragraphs (metadata files may give a string or a list of paragraphs). */
+function storyOf(meta: SpecimenMetadata): HTMLElement | null {
+  const paragraphs = (Array.isArray(meta.story) ? meta.story : [meta.story]).filter((p): p is string => typeof p === 'string' && p !== '');
+  if (paragraphs.length === 0) return null;
+  return h('details', { class: 'story' }, h('summary', {}, 'Story'), ...paragraphs.map((p) => h('p', {}, p)));
+}
+
 export class SpecimenHead {
   readonly element = h('section', { class: 'specimen-head', 'data-testid': 'specimen-head' });
 
@@ -35,9 +42,7 @@ export class SpecimenHead {
       h('h2', { class: 'specimen-title', 'data-testid': 'specimen-title' }, meta.display_name),
       meta.description ? h('p', { class: 'description' }, meta.description) : null,
       meta.tags.length ? h('div', { class: 'tags' }, ...meta.tags.map((t) => h('span', { class: 'tag' }, t))) : null,
-      typeof meta.story === 'string' && meta.story
-        ? h('details', { class: 'story' }, h('summary', {}, 'Story'), h('p', {}, meta.story))
-        : null,
+      storyOf(meta),
     );
   }
 }

@@ -1,0 +1,133 @@
+/**
+ * @module host-process
+ * Test helper: builds the viewer fixture plugin with the real `vitrine build` and runs a real
+ * host process (`vitrine serve --port 0`) on loopback, with a temporary specimens directory
+ * holding one static mesh. Shared by the client and browser tests.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = path.join(ROOT, 'core/cli/vitrine.mjs');
+const FIXTURES = path.join(ROOT, 'test/fixtures/browser-plugins');
+
+/** A running host. */
+export interface HostProcess {
+  baseUrl: string;
+  /** Everything the process wrote so far (for failure messages). */
+  output(): string;
+  /** Stops the process (SIGTERM, then SIGKILL) and removes its temp folders. */
+  close(): Promise<void>;
+}
+
+/** An OBJ unit cube: 8 vertices, 12 triangles. */
+export const STATIC_CUBE_OBJ = `# unit cube
+v -0.5 -0.5 -0.5
+v 0.5 -0.5 -0.5
+v 0.5 0.5 -0.5
+v -0.5 0.5 -0.5
+v -0.5 -0.5 0.5
+v 0.5 -0.5 0.5
+v 0.5 0.5 0.5
+v -0.5 0.5 0.5
+f 1 3 2
+f 1 4 3
+f 5 6 7
+f 5 7 8
+f 1 2 6
+f 1 6 5
+f 4 8 7
+f 4 7 3
+f 1 5 8
+f 1 8 4
+f 2 3 7
+f 2 7 6
+`;
+
+function run(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** Builds the fixture plugins into a fresh temp folder with `vitrine build`. */
+export async function buildFixturePlugins(): Promise<string> {
+  const out = await mkdtemp(path.join(tmpdir(), 'vitrine-plugins-'));
+  const { code, output } = await run(['build', FIXTURES, '--out', out]);
+  if (code !== 0) throw new Error(`vitrine build of the fixtures failed (exit ${code}):\n${output}`);
+  return out;
+}
+
+/** A specimens folder with one static specimen `cube` (an OBJ file). */
+export async function makeSpecimensDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'vitrine-specimens-'));
+  await mkdir(path.join(dir, 'cube'));
+  await writeFile(path.join(dir, 'cube', 'cube.obj'), STATIC_CUBE_OBJ);
+  await writeFile(
+    path.join(dir, 'cube', 'specimen.json'),
+    JSON.stringify({
+      id: 'cube',
+      display_name: 'Static cube',
+      description: 'A unit cube stored as an OBJ file.',
+      type: 'mesh',
+      data_file: 'cube.obj',
+      tags: ['mesh', 'static'],
+    }),
+  );
+  return dir;
+}
+
+/**
+ * Builds the fixtures and starts `vitrine serve --port 0` on them; resolves once the process
+ * prints its `listening on` line.
+ */
+export async function startHost(extraArgs: string[] = []): Promise<HostProcess> {
+  const pluginsDir = await buildFixturePlugins();
+  const specimensDir = await makeSpecimensDir();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--plugins', pluginsDir, '--specimens', specimensDir, ...extraArgs],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the host did not print 'listening on' within 60 s:\n${output}`)), 60_000);
+    const onData = (d: Buffer): void => {
+      output += d.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the host exited (code ${code}) before listening:\n${output}`));
+    });
+  });
+  return {
+    baseUrl,
+    output: () => output,
+    async close() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await rm(pluginsDir, { recursive: true, force: true });
+      await rm(specimensDir, { recursive: true, force: true });
+    },
+  };
+}
