@@ -23,7 +23,7 @@ export const ERRORS = {
   SPC_ERR_BODY_INVALID_JSON: entry(400, (why = '') => `request body is not valid JSON${why ? `: ${why}` : ''}`),
   SPC_ERR_BODY_TOO_LARGE: entry(413, (limit = '?') => `request body is larger than the ${limit}-byte limit`),
   SPC_ERR_ROUTE_NOT_FOUND: entry(404, (method = 'GET', url = '/') => `no route ${method} ${url}`),
-  SPC_ERR_METHOD_NOT_ALLOWED: entry(405, (method = 'GET', url = '/') => `${method} is not allowed on ${url}`),
+  SPC_ERR_UNHANDLED: entry(500, () => 'internal server error'),
 
   // --- parameters ---
   SPC_ERR_PARAMS_NOT_JSON: entry(400, (why = '') => `params is not valid JSON${why ? `: ${why}` : ''}`),

@@ -6,7 +6,7 @@
  * Body: `{"status_code", "detail", "code"}` (contract §3).
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createHostError, isHostError } from '../errors.ts';
+import { createHostError, ERRORS, isHostError } from '../errors.ts';
 
 export interface ErrorBody {
   status_code: number;
@@ -45,7 +45,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
       return reply.code(body.status_code).type('application/json').send(body);
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).type('application/json').send({ status_code: 500, detail: 'internal server error', code: 'SPC_ERR_UNHANDLED' });
+    return reply.code(500).type('application/json').send({ status_code: 500, detail: ERRORS.SPC_ERR_UNHANDLED.message(), code: 'SPC_ERR_UNHANDLED' });
   });
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const error = createHostError('SPC_ERR_ROUTE_NOT_FOUND', request.method, request.url.split('?')[0] ?? '/');

@@ -1,0 +1,48 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+
+const hosts: RunningHost[] = [];
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.stop('SIGKILL')));
+});
+
+describe('vitrine serve', () => {
+  it('prints the real port, serves over HTTP, and exits cleanly on SIGTERM ending running jobs', async () => {
+    const host = await spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir()]);
+    hosts.push(host);
+    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(host.url.endsWith(':0')).toBe(false);
+    const list = (await (await fetch(`${host.url}/api/specimens/`)).json()) as { id: string }[];
+    expect(list.map((s) => s.id)).toContain('dyn-square');
+    const data = await fetch(`${host.url}/api/specimens/dyn-square/data?params=${encodeURIComponent('{"size":1.5}')}`);
+    expect(data.headers.get('content-length')).not.toBeNull();
+    const env = decodeEnvelope(await data.arrayBuffer());
+    expect(env.type).toBe('mesh');
+    const start = await fetch(`${host.url}/api/specimens/dyn-square/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"params":{"size":2}}' });
+    expect(start.status).toBe(200);
+    expect(await host.stop('SIGTERM')).toBe(0);
+  });
+
+  it('takes options from VITRINE_* environment variables, including the envelope media type', async () => {
+    const host = await spawnHost([], {
+      VITRINE_PORT: '0',
+      VITRINE_PLUGINS: await fixturePluginsDir(),
+      VITRINE_SPECIMENS: await makeSpecimensDir(),
+      VITRINE_ENVELOPE_MEDIA_TYPE: 'application/x-ascribe-envelope-v1',
+      VITRINE_CACHE_TTL: '42',
+    });
+    hosts.push(host);
+    const res = await fetch(`${host.url}/api/specimens/dyn-square/data`);
+    expect(res.headers.get('content-type')).toBe('application/x-ascribe-envelope-v1');
+    const stats = (await (await fetch(`${host.url}/api/processing/cache/stats`)).json()) as { ttl_seconds: number };
+    expect(stats.ttl_seconds).toBe(42);
+  });
+
+  it('refuses bad options with a readable message', async () => {
+    await expect(spawnHost(['--port', 'abc'])).rejects.toThrow(/--port must be/);
+    await expect(spawnHost(['--bogus'])).rejects.toThrow(/bogus/);
+  });
+});
