@@ -29,7 +29,8 @@ export async function runBuildCommand(argv: string[]): Promise<number> {
     return 2;
   }
   if (!existsSync(args.srcDir) || !statSync(args.srcDir).isDirectory()) {
-    process.stderr.write(`vitrine build: source folder ${displayPath(args.srcDir, cwd)} does not exist\n`);
+    const why = existsSync(args.srcDir) ? 'is not a folder' : 'does not exist';
+    process.stderr.write(`vitrine build: source folder ${displayPath(args.srcDir, cwd)} ${why}\n`);
     return 2;
   }
 

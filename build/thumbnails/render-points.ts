@@ -37,9 +37,15 @@ export function renderPoints(cloud: PointCloudResult, size: number, look: PointL
     for (let k = 0; k < 3; k++) light[o + k] = light[o + k]! + colour[k]! * exposure;
   }
   const canvas = createBackdrop(full, full);
-  for (let i = 0; i < light.length; i++) {
-    const glow = 1 - Math.exp(-light[i]! * 0.6);
-    canvas.rgb[i] = canvas.rgb[i]! * (1 - glow) + glow;
+  for (let i = 0; i < light.length; i += 3) {
+    // Tone-map the brightness, not each channel, so dense regions keep their hue.
+    const r = light[i]!, g = light[i + 1]!, b = light[i + 2]!;
+    const luminance = 0.3 * r + 0.55 * g + 0.15 * b;
+    if (luminance === 0) continue;
+    const mapped = 1 - Math.exp(-luminance * 0.5);
+    const k = mapped / luminance;
+    const cover = Math.min(1, mapped * 1.5);
+    for (let c = 0; c < 3; c++) canvas.rgb[i + c] = canvas.rgb[i + c]! * (1 - cover) + Math.min(1, light[i + c]! * k);
   }
   return downsample(canvas, SUPERSAMPLE);
 }

@@ -31,4 +31,7 @@ export const LOOKS: Record<string, Look> = {
   'shepp-logan-phantom': { volume: { mode: 'slice', colormap: 'bone', gamma: 0.6 } },
   metaballs: { mesh: { colour: [0.3, 0.75, 0.8] } },
   'gyroid-sheet': { mesh: { colour: [0.9, 0.72, 0.35], yaw: 0.65, pitch: 0.55 } },
+  'lorenz-attractor': { points: { yaw: 0.1, pitch: 0.15 } },
+  'thomas-attractor': { points: { yaw: 0.785, pitch: 0.6155 } },
+  'spiral-galaxy': { points: { yaw: 0.3, pitch: 1.0, exposure: 0.7 } },
 };
