@@ -1,12 +1,60 @@
 /**
  * @module install-federation
  * Turns a host into a relay (`--relay`) or a worker (`--join URL`), or leaves it local.
+ * A relay accepts workers on `/ws/federation/{worker_id}`, lists them on
+ * `GET /api/federation/workers`, and runs their functions through the remote invoker. A worker
+ * joins its relay once it listens, and re-registers after every reload.
  */
+import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
+import { hostname } from 'node:os';
+import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
+import { RelayHub } from './relay-hub.ts';
+import { RemoteInvoker } from './remote-invoker.ts';
+import { MAX_MESSAGE_BYTES } from './wire-messages.ts';
+import { WorkerLink } from './worker-link.ts';
+
+async function installRelay(app: FastifyInstance, ctx: HostContext): Promise<void> {
+  const hub = new RelayHub(ctx, app.log);
+  ctx.invokers.remote = new RemoteInvoker((id) => hub.channelOf(id), { timeoutMs: ctx.options.jobTimeoutSeconds * 1000 });
+  await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false } });
+  app.get<{ Params: { worker_id: string } }>('/ws/federation/:worker_id', { websocket: true }, (socket, request) => {
+    hub.accept(socket, request.params.worker_id);
+  });
+  app.get('/api/federation/workers', async () => hub.list());
+  app.addHook('preClose', async () => hub.close());
+}
+
+function originOf(app: FastifyInstance): string | null {
+  const address = app.server.address();
+  if (!address || typeof address !== 'object') return null;
+  let host = address.address;
+  if (host === '0.0.0.0') host = '127.0.0.1';
+  else if (host === '::') host = '::1';
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+}
+
+function installWorker(app: FastifyInstance, ctx: HostContext): void {
+  const workerId = ctx.options.workerId ?? hostname();
+  const link = new WorkerLink(ctx, app.log, workerId);
+  const reload = ctx.reload;
+  ctx.reload = async () => {
+    const counts = await reload();
+    link.register();
+    return counts;
+  };
+  app.get('/api/federation/workers', async () => {
+    throw createHostError('SPC_ERR_NOT_RELAY');
+  });
+  app.addHook('onListen', async () => {
+    const origin = originOf(app);
+    if (origin) link.start(origin);
+  });
+  app.addHook('preClose', async () => link.stop());
+}
 
 export async function installFederation(app: FastifyInstance, ctx: HostContext): Promise<void> {
-  if (ctx.options.mode === 'local') return;
-  void app;
-  throw new Error(`${ctx.options.mode} mode is not available yet`);
+  if (ctx.options.mode === 'relay') await installRelay(app, ctx);
+  else if (ctx.options.mode === 'worker') installWorker(app, ctx);
 }

@@ -1,0 +1,351 @@
+/**
+ * @module peer-channel
+ * One end of a federation WebSocket (relay or worker side alike): correlated requests with
+ * timeouts and cancellation, many in flight at once in both directions, progress events,
+ * binary payloads streamed in bounded chunks under a per-stream credit window, and
+ * ping/pong heartbeats that drop a dead peer. See PROTOCOL.md.
+ */
+import { PassThrough, type Readable } from 'node:stream';
+import type WebSocket from 'ws';
+import { createHostError, type HostError } from '../errors.ts';
+import { decodeChunkFrame, encodeChunkFrame } from './chunk-frame.ts';
+import { fromWireError, toWireError } from './wire-error.ts';
+import {
+  CHUNK_BYTES,
+  HEARTBEAT_DEAD_MS,
+  HEARTBEAT_INTERVAL_MS,
+  parseWireMessage,
+  STREAM_WINDOW_BYTES,
+  type WireMessage,
+} from './wire-messages.ts';
+
+/** What a request handler answers: a JSON body, optionally followed by raw bytes. */
+export interface HandlerReply {
+  body: Record<string, unknown>;
+  payload?: { byteLength: number; blocks: AsyncIterable<Uint8Array> | Iterable<Uint8Array> };
+}
+
+export interface HandlerContext {
+  signal: AbortSignal;
+  /** Sends a progress event to the requester. */
+  emit(body: Record<string, unknown>): void;
+}
+
+export type RequestHandler = (op: string, body: Record<string, unknown>, ctx: HandlerContext) => Promise<HandlerReply>;
+
+export interface RequestOptions {
+  /** Until the answer's header arrives, and then between chunks. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onEvent?: (body: Record<string, unknown>) => void;
+  /** `buffer`: the payload arrives as one ArrayBuffer; `stream`: as a Readable, resolved at once. */
+  sink?: 'buffer' | 'stream';
+}
+
+export interface RequestAnswer {
+  body: Record<string, unknown>;
+  payload: ArrayBuffer | null;
+  stream: Readable | null;
+  byteLength: number;
+}
+
+interface Pending {
+  op: string;
+  options: RequestOptions;
+  resolve: (answer: RequestAnswer) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout | null;
+  onAbort: (() => void) | null;
+  expected: number;
+  received: number;
+  buffer: Uint8Array | null;
+  stream: PassThrough | null;
+  body: Record<string, unknown>;
+}
+
+interface Serving {
+  controller: AbortController;
+  sent: number;
+  acked: number;
+  wake: (() => void) | null;
+}
+
+const STREAM_HIGH_WATER = CHUNK_BYTES;
+const SOCKET_HIGH_WATER = 4 * CHUNK_BYTES;
+
+export class PeerChannel {
+  readonly peerId: string;
+  #ws: WebSocket;
+  #nextId = 1;
+  #pending = new Map<number, Pending>();
+  #serving = new Map<number, Serving>();
+  #handler: RequestHandler;
+  #onControl: (message: WireMessage) => void;
+  #heartbeat: NodeJS.Timeout;
+  #lastSeen = Date.now();
+  #closed = false;
+  #closeListeners: ((code: number, reason: string) => void)[] = [];
+
+  constructor(ws: WebSocket, options: { peerId: string; handler: RequestHandler; onControl: (message: WireMessage) => void }) {
+    this.#ws = ws;
+    this.peerId = options.peerId;
+    this.#handler = options.handler;
+    this.#onControl = options.onControl;
+    ws.on('message', (data, isBinary) => {
+      this.#lastSeen = Date.now();
+      if (isBinary) this.#onChunk(data as Buffer);
+      else this.#onText(String(data));
+    });
+    ws.on('pong', () => (this.#lastSeen = Date.now()));
+    ws.on('close', (code, reason) => this.#shutdown(code, reason.toString()));
+    ws.on('error', () => {});
+    this.#heartbeat = setInterval(() => {
+      if (Date.now() - this.#lastSeen > HEARTBEAT_DEAD_MS) {
+        ws.terminate();
+        this.#shutdown(1006, 'no heartbeat');
+        return;
+      }
+      if (ws.readyState === ws.OPEN) ws.ping();
+    }, HEARTBEAT_INTERVAL_MS);
+    this.#heartbeat.unref();
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Requests this side has sent and not yet seen answered. */
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
+  onClose(listener: (code: number, reason: string) => void): void {
+    this.#closeListeners.push(listener);
+  }
+
+  send(message: WireMessage): void {
+    if (this.#ws.readyState === this.#ws.OPEN) this.#ws.send(JSON.stringify(message));
+  }
+
+  close(code: number, reason: string): void {
+    if (this.#ws.readyState === this.#ws.OPEN || this.#ws.readyState === this.#ws.CONNECTING) this.#ws.close(code, reason);
+    this.#shutdown(code, reason);
+  }
+
+  #disconnected(): HostError {
+    return createHostError('SPC_ERR_WORKER_DISCONNECTED', this.peerId);
+  }
+
+  #shutdown(code: number, reason: string): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#heartbeat);
+    for (const [id, pending] of this.#pending) this.#fail(id, pending, this.#disconnected());
+    for (const serving of this.#serving.values()) {
+      serving.controller.abort();
+      serving.wake?.();
+    }
+    this.#serving.clear();
+    for (const listener of this.#closeListeners) listener(code, reason);
+  }
+
+  // ---------------------------------------------------------------- requester side
+
+  request(op: string, body: Record<string, unknown>, options: RequestOptions): Promise<RequestAnswer> {
+    if (this.#closed) return Promise.reject(this.#disconnected());
+    if (options.signal?.aborted) return Promise.reject(createHostError('SPC_ERR_JOB_CANCELLED'));
+    const id = this.#nextId;
+    this.#nextId = this.#nextId >= 0xffffffff ? 1 : this.#nextId + 1;
+    return new Promise<RequestAnswer>((resolve, reject) => {
+      const pending: Pending = {
+        op,
+        options,
+        resolve,
+        reject,
+        timer: null,
+        onAbort: null,
+        expected: 0,
+        received: 0,
+        buffer: null,
+        stream: null,
+        body: {},
+      };
+      this.#pending.set(id, pending);
+      this.#arm(id, pending);
+      if (options.signal) {
+        pending.onAbort = () => {
+          this.send({ t: 'cancel', id });
+          this.#fail(id, pending, createHostError('SPC_ERR_JOB_CANCELLED'));
+        };
+        options.signal.addEventListener('abort', pending.onAbort, { once: true });
+      }
+      this.send({ t: 'req', id, op, body, window: STREAM_WINDOW_BYTES });
+    });
+  }
+
+  #arm(id: number, pending: Pending): void {
+    if (pending.timer) clearTimeout(pending.timer);
+    pending.timer = setTimeout(() => {
+      this.send({ t: 'cancel', id });
+      this.#fail(id, pending, createHostError('SPC_ERR_WORKER_TIMEOUT', this.peerId, pending.op));
+    }, pending.options.timeoutMs);
+    pending.timer.unref();
+  }
+
+  #settle(id: number, pending: Pending): void {
+    if (pending.timer) clearTimeout(pending.timer);
+    pending.timer = null;
+    if (pending.onAbort) pending.options.signal?.removeEventListener('abort', pending.onAbort);
+    this.#pending.delete(id);
+  }
+
+  #fail(id: number, pending: Pending, error: Error): void {
+    if (this.#pending.get(id) !== pending) return;
+    this.#settle(id, pending);
+    if (pending.stream) pending.stream.destroy(error);
+    pending.reject(error);
+  }
+
+  #onResponse(message: Extract<WireMessage, { t: 'res' }>): void {
+    const pending = this.#pending.get(message.id);
+    if (!pending) return;
+    if (!message.ok) return this.#fail(message.id, pending, fromWireError(this.peerId, message.error));
+    const bytes = message.bytes ?? 0;
+    pending.body = message.body;
+    pending.expected = bytes;
+    if (bytes === 0) {
+      this.#settle(message.id, pending);
+      const stream = pending.options.sink === 'stream' ? new PassThrough() : null;
+      stream?.end();
+      return pending.resolve({ body: message.body, payload: pending.options.sink === 'stream' ? null : new ArrayBuffer(0), stream, byteLength: 0 });
+    }
+    if (pending.options.sink === 'stream') {
+      pending.stream = new PassThrough({ highWaterMark: STREAM_HIGH_WATER });
+      // The consumer went away: stop the sender.
+      pending.stream.once('close', () => {
+        if (this.#pending.get(message.id) === pending && pending.received < pending.expected) {
+          this.send({ t: 'cancel', id: message.id });
+          this.#settle(message.id, pending);
+        }
+      });
+      pending.resolve({ body: message.body, payload: null, stream: pending.stream, byteLength: bytes });
+    } else {
+      try {
+        pending.buffer = new Uint8Array(new ArrayBuffer(bytes));
+      } catch {
+        this.send({ t: 'cancel', id: message.id });
+        return this.#fail(message.id, pending, createHostError('SPC_ERR_WORKER_ERROR', this.peerId, `cannot hold a ${bytes}-byte result`));
+      }
+    }
+    this.#arm(message.id, pending);
+  }
+
+  #onChunk(frame: Buffer): void {
+    const decoded = decodeChunkFrame(frame);
+    if (!decoded) return;
+    const { id, payload } = decoded;
+    const pending = this.#pending.get(id);
+    if (!pending || pending.expected === 0) return;
+    if (pending.received + payload.length > pending.expected) {
+      this.send({ t: 'cancel', id });
+      return this.#fail(id, pending, createHostError('SPC_ERR_WORKER_ERROR', this.peerId, 'sent more bytes than announced'));
+    }
+    pending.received += payload.length;
+    const done = pending.received === pending.expected;
+    if (pending.buffer) {
+      pending.buffer.set(payload, pending.received - payload.length);
+      this.send({ t: 'ack', id, bytes: payload.length });
+      if (done) {
+        this.#settle(id, pending);
+        return pending.resolve({ body: pending.body, payload: pending.buffer.buffer as ArrayBuffer, stream: null, byteLength: pending.expected });
+      }
+    } else if (pending.stream) {
+      const stream = pending.stream;
+      stream.write(payload, () => this.send({ t: 'ack', id, bytes: payload.length }));
+      if (done) {
+        this.#settle(id, pending);
+        stream.end();
+        return;
+      }
+    }
+    this.#arm(id, pending);
+  }
+
+  // ---------------------------------------------------------------- responder side
+
+  #onText(text: string): void {
+    const message = parseWireMessage(text);
+    if (!message) return;
+    switch (message.t) {
+      case 'req':
+        return void this.#serve(message);
+      case 'res':
+        return this.#onResponse(message);
+      case 'event': {
+        this.#pending.get(message.id)?.options.onEvent?.(message.body);
+        return;
+      }
+      case 'cancel': {
+        const serving = this.#serving.get(message.id);
+        serving?.controller.abort();
+        serving?.wake?.();
+        return;
+      }
+      case 'ack': {
+        const serving = this.#serving.get(message.id);
+        if (serving) {
+          serving.acked += message.bytes;
+          serving.wake?.();
+        }
+        return;
+      }
+      default:
+        return this.#onControl(message);
+    }
+  }
+
+  async #serve(message: Extract<WireMessage, { t: 'req' }>): Promise<void> {
+    const { id } = message;
+    const window = Math.max(CHUNK_BYTES, message.window ?? STREAM_WINDOW_BYTES);
+    const serving: Serving = { controller: new AbortController(), sent: 0, acked: 0, wake: null };
+    this.#serving.set(id, serving);
+    const signal = serving.controller.signal;
+    try {
+      const reply = await this.#handler(message.op, message.body ?? {}, {
+        signal,
+        emit: (body) => {
+          if (!signal.aborted) this.send({ t: 'event', id, body });
+        },
+      });
+      if (signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
+      const bytes = reply.payload?.byteLength ?? 0;
+      this.send({ t: 'res', id, ok: true, body: reply.body, bytes });
+      if (reply.payload && bytes > 0) await this.#sendPayload(id, serving, reply.payload.blocks, window);
+    } catch (error) {
+      if (this.#serving.get(id) === serving) this.send({ t: 'res', id, ok: false, error: toWireError(error) });
+    } finally {
+      if (this.#serving.get(id) === serving) this.#serving.delete(id);
+    }
+  }
+
+  async #sendPayload(id: number, serving: Serving, blocks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, window: number): Promise<void> {
+    const signal = serving.controller.signal;
+    for await (const block of blocks) {
+      for (let offset = 0; offset < block.byteLength; offset += CHUNK_BYTES) {
+        while (!signal.aborted && serving.sent - serving.acked >= window) {
+          await new Promise<void>((resolve) => (serving.wake = resolve));
+          serving.wake = null;
+        }
+        if (signal.aborted || this.#closed) return;
+        const chunk = block.subarray(offset, Math.min(block.byteLength, offset + CHUNK_BYTES));
+        serving.sent += chunk.byteLength;
+        const frame = encodeChunkFrame(id, chunk);
+        if (this.#ws.bufferedAmount > SOCKET_HIGH_WATER) {
+          await new Promise<void>((resolve) => this.#ws.send(frame, { binary: true }, () => resolve()));
+        } else {
+          this.#ws.send(frame, { binary: true });
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * @module wire-messages
+ * The JSON control messages of the federation channel (see PROTOCOL.md), its constants and
+ * close codes. Binary frames (payload chunks) are described in chunk-frame.ts.
+ */
+
+/** Bumped on any incompatible change; a relay refuses a worker speaking another version. */
+export const PROTOCOL_VERSION = 1;
+
+/** Payload bytes per binary frame. */
+export const CHUNK_BYTES = 1024 * 1024;
+
+/** Largest WebSocket message accepted (a chunk, or a registration with many schemas). */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/** Bytes a sender may have in flight per stream before the receiver acknowledges them. */
+export const STREAM_WINDOW_BYTES = 8 * CHUNK_BYTES;
+
+/** Ping interval; a peer that answers no ping for HEARTBEAT_DEAD_MS is dropped. */
+export const HEARTBEAT_INTERVAL_MS = 3000;
+export const HEARTBEAT_DEAD_MS = 9000;
+
+/** Close codes sent by the relay (4000-4999 are application codes). */
+export type CloseCode = 4001 | 4002 | 4003 | 4004;
+export const CLOSE_UNAUTHORIZED: CloseCode = 4001;
+export const CLOSE_BAD_VERSION: CloseCode = 4002;
+export const CLOSE_REPLACED: CloseCode = 4003;
+export const CLOSE_BAD_HELLO: CloseCode = 4004;
+
+/** Close codes after which a worker does not retry (it would be refused again). */
+export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([CLOSE_UNAUTHORIZED, CLOSE_BAD_VERSION, CLOSE_BAD_HELLO]);
+
+/** An error as it crosses the wire: enough to rebuild the same HTTP answer on the other side. */
+export interface WireError {
+  status: number;
+  code: string;
+  message: string;
+}
+
+/** A function as a worker registers it. */
+export interface WireFunction {
+  name: string;
+  return_type: 'mesh' | 'volume' | 'point_cloud' | 'image';
+  schema: Record<string, unknown>;
+  parameters: { name: string; kind: 'value' | 'reporter' | 'signal' }[];
+  async: boolean;
+  plugin: string | null;
+}
+
+/** A specimen as a worker registers it (its effective schema included for dynamic ones). */
+export interface WireSpecimen {
+  id: string;
+  display_name: string;
+  description: string;
+  type: string;
+  tags: string[];
+  is_dynamic: boolean;
+  function_name: string | null;
+  thumbnail_file: string | null;
+  story: string | null;
+  schema: Record<string, unknown> | null;
+  has_data: boolean;
+}
+
+export type WireMessage =
+  | { t: 'hello'; version: number; worker_id: string; token: string | null }
+  | { t: 'welcome'; version: number; relay: string }
+  | { t: 'register'; specimens: WireSpecimen[]; functions: WireFunction[] }
+  | { t: 'req'; id: number; op: string; body: Record<string, unknown>; window?: number }
+  | { t: 'res'; id: number; ok: true; body: Record<string, unknown>; bytes?: number }
+  | { t: 'res'; id: number; ok: false; error: WireError }
+  | { t: 'event'; id: number; body: Record<string, unknown> }
+  | { t: 'cancel'; id: number }
+  | { t: 'ack'; id: number; bytes: number }
+  | { t: 'abort-stream'; id: number; error: WireError };
+
+/** Parses a text frame; null for anything that is not a message object with a `t`. */
+export function parseWireMessage(text: string): WireMessage | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && typeof (value as { t?: unknown }).t === 'string') return value as WireMessage;
+  } catch {
+    // fall through
+  }
+  return null;
+}

@@ -1,0 +1,72 @@
+/**
+ * @module worker-handlers
+ * How a worker answers its relay's requests, with its own host logic: `invoke` through its
+ * result service (its room cache and in-flight sharing apply, progress goes back as events,
+ * the result as a result frame), `thumbnail` and `data` from its own routes, and `reload`.
+ */
+import { createHostError } from '../errors.ts';
+import type { HostContext } from '../host-context.ts';
+import type { HandlerContext, HandlerReply, RequestHandler } from './peer-channel.ts';
+import { encodeResultFrame } from './result-frame.ts';
+import { selfFetch } from './self-fetch.ts';
+
+export interface WorkerHandlerDeps {
+  ctx: HostContext;
+  /** The worker's own HTTP origin (known once it listens). */
+  origin: () => string | null;
+}
+
+async function invoke(deps: WorkerHandlerDeps, body: Record<string, unknown>, hc: HandlerContext): Promise<HandlerReply> {
+  const { ctx } = deps;
+  const name = body.function;
+  if (typeof name !== 'string') throw createHostError('SPC_ERR_BAD_REQUEST', 'invoke needs a function name');
+  const entry = ctx.functions.get(name);
+  if (!entry || entry.source.kind === 'remote') throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', name);
+  const values = body.values && typeof body.values === 'object' && !Array.isArray(body.values) ? (body.values as Record<string, unknown>) : {};
+  const roomId = typeof body.room_id === 'string' ? body.room_id : ctx.options.defaultRoomId;
+  const result = await ctx.results.compute({
+    entry,
+    values,
+    roomId,
+    signal: hc.signal,
+    onProgress: (update) => hc.emit({ text: update.text, fraction: update.fraction, ts: update.ts }),
+  });
+  const { header, blocks } = encodeResultFrame(result);
+  return { body: { header }, payload: { byteLength: header.byteLength, blocks } };
+}
+
+async function fetchOwn(deps: WorkerHandlerDeps, what: 'thumbnail' | 'data', body: Record<string, unknown>, hc: HandlerContext): Promise<HandlerReply> {
+  const id = body.id;
+  if (typeof id !== 'string') throw createHostError('SPC_ERR_BAD_REQUEST', `${what} needs a specimen id`);
+  const origin = deps.origin();
+  if (!origin) throw createHostError('SPC_ERR_HOST_CLOSING');
+  const response = await selfFetch(origin, `/api/specimens/${encodeURIComponent(id)}/${what}`, hc.signal);
+  const reply: HandlerReply = { body: { content_type: response.contentType, file_name: response.fileName } };
+  if (response.length !== null) {
+    reply.payload = { byteLength: response.length, blocks: response.body };
+    return reply;
+  }
+  // No length announced (not the case for the host's own routes): buffer it.
+  const chunks: Buffer[] = [];
+  for await (const chunk of response.body) chunks.push(chunk as Buffer);
+  const bytes = Buffer.concat(chunks);
+  reply.payload = { byteLength: bytes.length, blocks: [bytes] };
+  return reply;
+}
+
+export function workerHandlers(deps: WorkerHandlerDeps): RequestHandler {
+  return async (op, body, hc) => {
+    switch (op) {
+      case 'invoke':
+        return invoke(deps, body, hc);
+      case 'thumbnail':
+      case 'data':
+        return fetchOwn(deps, op, body, hc);
+      case 'reload':
+        // ctx.reload on a worker re-sends the registration itself (install-federation.ts).
+        return { body: { ...(await deps.ctx.reload()) } };
+      default:
+        throw createHostError('SPC_ERR_BAD_REQUEST', `unknown federation request '${op}'`);
+    }
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * @module worker-link
+ * The worker's side of federation: connects to `<join URL>/ws/federation/<worker_id>` once the
+ * worker listens, says hello (protocol version, token), registers its catalog and functions
+ * on every (re)connect and after every reload, answers the relay's requests, and reconnects
+ * with backoff when the connection drops. A refusal (wrong token, other protocol version)
+ * is logged and not retried.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import WebSocket from 'ws';
+import type { HostContext } from '../host-context.ts';
+import { localFunctions, localSpecimens } from './local-exports.ts';
+import { PeerChannel } from './peer-channel.ts';
+import { reconnectDelay } from './reconnect-delay.ts';
+import { FATAL_CLOSE_CODES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from './wire-messages.ts';
+import { workerHandlers } from './worker-handlers.ts';
+
+/** `http(s)://host[:port][/base]` → `ws(s)://host[:port][/base]/ws/federation/<id>`. */
+export function federationUrl(join: string, workerId: string): string {
+  const url = new URL(join);
+  if (url.protocol === 'http:') url.protocol = 'ws:';
+  else if (url.protocol === 'https:') url.protocol = 'wss:';
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/ws/federation/${encodeURIComponent(workerId)}`;
+  url.search = '';
+  return url.toString();
+}
+
+export class WorkerLink {
+  #ctx: HostContext;
+  #log: FastifyBaseLogger;
+  #url: string;
+  #workerId: string;
+  #origin: string | null = null;
+  #channel: PeerChannel | null = null;
+  #welcomed = false;
+  #attempt = 0;
+  #timer: NodeJS.Timeout | null = null;
+  #stopped = false;
+
+  constructor(ctx: HostContext, log: FastifyBaseLogger, workerId: string) {
+    this.#ctx = ctx;
+    this.#log = log;
+    this.#workerId = workerId;
+    this.#url = federationUrl(ctx.options.join!, workerId);
+  }
+
+  /** Starts joining; `origin` is this worker's own HTTP address. */
+  start(origin: string): void {
+    this.#origin = origin;
+    this.#connect();
+  }
+
+  /** Sends the current catalog and functions (after a reload). */
+  register(): void {
+    if (!this.#channel || !this.#welcomed) return;
+    this.#channel.send({ t: 'register', specimens: localSpecimens(this.#ctx), functions: localFunctions(this.#ctx) });
+  }
+
+  #connect(): void {
+    if (this.#stopped) return;
+    const ws = new WebSocket(this.#url, {
+      maxPayload: MAX_MESSAGE_BYTES,
+      perMessageDeflate: false,
+      handshakeTimeout: 10_000,
+      // Server-to-server: a zero mask leaves payloads unmasked (no per-byte XOR on big transfers).
+      generateMask: (mask) => void mask.fill(0),
+    });
+    this.#welcomed = false;
+    const channel = new PeerChannel(ws, {
+      peerId: 'relay',
+      handler: workerHandlers({ ctx: this.#ctx, origin: () => this.#origin }),
+      onControl: (message) => {
+        if (message.t === 'welcome') {
+          this.#welcomed = true;
+          this.#attempt = 0;
+          this.#log.info(`federation: joined relay ${this.#url} as ${this.#workerId}`);
+          this.register();
+        }
+      },
+    });
+    this.#channel = channel;
+    ws.once('open', () => channel.send({ t: 'hello', version: PROTOCOL_VERSION, worker_id: this.#workerId, token: this.#ctx.options.token }));
+    ws.once('error', (error) => this.#log.debug(`federation: ${this.#url}: ${error.message}`));
+    channel.onClose((code, reason) => {
+      if (this.#channel === channel) this.#channel = null;
+      if (this.#stopped) return;
+      if (FATAL_CLOSE_CODES.has(code)) {
+        this.#log.error(`federation: the relay refused this worker (${code} ${reason}); not retrying`);
+        return;
+      }
+      const delay = reconnectDelay(this.#attempt++);
+      if (this.#welcomed) this.#log.warn(`federation: lost the relay (${code}${reason ? ` ${reason}` : ''}); reconnecting`);
+      this.#log.debug(`federation: reconnecting in ${delay} ms`);
+      this.#timer = setTimeout(() => this.#connect(), delay);
+      this.#timer.unref();
+    });
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#channel?.close(1001, 'worker shutting down');
+  }
+}
