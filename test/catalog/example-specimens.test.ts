@@ -36,7 +36,7 @@ function record(id: string): SpecimenRecord {
 describe('the example specimens in specimens/', () => {
   it('scan without problems', () => {
     expect(problems).toEqual([]);
-    expect(records.map((r) => r.id)).toEqual(['cinquefoil-knot', 'ct-head-phantom', 'spiral-galaxy', 'sunflower-spiral', 'torus-with-sliders']);
+    expect(records.map((r) => r.id)).toEqual(['cinquefoil-knot', 'ct-head-phantom', 'sunflower-spiral', 'torus-with-sliders', 'two-arm-galaxy']);
     for (const r of records) {
       expect(r.display_name.length, r.id).toBeGreaterThan(0);
       expect(r.description.length, r.id).toBeGreaterThan(0);
@@ -121,7 +121,7 @@ describe('the example specimens in specimens/', () => {
     const image = await app.inject({ method: 'GET', url: '/api/specimens/sunflower-spiral/data' });
     expect(image.headers['content-type']).toBe('image/png');
     expect(image.rawPayload.equals(await readFile(path.join(specimensDir, 'sunflower-spiral', 'sunflower.png')))).toBe(true);
-    const cloud = await app.inject({ method: 'GET', url: '/api/specimens/spiral-galaxy/data' });
+    const cloud = await app.inject({ method: 'GET', url: '/api/specimens/two-arm-galaxy/data' });
     const lines = cloud.body.trim().split('\n');
     expect(lines).toHaveLength(9000);
     expect(lines[0]!.split(' ')).toHaveLength(6);
