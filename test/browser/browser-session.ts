@@ -1,0 +1,89 @@
+/**
+ * @module browser-session
+ * Test helper: launches Debian's Chromium through playwright-core (software WebGL through
+ * SwiftShader), and small page helpers that wait for what the user sees.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** The browser binary (`VITRINE_CHROMIUM` overrides it). */
+export const CHROMIUM_PATH = process.env.VITRINE_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Where screenshots go: a temp folder, never the repository. */
+export const SHOTS_DIR = path.join(tmpdir(), 'vitrine-browser-shots');
+
+const BASE_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  // No GPU here: WebGL runs on SwiftShader, Chromium's software renderer.
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+];
+
+/** Launches Chromium; fails with instructions when it is not installed. */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `The browser tests need Chromium at ${CHROMIUM_PATH}, which does not exist. ` +
+        `Install it with 'apt-get install -y chromium' or point VITRINE_CHROMIUM at a Chromium binary.`,
+    );
+  }
+  await mkdir(SHOTS_DIR, { recursive: true });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, ...extraArgs] });
+}
+
+/** Saves a screenshot of the page into {@link SHOTS_DIR}. */
+export async function shot(page: Page, name: string): Promise<string> {
+  const file = path.join(SHOTS_DIR, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** Waits until the element matching `selector` has exactly `text` as its trimmed text. */
+export async function waitForText(page: Page, selector: string, text: string): Promise<void> {
+  await page.waitForFunction(
+    ([sel, want]) => document.querySelector(sel)?.textContent?.trim() === want,
+    [selector, text] as const,
+    { timeout: 30_000 },
+  );
+}
+
+/** Waits until the element's `data-state` is one of `states`, and returns it. */
+export async function waitForState(page: Page, selector: string, states: string[]): Promise<string> {
+  const handle = await page.waitForFunction(
+    ([sel, wanted]) => {
+      const state = (document.querySelector(sel) as HTMLElement | null)?.dataset.state;
+      return state && wanted.includes(state) ? state : null;
+    },
+    [selector, states] as const,
+    { timeout: 30_000 },
+  );
+  return (await handle.jsonValue()) as string;
+}
+
+/** The trimmed text of the first element matching `selector`. */
+export async function textOf(page: Page, selector: string): Promise<string> {
+  return (await page.locator(selector).first().textContent())?.trim() ?? '';
+}
+
+/** How many frames the stage has drawn so far. */
+export async function framesDrawn(page: Page): Promise<number> {
+  return Number((await page.locator('canvas.stage-canvas').getAttribute('data-frames')) ?? 0);
+}
+
+/** Waits until the stage drew a frame after `since` frames. */
+export async function waitForFrame(page: Page, since: number): Promise<void> {
+  await page.waitForFunction(
+    (n) => Number(document.querySelector<HTMLCanvasElement>('canvas.stage-canvas')?.dataset.frames ?? 0) > n,
+    since,
+    { timeout: 30_000 },
+  );
+}
