@@ -39,6 +39,7 @@ export class JobView {
   readonly #log: HTMLOListElement;
   readonly #cancel: HTMLButtonElement;
   readonly #timing: HTMLElement;
+  readonly #meta: HTMLElement;
 
   constructor(onCancel: () => void) {
     this.#state = h('span', { class: 'job-state', 'data-testid': 'job-state', 'data-state': 'idle' }, LABELS.idle);
@@ -48,6 +49,7 @@ export class JobView {
     this.#last = h('div', { class: 'job-last', 'data-testid': 'progress-text' });
     this.#log = h('ol', { class: 'job-log', 'data-testid': 'progress-log', 'aria-label': 'progress messages' });
     this.#timing = h('span', { class: 'job-timing' });
+    this.#meta = h('div', { class: 'job-meta none' }, 'job ', this.#jobId);
     this.#cancel = h('button', { class: 'button danger', type: 'button', 'data-testid': 'cancel', disabled: true, onclick: onCancel }, 'Cancel');
     this.element = h(
       'div',
@@ -55,7 +57,7 @@ export class JobView {
       h('div', { class: 'job-head' }, this.#state, this.#timing, this.#cancel),
       this.#bar,
       this.#last,
-      h('div', { class: 'job-meta' }, 'job ', this.#jobId),
+      this.#meta,
       this.#log,
     );
     this.set('idle');
@@ -78,13 +80,15 @@ export class JobView {
     this.#fill.style.width = '';
     replaceChildren(this.#log);
     this.#last.textContent = '';
-    this.#jobId.textContent = '—';
+    this.#jobId.textContent = '';
+    this.#meta.classList.add('none');
     this.#timing.textContent = '';
     this.set('loading');
   }
 
   setJobId(id: string): void {
     this.#jobId.textContent = id;
+    this.#meta.classList.remove('none');
   }
 
   setTiming(ms: number): void {

@@ -96,7 +96,7 @@ export class ViewerApp {
   #noWebGL(): void {
     this.#overlay.notice(
       'WebGL is not available',
-      `This browser cannot give the page a WebGL context (${this.#webglProblem}), so specimens cannot be drawn. Parameters, progress and counts still work.`,
+      `This browser gives the page no WebGL context (${this.#webglProblem}), so specimens cannot be drawn. Parameters, progress and counts still work.`,
     );
   }
 
@@ -197,7 +197,7 @@ export class ViewerApp {
       this.#panel?.setHostError(null);
       await this.#show(data, context);
       if (!context.isCurrent()) return;
-      this.#job.set(cached ? 'cached' : 'done', cached ? 'Served from the room cache.' : 'Computed.');
+      this.#job.set(cached ? 'cached' : 'done', cached ? 'Served from the room cache.' : meta.is_dynamic ? 'Computed.' : 'Loaded.');
       this.#job.setTiming(performance.now() - started);
     } catch (error) {
       if (!context.isCurrent()) return;

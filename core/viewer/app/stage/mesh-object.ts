@@ -9,7 +9,7 @@ import type { StageContent } from './stage.ts';
 
 /** The standard look of meshes. */
 export function meshMaterial(): THREE.MeshStandardMaterial {
-  return new THREE.MeshStandardMaterial({ color: 0x9cc7ee, roughness: 0.42, metalness: 0.08, side: THREE.DoubleSide });
+  return new THREE.MeshStandardMaterial({ color: 0x5f9fd6, roughness: 0.38, metalness: 0.1, side: THREE.DoubleSide });
 }
 
 /** A mesh result on the stage. */

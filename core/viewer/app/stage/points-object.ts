@@ -39,7 +39,7 @@ export function createPointsObject(cloud: PointCloudData, map: ColormapName = 'v
   geometry.computeBoundingSphere();
   const radius = geometry.boundingSphere?.radius ?? 1;
   const material = new THREE.PointsMaterial({
-    size: Math.max(radius * 0.012, 1e-4),
+    size: Math.max(radius * 0.016, 1e-4),
     sizeAttenuation: true,
     vertexColors: colored,
     color: colored ? 0xffffff : 0x9cc7ee,

@@ -43,7 +43,7 @@ export class Stage {
   #frame = 0;
 
   constructor(host: HTMLElement) {
-    if (!webglAvailable()) throw new WebGLUnavailableError('this browser offers no WebGL context');
+    if (!webglAvailable()) throw new WebGLUnavailableError('WebGL is disabled or unsupported');
     try {
       // preserveDrawingBuffer keeps the last frame readable (screenshots, "save image").
       this.#renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
@@ -58,8 +58,8 @@ export class Stage {
     host.appendChild(this.canvas);
 
     this.#scene.background = new THREE.Color(0x0b0f15);
-    this.#scene.add(new THREE.HemisphereLight(0xdfefff, 0x1a1f2a, 1.4));
-    const key = new THREE.DirectionalLight(0xffffff, 2.2);
+    this.#scene.add(new THREE.HemisphereLight(0xdfefff, 0x202634, 1.1));
+    const key = new THREE.DirectionalLight(0xffffff, 2.6);
     key.position.set(3, 5, 4);
     this.#scene.add(key);
     const rim = new THREE.DirectionalLight(0x6aa8ff, 0.9);

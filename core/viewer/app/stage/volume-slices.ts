@@ -33,7 +33,7 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
   const [min, max] = volume.value_range ?? finiteRange(volume.data);
   const span = max - min || 1;
   const data = volume.data;
-  let table = colormapTable('gray');
+  let table = colormapTable('viridis');
   const index = { x: Math.floor(w / 2), y: Math.floor(hgt / 2), z: Math.floor(d / 2) };
   const count = { x: w, y: hgt, z: d };
 
@@ -113,7 +113,7 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
   });
   const picker = h('select', { class: 'select small', 'aria-label': 'colour map' });
   for (const name of COLORMAPS) picker.appendChild(h('option', { value: name }, name));
-  picker.value = 'gray';
+  picker.value = 'viridis';
   picker.addEventListener('change', () => {
     table = colormapTable(picker.value as ColormapName);
     for (const axis of ['x', 'y', 'z'] as const) fill(axis);
