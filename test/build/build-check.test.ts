@@ -18,7 +18,8 @@ async function freshBuild(): Promise<string> {
 
 const check = (root: string) => runVitrine(['build', 'src', '--out', 'out', '--check'], root);
 
-describe('vitrine build --check', () => {
+// Each test spawns the CLI a few times; a busy 2-core machine needs more than the default timeout.
+describe('vitrine build --check', { timeout: 240_000 }, () => {
   it('exits 0 right after a build, and 1 naming the plugin after a source edit', async () => {
     const root = await freshBuild();
     const fresh = await check(root);

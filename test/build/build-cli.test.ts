@@ -9,7 +9,8 @@ import type { PluginManifest } from '../../core/registry/manifest-types.ts';
 import { BUILD_CASES_DIR } from './helpers/build-cases.ts';
 import { FAKE_PNG, runVitrine, sampleShapesPlugin, tempDir, writeFiles } from './helpers/run-cli.ts';
 
-describe('vitrine build', () => {
+// Each test spawns the CLI a few times; a busy 2-core machine needs more than the default timeout.
+describe('vitrine build', { timeout: 240_000 }, () => {
   it('writes a bundle folder with manifest, bundle and thumbnails, and prints a summary', async () => {
     const root = tempDir();
     writeFiles(path.join(root, 'src'), sampleShapesPlugin());

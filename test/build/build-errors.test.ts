@@ -8,7 +8,7 @@ import { DIAGNOSTIC_CODES } from '../../build/diagnostics/diagnostic-codes.ts';
 import { formatDiagnostic } from '../../build/diagnostics/format-diagnostic.ts';
 import { listInvalidCases, runInvalidCase } from './helpers/build-cases.ts';
 
-describe('invalid plugins', () => {
+describe('invalid plugins', { timeout: 120_000 }, () => {
   for (const name of listInvalidCases()) {
     it(`${name}: reports exactly the expected errors`, async () => {
       const { diagnostics, actual, expected, caseDir } = await runInvalidCase(name);

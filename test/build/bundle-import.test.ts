@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runNode, runVitrine, sampleShapesPlugin, tempDir, writeFiles } from './helpers/run-cli.ts';
 
-describe('built bundles in plain Node', () => {
+describe('built bundles in plain Node', { timeout: 240_000 }, () => {
   it('imports the bundle and runs a function with local helpers and an npm dependency', async () => {
     const root = tempDir();
     writeFiles(path.join(root, 'src'), sampleShapesPlugin());
