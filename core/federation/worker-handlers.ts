@@ -4,6 +4,7 @@
  * result service (its room cache and in-flight sharing apply, progress goes back as events,
  * the result as a result frame), `thumbnail` and `data` from its own routes, and `reload`.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import type { HandlerContext, HandlerReply, RequestHandler } from './peer-channel.ts';
@@ -14,6 +15,7 @@ export interface WorkerHandlerDeps {
   ctx: HostContext;
   /** The worker's own HTTP origin (known once it listens). */
   origin: () => string | null;
+  log: FastifyBaseLogger;
 }
 
 async function invoke(deps: WorkerHandlerDeps, body: Record<string, unknown>, hc: HandlerContext): Promise<HandlerReply> {
@@ -24,6 +26,7 @@ async function invoke(deps: WorkerHandlerDeps, body: Record<string, unknown>, hc
   if (!entry || entry.source.kind === 'remote') throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', name);
   const values = body.values && typeof body.values === 'object' && !Array.isArray(body.values) ? (body.values as Record<string, unknown>) : {};
   const roomId = typeof body.room_id === 'string' ? body.room_id : ctx.options.defaultRoomId;
+  hc.signal.addEventListener('abort', () => deps.log.info(`federation: the relay cancelled ${name} in room ${roomId}`), { once: true });
   const result = await ctx.results.compute({
     entry,
     values,

@@ -68,7 +68,7 @@ export class WorkerLink {
     this.#welcomed = false;
     const channel = new PeerChannel(ws, {
       peerId: 'relay',
-      handler: workerHandlers({ ctx: this.#ctx, origin: () => this.#origin }),
+      handler: workerHandlers({ ctx: this.#ctx, origin: () => this.#origin, log: this.#log }),
       onControl: (message) => {
         if (message.t === 'welcome') {
           this.#welcomed = true;
