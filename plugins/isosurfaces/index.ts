@@ -17,11 +17,11 @@ import { surfaceFromField } from './surface-pipeline.ts';
  * @param resolution Grid samples along each axis.
  * @param seed Random seed for the ball positions and sizes.
  * @minimum count 1
- * @maximum count 48
+ * @maximum count 32
  * @minimum level 0.01
  * @maximum level 0.99
  * @minimum resolution 8
- * @maximum resolution 192
+ * @maximum resolution 160
  * @minimum seed 0
  * @maximum seed 1000000
  */
@@ -40,9 +40,15 @@ export async function metaball_surface(
     const reach = 1 - radius - 0.05;
     return { x: (random() * 2 - 1) * reach, y: (random() * 2 - 1) * reach, z: (random() * 2 - 1) * reach, r2: radius * radius };
   });
+  // The grid is sampled row by row, so only the balls whose support reaches the current slab
+  // and row are summed: the field stays exact, and many balls stay cheap.
+  let slabZ = NaN, rowY = NaN;
+  let slabBalls = balls, rowBalls = balls;
   const field = (x: number, y: number, z: number): number => {
+    if (z !== slabZ) { slabZ = z; rowY = NaN; slabBalls = balls.filter((b) => (z - b.z) ** 2 < b.r2); }
+    if (y !== rowY) { rowY = y; rowBalls = slabBalls.filter((b) => (y - b.y) ** 2 + (z - b.z) ** 2 < b.r2); }
     let sum = 0;
-    for (const ball of balls) {
+    for (const ball of rowBalls) {
       const q = ((x - ball.x) ** 2 + (y - ball.y) ** 2 + (z - ball.z) ** 2) / ball.r2;
       if (q < 1) sum += (1 - q) ** 3;
     }
@@ -63,7 +69,7 @@ export async function metaball_surface(
  * @minimum thickness 0.05
  * @maximum thickness 1.2
  * @minimum resolution 8
- * @maximum resolution 192
+ * @maximum resolution 160
  */
 export async function gyroid_surface(
   cells = 1.5,

@@ -31,7 +31,7 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
 export async function gray_scott_pattern(
   preset: PresetName = 'coral',
   size: Integer = 256,
-  steps: Integer = 40,
+  steps: Integer = 32,
   iterations_per_step: Integer = 250,
   seed: Integer = 5,
   progress?: ProgressReporter,
