@@ -164,6 +164,21 @@ describe('the web viewer', () => {
     expect(entries[0]).toMatchObject({ function_name: 'shape', access_count: 4 });
   });
 
+  it('changing the room asks that room, and the URL follows', async () => {
+    const [a, b] = [room(), room()];
+    const page = await open(url('shape', a, { segments: 7 }));
+    expect(await waitForState(page, JOB, ['done', 'cached'])).toBe('done');
+    await page.fill('[data-testid=room]', b);
+    await page.press('[data-testid=room]', 'Enter');
+    await page.waitForURL((u) => u.searchParams.get('room') === b);
+    // A different room has its own cache slot: computed again, not served from room a.
+    await page.waitForFunction(() => document.querySelector('[data-testid=job-id]')?.textContent !== '');
+    expect(await waitForState(page, JOB, ['done', 'cached'])).toBe('done');
+    await waitForText(page, stat('triangles'), '98');
+    const rooms = (await client.cacheStats()).entries.map((e) => e.room_id);
+    expect(rooms).toEqual(expect.arrayContaining([a, b]));
+  });
+
   it('explains invalid input inline and shows the host error for it', async () => {
     const page = await open(url('shape', room(), { segments: 999 }));
     await waitForState(page, JOB, ['error']);
