@@ -34,7 +34,15 @@ export async function runBuildCommand(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const { plugins, diagnostics } = await buildPlugins(args.srcDir, args.outDir);
+  let built: Awaited<ReturnType<typeof buildPlugins>>;
+  try {
+    built = await buildPlugins(args.srcDir, args.outDir);
+  } catch (error) {
+    // Plugin problems are diagnostics; anything thrown is a fault of the build itself.
+    process.stderr.write(`vitrine build: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
+  }
+  const { plugins, diagnostics } = built;
   const out = displayPath(args.outDir, cwd);
   for (const plugin of plugins) for (const note of plugin.notes) process.stdout.write(`note: ${plugin.name}: ${note}\n`);
   if (diagnostics.length > 0) {
