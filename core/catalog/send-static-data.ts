@@ -16,6 +16,7 @@ import { byteSwapStream } from './byte-swap-stream.ts';
 import { contentDisposition } from './content-disposition.ts';
 import { dataMediaType } from './file-media-types.ts';
 import { elementCount, fortranIsCOrder, npyElementType, NpyFormatError, readNpyHeader } from './npy-header.ts';
+import { isHeadRequest, sendHeadOnly } from './head-request.ts';
 import { prefixedStream } from './prefixed-stream.ts';
 import { requestSignal } from './request-signal.ts';
 
@@ -43,10 +44,11 @@ async function openDataFile(record: SpecimenRecord, source: FileSource): Promise
   return { handle, size: info.size };
 }
 
-function sendFile(reply: FastifyReply, source: FileSource, handle: FileHandle, size: number): FastifyReply {
+async function sendFile(reply: FastifyReply, source: FileSource, handle: FileHandle, size: number): Promise<FastifyReply> {
   reply.header('content-type', dataMediaType(source.fileName));
   reply.header('content-length', size);
   reply.header('content-disposition', contentDisposition(source.fileName));
+  if (isHeadRequest(reply)) return sendHeadOnly(reply, handle);
   // An empty file: `end: -1` is not a valid range, and there is nothing to stream anyway.
   if (size === 0) {
     void handle.close();
@@ -91,6 +93,7 @@ async function sendNpy(
   const prefix = encodePreamble(preamble);
   reply.header('content-type', options.envelopeMediaType);
   reply.header('content-length', prefix.length + dataBytes);
+  if (isHeadRequest(reply)) return sendHeadOnly(reply, handle);
   if (dataBytes === 0) {
     void handle.close();
     return reply.send(prefix);
@@ -125,7 +128,7 @@ export async function sendStaticData(reply: FastifyReply, record: SpecimenRecord
   }
   const { handle, size } = await openDataFile(record, source);
   try {
-    if (source.kind === 'file') return sendFile(reply, source, handle, size);
+    if (source.kind === 'file') return await sendFile(reply, source, handle, size);
     return await sendNpy(reply, record, source, handle, size, options);
   } catch (error) {
     await handle.close().catch(() => {});

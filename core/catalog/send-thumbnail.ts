@@ -13,6 +13,7 @@ import { createHostError } from '../errors.ts';
 import type { SpecimenRecord } from './specimen-record.ts';
 import { parseDataUri } from './data-uri.ts';
 import { imageMediaType } from './file-media-types.ts';
+import { isHeadRequest, sendHeadOnly } from './head-request.ts';
 import { placeholderPng } from './placeholder-png.ts';
 import { requestSignal } from './request-signal.ts';
 import { sniffImageType } from './sniff-image-type.ts';
@@ -81,6 +82,7 @@ async function sendFile(reply: FastifyReply, path: string): Promise<FastifyReply
       await handle.close();
       return reply.code(304).removeHeader('content-length').send();
     }
+    if (isHeadRequest(reply)) return await sendHeadOnly(reply, handle);
     return reply.send(handle.createReadStream({ start: 0, end: info.size - 1 }));
   } catch (error) {
     await handle.close().catch(() => {});

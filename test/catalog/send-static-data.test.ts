@@ -187,6 +187,24 @@ describe('sendStaticData: .npy volumes as envelopes', () => {
   });
 });
 
+describe('sendStaticData: HEAD', () => {
+  it('answers HEAD with the GET headers and no body', async () => {
+    for (const id of ['knot', 'phantom', 'big-endian']) {
+      const get = await app.inject({ method: 'GET', url: `/api/specimens/${id}/data` });
+      const head = await app.inject({ method: 'HEAD', url: `/api/specimens/${id}/data` });
+      expect(head.statusCode, id).toBe(200);
+      expect(head.headers['content-length'], id).toBe(get.headers['content-length']);
+      expect(head.headers['content-type'], id).toBe(get.headers['content-type']);
+      expect(head.rawPayload.length, id).toBe(0);
+    }
+  });
+
+  it('answers HEAD for a missing file with 404', async () => {
+    const head = await app.inject({ method: 'HEAD', url: '/api/specimens/gone/data' });
+    expect(head.statusCode).toBe(404);
+  });
+});
+
 describe('sendStaticData: streaming', () => {
   it('starts answering a 1 GiB volume without reading it into memory', async () => {
     // A sparse file: 1 GiB of zeros that costs no disk. Reading it whole would add ~1 GiB of

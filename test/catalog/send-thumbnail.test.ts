@@ -89,6 +89,16 @@ describe('sendThumbnail', () => {
     expect(res.rawPayload.equals(thumbPng)).toBe(true);
   });
 
+  it('answers HEAD with the GET headers and no body', async () => {
+    for (const id of ['png', 'none', 'b64']) {
+      const head = await app.inject({ method: 'HEAD', url: `/api/specimens/${id}/thumbnail` });
+      const get = await app.inject({ method: 'GET', url: `/api/specimens/${id}/thumbnail` });
+      expect(head.statusCode, id).toBe(200);
+      expect(head.headers['content-length'], id).toBe(get.headers['content-length']);
+      expect(head.rawPayload.length, id).toBe(0);
+    }
+  });
+
   it('answers 304 to a matching If-None-Match', async () => {
     const first = await app.inject({ method: 'GET', url: '/api/specimens/png/thumbnail' });
     const again = await app.inject({ method: 'GET', url: '/api/specimens/png/thumbnail', headers: { 'if-none-match': String(first.headers.etag) } });
