@@ -6,12 +6,24 @@
  * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
 import type { ProgressReporter } from '../sdk/plugin-types.ts';
 import type { HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, WorkerPortMessage } from './protocol.ts';
 import { normalizeResult, ResultShapeError } from './normalize-result.ts';
 import { toJsonResult } from './to-json-result.ts';
+
+// Plugin work yields the CPU to the host's event loop: on Linux a thread has its own nice
+// value, so lowering this thread's priority keeps requests (progress polls above all) fast
+// while every core is busy with jobs. Elsewhere this is a no-op.
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(tid) && tid > 0) setPriority(tid, 10);
+} catch {
+  // No per-thread priority on this platform.
+}
 
 // A plugin calling process.exit would end this thread with the task unanswered.
 process.exit = ((code?: number) => {

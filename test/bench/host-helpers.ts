@@ -1,0 +1,53 @@
+/**
+ * Shared pieces of the host benchmarks: spawning a host on the bench plugin, a streaming
+ * download that counts bytes, and percentiles.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CLI, REPO } from '../helpers/fixture-plugins.ts';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+
+export function buildBenchPlugins(): string {
+  const out = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-plugins-'));
+  execFileSync(process.execPath, [CLI, 'build', path.join(REPO, 'test/fixtures/bench-plugins'), '--out', out], { cwd: REPO });
+  return out;
+}
+
+/** A specimens dir exposing the bench functions as dynamic specimens. */
+export function benchSpecimens(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-specimens-'));
+  for (const fn of ['float_volume', 'grid_mesh', 'burn']) {
+    mkdirSync(path.join(dir, fn));
+    writeFileSync(path.join(dir, fn, 'specimen.json'), JSON.stringify({ display_name: fn, function_name: fn }));
+  }
+  return dir;
+}
+
+export async function startBenchHost(extra: string[] = []): Promise<RunningHost> {
+  return spawnHost(['--port', '0', '--plugins', buildBenchPlugins(), '--specimens', benchSpecimens(), '--log-level', 'warn', ...extra]);
+}
+
+/** Downloads a URL, counting bytes without keeping them; returns bytes and seconds. */
+export function download(url: string, method = 'GET'): Promise<{ bytes: number; seconds: number; status: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve({ bytes, seconds: (performance.now() - started) / 1000, status: res.statusCode ?? 0 }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+export const fmt = (n: number, digits = 2) => n.toFixed(digits);

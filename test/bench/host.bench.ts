@@ -1,0 +1,111 @@
+/**
+ * @module host.bench
+ * Host benchmarks, each a ratio measured in one run on this machine:
+ * 1. a cached 256 MiB float32 volume envelope downloaded by a plain HTTP client, against a
+ *    plain node:http server sending a buffer of the same size (target ≥ 0.8);
+ * 2. cache hits of a 100k-triangle mesh envelope at 50 concurrent connections (autocannon):
+ *    p99 latency, and requests per second against a plain fastify route returning the same bytes;
+ * 3. progress-poll p99 while two CPU-bound jobs run, against the same polls on an idle host
+ *    (target ≤ 2x).
+ */
+import { spawn } from 'node:child_process';
+import autocannon from 'autocannon';
+import { fixturePluginsDir, REPO } from '../helpers/fixture-plugins.ts';
+import { download, fmt, percentile, startBenchHost } from './host-helpers.ts';
+
+void fixturePluginsDir;
+
+/** A child process serving `bytes` bytes on GET / with node:http or fastify; resolves its URL. */
+function startBaseline(kind: 'node' | 'fastify', bytesFromUrl: string): Promise<{ url: string; stop: () => void }> {
+  const script =
+    kind === 'node'
+      ? `const http=require('node:http');fetch(process.argv[1]).then(r=>r.arrayBuffer()).then(ab=>{const buf=Buffer.from(ab);const s=http.createServer((q,r)=>{r.writeHead(200,{'content-type':'application/octet-stream','content-length':buf.length});r.end(buf)});s.listen(0,'127.0.0.1',()=>console.log('listening on http://127.0.0.1:'+s.address().port))})`
+      : `const f=require('fastify')();fetch(process.argv[1]).then(r=>r.arrayBuffer()).then(async ab=>{const buf=Buffer.from(ab);f.get('/',async(q,r)=>r.type('application/octet-stream').send(buf));await f.listen({port:0,host:'127.0.0.1'});console.log('listening on http://127.0.0.1:'+f.server.address().port)})`;
+  const child = spawn(process.execPath, ['-e', script, bytesFromUrl], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve({ url: m[1]!, stop: () => child.kill('SIGKILL') });
+    });
+    child.once('exit', (code) => reject(new Error(`baseline exited ${code}`)));
+  });
+}
+
+async function cannon(url: string, connections = 50): Promise<autocannon.Result> {
+  return autocannon({ url, connections, duration: 8, pipelining: 1 });
+}
+
+export async function run(): Promise<{ name: string; lines: string[] }> {
+  const lines: string[] = [];
+  const host = await startBenchHost();
+  try {
+    // 1. Large envelope throughput.
+    const volumeUrl = `${host.url}/api/specimens/float_volume/data?params=${encodeURIComponent('{"megabytes":256}')}&room_id=bench`;
+    const first = await download(volumeUrl);
+    const baseline = await startBaseline('node', volumeUrl);
+    try {
+      const ours: number[] = [];
+      const plain: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const a = await download(volumeUrl);
+        ours.push(a.bytes / a.seconds);
+        const b = await download(baseline.url);
+        plain.push(b.bytes / b.seconds);
+      }
+      const best = (xs: number[]) => Math.max(...xs);
+      lines.push(`256 MiB volume envelope (${first.bytes} bytes, cached): vitrine ${fmt(best(ours) / 1e6, 0)} MB/s, plain node:http ${fmt(best(plain) / 1e6, 0)} MB/s, ratio ${fmt(best(ours) / best(plain))} (target >= 0.8; best of 3 each, alternating)`);
+    } finally {
+      baseline.stop();
+    }
+
+    // 2. Cache hits of a 100k-triangle mesh at 50 connections.
+    const meshUrl = `${host.url}/api/specimens/grid_mesh/data?params=${encodeURIComponent('{"triangles":100000}')}&room_id=bench-mesh`;
+    const meshFirst = await download(meshUrl);
+    const fastifyBase = await startBaseline('fastify', meshUrl);
+    try {
+      const ours = await cannon(meshUrl);
+      const plain = await cannon(fastifyBase.url);
+      const oursOne = await cannon(meshUrl, 1);
+      const plainOne = await cannon(fastifyBase.url, 1);
+      lines.push(
+        `same, 1 connection: vitrine ${fmt(oursOne.requests.average, 0)} req/s p99 ${oursOne.latency.p99} ms; plain fastify ${fmt(plainOne.requests.average, 0)} req/s p99 ${plainOne.latency.p99} ms; req/s ratio ${fmt(oursOne.requests.average / plainOne.requests.average)}`,
+      );
+      lines.push(
+        `100k-triangle mesh envelope (${meshFirst.bytes} bytes) cache hits, 50 connections, 8 s: vitrine ${fmt(ours.requests.average, 0)} req/s p99 ${ours.latency.p99} ms; plain fastify route ${fmt(plain.requests.average, 0)} req/s p99 ${plain.latency.p99} ms; req/s ratio ${fmt(ours.requests.average / plain.requests.average)}; errors ${ours.errors + ours.non2xx}`,
+      );
+    } finally {
+      fastifyBase.stop();
+    }
+
+    // 3. Progress polls, idle vs two CPU-bound jobs.
+    const stepJob = await (await fetch(`${host.url}/api/specimens/burn/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ params: { seconds: 0 }, room_id: 'poll-idle' }) })).json() as { job_id: string };
+    const poll = async (jobId: string, n: number) => {
+      const times: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const t = performance.now();
+        const res = await fetch(`${host.url}/api/jobs/${jobId}/progress?since=-1`);
+        await res.arrayBuffer();
+        times.push(performance.now() - t);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return times;
+    };
+    await poll(stepJob.job_id, 50);
+    const idle = await poll(stepJob.job_id, 300);
+    const burners = await Promise.all(
+      [1, 2].map(async (seed) => (await (await fetch(`${host.url}/api/specimens/burn/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ params: { seconds: 60, seed }, room_id: `burn-${seed}` }) })).json()) as { job_id: string }),
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    await poll(burners[0]!.job_id, 50);
+    const busy = await poll(burners[0]!.job_id, 300);
+    for (const b of burners) await fetch(`${host.url}/api/jobs/${b.job_id}`, { method: 'DELETE' });
+    const p99Idle = percentile(idle, 99);
+    const p99Busy = percentile(busy, 99);
+    lines.push(`progress polls (300 each): idle p50 ${fmt(percentile(idle, 50))} ms p99 ${fmt(p99Idle)} ms; with two CPU-bound jobs p50 ${fmt(percentile(busy, 50))} ms p99 ${fmt(p99Busy)} ms; p99 ratio ${fmt(p99Busy / p99Idle)} (target <= 2)`);
+  } finally {
+    await host.stop('SIGTERM');
+  }
+  return { name: 'host', lines };
+}
