@@ -27,8 +27,11 @@ export const CLOSE_BAD_VERSION: CloseCode = 4002;
 export const CLOSE_REPLACED: CloseCode = 4003;
 export const CLOSE_BAD_HELLO: CloseCode = 4004;
 
-/** Close codes after which a worker does not retry (it would be refused again). */
-export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([CLOSE_UNAUTHORIZED, CLOSE_BAD_VERSION, CLOSE_BAD_HELLO]);
+/**
+ * Close codes after which a worker does not retry: it would be refused again, or another
+ * process now serves under its id (retrying would make the two replace each other forever).
+ */
+export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([CLOSE_UNAUTHORIZED, CLOSE_BAD_VERSION, CLOSE_REPLACED, CLOSE_BAD_HELLO]);
 
 /** An error as it crosses the wire: enough to rebuild the same HTTP answer on the other side. */
 export interface WireError {

@@ -82,7 +82,9 @@ export class WorkerLink {
     ws.once('open', () => channel.send({ t: 'hello', version: PROTOCOL_VERSION, worker_id: this.#workerId, token: this.#ctx.options.token }));
     ws.once('error', (error) => this.#log.debug(`federation: ${this.#url}: ${error.message}`));
     channel.onClose((code, reason) => {
-      if (this.#channel === channel) this.#channel = null;
+      // Only the current connection's end matters; an older one closing changes nothing.
+      if (this.#channel !== channel) return;
+      this.#channel = null;
       if (this.#stopped) return;
       if (FATAL_CLOSE_CODES.has(code)) {
         this.#log.error(`federation: the relay refused this worker (${code} ${reason}); not retrying`);
