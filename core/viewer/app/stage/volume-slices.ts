@@ -34,6 +34,8 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
   const span = max - min || 1;
   const data = volume.data;
   let table = colormapTable('viridis');
+  /** Colour-map index (0..255) under which a voxel is transparent. */
+  let floor = 3;
   const index = { x: Math.floor(w / 2), y: Math.floor(hgt / 2), z: Math.floor(d / 2) };
   const count = { x: w, y: hgt, z: d };
 
@@ -61,7 +63,8 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
         pixels[o] = table[k]!;
         pixels[o + 1] = table[k + 1]!;
         pixels[o + 2] = table[k + 2]!;
-        pixels[o + 3] = 255;
+        // Values under the floor (empty space, noise) are see-through, so slices do not hide each other.
+        pixels[o + 3] = k < floor * 3 ? 0 : 255;
         o += 4;
       }
     }
@@ -80,7 +83,7 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
     texture.magFilter = THREE.NearestFilter;
     const geometry =
       axis === 'x' ? new THREE.PlaneGeometry(dims.z, dims.y) : axis === 'y' ? new THREE.PlaneGeometry(dims.x, dims.z) : new THREE.PlaneGeometry(dims.x, dims.y);
-    const material = new THREE.MeshBasicMaterial({ map: texture, side: THREE.DoubleSide, toneMapped: false });
+    const material = new THREE.MeshBasicMaterial({ map: texture, side: THREE.DoubleSide, toneMapped: false, alphaTest: 0.5 });
     const mesh = new THREE.Mesh(geometry, material);
     if (axis === 'x') mesh.rotation.y = -Math.PI / 2;
     if (axis === 'y') mesh.rotation.x = Math.PI / 2;
@@ -119,11 +122,20 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
     for (const axis of ['x', 'y', 'z'] as const) fill(axis);
     onChange();
   });
+  const floorValue = h('output', { class: 'slice-value' }, `${Math.round((floor / 255) * 100)}%`);
+  const floorInput = h('input', { type: 'range', class: 'slider', min: 0, max: 255, step: 1, value: floor, 'aria-label': 'transparency floor', 'data-axis': 'floor' });
+  floorInput.addEventListener('input', () => {
+    floor = Number(floorInput.value);
+    floorValue.textContent = `${Math.round((floor / 255) * 100)}%`;
+    for (const axis of ['x', 'y', 'z'] as const) fill(axis);
+    onChange();
+  });
   const panel = h(
     'div',
     { class: 'slice-panel', 'data-testid': 'slice-panel' },
     h('div', { class: 'slice-title' }, 'Slices'),
     ...sliders,
+    h('label', { class: 'slice-row', title: 'Values below this share of the range are transparent' }, h('span', { class: 'slice-axis' }, 'floor'), floorInput, floorValue),
     h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'map'), picker),
   );
 
