@@ -31,6 +31,14 @@ export function renderVolume(volume: VolumeResult, size: number, look: VolumeLoo
   }
   const range = max - min || 1;
   const at = (x: number, y: number, z: number): number => (data[(z * ny + y) * nx + x]! - min) / range;
+  const trilinear = (fx: number, fy: number, fz: number): number => {
+    const x = Math.min(nx - 2, Math.floor(fx)), y = Math.min(ny - 2, Math.floor(fy)), z = Math.min(nz - 2, Math.floor(fz));
+    const tx = fx - x, ty = fy - y, tz = fz - z;
+    const lerp = (a: number, b: number, t: number): number => a + (b - a) * t;
+    const plane = (zz: number): number =>
+      lerp(lerp(at(x, y, zz), at(x + 1, y, zz), tx), lerp(at(x, y + 1, zz), at(x + 1, y + 1, zz), tx), ty);
+    return lerp(plane(z), plane(z + 1), tz);
+  };
   const canvas = createBackdrop(size, size);
   const colour = new Float64Array(3);
   const gamma = look.gamma ?? 1;
@@ -74,11 +82,11 @@ export function renderVolume(volume: VolumeResult, size: number, look: VolumeLoo
       const accumulated = [0, 0, 0];
       let transmittance = 1;
       for (let s = 0; s < stepCount && transmittance > 0.01; s++) {
-        const x = Math.floor(start[0] + dir[0] * s * step + nx / 2);
-        const y = Math.floor(start[1] + dir[1] * s * step + ny / 2);
-        const z = Math.floor(start[2] + dir[2] * s * step + nz / 2);
-        if (x < 0 || y < 0 || z < 0 || x >= nx || y >= ny || z >= nz) continue;
-        const v = at(x, y, z);
+        const fx = start[0] + dir[0] * s * step + nx / 2 - 0.5;
+        const fy = start[1] + dir[1] * s * step + ny / 2 - 0.5;
+        const fz = start[2] + dir[2] * s * step + nz / 2 - 0.5;
+        if (fx < 0 || fy < 0 || fz < 0 || fx > nx - 1 || fy > ny - 1 || fz > nz - 1) continue;
+        const v = trilinear(fx, fy, fz);
         if (v > best) best = v;
         if (composite && v > threshold) {
           const t = (v - threshold) / (1 - threshold);
