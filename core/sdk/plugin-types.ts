@@ -9,7 +9,15 @@
  * `segments: Integer = 32` needs no cast; the build step reads the annotation and writes
  * `{"type": "integer"}` into the schema, and the host rejects non-integers with a 400.
  *
+ * Slider bounds go in the function's doc comment, on `number` and `Integer` parameters only:
+ * `@minimum radius 0.1`, `@maximum radius 10`, or `@range segments 3 256`. Values are literal
+ * numbers; `vitrine build` writes them as `minimum`/`maximum` and rejects a default outside them.
+ *
  * @example
+ * /**
+ *  * A square grid.
+ *  * @range cells 1 512
+ *  *\/
  * export function grid(cells: Integer = 16): MeshResult { ... }
  */
 export type Integer = number;
@@ -36,6 +44,8 @@ export interface ProgressReporter {
 /**
  * A dynamic specimen a plugin declares: a function of the plugin shown in the catalog with
  * no file on disk. Export an array of these as `specimens` from the plugin's `index.ts`.
+ * It is read from the source at build time: use an array literal whose values are constant
+ * strings (literals, templates, `+` concatenations, `const` bindings).
  *
  * @example
  * export const specimens: SpecimenDeclaration[] = [{
