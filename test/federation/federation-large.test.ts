@@ -1,0 +1,76 @@
+/**
+ * A 256 MiB volume computed on a worker and fetched through the relay: it crosses the
+ * WebSocket in bounded binary chunks with no size cap, keeps its shape and bytes, and the
+ * static-file path streams a worker's file of the same order through the relay.
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixturePlugins, NO_PLUGINS, workerArgs } from './helpers/fixture-build.ts';
+import { eventually, killAll, startHost, type HostProcess } from './helpers/host-process.ts';
+import { readVolumeStream } from './helpers/read-volume-stream.ts';
+
+const MIB = 1024 * 1024;
+let plugins: { dir: string; cleanup: () => void };
+let specimens: string;
+let relay: HostProcess;
+
+/** A static `.bin` of `size` bytes whose byte i is (i * 7 + 3) mod 256, written in 1 MiB blocks. */
+function writePatternFile(file: string, size: number): void {
+  const block = Buffer.alloc(MIB);
+  for (let i = 0; i < MIB; i++) block[i] = (i * 7 + 3) & 255;
+  const fd = openSync(file, 'w');
+  for (let written = 0; written < size; written += MIB) writeSync(fd, block, 0, Math.min(MIB, size - written));
+  closeSync(fd);
+}
+
+beforeAll(async () => {
+  plugins = buildFixturePlugins();
+  specimens = mkdtempSync(path.join(tmpdir(), 'vitrine-fed-large-'));
+  mkdirSync(path.join(specimens, 'blob'));
+  writePatternFile(path.join(specimens, 'blob', 'blob.bin'), 64 * MIB);
+  writeFileSync(path.join(specimens, 'blob', 'specimen.json'), JSON.stringify({ id: 'blob', display_name: 'Blob', data_file: 'blob.bin' }));
+  relay = await startHost(['--relay', '--specimens', path.join(specimens, 'none'), '--plugins', NO_PLUGINS]);
+  await startHost(workerArgs(relay.url, 'big', plugins.dir, specimens));
+  await eventually(async () => {
+    const ids = ((await (await fetch(`${relay.url}/api/specimens`)).json()) as { id: string }[]).map((e) => e.id);
+    return ids.includes('big:big') && ids.includes('big:blob') ? true : undefined;
+  }, 'the worker to register');
+});
+
+afterAll(async () => {
+  await killAll();
+  plugins?.cleanup();
+  if (specimens) rmSync(specimens, { recursive: true, force: true });
+});
+
+describe('large payloads through the relay', () => {
+  it('a 256 MiB computed volume arrives whole, with the right bytes', async () => {
+    const bytes = 256 * MIB;
+    const res = await fetch(`${relay.url}/api/specimens/big:big/data?params=${encodeURIComponent('{"mib":256}')}`);
+    expect(res.status).toBe(200);
+    const preambleLength = Number(res.headers.get('content-length')) - bytes;
+    expect(preambleLength).toBeGreaterThan(4);
+    const offsets = [0, 1, 4095, MIB + 17, 100 * MIB + 3, bytes - 2, bytes - 1];
+    const volume = await readVolumeStream(res, offsets);
+    expect(volume.preamble).toMatchObject({ type: 'volume', shape: [4096, 256, 256], dtype: 'uint8', spacing: [1, 1, 2] });
+    expect(volume.dataBytes).toBe(bytes);
+    for (const offset of offsets) expect(volume.samples.get(offset)).toBe((offset * 31 + 7) & 255);
+  });
+
+  it('a 64 MiB static file streams through with its length', async () => {
+    const res = await fetch(`${relay.url}/api/specimens/big:blob/data`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe(String(64 * MIB));
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="blob.bin"');
+    let total = 0;
+    let mismatches = 0;
+    for await (const part of res.body as unknown as AsyncIterable<Uint8Array>) {
+      for (let i = 0; i < part.length; i += 65_537) if (part[i] !== (((total + i) * 7 + 3) & 255)) mismatches++;
+      total += part.length;
+    }
+    expect(total).toBe(64 * MIB);
+    expect(mismatches).toBe(0);
+  });
+});
