@@ -9,6 +9,7 @@ import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { SpecimenRecord } from './specimen-record.ts';
 import { loadSpecimenFolder, type FolderResult } from './load-specimen-folder.ts';
+import { isValidSpecimenId } from './specimen-id.ts';
 
 export interface ScanResult {
   /** Sorted by id; ids are unique. */
@@ -75,4 +76,22 @@ export async function scanSpecimensDir(dir: string): Promise<ScanResult> {
   });
   const records = [...byId.values()].map((v) => v.record).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { records, problems };
+}
+
+/**
+ * Loads the one specimen in folder `dir/<id>` when it exists and declares that id, without
+ * scanning the rest: lets a lookup miss find a specimen folder written after the last scan
+ * (the reference host does this) at the cost of a few file operations.
+ * @returns the record, or null when there is no such folder, its specimen.json is unusable, or
+ * it declares another id.
+ */
+export async function findSpecimenOnDisk(dir: string, id: string): Promise<SpecimenRecord | null> {
+  if (!isValidSpecimenId(id) || id.startsWith('.')) return null;
+  try {
+    const realRoot = await realpath(path.resolve(dir));
+    const { record } = await loadSpecimenFolder(realRoot, id);
+    return record && record.id === id ? record : null;
+  } catch {
+    return null;
+  }
 }

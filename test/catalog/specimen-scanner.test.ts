@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { scanSpecimensDir } from '../../core/catalog/specimen-scanner.ts';
+import { findSpecimenOnDisk, scanSpecimensDir } from '../../core/catalog/specimen-scanner.ts';
 import type { SpecimenRecord } from '../../core/catalog/specimen-record.ts';
 
 let base: string;
@@ -245,6 +245,16 @@ describe('scanSpecimensDir', () => {
     expect(result.records).toEqual([]);
     expect(result.problems).toHaveLength(1);
     expect(result.problems[0]).toContain('does not exist');
+  });
+
+  it('finds one specimen folder by id without a full scan', async () => {
+    await folder('late', { 'specimen.json': { display_name: 'Late arrival', data_file: 'l.obj' }, 'l.obj': 'v 0 0 0\n' });
+    await folder('other-name', { 'specimen.json': { id: 'renamed' } });
+    expect(await findSpecimenOnDisk(root, 'late')).toMatchObject({ id: 'late', display_name: 'Late arrival', type: 'mesh' });
+    expect(await findSpecimenOnDisk(root, 'other-name')).toBeNull();
+    expect(await findSpecimenOnDisk(root, 'nope')).toBeNull();
+    expect(await findSpecimenOnDisk(root, '..')).toBeNull();
+    expect(await findSpecimenOnDisk(path.join(base, 'missing-root'), 'late')).toBeNull();
   });
 
   it('scans a thousand folders', async () => {
