@@ -49,11 +49,16 @@ export async function shot(page: Page, name: string): Promise<string> {
 
 /** Waits until the element matching `selector` has exactly `text` as its trimmed text. */
 export async function waitForText(page: Page, selector: string, text: string): Promise<void> {
-  await page.waitForFunction(
-    ([sel, want]) => document.querySelector(sel)?.textContent?.trim() === want,
-    [selector, text] as const,
-    { timeout: 30_000 },
-  );
+  try {
+    await page.waitForFunction(
+      ([sel, want]) => document.querySelector(sel)?.textContent?.trim() === want,
+      [selector, text] as const,
+      { timeout: 30_000 },
+    );
+  } catch (error) {
+    const actual = await page.evaluate((sel) => document.querySelector(sel)?.textContent?.trim() ?? null, selector);
+    throw new Error(`'${selector}' never read '${text}' (it reads ${JSON.stringify(actual)}): ${(error as Error).message}`);
+  }
 }
 
 /** Waits until the element's `data-state` is one of `states`, and returns it. */

@@ -116,6 +116,15 @@ describe('the web viewer', () => {
     await waitForText(page, stat('triangles'), '200');
     await waitForState(page, JOB, ['done']);
     await shot(page, 'torus-10');
+
+    // Quick successive edits: each aborts the one before; only the last value's mesh stays.
+    for (const value of ['20', '30', '40', '50']) {
+      await page.fill('[data-param=segments] input[type=number]', value);
+      await page.press('[data-param=segments] input[type=number]', 'Enter');
+    }
+    await waitForText(page, stat('triangles'), '5,000'); // 2 × 50²
+    await waitForState(page, JOB, ['done']);
+    expect(new URL(page.url()).searchParams.get('params')).toContain('"segments":50');
   });
 
   it('runs a slow specimen as a job with progress, and cancels it', async () => {
