@@ -71,7 +71,7 @@ interface Serving {
 }
 
 const STREAM_HIGH_WATER = CHUNK_BYTES;
-const SOCKET_HIGH_WATER = 4 * CHUNK_BYTES;
+const SOCKET_HIGH_WATER = 16 * 1024 * 1024;
 
 export class PeerChannel {
   readonly peerId: string;

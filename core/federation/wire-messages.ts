@@ -74,8 +74,7 @@ export type WireMessage =
   | { t: 'res'; id: number; ok: false; error: WireError }
   | { t: 'event'; id: number; body: Record<string, unknown> }
   | { t: 'cancel'; id: number }
-  | { t: 'ack'; id: number; bytes: number }
-  | { t: 'abort-stream'; id: number; error: WireError };
+  | { t: 'ack'; id: number; bytes: number };
 
 /** Parses a text frame; null for anything that is not a message object with a `t`. */
 export function parseWireMessage(text: string): WireMessage | null {
