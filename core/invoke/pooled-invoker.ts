@@ -12,6 +12,9 @@ import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { InvokeOutcome, InvokeTask, StoredResult, WorkerPortMessage } from '../workers/protocol.ts';
 import { indexOfKind, toPositionalArgs, type InvokeContext, type Invoker } from './invoker.ts';
 
+/** Longest wait for a finished run's last progress messages. */
+const END_WAIT_MS = 1000;
+
 export class PooledInvoker implements Invoker {
   #pool: Tinypool;
   #graceMs: number;
@@ -28,9 +31,15 @@ export class PooledInvoker implements Invoker {
     const cancelFlag = new SharedArrayBuffer(4);
     const terminate = new AbortController();
     let graceTimer: NodeJS.Timeout | undefined;
+    // The result and the progress travel on different ports, so a run's last messages can
+    // arrive after its result: the run counts as finished once its `end` marker is in.
+    let markEnded: () => void = () => {};
+    const ended = new Promise<void>((resolve) => (markEnded = resolve));
     port1.on('message', (message: WorkerPortMessage) => {
-      if (message.type === 'progress' && !ctx.signal.aborted) ctx.onProgress?.(message);
+      if (message.type === 'end') markEnded();
+      else if (message.type === 'progress' && !ctx.signal.aborted) ctx.onProgress?.(message);
     });
+    port1.once('close', () => markEnded());
     const onAbort = () => {
       Atomics.store(new Int32Array(cancelFlag), 0, 1);
       port1.postMessage({ type: 'cancel' });
@@ -53,6 +62,7 @@ export class PooledInvoker implements Invoker {
     let outcome: InvokeOutcome;
     try {
       outcome = (await this.#pool.run(task, { name: 'invoke', transferList: [port2 as never], signal: terminate.signal })) as InvokeOutcome;
+      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, END_WAIT_MS).unref())]);
     } catch (error) {
       if (ctx.signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
       throw wrapHostError(error, 'SPC_ERR_WORKER_CRASHED', entry.name, error instanceof Error ? error.message : String(error));

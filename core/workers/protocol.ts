@@ -39,7 +39,10 @@ export type StoredResult = TaggedResult & {
 };
 
 /** Sent by the worker on the task port. */
-export type WorkerPortMessage = { type: 'progress'; text: string; fraction: number | null; ts: number };
+export type WorkerPortMessage =
+  | { type: 'progress'; text: string; fraction: number | null; ts: number }
+  /** Last message of a run: every progress message before it has been delivered. */
+  | { type: 'end' };
 
 /** Sent by the host on the task port. */
 export type HostPortMessage = { type: 'cancel' };

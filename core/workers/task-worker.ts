@@ -91,6 +91,8 @@ export async function invoke(task: InvokeTask): Promise<InvokeOutcome> {
     }
   } finally {
     port.off('message', onMessage);
+    const end: WorkerPortMessage = { type: 'end' };
+    port.postMessage(end);
     port.close();
   }
 }
