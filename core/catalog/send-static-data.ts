@@ -12,6 +12,7 @@ import type { FastifyReply } from 'fastify';
 import { encodePreamble } from '../envelope/preamble.ts';
 import { createHostError, type HostError } from '../errors.ts';
 import type { DataSource, SpecimenRecord } from './specimen-record.ts';
+import { parseByteRange } from './byte-range.ts';
 import { byteSwapStream } from './byte-swap-stream.ts';
 import { contentDisposition } from './content-disposition.ts';
 import { dataMediaType } from './file-media-types.ts';
@@ -46,15 +47,26 @@ async function openDataFile(record: SpecimenRecord, source: FileSource): Promise
 
 async function sendFile(reply: FastifyReply, source: FileSource, handle: FileHandle, size: number): Promise<FastifyReply> {
   reply.header('content-type', dataMediaType(source.fileName));
-  reply.header('content-length', size);
   reply.header('content-disposition', contentDisposition(source.fileName));
+  reply.header('accept-ranges', 'bytes');
+  const headers = reply.request.headers;
+  // With If-Range we cannot tell whether the client's copy is current: send the whole file.
+  const range = headers['if-range'] === undefined ? parseByteRange(headers.range, size) : { kind: 'none' as const };
+  if (range.kind === 'unsatisfiable') {
+    await handle.close().catch(() => {});
+    return reply.code(416).header('content-range', `bytes */${size}`).header('content-length', 0).send(Buffer.alloc(0));
+  }
+  const start = range.kind === 'range' ? range.start : 0;
+  const end = range.kind === 'range' ? range.end : size - 1;
+  if (range.kind === 'range') reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
+  reply.header('content-length', end - start + 1);
   if (isHeadRequest(reply)) return sendHeadOnly(reply, handle);
   // An empty file: `end: -1` is not a valid range, and there is nothing to stream anyway.
   if (size === 0) {
-    void handle.close();
+    await handle.close().catch(() => {});
     return reply.send(Buffer.alloc(0));
   }
-  return reply.send(handle.createReadStream({ start: 0, end: size - 1 }));
+  return reply.send(handle.createReadStream({ start, end }));
 }
 
 async function sendNpy(

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { parseByteRange } from '../../core/catalog/byte-range.ts';
 import { byteSwapStream } from '../../core/catalog/byte-swap-stream.ts';
 import { contentDisposition } from '../../core/catalog/content-disposition.ts';
 import { parseDataUri } from '../../core/catalog/data-uri.ts';
@@ -126,5 +127,25 @@ describe('byteSwapStream', () => {
       for await (const _ of Readable.from([Buffer.alloc(5)]).pipe(byteSwapStream(2))) void _;
     };
     await expect(run()).rejects.toThrow(/inside a 2-byte element/);
+  });
+});
+
+describe('parseByteRange', () => {
+  it.each([
+    [undefined, 100, { kind: 'none' }],
+    ['bytes=0-9', 100, { kind: 'range', start: 0, end: 9 }],
+    ['bytes=90-', 100, { kind: 'range', start: 90, end: 99 }],
+    ['bytes=90-500', 100, { kind: 'range', start: 90, end: 99 }],
+    ['bytes=-5', 100, { kind: 'range', start: 95, end: 99 }],
+    ['bytes=-500', 100, { kind: 'range', start: 0, end: 99 }],
+    ['bytes=100-', 100, { kind: 'unsatisfiable' }],
+    ['bytes=-0', 100, { kind: 'unsatisfiable' }],
+    ['bytes=0-0', 0, { kind: 'unsatisfiable' }],
+    ['bytes=5-2', 100, { kind: 'none' }],
+    ['bytes=0-1, 4-5', 100, { kind: 'none' }],
+    ['bytes=-', 100, { kind: 'none' }],
+    ['items=0-1', 100, { kind: 'none' }],
+  ] as const)('%j of %i bytes', (header, size, expected) => {
+    expect(parseByteRange(header, size)).toEqual(expected);
   });
 });

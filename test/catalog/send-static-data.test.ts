@@ -187,6 +187,43 @@ describe('sendStaticData: .npy volumes as envelopes', () => {
   });
 });
 
+describe('sendStaticData: byte ranges', () => {
+  it('advertises ranges and serves one with 206 and Content-Range', async () => {
+    const full = await app.inject({ method: 'GET', url: '/api/specimens/knot/data' });
+    expect(full.headers['accept-ranges']).toBe('bytes');
+    const res = await app.inject({ method: 'GET', url: '/api/specimens/knot/data', headers: { range: 'bytes=1000-1999' } });
+    expect(res.statusCode).toBe(206);
+    expect(res.headers['content-range']).toBe(`bytes 1000-1999/${meshBytes.length}`);
+    expect(res.headers['content-length']).toBe('1000');
+    expect(res.rawPayload.equals(meshBytes.subarray(1000, 2000))).toBe(true);
+  });
+
+  it('serves open-ended and suffix ranges', async () => {
+    const tail = await app.inject({ method: 'GET', url: '/api/specimens/knot/data', headers: { range: 'bytes=299000-' } });
+    expect(tail.statusCode).toBe(206);
+    expect(tail.rawPayload.equals(meshBytes.subarray(299000))).toBe(true);
+    const suffix = await app.inject({ method: 'GET', url: '/api/specimens/knot/data', headers: { range: 'bytes=-10' } });
+    expect(suffix.rawPayload.equals(meshBytes.subarray(meshBytes.length - 10))).toBe(true);
+  });
+
+  it('answers 416 for a range past the end, and the whole file for a malformed or multi-range header', async () => {
+    const past = await app.inject({ method: 'GET', url: '/api/specimens/knot/data', headers: { range: `bytes=${meshBytes.length}-` } });
+    expect(past.statusCode).toBe(416);
+    expect(past.headers['content-range']).toBe(`bytes */${meshBytes.length}`);
+    for (const range of ['bytes=0-1,5-6', 'lines=1-2', 'bytes=9-3']) {
+      const res = await app.inject({ method: 'GET', url: '/api/specimens/knot/data', headers: { range } });
+      expect(res.statusCode, range).toBe(200);
+      expect(res.rawPayload.length).toBe(meshBytes.length);
+    }
+  });
+
+  it('ignores Range on .npy envelopes', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/specimens/phantom/data', headers: { range: 'bytes=0-3' } });
+    expect(res.statusCode).toBe(200);
+    expect(decodeEnvelope(res.rawPayload).type).toBe('volume');
+  });
+});
+
 describe('sendStaticData: HEAD', () => {
   it('answers HEAD with the GET headers and no body', async () => {
     for (const id of ['knot', 'phantom', 'big-endian']) {
