@@ -27,6 +27,9 @@ export function toSpecimenMetadata(ctx: HostContext, record: SpecimenRecord): Re
     ...toCatalogEntry(record),
     thumbnail_file: record.thumbnail_file,
     story: record.story,
+    // Clients of the reference format read the story as a list of paragraphs.
+    story_text: record.story ? record.story.split('\n\n') : [],
+    data_file: record.data && record.data.kind !== 'remote' ? record.data.fileName : null,
     schema: record.is_dynamic ? specimenSchema(ctx, record) : null,
   };
   if (record.worker_id) metadata.worker_id = record.worker_id;

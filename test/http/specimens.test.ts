@@ -30,6 +30,10 @@ describe('catalog', () => {
     expect(meta.is_dynamic).toBe(true);
     expect(meta.schema.title).toBe('square');
     expect(meta.schema.properties.size).toMatchObject({ type: 'number', default: 2, minimum: 0.1, maximum: 5 });
+    expect(meta.story_text).toEqual([]);
+    expect(meta.data_file).toBeNull();
+    const stat = (await app.inject({ url: '/api/specimens/tri' })).json();
+    expect(stat).toMatchObject({ data_file: 'tri.obj', schema: null, is_dynamic: false });
     const missing = await app.inject({ url: '/api/specimens/nope' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ status_code: 404, detail: expect.stringContaining('nope') });
