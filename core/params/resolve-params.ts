@@ -85,13 +85,26 @@ export function resolveParams(schema: Schema, order: string[], raw: RawParams, f
   return values;
 }
 
+const refinements = new WeakMap<Schema, WeakMap<Schema, Schema>>();
+
 /**
  * Refines a generated schema with a specimen.json schema, property by property: the
  * refinement's keywords (`default`, `minimum`, `maximum`, `description`, ...) win; properties
  * it adds are added. contract §3.
+ *
+ * The same pair always yields the same object, so the validator compiled for a refined
+ * schema is compiled once, not on every request.
  */
 export function refineSchema(base: Schema, refinement: Schema | undefined): Schema {
   if (!refinement) return base;
+  let byRefinement = refinements.get(base);
+  if (!byRefinement) refinements.set(base, (byRefinement = new WeakMap()));
+  let merged = byRefinement.get(refinement);
+  if (!merged) byRefinement.set(refinement, (merged = mergeSchemas(base, refinement)));
+  return merged;
+}
+
+function mergeSchemas(base: Schema, refinement: Schema): Schema {
   const baseProps = propertiesOf(base);
   const refProps = propertiesOf(refinement);
   const properties: Record<string, Schema> = { ...baseProps };

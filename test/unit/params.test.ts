@@ -45,8 +45,11 @@ describe('params', () => {
   });
 
   it('refines a generated schema property by property', () => {
-    const refined = refineSchema(schema, { properties: { a: { maximum: 5, default: 2 } } });
+    const refinement = { properties: { a: { maximum: 5, default: 2 } } };
+    const refined = refineSchema(schema, refinement);
     expect(refined.properties).toMatchObject({ a: { type: 'number', default: 2, minimum: 0, maximum: 5 }, n: { type: 'integer' } });
     expect(refined.title).toBe('f');
+    // One object per (schema, refinement) pair, so its validator is compiled once.
+    expect(refineSchema(schema, refinement)).toBe(refineSchema(schema, refinement));
   });
 });
