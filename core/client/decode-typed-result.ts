@@ -5,6 +5,7 @@
  * volume and image `data` (base64 of little-endian C-order bytes) becomes a view of the right
  * element type over freshly decoded, aligned bytes.
  */
+import { TYPED_ARRAYS as ARRAYS } from '../envelope/dtypes.ts';
 import { base64ToBytes } from './base64.ts';
 import type {
   ImageData2D,
@@ -16,16 +17,6 @@ import type {
   VolumeData,
 } from './decoded-types.ts';
 
-const ARRAYS = {
-  uint8: Uint8Array,
-  int8: Int8Array,
-  uint16: Uint16Array,
-  int16: Int16Array,
-  uint32: Uint32Array,
-  int32: Int32Array,
-  float32: Float32Array,
-  float64: Float64Array,
-} as const;
 
 /** Raised for JSON that is not a typed result. */
 export class TypedResultError extends TypeError {

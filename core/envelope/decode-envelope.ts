@@ -5,18 +5,8 @@
  * a block only when the block's offset is not a multiple of its element size, which typed
  * array views require.
  */
+import { TYPED_ARRAYS as ARRAYS, type DType } from './dtypes.ts';
 
-const ARRAYS = {
-  uint8: Uint8Array,
-  int8: Int8Array,
-  uint16: Uint16Array,
-  int16: Int16Array,
-  uint32: Uint32Array,
-  int32: Int32Array,
-  float32: Float32Array,
-  float64: Float64Array,
-} as const;
-type DType = keyof typeof ARRAYS;
 type ArrayOf<D extends DType> = InstanceType<(typeof ARRAYS)[D]>;
 
 /** Raised for a buffer that is not a valid v1 envelope. */

@@ -1,7 +1,8 @@
 /**
  * @module dtypes
  * Element types that may appear in an envelope or typed result, with their typed array
- * constructors. Shared by the encoders, the decoder and the JSON result writer.
+ * constructors. Shared by the encoders, the decoders (host and client) and the JSON result
+ * writer. No Node-only APIs: the browser client imports it too.
  */
 
 export const TYPED_ARRAYS = {
@@ -29,9 +30,4 @@ export function dtypeOf(array: AnyTypedArray): DType {
     if (array instanceof ctor) return name as DType;
   }
   throw new TypeError('not a supported typed array');
-}
-
-/** A typed array's bytes as a Buffer view (no copy). */
-export function bytesOf(array: ArrayBufferView): Buffer {
-  return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 }

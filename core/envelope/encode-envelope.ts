@@ -5,7 +5,7 @@
  * the socket in order (see `reply-envelope.ts`).
  */
 import type { MeshResult, VolumeResult } from '../sdk/result-types.ts';
-import { bytesOf } from './dtypes.ts';
+import { bytesOf } from './bytes-of.ts';
 import { encodePreamble } from './preamble.ts';
 
 /** The parts of an envelope and their total length (for `Content-Length`). */

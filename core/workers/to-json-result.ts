@@ -5,7 +5,7 @@
  * Runs on the encode worker thread: a large result takes real time to print and must never
  * hold up the host's event loop.
  */
-import { bytesOf } from '../envelope/dtypes.ts';
+import { bytesOf } from '../envelope/bytes-of.ts';
 import type { StoredResult } from './protocol.ts';
 
 function list(array: ArrayLike<number>): string {
