@@ -60,11 +60,9 @@ export const ERRORS = {
   SPC_ERR_HOST_CLOSING: entry(503, () => 'the host is shutting down'),
 
   // --- federation ---
-  SPC_ERR_WORKER_NOT_FOUND: entry(404, (id = '?') => `worker '${id}' is not connected`),
   SPC_ERR_WORKER_DISCONNECTED: entry(502, (id = '?') => `worker '${id}' disconnected`),
   SPC_ERR_WORKER_TIMEOUT: entry(504, (id = '?', what = 'request') => `worker '${id}' did not answer the ${what} in time`),
   SPC_ERR_WORKER_ERROR: entry(502, (id = '?', why = '?') => `worker '${id}' failed: ${why}`),
-  SPC_ERR_WORKER_UNAUTHORIZED: entry(401, (id = '?') => `worker '${id}' did not present the relay's token`),
   SPC_ERR_NOT_RELAY: entry(404, () => 'this host is not a relay (start it with --relay)'),
 } as const satisfies Record<string, CatalogEntry>;
 

@@ -137,11 +137,6 @@ export class ResultService {
     });
   }
 
-  /** Computations under way (for shutdown and tests). */
-  get inFlight(): number {
-    return this.#flights.size;
-  }
-
   /** Cancels every computation under way (shutdown). */
   abortAll(): void {
     for (const flight of this.#flights.values()) flight.controller.abort();

@@ -6,7 +6,7 @@
  * Every failure is a 400 whose detail names the parameter.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { createHostError } from '../errors.ts';
+import { createHostError, type HostError } from '../errors.ts';
 
 const ajv = new Ajv2020({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false, validateSchema: false });
 const validators = new WeakMap<object, ValidateFunction>();
@@ -34,19 +34,20 @@ export function precompileSchema(schema: Schema): void {
   validatorFor(schema);
 }
 
-function describeError(error: ErrorObject, functionName: string): string {
+/** The catalogued error for Ajv's first complaint, naming the parameter. */
+function toParamError(error: ErrorObject, functionName: string): HostError {
   const name = error.instancePath.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
   if (error.keyword === 'additionalProperties') {
-    return `unknown parameter '${String(error.params.additionalProperty)}' for ${functionName}`;
+    return createHostError('SPC_ERR_PARAM_UNKNOWN', String(error.params.additionalProperty), functionName);
   }
   if (error.keyword === 'required') {
-    return `missing required parameter '${String(error.params.missingProperty)}' for ${functionName}`;
+    return createHostError('SPC_ERR_PARAM_MISSING', String(error.params.missingProperty), functionName);
   }
   if (error.keyword === 'enum') {
     const allowed = (error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
-    return `parameter '${name}' must be one of ${allowed}`;
+    return createHostError('SPC_ERR_PARAM_INVALID', `parameter '${name}' must be one of ${allowed}`);
   }
-  return `parameter '${name ?? '?'}' ${error.message ?? 'is invalid'}`;
+  return createHostError('SPC_ERR_PARAM_INVALID', `parameter '${name ?? '?'}' ${error.message ?? 'is invalid'}`);
 }
 
 export interface RawParams {
@@ -80,7 +81,7 @@ export function resolveParams(schema: Schema, order: string[], raw: RawParams, f
   const validate = validatorFor(schema);
   if (!validate(values)) {
     const error = validate.errors![0]!;
-    throw createHostError('SPC_ERR_PARAM_INVALID', describeError(error, functionName));
+    throw toParamError(error, functionName);
   }
   return values;
 }

@@ -67,9 +67,4 @@ export class SpecimenCatalog {
   list(): SpecimenRecord[] {
     return [...this.#merge().values()];
   }
-
-  /** Records from one origin (e.g. `disk`, for the reload count). */
-  countOrigin(origin: SpecimenOrigin): number {
-    return this.list().filter((r) => r.origin === origin).length;
-  }
 }
