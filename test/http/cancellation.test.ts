@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { createTestApp, room, waitForJob } from '../helpers/create-test-app.ts';
-
-function addSpecimen(app: FastifyInstance, id: string, fn: string) {
-  app.vitrine.context.catalog.addToSource('code', 'code', {
-    id, display_name: id, description: '', type: 'mesh', tags: [], is_dynamic: true, function_name: fn,
-    thumbnail_file: null, thumbnail: { kind: 'none' }, story: null, origin: 'code',
-  });
-}
+import { addDynamicSpecimen, createTestApp, room, waitForJob } from '../helpers/create-test-app.ts';
 
 async function start(app: FastifyInstance, id: string, params: object) {
   const res = await app.inject({ method: 'POST', url: `/api/specimens/${id}/start`, payload: { params, room_id: room() } });
@@ -18,7 +11,7 @@ async function start(app: FastifyInstance, id: string, params: object) {
 describe('cancellation', () => {
   it('a function that never checks is stopped by terminating its worker; the pool recovers', async () => {
     const app = await createTestApp({ poolSize: 1 });
-    addSpecimen(app, 'spin', 'spin');
+    addDynamicSpecimen(app, 'spin', 'spin');
     const id = await start(app, 'spin', { seconds: 60 });
     await new Promise((r) => setTimeout(r, 200));
     const del = await app.inject({ method: 'DELETE', url: `/api/jobs/${id}` });
@@ -33,7 +26,7 @@ describe('cancellation', () => {
 
   it('a function that takes an AbortSignal stops cooperatively', async () => {
     const app = await createTestApp({ poolSize: 1, cancelGraceMs: 60_000 });
-    addSpecimen(app, 'coop', 'cooperative');
+    addDynamicSpecimen(app, 'coop', 'cooperative');
     const id = await start(app, 'coop', { seconds: 60 });
     await new Promise((r) => setTimeout(r, 200));
     expect((await app.inject({ method: 'DELETE', url: `/api/jobs/${id}` })).statusCode).toBe(204);
@@ -44,8 +37,8 @@ describe('cancellation', () => {
 
   it('progress polls are answered while CPU-bound jobs occupy every worker thread', async () => {
     const app = await createTestApp({ poolSize: 2 });
-    addSpecimen(app, 'spin', 'spin');
-    addSpecimen(app, 'stepper', 'steps');
+    addDynamicSpecimen(app, 'spin', 'spin');
+    addDynamicSpecimen(app, 'stepper', 'steps');
     const a = await start(app, 'spin', { seconds: 20, seed: 1 });
     const b = await start(app, 'spin', { seconds: 20, seed: 2 });
     for (let i = 0; i < 20; i++) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTestApp, room, waitForJob } from '../helpers/create-test-app.ts';
+import { addDynamicSpecimen, createTestApp, room, waitForJob } from '../helpers/create-test-app.ts';
 
 async function start(app: Awaited<ReturnType<typeof createTestApp>>, id: string, params: object, r = room()) {
   const res = await app.inject({ method: 'POST', url: `/api/specimens/${id}/start`, payload: { params, room_id: r } });
@@ -10,9 +10,7 @@ async function start(app: Awaited<ReturnType<typeof createTestApp>>, id: string,
 describe('jobs', () => {
   it('runs a job with progress, since, and result; a cache hit starts done', async () => {
     const app = await createTestApp();
-    app.vitrine.registerSpecimen({ id: 'stepper', function_name: 'steps_spec' }, () => ({ vertices: new Float32Array(0), indices: new Uint32Array(0) }));
-    // A plugin-backed dynamic specimen (the pool) via specimen.json-like code registration is covered by dyn-square;
-    // here the function from the bundle is reached by its Ascribe-XR style name.
+    // dyn-square is a specimen.json specimen backed by the bundle's `square` (run in the pool).
     const r = room();
     const job = await start(app, 'dyn-square', { size: 3 }, r);
     expect(job.status).toBe('running');
@@ -28,12 +26,9 @@ describe('jobs', () => {
   it('collects one progress message per report, filtered by since', async () => {
     const app = await createTestApp();
     const res = await app.inject({ method: 'POST', url: '/api/specimens/steps/start', payload: {} });
-    // `steps` is not a specimen id; register one that uses the bundle function.
+    // `steps` is not a specimen id yet; show the bundle function as one.
     expect(res.statusCode).toBe(404);
-    app.vitrine.context.catalog.addToSource('code', 'code', {
-      id: 'steps-spec', display_name: 'Steps', description: '', type: 'mesh', tags: [], is_dynamic: true, function_name: 'steps',
-      thumbnail_file: null, thumbnail: { kind: 'none' }, story: null, origin: 'code',
-    });
+    addDynamicSpecimen(app, 'steps-spec', 'steps');
     const job = await start(app, 'steps-spec', { count: 4, delay_ms: 10 });
     const done = await waitForJob(app, job.job_id);
     expect(done.messages.map((m) => m.text)).toEqual(['step 1/4', 'step 2/4', 'step 3/4', 'step 4/4']);
@@ -49,14 +44,8 @@ describe('jobs', () => {
 
   it('answers 409 while running, 410 after failure, 404 for unknown ids', async () => {
     const app = await createTestApp();
-    app.vitrine.context.catalog.addToSource('code', 'code', {
-      id: 'slow', display_name: 'Slow', description: '', type: 'mesh', tags: [], is_dynamic: true, function_name: 'cooperative',
-      thumbnail_file: null, thumbnail: { kind: 'none' }, story: null, origin: 'code',
-    });
-    app.vitrine.context.catalog.addToSource('code', 'code', {
-      id: 'fails', display_name: 'Fails', description: '', type: 'mesh', tags: [], is_dynamic: true, function_name: 'explode',
-      thumbnail_file: null, thumbnail: { kind: 'none' }, story: null, origin: 'code',
-    });
+    addDynamicSpecimen(app, 'slow', 'cooperative');
+    addDynamicSpecimen(app, 'fails', 'explode');
     const slow = await start(app, 'slow', { seconds: 30 });
     const running = await app.inject({ url: `/api/jobs/${slow.job_id}/result` });
     expect(running.statusCode).toBe(409);
