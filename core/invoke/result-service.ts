@@ -54,7 +54,11 @@ export class ResultService {
 
   /** The cached result for these values in this room, counted and logged as a hit; else undefined. */
   lookup(roomId: string, entry: FunctionEntry, values: Record<string, unknown>): StoredResult | undefined {
-    const hit = this.#cache.get(roomId, cacheKey(entry.name, values));
+    return this.#hit(roomId, entry, values, cacheKey(entry.name, values));
+  }
+
+  #hit(roomId: string, entry: FunctionEntry, values: Record<string, unknown>, key: string): StoredResult | undefined {
+    const hit = this.#cache.get(roomId, key);
     if (hit) this.#logAccess('hit', roomId, entry, values);
     return hit?.value;
   }
@@ -62,9 +66,9 @@ export class ResultService {
   /** A cached result, or the result of a (possibly shared) computation that is then cached. */
   async compute(request: ComputeRequest): Promise<StoredResult> {
     const { entry, values, roomId } = request;
-    const cached = this.lookup(roomId, entry, values);
-    if (cached) return cached;
     const key = cacheKey(entry.name, values);
+    const cached = this.#hit(roomId, entry, values, key);
+    if (cached) return cached;
     const flightKey = `${roomId}\u0000${key}`;
     let flight = this.#flights.get(flightKey);
     if (flight) {
