@@ -8,7 +8,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type WebSocket from 'ws';
 import { createHostError, type HostError } from '../errors.ts';
-import { decodeChunkFrame, encodeChunkFrame } from './chunk-frame.ts';
+import { PayloadFill } from './payload-fill.ts';
 import { fromWireError, toWireError } from './wire-error.ts';
 import {
   CHUNK_BYTES,
@@ -40,6 +40,11 @@ export interface RequestOptions {
   onEvent?: (body: Record<string, unknown>) => void;
   /** `buffer`: the payload arrives as one ArrayBuffer; `stream`: as a Readable, resolved at once. */
   sink?: 'buffer' | 'stream';
+  /**
+   * With the `buffer` sink: called once the answer's header is in and its buffer allocated,
+   * before any payload byte; the fill tells how far the bytes have arrived.
+   */
+  onPayload?: (body: Record<string, unknown>, fill: PayloadFill) => void;
 }
 
 export interface RequestAnswer {
@@ -58,9 +63,11 @@ interface Pending {
   onAbort: (() => void) | null;
   expected: number;
   received: number;
-  buffer: Uint8Array | null;
+  fill: PayloadFill | null;
   stream: PassThrough | null;
   body: Record<string, unknown>;
+  /** Bytes consumed and not yet acknowledged to the sender. */
+  unacked: number;
 }
 
 interface Serving {
@@ -71,6 +78,7 @@ interface Serving {
 }
 
 const STREAM_HIGH_WATER = CHUNK_BYTES;
+const ACK_EVERY_BYTES = STREAM_WINDOW_BYTES / 4;
 const SOCKET_HIGH_WATER = 16 * 1024 * 1024;
 
 export class PeerChannel {
@@ -85,6 +93,10 @@ export class PeerChannel {
   #lastSeen = Date.now();
   #closed = false;
   #closeListeners: ((code: number, reason: string) => void)[] = [];
+  /** The request the binary frames arriving now answer (set by the peer's `bytes` message). */
+  #bytesIn: number | null = null;
+  /** The request the binary frames sent now answer, as last announced to the peer. */
+  #bytesOut: number | null = null;
 
   constructor(ws: WebSocket, options: { peerId: string; handler: RequestHandler; onControl: (message: WireMessage) => void }) {
     this.#ws = ws;
@@ -166,9 +178,10 @@ export class PeerChannel {
         onAbort: null,
         expected: 0,
         received: 0,
-        buffer: null,
+        fill: null,
         stream: null,
         body: {},
+        unacked: 0,
       };
       this.#pending.set(id, pending);
       this.#arm(id, pending);
@@ -203,6 +216,7 @@ export class PeerChannel {
     if (this.#pending.get(id) !== pending) return;
     this.#settle(id, pending);
     if (pending.stream) pending.stream.destroy(error);
+    pending.fill?.fail(error);
     pending.reject(error);
   }
 
@@ -231,19 +245,19 @@ export class PeerChannel {
       pending.resolve({ body: message.body, payload: null, stream: pending.stream, byteLength: bytes });
     } else {
       try {
-        pending.buffer = new Uint8Array(new ArrayBuffer(bytes));
+        pending.fill = new PayloadFill(bytes);
       } catch {
         this.send({ t: 'cancel', id: message.id });
         return this.#fail(message.id, pending, createHostError('SPC_ERR_WORKER_ERROR', this.peerId, `cannot hold a ${bytes}-byte result`));
       }
+      pending.options.onPayload?.(message.body, pending.fill);
     }
     this.#arm(message.id, pending);
   }
 
-  #onChunk(frame: Buffer): void {
-    const decoded = decodeChunkFrame(frame);
-    if (!decoded) return;
-    const { id, payload } = decoded;
+  #onChunk(payload: Buffer): void {
+    const id = this.#bytesIn;
+    if (id === null) return;
     const pending = this.#pending.get(id);
     if (!pending || pending.expected === 0) return;
     if (pending.received + payload.length > pending.expected) {
@@ -252,16 +266,16 @@ export class PeerChannel {
     }
     pending.received += payload.length;
     const done = pending.received === pending.expected;
-    if (pending.buffer) {
-      pending.buffer.set(payload, pending.received - payload.length);
-      this.send({ t: 'ack', id, bytes: payload.length });
+    if (pending.fill) {
+      pending.fill.write(payload);
+      this.#acknowledge(id, pending, payload.length, done);
       if (done) {
         this.#settle(id, pending);
-        return pending.resolve({ body: pending.body, payload: pending.buffer.buffer as ArrayBuffer, stream: null, byteLength: pending.expected });
+        return pending.resolve({ body: pending.body, payload: pending.fill.bytes.buffer as ArrayBuffer, stream: null, byteLength: pending.expected });
       }
     } else if (pending.stream) {
       const stream = pending.stream;
-      stream.write(payload, () => this.send({ t: 'ack', id, bytes: payload.length }));
+      stream.write(payload, () => this.#acknowledge(id, pending, payload.length, done));
       if (done) {
         this.#settle(id, pending);
         stream.end();
@@ -269,6 +283,17 @@ export class PeerChannel {
       }
     }
     this.#arm(id, pending);
+  }
+
+  /**
+   * Credits consumed bytes back to the sender, a quarter window at a time (and at the end), so
+   * a 256 MiB payload costs 32 acks rather than one per chunk.
+   */
+  #acknowledge(id: number, pending: Pending, bytes: number, last: boolean): void {
+    pending.unacked += bytes;
+    if (!last && pending.unacked < ACK_EVERY_BYTES) return;
+    this.send({ t: 'ack', id, bytes: pending.unacked });
+    pending.unacked = 0;
   }
 
   // ---------------------------------------------------------------- responder side
@@ -281,6 +306,9 @@ export class PeerChannel {
         return void this.#serve(message);
       case 'res':
         return this.#onResponse(message);
+      case 'bytes':
+        this.#bytesIn = message.id;
+        return;
       case 'event': {
         this.#pending.get(message.id)?.options.onEvent?.(message.body);
         return;
@@ -339,11 +367,15 @@ export class PeerChannel {
         if (signal.aborted || this.#closed) return;
         const chunk = block.subarray(offset, Math.min(block.byteLength, offset + CHUNK_BYTES));
         serving.sent += chunk.byteLength;
-        const frame = encodeChunkFrame(id, chunk);
+        if (this.#bytesOut !== id) {
+          this.send({ t: 'bytes', id });
+          this.#bytesOut = id;
+        }
+        // Sent as a view onto the payload's own memory: with the zero mask nothing is copied.
         if (this.#ws.bufferedAmount > SOCKET_HIGH_WATER) {
-          await new Promise<void>((resolve) => this.#ws.send(frame, { binary: true }, () => resolve()));
+          await new Promise<void>((resolve) => this.#ws.send(chunk, { binary: true }, () => resolve()));
         } else {
-          this.#ws.send(frame, { binary: true });
+          this.#ws.send(chunk, { binary: true });
         }
       }
     }

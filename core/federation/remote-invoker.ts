@@ -2,14 +2,17 @@
  * @module remote-invoker
  * Runs a relayed function on its worker: one `invoke` request carrying the checked values and
  * the room; progress events become the job's progress; the result arrives as a result frame
- * written into one preallocated buffer. Aborting the signal sends a cancel to the worker.
+ * written into one preallocated buffer. Once the frame's header is in, the result (views onto
+ * that buffer) is announced as arriving, so a reply can follow the bytes as they come.
+ * Aborting the signal sends a cancel to the worker.
  */
 import { createHostError } from '../errors.ts';
-import type { InvokeContext, Invoker, ProgressUpdate } from '../invoke/invoker.ts';
+import type { ArrivingResult, InvokeContext, Invoker, ProgressUpdate } from '../invoke/invoker.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../workers/protocol.ts';
+import type { PayloadFill } from './payload-fill.ts';
 import type { PeerChannel } from './peer-channel.ts';
-import { checkResultHeader, decodeResultFrame } from './result-frame.ts';
+import { checkResultHeader, decodeResultFrame, type ResultHeader } from './result-frame.ts';
 
 export class RemoteInvoker implements Invoker {
   #channelOf: (workerId: string) => PeerChannel | undefined;
@@ -25,6 +28,7 @@ export class RemoteInvoker implements Invoker {
     const { workerId, remoteName } = entry.source;
     const channel = this.#channelOf(workerId);
     if (!channel) throw createHostError('SPC_ERR_WORKER_DISCONNECTED', workerId);
+    let arriving: StoredResult | null = null;
     const answer = await channel.request(
       'invoke',
       { function: remoteName, values, room_id: ctx.roomId ?? null },
@@ -33,19 +37,42 @@ export class RemoteInvoker implements Invoker {
         signal: ctx.signal,
         sink: 'buffer',
         onEvent: (body) => ctx.onProgress?.(toProgress(body)),
+        onPayload: (body, fill) => {
+          const header = headerOf(body, fill.bytes.byteLength);
+          if (!header) return; // refused below, once the answer settles
+          arriving = decodeResultFrame(header, fill.bytes.buffer as ArrayBuffer);
+          ctx.onArriving?.(arrivingResult(arriving, fill));
+        },
       },
     );
-    let header;
-    try {
-      header = checkResultHeader(answer.body.header);
-    } catch (error) {
-      throw createHostError('SPC_ERR_WORKER_ERROR', workerId, (error as Error).message);
-    }
-    if (header.byteLength !== answer.byteLength || !answer.payload) {
-      throw createHostError('SPC_ERR_WORKER_ERROR', workerId, 'result payload does not match its header');
-    }
+    if (arriving) return arriving;
+    const header = headerOf(answer.body, answer.byteLength, workerId);
+    if (!header || !answer.payload) throw createHostError('SPC_ERR_WORKER_ERROR', workerId, 'result payload does not match its header');
     return decodeResultFrame(header, answer.payload);
   }
+}
+
+/** The checked result header of an answer; null when it does not describe `byteLength` bytes. */
+function headerOf(body: Record<string, unknown>, byteLength: number, workerId?: string): ResultHeader | null {
+  try {
+    const header = checkResultHeader(body.header);
+    return header.byteLength === byteLength ? header : null;
+  } catch (error) {
+    if (workerId === undefined) return null;
+    throw createHostError('SPC_ERR_WORKER_ERROR', workerId, (error as Error).message);
+  }
+}
+
+function arrivingResult(result: StoredResult, fill: PayloadFill): ArrivingResult {
+  return {
+    result,
+    async arrived(view, atLeast) {
+      if (view.buffer !== fill.bytes.buffer) return view.byteLength;
+      const end = view.byteOffset + view.byteLength;
+      await fill.until(Math.min(end, view.byteOffset + atLeast));
+      return Math.min(end, fill.filled) - view.byteOffset;
+    },
+  };
 }
 
 function toProgress(body: Record<string, unknown>): ProgressUpdate {

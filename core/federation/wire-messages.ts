@@ -1,11 +1,12 @@
 /**
  * @module wire-messages
  * The JSON control messages of the federation channel (see PROTOCOL.md), its constants and
- * close codes. Binary frames (payload chunks) are described in chunk-frame.ts.
+ * close codes. Binary frames carry raw payload bytes of the request named by the last `bytes`
+ * message (see PROTOCOL.md).
  */
 
 /** Bumped on any incompatible change; a relay refuses a worker speaking another version. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** Payload bytes per binary frame. */
 export const CHUNK_BYTES = 1024 * 1024;
@@ -13,8 +14,12 @@ export const CHUNK_BYTES = 1024 * 1024;
 /** Largest WebSocket message accepted (a chunk, or a registration with many schemas). */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
-/** Bytes a sender may have in flight per stream before the receiver acknowledges them. */
-export const STREAM_WINDOW_BYTES = 8 * CHUNK_BYTES;
+/**
+ * Bytes a sender may have in flight per stream before the receiver acknowledges them. 32 MiB
+ * keeps a loopback or LAN link busy while the receiver is also writing to its HTTP clients
+ * (at 8 MiB the worker spent most of a 256 MiB transfer waiting for acks).
+ */
+export const STREAM_WINDOW_BYTES = 32 * CHUNK_BYTES;
 
 /** Ping interval; a peer that answers no ping for HEARTBEAT_DEAD_MS is dropped. */
 export const HEARTBEAT_INTERVAL_MS = 3000;
@@ -74,7 +79,9 @@ export type WireMessage =
   | { t: 'res'; id: number; ok: false; error: WireError }
   | { t: 'event'; id: number; body: Record<string, unknown> }
   | { t: 'cancel'; id: number }
-  | { t: 'ack'; id: number; bytes: number };
+  | { t: 'ack'; id: number; bytes: number }
+  /** The binary frames that follow carry payload of request `id` (sent when that changes). */
+  | { t: 'bytes'; id: number };
 
 /** Parses a text frame; null for anything that is not a message object with a `t`. */
 export function parseWireMessage(text: string): WireMessage | null {

@@ -5,6 +5,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import { encodeMeshEnvelope, encodeVolumeEnvelope, type EnvelopeParts } from '../envelope/encode-envelope.ts';
+import type { ArrivingResult } from '../invoke/invoker.ts';
 import type { StoredResult } from '../workers/protocol.ts';
 
 /** The envelope parts of a mesh or volume result; null for other kinds. */
@@ -27,5 +28,34 @@ export function sendEnvelope(reply: FastifyReply, envelope: EnvelopeParts, media
   for (const part of envelope.parts) res.write(part);
   res.end();
   res.uncork();
+  return reply;
+}
+
+/**
+ * Sends an envelope whose blocks are still arriving (a relayed result crossing from its
+ * worker): the head and preamble at once, then each block's bytes as soon as they are in.
+ * The blocks are views onto the memory the room cache keeps, so nothing is copied. Once the
+ * head is out a failure can only cut the response short: the socket is destroyed, and the
+ * client sees fewer bytes than Content-Length announced.
+ */
+export function sendEnvelopeAsItArrives(reply: FastifyReply, envelope: EnvelopeParts, mediaType: string, arriving: ArrivingResult): FastifyReply {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { 'content-type': mediaType, 'content-length': envelope.byteLength });
+  void (async () => {
+    for (const part of envelope.parts) {
+      let sent = 0;
+      while (sent < part.byteLength) {
+        const have = await arriving.arrived(part, sent + 1);
+        if (res.destroyed) return;
+        res.write(part.subarray(sent, have));
+        sent = have;
+      }
+    }
+    res.end();
+  })().catch((error: unknown) => {
+    reply.log.warn(`envelope cut short: ${(error as Error).message}`);
+    res.destroy();
+  });
   return reply;
 }

@@ -9,7 +9,7 @@ import { sendStaticData } from '../catalog/send-static-data.ts';
 import { functionOfSpecimen, roomOf, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
 import { expectParamsObject, parseParamsQuery } from '../params/parse-params.ts';
 import { expectBody } from './routes-specimens.ts';
-import { sendEnvelope, toEnvelope } from './reply-envelope.ts';
+import { sendEnvelope, sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
 import { sendJsonResult } from './reply-json-result.ts';
 import { abortOnDisconnect } from './abort-on-disconnect.ts';
 
@@ -21,8 +21,12 @@ async function serveData(ctx: HostContext, request: FastifyRequest, reply: Fasti
   const entry = functionOfSpecimen(ctx, record);
   const values = specimenValues(ctx, record, entry, rawParams());
   const roomId = roomOf(ctx, rawRoom);
-  const result = await ctx.results.compute({ entry, values, roomId, signal: abortOnDisconnect(request, reply) });
+  const computeRequest = { entry, values, roomId, signal: abortOnDisconnect(request, reply) };
+  // Envelopes can follow a relayed result's bytes as they arrive; JSON results need them all.
+  const streams = entry.return_type === 'mesh' || entry.return_type === 'volume';
+  const { result, arriving } = streams ? await ctx.results.open(computeRequest) : { result: await ctx.results.compute(computeRequest), arriving: null };
   const envelope = toEnvelope(result);
+  if (envelope && arriving) return sendEnvelopeAsItArrives(reply, envelope, ctx.options.envelopeMediaType, arriving);
   if (envelope) return sendEnvelope(reply, envelope, ctx.options.envelopeMediaType);
   return sendJsonResult(ctx, reply, result, entry.name);
 }

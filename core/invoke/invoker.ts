@@ -20,6 +20,24 @@ export interface InvokeContext {
   onProgress?: (update: ProgressUpdate) => void;
   /** The room the request came from (relayed runs keep rooms across machines). */
   roomId?: string;
+  /**
+   * Called by invokers whose results arrive over time (relayed ones) once the result's shape
+   * is known and before its bytes are all in, so the first reply can start early.
+   */
+  onArriving?: (arriving: ArrivingResult) => void;
+}
+
+/**
+ * A result whose arrays are views onto memory still being written front to back. The
+ * result object is the one the invoker resolves with once every byte is in.
+ */
+export interface ArrivingResult {
+  result: StoredResult;
+  /**
+   * Resolves with how many leading bytes of `view` have arrived, once at least `atLeast`
+   * have (a view onto other memory counts as complete). Rejects if the transfer fails.
+   */
+  arrived(view: ArrayBufferView, atLeast: number): Promise<number>;
 }
 
 export interface Invoker {

@@ -11,7 +11,7 @@ import { createHostError } from '../errors.ts';
 import { cacheKey } from '../params/params-hash.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../workers/protocol.ts';
-import type { InvokerSet, ProgressUpdate } from './invoker.ts';
+import type { ArrivingResult, InvokerSet, ProgressUpdate } from './invoker.ts';
 
 /** Progress kept for replay to requests that join a computation late. */
 const MAX_REPLAY = 1000;
@@ -22,6 +22,18 @@ interface Flight {
   waiting: number;
   history: ProgressUpdate[];
   listeners: Set<(update: ProgressUpdate) => void>;
+  /** Set when a relayed result's shape is known and its bytes are on their way. */
+  arriving: ArrivingResult | null;
+  arrivingListeners: Set<(arriving: ArrivingResult) => void>;
+}
+
+/**
+ * What `open` resolves with: the result, and for one whose bytes are still arriving, how to
+ * wait for them (`arriving`); null when every byte is already in memory.
+ */
+export interface OpenedResult {
+  result: StoredResult;
+  arriving: ArrivingResult | null;
 }
 
 export interface ComputeRequest {
@@ -65,10 +77,25 @@ export class ResultService {
 
   /** A cached result, or the result of a (possibly shared) computation that is then cached. */
   async compute(request: ComputeRequest): Promise<StoredResult> {
+    return (await this.#obtain(request, false)).result;
+  }
+
+  /**
+   * Like `compute`, but resolves as soon as the result's shape is known: a relayed result
+   * comes while its bytes still cross from the worker, so a reply can stream them as they
+   * arrive instead of waiting for the last one. The caller stays among the computation's
+   * waiters (its signal can still cancel it) until every byte is in.
+   */
+  open(request: ComputeRequest): Promise<OpenedResult> {
+    return this.#obtain(request, true);
+  }
+
+  /** A hit, or joins the flight computing these values in this room (starting one if none). */
+  async #obtain(request: ComputeRequest, early: boolean): Promise<OpenedResult> {
     const { entry, values, roomId } = request;
     const key = cacheKey(entry.name, values);
     const cached = this.#hit(roomId, entry, values, key);
-    if (cached) return cached;
+    if (cached) return { result: cached, arriving: null };
     const flightKey = `${roomId}\u0000${key}`;
     let flight = this.#flights.get(flightKey);
     if (flight) {
@@ -77,20 +104,32 @@ export class ResultService {
       this.#logAccess('miss', roomId, entry, values);
       flight = this.#start(entry, values, roomId, key, flightKey);
     }
-    return this.#wait(flight, request);
+    return this.#wait(flight, request, early);
   }
 
   #start(entry: FunctionEntry, values: Record<string, unknown>, roomId: string, key: string, flightKey: string): Flight {
     const invoker = this.#invokers[entry.source.kind];
     if (!invoker) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', entry.name);
     const controller = new AbortController();
-    const flight: Flight = { promise: Promise.resolve(null as never), controller, waiting: 0, history: [], listeners: new Set() };
+    const flight: Flight = {
+      promise: Promise.resolve(null as never),
+      controller,
+      waiting: 0,
+      history: [],
+      listeners: new Set(),
+      arriving: null,
+      arrivingListeners: new Set(),
+    };
     const onProgress = (update: ProgressUpdate) => {
       if (flight.history.length < MAX_REPLAY) flight.history.push(update);
       for (const listener of flight.listeners) listener(update);
     };
+    const onArriving = (arriving: ArrivingResult) => {
+      flight.arriving = arriving;
+      for (const listener of flight.arrivingListeners) listener(arriving);
+    };
     flight.promise = invoker
-      .invoke(entry, values, { signal: controller.signal, onProgress, roomId })
+      .invoke(entry, values, { signal: controller.signal, onProgress, roomId, onArriving })
       .then((result) => {
         this.#cache.set(roomId, key, entry.name, Object.keys(values), result);
         return result;
@@ -102,7 +141,12 @@ export class ResultService {
     return flight;
   }
 
-  #wait(flight: Flight, request: ComputeRequest): Promise<StoredResult> {
+  /**
+   * Joins a flight: resolves with its result, or with the arriving result first when `early`.
+   * An early waiter keeps counting as waiting (and its signal keeps cancelling) until the
+   * flight settles, because its reply is still reading the bytes.
+   */
+  #wait(flight: Flight, request: ComputeRequest, early: boolean): Promise<OpenedResult> {
     const { signal, onProgress } = request;
     if (signal?.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
     flight.waiting++;
@@ -110,32 +154,46 @@ export class ResultService {
       for (const update of flight.history) onProgress(update);
       flight.listeners.add(onProgress);
     }
-    return new Promise<StoredResult>((resolve, reject) => {
-      let settled = false;
+    return new Promise<OpenedResult>((resolve, reject) => {
+      let left = false;
+      let answered = false;
+      const answer = (opened: OpenedResult) => {
+        if (answered) return;
+        answered = true;
+        resolve(opened);
+      };
+      const onArriving = (arriving: ArrivingResult) => answer({ result: arriving.result, arriving });
       const leave = () => {
         if (onProgress) flight.listeners.delete(onProgress);
+        flight.arrivingListeners.delete(onArriving);
         signal?.removeEventListener('abort', onAbort);
-        settled = true;
+        left = true;
       };
       const onAbort = () => {
-        if (settled) return;
+        if (left) return;
         leave();
         if (--flight.waiting === 0) flight.controller.abort();
-        reject(createHostError('SPC_ERR_JOB_CANCELLED'));
+        if (!answered) reject(createHostError('SPC_ERR_JOB_CANCELLED'));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      if (early) {
+        if (flight.arriving) onArriving(flight.arriving);
+        else flight.arrivingListeners.add(onArriving);
+      }
       flight.promise.then(
         (result) => {
-          if (settled) return;
+          if (left) return;
           leave();
           flight.waiting--;
-          resolve(result);
+          answer({ result, arriving: null });
         },
         (error: unknown) => {
-          if (settled) return;
+          if (left) return;
           leave();
           flight.waiting--;
-          reject(error);
+          // An early waiter already answered learns of the failure from `arriving` itself.
+          if (!answered) reject(error);
+          answered = true;
         },
       );
     });

@@ -1,7 +1,9 @@
 /**
  * A 256 MiB volume computed on a worker and fetched through the relay: it crosses the
  * WebSocket in bounded binary chunks with no size cap, keeps its shape and bytes, and the
- * static-file path streams a worker's file of the same order through the relay.
+ * static-file path streams a worker's file of the same order through the relay. The relay
+ * answers its first client while the bytes still cross: a client gone after the first bytes
+ * cancels the rest of the transfer on the worker.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ const MIB = 1024 * 1024;
 let plugins: { dir: string; cleanup: () => void };
 let specimens: string;
 let relay: HostProcess;
+let worker: HostProcess;
 
 /** A static `.bin` of `size` bytes whose byte i is (i * 7 + 3) mod 256, written in 1 MiB blocks. */
 function writePatternFile(file: string, size: number): void {
@@ -32,7 +35,7 @@ beforeAll(async () => {
   writePatternFile(path.join(specimens, 'blob', 'blob.bin'), 64 * MIB);
   writeFileSync(path.join(specimens, 'blob', 'specimen.json'), JSON.stringify({ id: 'blob', display_name: 'Blob', data_file: 'blob.bin' }));
   relay = await startHost(['--relay', '--specimens', path.join(specimens, 'none'), '--plugins', NO_PLUGINS]);
-  await startHost(workerArgs(relay.url, 'big', plugins.dir, specimens));
+  worker = await startHost(workerArgs(relay.url, 'big', plugins.dir, specimens));
   await eventually(async () => {
     const ids = ((await (await fetch(`${relay.url}/api/specimens`)).json()) as { id: string }[]).map((e) => e.id);
     return ids.includes('big:big') && ids.includes('big:blob') ? true : undefined;
@@ -59,6 +62,28 @@ describe('large payloads through the relay', () => {
     for (const offset of offsets) expect(volume.samples.get(offset)).toBe((offset * 31 + 7) & 255);
   });
 
+  it('streams a relayed result as it arrives: a client gone after the first bytes cancels the rest on the worker', async () => {
+    const from = worker.logs().length;
+    const controller = new AbortController();
+    const res = await fetch(`${relay.url}/api/specimens/big:big/data?params=${encodeURIComponent('{"mib":192}')}&room_id=cut-short`, { signal: controller.signal });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get('content-length'))).toBeGreaterThan(192 * MIB);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    expect(first.value!.byteLength).toBeLessThan(192 * MIB);
+    controller.abort();
+    // Had the relay waited for the whole result before answering, the transfer would be over.
+    await worker.waitForLog(/the relay cancelled big_volume in room cut-short/, from);
+    const stats = (await (await fetch(`${relay.url}/api/processing/cache/stats`)).json()) as { entries: { room_id: string }[] };
+    expect(stats.entries.map((e) => e.room_id)).not.toContain('cut-short');
+    // The relay is fine: the same request, whole this time.
+    const again = await fetch(`${relay.url}/api/specimens/big:big/data?params=${encodeURIComponent('{"mib":192}')}&room_id=cut-short`);
+    const volume = await readVolumeStream(again, [0, 192 * MIB - 1]);
+    expect(volume.dataBytes).toBe(192 * MIB);
+    expect(volume.samples.get(192 * MIB - 1)).toBe(((192 * MIB - 1) * 31 + 7) & 255);
+  });
+
   it('a 64 MiB static file streams through with its length', async () => {
     const res = await fetch(`${relay.url}/api/specimens/big:blob/data`);
     expect(res.status).toBe(200);
@@ -72,5 +97,30 @@ describe('large payloads through the relay', () => {
     }
     expect(total).toBe(64 * MIB);
     expect(mismatches).toBe(0);
+  });
+
+  // Last: it kills the worker.
+  it('a worker killed mid-transfer cuts the relayed response short instead of leaving it hanging', async () => {
+    const res = await fetch(`${relay.url}/api/specimens/big:big/data?params=${encodeURIComponent('{"mib":224}')}&room_id=killed`);
+    expect(res.status).toBe(200);
+    const announced = Number(res.headers.get('content-length'));
+    const reader = res.body!.getReader();
+    let received = (await reader.read()).value!.byteLength;
+    await worker.kill('SIGKILL');
+    const outcome = await (async () => {
+      try {
+        for (;;) {
+          const part = await reader.read();
+          if (part.done) return 'ended';
+          received += part.value.byteLength;
+        }
+      } catch {
+        return 'cut short';
+      }
+    })();
+    expect(outcome).toBe('cut short');
+    expect(received).toBeLessThan(announced);
+    const stats = (await (await fetch(`${relay.url}/api/processing/cache/stats`)).json()) as { entries: { room_id: string }[] };
+    expect(stats.entries.map((e) => e.room_id)).not.toContain('killed');
   });
 });

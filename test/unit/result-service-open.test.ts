@@ -1,0 +1,92 @@
+/**
+ * ResultService.open: a result whose bytes are still arriving is handed out early, the
+ * computation is still shared and cached, and an early reader's disconnect still cancels it.
+ */
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { RoomCache } from '../../core/cache/room-cache.ts';
+import { PayloadFill } from '../../core/federation/payload-fill.ts';
+import type { InvokeContext, Invoker } from '../../core/invoke/invoker.ts';
+import { ResultService } from '../../core/invoke/result-service.ts';
+import type { FunctionEntry } from '../../core/registry/function-entry.ts';
+import type { StoredResult } from '../../core/workers/protocol.ts';
+
+const entry: FunctionEntry = {
+  name: 'w1:field',
+  return_type: 'volume',
+  schema: { type: 'object', properties: {} },
+  parameters: [],
+  async: false,
+  source: { kind: 'remote', workerId: 'w1', remoteName: 'field' },
+  plugin: null,
+};
+
+/** An invoker whose result arrives in steps the test drives, like a relayed one. */
+class ArrivingInvoker implements Invoker {
+  runs = 0;
+  fill = new PayloadFill(8);
+  cancelled = false;
+  invoke(_entry: FunctionEntry, _values: Record<string, unknown>, ctx: InvokeContext): Promise<StoredResult> {
+    this.runs++;
+    const fill = (this.fill = new PayloadFill(8));
+    const result = { type: 'volume', shape: [2, 2, 2], dtype: 'uint8', data: fill.bytes } as unknown as StoredResult;
+    ctx.onArriving?.({
+      result,
+      async arrived(view, atLeast) {
+        await fill.until(view.byteOffset + atLeast);
+        return fill.filled - view.byteOffset;
+      },
+    });
+    return new Promise((resolve, reject) => {
+      ctx.signal.addEventListener('abort', () => {
+        this.cancelled = true;
+        fill.fail(new Error('cancelled'));
+        reject(new Error('cancelled'));
+      });
+      fill.until(8).then(() => resolve(result), () => {});
+    });
+  }
+}
+
+function service(invoker: Invoker): ResultService {
+  const cache = new RoomCache<StoredResult>({ ttlSeconds: 60, sweepIntervalMs: 0 });
+  return new ResultService({ cache, invokers: { remote: invoker }, log: pino({ level: 'silent' }) });
+}
+
+describe('ResultService.open', () => {
+  it('hands out the result while its bytes arrive, then caches it for the room', async () => {
+    const invoker = new ArrivingInvoker();
+    const results = service(invoker);
+    const opened = await results.open({ entry, values: {}, roomId: 'r' });
+    expect(opened.arriving).not.toBeNull();
+    expect(invoker.fill.filled).toBe(0);
+    const data = (opened.result as unknown as { data: Uint8Array }).data;
+    const firstHalf = opened.arriving!.arrived(data, 4);
+    invoker.fill.write(Uint8Array.of(1, 2, 3, 4, 5));
+    await expect(firstHalf).resolves.toBe(5);
+    // A second peer of the room joins the same transfer instead of starting another.
+    const second = await results.open({ entry, values: {}, roomId: 'r' });
+    expect(second.result).toBe(opened.result);
+    invoker.fill.write(Uint8Array.of(6, 7, 8));
+    await expect(results.compute({ entry, values: {}, roomId: 'r' })).resolves.toBe(opened.result);
+    // Complete and cached: later readers get it with nothing left to wait for.
+    const later = await results.open({ entry, values: {}, roomId: 'r' });
+    expect(later).toEqual({ result: opened.result, arriving: null });
+    expect(invoker.runs).toBe(1);
+  });
+
+  it('a reader that goes away mid-transfer cancels it when nobody else waits', async () => {
+    const invoker = new ArrivingInvoker();
+    const results = service(invoker);
+    const controller = new AbortController();
+    const opened = await results.open({ entry, values: {}, roomId: 'r', signal: controller.signal });
+    invoker.fill.write(Uint8Array.of(1, 2));
+    const rest = opened.arriving!.arrived((opened.result as unknown as { data: Uint8Array }).data, 8);
+    controller.abort();
+    expect(invoker.cancelled).toBe(true);
+    await expect(rest).rejects.toThrow('cancelled');
+    // Nothing half-received is cached: the next request computes again.
+    await results.open({ entry, values: {}, roomId: 'r' });
+    expect(invoker.runs).toBe(2);
+  });
+});
