@@ -149,7 +149,8 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
       const entry = handle.registerFunction(specimen.function_name ?? specimen.id, fn, specimen);
       catalog.addToSource('code', 'code', toCodeSpecimen(specimen, entry));
     },
-    reload,
+    // Through the context: relay and worker modes extend what a reload does.
+    reload: () => ctx.reload(),
     context: ctx,
   };
   app.decorate('vitrine', handle);

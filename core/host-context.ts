@@ -21,6 +21,8 @@ export interface ReloadCounts {
   functions: number;
   plugins: number;
   problems: string[];
+  /** On a relay: each connected worker's own reload counts, or why its reload failed. */
+  workers?: Record<string, Record<string, unknown>>;
 }
 
 export interface HostContext {

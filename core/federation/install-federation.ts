@@ -2,8 +2,9 @@
  * @module install-federation
  * Turns a host into a relay (`--relay`) or a worker (`--join URL`), or leaves it local.
  * A relay accepts workers on `/ws/federation/{worker_id}`, lists them on
- * `GET /api/federation/workers`, and runs their functions through the remote invoker. A worker
- * joins its relay once it listens, and re-registers after every reload.
+ * `GET /api/federation/workers`, runs their functions through the remote invoker, and passes
+ * its reloads on to every worker. A worker joins its relay once it listens, and re-registers
+ * after every reload.
  */
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +19,13 @@ import { WorkerLink } from './worker-link.ts';
 async function installRelay(app: FastifyInstance, ctx: HostContext): Promise<void> {
   const hub = new RelayHub(ctx, app.log);
   ctx.invokers.remote = new RemoteInvoker((id) => hub.channelOf(id), { timeoutMs: ctx.options.jobTimeoutSeconds * 1000 });
+  const reloadOwn = ctx.reload;
+  ctx.reload = async () => {
+    const own = await reloadOwn();
+    const workers = await hub.reloadWorkers();
+    // Totals after the workers' new registrations; `count` stays the relay's own disk count.
+    return { ...own, specimens: ctx.catalog.list().length, functions: ctx.functions.size, workers };
+  };
   await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false } });
   app.get<{ Params: { worker_id: string } }>('/ws/federation/:worker_id', { websocket: true }, (socket, request) => {
     hub.accept(socket, request.params.worker_id);

@@ -27,6 +27,7 @@ import {
 const WORKER_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const HELLO_TIMEOUT_MS = 10_000;
 const FETCH_TIMEOUT_MS = 30_000;
+const RELOAD_TIMEOUT_MS = 60_000;
 
 export interface WorkerInfo {
   worker_id: string;
@@ -158,6 +159,27 @@ export class RelayHub {
     const failed = ctx.jobs.failWhere((job) => job.meta.functionName.startsWith(prefix), `worker ${workerId} disconnected`);
     ctx.results.cache.deleteWhere((entry) => entry.functionName.startsWith(prefix));
     this.#log.warn(`federation: worker ${workerId} left (${code}${reason ? ` ${reason}` : ''}); ${failed} running jobs ended`);
+  }
+
+  /**
+   * Asks every connected worker to reload, all at once, and waits for their answers. A
+   * worker re-registers before it answers (the channel keeps order), so the relay's catalog
+   * is current when this resolves. A worker that fails or does not answer in time is
+   * reported with its error and keeps its previous registration.
+   */
+  async reloadWorkers(): Promise<Record<string, Record<string, unknown>>> {
+    const answers = await Promise.all(
+      [...this.#workers].map(async ([workerId, { channel }]) => {
+        try {
+          const answer = await channel.request('reload', {}, { timeoutMs: RELOAD_TIMEOUT_MS });
+          return [workerId, answer.body] as const;
+        } catch (error) {
+          this.#log.warn(`federation: worker ${workerId} did not reload: ${(error as Error).message}`);
+          return [workerId, { error: (error as Error).message }] as const;
+        }
+      }),
+    );
+    return Object.fromEntries(answers);
   }
 
   /** Closes every worker connection (relay shutdown). */

@@ -2,7 +2,8 @@
  * Every route through a relay with two real workers joined over WebSocket: the aggregated
  * catalog, metadata, thumbnails, static and dynamic data with params and rooms, invoke of
  * every result type, errors keeping their meaning, jobs with progress, cancellation
- * forwarded to the worker, room sharing across machines and re-registration on reload.
+ * forwarded to the worker, room sharing across machines, and reloads: a worker's re-registers
+ * it, a relay's is passed on to every worker.
  */
 import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -214,5 +215,23 @@ describe('reload', () => {
     await eventually(async () => ((await catalogIds(relay)).includes('w1:extra') ? true : undefined), 'w1:extra on the relay');
     const res = await fetch(`${relay.url}/api/specimens/w1:extra/data`);
     expect(await res.text()).toBe('v 0 0 0\n');
+  });
+
+  it('a relay reload reloads every worker, and answers once their new catalogs are in', async () => {
+    mkdirSync(path.join(w1Specimens, 'later'));
+    writeFileSync(path.join(w1Specimens, 'later', 'later.obj'), 'v 1 1 1\n');
+    writeFileSync(path.join(w1Specimens, 'later', 'specimen.json'), JSON.stringify({ id: 'later', display_name: 'Later', data_file: 'later.obj' }));
+    const reload = await getJson(`${relay.url}/api/specimens/reload`);
+    expect(reload.status).toBe(200);
+    expect(reload.body.count).toBe(1);
+    const workers = reload.body.workers as Record<string, Json>;
+    expect(Object.keys(workers).sort()).toEqual(['w1', 'w2']);
+    expect(workers.w1).toMatchObject({ count: 3 });
+    expect(workers.w2).toMatchObject({ count: 1 });
+    // No polling: the registration arrived before the answer.
+    const ids = await catalogIds(relay);
+    expect(ids).toContain('w1:later');
+    expect(reload.body.specimens).toBe(ids.length);
+    expect(await (await fetch(`${relay.url}/api/specimens/w1:later/data`)).text()).toBe('v 1 1 1\n');
   });
 });
