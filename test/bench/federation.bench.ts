@@ -3,10 +3,15 @@
  * A 256 MiB volume envelope through a relay vs the same download from the worker directly.
  * The worker's room cache is warmed first, so both runs measure transfer: direct is a cache
  * hit on the worker; through the relay it is a relay miss that crosses the WebSocket from the
- * worker's cache into the relay's, then goes out over HTTP. Reports throughput, their ratio
- * (target ≥ 0.7) and the relay's peak RSS above idle (target under 1.5× the payload).
+ * worker's cache into the relay's and goes out over HTTP as it arrives (the relay's cache is
+ * cleared before each of the rounds; medians are reported). Reports throughput,
+ * their ratio (target ≥ 0.7) and the relay's peak RSS above idle (target under 1.5× the
+ * payload). A second baseline is the least any relay can do on this machine: plain node:http
+ * passing the same download through while keeping a copy (plain-relay.mjs).
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { buildFixturePlugins, NO_PLUGINS, workerArgs, FIXTURES } from '../federation/helpers/fixture-build.ts';
 import { eventually, killAll, startHost } from '../federation/helpers/host-process.ts';
 
@@ -29,6 +34,26 @@ async function download(url: string): Promise<{ bytes: number; seconds: number }
 }
 
 const mibPerSecond = (r: { bytes: number; seconds: number }): number => r.bytes / MIB / r.seconds;
+const ROUNDS = 5;
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Starts plain-relay.mjs in front of `origin`; resolves with its URL and a stop function. */
+async function startPlainRelay(origin: string): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('plain-relay.mjs', import.meta.url)), origin], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (text: string) => {
+      const match = /listening on (\S+)/.exec(text);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`plain relay exited with ${code}`)));
+  });
+  return { url, stop: () => child.kill() };
+}
 
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const plugins = buildFixturePlugins();
@@ -40,27 +65,47 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       return ids.includes('w1:big') ? true : undefined;
     }, 'the worker to register');
     const query = `params=${encodeURIComponent(JSON.stringify({ mib: PAYLOAD_MIB }))}&room_id=bench`;
-    await download(`${worker.url}/api/specimens/big/data?${query}`);
-    const direct = await download(`${worker.url}/api/specimens/big/data?${query}`);
+    const directUrl = `${worker.url}/api/specimens/big/data?${query}`;
+    const relayUrl = `${relay.url}/api/specimens/w1:big/data?${query}`;
+    await download(directUrl);
+    const plainRelay = await startPlainRelay(worker.url);
+    const plainUrl = `${plainRelay.url}/api/specimens/big/data?${query}`;
 
+    // Round 1 also samples the relay's memory and measures a relay cache hit; every round
+    // starts from an empty relay cache, so each relayed download crosses the WebSocket.
     const pid = relay.child.pid!;
     const idle = rssBytes(pid);
     let peak = idle;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pid))), 10);
-    const relayed = await download(`${relay.url}/api/specimens/w1:big/data?${query}`);
-    clearInterval(sampler);
-    peak = Math.max(peak, rssBytes(pid));
-    const hit = await download(`${relay.url}/api/specimens/w1:big/data?${query}`);
+    let hit = { bytes: 0, seconds: 1 };
+    const direct: number[] = [];
+    const relayed: number[] = [];
+    const plain: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      await fetch(`${relay.url}/api/processing/cache/clear`, { method: 'POST' });
+      direct.push(mibPerSecond(await download(directUrl)));
+      const sampler = round === 0 ? setInterval(() => (peak = Math.max(peak, rssBytes(pid))), 10) : null;
+      relayed.push(mibPerSecond(await download(relayUrl)));
+      if (sampler) {
+        clearInterval(sampler);
+        peak = Math.max(peak, rssBytes(pid));
+        hit = await download(relayUrl);
+      }
+      plain.push(mibPerSecond(await download(plainUrl)));
+    }
+    plainRelay.stop();
 
-    const ratio = mibPerSecond(relayed) / mibPerSecond(direct);
+    const ratio = median(relayed) / median(direct);
+    const plainRatio = median(plain) / median(direct);
     const above = (peak - idle) / (PAYLOAD_MIB * MIB);
+    const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
     return {
-      name: `federation: ${PAYLOAD_MIB} MiB volume envelope, relay vs worker`,
+      name: `federation: ${PAYLOAD_MIB} MiB volume envelope, relay vs worker (median of ${ROUNDS} rounds)`,
       lines: [
-        `direct from worker (cache hit):       ${mibPerSecond(direct).toFixed(0)} MiB/s (${direct.seconds.toFixed(2)} s, ${direct.bytes} bytes)`,
-        `through relay (worker → relay → you): ${mibPerSecond(relayed).toFixed(0)} MiB/s (${relayed.seconds.toFixed(2)} s)`,
+        `direct from worker (cache hit):       ${median(direct).toFixed(0)} MiB/s (rounds: ${list(direct)})`,
+        `through relay (worker → relay → you): ${median(relayed).toFixed(0)} MiB/s (rounds: ${list(relayed)})`,
         `throughput ratio relay/direct:        ${ratio.toFixed(2)} (target >= 0.7) ${ratio >= 0.7 ? 'OK' : 'BELOW TARGET'}`,
-        `relay again (relay cache hit):        ${mibPerSecond(hit).toFixed(0)} MiB/s (${hit.seconds.toFixed(2)} s)`,
+        `plain node:http relay keeping a copy: ${median(plain).toFixed(0)} MiB/s (rounds: ${list(plain)}): ratio ${plainRatio.toFixed(2)} of direct; ours ${(ratio / plainRatio).toFixed(2)}x of it`,
+        `relay again (relay cache hit):        ${mibPerSecond(hit).toFixed(0)} MiB/s`,
         `relay RSS idle ${(idle / MIB).toFixed(0)} MiB, peak ${(peak / MIB).toFixed(0)} MiB: +${above.toFixed(2)}x payload (target < 1.5) ${above < 1.5 ? 'OK' : 'ABOVE TARGET'}`,
       ],
     };
