@@ -7,7 +7,7 @@
  * Aborting the signal sends a cancel to the worker.
  */
 import { createHostError } from '../errors.ts';
-import type { ArrivingResult, InvokeContext, Invoker, ProgressUpdate } from '../invoke/invoker.ts';
+import type { ArrivingResult, InvokeContext, Invoker, JobRef, ProgressUpdate } from '../invoke/invoker.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../workers/protocol.ts';
 import type { PayloadFill } from './payload-fill.ts';
@@ -31,7 +31,7 @@ export class RemoteInvoker implements Invoker {
     let arriving: StoredResult | null = null;
     const answer = await channel.request(
       'invoke',
-      { function: remoteName, values, room_id: ctx.roomId ?? null },
+      { function: remoteName, values, room_id: ctx.roomId ?? null, job: ctx.job ? wireJob(workerId, ctx.job) : null },
       {
         timeoutMs: this.#timeoutMs,
         signal: ctx.signal,
@@ -73,6 +73,13 @@ function arrivingResult(result: StoredResult, fill: PayloadFill): ArrivingResult
       return Math.min(end, fill.filled) - view.byteOffset;
     },
   };
+}
+
+/** The job as the worker names it: same id, the specimen without this relay's prefix. */
+function wireJob(workerId: string, job: JobRef): { id: string; specimen_id: string | null } {
+  const prefix = `${workerId}:`;
+  const specimenId = job.specimenId?.startsWith(prefix) ? job.specimenId.slice(prefix.length) : null;
+  return { id: job.id, specimen_id: specimenId };
 }
 
 function toProgress(body: Record<string, unknown>): ProgressUpdate {

@@ -2,11 +2,14 @@
  * @module worker-handlers
  * How a worker answers its relay's requests, with its own host logic: `invoke` through its
  * result service (its room cache and in-flight sharing apply, progress goes back as events,
- * the result as a result frame), `thumbnail` and `data` from its own routes, and `reload`.
+ * the result as a result frame; a relay's job is kept here under the same id),
+ * `thumbnail` and `data` from its own routes, and `reload`.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
+import type { JobRef, ProgressUpdate } from '../invoke/invoker.ts';
+import type { StoredResult } from '../workers/protocol.ts';
 import type { HandlerContext, HandlerReply, RequestHandler } from './peer-channel.ts';
 import { encodeResultFrame } from './result-frame.ts';
 import { selfFetch } from './self-fetch.ts';
@@ -18,6 +21,19 @@ export interface WorkerHandlerDeps {
   log: FastifyBaseLogger;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The relay's job this run belongs to, when it names one this worker can keep under the same
+ * id (a UUID not in use here); its specimen when this worker has it.
+ */
+function jobOf(ctx: HostContext, value: unknown): JobRef | null {
+  if (!value || typeof value !== 'object') return null;
+  const { id, specimen_id: specimenId } = value as { id?: unknown; specimen_id?: unknown };
+  if (typeof id !== 'string' || !UUID.test(id) || ctx.jobs.get(id)) return null;
+  return { id, specimenId: typeof specimenId === 'string' && ctx.catalog.get(specimenId) ? specimenId : null };
+}
+
 async function invoke(deps: WorkerHandlerDeps, body: Record<string, unknown>, hc: HandlerContext): Promise<HandlerReply> {
   const { ctx } = deps;
   const name = body.function;
@@ -27,13 +43,29 @@ async function invoke(deps: WorkerHandlerDeps, body: Record<string, unknown>, hc
   const values = body.values && typeof body.values === 'object' && !Array.isArray(body.values) ? (body.values as Record<string, unknown>) : {};
   const roomId = typeof body.room_id === 'string' ? body.room_id : ctx.options.defaultRoomId;
   hc.signal.addEventListener('abort', () => deps.log.info(`federation: the relay cancelled ${name} in room ${roomId}`), { once: true });
-  const result = await ctx.results.compute({
-    entry,
-    values,
-    roomId,
-    signal: hc.signal,
-    onProgress: (update) => hc.emit({ text: update.text, fraction: update.fraction, ts: update.ts }),
-  });
+  const compute = (signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void) =>
+    ctx.results.compute({
+      entry,
+      values,
+      roomId,
+      signal,
+      onProgress: (update) => {
+        onProgress?.(update);
+        hc.emit({ text: update.text, fraction: update.fraction, ts: update.ts });
+      },
+    });
+  const job = jobOf(ctx, body.job);
+  let result: StoredResult;
+  if (job) {
+    // The job is owned here: under the relay's id, with its progress, DELETE-able on this
+    // worker too (the relay's job then ends cancelled as well).
+    let outcome!: Promise<StoredResult>;
+    ctx.jobs.start({ specimenId: job.specimenId, functionName: name, roomId }, (signal, onProgress) => (outcome = compute(signal, onProgress)), job.id);
+    hc.signal.addEventListener('abort', () => ctx.jobs.cancel(job.id), { once: true });
+    result = await outcome;
+  } else {
+    result = await compute(hc.signal);
+  }
   const { header, blocks } = encodeResultFrame(result);
   return { body: { header }, payload: { byteLength: header.byteLength, blocks } };
 }

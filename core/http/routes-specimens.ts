@@ -50,7 +50,9 @@ export async function specimenRoutes(app: FastifyInstance, opts: { ctx: HostCont
     // spec: States and transitions: a cache hit is done in the start response.
     const cached = ctx.results.lookup(roomId, entry, values);
     if (cached) return toStartResponse(ctx.jobs.createDone(meta, cached));
-    const job = ctx.jobs.start(meta, (signal, onProgress) => ctx.results.compute({ entry, values, roomId, signal, onProgress }));
+    const job = ctx.jobs.start(meta, (signal, onProgress, jobId) =>
+      ctx.results.compute({ entry, values, roomId, signal, onProgress, job: { id: jobId, specimenId: record.id } }),
+    );
     return toStartResponse(job);
   });
 }

@@ -20,6 +20,8 @@ export interface InvokeContext {
   onProgress?: (update: ProgressUpdate) => void;
   /** The room the request came from (relayed runs keep rooms across machines). */
   roomId?: string;
+  /** The job that started this run, if one did: a relayed run's worker keeps it under that id. */
+  job?: JobRef;
   /**
    * Called by invokers whose results arrive over time (relayed ones) once the result's shape
    * is known and before its bytes are all in, so the first reply can start early.
@@ -38,6 +40,11 @@ export interface ArrivingResult {
    * have (a view onto other memory counts as complete). Rejects if the transfer fails.
    */
   arrived(view: ArrayBufferView, atLeast: number): Promise<number>;
+}
+
+export interface JobRef {
+  id: string;
+  specimenId: string | null;
 }
 
 export interface Invoker {

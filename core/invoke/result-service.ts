@@ -11,7 +11,7 @@ import { createHostError } from '../errors.ts';
 import { cacheKey } from '../params/params-hash.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../workers/protocol.ts';
-import type { ArrivingResult, InvokerSet, ProgressUpdate } from './invoker.ts';
+import type { ArrivingResult, InvokerSet, JobRef, ProgressUpdate } from './invoker.ts';
 
 /** Progress kept for replay to requests that join a computation late. */
 const MAX_REPLAY = 1000;
@@ -42,6 +42,8 @@ export interface ComputeRequest {
   roomId: string;
   signal?: AbortSignal;
   onProgress?: (update: ProgressUpdate) => void;
+  /** The job asking, if any (passed to the invoker of a computation it starts). */
+  job?: JobRef;
 }
 
 export class ResultService {
@@ -102,12 +104,13 @@ export class ResultService {
       this.#logAccess('shared', roomId, entry, values);
     } else {
       this.#logAccess('miss', roomId, entry, values);
-      flight = this.#start(entry, values, roomId, key, flightKey);
+      flight = this.#start(request, key, flightKey);
     }
     return this.#wait(flight, request, early);
   }
 
-  #start(entry: FunctionEntry, values: Record<string, unknown>, roomId: string, key: string, flightKey: string): Flight {
+  #start(request: ComputeRequest, key: string, flightKey: string): Flight {
+    const { entry, values, roomId, job } = request;
     const invoker = this.#invokers[entry.source.kind];
     if (!invoker) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', entry.name);
     const controller = new AbortController();
@@ -129,7 +132,7 @@ export class ResultService {
       for (const listener of flight.arrivingListeners) listener(arriving);
     };
     flight.promise = invoker
-      .invoke(entry, values, { signal: controller.signal, onProgress, roomId, onArriving })
+      .invoke(entry, values, { signal: controller.signal, onProgress, roomId, onArriving, ...(job ? { job } : {}) })
       .then((result) => {
         this.#cache.set(roomId, key, entry.name, Object.keys(values), result);
         return result;

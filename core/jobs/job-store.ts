@@ -19,7 +19,8 @@ export interface JobStoreOptions {
   maxJobs: number;
 }
 
-export type JobRun = (signal: AbortSignal, onProgress: (update: ProgressUpdate) => void) => Promise<StoredResult>;
+/** The work of a job; it gets the job's id so a relayed run can name the job on its worker. */
+export type JobRun = (signal: AbortSignal, onProgress: (update: ProgressUpdate) => void, jobId: string) => Promise<StoredResult>;
 
 export class JobStore {
   #jobs = new Map<string, Job>();
@@ -33,8 +34,9 @@ export class JobStore {
     return this.#jobs.get(id);
   }
 
-  #create(meta: JobMeta): Job {
-    const job = new Job(randomUUID(), meta, this.#options.maxMessages);
+  #create(meta: JobMeta, id: string = randomUUID()): Job {
+    if (this.#jobs.has(id)) throw new Error(`job id ${id} is already in use`);
+    const job = new Job(id, meta, this.#options.maxMessages);
     this.#jobs.set(job.id, job);
     this.#enforceBound();
     return job;
@@ -48,12 +50,15 @@ export class JobStore {
     return job;
   }
 
-  /** Starts `run` as a job and returns it while it runs. */
-  start(meta: JobMeta, run: JobRun): Job {
-    const job = this.#create(meta);
+  /**
+   * Starts `run` as a job and returns it while it runs. `id` is for a worker keeping a relay's
+   * job under the relay's id; the caller checks it is free (`get`).
+   */
+  start(meta: JobMeta, run: JobRun, id?: string): Job {
+    const job = this.#create(meta, id);
     const timeout = setTimeout(() => this.#end(job, `timed out after ${this.#options.timeoutSeconds} s`), this.#options.timeoutSeconds * 1000);
     timeout.unref();
-    run(job.controller.signal, (update) => job.append(update)).then(
+    run(job.controller.signal, (update) => job.append(update), job.id).then(
       (result) => {
         if (job.succeed(result)) this.#scheduleSweep(job);
       },

@@ -185,6 +185,11 @@ describe('jobs through the relay', () => {
     const result = await getJson(`${relay.url}/api/jobs/${jobId}/result`);
     expect(result.status).toBe(200);
     expect(result.body.type).toBe('mesh');
+    // The job is owned by the worker: it keeps it under the same id, with the same progress.
+    const onWorker = (await getJson(`${w1.url}/api/jobs/${jobId}/progress?since=-1`)).body;
+    expect(onWorker.status).toBe('done');
+    expect((onWorker.messages as Json[]).map((m) => m.text)).toEqual(texts);
+    expect((await getJson(`${w1.url}/api/jobs/${jobId}/result`)).body.type).toBe('mesh');
   });
 
   it('forwards DELETE to the worker, which stops the run; the job ends cancelled', async () => {
@@ -202,6 +207,22 @@ describe('jobs through the relay', () => {
     await w1.waitForLog('the relay cancelled slow in room cancel', from);
     const stats = (await getJson(`${w1.url}/api/processing/cache/stats`)).body;
     expect((stats.entries as unknown as Json[]).some((e) => e.room_id === 'cancel')).toBe(false);
+    expect((await getJson(`${w1.url}/api/jobs/${jobId}/progress?since=-1`)).body).toMatchObject({ status: 'error', error: 'cancelled' });
+  });
+
+  it('a DELETE on the worker that owns the job ends it on the relay too', async () => {
+    const start = await postJson(`${relay.url}/api/specimens/w1:slow-box/start`, { params: { steps: 200, ms: 50 }, room_id: 'cancel-on-worker' });
+    const jobId = String(start.body.job_id);
+    await eventually(async () => {
+      const p = await getJson(`${w1.url}/api/jobs/${jobId}/progress?since=-1`);
+      return p.status === 200 && (p.body.messages as Json[]).length > 0 ? true : undefined;
+    }, 'the job running on the worker');
+    expect((await fetch(`${w1.url}/api/jobs/${jobId}`, { method: 'DELETE' })).status).toBe(204);
+    const after = await eventually(async () => {
+      const p = (await getJson(`${relay.url}/api/jobs/${jobId}/progress?since=-1`)).body;
+      return p.status === 'running' ? undefined : p;
+    }, 'the relay job to end');
+    expect(after).toMatchObject({ status: 'error', error: 'cancelled' });
   });
 });
 
