@@ -51,6 +51,12 @@ export function functionOfSpecimen(ctx: HostContext, record: SpecimenRecord): Fu
   return entry;
 }
 
+/** The type clients see: the function's return type for a dynamic specimen that gave none. */
+export function specimenType(ctx: HostContext, record: SpecimenRecord): string {
+  if (!record.type_from_function || !record.function_name) return record.type;
+  return ctx.functions.get(record.function_name)?.return_type ?? record.type;
+}
+
 /** The schema clients see for a dynamic specimen: the function's, refined by specimen.json. */
 export function specimenSchema(ctx: HostContext, record: SpecimenRecord): Record<string, unknown> {
   const entry = record.function_name ? ctx.functions.get(record.function_name) : undefined;

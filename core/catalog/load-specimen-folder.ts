@@ -179,6 +179,7 @@ export async function loadSpecimenFolder(realRoot: string, folder: string): Prom
     display_name: meta.display_name,
     description: meta.description,
     type: specimenType(meta),
+    ...(meta.type === null && meta.function_name !== null ? { type_from_function: true } : {}),
     tags: meta.tags,
     is_dynamic: meta.function_name !== null,
     function_name: meta.function_name,

@@ -39,6 +39,11 @@ export interface SpecimenRecord {
   description: string;
   /** mesh, volume, point_cloud, image, or a free-form kind for static files. */
   type: string;
+  /**
+   * True when specimen.json gave a dynamic specimen no `type`: clients are then shown its
+   * function's return type (`type` is only the fallback while the function is missing).
+   */
+  type_from_function?: boolean;
   tags: string[];
   is_dynamic: boolean;
   /** The registered function behind a dynamic specimen; null for static ones. */

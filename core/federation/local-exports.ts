@@ -3,7 +3,7 @@
  * What a worker registers with its relay: its local specimens (with the effective schema of
  * each dynamic one, so the relay shows exactly what the worker shows) and its functions.
  */
-import { specimenSchema, type HostContext } from '../host-context.ts';
+import { specimenSchema, specimenType, type HostContext } from '../host-context.ts';
 import type { WireFunction, WireSpecimen } from './wire-messages.ts';
 
 export function localSpecimens(ctx: HostContext): WireSpecimen[] {
@@ -14,7 +14,7 @@ export function localSpecimens(ctx: HostContext): WireSpecimen[] {
       id: r.id,
       display_name: r.display_name,
       description: r.description,
-      type: r.type,
+      type: specimenType(ctx, r),
       tags: r.tags,
       is_dynamic: r.is_dynamic,
       function_name: r.function_name,

@@ -29,7 +29,7 @@ function specimenForStart(ctx: HostContext, id: string): SpecimenRecord {
 export async function specimenRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
   const { ctx } = opts;
 
-  const list = async () => ctx.catalog.list().map(toCatalogEntry);
+  const list = async () => ctx.catalog.list().map((record) => toCatalogEntry(ctx, record));
   app.get('/api/specimens', list);
   app.get('/api/specimens/', list);
 

@@ -3,18 +3,18 @@
  * Wire shapes of specimens: the catalog entry and the full metadata (contract §3).
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
-import { specimenSchema, type HostContext } from '../host-context.ts';
+import { specimenSchema, specimenType, type HostContext } from '../host-context.ts';
 
 function thumbnailUrl(id: string): string {
   return `/api/specimens/${encodeURIComponent(id)}/thumbnail`;
 }
 
-export function toCatalogEntry(record: SpecimenRecord): Record<string, unknown> {
+export function toCatalogEntry(ctx: HostContext, record: SpecimenRecord): Record<string, unknown> {
   return {
     id: record.id,
     display_name: record.display_name,
     description: record.description,
-    type: record.type,
+    type: specimenType(ctx, record),
     tags: record.tags,
     is_dynamic: record.is_dynamic,
     function_name: record.function_name,
@@ -24,7 +24,7 @@ export function toCatalogEntry(record: SpecimenRecord): Record<string, unknown> 
 
 export function toSpecimenMetadata(ctx: HostContext, record: SpecimenRecord): Record<string, unknown> {
   const metadata: Record<string, unknown> = {
-    ...toCatalogEntry(record),
+    ...toCatalogEntry(ctx, record),
     thumbnail_file: record.thumbnail_file,
     story: record.story,
     // Clients of the reference format read the story as a list of paragraphs.

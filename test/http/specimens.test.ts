@@ -1,7 +1,9 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
 import { createTestApp, room } from '../helpers/create-test-app.ts';
-import { OBJ_TEXT } from '../helpers/specimens-dir.ts';
+import { makeSpecimensDir, OBJ_TEXT } from '../helpers/specimens-dir.ts';
 
 describe('catalog', () => {
   it('lists disk and code specimens with is_dynamic at /api/specimens and /api/specimens/', async () => {
@@ -37,6 +39,20 @@ describe('catalog', () => {
     const missing = await app.inject({ url: '/api/specimens/nope' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ status_code: 404, detail: expect.stringContaining('nope') });
+  });
+
+  it('a dynamic specimen whose specimen.json gives no type shows its function’s return type', async () => {
+    const dir = await makeSpecimensDir();
+    mkdirSync(path.join(dir, 'cloudy'));
+    writeFileSync(path.join(dir, 'cloudy', 'specimen.json'), JSON.stringify({ display_name: 'Cloudy', function_name: 'cloud' }));
+    mkdirSync(path.join(dir, 'ramp-as-image'));
+    writeFileSync(path.join(dir, 'ramp-as-image', 'specimen.json'), JSON.stringify({ display_name: 'Ramp', function_name: 'ramp', type: 'image' }));
+    const app = await createTestApp({ specimensDir: dir });
+    const byId = Object.fromEntries(((await app.inject({ url: '/api/specimens' })).json() as { id: string; type: string }[]).map((e) => [e.id, e.type]));
+    expect(byId.cloudy).toBe('point_cloud');
+    // A type that specimen.json gives is kept as given.
+    expect(byId['ramp-as-image']).toBe('image');
+    expect((await app.inject({ url: '/api/specimens/cloudy' })).json()).toMatchObject({ type: 'point_cloud', is_dynamic: true });
   });
 
   it('answers 404 for an unknown specimen on every specimen route', async () => {
