@@ -1,7 +1,8 @@
 /**
  * @module placeholder-png
- * The thumbnail served for a specimen without one: a 64×64 neutral tile (soft grey backdrop
- * with a shaded isometric cube), rendered once in code and kept as PNG bytes.
+ * The thumbnail served for a specimen without one: a 64×64 muted tile (the dark radial
+ * backdrop of the rendered example thumbnails, with a dim slate isometric cube), so it sits
+ * quietly among real thumbnails in a dark catalog. Rendered once in code, kept as PNG bytes.
  */
 import { encodePng } from './png-encoder.ts';
 
@@ -27,15 +28,14 @@ const C: Point = [32, 33];
 const R = 17;
 const H = R * 0.5;
 const FACES: ReadonlyArray<{ poly: Point[]; color: Rgb }> = [
-  { poly: [[C[0], C[1] - 2 * H], [C[0] + R, C[1] - H], [C[0], C[1]], [C[0] - R, C[1] - H]], color: [196, 202, 210] },
-  { poly: [[C[0] - R, C[1] - H], [C[0], C[1]], [C[0], C[1] + 2 * H + 4], [C[0] - R, C[1] + H + 4]], color: [150, 158, 170] },
-  { poly: [[C[0], C[1]], [C[0] + R, C[1] - H], [C[0] + R, C[1] + H + 4], [C[0], C[1] + 2 * H + 4]], color: [120, 128, 141] },
+  { poly: [[C[0], C[1] - 2 * H], [C[0] + R, C[1] - H], [C[0], C[1]], [C[0] - R, C[1] - H]], color: [92, 101, 118] },
+  { poly: [[C[0] - R, C[1] - H], [C[0], C[1]], [C[0], C[1] + 2 * H + 4], [C[0] - R, C[1] + H + 4]], color: [66, 74, 89] },
+  { poly: [[C[0], C[1]], [C[0] + R, C[1] - H], [C[0] + R, C[1] + H + 4], [C[0], C[1] + 2 * H + 4]], color: [50, 57, 70] },
 ];
 
 function background(x: number, y: number): Rgb {
-  const d = Math.hypot(x - SIZE / 2, y - SIZE / 2) / (SIZE * 0.72);
-  const v = 238 - 22 * d;
-  return [v, v + 1, v + 4];
+  const d = Math.min(1, Math.hypot(x - SIZE / 2, y - SIZE / 2) / (SIZE * 0.72));
+  return [28 - 16 * d, 33 - 18 * d, 46 - 24 * d];
 }
 
 function render(): Buffer {
