@@ -6,8 +6,8 @@
  * worker's cache into the relay's and goes out over HTTP as it arrives (the relay's cache is
  * cleared before each of the rounds; medians are reported). Reports throughput,
  * their ratio (target ≥ 0.7) and the relay's peak RSS above idle (target under 1.5× the
- * payload). A second baseline is the least any relay can do on this machine: plain node:http
- * passing the same download through while keeping a copy (plain-relay.mjs).
+ * payload). Two more baselines bound what any relay can do on this machine: plain node:http
+ * passing the same download through while keeping a copy, and without (plain-relay.mjs).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -42,8 +42,9 @@ function median(xs: number[]): number {
 }
 
 /** Starts plain-relay.mjs in front of `origin`; resolves with its URL and a stop function. */
-async function startPlainRelay(origin: string): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('plain-relay.mjs', import.meta.url)), origin], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startPlainRelay(origin: string, keepCopy: boolean): Promise<{ url: string; stop: () => void }> {
+  const args = [fileURLToPath(new URL('plain-relay.mjs', import.meta.url)), origin, ...(keepCopy ? [] : ['--no-copy'])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (text: string) => {
@@ -68,8 +69,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const directUrl = `${worker.url}/api/specimens/big/data?${query}`;
     const relayUrl = `${relay.url}/api/specimens/w1:big/data?${query}`;
     await download(directUrl);
-    const plainRelay = await startPlainRelay(worker.url);
+    const plainRelay = await startPlainRelay(worker.url, true);
     const plainUrl = `${plainRelay.url}/api/specimens/big/data?${query}`;
+    const bareRelay = await startPlainRelay(worker.url, false);
+    const bareUrl = `${bareRelay.url}/api/specimens/big/data?${query}`;
 
     // Round 1 also samples the relay's memory and measures a relay cache hit; every round
     // starts from an empty relay cache, so each relayed download crosses the WebSocket.
@@ -80,6 +83,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const direct: number[] = [];
     const relayed: number[] = [];
     const plain: number[] = [];
+    const bare: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       await fetch(`${relay.url}/api/processing/cache/clear`, { method: 'POST' });
       direct.push(mibPerSecond(await download(directUrl)));
@@ -91,8 +95,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
         hit = await download(relayUrl);
       }
       plain.push(mibPerSecond(await download(plainUrl)));
+      bare.push(mibPerSecond(await download(bareUrl)));
     }
     plainRelay.stop();
+    bareRelay.stop();
 
     const ratio = median(relayed) / median(direct);
     const plainRatio = median(plain) / median(direct);
@@ -105,6 +111,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
         `through relay (worker → relay → you): ${median(relayed).toFixed(0)} MiB/s (rounds: ${list(relayed)})`,
         `throughput ratio relay/direct:        ${ratio.toFixed(2)} (target >= 0.7) ${ratio >= 0.7 ? 'OK' : 'BELOW TARGET'}`,
         `plain node:http relay keeping a copy: ${median(plain).toFixed(0)} MiB/s (rounds: ${list(plain)}): ratio ${plainRatio.toFixed(2)} of direct; ours ${(ratio / plainRatio).toFixed(2)}x of it`,
+        `plain node:http pass-through, no copy: ${median(bare).toFixed(0)} MiB/s (rounds: ${list(bare)}): ratio ${(median(bare) / median(direct)).toFixed(2)} of direct`,
         `relay again (relay cache hit):        ${mibPerSecond(hit).toFixed(0)} MiB/s`,
         `relay RSS idle ${(idle / MIB).toFixed(0)} MiB, peak ${(peak / MIB).toFixed(0)} MiB: +${above.toFixed(2)}x payload (target < 1.5) ${above < 1.5 ? 'OK' : 'ABOVE TARGET'}`,
       ],
