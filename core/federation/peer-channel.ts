@@ -16,6 +16,7 @@ import {
   HEARTBEAT_INTERVAL_MS,
   parseWireMessage,
   STREAM_WINDOW_BYTES,
+  STREAMED_WINDOW_BYTES,
   type WireMessage,
 } from './wire-messages.ts';
 
@@ -66,6 +67,8 @@ interface Pending {
   fill: PayloadFill | null;
   stream: PassThrough | null;
   body: Record<string, unknown>;
+  /** Bytes the sender may have unacknowledged (sent with the request). */
+  window: number;
   /** Bytes consumed and not yet acknowledged to the sender. */
   unacked: number;
 }
@@ -78,7 +81,6 @@ interface Serving {
 }
 
 const STREAM_HIGH_WATER = CHUNK_BYTES;
-const ACK_EVERY_BYTES = STREAM_WINDOW_BYTES / 4;
 const SOCKET_HIGH_WATER = 16 * 1024 * 1024;
 
 export class PeerChannel {
@@ -105,9 +107,16 @@ export class PeerChannel {
     this.#onControl = options.onControl;
     ws.on('message', (data, isBinary) => {
       this.#lastSeen = Date.now();
-      if (isBinary) this.#onChunk(data as Buffer);
-      else this.#onText(String(data));
+      try {
+        if (isBinary) this.#onChunk(data as Buffer);
+        else this.#onText(String(data));
+      } catch (error) {
+        // Whatever a peer sends, it must not take this process down.
+        this.close(1002, `protocol error: ${(error as Error).message}`.slice(0, 120));
+      }
     });
+    // A peer's ping counts too: ours may wait behind megabytes we are sending.
+    ws.on('ping', () => (this.#lastSeen = Date.now()));
     ws.on('pong', () => (this.#lastSeen = Date.now()));
     ws.on('close', (code, reason) => this.#shutdown(code, reason.toString()));
     ws.on('error', () => {});
@@ -181,6 +190,8 @@ export class PeerChannel {
         fill: null,
         stream: null,
         body: {},
+        // Files stream to HTTP clients at their pace: a smaller window bounds what waits here.
+        window: options.sink === 'stream' ? STREAMED_WINDOW_BYTES : STREAM_WINDOW_BYTES,
         unacked: 0,
       };
       this.#pending.set(id, pending);
@@ -192,13 +203,17 @@ export class PeerChannel {
         };
         options.signal.addEventListener('abort', pending.onAbort, { once: true });
       }
-      this.send({ t: 'req', id, op, body, window: STREAM_WINDOW_BYTES });
+      this.send({ t: 'req', id, op, body, window: pending.window });
     });
   }
 
   #arm(id: number, pending: Pending): void {
     if (pending.timer) clearTimeout(pending.timer);
     pending.timer = setTimeout(() => {
+      // Bytes still waiting for a slow consumer: the sender is held back by our credit, not
+      // silent. (A consumer that never reads is its own HTTP connection's business.)
+      const stream = pending.stream;
+      if (stream && stream.writableLength + stream.readableLength > 0) return this.#arm(id, pending);
       this.send({ t: 'cancel', id });
       this.#fail(id, pending, createHostError('SPC_ERR_WORKER_TIMEOUT', this.peerId, pending.op));
     }, pending.options.timeoutMs);
@@ -250,7 +265,12 @@ export class PeerChannel {
         this.send({ t: 'cancel', id: message.id });
         return this.#fail(message.id, pending, createHostError('SPC_ERR_WORKER_ERROR', this.peerId, `cannot hold a ${bytes}-byte result`));
       }
-      pending.options.onPayload?.(message.body, pending.fill);
+      try {
+        pending.options.onPayload?.(message.body, pending.fill);
+      } catch (error) {
+        this.send({ t: 'cancel', id: message.id });
+        return this.#fail(message.id, pending, createHostError('SPC_ERR_WORKER_ERROR', this.peerId, (error as Error).message));
+      }
     }
     this.#arm(message.id, pending);
   }
@@ -291,7 +311,7 @@ export class PeerChannel {
    */
   #acknowledge(id: number, pending: Pending, bytes: number, last: boolean): void {
     pending.unacked += bytes;
-    if (!last && pending.unacked < ACK_EVERY_BYTES) return;
+    if (!last && pending.unacked < pending.window / 4) return;
     this.send({ t: 'ack', id, bytes: pending.unacked });
     pending.unacked = 0;
   }
@@ -348,7 +368,13 @@ export class PeerChannel {
       if (signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
       const bytes = reply.payload?.byteLength ?? 0;
       this.send({ t: 'res', id, ok: true, body: reply.body, bytes });
-      if (reply.payload && bytes > 0) await this.#sendPayload(id, serving, reply.payload.blocks, window);
+      if (reply.payload && bytes > 0) {
+        await this.#sendPayload(id, serving, reply.payload.blocks, window);
+        if (!signal.aborted && !this.#closed && serving.sent !== bytes) {
+          // The requester would otherwise wait out its timeout for bytes that never come.
+          throw new Error(`the payload ended after ${serving.sent} of ${bytes} announced bytes`);
+        }
+      }
     } catch (error) {
       if (this.#serving.get(id) === serving) this.send({ t: 'res', id, ok: false, error: toWireError(error) });
     } finally {

@@ -21,6 +21,12 @@ export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
  */
 export const STREAM_WINDOW_BYTES = 32 * CHUNK_BYTES;
 
+/**
+ * The window for payloads streamed on to an HTTP client as they come (files): what a slow
+ * client leaves waiting in the relay is bounded by it.
+ */
+export const STREAMED_WINDOW_BYTES = 8 * CHUNK_BYTES;
+
 /** Ping interval; a peer that answers no ping for HEARTBEAT_DEAD_MS is dropped. */
 export const HEARTBEAT_INTERVAL_MS = 3000;
 export const HEARTBEAT_DEAD_MS = 9000;

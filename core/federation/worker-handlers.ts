@@ -6,7 +6,7 @@
  * `thumbnail` and `data` from its own routes, and `reload`.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { createHostError } from '../errors.ts';
+import { createHostError, isHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import type { JobRef, ProgressUpdate } from '../invoke/invoker.ts';
 import type { StoredResult } from '../workers/protocol.ts';
@@ -62,7 +62,14 @@ async function invoke(deps: WorkerHandlerDeps, body: Record<string, unknown>, hc
     let outcome!: Promise<StoredResult>;
     ctx.jobs.start({ specimenId: job.specimenId, functionName: name, roomId }, (signal, onProgress) => (outcome = compute(signal, onProgress)), job.id);
     hc.signal.addEventListener('abort', () => ctx.jobs.cancel(job.id), { once: true });
-    result = await outcome;
+    try {
+      result = await outcome;
+    } catch (error) {
+      // Ended here for another reason than a cancel (timed out, shutting down): say so.
+      const ended = ctx.jobs.get(job.id);
+      if (isHostError(error) && error.code === 'SPC_ERR_JOB_CANCELLED' && ended?.error && ended.error !== 'cancelled') throw new Error(ended.error);
+      throw error;
+    }
   } else {
     result = await compute(hc.signal);
   }

@@ -54,7 +54,8 @@ export function sendEnvelopeAsItArrives(reply: FastifyReply, envelope: EnvelopeP
     }
     res.end();
   })().catch((error: unknown) => {
-    reply.log.warn(`envelope cut short: ${(error as Error).message}`);
+    // A client that left is not news; a transfer that broke under a client still reading is.
+    if (!res.destroyed) reply.log.warn(`envelope cut short: ${(error as Error).message}`);
     res.destroy();
   });
   return reply;
