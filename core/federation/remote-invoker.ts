@@ -37,30 +37,28 @@ export class RemoteInvoker implements Invoker {
         signal: ctx.signal,
         sink: 'buffer',
         onEvent: (body) => ctx.onProgress?.(toProgress(body)),
+        // A header that does not fit throws here, and the channel fails the request (502).
         onPayload: (body, fill) => {
-          const header = headerOf(body, fill.bytes.byteLength);
-          if (!header) return; // refused below, once the answer settles
-          arriving = decodeResultFrame(header, fill.bytes.buffer as ArrayBuffer);
+          arriving = decodeResultFrame(checkedHeader(body, fill.bytes.byteLength), fill.bytes.buffer as ArrayBuffer);
           ctx.onArriving?.(arrivingResult(arriving, fill));
         },
       },
     );
     if (arriving) return arriving;
-    const header = headerOf(answer.body, answer.byteLength, workerId);
-    if (!header || !answer.payload) throw createHostError('SPC_ERR_WORKER_ERROR', workerId, 'result payload does not match its header');
-    return decodeResultFrame(header, answer.payload);
+    // No payload bytes at all: onPayload was not called.
+    try {
+      return decodeResultFrame(checkedHeader(answer.body, answer.byteLength), answer.payload ?? new ArrayBuffer(0));
+    } catch (error) {
+      throw createHostError('SPC_ERR_WORKER_ERROR', workerId, (error as Error).message);
+    }
   }
 }
 
-/** The checked result header of an answer; null when it does not describe `byteLength` bytes. */
-function headerOf(body: Record<string, unknown>, byteLength: number, workerId?: string): ResultHeader | null {
-  try {
-    const header = checkResultHeader(body.header);
-    return header.byteLength === byteLength ? header : null;
-  } catch (error) {
-    if (workerId === undefined) return null;
-    throw createHostError('SPC_ERR_WORKER_ERROR', workerId, (error as Error).message);
-  }
+/** The checked result header of an answer carrying `byteLength` payload bytes; throws if it does not fit. */
+function checkedHeader(body: Record<string, unknown>, byteLength: number): ResultHeader {
+  const header = checkResultHeader(body.header);
+  if (header.byteLength !== byteLength) throw new Error('result payload does not match its header');
+  return header;
 }
 
 function arrivingResult(result: StoredResult, fill: PayloadFill): ArrivingResult {

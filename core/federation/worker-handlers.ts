@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createHostError, isHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import type { JobRef, ProgressUpdate } from '../invoke/invoker.ts';
+import type { JobMeta } from '../jobs/job.ts';
 import type { StoredResult } from '../workers/protocol.ts';
 import type { HandlerContext, HandlerReply, RequestHandler } from './peer-channel.ts';
 import { encodeResultFrame } from './result-frame.ts';
@@ -34,6 +35,27 @@ function jobOf(ctx: HostContext, value: unknown): JobRef | null {
   return { id, specimenId: typeof specimenId === 'string' && ctx.catalog.get(specimenId) ? specimenId : null };
 }
 
+type Compute = (signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void) => Promise<StoredResult>;
+
+/**
+ * Runs `compute` as this worker's own job, under the relay's job id: its status and progress
+ * show on this worker too, and a DELETE here ends it (the relay's job then ends cancelled as
+ * well). The relay cancelling (`signal`) cancels the job.
+ */
+async function runAsOwnedJob(ctx: HostContext, job: JobRef, meta: JobMeta, compute: Compute, signal: AbortSignal): Promise<StoredResult> {
+  let outcome!: Promise<StoredResult>;
+  ctx.jobs.start(meta, (jobSignal, onProgress) => (outcome = compute(jobSignal, onProgress)), job.id);
+  signal.addEventListener('abort', () => ctx.jobs.cancel(job.id), { once: true });
+  try {
+    return await outcome;
+  } catch (error) {
+    // Ended here for another reason than a cancel (timed out, shutting down): say so.
+    const ended = ctx.jobs.get(job.id);
+    if (isHostError(error) && error.code === 'SPC_ERR_JOB_CANCELLED' && ended?.error && ended.error !== 'cancelled') throw new Error(ended.error);
+    throw error;
+  }
+}
+
 async function invoke(deps: WorkerHandlerDeps, body: Record<string, unknown>, hc: HandlerContext): Promise<HandlerReply> {
   const { ctx } = deps;
   const name = body.function;
@@ -43,7 +65,7 @@ async function invoke(deps: WorkerHandlerDeps, body: Record<string, unknown>, hc
   const values = body.values && typeof body.values === 'object' && !Array.isArray(body.values) ? (body.values as Record<string, unknown>) : {};
   const roomId = typeof body.room_id === 'string' ? body.room_id : ctx.options.defaultRoomId;
   hc.signal.addEventListener('abort', () => deps.log.info(`federation: the relay cancelled ${name} in room ${roomId}`), { once: true });
-  const compute = (signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void) =>
+  const compute: Compute = (signal, onProgress) =>
     ctx.results.compute({
       entry,
       values,
@@ -55,24 +77,7 @@ async function invoke(deps: WorkerHandlerDeps, body: Record<string, unknown>, hc
       },
     });
   const job = jobOf(ctx, body.job);
-  let result: StoredResult;
-  if (job) {
-    // The job is owned here: under the relay's id, with its progress, DELETE-able on this
-    // worker too (the relay's job then ends cancelled as well).
-    let outcome!: Promise<StoredResult>;
-    ctx.jobs.start({ specimenId: job.specimenId, functionName: name, roomId }, (signal, onProgress) => (outcome = compute(signal, onProgress)), job.id);
-    hc.signal.addEventListener('abort', () => ctx.jobs.cancel(job.id), { once: true });
-    try {
-      result = await outcome;
-    } catch (error) {
-      // Ended here for another reason than a cancel (timed out, shutting down): say so.
-      const ended = ctx.jobs.get(job.id);
-      if (isHostError(error) && error.code === 'SPC_ERR_JOB_CANCELLED' && ended?.error && ended.error !== 'cancelled') throw new Error(ended.error);
-      throw error;
-    }
-  } else {
-    result = await compute(hc.signal);
-  }
+  const result = job ? await runAsOwnedJob(ctx, job, { specimenId: job.specimenId, functionName: name, roomId }, compute, hc.signal) : await compute(hc.signal);
   const { header, blocks } = encodeResultFrame(result);
   return { body: { header }, payload: { byteLength: header.byteLength, blocks } };
 }
