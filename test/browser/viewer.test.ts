@@ -231,6 +231,32 @@ describe('the web viewer', () => {
     await shot(page, 'volume');
   });
 
+  it('draws a volume whole by ray marching, its density changing the picture', async () => {
+    const page = await open(url('density', room(), { size: 32 }));
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    await waitForState(page, JOB, ['done']);
+    await page.waitForSelector('[data-testid=slice-panel] select[data-axis=view]');
+    const slices = await page.locator('canvas.stage-canvas').screenshot();
+    let frames = await framesDrawn(page);
+    await page.selectOption('[data-testid=slice-panel] select[data-axis=view]', 'volume');
+    await waitForFrame(page, frames);
+    await waitForText(page, '[data-testid=slice-panel] .slice-title', 'Volume');
+    expect(await page.locator('[data-testid=slice-panel] input[data-axis=z]').isHidden()).toBe(true);
+    const thin = await page.locator('canvas.stage-canvas').screenshot();
+    expect(thin.equals(slices)).toBe(false);
+    frames = await framesDrawn(page);
+    await page.locator('[data-testid=slice-panel] input[data-axis=density]').fill('100');
+    await waitForFrame(page, frames);
+    const dense = await page.locator('canvas.stage-canvas').screenshot();
+    expect(dense.equals(thin)).toBe(false);
+    // A shader that does not compile is only reported on the console (the box stays empty).
+    expect(consoleErrors).toEqual([]);
+    await shot(page, 'volume-raymarched');
+  });
+
   it('draws point clouds, images and static mesh files', async () => {
     const page = await open(url('galaxy', room(), { count: 2500 }));
     await waitForState(page, JOB, ['done']);

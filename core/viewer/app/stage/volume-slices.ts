@@ -1,8 +1,9 @@
 /**
  * @module volume-slices
  * A volume as three orthogonal slices through it, inside its bounding box, each with a
- * slider, and a colour map picker. Shape and spacing are in C order ([z, y, x]); the volume's
- * x runs along the scene's X axis, y along Y, z along Z.
+ * slider, and a colour map picker; or, switched to the `volume` view, drawn whole by ray
+ * marching (volume-raymarch.ts) with a density control. Shape and spacing are in C order
+ * ([z, y, x]); the volume's x runs along the scene's X axis, y along Y, z along Z.
  */
 import * as THREE from 'three';
 import type { VolumeData } from '../../../client/decoded-types.ts';
@@ -10,6 +11,7 @@ import { h } from '../dom.ts';
 import { COLORMAPS, colormapTable, finiteRange } from './colormaps.ts';
 import type { ColormapName } from './colormaps.ts';
 import type { StageContent } from './stage.ts';
+import { createRaymarchedVolume, RAYMARCH_MAX_EDGE, RAYMARCH_MAX_VOXELS, type RaymarchedVolume } from './volume-raymarch.ts';
 
 type Axis = 'x' | 'y' | 'z';
 
@@ -114,12 +116,49 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
     });
     return h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, axis), input, value);
   });
+
+  // The whole volume, ray marched: built on first use.
+  let raymarch: RaymarchedVolume | null = null;
+  const fitsRaymarch = Math.max(w, hgt, d) <= RAYMARCH_MAX_EDGE && w * hgt * d <= RAYMARCH_MAX_VOXELS;
+  let density = 1;
+  const densityValue = h('output', { class: 'slice-value' }, density.toFixed(2));
+  const densityInput = h('input', { type: 'range', class: 'slider', min: 1, max: 100, step: 1, value: 20, 'aria-label': 'density', 'data-axis': 'density' });
+  densityInput.addEventListener('input', () => {
+    density = Number(densityInput.value) / 20;
+    densityValue.textContent = density.toFixed(2);
+    raymarch?.setDensity(density);
+    onChange();
+  });
+  const densityRow = h('label', { class: 'slice-row', title: 'How much each sample absorbs' }, h('span', { class: 'slice-axis' }, 'alpha'), densityInput, densityValue);
+  densityRow.hidden = true;
+  const title = h('div', { class: 'slice-title' }, 'Slices');
+  const viewPicker = h('select', { class: 'select small', 'aria-label': 'volume view', 'data-axis': 'view' });
+  viewPicker.appendChild(h('option', { value: 'slices' }, 'slices'));
+  viewPicker.appendChild(
+    h('option', fitsRaymarch ? { value: 'volume' } : { value: 'volume', disabled: true, title: `only up to ${RAYMARCH_MAX_EDGE} samples per edge` }, 'volume'),
+  );
+  viewPicker.addEventListener('change', () => {
+    const whole = viewPicker.value === 'volume';
+    if (whole && !raymarch) {
+      raymarch = createRaymarchedVolume(data, { w, h: hgt, d }, { min, span }, dims, table);
+      raymarch.setFloor(floor);
+      raymarch.setDensity(density);
+      group.add(raymarch.mesh);
+    }
+    if (raymarch) raymarch.mesh.visible = whole;
+    for (const axis of ['x', 'y', 'z'] as const) slices[axis].mesh.visible = !whole;
+    sliders.forEach((row) => (row.hidden = whole));
+    densityRow.hidden = !whole;
+    title.textContent = whole ? 'Volume' : 'Slices';
+    onChange();
+  });
   const picker = h('select', { class: 'select small', 'aria-label': 'colour map' });
   for (const name of COLORMAPS) picker.appendChild(h('option', { value: name }, name));
   picker.value = 'viridis';
   picker.addEventListener('change', () => {
     table = colormapTable(picker.value as ColormapName);
     for (const axis of ['x', 'y', 'z'] as const) fill(axis);
+    raymarch?.setColormap(table);
     onChange();
   });
   const floorValue = h('output', { class: 'slice-value' }, `${Math.round((floor / 255) * 100)}%`);
@@ -128,15 +167,18 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
     floor = Number(floorInput.value);
     floorValue.textContent = `${Math.round((floor / 255) * 100)}%`;
     for (const axis of ['x', 'y', 'z'] as const) fill(axis);
+    raymarch?.setFloor(floor);
     onChange();
   });
   const panel = h(
     'div',
     { class: 'slice-panel', 'data-testid': 'slice-panel' },
-    h('div', { class: 'slice-title' }, 'Slices'),
+    title,
     ...sliders,
     h('label', { class: 'slice-row', title: 'Values below this share of the range are transparent' }, h('span', { class: 'slice-axis' }, 'floor'), floorInput, floorValue),
     h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'map'), picker),
+    densityRow,
+    h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'view'), viewPicker),
   );
 
   return {
@@ -150,6 +192,7 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
         mesh.geometry.dispose();
         (mesh.material as THREE.Material).dispose();
       }
+      raymarch?.dispose();
     },
   };
 }
