@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildFixturePlugins, NO_PLUGINS, workerArgs, FIXTURES } from '../federation/helpers/fixture-build.ts';
-import { eventually, killAll, startHost } from '../federation/helpers/host-process.ts';
+import { killAll, registered, startHost } from '../federation/helpers/host-process.ts';
 
 const MIB = 1024 * 1024;
 const PAYLOAD_MIB = 256;
@@ -61,10 +61,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   try {
     const relay = await startHost(['--relay', '--specimens', `${FIXTURES}/specimens-a`, '--plugins', NO_PLUGINS, '--log-level', 'warn']);
     const worker = await startHost(workerArgs(relay.url, 'w1', plugins.dir, `${FIXTURES}/specimens-b`, ['--log-level', 'warn']));
-    await eventually(async () => {
-      const ids = ((await (await fetch(`${relay.url}/api/specimens`)).json()) as { id: string }[]).map((e) => e.id);
-      return ids.includes('w1:big') ? true : undefined;
-    }, 'the worker to register');
+    await registered(relay, 'w1:big');
     const query = `params=${encodeURIComponent(JSON.stringify({ mib: PAYLOAD_MIB }))}&room_id=bench`;
     const directUrl = `${worker.url}/api/specimens/big/data?${query}`;
     const relayUrl = `${relay.url}/api/specimens/w1:big/data?${query}`;

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixturePlugins, FIXTURES, NO_PLUGINS, workerArgs } from './helpers/fixture-build.ts';
-import { eventually, killAll, startHost, type HostProcess } from './helpers/host-process.ts';
+import { catalogIds, eventually, killAll, registered, startHost } from './helpers/host-process.ts';
 
 type Json = Record<string, unknown>;
 let plugins: { dir: string; cleanup: () => void };
@@ -16,13 +16,6 @@ async function getJson(url: string): Promise<Json> {
   return (await (await fetch(url)).json()) as Json;
 }
 
-async function catalogIds(relay: HostProcess): Promise<string[]> {
-  return ((await getJson(`${relay.url}/api/specimens`)) as unknown as Json[]).map((e) => String(e.id));
-}
-
-function registered(relay: HostProcess, id: string): Promise<true> {
-  return eventually(async () => ((await catalogIds(relay)).includes(id) ? true : undefined), `${id} in the relay catalog`);
-}
 
 beforeAll(() => {
   plugins = buildFixturePlugins();

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixturePlugins, NO_PLUGINS, workerArgs } from './helpers/fixture-build.ts';
-import { eventually, killAll, startHost, type HostProcess } from './helpers/host-process.ts';
+import { killAll, registered, startHost, type HostProcess } from './helpers/host-process.ts';
 import { readVolumeStream } from './helpers/read-volume-stream.ts';
 
 const MIB = 1024 * 1024;
@@ -36,10 +36,7 @@ beforeAll(async () => {
   writeFileSync(path.join(specimens, 'blob', 'specimen.json'), JSON.stringify({ id: 'blob', display_name: 'Blob', data_file: 'blob.bin' }));
   relay = await startHost(['--relay', '--specimens', path.join(specimens, 'none'), '--plugins', NO_PLUGINS]);
   worker = await startHost(workerArgs(relay.url, 'big', plugins.dir, specimens));
-  await eventually(async () => {
-    const ids = ((await (await fetch(`${relay.url}/api/specimens`)).json()) as { id: string }[]).map((e) => e.id);
-    return ids.includes('big:big') && ids.includes('big:blob') ? true : undefined;
-  }, 'the worker to register');
+  await registered(relay, 'big:big', 'big:blob');
 });
 
 afterAll(async () => {

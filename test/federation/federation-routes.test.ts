@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
 import { buildFixturePlugins, FIXTURES, NO_PLUGINS, workerArgs } from './helpers/fixture-build.ts';
-import { eventually, killAll, startHost, type HostProcess } from './helpers/host-process.ts';
+import { catalogIds, eventually, killAll, registered, startHost, type HostProcess } from './helpers/host-process.ts';
 
 let relay: HostProcess;
 let w1: HostProcess;
@@ -31,9 +31,6 @@ async function postJson(url: string, payload: unknown): Promise<{ status: number
   return { status: res.status, body: (await res.json()) as Json };
 }
 
-async function catalogIds(host: HostProcess): Promise<string[]> {
-  return ((await getJson(`${host.url}/api/specimens`)).body as unknown as Json[]).map((e) => String(e.id));
-}
 
 beforeAll(async () => {
   plugins = buildFixturePlugins();
@@ -44,10 +41,7 @@ beforeAll(async () => {
     startHost(workerArgs(relay.url, 'w1', plugins.dir, w1Specimens, ['--token', 'sesame'])),
     startHost(workerArgs(relay.url, 'w2', NO_PLUGINS, path.join(FIXTURES, 'specimens-a'), ['--token', 'sesame'])),
   ]);
-  await eventually(async () => {
-    const ids = await catalogIds(relay);
-    return ids.includes('w1:box') && ids.includes('w2:tri') ? true : undefined;
-  }, 'both workers to register');
+  await registered(relay, 'w1:box', 'w2:tri');
 });
 
 afterAll(async () => {
@@ -233,7 +227,7 @@ describe('reload', () => {
     writeFileSync(path.join(w1Specimens, 'extra', 'specimen.json'), JSON.stringify({ id: 'extra', display_name: 'Extra', data_file: 'extra.obj' }));
     const reload = await getJson(`${w1.url}/api/specimens/reload`);
     expect(reload.body.count).toBe(2);
-    await eventually(async () => ((await catalogIds(relay)).includes('w1:extra') ? true : undefined), 'w1:extra on the relay');
+    await registered(relay, 'w1:extra');
     const res = await fetch(`${relay.url}/api/specimens/w1:extra/data`);
     expect(await res.text()).toBe('v 0 0 0\n');
   });

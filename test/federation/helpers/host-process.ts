@@ -80,6 +80,19 @@ export async function killAll(): Promise<void> {
   await Promise.all([...running].map((h) => h.kill('SIGKILL')));
 }
 
+/** The ids in a host's catalog, in its order. */
+export async function catalogIds(host: HostProcess): Promise<string[]> {
+  return ((await (await fetch(`${host.url}/api/specimens`)).json()) as { id: string }[]).map((e) => e.id);
+}
+
+/** Resolves once every id in `ids` is in the host's catalog (workers register asynchronously). */
+export function registered(host: HostProcess, ...ids: string[]): Promise<true> {
+  return eventually(async () => {
+    const listed = await catalogIds(host);
+    return ids.every((id) => listed.includes(id)) ? true : undefined;
+  }, `${ids.join(', ')} in the catalog`);
+}
+
 /** Polls `probe` until it returns a value other than undefined (state that changes asynchronously). */
 export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, limitMs = 20_000): Promise<T> {
   const deadline = Date.now() + limitMs;
