@@ -34,18 +34,6 @@ export function encodeMeshEnvelope(mesh: MeshResult): EnvelopeParts {
   return toParts(preamble, normals ? [mesh.vertices, mesh.indices, normals] : [mesh.vertices, mesh.indices]);
 }
 
-/** Finite [min, max] of the samples, or undefined when there is none. */
-export function valueRange(data: ArrayLike<number>): [number, number] | undefined {
-  let min = Infinity;
-  let max = -Infinity;
-  for (let i = 0; i < data.length; i++) {
-    const v = data[i]!;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  return Number.isFinite(min) && Number.isFinite(max) ? [min, max] : undefined;
-}
-
 /**
  * Volume envelope: one C-order data block. `value_range` is added when given (computing it is
  * a pass over the data, so callers do it off the event loop and pass it in).

@@ -4,6 +4,8 @@
  * interpolated linearly: close enough to the matplotlib originals for a viewer.
  */
 
+import { valueRange } from '../../../envelope/value-range.ts';
+
 export type ColormapName = 'viridis' | 'magma' | 'gray' | 'ice';
 
 const STOPS: Record<ColormapName, [number, number, number][]> = {
@@ -39,14 +41,7 @@ export function colormapTable(name: ColormapName): Uint8Array {
 
 /** Finite min and max of `values` (0..1 when there is none). */
 export function finiteRange(values: ArrayLike<number>): [number, number] {
-  let min = Infinity;
-  let max = -Infinity;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  return Number.isFinite(min) && Number.isFinite(max) ? [min, max] : [0, 1];
+  return valueRange(values) ?? [0, 1];
 }
 
 /** The CSS gradient of a map (for legends). */
