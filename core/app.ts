@@ -30,6 +30,7 @@ import { loadPluginBundles } from './registry/manifest-loader.ts';
 import { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import { JsonResultEncoder } from './results/json-encoder.ts';
 import { viewerRoutes } from './viewer/viewer-routes.ts';
+import { clientRoute } from './assets/client-route.ts';
 import { createPools } from './workers/pool.ts';
 import { installFederation } from './federation/install-federation.ts';
 import type { StoredResult } from './workers/protocol.ts';
@@ -162,6 +163,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   await app.register(specimenDataRoutes, { ctx });
   await app.register(processingRoutes, { ctx });
   await app.register(jobRoutes, { ctx });
+  await app.register(clientRoute);
   if (options.viewer) await app.register(viewerRoutes);
   await installFederation(app, ctx);
 

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { BuildOptions } from 'esbuild';
-import { PACKAGE_NODE_MODULES, SDK_INDEX } from '../project/sdk-paths.ts';
+import { PACKAGE_NODE_MODULES, SDK_MODULE } from '../project/sdk-paths.ts';
 
 /** The bundle's file name inside its folder. */
 export const BUNDLE_FILE = 'index.mjs';
@@ -33,7 +33,7 @@ export function pluginEsbuildOptions(entry: string, outDir: string): BuildOption
     legalComments: 'inline',
     charset: 'utf8',
     logLevel: 'silent',
-    alias: { vitrine: SDK_INDEX },
+    alias: { vitrine: SDK_MODULE },
     // Plugins outside this checkout still find the packages this host ships with.
     nodePaths: [PACKAGE_NODE_MODULES],
     banner: { js: REQUIRE_SHIM },

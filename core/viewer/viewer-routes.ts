@@ -1,12 +1,11 @@
 /**
  * @module viewer-routes
  * Serves the web viewer: `GET /` (the page) and `GET /viewer/*` (the bundled script and
- * styles, built lazily in memory by `viewer-bundle.ts`). Register with
- * `app.register(viewerRoutes)`.
+ * styles, see core/assets/browser-bundles.ts). Register with `app.register(viewerRoutes)`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendAsset } from '../assets/send-asset.ts';
 import { INDEX_HTML } from './index-html.ts';
-import { viewerAssets } from './viewer-bundle.ts';
 
 /** Options of {@link viewerRoutes} (none yet). */
 export type ViewerRoutesOptions = Record<string, never>;
@@ -21,23 +20,6 @@ export async function viewerRoutes(app: FastifyInstance, _opts: ViewerRoutesOpti
   });
 
   app.get('/viewer/*', async (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => {
-    const name = request.params['*'];
-    let assets;
-    try {
-      assets = await viewerAssets();
-    } catch (error) {
-      request.log.error({ err: error }, 'viewer bundle failed to build');
-      return reply.code(500).send({
-        status_code: 500,
-        detail: `the viewer could not be built: ${error instanceof Error ? error.message : String(error)}`,
-      });
-    }
-    const asset = assets.get(name);
-    if (!asset) {
-      return reply.code(404).send({ status_code: 404, detail: `no viewer file '${name}'` });
-    }
-    reply.header('etag', asset.etag).header('cache-control', 'no-cache');
-    if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
-    return reply.type(asset.contentType).send(asset.body);
+    return sendAsset(request, reply, 'viewer', request.params['*']);
   });
 }

@@ -1,8 +1,9 @@
 /**
  * @module worker-script
- * Worker threads cannot load TypeScript, so the worker entry is bundled with esbuild into one
- * ES module the first time a pool starts (tens of milliseconds), written to the OS temp folder
- * under a name derived from its content. The same source always yields the same file.
+ * The worker-thread entry file. In the compiled package it is `task-worker.js` beside this
+ * file. Run from the TypeScript sources (worker threads cannot load TypeScript), the entry is
+ * bundled with esbuild into one ES module the first time a pool starts (tens of
+ * milliseconds), written to the OS temp folder under a name derived from its content.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
@@ -10,11 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 
 let pending: Promise<string> | null = null;
 
+/** True when this file is the compiled JavaScript of the package. */
+const COMPILED = import.meta.url.endsWith('.js');
+
 async function bundle(): Promise<string> {
+  const { build } = await import('esbuild');
   const entry = fileURLToPath(new URL('./task-worker.ts', import.meta.url));
   const out = await build({
     entryPoints: [entry],
@@ -43,8 +47,9 @@ async function bundle(): Promise<string> {
   return file;
 }
 
-/** Path of the bundled worker entry (built once per process). */
+/** Path of the worker entry (bundled once per process when running from sources). */
 export function workerScriptPath(): Promise<string> {
+  if (COMPILED) return Promise.resolve(fileURLToPath(new URL('./task-worker.js', import.meta.url)));
   pending ??= bundle().catch((error: unknown) => {
     pending = null;
     throw error;

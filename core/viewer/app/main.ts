@@ -1,6 +1,6 @@
 /**
  * @module main
- * The viewer's browser entry (bundled by `viewer-bundle.ts` into `/viewer/app.js` and `/viewer/app.css`).
+ * The viewer's browser entry (bundled by core/assets/browser-bundles.ts into `/viewer/app.js` and `/viewer/app.css`).
  */
 import './styles.css';
 import { ViewerApp } from './viewer-app.ts';

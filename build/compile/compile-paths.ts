@@ -1,0 +1,40 @@
+/**
+ * @module compile-paths
+ * Where the compiled distribution comes from and goes: every TypeScript file of `core/` and
+ * `build/` (directories, not lists, so new files are included) into `build/dist/`, keeping
+ * the source layout; the browser bundles into `build/dist/assets/`.
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The compiled distribution. */
+export const DIST_DIR = path.join(REPO_ROOT, 'build', 'dist');
+
+/** Prebuilt browser files (the web viewer and the browser build of the client). */
+export const ASSETS_DIR = path.join(DIST_DIR, 'assets');
+
+/** Source roots compiled file by file. */
+const SOURCE_ROOTS = ['core', 'build'];
+
+/** Folders under the source roots that are not part of what runs. */
+const SKIPPED = new Set(['build/dist', 'build/out', 'build/compile', 'build/thumbnails', 'core/viewer/app'].map((p) => path.join(REPO_ROOT, p)));
+
+function walk(dir: string, found: string[]): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!SKIPPED.has(full) && entry.name !== 'node_modules') walk(full, found);
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) found.push(full);
+  }
+}
+
+/** Every TypeScript file the distribution is compiled from, sorted. */
+export function sourceFiles(): string[] {
+  const found: string[] = [];
+  for (const root of SOURCE_ROOTS) walk(path.join(REPO_ROOT, root), found);
+  return found.sort();
+}

@@ -1,0 +1,72 @@
+/**
+ * @module compile
+ * Compiles the package into `build/dist/` (run by `npm run compile`, `npm start`, `npm test`
+ * and `prepack`): esbuild transpiles each TypeScript file of core/ and build/ on its own into
+ * an ES module (relative `.ts` imports become `.js`, packages stay imports), then bundles the
+ * web viewer and the browser build of the client; `tsc` adds the `.d.ts` files of the public
+ * entry points (the SDK ones are also what `vitrine build` reads plugin types against).
+ *
+ * Usage: `node --import tsx build/compile/compile.ts`
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { ASSETS_DIR, DIST_DIR, REPO_ROOT, sourceFiles } from './compile-paths.ts';
+
+/** Keeps every import an import: relative `.ts` specifiers point at the compiled `.js`. */
+const keepImports: Plugin = {
+  name: 'keep-imports',
+  setup(on) {
+    on.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      if (args.path.startsWith('.') && args.path.endsWith('.ts')) return { path: `${args.path.slice(0, -3)}.js`, external: true };
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+async function transpile(): Promise<number> {
+  const files = sourceFiles();
+  await build({
+    entryPoints: files,
+    outdir: DIST_DIR,
+    outbase: REPO_ROOT,
+    bundle: true,
+    plugins: [keepImports],
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    charset: 'utf8',
+    logLevel: 'warning',
+  });
+  return files.length;
+}
+
+async function browserBundles(): Promise<void> {
+  const common: BuildOptions = { bundle: true, format: 'esm', target: ['es2022'], platform: 'browser', legalComments: 'none', logLevel: 'warning' };
+  await Promise.all([
+    build({ ...common, entryPoints: { app: path.join(REPO_ROOT, 'core/viewer/app/main.ts') }, outdir: path.join(ASSETS_DIR, 'viewer'), minify: true }),
+    build({ ...common, entryPoints: [path.join(REPO_ROOT, 'core/client/index.ts')], outfile: path.join(ASSETS_DIR, 'client.js') }),
+  ]);
+}
+
+/** Relative `.ts` specifiers in emitted declarations, which tsc keeps as written. */
+const TS_SPECIFIER = /((?:from|import)\s*\(?\s*['"]\.{1,2}\/[^'"]*)\.ts(['"])/g;
+
+function declarations(): void {
+  const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  execFileSync(process.execPath, [tsc, '-p', path.join(REPO_ROOT, 'build/compile/tsconfig.types.json')], { cwd: REPO_ROOT, stdio: 'inherit' });
+  for (const entry of readdirSync(DIST_DIR, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(TS_SPECIFIER, '$1.js$2'));
+  }
+}
+
+const started = performance.now();
+rmSync(DIST_DIR, { recursive: true, force: true });
+const count = await transpile();
+await browserBundles();
+declarations();
+process.stdout.write(`compiled ${count} files into ${path.relative(REPO_ROOT, DIST_DIR)} in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);

@@ -1,0 +1,96 @@
+/**
+ * @module browser-bundles
+ * The browser files the host serves: the web viewer (`/viewer/app.js`, `/viewer/app.css`) and
+ * the browser build of the client (`/client.js`). The compiled package ships them prebuilt in
+ * `build/dist/assets/` (see build/compile/compile.ts), so a host run from it never loads a
+ * bundler. Run from the TypeScript sources they are built with esbuild in memory on first use
+ * (concurrent first requests share one build; a failed build is retried by the next request).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** One built file. */
+export interface BrowserAsset {
+  body: Buffer;
+  contentType: string;
+  /** A strong ETag of the content. */
+  etag: string;
+}
+
+/** Built files by their name inside the bundle's folder. */
+export type BrowserAssets = ReadonlyMap<string, BrowserAsset>;
+
+interface BundleSpec {
+  /** Folder under `build/dist/assets/` holding the prebuilt files. */
+  prebuilt: string;
+  /** Source entry (relative to core/) and the output name. */
+  entry: string;
+  name: string;
+  minify: boolean;
+}
+
+const SPECS = {
+  viewer: { prebuilt: 'viewer', entry: 'viewer/app/main.ts', name: 'app', minify: true },
+  client: { prebuilt: '.', entry: 'client/index.ts', name: 'client', minify: false },
+} satisfies Record<string, BundleSpec>;
+
+export type BundleName = keyof typeof SPECS;
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
+
+/** Where the compiled package keeps the prebuilt files (absent when running from sources). */
+const ASSETS_DIR = fileURLToPath(new URL('../../assets/', import.meta.url));
+const CORE_DIR = fileURLToPath(new URL('../', import.meta.url));
+
+function toAsset(name: string, body: Buffer): BrowserAsset {
+  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  return { body, contentType: CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream', etag };
+}
+
+async function readPrebuilt(spec: BundleSpec): Promise<BrowserAssets> {
+  const dir = path.join(ASSETS_DIR, spec.prebuilt);
+  const assets = new Map<string, BrowserAsset>();
+  for (const name of await readdir(dir)) {
+    if (name.startsWith(`${spec.name}.`)) assets.set(name, toAsset(name, await readFile(path.join(dir, name))));
+  }
+  return assets;
+}
+
+async function buildInMemory(spec: BundleSpec): Promise<BrowserAssets> {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: { [spec.name]: path.join(CORE_DIR, spec.entry) },
+    bundle: true,
+    write: false,
+    minify: spec.minify,
+    format: 'esm',
+    target: ['es2022'],
+    platform: 'browser',
+    outdir: '/assets',
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  return new Map(result.outputFiles.map((file) => [path.basename(file.path), toAsset(file.path, Buffer.from(file.contents))]));
+}
+
+const pending = new Map<BundleName, Promise<BrowserAssets>>();
+
+/** The files of one bundle; read or built once per process. */
+export function browserAssets(bundle: BundleName): Promise<BrowserAssets> {
+  let assets = pending.get(bundle);
+  if (!assets) {
+    const spec = SPECS[bundle];
+    assets = (existsSync(ASSETS_DIR) ? readPrebuilt(spec) : buildInMemory(spec)).catch((error: unknown) => {
+      pending.delete(bundle);
+      throw error;
+    });
+    pending.set(bundle, assets);
+  }
+  return assets;
+}
