@@ -1,6 +1,7 @@
 /**
  * @module main
- * Dispatches `vitrine <command>`: `build` compiles plugins, `serve` runs the host.
+ * Dispatches `vitrine <command>`: `build` compiles plugins, `serve` runs the host, `init`
+ * writes a plugin project. The build tools load only for the commands that use them.
  */
 
 const USAGE = `usage: vitrine <command> [options]
@@ -8,6 +9,7 @@ const USAGE = `usage: vitrine <command> [options]
 commands:
   build [SRC] [--out DIR] [--check]   compile plugin folders in SRC (default plugins) into DIR (default build/out)
   serve [options]                     run the host (vitrine serve --help for options)
+  init DIR [--vitrine SPEC]           write a plugin project into DIR
 `;
 
 /** Runs one CLI invocation and returns the process exit code. */
@@ -21,6 +23,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'serve': {
       const { runServeCommand } = await import('../server.ts');
       return runServeCommand(rest);
+    }
+    case 'init': {
+      const { runInitCommand } = await import('../../build/init/cli-init.ts');
+      return runInitCommand(rest);
     }
     case undefined:
     case '-h':

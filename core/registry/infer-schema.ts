@@ -6,14 +6,25 @@
  * boolean) and the default; a parameter with no default is required and unconstrained.
  * Parameters named `progress`/`reporter` receive the ProgressReporter, `signal` the
  * AbortSignal. Pass an explicit schema to `registerFunction` for anything richer.
+ * TypeScript's parser loads on the first such registration, so a host that registers no
+ * function in code (`vitrine serve`) never loads it.
  */
-import { ts } from 'ts-morph';
+import { createRequire } from 'node:module';
+import type { ts as TS } from 'ts-morph';
 import type { ManifestParameter } from './manifest-types.ts';
+
+let loaded: typeof TS | undefined;
+
+function typescript(): typeof TS {
+  loaded ??= (createRequire(import.meta.url)('ts-morph') as typeof import('ts-morph')).ts;
+  return loaded;
+}
 
 const REPORTER_NAMES = new Set(['progress', 'reporter', 'onProgress']);
 const SIGNAL_NAMES = new Set(['signal', 'abortSignal']);
 
-function literalOf(node: ts.Expression): { type: string; value: unknown } | null {
+function literalOf(node: TS.Expression): { type: string; value: unknown } | null {
+  const ts = typescript();
   if (ts.isNumericLiteral(node)) return { type: 'number', value: Number(node.text) };
   if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) {
     return { type: 'number', value: -Number(node.operand.text) };
@@ -24,12 +35,14 @@ function literalOf(node: ts.Expression): { type: string; value: unknown } | null
   return null;
 }
 
-function findFunction(node: ts.Node): ts.SignatureDeclaration | undefined {
+function findFunction(node: TS.Node): TS.SignatureDeclaration | undefined {
+  const ts = typescript();
   if (ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isMethodDeclaration(node)) return node;
   return ts.forEachChild(node, findFunction);
 }
 
 export function inferSchema(name: string, fn: (...args: never[]) => unknown): { schema: Record<string, unknown>; parameters: ManifestParameter[] } {
+  const ts = typescript();
   let source = fn.toString();
   // Method shorthand (`sphere(r = 1) {}`) is not an expression on its own.
   if (!/^(async\s+)?(function\b|\(|[A-Za-z_$][\w$]*\s*=>)/.test(source)) source = `({ ${source} })`;

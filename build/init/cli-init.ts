@@ -1,0 +1,92 @@
+/**
+ * @module cli-init
+ * `vitrine init DIR [--vitrine SPEC]`: writes a plugin project into DIR (which must be absent
+ * or empty). The project depends on vitrine at the running version unless `--vitrine` gives
+ * another spec; a spec naming an existing file or folder (a packed tarball, a checkout) is
+ * written as a `file:` path relative to DIR. Exit codes: 0 written, 2 usage errors or DIR not
+ * empty.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { displayPath } from '../diagnostics/format-diagnostic.ts';
+import { PACKAGE_ROOT } from '../project/sdk-paths.ts';
+import { scaffoldFiles } from './scaffold-files.ts';
+
+export const INIT_USAGE = `usage: vitrine init DIR [--vitrine SPEC]
+
+  DIR             the project folder to create (absent or empty)
+  --vitrine SPEC  the vitrine dependency: a version range, or a path to a packed tarball
+                  (default: ^ the running version)
+`;
+
+interface OwnPackage {
+  version: string;
+  devDependencies?: Record<string, string>;
+}
+
+function parse(argv: string[]): { dir: string; spec: string | undefined } | { error: string } | { help: true } {
+  let dir: string | undefined;
+  let spec: string | undefined;
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === '--help' || arg === '-h') return { help: true };
+    if (arg === '--vitrine' || arg.startsWith('--vitrine=')) {
+      spec = arg === '--vitrine' ? argv[++index] : arg.slice('--vitrine='.length);
+      if (!spec) return { error: '--vitrine needs a dependency spec' };
+    } else if (arg.startsWith('-')) return { error: `unknown option '${arg}'` };
+    else if (dir === undefined) dir = arg;
+    else return { error: `unexpected argument '${arg}' (only one DIR)` };
+  }
+  return dir === undefined ? { error: 'DIR is missing' } : { dir, spec };
+}
+
+/** An npm package name from a folder name. */
+function packageNameOf(dir: string): string {
+  const name = path.basename(dir).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+|-+$/g, '');
+  return name || 'vitrine-plugins';
+}
+
+function dependencySpec(spec: string | undefined, projectDir: string, cwd: string, own: OwnPackage): string {
+  if (spec === undefined) return `^${own.version}`;
+  const local = path.resolve(cwd, spec.startsWith('file:') ? spec.slice('file:'.length) : spec);
+  if (!existsSync(local)) return spec;
+  const relative = path.relative(projectDir, local).split(path.sep).join('/');
+  return `file:${relative.startsWith('.') ? relative : `./${relative}`}`;
+}
+
+/** Runs `vitrine init` with `argv` (the arguments after `init`); returns the exit code. */
+export function runInitCommand(argv: string[]): number {
+  const cwd = process.cwd();
+  const args = parse(argv);
+  if ('help' in args) {
+    process.stdout.write(INIT_USAGE);
+    return 0;
+  }
+  if ('error' in args) {
+    process.stderr.write(`vitrine init: ${args.error}\n${INIT_USAGE}`);
+    return 2;
+  }
+  const projectDir = path.resolve(cwd, args.dir);
+  if (existsSync(projectDir) && readdirSync(projectDir).length > 0) {
+    process.stderr.write(`vitrine init: ${displayPath(projectDir, cwd)} is not empty; choose a new folder\n`);
+    return 2;
+  }
+  const own = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as OwnPackage;
+  const packageName = packageNameOf(projectDir);
+  const plugin = packageName.replace(/^[^a-z0-9]+/, '') || 'shapes';
+  const files = scaffoldFiles({
+    packageName,
+    plugin,
+    vitrineSpec: dependencySpec(args.spec, projectDir, cwd, own),
+    tsxSpec: own.devDependencies?.tsx ?? '^4.0.0',
+    typesNodeSpec: own.devDependencies?.['@types/node'] ?? '^20.0.0',
+  });
+  for (const [relative, text] of files) {
+    const file = path.join(projectDir, ...relative.split('/'));
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+  const shown = displayPath(projectDir, cwd);
+  process.stdout.write(`created ${shown} with plugin '${plugin}' (${[...files.keys()].join(', ')})\n\nnext:\n  cd ${shown}\n  npm install\n  npm test\n  npx vitrine dev\n`);
+  return 0;
+}

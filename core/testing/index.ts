@@ -1,0 +1,17 @@
+/**
+ * @module vitrine/testing
+ * Testing plugins without a host: the package entry `vitrine/testing`.
+ *
+ * @example
+ * import { loadPlugin } from 'vitrine/testing';
+ * const plugin = await loadPlugin(new URL('../plugins/shapes', import.meta.url));
+ * const run = await plugin.call('torus', { minor_radius: 0.2 });
+ * // run.result: the checked, normalised result; run.progress: what the function reported
+ * await plugin.call('torus', { minor_radius: -1 }); // rejects with code SPC_ERR_PARAM_INVALID
+ */
+export { loadPlugin, PluginBuildError } from './load-plugin.ts';
+export type { TestPlugin } from './load-plugin.ts';
+export type { CallOptions, FunctionRun, ProgressMessage } from './run-function.ts';
+export { HostError } from '../errors.ts';
+export type { StoredResult } from '../workers/protocol.ts';
+export type { ManifestFunction, ManifestSpecimen } from '../registry/manifest-types.ts';

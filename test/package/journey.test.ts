@@ -1,0 +1,88 @@
+/**
+ * The whole journey of a new user on the packed package: `vitrine init` from the tarball,
+ * `npm install` of it, the scaffold's own `npm test`, `vitrine build` and `build --check`,
+ * `vitrine serve` (with no TypeScript tool loaded) answering for data, `import('vitrine/client')`
+ * from plain Node, and a Chromium page importing `/client.js` with no bundler. One install is
+ * shared by the tests of this file.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../browser/browser-session.ts';
+import { createPackedProject, startListening, type PackedProject } from './packed-project.ts';
+
+let project: PackedProject;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  project = await createPackedProject();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Build-time tools the host must not load while serving. */
+const BUILD_TOOLS = /\/node_modules\/(ts-morph|@ts-morph|typescript|tsx|esbuild)\//;
+
+describe('the packed package, installed into a new project', () => {
+  it('ships only the compiled package', async () => {
+    const pkg = JSON.parse(await readFile(path.join(project.dir, 'node_modules/vitrine/package.json'), 'utf8')) as { bin: Record<string, string> };
+    expect(pkg.bin.vitrine).toMatch(/\.js$/);
+    const { stdout } = await project.exec('find', ['node_modules/vitrine', '-name', '*.ts', '-not', '-name', '*.d.ts']);
+    expect(stdout.trim()).toBe('');
+    const tests = await project.exec('find', ['node_modules/vitrine', '-name', '*.test.*', '-o', '-path', '*/test/*', '-o', '-path', '*/.ci/*']);
+    expect(tests.stdout.trim()).toBe('');
+  });
+
+  it("passes the scaffold's own tests, builds, and checks the build", async () => {
+    const test = await project.exec('npm', ['test']);
+    expect(test.stdout).toMatch(/# pass 3/);
+    const build = await project.exec(process.execPath, [project.bin, 'build']);
+    expect(build.stdout).toMatch(/built 1 plugin \(1 function, 1 specimen\)/);
+    const check = await project.exec('npx', ['vitrine', 'build', '--check']);
+    expect(check.stdout).toMatch(/1 plugin current/);
+  });
+
+  it('imports vitrine/client, vitrine and vitrine/testing from plain node', async () => {
+    const script = "const c = await import('vitrine/client'); const s = await import('vitrine'); const t = await import('vitrine/testing'); console.log(typeof c.createClient, typeof c.decodeEnvelope, typeof s.decodeEnvelope, typeof t.loadPlugin);";
+    const { stdout } = await project.exec(process.execPath, ['--input-type=module', '-e', script]);
+    expect(stdout.trim()).toBe('function function function function');
+  });
+
+  it('serves the built plugin with no TypeScript tool loaded, and /client.js to a page without a bundler', async () => {
+    await project.exec(process.execPath, [project.bin, 'build']);
+    const log = path.join(project.dir, 'loaded-tools.log');
+    await writeFile(path.join(project.dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context);\n  if (${BUILD_TOOLS}.test(result.url)) appendFileSync(${JSON.stringify(log)}, result.url + '\\n');\n  return result;\n}\n`);
+    await writeFile(path.join(project.dir, 'watch-imports.mjs'), "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
+    await writeFile(log, '');
+    const host = await startListening(project.dir, ['--import', './watch-imports.mjs', project.bin, 'serve', '--port', '0']);
+    try {
+      const list = (await (await fetch(`${host.url}/api/specimens/`)).json()) as { id: string }[];
+      expect(list.map((s) => s.id)).toEqual(['ripple']);
+      const { decodeEnvelope } = await import(path.join(project.dir, 'node_modules/vitrine/build/dist/core/client/index.js'));
+      const env = decodeEnvelope(await (await fetch(`${host.url}/api/specimens/ripple/data?params=${encodeURIComponent('{"segments":8}')}`)).arrayBuffer());
+      expect(env.type).toBe('mesh');
+      expect(env.vertices.length).toBe(9 * 9 * 3);
+      expect(await readFile(log, 'utf8')).toBe('');
+
+      browser = await launchBrowser();
+      const page = await browser.newPage();
+      await page.goto(`${host.url}/`);
+      // A module script as a web page writes it: a plain import of the host's /client.js.
+      await page.addScriptTag({
+        type: 'module',
+        content: `import { decodeEnvelope } from '/client.js';
+const bytes = await (await fetch('/api/specimens/ripple/data?params=%7B%22segments%22%3A4%7D')).arrayBuffer();
+const env = decodeEnvelope(bytes);
+document.body.dataset.decoded = JSON.stringify({ type: env.type, vertices: env.vertices.length });`,
+      });
+      const handle = await page.waitForFunction(() => document.body.dataset.decoded, undefined, { timeout: 30_000 });
+      const decoded = JSON.parse(String(await handle.jsonValue())) as unknown;
+      expect(decoded).toEqual({ type: 'mesh', vertices: 5 * 5 * 3 });
+    } finally {
+      await host.stop();
+    }
+  });
+});
