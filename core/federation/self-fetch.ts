@@ -5,7 +5,7 @@
  * the same headers, and a body that streams from disk instead of being buffered.
  */
 import http, { type IncomingMessage } from 'node:http';
-import { HostError, createHostError } from '../errors.ts';
+import { type HostError, createHostError } from '../errors.ts';
 import { fromWireError } from './wire-error.ts';
 
 export interface SelfResponse {

@@ -1,0 +1,20 @@
+// @ts-check
+/**
+ * @module eslint.config
+ * The lint gate of `npm test` (run with --max-warnings=0): typescript-eslint's recommended
+ * rules, type-only imports enforced (verbatimModuleSyntax needs them marked), no unused code.
+ */
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', 'build/out/**', 'build/dist/**', 'test/fixtures/build/**', 'test/fixtures/schema/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.mts', '**/*.mjs', '**/*.js'],
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+);
