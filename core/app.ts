@@ -33,7 +33,7 @@ import { viewerRoutes } from './viewer/viewer-routes.ts';
 import { clientRoute } from './assets/client-route.ts';
 import { createPools } from './workers/pool.ts';
 import { installFederation } from './federation/install-federation.ts';
-import type { StoredResult } from './workers/protocol.ts';
+import type { StoredResult } from './results/stored-result.ts';
 
 export interface CreateAppOptions extends HostOptions {
   /** Mesh functions by name, registered in code (contract §2). */

@@ -9,7 +9,7 @@
 import { createHostError } from '../errors.ts';
 import type { ArrivingResult, InvokeContext, Invoker, JobRef, ProgressUpdate } from '../invoke/invoker.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
-import type { StoredResult } from '../workers/protocol.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 import type { PayloadFill } from './payload-fill.ts';
 import type { PeerChannel } from './peer-channel.ts';
 import { checkResultHeader, decodeResultFrame, type ResultHeader } from './result-frame.ts';

@@ -10,7 +10,7 @@ import { createHostError, isHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import type { JobRef, ProgressUpdate } from '../invoke/invoker.ts';
 import type { JobMeta } from '../jobs/job.ts';
-import type { StoredResult } from '../workers/protocol.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 import type { HandlerContext, HandlerReply, RequestHandler } from './peer-channel.ts';
 import { encodeResultFrame } from './result-frame.ts';
 import { selfFetch } from './self-fetch.ts';

@@ -6,7 +6,7 @@
 import type { FastifyReply } from 'fastify';
 import { encodeMeshEnvelope, encodeVolumeEnvelope, type EnvelopeParts } from '../envelope/encode-envelope.ts';
 import type { ArrivingResult } from '../invoke/invoker.ts';
-import type { StoredResult } from '../workers/protocol.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 
 /** The envelope parts of a mesh or volume result; null for other kinds. */
 export function toEnvelope(result: StoredResult): EnvelopeParts | null {

@@ -4,7 +4,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import type { HostContext } from '../host-context.ts';
-import type { StoredResult } from '../workers/protocol.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 
 export async function sendJsonResult(ctx: HostContext, reply: FastifyReply, result: StoredResult, functionName: string): Promise<FastifyReply> {
   const bytes = await ctx.json.encode(result, functionName);

@@ -4,7 +4,7 @@
  * (plugin bundles), the main thread (code-registered functions) or a relayed worker.
  */
 import type { FunctionEntry, FunctionSource } from '../registry/function-entry.ts';
-import type { StoredResult } from '../workers/protocol.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 
 export interface ProgressUpdate {
   text: string;

@@ -9,7 +9,9 @@ import { MessageChannel } from 'node:worker_threads';
 import type Tinypool from 'tinypool';
 import { createHostError, wrapHostError } from '../errors.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
-import type { InvokeOutcome, InvokeTask, StoredResult, WorkerPortMessage } from '../workers/protocol.ts';
+import { outcomeError } from '../results/outcome-error.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { InvokeOutcome, InvokeTask, WorkerPortMessage } from '../workers/protocol.ts';
 import { indexOfKind, toPositionalArgs, type InvokeContext, type Invoker } from './invoker.ts';
 
 /** Longest wait for a finished run's last progress messages. */
@@ -72,8 +74,7 @@ export class PooledInvoker implements Invoker {
       port1.close();
     }
     if (outcome.ok) return outcome.result;
-    if (outcome.kind === 'cancelled' || ctx.signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
-    if (outcome.kind === 'result') throw createHostError('SPC_ERR_RESULT_INVALID', entry.name, outcome.message);
-    throw createHostError('SPC_ERR_FUNCTION_FAILED', entry.name, outcome.message);
+    if (ctx.signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
+    throw outcomeError(outcome, entry.name);
   }
 }

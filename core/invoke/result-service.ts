@@ -10,7 +10,7 @@ import type { RoomCache } from '../cache/room-cache.ts';
 import { createHostError } from '../errors.ts';
 import { cacheKey } from '../params/params-hash.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
-import type { StoredResult } from '../workers/protocol.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 import type { ArrivingResult, InvokerSet, JobRef, ProgressUpdate } from './invoker.ts';
 
 /** Progress kept for replay to requests that join a computation late. */

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { isHostError } from '../errors.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
-import type { StoredResult } from '../workers/protocol.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 import { Job, type JobMeta } from './job.ts';
 
 export interface JobStoreOptions {

@@ -4,7 +4,7 @@
  * (spec: Jobs rule 2: 200 done, 409 running, 410 error, 404 unknown).
  */
 import { createHostError } from '../errors.ts';
-import type { StoredResult } from '../workers/protocol.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 import type { Job, ProgressMessage } from './job.ts';
 import type { JobStatus } from './job-status.ts';
 

@@ -4,7 +4,7 @@
  * (abort controller, sweep timer) stays here; job-views.ts builds the wire shapes.
  */
 import type { ProgressUpdate } from '../invoke/invoker.ts';
-import type { StoredResult } from '../workers/protocol.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 import { isTerminal, type JobStatus } from './job-status.ts';
 
 export interface ProgressMessage {

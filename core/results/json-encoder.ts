@@ -7,8 +7,9 @@
  */
 import type Tinypool from 'tinypool';
 import { createHostError } from '../errors.ts';
-import type { JsonTask, StoredResult } from '../workers/protocol.ts';
-import { resultByteLength, toJsonResult } from '../workers/to-json-result.ts';
+import type { JsonTask } from '../workers/protocol.ts';
+import type { StoredResult } from './stored-result.ts';
+import { resultByteLength, toJsonResult } from './to-json-result.ts';
 
 /** Below this many bytes of array data, encoding inline is cheaper than a thread hop. */
 const INLINE_BYTES = 64 * 1024;

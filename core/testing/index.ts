@@ -13,5 +13,5 @@ export { loadPlugin, PluginBuildError } from './load-plugin.ts';
 export type { TestPlugin } from './load-plugin.ts';
 export type { CallOptions, FunctionRun, ProgressMessage } from './run-function.ts';
 export { HostError } from '../errors.ts';
-export type { StoredResult } from '../workers/protocol.ts';
+export type { StoredResult } from '../results/stored-result.ts';
 export type { ManifestFunction, ManifestSpecimen } from '../registry/manifest-types.ts';

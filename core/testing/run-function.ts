@@ -5,12 +5,12 @@
  * the progress reporter and abort signal are injected where the function takes them, and the
  * returned value is checked and normalised. Failures are the host's catalogued errors.
  */
-import { createHostError, wrapHostError } from '../errors.ts';
 import { indexOfKind, toPositionalArgs } from '../invoke/invoker.ts';
 import { resolveParams } from '../params/resolve-params.ts';
 import { valueParameterNames, type FunctionEntry } from '../registry/function-entry.ts';
-import { normalizeResult, ResultShapeError } from '../workers/normalize-result.ts';
-import type { StoredResult } from '../workers/protocol.ts';
+import { callPluginFunction } from '../results/call-plugin-function.ts';
+import { outcomeError } from '../results/outcome-error.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 
 /** One `progress.report(text, fraction)` of a run. */
 export interface ProgressMessage {
@@ -43,30 +43,15 @@ export interface CallOptions {
 export async function runFunction(entry: FunctionEntry, fn: (...args: unknown[]) => unknown, params: Record<string, unknown>, options: CallOptions = {}): Promise<FunctionRun> {
   const values = resolveParams(entry.schema, valueParameterNames(entry), { named: params, positional: options.args }, entry.name);
   const progress: ProgressMessage[] = [];
-  const signal = options.signal ?? new AbortController().signal;
-  const args = toPositionalArgs(entry, values);
-  const reporterIndex = indexOfKind(entry, 'reporter');
-  const signalIndex = indexOfKind(entry, 'signal');
-  if (reporterIndex >= 0) {
-    args[reporterIndex] = {
-      report(text: string, fraction?: number) {
-        if (signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
-        progress.push({ text: String(text), fraction: typeof fraction === 'number' && Number.isFinite(fraction) ? fraction : null });
-      },
-    };
-  }
-  if (signalIndex >= 0) args[signalIndex] = signal;
-  let value: unknown;
-  try {
-    value = await fn(...args);
-  } catch (error) {
-    if (signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
-    throw wrapHostError(error, 'SPC_ERR_FUNCTION_FAILED', entry.name, error instanceof Error ? error.message : String(error));
-  }
-  try {
-    return { values, result: normalizeResult(value, entry.return_type), progress };
-  } catch (error) {
-    if (error instanceof ResultShapeError) throw createHostError('SPC_ERR_RESULT_INVALID', entry.name, error.message);
-    throw error;
-  }
+  const outcome = await callPluginFunction({
+    fn,
+    args: toPositionalArgs(entry, values),
+    reporterIndex: indexOfKind(entry, 'reporter'),
+    signalIndex: indexOfKind(entry, 'signal'),
+    returnType: entry.return_type,
+    signal: options.signal ?? new AbortController().signal,
+    onProgress: ({ text, fraction }) => progress.push({ text, fraction }),
+  });
+  if (!outcome.ok) throw outcomeError(outcome, entry.name);
+  return { values, result: outcome.result, progress };
 }

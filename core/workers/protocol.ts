@@ -4,7 +4,9 @@
  * cancellation travel on a MessagePort made per run (transferred with the task).
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { ResultType, TaggedResult } from '../sdk/result-types.ts';
+import type { CallOutcome } from '../results/call-plugin-function.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { ResultType } from '../sdk/result-types.ts';
 
 /** Run one plugin export. */
 export interface InvokeTask {
@@ -32,12 +34,6 @@ export interface JsonTask {
 
 export type WorkerTask = InvokeTask | JsonTask;
 
-/** A result as the host stores it: tagged, checked, arrays in shared memory. */
-export type StoredResult = TaggedResult & {
-  /** Volumes: finite [min, max] of the data, computed in the worker. */
-  valueRange?: [number, number];
-};
-
 /** Sent by the worker on the task port. */
 export type WorkerPortMessage =
   | { type: 'progress'; text: string; fraction: number | null; ts: number }
@@ -48,6 +44,4 @@ export type WorkerPortMessage =
 export type HostPortMessage = { type: 'cancel' };
 
 /** How an invoke task ended (a failure is a value, so thrown plugin errors never look like crashes). */
-export type InvokeOutcome =
-  | { ok: true; result: StoredResult }
-  | { ok: false; kind: 'function' | 'result' | 'cancelled'; message: string };
+export type InvokeOutcome = CallOutcome;

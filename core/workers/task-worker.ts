@@ -1,8 +1,7 @@
 /**
  * @module task-worker
  * The worker-thread entry (bundled by worker-script.ts, run by tinypool). `invoke` imports a
- * plugin bundle once per version, calls the export with the injected reporter and signal, and
- * checks the result; `json` encodes a stored result as JSON text. Progress leaves on the task's
+ * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text. Progress leaves on the task's
  * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
@@ -10,10 +9,9 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
-import type { ProgressReporter } from '../sdk/plugin-types.ts';
 import type { HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, WorkerPortMessage } from './protocol.ts';
-import { normalizeResult, ResultShapeError } from './normalize-result.ts';
-import { toJsonResult } from './to-json-result.ts';
+import { callPluginFunction } from '../results/call-plugin-function.ts';
+import { toJsonResult } from '../results/to-json-result.ts';
 
 // Plugin work yields the CPU to the host's event loop: on Linux a thread has its own nice
 // value, so lowering this thread's priority keeps requests (progress polls above all) fast
@@ -43,14 +41,12 @@ function load(modulePath: string, version: string): Promise<Record<string, unkno
   return mod;
 }
 
-class CancelledError extends Error {}
-
 export async function invoke(task: InvokeTask): Promise<InvokeOutcome> {
   const { port } = task;
   const flag = new Int32Array(task.cancelFlag);
   const controller = new AbortController();
   const onMessage = (message: HostPortMessage) => {
-    if (message.type === 'cancel') controller.abort(new CancelledError('cancelled'));
+    if (message.type === 'cancel') controller.abort(new Error('cancelled'));
   };
   port.on('message', onMessage);
   try {
@@ -59,36 +55,18 @@ export async function invoke(task: InvokeTask): Promise<InvokeOutcome> {
     if (typeof fn !== 'function') {
       return { ok: false, kind: 'function', message: `the bundle exports no function '${task.exportName}'` };
     }
-    const reporter: ProgressReporter = {
-      report(text: string, fraction?: number) {
-        if (Atomics.load(flag, 0) === 1) throw new CancelledError('cancelled');
-        const message: WorkerPortMessage = {
-          type: 'progress',
-          text: String(text),
-          fraction: typeof fraction === 'number' && Number.isFinite(fraction) ? fraction : null,
-          ts: Date.now() / 1000,
-        };
-        port.postMessage(message);
-      },
-    };
-    const args = [...task.args];
-    if (task.reporterIndex >= 0) args[task.reporterIndex] = reporter;
-    if (task.signalIndex >= 0) args[task.signalIndex] = controller.signal;
-    let value: unknown;
-    try {
-      value = await (fn as (...a: unknown[]) => unknown)(...args);
-    } catch (error) {
-      if (error instanceof CancelledError || controller.signal.aborted || Atomics.load(flag, 0) === 1) {
-        return { ok: false, kind: 'cancelled', message: 'cancelled' };
-      }
-      return { ok: false, kind: 'function', message: error instanceof Error ? error.message : String(error) };
-    }
-    try {
-      return { ok: true, result: normalizeResult(value, task.returnType) };
-    } catch (error) {
-      if (error instanceof ResultShapeError) return { ok: false, kind: 'result', message: error.message };
-      throw error;
-    }
+    const outcome = await callPluginFunction({
+      fn: fn as (...a: unknown[]) => unknown,
+      args: task.args,
+      reporterIndex: task.reporterIndex,
+      signalIndex: task.signalIndex,
+      returnType: task.returnType,
+      signal: controller.signal,
+      isCancelled: () => Atomics.load(flag, 0) === 1,
+      onProgress: (progress) => port.postMessage({ type: 'progress', ...progress } satisfies WorkerPortMessage),
+    });
+    // The plugin's own error object may not survive the trip to the host thread.
+    return outcome.ok ? outcome : { ok: false, kind: outcome.kind, message: outcome.message };
   } finally {
     port.off('message', onMessage);
     const end: WorkerPortMessage = { type: 'end' };

@@ -9,7 +9,7 @@ import { PayloadFill } from '../../core/federation/payload-fill.ts';
 import type { InvokeContext, Invoker } from '../../core/invoke/invoker.ts';
 import { ResultService } from '../../core/invoke/result-service.ts';
 import type { FunctionEntry } from '../../core/registry/function-entry.ts';
-import type { StoredResult } from '../../core/workers/protocol.ts';
+import type { StoredResult } from '../../core/results/stored-result.ts';
 
 const entry: FunctionEntry = {
   name: 'w1:field',

@@ -6,7 +6,7 @@
  * hold up the host's event loop.
  */
 import { bytesOf } from '../envelope/bytes-of.ts';
-import type { StoredResult } from './protocol.ts';
+import type { StoredResult } from './stored-result.ts';
 
 function list(array: ArrayLike<number>): string {
   return `[${Array.prototype.join.call(array, ',')}]`;

@@ -12,7 +12,7 @@
 import type { ResultType } from '../sdk/result-types.ts';
 import { TYPED_ARRAYS, dtypeOf, isDType, type AnyTypedArray, type DType } from '../envelope/dtypes.ts';
 import { valueRange } from '../envelope/value-range.ts';
-import type { StoredResult } from './protocol.ts';
+import type { StoredResult } from './stored-result.ts';
 
 export class ResultShapeError extends Error {}
 

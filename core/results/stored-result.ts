@@ -1,0 +1,12 @@
+/**
+ * @module stored-result
+ * A result as the host keeps it: tagged with its type, checked against the declared return
+ * type, every array in shared memory (so caches, encoders and worker threads read it without
+ * copies). Everything that holds or sends results speaks this type.
+ */
+import type { TaggedResult } from '../sdk/result-types.ts';
+
+export type StoredResult = TaggedResult & {
+  /** Volumes: finite [min, max] of the data, computed where the result was checked. */
+  valueRange?: [number, number];
+};
