@@ -2,7 +2,7 @@
  * @module npy-header
  * Reads the header of a NumPy `.npy` file (format versions 1, 2 and 3) without touching its
  * data: the magic, the header dictionary (`descr`, `fortran_order`, `shape`) and where the
- * data starts. The data itself is streamed by `send-static-data.ts`.
+ * data starts. The data itself is streamed by `open-static-data.ts`.
  * Format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
  */
 import type { FileHandle } from 'node:fs/promises';

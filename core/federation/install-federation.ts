@@ -34,15 +34,6 @@ async function installRelay(app: FastifyInstance, ctx: HostContext): Promise<voi
   app.addHook('preClose', async () => hub.close());
 }
 
-function originOf(app: FastifyInstance): string | null {
-  const address = app.server.address();
-  if (!address || typeof address !== 'object') return null;
-  let host = address.address;
-  if (host === '0.0.0.0') host = '127.0.0.1';
-  else if (host === '::') host = '::1';
-  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-}
-
 function installWorker(app: FastifyInstance, ctx: HostContext): void {
   const workerId = ctx.options.workerId ?? hostname();
   const link = new WorkerLink(ctx, app.log, workerId);
@@ -55,10 +46,8 @@ function installWorker(app: FastifyInstance, ctx: HostContext): void {
   app.get('/api/federation/workers', async () => {
     throw createHostError('SPC_ERR_NOT_RELAY');
   });
-  app.addHook('onListen', async () => {
-    const origin = originOf(app);
-    if (origin) link.start(origin);
-  });
+  // Joins once this host listens, so a relay never lists a worker that is still starting.
+  app.addHook('onListen', async () => link.start());
   app.addHook('preClose', async () => link.stop());
 }
 

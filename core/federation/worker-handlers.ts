@@ -3,22 +3,23 @@
  * How a worker answers its relay's requests, with its own host logic: `invoke` through its
  * result service (its room cache and in-flight sharing apply, progress goes back as events,
  * the result as a result frame; a relay's job is kept here under the same id),
- * `thumbnail` and `data` from its own routes, and `reload`.
+ * `thumbnail` and `data` opened from its own catalog (the same openers its routes use), and
+ * `reload`.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { createHostError, isHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
+import { openStaticData } from '../catalog/open-static-data.ts';
+import { openThumbnail } from '../catalog/open-thumbnail.ts';
+import { describeOpened } from '../catalog/opened-body.ts';
+import { specimenOr404, type HostContext } from '../host-context.ts';
 import type { JobRef, ProgressUpdate } from '../invoke/invoker.ts';
 import type { JobMeta } from '../jobs/job.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { HandlerContext, HandlerReply, RequestHandler } from './peer-channel.ts';
 import { encodeResultFrame } from './result-frame.ts';
-import { selfFetch } from './self-fetch.ts';
 
 export interface WorkerHandlerDeps {
   ctx: HostContext;
-  /** The worker's own HTTP origin (known once it listens). */
-  origin: () => string | null;
   log: FastifyBaseLogger;
 }
 
@@ -82,20 +83,29 @@ async function invoke(deps: WorkerHandlerDeps, body: Record<string, unknown>, hc
   return { body: { header }, payload: { byteLength: header.byteLength, blocks } };
 }
 
-async function fetchOwn(deps: WorkerHandlerDeps, what: 'thumbnail' | 'data', body: Record<string, unknown>, hc: HandlerContext): Promise<HandlerReply> {
+async function openOwn(deps: WorkerHandlerDeps, what: 'thumbnail' | 'data', body: Record<string, unknown>, hc: HandlerContext): Promise<HandlerReply> {
   const id = body.id;
   if (typeof id !== 'string') throw createHostError('SPC_ERR_BAD_REQUEST', `${what} needs a specimen id`);
-  const origin = deps.origin();
-  if (!origin) throw createHostError('SPC_ERR_HOST_CLOSING');
-  const response = await selfFetch(origin, `/api/specimens/${encodeURIComponent(id)}/${what}`, hc.signal);
-  const reply: HandlerReply = { body: { content_type: response.contentType, file_name: response.fileName } };
-  if (response.length !== null) {
-    reply.payload = { byteLength: response.length, blocks: response.body };
+  const record = specimenOr404(deps.ctx, id);
+  const request = { signal: hc.signal };
+  const opened =
+    what === 'thumbnail'
+      ? await openThumbnail(record, request)
+      : await openStaticData(record, request, { envelopeMediaType: deps.ctx.options.envelopeMediaType });
+  const { contentType, length } = describeOpened(opened);
+  const reply: HandlerReply = { body: { content_type: contentType, file_name: opened.fileName } };
+  const content = opened.body ?? Buffer.alloc(0);
+  if (Buffer.isBuffer(content)) {
+    reply.payload = { byteLength: content.length, blocks: [content] };
     return reply;
   }
-  // No length announced (not the case for the host's own routes): buffer it.
+  if (length !== null) {
+    reply.payload = { byteLength: length, blocks: content };
+    return reply;
+  }
+  // No length known (not the case for this host's own files): buffer it.
   const chunks: Buffer[] = [];
-  for await (const chunk of response.body) chunks.push(chunk as Buffer);
+  for await (const chunk of content) chunks.push(chunk as Buffer);
   const bytes = Buffer.concat(chunks);
   reply.payload = { byteLength: bytes.length, blocks: [bytes] };
   return reply;
@@ -108,7 +118,7 @@ export function workerHandlers(deps: WorkerHandlerDeps): RequestHandler {
         return invoke(deps, body, hc);
       case 'thumbnail':
       case 'data':
-        return fetchOwn(deps, op, body, hc);
+        return openOwn(deps, op, body, hc);
       case 'reload':
         // ctx.reload on a worker re-sends the registration itself (install-federation.ts).
         return { body: { ...(await deps.ctx.reload()) } };

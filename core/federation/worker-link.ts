@@ -30,7 +30,6 @@ export class WorkerLink {
   #log: FastifyBaseLogger;
   #url: string;
   #workerId: string;
-  #origin: string | null = null;
   #channel: PeerChannel | null = null;
   #welcomed = false;
   #attempt = 0;
@@ -44,9 +43,8 @@ export class WorkerLink {
     this.#url = federationUrl(ctx.options.join!, workerId);
   }
 
-  /** Starts joining; `origin` is this worker's own HTTP address. */
-  start(origin: string): void {
-    this.#origin = origin;
+  /** Starts joining. */
+  start(): void {
     this.#connect();
   }
 
@@ -68,7 +66,7 @@ export class WorkerLink {
     this.#welcomed = false;
     const channel = new PeerChannel(ws, {
       peerId: 'relay',
-      handler: workerHandlers({ ctx: this.#ctx, origin: () => this.#origin, log: this.#log }),
+      handler: workerHandlers({ ctx: this.#ctx, log: this.#log }),
       onControl: (message) => {
         if (message.t === 'welcome') {
           this.#welcomed = true;

@@ -5,7 +5,7 @@
  * and volumes and as the JSON typed result for point clouds and images (contract §3).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendStaticData } from '../catalog/send-static-data.ts';
+import { sendStaticData } from './send-opened.ts';
 import { functionOfSpecimen, roomOf, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
 import { expectParamsObject, parseParamsQuery } from '../params/parse-params.ts';
 import { expectBody } from './routes-specimens.ts';

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
-import { sendThumbnail } from '../catalog/send-thumbnail.ts';
+import { sendThumbnail } from './send-opened.ts';
 import { createHostError } from '../errors.ts';
 import { functionOfSpecimen, roomOf, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
 import { toStartResponse } from '../jobs/job-views.ts';

@@ -1,12 +1,11 @@
 /**
- * A tiny real fastify app serving records through sendStaticData/sendThumbnail, with the
+ * A tiny real fastify app serving records through the catalog's openers and core/http/send-opened.ts, with the
  * host's error shape, so the catalog's senders are tested over HTTP without the whole host.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ENVELOPE_MEDIA_TYPE } from '../../../core/envelope/media-type.ts';
 import { isHostError } from '../../../core/errors.ts';
-import { sendStaticData } from '../../../core/catalog/send-static-data.ts';
-import { sendThumbnail } from '../../../core/catalog/send-thumbnail.ts';
+import { sendStaticData, sendThumbnail } from '../../../core/http/send-opened.ts';
 import type { SpecimenRecord } from '../../../core/catalog/specimen-record.ts';
 
 export function staticRecord(id: string, extra: Partial<SpecimenRecord> = {}): SpecimenRecord {

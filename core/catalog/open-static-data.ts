@@ -1,14 +1,15 @@
 /**
- * @module send-static-data
- * Answers `/api/specimens/{id}/data` for a static specimen. A plain file is streamed from
- * disk with its content type, `Content-Length` and a download `Content-Disposition`. A `.npy`
+ * @module open-static-data
+ * Opens the data of a static specimen (`/api/specimens/{id}/data`). A plain file is streamed
+ * from disk with its content type, `Content-Length` and a download `Content-Disposition`
+ * (single byte ranges honoured). A `.npy`
  * volume is served as a volume envelope: the preamble built from its header (and sidecar)
  * followed by the array bytes streamed straight from the file. Nothing reads a whole file
  * into memory. Remote data (a relayed worker) is piped through with its headers.
+ * No HTTP framework here: the result is an OpenedBody (core/http/send-opened.ts sends it).
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
 import { encodePreamble } from '../envelope/preamble.ts';
 import { createHostError, type HostError } from '../errors.ts';
 import type { DataSource, SpecimenRecord } from './specimen-record.ts';
@@ -17,9 +18,8 @@ import { byteSwapStream } from './byte-swap-stream.ts';
 import { contentDisposition } from './content-disposition.ts';
 import { dataMediaType } from './file-media-types.ts';
 import { elementCount, fortranIsCOrder, npyElementType, NpyFormatError, readNpyHeader } from './npy-header.ts';
-import { isHeadRequest, sendHeadOnly } from './head-request.ts';
+import type { OpenedBody, OpenRequest } from './opened-body.ts';
 import { prefixedStream } from './prefixed-stream.ts';
-import { requestSignal } from './request-signal.ts';
 
 export interface StaticDataOptions {
   /** Media type of envelopes (`--envelope-media-type`). */
@@ -45,38 +45,40 @@ async function openDataFile(record: SpecimenRecord, source: FileSource): Promise
   return { handle, size: info.size };
 }
 
-async function sendFile(reply: FastifyReply, source: FileSource, handle: FileHandle, size: number): Promise<FastifyReply> {
-  reply.header('content-type', dataMediaType(source.fileName));
-  reply.header('content-disposition', contentDisposition(source.fileName));
-  reply.header('accept-ranges', 'bytes');
-  const headers = reply.request.headers;
+async function openFile(request: OpenRequest, source: FileSource, handle: FileHandle, size: number): Promise<OpenedBody> {
+  const headers: OpenedBody['headers'] = {
+    'content-type': dataMediaType(source.fileName),
+    'content-disposition': contentDisposition(source.fileName),
+    'accept-ranges': 'bytes',
+  };
+  const fileName = source.fileName;
   // With If-Range we cannot tell whether the client's copy is current: send the whole file.
-  const range = headers['if-range'] === undefined ? parseByteRange(headers.range, size) : { kind: 'none' as const };
+  const range = request.ifRange === undefined ? parseByteRange(request.range, size) : { kind: 'none' as const };
   if (range.kind === 'unsatisfiable') {
     await handle.close().catch(() => {});
-    return reply.code(416).header('content-range', `bytes */${size}`).header('content-length', 0).send(Buffer.alloc(0));
+    return { status: 416, headers: { ...headers, 'content-range': `bytes */${size}`, 'content-length': 0 }, body: Buffer.alloc(0), fileName };
   }
   const start = range.kind === 'range' ? range.start : 0;
   const end = range.kind === 'range' ? range.end : size - 1;
-  if (range.kind === 'range') reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
-  reply.header('content-length', end - start + 1);
-  if (isHeadRequest(reply)) return sendHeadOnly(reply, handle);
-  // An empty file: `end: -1` is not a valid range, and there is nothing to stream anyway.
-  if (size === 0) {
+  if (range.kind === 'range') headers['content-range'] = `bytes ${start}-${end}/${size}`;
+  headers['content-length'] = end - start + 1;
+  const status = range.kind === 'range' ? 206 : 200;
+  // HEAD, or an empty file (`end: -1` is not a valid range, and there is nothing to stream).
+  if (request.head || size === 0) {
     await handle.close().catch(() => {});
-    return reply.send(Buffer.alloc(0));
+    return { status, headers, body: request.head ? null : Buffer.alloc(0), fileName };
   }
-  return reply.send(handle.createReadStream({ start, end }));
+  return { status, headers, body: handle.createReadStream({ start, end }), fileName };
 }
 
-async function sendNpy(
-  reply: FastifyReply,
+async function openNpy(
+  request: OpenRequest,
   record: SpecimenRecord,
   source: Extract<DataSource, { kind: 'npy' }>,
   handle: FileHandle,
   size: number,
   options: StaticDataOptions,
-): Promise<FastifyReply> {
+): Promise<OpenedBody> {
   const invalid = (why: string): HostError => createHostError('SPC_ERR_SPECIMEN_FILE_INVALID', record.id, why);
   let header;
   let element;
@@ -103,12 +105,10 @@ async function sendNpy(
   if (source.spacing) preamble.spacing = source.spacing;
   if (source.origin) preamble.origin = source.origin;
   const prefix = encodePreamble(preamble);
-  reply.header('content-type', options.envelopeMediaType);
-  reply.header('content-length', prefix.length + dataBytes);
-  if (isHeadRequest(reply)) return sendHeadOnly(reply, handle);
-  if (dataBytes === 0) {
-    void handle.close();
-    return reply.send(prefix);
+  const headers = { 'content-type': options.envelopeMediaType, 'content-length': prefix.length + dataBytes };
+  if (request.head || dataBytes === 0) {
+    await handle.close().catch(() => {});
+    return { status: 200, headers, body: request.head ? null : prefix, fileName: null };
   }
   let body: Readable = handle.createReadStream({ start: header.dataOffset, end: size - 1 });
   // Big-endian files are converted while streaming: the envelope is little-endian.
@@ -118,30 +118,30 @@ async function sendNpy(
     body.once('close', () => file.destroy());
     file.once('error', (error) => body.destroy(error));
   }
-  return reply.send(prefixedStream(prefix, body));
+  return { status: 200, headers, body: prefixedStream(prefix, body), fileName: null };
 }
 
 /**
- * Sends the data of the static specimen `record` on `reply`.
+ * Opens the data of the static specimen `record`.
  * @throws HostError SPC_ERR_SPECIMEN_NO_DATA when the record has no data source,
  * SPC_ERR_SPECIMEN_FILE_MISSING (404) when its file is gone, SPC_ERR_SPECIMEN_FILE_INVALID
  * for a `.npy` that cannot be served (bad header, unsupported dtype, Fortran order, wrong size).
  */
-export async function sendStaticData(reply: FastifyReply, record: SpecimenRecord, options: StaticDataOptions): Promise<FastifyReply> {
+export async function openStaticData(record: SpecimenRecord, request: OpenRequest, options: StaticDataOptions): Promise<OpenedBody> {
   const source = record.data;
   if (!source) throw createHostError('SPC_ERR_SPECIMEN_NO_DATA', record.id);
   if (source.kind === 'remote') {
-    const fetched = await source.fetch(requestSignal(reply));
-    reply.header('content-type', fetched.contentType);
+    const fetched = await source.fetch(request.signal);
+    const headers: OpenedBody['headers'] = { 'content-type': fetched.contentType };
     const length = Buffer.isBuffer(fetched.body) ? fetched.body.length : fetched.length;
-    if (length !== undefined) reply.header('content-length', length);
-    if (fetched.fileName) reply.header('content-disposition', contentDisposition(fetched.fileName));
-    return reply.send(fetched.body);
+    if (length !== undefined) headers['content-length'] = length;
+    if (fetched.fileName) headers['content-disposition'] = contentDisposition(fetched.fileName);
+    return { status: 200, headers, body: fetched.body, fileName: fetched.fileName ?? null };
   }
   const { handle, size } = await openDataFile(record, source);
   try {
-    if (source.kind === 'file') return await sendFile(reply, source, handle, size);
-    return await sendNpy(reply, record, source, handle, size, options);
+    if (source.kind === 'file') return await openFile(request, source, handle, size);
+    return await openNpy(request, record, source, handle, size, options);
   } catch (error) {
     await handle.close().catch(() => {});
     throw error;
