@@ -73,11 +73,3 @@ export function specimenSchema(ctx: HostContext, record: SpecimenRecord): Record
 export function specimenValues(ctx: HostContext, record: SpecimenRecord, entry: FunctionEntry, params: Record<string, unknown>): Record<string, unknown> {
   return resolveParams(specimenSchema(ctx, record), valueParameterNames(entry), { named: params }, entry.name);
 }
-
-/** A room id from a request (spec: Room caching rule 7: default `service`). */
-export function roomOf(ctx: HostContext, raw: unknown): string {
-  if (raw === undefined || raw === null || raw === '') return ctx.options.defaultRoomId;
-  if (typeof raw !== 'string') throw createHostError('SPC_ERR_BAD_REQUEST', 'room_id must be a string');
-  if (raw.length > 256) throw createHostError('SPC_ERR_BAD_REQUEST', 'room_id is longer than 256 characters');
-  return raw;
-}

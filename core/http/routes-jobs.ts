@@ -7,15 +7,9 @@ import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { resultOf, toProgressResponse } from '../jobs/job-views.ts';
 import { sendJsonResult } from './reply-json-result.ts';
+import { parseSince } from './request-input.ts';
 
 type JobParams = { Params: { id: string } };
-
-/** `since` (contract §3: a non-integer is a 400; default -1 returns everything). */
-function parseSince(raw: unknown): number {
-  if (raw === undefined || raw === '') return -1;
-  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw.trim())) throw createHostError('SPC_ERR_SINCE_INVALID', String(raw));
-  return Number.parseInt(raw, 10);
-}
 
 export async function jobRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
   const { ctx } = opts;

@@ -4,13 +4,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createHostError } from '../errors.ts';
-import { roomOf, type HostContext } from '../host-context.ts';
+import type { HostContext } from '../host-context.ts';
 import { expectParamsObject } from '../params/parse-params.ts';
 import { resolveParams } from '../params/resolve-params.ts';
 import { toFunctionListing, valueParameterNames } from '../registry/function-entry.ts';
 import { abortOnDisconnect } from './abort-on-disconnect.ts';
 import { sendJsonResult } from './reply-json-result.ts';
-import { expectBody } from './routes-specimens.ts';
+import { expectBody, roomOf } from './request-input.ts';
 
 export async function processingRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
   const { ctx } = opts;

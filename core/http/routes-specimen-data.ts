@@ -6,9 +6,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendStaticData } from './send-opened.ts';
-import { functionOfSpecimen, roomOf, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
+import { functionOfSpecimen, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
 import { expectParamsObject, parseParamsQuery } from '../params/parse-params.ts';
-import { expectBody } from './routes-specimens.ts';
+import { expectBody, roomOf } from './request-input.ts';
 import { sendEnvelope, sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
 import { sendJsonResult } from './reply-json-result.ts';
 import { abortOnDisconnect } from './abort-on-disconnect.ts';

@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { sendThumbnail } from './send-opened.ts';
 import { createHostError } from '../errors.ts';
-import { functionOfSpecimen, roomOf, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
+import { functionOfSpecimen, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
+import { expectBody, roomOf } from './request-input.ts';
 import { toStartResponse } from '../jobs/job-views.ts';
 import { expectParamsObject } from '../params/parse-params.ts';
 import { toCatalogEntry, toSpecimenMetadata } from './specimen-views.ts';
@@ -57,9 +58,3 @@ export async function specimenRoutes(app: FastifyInstance, opts: { ctx: HostCont
   });
 }
 
-/** A JSON body object (absent means `{}`). */
-export function expectBody(body: unknown): Record<string, unknown> {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw createHostError('SPC_ERR_BAD_REQUEST', 'request body must be a JSON object');
-  return body as Record<string, unknown>;
-}
