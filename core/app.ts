@@ -9,9 +9,8 @@
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { RoomCache } from './cache/room-cache.ts';
-import { scanSpecimensDir } from './catalog/specimen-scanner.ts';
 import { createHostError } from './errors.ts';
-import type { HostContext, ReloadCounts } from './host-context.ts';
+import type { AfterReloadHook, HostContext } from './host-context.ts';
 import { installErrorHandlers } from './http/error-handler.ts';
 import { jobRoutes } from './http/routes-jobs.ts';
 import { processingRoutes } from './http/routes-processing.ts';
@@ -26,7 +25,7 @@ import { resolveHostOptions, type HostOptions } from './options.ts';
 import { toCodeSpecimen, toInlineEntry, type AnyFunction, type RegisterFunctionOptions, type RegisterSpecimenOptions } from './registry/code-registration.ts';
 import type { FunctionEntry } from './registry/function-entry.ts';
 import { FunctionRegistry } from './registry/function-registry.ts';
-import { loadPluginBundles } from './registry/manifest-loader.ts';
+import { reloadSources, type ReloadCounts } from './registry/reload-sources.ts';
 import { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import { JsonResultEncoder } from './results/json-encoder.ts';
 import { viewerRoutes } from './viewer/viewer-routes.ts';
@@ -99,34 +98,12 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     maxJobs: options.maxJobs,
   });
 
+  const reloadHooks: AfterReloadHook[] = [];
   async function reload(): Promise<ReloadCounts> {
-    const problems: string[] = [];
-    let diskCount = 0;
-    if (options.specimensDir) {
-      const scan = await scanSpecimensDir(options.specimensDir);
-      catalog.setSource('disk', 'disk', scan.records);
-      diskCount = scan.records.length;
-      problems.push(...scan.problems);
-    }
-    let pluginCount = 0;
-    if (options.pluginsDir) {
-      const loaded = await loadPluginBundles(options.pluginsDir);
-      problems.push(...loaded.problems);
-      functions.removeWhere((e) => e.source.kind === 'bundle');
-      catalog.removeSourcesWithPrefix('plugin:');
-      for (const plugin of loaded.plugins) {
-        const accepted = plugin.functions.filter((f) => {
-          if (!functions.has(f.name)) return true;
-          problems.push(`plugin ${plugin.name}: function '${f.name}' is already registered; this one is ignored`);
-          return false;
-        });
-        for (const f of accepted) functions.register(f);
-        catalog.setSource(`plugin:${plugin.name}`, 'plugin', plugin.specimens);
-        pluginCount++;
-      }
-    }
-    for (const line of problems) app.log.warn(line);
-    return { count: diskCount, specimens: catalog.list().length, functions: functions.size, plugins: pluginCount, problems };
+    let counts = await reloadSources(options, functions, catalog);
+    for (const line of counts.problems) app.log.warn(line);
+    for (const hook of reloadHooks) counts = { ...counts, ...(await hook(counts)) };
+    return counts;
   }
 
   const ctx: HostContext = {
@@ -138,6 +115,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     json: new JsonResultEncoder(pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes }),
     invokers,
     reload,
+    afterReload: (hook) => void reloadHooks.push(hook),
   };
 
   const handle: VitrineHandle = {
@@ -150,8 +128,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
       const entry = handle.registerFunction(specimen.function_name ?? specimen.id, fn, specimen);
       catalog.addToSource('code', 'code', toCodeSpecimen(specimen, entry));
     },
-    // Through the context: relay and worker modes extend what a reload does.
-    reload: () => ctx.reload(),
+    reload,
     context: ctx,
   };
   app.decorate('vitrine', handle);

@@ -7,6 +7,7 @@ import type { SpecimenRecord } from './catalog/specimen-record.ts';
 import { createHostError } from './errors.ts';
 import type { JobStore } from './jobs/job-store.ts';
 import type { ResolvedHostOptions } from './options.ts';
+import type { ReloadCounts } from './registry/reload-sources.ts';
 import { refineSchema, resolveParams } from './params/resolve-params.ts';
 import { valueParameterNames, type FunctionEntry } from './registry/function-entry.ts';
 import type { FunctionRegistry } from './registry/function-registry.ts';
@@ -15,15 +16,11 @@ import type { JsonResultEncoder } from './results/json-encoder.ts';
 import type { InvokerSet } from './invoke/invoker.ts';
 import type { ResultService } from './invoke/result-service.ts';
 
-export interface ReloadCounts {
-  count: number;
-  specimens: number;
-  functions: number;
-  plugins: number;
-  problems: string[];
-  /** On a relay: each connected worker's own reload counts, or why its reload failed. */
-  workers?: Record<string, Record<string, unknown>>;
-}
+/**
+ * Runs after the host's own sources are reloaded, in the order added; what it returns is
+ * merged into the reload's answer (a relay adds its workers' counts and new totals).
+ */
+export type AfterReloadHook = (counts: ReloadCounts) => Promise<Partial<ReloadCounts> | void>;
 
 export interface HostContext {
   options: ResolvedHostOptions;
@@ -34,7 +31,10 @@ export interface HostContext {
   json: JsonResultEncoder;
   /** Invokers by function source; a relay adds `remote`. */
   invokers: InvokerSet;
+  /** Reloads the specimens directory and plugin bundles, then runs the after-reload hooks. */
   reload(): Promise<ReloadCounts>;
+  /** Adds a step to every reload (federation: reload the workers, re-register with the relay). */
+  afterReload(hook: AfterReloadHook): void;
 }
 
 /** The specimen, or 404. */

@@ -1,12 +1,9 @@
 /**
  * @module server
- * `vitrine serve`: creates the host, listens, prints `listening on http://HOST:PORT` on
- * standard output (logs go to standard error), and shuts down cleanly on SIGINT/SIGTERM:
- * running jobs end as errors, pools stop, sockets close.
+ * Listening: opens a created host (app.ts) on an address and says where clients reach it.
+ * `vitrine serve` (cli/serve-command.ts) and embedding applications call it.
  */
 import type { FastifyInstance } from 'fastify';
-import { createApp } from './app.ts';
-import { parseServeOptions, SERVE_USAGE, type ServeOptions } from './cli/serve-options.ts';
 
 /** Listens and returns the address clients use. */
 export async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
@@ -15,54 +12,4 @@ export async function listen(app: FastifyInstance, host: string, port: number): 
   const realPort = typeof address === 'object' && address ? address.port : port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return `http://${shownHost}:${realPort}`;
-}
-
-export async function runServeCommand(argv: string[]): Promise<number> {
-  let parsed: ServeOptions;
-  try {
-    parsed = parseServeOptions(argv);
-  } catch (error) {
-    process.stderr.write(`vitrine serve: ${(error as Error).message}\n\n${SERVE_USAGE}`);
-    return 2;
-  }
-  if (parsed.help) {
-    process.stdout.write(SERVE_USAGE);
-    return 0;
-  }
-  let app: FastifyInstance;
-  try {
-    app = await createApp(parsed.host_options);
-  } catch (error) {
-    process.stderr.write(`vitrine serve: ${(error as Error).message}\n`);
-    return 1;
-  }
-  let url: string;
-  try {
-    url = await listen(app, parsed.host, parsed.port);
-  } catch (error) {
-    process.stderr.write(`vitrine serve: cannot listen on ${parsed.host}:${parsed.port}: ${(error as Error).message}\n`);
-    await app.close();
-    return 1;
-  }
-  process.stdout.write(`listening on ${url}\n`);
-
-  return new Promise<number>((resolve) => {
-    let closing = false;
-    const shutdown = (signal: string) => {
-      if (closing) {
-        process.stderr.write(`vitrine serve: ${signal} again, exiting now\n`);
-        process.exit(1);
-      }
-      closing = true;
-      app.log.info(`${signal}: shutting down`);
-      const force = setTimeout(() => process.exit(1), 10_000);
-      force.unref();
-      app.close().then(
-        () => resolve(0),
-        () => resolve(1),
-      );
-    };
-    process.once('SIGINT', () => shutdown('SIGINT'));
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
-  });
 }

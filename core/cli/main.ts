@@ -21,7 +21,7 @@ export async function main(argv: string[]): Promise<number> {
       return runBuildCommand(rest);
     }
     case 'serve': {
-      const { runServeCommand } = await import('../server.ts');
+      const { runServeCommand } = await import('./serve-command.ts');
       return runServeCommand(rest);
     }
     case 'init': {

@@ -19,13 +19,11 @@ import { WorkerLink } from './worker-link.ts';
 async function installRelay(app: FastifyInstance, ctx: HostContext): Promise<void> {
   const hub = new RelayHub(ctx, app.log);
   ctx.invokers.remote = new RemoteInvoker((id) => hub.channelOf(id), { timeoutMs: ctx.options.jobTimeoutSeconds * 1000 });
-  const reloadOwn = ctx.reload;
-  ctx.reload = async () => {
-    const own = await reloadOwn();
+  ctx.afterReload(async () => {
     const workers = await hub.reloadWorkers();
     // Totals after the workers' new registrations; `count` stays the relay's own disk count.
-    return { ...own, specimens: ctx.catalog.list().length, functions: ctx.functions.size, workers };
-  };
+    return { specimens: ctx.catalog.list().length, functions: ctx.functions.size, workers };
+  });
   await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false } });
   app.get<{ Params: { worker_id: string } }>('/ws/federation/:worker_id', { websocket: true }, (socket, request) => {
     hub.accept(socket, request.params.worker_id);
@@ -37,12 +35,7 @@ async function installRelay(app: FastifyInstance, ctx: HostContext): Promise<voi
 function installWorker(app: FastifyInstance, ctx: HostContext): void {
   const workerId = ctx.options.workerId ?? hostname();
   const link = new WorkerLink(ctx, app.log, workerId);
-  const reload = ctx.reload;
-  ctx.reload = async () => {
-    const counts = await reload();
-    link.register();
-    return counts;
-  };
+  ctx.afterReload(async () => link.register());
   app.get('/api/federation/workers', async () => {
     throw createHostError('SPC_ERR_NOT_RELAY');
   });
