@@ -6,6 +6,7 @@
  * memory is bounded by one entry per live room. Node runs this on one thread, so every
  * operation is atomic with respect to requests (rule 6).
  */
+import type { CacheStats } from '../client/wire-types.ts';
 
 export interface CacheEntry<T> {
   roomId: string;
@@ -17,11 +18,7 @@ export interface CacheEntry<T> {
   accessCount: number;
 }
 
-export interface CacheStats {
-  total_entries: number;
-  ttl_seconds: number;
-  entries: { room_id: string; function_name: string; age_seconds: number; access_count: number }[];
-}
+export type { CacheStats };
 
 export class RoomCache<T> {
   #rooms = new Map<string, CacheEntry<T>>();

@@ -48,7 +48,8 @@ export interface CatalogEntry {
 /** `GET /api/specimens/{id}`: every Specimen field; `schema` is an object for dynamic specimens. */
 export interface SpecimenMetadata extends CatalogEntry {
   thumbnail_file?: string | null;
-  schema?: ParameterSchema;
+  /** null for static specimens. */
+  schema?: ParameterSchema | null;
   /** Longer text: one string, or paragraphs. */
   story?: string | string[] | null;
   [extra: string]: unknown;
@@ -103,10 +104,18 @@ export interface CacheStats {
   entries: CacheStatsEntry[];
 }
 
-/** `GET /api/specimens/reload`: at least the number of specimens found on disk. */
+/** `GET /api/specimens/reload`. */
 export interface ReloadResponse {
+  /** Specimens found on disk. */
   count: number;
-  [extra: string]: number;
+  /** Specimens, functions and plugins the host now serves. */
+  specimens: number;
+  functions: number;
+  plugins: number;
+  /** What was refused or could not be read, one line each. */
+  problems: string[];
+  /** On a relay: each connected worker's own reload counts, or `{error}`. */
+  workers?: Record<string, Record<string, unknown>>;
 }
 
 /** The JSON error body every failing route answers with (contract §3 "Errors"). */

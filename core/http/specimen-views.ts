@@ -1,15 +1,17 @@
 /**
  * @module specimen-views
- * Wire shapes of specimens: the catalog entry and the full metadata (contract §3).
+ * Wire shapes of specimens: the catalog entry and the full metadata. They return the client's
+ * wire types (core/client/wire-types.ts), so a drift between host and client fails typecheck.
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
+import type { CatalogEntry, ParameterSchema, SpecimenMetadata } from '../client/wire-types.ts';
 import { specimenSchema, specimenType, type HostContext } from '../host-context.ts';
 
 function thumbnailUrl(id: string): string {
   return `/api/specimens/${encodeURIComponent(id)}/thumbnail`;
 }
 
-export function toCatalogEntry(ctx: HostContext, record: SpecimenRecord): Record<string, unknown> {
+export function toCatalogEntry(ctx: HostContext, record: SpecimenRecord): CatalogEntry {
   return {
     id: record.id,
     display_name: record.display_name,
@@ -22,15 +24,15 @@ export function toCatalogEntry(ctx: HostContext, record: SpecimenRecord): Record
   };
 }
 
-export function toSpecimenMetadata(ctx: HostContext, record: SpecimenRecord): Record<string, unknown> {
-  const metadata: Record<string, unknown> = {
+export function toSpecimenMetadata(ctx: HostContext, record: SpecimenRecord): SpecimenMetadata {
+  const metadata: SpecimenMetadata = {
     ...toCatalogEntry(ctx, record),
     thumbnail_file: record.thumbnail_file,
     story: record.story,
     // Clients of the reference format read the story as a list of paragraphs.
     story_text: record.story ? record.story.split('\n\n') : [],
     data_file: record.data && record.data.kind !== 'remote' ? record.data.fileName : null,
-    schema: record.is_dynamic ? specimenSchema(ctx, record) : null,
+    schema: record.is_dynamic ? (specimenSchema(ctx, record) as unknown as ParameterSchema) : null,
   };
   if (record.worker_id) metadata.worker_id = record.worker_id;
   return metadata;

@@ -5,14 +5,14 @@
  */
 import { createHostError } from '../errors.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { Job, ProgressMessage } from './job.ts';
-import type { JobStatus } from './job-status.ts';
+import type { ProgressResponse, StartResponse } from '../client/wire-types.ts';
+import type { Job } from './job.ts';
 
-export function toStartResponse(job: Job): { job_id: string; status: JobStatus } {
+export function toStartResponse(job: Job): StartResponse {
   return { job_id: job.id, status: job.status };
 }
 
-export function toProgressResponse(job: Job, since: number): { status: JobStatus; messages: ProgressMessage[]; error: string | null } {
+export function toProgressResponse(job: Job, since: number): ProgressResponse {
   return { status: job.status, messages: job.messagesSince(since), error: job.error };
 }
 

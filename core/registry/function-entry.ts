@@ -3,6 +3,7 @@
  * A registered function as the host holds it: its schema and parameter layout (from a
  * manifest, a code registration or a relayed worker) and where it runs.
  */
+import type { FunctionInfo, ParameterSchema } from '../client/wire-types.ts';
 import type { ResultType } from '../sdk/result-types.ts';
 import type { ManifestParameter } from './manifest-types.ts';
 
@@ -33,10 +34,10 @@ export function valueParameterNames(entry: FunctionEntry): string[] {
 }
 
 /** Function listing entry: `{name, schema, return_type}` plus a little more. */
-export function toFunctionListing(entry: FunctionEntry): Record<string, unknown> {
+export function toFunctionListing(entry: FunctionEntry): FunctionInfo {
   return {
     name: entry.name,
-    schema: entry.schema,
+    schema: entry.schema as unknown as ParameterSchema,
     return_type: entry.return_type,
     async: entry.async,
     plugin: entry.plugin,

@@ -5,22 +5,14 @@
  * earlier plugin or a function registered in code) is refused with a problem line naming the
  * plugin; the first registration wins.
  */
+import type { ReloadResponse } from '../client/wire-types.ts';
 import { scanSpecimensDir } from '../catalog/specimen-scanner.ts';
 import type { FunctionRegistry } from './function-registry.ts';
 import { loadPluginBundles } from './manifest-loader.ts';
 import type { SpecimenCatalog } from './specimen-catalog.ts';
 
-/** What a reload found (the answer of `GET /api/specimens/reload`). */
-export interface ReloadCounts {
-  /** Specimens found on disk. */
-  count: number;
-  specimens: number;
-  functions: number;
-  plugins: number;
-  problems: string[];
-  /** On a relay: each connected worker's own reload counts, or why its reload failed. */
-  workers?: Record<string, Record<string, unknown>>;
-}
+/** What a reload found: the answer of `GET /api/specimens/reload`. */
+export type ReloadCounts = ReloadResponse;
 
 export interface SourceDirs {
   specimensDir: string | null;
