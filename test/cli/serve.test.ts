@@ -28,11 +28,13 @@ describe('vitrine serve', () => {
 
   it('takes options from VITRINE_* environment variables, including the envelope media type', async () => {
     const host = await spawnHost([], {
-      VITRINE_PORT: '0',
-      VITRINE_PLUGINS: await fixturePluginsDir(),
-      VITRINE_SPECIMENS: await makeSpecimensDir(),
-      VITRINE_ENVELOPE_MEDIA_TYPE: 'application/x-ascribe-envelope-v1',
-      VITRINE_CACHE_TTL: '42',
+      env: {
+        VITRINE_PORT: '0',
+        VITRINE_PLUGINS: await fixturePluginsDir(),
+        VITRINE_SPECIMENS: await makeSpecimensDir(),
+        VITRINE_ENVELOPE_MEDIA_TYPE: 'application/x-ascribe-envelope-v1',
+        VITRINE_CACHE_TTL: '42',
+      },
     });
     hosts.push(host);
     const res = await fetch(`${host.url}/api/specimens/dyn-square/data`);

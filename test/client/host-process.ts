@@ -4,11 +4,12 @@
  * host process (`vitrine serve --port 0`) on loopback, with a temporary specimens directory
  * holding one static mesh. Shared by the client and browser tests.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnHost } from '../helpers/spawn-host.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = path.join(ROOT, 'core/cli/vitrine.mjs');
@@ -92,40 +93,14 @@ export async function makeSpecimensDir(): Promise<string> {
 export async function startHost(extraArgs: string[] = []): Promise<HostProcess> {
   const pluginsDir = await buildFixturePlugins();
   const specimensDir = await makeSpecimensDir();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--plugins', pluginsDir, '--specimens', specimensDir, ...extraArgs],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the host did not print 'listening on' within 60 s:\n${output}`)), 60_000);
-    const onData = (d: Buffer): void => {
-      output += d.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the host exited (code ${code}) before listening:\n${output}`));
-    });
-  });
+  const host = await spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', pluginsDir, '--specimens', specimensDir, ...extraArgs]);
   return {
-    baseUrl,
-    output: () => output,
+    baseUrl: host.url,
+    output: () => host.stdout() + host.stderr(),
     async close() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        await exited;
-        clearTimeout(timer);
-      }
+      const timer = setTimeout(() => void host.stop('SIGKILL'), 5_000);
+      await host.stop('SIGTERM');
+      clearTimeout(timer);
       await rm(pluginsDir, { recursive: true, force: true });
       await rm(specimensDir, { recursive: true, force: true });
     },

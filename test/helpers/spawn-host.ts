@@ -1,45 +1,104 @@
 /**
- * Starts `vitrine serve` as a real process and waits for its `listening on` line.
+ * @module spawn-host
+ * The one way tests start a host process: `node [nodeArgs] <cli> serve ...args` (the
+ * repository's CLI by default), resolved once it prints its `listening on` line. Keeps standard output and
+ * standard error for assertions, can wait for a log line, and stops or kills the process.
+ * Every process still running can be killed at once (afterAll/afterEach).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CLI, REPO } from './fixture-plugins.ts';
 
 export interface RunningHost {
   url: string;
+  port: number;
   child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
+  stdout(): string;
+  /** Everything written to standard error so far (the host's logs). */
+  stderr(): string;
+  /** Resolves when `pattern` appears in standard error (after `from` characters). */
+  waitForLog(pattern: RegExp | string, from?: number): Promise<void>;
+  /** Sends `signal` (SIGTERM) and resolves with the exit code once the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function spawnHost(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningHost> {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface SpawnHostOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Working directory. @defaultValue the repository root */
+  cwd?: string;
+  /** The script run with node. @defaultValue the repository's core/cli/vitrine.mjs */
+  cli?: string;
+  /** Node options placed before the script (e.g. `--import ./hook.mjs`). */
+  nodeArgs?: string[];
+  /** Give up when `listening on` has not appeared by then. @defaultValue 60 s */
+  timeoutMs?: number;
+}
+
+const running = new Set<RunningHost>();
+
+export function spawnHost(args: string[], options: SpawnHostOptions = {}): Promise<RunningHost> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.cli ?? CLI, 'serve', ...args], {
+    cwd: options.cwd ?? REPO,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const logWaiters = new Set<() => void>();
+  child.stdout!.setEncoding('utf8');
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (text: string) => {
+    err += text;
+    for (const check of [...logWaiters]) check();
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`host did not start:\n${out}\n${err}`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
+    const limit = options.timeoutMs ?? 60_000;
+    const timer = setTimeout(() => reject(new Error(`the host printed no 'listening on' within ${limit} ms:\n${out}\n${err}`)), limit);
+    child.stdout!.on('data', (text: string) => {
+      out += text;
       const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({
-          url: match[1]!,
-          child,
-          stdout: () => out,
-          stderr: () => err,
-          stop: (signal = 'SIGTERM') => {
-            if (child.exitCode === null) child.kill(signal);
-            return exited;
-          },
-        });
-      }
+      if (!match || running.has(host)) return;
+      clearTimeout(timer);
+      host.url = match[1]!;
+      host.port = Number(new URL(host.url).port);
+      running.add(host);
+      resolve(host);
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`host exited with ${code}:\n${out}\n${err}`));
+      reject(new Error(`the host exited with ${code} before listening:\n${out}\n${err}`));
     });
+    const host: RunningHost = {
+      url: '',
+      port: 0,
+      child,
+      stdout: () => out,
+      stderr: () => err,
+      waitForLog(pattern, from = 0) {
+        const found = () => (typeof pattern === 'string' ? err.indexOf(pattern, from) >= 0 : pattern.test(err.slice(from)));
+        if (found()) return Promise.resolve();
+        return new Promise<void>((done) => {
+          const check = () => {
+            if (!found()) return;
+            logWaiters.delete(check);
+            done();
+          };
+          logWaiters.add(check);
+        });
+      },
+      stop(signal = 'SIGTERM') {
+        running.delete(host);
+        if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+        return exited;
+      },
+    };
   });
+}
+
+/** Kills every host still running. */
+export async function killAllHosts(): Promise<void> {
+  await Promise.all([...running].map((host) => host.stop('SIGKILL')));
 }

@@ -57,7 +57,7 @@ describe('the packed package, installed into a new project', () => {
     await writeFile(path.join(project.dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context);\n  if (${BUILD_TOOLS}.test(result.url)) appendFileSync(${JSON.stringify(log)}, result.url + '\\n');\n  return result;\n}\n`);
     await writeFile(path.join(project.dir, 'watch-imports.mjs'), "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
     await writeFile(log, '');
-    const host = await startListening(project.dir, ['--import', './watch-imports.mjs', project.bin, 'serve', '--port', '0']);
+    const host = await startListening(project.dir, project, ['--port', '0'], ['--import', './watch-imports.mjs']);
     try {
       const list = (await (await fetch(`${host.url}/api/specimens/`)).json()) as { id: string }[];
       expect(list.map((s) => s.id)).toEqual(['ripple']);

@@ -5,12 +5,13 @@
  * npm cache where it can). Done once per test file; commands run in the project as a user
  * runs them.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -48,39 +49,7 @@ export async function createPackedProject(name = 'my-shapes'): Promise<PackedPro
   return { dir, bin: path.join(dir, 'node_modules/vitrine/build/dist/core/cli/bin.js'), exec };
 }
 
-export interface ServedProject {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-  stop(): Promise<void>;
-}
-
-/** Starts `node <args>` in `cwd` and waits for its `listening on` line. */
-export function startListening(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServedProject> {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no 'listening on' within 60 s:\n${out}`)), 60_000);
-    child.stdout!.on('data', () => {
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (!match) return;
-      clearTimeout(timer);
-      resolve({
-        url: match[1]!,
-        child,
-        output: () => out,
-        stop: async () => {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-          await exited;
-        },
-      });
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before listening:\n${out}`));
-    });
-  });
+/** Runs the project's installed `vitrine serve` (with `nodeArgs` for node) until it listens. */
+export function startListening(cwd: string, project: PackedProject, args: string[], nodeArgs: string[] = []): Promise<RunningHost> {
+  return spawnHost(args, { cwd, cli: project.bin, nodeArgs });
 }

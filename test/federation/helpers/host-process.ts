@@ -1,84 +1,30 @@
 /**
  * @module host-process
- * Real `vitrine serve` processes for the federation tests: spawns one, waits for its
- * `listening on` line, keeps its standard error for log assertions, and kills it.
+ * Real `vitrine serve` processes for the federation tests (through test/helpers/spawn-host.ts),
+ * and waiting for a catalog to show what workers registered.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { killAllHosts, spawnHost, type RunningHost } from '../../helpers/spawn-host.ts';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const CLI = 'core/cli/vitrine.mjs';
 
-export interface HostProcess {
-  url: string;
-  port: number;
-  child: ChildProcess;
+export interface HostProcess extends RunningHost {
   /** Everything written to standard error so far. */
   logs(): string;
-  /** Resolves when `pattern` appears in standard error (after `from` characters). */
-  waitForLog(pattern: RegExp | string, from?: number): Promise<void>;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-const running = new Set<HostProcess>();
-
+/** A federation host: no viewer, two compute threads, on `port` (default: a free one). */
 export async function startHost(args: string[], options: { port?: number } = {}): Promise<HostProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', String(options.port ?? 0), '--no-viewer', '--pool-size', '2', ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const host = await spawnHost(['--port', String(options.port ?? 0), '--no-viewer', '--pool-size', '2', ...args]);
+  return Object.assign(host, {
+    logs: () => host.stderr(),
+    kill: async (signal: NodeJS.Signals = 'SIGTERM') => void (await host.stop(signal)),
   });
-  let stderr = '';
-  const logWaiters: (() => void)[] = [];
-  child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (text: string) => {
-    stderr += text;
-    for (const w of [...logWaiters]) w();
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (text: string) => {
-      stdout += text;
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`vitrine serve exited with ${code}: ${stderr}`)));
-  });
-  const exited = new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
-  const host: HostProcess = {
-    url,
-    port: Number(new URL(url).port),
-    child,
-    logs: () => stderr,
-    waitForLog(pattern, from = 0) {
-      const test = () => (typeof pattern === 'string' ? stderr.indexOf(pattern, from) >= 0 : pattern.test(stderr.slice(from)));
-      if (test()) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const check = () => {
-          if (!test()) return;
-          logWaiters.splice(logWaiters.indexOf(check), 1);
-          resolve();
-        };
-        logWaiters.push(check);
-      });
-    },
-    async kill(signal = 'SIGTERM') {
-      running.delete(host);
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
-    },
-  };
-  running.add(host);
-  return host;
 }
 
 /** Kills every host still running (afterAll/afterEach). */
-export async function killAll(): Promise<void> {
-  await Promise.all([...running].map((h) => h.kill('SIGKILL')));
-}
+export const killAll = killAllHosts;
 
 /** The ids in a host's catalog, in its order. */
 export async function catalogIds(host: HostProcess): Promise<string[]> {
