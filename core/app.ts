@@ -35,7 +35,7 @@ import { installFederation } from './federation/install-federation.ts';
 import type { StoredResult } from './results/stored-result.ts';
 
 export interface CreateAppOptions extends HostOptions {
-  /** Mesh functions by name, registered in code (contract §2). */
+  /** Mesh functions by name, registered in code. */
   meshFunctions?: Record<string, AnyFunction>;
 }
 

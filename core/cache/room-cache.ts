@@ -1,10 +1,9 @@
 /**
  * @module room-cache
  * RoomCache: at most one result per room, keyed by function name + parameter hash.
- * spec: Room caching rules 1-6. A different key in a room replaces the entry (rule 4);
- * entries expire after the time-to-live (rule 5) and are freed by a periodic sweep, so
- * memory is bounded by one entry per live room. Node runs this on one thread, so every
- * operation is atomic with respect to requests (rule 6).
+ * A different key in a room replaces the entry; entries expire after the time-to-live and
+ * are freed by a periodic sweep, so memory is bounded by one entry per live room. Node runs
+ * this on one thread, so every operation is atomic with respect to requests.
  */
 import type { CacheStats } from '../client/wire-types.ts';
 

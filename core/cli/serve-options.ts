@@ -1,6 +1,6 @@
 /**
  * @module serve-options
- * `vitrine serve` flags (contract §1), each also settable as `VITRINE_<NAME>` in the
+ * `vitrine serve` flags, each also settable as `VITRINE_<NAME>` in the
  * environment (`--cache-ttl` ↔ `VITRINE_CACHE_TTL`); a flag wins over the environment.
  */
 import { hostname } from 'node:os';

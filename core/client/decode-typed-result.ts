@@ -1,7 +1,6 @@
 /**
  * @module decode-typed-result
- * Turns the typed result JSON of `/invoke` and `/jobs/{id}/result` (contract §3 "Typed result
- * JSON") into typed arrays: mesh and point-cloud flat lists become Float32Array/Uint32Array,
+ * Turns the typed result JSON of `/invoke` and `/jobs/{id}/result` into typed arrays: mesh and point-cloud flat lists become Float32Array/Uint32Array,
  * volume and image `data` (base64 of little-endian C-order bytes) becomes a view of the right
  * element type over freshly decoded, aligned bytes.
  */

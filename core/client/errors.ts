@@ -2,7 +2,7 @@
  * @module errors
  * Typed errors of the client. Every non-2xx answer becomes a {@link VitrineHttpError} (or one
  * of its subclasses, chosen by status), carrying the host's `detail` and `code`
- * (contract §3: `{"status_code", "detail", "code"}`). A job that ends in `error` becomes a
+ * (`{"status_code", "detail", "code"}`). A job that ends in `error` becomes a
  * {@link VitrineJobError}; an aborted call rejects with a `DOMException` named `AbortError`,
  * as `fetch` itself does.
  */

@@ -1,12 +1,11 @@
 /**
  * @module load-job
- * The background-job flow of the spec (Jobs rule 5) as one awaitable call: start, poll progress
+ * The background-job flow (start, poll, result) as one awaitable call: start, poll progress
  * with `since`, fetch the result once done, or cancel with DELETE when the caller aborts.
  *
  * The result is fetched with `GET /api/specimens/{id}/data` and the same params and room, not
  * with `GET /api/jobs/{id}/result`, by default:
- * - a finished job's result stays in the room cache under its parameters (spec Room caching
- *   rule 10), so `/data` is a cache hit that answers at once;
+ * - a finished job's result stays in the room cache under its parameters, so `/data` is a cache hit that answers at once;
  * - `/data` sends mesh and volume results as the binary envelope: about a third of the JSON
  *   size (no base64, no decimal floats), decoded into typed array views without parsing;
  * - it does not depend on the job id, which the host sweeps after its time-to-live.

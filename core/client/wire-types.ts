@@ -1,8 +1,8 @@
 /**
  * @module wire-types
- * The JSON shapes the host sends and accepts (spec "Resources and their fields" and contract §3),
- * as the client sees them. Fields the host may add later are allowed through index signatures
- * only where the contract says "more fields may be added".
+ * The JSON shapes the host sends and accepts, as the client sees them; the host's views return
+ * these same types. Index signatures allow fields only where the host may add more later
+ * (metadata, function listing, cache stats entries).
  */
 
 /** The four typed result kinds of a dynamic specimen. */
@@ -30,7 +30,7 @@ export interface ParameterSchema {
   additionalProperties?: boolean;
 }
 
-/** One entry of `GET /api/specimens/` (contract §3 "Catalog entry"). */
+/** One entry of `GET /api/specimens/`. */
 export interface CatalogEntry {
   id: string;
   display_name: string;
@@ -63,7 +63,7 @@ export interface FunctionInfo {
   [extra: string]: unknown;
 }
 
-/** Job status values (spec "States and transitions"). */
+/** Job status values: `running`, then `done` or `error`. */
 export type JobStatus = 'running' | 'done' | 'error';
 
 /** `POST /api/specimens/{id}/start`. `status` is `done` at once on a room cache hit. */
@@ -118,7 +118,7 @@ export interface ReloadResponse {
   workers?: Record<string, Record<string, unknown>>;
 }
 
-/** The JSON error body every failing route answers with (contract §3 "Errors"). */
+/** The JSON error body every failing route answers with. */
 export interface ErrorBody {
   status_code: number;
   detail: string;

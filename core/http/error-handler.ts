@@ -3,7 +3,7 @@
  * The one error handler: catalogued host errors keep their status and message; fastify's
  * own client errors (bad JSON, body too large, ...) keep their 4xx; anything else is an
  * unexpected failure, logged in full and answered 500 without internals.
- * Body: `{"status_code", "detail", "code"}` (contract §3).
+ * Body: `{"status_code", "detail", "code"}` on every error.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError, ERRORS, isHostError } from '../errors.ts';

@@ -2,7 +2,7 @@
  * @module routes-specimen-data
  * GET and POST /api/specimens/{id}/data. Static specimens: the file (or a .npy volume as an
  * envelope). Dynamic ones: the room-cached result of the function, as an envelope for meshes
- * and volumes and as the JSON typed result for point clouds and images (contract §3).
+ * and volumes and as the JSON typed result for point clouds and images.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendStaticData } from './send-opened.ts';

@@ -17,7 +17,7 @@ type IdParams = { Params: { id: string } };
 
 /**
  * The specimen `/start` names: its id, or (as the Ascribe-XR client sends) the function name
- * of exactly one dynamic specimen (contract §3).
+ * of exactly one dynamic specimen (the Ascribe-XR client starts jobs that way).
  */
 function specimenForStart(ctx: HostContext, id: string): SpecimenRecord {
   const record = ctx.catalog.get(id);
@@ -48,7 +48,7 @@ export async function specimenRoutes(app: FastifyInstance, opts: { ctx: HostCont
     const values = specimenValues(ctx, record, entry, expectParamsObject(body.params));
     const roomId = roomOf(ctx, body.room_id);
     const meta = { specimenId: record.id, functionName: entry.name, roomId };
-    // spec: States and transitions: a cache hit is done in the start response.
+    // A cache hit is a job that is done already in the start response.
     const cached = ctx.results.lookup(roomId, entry, values);
     if (cached) return toStartResponse(ctx.jobs.createDone(meta, cached));
     const job = ctx.jobs.start(meta, (signal, onProgress, jobId) =>

@@ -1,7 +1,7 @@
 /**
  * @module result-service
  * Cache-first computation: the one path /invoke, /data and /start take to a result.
- * spec: Room caching rules 1-10. A hit is served from the room cache; identical requests in
+ * A hit is served from the room cache; identical requests in
  * flight in the same room share one computation (its progress is replayed to late joiners);
  * the computation is cancelled only when every request waiting on it has gone.
  */

@@ -1,4 +1,4 @@
-/** @module job-status Job lifecycle states. spec: States and transitions. */
+/** @module job-status Job lifecycle states: `running`, then `done` or `error` for good. */
 export type TerminalStatus = 'done' | 'error';
 export type JobStatus = 'running' | TerminalStatus;
 

@@ -4,7 +4,7 @@
  * callback it is given (the result service, which picks the local pool or a relayed worker),
  * so the store does not care where the work happens. Every job ends: it succeeds, fails, is
  * cancelled, times out, or is ended when the host closes; finished jobs are swept after
- * their time-to-live (contract §3: then 404 on every job route).
+ * their time-to-live (after which every job route answers 404).
  */
 import { randomUUID } from 'node:crypto';
 import { isHostError } from '../errors.ts';

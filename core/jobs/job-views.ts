@@ -1,7 +1,7 @@
 /**
  * @module job-views
  * Wire shapes of jobs: the start response, the progress response and the result lookup
- * (spec: Jobs rule 2: 200 done, 409 running, 410 error, 404 unknown).
+ * (200 done, 409 running, 410 error, 404 unknown).
  */
 import { createHostError } from '../errors.ts';
 import type { StoredResult } from '../results/stored-result.ts';

@@ -51,7 +51,7 @@ export class Job {
     if (this.messages.length > this.#maxMessages) this.messages.splice(0, this.messages.length - this.#maxMessages);
   }
 
-  /** Messages with seq above `since` (spec: Jobs rule 1). */
+  /** Messages with seq above `since` (a client passes the highest seq it has seen). */
   messagesSince(since: number): ProgressMessage[] {
     const first = this.messages.findIndex((m) => m.seq > since);
     return first < 0 ? [] : this.messages.slice(first);

@@ -2,7 +2,7 @@
  * @module params-hash
  * The cache key: function name plus a hash of the checked parameters with defaults filled in,
  * written with sorted keys so that key order in the request never matters.
- * contract §3: `{}` and the explicit defaults are the same key on /invoke, /data and /start.
+ * `{}` and the explicit defaults are the same key on /invoke, /data and /start.
  */
 import { createHash } from 'node:crypto';
 

@@ -1,7 +1,7 @@
 /**
  * @module parse-params
  * Reads the `params` of a request: the GET query string (JSON text) or a POST body field.
- * spec: Specimens rule 3 (not JSON, or JSON but not an object: 400).
+ * Not JSON, or JSON but not an object: 400.
  */
 import { createHostError } from '../errors.ts';
 

@@ -91,7 +91,7 @@ const refinements = new WeakMap<Schema, WeakMap<Schema, Schema>>();
 /**
  * Refines a generated schema with a specimen.json schema, property by property: the
  * refinement's keywords (`default`, `minimum`, `maximum`, `description`, ...) win; properties
- * it adds are added. contract §3.
+ * it adds are added. The refined schema is what clients see and what values are checked against.
  *
  * The same pair always yields the same object, so the validator compiled for a refined
  * schema is compiled once, not on every request.

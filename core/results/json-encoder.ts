@@ -1,7 +1,7 @@
 /**
  * @module json-encoder
  * Encodes stored results as JSON for /invoke and /jobs/{id}/result. Anything but a small
- * result is encoded on the encode worker thread (spec: Jobs rule 4), so progress polls are
+ * result is encoded on the encode worker thread (never on the event loop), so progress polls are
  * never starved. Encodings of moderate size are remembered per result, so peers of a room
  * asking for the same cached result do not encode it again.
  */

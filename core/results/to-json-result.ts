@@ -1,6 +1,6 @@
 /**
  * @module to-json-result
- * The JSON typed result of /invoke and /jobs/{id}/result (contract §3): mesh and point-cloud
+ * The JSON typed result of /invoke and /jobs/{id}/result : mesh and point-cloud
  * arrays as flat number lists, volume and image data as base64 of their little-endian bytes.
  * Runs on the encode worker thread: a large result takes real time to print and must never
  * hold up the host's event loop.

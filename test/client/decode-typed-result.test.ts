@@ -1,5 +1,5 @@
 /**
- * decodeTypedResult on hand-written typed result JSON (contract §3), including the cases the
+ * decodeTypedResult on hand-written typed result JSON, including the cases the
  * host's JSON encoder cannot produce on purpose: bad types, wrong byte counts.
  */
 import { describe, expect, it } from 'vitest';

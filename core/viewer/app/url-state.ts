@@ -14,7 +14,7 @@ export interface UrlState {
   params: Record<string, unknown> | null;
 }
 
-/** The default room id (spec Limits). */
+/** The room id a request names when it names none. */
 export const DEFAULT_ROOM = 'service';
 
 /** Reads the state from `location`. */
