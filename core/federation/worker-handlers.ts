@@ -15,7 +15,7 @@ import { specimenOr404, type HostContext } from '../host-context.ts';
 import type { JobRef, ProgressUpdate } from '../invoke/invoker.ts';
 import type { JobMeta } from '../jobs/job.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { HandlerContext, HandlerReply, RequestHandler } from './peer-channel.ts';
+import type { HandlerContext, HandlerReply, RequestHandler } from './channel-types.ts';
 import { encodeResultFrame } from './result-frame.ts';
 
 export interface WorkerHandlerDeps {

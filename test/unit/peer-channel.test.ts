@@ -7,7 +7,8 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { PeerChannel, type RequestHandler } from '../../core/federation/peer-channel.ts';
+import type { RequestHandler } from '../../core/federation/channel-types.ts';
+import { PeerChannel } from '../../core/federation/peer-channel.ts';
 import { RemoteInvoker } from '../../core/federation/remote-invoker.ts';
 import type { FunctionEntry } from '../../core/registry/function-entry.ts';
 
