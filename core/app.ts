@@ -9,9 +9,10 @@
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { RoomCache } from './cache/room-cache.ts';
-import { createHostError } from './errors.ts';
 import type { AfterReloadHook, HostContext } from './host-context.ts';
 import { installErrorHandlers } from './http/error-handler.ts';
+import { installHostCheck, resolveAllowedHosts } from './http/allowed-hosts.ts';
+import { installJsonBodyParsers } from './http/json-body.ts';
 import { jobRoutes } from './http/routes-jobs.ts';
 import { processingRoutes } from './http/routes-processing.ts';
 import { specimenDataRoutes } from './http/routes-specimen-data.ts';
@@ -56,15 +57,6 @@ declare module 'fastify' {
   }
 }
 
-function jsonBodyParser(_request: unknown, body: string, done: (error: Error | null, value?: unknown) => void): void {
-  if (body.trim() === '') return done(null, undefined);
-  try {
-    done(null, JSON.parse(body));
-  } catch (error) {
-    done(createHostError('SPC_ERR_BODY_INVALID_JSON', (error as Error).message));
-  }
-}
-
 export async function createApp(input: CreateAppOptions = {}): Promise<FastifyInstance> {
   const options = resolveHostOptions(input);
   const app = Fastify({
@@ -76,9 +68,8 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     forceCloseConnections: true,
   });
   installErrorHandlers(app);
-  app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, jsonBodyParser);
-  app.addContentTypeParser('*', { parseAs: 'string' }, jsonBodyParser);
+  installHostCheck(app, resolveAllowedHosts(options.host, options.allowedHosts));
+  installJsonBodyParsers(app);
 
   const pools = await createPools({ computeThreads: options.poolSize });
   const functions = new FunctionRegistry();

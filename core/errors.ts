@@ -24,6 +24,13 @@ export const ERRORS = {
   SPC_ERR_BODY_TOO_LARGE: entry(413, (limit = '?') => `request body is larger than the ${limit}-byte limit`),
   SPC_ERR_ROUTE_NOT_FOUND: entry(404, (method = 'GET', url = '/') => `no route ${method} ${url}`),
   SPC_ERR_UNHANDLED: entry(500, () => 'internal server error'),
+  SPC_ERR_UNSUPPORTED_MEDIA_TYPE: entry(415, (got = '?') => `request bodies must be JSON (application/json or */*+json), got content type '${got}'`),
+  SPC_ERR_HOST_NOT_ALLOWED: entry(403, (host = '?') => `host '${host}' is not allowed (see --allowed-hosts)`),
+  SPC_ERR_MALFORMED_REQUEST: entry(400, (why = 'malformed request') => `malformed HTTP request: ${why}`),
+  SPC_ERR_HEADERS_TOO_LARGE: entry(431, () => 'request headers are too large'),
+  SPC_ERR_URL_TOO_LONG: entry(414, () => 'request URL is too long'),
+  SPC_ERR_REQUEST_TIMEOUT: entry(408, (seconds = '?') => `request headers and body did not arrive within ${seconds} s`),
+  SPC_ERR_OVERLOADED: entry(503, (why = 'overloaded') => `the host is overloaded (${why}); retry later`),
 
   // --- parameters ---
   SPC_ERR_PARAMS_NOT_JSON: entry(400, (why = '') => `params is not valid JSON${why ? `: ${why}` : ''}`),

@@ -51,6 +51,10 @@ export interface HostOptions {
   workerId?: string | null;
   /** Shared secret between relay and workers. @defaultValue null */
   token?: string | null;
+  /** The address the host is bound to (decides the default `allowedHosts`). @defaultValue `"127.0.0.1"` */
+  host?: string;
+  /** Accepted `Host` header names (any port; `*` accepts any); null: the defaults for `host`. @defaultValue null */
+  allowedHosts?: string[] | null;
 }
 
 export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream'>> & {
@@ -79,6 +83,8 @@ export const HOST_DEFAULTS = Object.freeze({
   join: null,
   workerId: null,
   token: null,
+  host: '127.0.0.1',
+  allowedHosts: null,
 });
 
 function positive(name: string, value: number, allowZero = false): number {
@@ -102,6 +108,10 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('maxJobs', o.maxJobs);
   if (!Number.isInteger(o.poolSize) || o.poolSize < 1) throw new TypeError(`poolSize must be a positive integer, got ${String(o.poolSize)}`);
   if (typeof o.defaultRoomId !== 'string' || (o.defaultRoomId as string) === '') throw new TypeError('defaultRoomId must be a non-empty string');
+  if (typeof o.host !== 'string' || (o.host as string) === '') throw new TypeError('host must be a non-empty string');
+  if (o.allowedHosts !== null && (!Array.isArray(o.allowedHosts) || !(o.allowedHosts as unknown[]).every((h) => typeof h === 'string'))) {
+    throw new TypeError('allowedHosts must be an array of host names or null');
+  }
   if (o.relay && o.join) throw new TypeError('a host is either a relay (--relay) or a worker (--join), not both');
   const mode: HostMode = o.relay ? 'relay' : o.join ? 'worker' : 'local';
   return { ...o, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;

@@ -11,8 +11,8 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
 
   --host H                   bind address (default 127.0.0.1)
   --port N                   port; 0 picks a free one (default 8000)
-  --specimens DIR            specimens directory (default specimens)
-  --plugins DIR              built plugin bundles (default build/out)
+  --specimens DIR            specimens directory, or none (default specimens)
+  --plugins DIR              built plugin bundles, or none (default build/out)
   --cache-ttl S              room cache time-to-live in seconds (default 300)
   --job-ttl S                how long a finished job stays pollable, seconds (default 300)
   --pool-size N              worker threads for plugin functions (default: one per core)
@@ -23,6 +23,9 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --envelope-media-type T    envelope media type (default application/x-service-envelope-v1)
   --log-level L              fatal, error, warn, info, debug, trace or silent (default info)
   --no-viewer                do not serve the web viewer at /
+  --allowed-hosts LIST       accepted Host header names, comma-separated, any port; * for any
+                             (default: the bound address, localhost, 127.0.0.1 and [::1] when
+                             bound to a loopback address; any otherwise)
 
 Each option can also be set as VITRINE_<NAME>, e.g. VITRINE_PORT=9000.
 `;
@@ -42,6 +45,7 @@ const FLAGS = {
   'envelope-media-type': { type: 'string' },
   'log-level': { type: 'string' },
   'no-viewer': { type: 'boolean' },
+  'allowed-hosts': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -65,6 +69,19 @@ function number(flag: string, raw: string | undefined, integer: boolean): number
   return value;
 }
 
+/** A directory option: `none` (or an empty value) means no directory. */
+function directory(raw: string | undefined, fallback: string): string | null {
+  if (raw === undefined) return fallback;
+  return raw.trim() === '' || raw.trim().toLowerCase() === 'none' ? null : raw;
+}
+
+function list(raw: string | undefined): string[] | null {
+  if (raw === undefined) return null;
+  const items = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  if (items.length === 0) throw new Error('--allowed-hosts needs at least one host name (or *)');
+  return items;
+}
+
 function truthy(raw: string | undefined): boolean | undefined {
   if (raw === undefined) return undefined;
   return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
@@ -84,13 +101,16 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
   if (logLevel !== undefined && !levels.includes(logLevel)) throw new Error(`--log-level must be one of ${levels.join(', ')}`);
   const join = get('join');
   if (join !== undefined && !/^(https?|wss?):\/\//.test(join)) throw new Error(`--join must be an http(s) URL, got '${join}'`);
+  const host = get('host') ?? '127.0.0.1';
   return {
-    host: get('host') ?? '127.0.0.1',
+    host,
     port,
     help: values.help === true,
     host_options: {
-      specimensDir: get('specimens') ?? 'specimens',
-      pluginsDir: get('plugins') ?? 'build/out',
+      host,
+      allowedHosts: list(get('allowed-hosts')),
+      specimensDir: directory(get('specimens'), 'specimens'),
+      pluginsDir: directory(get('plugins'), 'build/out'),
       cacheTtlSeconds: number('cache-ttl', get('cache-ttl'), false),
       jobTtlSeconds: number('job-ttl', get('job-ttl'), false),
       poolSize: number('pool-size', get('pool-size'), true),

@@ -1,0 +1,65 @@
+/**
+ * @module allowed-hosts
+ * The `Host` allow-list (DNS-rebinding protection): a host bound to a loopback address answers
+ * only requests naming the bound address, `localhost`, `127.0.0.1` or `[::1]` (any port) unless
+ * `allowedHosts` says otherwise; bound to any other address it answers every `Host`.
+ * Other `Host` values get 403.
+ */
+import { isIP } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { createHostError } from '../errors.ts';
+
+/** `null` accepts every host name. */
+export type HostAllowList = ReadonlySet<string> | null;
+
+/** Lower case, without port or trailing dot; IPv6 literals in brackets. */
+export function normalizeHostName(value: string): string {
+  let host = value.trim().toLowerCase();
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    host = end === -1 ? host : host.slice(0, end + 1);
+  } else if (isIP(host) === 6) {
+    host = `[${host}]`;
+  } else {
+    const colon = host.lastIndexOf(':');
+    if (colon !== -1) host = host.slice(0, colon);
+  }
+  return host.endsWith('.') ? host.slice(0, -1) : host;
+}
+
+export function isLoopbackAddress(address: string): boolean {
+  const host = normalizeHostName(address);
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host) || /^\[::ffff:127\.\d+\.\d+\.\d+\]$/.test(host);
+}
+
+/**
+ * The accepted host names for a host bound to `boundHost`: `list` when given (`*` in it
+ * accepts any), else the loopback defaults or, bound elsewhere, any.
+ */
+export function resolveAllowedHosts(boundHost: string, list: readonly string[] | null): HostAllowList {
+  if (list && list.length > 0) {
+    if (list.some((entry) => entry.trim() === '*')) return null;
+    return new Set(list.map(normalizeHostName).filter((h) => h !== ''));
+  }
+  if (!isLoopbackAddress(boundHost)) return null;
+  return new Set([normalizeHostName(boundHost), 'localhost', '127.0.0.1', '[::1]']);
+}
+
+/** Whether a request's `Host` header is accepted (a leading `.` in the list matches subdomains). */
+export function isHostAllowed(allowed: HostAllowList, header: string | undefined): boolean {
+  if (allowed === null) return true;
+  if (header === undefined) return false;
+  const host = normalizeHostName(header);
+  if (allowed.has(host)) return true;
+  for (const entry of allowed) if (entry.startsWith('.') && (host.endsWith(entry) || host === entry.slice(1))) return true;
+  return false;
+}
+
+/** Answers 403 to every request whose `Host` is not on the list, before any route runs. */
+export function installHostCheck(app: FastifyInstance, allowed: HostAllowList): void {
+  if (allowed === null) return;
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.host;
+    if (!isHostAllowed(allowed, header)) throw createHostError('SPC_ERR_HOST_NOT_ALLOWED', header ?? '(none)');
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * @module json-body
+ * Request bodies are JSON or nothing: `application/json` and any `*\/*+json` type are parsed;
+ * every other content type (text/plain, form posts, multipart, a body without a type) is a 415
+ * before the body is read, so a cross-site form post cannot reach a route.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHostError } from '../errors.ts';
+
+function parseJson(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void): void {
+  if (body.trim() === '') return done(null, undefined);
+  try {
+    done(null, JSON.parse(body));
+  } catch (error) {
+    done(createHostError('SPC_ERR_BODY_INVALID_JSON', (error as Error).message));
+  }
+}
+
+/** Replaces fastify's body parsers: JSON types parsed, anything else answered 415 unread. */
+export function installJsonBodyParsers(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser(/^[^/\s;]+\/[^/\s;]+\+json\s*(?:;|$)/i, { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser('*', (request, _payload, done) => {
+    done(createHostError('SPC_ERR_UNSUPPORTED_MEDIA_TYPE', request.headers['content-type'] ?? '(none)'));
+  });
+}
