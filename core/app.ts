@@ -8,6 +8,7 @@
  * const res = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'cube' } });
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { ResultBudget } from './cache/result-budget.ts';
 import { RoomCache } from './cache/room-cache.ts';
 import type { AfterReloadHook, HostContext } from './host-context.ts';
 import { installErrorHandlers } from './http/error-handler.ts';
@@ -29,6 +30,7 @@ import { FunctionRegistry } from './registry/function-registry.ts';
 import { reloadSources, type ReloadCounts } from './registry/reload-sources.ts';
 import { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import { JsonResultEncoder } from './results/json-encoder.ts';
+import { resultByteLength } from './results/to-json-result.ts';
 import { viewerRoutes } from './viewer/viewer-routes.ts';
 import { clientRoute } from './assets/client-route.ts';
 import { createPools } from './workers/pool.ts';
@@ -76,7 +78,8 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   const catalog = new SpecimenCatalog((id, kept, dropped) =>
     app.log.warn(`specimen id '${id}' from ${dropped.origin} is hidden by the ${kept.origin} specimen of the same id`),
   );
-  const cache = new RoomCache<StoredResult>({ ttlSeconds: options.cacheTtlSeconds });
+  const budget = new ResultBudget<StoredResult>(options.cacheMaxBytes, resultByteLength);
+  const cache = new RoomCache<StoredResult>({ ttlSeconds: options.cacheTtlSeconds, budget });
   const invokers: InvokerSet = {
     bundle: new PooledInvoker(pools.compute, { cancelGraceMs: options.cancelGraceMs }),
     inline: new InlineInvoker(),
@@ -86,7 +89,9 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     ttlSeconds: options.jobTtlSeconds,
     timeoutSeconds: options.jobTimeoutSeconds,
     maxMessages: options.maxJobMessages,
-    maxJobs: options.maxJobs,
+    maxFinished: options.maxFinishedJobs,
+    maxRunning: options.maxJobs,
+    budget,
   });
 
   const reloadHooks: AfterReloadHook[] = [];

@@ -64,6 +64,8 @@ export const ERRORS = {
   SPC_ERR_JOB_RUNNING: entry(409, (id = '?') => `Job still running: '${id}'`),
   SPC_ERR_JOB_FAILED: entry(410, (_id = '?', why = '?') => `Job failed: ${why}`),
   SPC_ERR_JOB_CANCELLED: entry(499, () => 'cancelled'),
+  SPC_ERR_JOB_RESULT_EVICTED: entry(410, (id = '?') => `the result of job '${id}' was dropped to keep the host within its memory budget; request it again`),
+  SPC_ERR_TOO_MANY_JOBS: entry(503, (limit = '?') => `the host runs its limit of ${limit} queued and running jobs; retry later`),
   SPC_ERR_HOST_CLOSING: entry(503, () => 'the host is shutting down'),
 
   // --- federation ---
@@ -80,6 +82,9 @@ export class HostError extends Error {
   override name = 'HostError';
   readonly code: HostErrorCode;
   readonly statusCode: number;
+
+  /** Extra response headers (e.g. Retry-After on a 503). */
+  headers: Record<string, string> = {};
 
   constructor(code: HostErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -3,7 +3,7 @@
  * Host options: what `createApp` and `vitrine serve` accept, their defaults, and
  * `resolveHostOptions()` which checks them once at the boundary.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { ENVELOPE_MEDIA_TYPE } from './envelope/media-type.ts';
 
 export type HostMode = 'local' | 'relay' | 'worker';
@@ -34,7 +34,19 @@ export interface HostOptions {
   /** Progress messages kept per job (older ones are dropped, newest kept). @defaultValue 10000 */
   maxJobMessages?: number;
   /** Finished jobs kept at most (oldest swept first). @defaultValue 10000 */
+  maxFinishedJobs?: number;
+  /** Queued and running jobs at most; past it `/start` answers 503 with Retry-After. @defaultValue 1000 */
   maxJobs?: number;
+  /**
+   * Bytes of every result the host holds (room entries and finished jobs' results, each
+   * counted once); least recently used go first. @defaultValue a quarter of the machine's memory
+   */
+  cacheMaxBytes?: number;
+  /**
+   * Compute threads one room may hold at once; queued work is taken round-robin across rooms.
+   * @defaultValue half the compute threads, at least 1
+   */
+  roomThreads?: number | null;
   /** Room id used when a request names none. @defaultValue `"service"` */
   defaultRoomId?: string;
   /** Serve the web viewer at `/`. @defaultValue true */
@@ -57,7 +69,8 @@ export interface HostOptions {
   allowedHosts?: string[] | null;
 }
 
-export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream'>> & {
+export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream' | 'roomThreads'>> & {
+  roomThreads: number;
   logStream: NodeJS.WritableStream;
   mode: HostMode;
 };
@@ -75,7 +88,10 @@ export const HOST_DEFAULTS = Object.freeze({
   maxParamsLength: 16384,
   maxJsonResultBytes: 256 * 1024 * 1024,
   maxJobMessages: 10000,
-  maxJobs: 10000,
+  maxFinishedJobs: 10000,
+  maxJobs: 1000,
+  cacheMaxBytes: Math.floor(totalmem() / 4),
+  roomThreads: null,
   defaultRoomId: 'service',
   viewer: true,
   logLevel: 'info' as const,
@@ -105,7 +121,9 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('maxParamsLength', o.maxParamsLength);
   positive('maxJsonResultBytes', o.maxJsonResultBytes);
   positive('maxJobMessages', o.maxJobMessages);
+  positive('maxFinishedJobs', o.maxFinishedJobs);
   positive('maxJobs', o.maxJobs);
+  positive('cacheMaxBytes', o.cacheMaxBytes);
   if (!Number.isInteger(o.poolSize) || o.poolSize < 1) throw new TypeError(`poolSize must be a positive integer, got ${String(o.poolSize)}`);
   if (typeof o.defaultRoomId !== 'string' || (o.defaultRoomId as string) === '') throw new TypeError('defaultRoomId must be a non-empty string');
   if (typeof o.host !== 'string' || (o.host as string) === '') throw new TypeError('host must be a non-empty string');
@@ -113,6 +131,8 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
     throw new TypeError('allowedHosts must be an array of host names or null');
   }
   if (o.relay && o.join) throw new TypeError('a host is either a relay (--relay) or a worker (--join), not both');
+  const roomThreads = o.roomThreads ?? Math.max(1, Math.floor(o.poolSize / 2));
+  if (!Number.isInteger(roomThreads) || roomThreads < 1) throw new TypeError(`roomThreads must be a positive integer, got ${String(roomThreads)}`);
   const mode: HostMode = o.relay ? 'relay' : o.join ? 'worker' : 'local';
-  return { ...o, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;
+  return { ...o, roomThreads, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;
 }

@@ -3,9 +3,11 @@
  * RoomCache: at most one result per room, keyed by function name + parameter hash.
  * A different key in a room replaces the entry; entries expire after the time-to-live and
  * are freed by a periodic sweep, so memory is bounded by one entry per live room. Node runs
- * this on one thread, so every operation is atomic with respect to requests.
+ * this on one thread, so every operation is atomic with respect to requests. With a byte
+ * budget, every stored value is held in it (the budget may drop the least recently used).
  */
 import type { CacheStats } from '../client/wire-types.ts';
+import type { ResultBudget } from './result-budget.ts';
 
 export interface CacheEntry<T> {
   roomId: string;
@@ -24,10 +26,12 @@ export class RoomCache<T> {
   #ttlMs: number;
   #now: () => number;
   #sweeper: NodeJS.Timeout | null = null;
+  #budget: ResultBudget<T> | null;
 
-  constructor(options: { ttlSeconds: number; now?: () => number; sweepIntervalMs?: number }) {
+  constructor(options: { ttlSeconds: number; now?: () => number; sweepIntervalMs?: number; budget?: ResultBudget<T> }) {
     this.#ttlMs = options.ttlSeconds * 1000;
     this.#now = options.now ?? Date.now;
+    this.#budget = options.budget ?? null;
     const every = options.sweepIntervalMs ?? Math.min(30_000, Math.max(1000, this.#ttlMs / 2));
     if (every > 0) {
       this.#sweeper = setInterval(() => this.sweep(), every);
@@ -39,6 +43,11 @@ export class RoomCache<T> {
     return this.#ttlMs / 1000;
   }
 
+  #drop(entry: CacheEntry<T>): void {
+    if (this.#rooms.get(entry.roomId) === entry) this.#rooms.delete(entry.roomId);
+    this.#budget?.release(entry.value, `room:${entry.roomId}`);
+  }
+
   #expired(entry: CacheEntry<T>): boolean {
     return this.#now() - entry.createdAt >= this.#ttlMs;
   }
@@ -48,27 +57,34 @@ export class RoomCache<T> {
     const entry = this.#rooms.get(roomId);
     if (!entry) return undefined;
     if (this.#expired(entry)) {
-      this.#rooms.delete(roomId);
+      this.#drop(entry);
       return undefined;
     }
     if (entry.key !== key) return undefined;
     entry.accessCount++;
+    this.#budget?.touch(entry.value);
     return entry;
   }
 
   /** Stores a result as the room's only entry (replacing any other key). */
   set(roomId: string, key: string, functionName: string, paramKeys: string[], value: T): CacheEntry<T> {
+    const previous = this.#rooms.get(roomId);
+    if (previous) this.#drop(previous);
     const entry: CacheEntry<T> = { roomId, key, functionName, paramKeys, value, createdAt: this.#now(), accessCount: 1 };
     this.#rooms.set(roomId, entry);
+    // Evicted by the budget: the room simply has no entry any more (the next request computes).
+    this.#budget?.hold(value, `room:${roomId}`, () => {
+      if (this.#rooms.get(roomId) === entry) this.#rooms.delete(roomId);
+    });
     return entry;
   }
 
   /** Frees expired entries; returns how many. */
   sweep(): number {
     let freed = 0;
-    for (const [room, entry] of this.#rooms) {
+    for (const entry of this.#rooms.values()) {
       if (this.#expired(entry)) {
-        this.#rooms.delete(room);
+        this.#drop(entry);
         freed++;
       }
     }
@@ -78,13 +94,13 @@ export class RoomCache<T> {
   /** Drops every entry; returns how many there were. */
   clear(): number {
     const n = this.#rooms.size;
-    this.#rooms.clear();
+    for (const entry of [...this.#rooms.values()]) this.#drop(entry);
     return n;
   }
 
   /** Drops entries whose value matches (e.g. results of a worker that left). */
   deleteWhere(predicate: (entry: CacheEntry<T>) => boolean): void {
-    for (const [room, entry] of this.#rooms) if (predicate(entry)) this.#rooms.delete(room);
+    for (const entry of [...this.#rooms.values()]) if (predicate(entry)) this.#drop(entry);
   }
 
   stats(): CacheStats {
@@ -96,7 +112,8 @@ export class RoomCache<T> {
       age_seconds: Math.round((now - e.createdAt) / 10) / 100,
       access_count: e.accessCount,
     }));
-    return { total_entries: entries.length, ttl_seconds: this.ttlSeconds, entries };
+    const bytes = { total_bytes: this.#budget?.totalBytes ?? 0, max_bytes: this.#budget?.maxBytes ?? null };
+    return { total_entries: entries.length, ttl_seconds: this.ttlSeconds, ...bytes, entries };
   }
 
   get size(): number {
@@ -106,6 +123,6 @@ export class RoomCache<T> {
   close(): void {
     if (this.#sweeper) clearInterval(this.#sweeper);
     this.#sweeper = null;
-    this.#rooms.clear();
+    this.clear();
   }
 }

@@ -16,6 +16,11 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --cache-ttl S              room cache time-to-live in seconds (default 300)
   --job-ttl S                how long a finished job stays pollable, seconds (default 300)
   --pool-size N              worker threads for plugin functions (default: one per core)
+  --cache-max-bytes N        bytes of results held across rooms and finished jobs, least
+                             recently used dropped first (default: a quarter of the memory)
+  --max-jobs N               queued + running jobs; past it /start answers 503 (default 1000)
+  --room-threads N           compute threads one room may hold; queued work is taken
+                             round-robin across rooms (default: half the pool, at least 1)
   --relay                    relay mode: accept workers on /ws/federation/{worker_id}
   --join URL                 worker mode: join the relay at URL (http or https)
   --worker-id ID             this worker's id (default: the host name)
@@ -38,6 +43,9 @@ const FLAGS = {
   'cache-ttl': { type: 'string' },
   'job-ttl': { type: 'string' },
   'pool-size': { type: 'string' },
+  'cache-max-bytes': { type: 'string' },
+  'max-jobs': { type: 'string' },
+  'room-threads': { type: 'string' },
   relay: { type: 'boolean' },
   join: { type: 'string' },
   'worker-id': { type: 'string' },
@@ -114,6 +122,9 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       cacheTtlSeconds: number('cache-ttl', get('cache-ttl'), false),
       jobTtlSeconds: number('job-ttl', get('job-ttl'), false),
       poolSize: number('pool-size', get('pool-size'), true),
+      cacheMaxBytes: number('cache-max-bytes', get('cache-max-bytes'), true),
+      maxJobs: number('max-jobs', get('max-jobs'), true),
+      roomThreads: number('room-threads', get('room-threads'), true),
       relay: truthy(get('relay')) ?? false,
       join: join ?? null,
       workerId: get('worker-id') ?? hostname(),

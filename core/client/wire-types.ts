@@ -101,6 +101,10 @@ export interface CacheStatsEntry {
 export interface CacheStats {
   total_entries: number;
   ttl_seconds: number;
+  /** Bytes of every result the host holds (room entries and finished jobs, each counted once). */
+  total_bytes: number;
+  /** The byte budget (`--cache-max-bytes`); null when the host has none. */
+  max_bytes: number | null;
   entries: CacheStatsEntry[];
 }
 

@@ -41,7 +41,8 @@ export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const body = toErrorBody(error);
     if (body) {
-      if (body.status_code >= 500) request.log.error({ err: error }, body.detail);
+      if (isHostError(error)) reply.headers(error.headers);
+      if (body.status_code >= 500 && body.status_code !== 503) request.log.error({ err: error }, body.detail);
       return reply.code(body.status_code).type('application/json').send(body);
     }
     request.log.error({ err: error }, 'unhandled error');

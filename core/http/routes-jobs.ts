@@ -24,6 +24,7 @@ export async function jobRoutes(app: FastifyInstance, opts: { ctx: HostContext }
   app.get<JobParams>('/api/jobs/:id/result', async (request, reply) => {
     const job = ctx.jobs.get(request.params.id);
     const result = resultOf(job, request.params.id);
+    ctx.jobs.touch(job!);
     return sendJsonResult(ctx, reply, result, job!.meta.functionName);
   });
 

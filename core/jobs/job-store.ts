@@ -4,10 +4,13 @@
  * callback it is given (the result service, which picks the local pool or a relayed worker),
  * so the store does not care where the work happens. Every job ends: it succeeds, fails, is
  * cancelled, times out, or is ended when the host closes; finished jobs are swept after
- * their time-to-live (after which every job route answers 404).
+ * their time-to-live (after which every job route answers 404). Running jobs are admitted up
+ * to `maxRunning` (then 503 with Retry-After); finished jobs' results are held in the host's
+ * byte budget, which may drop them early (their /result then answers 410).
  */
 import { randomUUID } from 'node:crypto';
-import { isHostError } from '../errors.ts';
+import type { ResultBudget } from '../cache/result-budget.ts';
+import { createHostError, isHostError } from '../errors.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { Job, type JobMeta } from './job.ts';
@@ -16,8 +19,16 @@ export interface JobStoreOptions {
   ttlSeconds: number;
   timeoutSeconds: number;
   maxMessages: number;
-  maxJobs: number;
+  /** Finished jobs kept at most (the oldest go first). */
+  maxFinished: number;
+  /** Queued and running jobs at most; past it `start` refuses with 503. */
+  maxRunning: number;
+  /** Holds finished jobs' results; may drop them. */
+  budget?: ResultBudget<StoredResult>;
 }
+
+/** Seconds a client refused for too many jobs is asked to wait. */
+const RETRY_AFTER_SECONDS = 5;
 
 /** The work of a job; it gets the job's id so a relayed run can name the job on its worker. */
 export type JobRun = (signal: AbortSignal, onProgress: (update: ProgressUpdate) => void, jobId: string) => Promise<StoredResult>;
@@ -25,6 +36,7 @@ export type JobRun = (signal: AbortSignal, onProgress: (update: ProgressUpdate) 
 export class JobStore {
   #jobs = new Map<string, Job>();
   #options: JobStoreOptions;
+  #running = 0;
 
   constructor(options: JobStoreOptions) {
     this.#options = options;
@@ -45,8 +57,7 @@ export class JobStore {
   /** A job that is done at once (a cache hit on /start). */
   createDone(meta: JobMeta, result: StoredResult): Job {
     const job = this.#create(meta);
-    job.succeed(result);
-    this.#scheduleSweep(job);
+    this.#succeed(job, result);
     return job;
   }
 
@@ -55,19 +66,51 @@ export class JobStore {
    * job under the relay's id; the caller checks it is free (`get`).
    */
   start(meta: JobMeta, run: JobRun, id?: string): Job {
+    if (this.#running >= this.#options.maxRunning) {
+      const error = createHostError('SPC_ERR_TOO_MANY_JOBS', String(this.#options.maxRunning));
+      error.headers['retry-after'] = String(RETRY_AFTER_SECONDS);
+      throw error;
+    }
     const job = this.#create(meta, id);
+    this.#running++;
     const timeout = setTimeout(() => this.#end(job, `timed out after ${this.#options.timeoutSeconds} s`), this.#options.timeoutSeconds * 1000);
     timeout.unref();
     run(job.controller.signal, (update) => job.append(update), job.id).then(
-      (result) => {
-        if (job.succeed(result)) this.#scheduleSweep(job);
-      },
+      (result) => this.#succeed(job, result),
       (error: unknown) => {
         const message = isHostError(error) && error.code === 'SPC_ERR_JOB_CANCELLED' ? 'cancelled' : error instanceof Error ? error.message : String(error);
         if (job.fail(message)) this.#scheduleSweep(job);
       },
-    ).finally(() => clearTimeout(timeout));
+    ).finally(() => {
+      clearTimeout(timeout);
+      this.#running--;
+    });
     return job;
+  }
+
+  #succeed(job: Job, result: StoredResult): void {
+    if (!job.succeed(result)) return;
+    this.#options.budget?.hold(result, `job:${job.id}`, () => {
+      job.result = null;
+      job.resultEvicted = true;
+    });
+    this.#scheduleSweep(job);
+  }
+
+  /** Marks a done job's result as just read (the budget drops least recently used first). */
+  touch(job: Job): void {
+    if (job.result) this.#options.budget?.touch(job.result);
+  }
+
+  /** Queued and running jobs (what `maxRunning` bounds). */
+  get running(): number {
+    return this.#running;
+  }
+
+  #forget(job: Job): void {
+    if (job.sweepTimer) clearTimeout(job.sweepTimer);
+    if (job.result) this.#options.budget?.release(job.result, `job:${job.id}`);
+    this.#jobs.delete(job.id);
   }
 
   #end(job: Job, reason: string): void {
@@ -99,19 +142,16 @@ export class JobStore {
 
   #scheduleSweep(job: Job): void {
     if (job.sweepTimer) return;
-    job.sweepTimer = setTimeout(() => this.#jobs.delete(job.id), this.#options.ttlSeconds * 1000);
+    job.sweepTimer = setTimeout(() => this.#forget(job), this.#options.ttlSeconds * 1000);
     job.sweepTimer.unref();
   }
 
-  /** Past maxJobs, the oldest finished jobs go first. */
+  /** Past maxFinished finished jobs, the oldest go first. */
   #enforceBound(): void {
-    if (this.#jobs.size <= this.#options.maxJobs) return;
+    if (this.#jobs.size - this.#running <= this.#options.maxFinished) return;
     for (const job of this.#jobs.values()) {
-      if (this.#jobs.size <= this.#options.maxJobs) break;
-      if (job.status !== 'running') {
-        if (job.sweepTimer) clearTimeout(job.sweepTimer);
-        this.#jobs.delete(job.id);
-      }
+      if (this.#jobs.size - this.#running <= this.#options.maxFinished) break;
+      if (job.status !== 'running') this.#forget(job);
     }
   }
 
@@ -122,7 +162,6 @@ export class JobStore {
   /** Ends running jobs and forgets everything (host shutdown). */
   close(reason = 'the host shut down'): void {
     this.failWhere(() => true, reason);
-    for (const job of this.#jobs.values()) if (job.sweepTimer) clearTimeout(job.sweepTimer);
-    this.#jobs.clear();
+    for (const job of [...this.#jobs.values()]) this.#forget(job);
   }
 }

@@ -30,6 +30,8 @@ export class Job {
   status: JobStatus = 'running';
   error: string | null = null;
   result: StoredResult | null = null;
+  /** The host's byte budget dropped the result of this done job (its /result is then 410). */
+  resultEvicted = false;
   finishedAt: number | null = null;
   readonly messages: ProgressMessage[] = [];
   #nextSeq = 0;

@@ -1,0 +1,81 @@
+/**
+ * @module result-budget
+ * One byte budget over every result the host holds: room-cache entries and finished jobs'
+ * results alike. A result is counted once however many holders share it (a room entry and the
+ * job that computed it are the same object). Past the budget the least recently used results
+ * go first: each of their holders is told (the room entry is dropped, the job's result
+ * answers 410). A single result larger than the whole budget is not kept at all; the requests
+ * already waiting for it still get it.
+ */
+
+/** Called when the budget drops a result; the holder forgets it. */
+export type EvictListener = () => void;
+
+interface Held {
+  bytes: number;
+  holders: Map<string, EvictListener>;
+}
+
+export class ResultBudget<T> {
+  readonly maxBytes: number;
+  #sizeOf: (value: T) => number;
+  /** In least-recently-used order: Map iteration order, refreshed by `touch`. */
+  #held = new Map<T, Held>();
+  #totalBytes = 0;
+
+  constructor(maxBytes: number, sizeOf: (value: T) => number) {
+    this.maxBytes = maxBytes;
+    this.#sizeOf = sizeOf;
+  }
+
+  get totalBytes(): number {
+    return this.#totalBytes;
+  }
+
+  /** Results held (each counted once). */
+  get size(): number {
+    return this.#held.size;
+  }
+
+  /**
+   * `holder` now keeps `value`; `onEvict` runs if the budget drops it. Evicts least recently
+   * used results until the total fits (the value itself too, when it alone exceeds the budget).
+   */
+  hold(value: T, holder: string, onEvict: EvictListener): void {
+    let held = this.#held.get(value);
+    if (held) {
+      this.#held.delete(value);
+    } else {
+      held = { bytes: this.#sizeOf(value), holders: new Map() };
+      this.#totalBytes += held.bytes;
+    }
+    this.#held.set(value, held);
+    held.holders.set(holder, onEvict);
+    this.#evictOverBudget();
+  }
+
+  /** `holder` no longer keeps `value`; the bytes are freed once no holder is left. */
+  release(value: T, holder: string): void {
+    const held = this.#held.get(value);
+    if (!held || !held.holders.delete(holder) || held.holders.size > 0) return;
+    this.#held.delete(value);
+    this.#totalBytes -= held.bytes;
+  }
+
+  /** Marks `value` as just used (a cache hit, a result read). */
+  touch(value: T): void {
+    const held = this.#held.get(value);
+    if (!held) return;
+    this.#held.delete(value);
+    this.#held.set(value, held);
+  }
+
+  #evictOverBudget(): void {
+    for (const [value, held] of this.#held) {
+      if (this.#totalBytes <= this.maxBytes) return;
+      this.#held.delete(value);
+      this.#totalBytes -= held.bytes;
+      for (const onEvict of held.holders.values()) onEvict();
+    }
+  }
+}
