@@ -34,7 +34,7 @@ export function analyzePlugins(plugins: PluginSource[], diagnostics: BuildDiagno
 }
 
 /** Function names and specimen ids share one host: both must be unique across plugins. */
-function checkUniqueNames(analyses: PluginAnalysis[], diagnostics: BuildDiagnostic[]): void {
+export function checkUniqueNames(analyses: PluginAnalysis[], diagnostics: BuildDiagnostic[]): void {
   const functionOwners = new Map<string, string>();
   const specimenOwners = new Map<string, string>();
   for (const { plugin, functions, specimens, specimenLocations } of analyses) {
@@ -65,12 +65,14 @@ export async function buildPlugins(srcDir: string, outDir: string): Promise<Buil
   });
   const analyses = analyzePlugins(plugins, diagnostics);
   const bundles = await Promise.all(plugins.map((plugin) => bundlePlugin(plugin, path.join(outDir, plugin.name), diagnostics)));
-  const outputs = analyses.map((analysis, index): PluginOutput => {
-    const files = new Map<string, Buffer>();
-    files.set(BUNDLE_FILE, bundles[index] ?? Buffer.alloc(0));
-    files.set('manifest.json', Buffer.from(renderManifest(toManifest(analysis.plugin.name, analysis.functions, analysis.specimens))));
-    for (const thumbnail of analysis.thumbnails) files.set(thumbnail.bundlePath, readFileSync(thumbnail.source));
-    return { name: analysis.plugin.name, files, functionCount: analysis.functions.length, specimenCount: analysis.specimens.length, notes: analysis.notes };
-  });
-  return { plugins: outputs, diagnostics };
+  return { plugins: analyses.map((analysis, index) => toPluginOutput(analysis, bundles[index] ?? null)), diagnostics };
+}
+
+/** A plugin's bundle folder in memory: bundle, manifest and thumbnails. */
+export function toPluginOutput(analysis: PluginAnalysis, bundle: Buffer | null): PluginOutput {
+  const files = new Map<string, Buffer>();
+  files.set(BUNDLE_FILE, bundle ?? Buffer.alloc(0));
+  files.set('manifest.json', Buffer.from(renderManifest(toManifest(analysis.plugin.name, analysis.functions, analysis.specimens))));
+  for (const thumbnail of analysis.thumbnails) files.set(thumbnail.bundlePath, readFileSync(thumbnail.source));
+  return { name: analysis.plugin.name, files, functionCount: analysis.functions.length, specimenCount: analysis.specimens.length, notes: analysis.notes };
 }

@@ -36,6 +36,9 @@ import { clientRoute } from './assets/client-route.ts';
 import { createPools } from './workers/pool.ts';
 import { installFederation } from './federation/install-federation.ts';
 import type { StoredResult } from './results/stored-result.ts';
+import { EventHub, HOST_CHANNEL } from './events/event-hub.ts';
+import { installEvents } from './events/install-events.ts';
+import { swapPlugin, type PluginSwap } from './registry/plugin-swap.ts';
 
 export interface CreateAppOptions extends HostOptions {
   /** Mesh functions by name, registered in code. */
@@ -50,6 +53,11 @@ export interface VitrineHandle {
   registerSpecimen(options: RegisterSpecimenOptions, fn: AnyFunction): void;
   /** Rescans the specimens directory and reloads plugin bundles. */
   reload(): Promise<ReloadCounts>;
+  /**
+   * Swaps one plugin's bundle folder in (or out, when it is gone) without touching the
+   * others, and publishes a `reload` event. Rejects when the bundle cannot be loaded.
+   */
+  reloadPlugin(name: string): Promise<PluginSwap>;
   readonly context: HostContext;
 }
 
@@ -85,6 +93,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     inline: new InlineInvoker(),
   };
   const results = new ResultService({ cache, invokers, log: app.log });
+  const events = new EventHub();
   const jobs = new JobStore({
     ttlSeconds: options.jobTtlSeconds,
     timeoutSeconds: options.jobTimeoutSeconds,
@@ -99,6 +108,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     let counts = await reloadSources(options, functions, catalog);
     for (const line of counts.problems) app.log.warn(line);
     for (const hook of reloadHooks) counts = { ...counts, ...(await hook(counts)) };
+    events.publish(HOST_CHANNEL, { event: 'reload', data: { plugin: null } });
     return counts;
   }
 
@@ -110,6 +120,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     jobs,
     json: new JsonResultEncoder(pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes }),
     invokers,
+    events,
     reload,
     afterReload: (hook) => void reloadHooks.push(hook),
   };
@@ -125,6 +136,14 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
       catalog.addToSource('code', 'code', toCodeSpecimen(specimen, entry));
     },
     reload,
+    async reloadPlugin(name) {
+      if (!options.pluginsDir) throw new Error('this host serves no plugins directory');
+      const swap = await swapPlugin({ functions, catalog, cache }, options.pluginsDir, name);
+      for (const line of swap.problems) app.log.warn(line);
+      const { problems: _problems, ...data } = swap;
+      events.publish(HOST_CHANNEL, { event: 'reload', data });
+      return swap;
+    },
     context: ctx,
   };
   app.decorate('vitrine', handle);
@@ -132,6 +151,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
 
   await reload();
 
+  await installEvents(app, events);
   await app.register(specimenRoutes, { ctx });
   await app.register(specimenDataRoutes, { ctx });
   await app.register(processingRoutes, { ctx });

@@ -4,6 +4,7 @@
  * jobs and encoders. Built by app.ts, passed to each route group.
  */
 import type { SpecimenRecord } from './catalog/specimen-record.ts';
+import type { EventHub } from './events/event-hub.ts';
 import { createHostError } from './errors.ts';
 import type { JobStore } from './jobs/job-store.ts';
 import type { ResolvedHostOptions } from './options.ts';
@@ -31,6 +32,8 @@ export interface HostContext {
   json: JsonResultEncoder;
   /** Invokers by function source; a relay adds `remote`. */
   invokers: InvokerSet;
+  /** Host events, streamed to clients as Server-Sent Events. */
+  events: EventHub;
   /** Reloads the specimens directory and plugin bundles, then runs the after-reload hooks. */
   reload(): Promise<ReloadCounts>;
   /** Adds a step to every reload (federation: reload the workers, re-register with the relay). */

@@ -16,6 +16,14 @@ function toDiagnostic(message: Message, plugin: PluginSource): BuildDiagnostic {
   return createDiagnostic('VITRINE_PLUGIN_401', location, message.text, { plugin: plugin.name });
 }
 
+/** Turns esbuild's failure into diagnostics (anything else is rethrown); returns null. */
+export function reportBundleFailure(error: unknown, plugin: PluginSource, diagnostics: BuildDiagnostic[]): null {
+  const errors = (error as { errors?: Message[] }).errors;
+  if (!errors || errors.length === 0) throw error;
+  diagnostics.push(...errors.map((message) => toDiagnostic(message, plugin)));
+  return null;
+}
+
 /** The bundle's bytes, or null after pushing diagnostics. */
 export async function bundlePlugin(plugin: PluginSource, outDir: string, diagnostics: BuildDiagnostic[]): Promise<Buffer | null> {
   try {
@@ -23,9 +31,6 @@ export async function bundlePlugin(plugin: PluginSource, outDir: string, diagnos
     const file = result.outputFiles[0];
     return file ? Buffer.from(file.contents) : null;
   } catch (error) {
-    const errors = (error as { errors?: Message[] }).errors;
-    if (!errors || errors.length === 0) throw error;
-    diagnostics.push(...errors.map((message) => toDiagnostic(message, plugin)));
-    return null;
+    return reportBundleFailure(error, plugin, diagnostics);
   }
 }

@@ -15,14 +15,17 @@ export function writeOutput(outDir: string, plugins: PluginOutput[]): string[] {
   const current = new Set(plugins.map((plugin) => plugin.name));
   const removed = listBundleFolders(outDir).filter((name) => !current.has(name));
   for (const name of removed) rmSync(path.join(outDir, name), { recursive: true, force: true });
-  for (const plugin of plugins) {
-    const dir = path.join(outDir, plugin.name);
-    rmSync(dir, { recursive: true, force: true });
-    for (const [relative, bytes] of plugin.files) {
-      const file = path.join(dir, ...relative.split('/'));
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, bytes);
-    }
-  }
+  for (const plugin of plugins) writePluginFolder(outDir, plugin);
   return removed;
+}
+
+/** Replaces one plugin's bundle folder in `outDir` as a whole. */
+export function writePluginFolder(outDir: string, plugin: PluginOutput): void {
+  const dir = path.join(outDir, plugin.name);
+  rmSync(dir, { recursive: true, force: true });
+  for (const [relative, bytes] of plugin.files) {
+    const file = path.join(dir, ...relative.split('/'));
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, bytes);
+  }
 }

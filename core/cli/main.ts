@@ -1,7 +1,7 @@
 /**
  * @module main
  * Dispatches `vitrine <command>`: `build` compiles plugins, `serve` runs the host, `init`
- * writes a plugin project. The build tools load only for the commands that use them.
+ * writes a plugin project, `dev` builds, serves and rebuilds on change. The build tools load only for the commands that use them.
  */
 
 const USAGE = `usage: vitrine <command> [options]
@@ -10,6 +10,7 @@ commands:
   build [SRC] [--out DIR] [--check]   compile plugin folders in SRC (default plugins) into DIR (default build/out)
   serve [options]                     run the host (vitrine serve --help for options)
   init DIR [--vitrine SPEC]           write a plugin project into DIR
+  dev [SRC] [serve options]           build, serve, and rebuild each plugin of SRC when it changes
 `;
 
 /** Runs one CLI invocation and returns the process exit code. */
@@ -27,6 +28,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'init': {
       const { runInitCommand } = await import('../../build/init/cli-init.ts');
       return runInitCommand(rest);
+    }
+    case 'dev': {
+      const { runDevCommand } = await import('../../build/dev/cli-dev.ts');
+      return runDevCommand(rest);
     }
     case undefined:
     case '-h':

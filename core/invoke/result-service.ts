@@ -16,6 +16,15 @@ import type { ArrivingResult, InvokerSet, JobRef, ProgressUpdate } from './invok
 /** Progress kept for replay to requests that join a computation late. */
 const MAX_REPLAY = 1000;
 
+/**
+ * The room cache key: function name and parameter hash, plus the bundle's version, so a
+ * plugin reloaded while an old computation runs never serves or shares that old result.
+ */
+function keyOf(entry: FunctionEntry, values: Record<string, unknown>): string {
+  const key = cacheKey(entry.name, values);
+  return entry.source.kind === 'bundle' ? `${key}@${entry.source.version}` : key;
+}
+
 interface Flight {
   promise: Promise<StoredResult>;
   controller: AbortController;
@@ -68,7 +77,7 @@ export class ResultService {
 
   /** The cached result for these values in this room, counted and logged as a hit; else undefined. */
   lookup(roomId: string, entry: FunctionEntry, values: Record<string, unknown>): StoredResult | undefined {
-    return this.#hit(roomId, entry, values, cacheKey(entry.name, values));
+    return this.#hit(roomId, entry, values, keyOf(entry, values));
   }
 
   #hit(roomId: string, entry: FunctionEntry, values: Record<string, unknown>, key: string): StoredResult | undefined {
@@ -95,7 +104,7 @@ export class ResultService {
   /** A hit, or joins the flight computing these values in this room (starting one if none). */
   async #obtain(request: ComputeRequest, early: boolean): Promise<OpenedResult> {
     const { entry, values, roomId } = request;
-    const key = cacheKey(entry.name, values);
+    const key = keyOf(entry, values);
     const cached = this.#hit(roomId, entry, values, key);
     if (cached) return { result: cached, arriving: null };
     const flightKey = `${roomId}\u0000${key}`;

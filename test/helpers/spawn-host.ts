@@ -1,6 +1,6 @@
 /**
  * @module spawn-host
- * The one way tests start a host process: `node [nodeArgs] <cli> serve ...args` (the
+ * The one way tests start a host process: `node [nodeArgs] <cli> serve|dev ...args` (the
  * repository's CLI by default), resolved once it prints its `listening on` line. Keeps standard output and
  * standard error for assertions, can wait for a log line, and stops or kills the process.
  * Every process still running can be killed at once (afterAll/afterEach).
@@ -27,6 +27,8 @@ export interface SpawnHostOptions {
   cwd?: string;
   /** The script run with node. @defaultValue the repository's core/cli/vitrine.mjs */
   cli?: string;
+  /** The command that serves: `serve`, or `dev` (whose first argument may be SRC). @defaultValue `serve` */
+  command?: 'serve' | 'dev';
   /** Node options placed before the script (e.g. `--import ./hook.mjs`). */
   nodeArgs?: string[];
   /** Give up when `listening on` has not appeared by then. @defaultValue 60 s */
@@ -36,7 +38,7 @@ export interface SpawnHostOptions {
 const running = new Set<RunningHost>();
 
 export function spawnHost(args: string[], options: SpawnHostOptions = {}): Promise<RunningHost> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.cli ?? CLI, 'serve', ...args], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.cli ?? CLI, options.command ?? 'serve', ...args], {
     cwd: options.cwd ?? REPO,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,99 @@
+/**
+ * @module cli-dev
+ * `vitrine dev [SRC] [serve options]`: builds every plugin of SRC (default `plugins`) into the
+ * plugins directory (`--plugins`, default `build/out`), serves it like `vitrine serve`, and
+ * watches SRC (see dev-session.ts). A plugin that does not build at first is left out until a
+ * save fixes it. Exit codes: 0 after SIGINT/SIGTERM, 1 when the host cannot start, 2 usage.
+ */
+import { existsSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { createApp } from '../../core/app.ts';
+import { parseServeOptions, SERVE_USAGE, type ServeOptions } from '../../core/cli/serve-options.ts';
+import { listen } from '../../core/server.ts';
+import { displayPath, formatDiagnostic } from '../diagnostics/format-diagnostic.ts';
+import { listBundleFolders } from '../output/read-bundle-folder.ts';
+import { writePluginFolder } from '../output/write-output.ts';
+import { DevSession } from './dev-session.ts';
+import { IncrementalBuilder } from './incremental-builder.ts';
+
+export const DEV_USAGE = `usage: vitrine dev [SRC] [serve options]
+
+  SRC   folder of plugin folders (default: plugins), built into --plugins (default: build/out)
+        and rebuilt plugin by plugin as files change
+
+${SERVE_USAGE.split('\n').slice(1).join('\n')}`;
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Runs `vitrine dev` with `argv` (the arguments after `dev`); resolves with the exit code. */
+export async function runDevCommand(argv: string[]): Promise<number> {
+  const cwd = process.cwd();
+  const src = argv[0] !== undefined && !argv[0].startsWith('-') ? argv[0] : undefined;
+  let parsed: ServeOptions;
+  try {
+    parsed = parseServeOptions(src === undefined ? argv : argv.slice(1));
+  } catch (error) {
+    err(`vitrine dev: ${(error as Error).message}\n\n${DEV_USAGE}`);
+    return 2;
+  }
+  if (parsed.help) {
+    process.stdout.write(DEV_USAGE);
+    return 0;
+  }
+  const srcDir = path.resolve(cwd, src ?? 'plugins');
+  if (!existsSync(srcDir) || !statSync(srcDir).isDirectory()) {
+    err(`vitrine dev: source folder ${displayPath(srcDir, cwd)} does not exist`);
+    return 2;
+  }
+  if (!parsed.host_options.pluginsDir) {
+    err('vitrine dev: --plugins must name the folder the plugins are built into');
+    return 2;
+  }
+  const outDir = path.resolve(cwd, parsed.host_options.pluginsDir);
+
+  const started = performance.now();
+  const builder = new IncrementalBuilder(srcDir, outDir);
+  const builds = await builder.buildAll();
+  const names = new Set(builds.map((b) => b.name));
+  for (const stale of listBundleFolders(outDir)) if (!names.has(stale)) rmSync(path.join(outDir, stale), { recursive: true, force: true });
+  for (const build of builds) {
+    if (build.output) writePluginFolder(outDir, build.output);
+    else {
+      rmSync(path.join(outDir, build.name), { recursive: true, force: true });
+      for (const diagnostic of build.diagnostics) err(formatDiagnostic(diagnostic, cwd));
+    }
+  }
+  const good = builds.filter((b) => b.output).length;
+  out(`built ${good} of ${builds.length} plugin${builds.length === 1 ? '' : 's'} into ${displayPath(outDir, cwd)} in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+
+  let app;
+  let url: string;
+  try {
+    app = await createApp({ ...parsed.host_options, pluginsDir: outDir });
+    url = await listen(app, parsed.host, parsed.port);
+  } catch (error) {
+    err(`vitrine dev: ${(error as Error).message}`);
+    await builder.dispose();
+    await app?.close();
+    return 1;
+  }
+  const session = new DevSession({ srcDir, outDir, builder, app, out, err });
+  session.start();
+  out(`listening on ${url}`);
+  out(`watching ${displayPath(srcDir, cwd)}: a saved plugin is rebuilt and reloaded`);
+
+  const host = app;
+  return new Promise<number>((resolve) => {
+    const shutdown = () => {
+      const force = setTimeout(() => process.exit(1), 10_000);
+      force.unref();
+      session.close()
+        .then(() => builder.dispose())
+        .then(() => host.close())
+        .then(() => resolve(0), () => resolve(1));
+    };
+    process.once('SIGINT', shutdown);
+    process.once('SIGTERM', shutdown);
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * @module dev-session
+ * The watch loop of `vitrine dev`: a change under SRC names its plugin (the first folder of
+ * the path); after a short quiet period that plugin alone is rebuilt by the warm
+ * IncrementalBuilder, written to its bundle folder and swapped into the running host. Builds
+ * run one at a time; a plugin saved again while it builds is rebuilt once more afterwards.
+ * Failed builds print their diagnostics, publish a `build-error` event for open viewers, and
+ * leave the last good build serving.
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { HOST_CHANNEL } from '../../core/events/event-hub.ts';
+import { formatDiagnostic } from '../diagnostics/format-diagnostic.ts';
+import { writePluginFolder } from '../output/write-output.ts';
+import type { IncrementalBuilder } from './incremental-builder.ts';
+import { TreeWatcher } from './watch-tree.ts';
+
+/** Quiet time after the last change event before rebuilding (editors save in bursts). */
+const SETTLE_MS = 15;
+
+export interface DevSessionOptions {
+  srcDir: string;
+  outDir: string;
+  builder: IncrementalBuilder;
+  app: FastifyInstance;
+  /** Where progress lines go (stdout) and errors (stderr). */
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+export class DevSession {
+  readonly #options: DevSessionOptions;
+  #watcher: TreeWatcher | null = null;
+  readonly #timers = new Map<string, { timer: NodeJS.Timeout; since: number }>();
+  readonly #dirty = new Map<string, number>();
+  #running: Promise<void> | null = null;
+
+  constructor(options: DevSessionOptions) {
+    this.#options = options;
+  }
+
+  start(): void {
+    this.#watcher = new TreeWatcher(this.#options.srcDir, (file) => this.#changed(file));
+  }
+
+  #changed(file: string): void {
+    const plugin = this.#options.builder.pluginOf(file);
+    if (!plugin) return;
+    const pending = this.#timers.get(plugin);
+    if (pending) clearTimeout(pending.timer);
+    const since = pending?.since ?? performance.now();
+    this.#timers.set(plugin, { since, timer: setTimeout(() => this.#queue(plugin, since), SETTLE_MS) });
+  }
+
+  #queue(plugin: string, since: number): void {
+    this.#timers.delete(plugin);
+    this.#dirty.set(plugin, Math.min(since, this.#dirty.get(plugin) ?? since));
+    this.#running ??= this.#drain().finally(() => (this.#running = null));
+  }
+
+  async #drain(): Promise<void> {
+    for (let next = this.#dirty.entries().next(); !next.done; next = this.#dirty.entries().next()) {
+      const [plugin, since] = next.value;
+      this.#dirty.delete(plugin);
+      try {
+        await this.rebuild(plugin, since);
+      } catch (error) {
+        this.#options.err(`vitrine dev: ${plugin}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  /** Rebuilds and swaps in one plugin; `since` is when its change was seen (for the timing). */
+  async rebuild(plugin: string, since = performance.now()): Promise<void> {
+    const { builder, app, outDir, out, err } = this.#options;
+    if (!builder.exists(plugin)) {
+      await builder.forget(plugin);
+      rmSync(path.join(outDir, plugin), { recursive: true, force: true });
+      await app.vitrine.reloadPlugin(plugin);
+      out(`removed ${plugin}`);
+      return;
+    }
+    const built = await builder.build(plugin);
+    if (!built.output) {
+      const cwd = process.cwd();
+      for (const diagnostic of built.diagnostics) err(formatDiagnostic(diagnostic, cwd));
+      err(`vitrine dev: ${plugin} has ${built.diagnostics.length} error${built.diagnostics.length === 1 ? '' : 's'}; still serving its last good build`);
+      const errors = built.diagnostics.map((d) => ({ code: d.code, message: d.message, text: formatDiagnostic(d, cwd), file: d.location?.file ?? null, line: d.location?.line ?? null, column: d.location?.column ?? null }));
+      app.vitrine.context.events.publish(HOST_CHANNEL, { event: 'build-error', data: { plugin, errors } });
+      return;
+    }
+    writePluginFolder(outDir, built.output);
+    await app.vitrine.reloadPlugin(plugin);
+    out(`reloaded ${plugin} in ${Math.round(performance.now() - since)} ms`);
+  }
+
+  /** Waits for the build in progress, if any. */
+  async idle(): Promise<void> {
+    while (this.#running) await this.#running;
+  }
+
+  async close(): Promise<void> {
+    this.#watcher?.close();
+    for (const { timer } of this.#timers.values()) clearTimeout(timer);
+    this.#timers.clear();
+    await this.idle();
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * @module incremental-builder
+ * The build of `vitrine dev`: one ts-morph Project and one esbuild context per plugin stay
+ * warm between builds, so rebuilding the plugin whose file was saved re-reads only that
+ * plugin's sources (the type checker reuses everything else) and bundles incrementally. Names
+ * are checked across plugins against the last analysis of the others.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { context, type BuildContext } from 'esbuild';
+import type { Project } from 'ts-morph';
+import { checkUniqueNames, toPluginOutput } from '../build-plugins.ts';
+import { reportBundleFailure } from '../bundle/bundle-plugin.ts';
+import { pluginEsbuildOptions } from '../bundle/esbuild-options.ts';
+import { createDiagnostic, type BuildDiagnostic } from '../diagnostics/build-diagnostic.ts';
+import type { PluginOutput } from '../output/plugin-output.ts';
+import { analyzePlugin, type PluginAnalysis } from '../plugins/analyze-plugin.ts';
+import { findPlugins, PLUGIN_NAME_PATTERN, type PluginSource } from '../plugins/find-plugins.ts';
+import { createBuildProject } from '../project/create-project.ts';
+import { createParamParser } from '../schema/create-param-parser.ts';
+import type { ParamChain } from '../schema/param-parser.ts';
+
+/** One plugin's build: its bundle folder in memory, or the diagnostics that stopped it. */
+export interface PluginBuild {
+  name: string;
+  output: PluginOutput | null;
+  diagnostics: BuildDiagnostic[];
+}
+
+export class IncrementalBuilder {
+  readonly #srcDir: string;
+  readonly #outDir: string;
+  readonly #project: Project = createBuildProject();
+  readonly #chain: ParamChain = createParamParser();
+  readonly #contexts = new Map<string, BuildContext>();
+  /** The last good analysis of each plugin. */
+  readonly #analyses = new Map<string, PluginAnalysis>();
+
+  constructor(srcDir: string, outDir: string) {
+    this.#srcDir = srcDir;
+    this.#outDir = outDir;
+  }
+
+  /** The plugin folders SRC holds now. */
+  plugins(): PluginSource[] {
+    return findPlugins(this.#srcDir);
+  }
+
+  /** Builds every plugin (the first build), one after another. */
+  async buildAll(): Promise<PluginBuild[]> {
+    const builds: PluginBuild[] = [];
+    for (const plugin of this.plugins()) builds.push(await this.build(plugin.name));
+    return builds;
+  }
+
+  /** The plugin a changed path belongs to (its first folder under SRC), if any. */
+  pluginOf(file: string): string | null {
+    const relative = path.relative(this.#srcDir, path.resolve(this.#srcDir, file));
+    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return null;
+    const [first, ...rest] = relative.split(path.sep);
+    return rest.length > 0 && first ? first : null;
+  }
+
+  /** True when SRC still has a plugin folder `name` (with its index.ts). */
+  exists(name: string): boolean {
+    return existsSync(path.join(this.#srcDir, name, 'index.ts'));
+  }
+
+  /** Rebuilds plugin `name` from what is on disk now. */
+  async build(name: string): Promise<PluginBuild> {
+    const plugin: PluginSource = { name, dir: path.join(this.#srcDir, name), entry: path.join(this.#srcDir, name, 'index.ts') };
+    const diagnostics: BuildDiagnostic[] = [];
+    if (!PLUGIN_NAME_PATTERN.test(name)) {
+      diagnostics.push(createDiagnostic('VITRINE_PLUGIN_400', { file: plugin.entry, line: 1, column: 1 }, `plugin folder '${name}' must use letters, digits, '.', '_' and '-', starting with a letter or digit`, { plugin: name }));
+      return { name, output: null, diagnostics };
+    }
+    const analysis = this.#analyze(plugin, diagnostics);
+    const bundle = await this.#bundle(plugin, diagnostics);
+    if (diagnostics.length > 0) return { name, output: null, diagnostics };
+    this.#analyses.set(name, analysis);
+    return { name, output: toPluginOutput(analysis, bundle), diagnostics };
+  }
+
+  #analyze(plugin: PluginSource, diagnostics: BuildDiagnostic[]): PluginAnalysis {
+    const inside = `${plugin.dir}${path.sep}`;
+    for (const file of this.#project.getSourceFiles()) {
+      if (!file.getFilePath().startsWith(inside)) continue;
+      if (existsSync(file.getFilePath())) file.refreshFromFileSystemSync();
+      else this.#project.removeSourceFile(file);
+    }
+    if (!this.#project.getSourceFile(plugin.entry)) this.#project.addSourceFileAtPath(plugin.entry);
+    const analysis = analyzePlugin(this.#project, plugin, this.#chain, diagnostics);
+    const others = [...this.#analyses.values()].filter((other) => other.plugin.name !== plugin.name);
+    // Only this plugin's clashes: the others were checked when they were built.
+    const clashes: BuildDiagnostic[] = [];
+    checkUniqueNames([...others, analysis], clashes);
+    diagnostics.push(...clashes.filter((d) => d.plugin === plugin.name));
+    return analysis;
+  }
+
+  async #bundle(plugin: PluginSource, diagnostics: BuildDiagnostic[]): Promise<Buffer | null> {
+    let ctx = this.#contexts.get(plugin.name);
+    if (!ctx) {
+      ctx = await context(pluginEsbuildOptions(plugin.entry, path.join(this.#outDir, plugin.name)));
+      this.#contexts.set(plugin.name, ctx);
+    }
+    try {
+      const result = await ctx.rebuild();
+      const file = result.outputFiles?.[0];
+      return file ? Buffer.from(file.contents) : null;
+    } catch (error) {
+      return reportBundleFailure(error, plugin, diagnostics);
+    }
+  }
+
+  /** Forgets a plugin whose folder is gone. */
+  async forget(name: string): Promise<void> {
+    this.#analyses.delete(name);
+    await this.#contexts.get(name)?.dispose();
+    this.#contexts.delete(name);
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all([...this.#contexts.values()].map((ctx) => ctx.dispose()));
+    this.#contexts.clear();
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * @module event-hub
+ * EventHub: named channels of host events that Server-Sent Events streams (event-stream.ts)
+ * and anything else in the host subscribe to. Publishing never waits for subscribers; a
+ * listener that throws is dropped, not the publisher. One hub per host.
+ *
+ * @example
+ * const off = hub.subscribe('host', (e) => console.log(e.event, e.data));
+ * hub.publish('host', { event: 'reload', data: { plugin: 'shapes' } });
+ */
+
+/** One event: its SSE `event:` name, JSON data, and an optional `id:`. */
+export interface HostEvent {
+  event: string;
+  data: unknown;
+  id?: string;
+}
+
+export type HostEventListener = (event: HostEvent) => void;
+
+/** The channel of host-wide events (plugin reloads, build errors under `vitrine dev`). */
+export const HOST_CHANNEL = 'host';
+
+export class EventHub {
+  #channels = new Map<string, Set<HostEventListener>>();
+
+  /** Sends `event` to every current subscriber of `channel`; returns how many got it. */
+  publish(channel: string, event: HostEvent): number {
+    const listeners = this.#channels.get(channel);
+    if (!listeners) return 0;
+    let delivered = 0;
+    for (const listener of [...listeners]) {
+      try {
+        listener(event);
+        delivered++;
+      } catch {
+        listeners.delete(listener);
+      }
+    }
+    return delivered;
+  }
+
+  /** Calls `listener` for each later event of `channel`; returns the unsubscribe function. */
+  subscribe(channel: string, listener: HostEventListener): () => void {
+    let listeners = this.#channels.get(channel);
+    if (!listeners) this.#channels.set(channel, (listeners = new Set()));
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.#channels.get(channel) === listeners) this.#channels.delete(channel);
+    };
+  }
+
+  /** How many listeners `channel` has. */
+  listenerCount(channel: string): number {
+    return this.#channels.get(channel)?.size ?? 0;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * `vitrine dev`: a saved plugin is rebuilt alone and swapped into the running host, announced
+ * on stdout and as a `reload` event; other plugins' cache entries, open event streams and a
+ * running job of the old version survive; a build error prints file:line:col, is published as
+ * `build-error`, and the last good build keeps serving.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { openEvents, type SseReader } from '../helpers/sse-reader.ts';
+
+function alphaSource(size: string): string {
+  return `import type { MeshResult } from 'vitrine';
+/** A triangle. */
+export function alpha_mesh(size = ${size}): MeshResult {
+  return { vertices: new Float32Array([0, 0, 0, size, 0, 0, 0, size, 0]), indices: new Uint32Array([0, 1, 2]) };
+}
+/** A triangle that takes its time. */
+export async function alpha_slow(ms = 600): Promise<MeshResult> {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return alpha_mesh(7);
+}
+export const specimens = [
+  { id: 'alpha', function: 'alpha_mesh', display_name: 'Alpha' },
+  { id: 'alpha-slow', function: 'alpha_slow', display_name: 'Alpha, slowly' },
+];
+`;
+}
+
+const BETA = `import type { MeshResult } from 'vitrine';
+export function beta_mesh(size = 1): MeshResult {
+  return { vertices: new Float32Array([0, 0, 0, size, 0, 0, 0, size, 0]), indices: new Uint32Array([0, 1, 2]) };
+}
+`;
+
+let root: string;
+let dev: RunningHost;
+let events: SseReader;
+
+const alphaFile = () => path.join(root, 'plugins', 'alpha', 'index.ts');
+const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const sizeDefault = async () => ((await (await fetch(`${dev.url}/api/processing/functions/alpha_mesh/schema`)).json()) as { properties: { size: { default: number } } }).properties.size.default;
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(tmpdir(), 'vitrine-dev-'));
+  for (const [name, source] of [['alpha', alphaSource('1')], ['beta', BETA]] as const) {
+    mkdirSync(path.join(root, 'plugins', name), { recursive: true });
+    writeFileSync(path.join(root, 'plugins', name, 'index.ts'), source);
+  }
+  dev = await spawnHost(['plugins', '--port', '0', '--specimens', 'none', '--pool-size', '1', '--log-level', 'warn'], { cwd: root, command: 'dev' });
+  events = await openEvents(`${dev.url}/api/events`);
+});
+
+afterAll(async () => {
+  events?.close();
+  await dev?.stop();
+});
+
+describe('vitrine dev', () => {
+  it('swaps in a saved plugin alone; other cache entries, streams and a running old job survive', async () => {
+    expect(dev.stdout()).toMatch(/built 2 of 2 plugins/);
+    expect((await post(`${dev.url}/api/processing/invoke`, { function_name: 'beta_mesh', room_id: 'beta-room' })).status).toBe(200);
+    const { job_id: jobId } = (await (await post(`${dev.url}/api/specimens/alpha-slow/start`, { params: {}, room_id: 'slow-room' })).json()) as { job_id: string };
+
+    const from = events.events.length;
+    writeFileSync(alphaFile(), alphaSource('2'));
+    const reload = await events.next((e) => e.event === 'reload', from);
+    expect(reload.data).toMatchObject({ plugin: 'alpha', functions: ['alpha_mesh', 'alpha_slow'], specimens: ['alpha', 'alpha-slow'] });
+    expect(await sizeDefault()).toBe(2);
+    await expect.poll(() => dev.stdout()).toMatch(/reloaded alpha in \d+ ms/);
+    const stats = (await (await fetch(`${dev.url}/api/processing/cache/stats`)).json()) as { entries: { room_id: string }[] };
+    expect(stats.entries.map((e) => e.room_id)).toContain('beta-room');
+
+    const status = async () => ((await (await fetch(`${dev.url}/api/jobs/${jobId}/progress`)).json()) as { status: string }).status;
+    await expect.poll(status, { timeout: 10_000 }).toBe('done');
+    expect((await fetch(`${dev.url}/api/jobs/${jobId}/result`)).status).toBe(200);
+  });
+
+  it('prints build errors with file:line:col, publishes them, and keeps the last good build', async () => {
+    const from = events.events.length;
+    writeFileSync(alphaFile(), alphaSource('2').replace('size = 2', 'size: Date'));
+    const failed = await events.next((e) => e.event === 'build-error', from);
+    expect(failed.data).toMatchObject({ plugin: 'alpha', errors: [{ code: 'VITRINE_SCHEMA_100', line: 3, column: expect.any(Number) }] });
+    await expect.poll(() => dev.stderr()).toMatch(/plugins\/alpha\/index\.ts:3:\d+ error VITRINE_SCHEMA_100/);
+    expect(await sizeDefault()).toBe(2);
+    writeFileSync(alphaFile(), alphaSource('3'));
+    await events.next((e) => e.event === 'reload', from);
+    expect(await sizeDefault()).toBe(3);
+  });
+});
