@@ -14,7 +14,7 @@ const BIN = fileURLToPath(new URL('../../core/cli/vitrine.mjs', import.meta.url)
 const RUNS = 3;
 
 /** One generated plugin: a mesh, a volume, a point cloud and an image function with docs and bounds. */
-function pluginSource(index: number): string {
+export function pluginSource(index: number): string {
   return `import type { ImageResult, Integer, MeshResult, PointCloudResult, ProgressReporter, SpecimenDeclaration, VolumeResult } from 'vitrine';
 import { scale } from './helper.ts';
 

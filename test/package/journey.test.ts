@@ -2,14 +2,16 @@
  * The whole journey of a new user on the packed package: `vitrine init` from the tarball,
  * `npm install` of it, the scaffold's own `npm test`, `vitrine build` and `build --check`,
  * `vitrine serve` (with no TypeScript tool loaded) answering for data, `import('vitrine/client')`
- * from plain Node, and a Chromium page importing `/client.js` with no bundler. One install is
- * shared by the tests of this file.
+ * from plain Node, a Chromium page importing `/client.js` with no bundler, and `npx vitrine dev`
+ * with the viewer open: a saved plugin changes the mesh on the page without a page reload, and
+ * a build error shows over the page. One install is shared by the tests of this file.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../browser/browser-session.ts';
+import { launchBrowser, waitForText } from '../browser/browser-session.ts';
+import { spawnHost } from '../helpers/spawn-host.ts';
 import { createPackedProject, startListening, type PackedProject } from './packed-project.ts';
 
 let project: PackedProject;
@@ -83,6 +85,36 @@ document.body.dataset.decoded = JSON.stringify({ type: env.type, vertices: env.v
       expect(decoded).toEqual({ type: 'mesh', vertices: 5 * 5 * 3 });
     } finally {
       await host.stop();
+    }
+  });
+
+  it('npx vitrine dev: a saved plugin changes the mesh in an open viewer without a page reload', async () => {
+    const file = path.join(project.dir, 'plugins/my-shapes/index.ts');
+    const original = await readFile(file, 'utf8');
+    const cli = path.join(project.dir, 'node_modules/.bin/vitrine');
+    const dev = await spawnHost(['--port', '0', '--specimens', 'none', '--pool-size', '1'], { cwd: project.dir, cli, command: 'dev' });
+    try {
+      browser ??= await launchBrowser();
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await page.goto(`${dev.url}/?specimen=ripple`);
+      const triangles = '[data-testid=stats] [data-stat=triangles] dd';
+      await waitForText(page, triangles, (64 * 64 * 2).toLocaleString('en-US'));
+      await page.evaluate(() => ((window as unknown as { kept: boolean }).kept = true));
+
+      await writeFile(file, original.replace('segments: Integer = 64', 'segments: Integer = 8'));
+      await waitForText(page, triangles, String(8 * 8 * 2));
+      expect(dev.stdout()).toMatch(/reloaded my-shapes in \d+ ms/);
+
+      await writeFile(file, original.replace('segments: Integer = 64', 'segments: Integer = 8, when: Date'));
+      await page.waitForSelector('[data-testid=build-error]:not([hidden])', { timeout: 30_000 });
+      expect(await page.textContent('[data-testid=build-error]')).toMatch(/plugins\/my-shapes\/index\.ts:\d+:\d+ error VITRINE_SCHEMA_100/);
+      await writeFile(file, original.replace('segments: Integer = 64', 'segments: Integer = 4'));
+      await waitForText(page, triangles, String(4 * 4 * 2));
+      await page.waitForSelector('[data-testid=build-error]', { state: 'hidden', timeout: 30_000 });
+      expect(await page.evaluate(() => (window as unknown as { kept?: boolean }).kept)).toBe(true);
+    } finally {
+      await writeFile(file, original);
+      await dev.stop();
     }
   });
 });

@@ -4,7 +4,7 @@
  * no coercion, integer, bounds, enum), to explain a problem next to the field before the
  * host's 400 arrives.
  */
-import type { ParameterProperty } from '../../client/wire-types.ts';
+import type { ParameterProperty, ParameterSchema } from '../../client/wire-types.ts';
 
 /** The control a property is shown with. */
 export type FieldKind = 'slider' | 'number' | 'enum' | 'boolean' | 'string';
@@ -58,4 +58,10 @@ export function initialValue(prop: ParameterProperty): unknown {
   if (prop.type === 'string') return '';
   if (prop.type === 'number' || prop.type === 'integer') return prop.minimum ?? 0;
   return null;
+}
+
+/** The values that differ from their schema defaults: what the user chose, kept across a plugin reload. */
+export function editedValues(schema: ParameterSchema | null | undefined, values: Record<string, unknown>): Record<string, unknown> {
+  const props = schema?.properties ?? {};
+  return Object.fromEntries(Object.entries(values).filter(([name, value]) => JSON.stringify(props[name]?.default) !== JSON.stringify(value)));
 }

@@ -9,6 +9,8 @@
 /** What the URL says to show. */
 export interface UrlState {
   specimen: string | null;
+  /** A function without a specimen, shown instead of a specimen. */
+  fn: string | null;
   room: string;
   /** Parameters as given in the URL (validated later against the schema); null when absent or not an object. */
   params: Record<string, unknown> | null;
@@ -30,15 +32,16 @@ export function readUrlState(location: Location = window.location): UrlState {
       params = null;
     }
   }
-  return { specimen: query.get('specimen'), room: query.get('room')?.trim() || DEFAULT_ROOM, params };
+  return { specimen: query.get('specimen'), fn: query.get('function'), room: query.get('room')?.trim() || DEFAULT_ROOM, params };
 }
 
 /** Writes the state into the URL without adding a history entry. */
 export function writeUrlState(state: UrlState): void {
   const query = new URLSearchParams();
   if (state.specimen) query.set('specimen', state.specimen);
+  else if (state.fn) query.set('function', state.fn);
   if (state.room !== DEFAULT_ROOM) query.set('room', state.room);
-  if (state.specimen && state.params && Object.keys(state.params).length > 0) query.set('params', JSON.stringify(state.params));
+  if ((state.specimen || state.fn) && state.params && Object.keys(state.params).length > 0) query.set('params', JSON.stringify(state.params));
   const search = query.toString();
   const url = `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;
   if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {

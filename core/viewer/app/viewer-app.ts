@@ -3,19 +3,25 @@
  * The viewer's controller: loads the catalog, opens the specimen the URL names, turns
  * parameter edits into requests (the latest wins, dragging is debounced), runs dynamic
  * specimens through the job flow with progress and cancel, and puts results on the stage.
+ * Functions no specimen shows run through `/invoke` from their schema panel. A plugin
+ * reloaded by the host (an SSE `reload` event) refreshes what the viewer shows of it.
  */
 import { createClient } from '../../client/client.ts';
 import type { VitrineClient } from '../../client/client.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
 import { InvalidRequestError, isAbortError, VitrineHttpError, VitrineJobError } from '../../client/errors.ts';
-import type { CatalogEntry, SpecimenMetadata } from '../../client/wire-types.ts';
+import type { CatalogEntry, FunctionInfo, SpecimenMetadata } from '../../client/wire-types.ts';
+import { BuildErrorOverlay } from './build-error-overlay.ts';
 import { CatalogView } from './catalog-view.ts';
 import { h, replaceChildren } from './dom.ts';
+import { FunctionList } from './function-list.ts';
+import { watchHostEvents, type ReloadEvent } from './host-events.ts';
 import { JobView } from './job-view.ts';
 import { LatestRequest } from './latest-request.ts';
 import type { RequestContext } from './latest-request.ts';
 import { createLayout } from './layout.ts';
 import type { Layout } from './layout.ts';
+import { editedValues } from './param-check.ts';
 import { ParamPanel } from './param-panel.ts';
 import { renderData } from './render-data.ts';
 import { SpecimenHead } from './specimen-head.ts';
@@ -36,18 +42,23 @@ export class ViewerApp {
   readonly #stats = new StatsView();
   readonly #overlay = new StageOverlay();
   readonly #requests = new LatestRequest();
+  readonly #functions = new FunctionList((fn) => void this.#select(fn.name, null, true));
+  readonly #buildErrors = new BuildErrorOverlay();
   readonly #dataLink = h('a', { class: 'link', target: '_blank', rel: 'noopener', 'data-testid': 'data-link' }, 'Open raw data');
   #stage: Stage | null = null;
   #webglProblem: string | null = null;
   #current: SpecimenMetadata | null = null;
   #panel: ParamPanel | null = null;
+  /** The current subject is a function without a specimen (run through /invoke). */
+  #isFunction = false;
   #room = DEFAULT_ROOM;
   #selection = 0;
 
   constructor(root: HTMLElement) {
     this.#layout = createLayout(root);
     this.#catalog = new CatalogView((entry) => this.#client.thumbnailUrl(entry.id), (entry) => this.#choose(entry));
-    this.#layout.catalogPane.append(this.#catalog.element);
+    this.#layout.catalogPane.append(this.#catalog.element, this.#functions.element);
+    this.#layout.root.append(this.#buildErrors.element);
     this.#layout.inspector.prepend(this.#head.element);
     this.#job = new JobView(() => this.#requests.abort());
     this.#layout.jobSection.append(this.#job.element);
@@ -84,7 +95,8 @@ export class ViewerApp {
     this.#room = url.room;
     this.#layout.roomInput.value = url.room;
     void this.#loadCatalog();
-    if (url.specimen) void this.#select(url.specimen, url.params);
+    watchHostEvents({ reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event) });
+    if (url.specimen || url.fn) void this.#select((url.specimen ?? url.fn)!, url.params, !url.specimen);
     else this.#idleMessage();
   }
 
@@ -103,14 +115,26 @@ export class ViewerApp {
   async #loadCatalog(): Promise<void> {
     this.#catalog.showLoading();
     try {
-      this.#catalog.setEntries(await this.#client.listSpecimens());
+      const [entries, functions] = await Promise.all([this.#client.listSpecimens(), this.#client.listFunctions().catch(() => [])]);
+      this.#catalog.setEntries(entries);
+      this.#functions.set(functions, entries);
     } catch (error) {
       this.#catalog.showError(describe(error), () => void this.#loadCatalog());
     }
   }
 
+  /** After a plugin reload: a fresh catalog, and the current subject asked again (edited values kept) if it is the plugin's. */
+  #onReload(event: ReloadEvent): void {
+    if (event.plugin) this.#buildErrors.hide(event.plugin);
+    void this.#loadCatalog();
+    const meta = this.#current;
+    if (!meta) return;
+    const ours = event.plugin === null || event.specimens?.includes(meta.id) || (meta.function_name !== null && event.functions?.includes(meta.function_name));
+    if (ours) void this.#select(meta.id, this.#panel ? editedValues(meta.schema, this.#panel.values()) : null, this.#isFunction);
+  }
+
   #choose(entry: CatalogEntry): void {
-    if (this.#current?.id === entry.id) return;
+    if (this.#current?.id === entry.id && !this.#isFunction) return;
     void this.#select(entry.id, null);
   }
 
@@ -120,21 +144,23 @@ export class ViewerApp {
     if (room === this.#room) return;
     this.#room = room;
     if (this.#current) this.#request(0);
-    else writeUrlState({ specimen: null, room, params: null });
+    else writeUrlState({ specimen: null, fn: null, room, params: null });
   }
 
-  async #select(id: string, initial: Record<string, unknown> | null): Promise<void> {
+  async #select(id: string, initial: Record<string, unknown> | null, asFunction = false): Promise<void> {
     const token = ++this.#selection;
     this.#requests.reset();
     this.#current = null;
     this.#panel = null;
-    this.#catalog.select(id);
+    this.#isFunction = asFunction;
+    this.#catalog.select(asFunction ? null : id);
+    this.#functions.select(asFunction ? id : null);
     this.#head.loading(id);
     this.#layout.paramsSection.hidden = true;
     this.#overlay.loading('Opening specimen…');
     let meta: SpecimenMetadata;
     try {
-      meta = await this.#client.getSpecimen(id);
+      meta = asFunction ? await this.#functionMeta(id) : await this.#client.getSpecimen(id);
     } catch (error) {
       if (token !== this.#selection) return;
       this.#head.empty();
@@ -164,8 +190,8 @@ export class ViewerApp {
     if (!meta) return;
     const params = this.#panel?.values();
     const room = this.#room;
-    writeUrlState({ specimen: meta.id, room, params: params ?? null });
-    this.#dataLink.setAttribute('href', this.#client.dataUrl(meta.id, { params, room }));
+    writeUrlState({ specimen: this.#isFunction ? null : meta.id, fn: this.#isFunction ? meta.id : null, room, params: params ?? null });
+    this.#dataLink.setAttribute('href', this.#isFunction ? `/api/processing/functions/${encodeURIComponent(meta.id)}/schema` : this.#client.dataUrl(meta.id, { params, room }));
     this.#requests.schedule((context) => this.#run(context, meta, params, room), delayMs);
   }
 
@@ -176,7 +202,9 @@ export class ViewerApp {
     this.#overlay.loading(meta.is_dynamic ? 'Computing…' : 'Loading data…');
     this.#layout.stagePane.classList.add('busy');
     try {
-      const data: SpecimenData = meta.is_dynamic
+      const data: SpecimenData = this.#isFunction
+        ? await this.#client.invoke(meta.id, { kwargs: params, room, signal: context.signal })
+        : meta.is_dynamic
         ? await this.#client.load(meta.id, params, {
             room,
             signal: context.signal,
@@ -249,6 +277,14 @@ export class ViewerApp {
     } else {
       this.#overlay.error('Something went wrong', detail, this.#retryButton());
     }
+  }
+
+  /** A function without a specimen, shown like a dynamic specimen of its own. */
+  async #functionMeta(name: string): Promise<SpecimenMetadata> {
+    const fn: FunctionInfo | undefined = (await this.#client.listFunctions()).find((f) => f.name === name);
+    if (!fn) throw new Error(`The host has no function '${name}'.`);
+    const description = typeof fn.schema.description === 'string' ? fn.schema.description : '';
+    return { id: fn.name, display_name: fn.name, description, type: fn.return_type, tags: ['function'], is_dynamic: true, function_name: fn.name, thumbnail_url: '', schema: fn.schema };
   }
 
   #retryButton(): HTMLElement {

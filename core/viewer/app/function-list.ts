@@ -1,0 +1,43 @@
+/**
+ * @module function-list
+ * The catalog's "Functions" section: registered functions that no specimen shows, each
+ * opening its schema panel on the stage like a dynamic specimen. Hidden when there are none.
+ */
+import type { CatalogEntry, FunctionInfo } from '../../client/wire-types.ts';
+import { h, replaceChildren } from './dom.ts';
+
+export class FunctionList {
+  readonly element: HTMLElement;
+  readonly #list: HTMLElement;
+  readonly #count: HTMLElement;
+  #selected: string | null = null;
+
+  constructor(private readonly onSelect: (fn: FunctionInfo) => void) {
+    this.#count = h('span', { class: 'count' });
+    this.#list = h('div', { class: 'function-list', role: 'list' });
+    this.element = h('section', { class: 'functions', hidden: true, 'data-testid': 'functions' }, h('h2', { class: 'pane-title' }, 'Functions', this.#count), this.#list);
+  }
+
+  /** Shows the functions no catalog entry uses. */
+  set(functions: FunctionInfo[], catalog: CatalogEntry[]): void {
+    const shown = new Set(catalog.map((entry) => entry.function_name));
+    const free = functions.filter((fn) => !shown.has(fn.name)).sort((a, b) => a.name.localeCompare(b.name));
+    this.element.hidden = free.length === 0;
+    this.#count.textContent = String(free.length);
+    replaceChildren(
+      this.#list,
+      ...free.map((fn) =>
+        h('button', { class: 'fn-item', role: 'listitem', type: 'button', 'data-name': fn.name, title: fn.schema.description ?? fn.name, onclick: () => this.onSelect(fn) },
+          h('code', { class: 'fn' }, `${fn.name}()`),
+          h('span', { class: 'tile-meta' }, fn.return_type.replace('_', ' ')),
+        ),
+      ),
+    );
+    this.select(this.#selected);
+  }
+
+  select(name: string | null): void {
+    this.#selected = name;
+    for (const item of this.#list.querySelectorAll<HTMLElement>('.fn-item')) item.classList.toggle('selected', item.dataset.name === name);
+  }
+}

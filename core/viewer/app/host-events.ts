@@ -1,0 +1,36 @@
+/**
+ * @module host-events
+ * Listens to the host's event stream (`GET /api/events`, Server-Sent Events; the browser
+ * reconnects by itself): `reload` when a plugin was swapped in, `build-error` when one failed
+ * to build under `vitrine dev`.
+ */
+import type { BuildErrorEvent } from './build-error-overlay.ts';
+
+/** The `reload` event's data; `plugin` is null after a reload of everything. */
+export interface ReloadEvent {
+  plugin: string | null;
+  functions?: string[];
+  specimens?: string[];
+}
+
+export interface HostEventHandlers {
+  reload(event: ReloadEvent): void;
+  buildError(event: BuildErrorEvent): void;
+}
+
+/** Opens the stream; returns a function that closes it. */
+export function watchHostEvents(handlers: HostEventHandlers): () => void {
+  if (typeof EventSource === 'undefined') return () => {};
+  const source = new EventSource('/api/events');
+  const on = <T>(name: string, handler: (data: T) => void) =>
+    source.addEventListener(name, (event) => {
+      try {
+        handler(JSON.parse((event as MessageEvent<string>).data) as T);
+      } catch {
+        // A malformed event is ignored; the next one is read.
+      }
+    });
+  on<ReloadEvent>('reload', handlers.reload);
+  on<BuildErrorEvent>('build-error', handlers.buildError);
+  return () => source.close();
+}
