@@ -21,6 +21,7 @@ import { specimenRoutes } from './http/routes-specimens.ts';
 import { InlineInvoker } from './invoke/inline-invoker.ts';
 import type { InvokerSet } from './invoke/invoker.ts';
 import { PooledInvoker } from './invoke/pooled-invoker.ts';
+import { RoomScheduler } from './invoke/room-scheduler.ts';
 import { ResultService } from './invoke/result-service.ts';
 import { JobStore } from './jobs/job-store.ts';
 import { resolveHostOptions, type HostOptions } from './options.ts';
@@ -88,8 +89,9 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   );
   const budget = new ResultBudget<StoredResult>(options.cacheMaxBytes, resultByteLength);
   const cache = new RoomCache<StoredResult>({ ttlSeconds: options.cacheTtlSeconds, budget });
+  const scheduler = new RoomScheduler({ threads: options.poolSize, perRoom: options.roomThreads });
   const invokers: InvokerSet = {
-    bundle: new PooledInvoker(pools.compute, { cancelGraceMs: options.cancelGraceMs }),
+    bundle: new PooledInvoker(pools.compute, scheduler, { cancelGraceMs: options.cancelGraceMs }),
     inline: new InlineInvoker(),
   };
   const results = new ResultService({ cache, invokers, log: app.log });

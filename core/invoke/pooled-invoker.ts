@@ -4,6 +4,8 @@
  * run. Cancelling first asks the function to stop (its AbortSignal aborts; its next `report()`
  * throws); if it is still running after the grace period, the worker thread is terminated
  * (tinypool replaces it), so a function that never checks still stops using the CPU.
+ * Each run first takes a thread from the room scheduler, which shares threads fairly across
+ * rooms.
  */
 import { MessageChannel } from 'node:worker_threads';
 import type Tinypool from 'tinypool';
@@ -13,6 +15,7 @@ import { outcomeError } from '../results/outcome-error.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { InvokeOutcome, InvokeTask, WorkerPortMessage } from '../workers/protocol.ts';
 import { indexOfKind, toPositionalArgs, type InvokeContext, type Invoker } from './invoker.ts';
+import type { RoomScheduler } from './room-scheduler.ts';
 
 /** Longest wait for a finished run's last progress messages. */
 const END_WAIT_MS = 1000;
@@ -20,13 +23,25 @@ const END_WAIT_MS = 1000;
 export class PooledInvoker implements Invoker {
   #pool: Tinypool;
   #graceMs: number;
+  #scheduler: RoomScheduler;
 
-  constructor(pool: Tinypool, options: { cancelGraceMs: number }) {
+  constructor(pool: Tinypool, scheduler: RoomScheduler, options: { cancelGraceMs: number }) {
     this.#pool = pool;
+    this.#scheduler = scheduler;
     this.#graceMs = options.cancelGraceMs;
   }
 
   async invoke(entry: FunctionEntry, values: Record<string, unknown>, ctx: InvokeContext): Promise<StoredResult> {
+    if (entry.source.kind !== 'bundle') throw new Error(`PooledInvoker cannot run a ${entry.source.kind} function`);
+    const release = await this.#scheduler.acquire(ctx.roomId ?? '', ctx.signal);
+    try {
+      return await this.#run(entry, values, ctx);
+    } finally {
+      release();
+    }
+  }
+
+  async #run(entry: FunctionEntry, values: Record<string, unknown>, ctx: InvokeContext): Promise<StoredResult> {
     if (entry.source.kind !== 'bundle') throw new Error(`PooledInvoker cannot run a ${entry.source.kind} function`);
     if (ctx.signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
     const { port1, port2 } = new MessageChannel();
