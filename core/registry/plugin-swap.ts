@@ -25,7 +25,7 @@ export interface PluginSwap {
 export interface SwapTargets {
   functions: FunctionRegistry;
   catalog: SpecimenCatalog;
-  cache: RoomCache<unknown>;
+  cache: Pick<RoomCache<unknown>, 'deleteWhere'>;
 }
 
 /**
