@@ -14,6 +14,8 @@ import type { AfterReloadHook, HostContext } from './host-context.ts';
 import { installErrorHandlers } from './http/error-handler.ts';
 import { installHostCheck, resolveAllowedHosts } from './http/allowed-hosts.ts';
 import { installJsonBodyParsers } from './http/json-body.ts';
+import { serverOptions } from './http/http-server.ts';
+import { installWriteTimeout } from './http/write-timeout.ts';
 import { jobRoutes } from './http/routes-jobs.ts';
 import { processingRoutes } from './http/routes-processing.ts';
 import { specimenDataRoutes } from './http/routes-specimen-data.ts';
@@ -77,8 +79,10 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { maxParamLength: 1024 },
     forceCloseConnections: true,
+    ...serverOptions(options),
   });
   installErrorHandlers(app);
+  const stopWriteTimeout = installWriteTimeout(app.server, options.writeTimeoutSeconds);
   installHostCheck(app, resolveAllowedHosts(options.host, options.allowedHosts));
   installJsonBodyParsers(app);
 
@@ -163,6 +167,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   await installFederation(app, ctx);
 
   app.addHook('onClose', async () => {
+    stopWriteTimeout();
     jobs.close();
     results.abortAll();
     cache.close();

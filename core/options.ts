@@ -65,6 +65,10 @@ export interface HostOptions {
   token?: string | null;
   /** The address the host is bound to (decides the default `allowedHosts`). @defaultValue `"127.0.0.1"` */
   host?: string;
+  /** Seconds a request's headers and body may take to arrive (else 408); 0 for no limit. @defaultValue 30 */
+  requestTimeoutSeconds?: number;
+  /** Seconds a response may make no progress because its client stopped reading (then it is destroyed); 0 for no limit. @defaultValue 60 */
+  writeTimeoutSeconds?: number;
   /** Accepted `Host` header names (any port; `*` accepts any); null: the defaults for `host`. @defaultValue null */
   allowedHosts?: string[] | null;
 }
@@ -101,6 +105,8 @@ export const HOST_DEFAULTS = Object.freeze({
   token: null,
   host: '127.0.0.1',
   allowedHosts: null,
+  requestTimeoutSeconds: 30,
+  writeTimeoutSeconds: 60,
 });
 
 function positive(name: string, value: number, allowZero = false): number {
@@ -126,6 +132,8 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('cacheMaxBytes', o.cacheMaxBytes);
   if (!Number.isInteger(o.poolSize) || o.poolSize < 1) throw new TypeError(`poolSize must be a positive integer, got ${String(o.poolSize)}`);
   if (typeof o.defaultRoomId !== 'string' || (o.defaultRoomId as string) === '') throw new TypeError('defaultRoomId must be a non-empty string');
+  positive('requestTimeoutSeconds', o.requestTimeoutSeconds, true);
+  positive('writeTimeoutSeconds', o.writeTimeoutSeconds, true);
   if (typeof o.host !== 'string' || (o.host as string) === '') throw new TypeError('host must be a non-empty string');
   if (o.allowedHosts !== null && (!Array.isArray(o.allowedHosts) || !(o.allowedHosts as unknown[]).every((h) => typeof h === 'string'))) {
     throw new TypeError('allowedHosts must be an array of host names or null');

@@ -28,6 +28,10 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --envelope-media-type T    envelope media type (default application/x-service-envelope-v1)
   --log-level L              fatal, error, warn, info, debug, trace or silent (default info)
   --no-viewer                do not serve the web viewer at /
+  --request-timeout S        seconds a request's headers and body may take to arrive, else 408;
+                             0 for none (default 30)
+  --write-timeout S          seconds a response may make no progress because its client stopped
+                             reading before it is closed; 0 for none (default 60)
   --allowed-hosts LIST       accepted Host header names, comma-separated, any port; * for any
                              (default: the bound address, localhost, 127.0.0.1 and [::1] when
                              bound to a loopback address; any otherwise)
@@ -54,6 +58,8 @@ const FLAGS = {
   'log-level': { type: 'string' },
   'no-viewer': { type: 'boolean' },
   'allowed-hosts': { type: 'string' },
+  'request-timeout': { type: 'string' },
+  'write-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -117,6 +123,8 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
     host_options: {
       host,
       allowedHosts: list(get('allowed-hosts')),
+      requestTimeoutSeconds: number('request-timeout', get('request-timeout'), false),
+      writeTimeoutSeconds: number('write-timeout', get('write-timeout'), false),
       specimensDir: directory(get('specimens'), 'specimens'),
       pluginsDir: directory(get('plugins'), 'build/out'),
       cacheTtlSeconds: number('cache-ttl', get('cache-ttl'), false),

@@ -6,7 +6,7 @@
  * Body: `{"status_code", "detail", "code"}` on every error.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createHostError, ERRORS, isHostError } from '../errors.ts';
+import { createHostError, ERRORS, isHostError, type HostErrorCode } from '../errors.ts';
 
 export interface ErrorBody {
   status_code: number;
@@ -24,9 +24,19 @@ function fastifyClientError(error: FastifyError): ErrorBody | null {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status_code: 413, detail: error.message, code: 'SPC_ERR_BODY_TOO_LARGE' };
     default:
-      return { status_code: status, detail: error.message, code: error.code ?? 'SPC_ERR_BAD_REQUEST' };
+      return { status_code: status, detail: error.message, code: CODE_BY_STATUS[status] ?? 'SPC_ERR_BAD_REQUEST' };
   }
 }
+
+/** Catalogued codes for fastify's other client errors, by status (anything else is a bad request). */
+const CODE_BY_STATUS: Record<number, HostErrorCode> = {
+  404: 'SPC_ERR_ROUTE_NOT_FOUND',
+  408: 'SPC_ERR_REQUEST_TIMEOUT',
+  413: 'SPC_ERR_BODY_TOO_LARGE',
+  414: 'SPC_ERR_URL_TOO_LONG',
+  415: 'SPC_ERR_UNSUPPORTED_MEDIA_TYPE',
+  431: 'SPC_ERR_HEADERS_TOO_LARGE',
+};
 
 export function toErrorBody(error: unknown): ErrorBody | null {
   if (isHostError(error)) return { status_code: error.statusCode, detail: error.message, code: error.code };

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseServeOptions } from '../../core/cli/serve-options.ts';
-import { requestWithHost } from '../helpers/raw-http.ts';
+import { parseRawResponse, rawExchange, requestWithHost } from '../helpers/raw-http.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 
 const hosts: RunningHost[] = [];
@@ -32,5 +32,18 @@ describe('vitrine serve hardening options', () => {
     expect(denied.status).toBe(403);
     expect(JSON.parse(denied.body)).toMatchObject({ code: 'SPC_ERR_HOST_NOT_ALLOWED' });
     expect(host.stderr()).not.toMatch(/none/);
+  });
+
+  it('--request-timeout (or VITRINE_REQUEST_TIMEOUT) ends slow bodies with 408; --write-timeout parses', async () => {
+    expect(parseServeOptions(['--request-timeout', '2.5', '--write-timeout', '0']).host_options).toMatchObject({ requestTimeoutSeconds: 2.5, writeTimeoutSeconds: 0 });
+    expect(parseServeOptions([]).host_options.requestTimeoutSeconds).toBeUndefined();
+    expect(() => parseServeOptions(['--request-timeout', 'soon'])).toThrow(/request-timeout/);
+    const host = await spawnHost(['--port', '0', '--plugins', 'none', '--specimens', 'none'], { env: { VITRINE_REQUEST_TIMEOUT: '1' } });
+    hosts.push(host);
+    const raw = await rawExchange(host.port, ['POST /api/processing/cache/clear HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{']);
+    const res = parseRawResponse(raw);
+    expect(res.status).toBe(408);
+    expect(res.headers.connection).toBe('close');
+    expect(JSON.parse(res.body)).toMatchObject({ status_code: 408, code: 'SPC_ERR_REQUEST_TIMEOUT' });
   });
 });
