@@ -2,8 +2,7 @@
  * @module json-encoder
  * Encodes stored results as JSON for /invoke and /jobs/{id}/result. Anything but a small
  * result is encoded on the encode worker thread (never on the event loop), so progress polls are
- * never starved. Encodings of moderate size are remembered per result, so peers of a room
- * asking for the same cached result do not encode it again.
+ * never starved. A result is encoded once however many clients read it at the same time.
  */
 import type Tinypool from 'tinypool';
 import { createHostError } from '../errors.ts';
@@ -13,36 +12,81 @@ import { resultByteLength, toJsonResult } from './to-json-result.ts';
 
 /** Below this many bytes of array data, encoding inline is cheaper than a thread hop. */
 const INLINE_BYTES = 64 * 1024;
-/** Encodings up to this size are remembered alongside their result. */
+/** Encodings up to this size are remembered alongside their result for as long as it lives. */
 const MEMO_BYTES = 32 * 1024 * 1024;
+
+/** A larger encoding, shared by the readers sending it at the moment. */
+interface SharedEncoding {
+  bytes: Promise<Buffer>;
+  readers: number;
+}
+
+/** One reader's use of an encoding: `release()` once the response is over. */
+export interface EncodingLease {
+  bytes: Buffer;
+  release(): void;
+}
 
 export class JsonResultEncoder {
   #pool: Tinypool;
   #maxBytes: number;
   #memo = new WeakMap<StoredResult, Promise<Buffer>>();
+  #shared = new Map<StoredResult, SharedEncoding>();
 
   constructor(pool: Tinypool, options: { maxJsonResultBytes: number }) {
     this.#pool = pool;
     this.#maxBytes = options.maxJsonResultBytes;
   }
 
-  /** The JSON bytes of `result`; 413 when its arrays exceed the JSON size limit. */
-  encode(result: StoredResult, functionName: string): Promise<Buffer> {
+  #encodeOffThread(result: StoredResult): Promise<Buffer> {
+    const task: JsonTask = { op: 'json', result };
+    return (this.#pool.run(task, { name: 'json' }) as Promise<Uint8Array>).then((bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  }
+
+  /**
+   * The JSON bytes of `result` for one reader; 413 when its arrays exceed the JSON size limit.
+   * Every reader of a result gets the same bytes: small and moderate encodings are remembered
+   * with the result, a larger one is kept while at least one reader still sends it, so
+   * readers that stall hold no copy of their own.
+   */
+  async acquire(result: StoredResult, functionName: string): Promise<EncodingLease> {
     const size = resultByteLength(result);
     if (size > this.#maxBytes) {
-      return Promise.reject(createHostError('SPC_ERR_RESULT_TOO_LARGE', functionName, String(size), String(this.#maxBytes)));
+      throw createHostError('SPC_ERR_RESULT_TOO_LARGE', functionName, String(size), String(this.#maxBytes));
     }
-    if (size <= INLINE_BYTES) return Promise.resolve(Buffer.from(toJsonResult(result), 'utf8'));
-    const memo = this.#memo.get(result);
-    if (memo) return memo;
-    const task: JsonTask = { op: 'json', result };
-    const encoded = (this.#pool.run(task, { name: 'json' }) as Promise<Uint8Array>).then((bytes) =>
-      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-    );
+    if (size <= INLINE_BYTES) return { bytes: Buffer.from(toJsonResult(result), 'utf8'), release: () => {} };
     if (size <= MEMO_BYTES) {
-      this.#memo.set(result, encoded);
-      encoded.catch(() => this.#memo.delete(result));
+      let memo = this.#memo.get(result);
+      if (!memo) {
+        memo = this.#encodeOffThread(result);
+        this.#memo.set(result, memo);
+        memo.catch(() => this.#memo.delete(result));
+      }
+      return { bytes: await memo, release: () => {} };
     }
-    return encoded;
+    let shared = this.#shared.get(result);
+    if (!shared) {
+      shared = { bytes: this.#encodeOffThread(result), readers: 0 };
+      this.#shared.set(result, shared);
+    }
+    const entry = shared;
+    entry.readers++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      if (--entry.readers === 0 && this.#shared.get(result) === entry) this.#shared.delete(result);
+    };
+    try {
+      return { bytes: await entry.bytes, release };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** Encodings shared by readers right now (large results only). */
+  get sharedCount(): number {
+    return this.#shared.size;
   }
 }

@@ -1,0 +1,57 @@
+/**
+ * Clients that stop reading a large JSON result hold no copy of their own: the host encodes
+ * it once and every response writes from those shared bytes. Measured on a real host process
+ * (its resident memory) with real sockets that never read past the first bytes.
+ */
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
+import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+
+afterAll(killAllHosts);
+
+function rssBytes(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(match![1]) * 1024;
+}
+
+/** Sends the request, waits for the first bytes of the answer, then stops reading. */
+function stalledReader(port: number, body: string): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(`POST /api/processing/invoke HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    });
+    socket.once('data', (chunk) => {
+      socket.pause();
+      if (!chunk.toString('latin1').startsWith('HTTP/1.1 200')) reject(new Error(chunk.toString('latin1').slice(0, 200)));
+      else resolve(socket);
+    });
+    socket.once('error', reject);
+  });
+}
+
+describe('stalled readers of a large JSON result', () => {
+  it('seven more clients that never read add less than one encoding between them', async () => {
+    const host = await spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--no-viewer', '--log-level', 'warn']);
+    const body = JSON.stringify({ function_name: 'cloud', kwargs: { count: 2_000_000 }, room_id: 'stalled' });
+    // One complete read computes and caches the result and shows the encoding's size.
+    const first = await fetch(`${host.url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const encodingBytes = (await first.arrayBuffer()).byteLength;
+    expect(encodingBytes).toBeGreaterThan(60 * 1024 * 1024);
+    // The first stalled reader pays for the encoding (and the encode thread's working memory);
+    // what the next seven add is what each further reader costs.
+    const sockets = [await stalledReader(host.port, body)];
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const withOne = rssBytes(host.child.pid!);
+    for (let i = 0; i < 7; i++) sockets.push(await stalledReader(host.port, body));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const growth = rssBytes(host.child.pid!) - withOne;
+    for (const socket of sockets) socket.destroy();
+    // A copy per reader would be seven more encodings; shared bytes cost each reader only its
+    // socket buffers.
+    expect(growth).toBeLessThan(encodingBytes);
+    await host.stop();
+  });
+});
