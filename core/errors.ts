@@ -38,6 +38,7 @@ export const ERRORS = {
   SPC_ERR_PARAMS_TOO_LARGE: entry(400, (limit = '?') => `params is longer than the ${limit}-character limit`),
   SPC_ERR_PARAM_INVALID: entry(400, (detail = 'invalid parameter') => detail),
   SPC_ERR_PARAM_UNKNOWN: entry(400, (name = '?', fn = '?') => `unknown parameter '${name}' for ${fn}`),
+  SPC_ERR_PARAM_RESERVED: entry(400, (name = '?', fn = '?') => `parameter name '${name}' is not allowed for ${fn}`),
   SPC_ERR_PARAM_MISSING: entry(400, (name = '?', fn = '?') => `missing required parameter '${name}' for ${fn}`),
   SPC_ERR_ARGS_TOO_MANY: entry(400, (given = '?', fn = '?', max = '?') => `${fn} takes at most ${max} positional arguments, got ${given}`),
   SPC_ERR_ARG_TWICE: entry(400, (name = '?') => `parameter '${name}' given both positionally and by name`),
@@ -93,17 +94,26 @@ export class HostError extends Error {
   }
 }
 
+/** Longest part of a client's input echoed in an error detail; longer values are cut with an ellipsis. */
+export const MAX_ECHO_LENGTH = 200;
+
+/** `value` cut to {@link MAX_ECHO_LENGTH} characters, with `…` when it was longer. */
+export function boundEcho(value: string): string {
+  return value.length > MAX_ECHO_LENGTH ? `${value.slice(0, MAX_ECHO_LENGTH)}…` : value;
+}
+
 /**
- * Creates the catalogued error `code` with its message template filled by `args`.
+ * Creates the catalogued error `code` with its message template filled by `args` (each bounded
+ * by {@link boundEcho}, so no detail repeats a huge input back).
  * @example throw createHostError('SPC_ERR_JOB_NOT_FOUND', jobId)
  */
 export function createHostError(code: HostErrorCode, ...args: string[]): HostError {
-  return new HostError(code, ERRORS[code].message(...args));
+  return new HostError(code, ERRORS[code].message(...args.map(boundEcho)));
 }
 
 /** Same as createHostError, keeping the underlying failure as `cause`. */
 export function wrapHostError(cause: unknown, code: HostErrorCode, ...args: string[]): HostError {
-  return new HostError(code, ERRORS[code].message(...args), { cause });
+  return new HostError(code, ERRORS[code].message(...args.map(boundEcho)), { cause });
 }
 
 export function isHostError(error: unknown): error is HostError {

@@ -15,12 +15,18 @@ import { abortOnDisconnect } from './abort-on-disconnect.ts';
 
 type IdParams = { Params: { id: string } };
 
+function dataMediaType(ctx: HostContext, returnType: string): string {
+  return returnType === 'mesh' || returnType === 'volume' ? ctx.options.envelopeMediaType : 'application/json; charset=utf-8';
+}
+
 async function serveData(ctx: HostContext, request: FastifyRequest, reply: FastifyReply, id: string, rawParams: () => Record<string, unknown>, rawRoom: unknown): Promise<FastifyReply> {
   const record = specimenOr404(ctx, id);
   if (!record.is_dynamic) return sendStaticData(reply, record, { envelopeMediaType: ctx.options.envelopeMediaType });
   const entry = functionOfSpecimen(ctx, record);
   const values = specimenValues(ctx, record, entry, rawParams());
   const roomId = roomOf(ctx, rawRoom);
+  // HEAD checks the specimen, parameters and room, and says what GET would send, without computing.
+  if (request.method === 'HEAD') return reply.code(200).type(dataMediaType(ctx, entry.return_type)).send();
   const computeRequest = { entry, values, roomId, signal: abortOnDisconnect(request, reply) };
   // Envelopes can follow a relayed result's bytes as they arrive; JSON results need them all.
   const streams = entry.return_type === 'mesh' || entry.return_type === 'volume';

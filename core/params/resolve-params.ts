@@ -57,6 +57,8 @@ export interface RawParams {
   positional?: unknown[];
 }
 
+const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 /**
  * Merges positional and named values, fills defaults and checks the result.
  * @param order The names positional values map onto (the function's value parameters).
@@ -72,6 +74,8 @@ export function resolveParams(schema: Schema, order: string[], raw: RawParams, f
     values[order[i]!] = value;
   });
   for (const [name, value] of Object.entries(raw.named ?? {})) {
+    // These names would reach an object's prototype, not a parameter.
+    if (RESERVED_NAMES.has(name)) throw createHostError('SPC_ERR_PARAM_RESERVED', name, functionName);
     if (Object.hasOwn(values, name)) throw createHostError('SPC_ERR_ARG_TWICE', name);
     values[name] = value;
   }
