@@ -13,7 +13,7 @@ import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { RelayHub } from './relay-hub.ts';
 import { RemoteInvoker } from './remote-invoker.ts';
-import { MAX_MESSAGE_BYTES } from './wire-messages.ts';
+import { HELLO_MAX_FRAME_BYTES } from './frame-limit.ts';
 import { WorkerLink } from './worker-link.ts';
 
 async function installRelay(app: FastifyInstance, ctx: HostContext): Promise<void> {
@@ -24,7 +24,8 @@ async function installRelay(app: FastifyInstance, ctx: HostContext): Promise<voi
     // Totals after the workers' new registrations; `count` stays the relay's own disk count.
     return { specimens: ctx.catalog.list().length, functions: ctx.functions.size, workers };
   });
-  await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false } });
+  // Small frames only until a worker's hello is accepted; the hub raises the limit after it.
+  await app.register(websocket, { options: { maxPayload: HELLO_MAX_FRAME_BYTES, perMessageDeflate: false } });
   app.get<{ Params: { worker_id: string } }>('/ws/federation/:worker_id', { websocket: true }, (socket, request) => {
     hub.accept(socket, request.params.worker_id);
   });

@@ -12,6 +12,7 @@ import type WebSocket from 'ws';
 import type { FetchedBody } from '../catalog/specimen-record.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
+import { raiseFrameLimit } from './frame-limit.ts';
 import { PeerChannel } from './peer-channel.ts';
 import { prefixed, toRemoteEntry, toRemoteRecord } from './remote-records.ts';
 import {
@@ -19,6 +20,7 @@ import {
   CLOSE_BAD_VERSION,
   CLOSE_REPLACED,
   CLOSE_UNAUTHORIZED,
+  MAX_MESSAGE_BYTES,
   PROTOCOL_VERSION,
   type WireMessage,
 } from './wire-messages.ts';
@@ -75,7 +77,10 @@ export class RelayHub {
       onControl: (message) => {
         if (!admitted) {
           admitted = this.#admit(channel, workerId, message);
-          if (admitted) clearTimeout(helloTimer);
+          if (admitted) {
+            clearTimeout(helloTimer);
+            raiseFrameLimit(ws, MAX_MESSAGE_BYTES);
+          }
         } else if (message.t === 'register') {
           this.#register(channel, workerId, message);
         }
