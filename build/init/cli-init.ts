@@ -1,9 +1,10 @@
 /**
  * @module cli-init
  * `vitrine init DIR [--vitrine SPEC]`: writes a plugin project into DIR (which must be absent
- * or empty). The project depends on vitrine at the running version unless `--vitrine` gives
- * another spec; a spec naming an existing file or folder (a packed tarball, a checkout) is
- * written as a `file:` path relative to DIR. Exit codes: 0 written, 2 usage errors or DIR not
+ * or empty). The project depends on vitrine at the running version (the same tarball when
+ * the running one was installed from one) unless `--vitrine` gives another spec; a spec naming
+ * an existing file or folder (a packed tarball, a checkout) is written as a `file:` path
+ * relative to DIR. Exit codes: 0 written, 2 usage errors or DIR not
  * empty.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -46,12 +47,36 @@ function packageNameOf(dir: string): string {
   return name || 'vitrine-plugins';
 }
 
-function dependencySpec(spec: string | undefined, projectDir: string, cwd: string, own: OwnPackage): string {
-  if (spec === undefined) return `^${own.version}`;
-  const local = path.resolve(cwd, spec.startsWith('file:') ? spec.slice('file:'.length) : spec);
-  if (!existsSync(local)) return spec;
+/** A spec naming an existing local file or folder (resolved against `base`) as a `file:` path relative to the project. */
+function localSpec(spec: string, base: string, projectDir: string): string | null {
+  const local = path.resolve(base, spec.startsWith('file:') ? spec.slice('file:'.length) : spec);
+  if (!existsSync(local)) return null;
   const relative = path.relative(projectDir, local).split(path.sep).join('/');
   return `file:${relative.startsWith('.') ? relative : `./${relative}`}`;
+}
+
+/**
+ * The running vitrine as a dependency spec: when it was installed from a local file (a packed
+ * tarball, also through npx), that same file; otherwise a range of its version.
+ */
+function runningSpec(projectDir: string, own: OwnPackage): string {
+  if (path.basename(path.dirname(PACKAGE_ROOT)) === 'node_modules') {
+    const installer = path.dirname(path.dirname(PACKAGE_ROOT));
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(installer, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+      const spec = pkg.dependencies?.vitrine ?? pkg.devDependencies?.vitrine;
+      const local = spec?.startsWith('file:') ? localSpec(spec, installer, projectDir) : null;
+      if (local) return local;
+    } catch {
+      // No readable package.json above the install: fall back to the version.
+    }
+  }
+  return `^${own.version}`;
+}
+
+function dependencySpec(spec: string | undefined, projectDir: string, cwd: string, own: OwnPackage): string {
+  if (spec === undefined) return runningSpec(projectDir, own);
+  return localSpec(spec, cwd, projectDir) ?? spec;
 }
 
 /** Runs `vitrine init` with `argv` (the arguments after `init`); returns the exit code. */

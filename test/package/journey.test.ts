@@ -38,6 +38,12 @@ describe('the packed package, installed into a new project', () => {
     expect(tests.stdout.trim()).toBe('');
   });
 
+  it('scaffolds from the installed CLI depending on the same tarball by default', async () => {
+    await project.exec(process.execPath, [project.bin, 'init', 'nested/second']);
+    const pkg = JSON.parse(await readFile(path.join(project.dir, 'nested/second/package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies.vitrine).toMatch(/^file:\.\.\/\.\.\/\.\.\/vitrine-[\d.]+\.tgz$/);
+  });
+
   it("passes the scaffold's own tests, builds, and checks the build", async () => {
     const test = await project.exec('npm', ['test']);
     expect(test.stdout).toMatch(/# pass 3/);
