@@ -3,7 +3,7 @@
  * The catalog's "Functions" section: registered functions that no specimen shows, each
  * opening its schema panel on the stage like a dynamic specimen. Hidden when there are none.
  */
-import type { CatalogEntry, FunctionInfo } from '../../client/wire-types.ts';
+import type { CatalogEntry, FunctionInfo, SpecimenMetadata } from '../../client/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 
 export class FunctionList {
@@ -40,4 +40,12 @@ export class FunctionList {
     this.#selected = name;
     for (const item of this.#list.querySelectorAll<HTMLElement>('.fn-item')) item.classList.toggle('selected', item.dataset.name === name);
   }
+}
+
+/** Function `name` of `functions` as the metadata of a dynamic specimen of its own. */
+export function functionMetadata(functions: FunctionInfo[], name: string): SpecimenMetadata {
+  const fn = functions.find((f) => f.name === name);
+  if (!fn) throw new Error(`The host has no function '${name}'.`);
+  const description = typeof fn.schema.description === 'string' ? fn.schema.description : '';
+  return { id: fn.name, display_name: fn.name, description, type: fn.return_type, tags: ['function'], is_dynamic: true, function_name: fn.name, thumbnail_url: '', schema: fn.schema };
 }

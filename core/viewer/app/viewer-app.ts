@@ -10,11 +10,11 @@ import { createClient } from '../../client/client.ts';
 import type { VitrineClient } from '../../client/client.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
 import { InvalidRequestError, isAbortError, VitrineHttpError, VitrineJobError } from '../../client/errors.ts';
-import type { CatalogEntry, FunctionInfo, SpecimenMetadata } from '../../client/wire-types.ts';
+import type { CatalogEntry, SpecimenMetadata } from '../../client/wire-types.ts';
 import { BuildErrorOverlay } from './build-error-overlay.ts';
 import { CatalogView } from './catalog-view.ts';
 import { h, replaceChildren } from './dom.ts';
-import { FunctionList } from './function-list.ts';
+import { FunctionList, functionMetadata } from './function-list.ts';
 import { watchHostEvents, type ReloadEvent } from './host-events.ts';
 import { JobView } from './job-view.ts';
 import { LatestRequest } from './latest-request.ts';
@@ -160,7 +160,7 @@ export class ViewerApp {
     this.#overlay.loading('Opening specimen…');
     let meta: SpecimenMetadata;
     try {
-      meta = asFunction ? await this.#functionMeta(id) : await this.#client.getSpecimen(id);
+      meta = asFunction ? functionMetadata(await this.#client.listFunctions(), id) : await this.#client.getSpecimen(id);
     } catch (error) {
       if (token !== this.#selection) return;
       this.#head.empty();
@@ -277,14 +277,6 @@ export class ViewerApp {
     } else {
       this.#overlay.error('Something went wrong', detail, this.#retryButton());
     }
-  }
-
-  /** A function without a specimen, shown like a dynamic specimen of its own. */
-  async #functionMeta(name: string): Promise<SpecimenMetadata> {
-    const fn: FunctionInfo | undefined = (await this.#client.listFunctions()).find((f) => f.name === name);
-    if (!fn) throw new Error(`The host has no function '${name}'.`);
-    const description = typeof fn.schema.description === 'string' ? fn.schema.description : '';
-    return { id: fn.name, display_name: fn.name, description, type: fn.return_type, tags: ['function'], is_dynamic: true, function_name: fn.name, thumbnail_url: '', schema: fn.schema };
   }
 
   #retryButton(): HTMLElement {
