@@ -75,6 +75,8 @@ export class DevSession {
   async rebuild(plugin: string, since = performance.now()): Promise<void> {
     const { builder, app, outDir, out, err } = this.#options;
     if (!builder.exists(plugin)) {
+      // A folder that never was a plugin (shared code, a plugin not yet given its index.ts).
+      if (!builder.knows(plugin)) return;
       await builder.forget(plugin);
       rmSync(path.join(outDir, plugin), { recursive: true, force: true });
       await app.vitrine.reloadPlugin(plugin);

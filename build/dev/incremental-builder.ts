@@ -66,6 +66,11 @@ export class IncrementalBuilder {
     return existsSync(path.join(this.#srcDir, name, 'index.ts'));
   }
 
+  /** True when plugin `name` was built before (successfully or not). */
+  knows(name: string): boolean {
+    return this.#contexts.has(name) || this.#analyses.has(name);
+  }
+
   /** Rebuilds plugin `name` from what is on disk now. */
   async build(name: string): Promise<PluginBuild> {
     const plugin: PluginSource = { name, dir: path.join(this.#srcDir, name), entry: path.join(this.#srcDir, name, 'index.ts') };

@@ -65,11 +65,17 @@ describe('vitrine dev', () => {
     const { job_id: jobId } = (await (await post(`${dev.url}/api/specimens/alpha-slow/start`, { params: {}, room_id: 'slow-room' })).json()) as { job_id: string };
 
     const from = events.events.length;
+    // A folder without an index.ts is not a plugin: changes in it build nothing.
+    mkdirSync(path.join(root, 'plugins', 'notes'));
+    writeFileSync(path.join(root, 'plugins', 'notes', 'todo.txt'), 'later');
+    await new Promise((resolve) => setTimeout(resolve, 50));
     writeFileSync(alphaFile(), alphaSource('2'));
     const reload = await events.next((e) => e.event === 'reload', from);
+    expect(events.events.slice(from).filter((e) => e.event === 'reload')).toHaveLength(1);
     expect(reload.data).toMatchObject({ plugin: 'alpha', functions: ['alpha_mesh', 'alpha_slow'], specimens: ['alpha', 'alpha-slow'] });
     expect(await sizeDefault()).toBe(2);
     await expect.poll(() => dev.stdout()).toMatch(/reloaded alpha in \d+ ms/);
+    expect(dev.stdout()).not.toMatch(/notes/);
     const stats = (await (await fetch(`${dev.url}/api/processing/cache/stats`)).json()) as { entries: { room_id: string }[] };
     expect(stats.entries.map((e) => e.room_id)).toContain('beta-room');
 
