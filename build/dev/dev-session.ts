@@ -1,7 +1,8 @@
 /**
  * @module dev-session
  * The watch loop of `vitrine dev`: a change under SRC names its plugin (the first folder of
- * the path); after a short quiet period that plugin alone is rebuilt by the warm
+ * the path), and a change to code shared between plugins names every plugin whose bundle read
+ * it; after a short quiet period each such plugin alone is rebuilt by the warm
  * IncrementalBuilder, written to its bundle folder and swapped into the running host. Builds
  * run one at a time; a plugin saved again while it builds is rebuilt once more afterwards.
  * Failed builds print their diagnostics, publish a `build-error` event for open viewers, and
@@ -45,8 +46,14 @@ export class DevSession {
   }
 
   #changed(file: string): void {
-    const plugin = this.#options.builder.pluginOf(file);
-    if (!plugin) return;
+    const { builder } = this.#options;
+    const plugin = builder.pluginOf(file);
+    const targets = new Set(builder.dependents(file));
+    if (plugin) targets.add(plugin);
+    for (const target of targets) this.#schedule(target);
+  }
+
+  #schedule(plugin: string): void {
     const pending = this.#timers.get(plugin);
     if (pending) clearTimeout(pending.timer);
     const since = pending?.since ?? performance.now();

@@ -35,6 +35,8 @@ export class IncrementalBuilder {
   readonly #contexts = new Map<string, BuildContext>();
   /** The last good analysis of each plugin. */
   readonly #analyses = new Map<string, PluginAnalysis>();
+  /** Every source file each plugin's last bundle read (absolute paths), shared code included. */
+  readonly #inputs = new Map<string, Set<string>>();
 
   constructor(srcDir: string, outDir: string) {
     this.#srcDir = srcDir;
@@ -66,6 +68,12 @@ export class IncrementalBuilder {
     return existsSync(path.join(this.#srcDir, name, 'index.ts'));
   }
 
+  /** The plugins whose last bundle read `file` (a change to shared code rebuilds them all). */
+  dependents(file: string): string[] {
+    const absolute = path.resolve(file);
+    return [...this.#inputs].filter(([, inputs]) => inputs.has(absolute)).map(([name]) => name);
+  }
+
   /** True when plugin `name` was built before (successfully or not). */
   knows(name: string): boolean {
     return this.#contexts.has(name) || this.#analyses.has(name);
@@ -88,8 +96,10 @@ export class IncrementalBuilder {
 
   #analyze(plugin: PluginSource, diagnostics: BuildDiagnostic[]): PluginAnalysis {
     const inside = `${plugin.dir}${path.sep}`;
+    const inputs = this.#inputs.get(plugin.name);
     for (const file of this.#project.getSourceFiles()) {
-      if (!file.getFilePath().startsWith(inside)) continue;
+      const filePath = path.resolve(file.getFilePath());
+      if (!filePath.startsWith(inside) && !inputs?.has(filePath)) continue;
       if (existsSync(file.getFilePath())) file.refreshFromFileSystemSync();
       else this.#project.removeSourceFile(file);
     }
@@ -106,11 +116,13 @@ export class IncrementalBuilder {
   async #bundle(plugin: PluginSource, diagnostics: BuildDiagnostic[]): Promise<Buffer | null> {
     let ctx = this.#contexts.get(plugin.name);
     if (!ctx) {
-      ctx = await context(pluginEsbuildOptions(plugin.entry, path.join(this.#outDir, plugin.name)));
+      ctx = await context({ ...pluginEsbuildOptions(plugin.entry, path.join(this.#outDir, plugin.name)), metafile: true });
       this.#contexts.set(plugin.name, ctx);
     }
     try {
       const result = await ctx.rebuild();
+      const read = Object.keys(result.metafile?.inputs ?? {}).map((input) => path.resolve(plugin.dir, input));
+      this.#inputs.set(plugin.name, new Set(read));
       const file = result.outputFiles?.[0];
       return file ? Buffer.from(file.contents) : null;
     } catch (error) {
@@ -121,6 +133,7 @@ export class IncrementalBuilder {
   /** Forgets a plugin whose folder is gone. */
   async forget(name: string): Promise<void> {
     this.#analyses.delete(name);
+    this.#inputs.delete(name);
     await this.#contexts.get(name)?.dispose();
     this.#contexts.delete(name);
   }

@@ -30,10 +30,13 @@ export const specimens = [
 }
 
 const BETA = `import type { MeshResult } from 'vitrine';
+import { SCALE } from '../shared/scale.ts';
 export function beta_mesh(size = 1): MeshResult {
-  return { vertices: new Float32Array([0, 0, 0, size, 0, 0, 0, size, 0]), indices: new Uint32Array([0, 1, 2]) };
+  return { vertices: new Float32Array([0, 0, 0, size * SCALE, 0, 0, 0, size, 0]), indices: new Uint32Array([0, 1, 2]) };
 }
 `;
+
+const scaleFile = () => path.join(root, 'plugins', 'shared', 'scale.ts');
 
 let root: string;
 let dev: RunningHost;
@@ -49,6 +52,8 @@ beforeAll(async () => {
     mkdirSync(path.join(root, 'plugins', name), { recursive: true });
     writeFileSync(path.join(root, 'plugins', name, 'index.ts'), source);
   }
+  mkdirSync(path.dirname(scaleFile()));
+  writeFileSync(scaleFile(), 'export const SCALE = 1;\n');
   dev = await spawnHost(['plugins', '--port', '0', '--specimens', 'none', '--pool-size', '1', '--log-level', 'warn'], { cwd: root, command: 'dev' });
   events = await openEvents(`${dev.url}/api/events`);
 });
@@ -82,6 +87,15 @@ describe('vitrine dev', () => {
     const status = async () => ((await (await fetch(`${dev.url}/api/jobs/${jobId}/progress`)).json()) as { status: string }).status;
     await expect.poll(status, { timeout: 10_000 }).toBe('done');
     expect((await fetch(`${dev.url}/api/jobs/${jobId}/result`)).status).toBe(200);
+  });
+
+  it('rebuilds the plugins that import shared code when it changes', async () => {
+    const from = events.events.length;
+    writeFileSync(scaleFile(), 'export const SCALE = 5;\n');
+    const reload = await events.next((e) => e.event === 'reload', from);
+    expect(reload.data).toMatchObject({ plugin: 'beta' });
+    const res = await post(`${dev.url}/api/processing/invoke`, { function_name: 'beta_mesh', room_id: 'shared-room' });
+    expect(((await res.json()) as { vertices: number[] }).vertices[3]).toBe(5);
   });
 
   it('prints build errors with file:line:col, publishes them, and keeps the last good build', async () => {
