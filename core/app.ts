@@ -14,6 +14,7 @@ import type { AfterReloadHook, HostContext } from './host-context.ts';
 import { installErrorHandlers } from './http/error-handler.ts';
 import { installHostCheck, resolveAllowedHosts } from './http/allowed-hosts.ts';
 import { installJsonBodyParsers } from './http/json-body.ts';
+import { installLoadShedding } from './http/load-shedding.ts';
 import { serverOptions } from './http/http-server.ts';
 import { installWriteTimeout } from './http/write-timeout.ts';
 import { jobRoutes } from './http/routes-jobs.ts';
@@ -85,6 +86,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   const stopWriteTimeout = installWriteTimeout(app.server, options.writeTimeoutSeconds);
   installHostCheck(app, resolveAllowedHosts(options.host, options.allowedHosts));
   installJsonBodyParsers(app);
+  await installLoadShedding(app, options);
 
   const pools = await createPools({ computeThreads: options.poolSize });
   const functions = new FunctionRegistry();

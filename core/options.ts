@@ -4,6 +4,7 @@
  * `resolveHostOptions()` which checks them once at the boundary.
  */
 import { availableParallelism, totalmem } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { ENVELOPE_MEDIA_TYPE } from './envelope/media-type.ts';
 
 export type HostMode = 'local' | 'relay' | 'worker';
@@ -69,6 +70,12 @@ export interface HostOptions {
   requestTimeoutSeconds?: number;
   /** Seconds a response may make no progress because its client stopped reading (then it is destroyed); 0 for no limit. @defaultValue 60 */
   writeTimeoutSeconds?: number;
+  /** Sustained event-loop delay past which requests are shed with 503, ms; 0 for never. @defaultValue 1000 */
+  maxEventLoopDelayMs?: number;
+  /** V8 heap in use past which requests are shed with 503, bytes; 0 for never. @defaultValue 90% of the heap limit */
+  maxHeapUsedBytes?: number;
+  /** Resident memory past which requests are shed with 503, bytes; 0 for never. @defaultValue 0 */
+  maxRssBytes?: number;
   /** Accepted `Host` header names (any port; `*` accepts any); null: the defaults for `host`. @defaultValue null */
   allowedHosts?: string[] | null;
 }
@@ -106,6 +113,9 @@ export const HOST_DEFAULTS = Object.freeze({
   host: '127.0.0.1',
   allowedHosts: null,
   requestTimeoutSeconds: 30,
+  maxEventLoopDelayMs: 1000,
+  maxHeapUsedBytes: Math.floor(getHeapStatistics().heap_size_limit * 0.9),
+  maxRssBytes: 0,
   writeTimeoutSeconds: 60,
 });
 
@@ -133,6 +143,9 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   if (!Number.isInteger(o.poolSize) || o.poolSize < 1) throw new TypeError(`poolSize must be a positive integer, got ${String(o.poolSize)}`);
   if (typeof o.defaultRoomId !== 'string' || (o.defaultRoomId as string) === '') throw new TypeError('defaultRoomId must be a non-empty string');
   positive('requestTimeoutSeconds', o.requestTimeoutSeconds, true);
+  positive('maxEventLoopDelayMs', o.maxEventLoopDelayMs, true);
+  positive('maxHeapUsedBytes', o.maxHeapUsedBytes, true);
+  positive('maxRssBytes', o.maxRssBytes, true);
   positive('writeTimeoutSeconds', o.writeTimeoutSeconds, true);
   if (typeof o.host !== 'string' || (o.host as string) === '') throw new TypeError('host must be a non-empty string');
   if (o.allowedHosts !== null && (!Array.isArray(o.allowedHosts) || !(o.allowedHosts as unknown[]).every((h) => typeof h === 'string'))) {

@@ -32,6 +32,10 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
                              0 for none (default 30)
   --write-timeout S          seconds a response may make no progress because its client stopped
                              reading before it is closed; 0 for none (default 60)
+  --max-event-loop-delay MS  shed requests with 503 while the event loop lags past MS
+                             for about 3 s; 0 for never (default 1000)
+  --max-rss BYTES            shed requests with 503 while resident memory is past BYTES;
+                             0 for never (default 0; the V8 heap is always watched)
   --allowed-hosts LIST       accepted Host header names, comma-separated, any port; * for any
                              (default: the bound address, localhost, 127.0.0.1 and [::1] when
                              bound to a loopback address; any otherwise)
@@ -60,6 +64,8 @@ const FLAGS = {
   'allowed-hosts': { type: 'string' },
   'request-timeout': { type: 'string' },
   'write-timeout': { type: 'string' },
+  'max-event-loop-delay': { type: 'string' },
+  'max-rss': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -125,6 +131,8 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       allowedHosts: list(get('allowed-hosts')),
       requestTimeoutSeconds: number('request-timeout', get('request-timeout'), false),
       writeTimeoutSeconds: number('write-timeout', get('write-timeout'), false),
+      maxEventLoopDelayMs: number('max-event-loop-delay', get('max-event-loop-delay'), false),
+      maxRssBytes: number('max-rss', get('max-rss'), true),
       specimensDir: directory(get('specimens'), 'specimens'),
       pluginsDir: directory(get('plugins'), 'build/out'),
       cacheTtlSeconds: number('cache-ttl', get('cache-ttl'), false),

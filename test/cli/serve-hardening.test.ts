@@ -37,6 +37,7 @@ describe('vitrine serve hardening options', () => {
   it('--request-timeout (or VITRINE_REQUEST_TIMEOUT) ends slow bodies with 408; --write-timeout parses', async () => {
     expect(parseServeOptions(['--request-timeout', '2.5', '--write-timeout', '0']).host_options).toMatchObject({ requestTimeoutSeconds: 2.5, writeTimeoutSeconds: 0 });
     expect(parseServeOptions([]).host_options.requestTimeoutSeconds).toBeUndefined();
+    expect(parseServeOptions(['--max-rss', '1000000'], { VITRINE_MAX_EVENT_LOOP_DELAY: '250' }).host_options).toMatchObject({ maxRssBytes: 1_000_000, maxEventLoopDelayMs: 250 });
     expect(() => parseServeOptions(['--request-timeout', 'soon'])).toThrow(/request-timeout/);
     const host = await spawnHost(['--port', '0', '--plugins', 'none', '--specimens', 'none'], { env: { VITRINE_REQUEST_TIMEOUT: '1' } });
     hosts.push(host);
