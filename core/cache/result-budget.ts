@@ -5,8 +5,11 @@
  * job that computed it are the same object). Past the budget the least recently used results
  * go first: each of their holders is told (the room entry is dropped, the job's result
  * answers 410). A single result larger than the whole budget is not kept at all; the requests
- * already waiting for it still get it.
+ * already waiting for it still get it. Once many bytes were freed, garbage is collected when
+ * the host goes quiet, so their memory goes back to the system.
  */
+
+import { IdleCollector } from '../memory/idle-gc.ts';
 
 /** Called when the budget drops a result; the holder forgets it. */
 export type EvictListener = () => void;
@@ -16,12 +19,17 @@ interface Held {
   holders: Map<string, EvictListener>;
 }
 
+/** Freed bytes after which the host collects garbage once it goes quiet. */
+const COLLECT_AFTER_BYTES = 64 * 1024 * 1024;
+
 export class ResultBudget<T> {
   readonly maxBytes: number;
   #sizeOf: (value: T) => number;
   /** In least-recently-used order: Map iteration order, refreshed by `touch`. */
   #held = new Map<T, Held>();
   #totalBytes = 0;
+  #freedSinceCollect = 0;
+  #idleGc = new IdleCollector(1000);
 
   constructor(maxBytes: number, sizeOf: (value: T) => number) {
     this.maxBytes = maxBytes;
@@ -59,7 +67,15 @@ export class ResultBudget<T> {
     const held = this.#held.get(value);
     if (!held || !held.holders.delete(holder) || held.holders.size > 0) return;
     this.#held.delete(value);
-    this.#totalBytes -= held.bytes;
+    this.#freed(held.bytes);
+  }
+
+  #freed(bytes: number): void {
+    this.#totalBytes -= bytes;
+    this.#freedSinceCollect += bytes;
+    if (this.#freedSinceCollect < COLLECT_AFTER_BYTES) return;
+    this.#freedSinceCollect = 0;
+    this.#idleGc.schedule();
   }
 
   /** Marks `value` as just used (a cache hit, a result read). */
@@ -74,7 +90,7 @@ export class ResultBudget<T> {
     for (const [value, held] of this.#held) {
       if (this.#totalBytes <= this.maxBytes) return;
       this.#held.delete(value);
-      this.#totalBytes -= held.bytes;
+      this.#freed(held.bytes);
       for (const onEvict of held.holders.values()) onEvict();
     }
   }

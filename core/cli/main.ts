@@ -3,6 +3,7 @@
  * Dispatches `vitrine <command>`: `build` compiles plugins, `serve` runs the host, `init`
  * writes a plugin project, `dev` builds, serves and rebuilds on change. The build tools load only for the commands that use them.
  */
+import { followLauncher, relaunchWithAllocatorEnv, wantsAllocatorEnv } from './allocator-env.ts';
 
 const USAGE = `usage: vitrine <command> [options]
 
@@ -22,6 +23,8 @@ export async function main(argv: string[]): Promise<number> {
       return runBuildCommand(rest);
     }
     case 'serve': {
+      if (wantsAllocatorEnv()) return relaunchWithAllocatorEnv(argv);
+      followLauncher();
       const { runServeCommand } = await import('./serve-command.ts');
       return runServeCommand(rest);
     }
@@ -30,6 +33,8 @@ export async function main(argv: string[]): Promise<number> {
       return runInitCommand(rest);
     }
     case 'dev': {
+      if (wantsAllocatorEnv()) return relaunchWithAllocatorEnv(argv);
+      followLauncher();
       const { runDevCommand } = await import('../../build/dev/cli-dev.ts');
       return runDevCommand(rest);
     }

@@ -10,6 +10,7 @@ import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
 import type { HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, WorkerPortMessage } from './protocol.ts';
+import { IdleCollector } from '../memory/idle-gc.ts';
 import { callPluginFunction } from '../results/call-plugin-function.ts';
 import { toJsonResult } from '../results/to-json-result.ts';
 
@@ -29,6 +30,10 @@ process.exit = ((code?: number) => {
 }) as typeof process.exit;
 
 const modules = new Map<string, Promise<Record<string, unknown>>>();
+
+// Results handed to the host are shared buffers this thread's heap still points at until it
+// collects; an idle thread would never do so.
+const idleGc = new IdleCollector(1000);
 
 function load(modulePath: string, version: string): Promise<Record<string, unknown>> {
   const url = `${pathToFileURL(modulePath).href}?v=${encodeURIComponent(version)}`;
@@ -68,6 +73,7 @@ export async function invoke(task: InvokeTask): Promise<InvokeOutcome> {
     // The plugin's own error object may not survive the trip to the host thread.
     return outcome.ok ? outcome : { ok: false, kind: outcome.kind, message: outcome.message };
   } finally {
+    idleGc.schedule();
     port.off('message', onMessage);
     const end: WorkerPortMessage = { type: 'end' };
     port.postMessage(end);

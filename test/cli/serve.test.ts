@@ -1,8 +1,26 @@
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { eventually } from '../federation/helpers/host-process.ts';
+
+/** The pid of the process listening behind `url` (it answers its own pid nowhere, so ask /proc). */
+async function hostPid(url: string): Promise<number> {
+  const port = Number(new URL(url).port);
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  const inode = readFileSync('/proc/net/tcp', 'utf8').split('\n').find((line) => line.includes(`:${hex} 00000000:0000 0A`))?.trim().split(/\s+/)[9];
+  if (!inode) throw new Error(`nothing listens on port ${port}`);
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) if (readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`) return Number(pid);
+    } catch {
+      // a process that ended, or one we may not look into
+    }
+  }
+  throw new Error(`no process holds the socket of port ${port}`);
+}
 
 const hosts: RunningHost[] = [];
 afterEach(async () => {
@@ -24,6 +42,23 @@ describe('vitrine serve', () => {
     const start = await fetch(`${host.url}/api/specimens/dyn-square/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"params":{"size":2}}' });
     expect(start.status).toBe(200);
     expect(await host.stop('SIGTERM')).toBe(0);
+  });
+
+  it('started without the allocator setting, relaunches itself with it: signals pass through, and it ends with its launcher', async () => {
+    const args = ['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--no-viewer'];
+    const polite = await spawnHost(args, { env: { MALLOC_MMAP_THRESHOLD_: undefined } });
+    hosts.push(polite);
+    const pid = await hostPid(polite.url);
+    expect(pid).not.toBe(polite.child.pid);
+    expect(readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0')).toContain('MALLOC_MMAP_THRESHOLD_=65536');
+    expect(await polite.stop('SIGTERM')).toBe(0);
+    expect(existsSync(`/proc/${pid}`)).toBe(false);
+
+    const killed = await spawnHost(args, { env: { MALLOC_MMAP_THRESHOLD_: undefined } });
+    hosts.push(killed);
+    const orphan = await hostPid(killed.url);
+    await killed.stop('SIGKILL');
+    await eventually(async () => (existsSync(`/proc/${orphan}`) ? undefined : true), 'the relaunched host to end', 5000);
   });
 
   it('takes options from VITRINE_* environment variables, including the envelope media type', async () => {

@@ -6,6 +6,7 @@
  * Every process still running can be killed at once (afterAll/afterEach).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { ALLOCATOR_ENV } from '../../core/cli/allocator-env.ts';
 import { CLI, REPO } from './fixture-plugins.ts';
 
 export interface RunningHost {
@@ -40,7 +41,10 @@ const running = new Set<RunningHost>();
 export function spawnHost(args: string[], options: SpawnHostOptions = {}): Promise<RunningHost> {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.cli ?? CLI, options.command ?? 'serve', ...args], {
     cwd: options.cwd ?? REPO,
-    env: { ...process.env, ...options.env },
+    // With the allocator setting given, `vitrine serve` runs in this one process (no relaunch),
+    // so `child` is the host itself.
+    // (An `env` value of undefined removes that variable.)
+    env: Object.fromEntries(Object.entries({ ...process.env, ...ALLOCATOR_ENV, ...options.env }).filter(([, v]) => v !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
