@@ -5,6 +5,7 @@
  * and volumes and as the JSON typed result for point clouds and images.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { sendStaticData } from './send-opened.ts';
 import { functionOfSpecimen, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
 import { expectParamsObject, parseParamsQuery } from '../params/parse-params.ts';
@@ -14,6 +15,14 @@ import { sendJsonResult } from './reply-json-result.ts';
 import { abortOnDisconnect } from './abort-on-disconnect.ts';
 
 type IdParams = { Params: { id: string } };
+
+/** Headers only, without a Content-Length: the size is not known before computing. */
+function answerHead(reply: FastifyReply, mediaType: string): FastifyReply {
+  reply.hijack();
+  reply.raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': mediaType });
+  reply.raw.end();
+  return reply;
+}
 
 function dataMediaType(ctx: HostContext, returnType: string): string {
   return returnType === 'mesh' || returnType === 'volume' ? ctx.options.envelopeMediaType : 'application/json; charset=utf-8';
@@ -26,7 +35,7 @@ async function serveData(ctx: HostContext, request: FastifyRequest, reply: Fasti
   const values = specimenValues(ctx, record, entry, rawParams());
   const roomId = roomOf(ctx, rawRoom);
   // HEAD checks the specimen, parameters and room, and says what GET would send, without computing.
-  if (request.method === 'HEAD') return reply.code(200).type(dataMediaType(ctx, entry.return_type)).send();
+  if (request.method === 'HEAD') return answerHead(reply, dataMediaType(ctx, entry.return_type));
   const computeRequest = { entry, values, roomId, signal: abortOnDisconnect(request, reply) };
   // Envelopes can follow a relayed result's bytes as they arrive; JSON results need them all.
   const streams = entry.return_type === 'mesh' || entry.return_type === 'volume';

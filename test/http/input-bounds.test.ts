@@ -46,6 +46,7 @@ describe('input the host echoes or ignores', () => {
     const head = await fetch(`${url}/api/specimens/slow/data?room_id=${r}&params=${encodeURIComponent('{"seconds":30}')}`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toBe('application/x-service-envelope-v1');
+    expect(head.headers.get('content-length')).toBeNull();
     const json = await fetch(`${url}/api/specimens/pts/data?room_id=${r}`, { method: 'HEAD' });
     expect(json.headers.get('content-type')).toMatch(/^application\/json/);
     const stats = app.vitrine.context.results.cache.stats();
