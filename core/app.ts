@@ -39,6 +39,7 @@ import { viewerRoutes } from './viewer/viewer-routes.ts';
 import { clientRoute } from './assets/client-route.ts';
 import { createPools } from './workers/pool.ts';
 import { installFederation } from './federation/install-federation.ts';
+import { installOps } from './ops/install-ops.ts';
 import type { StoredResult } from './results/stored-result.ts';
 import { EventHub, HOST_CHANNEL } from './events/event-hub.ts';
 import { installEvents } from './events/install-events.ts';
@@ -157,9 +158,16 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   app.decorate('vitrine', handle);
   for (const [name, fn] of Object.entries(input.meshFunctions ?? {})) handle.registerFunction(name, fn, { returnType: 'mesh' });
 
-  await reload();
-
   await installEvents(app, events);
+  const readiness = await installOps(app, ctx, scheduler);
+  let loaded = false;
+  let closing = false;
+  readiness.add('plugins', () => (loaded ? null : 'plugins are still loading'));
+  readiness.add('host', () => (closing ? 'the host is shutting down' : null));
+  app.addHook('preClose', async () => void (closing = true));
+  await reload();
+  loaded = true;
+
   await app.register(specimenRoutes, { ctx });
   await app.register(specimenDataRoutes, { ctx });
   await app.register(processingRoutes, { ctx });

@@ -68,6 +68,9 @@ export const ERRORS = {
   SPC_ERR_JOB_RESULT_EVICTED: entry(410, (id = '?') => `the result of job '${id}' was dropped to keep the host within its memory budget; request it again`),
   SPC_ERR_TOO_MANY_JOBS: entry(503, (limit = '?') => `the host runs its limit of ${limit} queued and running jobs; retry later`),
   SPC_ERR_HOST_CLOSING: entry(503, () => 'the host is shutting down'),
+  SPC_ERR_NOT_READY: entry(503, (why = '?') => `not ready: ${why}`),
+  SPC_ERR_ADMIN_TOKEN_MISSING: entry(401, () => 'this route needs the admin token: Authorization: Bearer <token>'),
+  SPC_ERR_ADMIN_TOKEN_WRONG: entry(403, () => 'the admin token is wrong'),
 
   // --- federation ---
   SPC_ERR_WORKER_DISCONNECTED: entry(502, (id = '?') => `worker '${id}' disconnected`),

@@ -64,6 +64,10 @@ export interface HostOptions {
   workerId?: string | null;
   /** Shared secret between relay and workers. @defaultValue null */
   token?: string | null;
+  /** CORS: `*`, a comma-separated list of origins, or `none`. @defaultValue `"*"` */
+  corsOrigin?: string;
+  /** When set, cache stats, cache clear, reload and /metrics need `Authorization: Bearer` it. @defaultValue null */
+  adminToken?: string | null;
   /** The address the host is bound to (decides the default `allowedHosts`). @defaultValue `"127.0.0.1"` */
   host?: string;
   /** Seconds a request's headers and body may take to arrive (else 408); 0 for no limit. @defaultValue 30 */
@@ -110,6 +114,8 @@ export const HOST_DEFAULTS = Object.freeze({
   join: null,
   workerId: null,
   token: null,
+  corsOrigin: '*',
+  adminToken: null,
   host: '127.0.0.1',
   allowedHosts: null,
   requestTimeoutSeconds: 30,

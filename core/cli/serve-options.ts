@@ -18,6 +18,9 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --pool-size N              worker threads for plugin functions (default: one per core)
   --cache-max-bytes N        bytes of results held across rooms and finished jobs, least
                              recently used dropped first (default: a quarter of the memory)
+  --cors-origin LIST         origins allowed by CORS, comma-separated, or none (default *)
+  --admin-token T            cache stats, cache clear, reload and /metrics need
+                             Authorization: Bearer T (default: open)
   --max-jobs N               queued + running jobs; past it /start answers 503 (default 1000)
   --room-threads N           compute threads one room may hold; queued work is taken
                              round-robin across rooms (default: half the pool, at least 1)
@@ -53,6 +56,8 @@ const FLAGS = {
   'pool-size': { type: 'string' },
   'cache-max-bytes': { type: 'string' },
   'max-jobs': { type: 'string' },
+  'cors-origin': { type: 'string' },
+  'admin-token': { type: 'string' },
   'room-threads': { type: 'string' },
   relay: { type: 'boolean' },
   join: { type: 'string' },
@@ -140,6 +145,8 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       poolSize: number('pool-size', get('pool-size'), true),
       cacheMaxBytes: number('cache-max-bytes', get('cache-max-bytes'), true),
       maxJobs: number('max-jobs', get('max-jobs'), true),
+      corsOrigin: get('cors-origin'),
+      adminToken: get('admin-token') ?? null,
       roomThreads: number('room-threads', get('room-threads'), true),
       relay: truthy(get('relay')) ?? false,
       join: join ?? null,

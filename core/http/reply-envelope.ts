@@ -3,6 +3,7 @@
  * Sends an envelope: the preamble, then the typed arrays' own bytes. Nothing is concatenated
  * into a new buffer, and Content-Length is known up front (clients show a progress bar from it).
  */
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { encodeMeshEnvelope, encodeVolumeEnvelope, type EnvelopeParts } from '../envelope/encode-envelope.ts';
 import type { ArrivingResult } from '../invoke/invoker.ts';
@@ -23,7 +24,8 @@ export function toEnvelope(result: StoredResult): EnvelopeParts | null {
 export function sendEnvelope(reply: FastifyReply, envelope: EnvelopeParts, mediaType: string): FastifyReply {
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(200, { 'content-type': mediaType, 'content-length': envelope.byteLength });
+  // Headers set by hooks so far (CORS) go out too: writeHead bypasses the reply's own.
+  res.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': mediaType, 'content-length': envelope.byteLength });
   res.cork();
   for (const part of envelope.parts) res.write(part);
   res.end();
@@ -41,7 +43,8 @@ export function sendEnvelope(reply: FastifyReply, envelope: EnvelopeParts, media
 export function sendEnvelopeAsItArrives(reply: FastifyReply, envelope: EnvelopeParts, mediaType: string, arriving: ArrivingResult): FastifyReply {
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(200, { 'content-type': mediaType, 'content-length': envelope.byteLength });
+  // Headers set by hooks so far (CORS) go out too: writeHead bypasses the reply's own.
+  res.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': mediaType, 'content-length': envelope.byteLength });
   void (async () => {
     for (const part of envelope.parts) {
       let sent = 0;

@@ -71,7 +71,11 @@ export class ResultService {
     return this.#cache;
   }
 
+  /** Room-cache lookups since start: hits, misses, and misses that joined a running computation. */
+  readonly accessCounts = { hit: 0, miss: 0, shared: 0 };
+
   #logAccess(kind: 'hit' | 'miss' | 'shared', roomId: string, entry: FunctionEntry, values: Record<string, unknown>): void {
+    this.accessCounts[kind]++;
     this.#log.info({ cache: kind, room: roomId, function: entry.name, params: Object.keys(values) }, `cache ${kind}: room=${roomId} function=${entry.name} params=[${Object.keys(values).join(',')}]`);
   }
 

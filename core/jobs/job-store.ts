@@ -155,6 +155,13 @@ export class JobStore {
     }
   }
 
+  /** Jobs by state, for metrics. */
+  countByState(): Record<'running' | 'done' | 'error', number> {
+    const counts = { running: 0, done: 0, error: 0 };
+    for (const job of this.#jobs.values()) counts[job.status]++;
+    return counts;
+  }
+
   get size(): number {
     return this.#jobs.size;
   }

@@ -1,0 +1,40 @@
+/**
+ * @module admin-guard
+ * `--admin-token`: with a token set, the routes that reveal or change every room's state
+ * (cache stats, cache clear, reload) and /metrics need `Authorization: Bearer <token>`:
+ * 401 without one, 403 with a wrong one. Everything else stays open. Tokens are compared in
+ * constant time.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHostError } from '../errors.ts';
+
+/** Routes (method and route pattern) that need the admin token. */
+export const ADMIN_ROUTES = new Set([
+  'GET /api/processing/cache/stats',
+  'POST /api/processing/cache/clear',
+  'GET /api/specimens/reload',
+  'GET /metrics',
+]);
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+function check(request: FastifyRequest, expected: Buffer): void {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
+  if (!match) {
+    const error = createHostError('SPC_ERR_ADMIN_TOKEN_MISSING');
+    error.headers['www-authenticate'] = 'Bearer';
+    throw error;
+  }
+  if (!timingSafeEqual(digest(match[1]!), expected)) throw createHostError('SPC_ERR_ADMIN_TOKEN_WRONG');
+}
+
+export function installAdminGuard(app: FastifyInstance, token: string | null): void {
+  if (!token) return;
+  const expected = digest(token);
+  app.addHook('onRequest', async (request) => {
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    if (ADMIN_ROUTES.has(`${method} ${request.routeOptions.url}`)) check(request, expected);
+  });
+}

@@ -1,0 +1,24 @@
+/**
+ * @module install-compression
+ * JSON (and text) responses are compressed when the client's Accept-Encoding allows it
+ * (@fastify/compress: br, gzip, deflate). Envelopes and data files are not: their float arrays
+ * barely compress, compressing them costs CPU on every read, and the VR client shows its
+ * progress bar from Content-Length, which a compressed stream does not have. Event streams are
+ * never compressed (they must flush each event).
+ */
+import { constants } from 'node:zlib';
+import compress from '@fastify/compress';
+import type { FastifyInstance } from 'fastify';
+
+export async function installCompression(app: FastifyInstance): Promise<void> {
+  await app.register(compress, {
+    globalCompression: true,
+    // Request bodies are small JSON; inflating them would only widen what a body can cost.
+    globalDecompression: false,
+    threshold: 1024,
+    encodings: ['br', 'gzip', 'deflate'],
+    customTypes: /^(?:application\/(?:[\w.+-]+\+)?json|text\/(?!event-stream))/,
+    // Brotli's default quality 11 is far too slow for large results served live.
+    brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
+}

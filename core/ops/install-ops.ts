@@ -1,0 +1,25 @@
+/**
+ * @module install-ops
+ * The operations surface of a host, installed before its routes: CORS, compression of JSON,
+ * the OpenAPI document and /docs, the admin-token guard, /metrics, /healthz and /readyz.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { HostContext } from '../host-context.ts';
+import type { RoomScheduler } from '../invoke/room-scheduler.ts';
+import { installAdminGuard } from './admin-guard.ts';
+import { healthRoutes, Readiness } from './health-routes.ts';
+import { installCompression } from './install-compression.ts';
+import { installCors } from './install-cors.ts';
+import { installMetrics } from './metrics.ts';
+import { installOpenApi } from './openapi.ts';
+
+export async function installOps(app: FastifyInstance, ctx: HostContext, scheduler: RoomScheduler): Promise<Readiness> {
+  await installCors(app, ctx.options.corsOrigin);
+  await installCompression(app);
+  await installOpenApi(app, ctx);
+  installAdminGuard(app, ctx.options.adminToken);
+  installMetrics(app, ctx, scheduler);
+  const readiness = new Readiness();
+  await app.register(healthRoutes, { readiness });
+  return readiness;
+}

@@ -1,0 +1,122 @@
+/**
+ * @module openapi
+ * `GET /openapi.json` (OpenAPI 3.1) and `GET /docs` (Swagger UI). @fastify/swagger collects
+ * every route as it is registered; at request time the document gains what only the registry
+ * knows: each function's parameter schema under `/invoke` (one alternative per function) and
+ * under each dynamic specimen's own `/data` path, so it changes when a plugin is reloaded.
+ * Every operation lists the JSON error body.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { HostContext } from '../host-context.ts';
+import { specimenSchema } from '../host-context.ts';
+
+type Doc = Record<string, unknown> & { paths?: Record<string, Record<string, Record<string, unknown>>>; components?: Record<string, unknown> };
+
+const ERROR_BODY = {
+  type: 'object',
+  required: ['status_code', 'detail'],
+  properties: { status_code: { type: 'integer' }, detail: { type: 'string' }, code: { type: 'string' } },
+};
+const ERROR_RESPONSE = { description: 'An error: the status, a readable detail and a catalogued code', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+
+/** A function's parameter schema as an OpenAPI 3.1 schema object. */
+function parameters(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = schema;
+  return rest;
+}
+
+/** The collected document plus the registry's functions and dynamic specimens. */
+export function withRegistry(base: Doc, ctx: HostContext): Doc {
+  const doc: Doc = structuredClone(base);
+  doc.openapi = '3.1.0';
+  doc.components = { ...(doc.components ?? {}), schemas: { ...((doc.components?.schemas as object) ?? {}), Error: ERROR_BODY } };
+  const paths = (doc.paths ??= {});
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      const responses = (operation.responses ??= {}) as Record<string, unknown>;
+      delete responses.default;
+      responses['4XX'] = ERROR_RESPONSE;
+      responses['5XX'] = ERROR_RESPONSE;
+      if (!responses['200'] && !responses['204']) responses['200'] = { description: 'Success' };
+    }
+  }
+  const invoke = paths['/api/processing/invoke']?.post;
+  if (invoke) {
+    invoke.requestBody = {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            oneOf: ctx.functions.list().map((entry) => ({
+              title: entry.name,
+              type: 'object',
+              required: ['function_name'],
+              properties: {
+                function_name: { const: entry.name },
+                kwargs: parameters(entry.schema),
+                args: { type: 'array', description: 'Values by position, in parameter order' },
+                room_id: { type: 'string', maxLength: 256 },
+              },
+            })),
+          },
+        },
+      },
+    };
+  }
+  for (const record of ctx.catalog.list()) {
+    if (!record.is_dynamic) continue;
+    const schema = parameters(specimenSchema(ctx, record));
+    paths[`/api/specimens/${encodeURIComponent(record.id)}/data`] = {
+      get: {
+        summary: `${record.display_name}: data for parameters`,
+        operationId: `data_get_${record.id}`,
+        parameters: [
+          { name: 'params', in: 'query', content: { 'application/json': { schema } } },
+          { name: 'room_id', in: 'query', schema: { type: 'string', maxLength: 256 } },
+        ],
+        responses: { '200': { description: 'An envelope (mesh, volume) or the JSON typed result' }, '4XX': ERROR_RESPONSE, '5XX': ERROR_RESPONSE },
+      },
+      post: {
+        summary: `${record.display_name}: data for parameters`,
+        operationId: `data_post_${record.id}`,
+        requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { params: schema, room_id: { type: 'string', maxLength: 256 } } } } } },
+        responses: { '200': { description: 'An envelope (mesh, volume) or the JSON typed result' }, '4XX': ERROR_RESPONSE, '5XX': ERROR_RESPONSE },
+      },
+    };
+  }
+  return doc;
+}
+
+/** This package's version (its package.json, found upwards from this file, sources or compiled). */
+function ownVersion(): string {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'vitrine') return pkg.version ?? '0.0.0';
+    }
+    if (path.dirname(dir) === dir) return '0.0.0';
+  }
+}
+
+/** Registers the collector; call before any route is added. */
+export async function installOpenApi(app: FastifyInstance, ctx: HostContext): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'vitrine', version: ownVersion(), description: 'A plugin-based specimen host: catalog, parameter schemas, room-cached results, jobs, envelopes.' },
+    },
+    hideUntagged: false,
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    transformSpecification: (spec) => withRegistry(spec as Doc, ctx),
+    transformSpecificationClone: true,
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => withRegistry(app.swagger() as Doc, ctx));
+}

@@ -1,0 +1,124 @@
+/**
+ * The operations surface over HTTP: health and readiness, CORS (preflight, exposed headers,
+ * envelopes and errors), the admin token, Prometheus metrics, compressed JSON, and the
+ * OpenAPI document (validated, and following a reload) with its /docs page.
+ */
+import { gunzipSync } from 'node:zlib';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { addDynamicSpecimen, createTestApp, room } from '../helpers/create-test-app.ts';
+
+describe('health and readiness', () => {
+  it('answers /healthz and /readyz', async () => {
+    const app = await createTestApp();
+    expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    const ready = await app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready' });
+  });
+});
+
+describe('CORS', () => {
+  it('is open by default: preflight 204, and every answer (envelope, JSON, error) carries the headers', async () => {
+    const app = await createTestApp();
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/specimens/dyn-square/data',
+      headers: { origin: 'https://xr.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    const envelope = await app.inject({ method: 'GET', url: `/api/specimens/dyn-square/data?room_id=${room()}`, headers: { origin: 'https://xr.example' } });
+    expect(envelope.statusCode).toBe(200);
+    expect(envelope.headers['access-control-allow-origin']).toBe('*');
+    const exposed = String(envelope.headers['access-control-expose-headers']);
+    for (const name of ['Content-Disposition', 'Content-Length', 'Content-Range']) expect(exposed).toContain(name);
+    const missing = await app.inject({ method: 'GET', url: '/api/specimens/nope', headers: { origin: 'https://xr.example' } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('--cors-origin restricts to a list, and none sends no CORS headers', async () => {
+    const listed = await createTestApp({ corsOrigin: 'https://a.example,https://b.example' });
+    const ok = await listed.inject({ method: 'GET', url: '/api/specimens/', headers: { origin: 'https://b.example' } });
+    expect(ok.headers['access-control-allow-origin']).toBe('https://b.example');
+    const other = await listed.inject({ method: 'GET', url: '/api/specimens/', headers: { origin: 'https://evil.example' } });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    const none = await createTestApp({ corsOrigin: 'none' });
+    expect((await none.inject({ method: 'GET', url: '/api/specimens/', headers: { origin: 'https://a.example' } })).headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('--admin-token', () => {
+  it('guards cache stats, cache clear, reload and /metrics (401 without, 403 wrong) and leaves the rest open', async () => {
+    const app = await createTestApp({ adminToken: 's3cret' });
+    for (const [method, url] of [['GET', '/api/processing/cache/stats'], ['POST', '/api/processing/cache/clear'], ['GET', '/api/specimens/reload'], ['GET', '/metrics']] as const) {
+      const none = await app.inject({ method, url });
+      expect(none.statusCode, url).toBe(401);
+      expect(none.json()).toMatchObject({ status_code: 401, code: 'SPC_ERR_ADMIN_TOKEN_MISSING' });
+      const wrong = await app.inject({ method, url, headers: { authorization: 'Bearer nope' } });
+      expect(wrong.statusCode, url).toBe(403);
+      expect(wrong.json()).toMatchObject({ code: 'SPC_ERR_ADMIN_TOKEN_WRONG' });
+      expect((await app.inject({ method, url, headers: { authorization: 'Bearer s3cret' } })).statusCode, url).toBe(200);
+    }
+    expect((await app.inject({ method: 'GET', url: '/api/specimens/' })).statusCode).toBe(200);
+  });
+});
+
+describe('/metrics', () => {
+  it('reports requests, cache, jobs and compute in the Prometheus text format', async () => {
+    const app = await createTestApp();
+    const r = room();
+    await app.inject({ method: 'GET', url: `/api/specimens/dyn-square/data?room_id=${r}` });
+    await app.inject({ method: 'GET', url: `/api/specimens/dyn-square/data?room_id=${r}` });
+    const res = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(res.headers['content-type']).toContain('text/plain');
+    const text = res.body;
+    expect(text).toMatch(/vitrine_http_request_duration_seconds_count\{method="GET",route="\/api\/specimens\/:id\/data",status="200"\} 2/);
+    expect(text).toMatch(/vitrine_cache_lookups_total\{outcome="hit"\} 1/);
+    expect(text).toMatch(/vitrine_cache_lookups_total\{outcome="miss"\} 1/);
+    expect(text).toMatch(/vitrine_cache_entries 1/);
+    expect(text).toMatch(/vitrine_http_response_bytes_total\{kind="envelope"\} \d+/);
+    expect(text).toMatch(/vitrine_jobs\{state="running"\} 0/);
+    expect(text).toMatch(/vitrine_compute_threads 2/);
+  });
+});
+
+describe('compression', () => {
+  it('compresses JSON when asked, never envelopes', async () => {
+    const app = await createTestApp();
+    const body = { function_name: 'cloud', kwargs: { count: 2000 }, room_id: room() };
+    const plain = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: body });
+    const gz = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: body, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString('utf8')).toBe(plain.body);
+    expect(gz.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    const envelope = await app.inject({ method: 'GET', url: `/api/specimens/dyn-square/data?room_id=${room()}`, headers: { 'accept-encoding': 'gzip, br' } });
+    expect(envelope.headers['content-encoding']).toBeUndefined();
+    expect(Number(envelope.headers['content-length'])).toBe(envelope.rawPayload.length);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('serves a valid OpenAPI 3.1 document with every route, the error body and each function’s parameters; it follows reloads', async () => {
+    const app = await createTestApp();
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    for (const path of ['/api/specimens/', '/api/specimens/{id}/data', '/api/processing/invoke', '/api/jobs/{id}/progress']) expect(Object.keys(doc.paths)).toContain(path);
+    expect(doc.paths['/api/jobs/{id}/progress'].get.responses['4XX'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    const invoke = doc.paths['/api/processing/invoke'].post.requestBody.content['application/json'].schema.oneOf as { properties: { function_name: { const: string }; kwargs: { properties: Record<string, unknown> } } }[];
+    const square = invoke.find((f) => f.properties.function_name.const === 'square')!;
+    expect(Object.keys(square.properties.kwargs.properties)).toEqual(['size', 'label', 'flag', 'note']);
+    expect(Object.keys(doc.paths)).not.toContain('/api/specimens/late/data');
+    addDynamicSpecimen(app, 'late', 'square');
+    const after = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(Object.keys(after.paths)).toContain('/api/specimens/late/data');
+    const page = await app.inject({ method: 'GET', url: '/docs' });
+    const html = page.statusCode === 302 ? await app.inject({ method: 'GET', url: String(page.headers.location).startsWith('/') ? String(page.headers.location) : `/docs/${page.headers.location}` }) : page;
+    expect(html.statusCode).toBe(200);
+    expect(html.headers['content-type']).toContain('text/html');
+  });
+});
