@@ -1,6 +1,6 @@
 /**
  * @module install-compression
- * JSON (and text) responses are compressed when the client's Accept-Encoding allows it
+ * JSON responses (and the viewer's pages) are compressed when the client's Accept-Encoding allows it
  * (@fastify/compress: br, gzip, deflate). Envelopes and data files are not: their float arrays
  * barely compress, compressing them costs CPU on every read, and the VR client shows its
  * progress bar from Content-Length, which a compressed stream does not have. Event streams are
@@ -17,7 +17,9 @@ export async function installCompression(app: FastifyInstance): Promise<void> {
     globalDecompression: false,
     threshold: 1024,
     encodings: ['br', 'gzip', 'deflate'],
-    customTypes: /^(?:application\/(?:[\w.+-]+\+)?json|text\/(?!event-stream))/,
+    // JSON and the viewer's own pages and scripts; never data files (text ones included), whose
+    // Content-Length clients rely on.
+    customTypes: /^(?:application\/(?:[\w.+-]+\+)?json|text\/(?:html|css|javascript)|application\/javascript)/,
     // Brotli's default quality 11 is far too slow for large results served live.
     brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
   });

@@ -36,7 +36,7 @@ function record(id: string): SpecimenRecord {
 describe('the example specimens in specimens/', () => {
   it('scan without problems', () => {
     expect(problems).toEqual([]);
-    expect(records.map((r) => r.id)).toEqual(['cinquefoil-knot', 'ct-head-phantom', 'sunflower-spiral', 'torus-with-sliders', 'two-arm-galaxy']);
+    expect(records.map((r) => r.id)).toEqual(['cinquefoil-knot', 'ct-head-phantom', 'sunflower-spiral', 'torus-with-sliders', 'trefoil-knot', 'two-arm-galaxy']);
     for (const r of records) {
       expect(r.display_name.length, r.id).toBeGreaterThan(0);
       expect(r.description.length, r.id).toBeGreaterThan(0);
@@ -64,6 +64,26 @@ describe('the example specimens in specimens/', () => {
       expect(res.headers['content-type']).toBe('image/png');
       expect(res.rawPayload.subarray(1, 4).toString('latin1')).toBe('PNG');
       expect(res.rawPayload.readUInt32BE(16), r.id).toBeGreaterThanOrEqual(128); // IHDR width
+    }
+  });
+
+  it('serve the trefoil as an OBJ the headset client can open: vertices, normals and faces that index them', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/specimens/trefoil-knot/data' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="trefoil-knot.obj"');
+    expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+    const lines = res.body.split('\n');
+    const vertices = lines.filter((l) => l.startsWith('v ')).length;
+    const normals = lines.filter((l) => l.startsWith('vn ')).length;
+    const faces = lines.filter((l) => l.startsWith('f '));
+    expect(vertices).toBe(3840);
+    expect(normals).toBe(vertices);
+    expect(faces).toHaveLength(7680);
+    for (const face of faces) {
+      for (const corner of face.slice(2).split(' ')) {
+        const [v, , n] = corner.split('/').map(Number);
+        expect(v! >= 1 && v! <= vertices && v === n).toBe(true);
+      }
     }
   });
 
