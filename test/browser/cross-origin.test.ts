@@ -1,0 +1,79 @@
+/**
+ * CORS from a real browser: a page served from another origin (another port) loads an
+ * envelope, starts a job (a JSON POST, so Chromium sends a preflight first) and fetches its
+ * result from the host, reading the exposed Content-Length as a progress bar would.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { launchBrowser } from './browser-session.ts';
+
+let host: RunningHost;
+let browser: Browser;
+let page: Server;
+let pageUrl: string;
+
+beforeAll(async () => {
+  page = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><title>another origin</title><p>a page on another origin</p>');
+  });
+  await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+  pageUrl = `http://localhost:${(page.address() as AddressInfo).port}/`;
+  [host, browser] = await Promise.all([
+    (async () => spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--pool-size', '1']))(),
+    launchBrowser(),
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.stop();
+  await new Promise((resolve) => page?.close(resolve));
+});
+
+describe('a page on another origin', () => {
+  it('loads an envelope and a job result from the host', async () => {
+    const tab = await browser.newPage();
+    await tab.goto(pageUrl);
+    const seen = await tab.evaluate(async (base) => {
+      const data = await fetch(`${base}/api/specimens/dyn-square/data?room_id=cors`);
+      const bytes = (await data.arrayBuffer()).byteLength;
+      const start = await fetch(`${base}/api/specimens/dyn-square/start`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ params: { size: 3 }, room_id: 'cors' }),
+      });
+      const { job_id: jobId } = (await start.json()) as { job_id: string };
+      let status = 'running';
+      for (let i = 0; i < 200 && status === 'running'; i++) {
+        status = ((await (await fetch(`${base}/api/jobs/${jobId}/progress`)).json()) as { status: string }).status;
+        if (status === 'running') await new Promise((r) => setTimeout(r, 25));
+      }
+      const result = await fetch(`${base}/api/jobs/${jobId}/result`);
+      return {
+        origin: location.origin,
+        dataStatus: data.status,
+        contentLength: data.headers.get('content-length'),
+        bytes,
+        startStatus: start.status,
+        status,
+        resultStatus: result.status,
+        result: (await result.json()) as { type: string; vertices: number[] },
+      };
+    }, host.url);
+    expect(seen.origin).not.toBe(new URL(host.url).origin);
+    expect(seen.dataStatus).toBe(200);
+    expect(Number(seen.contentLength)).toBe(seen.bytes);
+    expect(seen.startStatus).toBe(200);
+    expect(seen.status).toBe('done');
+    expect(seen.resultStatus).toBe(200);
+    expect(seen.result.type).toBe('mesh');
+    expect(Math.max(...seen.result.vertices)).toBe(3);
+    await tab.close();
+  });
+});
