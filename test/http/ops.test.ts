@@ -6,6 +6,9 @@
 import { gunzipSync } from 'node:zlib';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import { installErrorHandlers } from '../../core/http/error-handler.ts';
+import { healthRoutes, Readiness } from '../../core/ops/health-routes.ts';
 import { addDynamicSpecimen, createTestApp, room } from '../helpers/create-test-app.ts';
 
 describe('health and readiness', () => {
@@ -15,6 +18,23 @@ describe('health and readiness', () => {
     const ready = await app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ready' });
+  });
+
+  it('answers /readyz 503 with the JSON error naming the first failing check; /healthz stays 200', async () => {
+    const app = Fastify();
+    installErrorHandlers(app);
+    const readiness = new Readiness();
+    let redisUp = false;
+    readiness.add('plugins', () => null);
+    readiness.add('redis', async () => (redisUp ? null : 'unreachable'));
+    await app.register(healthRoutes, { readiness });
+    const down = await app.inject({ method: 'GET', url: '/readyz' });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({ status_code: 503, detail: 'not ready: redis: unreachable', code: 'SPC_ERR_NOT_READY' });
+    expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    redisUp = true;
+    expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    await app.close();
   });
 });
 
