@@ -31,7 +31,7 @@ export function installMetrics(app: FastifyInstance, ctx: HostContext, scheduler
   const bytesSent = new Counter({ name: 'vitrine_http_response_bytes_total', help: 'Response bytes announced by Content-Length, by kind', labelNames: ['kind'], registers: [registry] });
   const gauge = (name: string, help: string, collect: (g: Gauge) => void, labelNames: string[] = []) =>
     new Gauge({ name, help, labelNames, registers: [registry], collect() { collect(this); } });
-  gauge('vitrine_cache_lookups_total', 'Room cache lookups by outcome (hit, miss, shared: joined a running computation)', (g) => {
+  gauge('vitrine_cache_lookups', 'Room cache lookups by outcome (hit, miss, shared: joined a running computation)', (g) => {
     for (const [outcome, n] of Object.entries(ctx.results.accessCounts)) g.set({ outcome }, n);
   }, ['outcome']);
   gauge('vitrine_cache_entries', 'Room cache entries', (g) => g.set(ctx.results.cache.size));

@@ -95,8 +95,8 @@ describe('/metrics', () => {
     expect(res.headers['content-type']).toContain('text/plain');
     const text = res.body;
     expect(text).toMatch(/vitrine_http_request_duration_seconds_count\{method="GET",route="\/api\/specimens\/:id\/data",status="200"\} 2/);
-    expect(text).toMatch(/vitrine_cache_lookups_total\{outcome="hit"\} 1/);
-    expect(text).toMatch(/vitrine_cache_lookups_total\{outcome="miss"\} 1/);
+    expect(text).toMatch(/vitrine_cache_lookups\{outcome="hit"\} 1/);
+    expect(text).toMatch(/vitrine_cache_lookups\{outcome="miss"\} 1/);
     expect(text).toMatch(/vitrine_cache_entries 1/);
     expect(text).toMatch(/vitrine_http_response_bytes_total\{kind="envelope"\} \d+/);
     expect(text).toMatch(/vitrine_jobs\{state="running"\} 0/);
