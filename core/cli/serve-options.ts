@@ -112,6 +112,17 @@ function truthy(raw: string | undefined): boolean | undefined {
   return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
 }
 
+/** `--cors-origin`: `*`, `none`, or origins (`scheme://host[:port]`, no path), comma-separated. */
+function corsOrigin(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '*' || raw.trim() === 'none') return raw;
+  for (const origin of raw.split(',').map((o) => o.trim())) {
+    if (!/^https?:\/\/[^/\s?#]+$/.test(origin)) {
+      throw new Error(`--cors-origin takes *, none, or origins like https://viewer.example:8443 (no path), got '${origin}'`);
+    }
+  }
+  return raw;
+}
+
 /** Parses flags and environment; throws an Error with a readable message on bad input. */
 export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
   const { values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false });
@@ -145,7 +156,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       poolSize: number('pool-size', get('pool-size'), true),
       cacheMaxBytes: number('cache-max-bytes', get('cache-max-bytes'), true),
       maxJobs: number('max-jobs', get('max-jobs'), true),
-      corsOrigin: get('cors-origin'),
+      corsOrigin: corsOrigin(get('cors-origin')),
       adminToken: get('admin-token') ?? null,
       roomThreads: number('room-threads', get('room-threads'), true),
       relay: truthy(get('relay')) ?? false,

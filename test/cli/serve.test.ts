@@ -81,5 +81,6 @@ describe('vitrine serve', () => {
   it('refuses bad options with a readable message', async () => {
     await expect(spawnHost(['--port', 'abc'])).rejects.toThrow(/--port must be/);
     await expect(spawnHost(['--bogus'])).rejects.toThrow(/bogus/);
+    await expect(spawnHost(['--cors-origin', 'https://ok.example,viewer.example/app'])).rejects.toThrow(/--cors-origin takes .*viewer\.example\/app/);
   });
 });
