@@ -9,10 +9,12 @@
  *
  * glibc reads the setting only at process start, so `vitrine serve` (and `dev`) started
  * without it starts itself again with it, passing signals on and exiting with the same code;
- * the relaunched host ends itself if its launcher disappears. Set MALLOC_MMAP_THRESHOLD_
+ * the relaunched host ends with its launcher (at once through setpriv's parent-death signal
+ * where util-linux has it, else within 200 ms by watching its parent). Set MALLOC_MMAP_THRESHOLD_
  * yourself (any value) to run in one process, or VITRINE_ALLOCATOR=default to keep glibc's.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 export const ALLOCATOR_ENV = Object.freeze({ MALLOC_MMAP_THRESHOLD_: '65536' });
 
@@ -23,9 +25,18 @@ export function wantsAllocatorEnv(env: NodeJS.ProcessEnv = process.env, platform
   return platform === 'linux' && env.MALLOC_MMAP_THRESHOLD_ === undefined && env.VITRINE_ALLOCATOR !== 'default';
 }
 
+/** util-linux's setpriv, when present: the kernel then ends the host the moment its launcher dies. */
+function setprivPath(): string | null {
+  for (const dir of ['/usr/bin', '/bin']) if (existsSync(`${dir}/setpriv`)) return `${dir}/setpriv`;
+  return null;
+}
+
 /** Runs this same command again with the allocator setting; resolves with its exit code. */
 export function relaunchWithAllocatorEnv(argv: string[]): Promise<number> {
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...argv], {
+  const command = [process.execPath, ...process.execArgv, process.argv[1]!, ...argv];
+  const setpriv = setprivPath();
+  const [file, ...args] = setpriv ? [setpriv, '--pdeathsig', 'KILL', '--', ...command] : command;
+  const child = spawn(file!, args, {
     stdio: 'inherit',
     // Its own process group: a Ctrl-C reaches the launcher only, which passes it on once.
     detached: true,
