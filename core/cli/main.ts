@@ -17,14 +17,17 @@ commands:
 /** Runs one CLI invocation and returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // The commands that run a host start it with the allocator setting that returns freed memory.
+  if (command === 'serve' || command === 'dev') {
+    if (wantsAllocatorEnv()) return relaunchWithAllocatorEnv(argv);
+    followLauncher();
+  }
   switch (command) {
     case 'build': {
       const { runBuildCommand } = await import('../../build/cli-build.ts');
       return runBuildCommand(rest);
     }
     case 'serve': {
-      if (wantsAllocatorEnv()) return relaunchWithAllocatorEnv(argv);
-      followLauncher();
       const { runServeCommand } = await import('./serve-command.ts');
       return runServeCommand(rest);
     }
@@ -33,8 +36,6 @@ export async function main(argv: string[]): Promise<number> {
       return runInitCommand(rest);
     }
     case 'dev': {
-      if (wantsAllocatorEnv()) return relaunchWithAllocatorEnv(argv);
-      followLauncher();
       const { runDevCommand } = await import('../../build/dev/cli-dev.ts');
       return runDevCommand(rest);
     }
