@@ -112,12 +112,21 @@ export class RoomCache<T> {
       age_seconds: Math.round((now - e.createdAt) / 10) / 100,
       access_count: e.accessCount,
     }));
-    const bytes = { total_bytes: this.#budget?.totalBytes ?? 0, max_bytes: this.#budget?.maxBytes ?? null };
-    return { total_entries: entries.length, ttl_seconds: this.ttlSeconds, ...bytes, entries };
+    return { total_entries: entries.length, ttl_seconds: this.ttlSeconds, total_bytes: this.totalBytes, max_bytes: this.maxBytes, entries };
   }
 
   get size(): number {
     return this.#rooms.size;
+  }
+
+  /** Bytes of every result in the byte budget (rooms and finished jobs); 0 without one. */
+  get totalBytes(): number {
+    return this.#budget?.totalBytes ?? 0;
+  }
+
+  /** The byte budget; null without one. */
+  get maxBytes(): number | null {
+    return this.#budget?.maxBytes ?? null;
   }
 
   close(): void {

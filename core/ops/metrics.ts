@@ -35,8 +35,8 @@ export function installMetrics(app: FastifyInstance, ctx: HostContext, scheduler
     for (const [outcome, n] of Object.entries(ctx.results.accessCounts)) g.set({ outcome }, n);
   }, ['outcome']);
   gauge('vitrine_cache_entries', 'Room cache entries', (g) => g.set(ctx.results.cache.size));
-  gauge('vitrine_results_bytes', 'Bytes of results held (room entries and finished jobs)', (g) => g.set(ctx.results.cache.stats().total_bytes));
-  gauge('vitrine_results_max_bytes', 'The byte budget (--cache-max-bytes)', (g) => g.set(ctx.results.cache.stats().max_bytes ?? 0));
+  gauge('vitrine_results_bytes', 'Bytes of results held (room entries and finished jobs)', (g) => g.set(ctx.results.cache.totalBytes));
+  gauge('vitrine_results_max_bytes', 'The byte budget (--cache-max-bytes)', (g) => g.set(ctx.results.cache.maxBytes ?? 0));
   gauge('vitrine_jobs', 'Jobs by state', (g) => {
     for (const [state, n] of Object.entries(ctx.jobs.countByState())) g.set({ state }, n);
   }, ['state']);
