@@ -10,19 +10,14 @@
  * passing the same download through while keeping a copy, and without (plain-relay.mjs).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildFixturePlugins, NO_PLUGINS, workerArgs, FIXTURES } from '../federation/helpers/fixture-build.ts';
 import { killAll, registered, startHost } from '../federation/helpers/host-process.ts';
+import { rssBytes } from '../helpers/process-rss.ts';
 
 const MIB = 1024 * 1024;
 const PAYLOAD_MIB = 256;
 
-function rssBytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const match = /VmRSS:\s+(\d+) kB/.exec(status);
-  return match ? Number(match[1]) * 1024 : 0;
-}
 
 async function download(url: string): Promise<{ bytes: number; seconds: number }> {
   const started = performance.now();

@@ -6,17 +6,13 @@
  * and the cache cleared (against the idle host: target within 1.5x), and the latency of small
  * requests in another room during the flood. VITRINE_FLOOD_JOBS changes the count.
  */
-import { readFileSync } from 'node:fs';
 import { fmt, percentile, startBenchHost } from './host-helpers.ts';
+import { rssMiB } from '../helpers/process-rss.ts';
 
 const JOBS = Number(process.env.VITRINE_FLOOD_JOBS ?? 2000);
 const CONCURRENCY = 50;
 const JOB_TTL_S = 10;
 
-function rssMiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(match![1]) / 1024;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

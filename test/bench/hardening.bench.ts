@@ -5,16 +5,12 @@
  * 2. Relay frames before the hello: ten unauthenticated WebSocket clients each send a 60 MB
  *    frame to a relay; its resident memory before and after.
  */
-import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import WebSocket from 'ws';
-import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { spawnHost } from '../helpers/spawn-host.ts';
 import { fmt } from './host-helpers.ts';
+import { rssMiB } from '../helpers/process-rss.ts';
 
-function rssMiB(host: RunningHost): number {
-  const status = readFileSync(`/proc/${host.child.pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
-}
 
 function slowBody(port: number, started: number): Promise<{ status: number; seconds: number }> {
   return new Promise((resolve) => {
@@ -46,7 +42,7 @@ async function slowBodies(lines: string[]): Promise<void> {
 async function bigFrames(lines: string[]): Promise<void> {
   const host = await spawnHost(['--port', '0', '--plugins', 'none', '--specimens', 'none', '--log-level', 'warn', '--relay', '--token', 'secret']);
   try {
-    const before = rssMiB(host);
+    const before = rssMiB(host.child.pid!);
     const frame = Buffer.alloc(60 * 1024 * 1024, 1);
     const codes = await Promise.all(
       Array.from({ length: 10 }, (_, i) => new Promise<number>((resolve) => {
@@ -57,7 +53,7 @@ async function bigFrames(lines: string[]): Promise<void> {
       })),
     );
     await new Promise((r) => setTimeout(r, 2000));
-    lines.push(`relay, ten unauthenticated 60 MB frames: closed with ${[...new Set(codes)].join(', ')}; RSS ${fmt(before, 0)} MiB before, ${fmt(rssMiB(host), 0)} MiB after`);
+    lines.push(`relay, ten unauthenticated 60 MB frames: closed with ${[...new Set(codes)].join(', ')}; RSS ${fmt(before, 0)} MiB before, ${fmt(rssMiB(host.child.pid!), 0)} MiB after`);
   } finally {
     await host.stop('SIGKILL');
   }

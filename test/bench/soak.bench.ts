@@ -7,17 +7,13 @@
  * a host with a 1 GiB result budget (--cache-max-bytes). Reports
  * requests, status counts, latency percentiles and the host's RSS over time.
  */
-import { readFileSync } from 'node:fs';
 import { fmt, percentile, startBenchHost } from './host-helpers.ts';
+import { rssMiB } from '../helpers/process-rss.ts';
 
 const SECONDS = Number(process.env.VITRINE_SOAK_SECONDS ?? 300);
 const CLIENTS = Number(process.env.VITRINE_SOAK_CLIENTS ?? 150);
 const BUDGET = 1024 * 1024 * 1024;
 
-function rssMiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(match![1]) / 1024;
-}
 
 type Step = (base: string, client: number, i: number) => Promise<Response>;
 

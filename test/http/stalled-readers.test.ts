@@ -3,19 +3,15 @@
  * it once and every response writes from those shared bytes. Measured on a real host process
  * (its resident memory) with real sockets that never read past the first bytes.
  */
-import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+import { rssBytes } from '../helpers/process-rss.ts';
 
 afterAll(killAllHosts);
 
-function rssBytes(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(match![1]) * 1024;
-}
 
 /** Sends the request, waits for the first bytes of the answer, then stops reading. */
 function stalledReader(port: number, body: string): Promise<net.Socket> {
