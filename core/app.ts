@@ -27,6 +27,9 @@ import { PooledInvoker } from './invoke/pooled-invoker.ts';
 import { RoomScheduler } from './invoke/room-scheduler.ts';
 import { ResultService } from './invoke/result-service.ts';
 import { JobStore } from './jobs/job-store.ts';
+import { jobChannel } from './jobs/job-service.ts';
+import { LocalJobs } from './jobs/local-jobs.ts';
+import { roomChannel } from './results/result-source.ts';
 import { resolveHostOptions, type HostOptions } from './options.ts';
 import { toCodeSpecimen, toInlineEntry, type AnyFunction, type RegisterFunctionOptions, type RegisterSpecimenOptions } from './registry/code-registration.ts';
 import type { FunctionEntry } from './registry/function-entry.ts';
@@ -101,16 +104,18 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     bundle: new PooledInvoker(pools.compute, scheduler, { cancelGraceMs: options.cancelGraceMs }),
     inline: new InlineInvoker(),
   };
-  const results = new ResultService({ cache, invokers, log: app.log });
   const events = new EventHub();
-  const jobs = new JobStore({
+  const results = new ResultService({ cache, invokers, log: app.log, publish: (roomId, event) => events.publish(roomChannel(roomId), event) });
+  const jobStore = new JobStore({
     ttlSeconds: options.jobTtlSeconds,
     timeoutSeconds: options.jobTimeoutSeconds,
     maxMessages: options.maxJobMessages,
     maxFinished: options.maxFinishedJobs,
     maxRunning: options.maxJobs,
     budget,
+    onChange: (job) => events.publish(jobChannel(job.id), { event: 'change', data: null }),
   });
+  const jobs = new LocalJobs(jobStore, results, events);
 
   const reloadHooks: AfterReloadHook[] = [];
   async function reload(): Promise<ReloadCounts> {
@@ -127,6 +132,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     catalog,
     results,
     jobs,
+    local: { results, jobs: jobStore },
     json: new JsonResultEncoder(pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes }),
     invokers,
     events,

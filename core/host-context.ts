@@ -6,6 +6,7 @@
 import type { SpecimenRecord } from './catalog/specimen-record.ts';
 import type { EventHub } from './events/event-hub.ts';
 import { createHostError } from './errors.ts';
+import type { JobService } from './jobs/job-service.ts';
 import type { JobStore } from './jobs/job-store.ts';
 import type { ResolvedHostOptions } from './options.ts';
 import type { ReloadCounts } from './registry/reload-sources.ts';
@@ -16,6 +17,7 @@ import type { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import type { JsonResultEncoder } from './results/json-encoder.ts';
 import type { InvokerSet } from './invoke/invoker.ts';
 import type { ResultService } from './invoke/result-service.ts';
+import type { ResultSource } from './results/result-source.ts';
 
 /**
  * Runs after the host's own sources are reloaded, in the order added; what it returns is
@@ -27,8 +29,12 @@ export interface HostContext {
   options: ResolvedHostOptions;
   functions: FunctionRegistry;
   catalog: SpecimenCatalog;
-  results: ResultService;
-  jobs: JobStore;
+  /** Results as the routes see them: this host's, or the Redis service's. */
+  results: ResultSource;
+  /** Jobs as the routes see them: this host's, or the Redis service's. */
+  jobs: JobService;
+  /** This host's own result service and job store (federation runs its relayed jobs here). */
+  local: { results: ResultService; jobs: JobStore };
   json: JsonResultEncoder;
   /** Invokers by function source; a relay adds `remote`. */
   invokers: InvokerSet;

@@ -7,6 +7,7 @@
  * budget, every stored value is held in it (the budget may drop the least recently used).
  */
 import type { CacheStats } from '../client/wire-types.ts';
+import type { RoomState } from '../results/result-source.ts';
 import type { ResultBudget } from './result-budget.ts';
 
 export interface CacheEntry<T> {
@@ -17,6 +18,8 @@ export interface CacheEntry<T> {
   value: T;
   createdAt: number;
   accessCount: number;
+  /** What the room shows (room events' data); absent for entries stored without one. */
+  state?: RoomState;
 }
 
 export type { CacheStats };
@@ -66,11 +69,21 @@ export class RoomCache<T> {
     return entry;
   }
 
+  /** The room's live entry whatever its key, without counting an access. */
+  peek(roomId: string): CacheEntry<T> | undefined {
+    const entry = this.#rooms.get(roomId);
+    if (entry && this.#expired(entry)) {
+      this.#drop(entry);
+      return undefined;
+    }
+    return entry;
+  }
+
   /** Stores a result as the room's only entry (replacing any other key). */
-  set(roomId: string, key: string, functionName: string, paramKeys: string[], value: T): CacheEntry<T> {
+  set(roomId: string, key: string, functionName: string, paramKeys: string[], value: T, state?: RoomState): CacheEntry<T> {
     const previous = this.#rooms.get(roomId);
     if (previous) this.#drop(previous);
-    const entry: CacheEntry<T> = { roomId, key, functionName, paramKeys, value, createdAt: this.#now(), accessCount: 1 };
+    const entry: CacheEntry<T> = { roomId, key, functionName, paramKeys, value, createdAt: this.#now(), accessCount: 1, ...(state ? { state } : {}) };
     this.#rooms.set(roomId, entry);
     // Evicted by the budget: the room simply has no entry any more (the next request computes).
     this.#budget?.hold(value, `room:${roomId}`, () => {

@@ -161,8 +161,8 @@ export class RelayHub {
     const prefix = prefixed(workerId, '');
     ctx.functions.removeWhere((e) => e.source.kind === 'remote' && e.source.workerId === workerId);
     ctx.catalog.removeSource(`relay:${workerId}`);
-    const failed = ctx.jobs.failWhere((job) => job.meta.functionName.startsWith(prefix), `worker ${workerId} disconnected`);
-    ctx.results.cache.deleteWhere((entry) => entry.functionName.startsWith(prefix));
+    const failed = ctx.local.jobs.failWhere((job) => job.meta.functionName.startsWith(prefix), `worker ${workerId} disconnected`);
+    ctx.local.results.cache.deleteWhere((entry) => entry.functionName.startsWith(prefix));
     this.#log.warn(`federation: worker ${workerId} left (${code}${reason ? ` ${reason}` : ''}); ${failed} running jobs ended`);
   }
 

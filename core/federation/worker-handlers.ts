@@ -32,7 +32,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 function jobOf(ctx: HostContext, value: unknown): JobRef | null {
   if (!value || typeof value !== 'object') return null;
   const { id, specimen_id: specimenId } = value as { id?: unknown; specimen_id?: unknown };
-  if (typeof id !== 'string' || !UUID.test(id) || ctx.jobs.get(id)) return null;
+  if (typeof id !== 'string' || !UUID.test(id) || ctx.local.jobs.get(id)) return null;
   return { id, specimenId: typeof specimenId === 'string' && ctx.catalog.get(specimenId) ? specimenId : null };
 }
 
@@ -45,13 +45,13 @@ type Compute = (signal: AbortSignal, onProgress?: (update: ProgressUpdate) => vo
  */
 async function runAsOwnedJob(ctx: HostContext, job: JobRef, meta: JobMeta, compute: Compute, signal: AbortSignal): Promise<StoredResult> {
   let outcome!: Promise<StoredResult>;
-  ctx.jobs.start(meta, (jobSignal, onProgress) => (outcome = compute(jobSignal, onProgress)), job.id);
-  signal.addEventListener('abort', () => ctx.jobs.cancel(job.id), { once: true });
+  ctx.local.jobs.start(meta, (jobSignal, onProgress) => (outcome = compute(jobSignal, onProgress)), job.id);
+  signal.addEventListener('abort', () => ctx.local.jobs.cancel(job.id), { once: true });
   try {
     return await outcome;
   } catch (error) {
     // Ended here for another reason than a cancel (timed out, shutting down): say so.
-    const ended = ctx.jobs.get(job.id);
+    const ended = ctx.local.jobs.get(job.id);
     if (isHostError(error) && error.code === 'SPC_ERR_JOB_CANCELLED' && ended?.error && ended.error !== 'cancelled') throw new Error(ended.error);
     throw error;
   }
@@ -67,7 +67,7 @@ async function invoke(deps: WorkerHandlerDeps, body: Record<string, unknown>, hc
   const roomId = typeof body.room_id === 'string' ? body.room_id : ctx.options.defaultRoomId;
   hc.signal.addEventListener('abort', () => deps.log.info(`federation: the relay cancelled ${name} in room ${roomId}`), { once: true });
   const compute: Compute = (signal, onProgress) =>
-    ctx.results.compute({
+    ctx.local.results.compute({
       entry,
       values,
       roomId,

@@ -38,10 +38,10 @@ export async function processingRoutes(app: FastifyInstance, opts: { ctx: HostCo
     return sendJsonResult(ctx, reply, result, entry.name);
   });
 
-  app.get('/api/processing/cache/stats', async () => ctx.results.cache.stats());
+  app.get('/api/processing/cache/stats', async () => ctx.results.stats());
 
   app.post('/api/processing/cache/clear', async () => {
-    ctx.results.cache.clear();
+    await ctx.results.clear();
     return { status: 'cleared' };
   });
 }

@@ -36,7 +36,7 @@ async function serveData(ctx: HostContext, request: FastifyRequest, reply: Fasti
   const roomId = roomOf(ctx, rawRoom);
   // HEAD checks the specimen, parameters and room, and says what GET would send, without computing.
   if (request.method === 'HEAD') return answerHead(reply, dataMediaType(ctx, entry.return_type));
-  const computeRequest = { entry, values, roomId, signal: abortOnDisconnect(request, reply) };
+  const computeRequest = { entry, values, roomId, specimenId: record.id, signal: abortOnDisconnect(request, reply) };
   // Envelopes can follow a relayed result's bytes as they arrive; JSON results need them all.
   const streams = entry.return_type === 'mesh' || entry.return_type === 'volume';
   const { result, arriving } = streams ? await ctx.results.open(computeRequest) : { result: await ctx.results.compute(computeRequest), arriving: null };

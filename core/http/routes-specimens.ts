@@ -9,7 +9,6 @@ import { sendThumbnail } from './send-opened.ts';
 import { createHostError } from '../errors.ts';
 import { functionOfSpecimen, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
 import { expectBody, roomOf } from './request-input.ts';
-import { toStartResponse } from '../jobs/job-views.ts';
 import { expectParamsObject } from '../params/parse-params.ts';
 import { toCatalogEntry, toSpecimenMetadata } from './specimen-views.ts';
 
@@ -47,14 +46,8 @@ export async function specimenRoutes(app: FastifyInstance, opts: { ctx: HostCont
     const entry = functionOfSpecimen(ctx, record);
     const values = specimenValues(ctx, record, entry, expectParamsObject(body.params));
     const roomId = roomOf(ctx, body.room_id);
-    const meta = { specimenId: record.id, functionName: entry.name, roomId };
     // A cache hit is a job that is done already in the start response.
-    const cached = ctx.results.lookup(roomId, entry, values);
-    if (cached) return toStartResponse(ctx.jobs.createDone(meta, cached));
-    const job = ctx.jobs.start(meta, (signal, onProgress, jobId) =>
-      ctx.results.compute({ entry, values, roomId, signal, onProgress, job: { id: jobId, specimenId: record.id } }),
-    );
-    return toStartResponse(job);
+    return ctx.jobs.start({ entry, values, roomId, specimenId: record.id });
   });
 }
 

@@ -7,6 +7,9 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { RoomCache } from '../cache/room-cache.ts';
+import type { CacheStats } from '../client/wire-types.ts';
+import type { HostEvent } from '../events/event-hub.ts';
+import type { ResultFigures, ResultSource, RoomState } from '../results/result-source.ts';
 import { createHostError } from '../errors.ts';
 import { cacheKey } from '../params/params-hash.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
@@ -53,18 +56,30 @@ export interface ComputeRequest {
   onProgress?: (update: ProgressUpdate) => void;
   /** The job asking, if any (passed to the invoker of a computation it starts). */
   job?: JobRef;
+  /** The specimen asked for, if any (room events name it). */
+  specimenId?: string | null;
 }
 
-export class ResultService {
+/** Publishes a room event (`computing`, `result`) for the room's subscribers. */
+export type RoomEventSink = (roomId: string, event: HostEvent) => void;
+
+/** What a room shows once `request`'s result is its entry. */
+export function roomStateOf(request: ComputeRequest): RoomState {
+  return { function_name: request.entry.name, specimen_id: request.specimenId ?? null, params: request.values, type: request.entry.return_type };
+}
+
+export class ResultService implements ResultSource {
   #cache: RoomCache<StoredResult>;
   #invokers: InvokerSet;
   #log: FastifyBaseLogger;
   #flights = new Map<string, Flight>();
+  #publish: RoomEventSink;
 
-  constructor(options: { cache: RoomCache<StoredResult>; invokers: InvokerSet; log: FastifyBaseLogger }) {
+  constructor(options: { cache: RoomCache<StoredResult>; invokers: InvokerSet; log: FastifyBaseLogger; publish?: RoomEventSink }) {
     this.#cache = options.cache;
     this.#invokers = options.invokers;
     this.#log = options.log;
+    this.#publish = options.publish ?? (() => {});
   }
 
   get cache(): RoomCache<StoredResult> {
@@ -80,8 +95,29 @@ export class ResultService {
   }
 
   /** The cached result for these values in this room, counted and logged as a hit; else undefined. */
-  lookup(roomId: string, entry: FunctionEntry, values: Record<string, unknown>): StoredResult | undefined {
+  lookupSync(request: ComputeRequest): StoredResult | undefined {
+    const { roomId, entry, values } = request;
     return this.#hit(roomId, entry, values, keyOf(entry, values));
+  }
+
+  async lookup(request: ComputeRequest): Promise<StoredResult | undefined> {
+    return this.lookupSync(request);
+  }
+
+  async roomState(roomId: string): Promise<RoomState | null> {
+    return this.#cache.peek(roomId)?.state ?? null;
+  }
+
+  async stats(): Promise<CacheStats> {
+    return this.#cache.stats();
+  }
+
+  async clear(): Promise<number> {
+    return this.#cache.clear();
+  }
+
+  figures(): ResultFigures {
+    return { entries: this.#cache.size, bytes: this.#cache.totalBytes, maxBytes: this.#cache.maxBytes };
   }
 
   #hit(roomId: string, entry: FunctionEntry, values: Record<string, unknown>, key: string): StoredResult | undefined {
@@ -147,13 +183,16 @@ export class ResultService {
     flight.promise = invoker
       .invoke(entry, values, { signal: controller.signal, onProgress, roomId, onArriving, ...(job ? { job } : {}) })
       .then((result) => {
-        this.#cache.set(roomId, key, entry.name, Object.keys(values), result);
+        const state = roomStateOf(request);
+        this.#cache.set(roomId, key, entry.name, Object.keys(values), result, state);
+        this.#publish(roomId, { event: 'result', data: state });
         return result;
       })
       .finally(() => this.#flights.delete(flightKey));
     // Waiters attach their own handlers; this one only keeps an unobserved failure quiet.
     flight.promise.catch(() => {});
     this.#flights.set(flightKey, flight);
+    this.#publish(roomId, { event: 'computing', data: { ...roomStateOf(request), job_id: job?.id ?? null } });
     return flight;
   }
 

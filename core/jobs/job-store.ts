@@ -25,6 +25,8 @@ export interface JobStoreOptions {
   maxRunning: number;
   /** Holds finished jobs' results; may drop them. */
   budget?: ResultBudget<StoredResult>;
+  /** Called when a job gets a message or ends (event streams re-read it). */
+  onChange?: (job: Job) => void;
 }
 
 /** Seconds a client refused for too many jobs is asked to wait. */
@@ -75,11 +77,14 @@ export class JobStore {
     this.#running++;
     const timeout = setTimeout(() => this.#end(job, `timed out after ${this.#options.timeoutSeconds} s`), this.#options.timeoutSeconds * 1000);
     timeout.unref();
-    run(job.controller.signal, (update) => job.append(update), job.id).then(
+    run(job.controller.signal, (update) => {
+      job.append(update);
+      this.#options.onChange?.(job);
+    }, job.id).then(
       (result) => this.#succeed(job, result),
       (error: unknown) => {
         const message = isHostError(error) && error.code === 'SPC_ERR_JOB_CANCELLED' ? 'cancelled' : error instanceof Error ? error.message : String(error);
-        if (job.fail(message)) this.#scheduleSweep(job);
+        if (job.fail(message)) this.#ended(job);
       },
     ).finally(() => {
       clearTimeout(timeout);
@@ -94,7 +99,12 @@ export class JobStore {
       job.result = null;
       job.resultEvicted = true;
     });
+    this.#ended(job);
+  }
+
+  #ended(job: Job): void {
     this.#scheduleSweep(job);
+    this.#options.onChange?.(job);
   }
 
   /** Marks a done job's result as just read (the budget drops least recently used first). */
@@ -116,7 +126,7 @@ export class JobStore {
   #end(job: Job, reason: string): void {
     if (job.fail(reason)) {
       job.controller.abort();
-      this.#scheduleSweep(job);
+      this.#ended(job);
     }
   }
 

@@ -34,11 +34,11 @@ export function installMetrics(app: FastifyInstance, ctx: HostContext, scheduler
   gauge('vitrine_cache_lookups', 'Room cache lookups by outcome (hit, miss, shared: joined a running computation)', (g) => {
     for (const [outcome, n] of Object.entries(ctx.results.accessCounts)) g.set({ outcome }, n);
   }, ['outcome']);
-  gauge('vitrine_cache_entries', 'Room cache entries', (g) => g.set(ctx.results.cache.size));
-  gauge('vitrine_results_bytes', 'Bytes of results held (room entries and finished jobs)', (g) => g.set(ctx.results.cache.totalBytes));
-  gauge('vitrine_results_max_bytes', 'The byte budget (--cache-max-bytes)', (g) => g.set(ctx.results.cache.maxBytes ?? 0));
+  gauge('vitrine_cache_entries', 'Room cache entries', (g) => g.set(ctx.results.figures().entries));
+  gauge('vitrine_results_bytes', 'Bytes of results held (room entries and finished jobs)', (g) => g.set(ctx.results.figures().bytes));
+  gauge('vitrine_results_max_bytes', 'The byte budget (--cache-max-bytes)', (g) => g.set(ctx.results.figures().maxBytes ?? 0));
   gauge('vitrine_jobs', 'Jobs by state', (g) => {
-    for (const [state, n] of Object.entries(ctx.jobs.countByState())) g.set({ state }, n);
+    for (const [state, n] of Object.entries(ctx.jobs.counts())) g.set({ state }, n);
   }, ['state']);
   gauge('vitrine_compute_threads_busy', 'Compute threads running a function', (g) => g.set(scheduler.busy));
   gauge('vitrine_compute_threads', 'Compute threads of this host', (g) => g.set(scheduler.threads));

@@ -12,7 +12,7 @@ async function post(url: string, contentType: string | null, body?: string): Pro
 describe('JSON routes take only JSON bodies', () => {
   it('answers 415 to text/plain, form, multipart and untyped bodies, before any route runs', async () => {
     const { app, url } = await listenTestApp();
-    const stats = () => app.vitrine.context.results.cache.stats();
+    const stats = () => app.vitrine.context.local.results.cache.stats();
     await fetch(`${url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"function_name":"square"}' });
     const entries = stats().total_entries;
     expect(entries).toBeGreaterThan(0);
