@@ -1,0 +1,127 @@
+/**
+ * @module service-harness
+ * What the result-source and job-service conformance cases (result-source-cases.ts,
+ * job-service-cases.ts) need from an implementation, how to build it from any host made by
+ * createApp (`harnessOf`), and the waiting and counting helpers both suites share.
+ */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { onTestFinished } from 'vitest';
+import { isHostError } from '../../core/errors.ts';
+import type { EventHub } from '../../core/events/event-hub.ts';
+import type { JobRequest, JobService } from '../../core/jobs/job-service.ts';
+import { resolveParams } from '../../core/params/resolve-params.ts';
+import { valueParameterNames } from '../../core/registry/function-entry.ts';
+import type { ResultSource } from '../../core/results/result-source.ts';
+
+/** Builds requests for the functions of test/fixtures/plugins/host-fixtures. */
+export interface RequestMaker {
+  /**
+   * A request for fixture function `name` in room `roomId`, its `params` checked and their
+   * defaults filled exactly as the routes do; `extra` adds a signal, onProgress, specimenId.
+   */
+  request(name: string, params: Record<string, unknown>, roomId: string, extra?: Partial<JobRequest>): JobRequest;
+  /** Stops everything the harness started (its hosts, its connections). */
+  close(): Promise<void>;
+}
+
+export interface ResultSourceHarness extends RequestMaker {
+  results: ResultSource;
+  /** The EventHub where `results` publishes room events, on roomChannel(roomId). */
+  events: EventHub;
+}
+
+export interface JobServiceHarness extends RequestMaker {
+  jobs: JobService;
+}
+
+/** Everything both suites need from one implementation. */
+export type ServiceHarness = ResultSourceHarness & JobServiceHarness;
+
+/**
+ * How an implementation's test file hands itself to the suites: a fresh harness per test
+ * (each case closes it). The in-memory one is `harnessOf(await createApp(...))`; the Redis one
+ * is the same over a host created with its Redis URL.
+ */
+export type ServiceHarnessFactory = () => Promise<ServiceHarness>;
+
+/** The harness of a host built by createApp: what its routes use (`app.vitrine.context`). */
+export function harnessOf(app: FastifyInstance): ServiceHarness {
+  const { context } = app.vitrine;
+  return {
+    results: context.results,
+    jobs: context.jobs,
+    events: context.events,
+    request(name, params, roomId, extra = {}) {
+      const entry = context.functions.get(name);
+      if (!entry) throw new Error(`fixture function ${name} is not registered`);
+      const values = resolveParams(entry.schema, valueParameterNames(entry), { named: params }, entry.name);
+      return { entry, values, roomId, specimenId: null, ...extra };
+    },
+    close: () => app.close(),
+  };
+}
+
+/** A fresh harness from `make`, closed when the current test finishes. */
+export async function use<H extends RequestMaker>(make: () => Promise<H>): Promise<H> {
+  const harness = await make();
+  onTestFinished(() => harness.close());
+  return harness;
+}
+
+/** A new empty folder for the run-counting fixtures (`counted`, `ticker`). */
+export function countDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'vitrine-conformance-count-'));
+}
+
+/** Lines in `dir`/`file` (runs of `counted`, ticks of `ticker`); 0 when it does not exist yet. */
+export async function linesIn(dir: string, file: string): Promise<number> {
+  const text = await readFile(join(dir, file), 'utf8').catch(() => '');
+  return text.split('\n').filter(Boolean).length;
+}
+
+/** Polls `probe` until it returns something other than undefined; fails past the deadline. */
+export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, limitMs = 20_000): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Resolves with `read()` once it has not changed for `quietMs` (a stopped function's tick
+ * count); fails if it keeps changing past the deadline. Proving that something stopped needs
+ * some window of silence; the ticking fixture writes every 20 ms, so 600 ms is 30 missed ticks.
+ */
+export async function quiet(read: () => Promise<number>, what: string, quietMs = 600, limitMs = 20_000): Promise<number> {
+  const deadline = Date.now() + limitMs;
+  let value = await read();
+  let since = Date.now();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = await read();
+    if (now !== value) {
+      value = now;
+      since = Date.now();
+    } else if (Date.now() - since >= quietMs) {
+      return value;
+    }
+    if (Date.now() > deadline) throw new Error(`${what} kept changing`);
+  }
+}
+
+/** The catalogued error `promise` rejects with (its code, status and message). */
+export async function failure(promise: Promise<unknown>): Promise<{ code: string; statusCode: number; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (!isHostError(error)) throw error;
+    return { code: error.code, statusCode: error.statusCode, message: error.message };
+  }
+  throw new Error('expected a catalogued error');
+}
