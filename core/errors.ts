@@ -77,6 +77,9 @@ export const ERRORS = {
   SPC_ERR_WORKER_TIMEOUT: entry(504, (id = '?', what = 'request') => `worker '${id}' did not answer the ${what} in time`),
   SPC_ERR_WORKER_ERROR: entry(502, (id = '?', why = '?') => `worker '${id}' failed: ${why}`),
   SPC_ERR_NOT_RELAY: entry(404, () => 'this host is not a relay (start it with --relay)'),
+
+  // --- event streams ---
+  SPC_ERR_TOO_MANY_STREAMS: entry(503, (limit = '?') => `the host has its limit of ${limit} open event streams; retry later`),
 } as const satisfies Record<string, CatalogEntry>;
 
 export type HostErrorCode = keyof typeof ERRORS;

@@ -128,3 +128,49 @@ export interface ErrorBody {
   detail: string;
   code?: string;
 }
+
+/** The terminal states of a job. */
+export type JobEndStatus = 'done' | 'error';
+
+/**
+ * The data of the job stream's last event (`done` or `error`, named after `status`): the
+ * job's status JSON, as `/progress` would answer it, plus its id.
+ */
+export interface JobEnd {
+  job_id: string;
+  status: JobEndStatus;
+  /** null when done; the failure (e.g. `cancelled`) when error. */
+  error: string | null;
+}
+
+/**
+ * One event of `GET /api/jobs/{id}/events`: a `progress` event per message (its SSE `id:` is
+ * the message's `seq`), then `done` or `error`, after which the host closes the stream.
+ */
+export type JobEvent = { event: 'progress'; data: ProgressMessage } | { event: JobEndStatus; data: JobEnd };
+
+/** What a room shows: the entry its cache holds. */
+export interface RoomEntry {
+  function_name: string;
+  /** The specimen the entry was computed for; null when unknown (e.g. from /invoke). */
+  specimen_id: string | null;
+  /** Parameter values with defaults filled. */
+  params: Record<string, unknown>;
+  /** The result type (mesh, volume, point_cloud, image). */
+  type: string;
+}
+
+/** A computation for a room started: what it computes, and its job when a `/start` began it. */
+export interface RoomComputing extends RoomEntry {
+  job_id: string | null;
+}
+
+/**
+ * One event of `GET /api/rooms/{room_id}/events`: first `state` (the room's entry, or null
+ * when it holds none), then `computing` each time a computation for the room starts and
+ * `result` each time the room's entry changes. A reconnecting subscriber gets `state` again.
+ */
+export type RoomEvent =
+  | { event: 'state'; data: RoomEntry | null }
+  | { event: 'computing'; data: RoomComputing }
+  | { event: 'result'; data: RoomEntry };

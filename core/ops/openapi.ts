@@ -3,7 +3,8 @@
  * `GET /openapi.json` (OpenAPI 3.1) and `GET /docs` (Swagger UI). @fastify/swagger collects
  * every route as it is registered; at request time the document gains what only the registry
  * knows: each function's parameter schema under `/invoke` (one alternative per function) and
- * under each dynamic specimen's own `/data` path, so it changes when a plugin is reloaded.
+ * under each dynamic specimen's own `/data` path, so it changes when a plugin is reloaded,
+ * and the Server-Sent Events routes (described by hand, core/events/event-openapi.ts).
  * Every operation lists the JSON error body.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { EVENT_PATHS } from '../events/event-openapi.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenSchema } from '../host-context.ts';
 
@@ -36,6 +38,8 @@ export function withRegistry(base: Doc, ctx: HostContext): Doc {
   doc.openapi = '3.1.0';
   doc.components = { ...(doc.components ?? {}), schemas: { ...((doc.components?.schemas as object) ?? {}), Error: ERROR_BODY } };
   const paths = (doc.paths ??= {});
+  // The event routes are registered before the collector (see event-openapi.ts).
+  for (const [route, operations] of Object.entries(EVENT_PATHS)) paths[route] ??= structuredClone(operations);
   for (const operations of Object.values(paths)) {
     for (const operation of Object.values(operations)) {
       const responses = (operation.responses ??= {}) as Record<string, unknown>;

@@ -1,0 +1,108 @@
+/**
+ * @module job-events
+ * One job's progress as Server-Sent Events (`GET /api/jobs/{id}/events`, contract §8): an
+ * event `progress` per message (`id:` its seq, data the message JSON), then `done` or `error`
+ * (data: {job_id, status, error}) and the stream closes. Built only on the JobService
+ * interface, so it works the same on one host and on every host of a Redis service:
+ * - it watches the job before its first read, so no change falls between the two;
+ * - each nudge re-reads `progress(id, lastSentSeq)`; reads are serialized (never two in
+ *   flight, nudges meanwhile coalesce into one more read), so events go out in seq order;
+ * - a nudge may be lost (Redis pub/sub), so the stream also re-reads on a timer.
+ * A terminal status comes with every message the job ever reports (the job's end marker), so
+ * sending the messages of that last read and then the end event loses nothing.
+ */
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { JobEnd, ProgressResponse } from '../client/wire-types.ts';
+import type { JobService } from '../jobs/job-service.ts';
+import type { StreamScope } from './stream-scope.ts';
+
+/** How often an open job stream re-reads the job even without a nudge. */
+export const JOB_REREAD_MS = 1500;
+
+export interface JobStreamOptions {
+  /** Messages with seq above this are sent (from `Last-Event-ID` or `?since`; -1: all). */
+  since: number;
+  log: FastifyBaseLogger;
+  /** @defaultValue {@link JOB_REREAD_MS} */
+  rereadMs?: number;
+}
+
+/**
+ * Streams job `id` on `reply` until it ends or the client goes away.
+ * @throws SPC_ERR_JOB_NOT_FOUND (and any other failure of the first read) before the response
+ * becomes an event stream, so the client gets the JSON error body with its status.
+ */
+export async function streamJob(reply: FastifyReply, scope: StreamScope, jobs: JobService, id: string, options: JobStreamOptions): Promise<void> {
+  let lastSeq = options.since;
+  // The first read holds the lock: nudges until it is delivered only ask for one more read.
+  let reading = true;
+  let again = false;
+
+  /** Sends what `progress` adds; true once the end event is out and the stream closed. */
+  const deliver = async (progress: ProgressResponse): Promise<boolean> => {
+    for (const message of progress.messages) {
+      if (message.seq <= lastSeq) continue;
+      if (scope.closed) return true;
+      await reply.sse.send({ event: 'progress', id: String(message.seq), data: message });
+      lastSeq = message.seq;
+    }
+    if (progress.status === 'running' || scope.closed) return scope.closed;
+    const end: JobEnd = { job_id: id, status: progress.status, error: progress.error };
+    await reply.sse.send({ event: progress.status, data: end });
+    reply.sse.close();
+    scope.close();
+    return true;
+  };
+
+  /** Reads and delivers while nudges keep coming; the caller holds the lock. */
+  const run = async (first?: ProgressResponse): Promise<void> => {
+    try {
+      let next = first;
+      do {
+        let progress: ProgressResponse;
+        if (next) {
+          progress = next;
+          next = undefined;
+        } else {
+          again = false;
+          progress = await jobs.progress(id, lastSeq);
+        }
+        if (scope.closed || (await deliver(progress))) return;
+      } while (again && !scope.closed);
+    } catch (error) {
+      // A read that fails mid-stream (the job swept, Redis unreachable) ends the stream: the
+      // client reconnects with Last-Event-ID and resumes, or learns the job is gone (404).
+      options.log.debug({ err: error, job: id }, 'job event stream ended by a failed read');
+      reply.sse.close();
+      scope.close();
+    } finally {
+      reading = false;
+    }
+  };
+
+  const pump = (): void => {
+    if (scope.closed) return;
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    void run();
+  };
+
+  scope.add(jobs.watch(id, pump));
+  // Headers are written lazily on the first send, so a failing first read still answers
+  // with the JSON error (404 for an unknown job) rather than an event stream.
+  const first = await jobs.progress(id, options.since);
+  if (scope.closed) return;
+  reply.sse.keepAlive();
+  // Commits the 200 and starts the heartbeat even when there is nothing to send yet; node
+  // holds a written head back until the first body byte, so it is flushed too. The client
+  // then knows the stream is open.
+  reply.sse.sendHeaders();
+  reply.raw.flushHeaders();
+  const timer = setInterval(pump, options.rereadMs ?? JOB_REREAD_MS);
+  timer.unref();
+  scope.add(() => clearInterval(timer));
+  await run(first);
+}

@@ -1,0 +1,71 @@
+/**
+ * @module room-events
+ * One room as Server-Sent Events (`GET /api/rooms/{room_id}/events`, contract §8): first
+ * `state` (the room's entry or null), then `computing` and `result` as the ResultSource
+ * publishes them on the host EventHub channel `roomChannel(roomId)`, whichever endpoint
+ * (`/data`, `/invoke`, `/start`) and, in a Redis service, whichever host caused them.
+ * A client that falls behind is disconnected rather than buffered for: the stream carries
+ * state, not history, so reconnecting (which sends `state` again) loses nothing.
+ */
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { RoomEntry } from '../client/wire-types.ts';
+import type { ResultSource, RoomState } from '../results/result-source.ts';
+import { roomChannel } from '../results/result-source.ts';
+import type { EventHub, HostEvent } from './event-hub.ts';
+import type { StreamScope } from './stream-scope.ts';
+
+/** Room events forwarded to subscribers; anything else on the channel stays inside the host. */
+const ROOM_EVENTS = new Set(['computing', 'result']);
+
+/** Bytes a room stream may have waiting for its client before the host drops the client. */
+export const MAX_ROOM_STREAM_BACKLOG = 1024 * 1024;
+
+/** The wire shape of a room's entry (typed as the client's, so the two cannot drift apart). */
+export function toRoomEntry(state: RoomState): RoomEntry {
+  return { function_name: state.function_name, specimen_id: state.specimen_id, params: state.params, type: state.type };
+}
+
+/**
+ * Streams room `roomId` on `reply` until the client goes away.
+ * @throws what reading the room's state throws (e.g. 503 when Redis is unreachable), before
+ * the response becomes an event stream.
+ */
+export async function streamRoom(
+  reply: FastifyReply,
+  scope: StreamScope,
+  results: ResultSource,
+  hub: EventHub,
+  roomId: string,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  let open = false;
+  const early: HostEvent[] = [];
+  const send = (event: HostEvent): void => {
+    if (scope.closed) return;
+    if (reply.raw.writableLength > MAX_ROOM_STREAM_BACKLOG) {
+      log.debug({ room: roomId }, 'room event stream closed: its client stopped reading');
+      reply.sse.close();
+      scope.close();
+      return;
+    }
+    // Each send writes synchronously, so events keep their order without awaiting one another.
+    reply.sse.send({ event: event.event, data: event.data }).catch(() => scope.close());
+  };
+  // Subscribe before reading the state: an event published meanwhile waits in `early` and
+  // follows the state (at worst repeating what the state already shows).
+  scope.add(
+    hub.subscribe(roomChannel(roomId), (event) => {
+      if (!ROOM_EVENTS.has(event.event)) return;
+      if (open) send(event);
+      // Bounded: a room busier than this during one state read is churning, and its next
+      // `result` shows the entry anyway.
+      else if (early.length < 100) early.push(event);
+    }),
+  );
+  const state = await results.roomState(roomId);
+  if (scope.closed) return;
+  reply.sse.keepAlive();
+  send({ event: 'state', data: state ? toRoomEntry(state) : null });
+  for (const event of early.splice(0)) send(event);
+  open = true;
+}
