@@ -47,6 +47,7 @@ import type { StoredResult } from './results/stored-result.ts';
 import { EventHub, HOST_CHANNEL } from './events/event-hub.ts';
 import { installEvents } from './events/install-events.ts';
 import { swapPlugin, type PluginSwap } from './registry/plugin-swap.ts';
+import type { ScaleService } from './scale/scale-service.ts';
 
 export interface CreateAppOptions extends HostOptions {
   /** Mesh functions by name, registered in code. */
@@ -100,8 +101,9 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   const budget = new ResultBudget<StoredResult>(options.cacheMaxBytes, resultByteLength);
   const cache = new RoomCache<StoredResult>({ ttlSeconds: options.cacheTtlSeconds, budget });
   const scheduler = new RoomScheduler({ threads: options.poolSize, perRoom: options.roomThreads });
+  const pooled = new PooledInvoker(pools.compute, scheduler, { cancelGraceMs: options.cancelGraceMs });
   const invokers: InvokerSet = {
-    bundle: new PooledInvoker(pools.compute, scheduler, { cancelGraceMs: options.cancelGraceMs }),
+    bundle: pooled,
     inline: new InlineInvoker(),
   };
   const events = new EventHub();
@@ -116,6 +118,21 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     onChange: (job) => events.publish(jobChannel(job.id), { event: 'change', data: null }),
   });
   const jobs = new LocalJobs(jobStore, results, events);
+  // A Redis service (loaded only when asked for, so a lone host never loads BullMQ).
+  let scale: ScaleService | null = null;
+  if (options.redis) {
+    const { createScaleService } = await import('./scale/scale-service.ts');
+    scale = await createScaleService({
+      url: options.redis,
+      hub: events,
+      budget,
+      local: { results, jobs, store: jobStore },
+      functions,
+      invoker: pooled,
+      options,
+      log: app.log,
+    });
+  }
 
   const reloadHooks: AfterReloadHook[] = [];
   async function reload(): Promise<ReloadCounts> {
@@ -130,8 +147,8 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     options,
     functions,
     catalog,
-    results,
-    jobs,
+    results: scale?.results ?? results,
+    jobs: scale?.jobs ?? jobs,
     local: { results, jobs: jobStore },
     json: new JsonResultEncoder(pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes }),
     invokers,
@@ -170,6 +187,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   let closing = false;
   readiness.add('plugins', () => (loaded ? null : 'plugins are still loading'));
   readiness.add('host', () => (closing ? 'the host is shutting down' : null));
+  if (scale) readiness.add('redis', () => scale.notReady());
   app.addHook('preClose', async () => void (closing = true));
   await reload();
   loaded = true;
@@ -184,6 +202,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
 
   app.addHook('onClose', async () => {
     stopWriteTimeout();
+    await scale?.close();
     jobs.close();
     results.abortAll();
     cache.close();

@@ -80,12 +80,17 @@ export interface HostOptions {
   maxHeapUsedBytes?: number;
   /** Resident memory past which requests are shed with 503, bytes; 0 for never. @defaultValue 0 */
   maxRssBytes?: number;
+  /** A Redis service to join (`redis://HOST:PORT[/DB]`); null: this host alone, in memory. @defaultValue null */
+  redis?: string | null;
+  /** With `redis`: threads this host lends to the service's computations (0: a front end). @defaultValue the pool size */
+  compute?: number | null;
   /** Accepted `Host` header names (any port; `*` accepts any); null: the defaults for `host`. @defaultValue null */
   allowedHosts?: string[] | null;
 }
 
-export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream' | 'roomThreads'>> & {
+export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream' | 'roomThreads' | 'compute'>> & {
   roomThreads: number;
+  compute: number;
   logStream: NodeJS.WritableStream;
   mode: HostMode;
 };
@@ -118,6 +123,8 @@ export const HOST_DEFAULTS = Object.freeze({
   adminToken: null,
   host: '127.0.0.1',
   allowedHosts: null,
+  redis: null,
+  compute: null,
   requestTimeoutSeconds: 30,
   maxEventLoopDelayMs: 1000,
   maxHeapUsedBytes: Math.floor(getHeapStatistics().heap_size_limit * 0.9),
@@ -158,8 +165,15 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
     throw new TypeError('allowedHosts must be an array of host names or null');
   }
   if (o.relay && o.join) throw new TypeError('a host is either a relay (--relay) or a worker (--join), not both');
+  if (o.redis !== null && (typeof o.redis !== 'string' || !/^rediss?:\/\/[^/\s]+(\/\d+)?$/.test(o.redis as string))) {
+    throw new TypeError(`redis must be a URL like redis://HOST:PORT[/DB], got '${String(o.redis)}'`);
+  }
+  const compute = o.compute ?? o.poolSize;
+  if (!Number.isInteger(compute) || compute < 0) throw new TypeError(`compute must be a non-negative integer, got ${String(compute)}`);
+  // In a Redis service the host's pool is what it lends: --compute sets its size.
+  if (o.redis && compute > 0) o.poolSize = compute;
   const roomThreads = o.roomThreads ?? Math.max(1, Math.floor(o.poolSize / 2));
   if (!Number.isInteger(roomThreads) || roomThreads < 1) throw new TypeError(`roomThreads must be a positive integer, got ${String(roomThreads)}`);
   const mode: HostMode = o.relay ? 'relay' : o.join ? 'worker' : 'local';
-  return { ...o, roomThreads, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;
+  return { ...o, compute, roomThreads, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;
 }

@@ -1,6 +1,6 @@
 /**
  * @module main
- * Dispatches `vitrine <command>`: `build` compiles plugins, `serve` runs the host, `init`
+ * Dispatches `vitrine <command>`: `build` compiles plugins, `serve` runs the host, `worker` computes for a Redis service, `init`
  * writes a plugin project, `dev` builds, serves and rebuilds on change. The build tools load only for the commands that use them.
  */
 import { followLauncher, relaunchWithAllocatorEnv, wantsAllocatorEnv } from './allocator-env.ts';
@@ -10,6 +10,7 @@ const USAGE = `usage: vitrine <command> [options]
 commands:
   build [SRC] [--out DIR] [--check]   compile plugin folders in SRC (default plugins) into DIR (default build/out)
   serve [options]                     run the host (vitrine serve --help for options)
+  worker --redis URL [options]        compute for a Redis service, no HTTP (vitrine worker --help)
   init DIR [--vitrine SPEC]           write a plugin project into DIR
   dev [SRC] [serve options]           build, serve, and rebuild each plugin of SRC when it changes
 `;
@@ -30,6 +31,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'serve': {
       const { runServeCommand } = await import('./serve-command.ts');
       return runServeCommand(rest);
+    }
+    case 'worker': {
+      const { runWorkerCommand } = await import('./worker-command.ts');
+      return runWorkerCommand(rest);
     }
     case 'init': {
       const { runInitCommand } = await import('../../build/init/cli-init.ts');

@@ -24,6 +24,10 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --max-jobs N               queued + running jobs; past it /start answers 503 (default 1000)
   --room-threads N           compute threads one room may hold; queued work is taken
                              round-robin across rooms (default: half the pool, at least 1)
+  --redis URL                join the Redis service at redis://HOST:PORT[/DB]: every host with
+                             the same URL serves the same rooms, jobs and progress
+  --compute N                with --redis: threads this host lends to the service's
+                             computations; 0 for a front end (default: the pool size)
   --relay                    relay mode: accept workers on /ws/federation/{worker_id}
   --join URL                 worker mode: join the relay at URL (http or https)
   --worker-id ID             this worker's id (default: the host name)
@@ -60,6 +64,8 @@ const FLAGS = {
   'admin-token': { type: 'string' },
   'room-threads': { type: 'string' },
   relay: { type: 'boolean' },
+  redis: { type: 'string' },
+  compute: { type: 'string' },
   join: { type: 'string' },
   'worker-id': { type: 'string' },
   token: { type: 'string' },
@@ -138,6 +144,10 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
   const join = get('join');
   if (join !== undefined && !/^(https?|wss?):\/\//.test(join)) throw new Error(`--join must be an http(s) URL, got '${join}'`);
   const host = get('host') ?? '127.0.0.1';
+  const redis = get('redis');
+  if (redis !== undefined && !/^rediss?:\/\/[^/\s]+(\/\d+)?$/.test(redis)) throw new Error(`--redis must be a URL like redis://127.0.0.1:6379 (optionally /DB), got '${redis}'`);
+  const compute = number('compute', get('compute'), true);
+  if (compute !== undefined && redis === undefined) throw new Error('--compute needs --redis (a lone host computes on its --pool-size threads)');
   return {
     host,
     port,
@@ -160,6 +170,8 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       adminToken: get('admin-token') ?? null,
       roomThreads: number('room-threads', get('room-threads'), true),
       relay: truthy(get('relay')) ?? false,
+      redis: redis ?? null,
+      compute: compute ?? null,
       join: join ?? null,
       workerId: get('worker-id') ?? hostname(),
       token: get('token') ?? null,

@@ -16,6 +16,13 @@ import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ArrivingResult, InvokerSet, JobRef, ProgressUpdate } from './invoker.ts';
 
+export type CacheAccess = 'hit' | 'miss' | 'shared';
+
+/** The INFO line of a room-cache access: room, function and parameter names. */
+export function logCacheAccess(log: FastifyBaseLogger, kind: CacheAccess, roomId: string, functionName: string, values: Record<string, unknown>): void {
+  log.info({ cache: kind, room: roomId, function: functionName, params: Object.keys(values) }, `cache ${kind}: room=${roomId} function=${functionName} params=[${Object.keys(values).join(',')}]`);
+}
+
 /** Progress kept for replay to requests that join a computation late. */
 const MAX_REPLAY = 1000;
 
@@ -23,7 +30,7 @@ const MAX_REPLAY = 1000;
  * The room cache key: function name and parameter hash, plus the bundle's version, so a
  * plugin reloaded while an old computation runs never serves or shares that old result.
  */
-function keyOf(entry: FunctionEntry, values: Record<string, unknown>): string {
+export function keyOf(entry: FunctionEntry, values: Record<string, unknown>): string {
   const key = cacheKey(entry.name, values);
   return entry.source.kind === 'bundle' ? `${key}@${entry.source.version}` : key;
 }
@@ -89,9 +96,9 @@ export class ResultService implements ResultSource {
   /** Room-cache lookups since start: hits, misses, and misses that joined a running computation. */
   readonly accessCounts = { hit: 0, miss: 0, shared: 0 };
 
-  #logAccess(kind: 'hit' | 'miss' | 'shared', roomId: string, entry: FunctionEntry, values: Record<string, unknown>): void {
+  #logAccess(kind: CacheAccess, roomId: string, entry: FunctionEntry, values: Record<string, unknown>): void {
     this.accessCounts[kind]++;
-    this.#log.info({ cache: kind, room: roomId, function: entry.name, params: Object.keys(values) }, `cache ${kind}: room=${roomId} function=${entry.name} params=[${Object.keys(values).join(',')}]`);
+    logCacheAccess(this.#log, kind, roomId, entry.name, values);
   }
 
   /** The cached result for these values in this room, counted and logged as a hit; else undefined. */

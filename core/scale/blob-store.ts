@@ -1,0 +1,65 @@
+/**
+ * @module blob-store
+ * Where a Redis service keeps result bytes: content-addressed blobs, written once by the
+ * compute node that made the result and read by any host. Two implementations behind this
+ * interface: RedisBlobStore (chunks in Redis, a memory LRU in front) and MemoryBlobStore (one
+ * process; the contract tests' second implementation, and the shape an S3-compatible store
+ * would take). A `BlobRef` is small: it travels in room pointers and job records.
+ */
+import { createHash } from 'node:crypto';
+import { encodeResultFrame, type ResultHeader } from '../federation/result-frame.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+
+export interface BlobRef {
+  /** sha256 of the header and bytes, hex. */
+  hash: string;
+  /** JSON of {@link BlobMeta}: everything needed to read the bytes back. */
+  meta: string;
+}
+
+export interface BlobMeta {
+  header: ResultHeader;
+  /** Bytes per chunk (the last may be shorter). */
+  chunkBytes: number;
+  chunks: number;
+}
+
+export interface BlobStore {
+  /** Stores `result` (or finds it stored already) and keeps it at least `ttlMs`. */
+  put(result: StoredResult, ttlMs: number): Promise<BlobRef>;
+  /** The result, or null when its bytes are gone (expired or evicted). */
+  get(ref: BlobRef): Promise<StoredResult | null>;
+  /** Keeps a stored blob at least `ttlMs` more (a job that will still be asked for it). */
+  touch(ref: BlobRef, ttlMs: number): Promise<void>;
+}
+
+/** A result's frame (blocks of bytes) and its content hash. */
+export function frameOf(result: StoredResult): { header: ResultHeader; blocks: Uint8Array[]; hash: string } {
+  const { header, blocks } = encodeResultFrame(result);
+  const sha = createHash('sha256').update(JSON.stringify(header));
+  for (const block of blocks) sha.update(block);
+  return { header, blocks, hash: sha.digest('hex') };
+}
+
+/** Cuts `blocks` into buffers of `size` bytes (the last shorter), copying only across block edges. */
+export function* chunksOf(blocks: Uint8Array[], size: number): Generator<Buffer> {
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  const flush = (): Buffer => {
+    const out = pending.length === 1 ? Buffer.from(pending[0]!.buffer, pending[0]!.byteOffset, pending[0]!.byteLength) : Buffer.concat(pending);
+    pending = [];
+    pendingBytes = 0;
+    return out;
+  };
+  for (const block of blocks) {
+    let offset = 0;
+    while (offset < block.byteLength) {
+      const take = Math.min(size - pendingBytes, block.byteLength - offset);
+      pending.push(block.subarray(offset, offset + take));
+      pendingBytes += take;
+      offset += take;
+      if (pendingBytes === size) yield flush();
+    }
+  }
+  if (pendingBytes > 0) yield flush();
+}

@@ -1,0 +1,169 @@
+/**
+ * @module computations
+ * A host's view of the service's computations: the room-pointer hit, the single-flight claim
+ * that makes identical requests anywhere share one computation, queueing it for a compute
+ * node, and waiting for its end. Waiting is woken by pub/sub nudges and re-reads the durable
+ * record every second besides, since pub/sub may lose a message; a Redis failure while
+ * waiting ends the wait with 503 rather than hanging.
+ */
+import { randomUUID } from 'node:crypto';
+import { createHostError, HostError, type HostErrorCode, ERRORS } from '../errors.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { BlobRef } from './blob-store.ts';
+import type { NodeDirectory } from './compute-nodes.ts';
+import { KEYS, CHANNELS } from './redis-keys.ts';
+import { roomEventMessage, type RedisEvents } from './redis-events.ts';
+import type { ScriptedRedis } from './redis-scripts.ts';
+import type { RedisBlobStore } from './redis-blob-store.ts';
+import { orUnavailable } from './redis-unavailable.ts';
+import type { WorkQueue } from './work-queue.ts';
+
+/** How often a waiter re-reads a computation it was not nudged about. */
+const RECHECK_MS = 1000;
+
+export interface ComputationTimes {
+  cacheTtlMs: number;
+  jobTtlMs: number;
+  /** Longest a computation may run (the job timeout). */
+  timeoutMs: number;
+  /** How long a running computation's record lives: its run, then its time-to-live. */
+  runTtlMs: number;
+}
+
+/** What a claim asks for. */
+export interface ClaimRequest {
+  fn: string;
+  key: string;
+  values: Record<string, unknown>;
+  room: string;
+  specimen: string | null;
+  jobId: string | null;
+  /** The room state the `computing` event carries. */
+  state: Record<string, unknown>;
+}
+
+/** A failed computation's error as the host reports it (its catalogued code kept across processes). */
+export function computationError(code: string, message: string): HostError {
+  const known = Object.hasOwn(ERRORS, code) ? (code as HostErrorCode) : 'SPC_ERR_FUNCTION_FAILED';
+  return code === 'SPC_ERR_JOB_CANCELLED' ? createHostError('SPC_ERR_JOB_CANCELLED') : new HostError(known, message);
+}
+
+export class Computations {
+  readonly redis: ScriptedRedis;
+  readonly blobs: RedisBlobStore;
+  readonly times: ComputationTimes;
+  #events: RedisEvents;
+  #queue: WorkQueue;
+  #nodes: NodeDirectory;
+
+  constructor(deps: { redis: ScriptedRedis; events: RedisEvents; blobs: RedisBlobStore; queue: WorkQueue; nodes: NodeDirectory; times: ComputationTimes }) {
+    this.redis = deps.redis;
+    this.blobs = deps.blobs;
+    this.times = deps.times;
+    this.#events = deps.events;
+    this.#queue = deps.queue;
+    this.#nodes = deps.nodes;
+  }
+
+  get events(): RedisEvents {
+    return this.#events;
+  }
+
+  /** The room's entry for `key` (its blob), or null. One Redis command. */
+  async hit(room: string, key: string): Promise<BlobRef | null> {
+    const reply = (await orUnavailable(this.redis.vHit(KEYS.room(room), key))) as [string, string] | null;
+    return reply ? { hash: reply[0], meta: reply[1] } : null;
+  }
+
+  /** The result a blob holds; null when its bytes are gone. */
+  read(ref: BlobRef): Promise<StoredResult | null> {
+    return orUnavailable(this.blobs.get(ref));
+  }
+
+  /** Drops a room pointer whose result is gone, so the next request computes. */
+  async forget(room: string): Promise<void> {
+    await orUnavailable(this.redis.del(KEYS.room(room)));
+  }
+
+  /**
+   * Joins or starts the computation of `request`; a new one is queued for a compute node and
+   * announced to the room. 503 when no live node can run the function.
+   */
+  async claim(request: ClaimRequest): Promise<{ cid: string; created: boolean }> {
+    if (!(await orUnavailable(this.#nodes.canRun(request.fn)))) throw createHostError('SPC_ERR_NO_COMPUTE_NODE', request.fn);
+    const [cid, created] = (await orUnavailable(
+      this.redis.vClaim(KEYS.flight(request.room, request.key), randomUUID(), this.times.runTtlMs, request.fn, request.room, Date.now(), request.jobId ?? '', request.specimen ?? '', request.key),
+    )) as [string, number];
+    if (created === 1) {
+      try {
+        const { cacheTtlMs, jobTtlMs, timeoutMs } = this.times;
+        await orUnavailable(this.#queue.add({ cid, fn: request.fn, values: request.values, room: request.room, specimen: request.specimen, cacheTtlMs, jobTtlMs, timeoutMs }));
+      } catch (error) {
+        await this.redis.vFail(cid, 'the computation could not be queued', 'SPC_ERR_REDIS_UNAVAILABLE', this.times.jobTtlMs).catch(() => {});
+        throw error;
+      }
+      const data = { ...request.state, job_id: request.jobId };
+      await this.redis.publish(CHANNELS.room, roomEventMessage(request.room, 'computing', data)).catch(() => {});
+    }
+    return { cid, created: created === 1 };
+  }
+
+  /** A waiter leaves; the last one leaving cancels the computation wherever it runs. */
+  async release(cid: string): Promise<void> {
+    const cancelled = await this.redis.vRelease(cid, this.times.jobTtlMs).catch(() => 0);
+    if (cancelled === 1) await this.#queue.remove(cid);
+  }
+
+  /** Cancels job `id`; false when unknown. */
+  async cancelJob(id: string): Promise<boolean> {
+    return (await orUnavailable(this.redis.vCancelJob(id, this.times.jobTtlMs))) === 1;
+  }
+
+  /** Resolves with the finished computation's blob; rejects with its error, 503, or cancelled on abort. */
+  wait(cid: string, signal?: AbortSignal): Promise<BlobRef> {
+    if (signal?.aborted) {
+      void this.release(cid);
+      return Promise.reject(createHostError('SPC_ERR_JOB_CANCELLED'));
+    }
+    return new Promise<BlobRef>((resolve, reject) => {
+      let settled = false;
+      let reading = false;
+      let again = false;
+      const finish = (error: Error | null, ref?: BlobRef) => {
+        if (settled) return;
+        settled = true;
+        unwatch();
+        clearInterval(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if (error) reject(error);
+        else resolve(ref!);
+      };
+      const check = async () => {
+        if (reading) return void (again = true);
+        reading = true;
+        try {
+          do {
+            again = false;
+            const [status, error, code, hash, meta] = await orUnavailable(this.redis.hmget(KEYS.comp(cid), 'status', 'error', 'code', 'hash', 'meta'));
+            if (status === 'done' && hash && meta) return finish(null, { hash, meta });
+            if (status === 'error') return finish(computationError(code ?? '', error ?? 'failed'));
+            if (status === null) return finish(createHostError('SPC_ERR_JOB_FAILED', cid, 'the computation was lost (its record expired)'));
+          } while (again && !settled);
+        } catch (error) {
+          finish(error as Error);
+        } finally {
+          reading = false;
+        }
+      };
+      const onAbort = () => {
+        finish(createHostError('SPC_ERR_JOB_CANCELLED'));
+        void this.release(cid);
+      };
+      const unwatch = this.#events.watch(cid, () => void check());
+      const timer = setInterval(() => void check(), RECHECK_MS);
+      timer.unref();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      void check();
+    });
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * @module compute-node
+ * A compute node of a Redis service (a `vitrine worker`, or a host with `--compute` above 0):
+ * a BullMQ worker that takes computations from the queue and runs them on this process's
+ * worker-thread pool. Progress goes to the computation's stream; the result's bytes go to
+ * the blob store and the computation's record (room pointer, status) changes in one script.
+ * A DELETE anywhere reaches it as a pub/sub cancel (and, should that message be lost, as the
+ * record's status, re-read every second): the run's signal aborts and the pooled invoker
+ * terminates a thread that does not stop. A node killed mid-run stops renewing BullMQ's lock;
+ * BullMQ's stalled-job check hands the computation to another node, whose progress continues
+ * the same sequence. Plugins and encoding run off the main thread, so lock renewals never stall.
+ */
+import { Worker, type Job } from 'bullmq';
+import { isHostError } from '../errors.ts';
+import type { Invoker } from '../invoke/invoker.ts';
+import type { FunctionRegistry } from '../registry/function-registry.ts';
+import { startHeartbeat } from './compute-nodes.ts';
+import { KEYS } from './redis-keys.ts';
+import type { RedisBlobStore } from './redis-blob-store.ts';
+import type { RedisConnections } from './redis-connections.ts';
+import { roomEventMessage, type RedisEvents } from './redis-events.ts';
+import type { ComputeTask } from './work-queue.ts';
+
+/** BullMQ lock: renewed every half of it; a node silent for longer is taken as dead. */
+const LOCK_MS = 10_000;
+/** How often BullMQ looks for computations whose node died. */
+const STALLED_CHECK_MS = 5_000;
+/** How often running computations' records are re-read (a lost cancel message). */
+const RECHECK_MS = 1_000;
+/** Longest a SIGTERM waits for running computations before handing them back. */
+const DRAIN_MS = 30_000;
+
+export interface ComputeNodeOptions {
+  nodeId: string;
+  connections: RedisConnections;
+  events: RedisEvents;
+  blobs: RedisBlobStore;
+  functions: FunctionRegistry;
+  invoker: Invoker;
+  /** Computations run at once; the invoker's room scheduler shares threads across rooms. */
+  concurrency: number;
+  maxJobMessages: number;
+  log: NodeLog;
+}
+
+/** What a compute node logs through (a host's logger, or the worker command's). */
+export interface NodeLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export class ComputeNode {
+  #o: ComputeNodeOptions;
+  #worker: Worker<ComputeTask, void> | null = null;
+  #running = new Map<string, AbortController>();
+  #stops: (() => void | Promise<void>)[] = [];
+
+  constructor(options: ComputeNodeOptions) {
+    this.#o = options;
+  }
+
+  get running(): number {
+    return this.#running.size;
+  }
+
+  /** Starts taking work; resolves once the worker is connected. */
+  async start(): Promise<void> {
+    const o = this.#o;
+    const worker = new Worker<ComputeTask, void>(KEYS.queue, (job, _token, signal) => this.#process(job, signal), {
+      connection: o.connections.forBullmq(true),
+      concurrency: o.concurrency,
+      lockDuration: LOCK_MS,
+      stalledInterval: STALLED_CHECK_MS,
+      maxStalledCount: 2,
+    });
+    worker.on('error', (error) => o.log.warn(`compute node ${o.nodeId}: ${error.message}`));
+    this.#worker = worker;
+    this.#stops.push(o.events.onCancel((cid) => this.#running.get(cid)?.abort()));
+    await worker.waitUntilReady();
+    const heartbeat = await startHeartbeat(o.connections.command, o.nodeId, () => o.functions.list().filter((e) => e.source.kind === 'bundle').map((e) => e.name));
+    this.#stops.push(() => heartbeat.stop());
+    const recheck = setInterval(() => void this.#recheck(), RECHECK_MS);
+    recheck.unref();
+    this.#stops.push(() => clearInterval(recheck));
+  }
+
+  async #recheck(): Promise<void> {
+    const cids = [...this.#running.keys()];
+    if (cids.length === 0) return;
+    const pipeline = this.#o.connections.command.pipeline();
+    for (const cid of cids) pipeline.hget(KEYS.comp(cid), 'status');
+    const replies = await pipeline.exec().catch(() => null);
+    replies?.forEach(([error, status], i) => {
+      if (!error && status !== 'running') this.#running.get(cids[i]!)?.abort();
+    });
+  }
+
+  async #process(job: Job<ComputeTask, void>, bullSignal?: AbortSignal): Promise<void> {
+    const o = this.#o;
+    const redis = o.connections.command;
+    const { cid, fn, values, room, specimen, cacheTtlMs, jobTtlMs, timeoutMs } = job.data;
+    if ((await redis.hget(KEYS.comp(cid), 'status')) !== 'running') return;
+    const entry = o.functions.get(fn);
+    if (!entry || entry.source.kind !== 'bundle') {
+      await redis.vFail(cid, `function '${fn}' is not loaded on compute node ${o.nodeId}`, 'SPC_ERR_FUNCTION_NOT_FOUND', jobTtlMs);
+      return;
+    }
+    const controller = new AbortController();
+    this.#running.set(cid, controller);
+    bullSignal?.addEventListener('abort', () => controller.abort(), { once: true });
+    let timedOut = false;
+    const timeout = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    timeout.unref();
+    try {
+      const result = await o.invoker.invoke(entry, values, {
+        signal: controller.signal,
+        roomId: room,
+        onProgress: (u) => void redis.vProgress(cid, u.text, u.ts, u.fraction ?? '', o.maxJobMessages).catch(() => {}),
+      });
+      const ref = await o.blobs.put(result, Math.max(cacheTtlMs, jobTtlMs) + 60_000);
+      const state = { function_name: fn, specimen_id: specimen, params: values, type: entry.return_type };
+      await redis.vFinish(cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state));
+    } catch (error) {
+      if (timedOut) await redis.vFail(cid, `timed out after ${timeoutMs / 1000} s`, 'SPC_ERR_JOB_FAILED', jobTtlMs);
+      else if (!controller.signal.aborted) {
+        const code = isHostError(error) ? error.code : 'SPC_ERR_FUNCTION_FAILED';
+        await redis.vFail(cid, error instanceof Error ? error.message : String(error), code, jobTtlMs);
+      }
+      // Cancelled: the record already says so (whoever cancelled ended it).
+    } finally {
+      clearTimeout(timeout);
+      this.#running.delete(cid);
+    }
+  }
+
+  /**
+   * Stops taking work. Running computations finish (up to 30 s); past that, or when `force`,
+   * they are handed back: BullMQ gives them to another node once their lock lapses.
+   */
+  async close(force = false): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = null;
+    if (worker) {
+      const drained = worker.close(force);
+      const timer = setTimeout(() => void worker.close(true), force ? 0 : DRAIN_MS);
+      await drained.catch(() => {});
+      clearTimeout(timer);
+    }
+    for (const stop of this.#stops.splice(0)) await stop();
+  }
+}

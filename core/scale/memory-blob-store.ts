@@ -1,0 +1,40 @@
+/**
+ * @module memory-blob-store
+ * BlobStore in one process's memory, with the same content addressing and expiry as the
+ * Redis one. It serves the blob-store contract tests as the second implementation.
+ */
+import { decodeResultFrame } from '../federation/result-frame.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { frameOf, type BlobMeta, type BlobRef, type BlobStore } from './blob-store.ts';
+
+export class MemoryBlobStore implements BlobStore {
+  #blobs = new Map<string, { bytes: Uint8Array; expiresAt: number }>();
+  #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  async put(result: StoredResult, ttlMs: number): Promise<BlobRef> {
+    const { header, blocks, hash } = frameOf(result);
+    const meta: BlobMeta = { header, chunkBytes: header.byteLength, chunks: header.byteLength > 0 ? 1 : 0 };
+    const held = this.#blobs.get(hash);
+    if (held) held.expiresAt = Math.max(held.expiresAt, this.#now() + ttlMs);
+    else this.#blobs.set(hash, { bytes: Buffer.concat(blocks), expiresAt: this.#now() + ttlMs });
+    return { hash, meta: JSON.stringify(meta) };
+  }
+
+  async get(ref: BlobRef): Promise<StoredResult | null> {
+    const held = this.#blobs.get(ref.hash);
+    if (!held || held.expiresAt <= this.#now()) return null;
+    const meta = JSON.parse(ref.meta) as BlobMeta;
+    const payload = new SharedArrayBuffer(meta.header.byteLength);
+    new Uint8Array(payload).set(held.bytes);
+    return decodeResultFrame(meta.header, payload as unknown as ArrayBuffer);
+  }
+
+  async touch(ref: BlobRef, ttlMs: number): Promise<void> {
+    const held = this.#blobs.get(ref.hash);
+    if (held) held.expiresAt = Math.max(held.expiresAt, this.#now() + ttlMs);
+  }
+}

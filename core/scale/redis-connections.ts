@@ -1,0 +1,59 @@
+/**
+ * @module redis-connections
+ * The Redis connections of one process, each with the settings its use needs (the known
+ * pitfalls of BullMQ and ioredis): `command` serves the request path with no offline queue and
+ * a command timeout, so a request fails fast with 503 while Redis is away instead of hanging;
+ * `subscriber` is given to pub/sub (a subscribed connection can do nothing else); BullMQ's
+ * workers get connections of their own that retry forever (`maxRetriesPerRequest: null`), as
+ * their blocking reads require. Every connection reconnects by itself with a capped backoff.
+ */
+import { Redis, type RedisOptions } from 'ioredis';
+import { defineScripts, type ScriptedRedis } from './redis-scripts.ts';
+
+/** Longest a request-path command may take before it fails (then the request answers 503). */
+export const COMMAND_TIMEOUT_MS = 2000;
+
+const retryStrategy = (times: number): number => Math.min(100 * times, 1000);
+
+function base(url: string, name: string): RedisOptions {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new TypeError(`--redis must be a redis:// URL, got '${url}'`);
+  return { connectionName: `vitrine-${name}`, retryStrategy, connectTimeout: COMMAND_TIMEOUT_MS };
+}
+
+export interface RedisConnections {
+  url: string;
+  /** Request path: fails fast while disconnected. */
+  command: ScriptedRedis;
+  /** Pub/sub only. */
+  subscriber: Redis;
+  /** A new connection for a BullMQ Queue (fails fast) or Worker (`blocking`: retries forever). */
+  forBullmq(blocking: boolean): Redis;
+  close(): Promise<void>;
+}
+
+export function createRedisConnections(url: string): RedisConnections {
+  const opened: Redis[] = [];
+  const open = (name: string, options: RedisOptions): Redis => {
+    const redis = new Redis(url, { ...base(url, name), ...options });
+    // Errors are reported by the commands that meet them and by /readyz; an unhandled
+    // 'error' event would otherwise be printed for every reconnection attempt.
+    redis.on('error', () => {});
+    opened.push(redis);
+    return redis;
+  };
+  const command = defineScripts(open('command', { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: COMMAND_TIMEOUT_MS }));
+  const subscriber = open('subscriber', { maxRetriesPerRequest: null });
+  return {
+    url,
+    command,
+    subscriber,
+    forBullmq: (blocking) =>
+      // BullMQ checks the server's version as it connects and keeps that first answer, so its
+      // queue connection keeps an offline queue; work-queue.ts bounds each call in time instead.
+      open(blocking ? 'bullmq-worker' : 'bullmq-queue', blocking ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS }),
+    async close() {
+      await Promise.allSettled(opened.map((r) => r.quit().catch(() => r.disconnect())));
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * @module redis-events
+ * Pub/sub fan-out for a Redis service, on the subscriber connection: room events reach this
+ * host's EventHub channel `room:{id}` (so its room event streams serve every host's changes),
+ * nudges (a computation or job may have changed) reach whoever watches that id, and cancels
+ * reach the compute node running the computation. Pub/sub loses what is published while a
+ * connection is down, so after every reconnection each watcher is nudged once: it re-reads
+ * the durable state, and a lost message costs one read.
+ */
+import type { Redis } from 'ioredis';
+import type { EventHub } from '../events/event-hub.ts';
+import { roomChannel } from '../results/result-source.ts';
+import { CHANNELS } from './redis-keys.ts';
+
+/** A room event as it crosses Redis. */
+export interface RoomEventMessage {
+  room: string;
+  event: string;
+  data: unknown;
+}
+
+export class RedisEvents {
+  #subscriber: Redis;
+  #hub: EventHub;
+  #watchers = new Map<string, Set<() => void>>();
+  #cancelListeners = new Set<(cid: string) => void>();
+  #readyOnce = false;
+
+  constructor(subscriber: Redis, hub: EventHub) {
+    this.#subscriber = subscriber;
+    this.#hub = hub;
+  }
+
+  async start(): Promise<void> {
+    this.#subscriber.on('message', (channel: string, message: string) => this.#dispatch(channel, message));
+    this.#subscriber.on('ready', () => {
+      if (this.#readyOnce) for (const id of this.#watchers.keys()) this.#nudge(id);
+      this.#readyOnce = true;
+    });
+    // Subscribing waits for a connection; ioredis subscribes again after every reconnection.
+    void this.#subscriber.subscribe(CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel).catch(() => {});
+  }
+
+  #dispatch(channel: string, message: string): void {
+    if (channel === CHANNELS.nudge) this.#nudge(message);
+    else if (channel === CHANNELS.cancel) for (const listener of this.#cancelListeners) listener(message);
+    else if (channel === CHANNELS.room) {
+      let parsed: RoomEventMessage;
+      try {
+        parsed = JSON.parse(message) as RoomEventMessage;
+      } catch {
+        return;
+      }
+      if (typeof parsed.room === 'string' && typeof parsed.event === 'string') this.#hub.publish(roomChannel(parsed.room), { event: parsed.event, data: parsed.data });
+    }
+  }
+
+  #nudge(id: string): void {
+    for (const watcher of [...(this.#watchers.get(id) ?? [])]) watcher();
+  }
+
+  /** Calls `onChange` whenever `id` (a computation or job) may have changed; returns the unsubscribe. */
+  watch(id: string, onChange: () => void): () => void {
+    let set = this.#watchers.get(id);
+    if (!set) this.#watchers.set(id, (set = new Set()));
+    set.add(onChange);
+    return () => {
+      set.delete(onChange);
+      if (set.size === 0 && this.#watchers.get(id) === set) this.#watchers.delete(id);
+    };
+  }
+
+  /** Calls `listener` with each computation id whose run must stop. */
+  onCancel(listener: (cid: string) => void): () => void {
+    this.#cancelListeners.add(listener);
+    return () => this.#cancelListeners.delete(listener);
+  }
+}
+
+/** The message publishing `event` for `room`. */
+export function roomEventMessage(room: string, event: string, data: unknown): string {
+  return JSON.stringify({ room, event, data } satisfies RoomEventMessage);
+}

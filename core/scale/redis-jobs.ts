@@ -1,0 +1,135 @@
+/**
+ * @module redis-jobs
+ * JobService for a Redis service: a job is a small record in Redis that follows a
+ * computation (or holds a room-cache hit's result), so every host answers its progress,
+ * result and DELETE. Progress is the computation's stream read by seq, in the same atomic
+ * read as the status, so a client that sees a job end has every message before it. Jobs of
+ * functions that cannot run on compute nodes stay in this host's own store.
+ */
+import { randomUUID } from 'node:crypto';
+import type { JobStatus, ProgressResponse, StartResponse } from '../client/wire-types.ts';
+import { createHostError } from '../errors.ts';
+import { keyOf, roomStateOf } from '../invoke/result-service.ts';
+import type { JobRequest, JobService } from '../jobs/job-service.ts';
+import type { JobStore } from '../jobs/job-store.ts';
+import type { ProgressMessage } from '../jobs/job.ts';
+import type { LocalJobs } from '../jobs/local-jobs.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { Computations } from './computations.ts';
+import { KEYS } from './redis-keys.ts';
+import { orUnavailable } from './redis-unavailable.ts';
+import type { WorkQueue } from './work-queue.ts';
+
+/** Seconds a client refused for too many jobs is asked to wait. */
+const RETRY_AFTER_SECONDS = 5;
+
+type StreamEntry = [id: string, fields: string[]];
+type JobRead = [status: string, error: string, code: string, fn: string, meta: string, hash: string, messages: StreamEntry[]];
+
+function toMessage([id, fields]: StreamEntry): ProgressMessage {
+  const f: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
+  const message: ProgressMessage = { seq: Number(id.split('-')[0]), text: f.t ?? '', ts: Number(f.ts) };
+  if (f.f !== undefined) message.fraction = Number(f.f);
+  return message;
+}
+
+export class RedisJobs implements JobService {
+  #comps: Computations;
+  #queue: WorkQueue;
+  #local: LocalJobs;
+  #store: JobStore;
+  #maxJobs: number;
+
+  constructor(deps: { comps: Computations; queue: WorkQueue; local: LocalJobs; store: JobStore; maxJobs: number }) {
+    this.#comps = deps.comps;
+    this.#queue = deps.queue;
+    this.#local = deps.local;
+    this.#store = deps.store;
+    this.#maxJobs = deps.maxJobs;
+  }
+
+  async start(request: JobRequest): Promise<StartResponse> {
+    if (request.entry.source.kind !== 'bundle') return this.#local.start(request);
+    const id = randomUUID();
+    const key = keyOf(request.entry, request.values);
+    const ref = await this.#comps.hit(request.roomId, key);
+    if (ref) {
+      const { jobTtlMs } = this.#comps.times;
+      const job = KEYS.job(id);
+      const fields = { status: 'done', meta: ref.meta, hash: ref.hash, fn: request.entry.name, room: request.roomId, specimen: request.specimenId ?? '', created: Date.now() };
+      await orUnavailable(this.#comps.redis.multi().hset(job, fields).pexpire(job, jobTtlMs).exec());
+      await orUnavailable(this.#comps.blobs.touch(ref, jobTtlMs));
+      return { job_id: id, status: 'done' };
+    }
+    if ((await orUnavailable(this.#queue.pending())) >= this.#maxJobs) {
+      const error = createHostError('SPC_ERR_TOO_MANY_JOBS', String(this.#maxJobs));
+      error.headers['retry-after'] = String(RETRY_AFTER_SECONDS);
+      throw error;
+    }
+    await this.#comps.claim({
+      fn: request.entry.name,
+      key,
+      values: request.values,
+      room: request.roomId,
+      specimen: request.specimenId,
+      jobId: id,
+      state: { ...roomStateOf(request) },
+    });
+    return { job_id: id, status: 'running' };
+  }
+
+  async #read(id: string, since: number | null): Promise<JobRead> {
+    const reply = (await orUnavailable(this.#comps.redis.vJobRead(id, since === null ? '' : `${Math.max(0, since + 1)}-0`))) as JobRead | null;
+    if (!reply) throw createHostError('SPC_ERR_JOB_NOT_FOUND', id);
+    return reply;
+  }
+
+  async progress(id: string, since: number): Promise<ProgressResponse> {
+    if (this.#store.get(id)) return this.#local.progress(id, since);
+    const [status, error, , , , , messages] = await this.#read(id, since);
+    return { status: status as JobStatus, messages: messages.map(toMessage), error: status === 'error' ? error : null };
+  }
+
+  async result(id: string): Promise<{ result: StoredResult; functionName: string }> {
+    if (this.#store.get(id)) return this.#local.result(id);
+    const [status, error, , fn, meta, hash] = await this.#read(id, null);
+    if (status === 'running') throw createHostError('SPC_ERR_JOB_RUNNING', id);
+    if (status !== 'done') throw createHostError('SPC_ERR_JOB_FAILED', id, error);
+    const result = await this.#comps.read({ hash, meta });
+    if (!result) throw createHostError('SPC_ERR_JOB_RESULT_EVICTED', id);
+    return { result, functionName: fn };
+  }
+
+  async cancel(id: string): Promise<boolean> {
+    if (this.#store.get(id)) return this.#local.cancel(id);
+    return this.#comps.cancelJob(id);
+  }
+
+  watch(id: string, onChange: () => void): () => void {
+    if (this.#store.get(id)) return this.#local.watch(id, onChange);
+    const events = this.#comps.events;
+    const offs = [events.watch(id, onChange)];
+    let stopped = false;
+    // The computation's nudges (progress, end) come under its own id.
+    void this.#comps.redis.hget(KEYS.job(id), 'comp').then(
+      (cid) => {
+        if (cid && !stopped) offs.push(events.watch(cid, onChange));
+        if (cid) onChange();
+      },
+      () => {},
+    );
+    return () => {
+      stopped = true;
+      for (const off of offs) off();
+    };
+  }
+
+  counts(): Record<JobStatus, number> {
+    return this.#local.counts();
+  }
+
+  close(): void {
+    this.#local.close();
+  }
+}

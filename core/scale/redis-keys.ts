@@ -1,0 +1,43 @@
+/**
+ * @module redis-keys
+ * Every key and channel a Redis service uses, in one place (docs/scaling.md lists what each
+ * holds and for how long). All start with `vitrine:` so one Redis can host other data too.
+ */
+import { createHash } from 'node:crypto';
+
+const P = 'vitrine:';
+
+export const KEYS = {
+  /** HASH: a room's one entry (key, hash, meta, fn, state, created, hits); the cache TTL. */
+  room: (roomId: string) => `${P}room:${roomId}`,
+  /** ZSET: room id → expiry (ms), for stats and clear. */
+  rooms: `${P}rooms`,
+  /** STRING: the computation id running these values in this room; single flight. */
+  flight: (roomId: string, key: string) => `${P}flight:${createHash('sha1').update(roomId).update('\0').update(key).digest('hex')}`,
+  /** HASH: one computation (status, error, code, seq, refs, cancel, result meta, what it runs). */
+  comp: (cid: string) => `${P}comp:${cid}`,
+  /** STREAM: a computation's progress; entry id `<seq>-1`. */
+  log: (cid: string) => `${P}comp:${cid}:log`,
+  /** SET: the API jobs following a computation. */
+  compJobs: (cid: string) => `${P}comp:${cid}:jobs`,
+  /** HASH: one API job (comp, fn, room, specimen; status/error/meta when it differs from its computation's). */
+  job: (id: string) => `${P}job:${id}`,
+  /** STRING: a result's header (JSON) by content hash; its bytes are `blobChunk` keys. */
+  blob: (hash: string) => `${P}blob:${hash}`,
+  blobChunk: (hash: string, index: number) => `${P}blob:${hash}:${index}`,
+  /** ZSET: compute node id → expiry (ms) of its last heartbeat. */
+  nodes: `${P}nodes`,
+  /** SET: the functions a compute node can run. */
+  nodeFunctions: (nodeId: string) => `${P}node:${nodeId}:fns`,
+  /** The BullMQ queue's name (BullMQ adds its own `bull:` prefix). */
+  queue: 'vitrine-compute',
+} as const;
+
+export const CHANNELS = {
+  /** `{room, event, data}`: room events for every host's subscribers. */
+  room: `${P}events:room`,
+  /** A computation or job id that may have changed (progress, end, cancel). */
+  nudge: `${P}events:nudge`,
+  /** A computation id whose run must stop. */
+  cancel: `${P}events:cancel`,
+} as const;

@@ -1,0 +1,117 @@
+/**
+ * @module redis-results
+ * ResultSource for a Redis service: the room pointer decides hits service-wide (one entry per
+ * room), identical requests on any host join one computation, and the bytes come from this
+ * host's memory LRU or, once, from Redis. Functions that cannot run on a compute node
+ * (registered in code, or relayed from a federation worker) stay on this host's own
+ * ResultService, as before.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { CacheStats } from '../client/wire-types.ts';
+import { createHostError } from '../errors.ts';
+import { keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultService } from '../invoke/result-service.ts';
+import type { ResultFigures, ResultSource, RoomState } from '../results/result-source.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { Computations } from './computations.ts';
+import { KEYS } from './redis-keys.ts';
+import { orUnavailable } from './redis-unavailable.ts';
+
+export class RedisResults implements ResultSource {
+  #comps: Computations;
+  #local: ResultService;
+  #log: FastifyBaseLogger;
+  #closing = new AbortController();
+  readonly accessCounts = { hit: 0, miss: 0, shared: 0 };
+
+  constructor(comps: Computations, local: ResultService, log: FastifyBaseLogger) {
+    this.#comps = comps;
+    this.#local = local;
+    this.#log = log;
+  }
+
+  #count(kind: CacheAccess, request: ComputeRequest): void {
+    this.accessCounts[kind]++;
+    logCacheAccess(this.#log, kind, request.roomId, request.entry.name, request.values);
+  }
+
+  /** A hit served from the room pointer; null on a miss (a pointer whose bytes are gone is dropped). */
+  async #hit(request: ComputeRequest, key: string): Promise<StoredResult | null> {
+    const ref = await this.#comps.hit(request.roomId, key);
+    if (!ref) return null;
+    const result = await this.#comps.read(ref);
+    if (result) this.#count('hit', request);
+    else await this.#comps.forget(request.roomId);
+    return result;
+  }
+
+  async compute(request: ComputeRequest): Promise<StoredResult> {
+    if (request.entry.source.kind !== 'bundle') return this.#local.compute(request);
+    const key = keyOf(request.entry, request.values);
+    const hit = await this.#hit(request, key);
+    if (hit) return hit;
+    const { cid, created } = await this.#comps.claim({
+      fn: request.entry.name,
+      key,
+      values: request.values,
+      room: request.roomId,
+      specimen: request.specimenId ?? null,
+      jobId: request.job?.id ?? null,
+      state: { ...roomStateOf(request) },
+    });
+    this.#count(created ? 'miss' : 'shared', request);
+    const signal = request.signal ? AbortSignal.any([request.signal, this.#closing.signal]) : this.#closing.signal;
+    const ref = await this.#comps.wait(cid, signal);
+    const result = await this.#comps.read(ref);
+    if (!result) throw createHostError('SPC_ERR_REDIS_UNAVAILABLE', 'the result expired before it could be read');
+    return result;
+  }
+
+  async open(request: ComputeRequest): Promise<OpenedResult> {
+    if (request.entry.source.kind !== 'bundle') return this.#local.open(request);
+    return { result: await this.compute(request), arriving: null };
+  }
+
+  async lookup(request: ComputeRequest): Promise<StoredResult | undefined> {
+    if (request.entry.source.kind !== 'bundle') return this.#local.lookup(request);
+    return (await this.#hit(request, keyOf(request.entry, request.values))) ?? undefined;
+  }
+
+  async roomState(roomId: string): Promise<RoomState | null> {
+    const state = await orUnavailable(this.#comps.redis.hget(KEYS.room(roomId), 'state'));
+    if (state) return JSON.parse(state) as RoomState;
+    return this.#local.roomState(roomId);
+  }
+
+  async stats(): Promise<CacheStats> {
+    const redis = this.#comps.redis;
+    const now = Date.now();
+    const rooms = await orUnavailable(redis.zrangebyscore(KEYS.rooms, now, '+inf'));
+    void redis.zremrangebyscore(KEYS.rooms, '-inf', now).catch(() => 0);
+    const pipeline = redis.pipeline();
+    for (const room of rooms) pipeline.hmget(KEYS.room(room), 'fn', 'created', 'hits');
+    const replies = (await orUnavailable(pipeline.exec())) ?? [];
+    const local = this.#local.cache.stats();
+    const entries = [...local.entries];
+    replies.forEach(([error, fields], i) => {
+      const [fn, created, hits] = (fields ?? []) as (string | null)[];
+      if (error || !fn || !created) return;
+      entries.push({ room_id: rooms[i]!, function_name: fn, age_seconds: (now - Number(created)) / 1000, access_count: Number(hits ?? 0) });
+    });
+    return { ...local, total_entries: entries.length, entries };
+  }
+
+  async clear(): Promise<number> {
+    const cleared = Number(await orUnavailable(this.#comps.redis.vClear()));
+    this.#comps.blobs.dropLocal();
+    return cleared + (await this.#local.clear());
+  }
+
+  figures(): ResultFigures {
+    return this.#local.figures();
+  }
+
+  abortAll(): void {
+    this.#closing.abort();
+    this.#local.abortAll();
+  }
+}

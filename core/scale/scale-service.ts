@@ -1,0 +1,102 @@
+/**
+ * @module scale-service
+ * Joins a host to a Redis service (`vitrine serve --redis URL`): its routes take results and
+ * jobs through the Redis implementations, room events from every host reach its event
+ * streams, and unless `--compute 0` it is also a compute node lending its pool to the
+ * service. Without `--redis` none of this is created and nothing external is needed.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { hostname } from 'node:os';
+import type { ResultBudget } from '../cache/result-budget.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import type { Invoker } from '../invoke/invoker.ts';
+import type { ResultService } from '../invoke/result-service.ts';
+import type { JobStore } from '../jobs/job-store.ts';
+import type { LocalJobs } from '../jobs/local-jobs.ts';
+import type { ResolvedHostOptions } from '../options.ts';
+import type { FunctionRegistry } from '../registry/function-registry.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { ComputeNode } from './compute-node.ts';
+import { NodeDirectory } from './compute-nodes.ts';
+import { Computations, type ComputationTimes } from './computations.ts';
+import { RedisBlobStore } from './redis-blob-store.ts';
+import { createRedisConnections, type RedisConnections } from './redis-connections.ts';
+import { RedisEvents } from './redis-events.ts';
+import { RedisJobs } from './redis-jobs.ts';
+import { RedisResults } from './redis-results.ts';
+import { WorkQueue } from './work-queue.ts';
+
+export interface ScaleService {
+  results: RedisResults;
+  jobs: RedisJobs;
+  /** This process's compute node, when it lends threads. */
+  node: ComputeNode | null;
+  connections: RedisConnections;
+  /** Null when Redis answers, else why not (for /readyz). */
+  notReady(): string | null;
+  close(): Promise<void>;
+}
+
+export function computationTimes(options: Pick<ResolvedHostOptions, 'cacheTtlSeconds' | 'jobTtlSeconds' | 'jobTimeoutSeconds'>): ComputationTimes {
+  const jobTtlMs = Math.max(1, options.jobTtlSeconds * 1000);
+  const timeoutMs = options.jobTimeoutSeconds * 1000;
+  return { cacheTtlMs: options.cacheTtlSeconds * 1000, jobTtlMs, timeoutMs, runTtlMs: timeoutMs + jobTtlMs + 60_000 };
+}
+
+/** A unique id for this process as a compute node. */
+export function nodeIdOf(kind: 'host' | 'worker'): string {
+  return `${hostname()}-${kind}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export async function createScaleService(deps: {
+  url: string;
+  hub: EventHub;
+  budget: ResultBudget<StoredResult>;
+  local: { results: ResultService; jobs: LocalJobs; store: JobStore };
+  functions: FunctionRegistry;
+  invoker: Invoker;
+  options: ResolvedHostOptions;
+  log: FastifyBaseLogger;
+}): Promise<ScaleService> {
+  const { options, log } = deps;
+  const connections = createRedisConnections(deps.url);
+  const events = new RedisEvents(connections.subscriber, deps.hub);
+  await events.start();
+  const blobs = new RedisBlobStore(connections.command, deps.budget);
+  const queue = new WorkQueue(connections.forBullmq(false));
+  const times = computationTimes(options);
+  const comps = new Computations({ redis: connections.command, events, blobs, queue, nodes: new NodeDirectory(connections.command), times });
+  const results = new RedisResults(comps, deps.local.results, log);
+  const jobs = new RedisJobs({ comps, queue, local: deps.local.jobs, store: deps.local.store, maxJobs: options.maxJobs });
+  let node: ComputeNode | null = null;
+  if (options.compute > 0) {
+    node = new ComputeNode({
+      nodeId: nodeIdOf('host'),
+      connections,
+      events,
+      blobs,
+      functions: deps.functions,
+      invoker: deps.invoker,
+      concurrency: options.compute * 2,
+      maxJobMessages: options.maxJobMessages,
+      log,
+    });
+    // Not awaited: a host whose Redis is down at start still serves its catalog and comes
+    // ready when Redis does.
+    void node.start().catch((error: Error) => log.warn(`compute node: ${error.message}`));
+  }
+  log.info(`redis service at ${deps.url}: ${options.compute > 0 ? `computing on ${options.compute} threads` : 'front end only (--compute 0)'}`);
+  return {
+    results,
+    jobs,
+    node,
+    connections,
+    notReady: () => (connections.command.status === 'ready' ? null : `Redis at ${deps.url} is ${connections.command.status}`),
+    async close() {
+      results.abortAll();
+      await node?.close(true);
+      await queue.close().catch(() => {});
+      await connections.close();
+    },
+  };
+}
