@@ -4,6 +4,7 @@
  * its ESM bundle. A broken bundle is reported and skipped; the host keeps serving the others.
  * The bundle itself is imported only inside worker threads, never on the host's event loop.
  */
+import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveInside } from '../catalog/safe-path.ts';
@@ -70,8 +71,9 @@ export async function loadPluginBundle(dir: string): Promise<LoadedPlugin> {
   checkManifest(manifest);
   const modulePath = await resolveInside(dir, manifest.bundle);
   if (!modulePath) throw new Error(`bundle ${JSON.stringify(manifest.bundle)} is outside the plugin folder`);
-  const info = await stat(modulePath);
-  const version = `${info.mtimeMs}-${info.size}`;
+  // The bundle's content, not its file time: hosts of one Redis service that were given copies
+  // of the same bundle share room entries and computations (the version is in the cache key).
+  const version = createHash('sha256').update(await readFile(modulePath)).digest('hex').slice(0, 16);
   const functions = new Map<string, FunctionEntry>();
   for (const f of manifest.functions) {
     precompileSchema(f.schema);
