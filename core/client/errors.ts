@@ -108,3 +108,18 @@ export function abortError(signal?: AbortSignal): Error {
 export function isAbortError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
 }
+
+/**
+ * An events route answered 2xx with something other than `text/event-stream` (e.g. a proxy's
+ * page): the host, or what stands in front of it, does not offer the stream.
+ */
+export class EventStreamUnavailableError extends Error {
+  override name = 'EventStreamUnavailableError';
+  /** The request, as `GET path`. */
+  readonly request: string;
+
+  constructor(request: string, contentType: string | null) {
+    super(`${request} answered ${contentType ?? 'no content type'}, not an event stream`);
+    this.request = request;
+  }
+}

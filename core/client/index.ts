@@ -4,7 +4,8 @@
  * `TextDecoder` and typed arrays; no Node built-ins). This is the package entry
  * `vitrine/client`; inside `core/` import from the defining files instead.
  *
- * - {@link createClient}: every host route as a typed method, and `load` for the job flow.
+ * - {@link createClient}: every host route as a typed method, `load` for the job flow, and
+ *   `followJob` / `followRoom`: a job's or a room's Server-Sent Events as async iterators.
  * - {@link decodeEnvelope}: the binary envelope of `/data` to typed arrays. The arrays are views
  *   onto the given bytes; a block is copied only when its offset is not aligned for its
  *   element type (typed array views require alignment).
@@ -15,6 +16,10 @@
 export { createClient, VitrineClient } from './client.ts';
 export type { ClientOptions, DataOptions, InvokeOptions } from './client.ts';
 export type { LoadOptions } from './load-job.ts';
+export type { FollowOptions } from './follow-events.ts';
+export type { FollowJobOptions } from './follow-job.ts';
+export { SseParser } from './sse-parser.ts';
+export type { SseMessage } from './sse-parser.ts';
 export { decodeEnvelope, EnvelopeDecodeError } from '../envelope/decode-envelope.ts';
 export type { DecodedEnvelope, DecodedMesh, DecodedVolume } from '../envelope/decode-envelope.ts';
 export { decodeTypedResult, TypedResultError } from './decode-typed-result.ts';
@@ -24,6 +29,7 @@ export {
   isAbortError,
   JobGoneError,
   JobRunningError,
+  EventStreamUnavailableError,
   NotFoundError,
   ServerError,
   VitrineHttpError,
