@@ -6,6 +6,9 @@
  */
 import type { SpecimenData, TypedData } from './decoded-types.ts';
 import { decodeTypedResult } from './decode-typed-result.ts';
+import { followJob, type FollowJobOptions } from './follow-job.ts';
+import { followRoom } from './follow-room.ts';
+import type { FollowOptions } from './follow-events.ts';
 import { runJob } from './load-job.ts';
 import type { JobEndpoints, LoadOptions } from './load-job.ts';
 import { readDataResponse } from './read-data-response.ts';
@@ -15,9 +18,11 @@ import type {
   CacheStats,
   CatalogEntry,
   FunctionInfo,
+  JobEvent,
   ParameterSchema,
   ProgressResponse,
   ReloadResponse,
+  RoomEvent,
   SpecimenMetadata,
   StartResponse,
 } from './wire-types.ts';
@@ -161,6 +166,23 @@ export class VitrineClient implements JobEndpoints {
     return decodeTypedResult(await this.#http.json('GET', `/api/jobs/${enc(jobId)}/result`, { signal }));
   }
 
+  /**
+   * `GET /api/jobs/{id}/events` as an async iterator: each progress message once, in seq
+   * order, then the `done` or `error` event; a dropped connection resumes with `Last-Event-ID`.
+   */
+  followJob(jobId: string, options?: FollowJobOptions): AsyncGenerator<JobEvent, void, undefined> {
+    return followJob(this.#http, jobId, options);
+  }
+
+  /**
+   * `GET /api/rooms/{room}/events` as an async iterator: `state`, then `computing` and
+   * `result` as they happen, until the loop is left or the signal aborts; a reconnection
+   * yields a fresh `state`.
+   */
+  followRoom(room: string, options?: FollowOptions): AsyncGenerator<RoomEvent, never, undefined> {
+    return followRoom(this.#http, room, options);
+  }
+
   /** `DELETE /api/jobs/{id}`: cancels a running job (it ends as `error` / `cancelled`). */
   async cancel(jobId: string): Promise<void> {
     await this.#http.send('DELETE', `/api/jobs/${enc(jobId)}`);
@@ -168,7 +190,7 @@ export class VitrineClient implements JobEndpoints {
 
   /**
    * Loads a specimen with progress: a dynamic one through the job flow (see `load-job.ts`:
-   * start, poll, then the result from the room cache; abort cancels the job), a static one
+   * start, follow the job's events (or poll, on a host without them), then the result from the room cache; abort cancels the job), a static one
    * (pass its catalog entry) with a plain `getData`.
    * @example
    * const ac = new AbortController();

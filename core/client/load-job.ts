@@ -1,7 +1,8 @@
 /**
  * @module load-job
- * The background-job flow (start, poll, result) as one awaitable call: start, poll progress
- * with `since`, fetch the result once done, or cancel with DELETE when the caller aborts.
+ * The background-job flow (start, progress, result) as one awaitable call: start, follow the
+ * job's progress (its event stream, or polling with `since` where the host has no stream; see
+ * wait-job.ts), fetch the result once done, or cancel with DELETE when the caller aborts.
  *
  * The result is fetched with `GET /api/specimens/{id}/data` and the same params and room, not
  * with `GET /api/jobs/{id}/result`, by default:
@@ -12,10 +13,10 @@
  * If another peer replaced the room's single cache entry in between, `/data` recomputes and
  * the answer is still the right one. `resultVia: 'job'` selects `/jobs/{id}/result` instead.
  */
-import { sleep } from './abortable-sleep.ts';
 import type { SpecimenData } from './decoded-types.ts';
-import { abortError, isAbortError, VitrineHttpError, VitrineJobError } from './errors.ts';
-import type { ProgressMessage, ProgressResponse, StartResponse } from './wire-types.ts';
+import { abortError, isAbortError, VitrineJobError } from './errors.ts';
+import { waitForJob, type JobWatchEndpoints } from './wait-job.ts';
+import type { ProgressMessage, StartResponse } from './wire-types.ts';
 
 /** Options of {@link runJob} and `VitrineClient.load`. */
 export interface LoadOptions {
@@ -27,16 +28,21 @@ export interface LoadOptions {
   onProgress?: (message: ProgressMessage, jobId: string) => void;
   /** Called with the start response (`status` is `done` at once on a room cache hit). */
   onStart?: (start: StartResponse) => void;
-  /** Delay between progress polls. @defaultValue 250 */
+  /**
+   * How progress arrives: `'events'` takes the job's event stream and falls back to polling
+   * when the host does not offer it or it keeps failing; `'poll'` only polls.
+   * @defaultValue `'events'`
+   */
+  progressVia?: 'events' | 'poll';
+  /** Delay between progress polls (when polling). @defaultValue 250 */
   pollIntervalMs?: number;
   /** Where the result comes from once the job is done. @defaultValue `'data'` */
   resultVia?: 'data' | 'job';
 }
 
 /** The host calls the job flow needs (implemented by `VitrineClient`). */
-export interface JobEndpoints {
+export interface JobEndpoints extends JobWatchEndpoints {
   startJob(specimenId: string, options: { params?: Record<string, unknown>; room?: string }): Promise<StartResponse>;
-  progress(jobId: string, since?: number, signal?: AbortSignal): Promise<ProgressResponse>;
   result(jobId: string, signal?: AbortSignal): Promise<SpecimenData>;
   cancel(jobId: string): Promise<void>;
   getData(
@@ -44,9 +50,6 @@ export interface JobEndpoints {
     options: { params?: Record<string, unknown>; room?: string; signal?: AbortSignal },
   ): Promise<SpecimenData>;
 }
-
-/** Consecutive transport failures (not HTTP errors) tolerated while polling. */
-const POLL_RETRIES = 3;
 
 /** Rejects with an AbortError as soon as `signal` aborts, else settles like `promise`. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
@@ -80,7 +83,7 @@ export async function runJob(
   params: Record<string, unknown> | undefined,
   options: LoadOptions = {},
 ): Promise<SpecimenData> {
-  const { room, signal, onProgress, onStart, pollIntervalMs = 250, resultVia = 'data' } = options;
+  const { room, signal, onProgress, onStart, pollIntervalMs = 250, progressVia = 'events', resultVia = 'data' } = options;
   if (signal?.aborted) throw abortError(signal);
   // The start request is not tied to the signal: once sent, the host may have created the job,
   // so an abort waits for its id (in the background) and cancels it.
@@ -98,26 +101,10 @@ export async function runJob(
   const jobId = start.job_id;
   let status = start.status;
   try {
-    let since = -1;
-    let failures = 0;
-    while (status === 'running') {
-      let progress: ProgressResponse;
-      try {
-        progress = await api.progress(jobId, since, signal);
-        failures = 0;
-      } catch (error) {
-        if (isAbortError(error) || error instanceof VitrineHttpError || ++failures > POLL_RETRIES) throw error;
-        await sleep(pollIntervalMs, signal);
-        continue;
-      }
-      for (const message of progress.messages) {
-        if (message.seq <= since) continue;
-        since = message.seq;
-        onProgress?.(message, jobId);
-      }
-      status = progress.status;
-      if (status === 'error') throw new VitrineJobError(jobId, progress.error ?? 'unknown error');
-      if (status === 'running') await sleep(pollIntervalMs, signal);
+    if (status === 'running') {
+      const end = await waitForJob(api, jobId, { signal, onProgress, pollIntervalMs, progressVia });
+      status = end.status;
+      if (end.status === 'error') throw new VitrineJobError(jobId, end.error ?? 'unknown error');
     }
     if (status === 'error') throw new VitrineJobError(jobId, 'unknown error');
   } catch (error) {
