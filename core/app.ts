@@ -140,6 +140,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     for (const line of counts.problems) app.log.warn(line);
     for (const hook of reloadHooks) counts = { ...counts, ...(await hook(counts)) };
     events.publish(HOST_CHANNEL, { event: 'reload', data: { plugin: null } });
+    await scale?.node?.announce();
     return counts;
   }
 
@@ -172,6 +173,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
       if (!options.pluginsDir) throw new Error('this host serves no plugins directory');
       const swap = await swapPlugin({ functions, catalog, cache }, options.pluginsDir, name);
       for (const line of swap.problems) app.log.warn(line);
+      await scale?.node?.announce();
       const { problems: _problems, ...data } = swap;
       events.publish(HOST_CHANNEL, { event: 'reload', data });
       return swap;

@@ -54,6 +54,7 @@ export class ComputeNode {
   #worker: Worker<ComputeTask, void> | null = null;
   #running = new Map<string, AbortController>();
   #stops: (() => void | Promise<void>)[] = [];
+  #announce: () => Promise<void> = async () => {};
 
   constructor(options: ComputeNodeOptions) {
     this.#o = options;
@@ -79,9 +80,15 @@ export class ComputeNode {
     await worker.waitUntilReady();
     const heartbeat = await startHeartbeat(o.connections.command, o.nodeId, () => o.functions.list().filter((e) => e.source.kind === 'bundle').map((e) => e.name));
     this.#stops.push(() => heartbeat.stop());
+    this.#announce = () => heartbeat.beat();
     const recheck = setInterval(() => void this.#recheck(), RECHECK_MS);
     recheck.unref();
     this.#stops.push(() => clearInterval(recheck));
+  }
+
+  /** Tells the service at once which functions this node runs (after a plugin reload). */
+  announce(): Promise<void> {
+    return this.#announce();
   }
 
   async #recheck(): Promise<void> {

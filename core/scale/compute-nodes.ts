@@ -15,7 +15,7 @@ export const NODE_EXPIRY_MS = 3 * HEARTBEAT_MS;
 const ANSWER_MS = 1000;
 
 /** A node's side: keeps its heartbeat going until stopped; resolves once the first beat is in. */
-export async function startHeartbeat(redis: Redis, nodeId: string, functions: () => string[]): Promise<{ stop(): Promise<void> }> {
+export async function startHeartbeat(redis: Redis, nodeId: string, functions: () => string[]): Promise<{ beat(): Promise<void>; stop(): Promise<void> }> {
   const beat = async () => {
     const names = functions();
     const pipeline = redis.multi().del(KEYS.nodeFunctions(nodeId));
@@ -27,6 +27,7 @@ export async function startHeartbeat(redis: Redis, nodeId: string, functions: ()
   timer.unref();
   await beat().catch(() => {});
   return {
+    beat: () => beat().catch(() => {}),
     async stop() {
       clearInterval(timer);
       await redis.multi().zrem(KEYS.nodes, nodeId).del(KEYS.nodeFunctions(nodeId)).exec().catch(() => {});

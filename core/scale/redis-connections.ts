@@ -21,6 +21,21 @@ function base(url: string, name: string): RedisOptions {
   return { connectionName: `vitrine-${name}`, retryStrategy, connectTimeout: COMMAND_TIMEOUT_MS };
 }
 
+/** Resolves true once `redis` is ready, false after `ms` (a host starts anyway and recovers later). */
+export function whenReady(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ready: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ready);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    redis.on('ready', onReady);
+  });
+}
+
 export interface RedisConnections {
   url: string;
   /** Request path: fails fast while disconnected. */

@@ -16,6 +16,7 @@ import type { ProgressMessage } from '../jobs/job.ts';
 import type { LocalJobs } from '../jobs/local-jobs.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { Computations } from './computations.ts';
+import { JobTally } from './job-tally.ts';
 import { KEYS } from './redis-keys.ts';
 import { orUnavailable } from './redis-unavailable.ts';
 import type { WorkQueue } from './work-queue.ts';
@@ -40,6 +41,7 @@ export class RedisJobs implements JobService {
   #local: LocalJobs;
   #store: JobStore;
   #maxJobs: number;
+  #tally: JobTally;
 
   constructor(deps: { comps: Computations; queue: WorkQueue; local: LocalJobs; store: JobStore; maxJobs: number }) {
     this.#comps = deps.comps;
@@ -47,6 +49,8 @@ export class RedisJobs implements JobService {
     this.#local = deps.local;
     this.#store = deps.store;
     this.#maxJobs = deps.maxJobs;
+    const read = async (id: string) => ((await this.#comps.redis.vJobRead(id, '')) as JobRead | null)?.[0] as JobStatus | undefined ?? null;
+    this.#tally = new JobTally(deps.comps.events, read, deps.comps.times.jobTtlMs);
   }
 
   async start(request: JobRequest): Promise<StartResponse> {
@@ -60,6 +64,7 @@ export class RedisJobs implements JobService {
       const fields = { status: 'done', meta: ref.meta, hash: ref.hash, fn: request.entry.name, room: request.roomId, specimen: request.specimenId ?? '', created: Date.now() };
       await orUnavailable(this.#comps.redis.multi().hset(job, fields).pexpire(job, jobTtlMs).exec());
       await orUnavailable(this.#comps.blobs.touch(ref, jobTtlMs));
+      this.#tally.add(id, 'done', null);
       return { job_id: id, status: 'done' };
     }
     if ((await orUnavailable(this.#queue.pending())) >= this.#maxJobs) {
@@ -67,7 +72,7 @@ export class RedisJobs implements JobService {
       error.headers['retry-after'] = String(RETRY_AFTER_SECONDS);
       throw error;
     }
-    await this.#comps.claim({
+    const { cid } = await this.#comps.claim({
       fn: request.entry.name,
       key,
       values: request.values,
@@ -76,6 +81,7 @@ export class RedisJobs implements JobService {
       jobId: id,
       state: { ...roomStateOf(request) },
     });
+    this.#tally.add(id, 'running', cid);
     return { job_id: id, status: 'running' };
   }
 
@@ -125,11 +131,15 @@ export class RedisJobs implements JobService {
     };
   }
 
+  /** Jobs this host started, by state (the local store's and the service's). */
   counts(): Record<JobStatus, number> {
-    return this.#local.counts();
+    const local = this.#local.counts();
+    const service = this.#tally.counts();
+    return { running: local.running + service.running, done: local.done + service.done, error: local.error + service.error };
   }
 
   close(): void {
+    this.#tally.close();
     this.#local.close();
   }
 }

@@ -20,7 +20,10 @@ import { ComputeNode } from './compute-node.ts';
 import { NodeDirectory } from './compute-nodes.ts';
 import { Computations, type ComputationTimes } from './computations.ts';
 import { RedisBlobStore } from './redis-blob-store.ts';
-import { createRedisConnections, type RedisConnections } from './redis-connections.ts';
+import { createRedisConnections, whenReady, type RedisConnections } from './redis-connections.ts';
+
+/** Longest a starting host waits for Redis (and its compute node) before it serves anyway. */
+const START_WAIT_MS = 5000;
 import { RedisEvents } from './redis-events.ts';
 import { RedisJobs } from './redis-jobs.ts';
 import { RedisResults } from './redis-results.ts';
@@ -60,6 +63,7 @@ export async function createScaleService(deps: {
 }): Promise<ScaleService> {
   const { options, log } = deps;
   const connections = createRedisConnections(deps.url);
+  if (!(await whenReady(connections.command, START_WAIT_MS))) log.warn(`Redis at ${deps.url} does not answer yet: requests that need it answer 503 until it does`);
   const events = new RedisEvents(connections.subscriber, deps.hub);
   await events.start();
   const blobs = new RedisBlobStore(connections.command, deps.budget);
@@ -81,9 +85,10 @@ export async function createScaleService(deps: {
       maxJobMessages: options.maxJobMessages,
       log,
     });
-    // Not awaited: a host whose Redis is down at start still serves its catalog and comes
-    // ready when Redis does.
-    void node.start().catch((error: Error) => log.warn(`compute node: ${error.message}`));
+    // Waited for a while only: a host whose Redis is down at start still serves its catalog,
+    // and its node starts taking work when Redis comes.
+    const started = node.start().then(() => true, (error: Error) => (log.warn(`compute node: ${error.message}`), false));
+    await Promise.race([started, new Promise((resolve) => setTimeout(resolve, START_WAIT_MS).unref())]);
   }
   log.info(`redis service at ${deps.url}: ${options.compute > 0 ? `computing on ${options.compute} threads` : 'front end only (--compute 0)'}`);
   return {

@@ -1,14 +1,14 @@
 /**
  * @module results-and-jobs.test
  * The ResultSource and JobService conformance cases (result-source-cases.ts,
- * job-service-cases.ts) against each implementation. Today: the in-memory one of a single
- * host (ResultService + LocalJobs). The Redis service joins with one more
- * `serviceConformance('redis', factory)` line whose factory starts Redis
- * (helpers/redis-server.ts) and returns `harnessOf(await createApp({ ..., redis: url }))`.
+ * job-service-cases.ts) against each implementation: the in-memory one of a single host
+ * (ResultService + LocalJobs), and the Redis service (RedisResults + RedisJobs) on a real
+ * redis-server, the host computing through BullMQ on its own compute node.
  */
-import { describe } from 'vitest';
+import { beforeAll, describe } from 'vitest';
 import { createApp } from '../../core/app.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { jobServiceCases } from './job-service-cases.ts';
 import { resultSourceCases } from './result-source-cases.ts';
@@ -23,16 +23,19 @@ function serviceConformance(label: string, make: ServiceHarnessFactory): void {
 }
 
 /** A single host on the fixture plugins, as createTestApp makes it (two threads, 200 ms cancel grace). */
-const inMemory: ServiceHarnessFactory = async () =>
-  harnessOf(
-    await createApp({
-      pluginsDir: await fixturePluginsDir(),
-      specimensDir: await makeSpecimensDir(),
-      logLevel: false,
-      poolSize: 2,
-      viewer: false,
-      cancelGraceMs: 200,
-    }),
-  );
+const hostOptions = async () => ({
+  pluginsDir: await fixturePluginsDir(),
+  specimensDir: await makeSpecimensDir(),
+  logLevel: false as const,
+  poolSize: 2,
+  viewer: false,
+  cancelGraceMs: 200,
+});
 
-serviceConformance('in-memory', inMemory);
+serviceConformance('in-memory', async () => harnessOf(await createApp(await hostOptions())));
+
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+serviceConformance('redis', async () => harnessOf(await createApp({ ...(await hostOptions()), redis: redis.url })));
