@@ -19,7 +19,7 @@ export function buildBenchPlugins(): string {
 /** A specimens dir exposing the bench functions as dynamic specimens. */
 export function benchSpecimens(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-specimens-'));
-  for (const fn of ['float_volume', 'grid_mesh', 'burn']) {
+  for (const fn of ['float_volume', 'grid_mesh', 'burn', 'pulse']) {
     mkdirSync(path.join(dir, fn));
     writeFileSync(path.join(dir, fn, 'specimen.json'), JSON.stringify({ display_name: fn, function_name: fn }));
   }
