@@ -10,11 +10,11 @@
  * BullMQ's stalled-job check hands the computation to another node, whose progress continues
  * the same sequence. Plugins and encoding run off the main thread, so lock renewals never stall.
  */
-import { Worker, type Job } from 'bullmq';
+import { DelayedError, Worker, type Job } from 'bullmq';
 import { isHostError } from '../errors.ts';
 import type { Invoker } from '../invoke/invoker.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
-import { startHeartbeat } from './compute-nodes.ts';
+import { NodeDirectory, startHeartbeat } from './compute-nodes.ts';
 import { KEYS } from './redis-keys.ts';
 import type { RedisBlobStore } from './redis-blob-store.ts';
 import type { RedisConnections } from './redis-connections.ts';
@@ -29,6 +29,8 @@ const STALLED_CHECK_MS = 5_000;
 const RECHECK_MS = 1_000;
 /** Longest a SIGTERM waits for running computations before handing them back. */
 const DRAIN_MS = 30_000;
+/** How long a computation this node cannot run waits, handed back, before a node takes it again. */
+const HAND_BACK_MS = 200;
 
 export interface ComputeNodeOptions {
   nodeId: string;
@@ -55,9 +57,11 @@ export class ComputeNode {
   #running = new Map<string, AbortController>();
   #stops: (() => void | Promise<void>)[] = [];
   #announce: () => Promise<void> = async () => {};
+  #nodes: NodeDirectory;
 
   constructor(options: ComputeNodeOptions) {
     this.#o = options;
+    this.#nodes = new NodeDirectory(options.connections.command);
   }
 
   get running(): number {
@@ -67,7 +71,7 @@ export class ComputeNode {
   /** Starts taking work; resolves once the worker is connected. */
   async start(): Promise<void> {
     const o = this.#o;
-    const worker = new Worker<ComputeTask, void>(KEYS.queue, (job, _token, signal) => this.#process(job, signal), {
+    const worker = new Worker<ComputeTask, void>(KEYS.queue, (job, token, signal) => this.#process(job, token, signal), {
       connection: o.connections.forBullmq(true),
       concurrency: o.concurrency,
       lockDuration: LOCK_MS,
@@ -102,13 +106,18 @@ export class ComputeNode {
     });
   }
 
-  async #process(job: Job<ComputeTask, void>, bullSignal?: AbortSignal): Promise<void> {
+  async #process(job: Job<ComputeTask, void>, token: string | undefined, bullSignal?: AbortSignal): Promise<void> {
     const o = this.#o;
     const redis = o.connections.command;
     const { cid, fn, values, room, specimen, cacheTtlMs, jobTtlMs, timeoutMs } = job.data;
     if ((await redis.hget(KEYS.comp(cid), 'status')) !== 'running') return;
     const entry = o.functions.get(fn);
     if (!entry || entry.source.kind !== 'bundle') {
+      // Nodes share one queue: a computation another live node can run is handed back for it.
+      if (token && (await this.#nodes.canRun(fn).catch(() => false))) {
+        await job.moveToDelayed(Date.now() + HAND_BACK_MS, token);
+        throw new DelayedError();
+      }
       await redis.vFail(cid, `function '${fn}' is not loaded on compute node ${o.nodeId}`, 'SPC_ERR_FUNCTION_NOT_FOUND', jobTtlMs);
       return;
     }
