@@ -61,6 +61,11 @@ export class CatalogView {
     this.#render();
   }
 
+  /** The catalog lists specimen `id`. */
+  has(id: string): boolean {
+    return this.#entries.some((entry) => entry.id === id);
+  }
+
   /** Highlights the selected tile. */
   select(id: string | null): void {
     this.#selected = id;

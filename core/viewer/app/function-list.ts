@@ -11,6 +11,7 @@ export class FunctionList {
   readonly #list: HTMLElement;
   readonly #count: HTMLElement;
   #selected: string | null = null;
+  #names = new Set<string>();
 
   constructor(private readonly onSelect: (fn: FunctionInfo) => void) {
     this.#count = h('span', { class: 'count' });
@@ -22,6 +23,7 @@ export class FunctionList {
   set(functions: FunctionInfo[], catalog: CatalogEntry[]): void {
     const shown = new Set(catalog.map((entry) => entry.function_name));
     const free = functions.filter((fn) => !shown.has(fn.name)).sort((a, b) => a.name.localeCompare(b.name));
+    this.#names = new Set(free.map((fn) => fn.name));
     this.element.hidden = free.length === 0;
     this.#count.textContent = String(free.length);
     replaceChildren(
@@ -34,6 +36,11 @@ export class FunctionList {
       ),
     );
     this.select(this.#selected);
+  }
+
+  /** Function `name` is listed here. */
+  has(name: string): boolean {
+    return this.#names.has(name);
   }
 
   select(name: string | null): void {

@@ -1,12 +1,13 @@
 /**
  * @module layout
  * The page's regions: a top bar (brand, room), the catalog, the stage (canvas, overlay,
- * stats, tools) and the inspector (specimen, parameters, job).
+ * stats, tools) and the inspector (specimen, parameters, job, links).
  */
 import { h } from './dom.ts';
 
 export interface Layout {
   root: HTMLElement;
+  topbar: HTMLElement;
   roomInput: HTMLInputElement;
   hostLabel: HTMLElement;
   catalogPane: HTMLElement;
@@ -20,6 +21,8 @@ export interface Layout {
   resetButton: HTMLButtonElement;
   jobSection: HTMLElement;
   linksSection: HTMLElement;
+  /** "Open raw data": its href is the current request's `/data` URL. */
+  dataLink: HTMLAnchorElement;
 }
 
 const LOGO = `<svg viewBox="0 0 32 32" width="22" height="22" aria-hidden="true"><rect width="32" height="32" rx="8" fill="#14202e"/><path d="M8 10l8 14 8-14" fill="none" stroke="#5cc8ff" stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/></svg>`;
@@ -60,9 +63,22 @@ export function createLayout(root: HTMLElement): Layout {
     paramsBody,
   );
   const jobSection = h('section', { class: 'section job-section', hidden: true }, h('div', { class: 'section-head' }, h('h3', {}, 'Request')));
-  const linksSection = h('section', { class: 'section links', hidden: true });
+  const dataLink = h('a', { class: 'link', target: '_blank', rel: 'noopener', 'data-testid': 'data-link' }, 'Open raw data');
+  const linksSection = h('section', { class: 'section links', hidden: true }, dataLink, copyLinkButton());
   const inspector = h('aside', { class: 'inspector', 'aria-label': 'Inspector' }, jobSection, paramsSection, linksSection);
   root.replaceChildren(topbar, catalogPane, stagePane, inspector);
   root.removeAttribute('aria-busy');
-  return { root, roomInput, hostLabel, catalogPane, stagePane, stageHost, stageHud, stageTools, inspector, paramsSection, paramsBody, resetButton, jobSection, linksSection };
+  return { root, topbar, roomInput, hostLabel, catalogPane, stagePane, stageHost, stageHud, stageTools, inspector, paramsSection, paramsBody, resetButton, jobSection, linksSection, dataLink };
+}
+
+/** Copies the page URL (which carries the room, the specimen and its parameters). */
+function copyLinkButton(): HTMLButtonElement {
+  const copy = h('button', { class: 'button ghost small', type: 'button' }, 'Copy link');
+  copy.addEventListener('click', () => {
+    void navigator.clipboard?.writeText(window.location.href).then(() => {
+      copy.textContent = 'Copied';
+      setTimeout(() => (copy.textContent = 'Copy link'), 1200);
+    });
+  });
+  return copy;
 }

@@ -62,6 +62,11 @@ export class ParamPanel {
     this.#assign(null);
   }
 
+  /** Shows `values` (e.g. a peer's, from the room) in place of the current ones, without raising a change. */
+  set(values: Record<string, unknown>): void {
+    this.#assign(values);
+  }
+
   /** Shows (or clears, with null) the host's explanation of a refused request. */
   setHostError(detail: string | null): void {
     this.#hostError.hidden = detail === null;

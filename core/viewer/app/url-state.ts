@@ -2,7 +2,8 @@
  * @module url-state
  * The page URL carries the room, the specimen and its parameters
  * (`/?specimen=shape&room=lab&params={"segments":24}`), so a second window on the same URL
- * asks for the same data and is served from the room cache. Updates replace the history
+ * asks for the same data and is served from the room cache; `follow=1` turns on "follow
+ * room" there too. Updates replace the history
  * entry rather than pushing one per slider step.
  */
 
@@ -14,6 +15,8 @@ export interface UrlState {
   room: string;
   /** Parameters as given in the URL (validated later against the schema); null when absent or not an object. */
   params: Record<string, unknown> | null;
+  /** The "follow room" switch is on (`follow=1`). */
+  follow: boolean;
 }
 
 /** The room id a request names when it names none. */
@@ -32,7 +35,7 @@ export function readUrlState(location: Location = window.location): UrlState {
       params = null;
     }
   }
-  return { specimen: query.get('specimen'), fn: query.get('function'), room: query.get('room')?.trim() || DEFAULT_ROOM, params };
+  return { specimen: query.get('specimen'), fn: query.get('function'), room: query.get('room')?.trim() || DEFAULT_ROOM, params, follow: query.get('follow') === '1' };
 }
 
 /** Writes the state into the URL without adding a history entry. */
@@ -42,6 +45,7 @@ export function writeUrlState(state: UrlState): void {
   else if (state.fn) query.set('function', state.fn);
   if (state.room !== DEFAULT_ROOM) query.set('room', state.room);
   if ((state.specimen || state.fn) && state.params && Object.keys(state.params).length > 0) query.set('params', JSON.stringify(state.params));
+  if (state.follow) query.set('follow', '1');
   const search = query.toString();
   const url = `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;
   if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {

@@ -4,13 +4,14 @@
  * parameter edits into requests (the latest wins, dragging is debounced), runs dynamic
  * specimens through the job flow with progress and cancel, and puts results on the stage.
  * Functions no specimen shows run through `/invoke` from their schema panel. A plugin
- * reloaded by the host (an SSE `reload` event) refreshes what the viewer shows of it.
+ * reloaded by the host (an SSE `reload` event) refreshes what the viewer shows of it; with
+ * "follow room" on, another peer's request in the room is shown here too (room-follower.ts).
  */
 import { createClient } from '../../client/client.ts';
 import type { VitrineClient } from '../../client/client.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
-import { InvalidRequestError, isAbortError, VitrineHttpError, VitrineJobError } from '../../client/errors.ts';
-import type { CatalogEntry, SpecimenMetadata } from '../../client/wire-types.ts';
+import { VitrineHttpError } from '../../client/errors.ts';
+import type { CatalogEntry, RoomEntry, SpecimenMetadata } from '../../client/wire-types.ts';
 import { BuildErrorOverlay } from './build-error-overlay.ts';
 import { CatalogView } from './catalog-view.ts';
 import { h, replaceChildren } from './dom.ts';
@@ -24,6 +25,8 @@ import type { Layout } from './layout.ts';
 import { editedValues } from './param-check.ts';
 import { ParamPanel } from './param-panel.ts';
 import { renderData } from './render-data.ts';
+import { describeError, showFailure } from './request-failure.ts';
+import { RoomFollower, type RoomSubject } from './room-follower.ts';
 import { SpecimenHead } from './specimen-head.ts';
 import { Stage, WebGLUnavailableError } from './stage/stage.ts';
 import { StageOverlay } from './stage-overlay.ts';
@@ -44,7 +47,12 @@ export class ViewerApp {
   readonly #requests = new LatestRequest();
   readonly #functions = new FunctionList((fn) => void this.#select(fn.name, null, true));
   readonly #buildErrors = new BuildErrorOverlay();
-  readonly #dataLink = h('a', { class: 'link', target: '_blank', rel: 'noopener', 'data-testid': 'data-link' }, 'Open raw data');
+  readonly #follower = new RoomFollower({
+    follow: (room, signal) => this.#client.followRoom(room, { signal }),
+    shown: () => this.#shown(),
+    adopt: (entry) => this.#adopt(entry),
+    onToggle: (follow) => writeUrlState({ ...readUrlState(), follow }),
+  });
   #stage: Stage | null = null;
   #webglProblem: string | null = null;
   #current: SpecimenMetadata | null = null;
@@ -62,14 +70,7 @@ export class ViewerApp {
     this.#layout.inspector.prepend(this.#head.element);
     this.#job = new JobView(() => this.#requests.abort());
     this.#layout.jobSection.append(this.#job.element);
-    const copy = h('button', { class: 'button ghost small', type: 'button' }, 'Copy link');
-    copy.addEventListener('click', () => {
-      void navigator.clipboard?.writeText(window.location.href).then(() => {
-        copy.textContent = 'Copied';
-        setTimeout(() => (copy.textContent = 'Copy link'), 1200);
-      });
-    });
-    this.#layout.linksSection.append(this.#dataLink, copy);
+    this.#layout.topbar.append(this.#follower.element);
     this.#layout.stagePane.append(this.#overlay.element);
     this.#layout.stageHud.append(this.#stats.element);
     this.#layout.resetButton.addEventListener('click', () => {
@@ -94,7 +95,7 @@ export class ViewerApp {
     const url = readUrlState();
     this.#room = url.room;
     this.#layout.roomInput.value = url.room;
-    void this.#loadCatalog();
+    this.#follower.start(url.room, url.follow, !(url.specimen || url.fn), this.#loadCatalog());
     watchHostEvents({ reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event) });
     if (url.specimen || url.fn) void this.#select((url.specimen ?? url.fn)!, url.params, !url.specimen);
     else this.#idleMessage();
@@ -119,7 +120,7 @@ export class ViewerApp {
       this.#catalog.setEntries(entries);
       this.#functions.set(functions, entries);
     } catch (error) {
-      this.#catalog.showError(describe(error), () => void this.#loadCatalog());
+      this.#catalog.showError(describeError(error), () => void this.#loadCatalog());
     }
   }
 
@@ -143,8 +144,28 @@ export class ViewerApp {
     this.#layout.roomInput.value = room;
     if (room === this.#room) return;
     this.#room = room;
+    // With a subject, this viewer asks the new room for it (and wins over the room's state).
+    this.#follower.setRoom(room, !this.#current);
     if (this.#current) this.#request(0);
-    else writeUrlState({ specimen: null, fn: null, room, params: null });
+    else writeUrlState({ specimen: null, fn: null, room, params: null, follow: this.#follower.enabled });
+  }
+
+  /** What the viewer shows, as a room entry names it (for the follower's comparisons). */
+  #shown(): RoomSubject | null {
+    const meta = this.#current;
+    if (!meta?.is_dynamic || !meta.function_name) return null;
+    return { function_name: meta.function_name, specimen_id: this.#isFunction ? null : meta.id, params: this.#panel?.values() ?? {} };
+  }
+
+  /** Shows a room entry another peer's request made: its values in the panel (its specimen or function selected first), then its data. */
+  #adopt(entry: RoomEntry): void {
+    const meta = this.#current;
+    const same = entry.specimen_id !== null ? !this.#isFunction && meta?.id === entry.specimen_id : meta?.function_name === entry.function_name;
+    if (same && this.#panel) {
+      this.#panel.set(entry.params);
+      this.#request(0);
+    } else if (entry.specimen_id !== null && this.#catalog.has(entry.specimen_id)) void this.#select(entry.specimen_id, entry.params);
+    else if (entry.specimen_id === null && this.#functions.has(entry.function_name)) void this.#select(entry.function_name, entry.params, true);
   }
 
   async #select(id: string, initial: Record<string, unknown> | null, asFunction = false): Promise<void> {
@@ -164,7 +185,7 @@ export class ViewerApp {
     } catch (error) {
       if (token !== this.#selection) return;
       this.#head.empty();
-      this.#overlay.error(error instanceof VitrineHttpError && error.status === 404 ? 'Specimen not found' : 'The specimen could not be opened', describe(error));
+      this.#overlay.error(error instanceof VitrineHttpError && error.status === 404 ? 'Specimen not found' : 'The specimen could not be opened', describeError(error));
       return;
     }
     if (token !== this.#selection) return;
@@ -190,14 +211,15 @@ export class ViewerApp {
     if (!meta) return;
     const params = this.#panel?.values();
     const room = this.#room;
-    writeUrlState({ specimen: this.#isFunction ? null : meta.id, fn: this.#isFunction ? meta.id : null, room, params: params ?? null });
-    this.#dataLink.setAttribute('href', this.#isFunction ? `/api/processing/functions/${encodeURIComponent(meta.id)}/schema` : this.#client.dataUrl(meta.id, { params, room }));
+    writeUrlState({ specimen: this.#isFunction ? null : meta.id, fn: this.#isFunction ? meta.id : null, room, params: params ?? null, follow: this.#follower.enabled });
+    this.#layout.dataLink.setAttribute('href', this.#isFunction ? `/api/processing/functions/${encodeURIComponent(meta.id)}/schema` : this.#client.dataUrl(meta.id, { params, room }));
     this.#requests.schedule((context) => this.#run(context, meta, params, room), delayMs);
   }
 
   async #run(context: RequestContext, meta: SpecimenMetadata, params: Record<string, unknown> | undefined, room: string): Promise<void> {
     const started = performance.now();
     let cached = false;
+    if (meta.function_name) this.#follower.sent(meta.function_name, params ?? {});
     this.#job.begin();
     this.#overlay.loading(meta.is_dynamic ? 'Computing…' : 'Loading data…');
     this.#layout.stagePane.classList.add('busy');
@@ -211,6 +233,7 @@ export class ViewerApp {
             onStart: (start) => {
               if (!context.isCurrent()) return;
               cached = start.status === 'done';
+              if (cached && meta.function_name) this.#follower.settled(meta.function_name, params ?? {}, true);
               this.#job.setJobId(start.job_id);
               this.#job.set(cached ? 'cached' : 'running');
             },
@@ -231,6 +254,7 @@ export class ViewerApp {
       if (!context.isCurrent()) return;
       this.#fail(error);
     } finally {
+      if (meta.function_name) this.#follower.settled(meta.function_name, params ?? {}, false);
       if (context.isCurrent()) this.#layout.stagePane.classList.remove('busy');
     }
   }
@@ -254,39 +278,12 @@ export class ViewerApp {
     this.#stats.show([...stats, ...rendered.stats]);
     if (rendered.content) this.#overlay.clear();
     else {
-      const link = h('a', { class: 'button', href: this.#dataLink.getAttribute('href') ?? '#', download: '' }, 'Download the file');
+      const link = h('a', { class: 'button', href: this.#layout.dataLink.getAttribute('href') ?? '#', download: '' }, 'Download the file');
       this.#overlay.notice('No preview for this file', `${data.type === 'file' ? data.contentType : data.type} cannot be drawn here.`, link);
     }
   }
 
   #fail(error: unknown): void {
-    if (isAbortError(error)) {
-      this.#job.set('cancelled', 'The request was cancelled; the host stopped the job.');
-      this.#overlay.notice('Cancelled', 'The request was cancelled. Change a parameter or press Retry to ask again.', this.#retryButton());
-      return;
-    }
-    const detail = describe(error);
-    this.#job.set('error', detail);
-    if (error instanceof InvalidRequestError) {
-      this.#panel?.setHostError(error.detail);
-      this.#overlay.error('Invalid parameters', error.detail);
-    } else if (error instanceof VitrineJobError) {
-      this.#overlay.error('The job failed', error.error, this.#retryButton());
-    } else if (error instanceof VitrineHttpError) {
-      this.#overlay.error(`The host answered ${error.status}`, error.detail, this.#retryButton());
-    } else {
-      this.#overlay.error('Something went wrong', detail, this.#retryButton());
-    }
+    showFailure(error, { job: this.#job, overlay: this.#overlay, panel: this.#panel, retry: () => this.#request(0) });
   }
-
-  #retryButton(): HTMLElement {
-    return h('button', { class: 'button', type: 'button', onclick: () => this.#request(0) }, 'Retry');
-  }
-}
-
-function describe(error: unknown): string {
-  if (error instanceof VitrineHttpError) return error.detail;
-  if (error instanceof VitrineJobError) return error.error;
-  if (error instanceof TypeError && /fetch/i.test(error.message)) return 'The host cannot be reached.';
-  return error instanceof Error ? error.message : String(error);
 }

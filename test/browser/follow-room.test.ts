@@ -1,0 +1,147 @@
+/**
+ * "Follow room" in the web viewer: two pages in two browser contexts on one host and one room,
+ * the second following the room. What the first asks for (a typed value, slider steps, another
+ * specimen) shows up in the second's panel and picture, learnt from the room's event stream and
+ * loaded from the room cache; neither page polls for progress. Switching it off closes the
+ * stream. Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHost, type HostProcess } from '../client/host-process.ts';
+import { launchBrowser, shot, textOf, waitForState, waitForText } from './browser-session.ts';
+
+let host: HostProcess;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [host, browser] = await Promise.all([startHost(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close()));
+  await browser?.close();
+  await host?.close();
+});
+
+const JOB = '[data-testid=job-state]';
+const SEGMENTS = '[data-param=segments] input[type=number]';
+const stat = (key: string): string => `[data-testid=stats] [data-stat=${key}] dd`;
+
+/** A page in a context of its own (no shared cookies or cache), with what it requested. */
+async function openPage(query: string): Promise<{ page: Page; requests: Request[]; open: (path: string) => Request[]; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  const requests: Request[] = [];
+  const ended = new Set<Request>();
+  const errors: string[] = [];
+  page.on('request', (r) => requests.push(r));
+  page.on('requestfinished', (r) => ended.add(r));
+  page.on('requestfailed', (r) => ended.add(r));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${host.baseUrl}/${query}`);
+  const open = (path: string): Request[] => requests.filter((r) => new URL(r.url()).pathname === path && !ended.has(r));
+  return { page, requests, open, errors };
+}
+
+/** Waits until the input matching `selector` holds `value`. */
+async function waitForValue(page: Page, selector: string, value: string): Promise<void> {
+  await page.waitForFunction(
+    ([sel, want]) => document.querySelector<HTMLInputElement>(sel)?.value === want,
+    [selector, value] as const,
+    { timeout: 30_000 },
+  );
+}
+
+const paths = (requests: Request[]): string[] => requests.map((r) => new URL(r.url()).pathname);
+
+describe('follow room', () => {
+  it('a following page shows what a peer in its room asks for, from the room stream', async () => {
+    const room = `room-${randomUUID().slice(0, 8)}`;
+    const link = (specimen: string, params: Record<string, unknown>, follow = false): string =>
+      `?${new URLSearchParams({ specimen, room, params: JSON.stringify(params), ...(follow ? { follow: '1' } : {}) }).toString()}`;
+
+    const first = await openPage(link('shape', { segments: 8 }));
+    expect(await waitForState(first.page, JOB, ['done'])).toBe('done');
+    await waitForText(first.page, stat('triangles'), '128');
+    expect(await first.page.locator('[data-testid=follow-room]').isChecked()).toBe(false);
+
+    const second = await openPage(link('shape', { segments: 8 }, true));
+    expect(await waitForState(second.page, JOB, ['done', 'cached'])).toBe('cached');
+    expect(await second.page.locator('[data-testid=follow-room]').isChecked()).toBe(true);
+    await second.page.waitForSelector('.follow[data-stream=open]');
+    const roomEvents = `/api/rooms/${room}/events`;
+    expect(second.open(roomEvents)).toHaveLength(1);
+
+    // A typed value in the first page: the second's panel and picture follow.
+    await first.page.fill(SEGMENTS, '5');
+    await first.page.press(SEGMENTS, 'Enter');
+    await waitForText(first.page, stat('triangles'), '50');
+    await waitForValue(second.page, SEGMENTS, '5');
+    await waitForText(second.page, stat('triangles'), '50');
+    expect(await second.page.locator('[data-param=segments] input[type=range]').inputValue()).toBe('5');
+    // The follower's own load was a room cache hit, and its link says what it shows.
+    expect(await waitForState(second.page, JOB, ['done', 'cached'])).toBe('cached');
+    expect(new URL(second.page.url()).searchParams.get('params')).toContain('"segments":5');
+    expect(new URL(second.page.url()).searchParams.get('follow')).toBe('1');
+
+    // Slider steps in the first page (each a request; the older ones may finish or be
+    // cancelled): the second ends on the last one.
+    await first.page.focus('[data-param=segments] input[type=range]');
+    for (let i = 0; i < 3; i++) await first.page.keyboard.press('ArrowRight');
+    await waitForText(first.page, stat('triangles'), '128');
+    await waitForState(first.page, JOB, ['done', 'cached']);
+    await waitForValue(second.page, SEGMENTS, '8');
+    await waitForText(second.page, stat('triangles'), '128');
+    await shot(first.page, 'follow-first');
+    await shot(second.page, 'follow-second');
+
+    // Another specimen, slow enough to be seen computing: the second says a peer computes,
+    // then selects that specimen with the peer's values.
+    await first.page.goto(`${host.baseUrl}/${link('slow-sphere', { steps: 20, step_ms: 100 })}`);
+    await waitForText(second.page, '[data-testid=follow-status]', 'A peer is computing…');
+    await shot(second.page, 'follow-peer-computing');
+    await waitForState(first.page, JOB, ['done']);
+    await second.page.waitForSelector('.tile[data-id=slow-sphere].selected');
+    await waitForValue(second.page, '[data-param=steps] input[type=number]', '20');
+    expect(await second.page.locator('[data-param=step_ms] input[type=number]').inputValue()).toBe('100');
+    expect(await waitForState(second.page, JOB, ['done', 'cached'])).toBe('cached');
+    await waitForText(second.page, stat('triangles'), await textOf(first.page, stat('triangles')));
+    expect(await textOf(second.page, '[data-testid=follow-status]')).toBe('');
+    await shot(second.page, 'follow-second-slow-sphere');
+
+    // Progress came from job event streams, never from polling. The follower opened the one
+    // room stream, still open; it asks for a job only when the room moved on before its own
+    // request for an entry arrived (a slider step replaced at once), and then follows that
+    // job's events or cancels it, never polls.
+    for (const page of [first, second]) expect(paths(page.requests).filter((p) => p.endsWith('/progress'))).toEqual([]);
+    expect(paths(first.requests).filter((p) => /^\/api\/jobs\/[^/]+\/events$/.test(p)).length).toBeGreaterThan(0);
+    const jobRequests = second.requests.filter((r) => new URL(r.url()).pathname.startsWith('/api/jobs/'));
+    expect(jobRequests.every((r) => r.method() === 'DELETE' || new URL(r.url()).pathname.endsWith('/events'))).toBe(true);
+    expect(paths(second.requests).filter((p) => p === roomEvents)).toHaveLength(1);
+    expect(second.open(roomEvents)).toHaveLength(1);
+
+    // Changing room closes that room's stream and opens the new room's.
+    const otherRoom = `${room}-b`;
+    const otherEvents = `/api/rooms/${otherRoom}/events`;
+    const left = second.page.waitForEvent('requestfailed', (r) => new URL(r.url()).pathname === roomEvents);
+    const joined = second.page.waitForRequest((r) => new URL(r.url()).pathname === otherEvents);
+    await second.page.fill('[data-testid=room]', otherRoom);
+    await second.page.press('[data-testid=room]', 'Enter');
+    await Promise.all([left, joined]);
+    await second.page.waitForSelector('.follow[data-stream=open]');
+    expect(second.open(roomEvents)).toHaveLength(0);
+    expect(second.open(otherEvents)).toHaveLength(1);
+
+    // Switching it off closes the stream, and the link no longer follows.
+    const closed = second.page.waitForEvent('requestfailed', (r) => new URL(r.url()).pathname === otherEvents);
+    await second.page.click('[data-testid=follow-room]');
+    await closed;
+    await second.page.waitForSelector('.follow[data-stream=off]');
+    expect(new URL(second.page.url()).searchParams.get('follow')).toBeNull();
+    expect(second.open(otherEvents)).toHaveLength(0);
+    expect([...first.errors, ...second.errors]).toEqual([]);
+  });
+});
