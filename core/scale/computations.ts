@@ -119,6 +119,17 @@ export class Computations {
     return (await orUnavailable(this.redis.vCancelJob(id, this.times.jobTtlMs))) === 1;
   }
 
+  /**
+   * Ends a running computation that no live node can run any more (the last one left after it
+   * was queued, or died running it), so its waiters get the 503 instead of waiting for ever.
+   */
+  async #abandonIfNoNode(cid: string, fn: string): Promise<boolean> {
+    if (await orUnavailable(this.#nodes.canRun(fn))) return false;
+    const ended = await orUnavailable(this.redis.vFail(cid, createHostError('SPC_ERR_NO_COMPUTE_NODE', fn).message, 'SPC_ERR_NO_COMPUTE_NODE', this.times.jobTtlMs));
+    if (ended === 1) await this.#queue.remove(cid);
+    return true;
+  }
+
   /** Resolves with the finished computation's blob; rejects with its error, 503, or cancelled on abort. */
   wait(cid: string, signal?: AbortSignal): Promise<BlobRef> {
     if (signal?.aborted) {
@@ -144,10 +155,11 @@ export class Computations {
         try {
           do {
             again = false;
-            const [status, error, code, hash, meta] = await orUnavailable(this.redis.hmget(KEYS.comp(cid), 'status', 'error', 'code', 'hash', 'meta'));
+            const [status, error, code, hash, meta, fn] = await orUnavailable(this.redis.hmget(KEYS.comp(cid), 'status', 'error', 'code', 'hash', 'meta', 'fn'));
             if (status === 'done' && hash && meta) return finish(null, { hash, meta });
             if (status === 'error') return finish(computationError(code ?? '', error ?? 'failed'));
             if (status === null) return finish(createHostError('SPC_ERR_JOB_FAILED', cid, 'the computation was lost (its record expired)'));
+            if (fn && (await this.#abandonIfNoNode(cid, fn))) again = true;
           } while (again && !settled);
         } catch (error) {
           finish(error as Error);
