@@ -1,0 +1,147 @@
+/**
+ * @module service
+ * A Redis service of real processes for the scale-out tests: a `redis-server`, `vitrine serve
+ * --redis URL` hosts and `vitrine worker --redis URL` workers on the fixture plugins, with a
+ * specimens folder naming the fixture functions and a folder the `counted` and `ticker`
+ * fixtures write their runs and ticks to (so a test counts runs whichever process computes).
+ * Everything a file starts is stopped when the file ends. Also the HTTP calls the tests share
+ * and `waitFor`, a condition polled up to a deadline.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { killAllHosts, spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { killAllWorkers, spawnWorker, type RunningWorker } from '../helpers/spawn-worker.ts';
+
+/** Dynamic specimens of the fixture functions, by id. */
+const SPECIMENS = { tick: 'ticker', steps: 'steps', count: 'counted', boom: 'explode' } as const;
+
+export interface Service {
+  redis: RedisServer;
+  plugins: string;
+  specimens: string;
+  /** Where `counted` and `ticker` write (pass it as their `dir`). */
+  runs: string;
+  /** A host of this service: `--compute 0` by default (a front end), more `args` after. */
+  host(options?: { compute?: number; args?: string[] }): Promise<RunningHost>;
+  /** A `vitrine worker` of this service on the fixture plugins (or `plugins`). */
+  worker(options?: { poolSize?: number; plugins?: string }): Promise<RunningWorker>;
+}
+
+export async function startService(): Promise<Service> {
+  const [redis, plugins, specimens, runs] = await Promise.all([
+    startRedis(),
+    fixturePluginsDir(),
+    mkdtemp(join(tmpdir(), 'vitrine-scale-specimens-')),
+    mkdtemp(join(tmpdir(), 'vitrine-scale-runs-')),
+  ]);
+  for (const [id, fn] of Object.entries(SPECIMENS)) {
+    await mkdir(join(specimens, id));
+    await writeFile(join(specimens, id, 'specimen.json'), JSON.stringify({ display_name: id, type: 'mesh', function_name: fn }));
+  }
+  return {
+    redis,
+    plugins,
+    specimens,
+    runs,
+    host: ({ compute = 0, args = [] } = {}) =>
+      spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--pool-size', String(Math.max(1, compute)), '--compute', String(compute),
+        '--redis', redis.url, '--plugins', plugins, '--specimens', specimens, ...args]),
+    worker: ({ poolSize = 2, plugins: dir = plugins } = {}) =>
+      spawnWorker(['--redis', redis.url, '--plugins', dir, '--pool-size', String(poolSize), '--log-level', 'warn']),
+  };
+}
+
+afterAll(async () => {
+  await Promise.all([killAllHosts(), killAllWorkers()]);
+});
+
+/** A room id no other test uses. */
+export function room(): string {
+  return `room-${randomUUID()}`;
+}
+
+/** A unique tag for the `counted`/`ticker` files. */
+export function tag(): string {
+  return randomUUID().slice(0, 8);
+}
+
+/** Lines in `runs`/`name` (0 when it does not exist yet). */
+export function lineCount(runs: string, name: string): number {
+  const file = join(runs, name);
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
+}
+
+/** Polls `probe` every 50 ms until it returns something other than undefined; throws after `limitMs`. */
+export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, limitMs = 20_000): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${limitMs} ms${last ? ` (last error: ${String(last)})` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Resolves once `ms` have passed (only for "nothing more happens" windows). */
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface ProgressBody {
+  status: 'running' | 'done' | 'error';
+  messages: { seq: number; text: string; ts: number; fraction?: number }[];
+  error: string | null;
+}
+
+/** POST /api/specimens/{id}/start; returns the job id. */
+export async function startJob(host: RunningHost, specimen: string, params: object, roomId: string): Promise<string> {
+  const res = await fetch(`${host.url}/api/specimens/${specimen}/start`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ params, room_id: roomId }),
+  });
+  const body = (await res.json()) as { job_id?: string };
+  if (res.status !== 200 || !body.job_id) throw new Error(`/start answered ${res.status}: ${JSON.stringify(body)}`);
+  return body.job_id;
+}
+
+/** GET /api/jobs/{id}/progress (with `since` when given); throws unless it answers 200. */
+export async function progress(host: RunningHost, id: string, since?: number): Promise<ProgressBody> {
+  const res = await fetch(`${host.url}/api/jobs/${id}/progress${since === undefined ? '' : `?since=${since}`}`);
+  if (res.status !== 200) throw new Error(`progress answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as ProgressBody;
+}
+
+/** Waits until job `id` has ended, as `host` sees it. */
+export function ended(host: RunningHost, id: string, limitMs = 20_000): Promise<ProgressBody> {
+  return waitFor(async () => {
+    const body = await progress(host, id);
+    return body.status === 'running' ? undefined : body;
+  }, `job ${id} to end on ${host.url}`, limitMs);
+}
+
+/** GET /api/specimens/{id}/data with `params` in `roomId`: status and body bytes. */
+export async function getData(host: RunningHost, specimen: string, params: object, roomId: string): Promise<{ status: number; body: Buffer }> {
+  const query = new URLSearchParams({ params: JSON.stringify(params), room_id: roomId });
+  const res = await fetch(`${host.url}/api/specimens/${specimen}/data?${query}`);
+  return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** POST /api/processing/invoke: status and parsed body. */
+export async function invoke(host: RunningHost, fn: string, params: object, roomId: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${host.url}/api/processing/invoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ function_name: fn, kwargs: params, room_id: roomId }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
