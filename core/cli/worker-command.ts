@@ -36,7 +36,11 @@ const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function stderrLog(level: string): NodeLog {
   const rank = (l: string) => LEVELS.indexOf(l);
+  // A lost Redis is retried every second: say so once, not once a retry.
+  let last = '';
   const at = (l: string) => (message: string) => {
+    if (message === last) return;
+    last = message;
     if (level !== 'silent' && rank(l) <= rank(level)) process.stderr.write(`${new Date().toISOString()} ${l} vitrine worker: ${message}\n`);
   };
   return { info: at('info'), warn: at('warn') };

@@ -123,7 +123,7 @@ export class Computations {
    * Ends a running computation that no live node can run any more (the last one left after it
    * was queued, or died running it), so its waiters get the 503 instead of waiting for ever.
    */
-  async #abandonIfNoNode(cid: string, fn: string): Promise<boolean> {
+  async abandonIfNoNode(cid: string, fn: string): Promise<boolean> {
     if (await orUnavailable(this.#nodes.canRun(fn))) return false;
     const ended = await orUnavailable(this.redis.vFail(cid, createHostError('SPC_ERR_NO_COMPUTE_NODE', fn).message, 'SPC_ERR_NO_COMPUTE_NODE', this.times.jobTtlMs));
     if (ended === 1) await this.#queue.remove(cid);
@@ -159,7 +159,7 @@ export class Computations {
             if (status === 'done' && hash && meta) return finish(null, { hash, meta });
             if (status === 'error') return finish(computationError(code ?? '', error ?? 'failed'));
             if (status === null) return finish(createHostError('SPC_ERR_JOB_FAILED', cid, 'the computation was lost (its record expired)'));
-            if (fn && (await this.#abandonIfNoNode(cid, fn))) again = true;
+            if (fn && (await this.abandonIfNoNode(cid, fn))) again = true;
           } while (again && !settled);
         } catch (error) {
           finish(error as Error);

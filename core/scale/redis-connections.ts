@@ -68,7 +68,15 @@ export function createRedisConnections(url: string): RedisConnections {
       // queue connection keeps an offline queue; work-queue.ts bounds each call in time instead.
       open(blocking ? 'bullmq-worker' : 'bullmq-queue', blocking ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS }),
     async close() {
-      await Promise.allSettled(opened.map((r) => r.quit().catch(() => r.disconnect())));
+      // QUIT only where Redis answers (it would wait for a reconnection otherwise), and not for long.
+      await Promise.allSettled(
+        opened.map(async (r) => {
+          if (r.status !== 'ready') return r.disconnect();
+          const timer = setTimeout(() => r.disconnect(), COMMAND_TIMEOUT_MS);
+          await r.quit().catch(() => r.disconnect());
+          clearTimeout(timer);
+        }),
+      );
     },
   };
 }

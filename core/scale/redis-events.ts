@@ -31,14 +31,19 @@ export class RedisEvents {
     this.#hub = hub;
   }
 
-  async start(): Promise<void> {
+  /** Subscribes; resolves once subscribed, or after `waitMs` while Redis is away (it subscribes when Redis comes). */
+  async start(waitMs = 5000): Promise<void> {
     this.#subscriber.on('message', (channel: string, message: string) => this.#dispatch(channel, message));
     this.#subscriber.on('ready', () => {
       if (this.#readyOnce) for (const id of this.#watchers.keys()) this.#nudge(id);
       this.#readyOnce = true;
     });
     // Subscribing waits for a connection; ioredis subscribes again after every reconnection.
-    void this.#subscriber.subscribe(CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel).catch(() => {});
+    // A host answers only once subscribed, so no event of a request it serves falls before.
+    const subscribed = this.#subscriber.subscribe(CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel).catch(() => {});
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([subscribed, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    clearTimeout(timer);
   }
 
   #dispatch(channel: string, message: string): void {

@@ -25,7 +25,7 @@ import type { WorkQueue } from './work-queue.ts';
 const RETRY_AFTER_SECONDS = 5;
 
 type StreamEntry = [id: string, fields: string[]];
-type JobRead = [status: string, error: string, code: string, fn: string, meta: string, hash: string, messages: StreamEntry[]];
+type JobRead = [status: string, error: string, code: string, fn: string, meta: string, hash: string, messages: StreamEntry[], cid: string];
 
 function toMessage([id, fields]: StreamEntry): ProgressMessage {
   const f: Record<string, string> = {};
@@ -85,10 +85,20 @@ export class RedisJobs implements JobService {
     return { job_id: id, status: 'running' };
   }
 
+  /**
+   * The job's record; a running one whose function no live node can run any more (the last
+   * node left after it was queued) is ended first, so it answers 503's reason, not `running`
+   * until the job timeout.
+   */
   async #read(id: string, since: number | null): Promise<JobRead> {
-    const reply = (await orUnavailable(this.#comps.redis.vJobRead(id, since === null ? '' : `${Math.max(0, since + 1)}-0`))) as JobRead | null;
-    if (!reply) throw createHostError('SPC_ERR_JOB_NOT_FOUND', id);
-    return reply;
+    const read = async () => {
+      const reply = (await orUnavailable(this.#comps.redis.vJobRead(id, since === null ? '' : `${Math.max(0, since + 1)}-0`))) as JobRead | null;
+      if (!reply) throw createHostError('SPC_ERR_JOB_NOT_FOUND', id);
+      return reply;
+    };
+    const reply = await read();
+    const [status, , , fn, , , , cid] = reply;
+    return status === 'running' && cid && (await this.#comps.abandonIfNoNode(cid, fn)) ? read() : reply;
   }
 
   async progress(id: string, since: number): Promise<ProgressResponse> {

@@ -148,7 +148,7 @@ return 1`,
   },
   /**
    * ARGV jobId, firstLogId|'' → nil for an unknown job, else {status, error, code, fn, meta,
-   * hash, messages}: the job's own state where it differs from its computation's.
+   * hash, messages, cid}: the job's own state where it differs from its computation's.
    */
   vJobRead: {
     keys: 0,
@@ -169,7 +169,7 @@ if j[1] then
   end
   if ARGV[2] ~= '' then msgs = redis.call('XRANGE', comp .. ':log', ARGV[2], '+') end
 end
-return {status, err or '', code or '', j[4], meta or '', hash or '', msgs}`,
+return {status, err or '', code or '', j[4], meta or '', hash or '', msgs, j[1] or ''}`,
   },
   /** Drops every room entry → how many there were. */
   vClear: {

@@ -17,7 +17,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
 
 export interface RedisServer {
   port: number;
@@ -171,7 +170,11 @@ export async function stopAllRedis(): Promise<void> {
   dataDirs.clear();
 }
 
-afterAll(stopAllRedis);
+// Under vitest, each test file stops its servers; a benchmark (no vitest) stops them itself.
+if (process.env.VITEST) {
+  const { afterAll } = await import('vitest');
+  afterAll(stopAllRedis);
+}
 // A test process that ends without its afterAll (a crash, a timeout) leaves no server behind.
 process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');

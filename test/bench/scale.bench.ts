@@ -1,0 +1,137 @@
+/**
+ * @module scale.bench
+ * The Redis service against the in-memory host, measured in one run on this machine
+ * (`npm run bench scale`): a real redis-server, two `vitrine serve --redis --compute 0` hosts,
+ * one `vitrine worker`, and a lone in-memory host, all on the bench plugin.
+ * 1. cache hits (100k-triangle mesh envelope, 50 connections) served from a Redis host's
+ *    memory LRU, against the in-memory host (target ≥ 0.9), and Redis commands per hit;
+ * 2. a cold host reading a 256 MiB result from Redis: the blob store's read (MiB/s; target
+ *    ≥ 400) against a bare pipelined read of the same chunks, and the whole /data download
+ *    from a host that never saw the result;
+ * 3. progress-poll p50/p99 for a running job in Redis mode against the in-memory host
+ *    (target ≤ 2x), and Redis commands per poll.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import { RedisBlobStore } from '../../core/scale/redis-blob-store.ts';
+import { CLI, REPO } from '../helpers/fixture-plugins.ts';
+import { startRedis } from '../helpers/redis-server.ts';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { benchSpecimens, buildBenchPlugins, download, fmt, percentile } from './host-helpers.ts';
+
+const MiB = 1024 * 1024;
+
+function startWorker(redisUrl: string, plugins: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [CLI, 'worker', '--redis', redisUrl, '--plugins', plugins, '--pool-size', '2', '--log-level', 'warn'], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('worker ready')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited ${code}`)));
+  });
+}
+
+/** Commands Redis has processed so far (the INFO call itself adds one). */
+async function commandsProcessed(redis: Redis): Promise<number> {
+  const info = await redis.info('stats');
+  return Number(/total_commands_processed:(\d+)/.exec(info)![1]);
+}
+
+async function post(url: string, body: unknown): Promise<{ job_id: string }> {
+  return (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { job_id: string };
+}
+
+async function pollTimes(host: string, jobId: string, n: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await (await fetch(`${host}/api/jobs/${jobId}/progress?since=-1`)).arrayBuffer();
+    times.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return times;
+}
+
+export async function run(): Promise<{ name: string; lines: string[] }> {
+  const lines: string[] = [];
+  const redis = await startRedis();
+  const plugins = buildBenchPlugins();
+  const specimens = benchSpecimens();
+  const common = ['--port', '0', '--plugins', plugins, '--specimens', specimens, '--log-level', 'warn'];
+  const hosts: RunningHost[] = [];
+  const worker = await startWorker(redis.url, plugins);
+  const admin = new Redis(redis.url);
+  try {
+    const memory = await spawnHost([...common, '--pool-size', '2']);
+    const a = await spawnHost([...common, '--redis', redis.url, '--compute', '0']);
+    const b = await spawnHost([...common, '--redis', redis.url, '--compute', '0']);
+    hosts.push(memory, a, b);
+
+    // 1. Cache hits from the host's memory LRU vs the in-memory host.
+    const mesh = (base: string) => `${base}/api/specimens/grid_mesh/data?params=${encodeURIComponent('{"triangles":100000}')}&room_id=bench-mesh`;
+    const meshBytes = (await download(mesh(memory.url))).bytes;
+    await download(mesh(a.url));
+    const cannon = (url: string) => autocannon({ url, connections: 50, duration: 8, pipelining: 1 });
+    const memRun = await cannon(mesh(memory.url));
+    const before = await commandsProcessed(admin);
+    const redisRun = await cannon(mesh(a.url));
+    const perHit = ((await commandsProcessed(admin)) - before - 1) / redisRun.requests.total;
+    lines.push(
+      `cache hits, ${meshBytes}-byte mesh envelope, 50 connections, 8 s: in-memory host ${fmt(memRun.requests.average, 0)} req/s p99 ${memRun.latency.p99} ms; Redis host (memory LRU) ${fmt(redisRun.requests.average, 0)} req/s p99 ${redisRun.latency.p99} ms; ratio ${fmt(redisRun.requests.average / memRun.requests.average)} (target >= 0.9); Redis commands per hit ${fmt(perHit, 2)}; errors ${redisRun.errors + redisRun.non2xx}`,
+    );
+
+    // 2. A 256 MiB result read back from Redis by a host that never saw it.
+    const volume = (base: string) => `${base}/api/specimens/float_volume/data?params=${encodeURIComponent('{"megabytes":256}')}&room_id=bench-volume`;
+    const computed = await download(volume(a.url));
+    const hash = (await admin.hget('vitrine:room:bench-volume', 'hash'))!;
+    const ref = { hash, meta: (await admin.get(`vitrine:blob:${hash}`))! };
+    const storeRates: number[] = [];
+    const bareRates: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      let t = performance.now();
+      const result = await new RedisBlobStore(admin, null).get(ref);
+      if (!result) throw new Error('the blob is gone');
+      storeRates.push(256 / ((performance.now() - t) / 1000));
+      const { chunks } = JSON.parse(ref.meta) as { chunks: number };
+      t = performance.now();
+      const pipeline = admin.pipeline();
+      for (let c = 0; c < chunks; c++) pipeline.getBuffer(`vitrine:blob:${hash}:${c}`);
+      await pipeline.exec();
+      bareRates.push(256 / ((performance.now() - t) / 1000));
+    }
+    const best = (xs: number[]) => Math.max(...xs);
+    lines.push(`256 MiB result from Redis (64 chunks of 4 MiB), best of 3: blob store read ${fmt(best(storeRates), 0)} MiB/s (target >= 400); bare pipelined GET of the same chunks ${fmt(best(bareRates), 0)} MiB/s; ratio ${fmt(best(storeRates) / best(bareRates))}`);
+    const cold = await spawnHost([...common, '--redis', redis.url, '--compute', '0']);
+    hosts.push(cold);
+    const coldDownload = await download(volume(cold.url));
+    const warmDownload = await download(volume(cold.url));
+    lines.push(
+      `same result as /data (${computed.bytes} bytes): from a cold host ${fmt(coldDownload.bytes / MiB / coldDownload.seconds, 0)} MiB/s end to end (read from Redis, then sent); again from its LRU ${fmt(warmDownload.bytes / MiB / warmDownload.seconds, 0)} MiB/s`,
+    );
+
+    // 3. Progress polls of a running job: in-memory host vs Redis host (the job on the worker).
+    const memJob = await post(`${memory.url}/api/specimens/burn/start`, { params: { seconds: 60, seed: 1 }, room_id: 'poll-mem' });
+    await pollTimes(memory.url, memJob.job_id, 50);
+    const memPolls = await pollTimes(memory.url, memJob.job_id, 300);
+    await fetch(`${memory.url}/api/jobs/${memJob.job_id}`, { method: 'DELETE' });
+    const redisJob = await post(`${a.url}/api/specimens/burn/start`, { params: { seconds: 60, seed: 1 }, room_id: 'poll-redis' });
+    await pollTimes(b.url, redisJob.job_id, 50);
+    const pollsBefore = await commandsProcessed(admin);
+    const redisPolls = await pollTimes(b.url, redisJob.job_id, 300);
+    const perPoll = ((await commandsProcessed(admin)) - pollsBefore - 1) / 300;
+    await fetch(`${b.url}/api/jobs/${redisJob.job_id}`, { method: 'DELETE' });
+    const p99 = (xs: number[]) => percentile(xs, 99);
+    lines.push(
+      `progress polls of a running job (300 each, one CPU-bound job running): in-memory p50 ${fmt(percentile(memPolls, 50))} ms p99 ${fmt(p99(memPolls))} ms; Redis mode (job on the worker, polled on the other host) p50 ${fmt(percentile(redisPolls, 50))} ms p99 ${fmt(p99(redisPolls))} ms; p99 ratio ${fmt(p99(redisPolls) / p99(memPolls))} (target <= 2); Redis commands per poll ${fmt(perPoll, 2)}`,
+    );
+  } finally {
+    for (const host of hosts) await host.stop('SIGTERM');
+    worker.kill('SIGTERM');
+    admin.disconnect();
+    await redis.stop();
+  }
+  return { name: 'scale', lines };
+}
