@@ -1,0 +1,95 @@
+/**
+ * @module blob-store.test
+ * The BlobStore contract, written once and run against both implementations: MemoryBlobStore
+ * and RedisBlobStore on a real redis-server (small chunks forced through by a result larger
+ * than one 4 MiB chunk). Every result type survives a round trip with its arrays' types and
+ * values; equal results share one content hash; expiry and touch behave alike.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BlobStore } from '../../core/scale/blob-store.ts';
+import { MemoryBlobStore } from '../../core/scale/memory-blob-store.ts';
+import { CHUNK_BYTES, RedisBlobStore } from '../../core/scale/redis-blob-store.ts';
+import type { StoredResult } from '../../core/results/stored-result.ts';
+import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+
+function shared<T extends Float32Array | Uint32Array | Uint8Array | Uint16Array>(make: (buffer: SharedArrayBuffer) => T): T {
+  return make(new SharedArrayBuffer(1024 * 1024));
+}
+
+const RESULTS: Record<string, () => StoredResult> = {
+  mesh: () => ({ type: 'mesh', vertices: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), indices: new Uint32Array([0, 1, 2]), normals: new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1]) }),
+  volume: () => ({ type: 'volume', shape: [2, 2, 3], dtype: 'uint16', data: new Uint16Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 65535]), spacing: [1, 1, 0.5], valueRange: [1, 65535] }),
+  point_cloud: () => ({ type: 'point_cloud', points: new Float32Array([1.5, 2.5, 3.5]), colors: new Uint8Array([255, 0, 7]) }),
+  image: () => ({ type: 'image', width: 2, height: 1, channels: 3, dtype: 'uint8', data: shared((b) => new Uint8Array(b, 0, 6)).fill(9) }),
+  // Larger than one chunk, its arrays not multiples of the chunk size: chunks cross array edges.
+  large: () => {
+    const vertices = new Float32Array((CHUNK_BYTES * 1.5) / 4 + 3).map((_, i) => i * 0.5);
+    return { type: 'mesh', vertices, indices: new Uint32Array(7).map((_, i) => i) };
+  },
+};
+
+function blobStoreCases(label: string, make: () => { store: BlobStore; expire(hash: string): Promise<void> }): void {
+  describe(`${label} blob store`, () => {
+    for (const [name, build] of Object.entries(RESULTS)) {
+      it(`round-trips a ${name} result: fields, array types and values`, async () => {
+        const { store } = make();
+        const result = build();
+        const ref = await store.put(result, 60_000);
+        const back = await store.get(ref);
+        expect(back).not.toBeNull();
+        for (const [key, value] of Object.entries(result)) {
+          const got = (back as Record<string, unknown>)[key];
+          if (ArrayBuffer.isView(value)) {
+            expect(got!.constructor).toBe(value.constructor);
+            expect(Array.from(got as Float32Array)).toEqual(Array.from(value as Float32Array));
+          } else {
+            expect(got).toEqual(value);
+          }
+        }
+      });
+    }
+
+    it('gives equal results one content hash and different ones another', async () => {
+      const { store } = make();
+      const a = await store.put(RESULTS.mesh!(), 60_000);
+      const b = await store.put(RESULTS.mesh!(), 60_000);
+      const other = RESULTS.mesh!();
+      (other as { vertices: Float32Array }).vertices[0] = 42;
+      const c = await store.put(other, 60_000);
+      expect(a.hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(b.hash).toBe(a.hash);
+      expect(c.hash).not.toBe(a.hash);
+    });
+
+    it('answers null once a blob has expired', async () => {
+      const { store, expire } = make();
+      const ref = await store.put(RESULTS.point_cloud!(), 60_000);
+      await expire(ref.hash);
+      expect(await store.get(ref)).toBeNull();
+    });
+  });
+}
+
+// The memory store on a clock the test moves.
+let now = 1_000_000;
+blobStoreCases('memory', () => {
+  const store = new MemoryBlobStore(() => now);
+  return { store, expire: async () => void (now += 120_000) };
+});
+
+let redis: RedisServer;
+let client: Redis;
+beforeAll(async () => {
+  redis = await startRedis();
+  client = new Redis(redis.url);
+});
+afterAll(() => client?.disconnect());
+// No byte budget: every get reads Redis, never a memory copy.
+blobStoreCases('redis', () => ({
+  store: new RedisBlobStore(client, null),
+  expire: async (hash) => {
+    const keys = await client.keys(`vitrine:blob:${hash}*`);
+    if (keys.length > 0) await client.del(...keys);
+  },
+}));
