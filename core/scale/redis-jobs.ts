@@ -127,14 +127,20 @@ export class RedisJobs implements JobService {
     const events = this.#comps.events;
     const offs = [events.watch(id, onChange)];
     let stopped = false;
-    // The computation's nudges (progress, end) come under its own id.
-    void this.#comps.redis.hget(KEYS.job(id), 'comp').then(
-      (cid) => {
-        if (cid && !stopped) offs.push(events.watch(cid, onChange));
-        if (cid) onChange();
-      },
-      () => {},
-    );
+    // The computation's nudges (progress, end) come under its own id; a failed look-up is
+    // retried, since without it the end of the job would only be seen by re-reading.
+    const follow = (attempt: number) =>
+      void this.#comps.redis.hget(KEYS.job(id), 'comp').then(
+        (cid) => {
+          if (stopped || !cid) return;
+          offs.push(events.watch(cid, onChange));
+          onChange();
+        },
+        () => {
+          if (!stopped && attempt < 10) setTimeout(() => follow(attempt + 1), 250 * (attempt + 1)).unref();
+        },
+      );
+    follow(0);
     return () => {
       stopped = true;
       for (const off of offs) off();
