@@ -7,54 +7,41 @@
  * thread stops it) writes no more ticks once a second has passed since the DELETE answered,
  * and the worker then runs the next computation.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningHost } from '../helpers/spawn-host.ts';
-import { ended, lineCount, pause, progress, room, startJob, startService, tag, waitFor, type Service } from './service.ts';
+import { describe, expect, it } from 'vitest';
+import { ended, lineCount, pause, progress, room, startJob, tag, waitFor, useTwoHosts } from './service.ts';
 
-let service: Service;
-let a: RunningHost;
-let b: RunningHost;
-
-beforeAll(async () => {
-  service = await startService();
-  [a, b] = await Promise.all([service.host(), service.host()]);
-  // One thread: the next computation can only run once the cancelled one's thread is freed.
-  await service.worker({ poolSize: 1 });
-}, 90_000);
-
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-});
+// One thread: the next computation can only run once the cancelled one's thread is freed.
+const s = useTwoHosts({ poolSize: 1 });
 
 describe('DELETE on another host', () => {
   it('ends the job error/cancelled everywhere and stops the function on the worker', async () => {
     const t = tag();
     const ticks = `${t}.ticks`;
     const roomId = room();
-    const id = await startJob(a, 'tick', { dir: service.runs, tag: t, interval_ms: 20, seconds: 60 }, roomId);
-    await waitFor(() => (lineCount(service.runs, ticks) >= 5 ? true : undefined), 'the ticker to tick on the worker');
-    await waitFor(async () => ((await progress(b, id)).messages.length > 0 ? true : undefined), 'progress on B');
+    const id = await startJob(s.a, 'tick', { dir: s.service.runs, tag: t, interval_ms: 20, seconds: 60 }, roomId);
+    await waitFor(() => (lineCount(s.service.runs, ticks) >= 5 ? true : undefined), 'the ticker to tick on the worker');
+    await waitFor(async () => ((await progress(s.b, id)).messages.length > 0 ? true : undefined), 'progress on B');
 
-    const del = await fetch(`${b.url}/api/jobs/${id}`, { method: 'DELETE' });
+    const del = await fetch(`${s.b.url}/api/jobs/${id}`, { method: 'DELETE' });
     expect(del.status).toBe(204);
-    const final = await ended(a, id, 5000);
+    const final = await ended(s.a, id, 5000);
     expect(final).toMatchObject({ status: 'error', error: 'cancelled' });
-    const result = await fetch(`${a.url}/api/jobs/${id}/result`);
+    const result = await fetch(`${s.a.url}/api/jobs/${id}/result`);
     expect(result.status).toBe(410);
 
     // A second after the DELETE answered, the ticker's thread is gone: no tick after that.
     await pause(1000);
-    const settled = lineCount(service.runs, ticks);
+    const settled = lineCount(s.service.runs, ticks);
     await pause(1000);
-    expect(lineCount(service.runs, ticks)).toBe(settled);
+    expect(lineCount(s.service.runs, ticks)).toBe(settled);
 
-    // The worker's one thread is free: the next computation runs (on a fresh tag).
+    // The worker's one thread is free: the next computation runs (on s.a fresh tag).
     const next = tag();
-    const id2 = await startJob(b, 'tick', { dir: service.runs, tag: next, interval_ms: 20, seconds: 0.2 }, roomId);
-    expect(await ended(a, id2)).toMatchObject({ status: 'done' });
-    expect(lineCount(service.runs, `${next}.ticks`)).toBeGreaterThan(0);
+    const id2 = await startJob(s.b, 'tick', { dir: s.service.runs, tag: next, interval_ms: 20, seconds: 0.2 }, roomId);
+    expect(await ended(s.a, id2)).toMatchObject({ status: 'done' });
+    expect(lineCount(s.service.runs, `${next}.ticks`)).toBeGreaterThan(0);
     // A second DELETE of the ended job changes nothing.
-    expect((await fetch(`${a.url}/api/jobs/${id}`, { method: 'DELETE' })).status).toBe(204);
-    expect(await progress(b, id)).toMatchObject({ status: 'error', error: 'cancelled' });
+    expect((await fetch(`${s.a.url}/api/jobs/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await progress(s.b, id)).toMatchObject({ status: 'error', error: 'cancelled' });
   });
 });

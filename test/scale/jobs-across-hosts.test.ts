@@ -5,65 +5,52 @@
  * host A started and a worker computes, its messages in order with seq from 0; an unknown id
  * is a 404 with the JSON error body on B.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningHost } from '../helpers/spawn-host.ts';
-import { ended, progress, room, startJob, startService, waitFor, type Service } from './service.ts';
+import { describe, expect, it } from 'vitest';
+import { ended, progress, room, startJob, waitFor, useTwoHosts } from './service.ts';
 
-let service: Service;
-let a: RunningHost;
-let b: RunningHost;
-
-beforeAll(async () => {
-  service = await startService();
-  [a, b] = await Promise.all([service.host(), service.host()]);
-  await service.worker();
-}, 90_000);
-
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-});
+const s = useTwoHosts();
 
 describe('a job started on one host', () => {
   it('is followed on the other: progress with since, result 409 then 200, messages in order from seq 0', async () => {
-    const id = await startJob(a, 'steps', { count: 6, delay_ms: 250 }, room());
+    const id = await startJob(s.a, 'steps', { count: 6, delay_ms: 250 }, room());
     // Running, with some messages: B sees them and refuses the result.
     const partial = await waitFor(async () => {
-      const body = await progress(b, id);
+      const body = await progress(s.b, id);
       return body.status === 'running' && body.messages.length >= 2 ? body : undefined;
     }, 'two progress messages on B');
     expect(partial.messages.slice(0, 2).map((m) => [m.seq, m.text])).toEqual([[0, 'step 1/6'], [1, 'step 2/6']]);
-    const early = await fetch(`${b.url}/api/jobs/${id}/result`);
+    const early = await fetch(`${s.b.url}/api/jobs/${id}/result`);
     expect(early.status).toBe(409);
     expect(await early.json()).toMatchObject({ status_code: 409, code: 'SPC_ERR_JOB_RUNNING' });
     // `since` is the highest seq already seen: only later messages come back.
-    const later = await progress(b, id, 0);
+    const later = await progress(s.b, id, 0);
     expect(later.messages[0]?.seq).toBe(1);
 
-    const final = await ended(b, id);
+    const final = await ended(s.b, id);
     expect(final).toMatchObject({ status: 'done', error: null });
     expect(final.messages.map((m) => m.seq)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(final.messages.map((m) => m.text)).toEqual([1, 2, 3, 4, 5, 6].map((i) => `step ${i}/6`));
     expect(final.messages.map((m) => m.fraction)).toEqual([1, 2, 3, 4, 5, 6].map((i) => i / 6));
-    expect((await progress(b, id, 3)).messages.map((m) => m.seq)).toEqual([4, 5]);
-    expect((await progress(a, id, 5)).messages).toEqual([]);
+    expect((await progress(s.b, id, 3)).messages.map((m) => m.seq)).toEqual([4, 5]);
+    expect((await progress(s.a, id, 5)).messages).toEqual([]);
 
-    const result = await fetch(`${b.url}/api/jobs/${id}/result`);
+    const result = await fetch(`${s.b.url}/api/jobs/${id}/result`);
     expect(result.status).toBe(200);
     const mesh = (await result.json()) as { type: string; vertices: number[] };
     expect(mesh.type).toBe('mesh');
-    // steps returns a quad of edge `count`.
+    // steps returns s.a quad of edge `count`.
     expect(mesh.vertices).toEqual([0, 0, 0, 6, 0, 0, 6, 6, 0, 0, 6, 0]);
     // Host A answers the same result bytes.
-    expect(await (await fetch(`${a.url}/api/jobs/${id}/result`)).json()).toEqual(mesh);
+    expect(await (await fetch(`${s.a.url}/api/jobs/${id}/result`)).json()).toEqual(mesh);
   });
 
   it('answers an unknown job id with 404 and the JSON error body on every route', async () => {
     for (const path of ['progress', 'result']) {
-      const res = await fetch(`${b.url}/api/jobs/no-such-job/${path}`);
+      const res = await fetch(`${s.b.url}/api/jobs/no-such-job/${path}`);
       expect(res.status).toBe(404);
       expect(await res.json()).toMatchObject({ status_code: 404, code: 'SPC_ERR_JOB_NOT_FOUND' });
     }
-    const del = await fetch(`${b.url}/api/jobs/no-such-job`, { method: 'DELETE' });
+    const del = await fetch(`${s.b.url}/api/jobs/no-such-job`, { method: 'DELETE' });
     expect(del.status).toBe(404);
   });
 });

@@ -6,36 +6,23 @@
  * A streamed from host B gives its progress events with `id:` = seq, resumes after
  * `Last-Event-ID` with neither gap nor repeat, and ends with `done` and the stream's close.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningHost } from '../helpers/spawn-host.ts';
+import { describe, expect, it } from 'vitest';
 import { openStream, type StreamEvent } from '../http/events-reader.ts';
-import { getData, room, startJob, startService, tag, type Service } from './service.ts';
+import { getData, room, startJob, tag, useTwoHosts } from './service.ts';
 
-let service: Service;
-let a: RunningHost;
-let b: RunningHost;
+const s = useTwoHosts();
 
 const seqs = (events: StreamEvent[]) => events.filter((e) => e.event === 'progress').map((e) => (e.data as { seq: number }).seq);
 
-beforeAll(async () => {
-  service = await startService();
-  [a, b] = await Promise.all([service.host(), service.host()]);
-  await service.worker();
-}, 90_000);
-
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-});
-
 describe('push across hosts', () => {
-  it('a reader on A sees state, then computing and result for a /data on B', async () => {
+  it('a reader on A sees state, then computing and result for s.a /data on B', async () => {
     const roomId = room();
-    const stream = await openStream(`${a.url}/api/rooms/${roomId}/events`);
+    const stream = await openStream(`${s.a.url}/api/rooms/${roomId}/events`);
     try {
       const first = await stream.next();
       expect(first).toMatchObject({ event: 'state', data: null });
-      const params = { dir: service.runs, tag: tag(), delay_ms: 300 };
-      const data = await getData(b, 'count', params, roomId);
+      const params = { dir: s.service.runs, tag: tag(), delay_ms: 300 };
+      const data = await getData(s.b, 'count', params, roomId);
       expect(data.status).toBe(200);
       const computing = await stream.next((e) => e.event === 'computing');
       const result = await stream.next((e) => e.event === 'result');
@@ -44,7 +31,7 @@ describe('push across hosts', () => {
       const expected = { function_name: 'counted', specimen_id: 'count', params, type: 'mesh' };
       expect(result.data).toMatchObject(expected);
       // A new reader on A starts from the entry B's request made.
-      const late = await openStream(`${a.url}/api/rooms/${roomId}/events`);
+      const late = await openStream(`${s.a.url}/api/rooms/${roomId}/events`);
       try {
         expect(await late.next()).toMatchObject({ event: 'state', data: expected });
       } finally {
@@ -56,34 +43,34 @@ describe('push across hosts', () => {
   });
 
   it('a job started on A streams from B with id = seq, resumes after Last-Event-ID, ends with done', async () => {
-    const id = await startJob(a, 'steps', { count: 6, delay_ms: 150 }, room());
-    const first = await openStream(`${b.url}/api/jobs/${id}/events`);
+    const id = await startJob(s.a, 'steps', { count: 6, delay_ms: 150 }, room());
+    const first = await openStream(`${s.b.url}/api/jobs/${id}/events`);
     await first.next((e) => e.id === '1');
     first.close();
     expect(seqs(first.events).slice(0, 2)).toEqual([0, 1]);
     expect(first.events[0]).toMatchObject({ event: 'progress', id: '0', data: { seq: 0, text: 'step 1/6' } });
 
-    const resumed = await openStream(`${b.url}/api/jobs/${id}/events`, { 'last-event-id': '1' });
+    const resumed = await openStream(`${s.b.url}/api/jobs/${id}/events`, { 'last-event-id': '1' });
     await resumed.ended;
     expect(seqs(resumed.events)).toEqual([2, 3, 4, 5]);
     expect(resumed.events.filter((e) => e.event === 'progress').map((e) => e.id)).toEqual(['2', '3', '4', '5']);
     expect(resumed.events.at(-1)).toMatchObject({ event: 'done', data: { job_id: id, status: 'done', error: null } });
 
     // A late reader on A replays the whole sequence.
-    const late = await openStream(`${a.url}/api/jobs/${id}/events`);
+    const late = await openStream(`${s.a.url}/api/jobs/${id}/events`);
     await late.ended;
     expect(seqs(late.events)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(late.events.at(-1)?.event).toBe('done');
   });
 
   it('a job started on A and failing on the worker ends with error on B', async () => {
-    const res = await fetch(`${a.url}/api/specimens/boom/start`, {
+    const res = await fetch(`${s.a.url}/api/specimens/boom/start`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ params: { message: 'kaput' }, room_id: room() }),
     });
     const { job_id: id } = (await res.json()) as { job_id: string };
-    const stream = await openStream(`${b.url}/api/jobs/${id}/events`);
+    const stream = await openStream(`${s.b.url}/api/jobs/${id}/events`);
     await stream.ended;
     expect(stream.events.at(-1)).toMatchObject({ event: 'error', data: { job_id: id, status: 'error', error: expect.stringContaining('kaput') } });
   });

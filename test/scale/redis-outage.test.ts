@@ -8,17 +8,15 @@
  * `/readyz` is 503 and `/healthz` 200. Restarted on the same port, the hosts and the worker
  * recover by themselves: `/readyz` 200 and a `/data` that computes succeeds on both hosts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningHost } from '../helpers/spawn-host.ts';
-import { getData, lineCount, room, startJob, startService, tag, waitFor, type Service } from './service.ts';
+import { describe, expect, it } from 'vitest';
+import { getData, lineCount, room, startJob, tag, waitFor, useTwoHosts } from './service.ts';
 
-let service: Service;
-let a: RunningHost;
-let b: RunningHost;
+// Three threads: the ticker job and both computations in flight run at once.
+const s = useTwoHosts({ poolSize: 3 });
 
 /** Rounds of requests while Redis is down (each round is 8 requests on one host). */
 const ROUNDS = 12;
-/** A request taking longer than this during the outage is a hang. */
+/** A request taking longer than this during the outage is s.a hang. */
 const HANG_MS = 8000;
 
 interface Answer {
@@ -45,32 +43,21 @@ function expectUnavailable(answer: Answer, what: string): void {
   expect(answer.json).toMatchObject({ status_code: 503, code: 'SPC_ERR_REDIS_UNAVAILABLE', detail: expect.any(String) });
 }
 
-beforeAll(async () => {
-  service = await startService();
-  [a, b] = await Promise.all([service.host(), service.host()]);
-  // Three threads: the ticker job and both computations in flight run at once.
-  await service.worker({ poolSize: 3 });
-}, 90_000);
-
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-});
-
 describe('Redis stopped and restarted', () => {
   it('answers 503 fast while it is down, keeps the catalog, and recovers by itself', async () => {
     const t = tag();
-    const jobId = await startJob(a, 'tick', { dir: service.runs, tag: t, interval_ms: 50, seconds: 3 }, room());
-    expect((await getData(b, 'count', { dir: service.runs, tag: t, delay_ms: 0 }, room())).status).toBe(200);
+    const jobId = await startJob(s.a, 'tick', { dir: s.service.runs, tag: t, interval_ms: 50, seconds: 3 }, room());
+    expect((await getData(s.b, 'count', { dir: s.service.runs, tag: t, delay_ms: 0 }, room())).status).toBe(200);
     // Load: computations waited for on both hosts when Redis goes.
-    const inFlight = [a, b].map((host, i) => ask(`${host.url}/api/specimens/count/data?${new URLSearchParams({ params: JSON.stringify({ dir: service.runs, tag: t, delay_ms: 2500 + i }), room_id: room() })}`));
-    await waitFor(() => (lineCount(service.runs, `${t}.runs`) >= 3 ? true : undefined), 'the in-flight computations to start');
+    const inFlight = [s.a, s.b].map((host, i) => ask(`${host.url}/api/specimens/count/data?${new URLSearchParams({ params: JSON.stringify({ dir: s.service.runs, tag: t, delay_ms: 2500 + i }), room_id: room() })}`));
+    await waitFor(() => (lineCount(s.service.runs, `${t}.runs`) >= 3 ? true : undefined), 'the in-flight computations to start');
 
-    await service.redis.stop();
+    await s.service.redis.stop();
     for (const answer of await Promise.all(inFlight)) expectUnavailable(answer, 'a /data in flight');
 
     for (let round = 0; round < ROUNDS; round++) {
-      const host = round % 2 === 0 ? a : b;
-      const params = JSON.stringify({ dir: service.runs, tag: t, delay_ms: 100 + round });
+      const host = round % 2 === 0 ? s.a : s.b;
+      const params = JSON.stringify({ dir: s.service.runs, tag: t, delay_ms: 100 + round });
       const [data, invoked, started, polled, stats, catalog, ready, healthy] = await Promise.all([
         ask(`${host.url}/api/specimens/count/data?${new URLSearchParams({ params, room_id: room() })}`),
         ask(`${host.url}/api/processing/invoke`, post({ function_name: 'counted', kwargs: { tag: t, delay_ms: round }, room_id: room() })),
@@ -93,22 +80,22 @@ describe('Redis stopped and restarted', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
 
-    await service.redis.restart();
-    for (const host of [a, b]) {
+    await s.service.redis.restart();
+    for (const host of [s.a, s.b]) {
       await waitFor(async () => ((await ask(`${host.url}/readyz`)).status === 200 ? true : undefined), `${host.url}/readyz to answer 200 again`);
     }
     // A computation after the restart: the worker is back, both hosts get it.
     const after = tag();
     const roomId = room();
-    const params = { dir: service.runs, tag: after, delay_ms: 0 };
+    const params = { dir: s.service.runs, tag: after, delay_ms: 0 };
     const first = await waitFor(async () => {
-      const res = await getData(a, 'count', params, roomId);
+      const res = await getData(s.a, 'count', params, roomId);
       return res.status === 200 ? res : undefined;
     }, 'a /data that computes after the restart', 30_000);
-    const second = await getData(b, 'count', params, roomId);
+    const second = await getData(s.b, 'count', params, roomId);
     expect(second.status).toBe(200);
     expect(second.body.equals(first.body)).toBe(true);
-    expect(lineCount(service.runs, `${after}.runs`)).toBe(1);
-    expect((await ask(`${b.url}/api/processing/cache/stats`)).status).toBe(200);
+    expect(lineCount(s.service.runs, `${after}.runs`)).toBe(1);
+    expect((await ask(`${s.b.url}/api/processing/cache/stats`)).status).toBe(200);
   }, 120_000);
 });

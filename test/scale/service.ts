@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { killAllHosts, spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
@@ -60,6 +60,24 @@ export async function startService(): Promise<Service> {
 afterAll(async () => {
   await Promise.all([killAllHosts(), killAllWorkers()]);
 });
+
+/** A file's service: Redis, two front-end hosts `a` and `b` and one worker, set before its tests run. */
+export interface TwoHosts {
+  service: Service;
+  a: RunningHost;
+  b: RunningHost;
+}
+
+/** Starts a TwoHosts service before the file's tests (everything stops when the file ends). */
+export function useTwoHosts(worker: { poolSize?: number } = {}): TwoHosts {
+  const s = {} as TwoHosts;
+  beforeAll(async () => {
+    s.service = await startService();
+    [s.a, s.b] = await Promise.all([s.service.host(), s.service.host()]);
+    await s.service.worker(worker);
+  }, 90_000);
+  return s;
+}
 
 /** A room id no other test uses. */
 export function room(): string {
