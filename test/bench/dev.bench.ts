@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnHost } from '../helpers/spawn-host.ts';
-import { openEvents } from '../helpers/sse-reader.ts';
+import { openStream } from '../helpers/sse-reader.ts';
 import { pluginSource } from './build.bench.ts';
 import { median } from './startup.bench.ts';
 
@@ -41,7 +41,7 @@ async function measure(others: number): Promise<number[]> {
     writeFileSync(path.join(dir, 'helper.ts'), 'export const scale = (n: number): number => n * 2;\n');
   }
   const dev = await spawnHost(['plugins', '--port', '0', '--specimens', 'none', '--pool-size', '1', '--log-level', 'warn'], { cwd: root, cli: BIN, command: 'dev' });
-  const events = await openEvents(`${dev.url}/api/events`);
+  const events = await openStream(`${dev.url}/api/events`);
   const times: number[] = [];
   try {
     for (let round = 1; round <= ROUNDS; round++) {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { openEvents, type SseReader } from '../helpers/sse-reader.ts';
+import { openStream, type StreamReader } from '../helpers/sse-reader.ts';
 
 function alphaSource(size: string): string {
   return `import type { MeshResult } from 'vitrine';
@@ -40,7 +40,7 @@ const scaleFile = () => path.join(root, 'plugins', 'shared', 'scale.ts');
 
 let root: string;
 let dev: RunningHost;
-let events: SseReader;
+let events: StreamReader;
 
 const alphaFile = () => path.join(root, 'plugins', 'alpha', 'index.ts');
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -55,7 +55,7 @@ beforeAll(async () => {
   mkdirSync(path.dirname(scaleFile()));
   writeFileSync(scaleFile(), 'export const SCALE = 1;\n');
   dev = await spawnHost(['plugins', '--port', '0', '--specimens', 'none', '--pool-size', '1', '--log-level', 'warn'], { cwd: root, command: 'dev' });
-  events = await openEvents(`${dev.url}/api/events`);
+  events = await openStream(`${dev.url}/api/events`);
 });
 
 afterAll(async () => {

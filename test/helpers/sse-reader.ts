@@ -1,68 +1,91 @@
 /**
  * @module sse-reader
- * Test helper: a Server-Sent Events client over fetch that collects events and lets a test
- * wait for the next one matching a predicate.
+ * Test helper for every event stream (the host stream, job and room streams): opens a route over real HTTP with fetch,
+ * parses it with the client's SseParser (so the tests read exactly what clients read), and
+ * lets a test wait for the next event, or for the host to close the stream.
  */
+import { SseParser, type SseMessage } from '../../core/client/sse-parser.ts';
 
-export interface SseEvent {
+export interface StreamEvent {
   event: string;
-  data: unknown;
   id: string | null;
+  data: unknown;
 }
 
-export interface SseReader {
-  events: SseEvent[];
+export interface StreamReader {
+  response: Response;
+  events: StreamEvent[];
   /** Resolves with the first event from index `from` on that matches. */
-  next(match: (event: SseEvent) => boolean, from?: number, timeoutMs?: number): Promise<SseEvent>;
+  next(match?: (event: StreamEvent) => boolean, from?: number): Promise<StreamEvent>;
+  /** Resolves once the host ends the stream. */
+  ended: Promise<void>;
   close(): void;
 }
 
-/** Opens `url` as an event stream and reads it in the background. */
-export async function openEvents(url: string): Promise<SseReader> {
+/** How long a test waits for an event before failing with what it got. */
+const WAIT_MS = 30_000;
+
+/** Opens `url` as an event stream; throws when it does not answer 200 text/event-stream. */
+export async function openStream(url: string, headers: Record<string, string> = {}): Promise<StreamReader> {
   const controller = new AbortController();
-  const res = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
-  if (!res.ok || !res.body) throw new Error(`GET ${url} answered ${res.status}`);
-  const events: SseEvent[] = [];
-  const waiters = new Set<() => void>();
-  void (async () => {
-    let buffer = '';
+  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  if (response.status !== 200 || !response.body) throw new Error(`GET ${url} answered ${response.status}: ${await response.text()}`);
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) throw new Error(`GET ${url} is not an event stream`);
+  const events: StreamEvent[] = [];
+  const wakers = new Set<() => void>();
+  const wake = () => {
+    for (const waker of [...wakers]) waker();
+  };
+  const body = response.body;
+  let done = false;
+  const ended = (async () => {
+    const parser = new SseParser();
     const decoder = new TextDecoder();
     try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: ?(.*)$/m.exec(block)?.[1];
-          const data = /^data: ?(.*)$/m.exec(block)?.[1];
-          if (event) events.push({ event, data: data ? JSON.parse(data) : null, id: /^id: ?(.*)$/m.exec(block)?.[1] ?? null });
-          for (const wake of waiters) wake();
+      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+        for (const message of parser.push(decoder.decode(chunk, { stream: true })) as SseMessage[]) {
+          events.push({ event: message.event, id: message.id, data: JSON.parse(message.data) });
         }
+        wake();
       }
     } catch {
-      // Closed by the test or the host.
+      // Closed by the test.
     }
+    done = true;
+    wake();
   })();
   return {
+    response,
     events,
-    next(match, from = 0, timeoutMs = 30_000) {
+    ended,
+    next(match = () => true, from = 0) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const found = events.slice(from).find(match);
-          if (!found) return;
-          waiters.delete(check);
-          clearTimeout(timer);
-          resolve(found);
+          if (found || done) {
+            wakers.delete(check);
+            clearTimeout(timer);
+            if (found) resolve(found);
+            else reject(new Error(`the stream ended without a matching event; got ${JSON.stringify(events.slice(from))}`));
+          }
         };
         const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`no matching event within ${timeoutMs} ms; got ${JSON.stringify(events.slice(from))}`));
-        }, timeoutMs);
-        waiters.add(check);
+          wakers.delete(check);
+          reject(new Error(`no matching event within ${WAIT_MS} ms; got ${JSON.stringify(events.slice(from))}`));
+        }, WAIT_MS);
+        wakers.add(check);
         check();
       });
     },
     close: () => controller.abort(),
   };
+}
+
+/** Waits (bounded) until `condition` holds; for effects of a client going away. */
+export async function eventually(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (condition()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`${what} did not happen within 10 s`);
 }

@@ -11,7 +11,7 @@ import { eventRoutes } from '../../core/events/routes-events.ts';
 import { StreamLimit } from '../../core/events/stream-limit.ts';
 import { jobChannel, type JobService } from '../../core/jobs/job-service.ts';
 import { addDynamicSpecimen, createTestApp, room } from '../helpers/create-test-app.ts';
-import { eventually, openStream, type StreamEvent } from './events-reader.ts';
+import { eventually, openStream, type StreamEvent } from '../helpers/sse-reader.ts';
 
 async function startJob(url: string, specimen: string, params: object): Promise<string> {
   const res = await fetch(`${url}/api/specimens/${specimen}/start`, {

@@ -13,7 +13,7 @@ import { eventRoutes } from '../../core/events/routes-events.ts';
 import { StreamLimit } from '../../core/events/stream-limit.ts';
 import { roomChannel } from '../../core/results/result-source.ts';
 import { createTestApp, room } from '../helpers/create-test-app.ts';
-import { eventually, openStream } from './events-reader.ts';
+import { eventually, openStream } from '../helpers/sse-reader.ts';
 
 const post = (url: string, body: object) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTestApp, room } from '../helpers/create-test-app.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
-import { openEvents } from '../helpers/sse-reader.ts';
+import { openStream } from '../helpers/sse-reader.ts';
 
 describe('host events and plugin swaps', () => {
   it('streams hello, then a reload event when one plugin is swapped, keeping other cache entries', async () => {
@@ -24,7 +24,7 @@ describe('host events and plugin swaps', () => {
     expect((await invoke('square', roomA)).statusCode).toBe(200);
     expect((await invoke('inline_tri', roomB)).statusCode).toBe(200);
 
-    const events = await openEvents(`${url}/api/events`);
+    const events = await openStream(`${url}/api/events`);
     await events.next((e) => e.event === 'hello');
     const swap = await app.vitrine.reloadPlugin('host-fixtures');
     expect(swap.functions).toContain('square');

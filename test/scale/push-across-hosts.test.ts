@@ -7,7 +7,7 @@
  * `Last-Event-ID` with neither gap nor repeat, and ends with `done` and the stream's close.
  */
 import { describe, expect, it } from 'vitest';
-import { openStream, type StreamEvent } from '../http/events-reader.ts';
+import { openStream, type StreamEvent } from '../helpers/sse-reader.ts';
 import { getData, room, startJob, tag, useTwoHosts } from './service.ts';
 
 const s = useTwoHosts();
