@@ -51,6 +51,11 @@ export class EventHub {
     };
   }
 
+  /** The channels with at least one listener whose names start with `prefix`. */
+  channels(prefix = ''): string[] {
+    return [...this.#channels.keys()].filter((name) => name.startsWith(prefix));
+  }
+
   /** How many listeners `channel` has. */
   listenerCount(channel: string): number {
     return this.#channels.get(channel)?.size ?? 0;

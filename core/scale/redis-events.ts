@@ -2,7 +2,8 @@
  * @module redis-events
  * Pub/sub fan-out for a Redis service, on the subscriber connection: room events reach this
  * host's EventHub channel `room:{id}` (so its room event streams serve every host's changes),
- * nudges (a computation or job may have changed) reach whoever watches that id, and cancels
+ * nudges (a computation or job may have changed) reach whoever watches that id (the hub's
+ * channel `nudge:{id}`), and cancels
  * reach the compute node running the computation. Pub/sub loses what is published while a
  * connection is down, so after every reconnection each watcher is nudged once: it re-reads
  * the durable state, and a lost message costs one read.
@@ -11,6 +12,10 @@ import type { Redis } from 'ioredis';
 import type { EventHub } from '../events/event-hub.ts';
 import { roomChannel } from '../results/result-source.ts';
 import { CHANNELS } from './redis-keys.ts';
+
+/** The host EventHub channels of nudges: `nudge:{id}`. */
+const NUDGE = 'nudge:';
+const NUDGE_EVENT = { event: 'nudge', data: null };
 
 /** A room event as it crosses Redis. */
 export interface RoomEventMessage {
@@ -22,7 +27,6 @@ export interface RoomEventMessage {
 export class RedisEvents {
   #subscriber: Redis;
   #hub: EventHub;
-  #watchers = new Map<string, Set<() => void>>();
   #cancelListeners = new Set<(cid: string) => void>();
   #readyOnce = false;
 
@@ -35,7 +39,7 @@ export class RedisEvents {
   async start(waitMs = 5000): Promise<void> {
     this.#subscriber.on('message', (channel: string, message: string) => this.#dispatch(channel, message));
     this.#subscriber.on('ready', () => {
-      if (this.#readyOnce) for (const id of this.#watchers.keys()) this.#nudge(id);
+      if (this.#readyOnce) for (const channel of this.#hub.channels(NUDGE)) this.#hub.publish(channel, NUDGE_EVENT);
       this.#readyOnce = true;
     });
     // Subscribing waits for a connection; ioredis subscribes again after every reconnection.
@@ -61,18 +65,12 @@ export class RedisEvents {
   }
 
   #nudge(id: string): void {
-    for (const watcher of [...(this.#watchers.get(id) ?? [])]) watcher();
+    this.#hub.publish(`${NUDGE}${id}`, NUDGE_EVENT);
   }
 
   /** Calls `onChange` whenever `id` (a computation or job) may have changed; returns the unsubscribe. */
   watch(id: string, onChange: () => void): () => void {
-    let set = this.#watchers.get(id);
-    if (!set) this.#watchers.set(id, (set = new Set()));
-    set.add(onChange);
-    return () => {
-      set.delete(onChange);
-      if (set.size === 0 && this.#watchers.get(id) === set) this.#watchers.delete(id);
-    };
+    return this.#hub.subscribe(`${NUDGE}${id}`, () => onChange());
   }
 
   /** Calls `listener` with each computation id whose run must stop. */
