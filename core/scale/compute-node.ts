@@ -14,6 +14,7 @@ import { DelayedError, Worker, type Job } from 'bullmq';
 import { isHostError } from '../errors.ts';
 import type { Invoker } from '../invoke/invoker.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 import { NodeDirectory, startHeartbeat } from './compute-nodes.ts';
 import { KEYS } from './redis-keys.ts';
 import type { RedisBlobStore } from './redis-blob-store.ts';
@@ -79,6 +80,11 @@ export class ComputeNode {
       maxStalledCount: 2,
     });
     worker.on('error', (error) => o.log.warn(`compute node ${o.nodeId}: ${error.message}`));
+    // Out of attempts at storing a result: end the computation so its waiters are not left waiting.
+    worker.on('failed', (job, error) => {
+      if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+      void o.connections.command.vFail(job.data.cid, `the result could not be stored: ${error.message}`, 'SPC_ERR_REDIS_UNAVAILABLE', job.data.jobTtlMs).catch(() => {});
+    });
     this.#worker = worker;
     this.#stops.push(o.events.onCancel((cid) => this.#running.get(cid)?.abort()));
     await worker.waitUntilReady();
@@ -130,26 +136,30 @@ export class ComputeNode {
       controller.abort();
     }, timeoutMs);
     timeout.unref();
+    let result: StoredResult;
     try {
-      const result = await o.invoker.invoke(entry, values, {
+      result = await o.invoker.invoke(entry, values, {
         signal: controller.signal,
         roomId: room,
         onProgress: (u) => void redis.vProgress(cid, u.text, u.ts, u.fraction ?? '', o.maxJobMessages).catch(() => {}),
       });
-      const ref = await o.blobs.put(result, Math.max(cacheTtlMs, jobTtlMs) + 60_000);
-      const state = { function_name: fn, specimen_id: specimen, params: values, type: entry.return_type };
-      await redis.vFinish(cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state));
     } catch (error) {
       if (timedOut) await redis.vFail(cid, `timed out after ${timeoutMs / 1000} s`, 'SPC_ERR_JOB_FAILED', jobTtlMs);
       else if (!controller.signal.aborted) {
         const code = isHostError(error) ? error.code : 'SPC_ERR_FUNCTION_FAILED';
         await redis.vFail(cid, error instanceof Error ? error.message : String(error), code, jobTtlMs);
       }
-      // Cancelled: the record already says so (whoever cancelled ended it).
+      // Cancelled: the record already says so (whoever cancelled ended it). A function's own
+      // failure or a cancel is recorded and never retried.
+      return;
     } finally {
       clearTimeout(timeout);
       this.#running.delete(cid);
     }
+    // A Redis failure from here on throws: BullMQ runs the computation again (work-queue.ts).
+    const ref = await o.blobs.put(result, Math.max(cacheTtlMs, jobTtlMs) + 60_000);
+    const state = { function_name: fn, specimen_id: specimen, params: values, type: entry.return_type };
+    await redis.vFinish(cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state));
   }
 
   /**

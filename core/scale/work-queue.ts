@@ -43,7 +43,10 @@ export class WorkQueue {
 
   /** Queues `task` under its computation id (adding the same id twice queues it once). */
   async add(task: ComputeTask): Promise<void> {
-    await bounded(this.queue.add('compute', task, { jobId: task.cid, removeOnComplete: true, removeOnFail: true, attempts: 1 }), 'queueing a computation');
+    // Retried only when storing the result failed (Redis away): a function's own failure and a
+    // cancel are recorded by the node and end the task normally.
+    const options = { jobId: task.cid, removeOnComplete: true, removeOnFail: true, attempts: 3, backoff: { type: 'exponential', delay: 1000 } };
+    await bounded(this.queue.add('compute', task, options), 'queueing a computation');
   }
 
   /** Queued and running computations, service-wide. */
