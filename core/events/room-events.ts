@@ -17,6 +17,13 @@ import type { StreamScope } from './stream-scope.ts';
 /** Room events forwarded to subscribers; anything else on the channel stays inside the host. */
 const ROOM_EVENTS = new Set(['computing', 'result']);
 
+/**
+ * Published on a room channel when the host may have missed some of the room's events (its
+ * Redis subscription was lost and is back): the stream closes, and the client's reconnection
+ * gets the current `state`.
+ */
+export const ROOM_RESYNC = 'resync';
+
 /** Bytes a room stream may have waiting for its client before the host drops the client. */
 export const MAX_ROOM_STREAM_BACKLOG = 1024 * 1024;
 
@@ -55,6 +62,11 @@ export async function streamRoom(
   // follows the state (at worst repeating what the state already shows).
   scope.add(
     hub.subscribe(roomChannel(roomId), (event) => {
+      if (event.event === ROOM_RESYNC) {
+        reply.sse.close();
+        scope.close();
+        return;
+      }
       if (!ROOM_EVENTS.has(event.event)) return;
       if (open) send(event);
       // Bounded: a room busier than this during one state read is churning, and its next

@@ -13,12 +13,18 @@ import { defineScripts, type ScriptedRedis } from './redis-scripts.ts';
 /** Longest a request-path command may take before it fails (then the request answers 503). */
 export const COMMAND_TIMEOUT_MS = 2000;
 
+/** Longest a connection attempt may hang before it is retried. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 const retryStrategy = (times: number): number => Math.min(100 * times, 1000);
 
 function base(url: string, name: string): RedisOptions {
   const parsed = new URL(url);
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new TypeError(`--redis must be a redis:// URL, got '${url}'`);
-  return { connectionName: `vitrine-${name}`, retryStrategy, connectTimeout: COMMAND_TIMEOUT_MS };
+  // A refused connection fails at once whatever this says; it bounds only a connection that
+  // hangs, and must outlast a busy start-up (loading plugins and threads can hold the event loop
+  // for seconds, and a timer firing first would drop a connection that was about to open).
+  return { connectionName: `vitrine-${name}`, retryStrategy, connectTimeout: CONNECT_TIMEOUT_MS };
 }
 
 /** Resolves true once `redis` is ready, false after `ms` (a host starts anyway and recovers later). */

@@ -10,12 +10,15 @@
  */
 import type { Redis } from 'ioredis';
 import type { EventHub } from '../events/event-hub.ts';
+import { ROOM_RESYNC } from '../events/room-events.ts';
 import { roomChannel } from '../results/result-source.ts';
 import { CHANNELS } from './redis-keys.ts';
 
 /** The host EventHub channels of nudges: `nudge:{id}`. */
 const NUDGE = 'nudge:';
 const NUDGE_EVENT = { event: 'nudge', data: null };
+/** The host EventHub channels of rooms (roomChannel). */
+const ROOM_PREFIX = roomChannel('');
 
 /** A room event as it crosses Redis. */
 export interface RoomEventMessage {
@@ -28,7 +31,8 @@ export class RedisEvents {
   #subscriber: Redis;
   #hub: EventHub;
   #cancelListeners = new Set<(cid: string) => void>();
-  #readyOnce = false;
+  /** Set once the first subscription is in: later connections are reconnections. */
+  #subscribed = false;
 
   constructor(subscriber: Redis, hub: EventHub) {
     this.#subscriber = subscriber;
@@ -38,13 +42,22 @@ export class RedisEvents {
   /** Subscribes; resolves once subscribed, or after `waitMs` while Redis is away (it subscribes when Redis comes). */
   async start(waitMs = 5000): Promise<void> {
     this.#subscriber.on('message', (channel: string, message: string) => this.#dispatch(channel, message));
+    // Whatever was published while the connection was away (or before it first subscribed)
+    // is lost: every watcher re-reads once, at each (re)connection.
     this.#subscriber.on('ready', () => {
-      if (this.#readyOnce) for (const channel of this.#hub.channels(NUDGE)) this.#hub.publish(channel, NUDGE_EVENT);
-      this.#readyOnce = true;
+      this.#nudgeAll();
+      // Room streams cannot re-read: they close, and their clients reconnect to a fresh `state`.
+      if (this.#subscribed) for (const channel of this.#hub.channels(ROOM_PREFIX)) this.#hub.publish(channel, { event: ROOM_RESYNC, data: null });
     });
     // Subscribing waits for a connection; ioredis subscribes again after every reconnection.
     // A host answers only once subscribed, so no event of a request it serves falls before.
-    const subscribed = this.#subscriber.subscribe(CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel).catch(() => {});
+    const subscribed = this.#subscriber.subscribe(CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel).then(
+      () => {
+        this.#subscribed = true;
+        this.#nudgeAll();
+      },
+      () => {},
+    );
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([subscribed, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
     clearTimeout(timer);
@@ -62,6 +75,10 @@ export class RedisEvents {
       }
       if (typeof parsed.room === 'string' && typeof parsed.event === 'string') this.#hub.publish(roomChannel(parsed.room), { event: parsed.event, data: parsed.data });
     }
+  }
+
+  #nudgeAll(): void {
+    for (const channel of this.#hub.channels(NUDGE)) this.#hub.publish(channel, NUDGE_EVENT);
   }
 
   #nudge(id: string): void {

@@ -22,8 +22,8 @@ import { Computations, type ComputationTimes } from './computations.ts';
 import { RedisBlobStore } from './redis-blob-store.ts';
 import { createRedisConnections, whenReady, type RedisConnections } from './redis-connections.ts';
 
-/** Longest a starting host waits for Redis (and its compute node) before it serves anyway. */
-const START_WAIT_MS = 5000;
+/** Longest a starting host waits for Redis (its subscriptions, its compute node) before it serves anyway. */
+const START_WAIT_MS = 10_000;
 import { RedisEvents } from './redis-events.ts';
 import { RedisJobs } from './redis-jobs.ts';
 import { RedisResults } from './redis-results.ts';
@@ -65,7 +65,7 @@ export async function createScaleService(deps: {
   const connections = createRedisConnections(deps.url);
   if (!(await whenReady(connections.command, START_WAIT_MS))) log.warn(`Redis at ${deps.url} does not answer yet: requests that need it answer 503 until it does`);
   const events = new RedisEvents(connections.subscriber, deps.hub);
-  await events.start();
+  await events.start(START_WAIT_MS);
   const blobs = new RedisBlobStore(connections.command, deps.budget);
   const queue = new WorkQueue(connections.forBullmq(false));
   const times = computationTimes(options);

@@ -6,9 +6,12 @@
  * SPC_ERR_REDIS_UNAVAILABLE within a few seconds (a bounded loop of requests on both hosts,
  * each given 8 s before it counts as a hang), never a 500; the catalog keeps answering 200,
  * `/readyz` is 503 and `/healthz` 200. Restarted on the same port, the hosts and the worker
- * recover by themselves: `/readyz` 200 and a `/data` that computes succeeds on both hosts.
+ * recover by themselves: `/readyz` 200 and a `/data` that computes succeeds on both hosts; a
+ * room stream open across the outage closes once Redis is back (it may have missed events)
+ * and its reconnection starts from the room's `state`.
  */
 import { describe, expect, it } from 'vitest';
+import { openStream } from '../helpers/sse-reader.ts';
 import { getData, lineCount, room, startJob, tag, waitFor, useTwoHosts } from './service.ts';
 
 // Three threads: the ticker job and both computations in flight run at once.
@@ -52,6 +55,12 @@ describe('Redis stopped and restarted', () => {
     const inFlight = [s.a, s.b].map((host, i) => ask(`${host.url}/api/specimens/count/data?${new URLSearchParams({ params: JSON.stringify({ dir: s.service.runs, tag: t, delay_ms: 2500 + i }), room_id: room() })}`));
     await waitFor(() => (lineCount(s.service.runs, `${t}.runs`) >= 3 ? true : undefined), 'the in-flight computations to start');
 
+    // A room stream open on A across the outage: it may have missed events, so it closes once
+    // Redis is back, and a reconnection starts from the room's state.
+    const followed = room();
+    const stream = await openStream(`${s.a.url}/api/rooms/${followed}/events`);
+    await stream.next((e) => e.event === 'state');
+
     await s.service.redis.stop();
     for (const answer of await Promise.all(inFlight)) expectUnavailable(answer, 'a /data in flight');
 
@@ -84,6 +93,10 @@ describe('Redis stopped and restarted', () => {
     for (const host of [s.a, s.b]) {
       await waitFor(async () => ((await ask(`${host.url}/readyz`)).status === 200 ? true : undefined), `${host.url}/readyz to answer 200 again`);
     }
+    await stream.ended;
+    const again = await openStream(`${s.a.url}/api/rooms/${followed}/events`);
+    expect(await again.next()).toMatchObject({ event: 'state', data: null });
+    again.close();
     // A computation after the restart: the worker is back, both hosts get it.
     const after = tag();
     const roomId = room();
