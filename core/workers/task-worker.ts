@@ -24,8 +24,13 @@ try {
   // No per-thread priority on this platform.
 }
 
-// A plugin calling process.exit would end this thread with the task unanswered.
+// A plugin calling process.exit would end this thread with the task unanswered. Node itself
+// calls process.exit to end a thread after an uncaught error (a plugin's timer throwing):
+// that call must go through, since throwing inside Node's fatal-error path can abort the
+// whole process (seen as "FATAL ERROR: v8::ToLocalChecked Empty MaybeLocal" in a test run).
+const exitThread = process.exit.bind(process);
 process.exit = ((code?: number) => {
+  if (new Error().stack?.includes('workerOnGlobalUncaughtException')) return exitThread(code);
   throw new Error(`process.exit(${code ?? ''}) is not allowed in a plugin function`);
 }) as typeof process.exit;
 
