@@ -50,7 +50,7 @@ export class RedisJobs implements JobService {
     this.#store = deps.store;
     this.#maxJobs = deps.maxJobs;
     const read = async (id: string) => ((await this.#comps.redis.vJobRead(id, '')) as JobRead | null)?.[0] as JobStatus | undefined ?? null;
-    this.#tally = new JobTally(deps.comps.events, read, deps.comps.times.jobTtlMs);
+    this.#tally = new JobTally(read, deps.comps.times.jobTtlMs);
   }
 
   async start(request: JobRequest): Promise<StartResponse> {
@@ -64,7 +64,7 @@ export class RedisJobs implements JobService {
       const fields = { status: 'done', meta: ref.meta, hash: ref.hash, fn: request.entry.name, room: request.roomId, specimen: request.specimenId ?? '', created: Date.now() };
       await orUnavailable(this.#comps.redis.multi().hset(job, fields).pexpire(job, jobTtlMs).exec());
       await orUnavailable(this.#comps.blobs.touch(ref, jobTtlMs));
-      this.#tally.add(id, 'done', null);
+      this.#tally.add(id, 'done');
       return { job_id: id, status: 'done' };
     }
     if ((await orUnavailable(this.#queue.pending())) >= this.#maxJobs) {
@@ -72,7 +72,7 @@ export class RedisJobs implements JobService {
       error.headers['retry-after'] = String(RETRY_AFTER_SECONDS);
       throw error;
     }
-    const { cid } = await this.#comps.claim({
+    await this.#comps.claim({
       fn: request.entry.name,
       key,
       values: request.values,
@@ -81,7 +81,7 @@ export class RedisJobs implements JobService {
       jobId: id,
       state: { ...roomStateOf(request) },
     });
-    this.#tally.add(id, 'running', cid);
+    this.#tally.add(id, 'running');
     return { job_id: id, status: 'running' };
   }
 
