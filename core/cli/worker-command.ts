@@ -87,6 +87,7 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
   for (const line of counts.problems) log.warn(line);
   const pools = await createPools({ computeThreads: poolSize });
   const connections = createRedisConnections(redisUrl);
+  if (!(await connections.ready(10_000))) log.warn(`Redis at ${redisUrl} does not answer yet; computing starts when it does`);
   const events = new RedisEvents(connections.subscriber, new EventHub());
   await events.start();
   const node = new ComputeNode({
@@ -94,7 +95,7 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
     connections,
     events,
     // A worker keeps no results in memory: hosts read them from Redis.
-    blobs: new RedisBlobStore(connections.command, null),
+    blobs: new RedisBlobStore(connections.blobs, null),
     functions,
     invoker: new PooledInvoker(pools.compute, new RoomScheduler({ threads: poolSize, perRoom: roomThreads }), { cancelGraceMs: 300 }),
     concurrency: poolSize * 2,

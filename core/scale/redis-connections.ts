@@ -3,7 +3,8 @@
  * The Redis connections of one process, each with the settings its use needs (the known
  * pitfalls of BullMQ and ioredis): `command` serves the request path with no offline queue and
  * a command timeout, so a request fails fast with 503 while Redis is away instead of hanging;
- * `subscriber` is given to pub/sub (a subscribed connection can do nothing else); BullMQ's
+ * `subscriber` is given to pub/sub (a subscribed connection can do nothing else); `blobs`
+ * carries result bytes, apart from the small commands; BullMQ's
  * workers get connections of their own that retry forever (`maxRetriesPerRequest: null`), as
  * their blocking reads require. Every connection reconnects by itself with a capped backoff.
  */
@@ -48,6 +49,14 @@ export interface RedisConnections {
   command: ScriptedRedis;
   /** Pub/sub only. */
   subscriber: Redis;
+  /**
+   * Result bytes: fails fast while disconnected, but has no per-command timeout (a 256 MiB
+   * read over a slow link takes seconds; the blob store bounds it by its size instead), and
+   * keeps large transfers from queueing the request path's small commands behind them.
+   */
+  blobs: Redis;
+  /** Resolves true once the connections that fail fast (command, blobs) are ready, false after `ms`. */
+  ready(ms: number): Promise<boolean>;
   /** A new connection for a BullMQ Queue (fails fast) or Worker (`blocking`: retries forever). */
   forBullmq(blocking: boolean): Redis;
   close(): Promise<void>;
@@ -65,10 +74,13 @@ export function createRedisConnections(url: string): RedisConnections {
   };
   const command = defineScripts(open('command', { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: COMMAND_TIMEOUT_MS }));
   const subscriber = open('subscriber', { maxRetriesPerRequest: null });
+  const blobs = open('blobs', { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
   return {
     url,
     command,
     subscriber,
+    blobs,
+    ready: async (ms) => (await Promise.all([whenReady(command, ms), whenReady(blobs, ms)])).every(Boolean),
     forBullmq: (blocking) =>
       // BullMQ checks the server's version as it connects and keeps that first answer, so its
       // queue connection keeps an offline queue; work-queue.ts bounds each call in time instead.

@@ -20,7 +20,7 @@ import { ComputeNode } from './compute-node.ts';
 import { NodeDirectory } from './compute-nodes.ts';
 import { Computations, type ComputationTimes } from './computations.ts';
 import { RedisBlobStore } from './redis-blob-store.ts';
-import { createRedisConnections, whenReady, type RedisConnections } from './redis-connections.ts';
+import { createRedisConnections, type RedisConnections } from './redis-connections.ts';
 
 /** Longest a starting host waits for Redis (its subscriptions, its compute node) before it serves anyway. */
 const START_WAIT_MS = 10_000;
@@ -63,10 +63,10 @@ export async function createScaleService(deps: {
 }): Promise<ScaleService> {
   const { options, log } = deps;
   const connections = createRedisConnections(deps.url);
-  if (!(await whenReady(connections.command, START_WAIT_MS))) log.warn(`Redis at ${deps.url} does not answer yet: requests that need it answer 503 until it does`);
+  if (!(await connections.ready(START_WAIT_MS))) log.warn(`Redis at ${deps.url} does not answer yet: requests that need it answer 503 until it does`);
   const events = new RedisEvents(connections.subscriber, deps.hub);
   await events.start(START_WAIT_MS);
-  const blobs = new RedisBlobStore(connections.command, deps.budget);
+  const blobs = new RedisBlobStore(connections.blobs, deps.budget);
   const queue = new WorkQueue(connections.forBullmq(false));
   const times = computationTimes(options);
   const comps = new Computations({ redis: connections.command, events, blobs, queue, nodes: new NodeDirectory(connections.command), times });
