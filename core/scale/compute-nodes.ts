@@ -61,9 +61,4 @@ export class NodeDirectory {
     else this.#answers.delete(fn);
     return yes;
   }
-
-  /** Live node ids (for docs, metrics and tests). */
-  live(): Promise<string[]> {
-    return this.#redis.zrangebyscore(KEYS.nodes, Date.now(), '+inf');
-  }
 }

@@ -44,11 +44,6 @@ export class RedisBlobStore implements BlobStore {
     this.#budget = budget;
   }
 
-  /** Results held in this host's memory. */
-  get localCount(): number {
-    return this.#local.size;
-  }
-
   #keep(hash: string, result: StoredResult): void {
     // A compute node without a budget (a worker process) keeps nothing: hosts read results.
     if (!this.#budget || this.#local.has(hash)) return;
