@@ -6,9 +6,10 @@
  * the function (contract §3), cache hits that start done, change nudges and counts.
  */
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait-for.ts';
 import type { ProgressResponse } from '../../core/client/wire-types.ts';
 import { room } from '../helpers/create-test-app.ts';
-import { countDir, failure, linesIn, quiet, use, waitFor, type JobServiceHarness } from './service-harness.ts';
+import { countDir, failure, linesIn, quiet, use, type JobServiceHarness } from './service-harness.ts';
 
 /** The job's progress once it is no longer running. */
 function settled(h: JobServiceHarness, id: string): Promise<ProgressResponse> {

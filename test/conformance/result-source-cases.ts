@@ -6,10 +6,11 @@
  * counted by the `counted` and `ticker` fixtures writing to a folder, so any process may run them.
  */
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait-for.ts';
 import type { HostEvent } from '../../core/events/event-hub.ts';
 import { roomChannel } from '../../core/results/result-source.ts';
 import { room } from '../helpers/create-test-app.ts';
-import { countDir, failure, linesIn, quiet, use, waitFor, type ResultSourceHarness } from './service-harness.ts';
+import { countDir, failure, linesIn, quiet, use, type ResultSourceHarness } from './service-harness.ts';
 
 const SQUARE_DEFAULTS = { size: 1, label: 'a', flag: false, note: '' };
 

@@ -2,7 +2,7 @@
  * @module service-harness
  * What the result-source and job-service conformance cases (result-source-cases.ts,
  * job-service-cases.ts) need from an implementation, how to build it from any host made by
- * createApp (`harnessOf`), and the waiting and counting helpers both suites share.
+ * createApp (`harnessOf`), and the counting helpers both suites share (waiting: helpers/wait-for.ts).
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -80,17 +80,6 @@ export function countDir(): Promise<string> {
 export async function linesIn(dir: string, file: string): Promise<number> {
   const text = await readFile(join(dir, file), 'utf8').catch(() => '');
   return text.split('\n').filter(Boolean).length;
-}
-
-/** Polls `probe` until it returns something other than undefined; fails past the deadline. */
-export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, limitMs = 20_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /**

@@ -81,11 +81,3 @@ export async function openStream(url: string, headers: Record<string, string> = 
   };
 }
 
-/** Waits (bounded) until `condition` holds; for effects of a client going away. */
-export async function eventually(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (condition()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`${what} did not happen within 10 s`);
-}

@@ -7,11 +7,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait-for.ts';
 import { eventRoutes } from '../../core/events/routes-events.ts';
 import { StreamLimit } from '../../core/events/stream-limit.ts';
 import { jobChannel, type JobService } from '../../core/jobs/job-service.ts';
 import { addDynamicSpecimen, createTestApp, room } from '../helpers/create-test-app.ts';
-import { eventually, openStream, type StreamEvent } from '../helpers/sse-reader.ts';
+import { openStream, type StreamEvent } from '../helpers/sse-reader.ts';
 
 async function startJob(url: string, specimen: string, params: object): Promise<string> {
   const res = await fetch(`${url}/api/specimens/${specimen}/start`, {
@@ -141,7 +142,7 @@ describe('job event stream', () => {
     const stream = await openStream(`${url}/api/jobs/${id}/events`);
     expect(events.listenerCount(jobChannel(id))).toBe(1);
     stream.close();
-    await eventually(() => events.listenerCount(jobChannel(id)) === 0, 'the watch release');
+    await waitFor(() => (events.listenerCount(jobChannel(id)) === 0) || undefined, 'the watch release');
     await fetch(`${url}/api/jobs/${id}`, { method: 'DELETE' });
   });
 });

@@ -9,11 +9,12 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait-for.ts';
 import { eventRoutes } from '../../core/events/routes-events.ts';
 import { StreamLimit } from '../../core/events/stream-limit.ts';
 import { roomChannel } from '../../core/results/result-source.ts';
 import { createTestApp, room } from '../helpers/create-test-app.ts';
-import { eventually, openStream } from '../helpers/sse-reader.ts';
+import { openStream } from '../helpers/sse-reader.ts';
 
 const post = (url: string, body: object) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -95,7 +96,7 @@ describe('room event stream', () => {
     await stream.next();
     expect(events.listenerCount(roomChannel(r))).toBe(1);
     stream.close();
-    await eventually(() => events.listenerCount(roomChannel(r)) === 0, 'the room subscription release');
+    await waitFor(() => (events.listenerCount(roomChannel(r)) === 0) || undefined, 'the room subscription release');
   });
 
   it('refuses streams past the bound with 503 and Retry-After, and frees the slot on disconnect', async () => {
@@ -110,7 +111,7 @@ describe('room event stream', () => {
     expect(refused.headers.get('retry-after')).toBe('5');
     expect(await refused.json()).toMatchObject({ status_code: 503, code: 'SPC_ERR_TOO_MANY_STREAMS' });
     first.close();
-    await eventually(() => limit.open === 0, 'the stream slot release');
+    await waitFor(() => (limit.open === 0) || undefined, 'the stream slot release');
     const next = await openStream(`${url}/capped/api/rooms/${room()}/events`);
     expect((await next.next()).event).toBe('state');
     next.close();

@@ -8,7 +8,8 @@
  * and the worker then runs the next computation.
  */
 import { describe, expect, it } from 'vitest';
-import { ended, lineCount, pause, progress, room, startJob, tag, waitFor, useTwoHosts } from './service.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+import { ended, lineCount, pause, progress, room, startJob, tag, useTwoHosts } from './service.ts';
 
 // One thread: the next computation can only run once the cancelled one's thread is freed.
 const s = useTwoHosts({ poolSize: 1 });

@@ -6,7 +6,8 @@
  * one run instead of starting another.
  */
 import { describe, expect, it } from 'vitest';
-import { ended, getData, progress, room, startJob, tag, waitFor, useTwoHosts } from './service.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+import { ended, getData, progress, room, startJob, tag, useTwoHosts } from './service.ts';
 
 const s = useTwoHosts();
 

@@ -6,7 +6,8 @@
  * is a 404 with the JSON error body on B.
  */
 import { describe, expect, it } from 'vitest';
-import { ended, progress, room, startJob, waitFor, useTwoHosts } from './service.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+import { ended, progress, room, startJob, useTwoHosts } from './service.ts';
 
 const s = useTwoHosts();
 

@@ -12,9 +12,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait-for.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import type { RunningWorker } from '../helpers/spawn-worker.ts';
-import { getData, invoke, lineCount, room, startService, tag, waitFor, type Service } from './service.ts';
+import { getData, invoke, lineCount, room, startService, tag, type Service } from './service.ts';
 
 let service: Service;
 let a: RunningHost;

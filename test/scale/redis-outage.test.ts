@@ -11,8 +11,9 @@
  * and its reconnection starts from the room's `state`.
  */
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait-for.ts';
 import { openStream } from '../helpers/sse-reader.ts';
-import { getData, lineCount, room, startJob, tag, waitFor, useTwoHosts } from './service.ts';
+import { getData, lineCount, room, startJob, tag, useTwoHosts } from './service.ts';
 
 // Three threads: the ticker job and both computations in flight run at once.
 const s = useTwoHosts({ poolSize: 3 });

@@ -5,7 +5,7 @@
  * specimens folder naming the fixture functions and a folder the `counted` and `ticker`
  * fixtures write their runs and ticks to (so a test counts runs whichever process computes).
  * Everything a file starts is stopped when the file ends. Also the HTTP calls the tests share
- * and `waitFor`, a condition polled up to a deadline.
+ * (waiting uses helpers/wait-for.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { killAllHosts, spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { killAllWorkers, spawnWorker, type RunningWorker } from '../helpers/spawn-worker.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 /** Dynamic specimens of the fixture functions, by id. */
 const SPECIMENS = { tick: 'ticker', steps: 'steps', count: 'counted', boom: 'explode' } as const;
@@ -93,22 +94,6 @@ export function tag(): string {
 export function lineCount(runs: string, name: string): number {
   const file = join(runs, name);
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
-}
-
-/** Polls `probe` every 50 ms until it returns something other than undefined; throws after `limitMs`. */
-export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, limitMs = 20_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${limitMs} ms${last ? ` (last error: ${String(last)})` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** Resolves once `ms` have passed (only for "nothing more happens" windows). */

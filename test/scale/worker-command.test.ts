@@ -6,9 +6,10 @@
  * nothing new but finishes the job it runs, then exits 0.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait-for.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import { runWorker } from '../helpers/spawn-worker.ts';
-import { ended, getData, progress, room, startJob, startService, tag, waitFor, type Service } from './service.ts';
+import { ended, getData, progress, room, startJob, startService, tag, type Service } from './service.ts';
 
 let service: Service;
 let host: RunningHost;

@@ -7,9 +7,10 @@
  * seqs run 0, 1, 2, ... without a gap, and the second run's `tick 1` follows the first's ticks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait-for.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import type { RunningWorker } from '../helpers/spawn-worker.ts';
-import { lineCount, pause, progress, room, startJob, startService, tag, waitFor, type ProgressBody, type Service } from './service.ts';
+import { lineCount, pause, progress, room, startJob, startService, tag, type ProgressBody, type Service } from './service.ts';
 
 let service: Service;
 let a: RunningHost;

@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { killAllHosts, spawnHost, type RunningHost } from '../../helpers/spawn-host.ts';
+import { waitFor } from '../../helpers/wait-for.ts';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -40,12 +41,6 @@ export function registered(host: HostProcess, ...ids: string[]): Promise<true> {
 }
 
 /** Polls `probe` until it returns a value other than undefined (state that changes asynchronously). */
-export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, limitMs = 20_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+export function eventually<T>(probe: () => Promise<T | undefined>, what: string, limitMs = 20_000): Promise<T> {
+  return waitFor(probe, what, limitMs, 100);
 }
