@@ -9,7 +9,8 @@
  */
 import { fastifySSE } from '@fastify/sse';
 import type { FastifyInstance } from 'fastify';
-import { HOST_CHANNEL, type EventHub } from './event-hub.ts';
+import type { HostContext } from '../host-context.ts';
+import { HOST_CHANNEL } from './event-hub.ts';
 import { streamChannel } from './event-stream.ts';
 import { eventRoutes } from './routes-events.ts';
 import { DEFAULT_MAX_EVENT_STREAMS, StreamLimit } from './stream-limit.ts';
@@ -23,15 +24,13 @@ export interface InstallEventsOptions {
   maxStreams?: number;
 }
 
-export async function installEvents(app: FastifyInstance, hub: EventHub, options: InstallEventsOptions = {}): Promise<void> {
+export async function installEvents(app: FastifyInstance, ctx: HostContext, options: InstallEventsOptions = {}): Promise<void> {
   await app.register(fastifySSE, { heartbeatInterval: HEARTBEAT_MS });
   const limit = new StreamLimit(options.maxStreams ?? DEFAULT_MAX_EVENT_STREAMS);
   app.get('/api/events', { sse: 'only' }, async (_request, reply) => {
     const scope = new StreamScope(reply);
     scope.add(limit.acquire());
-    await streamChannel(reply, hub, HOST_CHANNEL, [{ event: 'hello', data: { time: Date.now() / 1000 } }]);
+    await streamChannel(reply, ctx.events, HOST_CHANNEL, [{ event: 'hello', data: { time: Date.now() / 1000 } }]);
   });
-  // app.ts decorates `vitrine` before it installs the events, so the host context is there
-  // by the first request; reading it per request leaves app.ts's call as it was.
-  await app.register(eventRoutes, { context: () => app.vitrine.context, limit });
+  await app.register(eventRoutes, { context: ctx, limit });
 }

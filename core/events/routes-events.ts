@@ -17,8 +17,8 @@ import type { StreamLimit } from './stream-limit.ts';
 import { StreamScope } from './stream-scope.ts';
 
 export interface EventRoutesOptions {
-  /** The host's services, read per request (so a service swapped in after start is used). */
-  context: () => HostContext;
+  /** The host's services. */
+  context: HostContext;
   /** The bound on open streams, shared with every other stream route of the host. */
   limit: StreamLimit;
   /** How often a job stream re-reads its job without a nudge (tests shorten it). */
@@ -45,7 +45,7 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     const since = resumeSeq(request);
     const scope = new StreamScope(reply);
     scope.add(limit.acquire());
-    await streamJob(reply, scope, context().jobs, request.params.id, {
+    await streamJob(reply, scope, context.jobs, request.params.id, {
       since,
       log: request.log,
       ...(opts.jobRereadMs ? { rereadMs: opts.jobRereadMs } : {}),
@@ -53,10 +53,9 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
   });
 
   app.get<{ Params: { room_id: string } }>('/api/rooms/:room_id/events', { sse: 'manual' }, async (request, reply) => {
-    const ctx = context();
-    const roomId = roomOf(ctx, request.params.room_id);
+    const roomId = roomOf(context, request.params.room_id);
     const scope = new StreamScope(reply);
     scope.add(limit.acquire());
-    await streamRoom(reply, scope, ctx.results, ctx.events, roomId, request.log);
+    await streamRoom(reply, scope, context.results, context.events, roomId, request.log);
   });
 }

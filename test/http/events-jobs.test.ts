@@ -120,7 +120,7 @@ describe('job event stream', () => {
     });
     await app.register(eventRoutes, {
       prefix: '/deaf',
-      context: () => ({ ...app.vitrine.context, jobs: deaf(app.vitrine.context.jobs) }),
+      context: { ...app.vitrine.context, jobs: deaf(app.vitrine.context.jobs) },
       limit: new StreamLimit(10),
       jobRereadMs: 50,
     });

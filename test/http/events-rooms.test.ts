@@ -102,7 +102,7 @@ describe('room event stream', () => {
   it('refuses streams past the bound with 503 and Retry-After, and frees the slot on disconnect', async () => {
     const app = await createTestApp();
     const limit = new StreamLimit(1);
-    await app.register(eventRoutes, { prefix: '/capped', context: () => app.vitrine.context, limit });
+    await app.register(eventRoutes, { prefix: '/capped', context: app.vitrine.context, limit });
     const url = await listening(app);
     const first = await openStream(`${url}/capped/api/rooms/${room()}/events`);
     await first.next();
