@@ -9,6 +9,11 @@ import { ENVELOPE_MEDIA_TYPE } from './envelope/media-type.ts';
 
 export type HostMode = 'local' | 'relay' | 'worker';
 
+/** A Redis service's address: `redis://HOST:PORT[/DB]` (or `rediss://` for TLS; a password may go before the host). */
+export function isRedisUrl(value: string): boolean {
+  return /^rediss?:\/\/[^/\s]+(\/\d+)?$/.test(value);
+}
+
 export interface HostOptions {
   /** Specimens directory (one folder with a specimen.json per specimen). @defaultValue `"specimens"` */
   specimensDir?: string | null;
@@ -165,7 +170,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
     throw new TypeError('allowedHosts must be an array of host names or null');
   }
   if (o.relay && o.join) throw new TypeError('a host is either a relay (--relay) or a worker (--join), not both');
-  if (o.redis !== null && (typeof o.redis !== 'string' || !/^rediss?:\/\/[^/\s]+(\/\d+)?$/.test(o.redis as string))) {
+  if (o.redis !== null && (typeof o.redis !== 'string' || !isRedisUrl(o.redis as string))) {
     throw new TypeError(`redis must be a URL like redis://HOST:PORT[/DB], got '${String(o.redis)}'`);
   }
   const compute = o.compute ?? o.poolSize;

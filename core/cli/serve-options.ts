@@ -5,7 +5,7 @@
  */
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import type { HostOptions } from '../options.ts';
+import { isRedisUrl, type HostOptions } from '../options.ts';
 
 export const SERVE_USAGE = `usage: vitrine serve [options]
 
@@ -145,7 +145,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
   if (join !== undefined && !/^(https?|wss?):\/\//.test(join)) throw new Error(`--join must be an http(s) URL, got '${join}'`);
   const host = get('host') ?? '127.0.0.1';
   const redis = get('redis');
-  if (redis !== undefined && !/^rediss?:\/\/[^/\s]+(\/\d+)?$/.test(redis)) throw new Error(`--redis must be a URL like redis://127.0.0.1:6379 (optionally /DB), got '${redis}'`);
+  if (redis !== undefined && !isRedisUrl(redis)) throw new Error(`--redis must be a URL like redis://127.0.0.1:6379 (optionally /DB), got '${redis}'`);
   const compute = number('compute', get('compute'), true);
   if (compute !== undefined && redis === undefined) throw new Error('--compute needs --redis (a lone host computes on its --pool-size threads)');
   return {

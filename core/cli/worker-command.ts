@@ -19,6 +19,7 @@ import { RedisBlobStore } from '../scale/redis-blob-store.ts';
 import { createRedisConnections } from '../scale/redis-connections.ts';
 import { RedisEvents } from '../scale/redis-events.ts';
 import { nodeIdOf } from '../scale/scale-service.ts';
+import { isRedisUrl } from '../options.ts';
 import { createPools } from '../workers/pool.ts';
 
 export const WORKER_USAGE = `usage: vitrine worker --redis URL [options]
@@ -70,7 +71,7 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
       return 0;
     }
     redisUrl = values.redis ?? env.VITRINE_REDIS ?? '';
-    if (!/^rediss?:\/\/[^/\s]+(\/\d+)?$/.test(redisUrl)) throw new Error(redisUrl ? `--redis must be a URL like redis://127.0.0.1:6379, got '${redisUrl}'` : '--redis URL is required');
+    if (!isRedisUrl(redisUrl)) throw new Error(redisUrl ? `--redis must be a URL like redis://127.0.0.1:6379, got '${redisUrl}'` : '--redis URL is required');
     pluginsDir = values.plugins ?? env.VITRINE_PLUGINS ?? 'build/out';
     poolSize = positiveInt('pool-size', values['pool-size'] ?? env.VITRINE_POOL_SIZE) ?? Math.max(1, availableParallelism());
     roomThreads = positiveInt('room-threads', values['room-threads'] ?? env.VITRINE_ROOM_THREADS) ?? Math.max(1, Math.floor(poolSize / 2));

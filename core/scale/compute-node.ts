@@ -13,6 +13,7 @@
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { isHostError } from '../errors.ts';
 import type { Invoker } from '../invoke/invoker.ts';
+import { roomStateOf } from '../invoke/result-service.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { NodeDirectory, startHeartbeat } from './compute-nodes.ts';
@@ -158,7 +159,7 @@ export class ComputeNode {
     }
     // A Redis failure from here on throws: BullMQ runs the computation again (work-queue.ts).
     const ref = await o.blobs.put(result, Math.max(cacheTtlMs, jobTtlMs) + 60_000);
-    const state = { function_name: fn, specimen_id: specimen, params: values, type: entry.return_type };
+    const state = roomStateOf({ entry, values, roomId: room, specimenId: specimen });
     await redis.vFinish(cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state));
   }
 

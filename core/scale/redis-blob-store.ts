@@ -12,6 +12,7 @@ import { checkResultHeader, decodeResultFrame } from '../federation/result-frame
 import type { StoredResult } from '../results/stored-result.ts';
 import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore } from './blob-store.ts';
 import { KEYS } from './redis-keys.ts';
+import { withTimeLimit } from './time-limit.ts';
 
 /** Bytes per chunk. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -22,15 +23,6 @@ export const CHUNK_BYTES = 4 * 1024 * 1024;
  */
 function transferLimitMs(bytes: number): number {
   return 2000 + (bytes / (8 * 1024 * 1024)) * 1000;
-}
-
-/** `work`, or an error once `ms` have passed. */
-function bounded<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${Math.round(ms)} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 export class RedisBlobStore implements BlobStore {
@@ -64,7 +56,7 @@ export class RedisBlobStore implements BlobStore {
       for (const chunk of chunksOf(blocks, CHUNK_BYTES)) pipeline.set(KEYS.blobChunk(hash, index++), chunk, 'PX', ttl);
       // The header goes last: a reader that finds it finds every chunk.
       pipeline.set(KEYS.blob(hash), ref.meta, 'PX', ttl);
-      for (const [error] of (await bounded(pipeline.exec(), transferLimitMs(header.byteLength), 'writing a result to Redis')) ?? []) if (error) throw error;
+      for (const [error] of (await withTimeLimit(pipeline.exec(), transferLimitMs(header.byteLength), 'writing a result to Redis')) ?? []) if (error) throw error;
     }
     this.#keep(hash, result);
     return ref;
@@ -91,7 +83,7 @@ export class RedisBlobStore implements BlobStore {
     const bytes = new Uint8Array(payload);
     const pipeline = this.#redis.pipeline();
     for (let i = 0; i < meta.chunks; i++) pipeline.getBuffer(KEYS.blobChunk(ref.hash, i));
-    const replies = (await bounded(pipeline.exec(), transferLimitMs(header.byteLength), 'reading a result from Redis')) ?? [];
+    const replies = (await withTimeLimit(pipeline.exec(), transferLimitMs(header.byteLength), 'reading a result from Redis')) ?? [];
     for (const [i, [error, chunk]] of replies.entries()) {
       if (error) throw error;
       // A chunk gone (expired, or evicted by Redis's maxmemory policy): the result is gone.

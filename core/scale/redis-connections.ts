@@ -29,7 +29,7 @@ function base(url: string, name: string): RedisOptions {
 }
 
 /** Resolves true once `redis` is ready, false after `ms` (a host starts anyway and recovers later). */
-export function whenReady(redis: Redis, ms: number): Promise<boolean> {
+function whenReady(redis: Redis, ms: number): Promise<boolean> {
   if (redis.status === 'ready') return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = (ready: boolean) => {

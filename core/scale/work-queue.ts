@@ -10,15 +10,10 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { COMMAND_TIMEOUT_MS } from './redis-connections.ts';
 import { KEYS } from './redis-keys.ts';
+import { withTimeLimit } from './time-limit.ts';
 
-/** Fails `work` after the command timeout: BullMQ waits for a connection without limit. */
-function bounded<T>(work: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} got no answer within ${COMMAND_TIMEOUT_MS} ms`)), COMMAND_TIMEOUT_MS);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
+/** BullMQ waits for a connection without limit: its calls get the command timeout too. */
+const bounded = <T>(work: Promise<T>, what: string): Promise<T> => withTimeLimit(work, COMMAND_TIMEOUT_MS, what);
 
 /** What a compute node needs to run one computation. */
 export interface ComputeTask {
