@@ -24,7 +24,7 @@ export const DEFAULT_LOOK: Required<Look> = {
 export const LOOKS: Record<string, Look> = {
   icosphere: { mesh: { colour: [0.35, 0.62, 0.9] } },
   torus: { mesh: { colour: [0.92, 0.58, 0.25], pitch: 0.7 } },
-  'trefoil-knot': { mesh: { colour: [0.85, 0.3, 0.4], pitch: 1.2, yaw: 0.2 } },
+  'torus-knot': { mesh: { colour: [0.85, 0.3, 0.4], pitch: 1.2, yaw: 0.2 } },
   supershape: { mesh: { colour: [0.55, 0.82, 0.45], pitch: 0.5 } },
   'gaussian-blobs': { volume: { mode: 'mip', colormap: 'inferno', gamma: 0.8 } },
   'gyroid-field': { volume: { mode: 'composite', colormap: 'viridis', threshold: 0.72 } },

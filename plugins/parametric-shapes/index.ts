@@ -164,12 +164,12 @@ export const specimens: SpecimenDeclaration[] = [
     story: 'Sweep a small circle around a large one and you get the torus, the simplest closed surface with a hole. Its outer rim curves like a sphere while its inner rim is saddle-shaped, so its curvature changes sign as you walk around the tube. Plasma physicists confine fusion plasmas in tokamaks of exactly this shape. Shrink the major radius below the minor one and the hole closes up.',
   },
   {
-    id: 'trefoil-knot',
+    id: 'torus-knot',
     function: 'torus_knot',
-    display_name: 'Trefoil torus knot',
+    display_name: 'Torus knot',
     description: 'A tube around the (2, 3) torus knot, the simplest knot there is.',
     tags: ['mesh', 'parametric', 'topology', 'knot'],
-    thumbnail: './thumbnails/trefoil-knot.png',
+    thumbnail: './thumbnails/torus-knot.png',
     story: 'This tube winds twice around the axis of an invisible torus while passing three times through its hole. The result is the trefoil, the simplest knot that cannot be untied without cutting. Lord Kelvin once hoped atoms were knotted vortices in the ether; today knots turn up in DNA, proteins and polymer physics. Try p = 3, q = 5 or p = 2, q = 7 to tie fancier torus knots.',
   },
   {
