@@ -1,7 +1,7 @@
 /**
  * @module build-plugins
  * The build itself, without the command line: finds the plugins of a source folder, reads
- * their signatures with one ts-morph Project, checks names across plugins, bundles them with
+ * their signatures with one ts-morph Project (and type-checks them with it), checks names across plugins, bundles them with
  * esbuild (in parallel), and returns every plugin's bundle folder in memory plus every
  * diagnostic. Nothing is written here (see output/write-output.ts and output/check-output.ts).
  */
@@ -15,6 +15,7 @@ import type { PluginOutput } from './output/plugin-output.ts';
 import { analyzePlugin, type PluginAnalysis } from './plugins/analyze-plugin.ts';
 import { findPlugins, PLUGIN_NAME_PATTERN, type PluginSource } from './plugins/find-plugins.ts';
 import { createBuildProject } from './project/create-project.ts';
+import { collectTypeErrors } from './diagnostics/type-errors.ts';
 import { createParamParser } from './schema/create-param-parser.ts';
 
 export interface BuildResult {
@@ -30,6 +31,7 @@ export function analyzePlugins(plugins: PluginSource[], diagnostics: BuildDiagno
   const chain = createParamParser();
   const analyses = plugins.map((plugin) => analyzePlugin(project, plugin, chain, diagnostics));
   checkUniqueNames(analyses, diagnostics);
+  collectTypeErrors(project, plugins, diagnostics);
   return analyses;
 }
 

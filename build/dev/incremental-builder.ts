@@ -13,6 +13,7 @@ import { checkUniqueNames, toPluginOutput } from '../build-plugins.ts';
 import { reportBundleFailure } from '../bundle/bundle-plugin.ts';
 import { pluginEsbuildOptions } from '../bundle/esbuild-options.ts';
 import { createDiagnostic, type BuildDiagnostic } from '../diagnostics/build-diagnostic.ts';
+import { collectTypeErrors } from '../diagnostics/type-errors.ts';
 import type { PluginOutput } from '../output/plugin-output.ts';
 import { analyzePlugin, type PluginAnalysis } from '../plugins/analyze-plugin.ts';
 import { findPlugins, PLUGIN_NAME_PATTERN, type PluginSource } from '../plugins/find-plugins.ts';
@@ -110,6 +111,7 @@ export class IncrementalBuilder {
     const clashes: BuildDiagnostic[] = [];
     checkUniqueNames([...others, analysis], clashes);
     diagnostics.push(...clashes.filter((d) => d.plugin === plugin.name));
+    collectTypeErrors(this.#project, [plugin], diagnostics);
     return analysis;
   }
 

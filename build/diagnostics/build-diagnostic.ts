@@ -53,5 +53,5 @@ export function createDiagnostic(
 
 /** The catalogued title of a code, e.g. `unsupported parameter type`. */
 export function titleOf(code: DiagnosticCode): string {
-  return DIAGNOSTIC_CODES[code];
+  return code.startsWith('TS') ? 'type error' : DIAGNOSTIC_CODES[code as keyof typeof DIAGNOSTIC_CODES];
 }

@@ -2,7 +2,7 @@
  * @module diagnostic-codes
  * The catalog of build errors. Every error `vitrine build` reports carries one of these stable
  * codes; the numbers group by area (1xx parameters and schemas, 2xx functions, 3xx declared
- * specimens, 4xx plugins and bundles). build/README.md documents each one.
+ * specimens, 4xx plugins and bundles); type errors keep the compiler's own `TS` codes. build/README.md documents each one.
  */
 
 export const DIAGNOSTIC_CODES = {
@@ -27,5 +27,11 @@ export const DIAGNOSTIC_CODES = {
   VITRINE_PLUGIN_401: 'bundling failed',
 } as const satisfies Record<string, string>;
 
-/** A build error code, e.g. `VITRINE_SCHEMA_100`. */
-export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+/** A build error code of our own, e.g. `VITRINE_SCHEMA_100`. */
+export type CatalogCode = keyof typeof DIAGNOSTIC_CODES;
+
+/** A TypeScript compiler error code, e.g. `TS2322`, reported as the compiler numbers it. */
+export type TypeScriptCode = `TS${number}`;
+
+/** A build error code: ours, or the compiler's for a type error in a plugin's sources. */
+export type DiagnosticCode = CatalogCode | TypeScriptCode;

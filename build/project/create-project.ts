@@ -6,11 +6,32 @@
  * mapping holds for plugins anywhere on disk. Only the plugin entry files are added; the
  * program pulls in what they import, nothing else of the repository.
  */
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Project, ts } from 'ts-morph';
-import { SDK_INDEX } from './sdk-paths.ts';
+import { PACKAGE_ROOT, SDK_INDEX } from './sdk-paths.ts';
+
+/**
+ * The `@types` folder holding Node's types, looked up from the working directory (a plugin
+ * project) and then from vitrine's own package; null when neither has them. Plugins run in
+ * Node worker threads, so Node's globals (`setImmediate`, `Buffer`) type-check when the types
+ * are installed, and are unknown names otherwise.
+ */
+function nodeTypeRoot(): string | null {
+  for (const from of [process.cwd(), PACKAGE_ROOT]) {
+    try {
+      const manifest = createRequire(path.join(from, 'package.json')).resolve('@types/node/package.json');
+      return path.dirname(path.dirname(manifest));
+    } catch {
+      // not installed there
+    }
+  }
+  return null;
+}
 
 /** Compiler options for reading plugin sources. */
 export function buildCompilerOptions(): ts.CompilerOptions {
+  const typeRoot = nodeTypeRoot();
   return {
     target: ts.ScriptTarget.ES2022,
     lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
@@ -23,7 +44,7 @@ export function buildCompilerOptions(): ts.CompilerOptions {
     esModuleInterop: true,
     resolveJsonModule: true,
     skipLibCheck: true,
-    types: [],
+    ...(typeRoot ? { typeRoots: [typeRoot], types: ['node'] } : { types: [] }),
     paths: { vitrine: [SDK_INDEX] },
   };
 }

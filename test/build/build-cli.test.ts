@@ -118,6 +118,16 @@ describe('vitrine build', { timeout: 240_000 }, () => {
     expect(existsSync(path.join(root, 'out'))).toBe(false);
   });
 
+  it('exits 1 on a TypeScript error in a plugin body, with the compiler code at file:line:col', async () => {
+    const root = tempDir();
+    const run = await runVitrine(['build', path.join(BUILD_CASES_DIR, 'invalid-type-errors', 'plugins'), '--out', path.join(root, 'out')], root);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("labels/index.ts:5:9 error TS2322 type error: Type 'string' is not assignable to type 'number'.");
+    expect(run.stderr).toMatch(/labels\/index\.ts:7:59 error TS2353 type error: Object literal may only specify known properties/);
+    expect(run.stderr.trim().split('\n').at(-1)).toContain('2 errors; nothing written');
+    expect(existsSync(path.join(root, 'out'))).toBe(false);
+  });
+
   it('exits 1 naming both plugins when two plugins export the same function name', async () => {
     const run = await runVitrine(['build', path.join(BUILD_CASES_DIR, 'invalid-duplicate-functions', 'plugins'), '--out', path.join(tempDir(), 'out')]);
     expect(run.code).toBe(1);

@@ -4,7 +4,7 @@
  * in test/fixtures/build/invalid-<case>/expected-errors.json.
  */
 import { describe, expect, it } from 'vitest';
-import { DIAGNOSTIC_CODES } from '../../build/diagnostics/diagnostic-codes.ts';
+import { titleOf } from '../../build/diagnostics/build-diagnostic.ts';
 import { formatDiagnostic } from '../../build/diagnostics/format-diagnostic.ts';
 import { listInvalidCases, runInvalidCase } from './helpers/build-cases.ts';
 
@@ -17,7 +17,7 @@ describe('invalid plugins', { timeout: 120_000 }, () => {
       diagnostics.forEach((diagnostic, index) => {
         const text = formatDiagnostic(diagnostic, caseDir);
         const where = expected[index]!;
-        expect(text).toContain(`${diagnostic.code} ${DIAGNOSTIC_CODES[diagnostic.code]}`);
+        expect(text).toContain(`${diagnostic.code} ${titleOf(diagnostic.code)}`);
         expect(where.file).toMatch(/^plugins\/[^/]+\/index\.ts$/);
         expect(text.startsWith(`${where.file}:${where.line}:${where.column} `)).toBe(true);
         if (diagnostic.functionName !== undefined) expect(text).toContain(`function '${diagnostic.functionName}'`);

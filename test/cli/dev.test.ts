@@ -102,8 +102,10 @@ describe('vitrine dev', () => {
     const from = events.events.length;
     writeFileSync(alphaFile(), alphaSource('2').replace('size = 2', 'size: Date'));
     const failed = await events.next((e) => e.event === 'build-error', from);
-    expect(failed.data).toMatchObject({ plugin: 'alpha', errors: [{ code: 'VITRINE_SCHEMA_100', line: 3, column: expect.any(Number) }] });
+    // The unsupported parameter type comes first; the type errors it causes in the body follow.
+    expect(failed.data).toMatchObject({ plugin: 'alpha', errors: [{ code: 'VITRINE_SCHEMA_100', line: 3, column: expect.any(Number) }, { code: 'TS2769', line: 4 }, { code: 'TS2345', line: 9 }] });
     await expect.poll(() => dev.stderr()).toMatch(/plugins\/alpha\/index\.ts:3:\d+ error VITRINE_SCHEMA_100/);
+    await expect.poll(() => dev.stderr()).toMatch(/plugins\/alpha\/index\.ts:9:21 error TS2345 type error: Argument of type 'number' is not assignable to parameter of type 'Date'\./);
     expect(await sizeDefault()).toBe(2);
     writeFileSync(alphaFile(), alphaSource('3'));
     await events.next((e) => e.event === 'reload', from);
