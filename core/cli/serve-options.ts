@@ -6,6 +6,7 @@
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { isRedisUrl, type HostOptions } from '../options.ts';
+import { prettyLogStream } from './pretty-log.ts';
 
 export const SERVE_USAGE = `usage: vitrine serve [options]
 
@@ -34,6 +35,8 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --token T                  shared secret between relay and workers
   --envelope-media-type T    envelope media type (default application/x-service-envelope-v1)
   --log-level L              fatal, error, warn, info, debug, trace or silent (default info)
+  --log-format F             pretty (time, level, message) or json lines (default: pretty
+                             when standard error is a terminal, json otherwise)
   --no-viewer                do not serve the web viewer at /
   --request-timeout S        seconds a request's headers and body may take to arrive, else 408;
                              0 for none (default 30)
@@ -71,6 +74,7 @@ const FLAGS = {
   token: { type: 'string' },
   'envelope-media-type': { type: 'string' },
   'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
   'no-viewer': { type: 'boolean' },
   'allowed-hosts': { type: 'string' },
   'request-timeout': { type: 'string' },
@@ -141,6 +145,8 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
   const logLevel = get('log-level');
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
   if (logLevel !== undefined && !levels.includes(logLevel)) throw new Error(`--log-level must be one of ${levels.join(', ')}`);
+  const logFormat = get('log-format') ?? (process.stderr.isTTY ? 'pretty' : 'json');
+  if (logFormat !== 'pretty' && logFormat !== 'json') throw new Error(`--log-format must be pretty or json, got '${logFormat}'`);
   const join = get('join');
   if (join !== undefined && !/^(https?|wss?):\/\//.test(join)) throw new Error(`--join must be an http(s) URL, got '${join}'`);
   const host = get('host') ?? '127.0.0.1';
@@ -177,6 +183,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       token: get('token') ?? null,
       envelopeMediaType: get('envelope-media-type'),
       logLevel: logLevel as HostOptions['logLevel'],
+      ...(logFormat === 'pretty' ? { logStream: prettyLogStream() } : {}),
       viewer: !(truthy(get('no-viewer')) ?? false),
     },
   };
