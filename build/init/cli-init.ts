@@ -105,6 +105,7 @@ export function runInitCommand(argv: string[]): number {
     vitrineSpec: dependencySpec(args.spec, projectDir, cwd, own),
     tsxSpec: own.devDependencies?.tsx ?? '^4.0.0',
     typesNodeSpec: own.devDependencies?.['@types/node'] ?? '^20.0.0',
+    typescriptSpec: own.devDependencies?.typescript ?? '^5.0.0',
   });
   for (const [relative, text] of files) {
     const file = path.join(projectDir, ...relative.split('/'));

@@ -15,6 +15,7 @@ export interface ScaffoldInput {
   /** Versions of the dev tools the scaffold's tests run with. */
   tsxSpec: string;
   typesNodeSpec: string;
+  typescriptSpec: string;
 }
 
 function packageJson(input: ScaffoldInput): string {
@@ -27,10 +28,11 @@ function packageJson(input: ScaffoldInput): string {
       build: 'vitrine build',
       dev: 'vitrine dev',
       start: 'vitrine build && vitrine serve',
-      test: 'node --import tsx --test test/*.test.ts',
+      typecheck: 'tsc --noEmit',
+      test: 'npm run typecheck && node --import tsx --test test/*.test.ts',
     },
     dependencies: { vitrine: input.vitrineSpec },
-    devDependencies: { '@types/node': input.typesNodeSpec, tsx: input.tsxSpec },
+    devDependencies: { '@types/node': input.typesNodeSpec, tsx: input.tsxSpec, typescript: input.typescriptSpec },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
@@ -139,7 +141,8 @@ A [vitrine](https://www.npmjs.com/package/vitrine) plugin project.
 
 \`\`\`sh
 npm install        # installs vitrine and the test tools
-npm test           # runs test/*.test.ts: the plugin built and called as the host calls it
+npm test           # type-checks, then runs test/*.test.ts: the plugin built and called as the host calls it
+npm run typecheck  # tsc --noEmit over plugins/ and test/ (vitrine build type-checks plugins too)
 npx vitrine dev    # builds, serves on http://127.0.0.1:8000 and rebuilds each plugin you save
 \`\`\`
 
@@ -147,11 +150,19 @@ npx vitrine dev    # builds, serves on http://127.0.0.1:8000 and rebuilds each p
 current); \`npx vitrine serve\` serves them. Each folder of \`plugins/\` with an \`index.ts\` is a
 plugin: its exported functions returning \`MeshResult\`, \`VolumeResult\`, \`PointCloudResult\` or
 \`ImageResult\` are registered, their parameters become a JSON Schema, and
-\`export const specimens\` lists what the catalog shows.
+\`export const specimens\` lists what the catalog shows. Static specimens (files on disk: meshes,
+volumes, images) go in \`specimens/\`, one folder each with a \`specimen.json\`.
 `;
 }
 
 const GITIGNORE = 'node_modules/\nbuild/out/\n';
+
+const SPECIMENS_README = `# Static specimens
+
+\`vitrine serve\` lists each folder here that holds a \`specimen.json\` (its id, display name,
+type and data file) beside the file it serves: a mesh (.obj, .stl, .glb, .ply), a volume
+(.npy), a point cloud or an image. This folder starts empty; plugins need none of it.
+`;
 
 /** Every file of the project, by its path relative to the project folder. */
 export function scaffoldFiles(input: ScaffoldInput): Map<string, string> {
@@ -162,5 +173,6 @@ export function scaffoldFiles(input: ScaffoldInput): Map<string, string> {
     [`test/${input.plugin}.test.ts`, testFile(input.plugin)],
     ['README.md', readme(input)],
     ['.gitignore', GITIGNORE],
+    ['specimens/README.md', SPECIMENS_README],
   ]);
 }

@@ -6,6 +6,7 @@
  * with the viewer open: a saved plugin changes the mesh on the page without a page reload, and
  * a build error shows over the page. One install is shared by the tests of this file.
  */
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -38,6 +39,14 @@ describe('the packed package, installed into a new project', () => {
     expect(tests.stdout.trim()).toBe('');
   });
 
+  it('ships every document its README links to', async () => {
+    const readme = await readFile(path.join(project.packageDir, 'README.md'), 'utf8');
+    const linked = [...readme.matchAll(/\]\(([^)#:\s]+\.md)(?:#[^)]*)?\)/g)].map((match) => match[1]!);
+    expect(linked).toContain('docs/scaling.md');
+    const missing = linked.filter((file) => !existsSync(path.join(project.packageDir, file)));
+    expect(missing).toEqual([]);
+  });
+
   it('scaffolds from the installed CLI depending on the same tarball by default', async () => {
     await project.exec(process.execPath, [project.bin, 'init', 'nested/second']);
     const pkg = JSON.parse(await readFile(path.join(project.dir, 'nested/second/package.json'), 'utf8')) as { dependencies: Record<string, string> };
@@ -47,6 +56,9 @@ describe('the packed package, installed into a new project', () => {
   it("passes the scaffold's own tests, builds, and checks the build", async () => {
     const test = await project.exec('npm', ['test']);
     expect(test.stdout).toMatch(/# pass 3/);
+    // The scaffold type-checks its plugin and test against the package's own declarations.
+    const typecheck = await project.exec('npm', ['run', 'typecheck']);
+    expect(typecheck.stdout).toContain('tsc --noEmit');
     const build = await project.exec(process.execPath, [project.bin, 'build']);
     expect(build.stdout).toMatch(/built 1 plugin \(1 function, 1 specimen\)/);
     const check = await project.exec('npx', ['vitrine', 'build', '--check']);

@@ -19,6 +19,8 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export interface PackedProject {
   /** The scaffolded and installed project. */
   dir: string;
+  /** The tarball's contents, unpacked (its `package/` folder). */
+  packageDir: string;
   /** The installed CLI (node_modules/vitrine/...). */
   bin: string;
   /** Runs a command in the project; rejects on a non-zero exit with its output. */
@@ -46,7 +48,7 @@ export async function createPackedProject(name = 'my-shapes'): Promise<PackedPro
       throw new Error(`${file} ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
     }
   };
-  return { dir, bin: path.join(dir, 'node_modules/vitrine/build/dist/core/cli/bin.js'), exec };
+  return { dir, packageDir: path.join(extracted, 'package'), bin: path.join(dir, 'node_modules/vitrine/build/dist/core/cli/bin.js'), exec };
 }
 
 /** Runs the project's installed `vitrine serve` (with `nodeArgs` for node) until it listens. */
