@@ -1,6 +1,6 @@
 /**
  * @module job-events
- * One job's progress as Server-Sent Events (`GET /api/jobs/{id}/events`, contract §8): an
+ * One job's progress as Server-Sent Events (`GET /api/jobs/{id}/events`): an
  * event `progress` per message (`id:` its seq, data the message JSON), then `done` or `error`
  * (data: {job_id, status, error}) and the stream closes. Built only on the JobService
  * interface, so it works the same on one host and on every host of a Redis service:

@@ -1,6 +1,6 @@
 /**
  * @module room-events
- * One room as Server-Sent Events (`GET /api/rooms/{room_id}/events`, contract §8): first
+ * One room as Server-Sent Events (`GET /api/rooms/{room_id}/events`): first
  * `state` (the room's entry or null), then `computing` and `result` as the ResultSource
  * publishes them on the host EventHub channel `roomChannel(roomId)`, whichever endpoint
  * (`/data`, `/invoke`, `/start`) and, in a Redis service, whichever host caused them.

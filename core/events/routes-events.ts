@@ -1,7 +1,7 @@
 /**
  * @module routes-events
  * The job and room event routes: `GET /api/jobs/{id}/events` and
- * `GET /api/rooms/{room_id}/events` (Server-Sent Events, contract §8). Every request error
+ * `GET /api/rooms/{room_id}/events` (Server-Sent Events). Every request error
  * (a bad `since` or room id, an unknown job, too many open streams) is decided before the
  * response switches to SSE, so it answers with its status and the JSON error body.
  *

@@ -1,6 +1,6 @@
 /**
  * @module push.bench
- * `npm run bench push`: the event streams (contract §8) against a host process on loopback.
+ * `npm run bench push`: the event streams against a host process on loopback.
  * 1. 1,000 room streams over 50 rooms plus 500 job streams on one host: the host's RSS per
  *    stream, that every stream got its first event, and the fan-out of `result` when `/data`
  *    runs in a few rooms (and in all 50 at once): first → last subscriber, and /data sent → last.

@@ -1,9 +1,9 @@
 /**
  * @module job-service-cases
  * The JobService conformance cases: what every implementation (in-memory LocalJobs, the Redis
- * service) must do alike — the job states and their transitions (spec "Jobs", "States and
- * transitions"), progress with `since`, result 200/409/410/404, cancellation that really stops
- * the function (contract §3), cache hits that start done, change nudges and counts.
+ * service) must do alike — the job states and their transitions (pending, running, then
+ * done or error, never back), progress with `since`, result 200/409/410/404, cancellation that really stops
+ * the function, cache hits that start done, change nudges and counts.
  */
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.ts';

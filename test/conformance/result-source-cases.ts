@@ -1,7 +1,8 @@
 /**
  * @module result-source-cases
  * The ResultSource conformance cases: what every implementation (in-memory ResultService, the
- * Redis service) must do alike — room caching (spec "Room caching", contract §3 cache key),
+ * Redis service) must do alike — room caching (one entry a room, keyed by function and
+ * parameters with defaults filled),
  * shared computations, room state and events, clearing, failure and cancellation. Runs are
  * counted by the `counted` and `ticker` fixtures writing to a folder, so any process may run them.
  */

@@ -1,6 +1,6 @@
 /**
  * @module cancel-across-hosts.test
- * DELETE on any host stops a computation wherever it runs (contract §5): a `ticker` job
+ * DELETE on any host stops a computation wherever it runs: a `ticker` job
  * started on host A runs on the worker (the hosts are front ends, `--compute 0`); DELETE on
  * host B answers 204, the job ends `error`/`cancelled` as host A sees it, and the worker's
  * thread is freed: the ticker (which ignores its signal, so only the worker ending its

@@ -1,6 +1,6 @@
 /**
  * @module host-failover.test
- * A host SIGKILLed mid-job (contract §5): the job it started lives in Redis and runs on the
+ * A host SIGKILLed mid-job: the job it started lives in Redis and runs on the
  * worker, so it goes on; the other host answers its progress (which keeps growing) and its
  * result, and a `/data` for the same values in the same room on the other host joins that
  * one run instead of starting another.

@@ -1,6 +1,6 @@
 /**
  * @module jobs-across-hosts.test
- * A job started on one host of a Redis service is known to every host (contract §5): host B
+ * A job started on one host of a Redis service is known to every host: host B
  * answers the progress (with `since`) and the result (409 while running, 200 after) of a job
  * host A started and a worker computes, its messages in order with seq from 0; an unknown id
  * is a 404 with the JSON error body on B.

@@ -1,6 +1,6 @@
 /**
  * @module no-compute-node.test
- * A function no live compute node can run (contract §5): with front-end hosts only
+ * A function no live compute node can run: with front-end hosts only
  * (`--compute 0`) and no worker, `/data`, `/invoke` and `/start` answer 503 with a detail
  * naming the function, at once; a worker without that plugin changes nothing. Once a worker
  * that has it joins, the same requests compute, and a worker lacking the plugin alongside it

@@ -1,6 +1,6 @@
 /**
  * @module push-across-hosts.test
- * Push on any host of a Redis service (contract §8): a client reading a room's events on host
+ * Push on any host of a Redis service: a client reading a room's events on host
  * A gets `state` first, then `computing` and `result` when another client's `/data` on host
  * B computes in that room (and the next reader on A starts from that entry); a job started on
  * A streamed from host B gives its progress events with `id:` = seq, resumes after

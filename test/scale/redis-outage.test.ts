@@ -1,6 +1,6 @@
 /**
  * @module redis-outage.test
- * Redis stopped and restarted under load (contract §5): requests in flight when Redis goes
+ * Redis stopped and restarted under load: requests in flight when Redis goes
  * answer 503 with the JSON error body; while it is down every request that needs it
  * (`/data`, `/invoke`, `/start`, job progress, cache stats) answers 503
  * SPC_ERR_REDIS_UNAVAILABLE within a few seconds (a bounded loop of requests on both hosts,

@@ -1,6 +1,6 @@
 /**
  * @module shared-computation.test
- * One room, many hosts, one computation (contract §5): peers of a room asking host A and host
+ * One room, many hosts, one computation: peers of a room asking host A and host
  * B at once (`/data` on both, and `/invoke`) get identical bytes from a single run of
  * `counted` on the worker (it writes one line per run); `/start` on either then joins the
  * room's entry; cache stats on either host list the room's one entry; a cache clear on B

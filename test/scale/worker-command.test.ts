@@ -1,6 +1,6 @@
 /**
  * @module worker-command.test
- * `vitrine worker` as a process (contract §5): without `--redis` it exits 2 with the usage on
+ * `vitrine worker` as a process: without `--redis` it exits 2 with the usage on
  * standard error; ready, it prints `worker ready`; SIGTERM while idle exits 0 at once, and
  * the service then has no compute node (503 naming the function); SIGTERM mid-job takes
  * nothing new but finishes the job it runs, then exits 0.

@@ -1,6 +1,6 @@
 /**
  * @module worker-failover.test
- * A worker SIGKILLed mid-job (contract §5, compute-node.ts): it stops renewing its BullMQ
+ * A worker SIGKILLed mid-job (compute-node.ts): it stops renewing its BullMQ
  * lock (10 s), a second worker's stalled check (every 5 s) takes the computation back and
  * runs it again, so the job still finishes `done` on the hosts. Its progress continues the
  * same sequence: every poll's messages extend the previous poll's (seq never goes back), the

@@ -19,7 +19,7 @@ describe('RoomCache', () => {
     expect(cache.size).toBe(0);
   });
 
-  it('reports stats with the contract fields', () => {
+  it('reports stats with the documented fields', () => {
     let now = 1000;
     const cache = new RoomCache<string>({ ttlSeconds: 300, now: () => now, sweepIntervalMs: 0 });
     cache.set('r', 'k', 'sphere', [], 'v');
