@@ -63,7 +63,7 @@ describe('the packed package, installed into a new project', () => {
     expect(build.stdout).toMatch(/built 1 plugin \(1 function, 1 specimen\)/);
     const check = await project.exec('npx', ['vitrine', 'build', '--check']);
     expect(check.stdout).toMatch(/1 plugin current/);
-  });
+  }, 240_000);
 
   it('imports vitrine/client, vitrine and vitrine/testing from plain node', async () => {
     const script = "const c = await import('vitrine/client'); const s = await import('vitrine'); const t = await import('vitrine/testing'); console.log(typeof c.createClient, typeof c.decodeEnvelope, typeof s.decodeEnvelope, typeof t.loadPlugin);";

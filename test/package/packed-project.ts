@@ -42,7 +42,7 @@ export async function createPackedProject(name = 'my-shapes'): Promise<PackedPro
   await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel', 'error'], { cwd: dir, timeout: 120_000 });
   const exec = async (file: string, args: string[]) => {
     try {
-      return await run(file, args, { cwd: dir, timeout: 60_000 });
+      return await run(file, args, { cwd: dir, timeout: 120_000 });
     } catch (error) {
       const e = error as { stdout?: string; stderr?: string; message: string };
       throw new Error(`${file} ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
