@@ -90,7 +90,7 @@ export class Computations {
    * announced to the room. 503 when no live node can run the function.
    */
   async claim(request: ClaimRequest): Promise<{ cid: string; created: boolean }> {
-    if (!(await orUnavailable(this.#nodes.canRun(request.fn)))) throw createHostError('SPC_ERR_NO_COMPUTE_NODE', request.fn);
+    if (!(await orUnavailable(this.#nodes.willRun(request.fn)))) throw createHostError('SPC_ERR_NO_COMPUTE_NODE', request.fn);
     const [cid, created] = (await orUnavailable(
       this.redis.vClaim(KEYS.flight(request.room, request.key), randomUUID(), this.times.runTtlMs, request.fn, request.room, Date.now(), request.jobId ?? '', request.specimen ?? '', request.key),
     )) as [string, number];
@@ -124,7 +124,9 @@ export class Computations {
    * was queued, or died running it), so its waiters get the 503 instead of waiting for ever.
    */
   async abandonIfNoNode(cid: string, fn: string): Promise<boolean> {
-    if (await orUnavailable(this.#nodes.canRun(fn))) return false;
+    // Heartbeats missed while Redis was away prove nothing: a node that ran through the outage
+    // beats again within a period, and its computation goes on.
+    if (!this.#nodes.settled() || (await orUnavailable(this.#nodes.canRun(fn)))) return false;
     const ended = await orUnavailable(this.redis.vFail(cid, createHostError('SPC_ERR_NO_COMPUTE_NODE', fn).message, 'SPC_ERR_NO_COMPUTE_NODE', this.times.jobTtlMs));
     if (ended === 1) await this.#queue.remove(cid);
     return true;

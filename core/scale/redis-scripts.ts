@@ -41,16 +41,17 @@ end
 `;
 
 const SCRIPTS = {
-  /** KEYS room; ARGV key → {hash, meta} when the room holds that key and its blob, else nil. */
+  /**
+   * KEYS room; ARGV key → {hash, meta} when the room holds that key, else nil. Whether the
+   * blob's bytes are still there is the blob store's to say (it may be another Redis).
+   */
   vHit: {
     keys: 1,
     lua: `
-local h = redis.call('HMGET', KEYS[1], 'key', 'hash')
-if h[1] ~= ARGV[1] or not h[2] then return false end
-local meta = redis.call('GET', 'vitrine:blob:' .. h[2])
-if not meta then redis.call('DEL', KEYS[1]) return false end
+local h = redis.call('HMGET', KEYS[1], 'key', 'hash', 'meta')
+if h[1] ~= ARGV[1] or not h[2] or not h[3] then return false end
 redis.call('HINCRBY', KEYS[1], 'hits', 1)
-return {h[2], meta}`,
+return {h[2], h[3]}`,
   },
   /**
    * ARGV flight, newCid, runTtlMs, fn, room, now, jobId|'', specimen, key → {cid, created}.
@@ -103,9 +104,10 @@ redis.call('PUBLISH', P .. 'events:nudge', ARGV[1])
 return seq`,
   },
   /**
-   * ARGV cid, hash, meta, state, now, cacheTtlMs, jobTtlMs, roomEvent → 1, or 0 when the
-   * computation had already ended (cancelled). Marks it done, makes its result the room's
-   * entry, and tells every host.
+   * ARGV cid, hash, meta, state, now, cacheTtlMs, jobTtlMs, roomEvent, stored ('1'|'0') → 1,
+   * or 0 when the computation had already ended (cancelled). Marks it done and tells every
+   * host; a stored result becomes the room's entry, one the blob store refused does not (only
+   * the computing process holds it: its waiters read it there, others compute again).
    */
   vFinish: {
     keys: 0,
@@ -115,14 +117,16 @@ local c = redis.call('HMGET', comp, 'status', 'room', 'key', 'fn', 'flight')
 if c[1] ~= 'running' then return 0 end
 redis.call('HSET', comp, 'status', 'done', 'hash', ARGV[2], 'meta', ARGV[3])
 if redis.call('GET', c[5]) == ARGV[1] then redis.call('DEL', c[5]) end
-local room = P .. 'room:' .. c[2]
-redis.call('DEL', room)
-redis.call('HSET', room, 'key', c[3], 'hash', ARGV[2], 'fn', c[4], 'state', ARGV[4], 'created', ARGV[5], 'hits', 1)
-redis.call('PEXPIRE', room, ARGV[6])
-redis.call('ZADD', P .. 'rooms', tonumber(ARGV[5]) + tonumber(ARGV[6]), c[2])
+if ARGV[9] == '1' then
+  local room = P .. 'room:' .. c[2]
+  redis.call('DEL', room)
+  redis.call('HSET', room, 'key', c[3], 'hash', ARGV[2], 'meta', ARGV[3], 'fn', c[4], 'state', ARGV[4], 'created', ARGV[5], 'hits', 1)
+  redis.call('PEXPIRE', room, ARGV[6])
+  redis.call('ZADD', P .. 'rooms', tonumber(ARGV[5]) + tonumber(ARGV[6]), c[2])
+end
 expireComp(ARGV[1], ARGV[7])
 redis.call('PUBLISH', P .. 'events:nudge', ARGV[1])
-redis.call('PUBLISH', P .. 'events:room', ARGV[8])
+if ARGV[9] == '1' then redis.call('PUBLISH', P .. 'events:room', ARGV[8]) end
 return 1`,
   },
   /** ARGV cid, error, code, jobTtlMs → 1 when this ended the computation. */

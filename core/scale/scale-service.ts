@@ -22,12 +22,18 @@ import { Computations, type ComputationTimes } from './computations.ts';
 import { RedisBlobStore } from './redis-blob-store.ts';
 import { createRedisConnections, type RedisConnections } from './redis-connections.ts';
 
-/** Longest a starting host waits for Redis (its subscriptions, its compute node) before it serves anyway. */
-const START_WAIT_MS = 10_000;
 import { RedisEvents } from './redis-events.ts';
+import { RedisHealth } from './redis-health.ts';
 import { RedisJobs } from './redis-jobs.ts';
 import { RedisResults } from './redis-results.ts';
 import { WorkQueue } from './work-queue.ts';
+
+/**
+ * Longest a starting host waits for a Redis that answers (its subscriptions, its compute node)
+ * before it serves anyway. A Redis that refuses connections is not waited for at all: the host
+ * listens at once (liveness and catalog answer), is not ready, and joins when Redis comes.
+ */
+const START_WAIT_MS = 10_000;
 
 export interface ScaleService {
   results: RedisResults;
@@ -62,14 +68,17 @@ export async function createScaleService(deps: {
   log: FastifyBaseLogger;
 }): Promise<ScaleService> {
   const { options, log } = deps;
-  const connections = createRedisConnections(deps.url);
-  if (!(await connections.ready(START_WAIT_MS))) log.warn(`Redis at ${deps.url} does not answer yet: requests that need it answer 503 until it does`);
+  const connections = createRedisConnections(deps.url, options.blobStore ?? deps.url);
+  const up = await connections.ready(START_WAIT_MS);
+  if (!up) log.warn(`Redis at ${deps.url} does not answer yet: requests that need it answer 503, and /readyz says so, until it does`);
+  const health = new RedisHealth(connections.command, deps.url, log);
+  health.start();
   const events = new RedisEvents(connections.subscriber, deps.hub);
-  await events.start(START_WAIT_MS);
+  await events.start(up ? START_WAIT_MS : 0);
   const blobs = new RedisBlobStore(connections.blobs, deps.budget);
   const queue = new WorkQueue(connections.forBullmq(false));
   const times = computationTimes(options);
-  const comps = new Computations({ redis: connections.command, events, blobs, queue, nodes: new NodeDirectory(connections.command), times });
+  const comps = new Computations({ redis: connections.command, events, blobs, queue, nodes: new NodeDirectory(connections.command, health), times });
   const results = new RedisResults(comps, deps.local.results, log);
   const jobs = new RedisJobs({ comps, queue, local: deps.local.jobs, store: deps.local.store, maxJobs: options.maxJobs });
   let node: ComputeNode | null = null;
@@ -88,16 +97,25 @@ export async function createScaleService(deps: {
     // Waited for a while only: a host whose Redis is down at start still serves its catalog,
     // and its node starts taking work when Redis comes.
     const started = node.start().then(() => true, (error: Error) => (log.warn(`compute node: ${error.message}`), false));
-    await Promise.race([started, new Promise((resolve) => setTimeout(resolve, START_WAIT_MS).unref())]);
+    if (up) await Promise.race([started, new Promise((resolve) => setTimeout(resolve, START_WAIT_MS).unref())]);
   }
+  if (options.blobStore) log.info(`result bytes in the blob store at ${options.blobStore}`);
   log.info(`redis service at ${deps.url}: ${options.compute > 0 ? `computing on ${options.compute} threads` : 'front end only (--compute 0)'}`);
   return {
     results,
     jobs,
     node,
     connections,
-    notReady: () => (connections.command.status === 'ready' ? null : `Redis at ${deps.url} is ${connections.command.status}`),
+    notReady: () => {
+      const why = health.notReady();
+      if (why) return why;
+      if (connections.subscriber.status !== 'ready') return `Redis at ${deps.url} is answering, but this host is not subscribed to its events yet`;
+      if (connections.blobs.status !== 'ready') return `the blob store's Redis at ${connections.blobUrl} is not connected (${connections.blobs.status})`;
+      return null;
+    },
     async close() {
+      health.close();
+      blobs.close();
       results.abortAll();
       await node?.close(true);
       await queue.close().catch(() => {});
