@@ -60,7 +60,7 @@ export class RedisResults implements ResultSource {
 
   /** Joins or starts the computation; its result, or null when its bytes cannot be read here. */
   async #computeOnce(request: ComputeRequest, key: string): Promise<StoredResult | null> {
-    const { cid, created } = await this.#comps.claim({
+    const { cid, created, holder } = await this.#comps.claim({
       fn: request.entry.name,
       key,
       values: request.values,
@@ -71,7 +71,7 @@ export class RedisResults implements ResultSource {
     });
     this.#count(created ? 'miss' : 'shared', request);
     const signal = request.signal ? AbortSignal.any([request.signal, this.#closing.signal]) : this.#closing.signal;
-    const ref = await this.#comps.wait(cid, signal);
+    const ref = await this.#comps.wait(cid, holder, signal);
     return this.#comps.read(ref);
   }
 

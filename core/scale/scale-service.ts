@@ -19,6 +19,7 @@ import type { StoredResult } from '../results/stored-result.ts';
 import { ComputeNode } from './compute-node.ts';
 import { NodeDirectory } from './compute-nodes.ts';
 import { Computations, type ComputationTimes } from './computations.ts';
+import { startHostHeartbeat } from './host-heartbeat.ts';
 import { RedisBlobStore } from './redis-blob-store.ts';
 import { createRedisConnections, type RedisConnections } from './redis-connections.ts';
 
@@ -78,13 +79,15 @@ export async function createScaleService(deps: {
   const blobs = new RedisBlobStore(connections.blobs, deps.budget);
   const queue = new WorkQueue(connections.forBullmq(false));
   const times = computationTimes(options);
-  const comps = new Computations({ redis: connections.command, events, blobs, queue, nodes: new NodeDirectory(connections.command, health), times });
+  const hostId = nodeIdOf('host');
+  const stopHeartbeat = startHostHeartbeat(connections.command, hostId);
+  const comps = new Computations({ redis: connections.command, events, blobs, queue, nodes: new NodeDirectory(connections.command, health), times, hostId });
   const results = new RedisResults(comps, deps.local.results, log);
   const jobs = new RedisJobs({ comps, queue, local: deps.local.jobs, store: deps.local.store, maxJobs: options.maxJobs });
   let node: ComputeNode | null = null;
   if (options.compute > 0) {
     node = new ComputeNode({
-      nodeId: nodeIdOf('host'),
+      nodeId: hostId,
       connections,
       events,
       blobs,
@@ -115,6 +118,7 @@ export async function createScaleService(deps: {
     },
     async close() {
       health.close();
+      await stopHeartbeat();
       blobs.close();
       results.abortAll();
       await node?.close(true);
