@@ -20,7 +20,7 @@ import { NodeDirectory, startHeartbeat } from './compute-nodes.ts';
 import { KEYS } from './redis-keys.ts';
 import type { RedisBlobStore } from './redis-blob-store.ts';
 import type { RedisConnections } from './redis-connections.ts';
-import { describeRedisFailure } from './redis-unavailable.ts';
+import { describeRedisFailure, isOutOfMemory } from './redis-unavailable.ts';
 import { roomEventMessage, type RedisEvents } from './redis-events.ts';
 import type { ComputeTask } from './work-queue.ts';
 
@@ -34,6 +34,19 @@ const RECHECK_MS = 1_000;
 const DRAIN_MS = 30_000;
 /** How long a computation this node cannot run waits, handed back, before a node takes it again. */
 const HAND_BACK_MS = 200;
+
+/** Runs `write`, again every 250 ms for up to 5 s while Redis refuses it for want of memory. */
+async function whenMemoryAllows<T>(write: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isOutOfMemory(error) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
 
 export interface ComputeNodeOptions {
   nodeId: string;
@@ -167,7 +180,10 @@ export class ComputeNode {
       return;
     }
     const state = roomStateOf({ entry, values, roomId: room, specimenId: specimen });
-    await redis.vFinish(cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state), ref.stored ? '1' : '0');
+    const finish = () => redis.vFinish(cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state), ref.stored ? '1' : '0');
+    // A Redis that just refused the bytes may still count the transfer's buffers for a moment
+    // (it frees them within seconds): the small record of the end is worth waiting for.
+    await (ref.stored ? finish() : whenMemoryAllows(finish));
   }
 
   /**

@@ -43,8 +43,16 @@ export class RedisHealth {
   start(): void {
     this.#timer = setInterval(() => void this.#ping(), PING_MS);
     this.#timer.unref();
+    // A restart quicker than a ping period shows only as a new connection: a return all the same.
+    this.#redis.on('ready', this.#onReconnect);
     void this.#ping();
   }
+
+  #onReconnect = (): void => {
+    if (!this.#answering) return; // the next ping answers, and counts the return
+    this.#unsureUntil = Date.now() + SETTLE_MS;
+    void this.#checkPolicy();
+  };
 
   async #ping(): Promise<void> {
     if (this.#pinging) return;
@@ -99,6 +107,7 @@ export class RedisHealth {
   }
 
   close(): void {
+    this.#redis.off('ready', this.#onReconnect);
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
   }
