@@ -5,8 +5,8 @@
  * with a memory LRU in front, held in the host's byte budget: repeat readers on one host are
  * served from memory at in-memory speed, and a cold host reads the chunks once, pipelined,
  * straight into one shared buffer (concurrent readers of one blob share that read). A copy in
- * memory lives no longer than the blob in Redis, so a host's memory falls back once the
- * service's entries expire. The Redis may evict (any `maxmemory-policy`): a missing header or
+ * memory lives no longer than the blob in Redis nor than the host's own entries would, so a
+ * host's memory falls back once the service's entries expire. The Redis may evict (any `maxmemory-policy`): a missing header or
  * chunk reads as a miss. A Redis out of memory that refuses a write keeps none of it: the
  * chunks already written are deleted, and the result stays only in this process's memory.
  */
@@ -53,10 +53,17 @@ export class RedisBlobStore implements BlobStore {
   #local = new Map<string, Held>();
   #reading = new Map<string, Promise<StoredResult | null>>();
   #sweeper: NodeJS.Timeout | null = null;
+  #keepMs: number;
 
-  constructor(redis: Redis, budget: ResultBudget<StoredResult> | null) {
+  /**
+   * @param budget where copies in memory are held; null keeps none (a worker process)
+   * @param keepMs longest a copy stays in memory: the host's own entries' longest life (its
+   *   cache and job time-to-live), so its memory falls back once they are gone
+   */
+  constructor(redis: Redis, budget: ResultBudget<StoredResult> | null, keepMs = Number.POSITIVE_INFINITY) {
     this.#redis = redis;
     this.#budget = budget;
+    this.#keepMs = keepMs;
     if (budget) {
       this.#sweeper = setInterval(() => this.#sweep(), SWEEP_MS);
       this.#sweeper.unref();
@@ -67,7 +74,7 @@ export class RedisBlobStore implements BlobStore {
     // A compute node without a budget (a worker process) keeps nothing: hosts read results.
     if (!this.#budget || lifeMs <= 0) return;
     const held = this.#local.get(hash);
-    const until = Date.now() + lifeMs;
+    const until = Date.now() + Math.min(lifeMs, this.#keepMs);
     if (held) return void (held.until = Math.max(held.until, until));
     this.#local.set(hash, { result, until });
     this.#budget.hold(result, `blob:${hash}`, () => this.#local.delete(hash));
@@ -155,7 +162,7 @@ export class RedisBlobStore implements BlobStore {
     for (let i = 0; i < meta.chunks; i++) pipeline.pexpire(KEYS.blobChunk(ref.hash, i), ttl, 'GT');
     const [exists] = await execAll(pipeline, 0, 'keeping a result in Redis');
     const held = this.#local.get(ref.hash);
-    if (held && exists === 1) held.until = Math.max(held.until, Date.now() + ttlMs);
+    if (held && exists === 1) held.until = Math.max(held.until, Date.now() + Math.min(ttlMs, this.#keepMs));
     return exists === 1;
   }
 

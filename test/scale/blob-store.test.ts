@@ -6,11 +6,13 @@
  * and the control Redis holds no result bytes. A Redis out of memory under `noeviction`
  * refuses a result: the host that computed it answers its client with it, no room points at
  * it, another host computes again and answers in the service's words. A control Redis whose
- * `maxmemory-policy` is not `noeviction` is warned about at start and on reconnection.
+ * `maxmemory-policy` is not `noeviction` is warned about at start and on reconnection. A
+ * host's copies of results in memory leave once its entries' time-to-live has passed.
  */
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { startRedis } from '../helpers/redis-server.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 import { getData, QUOTED, room, startService } from './service.ts';
 
 describe('a blob store that evicts', () => {
@@ -78,5 +80,17 @@ describe('a control Redis that may evict', () => {
     const from = host.stderr().length;
     await service.redis.restart();
     await host.waitForLog(/maxmemory-policy 'allkeys-lru'/, from);
+  });
+});
+
+describe("a host's copies of results", () => {
+  it('leave its memory once its entries have expired', async () => {
+    const service = await startService();
+    const host = await service.host({ args: ['--cache-ttl', '2', '--job-ttl', '1'] });
+    await service.worker();
+    const heldBytes = async () => ((await (await fetch(`${host.url}/api/processing/cache/stats`)).json()) as { total_bytes: number }).total_bytes;
+    expect((await getData(host, 'big', { megabytes: 2, seed: 3 }, room())).status).toBe(200);
+    expect(await heldBytes()).toBeGreaterThanOrEqual(2 * 1024 * 1024);
+    await waitFor(async () => ((await heldBytes()) === 0 ? true : undefined), 'the copy to leave');
   });
 });
