@@ -10,17 +10,28 @@
  * host's copies of results in memory leave once its entries' time-to-live has passed.
  */
 import { Redis } from 'ioredis';
-import { describe, expect, it } from 'vitest';
-import { startRedis } from '../helpers/redis-server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { getData, QUOTED, room, startService } from './service.ts';
+import { getData, QUOTED, room, startService, type Service } from './service.ts';
+
+// One service for the evicting store, the policy warning and the copies in memory: hosts A and
+// B, and a host C whose entries live 2 s (its cache) and 1 s (its jobs).
+let blobs: RedisServer;
+let service: Service;
+let a: RunningHost;
+let b: RunningHost;
+let c: RunningHost;
+beforeAll(async () => {
+  blobs = await startRedis({ args: ['--maxmemory', '10mb', '--maxmemory-policy', 'allkeys-lru'] });
+  service = await startService({ blobStore: blobs });
+  [a, b, c] = await Promise.all([service.host(), service.host(), service.host({ args: ['--cache-ttl', '2', '--job-ttl', '1'] })]);
+  await service.worker();
+}, 90_000);
 
 describe('a blob store that evicts', () => {
   it('answers every re-read on another host with the same bytes, computing evicted results again', async () => {
-    const blobs = await startRedis({ args: ['--maxmemory', '10mb', '--maxmemory-policy', 'allkeys-lru'] });
-    const service = await startService({ blobStore: blobs });
-    const [a, b] = await Promise.all([service.host(), service.host()]);
-    await service.worker();
     // 8 rooms of 2 MiB results, each different: 16 MiB through a 10 MB store that evicts.
     const rooms = Array.from({ length: 8 }, (_, i) => ({ room: room(), params: { megabytes: 2, seed: i + 1 } }));
     const first = new Map<string, Buffer>();
@@ -46,51 +57,49 @@ describe('a blob store that evicts', () => {
   });
 });
 
-describe('a Redis out of memory under noeviction', () => {
-  it('still answers the computing host, points no room at the refused bytes, and words its 503s', async () => {
-    const service = await startService({ redisArgs: ['--maxmemory', '6mb', '--maxmemory-policy', 'noeviction'] });
-    const [a, b] = await Promise.all([service.host({ compute: 1 }), service.host()]);
-    const roomId = room();
-    const params = { megabytes: 8, seed: 7 };
-    const computed = await getData(a, 'big', params, roomId);
-    expect(computed.status).toBe(200);
-    expect(computed.body.byteLength).toBeGreaterThan(8 * 1024 * 1024);
-
-    const stats = (await (await fetch(`${b.url}/api/processing/cache/stats`)).json()) as { entries: { room_id: string }[] };
-    expect(stats.entries.map((e) => e.room_id)).not.toContain(roomId);
-    // B cannot read bytes only A holds: it computes again, and its answer never quotes Redis.
-    const other = await getData(b, 'big', params, roomId);
-    if (other.status !== 200) {
-      expect(other.status).toBe(503);
-      expect(JSON.parse(other.body.toString())).toMatchObject({ code: 'SPC_ERR_REDIS_UNAVAILABLE' });
-      expect(other.body.toString()).not.toMatch(QUOTED);
-    } else {
-      expect(other.body.equals(computed.body)).toBe(true);
-    }
-    // Nothing of the refused writes is left holding memory: small results still go through.
-    expect((await getData(b, 'count', { dir: service.runs, tag: 'small', delay_ms: 0 }, room())).status).toBe(200);
+describe("a host's copies of results", () => {
+  it('leave its memory once its entries have expired', async () => {
+    const heldBytes = async () => ((await (await fetch(`${c.url}/api/processing/cache/stats`)).json()) as { total_bytes: number }).total_bytes;
+    expect((await getData(c, 'big', { megabytes: 2, seed: 100 }, room())).status).toBe(200);
+    expect(await heldBytes()).toBeGreaterThanOrEqual(2 * 1024 * 1024);
+    await waitFor(async () => ((await heldBytes()) === 0 ? true : undefined), 'the copy to leave');
   });
 });
 
 describe('a control Redis that may evict', () => {
   it('is warned about, naming its policy, at start and on reconnection', async () => {
-    const service = await startService({ redisArgs: ['--maxmemory-policy', 'allkeys-lru'] });
-    const host = await service.host();
+    // The evicting blob store's Redis, given to a host as its control Redis.
+    const host = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--compute', '0', '--redis', blobs.url, '--plugins', service.plugins, '--specimens', service.specimens]);
     await host.waitForLog(/maxmemory-policy 'allkeys-lru'/);
     const from = host.stderr().length;
-    await service.redis.restart();
+    await blobs.restart();
     await host.waitForLog(/maxmemory-policy 'allkeys-lru'/, from);
   });
 });
 
-describe("a host's copies of results", () => {
-  it('leave its memory once its entries have expired', async () => {
-    const service = await startService();
-    const host = await service.host({ args: ['--cache-ttl', '2', '--job-ttl', '1'] });
-    await service.worker();
-    const heldBytes = async () => ((await (await fetch(`${host.url}/api/processing/cache/stats`)).json()) as { total_bytes: number }).total_bytes;
-    expect((await getData(host, 'big', { megabytes: 2, seed: 3 }, room())).status).toBe(200);
-    expect(await heldBytes()).toBeGreaterThanOrEqual(2 * 1024 * 1024);
-    await waitFor(async () => ((await heldBytes()) === 0 ? true : undefined), 'the copy to leave');
+describe('a Redis out of memory under noeviction', () => {
+  it('still answers the computing host, points no room at the refused bytes, and words its 503s', async () => {
+    const full = await startService({ redisArgs: ['--maxmemory', '6mb', '--maxmemory-policy', 'noeviction'] });
+    const [computing, other] = await Promise.all([full.host({ compute: 1 }), full.host()]);
+    const roomId = room();
+    const params = { megabytes: 8, seed: 7 };
+    const computed = await getData(computing, 'big', params, roomId);
+    expect(computed.status).toBe(200);
+    expect(computed.body.byteLength).toBeGreaterThan(8 * 1024 * 1024);
+
+    const stats = (await (await fetch(`${other.url}/api/processing/cache/stats`)).json()) as { entries: { room_id: string }[] };
+    expect(stats.entries.map((e) => e.room_id)).not.toContain(roomId);
+    // The other host cannot read bytes only the computing one holds: it computes again, and
+    // its answer never quotes Redis.
+    const again = await getData(other, 'big', params, roomId);
+    if (again.status !== 200) {
+      expect(again.status).toBe(503);
+      expect(JSON.parse(again.body.toString())).toMatchObject({ code: 'SPC_ERR_REDIS_UNAVAILABLE' });
+      expect(again.body.toString()).not.toMatch(QUOTED);
+    } else {
+      expect(again.body.equals(computed.body)).toBe(true);
+    }
+    // Nothing of the refused writes is left holding memory: small results still go through.
+    expect((await getData(other, 'count', { dir: full.runs, tag: 'small', delay_ms: 0 }, room())).status).toBe(200);
   });
 });
