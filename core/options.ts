@@ -89,6 +89,8 @@ export interface HostOptions {
   redis?: string | null;
   /** With `redis`: threads this host lends to the service's computations (0: a front end). @defaultValue the pool size */
   compute?: number | null;
+  /** With `redis`: a Redis of their own for result bytes (`redis://HOST:PORT[/DB]`, any eviction policy); null: the `redis` one. @defaultValue null */
+  blobStore?: string | null;
   /** Accepted `Host` header names (any port; `*` accepts any); null: the defaults for `host`. @defaultValue null */
   allowedHosts?: string[] | null;
 }
@@ -130,6 +132,7 @@ export const HOST_DEFAULTS = Object.freeze({
   allowedHosts: null,
   redis: null,
   compute: null,
+  blobStore: null,
   requestTimeoutSeconds: 30,
   maxEventLoopDelayMs: 1000,
   maxHeapUsedBytes: Math.floor(getHeapStatistics().heap_size_limit * 0.9),
@@ -173,6 +176,10 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   if (o.redis !== null && (typeof o.redis !== 'string' || !isRedisUrl(o.redis as string))) {
     throw new TypeError(`redis must be a URL like redis://HOST:PORT[/DB], got '${String(o.redis)}'`);
   }
+  if (o.blobStore !== null && (typeof o.blobStore !== 'string' || !isRedisUrl(o.blobStore as string))) {
+    throw new TypeError(`blobStore must be a URL like redis://HOST:PORT[/DB], got '${String(o.blobStore)}'`);
+  }
+  if (o.blobStore !== null && o.redis === null) throw new TypeError('blobStore needs redis (a lone host keeps results in its own memory)');
   const compute = o.compute ?? o.poolSize;
   if (!Number.isInteger(compute) || compute < 0) throw new TypeError(`compute must be a non-negative integer, got ${String(compute)}`);
   // In a Redis service the host's pool is what it lends: --compute sets its size.

@@ -29,6 +29,9 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
                              the same URL serves the same rooms, jobs and progress
   --compute N                with --redis: threads this host lends to the service's
                              computations; 0 for a front end (default: the pool size)
+  --blob-store URL           with --redis: keep result bytes in this Redis of their own
+                             (redis://HOST:PORT[/DB], any maxmemory-policy; an evicted result
+                             is computed again); default: the --redis Redis
   --relay                    relay mode: accept workers on /ws/federation/{worker_id}
   --join URL                 worker mode: join the relay at URL (http or https)
   --worker-id ID             this worker's id (default: the host name)
@@ -69,6 +72,7 @@ const FLAGS = {
   relay: { type: 'boolean' },
   redis: { type: 'string' },
   compute: { type: 'string' },
+  'blob-store': { type: 'string' },
   join: { type: 'string' },
   'worker-id': { type: 'string' },
   token: { type: 'string' },
@@ -154,6 +158,9 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
   if (redis !== undefined && !isRedisUrl(redis)) throw new Error(`--redis must be a URL like redis://127.0.0.1:6379 (optionally /DB), got '${redis}'`);
   const compute = number('compute', get('compute'), true);
   if (compute !== undefined && redis === undefined) throw new Error('--compute needs --redis (a lone host computes on its --pool-size threads)');
+  const blobStore = get('blob-store');
+  if (blobStore !== undefined && !isRedisUrl(blobStore)) throw new Error(`--blob-store must be a URL like redis://127.0.0.1:6380 (optionally /DB), got '${blobStore}'`);
+  if (blobStore !== undefined && redis === undefined) throw new Error('--blob-store needs --redis (a lone host keeps results in its own memory)');
   return {
     host,
     port,
@@ -178,6 +185,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       relay: truthy(get('relay')) ?? false,
       redis: redis ?? null,
       compute: compute ?? null,
+      blobStore: blobStore ?? null,
       join: join ?? null,
       workerId: get('worker-id') ?? hostname(),
       token: get('token') ?? null,

@@ -25,6 +25,8 @@ import { createPools } from '../workers/pool.ts';
 export const WORKER_USAGE = `usage: vitrine worker --redis URL [options]
 
   --redis URL          the Redis service to compute for (redis://HOST:PORT[/DB])
+  --blob-store URL     the Redis holding the service's result bytes, when its hosts have
+                       --blob-store (give the same URL); default: the --redis Redis
   --plugins DIR        built plugin bundles (default build/out)
   --pool-size N        worker threads for plugin functions (default: one per core)
   --room-threads N     threads one room may hold at once (default: half the pool, at least 1)
@@ -56,6 +58,7 @@ function positiveInt(flag: string, raw: string | undefined): number | undefined 
 
 export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let redisUrl: string;
+  let blobUrl: string;
   let pluginsDir: string;
   let poolSize: number;
   let roomThreads: number;
@@ -64,7 +67,7 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
     const { values } = parseArgs({
       args: argv,
       strict: true,
-      options: { redis: { type: 'string' }, plugins: { type: 'string' }, 'pool-size': { type: 'string' }, 'room-threads': { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { redis: { type: 'string' }, 'blob-store': { type: 'string' }, plugins: { type: 'string' }, 'pool-size': { type: 'string' }, 'room-threads': { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
     if (values.help) {
       process.stdout.write(WORKER_USAGE);
@@ -72,6 +75,8 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
     }
     redisUrl = values.redis ?? env.VITRINE_REDIS ?? '';
     if (!isRedisUrl(redisUrl)) throw new Error(redisUrl ? `--redis must be a URL like redis://127.0.0.1:6379, got '${redisUrl}'` : '--redis URL is required');
+    blobUrl = values['blob-store'] ?? env.VITRINE_BLOB_STORE ?? redisUrl;
+    if (!isRedisUrl(blobUrl)) throw new Error(`--blob-store must be a URL like redis://127.0.0.1:6380, got '${blobUrl}'`);
     pluginsDir = values.plugins ?? env.VITRINE_PLUGINS ?? 'build/out';
     poolSize = positiveInt('pool-size', values['pool-size'] ?? env.VITRINE_POOL_SIZE) ?? Math.max(1, availableParallelism());
     roomThreads = positiveInt('room-threads', values['room-threads'] ?? env.VITRINE_ROOM_THREADS) ?? Math.max(1, Math.floor(poolSize / 2));
@@ -87,7 +92,7 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
   const counts = await reloadSources({ specimensDir: null, pluginsDir }, functions, new SpecimenCatalog(() => {}));
   for (const line of counts.problems) log.warn(line);
   const pools = await createPools({ computeThreads: poolSize });
-  const connections = createRedisConnections(redisUrl);
+  const connections = createRedisConnections(redisUrl, blobUrl);
   if (!(await connections.ready(10_000))) log.warn(`Redis at ${redisUrl} does not answer yet; computing starts when it does`);
   const events = new RedisEvents(connections.subscriber, new EventHub());
   await events.start();

@@ -4,7 +4,8 @@
  * compute node that made the result and read by any host. Two implementations behind this
  * interface: RedisBlobStore (chunks in Redis, a memory LRU in front) and MemoryBlobStore (one
  * process; the contract tests' second implementation, and the shape an S3-compatible store
- * would take). A `BlobRef` is small: it travels in room pointers and job records.
+ * would take). A `BlobRef` is small: it travels in room pointers and job records. A store may
+ * lose a blob at any time (expiry, eviction): a reader treats that as a miss, never as a fault.
  */
 import { createHash } from 'node:crypto';
 import { encodeResultFrame, type ResultHeader } from '../federation/result-frame.ts';
@@ -17,6 +18,15 @@ export interface BlobRef {
   meta: string;
 }
 
+/** What `put` made of a result. */
+export interface PutBlob extends BlobRef {
+  /**
+   * False when the store refused the bytes (it is out of memory): none of them are left in it,
+   * and only the process that computed the result may still hold it in memory.
+   */
+  stored: boolean;
+}
+
 export interface BlobMeta {
   header: ResultHeader;
   /** Bytes per chunk (the last may be shorter). */
@@ -26,11 +36,11 @@ export interface BlobMeta {
 
 export interface BlobStore {
   /** Stores `result` (or finds it stored already) and keeps it at least `ttlMs`. */
-  put(result: StoredResult, ttlMs: number): Promise<BlobRef>;
+  put(result: StoredResult, ttlMs: number): Promise<PutBlob>;
   /** The result, or null when its bytes are gone (expired or evicted). */
   get(ref: BlobRef): Promise<StoredResult | null>;
-  /** Keeps a stored blob at least `ttlMs` more (a job that will still be asked for it). */
-  touch(ref: BlobRef, ttlMs: number): Promise<void>;
+  /** Keeps a stored blob at least `ttlMs` more (a job that will still be asked for it); false when it is gone. */
+  touch(ref: BlobRef, ttlMs: number): Promise<boolean>;
 }
 
 /** A result's frame (blocks of bytes) and its content hash. */

@@ -55,8 +55,10 @@ export class Computations {
   #events: RedisEvents;
   #queue: WorkQueue;
   #nodes: NodeDirectory;
+  #hostId: string;
 
-  constructor(deps: { redis: ScriptedRedis; events: RedisEvents; blobs: RedisBlobStore; queue: WorkQueue; nodes: NodeDirectory; times: ComputationTimes }) {
+  constructor(deps: { redis: ScriptedRedis; events: RedisEvents; blobs: RedisBlobStore; queue: WorkQueue; nodes: NodeDirectory; times: ComputationTimes; hostId: string }) {
+    this.#hostId = deps.hostId;
     this.redis = deps.redis;
     this.blobs = deps.blobs;
     this.times = deps.times;
@@ -87,12 +89,14 @@ export class Computations {
 
   /**
    * Joins or starts the computation of `request`; a new one is queued for a compute node and
-   * announced to the room. 503 when no live node can run the function.
+   * announced to the room. 503 when no live node can run the function. `holder` is who the
+   * claim counts as waiting (a job, or this host): pass it to {@link wait}.
    */
-  async claim(request: ClaimRequest): Promise<{ cid: string; created: boolean }> {
-    if (!(await orUnavailable(this.#nodes.canRun(request.fn)))) throw createHostError('SPC_ERR_NO_COMPUTE_NODE', request.fn);
+  async claim(request: ClaimRequest): Promise<{ cid: string; created: boolean; holder: string }> {
+    if (!(await orUnavailable(this.#nodes.willRun(request.fn)))) throw createHostError('SPC_ERR_NO_COMPUTE_NODE', request.fn);
+    const holder = request.jobId ? '' : this.#hostId;
     const [cid, created] = (await orUnavailable(
-      this.redis.vClaim(KEYS.flight(request.room, request.key), randomUUID(), this.times.runTtlMs, request.fn, request.room, Date.now(), request.jobId ?? '', request.specimen ?? '', request.key),
+      this.redis.vClaim(KEYS.flight(request.room, request.key), randomUUID(), this.times.runTtlMs, request.fn, request.room, Date.now(), request.jobId ?? '', request.specimen ?? '', request.key, this.#hostId),
     )) as [string, number];
     if (created === 1) {
       try {
@@ -105,12 +109,12 @@ export class Computations {
       const data = { ...request.state, job_id: request.jobId };
       await this.redis.publish(CHANNELS.room, roomEventMessage(request.room, 'computing', data)).catch(() => {});
     }
-    return { cid, created: created === 1 };
+    return { cid, created: created === 1, holder };
   }
 
-  /** A waiter leaves; the last one leaving cancels the computation wherever it runs. */
-  async release(cid: string): Promise<void> {
-    const cancelled = await this.redis.vRelease(cid, this.times.jobTtlMs).catch(() => 0);
+  /** A waiter leaves; the last live one leaving cancels the computation wherever it runs. */
+  async release(cid: string, holder: string): Promise<void> {
+    const cancelled = await this.redis.vRelease(cid, this.times.jobTtlMs, holder).catch(() => 0);
     if (cancelled === 1) await this.#queue.remove(cid);
   }
 
@@ -124,16 +128,18 @@ export class Computations {
    * was queued, or died running it), so its waiters get the 503 instead of waiting for ever.
    */
   async abandonIfNoNode(cid: string, fn: string): Promise<boolean> {
-    if (await orUnavailable(this.#nodes.canRun(fn))) return false;
+    // Heartbeats missed while Redis was away prove nothing: a node that ran through the outage
+    // beats again within a period, and its computation goes on.
+    if (!this.#nodes.settled() || (await orUnavailable(this.#nodes.canRun(fn)))) return false;
     const ended = await orUnavailable(this.redis.vFail(cid, createHostError('SPC_ERR_NO_COMPUTE_NODE', fn).message, 'SPC_ERR_NO_COMPUTE_NODE', this.times.jobTtlMs));
     if (ended === 1) await this.#queue.remove(cid);
     return true;
   }
 
   /** Resolves with the finished computation's blob; rejects with its error, 503, or cancelled on abort. */
-  wait(cid: string, signal?: AbortSignal): Promise<BlobRef> {
+  wait(cid: string, holder: string, signal?: AbortSignal): Promise<BlobRef> {
     if (signal?.aborted) {
-      void this.release(cid);
+      void this.release(cid, holder);
       return Promise.reject(createHostError('SPC_ERR_JOB_CANCELLED'));
     }
     return new Promise<BlobRef>((resolve, reject) => {
@@ -162,6 +168,8 @@ export class Computations {
             if (fn && (await this.abandonIfNoNode(cid, fn))) again = true;
           } while (again && !settled);
         } catch (error) {
+          // Nobody waits here any more (the request answers 503): say so, if Redis lets us.
+          if (!settled) void this.release(cid, holder);
           finish(error as Error);
         } finally {
           reading = false;
@@ -169,7 +177,7 @@ export class Computations {
       };
       const onAbort = () => {
         finish(createHostError('SPC_ERR_JOB_CANCELLED'));
-        void this.release(cid);
+        void this.release(cid, holder);
       };
       const unwatch = this.#events.watch(cid, () => void check());
       const timer = setInterval(() => void check(), RECHECK_MS);

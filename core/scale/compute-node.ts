@@ -20,6 +20,7 @@ import { NodeDirectory, startHeartbeat } from './compute-nodes.ts';
 import { KEYS } from './redis-keys.ts';
 import type { RedisBlobStore } from './redis-blob-store.ts';
 import type { RedisConnections } from './redis-connections.ts';
+import { describeRedisFailure, isOutOfMemory } from './redis-unavailable.ts';
 import { roomEventMessage, type RedisEvents } from './redis-events.ts';
 import type { ComputeTask } from './work-queue.ts';
 
@@ -33,6 +34,19 @@ const RECHECK_MS = 1_000;
 const DRAIN_MS = 30_000;
 /** How long a computation this node cannot run waits, handed back, before a node takes it again. */
 const HAND_BACK_MS = 200;
+
+/** Runs `write`, again every 250 ms for up to 5 s while Redis refuses it for want of memory. */
+async function whenMemoryAllows<T>(write: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isOutOfMemory(error) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
 
 export interface ComputeNodeOptions {
   nodeId: string;
@@ -84,7 +98,7 @@ export class ComputeNode {
     // Out of attempts at storing a result: end the computation so its waiters are not left waiting.
     worker.on('failed', (job, error) => {
       if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
-      void o.connections.command.vFail(job.data.cid, `the result could not be stored: ${error.message}`, 'SPC_ERR_REDIS_UNAVAILABLE', job.data.jobTtlMs).catch(() => {});
+      void o.connections.command.vFail(job.data.cid, `the result could not be stored: ${describeRedisFailure(error)}`, 'SPC_ERR_REDIS_UNAVAILABLE', job.data.jobTtlMs).catch(() => {});
     });
     this.#worker = worker;
     this.#stops.push(o.events.onCancel((cid) => this.#running.get(cid)?.abort()));
@@ -159,8 +173,17 @@ export class ComputeNode {
     }
     // A Redis failure from here on throws: BullMQ runs the computation again (work-queue.ts).
     const ref = await o.blobs.put(result, Math.max(cacheTtlMs, jobTtlMs) + 60_000);
+    if (!ref.stored && !o.blobs.holds(ref.hash)) {
+      // Refused (out of memory) and not kept here either (a worker keeps nothing): nobody can
+      // read it, so the computation ends saying so rather than pointing at missing bytes.
+      await redis.vFail(cid, 'the result could not be stored: the blob store is out of memory', 'SPC_ERR_REDIS_UNAVAILABLE', jobTtlMs);
+      return;
+    }
     const state = roomStateOf({ entry, values, roomId: room, specimenId: specimen });
-    await redis.vFinish(cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state));
+    const finish = () => redis.vFinish(cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state), ref.stored ? '1' : '0');
+    // A Redis that just refused the bytes may still count the transfer's buffers for a moment
+    // (it frees them within seconds): the small record of the end is worth waiting for.
+    await (ref.stored ? finish() : whenMemoryAllows(finish));
   }
 
   /**

@@ -4,7 +4,10 @@
  * host with `--compute` above 0) writes a heartbeat every 2 s: its id in a sorted set scored
  * by when it expires, and the set of its function names. Hosts ask `canRun(fn)` before
  * queueing, so a request no live node can serve is a 503 naming the function at once,
- * not a job that waits forever; a yes is remembered for one second.
+ * not a job that waits forever; a yes is remembered for one second. A node cannot write its
+ * heartbeat while Redis is away, so a host takes "no heartbeat" for "no node" only once Redis
+ * has answered again for a heartbeat period and more (RedisHealth.settled); until then a
+ * request waits for a node's next heartbeat rather than failing.
  */
 import type { Redis } from 'ioredis';
 import { KEYS } from './redis-keys.ts';
@@ -13,6 +16,15 @@ export const HEARTBEAT_MS = 2000;
 /** A node missing this long is gone (three heartbeats). */
 export const NODE_EXPIRY_MS = 3 * HEARTBEAT_MS;
 const ANSWER_MS = 1000;
+/** How often a request waiting for a node's heartbeat looks again. */
+const LOOK_AGAIN_MS = 250;
+
+/** Whether Redis has answered long enough for missing heartbeats to mean missing nodes. */
+export interface HeartbeatTrust {
+  settled(): boolean;
+}
+
+const ALWAYS_SETTLED: HeartbeatTrust = { settled: () => true };
 
 /** A node's side: keeps its heartbeat going until stopped; resolves once the first beat is in. */
 export async function startHeartbeat(redis: Redis, nodeId: string, functions: () => string[]): Promise<{ beat(): Promise<void>; stop(): Promise<void> }> {
@@ -25,11 +37,15 @@ export async function startHeartbeat(redis: Redis, nodeId: string, functions: ()
   };
   const timer = setInterval(() => void beat().catch(() => {}), HEARTBEAT_MS);
   timer.unref();
+  // Back from an outage, the node says it is alive at once, not at its next period.
+  const onReady = () => void beat().catch(() => {});
+  redis.on('ready', onReady);
   await beat().catch(() => {});
   return {
     beat: () => beat().catch(() => {}),
     async stop() {
       clearInterval(timer);
+      redis.off('ready', onReady);
       await redis.multi().zrem(KEYS.nodes, nodeId).del(KEYS.nodeFunctions(nodeId)).exec().catch(() => {});
     },
   };
@@ -38,10 +54,27 @@ export async function startHeartbeat(redis: Redis, nodeId: string, functions: ()
 /** A host's side: can any live node run `fn`? */
 export class NodeDirectory {
   #redis: Redis;
+  #trust: HeartbeatTrust;
   #answers = new Map<string, { at: number }>();
 
-  constructor(redis: Redis) {
+  constructor(redis: Redis, trust: HeartbeatTrust = ALWAYS_SETTLED) {
     this.#redis = redis;
+    this.#trust = trust;
+  }
+
+  /** Whether a "no" from {@link canRun} may be believed now (see the module comment). */
+  settled(): boolean {
+    return this.#trust.settled();
+  }
+
+  /** Like {@link canRun}, but while a no cannot be believed yet, looks again until it can. */
+  async willRun(fn: string): Promise<boolean> {
+    const deadline = Date.now() + 4 * HEARTBEAT_MS;
+    for (;;) {
+      if (await this.canRun(fn)) return true;
+      if (this.settled() || Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, LOOK_AGAIN_MS));
+    }
   }
 
   async canRun(fn: string): Promise<boolean> {

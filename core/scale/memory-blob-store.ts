@@ -5,7 +5,7 @@
  */
 import { decodeResultFrame } from '../federation/result-frame.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { frameOf, type BlobMeta, type BlobRef, type BlobStore } from './blob-store.ts';
+import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
 
 export class MemoryBlobStore implements BlobStore {
   #blobs = new Map<string, { bytes: Uint8Array; expiresAt: number }>();
@@ -15,13 +15,13 @@ export class MemoryBlobStore implements BlobStore {
     this.#now = now;
   }
 
-  async put(result: StoredResult, ttlMs: number): Promise<BlobRef> {
+  async put(result: StoredResult, ttlMs: number): Promise<PutBlob> {
     const { header, blocks, hash } = frameOf(result);
     const meta: BlobMeta = { header, chunkBytes: header.byteLength, chunks: header.byteLength > 0 ? 1 : 0 };
     const held = this.#blobs.get(hash);
     if (held) held.expiresAt = Math.max(held.expiresAt, this.#now() + ttlMs);
     else this.#blobs.set(hash, { bytes: Buffer.concat(blocks), expiresAt: this.#now() + ttlMs });
-    return { hash, meta: JSON.stringify(meta) };
+    return { hash, meta: JSON.stringify(meta), stored: true };
   }
 
   async get(ref: BlobRef): Promise<StoredResult | null> {
@@ -33,8 +33,10 @@ export class MemoryBlobStore implements BlobStore {
     return decodeResultFrame(meta.header, payload as unknown as ArrayBuffer);
   }
 
-  async touch(ref: BlobRef, ttlMs: number): Promise<void> {
+  async touch(ref: BlobRef, ttlMs: number): Promise<boolean> {
     const held = this.#blobs.get(ref.hash);
-    if (held) held.expiresAt = Math.max(held.expiresAt, this.#now() + ttlMs);
+    if (!held || held.expiresAt <= this.#now()) return false;
+    held.expiresAt = Math.max(held.expiresAt, this.#now() + ttlMs);
+    return true;
   }
 }

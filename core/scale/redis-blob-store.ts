@@ -4,18 +4,26 @@
  * stall every other client of that Redis while it is written or read; 4 MiB chunks do not),
  * with a memory LRU in front, held in the host's byte budget: repeat readers on one host are
  * served from memory at in-memory speed, and a cold host reads the chunks once, pipelined,
- * straight into one shared buffer (concurrent readers of one blob share that read).
+ * straight into one shared buffer (concurrent readers of one blob share that read). A copy in
+ * memory lives no longer than the blob in Redis nor than the host's own entries would, so a
+ * host's memory falls back once the service's entries expire. The Redis may evict (any `maxmemory-policy`): a missing header or
+ * chunk reads as a miss. A Redis out of memory that refuses a write keeps none of it: the
+ * chunks already written are deleted, and the result stays only in this process's memory.
  */
 import type { Redis } from 'ioredis';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import { checkResultHeader, decodeResultFrame } from '../federation/result-frame.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore } from './blob-store.ts';
+import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
 import { KEYS } from './redis-keys.ts';
+import { isOutOfMemory } from './redis-unavailable.ts';
 import { withTimeLimit } from './time-limit.ts';
 
 /** Bytes per chunk. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
+
+/** How often copies held in memory are checked for having outlived their blob. */
+const SWEEP_MS = 5000;
 
 /**
  * Longest a transfer of `bytes` may take: 2 s, plus the time at 8 MiB/s (a slow network), so
@@ -25,48 +33,101 @@ function transferLimitMs(bytes: number): number {
   return 2000 + (bytes / (8 * 1024 * 1024)) * 1000;
 }
 
+async function execAll(pipeline: ReturnType<Redis['pipeline']>, bytes: number, what: string): Promise<unknown[]> {
+  const replies = (await withTimeLimit(pipeline.exec(), transferLimitMs(bytes), what)) ?? [];
+  return replies.map(([error, reply]) => {
+    if (error) throw error;
+    return reply;
+  });
+}
+
+interface Held {
+  result: StoredResult;
+  /** When the blob's life in Redis ends (ms since the epoch): the copy leaves then too. */
+  until: number;
+}
+
 export class RedisBlobStore implements BlobStore {
   #redis: Redis;
   #budget: ResultBudget<StoredResult> | null;
-  #local = new Map<string, StoredResult>();
+  #local = new Map<string, Held>();
   #reading = new Map<string, Promise<StoredResult | null>>();
+  #sweeper: NodeJS.Timeout | null = null;
+  #keepMs: number;
 
-  constructor(redis: Redis, budget: ResultBudget<StoredResult> | null) {
+  /**
+   * @param budget where copies in memory are held; null keeps none (a worker process)
+   * @param keepMs longest a copy stays in memory: the host's own entries' longest life (its
+   *   cache and job time-to-live), so its memory falls back once they are gone
+   */
+  constructor(redis: Redis, budget: ResultBudget<StoredResult> | null, keepMs = Number.POSITIVE_INFINITY) {
     this.#redis = redis;
     this.#budget = budget;
+    this.#keepMs = keepMs;
+    if (budget) {
+      this.#sweeper = setInterval(() => this.#sweep(), SWEEP_MS);
+      this.#sweeper.unref();
+    }
   }
 
-  #keep(hash: string, result: StoredResult): void {
+  #keep(hash: string, result: StoredResult, lifeMs: number): void {
     // A compute node without a budget (a worker process) keeps nothing: hosts read results.
-    if (!this.#budget || this.#local.has(hash)) return;
-    this.#local.set(hash, result);
+    if (!this.#budget || lifeMs <= 0) return;
+    const held = this.#local.get(hash);
+    const until = Date.now() + Math.min(lifeMs, this.#keepMs);
+    if (held) return void (held.until = Math.max(held.until, until));
+    this.#local.set(hash, { result, until });
     this.#budget.hold(result, `blob:${hash}`, () => this.#local.delete(hash));
   }
 
-  async put(result: StoredResult, ttlMs: number): Promise<BlobRef> {
+  #sweep(): void {
+    const now = Date.now();
+    for (const [hash, held] of this.#local) if (held.until <= now) this.#release(hash, held);
+  }
+
+  #release(hash: string, held: Held): void {
+    this.#local.delete(hash);
+    this.#budget?.release(held.result, `blob:${hash}`);
+  }
+
+  /** Whether this process holds the blob's result in memory. */
+  holds(hash: string): boolean {
+    return this.#local.has(hash);
+  }
+
+  async put(result: StoredResult, ttlMs: number): Promise<PutBlob> {
     const { header, blocks, hash } = frameOf(result);
     const meta: BlobMeta = { header, chunkBytes: CHUNK_BYTES, chunks: Math.ceil(header.byteLength / CHUNK_BYTES) };
     const ref = { hash, meta: JSON.stringify(meta) };
     const ttl = Math.ceil(ttlMs);
-    if ((await this.#redis.exists(KEYS.blob(hash))) === 1) {
-      await this.touch(ref, ttlMs);
-    } else {
+    let stored = true;
+    if (!(await this.touch(ref, ttlMs))) {
       const pipeline = this.#redis.pipeline();
       let index = 0;
       for (const chunk of chunksOf(blocks, CHUNK_BYTES)) pipeline.set(KEYS.blobChunk(hash, index++), chunk, 'PX', ttl);
       // The header goes last: a reader that finds it finds every chunk.
       pipeline.set(KEYS.blob(hash), ref.meta, 'PX', ttl);
-      for (const [error] of (await withTimeLimit(pipeline.exec(), transferLimitMs(header.byteLength), 'writing a result to Redis')) ?? []) if (error) throw error;
+      try {
+        await execAll(pipeline, header.byteLength, 'writing a result to Redis');
+      } catch (error) {
+        if (!isOutOfMemory(error)) throw error;
+        // Out of memory: what went in holds memory for nothing (and no reader may find half a
+        // result), so it goes; deleting is allowed to a full Redis.
+        stored = false;
+        const drop = this.#redis.pipeline().del(KEYS.blob(hash));
+        for (let i = 0; i < meta.chunks; i++) drop.del(KEYS.blobChunk(hash, i));
+        await drop.exec().catch(() => null);
+      }
     }
-    this.#keep(hash, result);
-    return ref;
+    this.#keep(hash, result, ttlMs);
+    return { ...ref, stored };
   }
 
   get(ref: BlobRef): Promise<StoredResult | null> {
     const local = this.#local.get(ref.hash);
-    if (local) {
-      this.#budget?.touch(local);
-      return Promise.resolve(local);
+    if (local && local.until > Date.now()) {
+      this.#budget?.touch(local.result);
+      return Promise.resolve(local.result);
     }
     let reading = this.#reading.get(ref.hash);
     if (!reading) {
@@ -79,35 +140,40 @@ export class RedisBlobStore implements BlobStore {
   async #read(ref: BlobRef): Promise<StoredResult | null> {
     const meta = JSON.parse(ref.meta) as BlobMeta;
     const header = checkResultHeader(meta.header);
+    const pipeline = this.#redis.pipeline().pttl(KEYS.blob(ref.hash));
+    for (let i = 0; i < meta.chunks; i++) pipeline.getBuffer(KEYS.blobChunk(ref.hash, i));
+    const [life, ...chunks] = await execAll(pipeline, header.byteLength, 'reading a result from Redis');
+    // The header or a chunk gone (expired, or evicted by Redis's maxmemory policy): a miss.
+    if (typeof life !== 'number' || life === -2 || chunks.some((chunk) => !chunk)) return null;
     const payload = new SharedArrayBuffer(header.byteLength);
     const bytes = new Uint8Array(payload);
-    const pipeline = this.#redis.pipeline();
-    for (let i = 0; i < meta.chunks; i++) pipeline.getBuffer(KEYS.blobChunk(ref.hash, i));
-    const replies = (await withTimeLimit(pipeline.exec(), transferLimitMs(header.byteLength), 'reading a result from Redis')) ?? [];
-    for (const [i, [error, chunk]] of replies.entries()) {
-      if (error) throw error;
-      // A chunk gone (expired, or evicted by Redis's maxmemory policy): the result is gone.
-      if (!chunk) return null;
-      bytes.set(chunk as Buffer, i * meta.chunkBytes);
-    }
+    chunks.forEach((chunk, i) => bytes.set(chunk as Buffer, i * meta.chunkBytes));
     const result = decodeResultFrame(header, payload as unknown as ArrayBuffer);
-    this.#keep(ref.hash, result);
+    this.#keep(ref.hash, result, life);
     return result;
   }
 
-  async touch(ref: BlobRef, ttlMs: number): Promise<void> {
+  async touch(ref: BlobRef, ttlMs: number): Promise<boolean> {
     const meta = JSON.parse(ref.meta) as BlobMeta;
     const ttl = Math.ceil(ttlMs);
-    const pipeline = this.#redis.pipeline();
+    const pipeline = this.#redis.pipeline().exists(KEYS.blob(ref.hash));
     // Only ever lengthens: PEXPIRE GT keeps a longer life another holder asked for.
     pipeline.pexpire(KEYS.blob(ref.hash), ttl, 'GT');
     for (let i = 0; i < meta.chunks; i++) pipeline.pexpire(KEYS.blobChunk(ref.hash, i), ttl, 'GT');
-    for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
+    const [exists] = await execAll(pipeline, 0, 'keeping a result in Redis');
+    const held = this.#local.get(ref.hash);
+    if (held && exists === 1) held.until = Math.max(held.until, Date.now() + Math.min(ttlMs, this.#keepMs));
+    return exists === 1;
   }
 
   /** Forgets every result held in memory (cache clear). */
   dropLocal(): void {
-    for (const [hash, result] of this.#local) this.#budget?.release(result, `blob:${hash}`);
-    this.#local.clear();
+    for (const [hash, held] of this.#local) this.#release(hash, held);
+  }
+
+  close(): void {
+    if (this.#sweeper) clearInterval(this.#sweeper);
+    this.#sweeper = null;
+    this.dropLocal();
   }
 }

@@ -4,7 +4,8 @@
  * pitfalls of BullMQ and ioredis): `command` serves the request path with no offline queue and
  * a command timeout, so a request fails fast with 503 while Redis is away instead of hanging;
  * `subscriber` is given to pub/sub (a subscribed connection can do nothing else); `blobs`
- * carries result bytes, apart from the small commands; BullMQ's
+ * carries result bytes, apart from the small commands, to the blob store's Redis (the same
+ * Redis unless `--blob-store` names another); BullMQ's
  * workers get connections of their own that retry forever (`maxRetriesPerRequest: null`), as
  * their blocking reads require. Every connection reconnects by itself with a capped backoff.
  */
@@ -21,30 +22,38 @@ const retryStrategy = (times: number): number => Math.min(100 * times, 1000);
 
 function base(url: string, name: string): RedisOptions {
   const parsed = new URL(url);
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new TypeError(`--redis must be a redis:// URL, got '${url}'`);
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new TypeError(`a Redis address must be a redis:// URL, got '${url}'`);
   // A refused connection fails at once whatever this says; it bounds only a connection that
   // hangs, and must outlast a busy start-up (loading plugins and threads can hold the event loop
   // for seconds, and a timer firing first would drop a connection that was about to open).
   return { connectionName: `vitrine-${name}`, retryStrategy, connectTimeout: CONNECT_TIMEOUT_MS };
 }
 
-/** Resolves true once `redis` is ready, false after `ms` (a host starts anyway and recovers later). */
+/**
+ * Resolves true once `redis` is ready; false after `ms`, or as soon as a connection attempt
+ * fails (a refused connection): a process starts anyway and recovers by itself later.
+ */
 function whenReady(redis: Redis, ms: number): Promise<boolean> {
   if (redis.status === 'ready') return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = (ready: boolean) => {
       clearTimeout(timer);
       redis.off('ready', onReady);
+      redis.off('reconnecting', onFailed);
       resolve(ready);
     };
     const onReady = () => done(true);
+    const onFailed = () => done(false);
     const timer = setTimeout(() => done(false), ms);
     redis.on('ready', onReady);
+    redis.on('reconnecting', onFailed);
   });
 }
 
 export interface RedisConnections {
   url: string;
+  /** The blob store's Redis (`url` unless given apart). */
+  blobUrl: string;
   /** Request path: fails fast while disconnected. */
   command: ScriptedRedis;
   /** Pub/sub only. */
@@ -62,10 +71,10 @@ export interface RedisConnections {
   close(): Promise<void>;
 }
 
-export function createRedisConnections(url: string): RedisConnections {
+export function createRedisConnections(url: string, blobUrl: string = url): RedisConnections {
   const opened: Redis[] = [];
-  const open = (name: string, options: RedisOptions): Redis => {
-    const redis = new Redis(url, { ...base(url, name), ...options });
+  const open = (name: string, options: RedisOptions, at = url): Redis => {
+    const redis = new Redis(at, { ...base(at, name), ...options });
     // Errors are reported by the commands that meet them and by /readyz; an unhandled
     // 'error' event would otherwise be printed for every reconnection attempt.
     redis.on('error', () => {});
@@ -74,9 +83,10 @@ export function createRedisConnections(url: string): RedisConnections {
   };
   const command = defineScripts(open('command', { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: COMMAND_TIMEOUT_MS }));
   const subscriber = open('subscriber', { maxRetriesPerRequest: null });
-  const blobs = open('blobs', { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+  const blobs = open('blobs', { enableOfflineQueue: false, maxRetriesPerRequest: 0 }, blobUrl);
   return {
     url,
+    blobUrl,
     command,
     subscriber,
     blobs,

@@ -58,12 +58,13 @@ export class RedisJobs implements JobService {
     const id = randomUUID();
     const key = keyOf(request.entry, request.values);
     const ref = await this.#comps.hit(request.roomId, key);
-    if (ref) {
+    // A hit only while its bytes are there: an evicted result is a miss, computed again.
+    if (ref && !(await orUnavailable(this.#comps.blobs.touch(ref, this.#comps.times.jobTtlMs)))) await this.#comps.forget(request.roomId);
+    else if (ref) {
       const { jobTtlMs } = this.#comps.times;
       const job = KEYS.job(id);
       const fields = { status: 'done', meta: ref.meta, hash: ref.hash, fn: request.entry.name, room: request.roomId, specimen: request.specimenId ?? '', created: Date.now() };
       await orUnavailable(this.#comps.redis.multi().hset(job, fields).pexpire(job, jobTtlMs).exec());
-      await orUnavailable(this.#comps.blobs.touch(ref, jobTtlMs));
       this.#tally.add(id, 'done');
       return { job_id: id, status: 'done' };
     }

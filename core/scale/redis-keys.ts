@@ -18,6 +18,8 @@ export const KEYS = {
   comp: (cid: string) => `${P}comp:${cid}`,
   /** STREAM: a computation's progress; entry id `<seq>-1`. */
   log: (cid: string) => `${P}comp:${cid}:log`,
+  /** HASH: host id → requests of that host waiting on a computation (they count while the host's heartbeat lives). */
+  compWaiters: (cid: string) => `${P}comp:${cid}:waiters`,
   /** SET: the API jobs following a computation. */
   compJobs: (cid: string) => `${P}comp:${cid}:jobs`,
   /** HASH: one API job (comp, fn, room, specimen; status/error/meta when it differs from its computation's). */
@@ -25,6 +27,8 @@ export const KEYS = {
   /** STRING: a result's header (JSON) by content hash; its bytes are `blobChunk` keys. */
   blob: (hash: string) => `${P}blob:${hash}`,
   blobChunk: (hash: string, index: number) => `${P}blob:${hash}:${index}`,
+  /** ZSET: host id → expiry (ms) of its last heartbeat (every host, computing or not). */
+  hosts: `${P}hosts`,
   /** ZSET: compute node id → expiry (ms) of its last heartbeat. */
   nodes: `${P}nodes`,
   /** SET: the functions a compute node can run. */

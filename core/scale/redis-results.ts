@@ -49,7 +49,18 @@ export class RedisResults implements ResultSource {
     const key = keyOf(request.entry, request.values);
     const hit = await this.#hit(request, key);
     if (hit) return hit;
-    const { cid, created } = await this.#comps.claim({
+    // A finished computation whose bytes this host cannot read (the blob store evicted them,
+    // or refused them and only the computing host holds them) is a miss: compute once more.
+    return (await this.#computeOnce(request, key)) ?? (await this.#computeOnce(request, key)) ?? this.#unreadable();
+  }
+
+  #unreadable(): never {
+    throw createHostError('SPC_ERR_REDIS_UNAVAILABLE', 'the blob store did not keep the result (it is full or evicting)');
+  }
+
+  /** Joins or starts the computation; its result, or null when its bytes cannot be read here. */
+  async #computeOnce(request: ComputeRequest, key: string): Promise<StoredResult | null> {
+    const { cid, created, holder } = await this.#comps.claim({
       fn: request.entry.name,
       key,
       values: request.values,
@@ -60,10 +71,8 @@ export class RedisResults implements ResultSource {
     });
     this.#count(created ? 'miss' : 'shared', request);
     const signal = request.signal ? AbortSignal.any([request.signal, this.#closing.signal]) : this.#closing.signal;
-    const ref = await this.#comps.wait(cid, signal);
-    const result = await this.#comps.read(ref);
-    if (!result) throw createHostError('SPC_ERR_REDIS_UNAVAILABLE', 'the result expired before it could be read');
-    return result;
+    const ref = await this.#comps.wait(cid, holder, signal);
+    return this.#comps.read(ref);
   }
 
   async open(request: ComputeRequest): Promise<OpenedResult> {

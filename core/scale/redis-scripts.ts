@@ -15,6 +15,7 @@ local function expireComp(cid, ttl)
   redis.call('PEXPIRE', comp, ttl)
   redis.call('PEXPIRE', comp .. ':log', ttl)
   redis.call('PEXPIRE', comp .. ':jobs', ttl)
+  redis.call('PEXPIRE', comp .. ':waiters', ttl)
   for _, j in ipairs(redis.call('SMEMBERS', comp .. ':jobs')) do
     redis.call('PEXPIRE', P .. 'job:' .. j, ttl)
   end
@@ -29,10 +30,31 @@ local function failComp(cid, err, code, ttl)
   redis.call('PUBLISH', P .. 'events:nudge', cid)
   return 1
 end
-local function release(cid, ttl)
+-- Who still waits on a computation: its jobs, and the requests of hosts whose heartbeat is
+-- alive (a killed host's waiters stop counting when its heartbeat expires).
+local function liveWaiters(cid)
   local comp = P .. 'comp:' .. cid
-  local refs = redis.call('HINCRBY', comp, 'refs', -1)
-  if refs > 0 or redis.call('HGET', comp, 'status') ~= 'running' then return 0 end
+  local n = tonumber(redis.call('HGET', comp, 'refs') or '0')
+  local w = redis.call('HGETALL', comp .. ':waiters')
+  if #w == 0 then return n end
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  for i = 1, #w, 2 do
+    local count = tonumber(w[i + 1])
+    local alive = redis.call('ZSCORE', P .. 'hosts', w[i])
+    if count > 0 and alive and tonumber(alive) > now then n = n + count end
+  end
+  return n
+end
+-- A waiter leaves: a job (host '') or a request of host 'host'.
+local function release(cid, ttl, host)
+  local comp = P .. 'comp:' .. cid
+  if host and host ~= '' then
+    if redis.call('HINCRBY', comp .. ':waiters', host, -1) <= 0 then redis.call('HDEL', comp .. ':waiters', host) end
+  else
+    redis.call('HINCRBY', comp, 'refs', -1)
+  end
+  if liveWaiters(cid) > 0 or redis.call('HGET', comp, 'status') ~= 'running' then return 0 end
   redis.call('HSET', comp, 'cancel', 1)
   failComp(cid, 'cancelled', 'SPC_ERR_JOB_CANCELLED', ttl)
   redis.call('PUBLISH', P .. 'events:cancel', cid)
@@ -41,21 +63,23 @@ end
 `;
 
 const SCRIPTS = {
-  /** KEYS room; ARGV key → {hash, meta} when the room holds that key and its blob, else nil. */
+  /**
+   * KEYS room; ARGV key → {hash, meta} when the room holds that key, else nil. Whether the
+   * blob's bytes are still there is the blob store's to say (it may be another Redis).
+   */
   vHit: {
     keys: 1,
     lua: `
-local h = redis.call('HMGET', KEYS[1], 'key', 'hash')
-if h[1] ~= ARGV[1] or not h[2] then return false end
-local meta = redis.call('GET', 'vitrine:blob:' .. h[2])
-if not meta then redis.call('DEL', KEYS[1]) return false end
+local h = redis.call('HMGET', KEYS[1], 'key', 'hash', 'meta')
+if h[1] ~= ARGV[1] or not h[2] or not h[3] then return false end
 redis.call('HINCRBY', KEYS[1], 'hits', 1)
-return {h[2], meta}`,
+return {h[2], h[3]}`,
   },
   /**
-   * ARGV flight, newCid, runTtlMs, fn, room, now, jobId|'', specimen, key → {cid, created}.
-   * Joins the running computation of these values in this room, or claims a new one; counts
-   * the caller as one of its waiters, and records the job (if any) as following it.
+   * ARGV flight, newCid, runTtlMs, fn, room, now, jobId|'', specimen, key, host →
+   * {cid, created}. Joins the running computation of these values in this room, or claims a
+   * new one; counts the caller as one of its waiters (a job for itself, a request under its
+   * host), and records the job (if any) as following it.
    */
   vClaim: {
     keys: 0,
@@ -73,7 +97,12 @@ else
   created = 1
 end
 local comp = P .. 'comp:' .. cid
-redis.call('HINCRBY', comp, 'refs', 1)
+if ARGV[7] == '' then
+  redis.call('HINCRBY', comp .. ':waiters', ARGV[10], 1)
+  redis.call('PEXPIRE', comp .. ':waiters', redis.call('PTTL', comp))
+else
+  redis.call('HINCRBY', comp, 'refs', 1)
+end
 if ARGV[7] ~= '' then
   local job = P .. 'job:' .. ARGV[7]
   local ttl = redis.call('PTTL', comp)
@@ -103,9 +132,10 @@ redis.call('PUBLISH', P .. 'events:nudge', ARGV[1])
 return seq`,
   },
   /**
-   * ARGV cid, hash, meta, state, now, cacheTtlMs, jobTtlMs, roomEvent → 1, or 0 when the
-   * computation had already ended (cancelled). Marks it done, makes its result the room's
-   * entry, and tells every host.
+   * ARGV cid, hash, meta, state, now, cacheTtlMs, jobTtlMs, roomEvent, stored ('1'|'0') → 1,
+   * or 0 when the computation had already ended (cancelled). Marks it done and tells every
+   * host; a stored result becomes the room's entry, one the blob store refused does not (only
+   * the computing process holds it: its waiters read it there, others compute again).
    */
   vFinish: {
     keys: 0,
@@ -115,20 +145,22 @@ local c = redis.call('HMGET', comp, 'status', 'room', 'key', 'fn', 'flight')
 if c[1] ~= 'running' then return 0 end
 redis.call('HSET', comp, 'status', 'done', 'hash', ARGV[2], 'meta', ARGV[3])
 if redis.call('GET', c[5]) == ARGV[1] then redis.call('DEL', c[5]) end
-local room = P .. 'room:' .. c[2]
-redis.call('DEL', room)
-redis.call('HSET', room, 'key', c[3], 'hash', ARGV[2], 'fn', c[4], 'state', ARGV[4], 'created', ARGV[5], 'hits', 1)
-redis.call('PEXPIRE', room, ARGV[6])
-redis.call('ZADD', P .. 'rooms', tonumber(ARGV[5]) + tonumber(ARGV[6]), c[2])
+if ARGV[9] == '1' then
+  local room = P .. 'room:' .. c[2]
+  redis.call('DEL', room)
+  redis.call('HSET', room, 'key', c[3], 'hash', ARGV[2], 'meta', ARGV[3], 'fn', c[4], 'state', ARGV[4], 'created', ARGV[5], 'hits', 1)
+  redis.call('PEXPIRE', room, ARGV[6])
+  redis.call('ZADD', P .. 'rooms', tonumber(ARGV[5]) + tonumber(ARGV[6]), c[2])
+end
 expireComp(ARGV[1], ARGV[7])
 redis.call('PUBLISH', P .. 'events:nudge', ARGV[1])
-redis.call('PUBLISH', P .. 'events:room', ARGV[8])
+if ARGV[9] == '1' then redis.call('PUBLISH', P .. 'events:room', ARGV[8]) end
 return 1`,
   },
   /** ARGV cid, error, code, jobTtlMs → 1 when this ended the computation. */
   vFail: { keys: 0, lua: `return failComp(ARGV[1], ARGV[2], ARGV[3], ARGV[4])` },
-  /** ARGV cid, jobTtlMs: a waiter left; the last one leaving cancels the computation. */
-  vRelease: { keys: 0, lua: `return release(ARGV[1], ARGV[2])` },
+  /** ARGV cid, jobTtlMs, host|'': a waiter left; the last live one leaving cancels the computation. */
+  vRelease: { keys: 0, lua: `return release(ARGV[1], ARGV[2], ARGV[3])` },
   /** ARGV jobId, jobTtlMs → 0 for an unknown job, else 1 (a running job ends error/cancelled). */
   vCancelJob: {
     keys: 0,
@@ -143,7 +175,7 @@ redis.call('HSET', job, 'status', 'error', 'error', 'cancelled')
 redis.call('SREM', comp .. ':jobs', ARGV[1])
 redis.call('PEXPIRE', job, ARGV[2])
 redis.call('PUBLISH', P .. 'events:nudge', ARGV[1])
-release(j[1], ARGV[2])
+release(j[1], ARGV[2], '')
 return 1`,
   },
   /**

@@ -19,15 +19,22 @@ import type { StoredResult } from '../results/stored-result.ts';
 import { ComputeNode } from './compute-node.ts';
 import { NodeDirectory } from './compute-nodes.ts';
 import { Computations, type ComputationTimes } from './computations.ts';
+import { startHostHeartbeat } from './host-heartbeat.ts';
 import { RedisBlobStore } from './redis-blob-store.ts';
 import { createRedisConnections, type RedisConnections } from './redis-connections.ts';
 
-/** Longest a starting host waits for Redis (its subscriptions, its compute node) before it serves anyway. */
-const START_WAIT_MS = 10_000;
 import { RedisEvents } from './redis-events.ts';
+import { RedisHealth } from './redis-health.ts';
 import { RedisJobs } from './redis-jobs.ts';
 import { RedisResults } from './redis-results.ts';
 import { WorkQueue } from './work-queue.ts';
+
+/**
+ * Longest a starting host waits for a Redis that answers (its subscriptions, its compute node)
+ * before it serves anyway. A Redis that refuses connections is not waited for at all: the host
+ * listens at once (liveness and catalog answer), is not ready, and joins when Redis comes.
+ */
+const START_WAIT_MS = 10_000;
 
 export interface ScaleService {
   results: RedisResults;
@@ -62,20 +69,25 @@ export async function createScaleService(deps: {
   log: FastifyBaseLogger;
 }): Promise<ScaleService> {
   const { options, log } = deps;
-  const connections = createRedisConnections(deps.url);
-  if (!(await connections.ready(START_WAIT_MS))) log.warn(`Redis at ${deps.url} does not answer yet: requests that need it answer 503 until it does`);
+  const connections = createRedisConnections(deps.url, options.blobStore ?? deps.url);
+  const up = await connections.ready(START_WAIT_MS);
+  if (!up) log.warn(`Redis at ${deps.url} does not answer yet: requests that need it answer 503, and /readyz says so, until it does`);
+  const health = new RedisHealth(connections.command, deps.url, log);
+  health.start();
   const events = new RedisEvents(connections.subscriber, deps.hub);
-  await events.start(START_WAIT_MS);
-  const blobs = new RedisBlobStore(connections.blobs, deps.budget);
+  await events.start(up ? START_WAIT_MS : 0);
+  const blobs = new RedisBlobStore(connections.blobs, deps.budget, Math.max(options.cacheTtlSeconds, options.jobTtlSeconds) * 1000);
   const queue = new WorkQueue(connections.forBullmq(false));
   const times = computationTimes(options);
-  const comps = new Computations({ redis: connections.command, events, blobs, queue, nodes: new NodeDirectory(connections.command), times });
+  const hostId = nodeIdOf('host');
+  const stopHeartbeat = startHostHeartbeat(connections.command, hostId);
+  const comps = new Computations({ redis: connections.command, events, blobs, queue, nodes: new NodeDirectory(connections.command, health), times, hostId });
   const results = new RedisResults(comps, deps.local.results, log);
   const jobs = new RedisJobs({ comps, queue, local: deps.local.jobs, store: deps.local.store, maxJobs: options.maxJobs });
   let node: ComputeNode | null = null;
   if (options.compute > 0) {
     node = new ComputeNode({
-      nodeId: nodeIdOf('host'),
+      nodeId: hostId,
       connections,
       events,
       blobs,
@@ -88,16 +100,26 @@ export async function createScaleService(deps: {
     // Waited for a while only: a host whose Redis is down at start still serves its catalog,
     // and its node starts taking work when Redis comes.
     const started = node.start().then(() => true, (error: Error) => (log.warn(`compute node: ${error.message}`), false));
-    await Promise.race([started, new Promise((resolve) => setTimeout(resolve, START_WAIT_MS).unref())]);
+    if (up) await Promise.race([started, new Promise((resolve) => setTimeout(resolve, START_WAIT_MS).unref())]);
   }
+  if (options.blobStore) log.info(`result bytes in the blob store at ${options.blobStore}`);
   log.info(`redis service at ${deps.url}: ${options.compute > 0 ? `computing on ${options.compute} threads` : 'front end only (--compute 0)'}`);
   return {
     results,
     jobs,
     node,
     connections,
-    notReady: () => (connections.command.status === 'ready' ? null : `Redis at ${deps.url} is ${connections.command.status}`),
+    notReady: () => {
+      const why = health.notReady();
+      if (why) return why;
+      if (connections.subscriber.status !== 'ready') return `Redis at ${deps.url} is answering, but this host is not subscribed to its events yet`;
+      if (connections.blobs.status !== 'ready') return `the blob store's Redis at ${connections.blobUrl} is not connected (${connections.blobs.status})`;
+      return null;
+    },
     async close() {
+      health.close();
+      await stopHeartbeat();
+      blobs.close();
       results.abortAll();
       await node?.close(true);
       await queue.close().catch(() => {});

@@ -30,6 +30,10 @@ export interface RedisServer {
   kill(): Promise<void>;
   /** Starts the server again on the same port (stopping it first if it still runs); resolves once it answers PING. */
   restart(): Promise<void>;
+  /** SIGSTOP: the process stays, its connections stay open, and it answers nothing (a stall). */
+  freeze(): void;
+  /** SIGCONT after {@link freeze}. */
+  thaw(): void;
 }
 
 const READY_LIMIT_MS = 15_000;
@@ -74,8 +78,8 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /** Launches `binary` on `port` and resolves once it answers PING; rejects with its output if it cannot. */
-async function launch(binary: string, port: number, dir: string): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'];
+async function launch(binary: string, port: number, dir: string, extra: string[]): Promise<ChildProcess> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', ...extra];
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => void (output = (output + chunk.toString('utf8')).slice(-4000));
@@ -111,6 +115,11 @@ export interface StartRedisOptions {
   port?: number;
   /** @defaultValue `redis-server` on the PATH */
   binary?: string;
+  /**
+   * More `redis-server` arguments, after the defaults so they win (e.g. `--appendonly yes` for
+   * a Redis that keeps its data across a restart, `--maxmemory 64mb`); kept for restarts.
+   */
+  args?: string[];
 }
 
 /** Starts a Redis on a free loopback port (or `port`), resolved once it answers PING. */
@@ -123,7 +132,7 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<Redis
   // The free port may be taken between the probe and redis-server binding it: try a few.
   for (let attempt = 0; !child; attempt++) {
     try {
-      child = await launch(binary, port, dir);
+      child = await launch(binary, port, dir, options.args ?? []);
     } catch (error) {
       const taken = error instanceof Error && /address already in use/i.test(error.message);
       if (!taken || options.port !== undefined || attempt >= 4) throw error;
@@ -152,7 +161,13 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<Redis
     },
     async restart() {
       await server.stop();
-      child = await launch(binary, port, dir);
+      child = await launch(binary, port, dir, options.args ?? []);
+    },
+    freeze() {
+      if (isRunning()) child!.kill('SIGSTOP');
+    },
+    thaw() {
+      if (isRunning()) child!.kill('SIGCONT');
     },
   };
   return server;

@@ -84,7 +84,7 @@ describe('Redis stopped and restarted', () => {
       expectUnavailable(polled, 'job progress');
       expectUnavailable(stats, 'cache stats');
       expect(catalog.status).toBe(200);
-      expect((catalog.json as unknown as { id: string }[]).map((e) => e.id).sort()).toEqual(['boom', 'count', 'steps', 'tick']);
+      expect((catalog.json as unknown as { id: string }[]).map((e) => e.id).sort()).toEqual(['big', 'boom', 'count', 'steps', 'tick']);
       expect(ready).toMatchObject({ status: 503, json: { status_code: 503, detail: expect.stringMatching(/redis/i) } });
       expect(healthy.status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 100));

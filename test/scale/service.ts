@@ -20,7 +20,7 @@ import { killAllWorkers, spawnWorker, type RunningWorker } from '../helpers/spaw
 import { waitFor } from '../helpers/wait-for.ts';
 
 /** Dynamic specimens of the fixture functions, by id. */
-const SPECIMENS = { tick: 'ticker', steps: 'steps', count: 'counted', boom: 'explode' } as const;
+const SPECIMENS = { tick: 'ticker', steps: 'steps', count: 'counted', boom: 'explode', big: 'big_volume' } as const;
 
 export interface Service {
   redis: RedisServer;
@@ -34,16 +34,24 @@ export interface Service {
   worker(options?: { poolSize?: number; plugins?: string }): Promise<RunningWorker>;
 }
 
-export async function startService(): Promise<Service> {
+export interface ServiceOptions {
+  /** More `redis-server` arguments for the service's Redis (see helpers/redis-server.ts). */
+  redisArgs?: string[];
+  /** A Redis for result bytes: every host and worker gets `--blob-store` with its URL. */
+  blobStore?: RedisServer;
+}
+
+export async function startService(options: ServiceOptions = {}): Promise<Service> {
+  const blob = options.blobStore ? ['--blob-store', options.blobStore.url] : [];
   const [redis, plugins, specimens, runs] = await Promise.all([
-    startRedis(),
+    startRedis({ args: options.redisArgs }),
     fixturePluginsDir(),
     mkdtemp(join(tmpdir(), 'vitrine-scale-specimens-')),
     mkdtemp(join(tmpdir(), 'vitrine-scale-runs-')),
   ]);
   for (const [id, fn] of Object.entries(SPECIMENS)) {
     await mkdir(join(specimens, id));
-    await writeFile(join(specimens, id, 'specimen.json'), JSON.stringify({ display_name: id, type: 'mesh', function_name: fn }));
+    await writeFile(join(specimens, id, 'specimen.json'), JSON.stringify({ display_name: id, type: id === 'big' ? 'volume' : 'mesh', function_name: fn }));
   }
   return {
     redis,
@@ -52,9 +60,9 @@ export async function startService(): Promise<Service> {
     runs,
     host: ({ compute = 0, args = [] } = {}) =>
       spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--pool-size', String(Math.max(1, compute)), '--compute', String(compute),
-        '--redis', redis.url, '--plugins', plugins, '--specimens', specimens, ...args]),
+        '--redis', redis.url, ...blob, '--plugins', plugins, '--specimens', specimens, ...args]),
     worker: ({ poolSize = 2, plugins: dir = plugins } = {}) =>
-      spawnWorker(['--redis', redis.url, '--plugins', dir, '--pool-size', String(poolSize), '--log-level', 'warn']),
+      spawnWorker(['--redis', redis.url, ...blob, '--plugins', dir, '--pool-size', String(poolSize), '--log-level', 'warn']),
   };
 }
 
@@ -147,4 +155,14 @@ export async function invoke(host: RunningHost, fn: string, params: object, room
     body: JSON.stringify({ function_name: fn, kwargs: params, room_id: roomId }),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** What an error detail must never say: Redis's or its client library's own words. */
+export const QUOTED = /OOM command|writeable|enableOfflineQueue|ECONNREFUSED|script:|Connection is closed|[0-9a-f]{40}/;
+
+/** GET /readyz: status and detail. */
+export async function readyz(host: RunningHost): Promise<{ status: number; detail: string }> {
+  const res = await fetch(`${host.url}/readyz`);
+  const body = (await res.json()) as { detail?: string };
+  return { status: res.status, detail: body.detail ?? '' };
 }
