@@ -54,6 +54,8 @@ export class DeliveryVariants {
   #once<V extends object>(memos: WeakMap<object, Memo<V>>, owner: object, key: string, make: () => Promise<V>, sizeOf: (value: V) => number): Promise<V> {
     let memo = memos.get(owner);
     if (!memo) memos.set(owner, (memo = new Map()));
+    // Using a variant uses what it came from: a file version is kept as long as its variants are read.
+    this.#budget.touch(owner);
     const existing = memo.get(key);
     if (existing) {
       void existing.then((value) => this.#budget.touch(value), () => {});
