@@ -106,6 +106,10 @@ async function deliveryHost(options: CreateAppOptions = {}): Promise<ListeningAp
   const lines = Array.from({ length: 3000 }, (_, i) => `${i % 17} ${i % 5} ${i % 3} 255 128 0`).join('\n');
   await writeFile(join(specimensDir, 'stars', 'stars.xyz'), lines);
   await writeFile(join(specimensDir, 'stars', 'specimen.json'), JSON.stringify({ display_name: 'Stars', type: 'point_cloud', data_file: 'stars.xyz' }));
+  // A JSON data file: the content type on-the-fly compression used to take, chunked.
+  await mkdir(join(specimensDir, 'listing'), { recursive: true });
+  await writeFile(join(specimensDir, 'listing', 'points.json'), JSON.stringify({ points: Array.from({ length: 4000 }, (_, i) => i % 10) }));
+  await writeFile(join(specimensDir, 'listing', 'specimen.json'), JSON.stringify({ display_name: 'Listing', type: 'point_cloud', data_file: 'points.json' }));
   const host = await listenTestApp({ specimensDir, ...options });
   const volume = () => {
     const data = new Float32Array(VOLUME_COUNT);
@@ -180,6 +184,11 @@ describe('compressed variants', () => {
     expect(gz.headers['content-disposition']).toContain('stars.xyz');
     expectWhole(gz);
     expect(decoded(gz).equals(plain.body)).toBe(true);
+    const json = await request(`${url}/api/specimens/listing/data`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(json.headers['content-type']).toContain('application/json');
+    expect(json.headers['content-encoding']).toBe('gzip');
+    expectWhole(json);
+    expect(JSON.parse(decoded(json).toString()).points).toHaveLength(4000);
     const ranged = await request(`${url}/api/specimens/stars/data`, { headers: { 'accept-encoding': 'gzip', range: 'bytes=0-4' } });
     expect(ranged.status).toBe(206);
     expect(ranged.headers['content-encoding']).toBeUndefined();
