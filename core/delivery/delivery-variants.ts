@@ -17,7 +17,7 @@ import { deliveryKey, type DeliveryOptions } from './delivery-options.ts';
 import type { EncodeNames } from './format-encoder.ts';
 import type { NpySource } from './load-npy-volume.ts';
 import type { PackedBytes } from './pack-delivery.ts';
-import { shapingOptions } from './shape-result.ts';
+import { changesResult, shapingOptions } from './shape-result.ts';
 
 /**
  * A made variant, as sent: the bytes and their Content-Encoding. `encoding` null with no
@@ -82,8 +82,8 @@ export class DeliveryVariants {
   /** The result shaped by the options (the result itself when they shape nothing). */
   shaped(result: StoredResult, options: DeliveryOptions): Promise<StoredResult> {
     const shaping = shapingOptions(options);
+    if (!changesResult(result, shaping)) return Promise.resolve(result);
     const key = deliveryKey(shaping);
-    if (key === '') return Promise.resolve(result);
     const task: ShapeTask = { op: 'shape', result, options: shaping };
     return this.#once(this.#shaped, result, key, () => this.#pool.run(task, { name: 'shape' }) as Promise<StoredResult>, resultByteLength);
   }
