@@ -60,6 +60,7 @@ function decodeMesh(json: Json): MeshData {
     vertices: Float32Array.from(numberList(json.vertices, 'vertices')),
     indices: Uint32Array.from(numberList(json.indices, 'indices')),
     normals: normals && normals.length > 0 ? Float32Array.from(normals) : null,
+    colors: decodeColors(json),
   };
 }
 
