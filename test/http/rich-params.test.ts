@@ -5,22 +5,17 @@
  * cache like the explicit values, bad values are 400s naming the parameter and the item, and
  * the function listing and /openapi.json stay valid documents.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import openapiTS, { astToString } from 'openapi-typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeEnvelope, type DecodedMesh } from '../../core/sdk/index.ts';
-import { CLI, REPO } from '../helpers/fixture-plugins.ts';
+import { builtFixture } from '../helpers/built-fixture.ts';
 import { createTestApp, room } from '../helpers/create-test-app.ts';
 
 let pluginsDir: string;
 
 beforeAll(async () => {
-  pluginsDir = await mkdtemp(join(tmpdir(), 'vitrine-rich-params-'));
-  await promisify(execFile)(process.execPath, [CLI, 'build', join(REPO, 'test/fixtures/rich-params'), '--out', pluginsDir], { cwd: REPO });
+  pluginsDir = await builtFixture('rich-params');
 }, 120_000);
 
 const app = () => createTestApp({ pluginsDir });
@@ -85,6 +80,15 @@ describe('parameters beyond scalars over HTTP', () => {
     expect((await host.inject({ url: dataUrl({}) })).statusCode).toBe(200);
   });
 
+  it('refuses an input value of the wrong shape, naming the two accepted shapes', async () => {
+    const host = await app();
+    for (const surface of ['rich-triangle', { specimen: 'a', upload: 'b' }, { specimen: '' }, {}]) {
+      const res = await host.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'rich_passthrough', kwargs: { surface } } });
+      expect(res.statusCode, JSON.stringify(surface)).toBe(400);
+      expect(res.json().detail).toBe(`parameter 'surface' must be {"specimen": "<id>", "params": {...}} or {"upload": "<upload_id>"} (an input of type mesh)`);
+    }
+  });
+
   it('lists the schema, and /openapi.json stays a valid OpenAPI 3.1 document', async () => {
     const host = await app();
     const listed = (await host.inject({ url: '/api/processing/functions' })).json() as { name: string; schema: { properties: Record<string, unknown> } }[];
@@ -92,10 +96,16 @@ describe('parameters beyond scalars over HTTP', () => {
     expect(schema.properties['axis']).toMatchObject({ type: 'array', items: false, minItems: 3, maxItems: 3, default: [0, 0, 1] });
     expect(schema.properties['tint']).toEqual({ type: 'string', format: 'color', pattern: '^#[0-9a-fA-F]{6}$', default: '#336699' });
     expect(schema.properties['seed']).toEqual({ type: 'integer' });
+    const input = listed.find((f) => f.name === 'rich_passthrough')!.schema.properties['surface'];
+    expect(input).toMatchObject({ type: 'object', 'x-vitrine-input': 'mesh', default: { specimen: 'rich-triangle' } });
     const doc = (await host.inject({ url: '/openapi.json' })).json();
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
     const dataPath = doc.paths['/api/specimens/rich-triangle/data'];
     expect(JSON.stringify(dataPath)).toContain('"prefixItems"');
+    // A client generator reads the tuple as a tuple type and the enum as number literals.
+    const types = astToString(await openapiTS(doc));
+    expect(types).toMatch(/axis\?: \[\s*number,\s*number,\s*number\s*\]/);
+    expect(types).toMatch(/factor\?: 1 \| 2 \| 4/);
   });
 });
