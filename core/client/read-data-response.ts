@@ -22,7 +22,7 @@ export function isEnvelopeType(contentType: string): boolean {
 export function fromEnvelope(decoded: DecodedEnvelope): TypedData {
   if (decoded.type === 'mesh') {
     const { vertices, indices, normals, colors } = decoded;
-    return { type: 'mesh', vertices, indices, normals, colors };
+    return colors ? { type: 'mesh', vertices, indices, normals, colors } : { type: 'mesh', vertices, indices, normals };
   }
   const { shape, dtype, data, spacing, origin, value_range } = decoded;
   return { type: 'volume', shape, dtype, data, spacing, origin, value_range };
