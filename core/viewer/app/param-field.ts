@@ -12,9 +12,10 @@ import type { ParameterProperty } from '../../client/wire-types.ts';
 import { h } from './dom.ts';
 import { checkValue, fieldKind, initialValue, isUnsettable, sliderStep } from './param-check.ts';
 import { createColorControl } from './param-color.ts';
-import { disableAll, type ChangeMode, type ParamControl } from './param-control.ts';
+import type { ChangeMode, ParamControl } from './param-control.ts';
 import { createInputRefControl } from './param-input-ref.ts';
 import { createListControl } from './param-list.ts';
+import { withUnset } from './param-unset.ts';
 import { createVectorControl } from './param-vector.ts';
 import './param-controls.css';
 
@@ -176,45 +177,4 @@ function typeText(prop: ParameterProperty): string {
     return prop.prefixItems ? `vector of ${prop.prefixItems.length}` : `list of ${item?.type ?? 'values'}`;
   }
   return prop.type ?? 'any';
-}
-
-/**
- * Adds the "set" switch of an optional parameter with no default: off, the control is
- * disabled and the parameter is not sent; on, the control's last value (or a neutral one) is.
- * Returns the field's setValue, which shows `undefined` as unset.
- */
-function withUnset(
-  name: string,
-  memory: { last: unknown },
-  label: HTMLElement,
-  control: HTMLElement,
-  error: HTMLElement,
-  setControl: (value: unknown) => void,
-  onChange: FieldChange,
-): (value: unknown) => void {
-  const toggle = h('input', { type: 'checkbox', class: 'field-set', role: 'switch', 'aria-label': `set ${name}`, title: 'Send this parameter' });
-  const show = (set: boolean): void => {
-    toggle.checked = set;
-    disableAll(control, !set);
-    control.classList.toggle('unset', !set);
-  };
-  toggle.addEventListener('change', () => {
-    show(toggle.checked);
-    if (toggle.checked) {
-      setControl(memory.last);
-      onChange(name, memory.last, 'commit');
-    } else {
-      error.textContent = '';
-      onChange(name, undefined, 'commit');
-    }
-  });
-  label.insertBefore(toggle, label.firstChild);
-  label.append(h('span', { class: 'field-unset-note' }, 'unset'));
-  return (value) => {
-    const set = value !== undefined;
-    if (set) memory.last = value;
-    show(set);
-    if (set) setControl(value);
-    else error.textContent = '';
-  };
 }
