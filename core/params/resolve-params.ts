@@ -108,7 +108,12 @@ export function resolveParams(schema: Schema, order: string[], raw: RawParams, f
     values[name] = value;
   }
   for (const [name, prop] of Object.entries(propertiesOf(schema))) {
-    if (!Object.hasOwn(values, name) && prop && Object.hasOwn(prop, 'default')) values[name] = structuredClone(prop.default);
+    if (!Object.hasOwn(values, name) && prop && Object.hasOwn(prop, 'default')) {
+      // A tuple, list or input default is copied (it is JSON), so a function that changes it
+      // cannot change the schema.
+      const value = prop.default;
+      values[name] = value !== null && typeof value === 'object' ? (JSON.parse(JSON.stringify(value)) as unknown) : value;
+    }
   }
   const validate = validatorFor(schema);
   if (!validate(values)) {
