@@ -11,6 +11,28 @@ import { ts, type Project } from 'ts-morph';
 import type { PluginSource } from '../plugins/find-plugins.ts';
 import { createDiagnostic, type BuildDiagnostic } from './build-diagnostic.ts';
 
+/** Input parameter types: the host hands the function the resolved result, not the reference. */
+const INPUT_TYPES = new Set(['MeshInput', 'VolumeInput', 'PointCloudInput', 'ImageInput']);
+
+/**
+ * Where `file` gives an input parameter a default written as a plain reference
+ * (`volume: VolumeInput = { specimen: 'ct-head-phantom' }`): the host replaces that default
+ * with the resolved result before the call, so the reference's type is not the parameter's
+ * and the compiler's complaint there is not an error of the plugin.
+ */
+function inputDefaultRanges(project: Project, file: string): Array<[number, number]> {
+  const sourceFile = project.getSourceFile(file);
+  if (!sourceFile) return [];
+  const ranges: Array<[number, number]> = [];
+  for (const fn of sourceFile.getFunctions()) {
+    for (const param of fn.getParameters()) {
+      const initializer = param.getInitializer();
+      if (initializer && INPUT_TYPES.has(param.getTypeNode()?.getText() ?? '')) ranges.push([initializer.getStart(), initializer.getEnd()]);
+    }
+  }
+  return ranges;
+}
+
 /** The plugin whose folder contains `file`, if any. */
 function ownerOf(file: string, plugins: PluginSource[]): PluginSource | undefined {
   return plugins.find((plugin) => {
@@ -33,9 +55,11 @@ export function collectTypeErrors(project: Project, plugins: PluginSource[], dia
     const file = path.resolve(sourceFile.fileName);
     const plugin = ownerOf(file, plugins);
     if (!plugin) continue;
+    const references = inputDefaultRanges(project, file);
     const found = [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)];
     for (const diagnostic of found) {
       if (diagnostic.category !== ts.DiagnosticCategory.Error) continue;
+      if (references.some(([from, to]) => (diagnostic.start ?? -1) >= from && (diagnostic.start ?? -1) < to)) continue;
       const { line, character } = sourceFile.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
       if (reported.has(`${file}:${line + 1}`)) continue;
       const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');

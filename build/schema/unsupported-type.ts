@@ -1,16 +1,18 @@
 /**
  * @module unsupported-type
- * The chain's fallback: the coded error for a type no parser supports, naming the type and
- * listing what is supported.
+ * The chain's fallback: the coded error for a type no parser supports, naming the type, the
+ * closest supported type (closest-type.ts) and everything that is supported.
  */
 import { TypeFormatFlags } from 'ts-morph';
+import { closestSupportedType } from './closest-type.ts';
 import type { ParamInput } from './param-parser.ts';
 import { SchemaError } from './schema-error.ts';
 
 /** What the build accepts, as told to plugin authors in VITRINE_SCHEMA_100. */
 export const SUPPORTED_TYPES_TEXT =
-  "number, Integer (from 'vitrine'), string, boolean, a union of string literals, " +
-  'ProgressReporter and AbortSignal (injected), each optionally `| undefined` or with `?`';
+  "number, Integer and Color (from 'vitrine'), string, boolean, a union of string or number literals, " +
+  'a fixed tuple or an array of those, MeshInput, VolumeInput, PointCloudInput and ImageInput (from ' +
+  "'vitrine'), ProgressReporter and AbortSignal (injected), each optionally `| undefined` or with `?`";
 
 /** The written type of a parameter, or the checker's rendering of it. */
 export function describeType(param: ParamInput): string {
@@ -24,9 +26,11 @@ export function describeType(param: ParamInput): string {
 export function unsupportedType(param: ParamInput): SchemaError {
   const written = param.declaration.getTypeNode() === undefined && param.declaration.getInitializer() === undefined;
   const what = written ? 'has no type annotation' : `has type '${describeType(param)}'`;
+  const closest = closestSupportedType(param);
+  const hint = closest ? `; use ${closest} instead` : '';
   return new SchemaError(
     'VITRINE_SCHEMA_100',
     param.declaration.getTypeNode() ?? param.declaration,
-    `parameter '${param.declaration.getName()}' ${what}; supported: ${SUPPORTED_TYPES_TEXT}`,
+    `parameter '${param.declaration.getName()}' ${what}${hint}; supported: ${SUPPORTED_TYPES_TEXT}`,
   );
 }

@@ -55,12 +55,15 @@ function typedFromBase64(text: unknown, dtype: NumericDType, elements: number, f
 
 function decodeMesh(json: Json): MeshData {
   const normals = optionalList(json, 'normals');
-  return {
+  const mesh: MeshData = {
     type: 'mesh',
     vertices: Float32Array.from(numberList(json.vertices, 'vertices')),
     indices: Uint32Array.from(numberList(json.indices, 'indices')),
     normals: normals && normals.length > 0 ? Float32Array.from(normals) : null,
   };
+  const colors = decodeColors(json);
+  if (colors) mesh.colors = colors;
+  return mesh;
 }
 
 function decodeVolume(json: Json): VolumeData {

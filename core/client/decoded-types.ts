@@ -18,12 +18,16 @@ export type NumericArray =
   | Float32Array
   | Float64Array;
 
-/** A triangle mesh: flat x,y,z vertices, flat triangle indices, per-vertex normals or null. */
+/**
+ * A triangle mesh: flat x,y,z vertices, flat triangle indices, per-vertex normals or null,
+ * and per-vertex RGB colours (bytes 0..255 or floats 0..1) only when the mesh has them.
+ */
 export interface MeshData {
   type: 'mesh';
   vertices: Float32Array;
   indices: Uint32Array;
   normals: Float32Array | null;
+  colors?: Uint8Array | Float32Array;
 }
 
 /** A scalar volume in C order (slowest axis first). */

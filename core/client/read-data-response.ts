@@ -21,8 +21,8 @@ export function isEnvelopeType(contentType: string): boolean {
 /** Drops the decoder's raw `preamble` so envelope and JSON results have the same shape. */
 export function fromEnvelope(decoded: DecodedEnvelope): TypedData {
   if (decoded.type === 'mesh') {
-    const { vertices, indices, normals } = decoded;
-    return { type: 'mesh', vertices, indices, normals };
+    const { vertices, indices, normals, colors } = decoded;
+    return colors ? { type: 'mesh', vertices, indices, normals, colors } : { type: 'mesh', vertices, indices, normals };
   }
   const { shape, dtype, data, spacing, origin, value_range } = decoded;
   return { type: 'volume', shape, dtype, data, spacing, origin, value_range };

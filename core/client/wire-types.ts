@@ -10,13 +10,25 @@ export type ResultType = 'mesh' | 'volume' | 'point_cloud' | 'image';
 
 /** One property of a parameter schema (JSON Schema draft 2020-12, the subset the host emits). */
 export interface ParameterProperty {
-  type?: 'number' | 'integer' | 'string' | 'boolean';
+  type?: 'number' | 'integer' | 'string' | 'boolean' | 'array' | 'object';
   enum?: readonly (string | number | boolean | null)[];
   default?: unknown;
   minimum?: number;
   maximum?: number;
   description?: string;
   title?: string;
+  /** A fixed tuple: the schema of each position (then `items` is false). */
+  prefixItems?: readonly ParameterProperty[];
+  /** A list: the schema of every item. */
+  items?: ParameterProperty | false;
+  minItems?: number;
+  maxItems?: number;
+  /** `color` for a colour written `#rrggbb`. */
+  format?: string;
+  pattern?: string;
+  /** An input parameter: the kind of result it takes (`{"specimen": ...}` or `{"upload": ...}`). */
+  'x-vitrine-input'?: 'mesh' | 'volume' | 'point_cloud' | 'image';
+  oneOf?: readonly Record<string, unknown>[];
 }
 
 /** The parameter schema of a function or dynamic specimen. */

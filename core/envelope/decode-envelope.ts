@@ -19,6 +19,8 @@ export interface DecodedMesh {
   vertices: Float32Array;
   indices: Uint32Array;
   normals: Float32Array | null;
+  /** Per-vertex RGB (bytes or floats 0..1), present only when the mesh has them. */
+  colors?: Uint8Array | Float32Array;
   preamble: Record<string, unknown>;
 }
 
@@ -86,7 +88,13 @@ function decodeMesh(bytes: Uint8Array, offset: number, preamble: Record<string, 
   const indices = readBlock(bytes, offset, 'uint32', indexCount, 'indices');
   offset += indexCount * 4;
   const normals = normalCount > 0 ? readBlock(bytes, offset, 'float32', normalCount * 3, 'normals') : null;
-  return { type: 'mesh', vertices, indices, normals, preamble };
+  offset += normalCount * 12;
+  const colorCount = count(preamble, 'color_count');
+  const colorDType = preamble.color_dtype ?? 'uint8';
+  if (colorDType !== 'uint8' && colorDType !== 'float32') throw new EnvelopeDecodeError(`unsupported color_dtype ${JSON.stringify(colorDType)}: uint8 or float32`);
+  if (colorCount === 0) return { type: 'mesh', vertices, indices, normals, preamble };
+  const colors = readBlock(bytes, offset, colorDType, colorCount * 3, 'colors');
+  return { type: 'mesh', vertices, indices, normals, colors, preamble };
 }
 
 function decodeVolume(bytes: Uint8Array, offset: number, preamble: Record<string, unknown>): DecodedVolume {

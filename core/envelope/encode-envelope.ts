@@ -19,10 +19,15 @@ function toParts(preamble: object, blocks: ArrayBufferView[]): EnvelopeParts {
   return { parts, byteLength: parts.reduce((n, p) => n + p.length, 0) };
 }
 
-/** Mesh envelope: vertices (float32 ×3), indices (uint32), normals (float32 ×3, omitted when empty). */
+/**
+ * Mesh envelope: vertices (float32 ×3), indices (uint32), normals (float32 ×3, omitted when
+ * empty), then, only when the mesh has them, per-vertex colours (RGB, `color_dtype` uint8 or
+ * float32). The colour block comes last, so a reader that knows only the first three blocks
+ * reads them at the same offsets and ignores it.
+ */
 export function encodeMeshEnvelope(mesh: MeshResult): EnvelopeParts {
   const normals = mesh.normals && mesh.normals.length > 0 ? mesh.normals : undefined;
-  const preamble = {
+  const preamble: Record<string, unknown> = {
     type: 'mesh',
     vertex_count: mesh.vertices.length / 3,
     vertex_dtype: 'float32',
@@ -31,7 +36,13 @@ export function encodeMeshEnvelope(mesh: MeshResult): EnvelopeParts {
     normal_count: normals ? normals.length / 3 : 0,
     normal_dtype: 'float32',
   };
-  return toParts(preamble, normals ? [mesh.vertices, mesh.indices, normals] : [mesh.vertices, mesh.indices]);
+  const blocks: ArrayBufferView[] = normals ? [mesh.vertices, mesh.indices, normals] : [mesh.vertices, mesh.indices];
+  if (mesh.colors && mesh.colors.length > 0) {
+    preamble.color_count = mesh.colors.length / 3;
+    preamble.color_dtype = mesh.colors instanceof Float32Array ? 'float32' : 'uint8';
+    blocks.push(mesh.colors);
+  }
+  return toParts(preamble, blocks);
 }
 
 /**

@@ -2,13 +2,16 @@
  * @module resolve-params
  * Turns a request's parameters into the checked values a function runs with: positional
  * `args` mapped onto the parameters in order, `kwargs`/`params` by name, schema defaults filled
- * in, then Ajv (draft 2020-12, no type coercion) checks types, bounds, enums and unknown names.
- * Every failure is a 400 whose detail names the parameter.
+ * in, then Ajv (draft 2020-12, no type coercion) checks types, bounds, enums, tuple lengths,
+ * item counts, colours, the shape of input references and unknown names. Every failure is a
+ * 400 whose detail names the parameter (and the item, inside a tuple or array).
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { createHostError, type HostError } from '../errors.ts';
+import { inputKindOf } from './input-schema.ts';
+import { addParamVocabulary, COLOR_PATTERN } from './param-vocabulary.ts';
 
-const ajv = new Ajv2020({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false, validateSchema: false });
+const ajv = addParamVocabulary(new Ajv2020({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false, validateSchema: false }));
 const validators = new WeakMap<object, ValidateFunction>();
 
 type Schema = Record<string, unknown>;
@@ -34,20 +37,45 @@ export function precompileSchema(schema: Schema): void {
   validatorFor(schema);
 }
 
+function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * Where inside the parameter Ajv complained: ` item 2` for an element of a tuple or array,
+ * ` field 'params'` inside an object value.
+ */
+function where(segments: string[]): string {
+  return segments.map((segment) => (/^\d+$/.test(segment) ? ` item ${segment}` : ` field '${unescapePointer(segment)}'`)).join('');
+}
+
 /** The catalogued error for Ajv's first complaint, naming the parameter. */
-function toParamError(error: ErrorObject, functionName: string): HostError {
-  const name = error.instancePath.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
-  if (error.keyword === 'additionalProperties') {
+function toParamError(error: ErrorObject, functionName: string, schema: Schema): HostError {
+  const [, first, ...rest] = error.instancePath.split('/');
+  const name = first === undefined ? undefined : unescapePointer(first);
+  if (error.keyword === 'additionalProperties' && name === undefined) {
     return createHostError('SPC_ERR_PARAM_UNKNOWN', String(error.params.additionalProperty), functionName);
   }
-  if (error.keyword === 'required') {
+  if (error.keyword === 'required' && name === undefined) {
     return createHostError('SPC_ERR_PARAM_MISSING', String(error.params.missingProperty), functionName);
   }
+  const kind = name === undefined ? undefined : inputKindOf(propertiesOf(schema)[name]);
+  if (kind !== undefined) {
+    // The two accepted shapes, rather than Ajv's account of which `oneOf` branch failed how.
+    return createHostError(
+      'SPC_ERR_PARAM_INVALID',
+      `parameter '${name}' must be {"specimen": "<id>", "params": {...}} or {"upload": "<upload_id>"} (an input of type ${kind})`,
+    );
+  }
+  const at = `parameter '${name ?? '?'}'${where(rest)}`;
   if (error.keyword === 'enum') {
     const allowed = (error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
-    return createHostError('SPC_ERR_PARAM_INVALID', `parameter '${name}' must be one of ${allowed}`);
+    return createHostError('SPC_ERR_PARAM_INVALID', `${at} must be one of ${allowed}`);
   }
-  return createHostError('SPC_ERR_PARAM_INVALID', `parameter '${name ?? '?'}' ${error.message ?? 'is invalid'}`);
+  if ((error.keyword === 'format' && error.params.format === 'color') || (error.keyword === 'pattern' && error.params.pattern === COLOR_PATTERN)) {
+    return createHostError('SPC_ERR_PARAM_INVALID', `${at} must be a colour written #rrggbb`);
+  }
+  return createHostError('SPC_ERR_PARAM_INVALID', `${at} ${error.message ?? 'is invalid'}`);
 }
 
 export interface RawParams {
@@ -80,12 +108,17 @@ export function resolveParams(schema: Schema, order: string[], raw: RawParams, f
     values[name] = value;
   }
   for (const [name, prop] of Object.entries(propertiesOf(schema))) {
-    if (!Object.hasOwn(values, name) && prop && Object.hasOwn(prop, 'default')) values[name] = structuredClone(prop.default);
+    if (!Object.hasOwn(values, name) && prop && Object.hasOwn(prop, 'default')) {
+      // A tuple, list or input default is copied (it is JSON), so a function that changes it
+      // cannot change the schema.
+      const value = prop.default;
+      values[name] = value !== null && typeof value === 'object' ? (JSON.parse(JSON.stringify(value)) as unknown) : value;
+    }
   }
   const validate = validatorFor(schema);
   if (!validate(values)) {
     const error = validate.errors![0]!;
-    throw toParamError(error, functionName);
+    throw toParamError(error, functionName, schema);
   }
   return values;
 }

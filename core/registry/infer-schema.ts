@@ -3,7 +3,9 @@
  * A schema for a function registered in code without one. At run time there are no type
  * annotations, so the parameters are read from the function's source text: a literal default
  * gives the type (`radius = 1.5` → number, `mode = 'fast'` → string, `smooth = true` →
- * boolean) and the default; a parameter with no default is required and unconstrained.
+ * boolean) and the default; an array literal of such literals gives an array of their common
+ * type (`levels = [0.25, 0.5]` → an array of numbers, of any length: JavaScript cannot tell a
+ * tuple from a list); a parameter with no default is required and unconstrained.
  * Parameters named `progress`/`reporter` receive the ProgressReporter, `signal` the
  * AbortSignal. Pass an explicit schema to `registerFunction` for anything richer.
  * TypeScript's parser loads on the first such registration, so a host that registers no
@@ -35,6 +37,24 @@ function literalOf(node: TS.Expression): { type: string; value: unknown } | null
   return null;
 }
 
+const SCALAR_TYPES = new Set(['number', 'string', 'boolean']);
+
+/** The property schema a literal default gives, or null when it is not a literal. */
+function propertyOf(node: TS.Expression): Record<string, unknown> | null {
+  const ts = typescript();
+  if (!ts.isArrayLiteralExpression(node)) {
+    const literal = literalOf(node);
+    return literal && { type: literal.type, default: literal.value };
+  }
+  const items = node.elements.map((element) => literalOf(element));
+  if (items.some((item) => item === null)) return null;
+  const types = new Set(items.map((item) => item!.type));
+  const property: Record<string, unknown> = { type: 'array' };
+  if (types.size === 1 && SCALAR_TYPES.has([...types][0]!)) property['items'] = { type: [...types][0] };
+  property['default'] = items.map((item) => item!.value);
+  return property;
+}
+
 function findFunction(node: TS.Node): TS.SignatureDeclaration | undefined {
   const ts = typescript();
   if (ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isMethodDeclaration(node)) return node;
@@ -56,8 +76,8 @@ export function inferSchema(name: string, fn: (...args: never[]) => unknown): { 
     if (REPORTER_NAMES.has(paramName)) return parameters.push({ name: paramName, kind: 'reporter' });
     if (SIGNAL_NAMES.has(paramName)) return parameters.push({ name: paramName, kind: 'signal' });
     parameters.push({ name: paramName, kind: 'value' });
-    const literal = p.initializer ? literalOf(p.initializer) : null;
-    if (literal) properties[paramName] = { type: literal.type, default: literal.value };
+    const property = p.initializer ? propertyOf(p.initializer) : null;
+    if (property) properties[paramName] = property;
     else {
       properties[paramName] = {};
       if (!p.initializer && !p.questionToken) required.push(paramName);

@@ -65,6 +65,20 @@ function numberList(value: unknown, field: string): number[] | undefined {
   return list;
 }
 
+/**
+ * Per-item colours (bytes or floats), `perItem` values each; undefined when absent. Meshes
+ * take RGB, point clouds RGB or RGBA.
+ */
+function colorsOf(value: unknown, count: number, perItem: number[], item: string): Uint8Array | Float32Array | undefined {
+  if (value === undefined || value === null) return undefined;
+  expectType(value, [Uint8Array, Float32Array, Uint8ClampedArray], 'colors');
+  const colors = toShared(value, value instanceof Float32Array ? 'float32' : 'uint8', 'colors') as Uint8Array | Float32Array;
+  if (!perItem.some((k) => colors.length === count * k)) {
+    fail(`colors length ${colors.length} is not ${perItem.join(' or ')} per ${item} for ${count} ${item === 'vertex' ? 'vertices' : `${item}s`}`);
+  }
+  return colors;
+}
+
 function normalizeMesh(r: Record<string, unknown>): StoredResult {
   expectType(r.vertices, [Float32Array], 'vertices');
   expectType(r.indices, [Uint32Array, Uint16Array, Uint8Array, Int32Array], 'indices');
@@ -86,6 +100,8 @@ function normalizeMesh(r: Record<string, unknown>): StoredResult {
     }
     if (normals.length > 0) result.normals = normals;
   }
+  const colors = colorsOf(r.colors, vertexCount, [3], 'vertex');
+  if (colors) result.colors = colors;
   return result;
 }
 
@@ -115,12 +131,8 @@ function normalizePointCloud(r: Record<string, unknown>): StoredResult {
   checkFinite(points, 'points');
   const n = points.length / 3;
   const result: StoredResult = { type: 'point_cloud', points };
-  if (r.colors !== undefined && r.colors !== null) {
-    expectType(r.colors, [Uint8Array, Float32Array, Uint8ClampedArray], 'colors');
-    const colors = toShared(r.colors, r.colors instanceof Float32Array ? 'float32' : 'uint8', 'colors') as Uint8Array | Float32Array;
-    if (colors.length !== n * 3 && colors.length !== n * 4) fail(`colors length ${colors.length} is neither 3 nor 4 per point for ${n} points`);
-    result.colors = colors;
-  }
+  const colors = colorsOf(r.colors, n, [3, 4], 'point');
+  if (colors) result.colors = colors;
   if (r.scalars !== undefined && r.scalars !== null) {
     const scalars = toShared(r.scalars, 'float32', 'scalars') as Float32Array;
     if (scalars.length !== n) fail(`scalars length ${scalars.length} does not match ${n} points`);

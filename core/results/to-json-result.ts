@@ -23,6 +23,8 @@ export function toJsonResult(result: StoredResult): string {
     case 'mesh':
       parts.push(`"vertices":${list(result.vertices)}`, `"indices":${list(result.indices)}`);
       if (result.normals && result.normals.length > 0) parts.push(`"normals":${list(result.normals)}`);
+      // JSON cannot tell bytes from floats, so a mesh's colours say which they were.
+      if (result.colors) parts.push(`"colors":${list(result.colors)}`, `"colors_dtype":${result.colors instanceof Float32Array ? '"float32"' : '"uint8"'}`);
       break;
     case 'volume':
       parts.push(`"shape":${JSON.stringify(result.shape)}`, `"dtype":${JSON.stringify(result.dtype)}`, `"data":${base64(result.data)}`);
@@ -52,7 +54,7 @@ export function toJsonResult(result: StoredResult): string {
 export function resultByteLength(result: StoredResult): number {
   switch (result.type) {
     case 'mesh':
-      return result.vertices.byteLength + result.indices.byteLength + (result.normals?.byteLength ?? 0);
+      return result.vertices.byteLength + result.indices.byteLength + (result.normals?.byteLength ?? 0) + (result.colors?.byteLength ?? 0);
     case 'volume':
       return result.data.byteLength;
     case 'point_cloud':

@@ -17,6 +17,11 @@ export interface MeshResult {
   indices: Uint32Array;
   /** One normal per vertex (flat x,y,z). Omit it and clients compute their own. */
   normals?: Float32Array;
+  /**
+   * Per-vertex RGB, three values per vertex: bytes 0..255 or floats 0..1. Omit it and
+   * clients use their own material colour. Clients that do not know it ignore it.
+   */
+  colors?: Uint8Array | Float32Array;
 }
 
 /** Element types a volume may carry, with the typed array that holds each. */

@@ -3,9 +3,10 @@
  * Classic parametric meshes with smooth normals: a geodesic sphere, a torus, a (p, q) torus
  * knot and Gielis' supershape. All are closed, outward-facing triangle meshes, y up.
  */
-import type { Integer, MeshResult, SpecimenDeclaration } from 'vitrine';
+import type { Color, Integer, MeshResult, SpecimenDeclaration } from 'vitrine';
 import { buildIcosphere } from './icosphere-mesh.ts';
 import { buildParametricMesh } from './parametric-surface.ts';
+import { shadeByRadius } from './shade-by-radius.ts';
 import { supershapeSurface } from './supershape-surface.ts';
 import { torusKnotTube } from './torus-knot-curve.ts';
 
@@ -108,6 +109,7 @@ export function torus_knot(
  * @param latitude_m Symmetry from pole to pole.
  * @param radius Largest distance from the centre after scaling.
  * @param segments Grid resolution along each direction.
+ * @param colour Colour of the tips; the valleys get a darker shade of it.
  * @minimum m 0
  * @maximum m 32
  * @minimum n1 0.1
@@ -131,6 +133,7 @@ export function supershape(
   latitude_m = 7,
   radius = 1,
   segments: Integer = 128,
+  colour: Color = '#e0913a',
 ): MeshResult {
   const mesh = buildParametricMesh(
     supershapeSurface({ m, n1, n2, n3 }, { m: latitude_m, n1: 1, n2: 1, n3: 1 }),
@@ -141,7 +144,7 @@ export function supershape(
   for (let i = 0; i < v.length; i += 3) extent = Math.max(extent, Math.hypot(v[i]!, v[i + 1]!, v[i + 2]!));
   const scale = extent > 0 ? radius / extent : 1;
   for (let i = 0; i < v.length; i++) v[i] = v[i]! * scale;
-  return mesh;
+  return { ...mesh, colors: shadeByRadius(v, colour) };
 }
 
 export const specimens: SpecimenDeclaration[] = [

@@ -110,11 +110,17 @@ describe('vitrine build', { timeout: 240_000 }, () => {
     expect(run.code).toBe(1);
     const lines = run.stderr.trim().split('\n');
     const errors = lines.filter((line) => line.includes(' error VITRINE_'));
-    expect(errors).toHaveLength(7);
+    expect(errors).toHaveLength(12);
     expect(errors[0]).toMatch(/shapes\/index\.ts:5:36 error VITRINE_SCHEMA_100 unsupported parameter type \[function 'fromPoints', parameter 'points'\]: .*'number\[\]'/);
     expect(run.stderr).toContain("index.ts:10:64 error VITRINE_SCHEMA_100 unsupported parameter type [function 'fromOptions', parameter 'when']");
+    // Each unsupported type names the closest supported one.
+    expect(run.stderr).toContain("parameter 'when' has type 'Date'; use number (a time in milliseconds since the epoch) or string (an ISO 8601 date) instead; supported:");
+    expect(run.stderr).toContain("parameter 'options' has type '{ radius: number }'; use one parameter per field");
+    expect(run.stderr).toContain("parameter 'nullable' has type 'number | null'; use an optional parameter (`name?: number`)");
+    expect(run.stderr).toContain("parameter 'mixed' has type ''a' | 1'; use one kind per parameter");
     expect(run.stderr).toContain("[function 'untyped', parameter 'size']: parameter 'size' has no type annotation");
-    expect(lines.at(-1)).toContain('7 errors; nothing written');
+    expect(run.stderr).toContain("[function 'fromTuples', parameter 'nested']: parameter 'nested' has element 1 of type '{ a: number }'");
+    expect(lines.at(-1)).toContain('12 errors; nothing written');
     expect(existsSync(path.join(root, 'out'))).toBe(false);
   });
 

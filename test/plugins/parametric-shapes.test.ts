@@ -56,3 +56,24 @@ describe('parametric shapes', () => {
     expect(outward / (mesh.vertices.length / 3)).toBeGreaterThan(0.9);
   });
 });
+
+describe('supershape colour', () => {
+  it('colours every vertex: the tips the picked colour, the valleys a darker shade of it', () => {
+    const mesh = supershape(5, 0.5, 1.5, 1.5, 3, 2, 32, '#c86432');
+    const colors = mesh.colors as Uint8Array;
+    expect(colors).toBeInstanceOf(Uint8Array);
+    expect(colors.length).toBe(mesh.vertices.length);
+    const radius = (i: number) => Math.hypot(mesh.vertices[3 * i]!, mesh.vertices[3 * i + 1]!, mesh.vertices[3 * i + 2]!);
+    const count = mesh.vertices.length / 3;
+    let outer = 0;
+    let inner = 0;
+    for (let i = 1; i < count; i++) {
+      if (radius(i) > radius(outer)) outer = i;
+      if (radius(i) < radius(inner)) inner = i;
+    }
+    expect(Array.from(colors.subarray(3 * outer, 3 * outer + 3))).toEqual([200, 100, 50]);
+    expect(Array.from(colors.subarray(3 * inner, 3 * inner + 3))).toEqual([60, 30, 15]);
+    // The default applies when the parameter is left out (what `{}` gives).
+    expect(Array.from((supershape().colors as Uint8Array).subarray(0, 3))).not.toEqual(Array.from(colors.subarray(0, 3)));
+  });
+});

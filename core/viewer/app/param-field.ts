@@ -2,15 +2,24 @@
  * @module param-field
  * One parameter's control, chosen from its schema property: a slider with a number field for
  * bounded numbers (integer steps for integers), a number field when unbounded, a dropdown for
- * an enum, a switch for a boolean, a text field for a string. The description is the hint; a
- * problem with the value is explained under the control.
+ * an enum (numbers too), a switch for a boolean, a text field for a string, a colour picker
+ * for a colour, a row of fields for a tuple (a vector), a list editor for an array, and a
+ * specimen reference for an input. The description is the hint; a problem with the value is
+ * explained under the control. An optional parameter with no default gets a switch to leave
+ * it unset (then it is not sent).
  */
 import type { ParameterProperty } from '../../client/wire-types.ts';
 import { h } from './dom.ts';
-import { checkValue, fieldKind, sliderStep } from './param-check.ts';
+import { checkValue, fieldKind, initialValue, isUnsettable, sliderStep } from './param-check.ts';
+import { createColorControl } from './param-color.ts';
+import type { ChangeMode, ParamControl } from './param-control.ts';
+import { createInputRefControl } from './param-input-ref.ts';
+import { createListControl } from './param-list.ts';
+import { withUnset } from './param-unset.ts';
+import { createVectorControl } from './param-vector.ts';
+import './param-controls.css';
 
-/** How a change should be sent: `drag` is debounced, `commit` goes at once. */
-export type ChangeMode = 'drag' | 'commit';
+export type { ChangeMode } from './param-control.ts';
 
 /** A rendered field. */
 export interface ParamField {
@@ -20,7 +29,7 @@ export interface ParamField {
   setValue(value: unknown): void;
 }
 
-/** Called with the new value (or `undefined` when the text cannot be read as a value at all). */
+/** Called with the new value, or `undefined` when an optional parameter is set back to unset. */
 export type FieldChange = (name: string, value: unknown, mode: ChangeMode) => void;
 
 function formatNumber(value: unknown): string {
@@ -28,8 +37,14 @@ function formatNumber(value: unknown): string {
 }
 
 /** Builds the control for `name`. */
-export function createParamField(name: string, prop: ParameterProperty, required: boolean, onChange: FieldChange): ParamField {
+export function createParamField(name: string, prop: ParameterProperty, required: boolean, notify: FieldChange): ParamField {
   const kind = fieldKind(prop);
+  // The last value sent, which an unset optional parameter gets back when switched on again.
+  const memory = { last: initialValue(prop) };
+  const onChange: FieldChange = (n, value, mode) => {
+    if (value !== undefined) memory.last = value;
+    notify(n, value, mode);
+  };
   const id = `param-${name}`;
   const error = h('div', { class: 'field-error', role: 'status', 'aria-live': 'polite' });
   const showCheck = (value: unknown, unreadable?: string): void => {
@@ -48,7 +63,7 @@ export function createParamField(name: string, prop: ParameterProperty, required
     { class: 'field-label', for: id },
     h('span', { class: 'field-name' }, name),
     required ? h('span', { class: 'field-required', title: 'required' }, '*') : null,
-    h('span', { class: 'field-type' }, prop.enum ? 'choice' : (prop.type ?? 'any'), range ? ` · ${range}` : ''),
+    h('span', { class: 'field-type' }, typeText(prop), range ? ` · ${range}` : ''),
   );
   const wrapper = h('div', { class: `field field-${kind}`, 'data-param': name });
   const hint = prop.description ? h('p', { class: 'field-hint' }, prop.description) : null;
@@ -118,6 +133,24 @@ export function createParamField(name: string, prop: ParameterProperty, required
       box.checked = value === true;
       showCheck(value);
     };
+  } else if (kind === 'color' || kind === 'vector' || kind === 'list' || kind === 'input') {
+    const emit = (value: unknown, mode: ChangeMode): void => {
+      showCheck(value);
+      onChange(name, value, mode);
+    };
+    const rich: ParamControl =
+      kind === 'color'
+        ? createColorControl(name, emit)
+        : kind === 'vector'
+          ? createVectorControl(name, prop, emit)
+          : kind === 'list'
+            ? createListControl(name, prop, emit)
+            : createInputRefControl(name, prop['x-vitrine-input'] ?? 'result', emit);
+    control = rich.element;
+    setValue = (value) => {
+      rich.setValue(value);
+      showCheck(value);
+    };
   } else {
     const text = h('input', { id, type: 'text', class: 'text', spellcheck: false, autocomplete: 'off' });
     text.addEventListener('input', () => onChange(name, text.value, 'drag'));
@@ -128,7 +161,20 @@ export function createParamField(name: string, prop: ParameterProperty, required
       showCheck(value);
     };
   }
+  if (isUnsettable(prop, required)) setValue = withUnset(name, memory, label, control, error, setValue, notify);
   wrapper.append(label, control, error);
   if (hint) wrapper.append(hint);
   return { name, element: wrapper, setValue };
+}
+
+/** The type shown beside the name. */
+function typeText(prop: ParameterProperty): string {
+  if (prop['x-vitrine-input']) return `${prop['x-vitrine-input'].replace('_', ' ')} input`;
+  if (prop.enum) return 'choice';
+  if (prop.type === 'string' && prop.format === 'color') return 'colour';
+  if (prop.type === 'array') {
+    const item = prop.prefixItems?.[0] ?? (prop.items || undefined);
+    return prop.prefixItems ? `vector of ${prop.prefixItems.length}` : `list of ${item?.type ?? 'values'}`;
+  }
+  return prop.type ?? 'any';
 }

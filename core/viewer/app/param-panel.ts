@@ -1,14 +1,15 @@
 /**
  * @module param-panel
  * A dynamic specimen's schema as a form. It keeps the current values (defaults, then the URL's
- * values, then edits), reports each change with how it should be sent, and shows the host's
- * 400 detail for the panel as a whole.
+ * values, then edits; an optional parameter with no default stays out until it is set),
+ * reports each change with how it should be sent, and shows the host's 400 detail for the
+ * panel as a whole.
  */
 import type { ParameterSchema } from '../../client/wire-types.ts';
 import { h } from './dom.ts';
 import { createParamField } from './param-field.ts';
 import type { ChangeMode, ParamField } from './param-field.ts';
-import { checkValue, initialValue } from './param-check.ts';
+import { checkValue, initialValue, isUnsettable } from './param-check.ts';
 
 export interface ParamPanelOptions {
   schema: ParameterSchema;
@@ -32,7 +33,8 @@ export class ParamPanel {
     const list = h('div', { class: 'fields' });
     for (const [name, prop] of Object.entries(options.schema.properties ?? {})) {
       const field = createParamField(name, prop, required.has(name), (n, value, mode) => {
-        this.#values[n] = value;
+        if (value === undefined) delete this.#values[n];
+        else this.#values[n] = value;
         options.onChange(this.values(), mode);
       });
       this.#fields.push(field);
@@ -75,7 +77,11 @@ export class ParamPanel {
 
   #assign(initial: Record<string, unknown> | null): void {
     const values: Record<string, unknown> = {};
-    for (const [name, prop] of Object.entries(this.#schema.properties ?? {})) values[name] = initialValue(prop);
+    const required = new Set(this.#schema.required ?? []);
+    for (const [name, prop] of Object.entries(this.#schema.properties ?? {})) {
+      // An optional parameter with no default starts unset: it is not sent.
+      if (!isUnsettable(prop, required.has(name))) values[name] = initialValue(prop);
+    }
     Object.assign(values, initial ?? {});
     this.#values = values;
     for (const field of this.#fields) field.setValue(values[field.name]);

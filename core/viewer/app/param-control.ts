@@ -1,0 +1,25 @@
+/**
+ * @module param-control
+ * What every parameter control gives the field around it: its element, a way to show a value
+ * without raising a change, and the changes it raises with how they should be sent.
+ */
+
+/** How a change should be sent: `drag` is debounced, `commit` goes at once. */
+export type ChangeMode = 'drag' | 'commit';
+
+/** Called with a control's new value. */
+export type ControlChange = (value: unknown, mode: ChangeMode) => void;
+
+/** A rendered control. */
+export interface ParamControl {
+  readonly element: HTMLElement;
+  /** Shows `value` without raising a change. */
+  setValue(value: unknown): void;
+  /** Enables or disables every input of the control (an unset optional parameter). */
+  setDisabled(disabled: boolean): void;
+}
+
+/** Sets `disabled` on every input, select and button inside `root`. */
+export function disableAll(root: HTMLElement, disabled: boolean): void {
+  for (const el of root.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLButtonElement>('input, select, button')) el.disabled = disabled;
+}
