@@ -37,6 +37,7 @@ import { FunctionRegistry } from './registry/function-registry.ts';
 import { reloadSources, type ReloadCounts } from './registry/reload-sources.ts';
 import { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import { JsonResultEncoder } from './results/json-encoder.ts';
+import { ResultIds } from './results/result-ids.ts';
 import { resultByteLength } from './results/to-json-result.ts';
 import { viewerRoutes } from './viewer/viewer-routes.ts';
 import { clientRoute } from './assets/client-route.ts';
@@ -107,7 +108,14 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     inline: new InlineInvoker(),
   };
   const events = new EventHub();
-  const results = new ResultService({ cache, invokers, log: app.log, publish: (roomId, event) => events.publish(roomChannel(roomId), event) });
+  const resultIds = new ResultIds(pools.encode, budget);
+  const results = new ResultService({
+    cache,
+    invokers,
+    log: app.log,
+    publish: (roomId, event) => events.publish(roomChannel(roomId), event),
+    idOf: (result) => resultIds.of(result),
+  });
   const jobStore = new JobStore({
     ttlSeconds: options.jobTtlSeconds,
     timeoutSeconds: options.jobTimeoutSeconds,
@@ -132,6 +140,8 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
       options,
       log: app.log,
     });
+    const service = scale;
+    resultIds.useRemote((id) => service.findResult(id));
   }
 
   const reloadHooks: AfterReloadHook[] = [];
@@ -152,6 +162,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     jobs: scale?.jobs ?? jobs,
     local: { results, jobs: jobStore },
     json: new JsonResultEncoder(pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes }),
+    resultIds,
     invokers,
     events,
     reload,

@@ -158,6 +158,11 @@ export interface RoomEntry {
   params: Record<string, unknown>;
   /** The result type (mesh, volume, point_cloud, image). */
   type: string;
+  /**
+   * The entry's result id (the `X-Result-Id` of its /data answer; `/api/results/{id}.zarr/`
+   * for a volume). On `state` and `result`; not on `computing`, whose result is not made yet.
+   */
+  result_id?: string;
 }
 
 /** A computation for a room started: what it computes, and its job when a `/start` began it. */

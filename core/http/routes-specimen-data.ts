@@ -13,6 +13,7 @@ import { expectBody, roomOf } from './request-input.ts';
 import { sendEnvelope, sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
 import { sendJsonResult } from './reply-json-result.ts';
 import { abortOnDisconnect } from './abort-on-disconnect.ts';
+import { RESULT_ID_HEADER } from '../results/result-ids.ts';
 
 type IdParams = { Params: { id: string } };
 
@@ -40,6 +41,8 @@ async function serveData(ctx: HostContext, request: FastifyRequest, reply: Fasti
   // Envelopes can follow a relayed result's bytes as they arrive; JSON results need them all.
   const streams = entry.return_type === 'mesh' || entry.return_type === 'volume';
   const { result, arriving } = streams ? await ctx.results.open(computeRequest) : { result: await ctx.results.compute(computeRequest), arriving: null };
+  // A relayed result still arriving cannot be hashed yet; it is named once it is in the cache.
+  if (!arriving) reply.header(RESULT_ID_HEADER, await ctx.resultIds.of(result));
   const envelope = toEnvelope(result);
   if (envelope && arriving) return sendEnvelopeAsItArrives(reply, envelope, ctx.options.envelopeMediaType, arriving);
   if (envelope) return sendEnvelope(reply, envelope, ctx.options.envelopeMediaType);

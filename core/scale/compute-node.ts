@@ -159,7 +159,7 @@ export class ComputeNode {
     }
     // A Redis failure from here on throws: BullMQ runs the computation again (work-queue.ts).
     const ref = await o.blobs.put(result, Math.max(cacheTtlMs, jobTtlMs) + 60_000);
-    const state = roomStateOf({ entry, values, roomId: room, specimenId: specimen });
+    const state = { ...roomStateOf({ entry, values, roomId: room, specimenId: specimen }), result_id: ref.hash };
     await redis.vFinish(cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state));
   }
 

@@ -9,6 +9,7 @@
 import type { Redis } from 'ioredis';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import { checkResultHeader, decodeResultFrame } from '../federation/result-frame.ts';
+import { rememberResultId } from '../results/result-id.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore } from './blob-store.ts';
 import { KEYS } from './redis-keys.ts';
@@ -91,6 +92,7 @@ export class RedisBlobStore implements BlobStore {
       bytes.set(chunk as Buffer, i * meta.chunkBytes);
     }
     const result = decodeResultFrame(header, payload as unknown as ArrayBuffer);
+    rememberResultId(result, ref.hash);
     this.#keep(ref.hash, result);
     return result;
   }
@@ -103,6 +105,13 @@ export class RedisBlobStore implements BlobStore {
     pipeline.pexpire(KEYS.blob(ref.hash), ttl, 'GT');
     for (let i = 0; i < meta.chunks; i++) pipeline.pexpire(KEYS.blobChunk(ref.hash, i), ttl, 'GT');
     for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
+  }
+
+  async find(hash: string): Promise<StoredResult | null> {
+    const local = this.#local.get(hash);
+    if (local) return this.get({ hash, meta: '' });
+    const meta = await withTimeLimit(this.#redis.get(KEYS.blob(hash)), transferLimitMs(0), 'reading a result from Redis');
+    return meta ? this.get({ hash, meta }) : null;
   }
 
   /** Forgets every result held in memory (cache clear). */

@@ -27,6 +27,7 @@ const START_WAIT_MS = 10_000;
 import { RedisEvents } from './redis-events.ts';
 import { RedisJobs } from './redis-jobs.ts';
 import { RedisResults } from './redis-results.ts';
+import { orUnavailable } from './redis-unavailable.ts';
 import { WorkQueue } from './work-queue.ts';
 
 export interface ScaleService {
@@ -35,6 +36,8 @@ export interface ScaleService {
   /** This process's compute node, when it lends threads. */
   node: ComputeNode | null;
   connections: RedisConnections;
+  /** The result stored under result id `id` (its content hash), or null when it is not stored. */
+  findResult(id: string): Promise<StoredResult | null>;
   /** Null when Redis answers, else why not (for /readyz). */
   notReady(): string | null;
   close(): Promise<void>;
@@ -96,6 +99,7 @@ export async function createScaleService(deps: {
     jobs,
     node,
     connections,
+    findResult: (id) => orUnavailable(blobs.find(id)),
     notReady: () => (connections.command.status === 'ready' ? null : `Redis at ${deps.url} is ${connections.command.status}`),
     async close() {
       results.abortAll();

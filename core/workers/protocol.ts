@@ -32,7 +32,13 @@ export interface JsonTask {
   result: StoredResult;
 }
 
-export type WorkerTask = InvokeTask | JsonTask;
+/** Work out a stored result's id (its content hash). */
+export interface HashTask {
+  op: 'hash';
+  result: StoredResult;
+}
+
+export type WorkerTask = InvokeTask | JsonTask | HashTask;
 
 /** Sent by the worker on the task port. */
 export type WorkerPortMessage =
