@@ -7,7 +7,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { sendStaticData } from './send-opened.ts';
-import { functionOfSpecimen, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
+import { functionOfSpecimen, specimenOr404, specimenType, specimenValues, type HostContext } from '../host-context.ts';
+import type { DeliveryOptions } from '../delivery/delivery-options.ts';
+import { parseDeliveryObject, parseDeliveryQuery } from '../delivery/parse-delivery.ts';
+import { resolveDelivery } from '../delivery/request-delivery.ts';
 import { expectParamsObject, parseParamsQuery } from '../params/parse-params.ts';
 import { expectBody, roomOf } from './request-input.ts';
 import { sendEnvelope, sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
@@ -29,11 +32,25 @@ function dataMediaType(ctx: HostContext, returnType: string): string {
   return returnType === 'mesh' || returnType === 'volume' ? ctx.options.envelopeMediaType : 'application/json; charset=utf-8';
 }
 
-async function serveData(ctx: HostContext, request: FastifyRequest, reply: FastifyReply, id: string, rawParams: () => Record<string, unknown>, rawRoom: unknown): Promise<FastifyReply> {
+async function serveData(
+  ctx: HostContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  id: string,
+  rawParams: () => Record<string, unknown>,
+  rawRoom: unknown,
+  rawDelivery: () => DeliveryOptions,
+): Promise<FastifyReply> {
   const record = specimenOr404(ctx, id);
-  if (!record.is_dynamic) return sendStaticData(reply, record, { envelopeMediaType: ctx.options.envelopeMediaType });
+  const asked = rawDelivery();
+  const userAgent = request.headers['user-agent'];
+  if (!record.is_dynamic) {
+    resolveDelivery(asked, specimenType(ctx, record), userAgent, ctx.options);
+    return sendStaticData(reply, record, { envelopeMediaType: ctx.options.envelopeMediaType });
+  }
   const entry = functionOfSpecimen(ctx, record);
   const values = specimenValues(ctx, record, entry, rawParams());
+  resolveDelivery(asked, entry.return_type, userAgent, ctx.options);
   const roomId = roomOf(ctx, rawRoom);
   // HEAD checks the specimen, parameters and room, and says what GET would send, without computing.
   if (request.method === 'HEAD') return answerHead(reply, dataMediaType(ctx, entry.return_type));
@@ -52,12 +69,20 @@ async function serveData(ctx: HostContext, request: FastifyRequest, reply: Fasti
 export async function specimenDataRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
   const { ctx } = opts;
 
-  app.get<IdParams & { Querystring: { params?: unknown; room_id?: unknown } }>('/api/specimens/:id/data', async (request, reply) =>
-    serveData(ctx, request, reply, request.params.id, () => parseParamsQuery(request.query.params, ctx.options.maxParamsLength), request.query.room_id),
+  app.get<IdParams & { Querystring: Record<string, unknown> }>('/api/specimens/:id/data', async (request, reply) =>
+    serveData(
+      ctx,
+      request,
+      reply,
+      request.params.id,
+      () => parseParamsQuery(request.query.params, ctx.options.maxParamsLength),
+      request.query.room_id,
+      () => parseDeliveryQuery(request.query),
+    ),
   );
 
   app.post<IdParams>('/api/specimens/:id/data', async (request, reply) => {
     const body = expectBody(request.body);
-    return serveData(ctx, request, reply, request.params.id, () => expectParamsObject(body.params), body.room_id);
+    return serveData(ctx, request, reply, request.params.id, () => expectParamsObject(body.params), body.room_id, () => parseDeliveryObject(body.delivery));
   });
 }
