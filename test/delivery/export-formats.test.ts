@@ -14,9 +14,21 @@ import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { ColorManagement, type BufferGeometry, type Mesh } from 'three';
 import { describe, expect, it } from 'vitest';
 import { parseNpyHeader } from '../../core/catalog/npy-header.ts';
-import { EXPORT_FORMATS, encodeExport } from '../../core/delivery/formats/export-formats.ts';
+import type { DeliveryOptions } from '../../core/delivery/delivery-options.ts';
+import { formatEncoder } from '../../core/delivery/formats.ts';
+import { FILE_ENCODERS } from '../../core/delivery/formats/file-encoders.ts';
+import type { StoredResult } from '../../core/results/stored-result.ts';
 import { POSITION_BITS, quantizePositions } from '../../core/delivery/formats/mesh-glb.ts';
 import { byteVolume, cloud, image, rampVolume, wavyGrid, type MeshSample } from './sample-results.ts';
+
+const NAMES = { baseName: 'specimen', envelopeMediaType: 'application/x-service-envelope-v1' };
+
+/** The bytes of `result` in `format`, through the format registry as the host finds them. */
+async function encodeExport(result: StoredResult, format: string, options: DeliveryOptions): Promise<Uint8Array> {
+  const parts = await formatEncoder(result.type, format).encode(result, { format, ...options }, NAMES);
+  expect(parts).toHaveLength(1);
+  return parts[0]!;
+}
 
 const arrayBufferOf = (bytes: Uint8Array): ArrayBuffer => bytes.slice().buffer;
 
@@ -224,14 +236,14 @@ describe('PNG', () => {
 
 describe('the format table', () => {
   it('names a media type and extension for each format, and refuses a result of another kind', async () => {
-    expect(Object.fromEntries(Object.entries(EXPORT_FORMATS).map(([name, f]) => [name, [f.resultType, f.mediaType]]))).toEqual({
-      glb: ['mesh', 'model/gltf-binary'],
-      stl: ['mesh', 'model/stl'],
-      obj: ['mesh', 'model/obj'],
-      npy: ['volume', 'application/octet-stream'],
-      ply: ['point_cloud', 'application/octet-stream'],
-      png: ['image', 'image/png'],
+    expect(Object.fromEntries(FILE_ENCODERS.map((f) => [f.format, [f.type, f.mediaType(NAMES), f.extension]]))).toEqual({
+      glb: ['mesh', 'model/gltf-binary', 'glb'],
+      stl: ['mesh', 'model/stl', 'stl'],
+      obj: ['mesh', 'model/obj', 'obj'],
+      npy: ['volume', 'application/octet-stream', 'npy'],
+      ply: ['point_cloud', 'application/octet-stream', 'ply'],
+      png: ['image', 'image/png', 'png'],
     });
-    await expect(encodeExport(rampVolume(), 'glb', {})).rejects.toThrow(/mesh/);
+    await expect(formatEncoder('mesh', 'glb').encode(rampVolume(), { format: 'glb' }, NAMES)).rejects.toThrow(/mesh/);
   });
 });
