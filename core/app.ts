@@ -40,6 +40,7 @@ import { JsonResultEncoder } from './results/json-encoder.ts';
 import { ResultIds } from './results/result-ids.ts';
 import { resultByteLength } from './results/to-json-result.ts';
 import { viewerRoutes } from './viewer/viewer-routes.ts';
+import { zarrRoutes } from './zarr/routes-zarr.ts';
 import { clientRoute } from './assets/client-route.ts';
 import { createPools } from './workers/pool.ts';
 import { installFederation } from './federation/install-federation.ts';
@@ -209,6 +210,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   await app.register(specimenDataRoutes, { ctx });
   await app.register(processingRoutes, { ctx });
   await app.register(jobRoutes, { ctx });
+  await app.register(zarrRoutes, { ctx });
   await app.register(clientRoute);
   if (options.viewer) await app.register(viewerRoutes);
   await installFederation(app, ctx);

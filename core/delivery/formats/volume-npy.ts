@@ -5,24 +5,13 @@
  * `numpy.load` reads it back with its shape and dtype; spacing and origin have no place in
  * the format (the OME-Zarr store carries them).
  */
-import type { DType } from '../../envelope/dtypes.ts';
+import { NUMPY_TYPESTR, type DType } from '../../envelope/dtypes.ts';
 import type { VolumeResult } from '../../sdk/result-types.ts';
-
-const DESCR: Record<DType, string> = {
-  uint8: '|u1',
-  int8: '|i1',
-  uint16: '<u2',
-  int16: '<i2',
-  uint32: '<u4',
-  int32: '<i4',
-  float32: '<f4',
-  float64: '<f8',
-};
 
 /** The header dictionary, e.g. `{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3, 4), }`. */
 function headerDict(dtype: DType, shape: readonly number[]): string {
   const dims = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
-  return `{'descr': '${DESCR[dtype]}', 'fortran_order': False, 'shape': ${dims}, }`;
+  return `{'descr': '${NUMPY_TYPESTR[dtype]}', 'fortran_order': False, 'shape': ${dims}, }`;
 }
 
 /** The `.npy` bytes of `volume` (this host is little-endian, as the typed arrays are). */
