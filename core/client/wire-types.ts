@@ -179,3 +179,6 @@ export type RoomEvent =
   | { event: 'state'; data: RoomEntry | null }
   | { event: 'computing'; data: RoomComputing }
   | { event: 'result'; data: RoomEntry };
+
+/** Delivery options of `/data`, as query values (e.g. `{ format: 'glb', compress: 'meshopt' }`). */
+export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim', string | number>>;
