@@ -38,6 +38,7 @@ import { reloadSources, type ReloadCounts } from './registry/reload-sources.ts';
 import { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import { JsonResultEncoder } from './results/json-encoder.ts';
 import { ResultIds } from './results/result-ids.ts';
+import { DeliveryVariants } from './delivery/delivery-variants.ts';
 import { resultByteLength } from './results/to-json-result.ts';
 import { viewerRoutes } from './viewer/viewer-routes.ts';
 import { zarrRoutes } from './zarr/routes-zarr.ts';
@@ -164,6 +165,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     local: { results, jobs: jobStore },
     json: new JsonResultEncoder(pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes }),
     resultIds,
+    delivery: new DeliveryVariants(pools.encode, budget),
     invokers,
     events,
     reload,

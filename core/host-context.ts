@@ -16,6 +16,7 @@ import type { FunctionRegistry } from './registry/function-registry.ts';
 import type { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import type { JsonResultEncoder } from './results/json-encoder.ts';
 import type { ResultIds } from './results/result-ids.ts';
+import type { DeliveryVariants } from './delivery/delivery-variants.ts';
 import type { InvokerSet } from './invoke/invoker.ts';
 import type { ResultService } from './invoke/result-service.ts';
 import type { ResultSource } from './results/result-source.ts';
@@ -39,6 +40,8 @@ export interface HostContext {
   json: JsonResultEncoder;
   /** Result ids (X-Result-Id) and the way from an id back to a held result. */
   resultIds: ResultIds;
+  /** Delivery variants (shaped, encoded, compressed), made once on the encode thread. */
+  delivery: DeliveryVariants;
   /** Invokers by function source; a relay adds `remote`. */
   invokers: InvokerSet;
   /** Host events, streamed to clients as Server-Sent Events. */

@@ -4,11 +4,16 @@
  * parsed), or its client's profile when it named none, checked against the type (400s before
  * anything is computed).
  */
+import { createHostError } from '../errors.ts';
 import { checkDeliveryFits, isResultType } from './check-delivery.ts';
+import { hasFormat } from './formats.ts';
 import { withClientProfile, type ClientProfileSettings } from './client-profile.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
 
 export function resolveDelivery(asked: DeliveryOptions, type: string, userAgent: string | undefined, settings: ClientProfileSettings): DeliveryOptions {
   checkDeliveryFits(asked, type);
+  if (asked.format !== undefined && isResultType(type) && !hasFormat(type, asked.format)) {
+    throw createHostError('SPC_ERR_DELIVERY_FORMAT_UNAVAILABLE', asked.format, type);
+  }
   return isResultType(type) ? withClientProfile(asked, type, userAgent, settings) : asked;
 }
