@@ -36,6 +36,7 @@ export async function sendStaticDelivery(ctx: HostContext, reply: FastifyReply, 
   if (source?.kind !== 'npy' && !isEmptyDelivery(asked)) {
     throw createHostError('SPC_ERR_DELIVERY_OPTION_MISFIT', Object.keys(asked)[0]!, `static file '${source?.kind === 'file' ? source.fileName : record.id}' is served as it is`);
   }
+  reply.header('vary', 'Accept-Encoding');
   const encoding = requestEncoding(reply);
   const shapes = source?.kind === 'npy' && !isEmptyDelivery(delivery);
   if (reply.request.method === 'HEAD' || !source || source.kind === 'remote' || (!encoding && !shapes)) {

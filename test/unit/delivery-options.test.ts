@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseServeOptions } from '../../core/cli/serve-options.ts';
 import { checkDeliveryFits } from '../../core/delivery/check-delivery.ts';
 import { withClientProfile } from '../../core/delivery/client-profile.ts';
 import { deliveryKey } from '../../core/delivery/delivery-options.ts';
@@ -71,5 +72,15 @@ describe('delivery options', () => {
     expect(withClientProfile({ dtype: 'float32' }, 'volume', 'GodotEngine/4.3', settings)).toEqual({ dtype: 'float32' });
     expect(withClientProfile({}, 'volume', 'curl/8', settings)).toEqual({});
     expect(withClientProfile({}, 'volume', 'GodotEngine/4.3', { ...settings, clientProfiles: false })).toEqual({});
+  });
+});
+
+describe('delivery serve options', () => {
+  it('reads --client-profiles and --headset-triangles from flags and the environment', () => {
+    expect(parseServeOptions(['--client-profiles', 'off', '--headset-triangles', '300000']).host_options).toMatchObject({ clientProfiles: false, headsetTriangles: 300000 });
+    expect(parseServeOptions([], { VITRINE_CLIENT_PROFILES: 'on', VITRINE_HEADSET_TRIANGLES: '42' }).host_options).toMatchObject({ clientProfiles: true, headsetTriangles: 42 });
+    expect(parseServeOptions([]).host_options.clientProfiles).toBeUndefined();
+    expect(() => parseServeOptions(['--client-profiles', 'maybe'])).toThrow(/client-profiles/);
+    expect(() => parseServeOptions(['--headset-triangles', '0'])).toThrow(/headset-triangles/);
   });
 });
