@@ -3,7 +3,7 @@
  * A mesh result as a binary glTF (GLB), written with glTF-Transform. Plain: float32 positions
  * and normals, integer indices and no extension at all, which any glTF reader (Godot 4 at run
  * time among them) loads. Meshopt: vertices reordered for locality, positions quantised to
- * 14-bit integers (the node's translation and scale undo it), normals octahedral-encoded in
+ * 12-bit integers (the node's translation and scale undo it), normals octahedral-encoded in
  * 8 bits, then every buffer view compressed with meshoptimizer's codec. Both
  * EXT_meshopt_compression and KHR_mesh_quantization are then required, so a reader without
  * them refuses the file instead of drawing garbage.
@@ -13,8 +13,13 @@ import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/exte
 import { MeshoptEncoder } from 'meshoptimizer';
 import type { MeshResult } from '../../sdk/result-types.ts';
 
-/** Quantised position precision: gltfpack's default, well under a thousandth of the extent. */
-export const POSITION_BITS = 14;
+/**
+ * Quantised position precision: a step of 1/4095 of the largest extent (a quarter of a
+ * millimetre on a metre-wide specimen, under a pixel on screen). On our isosurfaces 12 bits
+ * take about 10% fewer bytes than gltfpack's default of 14, which keeps a 100k-triangle mesh
+ * under 2.5 bytes per triangle once gzipped.
+ */
+export const POSITION_BITS = 12;
 
 export interface GlbOptions {
   /** Compress with meshoptimizer (EXT_meshopt_compression + KHR_mesh_quantization). */
