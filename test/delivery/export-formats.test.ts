@@ -132,6 +132,21 @@ describe('GLB', () => {
   }
 });
 
+describe('an empty mesh', () => {
+  it('is a GLB with an empty scene (glTF has no empty accessor; nothing to compress), and an empty STL and OBJ', async () => {
+    const empty: MeshSample = { type: 'mesh', vertices: new Float32Array(0), indices: new Uint32Array(0) };
+    for (const options of [{}, { compress: 'meshopt' }]) {
+      const glb = await encodeExport(empty, 'glb', options);
+      expect(glbJson(glb).extensionsRequired).toBeUndefined();
+      const doc = await readGlb(glb);
+      expect(doc.getRoot().listMeshes()).toEqual([]);
+      expect(doc.getRoot().listScenes()).toHaveLength(1);
+    }
+    expect((await encodeExport(empty, 'stl', {})).byteLength).toBe(84);
+    expect(new TextDecoder().decode(await encodeExport(empty, 'obj', {}))).toBe('# vitrine\n');
+  });
+});
+
 /** Decoded non-indexed geometry corners → the set of triangles as original vertex ids. */
 function trianglesOfGeometry(geometry: BufferGeometry, mesh: MeshSample): string[] {
   const byPosition = new Map<string, number>();

@@ -91,6 +91,22 @@ export function quantizePositions(vertices: Float32Array): { q: Uint16Array; min
   return { q, min, scale };
 }
 
+/** True when the mesh has no triangle to draw. */
+function isEmpty(mesh: MeshResult): boolean {
+  return mesh.indices.length < 3 || mesh.vertices.length < 3;
+}
+
+/**
+ * A GLB with an empty scene, for a mesh with no triangle: glTF allows no empty accessor, and
+ * with no data there is nothing to compress (and no extension to require).
+ */
+function encodeEmpty(): Promise<Uint8Array> {
+  const doc = new Document();
+  doc.getRoot().getAsset().generator = 'vitrine';
+  doc.getRoot().setDefaultScene(doc.createScene('scene'));
+  return new NodeIO().writeBinary(doc);
+}
+
 async function encodeMeshopt(mesh: MeshResult): Promise<Uint8Array> {
   await MeshoptEncoder.ready;
   const ordered = reorder(mesh);
@@ -106,5 +122,6 @@ async function encodeMeshopt(mesh: MeshResult): Promise<Uint8Array> {
 
 /** The GLB bytes of `mesh`. */
 export function encodeGlb(mesh: MeshResult, options: GlbOptions): Promise<Uint8Array> {
+  if (isEmpty(mesh)) return encodeEmpty();
   return options.meshopt ? encodeMeshopt(mesh) : encodePlain(mesh);
 }
