@@ -39,7 +39,8 @@ export class ResultIds {
     this.#remote = find;
   }
 
-  #index_(result: StoredResult, id: string): string {
+  /** Indexes `result` under `id` (the newest object of that content wins); returns the id. */
+  #remember(result: StoredResult, id: string): string {
     if (this.#index.get(id)?.deref() !== result) {
       this.#index.set(id, new WeakRef(result));
       this.#forget.register(result, id);
@@ -50,7 +51,7 @@ export class ResultIds {
   /** The id of `result`. */
   of(result: StoredResult): Promise<string> {
     const known = knownResultId(result);
-    if (known) return Promise.resolve(this.#index_(result, known));
+    if (known) return Promise.resolve(this.#remember(result, known));
     let pending = this.#pending.get(result);
     if (!pending) {
       pending = (
@@ -60,7 +61,7 @@ export class ResultIds {
       ).then((id) => {
         rememberResultId(result, id);
         this.#pending.delete(result);
-        return this.#index_(result, id);
+        return this.#remember(result, id);
       });
       pending.catch(() => this.#pending.delete(result));
       this.#pending.set(result, pending);
