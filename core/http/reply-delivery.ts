@@ -31,6 +31,12 @@ export function requestEncoding(reply: FastifyReply): ContentEncoding | null {
   return chooseEncoding(headers['accept-encoding']);
 }
 
+/** JSON has the same size limit compressed as plain: the text is made whole before compressing. */
+function checkJsonSize(ctx: HostContext, result: StoredResult, name: string): void {
+  const size = resultByteLength(result);
+  if (size > ctx.options.maxJsonResultBytes) throw createHostError('SPC_ERR_RESULT_TOO_LARGE', name, String(size), String(ctx.options.maxJsonResultBytes));
+}
+
 /** Sends a made variant whole, its length known up front. */
 export function sendVariant(reply: FastifyReply, variant: Variant, headers: Record<string, string>): FastifyReply {
   reply.hijack();
@@ -56,6 +62,7 @@ export async function sendDelivery(ctx: HostContext, reply: FastifyReply, result
     return envelope ? sendEnvelope(reply, envelope, ctx.options.envelopeMediaType) : sendJsonResult(ctx, reply, shaped, baseName);
   };
   if (isDefault && !encoding) return identity();
+  if (isDefault && !toEnvelope(shaped)) checkJsonSize(ctx, shaped, baseName);
   const variant = await ctx.delivery.packed(shaped, format, delivery, names, encoding, !isDefault);
   if (isDefault && !variant.encoding) return identity();
   const headers: Record<string, string> = { 'content-type': encoder.mediaType(names) };
@@ -69,9 +76,7 @@ export async function sendJsonDelivery(ctx: HostContext, reply: FastifyReply, re
   const size = resultByteLength(result);
   const encoding = size < COMPRESS_FROM_BYTES ? null : requestEncoding(reply);
   if (!encoding) return sendJsonResult(ctx, reply, result, functionName);
-  if (size > ctx.options.maxJsonResultBytes) {
-    throw createHostError('SPC_ERR_RESULT_TOO_LARGE', functionName, String(size), String(ctx.options.maxJsonResultBytes));
-  }
+  checkJsonSize(ctx, result, functionName);
   const names = { baseName: functionName, envelopeMediaType: ctx.options.envelopeMediaType };
   const variant = await ctx.delivery.packed(result, TYPED_JSON, {}, names, encoding, false);
   if (!variant.encoding) return sendJsonResult(ctx, reply, result, functionName);

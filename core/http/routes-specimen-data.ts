@@ -10,7 +10,7 @@ import { functionOfSpecimen, specimenOr404, specimenValues, type HostContext } f
 import { isEmptyDelivery } from '../delivery/delivery-options.ts';
 import { formatEncoder } from '../delivery/formats.ts';
 import type { DeliveryOptions } from '../delivery/delivery-options.ts';
-import { requestEncoding, sendDelivery } from './reply-delivery.ts';
+import { sendDelivery } from './reply-delivery.ts';
 import { sendStaticDelivery } from './send-static-delivery.ts';
 import { parseDeliveryObject, parseDeliveryQuery } from '../delivery/parse-delivery.ts';
 import { resolveDelivery } from '../delivery/request-delivery.ts';
@@ -55,9 +55,11 @@ async function serveData(
   // Envelopes can follow a relayed result's bytes as they arrive; JSON results need them all.
   const streams = entry.return_type === 'mesh' || entry.return_type === 'volume';
   const { result, arriving } = streams ? await ctx.results.open(computeRequest) : { result: await ctx.results.compute(computeRequest), arriving: null };
-  // A relayed result still arriving streams as it comes when nothing about it changes (with
-  // no X-Result-Id: its bytes, which the id hashes, are not all in yet).
-  if (arriving && isEmptyDelivery(delivery) && !requestEncoding(reply)) {
+  // A relayed result still arriving streams to its first readers as it comes, uncompressed
+  // (waiting for every byte to compress them would cost more than it saves); readers once it
+  // is in get the compressed variant. A delivery that shapes it waits for every byte. The
+  // stream goes without X-Result-Id: the bytes the id hashes are not all in yet.
+  if (arriving && isEmptyDelivery(delivery)) {
     reply.header('vary', 'Accept-Encoding');
     return sendEnvelopeAsItArrives(reply, toEnvelope(result)!, ctx.options.envelopeMediaType, arriving);
   }

@@ -64,6 +64,27 @@ const CASES: [string, string, Record<string, unknown> | null][] = [
   ['100k-triangle mesh (torus, 100 × 500 segments)', 'torus', { radial_segments: 100, tubular_segments: 500 }],
 ];
 
+interface Hits {
+  rps: number;
+  p99: number;
+  errors: number;
+}
+
+/** Identity and compressed hits of one URL, interleaved twice (the machine's load drifts). */
+async function compareHits(url: string, headers: Record<string, string>): Promise<{ identity: Hits; gzip: Hits }> {
+  const identity: Hits = { rps: 0, p99: 0, errors: 0 };
+  const gzip: Hits = { rps: 0, p99: 0, errors: 0 };
+  for (let round = 0; round < 2; round++) {
+    for (const [sum, h] of [[identity, {}], [gzip, headers]] as const) {
+      const result = await autocannon({ url, connections: 50, duration: 4, headers: h });
+      sum.rps += result.requests.average / 2;
+      sum.p99 = Math.max(sum.p99, result.latency.p99);
+      sum.errors += result.errors + result.non2xx;
+    }
+  }
+  return { identity, gzip };
+}
+
 /** Downloads `url` with curl in a child process; true when it answered 200. */
 function downloadElsewhere(url: string, encoding: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -119,27 +140,22 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       );
     }
 
-    // 3. Hits: a cached gzip variant against identity bytes of the same entry.
-    const meshUrl = `${host.url}${dataPath('torus', { radial_segments: 100, tubular_segments: 500 }, 'bench-torus')}`;
+    // 3. Hits: a cached gzip variant against identity bytes of the same entry, for the
+    // 100k-triangle mesh and a small mesh (where per-request work, not bytes, sets the pace).
     const gzipHeaders = { 'accept-encoding': 'gzip' };
-    await fetchMeasured(meshUrl, gzipHeaders);
-    // Interleaved twice: the machine's load drifts during a run.
-    const identity = { requests: { average: 0 }, latency: { p99: 0 }, errors: 0, non2xx: 0 };
-    const gzip = { requests: { average: 0 }, latency: { p99: 0 }, errors: 0, non2xx: 0 };
-    for (let round = 0; round < 2; round++) {
-      for (const [sum, headers] of [[identity, {}], [gzip, gzipHeaders]] as const) {
-        const result = await autocannon({ url: meshUrl, connections: 50, duration: 4, headers });
-        sum.requests.average += result.requests.average / 2;
-        sum.latency.p99 = Math.max(sum.latency.p99, result.latency.p99);
-        sum.errors += result.errors;
-        sum.non2xx += result.non2xx;
-      }
+    for (const [label, params, roomId] of [
+      ['100k-triangle mesh', { radial_segments: 100, tubular_segments: 500 }, 'bench-torus'],
+      ['6k-triangle mesh (torus defaults)', {}, 'bench-torus-small'],
+    ] as const) {
+      const url = `${host.url}${dataPath('torus', params, roomId)}`;
+      await fetchMeasured(url, gzipHeaders);
+      const sizes = [await fetchMeasured(url), await fetchMeasured(url, gzipHeaders)];
+      const { identity, gzip } = await compareHits(url, gzipHeaders);
+      lines.push(
+        `${label} cache hits, 50 connections, 2 × 4 s each (interleaved), loopback: identity (${MB(sizes[0]!.bytes)}) ${fmt(identity.rps, 0)} req/s p99 ${identity.p99} ms; ` +
+          `gzip variant (${MB(sizes[1]!.bytes)}) ${fmt(gzip.rps, 0)} req/s p99 ${gzip.p99} ms; ratio ${fmt(gzip.rps / identity.rps)} (target >= 0.9); errors ${identity.errors + gzip.errors}`,
+      );
     }
-    const sizes = [await fetchMeasured(meshUrl), await fetchMeasured(meshUrl, gzipHeaders)];
-    lines.push(
-      `100k-triangle mesh cache hits, 50 connections, 2 × 4 s each, loopback: identity (${MB(sizes[0]!.bytes)}) ${fmt(identity.requests.average, 0)} req/s p99 ${identity.latency.p99} ms; ` +
-        `gzip variant (${MB(sizes[1]!.bytes)}) ${fmt(gzip.requests.average, 0)} req/s p99 ${gzip.latency.p99} ms; ratio ${fmt(gzip.requests.average / identity.requests.average)} (target >= 0.9); errors ${identity.errors + identity.non2xx + gzip.errors + gzip.non2xx}`,
-    );
 
     // 4. Progress polls while 64 MiB variants are made (gzip then br of fresh entries).
     const job = (await (await fetch(`${host.url}/api/specimens/torus/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"room_id":"bench-poll"}' })).json()) as { job_id: string };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseServeOptions } from '../../core/cli/serve-options.ts';
 import { checkDeliveryFits } from '../../core/delivery/check-delivery.ts';
 import { withClientProfile } from '../../core/delivery/client-profile.ts';
+import { chooseEncoding } from '../../core/delivery/content-encoding.ts';
 import { deliveryKey } from '../../core/delivery/delivery-options.ts';
 import { parseDeliveryObject, parseDeliveryQuery } from '../../core/delivery/parse-delivery.ts';
 import { isHostError } from '../../core/errors.ts';
@@ -82,5 +83,17 @@ describe('delivery serve options', () => {
     expect(parseServeOptions([]).host_options.clientProfiles).toBeUndefined();
     expect(() => parseServeOptions(['--client-profiles', 'maybe'])).toThrow(/client-profiles/);
     expect(() => parseServeOptions(['--headset-triangles', '0'])).toThrow(/headset-triangles/);
+  });
+});
+
+describe('content encoding', () => {
+  it('prefers br, then gzip, honouring q=0 and *', () => {
+    expect(chooseEncoding('gzip, deflate, br')).toBe('br');
+    expect(chooseEncoding('gzip, deflate')).toBe('gzip');
+    expect(chooseEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(chooseEncoding('*')).toBe('br');
+    expect(chooseEncoding('*;q=0, identity')).toBeNull();
+    expect(chooseEncoding('deflate')).toBeNull();
+    expect(chooseEncoding(undefined)).toBeNull();
   });
 });
