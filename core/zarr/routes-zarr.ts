@@ -55,6 +55,12 @@ async function serveKey(ctx: HostContext, request: StoreRequest, reply: FastifyR
 
 export async function zarrRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
   const { ctx } = opts;
-  app.get('/api/results/:store', (request: StoreRequest, reply) => serveKey(ctx, request, reply));
-  app.get('/api/results/:store/*', (request: StoreRequest, reply) => serveKey(ctx, request, reply));
+  const schema = {
+    summary: 'A held volume result as a read-only OME-Zarr v0.4 store (Zarr v2)',
+    description:
+      '`store` is `<result_id>.zarr` (the X-Result-Id of a /data answer); keys: `.zgroup`, `.zattrs`, `0/.zarray`, `0/.zattrs`, gzip chunks `0/z.y.x`. ' +
+      'Open the store URL in napari (napari-ome-zarr), vizarr or Neuroglancer.',
+  };
+  app.get('/api/results/:store', { schema }, (request: StoreRequest, reply) => serveKey(ctx, request, reply));
+  app.get('/api/results/:store/*', { schema }, (request: StoreRequest, reply) => serveKey(ctx, request, reply));
 }
