@@ -37,9 +37,11 @@ import { FunctionRegistry } from './registry/function-registry.ts';
 import { reloadSources, type ReloadCounts } from './registry/reload-sources.ts';
 import { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import { JsonResultEncoder } from './results/json-encoder.ts';
+import { ResultIds } from './results/result-ids.ts';
 import { DeliveryVariants } from './delivery/delivery-variants.ts';
 import { resultByteLength } from './results/to-json-result.ts';
 import { viewerRoutes } from './viewer/viewer-routes.ts';
+import { zarrRoutes } from './zarr/routes-zarr.ts';
 import { clientRoute } from './assets/client-route.ts';
 import { createPools } from './workers/pool.ts';
 import { installFederation } from './federation/install-federation.ts';
@@ -108,7 +110,14 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     inline: new InlineInvoker(),
   };
   const events = new EventHub();
-  const results = new ResultService({ cache, invokers, log: app.log, publish: (roomId, event) => events.publish(roomChannel(roomId), event) });
+  const resultIds = new ResultIds(pools.encode, budget);
+  const results = new ResultService({
+    cache,
+    invokers,
+    log: app.log,
+    publish: (roomId, event) => events.publish(roomChannel(roomId), event),
+    idOf: (result) => resultIds.of(result),
+  });
   const jobStore = new JobStore({
     ttlSeconds: options.jobTtlSeconds,
     timeoutSeconds: options.jobTimeoutSeconds,
@@ -133,6 +142,8 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
       options,
       log: app.log,
     });
+    const service = scale;
+    resultIds.useRemote((id) => service.findResult(id));
   }
 
   const reloadHooks: AfterReloadHook[] = [];
@@ -153,6 +164,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     jobs: scale?.jobs ?? jobs,
     local: { results, jobs: jobStore },
     json: new JsonResultEncoder(pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes }),
+    resultIds,
     delivery: new DeliveryVariants(pools.encode, budget),
     invokers,
     events,
@@ -200,6 +212,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   await app.register(specimenDataRoutes, { ctx });
   await app.register(processingRoutes, { ctx });
   await app.register(jobRoutes, { ctx });
+  await app.register(zarrRoutes, { ctx });
   await app.register(clientRoute);
   if (options.viewer) await app.register(viewerRoutes);
   await installFederation(app, ctx);

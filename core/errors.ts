@@ -80,6 +80,11 @@ export const ERRORS = {
   SPC_ERR_ADMIN_TOKEN_MISSING: entry(401, () => 'this route needs the admin token: Authorization: Bearer <token>'),
   SPC_ERR_ADMIN_TOKEN_WRONG: entry(403, () => 'the admin token is wrong'),
 
+  // --- results by id (OME-Zarr) ---
+  SPC_ERR_RESULT_ID_NOT_FOUND: entry(404, (id = '?') => `no result with id '${id}' is held here (unknown, or dropped since: request its data again for a new id)`),
+  SPC_ERR_RESULT_NOT_VOLUME: entry(404, (id = '?', type = '?') => `result '${id}' is a ${type}; only volume results are served as OME-Zarr`),
+  SPC_ERR_ZARR_KEY_NOT_FOUND: entry(404, (key = '?', id = '?') => `'${key}' is not in the OME-Zarr store of result '${id}'`),
+
   // --- federation ---
   SPC_ERR_WORKER_DISCONNECTED: entry(502, (id = '?') => `worker '${id}' disconnected`),
   SPC_ERR_WORKER_TIMEOUT: entry(504, (id = '?', what = 'request') => `worker '${id}' did not answer the ${what} in time`),

@@ -115,6 +115,11 @@ export class ResultBudget<T> {
     this.#idleGc.schedule();
   }
 
+  /** Whether some holder still keeps `value` (it has not been released or evicted). */
+  holds(value: T): boolean {
+    return this.#held.has(value);
+  }
+
   /** Marks `value` as just used (a cache hit, a result read). */
   touch(value: T | object): void {
     const held = this.#held.get(value);

@@ -1,7 +1,8 @@
 /**
  * @module png-encoder
- * A small, dependency-free PNG encoder (8-bit grey, grey+alpha, RGB or RGBA) on node:zlib.
- * Used for the placeholder thumbnail and by the script that renders the example thumbnails.
+ * A small, dependency-free PNG encoder (8- or 16-bit grey, grey+alpha, RGB or RGBA) on
+ * node:zlib. Used for the placeholder thumbnail, by the script that renders the example
+ * thumbnails, and for image results downloaded as PNG.
  */
 import { crc32, deflateSync } from 'node:zlib';
 
@@ -10,7 +11,9 @@ export interface RasterImage {
   height: number;
   /** 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA. */
   channels: 1 | 2 | 3 | 4;
-  /** Row-major, channels last, `width * height * channels` bytes. */
+  /** 8 (default) or 16 bits per sample. */
+  bitDepth?: 8 | 16;
+  /** Row-major, channels last, `width * height * channels` samples; 16-bit ones big-endian. */
   data: Uint8Array;
 }
 
@@ -36,7 +39,8 @@ function paeth(a: number, b: number, c: number): number {
 
 /** Filters each row with whichever of the five PNG filters gives the smallest absolute sum. */
 function filterRows(image: RasterImage): Buffer {
-  const { width, height, channels: bpp, data } = image;
+  const { width, height, data } = image;
+  const bpp = image.channels * ((image.bitDepth ?? 8) / 8);
   const stride = width * bpp;
   const out = Buffer.alloc(height * (stride + 1));
   const candidate = Buffer.alloc(stride);
@@ -71,16 +75,18 @@ function filterRows(image: RasterImage): Buffer {
  */
 export function encodePng(image: RasterImage): Buffer {
   const { width, height, channels, data } = image;
+  const bitDepth = image.bitDepth ?? 8;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
     throw new RangeError(`invalid PNG size ${width}x${height}`);
   }
-  if (data.length !== width * height * channels) {
-    throw new RangeError(`PNG data has ${data.length} bytes, expected ${width * height * channels}`);
+  const expected = width * height * channels * (bitDepth / 8);
+  if (data.length !== expected) {
+    throw new RangeError(`PNG data has ${data.length} bytes, expected ${expected}`);
   }
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
+  header[8] = bitDepth;
   header[9] = COLOR_TYPE[channels];
   // bytes 10-12: deflate compression, adaptive filtering, no interlace (all zero)
   return Buffer.concat([

@@ -16,6 +16,7 @@ import { Transport } from './transport.ts';
 import type { FetchLike } from './transport.ts';
 import type {
   CacheStats,
+  DeliveryQuery,
   CatalogEntry,
   FunctionInfo,
   JobEvent,
@@ -46,6 +47,8 @@ export interface DataOptions {
   signal?: AbortSignal;
   /** POST sends params in the body (no URL length limit). @defaultValue `'GET'` */
   method?: 'GET' | 'POST';
+  /** How the result travels (`format`, `compress`, ...): never part of the cache key. */
+  delivery?: DeliveryQuery;
 }
 
 /** Arguments of one `/invoke`. */
@@ -90,10 +93,11 @@ export class VitrineClient implements JobEndpoints {
   }
 
   /** The URL of `GET /data` with these params and room (for links and downloads). */
-  dataUrl(id: string, options: Pick<DataOptions, 'params' | 'room'> = {}): string {
+  dataUrl(id: string, options: Pick<DataOptions, 'params' | 'room' | 'delivery'> = {}): string {
     return this.#http.url(`/api/specimens/${enc(id)}/data`, {
       params: options.params ? JSON.stringify(options.params) : undefined,
       room_id: options.room,
+      ...options.delivery,
     });
   }
 
@@ -109,11 +113,11 @@ export class VitrineClient implements JobEndpoints {
     const response =
       options.method === 'POST'
         ? await this.#http.send('POST', path, {
-            body: { params: options.params ?? {}, room_id: options.room },
+            body: { params: options.params ?? {}, room_id: options.room, ...(options.delivery ? { delivery: options.delivery } : {}) },
             signal: options.signal,
           })
         : await this.#http.send('GET', path, {
-            query: { params: options.params ? JSON.stringify(options.params) : undefined, room_id: options.room },
+            query: { params: options.params ? JSON.stringify(options.params) : undefined, room_id: options.room, ...options.delivery },
             signal: options.signal,
           });
     return readDataResponse(response, this.#envelopeMediaType);
@@ -204,7 +208,7 @@ export class VitrineClient implements JobEndpoints {
     options: LoadOptions = {},
   ): Promise<SpecimenData> {
     if (typeof specimen !== 'string' && !specimen.is_dynamic) {
-      return this.getData(specimen.id, { room: options.room, signal: options.signal });
+      return this.getData(specimen.id, { room: options.room, signal: options.signal, delivery: options.delivery });
     }
     return runJob(this, typeof specimen === 'string' ? specimen : specimen.id, params, options);
   }

@@ -16,7 +16,7 @@
 import type { SpecimenData } from './decoded-types.ts';
 import { abortError, isAbortError, VitrineJobError } from './errors.ts';
 import { waitForJob, type JobWatchEndpoints } from './wait-job.ts';
-import type { ProgressMessage, StartResponse } from './wire-types.ts';
+import type { DeliveryQuery, ProgressMessage, StartResponse } from './wire-types.ts';
 
 /** Options of {@link runJob} and `VitrineClient.load`. */
 export interface LoadOptions {
@@ -38,6 +38,8 @@ export interface LoadOptions {
   pollIntervalMs?: number;
   /** Where the result comes from once the job is done. @defaultValue `'data'` */
   resultVia?: 'data' | 'job';
+  /** Delivery options of the final `/data` request (not used with `resultVia: 'job'`). */
+  delivery?: DeliveryQuery;
 }
 
 /** The host calls the job flow needs (implemented by `VitrineClient`). */
@@ -47,7 +49,7 @@ export interface JobEndpoints extends JobWatchEndpoints {
   cancel(jobId: string): Promise<void>;
   getData(
     specimenId: string,
-    options: { params?: Record<string, unknown>; room?: string; signal?: AbortSignal },
+    options: { params?: Record<string, unknown>; room?: string; signal?: AbortSignal; delivery?: DeliveryQuery },
   ): Promise<SpecimenData>;
 }
 
@@ -111,5 +113,5 @@ export async function runJob(
     if (isAbortError(error) && status === 'running') await api.cancel(jobId).catch(() => {});
     throw error;
   }
-  return resultVia === 'job' ? api.result(jobId, signal) : api.getData(specimenId, { params, room, signal });
+  return resultVia === 'job' ? api.result(jobId, signal) : api.getData(specimenId, { params, room, signal, delivery: options.delivery });
 }

@@ -170,6 +170,11 @@ export interface RoomEntry {
   params: Record<string, unknown>;
   /** The result type (mesh, volume, point_cloud, image). */
   type: string;
+  /**
+   * The entry's result id (the `X-Result-Id` of its /data answer; `/api/results/{id}.zarr/`
+   * for a volume). On `state` and `result`; not on `computing`, whose result is not made yet.
+   */
+  result_id?: string;
 }
 
 /** A computation for a room started: what it computes, and its job when a `/start` began it. */
@@ -186,3 +191,6 @@ export type RoomEvent =
   | { event: 'state'; data: RoomEntry | null }
   | { event: 'computing'; data: RoomComputing }
   | { event: 'result'; data: RoomEntry };
+
+/** Delivery options of `/data`, as query values (e.g. `{ format: 'glb', compress: 'meshopt' }`). */
+export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim', string | number>>;

@@ -31,3 +31,15 @@ export function dtypeOf(array: AnyTypedArray): DType {
   }
   throw new TypeError('not a supported typed array');
 }
+
+/** NumPy's type string of each dtype, little-endian (`.npy` headers, Zarr v2 `.zarray`). */
+export const NUMPY_TYPESTR: Readonly<Record<DType, string>> = {
+  uint8: '|u1',
+  int8: '|i1',
+  uint16: '<u2',
+  int16: '<i2',
+  uint32: '<u4',
+  int32: '<i4',
+  float32: '<f4',
+  float64: '<f8',
+};

@@ -29,7 +29,9 @@ export const MAX_ROOM_STREAM_BACKLOG = 1024 * 1024;
 
 /** The wire shape of a room's entry (typed as the client's, so the two cannot drift apart). */
 export function toRoomEntry(state: RoomState): RoomEntry {
-  return { function_name: state.function_name, specimen_id: state.specimen_id, params: state.params, type: state.type };
+  const entry: RoomEntry = { function_name: state.function_name, specimen_id: state.specimen_id, params: state.params, type: state.type };
+  if (state.result_id) entry.result_id = state.result_id;
+  return entry;
 }
 
 /**

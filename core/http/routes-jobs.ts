@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { sendJsonDelivery } from './reply-delivery.ts';
+import { RESULT_ID_HEADER } from '../results/result-ids.ts';
 import { parseSince } from './request-input.ts';
 
 type JobParams = { Params: { id: string } };
@@ -20,6 +21,7 @@ export async function jobRoutes(app: FastifyInstance, opts: { ctx: HostContext }
 
   app.get<JobParams>('/api/jobs/:id/result', { compress: false }, async (request, reply) => {
     const { result, functionName } = await ctx.jobs.result(request.params.id);
+    reply.header(RESULT_ID_HEADER, await ctx.resultIds.of(result));
     return sendJsonDelivery(ctx, reply, result, functionName);
   });
 

@@ -10,6 +10,7 @@ import { resolveParams } from '../params/resolve-params.ts';
 import { toFunctionListing, valueParameterNames } from '../registry/function-entry.ts';
 import { abortOnDisconnect } from './abort-on-disconnect.ts';
 import { sendJsonDelivery } from './reply-delivery.ts';
+import { RESULT_ID_HEADER } from '../results/result-ids.ts';
 import { expectBody, roomOf } from './request-input.ts';
 
 export async function processingRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
@@ -35,6 +36,7 @@ export async function processingRoutes(app: FastifyInstance, opts: { ctx: HostCo
     const values = resolveParams(entry.schema, valueParameterNames(entry), { positional: (body.args as unknown[] | undefined) ?? [], named: expectParamsObject(kwargs) }, entry.name);
     const roomId = roomOf(ctx, body.room_id);
     const result = await ctx.results.compute({ entry, values, roomId, signal: abortOnDisconnect(request, reply) });
+    reply.header(RESULT_ID_HEADER, await ctx.resultIds.of(result));
     return sendJsonDelivery(ctx, reply, result, entry.name);
   });
 

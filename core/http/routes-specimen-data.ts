@@ -18,6 +18,7 @@ import { expectParamsObject, parseParamsQuery } from '../params/parse-params.ts'
 import { expectBody, roomOf } from './request-input.ts';
 import { sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
 import { abortOnDisconnect } from './abort-on-disconnect.ts';
+import { RESULT_ID_HEADER } from '../results/result-ids.ts';
 
 type IdParams = { Params: { id: string } };
 
@@ -56,13 +57,15 @@ async function serveData(
   const { result, arriving } = streams ? await ctx.results.open(computeRequest) : { result: await ctx.results.compute(computeRequest), arriving: null };
   // A relayed result still arriving streams to its first readers as it comes, uncompressed
   // (waiting for every byte to compress them would cost more than it saves); readers once it
-  // is in get the compressed variant. A delivery that shapes it waits for every byte.
+  // is in get the compressed variant. A delivery that shapes it waits for every byte. The
+  // stream goes without X-Result-Id: the bytes the id hashes are not all in yet.
   if (arriving && isEmptyDelivery(delivery)) {
     reply.header('vary', 'Accept-Encoding');
     return sendEnvelopeAsItArrives(reply, toEnvelope(result)!, ctx.options.envelopeMediaType, arriving);
   }
   // Shaping or compressing needs every byte: wait for the rest of a relayed result.
   if (arriving) for (const part of toEnvelope(result)!.parts) await arriving.arrived(part, part.byteLength);
+  reply.header(RESULT_ID_HEADER, await ctx.resultIds.of(result));
   return sendDelivery(ctx, reply, result, delivery, record.id);
 }
 

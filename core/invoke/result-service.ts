@@ -81,12 +81,23 @@ export class ResultService implements ResultSource {
   #log: FastifyBaseLogger;
   #flights = new Map<string, Flight>();
   #publish: RoomEventSink;
+  #idOf: (result: StoredResult) => Promise<string | undefined>;
 
-  constructor(options: { cache: RoomCache<StoredResult>; invokers: InvokerSet; log: FastifyBaseLogger; publish?: RoomEventSink }) {
+  constructor(options: {
+    cache: RoomCache<StoredResult>;
+    invokers: InvokerSet;
+    log: FastifyBaseLogger;
+    publish?: RoomEventSink;
+    /** The result's id for the room's entry (results/result-ids.ts); none when absent. */
+    idOf?: (result: StoredResult) => Promise<string>;
+  }) {
     this.#cache = options.cache;
     this.#invokers = options.invokers;
     this.#log = options.log;
     this.#publish = options.publish ?? (() => {});
+    const idOf = options.idOf;
+    // An id that cannot be worked out leaves the entry without one rather than failing it.
+    this.#idOf = idOf ? (result) => idOf(result).catch(() => undefined) : async () => undefined;
   }
 
   get cache(): RoomCache<StoredResult> {
@@ -189,8 +200,10 @@ export class ResultService implements ResultSource {
     };
     flight.promise = invoker
       .invoke(entry, values, { signal: controller.signal, onProgress, roomId, onArriving, ...(job ? { job } : {}) })
-      .then((result) => {
-        const state = roomStateOf(request);
+      .then(async (result) => {
+        // The entry carries its result id, so `state` and `result` events can name it.
+        const resultId = await this.#idOf(result);
+        const state: RoomState = resultId ? { ...roomStateOf(request), result_id: resultId } : roomStateOf(request);
         this.#cache.set(roomId, key, entry.name, Object.keys(values), result, state);
         this.#publish(roomId, { event: 'result', data: state });
         return result;

@@ -7,7 +7,7 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 
-export const EXPOSED_HEADERS = ['Content-Disposition', 'Content-Length', 'Content-Range', 'Content-Type', 'Retry-After'];
+export const EXPOSED_HEADERS = ['Content-Disposition', 'Content-Length', 'Content-Range', 'Content-Type', 'Retry-After', 'X-Result-Id'];
 
 export async function installCors(app: FastifyInstance, corsOrigin: string): Promise<void> {
   const value = corsOrigin.trim();

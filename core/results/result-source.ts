@@ -17,6 +17,8 @@ export interface RoomState {
   /** Parameter values with defaults filled. */
   params: Record<string, unknown>;
   type: string;
+  /** The content hash of the entry's result (results/result-id.ts), once the entry holds one. */
+  result_id?: string;
 }
 
 /** The EventHub channel of one room's `computing` and `result` events. */

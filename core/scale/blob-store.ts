@@ -7,12 +7,12 @@
  * would take). A `BlobRef` is small: it travels in room pointers and job records. A store may
  * lose a blob at any time (expiry, eviction): a reader treats that as a miss, never as a fault.
  */
-import { createHash } from 'node:crypto';
 import { encodeResultFrame, type ResultHeader } from '../federation/result-frame.ts';
+import { hashFrame, rememberResultId } from '../results/result-id.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
 export interface BlobRef {
-  /** sha256 of the header and bytes, hex. */
+  /** sha256 of the header and bytes, hex: the result's id (results/result-id.ts). */
   hash: string;
   /** JSON of {@link BlobMeta}: everything needed to read the bytes back. */
   meta: string;
@@ -41,14 +41,16 @@ export interface BlobStore {
   get(ref: BlobRef): Promise<StoredResult | null>;
   /** Keeps a stored blob at least `ttlMs` more (a job that will still be asked for it); false when it is gone. */
   touch(ref: BlobRef, ttlMs: number): Promise<boolean>;
+  /** The result stored under content hash `hash` (its result id), or null when it is not stored. */
+  find(hash: string): Promise<StoredResult | null>;
 }
 
-/** A result's frame (blocks of bytes) and its content hash. */
+/** A result's frame (blocks of bytes) and its content hash (remembered as its result id). */
 export function frameOf(result: StoredResult): { header: ResultHeader; blocks: Uint8Array[]; hash: string } {
   const { header, blocks } = encodeResultFrame(result);
-  const sha = createHash('sha256').update(JSON.stringify(header));
-  for (const block of blocks) sha.update(block);
-  return { header, blocks, hash: sha.digest('hex') };
+  const hash = hashFrame(header, blocks);
+  rememberResultId(result, hash);
+  return { header, blocks, hash };
 }
 
 /** Cuts `blocks` into buffers of `size` bytes (the last shorter), copying only across block edges. */

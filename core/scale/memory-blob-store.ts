@@ -4,11 +4,12 @@
  * Redis one. It serves the blob-store contract tests as the second implementation.
  */
 import { decodeResultFrame } from '../federation/result-frame.ts';
+import { rememberResultId } from '../results/result-id.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
 
 export class MemoryBlobStore implements BlobStore {
-  #blobs = new Map<string, { bytes: Uint8Array; expiresAt: number }>();
+  #blobs = new Map<string, { bytes: Uint8Array; meta: string; expiresAt: number }>();
   #now: () => number;
 
   constructor(now: () => number = Date.now) {
@@ -20,7 +21,7 @@ export class MemoryBlobStore implements BlobStore {
     const meta: BlobMeta = { header, chunkBytes: header.byteLength, chunks: header.byteLength > 0 ? 1 : 0 };
     const held = this.#blobs.get(hash);
     if (held) held.expiresAt = Math.max(held.expiresAt, this.#now() + ttlMs);
-    else this.#blobs.set(hash, { bytes: Buffer.concat(blocks), expiresAt: this.#now() + ttlMs });
+    else this.#blobs.set(hash, { bytes: Buffer.concat(blocks), meta: JSON.stringify(meta), expiresAt: this.#now() + ttlMs });
     return { hash, meta: JSON.stringify(meta), stored: true };
   }
 
@@ -30,7 +31,14 @@ export class MemoryBlobStore implements BlobStore {
     const meta = JSON.parse(ref.meta) as BlobMeta;
     const payload = new SharedArrayBuffer(meta.header.byteLength);
     new Uint8Array(payload).set(held.bytes);
-    return decodeResultFrame(meta.header, payload as unknown as ArrayBuffer);
+    const result = decodeResultFrame(meta.header, payload as unknown as ArrayBuffer);
+    rememberResultId(result, ref.hash);
+    return result;
+  }
+
+  async find(hash: string): Promise<StoredResult | null> {
+    const held = this.#blobs.get(hash);
+    return held ? this.get({ hash, meta: held.meta }) : null;
   }
 
   async touch(ref: BlobRef, ttlMs: number): Promise<boolean> {

@@ -13,6 +13,7 @@
 import type { Redis } from 'ioredis';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import { checkResultHeader, decodeResultFrame } from '../federation/result-frame.ts';
+import { rememberResultId } from '../results/result-id.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
 import { KEYS } from './redis-keys.ts';
@@ -149,6 +150,7 @@ export class RedisBlobStore implements BlobStore {
     const bytes = new Uint8Array(payload);
     chunks.forEach((chunk, i) => bytes.set(chunk as Buffer, i * meta.chunkBytes));
     const result = decodeResultFrame(header, payload as unknown as ArrayBuffer);
+    rememberResultId(result, ref.hash);
     this.#keep(ref.hash, result, life);
     return result;
   }
@@ -164,6 +166,13 @@ export class RedisBlobStore implements BlobStore {
     const held = this.#local.get(ref.hash);
     if (held && exists === 1) held.until = Math.max(held.until, Date.now() + Math.min(ttlMs, this.#keepMs));
     return exists === 1;
+  }
+
+  async find(hash: string): Promise<StoredResult | null> {
+    const local = this.#local.get(hash);
+    if (local) return this.get({ hash, meta: '' });
+    const meta = await withTimeLimit(this.#redis.get(KEYS.blob(hash)), transferLimitMs(0), 'reading a result from Redis');
+    return meta ? this.get({ hash, meta }) : null;
   }
 
   /** Forgets every result held in memory (cache clear). */

@@ -27,6 +27,7 @@ import { RedisEvents } from './redis-events.ts';
 import { RedisHealth } from './redis-health.ts';
 import { RedisJobs } from './redis-jobs.ts';
 import { RedisResults } from './redis-results.ts';
+import { orUnavailable } from './redis-unavailable.ts';
 import { WorkQueue } from './work-queue.ts';
 
 /**
@@ -42,6 +43,8 @@ export interface ScaleService {
   /** This process's compute node, when it lends threads. */
   node: ComputeNode | null;
   connections: RedisConnections;
+  /** The result stored under result id `id` (its content hash), or null when it is not stored. */
+  findResult(id: string): Promise<StoredResult | null>;
   /** Null when Redis answers, else why not (for /readyz). */
   notReady(): string | null;
   close(): Promise<void>;
@@ -116,6 +119,7 @@ export async function createScaleService(deps: {
       if (connections.blobs.status !== 'ready') return `the blob store's Redis at ${connections.blobUrl} is not connected (${connections.blobs.status})`;
       return null;
     },
+    findResult: (id) => orUnavailable(blobs.find(id)),
     async close() {
       health.close();
       await stopHeartbeat();

@@ -68,7 +68,13 @@ export interface LoadNpyTask {
   source: NpySource;
 }
 
-export type WorkerTask = InvokeTask | JsonTask | ShapeTask | PackTask | PackFileTask | LoadNpyTask;
+/** Work out a stored result's id (its content hash). */
+export interface HashTask {
+  op: 'hash';
+  result: StoredResult;
+}
+
+export type WorkerTask = InvokeTask | JsonTask | ShapeTask | PackTask | PackFileTask | LoadNpyTask | HashTask;
 
 /** Sent by the worker on the task port. */
 export type WorkerPortMessage =

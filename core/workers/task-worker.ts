@@ -1,7 +1,7 @@
 /**
  * @module task-worker
  * The worker-thread entry (bundled by worker-script.ts, run by tinypool). `invoke` imports a
- * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text. Progress leaves on the task's
+ * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a result's id. Progress leaves on the task's
  * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
@@ -9,13 +9,14 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
-import type { HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadNpyTask, PackFileTask, PackTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
+import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadNpyTask, PackFileTask, PackTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
 import { loadNpyVolume } from '../delivery/load-npy-volume.ts';
 import { packFile, packResult, type PackedBytes } from '../delivery/pack-delivery.ts';
 import { shapeResult } from '../delivery/shape-result.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { IdleCollector } from '../memory/idle-gc.ts';
 import { callPluginFunction } from '../results/call-plugin-function.ts';
+import { computeResultId } from '../results/result-id.ts';
 import { toJsonResult } from '../results/to-json-result.ts';
 
 // Plugin work yields the CPU to the host's event loop: on Linux a thread has its own nice
@@ -97,6 +98,10 @@ export function json(task: JsonTask): Uint8Array {
   // large ones own their memory and are handed back without a copy.
   if (bytes.buffer.byteLength !== bytes.byteLength) return view;
   return Tinypool.move(view) as unknown as Uint8Array;
+}
+
+export function hash(task: HashTask): string {
+  return computeResultId(task.result);
 }
 
 /**

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../core/scale/blob-store.ts';
 import { MemoryBlobStore } from '../../core/scale/memory-blob-store.ts';
 import { CHUNK_BYTES, RedisBlobStore } from '../../core/scale/redis-blob-store.ts';
+import { computeResultId, knownResultId } from '../../core/results/result-id.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 
@@ -67,6 +68,18 @@ function blobStoreCases(label: string, make: () => { store: BlobStore; expire(ha
       const ref = await store.put(RESULTS.point_cloud!(), 60_000);
       await expire(ref.hash);
       expect(await store.get(ref)).toBeNull();
+      expect(await store.find(ref.hash)).toBeNull();
+    });
+
+    it('finds a result by its id alone: the content hash, which is the result id', async () => {
+      const { store } = make();
+      const result = RESULTS.volume!();
+      const ref = await store.put(result, 60_000);
+      expect(ref.hash).toBe(computeResultId(RESULTS.volume!()));
+      const found = await store.find(ref.hash);
+      expect(Array.from((found as { data: Uint16Array }).data)).toEqual(Array.from((result as { data: Uint16Array }).data));
+      expect(knownResultId(found!)).toBe(ref.hash);
+      expect(await store.find('0'.repeat(64))).toBeNull();
     });
   });
 }

@@ -26,6 +26,9 @@ async function listening(app: FastifyInstance): Promise<string> {
 /** `square`'s parameters with its defaults filled, as the room shows them. */
 const squareParams = (size: number) => ({ size, label: 'a', flag: false, note: '' });
 
+/** A room entry's result id: the X-Result-Id of the answer that carried its result. */
+const anyResultId = expect.stringMatching(/^[0-9a-f]{64}$/);
+
 describe('room event stream', () => {
   it('opens with state, then computing and result for /invoke, /data and /start from another client', async () => {
     const app = await createTestApp();
@@ -34,10 +37,11 @@ describe('room event stream', () => {
     const stream = await openStream(`${url}/api/rooms/${r}/events`);
     expect(await stream.next()).toEqual({ event: 'state', id: null, data: null });
 
-    expect((await post(`${url}/api/processing/invoke`, { function_name: 'square', kwargs: { size: 2 }, room_id: r })).status).toBe(200);
+    const invokedAnswer = await post(`${url}/api/processing/invoke`, { function_name: 'square', kwargs: { size: 2 }, room_id: r });
+    expect(invokedAnswer.status).toBe(200);
     const invoked = { function_name: 'square', specimen_id: null, params: squareParams(2), type: 'mesh' };
     expect((await stream.next((e) => e.event === 'computing')).data).toEqual({ ...invoked, job_id: null });
-    expect((await stream.next((e) => e.event === 'result')).data).toEqual(invoked);
+    expect((await stream.next((e) => e.event === 'result')).data).toEqual({ ...invoked, result_id: invokedAnswer.headers.get('x-result-id') });
 
     let from = stream.events.length;
     const data = await fetch(`${url}/api/specimens/dyn-square/data?params=${encodeURIComponent('{"size":3}')}&room_id=${r}`);
@@ -45,14 +49,18 @@ describe('room event stream', () => {
     await data.arrayBuffer();
     const fetched = { function_name: 'square', specimen_id: 'dyn-square', params: squareParams(3), type: 'mesh' };
     expect((await stream.next((e) => e.event === 'computing', from)).data).toEqual({ ...fetched, job_id: null });
-    expect((await stream.next((e) => e.event === 'result', from)).data).toEqual(fetched);
+    expect((await stream.next((e) => e.event === 'result', from)).data).toEqual({ ...fetched, result_id: data.headers.get('x-result-id') });
 
     from = stream.events.length;
     const started = await post(`${url}/api/specimens/dyn-square/start`, { params: { size: 4 }, room_id: r });
     const { job_id: jobId } = (await started.json()) as { job_id: string };
     const job = { function_name: 'square', specimen_id: 'dyn-square', params: squareParams(4), type: 'mesh' };
     expect((await stream.next((e) => e.event === 'computing', from)).data).toEqual({ ...job, job_id: jobId });
-    expect((await stream.next((e) => e.event === 'result', from)).data).toEqual(job);
+    const jobResult = await stream.next((e) => e.event === 'result', from);
+    expect(jobResult.data).toEqual({ ...job, result_id: anyResultId });
+    await waitFor(async () => ((await fetch(`${url}/api/jobs/${jobId}/result`)).status === 200 ? true : undefined), 'the job result');
+    const fromJob = await fetch(`${url}/api/jobs/${jobId}/result`);
+    expect(fromJob.headers.get('x-result-id')).toBe((jobResult.data as { result_id: string }).result_id);
     stream.close();
 
     // Another room hears nothing of this one.
@@ -74,7 +82,7 @@ describe('room event stream', () => {
     expect(await again.next()).toEqual({
       event: 'state',
       id: null,
-      data: { function_name: 'square', specimen_id: null, params: squareParams(5), type: 'mesh' },
+      data: { function_name: 'square', specimen_id: null, params: squareParams(5), type: 'mesh', result_id: anyResultId },
     });
     again.close();
   });

@@ -26,6 +26,8 @@ import { editedValues } from './param-check.ts';
 import { ParamPanel } from './param-panel.ts';
 import { renderData } from './render-data.ts';
 import { describeError, showFailure } from './request-failure.ts';
+import { DownloadMenu } from './download-menu.ts';
+import { asDecodedMesh, MESH_DELIVERY } from './glb-mesh.ts';
 import { RoomFollower, type RoomSubject } from './room-follower.ts';
 import { SpecimenHead } from './specimen-head.ts';
 import { Stage, WebGLUnavailableError } from './stage/stage.ts';
@@ -47,6 +49,7 @@ export class ViewerApp {
   readonly #requests = new LatestRequest();
   readonly #functions = new FunctionList((fn) => void this.#select(fn.name, null, true));
   readonly #buildErrors = new BuildErrorOverlay();
+  readonly #downloads = new DownloadMenu();
   readonly #follower = new RoomFollower({
     follow: (room, signal) => this.#client.followRoom(room, { signal }),
     shown: () => this.#shown(),
@@ -73,6 +76,7 @@ export class ViewerApp {
     this.#layout.topbar.append(this.#follower.element);
     this.#layout.stagePane.append(this.#overlay.element);
     this.#layout.stageHud.append(this.#stats.element);
+    this.#layout.linksSection.append(this.#downloads.element);
     this.#layout.resetButton.addEventListener('click', () => {
       this.#panel?.reset();
       this.#request(0);
@@ -213,6 +217,8 @@ export class ViewerApp {
     const room = this.#room;
     writeUrlState({ specimen: this.#isFunction ? null : meta.id, fn: this.#isFunction ? meta.id : null, room, params: params ?? null, follow: this.#follower.enabled });
     this.#layout.dataLink.setAttribute('href', this.#isFunction ? `/api/processing/functions/${encodeURIComponent(meta.id)}/schema` : this.#client.dataUrl(meta.id, { params, room }));
+    if (meta.is_dynamic && !this.#isFunction) this.#downloads.show(meta.type, (delivery) => this.#client.dataUrl(meta.id, { params, room, delivery }));
+    else this.#downloads.hide();
     this.#requests.schedule((context) => this.#run(context, meta, params, room), delayMs);
   }
 
@@ -224,12 +230,14 @@ export class ViewerApp {
     this.#overlay.loading(meta.is_dynamic ? 'Computing…' : 'Loading data…');
     this.#layout.stagePane.classList.add('busy');
     try {
-      const data: SpecimenData = this.#isFunction
+      const received: SpecimenData = this.#isFunction
         ? await this.#client.invoke(meta.id, { kwargs: params, room, signal: context.signal })
         : meta.is_dynamic
         ? await this.#client.load(meta.id, params, {
             room,
             signal: context.signal,
+            // Meshes come as meshopt GLB: a fraction of the envelope's bytes.
+            delivery: meta.type === 'mesh' ? MESH_DELIVERY : undefined,
             onStart: (start) => {
               if (!context.isCurrent()) return;
               cached = start.status === 'done';
@@ -244,6 +252,7 @@ export class ViewerApp {
             },
           })
         : await this.#client.getData(meta.id, { room, signal: context.signal });
+      const data = await asDecodedMesh(received);
       if (!context.isCurrent()) return;
       this.#panel?.setHostError(null);
       await this.#show(data, context);

@@ -5,11 +5,11 @@
  * previewed; the caller offers a download instead.
  */
 import * as THREE from 'three';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import type { FileData } from '../../../client/decoded-types.ts';
+import { meshoptGltfLoader } from '../glb-mesh.ts';
 import { texturePlane } from './image-plane.ts';
 import { meshMaterial } from './mesh-object.ts';
 import type { StageContent } from './stage.ts';
@@ -91,7 +91,7 @@ async function parseModel(file: FileData, ext: string): Promise<THREE.Object3D |
     }
     case 'glb':
     case 'gltf':
-      return (await new GLTFLoader().parseAsync(arrayBuffer(file), '')).scene;
+      return (await meshoptGltfLoader().parseAsync(arrayBuffer(file), '')).scene;
     default:
       return null;
   }

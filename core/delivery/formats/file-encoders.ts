@@ -1,0 +1,44 @@
+/**
+ * @module file-encoders
+ * The download formats as FormatEncoders (the delivery seam): a mesh as GLB (plain, or
+ * meshopt-compressed with `compress=meshopt`), binary STL or OBJ; a volume as NumPy `.npy`; a
+ * point cloud as binary PLY; an image as PNG. Each takes one kind of result; media types are
+ * the ones static files of the same extension are served with.
+ */
+import { dataMediaType } from '../../catalog/file-media-types.ts';
+import type { StoredResult } from '../../results/stored-result.ts';
+import type { ResultType } from '../../sdk/result-types.ts';
+import type { FormatEncoder } from '../format-encoder.ts';
+import { encodeImagePng } from './image-png.ts';
+import { encodeGlb } from './mesh-glb.ts';
+import { encodeObj } from './mesh-obj.ts';
+import { encodeStl } from './mesh-stl.ts';
+import { encodePly } from './point-cloud-ply.ts';
+import { encodeNpy } from './volume-npy.ts';
+
+type Of<T extends ResultType> = StoredResult & { type: T };
+
+/** A file encoder for results of `type`; a result of another type is a programming error. */
+function fileEncoder<T extends ResultType>(type: T, format: string, encode: (result: Of<T>, compress: string | undefined) => Uint8Array | Promise<Uint8Array>): FormatEncoder {
+  const mediaType = dataMediaType(`file.${format}`);
+  return {
+    type,
+    format,
+    extension: format,
+    mediaType: () => mediaType,
+    async encode(result, options) {
+      if (result.type !== type) throw new TypeError(`format ${format} holds ${type} results, not ${result.type}`);
+      return [await encode(result as Of<T>, options.compress)];
+    },
+  };
+}
+
+export const glbEncoder = fileEncoder('mesh', 'glb', (mesh, compress) => encodeGlb(mesh, { meshopt: compress === 'meshopt' }));
+export const stlEncoder = fileEncoder('mesh', 'stl', encodeStl);
+export const objEncoder = fileEncoder('mesh', 'obj', encodeObj);
+export const npyEncoder = fileEncoder('volume', 'npy', encodeNpy);
+export const plyEncoder = fileEncoder('point_cloud', 'ply', encodePly);
+export const pngEncoder = fileEncoder('image', 'png', encodeImagePng);
+
+/** Every download format, for the format registry. */
+export const FILE_ENCODERS: readonly FormatEncoder[] = [glbEncoder, stlEncoder, objEncoder, npyEncoder, plyEncoder, pngEncoder];

@@ -1,0 +1,38 @@
+/**
+ * @module mesh-obj
+ * A mesh result as Wavefront OBJ text: `v` lines, `vn` lines when the mesh has normals, and
+ * one-based `f` lines (`a//a` with normals). Coordinates are written with float32 precision
+ * (9 significant digits round-trip a float32 exactly).
+ */
+import type { MeshResult } from '../../sdk/result-types.ts';
+
+/** Lines are gathered in pieces of about this many characters, so no single string grows huge. */
+const PIECE = 1 << 20;
+
+function number(x: number): string {
+  return Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(9)));
+}
+
+/** The OBJ bytes (UTF-8) of `mesh`. */
+export function encodeObj(mesh: MeshResult): Uint8Array {
+  const pieces: Buffer[] = [];
+  let text = '# vitrine\n';
+  const push = (line: string) => {
+    text += line;
+    if (text.length >= PIECE) {
+      pieces.push(Buffer.from(text, 'utf8'));
+      text = '';
+    }
+  };
+  const { vertices: v, normals: n, indices } = mesh;
+  for (let i = 0; i < v.length; i += 3) push(`v ${number(v[i]!)} ${number(v[i + 1]!)} ${number(v[i + 2]!)}\n`);
+  if (n) for (let i = 0; i < n.length; i += 3) push(`vn ${number(n[i]!)} ${number(n[i + 1]!)} ${number(n[i + 2]!)}\n`);
+  const corner = (k: number) => {
+    const one = indices[k]! + 1;
+    return n ? `${one}//${one}` : String(one);
+  };
+  for (let t = 0; t + 2 < indices.length; t += 3) push(`f ${corner(t)} ${corner(t + 1)} ${corner(t + 2)}\n`);
+  pieces.push(Buffer.from(text, 'utf8'));
+  const out = Buffer.concat(pieces);
+  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+}

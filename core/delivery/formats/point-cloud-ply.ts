@@ -1,0 +1,49 @@
+/**
+ * @module point-cloud-ply
+ * A point cloud result as binary little-endian PLY: one `vertex` element with float x, y, z,
+ * uchar red, green, blue when the cloud has colours (float colours 0..1 scaled to bytes) and
+ * a float `scalar` when it has scalars. MeshLab, CloudCompare, Open3D and three's PLYLoader
+ * read it.
+ */
+import type { PointCloudResult } from '../../sdk/result-types.ts';
+
+function headerOf(count: number, colors: boolean, scalars: boolean): string {
+  const lines = ['ply', 'format binary_little_endian 1.0', 'comment vitrine', `element vertex ${count}`, 'property float x', 'property float y', 'property float z'];
+  if (colors) lines.push('property uchar red', 'property uchar green', 'property uchar blue');
+  if (scalars) lines.push('property float scalar');
+  lines.push('end_header');
+  return `${lines.join('\n')}\n`;
+}
+
+/** A colour component as a byte: bytes as they are, floats 0..1 scaled and clamped. */
+function colorByte(colors: Uint8Array | Float32Array, i: number): number {
+  const c = colors[i]!;
+  return colors instanceof Float32Array ? Math.max(0, Math.min(255, Math.round(c * 255))) : c;
+}
+
+/** The PLY bytes of `cloud`. */
+export function encodePly(cloud: PointCloudResult): Uint8Array {
+  const count = Math.floor(cloud.points.length / 3);
+  const { colors, scalars } = cloud;
+  const header = new TextEncoder().encode(headerOf(count, Boolean(colors), Boolean(scalars)));
+  const stride = 12 + (colors ? 3 : 0) + (scalars ? 4 : 0);
+  const out = new Uint8Array(header.length + count * stride);
+  out.set(header);
+  const view = new DataView(out.buffer);
+  let at = header.length;
+  for (let i = 0; i < count; i++) {
+    view.setFloat32(at, cloud.points[i * 3]!, true);
+    view.setFloat32(at + 4, cloud.points[i * 3 + 1]!, true);
+    view.setFloat32(at + 8, cloud.points[i * 3 + 2]!, true);
+    at += 12;
+    if (colors) {
+      for (let c = 0; c < 3; c++) out[at + c] = colorByte(colors, i * 3 + c);
+      at += 3;
+    }
+    if (scalars) {
+      view.setFloat32(at, scalars[i]!, true);
+      at += 4;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,78 @@
+/**
+ * @module result-ids
+ * The ids of the results one host holds, and the way back from an id to its result. An id is
+ * worked out once per result (results/result-id.ts): inline for a small result, on the
+ * encode thread for a large one, so hashing never holds up the event loop. Looking an id up
+ * finds a result this host still holds (a room entry or a finished job's result: evicted or
+ * released ones are gone), else, on a Redis service, the result stored under that hash.
+ */
+import type Tinypool from 'tinypool';
+import type { ResultBudget } from '../cache/result-budget.ts';
+import type { HashTask } from '../workers/protocol.ts';
+import { computeResultId, knownResultId, rememberResultId } from './result-id.ts';
+import type { StoredResult } from './stored-result.ts';
+import { resultByteLength } from './to-json-result.ts';
+
+/** The response header naming the result a response carries. */
+export const RESULT_ID_HEADER = 'x-result-id';
+
+/** Below this many bytes, hashing inline is cheaper than a thread hop (~2 ms at most). */
+const INLINE_BYTES = 1024 * 1024;
+
+export class ResultIds {
+  #pool: Tinypool;
+  #budget: ResultBudget<StoredResult>;
+  #pending = new WeakMap<StoredResult, Promise<string>>();
+  #index = new Map<string, WeakRef<StoredResult>>();
+  #forget = new FinalizationRegistry<string>((id) => {
+    if (!this.#index.get(id)?.deref()) this.#index.delete(id);
+  });
+  #remote: ((id: string) => Promise<StoredResult | null>) | null = null;
+
+  constructor(pool: Tinypool, budget: ResultBudget<StoredResult>) {
+    this.#pool = pool;
+    this.#budget = budget;
+  }
+
+  /** Where ids this host does not hold are looked up (a Redis service's blob store). */
+  useRemote(find: (id: string) => Promise<StoredResult | null>): void {
+    this.#remote = find;
+  }
+
+  /** Indexes `result` under `id` (the newest object of that content wins); returns the id. */
+  #remember(result: StoredResult, id: string): string {
+    if (this.#index.get(id)?.deref() !== result) {
+      this.#index.set(id, new WeakRef(result));
+      this.#forget.register(result, id);
+    }
+    return id;
+  }
+
+  /** The id of `result`. */
+  of(result: StoredResult): Promise<string> {
+    const known = knownResultId(result);
+    if (known) return Promise.resolve(this.#remember(result, known));
+    let pending = this.#pending.get(result);
+    if (!pending) {
+      pending = (
+        resultByteLength(result) <= INLINE_BYTES
+          ? Promise.resolve(computeResultId(result))
+          : (this.#pool.run({ op: 'hash', result } satisfies HashTask, { name: 'hash' }) as Promise<string>)
+      ).then((id) => {
+        rememberResultId(result, id);
+        this.#pending.delete(result);
+        return this.#remember(result, id);
+      });
+      pending.catch(() => this.#pending.delete(result));
+      this.#pending.set(result, pending);
+    }
+    return pending;
+  }
+
+  /** The result with id `id` while this host (or its service) holds it; else null. */
+  async find(id: string): Promise<StoredResult | null> {
+    const local = this.#index.get(id)?.deref();
+    if (local && this.#budget.holds(local)) return local;
+    return this.#remote ? this.#remote(id) : null;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * @module routes-zarr
+ * `GET /api/results/{result_id}.zarr/<key>`: a held volume result as a read-only OME-Zarr
+ * v0.4 store on Zarr v2, so desktop tools open it by URL (`napari --plugin napari-ome-zarr
+ * http://host/api/results/<id>.zarr`). Keys: `.zgroup`, `.zattrs` (multiscales), `0/.zarray`,
+ * `0/.zattrs` and the chunks `0/z.y.x`. An id that is unknown or no longer held, a result
+ * that is not a volume, a key the store lacks or a chunk outside the array: 404 JSON.
+ * A result id names its content, so every answer may be cached for good.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createHostError } from '../errors.ts';
+import type { HostContext } from '../host-context.ts';
+import { isResultId } from '../results/result-id.ts';
+import { encodeChunk, parseChunkKey } from './zarr-chunk.ts';
+import { chunkShapeOf, hasOmeAxes, zarray, zattrs, zgroup, type VolumeOfStore } from './zarr-metadata.ts';
+
+type StoreRequest = FastifyRequest<{ Params: { store: string; '*'?: string } }>;
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** The held volume a store name (`<result_id>.zarr`) stands for, or a 404. */
+async function volumeOf(ctx: HostContext, store: string): Promise<{ id: string; volume: VolumeOfStore }> {
+  const id = store.endsWith('.zarr') ? store.slice(0, -'.zarr'.length) : store;
+  const result = store.endsWith('.zarr') && isResultId(id) ? await ctx.resultIds.find(id) : null;
+  if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
+  if (result.type !== 'volume') throw createHostError('SPC_ERR_RESULT_NOT_VOLUME', id, result.type.replace('_', ' '));
+  if (!hasOmeAxes(result)) throw createHostError('SPC_ERR_RESULT_NOT_VOLUME', id, `volume of ${result.shape.length} dimension(s) (OME-Zarr takes 2 to 5)`);
+  return { id, volume: result };
+}
+
+function sendJson(reply: FastifyReply, body: object): FastifyReply {
+  return reply.header('cache-control', IMMUTABLE).type('application/json').send(JSON.stringify(body));
+}
+
+async function serveKey(ctx: HostContext, request: StoreRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { id, volume } = await volumeOf(ctx, request.params.store);
+  const key = (request.params['*'] ?? '').replace(/^\/+/, '');
+  switch (key) {
+    case '':
+    case '.zgroup':
+      return sendJson(reply, zgroup());
+    case '.zattrs':
+      return sendJson(reply, zattrs(volume, id));
+    case '0/.zarray':
+      return sendJson(reply, zarray(volume));
+    case '0/.zattrs':
+      return sendJson(reply, {});
+  }
+  const chunks = chunkShapeOf(volume.shape);
+  const index = key.startsWith('0/') ? parseChunkKey(key.slice(2), volume.shape.length) : null;
+  const bytes = index ? await encodeChunk(volume, chunks, index) : null;
+  if (!bytes) throw createHostError('SPC_ERR_ZARR_KEY_NOT_FOUND', key, id);
+  return reply.header('cache-control', IMMUTABLE).type('application/octet-stream').send(bytes);
+}
+
+export async function zarrRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
+  const { ctx } = opts;
+  const schema = {
+    summary: 'A held volume result as a read-only OME-Zarr v0.4 store (Zarr v2)',
+    description:
+      '`store` is `<result_id>.zarr` (the X-Result-Id of a /data answer); keys: `.zgroup`, `.zattrs`, `0/.zarray`, `0/.zattrs`, gzip chunks `0/z.y.x`. ' +
+      'Open the store URL in napari (napari-ome-zarr), vizarr or Neuroglancer.',
+  };
+  app.get('/api/results/:store', { schema }, (request: StoreRequest, reply) => serveKey(ctx, request, reply));
+  app.get('/api/results/:store/*', { schema }, (request: StoreRequest, reply) => serveKey(ctx, request, reply));
+}

@@ -1,0 +1,70 @@
+/**
+ * The viewer and the open formats in a real Chromium against a real host process: a dynamic
+ * mesh travels as meshopt GLB (the request names format=glb&compress=meshopt, the answer is
+ * model/gltf-binary) and is drawn from it, and the Download menu saves the result as a plain
+ * GLB that glTF-Transform reads back. Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { NodeIO } from '@gltf-transform/core';
+import type { Browser, Page, Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHost, type HostProcess } from '../client/host-process.ts';
+import { launchBrowser, shot, waitForState, waitForText } from './browser-session.ts';
+
+let host: HostProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  [host, browser] = await Promise.all([startHost(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+});
+
+const stat = (key: string): string => `[data-testid=stats] [data-stat=${key}] dd`;
+
+async function open(query: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  await page.goto(`${host.baseUrl}/${query}`);
+  await page.waitForSelector('.topbar', { timeout: 30_000 });
+  return page;
+}
+
+describe('open formats in the viewer', () => {
+  it('draws a dynamic mesh fetched as meshopt GLB and downloads it as GLB', async () => {
+    const roomId = `room-${randomUUID()}`;
+    const page = await open(`?specimen=shape&room=${roomId}`);
+    const dataAnswers: Response[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/api/specimens/shape/data') dataAnswers.push(response);
+    });
+    await waitForState(page, '[data-testid=job-state]', ['done', 'cached']);
+    await waitForText(page, stat('triangles'), '512');
+    await page.waitForFunction(() => document.querySelector('[data-testid=stage-message]')?.getAttribute('data-kind') === 'none');
+    expect(dataAnswers.length).toBeGreaterThan(0);
+    const answer = dataAnswers.at(-1)!;
+    const asked = new URL(answer.url()).searchParams;
+    expect([asked.get('format'), asked.get('compress')]).toEqual(['glb', 'meshopt']);
+    expect(answer.headers()['content-type']).toBe('model/gltf-binary');
+    // The drawn mesh came from the GLB: meshopt's quantised GLB is far smaller than the envelope.
+    const glbBytes = (await answer.body()).byteLength;
+    expect(glbBytes).toBeLessThan(512 * 24);
+    expect(await page.locator('[data-testid=stats] [data-stat=normals] dd').textContent()).toBe('sent');
+    await shot(page, 'formats-meshopt-shape');
+
+    await page.click('[data-testid=download-menu] summary');
+    const links = await page.locator('[data-testid=download-menu] a').evaluateAll((as) => as.map((a) => (a as HTMLElement).dataset.format));
+    expect(links).toEqual(['glb', 'glb+meshopt', 'stl', 'obj']);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-menu] a[data-format=glb]')]);
+    expect(download.suggestedFilename()).toBe('shape.glb');
+    const saved = await readFile(await download.path());
+    const doc = await new NodeIO().readBinary(new Uint8Array(saved));
+    const primitive = doc.getRoot().listMeshes()[0]!.listPrimitives()[0]!;
+    expect(primitive.getIndices()!.getCount() / 3).toBe(512);
+    expect(doc.getRoot().listExtensionsUsed()).toEqual([]);
+    await page.close();
+  });
+});
