@@ -46,6 +46,11 @@ export interface DataOptions {
   signal?: AbortSignal;
   /** POST sends params in the body (no URL length limit). @defaultValue `'GET'` */
   method?: 'GET' | 'POST';
+  /**
+   * How the result travels (e.g. `{ max_triangles: 300000 }`): query parameters of GET, a
+   * `delivery` object beside `params` in POST. Never part of the parameters or the cache key.
+   */
+  delivery?: Record<string, string | number>;
 }
 
 /** Arguments of one `/invoke`. */
@@ -109,11 +114,11 @@ export class VitrineClient implements JobEndpoints {
     const response =
       options.method === 'POST'
         ? await this.#http.send('POST', path, {
-            body: { params: options.params ?? {}, room_id: options.room },
+            body: { params: options.params ?? {}, room_id: options.room, ...(options.delivery ? { delivery: options.delivery } : {}) },
             signal: options.signal,
           })
         : await this.#http.send('GET', path, {
-            query: { params: options.params ? JSON.stringify(options.params) : undefined, room_id: options.room },
+            query: { params: options.params ? JSON.stringify(options.params) : undefined, room_id: options.room, ...options.delivery },
             signal: options.signal,
           });
     return readDataResponse(response, this.#envelopeMediaType);
@@ -204,7 +209,7 @@ export class VitrineClient implements JobEndpoints {
     options: LoadOptions = {},
   ): Promise<SpecimenData> {
     if (typeof specimen !== 'string' && !specimen.is_dynamic) {
-      return this.getData(specimen.id, { room: options.room, signal: options.signal });
+      return this.getData(specimen.id, { room: options.room, signal: options.signal, delivery: options.delivery });
     }
     return runJob(this, typeof specimen === 'string' ? specimen : specimen.id, params, options);
   }

@@ -38,6 +38,8 @@ export interface LoadOptions {
   pollIntervalMs?: number;
   /** Where the result comes from once the job is done. @defaultValue `'data'` */
   resultVia?: 'data' | 'job';
+  /** Delivery options of the `/data` request that fetches the result (see `DataOptions.delivery`). */
+  delivery?: Record<string, string | number>;
 }
 
 /** The host calls the job flow needs (implemented by `VitrineClient`). */
@@ -47,7 +49,7 @@ export interface JobEndpoints extends JobWatchEndpoints {
   cancel(jobId: string): Promise<void>;
   getData(
     specimenId: string,
-    options: { params?: Record<string, unknown>; room?: string; signal?: AbortSignal },
+    options: { params?: Record<string, unknown>; room?: string; signal?: AbortSignal; delivery?: Record<string, string | number> },
   ): Promise<SpecimenData>;
 }
 
@@ -83,7 +85,7 @@ export async function runJob(
   params: Record<string, unknown> | undefined,
   options: LoadOptions = {},
 ): Promise<SpecimenData> {
-  const { room, signal, onProgress, onStart, pollIntervalMs = 250, progressVia = 'events', resultVia = 'data' } = options;
+  const { room, signal, onProgress, onStart, pollIntervalMs = 250, progressVia = 'events', resultVia = 'data', delivery } = options;
   if (signal?.aborted) throw abortError(signal);
   // The start request is not tied to the signal: once sent, the host may have created the job,
   // so an abort waits for its id (in the background) and cancels it.
@@ -111,5 +113,5 @@ export async function runJob(
     if (isAbortError(error) && status === 'running') await api.cancel(jobId).catch(() => {});
     throw error;
   }
-  return resultVia === 'job' ? api.result(jobId, signal) : api.getData(specimenId, { params, room, signal });
+  return resultVia === 'job' ? api.result(jobId, signal) : api.getData(specimenId, { params, room, signal, delivery });
 }
