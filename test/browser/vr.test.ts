@@ -3,14 +3,16 @@
  * the page before its scripts run): "Enter VR" opens an immersive session whose frames show the
  * specimen on the table, the mesh is asked for with the triangle budget, the emulated
  * controller's ray moves a slider of the VR panel and the new values go out as the page's own
- * request, and a desktop page following the same room follows it. Leaving the session returns
- * to the page. Screenshots of the emulated session land in os.tmpdir()/vitrine-browser-shots.
+ * request, and a desktop page following the same room follows it; with Follow room switched on
+ * from the panel, a peer's computation shows "A peer is computing…" in the headset and its
+ * result replaces the specimen. Leaving the session returns to the page. Screenshots of the emulated session land in os.tmpdir()/vitrine-browser-shots.
  */
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 import { launchBrowser, shot, waitForState } from './browser-session.ts';
 
 const IWER_SCRIPT = createRequire(import.meta.url).resolve('iwer/build/iwer.min.js');
@@ -105,7 +107,7 @@ const dataRequests = (requests: Request[], room: string): URL[] =>
   requests.map((r) => new URL(r.url())).filter((u) => u.pathname === '/api/specimens/shape/data' && u.searchParams.get('room_id') === room);
 
 describe('the viewer in VR (IWER, emulated Quest 3)', () => {
-  it('enters VR, shows the specimen, moves a slider with the controller, and a following desktop page follows', async () => {
+  it('enters VR, shows the specimen, moves a slider with the controller, and a following desktop page follows', { timeout: 120_000 }, async () => {
     const room = `vr-${randomUUID().slice(0, 8)}`;
     const query = (extra: Record<string, string>) => `?${new URLSearchParams({ specimen: 'shape', room, params: JSON.stringify({ segments: 8 }), ...extra }).toString()}`;
     const vr = await openPage(query({ xr_triangles: '50000' }), true);
@@ -144,14 +146,31 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
     await shot(vr.page, 'vr-slider-moved');
     await shot(desk.page, 'vr-desktop-follower');
 
+    // Follow room from the panel: a peer's computation shows in the headset, then its result.
+    const follow = await vr.page.evaluate(() => window.vitrineVr!.buttonPoint('follow'));
+    await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], follow!);
+    await vr.page.waitForSelector('.follow[data-stream=open]');
+    await desk.page.goto(`${host.baseUrl}/?${new URLSearchParams({ specimen: 'slow-sphere', room, params: JSON.stringify({ steps: 12, step_ms: 150 }) }).toString()}`);
+    await vr.page.waitForFunction(() => window.vitrineVr!.state().status === 'A peer is computing…', null, { timeout: 30_000 });
+    await vr.page.waitForFunction(() => new URLSearchParams(window.location.search).get('specimen') === 'slow-sphere', null, { timeout: 30_000 });
+    // Its result comes from the room cache, asked for with the triangle budget.
+    const adopted = () => vr.requests.map((r) => new URL(r.url())).filter((u) => u.pathname === '/api/specimens/slow-sphere/data');
+    await waitFor(() => adopted().length > 0 || undefined, 'the headset asking for the peer\'s specimen');
+    expect(adopted().map((u) => u.searchParams.get('max_triangles'))).toContain('50000');
+    await vr.page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state === 'cached', null, { timeout: 30_000 });
+    await framesPass(vr.page, 5);
+    await shot(vr.page, 'vr-following-peer');
+
     // "Exit VR" on the panel leaves the session: back to the page, which asks again without the budget.
-    const exitAt = dataRequests(vr.requests, room).length;
-    const exit = await vr.page.evaluate(() => window.vitrineVr!.exitPoint());
+    const exitAt = vr.requests.length;
+    const exit = await vr.page.evaluate(() => window.vitrineVr!.buttonPoint('exit'));
     await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], exit!, false);
     await vr.page.waitForFunction(() => window.vitrineVr?.state().presenting === false);
     await vr.page.getByRole('button', { name: 'Enter VR' }).waitFor();
     await vr.page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state === 'cached');
-    expect(dataRequests(vr.requests, room).slice(exitAt).some((u) => !u.searchParams.has('max_triangles'))).toBe(true);
+    const after = vr.requests.slice(exitAt).map((r) => new URL(r.url())).filter((u) => u.pathname === '/api/specimens/slow-sphere/data');
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((u) => !u.searchParams.has('max_triangles'))).toBe(true);
     expect((await probe(vr.page)).position).toEqual([0, 0, 0]);
     expect(vr.errors).toEqual([]);
     expect(desk.errors).toEqual([]);

@@ -55,6 +55,8 @@ export class VrMode {
   /** The content object placed on the table, and the subject it showed. */
   #placed: { object: THREE.Object3D | null; subject: string | null; center: THREE.Vector3 } = { object: null, subject: null, center: new THREE.Vector3() };
   #lastTime = 0;
+  /** The status line last shown in the headset. */
+  #status = '';
 
   constructor(options: VrModeOptions) {
     this.#options = options;
@@ -63,6 +65,10 @@ export class VrMode {
     void isVrSupported().then((supported) => (this.button.hidden = !supported));
     options.stage.onBeforeFrame((frame) => this.#frame(frame));
     this.#probe.install(this);
+  }
+
+  get status(): string {
+    return this.#status;
   }
 
   get presenting(): boolean {
@@ -160,6 +166,7 @@ export class VrMode {
     const { panel, inputs } = this.#parts;
     inputs.update(seconds);
     const status = this.#options.status();
+    this.#status = status.text;
     panel.setStatus(status.text, status.tone);
     panel.setFollow(this.#options.follow.enabled());
     panel.root.update(seconds);

@@ -42,8 +42,8 @@ export class VrPanel {
   #values: Record<string, unknown> = {};
   #schemaKey = '';
   #follow = false;
-  /** The "Exit VR" button (automation aims at it). */
-  readonly exitButton: Container;
+  /** The "Exit VR" and "Follow room" buttons (automation aims at them). */
+  readonly buttons: { exit: Container; follow: Container };
 
   constructor(actions: VrPanelActions) {
     this.#actions = actions;
@@ -69,8 +69,8 @@ export class VrPanel {
     const followButton = new Container({ paddingX: 14, height: 40, alignItems: 'center', backgroundColor: T.surface, borderRadius: T.radius, onClick: () => actions.follow(!this.#follow) });
     followButton.add(this.#followText);
     const bottom = new Container({ flexDirection: 'row', gap: 8, justifyContent: 'space-between', width: '100%' });
-    this.exitButton = textButton('Exit VR', () => actions.exit());
-    bottom.add(followButton, this.exitButton);
+    this.buttons = { exit: textButton('Exit VR', () => actions.exit()), follow: followButton };
+    bottom.add(followButton, this.buttons.exit);
     this.root.add(this.#title, this.#status, this.#fieldsBox, scaleRow, bottom);
     this.root.position.copy(PANEL_POSITION);
     // Turned towards the eyes of someone standing at the origin, so it tilts back a little.

@@ -21,6 +21,8 @@ export interface VrProbeState {
   scale: number;
   /** The specimen root's position in the room. */
   position: [number, number, number];
+  /** The panel's status line ("A peer is computing…"). */
+  status: string;
 }
 
 declare global {
@@ -29,8 +31,8 @@ declare global {
       state(): VrProbeState;
       /** A point of slider `name`'s track in the room: `fraction` 0 is its left end, 1 its right. */
       sliderPoint(name: string, fraction: number): [number, number, number] | null;
-      /** The centre of the panel's "Exit VR" button in the room (null outside a session). */
-      exitPoint(): [number, number, number] | null;
+      /** The centre of the panel's "Exit VR" or "Follow room" button in the room (null before a session). */
+      buttonPoint(button: 'exit' | 'follow'): [number, number, number] | null;
     };
   }
 }
@@ -58,9 +60,10 @@ export class VrProbe {
         frames: this.#frames,
         scale: mode.root.scale.x,
         position: mode.root.position.toArray() as [number, number, number],
+        status: mode.status,
       }),
       sliderPoint: (name, fraction) => pointOn(mode.panel?.track(name), fraction - 0.5),
-      exitPoint: () => pointOn(mode.panel?.exitButton, 0),
+      buttonPoint: (button) => pointOn(mode.panel?.buttons[button], 0),
     };
   }
 
