@@ -8,14 +8,12 @@
  * result replaces the specimen. Leaving the session returns to the page. Screenshots of the emulated session land in os.tmpdir()/vitrine-browser-shots.
  */
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { launchBrowser, shot, waitForState } from './browser-session.ts';
+import { installEmulatedHeadset, launchBrowser, shot, waitForState } from './browser-session.ts';
 
-const IWER_SCRIPT = createRequire(import.meta.url).resolve('iwer/build/iwer.min.js');
 let host: HostProcess;
 let browser: Browser;
 
@@ -39,13 +37,7 @@ interface Opened {
 async function openPage(query: string, headset: boolean): Promise<Opened> {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   if (headset) {
-    await page.addInitScript({ path: IWER_SCRIPT });
-    await page.addInitScript(() => {
-      const iwer = (window as unknown as { IWER: { XRDevice: new (config: unknown) => { installRuntime(o: object): void }; metaQuest3: unknown } }).IWER;
-      const device = new iwer.XRDevice(iwer.metaQuest3);
-      device.installRuntime({ forceInstall: true });
-      (window as unknown as { xrDevice: unknown }).xrDevice = device;
-    });
+    await installEmulatedHeadset(page);
   }
   const requests: Request[] = [];
   const errors: string[] = [];

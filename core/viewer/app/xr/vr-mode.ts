@@ -71,6 +71,12 @@ export class VrMode {
     return this.#status;
   }
 
+  /** The session's framebuffer, width × height in pixels (both eyes), or null outside a session. */
+  get framebuffer(): [number, number] | null {
+    const layer = this.#session?.renderState.baseLayer;
+    return layer ? [layer.framebufferWidth, layer.framebufferHeight] : null;
+  }
+
   get presenting(): boolean {
     return this.#session !== null;
   }

@@ -23,6 +23,8 @@ export interface VrProbeState {
   position: [number, number, number];
   /** The panel's status line ("A peer is computing…"). */
   status: string;
+  /** The session's framebuffer in pixels (both eyes), null outside a session. */
+  framebuffer: [number, number] | null;
 }
 
 declare global {
@@ -61,6 +63,7 @@ export class VrProbe {
         scale: mode.root.scale.x,
         position: mode.root.position.toArray() as [number, number, number],
         status: mode.status,
+        framebuffer: mode.framebuffer,
       }),
       sliderPoint: (name, fraction) => pointOn(mode.panel?.track(name), fraction - 0.5),
       buttonPoint: (button) => pointOn(mode.panel?.buttons[button], 0),
