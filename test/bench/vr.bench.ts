@@ -4,7 +4,8 @@
  * SwiftShader, software WebGL: a floor, not a headset figure. For a 300k-triangle mesh and a
  * 128³ float32 volume drawn by ray marching: the time from pressing "Enter VR" to the first
  * session frame with the specimen on the table, and the intervals between session frames
- * (median and 95th percentile over FRAMES frames, read from the page's `window.vitrineVr`).
+ * (median and 95th percentile over FRAMES frames, read from the page's `window.vitrineVr`);
+ * and the same around a 2-triangle mesh, the cost of the session itself.
  */
 import type { Page } from 'playwright-core';
 import { installEmulatedHeadset, launchBrowser } from '../browser/browser-session.ts';
@@ -42,13 +43,15 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     await installEmulatedHeadset(page);
     const link = (specimen: string, params: object) => `${host.url}/?${new URLSearchParams({ specimen, params: JSON.stringify(params) }).toString()}`;
+    // The same session around a 2-triangle mesh: what IWER, SwiftShader, the panel and the hands cost alone.
+    const floor = await measure(page, link('grid_mesh', { triangles: 2 }), async () => {});
     const mesh = await measure(page, link('grid_mesh', { triangles: 300_000 }), async () => {});
     const volume = await measure(page, link('float_volume', { megabytes: 8 }), async (p) => {
       await p.selectOption('select[data-axis=view]', 'volume');
     });
     return {
       name: 'The viewer in VR (IWER Quest 3, Chromium + SwiftShader: a floor, not a headset figure)',
-      lines: [line('300k-triangle mesh (grid_mesh)', mesh), line('128³ float32 volume, ray marched (float_volume 8 MiB)', volume)],
+      lines: [line('2-triangle mesh (the session alone)', floor), line('300k-triangle mesh (grid_mesh)', mesh), line('128³ float32 volume, ray marched (float_volume 8 MiB)', volume)],
     };
   } finally {
     await browser.close();

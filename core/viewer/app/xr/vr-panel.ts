@@ -41,7 +41,8 @@ export class VrPanel {
   #widgets = new Map<string, VrWidget & { track?: Container }>();
   #values: Record<string, unknown> = {};
   #schemaKey = '';
-  #follow = false;
+  #follow: boolean | null = null;
+  #statusShown = '';
   /** The "Exit VR" and "Follow room" buttons (automation aims at them). */
   readonly buttons: { exit: Container; follow: Container };
 
@@ -100,6 +101,9 @@ export class VrPanel {
 
   /** The status line ('' leaves it empty). The panel's font has no ellipsis glyph: three dots stand in. */
   setStatus(text: string, tone: 'warn' | 'error' = 'warn'): void {
+    // Called every frame: only a change is laid out again.
+    if (`${tone}:${text}` === this.#statusShown) return;
+    this.#statusShown = `${tone}:${text}`;
     this.#status.setProperties({ text: text.replace(/…/g, '...'), color: tone === 'error' ? T.error : T.warn });
   }
 
@@ -108,6 +112,7 @@ export class VrPanel {
   }
 
   setFollow(on: boolean): void {
+    if (on === this.#follow) return;
     this.#follow = on;
     this.#followText.setProperties({ text: `Follow room: ${on ? 'on' : 'off'}` });
   }
