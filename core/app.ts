@@ -37,6 +37,7 @@ import { FunctionRegistry } from './registry/function-registry.ts';
 import { reloadSources, type ReloadCounts } from './registry/reload-sources.ts';
 import { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import { JsonResultEncoder } from './results/json-encoder.ts';
+import { DeliveryVariants } from './delivery/delivery-variants.ts';
 import { resultByteLength } from './results/to-json-result.ts';
 import { viewerRoutes } from './viewer/viewer-routes.ts';
 import { clientRoute } from './assets/client-route.ts';
@@ -152,6 +153,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     jobs: scale?.jobs ?? jobs,
     local: { results, jobs: jobStore },
     json: new JsonResultEncoder(pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes }),
+    delivery: new DeliveryVariants(pools.encode, budget),
     invokers,
     events,
     reload,

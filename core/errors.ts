@@ -44,6 +44,12 @@ export const ERRORS = {
   SPC_ERR_ARG_TWICE: entry(400, (name = '?') => `parameter '${name}' given both positionally and by name`),
   SPC_ERR_SINCE_INVALID: entry(400, (got = '?') => `since must be an integer, got '${got}'`),
 
+  // --- delivery ---
+  SPC_ERR_DELIVERY_OPTION_UNKNOWN: entry(400, (name = '?', known = '?') => `unknown delivery option '${name}' (delivery options: ${known})`),
+  SPC_ERR_DELIVERY_OPTION_INVALID: entry(400, (name = '?', got = '?', expected = '?') => `delivery option '${name}' is ${got}; expected ${expected}`),
+  SPC_ERR_DELIVERY_OPTION_MISFIT: entry(400, (name = '?', why = '?') => `delivery option '${name}' cannot be used here: ${why}`),
+  SPC_ERR_DELIVERY_FORMAT_UNAVAILABLE: entry(400, (format = '?', type = '?') => `format '${format}' for ${type} results is not available on this host`),
+
   // --- specimens ---
   SPC_ERR_SPECIMEN_NOT_FOUND: entry(404, (id = '?') => `specimen '${id}' not found`),
   SPC_ERR_STATIC_SPECIMEN_START: entry(400, (id = '?') => `specimen '${id}' is static: fetch it with GET /api/specimens/${id}/data`),

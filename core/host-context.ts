@@ -15,6 +15,7 @@ import { valueParameterNames, type FunctionEntry } from './registry/function-ent
 import type { FunctionRegistry } from './registry/function-registry.ts';
 import type { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import type { JsonResultEncoder } from './results/json-encoder.ts';
+import type { DeliveryVariants } from './delivery/delivery-variants.ts';
 import type { InvokerSet } from './invoke/invoker.ts';
 import type { ResultService } from './invoke/result-service.ts';
 import type { ResultSource } from './results/result-source.ts';
@@ -36,6 +37,8 @@ export interface HostContext {
   /** This host's own result service and job store (federation runs its relayed jobs here). */
   local: { results: ResultService; jobs: JobStore };
   json: JsonResultEncoder;
+  /** Delivery variants (shaped, encoded, compressed), made once on the encode thread. */
+  delivery: DeliveryVariants;
   /** Invokers by function source; a relay adds `remote`. */
   invokers: InvokerSet;
   /** Host events, streamed to clients as Server-Sent Events. */

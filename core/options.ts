@@ -57,6 +57,10 @@ export interface HostOptions {
   defaultRoomId?: string;
   /** Serve the web viewer at `/`. @defaultValue true */
   viewer?: boolean;
+  /** Give known clients that cannot ask (the Godot headset client) a delivery they can show. @defaultValue true */
+  clientProfiles?: boolean;
+  /** Most triangles a mesh sent to a headset client has (simplified when over). @defaultValue 500000 */
+  headsetTriangles?: number;
   /** Logger: false, or a pino level. @defaultValue `"info"` */
   logLevel?: false | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Where logs go (pino destination stream). @defaultValue process.stderr */
@@ -119,6 +123,8 @@ export const HOST_DEFAULTS = Object.freeze({
   roomThreads: null,
   defaultRoomId: 'service',
   viewer: true,
+  clientProfiles: true,
+  headsetTriangles: 500000,
   logLevel: 'info' as const,
   relay: false,
   join: null,
@@ -158,6 +164,8 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('maxFinishedJobs', o.maxFinishedJobs);
   positive('maxJobs', o.maxJobs);
   positive('cacheMaxBytes', o.cacheMaxBytes);
+  if (!Number.isSafeInteger(o.headsetTriangles) || o.headsetTriangles < 1) throw new TypeError(`headsetTriangles must be a positive integer, got ${String(o.headsetTriangles)}`);
+  if (typeof o.clientProfiles !== 'boolean') throw new TypeError('clientProfiles must be a boolean');
   if (!Number.isInteger(o.poolSize) || o.poolSize < 1) throw new TypeError(`poolSize must be a positive integer, got ${String(o.poolSize)}`);
   if (typeof o.defaultRoomId !== 'string' || (o.defaultRoomId as string) === '') throw new TypeError('defaultRoomId must be a non-empty string');
   positive('requestTimeoutSeconds', o.requestTimeoutSeconds, true);

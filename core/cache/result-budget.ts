@@ -6,7 +6,9 @@
  * go first: each of their holders is told (the room entry is dropped, the job's result
  * answers 410). A single result larger than the whole budget is not kept at all; the requests
  * already waiting for it still get it. Once many bytes were freed, garbage is collected when
- * the host goes quiet, so their memory goes back to the system.
+ * the host goes quiet, so their memory goes back to the system. Bytes derived from a result
+ * (a delivery's compressed or reshaped variants) are held as its dependents: they count in
+ * the same budget and go when it goes.
  */
 
 import { IdleCollector } from '../memory/idle-gc.ts';
@@ -26,7 +28,9 @@ export class ResultBudget<T> {
   readonly maxBytes: number;
   #sizeOf: (value: T) => number;
   /** In least-recently-used order: Map iteration order, refreshed by `touch`. */
-  #held = new Map<T, Held>();
+  #held = new Map<T | object, Held>();
+  /** Values held because another one is: dropped with it. */
+  #dependents = new Map<T | object, Set<object>>();
   #totalBytes = 0;
   #freedSinceCollect = 0;
   #idleGc = new IdleCollector(1000);
@@ -50,11 +54,28 @@ export class ResultBudget<T> {
    * used results until the total fits (the value itself too, when it alone exceeds the budget).
    */
   hold(value: T, holder: string, onEvict: EvictListener): void {
+    this.#hold(value, () => this.#sizeOf(value), holder, onEvict);
+  }
+
+  /**
+   * Holds `value`, of `bytes` bytes, as long as `source` is held (when it is: a value whose
+   * source is not in the budget goes by its own use alone).
+   */
+  holdDependent(value: object, bytes: number, source: T | object, holder: string, onEvict: EvictListener): void {
+    if (this.#held.has(source)) {
+      let set = this.#dependents.get(source);
+      if (!set) this.#dependents.set(source, (set = new Set()));
+      set.add(value);
+    }
+    this.#hold(value, () => bytes, holder, onEvict);
+  }
+
+  #hold(value: T | object, sizeOf: () => number, holder: string, onEvict: EvictListener): void {
     let held = this.#held.get(value);
     if (held) {
       this.#held.delete(value);
     } else {
-      held = { bytes: this.#sizeOf(value), holders: new Map() };
+      held = { bytes: sizeOf(), holders: new Map() };
       this.#totalBytes += held.bytes;
     }
     this.#held.set(value, held);
@@ -63,11 +84,27 @@ export class ResultBudget<T> {
   }
 
   /** `holder` no longer keeps `value`; the bytes are freed once no holder is left. */
-  release(value: T, holder: string): void {
+  release(value: T | object, holder: string): void {
     const held = this.#held.get(value);
     if (!held || !held.holders.delete(holder) || held.holders.size > 0) return;
     this.#held.delete(value);
     this.#freed(held.bytes);
+    this.#dropDependents(value);
+  }
+
+  /** Drops what was held because `value` was, telling each holder. */
+  #dropDependents(value: T | object): void {
+    const set = this.#dependents.get(value);
+    if (!set) return;
+    this.#dependents.delete(value);
+    for (const dependent of set) {
+      const held = this.#held.get(dependent);
+      if (!held) continue;
+      this.#held.delete(dependent);
+      this.#freed(held.bytes);
+      for (const onEvict of held.holders.values()) onEvict();
+      this.#dropDependents(dependent);
+    }
   }
 
   #freed(bytes: number): void {
@@ -79,7 +116,7 @@ export class ResultBudget<T> {
   }
 
   /** Marks `value` as just used (a cache hit, a result read). */
-  touch(value: T): void {
+  touch(value: T | object): void {
     const held = this.#held.get(value);
     if (!held) return;
     this.#held.delete(value);
@@ -92,6 +129,7 @@ export class ResultBudget<T> {
       this.#held.delete(value);
       this.#freed(held.bytes);
       for (const onEvict of held.holders.values()) onEvict();
+      this.#dropDependents(value);
     }
   }
 }

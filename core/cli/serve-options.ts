@@ -42,6 +42,10 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --envelope-media-type T    envelope media type (default application/x-service-envelope-v1)
   --log-level L              fatal, error, warn, info, debug, trace or silent (default info)
   --no-viewer                do not serve the web viewer at /
+  --client-profiles on|off   give known clients that cannot ask (User-Agent GodotEngine/...)
+                             uint8 volumes of at most 256 per axis and meshes within
+                             --headset-triangles (default on)
+  --headset-triangles N      most triangles of a mesh sent to a headset client (default 500000)
   --request-timeout S        seconds a request's headers and body may take to arrive, else 408;
                              0 for none (default 30)
   --write-timeout S          seconds a response may make no progress because its client stopped
@@ -83,6 +87,8 @@ const FLAGS = {
   'envelope-media-type': { type: 'string' },
   'log-level': { type: 'string' },
   'no-viewer': { type: 'boolean' },
+  'client-profiles': { type: 'string' },
+  'headset-triangles': { type: 'string' },
   'allowed-hosts': { type: 'string' },
   'request-timeout': { type: 'string' },
   'write-timeout': { type: 'string' },
@@ -140,6 +146,15 @@ function truthy(raw: string | undefined): boolean | undefined {
   return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
 }
 
+/** `--client-profiles`: on or off. */
+function onOff(flag: string, raw: string | undefined): boolean | undefined {
+  if (raw === undefined) return undefined;
+  const value = raw.trim().toLowerCase();
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new Error(`--${flag} must be on or off, got '${raw}'`);
+}
+
 /** `--cors-origin`: `*`, `none`, or origins (`scheme://host[:port]`, no path), comma-separated. */
 function corsOrigin(raw: string | undefined): string | undefined {
   if (raw === undefined || raw.trim() === '*' || raw.trim() === 'none') return raw;
@@ -165,6 +180,12 @@ function httpsOptions(get: (flag: 'https-port' | 'tls-cert' | 'tls-key' | 'tls-d
   }
   if ((certFile === null) !== (keyFile === null)) throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
   return { port, certFile, keyFile, dir };
+}
+
+function headsetTriangles(raw: string | undefined): number | undefined {
+  const value = number('headset-triangles', raw, true);
+  if (value === 0) throw new Error('--headset-triangles must be a positive integer, got 0');
+  return value;
 }
 
 /** Parses flags and environment; throws an Error with a readable message on bad input. */
@@ -217,6 +238,8 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       envelopeMediaType: get('envelope-media-type'),
       logLevel: logLevel as HostOptions['logLevel'],
       viewer: !(truthy(get('no-viewer')) ?? false),
+      clientProfiles: onOff('client-profiles', get('client-profiles')),
+      headsetTriangles: headsetTriangles(get('headset-triangles')),
     },
   };
 }

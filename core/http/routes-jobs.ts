@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
-import { sendJsonResult } from './reply-json-result.ts';
+import { sendJsonDelivery } from './reply-delivery.ts';
 import { parseSince } from './request-input.ts';
 
 type JobParams = { Params: { id: string } };
@@ -18,9 +18,9 @@ export async function jobRoutes(app: FastifyInstance, opts: { ctx: HostContext }
     return ctx.jobs.progress(request.params.id, since);
   });
 
-  app.get<JobParams>('/api/jobs/:id/result', async (request, reply) => {
+  app.get<JobParams>('/api/jobs/:id/result', { compress: false }, async (request, reply) => {
     const { result, functionName } = await ctx.jobs.result(request.params.id);
-    return sendJsonResult(ctx, reply, result, functionName);
+    return sendJsonDelivery(ctx, reply, result, functionName);
   });
 
   app.delete<JobParams>('/api/jobs/:id', async (request, reply) => {

@@ -9,7 +9,7 @@ import { expectParamsObject } from '../params/parse-params.ts';
 import { resolveParams } from '../params/resolve-params.ts';
 import { toFunctionListing, valueParameterNames } from '../registry/function-entry.ts';
 import { abortOnDisconnect } from './abort-on-disconnect.ts';
-import { sendJsonResult } from './reply-json-result.ts';
+import { sendJsonDelivery } from './reply-delivery.ts';
 import { expectBody, roomOf } from './request-input.ts';
 
 export async function processingRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
@@ -23,7 +23,7 @@ export async function processingRoutes(app: FastifyInstance, opts: { ctx: HostCo
     return entry.schema;
   });
 
-  app.post('/api/processing/invoke', async (request, reply) => {
+  app.post('/api/processing/invoke', { compress: false }, async (request, reply) => {
     const body = expectBody(request.body);
     const name = body.function_name;
     if (typeof name !== 'string' || name === '') throw createHostError('SPC_ERR_BAD_REQUEST', 'function_name (a string) is required');
@@ -35,7 +35,7 @@ export async function processingRoutes(app: FastifyInstance, opts: { ctx: HostCo
     const values = resolveParams(entry.schema, valueParameterNames(entry), { positional: (body.args as unknown[] | undefined) ?? [], named: expectParamsObject(kwargs) }, entry.name);
     const roomId = roomOf(ctx, body.room_id);
     const result = await ctx.results.compute({ entry, values, roomId, signal: abortOnDisconnect(request, reply) });
-    return sendJsonResult(ctx, reply, result, entry.name);
+    return sendJsonDelivery(ctx, reply, result, entry.name);
   });
 
   app.get('/api/processing/cache/stats', async () => ctx.results.stats());

@@ -6,12 +6,17 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
-import { sendStaticData } from './send-opened.ts';
 import { functionOfSpecimen, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
+import { isEmptyDelivery } from '../delivery/delivery-options.ts';
+import { formatEncoder } from '../delivery/formats.ts';
+import type { DeliveryOptions } from '../delivery/delivery-options.ts';
+import { sendDelivery } from './reply-delivery.ts';
+import { sendStaticDelivery } from './send-static-delivery.ts';
+import { parseDeliveryObject, parseDeliveryQuery } from '../delivery/parse-delivery.ts';
+import { resolveDelivery } from '../delivery/request-delivery.ts';
 import { expectParamsObject, parseParamsQuery } from '../params/parse-params.ts';
 import { expectBody, roomOf } from './request-input.ts';
-import { sendEnvelope, sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
-import { sendJsonResult } from './reply-json-result.ts';
+import { sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
 import { abortOnDisconnect } from './abort-on-disconnect.ts';
 
 type IdParams = { Params: { id: string } };
@@ -24,37 +29,62 @@ function answerHead(reply: FastifyReply, mediaType: string): FastifyReply {
   return reply;
 }
 
-function dataMediaType(ctx: HostContext, returnType: string): string {
-  return returnType === 'mesh' || returnType === 'volume' ? ctx.options.envelopeMediaType : 'application/json; charset=utf-8';
-}
-
-async function serveData(ctx: HostContext, request: FastifyRequest, reply: FastifyReply, id: string, rawParams: () => Record<string, unknown>, rawRoom: unknown): Promise<FastifyReply> {
+async function serveData(
+  ctx: HostContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  id: string,
+  rawParams: () => Record<string, unknown>,
+  rawRoom: unknown,
+  rawDelivery: () => DeliveryOptions,
+): Promise<FastifyReply> {
   const record = specimenOr404(ctx, id);
-  if (!record.is_dynamic) return sendStaticData(reply, record, { envelopeMediaType: ctx.options.envelopeMediaType });
+  const asked = rawDelivery();
+  if (!record.is_dynamic) return sendStaticDelivery(ctx, reply, record, asked);
   const entry = functionOfSpecimen(ctx, record);
   const values = specimenValues(ctx, record, entry, rawParams());
+  const delivery = resolveDelivery(asked, entry.return_type, request.headers['user-agent'], ctx.options);
   const roomId = roomOf(ctx, rawRoom);
   // HEAD checks the specimen, parameters and room, and says what GET would send, without computing.
-  if (request.method === 'HEAD') return answerHead(reply, dataMediaType(ctx, entry.return_type));
+  if (request.method === 'HEAD') {
+    const names = { baseName: record.id, envelopeMediaType: ctx.options.envelopeMediaType };
+    return answerHead(reply, formatEncoder(entry.return_type, delivery.format).mediaType(names));
+  }
   const computeRequest = { entry, values, roomId, specimenId: record.id, signal: abortOnDisconnect(request, reply) };
   // Envelopes can follow a relayed result's bytes as they arrive; JSON results need them all.
   const streams = entry.return_type === 'mesh' || entry.return_type === 'volume';
   const { result, arriving } = streams ? await ctx.results.open(computeRequest) : { result: await ctx.results.compute(computeRequest), arriving: null };
-  const envelope = toEnvelope(result);
-  if (envelope && arriving) return sendEnvelopeAsItArrives(reply, envelope, ctx.options.envelopeMediaType, arriving);
-  if (envelope) return sendEnvelope(reply, envelope, ctx.options.envelopeMediaType);
-  return sendJsonResult(ctx, reply, result, entry.name);
+  // A relayed result still arriving streams to its first readers as it comes, uncompressed
+  // (waiting for every byte to compress them would cost more than it saves); readers once it
+  // is in get the compressed variant. A delivery that shapes it waits for every byte.
+  if (arriving && isEmptyDelivery(delivery)) {
+    reply.header('vary', 'Accept-Encoding');
+    return sendEnvelopeAsItArrives(reply, toEnvelope(result)!, ctx.options.envelopeMediaType, arriving);
+  }
+  // Shaping or compressing needs every byte: wait for the rest of a relayed result.
+  if (arriving) for (const part of toEnvelope(result)!.parts) await arriving.arrived(part, part.byteLength);
+  return sendDelivery(ctx, reply, result, delivery, record.id);
 }
 
 export async function specimenDataRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
   const { ctx } = opts;
 
-  app.get<IdParams & { Querystring: { params?: unknown; room_id?: unknown } }>('/api/specimens/:id/data', async (request, reply) =>
-    serveData(ctx, request, reply, request.params.id, () => parseParamsQuery(request.query.params, ctx.options.maxParamsLength), request.query.room_id),
+  // Deliveries compress themselves (once per variant, with Content-Length): the on-the-fly
+  // compression of other routes must not touch them.
+  app.get<IdParams & { Querystring: Record<string, unknown> }>('/api/specimens/:id/data', { compress: false }, async (request, reply) =>
+    serveData(
+      ctx,
+      request,
+      reply,
+      request.params.id,
+      () => parseParamsQuery(request.query.params, ctx.options.maxParamsLength),
+      request.query.room_id,
+      () => parseDeliveryQuery(request.query),
+    ),
   );
 
-  app.post<IdParams>('/api/specimens/:id/data', async (request, reply) => {
+  app.post<IdParams>('/api/specimens/:id/data', { compress: false }, async (request, reply) => {
     const body = expectBody(request.body);
-    return serveData(ctx, request, reply, request.params.id, () => expectParamsObject(body.params), body.room_id);
+    return serveData(ctx, request, reply, request.params.id, () => expectParamsObject(body.params), body.room_id, () => parseDeliveryObject(body.delivery));
   });
 }

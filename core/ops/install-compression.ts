@@ -1,10 +1,10 @@
 /**
  * @module install-compression
- * JSON responses (and the viewer's pages) are compressed when the client's Accept-Encoding allows it
- * (@fastify/compress: br, gzip, deflate). Envelopes and data files are not: their float arrays
- * barely compress, compressing them costs CPU on every read, and the VR client shows its
- * progress bar from Content-Length, which a compressed stream does not have. Event streams are
- * never compressed (they must flush each event).
+ * Small JSON responses (and the viewer's pages) are compressed on the fly when the client's
+ * Accept-Encoding allows it (@fastify/compress: br, gzip, deflate). Results are not: /data,
+ * /invoke and /jobs/{id}/result opt out and compress through core/delivery, once per variant
+ * on a worker thread and with Content-Length (the VR client shows its progress bar from it).
+ * Event streams are never compressed (they must flush each event).
  */
 import { constants } from 'node:zlib';
 import compress from '@fastify/compress';

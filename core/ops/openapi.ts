@@ -15,7 +15,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { EVENT_PATHS } from '../events/event-openapi.ts';
 import type { HostContext } from '../host-context.ts';
-import { specimenSchema } from '../host-context.ts';
+import { specimenSchema, specimenType } from '../host-context.ts';
+import { isResultType } from '../delivery/check-delivery.ts';
+import { deliveryBodySchema, deliveryQueryParameters } from '../delivery/delivery-openapi.ts';
 
 type Doc = Record<string, unknown> & { paths?: Record<string, Record<string, Record<string, unknown>>>; components?: Record<string, unknown> };
 
@@ -75,6 +77,8 @@ export function withRegistry(base: Doc, ctx: HostContext): Doc {
   for (const record of ctx.catalog.list()) {
     if (!record.is_dynamic) continue;
     const schema = parameters(specimenSchema(ctx, record));
+    const type = specimenType(ctx, record);
+    const typed = isResultType(type) ? type : null;
     paths[`/api/specimens/${encodeURIComponent(record.id)}/data`] = {
       get: {
         summary: `${record.display_name}: data for parameters`,
@@ -82,13 +86,20 @@ export function withRegistry(base: Doc, ctx: HostContext): Doc {
         parameters: [
           { name: 'params', in: 'query', content: { 'application/json': { schema } } },
           { name: 'room_id', in: 'query', schema: { type: 'string', maxLength: 256 } },
+          ...(typed ? deliveryQueryParameters(typed) : []),
         ],
         responses: { '200': { description: 'An envelope (mesh, volume) or the JSON typed result' }, '4XX': ERROR_RESPONSE, '5XX': ERROR_RESPONSE },
       },
       post: {
         summary: `${record.display_name}: data for parameters`,
         operationId: `data_post_${record.id}`,
-        requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { params: schema, room_id: { type: 'string', maxLength: 256 } } } } } },
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: { type: 'object', properties: { params: schema, room_id: { type: 'string', maxLength: 256 }, ...(typed ? { delivery: deliveryBodySchema(typed) } : {}) } },
+            },
+          },
+        },
         responses: { '200': { description: 'An envelope (mesh, volume) or the JSON typed result' }, '4XX': ERROR_RESPONSE, '5XX': ERROR_RESPONSE },
       },
     };

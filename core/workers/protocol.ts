@@ -7,6 +7,10 @@ import type { MessagePort } from 'node:worker_threads';
 import type { CallOutcome } from '../results/call-plugin-function.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
+import type { ContentEncoding } from '../delivery/content-encoding.ts';
+import type { DeliveryOptions } from '../delivery/delivery-options.ts';
+import type { EncodeNames } from '../delivery/format-encoder.ts';
+import type { NpySource } from '../delivery/load-npy-volume.ts';
 
 /** Run one plugin export. */
 export interface InvokeTask {
@@ -32,7 +36,39 @@ export interface JsonTask {
   result: StoredResult;
 }
 
-export type WorkerTask = InvokeTask | JsonTask;
+/** Shape a result for a delivery (simplify a mesh; resize and retype a volume). */
+export interface ShapeTask {
+  op: 'shape';
+  result: StoredResult;
+  options: DeliveryOptions;
+}
+
+/** Encode a (shaped) result in a delivery format, compressed when asked and worth it. */
+export interface PackTask {
+  op: 'pack';
+  result: StoredResult;
+  format: string;
+  options: DeliveryOptions;
+  names: EncodeNames;
+  encoding: ContentEncoding | null;
+  /** False: when compression is not worth it, answer no bytes (the host sends identity itself). */
+  identityNeeded: boolean;
+}
+
+/** Compress a static data file (no bytes when not worth it: the file is sent as it is). */
+export interface PackFileTask {
+  op: 'packFile';
+  path: string;
+  encoding: ContentEncoding;
+}
+
+/** Read a static `.npy` volume into memory. */
+export interface LoadNpyTask {
+  op: 'loadNpy';
+  source: NpySource;
+}
+
+export type WorkerTask = InvokeTask | JsonTask | ShapeTask | PackTask | PackFileTask | LoadNpyTask;
 
 /** Sent by the worker on the task port. */
 export type WorkerPortMessage =

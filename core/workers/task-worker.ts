@@ -9,7 +9,11 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
-import type { HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, WorkerPortMessage } from './protocol.ts';
+import type { HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadNpyTask, PackFileTask, PackTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
+import { loadNpyVolume } from '../delivery/load-npy-volume.ts';
+import { packFile, packResult, type PackedBytes } from '../delivery/pack-delivery.ts';
+import { shapeResult } from '../delivery/shape-result.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 import { IdleCollector } from '../memory/idle-gc.ts';
 import { callPluginFunction } from '../results/call-plugin-function.ts';
 import { toJsonResult } from '../results/to-json-result.ts';
@@ -93,4 +97,48 @@ export function json(task: JsonTask): Uint8Array {
   // large ones own their memory and are handed back without a copy.
   if (bytes.buffer.byteLength !== bytes.byteLength) return view;
   return Tinypool.move(view) as unknown as Uint8Array;
+}
+
+/**
+ * Packed bytes in shared memory: the host reads them without a copy (a copy here, off the
+ * event loop, rather than one on the host's thread when the answer arrives).
+ */
+function sharedPacked(packed: PackedBytes): PackedBytes {
+  const { bytes } = packed;
+  if (bytes.buffer instanceof SharedArrayBuffer) return packed;
+  const out = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  out.set(bytes);
+  return { bytes: out, encoding: packed.encoding };
+}
+
+export async function shape(task: ShapeTask): Promise<StoredResult> {
+  try {
+    return await shapeResult(task.result, task.options);
+  } finally {
+    idleGc.schedule();
+  }
+}
+
+export async function pack(task: PackTask): Promise<PackedBytes> {
+  try {
+    return sharedPacked(await packResult(task.result, task.format, task.options, task.names, task.encoding, task.identityNeeded));
+  } finally {
+    idleGc.schedule();
+  }
+}
+
+export async function packFileTask(task: PackFileTask): Promise<PackedBytes> {
+  try {
+    return sharedPacked(await packFile(task.path, task.encoding));
+  } finally {
+    idleGc.schedule();
+  }
+}
+
+export async function loadNpy(task: LoadNpyTask): Promise<StoredResult> {
+  try {
+    return await loadNpyVolume(task.source);
+  } finally {
+    idleGc.schedule();
+  }
 }

@@ -14,6 +14,27 @@ function volume(bytes: number): StoredResult {
 }
 
 describe('ResultBudget', () => {
+  it('holds dependents in the same budget and drops them with their source, released or evicted', () => {
+    const budget = new ResultBudget<Blob>(100, (b) => b.bytes);
+    const dropped: string[] = [];
+    const [a, b] = [blob('a', 30), blob('b', 30)];
+    budget.hold(a, 'room:1', () => dropped.push('a'));
+    budget.holdDependent({ name: 'a.gz' }, 10, a, 'variant:gz', () => dropped.push('a.gz'));
+    budget.holdDependent({ name: 'a.br' }, 8, a, 'variant:br', () => dropped.push('a.br'));
+    expect(budget.totalBytes).toBe(48);
+    budget.release(a, 'room:1');
+    expect(dropped).toEqual(['a.gz', 'a.br']);
+    expect(budget.totalBytes).toBe(0);
+    budget.hold(b, 'room:2', () => dropped.push('b'));
+    const variant = { name: 'b.gz' };
+    budget.holdDependent(variant, 20, b, 'variant:gz', () => dropped.push('b.gz'));
+    budget.touch(variant);
+    budget.hold(blob('c', 60), 'room:3', () => dropped.push('c'));
+    // b was least recently used: it goes, and its variant with it although used later.
+    expect(dropped).toEqual(['a.gz', 'a.br', 'b', 'b.gz']);
+    expect(budget.totalBytes).toBe(60);
+  });
+
   it('counts a value once however many hold it, and frees it with its last holder', () => {
     const budget = new ResultBudget<Blob>(100, (b) => b.bytes);
     const a = blob('a', 40);

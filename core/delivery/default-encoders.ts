@@ -1,0 +1,38 @@
+/**
+ * @module default-encoders
+ * The default formats: envelopes for meshes and volumes, the JSON typed result for point
+ * clouds and images. The same bytes as an undelivered answer, so a compressed variant
+ * decompresses to exactly what an identity client reads.
+ */
+import { encodeMeshEnvelope, encodeVolumeEnvelope } from '../envelope/encode-envelope.ts';
+import { toJsonResult } from '../results/to-json-result.ts';
+import type { FormatEncoder } from './format-encoder.ts';
+
+export const meshEnvelopeEncoder: FormatEncoder = {
+  type: 'mesh',
+  format: 'envelope',
+  extension: 'bin',
+  mediaType: (names) => names.envelopeMediaType,
+  encode: (result) => (result.type === 'mesh' ? encodeMeshEnvelope(result).parts : []),
+};
+
+export const volumeEnvelopeEncoder: FormatEncoder = {
+  type: 'volume',
+  format: 'envelope',
+  extension: 'bin',
+  mediaType: (names) => names.envelopeMediaType,
+  encode: (result) => (result.type === 'volume' ? encodeVolumeEnvelope(result, result.valueRange).parts : []),
+};
+
+function jsonEncoder(type: 'point_cloud' | 'image'): FormatEncoder {
+  return {
+    type,
+    format: 'json',
+    extension: 'json',
+    mediaType: () => 'application/json; charset=utf-8',
+    encode: (result) => [Buffer.from(toJsonResult(result), 'utf8')],
+  };
+}
+
+export const pointCloudJsonEncoder = jsonEncoder('point_cloud');
+export const imageJsonEncoder = jsonEncoder('image');

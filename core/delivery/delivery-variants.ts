@@ -1,0 +1,134 @@
+/**
+ * @module delivery-variants
+ * The variants of a result a delivery sends: the result shaped (mesh simplified, volume
+ * resized or retyped) and its bytes encoded and compressed. Each variant is made once, on the
+ * encode worker thread, and kept beside its result: concurrent first requests share the one
+ * making, later ones reuse it. Variants count in the host's result budget as dependents of
+ * their result, so they go when it goes (or earlier, least recently used first). Static data
+ * files get compressed variants per file version the same way.
+ */
+import type Tinypool from 'tinypool';
+import type { ResultBudget } from '../cache/result-budget.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { resultByteLength } from '../results/to-json-result.ts';
+import type { LoadNpyTask, PackFileTask, PackTask, ShapeTask } from '../workers/protocol.ts';
+import type { ContentEncoding } from './content-encoding.ts';
+import { deliveryKey, type DeliveryOptions } from './delivery-options.ts';
+import type { EncodeNames } from './format-encoder.ts';
+import type { NpySource } from './load-npy-volume.ts';
+import type { PackedBytes } from './pack-delivery.ts';
+import { changesResult, shapingOptions } from './shape-result.ts';
+
+/**
+ * A made variant, as sent: the bytes and their Content-Encoding. `encoding` null with no
+ * bytes: compression was not worth it, send the identity bytes the usual way.
+ */
+export interface Variant {
+  bytes: Buffer;
+  encoding: ContentEncoding | null;
+}
+
+type Memo<V> = Map<string, Promise<V>>;
+
+function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+export class DeliveryVariants {
+  #pool: Tinypool;
+  #budget: ResultBudget<StoredResult>;
+  #shaped = new WeakMap<object, Memo<StoredResult>>();
+  #packed = new WeakMap<object, Memo<Variant>>();
+  #loaded = new WeakMap<object, Memo<StoredResult>>();
+  /** Static files: path → the version whose variants are kept, and those variants. */
+  #files = new Map<string, { version: string; token: object }>();
+  /** Variants made since start (the one-off costs clients did not pay twice). */
+  made = 0;
+
+  constructor(pool: Tinypool, budget: ResultBudget<StoredResult>) {
+    this.#pool = pool;
+    this.#budget = budget;
+  }
+
+  /** The memoised promise of `key` on `owner`, making it once with `make`. */
+  #once<V extends object>(memos: WeakMap<object, Memo<V>>, owner: object, key: string, make: () => Promise<V>, sizeOf: (value: V) => number): Promise<V> {
+    let memo = memos.get(owner);
+    if (!memo) memos.set(owner, (memo = new Map()));
+    // Using a variant uses what it came from: a file version is kept as long as its variants are read.
+    this.#budget.touch(owner);
+    const existing = memo.get(key);
+    if (existing) {
+      void existing.then((value) => this.#budget.touch(value), () => {});
+      return existing;
+    }
+    const table = memo;
+    const making = make().then(
+      (value) => {
+        this.made++;
+        // The budget may drop it at once (larger than the whole budget): the waiting
+        // requests still get it, later ones make it again.
+        if (value !== owner) this.#budget.holdDependent(value, sizeOf(value), owner, `variant:${key}`, () => table.delete(key));
+        return value;
+      },
+      (error: unknown) => {
+        table.delete(key);
+        throw error;
+      },
+    );
+    table.set(key, making);
+    return making;
+  }
+
+  /** The result shaped by the options (the result itself when they shape nothing). */
+  shaped(result: StoredResult, options: DeliveryOptions): Promise<StoredResult> {
+    const shaping = shapingOptions(options);
+    if (!changesResult(result, shaping)) return Promise.resolve(result);
+    const key = deliveryKey(shaping);
+    const task: ShapeTask = { op: 'shape', result, options: shaping };
+    return this.#once(this.#shaped, result, key, () => this.#pool.run(task, { name: 'shape' }) as Promise<StoredResult>, resultByteLength);
+  }
+
+  /** The bytes of `result` (already shaped) in `format`, compressed with `encoding` when worth it. */
+  packed(result: StoredResult, format: string, options: DeliveryOptions, names: EncodeNames, encoding: ContentEncoding | null, identityNeeded: boolean): Promise<Variant> {
+    // The download name only matters to formats other than the default (identityNeeded).
+    const key = `${format}|${deliveryKey(options)}|${encoding ?? 'identity'}|${identityNeeded ? names.baseName : ''}`;
+    const task: PackTask = { op: 'pack', result, format, options, names, encoding, identityNeeded };
+    return this.#once(this.#packed, result, key, () => this.#runPack(task), (v) => v.bytes.byteLength);
+  }
+
+  /** A static data file's compressed bytes (identity when compression saves too little). */
+  packedFile(path: string, version: string, encoding: ContentEncoding): Promise<Variant> {
+    const token = this.#fileToken(path, version);
+    const task: PackFileTask = { op: 'packFile', path, encoding };
+    return this.#once(this.#packed, token, encoding, () => this.#runPack(task, 'packFileTask'), (v) => v.bytes.byteLength);
+  }
+
+  /** The object standing for one version of a file; a new version drops the old one's variants. */
+  #fileToken(path: string, version: string): object {
+    let file = this.#files.get(path);
+    if (!file || file.version !== version) {
+      // A new version of the file: the old one's variants are of no use any more.
+      if (file) this.#budget.release(file.token, `file:${path}`);
+      const token = {};
+      file = { version, token };
+      this.#files.set(path, file);
+      // The version holds no bytes itself; its variants are held as its dependents.
+      this.#budget.holdDependent(token, 0, token, `file:${path}`, () => {
+        if (this.#files.get(path)?.token === token) this.#files.delete(path);
+      });
+    }
+    return file.token;
+  }
+
+  /** A static `.npy` volume in memory, per file version (held in the budget like a result). */
+  npyVolume(source: NpySource, version: string): Promise<StoredResult> {
+    const token = this.#fileToken(source.path, version);
+    const task: LoadNpyTask = { op: 'loadNpy', source };
+    return this.#once(this.#loaded, token, 'volume', () => this.#pool.run(task, { name: 'loadNpy' }) as Promise<StoredResult>, resultByteLength);
+  }
+
+  async #runPack(task: PackTask | PackFileTask, name = 'pack'): Promise<Variant> {
+    const packed = (await this.#pool.run(task, { name })) as PackedBytes;
+    return { bytes: bufferOf(packed.bytes), encoding: packed.encoding };
+  }
+}

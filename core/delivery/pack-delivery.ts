@@ -1,0 +1,53 @@
+/**
+ * @module pack-delivery
+ * The bytes of one delivery variant: a result encoded in a format (or as the JSON typed
+ * result of /invoke and /result), then compressed when asked and worth it; or a static
+ * file's bytes compressed. Runs on the encode worker thread.
+ */
+import { readFile } from 'node:fs/promises';
+import { toJsonResult } from '../results/to-json-result.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { compressIfWorth } from './compress-bytes.ts';
+import type { ContentEncoding } from './content-encoding.ts';
+import type { DeliveryOptions } from './delivery-options.ts';
+import type { EncodeNames } from './format-encoder.ts';
+import { formatEncoder } from './formats.ts';
+
+/** The pseudo-format of /invoke and /result answers: the JSON typed result of any type. */
+export const TYPED_JSON = 'typed-json';
+
+export interface PackedBytes {
+  bytes: Uint8Array;
+  /** null: identity bytes (none asked, or compression saved too little). */
+  encoding: ContentEncoding | null;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  return Buffer.concat(parts);
+}
+
+const NOTHING = new Uint8Array(0);
+
+/** Compressed when asked and worth it; else the identity bytes, or none when not needed. */
+function compressed(identity: Uint8Array, encoding: ContentEncoding | null, identityNeeded: boolean): PackedBytes {
+  const bytes = encoding ? compressIfWorth(identity, encoding) : null;
+  if (bytes) return { bytes, encoding };
+  return { bytes: identityNeeded ? identity : NOTHING, encoding: null };
+}
+
+export async function packResult(
+  result: StoredResult,
+  format: string,
+  options: DeliveryOptions,
+  names: EncodeNames,
+  encoding: ContentEncoding | null,
+  identityNeeded: boolean,
+): Promise<PackedBytes> {
+  const parts = format === TYPED_JSON ? [Buffer.from(toJsonResult(result), 'utf8')] : await formatEncoder(result.type, format).encode(result, options, names);
+  return compressed(concat(parts), encoding, identityNeeded);
+}
+
+export async function packFile(path: string, encoding: ContentEncoding): Promise<PackedBytes> {
+  return compressed(await readFile(path), encoding, false);
+}

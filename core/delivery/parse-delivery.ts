@@ -1,0 +1,90 @@
+/**
+ * @module parse-delivery
+ * Reads delivery options from a request: the query of GET /data (every query parameter but
+ * `params` and `room_id` is one) or the `delivery` object beside `params` in POST /data. Each
+ * bad option or value is a catalogued 400 naming it. Whether an option fits the result's type
+ * is checked later (check-delivery.ts), once the type is known.
+ */
+import { createHostError, type HostError } from '../errors.ts';
+import { COMPRESS_FORMATS, DELIVERY_DTYPES, DELIVERY_OPTION_NAMES, FORMATS_BY_TYPE, type DeliveryDType, type DeliveryOptionName, type DeliveryOptions } from './delivery-options.ts';
+
+/** Query parameters of GET /data that are not delivery options. */
+const DATA_QUERY_KEYS = new Set(['params', 'room_id']);
+
+const ALL_FORMATS = new Set(Object.values(FORMATS_BY_TYPE).flat());
+
+function invalid(name: string, value: unknown, expected: string): HostError {
+  const shown = typeof value === 'string' ? `'${value}'` : JSON.stringify(value) ?? String(value);
+  return createHostError('SPC_ERR_DELIVERY_OPTION_INVALID', name, shown, expected);
+}
+
+function isOptionName(name: string): name is DeliveryOptionName {
+  return (DELIVERY_OPTION_NAMES as readonly string[]).includes(name);
+}
+
+/** A positive integer, from a query string or a JSON number. */
+function positiveInteger(name: string, raw: unknown): number {
+  const value = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw invalid(name, raw, 'a positive integer');
+  return value;
+}
+
+function oneOf(name: string, raw: unknown, allowed: Iterable<string>): string {
+  const list = [...allowed];
+  if (typeof raw !== 'string' || !list.includes(raw)) throw invalid(name, raw, `one of ${list.join(', ')}`);
+  return raw;
+}
+
+/** `LO,HI` (or a JSON [LO, HI]): finite numbers with LO < HI. */
+function windowOf(raw: unknown): [number, number] {
+  const parts = typeof raw === 'string' ? raw.split(',').map((p) => (p.trim() === '' ? Number.NaN : Number(p))) : raw;
+  if (!Array.isArray(parts) || parts.length !== 2 || !parts.every((p) => typeof p === 'number' && Number.isFinite(p))) {
+    throw invalid('window', raw, 'two finite numbers LO,HI');
+  }
+  const [lo, hi] = parts as [number, number];
+  if (!(lo < hi)) throw invalid('window', raw, 'LO below HI');
+  return [lo, hi];
+}
+
+function parseOption(options: DeliveryOptions, name: string, raw: unknown): void {
+  if (!isOptionName(name)) throw createHostError('SPC_ERR_DELIVERY_OPTION_UNKNOWN', name, DELIVERY_OPTION_NAMES.join(', '));
+  switch (name) {
+    case 'format':
+      options.format = oneOf(name, raw, ALL_FORMATS);
+      return;
+    case 'compress':
+      options.compress = oneOf(name, raw, Object.keys(COMPRESS_FORMATS));
+      return;
+    case 'max_triangles':
+      options.max_triangles = positiveInteger(name, raw);
+      return;
+    case 'dtype':
+      options.dtype = oneOf(name, raw, DELIVERY_DTYPES) as DeliveryDType;
+      return;
+    case 'window':
+      options.window = windowOf(raw);
+      return;
+    case 'max_dim':
+      options.max_dim = positiveInteger(name, raw);
+  }
+}
+
+/** Delivery options from the query of GET /data (a repeated option is refused). */
+export function parseDeliveryQuery(query: Record<string, unknown>): DeliveryOptions {
+  const options: DeliveryOptions = {};
+  for (const [name, raw] of Object.entries(query)) {
+    if (DATA_QUERY_KEYS.has(name)) continue;
+    if (Array.isArray(raw)) throw invalid(name, raw.join('&'), 'given once');
+    parseOption(options, name, raw);
+  }
+  return options;
+}
+
+/** Delivery options from the `delivery` member of a POST /data body (absent or null: none). */
+export function parseDeliveryObject(raw: unknown): DeliveryOptions {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('delivery', raw, 'a JSON object of delivery options');
+  const options: DeliveryOptions = {};
+  for (const [name, value] of Object.entries(raw)) parseOption(options, name, value);
+  return options;
+}

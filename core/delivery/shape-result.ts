@@ -1,0 +1,39 @@
+/**
+ * @module shape-result
+ * The result as a delivery shapes it before encoding: a mesh within its triangle budget, a
+ * volume resized and retyped. Point clouds and images pass unchanged. Runs on the encode
+ * worker thread.
+ */
+import type { StoredResult } from '../results/stored-result.ts';
+import type { DeliveryOptions } from './delivery-options.ts';
+import { shapesVolume, shapeVolume } from './shape-volume.ts';
+import { simplifyMesh } from './simplify-mesh.ts';
+
+/** True when the options change the result itself (not only how it is encoded). */
+export function shapesResult(options: DeliveryOptions): boolean {
+  return options.max_triangles !== undefined || shapesVolume(options);
+}
+
+/** The part of the options that shapes the result (a key for the shaped result's cache). */
+export function shapingOptions(options: DeliveryOptions): DeliveryOptions {
+  const { max_triangles, dtype, window, max_dim } = options;
+  return Object.fromEntries(Object.entries({ max_triangles, dtype, window, max_dim }).filter(([, v]) => v !== undefined)) as DeliveryOptions;
+}
+
+/**
+ * True when shaping would change this result (a mesh over its budget, a volume retyped,
+ * windowed or over max_dim). Checked before a trip to the worker thread, whose answer would
+ * be a second copy of an unchanged result.
+ */
+export function changesResult(result: StoredResult, options: DeliveryOptions): boolean {
+  if (result.type === 'mesh') return options.max_triangles !== undefined && result.indices.length / 3 > options.max_triangles;
+  if (result.type !== 'volume') return false;
+  const reduces = options.max_dim !== undefined && result.shape.some((n) => n > options.max_dim!);
+  return reduces || options.dtype !== undefined || options.window !== undefined;
+}
+
+export async function shapeResult(result: StoredResult, options: DeliveryOptions): Promise<StoredResult> {
+  if (result.type === 'mesh' && options.max_triangles !== undefined) return simplifyMesh(result, options.max_triangles);
+  if (result.type === 'volume') return shapeVolume(result, options);
+  return result;
+}

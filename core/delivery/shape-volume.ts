@@ -1,0 +1,102 @@
+/**
+ * @module shape-volume
+ * A volume sized and typed for its client: `max_dim` averages blocks of samples so no axis
+ * has more than N (spacing scaled so the physical extent stays), `dtype` converts the
+ * samples, mapping the window linearly onto 0..2^bits-1 for integer types (rounded, clamped).
+ * The delivered `valueRange` is then the window: what 0 and the largest integer stand for.
+ * Runs on the encode worker thread; the output arrays are shared memory like every stored
+ * result.
+ */
+import { TYPED_ARRAYS, type DType } from '../envelope/dtypes.ts';
+import { valueRange } from '../envelope/value-range.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { VolumeResult } from '../sdk/result-types.ts';
+import type { DeliveryOptions } from './delivery-options.ts';
+
+type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
+
+const INTEGER_MAX: Partial<Record<DType, number>> = { uint8: 255, uint16: 65535 };
+
+function sharedArray(dtype: DType, length: number): VolumeResult['data'] {
+  const Ctor = TYPED_ARRAYS[dtype] as unknown as { new (buffer: ArrayBufferLike): VolumeResult['data']; BYTES_PER_ELEMENT: number };
+  return new Ctor(new SharedArrayBuffer(length * Ctor.BYTES_PER_ELEMENT));
+}
+
+/** Averages blocks so every axis has at most `maxDim` samples (a partial edge block averages what it has). */
+export function averageBlocks(data: ArrayLike<number>, shape: number[], maxDim: number): { data: Float64Array; shape: number[]; factors: number[] } {
+  const factors = shape.map((n) => Math.max(1, Math.ceil(n / maxDim)));
+  const out = shape.map((n, axis) => Math.ceil(n / factors[axis]!));
+  const total = out.reduce((a, b) => a * b, 1);
+  const sums = new Float64Array(total);
+  const counts = new Uint32Array(total);
+  // Strides of the input and output, C order.
+  const rank = shape.length;
+  const index = new Array<number>(rank).fill(0);
+  for (let i = 0; i < data.length; i++) {
+    let o = 0;
+    for (let axis = 0; axis < rank; axis++) o = o * out[axis]! + Math.floor(index[axis]! / factors[axis]!);
+    sums[o] = sums[o]! + data[i]!;
+    counts[o] = counts[o]! + 1;
+    for (let axis = rank - 1; axis >= 0; axis--) {
+      if (++index[axis]! < shape[axis]!) break;
+      index[axis] = 0;
+    }
+  }
+  for (let o = 0; o < total; o++) sums[o] = sums[o]! / counts[o]!;
+  return { data: sums, shape: out, factors };
+}
+
+/** Converts samples to `dtype`: integer types map `window` onto 0..max (rounded, clamped). */
+function convert(values: ArrayLike<number>, dtype: DType, window: [number, number] | undefined): VolumeResult['data'] {
+  const out = sharedArray(dtype, values.length);
+  const max = INTEGER_MAX[dtype];
+  if (max === undefined) {
+    const float = dtype === 'float32' || dtype === 'float64';
+    for (let i = 0; i < values.length; i++) out[i] = float ? values[i]! : Math.round(values[i]!);
+    return out;
+  }
+  const [lo, hi] = window ?? [0, max];
+  const scale = hi > lo ? max / (hi - lo) : 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = Math.round((values[i]! - lo) * scale);
+    out[i] = v < 0 ? 0 : v > max ? max : v;
+  }
+  return out;
+}
+
+/** True when the options change a volume at all. */
+export function shapesVolume(options: DeliveryOptions): boolean {
+  return options.dtype !== undefined || options.window !== undefined || options.max_dim !== undefined;
+}
+
+/** The volume as the options deliver it (the input is returned when nothing changes). */
+export function shapeVolume(volume: StoredVolume, options: DeliveryOptions): StoredVolume {
+  const ownRange = volume.valueRange ?? valueRange(volume.data);
+  const reduce = options.max_dim !== undefined && volume.shape.some((n) => n > options.max_dim!);
+  // An asked-for dtype always maps the window, its own type included: the client is told
+  // (value_range) what the delivered 0 and maximum stand for.
+  const converts = options.dtype !== undefined;
+  // The window an integer dtype maps: the one asked for, else the data's own range.
+  const window = options.window ?? ownRange;
+  if (!reduce && !converts && options.window === undefined) return volume;
+  let samples: ArrayLike<number> = volume.data;
+  let shape = volume.shape;
+  let spacing = volume.spacing;
+  if (reduce) {
+    const averaged = averageBlocks(volume.data, volume.shape, options.max_dim!);
+    samples = averaged.data;
+    shape = averaged.shape;
+    const base = volume.spacing ?? volume.shape.map(() => 1);
+    spacing = base.map((s, axis) => (s * volume.shape[axis]!) / shape[axis]!);
+  }
+  const dtype: DType = options.dtype ?? volume.dtype;
+  const integerOut = INTEGER_MAX[dtype] !== undefined;
+  // Asked-for integer types map the window; a volume kept in its own integer type is only
+  // rounded after averaging.
+  const mapped = options.dtype !== undefined && integerOut;
+  const data = convert(samples, dtype, mapped ? window : integerOut ? [0, INTEGER_MAX[dtype]!] : undefined);
+  const range = mapped || options.window !== undefined ? window : valueRange(data);
+  const shaped = { type: 'volume', shape, dtype, data, ...(spacing ? { spacing } : {}), ...(volume.origin ? { origin: volume.origin } : {}) } as StoredVolume;
+  if (range) shaped.valueRange = [range[0], range[1]];
+  return shaped;
+}
