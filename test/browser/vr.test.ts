@@ -1,7 +1,8 @@
 /**
  * The viewer in VR, in Debian's Chromium with Meta's IWER emulating a Quest 3 (injected into
  * the page before its scripts run): "Enter VR" opens an immersive session whose frames show the
- * specimen on the table, the mesh is asked for with the triangle budget, the emulated
+ * specimen on the table, the mesh is asked for with the triangle budget (and arrives simplified
+ * to it while the room's peers get it whole), the emulated
  * controller's ray moves a slider of the VR panel and the new values go out as the page's own
  * request, and a desktop page following the same room follows it; with Follow room switched on
  * from the panel, a peer's computation shows "A peer is computing…" in the headset and its
@@ -12,7 +13,7 @@ import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { installEmulatedHeadset, launchBrowser, shot, waitForState } from './browser-session.ts';
+import { installEmulatedHeadset, launchBrowser, shot, waitForState, waitForText } from './browser-session.ts';
 
 let host: HostProcess;
 let browser: Browser;
@@ -26,6 +27,7 @@ afterAll(() => Promise.all([browser?.close(), host?.close()]));
 
 const JOB = '[data-testid=job-state]';
 const SEGMENTS = '[data-param=segments] input[type=number]';
+const TRIANGLES = '[data-testid=stats] [data-stat=triangles] dd';
 
 interface Opened {
   page: Page;
@@ -102,7 +104,7 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
   it('enters VR, shows the specimen, moves a slider with the controller, and a following desktop page follows', { timeout: 120_000 }, async () => {
     const room = `vr-${randomUUID().slice(0, 8)}`;
     const query = (extra: Record<string, string>) => `?${new URLSearchParams({ specimen: 'shape', room, params: JSON.stringify({ segments: 8 }), ...extra }).toString()}`;
-    const vr = await openPage(query({ xr_triangles: '50000' }), true);
+    const vr = await openPage(query({ xr_triangles: '1000' }), true);
     expect(await waitForState(vr.page, JOB, ['done', 'cached'])).toMatch(/done|cached/);
     // Before the session the page asks without a budget.
     expect(dataRequests(vr.requests, room).every((u) => !u.searchParams.has('max_triangles'))).toBe(true);
@@ -118,7 +120,7 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
     expect(state.position[2]).toBeCloseTo(-1, 1);
     // Entering asked for the mesh again with the triangle budget of the URL.
     await vr.page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state === 'cached');
-    expect(dataRequests(vr.requests, room).some((u) => u.searchParams.get('max_triangles') === '50000')).toBe(true);
+    expect(dataRequests(vr.requests, room).some((u) => u.searchParams.get('max_triangles') === '1000')).toBe(true);
     await shot(vr.page, 'vr-entered');
 
     const desk = await openPage(query({ follow: '1' }), false);
@@ -132,8 +134,14 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
     await vr.page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-param=segments] input[type=number]')?.value === '49', null, { timeout: 30_000 });
     const sent = dataRequests(vr.requests, room).slice(before);
     expect(sent.map((u) => JSON.parse(u.searchParams.get('params') ?? '{}').segments)).toContain(49);
-    expect(sent.every((u) => u.searchParams.get('max_triangles') === '50000')).toBe(true);
+    expect(sent.every((u) => u.searchParams.get('max_triangles') === '1000')).toBe(true);
     await desk.page.waitForFunction((sel) => document.querySelector<HTMLInputElement>(sel)?.value === '49', SEGMENTS, { timeout: 30_000 });
+    // 2 × 49² = 4,802 triangles in the room; the headset got them simplified to its budget of 1,000.
+    await waitForText(desk.page, TRIANGLES, '4,802');
+    await vr.page.waitForFunction((sel) => {
+      const shown = Number(document.querySelector(sel)?.textContent?.replace(/,/g, '') ?? NaN);
+      return shown > 0 && shown <= 1000;
+    }, TRIANGLES, { timeout: 30_000 });
     await framesPass(vr.page, 5);
     await shot(vr.page, 'vr-slider-moved');
     await shot(desk.page, 'vr-desktop-follower');
@@ -148,7 +156,7 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
     // Its result comes from the room cache, asked for with the triangle budget.
     const adopted = () => vr.requests.map((r) => new URL(r.url())).filter((u) => u.pathname === '/api/specimens/slow-sphere/data');
     await waitFor(() => adopted().length > 0 || undefined, 'the headset asking for the peer\'s specimen');
-    expect(adopted().map((u) => u.searchParams.get('max_triangles'))).toContain('50000');
+    expect(adopted().map((u) => u.searchParams.get('max_triangles'))).toContain('1000');
     await vr.page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state === 'cached', null, { timeout: 30_000 });
     await framesPass(vr.page, 5);
     await shot(vr.page, 'vr-following-peer');
