@@ -172,6 +172,10 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
     expect(after.length).toBeGreaterThan(0);
     expect(after.every((u) => !u.searchParams.has('max_triangles'))).toBe(true);
     expect((await probe(vr.page)).position).toEqual([0, 0, 0]);
+    // Offline: every request (viewer, panel font, controller models) went to the host.
+    const elsewhere = vr.requests.map((r) => r.url()).filter((url) => !url.startsWith(host.baseUrl) && !url.startsWith('data:') && !url.startsWith('blob:'));
+    expect(elsewhere).toEqual([]);
+    expect(vr.requests.some((r) => new URL(r.url()).pathname.startsWith('/viewer/xr-profiles/'))).toBe(true);
     expect(vr.errors).toEqual([]);
     expect(desk.errors).toEqual([]);
   });
