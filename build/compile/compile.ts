@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { CHUNK_PREFIX } from '../../core/assets/browser-bundles.ts';
 import { installedProfilesDir, XR_PROFILE_IDS } from '../../core/viewer/xr-profiles.ts';
 import { ASSETS_DIR, DIST_DIR, REPO_ROOT, sourceFiles } from './compile-paths.ts';
 
@@ -48,7 +49,7 @@ async function transpile(): Promise<number> {
 async function browserBundles(): Promise<void> {
   const common: BuildOptions = { bundle: true, format: 'esm', target: ['es2022'], platform: 'browser', legalComments: 'none', logLevel: 'warning' };
   await Promise.all([
-    build({ ...common, entryPoints: { app: path.join(REPO_ROOT, 'core/viewer/app/main.ts') }, outdir: path.join(ASSETS_DIR, 'viewer'), minify: true }),
+    build({ ...common, entryPoints: { app: path.join(REPO_ROOT, 'core/viewer/app/main.ts') }, outdir: path.join(ASSETS_DIR, 'viewer'), minify: true, splitting: true, chunkNames: `${CHUNK_PREFIX}[hash]` }),
     build({ ...common, entryPoints: [path.join(REPO_ROOT, 'core/client/index.ts')], outfile: path.join(ASSETS_DIR, 'client.js') }),
   ]);
 }

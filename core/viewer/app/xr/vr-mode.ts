@@ -10,18 +10,15 @@
  * (triangle-budget.ts). Ending the session (the headset's menu or "Exit VR") returns to the
  * page as it was.
  */
-import { reversePainterSortStable } from '@pmndrs/uikit';
 import * as THREE from 'three';
 import type { ParameterSchema } from '../../../client/wire-types.ts';
 import { h } from '../dom.ts';
 import type { ChangeMode } from '../param-field.ts';
 import type { Stage } from '../stage/stage.ts';
-import { GrabControls } from './grab-controls.ts';
-import { PanelPointer } from './panel-pointer.ts';
 import { initialScale, localBox, placeOnTable, scaleAbout } from './specimen-placement.ts';
 import { vrDelivery, vrTriangleBudget } from './triangle-budget.ts';
-import { VrInputs } from './vr-inputs.ts';
-import { VrPanel } from './vr-panel.ts';
+import type { VrPanel } from './vr-panel.ts';
+import type { VrSessionParts } from './vr-session-parts.ts';
 import { isVrSupported, requestVrSession } from './vr-support.ts';
 import { VrProbe } from './vr-probe.ts';
 
@@ -49,7 +46,7 @@ export class VrMode {
   readonly #options: VrModeOptions;
   readonly #budget = vrTriangleBudget();
   readonly #probe = new VrProbe();
-  #parts: { panel: VrPanel; inputs: VrInputs } | null = null;
+  #parts: VrSessionParts | null = null;
   #session: XRSession | null = null;
   #subject: VrSubject | null = null;
   /** The content object placed on the table, and the subject it showed. */
@@ -115,9 +112,17 @@ export class VrMode {
       return;
     }
     const { renderer, scene } = this.#options.stage;
-    const parts = (this.#parts ??= this.#createParts(renderer, scene));
+    let parts: VrSessionParts;
+    let sort: Parameters<THREE.WebGLRenderer['setTransparentSort']>[0];
+    try {
+      ({ parts, sort } = await this.#loadParts(renderer, scene));
+    } catch (error) {
+      await session.end();
+      this.button.title = `VR could not start: ${error instanceof Error ? error.message : String(error)}`;
+      return;
+    }
     renderer.xr.setReferenceSpaceType('local-floor');
-    renderer.setTransparentSort(reversePainterSortStable);
+    renderer.setTransparentSort(sort);
     renderer.localClippingEnabled = true;
     scene.add(parts.panel.root);
     this.#session = session;
@@ -129,16 +134,22 @@ export class VrMode {
     this.#options.presentingChanged(true);
   }
 
-  #createParts(renderer: THREE.WebGLRenderer, scene: THREE.Scene): { panel: VrPanel; inputs: VrInputs } {
-    const panel = new VrPanel({
-      change: (values, mode) => this.#options.change(values, mode),
-      scale: (factor) => this.#scale(factor),
-      follow: (on) => this.#options.follow.set(on),
-      exit: () => void this.#session?.end(),
-    });
-    const grab = new GrabControls(this.root);
-    const inputs = new VrInputs({ renderer, scene, grab, pointer: (index) => new PanelPointer(panel.root, index), scaleBy: (f) => this.#scale(f) });
-    return { panel, inputs };
+  /** The session's panel and hands, from their own chunk of the bundle (loaded once). */
+  async #loadParts(renderer: THREE.WebGLRenderer, scene: THREE.Scene): Promise<{ parts: VrSessionParts; sort: typeof import('./vr-session-parts.ts').reversePainterSortStable }> {
+    const module = await import('./vr-session-parts.ts');
+    this.#parts ??= module.createVrSessionParts(
+      renderer,
+      scene,
+      this.root,
+      {
+        change: (values, mode) => this.#options.change(values, mode),
+        scale: (factor) => this.#scale(factor),
+        follow: (on) => this.#options.follow.set(on),
+        exit: () => void this.#session?.end(),
+      },
+      (factor) => this.#scale(factor),
+    );
+    return { parts: this.#parts, sort: module.reversePainterSortStable };
   }
 
   #ended(): void {
