@@ -3,15 +3,18 @@
  * Compiles the package into `build/dist/` (run by `npm run compile`, `npm start`, `npm test`
  * and `prepack`): esbuild transpiles each TypeScript file of core/ and build/ on its own into
  * an ES module (relative `.ts` imports become `.js`, packages stay imports), then bundles the
- * web viewer and the browser build of the client; `tsc` adds the `.d.ts` files of the public
+ * web viewer and the browser build of the client, copies the VR controller models
+ * (core/viewer/xr-profiles.ts); `tsc` adds the `.d.ts` files of the public
  * entry points (the SDK ones are also what `vitrine build` reads plugin types against).
  *
  * Usage: `node --import tsx build/compile/compile.ts`
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { CHUNK_PREFIX } from '../../core/assets/browser-bundles.ts';
+import { installedProfilesDir, XR_PROFILE_IDS } from '../../core/viewer/xr-profiles.ts';
 import { ASSETS_DIR, DIST_DIR, REPO_ROOT, sourceFiles } from './compile-paths.ts';
 
 /** Keeps every import an import: relative `.ts` specifiers point at the compiled `.js`. */
@@ -46,9 +49,15 @@ async function transpile(): Promise<number> {
 async function browserBundles(): Promise<void> {
   const common: BuildOptions = { bundle: true, format: 'esm', target: ['es2022'], platform: 'browser', legalComments: 'none', logLevel: 'warning' };
   await Promise.all([
-    build({ ...common, entryPoints: { app: path.join(REPO_ROOT, 'core/viewer/app/main.ts') }, outdir: path.join(ASSETS_DIR, 'viewer'), minify: true }),
+    build({ ...common, entryPoints: { app: path.join(REPO_ROOT, 'core/viewer/app/main.ts') }, outdir: path.join(ASSETS_DIR, 'viewer'), minify: true, splitting: true, chunkNames: `${CHUNK_PREFIX}[hash]` }),
     build({ ...common, entryPoints: [path.join(REPO_ROOT, 'core/client/index.ts')], outfile: path.join(ASSETS_DIR, 'client.js') }),
   ]);
+}
+
+/** The VR viewer's controller and hand models: only the shipped profiles of the 98 MB package. */
+function xrProfiles(): void {
+  const from = installedProfilesDir();
+  for (const id of XR_PROFILE_IDS) cpSync(path.join(from, id), path.join(ASSETS_DIR, 'xr-profiles', id), { recursive: true });
 }
 
 /** Relative `.ts` specifiers in emitted declarations, which tsc keeps as written. */
@@ -68,5 +77,6 @@ const started = performance.now();
 rmSync(DIST_DIR, { recursive: true, force: true });
 const count = await transpile();
 await browserBundles();
+xrProfiles();
 declarations();
 process.stdout.write(`compiled ${count} files into ${path.relative(REPO_ROOT, DIST_DIR)} in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);

@@ -8,6 +8,8 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createApp } from '../../core/app.ts';
+import type { HttpsListener } from '../../core/tls/https-listener.ts';
+import { startHttps } from '../../core/tls/start-https.ts';
 import { parseServeOptions, SERVE_USAGE, type ServeOptions } from '../../core/cli/serve-options.ts';
 import { listen } from '../../core/server.ts';
 import { displayPath, formatDiagnostic } from '../diagnostics/format-diagnostic.ts';
@@ -81,6 +83,18 @@ export async function runDevCommand(argv: string[]): Promise<number> {
   const session = new DevSession({ srcDir, outDir, builder, app, out, err });
   session.start();
   out(`listening on ${url}`);
+  let tls: HttpsListener | null = null;
+  if (parsed.https) {
+    try {
+      tls = await startHttps(app, parsed.host, parsed.https, out);
+    } catch (error) {
+      err(`vitrine dev: cannot listen with TLS: ${(error as Error).message}`);
+      await session.close();
+      await builder.dispose();
+      await app.close();
+      return 1;
+    }
+  }
   out(`watching ${displayPath(srcDir, cwd)}: a saved plugin is rebuilt and reloaded`);
 
   const host = app;
@@ -89,6 +103,7 @@ export async function runDevCommand(argv: string[]): Promise<number> {
       const force = setTimeout(() => process.exit(1), 10_000);
       force.unref();
       session.close()
+        .then(() => tls?.close())
         .then(() => builder.dispose())
         .then(() => host.close())
         .then(() => resolve(0), () => resolve(1));

@@ -5,6 +5,7 @@
  * `build/dist/assets/` (see build/compile/compile.ts), so a host run from it never loads a
  * bundler. Run from the TypeScript sources they are built with esbuild in memory on first use
  * (concurrent first requests share one build; a failed build is retried by the next request).
+ * The viewer is code split: its VR session parts are a chunk loaded on "Enter VR".
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -30,14 +31,19 @@ interface BundleSpec {
   entry: string;
   name: string;
   minify: boolean;
+  /** Code split: what the entry imports dynamically becomes files of its own (`chunk-*.js`), loaded on use. */
+  splitting: boolean;
 }
 
 const SPECS = {
-  viewer: { prebuilt: 'viewer', entry: 'viewer/app/main.ts', name: 'app', minify: true },
-  client: { prebuilt: '.', entry: 'client/index.ts', name: 'client', minify: false },
+  viewer: { prebuilt: 'viewer', entry: 'viewer/app/main.ts', name: 'app', minify: true, splitting: true },
+  client: { prebuilt: '.', entry: 'client/index.ts', name: 'client', minify: false, splitting: false },
 } satisfies Record<string, BundleSpec>;
 
 export type BundleName = keyof typeof SPECS;
+
+/** File names of code-split chunks (the same in the compiled package, see build/compile/compile.ts). */
+export const CHUNK_PREFIX = 'chunk-';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -57,7 +63,7 @@ async function readPrebuilt(spec: BundleSpec): Promise<BrowserAssets> {
   const dir = path.join(ASSETS_DIR, spec.prebuilt);
   const assets = new Map<string, BrowserAsset>();
   for (const name of await readdir(dir)) {
-    if (name.startsWith(`${spec.name}.`)) assets.set(name, toAsset(name, await readFile(path.join(dir, name))));
+    if (name.startsWith(`${spec.name}.`) || (spec.splitting && name.startsWith(CHUNK_PREFIX))) assets.set(name, toAsset(name, await readFile(path.join(dir, name))));
   }
   return assets;
 }
@@ -69,6 +75,8 @@ async function buildInMemory(spec: BundleSpec): Promise<BrowserAssets> {
     bundle: true,
     write: false,
     minify: spec.minify,
+    splitting: spec.splitting,
+    chunkNames: `${CHUNK_PREFIX}[hash]`,
     format: 'esm',
     target: ['es2022'],
     platform: 'browser',

@@ -1,12 +1,15 @@
 /**
  * @module serve-command
  * `vitrine serve`: creates the host, listens, prints `listening on http://HOST:PORT` on
- * standard output (logs go to standard error), and shuts down cleanly on SIGINT/SIGTERM:
+ * standard output (logs go to standard error), with `--https-port` a second line
+ * `listening on https://HOST:PORT` (core/tls/), and shuts down cleanly on SIGINT/SIGTERM:
  * running jobs end as errors, pools stop, sockets close.
  */
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../app.ts';
 import { listen } from '../server.ts';
+import type { HttpsListener } from '../tls/https-listener.ts';
+import { startHttps } from '../tls/start-https.ts';
 import { parseServeOptions, SERVE_USAGE, type ServeOptions } from './serve-options.ts';
 
 export async function runServeCommand(argv: string[]): Promise<number> {
@@ -37,6 +40,16 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     return 1;
   }
   process.stdout.write(`listening on ${url}\n`);
+  let tls: HttpsListener | null = null;
+  if (parsed.https) {
+    try {
+      tls = await startHttps(app, parsed.host, parsed.https, (line) => process.stdout.write(`${line}\n`));
+    } catch (error) {
+      process.stderr.write(`vitrine serve: cannot listen with TLS on ${parsed.host}:${parsed.https.port}: ${(error as Error).message}\n`);
+      await app.close();
+      return 1;
+    }
+  }
 
   return new Promise<number>((resolve) => {
     let closing = false;
@@ -49,7 +62,9 @@ export async function runServeCommand(argv: string[]): Promise<number> {
       app.log.info(`${signal}: shutting down`);
       const force = setTimeout(() => process.exit(1), 10_000);
       force.unref();
-      app.close().then(
+      Promise.resolve(tls?.close())
+        .then(() => app.close())
+        .then(
         () => resolve(0),
         () => resolve(1),
       );

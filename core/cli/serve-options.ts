@@ -12,6 +12,13 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
 
   --host H                   bind address (default 127.0.0.1)
   --port N                   port; 0 picks a free one (default 8000)
+  --https-port N             also listen with TLS on port N (0 picks a free one): headset
+                             browsers allow WebXR only on https:// origins (default: none)
+  --tls-cert FILE            with --https-port: the certificate (PEM; a chain may follow)
+  --tls-key FILE             with --https-port: its private key (PEM)
+  --tls-dir DIR              with --https-port and no --tls-cert: where the self-signed
+                             certificate is made once and kept (default: the user's config
+                             folder, e.g. ~/.config/vitrine/tls)
   --specimens DIR            specimens directory, or none (default specimens)
   --plugins DIR              built plugin bundles, or none (default build/out)
   --cache-ttl S              room cache time-to-live in seconds (default 300)
@@ -63,6 +70,10 @@ Each option can also be set as VITRINE_<NAME>, e.g. VITRINE_PORT=9000.
 const FLAGS = {
   host: { type: 'string' },
   port: { type: 'string' },
+  'https-port': { type: 'string' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'tls-dir': { type: 'string' },
   specimens: { type: 'string' },
   plugins: { type: 'string' },
   'cache-ttl': { type: 'string' },
@@ -94,9 +105,20 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** The TLS listener `--https-port` asks for, and where its certificate comes from. */
+export interface HttpsOptions {
+  port: number;
+  certFile: string | null;
+  keyFile: string | null;
+  /** Folder of the kept self-signed certificate; null: the default folder. */
+  dir: string | null;
+}
+
 export interface ServeOptions {
   host: string;
   port: number;
+  /** null: plain HTTP only. */
+  https: HttpsOptions | null;
   help: boolean;
   host_options: HostOptions;
 }
@@ -152,6 +174,22 @@ function corsOrigin(raw: string | undefined): string | undefined {
   return raw;
 }
 
+/** `--https-port` with its certificate options; refuses certificate options without it and a lone `--tls-cert` or `--tls-key`. */
+function httpsOptions(get: (flag: 'https-port' | 'tls-cert' | 'tls-key' | 'tls-dir') => string | undefined): HttpsOptions | null {
+  const port = number('https-port', get('https-port'), true);
+  if (port !== undefined && port > 65535) throw new Error(`--https-port must be at most 65535, got ${port}`);
+  const certFile = get('tls-cert') ?? null;
+  const keyFile = get('tls-key') ?? null;
+  const dir = get('tls-dir') ?? null;
+  if (port === undefined) {
+    const stray = certFile !== null ? '--tls-cert' : keyFile !== null ? '--tls-key' : dir !== null ? '--tls-dir' : null;
+    if (stray) throw new Error(`${stray} needs --https-port (the TLS listener it is for)`);
+    return null;
+  }
+  if ((certFile === null) !== (keyFile === null)) throw new Error('--tls-cert and --tls-key go together: give both, or neither for a self-signed certificate');
+  return { port, certFile, keyFile, dir };
+}
+
 function headsetTriangles(raw: string | undefined): number | undefined {
   const value = number('headset-triangles', raw, true);
   if (value === 0) throw new Error('--headset-triangles must be a positive integer, got 0');
@@ -185,6 +223,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
   return {
     host,
     port,
+    https: httpsOptions(get),
     help: values.help === true,
     host_options: {
       host,

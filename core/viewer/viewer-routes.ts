@@ -1,11 +1,13 @@
 /**
  * @module viewer-routes
- * Serves the web viewer: `GET /` (the page) and `GET /viewer/*` (the bundled script and
- * styles, see core/assets/browser-bundles.ts). Register with `app.register(viewerRoutes)`.
+ * Serves the web viewer: `GET /` (the page), `GET /viewer/*` (the bundled script and
+ * styles, see core/assets/browser-bundles.ts) and the VR controller models
+ * (`/viewer/xr-profiles/`, xr-profile-routes.ts). Register with `app.register(viewerRoutes)`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendAsset } from '../assets/send-asset.ts';
 import { INDEX_HTML } from './index-html.ts';
+import { xrProfileRoutes } from './xr-profile-routes.ts';
 
 /** Options of {@link viewerRoutes} (none yet). */
 export type ViewerRoutesOptions = Record<string, never>;
@@ -22,4 +24,6 @@ export async function viewerRoutes(app: FastifyInstance, _opts: ViewerRoutesOpti
   app.get('/viewer/*', async (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => {
     return sendAsset(request, reply, 'viewer', request.params['*']);
   });
+
+  await app.register(xrProfileRoutes);
 }

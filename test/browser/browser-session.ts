@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -91,4 +92,19 @@ export async function waitForFrame(page: Page, since: number): Promise<void> {
     since,
     { timeout: 30_000 },
   );
+}
+
+/**
+ * Installs Meta's IWER into `page` before any of its scripts run, emulating a Quest 3 with its
+ * two controllers: `navigator.xr` then supports `immersive-vr`, and `window.xrDevice` (IWER's
+ * `XRDevice`) moves the headset and controllers and presses their buttons.
+ */
+export async function installEmulatedHeadset(page: Page): Promise<void> {
+  await page.addInitScript({ path: createRequire(import.meta.url).resolve('iwer/build/iwer.min.js') });
+  await page.addInitScript(() => {
+    const iwer = (window as unknown as { IWER: { XRDevice: new (config: unknown) => { installRuntime(o: object): void }; metaQuest3: unknown } }).IWER;
+    const device = new iwer.XRDevice(iwer.metaQuest3);
+    device.installRuntime({ forceInstall: true });
+    (window as unknown as { xrDevice: unknown }).xrDevice = device;
+  });
 }

@@ -69,6 +69,18 @@ export class RoomFollower {
     return this.#box.checked;
   }
 
+  /** What the status line says ("A peer is computing…"), '' when nothing. */
+  get status(): string {
+    return this.#status.textContent ?? '';
+  }
+
+  /** Flips the switch as a click would (the VR panel's "Follow room"). */
+  toggle(on: boolean): void {
+    if (on === this.#box.checked) return;
+    this.#box.checked = on;
+    this.#box.dispatchEvent(new Event('change'));
+  }
+
   /**
    * Sets the switch (from the URL) and follows `room` once `ready` settles (the catalog, so a
    * specimen the room names can be selected). `adoptState`: the room's first `state` may

@@ -34,6 +34,8 @@ import { Stage, WebGLUnavailableError } from './stage/stage.ts';
 import { StageOverlay } from './stage-overlay.ts';
 import { StatsView, statsOf } from './stats-view.ts';
 import { DEFAULT_ROOM, readUrlState, writeUrlState } from './url-state.ts';
+import { createPageVr } from './xr/page-vr.ts';
+import type { VrMode } from './xr/vr-mode.ts';
 
 /** Debounce while a slider is dragged or a field is typed in. */
 const DRAG_DEBOUNCE_MS = 150;
@@ -57,6 +59,8 @@ export class ViewerApp {
     onToggle: (follow) => writeUrlState({ ...readUrlState(), follow }),
   });
   #stage: Stage | null = null;
+  /** The VR mode (xr/), when the page can draw at all. */
+  #vr: VrMode | null = null;
   #webglProblem: string | null = null;
   #current: SpecimenMetadata | null = null;
   #panel: ParamPanel | null = null;
@@ -91,6 +95,10 @@ export class ViewerApp {
       if (!(error instanceof WebGLUnavailableError)) throw error;
       this.#webglProblem = error.message;
       this.#layout.stagePane.dataset.webgl = 'unavailable';
+    }
+    if (this.#stage) {
+      const request = (mode: 'drag' | 'commit'): void => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0);
+      this.#vr = createPageVr({ stage: this.#stage, follower: this.#follower, layout: this.#layout, panel: () => this.#panel, current: () => this.#current, request });
     }
   }
 
@@ -216,6 +224,7 @@ export class ViewerApp {
     const params = this.#panel?.values();
     const room = this.#room;
     writeUrlState({ specimen: this.#isFunction ? null : meta.id, fn: this.#isFunction ? meta.id : null, room, params: params ?? null, follow: this.#follower.enabled });
+    this.#vr?.show({ id: meta.id, title: meta.display_name || meta.id, schema: meta.is_dynamic ? (meta.schema ?? null) : null, values: params ?? {} });
     this.#layout.dataLink.setAttribute('href', this.#isFunction ? `/api/processing/functions/${encodeURIComponent(meta.id)}/schema` : this.#client.dataUrl(meta.id, { params, room }));
     if (meta.is_dynamic && !this.#isFunction) this.#downloads.show(meta.type, (delivery) => this.#client.dataUrl(meta.id, { params, room, delivery }));
     else this.#downloads.hide();
@@ -236,8 +245,8 @@ export class ViewerApp {
         ? await this.#client.load(meta.id, params, {
             room,
             signal: context.signal,
-            // Meshes come as meshopt GLB: a fraction of the envelope's bytes.
-            delivery: meta.type === 'mesh' ? MESH_DELIVERY : undefined,
+            // Meshes come as meshopt GLB (a fraction of the envelope's bytes); in VR within the budget.
+            delivery: meta.type === 'mesh' ? { ...MESH_DELIVERY, ...this.#vr?.delivery(meta.type) } : this.#vr?.delivery(meta.type),
             onStart: (start) => {
               if (!context.isCurrent()) return;
               cached = start.status === 'done';

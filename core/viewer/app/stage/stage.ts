@@ -38,9 +38,11 @@ export class Stage {
   readonly #camera = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
   readonly #controls: OrbitControls;
   readonly #grid: THREE.GridHelper;
+  /** Every content object hangs from it; identity on the page, placed in the room in VR (xr/). */
+  readonly #contentRoot = new THREE.Group();
+  readonly #beforeFrame = new Set<(frame: XRFrame | undefined) => void>();
   #content: StageContent | null = null;
   #dirty = true;
-  #frame = 0;
 
   constructor(host: HTMLElement) {
     if (!webglAvailable()) throw new WebGLUnavailableError('WebGL is disabled or unsupported');
@@ -66,7 +68,8 @@ export class Stage {
     rim.position.set(-4, 2, -3);
     this.#scene.add(rim);
     this.#grid = new THREE.GridHelper(10, 20, 0x2a3442, 0x18202b);
-    this.#scene.add(this.#grid);
+    this.#scene.add(this.#grid, this.#contentRoot);
+    this.#renderer.xr.enabled = true;
 
     this.#camera.position.set(3, 2, 4);
     this.#controls = new OrbitControls(this.#camera, this.canvas);
@@ -75,21 +78,20 @@ export class Stage {
 
     new ResizeObserver(() => this.#resize(host)).observe(host);
     this.#resize(host);
-    this.#loop();
+    this.#renderer.setAnimationLoop(this.#loop);
   }
 
   /** Replaces what is shown (disposing the previous content) and frames it. */
   show(content: StageContent | null): void {
     if (this.#content) {
-      this.#scene.remove(this.#content.object);
+      this.#contentRoot.remove(this.#content.object);
       this.#content.dispose();
     }
     this.#content = content;
     if (content) {
-      this.#scene.add(content.object);
+      this.#contentRoot.add(content.object);
       this.frame(content.view ?? 'orbit');
     }
-    this.#grid.visible = content !== null && content.view !== 'front';
     this.invalidate();
   }
 
@@ -116,6 +118,29 @@ export class Stage {
     this.invalidate();
   }
 
+  /** The renderer, scene and content root, for the VR mode (xr/vr-mode.ts). */
+  get renderer(): THREE.WebGLRenderer {
+    return this.#renderer;
+  }
+
+  get scene(): THREE.Scene {
+    return this.#scene;
+  }
+
+  get contentRoot(): THREE.Group {
+    return this.#contentRoot;
+  }
+
+  get content(): StageContent | null {
+    return this.#content;
+  }
+
+  /** Calls `fn` before each frame is drawn (every frame while a VR session runs); returns the unsubscribe. */
+  onBeforeFrame(fn: (frame: XRFrame | undefined) => void): () => void {
+    this.#beforeFrame.add(fn);
+    return () => this.#beforeFrame.delete(fn);
+  }
+
   /** Asks for a new frame. */
   invalidate(): void {
     this.#dirty = true;
@@ -130,19 +155,23 @@ export class Stage {
     this.invalidate();
   }
 
-  #loop = (): void => {
-    this.#frame = requestAnimationFrame(this.#loop);
+  // The renderer's animation loop is the page's requestAnimationFrame, or the headset's frame
+  // loop while a VR session runs (where every frame is drawn: the head always moves).
+  #loop = (_time: number, frame?: XRFrame): void => {
+    const presenting = this.#renderer.xr.isPresenting;
     // update() applies damping and fires 'change' (→ invalidate) while the camera still moves.
-    this.#controls.update();
-    if (!this.#dirty) return;
+    if (!presenting) this.#controls.update();
+    if (!this.#dirty && !presenting) return;
     this.#dirty = false;
+    this.#grid.visible = !presenting && this.#content !== null && this.#content.view !== 'front';
+    for (const fn of this.#beforeFrame) fn(frame);
     this.#renderer.render(this.#scene, this.#camera);
     this.canvas.dataset.frames = String(Number(this.canvas.dataset.frames ?? 0) + 1);
   };
 
   /** Stops rendering and frees GPU memory. */
   dispose(): void {
-    cancelAnimationFrame(this.#frame);
+    this.#renderer.setAnimationLoop(null);
     this.show(null);
     this.#controls.dispose();
     this.#renderer.dispose();

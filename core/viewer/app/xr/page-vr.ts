@@ -1,0 +1,49 @@
+/**
+ * @module page-vr
+ * The VR mode wired to the page: a panel edit in VR is the page's own edit (the page's panel
+ * takes the values and the page requests, debounced while dragging), the headset's status
+ * line is the page's (the room follower's "A peer is computing…", else "Computing…" while a
+ * request runs), "Follow room" is the page's switch, and the "Enter VR" button sits in the
+ * top bar.
+ */
+import type { SpecimenMetadata } from '../../../client/wire-types.ts';
+import type { Layout } from '../layout.ts';
+import type { ParamPanel } from '../param-panel.ts';
+import type { ChangeMode } from '../param-field.ts';
+import type { RoomFollower } from '../room-follower.ts';
+import type { Stage } from '../stage/stage.ts';
+import { VrMode } from './vr-mode.ts';
+
+export interface PageVrHooks {
+  stage: Stage;
+  follower: RoomFollower;
+  layout: Layout;
+  /** The page's parameter panel and subject now. */
+  panel(): ParamPanel | null;
+  current(): SpecimenMetadata | null;
+  /** Requests the current subject with the panel's values, as a page edit of `mode` does. */
+  request(mode: ChangeMode): void;
+}
+
+export function createPageVr(hooks: PageVrHooks): VrMode {
+  const vr = new VrMode({
+    stage: hooks.stage,
+    change: (values, mode) => {
+      hooks.panel()?.set(values);
+      hooks.request(mode);
+    },
+    status: () => {
+      const peer = hooks.follower.status;
+      if (peer) return { text: peer, tone: 'warn' };
+      return { text: hooks.layout.stagePane.classList.contains('busy') ? 'Computing…' : '', tone: 'warn' };
+    },
+    follow: { enabled: () => hooks.follower.enabled, set: (on) => hooks.follower.toggle(on) },
+    // A dynamic mesh is asked for again: with the triangle budget in VR, without it after.
+    presentingChanged: () => {
+      const current = hooks.current();
+      if (current?.is_dynamic && current.type === 'mesh') hooks.request('commit');
+    },
+  });
+  hooks.layout.topbar.append(vr.button);
+  return vr;
+}

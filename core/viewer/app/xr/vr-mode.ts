@@ -1,0 +1,206 @@
+/**
+ * @module vr-mode
+ * The viewer in VR. Where the browser supports `immersive-vr` the page shows an "Enter VR"
+ * button; in the session the stage's own renderer and scene draw for the headset, with the
+ * shown specimen standing on a table in front (specimen-placement.ts), the hands to grab and
+ * scale it (vr-inputs.ts, grab-controls.ts) and the parameter panel (vr-panel.ts). Nothing is
+ * requested differently: a panel change goes to the page's own request path (`change`), so
+ * room peers follow as they do for a page edit, and a room peer's change reaches the headset
+ * as it reaches the page. Only meshes travel with a triangle budget while in VR
+ * (triangle-budget.ts). Ending the session (the headset's menu or "Exit VR") returns to the
+ * page as it was.
+ */
+import * as THREE from 'three';
+import type { ParameterSchema } from '../../../client/wire-types.ts';
+import { h } from '../dom.ts';
+import type { ChangeMode } from '../param-field.ts';
+import type { Stage } from '../stage/stage.ts';
+import { initialScale, localBox, placeOnTable, scaleAbout } from './specimen-placement.ts';
+import { vrDelivery, vrTriangleBudget } from './triangle-budget.ts';
+import type { VrPanel } from './vr-panel.ts';
+import type { VrSessionParts } from './vr-session-parts.ts';
+import { isVrSupported, requestVrSession } from './vr-support.ts';
+import { VrProbe } from './vr-probe.ts';
+
+/** What the page shows, as the VR panel needs it. */
+export interface VrSubject {
+  id: string;
+  title: string;
+  schema: ParameterSchema | null;
+  values: Record<string, unknown>;
+}
+
+export interface VrModeOptions {
+  stage: Stage;
+  /** A panel edit in VR: handled exactly like the same edit on the page. */
+  change(values: Record<string, unknown>, mode: ChangeMode): void;
+  /** The line the page shows about the room or the request ('' when none). */
+  status(): { text: string; tone: 'warn' | 'error' };
+  follow: { enabled(): boolean; set(on: boolean): void };
+  /** The session began or ended (the page asks again, with or without the triangle budget). */
+  presentingChanged(presenting: boolean): void;
+}
+
+export class VrMode {
+  readonly button: HTMLButtonElement;
+  readonly #options: VrModeOptions;
+  readonly #budget = vrTriangleBudget();
+  readonly #probe = new VrProbe();
+  #parts: VrSessionParts | null = null;
+  #session: XRSession | null = null;
+  #subject: VrSubject | null = null;
+  /** The content object placed on the table, and the subject it showed. */
+  #placed: { object: THREE.Object3D | null; subject: string | null; center: THREE.Vector3 } = { object: null, subject: null, center: new THREE.Vector3() };
+  #lastTime = 0;
+  /** The status line last shown in the headset. */
+  #status = '';
+
+  constructor(options: VrModeOptions) {
+    this.#options = options;
+    this.button = h('button', { class: 'button small vr-button', type: 'button', hidden: true, 'data-testid': 'enter-vr' }, 'Enter VR');
+    this.button.addEventListener('click', () => void this.#toggle());
+    void isVrSupported().then((supported) => (this.button.hidden = !supported));
+    options.stage.onBeforeFrame((frame) => this.#frame(frame));
+    this.#probe.install(this);
+  }
+
+  get status(): string {
+    return this.#status;
+  }
+
+  /** The session's framebuffer, width × height in pixels (both eyes), or null outside a session. */
+  get framebuffer(): [number, number] | null {
+    const layer = this.#session?.renderState.baseLayer;
+    return layer ? [layer.framebufferWidth, layer.framebufferHeight] : null;
+  }
+
+  get presenting(): boolean {
+    return this.#session !== null;
+  }
+
+  /** Delivery options of a `/data` request for a specimen of `type` (the triangle budget in VR). */
+  delivery(type: string): Record<string, number> | undefined {
+    return this.presenting ? vrDelivery(type, this.#budget) : undefined;
+  }
+
+  /** What the page shows now (called on every request the page makes). */
+  show(subject: VrSubject): void {
+    this.#subject = subject;
+    this.#parts?.panel.show(subject.title, subject.schema, subject.values);
+  }
+
+  /** The panel, its slider tracks and the placed root, for the automation probe (vr-probe.ts). */
+  get panel(): VrPanel | null {
+    return this.#parts?.panel ?? null;
+  }
+
+  get root(): THREE.Object3D {
+    return this.#options.stage.contentRoot;
+  }
+
+  async #toggle(): Promise<void> {
+    if (this.#session) {
+      await this.#session.end();
+      return;
+    }
+    this.#probe.entering();
+    let session: XRSession;
+    try {
+      session = await requestVrSession();
+    } catch (error) {
+      this.button.title = `VR could not start: ${error instanceof Error ? error.message : String(error)}`;
+      return;
+    }
+    const { renderer, scene } = this.#options.stage;
+    let parts: VrSessionParts;
+    let sort: Parameters<THREE.WebGLRenderer['setTransparentSort']>[0];
+    try {
+      ({ parts, sort } = await this.#loadParts(renderer, scene));
+    } catch (error) {
+      await session.end();
+      this.button.title = `VR could not start: ${error instanceof Error ? error.message : String(error)}`;
+      return;
+    }
+    renderer.xr.setReferenceSpaceType('local-floor');
+    renderer.setTransparentSort(sort);
+    renderer.localClippingEnabled = true;
+    scene.add(parts.panel.root);
+    this.#session = session;
+    this.#placed = { object: null, subject: null, center: new THREE.Vector3() };
+    session.addEventListener('end', () => this.#ended());
+    await renderer.xr.setSession(session);
+    this.button.textContent = 'Exit VR';
+    if (this.#subject) parts.panel.show(this.#subject.title, this.#subject.schema, this.#subject.values);
+    this.#options.presentingChanged(true);
+  }
+
+  /** The session's panel and hands, from their own chunk of the bundle (loaded once). */
+  async #loadParts(renderer: THREE.WebGLRenderer, scene: THREE.Scene): Promise<{ parts: VrSessionParts; sort: typeof import('./vr-session-parts.ts').reversePainterSortStable }> {
+    const module = await import('./vr-session-parts.ts');
+    this.#parts ??= module.createVrSessionParts(
+      renderer,
+      scene,
+      this.root,
+      {
+        change: (values, mode) => this.#options.change(values, mode),
+        scale: (factor) => this.#scale(factor),
+        follow: (on) => this.#options.follow.set(on),
+        exit: () => void this.#session?.end(),
+      },
+      (factor) => this.#scale(factor),
+    );
+    return { parts: this.#parts, sort: module.reversePainterSortStable };
+  }
+
+  #ended(): void {
+    const { stage } = this.#options;
+    this.#session = null;
+    this.#parts?.inputs.reset();
+    if (this.#parts) stage.scene.remove(this.#parts.panel.root);
+    stage.renderer.setTransparentSort(null);
+    const root = this.root;
+    root.position.set(0, 0, 0);
+    root.quaternion.identity();
+    root.scale.setScalar(1);
+    root.updateMatrixWorld(true);
+    this.button.textContent = 'Enter VR';
+    stage.frame(stage.content?.view ?? 'orbit');
+    this.#options.presentingChanged(false);
+  }
+
+  /** `factor` times the current scale, or real size (null), about the specimen's centre. */
+  #scale(factor: number | null): void {
+    scaleAbout(this.root, this.#placed.center, factor === null ? 1 : this.root.scale.x * factor);
+    this.#parts?.panel.setScale(this.root.scale.x);
+  }
+
+  #frame(frame: XRFrame | undefined): void {
+    if (!this.#session || !frame || !this.#parts) return;
+    const now = performance.now();
+    const seconds = this.#lastTime ? Math.min(0.1, (now - this.#lastTime) / 1000) : 0;
+    this.#lastTime = now;
+    this.#placeNewContent();
+    const { panel, inputs } = this.#parts;
+    inputs.update(seconds);
+    const status = this.#options.status();
+    this.#status = status.text;
+    panel.setStatus(status.text, status.tone);
+    panel.setFollow(this.#options.follow.enabled());
+    panel.root.update(seconds);
+    this.#probe.frame(now, this.#placed.object !== null);
+  }
+
+  /** Stands new content on the table when it is the first of the session or of another subject; otherwise it keeps the hands' placement. */
+  #placeNewContent(): void {
+    const object = this.#options.stage.content?.object ?? null;
+    if (object === this.#placed.object) return;
+    const subject = this.#subject?.id ?? null;
+    const box = object ? localBox(this.root, object) : new THREE.Box3();
+    const center = box.isEmpty() ? new THREE.Vector3() : box.getCenter(new THREE.Vector3());
+    if (object && (this.#placed.object === null || subject !== this.#placed.subject)) {
+      placeOnTable(this.root, box, initialScale(box));
+      this.#parts?.panel.setScale(this.root.scale.x);
+    }
+    this.#placed = { object, subject, center };
+  }
+}

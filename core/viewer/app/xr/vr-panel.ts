@@ -1,0 +1,124 @@
+/**
+ * @module vr-panel
+ * The panel beside the specimen in VR, built with `@pmndrs/uikit`: the specimen's name, a
+ * status line ("A peer is computing…", "Computing…", a refusal), one control per parameter
+ * (vr-widgets.ts), the scale (−, real size, +), "Follow room" and "Exit VR". It stands to
+ * the left of the specimen, turned towards the user.
+ */
+import { Container, Text } from '@pmndrs/uikit';
+import * as THREE from 'three';
+import type { ParameterSchema } from '../../../client/wire-types.ts';
+import type { ChangeMode } from '../param-field.ts';
+import { createVrWidget, type VrWidget } from './vr-widgets.ts';
+import { VR_THEME as T } from './vr-theme.ts';
+
+export interface VrPanelActions {
+  /** A parameter changed in VR (all current values). */
+  change(values: Record<string, unknown>, mode: ChangeMode): void;
+  /** Multiply the scale by `factor`, or set real size with null. */
+  scale(factor: number | null): void;
+  follow(on: boolean): void;
+  exit(): void;
+}
+
+/** Where the panel stands: left of the specimen, at chest height, turned to face the user. */
+const PANEL_POSITION = new THREE.Vector3(-0.62, 1.3, -0.78);
+
+function textButton(label: string, onClick: () => void): Container {
+  const element = new Container({ paddingX: 14, height: 40, alignItems: 'center', justifyContent: 'center', backgroundColor: T.surface, borderRadius: T.radius, onClick });
+  element.add(new Text({ text: label, fontSize: T.fontSize, color: T.text, pointerEvents: 'none' }));
+  return element;
+}
+
+export class VrPanel {
+  readonly root: Container;
+  readonly #actions: VrPanelActions;
+  readonly #title = new Text({ text: 'vitrine', fontSize: 22, color: T.text });
+  readonly #status = new Text({ text: '', fontSize: T.smallFont, color: T.warn });
+  readonly #scaleText = new Text({ text: '1:1', fontSize: T.fontSize, color: T.accent });
+  readonly #followText = new Text({ text: 'Follow room: off', fontSize: T.fontSize, color: T.text, pointerEvents: 'none' });
+  readonly #fieldsBox = new Container({ flexDirection: 'column', gap: 14, width: '100%' });
+  #widgets = new Map<string, VrWidget & { track?: Container }>();
+  #values: Record<string, unknown> = {};
+  #schemaKey = '';
+  #follow: boolean | null = null;
+  #statusShown = '';
+  /** The "Exit VR" and "Follow room" buttons (automation aims at them). */
+  readonly buttons: { exit: Container; follow: Container };
+
+  constructor(actions: VrPanelActions) {
+    this.#actions = actions;
+    this.root = new Container({
+      pixelSize: T.pixelSize,
+      width: 480,
+      padding: 22,
+      gap: 14,
+      flexDirection: 'column',
+      backgroundColor: T.panel,
+      borderRadius: 18,
+      anchorX: 'center',
+      anchorY: 'center',
+    });
+    const scaleRow = new Container({ flexDirection: 'row', gap: 8, alignItems: 'center' });
+    scaleRow.add(
+      new Text({ text: 'Scale', fontSize: T.fontSize, color: T.text, marginRight: 8 }),
+      textButton('-', () => actions.scale(1 / 1.25)),
+      textButton('Real size', () => actions.scale(null)),
+      textButton('+', () => actions.scale(1.25)),
+      this.#scaleText,
+    );
+    const followButton = new Container({ paddingX: 14, height: 40, alignItems: 'center', backgroundColor: T.surface, borderRadius: T.radius, onClick: () => actions.follow(!this.#follow) });
+    followButton.add(this.#followText);
+    const bottom = new Container({ flexDirection: 'row', gap: 8, justifyContent: 'space-between', width: '100%' });
+    this.buttons = { exit: textButton('Exit VR', () => actions.exit()), follow: followButton };
+    bottom.add(followButton, this.buttons.exit);
+    this.root.add(this.#title, this.#status, this.#fieldsBox, scaleRow, bottom);
+    this.root.position.copy(PANEL_POSITION);
+    // Turned towards the eyes of someone standing at the origin, so it tilts back a little.
+    this.root.lookAt(new THREE.Vector3(0, 1.6, 0));
+  }
+
+  /** Shows `title` and the controls of `schema` (rebuilt only when the schema changed) with `values`. */
+  show(title: string, schema: ParameterSchema | null, values: Record<string, unknown>): void {
+    this.#title.setProperties({ text: title });
+    this.#values = { ...values };
+    const key = JSON.stringify(schema ?? null);
+    if (key !== this.#schemaKey) {
+      this.#schemaKey = key;
+      for (const widget of this.#widgets.values()) this.#fieldsBox.remove(widget.element);
+      this.#widgets = new Map();
+      for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
+        const widget = createVrWidget(name, prop, (value, mode) => {
+          this.#values[name] = value;
+          this.#actions.change({ ...this.#values }, mode);
+        });
+        this.#widgets.set(name, widget);
+        this.#fieldsBox.add(widget.element);
+      }
+    }
+    for (const [name, widget] of this.#widgets) widget.setValue(values[name]);
+  }
+
+  /** The status line ('' leaves it empty). The panel's font has no ellipsis glyph: three dots stand in. */
+  setStatus(text: string, tone: 'warn' | 'error' = 'warn'): void {
+    // Called every frame: only a change is laid out again.
+    if (`${tone}:${text}` === this.#statusShown) return;
+    this.#statusShown = `${tone}:${text}`;
+    this.#status.setProperties({ text: text.replace(/…/g, '...'), color: tone === 'error' ? T.error : T.warn });
+  }
+
+  setScale(scale: number): void {
+    this.#scaleText.setProperties({ text: Math.abs(scale - 1) < 1e-3 ? '1:1' : `1:${Number((1 / scale).toPrecision(3))}` });
+  }
+
+  setFollow(on: boolean): void {
+    if (on === this.#follow) return;
+    this.#follow = on;
+    this.#followText.setProperties({ text: `Follow room: ${on ? 'on' : 'off'}` });
+  }
+
+  /** The slider track of parameter `name`, if it has one (automation aims at it). */
+  track(name: string): Container | undefined {
+    return this.#widgets.get(name)?.track;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * @module vr-probe
+ * What a test or a benchmark reads of the VR session (`window.vitrineVr`): whether it is
+ * presenting, the time from pressing "Enter VR" to the first frame with the specimen placed,
+ * recent frame times, the specimen's scale, and where a slider's track lies in the room (so an
+ * emulated controller can be aimed at it). It changes nothing.
+ */
+import * as THREE from 'three';
+import type { VrMode } from './vr-mode.ts';
+
+/** Frame intervals kept. */
+const KEPT = 240;
+
+export interface VrProbeState {
+  presenting: boolean;
+  /** From "Enter VR" to the first session frame with the specimen on the table, ms; null before. */
+  firstSpecimenFrameMs: number | null;
+  /** Intervals between the latest session frames, ms. */
+  frameTimes: number[];
+  frames: number;
+  scale: number;
+  /** The specimen root's position in the room. */
+  position: [number, number, number];
+  /** The panel's status line ("A peer is computing…"). */
+  status: string;
+  /** The session's framebuffer in pixels (both eyes), null outside a session. */
+  framebuffer: [number, number] | null;
+}
+
+declare global {
+  interface Window {
+    vitrineVr?: {
+      state(): VrProbeState;
+      /** A point of slider `name`'s track in the room: `fraction` 0 is its left end, 1 its right. */
+      sliderPoint(name: string, fraction: number): [number, number, number] | null;
+      /** The centre of the panel's "Exit VR" or "Follow room" button in the room (null before a session). */
+      buttonPoint(button: 'exit' | 'follow'): [number, number, number] | null;
+    };
+  }
+}
+
+/** A point of a panel component in the room: `x` across it, -0.5 at its left edge to 0.5 at its right. */
+function pointOn(component: THREE.Object3D | undefined, x: number): [number, number, number] | null {
+  if (!component) return null;
+  component.updateWorldMatrix(true, false);
+  return new THREE.Vector3(x, 0, 0).applyMatrix4(component.matrixWorld).toArray() as [number, number, number];
+}
+
+export class VrProbe {
+  #enteredAt: number | null = null;
+  #firstSpecimenFrameMs: number | null = null;
+  #last = 0;
+  #frames = 0;
+  #times: number[] = [];
+
+  install(mode: VrMode): void {
+    window.vitrineVr = {
+      state: () => ({
+        presenting: mode.presenting,
+        firstSpecimenFrameMs: this.#firstSpecimenFrameMs,
+        frameTimes: [...this.#times],
+        frames: this.#frames,
+        scale: mode.root.scale.x,
+        position: mode.root.position.toArray() as [number, number, number],
+        status: mode.status,
+        framebuffer: mode.framebuffer,
+      }),
+      sliderPoint: (name, fraction) => pointOn(mode.panel?.track(name), fraction - 0.5),
+      buttonPoint: (button) => pointOn(mode.panel?.buttons[button], 0),
+    };
+  }
+
+  /** "Enter VR" was pressed. */
+  entering(): void {
+    this.#enteredAt = performance.now();
+    this.#firstSpecimenFrameMs = null;
+    this.#last = 0;
+    this.#times = [];
+  }
+
+  /** A session frame at `now`; `withSpecimen`: the specimen is placed. */
+  frame(now: number, withSpecimen: boolean): void {
+    this.#frames++;
+    if (this.#last) this.#times.push(now - this.#last);
+    if (this.#times.length > KEPT) this.#times.shift();
+    this.#last = now;
+    if (withSpecimen && this.#firstSpecimenFrameMs === null && this.#enteredAt !== null) this.#firstSpecimenFrameMs = now - this.#enteredAt;
+  }
+}
