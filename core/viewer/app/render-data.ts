@@ -10,6 +10,7 @@ import { createImagePlane } from './stage/image-plane.ts';
 import { createMeshObject } from './stage/mesh-object.ts';
 import { createPointsObject } from './stage/points-object.ts';
 import type { Stage, StageContent } from './stage/stage.ts';
+import { attachValueReadout } from './stage/value-readout.ts';
 import { createVolumeSlices } from './stage/volume-slices.ts';
 import type { Stat } from './stats-view.ts';
 
@@ -32,6 +33,13 @@ export async function renderData(stage: Stage, data: SpecimenData): Promise<Rend
       return { content: createImagePlane(data), stats: [] };
     case 'volume': {
       const content = createVolumeSlices(data, () => stage.invalidate());
+      const readout = attachValueReadout(stage, content);
+      content.panel.append(readout.element);
+      const dispose = content.dispose;
+      content.dispose = () => {
+        readout.dispose();
+        dispose();
+      };
       return { content, panel: content.panel, stats: [] };
     }
     case 'file': {

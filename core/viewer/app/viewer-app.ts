@@ -73,6 +73,9 @@ export class ViewerApp {
     this.#layout.topbar.append(this.#follower.element);
     this.#layout.stagePane.append(this.#overlay.element);
     this.#layout.stageHud.append(this.#stats.element);
+    this.#layout.stagePane.append(
+      h('button', { class: 'button ghost small stage-reset', type: 'button', title: 'Frame the specimen again', 'data-testid': 'reset-camera', onclick: () => this.#stage?.resetCamera() }, 'Reset camera'),
+    );
     this.#layout.resetButton.addEventListener('click', () => {
       this.#panel?.reset();
       this.#request(0);
