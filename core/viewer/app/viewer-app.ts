@@ -25,6 +25,7 @@ import type { Layout } from './layout.ts';
 import { editedValues } from './param-check.ts';
 import { ParamPanel } from './param-panel.ts';
 import { renderData } from './render-data.ts';
+import { meshColourOf } from './stage/mesh-colour.ts';
 import { describeError, showFailure } from './request-failure.ts';
 import { RoomFollower, type RoomSubject } from './room-follower.ts';
 import { SpecimenHead } from './specimen-head.ts';
@@ -249,7 +250,7 @@ export class ViewerApp {
         : await this.#client.getData(meta.id, { room, signal: context.signal });
       if (!context.isCurrent()) return;
       this.#panel?.setHostError(null);
-      await this.#show(data, context);
+      await this.#show(data, context, meta);
       if (!context.isCurrent()) return;
       this.#job.set(cached ? 'cached' : 'done', cached ? 'Served from the room cache.' : meta.is_dynamic ? 'Computed.' : 'Loaded.');
       this.#job.setTiming(performance.now() - started);
@@ -262,7 +263,7 @@ export class ViewerApp {
     }
   }
 
-  async #show(data: SpecimenData, context: RequestContext): Promise<void> {
+  async #show(data: SpecimenData, context: RequestContext, meta: SpecimenMetadata): Promise<void> {
     const stats = statsOf(data);
     this.#layout.stagePane.dataset.shown = data.type;
     replaceChildren(this.#layout.stageTools);
@@ -271,7 +272,8 @@ export class ViewerApp {
       this.#noWebGL();
       return;
     }
-    const rendered = await renderData(this.#stage, data);
+    const meshColour = data.type === 'mesh' || data.type === 'file' ? await meshColourOf(meta.color, this.#isFunction ? null : this.#client.thumbnailUrl(meta.id)) : null;
+    const rendered = await renderData(this.#stage, data, { meshColour });
     if (!context.isCurrent()) {
       rendered.content?.dispose();
       return;

@@ -7,13 +7,13 @@ import * as THREE from 'three';
 import type { MeshData } from '../../../client/decoded-types.ts';
 import type { StageContent } from './stage.ts';
 
-/** The standard look of meshes. */
-export function meshMaterial(): THREE.MeshStandardMaterial {
-  return new THREE.MeshStandardMaterial({ color: 0x5f9fd6, roughness: 0.38, metalness: 0.1, side: THREE.DoubleSide });
+/** The standard look of meshes, in the specimen's own colour when it has one (mesh-colour.ts). */
+export function meshMaterial(colour: THREE.Color | null = null): THREE.MeshStandardMaterial {
+  return new THREE.MeshStandardMaterial({ color: colour ?? 0x5f9fd6, roughness: 0.38, metalness: 0.1, side: THREE.DoubleSide });
 }
 
 /** A mesh result on the stage. */
-export function createMeshObject(mesh: MeshData): StageContent {
+export function createMeshObject(mesh: MeshData, colour: THREE.Color | null = null): StageContent {
   const geometry = new THREE.BufferGeometry();
   geometry.setAttribute('position', new THREE.BufferAttribute(mesh.vertices, 3));
   if (mesh.indices.length > 0) geometry.setIndex(new THREE.BufferAttribute(mesh.indices, 1));
@@ -23,7 +23,7 @@ export function createMeshObject(mesh: MeshData): StageContent {
     geometry.computeVertexNormals();
   }
   geometry.computeBoundingSphere();
-  const material = meshMaterial();
+  const material = meshMaterial(colour);
   const object = new THREE.Mesh(geometry, material);
   return {
     object,
