@@ -53,6 +53,7 @@ export class ViewerApp {
     shown: () => this.#shown(),
     adopt: (entry) => this.#adopt(entry),
     onToggle: (follow) => writeUrlState({ ...readUrlState(), follow }),
+    followJob: (jobId, signal) => this.#client.followJob(jobId, { signal }),
   });
   #stage: Stage | null = null;
   #webglProblem: string | null = null;
