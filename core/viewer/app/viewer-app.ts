@@ -25,6 +25,7 @@ import type { Layout } from './layout.ts';
 import { editedValues } from './param-check.ts';
 import { ParamPanel } from './param-panel.ts';
 import { renderData } from './render-data.ts';
+import { SRGBColorSpace } from 'three';
 import { meshColourOf } from './stage/mesh-colour.ts';
 import { describeError, showFailure } from './request-failure.ts';
 import { RoomFollower, type RoomSubject } from './room-follower.ts';
@@ -275,6 +276,8 @@ export class ViewerApp {
     }
     const meshColour = data.type === 'mesh' || data.type === 'file' ? await meshColourOf(meta.color, this.#isFunction ? null : this.#client.thumbnailUrl(meta.id)) : null;
     const rendered = await renderData(this.#stage, data, { meshColour });
+    if (meshColour) this.#layout.stagePane.dataset.meshColour = `#${meshColour.getHexString(SRGBColorSpace)}`;
+    else delete this.#layout.stagePane.dataset.meshColour;
     if (!context.isCurrent()) {
       rendered.content?.dispose();
       return;

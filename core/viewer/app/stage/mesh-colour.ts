@@ -43,15 +43,16 @@ export function subjectColour(pixels: Uint8ClampedArray | Uint8Array): THREE.Col
 
 async function fromThumbnail(url: string): Promise<THREE.Color | null> {
   try {
-    const response = await fetch(url);
-    if (!response.ok) return null;
-    const bitmap = await createImageBitmap(await response.blob(), { resizeWidth: 48, resizeHeight: 48 });
+    // An <img> decodes every thumbnail type, SVG included (createImageBitmap does not take SVG).
+    const image = new Image();
+    image.src = url;
+    await image.decode();
     const canvas = document.createElement('canvas');
     canvas.width = 48;
     canvas.height = 48;
     const context = canvas.getContext('2d');
     if (!context) return null;
-    context.drawImage(bitmap, 0, 0);
+    context.drawImage(image, 0, 0, 48, 48);
     return subjectColour(context.getImageData(0, 0, 48, 48).data);
   } catch {
     return null;

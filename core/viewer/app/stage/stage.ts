@@ -118,6 +118,10 @@ export class Stage {
 
   /** Puts the camera back where showing the content put it (the "reset camera" control). */
   resetCamera(): void {
+    // Spend what is left of a drag's momentum first, or damping would carry the camera on.
+    this.#controls.enableDamping = false;
+    this.#controls.update();
+    this.#controls.enableDamping = true;
     this.frame(this.#content?.view ?? 'orbit');
   }
 
