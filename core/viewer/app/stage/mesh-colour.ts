@@ -13,7 +13,7 @@ const cache = new Map<string, Promise<THREE.Color | null>>();
 
 /** Pixels this dark or this grey say nothing about the subject's colour. */
 const MIN_VALUE = 0.25;
-const MIN_SATURATION = 0.2;
+const MIN_SATURATION = 0.3;
 
 /** The colour a declared `#rrggbb` names, or null. */
 export function declaredColour(value: unknown): THREE.Color | null {
