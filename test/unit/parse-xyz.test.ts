@@ -1,7 +1,7 @@
 /** The viewer's `.xyz` point-cloud reader (core/viewer/app/stage/parse-xyz.ts). */
 import { describe, expect, it } from 'vitest';
 import { parseXyz } from '../../core/viewer/app/stage/parse-xyz.ts';
-import { ownColours } from '../../core/viewer/app/stage/points-object.ts';
+import { ownColours, rareColoursLast } from '../../core/viewer/app/stage/points-object.ts';
 
 describe('parseXyz', () => {
   it('reads positions and byte colours, skipping comments and blank lines', () => {
@@ -32,5 +32,19 @@ describe('ownColours', () => {
     expect(g!).toBeLessThan(b!);
     expect(b!).toBeLessThan(r!);
     expect(g).toBeCloseTo(0.1559, 3);
+  });
+});
+
+describe('rareColoursLast', () => {
+  it('draws the rarest colours last, keeping each point with its colour and scalar', () => {
+    const cloud = rareColoursLast({
+      type: 'point_cloud',
+      points: Float32Array.from([0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]),
+      colors: Uint8Array.from([110, 160, 255, 255, 110, 170, 110, 160, 255, 110, 160, 255]),
+      scalars: Float32Array.from([10, 11, 12, 13]),
+    });
+    expect([...cloud.points.slice(9)]).toEqual([1, 1, 1]);
+    expect([...cloud.colors!.slice(9)]).toEqual([255, 110, 170]);
+    expect([...cloud.scalars!]).toEqual([10, 12, 13, 11]);
   });
 });

@@ -51,8 +51,36 @@ export function scalarColours(scalars: Float32Array, map: ColormapName, low: num
   return out;
 }
 
+/**
+ * The cloud with its points reordered so the rarest colours come last: drawn last without
+ * depth writes, a few pink stars among thousands of blue ones stay visible instead of being
+ * buried under their neighbours. Clouds without colours are returned as they are.
+ */
+export function rareColoursLast(cloud: PointCloudData): PointCloudData {
+  const colors = cloud.colors;
+  const count = cloud.points.length / 3;
+  if (!colors || colors.length !== count * 3) return cloud;
+  const scale = colors instanceof Uint8Array ? 1 / 16 : 15.99;
+  const binOf = (i: number): number => ((colors[i * 3]! * scale) << 8) | ((colors[i * 3 + 1]! * scale) << 4) | (colors[i * 3 + 2]! * scale);
+  const frequency = new Map<number, number>();
+  for (let i = 0; i < count; i++) frequency.set(binOf(i), (frequency.get(binOf(i)) ?? 0) + 1);
+  const order = Uint32Array.from({ length: count }, (_, i) => i).sort((a, b) => frequency.get(binOf(b))! - frequency.get(binOf(a))! || a - b);
+  const points = new Float32Array(count * 3);
+  const outColours = colors instanceof Uint8Array ? new Uint8Array(count * 3) : new Float32Array(count * 3);
+  const scalars = cloud.scalars && cloud.scalars.length === count ? new Float32Array(count) : null;
+  order.forEach((from, to) => {
+    for (let c = 0; c < 3; c++) {
+      points[to * 3 + c] = cloud.points[from * 3 + c]!;
+      outColours[to * 3 + c] = colors[from * 3 + c]!;
+    }
+    if (scalars) scalars[to] = cloud.scalars![from]!;
+  });
+  return { type: 'point_cloud', points, colors: outColours, scalars };
+}
+
 /** A point cloud on the stage; `onChange` is called after its colours changed. */
-export function createPointsObject(cloud: PointCloudData, onChange: () => void = () => {}): PointsContent {
+export function createPointsObject(original: PointCloudData, onChange: () => void = () => {}): PointsContent {
+  const cloud = rareColoursLast(original);
   const geometry = new THREE.BufferGeometry();
   geometry.setAttribute('position', new THREE.BufferAttribute(cloud.points, 3));
   const count = cloud.points.length / 3;
@@ -60,7 +88,7 @@ export function createPointsObject(cloud: PointCloudData, onChange: () => void =
   const scalars = cloud.scalars && cloud.scalars.length === count ? cloud.scalars : null;
   geometry.computeBoundingSphere();
   const radius = geometry.boundingSphere?.radius ?? 1;
-  const material = new THREE.PointsMaterial({ size: Math.max(radius * 0.016, 1e-4), sizeAttenuation: true, toneMapped: false });
+  const material = new THREE.PointsMaterial({ size: Math.max(radius * 0.016, 1e-4), sizeAttenuation: true, toneMapped: false, depthWrite: false });
 
   let colouring: PointColouring = colors ? 'own' : scalars ? 'scalar' : 'single';
   const [min, max] = scalars ? finiteRange(scalars) : [0, 1];
