@@ -34,6 +34,7 @@ function orderSpecimen(specimen: ManifestSpecimen): ManifestSpecimen {
     tags: [...specimen.tags],
     story: specimen.story,
     thumbnail: specimen.thumbnail,
+    ...(specimen.color !== undefined ? { color: specimen.color } : {}),
   };
 }
 

@@ -60,6 +60,7 @@ export function analyzeSpecimens(declared: DeclaredSpecimen[], registered: Set<s
       tags: specimen.tags ?? [],
       story: specimen.story ?? null,
       thumbnail: thumbnail.kind === 'file' ? thumbnail.bundlePath : thumbnail.kind === 'data-uri' ? thumbnail.uri : null,
+      ...(specimen.color !== undefined ? { color: specimen.color } : {}),
     });
   }
   return { specimens, thumbnails: [...thumbnails.values()], locations };

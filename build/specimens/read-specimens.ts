@@ -21,11 +21,13 @@ export interface DeclaredSpecimen {
   tags?: string[];
   thumbnail?: string;
   story?: string;
+  /** `#rrggbb`: the colour viewers draw the specimen's mesh in. */
+  color?: string;
   /** The node of each field, for error locations. */
   fieldNodes: Map<string, Node>;
 }
 
-const STRING_FIELDS = ['id', 'function', 'display_name', 'description', 'thumbnail', 'story'] as const;
+const STRING_FIELDS = ['id', 'function', 'display_name', 'description', 'thumbnail', 'story', 'color'] as const;
 const REQUIRED_FIELDS = ['id', 'function', 'display_name'] as const;
 
 function unwrap(node: Node): Node {

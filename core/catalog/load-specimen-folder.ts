@@ -189,6 +189,7 @@ export async function loadSpecimenFolder(realRoot: string, folder: string): Prom
     origin: 'disk',
   };
   if (data) record.data = data;
+  if (meta.color !== null) record.color = meta.color;
   if (meta.schema !== null && meta.function_name !== null) record.schema_override = meta.schema;
   return done(record);
 }

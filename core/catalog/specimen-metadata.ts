@@ -23,6 +23,8 @@ export interface SpecimenMetadata {
   schema: Record<string, unknown> | null;
   spacing: number[] | null;
   origin: number[] | null;
+  /** `#rrggbb`: the colour viewers draw the specimen's mesh in. */
+  color: string | null;
 }
 
 export interface MetadataResult {
@@ -87,6 +89,14 @@ function story(raw: Raw, problems: string[]): string | null {
   return null;
 }
 
+/** `color` (or `colour`): a `#rrggbb` string, or null with a problem line. */
+function colour(raw: Raw, problems: string[]): string | null {
+  const value = text(raw, ['color', 'colour'], problems, true);
+  if (value === null || /^#[0-9a-fA-F]{6}$/.test(value)) return value;
+  problems.push(`'color' must be a colour written #rrggbb, got ${JSON.stringify(value)}: ignored`);
+  return null;
+}
+
 /** A list of finite numbers (spacing, origin), or null with a problem line. */
 export function numberList(value: unknown, what: string, problems: string[]): number[] | null {
   if (value === undefined || value === null) return null;
@@ -131,6 +141,7 @@ export function readSpecimenMetadata(raw: unknown, folderName: string): Metadata
     schema,
     spacing: numberList(raw.spacing, 'spacing', problems),
     origin: numberList(raw.origin, 'origin', problems),
+    color: colour(raw, problems),
   };
   return { metadata, problems };
 }

@@ -52,6 +52,8 @@ export interface SpecimenRecord {
   thumbnail_file: string | null;
   thumbnail: ThumbnailSource;
   story: string | null;
+  /** The colour viewers draw its mesh in (`#rrggbb`), when the specimen declares one. */
+  color?: string;
   /** Static specimens only. */
   data?: DataSource;
   /** A schema from specimen.json that refines the function's generated schema. */

@@ -35,5 +35,6 @@ export function toSpecimenMetadata(ctx: HostContext, record: SpecimenRecord): Sp
     schema: record.is_dynamic ? (specimenSchema(ctx, record) as unknown as ParameterSchema) : null,
   };
   if (record.worker_id) metadata.worker_id = record.worker_id;
+  if (record.color) metadata.color = record.color;
   return metadata;
 }

@@ -5,7 +5,8 @@
  * knows: each function's parameter schema under `/invoke` (one alternative per function) and
  * under each dynamic specimen's own `/data` path, so it changes when a plugin is reloaded,
  * and the Server-Sent Events routes (described by hand, core/events/event-openapi.ts).
- * Every operation lists the JSON error body.
+ * Every operation lists the JSON error body; operations are grouped by tag and internal
+ * routes left out (openapi-tags.ts); the page wears the viewer's colours (docs-theme.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +19,8 @@ import type { HostContext } from '../host-context.ts';
 import { specimenSchema, specimenType } from '../host-context.ts';
 import { isResultType } from '../delivery/check-delivery.ts';
 import { deliveryBodySchema, deliveryQueryParameters } from '../delivery/delivery-openapi.ts';
+import { DOCS_THEME } from './docs-theme.ts';
+import { organiseOperations } from './openapi-tags.ts';
 
 type Doc = Record<string, unknown> & { paths?: Record<string, Record<string, Record<string, unknown>>>; components?: Record<string, unknown> };
 
@@ -104,6 +107,9 @@ export function withRegistry(base: Doc, ctx: HostContext): Doc {
       },
     };
   }
+  const organised = organiseOperations(paths);
+  doc.tags = organised.tags;
+  doc.paths = organised.paths;
   return doc;
 }
 
@@ -132,6 +138,7 @@ export async function installOpenApi(app: FastifyInstance, ctx: HostContext): Pr
     routePrefix: '/docs',
     transformSpecification: (spec) => withRegistry(spec as Doc, ctx),
     transformSpecificationClone: true,
+    ...DOCS_THEME,
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => withRegistry(app.swagger() as Doc, ctx));
 }

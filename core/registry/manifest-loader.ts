@@ -60,6 +60,7 @@ async function toRecord(bundleDir: string, spec: ManifestSpecimen, functions: Ma
     thumbnail_file: thumb.file,
     thumbnail: thumb.source,
     story: spec.story,
+    ...(typeof spec.color === 'string' && /^#[0-9a-fA-F]{6}$/.test(spec.color) ? { color: spec.color } : {}),
     origin: 'plugin',
   };
 }

@@ -43,6 +43,8 @@ export interface ManifestSpecimen {
   story: string | null;
   /** A path relative to the bundle folder, a `data:` URI, or null. */
   thumbnail: string | null;
+  /** `#rrggbb` the specimen declares for its mesh; absent when it declares none. */
+  color?: string;
 }
 
 export interface PluginManifest {

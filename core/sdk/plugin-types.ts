@@ -66,4 +66,6 @@ export interface SpecimenDeclaration {
   thumbnail?: string;
   /** Longer text a client may show beside the specimen. */
   story?: string;
+  /** `#rrggbb`: the colour the web viewer draws the mesh in (else it takes the thumbnail's colour). */
+  color?: string;
 }

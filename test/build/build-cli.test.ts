@@ -57,7 +57,7 @@ describe('vitrine build', { timeout: 240_000 }, () => {
     });
     expect(manifest.specimens).toEqual([
       { id: 'ring', function_name: 'ring', display_name: 'Ring', description: 'A ring', tags: ['mesh', 'demo'], story: 'A ring of triangles.', thumbnail: 'thumbnails/ring.png' },
-      { id: 'ring.inline', function_name: 'ring', display_name: 'Inline ring', description: '', tags: [], story: null, thumbnail: 'data:image/png;base64,iVBORw0KGgo=' },
+      { id: 'ring.inline', function_name: 'ring', display_name: 'Inline ring', description: '', tags: [], story: null, thumbnail: 'data:image/png;base64,iVBORw0KGgo=', color: '#d9534f' },
     ]);
     expect(new Uint8Array(readFileSync(path.join(bundleDir, 'thumbnails', 'ring.png')))).toEqual(FAKE_PNG);
     expect(readFileSync(path.join(bundleDir, 'index.mjs'), 'utf8')).toContain('function ring(');

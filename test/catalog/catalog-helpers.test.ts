@@ -108,6 +108,14 @@ describe('specimen ids and metadata', () => {
     expect(metadata).toMatchObject({ spacing: null, origin: [0, 0, 0] });
     expect(problems).toHaveLength(1);
   });
+
+  it('reads a #rrggbb colour and drops anything else with a problem', () => {
+    expect(readSpecimenMetadata({ color: '#d9534f' }, 'f').metadata).toMatchObject({ color: '#d9534f' });
+    expect(readSpecimenMetadata({ colour: '#00FF7f' }, 'f').metadata).toMatchObject({ color: '#00FF7f' });
+    const { metadata, problems } = readSpecimenMetadata({ color: 'red' }, 'f');
+    expect(metadata).toMatchObject({ color: null });
+    expect(problems).toEqual([`'color' must be a colour written #rrggbb, got "red": ignored`]);
+  });
 });
 
 describe('byteSwapStream', () => {

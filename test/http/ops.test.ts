@@ -142,3 +142,38 @@ describe('OpenAPI', () => {
     expect(html.headers['content-type']).toContain('text/html');
   });
 });
+
+describe('OpenAPI for readers', () => {
+  it('groups operations by tag, lists the catalog once and leaves internal routes out', async () => {
+    const app = await createTestApp();
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      tags: { name: string }[];
+      paths: Record<string, Record<string, { tags?: string[] }>>;
+    };
+    expect(doc.tags.map((t) => t.name)).toEqual(['specimens', 'processing', 'jobs', 'rooms and events', 'operations']);
+    const paths = Object.keys(doc.paths);
+    expect(paths.filter((p) => p === '/api/specimens' || p === '/api/specimens/')).toEqual(['/api/specimens/']);
+    for (const internal of ['/', '/viewer/{*}', '/client.js']) expect(paths).not.toContain(internal);
+    expect(paths.some((p) => p.startsWith('/docs') || p.startsWith('/ws/'))).toBe(false);
+    const tagOf = (path: string, method = 'get'): string[] | undefined => doc.paths[path]?.[method]?.tags;
+    expect(tagOf('/api/specimens/')).toEqual(['specimens']);
+    expect(tagOf('/api/processing/invoke', 'post')).toEqual(['processing']);
+    expect(tagOf('/api/jobs/{id}', 'delete')).toEqual(['jobs']);
+    expect(tagOf('/api/rooms/{room_id}/events')).toEqual(['rooms and events']);
+    expect(tagOf('/healthz')).toEqual(['operations']);
+    // Every operation is in exactly one of the groups.
+    const names = new Set(doc.tags.map((t) => t.name));
+    for (const operations of Object.values(doc.paths)) for (const op of Object.values(operations)) expect(op.tags?.length === 1 && names.has(op.tags[0]!)).toBe(true);
+  });
+
+  it('serves /docs in the viewer’s colours from the host itself', async () => {
+    const app = await createTestApp();
+    const page = await app.inject({ method: 'GET', url: '/docs/' });
+    const html = page.statusCode === 302 ? await app.inject({ method: 'GET', url: '/docs/static/index.html' }) : page;
+    expect(html.body).toContain('vitrine.css');
+    expect(html.body).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|localhost)[^"']+\.(css|js)/);
+    const css = await app.inject({ method: 'GET', url: '/docs/static/theme/vitrine.css' });
+    expect(css.statusCode).toBe(200);
+    expect(css.body).toContain('#0a0e14');
+  });
+});

@@ -23,7 +23,7 @@ const LABELS: Record<JobState, string> = {
 const MAX_LOG = 200;
 
 /** The completion a message states: its `fraction`, else "3 of 10" / "3/10" in its text. */
-function fractionOf(message: ProgressMessage): number | null {
+export function fractionOf(message: ProgressMessage): number | null {
   if (typeof message.fraction === 'number') return message.fraction;
   const match = /(\d+)\s*(?:of|\/)\s*(\d+)/.exec(message.text);
   return match ? Number(match[1]) / Math.max(1, Number(match[2])) : null;

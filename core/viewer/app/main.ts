@@ -3,6 +3,7 @@
  * The viewer's browser entry (bundled by core/assets/browser-bundles.ts into `/viewer/app.js` and `/viewer/app.css`).
  */
 import './styles.css';
+import './data-tools.css';
 import { ViewerApp } from './viewer-app.ts';
 
 const root = document.getElementById('app');

@@ -10,7 +10,7 @@
  */
 import type { ParameterProperty } from '../../client/wire-types.ts';
 import { h } from './dom.ts';
-import { checkValue, fieldKind, initialValue, isUnsettable, sliderStep } from './param-check.ts';
+import { checkValue, fieldKind, initialValue, isUnsettable } from './param-check.ts';
 import { createColorControl } from './param-color.ts';
 import type { ChangeMode, ParamControl } from './param-control.ts';
 import { createInputRefControl } from './param-input-ref.ts';
@@ -18,6 +18,7 @@ import { createListControl } from './param-list.ts';
 import { withUnset } from './param-unset.ts';
 import { createVectorControl } from './param-vector.ts';
 import './param-controls.css';
+import { numberFieldChars, sliderScale } from './slider-scale.ts';
 
 export type { ChangeMode } from './param-control.ts';
 
@@ -71,8 +72,12 @@ export function createParamField(name: string, prop: ParameterProperty, required
   let control: HTMLElement;
 
   if (kind === 'slider' || kind === 'number') {
-    const step = kind === 'slider' ? sliderStep(prop) : prop.type === 'integer' ? 1 : 'any';
+    const scale = sliderScale(prop);
+    const step = kind === 'slider' && !scale.log ? scale.step : prop.type === 'integer' ? 1 : 'any';
     const number = h('input', { id, type: 'number', class: 'num', step, inputmode: 'decimal', 'aria-label': name });
+    // Wide enough for the longest value it may hold (the spinner and padding take about 4em).
+    const fit = (value?: unknown): void => void (number.style.width = `calc(${numberFieldChars(prop, value)}ch + 3.2em)`);
+    fit();
     const read = (mode: ChangeMode): void => {
       const text = number.value.trim();
       const value = text === '' ? NaN : Number(text);
@@ -80,7 +85,8 @@ export function createParamField(name: string, prop: ParameterProperty, required
         showCheck(undefined, 'must be a number');
         return;
       }
-      if (slider) slider.value = String(value);
+      if (slider) slider.value = String(scale.toSlider(value));
+      fit(value);
       showCheck(value);
       onChange(name, value, mode);
     };
@@ -91,15 +97,17 @@ export function createParamField(name: string, prop: ParameterProperty, required
       slider = h('input', {
         type: 'range',
         class: 'slider',
-        min: prop.minimum ?? 0,
-        max: prop.maximum ?? 1,
-        step,
+        min: scale.min,
+        max: scale.max,
+        step: scale.step,
         'aria-label': `${name} slider`,
+        'data-scale': scale.log ? 'log' : 'linear',
       });
       const s = slider;
       const fromSlider = (mode: ChangeMode): void => {
-        const value = Number(s.value);
+        const value = scale.fromSlider(Number(s.value));
         number.value = formatNumber(value);
+        fit(value);
         showCheck(value);
         onChange(name, value, mode);
       };
@@ -109,7 +117,8 @@ export function createParamField(name: string, prop: ParameterProperty, required
     control = h('div', { class: 'field-row' }, slider, number);
     setValue = (value) => {
       number.value = formatNumber(value);
-      if (slider && typeof value === 'number') slider.value = String(value);
+      fit(value);
+      if (slider && typeof value === 'number') slider.value = String(scale.toSlider(value));
       showCheck(value);
     };
   } else if (kind === 'enum') {

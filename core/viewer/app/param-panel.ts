@@ -10,6 +10,7 @@ import { h } from './dom.ts';
 import { createParamField } from './param-field.ts';
 import type { ChangeMode, ParamField } from './param-field.ts';
 import { checkValue, initialValue, isUnsettable } from './param-check.ts';
+import { UnknownParams } from './unknown-params.ts';
 
 export interface ParamPanelOptions {
   schema: ParameterSchema;
@@ -24,6 +25,7 @@ export class ParamPanel {
   readonly #schema: ParameterSchema;
   readonly #fields: ParamField[] = [];
   readonly #hostError: HTMLElement;
+  readonly #unknown: UnknownParams;
   #values: Record<string, unknown> = {};
 
   constructor(options: ParamPanelOptions) {
@@ -41,7 +43,12 @@ export class ParamPanel {
       list.appendChild(field.element);
     }
     if (this.#fields.length === 0) list.appendChild(h('p', { class: 'muted' }, 'This function takes no parameters.'));
-    this.element = h('div', { class: 'param-panel' }, this.#hostError, list);
+    this.#unknown = new UnknownParams((name) => {
+      delete this.#values[name];
+      this.#showUnknown();
+      options.onChange(this.values(), 'commit');
+    });
+    this.element = h('div', { class: 'param-panel' }, this.#hostError, this.#unknown.element, list);
     this.#assign(options.initial);
   }
 
@@ -85,5 +92,10 @@ export class ParamPanel {
     Object.assign(values, initial ?? {});
     this.#values = values;
     for (const field of this.#fields) field.setValue(values[field.name]);
+    this.#showUnknown();
+  }
+
+  #showUnknown(): void {
+    this.#unknown.show(this.#values, new Set(Object.keys(this.#schema.properties ?? {})));
   }
 }

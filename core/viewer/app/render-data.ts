@@ -1,15 +1,18 @@
 /**
  * @module render-data
  * Chooses the stage content for a decoded result: a lit mesh, points, volume slices, an image
- * plane, or a loaded file.
+ * plane, or a loaded file (`.xyz` text as points).
  */
+import type * as THREE from 'three';
 import type { SpecimenData } from '../../client/decoded-types.ts';
 import { formatCount } from './dom.ts';
 import { createFileObject } from './stage/file-object.ts';
 import { createImagePlane } from './stage/image-plane.ts';
 import { createMeshObject } from './stage/mesh-object.ts';
+import { parseXyz } from './stage/parse-xyz.ts';
 import { createPointsObject } from './stage/points-object.ts';
 import type { Stage, StageContent } from './stage/stage.ts';
+import { attachValueReadout } from './stage/value-readout.ts';
 import { createVolumeSlices } from './stage/volume-slices.ts';
 import type { Stat } from './stats-view.ts';
 
@@ -22,20 +25,37 @@ export interface Rendered {
   stats: Stat[];
 }
 
-export async function renderData(stage: Stage, data: SpecimenData): Promise<Rendered> {
+/** What the specimen says about how to draw it. */
+export interface RenderLook {
+  /** Meshes' colour (mesh-colour.ts); null for the default look. */
+  meshColour: THREE.Color | null;
+}
+
+export async function renderData(stage: Stage, data: SpecimenData, look: RenderLook = { meshColour: null }): Promise<Rendered> {
   switch (data.type) {
     case 'mesh':
-      return { content: createMeshObject(data), stats: [] };
-    case 'point_cloud':
-      return { content: createPointsObject(data), stats: [] };
+      return { content: createMeshObject(data, look.meshColour), stats: [] };
+    case 'point_cloud': {
+      const content = createPointsObject(data, () => stage.invalidate());
+      return { content, panel: content.panel, stats: [] };
+    }
     case 'image':
       return { content: createImagePlane(data), stats: [] };
     case 'volume': {
       const content = createVolumeSlices(data, () => stage.invalidate());
+      const readout = attachValueReadout(stage, content);
+      content.panel.append(readout.element);
+      const dispose = content.dispose;
+      content.dispose = () => {
+        readout.dispose();
+        dispose();
+      };
       return { content, panel: content.panel, stats: [] };
     }
     case 'file': {
-      const content = await createFileObject(data);
+      // A plain-text point cloud is drawn like a computed one, with the same colour controls.
+      if (/\.xyz$/i.test(data.fileName)) return renderData(stage, parseXyz(new TextDecoder().decode(data.bytes)));
+      const content = await createFileObject(data, look.meshColour);
       if (!content) return { content: null, stats: [] };
       const stats: Stat[] = [];
       if (content.stats.vertices) stats.push({ key: 'vertices', label: 'vertices', value: formatCount(content.stats.vertices) });

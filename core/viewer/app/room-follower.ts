@@ -3,7 +3,8 @@
  * The "follow room" switch. While it is on, the viewer reads its room's event stream
  * (`client.followRoom`, which reconnects by itself) and shows what another peer's request put
  * in the room: a `result`, or the room's `state` when following begins; a `computing` that is
- * not the viewer's own says "A peer is computing…". No polling: the stream is the only source.
+ * not the viewer's own says "A peer is computing…", followed by that job's progress as its own
+ * event stream reports it (peer-job.ts). No polling: the streams are the only source.
  *
  * Feedback loops are avoided two ways: an event for what the viewer shows does nothing, and
  * neither does an event for a request this viewer sent (its own, or the one that shows a
@@ -15,6 +16,7 @@
 import { isAbortError } from '../../client/errors.ts';
 import type { RoomComputing, RoomEntry, RoomEvent } from '../../client/wire-types.ts';
 import { h } from './dom.ts';
+import { PeerJob, type FollowJob, type PeerProgress } from './peer-job.ts';
 
 /** What a room entry names: the function, the specimen when known, the values. */
 export type RoomSubject = Pick<RoomEntry, 'function_name' | 'specimen_id' | 'params'>;
@@ -28,6 +30,8 @@ export interface RoomFollowerOptions {
   adopt(entry: RoomEntry): void;
   /** The user flipped the switch. */
   onToggle(on: boolean): void;
+  /** A job's events (the client's `followJob`): a peer's job progress is shown from them. */
+  followJob?: FollowJob;
 }
 
 /** The stream's state, on the element's `data-stream` (for styles and tests). */
@@ -41,10 +45,13 @@ export class RoomFollower {
   readonly #options: RoomFollowerOptions;
   readonly #box: HTMLInputElement;
   readonly #status: HTMLElement;
+  /** The followed peer job's progress, beside the status. */
+  readonly #peerProgress: HTMLElement;
   #room = '';
   #controller: AbortController | null = null;
   /** Requests this viewer sent whose `result` has not come back: key → until when (ms) it counts. */
   #mine = new Map<string, number>();
+  readonly #peerJob: PeerJob | null;
 
   constructor(options: RoomFollowerOptions) {
     this.#options = options;
@@ -60,8 +67,10 @@ export class RoomFollower {
       this.#box,
       h('label', { for: 'follow-room', class: 'switch-label' }, 'Follow room'),
       this.#status,
+      (this.#peerProgress = h('span', { class: 'peer-progress', 'data-testid': 'peer-progress', 'aria-live': 'polite' })),
     );
     this.#setStream('off');
+    this.#peerJob = options.followJob ? new PeerJob(options.followJob, (jobId, progress) => this.#showPeerProgress(jobId, progress)) : null;
   }
 
   /** The switch is on. */
@@ -122,6 +131,7 @@ export class RoomFollower {
     this.#controller?.abort();
     this.#controller = null;
     this.#mine.clear();
+    this.#clearPeer();
     this.#status.textContent = '';
     this.#status.title = '';
     if (!this.enabled) {
@@ -158,6 +168,7 @@ export class RoomFollower {
 
   /** The room's entry is `entry` (`echo`: a `result`, which answers our request when it is ours). */
   #onEntry(entry: RoomEntry, echo: boolean): void {
+    this.#clearPeer();
     this.#status.textContent = '';
     const key = keyOf(entry);
     if (this.#isMine(key)) {
@@ -170,6 +181,28 @@ export class RoomFollower {
   #onComputing(data: RoomComputing): void {
     if (this.#isMine(keyOf(data)) || this.#isShown(data)) return;
     this.#status.textContent = 'A peer is computing…';
+    this.#clearPeer();
+    if (data.job_id && this.#peerJob) {
+      this.#peerProgress.dataset.job = data.job_id;
+      this.#peerJob.follow(data.job_id);
+    }
+  }
+
+  /** The peer job's latest progress: a percentage when stated, and its text. */
+  #showPeerProgress(jobId: string, progress: PeerProgress): void {
+    if (this.#peerProgress.dataset.job !== jobId) return;
+    const percent = progress.fraction === null ? '' : `${Math.round(progress.fraction * 100)}%`;
+    this.#peerProgress.textContent = [percent, progress.text].filter(Boolean).join(' · ');
+    this.#peerProgress.title = progress.text;
+    if (progress.fraction !== null) this.#peerProgress.style.setProperty('--fraction', String(progress.fraction));
+  }
+
+  #clearPeer(): void {
+    this.#peerJob?.stop();
+    this.#peerProgress.textContent = '';
+    this.#peerProgress.title = '';
+    this.#peerProgress.style.removeProperty('--fraction');
+    delete this.#peerProgress.dataset.job;
   }
 
   #isMine(key: string): boolean {

@@ -25,6 +25,8 @@ import type { Layout } from './layout.ts';
 import { editedValues } from './param-check.ts';
 import { ParamPanel } from './param-panel.ts';
 import { renderData } from './render-data.ts';
+import { SRGBColorSpace } from 'three';
+import { meshColourOf } from './stage/mesh-colour.ts';
 import { describeError, showFailure } from './request-failure.ts';
 import { DownloadMenu } from './download-menu.ts';
 import { asDecodedMesh, MESH_DELIVERY } from './glb-mesh.ts';
@@ -57,6 +59,7 @@ export class ViewerApp {
     shown: () => this.#shown(),
     adopt: (entry) => this.#adopt(entry),
     onToggle: (follow) => writeUrlState({ ...readUrlState(), follow }),
+    followJob: (jobId, signal) => this.#client.followJob(jobId, { signal }),
   });
   #stage: Stage | null = null;
   /** The VR mode (xr/), when the page can draw at all. */
@@ -81,6 +84,9 @@ export class ViewerApp {
     this.#layout.stagePane.append(this.#overlay.element);
     this.#layout.stageHud.append(this.#stats.element);
     this.#layout.linksSection.append(this.#downloads.element);
+    this.#layout.stagePane.append(
+      h('button', { class: 'button ghost small stage-reset', type: 'button', title: 'Frame the specimen again', 'data-testid': 'reset-camera', onclick: () => this.#stage?.resetCamera() }, 'Reset camera'),
+    );
     this.#layout.resetButton.addEventListener('click', () => {
       this.#panel?.reset();
       this.#request(0);
@@ -264,7 +270,7 @@ export class ViewerApp {
       const data = await asDecodedMesh(received);
       if (!context.isCurrent()) return;
       this.#panel?.setHostError(null);
-      await this.#show(data, context);
+      await this.#show(data, context, meta);
       if (!context.isCurrent()) return;
       this.#job.set(cached ? 'cached' : 'done', cached ? 'Served from the room cache.' : meta.is_dynamic ? 'Computed.' : 'Loaded.');
       this.#job.setTiming(performance.now() - started);
@@ -277,7 +283,7 @@ export class ViewerApp {
     }
   }
 
-  async #show(data: SpecimenData, context: RequestContext): Promise<void> {
+  async #show(data: SpecimenData, context: RequestContext, meta: SpecimenMetadata): Promise<void> {
     const stats = statsOf(data);
     this.#layout.stagePane.dataset.shown = data.type;
     replaceChildren(this.#layout.stageTools);
@@ -286,7 +292,10 @@ export class ViewerApp {
       this.#noWebGL();
       return;
     }
-    const rendered = await renderData(this.#stage, data);
+    const meshColour = data.type === 'mesh' || data.type === 'file' ? await meshColourOf(meta.color, this.#isFunction ? null : this.#client.thumbnailUrl(meta.id)) : null;
+    const rendered = await renderData(this.#stage, data, { meshColour });
+    if (meshColour) this.#layout.stagePane.dataset.meshColour = `#${meshColour.getHexString(SRGBColorSpace)}`;
+    else delete this.#layout.stagePane.dataset.meshColour;
     if (!context.isCurrent()) {
       rendered.content?.dispose();
       return;

@@ -81,7 +81,7 @@ const STORY = 'A ring ' + 'of triangles.';
 
 export const specimens: SpecimenDeclaration[] = [
   { id: 'ring', function: 'ring', display_name: 'Ring', description: 'A ring', tags: ['mesh', 'demo'], thumbnail: './thumbnails/ring.png', story: STORY },
-  { id: 'ring.inline', function: 'ring', display_name: 'Inline ring', thumbnail: 'data:image/png;base64,iVBORw0KGgo=' },
+  { id: 'ring.inline', function: 'ring', display_name: 'Inline ring', thumbnail: 'data:image/png;base64,iVBORw0KGgo=', color: '#d9534f' },
 ];
 `,
     'shapes/ring.ts': `export function ringVertices(radius: number, count: number): Float32Array {

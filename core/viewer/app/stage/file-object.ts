@@ -37,7 +37,7 @@ function arrayBuffer(file: FileData): ArrayBuffer {
 }
 
 /** Swaps loader materials for ours (keeps vertex colours), and counts what is there. */
-function normalise(root: THREE.Object3D): { stats: FileStats; materials: THREE.Material[] } {
+function normalise(root: THREE.Object3D, colour: THREE.Color | null): { stats: FileStats; materials: THREE.Material[] } {
   const stats: FileStats = { vertices: 0, triangles: 0, points: 0 };
   const materials: THREE.Material[] = [];
   root.traverse((node) => {
@@ -50,7 +50,7 @@ function normalise(root: THREE.Object3D): { stats: FileStats; materials: THREE.M
       const keep = Array.isArray(node.material) ? node.material : [node.material];
       const usesTextures = keep.some((m) => m instanceof THREE.MeshStandardMaterial && m.map);
       if (!usesTextures) {
-        const material = meshMaterial();
+        const material = meshMaterial(colour);
         if (geometry.getAttribute('color')) {
           material.vertexColors = true;
           material.color.set(0xffffff);
@@ -101,7 +101,7 @@ async function parseModel(file: FileData, ext: string): Promise<THREE.Object3D |
  * Builds stage content for a static file.
  * @returns null when the file type cannot be previewed.
  */
-export async function createFileObject(file: FileData): Promise<FileContent | null> {
+export async function createFileObject(file: FileData, colour: THREE.Color | null = null): Promise<FileContent | null> {
   const ext = extension(file);
   if (file.contentType.startsWith('image/') && file.contentType !== 'image/svg+xml') {
     const bitmap = await createImageBitmap(new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.contentType }), {
@@ -116,6 +116,6 @@ export async function createFileObject(file: FileData): Promise<FileContent | nu
   }
   const root = await parseModel(file, ext);
   if (!root) return null;
-  const { stats, materials } = normalise(root);
+  const { stats, materials } = normalise(root, colour);
   return { object: root, stats, dispose: () => disposeTree(root, materials) };
 }

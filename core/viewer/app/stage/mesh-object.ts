@@ -27,13 +27,13 @@ function linearColors(colors: Uint8Array | Float32Array): Float32Array {
   return linear;
 }
 
-/** The standard look of meshes. */
-export function meshMaterial(): THREE.MeshStandardMaterial {
-  return new THREE.MeshStandardMaterial({ color: 0x5f9fd6, roughness: 0.38, metalness: 0.1, side: THREE.DoubleSide });
+/** The standard look of meshes, in the specimen's own colour when it has one (mesh-colour.ts). */
+export function meshMaterial(colour: THREE.Color | null = null): THREE.MeshStandardMaterial {
+  return new THREE.MeshStandardMaterial({ color: colour ?? 0x5f9fd6, roughness: 0.38, metalness: 0.1, side: THREE.DoubleSide });
 }
 
 /** A mesh result on the stage. */
-export function createMeshObject(mesh: MeshData): StageContent {
+export function createMeshObject(mesh: MeshData, colour: THREE.Color | null = null): StageContent {
   const geometry = new THREE.BufferGeometry();
   geometry.setAttribute('position', new THREE.BufferAttribute(mesh.vertices, 3));
   if (mesh.indices.length > 0) geometry.setIndex(new THREE.BufferAttribute(mesh.indices, 1));
@@ -45,7 +45,7 @@ export function createMeshObject(mesh: MeshData): StageContent {
   const colors = mesh.colors && mesh.colors.length === mesh.vertices.length ? mesh.colors : null;
   if (colors) geometry.setAttribute('color', new THREE.BufferAttribute(linearColors(colors), 3));
   geometry.computeBoundingSphere();
-  const material = meshMaterial();
+  const material = meshMaterial(colour);
   if (colors) {
     material.vertexColors = true;
     material.color.set(0xffffff);

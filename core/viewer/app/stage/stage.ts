@@ -141,6 +141,24 @@ export class Stage {
     return () => this.#beforeFrame.delete(fn);
   }
 
+  /** Puts the camera back where showing the content put it (the "reset camera" control). */
+  resetCamera(): void {
+    // Spend what is left of a drag's momentum first, or damping would carry the camera on.
+    this.#controls.enableDamping = false;
+    this.#controls.update();
+    this.#controls.enableDamping = true;
+    this.frame(this.#content?.view ?? 'orbit');
+  }
+
+  /** The nearest hit of `objects` under a point of the page (client pixels), or null. */
+  pick(clientX: number, clientY: number, objects: THREE.Object3D[]): THREE.Intersection | null {
+    const rect = this.canvas.getBoundingClientRect();
+    const ndc = new THREE.Vector2(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
+    const ray = new THREE.Raycaster();
+    ray.setFromCamera(ndc, this.#camera);
+    return ray.intersectObjects(objects, false)[0] ?? null;
+  }
+
   /** Asks for a new frame. */
   invalidate(): void {
     this.#dirty = true;

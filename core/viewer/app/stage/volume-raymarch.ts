@@ -30,6 +30,8 @@ in vec3 vDirection;
 uniform sampler3D volume;
 uniform sampler2D colormap;
 uniform float floorValue;
+uniform float windowLow;
+uniform float windowHigh;
 uniform float density;
 uniform float stepSize;
 out vec4 fragColor;
@@ -50,8 +52,10 @@ void main() {
   span.x = max(span.x, 0.0);
   vec4 acc = vec4(0.0);
   for (float t = span.x; t < span.y; t += stepSize) {
-    float v = texture(volume, vOrigin + t * dir + 0.5).r;
+    // The window maps its share of the value range onto the whole colour map.
+    float v = (texture(volume, vOrigin + t * dir + 0.5).r - windowLow) / max(windowHigh - windowLow, 1e-4);
     if (v < floorValue) continue;
+    v = min(v, 1.0);
     float w = (v - floorValue) / max(1.0 - floorValue, 1e-3);
     float alpha = 1.0 - exp(-density * w * stepSize * 4.0);
     vec3 rgb = texture(colormap, vec2(v, 0.5)).rgb;
@@ -67,6 +71,8 @@ void main() {
 export interface RaymarchedVolume {
   mesh: THREE.Mesh;
   setColormap(table: Uint8Array): void;
+  /** The window as shares (0..1) of the value range the samples were scaled by. */
+  setWindow(low: number, high: number): void;
   /** 0..255, the colour-map index under which samples are empty. */
   setFloor(floor: number): void;
   setDensity(density: number): void;
@@ -121,6 +127,8 @@ export function createRaymarchedVolume(
       volume: { value: volume },
       colormap: { value: colormap },
       floorValue: { value: 3 / 255 },
+      windowLow: { value: 0 },
+      windowHigh: { value: 1 },
       density: { value: 1 },
       stepSize: { value: 1 / steps },
     },
@@ -135,6 +143,10 @@ export function createRaymarchedVolume(
   return {
     mesh,
     setColormap,
+    setWindow(lowShare, highShare) {
+      material.uniforms.windowLow!.value = lowShare;
+      material.uniforms.windowHigh!.value = highShare;
+    },
     setFloor(floor) {
       material.uniforms.floorValue!.value = floor / 255;
     },

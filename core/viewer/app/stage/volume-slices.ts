@@ -3,22 +3,28 @@
  * A volume as three orthogonal slices through it, inside its bounding box, each with a
  * slider, and a colour map picker; or, switched to the `volume` view, drawn whole by ray
  * marching (volume-raymarch.ts) with a density control. Shape and spacing are in C order
- * ([z, y, x]); the volume's x runs along the scene's X axis, y along Y, z along Z.
+ * ([z, y, x]); the volume's x runs along the scene's X axis, y along Y, z along Z. Colours
+ * follow a window (colour-bar.ts) that opens on the histogram's defaults (window-level.ts).
  */
 import * as THREE from 'three';
 import type { VolumeData } from '../../../client/decoded-types.ts';
 import { h } from '../dom.ts';
-import { COLORMAPS, colormapTable, finiteRange } from './colormaps.ts';
-import type { ColormapName } from './colormaps.ts';
+import { createColourBar } from './colour-bar.ts';
+import { colormapTable, finiteRange } from './colormaps.ts';
 import type { StageContent } from './stage.ts';
 import { createRaymarchedVolume, RAYMARCH_MAX_EDGE, RAYMARCH_MAX_VOXELS, type RaymarchedVolume } from './volume-raymarch.ts';
+import { defaultWindow } from './window-level.ts';
 
 type Axis = 'x' | 'y' | 'z';
 
 /** A volume on the stage, with its slice controls. */
 export interface VolumeContent extends StageContent {
-  /** Sliders and the colour map picker, for the stage's overlay. */
+  /** Sliders and the colour bar, for the stage's overlay. */
   panel: HTMLElement;
+  /** What can be pointed at (the visible slices), for the value readout. */
+  pickables(): THREE.Object3D[];
+  /** The voxel at `local` (a point in the content's own space) and its value; null outside. */
+  voxelAt(local: THREE.Vector3): { x: number; y: number; z: number; value: number } | null;
 }
 
 /**
@@ -35,9 +41,11 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
   const [min, max] = volume.value_range ?? finiteRange(volume.data);
   const span = max - min || 1;
   const data = volume.data;
+  const opening = defaultWindow(data, min, max);
+  let [low, high] = [opening.low, opening.high];
   let table = colormapTable('viridis');
-  /** Colour-map index (0..255) under which a voxel is transparent. */
-  let floor = 3;
+  /** Colour-map index (0..255) under which a voxel is transparent: past the background, at least a sliver. */
+  let floor = Math.max(3, Math.min(255, Math.round(((opening.floor - low) / (high - low || 1)) * 255)));
   const index = { x: Math.floor(w / 2), y: Math.floor(hgt / 2), z: Math.floor(d / 2) };
   const count = { x: w, y: hgt, z: d };
 
@@ -49,7 +57,7 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
   // Texture size per axis: the plane normal to x shows (z, y), to y shows (x, z), to z shows (x, y).
   const texSize: Record<Axis, [number, number]> = { x: [d, hgt], y: [w, d], z: [w, hgt] };
   const sample = (x: number, y: number, z: number): number => {
-    const k = Math.max(0, Math.min(255, Math.round(((data[(z * hgt + y) * w + x]! - min) / span) * 255)));
+    const k = Math.max(0, Math.min(255, Math.round(((data[(z * hgt + y) * w + x]! - low) / (high - low || 1)) * 255)));
     return k * 3;
   };
   const slices = {} as Record<Axis, { texture: THREE.DataTexture; mesh: THREE.Mesh; pixels: Uint8Array<ArrayBuffer> }>;
@@ -141,6 +149,7 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
     const whole = viewPicker.value === 'volume';
     if (whole && !raymarch) {
       raymarch = createRaymarchedVolume(data, { w, h: hgt, d }, { min, span }, dims, table);
+      raymarch.setWindow((low - min) / span, (high - min) / span);
       raymarch.setFloor(floor);
       raymarch.setDensity(density);
       group.add(raymarch.mesh);
@@ -152,14 +161,17 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
     title.textContent = whole ? 'Volume' : 'Slices';
     onChange();
   });
-  const picker = h('select', { class: 'select small', 'aria-label': 'colour map' });
-  for (const name of COLORMAPS) picker.appendChild(h('option', { value: name }, name));
-  picker.value = 'viridis';
-  picker.addEventListener('change', () => {
-    table = colormapTable(picker.value as ColormapName);
-    for (const axis of ['x', 'y', 'z'] as const) fill(axis);
-    raymarch?.setColormap(table);
-    onChange();
+  const colourBar = createColourBar({
+    range: [min, max],
+    initial: { map: 'viridis', low, high },
+    onChange(state) {
+      table = colormapTable(state.map);
+      [low, high] = [state.low, state.high];
+      for (const axis of ['x', 'y', 'z'] as const) fill(axis);
+      raymarch?.setColormap(table);
+      raymarch?.setWindow((low - min) / span, (high - min) / span);
+      onChange();
+    },
   });
   const floorValue = h('output', { class: 'slice-value' }, `${Math.round((floor / 255) * 100)}%`);
   const floorInput = h('input', { type: 'range', class: 'slider', min: 0, max: 255, step: 1, value: floor, 'aria-label': 'transparency floor', 'data-axis': 'floor' });
@@ -176,7 +188,7 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
     title,
     ...sliders,
     h('label', { class: 'slice-row', title: 'Values below this share of the range are transparent' }, h('span', { class: 'slice-axis' }, 'floor'), floorInput, floorValue),
-    h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'map'), picker),
+    colourBar.element,
     densityRow,
     h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'view'), viewPicker),
   );
@@ -184,6 +196,13 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
   return {
     object: group,
     panel,
+    pickables: () => (['x', 'y', 'z'] as const).map((axis) => slices[axis].mesh).filter((mesh) => mesh.visible),
+    voxelAt(local) {
+      const at = (p: number, extent: number, n: number): number => Math.floor((p / extent + 0.5) * n);
+      const [x, y, z] = [at(local.x, dims.x, w), at(local.y, dims.y, hgt), at(local.z, dims.z, d)].map((v, i) => Math.min(v, [w, hgt, d][i]! - 1));
+      if (x! < 0 || y! < 0 || z! < 0) return null;
+      return { x: x!, y: y!, z: z!, value: data[(z! * hgt + y!) * w + x!]! };
+    },
     dispose() {
       edges.dispose();
       edgeMaterial.dispose();

@@ -1,0 +1,278 @@
+/**
+ * The viewer's tools for reading data, in a real Chromium against a real host on the example
+ * CT phantom and galaxy files plus the viewer fixture plugins: the volume colour bar with a
+ * window from the histogram (the phantom's inside is not one flat colour, in slices and ray
+ * marched), colour maps, the value under the cursor, reset camera; point clouds in their own
+ * colours (the galaxy's pink stars show) or by scalar; each specimen's mesh colour (declared,
+ * or from its thumbnail); number fields that fit six digits and logarithmic sliders; unknown
+ * link parameters shown and removed; a follower seeing a peer's job progress. Pixels are read
+ * only where the picture is the point. Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ */
+import { randomUUID } from 'node:crypto';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PNG } from 'pngjs';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixturePlugins, STATIC_CUBE_OBJ } from '../client/host-process.ts';
+import { REPO } from '../helpers/fixture-plugins.ts';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { launchBrowser, shot, waitForState } from './browser-session.ts';
+
+let host: RunningHost;
+let browser: Browser;
+let pluginsDir: string;
+let specimensDir: string;
+const contexts: BrowserContext[] = [];
+
+/** The declared colour of the `red-cube` specimen. */
+const RED = '#d9534f';
+
+beforeAll(async () => {
+  specimensDir = await mkdtemp(path.join(tmpdir(), 'vitrine-data-tools-'));
+  for (const id of ['ct-head-phantom', 'two-arm-galaxy']) await cp(path.join(REPO, 'specimens', id), path.join(specimensDir, id), { recursive: true });
+  await mkdir(path.join(specimensDir, 'red-cube'));
+  await writeFile(path.join(specimensDir, 'red-cube', 'cube.obj'), STATIC_CUBE_OBJ);
+  await writeFile(path.join(specimensDir, 'red-cube', 'specimen.json'), JSON.stringify({ id: 'red-cube', type: 'mesh', data_file: 'cube.obj', color: RED }));
+  [pluginsDir, browser] = await Promise.all([buildFixturePlugins(), launchBrowser()]);
+  host = await spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', pluginsDir, '--specimens', specimensDir]);
+});
+
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close()));
+  await browser?.close();
+  await host?.stop();
+  await rm(pluginsDir, { recursive: true, force: true });
+  await rm(specimensDir, { recursive: true, force: true });
+});
+
+const JOB = '[data-testid=job-state]';
+
+async function open(query: string): Promise<{ page: Page; requests: Request[]; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  const requests: Request[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => requests.push(r));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${host.url}/${query}`);
+  return { page, requests, errors };
+}
+
+const link = (specimen: string, params?: Record<string, unknown>, extra: Record<string, string> = {}): string =>
+  `?${new URLSearchParams({ specimen, room: `room-${randomUUID().slice(0, 8)}`, ...(params ? { params: JSON.stringify(params) } : {}), ...extra }).toString()}`;
+
+/** The stage's pixels (RGBA) as the user sees them. */
+async function stagePixels(page: Page): Promise<PNG> {
+  return PNG.sync.read(await page.locator('canvas.stage-canvas').screenshot());
+}
+
+/** Distinct colours (quantised to 16 levels a channel) covering at least 1% of the non-background pixels in the middle of the stage. */
+function distinctColours(png: PNG): number {
+  const counts = new Map<number, number>();
+  let total = 0;
+  for (let y = Math.floor(png.height * 0.3); y < png.height * 0.7; y++) {
+    for (let x = Math.floor(png.width * 0.3); x < png.width * 0.7; x++) {
+      const i = (y * png.width + x) * 4;
+      const [r, g, b] = [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+      if (r + g + b < 60) continue; // the dark stage background
+      const key = ((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      total++;
+    }
+  }
+  return [...counts.values()].filter((n) => n >= total / 100).length;
+}
+
+/** Pixels that read as pink (the galaxy's star-forming regions: 255, 110, 170). */
+function pinkPixels(png: PNG): number {
+  let n = 0;
+  for (let i = 0; i < png.data.length; i += 4) {
+    const [r, g, b] = [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+    if (r > 150 && b > g + 25 && r > b + 25 && g < r - 50) n++;
+  }
+  return n;
+}
+
+/** Share of pixels that differ between two pictures of the same size. */
+function changed(a: PNG, b: PNG): number {
+  let n = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    if (Math.abs(a.data[i]! - b.data[i]!) + Math.abs(a.data[i + 1]! - b.data[i + 1]!) + Math.abs(a.data[i + 2]! - b.data[i + 2]!) > 24) n++;
+  }
+  return n / (a.data.length / 4);
+}
+
+async function select(page: Page, selector: string, value: string): Promise<void> {
+  await page.selectOption(selector, value);
+}
+
+describe('reading volumes', () => {
+  it('opens the CT phantom with a window from its histogram, so its inside shows in slices and ray marched', async () => {
+    const { page, errors } = await open(link('ct-head-phantom'));
+    await waitForState(page, JOB, ['done']);
+    const bar = page.locator('[data-testid=colour-bar]');
+    await bar.waitFor();
+    // The phantom holds 0..222; the 1st-99th percentile window is narrower than that.
+    const low = Number(await bar.getAttribute('data-low'));
+    const high = Number(await bar.getAttribute('data-high'));
+    expect(low).toBeGreaterThan(0);
+    expect(high).toBeLessThan(222);
+    expect(high).toBeGreaterThan(low);
+    expect(await page.locator('[data-testid=window-high]').textContent()).toBe(String(Number(high.toPrecision(4))));
+    const slices = await stagePixels(page);
+    expect(distinctColours(slices)).toBeGreaterThanOrEqual(4);
+    await shot(page, 'data-tools-phantom-slices');
+
+    // The value under the cursor: the middle of the stage is on the slices through the middle.
+    const canvas = (await page.locator('canvas.stage-canvas').boundingBox())!;
+    await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
+    await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=value-readout]')?.dataset.value);
+    expect(await page.locator('[data-testid=value-readout]').textContent()).toMatch(/^\d+(\.\d+)? at x \d+, y \d+, z \d+$/);
+    await page.mouse.move(canvas.x + 5, canvas.y + 5);
+    await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=value-readout]')?.dataset.value === '');
+
+    // Another colour map and a narrower window change the picture and the bar.
+    const before = await page.locator('[data-testid=colour-bar-gradient]').getAttribute('style');
+    await select(page, '[data-testid=colour-map]', 'gray');
+    expect(await page.locator('[data-testid=colour-bar-gradient]').getAttribute('style')).not.toBe(before);
+    await page.locator('[data-testid=width]').fill('300');
+    expect(Number(await bar.getAttribute('data-high')) - Number(await bar.getAttribute('data-low'))).toBeLessThan(high - low);
+    expect(changed(slices, await stagePixels(page))).toBeGreaterThan(0.01);
+    await page.click('[data-testid=window-auto]');
+    expect(Number(await bar.getAttribute('data-low'))).toBeCloseTo(low, 6);
+
+    // Ray marched whole: not one flat colour either.
+    await select(page, '[data-axis=view]', 'volume');
+    await page.waitForFunction(() => document.querySelector('.slice-title')?.textContent === 'Volume');
+    expect(distinctColours(await stagePixels(page))).toBeGreaterThanOrEqual(4);
+    await shot(page, 'data-tools-phantom-volume');
+    expect(errors).toEqual([]);
+  });
+
+  it('puts the camera back with Reset camera', async () => {
+    const { page } = await open(link('density', { size: 16 }));
+    await waitForState(page, JOB, ['done', 'cached']);
+    const framed = await stagePixels(page);
+    const canvas = (await page.locator('canvas.stage-canvas').boundingBox())!;
+    await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(canvas.x + canvas.width / 2 + 220, canvas.y + canvas.height / 2 + 60, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(async () => changed(framed, await stagePixels(page)), { timeout: 15_000 }).toBeGreaterThan(0.02);
+    await page.click('[data-testid=reset-camera]');
+    await expect.poll(async () => changed(framed, await stagePixels(page)), { timeout: 15_000 }).toBeLessThan(0.005);
+  });
+});
+
+describe('reading point clouds and meshes', () => {
+  it('draws the galaxy file in its own colours: the pink star-forming regions show', async () => {
+    const { page, errors } = await open(link('two-arm-galaxy'));
+    await waitForState(page, JOB, ['done']);
+    await page.locator('[data-testid=points-panel]').waitFor();
+    expect(await page.locator('[data-testid=point-colouring]').inputValue()).toBe('own');
+    expect(pinkPixels(await stagePixels(page))).toBeGreaterThan(100);
+    await shot(page, 'data-tools-galaxy');
+    // One colour: no pink left.
+    await select(page, '[data-testid=point-colouring]', 'single');
+    await expect.poll(async () => pinkPixels(await stagePixels(page)), { timeout: 15_000 }).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('colours a point cloud by its scalar with a colour bar, by default when it has no colours', async () => {
+    const { page } = await open(link('galaxy', { colored: false }));
+    await waitForState(page, JOB, ['done', 'cached']);
+    expect(await page.locator('[data-testid=point-colouring]').inputValue()).toBe('scalar');
+    expect(await page.locator('[data-testid=points-panel] [data-testid=colour-bar]').isVisible()).toBe(true);
+    const { page: coloured } = await open(link('galaxy', { colored: true }));
+    await waitForState(coloured, JOB, ['done', 'cached']);
+    expect(await coloured.locator('[data-testid=point-colouring]').inputValue()).toBe('own');
+    expect(await coloured.locator('[data-testid=points-panel] [data-testid=colour-bar]').isVisible()).toBe(false);
+    const own = await stagePixels(coloured);
+    await select(coloured, '[data-testid=point-colouring]', 'scalar');
+    expect(await coloured.locator('[data-testid=points-panel] [data-testid=colour-bar]').isVisible()).toBe(true);
+    await expect.poll(async () => changed(own, await stagePixels(coloured)), { timeout: 15_000 }).toBeGreaterThan(0.005);
+  });
+
+  it('draws each mesh in its specimen’s colour: declared, else its thumbnail’s', async () => {
+    const colourOf = async (query: string): Promise<[number, number, number]> => {
+      const { page } = await open(query);
+      await waitForState(page, JOB, ['done', 'cached']);
+      const hex = (await page.locator('[data-testid=stage]').getAttribute('data-mesh-colour')) ?? '';
+      expect(hex).toMatch(/^#[0-9a-f]{6}$/);
+      return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+    };
+    const { page } = await open(link('red-cube'));
+    await waitForState(page, JOB, ['done']);
+    expect(await page.locator('[data-testid=stage]').getAttribute('data-mesh-colour')).toBe(RED);
+    await shot(page, 'data-tools-red-cube');
+    // The fixtures' thumbnails: a blue disc for `shape`, an orange one for `slow-sphere`.
+    const [r1, , b1] = await colourOf(link('shape'));
+    expect(b1).toBeGreaterThan(r1 + 60);
+    const [r2, , b2] = await colourOf(link('slow-sphere', { steps: 1, step_ms: 0 }));
+    expect(r2).toBeGreaterThan(b2 + 60);
+  });
+});
+
+describe('parameters', () => {
+  it('fits six-digit values and slides logarithmically over wide ranges', async () => {
+    const { page } = await open(link('galaxy', { count: 150000 }));
+    await waitForState(page, JOB, ['done', 'cached']);
+    const count = page.locator('[data-param=count] input[type=number]');
+    expect(await count.inputValue()).toBe('150000');
+    expect(await count.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    const slider = page.locator('[data-param=count] input[type=range]');
+    expect(await slider.getAttribute('data-scale')).toBe('log');
+    // The middle of a 10..200000 log track is near the geometric mean (about 1414), not 100005.
+    await slider.evaluate((el: HTMLInputElement) => {
+      el.value = String((Number(el.max) + Number(el.min)) / 2);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    const middle = Number(await count.inputValue());
+    expect(middle).toBeGreaterThan(1300);
+    expect(middle).toBeLessThan(1500);
+    await expect.poll(() => new URL(page.url()).searchParams.get('params')).toContain(`"count":${middle}`);
+    // A narrow range stays linear.
+    expect(await page.locator('[data-param=arms] input[type=range]').getAttribute('data-scale')).toBe('linear');
+    await shot(page, 'data-tools-params');
+  });
+
+  it('shows parameters from a link that the schema does not know, and removes them', async () => {
+    const { page } = await open(link('shape', { segments: 8, bogus: 1 }));
+    await waitForState(page, JOB, ['error']);
+    const unknown = page.locator('[data-testid=unknown-params]');
+    expect(await unknown.isVisible()).toBe(true);
+    expect(await unknown.locator('.unknown-item').evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset.param))).toEqual(['bogus']);
+    expect(await unknown.locator('.unknown-value').textContent()).toBe('1');
+    await shot(page, 'data-tools-unknown-params');
+    await page.click('[data-testid=unknown-params] button[aria-label="Remove bogus"]');
+    expect(await waitForState(page, JOB, ['done', 'cached'])).not.toBe('error');
+    expect(await unknown.isVisible()).toBe(false);
+    const sent = JSON.parse(new URL(page.url()).searchParams.get('params') ?? '{}') as Record<string, unknown>;
+    expect(sent).not.toHaveProperty('bogus');
+    expect(sent.segments).toBe(8);
+  });
+});
+
+describe('following a peer', () => {
+  it('shows the progress of the job a peer in the room is computing, from its event stream', async () => {
+    const room = `room-${randomUUID().slice(0, 8)}`;
+    const follower = await open(`?${new URLSearchParams({ room, follow: '1' }).toString()}`);
+    await follower.page.waitForSelector('.follow[data-stream=open]');
+    const peer = await open(`?${new URLSearchParams({ specimen: 'slow-sphere', room, params: JSON.stringify({ steps: 30, step_ms: 150 }) }).toString()}`);
+    await follower.page.waitForFunction(() => /^\d+% · step \d+ of 30$/.test(document.querySelector('[data-testid=peer-progress]')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    expect(await follower.page.locator('[data-testid=follow-status]').textContent()).toBe('A peer is computing…');
+    await shot(follower.page, 'data-tools-peer-progress');
+    const jobStreams = follower.requests.map((r) => new URL(r.url()).pathname).filter((p) => /^\/api\/jobs\/[^/]+\/events$/.test(p));
+    expect(jobStreams.length).toBeGreaterThan(0);
+    expect(follower.requests.some((r) => new URL(r.url()).pathname.endsWith('/progress'))).toBe(false);
+    // When the peer's result arrives, the follower shows it and the progress goes.
+    await waitForState(peer.page, JOB, ['done']);
+    await follower.page.waitForSelector('.tile[data-id=slow-sphere].selected');
+    await follower.page.waitForFunction(() => document.querySelector('[data-testid=peer-progress]')?.textContent === '');
+    expect([...follower.errors, ...peer.errors]).toEqual([]);
+  });
+});
