@@ -18,7 +18,8 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --pool-size N              worker threads for plugin functions (default: one per core)
   --cache-max-bytes N        bytes of results held across rooms and finished jobs, least
                              recently used dropped first (default: a quarter of the memory)
-  --cors-origin LIST         origins allowed by CORS, comma-separated, or none (default *)
+  --cors-origin LIST         origins pages may read from, comma-separated (* for any), or none;
+                             only origins named here may write from a browser (default *)
   --admin-token T            cache stats, cache clear, reload and /metrics need
                              Authorization: Bearer T (default: open)
   --max-jobs N               queued + running jobs; past it /start answers 503 (default 1000)
@@ -118,11 +119,14 @@ function truthy(raw: string | undefined): boolean | undefined {
   return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
 }
 
-/** `--cors-origin`: `*`, `none`, or origins (`scheme://host[:port]`, no path), comma-separated. */
+/**
+ * `--cors-origin`: `none`, or a comma-separated list of origins (`scheme://host[:port]`, no
+ * path) and `*` (any page may read; only the origins named may write).
+ */
 function corsOrigin(raw: string | undefined): string | undefined {
   if (raw === undefined || raw.trim() === '*' || raw.trim() === 'none') return raw;
   for (const origin of raw.split(',').map((o) => o.trim())) {
-    if (!/^https?:\/\/[^/\s?#]+$/.test(origin)) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s?#]+$/.test(origin)) {
       throw new Error(`--cors-origin takes *, none, or origins like https://viewer.example:8443 (no path), got '${origin}'`);
     }
   }
