@@ -151,7 +151,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     results: scale?.results ?? results,
     jobs: scale?.jobs ?? jobs,
     local: { results, jobs: jobStore },
-    json: new JsonResultEncoder(pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes }),
+    json: new JsonResultEncoder(pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes, budget }),
     invokers,
     events,
     reload,

@@ -5,8 +5,9 @@
  * job that computed it are the same object). Past the budget the least recently used results
  * go first: each of their holders is told (the room entry is dropped, the job's result
  * answers 410). A single result larger than the whole budget is not kept at all; the requests
- * already waiting for it still get it. Once many bytes were freed, garbage is collected when
- * the host goes quiet, so their memory goes back to the system.
+ * already waiting for it still get it. Bytes made from a result and living as long as it does
+ * (its JSON encoding) are attached to it and count with it. Once many bytes were freed,
+ * garbage is collected when the host goes quiet, so their memory goes back to the system.
  */
 
 import { IdleCollector } from '../memory/idle-gc.ts';
@@ -27,6 +28,8 @@ export class ResultBudget<T> {
   #sizeOf: (value: T) => number;
   /** In least-recently-used order: Map iteration order, refreshed by `touch`. */
   #held = new Map<T, Held>();
+  /** Bytes attached to values (held or not yet), counted whenever the value is held. */
+  #attached = new WeakMap<object, number>();
   #totalBytes = 0;
   #freedSinceCollect = 0;
   #idleGc = new IdleCollector(1000);
@@ -54,7 +57,7 @@ export class ResultBudget<T> {
     if (held) {
       this.#held.delete(value);
     } else {
-      held = { bytes: this.#sizeOf(value), holders: new Map() };
+      held = { bytes: this.#sizeOf(value) + (this.#attached.get(value as object) ?? 0), holders: new Map() };
       this.#totalBytes += held.bytes;
     }
     this.#held.set(value, held);
@@ -76,6 +79,24 @@ export class ResultBudget<T> {
     if (this.#freedSinceCollect < COLLECT_AFTER_BYTES) return;
     this.#freedSinceCollect = 0;
     this.#idleGc.schedule();
+  }
+
+  /**
+   * Counts `bytes` more for `value` (made from it, e.g. its JSON encoding) for as long as it is
+   * held, now and whenever it is held later; may evict least recently used results, `value`
+   * included. A negative `bytes` gives them back.
+   */
+  attach(value: T, bytes: number): void {
+    const key = value as object;
+    const total = Math.max(0, (this.#attached.get(key) ?? 0) + bytes);
+    if (total === 0) this.#attached.delete(key);
+    else this.#attached.set(key, total);
+    const held = this.#held.get(value);
+    if (!held) return;
+    const before = held.bytes;
+    held.bytes = this.#sizeOf(value) + total;
+    this.#totalBytes += held.bytes - before;
+    this.#evictOverBudget();
   }
 
   /** Marks `value` as just used (a cache hit, a result read). */
