@@ -93,14 +93,14 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   installJsonBodyParsers(app);
   await installLoadShedding(app, options);
 
-  const pools = await createPools({ computeThreads: options.poolSize });
+  const scheduler = new RoomScheduler({ threads: options.poolSize, perRoom: options.roomThreads });
+  const pools = await createPools({ computeThreads: scheduler.capacity });
   const functions = new FunctionRegistry();
   const catalog = new SpecimenCatalog((id, kept, dropped) =>
     app.log.warn(`specimen id '${id}' from ${dropped.origin} is hidden by the ${kept.origin} specimen of the same id`),
   );
   const budget = new ResultBudget<StoredResult>(options.cacheMaxBytes, resultByteLength);
   const cache = new RoomCache<StoredResult>({ ttlSeconds: options.cacheTtlSeconds, budget });
-  const scheduler = new RoomScheduler({ threads: options.poolSize, perRoom: options.roomThreads });
   const pooled = new PooledInvoker(pools.compute, scheduler, { cancelGraceMs: options.cancelGraceMs });
   const invokers: InvokerSet = {
     bundle: pooled,

@@ -1,7 +1,7 @@
 /**
  * @module pool
- * The two worker-thread pools: `compute` runs plugin functions (one thread per core by
- * default); `encode` (one thread) turns stored results into JSON, so a /result request never
+ * The two worker-thread pools: `compute` runs plugin functions (as many threads as the room
+ * scheduler hands out: one per core by default, plus its short lane); `encode` (one thread) turns stored results into JSON, so a /result request never
  * waits behind long-running jobs and never blocks the event loop.
  */
 import Tinypool from 'tinypool';
