@@ -94,7 +94,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   await installLoadShedding(app, options);
 
   const scheduler = new RoomScheduler({ threads: options.poolSize, perRoom: options.roomThreads });
-  const pools = await createPools({ computeThreads: scheduler.capacity });
+  const pools = await createPools({ computeThreads: scheduler.capacity, warmComputeThreads: scheduler.warmThreads });
   const functions = new FunctionRegistry();
   const catalog = new SpecimenCatalog((id, kept, dropped) =>
     app.log.warn(`specimen id '${id}' from ${dropped.origin} is hidden by the ${kept.origin} specimen of the same id`),

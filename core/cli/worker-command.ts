@@ -87,7 +87,7 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
   const counts = await reloadSources({ specimensDir: null, pluginsDir }, functions, new SpecimenCatalog(() => {}));
   for (const line of counts.problems) log.warn(line);
   const scheduler = new RoomScheduler({ threads: poolSize, perRoom: roomThreads });
-  const pools = await createPools({ computeThreads: scheduler.capacity });
+  const pools = await createPools({ computeThreads: scheduler.capacity, warmComputeThreads: scheduler.warmThreads });
   const connections = createRedisConnections(redisUrl);
   if (!(await connections.ready(10_000))) log.warn(`Redis at ${redisUrl} does not answer yet; computing starts when it does`);
   const events = new RedisEvents(connections.subscriber, new EventHub());

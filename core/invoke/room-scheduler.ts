@@ -70,6 +70,11 @@ export class RoomScheduler {
     return this.threads + 2 * this.lane;
   }
 
+  /** Threads worth keeping started: the general ones and the lane (the spill is rarely used). */
+  get warmThreads(): number {
+    return this.threads + this.lane;
+  }
+
   /** Runs holding a thread now. */
   get busy(): number {
     return this.#busy.general + this.#busy.lane + this.#busy.spill;

@@ -1,8 +1,9 @@
 /**
  * @module run-durations
  * What the host has learned about how long each function runs, for the room scheduler's short
- * lane. A function is *short* while its last few finished runs each took under
- * {@link SHORT_RUN_MS} and none of its runs in flight has passed that mark. A function never
+ * lane. A function is *short* while at least half of its last few finished runs took under
+ * {@link SHORT_RUN_MS} (one slow run on a busy machine does not change its class) and none of
+ * its runs in flight has passed that mark. A function never
  * run before is short for one run at a time: that first run teaches the rest, so a thousand
  * starts of an unknown long function put at most one of them in the lane. A run that was
  * cancelled early teaches nothing (it may have been long); one that passed the mark, cancelled
@@ -41,7 +42,7 @@ export class RunDurations {
     if (running) for (const run of running) if (now - run.start >= SHORT_RUN_MS) return false;
     const recent = this.#recent.get(fn);
     if (!recent) return !running || running.size === 0;
-    return recent.every((ms) => ms < SHORT_RUN_MS);
+    return recent.filter((ms) => ms < SHORT_RUN_MS).length * 2 >= recent.length;
   }
 
   /** Notes that a run of `fn` started (or is about to): see {@link TimedRun}. */

@@ -79,7 +79,7 @@ describe('RoomScheduler', () => {
     expect(scheduler.busy).toBe(0);
   });
 
-  it('learns from runs: an unknown function gets the lane once at a time, a long run makes it long, short runs make it short again', () => {
+  it('learns from runs: an unknown function gets the lane once at a time, mostly long runs make it long, mostly short ones short', () => {
     let now = 0;
     const durations = new RunDurations(() => now);
     expect(durations.isShort('f')).toBe(true);
@@ -88,6 +88,9 @@ describe('RoomScheduler', () => {
     now += SHORT_RUN_MS;
     first.end(true);
     expect(durations.isShort('f')).toBe(false);
+    const slow = durations.start('f');
+    now += 2 * SHORT_RUN_MS;
+    slow.end(true);
     for (let i = 0; i < 4; i++) {
       const run = durations.start('f');
       now += 20;
@@ -103,6 +106,13 @@ describe('RoomScheduler', () => {
     now += SHORT_RUN_MS;
     expect(durations.isShort('f')).toBe(false);
     going.end(false);
+    // One long run among three short ones does not make it long; a second one does.
+    expect(durations.isShort('f')).toBe(true);
+    for (let i = 0; i < 2; i++) {
+      const run = durations.start('f');
+      now += SHORT_RUN_MS;
+      run.end(true);
+    }
     expect(durations.isShort('f')).toBe(false);
   });
 });
