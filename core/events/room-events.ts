@@ -13,6 +13,7 @@ import type { RoomEntry } from '../client/wire-types.ts';
 import type { ResultSource, RoomState } from '../results/result-source.ts';
 import { roomChannel } from '../results/result-source.ts';
 import type { EventHub, HostEvent } from './event-hub.ts';
+import { sharedJsonOf } from './shared-json.ts';
 import { dropIfBehind } from './stream-backlog.ts';
 import type { StreamScope } from './stream-scope.ts';
 
@@ -54,7 +55,7 @@ export async function streamRoom(
       return;
     }
     // Each send writes synchronously, so events keep their order without awaiting one another.
-    reply.sse.send({ event: event.event, data: event.data }).catch(() => scope.close());
+    reply.sse.send({ event: event.event, data: sharedJsonOf(event, event.data) }).catch(() => scope.close());
   };
   // Subscribe before reading the state: an event published meanwhile waits in `early` and
   // follows the state (at worst repeating what the state already shows).

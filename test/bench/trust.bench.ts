@@ -90,9 +90,9 @@ function openStalled(port: number, roomId: string): Promise<StalledStream> {
       socket.pause();
       resolve(stream);
     });
-    socket.on('end', () => (stream.closed = true));
     socket.on('close', () => (stream.closed = true));
-    socket.on('error', reject);
+    socket.on('error', () => {});
+    socket.once('error', reject);
   });
 }
 
@@ -117,7 +117,15 @@ function openReading(base: string, roomId: string): Promise<ReadingStream> {
   });
 }
 
-async function stalledStreams(): Promise<string[]> {
+/** Reads what a stalled stream was sent and tells whether the host ended it (a paused socket sees no end). */
+async function endedByHost(stream: StalledStream): Promise<boolean> {
+  stream.socket.resume();
+  const deadline = performance.now() + 10_000;
+  while (!stream.closed && performance.now() < deadline) await sleep(50);
+  return stream.closed;
+}
+
+async function changingRoom(stalledCount: number): Promise<{ before: number; peak: number; after: number; changes: number; closed: number; open: number; events: number[] }> {
   // The test fixtures' `square`, whose `note` parameter makes each room event about 15 KB, so
   // the stalled clients fall past the kernel's socket buffers within the window.
   const host = await spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--log-level', 'warn', '--pool-size', '2']);
@@ -128,7 +136,7 @@ async function stalledStreams(): Promise<string[]> {
   await Promise.all([1, 2].map(async (k) => (await change(-k)).arrayBuffer()));
   await sleep(2000);
   const before = rssMiB(pid);
-  const stalled = await Promise.all(Array.from({ length: STALLED }, () => openStalled(host.port, roomId)));
+  const stalled = await Promise.all(Array.from({ length: stalledCount }, () => openStalled(host.port, roomId)));
   const readers = await Promise.all(Array.from({ length: READERS }, () => openReading(host.url, roomId)));
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 200);
@@ -145,16 +153,25 @@ async function stalledStreams(): Promise<string[]> {
   );
   clearInterval(sampler);
   const after = rssMiB(pid);
-  const closed = stalled.filter((s) => s.closed).length;
   const open = readers.filter((r) => !r.ended).length;
   const events = readers.map((r) => r.events);
+  const closed = (await Promise.all(stalled.map(endedByHost))).filter(Boolean).length;
   for (const s of stalled) s.socket.destroy();
   for (const r of readers) r.close();
   await host.stop();
+  return { before, peak, after, changes, closed, open, events };
+}
+
+async function stalledStreams(): Promise<string[]> {
+  // The same load without stalled streams first: what the changes themselves cost.
+  const control = await changingRoom(0);
+  const run = await changingRoom(STALLED);
+  const perStream = (run.peak - run.before - (control.peak - control.before)) / STALLED;
   return [
-    `${STALLED} stalled room streams + ${READERS} reading ones, ${WRITERS} clients changing the room for ${WINDOW_S} s: ${changes} changes (${fmt(changes / WINDOW_S, 0)}/s)`,
-    `host RSS ${fmt(before, 0)} MiB before, peak ${fmt(peak, 0)} MiB, ${fmt(after, 0)} MiB at the end: growth per stalled stream ${fmt((peak - before) / STALLED)} MiB at peak (target <= 2 MiB)`,
-    `stalled streams closed by the host: ${closed} of ${STALLED}; reading streams still open: ${open} of ${READERS} (events each: ${Math.min(...events)}-${Math.max(...events)})`,
+    `${STALLED} stalled room streams + ${READERS} reading ones, ${WRITERS} clients changing the room for ${WINDOW_S} s: ${run.changes} changes (${fmt(run.changes / WINDOW_S, 0)}/s, events of ~15 KB)`,
+    `host RSS ${fmt(run.before, 0)} MiB before, peak ${fmt(run.peak, 0)} MiB, ${fmt(run.after, 0)} MiB at the end; the same load with no stalled stream: ${fmt(control.before, 0)} -> peak ${fmt(control.peak, 0)} MiB (${control.changes} changes)`,
+    `growth per stalled stream, beyond the load's own: ${fmt(perStream)} MiB at peak (target <= 2 MiB), ${fmt((run.after - run.before - (control.after - control.before)) / STALLED)} MiB at the end (control ended at ${fmt(control.after, 0)} MiB)`,
+    `stalled streams ended by the host: ${run.closed} of ${STALLED}; reading streams still open: ${run.open} of ${READERS} (events each: ${Math.min(...run.events)}-${Math.max(...run.events)})`,
   ];
 }
 
