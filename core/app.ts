@@ -96,14 +96,14 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   installJsonBodyParsers(app);
   await installLoadShedding(app, options);
 
-  const pools = await createPools({ computeThreads: options.poolSize });
+  const scheduler = new RoomScheduler({ threads: options.poolSize, perRoom: options.roomThreads });
+  const pools = await createPools({ computeThreads: scheduler.capacity, warmComputeThreads: scheduler.warmThreads });
   const functions = new FunctionRegistry();
   const catalog = new SpecimenCatalog((id, kept, dropped) =>
     app.log.warn(`specimen id '${id}' from ${dropped.origin} is hidden by the ${kept.origin} specimen of the same id`),
   );
   const budget = new ResultBudget<StoredResult>(options.cacheMaxBytes, resultByteLength);
   const cache = new RoomCache<StoredResult>({ ttlSeconds: options.cacheTtlSeconds, budget });
-  const scheduler = new RoomScheduler({ threads: options.poolSize, perRoom: options.roomThreads });
   const pooled = new PooledInvoker(pools.compute, scheduler, { cancelGraceMs: options.cancelGraceMs });
   const invokers: InvokerSet = {
     bundle: pooled,
@@ -163,7 +163,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     results: scale?.results ?? results,
     jobs: scale?.jobs ?? jobs,
     local: { results, jobs: jobStore },
-    json: new JsonResultEncoder(pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes }),
+    json: new JsonResultEncoder(pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes, budget }),
     resultIds,
     delivery: new DeliveryVariants(pools.encode, budget),
     invokers,

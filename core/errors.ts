@@ -26,6 +26,8 @@ export const ERRORS = {
   SPC_ERR_UNHANDLED: entry(500, () => 'internal server error'),
   SPC_ERR_UNSUPPORTED_MEDIA_TYPE: entry(415, (got = '?') => `request bodies must be JSON (application/json or */*+json), got content type '${got}'`),
   SPC_ERR_HOST_NOT_ALLOWED: entry(403, (host = '?') => `host '${host}' is not allowed (see --allowed-hosts)`),
+  SPC_ERR_CROSS_SITE_WRITE: entry(403, (method = '?', origin = '?') => `a ${method} from another origin (${origin}) is refused: only origins listed in --cors-origin may write from a browser`),
+  SPC_ERR_BODY_NULL: entry(400, () => 'request body is null: send a JSON object, or no body at all'),
   SPC_ERR_MALFORMED_REQUEST: entry(400, (why = 'malformed request') => `malformed HTTP request: ${why}`),
   SPC_ERR_HEADERS_TOO_LARGE: entry(431, () => 'request headers are too large'),
   SPC_ERR_URL_TOO_LONG: entry(414, () => 'request URL is too long'),

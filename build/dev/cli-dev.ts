@@ -82,6 +82,8 @@ export async function runDevCommand(argv: string[]): Promise<number> {
   }
   const session = new DevSession({ srcDir, outDir, builder, app, out, err });
   session.start();
+  if (parsed.admin.warning) app.log.warn(parsed.admin.warning);
+  if (parsed.admin.announce) out(parsed.admin.announce);
   out(`listening on ${url}`);
   let tls: HttpsListener | null = null;
   if (parsed.https) {

@@ -8,7 +8,8 @@
  * already waiting for it still get it. Once many bytes were freed, garbage is collected when
  * the host goes quiet, so their memory goes back to the system. Bytes derived from a result
  * (a delivery's compressed or reshaped variants) are held as its dependents: they count in
- * the same budget and go when it goes.
+ * the same budget and go when it goes. Bytes made from a result and living exactly as long
+ * (its JSON encoding) are attached to it and count with it.
  */
 
 import { IdleCollector } from '../memory/idle-gc.ts';
@@ -31,6 +32,8 @@ export class ResultBudget<T> {
   #held = new Map<T | object, Held>();
   /** Values held because another one is: dropped with it. */
   #dependents = new Map<T | object, Set<object>>();
+  /** Bytes attached to values (held or not yet), counted whenever the value is held. */
+  #attached = new WeakMap<object, number>();
   #totalBytes = 0;
   #freedSinceCollect = 0;
   #idleGc = new IdleCollector(1000);
@@ -75,7 +78,7 @@ export class ResultBudget<T> {
     if (held) {
       this.#held.delete(value);
     } else {
-      held = { bytes: sizeOf(), holders: new Map() };
+      held = { bytes: sizeOf() + (this.#attached.get(value as object) ?? 0), holders: new Map() };
       this.#totalBytes += held.bytes;
     }
     this.#held.set(value, held);
@@ -113,6 +116,24 @@ export class ResultBudget<T> {
     if (this.#freedSinceCollect < COLLECT_AFTER_BYTES) return;
     this.#freedSinceCollect = 0;
     this.#idleGc.schedule();
+  }
+
+  /**
+   * Counts `bytes` more for `value` (made from it, e.g. its JSON encoding) for as long as it is
+   * held, now and whenever it is held later; may evict least recently used results, `value`
+   * included. A negative `bytes` gives them back.
+   */
+  attach(value: T, bytes: number): void {
+    const key = value as object;
+    const total = Math.max(0, (this.#attached.get(key) ?? 0) + bytes);
+    if (total === 0) this.#attached.delete(key);
+    else this.#attached.set(key, total);
+    const held = this.#held.get(value);
+    if (!held) return;
+    const before = held.bytes;
+    held.bytes = this.#sizeOf(value) + total;
+    this.#totalBytes += held.bytes - before;
+    this.#evictOverBudget();
   }
 
   /** Whether some holder still keeps `value` (it has not been released or evicted). */

@@ -1,8 +1,9 @@
 /**
  * @module serve-command
  * `vitrine serve`: creates the host, listens, prints `listening on http://HOST:PORT` on
- * standard output (logs go to standard error), with `--https-port` a second line
- * `listening on https://HOST:PORT` (core/tls/), and shuts down cleanly on SIGINT/SIGTERM:
+ * standard output (after `admin token: <T>` when it made one, see lab-admin-token.ts; logs go
+ * to standard error), with `--https-port` a second line `listening on https://HOST:PORT`
+ * (core/tls/), and shuts down cleanly on SIGINT/SIGTERM:
  * running jobs end as errors, pools stop, sockets close.
  */
 import type { FastifyInstance } from 'fastify';
@@ -39,6 +40,9 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     await app.close();
     return 1;
   }
+  if (parsed.admin.warning) app.log.warn(parsed.admin.warning);
+  // Before `listening on`, so whoever waits for that line has the token too.
+  if (parsed.admin.announce) process.stdout.write(`${parsed.admin.announce}\n`);
   process.stdout.write(`listening on ${url}\n`);
   let tls: HttpsListener | null = null;
   if (parsed.https) {

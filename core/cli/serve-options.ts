@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { isRedisUrl, type HostOptions } from '../options.ts';
 import { prettyLogStream } from './pretty-log.ts';
+import { chooseAdminToken, type AdminTokenChoice } from './lab-admin-token.ts';
 
 export const SERVE_USAGE = `usage: vitrine serve [options]
 
@@ -26,9 +27,11 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --pool-size N              worker threads for plugin functions (default: one per core)
   --cache-max-bytes N        bytes of results held across rooms and finished jobs, least
                              recently used dropped first (default: a quarter of the memory)
-  --cors-origin LIST         origins allowed by CORS, comma-separated, or none (default *)
+  --cors-origin LIST         origins pages may read from, comma-separated (* for any), or none;
+                             only origins named here may write from a browser (default *)
   --admin-token T            cache stats, cache clear, reload and /metrics need
-                             Authorization: Bearer T (default: open)
+                             Authorization: Bearer T; none leaves them open (default: open
+                             on loopback; bound elsewhere, a random token printed at start)
   --max-jobs N               queued + running jobs; past it /start answers 503 (default 1000)
   --room-threads N           compute threads one room may hold; queued work is taken
                              round-robin across rooms (default: half the pool, at least 1)
@@ -61,8 +64,9 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --max-rss BYTES            shed requests with 503 while resident memory is past BYTES;
                              0 for never (default 0; the V8 heap is always watched)
   --allowed-hosts LIST       accepted Host header names, comma-separated, any port; * for any
-                             (default: the bound address, localhost, 127.0.0.1 and [::1] when
-                             bound to a loopback address; any otherwise)
+                             (default: the bound address, localhost, 127.0.0.1 and [::1]; bound
+                             beyond loopback also the machine's host name, <name>.local and
+                             the addresses of its network interfaces)
 
 Each option can also be set as VITRINE_<NAME>, e.g. VITRINE_PORT=9000.
 `;
@@ -121,6 +125,8 @@ export interface ServeOptions {
   https: HttpsOptions | null;
   help: boolean;
   host_options: HostOptions;
+  /** How the admin token was chosen (a line to print, a warning to log). */
+  admin: AdminTokenChoice;
 }
 
 function envName(flag: string): string {
@@ -163,11 +169,14 @@ function onOff(flag: string, raw: string | undefined): boolean | undefined {
   throw new Error(`--${flag} must be on or off, got '${raw}'`);
 }
 
-/** `--cors-origin`: `*`, `none`, or origins (`scheme://host[:port]`, no path), comma-separated. */
+/**
+ * `--cors-origin`: `none`, or a comma-separated list of origins (`scheme://host[:port]`, no
+ * path) and `*` (any page may read; only the origins named may write).
+ */
 function corsOrigin(raw: string | undefined): string | undefined {
   if (raw === undefined || raw.trim() === '*' || raw.trim() === 'none') return raw;
   for (const origin of raw.split(',').map((o) => o.trim())) {
-    if (!/^https?:\/\/[^/\s?#]+$/.test(origin)) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s?#]+$/.test(origin)) {
       throw new Error(`--cors-origin takes *, none, or origins like https://viewer.example:8443 (no path), got '${origin}'`);
     }
   }
@@ -216,6 +225,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
   const redis = get('redis');
   if (redis !== undefined && !isRedisUrl(redis)) throw new Error(`--redis must be a URL like redis://127.0.0.1:6379 (optionally /DB), got '${redis}'`);
   const compute = number('compute', get('compute'), true);
+  const admin = chooseAdminToken(host, get('admin-token'));
   if (compute !== undefined && redis === undefined) throw new Error('--compute needs --redis (a lone host computes on its --pool-size threads)');
   const blobStore = get('blob-store');
   if (blobStore !== undefined && !isRedisUrl(blobStore)) throw new Error(`--blob-store must be a URL like redis://127.0.0.1:6380 (optionally /DB), got '${blobStore}'`);
@@ -225,6 +235,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
     port,
     https: httpsOptions(get),
     help: values.help === true,
+    admin,
     host_options: {
       host,
       allowedHosts: list(get('allowed-hosts')),
@@ -240,7 +251,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       cacheMaxBytes: number('cache-max-bytes', get('cache-max-bytes'), true),
       maxJobs: number('max-jobs', get('max-jobs'), true),
       corsOrigin: corsOrigin(get('cors-origin')),
-      adminToken: get('admin-token') ?? null,
+      adminToken: admin.token,
       roomThreads: number('room-threads', get('room-threads'), true),
       relay: truthy(get('relay')) ?? false,
       redis: redis ?? null,

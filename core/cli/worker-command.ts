@@ -91,7 +91,8 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
   const functions = new FunctionRegistry();
   const counts = await reloadSources({ specimensDir: null, pluginsDir }, functions, new SpecimenCatalog(() => {}));
   for (const line of counts.problems) log.warn(line);
-  const pools = await createPools({ computeThreads: poolSize });
+  const scheduler = new RoomScheduler({ threads: poolSize, perRoom: roomThreads });
+  const pools = await createPools({ computeThreads: scheduler.capacity, warmComputeThreads: scheduler.warmThreads });
   const connections = createRedisConnections(redisUrl, blobUrl);
   if (!(await connections.ready(10_000))) log.warn(`Redis at ${redisUrl} does not answer yet; computing starts when it does`);
   const events = new RedisEvents(connections.subscriber, new EventHub());
@@ -103,7 +104,7 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
     // A worker keeps no results in memory: hosts read them from Redis.
     blobs: new RedisBlobStore(connections.blobs, null),
     functions,
-    invoker: new PooledInvoker(pools.compute, new RoomScheduler({ threads: poolSize, perRoom: roomThreads }), { cancelGraceMs: 300 }),
+    invoker: new PooledInvoker(pools.compute, scheduler, { cancelGraceMs: 300 }),
     concurrency: poolSize * 2,
     maxJobMessages: 10_000,
     log,

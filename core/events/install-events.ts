@@ -13,6 +13,7 @@ import type { HostContext } from '../host-context.ts';
 import { HOST_CHANNEL } from './event-hub.ts';
 import { streamChannel } from './event-stream.ts';
 import { eventRoutes } from './routes-events.ts';
+import { serializeEventData } from './shared-json.ts';
 import { DEFAULT_MAX_EVENT_STREAMS, StreamLimit } from './stream-limit.ts';
 import { StreamScope } from './stream-scope.ts';
 
@@ -25,7 +26,7 @@ export interface InstallEventsOptions {
 }
 
 export async function installEvents(app: FastifyInstance, ctx: HostContext, options: InstallEventsOptions = {}): Promise<void> {
-  await app.register(fastifySSE, { heartbeatInterval: HEARTBEAT_MS });
+  await app.register(fastifySSE, { heartbeatInterval: HEARTBEAT_MS, serializer: serializeEventData });
   const limit = new StreamLimit(options.maxStreams ?? DEFAULT_MAX_EVENT_STREAMS);
   app.get('/api/events', { sse: 'only' }, async (_request, reply) => {
     const scope = new StreamScope(reply);

@@ -9,11 +9,15 @@
  *   flight, nudges meanwhile coalesce into one more read), so events go out in seq order;
  * - a nudge may be lost (Redis pub/sub), so the stream also re-reads on a timer.
  * A terminal status comes with every message the job ever reports (the job's end marker), so
- * sending the messages of that last read and then the end event loses nothing.
+ * sending the messages of that last read and then the end event loses nothing. Sends wait for
+ * the socket to drain, so a client that stops reading holds the job's messages (kept by the
+ * job anyway), not copies; one more than 1 MiB behind is dropped (stream-backlog.ts) and
+ * resumes with Last-Event-ID.
  */
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { JobEnd, ProgressResponse } from '../client/wire-types.ts';
 import type { JobService } from '../jobs/job-service.ts';
+import { dropIfBehind } from './stream-backlog.ts';
 import type { StreamScope } from './stream-scope.ts';
 
 /** How often an open job stream re-reads the job even without a nudge. */
@@ -43,6 +47,11 @@ export async function streamJob(reply: FastifyReply, scope: StreamScope, jobs: J
     for (const message of progress.messages) {
       if (message.seq <= lastSeq) continue;
       if (scope.closed) return true;
+      if (dropIfBehind(reply)) {
+        options.log.debug({ job: id }, 'job event stream dropped: its client stopped reading');
+        scope.close();
+        return true;
+      }
       await reply.sse.send({ event: 'progress', id: String(message.seq), data: message });
       lastSeq = message.seq;
     }

@@ -4,14 +4,17 @@
  * `state` (the room's entry or null), then `computing` and `result` as the ResultSource
  * publishes them on the host EventHub channel `roomChannel(roomId)`, whichever endpoint
  * (`/data`, `/invoke`, `/start`) and, in a Redis service, whichever host caused them.
- * A client that falls behind is disconnected rather than buffered for: the stream carries
- * state, not history, so reconnecting (which sends `state` again) loses nothing.
+ * A client more than 1 MiB behind is disconnected rather than buffered for (stream-backlog.ts):
+ * the stream carries state, not history, so reconnecting (which sends `state` again) loses
+ * nothing.
  */
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { RoomEntry } from '../client/wire-types.ts';
 import type { ResultSource, RoomState } from '../results/result-source.ts';
 import { roomChannel } from '../results/result-source.ts';
 import type { EventHub, HostEvent } from './event-hub.ts';
+import { sharedJsonOf } from './shared-json.ts';
+import { dropIfBehind } from './stream-backlog.ts';
 import type { StreamScope } from './stream-scope.ts';
 
 /** Room events forwarded to subscribers; anything else on the channel stays inside the host. */
@@ -23,9 +26,6 @@ const ROOM_EVENTS = new Set(['computing', 'result']);
  * gets the current `state`.
  */
 export const ROOM_RESYNC = 'resync';
-
-/** Bytes a room stream may have waiting for its client before the host drops the client. */
-export const MAX_ROOM_STREAM_BACKLOG = 1024 * 1024;
 
 /** The wire shape of a room's entry (typed as the client's, so the two cannot drift apart). */
 export function toRoomEntry(state: RoomState): RoomEntry {
@@ -51,14 +51,13 @@ export async function streamRoom(
   const early: HostEvent[] = [];
   const send = (event: HostEvent): void => {
     if (scope.closed) return;
-    if (reply.raw.writableLength > MAX_ROOM_STREAM_BACKLOG) {
-      log.debug({ room: roomId }, 'room event stream closed: its client stopped reading');
-      reply.sse.close();
+    if (dropIfBehind(reply)) {
+      log.debug({ room: roomId }, 'room event stream dropped: its client stopped reading');
       scope.close();
       return;
     }
     // Each send writes synchronously, so events keep their order without awaiting one another.
-    reply.sse.send({ event: event.event, data: event.data }).catch(() => scope.close());
+    reply.sse.send({ event: event.event, data: sharedJsonOf(event, event.data) }).catch(() => scope.close());
   };
   // Subscribe before reading the state: an event published meanwhile waits in `early` and
   // follows the state (at worst repeating what the state already shows).

@@ -1,11 +1,15 @@
 /**
  * @module allowed-hosts
- * The `Host` allow-list (DNS-rebinding protection): a host bound to a loopback address answers
- * only requests naming the bound address, `localhost`, `127.0.0.1` or `[::1]` (any port) unless
- * `allowedHosts` says otherwise; bound to any other address it answers every `Host`.
- * Other `Host` values get 403.
+ * The `Host` allow-list (DNS-rebinding protection): a page on a domain its attacker points at
+ * this machine sends that domain as `Host`, so only names this host really has are answered.
+ * Bound to a loopback address the defaults are the bound address, `localhost`, `127.0.0.1`
+ * and `[::1]`; bound to any other address they are those loopback names, the machine's host
+ * name and `<name>.local`, the bound address and the addresses of its network interfaces.
+ * Each is accepted with any port; `allowedHosts` replaces the defaults (`*` in it accepts
+ * any). Other `Host` values get 403.
  */
 import { isIP } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { createHostError } from '../errors.ts';
 
@@ -34,15 +38,28 @@ export function isLoopbackAddress(address: string): boolean {
 
 /**
  * The accepted host names for a host bound to `boundHost`: `list` when given (`*` in it
- * accepts any), else the loopback defaults or, bound elsewhere, any.
+ * accepts any), else the loopback names, plus the machine's own names when bound elsewhere.
  */
 export function resolveAllowedHosts(boundHost: string, list: readonly string[] | null): HostAllowList {
   if (list && list.length > 0) {
     if (list.some((entry) => entry.trim() === '*')) return null;
     return new Set(list.map(normalizeHostName).filter((h) => h !== ''));
   }
-  if (!isLoopbackAddress(boundHost)) return null;
-  return new Set([normalizeHostName(boundHost), 'localhost', '127.0.0.1', '[::1]']);
+  const names = [normalizeHostName(boundHost), 'localhost', '127.0.0.1', '[::1]'];
+  if (isLoopbackAddress(boundHost)) return new Set(names);
+  return new Set([...names, ...machineHostNames()]);
+}
+
+/** This machine's own names: its host name, `<name>.local`, and every interface address. */
+export function machineHostNames(): string[] {
+  const names: string[] = [];
+  const name = normalizeHostName(hostname());
+  if (name !== '') names.push(name, name.endsWith('.local') ? name : `${name}.local`);
+  for (const addresses of Object.values(networkInterfaces())) {
+    // A link-local IPv6 address's zone (`%eth0`) never appears in a Host header.
+    for (const info of addresses ?? []) names.push(normalizeHostName(info.address.replace(/%.*$/, '')));
+  }
+  return names;
 }
 
 /** Whether a request's `Host` header is accepted (a leading `.` in the list matches subdomains). */

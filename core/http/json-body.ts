@@ -2,18 +2,23 @@
  * @module json-body
  * Request bodies are JSON or nothing: `application/json` and any `*\/*+json` type are parsed;
  * every other content type (text/plain, form posts, multipart, a body without a type) is a 415
- * before the body is read, so a cross-site form post cannot reach a route.
+ * before the body is read, so a cross-site form post cannot reach a route. A `null` body is a
+ * 400; an empty one means no body.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
 
 function parseJson(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void): void {
   if (body.trim() === '') return done(null, undefined);
+  let value: unknown;
   try {
-    done(null, JSON.parse(body));
+    value = JSON.parse(body);
   } catch (error) {
-    done(createHostError('SPC_ERR_BODY_INVALID_JSON', (error as Error).message));
+    return done(createHostError('SPC_ERR_BODY_INVALID_JSON', (error as Error).message));
   }
+  // `null` is not "no body": a client that sends it meant something the host cannot guess.
+  if (value === null) return done(createHostError('SPC_ERR_BODY_NULL'));
+  done(null, value);
 }
 
 /** Replaces fastify's body parsers: JSON types parsed, anything else answered 415 unread. */

@@ -5,7 +5,7 @@
  * throws); if it is still running after the grace period, the worker thread is terminated
  * (tinypool replaces it), so a function that never checks still stops using the CPU.
  * Each run first takes a thread from the room scheduler, which shares threads fairly across
- * rooms.
+ * rooms and learns from each run how long the function takes (for its short lane).
  */
 import { MessageChannel } from 'node:worker_threads';
 import type Tinypool from 'tinypool';
@@ -33,15 +33,16 @@ export class PooledInvoker implements Invoker {
 
   async invoke(entry: FunctionEntry, values: Record<string, unknown>, ctx: InvokeContext): Promise<StoredResult> {
     if (entry.source.kind !== 'bundle') throw new Error(`PooledInvoker cannot run a ${entry.source.kind} function`);
-    const release = await this.#scheduler.acquire(ctx.roomId ?? '', ctx.signal);
+    const release = await this.#scheduler.acquire(ctx.roomId ?? '', ctx.signal, entry.name);
     try {
-      return await this.#run(entry, values, ctx);
+      return await this.#run(entry, values, ctx, release.running);
     } finally {
-      release();
+      // A cancelled run says nothing about how long the function takes.
+      release(!ctx.signal.aborted);
     }
   }
 
-  async #run(entry: FunctionEntry, values: Record<string, unknown>, ctx: InvokeContext): Promise<StoredResult> {
+  async #run(entry: FunctionEntry, values: Record<string, unknown>, ctx: InvokeContext, running: () => void): Promise<StoredResult> {
     if (entry.source.kind !== 'bundle') throw new Error(`PooledInvoker cannot run a ${entry.source.kind} function`);
     if (ctx.signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
     const { port1, port2 } = new MessageChannel();
@@ -54,6 +55,8 @@ export class PooledInvoker implements Invoker {
     const ended = new Promise<void>((resolve) => (markEnded = resolve));
     port1.on('message', (message: WorkerPortMessage) => {
       if (message.type === 'end') markEnded();
+      // A fresh thread first starts and loads the bundle: only the call itself is the run.
+      else if (message.type === 'running') running();
       else if (message.type === 'progress' && !ctx.signal.aborted) ctx.onProgress?.(message);
     });
     port1.once('close', () => markEnded());

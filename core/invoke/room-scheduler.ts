@@ -1,110 +1,192 @@
 /**
  * @module room-scheduler
- * Hands out compute threads fairly across rooms. At most `threads` runs at once, at most
- * `perRoom` of them for one room; waiting runs are taken round-robin across rooms, so one
- * room's backlog of forty jobs cannot keep another room's single request waiting behind it.
- * Runs take a slot before they reach the thread pool, so the pool's own FIFO queue stays
- * empty and this is the only queue.
+ * Hands out compute threads fairly across rooms, and keeps a lane for short work.
+ *
+ * - `threads` general threads run anything; at most `perRoom` of them hold one room's runs,
+ *   and waiting runs take them round-robin across rooms (room-queue.ts), long runs first.
+ * - `lane` more threads run only computations expected to be short (run-durations.ts: the
+ *   function's recent runs were each under 250 ms), round-robin across rooms too. So a short
+ *   computation starts within about 250 ms however many long runs from however many rooms
+ *   hold the general threads, and a flood of short work takes no general thread from long work
+ *   that is waiting.
+ * - A lane run that passes 250 ms was misjudged: it moves out of the lane to a spill slot (at
+ *   most `lane` of them), freeing the lane for the next short run. Its function is long from
+ *   then on, until its runs are short again.
+ * Runs take a slot before they reach the thread pool, whose size is {@link RoomScheduler.capacity},
+ * so the pool's own FIFO queue stays empty and this is the only queue.
  */
 import { createHostError } from '../errors.ts';
+import { RoomQueue } from './room-queue.ts';
+import { RunDurations, SHORT_RUN_MS } from './run-durations.ts';
+
+/** Threads kept for short computations, beside the general ones. */
+export const SHORT_LANE_THREADS = 1;
+
+type Slot = 'general' | 'lane' | 'spill';
+
+/**
+ * Gives a thread back; `completed` false when the run was cancelled (it then teaches nothing
+ * about its length). `running()` says the function itself starts now: a run is timed from
+ * there, not from the grant (a new thread first starts and loads the bundle).
+ */
+export type ReleaseThread = ((completed?: boolean) => void) & { running(): void };
 
 interface Waiter {
-  room: string;
-  grant: () => void;
-  reject: (error: Error) => void;
+  readonly room: string;
+  readonly fn: string | null;
+  grant(slot: Slot): void;
+}
+
+export interface RoomSchedulerOptions {
+  /** General compute threads. */
+  threads: number;
+  /** General threads one room may hold at once. */
+  perRoom: number;
+  /** Threads kept for short work. @defaultValue {@link SHORT_LANE_THREADS} */
+  lane?: number;
+  /** What is known of each function's run times (shared by tests). */
+  durations?: RunDurations;
 }
 
 export class RoomScheduler {
   readonly threads: number;
   readonly perRoom: number;
-  #busy = 0;
-  #busyByRoom = new Map<string, number>();
-  /** Waiting runs by room; rooms in the order they are served (round-robin). */
-  #waiting = new Map<string, Waiter[]>();
+  readonly lane: number;
+  #durations: RunDurations;
+  #busy: Record<Slot, number> = { general: 0, lane: 0, spill: 0 };
+  #generalByRoom = new Map<string, number>();
+  #long = new RoomQueue<Waiter>();
+  #short = new RoomQueue<Waiter>();
 
-  constructor(options: { threads: number; perRoom: number }) {
+  constructor(options: RoomSchedulerOptions) {
     this.threads = options.threads;
     this.perRoom = Math.min(options.perRoom, options.threads);
+    this.lane = options.lane ?? SHORT_LANE_THREADS;
+    this.#durations = options.durations ?? new RunDurations();
+  }
+
+  /** Threads the pool under this scheduler needs: the general ones, the lane and its spill. */
+  get capacity(): number {
+    return this.threads + 2 * this.lane;
+  }
+
+  /** Threads worth keeping started: the general ones and the lane (the spill is rarely used). */
+  get warmThreads(): number {
+    return this.threads + this.lane;
   }
 
   /** Runs holding a thread now. */
   get busy(): number {
-    return this.#busy;
+    return this.#busy.general + this.#busy.lane + this.#busy.spill;
   }
 
   /** Runs waiting for a thread. */
   get queued(): number {
-    let n = 0;
-    for (const list of this.#waiting.values()) n += list.length;
-    return n;
-  }
-
-  #canRun(room: string): boolean {
-    return this.#busy < this.threads && (this.#busyByRoom.get(room) ?? 0) < this.perRoom;
-  }
-
-  #take(room: string): () => void {
-    this.#busy++;
-    this.#busyByRoom.set(room, (this.#busyByRoom.get(room) ?? 0) + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.#busy--;
-      const left = (this.#busyByRoom.get(room) ?? 1) - 1;
-      if (left === 0) this.#busyByRoom.delete(room);
-      else this.#busyByRoom.set(room, left);
-      this.#dispatch();
-    };
+    return this.#long.size + this.#short.size;
   }
 
   /**
-   * Resolves with a release function once `room` may use a thread. Aborting `signal` while
-   * waiting rejects with SPC_ERR_JOB_CANCELLED and gives up the place in line.
+   * Resolves with a release function once a run of `fn` (unnamed: treated as long) for `room`
+   * may use a thread. Aborting `signal` while waiting rejects with SPC_ERR_JOB_CANCELLED and
+   * gives up the place in line.
    */
-  acquire(room: string, signal?: AbortSignal): Promise<() => void> {
+  acquire(room: string, signal?: AbortSignal, fn?: string): Promise<ReleaseThread> {
     if (signal?.aborted) return Promise.reject(createHostError('SPC_ERR_JOB_CANCELLED'));
-    if (!this.#waiting.has(room) && this.#canRun(room)) return Promise.resolve(this.#take(room));
     return new Promise((resolve, reject) => {
       const onAbort = () => {
-        const list = this.#waiting.get(room);
-        const at = list?.indexOf(waiter) ?? -1;
-        if (list && at >= 0) {
-          list.splice(at, 1);
-          if (list.length === 0) this.#waiting.delete(room);
-        }
-        reject(createHostError('SPC_ERR_JOB_CANCELLED'));
+        if (this.#long.remove(waiter) || this.#short.remove(waiter)) reject(createHostError('SPC_ERR_JOB_CANCELLED'));
       };
       const waiter: Waiter = {
         room,
-        grant: () => {
+        fn: fn ?? null,
+        grant: (slot) => {
           signal?.removeEventListener('abort', onAbort);
-          resolve(this.#take(room));
+          resolve(this.#take(waiter, slot));
         },
-        reject,
       };
-      const list = this.#waiting.get(room);
-      if (list) list.push(waiter);
-      else this.#waiting.set(room, [waiter]);
+      (this.#isShort(waiter) ? this.#short : this.#long).push(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#dispatch();
     });
   }
 
-  /** Grants free threads to waiting rooms, one run per room per turn. */
+  #isShort(waiter: Waiter): boolean {
+    return waiter.fn !== null && this.#durations.isShort(waiter.fn);
+  }
+
+  #mayTakeGeneral = (room: string): boolean => (this.#generalByRoom.get(room) ?? 0) < this.perRoom;
+
+  #take(waiter: Waiter, slot: Slot): ReleaseThread {
+    const { room, fn } = waiter;
+    const timed = fn === null ? null : this.#durations.start(fn);
+    let current = slot;
+    this.#busy[slot]++;
+    if (slot === 'general') this.#generalByRoom.set(room, (this.#generalByRoom.get(room) ?? 0) + 1);
+    let released = false;
+    // A lane run still going at the mark was misjudged: it leaves the lane for the spill.
+    const spill = () => {
+      if (released || current !== 'lane' || this.#busy.spill >= this.lane) return;
+      this.#busy.lane--;
+      this.#busy.spill++;
+      current = 'spill';
+      this.#dispatch();
+    };
+    let timer = slot === 'lane' ? setTimeout(spill, SHORT_RUN_MS).unref() : undefined;
+    const release = (completed = true) => {
+      if (released) return;
+      released = true;
+      clearTimeout(timer);
+      this.#busy[current]--;
+      if (current === 'general') {
+        const left = (this.#generalByRoom.get(room) ?? 1) - 1;
+        if (left === 0) this.#generalByRoom.delete(room);
+        else this.#generalByRoom.set(room, left);
+      }
+      timed?.end(completed);
+      if (fn !== null && this.#long.size > 0 && this.#durations.isShort(fn)) this.#promote(fn);
+      this.#dispatch();
+    };
+    const running = () => {
+      timed?.restart();
+      if (timer === undefined || released) return;
+      clearTimeout(timer);
+      timer = setTimeout(spill, SHORT_RUN_MS).unref();
+    };
+    return Object.assign(release, { running });
+  }
+
+  /** Moves runs of `fn` that wait as long work to the short lane, now that its runs are short. */
+  #promote(fn: string): void {
+    for (const waiter of this.#long.extract((w) => w.fn === fn)) this.#short.push(waiter);
+  }
+
+  /** The next short waiter a room allowed by `mayRun` has; waiters no longer short go to the long line. */
+  #takeShort(mayRun: (room: string) => boolean): Waiter | undefined {
+    for (;;) {
+      const waiter = this.#short.take(mayRun);
+      if (!waiter || this.#isShort(waiter)) return waiter;
+      this.#long.push(waiter);
+    }
+  }
+
+  /** Grants free threads: general ones to long runs first, then short; the lane to short runs. */
   #dispatch(): void {
-    let granted = true;
-    while (granted && this.#busy < this.threads) {
+    for (let granted = true; granted; ) {
       granted = false;
-      for (const [room, list] of this.#waiting) {
-        if (!this.#canRun(room)) continue;
-        const waiter = list.shift()!;
-        // The room goes to the back of the line: the next turn serves the others first.
-        this.#waiting.delete(room);
-        if (list.length > 0) this.#waiting.set(room, list);
-        waiter.grant();
-        granted = true;
-        break;
+      if (this.#busy.general < this.threads) {
+        const waiter = this.#long.take(this.#mayTakeGeneral) ?? this.#takeShort(this.#mayTakeGeneral);
+        if (waiter) {
+          waiter.grant('general');
+          granted = true;
+          continue;
+        }
+      }
+      if (this.#busy.lane < this.lane) {
+        const waiter = this.#takeShort(() => true);
+        if (waiter) {
+          waiter.grant('lane');
+          granted = true;
+        }
       }
     }
   }

@@ -17,6 +17,14 @@ export const ADMIN_ROUTES = new Set([
   'GET /metrics',
 ]);
 
+const ADMIN_PATHS = new Set([...ADMIN_ROUTES].map((route) => route.slice(route.indexOf(' ') + 1)));
+
+/** Whether a request URL (query string ignored) is one of the admin routes, whatever its method. */
+export function isAdminPath(url: string): boolean {
+  const query = url.indexOf('?');
+  return ADMIN_PATHS.has(query === -1 ? url : url.slice(0, query));
+}
+
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 function check(request: FastifyRequest, expected: Buffer): void {

@@ -1,7 +1,8 @@
 /**
  * @module install-ops
- * The operations surface of a host, installed before its routes: CORS, compression of JSON,
- * the OpenAPI document and /docs, the admin-token guard, /metrics, /healthz and /readyz.
+ * The operations surface of a host, installed before its routes: the cross-site write guard,
+ * CORS, compression of JSON, the OpenAPI document and /docs, the admin-token guard, /metrics,
+ * /healthz and /readyz.
  */
 import type { FastifyInstance } from 'fastify';
 import type { HostContext } from '../host-context.ts';
@@ -10,11 +11,15 @@ import { installAdminGuard } from './admin-guard.ts';
 import { healthRoutes, Readiness } from './health-routes.ts';
 import { installCompression } from './install-compression.ts';
 import { installCors } from './install-cors.ts';
+import { installCrossSiteGuard } from '../http/cross-site-writes.ts';
+import { parseCorsOrigins } from '../http/cors-origins.ts';
 import { installMetrics } from './metrics.ts';
 import { installOpenApi } from './openapi.ts';
 
 export async function installOps(app: FastifyInstance, ctx: HostContext, scheduler: RoomScheduler): Promise<Readiness> {
-  await installCors(app, ctx.options.corsOrigin);
+  const origins = parseCorsOrigins(ctx.options.corsOrigin);
+  installCrossSiteGuard(app, origins);
+  await installCors(app, origins);
   await installCompression(app);
   await installOpenApi(app, ctx);
   installAdminGuard(app, ctx.options.adminToken);

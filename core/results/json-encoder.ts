@@ -2,9 +2,12 @@
  * @module json-encoder
  * Encodes stored results as JSON for /invoke and /jobs/{id}/result. Anything but a small
  * result is encoded on the encode worker thread (never on the event loop), so progress polls are
- * never starved. A result is encoded once however many clients read it at the same time.
+ * never starved. A result is encoded once however many clients read it at the same time, and
+ * its encoding counts in the host's result budget (`--cache-max-bytes`) with the result: a
+ * remembered one for as long as the result is held, a shared one while it is being sent.
  */
 import type Tinypool from 'tinypool';
+import type { ResultBudget } from '../cache/result-budget.ts';
 import { createHostError } from '../errors.ts';
 import type { JsonTask } from '../workers/protocol.ts';
 import type { StoredResult } from './stored-result.ts';
@@ -19,6 +22,8 @@ const MEMO_BYTES = 32 * 1024 * 1024;
 interface SharedEncoding {
   bytes: Promise<Buffer>;
   readers: number;
+  /** The bytes it counts in the budget once encoded (0 when encoding failed). */
+  counted: Promise<number>;
 }
 
 /** One reader's use of an encoding: `release()` once the response is over. */
@@ -30,12 +35,25 @@ export interface EncodingLease {
 export class JsonResultEncoder {
   #pool: Tinypool;
   #maxBytes: number;
+  #budget: ResultBudget<StoredResult> | null;
   #memo = new WeakMap<StoredResult, Promise<Buffer>>();
   #shared = new Map<StoredResult, SharedEncoding>();
 
-  constructor(pool: Tinypool, options: { maxJsonResultBytes: number }) {
+  constructor(pool: Tinypool, options: { maxJsonResultBytes: number; budget?: ResultBudget<StoredResult> }) {
     this.#pool = pool;
     this.#maxBytes = options.maxJsonResultBytes;
+    this.#budget = options.budget ?? null;
+  }
+
+  /** Counts an encoding's bytes with `result` once it exists; returns what to give back, if anything. */
+  #count(result: StoredResult, bytes: Promise<Buffer>): Promise<number> {
+    return bytes.then(
+      (buffer) => {
+        this.#budget?.attach(result, buffer.byteLength);
+        return buffer.byteLength;
+      },
+      () => 0,
+    );
   }
 
   #encodeOffThread(result: StoredResult): Promise<Buffer> {
@@ -61,12 +79,15 @@ export class JsonResultEncoder {
         memo = this.#encodeOffThread(result);
         this.#memo.set(result, memo);
         memo.catch(() => this.#memo.delete(result));
+        // Lives as long as the result (a weak map entry), so it counts with the result.
+        void this.#count(result, memo);
       }
       return { bytes: await memo, release: () => {} };
     }
     let shared = this.#shared.get(result);
     if (!shared) {
-      shared = { bytes: this.#encodeOffThread(result), readers: 0 };
+      const bytes = this.#encodeOffThread(result);
+      shared = { bytes, readers: 0, counted: this.#count(result, bytes) };
       this.#shared.set(result, shared);
     }
     const entry = shared;
@@ -75,7 +96,9 @@ export class JsonResultEncoder {
     const release = () => {
       if (released) return;
       released = true;
-      if (--entry.readers === 0 && this.#shared.get(result) === entry) this.#shared.delete(result);
+      if (--entry.readers > 0 || this.#shared.get(result) !== entry) return;
+      this.#shared.delete(result);
+      void entry.counted.then((bytes) => this.#budget?.attach(result, -bytes));
     };
     try {
       return { bytes: await entry.bytes, release };

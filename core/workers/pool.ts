@@ -1,7 +1,7 @@
 /**
  * @module pool
- * The two worker-thread pools: `compute` runs plugin functions (one thread per core by
- * default); `encode` (one thread) turns stored results into JSON, so a /result request never
+ * The two worker-thread pools: `compute` runs plugin functions (as many threads as the room
+ * scheduler hands out: one per core by default, plus its short lane); `encode` (one thread) turns stored results into JSON, so a /result request never
  * waits behind long-running jobs and never blocks the event loop.
  */
 import Tinypool from 'tinypool';
@@ -13,10 +13,15 @@ export interface Pools {
   destroy(): Promise<void>;
 }
 
-export async function createPools(options: { computeThreads: number; encodeThreads?: number }): Promise<Pools> {
+/**
+ * `computeThreads`: the most compute threads at once; `warmComputeThreads` of them are started
+ * at once and kept (the short lane must not wait for a thread to start). @defaultValue 1
+ */
+export async function createPools(options: { computeThreads: number; warmComputeThreads?: number; encodeThreads?: number }): Promise<Pools> {
   const filename = await workerScriptPath();
   const common = { filename, isolateWorkers: false, idleTimeout: 60_000, concurrentTasksPerWorker: 1 } as const;
-  const compute = new Tinypool({ ...common, minThreads: 1, maxThreads: options.computeThreads, name: 'invoke' });
+  const warm = Math.max(1, Math.min(options.warmComputeThreads ?? 1, options.computeThreads));
+  const compute = new Tinypool({ ...common, minThreads: warm, maxThreads: options.computeThreads, name: 'invoke' });
   const encode = new Tinypool({ ...common, minThreads: 0, maxThreads: options.encodeThreads ?? 1, name: 'json' });
   // A thread that dies fails its own task; the pool replaces it and must not take the host down.
   compute.on('error', () => {});

@@ -70,6 +70,7 @@ export async function invoke(task: InvokeTask): Promise<InvokeOutcome> {
     if (typeof fn !== 'function') {
       return { ok: false, kind: 'function', message: `the bundle exports no function '${task.exportName}'` };
     }
+    port.postMessage({ type: 'running' } satisfies WorkerPortMessage);
     const outcome = await callPluginFunction({
       fn: fn as (...a: unknown[]) => unknown,
       args: task.args,

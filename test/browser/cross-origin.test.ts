@@ -1,7 +1,9 @@
 /**
- * CORS from a real browser: a page served from another origin (another port) loads an
- * envelope, starts a job (a JSON POST, so Chromium sends a preflight first) and fetches its
- * result from the host, reading the exposed Content-Length as a progress bar would.
+ * CORS from a real browser: a page served from another origin (another port), listed in
+ * `--cors-origin`, loads an envelope, starts a job (a JSON POST, so Chromium sends a preflight
+ * first) and fetches its result from the host, reading the exposed Content-Length as a
+ * progress bar would. A page on an origin that is not listed can read but not write: its JSON
+ * POST fails at the preflight and its body-less POST (sent without one) is refused.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +18,8 @@ let host: RunningHost;
 let browser: Browser;
 let page: Server;
 let pageUrl: string;
+/** The same page server under another name: an origin the host does not list. */
+let strangerUrl: string;
 
 beforeAll(async () => {
   page = createServer((_req, res) => {
@@ -24,8 +28,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
   pageUrl = `http://localhost:${(page.address() as AddressInfo).port}/`;
+  strangerUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
+  const listed = new URL(pageUrl).origin;
   [host, browser] = await Promise.all([
-    (async () => spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--pool-size', '1']))(),
+    (async () => spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--pool-size', '1', '--cors-origin', `*,${listed}`]))(),
     launchBrowser(),
   ]);
 });
@@ -74,6 +80,37 @@ describe('a page on another origin', () => {
     expect(seen.resultStatus).toBe(200);
     expect(seen.result.type).toBe('mesh');
     expect(Math.max(...seen.result.vertices)).toBe(3);
+    await tab.close();
+  });
+
+  it('cannot write from an origin that is not listed, and can still read', async () => {
+    const tab = await browser.newPage();
+    await tab.goto(strangerUrl);
+    await fetch(`${host.url}/api/specimens/dyn-square/data?room_id=stranger-kept`);
+    const seen = await tab.evaluate(async (base) => {
+      const read = await fetch(`${base}/api/specimens/`);
+      let jsonPost = 'sent';
+      try {
+        await fetch(`${base}/api/specimens/dyn-square/start`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ room_id: 'stranger' }),
+        });
+      } catch {
+        jsonPost = 'blocked';
+      }
+      // A POST without a body needs no preflight: the browser sends it, the host refuses it.
+      const simple = await fetch(`${base}/api/processing/cache/clear`, { method: 'POST' });
+      return { origin: location.origin, readStatus: read.status, jsonPost, simpleStatus: simple.status, simpleBody: (await simple.json()) as { code: string } };
+    }, host.url);
+    expect(seen.origin).toBe(new URL(strangerUrl).origin);
+    expect(seen.readStatus).toBe(200);
+    expect(seen.jsonPost).toBe('blocked');
+    expect(seen.simpleStatus).toBe(403);
+    expect(seen.simpleBody.code).toBe('SPC_ERR_CROSS_SITE_WRITE');
+    const stats = (await (await fetch(`${host.url}/api/processing/cache/stats`)).json()) as { entries: { room_id: string }[] };
+    expect(stats.entries.map((e) => e.room_id)).toContain('stranger-kept');
+    expect(stats.entries.map((e) => e.room_id)).not.toContain('stranger');
     await tab.close();
   });
 });

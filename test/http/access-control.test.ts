@@ -1,3 +1,4 @@
+import { hostname, networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../core/app.ts';
 import { isHostAllowed, resolveAllowedHosts } from '../../core/http/allowed-hosts.ts';
@@ -69,16 +70,24 @@ describe('Host allow-list', () => {
     expect((await requestWithHost(`${any.url}/api/specimens/`, 'whatever.example')).status).toBe(200);
   });
 
-  it('accepts any host when bound to a non-loopback address', async () => {
-    expect(resolveAllowedHosts('0.0.0.0', null)).toBeNull();
-    expect(resolveAllowedHosts('::', null)).toBeNull();
-    expect(resolveAllowedHosts('192.168.1.20', null)).toBeNull();
+  it('bound beyond loopback: accepts the machine\'s own names and addresses, 403 for others', async () => {
+    const any = resolveAllowedHosts('0.0.0.0', null);
+    const name = hostname().toLowerCase();
+    for (const host of ['localhost:1', '127.0.0.1', '[::1]:8000', `${name}:8000`, `${name}.local`, '0.0.0.0:9']) {
+      expect(isHostAllowed(any, host), host).toBe(true);
+    }
+    for (const info of Object.values(networkInterfaces()).flat()) {
+      if (info && info.family === 'IPv4') expect(isHostAllowed(any, `${info.address}:8000`), info.address).toBe(true);
+    }
+    for (const host of ['evil.example', `${name}.evil.example`, '10.255.255.254']) expect(isHostAllowed(any, host), host).toBe(false);
+    expect(resolveAllowedHosts('::', ['*'])).toBeNull();
     const v6 = resolveAllowedHosts('::1', null);
     expect(isHostAllowed(v6, '[::1]:8000')).toBe(true);
     expect(isHostAllowed(v6, 'evil.example')).toBe(false);
     expect(isHostAllowed(resolveAllowedHosts('127.0.0.5', null), '127.0.0.5:1')).toBe(true);
     const app = await createTestApp({ host: '0.0.0.0' });
-    expect((await app.inject({ url: '/api/specimens/', headers: { host: 'gallery.example' } })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/api/specimens/', headers: { host: 'gallery.example' } })).statusCode).toBe(403);
+    expect((await app.inject({ url: '/api/specimens/', headers: { host: `${name}:8000` } })).statusCode).toBe(200);
   });
 
   it('rejects a bad option value at creation', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RoomScheduler } from '../../core/invoke/room-scheduler.ts';
+import { RunDurations, SHORT_RUN_MS } from '../../core/invoke/run-durations.ts';
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -49,5 +50,69 @@ describe('RoomScheduler', () => {
     expect(scheduler.queued).toBe(0);
     held();
     expect(scheduler.busy).toBe(0);
+  });
+
+  it('gives the lane to short work while long runs hold every general thread, and no general thread to a short flood while long work waits', async () => {
+    let now = 0;
+    const durations = new RunDurations(() => now);
+    const scheduler = new RoomScheduler({ threads: 1, perRoom: 1, durations });
+    // Teach it: `quick` runs 10 ms, `slow` a second.
+    (await scheduler.acquire('x', undefined, 'quick'))();
+    const slowRelease = await scheduler.acquire('a', undefined, 'slow');
+    now += 1000;
+    slowRelease();
+    const held = await scheduler.acquire('a', undefined, 'slow');
+    let longGranted = false;
+    const waitingLong = scheduler.acquire('b', undefined, 'slow').then((release) => ((longGranted = true), release));
+    // Short runs from many rooms share the lane, one at a time, while the long one waits.
+    for (const room of ['c', 'd', 'e']) {
+      const release = await scheduler.acquire(room, undefined, 'quick');
+      expect(scheduler.busy).toBe(2);
+      now += 10;
+      release();
+    }
+    await flush();
+    expect(longGranted).toBe(false);
+    held();
+    (await waitingLong)();
+    expect(longGranted).toBe(true);
+    expect(scheduler.busy).toBe(0);
+  });
+
+  it('learns from runs: an unknown function gets the lane once at a time, mostly long runs make it long, mostly short ones short', () => {
+    let now = 0;
+    const durations = new RunDurations(() => now);
+    expect(durations.isShort('f')).toBe(true);
+    const first = durations.start('f');
+    expect(durations.isShort('f')).toBe(false);
+    now += SHORT_RUN_MS;
+    first.end(true);
+    expect(durations.isShort('f')).toBe(false);
+    const slow = durations.start('f');
+    now += 2 * SHORT_RUN_MS;
+    slow.end(true);
+    for (let i = 0; i < 4; i++) {
+      const run = durations.start('f');
+      now += 20;
+      run.end(true);
+    }
+    expect(durations.isShort('f')).toBe(true);
+    // A run cancelled early teaches nothing; one past the mark still counts as long.
+    const cancelled = durations.start('f');
+    now += 1;
+    cancelled.end(false);
+    expect(durations.isShort('f')).toBe(true);
+    const going = durations.start('f');
+    now += SHORT_RUN_MS;
+    expect(durations.isShort('f')).toBe(false);
+    going.end(false);
+    // One long run among three short ones does not make it long; a second one does.
+    expect(durations.isShort('f')).toBe(true);
+    for (let i = 0; i < 2; i++) {
+      const run = durations.start('f');
+      now += SHORT_RUN_MS;
+      run.end(true);
+    }
+    expect(durations.isShort('f')).toBe(false);
   });
 });

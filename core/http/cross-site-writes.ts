@@ -1,0 +1,63 @@
+/**
+ * @module cross-site-writes
+ * Browsers may send a POST to any address without asking first, so a page on another site
+ * could start jobs, invoke functions or clear the cache of a host on its visitor's machine or
+ * network. A write (any method but GET, HEAD and OPTIONS) that the browser marks as coming
+ * from another origin is refused with 403 unless its origin is listed in `--cors-origin`; so is
+ * a preflight asking to send one. The browser marks it with `Sec-Fetch-Site` (anything but
+ * `same-origin` or `none`), or, where that header is not sent, with an `Origin` whose host and
+ * port differ from the request's `Host`. Requests with neither header (the VR client, curl,
+ * scripts) and the viewer's own same-origin requests pass.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHostError } from '../errors.ts';
+import { isListedOrigin, normalizeOrigin, type CorsOrigins } from './cors-origins.ts';
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** `host:port` of a `Host` header, the port filled from the origin's scheme when absent. */
+function hostWithPort(host: string, scheme: string): string {
+  const lower = host.trim().toLowerCase();
+  if (/:\d+$/.test(lower)) return lower;
+  return `${lower}:${scheme === 'https:' ? 443 : 80}`;
+}
+
+/** Whether a browser marks the request as sent by a page of another origin. */
+export function isCrossOrigin(request: FastifyRequest): boolean {
+  const site = header(request, 'sec-fetch-site');
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
+  const origin = header(request, 'origin');
+  if (origin === undefined) return false;
+  const normalized = normalizeOrigin(origin);
+  // `Origin: null` (sandboxed frames, some redirects) is a page whose origin is hidden.
+  if (normalized === null) return true;
+  const url = new URL(normalized);
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const host = header(request, 'host');
+  return host === undefined || hostWithPort(host, url.protocol) !== `${url.hostname}:${port}`;
+}
+
+/** The method a request asks to use: its own, or for a preflight the one it asks about. */
+function intendedMethod(request: FastifyRequest): string {
+  const asked = header(request, 'access-control-request-method');
+  return request.method === 'OPTIONS' && asked ? asked.trim().toUpperCase() : request.method;
+}
+
+/** Refuses browser writes from origins not listed in `--cors-origin`, before any route runs. */
+export function installCrossSiteGuard(app: FastifyInstance, origins: CorsOrigins): void {
+  app.addHook('onRequest', async (request) => {
+    const method = intendedMethod(request);
+    if (READ_METHODS.has(method) || !isCrossOrigin(request)) return;
+    const origin = header(request, 'origin');
+    if (isListedOrigin(origins, origin)) return;
+    const error = createHostError('SPC_ERR_CROSS_SITE_WRITE', method, origin ?? 'an origin the browser did not name');
+    // Under `*` the page may read why it was refused; a refused preflight grants nothing.
+    if (origins.anyReader && request.method !== 'OPTIONS') error.headers['access-control-allow-origin'] = '*';
+    throw error;
+  });
+}

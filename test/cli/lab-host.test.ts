@@ -1,0 +1,76 @@
+/**
+ * A host bound beyond loopback (a lab host), as a real `vitrine serve` process: it makes an
+ * admin token and prints it once, `--admin-token none` leaves the admin routes open with a
+ * warning, and its `Host` allow-list defaults to the machine's own names and addresses.
+ * Requests go to 127.0.0.1 on the port the host bound on every address.
+ */
+import { hostname } from 'node:os';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { requestWithHost } from '../helpers/raw-http.ts';
+import { killAllHosts, spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+
+afterAll(killAllHosts);
+
+async function lab(extra: string[]): Promise<{ host: RunningHost; base: string }> {
+  const host = await spawnHost(['--host', '0.0.0.0', '--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--no-viewer', '--pool-size', '1', ...extra]);
+  return { host, base: `http://127.0.0.1:${host.port}` };
+}
+
+const ADMIN = ['/api/processing/cache/stats', '/api/specimens/reload', '/metrics'];
+
+describe('a lab host', () => {
+  it('makes an admin token, prints it once, and guards the admin routes with it', { timeout: 60_000 }, async () => {
+    const { host, base } = await lab([]);
+    const lines = host.stdout().split('\n').filter((line) => line.startsWith('admin token: '));
+    expect(lines).toHaveLength(1);
+    const token = lines[0]!.slice('admin token: '.length);
+    expect(token.length).toBeGreaterThanOrEqual(24);
+    for (const path of ADMIN) {
+      expect((await fetch(`${base}${path}`)).status, path).toBe(401);
+      expect((await fetch(`${base}${path}`, { headers: { authorization: 'Bearer wrong' } })).status, path).toBe(403);
+      expect((await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } })).status, path).toBe(200);
+    }
+    const clear = await fetch(`${base}/api/processing/cache/clear`, { method: 'POST' });
+    expect(clear.status).toBe(401);
+    expect((await fetch(`${base}/api/specimens/`)).status).toBe(200);
+    // A second host makes a token of its own.
+    const other = await lab([]);
+    expect(other.host.stdout()).toMatch(/admin token: \S+/);
+    expect(other.host.stdout()).not.toContain(token);
+    await Promise.all([host.stop(), other.host.stop()]);
+  });
+
+  it('answers only the machine\'s own names and addresses (DNS rebinding), or any with *', { timeout: 60_000 }, async () => {
+    const { host, base } = await lab([]);
+    expect((await requestWithHost(`${base}/api/specimens/`, `${hostname()}:${host.port}`)).status).toBe(200);
+    expect((await requestWithHost(`${base}/api/specimens/`, `localhost:${host.port}`)).status).toBe(200);
+    const rebound = await requestWithHost(`${base}/api/specimens/`, `rebind.evil.example:${host.port}`);
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body)).toMatchObject({ code: 'SPC_ERR_HOST_NOT_ALLOWED' });
+    const open = await lab(['--allowed-hosts', '*']);
+    expect((await requestWithHost(`${open.base}/api/specimens/`, 'rebind.evil.example')).status).toBe(200);
+    await Promise.all([host.stop(), open.host.stop()]);
+  });
+
+  it('keeps the admin routes open with --admin-token none, saying so; uses a given token without printing it', { timeout: 60_000 }, async () => {
+    const open = await lab(['--admin-token', 'none']);
+    expect(open.host.stdout()).not.toContain('admin token:');
+    await open.host.waitForLog('--admin-token none');
+    expect((await fetch(`${open.base}/api/processing/cache/stats`)).status).toBe(200);
+    const named = await spawnHost(['--host', '0.0.0.0', '--port', '0', '--plugins', 'none', '--specimens', 'none', '--no-viewer', '--pool-size', '1'], { env: { VITRINE_ADMIN_TOKEN: 'lab-secret' } });
+    expect(named.stdout()).not.toContain('admin token:');
+    const base = `http://127.0.0.1:${named.port}`;
+    expect((await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer lab-secret' } })).status).toBe(200);
+    expect((await fetch(`${base}/metrics`)).status).toBe(401);
+    await Promise.all([open.host.stop(), named.stop()]);
+  });
+
+  it('on loopback makes no token and leaves the admin routes open', { timeout: 60_000 }, async () => {
+    const host = await spawnHost(['--port', '0', '--plugins', 'none', '--specimens', 'none', '--no-viewer', '--pool-size', '1']);
+    expect(host.stdout()).not.toContain('admin token:');
+    expect((await fetch(`${host.url}/api/processing/cache/stats`)).status).toBe(200);
+    await host.stop();
+  });
+});
