@@ -43,6 +43,9 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
                              for about 3 s; 0 for never (default 1000)
   --max-rss BYTES            shed requests with 503 while resident memory is past BYTES;
                              0 for never (default 0; the V8 heap is always watched)
+  --uploads on|off           accept file uploads at POST /api/uploads (default on)
+  --max-upload-bytes N       largest accepted upload in bytes, else 413 (default 268435456)
+  --upload-ttl S             seconds an upload is kept (default 3600)
   --allowed-hosts LIST       accepted Host header names, comma-separated, any port; * for any
                              (default: the bound address, localhost, 127.0.0.1 and [::1] when
                              bound to a loopback address; any otherwise)
@@ -77,6 +80,9 @@ const FLAGS = {
   'write-timeout': { type: 'string' },
   'max-event-loop-delay': { type: 'string' },
   'max-rss': { type: 'string' },
+  uploads: { type: 'string' },
+  'max-upload-bytes': { type: 'string' },
+  'upload-ttl': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -129,6 +135,15 @@ function corsOrigin(raw: string | undefined): string | undefined {
   return raw;
 }
 
+/** `--uploads`: on or off. */
+function onOff(flag: string, raw: string | undefined): boolean | undefined {
+  if (raw === undefined) return undefined;
+  const value = raw.trim().toLowerCase();
+  if (['on', 'true', '1', 'yes'].includes(value)) return true;
+  if (['off', 'false', '0', 'no'].includes(value)) return false;
+  throw new Error(`--${flag} must be on or off, got '${raw}'`);
+}
+
 /** Parses flags and environment; throws an Error with a readable message on bad input. */
 export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
   const { values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false });
@@ -177,6 +192,9 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       token: get('token') ?? null,
       envelopeMediaType: get('envelope-media-type'),
       logLevel: logLevel as HostOptions['logLevel'],
+      uploads: onOff('uploads', get('uploads')),
+      maxUploadBytes: number('max-upload-bytes', get('max-upload-bytes'), true),
+      uploadTtlSeconds: number('upload-ttl', get('upload-ttl'), false),
       viewer: !(truthy(get('no-viewer')) ?? false),
     },
   };

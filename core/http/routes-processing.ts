@@ -7,6 +7,7 @@ import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { expectParamsObject } from '../params/parse-params.ts';
 import { resolveParams } from '../params/resolve-params.ts';
+import { checkInputs } from '../inputs/check-inputs.ts';
 import { toFunctionListing, valueParameterNames } from '../registry/function-entry.ts';
 import { abortOnDisconnect } from './abort-on-disconnect.ts';
 import { sendJsonResult } from './reply-json-result.ts';
@@ -32,9 +33,10 @@ export async function processingRoutes(app: FastifyInstance, opts: { ctx: HostCo
     if (kwargs !== undefined && (typeof kwargs !== 'object' || Array.isArray(kwargs))) throw createHostError('SPC_ERR_BAD_REQUEST', 'kwargs must be a JSON object');
     const entry = ctx.functions.get(name);
     if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', name);
-    const values = resolveParams(entry.schema, valueParameterNames(entry), { positional: (body.args as unknown[] | undefined) ?? [], named: expectParamsObject(kwargs) }, entry.name);
+    const checked = resolveParams(entry.schema, valueParameterNames(entry), { positional: (body.args as unknown[] | undefined) ?? [], named: expectParamsObject(kwargs) }, entry.name);
+    const { values, inputs } = await checkInputs(ctx, entry, entry.schema, checked);
     const roomId = roomOf(ctx, body.room_id);
-    const result = await ctx.results.compute({ entry, values, roomId, signal: abortOnDisconnect(request, reply) });
+    const result = await ctx.results.compute({ entry, values, ...(inputs ? { inputs } : {}), roomId, signal: abortOnDisconnect(request, reply) });
     return sendJsonResult(ctx, reply, result, entry.name);
   });
 

@@ -7,7 +7,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { sendStaticData } from './send-opened.ts';
-import { functionOfSpecimen, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
+import { functionOfSpecimen, specimenOr404, specimenSchema, specimenValues, type HostContext } from '../host-context.ts';
+import { checkInputs } from '../inputs/check-inputs.ts';
 import { expectParamsObject, parseParamsQuery } from '../params/parse-params.ts';
 import { expectBody, roomOf } from './request-input.ts';
 import { sendEnvelope, sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
@@ -32,11 +33,11 @@ async function serveData(ctx: HostContext, request: FastifyRequest, reply: Fasti
   const record = specimenOr404(ctx, id);
   if (!record.is_dynamic) return sendStaticData(reply, record, { envelopeMediaType: ctx.options.envelopeMediaType });
   const entry = functionOfSpecimen(ctx, record);
-  const values = specimenValues(ctx, record, entry, rawParams());
+  const { values, inputs } = await checkInputs(ctx, entry, specimenSchema(ctx, record), specimenValues(ctx, record, entry, rawParams()));
   const roomId = roomOf(ctx, rawRoom);
   // HEAD checks the specimen, parameters and room, and says what GET would send, without computing.
   if (request.method === 'HEAD') return answerHead(reply, dataMediaType(ctx, entry.return_type));
-  const computeRequest = { entry, values, roomId, specimenId: record.id, signal: abortOnDisconnect(request, reply) };
+  const computeRequest = { entry, values, ...(inputs ? { inputs } : {}), roomId, specimenId: record.id, signal: abortOnDisconnect(request, reply) };
   // Envelopes can follow a relayed result's bytes as they arrive; JSON results need them all.
   const streams = entry.return_type === 'mesh' || entry.return_type === 'volume';
   const { result, arriving } = streams ? await ctx.results.open(computeRequest) : { result: await ctx.results.compute(computeRequest), arriving: null };

@@ -25,6 +25,8 @@ export const KEYS = {
   /** STRING: a result's header (JSON) by content hash; its bytes are `blobChunk` keys. */
   blob: (hash: string) => `${P}blob:${hash}`,
   blobChunk: (hash: string, index: number) => `${P}blob:${hash}:${index}`,
+  /** STRING: an upload's blob ref, type and size (JSON); the upload's time-to-live. */
+  upload: (id: string) => `${P}upload:${id}`,
   /** ZSET: compute node id → expiry (ms) of its last heartbeat. */
   nodes: `${P}nodes`,
   /** SET: the functions a compute node can run. */

@@ -19,6 +19,7 @@ import type { StoredResult } from '../results/stored-result.ts';
 import { ComputeNode } from './compute-node.ts';
 import { NodeDirectory } from './compute-nodes.ts';
 import { Computations, type ComputationTimes } from './computations.ts';
+import { RedisUploadStore } from './redis-upload-store.ts';
 import { RedisBlobStore } from './redis-blob-store.ts';
 import { createRedisConnections, type RedisConnections } from './redis-connections.ts';
 
@@ -35,6 +36,8 @@ export interface ScaleService {
   /** This process's compute node, when it lends threads. */
   node: ComputeNode | null;
   connections: RedisConnections;
+  /** Uploads, kept in the service's blob store. */
+  uploads: RedisUploadStore;
   /** Null when Redis answers, else why not (for /readyz). */
   notReady(): string | null;
   close(): Promise<void>;
@@ -95,6 +98,7 @@ export async function createScaleService(deps: {
     results,
     jobs,
     node,
+    uploads: new RedisUploadStore(connections.command, blobs, options.uploadTtlSeconds),
     connections,
     notReady: () => (connections.command.status === 'ready' ? null : `Redis at ${deps.url} is ${connections.command.status}`),
     async close() {
