@@ -14,6 +14,7 @@ export const DIAGNOSTIC_CODES = {
   VITRINE_SCHEMA_105: 'malformed bound tag',
   VITRINE_SCHEMA_106: 'destructured or rest parameter',
   VITRINE_SCHEMA_107: 'injected parameter given twice',
+  VITRINE_SCHEMA_108: 'item count on a parameter that is not an array',
   VITRINE_FUNCTION_200: 'return type is not a result type',
   VITRINE_FUNCTION_201: 'duplicate function name',
   VITRINE_SPECIMEN_300: 'specimens declaration is not a literal',

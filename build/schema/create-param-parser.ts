@@ -1,9 +1,11 @@
 /**
  * @module create-param-parser
  * The one place the parser order lives. Optional first (it strips `undefined` and recurses),
- * then the injected kinds, then the value kinds. Boolean must come before the string-literal
- * union (ts-morph sees `boolean` as the union `true | false`; ts-morph issue #1442), and
- * Integer before number (`Integer` is `number` to the checker; only its annotation differs).
+ * then the injected kinds, then inputs (recognised by annotation; `VolumeInput` is a union to
+ * the checker), tuples and arrays (which parse their elements through this same chain), then
+ * the scalar kinds. Boolean must come before the literal unions (ts-morph sees `boolean` as
+ * the union `true | false`; ts-morph issue #1442), Integer before number and Color before
+ * string (both are plain to the checker; only their annotation differs).
  */
 import type { ParamChain, ParamInput, ParamParser, ParsedParam } from './param-parser.ts';
 import { unsupportedType } from './unsupported-type.ts';
@@ -15,17 +17,27 @@ import { integerParser } from './parsers/integer-parser.ts';
 import { numberParser } from './parsers/number-parser.ts';
 import { stringParser } from './parsers/string-parser.ts';
 import { stringEnumParser } from './parsers/string-enum-parser.ts';
+import { numberEnumParser } from './parsers/number-enum-parser.ts';
+import { colorParser } from './parsers/color-parser.ts';
+import { inputParser } from './parsers/input-parser.ts';
+import { tupleParser } from './parsers/tuple-parser.ts';
+import { arrayParser } from './parsers/array-parser.ts';
 
 /** The parsers in the order they are tried. */
 export const PARAM_PARSERS: readonly ParamParser[] = [
   optionalParser,
   progressReporterParser,
   abortSignalParser,
+  inputParser,
+  tupleParser,
+  arrayParser,
   booleanParser,
   integerParser,
   numberParser,
+  colorParser,
   stringParser,
   stringEnumParser,
+  numberEnumParser,
 ];
 
 /** Creates the chain: first supporting parser wins; none gives VITRINE_SCHEMA_100. */

@@ -9,9 +9,12 @@ import { Node, type ArrowFunction, type FunctionDeclaration, type FunctionExpres
 import type { ManifestParameter } from '../../core/registry/manifest-types.ts';
 import { createDiagnostic, type BuildDiagnostic, type DiagnosticSubject } from '../diagnostics/build-diagnostic.ts';
 import type { ParamChain, ParsedParam, SchemaFragment } from './param-parser.ts';
+import { acceptsBounds, acceptsItemCounts, applyConstraints } from './apply-constraints.ts';
+import { defaultMismatch } from './default-mismatch.ts';
 import { readBounds, type Bounds } from './read-bounds.ts';
 import { readDefault, type DefaultValue } from './read-default.ts';
 import { readDoc } from './read-doc.ts';
+import { readItemCounts } from './read-item-counts.ts';
 import { SchemaError } from './schema-error.ts';
 
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
@@ -25,7 +28,10 @@ export interface GeneratedSignature {
   schema: Record<string, unknown>;
 }
 
-/** A property in the fixed key order: type/enum, description, default, minimum, maximum. */
+/**
+ * A property in the fixed key order: the fragment (type/enum/items...), description, default,
+ * then a scalar's minimum and maximum.
+ */
 function toProperty(fragment: SchemaFragment, description: string | undefined, defaultValue: DefaultValue | undefined, bounds: Bounds | undefined): Record<string, unknown> {
   const property: Record<string, unknown> = { ...fragment };
   if (description !== undefined) property['description'] = description;
@@ -35,25 +41,8 @@ function toProperty(fragment: SchemaFragment, description: string | undefined, d
   return property;
 }
 
-/** Why `value` cannot be the default of `fragment`, or undefined when it fits. */
-function defaultMismatch(fragment: SchemaFragment, value: DefaultValue): string | undefined {
-  if ('enum' in fragment) {
-    return fragment.enum.includes(value as string) ? undefined : `is not one of ${fragment.enum.map((v) => JSON.stringify(v)).join(', ')}`;
-  }
-  const ok =
-    fragment.type === 'integer' ? Number.isInteger(value) : fragment.type === 'number' ? typeof value === 'number' && Number.isFinite(value) : typeof value === fragment.type;
-  return ok ? undefined : `is not ${fragment.type === 'integer' ? 'an integer' : `a ${fragment.type}`}`;
-}
-
-function outOfBounds(value: DefaultValue, bounds: Bounds | undefined): string | undefined {
-  if (typeof value !== 'number' || !bounds) return undefined;
-  if (bounds.minimum !== undefined && value < bounds.minimum) return `is below the minimum ${bounds.minimum}`;
-  if (bounds.maximum !== undefined && value > bounds.maximum) return `is above the maximum ${bounds.maximum}`;
-  return undefined;
-}
-
-function isNumeric(parsed: ParsedParam): boolean {
-  return parsed.kind === 'value' && 'type' in parsed.schema && (parsed.schema.type === 'number' || parsed.schema.type === 'integer');
+function isScalarNumber(parsed: ParsedParam): boolean {
+  return parsed.kind === 'value' && (parsed.schema.type === 'number' || parsed.schema.type === 'integer');
 }
 
 /**
@@ -67,6 +56,7 @@ export function generateSchema(fn: FunctionNode, name: string, docs: JSDoc[], ch
   };
   const boundErrors: SchemaError[] = [];
   const bounds = readBounds(doc.bounds, boundErrors);
+  const itemCounts = readItemCounts(doc.itemCounts, boundErrors);
   for (const error of boundErrors) report(error);
 
   const parameters: ManifestParameter[] = [];
@@ -94,8 +84,12 @@ export function generateSchema(fn: FunctionNode, name: string, docs: JSDoc[], ch
       continue;
     }
     const paramBounds = bounds.get(paramName);
-    if (paramBounds && !isNumeric(parsed)) {
-      report(new SchemaError('VITRINE_SCHEMA_104', paramBounds.tag, `'${paramName}' is not a number or Integer parameter, so it cannot have a minimum or maximum`), paramName);
+    const paramCounts = itemCounts.get(paramName);
+    if (paramBounds && (parsed.kind !== 'value' || !acceptsBounds(parsed.schema))) {
+      report(new SchemaError('VITRINE_SCHEMA_104', paramBounds.tag, `'${paramName}' is not a number or Integer parameter (or a tuple or array of them), so it cannot have a minimum or maximum`), paramName);
+    }
+    if (paramCounts && (parsed.kind !== 'value' || !acceptsItemCounts(parsed.schema))) {
+      report(new SchemaError('VITRINE_SCHEMA_108', paramCounts.tag, `'${paramName}' is not an array parameter of any length, so it cannot have minItems or maxItems`), paramName);
     }
     if (parsed.kind !== 'value') {
       parameters.push({ name: paramName, kind: parsed.kind });
@@ -107,16 +101,15 @@ export function generateSchema(fn: FunctionNode, name: string, docs: JSDoc[], ch
       continue;
     }
     parameters.push({ name: paramName, kind: 'value' });
+    const fragment = applyConstraints(parsed.schema, paramBounds, paramCounts);
+    const scalarBounds = isScalarNumber(parsed) ? paramBounds : undefined;
     const initializer = declaration.getInitializer();
     let defaultValue: DefaultValue | undefined;
     if (initializer) {
       try {
         defaultValue = readDefault(initializer, paramName);
-        const mismatch = defaultMismatch(parsed.schema, defaultValue) ?? (isNumeric(parsed) ? outOfBounds(defaultValue, paramBounds) : undefined);
-        if (mismatch !== undefined) {
-          const code = defaultMismatch(parsed.schema, defaultValue) !== undefined ? 'VITRINE_SCHEMA_102' : 'VITRINE_SCHEMA_103';
-          report(new SchemaError(code, initializer, `default ${JSON.stringify(defaultValue)} of '${paramName}' ${mismatch}`), paramName);
-        }
+        const mismatch = defaultMismatch({ ...fragment, ...(scalarBounds ? { minimum: scalarBounds.minimum, maximum: scalarBounds.maximum } : {}) }, defaultValue);
+        if (mismatch !== undefined) report(new SchemaError(mismatch.code, initializer, `default ${JSON.stringify(defaultValue)} of '${paramName}' ${mismatch.text}`), paramName);
       } catch (error) {
         if (!(error instanceof SchemaError)) throw error;
         report(error, paramName);
@@ -124,11 +117,11 @@ export function generateSchema(fn: FunctionNode, name: string, docs: JSDoc[], ch
     }
     const optional = parsed.optional || declaration.hasQuestionToken() || initializer !== undefined;
     if (!optional) required.push(paramName);
-    properties[paramName] = toProperty(parsed.schema, doc.params.get(paramName), defaultValue, isNumeric(parsed) ? paramBounds : undefined);
+    properties[paramName] = toProperty(fragment, doc.params.get(paramName), defaultValue, scalarBounds);
   }
-  for (const [boundName, bound] of bounds) {
-    if (!seen.has(boundName)) {
-      report(new SchemaError('VITRINE_SCHEMA_105', bound.tag, `bound tag names '${boundName}', which is not a parameter of ${name}`, boundName));
+  for (const [tagged, { tag }] of [...bounds, ...itemCounts]) {
+    if (!seen.has(tagged)) {
+      report(new SchemaError('VITRINE_SCHEMA_105', tag, `\`@${tag.getTagName()}\` names '${tagged}', which is not a parameter of ${name}`, tagged));
     }
   }
 

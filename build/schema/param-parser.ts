@@ -6,8 +6,18 @@
  */
 import type { ParameterDeclaration, Type, TypeNode } from 'ts-morph';
 
-/** One JSON Schema fragment for a value parameter: `{type}` or `{enum}` (key order matters). */
-export type SchemaFragment = { type: 'number' | 'integer' | 'string' | 'boolean' } | { enum: string[] };
+/** A JSON value: what defaults, enum members and tuple items are made of. */
+export type JsonValue = number | string | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * One JSON Schema fragment for a value parameter (key order matters: it is the manifest's).
+ * Scalars are `{type}` or `{enum}`; arrays, tuples, colours and inputs carry more keywords.
+ */
+export interface SchemaFragment {
+  type?: 'number' | 'integer' | 'string' | 'boolean' | 'array' | 'object';
+  enum?: (string | number)[];
+  [keyword: string]: unknown;
+}
 
 /** What a parameter becomes. */
 export type ParsedParam =

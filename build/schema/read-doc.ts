@@ -1,10 +1,18 @@
 /**
  * @module read-doc
  * What a function's doc comment says: the summary (schema `description`), `@param` texts
- * (property descriptions) and the bound tags `@minimum <param> <value>`,
- * `@maximum <param> <value>` and `@range <param> <min> <max>`.
+ * (property descriptions), the bound tags `@minimum <param> <value>`,
+ * `@maximum <param> <value>` and `@range <param> <min> <max>`, and the array item counts
+ * `@minItems <param> <n>` and `@maxItems <param> <n>`.
  */
 import { Node, type JSDoc, type JSDocTag } from 'ts-morph';
+
+/** One item-count tag as written: `@minItems <param> <n>` or `@maxItems <param> <n>`. */
+export interface ItemCountTag {
+  tag: JSDocTag;
+  kind: 'minItems' | 'maxItems';
+  words: string[];
+}
 
 /** One bound tag as written. */
 export interface BoundTag {
@@ -20,6 +28,7 @@ export interface FunctionDoc {
   /** `@param` text by parameter name. */
   params: Map<string, string>;
   bounds: BoundTag[];
+  itemCounts: ItemCountTag[];
 }
 
 /** Collapses a comment paragraph to one line. */
@@ -36,7 +45,7 @@ function firstParagraph(text: string): string | undefined {
 /** Reads the doc comment closest to the declaration (the last of `docs`). */
 export function readDoc(docs: JSDoc[]): FunctionDoc {
   const doc = docs[docs.length - 1];
-  const result: FunctionDoc = { summary: undefined, params: new Map(), bounds: [] };
+  const result: FunctionDoc = { summary: undefined, params: new Map(), bounds: [], itemCounts: [] };
   if (!doc) return result;
   result.summary = firstParagraph(doc.getDescription());
   for (const tag of doc.getTags()) {
@@ -49,6 +58,9 @@ export function readDoc(docs: JSDoc[]): FunctionDoc {
     if (name === 'minimum' || name === 'maximum' || name === 'range') {
       const words = oneLine(tag.getCommentText() ?? '').split(' ').filter(Boolean);
       result.bounds.push({ tag, kind: name, words });
+    } else if (name === 'minItems' || name === 'maxItems') {
+      const words = oneLine(tag.getCommentText() ?? '').split(' ').filter(Boolean);
+      result.itemCounts.push({ tag, kind: name, words });
     }
   }
   return result;

@@ -1,7 +1,7 @@
 /**
  * @module type-queries
  * Small questions the parsers ask about types and annotations: is this member `undefined`,
- * is this the named SDK type, does this annotation name the `Integer` marker.
+ * is this the named SDK type, does this annotation name the `Integer` or `Color` marker.
  */
 import { Node, type Symbol as MorphSymbol, type Type, type TypeNode } from 'ts-morph';
 import { isSdkFile } from '../project/sdk-paths.ts';
@@ -30,11 +30,12 @@ export function unwrapParens(node: TypeNode | undefined): TypeNode | undefined {
 }
 
 /**
- * True when the annotation names `Integer` from the SDK, directly, through an import alias
- * (`import type { Integer as Int }`), a namespace (`vitrine.Integer`) or a local alias chain
- * (`type Count = Integer`). The type itself cannot tell: `Integer = number` is erased.
+ * True when the annotation names the SDK type alias `name` (`Integer`, `Color`), directly,
+ * through an import alias (`import type { Integer as Int }`), a namespace (`vitrine.Integer`)
+ * or a local alias chain (`type Count = Integer`). The type itself cannot tell: `Integer =
+ * number` and `Color = string` are erased.
  */
-export function namesSdkInteger(node: TypeNode | undefined, depth = 0): boolean {
+export function namesSdkAlias(node: TypeNode | undefined, name: string, depth = 0): boolean {
   const typeNode = unwrapParens(node);
   if (!typeNode || depth > 8 || !Node.isTypeReference(typeNode)) return false;
   const typeName = typeNode.getTypeName();
@@ -42,8 +43,15 @@ export function namesSdkInteger(node: TypeNode | undefined, depth = 0): boolean 
   const symbol = resolveAlias(identifier.getSymbol());
   for (const declaration of symbol?.getDeclarations() ?? []) {
     if (!Node.isTypeAliasDeclaration(declaration)) continue;
-    if (declaration.getName() === 'Integer' && isSdkFile(declaration.getSourceFile().getFilePath())) return true;
-    if (namesSdkInteger(declaration.getTypeNode(), depth + 1)) return true;
+    if (declaration.getName() === name && isSdkFile(declaration.getSourceFile().getFilePath())) return true;
+    if (namesSdkAlias(declaration.getTypeNode(), name, depth + 1)) return true;
   }
   return false;
+}
+
+/** True when the type is the SDK's type alias `name` (e.g. `VolumeInput`), however imported. */
+export function isSdkNamedType(type: Type, name: string): boolean {
+  const symbol = type.getAliasSymbol() ?? type.getSymbol();
+  if (symbol?.getName() !== name) return false;
+  return symbol.getDeclarations().some((declaration) => isSdkFile(declaration.getSourceFile().getFilePath()));
 }

@@ -9,8 +9,9 @@ import { SchemaError } from './schema-error.ts';
 
 /** What the build accepts, as told to plugin authors in VITRINE_SCHEMA_100. */
 export const SUPPORTED_TYPES_TEXT =
-  "number, Integer (from 'vitrine'), string, boolean, a union of string literals, " +
-  'ProgressReporter and AbortSignal (injected), each optionally `| undefined` or with `?`';
+  "number, Integer and Color (from 'vitrine'), string, boolean, a union of string or number literals, " +
+  'a fixed tuple or an array of those, MeshInput, VolumeInput, PointCloudInput and ImageInput (from ' +
+  "'vitrine'), ProgressReporter and AbortSignal (injected), each optionally `| undefined` or with `?`";
 
 /** The written type of a parameter, or the checker's rendering of it. */
 export function describeType(param: ParamInput): string {

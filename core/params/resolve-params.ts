@@ -7,8 +7,9 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { createHostError, type HostError } from '../errors.ts';
+import { addParamVocabulary } from './param-vocabulary.ts';
 
-const ajv = new Ajv2020({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false, validateSchema: false });
+const ajv = addParamVocabulary(new Ajv2020({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false, validateSchema: false }));
 const validators = new WeakMap<object, ValidateFunction>();
 
 type Schema = Record<string, unknown>;

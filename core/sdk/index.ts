@@ -1,6 +1,6 @@
 /**
  * @module vitrine
- * The plugin SDK: `import type { Integer, ProgressReporter, MeshResult } from 'vitrine'`.
+ * The plugin SDK: `import type { Integer, Color, VolumeInput, MeshResult } from 'vitrine'`.
  * Also exports the envelope decoder for clients and tests.
  */
 export type {
@@ -17,5 +17,7 @@ export type {
   VolumeResult,
 } from './result-types.ts';
 export type { Integer, ProgressReporter, SpecimenDeclaration } from './plugin-types.ts';
+export type { AnyInput, Color, ImageInput, InputKind, InputReference, MeshInput, PointCloudInput, VolumeInput } from './input-types.ts';
+export { specimenInput } from './specimen-input.ts';
 export { decodeEnvelope, EnvelopeDecodeError } from '../envelope/decode-envelope.ts';
 export type { DecodedEnvelope, DecodedMesh, DecodedVolume } from '../envelope/decode-envelope.ts';

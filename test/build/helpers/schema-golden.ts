@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ManifestFunction } from '../../../core/registry/manifest-types.ts';
 import { analyzePlugins } from '../../../build/build-plugins.ts';
+import { addParamVocabulary } from '../../../core/params/param-vocabulary.ts';
 import type { BuildDiagnostic } from '../../../build/diagnostics/build-diagnostic.ts';
 import { formatDiagnostic } from '../../../build/diagnostics/format-diagnostic.ts';
 
@@ -61,7 +62,10 @@ export function generateSchemaCases(): SchemaCase[] {
   });
 }
 
-/** An Ajv for draft 2020-12 in strict mode (unknown keywords are errors). */
+/**
+ * An Ajv for draft 2020-12 in strict mode (unknown keywords and formats are errors), taught
+ * only what parameter schemas add: the `color` format and the `x-vitrine-input` keyword.
+ */
 export function createAjv(): Ajv2020 {
-  return new Ajv2020({ strict: true, allErrors: true });
+  return addParamVocabulary(new Ajv2020({ strict: true, allErrors: true }));
 }
