@@ -14,7 +14,7 @@ import { createHostError, isHostError, type HostError } from '../errors.ts';
 import { functionOfSpecimen, specimenSchema, specimenType, specimenValues, type HostContext } from '../host-context.ts';
 import { hashParams } from '../params/params-hash.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
-import type { ResultType } from '../sdk/result-types.ts';
+import type { InputKind } from '../sdk/input-types.ts';
 import { inputParameters, MAX_INPUT_DEPTH, type InputLoader, type InputLoaders } from './input-types.ts';
 import { unreadableStatic } from './static-inputs.ts';
 
@@ -61,7 +61,7 @@ function identityOf(entry: FunctionEntry, values: Record<string, unknown>): stri
   return `${entry.name}:${hashParams(values)}`;
 }
 
-async function checkOne(ctx: HostContext, label: string, type: ResultType, value: unknown, chain: string[]): Promise<Checked> {
+async function checkOne(ctx: HostContext, label: string, type: InputKind, value: unknown, chain: string[]): Promise<Checked> {
   if (!isPlainObject(value)) throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
   if (chain.length > MAX_INPUT_DEPTH) throw createHostError('SPC_ERR_INPUT_TOO_DEEP', label, String(MAX_INPUT_DEPTH));
   if (Object.hasOwn(value, 'upload')) return checkUpload(ctx, label, type, value);
@@ -69,7 +69,7 @@ async function checkOne(ctx: HostContext, label: string, type: ResultType, value
   throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
 }
 
-async function checkUpload(ctx: HostContext, label: string, type: ResultType, value: Record<string, unknown>): Promise<Checked> {
+async function checkUpload(ctx: HostContext, label: string, type: InputKind, value: Record<string, unknown>): Promise<Checked> {
   const id = value.upload;
   if (typeof id !== 'string' || Object.keys(value).length !== 1) throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
   const uploads = ctx.uploads;
@@ -86,7 +86,7 @@ async function checkUpload(ctx: HostContext, label: string, type: ResultType, va
   };
 }
 
-async function checkSpecimen(ctx: HostContext, label: string, type: ResultType, value: Record<string, unknown>, chain: string[]): Promise<Checked> {
+async function checkSpecimen(ctx: HostContext, label: string, type: InputKind, value: Record<string, unknown>, chain: string[]): Promise<Checked> {
   const { specimen: id, params } = value;
   if (typeof id !== 'string' || Object.keys(value).some((k) => k !== 'specimen' && k !== 'params')) throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
   if (params !== undefined && !isPlainObject(params)) throw createHostError('SPC_ERR_INPUT_INVALID', label, 'has params that are not a JSON object');
