@@ -15,6 +15,7 @@ import type { StoredResult } from '../results/stored-result.ts';
 import type { Computations } from './computations.ts';
 import { KEYS } from './redis-keys.ts';
 import { orUnavailable } from './redis-unavailable.ts';
+import { storeInputs } from './input-refs.ts';
 
 export class RedisResults implements ResultSource {
   #comps: Computations;
@@ -49,6 +50,8 @@ export class RedisResults implements ResultSource {
     const key = keyOf(request.entry, request.values);
     const hit = await this.#hit(request, key);
     if (hit) return hit;
+    const signal = request.signal ? AbortSignal.any([request.signal, this.#closing.signal]) : this.#closing.signal;
+    const inputs = await storeInputs(request, this.#comps.blobs, this.#comps.times.runTtlMs, signal);
     const { cid, created } = await this.#comps.claim({
       fn: request.entry.name,
       key,
@@ -56,10 +59,10 @@ export class RedisResults implements ResultSource {
       room: request.roomId,
       specimen: request.specimenId ?? null,
       jobId: request.job?.id ?? null,
+      ...(inputs ? { inputs } : {}),
       state: { ...roomStateOf(request) },
     });
     this.#count(created ? 'miss' : 'shared', request);
-    const signal = request.signal ? AbortSignal.any([request.signal, this.#closing.signal]) : this.#closing.signal;
     const ref = await this.#comps.wait(cid, signal);
     const result = await this.#comps.read(ref);
     if (!result) throw createHostError('SPC_ERR_REDIS_UNAVAILABLE', 'the result expired before it could be read');
