@@ -13,6 +13,7 @@ import { npyBytes } from '../helpers/specimens-dir.ts';
 import { asciiPlyCloud, asciiStl, binaryPlyTriangle, binaryStl, glbTriangle, OBJ_SQUARE, png } from '../helpers/upload-files.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import type { CreateAppOptions } from '../../core/app.ts';
+import { Validator } from '@seriousme/openapi-schema-validator';
 
 async function app(options: CreateAppOptions = {}): Promise<FastifyInstance> {
   return createTestApp({ pluginsDir: await inputPluginsDir(), ...options });
@@ -92,11 +93,22 @@ describe('uploads', () => {
     expect(gone).toMatchObject({ code: 'SPC_ERR_INPUT_UNKNOWN' });
   });
 
-  it('answers 404 with --uploads off', async () => {
+  it('answers 404 with --uploads off, and leaves the route out of /openapi.json', async () => {
     const host = await app({ uploads: false });
     const res = await upload(host, 'ramp.npy', npyBytes([2, 2, 2]));
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: 'SPC_ERR_UPLOADS_OFF' });
+    expect(Object.keys((await host.inject({ url: '/openapi.json' })).json().paths)).not.toContain('/api/uploads');
+  });
+
+  it('is in /openapi.json with a file body, and the document stays valid', async () => {
+    const host = await app();
+    const doc = (await host.inject({ url: '/openapi.json' })).json();
+    expect((await new Validator().validate(doc)).errors ?? []).toEqual([]);
+    const post = doc.paths['/api/uploads'].post;
+    expect(Object.keys(post.requestBody.content)).toEqual(['application/octet-stream']);
+    expect(post.responses['200'].content['application/json'].schema.required).toEqual(['upload_id', 'type', 'bytes', 'expires_in']);
+    expect(post.responses['4XX'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
   });
 });
 
