@@ -8,6 +8,8 @@
 import type { ParameterProperty } from '../../client/wire-types.ts';
 import { h } from './dom.ts';
 import { checkValue, fieldKind, sliderStep } from './param-check.ts';
+import { inputKindOf } from '../../params/input-schema.ts';
+import { createInputField } from './input-field.ts';
 
 /** How a change should be sent: `drag` is debounced, `commit` goes at once. */
 export type ChangeMode = 'drag' | 'commit';
@@ -29,6 +31,8 @@ function formatNumber(value: unknown): string {
 
 /** Builds the control for `name`. */
 export function createParamField(name: string, prop: ParameterProperty, required: boolean, onChange: FieldChange): ParamField {
+  const input = inputKindOf(prop);
+  if (input) return createInputField(name, input, prop, required, onChange);
   const kind = fieldKind(prop);
   const id = `param-${name}`;
   const error = h('div', { class: 'field-error', role: 'status', 'aria-live': 'polite' });
