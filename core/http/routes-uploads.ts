@@ -13,7 +13,6 @@ import { FormatError } from '../formats/format-error.ts';
 import { PARSED_EXTENSIONS, parsedExtension, parseFile } from '../formats/parse-file.ts';
 import type { HostContext } from '../host-context.ts';
 import { readUploadBody } from '../uploads/read-upload-body.ts';
-import { uploadId } from '../uploads/upload-store.ts';
 
 type UploadRequest = FastifyRequest<{ Querystring: { filename?: unknown } }>;
 
@@ -51,15 +50,15 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: HostContex
     handler: async (request: UploadRequest, reply) => {
       const uploads = ctx.uploads!;
       const { name, ext } = fileNameOf(request);
-      let bytes: Buffer;
+      let body: { bytes: Buffer; id: string };
       try {
-        bytes = request.body ? await readUploadBody(request.body as Readable, maxBytes) : Buffer.alloc(0);
+        body = request.body ? await readUploadBody(request.body as Readable, maxBytes, ext) : { bytes: Buffer.alloc(0), id: '' };
       } catch (error) {
         reply.header('connection', 'close');
         throw error;
       }
+      const { bytes, id } = body;
       if (bytes.length === 0) throw createHostError('SPC_ERR_UPLOAD_INVALID', name, 'the file is empty');
-      const id = uploadId(bytes, ext);
       const known = await uploads.refresh(id, bytes.length);
       if (known) return known;
       let result;

@@ -5,7 +5,7 @@
  * (one host; counted in the host's result budget) and RedisUploadStore (a Redis service: the
  * parsed result in the service's blob store, so every host reads it).
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
 
@@ -31,7 +31,12 @@ export interface UploadStore {
   close(): void;
 }
 
-/** An upload's id: a hash of its bytes and name's extension (one file, one id). */
+/** The hash an upload's id is made of, fed its extension first and then its bytes. */
+export function createUploadHash(extension: string): Hash {
+  return createHash('sha256').update(extension).update('\u0000');
+}
+
+/** An upload's id: a hash of its bytes and its name's extension (one file, one id). */
 export function uploadId(bytes: Uint8Array, extension: string): string {
-  return createHash('sha256').update(extension).update('\u0000').update(bytes).digest('hex').slice(0, 32);
+  return createUploadHash(extension).update(bytes).digest('hex').slice(0, 32);
 }
