@@ -8,6 +8,20 @@
 import type { StoredResult } from '../results/stored-result.ts';
 import { sharedFloat32, sharedUint32 } from './shared-arrays.ts';
 
+/**
+ * A well-spread hash of three float bit patterns. Floats of round values end in many zero
+ * bits, which multiplying never moves down: the shifts fold the high bits into the low ones
+ * the table index keeps (without them a grid of integer positions lands in a few slots).
+ */
+function mix(x: number, y: number, z: number): number {
+  let h = Math.imul(x, 0x9e3779b1) ^ Math.imul(y ^ (y >>> 16), 0x85ebca77) ^ Math.imul(z ^ (z >>> 16), 0xc2b2ae3d);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x846ca68b);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
 export function weldVertices(corners: Float32Array): StoredResult & { type: 'mesh' } {
   const count = corners.length / 3;
   const bits = new Uint32Array(corners.buffer, corners.byteOffset, corners.length);
@@ -22,7 +36,7 @@ export function weldVertices(corners: Float32Array): StoredResult & { type: 'mes
     const x = bits[i * 3]!;
     const y = bits[i * 3 + 1]!;
     const z = bits[i * 3 + 2]!;
-    let slot = (Math.imul(x, 73856093) ^ Math.imul(y, 19349663) ^ Math.imul(z, 83492791)) & mask;
+    let slot = mix(x, y, z) & mask;
     for (;;) {
       const at = table[slot]!;
       if (at === -1) {

@@ -44,6 +44,12 @@ const SHAPE = 'must be {"specimen": "<id>", "params": {...}} or {"upload": "<upl
 export async function checkInputs(ctx: HostContext, entry: FunctionEntry, schema: Schema, values: Record<string, unknown>, chain?: string[], path = ''): Promise<CheckedInputs> {
   const params = inputParameters(schema);
   if (params.length === 0) return { values };
+  // A relayed function runs on its worker, which would need the results themselves sent over
+  // the channel; until the channel carries them, such inputs are refused rather than mangled.
+  if (entry.source.kind === 'remote') {
+    const given = params.find(([name]) => values[name] !== undefined);
+    if (given) throw createHostError('SPC_ERR_INPUT_INVALID', path ? `${path}.${given[0]}` : given[0], `cannot be given to ${entry.name}, a function relayed from a worker (inputs reach functions of this host only)`);
+  }
   const above = chain ?? [identityOf(entry, values)];
   const out = { ...values };
   const inputs: InputLoaders = {};

@@ -4,7 +4,7 @@
  * 1. the added cost of resolving a cached input: checking an input value and loading it from
  *    the room cache, against the input's own room-cache hit (target: under 1 ms more), for a
  *    dynamic specimen, a static file and an upload;
- * 2. upload throughput on loopback: a 64 MiB `.npy` and a 250k-triangle binary STL posted to a
+ * 2. upload throughput on loopback: a 32 MiB `.npy` and a 100k-triangle binary STL posted to a
  *    host in its own process, parsed and stored (target ≥ 200 MB/s), best of 3, each upload's
  *    bytes distinct so none is answered from an earlier one. The machine's load average is
  *    printed with the figures: on a shared machine they are a floor, not the host's speed.
@@ -19,7 +19,7 @@ import { makeSpecimensDir, npyBytes } from '../helpers/specimens-dir.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
 import { fmt } from './host-helpers.ts';
 
-const ROUNDS = Number(process.env.INPUTS_BENCH_ROUNDS ?? 1000);
+const ROUNDS = Number(process.env.INPUTS_BENCH_ROUNDS ?? 500);
 
 async function perOp(work: () => Promise<unknown>): Promise<number> {
   for (let i = 0; i < 200; i++) await work();
@@ -85,8 +85,8 @@ async function uploadThroughput(lines: string[]): Promise<void> {
       return body.length / ((performance.now() - started) / 1000);
     };
     for (const [label, name, make] of [
-      ['64 MiB float32 .npy (256³)', 'volume.npy', (i: number) => bigNpy(64, i)],
-      ['250k-triangle binary STL (12 MiB, welded)', 'mesh.stl', (i: number) => bigStl(250_000, i)],
+      ['32 MiB float32 .npy (203³)', 'volume.npy', (i: number) => bigNpy(32, i)],
+      ['100k-triangle binary STL (4.8 MiB, welded)', 'mesh.stl', (i: number) => bigStl(100_000, i)],
     ] as const) {
       const rates: number[] = [];
       for (let i = 0; i < 3; i++) rates.push(await post(name, make(i)));
