@@ -14,6 +14,7 @@ import { asciiPlyCloud, asciiStl, binaryPlyTriangle, binaryStl, glbTriangle, OBJ
 import { waitFor } from '../helpers/wait-for.ts';
 import type { CreateAppOptions } from '../../core/app.ts';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { parseServeOptions } from '../../core/cli/serve-options.ts';
 
 async function app(options: CreateAppOptions = {}): Promise<FastifyInstance> {
   return createTestApp({ pluginsDir: await inputPluginsDir(), ...options });
@@ -109,6 +110,16 @@ describe('uploads', () => {
     expect(Object.keys(post.requestBody.content)).toEqual(['application/octet-stream']);
     expect(post.responses['200'].content['application/json'].schema.required).toEqual(['upload_id', 'type', 'bytes', 'expires_in']);
     expect(post.responses['4XX'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+  });
+});
+
+describe('upload options', () => {
+  it('reads --uploads, --max-upload-bytes and --upload-ttl from flags and VITRINE_ variables', () => {
+    expect(parseServeOptions(['--uploads', 'off', '--max-upload-bytes', '1000', '--upload-ttl', '5']).host_options).toMatchObject({ uploads: false, maxUploadBytes: 1000, uploadTtlSeconds: 5 });
+    expect(parseServeOptions([], { VITRINE_UPLOADS: 'off', VITRINE_MAX_UPLOAD_BYTES: '42', VITRINE_UPLOAD_TTL: '60' }).host_options).toMatchObject({ uploads: false, maxUploadBytes: 42, uploadTtlSeconds: 60 });
+    expect(parseServeOptions([]).host_options.uploads).toBeUndefined();
+    expect(() => parseServeOptions(['--uploads', 'maybe'])).toThrow(/--uploads must be on or off/);
+    expect(() => parseServeOptions(['--max-upload-bytes', 'lots'])).toThrow(/max-upload-bytes/);
   });
 });
 
