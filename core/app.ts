@@ -51,6 +51,10 @@ import { EventHub, HOST_CHANNEL } from './events/event-hub.ts';
 import { installEvents } from './events/install-events.ts';
 import { swapPlugin, type PluginSwap } from './registry/plugin-swap.ts';
 import type { ScaleService } from './scale/scale-service.ts';
+import { StaticInputs } from './inputs/static-inputs.ts';
+import { MemoryUploadStore } from './uploads/memory-upload-store.ts';
+import type { UploadStore } from './uploads/upload-store.ts';
+import { uploadRoutes } from './http/routes-uploads.ts';
 
 export interface CreateAppOptions extends HostOptions {
   /** Mesh functions by name, registered in code. */
@@ -156,8 +160,11 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     return counts;
   }
 
+  const uploads: UploadStore | null = !options.uploads ? null : (scale?.uploads ?? new MemoryUploadStore(budget, options.uploadTtlSeconds));
   const ctx: HostContext = {
     options,
+    uploads,
+    staticInputs: new StaticInputs(),
     functions,
     catalog,
     results: scale?.results ?? results,
@@ -213,12 +220,14 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   await app.register(processingRoutes, { ctx });
   await app.register(jobRoutes, { ctx });
   await app.register(zarrRoutes, { ctx });
+  await app.register(uploadRoutes, { ctx });
   await app.register(clientRoute);
   if (options.viewer) await app.register(viewerRoutes);
   await installFederation(app, ctx);
 
   app.addHook('onClose', async () => {
     stopWriteTimeout();
+    uploads?.close();
     await scale?.close();
     jobs.close();
     results.abortAll();

@@ -68,6 +68,17 @@ export const ERRORS = {
   SPC_ERR_RESULT_TOO_LARGE: entry(413, (name = '?', size = '?', limit = '?') => `result of '${name}' is ${size} bytes, over the ${limit}-byte limit for JSON results; fetch it as an envelope from /data`),
   SPC_ERR_WORKER_CRASHED: entry(500, (name = '?', why = '?') => `worker thread running '${name}' died: ${why}`),
 
+  // --- inputs and uploads ---
+  SPC_ERR_INPUT_INVALID: entry(400, (param = '?', why = '?') => `input '${param}' ${why}`),
+  SPC_ERR_INPUT_TYPE: entry(400, (param = '?', wanted = '?', got = '?') => `input '${param}' takes a ${wanted}, got a ${got}`),
+  SPC_ERR_INPUT_UNKNOWN: entry(400, (param = '?', what = '?') => `input '${param}' names ${what}, which does not exist`),
+  SPC_ERR_INPUT_TOO_DEEP: entry(400, (param = '?', max = '?') => `input '${param}' nests inputs deeper than ${max} levels`),
+  SPC_ERR_INPUT_CYCLE: entry(400, (param = '?', fn = '?') => `input '${param}' leads back to ${fn} with the same parameters (a cycle)`),
+  SPC_ERR_UPLOAD_TOO_LARGE: entry(413, (limit = '?') => `the upload is larger than the ${limit}-byte limit (--max-upload-bytes)`),
+  SPC_ERR_UPLOAD_FORMAT: entry(415, (name = '?', known = '?') => `cannot read '${name}': uploads must be one of ${known}`),
+  SPC_ERR_UPLOAD_INVALID: entry(400, (name = '?', why = '?') => `'${name}' does not parse: ${why}`),
+  SPC_ERR_UPLOADS_OFF: entry(404, () => 'uploads are turned off on this host (--uploads off)'),
+
   // --- jobs ---
   SPC_ERR_JOB_NOT_FOUND: entry(404, (id = '?') => `job '${id}' not found`),
   SPC_ERR_JOB_RUNNING: entry(409, (id = '?') => `Job still running: '${id}'`),

@@ -20,6 +20,8 @@ import type { DeliveryVariants } from './delivery/delivery-variants.ts';
 import type { InvokerSet } from './invoke/invoker.ts';
 import type { ResultService } from './invoke/result-service.ts';
 import type { ResultSource } from './results/result-source.ts';
+import type { StaticInputs } from './inputs/static-inputs.ts';
+import type { UploadStore } from './uploads/upload-store.ts';
 
 /**
  * Runs after the host's own sources are reloaded, in the order added; what it returns is
@@ -44,6 +46,10 @@ export interface HostContext {
   delivery: DeliveryVariants;
   /** Invokers by function source; a relay adds `remote`. */
   invokers: InvokerSet;
+  /** Uploaded files (null with `--uploads off`). */
+  uploads: UploadStore | null;
+  /** Static specimens read as input results. */
+  staticInputs: StaticInputs;
   /** Host events, streamed to clients as Server-Sent Events. */
   events: EventHub;
   /** Reloads the specimens directory and plugin bundles, then runs the after-reload hooks. */

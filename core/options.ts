@@ -97,6 +97,12 @@ export interface HostOptions {
   blobStore?: string | null;
   /** Accepted `Host` header names (any port; `*` accepts any); null: the defaults for `host`. @defaultValue null */
   allowedHosts?: string[] | null;
+  /** Accept `POST /api/uploads`; false answers it 404. @defaultValue true */
+  uploads?: boolean;
+  /** Largest accepted upload, bytes (past it a 413). @defaultValue 268435456 */
+  maxUploadBytes?: number;
+  /** Seconds an upload is kept after it was last stored. @defaultValue 3600 */
+  uploadTtlSeconds?: number;
 }
 
 export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream' | 'roomThreads' | 'compute'>> & {
@@ -144,6 +150,9 @@ export const HOST_DEFAULTS = Object.freeze({
   maxHeapUsedBytes: Math.floor(getHeapStatistics().heap_size_limit * 0.9),
   maxRssBytes: 0,
   writeTimeoutSeconds: 60,
+  uploads: true,
+  maxUploadBytes: 268435456,
+  uploadTtlSeconds: 3600,
 });
 
 function positive(name: string, value: number, allowZero = false): number {
@@ -176,6 +185,8 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('maxHeapUsedBytes', o.maxHeapUsedBytes, true);
   positive('maxRssBytes', o.maxRssBytes, true);
   positive('writeTimeoutSeconds', o.writeTimeoutSeconds, true);
+  positive('maxUploadBytes', o.maxUploadBytes);
+  positive('uploadTtlSeconds', o.uploadTtlSeconds);
   if (typeof o.host !== 'string' || (o.host as string) === '') throw new TypeError('host must be a non-empty string');
   if (o.allowedHosts !== null && (!Array.isArray(o.allowedHosts) || !(o.allowedHosts as unknown[]).every((h) => typeof h === 'string'))) {
     throw new TypeError('allowedHosts must be an array of host names or null');

@@ -17,6 +17,8 @@ import { renderMesh } from './render-mesh.ts';
 import { renderPoints } from './render-points.ts';
 import { renderVolume } from './render-volume.ts';
 import { DEFAULT_LOOK, LOOKS } from './thumbnail-looks.ts';
+import { inputParameters } from '../../core/inputs/input-types.ts';
+import { loadPlugin, type TestPlugin } from '../../core/testing/index.ts';
 
 const SIZE = 256;
 const PLUGINS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../plugins');
@@ -28,6 +30,20 @@ export function renderResult(id: string, result: SpecimenResult): Canvas {
   if ('shape' in result) return renderVolume(result, SIZE, look.volume);
   if ('points' in result) return renderPoints(result, SIZE, look.points);
   return renderImage(result, SIZE);
+}
+
+const loaded = new Map<string, Promise<TestPlugin>>();
+
+/**
+ * The function's result at its defaults. A function taking inputs runs as the host would run
+ * it (vitrine/testing), its default inputs read from the repository's specimens directory.
+ */
+async function atDefaults(plugin: string, name: string, fn: () => unknown): Promise<SpecimenResult> {
+  let built = loaded.get(plugin);
+  if (!built) loaded.set(plugin, (built = loadPlugin(join(PLUGINS_DIR, plugin), { specimens: join(PLUGINS_DIR, '../specimens') })));
+  const test = await built;
+  if (inputParameters(test.schema(name)).length === 0) return (await fn()) as SpecimenResult;
+  return (await test.call(name, {})).result as SpecimenResult;
 }
 
 async function main(filters: string[]): Promise<void> {
@@ -43,7 +59,7 @@ async function main(filters: string[]): Promise<void> {
       const fn = module[specimen.function];
       if (typeof fn !== 'function') throw new Error(`${plugin}: ${specimen.id} names no exported function ${specimen.function}`);
       const started = performance.now();
-      const result = (await fn()) as SpecimenResult;
+      const result = await atDefaults(plugin, specimen.function, fn as () => unknown);
       const computed = performance.now() - started;
       const png = encodePng(SIZE, SIZE, toBytes(renderResult(specimen.id, result)), 3);
       const target = join(PLUGINS_DIR, plugin, specimen.thumbnail ?? `thumbnails/${specimen.id}.png`);

@@ -63,6 +63,9 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
                              for about 3 s; 0 for never (default 1000)
   --max-rss BYTES            shed requests with 503 while resident memory is past BYTES;
                              0 for never (default 0; the V8 heap is always watched)
+  --uploads on|off           accept file uploads at POST /api/uploads (default on)
+  --max-upload-bytes N       largest accepted upload in bytes, else 413 (default 268435456)
+  --upload-ttl S             seconds an upload is kept (default 3600)
   --allowed-hosts LIST       accepted Host header names, comma-separated, any port; * for any
                              (default: the bound address, localhost, 127.0.0.1 and [::1]; bound
                              beyond loopback also the machine's host name, <name>.local and
@@ -106,6 +109,9 @@ const FLAGS = {
   'write-timeout': { type: 'string' },
   'max-event-loop-delay': { type: 'string' },
   'max-rss': { type: 'string' },
+  uploads: { type: 'string' },
+  'max-upload-bytes': { type: 'string' },
+  'upload-ttl': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -160,12 +166,12 @@ function truthy(raw: string | undefined): boolean | undefined {
   return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
 }
 
-/** `--client-profiles`: on or off. */
+/** `--client-profiles`, `--uploads`: on or off. */
 function onOff(flag: string, raw: string | undefined): boolean | undefined {
   if (raw === undefined) return undefined;
   const value = raw.trim().toLowerCase();
-  if (value === 'on') return true;
-  if (value === 'off') return false;
+  if (['on', 'true', '1', 'yes'].includes(value)) return true;
+  if (['off', 'false', '0', 'no'].includes(value)) return false;
   throw new Error(`--${flag} must be on or off, got '${raw}'`);
 }
 
@@ -263,6 +269,9 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       envelopeMediaType: get('envelope-media-type'),
       logLevel: logLevel as HostOptions['logLevel'],
       ...(logFormat === 'pretty' ? { logStream: prettyLogStream() } : {}),
+      uploads: onOff('uploads', get('uploads')),
+      maxUploadBytes: number('max-upload-bytes', get('max-upload-bytes'), true),
+      uploadTtlSeconds: number('upload-ttl', get('upload-ttl'), false),
       viewer: !(truthy(get('no-viewer')) ?? false),
       clientProfiles: onOff('client-profiles', get('client-profiles')),
       headsetTriangles: headsetTriangles(get('headset-triangles')),

@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
-import { functionOfSpecimen, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
+import { functionOfSpecimen, specimenOr404, specimenSchema, specimenValues, type HostContext } from '../host-context.ts';
+import { checkInputs } from '../inputs/check-inputs.ts';
 import { isEmptyDelivery } from '../delivery/delivery-options.ts';
 import { formatEncoder } from '../delivery/formats.ts';
 import type { DeliveryOptions } from '../delivery/delivery-options.ts';
@@ -43,7 +44,7 @@ async function serveData(
   const asked = rawDelivery();
   if (!record.is_dynamic) return sendStaticDelivery(ctx, reply, record, asked);
   const entry = functionOfSpecimen(ctx, record);
-  const values = specimenValues(ctx, record, entry, rawParams());
+  const { values, inputs } = await checkInputs(ctx, entry, specimenSchema(ctx, record), specimenValues(ctx, record, entry, rawParams()));
   const delivery = resolveDelivery(asked, entry.return_type, request.headers['user-agent'], ctx.options);
   const roomId = roomOf(ctx, rawRoom);
   // HEAD checks the specimen, parameters and room, and says what GET would send, without computing.
@@ -51,7 +52,7 @@ async function serveData(
     const names = { baseName: record.id, envelopeMediaType: ctx.options.envelopeMediaType };
     return answerHead(reply, formatEncoder(entry.return_type, delivery.format).mediaType(names));
   }
-  const computeRequest = { entry, values, roomId, specimenId: record.id, signal: abortOnDisconnect(request, reply) };
+  const computeRequest = { entry, values, ...(inputs ? { inputs } : {}), roomId, specimenId: record.id, signal: abortOnDisconnect(request, reply) };
   // Envelopes can follow a relayed result's bytes as they arrive; JSON results need them all.
   const streams = entry.return_type === 'mesh' || entry.return_type === 'volume';
   const { result, arriving } = streams ? await ctx.results.open(computeRequest) : { result: await ctx.results.compute(computeRequest), arriving: null };

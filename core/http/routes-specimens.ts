@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { sendThumbnail } from './send-opened.ts';
 import { createHostError } from '../errors.ts';
-import { functionOfSpecimen, specimenOr404, specimenValues, type HostContext } from '../host-context.ts';
+import { functionOfSpecimen, specimenOr404, specimenSchema, specimenValues, type HostContext } from '../host-context.ts';
+import { checkInputs } from '../inputs/check-inputs.ts';
 import { expectBody, roomOf } from './request-input.ts';
 import { expectParamsObject } from '../params/parse-params.ts';
 import { toCatalogEntry, toSpecimenMetadata } from './specimen-views.ts';
@@ -44,10 +45,10 @@ export async function specimenRoutes(app: FastifyInstance, opts: { ctx: HostCont
     if (!record.is_dynamic) throw createHostError('SPC_ERR_STATIC_SPECIMEN_START', record.id);
     const body = expectBody(request.body);
     const entry = functionOfSpecimen(ctx, record);
-    const values = specimenValues(ctx, record, entry, expectParamsObject(body.params));
+    const { values, inputs } = await checkInputs(ctx, entry, specimenSchema(ctx, record), specimenValues(ctx, record, entry, expectParamsObject(body.params)));
     const roomId = roomOf(ctx, body.room_id);
     // A cache hit is a job that is done already in the start response.
-    return ctx.jobs.start({ entry, values, roomId, specimenId: record.id });
+    return ctx.jobs.start({ entry, values, ...(inputs ? { inputs } : {}), roomId, specimenId: record.id });
   });
 }
 

@@ -15,6 +15,8 @@ import { cacheKey } from '../params/params-hash.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ArrivingResult, InvokerSet, JobRef, ProgressUpdate } from './invoker.ts';
+import type { InputLoaders } from '../inputs/input-types.ts';
+import { loadInputs } from '../inputs/load-inputs.ts';
 
 export type CacheAccess = 'hit' | 'miss' | 'shared';
 
@@ -65,6 +67,11 @@ export interface ComputeRequest {
   job?: JobRef;
   /** The specimen asked for, if any (room events name it). */
   specimenId?: string | null;
+  /**
+   * Loaders of the input parameters in `values` (core/inputs/): run just before the function,
+   * in the same room, and only on a miss (`values` already covers each input's own key).
+   */
+  inputs?: InputLoaders;
 }
 
 /** Publishes a room event (`computing`, `result`) for the room's subscribers. */
@@ -198,8 +205,9 @@ export class ResultService implements ResultSource {
       flight.arriving = arriving;
       for (const listener of flight.arrivingListeners) listener(arriving);
     };
-    flight.promise = invoker
-      .invoke(entry, values, { signal: controller.signal, onProgress, roomId, onArriving, ...(job ? { job } : {}) })
+    const ready = request.inputs ? loadInputs(values, request.inputs, { roomId, signal: controller.signal, onProgress }) : Promise.resolve(values);
+    flight.promise = ready
+      .then((loaded) => invoker.invoke(entry, loaded, { signal: controller.signal, onProgress, roomId, onArriving, ...(job ? { job } : {}) }))
       .then(async (result) => {
         // The entry carries its result id, so `state` and `result` events can name it.
         const resultId = await this.#idOf(result);

@@ -15,6 +15,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { EVENT_PATHS } from '../events/event-openapi.ts';
+import { UPLOAD_PATHS } from '../uploads/upload-openapi.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenSchema, specimenType } from '../host-context.ts';
 import { isResultType } from '../delivery/check-delivery.ts';
@@ -45,6 +46,9 @@ export function withRegistry(base: Doc, ctx: HostContext): Doc {
   const paths = (doc.paths ??= {});
   // The event routes are registered before the collector (see event-openapi.ts).
   for (const [route, operations] of Object.entries(EVENT_PATHS)) paths[route] ??= structuredClone(operations);
+  // The upload body is a file, which the collected (JSON) description cannot say.
+  if (ctx.uploads) for (const [route, operations] of Object.entries(UPLOAD_PATHS)) paths[route] = structuredClone(operations);
+  else delete paths['/api/uploads'];
   for (const operations of Object.values(paths)) {
     for (const operation of Object.values(operations)) {
       const responses = (operation.responses ??= {}) as Record<string, unknown>;

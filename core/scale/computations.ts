@@ -38,6 +38,8 @@ export interface ClaimRequest {
   room: string;
   specimen: string | null;
   jobId: string | null;
+  /** Input parameters already stored (input-refs.ts). */
+  inputs?: Record<string, BlobRef>;
   /** The room state the `computing` event carries. */
   state: Record<string, unknown>;
 }
@@ -101,7 +103,7 @@ export class Computations {
     if (created === 1) {
       try {
         const { cacheTtlMs, jobTtlMs, timeoutMs } = this.times;
-        await orUnavailable(this.#queue.add({ cid, fn: request.fn, values: request.values, room: request.room, specimen: request.specimen, cacheTtlMs, jobTtlMs, timeoutMs }));
+        await orUnavailable(this.#queue.add({ cid, fn: request.fn, values: request.values, room: request.room, specimen: request.specimen, ...(request.inputs ? { inputs: request.inputs } : {}), cacheTtlMs, jobTtlMs, timeoutMs }));
       } catch (error) {
         await this.redis.vFail(cid, 'the computation could not be queued', 'SPC_ERR_REDIS_UNAVAILABLE', this.times.jobTtlMs).catch(() => {});
         throw error;

@@ -23,6 +23,7 @@ import type { RedisConnections } from './redis-connections.ts';
 import { describeRedisFailure, isOutOfMemory } from './redis-unavailable.ts';
 import { roomEventMessage, type RedisEvents } from './redis-events.ts';
 import type { ComputeTask } from './work-queue.ts';
+import { readInputs } from './input-refs.ts';
 
 /** BullMQ lock: renewed every half of it; a node silent for longer is taken as dead. */
 const LOCK_MS = 10_000;
@@ -130,7 +131,7 @@ export class ComputeNode {
   async #process(job: Job<ComputeTask, void>, token: string | undefined, bullSignal?: AbortSignal): Promise<void> {
     const o = this.#o;
     const redis = o.connections.command;
-    const { cid, fn, values, room, specimen, cacheTtlMs, jobTtlMs, timeoutMs } = job.data;
+    const { cid, fn, values, room, specimen, inputs, cacheTtlMs, jobTtlMs, timeoutMs } = job.data;
     if ((await redis.hget(KEYS.comp(cid), 'status')) !== 'running') return;
     const entry = o.functions.get(fn);
     if (!entry || entry.source.kind !== 'bundle') {
@@ -153,7 +154,8 @@ export class ComputeNode {
     timeout.unref();
     let result: StoredResult;
     try {
-      result = await o.invoker.invoke(entry, values, {
+      const loaded = inputs ? await readInputs(values, inputs, o.blobs) : values;
+      result = await o.invoker.invoke(entry, loaded, {
         signal: controller.signal,
         roomId: room,
         onProgress: (u) => void redis.vProgress(cid, u.text, u.ts, u.fraction ?? '', o.maxJobMessages).catch(() => {}),

@@ -19,6 +19,7 @@ import type { Computations } from './computations.ts';
 import { JobTally } from './job-tally.ts';
 import { KEYS } from './redis-keys.ts';
 import { orUnavailable } from './redis-unavailable.ts';
+import { storeInputs } from './input-refs.ts';
 import type { WorkQueue } from './work-queue.ts';
 
 /** Seconds a client refused for too many jobs is asked to wait. */
@@ -73,6 +74,8 @@ export class RedisJobs implements JobService {
       error.headers['retry-after'] = String(RETRY_AFTER_SECONDS);
       throw error;
     }
+    // Inputs are loaded before the job is answered: the task that queues carries them stored.
+    const inputs = await storeInputs(request, this.#comps.blobs, this.#comps.times.runTtlMs, AbortSignal.timeout(this.#comps.times.timeoutMs));
     await this.#comps.claim({
       fn: request.entry.name,
       key,
@@ -80,6 +83,7 @@ export class RedisJobs implements JobService {
       room: request.roomId,
       specimen: request.specimenId,
       jobId: id,
+      ...(inputs ? { inputs } : {}),
       state: { ...roomStateOf(request) },
     });
     this.#tally.add(id, 'running');

@@ -29,6 +29,8 @@ export const KEYS = {
   blobChunk: (hash: string, index: number) => `${P}blob:${hash}:${index}`,
   /** ZSET: host id → expiry (ms) of its last heartbeat (every host, computing or not). */
   hosts: `${P}hosts`,
+  /** STRING: an upload's blob ref, type and size (JSON); the upload's time-to-live. */
+  upload: (id: string) => `${P}upload:${id}`,
   /** ZSET: compute node id → expiry (ms) of its last heartbeat. */
   nodes: `${P}nodes`,
   /** SET: the functions a compute node can run. */

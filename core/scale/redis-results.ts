@@ -15,6 +15,10 @@ import type { StoredResult } from '../results/stored-result.ts';
 import type { Computations } from './computations.ts';
 import { KEYS } from './redis-keys.ts';
 import { orUnavailable } from './redis-unavailable.ts';
+import { storeInputs } from './input-refs.ts';
+
+/** What storeInputs gives: the inputs as the compute node reads them, or none. */
+type StoredInputs = Awaited<ReturnType<typeof storeInputs>>;
 
 export class RedisResults implements ResultSource {
   #comps: Computations;
@@ -49,9 +53,12 @@ export class RedisResults implements ResultSource {
     const key = keyOf(request.entry, request.values);
     const hit = await this.#hit(request, key);
     if (hit) return hit;
+    const signal = request.signal ? AbortSignal.any([request.signal, this.#closing.signal]) : this.#closing.signal;
+    // Inputs are loaded and stored once, by the host taking the request; a retry reuses them.
+    const inputs = await storeInputs(request, this.#comps.blobs, this.#comps.times.runTtlMs, signal);
     // A finished computation whose bytes this host cannot read (the blob store evicted them,
     // or refused them and only the computing host holds them) is a miss: compute once more.
-    return (await this.#computeOnce(request, key)) ?? (await this.#computeOnce(request, key)) ?? this.#unreadable();
+    return (await this.#computeOnce(request, key, inputs, signal)) ?? (await this.#computeOnce(request, key, inputs, signal)) ?? this.#unreadable();
   }
 
   #unreadable(): never {
@@ -59,7 +66,7 @@ export class RedisResults implements ResultSource {
   }
 
   /** Joins or starts the computation; its result, or null when its bytes cannot be read here. */
-  async #computeOnce(request: ComputeRequest, key: string): Promise<StoredResult | null> {
+  async #computeOnce(request: ComputeRequest, key: string, inputs: StoredInputs, signal: AbortSignal): Promise<StoredResult | null> {
     const { cid, created, holder } = await this.#comps.claim({
       fn: request.entry.name,
       key,
@@ -67,10 +74,10 @@ export class RedisResults implements ResultSource {
       room: request.roomId,
       specimen: request.specimenId ?? null,
       jobId: request.job?.id ?? null,
+      ...(inputs ? { inputs } : {}),
       state: { ...roomStateOf(request) },
     });
     this.#count(created ? 'miss' : 'shared', request);
-    const signal = request.signal ? AbortSignal.any([request.signal, this.#closing.signal]) : this.#closing.signal;
     const ref = await this.#comps.wait(cid, holder, signal);
     return this.#comps.read(ref);
   }

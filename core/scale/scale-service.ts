@@ -20,6 +20,7 @@ import { ComputeNode } from './compute-node.ts';
 import { NodeDirectory } from './compute-nodes.ts';
 import { Computations, type ComputationTimes } from './computations.ts';
 import { startHostHeartbeat } from './host-heartbeat.ts';
+import { RedisUploadStore } from './redis-upload-store.ts';
 import { RedisBlobStore } from './redis-blob-store.ts';
 import { createRedisConnections, type RedisConnections } from './redis-connections.ts';
 
@@ -45,6 +46,8 @@ export interface ScaleService {
   connections: RedisConnections;
   /** The result stored under result id `id` (its content hash), or null when it is not stored. */
   findResult(id: string): Promise<StoredResult | null>;
+  /** Uploads, kept in the service's blob store. */
+  uploads: RedisUploadStore;
   /** Null when Redis answers, else why not (for /readyz). */
   notReady(): string | null;
   close(): Promise<void>;
@@ -111,6 +114,7 @@ export async function createScaleService(deps: {
     results,
     jobs,
     node,
+    uploads: new RedisUploadStore(connections.command, blobs, options.uploadTtlSeconds),
     connections,
     notReady: () => {
       const why = health.notReady();

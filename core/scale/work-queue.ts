@@ -9,6 +9,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { COMMAND_TIMEOUT_MS } from './redis-connections.ts';
+import type { BlobRef } from './blob-store.ts';
 import { KEYS } from './redis-keys.ts';
 import { withTimeLimit } from './time-limit.ts';
 
@@ -22,6 +23,8 @@ export interface ComputeTask {
   values: Record<string, unknown>;
   room: string;
   specimen: string | null;
+  /** Input parameters, loaded by the asking host and stored in the blob store (input-refs.ts). */
+  inputs?: Record<string, BlobRef>;
   /** The asking host's times (ms): the room entry's and the job's time-to-live, the run's limit. */
   cacheTtlMs: number;
   jobTtlMs: number;

@@ -13,6 +13,15 @@ import type { ManifestFunction, ManifestSpecimen } from '../registry/manifest-ty
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import { createHostError } from '../errors.ts';
 import { runFunction, type CallOptions, type FunctionRun } from './run-function.ts';
+import { resolveTestInputs, type TestInputSources } from './test-inputs.ts';
+
+export interface LoadPluginOptions {
+  /**
+   * Where inputs naming a static specimen (`{ specimen: 'ct-head-phantom' }`) are read from.
+   * @defaultValue `"specimens"` (relative to the working directory)
+   */
+  specimens?: string;
+}
 
 /** A built and imported plugin. */
 export interface TestPlugin {
@@ -24,7 +33,11 @@ export interface TestPlugin {
   specimens: ManifestSpecimen[];
   /** The generated JSON Schema of function `name`. */
   schema(name: string): Record<string, unknown>;
-  /** Runs function `name` with parameters by name, as the host would. */
+  /**
+   * Runs function `name` with parameters by name, as the host would. An input parameter takes
+   * `{ specimen: id, params }` (a specimen this plugin declares, or a folder of the specimens
+   * directory) or `{ upload: filePath }` (a local file, parsed as an upload).
+   */
   call(name: string, params?: Record<string, unknown>, options?: CallOptions): Promise<FunctionRun>;
 }
 
@@ -44,7 +57,7 @@ function toEntry(plugin: string, fn: ManifestFunction, modulePath: string): Func
  * Builds and imports the plugin in `dir` (a folder holding `index.ts`; a path relative to the
  * working directory, or a file URL such as `new URL('../plugins/shapes', import.meta.url)`).
  */
-export async function loadPlugin(dir: string | URL): Promise<TestPlugin> {
+export async function loadPlugin(dir: string | URL, loadOptions: LoadPluginOptions = {}): Promise<TestPlugin> {
   const pluginDir = path.resolve(typeof dir === 'string' && !dir.startsWith('file:') ? dir : fileURLToPath(dir));
   // The build tools (TypeScript, esbuild) load only when a test asks for a plugin.
   const [{ buildPluginInMemory }, { formatDiagnostic }] = await Promise.all([
@@ -65,14 +78,21 @@ export async function loadPlugin(dir: string | URL): Promise<TestPlugin> {
     if (!fn) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', name);
     return fn;
   };
+  const callAt = async (name: string, params: Record<string, unknown>, options: CallOptions, depth: number): Promise<FunctionRun> => {
+    const fn = functionOr404(name);
+    const prepare = (values: Record<string, unknown>) => resolveTestInputs(fn.schema, values, sources, depth);
+    return runFunction(toEntry(built.name, fn, modulePath), exports[name] as (...args: unknown[]) => unknown, params, options, prepare);
+  };
+  const sources: TestInputSources = {
+    specimensDir: path.resolve(loadOptions.specimens ?? 'specimens'),
+    functionOf: (id) => built.specimens.find((s) => s.id === id)?.function_name,
+    call: async (name, params, depth) => (await callAt(name, params, {}, depth)).result,
+  };
   return {
     name: built.name,
     functions: built.functions,
     specimens: built.specimens,
     schema: (name) => functionOr404(name).schema,
-    async call(name, params = {}, options = {}) {
-      const fn = functionOr404(name);
-      return runFunction(toEntry(built.name, fn, modulePath), exports[name] as (...args: unknown[]) => unknown, params, options);
-    },
+    call: (name, params = {}, options = {}) => callAt(name, params, options, 1),
   };
 }

@@ -33,6 +33,9 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Turns checked values into the ones the function runs with (inputs resolved). */
+export type PrepareValues = (values: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
 /**
  * Runs `fn` (the plugin's export behind `entry`) with `params` by name.
  * @throws HostError: SPC_ERR_PARAM_* (400) for parameters the host would refuse,
@@ -40,12 +43,12 @@ export interface CallOptions {
  * SPC_ERR_RESULT_INVALID when the result does not match the declared return type,
  * SPC_ERR_JOB_CANCELLED when `signal` aborted the run.
  */
-export async function runFunction(entry: FunctionEntry, fn: (...args: unknown[]) => unknown, params: Record<string, unknown>, options: CallOptions = {}): Promise<FunctionRun> {
+export async function runFunction(entry: FunctionEntry, fn: (...args: unknown[]) => unknown, params: Record<string, unknown>, options: CallOptions = {}, prepare?: PrepareValues): Promise<FunctionRun> {
   const values = resolveParams(entry.schema, valueParameterNames(entry), { named: params, positional: options.args }, entry.name);
   const progress: ProgressMessage[] = [];
   const outcome = await callPluginFunction({
     fn,
-    args: toPositionalArgs(entry, values),
+    args: toPositionalArgs(entry, prepare ? await prepare(values) : values),
     reporterIndex: indexOfKind(entry, 'reporter'),
     signalIndex: indexOfKind(entry, 'signal'),
     returnType: entry.return_type,

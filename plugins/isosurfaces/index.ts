@@ -4,7 +4,11 @@
  * extracted with surface nets. Both functions are async, report progress at every slab and
  * stop promptly when their AbortSignal fires.
  */
-import type { Integer, MeshResult, ProgressReporter, SpecimenDeclaration } from 'vitrine';
+import type { Integer, MeshResult, ProgressReporter, SpecimenDeclaration, VolumeInput } from 'vitrine';
+import { specimenInput } from 'vitrine';
+import { computeVertexNormals } from './mesh-normals.ts';
+import { extractSurface } from './surface-nets.ts';
+import { sampleRange, volumeField } from './volume-field.ts';
 import { seededRandom } from './seeded-random.ts';
 import { surfaceFromField } from './surface-pipeline.ts';
 
@@ -91,6 +95,39 @@ export async function gyroid_surface(
   return surfaceFromField({ field, resolution, min: -1, max: 1, level: 0, progress, signal });
 }
 
+/**
+ * The isosurface of any volume: the surface where the samples cross `level`, placed with the
+ * volume's own spacing and origin. With no volume given it contours the CT head phantom; give
+ * another volume specimen (`{"specimen": "gyroid-field"}`) or an uploaded `.npy`
+ * (`{"upload": id}`).
+ *
+ * @param volume The volume to contour.
+ * @param level Where the surface sits, as a fraction of the volume's value range (0: its
+ *   minimum, 1: its maximum).
+ * @minimum level 0.01
+ * @maximum level 0.99
+ */
+export async function isosurface(
+  volume: VolumeInput = specimenInput('ct-head-phantom'),
+  level = 0.3,
+  progress?: ProgressReporter,
+  signal?: AbortSignal,
+): Promise<MeshResult> {
+  if (volume.shape.length !== 3) throw new Error(`isosurface needs a 3-D volume, got shape [${volume.shape.join(', ')}]`);
+  const field = volumeField(volume);
+  const [min, max] = sampleRange(field.values);
+  const threshold = min + level * (max - min);
+  progress?.report(`contouring ${volume.shape.join('×')} ${volume.dtype} at ${threshold.toPrecision(4)}`, 0);
+  const { vertices, indices } = await extractSurface(field, threshold, async (slab, slabs) => {
+    progress?.report(`extracting surface ${slab + 1}/${slabs}`, ((slab + 1) / slabs) * 0.95);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    signal?.throwIfAborted();
+  });
+  const normals = computeVertexNormals(vertices, indices);
+  progress?.report(`${vertices.length / 3} vertices, ${indices.length / 3} triangles`, 1);
+  return { vertices, indices, normals };
+}
+
 export const specimens: SpecimenDeclaration[] = [
   {
     id: 'metaballs',
@@ -109,5 +146,14 @@ export const specimens: SpecimenDeclaration[] = [
     tags: ['mesh', 'isosurface', 'minimal surface', 'materials', 'progress'],
     thumbnail: './thumbnails/gyroid-sheet.png',
     story: 'The gyroid is a triply periodic minimal surface: at every point it curves equally and oppositely in two directions, so it has no flat spot and no straight line. It splits space into two congruent, interpenetrating tunnels. Here the surface is thickened into a sheet and cut into a cube, the way engineers 3D-print it for bone implants and heat exchangers. Peer through the holes: each tunnel twists like a spiral staircase, left-handed on one side of the sheet and right-handed on the other.',
+  },
+  {
+    id: 'phantom-isosurface',
+    thumbnail: './thumbnails/phantom-isosurface.png',
+    function: 'isosurface',
+    display_name: 'Isosurface of a volume',
+    description: 'The level set of any volume: the CT head phantom by default, or any volume specimen or uploaded .npy.',
+    tags: ['mesh', 'isosurface', 'input', 'progress'],
+    story: 'This specimen takes another specimen as its input. By default it reads the Shepp-Logan head phantom, a stack of ellipsoids standing in for skull, brain and ventricles, and draws the surface where the density crosses the chosen level: low levels show the skin of the head, higher ones the skull and the dense structures inside. Give it any other volume, a computed one or a .npy file you upload, and it contours that instead.',
   },
 ];

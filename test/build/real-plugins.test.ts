@@ -18,6 +18,14 @@ const out = [];
 const product = (shape) => shape.reduce((a, b) => a * b, 1);
 for (const fn of manifest.functions) {
   const problems = [];
+  // A function taking inputs needs a host to resolve them (test/plugins/defaults.test.ts runs
+  // it through vitrine/testing); here its default must name a specimen, so {} params work.
+  const inputs = Object.entries(fn.schema.properties).filter(([, p]) => p['x-vitrine-input']);
+  if (inputs.length > 0) {
+    for (const [name, p] of inputs) if (typeof p.default?.specimen !== 'string') problems.push('no default specimen for input ' + name);
+    out.push({ name: fn.name, problems });
+    continue;
+  }
   const args = fn.parameters.map((p) => {
     if (p.kind === 'reporter') return { report() {} };
     if (p.kind === 'signal') return new AbortController().signal;

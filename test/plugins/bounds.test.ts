@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SpecimenResult } from 'vitrine';
-import { declaredFunctions, importPlugin, isNumeric } from './plugin-sources.ts';
+import { callWithInputs, declaredFunctions, importPlugin, isInput, isNumeric } from './plugin-sources.ts';
 import { expectWellFormed } from './result-checks.ts';
 
 const functions = declaredFunctions();
@@ -22,6 +22,7 @@ describe('parameter bounds', () => {
     for (const p of fn.parameters) {
       if (INJECTED.has(p.type.replace(/\s*\|\s*undefined/, ''))) continue;
       expect(p.initializer, `${fn.name}(${p.name}) needs a default`).toBeDefined();
+      if (isInput(p)) continue;
       if (!isNumeric(p)) continue;
       expect(p.minimum, `${fn.name}(${p.name}) @minimum`).toBeTypeOf('number');
       expect(p.maximum, `${fn.name}(${p.name}) @maximum`).toBeTypeOf('number');
@@ -32,6 +33,11 @@ describe('parameter bounds', () => {
   });
 
   it.each(functions.map((f) => [`${f.plugin}/${f.name}`, f] as const))('%s is sane at its maximums', async (_, fn) => {
+    if (fn.parameters.some(isInput)) {
+      const maximums = Object.fromEntries(fn.parameters.filter(isNumeric).map((p) => [p.name, OVERRIDES[fn.name]?.[p.name] ?? p.maximum]));
+      expectWellFormed(await callWithInputs(fn.plugin, fn.name, maximums));
+      return;
+    }
     const module = await importPlugin(fn.plugin);
     const args = fn.parameters.map((p) => OVERRIDES[fn.name]?.[p.name] ?? (isNumeric(p) ? p.maximum : undefined));
     const result = await (module[fn.name] as (...a: unknown[]) => SpecimenResult | Promise<SpecimenResult>)(...args);

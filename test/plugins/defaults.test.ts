@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SpecimenDeclaration, SpecimenResult } from 'vitrine';
-import { declaredFunctions, importPlugin, PLUGINS_DIR, pluginNames } from './plugin-sources.ts';
+import { callWithInputs, declaredFunctions, importPlugin, isInput, PLUGINS_DIR, pluginNames } from './plugin-sources.ts';
 import { expectWellFormed, kindOf } from './result-checks.ts';
 
 const functions = declaredFunctions();
@@ -25,7 +25,8 @@ describe('example plugin functions at their defaults', () => {
   it.each(functions.map((f) => [`${f.plugin}/${f.name}`, f] as const))('%s is well formed', async (_, declared) => {
     const module = await importPlugin(declared.plugin);
     const fn = module[declared.name] as () => SpecimenResult | Promise<SpecimenResult>;
-    const result = await fn();
+    // A function taking an input gets its default input resolved, as from a host.
+    const result = declared.parameters.some(isInput) ? await callWithInputs(declared.plugin, declared.name) : await fn();
     const declaredKind = RETURN_KINDS[declared.returnType.replace(/^Promise<(.*)>$/, '$1')];
     expect(declaredKind, `return type ${declared.returnType}`).toBeDefined();
     expect(kindOf(result)).toBe(declaredKind);

@@ -8,6 +8,8 @@ import { readdirSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Project } from 'ts-morph';
+import type { SpecimenResult } from 'vitrine';
+import { loadPlugin, type TestPlugin } from '../../core/testing/index.ts';
 
 export const PLUGINS_DIR = resolve(fileURLToPath(new URL('../../plugins', import.meta.url)));
 
@@ -74,6 +76,23 @@ export function declaredFunctions(): DeclaredFunction[] {
     }
   }
   return out;
+}
+
+/** True for input parameters (`MeshInput`, `VolumeInput`, ...): the host resolves their values. */
+export function isInput(parameter: DeclaredParameter): boolean {
+  return /^(Mesh|Volume|PointCloud|Image)Input$/.test(parameter.type);
+}
+
+const built = new Map<string, Promise<TestPlugin>>();
+
+/**
+ * Runs an example function as the host would, its inputs resolved (the specimens directory
+ * for static specimens): how functions that take inputs are called at their defaults.
+ */
+export async function callWithInputs(plugin: string, name: string, params: Record<string, unknown> = {}): Promise<SpecimenResult> {
+  let loaded = built.get(plugin);
+  if (!loaded) built.set(plugin, (loaded = loadPlugin(join(PLUGINS_DIR, plugin), { specimens: join(PLUGINS_DIR, '../specimens') })));
+  return (await (await loaded).call(name, params)).result as SpecimenResult;
 }
 
 /** True for parameters the schema types as number or integer. */

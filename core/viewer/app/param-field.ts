@@ -19,6 +19,8 @@ import { withUnset } from './param-unset.ts';
 import { createVectorControl } from './param-vector.ts';
 import './param-controls.css';
 import { numberFieldChars, sliderScale } from './slider-scale.ts';
+import { inputKindOf } from '../../params/input-schema.ts';
+import { createInputField } from './input-field.ts';
 
 export type { ChangeMode } from './param-control.ts';
 
@@ -39,6 +41,8 @@ function formatNumber(value: unknown): string {
 
 /** Builds the control for `name`. */
 export function createParamField(name: string, prop: ParameterProperty, required: boolean, notify: FieldChange): ParamField {
+  const input = inputKindOf(prop);
+  if (input) return createInputField(name, input, prop, required, notify);
   const kind = fieldKind(prop);
   // The last value sent, which an unset optional parameter gets back when switched on again.
   const memory = { last: initialValue(prop) };

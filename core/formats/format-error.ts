@@ -1,0 +1,19 @@
+/**
+ * @module format-error
+ * Raised by the file parsers (uploads and static specimens used as inputs) for bytes that are
+ * not a well-formed file of their kind; the message says why in a reader's words.
+ */
+export class FormatError extends Error {
+  override name = 'FormatError';
+}
+
+export function fail(message: string): never {
+  throw new FormatError(message);
+}
+
+/** Throws unless every value is a finite number (NaN or an infinity in a file is refused). */
+export function expectFinite(values: ArrayLike<number>, what: string): void {
+  for (let i = 0; i < values.length; i++) {
+    if (!Number.isFinite(values[i])) fail(`${what} holds a value that is not a finite number (index ${i})`);
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * @module parse-ply
+ * PLY files (ASCII and binary, either byte order): a file with faces is a mesh, one without
+ * is a point cloud (with `red green blue` colours when present). Element counts are checked
+ * against the bytes (or lines) that are there before anything is allocated, so a header that
+ * lies about its size is refused rather than believed.
+ */
+import type { StoredResult } from '../results/stored-result.ts';
+import { expectFinite, fail } from './format-error.ts';
+import { PLY_SIZES, parsePlyHeader, type PlyElement, type PlyProperty } from './ply-header.ts';
+import { sharedFloat32, toSharedUint32 } from './shared-arrays.ts';
+
+/** Reads one value after another from the body, whatever its encoding. */
+interface ValueReader {
+  next(type: string): number;
+}
+
+function binaryReader(bytes: Buffer, offset: number, little: boolean): ValueReader {
+  let at = offset;
+  const read: Record<string, (o: number) => number> = {
+    char: (o) => bytes.readInt8(o), int8: (o) => bytes.readInt8(o), uchar: (o) => bytes.readUInt8(o), uint8: (o) => bytes.readUInt8(o),
+    short: (o) => (little ? bytes.readInt16LE(o) : bytes.readInt16BE(o)), int16: (o) => (little ? bytes.readInt16LE(o) : bytes.readInt16BE(o)),
+    ushort: (o) => (little ? bytes.readUInt16LE(o) : bytes.readUInt16BE(o)), uint16: (o) => (little ? bytes.readUInt16LE(o) : bytes.readUInt16BE(o)),
+    int: (o) => (little ? bytes.readInt32LE(o) : bytes.readInt32BE(o)), int32: (o) => (little ? bytes.readInt32LE(o) : bytes.readInt32BE(o)),
+    uint: (o) => (little ? bytes.readUInt32LE(o) : bytes.readUInt32BE(o)), uint32: (o) => (little ? bytes.readUInt32LE(o) : bytes.readUInt32BE(o)),
+    float: (o) => (little ? bytes.readFloatLE(o) : bytes.readFloatBE(o)), float32: (o) => (little ? bytes.readFloatLE(o) : bytes.readFloatBE(o)),
+    double: (o) => (little ? bytes.readDoubleLE(o) : bytes.readDoubleBE(o)), float64: (o) => (little ? bytes.readDoubleLE(o) : bytes.readDoubleBE(o)),
+  };
+  return {
+    next(type) {
+      const size = PLY_SIZES[type]!;
+      if (at + size > bytes.length) fail('the PLY body ends early (truncated, or the header declares more than the file holds)');
+      const value = read[type]!(at);
+      at += size;
+      return value;
+    },
+  };
+}
+
+function asciiReader(text: string): ValueReader {
+  const tokens = text.split(/\s+/).filter((t) => t !== '');
+  let at = 0;
+  return {
+    next() {
+      if (at >= tokens.length) fail('the PLY body ends early (truncated, or the header declares more than the file holds)');
+      const value = Number(tokens[at++]);
+      if (Number.isNaN(value)) fail(`'${tokens[at - 1]}' in the PLY body is not a number`);
+      return value;
+    },
+  };
+}
+
+/** The least bytes (or ASCII tokens) `element` can take: refuses counts the file cannot hold. */
+function minimumSize(element: PlyElement, ascii: boolean): number {
+  const per = element.properties.reduce((sum, p) => sum + (ascii ? 1 : PLY_SIZES[p.countType ?? p.type]!), 0);
+  return per * element.count;
+}
+
+function readElement(reader: ValueReader, element: PlyElement, each: (values: Map<string, number | number[]>) => void): void {
+  for (let i = 0; i < element.count; i++) {
+    const values = new Map<string, number | number[]>();
+    for (const property of element.properties) values.set(property.name, readProperty(reader, property));
+    each(values);
+  }
+}
+
+function readProperty(reader: ValueReader, property: PlyProperty): number | number[] {
+  if (!property.countType) return reader.next(property.type);
+  const n = reader.next(property.countType);
+  const items: number[] = [];
+  for (let k = 0; k < n; k++) items.push(reader.next(property.type));
+  return items;
+}
+
+export function parsePly(bytes: Buffer): StoredResult {
+  const header = parsePlyHeader(bytes);
+  const ascii = header.format === 'ascii';
+  const body = bytes.subarray(header.bodyOffset);
+  const available = ascii ? body.toString('latin1').split(/\s+/).filter((t) => t !== '').length : body.length;
+  const needed = header.elements.reduce((sum, e) => sum + minimumSize(e, ascii), 0);
+  if (needed > available) fail(`the header declares at least ${needed} ${ascii ? 'values' : 'bytes'} of data, but the file holds ${available}`);
+  const vertexElement = header.elements.find((e) => e.name === 'vertex');
+  if (!vertexElement || vertexElement.count === 0) fail('the PLY file has no vertices');
+  for (const axis of ['x', 'y', 'z']) if (!vertexElement.properties.some((p) => p.name === axis)) fail(`the vertices have no '${axis}'`);
+  const hasColour = ['red', 'green', 'blue'].every((c) => vertexElement.properties.some((p) => p.name === c));
+  const points = sharedFloat32(vertexElement.count * 3);
+  const colours = hasColour ? new Uint8Array(new SharedArrayBuffer(vertexElement.count * 3)) : null;
+  const indices: number[] = [];
+  const reader = ascii ? asciiReader(body.toString('latin1')) : binaryReader(bytes, header.bodyOffset, header.format === 'binary_little_endian');
+  let v = 0;
+  for (const element of header.elements) {
+    readElement(reader, element, (values) => {
+      if (element === vertexElement) {
+        points[v * 3] = values.get('x') as number;
+        points[v * 3 + 1] = values.get('y') as number;
+        points[v * 3 + 2] = values.get('z') as number;
+        if (colours) ['red', 'green', 'blue'].forEach((c, k) => (colours[v * 3 + k] = values.get(c) as number));
+        v++;
+      } else if (element.name === 'face') {
+        const corners = (values.get('vertex_indices') ?? values.get('vertex_index')) as number[] | undefined;
+        if (!Array.isArray(corners) || corners.length < 3) fail('a face needs a vertex_indices list of at least 3 corners');
+        for (const c of corners) if (!Number.isInteger(c) || c < 0 || c >= vertexElement.count) fail(`a face names vertex ${c}, out of range for ${vertexElement.count} vertices`);
+        for (let k = 1; k + 1 < corners.length; k++) indices.push(corners[0]!, corners[k]!, corners[k + 1]!);
+      }
+    });
+  }
+  expectFinite(points, 'a vertex');
+  if (indices.length > 0) return { type: 'mesh', vertices: points, indices: toSharedUint32(indices) };
+  return colours ? { type: 'point_cloud', points, colors: colours } : { type: 'point_cloud', points };
+}

@@ -1,0 +1,64 @@
+/**
+ * @module weld-vertices
+ * Turns a triangle soup (three corners per triangle, as STL stores it) into an indexed mesh
+ * whose triangles share vertices with equal positions, so that mesh tools (simplifiers,
+ * smoothers) see one surface rather than loose triangles. Positions are compared bit for bit
+ * through an open-addressing table of indices: no string keys, one pass.
+ */
+import type { StoredResult } from '../results/stored-result.ts';
+import { sharedFloat32, sharedUint32 } from './shared-arrays.ts';
+
+/**
+ * A well-spread hash of three float bit patterns. Floats of round values end in many zero
+ * bits, which multiplying never moves down: the shifts fold the high bits into the low ones
+ * the table index keeps (without them a grid of integer positions lands in a few slots).
+ */
+function mix(x: number, y: number, z: number): number {
+  let h = Math.imul(x, 0x9e3779b1) ^ Math.imul(y ^ (y >>> 16), 0x85ebca77) ^ Math.imul(z ^ (z >>> 16), 0xc2b2ae3d);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x846ca68b);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+export function weldVertices(corners: Float32Array): StoredResult & { type: 'mesh' } {
+  const count = corners.length / 3;
+  const bits = new Uint32Array(corners.buffer, corners.byteOffset, corners.length);
+  let size = 1;
+  while (size < count * 2) size <<= 1;
+  const table = new Int32Array(size).fill(-1);
+  const mask = size - 1;
+  const firstOf = new Uint32Array(count);
+  const indices = sharedUint32(count);
+  let unique = 0;
+  for (let i = 0; i < count; i++) {
+    const x = bits[i * 3]!;
+    const y = bits[i * 3 + 1]!;
+    const z = bits[i * 3 + 2]!;
+    let slot = mix(x, y, z) & mask;
+    for (;;) {
+      const at = table[slot]!;
+      if (at === -1) {
+        table[slot] = unique;
+        firstOf[unique] = i;
+        indices[i] = unique++;
+        break;
+      }
+      const j = firstOf[at]! * 3;
+      if (bits[j] === x && bits[j + 1] === y && bits[j + 2] === z) {
+        indices[i] = at;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+  const vertices = sharedFloat32(unique * 3);
+  for (let v = 0; v < unique; v++) {
+    const j = firstOf[v]! * 3;
+    vertices[v * 3] = corners[j]!;
+    vertices[v * 3 + 1] = corners[j + 1]!;
+    vertices[v * 3 + 2] = corners[j + 2]!;
+  }
+  return { type: 'mesh', vertices, indices };
+}

@@ -1,0 +1,137 @@
+/**
+ * @module check-inputs
+ * Checks a request's input parameters when it arrives, before anything runs: each value is
+ * `{"specimen": id, "params": {...}}` (a static file or a dynamic specimen of the right type,
+ * with its own parameters checked as `/data` would check them, recursively) or
+ * `{"upload": id}`. Every refusal is a 400 naming the input by its path (`volume.params.mesh`).
+ *
+ * The checked values are canonical (an input's parameters with their defaults filled in), so
+ * the cache key of the function that takes them covers each input's own key: the same input,
+ * however it was written, is the same key. For each input a loader is made that produces its
+ * result just before the function runs.
+ */
+import { createHostError, isHostError, type HostError } from '../errors.ts';
+import { functionOfSpecimen, specimenSchema, specimenType, specimenValues, type HostContext } from '../host-context.ts';
+import { hashParams } from '../params/params-hash.ts';
+import type { FunctionEntry } from '../registry/function-entry.ts';
+import type { InputKind } from '../sdk/input-types.ts';
+import { inputParameters, MAX_INPUT_DEPTH, type InputLoader, type InputLoaders } from './input-types.ts';
+import { unreadableStatic } from './static-inputs.ts';
+
+/** Checked values, and loaders for their inputs (absent when the function takes none). */
+export interface CheckedInputs {
+  values: Record<string, unknown>;
+  inputs?: InputLoaders;
+}
+
+interface Checked {
+  canonical: Record<string, unknown>;
+  load: InputLoader;
+}
+
+type Schema = Record<string, unknown>;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const SHAPE = 'must be {"specimen": "<id>", "params": {...}} or {"upload": "<upload_id>"}';
+
+/**
+ * Checks the input parameters of `values` (already checked against `schema`).
+ * @param chain identities (function + hash of its values) of the computations above this one.
+ */
+export async function checkInputs(ctx: HostContext, entry: FunctionEntry, schema: Schema, values: Record<string, unknown>, chain?: string[], path = ''): Promise<CheckedInputs> {
+  const params = inputParameters(schema);
+  if (params.length === 0) return { values };
+  // A relayed function runs on its worker, which would need the results themselves sent over
+  // the channel; until the channel carries them, such inputs are refused rather than mangled.
+  if (entry.source.kind === 'remote') {
+    const given = params.find(([name]) => values[name] !== undefined);
+    if (given) throw createHostError('SPC_ERR_INPUT_INVALID', path ? `${path}.${given[0]}` : given[0], `cannot be given to ${entry.name}, a function relayed from a worker (inputs reach functions of this host only)`);
+  }
+  const above = chain ?? [identityOf(entry, values)];
+  const out = { ...values };
+  const inputs: InputLoaders = {};
+  for (const [name, type] of params) {
+    if (values[name] === undefined) continue;
+    const label = path ? `${path}.${name}` : name;
+    const checked = await checkOne(ctx, label, type, values[name], above);
+    out[name] = checked.canonical;
+    inputs[name] = checked.load;
+  }
+  return { values: out, inputs };
+}
+
+function identityOf(entry: FunctionEntry, values: Record<string, unknown>): string {
+  return `${entry.name}:${hashParams(values)}`;
+}
+
+async function checkOne(ctx: HostContext, label: string, type: InputKind, value: unknown, chain: string[]): Promise<Checked> {
+  if (!isPlainObject(value)) throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
+  if (chain.length > MAX_INPUT_DEPTH) throw createHostError('SPC_ERR_INPUT_TOO_DEEP', label, String(MAX_INPUT_DEPTH));
+  if (Object.hasOwn(value, 'upload')) return checkUpload(ctx, label, type, value);
+  if (Object.hasOwn(value, 'specimen')) return checkSpecimen(ctx, label, type, value, chain);
+  throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
+}
+
+async function checkUpload(ctx: HostContext, label: string, type: InputKind, value: Record<string, unknown>): Promise<Checked> {
+  const id = value.upload;
+  if (typeof id !== 'string' || Object.keys(value).length !== 1) throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
+  const uploads = ctx.uploads;
+  const got = uploads ? await uploads.typeOf(id) : null;
+  if (!uploads || !got) throw createHostError('SPC_ERR_INPUT_UNKNOWN', label, `upload '${id}'`);
+  if (got !== type) throw createHostError('SPC_ERR_INPUT_TYPE', label, type, `${got} (upload '${id}')`);
+  return {
+    canonical: { upload: id },
+    load: async () => {
+      const result = await uploads.get(id);
+      if (!result) throw createHostError('SPC_ERR_INPUT_UNKNOWN', label, `upload '${id}' (it expired)`);
+      return result;
+    },
+  };
+}
+
+async function checkSpecimen(ctx: HostContext, label: string, type: InputKind, value: Record<string, unknown>, chain: string[]): Promise<Checked> {
+  const { specimen: id, params } = value;
+  if (typeof id !== 'string' || Object.keys(value).some((k) => k !== 'specimen' && k !== 'params')) throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
+  if (params !== undefined && !isPlainObject(params)) throw createHostError('SPC_ERR_INPUT_INVALID', label, 'has params that are not a JSON object');
+  const record = ctx.catalog.get(id);
+  if (!record) throw createHostError('SPC_ERR_INPUT_UNKNOWN', label, `specimen '${id}'`);
+  const got = specimenType(ctx, record);
+  if (got !== type) throw createHostError('SPC_ERR_INPUT_TYPE', label, type, `${got} (specimen '${id}')`);
+  if (!record.is_dynamic) {
+    if (params && Object.keys(params).length > 0) throw createHostError('SPC_ERR_INPUT_INVALID', label, `names static specimen '${id}', which takes no params`);
+    const why = unreadableStatic(record);
+    if (why) throw createHostError('SPC_ERR_INPUT_INVALID', label, `names specimen '${id}', which ${why}`);
+    return { canonical: { specimen: id, params: {} }, load: (run) => ctx.staticInputs.load(record, run.signal) };
+  }
+  const entry = functionOfSpecimen(ctx, record);
+  let values: Record<string, unknown>;
+  try {
+    values = specimenValues(ctx, record, entry, params ?? {});
+  } catch (error) {
+    if (isHostError(error) && error.statusCode === 400) throw refused(label, error);
+    throw error;
+  }
+  const identity = identityOf(entry, values);
+  if (chain.includes(identity)) throw createHostError('SPC_ERR_INPUT_CYCLE', label, entry.name);
+  const nested = await checkInputs(ctx, entry, specimenSchema(ctx, record), values, [...chain, identity], `${label}.params`);
+  return {
+    canonical: { specimen: id, params: nested.values },
+    load: (run) =>
+      ctx.results.compute({
+        entry,
+        values: nested.values,
+        ...(nested.inputs ? { inputs: nested.inputs } : {}),
+        roomId: run.roomId,
+        specimenId: id,
+        signal: run.signal,
+        ...(run.onProgress ? { onProgress: run.onProgress } : {}),
+      }),
+  };
+}
+
+function refused(label: string, error: HostError): HostError {
+  return createHostError('SPC_ERR_INPUT_INVALID', label, `has params that are refused: ${error.message}`);
+}

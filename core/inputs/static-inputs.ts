@@ -1,0 +1,65 @@
+/**
+ * @module static-inputs
+ * Static specimens (files in the specimens directory, or a relayed worker's) read as input
+ * results through the upload parsers. A few recent files are kept parsed, keyed by path, size
+ * and modification time, so a file used again is not read again.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import type { SpecimenRecord } from '../catalog/specimen-record.ts';
+import { createHostError } from '../errors.ts';
+import { FormatError } from '../formats/format-error.ts';
+import { parsedExtension, parseFile } from '../formats/parse-file.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+
+/** Parsed files kept. */
+const KEPT = 4;
+
+/**
+ * Why a static record cannot be an input, or null when it can. A relayed worker's file is
+ * known only once fetched, so it is checked then.
+ */
+export function unreadableStatic(record: SpecimenRecord): string | null {
+  const data = record.data;
+  if (!data) return 'has no data file';
+  if (data.kind === 'remote' || parsedExtension(data.fileName)) return null;
+  return `is a '${data.fileName}' file, which no parser reads`;
+}
+
+async function readBody(record: SpecimenRecord, signal: AbortSignal): Promise<{ bytes: Buffer; name: string }> {
+  const data = record.data!;
+  if (data.kind !== 'remote') return { bytes: await readFile(data.path, { signal }), name: data.fileName };
+  const fetched = await data.fetch(signal);
+  const name = fetched.fileName ?? '';
+  if (Buffer.isBuffer(fetched.body)) return { bytes: fetched.body, name };
+  const chunks: Buffer[] = [];
+  for await (const chunk of fetched.body) chunks.push(chunk as Buffer);
+  return { bytes: Buffer.concat(chunks), name };
+}
+
+export class StaticInputs {
+  #kept = new Map<string, Promise<StoredResult>>();
+
+  /** The parsed file of a static specimen. @throws SPC_ERR_SPECIMEN_FILE_INVALID when it does not parse. */
+  async load(record: SpecimenRecord, signal: AbortSignal): Promise<StoredResult> {
+    const data = record.data;
+    if (!data) throw createHostError('SPC_ERR_SPECIMEN_NO_DATA', record.id);
+    const version = data.kind === 'remote' ? `remote:${record.worker_id ?? ''}` : await stat(data.path).then((s) => `${data.path}:${s.size}:${s.mtimeMs}`);
+    const key = `${record.id}\u0000${version}`;
+    let parsed = this.#kept.get(key);
+    if (parsed) {
+      this.#kept.delete(key);
+    } else {
+      const geometry = data.kind === 'npy' ? { spacing: data.spacing ?? null, origin: data.origin ?? null } : {};
+      parsed = readBody(record, signal).then(({ bytes, name }) => parseFile(bytes, name, geometry));
+      parsed.catch(() => this.#kept.delete(key));
+    }
+    this.#kept.set(key, parsed);
+    while (this.#kept.size > KEPT) this.#kept.delete(this.#kept.keys().next().value!);
+    try {
+      return await parsed;
+    } catch (error) {
+      if (error instanceof FormatError) throw createHostError('SPC_ERR_SPECIMEN_FILE_INVALID', record.id, error.message);
+      throw error;
+    }
+  }
+}

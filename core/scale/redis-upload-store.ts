@@ -1,0 +1,65 @@
+/**
+ * @module redis-upload-store
+ * Uploads on a Redis service: the parsed result lives in the service's blob store (content
+ * addressed, like computed results) and a small record names it, so an upload made on one
+ * host is an input on every host. Both expire after the upload time-to-live.
+ */
+import type { Redis } from 'ioredis';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { ResultType } from '../sdk/result-types.ts';
+import type { UploadInfo, UploadStore } from '../uploads/upload-store.ts';
+import type { BlobRef, BlobStore } from './blob-store.ts';
+import { KEYS } from './redis-keys.ts';
+import { orUnavailable } from './redis-unavailable.ts';
+
+interface UploadRecord extends BlobRef {
+  type: ResultType;
+  bytes: number;
+}
+
+export class RedisUploadStore implements UploadStore {
+  #redis: Redis;
+  #blobs: BlobStore;
+  #ttlMs: number;
+
+  constructor(redis: Redis, blobs: BlobStore, ttlSeconds: number) {
+    this.#redis = redis;
+    this.#blobs = blobs;
+    this.#ttlMs = ttlSeconds * 1000;
+  }
+
+  async #record(id: string): Promise<UploadRecord | null> {
+    const raw = await orUnavailable(this.#redis.get(KEYS.upload(id)));
+    return raw ? (JSON.parse(raw) as UploadRecord) : null;
+  }
+
+  #info(id: string, record: UploadRecord): UploadInfo {
+    return { upload_id: id, type: record.type, bytes: record.bytes, expires_in: Math.round(this.#ttlMs / 1000) };
+  }
+
+  async refresh(id: string): Promise<UploadInfo | null> {
+    const record = await this.#record(id);
+    if (!record) return null;
+    await orUnavailable(this.#blobs.touch(record, this.#ttlMs));
+    await orUnavailable(this.#redis.pexpire(KEYS.upload(id), this.#ttlMs));
+    return this.#info(id, record);
+  }
+
+  async put(id: string, result: StoredResult, bytes: number): Promise<UploadInfo> {
+    const ref = await orUnavailable(this.#blobs.put(result, this.#ttlMs));
+    const record: UploadRecord = { ...ref, type: result.type, bytes };
+    await orUnavailable(this.#redis.set(KEYS.upload(id), JSON.stringify(record), 'PX', this.#ttlMs));
+    return this.#info(id, record);
+  }
+
+  async typeOf(id: string): Promise<ResultType | null> {
+    return (await this.#record(id))?.type ?? null;
+  }
+
+  async get(id: string): Promise<StoredResult | null> {
+    const record = await this.#record(id);
+    return record ? orUnavailable(this.#blobs.get(record)) : null;
+  }
+
+  close(): void {}
+}

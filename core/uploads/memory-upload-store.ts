@@ -1,0 +1,82 @@
+/**
+ * @module memory-upload-store
+ * Uploads held by one host: counted in its result budget like cached results (least recently
+ * used dropped first), swept once their time-to-live has passed.
+ */
+import type { ResultBudget } from '../cache/result-budget.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { ResultType } from '../sdk/result-types.ts';
+import type { UploadInfo, UploadStore } from './upload-store.ts';
+
+interface Held {
+  result: StoredResult;
+  bytes: number;
+  expiresAt: number;
+}
+
+const SWEEP_MS = 5000;
+
+export class MemoryUploadStore implements UploadStore {
+  #held = new Map<string, Held>();
+  #budget: ResultBudget<StoredResult>;
+  #ttlMs: number;
+  #sweep: NodeJS.Timeout;
+
+  constructor(budget: ResultBudget<StoredResult>, ttlSeconds: number) {
+    this.#budget = budget;
+    this.#ttlMs = ttlSeconds * 1000;
+    this.#sweep = setInterval(() => this.#dropExpired(), SWEEP_MS);
+    this.#sweep.unref();
+  }
+
+  #live(id: string): Held | null {
+    const held = this.#held.get(id);
+    if (!held) return null;
+    if (held.expiresAt > Date.now()) return held;
+    this.#drop(id, held);
+    return null;
+  }
+
+  #drop(id: string, held: Held): void {
+    this.#held.delete(id);
+    this.#budget.release(held.result, `upload:${id}`);
+  }
+
+  #dropExpired(): void {
+    const now = Date.now();
+    for (const [id, held] of this.#held) if (held.expiresAt <= now) this.#drop(id, held);
+  }
+
+  #info(id: string, held: Held): UploadInfo {
+    return { upload_id: id, type: held.result.type, bytes: held.bytes, expires_in: Math.round((held.expiresAt - Date.now()) / 1000) };
+  }
+
+  async refresh(id: string): Promise<UploadInfo | null> {
+    const held = this.#live(id);
+    if (!held) return null;
+    held.expiresAt = Date.now() + this.#ttlMs;
+    this.#budget.touch(held.result);
+    return this.#info(id, held);
+  }
+
+  async put(id: string, result: StoredResult, bytes: number): Promise<UploadInfo | null> {
+    const held: Held = { result, bytes, expiresAt: Date.now() + this.#ttlMs };
+    this.#held.set(id, held);
+    this.#budget.hold(result, `upload:${id}`, () => this.#held.delete(id));
+    return this.#held.has(id) ? this.#info(id, held) : null;
+  }
+
+  async typeOf(id: string): Promise<ResultType | null> {
+    return this.#live(id)?.result.type ?? null;
+  }
+
+  async get(id: string): Promise<StoredResult | null> {
+    const held = this.#live(id);
+    if (held) this.#budget.touch(held.result);
+    return held?.result ?? null;
+  }
+
+  close(): void {
+    clearInterval(this.#sweep);
+  }
+}

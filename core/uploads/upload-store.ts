@@ -1,0 +1,42 @@
+/**
+ * @module upload-store
+ * Where uploaded files live once parsed: by content id (the same bytes give the same id), for
+ * a time-to-live refreshed by each new upload of them. Two implementations: MemoryUploadStore
+ * (one host; counted in the host's result budget) and RedisUploadStore (a Redis service: the
+ * parsed result in the service's blob store, so every host reads it).
+ */
+import { createHash, type Hash } from 'node:crypto';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { ResultType } from '../sdk/result-types.ts';
+
+/** What `POST /api/uploads` answers. */
+export interface UploadInfo {
+  upload_id: string;
+  type: ResultType;
+  /** Bytes of the uploaded file. */
+  bytes: number;
+  /** Seconds until it is dropped. */
+  expires_in: number;
+}
+
+export interface UploadStore {
+  /** The stored upload's info with its time-to-live refreshed; null when it is not stored. */
+  refresh(id: string, bytes: number): Promise<UploadInfo | null>;
+  /** Stores a parsed upload. Null when it cannot be kept (larger than the whole result budget). */
+  put(id: string, result: StoredResult, bytes: number): Promise<UploadInfo | null>;
+  /** The upload's result type, or null when unknown or expired. */
+  typeOf(id: string): Promise<ResultType | null>;
+  /** The parsed upload, or null when unknown or expired. */
+  get(id: string): Promise<StoredResult | null>;
+  close(): void;
+}
+
+/** The hash an upload's id is made of, fed its extension first and then its bytes. */
+export function createUploadHash(extension: string): Hash {
+  return createHash('sha256').update(extension).update('\u0000');
+}
+
+/** An upload's id: a hash of its bytes and its name's extension (one file, one id). */
+export function uploadId(bytes: Uint8Array, extension: string): string {
+  return createUploadHash(extension).update(bytes).digest('hex').slice(0, 32);
+}
