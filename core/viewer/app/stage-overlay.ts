@@ -41,6 +41,12 @@ export class StageOverlay {
     this.#set('notice', h('div', { class: 'card' }, h('h3', {}, title), h('p', {}, detail), action ?? null));
   }
 
+  /** Data that cannot be drawn (a file of another kind): says so, with a download link. */
+  noPreview(what: string, href: string): void {
+    const link = h('a', { class: 'button', href, download: '' }, 'Download the file');
+    this.notice('No preview for this file', `${what} cannot be drawn here.`, link);
+  }
+
   get kind(): OverlayKind {
     return (this.element.dataset.kind ?? 'none') as OverlayKind;
   }

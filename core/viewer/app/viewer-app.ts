@@ -7,21 +7,18 @@
  * reloaded by the host (an SSE `reload` event) refreshes what the viewer shows of it; with
  * "follow room" on, another peer's request in the room is shown here too (room-follower.ts).
  */
-import { createClient } from '../../client/client.ts';
-import type { VitrineClient } from '../../client/client.ts';
+import { createClient, type VitrineClient } from '../../client/client.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
 import { VitrineHttpError } from '../../client/errors.ts';
 import type { CatalogEntry, RoomEntry, SpecimenMetadata } from '../../client/wire-types.ts';
 import { BuildErrorOverlay } from './build-error-overlay.ts';
 import { CatalogView } from './catalog-view.ts';
-import { h, replaceChildren } from './dom.ts';
+import { replaceChildren } from './dom.ts';
 import { FunctionList, functionMetadata } from './function-list.ts';
 import { watchHostEvents, type ReloadEvent } from './host-events.ts';
 import { JobView } from './job-view.ts';
-import { LatestRequest } from './latest-request.ts';
-import type { RequestContext } from './latest-request.ts';
-import { createLayout } from './layout.ts';
-import type { Layout } from './layout.ts';
+import { LatestRequest, type RequestContext } from './latest-request.ts';
+import { createLayout, type Layout } from './layout.ts';
 import { editedValues } from './param-check.ts';
 import { ParamPanel } from './param-panel.ts';
 import { renderData } from './render-data.ts';
@@ -37,6 +34,7 @@ import { StageOverlay } from './stage-overlay.ts';
 import { StatsView, statsOf } from './stats-view.ts';
 import { DEFAULT_ROOM, readUrlState, writeUrlState } from './url-state.ts';
 import { createPageVr } from './xr/page-vr.ts';
+import { mountViews, wireControls } from './viewer-controls.ts';
 import type { VrMode } from './xr/vr-mode.ts';
 
 /** Debounce while a slider is dragged or a field is typed in. */
@@ -75,26 +73,14 @@ export class ViewerApp {
   constructor(root: HTMLElement) {
     this.#layout = createLayout(root);
     this.#catalog = new CatalogView((entry) => this.#client.thumbnailUrl(entry.id), (entry) => this.#choose(entry));
-    this.#layout.catalogPane.append(this.#catalog.element, this.#functions.element);
-    this.#layout.root.append(this.#buildErrors.element);
-    this.#layout.inspector.prepend(this.#head.element);
     this.#job = new JobView(() => this.#requests.abort());
-    this.#layout.jobSection.append(this.#job.element);
-    this.#layout.topbar.append(this.#follower.element);
-    this.#layout.stagePane.append(this.#overlay.element);
-    this.#layout.stageHud.append(this.#stats.element);
-    this.#layout.linksSection.append(this.#downloads.element);
-    this.#layout.stagePane.append(
-      h('button', { class: 'button ghost small stage-reset', type: 'button', title: 'Frame the specimen again', 'data-testid': 'reset-camera', onclick: () => this.#stage?.resetCamera() }, 'Reset camera'),
-    );
-    this.#layout.resetButton.addEventListener('click', () => {
+    const views = { catalog: [this.#catalog.element, this.#functions.element], buildErrors: this.#buildErrors.element, head: this.#head.element, job: this.#job.element };
+    mountViews(this.#layout, { ...views, follower: this.#follower.element, overlay: this.#overlay.element, stats: this.#stats.element, downloads: this.#downloads.element });
+    const resetParams = (): void => {
       this.#panel?.reset();
       this.#request(0);
-    });
-    this.#layout.roomInput.addEventListener('change', () => this.#setRoom(this.#layout.roomInput.value));
-    this.#layout.roomInput.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') this.#setRoom(this.#layout.roomInput.value);
-    });
+    };
+    wireControls(this.#layout, { resetCamera: () => this.#stage?.resetCamera(), resetParams, setRoom: (room) => this.#setRoom(room) });
     try {
       this.#stage = new Stage(this.#layout.stageHost);
     } catch (error) {
@@ -294,8 +280,7 @@ export class ViewerApp {
     }
     const meshColour = data.type === 'mesh' || data.type === 'file' ? await meshColourOf(meta.color, this.#isFunction ? null : this.#client.thumbnailUrl(meta.id)) : null;
     const rendered = await renderData(this.#stage, data, { meshColour });
-    if (meshColour) this.#layout.stagePane.dataset.meshColour = `#${meshColour.getHexString(SRGBColorSpace)}`;
-    else delete this.#layout.stagePane.dataset.meshColour;
+    this.#layout.stagePane.dataset.meshColour = meshColour ? `#${meshColour.getHexString(SRGBColorSpace)}` : '';
     if (!context.isCurrent()) {
       rendered.content?.dispose();
       return;
@@ -304,10 +289,7 @@ export class ViewerApp {
     if (rendered.panel) this.#layout.stageTools.append(rendered.panel);
     this.#stats.show([...stats, ...rendered.stats]);
     if (rendered.content) this.#overlay.clear();
-    else {
-      const link = h('a', { class: 'button', href: this.#layout.dataLink.getAttribute('href') ?? '#', download: '' }, 'Download the file');
-      this.#overlay.notice('No preview for this file', `${data.type === 'file' ? data.contentType : data.type} cannot be drawn here.`, link);
-    }
+    else this.#overlay.noPreview(data.type === 'file' ? data.contentType : data.type, this.#layout.dataLink.getAttribute('href') ?? '#');
   }
 
   #fail(error: unknown): void {
