@@ -17,6 +17,7 @@ import type { ScriptedRedis } from './redis-scripts.ts';
 import type { RedisBlobStore } from './redis-blob-store.ts';
 import { orUnavailable } from './redis-unavailable.ts';
 import type { WorkQueue } from './work-queue.ts';
+import { RoomPointers, type PointerRead } from './room-pointers.ts';
 
 /** How often a waiter re-reads a computation it was not nudged about. */
 const RECHECK_MS = 1000;
@@ -56,6 +57,7 @@ export class Computations {
   #queue: WorkQueue;
   #nodes: NodeDirectory;
   #hostId: string;
+  readonly pointers: RoomPointers;
 
   constructor(deps: { redis: ScriptedRedis; events: RedisEvents; blobs: RedisBlobStore; queue: WorkQueue; nodes: NodeDirectory; times: ComputationTimes; hostId: string }) {
     this.#hostId = deps.hostId;
@@ -65,16 +67,26 @@ export class Computations {
     this.#events = deps.events;
     this.#queue = deps.queue;
     this.#nodes = deps.nodes;
+    const redis = deps.redis;
+    this.pointers = new RoomPointers(
+      () => deps.events.listening,
+      async (counts) => void (await redis.vCountHits(...[...counts].flatMap(([room, { key, n }]) => [room, key, n]))),
+    );
+    deps.events.onPointerChange((room) => (room === '*' ? this.pointers.dropAll() : this.pointers.invalidate(room)));
+    // Invalidations published while the subscription was away are lost: what is held goes.
+    deps.events.onResubscribed(() => this.pointers.dropAll());
   }
 
   get events(): RedisEvents {
     return this.#events;
   }
 
-  /** The room's entry for `key` (its blob), or null. One Redis command. */
-  async hit(room: string, key: string): Promise<BlobRef | null> {
-    const reply = (await orUnavailable(this.redis.vHit(KEYS.room(room), key))) as [string, string] | null;
-    return reply ? { hash: reply[0], meta: reply[1] } : null;
+  /** The room's entry for `key` (its blob), or null: from the pointers held, else one Redis command. */
+  hit(room: string, key: string): Promise<BlobRef | null> {
+    return this.pointers.hit(room, key, async () => {
+      const reply = (await orUnavailable(this.redis.vPointer(KEYS.room(room)))) as [string, string, string, number] | null;
+      return reply ? ({ key: reply[0], ref: { hash: reply[1], meta: reply[2] }, ttlMs: reply[3] } satisfies PointerRead) : null;
+    });
   }
 
   /** The result a blob holds; null when its bytes are gone. */
@@ -84,7 +96,8 @@ export class Computations {
 
   /** Drops a room pointer whose result is gone, so the next request computes. */
   async forget(room: string): Promise<void> {
-    await orUnavailable(this.redis.del(KEYS.room(room)));
+    this.pointers.invalidate(room);
+    await orUnavailable(this.redis.vForget(room));
   }
 
   /**

@@ -33,6 +33,7 @@ export class RedisEvents {
   #hub: EventHub;
   #cancelListeners = new Set<(cid: string) => void>();
   #resubscribeListeners = new Set<() => void>();
+  #pointerListeners = new Set<(room: string) => void>();
   /** Set once the first subscription is in: later connections are reconnections. */
   #subscribed = false;
   /** True while the subscriptions are in: nothing published now is lost to this host. */
@@ -60,7 +61,7 @@ export class RedisEvents {
     });
     // Subscribing waits for a connection; ioredis subscribes again after every reconnection.
     // A host answers only once subscribed, so no event of a request it serves falls before.
-    const subscribed = this.#subscriber.subscribe(CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel).then(
+    const subscribed = this.#subscriber.subscribe(CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel, CHANNELS.pointer).then(
       () => {
         this.#subscribed = true;
         this.#live = true;
@@ -95,6 +96,7 @@ export class RedisEvents {
   #dispatch(channel: string, message: string): void {
     if (channel === CHANNELS.nudge) this.#nudge(message);
     else if (channel === CHANNELS.cancel) for (const listener of this.#cancelListeners) listener(message);
+    else if (channel === CHANNELS.pointer) for (const listener of this.#pointerListeners) listener(message);
     else if (channel === CHANNELS.room) {
       let parsed: RoomEventMessage;
       try {
@@ -118,6 +120,12 @@ export class RedisEvents {
   /** Calls `onChange` whenever `id` (a computation or job) may have changed; returns the unsubscribe. */
   watch(id: string, onChange: () => void): () => void {
     return this.#hub.subscribe(`${NUDGE}${id}`, () => onChange());
+  }
+
+  /** Calls `listener` with each room id whose entry changed (`*`: every room). */
+  onPointerChange(listener: (room: string) => void): () => void {
+    this.#pointerListeners.add(listener);
+    return () => this.#pointerListeners.delete(listener);
   }
 
   /** Calls `listener` with each computation id whose run must stop. */

@@ -93,6 +93,8 @@ export class RedisResults implements ResultSource {
 
   async stats(): Promise<CacheStats> {
     const redis = this.#comps.redis;
+    // This host's hits not yet written are counted too.
+    await this.#comps.pointers.flush();
     const now = Date.now();
     const rooms = await orUnavailable(redis.zrangebyscore(KEYS.rooms, now, '+inf'));
     void redis.zremrangebyscore(KEYS.rooms, '-inf', now).catch(() => 0);
@@ -111,6 +113,7 @@ export class RedisResults implements ResultSource {
 
   async clear(): Promise<number> {
     const cleared = Number(await orUnavailable(this.#comps.redis.vClear()));
+    this.#comps.pointers.dropAll();
     this.#comps.blobs.dropLocal();
     return cleared + (await this.#local.clear());
   }
@@ -120,6 +123,7 @@ export class RedisResults implements ResultSource {
   }
 
   abortAll(): void {
+    this.#comps.pointers.close();
     this.#closing.abort();
     this.#local.abortAll();
   }
