@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createHostError, HostError, type HostErrorCode, ERRORS } from '../errors.ts';
+import type { OpenedResult } from '../invoke/result-service.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { BlobRef } from './blob-store.ts';
 import type { NodeDirectory } from './compute-nodes.ts';
@@ -92,6 +93,11 @@ export class Computations {
   /** The result a blob holds; null when its bytes are gone. */
   read(ref: BlobRef): Promise<StoredResult | null> {
     return orUnavailable(this.blobs.get(ref));
+  }
+
+  /** The blob's result to send at once (its bytes perhaps still arriving); null when they are gone. */
+  open(ref: BlobRef): Promise<OpenedResult | null> {
+    return orUnavailable(this.blobs.open(ref));
   }
 
   /** Drops a room pointer whose result is gone, so the next request computes. */
