@@ -8,22 +8,15 @@
  * data (it may have missed invalidations meanwhile) holds no pointer from before. Hits read
  * from memory still reach the room's access count.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { getData, lineCount, readyz, room, startService, tag, type Service } from './service.ts';
+import { getData, lineCount, readyz, room, tag, useTwoHosts } from './service.ts';
 
-let service: Service;
-let a: RunningHost;
-let b: RunningHost;
-beforeAll(async () => {
-  service = await startService();
-  [a, b] = await Promise.all([service.host(), service.host()]);
-  await service.worker({ poolSize: 2 });
-}, 90_000);
+const s = useTwoHosts({ poolSize: 2 });
 
-const params = (t: string) => ({ dir: service.runs, tag: t, delay_ms: 0 });
-const runs = (t: string) => lineCount(service.runs, `${t}.runs`);
+const params = (t: string) => ({ dir: s.service.runs, tag: t, delay_ms: 0 });
+const runs = (t: string) => lineCount(s.service.runs, `${t}.runs`);
 
 async function ok(host: RunningHost, t: string, roomId: string): Promise<void> {
   const reply = await getData(host, 'count', params(t), roomId);
@@ -36,26 +29,26 @@ describe('room pointers held by hosts', () => {
     const expected = new Map<string, number>();
     const check = (t: string) => expect(runs(t), `runs of ${t}`).toBe(expected.get(t) ?? 0);
     let current = tag();
-    await ok(a, current, r);
+    await ok(s.a, current, r);
     expected.set(current, 1);
     for (let i = 0; i < 6; i++) {
       const next = tag();
       // B holds the room's current entry (read twice: the second read comes from memory).
-      await ok(b, current, r);
-      await ok(b, current, r);
+      await ok(s.b, current, r);
+      await ok(s.b, current, r);
       check(current);
       // A changes the room's entry; as soon as A has answered, B must see the new entry: a hit
       // (no second run of `next`), and the old values a miss (a second run of `current`).
-      await ok(a, next, r);
+      await ok(s.a, next, r);
       expected.set(next, 1);
       check(next);
-      await ok(b, next, r);
+      await ok(s.b, next, r);
       check(next);
-      await ok(b, current, r);
+      await ok(s.b, current, r);
       expected.set(current, expected.get(current)! + 1);
       check(current);
       // B's change must in turn reach A: `next` is a miss there now.
-      await ok(a, next, r);
+      await ok(s.a, next, r);
       expected.set(next, 2);
       check(next);
       current = next;
@@ -65,11 +58,11 @@ describe('room pointers held by hosts', () => {
   it('count hits served from memory in the room access count', async () => {
     const r = room();
     const t = tag();
-    await ok(a, t, r);
-    for (let i = 0; i < 4; i++) await ok(b, t, r);
+    await ok(s.a, t, r);
+    for (let i = 0; i < 4; i++) await ok(s.b, t, r);
     // Each host writes its hits within a second; stats flushes its own at once.
     const stats = await waitFor(async () => {
-      const body = (await (await fetch(`${a.url}/api/processing/cache/stats`)).json()) as { entries: { room_id: string; access_count: number }[] };
+      const body = (await (await fetch(`${s.a.url}/api/processing/cache/stats`)).json()) as { entries: { room_id: string; access_count: number }[] };
       const entry = body.entries.find((e) => e.room_id === r);
       return entry && entry.access_count >= 5 ? entry : undefined;
     }, 'the hits of B counted');
@@ -80,17 +73,17 @@ describe('room pointers held by hosts', () => {
   it('are all dropped when Redis comes back without its data, so nothing from before is a hit', async () => {
     const r = room();
     const t = tag();
-    await ok(a, t, r);
-    await ok(b, t, r);
-    await ok(b, t, r);
+    await ok(s.a, t, r);
+    await ok(s.b, t, r);
+    await ok(s.b, t, r);
     expect(runs(t)).toBe(1);
-    await service.redis.kill();
-    await service.redis.restart();
-    await waitFor(async () => ((await readyz(b)).status === 200 ? true : undefined), 'B to be ready again', 30_000);
+    await s.service.redis.kill();
+    await s.service.redis.restart();
+    await waitFor(async () => ((await readyz(s.b)).status === 200 ? true : undefined), 'B to be ready again', 30_000);
     // The room's entry is gone with Redis's data: B must compute, not answer from its copy.
-    await waitFor(async () => ((await getData(b, 'count', params(t), r)).status === 200 ? true : undefined), 'B to answer again', 30_000);
+    await waitFor(async () => ((await getData(s.b, 'count', params(t), r)).status === 200 ? true : undefined), 'B to answer again', 30_000);
     expect(runs(t)).toBe(2);
-    await ok(a, t, r);
+    await ok(s.a, t, r);
     expect(runs(t)).toBe(2);
   });
 });
