@@ -12,7 +12,7 @@
  *    (target ≤ 2x), and Redis commands per poll;
  * 4. small mesh hits (a 2,000-triangle envelope of about 50 KB, 50 connections) on a Redis
  *    host, whose room pointer it holds, against the in-memory host (target ≥ 0.9);
- * 5. Redis commands per second with many job streams open on a quiet running job (target < 50),
+ * 5. Redis commands per second with 5,000 job streams (BENCH_JOB_STREAMS) open on a quiet running job (target < 50),
  *    everything else of the service included (heartbeats, health pings, BullMQ).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -150,7 +150,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     );
 
     // 5. Many job streams open on a quiet running job (burn reports nothing): Redis at idle.
-    const STREAMS = Number(process.env.BENCH_JOB_STREAMS ?? 2000);
+    const STREAMS = Number(process.env.BENCH_JOB_STREAMS ?? 5000);
     const quiet = await post(`${a.url}/api/specimens/burn/start`, { params: { seconds: 120, seed: 2 }, room_id: 'streams-quiet' });
     const streams: StreamReader[] = [];
     for (let i = 0; i < STREAMS; i += 100) {
