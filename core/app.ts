@@ -204,7 +204,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   app.decorate('vitrine', handle);
   for (const [name, fn] of Object.entries(input.meshFunctions ?? {})) handle.registerFunction(name, fn, { returnType: 'mesh' });
 
-  await installEvents(app, ctx);
+  await installEvents(app, ctx, { maxStreams: options.maxEventStreams });
   const readiness = await installOps(app, ctx, scheduler);
   let loaded = false;
   let closing = false;

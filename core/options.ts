@@ -43,6 +43,8 @@ export interface HostOptions {
   maxFinishedJobs?: number;
   /** Queued and running jobs at most; past it `/start` answers 503 with Retry-After. @defaultValue 1000 */
   maxJobs?: number;
+  /** Event streams (SSE) open at once on this host; past it a new stream gets 503 with Retry-After. @defaultValue 10000 */
+  maxEventStreams?: number;
   /**
    * Bytes of every result the host holds (room entries and finished jobs' results, each
    * counted once); least recently used go first. @defaultValue a quarter of the machine's memory
@@ -127,6 +129,7 @@ export const HOST_DEFAULTS = Object.freeze({
   maxJobMessages: 10000,
   maxFinishedJobs: 10000,
   maxJobs: 1000,
+  maxEventStreams: 10_000,
   cacheMaxBytes: Math.floor(totalmem() / 4),
   roomThreads: null,
   defaultRoomId: 'service',
@@ -175,6 +178,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('maxJobMessages', o.maxJobMessages);
   positive('maxFinishedJobs', o.maxFinishedJobs);
   positive('maxJobs', o.maxJobs);
+  if (!Number.isInteger(o.maxEventStreams) || o.maxEventStreams < 1) throw new TypeError(`maxEventStreams must be a positive integer, got ${String(o.maxEventStreams)}`);
   positive('cacheMaxBytes', o.cacheMaxBytes);
   if (!Number.isSafeInteger(o.headsetTriangles) || o.headsetTriangles < 1) throw new TypeError(`headsetTriangles must be a positive integer, got ${String(o.headsetTriangles)}`);
   if (typeof o.clientProfiles !== 'boolean') throw new TypeError('clientProfiles must be a boolean');

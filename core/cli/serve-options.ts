@@ -33,6 +33,8 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
                              Authorization: Bearer T; none leaves them open (default: open
                              on loopback; bound elsewhere, a random token printed at start)
   --max-jobs N               queued + running jobs; past it /start answers 503 (default 1000)
+  --max-event-streams N      event streams open at once on this host; past it a new one
+                             answers 503 with Retry-After (default 10000)
   --room-threads N           compute threads one room may hold; queued work is taken
                              round-robin across rooms (default: half the pool, at least 1)
   --redis URL                join the Redis service at redis://HOST:PORT[/DB]: every host with
@@ -88,6 +90,7 @@ const FLAGS = {
   'pool-size': { type: 'string' },
   'cache-max-bytes': { type: 'string' },
   'max-jobs': { type: 'string' },
+  'max-event-streams': { type: 'string' },
   'cors-origin': { type: 'string' },
   'admin-token': { type: 'string' },
   'room-threads': { type: 'string' },
@@ -233,6 +236,8 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
   const compute = number('compute', get('compute'), true);
   const admin = chooseAdminToken(host, get('admin-token'));
   if (compute !== undefined && redis === undefined) throw new Error('--compute needs --redis (a lone host computes on its --pool-size threads)');
+  const maxEventStreams = number('max-event-streams', get('max-event-streams'), true);
+  if (maxEventStreams === 0) throw new Error('--max-event-streams must be at least 1');
   const blobStore = get('blob-store');
   if (blobStore !== undefined && !isRedisUrl(blobStore)) throw new Error(`--blob-store must be a URL like redis://127.0.0.1:6380 (optionally /DB), got '${blobStore}'`);
   if (blobStore !== undefined && redis === undefined) throw new Error('--blob-store needs --redis (a lone host keeps results in its own memory)');
@@ -256,6 +261,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       poolSize: number('pool-size', get('pool-size'), true),
       cacheMaxBytes: number('cache-max-bytes', get('cache-max-bytes'), true),
       maxJobs: number('max-jobs', get('max-jobs'), true),
+      maxEventStreams,
       corsOrigin: corsOrigin(get('cors-origin')),
       adminToken: admin.token,
       roomThreads: number('room-threads', get('room-threads'), true),

@@ -7,7 +7,9 @@
  * - it watches the job before its first read, so no change falls between the two;
  * - each nudge re-reads `progress(id, lastSentSeq)`; reads are serialized (never two in
  *   flight, nudges meanwhile coalesce into one more read), so events go out in seq order;
- * - a nudge may be lost (Redis pub/sub), so the stream also re-reads on a timer.
+ * - nothing else is read: a JobService nudges every change (a Redis service also nudges every
+ *   watcher once its subscription is back after a reconnection), so an open stream of a quiet
+ *   job costs nothing. `rereadMs` adds a re-read period for a service that may lose nudges.
  * A terminal status comes with every message the job ever reports (the job's end marker), so
  * sending the messages of that last read and then the end event loses nothing. Sends wait for
  * the socket to drain, so a client that stops reading holds the job's messages (kept by the
@@ -20,14 +22,11 @@ import type { JobService } from '../jobs/job-service.ts';
 import { dropIfBehind } from './stream-backlog.ts';
 import type { StreamScope } from './stream-scope.ts';
 
-/** How often an open job stream re-reads the job even without a nudge. */
-export const JOB_REREAD_MS = 1500;
-
 export interface JobStreamOptions {
   /** Messages with seq above this are sent (from `Last-Event-ID` or `?since`; -1: all). */
   since: number;
   log: FastifyBaseLogger;
-  /** @defaultValue {@link JOB_REREAD_MS} */
+  /** Re-reads the job this often even without a nudge. @defaultValue none */
   rereadMs?: number;
 }
 
@@ -110,8 +109,10 @@ export async function streamJob(reply: FastifyReply, scope: StreamScope, jobs: J
   // then knows the stream is open.
   reply.sse.sendHeaders();
   reply.raw.flushHeaders();
-  const timer = setInterval(pump, options.rereadMs ?? JOB_REREAD_MS);
-  timer.unref();
-  scope.add(() => clearInterval(timer));
+  if (options.rereadMs) {
+    const timer = setInterval(pump, options.rereadMs);
+    timer.unref();
+    scope.add(() => clearInterval(timer));
+  }
   await run(first);
 }

@@ -21,7 +21,7 @@ export interface EventRoutesOptions {
   context: HostContext;
   /** The bound on open streams, shared with every other stream route of the host. */
   limit: StreamLimit;
-  /** How often a job stream re-reads its job without a nudge (tests shorten it). */
+  /** How often a job stream re-reads its job without a nudge, for a service that may lose them. @defaultValue never */
   jobRereadMs?: number;
 }
 

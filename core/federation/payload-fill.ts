@@ -2,8 +2,12 @@
  * @module payload-fill
  * A payload buffer that is written front to back as chunks arrive, and that readers can
  * follow: `until(n)` resolves once the first n bytes are in. It lets the relay send a result
- * to its first HTTP client while the rest still crosses from the worker.
+ * to its first HTTP client while the rest still crosses from the worker, and a host of a Redis
+ * service send a result while its chunks still come from the blob store.
  */
+
+import type { ArrivingResult } from '../invoke/invoker.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 
 interface Waiter {
   offset: number;
@@ -17,8 +21,9 @@ export class PayloadFill {
   #error: Error | null = null;
   #waiters: Waiter[] = [];
 
-  constructor(byteLength: number) {
-    this.bytes = new Uint8Array(new ArrayBuffer(byteLength));
+  /** @param buffer the memory to fill (its first `byteLength` bytes); a new ArrayBuffer by default */
+  constructor(byteLength: number, buffer: ArrayBufferLike = new ArrayBuffer(byteLength)) {
+    this.bytes = new Uint8Array(buffer, 0, byteLength) as Uint8Array;
   }
 
   /** Bytes written so far, from the start. */
@@ -57,4 +62,17 @@ export class PayloadFill {
     if (this.#error) return Promise.reject(this.#error);
     return new Promise<void>((resolve, reject) => this.#waiters.push({ offset, resolve, reject }));
   }
+}
+
+/** `result`, whose arrays are views onto `fill`'s bytes, as a result still arriving. */
+export function arrivingResult(result: StoredResult, fill: PayloadFill): ArrivingResult {
+  return {
+    result,
+    async arrived(view, atLeast) {
+      if (view.buffer !== fill.bytes.buffer) return view.byteLength;
+      const end = view.byteOffset + view.byteLength;
+      await fill.until(Math.min(end, view.byteOffset + atLeast));
+      return Math.min(end, fill.filled) - view.byteOffset;
+    },
+  };
 }

@@ -7,10 +7,10 @@
  * Aborting the signal sends a cancel to the worker.
  */
 import { createHostError } from '../errors.ts';
-import type { ArrivingResult, InvokeContext, Invoker, JobRef, ProgressUpdate } from '../invoke/invoker.ts';
+import type { InvokeContext, Invoker, JobRef, ProgressUpdate } from '../invoke/invoker.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { PayloadFill } from './payload-fill.ts';
+import { arrivingResult } from './payload-fill.ts';
 import type { PeerChannel } from './peer-channel.ts';
 import { checkResultHeader, decodeResultFrame, type ResultHeader } from './result-frame.ts';
 
@@ -59,18 +59,6 @@ function checkedHeader(body: Record<string, unknown>, byteLength: number): Resul
   const header = checkResultHeader(body.header);
   if (header.byteLength !== byteLength) throw new Error('result payload does not match its header');
   return header;
-}
-
-function arrivingResult(result: StoredResult, fill: PayloadFill): ArrivingResult {
-  return {
-    result,
-    async arrived(view, atLeast) {
-      if (view.buffer !== fill.bytes.buffer) return view.byteLength;
-      const end = view.byteOffset + view.byteLength;
-      await fill.until(Math.min(end, view.byteOffset + atLeast));
-      return Math.min(end, fill.filled) - view.byteOffset;
-    },
-  };
 }
 
 /** The job as the worker names it: same id, the specimen without this relay's prefix. */

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createHostError, HostError, type HostErrorCode, ERRORS } from '../errors.ts';
+import type { OpenedResult } from '../invoke/result-service.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { BlobRef } from './blob-store.ts';
 import type { NodeDirectory } from './compute-nodes.ts';
@@ -17,6 +18,7 @@ import type { ScriptedRedis } from './redis-scripts.ts';
 import type { RedisBlobStore } from './redis-blob-store.ts';
 import { orUnavailable } from './redis-unavailable.ts';
 import type { WorkQueue } from './work-queue.ts';
+import { RoomPointers, type PointerRead } from './room-pointers.ts';
 
 /** How often a waiter re-reads a computation it was not nudged about. */
 const RECHECK_MS = 1000;
@@ -58,6 +60,7 @@ export class Computations {
   #queue: WorkQueue;
   #nodes: NodeDirectory;
   #hostId: string;
+  readonly pointers: RoomPointers;
 
   constructor(deps: { redis: ScriptedRedis; events: RedisEvents; blobs: RedisBlobStore; queue: WorkQueue; nodes: NodeDirectory; times: ComputationTimes; hostId: string }) {
     this.#hostId = deps.hostId;
@@ -67,16 +70,26 @@ export class Computations {
     this.#events = deps.events;
     this.#queue = deps.queue;
     this.#nodes = deps.nodes;
+    const redis = deps.redis;
+    this.pointers = new RoomPointers(
+      () => deps.events.listening,
+      async (counts) => void (await redis.vCountHits(...[...counts].flatMap(([room, { key, n }]) => [room, key, n]))),
+    );
+    deps.events.onPointerChange((room) => (room === '*' ? this.pointers.dropAll() : this.pointers.invalidate(room)));
+    // Invalidations published while the subscription was away are lost: what is held goes.
+    deps.events.onResubscribed(() => this.pointers.dropAll());
   }
 
   get events(): RedisEvents {
     return this.#events;
   }
 
-  /** The room's entry for `key` (its blob), or null. One Redis command. */
-  async hit(room: string, key: string): Promise<BlobRef | null> {
-    const reply = (await orUnavailable(this.redis.vHit(KEYS.room(room), key))) as [string, string] | null;
-    return reply ? { hash: reply[0], meta: reply[1] } : null;
+  /** The room's entry for `key` (its blob), or null: from the pointers held, else one Redis command. */
+  hit(room: string, key: string): Promise<BlobRef | null> {
+    return this.pointers.hit(room, key, async () => {
+      const reply = (await orUnavailable(this.redis.vPointer(KEYS.room(room)))) as [string, string, string, number] | null;
+      return reply ? ({ key: reply[0], ref: { hash: reply[1], meta: reply[2] }, ttlMs: reply[3] } satisfies PointerRead) : null;
+    });
   }
 
   /** The result a blob holds; null when its bytes are gone. */
@@ -84,9 +97,15 @@ export class Computations {
     return orUnavailable(this.blobs.get(ref));
   }
 
+  /** The blob's result to send at once (its bytes perhaps still arriving); null when they are gone. */
+  open(ref: BlobRef): Promise<OpenedResult | null> {
+    return orUnavailable(this.blobs.open(ref));
+  }
+
   /** Drops a room pointer whose result is gone, so the next request computes. */
   async forget(room: string): Promise<void> {
-    await orUnavailable(this.redis.del(KEYS.room(room)));
+    this.pointers.invalidate(room);
+    await orUnavailable(this.redis.vForget(room));
   }
 
   /**

@@ -1,9 +1,10 @@
 /**
  * @module job-tally
- * The jobs this host started in a Redis service, by state, for `counts()` and /metrics: each
- * running job's status is re-read every 2 s (not on every progress nudge: a figure for metrics
- * need not cost a read per message); finished ones are forgotten after the job TTL, as the
- * service forgets them.
+ * The jobs this host started in a Redis service, by state, for `counts()` and /metrics: a
+ * running job's status is re-read at most every 2 s, and only after a nudge said it may have
+ * changed (not on every progress nudge: a figure for metrics need not cost a read per message,
+ * and a quiet job costs none); finished ones are forgotten after the job TTL, as the service
+ * forgets them.
  */
 import type { JobStatus } from '../client/wire-types.ts';
 
@@ -12,28 +13,37 @@ const RECHECK_MS = 2000;
 interface Tallied {
   status: JobStatus;
   forgetAt: number;
+  /** Stops following the job's nudges. */
+  off: () => void;
 }
+
+/** Subscribes `mark` to the nudges of a running job; returns the unsubscribe. */
+export type Follow = (mark: () => void) => () => void;
 
 export class JobTally {
   #jobs = new Map<string, Tallied>();
   #read: (id: string) => Promise<JobStatus | null>;
   #ttlMs: number;
   #timer: NodeJS.Timeout;
+  /** Running jobs nudged since their last read. */
+  #dirty = new Set<string>();
 
   constructor(read: (id: string) => Promise<JobStatus | null>, ttlMs: number) {
     this.#read = read;
     this.#ttlMs = ttlMs;
     // Also forgets finished jobs past their TTL, so the tally stays bounded unscraped.
     this.#timer = setInterval(() => {
-      for (const [id, job] of this.#jobs) if (job.status === 'running') this.#refresh(id);
+      for (const id of this.#dirty) if (this.#jobs.get(id)?.status === 'running') this.#refresh(id);
+      this.#dirty.clear();
       this.counts();
     }, RECHECK_MS);
     this.#timer.unref();
   }
 
   /** Counts a job this host started. */
-  add(id: string, status: JobStatus): void {
-    this.#jobs.set(id, { status, forgetAt: Date.now() + this.#ttlMs });
+  add(id: string, status: JobStatus, follow?: Follow): void {
+    const off = status === 'running' && follow ? follow(() => this.#dirty.add(id)) : () => {};
+    this.#jobs.set(id, { status, forgetAt: Date.now() + this.#ttlMs, off });
   }
 
   #refresh(id: string): void {
@@ -42,8 +52,10 @@ export class JobTally {
         const job = this.#jobs.get(id);
         if (!job || job.status !== 'running') return;
         if (status === null) {
+          job.off();
           this.#jobs.delete(id);
         } else if (status !== 'running') {
+          job.off();
           job.status = status;
           job.forgetAt = Date.now() + this.#ttlMs;
         }
@@ -64,6 +76,8 @@ export class JobTally {
 
   close(): void {
     clearInterval(this.#timer);
+    for (const job of this.#jobs.values()) job.off();
     this.#jobs.clear();
+    this.#dirty.clear();
   }
 }

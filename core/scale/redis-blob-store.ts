@@ -12,8 +12,10 @@
  */
 import type { Redis } from 'ioredis';
 import type { ResultBudget } from '../cache/result-budget.ts';
+import { arrivingResult, PayloadFill } from '../federation/payload-fill.ts';
 import { checkResultHeader, decodeResultFrame } from '../federation/result-frame.ts';
 import { rememberResultId } from '../results/result-id.ts';
+import type { OpenedResult } from '../invoke/result-service.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
 import { KEYS } from './redis-keys.ts';
@@ -138,6 +140,53 @@ export class RedisBlobStore implements BlobStore {
     return reading;
   }
 
+  /**
+   * The blob's result for sending at once: from memory, or, read cold, a result whose bytes
+   * are still arriving from Redis chunk by chunk (a reply can send each as it comes). Null
+   * when the header or a chunk is gone. Every chunk's presence is checked before anything is
+   * promised; one evicted in the moment after cuts the reply short (its reader sees fewer bytes
+   * than announced), as a broken transfer would.
+   */
+  async open(ref: BlobRef): Promise<OpenedResult | null> {
+    const local = this.#local.get(ref.hash);
+    const meta = JSON.parse(ref.meta) as BlobMeta;
+    // Small or already on its way: nothing gained by following the chunks.
+    if ((local && local.until > Date.now()) || this.#reading.has(ref.hash) || meta.chunks < 2) {
+      const result = await this.get(ref);
+      return result ? { result, arriving: null } : null;
+    }
+    const header = checkResultHeader(meta.header);
+    const check = this.#redis.pipeline().pttl(KEYS.blob(ref.hash));
+    for (let i = 0; i < meta.chunks; i++) check.exists(KEYS.blobChunk(ref.hash, i));
+    const [life, ...present] = await execAll(check, 0, 'reading a result from Redis');
+    if (typeof life !== 'number' || life === -2 || present.some((n) => n !== 1)) return null;
+    const fill = new PayloadFill(header.byteLength, new SharedArrayBuffer(header.byteLength));
+    const result = decodeResultFrame(header, fill.bytes.buffer as ArrayBuffer);
+    const reading = this.#follow(ref.hash, meta, fill).then(
+      () => (this.#keep(ref.hash, result, life), result),
+      (error: Error) => (fill.fail(error), null),
+    );
+    this.#reading.set(ref.hash, reading);
+    void reading.finally(() => this.#reading.delete(ref.hash));
+    return { result, arriving: arrivingResult(result, fill) };
+  }
+
+  /** Writes the blob's chunks into `fill` in order, each as its reply comes. */
+  async #follow(hash: string, meta: BlobMeta, fill: PayloadFill): Promise<void> {
+    // Every GET is sent at once (one pipelined write); replies come back in order.
+    const replies = Array.from({ length: meta.chunks }, (_, i) => this.#redis.getBuffer(KEYS.blobChunk(hash, i)));
+    for (const reply of replies) reply.catch(() => {});
+    const all = (async () => {
+      for (const [i, reply] of replies.entries()) {
+        const chunk = await reply;
+        if (!chunk) throw new Error(`a chunk of the result is gone from Redis (${i + 1} of ${meta.chunks})`);
+        fill.write(chunk);
+      }
+      if (!fill.complete) throw new Error('the result in Redis is shorter than its header says');
+    })();
+    await withTimeLimit(all, transferLimitMs(fill.bytes.byteLength), 'reading a result from Redis');
+  }
+
   async #read(ref: BlobRef): Promise<StoredResult | null> {
     const meta = JSON.parse(ref.meta) as BlobMeta;
     const header = checkResultHeader(meta.header);
@@ -158,14 +207,17 @@ export class RedisBlobStore implements BlobStore {
   async touch(ref: BlobRef, ttlMs: number): Promise<boolean> {
     const meta = JSON.parse(ref.meta) as BlobMeta;
     const ttl = Math.ceil(ttlMs);
-    const pipeline = this.#redis.pipeline().exists(KEYS.blob(ref.hash));
+    // Whole only with every chunk: one evicted alone leaves a header that reads as a miss.
+    const keys = Array.from({ length: meta.chunks }, (_, i) => KEYS.blobChunk(ref.hash, i));
+    const pipeline = this.#redis.pipeline().exists(KEYS.blob(ref.hash), ...keys);
     // Only ever lengthens: PEXPIRE GT keeps a longer life another holder asked for.
     pipeline.pexpire(KEYS.blob(ref.hash), ttl, 'GT');
     for (let i = 0; i < meta.chunks; i++) pipeline.pexpire(KEYS.blobChunk(ref.hash, i), ttl, 'GT');
     const [exists] = await execAll(pipeline, 0, 'keeping a result in Redis');
+    const whole = exists === meta.chunks + 1;
     const held = this.#local.get(ref.hash);
-    if (held && exists === 1) held.until = Math.max(held.until, Date.now() + Math.min(ttlMs, this.#keepMs));
-    return exists === 1;
+    if (held && whole) held.until = Math.max(held.until, Date.now() + Math.min(ttlMs, this.#keepMs));
+    return whole;
   }
 
   async find(hash: string): Promise<StoredResult | null> {

@@ -3,9 +3,10 @@
  * Pub/sub fan-out for a Redis service, on the subscriber connection: room events reach this
  * host's EventHub channel `room:{id}` (so its room event streams serve every host's changes),
  * nudges (a computation or job may have changed) reach whoever watches that id (the hub's
- * channel `nudge:{id}`), and cancels
- * reach the compute node running the computation. Pub/sub loses what is published while a
- * connection is down, so after every reconnection each watcher is nudged once: it re-reads
+ * channel `nudge:{id}`), and cancels reach the compute node running the computation. One
+ * subscription serves every watcher of the host, so a watcher costs Redis nothing while
+ * nothing changes. Pub/sub loses what is published while a connection is down, so once the
+ * subscriptions are back after every reconnection each watcher is nudged once: it re-reads
  * the durable state, and a lost message costs one read.
  */
 import type { Redis } from 'ioredis';
@@ -31,8 +32,12 @@ export class RedisEvents {
   #subscriber: Redis;
   #hub: EventHub;
   #cancelListeners = new Set<(cid: string) => void>();
+  #resubscribeListeners = new Set<() => void>();
+  #pointerListeners = new Set<(room: string) => void>();
   /** Set once the first subscription is in: later connections are reconnections. */
   #subscribed = false;
+  /** True while the subscriptions are in: nothing published now is lost to this host. */
+  #live = false;
 
   constructor(subscriber: Redis, hub: EventHub) {
     this.#subscriber = subscriber;
@@ -43,18 +48,24 @@ export class RedisEvents {
   async start(waitMs = 5000): Promise<void> {
     this.#subscriber.on('message', (channel: string, message: string) => this.#dispatch(channel, message));
     // Whatever was published while the connection was away (or before it first subscribed)
-    // is lost: every watcher re-reads once, at each (re)connection.
+    // is lost: every watcher re-reads once, at each (re)connection. ioredis sends the
+    // subscriptions again on 'ready' without waiting for them; a PING queued behind them
+    // answers only once they are in, so a re-read after it misses nothing published later.
+    this.#subscriber.on('close', () => void (this.#live = false));
     this.#subscriber.on('ready', () => {
-      this.#nudgeAll();
-      // Room streams cannot re-read: they close, and their clients reconnect to a fresh `state`.
-      if (this.#subscribed) for (const channel of this.#hub.channels(ROOM_PREFIX)) this.#hub.publish(channel, { event: ROOM_RESYNC, data: null });
+      const wasSubscribed = this.#subscribed;
+      this.#subscriber.ping().then(
+        () => this.#resubscribed(wasSubscribed),
+        () => {},
+      );
     });
     // Subscribing waits for a connection; ioredis subscribes again after every reconnection.
     // A host answers only once subscribed, so no event of a request it serves falls before.
-    const subscribed = this.#subscriber.subscribe(CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel).then(
+    const subscribed = this.#subscriber.subscribe(CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel, CHANNELS.pointer).then(
       () => {
         this.#subscribed = true;
-        this.#nudgeAll();
+        this.#live = true;
+        this.nudgeAll();
       },
       () => {},
     );
@@ -63,9 +74,29 @@ export class RedisEvents {
     clearTimeout(timer);
   }
 
+  #resubscribed(again: boolean): void {
+    if (this.#subscribed) this.#live = true;
+    for (const listener of this.#resubscribeListeners) listener();
+    this.nudgeAll();
+    // Room streams cannot re-read: they close, and their clients reconnect to a fresh `state`.
+    if (again) for (const channel of this.#hub.channels(ROOM_PREFIX)) this.#hub.publish(channel, { event: ROOM_RESYNC, data: null });
+  }
+
+  /** Whether messages published now reach this host (false while the subscription is away). */
+  get listening(): boolean {
+    return this.#live;
+  }
+
+  /** Calls `listener` each time the subscriptions are back in after a (re)connection. */
+  onResubscribed(listener: () => void): () => void {
+    this.#resubscribeListeners.add(listener);
+    return () => this.#resubscribeListeners.delete(listener);
+  }
+
   #dispatch(channel: string, message: string): void {
     if (channel === CHANNELS.nudge) this.#nudge(message);
     else if (channel === CHANNELS.cancel) for (const listener of this.#cancelListeners) listener(message);
+    else if (channel === CHANNELS.pointer) for (const listener of this.#pointerListeners) listener(message);
     else if (channel === CHANNELS.room) {
       let parsed: RoomEventMessage;
       try {
@@ -77,7 +108,8 @@ export class RedisEvents {
     }
   }
 
-  #nudgeAll(): void {
+  /** Nudges every watcher of this host once (each re-reads its durable state). */
+  nudgeAll(): void {
     for (const channel of this.#hub.channels(NUDGE)) this.#hub.publish(channel, NUDGE_EVENT);
   }
 
@@ -88,6 +120,12 @@ export class RedisEvents {
   /** Calls `onChange` whenever `id` (a computation or job) may have changed; returns the unsubscribe. */
   watch(id: string, onChange: () => void): () => void {
     return this.#hub.subscribe(`${NUDGE}${id}`, () => onChange());
+  }
+
+  /** Calls `listener` with each room id whose entry changed (`*`: every room). */
+  onPointerChange(listener: (room: string) => void): () => void {
+    this.#pointerListeners.add(listener);
+    return () => this.#pointerListeners.delete(listener);
   }
 
   /** Calls `listener` with each computation id whose run must stop. */

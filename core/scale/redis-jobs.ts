@@ -17,6 +17,7 @@ import type { LocalJobs } from '../jobs/local-jobs.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { Computations } from './computations.ts';
 import { JobTally } from './job-tally.ts';
+import { NodeDepartures } from './node-departures.ts';
 import { KEYS } from './redis-keys.ts';
 import { orUnavailable } from './redis-unavailable.ts';
 import { storeInputs } from './input-refs.ts';
@@ -43,6 +44,7 @@ export class RedisJobs implements JobService {
   #store: JobStore;
   #maxJobs: number;
   #tally: JobTally;
+  #departures: NodeDepartures;
 
   constructor(deps: { comps: Computations; queue: WorkQueue; local: LocalJobs; store: JobStore; maxJobs: number }) {
     this.#comps = deps.comps;
@@ -52,6 +54,8 @@ export class RedisJobs implements JobService {
     this.#maxJobs = deps.maxJobs;
     const read = async (id: string) => ((await this.#comps.redis.vJobRead(id, '')) as JobRead | null)?.[0] as JobStatus | undefined ?? null;
     this.#tally = new JobTally(read, deps.comps.times.jobTtlMs);
+    // A node leaving may leave a job no node can finish: every watcher re-reads once.
+    this.#departures = new NodeDepartures(deps.comps.redis, () => deps.comps.events.nudgeAll());
   }
 
   async start(request: JobRequest): Promise<StartResponse> {
@@ -76,7 +80,7 @@ export class RedisJobs implements JobService {
     }
     // Inputs are loaded before the job is answered: the task that queues carries them stored.
     const inputs = await storeInputs(request, this.#comps.blobs, this.#comps.times.runTtlMs, AbortSignal.timeout(this.#comps.times.timeoutMs));
-    await this.#comps.claim({
+    const { cid } = await this.#comps.claim({
       fn: request.entry.name,
       key,
       values: request.values,
@@ -86,7 +90,11 @@ export class RedisJobs implements JobService {
       ...(inputs ? { inputs } : {}),
       state: { ...roomStateOf(request) },
     });
-    this.#tally.add(id, 'running');
+    const events = this.#comps.events;
+    this.#tally.add(id, 'running', (mark) => {
+      const offs = [events.watch(cid, mark), events.watch(id, mark)];
+      return () => offs.forEach((off) => off());
+    });
     return { job_id: id, status: 'running' };
   }
 
@@ -130,7 +138,9 @@ export class RedisJobs implements JobService {
   watch(id: string, onChange: () => void): () => void {
     if (this.#store.get(id)) return this.#local.watch(id, onChange);
     const events = this.#comps.events;
-    const offs = [events.watch(id, onChange)];
+    // Nudges are the only reads: published by whoever changes the job, sent to every watcher
+    // once the subscription is back after a reconnection, and when a compute node leaves.
+    const offs = [events.watch(id, onChange), this.#departures.hold()];
     let stopped = false;
     // The computation's nudges (progress, end) come under its own id; a failed look-up is
     // retried, since without it the end of the job would only be seen by re-reading.
@@ -160,6 +170,7 @@ export class RedisJobs implements JobService {
   }
 
   close(): void {
+    this.#departures.close();
     this.#tally.close();
     this.#local.close();
   }

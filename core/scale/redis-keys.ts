@@ -46,4 +46,6 @@ export const CHANNELS = {
   nudge: `${P}events:nudge`,
   /** A computation id whose run must stop. */
   cancel: `${P}events:cancel`,
+  /** A room id whose entry changed or went (`*`: every room): hosts drop their copy of its pointer. */
+  pointer: `${P}events:pointer`,
 } as const;

@@ -2,7 +2,7 @@
  * @module redis-results
  * ResultSource for a Redis service: the room pointer decides hits service-wide (one entry per
  * room), identical requests on any host join one computation, and the bytes come from this
- * host's memory LRU or, once, from Redis. Functions that cannot run on a compute node
+ * host's memory LRU or, once, from Redis (for `open`, sent as they arrive). Functions that cannot run on a compute node
  * (registered in code, or relayed from a federation worker) stay on this host's own
  * ResultService, as before.
  */
@@ -12,6 +12,7 @@ import { createHostError } from '../errors.ts';
 import { keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultService } from '../invoke/result-service.ts';
 import type { ResultFigures, ResultSource, RoomState } from '../results/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import type { BlobRef } from './blob-store.ts';
 import type { Computations } from './computations.ts';
 import { KEYS } from './redis-keys.ts';
 import { orUnavailable } from './redis-unavailable.ts';
@@ -39,10 +40,10 @@ export class RedisResults implements ResultSource {
   }
 
   /** A hit served from the room pointer; null on a miss (a pointer whose bytes are gone is dropped). */
-  async #hit(request: ComputeRequest, key: string): Promise<StoredResult | null> {
+  async #hit<T>(request: ComputeRequest, key: string, read: (ref: BlobRef) => Promise<T | null>): Promise<T | null> {
     const ref = await this.#comps.hit(request.roomId, key);
     if (!ref) return null;
-    const result = await this.#comps.read(ref);
+    const result = await read(ref);
     if (result) this.#count('hit', request);
     else await this.#comps.forget(request.roomId);
     return result;
@@ -50,15 +51,20 @@ export class RedisResults implements ResultSource {
 
   async compute(request: ComputeRequest): Promise<StoredResult> {
     if (request.entry.source.kind !== 'bundle') return this.#local.compute(request);
+    return this.#serve(request, (ref) => this.#comps.read(ref));
+  }
+
+  /** A hit, else the (joined) computation, its result read with `read`. */
+  async #serve<T>(request: ComputeRequest, read: (ref: BlobRef) => Promise<T | null>): Promise<T> {
     const key = keyOf(request.entry, request.values);
-    const hit = await this.#hit(request, key);
+    const hit = await this.#hit(request, key, read);
     if (hit) return hit;
     const signal = request.signal ? AbortSignal.any([request.signal, this.#closing.signal]) : this.#closing.signal;
     // Inputs are loaded and stored once, by the host taking the request; a retry reuses them.
     const inputs = await storeInputs(request, this.#comps.blobs, this.#comps.times.runTtlMs, signal);
     // A finished computation whose bytes this host cannot read (the blob store evicted them,
     // or refused them and only the computing host holds them) is a miss: compute once more.
-    return (await this.#computeOnce(request, key, inputs, signal)) ?? (await this.#computeOnce(request, key, inputs, signal)) ?? this.#unreadable();
+    return (await this.#computeOnce(request, key, inputs, signal, read)) ?? (await this.#computeOnce(request, key, inputs, signal, read)) ?? this.#unreadable();
   }
 
   #unreadable(): never {
@@ -66,7 +72,7 @@ export class RedisResults implements ResultSource {
   }
 
   /** Joins or starts the computation; its result, or null when its bytes cannot be read here. */
-  async #computeOnce(request: ComputeRequest, key: string, inputs: StoredInputs, signal: AbortSignal): Promise<StoredResult | null> {
+  async #computeOnce<T>(request: ComputeRequest, key: string, inputs: StoredInputs, signal: AbortSignal, read: (ref: BlobRef) => Promise<T | null>): Promise<T | null> {
     const { cid, created, holder } = await this.#comps.claim({
       fn: request.entry.name,
       key,
@@ -79,17 +85,18 @@ export class RedisResults implements ResultSource {
     });
     this.#count(created ? 'miss' : 'shared', request);
     const ref = await this.#comps.wait(cid, holder, signal);
-    return this.#comps.read(ref);
+    return read(ref);
   }
 
+  /** A large result read cold from the blob store is sent as its chunks arrive. */
   async open(request: ComputeRequest): Promise<OpenedResult> {
     if (request.entry.source.kind !== 'bundle') return this.#local.open(request);
-    return { result: await this.compute(request), arriving: null };
+    return this.#serve(request, (ref) => this.#comps.open(ref));
   }
 
   async lookup(request: ComputeRequest): Promise<StoredResult | undefined> {
     if (request.entry.source.kind !== 'bundle') return this.#local.lookup(request);
-    return (await this.#hit(request, keyOf(request.entry, request.values))) ?? undefined;
+    return (await this.#hit(request, keyOf(request.entry, request.values), (ref) => this.#comps.read(ref))) ?? undefined;
   }
 
   async roomState(roomId: string): Promise<RoomState | null> {
@@ -100,6 +107,8 @@ export class RedisResults implements ResultSource {
 
   async stats(): Promise<CacheStats> {
     const redis = this.#comps.redis;
+    // This host's hits not yet written are counted too.
+    await this.#comps.pointers.flush();
     const now = Date.now();
     const rooms = await orUnavailable(redis.zrangebyscore(KEYS.rooms, now, '+inf'));
     void redis.zremrangebyscore(KEYS.rooms, '-inf', now).catch(() => 0);
@@ -118,6 +127,7 @@ export class RedisResults implements ResultSource {
 
   async clear(): Promise<number> {
     const cleared = Number(await orUnavailable(this.#comps.redis.vClear()));
+    this.#comps.pointers.dropAll();
     this.#comps.blobs.dropLocal();
     return cleared + (await this.#local.clear());
   }
@@ -127,6 +137,7 @@ export class RedisResults implements ResultSource {
   }
 
   abortAll(): void {
+    this.#comps.pointers.close();
     this.#closing.abort();
     this.#local.abortAll();
   }

@@ -64,16 +64,33 @@ end
 
 const SCRIPTS = {
   /**
-   * KEYS room; ARGV key → {hash, meta} when the room holds that key, else nil. Whether the
-   * blob's bytes are still there is the blob store's to say (it may be another Redis).
+   * KEYS room → {key, hash, meta, pttl} of the room's entry, or nil. Whether the blob's bytes
+   * are still there is the blob store's to say (it may be another Redis).
    */
-  vHit: {
+  vPointer: {
     keys: 1,
     lua: `
 local h = redis.call('HMGET', KEYS[1], 'key', 'hash', 'meta')
-if h[1] ~= ARGV[1] or not h[2] or not h[3] then return false end
-redis.call('HINCRBY', KEYS[1], 'hits', 1)
-return {h[2], h[3]}`,
+if not h[1] or not h[2] or not h[3] then return false end
+return {h[1], h[2], h[3], redis.call('PTTL', KEYS[1])}`,
+  },
+  /** ARGV room, key, n, ...: adds n hits to each room still holding that key. */
+  vCountHits: {
+    keys: 0,
+    lua: `
+for i = 1, #ARGV, 3 do
+  local room = P .. 'room:' .. ARGV[i]
+  if redis.call('HGET', room, 'key') == ARGV[i + 1] then redis.call('HINCRBY', room, 'hits', tonumber(ARGV[i + 2])) end
+end
+return 0`,
+  },
+  /** ARGV room: drops the room's entry and tells every host. */
+  vForget: {
+    keys: 0,
+    lua: `
+redis.call('DEL', P .. 'room:' .. ARGV[1])
+redis.call('PUBLISH', P .. 'events:pointer', ARGV[1])
+return 0`,
   },
   /**
    * ARGV flight, newCid, runTtlMs, fn, room, now, jobId|'', specimen, key, host →
@@ -154,7 +171,10 @@ if ARGV[9] == '1' then
 end
 expireComp(ARGV[1], ARGV[7])
 redis.call('PUBLISH', P .. 'events:nudge', ARGV[1])
-if ARGV[9] == '1' then redis.call('PUBLISH', P .. 'events:room', ARGV[8]) end
+if ARGV[9] == '1' then
+  redis.call('PUBLISH', P .. 'events:pointer', c[2])
+  redis.call('PUBLISH', P .. 'events:room', ARGV[8])
+end
 return 1`,
   },
   /** ARGV cid, error, code, jobTtlMs → 1 when this ended the computation. */
@@ -212,6 +232,7 @@ for _, room in ipairs(redis.call('ZRANGE', P .. 'rooms', 0, -1)) do
   n = n + redis.call('DEL', P .. 'room:' .. room)
 end
 redis.call('DEL', P .. 'rooms')
+redis.call('PUBLISH', P .. 'events:pointer', '*')
 return n`,
   },
 } as const;

@@ -9,7 +9,11 @@
  *    ≥ 400) against a bare pipelined read of the same chunks, and the whole /data download
  *    from a host that never saw the result;
  * 3. progress-poll p50/p99 for a running job in Redis mode against the in-memory host
- *    (target ≤ 2x), and Redis commands per poll.
+ *    (target ≤ 2x), and Redis commands per poll;
+ * 4. small mesh hits (a 2,000-triangle envelope of about 50 KB, 50 connections) on a Redis
+ *    host, whose room pointer it holds, against the in-memory host (target ≥ 0.9);
+ * 5. Redis commands per second with 5,000 job streams (BENCH_JOB_STREAMS) open on a quiet running job (target < 50),
+ *    everything else of the service included (heartbeats, health pings, BullMQ).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
@@ -18,6 +22,7 @@ import { RedisBlobStore } from '../../core/scale/redis-blob-store.ts';
 import { CLI, REPO } from '../helpers/fixture-plugins.ts';
 import { startRedis } from '../helpers/redis-server.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { openStream, type StreamReader } from '../helpers/sse-reader.ts';
 import { benchSpecimens, buildBenchPlugins, download, fmt, percentile } from './host-helpers.ts';
 
 const MiB = 1024 * 1024;
@@ -130,6 +135,35 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     lines.push(
       `progress polls of a running job (300 each, one CPU-bound job running): in-memory p50 ${fmt(percentile(memPolls, 50))} ms p99 ${fmt(p99(memPolls))} ms; Redis mode (job on the worker, polled on the other host) p50 ${fmt(percentile(redisPolls, 50))} ms p99 ${fmt(p99(redisPolls))} ms; p99 ratio ${fmt(p99(redisPolls) / p99(memPolls))} (target <= 2); Redis commands per poll ${fmt(perPoll, 2)}`,
     );
+
+    // 4. Small mesh hits: the room pointer held by the Redis host, vs the in-memory host.
+    const small = (base: string) => `${base}/api/specimens/grid_mesh/data?params=${encodeURIComponent('{"triangles":2000}')}&room_id=bench-small`;
+    const smallBytes = (await download(small(memory.url))).bytes;
+    await download(small(a.url));
+    await download(small(a.url));
+    const smallMem = await cannon(small(memory.url));
+    const smallBefore = await commandsProcessed(admin);
+    const smallRedis = await cannon(small(a.url));
+    const perSmallHit = ((await commandsProcessed(admin)) - smallBefore - 1) / smallRedis.requests.total;
+    lines.push(
+      `small mesh hits, ${smallBytes}-byte envelope, 50 connections, 8 s: in-memory host ${fmt(smallMem.requests.average, 0)} req/s p99 ${smallMem.latency.p99} ms; Redis host ${fmt(smallRedis.requests.average, 0)} req/s p99 ${smallRedis.latency.p99} ms; ratio ${fmt(smallRedis.requests.average / smallMem.requests.average)} (target >= 0.9); Redis commands per hit ${fmt(perSmallHit, 3)} (the service's background included); errors ${smallRedis.errors + smallRedis.non2xx}`,
+    );
+
+    // 5. Many job streams open on a quiet running job (burn reports nothing): Redis at idle.
+    const STREAMS = Number(process.env.BENCH_JOB_STREAMS ?? 5000);
+    const quiet = await post(`${a.url}/api/specimens/burn/start`, { params: { seconds: 120, seed: 2 }, room_id: 'streams-quiet' });
+    const streams: StreamReader[] = [];
+    for (let i = 0; i < STREAMS; i += 100) {
+      streams.push(...(await Promise.all(Array.from({ length: Math.min(100, STREAMS - i) }, () => openStream(`${b.url}/api/jobs/${quiet.job_id}/events`)))));
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+    const idleBefore = await commandsProcessed(admin);
+    const idleStart = performance.now();
+    await new Promise((r) => setTimeout(r, 10_000));
+    const idleRate = ((await commandsProcessed(admin)) - idleBefore - 1) / ((performance.now() - idleStart) / 1000);
+    for (const stream of streams) stream.close();
+    await fetch(`${a.url}/api/jobs/${quiet.job_id}`, { method: 'DELETE' });
+    lines.push(`${STREAMS} job streams open on one quiet running job (on host B, the job on the worker), 10 s: Redis commands ${fmt(idleRate, 1)}/s, the whole service's background included (target < 50)`);
   } finally {
     for (const host of hosts) await host.stop('SIGTERM');
     worker.kill('SIGTERM');

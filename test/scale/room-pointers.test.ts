@@ -1,0 +1,89 @@
+/**
+ * @module room-pointers.test
+ * Hosts keep the room pointers they have read (room-pointers.ts), and the rule that makes that
+ * safe, across two host processes on a real Redis: once a request that changed a room's entry
+ * has been answered on one host, the other host's next request for that room sees the new
+ * entry, never its stale copy (a stale copy would compute the new values again, or serve the
+ * old ones as a hit; `counted` counts every run). A host whose Redis came back without its
+ * data (it may have missed invalidations meanwhile) holds no pointer from before. Hits read
+ * from memory still reach the room's access count.
+ */
+import { describe, expect, it } from 'vitest';
+import type { RunningHost } from '../helpers/spawn-host.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+import { getData, lineCount, readyz, room, tag, useTwoHosts } from './service.ts';
+
+const s = useTwoHosts({ poolSize: 2 });
+
+const params = (t: string) => ({ dir: s.service.runs, tag: t, delay_ms: 0 });
+const runs = (t: string) => lineCount(s.service.runs, `${t}.runs`);
+
+async function ok(host: RunningHost, t: string, roomId: string): Promise<void> {
+  const reply = await getData(host, 'count', params(t), roomId);
+  expect(reply.status, reply.body.toString()).toBe(200);
+}
+
+describe('room pointers held by hosts', () => {
+  it('never serve a stale entry once another host has answered the change', async () => {
+    const r = room();
+    const expected = new Map<string, number>();
+    const check = (t: string) => expect(runs(t), `runs of ${t}`).toBe(expected.get(t) ?? 0);
+    let current = tag();
+    await ok(s.a, current, r);
+    expected.set(current, 1);
+    for (let i = 0; i < 6; i++) {
+      const next = tag();
+      // B holds the room's current entry (read twice: the second read comes from memory).
+      await ok(s.b, current, r);
+      await ok(s.b, current, r);
+      check(current);
+      // A changes the room's entry; as soon as A has answered, B must see the new entry: a hit
+      // (no second run of `next`), and the old values a miss (a second run of `current`).
+      await ok(s.a, next, r);
+      expected.set(next, 1);
+      check(next);
+      await ok(s.b, next, r);
+      check(next);
+      await ok(s.b, current, r);
+      expected.set(current, expected.get(current)! + 1);
+      check(current);
+      // B's change must in turn reach A: `next` is a miss there now.
+      await ok(s.a, next, r);
+      expected.set(next, 2);
+      check(next);
+      current = next;
+    }
+  });
+
+  it('count hits served from memory in the room access count', async () => {
+    const r = room();
+    const t = tag();
+    await ok(s.a, t, r);
+    for (let i = 0; i < 4; i++) await ok(s.b, t, r);
+    // Each host writes its hits within a second; stats flushes its own at once.
+    const stats = await waitFor(async () => {
+      const body = (await (await fetch(`${s.a.url}/api/processing/cache/stats`)).json()) as { entries: { room_id: string; access_count: number }[] };
+      const entry = body.entries.find((e) => e.room_id === r);
+      return entry && entry.access_count >= 5 ? entry : undefined;
+    }, 'the hits of B counted');
+    expect(stats.access_count).toBe(5);
+    expect(runs(t)).toBe(1);
+  });
+
+  it('are all dropped when Redis comes back without its data, so nothing from before is a hit', async () => {
+    const r = room();
+    const t = tag();
+    await ok(s.a, t, r);
+    await ok(s.b, t, r);
+    await ok(s.b, t, r);
+    expect(runs(t)).toBe(1);
+    await s.service.redis.kill();
+    await s.service.redis.restart();
+    await waitFor(async () => ((await readyz(s.b)).status === 200 ? true : undefined), 'B to be ready again', 30_000);
+    // The room's entry is gone with Redis's data: B must compute, not answer from its copy.
+    await waitFor(async () => ((await getData(s.b, 'count', params(t), r)).status === 200 ? true : undefined), 'B to answer again', 30_000);
+    expect(runs(t)).toBe(2);
+    await ok(s.a, t, r);
+    expect(runs(t)).toBe(2);
+  });
+});
