@@ -1,6 +1,6 @@
 /**
  * @module blob-store.test
- * Result bytes apart from control (contract §13), across real processes. With `--blob-store`
+ * Result bytes apart from control, across real processes. With `--blob-store`
  * on a small Redis that evicts (`allkeys-lru`), results re-read on another host are all 200
  * and byte-equal to their first computation (an evicted one is computed again, never a 503),
  * and the control Redis holds no result bytes. A Redis out of memory under `noeviction`

@@ -1,6 +1,6 @@
 /**
  * @module redis-down-at-start.test
- * A host started while its Redis is down listens at once (contract §13): `/healthz` 200, the
+ * A host started while its Redis is down listens at once: `/healthz` 200, the
  * catalog 200, `/readyz` 503 naming Redis, `/data` 503 in the service's words; it becomes
  * ready by itself when Redis comes, and computes. Also: the `/data` waiters of a host that was
  * killed stop holding their computation once its heartbeat expires, so a later DELETE of the

@@ -1,6 +1,6 @@
 /**
  * @module redis-faults.test
- * Faults of Redis stay faults, not failures (contract §13). Jobs accepted before an outage
+ * Faults of Redis stay faults, not failures. Jobs accepted before an outage
  * longer than a compute node's heartbeat expiry (Redis with AOF, killed and restarted on the
  * same port) all end `done`, though every heartbeat lapsed meanwhile; once `/readyz` is 200
  * again, a new computation is answered at once, never 503 "no compute node". A Redis that
