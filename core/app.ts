@@ -25,7 +25,7 @@ import { InlineInvoker } from './invoke/inline-invoker.ts';
 import type { InvokerSet } from './invoke/invoker.ts';
 import { PooledInvoker } from './invoke/pooled-invoker.ts';
 import { RoomScheduler } from './invoke/room-scheduler.ts';
-import { ResultService } from './invoke/result-service.ts';
+import { ResultService } from './results/result-service.ts';
 import { JobStore } from './jobs/job-store.ts';
 import { jobChannel } from './jobs/job-service.ts';
 import { LocalJobs } from './jobs/local-jobs.ts';

@@ -18,7 +18,7 @@ import type { JsonResultEncoder } from './results/json-encoder.ts';
 import type { ResultIds } from './results/result-ids.ts';
 import type { DeliveryVariants } from './delivery/delivery-variants.ts';
 import type { InvokerSet } from './invoke/invoker.ts';
-import type { ResultService } from './invoke/result-service.ts';
+import type { ResultService } from './results/result-service.ts';
 import type { ResultSource } from './results/result-source.ts';
 import type { StaticInputs } from './inputs/static-inputs.ts';
 import type { UploadStore } from './uploads/upload-store.ts';

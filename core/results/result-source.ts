@@ -3,10 +3,18 @@
  * The one interface the routes take results through: cache-first computation, room state and
  * the cache statistics. Two implementations: the in-memory ResultService (one host) and the
  * Redis one (core/scale/, every host of a service shares rooms, single flights and results).
- * Both publish room events on the host's EventHub channel `room:{id}` (roomChannel).
+ * Both publish room events on the host's EventHub channel `room:{id}` (roomChannel). The
+ * words both speak live here too: what a computation is asked with (ComputeRequest), what
+ * opening one gives (OpenedResult), the room cache key (keyOf), what a room shows
+ * (roomStateOf) and the log line of a cache access.
  */
 import type { CacheStats } from '../client/wire-types.ts';
-import type { ComputeRequest, OpenedResult } from '../invoke/result-service.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { HostEvent } from '../events/event-hub.ts';
+import type { InputLoaders } from '../inputs/input-types.ts';
+import type { ArrivingResult, JobRef, ProgressUpdate } from '../invoke/invoker.ts';
+import { cacheKey } from '../params/params-hash.ts';
+import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from './stored-result.ts';
 
 /** What a room shows: the entry its cache holds (the `state` and `result` events' data). */
@@ -50,4 +58,54 @@ export interface ResultSource {
   figures(): ResultFigures;
   /** Cancels every computation this host waits on (shutdown). */
   abortAll(): void;
+}
+
+export type CacheAccess = 'hit' | 'miss' | 'shared';
+
+/** The INFO line of a room-cache access: room, function and parameter names. */
+export function logCacheAccess(log: FastifyBaseLogger, kind: CacheAccess, roomId: string, functionName: string, values: Record<string, unknown>): void {
+  log.info({ cache: kind, room: roomId, function: functionName, params: Object.keys(values) }, `cache ${kind}: room=${roomId} function=${functionName} params=[${Object.keys(values).join(',')}]`);
+}
+
+/**
+ * The room cache key: function name and parameter hash, plus the bundle's version, so a
+ * plugin reloaded while an old computation runs never serves or shares that old result.
+ */
+export function keyOf(entry: FunctionEntry, values: Record<string, unknown>): string {
+  const key = cacheKey(entry.name, values);
+  return entry.source.kind === 'bundle' ? `${key}@${entry.source.version}` : key;
+}
+
+/**
+ * What `open` resolves with: the result, and for one whose bytes are still arriving, how to
+ * wait for them (`arriving`); null when every byte is already in memory.
+ */
+export interface OpenedResult {
+  result: StoredResult;
+  arriving: ArrivingResult | null;
+}
+
+export interface ComputeRequest {
+  entry: FunctionEntry;
+  values: Record<string, unknown>;
+  roomId: string;
+  signal?: AbortSignal;
+  onProgress?: (update: ProgressUpdate) => void;
+  /** The job asking, if any (passed to the invoker of a computation it starts). */
+  job?: JobRef;
+  /** The specimen asked for, if any (room events name it). */
+  specimenId?: string | null;
+  /**
+   * Loaders of the input parameters in `values` (core/inputs/): run just before the function,
+   * in the same room, and only on a miss (`values` already covers each input's own key).
+   */
+  inputs?: InputLoaders;
+}
+
+/** Publishes a room event (`computing`, `result`) for the room's subscribers. */
+export type RoomEventSink = (roomId: string, event: HostEvent) => void;
+
+/** What a room shows once `request`'s result is its entry. */
+export function roomStateOf(request: ComputeRequest): RoomState {
+  return { function_name: request.entry.name, specimen_id: request.specimenId ?? null, params: request.values, type: request.entry.return_type };
 }

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createHostError, HostError, type HostErrorCode, ERRORS } from '../errors.ts';
-import type { OpenedResult } from '../invoke/result-service.ts';
+import type { OpenedResult } from '../results/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { BlobRef } from './blob-store.ts';
 import type { NodeDirectory } from './compute-nodes.ts';

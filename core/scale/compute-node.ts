@@ -13,7 +13,7 @@
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { isHostError } from '../errors.ts';
 import type { Invoker } from '../invoke/invoker.ts';
-import { roomStateOf } from '../invoke/result-service.ts';
+import { roomStateOf } from '../results/result-source.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { NodeDirectory, startHeartbeat } from './compute-nodes.ts';

@@ -7,7 +7,7 @@
  * it waits for its inputs to be computed by the queue it sits in.
  */
 import { createHostError } from '../errors.ts';
-import type { ComputeRequest } from '../invoke/result-service.ts';
+import type { ComputeRequest } from '../results/result-source.ts';
 import { loadInputs } from '../inputs/load-inputs.ts';
 import type { BlobRef, BlobStore } from './blob-store.ts';
 

@@ -15,7 +15,7 @@ import type { ResultBudget } from '../cache/result-budget.ts';
 import { arrivingResult, PayloadFill } from '../federation/payload-fill.ts';
 import { checkResultHeader, decodeResultFrame } from '../federation/result-frame.ts';
 import { rememberResultId } from '../results/result-id.ts';
-import type { OpenedResult } from '../invoke/result-service.ts';
+import type { OpenedResult } from '../results/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
 import { KEYS } from './redis-keys.ts';

@@ -9,8 +9,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { CacheStats } from '../client/wire-types.ts';
 import { createHostError } from '../errors.ts';
-import { keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultService } from '../invoke/result-service.ts';
-import type { ResultFigures, ResultSource, RoomState } from '../results/result-source.ts';
+import { keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource, type RoomState } from '../results/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { BlobRef } from './blob-store.ts';
 import type { Computations } from './computations.ts';
@@ -23,12 +22,12 @@ type StoredInputs = Awaited<ReturnType<typeof storeInputs>>;
 
 export class RedisResults implements ResultSource {
   #comps: Computations;
-  #local: ResultService;
+  #local: ResultSource;
   #log: FastifyBaseLogger;
   #closing = new AbortController();
   readonly accessCounts = { hit: 0, miss: 0, shared: 0 };
 
-  constructor(comps: Computations, local: ResultService, log: FastifyBaseLogger) {
+  constructor(comps: Computations, local: ResultSource, log: FastifyBaseLogger) {
     this.#comps = comps;
     this.#local = local;
     this.#log = log;
@@ -115,7 +114,7 @@ export class RedisResults implements ResultSource {
     const pipeline = redis.pipeline();
     for (const room of rooms) pipeline.hmget(KEYS.room(room), 'fn', 'created', 'hits');
     const replies = (await orUnavailable(pipeline.exec())) ?? [];
-    const local = this.#local.cache.stats();
+    const local = await this.#local.stats();
     const entries = [...local.entries];
     replies.forEach(([error, fields], i) => {
       const [fn, created, hits] = (fields ?? []) as (string | null)[];

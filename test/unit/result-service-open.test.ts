@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { RoomCache } from '../../core/cache/room-cache.ts';
 import { PayloadFill } from '../../core/federation/payload-fill.ts';
 import type { InvokeContext, Invoker } from '../../core/invoke/invoker.ts';
-import { ResultService } from '../../core/invoke/result-service.ts';
+import { ResultService } from '../../core/results/result-service.ts';
 import type { FunctionEntry } from '../../core/registry/function-entry.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 

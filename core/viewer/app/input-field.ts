@@ -7,7 +7,7 @@
 import type { ParameterProperty } from '../../client/wire-types.ts';
 import type { InputKind } from '../../sdk/input-types.ts';
 import { h } from './dom.ts';
-import type { FieldChange, ParamField } from './param-field.ts';
+import type { FieldChange, ParamField } from './param-control.ts';
 import { uploadFile } from './upload-file.ts';
 
 const ACCEPT: Record<InputKind, string> = {

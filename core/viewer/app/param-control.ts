@@ -23,3 +23,14 @@ export interface ParamControl {
 export function disableAll(root: HTMLElement, disabled: boolean): void {
   for (const el of root.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLButtonElement>('input, select, button')) el.disabled = disabled;
 }
+
+/** A parameter's field in the panel, whatever its control. */
+export interface ParamField {
+  readonly name: string;
+  readonly element: HTMLElement;
+  /** Shows `value` without raising a change. */
+  setValue(value: unknown): void;
+}
+
+/** Called with the new value, or `undefined` when an optional parameter is set back to unset. */
+export type FieldChange = (name: string, value: unknown, mode: ChangeMode) => void;

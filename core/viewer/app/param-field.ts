@@ -12,7 +12,9 @@ import type { ParameterProperty } from '../../client/wire-types.ts';
 import { h } from './dom.ts';
 import { checkValue, fieldKind, initialValue, isUnsettable } from './param-check.ts';
 import { createColorControl } from './param-color.ts';
-import type { ChangeMode, ParamControl } from './param-control.ts';
+import type { ChangeMode, FieldChange, ParamControl, ParamField } from './param-control.ts';
+
+export type { ChangeMode, FieldChange, ParamField } from './param-control.ts';
 import { createInputRefControl } from './param-input-ref.ts';
 import { createListControl } from './param-list.ts';
 import { withUnset } from './param-unset.ts';
@@ -22,18 +24,8 @@ import { numberFieldChars, sliderScale } from './slider-scale.ts';
 import { inputKindOf } from '../../params/input-schema.ts';
 import { createInputField } from './input-field.ts';
 
-export type { ChangeMode } from './param-control.ts';
 
 /** A rendered field. */
-export interface ParamField {
-  readonly name: string;
-  readonly element: HTMLElement;
-  /** Shows `value` without raising a change. */
-  setValue(value: unknown): void;
-}
-
-/** Called with the new value, or `undefined` when an optional parameter is set back to unset. */
-export type FieldChange = (name: string, value: unknown, mode: ChangeMode) => void;
 
 function formatNumber(value: unknown): string {
   return typeof value === 'number' && Number.isFinite(value) ? String(Number(value.toPrecision(12))) : '';

@@ -6,7 +6,16 @@
  * emulated controller can be aimed at it). It changes nothing.
  */
 import * as THREE from 'three';
-import type { VrMode } from './vr-mode.ts';
+import type { VrPanel } from './vr-panel.ts';
+
+/** What the probe reads of the VR mode (vr-mode.ts), without depending on it. */
+export interface ProbedVr {
+  readonly presenting: boolean;
+  readonly root: THREE.Object3D;
+  readonly status: string;
+  readonly framebuffer: [number, number] | null;
+  readonly panel: VrPanel | null;
+}
 
 /** Frame intervals kept. */
 const KEPT = 240;
@@ -53,7 +62,7 @@ export class VrProbe {
   #frames = 0;
   #times: number[] = [];
 
-  install(mode: VrMode): void {
+  install(mode: ProbedVr): void {
     window.vitrineVr = {
       state: () => ({
         presenting: mode.presenting,

@@ -8,34 +8,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RoomCache } from '../cache/room-cache.ts';
 import type { CacheStats } from '../client/wire-types.ts';
-import type { HostEvent } from '../events/event-hub.ts';
-import type { ResultFigures, ResultSource, RoomState } from '../results/result-source.ts';
+import { keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource, type RoomEventSink, type RoomState } from './result-source.ts';
 import { createHostError } from '../errors.ts';
-import { cacheKey } from '../params/params-hash.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
-import type { StoredResult } from '../results/stored-result.ts';
-import type { ArrivingResult, InvokerSet, JobRef, ProgressUpdate } from './invoker.ts';
-import type { InputLoaders } from '../inputs/input-types.ts';
+import type { StoredResult } from './stored-result.ts';
+import type { ArrivingResult, InvokerSet, ProgressUpdate } from '../invoke/invoker.ts';
 import { loadInputs } from '../inputs/load-inputs.ts';
-
-export type CacheAccess = 'hit' | 'miss' | 'shared';
-
-/** The INFO line of a room-cache access: room, function and parameter names. */
-export function logCacheAccess(log: FastifyBaseLogger, kind: CacheAccess, roomId: string, functionName: string, values: Record<string, unknown>): void {
-  log.info({ cache: kind, room: roomId, function: functionName, params: Object.keys(values) }, `cache ${kind}: room=${roomId} function=${functionName} params=[${Object.keys(values).join(',')}]`);
-}
 
 /** Progress kept for replay to requests that join a computation late. */
 const MAX_REPLAY = 1000;
-
-/**
- * The room cache key: function name and parameter hash, plus the bundle's version, so a
- * plugin reloaded while an old computation runs never serves or shares that old result.
- */
-export function keyOf(entry: FunctionEntry, values: Record<string, unknown>): string {
-  const key = cacheKey(entry.name, values);
-  return entry.source.kind === 'bundle' ? `${key}@${entry.source.version}` : key;
-}
 
 interface Flight {
   promise: Promise<StoredResult>;
@@ -46,40 +27,6 @@ interface Flight {
   /** Set when a relayed result's shape is known and its bytes are on their way. */
   arriving: ArrivingResult | null;
   arrivingListeners: Set<(arriving: ArrivingResult) => void>;
-}
-
-/**
- * What `open` resolves with: the result, and for one whose bytes are still arriving, how to
- * wait for them (`arriving`); null when every byte is already in memory.
- */
-export interface OpenedResult {
-  result: StoredResult;
-  arriving: ArrivingResult | null;
-}
-
-export interface ComputeRequest {
-  entry: FunctionEntry;
-  values: Record<string, unknown>;
-  roomId: string;
-  signal?: AbortSignal;
-  onProgress?: (update: ProgressUpdate) => void;
-  /** The job asking, if any (passed to the invoker of a computation it starts). */
-  job?: JobRef;
-  /** The specimen asked for, if any (room events name it). */
-  specimenId?: string | null;
-  /**
-   * Loaders of the input parameters in `values` (core/inputs/): run just before the function,
-   * in the same room, and only on a miss (`values` already covers each input's own key).
-   */
-  inputs?: InputLoaders;
-}
-
-/** Publishes a room event (`computing`, `result`) for the room's subscribers. */
-export type RoomEventSink = (roomId: string, event: HostEvent) => void;
-
-/** What a room shows once `request`'s result is its entry. */
-export function roomStateOf(request: ComputeRequest): RoomState {
-  return { function_name: request.entry.name, specimen_id: request.specimenId ?? null, params: request.values, type: request.entry.return_type };
 }
 
 export class ResultService implements ResultSource {
