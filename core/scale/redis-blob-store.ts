@@ -57,14 +57,22 @@ export class RedisBlobStore implements BlobStore {
   #reading = new Map<string, Promise<StoredResult | null>>();
   #sweeper: NodeJS.Timeout | null = null;
   #keepMs: number;
+  readonly #streamCold: boolean;
 
   /**
    * @param budget where copies in memory are held; null keeps none (a worker process)
    * @param keepMs longest a copy stays in memory: the host's own entries' longest life (its
    *   cache and job time-to-live), so its memory falls back once they are gone
    */
-  constructor(redis: Redis, budget: ResultBudget<StoredResult> | null, keepMs = Number.POSITIVE_INFINITY) {
+  /**
+   * `streamCold`: whether a large result read cold may be sent as its chunks arrive. Only a
+   * store that never evicts can promise every chunk to the end of a reply; a Redis of its own
+   * for result bytes (`--blob-store`) may evict a chunk mid-reply, so there a result is read
+   * whole first, and a chunk gone is a miss that is computed again.
+   */
+  constructor(redis: Redis, budget: ResultBudget<StoredResult> | null, keepMs = Number.POSITIVE_INFINITY, streamCold = true) {
     this.#redis = redis;
+    this.#streamCold = streamCold;
     this.#budget = budget;
     this.#keepMs = keepMs;
     if (budget) {
@@ -144,14 +152,14 @@ export class RedisBlobStore implements BlobStore {
    * The blob's result for sending at once: from memory, or, read cold, a result whose bytes
    * are still arriving from Redis chunk by chunk (a reply can send each as it comes). Null
    * when the header or a chunk is gone. Every chunk's presence is checked before anything is
-   * promised; one evicted in the moment after cuts the reply short (its reader sees fewer bytes
-   * than announced), as a broken transfer would.
+   * promised; one evicted in the moment after would cut the reply short, which is why a store
+   * that may evict reads whole instead (streamCold).
    */
   async open(ref: BlobRef): Promise<OpenedResult | null> {
     const local = this.#local.get(ref.hash);
     const meta = JSON.parse(ref.meta) as BlobMeta;
     // Small or already on its way: nothing gained by following the chunks.
-    if ((local && local.until > Date.now()) || this.#reading.has(ref.hash) || meta.chunks < 2) {
+    if (!this.#streamCold || (local && local.until > Date.now()) || this.#reading.has(ref.hash) || meta.chunks < 2) {
       const result = await this.get(ref);
       return result ? { result, arriving: null } : null;
     }

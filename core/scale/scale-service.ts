@@ -82,7 +82,7 @@ export async function createScaleService(deps: {
   health.start();
   const events = new RedisEvents(connections.subscriber, deps.hub);
   await events.start(up ? START_WAIT_MS : 0);
-  const blobs = new RedisBlobStore(connections.blobs, deps.budget, Math.max(options.cacheTtlSeconds, options.jobTtlSeconds) * 1000);
+  const blobs = new RedisBlobStore(connections.blobs, deps.budget, Math.max(options.cacheTtlSeconds, options.jobTtlSeconds) * 1000, connections.blobUrl === deps.url);
   const queue = new WorkQueue(connections.forBullmq(false));
   const times = computationTimes(options);
   const hostId = nodeIdOf('host');
