@@ -17,6 +17,9 @@ import { KEYS } from './redis-keys.ts';
 import { orUnavailable } from './redis-unavailable.ts';
 import { storeInputs } from './input-refs.ts';
 
+/** Computations run for one request whose bytes the blob store keeps evicting before giving up. */
+const COMPUTE_ATTEMPTS = 4;
+
 /** What storeInputs gives: the inputs as the compute node reads them, or none. */
 type StoredInputs = Awaited<ReturnType<typeof storeInputs>>;
 
@@ -63,7 +66,13 @@ export class RedisResults implements ResultSource {
     const inputs = await storeInputs(request, this.#comps.blobs, this.#comps.times.runTtlMs, signal);
     // A finished computation whose bytes this host cannot read (the blob store evicted them,
     // or refused them and only the computing host holds them) is a miss: compute once more.
-    return (await this.#computeOnce(request, key, inputs, signal, read)) ?? (await this.#computeOnce(request, key, inputs, signal, read)) ?? this.#unreadable();
+    // An evicting blob store under pressure may drop a fresh result again before this host
+    // reads it, so a few attempts are made before saying the store did not keep it.
+    for (let attempt = 0; attempt < COMPUTE_ATTEMPTS; attempt++) {
+      const result = await this.#computeOnce(request, key, inputs, signal, read);
+      if (result !== null) return result;
+    }
+    return this.#unreadable();
   }
 
   #unreadable(): never {
