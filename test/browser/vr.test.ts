@@ -132,8 +132,10 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
     const before = dataRequests(vr.requests, room).length;
     await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], target!);
     await vr.page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-param=segments] input[type=number]')?.value === '49', null, { timeout: 30_000 });
+    // The panel shows 49 at once; its request leaves after the drag debounce.
+    const segmentsSent = () => dataRequests(vr.requests, room).slice(before).map((u) => JSON.parse(u.searchParams.get('params') ?? '{}').segments);
+    await expect.poll(segmentsSent, { timeout: 15_000 }).toContain(49);
     const sent = dataRequests(vr.requests, room).slice(before);
-    expect(sent.map((u) => JSON.parse(u.searchParams.get('params') ?? '{}').segments)).toContain(49);
     expect(sent.every((u) => u.searchParams.get('max_triangles') === '1000')).toBe(true);
     await desk.page.waitForFunction((sel) => document.querySelector<HTMLInputElement>(sel)?.value === '49', SEGMENTS, { timeout: 30_000 });
     // 2 × 49² = 4,802 triangles in the room; the headset got them simplified to its budget of 1,000.
