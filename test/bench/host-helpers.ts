@@ -2,7 +2,7 @@
  * Shared pieces of the host benchmarks: spawning a host on the bench plugin, a streaming
  * download that counts bytes, and percentiles.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -51,3 +51,16 @@ export function percentile(values: number[], p: number): number {
 }
 
 export const fmt = (n: number, digits = 2) => n.toFixed(digits);
+
+/** Starts `vitrine worker ...args` (2 threads, warnings only) and resolves once it prints `worker ready`. */
+export function startBenchWorker(args: string[]): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [CLI, 'worker', ...args, '--pool-size', '2', '--log-level', 'warn'], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('worker ready')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited ${code}`)));
+  });
+}

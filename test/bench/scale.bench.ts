@@ -15,29 +15,16 @@
  * 5. Redis commands per second with 5,000 job streams (BENCH_JOB_STREAMS) open on a quiet running job (target < 50),
  *    everything else of the service included (heartbeats, health pings, BullMQ).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { RedisBlobStore } from '../../core/scale/redis-blob-store.ts';
-import { CLI, REPO } from '../helpers/fixture-plugins.ts';
 import { startRedis } from '../helpers/redis-server.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { openStream, type StreamReader } from '../helpers/sse-reader.ts';
-import { benchSpecimens, buildBenchPlugins, download, fmt, percentile } from './host-helpers.ts';
+import { benchSpecimens, buildBenchPlugins, download, fmt, percentile, startBenchWorker } from './host-helpers.ts';
 
 const MiB = 1024 * 1024;
 
-function startWorker(redisUrl: string, plugins: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, 'worker', '--redis', redisUrl, '--plugins', plugins, '--pool-size', '2', '--log-level', 'warn'], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('worker ready')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited ${code}`)));
-  });
-}
 
 /** Commands Redis has processed so far (the INFO call itself adds one). */
 async function commandsProcessed(redis: Redis): Promise<number> {
@@ -67,7 +54,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   const specimens = benchSpecimens();
   const common = ['--port', '0', '--plugins', plugins, '--specimens', specimens, '--log-level', 'warn'];
   const hosts: RunningHost[] = [];
-  const worker = await startWorker(redis.url, plugins);
+  const worker = await startBenchWorker(['--redis', redis.url, '--plugins', plugins]);
   const admin = new Redis(redis.url);
   try {
     const memory = await spawnHost([...common, '--pool-size', '2']);

@@ -11,30 +11,17 @@
  *     100 by default, which keeps the run near two minutes on the shared 2-core machine;
  *     `VITRINE_BENCH_TRUST_ROOMS=1000` is the full target (about ten times as long).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { Redis } from 'ioredis';
-import { CLI, REPO } from '../helpers/fixture-plugins.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { benchSpecimens, buildBenchPlugins, fmt } from './host-helpers.ts';
+import { benchSpecimens, buildBenchPlugins, fmt, startBenchWorker } from './host-helpers.ts';
 
 const ROOMS = Number(process.env.VITRINE_BENCH_TRUST_ROOMS ?? 100);
 const OUTAGE_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function startWorker(args: string[]): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, 'worker', ...args, '--pool-size', '2', '--log-level', 'warn'], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('worker ready')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited ${code}`)));
-  });
-}
 
 /** GET `url`: status and the sha256 of the body. */
 function fetchHash(url: string): Promise<{ status: number; hash: string; bytes: number }> {
@@ -83,7 +70,7 @@ async function outage(plugins: string, specimens: string, lines: string[]): Prom
   const redis = await startRedis({ args: ['--appendonly', 'yes', '--appendfsync', 'everysec'] });
   const common = ['--port', '0', '--plugins', plugins, '--specimens', specimens, '--log-level', 'error', '--redis', redis.url, '--compute', '0'];
   const hosts = [await spawnHost(common), await spawnHost(common)];
-  const worker = await startWorker(['--redis', redis.url, '--plugins', plugins]);
+  const worker = await startBenchWorker(['--redis', redis.url, '--plugins', plugins]);
   try {
     // 8 jobs of 6 s on 2 threads: two run, the rest wait in the queue, when Redis goes.
     const ids: { id: string; host: RunningHost }[] = [];
@@ -128,7 +115,7 @@ async function evictingBlobStore(plugins: string, specimens: string, lines: stri
   const blobs: RedisServer = await startRedis({ args: ['--maxmemory', '64mb', '--maxmemory-policy', 'allkeys-lru'] });
   const common = ['--port', '0', '--plugins', plugins, '--specimens', specimens, '--log-level', 'error', '--redis', redis.url, '--blob-store', blobs.url, '--compute', '0', '--cache-max-bytes', String(256 * 1024 * 1024)];
   const [a, b] = [await spawnHost(common), await spawnHost(common)];
-  const worker = await startWorker(['--redis', redis.url, '--blob-store', blobs.url, '--plugins', plugins]);
+  const worker = await startBenchWorker(['--redis', redis.url, '--blob-store', blobs.url, '--plugins', plugins]);
   const control = new Redis(redis.url);
   const blobAdmin = new Redis(blobs.url);
   try {
