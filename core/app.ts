@@ -22,7 +22,7 @@ import { processingRoutes } from './http/routes-processing.ts';
 import { specimenDataRoutes } from './http/routes-specimen-data.ts';
 import { specimenRoutes } from './http/routes-specimens.ts';
 import { InlineInvoker } from './invoke/inline-invoker.ts';
-import type { InvokerSet } from './invoke/invoker.ts';
+import { InvokerSet } from './invoke/invoker.ts';
 import { PooledInvoker } from './invoke/pooled-invoker.ts';
 import { RoomScheduler } from './invoke/room-scheduler.ts';
 import { ResultService } from './results/result-service.ts';
@@ -109,10 +109,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   const budget = new ResultBudget<StoredResult>(options.cacheMaxBytes, resultByteLength);
   const cache = new RoomCache<StoredResult>({ ttlSeconds: options.cacheTtlSeconds, budget });
   const pooled = new PooledInvoker(pools.compute, scheduler, { cancelGraceMs: options.cancelGraceMs });
-  const invokers: InvokerSet = {
-    bundle: pooled,
-    inline: new InlineInvoker(),
-  };
+  const invokers = new InvokerSet({ bundle: pooled, inline: new InlineInvoker() });
   const events = new EventHub();
   const resultIds = new ResultIds(pools.encode, budget);
   const results = new ResultService({
@@ -142,6 +139,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
       budget,
       local: { results, jobs, store: jobStore },
       functions,
+      catalog,
       invoker: pooled,
       options,
       log: app.log,
@@ -223,7 +221,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   await app.register(uploadRoutes, { ctx });
   await app.register(clientRoute);
   if (options.viewer) await app.register(viewerRoutes);
-  await installFederation(app, ctx);
+  await installFederation(app, ctx, scale?.relay ?? null);
 
   app.addHook('onClose', async () => {
     stopWriteTimeout();

@@ -2,8 +2,9 @@
  * @module install-federation
  * Turns a host into a relay (`--relay`) or a worker (`--join URL`), or leaves it local.
  * A relay accepts workers on `/ws/federation/{worker_id}`, lists them on
- * `GET /api/federation/workers`, runs their functions through the remote invoker, and passes
- * its reloads on to every worker. A worker joins its relay once it listens, and re-registers
+ * `GET /api/federation/workers`, runs their functions through the remote invoker (registered
+ * as the invoker of `remote` functions), and passes its reloads on to every worker; on a Redis
+ * service it also runs them for every other host. A worker joins its relay once it listens, and re-registers
  * after every reload.
  */
 import websocket from '@fastify/websocket';
@@ -13,12 +14,16 @@ import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { RelayHub } from './relay-hub.ts';
 import { RemoteInvoker } from './remote-invoker.ts';
+import type { ServiceRelay } from './service-relay.ts';
 import { HELLO_MAX_FRAME_BYTES } from './frame-limit.ts';
 import { WorkerLink } from './worker-link.ts';
 
-async function installRelay(app: FastifyInstance, ctx: HostContext): Promise<void> {
-  const hub = new RelayHub(ctx, app.log);
-  ctx.invokers.remote = new RemoteInvoker((id) => hub.channelOf(id), { timeoutMs: ctx.options.jobTimeoutSeconds * 1000 });
+async function installRelay(app: FastifyInstance, ctx: HostContext, service: ServiceRelay | null): Promise<void> {
+  const hub = new RelayHub(ctx, app.log, service);
+  const remote = new RemoteInvoker((id) => hub.channelOf(id), { timeoutMs: ctx.options.jobTimeoutSeconds * 1000 });
+  ctx.invokers.register('remote', remote);
+  // On a Redis service every host queues relayed computations; this relay runs them.
+  await service?.serve(remote);
   ctx.afterReload(async () => {
     const workers = await hub.reloadWorkers();
     // Totals after the workers' new registrations; `count` stays the relay's own disk count.
@@ -45,7 +50,8 @@ function installWorker(app: FastifyInstance, ctx: HostContext): void {
   app.addHook('preClose', async () => link.stop());
 }
 
-export async function installFederation(app: FastifyInstance, ctx: HostContext): Promise<void> {
-  if (ctx.options.mode === 'relay') await installRelay(app, ctx);
+/** `service`: the Redis service's side of a relay, when the host is part of one. */
+export async function installFederation(app: FastifyInstance, ctx: HostContext, service: ServiceRelay | null = null): Promise<void> {
+  if (ctx.options.mode === 'relay') await installRelay(app, ctx, service);
   else if (ctx.options.mode === 'worker') installWorker(app, ctx);
 }

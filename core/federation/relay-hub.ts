@@ -4,7 +4,8 @@
  * protocol version and token), keeps one channel per worker id (a newer connection replaces
  * an older one), applies each registration to the relay's function registry and catalog, and
  * when a worker goes away removes what it registered, ends its running jobs as errors and
- * forgets its cached results.
+ * forgets its cached results. On a Redis service it tells the service of both, so every host
+ * lists the worker's entries and runs its functions through this relay.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -14,7 +15,8 @@ import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { raiseFrameLimit } from './frame-limit.ts';
 import { PeerChannel } from './peer-channel.ts';
-import { prefixed, toRemoteEntry, toRemoteRecord } from './remote-records.ts';
+import { applyRegistration, prefixed, withdrawRegistration } from './remote-records.ts';
+import type { ServiceRelay } from './service-relay.ts';
 import {
   CLOSE_BAD_HELLO,
   CLOSE_BAD_VERSION,
@@ -48,10 +50,13 @@ export class RelayHub {
   #ctx: HostContext;
   #log: FastifyBaseLogger;
   #workers = new Map<string, { channel: PeerChannel; info: WorkerInfo }>();
+  #service: ServiceRelay | null;
 
-  constructor(ctx: HostContext, log: FastifyBaseLogger) {
+  /** `service`: the Redis service this relay is part of, told of every registration and departure. */
+  constructor(ctx: HostContext, log: FastifyBaseLogger, service: ServiceRelay | null = null) {
     this.#ctx = ctx;
     this.#log = log;
+    this.#service = service;
   }
 
   channelOf(workerId: string): PeerChannel | undefined {
@@ -127,14 +132,12 @@ export class RelayHub {
     if (current?.channel !== channel) return;
     const specimens = Array.isArray(message.specimens) ? message.specimens : [];
     const functions = Array.isArray(message.functions) ? message.functions : [];
-    const { ctx } = this;
-    ctx.functions.removeWhere((e) => e.source.kind === 'remote' && e.source.workerId === workerId);
-    for (const f of functions) ctx.functions.register(toRemoteEntry(workerId, f), { replace: true });
     const fetch = (what: 'thumbnail' | 'data', id: string, signal?: AbortSignal) => this.#fetch(workerId, what, id, signal);
-    ctx.catalog.setSource(`relay:${workerId}`, 'relay', specimens.map((s) => toRemoteRecord(workerId, s, fetch)));
+    applyRegistration(this.#ctx, workerId, { specimens, functions }, fetch);
     current.info.specimens = specimens.length;
     current.info.functions = functions.length;
     this.#log.info(`federation: worker ${workerId} registered ${specimens.length} specimens and ${functions.length} functions`);
+    this.#service?.registered(workerId, { specimens, functions }).catch((error: Error) => this.#log.warn(`federation: worker ${workerId}'s registration did not reach the service: ${error.message}`));
   }
 
   get ctx(): HostContext {
@@ -159,11 +162,12 @@ export class RelayHub {
     this.#workers.delete(workerId);
     const { ctx } = this;
     const prefix = prefixed(workerId, '');
-    ctx.functions.removeWhere((e) => e.source.kind === 'remote' && e.source.workerId === workerId);
-    ctx.catalog.removeSource(`relay:${workerId}`);
-    const failed = ctx.local.jobs.failWhere((job) => job.meta.functionName.startsWith(prefix), `worker ${workerId} disconnected`);
+    const why = `worker ${workerId} disconnected`;
+    withdrawRegistration(ctx, workerId);
+    const failed = ctx.local.jobs.failWhere((job) => job.meta.functionName.startsWith(prefix), why);
     ctx.local.results.cache.deleteWhere((entry) => entry.functionName.startsWith(prefix));
     this.#log.warn(`federation: worker ${workerId} left (${code}${reason ? ` ${reason}` : ''}); ${failed} running jobs ended`);
+    this.#service?.departed(workerId, why).catch((error: Error) => this.#log.warn(`federation: worker ${workerId}'s departure did not reach the service: ${error.message}`));
   }
 
   /**

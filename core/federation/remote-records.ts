@@ -2,11 +2,21 @@
  * @module remote-records
  * What a worker registers, turned into the relay's own entries: functions named
  * `<worker_id>:<name>` run by the remote invoker, and specimens `<worker_id>:<id>` whose
- * thumbnail and static data are fetched from the worker on demand.
+ * thumbnail and static data are fetched from the worker on demand; and applying or
+ * withdrawing a worker's whole registration (the relay, and every host of its Redis service).
  */
 import type { FetchedBody, SpecimenRecord } from '../catalog/specimen-record.ts';
+import { createHostError } from '../errors.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
+import type { FunctionRegistry } from '../registry/function-registry.ts';
+import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { WireFunction, WireSpecimen } from './wire-messages.ts';
+
+/** Where a host lists relayed entries. */
+export interface RelayedLists {
+  functions: FunctionRegistry;
+  catalog: SpecimenCatalog;
+}
 
 /** Fetches a specimen's thumbnail or data from its worker, as a stream. */
 export type RemoteFetch = (what: 'thumbnail' | 'data', specimenId: string, signal?: AbortSignal) => Promise<FetchedBody>;
@@ -27,9 +37,17 @@ export function toRemoteEntry(workerId: string, f: WireFunction): FunctionEntry 
   };
 }
 
-export function toRemoteRecord(workerId: string, s: WireSpecimen, fetch: RemoteFetch): SpecimenRecord {
+/**
+ * The specimen as this host lists it. Without `fetch` (a host of the service that is not the
+ * worker's relay) its thumbnail is the placeholder and its static data answers that only the
+ * relay host serves it.
+ */
+export function toRemoteRecord(workerId: string, s: WireSpecimen, fetch: RemoteFetch | null): SpecimenRecord {
+  const id = prefixed(workerId, s.id);
+  const fetchOf = (what: 'thumbnail' | 'data') =>
+    fetch ? (signal?: AbortSignal) => fetch(what, s.id, signal) : () => Promise.reject(createHostError('SPC_ERR_RELAYED_FILE_ELSEWHERE', id));
   const record: SpecimenRecord = {
-    id: prefixed(workerId, s.id),
+    id,
     display_name: s.display_name,
     description: s.description,
     type: s.type,
@@ -37,12 +55,25 @@ export function toRemoteRecord(workerId: string, s: WireSpecimen, fetch: RemoteF
     is_dynamic: s.is_dynamic,
     function_name: s.function_name ? prefixed(workerId, s.function_name) : null,
     thumbnail_file: s.thumbnail_file,
-    thumbnail: { kind: 'remote', fetch: (signal) => fetch('thumbnail', s.id, signal) },
+    thumbnail: fetch ? { kind: 'remote', fetch: fetchOf('thumbnail') } : { kind: 'none' },
     story: s.story,
     origin: 'relay',
     worker_id: workerId,
   };
-  if (s.has_data) record.data = { kind: 'remote', fetch: (signal) => fetch('data', s.id, signal) };
+  if (s.has_data) record.data = { kind: 'remote', fetch: fetchOf('data') };
   if (s.is_dynamic && s.schema) record.schema_override = s.schema;
   return record;
+}
+
+/** Replaces everything `workerId` registered before with `specimens` and `functions`. */
+export function applyRegistration(lists: RelayedLists, workerId: string, registration: { specimens: WireSpecimen[]; functions: WireFunction[] }, fetch: RemoteFetch | null): void {
+  lists.functions.removeWhere((e) => e.source.kind === 'remote' && e.source.workerId === workerId);
+  for (const f of registration.functions) lists.functions.register(toRemoteEntry(workerId, f), { replace: true });
+  lists.catalog.setSource(`relay:${workerId}`, 'relay', registration.specimens.map((s) => toRemoteRecord(workerId, s, fetch)));
+}
+
+/** Removes everything `workerId` registered. */
+export function withdrawRegistration(lists: RelayedLists, workerId: string): void {
+  lists.functions.removeWhere((e) => e.source.kind === 'remote' && e.source.workerId === workerId);
+  lists.catalog.removeSource(`relay:${workerId}`);
 }

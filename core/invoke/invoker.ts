@@ -56,8 +56,28 @@ export interface Invoker {
   invoke(entry: FunctionEntry, values: Record<string, unknown>, ctx: InvokeContext): Promise<StoredResult>;
 }
 
-/** Invokers by function source; `remote` exists on relays only. */
-export type InvokerSet = { [K in FunctionSource['kind']]?: Invoker };
+/**
+ * Invokers by function source. The host registers `bundle` and `inline`; a relay registers
+ * `remote` when it installs federation. Each kind is registered once.
+ */
+export class InvokerSet {
+  #byKind = new Map<FunctionSource['kind'], Invoker>();
+
+  constructor(initial: { [K in FunctionSource['kind']]?: Invoker } = {}) {
+    for (const [kind, invoker] of Object.entries(initial)) this.register(kind as FunctionSource['kind'], invoker);
+  }
+
+  /** Makes `invoker` run the functions of source `kind`; throws when that kind has one already. */
+  register(kind: FunctionSource['kind'], invoker: Invoker): void {
+    if (this.#byKind.has(kind)) throw new Error(`an invoker of '${kind}' functions is registered already`);
+    this.#byKind.set(kind, invoker);
+  }
+
+  /** The invoker of `kind` functions, if one is registered. */
+  get(kind: FunctionSource['kind']): Invoker | undefined {
+    return this.#byKind.get(kind);
+  }
+}
 
 /** The positional argument list: values by parameter order, null where the host injects. */
 export function toPositionalArgs(entry: FunctionEntry, values: Record<string, unknown>): unknown[] {

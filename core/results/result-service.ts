@@ -132,7 +132,7 @@ export class ResultService implements ResultSource {
 
   #start(request: ComputeRequest, key: string, flightKey: string): Flight {
     const { entry, values, roomId, job } = request;
-    const invoker = this.#invokers[entry.source.kind];
+    const invoker = this.#invokers.get(entry.source.kind);
     if (!invoker) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', entry.name);
     const controller = new AbortController();
     const flight: Flight = {

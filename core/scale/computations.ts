@@ -17,7 +17,7 @@ import { roomEventMessage, type RedisEvents } from './redis-events.ts';
 import type { ScriptedRedis } from './redis-scripts.ts';
 import type { RedisBlobStore } from './redis-blob-store.ts';
 import { orUnavailable } from './redis-unavailable.ts';
-import type { WorkQueue } from './work-queue.ts';
+import type { WorkLane, WorkQueue } from './work-queue.ts';
 import { RoomPointers, type PointerRead } from './room-pointers.ts';
 
 /** How often a waiter re-reads a computation it was not nudged about. */
@@ -40,6 +40,8 @@ export interface ClaimRequest {
   room: string;
   specimen: string | null;
   jobId: string | null;
+  /** The queue a new computation goes to. */
+  lane: WorkLane;
   /** Input parameters already stored (input-refs.ts). */
   inputs?: Record<string, BlobRef>;
   /** The room state the `computing` event carries. */
@@ -122,7 +124,19 @@ export class Computations {
     if (created === 1) {
       try {
         const { cacheTtlMs, jobTtlMs, timeoutMs } = this.times;
-        await orUnavailable(this.#queue.add({ cid, fn: request.fn, values: request.values, room: request.room, specimen: request.specimen, ...(request.inputs ? { inputs: request.inputs } : {}), cacheTtlMs, jobTtlMs, timeoutMs }));
+        const task = {
+          cid,
+          fn: request.fn,
+          values: request.values,
+          room: request.room,
+          specimen: request.specimen,
+          ...(request.jobId ? { job: request.jobId } : {}),
+          ...(request.inputs ? { inputs: request.inputs } : {}),
+          cacheTtlMs,
+          jobTtlMs,
+          timeoutMs,
+        };
+        await orUnavailable(this.#queue.add(task, request.lane));
       } catch (error) {
         await this.redis.vFail(cid, 'the computation could not be queued', 'SPC_ERR_REDIS_UNAVAILABLE', this.times.jobTtlMs).catch(() => {});
         throw error;

@@ -11,9 +11,10 @@
  * the same sequence. Plugins and encoding run off the main thread, so lock renewals never stall.
  */
 import { DelayedError, Worker, type Job } from 'bullmq';
-import { isHostError } from '../errors.ts';
+import { isHostError, type HostErrorCode } from '../errors.ts';
 import type { Invoker } from '../invoke/invoker.ts';
 import { roomStateOf } from '../results/result-source.ts';
+import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { NodeDirectory, startHeartbeat } from './compute-nodes.ts';
@@ -22,7 +23,7 @@ import type { RedisBlobStore } from './redis-blob-store.ts';
 import type { RedisConnections } from './redis-connections.ts';
 import { describeRedisFailure, isOutOfMemory } from './redis-unavailable.ts';
 import { roomEventMessage, type RedisEvents } from './redis-events.ts';
-import type { ComputeTask } from './work-queue.ts';
+import { LANE_QUEUES, type ComputeTask, type WorkLane } from './work-queue.ts';
 import { readInputs } from './input-refs.ts';
 
 /** BullMQ lock: renewed every half of it; a node silent for longer is taken as dead. */
@@ -56,6 +57,11 @@ export interface ComputeNodeOptions {
   blobs: RedisBlobStore;
   functions: FunctionRegistry;
   invoker: Invoker;
+  /**
+   * The queue it takes work from: `compute` (plugin functions, run on the pool) by default, or
+   * `relay` (a relay host running its workers' functions through the remote invoker).
+   */
+  lane?: WorkLane;
   /** Computations run at once; the invoker's room scheduler shares threads across rooms. */
   concurrency: number;
   maxJobMessages: number;
@@ -71,14 +77,22 @@ export interface NodeLog {
 export class ComputeNode {
   #o: ComputeNodeOptions;
   #worker: Worker<ComputeTask, void> | null = null;
-  #running = new Map<string, AbortController>();
+  #running = new Map<string, { controller: AbortController; fn: string; jobTtlMs: number }>();
   #stops: (() => void | Promise<void>)[] = [];
   #announce: () => Promise<void> = async () => {};
   #nodes: NodeDirectory;
 
+  #lane: WorkLane;
+
   constructor(options: ComputeNodeOptions) {
     this.#o = options;
+    this.#lane = options.lane ?? 'compute';
     this.#nodes = new NodeDirectory(options.connections.command);
+  }
+
+  /** Whether this node runs `entry`: its lane's kind of function. */
+  #runs(entry: FunctionEntry | undefined): entry is FunctionEntry {
+    return entry?.source.kind === (this.#lane === 'relay' ? 'remote' : 'bundle');
   }
 
   get running(): number {
@@ -88,7 +102,7 @@ export class ComputeNode {
   /** Starts taking work; resolves once the worker is connected. */
   async start(): Promise<void> {
     const o = this.#o;
-    const worker = new Worker<ComputeTask, void>(KEYS.queue, (job, token, signal) => this.#process(job, token, signal), {
+    const worker = new Worker<ComputeTask, void>(LANE_QUEUES[this.#lane], (job, token, signal) => this.#process(job, token, signal), {
       connection: o.connections.forBullmq(true),
       concurrency: o.concurrency,
       lockDuration: LOCK_MS,
@@ -102,9 +116,9 @@ export class ComputeNode {
       void o.connections.command.vFail(job.data.cid, `the result could not be stored: ${describeRedisFailure(error)}`, 'SPC_ERR_REDIS_UNAVAILABLE', job.data.jobTtlMs).catch(() => {});
     });
     this.#worker = worker;
-    this.#stops.push(o.events.onCancel((cid) => this.#running.get(cid)?.abort()));
+    this.#stops.push(o.events.onCancel((cid) => this.#running.get(cid)?.controller.abort()));
     await worker.waitUntilReady();
-    const heartbeat = await startHeartbeat(o.connections.command, o.nodeId, () => o.functions.list().filter((e) => e.source.kind === 'bundle').map((e) => e.name));
+    const heartbeat = await startHeartbeat(o.connections.command, o.nodeId, () => o.functions.list().filter((e) => this.#runs(e)).map((e) => e.name));
     this.#stops.push(() => heartbeat.stop());
     this.#announce = () => heartbeat.beat();
     const recheck = setInterval(() => void this.#recheck(), RECHECK_MS);
@@ -124,7 +138,7 @@ export class ComputeNode {
     for (const cid of cids) pipeline.hget(KEYS.comp(cid), 'status');
     const replies = await pipeline.exec().catch(() => null);
     replies?.forEach(([error, status], i) => {
-      if (!error && status !== 'running') this.#running.get(cids[i]!)?.abort();
+      if (!error && status !== 'running') this.#running.get(cids[i]!)?.controller.abort();
     });
   }
 
@@ -132,9 +146,10 @@ export class ComputeNode {
     const o = this.#o;
     const redis = o.connections.command;
     const { cid, fn, values, room, specimen, inputs, cacheTtlMs, jobTtlMs, timeoutMs } = job.data;
+    const jobId = job.data.job;
     if ((await redis.hget(KEYS.comp(cid), 'status')) !== 'running') return;
     const entry = o.functions.get(fn);
-    if (!entry || entry.source.kind !== 'bundle') {
+    if (!this.#runs(entry)) {
       // Nodes share one queue: a computation another live node can run is handed back for it.
       if (token && (await this.#nodes.canRun(fn).catch(() => false))) {
         await job.moveToDelayed(Date.now() + HAND_BACK_MS, token);
@@ -144,7 +159,7 @@ export class ComputeNode {
       return;
     }
     const controller = new AbortController();
-    this.#running.set(cid, controller);
+    this.#running.set(cid, { controller, fn, jobTtlMs });
     bullSignal?.addEventListener('abort', () => controller.abort(), { once: true });
     let timedOut = false;
     const timeout = setTimeout(() => {
@@ -158,6 +173,7 @@ export class ComputeNode {
       result = await o.invoker.invoke(entry, loaded, {
         signal: controller.signal,
         roomId: room,
+        ...(jobId ? { job: { id: jobId, specimenId: specimen } } : {}),
         onProgress: (u) => void redis.vProgress(cid, u.text, u.ts, u.fraction ?? '', o.maxJobMessages).catch(() => {}),
       });
     } catch (error) {
@@ -186,6 +202,19 @@ export class ComputeNode {
     // A Redis that just refused the bytes may still count the transfer's buffers for a moment
     // (it frees them within seconds): the small record of the end is worth waiting for.
     await (ref.stored ? finish() : whenMemoryAllows(finish));
+  }
+
+  /**
+   * Ends the running computations whose function matches as errors with `message` and `code`
+   * (a relay's worker left), and stops their runs; resolves once the ends are recorded.
+   */
+  async failWhere(matches: (fn: string) => boolean, message: string, code: HostErrorCode): Promise<number> {
+    const ended = [...this.#running].filter(([, run]) => matches(run.fn));
+    // Aborted first, so the runs' own failure is not what gets recorded.
+    for (const [, run] of ended) run.controller.abort();
+    const redis = this.#o.connections.command;
+    await Promise.all(ended.map(([cid, run]) => redis.vFail(cid, message, code, run.jobTtlMs).catch(() => 0)));
+    return ended.length;
   }
 
   /**

@@ -7,7 +7,8 @@
  * subscription serves every watcher of the host, so a watcher costs Redis nothing while
  * nothing changes. Pub/sub loses what is published while a connection is down, so once the
  * subscriptions are back after every reconnection each watcher is nudged once: it re-reads
- * the durable state, and a lost message costs one read.
+ * the durable state, and a lost message costs one read. Relayed workers' registrations changing
+ * reach the hosts that list them (relay-mirror.ts).
  */
 import type { Redis } from 'ioredis';
 import type { EventHub } from '../events/event-hub.ts';
@@ -34,6 +35,7 @@ export class RedisEvents {
   #cancelListeners = new Set<(cid: string) => void>();
   #resubscribeListeners = new Set<() => void>();
   #pointerListeners = new Set<(room: string) => void>();
+  #relayListeners = new Set<(workerId: string) => void>();
   /** Set once the first subscription is in: later connections are reconnections. */
   #subscribed = false;
   /** True while the subscriptions are in: nothing published now is lost to this host. */
@@ -61,7 +63,7 @@ export class RedisEvents {
     });
     // Subscribing waits for a connection; ioredis subscribes again after every reconnection.
     // A host answers only once subscribed, so no event of a request it serves falls before.
-    const subscribed = this.#subscriber.subscribe(CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel, CHANNELS.pointer).then(
+    const subscribed = this.#subscriber.subscribe(CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel, CHANNELS.pointer, CHANNELS.relay).then(
       () => {
         this.#subscribed = true;
         this.#live = true;
@@ -97,6 +99,7 @@ export class RedisEvents {
     if (channel === CHANNELS.nudge) this.#nudge(message);
     else if (channel === CHANNELS.cancel) for (const listener of this.#cancelListeners) listener(message);
     else if (channel === CHANNELS.pointer) for (const listener of this.#pointerListeners) listener(message);
+    else if (channel === CHANNELS.relay) for (const listener of this.#relayListeners) listener(message);
     else if (channel === CHANNELS.room) {
       let parsed: RoomEventMessage;
       try {
@@ -126,6 +129,12 @@ export class RedisEvents {
   onPointerChange(listener: (room: string) => void): () => void {
     this.#pointerListeners.add(listener);
     return () => this.#pointerListeners.delete(listener);
+  }
+
+  /** Calls `listener` with each relayed worker id whose registration changed or went. */
+  onRelayChange(listener: (workerId: string) => void): () => void {
+    this.#relayListeners.add(listener);
+    return () => this.#relayListeners.delete(listener);
   }
 
   /** Calls `listener` with each computation id whose run must stop. */

@@ -4,7 +4,7 @@
  * computation (or holds a room-cache hit's result), so every host answers its progress,
  * result and DELETE. Progress is the computation's stream read by seq, in the same atomic
  * read as the status, so a client that sees a job end has every message before it. Jobs of
- * functions that cannot run on compute nodes stay in this host's own store.
+ * functions registered in code (which run on this host only) stay in this host's own store.
  */
 import { randomUUID } from 'node:crypto';
 import type { JobStatus, ProgressResponse, StartResponse } from '../client/wire-types.ts';
@@ -21,7 +21,7 @@ import { NodeDepartures } from './node-departures.ts';
 import { KEYS } from './redis-keys.ts';
 import { orUnavailable } from './redis-unavailable.ts';
 import { storeInputs } from './input-refs.ts';
-import type { WorkQueue } from './work-queue.ts';
+import { laneOf, runsOnService, type WorkQueue } from './work-queue.ts';
 
 /** Seconds a client refused for too many jobs is asked to wait. */
 const RETRY_AFTER_SECONDS = 5;
@@ -59,7 +59,7 @@ export class RedisJobs implements JobService {
   }
 
   async start(request: JobRequest): Promise<StartResponse> {
-    if (request.entry.source.kind !== 'bundle') return this.#local.start(request);
+    if (!runsOnService(request.entry)) return this.#local.start(request);
     const id = randomUUID();
     const key = keyOf(request.entry, request.values);
     const ref = await this.#comps.hit(request.roomId, key);
@@ -87,6 +87,7 @@ export class RedisJobs implements JobService {
       room: request.roomId,
       specimen: request.specimenId,
       jobId: id,
+      lane: laneOf(request.entry),
       ...(inputs ? { inputs } : {}),
       state: { ...roomStateOf(request) },
     });

@@ -37,6 +37,10 @@ export const KEYS = {
   nodeFunctions: (nodeId: string) => `${P}node:${nodeId}:fns`,
   /** The BullMQ queue's name (BullMQ adds its own `bull:` prefix). */
   queue: 'vitrine-compute',
+  /** The BullMQ queue of relayed functions' computations, taken by relay hosts only. */
+  relayQueue: 'vitrine-relay',
+  /** HASH: worker id → its registration as its relay shared it (JSON: relay node id, specimens, functions). */
+  relayWorkers: `${P}relay:workers`,
 } as const;
 
 export const CHANNELS = {
@@ -48,4 +52,6 @@ export const CHANNELS = {
   cancel: `${P}events:cancel`,
   /** A room id whose entry changed or went (`*`: every room): hosts drop their copy of its pointer. */
   pointer: `${P}events:pointer`,
+  /** A relayed worker id whose registration changed or went: hosts re-read it. */
+  relay: `${P}events:relay`,
 } as const;

@@ -2,9 +2,9 @@
  * @module redis-results
  * ResultSource for a Redis service: the room pointer decides hits service-wide (one entry per
  * room), identical requests on any host join one computation, and the bytes come from this
- * host's memory LRU or, once, from Redis (for `open`, sent as they arrive). Functions that cannot run on a compute node
- * (registered in code, or relayed from a federation worker) stay on this host's own
- * ResultService, as before.
+ * host's memory LRU or, once, from Redis (for `open`, sent as they arrive). Plugin functions
+ * run on compute nodes and a relay's workers' functions through the relay host; functions
+ * registered in code stay on this host's own ResultService, as before.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { CacheStats } from '../client/wire-types.ts';
@@ -16,6 +16,7 @@ import type { Computations } from './computations.ts';
 import { KEYS } from './redis-keys.ts';
 import { orUnavailable } from './redis-unavailable.ts';
 import { storeInputs } from './input-refs.ts';
+import { laneOf, runsOnService } from './work-queue.ts';
 
 /** Computations run for one request whose bytes the blob store keeps evicting before giving up. */
 const COMPUTE_ATTEMPTS = 4;
@@ -52,7 +53,7 @@ export class RedisResults implements ResultSource {
   }
 
   async compute(request: ComputeRequest): Promise<StoredResult> {
-    if (request.entry.source.kind !== 'bundle') return this.#local.compute(request);
+    if (!runsOnService(request.entry)) return this.#local.compute(request);
     return this.#serve(request, (ref) => this.#comps.read(ref));
   }
 
@@ -88,6 +89,7 @@ export class RedisResults implements ResultSource {
       room: request.roomId,
       specimen: request.specimenId ?? null,
       jobId: request.job?.id ?? null,
+      lane: laneOf(request.entry),
       ...(inputs ? { inputs } : {}),
       state: { ...roomStateOf(request) },
     });
@@ -98,12 +100,12 @@ export class RedisResults implements ResultSource {
 
   /** A large result read cold from the blob store is sent as its chunks arrive. */
   async open(request: ComputeRequest): Promise<OpenedResult> {
-    if (request.entry.source.kind !== 'bundle') return this.#local.open(request);
+    if (!runsOnService(request.entry)) return this.#local.open(request);
     return this.#serve(request, (ref) => this.#comps.open(ref));
   }
 
   async lookup(request: ComputeRequest): Promise<StoredResult | undefined> {
-    if (request.entry.source.kind !== 'bundle') return this.#local.lookup(request);
+    if (!runsOnService(request.entry)) return this.#local.lookup(request);
     return (await this.#hit(request, keyOf(request.entry, request.values), (ref) => this.#comps.read(ref))) ?? undefined;
   }
 

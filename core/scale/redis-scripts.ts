@@ -235,6 +235,23 @@ redis.call('DEL', P .. 'rooms')
 redis.call('PUBLISH', P .. 'events:pointer', '*')
 return n`,
   },
+  /** ARGV prefix → how many rooms lost their entry: those of functions named `prefix…` (a relayed worker left). */
+  vForgetPrefix: {
+    keys: 0,
+    lua: `
+local n = 0
+for _, room in ipairs(redis.call('ZRANGE', P .. 'rooms', 0, -1)) do
+  local key = P .. 'room:' .. room
+  local fn = redis.call('HGET', key, 'fn')
+  if fn and string.sub(fn, 1, #ARGV[1]) == ARGV[1] then
+    redis.call('DEL', key)
+    redis.call('ZREM', P .. 'rooms', room)
+    redis.call('PUBLISH', P .. 'events:pointer', room)
+    n = n + 1
+  end
+end
+return n`,
+  },
 } as const;
 
 type ScriptName = keyof typeof SCRIPTS;

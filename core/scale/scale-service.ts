@@ -3,7 +3,9 @@
  * Joins a host to a Redis service (`vitrine serve --redis URL`): its routes take results and
  * jobs through the Redis implementations, room events from every host reach its event
  * streams, and unless `--compute 0` it is also a compute node lending its pool to the
- * service. Without `--redis` none of this is created and nothing external is needed.
+ * service. It lists the workers joined to the service's relays; a relay host (`--relay`) also
+ * runs their functions for every host. Without `--redis` none of this is created and nothing
+ * external is needed.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { hostname } from 'node:os';
@@ -14,6 +16,7 @@ import type { JobStore } from '../jobs/job-store.ts';
 import type { LocalJobs } from '../jobs/local-jobs.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
+import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ResultSource } from '../results/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { ComputeNode } from './compute-node.ts';
@@ -30,6 +33,8 @@ import { RedisJobs } from './redis-jobs.ts';
 import { RedisResults } from './redis-results.ts';
 import { orUnavailable } from './redis-unavailable.ts';
 import { WorkQueue } from './work-queue.ts';
+import { RelayMirror } from './relay-mirror.ts';
+import { SharedRelay } from './shared-relay.ts';
 
 /**
  * Longest a starting host waits for a Redis that answers (its subscriptions, its compute node)
@@ -48,6 +53,8 @@ export interface ScaleService {
   findResult(id: string): Promise<StoredResult | null>;
   /** Uploads, kept in the service's blob store. */
   uploads: RedisUploadStore;
+  /** A relay host's part in the service (`--relay`): it runs the relayed functions every host queues. */
+  relay: SharedRelay | null;
   /** Null when Redis answers, else why not (for /readyz). */
   notReady(): string | null;
   close(): Promise<void>;
@@ -70,6 +77,8 @@ export async function createScaleService(deps: {
   budget: ResultBudget<StoredResult>;
   local: { results: ResultSource; jobs: LocalJobs; store: JobStore };
   functions: FunctionRegistry;
+  /** Where relayed workers' specimens are listed (with `functions`). */
+  catalog: SpecimenCatalog;
   invoker: Invoker;
   options: ResolvedHostOptions;
   log: FastifyBaseLogger;
@@ -108,6 +117,11 @@ export async function createScaleService(deps: {
     const started = node.start().then(() => true, (error: Error) => (log.warn(`compute node: ${error.message}`), false));
     if (up) await Promise.race([started, new Promise((resolve) => setTimeout(resolve, START_WAIT_MS).unref())]);
   }
+  const relay = options.mode === 'relay' ? new SharedRelay({ nodeId: `${hostId}-relay`, connections, events, blobs, functions: deps.functions, maxJobMessages: options.maxJobMessages, log }) : null;
+  // Every host lists the workers of the service's relays; a relay lists its own through its hub.
+  const mirror = new RelayMirror({ redis: connections.command, events, lists: { functions: deps.functions, catalog: deps.catalog }, log, self: relay?.nodeId ?? null });
+  if (up) await mirror.start();
+  else void mirror.start();
   if (options.blobStore) log.info(`result bytes in the blob store at ${options.blobStore}`);
   log.info(`redis service at ${deps.url}: ${options.compute > 0 ? `computing on ${options.compute} threads` : 'front end only (--compute 0)'}`);
   return {
@@ -115,6 +129,7 @@ export async function createScaleService(deps: {
     jobs,
     node,
     uploads: new RedisUploadStore(connections.command, blobs, options.uploadTtlSeconds),
+    relay,
     connections,
     notReady: () => {
       const why = health.notReady();
@@ -129,6 +144,8 @@ export async function createScaleService(deps: {
       await stopHeartbeat();
       blobs.close();
       results.abortAll();
+      mirror.close();
+      await relay?.close();
       await node?.close(true);
       await queue.close().catch(() => {});
       await connections.close();

@@ -1,13 +1,16 @@
 /**
  * @module work-queue
- * The BullMQ queue computations travel through. A task names its computation and what to
- * run, never its result: a result's bytes go to the blob store, and the task's return value
- * stays empty (BullMQ would serialise typed arrays as number lists and keep them in its
- * event stream). Finished tasks are removed at once; the computation record in Redis is what
- * jobs and rooms read.
+ * The BullMQ queues computations travel through: one lane for plugin functions (taken by every
+ * compute node) and one for relayed functions (taken by relay hosts, which hold the workers'
+ * sockets), so a node never takes work it would only hand back. A task names its computation
+ * and what to run, never its result: a result's bytes go to the blob store, and the task's
+ * return value stays empty (BullMQ would serialise typed arrays as number lists and keep them
+ * in its event stream). Finished tasks are removed at once; the computation record in Redis
+ * is what jobs and rooms read.
  */
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { FunctionEntry } from '../registry/function-entry.ts';
 import { COMMAND_TIMEOUT_MS } from './redis-connections.ts';
 import type { BlobRef } from './blob-store.ts';
 import { KEYS } from './redis-keys.ts';
@@ -16,6 +19,24 @@ import { withTimeLimit } from './time-limit.ts';
 /** BullMQ waits for a connection without limit: its calls get the command timeout too. */
 const bounded = <T>(work: Promise<T>, what: string): Promise<T> => withTimeLimit(work, COMMAND_TIMEOUT_MS, what);
 
+/** Which queue a computation goes to: plugin functions, or a relay's workers' functions. */
+export type WorkLane = 'compute' | 'relay';
+
+/** The queue name of each lane. */
+export const LANE_QUEUES: Record<WorkLane, string> = { compute: KEYS.queue, relay: KEYS.relayQueue };
+
+/**
+ * Whether the service runs `entry` (a plugin function on a compute node, or a relayed
+ * function through its relay host); a function registered in code runs on the host itself.
+ */
+export function runsOnService(entry: FunctionEntry): boolean {
+  return entry.source.kind === 'bundle' || entry.source.kind === 'remote';
+}
+
+export function laneOf(entry: FunctionEntry): WorkLane {
+  return entry.source.kind === 'remote' ? 'relay' : 'compute';
+}
+
 /** What a compute node needs to run one computation. */
 export interface ComputeTask {
   cid: string;
@@ -23,6 +44,8 @@ export interface ComputeTask {
   values: Record<string, unknown>;
   room: string;
   specimen: string | null;
+  /** The job that started the computation, if one did (a relayed run's worker keeps it under that id). */
+  job?: string;
   /** Input parameters, loaded by the asking host and stored in the blob store (input-refs.ts). */
   inputs?: Record<string, BlobRef>;
   /** The asking host's times (ms): the room entry's and the job's time-to-live, the run's limit. */
@@ -32,33 +55,39 @@ export interface ComputeTask {
 }
 
 export class WorkQueue {
-  readonly queue: Queue<ComputeTask, void>;
+  readonly #queues: Record<WorkLane, Queue<ComputeTask, void>>;
 
   constructor(connection: Redis) {
-    this.queue = new Queue<ComputeTask, void>(KEYS.queue, { connection });
-    this.queue.on('error', () => {});
+    const open = (name: string) => {
+      const queue = new Queue<ComputeTask, void>(name, { connection });
+      queue.on('error', () => {});
+      return queue;
+    };
+    this.#queues = { compute: open(LANE_QUEUES.compute), relay: open(LANE_QUEUES.relay) };
   }
 
-  /** Queues `task` under its computation id (adding the same id twice queues it once). */
-  async add(task: ComputeTask): Promise<void> {
+  /** Queues `task` on `lane` under its computation id (adding the same id twice queues it once). */
+  async add(task: ComputeTask, lane: WorkLane = 'compute'): Promise<void> {
     // Retried only when storing the result failed (Redis away): a function's own failure and a
     // cancel are recorded by the node and end the task normally.
     const options = { jobId: task.cid, removeOnComplete: true, removeOnFail: true, attempts: 3, backoff: { type: 'exponential', delay: 1000 } };
-    await bounded(this.queue.add('compute', task, options), 'queueing a computation');
+    await bounded(this.#queues[lane].add('compute', task, options), 'queueing a computation');
   }
 
   /** Queued and running computations, service-wide. */
   async pending(): Promise<number> {
-    const counts = await bounded(this.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized'), 'counting queued computations');
-    return Object.values(counts).reduce((a, b) => a + b, 0);
+    const counts = await Promise.all(
+      Object.values(this.#queues).map((queue) => bounded(queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized'), 'counting queued computations')),
+    );
+    return counts.flatMap((c) => Object.values(c)).reduce((a, b) => a + b, 0);
   }
 
   /** Takes a queued computation off the queue (it was cancelled before any node took it). */
   async remove(cid: string): Promise<void> {
-    await bounded(this.queue.remove(cid), 'removing a computation').catch(() => 0);
+    await Promise.all(Object.values(this.#queues).map((queue) => bounded(queue.remove(cid), 'removing a computation').catch(() => 0)));
   }
 
-  close(): Promise<void> {
-    return this.queue.close();
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.#queues).map((queue) => queue.close()));
   }
 }

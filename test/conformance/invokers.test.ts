@@ -54,7 +54,7 @@ function entryOf(app: FastifyInstance, name: string): FunctionEntry {
 }
 
 function invokerOf(app: FastifyInstance, kind: 'bundle' | 'remote'): Invoker {
-  const invoker = app.vitrine.context.invokers[kind];
+  const invoker = app.vitrine.context.invokers.get(kind);
   if (!invoker) throw new Error(`no ${kind} invoker`);
   return invoker;
 }

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { RoomCache } from '../../core/cache/room-cache.ts';
 import { PayloadFill } from '../../core/federation/payload-fill.ts';
-import type { InvokeContext, Invoker } from '../../core/invoke/invoker.ts';
+import { InvokerSet, type InvokeContext, type Invoker } from '../../core/invoke/invoker.ts';
 import { ResultService } from '../../core/results/result-service.ts';
 import type { FunctionEntry } from '../../core/registry/function-entry.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
@@ -50,7 +50,7 @@ class ArrivingInvoker implements Invoker {
 
 function service(invoker: Invoker): ResultService {
   const cache = new RoomCache<StoredResult>({ ttlSeconds: 60, sweepIntervalMs: 0 });
-  return new ResultService({ cache, invokers: { remote: invoker }, log: pino({ level: 'silent' }) });
+  return new ResultService({ cache, invokers: new InvokerSet({ remote: invoker }), log: pino({ level: 'silent' }) });
 }
 
 describe('ResultService.open', () => {

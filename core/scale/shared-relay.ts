@@ -1,0 +1,114 @@
+/**
+ * @module shared-relay
+ * A relay host's part in a Redis service (`--relay --redis URL`). Its workers' sockets end on
+ * this host only, so it runs a compute node of its own on the relay lane of the work queue:
+ * any host queues a relayed function's computation there, this node takes it and runs it on
+ * the worker through the remote invoker, and progress, cancel and the result travel through
+ * Redis like any computation's. Each worker's registration is written to Redis and announced,
+ * so every host lists it (relay-mirror.ts); it is written again after every reconnection to
+ * Redis, since a write may have failed while Redis was away. A worker leaving ends its running
+ * computations as errors, withdraws its registration and drops its room entries service-wide.
+ */
+import type { Invoker } from '../invoke/invoker.ts';
+import type { ServiceRelay, WorkerRegistration } from '../federation/service-relay.ts';
+import type { FunctionRegistry } from '../registry/function-registry.ts';
+import { ComputeNode, type NodeLog } from './compute-node.ts';
+import type { RedisBlobStore } from './redis-blob-store.ts';
+import type { RedisConnections } from './redis-connections.ts';
+import type { RedisEvents } from './redis-events.ts';
+import { CHANNELS, KEYS } from './redis-keys.ts';
+import type { SharedRegistration } from './relay-mirror.ts';
+
+/**
+ * Relayed computations run at once on the relay: each is a request waiting on a worker, not a
+ * thread of this host, so many may wait together.
+ */
+const RELAY_CONCURRENCY = 64;
+/** Longest a starting relay waits for its node to connect before it serves anyway. */
+const START_WAIT_MS = 10_000;
+
+export interface SharedRelayDeps {
+  /** The relay node's id (apart from the host's own compute node, which takes the other lane). */
+  nodeId: string;
+  connections: RedisConnections;
+  events: RedisEvents;
+  blobs: RedisBlobStore;
+  functions: FunctionRegistry;
+  maxJobMessages: number;
+  log: NodeLog;
+}
+
+export class SharedRelay implements ServiceRelay {
+  #deps: SharedRelayDeps;
+  #node: ComputeNode | null = null;
+  #shared = new Map<string, WorkerRegistration>();
+  #stops: (() => void)[] = [];
+
+  constructor(deps: SharedRelayDeps) {
+    this.#deps = deps;
+  }
+
+  /** The relay node's id: registrations name it, and count while its heartbeat lives. */
+  get nodeId(): string {
+    return this.#deps.nodeId;
+  }
+
+  async serve(invoker: Invoker): Promise<void> {
+    const d = this.#deps;
+    const node = new ComputeNode({ ...d, invoker, lane: 'relay', concurrency: RELAY_CONCURRENCY });
+    this.#node = node;
+    this.#stops.push(d.events.onResubscribed(() => void this.#shareAll()));
+    // Waited for a while only, as the host's own compute node: a relay whose Redis is down at
+    // start still accepts workers, and shares them once Redis comes.
+    const started = node.start().then(
+      () => this.#shareAll(),
+      (error: Error) => d.log.warn(`relay node: ${error.message}`),
+    );
+    await Promise.race([started, new Promise((resolve) => setTimeout(resolve, START_WAIT_MS).unref())]);
+  }
+
+  async registered(workerId: string, registration: WorkerRegistration): Promise<void> {
+    this.#shared.set(workerId, registration);
+    // The node says it runs the new functions before any host lists them.
+    await this.#node?.announce();
+    await this.#share(workerId, registration);
+  }
+
+  async departed(workerId: string, reason: string): Promise<void> {
+    this.#shared.delete(workerId);
+    const prefix = `${workerId}:`;
+    // Ended first, with the worker's reason, before any host could see its functions gone.
+    await this.#node?.failWhere((fn) => fn.startsWith(prefix), reason, 'SPC_ERR_WORKER_DISCONNECTED');
+    await this.#withdraw(workerId);
+    await this.#node?.announce();
+    await this.#deps.connections.command.vForgetPrefix(prefix);
+  }
+
+  async #share(workerId: string, registration: WorkerRegistration): Promise<void> {
+    const shared: SharedRegistration = { node: this.nodeId, ...registration };
+    await this.#deps.connections.command.multi().hset(KEYS.relayWorkers, workerId, JSON.stringify(shared)).publish(CHANNELS.relay, workerId).exec();
+  }
+
+  async #shareAll(): Promise<void> {
+    await Promise.all([...this.#shared].map(([workerId, registration]) => this.#share(workerId, registration))).catch((error: Error) =>
+      this.#deps.log.warn(`relayed workers could not be shared: ${error.message}`),
+    );
+  }
+
+  /** Removes the worker's registration, unless another relay has registered it since. */
+  async #withdraw(workerId: string): Promise<void> {
+    const redis = this.#deps.connections.command;
+    const raw = await redis.hget(KEYS.relayWorkers, workerId);
+    if (raw && (JSON.parse(raw) as SharedRegistration).node !== this.nodeId) return;
+    await redis.multi().hdel(KEYS.relayWorkers, workerId).publish(CHANNELS.relay, workerId).exec();
+  }
+
+  /** Withdraws every registration still shared (the relay shuts down) and stops the node. */
+  async close(): Promise<void> {
+    for (const stop of this.#stops.splice(0)) stop();
+    const workers = [...this.#shared.keys()];
+    this.#shared.clear();
+    await Promise.all(workers.map((workerId) => this.#withdraw(workerId))).catch(() => {});
+    await this.#node?.close(true);
+  }
+}
