@@ -2,7 +2,8 @@
  * @module compute-node
  * A compute node of a Redis service (a `vitrine worker`, or a host with `--compute` above 0):
  * a BullMQ worker that takes computations from the queue and runs them on this process's
- * worker-thread pool. Progress goes to the computation's stream; the result's bytes go to
+ * worker-thread pool. A relay host runs one more on the relay lane, whose invoker is the remote
+ * invoker: it runs relayed functions on their workers (shared-relay.ts). Progress goes to the computation's stream; the result's bytes go to
  * the blob store and the computation's record (room pointer, status) changes in one script.
  * A DELETE anywhere reaches it as a pub/sub cancel (and, should that message be lost, as the
  * record's status, re-read every second): the run's signal aborts and the pooled invoker
