@@ -63,6 +63,8 @@ export interface ComputeNodeOptions {
    * `relay` (a relay host running its workers' functions through the remote invoker).
    */
   lane?: WorkLane;
+  /** Which functions it runs. @defaultValue its lane's kind: plugin functions, or relayed ones */
+  runs?: (entry: FunctionEntry) => boolean;
   /** Computations run at once; the invoker's room scheduler shares threads across rooms. */
   concurrency: number;
   maxJobMessages: number;
@@ -91,9 +93,10 @@ export class ComputeNode {
     this.#nodes = new NodeDirectory(options.connections.command);
   }
 
-  /** Whether this node runs `entry`: its lane's kind of function. */
+  /** Whether this node runs `entry`. */
   #runs(entry: FunctionEntry | undefined): entry is FunctionEntry {
-    return entry?.source.kind === (this.#lane === 'relay' ? 'remote' : 'bundle');
+    if (!entry) return false;
+    return this.#o.runs ? this.#o.runs(entry) : entry.source.kind === (this.#lane === 'relay' ? 'remote' : 'bundle');
   }
 
   get running(): number {

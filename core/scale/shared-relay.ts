@@ -11,6 +11,7 @@
  */
 import type { Invoker } from '../invoke/invoker.ts';
 import type { ServiceRelay, WorkerRegistration } from '../federation/service-relay.ts';
+import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import { ComputeNode, type NodeLog } from './compute-node.ts';
 import type { RedisBlobStore } from './redis-blob-store.ts';
@@ -55,7 +56,10 @@ export class SharedRelay implements ServiceRelay {
 
   async serve(invoker: Invoker): Promise<void> {
     const d = this.#deps;
-    const node = new ComputeNode({ ...d, invoker, lane: 'relay', concurrency: RELAY_CONCURRENCY });
+    // Only the functions of workers joined here: another relay's workers are listed on this
+    // host too, and their computations are that relay's to take.
+    const runs = (entry: FunctionEntry) => entry.source.kind === 'remote' && this.#shared.has(entry.source.workerId);
+    const node = new ComputeNode({ ...d, invoker, lane: 'relay', runs, concurrency: RELAY_CONCURRENCY });
     this.#node = node;
     this.#stops.push(d.events.onResubscribed(() => void this.#shareAll()));
     // Waited for a while only, as the host's own compute node: a relay whose Redis is down at

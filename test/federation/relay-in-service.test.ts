@@ -122,6 +122,17 @@ describe('a relay in a Redis service', () => {
     expect((await ended(worker, id)).status).not.toBe('running');
   });
 
+  it('runs a worker of a second relay through the first: each relay takes only its own workers’ computations', async () => {
+    const relay2 = await startHost(['--relay', '--redis', redis.url, '--specimens', SPECIMENS_A, '--plugins', NO_PLUGINS]);
+    await startHost(workerArgs(relay2.url, 'w2', plugins.dir, SPECIMENS_B));
+    await registered(relay, 'w2:box');
+    const answers = await Promise.all([1, 2, 3, 4].map((size) => post(`${relay.url}/api/processing/invoke`, { function_name: 'w2:cube', kwargs: { size }, room_id: `w2-${size}` })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(await functionNames(other)).toEqual(expect.arrayContaining(['w1:cube', 'w2:cube']));
+    await relay2.kill('SIGKILL');
+    await eventually(async () => ((await catalogIds(other)).some((entry) => entry.startsWith('w2:')) ? undefined : true), 'the dead relay’s worker to leave the other host');
+  });
+
   it('a worker leaving takes its entries off the other host and ends its running job there as an error', async () => {
     const id = await startSlow(other, 400, 50);
     await progressed(other, id);
