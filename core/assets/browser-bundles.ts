@@ -2,16 +2,16 @@
  * @module browser-bundles
  * The browser files the host serves: the web viewer (`/viewer/app.js`, `/viewer/app.css`) and
  * the browser build of the client (`/client.js`). The compiled package ships them prebuilt in
- * `build/dist/assets/` (see build/compile/compile.ts), so a host run from it never loads a
+ * `build/dist/assets/` (see build/tools/compile/compile.ts), so a host run from it never loads a
  * bundler. Run from the TypeScript sources they are built with esbuild in memory on first use
  * (concurrent first requests share one build; a failed build is retried by the next request).
  * The viewer is code split: its VR session parts are a chunk loaded on "Enter VR".
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from 'esbuild';
+import { CORE_DIR, PREBUILT_ASSETS_DIR } from '../package-layout.ts';
 
 /** One built file. */
 export interface BrowserAsset {
@@ -42,7 +42,7 @@ const SPECS = {
 
 export type BundleName = keyof typeof SPECS;
 
-/** File names of code-split chunks (the same in the compiled package, see build/compile/compile.ts). */
+/** File names of code-split chunks (the same in the compiled package, see build/tools/compile/compile.ts). */
 export const CHUNK_PREFIX = 'chunk-';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -50,17 +50,34 @@ const CONTENT_TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 
-/** Where the compiled package keeps the prebuilt files (absent when running from sources). */
-const ASSETS_DIR = fileURLToPath(new URL('../../assets/', import.meta.url));
-const CORE_DIR = fileURLToPath(new URL('../', import.meta.url));
 
 function toAsset(name: string, body: Buffer): BrowserAsset {
   const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
   return { body, contentType: CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream', etag };
 }
 
-async function readPrebuilt(spec: BundleSpec): Promise<BrowserAssets> {
-  const dir = path.join(ASSETS_DIR, spec.prebuilt);
+/**
+ * The one esbuild configuration of a browser bundle, used both by the compile step (written
+ * under `outdir`) and by a host running from sources (built in memory).
+ */
+export function browserBuildOptions(bundle: BundleName, outdir: string): BuildOptions {
+  const spec: BundleSpec = SPECS[bundle];
+  return {
+    entryPoints: { [spec.name]: path.join(CORE_DIR, spec.entry) },
+    outdir: path.join(outdir, spec.prebuilt),
+    bundle: true,
+    minify: spec.minify,
+    splitting: spec.splitting,
+    chunkNames: `${CHUNK_PREFIX}[hash]`,
+    format: 'esm',
+    target: ['es2022'],
+    platform: 'browser',
+    legalComments: 'none',
+  };
+}
+
+async function readPrebuilt(assetsDir: string, spec: BundleSpec): Promise<BrowserAssets> {
+  const dir = path.join(assetsDir, spec.prebuilt);
   const assets = new Map<string, BrowserAsset>();
   for (const name of await readdir(dir)) {
     if (name.startsWith(`${spec.name}.`) || (spec.splitting && name.startsWith(CHUNK_PREFIX))) assets.set(name, toAsset(name, await readFile(path.join(dir, name))));
@@ -68,22 +85,9 @@ async function readPrebuilt(spec: BundleSpec): Promise<BrowserAssets> {
   return assets;
 }
 
-async function buildInMemory(spec: BundleSpec): Promise<BrowserAssets> {
+async function buildInMemory(bundle: BundleName): Promise<BrowserAssets> {
   const { build } = await import('esbuild');
-  const result = await build({
-    entryPoints: { [spec.name]: path.join(CORE_DIR, spec.entry) },
-    bundle: true,
-    write: false,
-    minify: spec.minify,
-    splitting: spec.splitting,
-    chunkNames: `${CHUNK_PREFIX}[hash]`,
-    format: 'esm',
-    target: ['es2022'],
-    platform: 'browser',
-    outdir: '/assets',
-    legalComments: 'none',
-    logLevel: 'silent',
-  });
+  const result = await build({ ...browserBuildOptions(bundle, '/assets'), write: false, logLevel: 'silent' });
   return new Map(result.outputFiles.map((file) => [path.basename(file.path), toAsset(file.path, Buffer.from(file.contents))]));
 }
 
@@ -93,8 +97,7 @@ const pending = new Map<BundleName, Promise<BrowserAssets>>();
 export function browserAssets(bundle: BundleName): Promise<BrowserAssets> {
   let assets = pending.get(bundle);
   if (!assets) {
-    const spec = SPECS[bundle];
-    assets = (existsSync(ASSETS_DIR) ? readPrebuilt(spec) : buildInMemory(spec)).catch((error: unknown) => {
+    assets = (PREBUILT_ASSETS_DIR ? readPrebuilt(PREBUILT_ASSETS_DIR, SPECS[bundle]) : buildInMemory(bundle)).catch((error: unknown) => {
       pending.delete(bundle);
       throw error;
     });

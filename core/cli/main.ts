@@ -25,7 +25,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   switch (command) {
     case 'build': {
-      const { runBuildCommand } = await import('../../build/cli-build.ts');
+      const { runBuildCommand } = await import('./build-command.ts');
       return runBuildCommand(rest);
     }
     case 'serve': {
@@ -37,11 +37,11 @@ export async function main(argv: string[]): Promise<number> {
       return runWorkerCommand(rest);
     }
     case 'init': {
-      const { runInitCommand } = await import('../../build/init/cli-init.ts');
+      const { runInitCommand } = await import('./init-command.ts');
       return runInitCommand(rest);
     }
     case 'dev': {
-      const { runDevCommand } = await import('../../build/dev/cli-dev.ts');
+      const { runDevCommand } = await import('./dev-command.ts');
       return runDevCommand(rest);
     }
     case undefined:

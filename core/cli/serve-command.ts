@@ -11,6 +11,7 @@ import { createApp } from '../app.ts';
 import { listen } from '../server.ts';
 import type { HttpsListener } from '../tls/https-listener.ts';
 import { startHttps } from '../tls/start-https.ts';
+import { untilSignalled } from './process-lifecycle.ts';
 import { parseServeOptions, SERVE_USAGE, type ServeOptions } from './serve-options.ts';
 
 export async function runServeCommand(argv: string[]): Promise<number> {
@@ -55,25 +56,12 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     }
   }
 
-  return new Promise<number>((resolve) => {
-    let closing = false;
-    const shutdown = (signal: string) => {
-      if (closing) {
-        process.stderr.write(`vitrine serve: ${signal} again, exiting now\n`);
-        process.exit(1);
-      }
-      closing = true;
-      app.log.info(`${signal}: shutting down`);
-      const force = setTimeout(() => process.exit(1), 10_000);
-      force.unref();
-      Promise.resolve(tls?.close())
-        .then(() => app.close())
-        .then(
-        () => resolve(0),
-        () => resolve(1),
-      );
-    };
-    process.once('SIGINT', () => shutdown('SIGINT'));
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
+  return untilSignalled({
+    name: 'vitrine serve',
+    announce: (signal) => app.log.info(`${signal}: shutting down`),
+    shutdown: async () => {
+      await tls?.close();
+      await app.close();
+    },
   });
 }

@@ -3,13 +3,12 @@
  * The controller and hand models the VR viewer shows, from `@webxr-input-profiles/assets`.
  * That package is 98 MB; the host ships only the profiles listed here (generic controllers and
  * hands, and Meta's Quest controllers), copied into the compiled package at compile time
- * (build/compile/compile.ts) and read from there, or from `node_modules` when the host runs
+ * (build/tools/compile/compile.ts) and read from there, or from `node_modules` when the host runs
  * from its TypeScript sources. Nothing is fetched from the internet at run time.
  */
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PREBUILT_ASSETS_DIR } from '../package-layout.ts';
 
 /** Profile ids shipped, in the order `fetchProfile` may fall back on them. */
 export const XR_PROFILE_IDS = [
@@ -21,8 +20,6 @@ export const XR_PROFILE_IDS = [
   'generic-hand',
 ] as const;
 
-/** Where the compiled package keeps the copied profiles. */
-const PREBUILT_DIR = fileURLToPath(new URL('../../assets/xr-profiles/', import.meta.url));
 
 /** The profiles folder of the installed `@webxr-input-profiles/assets` (a development checkout). */
 export function installedProfilesDir(): string {
@@ -32,7 +29,7 @@ export function installedProfilesDir(): string {
 
 /** The folder the host serves profiles from. */
 export function xrProfilesDir(): string {
-  return existsSync(PREBUILT_DIR) ? PREBUILT_DIR : installedProfilesDir();
+  return PREBUILT_ASSETS_DIR ? path.join(PREBUILT_ASSETS_DIR, 'xr-profiles') : installedProfilesDir();
 }
 
 /** `profilesList.json` as the motion-controllers library reads it, naming only the shipped profiles. */

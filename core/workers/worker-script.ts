@@ -10,16 +10,14 @@ import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { coreModulePath, RUNNING_COMPILED } from '../package-layout.ts';
 
 let pending: Promise<string> | null = null;
 
-/** True when this file is the compiled JavaScript of the package. */
-const COMPILED = import.meta.url.endsWith('.js');
-
 async function bundle(): Promise<string> {
   const { build } = await import('esbuild');
-  const entry = fileURLToPath(new URL('./task-worker.ts', import.meta.url));
+  const entry = coreModulePath('workers/task-worker.ts');
   const out = await build({
     entryPoints: [entry],
     bundle: true,
@@ -49,7 +47,7 @@ async function bundle(): Promise<string> {
 
 /** Path of the worker entry (bundled once per process when running from sources). */
 export function workerScriptPath(): Promise<string> {
-  if (COMPILED) return Promise.resolve(fileURLToPath(new URL('./task-worker.js', import.meta.url)));
+  if (RUNNING_COMPILED) return Promise.resolve(coreModulePath('workers/task-worker.ts'));
   pending ??= bundle().catch((error: unknown) => {
     pending = null;
     throw error;

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseBuildArgs } from '../../build/build-args.ts';
+import { parseBuildArgs } from '../../core/cli/build-args.ts';
 import { PARAM_PARSERS } from '../../build/schema/create-param-parser.ts';
 import { resolveThumbnail } from '../../build/specimens/resolve-thumbnail.ts';
 import { BUILD_CASES_DIR } from './helpers/build-cases.ts';

@@ -1,5 +1,5 @@
 /**
- * @module cli-init
+ * @module init-command
  * `vitrine init DIR [--vitrine SPEC]`: writes a plugin project into DIR (which must be absent
  * or empty). The project depends on vitrine at the running version (the same tarball when
  * the running one was installed from one) unless `--vitrine` gives another spec; a spec naming
@@ -9,9 +9,9 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { displayPath } from '../diagnostics/format-diagnostic.ts';
-import { PACKAGE_ROOT } from '../project/sdk-paths.ts';
-import { scaffoldFiles } from './scaffold-files.ts';
+import { displayPath } from '../../build/diagnostics/format-diagnostic.ts';
+import { PACKAGE_ROOT } from '../package-layout.ts';
+import { scaffoldFiles } from '../../build/init/scaffold-files.ts';
 
 export const INIT_USAGE = `usage: vitrine init DIR [--vitrine SPEC]
 

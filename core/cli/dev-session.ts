@@ -11,11 +11,11 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { HOST_CHANNEL } from '../../core/events/event-hub.ts';
-import { formatDiagnostic } from '../diagnostics/format-diagnostic.ts';
-import { writePluginFolder } from '../output/write-output.ts';
-import type { IncrementalBuilder } from './incremental-builder.ts';
-import { TreeWatcher } from './watch-tree.ts';
+import { HOST_CHANNEL } from '../events/event-hub.ts';
+import { formatDiagnostic } from '../../build/diagnostics/format-diagnostic.ts';
+import { writePluginFolder } from '../../build/output/write-output.ts';
+import type { IncrementalBuilder } from '../../build/dev/incremental-builder.ts';
+import { TreeWatcher } from '../../build/dev/watch-tree.ts';
 
 /** Quiet time after the last change event before rebuilding (editors save in bursts). */
 const SETTLE_MS = 15;

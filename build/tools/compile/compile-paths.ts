@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root. */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** The compiled distribution. */
 export const DIST_DIR = path.join(REPO_ROOT, 'build', 'dist');
@@ -21,7 +21,7 @@ export const ASSETS_DIR = path.join(DIST_DIR, 'assets');
 const SOURCE_ROOTS = ['core', 'build'];
 
 /** Folders under the source roots that are not part of what runs. */
-const SKIPPED = new Set(['build/dist', 'build/out', 'build/compile', 'build/thumbnails', 'core/viewer/app'].map((p) => path.join(REPO_ROOT, p)));
+const SKIPPED = new Set(['build/dist', 'build/out', 'build/tools', 'core/viewer/app'].map((p) => path.join(REPO_ROOT, p)));
 
 function walk(dir: string, found: string[]): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -1,5 +1,5 @@
 /**
- * @module cli-dev
+ * @module dev-command
  * `vitrine dev [SRC] [serve options]`: builds every plugin of SRC (default `plugins`) into the
  * plugins directory (`--plugins`, default `build/out`), serves it like `vitrine serve`, and
  * watches SRC (see dev-session.ts). A plugin that does not build at first is left out until a
@@ -7,16 +7,17 @@
  */
 import { existsSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createApp } from '../../core/app.ts';
-import type { HttpsListener } from '../../core/tls/https-listener.ts';
-import { startHttps } from '../../core/tls/start-https.ts';
-import { parseServeOptions, SERVE_USAGE, type ServeOptions } from '../../core/cli/serve-options.ts';
-import { listen } from '../../core/server.ts';
-import { displayPath, formatDiagnostic } from '../diagnostics/format-diagnostic.ts';
-import { listBundleFolders } from '../output/read-bundle-folder.ts';
-import { writePluginFolder } from '../output/write-output.ts';
+import { createApp } from '../app.ts';
+import type { HttpsListener } from '../tls/https-listener.ts';
+import { startHttps } from '../tls/start-https.ts';
+import { parseServeOptions, SERVE_USAGE, type ServeOptions } from './serve-options.ts';
+import { listen } from '../server.ts';
+import { displayPath, formatDiagnostic } from '../../build/diagnostics/format-diagnostic.ts';
+import { listBundleFolders } from '../../build/output/read-bundle-folder.ts';
+import { writePluginFolder } from '../../build/output/write-output.ts';
 import { DevSession } from './dev-session.ts';
-import { IncrementalBuilder } from './incremental-builder.ts';
+import { untilSignalled } from './process-lifecycle.ts';
+import { IncrementalBuilder } from '../../build/dev/incremental-builder.ts';
 
 export const DEV_USAGE = `usage: vitrine dev [SRC] [serve options]
 
@@ -100,17 +101,14 @@ export async function runDevCommand(argv: string[]): Promise<number> {
   out(`watching ${displayPath(srcDir, cwd)}: a saved plugin is rebuilt and reloaded`);
 
   const host = app;
-  return new Promise<number>((resolve) => {
-    const shutdown = () => {
-      const force = setTimeout(() => process.exit(1), 10_000);
-      force.unref();
-      session.close()
-        .then(() => tls?.close())
-        .then(() => builder.dispose())
-        .then(() => host.close())
-        .then(() => resolve(0), () => resolve(1));
-    };
-    process.once('SIGINT', shutdown);
-    process.once('SIGTERM', shutdown);
+  return untilSignalled({
+    name: 'vitrine dev',
+    announce: (signal) => host.log.info(`${signal}: shutting down`),
+    shutdown: async () => {
+      await session.close();
+      await tls?.close();
+      await builder.dispose();
+      await host.close();
+    },
   });
 }

@@ -7,14 +7,14 @@
  * (core/viewer/xr-profiles.ts); `tsc` adds the `.d.ts` files of the public
  * entry points (the SDK ones are also what `vitrine build` reads plugin types against).
  *
- * Usage: `node --import tsx build/compile/compile.ts`
+ * Usage: `node --import tsx build/tools/compile/compile.ts`
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { build, type BuildOptions, type Plugin } from 'esbuild';
-import { CHUNK_PREFIX } from '../../core/assets/browser-bundles.ts';
-import { installedProfilesDir, XR_PROFILE_IDS } from '../../core/viewer/xr-profiles.ts';
+import { build, type Plugin } from 'esbuild';
+import { browserBuildOptions } from '../../../core/assets/browser-bundles.ts';
+import { installedProfilesDir, XR_PROFILE_IDS } from '../../../core/viewer/xr-profiles.ts';
 import { ASSETS_DIR, DIST_DIR, REPO_ROOT, sourceFiles } from './compile-paths.ts';
 
 /** Keeps every import an import: relative `.ts` specifiers point at the compiled `.js`. */
@@ -46,12 +46,9 @@ async function transpile(): Promise<number> {
   return files.length;
 }
 
+/** The browser bundles, with the same configuration a host running from sources builds them. */
 async function browserBundles(): Promise<void> {
-  const common: BuildOptions = { bundle: true, format: 'esm', target: ['es2022'], platform: 'browser', legalComments: 'none', logLevel: 'warning' };
-  await Promise.all([
-    build({ ...common, entryPoints: { app: path.join(REPO_ROOT, 'core/viewer/app/main.ts') }, outdir: path.join(ASSETS_DIR, 'viewer'), minify: true, splitting: true, chunkNames: `${CHUNK_PREFIX}[hash]` }),
-    build({ ...common, entryPoints: [path.join(REPO_ROOT, 'core/client/index.ts')], outfile: path.join(ASSETS_DIR, 'client.js') }),
-  ]);
+  await Promise.all((['viewer', 'client'] as const).map((bundle) => build({ ...browserBuildOptions(bundle, ASSETS_DIR), logLevel: 'warning' })));
 }
 
 /** The VR viewer's controller and hand models: only the shipped profiles of the 98 MB package. */
@@ -65,7 +62,7 @@ const TS_SPECIFIER = /((?:from|import)\s*\(?\s*['"]\.{1,2}\/[^'"]*)\.ts(['"])/g;
 
 function declarations(): void {
   const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  execFileSync(process.execPath, [tsc, '-p', path.join(REPO_ROOT, 'build/compile/tsconfig.types.json')], { cwd: REPO_ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', path.join(REPO_ROOT, 'build/tools/compile/tsconfig.types.json')], { cwd: REPO_ROOT, stdio: 'inherit' });
   for (const entry of readdirSync(DIST_DIR, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
     const file = path.join(entry.parentPath, entry.name);

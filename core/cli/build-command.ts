@@ -1,15 +1,15 @@
 /**
- * @module cli-build
+ * @module build-command
  * The `vitrine build` command. Exit codes: 0 built (or `--check`: everything current),
  * 1 build errors (or `--check`: something stale or missing), 2 usage errors. With any build
  * error nothing is written, so DIR never holds a half-built set.
  */
 import { existsSync, statSync } from 'node:fs';
 import { BUILD_USAGE, parseBuildArgs } from './build-args.ts';
-import { buildPlugins } from './build-plugins.ts';
-import { displayPath, formatDiagnostic } from './diagnostics/format-diagnostic.ts';
-import { checkOutput } from './output/check-output.ts';
-import { writeOutput } from './output/write-output.ts';
+import { buildPlugins } from '../../build/build-plugins.ts';
+import { displayPath, formatDiagnostic } from '../../build/diagnostics/format-diagnostic.ts';
+import { checkOutput } from '../../build/output/check-output.ts';
+import { writeOutput } from '../../build/output/write-output.ts';
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;

@@ -4,7 +4,7 @@
  * declared specimen's function with its defaults, draws the result with the small software
  * renderers in this folder and writes `plugins/<plugin>/thumbnails/<id>.png` (256 × 256).
  *
- * Usage: `npx tsx build/thumbnails/render-thumbnails.ts [plugin-or-specimen-id ...]`
+ * Usage: `npx tsx build/tools/thumbnails/render-thumbnails.ts [plugin-or-specimen-id ...]`
  */
 import { mkdirSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -17,11 +17,11 @@ import { renderMesh } from './render-mesh.ts';
 import { renderPoints } from './render-points.ts';
 import { renderVolume } from './render-volume.ts';
 import { DEFAULT_LOOK, LOOKS } from './thumbnail-looks.ts';
-import { inputParameters } from '../../core/inputs/input-types.ts';
-import { loadPlugin, type TestPlugin } from '../../core/testing/index.ts';
+import { inputParameters } from '../../../core/inputs/input-types.ts';
+import { loadPlugin, type TestPlugin } from '../../../core/testing/index.ts';
 
 const SIZE = 256;
-const PLUGINS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../plugins');
+const PLUGINS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../plugins');
 
 /** Draws any typed result, picking the renderer from its shape. */
 export function renderResult(id: string, result: SpecimenResult): Canvas {
