@@ -1,236 +1,99 @@
 /**
  * @module app
- * `createApp(options)`: builds a host — registries, worker pools, room cache, jobs and every
- * route — and returns the fastify instance without listening (server.ts listens).
+ * `createApp(options)`: builds a host and returns the fastify instance without listening
+ * (server.ts listens). It reads as the list of what a host is made of: fastify with its
+ * guards, the compute assembly (shared with `vitrine worker`), the result and job stack, the
+ * services the routes share, events, operations, the plugins, the routes and federation.
  *
  * @example
  * const app = await createApp({ specimensDir: null, pluginsDir: null, meshFunctions: { cube } });
  * const res = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'cube' } });
  */
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { ResultBudget } from './cache/result-budget.ts';
-import { RoomCache } from './cache/room-cache.ts';
-import type { AfterReloadHook, HostContext } from './host-context.ts';
-import { installErrorHandlers } from './http/error-handler.ts';
-import { installHostCheck, resolveAllowedHosts } from './http/allowed-hosts.ts';
-import { installJsonBodyParsers } from './http/json-body.ts';
-import { installLoadShedding } from './http/load-shedding.ts';
-import { serverOptions } from './http/http-server.ts';
-import { installWriteTimeout } from './http/write-timeout.ts';
-import { jobRoutes } from './http/routes-jobs.ts';
-import { processingRoutes } from './http/routes-processing.ts';
-import { specimenDataRoutes } from './http/routes-specimen-data.ts';
-import { specimenRoutes } from './http/routes-specimens.ts';
-import { InlineInvoker } from './invoke/inline-invoker.ts';
-import { InvokerSet } from './invoke/invoker.ts';
-import { PooledInvoker } from './invoke/pooled-invoker.ts';
-import { RoomScheduler } from './invoke/room-scheduler.ts';
-import { ResultService } from './results/result-service.ts';
-import { JobStore } from './jobs/job-store.ts';
-import { jobChannel } from './jobs/job-service.ts';
-import { LocalJobs } from './jobs/local-jobs.ts';
-import { roomChannel } from './results/result-source.ts';
-import { resolveHostOptions, type HostOptions } from './options.ts';
-import { toCodeSpecimen, toInlineEntry, type AnyFunction, type RegisterFunctionOptions, type RegisterSpecimenOptions } from './registry/code-registration.ts';
-import type { FunctionEntry } from './registry/function-entry.ts';
-import { FunctionRegistry } from './registry/function-registry.ts';
-import { reloadSources, type ReloadCounts } from './registry/reload-sources.ts';
-import { SpecimenCatalog } from './registry/specimen-catalog.ts';
-import { JsonResultEncoder } from './results/json-encoder.ts';
-import { ResultIds } from './results/result-ids.ts';
+import type { FastifyInstance } from 'fastify';
 import { DeliveryVariants } from './delivery/delivery-variants.ts';
-import { resultByteLength } from './results/to-json-result.ts';
-import { viewerRoutes } from './viewer/viewer-routes.ts';
-import { zarrRoutes } from './zarr/routes-zarr.ts';
-import { clientRoute } from './assets/client-route.ts';
-import { createPools } from './workers/pool.ts';
-import { installFederation } from './federation/install-federation.ts';
-import { installOps } from './ops/install-ops.ts';
-import type { StoredResult } from './results/stored-result.ts';
 import { EventHub, HOST_CHANNEL } from './events/event-hub.ts';
 import { installEvents } from './events/install-events.ts';
-import { swapPlugin, type PluginSwap } from './registry/plugin-swap.ts';
-import type { ScaleService } from './scale/scale-service.ts';
+import { installFederation } from './federation/install-federation.ts';
+import type { AfterReloadHook, HostContext } from './host-context.ts';
+import { createFastify } from './http/create-fastify.ts';
+import { installRoutes } from './http/install-routes.ts';
 import { StaticInputs } from './inputs/static-inputs.ts';
-import { MemoryUploadStore } from './uploads/memory-upload-store.ts';
-import type { UploadStore } from './uploads/upload-store.ts';
-import { uploadRoutes } from './http/routes-uploads.ts';
+import { assembleCompute } from './invoke/compute-assembly.ts';
+import { installOps } from './ops/install-ops.ts';
+import { resolveHostOptions, type HostOptions } from './options.ts';
+import type { AnyFunction } from './registry/code-registration.ts';
+import type { ReloadCounts } from './registry/reload-sources.ts';
+import { SpecimenCatalog } from './registry/specimen-catalog.ts';
+import { createVitrineHandle } from './registry/vitrine-handle.ts';
+import { assembleResults } from './results/assemble-results.ts';
+import { JsonResultEncoder } from './results/json-encoder.ts';
+
+export type { VitrineHandle } from './registry/vitrine-handle.ts';
 
 export interface CreateAppOptions extends HostOptions {
   /** Mesh functions by name, registered in code. */
   meshFunctions?: Record<string, AnyFunction>;
 }
 
-/** What `app.vitrine` offers applications embedding the host. */
-export interface VitrineHandle {
-  /** Registers a function under `name` with its return type (and optional schema). */
-  registerFunction(name: string, fn: AnyFunction, options?: RegisterFunctionOptions): FunctionEntry;
-  /** Registers a function and a dynamic specimen backed by it, in one call. */
-  registerSpecimen(options: RegisterSpecimenOptions, fn: AnyFunction): void;
-  /** Rescans the specimens directory and reloads plugin bundles. */
-  reload(): Promise<ReloadCounts>;
-  /**
-   * Swaps one plugin's bundle folder in (or out, when it is gone) without touching the
-   * others, and publishes a `reload` event. Rejects when the bundle cannot be loaded.
-   */
-  reloadPlugin(name: string): Promise<PluginSwap>;
-  readonly context: HostContext;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    vitrine: VitrineHandle;
-  }
-}
-
 export async function createApp(input: CreateAppOptions = {}): Promise<FastifyInstance> {
   const options = resolveHostOptions(input);
-  const app = Fastify({
-    logger: options.logLevel === false ? false : { level: options.logLevel, stream: options.logStream },
-    bodyLimit: options.bodyLimitBytes,
-    // Per-request lines would drown the cache and job logs (progress is polled every 0.5 s).
-    logController: new LogController({ disableRequestLogging: true }),
-    routerOptions: { maxParamLength: 1024 },
-    forceCloseConnections: true,
-    ...serverOptions(options),
-  });
-  installErrorHandlers(app);
-  const stopWriteTimeout = installWriteTimeout(app.server, options.writeTimeoutSeconds);
-  installHostCheck(app, resolveAllowedHosts(options.host, options.allowedHosts));
-  installJsonBodyParsers(app);
-  await installLoadShedding(app, options);
-
-  const scheduler = new RoomScheduler({ threads: options.poolSize, perRoom: options.roomThreads });
-  const pools = await createPools({ computeThreads: scheduler.capacity, warmComputeThreads: scheduler.warmThreads });
-  const functions = new FunctionRegistry();
+  const app = await createFastify(options);
+  const compute = await assembleCompute(options);
   const catalog = new SpecimenCatalog((id, kept, dropped) =>
     app.log.warn(`specimen id '${id}' from ${dropped.origin} is hidden by the ${kept.origin} specimen of the same id`),
   );
-  const budget = new ResultBudget<StoredResult>(options.cacheMaxBytes, resultByteLength);
-  const cache = new RoomCache<StoredResult>({ ttlSeconds: options.cacheTtlSeconds, budget });
-  const pooled = new PooledInvoker(pools.compute, scheduler, { cancelGraceMs: options.cancelGraceMs });
-  const invokers = new InvokerSet({ bundle: pooled, inline: new InlineInvoker() });
   const events = new EventHub();
-  const resultIds = new ResultIds(pools.encode, budget);
-  const results = new ResultService({
-    cache,
-    invokers,
-    log: app.log,
-    publish: (roomId, event) => events.publish(roomChannel(roomId), event),
-    idOf: (result) => resultIds.of(result),
-  });
-  const jobStore = new JobStore({
-    ttlSeconds: options.jobTtlSeconds,
-    timeoutSeconds: options.jobTimeoutSeconds,
-    maxMessages: options.maxJobMessages,
-    maxFinished: options.maxFinishedJobs,
-    maxRunning: options.maxJobs,
-    budget,
-    onChange: (job) => events.publish(jobChannel(job.id), { event: 'change', data: null }),
-  });
-  const jobs = new LocalJobs(jobStore, results, events);
-  // A Redis service (loaded only when asked for, so a lone host never loads BullMQ).
-  let scale: ScaleService | null = null;
-  if (options.redis) {
-    const { createScaleService } = await import('./scale/scale-service.ts');
-    scale = await createScaleService({
-      url: options.redis,
-      hub: events,
-      budget,
-      local: { results, jobs, store: jobStore },
-      functions,
-      catalog,
-      invoker: pooled,
-      options,
-      log: app.log,
-    });
-    const service = scale;
-    resultIds.useRemote((id) => service.findResult(id));
-  }
+  const stack = await assembleResults({ options, compute, catalog, events, log: app.log });
+  const announce = async () => void (await stack.scale?.node?.announce());
 
   const reloadHooks: AfterReloadHook[] = [];
   async function reload(): Promise<ReloadCounts> {
-    let counts = await reloadSources(options, functions, catalog);
+    let counts = await compute.reload(catalog);
     for (const line of counts.problems) app.log.warn(line);
     for (const hook of reloadHooks) counts = { ...counts, ...(await hook(counts)) };
     events.publish(HOST_CHANNEL, { event: 'reload', data: { plugin: null } });
-    await scale?.node?.announce();
+    await announce();
     return counts;
   }
 
-  const uploads: UploadStore | null = !options.uploads ? null : (scale?.uploads ?? new MemoryUploadStore(budget, options.uploadTtlSeconds));
   const ctx: HostContext = {
     options,
-    uploads,
+    uploads: stack.uploads,
     staticInputs: new StaticInputs(),
-    functions,
+    functions: compute.functions,
     catalog,
-    results: scale?.results ?? results,
-    jobs: scale?.jobs ?? jobs,
-    local: { results, jobs: jobStore },
-    json: new JsonResultEncoder(pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes, budget }),
-    resultIds,
-    delivery: new DeliveryVariants(pools.encode, budget),
-    invokers,
+    results: stack.results,
+    jobs: stack.jobs,
+    local: stack.local,
+    json: new JsonResultEncoder(compute.pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes, budget: stack.budget }),
+    resultIds: stack.resultIds,
+    delivery: new DeliveryVariants(compute.pools.encode, stack.budget),
+    invokers: compute.invokers,
     events,
     reload,
     afterReload: (hook) => void reloadHooks.push(hook),
   };
-
-  const handle: VitrineHandle = {
-    registerFunction(name, fn, fnOptions) {
-      const entry = toInlineEntry(name, fn, fnOptions);
-      functions.register(entry, { replace: true });
-      return entry;
-    },
-    registerSpecimen(specimen, fn) {
-      const entry = handle.registerFunction(specimen.function_name ?? specimen.id, fn, specimen);
-      catalog.addToSource('code', 'code', toCodeSpecimen(specimen, entry));
-    },
-    reload,
-    async reloadPlugin(name) {
-      if (!options.pluginsDir) throw new Error('this host serves no plugins directory');
-      const swap = await swapPlugin({ functions, catalog, cache }, options.pluginsDir, name);
-      for (const line of swap.problems) app.log.warn(line);
-      await scale?.node?.announce();
-      const { problems: _problems, ...data } = swap;
-      events.publish(HOST_CHANNEL, { event: 'reload', data });
-      return swap;
-    },
-    context: ctx,
-  };
+  const handle = createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => app.log.warn(line), announce });
   app.decorate('vitrine', handle);
   for (const [name, fn] of Object.entries(input.meshFunctions ?? {})) handle.registerFunction(name, fn, { returnType: 'mesh' });
 
   await installEvents(app, ctx, { maxStreams: options.maxEventStreams });
-  const readiness = await installOps(app, ctx, scheduler);
+  const readiness = await installOps(app, ctx, compute.scheduler);
   let loaded = false;
   let closing = false;
   readiness.add('plugins', () => (loaded ? null : 'plugins are still loading'));
   readiness.add('host', () => (closing ? 'the host is shutting down' : null));
+  const scale = stack.scale;
   if (scale) readiness.add('redis', () => scale.notReady());
   app.addHook('preClose', async () => void (closing = true));
   await reload();
   loaded = true;
 
-  await app.register(specimenRoutes, { ctx });
-  await app.register(specimenDataRoutes, { ctx });
-  await app.register(processingRoutes, { ctx });
-  await app.register(jobRoutes, { ctx });
-  await app.register(zarrRoutes, { ctx });
-  await app.register(uploadRoutes, { ctx });
-  await app.register(clientRoute);
-  if (options.viewer) await app.register(viewerRoutes);
+  await installRoutes(app, ctx);
   await installFederation(app, ctx, scale?.relay ?? null);
-
   app.addHook('onClose', async () => {
-    stopWriteTimeout();
-    uploads?.close();
-    await scale?.close();
-    jobs.close();
-    results.abortAll();
-    cache.close();
-    await pools.destroy();
+    await stack.close();
+    await compute.close();
   });
   return app;
 }

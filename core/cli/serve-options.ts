@@ -1,11 +1,11 @@
 /**
  * @module serve-options
- * `vitrine serve` flags, each also settable as `VITRINE_<NAME>` in the
- * environment (`--cache-ttl` ↔ `VITRINE_CACHE_TTL`); a flag wins over the environment.
+ * `vitrine serve` flags (read as option-flags.ts reads every flag) and the host options
+ * they give; `vitrine dev` takes the same, `vitrine worker` a subset.
  */
 import { hostname } from 'node:os';
-import { parseArgs } from 'node:util';
 import { isRedisUrl, type HostOptions } from '../options.ts';
+import { corsOrigin, directory, FLAGS, headsetTriangles, list, number, onOff, readFlags, truthy, type FlagName, type FlagReader } from './option-flags.ts';
 import { prettyLogStream } from './pretty-log.ts';
 import { chooseAdminToken, type AdminTokenChoice } from './lab-admin-token.ts';
 
@@ -76,48 +76,6 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
 Each option can also be set as VITRINE_<NAME>, e.g. VITRINE_PORT=9000.
 `;
 
-const FLAGS = {
-  host: { type: 'string' },
-  port: { type: 'string' },
-  'https-port': { type: 'string' },
-  'tls-cert': { type: 'string' },
-  'tls-key': { type: 'string' },
-  'tls-dir': { type: 'string' },
-  specimens: { type: 'string' },
-  plugins: { type: 'string' },
-  'cache-ttl': { type: 'string' },
-  'job-ttl': { type: 'string' },
-  'pool-size': { type: 'string' },
-  'cache-max-bytes': { type: 'string' },
-  'max-jobs': { type: 'string' },
-  'max-event-streams': { type: 'string' },
-  'cors-origin': { type: 'string' },
-  'admin-token': { type: 'string' },
-  'room-threads': { type: 'string' },
-  relay: { type: 'boolean' },
-  redis: { type: 'string' },
-  compute: { type: 'string' },
-  'blob-store': { type: 'string' },
-  join: { type: 'string' },
-  'worker-id': { type: 'string' },
-  token: { type: 'string' },
-  'envelope-media-type': { type: 'string' },
-  'log-level': { type: 'string' },
-  'log-format': { type: 'string' },
-  'no-viewer': { type: 'boolean' },
-  'client-profiles': { type: 'string' },
-  'headset-triangles': { type: 'string' },
-  'allowed-hosts': { type: 'string' },
-  'request-timeout': { type: 'string' },
-  'write-timeout': { type: 'string' },
-  'max-event-loop-delay': { type: 'string' },
-  'max-rss': { type: 'string' },
-  uploads: { type: 'string' },
-  'max-upload-bytes': { type: 'string' },
-  'upload-ttl': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
 /** The TLS listener `--https-port` asks for, and where its certificate comes from. */
 export interface HttpsOptions {
   port: number;
@@ -138,60 +96,6 @@ export interface ServeOptions {
   admin: AdminTokenChoice;
 }
 
-function envName(flag: string): string {
-  return `VITRINE_${flag.toUpperCase().replace(/-/g, '_')}`;
-}
-
-function number(flag: string, raw: string | undefined, integer: boolean): number | undefined {
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
-    throw new Error(`--${flag} must be a non-negative ${integer ? 'integer' : 'number'}, got '${raw}'`);
-  }
-  return value;
-}
-
-/** A directory option: `none` (or an empty value) means no directory. */
-function directory(raw: string | undefined, fallback: string): string | null {
-  if (raw === undefined) return fallback;
-  return raw.trim() === '' || raw.trim().toLowerCase() === 'none' ? null : raw;
-}
-
-function list(raw: string | undefined): string[] | null {
-  if (raw === undefined) return null;
-  const items = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
-  if (items.length === 0) throw new Error('--allowed-hosts needs at least one host name (or *)');
-  return items;
-}
-
-function truthy(raw: string | undefined): boolean | undefined {
-  if (raw === undefined) return undefined;
-  return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
-}
-
-/** `--client-profiles`, `--uploads`: on or off. */
-function onOff(flag: string, raw: string | undefined): boolean | undefined {
-  if (raw === undefined) return undefined;
-  const value = raw.trim().toLowerCase();
-  if (['on', 'true', '1', 'yes'].includes(value)) return true;
-  if (['off', 'false', '0', 'no'].includes(value)) return false;
-  throw new Error(`--${flag} must be on or off, got '${raw}'`);
-}
-
-/**
- * `--cors-origin`: `none`, or a comma-separated list of origins (`scheme://host[:port]`, no
- * path) and `*` (any page may read; only the origins named may write).
- */
-function corsOrigin(raw: string | undefined): string | undefined {
-  if (raw === undefined || raw.trim() === '*' || raw.trim() === 'none') return raw;
-  for (const origin of raw.split(',').map((o) => o.trim())) {
-    if (origin !== '*' && !/^https?:\/\/[^/\s?#]+$/.test(origin)) {
-      throw new Error(`--cors-origin takes *, none, or origins like https://viewer.example:8443 (no path), got '${origin}'`);
-    }
-  }
-  return raw;
-}
-
 /** `--https-port` with its certificate options; refuses certificate options without it and a lone `--tls-cert` or `--tls-key`. */
 function httpsOptions(get: (flag: 'https-port' | 'tls-cert' | 'tls-key' | 'tls-dir') => string | undefined): HttpsOptions | null {
   const port = number('https-port', get('https-port'), true);
@@ -208,33 +112,22 @@ function httpsOptions(get: (flag: 'https-port' | 'tls-cert' | 'tls-key' | 'tls-d
   return { port, certFile, keyFile, dir };
 }
 
-function headsetTriangles(raw: string | undefined): number | undefined {
-  const value = number('headset-triangles', raw, true);
-  if (value === 0) throw new Error('--headset-triangles must be a positive integer, got 0');
-  return value;
-}
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** Parses flags and environment; throws an Error with a readable message on bad input. */
-export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
-  const { values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false });
-  const get = (flag: keyof typeof FLAGS): string | undefined => {
-    const v = values[flag as keyof typeof values];
-    return typeof v === 'string' ? v : typeof v === 'boolean' ? String(v) : env[envName(flag)];
-  };
-  const port = number('port', get('port'), true) ?? 8000;
-  if (port > 65535) throw new Error(`--port must be at most 65535, got ${port}`);
+/**
+ * The host options the flags give, each checked with a readable message; what a flag leaves
+ * unset stays undefined so that resolveHostOptions fills the one set of defaults.
+ */
+export function hostOptionsFrom(get: FlagReader, host: string, adminToken: string | null | undefined): HostOptions {
   const logLevel = get('log-level');
-  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-  if (logLevel !== undefined && !levels.includes(logLevel)) throw new Error(`--log-level must be one of ${levels.join(', ')}`);
+  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel)) throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
   const logFormat = get('log-format') ?? (process.stderr.isTTY ? 'pretty' : 'json');
   if (logFormat !== 'pretty' && logFormat !== 'json') throw new Error(`--log-format must be pretty or json, got '${logFormat}'`);
   const join = get('join');
   if (join !== undefined && !/^(https?|wss?):\/\//.test(join)) throw new Error(`--join must be an http(s) URL, got '${join}'`);
-  const host = get('host') ?? '127.0.0.1';
   const redis = get('redis');
   if (redis !== undefined && !isRedisUrl(redis)) throw new Error(`--redis must be a URL like redis://127.0.0.1:6379 (optionally /DB), got '${redis}'`);
   const compute = number('compute', get('compute'), true);
-  const admin = chooseAdminToken(host, get('admin-token'));
   if (compute !== undefined && redis === undefined) throw new Error('--compute needs --redis (a lone host computes on its --pool-size threads)');
   const maxEventStreams = number('max-event-streams', get('max-event-streams'), true);
   if (maxEventStreams === 0) throw new Error('--max-event-streams must be at least 1');
@@ -243,44 +136,49 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
   if (blobStore !== undefined && redis === undefined) throw new Error('--blob-store needs --redis (a lone host keeps results in its own memory)');
   return {
     host,
-    port,
-    https: httpsOptions(get),
-    help: values.help === true,
-    admin,
-    host_options: {
-      host,
-      allowedHosts: list(get('allowed-hosts')),
-      requestTimeoutSeconds: number('request-timeout', get('request-timeout'), false),
-      writeTimeoutSeconds: number('write-timeout', get('write-timeout'), false),
-      maxEventLoopDelayMs: number('max-event-loop-delay', get('max-event-loop-delay'), false),
-      maxRssBytes: number('max-rss', get('max-rss'), true),
-      specimensDir: directory(get('specimens'), 'specimens'),
-      pluginsDir: directory(get('plugins'), 'build/out'),
-      cacheTtlSeconds: number('cache-ttl', get('cache-ttl'), false),
-      jobTtlSeconds: number('job-ttl', get('job-ttl'), false),
-      poolSize: number('pool-size', get('pool-size'), true),
-      cacheMaxBytes: number('cache-max-bytes', get('cache-max-bytes'), true),
-      maxJobs: number('max-jobs', get('max-jobs'), true),
-      maxEventStreams,
-      corsOrigin: corsOrigin(get('cors-origin')),
-      adminToken: admin.token,
-      roomThreads: number('room-threads', get('room-threads'), true),
-      relay: truthy(get('relay')) ?? false,
-      redis: redis ?? null,
-      compute: compute ?? null,
-      blobStore: blobStore ?? null,
-      join: join ?? null,
-      workerId: get('worker-id') ?? hostname(),
-      token: get('token') ?? null,
-      envelopeMediaType: get('envelope-media-type'),
-      logLevel: logLevel as HostOptions['logLevel'],
-      ...(logFormat === 'pretty' ? { logStream: prettyLogStream() } : {}),
-      uploads: onOff('uploads', get('uploads')),
-      maxUploadBytes: number('max-upload-bytes', get('max-upload-bytes'), true),
-      uploadTtlSeconds: number('upload-ttl', get('upload-ttl'), false),
-      viewer: !(truthy(get('no-viewer')) ?? false),
-      clientProfiles: onOff('client-profiles', get('client-profiles')),
-      headsetTriangles: headsetTriangles(get('headset-triangles')),
-    },
+    allowedHosts: list(get('allowed-hosts')),
+    requestTimeoutSeconds: number('request-timeout', get('request-timeout'), false),
+    writeTimeoutSeconds: number('write-timeout', get('write-timeout'), false),
+    maxEventLoopDelayMs: number('max-event-loop-delay', get('max-event-loop-delay'), false),
+    maxRssBytes: number('max-rss', get('max-rss'), true),
+    specimensDir: directory(get('specimens'), 'specimens'),
+    pluginsDir: directory(get('plugins'), 'build/out'),
+    cacheTtlSeconds: number('cache-ttl', get('cache-ttl'), false),
+    jobTtlSeconds: number('job-ttl', get('job-ttl'), false),
+    poolSize: number('pool-size', get('pool-size'), true),
+    cacheMaxBytes: number('cache-max-bytes', get('cache-max-bytes'), true),
+    maxJobs: number('max-jobs', get('max-jobs'), true),
+    maxEventStreams,
+    corsOrigin: corsOrigin(get('cors-origin')),
+    adminToken,
+    roomThreads: number('room-threads', get('room-threads'), true),
+    relay: truthy(get('relay')) ?? false,
+    redis: redis ?? null,
+    compute: compute ?? null,
+    blobStore: blobStore ?? null,
+    join: join ?? null,
+    workerId: get('worker-id') ?? hostname(),
+    token: get('token') ?? null,
+    envelopeMediaType: get('envelope-media-type'),
+    logLevel: logLevel as HostOptions['logLevel'],
+    ...(logFormat === 'pretty' ? { logStream: prettyLogStream() } : {}),
+    uploads: onOff('uploads', get('uploads')),
+    maxUploadBytes: number('max-upload-bytes', get('max-upload-bytes'), true),
+    uploadTtlSeconds: number('upload-ttl', get('upload-ttl'), false),
+    viewer: !(truthy(get('no-viewer')) ?? false),
+    clientProfiles: onOff('client-profiles', get('client-profiles')),
+    headsetTriangles: headsetTriangles(get('headset-triangles')),
   };
+}
+
+const SERVE_FLAGS = Object.keys(FLAGS).filter((name): name is FlagName => name !== 'help');
+
+/** Parses `vitrine serve` flags and environment; throws an Error with a readable message on bad input. */
+export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
+  const { get, help } = readFlags(argv, SERVE_FLAGS, env);
+  const port = number('port', get('port'), true) ?? 8000;
+  if (port > 65535) throw new Error(`--port must be at most 65535, got ${port}`);
+  const host = get('host') ?? '127.0.0.1';
+  const admin = chooseAdminToken(host, get('admin-token'));
+  return { host, port, https: httpsOptions(get), help, admin, host_options: hostOptionsFrom(get, host, admin.token) };
 }

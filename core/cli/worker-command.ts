@@ -6,21 +6,18 @@
  * once it takes work. SIGTERM (or SIGINT): it takes nothing new and finishes what it runs (up
  * to 30 s; what is still running then is handed back to the service for another node).
  */
-import { parseArgs } from 'node:util';
-import { availableParallelism } from 'node:os';
 import { EventHub } from '../events/event-hub.ts';
-import { PooledInvoker } from '../invoke/pooled-invoker.ts';
-import { RoomScheduler } from '../invoke/room-scheduler.ts';
-import { FunctionRegistry } from '../registry/function-registry.ts';
-import { reloadSources } from '../registry/reload-sources.ts';
+import { assembleCompute } from '../invoke/compute-assembly.ts';
+import { resolveHostOptions, type ResolvedHostOptions } from '../options.ts';
 import { SpecimenCatalog } from '../registry/specimen-catalog.ts';
-import { ComputeNode, type NodeLog } from '../scale/compute-node.ts';
+import { createComputeNode, type NodeLog } from '../scale/compute-node.ts';
 import { RedisBlobStore } from '../scale/redis-blob-store.ts';
 import { createRedisConnections } from '../scale/redis-connections.ts';
 import { RedisEvents } from '../scale/redis-events.ts';
 import { nodeIdOf } from '../scale/scale-service.ts';
-import { isRedisUrl } from '../options.ts';
-import { createPools } from '../workers/pool.ts';
+import { readFlags } from './option-flags.ts';
+import { untilSignalled } from './process-lifecycle.ts';
+import { hostOptionsFrom } from './serve-options.ts';
 
 export const WORKER_USAGE = `usage: vitrine worker --redis URL [options]
 
@@ -37,6 +34,7 @@ Each option can also be set as VITRINE_<NAME>, e.g. VITRINE_REDIS=redis://127.0.
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/** Writes `ISO-time level vitrine worker: message` lines to standard error at `level` and above. */
 function stderrLog(level: string): NodeLog {
   const rank = (l: string) => LEVELS.indexOf(l);
   // A lost Redis is retried every second: say so once, not once a retry.
@@ -49,83 +47,63 @@ function stderrLog(level: string): NodeLog {
   return { info: at('info'), warn: at('warn') };
 }
 
-function positiveInt(flag: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} must be a positive integer, got '${raw}'`);
-  return n;
+const WORKER_FLAGS = ['redis', 'blob-store', 'plugins', 'pool-size', 'room-threads', 'log-level'] as const;
+
+/**
+ * The worker's options, read by the same flag reader and filled by the same defaults as a
+ * host's: a worker is a host's compute half with no HTTP and no specimens directory.
+ */
+export function parseWorkerOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): ResolvedHostOptions | 'help' {
+  const { get, help } = readFlags(argv, WORKER_FLAGS, env);
+  if (help) return 'help';
+  if (get('redis') === undefined) throw new Error('--redis URL is required');
+  for (const flag of ['pool-size', 'room-threads'] as const) {
+    const raw = get(flag);
+    if (raw !== undefined && !(Number.isInteger(Number(raw)) && Number(raw) >= 1)) throw new Error(`--${flag} must be a positive integer, got '${raw}'`);
+  }
+  const options = resolveHostOptions({ ...hostOptionsFrom(get, '127.0.0.1', null), specimensDir: null });
+  return { ...options, blobStore: options.blobStore ?? options.redis };
 }
 
 export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let redisUrl: string;
-  let blobUrl: string;
-  let pluginsDir: string;
-  let poolSize: number;
-  let roomThreads: number;
-  let log: NodeLog;
+  let options: ResolvedHostOptions;
   try {
-    const { values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: { redis: { type: 'string' }, 'blob-store': { type: 'string' }, plugins: { type: 'string' }, 'pool-size': { type: 'string' }, 'room-threads': { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-    if (values.help) {
+    const parsed = parseWorkerOptions(argv, env);
+    if (parsed === 'help') {
       process.stdout.write(WORKER_USAGE);
       return 0;
     }
-    redisUrl = values.redis ?? env.VITRINE_REDIS ?? '';
-    if (!isRedisUrl(redisUrl)) throw new Error(redisUrl ? `--redis must be a URL like redis://127.0.0.1:6379, got '${redisUrl}'` : '--redis URL is required');
-    blobUrl = values['blob-store'] ?? env.VITRINE_BLOB_STORE ?? redisUrl;
-    if (!isRedisUrl(blobUrl)) throw new Error(`--blob-store must be a URL like redis://127.0.0.1:6380, got '${blobUrl}'`);
-    pluginsDir = values.plugins ?? env.VITRINE_PLUGINS ?? 'build/out';
-    poolSize = positiveInt('pool-size', values['pool-size'] ?? env.VITRINE_POOL_SIZE) ?? Math.max(1, availableParallelism());
-    roomThreads = positiveInt('room-threads', values['room-threads'] ?? env.VITRINE_ROOM_THREADS) ?? Math.max(1, Math.floor(poolSize / 2));
-    const level = values['log-level'] ?? env.VITRINE_LOG_LEVEL ?? 'info';
-    if (!LEVELS.includes(level)) throw new Error(`--log-level must be one of ${LEVELS.join(', ')}`);
-    log = stderrLog(level);
+    options = parsed;
   } catch (error) {
     process.stderr.write(`vitrine worker: ${(error as Error).message}\n\n${WORKER_USAGE}`);
     return 2;
   }
+  const log = stderrLog(options.logLevel === false ? 'silent' : options.logLevel);
+  const redisUrl = options.redis!;
 
-  const functions = new FunctionRegistry();
-  const counts = await reloadSources({ specimensDir: null, pluginsDir }, functions, new SpecimenCatalog(() => {}));
+  const compute = await assembleCompute(options);
+  const counts = await compute.reload(new SpecimenCatalog(() => {}));
   for (const line of counts.problems) log.warn(line);
-  const scheduler = new RoomScheduler({ threads: poolSize, perRoom: roomThreads });
-  const pools = await createPools({ computeThreads: scheduler.capacity, warmComputeThreads: scheduler.warmThreads });
-  const connections = createRedisConnections(redisUrl, blobUrl);
+  const connections = createRedisConnections(redisUrl, options.blobStore!);
   if (!(await connections.ready(10_000))) log.warn(`Redis at ${redisUrl} does not answer yet; computing starts when it does`);
   const events = new RedisEvents(connections.subscriber, new EventHub());
   await events.start();
-  const node = new ComputeNode({
-    nodeId: nodeIdOf('worker'),
-    connections,
-    events,
-    // A worker keeps no results in memory: hosts read them from Redis.
-    blobs: new RedisBlobStore(connections.blobs, null),
-    functions,
-    invoker: new PooledInvoker(pools.compute, scheduler, { cancelGraceMs: 300 }),
-    concurrency: poolSize * 2,
-    maxJobMessages: 10_000,
-    log,
-  });
+  // A worker keeps no results in memory: hosts read them from Redis.
+  const blobs = new RedisBlobStore(connections.blobs, null);
+  const node = createComputeNode(compute, options, { nodeId: nodeIdOf('worker'), connections, events, blobs, log });
   await node.start();
-  log.info(`${functions.size} functions on ${poolSize} threads, computing for ${redisUrl}`);
+  log.info(`${compute.functions.size} functions on ${options.poolSize} threads, computing for ${redisUrl}`);
   process.stdout.write('worker ready\n');
 
-  return new Promise<number>((resolve) => {
-    let closing = false;
-    const shutdown = (signal: string) => {
-      if (closing) process.exit(1);
-      closing = true;
-      log.info(`${signal}: finishing ${node.running} running computations, taking no new ones`);
-      void node
-        .close(false)
-        .then(() => pools.destroy())
-        .then(() => connections.close())
-        .then(() => resolve(0), () => resolve(1));
-    };
-    process.once('SIGINT', () => shutdown('SIGINT'));
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
+  // No forced exit: the node bounds its own drain and hands back what is still running.
+  return untilSignalled({
+    name: 'vitrine worker',
+    forceAfterMs: null,
+    announce: (signal) => log.info(`${signal}: finishing ${node.running} running computations, taking no new ones`),
+    shutdown: async () => {
+      await node.close(false);
+      await compute.close();
+      await connections.close();
+    },
   });
 }

@@ -13,14 +13,16 @@
  */
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { isHostError, type HostErrorCode } from '../errors.ts';
+import type { ComputeAssembly } from '../invoke/compute-assembly.ts';
 import type { Invoker } from '../invoke/invoker.ts';
+import type { ResolvedHostOptions } from '../options.ts';
 import { roomStateOf } from '../results/result-source.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { NodeDirectory, startHeartbeat } from './compute-nodes.ts';
 import { KEYS } from './redis-keys.ts';
-import type { RedisBlobStore } from './redis-blob-store.ts';
+import type { BlobStore } from './blob-store.ts';
 import type { RedisConnections } from './redis-connections.ts';
 import { describeRedisFailure, isOutOfMemory } from './redis-unavailable.ts';
 import { roomEventMessage, type RedisEvents } from './redis-events.ts';
@@ -55,7 +57,7 @@ export interface ComputeNodeOptions {
   nodeId: string;
   connections: RedisConnections;
   events: RedisEvents;
-  blobs: RedisBlobStore;
+  blobs: BlobStore;
   functions: FunctionRegistry;
   invoker: Invoker;
   /**
@@ -69,6 +71,19 @@ export interface ComputeNodeOptions {
   concurrency: number;
   maxJobMessages: number;
   log: NodeLog;
+}
+
+/**
+ * The compute node of a process's compute assembly, made the same way for a host lending
+ * `--compute` threads and for a `vitrine worker`: twice as many computations taken at once as
+ * threads lent (the room scheduler shares the threads between them).
+ */
+export function createComputeNode(
+  compute: Pick<ComputeAssembly, 'functions' | 'pooled'>,
+  options: Pick<ResolvedHostOptions, 'compute' | 'maxJobMessages'>,
+  deps: Pick<ComputeNodeOptions, 'nodeId' | 'connections' | 'events' | 'blobs' | 'log'>,
+): ComputeNode {
+  return new ComputeNode({ ...deps, functions: compute.functions, invoker: compute.pooled, concurrency: options.compute * 2, maxJobMessages: options.maxJobMessages });
 }
 
 /** What a compute node logs through (a host's logger, or the worker command's). */

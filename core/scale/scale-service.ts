@@ -11,15 +11,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { hostname } from 'node:os';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { EventHub } from '../events/event-hub.ts';
-import type { Invoker } from '../invoke/invoker.ts';
+import type { ComputeAssembly } from '../invoke/compute-assembly.ts';
 import type { JobStore } from '../jobs/job-store.ts';
 import type { LocalJobs } from '../jobs/local-jobs.ts';
 import type { ResolvedHostOptions } from '../options.ts';
-import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ResultSource } from '../results/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { ComputeNode } from './compute-node.ts';
+import { createComputeNode, type ComputeNode } from './compute-node.ts';
 import { NodeDirectory } from './compute-nodes.ts';
 import { Computations, type ComputationTimes } from './computations.ts';
 import { startHostHeartbeat } from './host-heartbeat.ts';
@@ -76,10 +75,10 @@ export async function createScaleService(deps: {
   hub: EventHub;
   budget: ResultBudget<StoredResult>;
   local: { results: ResultSource; jobs: LocalJobs; store: JobStore };
-  functions: FunctionRegistry;
-  /** Where relayed workers' specimens are listed (with `functions`). */
+  /** This process's compute assembly, whose pool the host's compute node lends. */
+  compute: ComputeAssembly;
+  /** Where relayed workers' specimens are listed (with the assembly's functions). */
   catalog: SpecimenCatalog;
-  invoker: Invoker;
   options: ResolvedHostOptions;
   log: FastifyBaseLogger;
 }): Promise<ScaleService> {
@@ -101,25 +100,15 @@ export async function createScaleService(deps: {
   const jobs = new RedisJobs({ comps, queue, local: deps.local.jobs, store: deps.local.store, maxJobs: options.maxJobs });
   let node: ComputeNode | null = null;
   if (options.compute > 0) {
-    node = new ComputeNode({
-      nodeId: hostId,
-      connections,
-      events,
-      blobs,
-      functions: deps.functions,
-      invoker: deps.invoker,
-      concurrency: options.compute * 2,
-      maxJobMessages: options.maxJobMessages,
-      log,
-    });
+    node = createComputeNode(deps.compute, options, { nodeId: hostId, connections, events, blobs, log });
     // Waited for a while only: a host whose Redis is down at start still serves its catalog,
     // and its node starts taking work when Redis comes.
     const started = node.start().then(() => true, (error: Error) => (log.warn(`compute node: ${error.message}`), false));
     if (up) await Promise.race([started, new Promise((resolve) => setTimeout(resolve, START_WAIT_MS).unref())]);
   }
-  const relay = options.mode === 'relay' ? new SharedRelay({ nodeId: `${hostId}-relay`, connections, events, blobs, functions: deps.functions, maxJobMessages: options.maxJobMessages, log }) : null;
+  const relay = options.mode === 'relay' ? new SharedRelay({ nodeId: `${hostId}-relay`, connections, events, blobs, functions: deps.compute.functions, maxJobMessages: options.maxJobMessages, log }) : null;
   // Every host lists the workers of the service's relays; a relay lists its own through its hub.
-  const mirror = new RelayMirror({ redis: connections.command, events, lists: { functions: deps.functions, catalog: deps.catalog }, log, self: relay?.nodeId ?? null });
+  const mirror = new RelayMirror({ redis: connections.command, events, lists: { functions: deps.compute.functions, catalog: deps.catalog }, log, self: relay?.nodeId ?? null });
   if (up) await mirror.start();
   else void mirror.start();
   if (options.blobStore) log.info(`result bytes in the blob store at ${options.blobStore}`);

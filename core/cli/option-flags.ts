@@ -1,0 +1,131 @@
+/**
+ * @module option-flags
+ * Every flag of the host's commands, read the same way by `vitrine serve`, `vitrine dev` and
+ * `vitrine worker`: each may also be set as `VITRINE_<NAME>` in the environment
+ * (`--cache-ttl` and `VITRINE_CACHE_TTL`), and a flag wins over the environment. The value
+ * checks here give readable messages; defaults are filled once, by resolveHostOptions.
+ */
+import { parseArgs } from 'node:util';
+
+export const FLAGS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'https-port': { type: 'string' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'tls-dir': { type: 'string' },
+  specimens: { type: 'string' },
+  plugins: { type: 'string' },
+  'cache-ttl': { type: 'string' },
+  'job-ttl': { type: 'string' },
+  'pool-size': { type: 'string' },
+  'cache-max-bytes': { type: 'string' },
+  'max-jobs': { type: 'string' },
+  'max-event-streams': { type: 'string' },
+  'cors-origin': { type: 'string' },
+  'admin-token': { type: 'string' },
+  'room-threads': { type: 'string' },
+  relay: { type: 'boolean' },
+  redis: { type: 'string' },
+  compute: { type: 'string' },
+  'blob-store': { type: 'string' },
+  join: { type: 'string' },
+  'worker-id': { type: 'string' },
+  token: { type: 'string' },
+  'envelope-media-type': { type: 'string' },
+  'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
+  'no-viewer': { type: 'boolean' },
+  'client-profiles': { type: 'string' },
+  'headset-triangles': { type: 'string' },
+  'allowed-hosts': { type: 'string' },
+  'request-timeout': { type: 'string' },
+  'write-timeout': { type: 'string' },
+  'max-event-loop-delay': { type: 'string' },
+  'max-rss': { type: 'string' },
+  uploads: { type: 'string' },
+  'max-upload-bytes': { type: 'string' },
+  'upload-ttl': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function envName(flag: string): string {
+  return `VITRINE_${flag.toUpperCase().replace(/-/g, '_')}`;
+}
+
+export function number(flag: string, raw: string | undefined, integer: boolean): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
+    throw new Error(`--${flag} must be a non-negative ${integer ? 'integer' : 'number'}, got '${raw}'`);
+  }
+  return value;
+}
+
+/** A directory option: `none` (or an empty value) means no directory. */
+export function directory(raw: string | undefined, fallback: string): string | null {
+  if (raw === undefined) return fallback;
+  return raw.trim() === '' || raw.trim().toLowerCase() === 'none' ? null : raw;
+}
+
+export function list(raw: string | undefined): string[] | null {
+  if (raw === undefined) return null;
+  const items = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  if (items.length === 0) throw new Error('--allowed-hosts needs at least one host name (or *)');
+  return items;
+}
+
+export function truthy(raw: string | undefined): boolean | undefined {
+  if (raw === undefined) return undefined;
+  return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
+}
+
+/** `--client-profiles`, `--uploads`: on or off. */
+export function onOff(flag: string, raw: string | undefined): boolean | undefined {
+  if (raw === undefined) return undefined;
+  const value = raw.trim().toLowerCase();
+  if (['on', 'true', '1', 'yes'].includes(value)) return true;
+  if (['off', 'false', '0', 'no'].includes(value)) return false;
+  throw new Error(`--${flag} must be on or off, got '${raw}'`);
+}
+
+/**
+ * `--cors-origin`: `none`, or a comma-separated list of origins (`scheme://host[:port]`, no
+ * path) and `*` (any page may read; only the origins named may write).
+ */
+export function corsOrigin(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '*' || raw.trim() === 'none') return raw;
+  for (const origin of raw.split(',').map((o) => o.trim())) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s?#]+$/.test(origin)) {
+      throw new Error(`--cors-origin takes *, none, or origins like https://viewer.example:8443 (no path), got '${origin}'`);
+    }
+  }
+  return raw;
+}
+
+export function headsetTriangles(raw: string | undefined): number | undefined {
+  const value = number('headset-triangles', raw, true);
+  if (value === 0) throw new Error('--headset-triangles must be a positive integer, got 0');
+  return value;
+}
+
+/** The flags one command accepts. */
+export type FlagName = Exclude<keyof typeof FLAGS, 'help'>;
+
+/** A flag's value: from the command line, else from `VITRINE_<NAME>`, else undefined. */
+export type FlagReader = (flag: FlagName) => string | undefined;
+
+/**
+ * Reads `argv` strictly against `names` (an unknown flag is an error) with the environment
+ * behind it. `vitrine serve` and `vitrine worker` both read their options this way.
+ */
+export function readFlags(argv: string[], names: readonly FlagName[], env: NodeJS.ProcessEnv = process.env): { get: FlagReader; help: boolean } {
+  const options = Object.fromEntries([...names, 'help' as const].map((name) => [name, FLAGS[name]]));
+  const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+  const get: FlagReader = (flag) => {
+    if (!names.includes(flag)) return undefined;
+    const v = values[flag];
+    return typeof v === 'string' ? v : typeof v === 'boolean' ? String(v) : env[envName(flag)];
+  };
+  return { get, help: values.help === true };
+}

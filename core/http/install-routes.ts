@@ -1,0 +1,25 @@
+/**
+ * @module install-routes
+ * Every route group of the API, the viewer and the browser client, in one list.
+ */
+import type { FastifyInstance } from 'fastify';
+import { clientRoute } from '../assets/client-route.ts';
+import type { HostContext } from '../host-context.ts';
+import { viewerRoutes } from '../viewer/viewer-routes.ts';
+import { zarrRoutes } from '../zarr/routes-zarr.ts';
+import { jobRoutes } from './routes-jobs.ts';
+import { processingRoutes } from './routes-processing.ts';
+import { specimenDataRoutes } from './routes-specimen-data.ts';
+import { specimenRoutes } from './routes-specimens.ts';
+import { uploadRoutes } from './routes-uploads.ts';
+
+export async function installRoutes(app: FastifyInstance, ctx: HostContext): Promise<void> {
+  await app.register(specimenRoutes, { ctx });
+  await app.register(specimenDataRoutes, { ctx });
+  await app.register(processingRoutes, { ctx });
+  await app.register(jobRoutes, { ctx });
+  await app.register(zarrRoutes, { ctx });
+  await app.register(uploadRoutes, { ctx });
+  await app.register(clientRoute);
+  if (ctx.options.viewer) await app.register(viewerRoutes);
+}

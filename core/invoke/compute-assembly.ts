@@ -1,0 +1,49 @@
+/**
+ * @module compute-assembly
+ * What computes in one process, put together one way for a host (`createApp`) and for a
+ * compute-only `vitrine worker`: the room scheduler, the worker-thread pools sized from it,
+ * the function registry and its reload from the plugins (and specimens) folders, and the
+ * invokers (pooled for plugin bundles, inline for functions registered in code). A Redis
+ * service adds a compute node on top (scale/compute-node.ts `createComputeNode`).
+ */
+import { reloadSources, type ReloadCounts } from '../registry/reload-sources.ts';
+import { FunctionRegistry } from '../registry/function-registry.ts';
+import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
+import type { ResolvedHostOptions } from '../options.ts';
+import { createPools, type Pools } from '../workers/pool.ts';
+import { InlineInvoker } from './inline-invoker.ts';
+import { InvokerSet } from './invoker.ts';
+import { PooledInvoker } from './pooled-invoker.ts';
+import { RoomScheduler } from './room-scheduler.ts';
+
+export type ComputeOptions = Pick<ResolvedHostOptions, 'poolSize' | 'roomThreads' | 'cancelGraceMs' | 'specimensDir' | 'pluginsDir'>;
+
+export interface ComputeAssembly {
+  scheduler: RoomScheduler;
+  pools: Pools;
+  functions: FunctionRegistry;
+  /** Runs plugin bundle functions on the compute pool, rooms taking turns. */
+  pooled: PooledInvoker;
+  /** Invokers by function source (a relay adds `remote`). */
+  invokers: InvokerSet;
+  /** Loads the specimens directory and the plugin bundles again into `catalog` and the functions. */
+  reload(catalog: SpecimenCatalog): Promise<ReloadCounts>;
+  /** Stops the pools (after whatever uses them has stopped). */
+  close(): Promise<void>;
+}
+
+export async function assembleCompute(options: ComputeOptions): Promise<ComputeAssembly> {
+  const scheduler = new RoomScheduler({ threads: options.poolSize, perRoom: options.roomThreads });
+  const pools = await createPools({ computeThreads: scheduler.capacity, warmComputeThreads: scheduler.warmThreads });
+  const functions = new FunctionRegistry();
+  const pooled = new PooledInvoker(pools.compute, scheduler, { cancelGraceMs: options.cancelGraceMs });
+  return {
+    scheduler,
+    pools,
+    functions,
+    pooled,
+    invokers: new InvokerSet({ bundle: pooled, inline: new InlineInvoker() }),
+    reload: (catalog) => reloadSources(options, functions, catalog),
+    close: () => pools.destroy(),
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * @module assemble-results
+ * The result and job stack of one host: the byte budget shared by everything held, the room
+ * cache, result ids, the cache-first result service and the job store; and, with `--redis`,
+ * the Redis service in front of them (loaded only then, so a lone host never loads BullMQ).
+ * Routes read results and jobs through `results` and `jobs`, whichever of the two answers.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { ResultBudget } from '../cache/result-budget.ts';
+import { RoomCache } from '../cache/room-cache.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import type { ComputeAssembly } from '../invoke/compute-assembly.ts';
+import { jobChannel, type JobService } from '../jobs/job-service.ts';
+import { JobStore } from '../jobs/job-store.ts';
+import { LocalJobs } from '../jobs/local-jobs.ts';
+import type { ResolvedHostOptions } from '../options.ts';
+import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
+import type { ScaleService } from '../scale/scale-service.ts';
+import { MemoryUploadStore } from '../uploads/memory-upload-store.ts';
+import type { UploadStore } from '../uploads/upload-store.ts';
+import { ResultIds } from './result-ids.ts';
+import { ResultService } from './result-service.ts';
+import { roomChannel, type ResultSource } from './result-source.ts';
+import type { StoredResult } from './stored-result.ts';
+import { resultByteLength } from './to-json-result.ts';
+
+export interface ResultStack {
+  budget: ResultBudget<StoredResult>;
+  cache: RoomCache<StoredResult>;
+  resultIds: ResultIds;
+  /** This host's own result service and job store. */
+  local: { results: ResultService; jobs: JobStore };
+  /** Results and jobs as routes see them: this host's, or the Redis service's. */
+  results: ResultSource;
+  jobs: JobService;
+  uploads: UploadStore | null;
+  scale: ScaleService | null;
+  close(): Promise<void>;
+}
+
+export async function assembleResults(deps: {
+  options: ResolvedHostOptions;
+  compute: ComputeAssembly;
+  catalog: SpecimenCatalog;
+  events: EventHub;
+  log: FastifyBaseLogger;
+}): Promise<ResultStack> {
+  const { options, compute, events, log } = deps;
+  const budget = new ResultBudget<StoredResult>(options.cacheMaxBytes, resultByteLength);
+  const cache = new RoomCache<StoredResult>({ ttlSeconds: options.cacheTtlSeconds, budget });
+  const resultIds = new ResultIds(compute.pools.encode, budget);
+  const results = new ResultService({
+    cache,
+    invokers: compute.invokers,
+    log,
+    publish: (roomId, event) => events.publish(roomChannel(roomId), event),
+    idOf: (result) => resultIds.of(result),
+  });
+  const jobStore = new JobStore({
+    ttlSeconds: options.jobTtlSeconds,
+    timeoutSeconds: options.jobTimeoutSeconds,
+    maxMessages: options.maxJobMessages,
+    maxFinished: options.maxFinishedJobs,
+    maxRunning: options.maxJobs,
+    budget,
+    onChange: (job) => events.publish(jobChannel(job.id), { event: 'change', data: null }),
+  });
+  const jobs = new LocalJobs(jobStore, results, events);
+  let scale: ScaleService | null = null;
+  if (options.redis) {
+    const { createScaleService } = await import('../scale/scale-service.ts');
+    scale = await createScaleService({ url: options.redis, hub: events, budget, local: { results, jobs, store: jobStore }, compute, catalog: deps.catalog, options, log });
+    const service = scale;
+    resultIds.useRemote((id) => service.findResult(id));
+  }
+  const uploads = !options.uploads ? null : (scale?.uploads ?? new MemoryUploadStore(budget, options.uploadTtlSeconds));
+  return {
+    budget,
+    cache,
+    resultIds,
+    local: { results, jobs: jobStore },
+    results: scale?.results ?? results,
+    jobs: scale?.jobs ?? jobs,
+    uploads,
+    scale,
+    async close() {
+      uploads?.close();
+      await scale?.close();
+      jobs.close();
+      results.abortAll();
+      cache.close();
+    },
+  };
+}
