@@ -10,9 +10,9 @@ import { createHostError } from '../errors.ts';
 import type { InvokeContext, Invoker, JobRef, ProgressUpdate } from '../invoke/invoker.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { arrivingResult } from './payload-fill.ts';
+import { arrivingResult } from '../results/payload-fill.ts';
 import type { PeerChannel } from './peer-channel.ts';
-import { checkResultHeader, decodeResultFrame, type ResultHeader } from './result-frame.ts';
+import { checkResultHeader, decodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
 
 export class RemoteInvoker implements Invoker {
   #channelOf: (workerId: string) => PeerChannel | undefined;

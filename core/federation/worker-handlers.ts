@@ -16,7 +16,7 @@ import type { JobRef, ProgressUpdate } from '../invoke/invoker.ts';
 import type { JobMeta } from '../jobs/job.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { HandlerContext, HandlerReply, RequestHandler } from './channel-types.ts';
-import { encodeResultFrame } from './result-frame.ts';
+import { encodeResultFrame } from '../results/result-frame.ts';
 
 export interface WorkerHandlerDeps {
   ctx: HostContext;

@@ -1,12 +1,12 @@
 /**
  * @module result-id
  * A result's id: the sha256 (hex) of its frame, the header JSON followed by its array bytes
- * (federation/result-frame.ts). The same result has the same id on every host, and it is
+ * (result-frame.ts). The same result has the same id on every host, and it is
  * the key a Redis service stores the result's bytes under, so one definition serves both.
  * An id, once known, is remembered with the result object for as long as the object lives.
  */
 import { createHash } from 'node:crypto';
-import { encodeResultFrame, type ResultHeader } from '../federation/result-frame.ts';
+import { encodeResultFrame, type ResultHeader } from './result-frame.ts';
 import type { StoredResult } from './stored-result.ts';
 
 const known = new WeakMap<StoredResult, string>();

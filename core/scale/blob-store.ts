@@ -2,13 +2,15 @@
  * @module blob-store
  * Where a Redis service keeps result bytes: content-addressed blobs, written once by the
  * compute node that made the result and read by any host. Two implementations behind this
- * interface: RedisBlobStore (chunks in Redis, a memory LRU in front) and MemoryBlobStore (one
- * process; the contract tests' second implementation, and the shape an S3-compatible store
- * would take). A `BlobRef` is small: it travels in room pointers and job records. A store may
+ * interface: RedisBlobStore (chunks in Redis, a memory LRU in front), and a one-process store
+ * in the tests (test/conformance/memory-blob-store.ts) that runs the same contract tests and
+ * shows the shape another store (S3-compatible, say) would take. Everything that reads or
+ * writes blobs (computations, compute nodes, uploads) takes this interface. A `BlobRef` is small: it travels in room pointers and job records. A store may
  * lose a blob at any time (expiry, eviction): a reader treats that as a miss, never as a fault.
  */
-import { encodeResultFrame, type ResultHeader } from '../federation/result-frame.ts';
+import { encodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
 import { hashFrame, rememberResultId } from '../results/result-id.ts';
+import type { OpenedResult } from '../results/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
 export interface BlobRef {
@@ -43,6 +45,17 @@ export interface BlobStore {
   touch(ref: BlobRef, ttlMs: number): Promise<boolean>;
   /** The result stored under content hash `hash` (its result id), or null when it is not stored. */
   find(hash: string): Promise<StoredResult | null>;
+  /**
+   * The result for sending at once, or null when its bytes are gone. A store may hand back a
+   * result whose bytes are still arriving (`arriving` set), so a reply can send each part as it
+   * comes; one that cannot gives the whole result.
+   */
+  open(ref: BlobRef): Promise<OpenedResult | null>;
+  /** Whether this process holds the blob's result in memory (it computed or read it). */
+  holds(hash: string): boolean;
+  /** Forgets what this process holds in memory in front of the store (cache clear). */
+  dropLocal(): void;
+  close(): void;
 }
 
 /** A result's frame (blocks of bytes) and its content hash (remembered as its result id). */

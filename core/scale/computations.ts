@@ -15,7 +15,7 @@ import type { NodeDirectory } from './compute-nodes.ts';
 import { KEYS, CHANNELS } from './redis-keys.ts';
 import { roomEventMessage, type RedisEvents } from './redis-events.ts';
 import type { ScriptedRedis } from './redis-scripts.ts';
-import type { RedisBlobStore } from './redis-blob-store.ts';
+import type { BlobStore } from './blob-store.ts';
 import { orUnavailable } from './redis-unavailable.ts';
 import type { WorkLane, WorkQueue } from './work-queue.ts';
 import { RoomPointers, type PointerRead } from './room-pointers.ts';
@@ -56,7 +56,7 @@ export function computationError(code: string, message: string): HostError {
 
 export class Computations {
   readonly redis: ScriptedRedis;
-  readonly blobs: RedisBlobStore;
+  readonly blobs: BlobStore;
   readonly times: ComputationTimes;
   #events: RedisEvents;
   #queue: WorkQueue;
@@ -64,7 +64,7 @@ export class Computations {
   #hostId: string;
   readonly pointers: RoomPointers;
 
-  constructor(deps: { redis: ScriptedRedis; events: RedisEvents; blobs: RedisBlobStore; queue: WorkQueue; nodes: NodeDirectory; times: ComputationTimes; hostId: string }) {
+  constructor(deps: { redis: ScriptedRedis; events: RedisEvents; blobs: BlobStore; queue: WorkQueue; nodes: NodeDirectory; times: ComputationTimes; hostId: string }) {
     this.#hostId = deps.hostId;
     this.redis = deps.redis;
     this.blobs = deps.blobs;

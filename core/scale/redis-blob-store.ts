@@ -12,8 +12,8 @@
  */
 import type { Redis } from 'ioredis';
 import type { ResultBudget } from '../cache/result-budget.ts';
-import { arrivingResult, PayloadFill } from '../federation/payload-fill.ts';
-import { checkResultHeader, decodeResultFrame } from '../federation/result-frame.ts';
+import { arrivingResult, PayloadFill } from '../results/payload-fill.ts';
+import { checkResultHeader, decodeResultFrame } from '../results/result-frame.ts';
 import { rememberResultId } from '../results/result-id.ts';
 import type { OpenedResult } from '../results/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';

@@ -8,7 +8,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../core/scale/blob-store.ts';
-import { MemoryBlobStore } from '../../core/scale/memory-blob-store.ts';
+import { MemoryBlobStore } from './memory-blob-store.ts';
 import { CHUNK_BYTES, RedisBlobStore } from '../../core/scale/redis-blob-store.ts';
 import { computeResultId, knownResultId } from '../../core/results/result-id.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';

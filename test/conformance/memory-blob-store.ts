@@ -1,12 +1,15 @@
 /**
  * @module memory-blob-store
- * BlobStore in one process's memory, with the same content addressing and expiry as the
- * Redis one. It serves the blob-store contract tests as the second implementation.
+ * A BlobStore in one process's memory, with the same content addressing and expiry as the
+ * Redis one: the blob-store contract tests' second implementation, which keeps the interface
+ * honest (nothing Redis-shaped leaks into it). The memory is the store itself, so nothing is
+ * held in front of it: `holds` says whether a blob is stored, `dropLocal` forgets nothing.
  */
-import { decodeResultFrame } from '../federation/result-frame.ts';
-import { rememberResultId } from '../results/result-id.ts';
-import type { StoredResult } from '../results/stored-result.ts';
-import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
+import { decodeResultFrame } from '../../core/results/result-frame.ts';
+import type { OpenedResult } from '../../core/results/result-source.ts';
+import { rememberResultId } from '../../core/results/result-id.ts';
+import type { StoredResult } from '../../core/results/stored-result.ts';
+import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from '../../core/scale/blob-store.ts';
 
 export class MemoryBlobStore implements BlobStore {
   #blobs = new Map<string, { bytes: Uint8Array; meta: string; expiresAt: number }>();
@@ -46,5 +49,21 @@ export class MemoryBlobStore implements BlobStore {
     if (!held || held.expiresAt <= this.#now()) return false;
     held.expiresAt = Math.max(held.expiresAt, this.#now() + ttlMs);
     return true;
+  }
+
+  async open(ref: BlobRef): Promise<OpenedResult | null> {
+    const result = await this.get(ref);
+    return result ? { result, arriving: null } : null;
+  }
+
+  holds(hash: string): boolean {
+    const held = this.#blobs.get(hash);
+    return held !== undefined && held.expiresAt > this.#now();
+  }
+
+  dropLocal(): void {}
+
+  close(): void {
+    this.#blobs.clear();
   }
 }

@@ -6,7 +6,7 @@
  * the result's own fields. The receiver writes the bytes into one preallocated ArrayBuffer
  * and views the arrays on it: no list of chunks, no concatenation.
  */
-import type { StoredResult } from '../results/stored-result.ts';
+import type { StoredResult } from './stored-result.ts';
 
 const ARRAY_TYPES = {
   Int8Array,
