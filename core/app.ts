@@ -14,6 +14,7 @@ import type { AfterReloadHook, HostContext } from './host-context.ts';
 import { installErrorHandlers } from './http/error-handler.ts';
 import { installHostCheck, resolveAllowedHosts } from './http/allowed-hosts.ts';
 import { installJsonBodyParsers } from './http/json-body.ts';
+import { INPUT_VALIDATION, toInputError } from './http/schema-errors.ts';
 import { installLoadShedding } from './http/load-shedding.ts';
 import { serverOptions } from './http/http-server.ts';
 import { installWriteTimeout } from './http/write-timeout.ts';
@@ -27,9 +28,7 @@ import { PooledInvoker } from './invoke/pooled-invoker.ts';
 import { RoomScheduler } from './invoke/room-scheduler.ts';
 import { ResultService } from './results/result-service.ts';
 import { JobStore } from './jobs/job-store.ts';
-import { jobChannel } from './jobs/job-service.ts';
 import { LocalJobs } from './jobs/local-jobs.ts';
-import { roomChannel } from './results/result-source.ts';
 import { resolveHostOptions, type HostOptions } from './options.ts';
 import { toCodeSpecimen, toInlineEntry, type AnyFunction, type RegisterFunctionOptions, type RegisterSpecimenOptions } from './registry/code-registration.ts';
 import type { FunctionEntry } from './registry/function-entry.ts';
@@ -46,9 +45,11 @@ import { clientRoute } from './assets/client-route.ts';
 import { createPools } from './workers/pool.ts';
 import { installFederation } from './federation/install-federation.ts';
 import { installOps } from './ops/install-ops.ts';
+import { installOpenApiCollector } from './ops/openapi.ts';
 import type { StoredResult } from './results/stored-result.ts';
-import { EventHub, HOST_CHANNEL } from './events/event-hub.ts';
-import { installEvents } from './events/install-events.ts';
+import { EventHub } from './events/event-hub.ts';
+import { HOST_CHANNEL, jobChannel, roomChannel } from './events/channels.ts';
+import { installEvents } from './http/install-events.ts';
 import { swapPlugin, type PluginSwap } from './registry/plugin-swap.ts';
 import type { ScaleService } from './scale/scale-service.ts';
 import { StaticInputs } from './inputs/static-inputs.ts';
@@ -92,6 +93,8 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { maxParamLength: 1024 },
     forceCloseConnections: true,
+    ajv: INPUT_VALIDATION,
+    schemaErrorFormatter: toInputError,
     ...serverOptions(options),
   });
   installErrorHandlers(app);
@@ -204,6 +207,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   app.decorate('vitrine', handle);
   for (const [name, fn] of Object.entries(input.meshFunctions ?? {})) handle.registerFunction(name, fn, { returnType: 'mesh' });
 
+  await installOpenApiCollector(app);
   await installEvents(app, ctx, { maxStreams: options.maxEventStreams });
   const readiness = await installOps(app, ctx, scheduler);
   let loaded = false;

@@ -11,7 +11,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { HOST_CHANNEL } from '../../core/events/event-hub.ts';
+import { HOST_CHANNEL } from '../../core/events/channels.ts';
 import { formatDiagnostic } from '../diagnostics/format-diagnostic.ts';
 import { writePluginFolder } from '../output/write-output.ts';
 import type { IncrementalBuilder } from './incremental-builder.ts';
