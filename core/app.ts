@@ -11,15 +11,17 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { DeliveryVariants } from './delivery/delivery-variants.ts';
-import { EventHub, HOST_CHANNEL } from './events/event-hub.ts';
-import { installEvents } from './events/install-events.ts';
+import { HOST_CHANNEL } from './events/channels.ts';
+import { EventHub } from './events/event-hub.ts';
 import { installFederation } from './federation/install-federation.ts';
 import type { AfterReloadHook, HostContext } from './host-context.ts';
 import { createFastify } from './http/create-fastify.ts';
+import { installEvents } from './http/install-events.ts';
 import { installRoutes } from './http/install-routes.ts';
 import { StaticInputs } from './inputs/static-inputs.ts';
 import { assembleCompute } from './invoke/compute-assembly.ts';
 import { installOps } from './ops/install-ops.ts';
+import { installOpenApiCollector } from './ops/openapi.ts';
 import { resolveHostOptions, type HostOptions } from './options.ts';
 import type { AnyFunction } from './registry/code-registration.ts';
 import type { ReloadCounts } from './registry/reload-sources.ts';
@@ -77,6 +79,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   app.decorate('vitrine', handle);
   for (const [name, fn] of Object.entries(input.meshFunctions ?? {})) handle.registerFunction(name, fn, { returnType: 'mesh' });
 
+  await installOpenApiCollector(app);
   await installEvents(app, ctx, { maxStreams: options.maxEventStreams });
   const readiness = await installOps(app, ctx, compute.scheduler);
   let loaded = false;

@@ -1,17 +1,14 @@
 /**
  * @module host-context
  * The services one host instance shares between its routes: registries, result service,
- * jobs and encoders. Built by app.ts, passed to each route group.
+ * jobs and encoders. Built by app.ts, passed to each route group. (What a specimen's function,
+ * type and schema are: registry/specimen-functions.ts.)
  */
-import type { SpecimenRecord } from './catalog/specimen-record.ts';
 import type { EventHub } from './events/event-hub.ts';
-import { createHostError } from './errors.ts';
 import type { JobService } from './jobs/job-service.ts';
 import type { JobStore } from './jobs/job-store.ts';
 import type { ResolvedHostOptions } from './options.ts';
 import type { ReloadCounts } from './registry/reload-sources.ts';
-import { refineSchema, resolveParams } from './params/resolve-params.ts';
-import { valueParameterNames, type FunctionEntry } from './registry/function-entry.ts';
 import type { FunctionRegistry } from './registry/function-registry.ts';
 import type { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import type { JsonResultEncoder } from './results/json-encoder.ts';
@@ -56,41 +53,4 @@ export interface HostContext {
   reload(): Promise<ReloadCounts>;
   /** Adds a step to every reload (federation: reload the workers, re-register with the relay). */
   afterReload(hook: AfterReloadHook): void;
-}
-
-/** The specimen, or 404. */
-export function specimenOr404(ctx: HostContext, id: string): SpecimenRecord {
-  const record = ctx.catalog.get(id);
-  if (!record) throw createHostError('SPC_ERR_SPECIMEN_NOT_FOUND', id);
-  return record;
-}
-
-/** The function behind a dynamic specimen, or 503 when it is not (or no longer) registered. */
-export function functionOfSpecimen(ctx: HostContext, record: SpecimenRecord): FunctionEntry {
-  const entry = record.function_name ? ctx.functions.get(record.function_name) : undefined;
-  if (!entry) throw createHostError('SPC_ERR_FUNCTION_UNAVAILABLE', record.id, record.function_name ?? '?');
-  return entry;
-}
-
-/** The type clients see: the function's return type for a dynamic specimen that gave none. */
-export function specimenType(ctx: HostContext, record: SpecimenRecord): string {
-  if (!record.type_from_function || !record.function_name) return record.type;
-  return ctx.functions.get(record.function_name)?.return_type ?? record.type;
-}
-
-/** The schema clients see for a dynamic specimen: the function's, refined by specimen.json. */
-export function specimenSchema(ctx: HostContext, record: SpecimenRecord): Record<string, unknown> {
-  const entry = record.function_name ? ctx.functions.get(record.function_name) : undefined;
-  const base = entry?.schema ?? {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    title: record.function_name ?? record.id,
-    type: 'object',
-    properties: {},
-  };
-  return refineSchema(base, record.schema_override);
-}
-
-/** Checked parameter values for a dynamic specimen request. */
-export function specimenValues(ctx: HostContext, record: SpecimenRecord, entry: FunctionEntry, params: Record<string, unknown>): Record<string, unknown> {
-  return resolveParams(specimenSchema(ctx, record), valueParameterNames(entry), { named: params }, entry.name);
 }

@@ -11,7 +11,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { HOST_CHANNEL } from '../events/event-hub.ts';
+import { HOST_CHANNEL } from '../events/channels.ts';
 import { formatDiagnostic } from '../../build/diagnostics/format-diagnostic.ts';
 import { writePluginFolder } from '../../build/output/write-output.ts';
 import type { IncrementalBuilder } from '../../build/dev/incremental-builder.ts';

@@ -13,7 +13,8 @@ const DATA_QUERY_KEYS = new Set(['params', 'room_id']);
 
 const ALL_FORMATS = new Set(Object.values(FORMATS_BY_TYPE).flat());
 
-function invalid(name: string, value: unknown, expected: string): HostError {
+/** SPC_ERR_DELIVERY_OPTION_INVALID for option `name` holding `value`. */
+export function invalidDeliveryOption(name: string, value: unknown, expected: string): HostError {
   const shown = typeof value === 'string' ? `'${value}'` : JSON.stringify(value) ?? String(value);
   return createHostError('SPC_ERR_DELIVERY_OPTION_INVALID', name, shown, expected);
 }
@@ -25,13 +26,13 @@ function isOptionName(name: string): name is DeliveryOptionName {
 /** A positive integer, from a query string or a JSON number. */
 function positiveInteger(name: string, raw: unknown): number {
   const value = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw invalid(name, raw, 'a positive integer');
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw invalidDeliveryOption(name, raw, 'a positive integer');
   return value;
 }
 
 function oneOf(name: string, raw: unknown, allowed: Iterable<string>): string {
   const list = [...allowed];
-  if (typeof raw !== 'string' || !list.includes(raw)) throw invalid(name, raw, `one of ${list.join(', ')}`);
+  if (typeof raw !== 'string' || !list.includes(raw)) throw invalidDeliveryOption(name, raw, `one of ${list.join(', ')}`);
   return raw;
 }
 
@@ -39,10 +40,10 @@ function oneOf(name: string, raw: unknown, allowed: Iterable<string>): string {
 function windowOf(raw: unknown): [number, number] {
   const parts = typeof raw === 'string' ? raw.split(',').map((p) => (p.trim() === '' ? Number.NaN : Number(p))) : raw;
   if (!Array.isArray(parts) || parts.length !== 2 || !parts.every((p) => typeof p === 'number' && Number.isFinite(p))) {
-    throw invalid('window', raw, 'two finite numbers LO,HI');
+    throw invalidDeliveryOption('window', raw, 'two finite numbers LO,HI');
   }
   const [lo, hi] = parts as [number, number];
-  if (!(lo < hi)) throw invalid('window', raw, 'LO below HI');
+  if (!(lo < hi)) throw invalidDeliveryOption('window', raw, 'LO below HI');
   return [lo, hi];
 }
 
@@ -74,16 +75,18 @@ export function parseDeliveryQuery(query: Record<string, unknown>): DeliveryOpti
   const options: DeliveryOptions = {};
   for (const [name, raw] of Object.entries(query)) {
     if (DATA_QUERY_KEYS.has(name)) continue;
-    if (Array.isArray(raw)) throw invalid(name, raw.join('&'), 'given once');
+    if (Array.isArray(raw)) throw invalidDeliveryOption(name, raw.join('&'), 'given once');
     parseOption(options, name, raw);
   }
   return options;
 }
 
-/** Delivery options from the `delivery` member of a POST /data body (absent or null: none). */
-export function parseDeliveryObject(raw: unknown): DeliveryOptions {
+/**
+ * Delivery options from the `delivery` member of a POST /data body (absent or null: none; the
+ * route's body schema refuses anything but an object).
+ */
+export function parseDeliveryObject(raw: Record<string, unknown> | null | undefined): DeliveryOptions {
   if (raw === undefined || raw === null) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('delivery', raw, 'a JSON object of delivery options');
   const options: DeliveryOptions = {};
   for (const [name, value] of Object.entries(raw)) parseOption(options, name, value);
   return options;

@@ -1,7 +1,7 @@
 /**
  * @module event-hub
  * EventHub: named channels of host events that Server-Sent Events streams (event-stream.ts)
- * and anything else in the host subscribe to. Publishing never waits for subscribers; a
+ * and anything else in the host subscribe to (their names: channels.ts). Publishing never waits for subscribers; a
  * listener that throws is dropped, not the publisher. One hub per host.
  *
  * @example
@@ -17,9 +17,6 @@ export interface HostEvent {
 }
 
 export type HostEventListener = (event: HostEvent) => void;
-
-/** The channel of host-wide events (plugin reloads, build errors under `vitrine dev`). */
-export const HOST_CHANNEL = 'host';
 
 export class EventHub {
   #channels = new Map<string, Set<HostEventListener>>();

@@ -3,7 +3,8 @@
  * What a worker registers with its relay: its local specimens (with the effective schema of
  * each dynamic one, so the relay shows exactly what the worker shows) and its functions.
  */
-import { specimenSchema, specimenType, type HostContext } from '../host-context.ts';
+import type { HostContext } from '../host-context.ts';
+import { specimenSchema, specimenType } from '../registry/specimen-functions.ts';
 import type { WireFunction, WireSpecimen } from './wire-messages.ts';
 
 export function localSpecimens(ctx: HostContext): WireSpecimen[] {
@@ -14,13 +15,13 @@ export function localSpecimens(ctx: HostContext): WireSpecimen[] {
       id: r.id,
       display_name: r.display_name,
       description: r.description,
-      type: specimenType(ctx, r),
+      type: specimenType(ctx.functions, r),
       tags: r.tags,
       is_dynamic: r.is_dynamic,
       function_name: r.function_name,
       thumbnail_file: r.thumbnail_file,
       story: r.story,
-      schema: r.is_dynamic ? specimenSchema(ctx, r) : null,
+      schema: r.is_dynamic ? specimenSchema(ctx.functions, r) : null,
       has_data: !r.is_dynamic && r.data !== undefined,
     }));
 }

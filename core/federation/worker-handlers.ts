@@ -11,7 +11,8 @@ import { createHostError, isHostError } from '../errors.ts';
 import { openStaticData } from '../catalog/open-static-data.ts';
 import { openThumbnail } from '../catalog/open-thumbnail.ts';
 import { describeOpened } from '../catalog/opened-body.ts';
-import { specimenOr404, type HostContext } from '../host-context.ts';
+import type { HostContext } from '../host-context.ts';
+import { specimenOr404 } from '../registry/specimen-functions.ts';
 import type { JobRef, ProgressUpdate } from '../invoke/invoker.ts';
 import type { JobMeta } from '../jobs/job.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -86,7 +87,7 @@ async function invoke(deps: WorkerHandlerDeps, body: Record<string, unknown>, hc
 async function openOwn(deps: WorkerHandlerDeps, what: 'thumbnail' | 'data', body: Record<string, unknown>, hc: HandlerContext): Promise<HandlerReply> {
   const id = body.id;
   if (typeof id !== 'string') throw createHostError('SPC_ERR_BAD_REQUEST', `${what} needs a specimen id`);
-  const record = specimenOr404(deps.ctx, id);
+  const record = specimenOr404(deps.ctx.catalog, id);
   const request = { signal: hc.signal };
   const opened =
     what === 'thumbnail'

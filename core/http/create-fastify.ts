@@ -1,7 +1,7 @@
 /**
  * @module create-fastify
  * The fastify instance of a host with the guards every request passes before any route: the
- * error handlers (catalogued JSON bodies), the write timeout on responses a client stopped
+ * error handlers (catalogued JSON bodies; a route's schema failures become the same errors), the write timeout on responses a client stopped
  * reading, the Host header check, the JSON body parsers and load shedding.
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -11,6 +11,7 @@ import { installErrorHandlers } from './error-handler.ts';
 import { serverOptions } from './http-server.ts';
 import { installJsonBodyParsers } from './json-body.ts';
 import { installLoadShedding } from './load-shedding.ts';
+import { INPUT_VALIDATION, toInputError } from './schema-errors.ts';
 import { installWriteTimeout } from './write-timeout.ts';
 
 export async function createFastify(options: ResolvedHostOptions): Promise<FastifyInstance> {
@@ -21,6 +22,8 @@ export async function createFastify(options: ResolvedHostOptions): Promise<Fasti
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { maxParamLength: 1024 },
     forceCloseConnections: true,
+    ajv: INPUT_VALIDATION,
+    schemaErrorFormatter: toInputError,
     ...serverOptions(options),
   });
   installErrorHandlers(app);

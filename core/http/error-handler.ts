@@ -14,6 +14,13 @@ export interface ErrorBody {
   code: string;
 }
 
+/** The JSON Schema of {@link ErrorBody} (in /openapi.json, and a route's declared error responses). */
+export const ERROR_BODY_SCHEMA = {
+  type: 'object',
+  required: ['status_code', 'detail'],
+  properties: { status_code: { type: 'integer' }, detail: { type: 'string' }, code: { type: 'string' } },
+} as const;
+
 function fastifyClientError(error: FastifyError): ErrorBody | null {
   const status = error.statusCode ?? 500;
   if (status < 400 || status >= 500) return null;

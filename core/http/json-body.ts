@@ -3,7 +3,7 @@
  * Request bodies are JSON or nothing: `application/json` and any `*\/*+json` type are parsed;
  * every other content type (text/plain, form posts, multipart, a body without a type) is a 415
  * before the body is read, so a cross-site form post cannot reach a route. A `null` body is a
- * 400; an empty one means no body.
+ * 400; an empty one means no body, which a route that declares a body schema reads as `{}`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
@@ -28,5 +28,10 @@ export function installJsonBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser(/^[^/\s;]+\/[^/\s;]+\+json\s*(?:;|$)/i, { parseAs: 'string' }, parseJson);
   app.addContentTypeParser('*', (request, _payload, done) => {
     done(createHostError('SPC_ERR_UNSUPPORTED_MEDIA_TYPE', request.headers['content-type'] ?? '(none)'));
+  });
+  // Before validation, so a body schema checks what the handler sees: no body is `{}`.
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+    done();
   });
 }

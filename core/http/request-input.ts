@@ -1,32 +1,17 @@
 /**
  * @module request-input
- * Reading the parts of a request every route group shares: a JSON body object, the room id
- * and a progress `since`. Each refusal is a catalogued 400 naming what was wrong.
+ * Reading the parts of a request every route group shares, once their route schemas have
+ * checked them (route-inputs.ts): the room id and a progress `since`.
  */
-import { createHostError } from '../errors.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 
-/** Longest room id accepted. */
-export const MAX_ROOM_ID_LENGTH = 256;
-
-/** A JSON body object (absent means `{}`). */
-export function expectBody(body: unknown): Record<string, unknown> {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw createHostError('SPC_ERR_BAD_REQUEST', 'request body must be a JSON object');
-  return body as Record<string, unknown>;
+/** A room id from a request; absent, null or empty means the default room (`service`). */
+export function roomOf(ctx: { options: Pick<ResolvedHostOptions, 'defaultRoomId'> }, raw: string | null | undefined): string {
+  return raw ? raw : ctx.options.defaultRoomId;
 }
 
-/** A room id from a request; absent or empty means the default room (`service`). */
-export function roomOf(ctx: { options: Pick<ResolvedHostOptions, 'defaultRoomId'> }, raw: unknown): string {
-  if (raw === undefined || raw === null || raw === '') return ctx.options.defaultRoomId;
-  if (typeof raw !== 'string') throw createHostError('SPC_ERR_BAD_REQUEST', 'room_id must be a string');
-  if (raw.length > MAX_ROOM_ID_LENGTH) throw createHostError('SPC_ERR_BAD_REQUEST', `room_id is longer than ${MAX_ROOM_ID_LENGTH} characters`);
-  return raw;
-}
-
-/** A progress `since`: an integer (a non-integer is a 400); absent means -1, every message. */
-export function parseSince(raw: unknown): number {
-  if (raw === undefined || raw === '') return -1;
-  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw.trim())) throw createHostError('SPC_ERR_SINCE_INVALID', String(raw));
+/** A progress `since` its schema let through (an integer as text); absent or empty means -1, every message. */
+export function parseSince(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return -1;
   return Number.parseInt(raw, 10);
 }

@@ -8,24 +8,26 @@ import type { HostContext } from '../host-context.ts';
 import { sendJsonDelivery } from './reply-delivery.ts';
 import { RESULT_ID_HEADER } from '../results/result-ids.ts';
 import { parseSince } from './request-input.ts';
+import { idParams, queryOf, SINCE } from './route-inputs.ts';
 
 type JobParams = { Params: { id: string } };
+const params = idParams('id');
 
 export async function jobRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
   const { ctx } = opts;
 
-  app.get<JobParams & { Querystring: { since?: unknown } }>('/api/jobs/:id/progress', async (request) => {
+  app.get<JobParams & { Querystring: { since?: string } }>('/api/jobs/:id/progress', { schema: { params, querystring: queryOf({ since: SINCE }) } }, async (request) => {
     const since = parseSince(request.query.since);
     return ctx.jobs.progress(request.params.id, since);
   });
 
-  app.get<JobParams>('/api/jobs/:id/result', { compress: false }, async (request, reply) => {
+  app.get<JobParams>('/api/jobs/:id/result', { compress: false, schema: { params } }, async (request, reply) => {
     const { result, functionName } = await ctx.jobs.result(request.params.id);
     reply.header(RESULT_ID_HEADER, await ctx.resultIds.of(result));
     return sendJsonDelivery(ctx, reply, result, functionName);
   });
 
-  app.delete<JobParams>('/api/jobs/:id', async (request, reply) => {
+  app.delete<JobParams>('/api/jobs/:id', { schema: { params } }, async (request, reply) => {
     if (!(await ctx.jobs.cancel(request.params.id))) throw createHostError('SPC_ERR_JOB_NOT_FOUND', request.params.id);
     return reply.code(204).send();
   });

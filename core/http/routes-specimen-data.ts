@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
-import { functionOfSpecimen, specimenOr404, specimenSchema, specimenValues, type HostContext } from '../host-context.ts';
+import type { HostContext } from '../host-context.ts';
+import { functionOfSpecimen, specimenOr404, specimenSchema, specimenValues } from '../registry/specimen-functions.ts';
 import { checkInputs } from '../inputs/check-inputs.ts';
 import { isEmptyDelivery } from '../delivery/delivery-options.ts';
 import { formatEncoder } from '../delivery/formats.ts';
@@ -15,13 +16,20 @@ import { sendDelivery } from './reply-delivery.ts';
 import { sendStaticDelivery } from './send-static-delivery.ts';
 import { parseDeliveryObject, parseDeliveryQuery } from '../delivery/parse-delivery.ts';
 import { resolveDelivery } from '../delivery/request-delivery.ts';
-import { expectParamsObject, parseParamsQuery } from '../params/parse-params.ts';
-import { expectBody, roomOf } from './request-input.ts';
+import { parseParamsQuery } from '../params/parse-params.ts';
+import { roomOf } from './request-input.ts';
+import { bodyOf, DELIVERY_OBJECT, idParams, PARAMS_OBJECT, PARAMS_QUERY, queryOf, ROOM_ID } from './route-inputs.ts';
 import { sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
 import { abortOnDisconnect } from './abort-on-disconnect.ts';
 import { RESULT_ID_HEADER } from '../results/result-ids.ts';
 
 type IdParams = { Params: { id: string } };
+type DataQuery = { params?: string; room_id?: string } & Record<string, unknown>;
+type DataBody = { params?: Record<string, unknown>; room_id?: string | null; delivery?: Record<string, unknown> | null };
+
+/** Every other query parameter of GET is a delivery option (parse-delivery.ts). */
+const GET_SCHEMA = { params: idParams('id'), querystring: queryOf({ params: PARAMS_QUERY, room_id: ROOM_ID }) };
+const POST_SCHEMA = { params: idParams('id'), body: bodyOf({ params: PARAMS_OBJECT, room_id: ROOM_ID, delivery: DELIVERY_OBJECT }) };
 
 /** Headers only, without a Content-Length: the size is not known before computing. */
 function answerHead(reply: FastifyReply, mediaType: string): FastifyReply {
@@ -37,14 +45,14 @@ async function serveData(
   reply: FastifyReply,
   id: string,
   rawParams: () => Record<string, unknown>,
-  rawRoom: unknown,
+  rawRoom: string | null | undefined,
   rawDelivery: () => DeliveryOptions,
 ): Promise<FastifyReply> {
-  const record = specimenOr404(ctx, id);
+  const record = specimenOr404(ctx.catalog, id);
   const asked = rawDelivery();
   if (!record.is_dynamic) return sendStaticDelivery(ctx, reply, record, asked);
-  const entry = functionOfSpecimen(ctx, record);
-  const { values, inputs } = await checkInputs(ctx, entry, specimenSchema(ctx, record), specimenValues(ctx, record, entry, rawParams()));
+  const entry = functionOfSpecimen(ctx.functions, record);
+  const { values, inputs } = await checkInputs(ctx, entry, specimenSchema(ctx.functions, record), specimenValues(ctx.functions, record, entry, rawParams()));
   const delivery = resolveDelivery(asked, entry.return_type, request.headers['user-agent'], ctx.options);
   const roomId = roomOf(ctx, rawRoom);
   // HEAD checks the specimen, parameters and room, and says what GET would send, without computing.
@@ -75,7 +83,7 @@ export async function specimenDataRoutes(app: FastifyInstance, opts: { ctx: Host
 
   // Deliveries compress themselves (once per variant, with Content-Length): the on-the-fly
   // compression of other routes must not touch them.
-  app.get<IdParams & { Querystring: Record<string, unknown> }>('/api/specimens/:id/data', { compress: false }, async (request, reply) =>
+  app.get<IdParams & { Querystring: DataQuery }>('/api/specimens/:id/data', { compress: false, schema: GET_SCHEMA }, async (request, reply) =>
     serveData(
       ctx,
       request,
@@ -87,8 +95,8 @@ export async function specimenDataRoutes(app: FastifyInstance, opts: { ctx: Host
     ),
   );
 
-  app.post<IdParams>('/api/specimens/:id/data', { compress: false }, async (request, reply) => {
-    const body = expectBody(request.body);
-    return serveData(ctx, request, reply, request.params.id, () => expectParamsObject(body.params), body.room_id, () => parseDeliveryObject(body.delivery));
+  app.post<IdParams & { Body: DataBody }>('/api/specimens/:id/data', { compress: false, schema: POST_SCHEMA }, async (request, reply) => {
+    const body = request.body;
+    return serveData(ctx, request, reply, request.params.id, () => body.params ?? {}, body.room_id, () => parseDeliveryObject(body.delivery));
   });
 }

@@ -7,13 +7,16 @@ import type { FastifyInstance } from 'fastify';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { sendThumbnail } from './send-opened.ts';
 import { createHostError } from '../errors.ts';
-import { functionOfSpecimen, specimenOr404, specimenSchema, specimenValues, type HostContext } from '../host-context.ts';
+import type { HostContext } from '../host-context.ts';
+import { functionOfSpecimen, specimenOr404, specimenSchema, specimenValues } from '../registry/specimen-functions.ts';
 import { checkInputs } from '../inputs/check-inputs.ts';
-import { expectBody, roomOf } from './request-input.ts';
-import { expectParamsObject } from '../params/parse-params.ts';
+import { roomOf } from './request-input.ts';
+import { bodyOf, idParams, PARAMS_OBJECT, ROOM_ID } from './route-inputs.ts';
 import { toCatalogEntry, toSpecimenMetadata } from './specimen-views.ts';
 
 type IdParams = { Params: { id: string } };
+const params = idParams('id');
+const START_BODY = bodyOf({ params: PARAMS_OBJECT, room_id: ROOM_ID });
 
 /**
  * The specimen `/start` names: its id, or (as the Ascribe-XR client sends) the function name
@@ -36,16 +39,16 @@ export async function specimenRoutes(app: FastifyInstance, opts: { ctx: HostCont
 
   app.get('/api/specimens/reload', async () => ctx.reload());
 
-  app.get<IdParams>('/api/specimens/:id', async (request) => toSpecimenMetadata(ctx, specimenOr404(ctx, request.params.id)));
+  app.get<IdParams>('/api/specimens/:id', { schema: { params } }, async (request) => toSpecimenMetadata(ctx, specimenOr404(ctx.catalog, request.params.id)));
 
-  app.get<IdParams>('/api/specimens/:id/thumbnail', async (request, reply) => sendThumbnail(reply, specimenOr404(ctx, request.params.id)));
+  app.get<IdParams>('/api/specimens/:id/thumbnail', { schema: { params } }, async (request, reply) => sendThumbnail(reply, specimenOr404(ctx.catalog, request.params.id)));
 
-  app.post<IdParams & { Body: { params?: unknown; room_id?: unknown } | undefined }>('/api/specimens/:id/start', async (request) => {
+  app.post<IdParams & { Body: { params?: Record<string, unknown>; room_id?: string | null } }>('/api/specimens/:id/start', { schema: { params, body: START_BODY } }, async (request) => {
     const record = specimenForStart(ctx, request.params.id);
     if (!record.is_dynamic) throw createHostError('SPC_ERR_STATIC_SPECIMEN_START', record.id);
-    const body = expectBody(request.body);
-    const entry = functionOfSpecimen(ctx, record);
-    const { values, inputs } = await checkInputs(ctx, entry, specimenSchema(ctx, record), specimenValues(ctx, record, entry, expectParamsObject(body.params)));
+    const body = request.body;
+    const entry = functionOfSpecimen(ctx.functions, record);
+    const { values, inputs } = await checkInputs(ctx, entry, specimenSchema(ctx.functions, record), specimenValues(ctx.functions, record, entry, body.params ?? {}));
     const roomId = roomOf(ctx, body.room_id);
     // A cache hit is a job that is done already in the start response.
     return ctx.jobs.start({ entry, values, ...(inputs ? { inputs } : {}), roomId, specimenId: record.id });

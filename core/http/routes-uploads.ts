@@ -3,8 +3,11 @@
  * POST /api/uploads?filename=NAME: a file as the request body (`application/octet-stream`,
  * the one body that is not JSON), parsed by its extension and kept as an input for functions
  * (`{"upload": id}`). What can be refused without reading the body is refused first (uploads
- * off, an unknown extension, a Content-Length past the limit); a body that passes the limit
- * while streaming, or does not parse, is refused and nothing is stored.
+ * off and a Content-Length past the limit before anything else; then a missing file name, by
+ * the route's query schema, and an unknown extension); a body that passes the limit while
+ * streaming, or does not parse, is refused and nothing is stored. The body is a stream, which
+ * fastify cannot validate, so the route declares only what it `consumes` (ops/openapi.ts shows
+ * such a body as binary).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
@@ -13,16 +16,43 @@ import { FormatError } from '../formats/format-error.ts';
 import { PARSED_EXTENSIONS, parsedExtension, parseFile } from '../formats/parse-file.ts';
 import type { HostContext } from '../host-context.ts';
 import { readUploadBody } from '../uploads/read-upload-body.ts';
+import { FORMATS_BY_TYPE } from '../delivery/delivery-options.ts';
+import { queryOf } from './route-inputs.ts';
 
-type UploadRequest = FastifyRequest<{ Querystring: { filename?: unknown } }>;
+type UploadRequest = FastifyRequest<{ Querystring: { filename: string } }>;
 
-/** The upload's file name and parsed extension, or the 400/415 saying what is wrong. */
-function fileNameOf(request: UploadRequest): { name: string; ext: string } {
-  const name = request.query.filename;
-  if (typeof name !== 'string' || name.trim() === '') throw createHostError('SPC_ERR_BAD_REQUEST', 'filename (the uploaded file\'s name, e.g. ?filename=scan.stl) is required');
+/** The upload's parsed extension, or the 415 naming the ones the host reads. */
+function extensionOf(name: string): string {
   const ext = parsedExtension(name);
   if (!ext) throw createHostError('SPC_ERR_UPLOAD_FORMAT', name, PARSED_EXTENSIONS.join(', '));
-  return { name, ext };
+  return ext;
+}
+
+/** The route's declaration: what /openapi.json shows and what fastify checks of the query. */
+function uploadSchema(uploadsOn: boolean): Record<string, unknown> {
+  return {
+    // With --uploads off the route only answers 404, and the document leaves it out.
+    hide: !uploadsOn,
+    summary: 'Upload a file to use as an input ({"upload": upload_id})',
+    description:
+      `The file is the request body (application/octet-stream). Its extension picks the parser: ${PARSED_EXTENSIONS.join(', ')}. ` +
+      'The same bytes give the same id. 413 past --max-upload-bytes, 415 for another extension, 400 for a file that does not parse, 404 with --uploads off.',
+    consumes: ['application/octet-stream'],
+    querystring: queryOf({ filename: { type: 'string', pattern: '\\S', description: "The file's name (its extension decides how it is read)" } }, ['filename']),
+    response: {
+      200: {
+        description: 'Stored',
+        type: 'object',
+        required: ['upload_id', 'type', 'bytes', 'expires_in'],
+        properties: {
+          upload_id: { type: 'string' },
+          type: { enum: Object.keys(FORMATS_BY_TYPE) },
+          bytes: { type: 'integer' },
+          expires_in: { type: 'integer', description: 'Seconds until it is dropped' },
+        },
+      },
+    },
+  };
 }
 
 export async function uploadRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
@@ -37,10 +67,10 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: HostContex
   });
 
   app.post('/api/uploads', {
+    schema: uploadSchema(ctx.uploads !== null),
     // Runs before the body is read: refusals here cost the client no upload.
-    onRequest: async (request: UploadRequest, reply) => {
+    onRequest: async (request, reply) => {
       if (!ctx.uploads) throw createHostError('SPC_ERR_UPLOADS_OFF');
-      fileNameOf(request);
       const declared = Number(request.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) {
         reply.header('connection', 'close');
@@ -49,7 +79,9 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: HostContex
     },
     handler: async (request: UploadRequest, reply) => {
       const uploads = ctx.uploads!;
-      const { name, ext } = fileNameOf(request);
+      const name = request.query.filename;
+      // Still before the body is read: it streams in below.
+      const ext = extensionOf(name);
       let body: { bytes: Buffer; id: string };
       try {
         body = request.body ? await readUploadBody(request.body as Readable, maxBytes, ext) : { bytes: Buffer.alloc(0), id: '' };

@@ -15,7 +15,8 @@ import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { isEmptyDelivery, type DeliveryOptions } from '../delivery/delivery-options.ts';
 import { resolveDelivery } from '../delivery/request-delivery.ts';
 import { createHostError } from '../errors.ts';
-import { specimenType, type HostContext } from '../host-context.ts';
+import type { HostContext } from '../host-context.ts';
+import { specimenType } from '../registry/specimen-functions.ts';
 import { requestEncoding, sendDelivery, sendVariant } from './reply-delivery.ts';
 import { sendStaticData } from './send-opened.ts';
 
@@ -29,7 +30,7 @@ export async function sendStaticDelivery(ctx: HostContext, reply: FastifyReply, 
   const source = record.data;
   const staticOptions = { envelopeMediaType: ctx.options.envelopeMediaType };
   const userAgent = reply.request.headers['user-agent'];
-  const type = specimenType(ctx, record);
+  const type = specimenType(ctx.functions, record);
   const delivery = resolveDelivery(asked, source?.kind === 'npy' ? 'volume' : type, userAgent, ctx.options);
   // Only a .npy volume is read as a result; other files travel as they are (a known
   // client's profile does not apply to them).

@@ -5,7 +5,8 @@
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import type { CatalogEntry, ParameterSchema, SpecimenMetadata } from '../client/wire-types.ts';
-import { specimenSchema, specimenType, type HostContext } from '../host-context.ts';
+import type { HostContext } from '../host-context.ts';
+import { specimenSchema, specimenType } from '../registry/specimen-functions.ts';
 
 function thumbnailUrl(id: string): string {
   return `/api/specimens/${encodeURIComponent(id)}/thumbnail`;
@@ -16,7 +17,7 @@ export function toCatalogEntry(ctx: HostContext, record: SpecimenRecord): Catalo
     id: record.id,
     display_name: record.display_name,
     description: record.description,
-    type: specimenType(ctx, record),
+    type: specimenType(ctx.functions, record),
     tags: record.tags,
     is_dynamic: record.is_dynamic,
     function_name: record.function_name,
@@ -32,7 +33,7 @@ export function toSpecimenMetadata(ctx: HostContext, record: SpecimenRecord): Sp
     // Clients of the reference format read the story as a list of paragraphs.
     story_text: record.story ? record.story.split('\n\n') : [],
     data_file: record.data && record.data.kind !== 'remote' ? record.data.fileName : null,
-    schema: record.is_dynamic ? (specimenSchema(ctx, record) as unknown as ParameterSchema) : null,
+    schema: record.is_dynamic ? (specimenSchema(ctx.functions, record) as unknown as ParameterSchema) : null,
   };
   if (record.worker_id) metadata.worker_id = record.worker_id;
   if (record.color) metadata.color = record.color;

@@ -11,7 +11,8 @@
  * result just before the function runs.
  */
 import { createHostError, isHostError, type HostError } from '../errors.ts';
-import { functionOfSpecimen, specimenSchema, specimenType, specimenValues, type HostContext } from '../host-context.ts';
+import type { HostContext } from '../host-context.ts';
+import { functionOfSpecimen, specimenSchema, specimenType, specimenValues } from '../registry/specimen-functions.ts';
 import { hashParams } from '../params/params-hash.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { InputKind } from '../sdk/input-types.ts';
@@ -98,7 +99,7 @@ async function checkSpecimen(ctx: HostContext, label: string, type: InputKind, v
   if (params !== undefined && !isPlainObject(params)) throw createHostError('SPC_ERR_INPUT_INVALID', label, 'has params that are not a JSON object');
   const record = ctx.catalog.get(id);
   if (!record) throw createHostError('SPC_ERR_INPUT_UNKNOWN', label, `specimen '${id}'`);
-  const got = specimenType(ctx, record);
+  const got = specimenType(ctx.functions, record);
   if (got !== type) throw createHostError('SPC_ERR_INPUT_TYPE', label, type, `${got} (specimen '${id}')`);
   if (!record.is_dynamic) {
     if (params && Object.keys(params).length > 0) throw createHostError('SPC_ERR_INPUT_INVALID', label, `names static specimen '${id}', which takes no params`);
@@ -106,17 +107,17 @@ async function checkSpecimen(ctx: HostContext, label: string, type: InputKind, v
     if (why) throw createHostError('SPC_ERR_INPUT_INVALID', label, `names specimen '${id}', which ${why}`);
     return { canonical: { specimen: id, params: {} }, load: (run) => ctx.staticInputs.load(record, run.signal) };
   }
-  const entry = functionOfSpecimen(ctx, record);
+  const entry = functionOfSpecimen(ctx.functions, record);
   let values: Record<string, unknown>;
   try {
-    values = specimenValues(ctx, record, entry, params ?? {});
+    values = specimenValues(ctx.functions, record, entry, params ?? {});
   } catch (error) {
     if (isHostError(error) && error.statusCode === 400) throw refused(label, error);
     throw error;
   }
   const identity = identityOf(entry, values);
   if (chain.includes(identity)) throw createHostError('SPC_ERR_INPUT_CYCLE', label, entry.name);
-  const nested = await checkInputs(ctx, entry, specimenSchema(ctx, record), values, [...chain, identity], `${label}.params`);
+  const nested = await checkInputs(ctx, entry, specimenSchema(ctx.functions, record), values, [...chain, identity], `${label}.params`);
   return {
     canonical: { specimen: id, params: nested.values },
     load: (run) =>

@@ -31,8 +31,3 @@ export interface JobService {
   counts(): Record<JobStatus, number>;
   close(): void;
 }
-
-/** The EventHub channel nudged when a job may have changed. */
-export function jobChannel(id: string): string {
-  return `job:${id}`;
-}

@@ -8,7 +8,8 @@ import type { EventHub } from '../events/event-hub.ts';
 import type { ResultService } from '../results/result-service.ts';
 import type { JobStatus, ProgressResponse, StartResponse } from '../client/wire-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { jobChannel, type JobRequest, type JobService } from './job-service.ts';
+import { jobChannel } from '../events/channels.ts';
+import type { JobRequest, JobService } from './job-service.ts';
 import type { JobStore } from './job-store.ts';
 import { resultOf, toProgressResponse, toStartResponse } from './job-views.ts';
 

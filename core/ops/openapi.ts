@@ -1,35 +1,30 @@
 /**
  * @module openapi
  * `GET /openapi.json` (OpenAPI 3.1) and `GET /docs` (Swagger UI). @fastify/swagger collects
- * every route as it is registered; at request time the document gains what only the registry
- * knows: each function's parameter schema under `/invoke` (one alternative per function) and
- * under each dynamic specimen's own `/data` path, so it changes when a plugin is reloaded,
- * and the Server-Sent Events routes (described by hand, core/events/event-openapi.ts).
- * Every operation lists the JSON error body; operations are grouped by tag and internal
- * routes left out (openapi-tags.ts); the page wears the viewer's colours (docs-theme.ts).
+ * every route's declared schema (the same one fastify validates its inputs with) as the route
+ * is registered, so the collector is installed before any route; at request time the document
+ * gains what only the registry knows: each function's parameter schema under `/invoke` (one
+ * alternative per function) and under each dynamic specimen's own `/data` path, so it changes
+ * when a plugin is reloaded. Every operation lists the JSON error body; operations are grouped
+ * by tag and internal routes left out (openapi-tags.ts); the page wears the viewer's colours
+ * (docs-theme.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
-import { EVENT_PATHS } from '../events/event-openapi.ts';
-import { UPLOAD_PATHS } from '../uploads/upload-openapi.ts';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import type { HostContext } from '../host-context.ts';
-import { specimenSchema, specimenType } from '../host-context.ts';
+import { specimenSchema, specimenType } from '../registry/specimen-functions.ts';
 import { isResultType } from '../delivery/check-delivery.ts';
 import { deliveryBodySchema, deliveryQueryParameters } from '../delivery/delivery-openapi.ts';
+import { ERROR_BODY_SCHEMA } from '../http/error-handler.ts';
 import { DOCS_THEME } from './docs-theme.ts';
 import { organiseOperations } from './openapi-tags.ts';
 
 type Doc = Record<string, unknown> & { paths?: Record<string, Record<string, Record<string, unknown>>>; components?: Record<string, unknown> };
 
-const ERROR_BODY = {
-  type: 'object',
-  required: ['status_code', 'detail'],
-  properties: { status_code: { type: 'integer' }, detail: { type: 'string' }, code: { type: 'string' } },
-};
 const ERROR_RESPONSE = { description: 'An error: the status, a readable detail and a catalogued code', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 
 /** A function's parameter schema as an OpenAPI 3.1 schema object. */
@@ -42,13 +37,8 @@ function parameters(schema: Record<string, unknown>): Record<string, unknown> {
 export function withRegistry(base: Doc, ctx: HostContext): Doc {
   const doc: Doc = structuredClone(base);
   doc.openapi = '3.1.0';
-  doc.components = { ...(doc.components ?? {}), schemas: { ...((doc.components?.schemas as object) ?? {}), Error: ERROR_BODY } };
+  doc.components = { ...(doc.components ?? {}), schemas: { ...((doc.components?.schemas as object) ?? {}), Error: ERROR_BODY_SCHEMA } };
   const paths = (doc.paths ??= {});
-  // The event routes are registered before the collector (see event-openapi.ts).
-  for (const [route, operations] of Object.entries(EVENT_PATHS)) paths[route] ??= structuredClone(operations);
-  // The upload body is a file, which the collected (JSON) description cannot say.
-  if (ctx.uploads) for (const [route, operations] of Object.entries(UPLOAD_PATHS)) paths[route] = structuredClone(operations);
-  else delete paths['/api/uploads'];
   for (const operations of Object.values(paths)) {
     for (const operation of Object.values(operations)) {
       const responses = (operation.responses ??= {}) as Record<string, unknown>;
@@ -56,6 +46,10 @@ export function withRegistry(base: Doc, ctx: HostContext): Doc {
       responses['4XX'] = ERROR_RESPONSE;
       responses['5XX'] = ERROR_RESPONSE;
       if (!responses['200'] && !responses['204']) responses['200'] = { description: 'Success' };
+      // An absent JSON body reads as `{}`, so it is needed only when its schema requires a member.
+      const body = operation.requestBody as { required?: boolean; content?: Record<string, { schema?: { required?: unknown } }> } | undefined;
+      const json = body?.content?.['application/json']?.schema;
+      if (body && json && !json.required) body.required = false;
     }
   }
   const invoke = paths['/api/processing/invoke']?.post;
@@ -83,8 +77,8 @@ export function withRegistry(base: Doc, ctx: HostContext): Doc {
   }
   for (const record of ctx.catalog.list()) {
     if (!record.is_dynamic) continue;
-    const schema = parameters(specimenSchema(ctx, record));
-    const type = specimenType(ctx, record);
+    const schema = parameters(specimenSchema(ctx.functions, record));
+    const type = specimenType(ctx.functions, record);
     const typed = isResultType(type) ? type : null;
     paths[`/api/specimens/${encodeURIComponent(record.id)}/data`] = {
       get: {
@@ -129,15 +123,31 @@ function ownVersion(): string {
   }
 }
 
-/** Registers the collector; call before any route is added. */
-export async function installOpenApi(app: FastifyInstance, ctx: HostContext): Promise<void> {
+/**
+ * A route whose body is not JSON (an upload: the file itself) declares the media type it
+ * `consumes` and no body schema, since fastify would validate the stream against it; the
+ * document shows such a body as binary.
+ */
+function withRawBody({ schema, url }: { schema: FastifySchema; url: string }): { schema: FastifySchema; url: string } {
+  const consumes = (schema as { consumes?: string[] } | undefined)?.consumes;
+  if (!consumes || schema.body || consumes.some((type) => type.includes('json'))) return { schema, url };
+  return { schema: { ...schema, body: { type: 'string', format: 'binary' } }, url };
+}
+
+/** Registers the collector; call before any route is added, so every route is in the document. */
+export async function installOpenApiCollector(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'vitrine', version: ownVersion(), description: 'A plugin-based specimen host: catalog, parameter schemas, room-cached results, jobs, envelopes.' },
     },
     hideUntagged: false,
+    transform: withRawBody,
   });
+}
+
+/** Serves the collected document (with the registry's part) at /openapi.json and /docs. */
+export async function installOpenApi(app: FastifyInstance, ctx: HostContext): Promise<void> {
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     transformSpecification: (spec) => withRegistry(spec as Doc, ctx),

@@ -5,7 +5,8 @@
  */
 import { createHostError } from '../errors.ts';
 
-function describe(value: unknown): string {
+/** How a refused value is named in an error: `null`, `an array`, `a number`, ... */
+export function describeJsonValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return `a ${typeof value}`;
@@ -15,16 +16,17 @@ function describe(value: unknown): string {
 export function expectParamsObject(value: unknown): Record<string, unknown> {
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw createHostError('SPC_ERR_PARAMS_NOT_OBJECT', describe(value));
+    throw createHostError('SPC_ERR_PARAMS_NOT_OBJECT', describeJsonValue(value));
   }
   return value as Record<string, unknown>;
 }
 
-/** Parses the `params` query value; an absent or empty one means `{}`. */
-export function parseParamsQuery(raw: unknown, maxLength: number): Record<string, unknown> {
+/**
+ * Parses the `params` query value (one string: the route's query schema refuses a repeated
+ * one); an absent or empty one means `{}`.
+ */
+export function parseParamsQuery(raw: string | undefined, maxLength: number): Record<string, unknown> {
   if (raw === undefined || raw === '') return {};
-  if (Array.isArray(raw)) throw createHostError('SPC_ERR_BAD_REQUEST', 'params may be given only once');
-  if (typeof raw !== 'string') throw createHostError('SPC_ERR_PARAMS_NOT_OBJECT', describe(raw));
   if (raw.length > maxLength) throw createHostError('SPC_ERR_PARAMS_TOO_LARGE', String(maxLength));
   let value: unknown;
   try {

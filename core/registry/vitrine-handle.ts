@@ -5,7 +5,7 @@
  * the routes share.
  */
 import type { RoomCache } from '../cache/room-cache.ts';
-import { HOST_CHANNEL } from '../events/event-hub.ts';
+import { HOST_CHANNEL } from '../events/channels.ts';
 import type { HostContext } from '../host-context.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { toCodeSpecimen, toInlineEntry, type AnyFunction, type RegisterFunctionOptions, type RegisterSpecimenOptions } from './code-registration.ts';

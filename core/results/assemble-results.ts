@@ -8,9 +8,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ResultBudget } from '../cache/result-budget.ts';
 import { RoomCache } from '../cache/room-cache.ts';
+import { jobChannel, roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { ComputeAssembly } from '../invoke/compute-assembly.ts';
-import { jobChannel, type JobService } from '../jobs/job-service.ts';
+import type { JobService } from '../jobs/job-service.ts';
 import { JobStore } from '../jobs/job-store.ts';
 import { LocalJobs } from '../jobs/local-jobs.ts';
 import type { ResolvedHostOptions } from '../options.ts';
@@ -20,7 +21,7 @@ import { MemoryUploadStore } from '../uploads/memory-upload-store.ts';
 import type { UploadStore } from '../uploads/upload-store.ts';
 import { ResultIds } from './result-ids.ts';
 import { ResultService } from './result-service.ts';
-import { roomChannel, type ResultSource } from './result-source.ts';
+import type { ResultSource } from './result-source.ts';
 import type { StoredResult } from './stored-result.ts';
 import { resultByteLength } from './to-json-result.ts';
 

@@ -3,7 +3,7 @@
  * The one interface the routes take results through: cache-first computation, room state and
  * the cache statistics. Two implementations: the in-memory ResultService (one host) and the
  * Redis one (core/scale/, every host of a service shares rooms, single flights and results).
- * Both publish room events on the host's EventHub channel `room:{id}` (roomChannel). The
+ * Both publish room events on the host's EventHub channel `room:{id}` (roomChannel, events/channels.ts). The
  * words both speak live here too: what a computation is asked with (ComputeRequest), what
  * opening one gives (OpenedResult), the room cache key (keyOf), what a room shows
  * (roomStateOf) and the log line of a cache access.
@@ -27,11 +27,6 @@ export interface RoomState {
   type: string;
   /** The content hash of the entry's result (results/result-id.ts), once the entry holds one. */
   result_id?: string;
-}
-
-/** The EventHub channel of one room's `computing` and `result` events. */
-export function roomChannel(roomId: string): string {
-  return `room:${roomId}`;
 }
 
 /** Room-cache figures for metrics, read without waiting. */

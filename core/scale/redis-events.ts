@@ -12,15 +12,12 @@
  */
 import type { Redis } from 'ioredis';
 import type { EventHub } from '../events/event-hub.ts';
-import { ROOM_RESYNC } from '../events/room-events.ts';
-import { roomChannel } from '../results/result-source.ts';
+import { ROOM_CHANNEL_PREFIX, ROOM_RESYNC, roomChannel } from '../events/channels.ts';
 import { CHANNELS } from './redis-keys.ts';
 
 /** The host EventHub channels of nudges: `nudge:{id}`. */
 const NUDGE = 'nudge:';
 const NUDGE_EVENT = { event: 'nudge', data: null };
-/** The host EventHub channels of rooms (roomChannel). */
-const ROOM_PREFIX = roomChannel('');
 
 /** A room event as it crosses Redis. */
 export interface RoomEventMessage {
@@ -81,7 +78,7 @@ export class RedisEvents {
     for (const listener of this.#resubscribeListeners) listener();
     this.nudgeAll();
     // Room streams cannot re-read: they close, and their clients reconnect to a fresh `state`.
-    if (again) for (const channel of this.#hub.channels(ROOM_PREFIX)) this.#hub.publish(channel, { event: ROOM_RESYNC, data: null });
+    if (again) for (const channel of this.#hub.channels(ROOM_CHANNEL_PREFIX)) this.#hub.publish(channel, { event: ROOM_RESYNC, data: null });
   }
 
   /** Whether messages published now reach this host (false while the subscription is away). */

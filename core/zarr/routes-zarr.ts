@@ -60,6 +60,7 @@ export async function zarrRoutes(app: FastifyInstance, opts: { ctx: HostContext 
     description:
       '`store` is `<result_id>.zarr` (the X-Result-Id of a /data answer); keys: `.zgroup`, `.zattrs`, `0/.zarray`, `0/.zattrs`, gzip chunks `0/z.y.x`. ' +
       'Open the store URL in napari (napari-ome-zarr), vizarr or Neuroglancer.',
+    params: { type: 'object', required: ['store'], properties: { store: { type: 'string', description: '`<result_id>.zarr`' }, '*': { type: 'string', description: 'The key inside the store' } } },
   };
   app.get('/api/results/:store', { schema }, (request: StoreRequest, reply) => serveKey(ctx, request, reply));
   app.get('/api/results/:store/*', { schema }, (request: StoreRequest, reply) => serveKey(ctx, request, reply));

@@ -8,9 +8,10 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.ts';
-import { eventRoutes } from '../../core/events/routes-events.ts';
+import { eventRoutes } from '../../core/http/routes-events.ts';
 import { StreamLimit } from '../../core/events/stream-limit.ts';
-import { jobChannel, type JobService } from '../../core/jobs/job-service.ts';
+import { jobChannel } from '../../core/events/channels.ts';
+import type { JobService } from '../../core/jobs/job-service.ts';
 import { addDynamicSpecimen, createTestApp, room } from '../helpers/create-test-app.ts';
 import { openStream, type StreamEvent } from '../helpers/sse-reader.ts';
 

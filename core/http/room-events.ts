@@ -11,21 +11,14 @@
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { RoomEntry } from '../client/wire-types.ts';
 import type { ResultSource, RoomState } from '../results/result-source.ts';
-import { roomChannel } from '../results/result-source.ts';
-import type { EventHub, HostEvent } from './event-hub.ts';
-import { sharedJsonOf } from './shared-json.ts';
-import { dropIfBehind } from './stream-backlog.ts';
-import type { StreamScope } from './stream-scope.ts';
+import { ROOM_RESYNC, roomChannel } from '../events/channels.ts';
+import type { EventHub, HostEvent } from '../events/event-hub.ts';
+import { sharedJsonOf } from '../events/shared-json.ts';
+import { dropIfBehind } from '../events/stream-backlog.ts';
+import type { StreamScope } from '../events/stream-scope.ts';
 
 /** Room events forwarded to subscribers; anything else on the channel stays inside the host. */
 const ROOM_EVENTS = new Set(['computing', 'result']);
-
-/**
- * Published on a room channel when the host may have missed some of the room's events (its
- * Redis subscription was lost and is back): the stream closes, and the client's reconnection
- * gets the current `state`.
- */
-export const ROOM_RESYNC = 'resync';
 
 /** The wire shape of a room's entry (typed as the client's, so the two cannot drift apart). */
 export function toRoomEntry(state: RoomState): RoomEntry {

@@ -19,8 +19,8 @@
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { JobEnd, ProgressResponse } from '../client/wire-types.ts';
 import type { JobService } from '../jobs/job-service.ts';
-import { dropIfBehind } from './stream-backlog.ts';
-import type { StreamScope } from './stream-scope.ts';
+import { dropIfBehind } from '../events/stream-backlog.ts';
+import type { StreamScope } from '../events/stream-scope.ts';
 
 export interface JobStreamOptions {
   /** Messages with seq above this are sent (from `Last-Event-ID` or `?since`; -1: all). */

@@ -1,0 +1,78 @@
+/**
+ * @module route-inputs
+ * The request inputs the routes declare: each one's JSON Schema (what fastify validates and
+ * /openapi.json shows) beside the catalogued error a value that fails it gets. Nothing is
+ * coerced: a query value is a string (a repeated one an array), a body member is what the JSON
+ * said. Route files build their `schema` from these pieces; schema-errors.ts finds the wording
+ * of a failure here by the part of the request and the input's name.
+ */
+import { createHostError, type HostError } from '../errors.ts';
+import { invalidDeliveryOption } from '../delivery/parse-delivery.ts';
+import { describeJsonValue } from '../params/parse-params.ts';
+
+/** Longest room id accepted. */
+export const MAX_ROOM_ID_LENGTH = 256;
+
+/** The parts of a request a route schema declares (fastify's names). */
+export type RequestPart = 'body' | 'querystring' | 'params' | 'headers';
+
+/** The catalogued error of an input that failed its schema at `keyword`, given the value it had. */
+export type InputError = (value: unknown, keyword: string) => HostError;
+
+type Schema = Record<string, unknown>;
+
+const bad = (why: string): HostError => createHostError('SPC_ERR_BAD_REQUEST', why);
+const roomIdError: InputError = (_value, keyword) =>
+  keyword === 'maxLength' ? bad(`room_id is longer than ${MAX_ROOM_ID_LENGTH} characters`) : bad('room_id must be a string');
+const sinceError: InputError = (value) => createHostError('SPC_ERR_SINCE_INVALID', String(value));
+
+/** Where a body or query names its room: absent, null or empty means the host's default room. */
+export const ROOM_ID: Schema = { type: ['string', 'null'], maxLength: MAX_ROOM_ID_LENGTH, description: 'The room (absent or empty: the default room)' };
+/** A room named in the path. */
+export const ROOM_ID_PATH: Schema = { type: 'string', maxLength: MAX_ROOM_ID_LENGTH };
+/** A progress seq to resume after: an integer, as text; absent or empty means from the start. */
+export const SINCE: Schema = { type: 'string', pattern: '^(\\s*-?\\d+\\s*)?$', description: 'Resume after this seq (an integer)' };
+/** The SSE resume header: an integer seq; blank means none (`since` then decides). */
+export const LAST_EVENT_ID: Schema = { type: 'string', pattern: '^\\s*(-?\\d+\\s*)?$', description: 'Resume after this seq (wins over since)' };
+/** Parameter values by name, in a JSON body. */
+export const PARAMS_OBJECT: Schema = { type: 'object', description: 'Parameter values by name (absent: every default)' };
+/** Parameter values as JSON text in the query. */
+export const PARAMS_QUERY: Schema = { type: 'string', description: 'Parameter values by name, as a JSON object' };
+/** The `delivery` member of a POST /data body (its options are read by parse-delivery.ts). */
+export const DELIVERY_OBJECT: Schema = { type: ['object', 'null'], description: 'How the result travels (never part of the cache key)' };
+
+/** Path parameters naming one thing by a string id. */
+export function idParams(name: string): Schema {
+  return { type: 'object', required: [name], properties: { [name]: { type: 'string' } } };
+}
+
+/** A JSON body object with these members (an absent body reads as `{}`, json-body.ts). */
+export function bodyOf(properties: Record<string, Schema>, required: string[] = []): Schema {
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+}
+
+/** A query with these parameters. */
+export function queryOf(properties: Record<string, Schema>, required: string[] = []): Schema {
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+}
+
+/** The wording of each declared input's failure, by request part and input name ('' is the whole body). */
+export const INPUT_ERRORS: Readonly<Record<RequestPart, Readonly<Record<string, InputError>>>> = {
+  body: {
+    '': () => bad('request body must be a JSON object'),
+    function_name: () => bad('function_name (a string) is required'),
+    args: () => bad('args must be an array'),
+    kwargs: () => bad('kwargs must be a JSON object'),
+    room_id: roomIdError,
+    params: (value) => createHostError('SPC_ERR_PARAMS_NOT_OBJECT', describeJsonValue(value)),
+    delivery: (value) => invalidDeliveryOption('delivery', value, 'a JSON object of delivery options'),
+  },
+  querystring: {
+    room_id: roomIdError,
+    params: () => bad('params may be given only once'),
+    since: sinceError,
+    filename: () => bad("filename (the uploaded file's name, e.g. ?filename=scan.stl) is required"),
+  },
+  params: { room_id: roomIdError },
+  headers: { 'last-event-id': sinceError },
+};

@@ -1,0 +1,146 @@
+/**
+ * @module routes-events
+ * The Server-Sent Events routes, each described where it is registered (its inputs, and the
+ * events it sends with their data shapes under the `x-events` extension, as in
+ * core/client/wire-types.ts): `GET /api/events` (the host's stream), `GET /api/jobs/{id}/events`
+ * and `GET /api/rooms/{room_id}/events`. Every request error (a bad `since` or room id, an
+ * unknown job, too many open streams) is decided before the response switches to SSE, so it
+ * answers with its status and the JSON error body.
+ *
+ * The job and room routes use the `'manual'` kind of @fastify/sse: the `'only'` kind answers a
+ * client that refuses `text/event-stream` with a 406 whose body is not the host's error shape.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HOST_CHANNEL } from '../events/channels.ts';
+import { streamChannel } from '../events/event-stream.ts';
+import type { StreamLimit } from '../events/stream-limit.ts';
+import { StreamScope } from '../events/stream-scope.ts';
+import type { HostContext } from '../host-context.ts';
+import { ERROR_BODY_SCHEMA } from './error-handler.ts';
+import { streamJob } from './job-events.ts';
+import { parseSince, roomOf } from './request-input.ts';
+import { idParams, LAST_EVENT_ID, queryOf, ROOM_ID_PATH, SINCE } from './route-inputs.ts';
+import { streamRoom } from './room-events.ts';
+
+export interface EventRoutesOptions {
+  /** The host's services. */
+  context: HostContext;
+  /** The bound on open streams, shared with every other stream route of the host. */
+  limit: StreamLimit;
+  /** How often a job stream re-reads its job without a nudge, for a service that may lose them. @defaultValue never */
+  jobRereadMs?: number;
+}
+
+type JobRequest = FastifyRequest<{ Params: { id: string }; Querystring: { since?: string } }>;
+
+/** A 200 event stream whose events' data follow `events` (event name → JSON schema). */
+function eventStream(events: Record<string, unknown>): Record<string, unknown> {
+  return {
+    description: 'An event stream',
+    content: { 'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events; a comment heartbeat at least every 15 s' }, 'x-events': events } },
+  };
+}
+
+/** The refusal past the stream bound (the JSON error body, with Retry-After). */
+const BUSY = { description: 'Too many open event streams on this host (Retry-After)', ...ERROR_BODY_SCHEMA };
+
+const ROOM_ENTRY = {
+  type: 'object',
+  required: ['function_name', 'specimen_id', 'params', 'type'],
+  properties: {
+    function_name: { type: 'string' },
+    specimen_id: { type: ['string', 'null'] },
+    params: { type: 'object', description: 'Parameter values with defaults filled' },
+    type: { type: 'string' },
+    result_id: { type: 'string', description: 'The X-Result-Id of the entry’s result' },
+  },
+};
+const PROGRESS = {
+  type: 'object',
+  required: ['seq', 'text', 'ts'],
+  properties: { seq: { type: 'integer' }, text: { type: 'string' }, ts: { type: 'number' }, fraction: { type: 'number' } },
+};
+const JOB_END = {
+  type: 'object',
+  required: ['job_id', 'status', 'error'],
+  properties: { job_id: { type: 'string' }, status: { enum: ['done', 'error'] }, error: { type: ['string', 'null'] } },
+};
+
+const HOST_SCHEMA = {
+  summary: 'Host events: hello, then reload (a plugin was swapped in) and build-error (vitrine dev)',
+  operationId: 'host_events',
+  response: { 200: eventStream({ hello: { type: 'object' }, reload: { type: 'object' }, 'build-error': { type: 'object' } }), 503: BUSY },
+};
+
+const JOB_SCHEMA = {
+  summary: 'One job as Server-Sent Events',
+  description:
+    'An event `progress` per message (`id:` its seq; data `{seq, text, ts, fraction?}`), then `done` or `error` ' +
+    '(data `{job_id, status, error}`) and the stream closes. `Last-Event-ID` (or `since`) resumes after that seq; ' +
+    'the header wins when both are given.',
+  operationId: 'job_events',
+  params: idParams('id'),
+  querystring: queryOf({ since: SINCE }),
+  headers: { type: 'object', properties: { 'last-event-id': LAST_EVENT_ID } },
+  response: { 200: eventStream({ progress: PROGRESS, done: JOB_END, error: JOB_END }), 503: BUSY },
+};
+
+const ROOM_SCHEMA = {
+  summary: 'One room as Server-Sent Events',
+  description:
+    'First `state` (the room entry, or null), then `computing` (the entry being computed plus `job_id`, null ' +
+    'without a job) each time a computation for the room starts, and `result` (the new entry) each time the ' +
+    'room’s entry changes. A reconnecting subscriber gets `state` again.',
+  operationId: 'room_events',
+  params: { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } },
+  response: {
+    200: eventStream({
+      state: { oneOf: [ROOM_ENTRY, { type: 'null' }] },
+      computing: { ...ROOM_ENTRY, required: [...ROOM_ENTRY.required, 'job_id'], properties: { ...ROOM_ENTRY.properties, job_id: { type: ['string', 'null'] } } },
+      result: ROOM_ENTRY,
+    }),
+    503: BUSY,
+  },
+};
+
+/**
+ * Where a job stream resumes: `Last-Event-ID` (sent by a reconnecting EventSource, so it is
+ * newer than the URL's `since`) over `?since`.
+ */
+export function resumeSeq(request: JobRequest): number {
+  const header = request.headers['last-event-id'];
+  const lastEventId = Array.isArray(header) ? header[0] : header;
+  if (lastEventId !== undefined && lastEventId.trim() !== '') return parseSince(lastEventId);
+  return parseSince(request.query.since);
+}
+
+export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions): Promise<void> {
+  const { context, limit } = opts;
+
+  // The host-wide stream opens with `hello`, then carries `reload` (a plugin was swapped in:
+  // its name, functions and specimen ids) and `build-error` (under `vitrine dev`: the plugin
+  // and its errors with file, line and column).
+  app.get('/api/events', { sse: 'only', schema: HOST_SCHEMA }, async (_request, reply) => {
+    const scope = new StreamScope(reply);
+    scope.add(limit.acquire());
+    await streamChannel(reply, context.events, HOST_CHANNEL, [{ event: 'hello', data: { time: Date.now() / 1000 } }]);
+  });
+
+  app.get('/api/jobs/:id/events', { sse: 'manual', schema: JOB_SCHEMA }, async (request: JobRequest, reply) => {
+    const since = resumeSeq(request);
+    const scope = new StreamScope(reply);
+    scope.add(limit.acquire());
+    await streamJob(reply, scope, context.jobs, request.params.id, {
+      since,
+      log: request.log,
+      ...(opts.jobRereadMs ? { rereadMs: opts.jobRereadMs } : {}),
+    });
+  });
+
+  app.get<{ Params: { room_id: string } }>('/api/rooms/:room_id/events', { sse: 'manual', schema: ROOM_SCHEMA }, async (request, reply) => {
+    const roomId = roomOf(context, request.params.room_id);
+    const scope = new StreamScope(reply);
+    scope.add(limit.acquire());
+    await streamRoom(reply, scope, context.results, context.events, roomId, request.log);
+  });
+}

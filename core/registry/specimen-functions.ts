@@ -1,0 +1,53 @@
+/**
+ * @module specimen-functions
+ * A specimen as the registry sees it: the catalog's record or a 404, the function behind a
+ * dynamic specimen, the type and parameter schema clients see (the function's, refined by the
+ * specimen's own), and the checked values of a request. Each takes only the catalog or the
+ * function registry it reads.
+ */
+import type { SpecimenRecord } from '../catalog/specimen-record.ts';
+import { createHostError } from '../errors.ts';
+import { refineSchema, resolveParams } from '../params/resolve-params.ts';
+import { valueParameterNames, type FunctionEntry } from './function-entry.ts';
+import type { FunctionRegistry } from './function-registry.ts';
+import type { SpecimenCatalog } from './specimen-catalog.ts';
+
+/** The functions a specimen's helpers look up (a registry, or anything with its `get`). */
+export type FunctionLookup = Pick<FunctionRegistry, 'get'>;
+
+/** The specimen, or 404. */
+export function specimenOr404(catalog: Pick<SpecimenCatalog, 'get'>, id: string): SpecimenRecord {
+  const record = catalog.get(id);
+  if (!record) throw createHostError('SPC_ERR_SPECIMEN_NOT_FOUND', id);
+  return record;
+}
+
+/** The function behind a dynamic specimen, or 503 when it is not (or no longer) registered. */
+export function functionOfSpecimen(functions: FunctionLookup, record: SpecimenRecord): FunctionEntry {
+  const entry = record.function_name ? functions.get(record.function_name) : undefined;
+  if (!entry) throw createHostError('SPC_ERR_FUNCTION_UNAVAILABLE', record.id, record.function_name ?? '?');
+  return entry;
+}
+
+/** The type clients see: the function's return type for a dynamic specimen that gave none. */
+export function specimenType(functions: FunctionLookup, record: SpecimenRecord): string {
+  if (!record.type_from_function || !record.function_name) return record.type;
+  return functions.get(record.function_name)?.return_type ?? record.type;
+}
+
+/** The schema clients see for a dynamic specimen: the function's, refined by specimen.json. */
+export function specimenSchema(functions: FunctionLookup, record: SpecimenRecord): Record<string, unknown> {
+  const entry = record.function_name ? functions.get(record.function_name) : undefined;
+  const base = entry?.schema ?? {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: record.function_name ?? record.id,
+    type: 'object',
+    properties: {},
+  };
+  return refineSchema(base, record.schema_override);
+}
+
+/** Checked parameter values for a dynamic specimen request. */
+export function specimenValues(functions: FunctionLookup, record: SpecimenRecord, entry: FunctionEntry, params: Record<string, unknown>): Record<string, unknown> {
+  return resolveParams(specimenSchema(functions, record), valueParameterNames(entry), { named: params }, entry.name);
+}
