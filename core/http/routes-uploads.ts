@@ -12,7 +12,7 @@ import { createHostError } from '../errors.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { PARSED_EXTENSIONS, parsedExtension, parseFile } from '../formats/parse-file.ts';
 import type { HostContext } from '../host-context.ts';
-import { readUploadBody } from '../uploads/read-upload-body.ts';
+import { readUploadBody, type UploadBody } from '../uploads/read-upload-body.ts';
 
 type UploadRequest = FastifyRequest<{ Querystring: { filename?: unknown } }>;
 
@@ -50,9 +50,10 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: HostContex
     handler: async (request: UploadRequest, reply) => {
       const uploads = ctx.uploads!;
       const { name, ext } = fileNameOf(request);
-      let body: { bytes: Buffer; id: string };
+      let body: UploadBody;
       try {
-        body = request.body ? await readUploadBody(request.body as Readable, maxBytes, ext) : { bytes: Buffer.alloc(0), id: '' };
+        const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
+        body = request.body ? await readUploadBody(request.body as Readable, maxBytes, ext, declared) : { bytes: Buffer.alloc(0), id: '' };
       } catch (error) {
         reply.header('connection', 'close');
         throw error;
