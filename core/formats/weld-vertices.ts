@@ -3,7 +3,8 @@
  * Turns a triangle soup (three corners per triangle, as STL stores it) into an indexed mesh
  * whose triangles share vertices with equal positions, so that mesh tools (simplifiers,
  * smoothers) see one surface rather than loose triangles. Positions are compared bit for bit
- * through an open-addressing table of indices: no string keys, one pass.
+ * through an open-addressing table of indices: no string keys, one pass, and each probe reads
+ * the kept position it points to directly (no second lookup through the corner it came from).
  */
 import type { StoredResult } from '../results/stored-result.ts';
 import { sharedFloat32, sharedUint32 } from './shared-arrays.ts';
@@ -24,12 +25,15 @@ function mix(x: number, y: number, z: number): number {
 
 export function weldVertices(corners: Float32Array): StoredResult & { type: 'mesh' } {
   const count = corners.length / 3;
-  const bits = new Uint32Array(corners.buffer, corners.byteOffset, corners.length);
+  // Positions compared as bit patterns: integer compares, and -0 stays apart from 0 as in the file.
+  const bits = new Int32Array(corners.buffer, corners.byteOffset, corners.length);
   let size = 1;
   while (size < count * 2) size <<= 1;
-  const table = new Int32Array(size).fill(-1);
+  // Slot holds 1 + a kept vertex's index; 0 is empty (a fresh array needs no filling).
+  const table = new Int32Array(size);
   const mask = size - 1;
-  const firstOf = new Uint32Array(count);
+  // The kept positions, in order: compared against in place, then copied out whole.
+  const kept = new Int32Array(count * 3);
   const indices = sharedUint32(count);
   let unique = 0;
   for (let i = 0; i < count; i++) {
@@ -38,15 +42,18 @@ export function weldVertices(corners: Float32Array): StoredResult & { type: 'mes
     const z = bits[i * 3 + 2]!;
     let slot = mix(x, y, z) & mask;
     for (;;) {
-      const at = table[slot]!;
+      const at = table[slot]! - 1;
       if (at === -1) {
-        table[slot] = unique;
-        firstOf[unique] = i;
+        table[slot] = unique + 1;
+        const j = unique * 3;
+        kept[j] = x;
+        kept[j + 1] = y;
+        kept[j + 2] = z;
         indices[i] = unique++;
         break;
       }
-      const j = firstOf[at]! * 3;
-      if (bits[j] === x && bits[j + 1] === y && bits[j + 2] === z) {
+      const j = at * 3;
+      if (kept[j] === x && kept[j + 1] === y && kept[j + 2] === z) {
         indices[i] = at;
         break;
       }
@@ -54,11 +61,6 @@ export function weldVertices(corners: Float32Array): StoredResult & { type: 'mes
     }
   }
   const vertices = sharedFloat32(unique * 3);
-  for (let v = 0; v < unique; v++) {
-    const j = firstOf[v]! * 3;
-    vertices[v * 3] = corners[j]!;
-    vertices[v * 3 + 1] = corners[j + 1]!;
-    vertices[v * 3 + 2] = corners[j + 2]!;
-  }
+  new Int32Array(vertices.buffer).set(kept.subarray(0, unique * 3));
   return { type: 'mesh', vertices, indices };
 }
