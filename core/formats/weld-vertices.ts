@@ -23,15 +23,32 @@ function mix(x: number, y: number, z: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+/** Slot of kept vertex `v` (of positions `kept`) in `table`: the first empty one from its hash. */
+function emptySlot(table: Int32Array, kept: Int32Array, v: number): number {
+  const mask = table.length - 1;
+  let slot = mix(kept[v * 3]!, kept[v * 3 + 1]!, kept[v * 3 + 2]!) & mask;
+  while (table[slot] !== 0) slot = (slot + 1) & mask;
+  return slot;
+}
+
+/** A table twice the size holding the first `unique` kept vertices. */
+function grown(table: Int32Array, kept: Int32Array, unique: number): Int32Array {
+  const larger = new Int32Array(table.length * 2);
+  for (let v = 0; v < unique; v++) larger[emptySlot(larger, kept, v)] = v + 1;
+  return larger;
+}
+
 export function weldVertices(corners: Float32Array): StoredResult & { type: 'mesh' } {
   const count = corners.length / 3;
   // Positions compared as bit patterns: integer compares, and -0 stays apart from 0 as in the file.
   const bits = new Int32Array(corners.buffer, corners.byteOffset, corners.length);
-  let size = 1;
-  while (size < count * 2) size <<= 1;
-  // Slot holds 1 + a kept vertex's index; 0 is empty (a fresh array needs no filling).
-  const table = new Int32Array(size);
-  const mask = size - 1;
+  // Slot holds 1 + a kept vertex's index; 0 is empty (a fresh array needs no filling). Sized
+  // for the distinct vertices, not the corners (a closed mesh has about one per six corners)
+  // and doubled whenever it is half full: a small table stays in the processor's cache.
+  let size = 1024;
+  while (size < count / 2) size <<= 1;
+  let table: Int32Array = new Int32Array(size);
+  let mask = size - 1;
   // The kept positions, in order: compared against in place, then copied out whole.
   const kept = new Int32Array(count * 3);
   const indices = sharedUint32(count);
@@ -50,6 +67,10 @@ export function weldVertices(corners: Float32Array): StoredResult & { type: 'mes
         kept[j + 1] = y;
         kept[j + 2] = z;
         indices[i] = unique++;
+        if (unique * 2 > table.length) {
+          table = grown(table, kept, unique);
+          mask = table.length - 1;
+        }
         break;
       }
       const j = at * 3;
