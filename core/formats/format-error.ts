@@ -3,6 +3,8 @@
  * Raised by the file parsers (uploads and static specimens used as inputs) for bytes that are
  * not a well-formed file of their kind; the message says why in a reader's words.
  */
+import { firstNonFinite } from '../results/first-non-finite.ts';
+
 export class FormatError extends Error {
   override name = 'FormatError';
 }
@@ -13,7 +15,6 @@ export function fail(message: string): never {
 
 /** Throws unless every value is a finite number (NaN or an infinity in a file is refused). */
 export function expectFinite(values: ArrayLike<number>, what: string): void {
-  for (let i = 0; i < values.length; i++) {
-    if (!Number.isFinite(values[i])) fail(`${what} holds a value that is not a finite number (index ${i})`);
-  }
+  const at = firstNonFinite(values);
+  if (at >= 0) fail(`${what} holds a value that is not a finite number (index ${at})`);
 }

@@ -4,7 +4,7 @@
  * order that has the same bytes). The header's shape is checked against the bytes that follow
  * before anything is allocated, so a header declaring 2^40 elements costs nothing.
  */
-import { TYPED_ARRAYS } from '../envelope/dtypes.ts';
+import { TYPED_ARRAYS, type DType } from '../envelope/dtypes.ts';
 import { elementCount, fortranIsCOrder, npyElementType, NpyFormatError, parseNpyHeader } from '../catalog/npy-header.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { expectFinite, fail } from './format-error.ts';
@@ -20,6 +20,33 @@ function header(bytes: Buffer): ReturnType<typeof parseNpyHeader> {
   } catch (error) {
     if (error instanceof NpyFormatError) fail(error.message);
     throw error;
+  }
+}
+
+type Samples = InstanceType<(typeof TYPED_ARRAYS)[DType]>;
+
+/**
+ * The samples in shared memory. A body read into shared memory (an upload) is viewed where it
+ * lies when the samples start on a multiple of their size, as NumPy's padded headers make
+ * them: no copy. Anything else (a file read from disk) is copied once.
+ */
+function samplesOf(bytes: Buffer, offset: number, elements: number, dtype: DType, itemSize: number): Samples {
+  const Ctor = TYPED_ARRAYS[dtype] as unknown as new (buffer: ArrayBufferLike, byteOffset?: number, length?: number) => Samples;
+  const start = bytes.byteOffset + offset;
+  if (bytes.buffer instanceof SharedArrayBuffer && start % itemSize === 0) return new Ctor(bytes.buffer, start, elements);
+  const shared = new SharedArrayBuffer(elements * itemSize);
+  new Uint8Array(shared).set(bytes.subarray(offset, offset + elements * itemSize));
+  return new Ctor(shared);
+}
+
+/** Reverses the bytes of each `size`-byte sample in place (big-endian to the host's order). */
+function swapBytes(target: Uint8Array, size: number): void {
+  for (let i = 0; i < target.length; i += size) {
+    for (let lo = i, hi = i + size - 1; lo < hi; lo++, hi--) {
+      const b = target[lo]!;
+      target[lo] = target[hi]!;
+      target[hi] = b;
+    }
   }
 }
 
@@ -39,15 +66,8 @@ export function parseNpy(bytes: Buffer, geometry: VolumeGeometryHint = {}): Stor
   if (declared !== held) {
     fail(`the header declares shape (${h.shape.join(', ')}): ${declared} bytes of data, but the file holds ${held}`);
   }
-  const Ctor = TYPED_ARRAYS[element.dtype];
-  const shared = new SharedArrayBuffer(declared);
-  const target = new Uint8Array(shared);
-  target.set(bytes.subarray(h.dataOffset));
-  if (element.byteOrder === 'big') {
-    const size = element.itemSize;
-    for (let i = 0; i < declared; i += size) target.subarray(i, i + size).reverse();
-  }
-  const data = new (Ctor as unknown as new (buffer: SharedArrayBuffer) => Float64Array)(shared);
+  const data = samplesOf(bytes, h.dataOffset, elements, element.dtype, element.itemSize);
+  if (element.byteOrder === 'big') swapBytes(new Uint8Array(data.buffer, data.byteOffset, declared), element.itemSize);
   if (element.dtype === 'float32' || element.dtype === 'float64') expectFinite(data, 'the data');
   const result = { type: 'volume', shape: h.shape, dtype: element.dtype, data } as StoredResult & { spacing?: number[]; origin?: number[] };
   if (geometry.spacing) result.spacing = geometry.spacing;

@@ -7,17 +7,19 @@
  */
 import type { StoredResult } from '../results/stored-result.ts';
 import { expectFinite, fail } from './format-error.ts';
-import { sharedFloat32 } from './shared-arrays.ts';
 import { weldVertices } from './weld-vertices.ts';
 
 const HEADER = 84;
 const TRIANGLE = 50;
 
 function parseBinary(bytes: Buffer, triangles: number): StoredResult {
-  const corners = sharedFloat32(triangles * 9);
+  // Welding copies the corners it keeps into shared memory: these need not be shared.
+  const corners = new Float32Array(triangles * 9);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let t = 0; t < triangles; t++) {
     const at = HEADER + t * TRIANGLE + 12;
-    for (let k = 0; k < 9; k++) corners[t * 9 + k] = bytes.readFloatLE(at + k * 4);
+    const out = t * 9;
+    for (let k = 0; k < 9; k++) corners[out + k] = view.getFloat32(at + k * 4, true);
   }
   expectFinite(corners, 'a vertex');
   return weldVertices(corners);
@@ -28,7 +30,7 @@ function parseAscii(text: string): StoredResult {
   if (!/\bendsolid\b[^\n]*\s*$/.test(text)) fail('the ASCII STL ends without "endsolid" (truncated?)');
   const facets = text.split(/\bendfacet\b/).slice(0, -1);
   if (facets.length === 0) fail('the ASCII STL has no facets');
-  const corners = sharedFloat32(facets.length * 9);
+  const corners = new Float32Array(facets.length * 9);
   const number = '([-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?)';
   const vertex = new RegExp(`vertex\\s+${number}\\s+${number}\\s+${number}`, 'g');
   facets.forEach((facet, f) => {

@@ -15,7 +15,7 @@ import { createHostError } from '../errors.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { PARSED_EXTENSIONS, parsedExtension, parseFile } from '../formats/parse-file.ts';
 import type { HostContext } from '../host-context.ts';
-import { readUploadBody } from '../uploads/read-upload-body.ts';
+import { readUploadBody, type UploadBody } from '../uploads/read-upload-body.ts';
 import { FORMATS_BY_TYPE } from '../delivery/delivery-options.ts';
 import { queryOf } from './route-inputs.ts';
 
@@ -82,9 +82,10 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: HostContex
       const name = request.query.filename;
       // Still before the body is read: it streams in below.
       const ext = extensionOf(name);
-      let body: { bytes: Buffer; id: string };
+      let body: UploadBody;
       try {
-        body = request.body ? await readUploadBody(request.body as Readable, maxBytes, ext) : { bytes: Buffer.alloc(0), id: '' };
+        const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
+        body = request.body ? await readUploadBody(request.body as Readable, maxBytes, ext, declared) : { bytes: Buffer.alloc(0), id: '' };
       } catch (error) {
         reply.header('connection', 'close');
         throw error;

@@ -12,6 +12,7 @@
 import type { ResultType } from '../sdk/result-types.ts';
 import { TYPED_ARRAYS, dtypeOf, isDType, type AnyTypedArray, type DType } from '../envelope/dtypes.ts';
 import { valueRange } from '../envelope/value-range.ts';
+import { firstNonFinite } from './first-non-finite.ts';
 import type { StoredResult } from './stored-result.ts';
 
 export class ResultShapeError extends Error {}
@@ -52,9 +53,8 @@ function expectType(value: unknown, wanted: readonly (new (...args: never[]) => 
 }
 
 function checkFinite(array: ArrayLike<number>, field: string): void {
-  for (let i = 0; i < array.length; i++) {
-    if (!Number.isFinite(array[i])) fail(`${field}[${i}] is not a finite number`);
-  }
+  const at = firstNonFinite(array);
+  if (at >= 0) fail(`${field}[${at}] is not a finite number`);
 }
 
 function numberList(value: unknown, field: string): number[] | undefined {

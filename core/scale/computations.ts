@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createHostError, HostError, type HostErrorCode, ERRORS } from '../errors.ts';
+import type { ProgressUpdate } from '../invoke/invoker.ts';
 import type { OpenedResult } from '../results/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { BlobRef } from './blob-store.ts';
@@ -46,6 +47,13 @@ export interface ClaimRequest {
   inputs?: Record<string, BlobRef>;
   /** The room state the `computing` event carries. */
   state: Record<string, unknown>;
+}
+
+/** A progress message as a computation's log holds it (`t`, `ts`, `f` fields). */
+function toProgressUpdate(fields: string[]): ProgressUpdate {
+  const f: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
+  return { text: f.t ?? '', ts: Number(f.ts), fraction: f.f === undefined ? null : Number(f.f) };
 }
 
 /** A failed computation's error as the host reports it (its catalogued code kept across processes). */
@@ -116,35 +124,53 @@ export class Computations {
    * claim counts as waiting (a job, or this host): pass it to {@link wait}.
    */
   async claim(request: ClaimRequest): Promise<{ cid: string; created: boolean; holder: string }> {
+    const claimed = await this.reserve(request);
+    if (claimed.created) await this.queue(claimed.cid, request);
+    return claimed;
+  }
+
+  /**
+   * The claim without the queueing: a new computation is recorded as running (its waiters and
+   * jobs follow it from now on) and the caller queues it with {@link queue} once it is ready,
+   * or ends it with {@link fail}.
+   */
+  async reserve(request: ClaimRequest): Promise<{ cid: string; created: boolean; holder: string }> {
     if (!(await orUnavailable(this.#nodes.willRun(request.fn)))) throw createHostError('SPC_ERR_NO_COMPUTE_NODE', request.fn);
     const holder = request.jobId ? '' : this.#hostId;
     const [cid, created] = (await orUnavailable(
       this.redis.vClaim(KEYS.flight(request.room, request.key), randomUUID(), this.times.runTtlMs, request.fn, request.room, Date.now(), request.jobId ?? '', request.specimen ?? '', request.key, this.#hostId),
     )) as [string, number];
-    if (created === 1) {
-      try {
-        const { cacheTtlMs, jobTtlMs, timeoutMs } = this.times;
-        const task = {
-          cid,
-          fn: request.fn,
-          values: request.values,
-          room: request.room,
-          specimen: request.specimen,
-          ...(request.jobId ? { job: request.jobId } : {}),
-          ...(request.inputs ? { inputs: request.inputs } : {}),
-          cacheTtlMs,
-          jobTtlMs,
-          timeoutMs,
-        };
-        await orUnavailable(this.#queue.add(task, request.lane));
-      } catch (error) {
-        await this.redis.vFail(cid, 'the computation could not be queued', 'SPC_ERR_REDIS_UNAVAILABLE', this.times.jobTtlMs).catch(() => {});
-        throw error;
-      }
-      const data = { ...request.state, job_id: request.jobId };
-      await this.redis.publish(CHANNELS.room, roomEventMessage(request.room, 'computing', data)).catch(() => {});
-    }
     return { cid, created: created === 1, holder };
+  }
+
+  /** Queues reserved computation `cid` for a compute node and announces it to the room. */
+  async queue(cid: string, request: ClaimRequest): Promise<void> {
+    try {
+      const { cacheTtlMs, jobTtlMs, timeoutMs } = this.times;
+      const task = {
+        cid,
+        fn: request.fn,
+        values: request.values,
+        room: request.room,
+        specimen: request.specimen,
+        ...(request.jobId ? { job: request.jobId } : {}),
+        ...(request.inputs ? { inputs: request.inputs } : {}),
+        cacheTtlMs,
+        jobTtlMs,
+        timeoutMs,
+      };
+      await orUnavailable(this.#queue.add(task, request.lane));
+    } catch (error) {
+      await this.fail(cid, 'the computation could not be queued', 'SPC_ERR_REDIS_UNAVAILABLE');
+      throw error;
+    }
+    const data = { ...request.state, job_id: request.jobId };
+    await this.redis.publish(CHANNELS.room, roomEventMessage(request.room, 'computing', data)).catch(() => {});
+  }
+
+  /** Ends running computation `cid` with an error its waiters and jobs report (no-op once it ended). */
+  async fail(cid: string, message: string, code: HostErrorCode): Promise<void> {
+    await this.redis.vFail(cid, message, code, this.times.jobTtlMs).catch(() => {});
   }
 
   /** A waiter leaves; the last live one leaving cancels the computation wherever it runs. */
@@ -171,8 +197,12 @@ export class Computations {
     return true;
   }
 
-  /** Resolves with the finished computation's blob; rejects with its error, 503, or cancelled on abort. */
-  wait(cid: string, holder: string, signal?: AbortSignal): Promise<BlobRef> {
+  /**
+   * Resolves with the finished computation's blob; rejects with its error, 503, or cancelled on
+   * abort. With `onProgress`, the computation's progress messages are passed on as they come
+   * (an input computed on a compute node reports into the job that needs it).
+   */
+  wait(cid: string, holder: string, signal?: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<BlobRef> {
     if (signal?.aborted) {
       void this.release(cid, holder);
       return Promise.reject(createHostError('SPC_ERR_JOB_CANCELLED'));
@@ -180,6 +210,16 @@ export class Computations {
     return new Promise<BlobRef>((resolve, reject) => {
       let settled = false;
       let reading = false;
+      let nextSeq = 0;
+      // Messages read after the status: once it says ended, every message is in the log.
+      const passOn = async () => {
+        if (!onProgress) return;
+        const entries = await orUnavailable(this.redis.xrange(KEYS.log(cid), `${nextSeq}-0`, '+'));
+        for (const [id, fields] of entries) {
+          nextSeq = Number(id.split('-')[0]) + 1;
+          if (!settled) onProgress(toProgressUpdate(fields));
+        }
+      };
       let again = false;
       const finish = (error: Error | null, ref?: BlobRef) => {
         if (settled) return;
@@ -197,6 +237,7 @@ export class Computations {
           do {
             again = false;
             const [status, error, code, hash, meta, fn] = await orUnavailable(this.redis.hmget(KEYS.comp(cid), 'status', 'error', 'code', 'hash', 'meta', 'fn'));
+            await passOn();
             if (status === 'done' && hash && meta) return finish(null, { hash, meta });
             if (status === 'error') return finish(computationError(code ?? '', error ?? 'failed'));
             if (status === null) return finish(createHostError('SPC_ERR_JOB_FAILED', cid, 'the computation was lost (its record expired)'));

@@ -5,6 +5,11 @@
  * stores each in the blob store: the task carries only their refs, and whichever compute node
  * runs it reads them back. Loading first means a computation never holds a node's slot while
  * it waits for its inputs to be computed by the queue it sits in.
+ *
+ * A job does not wait for its inputs to answer: its computation is reserved at once and queued
+ * once they are stored (redis-jobs.ts), so the inputs' progress shows in the job's messages
+ * (an input computed on a compute node passes its own on). Should that host stop meanwhile,
+ * the job ends with an error when its computation's record expires.
  */
 import { createHostError } from '../errors.ts';
 import type { ComputeRequest } from '../results/result-source.ts';

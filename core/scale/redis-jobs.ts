@@ -8,14 +8,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { JobStatus, ProgressResponse, StartResponse } from '../client/wire-types.ts';
-import { createHostError } from '../errors.ts';
+import { createHostError, isHostError } from '../errors.ts';
+import type { ProgressUpdate } from '../invoke/invoker.ts';
 import { keyOf, roomStateOf } from '../results/result-source.ts';
 import type { JobRequest, JobService } from '../jobs/job-service.ts';
 import type { JobStore } from '../jobs/job-store.ts';
 import type { ProgressMessage } from '../jobs/job.ts';
 import type { LocalJobs } from '../jobs/local-jobs.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { Computations } from './computations.ts';
+import type { ClaimRequest, Computations } from './computations.ts';
 import { JobTally } from './job-tally.ts';
 import { NodeDepartures } from './node-departures.ts';
 import { KEYS } from './redis-keys.ts';
@@ -43,10 +44,12 @@ export class RedisJobs implements JobService {
   #local: LocalJobs;
   #store: JobStore;
   #maxJobs: number;
+  #maxMessages: number;
   #tally: JobTally;
   #departures: NodeDepartures;
 
-  constructor(deps: { comps: Computations; queue: WorkQueue; local: LocalJobs; store: JobStore; maxJobs: number }) {
+  constructor(deps: { comps: Computations; queue: WorkQueue; local: LocalJobs; store: JobStore; maxJobs: number; maxMessages: number }) {
+    this.#maxMessages = deps.maxMessages;
     this.#comps = deps.comps;
     this.#queue = deps.queue;
     this.#local = deps.local;
@@ -78,9 +81,7 @@ export class RedisJobs implements JobService {
       error.headers['retry-after'] = String(RETRY_AFTER_SECONDS);
       throw error;
     }
-    // Inputs are loaded before the job is answered: the task that queues carries them stored.
-    const inputs = await storeInputs(request, this.#comps.blobs, this.#comps.times.runTtlMs, AbortSignal.timeout(this.#comps.times.timeoutMs));
-    const { cid } = await this.#comps.claim({
+    const claim: ClaimRequest = {
       fn: request.entry.name,
       key,
       values: request.values,
@@ -88,15 +89,49 @@ export class RedisJobs implements JobService {
       specimen: request.specimenId,
       jobId: id,
       lane: laneOf(request.entry),
-      ...(inputs ? { inputs } : {}),
       state: { ...roomStateOf(request) },
-    });
+    };
+    // A job with inputs is answered at once; its inputs load on this host (their progress in
+    // the job's messages) and only then is the computation queued (see input-refs.ts).
+    const { cid, created } = request.inputs ? await this.#comps.reserve(claim) : await this.#comps.claim(claim);
+    if (created && request.inputs) void this.#queueWithInputs(cid, request, claim);
     const events = this.#comps.events;
     this.#tally.add(id, 'running', (mark) => {
       const offs = [events.watch(cid, mark), events.watch(id, mark)];
       return () => offs.forEach((off) => off());
     });
     return { job_id: id, status: 'running' };
+  }
+
+  /**
+   * Loads the inputs of reserved computation `cid`, reporting their progress as its own, then
+   * queues it; a failure to load ends it with that error. Loading stops when the computation
+   * ends meanwhile (the job was cancelled) or the job timeout passes.
+   */
+  async #queueWithInputs(cid: string, request: JobRequest, claim: ClaimRequest): Promise<void> {
+    const comps = this.#comps;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, comps.times.timeoutMs);
+    timer.unref();
+    const unwatch = comps.events.watch(cid, () => {
+      void comps.redis.hget(KEYS.comp(cid), 'status').then((status) => status !== 'running' && controller.abort(), () => {});
+    });
+    const onProgress = (u: ProgressUpdate) => void comps.redis.vProgress(cid, u.text, u.ts, u.fraction ?? '', this.#maxMessages).catch(() => {});
+    try {
+      const inputs = await storeInputs({ ...request, onProgress }, comps.blobs, comps.times.runTtlMs, controller.signal);
+      await comps.queue(cid, { ...claim, ...(inputs ? { inputs } : {}) });
+    } catch (error) {
+      // Cancelled: the record already says so, and failing it again changes nothing.
+      if (timedOut) await comps.fail(cid, `timed out after ${comps.times.timeoutMs / 1000} s loading its inputs`, 'SPC_ERR_JOB_FAILED');
+      else await comps.fail(cid, error instanceof Error ? error.message : String(error), isHostError(error) ? error.code : 'SPC_ERR_FUNCTION_FAILED');
+    } finally {
+      clearTimeout(timer);
+      unwatch();
+    }
   }
 
   /**

@@ -94,7 +94,7 @@ export class RedisResults implements ResultSource {
       state: { ...roomStateOf(request) },
     });
     this.#count(created ? 'miss' : 'shared', request);
-    const ref = await this.#comps.wait(cid, holder, signal);
+    const ref = await this.#comps.wait(cid, holder, signal, request.onProgress);
     return read(ref);
   }
 

@@ -97,7 +97,7 @@ export async function createScaleService(deps: {
   const stopHeartbeat = startHostHeartbeat(connections.command, hostId);
   const comps = new Computations({ redis: connections.command, events, blobs, queue, nodes: new NodeDirectory(connections.command, health), times, hostId });
   const results = new RedisResults(comps, deps.local.results, log);
-  const jobs = new RedisJobs({ comps, queue, local: deps.local.jobs, store: deps.local.store, maxJobs: options.maxJobs });
+  const jobs = new RedisJobs({ comps, queue, local: deps.local.jobs, store: deps.local.store, maxJobs: options.maxJobs, maxMessages: options.maxJobMessages });
   let node: ComputeNode | null = null;
   if (options.compute > 0) {
     node = createComputeNode(deps.compute, options, { nodeId: hostId, connections, events, blobs, log });

@@ -42,6 +42,26 @@ describe('uploads', () => {
     expect(measured.json().vertices).toEqual([2, 2, 2, 28, 8, -1, 1, 1, 0]);
   });
 
+  it('reads a big-endian .npy, and a body sent without a Content-Length, as the same volume', async () => {
+    const host = await app();
+    const little = npyBytes([2, 2, 2]);
+    const big = Buffer.from(little.toString('latin1').replace("'<f4'", "'>f4'"), 'latin1');
+    big.subarray(big.length - 32).swap32();
+    const sums: number[] = [];
+    for (const [name, body, headers] of [
+      ['big.npy', big, {}],
+      ['chunked.npy', Readable.from([little.subarray(0, 50), little.subarray(50)]), { 'transfer-encoding': 'chunked' }],
+    ] as const) {
+      const res = await upload(host, name, body, headers);
+      expect(res.statusCode, res.body).toBe(200);
+      const measured = await invoke(host, 'measure', { volume: { upload: res.json().upload_id } });
+      expect(measured.statusCode, measured.body).toBe(200);
+      sums.push(measured.json().vertices[3]);
+    }
+    expect(sums).toEqual([28, 28]);
+    expect((await upload(host, 'again.npy', little)).json().upload_id).toBe(uploadId(little, '.npy'));
+  });
+
   const meshes: [string, () => Buffer | Promise<Buffer>, number, number][] = [
     ['cube.stl', () => binaryStl(), 8, 12],
     ['cube-ascii.stl', () => asciiStl(), 8, 12],
@@ -162,6 +182,10 @@ describe('upload refusals', () => {
   const npy = npyBytes([4, 4, 4]);
   const nan = Buffer.from(npy);
   nan.writeFloatLE(Number.NaN, nan.length - 8);
+  const infinite = Buffer.from(npy);
+  infinite.writeFloatLE(-Infinity, infinite.length - 12);
+  const nanStl = binaryStl();
+  nanStl.writeFloatLE(Number.NaN, 84 + 3 * 50 + 12 + 4 * 4);
   const huge = Buffer.from(npy.toString('latin1').replace('(4, 4, 4)', '(1048576, 1048576, 1)'), 'latin1');
   const stl = binaryStl();
   const lyingStl = Buffer.from(stl);
@@ -171,6 +195,8 @@ describe('upload refusals', () => {
     ['a truncated .npy', 'v.npy', npy.subarray(0, npy.length - 10), /declares shape \(4, 4, 4\): 256 bytes of data, but the file holds 246/],
     ['an .npy header declaring 2^40 elements', 'v.npy', huge, /declares shape \(1048576, 1048576, 1\): 4398046511104 bytes/],
     ['a NaN-laden .npy', 'v.npy', nan, /not a finite number/],
+    ['an .npy with an infinity', 'v.npy', infinite, /the data holds a value that is not a finite number \(index 61\)/],
+    ['a binary STL with a NaN corner', 'c.stl', nanStl, /a vertex holds a value that is not a finite number \(index 31\)/],
     ['an .npy with a broken header', 'v.npy', Buffer.from('\x93NUMPY garbage'), /.npy|header/],
     ['a truncated binary STL', 'c.stl', stl.subarray(0, stl.length - 7), /declares 12 triangles \(684 bytes\) but the file holds 677/],
     ['an STL lying about its triangle count', 'c.stl', lyingStl, /declares 1073741824 triangles/],

@@ -3,7 +3,7 @@
  * Inputs on a Redis service of real processes: an input computed through host A is a hit
  * for a function called on host B (the input runs once), an upload made on A is an input on
  * B, and a job with an input started on B finishes on the service's compute worker, which
- * reads the stored input back.
+ * reads the stored input back; the input's progress is in the job's messages on both hosts.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { startRedis } from '../helpers/redis-server.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { spawnWorker } from '../helpers/spawn-worker.ts';
 import { makeSpecimensDir, npyBytes } from '../helpers/specimens-dir.ts';
-import { ended, getData, invoke, lineCount, room, startJob, tag } from './service.ts';
+import { ended, getData, invoke, lineCount, progress, room, startJob, tag } from './service.ts';
 
 const s = {} as { a: RunningHost; b: RunningHost; runs: string };
 
@@ -53,12 +53,29 @@ describe('inputs on a Redis service', () => {
   it('runs a job with an input (a static file and a dynamic specimen) and answers its result on either host', async () => {
     const roomId = room();
     const id = await startJob(s.b, 'measured', { volume: { specimen: 'slow-ramp', params: { n: 2 } } }, roomId);
-    expect((await ended(s.a, id)).status).toBe('done');
+    const done = await ended(s.a, id);
+    expect(done.status).toBe('done');
+    // The input was computed within the job: its progress comes first, named by the parameter.
+    for (const seen of [done, await progress(s.b, id)]) {
+      const texts = seen.messages.map((m) => m.text);
+      expect(texts).toEqual(expect.arrayContaining(['volume: ramp step 0', 'volume: ramp step 2', 'measuring']));
+      expect(texts.indexOf('volume: ramp step 2')).toBeLessThan(texts.indexOf('measuring'));
+      expect(seen.messages.map((m) => m.seq)).toEqual(seen.messages.map((_, i) => i));
+    }
     const result = await fetch(`${s.a.url}/api/jobs/${id}/result`);
     expect(result.status).toBe(200);
     expect(((await result.json()) as { vertices: number[] }).vertices).toEqual([2, 2, 2, 28, 8, -1, 1, 1, 0]);
     const fromFile = await invoke(s.a, 'measure', {}, roomId);
     expect(fromFile.body.vertices).toEqual([2, 3, 4, 276, 24, 1, 1, 1, 0]);
+  });
+
+  it('ends a job whose input fails with the input\'s error, its progress kept', async () => {
+    const id = await startJob(s.a, 'measured', { volume: { specimen: 'slow-ramp', params: { n: -1 } } }, room());
+    const done = await ended(s.b, id);
+    expect(done.status).toBe('error');
+    expect(done.error).toMatch(/length/i);
+    expect(done.messages.map((m) => m.text)).toContain('volume: ramp step 2');
+    expect(done.messages.map((m) => m.text)).not.toContain('measuring');
   });
 
   it('refuses an unknown upload on any host with the 400', async () => {

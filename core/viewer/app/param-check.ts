@@ -7,13 +7,12 @@
 import type { ParameterProperty, ParameterSchema } from '../../client/wire-types.ts';
 
 /** The control a property is shown with. */
-export type FieldKind = 'slider' | 'number' | 'enum' | 'boolean' | 'string' | 'color' | 'vector' | 'list' | 'input';
+export type FieldKind = 'slider' | 'number' | 'enum' | 'boolean' | 'string' | 'color' | 'vector' | 'list';
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 
-/** Chooses the control for a property. */
+/** Chooses the control for a property (input parameters have their own: input-field.ts). */
 export function fieldKind(prop: ParameterProperty): FieldKind {
-  if (prop['x-vitrine-input']) return 'input';
   if (prop.enum) return 'enum';
   if (prop.type === 'boolean') return 'boolean';
   if (prop.type === 'number' || prop.type === 'integer') {

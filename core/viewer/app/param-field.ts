@@ -15,7 +15,6 @@ import { createColorControl } from './param-color.ts';
 import type { ChangeMode, FieldChange, ParamControl, ParamField } from './param-control.ts';
 
 export type { ChangeMode, FieldChange, ParamField } from './param-control.ts';
-import { createInputRefControl } from './param-input-ref.ts';
 import { createListControl } from './param-list.ts';
 import { withUnset } from './param-unset.ts';
 import { createVectorControl } from './param-vector.ts';
@@ -138,7 +137,7 @@ export function createParamField(name: string, prop: ParameterProperty, required
       box.checked = value === true;
       showCheck(value);
     };
-  } else if (kind === 'color' || kind === 'vector' || kind === 'list' || kind === 'input') {
+  } else if (kind === 'color' || kind === 'vector' || kind === 'list') {
     const emit = (value: unknown, mode: ChangeMode): void => {
       showCheck(value);
       onChange(name, value, mode);
@@ -148,9 +147,7 @@ export function createParamField(name: string, prop: ParameterProperty, required
         ? createColorControl(name, emit)
         : kind === 'vector'
           ? createVectorControl(name, prop, emit)
-          : kind === 'list'
-            ? createListControl(name, prop, emit)
-            : createInputRefControl(name, prop['x-vitrine-input'] ?? 'result', emit);
+          : createListControl(name, prop, emit);
     control = rich.element;
     setValue = (value) => {
       rich.setValue(value);
