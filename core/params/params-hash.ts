@@ -4,7 +4,7 @@
  * written with sorted keys so that key order in the request never matters.
  * `{}` and the explicit defaults are the same key on /invoke, /data and /start.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** JSON with object keys sorted at every level. */
 export function stableStringify(value: unknown): string {
@@ -15,7 +15,8 @@ export function stableStringify(value: unknown): string {
 }
 
 export function hashParams(params: Record<string, unknown>): string {
-  return createHash('sha256').update(stableStringify(params)).digest('hex').slice(0, 32);
+  // The one-shot digest: no Hash object per call (a cache hit computes its key every time).
+  return hash('sha256', stableStringify(params), 'hex').slice(0, 32);
 }
 
 /** `<function>:<hash>`: one room cache key. */
