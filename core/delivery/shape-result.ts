@@ -14,9 +14,13 @@ export function shapesResult(options: DeliveryOptions): boolean {
   return options.max_triangles !== undefined || shapesVolume(options);
 }
 
+const NO_SHAPING: DeliveryOptions = Object.freeze({});
+
 /** The part of the options that shapes the result (a key for the shaped result's cache). */
 export function shapingOptions(options: DeliveryOptions): DeliveryOptions {
   const { max_triangles, dtype, window, max_dim } = options;
+  // The usual request shapes nothing: no object is made for it.
+  if (max_triangles === undefined && dtype === undefined && window === undefined && max_dim === undefined) return NO_SHAPING;
   return Object.fromEntries(Object.entries({ max_triangles, dtype, window, max_dim }).filter(([, v]) => v !== undefined)) as DeliveryOptions;
 }
 

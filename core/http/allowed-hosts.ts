@@ -10,7 +10,7 @@
  */
 import { isIP } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { createHostError } from '../errors.ts';
 
 /** `null` accepts every host name. */
@@ -72,11 +72,25 @@ export function isHostAllowed(allowed: HostAllowList, header: string | undefined
   return false;
 }
 
-/** Answers 403 to every request whose `Host` is not on the list, before any route runs. */
+/** `Host` values whose answer is remembered; past it the memory starts again (a client sending many names gains nothing). */
+const REMEMBERED_HOSTS = 64;
+
+/**
+ * Answers 403 to every request whose `Host` is not on the list, before any route runs. The
+ * answer for each `Host` value seen is remembered (clients send the same few), so a request
+ * costs one map lookup in a synchronous hook.
+ */
 export function installHostCheck(app: FastifyInstance, allowed: HostAllowList): void {
   if (allowed === null) return;
-  app.addHook('onRequest', async (request) => {
+  const seen = new Map<string, boolean>();
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const header = request.headers.host;
-    if (!isHostAllowed(allowed, header)) throw createHostError('SPC_ERR_HOST_NOT_ALLOWED', header ?? '(none)');
+    let ok = header === undefined ? false : seen.get(header);
+    if (ok === undefined) {
+      ok = isHostAllowed(allowed, header);
+      if (seen.size >= REMEMBERED_HOSTS) seen.clear();
+      seen.set(header!, ok);
+    }
+    done(ok ? undefined : createHostError('SPC_ERR_HOST_NOT_ALLOWED', header ?? '(none)'));
   });
 }

@@ -9,7 +9,7 @@
  * port differ from the request's `Host`. Requests with neither header (the VR client, curl,
  * scripts) and the viewer's own same-origin requests pass.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { createHostError } from '../errors.ts';
 import { isListedOrigin, normalizeOrigin, type CorsOrigins } from './cors-origins.ts';
 
@@ -44,20 +44,22 @@ export function isCrossOrigin(request: FastifyRequest): boolean {
 
 /** The method a request asks to use: its own, or for a preflight the one it asks about. */
 function intendedMethod(request: FastifyRequest): string {
+  if (request.method !== 'OPTIONS') return request.method;
   const asked = header(request, 'access-control-request-method');
-  return request.method === 'OPTIONS' && asked ? asked.trim().toUpperCase() : request.method;
+  return asked ? asked.trim().toUpperCase() : request.method;
 }
 
 /** Refuses browser writes from origins not listed in `--cors-origin`, before any route runs. */
 export function installCrossSiteGuard(app: FastifyInstance, origins: CorsOrigins): void {
-  app.addHook('onRequest', async (request) => {
+  // Synchronous: it runs on every request, and a read passes at the first test.
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const method = intendedMethod(request);
-    if (READ_METHODS.has(method) || !isCrossOrigin(request)) return;
+    if (READ_METHODS.has(method) || !isCrossOrigin(request)) return done();
     const origin = header(request, 'origin');
-    if (isListedOrigin(origins, origin)) return;
+    if (isListedOrigin(origins, origin)) return done();
     const error = createHostError('SPC_ERR_CROSS_SITE_WRITE', method, origin ?? 'an origin the browser did not name');
     // Under `*` the page may read why it was refused; a refused preflight grants nothing.
     if (origins.anyReader && request.method !== 'OPTIONS') error.headers['access-control-allow-origin'] = '*';
-    throw error;
+    done(error);
   });
 }

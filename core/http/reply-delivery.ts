@@ -48,6 +48,12 @@ export function sendVariant(reply: FastifyReply, variant: Variant, headers: Reco
   return reply;
 }
 
+/** Identity bytes in the default format: an envelope, or the JSON typed result. */
+function sendIdentity(ctx: HostContext, reply: FastifyReply, result: StoredResult, baseName: string): Promise<FastifyReply> | FastifyReply {
+  const envelope = toEnvelope(result);
+  return envelope ? sendEnvelope(reply, envelope, ctx.options.envelopeMediaType) : sendJsonResult(ctx, reply, result, baseName);
+}
+
 /** Sends `result` (a room entry, job result or loaded static volume) as `delivery` shapes it. */
 export async function sendDelivery(ctx: HostContext, reply: FastifyReply, result: StoredResult, delivery: DeliveryOptions, baseName: string): Promise<FastifyReply> {
   reply.header('vary', 'Accept-Encoding');
@@ -57,14 +63,10 @@ export async function sendDelivery(ctx: HostContext, reply: FastifyReply, result
   const names = { baseName, envelopeMediaType: ctx.options.envelopeMediaType };
   const encoding = resultByteLength(result) < COMPRESS_FROM_BYTES ? null : requestEncoding(reply);
   const shaped = await ctx.delivery.shaped(result, delivery);
-  const identity = (): Promise<FastifyReply> | FastifyReply => {
-    const envelope = toEnvelope(shaped);
-    return envelope ? sendEnvelope(reply, envelope, ctx.options.envelopeMediaType) : sendJsonResult(ctx, reply, shaped, baseName);
-  };
-  if (isDefault && !encoding) return identity();
+  if (isDefault && !encoding) return sendIdentity(ctx, reply, shaped, baseName);
   if (isDefault && !toEnvelope(shaped)) checkJsonSize(ctx, shaped, baseName);
   const variant = await ctx.delivery.packed(shaped, format, delivery, names, encoding, !isDefault);
-  if (isDefault && !variant.encoding) return identity();
+  if (isDefault && !variant.encoding) return sendIdentity(ctx, reply, shaped, baseName);
   const headers: Record<string, string> = { 'content-type': encoder.mediaType(names) };
   if (!isDefault) headers['content-disposition'] = contentDisposition(`${baseName}.${encoder.extension}`);
   return sendVariant(reply, variant, headers);

@@ -9,11 +9,21 @@ import { encodeMeshEnvelope, encodeVolumeEnvelope, type EnvelopeParts } from '..
 import type { ArrivingResult } from '../invoke/invoker.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
-/** The envelope parts of a mesh or volume result; null for other kinds. */
+/** Envelope parts made so far, kept beside their result (a preamble and views: a few hundred bytes). */
+const made = new WeakMap<StoredResult, EnvelopeParts>();
+
+/**
+ * The envelope parts of a mesh or volume result; null for other kinds. Made once per result:
+ * every hit of a room entry sends the same parts, and nothing in them is written to.
+ */
 export function toEnvelope(result: StoredResult): EnvelopeParts | null {
-  if (result.type === 'mesh') return encodeMeshEnvelope(result);
-  if (result.type === 'volume') return encodeVolumeEnvelope(result, result.valueRange);
-  return null;
+  if (result.type !== 'mesh' && result.type !== 'volume') return null;
+  let envelope = made.get(result);
+  if (!envelope) {
+    envelope = result.type === 'mesh' ? encodeMeshEnvelope(result) : encodeVolumeEnvelope(result, result.valueRange);
+    made.set(result, envelope);
+  }
+  return envelope;
 }
 
 /**

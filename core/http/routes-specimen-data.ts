@@ -20,7 +20,7 @@ import { parseParamsQuery } from '../params/parse-params.ts';
 import { roomOf } from './request-input.ts';
 import { bodyOf, DELIVERY_OBJECT, idParams, PARAMS_OBJECT, PARAMS_QUERY, queryOf, ROOM_ID } from './route-inputs.ts';
 import { sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
-import { abortOnDisconnect } from './abort-on-disconnect.ts';
+import { DisconnectSignal } from './abort-on-disconnect.ts';
 import { RESULT_ID_HEADER } from '../results/result-ids.ts';
 
 type IdParams = { Params: { id: string } };
@@ -60,7 +60,9 @@ async function serveData(
     const names = { baseName: record.id, envelopeMediaType: ctx.options.envelopeMediaType };
     return answerHead(reply, formatEncoder(entry.return_type, delivery.format).mediaType(names));
   }
-  const computeRequest = { entry, values, ...(inputs ? { inputs } : {}), roomId, specimenId: record.id, signal: abortOnDisconnect(request, reply) };
+  // The signal is made only if something waits (a miss): a hit never reads it.
+  const disconnect = new DisconnectSignal(request, reply);
+  const computeRequest = { entry, values, ...(inputs ? { inputs } : {}), roomId, specimenId: record.id, get signal() { return disconnect.signal; } };
   // Envelopes can follow a relayed result's bytes as they arrive; JSON results need them all.
   const streams = entry.return_type === 'mesh' || entry.return_type === 'volume';
   const { result, arriving } = streams ? await ctx.results.open(computeRequest) : { result: await ctx.results.compute(computeRequest), arriving: null };

@@ -25,10 +25,15 @@ function delivered(res: ServerResponse): number {
 export function installWriteTimeout(server: Server, writeTimeoutSeconds: number): () => void {
   if (writeTimeoutSeconds <= 0) return () => {};
   const limitMs = writeTimeoutSeconds * 1000;
-  const watched = new Map<ServerResponse, Watched>();
+  // A response's progress is recorded at the first check that sees it (null until then), and
+  // one listener shared by every response forgets it: nothing is made per request.
+  const watched = new Map<ServerResponse, Watched | null>();
+  function forget(this: ServerResponse): void {
+    watched.delete(this);
+  }
   const onRequest = (_req: IncomingMessage, res: ServerResponse) => {
-    watched.set(res, { delivered: 0, since: Date.now() });
-    res.once('close', () => watched.delete(res));
+    watched.set(res, null);
+    res.on('close', forget);
   };
   server.on('request', onRequest);
   const timer = setInterval(() => {
@@ -37,6 +42,10 @@ export function installWriteTimeout(server: Server, writeTimeoutSeconds: number)
       const socket = res.socket;
       if (!socket || socket.destroyed) continue;
       const nowDelivered = delivered(res);
+      if (state === null) {
+        watched.set(res, { delivered: nowDelivered, since: now });
+        continue;
+      }
       if (socket.writableLength === 0 || nowDelivered !== state.delivered) {
         state.delivered = nowDelivered;
         state.since = now;

@@ -27,13 +27,20 @@ export type InputLoader = (run: InputRun) => Promise<StoredResult>;
 export type InputLoaders = Record<string, InputLoader>;
 
 /** The input parameters of a schema: name → the result type each takes. */
-export function inputParameters(schema: Record<string, unknown>): [string, InputKind][] {
+export function inputParameters(schema: Record<string, unknown>): readonly (readonly [string, InputKind])[] {
+  let found = inputsBySchema.get(schema);
+  if (found) return found;
+  found = [];
   const properties = schema.properties;
-  if (!properties || typeof properties !== 'object') return [];
-  const found: [string, InputKind][] = [];
-  for (const [name, prop] of Object.entries(properties as Record<string, unknown>)) {
-    const kind = inputKindOf(prop);
-    if (kind) found.push([name, kind]);
+  if (properties && typeof properties === 'object') {
+    for (const [name, prop] of Object.entries(properties as Record<string, unknown>)) {
+      const kind = inputKindOf(prop);
+      if (kind) found.push([name, kind]);
+    }
   }
+  inputsBySchema.set(schema, found);
   return found;
 }
+
+/** Schemas are made once per function (and refinement), and every request asks: the answer is kept. */
+const inputsBySchema = new WeakMap<Record<string, unknown>, [string, InputKind][]>();

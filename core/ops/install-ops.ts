@@ -19,7 +19,7 @@ import { installOpenApi } from './openapi.ts';
 export async function installOps(app: FastifyInstance, ctx: HostContext, scheduler: RoomScheduler): Promise<Readiness> {
   const origins = parseCorsOrigins(ctx.options.corsOrigin);
   installCrossSiteGuard(app, origins);
-  await installCors(app, origins);
+  installCors(app, origins);
   await installCompression(app);
   await installOpenApi(app, ctx);
   installAdminGuard(app, ctx.options.adminToken);

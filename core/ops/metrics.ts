@@ -5,12 +5,26 @@
  * cache hits, misses, entries and bytes, jobs by state, compute threads busy and work queued,
  * federation workers connected, and the process's own figures. Guarded by --admin-token.
  */
-import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import type { HostContext } from '../host-context.ts';
 import type { RoomScheduler } from '../invoke/room-scheduler.ts';
+import { RequestDurations, type RouteDurations } from './request-durations.ts';
 
-function kindOf(contentType: string, envelopeMediaType: string): 'envelope' | 'json' | 'file' | 'other' {
+type Kind = 'envelope' | 'json' | 'file' | 'other';
+const KINDS: readonly Kind[] = ['envelope', 'json', 'file', 'other'];
+
+const STARTED = Symbol('vitrine.metrics.started');
+const ROUTE = Symbol('vitrine.metrics.route');
+
+/** A response being timed: when its request arrived and the series of its route. */
+interface TimedResponse extends ServerResponse {
+  [STARTED]: number;
+  [ROUTE]: RouteDurations;
+}
+
+function kindOf(contentType: string, envelopeMediaType: string): Kind {
   if (contentType.startsWith(envelopeMediaType)) return 'envelope';
   if (contentType.startsWith('application/json')) return 'json';
   if (contentType === '' || contentType.startsWith('text/')) return 'other';
@@ -21,14 +35,24 @@ function kindOf(contentType: string, envelopeMediaType: string): 'envelope' | 'j
 export function installMetrics(app: FastifyInstance, ctx: HostContext, scheduler: RoomScheduler): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'vitrine_process_' });
-  const requests = new Histogram({
+  const durations = new RequestDurations({
     name: 'vitrine_http_request_duration_seconds',
     help: 'HTTP requests by route and status, with their duration until the response ended',
-    labelNames: ['method', 'route', 'status'],
     buckets: [0.001, 0.005, 0.02, 0.1, 0.5, 2, 10, 60],
-    registers: [registry],
   });
-  const bytesSent = new Counter({ name: 'vitrine_http_response_bytes_total', help: 'Response bytes announced by Content-Length, by kind', labelNames: ['kind'], registers: [registry] });
+  registry.registerMetric(durations as unknown as Metric);
+  // Bytes are added up here per kind and handed to the counter only when /metrics is read.
+  const sent: Record<Kind, number> = { envelope: 0, json: 0, file: 0, other: 0 };
+  new Counter({
+    name: 'vitrine_http_response_bytes_total',
+    help: 'Response bytes announced by Content-Length, by kind',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const kind of KINDS) if (sent[kind] > 0) this.inc({ kind }, sent[kind]);
+    },
+  });
   const gauge = (name: string, help: string, collect: (g: Gauge) => void, labelNames: string[] = []) =>
     new Gauge({ name, help, labelNames, registers: [registry], collect() { collect(this); } });
   gauge('vitrine_cache_lookups', 'Room cache lookups by outcome (hit, miss, shared: joined a running computation)', (g) => {
@@ -47,22 +71,21 @@ export function installMetrics(app: FastifyInstance, ctx: HostContext, scheduler
     g.set(new Set(ctx.catalog.list().flatMap((r) => (r.worker_id ? [r.worker_id] : []))).size);
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    const started = process.hrtime.bigint();
-    // On the raw response, so envelopes written straight to the socket are counted too
-    // ('close' for a client gone early and for injected requests, which end without 'finish').
-    let counted = false;
-    const count = () => {
-      if (counted) return;
-      counted = true;
-      const route = request.routeOptions.url ?? 'unmatched';
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      requests.observe({ method: request.method, route, status: String(reply.raw.statusCode) }, seconds);
-      const length = Number(reply.raw.getHeader('content-length') ?? 0);
-      if (length > 0) bytesSent.inc({ kind: kindOf(String(reply.raw.getHeader('content-type') ?? ''), ctx.options.envelopeMediaType) }, length);
-    };
-    reply.raw.once('finish', count);
-    reply.raw.once('close', count);
+  const envelopeMediaType = ctx.options.envelopeMediaType;
+  // Counted when the raw response closes: envelopes written straight to the socket count too,
+  // and so do clients gone early and injected requests (which end without 'finish'). One
+  // listener shared by every response, its state kept on the response: nothing made per request.
+  function onClose(this: TimedResponse): void {
+    this[ROUTE].observe(this.req.method ?? 'GET', this.statusCode, (performance.now() - this[STARTED]) / 1000);
+    const length = Number(this.getHeader('content-length') ?? 0);
+    if (length > 0) sent[kindOf(String(this.getHeader('content-type') ?? ''), envelopeMediaType)] += length;
+  }
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const res = reply.raw as TimedResponse;
+    res[STARTED] = performance.now();
+    res[ROUTE] = durations.route(request.routeOptions.url ?? 'unmatched');
+    res.on('close', onClose);
+    done();
   });
   app.get('/metrics', async (_request, reply) => {
     reply.type(registry.contentType);

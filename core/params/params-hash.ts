@@ -4,7 +4,7 @@
  * written with sorted keys so that key order in the request never matters.
  * `{}` and the explicit defaults are the same key on /invoke, /data and /start.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** JSON with object keys sorted at every level. */
 export function stableStringify(value: unknown): string {
@@ -14,8 +14,22 @@ export function stableStringify(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 
+/** Hashes of recent short parameter texts: every cache hit computes its key, and rooms ask for the same few. */
+const recent = new Map<string, string>();
+const RECENT_MAX = 1024;
+const RECENT_TEXT_MAX = 1024;
+
 export function hashParams(params: Record<string, unknown>): string {
-  return createHash('sha256').update(stableStringify(params)).digest('hex').slice(0, 32);
+  const text = stableStringify(params);
+  let hex = recent.get(text);
+  if (hex === undefined) {
+    hex = hash('sha256', text, 'hex').slice(0, 32);
+    if (text.length <= RECENT_TEXT_MAX) {
+      if (recent.size >= RECENT_MAX) recent.clear();
+      recent.set(text, hex);
+    }
+  }
+  return hex;
 }
 
 /** `<function>:<hash>`: one room cache key. */

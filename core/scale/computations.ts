@@ -96,11 +96,14 @@ export class Computations {
 
   /** The room's entry for `key` (its blob), or null: from the pointers held, else one Redis command. */
   hit(room: string, key: string): Promise<BlobRef | null> {
-    return this.pointers.hit(room, key, async () => {
-      const reply = (await orUnavailable(this.redis.vPointer(KEYS.room(room)))) as [string, string, string, number] | null;
-      return reply ? ({ key: reply[0], ref: { hash: reply[1], meta: reply[2] }, ttlMs: reply[3] } satisfies PointerRead) : null;
-    });
+    return this.pointers.hit(room, key, this.#readPointer);
   }
+
+  /** The room's pointer as Redis has it (made once: a hit passes it, it makes no closure). */
+  readonly #readPointer = async (room: string): Promise<PointerRead | null> => {
+    const reply = (await orUnavailable(this.redis.vPointer(KEYS.room(room)))) as [string, string, string, number] | null;
+    return reply ? ({ key: reply[0], ref: { hash: reply[1], meta: reply[2] }, ttlMs: reply[3] } satisfies PointerRead) : null;
+  };
 
   /** The result a blob holds; null when its bytes are gone. */
   read(ref: BlobRef): Promise<StoredResult | null> {

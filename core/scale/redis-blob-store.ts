@@ -157,9 +157,10 @@ export class RedisBlobStore implements BlobStore {
    */
   async open(ref: BlobRef): Promise<OpenedResult | null> {
     const local = this.#local.get(ref.hash);
-    const meta = JSON.parse(ref.meta) as BlobMeta;
-    // Small or already on its way: nothing gained by following the chunks.
-    if (!this.#streamCold || (local && local.until > Date.now()) || this.#reading.has(ref.hash) || meta.chunks < 2) {
+    // In memory (the usual hit), small or already on its way: nothing gained by following the chunks.
+    const held = !this.#streamCold || (local !== undefined && local.until > Date.now()) || this.#reading.has(ref.hash);
+    const meta = held ? null : (JSON.parse(ref.meta) as BlobMeta);
+    if (meta === null || meta.chunks < 2) {
       const result = await this.get(ref);
       return result ? { result, arriving: null } : null;
     }

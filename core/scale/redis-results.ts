@@ -30,6 +30,9 @@ export class RedisResults implements ResultSource {
   #log: FastifyBaseLogger;
   #closing = new AbortController();
   readonly accessCounts = { hit: 0, miss: 0, shared: 0 };
+  // Made once, not per request: how a hit's bytes are read (whole, or to send as they arrive).
+  readonly #read = (ref: BlobRef): Promise<StoredResult | null> => this.#comps.read(ref);
+  readonly #open = (ref: BlobRef): Promise<OpenedResult | null> => this.#comps.open(ref);
 
   constructor(comps: Computations, local: ResultSource, log: FastifyBaseLogger) {
     this.#comps = comps;
@@ -54,7 +57,7 @@ export class RedisResults implements ResultSource {
 
   async compute(request: ComputeRequest): Promise<StoredResult> {
     if (!runsOnService(request.entry)) return this.#local.compute(request);
-    return this.#serve(request, (ref) => this.#comps.read(ref));
+    return this.#serve(request, this.#read);
   }
 
   /** A hit, else the (joined) computation, its result read with `read`. */
@@ -101,12 +104,12 @@ export class RedisResults implements ResultSource {
   /** A large result read cold from the blob store is sent as its chunks arrive. */
   async open(request: ComputeRequest): Promise<OpenedResult> {
     if (!runsOnService(request.entry)) return this.#local.open(request);
-    return this.#serve(request, (ref) => this.#comps.open(ref));
+    return this.#serve(request, this.#open);
   }
 
   async lookup(request: ComputeRequest): Promise<StoredResult | undefined> {
     if (!runsOnService(request.entry)) return this.#local.lookup(request);
-    return (await this.#hit(request, keyOf(request.entry, request.values), (ref) => this.#comps.read(ref))) ?? undefined;
+    return (await this.#hit(request, keyOf(request.entry, request.values), this.#read)) ?? undefined;
   }
 
   async roomState(roomId: string): Promise<RoomState | null> {

@@ -37,7 +37,19 @@ const MAX_HELD = 100_000;
 /** A copy is dropped this long before the entry's own expiry, against clock skew with Redis. */
 const MARGIN_MS = 250;
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Resolves once this turn's I/O (an invalidation message among it) has been handled. Every hit
+ * of the same turn shares one promise: immediates set during a turn all run after its I/O.
+ */
+let turn: Promise<void> | null = null;
+function nextTurn(): Promise<void> {
+  return (turn ??= new Promise<void>((resolve) =>
+    setImmediate(() => {
+      turn = null;
+      resolve();
+    }),
+  ));
+}
 
 export class RoomPointers {
   #held = new Map<string, Held>();
@@ -63,7 +75,7 @@ export class RoomPointers {
    * The room's entry for `key` from memory when held (null: the room holds another key), or
    * from `read` (one round trip) otherwise. Counts the hit.
    */
-  async hit(room: string, key: string, read: () => Promise<PointerRead | null>): Promise<BlobRef | null> {
+  async hit(room: string, key: string, read: (room: string) => Promise<PointerRead | null>): Promise<BlobRef | null> {
     const held = this.#fresh(room);
     if (held) {
       await nextTurn();
@@ -81,7 +93,7 @@ export class RoomPointers {
     this.#reading.set(room, pending);
     let pointer: PointerRead | null;
     try {
-      pointer = await read();
+      pointer = await read(room);
     } finally {
       const left = (this.#reading.get(room) ?? []).filter((t) => t !== token);
       if (left.length > 0) this.#reading.set(room, left);

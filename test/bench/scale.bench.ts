@@ -12,7 +12,8 @@
  * 3. progress-poll p50/p99 for a running job in Redis mode against the in-memory host
  *    (target ≤ 2x), and Redis commands per poll;
  * 4. small mesh hits (a 2,000-triangle envelope of about 50 KB, 50 connections) on a Redis
- *    host, whose room pointer it holds, against the in-memory host (target ≥ 0.9);
+ *    host, whose room pointer it holds, against the in-memory host (target ≥ 0.9; the median
+ *    of 3 alternating rounds);
  * 5. Redis commands per second with 5,000 job streams (BENCH_JOB_STREAMS) open on a quiet running job (target < 50),
  *    everything else of the service included (heartbeats, health pings, BullMQ).
  */
@@ -162,12 +163,20 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const smallBytes = (await download(small(memory.url))).bytes;
     await download(small(a.url));
     await download(small(a.url));
-    const smallMem = await cannon(small(memory.url));
-    const smallBefore = await commandsProcessed(admin);
-    const smallRedis = await cannon(small(a.url));
-    const perSmallHit = ((await commandsProcessed(admin)) - smallBefore - 1) / smallRedis.requests.total;
+    // Alternating rounds, the median ratio: the machine is shared and one run swings widely.
+    const smallRounds: { mem: autocannon.Result; redis: autocannon.Result; perHit: number }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const memFirst = i % 2 === 0 ? await cannon(small(memory.url)) : null;
+      const smallBefore = await commandsProcessed(admin);
+      const redisRun = await cannon(small(a.url));
+      const perHit = ((await commandsProcessed(admin)) - smallBefore - 1) / redisRun.requests.total;
+      smallRounds.push({ mem: memFirst ?? (await cannon(small(memory.url))), redis: redisRun, perHit });
+    }
+    const smallRatios = smallRounds.map((r) => r.redis.requests.average / r.mem.requests.average);
+    const smallMedian = [...smallRatios].sort((x, y) => x - y)[1]!;
+    const { mem: smallMem, redis: smallRedis, perHit: perSmallHit } = smallRounds[smallRatios.indexOf(smallMedian)]!;
     lines.push(
-      `small mesh hits, ${smallBytes}-byte envelope, 50 connections, 8 s: in-memory host ${fmt(smallMem.requests.average, 0)} req/s p99 ${smallMem.latency.p99} ms; Redis host ${fmt(smallRedis.requests.average, 0)} req/s p99 ${smallRedis.latency.p99} ms; ratio ${fmt(smallRedis.requests.average / smallMem.requests.average)} (target >= 0.9); Redis commands per hit ${fmt(perSmallHit, 3)} (the service's background included); errors ${smallRedis.errors + smallRedis.non2xx}`,
+      `small mesh hits, ${smallBytes}-byte envelope, 50 connections, 8 s: in-memory host ${fmt(smallMem.requests.average, 0)} req/s p99 ${smallMem.latency.p99} ms; Redis host ${fmt(smallRedis.requests.average, 0)} req/s p99 ${smallRedis.latency.p99} ms; ratio ${fmt(smallMedian)} (target >= 0.9; median of 3 alternating rounds: ${smallRatios.map((r) => fmt(r)).join(', ')}); Redis commands per hit ${fmt(perSmallHit, 3)} (the service's background included); errors ${smallRounds.reduce((n, r) => n + r.redis.errors + r.redis.non2xx, 0)}`,
     );
 
     // 5. Many job streams open on a quiet running job (burn reports nothing): Redis at idle.
