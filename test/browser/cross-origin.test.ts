@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 import { launchBrowser } from './browser-session.ts';
 
 let host: RunningHost;
@@ -46,7 +47,7 @@ describe('a page on another origin', () => {
   it('loads an envelope and a job result from the host', async () => {
     const tab = await browser.newPage();
     await tab.goto(pageUrl);
-    const seen = await tab.evaluate(async (base) => {
+    const started = await tab.evaluate(async (base) => {
       const data = await fetch(`${base}/api/specimens/dyn-square/data?room_id=cors`);
       const bytes = (await data.arrayBuffer()).byteLength;
       const start = await fetch(`${base}/api/specimens/dyn-square/start`, {
@@ -55,23 +56,19 @@ describe('a page on another origin', () => {
         body: JSON.stringify({ params: { size: 3 }, room_id: 'cors' }),
       });
       const { job_id: jobId } = (await start.json()) as { job_id: string };
-      let status = 'running';
-      for (let i = 0; i < 200 && status === 'running'; i++) {
-        status = ((await (await fetch(`${base}/api/jobs/${jobId}/progress`)).json()) as { status: string }).status;
-        if (status === 'running') await new Promise((r) => setTimeout(r, 25));
-      }
-      const result = await fetch(`${base}/api/jobs/${jobId}/result`);
-      return {
-        origin: location.origin,
-        dataStatus: data.status,
-        contentLength: data.headers.get('content-length'),
-        bytes,
-        startStatus: start.status,
-        status,
-        resultStatus: result.status,
-        result: (await result.json()) as { type: string; vertices: number[] },
-      };
+      return { origin: location.origin, dataStatus: data.status, contentLength: data.headers.get('content-length'), bytes, startStatus: start.status, jobId };
     }, host.url);
+    // The page polls the job's progress (each poll a cross-origin read) until it ends.
+    const progressOf = (jobId: string) => tab.evaluate(async ([base, id]) => ((await (await fetch(`${base}/api/jobs/${id}/progress`)).json()) as { status: string }).status, [host.url, jobId] as const);
+    const status = await waitFor(async () => {
+      const now = await progressOf(started.jobId);
+      return now === 'running' ? undefined : now;
+    }, `job ${started.jobId} to end`);
+    const fetched = await tab.evaluate(async ([base, jobId]) => {
+      const result = await fetch(`${base}/api/jobs/${jobId}/result`);
+      return { resultStatus: result.status, result: (await result.json()) as { type: string; vertices: number[] } };
+    }, [host.url, started.jobId] as const);
+    const seen = { ...started, status, ...fetched };
     expect(seen.origin).not.toBe(new URL(host.url).origin);
     expect(seen.dataStatus).toBe(200);
     expect(Number(seen.contentLength)).toBe(seen.bytes);

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type VitrineClient } from '../../core/client/index.ts';
 import { startHost, type HostProcess } from '../client/host-process.ts';
 import { framesDrawn, launchBrowser, shot, textOf, waitForFrame, waitForState, waitForText } from './browser-session.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 let host: HostProcess;
 let browser: Browser;
@@ -145,11 +146,10 @@ describe('the web viewer', () => {
     expect(await page.locator('[data-testid=cancel]').isDisabled()).toBe(true);
     await shot(page, 'slow-cancelled');
     // On the host, the job really ended as cancelled.
-    let progress = await client.progress(jobId);
-    while (progress.status === 'running') {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      progress = await client.progress(jobId);
-    }
+    const progress = await waitFor(async () => {
+      const body = await client.progress(jobId);
+      return body.status === 'running' ? undefined : body;
+    }, `job ${jobId} to end on the host`);
     expect(progress).toMatchObject({ status: 'error', error: 'cancelled' });
     expect(progress.messages.length).toBeLessThan(300);
   });

@@ -19,7 +19,7 @@ export function alpha_mesh(size = ${size}): MeshResult {
 }
 /** A triangle that takes its time. */
 export async function alpha_slow(ms = 600): Promise<MeshResult> {
-  await new Promise((resolve) => setTimeout(resolve, ms));
+  await new Promise((resolve) => setTimeout(resolve, ms)); // the plugin's slow work, not a wait
   return alpha_mesh(7);
 }
 export const specimens = [
@@ -73,8 +73,10 @@ describe('vitrine dev', () => {
     // A folder without an index.ts is not a plugin: changes in it build nothing.
     mkdirSync(path.join(root, 'plugins', 'notes'));
     writeFileSync(path.join(root, 'plugins', 'notes', 'todo.txt'), 'later');
-    await new Promise((resolve) => setTimeout(resolve, 50));
     writeFileSync(alphaFile(), alphaSource('2'));
+    // The host sees file events in the order they happened and rebuilds in the order it saw
+    // them, so once alpha's reload is in, the folder's changes (made first) have been handled:
+    // a reload or a line for them would have come before it.
     const reload = await events.next((e) => e.event === 'reload', from);
     expect(events.events.slice(from).filter((e) => e.event === 'reload')).toHaveLength(1);
     expect(reload.data).toMatchObject({ plugin: 'alpha', functions: ['alpha_mesh', 'alpha_slow'], specimens: ['alpha', 'alpha-slow'] });

@@ -16,6 +16,7 @@ import {
   VitrineJobError,
 } from '../../core/client/index.ts';
 import type { ProgressMessage, SpecimenData, VitrineClient } from '../../core/client/index.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 import { STATIC_CUBE_OBJ, startHost, type HostProcess } from './host-process.ts';
 
 let host: HostProcess;
@@ -36,13 +37,12 @@ function expectMesh(data: SpecimenData) {
   return data;
 }
 
-/** Polls a job until it leaves `running` (the job ends; no fixed delay is asserted). */
-async function settled(jobId: string) {
-  for (;;) {
+/** Waits (bounded) until a job leaves `running`; no fixed delay is asserted. */
+function settled(jobId: string) {
+  return waitFor(async () => {
     const progress = await client.progress(jobId);
-    if (progress.status !== 'running') return progress;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    return progress.status === 'running' ? undefined : progress;
+  }, `job ${jobId} to end`);
 }
 
 describe('catalog and metadata', () => {

@@ -15,6 +15,7 @@ import type { JobRequest, JobService } from '../../core/jobs/job-service.ts';
 import { resolveParams } from '../../core/params/resolve-params.ts';
 import { valueParameterNames } from '../../core/registry/function-entry.ts';
 import type { ResultSource } from '../../core/results/result-source.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 /** Builds requests for the functions of test/fixtures/plugins/host-fixtures. */
 export interface RequestMaker {
@@ -88,20 +89,17 @@ export async function linesIn(dir: string, file: string): Promise<number> {
  * some window of silence; the ticking fixture writes every 20 ms, so 600 ms is 30 missed ticks.
  */
 export async function quiet(read: () => Promise<number>, what: string, quietMs = 600, limitMs = 20_000): Promise<number> {
-  const deadline = Date.now() + limitMs;
   let value = await read();
   let since = Date.now();
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  return waitFor(async () => {
     const now = await read();
     if (now !== value) {
       value = now;
       since = Date.now();
-    } else if (Date.now() - since >= quietMs) {
-      return value;
+      return undefined;
     }
-    if (Date.now() > deadline) throw new Error(`${what} kept changing`);
-  }
+    return Date.now() - since >= quietMs ? value : undefined;
+  }, `${what} to stop changing`, limitMs);
 }
 
 /** The catalogued error `promise` rejects with (its code, status and message). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { PROTOCOL_VERSION } from '../../core/federation/wire-messages.ts';
 import { listenTestApp } from '../helpers/raw-http.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 function open(url: string): Promise<WebSocket> {
   const ws = new WebSocket(url);
@@ -44,7 +45,7 @@ describe('relay frame limit', () => {
     const specimens = Array.from({ length: 2000 }, (_, i) => ({ id: `s${i}`, display_name: 'x'.repeat(500), description: '', type: 'mesh', tags: [], is_dynamic: false }));
     ws.send(JSON.stringify({ t: 'register', specimens, functions: [] }));
     const workers = async () => (await (await fetch(`${url}/api/federation/workers`)).json()) as { worker_id: string; specimens: number }[];
-    for (let i = 0; i < 200 && !(await workers()).some((w) => w.worker_id === 'w2' && w.specimens === 2000); i++) await new Promise((r) => setTimeout(r, 25));
+    await waitFor(async () => ((await workers()).some((w) => w.worker_id === 'w2' && w.specimens === 2000) ? true : undefined), "w2's 2000 specimens to be registered");
     expect((await workers()).find((w) => w.worker_id === 'w2')?.specimens).toBe(2000);
     expect(closeCode).toBeNull();
     ws.close();

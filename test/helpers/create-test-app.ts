@@ -8,6 +8,7 @@ import { onTestFinished } from 'vitest';
 import { createApp, type CreateAppOptions } from '../../core/app.ts';
 import { fixturePluginsDir } from './fixture-plugins.ts';
 import { makeSpecimensDir } from './specimens-dir.ts';
+import { waitFor } from './wait-for.ts';
 
 export async function createTestApp(options: CreateAppOptions = {}): Promise<FastifyInstance> {
   const app = await createApp({
@@ -36,13 +37,10 @@ export function room(): string {
   return `room-${randomUUID()}`;
 }
 
-/** Polls a job until it is terminal (bounded), returning the last progress body. */
-export async function waitForJob(app: FastifyInstance, jobId: string, tries = 400): Promise<{ status: string; messages: { seq: number; text: string; ts: number }[]; error: string | null }> {
-  for (let i = 0; i < tries; i++) {
-    const res = await app.inject({ method: 'GET', url: `/api/jobs/${jobId}/progress` });
-    const body = res.json();
-    if (body.status !== 'running') return body;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`job ${jobId} still running after ${tries} polls`);
+/** Waits (bounded) until a job is terminal, returning the last progress body. */
+export async function waitForJob(app: FastifyInstance, jobId: string, limitMs = 20_000): Promise<{ status: string; messages: { seq: number; text: string; ts: number }[]; error: string | null }> {
+  return waitFor(async () => {
+    const body = (await app.inject({ method: 'GET', url: `/api/jobs/${jobId}/progress` })).json();
+    return body.status === 'running' ? undefined : body;
+  }, `job ${jobId} to end`, limitMs);
 }

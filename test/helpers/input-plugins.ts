@@ -31,6 +31,7 @@ export function count_mesh(mesh, progress) {
 export async function slow_ramp(n, progress) {
   for (let i = 0; i < 3; i++) {
     progress?.report('ramp step ' + i, i / 3);
+    // One step of the function's slow work, not a wait.
     await new Promise((r) => setTimeout(r, 20));
   }
   const data = new Float32Array(n * n * n).map((_, i) => i);

@@ -17,6 +17,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from './wait-for.ts';
 
 export interface RedisServer {
   port: number;
@@ -97,17 +98,21 @@ async function launch(binary: string, port: number, dir: string, extra: string[]
     live.delete(child);
     gone ??= new Error(`redis-server on port ${port} exited (${code ?? signal}) before answering PING:\n${output}`);
   });
-  const deadline = Date.now() + READY_LIMIT_MS;
-  for (;;) {
-    if (gone) throw gone;
+  // A server that is gone ends the wait at once (a probe's throw would only be retried).
+  const ready = async (): Promise<Error | true | undefined> => {
+    if (gone) return gone;
     // Its own log line too, so a different server already on the port is never taken for it.
-    if (output.includes('Ready to accept connections') && (await ping(port, 500))) return child;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`redis-server on port ${port} did not answer PING within ${READY_LIMIT_MS} ms:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    return output.includes('Ready to accept connections') && (await ping(port, 500)) ? true : undefined;
+  };
+  let outcome: Error | true;
+  try {
+    outcome = await waitFor(ready, `redis-server on port ${port} to answer PING`, READY_LIMIT_MS);
+  } catch {
+    child.kill('SIGKILL');
+    throw new Error(`redis-server on port ${port} did not answer PING within ${READY_LIMIT_MS} ms:\n${output}`);
   }
+  if (outcome !== true) throw outcome;
+  return child;
 }
 
 export interface StartRedisOptions {

@@ -1,6 +1,16 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { addDynamicSpecimen, createTestApp, room, waitForJob } from '../helpers/create-test-app.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+
+/** A path the fixture function writes once it is running (not only queued). */
+async function startedFile(): Promise<string> {
+  return join(await mkdtemp(join(tmpdir(), 'vitrine-started-')), 'started');
+}
 
 async function start(app: FastifyInstance, id: string, params: object) {
   const res = await app.inject({ method: 'POST', url: `/api/specimens/${id}/start`, payload: { params, room_id: room() } });
@@ -12,8 +22,9 @@ describe('cancellation', () => {
   it('a function that never checks is stopped by terminating its worker; the pool recovers', async () => {
     const app = await createTestApp({ poolSize: 1 });
     addDynamicSpecimen(app, 'spin', 'spin');
-    const id = await start(app, 'spin', { seconds: 60 });
-    await new Promise((r) => setTimeout(r, 200));
+    const started = await startedFile();
+    const id = await start(app, 'spin', { seconds: 60, started });
+    await waitFor(() => (existsSync(started) ? true : undefined), 'the function to start spinning');
     const del = await app.inject({ method: 'DELETE', url: `/api/jobs/${id}` });
     expect(del.statusCode).toBe(204);
     const progress = (await app.inject({ url: `/api/jobs/${id}/progress` })).json();
@@ -27,8 +38,9 @@ describe('cancellation', () => {
   it('a function that takes an AbortSignal stops cooperatively', async () => {
     const app = await createTestApp({ poolSize: 1, cancelGraceMs: 60_000 });
     addDynamicSpecimen(app, 'coop', 'cooperative');
-    const id = await start(app, 'coop', { seconds: 60 });
-    await new Promise((r) => setTimeout(r, 200));
+    const started = await startedFile();
+    const id = await start(app, 'coop', { seconds: 60, started });
+    await waitFor(() => (existsSync(started) ? true : undefined), 'the function to start');
     expect((await app.inject({ method: 'DELETE', url: `/api/jobs/${id}` })).statusCode).toBe(204);
     // The grace period is a minute, so this answers only if the signal stopped the function.
     const ok = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'square', room_id: room() } });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { listenTestApp, parseRawResponse, rawExchange } from '../helpers/raw-http.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 function expectClosingError(raw: string, status: number, code: string): void {
   const res = parseRawResponse(raw);
@@ -82,10 +83,7 @@ describe('write timeout', () => {
     });
     socket.write('GET /api/specimens/big/data HTTP/1.1\r\nHost: localhost\r\n\r\n');
     expect(await closedEarly).toBe(false);
-    await new Promise<void>((resolve) => {
-      const check = () => (received >= size ? resolve() : setTimeout(check, 20));
-      check();
-    });
+    await waitFor(() => (received >= size ? true : undefined), 'the whole body to arrive');
     socket.destroy();
     expect(received).toBeGreaterThan(size);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addDynamicSpecimen, createTestApp, room, waitForJob } from '../helpers/create-test-app.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 async function start(app: Awaited<ReturnType<typeof createTestApp>>, id: string, params: object, r = room()) {
   const res = await app.inject({ method: 'POST', url: `/api/specimens/${id}/start`, payload: { params, room_id: r } });
@@ -67,8 +68,8 @@ describe('jobs', () => {
     const r = room();
     const job = await start(app, 'dyn-square', { size: 4 }, r);
     await waitForJob(app, job.job_id);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect((await app.inject({ url: `/api/jobs/${job.job_id}/progress` })).statusCode).toBe(404);
+    // The sweep forgets the finished job: its progress answers 404 once the time-to-live is up.
+    await waitFor(async () => ((await app.inject({ url: `/api/jobs/${job.job_id}/progress` })).statusCode === 404 ? true : undefined), 'the finished job to be swept');
     expect((await app.inject({ url: `/api/jobs/${job.job_id}/result` })).statusCode).toBe(404);
     const again = await start(app, 'dyn-square', { size: 4 }, r);
     expect(again.status).toBe('done');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTestApp, room } from '../helpers/create-test-app.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 describe('functions and schemas', () => {
   it('lists every function with schema and return type', async () => {
@@ -152,7 +153,9 @@ describe('room cache', () => {
     const r = room();
     const invoke = () => app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'counted', kwargs: { dir, tag: 'ttl', delay_ms: 1 }, room_id: r } });
     await invoke();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The cache's own clock says when the entry is past its time-to-live: stats leave it out then.
+    const roomEntries = async () => (await app.inject({ url: '/api/processing/cache/stats' })).json().entries.filter((e: { room_id: string }) => e.room_id === r).length;
+    await waitFor(async () => ((await roomEntries()) === 0 ? true : undefined), 'the room entry to expire');
     await invoke();
     expect((await readFile(join(dir, 'ttl.runs'), 'utf8')).split('\n').filter(Boolean)).toHaveLength(2);
   });

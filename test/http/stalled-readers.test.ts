@@ -6,9 +6,10 @@
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
-import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
+import { killAllHosts, spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { rssBytes } from '../helpers/process-rss.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 afterAll(killAllHosts);
 
@@ -28,6 +29,24 @@ function stalledReader(port: number, body: string): Promise<net.Socket> {
   });
 }
 
+/**
+ * The host's resident memory once it is done with what the readers asked of it: it has
+ * answered a request sent after them (so its event loop has come round since it wrote to
+ * their sockets), and two readings a quarter of a second apart differ by less than a MiB.
+ */
+async function settledRss(host: RunningHost): Promise<number> {
+  expect((await fetch(`${host.url}/healthz`)).status).toBe(200);
+  const pid = host.child.pid!;
+  // The first reading only starts the comparison; each later one is a quarter second after it.
+  let last: number | undefined;
+  return waitFor(() => {
+    const now = rssBytes(pid);
+    const steady = last !== undefined && Math.abs(now - last) < 1024 * 1024;
+    last = now;
+    return steady ? now : undefined;
+  }, "the host's resident memory to settle", 30_000, 250);
+}
+
 describe('stalled readers of a large JSON result', () => {
   it('seven more clients that never read add less than one encoding between them', { timeout: 180_000 }, async () => {
     const host = await spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--no-viewer', '--log-level', 'warn']);
@@ -39,11 +58,9 @@ describe('stalled readers of a large JSON result', () => {
     // The first stalled reader pays for the encoding (and the encode thread's working memory);
     // what the next seven add is what each further reader costs.
     const sockets = [await stalledReader(host.port, body)];
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const withOne = rssBytes(host.child.pid!);
+    const withOne = await settledRss(host);
     for (let i = 0; i < 7; i++) sockets.push(await stalledReader(host.port, body));
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const growth = rssBytes(host.child.pid!) - withOne;
+    const growth = (await settledRss(host)) - withOne;
     for (const socket of sockets) socket.destroy();
     // A copy per reader would be seven more encodings; shared bytes cost each reader only its
     // socket buffers.

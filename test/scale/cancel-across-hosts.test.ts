@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.ts';
-import { ended, lineCount, pause, progress, room, startJob, tag, useTwoHosts } from './service.ts';
+import { controlTicker, ended, lineCount, progress, room, startJob, tag, useTwoHosts } from './service.ts';
 
 // One thread: the next computation can only run once the cancelled one's thread is freed.
 const s = useTwoHosts({ poolSize: 1 });
@@ -30,17 +30,14 @@ describe('DELETE on another host', () => {
     const result = await fetch(`${s.a.url}/api/jobs/${id}/result`);
     expect(result.status).toBe(410);
 
-    // A second after the DELETE answered, the ticker's thread is gone: no tick after that.
-    await pause(1000);
-    const settled = lineCount(s.service.runs, ticks);
-    await pause(1000);
-    expect(lineCount(s.service.runs, ticks)).toBe(settled);
-
-    // The worker's one thread is free: the next computation runs (on s.a fresh tag).
-    const next = tag();
-    const id2 = await startJob(s.b, 'tick', { dir: s.service.runs, tag: next, interval_ms: 20, seconds: 0.2 }, roomId);
-    expect(await ended(s.a, id2)).toMatchObject({ status: 'done' });
-    expect(lineCount(s.service.runs, `${next}.ticks`)).toBeGreaterThan(0);
+    // The worker's one thread is free: the next computation runs. From its first tick on, the
+    // cancelled ticker's thread is gone, so while the next one ticks at the same interval, the
+    // cancelled one adds no tick.
+    const next = await controlTicker(s.b, s.service.runs, roomId, () => lineCount(s.service.runs, ticks));
+    expect(next.final).toMatchObject({ status: 'done' });
+    expect(await ended(s.a, next.id)).toMatchObject({ status: 'done' });
+    expect(next.ticks).toBeGreaterThan(0);
+    expect(lineCount(s.service.runs, ticks)).toBe(next.atFirstTick);
     // A second DELETE of the ended job changes nothing.
     expect((await fetch(`${s.a.url}/api/jobs/${id}`, { method: 'DELETE' })).status).toBe(204);
     expect(await progress(s.b, id)).toMatchObject({ status: 'error', error: 'cancelled' });

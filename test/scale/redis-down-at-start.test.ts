@@ -9,7 +9,7 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.ts';
-import { getData, lineCount, pause, QUOTED, readyz, room, startJob, startService, tag } from './service.ts';
+import { controlTicker, getData, lineCount, QUOTED, readyz, room, startJob, startService, tag } from './service.ts';
 
 describe('a host started while Redis is down', () => {
   it('listens at once, is not ready, answers 503 where Redis is needed, and joins when Redis comes', async () => {
@@ -55,10 +55,10 @@ describe('the waiters of a killed host', () => {
       redis.disconnect();
     }
     expect((await fetch(`${b.url}/api/jobs/${id}`, { method: 'DELETE' })).status).toBe(204);
-    // A second after the DELETE, the ticker's thread is gone: no tick after that.
-    await pause(1000);
-    const settled = lineCount(service.runs, `${t}.ticks`);
-    await pause(1000);
-    expect(lineCount(service.runs, `${t}.ticks`)).toBe(settled);
+    // The worker's one thread runs a control ticker only once the cancelled ticker's thread is
+    // gone; while the control ticks at the same interval, the cancelled one adds no tick.
+    const control = await controlTicker(b, service.runs, room(), () => lineCount(service.runs, `${t}.ticks`));
+    expect(control.final).toMatchObject({ status: 'done' });
+    expect(lineCount(service.runs, `${t}.ticks`)).toBe(control.atFirstTick);
   });
 });

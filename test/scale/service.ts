@@ -104,8 +104,6 @@ export function lineCount(runs: string, name: string): number {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
 }
 
-/** Resolves once `ms` have passed (only for "nothing more happens" windows). */
-export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface ProgressBody {
   status: 'running' | 'done' | 'error';
@@ -138,6 +136,21 @@ export function ended(host: RunningHost, id: string, limitMs = 20_000): Promise<
     const body = await progress(host, id);
     return body.status === 'running' ? undefined : body;
   }, `job ${id} to end on ${host.url}`, limitMs);
+}
+
+/**
+ * Runs a control ticker (a tick every 20 ms for 0.4 s) as a job on `host` in `roomId`: on a
+ * one-thread worker it runs only once any thread before it is free. `atFirstTick` is read when
+ * the control's first tick is written; the answer comes once the control has ended, having
+ * ticked about 20 times at the interval of the ticker fixture; the window in which a ticker
+ * that should have stopped shows whether it still ticks, with no fixed sleep.
+ */
+export async function controlTicker<T>(host: RunningHost, runs: string, roomId: string, atFirstTick: () => T): Promise<{ id: string; final: ProgressBody; ticks: number; atFirstTick: T }> {
+  const control = tag();
+  const id = await startJob(host, 'tick', { dir: runs, tag: control, interval_ms: 20, seconds: 0.4 }, roomId);
+  const first = await waitFor(() => (lineCount(runs, `${control}.ticks`) > 0 ? { value: atFirstTick() } : undefined), 'the control ticker to tick', 30_000);
+  const final = await ended(host, id, 30_000);
+  return { id, final, ticks: lineCount(runs, `${control}.ticks`), atFirstTick: first.value };
 }
 
 /** GET /api/specimens/{id}/data with `params` in `roomId`: status and body bytes. */

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import type { RunningWorker } from '../helpers/spawn-worker.ts';
-import { lineCount, pause, progress, room, startJob, startService, tag, type ProgressBody, type Service } from './service.ts';
+import { lineCount, progress, room, startJob, startService, tag, type ProgressBody, type Service } from './service.ts';
 
 let service: Service;
 let a: RunningHost;
@@ -44,9 +44,8 @@ describe('a worker killed mid-job', () => {
     const final = await waitFor(async () => {
       const body = await progress(polls.length % 2 === 0 ? a : b, id);
       polls.push(body);
-      await pause(200);
       return body.status === 'running' ? undefined : body;
-    }, 'the job to finish on the second worker', 60_000);
+    }, 'the job to finish on the second worker', 60_000, 200);
 
     expect(final).toMatchObject({ status: 'done', error: null });
     for (let i = 1; i < polls.length; i++) {

@@ -73,6 +73,7 @@ describe('PeerChannel', () => {
     let received = 0;
     for await (const part of answer.stream! as AsyncIterable<Buffer>) {
       received += part.length;
+      // The consumer's slow reading (100 ms a MiB), not a wait.
       await new Promise((resolve) => setTimeout(resolve, (part.length / MIB) * 100));
     }
     expect(received).toBe(total);

@@ -5,6 +5,7 @@ import { JobStore } from '../../core/jobs/job-store.ts';
 import { resultOf } from '../../core/jobs/job-views.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { resultByteLength } from '../../core/results/to-json-result.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 type Blob = { bytes: number; name: string };
 const blob = (name: string, bytes: number): Blob => ({ name, bytes });
@@ -107,11 +108,11 @@ describe('the byte budget across the room cache and jobs', () => {
     const first = jobs.createDone(meta, shared); // the room's own result: counted once
     expect(budget.totalBytes).toBe(1000);
     const second = jobs.start(meta, async () => volume(1000));
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(second.status).toBe('done');
+    const ended = (job: { status: string }) => waitFor(() => (job.status === 'running' ? undefined : job.status), 'the job to end');
+    expect(await ended(second)).toBe('done');
     expect(budget.totalBytes).toBe(2000);
-    jobs.start(meta, async () => volume(1000));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    const third = jobs.start(meta, async () => volume(1000));
+    expect(await ended(third)).toBe('done');
     // The shared result was the least recently used: the room entry and the first job lose it.
     expect(cache.get('r', 'k')).toBeUndefined();
     expect(() => resultOf(first, first.id)).toThrow(expect.objectContaining({ code: 'SPC_ERR_JOB_RESULT_EVICTED', statusCode: 410 }));
