@@ -103,7 +103,7 @@ export const ERRORS = {
   SPC_ERR_WORKER_TIMEOUT: entry(504, (id = '?', what = 'request') => `worker '${id}' did not answer the ${what} in time`),
   SPC_ERR_WORKER_ERROR: entry(502, (id = '?', why = '?') => `worker '${id}' failed: ${why}`),
   SPC_ERR_NOT_RELAY: entry(404, () => 'this host is not a relay (start it with --relay)'),
-  SPC_ERR_RELAYED_FILE_ELSEWHERE: entry(502, (id = '?') => `the file of relayed specimen '${id}' is served by its relay host only (functions of relayed workers run on every host)`),
+  SPC_ERR_RELAY_HOST_UNREACHABLE: entry(502, (id = '?', why = 'its relay host has not shared its address yet') => `the file of relayed specimen '${id}' could not be fetched from its relay host: ${why}`),
 
   // --- event streams ---
   SPC_ERR_TOO_MANY_STREAMS: entry(503, (limit = '?') => `the host has its limit of ${limit} open event streams; retry later`),

@@ -16,6 +16,7 @@ import { RelayHub } from './relay-hub.ts';
 import { RemoteInvoker } from './remote-invoker.ts';
 import type { ServiceRelay } from './service-relay.ts';
 import { HELLO_MAX_FRAME_BYTES } from './frame-limit.ts';
+import { reachableUrl } from './reachable-url.ts';
 import { WorkerLink } from './worker-link.ts';
 
 async function installRelay(app: FastifyInstance, ctx: HostContext, service: ServiceRelay | null): Promise<void> {
@@ -35,6 +36,7 @@ async function installRelay(app: FastifyInstance, ctx: HostContext, service: Ser
     hub.accept(socket, request.params.worker_id);
   });
   app.get('/api/federation/workers', async () => hub.list());
+  if (service) app.addHook('onListen', async () => void (await service.listening(reachableUrl(app))));
   app.addHook('preClose', async () => hub.close());
 }
 

@@ -38,14 +38,14 @@ export function toRemoteEntry(workerId: string, f: WireFunction): FunctionEntry 
 }
 
 /**
- * The specimen as this host lists it. Without `fetch` (a host of the service that is not the
- * worker's relay) its thumbnail is the placeholder and its static data answers that only the
- * relay host serves it.
+ * The specimen as this host lists it, its files fetched through `fetch` (from the worker on its
+ * relay, through the relay host elsewhere in a Redis service). Without one (a relay that has
+ * not shared its address yet) the thumbnail is the placeholder and static data a 502.
  */
 export function toRemoteRecord(workerId: string, s: WireSpecimen, fetch: RemoteFetch | null): SpecimenRecord {
   const id = prefixed(workerId, s.id);
   const fetchOf = (what: 'thumbnail' | 'data') =>
-    fetch ? (signal?: AbortSignal) => fetch(what, s.id, signal) : () => Promise.reject(createHostError('SPC_ERR_RELAYED_FILE_ELSEWHERE', id));
+    fetch ? (signal?: AbortSignal) => fetch(what, s.id, signal) : () => Promise.reject(createHostError('SPC_ERR_RELAY_HOST_UNREACHABLE', id));
   const record: SpecimenRecord = {
     id,
     display_name: s.display_name,

@@ -17,6 +17,11 @@ export interface WorkerRegistration {
 export interface ServiceRelay {
   /** Starts taking the service's relayed computations, run through `invoker`. */
   serve(invoker: Invoker): Promise<void>;
+  /**
+   * This host listens at `baseUrl`: the other hosts fetch relayed specimens' thumbnails and
+   * static data from it (only this host can reach the workers).
+   */
+  listening(baseUrl: string): Promise<void>;
   /** A worker registered (again): every host of the service lists what it registered. */
   registered(workerId: string, registration: WorkerRegistration): Promise<void>;
   /**

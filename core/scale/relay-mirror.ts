@@ -15,11 +15,14 @@ import type { WorkerRegistration } from '../federation/service-relay.ts';
 import { HEARTBEAT_MS } from './compute-nodes.ts';
 import type { NodeLog } from './compute-node.ts';
 import { KEYS } from './redis-keys.ts';
+import { relayHostFetch } from './relay-files.ts';
 import type { RedisEvents } from './redis-events.ts';
 
 /** A worker's registration as its relay shares it: which relay node runs it, and what it registered. */
 export interface SharedRegistration extends WorkerRegistration {
   node: string;
+  /** The relay host's HTTP address, which serves the specimens' files to the other hosts. */
+  url?: string;
 }
 
 function parse(raw: string | null): SharedRegistration | null {
@@ -90,8 +93,8 @@ export class RelayMirror {
       this.#withdraw(workerId);
       return;
     }
-    // Files of relayed specimens are the relay host's to serve (no fetch here).
-    applyRegistration(this.#lists, workerId, shared, null);
+    // Only the relay holds the worker's socket: files come through the relay host.
+    applyRegistration(this.#lists, workerId, shared, shared.url ? relayHostFetch(shared.url, workerId) : null);
     this.#listed.set(workerId, shared.node);
     this.#watchRelays();
   }

@@ -44,6 +44,8 @@ export class SharedRelay implements ServiceRelay {
   #node: ComputeNode | null = null;
   #shared = new Map<string, WorkerRegistration>();
   #stops: (() => void)[] = [];
+  /** Where the other hosts fetch relayed specimens' files from (set once this host listens). */
+  #url: string | null = null;
 
   constructor(deps: SharedRelayDeps) {
     this.#deps = deps;
@@ -71,6 +73,11 @@ export class SharedRelay implements ServiceRelay {
     await Promise.race([started, new Promise((resolve) => setTimeout(resolve, START_WAIT_MS).unref())]);
   }
 
+  async listening(baseUrl: string): Promise<void> {
+    this.#url = baseUrl;
+    await this.#shareAll();
+  }
+
   async registered(workerId: string, registration: WorkerRegistration): Promise<void> {
     this.#shared.set(workerId, registration);
     // The node says it runs the new functions before any host lists them.
@@ -89,7 +96,7 @@ export class SharedRelay implements ServiceRelay {
   }
 
   async #share(workerId: string, registration: WorkerRegistration): Promise<void> {
-    const shared: SharedRegistration = { node: this.nodeId, ...registration };
+    const shared: SharedRegistration = { node: this.nodeId, ...(this.#url ? { url: this.#url } : {}), ...registration };
     await this.#deps.connections.command.multi().hset(KEYS.relayWorkers, workerId, JSON.stringify(shared)).publish(CHANNELS.relay, workerId).exec();
   }
 

@@ -81,10 +81,16 @@ describe('a relay in a Redis service', () => {
     const schema = await getJson(`${other.url}/api/processing/functions/w1:cube/schema`);
     expect(schema.status).toBe(200);
     expect(JSON.stringify(schema.body)).toContain('"size"');
-    // Files of relayed specimens stay the relay's to serve.
-    expect((await fetch(`${relay.url}/api/specimens/w1:tri/data`)).status).toBe(200);
-    const file = await getJson(`${other.url}/api/specimens/w1:tri/data`);
-    expect(file).toMatchObject({ status: 502, body: { code: 'SPC_ERR_RELAYED_FILE_ELSEWHERE' } });
+    // Files of relayed specimens come through the relay host, the same bytes as from it.
+    for (const what of ['data', 'thumbnail']) {
+      const fromRelay = await fetch(`${relay.url}/api/specimens/w1:tri/${what}`);
+      const fromOther = await fetch(`${other.url}/api/specimens/w1:tri/${what}`);
+      expect([fromRelay.status, fromOther.status]).toEqual([200, 200]);
+      expect(fromOther.headers.get('content-type')).toBe(fromRelay.headers.get('content-type'));
+      const [a, b] = [Buffer.from(await fromRelay.arrayBuffer()), Buffer.from(await fromOther.arrayBuffer())];
+      expect(b.length).toBeGreaterThan(0);
+      expect(b.equals(a)).toBe(true);
+    }
   });
 
   it('runs the worker’s function through the other host: /invoke and /data answer what the worker computes', async () => {
