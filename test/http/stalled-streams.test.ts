@@ -82,9 +82,11 @@ describe('stalled event streams', () => {
       expect(results).toBeLessThan(changes);
     }
     expect(reader.events.filter((e) => e.event === 'result')).toHaveLength(changes);
-    // The reader is still connected: one more change reaches it.
+    // The reader is still connected: one more change reaches it. (Counted from before the
+    // request: its event may come before the request's own answer.)
+    const seen = reader.events.length;
     await fetch(`${host.url}/api/specimens/dyn-square/data`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ params: { size: 2 }, room_id: roomId }) });
-    await reader.next((e) => e.event === 'result' && (e.data as { params: { note: string } }).params.note === '', reader.events.length);
+    await reader.next((e) => e.event === 'result' && (e.data as { params: { note: string } }).params.note === '', seen);
     // A dropped client that reconnects gets the room's current state first.
     const again = await openStream(`${host.url}/api/rooms/${roomId}/events`);
     expect((await again.next()).event).toBe('state');
