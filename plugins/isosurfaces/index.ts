@@ -6,7 +6,7 @@
  */
 import type { Integer, MeshResult, ProgressReporter, SpecimenDeclaration, VolumeInput } from 'vitrine';
 import { specimenInput } from 'vitrine';
-import { computeVertexNormals } from './mesh-normals.ts';
+import { computeVertexNormals } from '../shared/mesh-normals.ts';
 import { extractSurface } from './surface-nets.ts';
 import { sampleRange, volumeField } from './volume-field.ts';
 import { seededRandom } from './seeded-random.ts';

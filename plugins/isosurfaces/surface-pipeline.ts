@@ -5,7 +5,7 @@
  * then yields to the event loop and stops if the signal was aborted.
  */
 import type { MeshResult, ProgressReporter } from 'vitrine';
-import { computeVertexNormals } from './mesh-normals.ts';
+import { computeVertexNormals } from '../shared/mesh-normals.ts';
 import { sampleField, type FieldFunction } from './sampled-field.ts';
 import { extractSurface } from './surface-nets.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { Integer, MeshInput, MeshResult, ProgressReporter, SpecimenDeclaration } from 'vitrine';
 import { specimenInput } from 'vitrine';
-import { computeVertexNormals } from './mesh-normals.ts';
+import { computeVertexNormals } from '../shared/mesh-normals.ts';
 import { simplifyMesh } from './simplify.ts';
 import { taubinSmooth } from './smooth.ts';
 

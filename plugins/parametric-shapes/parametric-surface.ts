@@ -4,7 +4,7 @@
  * grid, sharing the seam vertices of closed directions so normals stay smooth across them.
  */
 import type { MeshResult } from 'vitrine';
-import { computeVertexNormals } from './mesh-normals.ts';
+import { computeVertexNormals } from '../shared/mesh-normals.ts';
 
 /** Writes the surface point at (u, v), both in [0, 1], into `out[0..2]`. */
 export type SurfacePoint = (u: number, v: number, out: Float64Array) => void;
