@@ -1,8 +1,8 @@
 /**
  * @module png-encoder
  * A small, dependency-free PNG encoder (8- or 16-bit grey, grey+alpha, RGB or RGBA) on
- * node:zlib. Used for the placeholder thumbnail, by the script that renders the example
- * thumbnails, and for image results downloaded as PNG.
+ * node:zlib, with adaptive row filters. Used for the placeholder thumbnail and for image
+ * results downloaded as PNG (the thumbnail script keeps its simpler writer in build/tools/).
  */
 import { crc32, deflateSync } from 'node:zlib';
 
