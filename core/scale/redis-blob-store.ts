@@ -18,6 +18,7 @@ import { rememberResultId } from '../results/result-id.ts';
 import type { OpenedResult } from '../results/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
+import { bulkReadInto } from './redis-bulk-read.ts';
 import { KEYS } from './redis-keys.ts';
 import { isOutOfMemory } from './redis-unavailable.ts';
 import { withTimeLimit } from './time-limit.ts';
@@ -182,6 +183,11 @@ export class RedisBlobStore implements BlobStore {
 
   /** Writes the blob's chunks into `fill` in order, each as its reply comes. */
   async #follow(hash: string, meta: BlobMeta, fill: PayloadFill): Promise<void> {
+    const keys = Array.from({ length: meta.chunks }, (_, i) => KEYS.blobChunk(hash, i));
+    const { host, port, path, username, password, db, tls, keyPrefix, sentinels } = this.#redis.options;
+    // To a Redis the client reaches directly, without TLS or key prefix, the bytes go from the
+    // socket straight into the result (one copy); the rest go through the client.
+    if (!tls && !keyPrefix && !sentinels?.length) return bulkReadInto({ host, port, path, username, password, db }, keys, fill, transferLimitMs(fill.bytes.byteLength));
     // Every GET is sent at once (one pipelined write); replies come back in order.
     const replies = Array.from({ length: meta.chunks }, (_, i) => this.#redis.getBuffer(KEYS.blobChunk(hash, i)));
     for (const reply of replies) reply.catch(() => {});
