@@ -18,7 +18,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { CLI, REPO } from '../helpers/fixture-plugins.ts';
+import { CLI, REPO } from '../helpers/cli-path.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';
 import { fmt, percentile } from './host-helpers.ts';
 import { startThrottledLink } from './throttled-link.ts';

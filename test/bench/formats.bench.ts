@@ -17,7 +17,7 @@ import type { MeshResult } from '../../core/sdk/result-types.ts';
 import { gyroid_surface, metaball_surface } from '../../plugins/isosurfaces/index.ts';
 import { torus } from '../../plugins/parametric-shapes/index.ts';
 import { launchBrowser } from '../browser/browser-session.ts';
-import { REPO } from '../helpers/fixture-plugins.ts';
+import { REPO } from '../helpers/cli-path.ts';
 import { fmt, percentile } from './host-helpers.ts';
 
 type Encode = (mesh: MeshResult) => Uint8Array | Promise<Uint8Array>;

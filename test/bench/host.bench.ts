@@ -13,7 +13,8 @@
  */
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
-import { fixturePluginsDir, REPO } from '../helpers/fixture-plugins.ts';
+import { REPO } from '../helpers/cli-path.ts';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { download, fmt, percentile, startBenchHost } from './host-helpers.ts';
 
 void fixturePluginsDir;

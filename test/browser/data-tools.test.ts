@@ -16,7 +16,7 @@ import { PNG } from 'pngjs';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixturePlugins, STATIC_CUBE_OBJ } from '../client/host-process.ts';
-import { REPO } from '../helpers/fixture-plugins.ts';
+import { REPO } from '../helpers/cli-path.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { launchBrowser, shot, waitForState } from './browser-session.ts';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/fixture-plugins.ts';
+import { REPO } from '../helpers/cli-path.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
 import { launchBrowser, shot, textOf, waitForText } from './browser-session.ts';

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
+import { join } from 'node:path';
+import { REPO } from '../helpers/cli-path.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
@@ -41,6 +43,16 @@ describe('vitrine serve', () => {
     expect(env.type).toBe('mesh');
     const start = await fetch(`${host.url}/api/specimens/dyn-square/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"params":{"size":2}}' });
     expect(start.status).toBe(200);
+    expect(await host.stop('SIGTERM')).toBe(0);
+  });
+
+  it("through the checkout's own launcher (what npx vitrine runs in a clone) serves from the TypeScript sources", async () => {
+    // Under npm test the other tests run the compiled command; this one keeps the sources' path covered.
+    const host = await spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir()], { cli: join(REPO, 'core/cli/vitrine-bin.js') });
+    hosts.push(host);
+    const data = await fetch(`${host.url}/api/specimens/dyn-square/data?params=${encodeURIComponent('{"size":1.25}')}`);
+    expect(data.status).toBe(200);
+    expect(decodeEnvelope(await data.arrayBuffer()).type).toBe('mesh');
     expect(await host.stop('SIGTERM')).toBe(0);
   });
 

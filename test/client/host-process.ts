@@ -9,10 +9,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI } from '../helpers/cli-path.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = path.join(ROOT, 'core/cli/vitrine.mjs');
 const FIXTURES = path.join(ROOT, 'test/fixtures/browser-plugins');
 
 /** A running host. */

@@ -17,7 +17,7 @@ import { InlineInvoker } from '../../core/invoke/inline-invoker.ts';
 import type { Invoker } from '../../core/invoke/invoker.ts';
 import type { FunctionEntry } from '../../core/registry/function-entry.ts';
 import { eventually } from '../federation/helpers/host-process.ts';
-import { CLI, REPO } from '../helpers/fixture-plugins.ts';
+import { CLI, REPO } from '../helpers/cli-path.ts';
 import { invokerConformance } from './invoker-cases.ts';
 
 let pluginsDir = '';

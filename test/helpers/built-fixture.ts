@@ -7,7 +7,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CLI, REPO } from './fixture-plugins.ts';
+import { CLI, REPO } from './cli-path.ts';
 
 const built = new Map<string, Promise<string>>();
 

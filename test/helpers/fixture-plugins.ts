@@ -7,10 +7,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 
-export const REPO = fileURLToPath(new URL('../..', import.meta.url));
-export const CLI = join(REPO, 'core/cli/vitrine.mjs');
+import { CLI, REPO } from './cli-path.ts';
 const run = promisify(execFile);
 
 let built: Promise<string> | null = null;

@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ALLOCATOR_ENV } from '../../core/cli/allocator-env.ts';
-import { CLI, REPO } from './fixture-plugins.ts';
+import { CLI, REPO } from './cli-path.ts';
 
 export interface RunningHost {
   url: string;
@@ -26,7 +26,7 @@ export interface SpawnHostOptions {
   env?: NodeJS.ProcessEnv;
   /** Working directory. @defaultValue the repository root */
   cwd?: string;
-  /** The script run with node. @defaultValue the repository's core/cli/vitrine.mjs */
+  /** The script run with node. @defaultValue the command cli-path.ts chooses (the sources, or the compiled one under npm test) */
   cli?: string;
   /** The command that serves: `serve`, or `dev` (whose first argument may be SRC). @defaultValue `serve` */
   command?: 'serve' | 'dev';

@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll } from 'vitest';
-import { CLI, REPO } from './fixture-plugins.ts';
+import { CLI, REPO } from './cli-path.ts';
 
 export interface RunningWorker {
   child: ChildProcess;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPlugin } from '../../core/testing/index.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
-import { REPO } from '../helpers/fixture-plugins.ts';
+import { REPO } from '../helpers/cli-path.ts';
 
 const specimens = join(REPO, 'specimens');
 

@@ -7,9 +7,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI } from '../../helpers/cli-path.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-export const VITRINE_BIN = path.join(REPO_ROOT, 'core', 'cli', 'vitrine.mjs');
+/** The command under test: the sources, or the compiled one under `npm test` (cli-path.ts). */
+export const VITRINE_BIN = CLI;
 
 export interface CliRun {
   code: number | null;
@@ -17,7 +19,7 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Spawns `node core/cli/vitrine.mjs ...args` in `cwd`. */
+/** Spawns `node <vitrine> ...args` in `cwd`. */
 export function runVitrine(args: string[], cwd: string = REPO_ROOT): Promise<CliRun> {
   return runNode([VITRINE_BIN, ...args], cwd);
 }

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CLI } from '../../helpers/cli-path.ts';
 import { ROOT } from './host-process.ts';
 
 export const FIXTURES = path.join(ROOT, 'test/fixtures/federation');
@@ -13,7 +14,7 @@ export const FIXTURES = path.join(ROOT, 'test/fixtures/federation');
 /** Builds the fixture plugins; returns the output directory and a cleanup function. */
 export function buildFixturePlugins(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-fed-'));
-  execFileSync(process.execPath, ['core/cli/vitrine.mjs', 'build', path.join(FIXTURES, 'plugins'), '--out', path.join(dir, 'plugins')], { cwd: ROOT, stdio: 'pipe' });
+  execFileSync(process.execPath, [CLI, 'build', path.join(FIXTURES, 'plugins'), '--out', path.join(dir, 'plugins')], { cwd: ROOT, stdio: 'pipe' });
   return { dir: path.join(dir, 'plugins'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
