@@ -38,7 +38,15 @@ export class PayloadFill {
   /** Appends `chunk` after the bytes already written; the caller checks it fits. */
   write(chunk: Uint8Array): void {
     this.bytes.set(chunk, this.#filled);
-    this.#filled += chunk.byteLength;
+    this.advance(chunk.byteLength);
+  }
+
+  /**
+   * Counts the next `length` bytes as written: someone (a socket read) put them in place in
+   * `bytes` after those already written. The caller checks they fit.
+   */
+  advance(length: number): void {
+    this.#filled += length;
     if (this.#waiters.length === 0) return;
     const still: Waiter[] = [];
     for (const waiter of this.#waiters) {

@@ -18,7 +18,7 @@ import { rememberResultId } from '../results/result-id.ts';
 import type { OpenedResult } from '../results/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
-import { bulkReadInto } from './redis-bulk-read.ts';
+import { bulkReadInto, ChunkGoneError, type BulkReadTarget } from './redis-bulk-read.ts';
 import { KEYS } from './redis-keys.ts';
 import { isOutOfMemory } from './redis-unavailable.ts';
 import { withTimeLimit } from './time-limit.ts';
@@ -43,6 +43,14 @@ async function execAll(pipeline: ReturnType<Redis['pipeline']>, bytes: number, w
     if (error) throw error;
     return reply;
   });
+}
+
+/** Whole reads from this size on go over a connection of their own (redis-bulk-read.ts). */
+const BULK_READ_MIN_BYTES = 1024 * 1024;
+
+/** The keys of a blob's chunks, in order. */
+function chunkKeys(hash: string, meta: BlobMeta): string[] {
+  return Array.from({ length: meta.chunks }, (_, i) => KEYS.blobChunk(hash, i));
 }
 
 interface Held {
@@ -181,13 +189,19 @@ export class RedisBlobStore implements BlobStore {
     return { result, arriving: arrivingResult(result, fill) };
   }
 
+  /**
+   * Where to read a blob's bytes from the socket straight into the result (one copy): a Redis
+   * the client reaches directly, without TLS or key prefix. Null: read through the client.
+   */
+  #direct(): BulkReadTarget | null {
+    const { host, port, path, username, password, db, tls, keyPrefix, sentinels } = this.#redis.options;
+    return tls || keyPrefix || sentinels?.length ? null : { host, port, path, username, password, db };
+  }
+
   /** Writes the blob's chunks into `fill` in order, each as its reply comes. */
   async #follow(hash: string, meta: BlobMeta, fill: PayloadFill): Promise<void> {
-    const keys = Array.from({ length: meta.chunks }, (_, i) => KEYS.blobChunk(hash, i));
-    const { host, port, path, username, password, db, tls, keyPrefix, sentinels } = this.#redis.options;
-    // To a Redis the client reaches directly, without TLS or key prefix, the bytes go from the
-    // socket straight into the result (one copy); the rest go through the client.
-    if (!tls && !keyPrefix && !sentinels?.length) return bulkReadInto({ host, port, path, username, password, db }, keys, fill, transferLimitMs(fill.bytes.byteLength));
+    const direct = this.#direct();
+    if (direct) return bulkReadInto(direct, chunkKeys(hash, meta), fill, transferLimitMs(fill.bytes.byteLength));
     // Every GET is sent at once (one pipelined write); replies come back in order.
     const replies = Array.from({ length: meta.chunks }, (_, i) => this.#redis.getBuffer(KEYS.blobChunk(hash, i)));
     for (const reply of replies) reply.catch(() => {});
@@ -205,18 +219,44 @@ export class RedisBlobStore implements BlobStore {
   async #read(ref: BlobRef): Promise<StoredResult | null> {
     const meta = JSON.parse(ref.meta) as BlobMeta;
     const header = checkResultHeader(meta.header);
-    const pipeline = this.#redis.pipeline().pttl(KEYS.blob(ref.hash));
-    for (let i = 0; i < meta.chunks; i++) pipeline.getBuffer(KEYS.blobChunk(ref.hash, i));
-    const [life, ...chunks] = await execAll(pipeline, header.byteLength, 'reading a result from Redis');
-    // The header or a chunk gone (expired, or evicted by Redis's maxmemory policy): a miss.
-    if (typeof life !== 'number' || life === -2 || chunks.some((chunk) => !chunk)) return null;
     const payload = new SharedArrayBuffer(header.byteLength);
-    const bytes = new Uint8Array(payload);
-    chunks.forEach((chunk, i) => bytes.set(chunk as Buffer, i * meta.chunkBytes));
+    const life = await this.#readInto(ref.hash, meta, payload);
+    // The header or a chunk gone (expired, or evicted by Redis's maxmemory policy): a miss.
+    if (life === null) return null;
     const result = decodeResultFrame(header, payload as unknown as ArrayBuffer);
     rememberResultId(result, ref.hash);
     this.#keep(ref.hash, result, life);
     return result;
+  }
+
+  /**
+   * Reads every chunk of the blob into `payload`; resolves with the blob's remaining life (ms),
+   * or null when its header or a chunk is gone.
+   */
+  async #readInto(hash: string, meta: BlobMeta, payload: SharedArrayBuffer): Promise<number | null> {
+    // A connection of its own pays off for large blobs only; small ones ride the client's.
+    const direct = payload.byteLength >= BULK_READ_MIN_BYTES ? this.#direct() : null;
+    if (direct) {
+      const fill = new PayloadFill(payload.byteLength, payload);
+      const [life, whole] = await Promise.all([
+        withTimeLimit(this.#redis.pttl(KEYS.blob(hash)), transferLimitMs(0), 'reading a result from Redis'),
+        bulkReadInto(direct, chunkKeys(hash, meta), fill, transferLimitMs(payload.byteLength)).then(
+          () => true,
+          (error: Error) => {
+            if (error instanceof ChunkGoneError) return false;
+            throw error;
+          },
+        ),
+      ]);
+      return life === -2 || !whole ? null : life;
+    }
+    const pipeline = this.#redis.pipeline().pttl(KEYS.blob(hash));
+    for (let i = 0; i < meta.chunks; i++) pipeline.getBuffer(KEYS.blobChunk(hash, i));
+    const [life, ...chunks] = await execAll(pipeline, payload.byteLength, 'reading a result from Redis');
+    if (typeof life !== 'number' || life === -2 || chunks.some((chunk) => !chunk)) return null;
+    const bytes = new Uint8Array(payload);
+    chunks.forEach((chunk, i) => bytes.set(chunk as Buffer, i * meta.chunkBytes));
+    return life;
   }
 
   async touch(ref: BlobRef, ttlMs: number): Promise<boolean> {

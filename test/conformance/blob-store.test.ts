@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../core/scale/blob-store.ts';
 import { MemoryBlobStore } from './memory-blob-store.ts';
 import { CHUNK_BYTES, RedisBlobStore } from '../../core/scale/redis-blob-store.ts';
+import { KEYS } from '../../core/scale/redis-keys.ts';
 import { computeResultId, knownResultId } from '../../core/results/result-id.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
@@ -106,3 +107,12 @@ blobStoreCases('redis', () => ({
     if (keys.length > 0) await client.del(...keys);
   },
 }));
+
+describe('redis blob store, a blob of several chunks', () => {
+  it('reads as a miss, not an error, when one of its chunks is gone (read whole on a connection of its own)', async () => {
+    const store = new RedisBlobStore(client, null);
+    const ref = await store.put(RESULTS.large!(), 60_000);
+    await client.del(KEYS.blobChunk(ref.hash, 1));
+    expect(await store.get(ref)).toBeNull();
+  });
+});

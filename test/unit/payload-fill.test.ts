@@ -32,4 +32,17 @@ describe('PayloadFill', () => {
     // Bytes already in stay readable.
     await expect(fill.until(1)).resolves.toBeUndefined();
   });
+
+  it('counts bytes put in place by someone else (a socket read) as written, and wakes their readers', async () => {
+    const fill = new PayloadFill(6);
+    fill.write(Uint8Array.of(1, 2));
+    const waiting = fill.until(5);
+    fill.bytes.set([3, 4, 5], fill.filled);
+    fill.advance(3);
+    await waiting;
+    expect(fill.filled).toBe(5);
+    fill.write(Uint8Array.of(6));
+    expect(fill.complete).toBe(true);
+    expect([...fill.bytes]).toEqual([1, 2, 3, 4, 5, 6]);
+  });
 });
