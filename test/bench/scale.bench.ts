@@ -19,7 +19,7 @@
  *    everything else of the service included (heartbeats, health pings, BullMQ).
  */
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { ALLOCATOR_ENV } from '../../core/cli/allocator-env.ts';
@@ -42,6 +42,18 @@ function startPlainBlobRelay(redisUrl: string, env: NodeJS.ProcessEnv = {}): Pro
       if (match) resolve({ url: match[1]!, stop: () => child.kill() });
     });
     child.once('exit', (code) => reject(new Error(`plain-blob-relay.mjs exited with ${code}`)));
+  });
+}
+
+/**
+ * Downloads `url` in a child process of its own, counting bytes without keeping them: the
+ * client of a large transfer then has a fresh heap of its own, not this process's, which
+ * holds everything the load generator gathered (its garbage collection slowed every read).
+ */
+function downloadInChild(url: string): Promise<{ bytes: number; seconds: number }> {
+  const script = `const http = require('node:http'); const t = performance.now(); http.get(process.argv[1], (res) => { let bytes = 0; res.on('data', (c) => (bytes += c.length)); res.on('end', () => console.log(JSON.stringify({ bytes, seconds: (performance.now() - t) / 1000 }))); });`;
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', script, url], (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as { bytes: number; seconds: number })));
   });
 }
 
@@ -128,18 +140,25 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
         for (let c = 0; c < chunks; c++) pipeline.getBuffer(`vitrine:blob:${hash}:${c}`);
         await pipeline.exec();
         bareRates.push(256 / ((performance.now() - t) / 1000));
-        const bare = await download(`${passThrough.url}/${hash}?chunks=${chunks}`);
+        const bare = await downloadInChild(`${passThrough.url}/${hash}?chunks=${chunks}`);
         bareTripRates.push(bare.bytes / MiB / bare.seconds);
-        const mapped = await download(`${passThroughMapped.url}/${hash}?chunks=${chunks}&keep=${header.byteLength}`);
+        const mapped = await downloadInChild(`${passThroughMapped.url}/${hash}?chunks=${chunks}&keep=${header.byteLength}`);
         mappedTripRates.push(mapped.bytes / MiB / mapped.seconds);
-        const direct = await download(`${passThroughMapped.url}/${hash}?chunks=${chunks}&direct=${header.byteLength}`);
+        const direct = await downloadInChild(`${passThroughMapped.url}/${hash}?chunks=${chunks}&direct=${header.byteLength}`);
         directTripRates.push(direct.bytes / MiB / direct.seconds);
         const cold = await spawnHost([...common, '--redis', redis.url, '--compute', '0'], process.env.BENCH_COLD_PROFILE ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_COLD_PROFILE}`] } : {});
-        hosts.push(cold);
-        const coldDownload = await download(volume(cold.url));
+        // A host that never saw the result, not one that never served: a catalog and a small
+        // mesh first, as any host in service has (a process in its first second still
+        // compiles and collects its start-up in the background, costing the read a fifth).
+        await download(`${cold.url}/api/specimens/`);
+        await download(`${cold.url}/api/specimens/grid_mesh/data?params=${encodeURIComponent('{"triangles":2000}')}&room_id=bench-cold-warmup`);
+        const coldDownload = await downloadInChild(volume(cold.url));
         coldRates.push(coldDownload.bytes / MiB / coldDownload.seconds);
-        const warmDownload = await download(volume(cold.url));
+        const warmDownload = await downloadInChild(volume(cold.url));
         warmRate = Math.max(warmRate, warmDownload.bytes / MiB / warmDownload.seconds);
+        // Gone before the next round, its memory with it: three idle hosts each holding the
+        // 256 MiB would leave every later round fresh memory to fault in (costly in this VM).
+        await cold.stop();
       }
     } finally {
       passThrough.stop();
