@@ -153,8 +153,13 @@ describe('invoke through the relay', () => {
     expect(new Set(sizes).size).toBe(1);
     const workerLog = w1.logs().slice(before);
     expect(workerLog.match(/function=big_volume/g) ?? []).toHaveLength(1);
-    const stats = (await getJson(`${relay.url}/api/processing/cache/stats`)).body;
-    const entries = (stats.entries as unknown as Json[]).filter((e) => e.room_id === 'shared-room');
+    // The peers were sent the bytes as they crossed; the room's entry is written once the
+    // result's id (its content hash) is computed after the last byte, so it may come a moment later.
+    const entries = await eventually(async () => {
+      const stats = (await getJson(`${relay.url}/api/processing/cache/stats`)).body;
+      const found = (stats.entries as unknown as Json[]).filter((e) => e.room_id === 'shared-room');
+      return found.length > 0 ? found : undefined;
+    }, 'the room entry of the shared transfer');
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ function_name: 'w1:big_volume' });
   });
