@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
 import { buildFixturePlugins, FIXTURES, NO_PLUGINS, workerArgs } from './helpers/fixture-build.ts';
 import { catalogIds, eventually, killAll, registered, startHost, type HostProcess } from './helpers/host-process.ts';
+import { getJson, postJson, type Json } from './helpers/json-http.ts';
 
 let relay: HostProcess;
 let w1: HostProcess;
@@ -19,17 +20,6 @@ let w2: HostProcess;
 let plugins: { dir: string; cleanup: () => void };
 let w1Specimens: string;
 
-type Json = Record<string, unknown>;
-
-async function getJson(url: string): Promise<{ status: number; body: Json }> {
-  const res = await fetch(url);
-  return { status: res.status, body: (await res.json()) as Json };
-}
-
-async function postJson(url: string, payload: unknown): Promise<{ status: number; body: Json }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
-  return { status: res.status, body: (await res.json()) as Json };
-}
 
 
 beforeAll(async () => {

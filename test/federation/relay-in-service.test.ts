@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { buildFixturePlugins, FIXTURES, NO_PLUGINS, workerArgs } from './helpers/fixture-build.ts';
 import { catalogIds, eventually, killAll, registered, startHost, type HostProcess } from './helpers/host-process.ts';
+import { getJson, postJson, type Json } from './helpers/json-http.ts';
 
-type Json = Record<string, unknown>;
 const SPECIMENS_A = path.join(FIXTURES, 'specimens-a');
 const SPECIMENS_B = path.join(FIXTURES, 'specimens-b');
 
@@ -22,23 +22,13 @@ let relay: HostProcess;
 let other: HostProcess;
 let worker: HostProcess;
 
-async function getJson(url: string): Promise<{ status: number; body: Json }> {
-  const res = await fetch(url);
-  return { status: res.status, body: (await res.json()) as Json };
-}
-
-async function post(url: string, body: object): Promise<{ status: number; body: Json }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as Json };
-}
-
 async function functionNames(host: HostProcess): Promise<string[]> {
   return ((await (await fetch(`${host.url}/api/processing/functions`)).json()) as { name: string }[]).map((f) => f.name);
 }
 
 /** Starts a slow-box job on `host` in a room of its own; its id. */
 async function startSlow(host: HostProcess, steps: number, ms: number): Promise<string> {
-  const { status, body } = await post(`${host.url}/api/specimens/w1:slow-box/start`, { params: { steps, ms }, room_id: `room-${randomUUID()}` });
+  const { status, body } = await postJson(`${host.url}/api/specimens/w1:slow-box/start`, { params: { steps, ms }, room_id: `room-${randomUUID()}` });
   expect(status).toBe(200);
   return String(body.job_id);
 }
@@ -94,8 +84,8 @@ describe('a relay in a Redis service', () => {
   });
 
   it('runs the worker’s function through the other host: /invoke and /data answer what the worker computes', async () => {
-    const through = await post(`${other.url}/api/processing/invoke`, { function_name: 'w1:cube', kwargs: { size: 3 }, room_id: 'invoke-room' });
-    const direct = await post(`${worker.url}/api/processing/invoke`, { function_name: 'cube', kwargs: { size: 3 } });
+    const through = await postJson(`${other.url}/api/processing/invoke`, { function_name: 'w1:cube', kwargs: { size: 3 }, room_id: 'invoke-room' });
+    const direct = await postJson(`${worker.url}/api/processing/invoke`, { function_name: 'cube', kwargs: { size: 3 } });
     expect(through.status).toBe(200);
     expect(through.body.vertices).toEqual(direct.body.vertices);
     expect(through.body.indices).toEqual(direct.body.indices);
@@ -132,7 +122,7 @@ describe('a relay in a Redis service', () => {
     const relay2 = await startHost(['--relay', '--redis', redis.url, '--specimens', SPECIMENS_A, '--plugins', NO_PLUGINS]);
     await startHost(workerArgs(relay2.url, 'w2', plugins.dir, SPECIMENS_B));
     await registered(relay, 'w2:box');
-    const answers = await Promise.all([1, 2, 3, 4].map((size) => post(`${relay.url}/api/processing/invoke`, { function_name: 'w2:cube', kwargs: { size }, room_id: `w2-${size}` })));
+    const answers = await Promise.all([1, 2, 3, 4].map((size) => postJson(`${relay.url}/api/processing/invoke`, { function_name: 'w2:cube', kwargs: { size }, room_id: `w2-${size}` })));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(await functionNames(other)).toEqual(expect.arrayContaining(['w1:cube', 'w2:cube']));
     await relay2.kill('SIGKILL');
