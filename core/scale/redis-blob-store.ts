@@ -48,6 +48,15 @@ async function execAll(pipeline: ReturnType<Redis['pipeline']>, bytes: number, w
 /** Whole reads from this size on go over a connection of their own (redis-bulk-read.ts). */
 const BULK_READ_MIN_BYTES = 1024 * 1024;
 
+/**
+ * Where to read a blob's bytes on a connection of their own, straight into the result: a Redis
+ * the client reaches directly, without TLS, Sentinel or key prefix. Null: read through the client.
+ */
+function directTarget(redis: Redis): BulkReadTarget | null {
+  const { host, port, path, username, password, db, tls, keyPrefix, sentinels } = redis.options;
+  return tls || keyPrefix || sentinels?.length ? null : { host, port, path, username, password, db };
+}
+
 /** The keys of a blob's chunks, in order. */
 function chunkKeys(hash: string, meta: BlobMeta): string[] {
   return Array.from({ length: meta.chunks }, (_, i) => KEYS.blobChunk(hash, i));
@@ -61,6 +70,8 @@ interface Held {
 
 export class RedisBlobStore implements BlobStore {
   #redis: Redis;
+  /** Where large reads go on a connection of their own (null: through the client). */
+  #direct: BulkReadTarget | null;
   #budget: ResultBudget<StoredResult> | null;
   #local = new Map<string, Held>();
   #reading = new Map<string, Promise<StoredResult | null>>();
@@ -81,6 +92,7 @@ export class RedisBlobStore implements BlobStore {
    */
   constructor(redis: Redis, budget: ResultBudget<StoredResult> | null, keepMs = Number.POSITIVE_INFINITY, streamCold = true) {
     this.#redis = redis;
+    this.#direct = directTarget(redis);
     this.#streamCold = streamCold;
     this.#budget = budget;
     this.#keepMs = keepMs;
@@ -189,18 +201,9 @@ export class RedisBlobStore implements BlobStore {
     return { result, arriving: arrivingResult(result, fill) };
   }
 
-  /**
-   * Where to read a blob's bytes from the socket straight into the result (one copy): a Redis
-   * the client reaches directly, without TLS or key prefix. Null: read through the client.
-   */
-  #direct(): BulkReadTarget | null {
-    const { host, port, path, username, password, db, tls, keyPrefix, sentinels } = this.#redis.options;
-    return tls || keyPrefix || sentinels?.length ? null : { host, port, path, username, password, db };
-  }
-
   /** Writes the blob's chunks into `fill` in order, each as its reply comes. */
   async #follow(hash: string, meta: BlobMeta, fill: PayloadFill): Promise<void> {
-    const direct = this.#direct();
+    const direct = this.#direct;
     if (direct) return bulkReadInto(direct, chunkKeys(hash, meta), fill, transferLimitMs(fill.bytes.byteLength));
     // Every GET is sent at once (one pipelined write); replies come back in order.
     const replies = Array.from({ length: meta.chunks }, (_, i) => this.#redis.getBuffer(KEYS.blobChunk(hash, i)));
@@ -235,7 +238,7 @@ export class RedisBlobStore implements BlobStore {
    */
   async #readInto(hash: string, meta: BlobMeta, payload: SharedArrayBuffer): Promise<number | null> {
     // A connection of its own pays off for large blobs only; small ones ride the client's.
-    const direct = payload.byteLength >= BULK_READ_MIN_BYTES ? this.#direct() : null;
+    const direct = payload.byteLength >= BULK_READ_MIN_BYTES ? this.#direct : null;
     if (direct) {
       const fill = new PayloadFill(payload.byteLength, payload);
       const [life, whole] = await Promise.all([

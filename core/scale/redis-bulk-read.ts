@@ -96,12 +96,16 @@ export function bulkReadInto(target: BulkReadTarget, keys: string[], fill: Paylo
       }
       return undefined;
     };
+    /** `length` more bytes of the current reply are in the fill; its CRLF follows its last. */
+    const counted = (length: number): void => {
+      bulkLeft -= length;
+      if (bulkLeft === 0) crlfLeft = 2;
+    };
     /** `length` bytes of the current reply were read into the result where they belong. */
     const arrivedInPlace = (length: number): void => {
       if (settled) return;
       fill.advance(length);
-      bulkLeft -= length;
-      if (bulkLeft === 0) crlfLeft = 2;
+      counted(length);
     };
     const consume = (data: Buffer): void => {
       let at = 0;
@@ -109,9 +113,8 @@ export function bulkReadInto(target: BulkReadTarget, keys: string[], fill: Paylo
         if (bulkLeft > 0) {
           const take = Math.min(bulkLeft, data.length - at);
           fill.write(data.subarray(at, at + take));
-          bulkLeft -= take;
           at += take;
-          if (bulkLeft === 0) crlfLeft = 2;
+          counted(take);
         } else if (crlfLeft > 0) {
           const take = Math.min(crlfLeft, data.length - at);
           crlfLeft -= take;
