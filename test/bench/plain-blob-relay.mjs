@@ -6,77 +6,19 @@
  * - through ioredis (the default): each reply gathered into a buffer of its own, then written;
  *   with `&keep=BYTES` each is also copied into one buffer of that size, as a host keeping the
  *   result for its next reader must;
- * - `&direct=BYTES`: on a socket of its own, each read given the part of one buffer of that
- *   size where its bytes belong (the kernel writes them there), and that part written to the
- *   response: the bytes kept with no copy in this process at all, the fewest any host can do.
+ * - `&direct=BYTES`: with the host's own reader (redis-bulk-read.ts), whose socket reads land
+ *   in one buffer of that size where their bytes belong (the kernel writes them there), each
+ *   part written to the response as it lands: the bytes kept with no copy in this process at
+ *   all, the fewest any host can do. (Run with tsx's loader, `node --import tsx`, for it.)
  * argv[2] is the Redis URL. Prints `listening on <url>` once it listens.
  */
 import http from 'node:http';
-import net from 'node:net';
 import { Redis } from 'ioredis';
+import { PayloadFill } from '../../core/results/payload-fill.ts';
+import { bulkReadInto } from '../../core/scale/redis-bulk-read.ts';
 
 const redisUrl = new URL(process.argv[2]);
 const redis = new Redis(process.argv[2]);
-
-/** Reads the chunks' values into `into`, calling `arrived(from, to)` as bytes land; resolves at the end. */
-function readDirect(keys, into, arrived) {
-  return new Promise((resolve, reject) => {
-    const lineBuffer = Buffer.allocUnsafe(16 * 1024);
-    let filled = 0;
-    let left = -1;
-    let crlf = 0;
-    let line = '';
-    let done = 0;
-    const landed = (n) => {
-      arrived(filled, filled + n);
-      filled += n;
-      left -= n;
-      if (left === 0) crlf = 2;
-    };
-    const socket = net.connect({
-      host: redisUrl.hostname,
-      port: Number(redisUrl.port),
-      onread: {
-        buffer: () => (left > 0 ? into.subarray(filled, filled + Math.min(left, 1 << 20)) : lineBuffer),
-        callback: (n, buffer) => {
-          if (buffer.buffer === into.buffer) {
-            landed(n);
-            return true;
-          }
-          let at = 0;
-          while (at < n) {
-            if (left > 0) {
-              const take = Math.min(left, n - at);
-              into.set(lineBuffer.subarray(at, at + take), filled);
-              at += take;
-              landed(take);
-            } else if (crlf > 0) {
-              const take = Math.min(crlf, n - at);
-              crlf -= take;
-              at += take;
-              if (crlf === 0 && ++done === keys.length) {
-                socket.destroy();
-                resolve();
-              }
-            } else {
-              const newline = lineBuffer.indexOf(10, at);
-              const end = newline < 0 || newline >= n ? n : newline;
-              line += lineBuffer.toString('latin1', at, end);
-              at = end + (end < n ? 1 : 0);
-              if (end < n) {
-                left = Number(line.slice(1, -1));
-                line = '';
-              }
-            }
-          }
-          return true;
-        },
-      },
-    });
-    socket.on('error', reject);
-    socket.write(keys.map((key) => `*2\r\n$3\r\nGET\r\n$${Buffer.byteLength(key)}\r\n${key}\r\n`).join(''));
-  });
-}
 
 http
   .createServer(async (req, res) => {
@@ -86,8 +28,14 @@ http
     const keys = Array.from({ length: chunks }, (_, i) => `vitrine:blob:${hash}:${i}`);
     res.writeHead(200, { 'content-type': 'application/octet-stream' });
     if (url.searchParams.has('direct')) {
-      const into = new Uint8Array(new SharedArrayBuffer(Number(url.searchParams.get('direct'))));
-      await readDirect(keys, into, (from, to) => res.write(into.subarray(from, to)));
+      const bytes = Number(url.searchParams.get('direct'));
+      const fill = new PayloadFill(bytes, new SharedArrayBuffer(bytes));
+      const reading = bulkReadInto({ host: redisUrl.hostname, port: Number(redisUrl.port) }, keys, fill, 60_000);
+      for (let sent = 0; sent < bytes; sent = fill.filled) {
+        await fill.until(sent + 1);
+        res.write(fill.bytes.subarray(sent, fill.filled));
+      }
+      await reading;
       res.end();
       return;
     }

@@ -33,7 +33,7 @@ const MiB = 1024 * 1024;
 
 /** Starts plain-blob-relay.mjs against `redisUrl`; resolves with its URL and a stop function. */
 function startPlainBlobRelay(redisUrl: string, env: NodeJS.ProcessEnv = {}): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('plain-blob-relay.mjs', import.meta.url)), redisUrl], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('plain-blob-relay.mjs', import.meta.url)), redisUrl], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
