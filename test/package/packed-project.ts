@@ -1,16 +1,23 @@
 /**
  * @module packed-project
- * Test helper: packs this repository with `npm pack` (which compiles it), scaffolds a project
- * with the packed CLI's `vitrine init --vitrine <tarball>`, and installs it with npm (from the
- * npm cache where it can). Done once per test file; commands run in the project as a user
- * runs them.
+ * Test helper: packs this repository's compiled distribution with `npm pack`, scaffolds a
+ * project with the packed CLI's `vitrine init --vitrine <tarball>`, and installs it with npm
+ * (from the npm cache where it can). Done once per test file; commands run in the project as
+ * a user runs them.
+ *
+ * The pack skips `prepack`: recompiling would empty `build/dist/` while the other test files,
+ * running in parallel, use it (the compiled command, the SDK declarations plugins build
+ * against). It packs what `npm test` compiled just before, and refuses a distribution older
+ * than the sources.
  */
 import { execFile } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { DIST_DIR, sourceFiles } from '../../build/tools/compile/compile-paths.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 
 const run = promisify(execFile);
@@ -27,10 +34,25 @@ export interface PackedProject {
   exec(file: string, args: string[]): Promise<{ stdout: string; stderr: string }>;
 }
 
+/** Throws unless `build/dist/` is complete and newer than every source file it comes from. */
+function requireFreshDistribution(): void {
+  const marker = path.join(DIST_DIR, 'core/sdk/index.d.ts');
+  const compiledAt = (() => {
+    try {
+      return statSync(marker).mtimeMs;
+    } catch {
+      throw new Error(`${marker} is missing: run npm run compile before the package tests`);
+    }
+  })();
+  const newer = sourceFiles().find((file) => statSync(file).mtimeMs > compiledAt);
+  if (newer) throw new Error(`${path.relative(REPO, newer)} changed after the last compile: run npm run compile before the package tests`);
+}
+
 /** Packs, scaffolds and installs (about ten seconds with a warm npm cache). */
 export async function createPackedProject(name = 'my-shapes'): Promise<PackedProject> {
+  requireFreshDistribution();
   const root = await mkdtemp(path.join(tmpdir(), 'vitrine-journey-'));
-  await run('npm', ['pack', '--silent', '--pack-destination', root], { cwd: REPO });
+  await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', root], { cwd: REPO });
   const tarball = (await readdir(root)).find((file) => file.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack wrote no tarball into ${root}`);
   const extracted = path.join(root, 'unpacked');
