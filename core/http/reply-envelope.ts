@@ -35,7 +35,11 @@ export function sendEnvelope(reply: FastifyReply, envelope: EnvelopeParts, media
   reply.hijack();
   const res = reply.raw;
   // Headers set by hooks so far (CORS) go out too: writeHead bypasses the reply's own.
-  res.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': mediaType, 'content-length': envelope.byteLength });
+  // getHeaders() makes a new object each call, so it is completed in place.
+  const head = reply.getHeaders() as OutgoingHttpHeaders;
+  head['content-type'] = mediaType;
+  head['content-length'] = envelope.byteLength;
+  res.writeHead(200, head);
   res.cork();
   for (const part of envelope.parts) res.write(part);
   res.end();

@@ -7,7 +7,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { HostContext } from '../host-context.ts';
-import { functionOfSpecimen, specimenOr404, specimenSchema, specimenValues } from '../registry/specimen-functions.ts';
+import { functionOfSpecimen, specimenOr404, specimenQueryValues, specimenSchema, specimenValues } from '../registry/specimen-functions.ts';
+import type { SpecimenRecord } from '../catalog/specimen-record.ts';
+import type { FunctionEntry } from '../registry/function-entry.ts';
 import { checkInputs } from '../inputs/check-inputs.ts';
 import { isEmptyDelivery } from '../delivery/delivery-options.ts';
 import { formatEncoder } from '../delivery/formats.ts';
@@ -16,7 +18,6 @@ import { sendDelivery } from './reply-delivery.ts';
 import { sendStaticDelivery } from './send-static-delivery.ts';
 import { parseDeliveryObject, parseDeliveryQuery } from '../delivery/parse-delivery.ts';
 import { resolveDelivery } from '../delivery/request-delivery.ts';
-import { parseParamsQuery } from '../params/parse-params.ts';
 import { roomOf } from './request-input.ts';
 import { bodyOf, DELIVERY_OBJECT, idParams, PARAMS_OBJECT, PARAMS_QUERY, queryOf, ROOM_ID } from './route-inputs.ts';
 import { sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
@@ -44,7 +45,7 @@ async function serveData(
   request: FastifyRequest,
   reply: FastifyReply,
   id: string,
-  rawParams: () => Record<string, unknown>,
+  checkedValues: (record: SpecimenRecord, entry: FunctionEntry) => Record<string, unknown>,
   rawRoom: string | null | undefined,
   rawDelivery: () => DeliveryOptions,
 ): Promise<FastifyReply> {
@@ -52,7 +53,7 @@ async function serveData(
   const asked = rawDelivery();
   if (!record.is_dynamic) return sendStaticDelivery(ctx, reply, record, asked);
   const entry = functionOfSpecimen(ctx.functions, record);
-  const { values, inputs } = await checkInputs(ctx, entry, specimenSchema(ctx.functions, record), specimenValues(ctx.functions, record, entry, rawParams()));
+  const { values, inputs } = await checkInputs(ctx, entry, specimenSchema(ctx.functions, record), checkedValues(record, entry));
   const delivery = resolveDelivery(asked, entry.return_type, request.headers['user-agent'], ctx.options);
   const roomId = roomOf(ctx, rawRoom);
   // HEAD checks the specimen, parameters and room, and says what GET would send, without computing.
@@ -91,7 +92,7 @@ export async function specimenDataRoutes(app: FastifyInstance, opts: { ctx: Host
       request,
       reply,
       request.params.id,
-      () => parseParamsQuery(request.query.params, ctx.options.maxParamsLength),
+      (record, entry) => specimenQueryValues(ctx.functions, record, entry, request.query.params, ctx.options.maxParamsLength),
       request.query.room_id,
       () => parseDeliveryQuery(request.query),
     ),
@@ -99,6 +100,6 @@ export async function specimenDataRoutes(app: FastifyInstance, opts: { ctx: Host
 
   app.post<IdParams & { Body: DataBody }>('/api/specimens/:id/data', { compress: false, schema: POST_SCHEMA }, async (request, reply) => {
     const body = request.body;
-    return serveData(ctx, request, reply, request.params.id, () => body.params ?? {}, body.room_id, () => parseDeliveryObject(body.delivery));
+    return serveData(ctx, request, reply, request.params.id, (record, entry) => specimenValues(ctx.functions, record, entry, body.params ?? {}), body.room_id, () => parseDeliveryObject(body.delivery));
   });
 }

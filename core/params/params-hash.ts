@@ -19,8 +19,24 @@ const recent = new Map<string, string>();
 const RECENT_MAX = 1024;
 const RECENT_TEXT_MAX = 1024;
 
+/**
+ * Hashes of frozen values objects (query-values-memo.ts hands the same one to every request
+ * with the same text): nothing can change them, so their hash is made once.
+ */
+const ofFrozen = new WeakMap<object, string>();
+
 export function hashParams(params: Record<string, unknown>): string {
-  const text = stableStringify(params);
+  const frozen = Object.isFrozen(params);
+  if (frozen) {
+    const known = ofFrozen.get(params);
+    if (known !== undefined) return known;
+  }
+  const hex = hashText(stableStringify(params));
+  if (frozen) ofFrozen.set(params, hex);
+  return hex;
+}
+
+function hashText(text: string): string {
   let hex = recent.get(text);
   if (hex === undefined) {
     hex = hash('sha256', text, 'hex').slice(0, 32);

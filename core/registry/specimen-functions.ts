@@ -7,6 +7,8 @@
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { createHostError } from '../errors.ts';
+import { parseParamsQuery } from '../params/parse-params.ts';
+import { memoizedQueryValues } from '../params/query-values-memo.ts';
 import { refineSchema, resolveParams } from '../params/resolve-params.ts';
 import { valueParameterNames, type FunctionEntry } from './function-entry.ts';
 import type { FunctionRegistry } from './function-registry.ts';
@@ -50,4 +52,13 @@ export function specimenSchema(functions: FunctionLookup, record: SpecimenRecord
 /** Checked parameter values for a dynamic specimen request. */
 export function specimenValues(functions: FunctionLookup, record: SpecimenRecord, entry: FunctionEntry, params: Record<string, unknown>): Record<string, unknown> {
   return resolveParams(specimenSchema(functions, record), valueParameterNames(entry), { named: params }, entry.name);
+}
+
+/**
+ * Checked values for a GET request's `params` query text (JSON; absent or empty is `{}`),
+ * remembered per text: the same text sent again gets the same frozen values object.
+ */
+export function specimenQueryValues(functions: FunctionLookup, record: SpecimenRecord, entry: FunctionEntry, text: string | undefined, maxLength: number): Record<string, unknown> {
+  const schema = specimenSchema(functions, record);
+  return memoizedQueryValues(schema, text, () => resolveParams(schema, valueParameterNames(entry), { named: parseParamsQuery(text, maxLength) }, entry.name));
 }
