@@ -4,6 +4,10 @@
  * (or those whose file name contains the filter) one after another, calls its
  * `run(): Promise<{ name, lines }>`, and prints the lines. Benchmarks run sequentially so
  * they do not compete for the machine's cores.
+ *
+ * `npm run bench` compiles first and sets VITRINE_TEST_CLI=compiled, so every host, worker
+ * and build the benchmarks spawn is the compiled command that `npm start` and the installed
+ * package run (test/helpers/cli-path.ts), not the TypeScript sources through tsx's loader.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
