@@ -14,7 +14,7 @@ function schemaOf(defaultA: number) {
 }
 
 /** Checks `text` under `schema` through the memo, counting the checks that really ran. */
-function checker(schema: object) {
+function checker(schema: Record<string, unknown>) {
   let runs = 0;
   const values = (text: string | undefined) =>
     memoizedQueryValues(schema, text, () => {
