@@ -7,11 +7,13 @@
  *    p99 latency, and requests per second against a plain fastify route returning the same bytes;
  * 3. cache hits of a small (2,000-triangle, about 50 KB) mesh envelope at 50 connections with
  *    every operations feature on, against a bare node:http server sending the same bytes
- *    (target ≥ 0.95; the median of alternating rounds);
+ *    (target ≥ 0.95; the median of alternating rounds), and against one sending the host's
+ *    head as well, with each server's CPU per request;
  * 4. progress-poll p99 while two CPU-bound jobs run, against the same polls on an idle host
  *    (target ≤ 2x).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { REPO } from '../helpers/cli-path.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
@@ -19,23 +21,40 @@ import { download, fmt, percentile, startBenchHost } from './host-helpers.ts';
 
 void fixturePluginsDir;
 
-/** A child process serving `bytes` bytes on GET / with node:http or fastify; resolves its URL. */
-function startBaseline(kind: 'node' | 'fastify', bytesFromUrl: string): Promise<{ url: string; stop: () => void }> {
+/**
+ * A child process serving on GET / the bytes `bytesFromUrl` answers a request without
+ * Accept-Encoding: with node:http under a minimal head, with node:http under the same head
+ * the URL answered with (`node-same-head`: every header but Date and the connection ones),
+ * or with fastify. Resolves its URL and pid.
+ */
+function startBaseline(kind: 'node' | 'node-same-head' | 'fastify', bytesFromUrl: string): Promise<{ url: string; pid: number; stop: () => void }> {
+  const fetchBytes = `const get=(u)=>new Promise((ok,no)=>require('node:http').get(u,(r)=>{const c=[];r.on('data',(d)=>c.push(d));r.on('end',()=>ok({headers:r.headers,buf:Buffer.concat(c)}))}).on('error',no));`;
   const script =
     kind === 'node'
-      ? `const http=require('node:http');fetch(process.argv[1]).then(r=>r.arrayBuffer()).then(ab=>{const buf=Buffer.from(ab);const s=http.createServer((q,r)=>{r.writeHead(200,{'content-type':'application/octet-stream','content-length':buf.length});r.end(buf)});s.listen(0,'127.0.0.1',()=>console.log('listening on http://127.0.0.1:'+s.address().port))})`
-      : `const f=require('fastify')();fetch(process.argv[1]).then(r=>r.arrayBuffer()).then(async ab=>{const buf=Buffer.from(ab);f.get('/',async(q,r)=>r.type('application/octet-stream').send(buf));await f.listen({port:0,host:'127.0.0.1'});console.log('listening on http://127.0.0.1:'+f.server.address().port)})`;
+      ? `${fetchBytes}const http=require('node:http');get(process.argv[1]).then(({buf})=>{const s=http.createServer((q,r)=>{r.writeHead(200,{'content-type':'application/octet-stream','content-length':buf.length});r.end(buf)});s.listen(0,'127.0.0.1',()=>console.log('listening on http://127.0.0.1:'+s.address().port))})`
+      : kind === 'node-same-head'
+        ? `${fetchBytes}const http=require('node:http');get(process.argv[1]).then(({headers,buf})=>{const h={};for(const [k,v] of Object.entries(headers))if(!['date','connection','keep-alive'].includes(k))h[k]=v;const s=http.createServer((q,r)=>{r.writeHead(200,h);r.end(buf)});s.listen(0,'127.0.0.1',()=>console.log('listening on http://127.0.0.1:'+s.address().port))})`
+        : `${fetchBytes}const f=require('fastify')();get(process.argv[1]).then(async({buf})=>{f.get('/',async(q,r)=>r.type('application/octet-stream').send(buf));await f.listen({port:0,host:'127.0.0.1'});console.log('listening on http://127.0.0.1:'+f.server.address().port)})`;
   const child = spawn(process.execPath, ['-e', script, bytesFromUrl], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /listening on (\S+)/.exec(out);
-      if (m) resolve({ url: m[1]!, stop: () => child.kill('SIGKILL') });
+      if (m) resolve({ url: m[1]!, pid: child.pid!, stop: () => child.kill('SIGKILL') });
     });
     child.once('exit', (code) => reject(new Error(`baseline exited ${code}`)));
   });
 }
+
+/** CPU time (user and system) a process has used so far, in milliseconds (Linux /proc). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** The kernel's clock ticks per second, the unit of /proc/PID/stat times. */
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 /** Rounds of the small-hit comparison (each one run of each server). */
 const SMALL_ROUNDS = 5;
@@ -89,28 +108,47 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     // 3. Small mesh hits (a 2,000-triangle envelope of about 50 KB) at 50 connections, every
     // operations feature on (the defaults: metrics, CORS, allowed hosts, load shedding,
     // compression), against a bare node:http server sending the same bytes. Alternating
-    // rounds, the median ratio (the machine is shared).
+    // rounds, the median ratio (the machine is shared). A second bare server sends the host's
+    // own head too (CORS, Vary, X-Result-Id): the load generator parses every header line in
+    // JavaScript, so that ratio shows what the host's own work costs, apart from its headers.
+    // Server CPU per request is read from /proc for each.
     const smallUrl = `${host.url}/api/specimens/grid_mesh/data?params=${encodeURIComponent('{"triangles":2000}')}&room_id=bench-small`;
     const smallFirst = await download(smallUrl);
     const bare = await startBaseline('node', smallUrl);
+    const sameHead = await startBaseline('node-same-head', smallUrl);
     try {
+      const measure = async (url: string, pid: number) => {
+        const before = cpuMs(pid);
+        const result = await cannon(url);
+        return { result, cpuPerRequest: (cpuMs(pid) - before) / result.requests.total };
+      };
       await cannon(smallUrl);
       await cannon(bare.url);
-      const rounds: { ours: autocannon.Result; plain: autocannon.Result }[] = [];
+      await cannon(sameHead.url);
+      type Measured = Awaited<ReturnType<typeof measure>>;
+      const rounds: { ours: Measured; plain: Measured; head: Measured }[] = [];
       for (let i = 0; i < SMALL_ROUNDS; i++) {
-        const plainFirst = i % 2 === 1;
-        const plain = plainFirst ? await cannon(bare.url) : null;
-        const ours = await cannon(smallUrl);
-        rounds.push({ ours, plain: plain ?? (await cannon(bare.url)) });
+        // Each round in another order, so no server always runs first.
+        const order = [['ours', smallUrl, host.child.pid!], ['plain', bare.url, bare.pid], ['head', sameHead.url, sameHead.pid]] as const;
+        const round: Partial<Record<'ours' | 'plain' | 'head', Measured>> = {};
+        for (let k = 0; k < order.length; k++) {
+          const [name, url, pid] = order[(k + i) % order.length]!;
+          round[name] = await measure(url, pid);
+        }
+        rounds.push(round as { ours: Measured; plain: Measured; head: Measured });
       }
-      const ratios = rounds.map((r) => r.ours.requests.average / r.plain.requests.average);
-      const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
-      const at = rounds[ratios.indexOf(median)]!;
+      const ratios = rounds.map((r) => r.ours.result.requests.average / r.plain.result.requests.average);
+      const headRatios = rounds.map((r) => r.ours.result.requests.average / r.head.result.requests.average);
+      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+      const at = rounds[ratios.indexOf(median(ratios))]!;
+      const us = (pick: (r: (typeof rounds)[number]) => Measured) => fmt(median(rounds.map((r) => pick(r).cpuPerRequest)) * 1000, 0);
       lines.push(
-        `small mesh envelope (${smallFirst.bytes} bytes) cache hits, 50 connections, 8 s, every operations feature on: vitrine ${fmt(at.ours.requests.average, 0)} req/s p99 ${at.ours.latency.p99} ms; bare node:http ${fmt(at.plain.requests.average, 0)} req/s p99 ${at.plain.latency.p99} ms; req/s ratio ${fmt(median)} (target >= 0.95; median of ${SMALL_ROUNDS} alternating rounds: ${ratios.map((r) => fmt(r)).join(', ')}); errors ${rounds.reduce((n, r) => n + r.ours.errors + r.ours.non2xx, 0)}`,
+        `small mesh envelope (${smallFirst.bytes} bytes) cache hits, 50 connections, 8 s, every operations feature on: vitrine ${fmt(at.ours.result.requests.average, 0)} req/s p99 ${at.ours.result.latency.p99} ms; bare node:http ${fmt(at.plain.result.requests.average, 0)} req/s p99 ${at.plain.result.latency.p99} ms; req/s ratio ${fmt(median(ratios))} (target >= 0.95; median of ${SMALL_ROUNDS} alternating rounds: ${ratios.map((r) => fmt(r)).join(', ')}); errors ${rounds.reduce((n, r) => n + r.ours.result.errors + r.ours.result.non2xx, 0)}`,
+        `same, against a bare node:http server sending the host's own head and body: req/s ratio ${fmt(median(headRatios))} (rounds: ${headRatios.map((r) => fmt(r)).join(', ')}); server CPU per request (medians): vitrine ${us((r) => r.ours)} us, bare ${us((r) => r.plain)} us, bare with the host's head ${us((r) => r.head)} us`,
       );
     } finally {
       bare.stop();
+      sameHead.stop();
     }
 
     // 4. Progress polls, idle vs two CPU-bound jobs.
