@@ -21,7 +21,7 @@ const MAX_TEXT_LENGTH = 1024;
 const bySchema = new WeakMap<object, Map<string, Values>>();
 
 /** Freezes a JSON value and everything in it. */
-export function deepFreeze<T>(value: T): T {
+function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const inner of Object.values(value)) deepFreeze(inner);

@@ -59,6 +59,5 @@ export function specimenValues(functions: FunctionLookup, record: SpecimenRecord
  * remembered per text: the same text sent again gets the same frozen values object.
  */
 export function specimenQueryValues(functions: FunctionLookup, record: SpecimenRecord, entry: FunctionEntry, text: string | undefined, maxLength: number): Record<string, unknown> {
-  const schema = specimenSchema(functions, record);
-  return memoizedQueryValues(schema, text, () => resolveParams(schema, valueParameterNames(entry), { named: parseParamsQuery(text, maxLength) }, entry.name));
+  return memoizedQueryValues(specimenSchema(functions, record), text, () => specimenValues(functions, record, entry, parseParamsQuery(text, maxLength)));
 }
