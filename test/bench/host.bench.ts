@@ -16,10 +16,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { REPO } from '../helpers/cli-path.ts';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { download, fmt, percentile, startBenchHost } from './host-helpers.ts';
-
-void fixturePluginsDir;
 
 /**
  * A child process serving on GET / the bytes `bytesFromUrl` answers a request without
@@ -29,12 +26,13 @@ void fixturePluginsDir;
  */
 function startBaseline(kind: 'node' | 'node-same-head' | 'fastify', bytesFromUrl: string): Promise<{ url: string; pid: number; stop: () => void }> {
   const fetchBytes = `const get=(u)=>new Promise((ok,no)=>require('node:http').get(u,(r)=>{const c=[];r.on('data',(d)=>c.push(d));r.on('end',()=>ok({headers:r.headers,buf:Buffer.concat(c)}))}).on('error',no));`;
+  const listening = (port: string) => `console.log('listening on http://127.0.0.1:'+${port})`;
+  // node:http with the URL's own head (but Date and the connection headers), or a minimal one.
+  const head = kind === 'node-same-head' ? `Object.fromEntries(Object.entries(headers).filter(([k])=>!['date','connection','keep-alive'].includes(k)))` : `{'content-type':'application/octet-stream','content-length':buf.length}`;
   const script =
-    kind === 'node'
-      ? `${fetchBytes}const http=require('node:http');get(process.argv[1]).then(({buf})=>{const s=http.createServer((q,r)=>{r.writeHead(200,{'content-type':'application/octet-stream','content-length':buf.length});r.end(buf)});s.listen(0,'127.0.0.1',()=>console.log('listening on http://127.0.0.1:'+s.address().port))})`
-      : kind === 'node-same-head'
-        ? `${fetchBytes}const http=require('node:http');get(process.argv[1]).then(({headers,buf})=>{const h={};for(const [k,v] of Object.entries(headers))if(!['date','connection','keep-alive'].includes(k))h[k]=v;const s=http.createServer((q,r)=>{r.writeHead(200,h);r.end(buf)});s.listen(0,'127.0.0.1',()=>console.log('listening on http://127.0.0.1:'+s.address().port))})`
-        : `${fetchBytes}const f=require('fastify')();get(process.argv[1]).then(async({buf})=>{f.get('/',async(q,r)=>r.type('application/octet-stream').send(buf));await f.listen({port:0,host:'127.0.0.1'});console.log('listening on http://127.0.0.1:'+f.server.address().port)})`;
+    kind === 'fastify'
+      ? `${fetchBytes}const f=require('fastify')();get(process.argv[1]).then(async({buf})=>{f.get('/',async(q,r)=>r.type('application/octet-stream').send(buf));await f.listen({port:0,host:'127.0.0.1'});${listening('f.server.address().port')}})`
+      : `${fetchBytes}const http=require('node:http');get(process.argv[1]).then(({headers,buf})=>{const h=${head};const s=http.createServer((q,r)=>{r.writeHead(200,h);r.end(buf)});s.listen(0,'127.0.0.1',()=>${listening('s.address().port')})})`;
   const child = spawn(process.execPath, ['-e', script, bytesFromUrl], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';

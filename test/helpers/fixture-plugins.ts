@@ -7,7 +7,6 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-
 import { CLI, REPO } from './cli-path.ts';
 const run = promisify(execFile);
 

@@ -11,7 +11,7 @@
  * than the sources.
  */
 import { execFile } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,14 +36,10 @@ export interface PackedProject {
 
 /** Throws unless `build/dist/` is complete and newer than every source file it comes from. */
 function requireFreshDistribution(): void {
+  // The declarations are the compile's last step.
   const marker = path.join(DIST_DIR, 'core/sdk/index.d.ts');
-  const compiledAt = (() => {
-    try {
-      return statSync(marker).mtimeMs;
-    } catch {
-      throw new Error(`${marker} is missing: run npm run compile before the package tests`);
-    }
-  })();
+  if (!existsSync(marker)) throw new Error(`${marker} is missing: run npm run compile before the package tests`);
+  const compiledAt = statSync(marker).mtimeMs;
   const newer = sourceFiles().find((file) => statSync(file).mtimeMs > compiledAt);
   if (newer) throw new Error(`${path.relative(REPO, newer)} changed after the last compile: run npm run compile before the package tests`);
 }
