@@ -51,7 +51,13 @@ export interface PluginManifest {
   $comment: string;
   manifest_version: typeof MANIFEST_VERSION;
   plugin: string;
-  /** The ESM bundle, relative to the bundle folder. */
+  /**
+   * What the functions run in: absent (or `node`) for a TypeScript plugin, whose `bundle` is the
+   * ESM bundle; `python` for a Python plugin, whose `bundle` is its `plugin.py` (the folder holds
+   * the plugin's own files beside it).
+   */
+  runtime?: 'node' | 'python';
+  /** The entry file, relative to the bundle folder. */
   bundle: string;
   functions: ManifestFunction[];
   specimens: ManifestSpecimen[];
