@@ -21,7 +21,7 @@ export interface OnePluginBuild {
 
 /** Builds the plugin whose `index.ts` is in `pluginDir`. */
 export async function buildPluginInMemory(pluginDir: string): Promise<OnePluginBuild> {
-  const plugin = { name: path.basename(pluginDir), dir: pluginDir, entry: path.join(pluginDir, 'index.ts') };
+  const plugin = { name: path.basename(pluginDir), dir: pluginDir, entry: path.join(pluginDir, 'index.ts'), runtime: 'node' as const };
   const diagnostics: BuildDiagnostic[] = [];
   const [analysis] = analyzePlugins([plugin], diagnostics);
   const bundle = await bundlePlugin(plugin, path.join(pluginDir, '.vitrine-test'), diagnostics);

@@ -1,9 +1,11 @@
 /**
  * @module build-plugins
  * The build itself, without the command line: finds the plugins of a source folder, reads
- * their signatures with one ts-morph Project (and type-checks them with it), checks names across plugins, bundles them with
- * esbuild (in parallel), and returns every plugin's bundle folder in memory plus every
- * diagnostic. Nothing is written here (see output/write-output.ts and output/check-output.ts).
+ * the TypeScript ones' signatures with one ts-morph Project (and type-checks them with it) and
+ * the Python ones' with one run of a Python interpreter (build/python/), checks names across
+ * plugins, bundles the TypeScript ones with esbuild (in parallel; a Python plugin's bundle is
+ * its own files), and returns every plugin's bundle folder in memory plus every diagnostic.
+ * Nothing is written here (see output/write-output.ts and output/check-output.ts).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,10 +15,19 @@ import { BUNDLE_FILE } from './bundle/esbuild-options.ts';
 import { renderManifest, toManifest } from './manifest/write-manifest.ts';
 import type { PluginOutput } from './output/plugin-output.ts';
 import { analyzePlugin, type PluginAnalysis } from './plugins/analyze-plugin.ts';
-import { findPlugins, PLUGIN_NAME_PATTERN, type PluginSource } from './plugins/find-plugins.ts';
+import { checkPluginFolder } from './plugins/check-plugin-folder.ts';
+import { findPlugins, type PluginSource } from './plugins/find-plugins.ts';
 import { createBuildProject } from './project/create-project.ts';
 import { collectTypeErrors } from './diagnostics/type-errors.ts';
+import { analyzePythonPlugins } from './python/analyze-python-plugins.ts';
+import { collectPythonFiles } from './python/python-bundle-files.ts';
+import { resolvePython } from './python/python-interpreter.ts';
 import { createParamParser } from './schema/create-param-parser.ts';
+
+export interface BuildOptions {
+  /** The interpreter that reads Python plugins. @defaultValue `VITRINE_PYTHON`, else `python3` */
+  python?: string;
+}
 
 export interface BuildResult {
   /** Built plugins in name order (empty for the failing ones' outputs when there are errors). */
@@ -24,13 +35,20 @@ export interface BuildResult {
   diagnostics: BuildDiagnostic[];
 }
 
-/** Reads the signatures and specimens of `plugins` (no bundling). */
-export function analyzePlugins(plugins: PluginSource[], diagnostics: BuildDiagnostic[]): PluginAnalysis[] {
+/**
+ * Reads the signatures and specimens of `plugins` (TypeScript ones; no bundling). Names are
+ * checked across them and `others`, the build's Python plugins, in plugin name order.
+ */
+export function analyzePlugins(plugins: PluginSource[], diagnostics: BuildDiagnostic[], others: PluginAnalysis[] = []): PluginAnalysis[] {
+  if (plugins.length === 0) {
+    checkUniqueNames(others, diagnostics);
+    return [];
+  }
   const project = createBuildProject();
   for (const plugin of plugins) project.addSourceFileAtPath(plugin.entry);
   const chain = createParamParser();
   const analyses = plugins.map((plugin) => analyzePlugin(project, plugin, chain, diagnostics));
-  checkUniqueNames(analyses, diagnostics);
+  checkUniqueNames([...analyses, ...others].sort((a, b) => (a.plugin.name < b.plugin.name ? -1 : a.plugin.name > b.plugin.name ? 1 : 0)), diagnostics);
   collectTypeErrors(project, plugins, diagnostics);
   return analyses;
 }
@@ -57,24 +75,28 @@ export function checkUniqueNames(analyses: PluginAnalysis[], diagnostics: BuildD
 }
 
 /** Builds every plugin folder of `srcDir` for the output directory `outDir`. */
-export async function buildPlugins(srcDir: string, outDir: string): Promise<BuildResult> {
+export async function buildPlugins(srcDir: string, outDir: string, options: BuildOptions = {}): Promise<BuildResult> {
   const diagnostics: BuildDiagnostic[] = [];
-  const found = findPlugins(srcDir);
-  const plugins = found.filter((plugin) => {
-    if (PLUGIN_NAME_PATTERN.test(plugin.name)) return true;
-    diagnostics.push(createDiagnostic('VITRINE_PLUGIN_400', { file: plugin.entry, line: 1, column: 1 }, `plugin folder '${plugin.name}' must use letters, digits, '.', '_' and '-', starting with a letter or digit`, { plugin: plugin.name }));
-    return false;
-  });
-  const analyses = analyzePlugins(plugins, diagnostics);
-  const bundles = await Promise.all(plugins.map((plugin) => bundlePlugin(plugin, path.join(outDir, plugin.name), diagnostics)));
-  return { plugins: analyses.map((analysis, index) => toPluginOutput(analysis, bundles[index] ?? null)), diagnostics };
+  const plugins = findPlugins(srcDir).filter((plugin) => checkPluginFolder(plugin, diagnostics));
+  const node = plugins.filter((plugin) => plugin.runtime === 'node');
+  const python = await analyzePythonPlugins(plugins.filter((plugin) => plugin.runtime === 'python'), resolvePython(options.python), diagnostics);
+  const analyses = analyzePlugins(node, diagnostics, python);
+  const bundles = await Promise.all(node.map((plugin) => bundlePlugin(plugin, path.join(outDir, plugin.name), diagnostics)));
+  const outputs = new Map<string, PluginOutput>();
+  analyses.forEach((analysis, index) => outputs.set(analysis.plugin.name, toPluginOutput(analysis, bundles[index] ?? null)));
+  for (const analysis of python) outputs.set(analysis.plugin.name, toPluginOutput(analysis, null, collectPythonFiles(analysis.plugin.dir)));
+  return { plugins: plugins.map((plugin) => outputs.get(plugin.name)!), diagnostics };
 }
 
-/** A plugin's bundle folder in memory: bundle, manifest and thumbnails. */
-export function toPluginOutput(analysis: PluginAnalysis, bundle: Buffer | null): PluginOutput {
-  const files = new Map<string, Buffer>();
-  files.set(BUNDLE_FILE, bundle ?? Buffer.alloc(0));
-  files.set('manifest.json', Buffer.from(renderManifest(toManifest(analysis.plugin.name, analysis.functions, analysis.specimens))));
+/**
+ * A plugin's bundle folder in memory: the code (a TypeScript plugin's esbuild bundle, or a
+ * Python plugin's own files), the manifest and the thumbnails.
+ */
+export function toPluginOutput(analysis: PluginAnalysis, bundle: Buffer | null, pluginFiles?: Map<string, Buffer>): PluginOutput {
+  const { runtime } = analysis.plugin;
+  const files = new Map<string, Buffer>(pluginFiles);
+  if (runtime === 'node') files.set(BUNDLE_FILE, bundle ?? Buffer.alloc(0));
+  files.set('manifest.json', Buffer.from(renderManifest(toManifest(analysis.plugin.name, analysis.functions, analysis.specimens, runtime))));
   for (const thumbnail of analysis.thumbnails) files.set(thumbnail.bundlePath, readFileSync(thumbnail.source));
   return { name: analysis.plugin.name, files, functionCount: analysis.functions.length, specimenCount: analysis.specimens.length, notes: analysis.notes };
 }

@@ -3,21 +3,26 @@
  * The build of `vitrine dev`: one ts-morph Project and one esbuild context per plugin stay
  * warm between builds, so rebuilding the plugin whose file was saved re-reads only that
  * plugin's sources (the type checker reuses everything else) and bundles incrementally. Names
- * are checked across plugins against the last analysis of the others.
+ * are checked across plugins against the last analysis of the others. A Python plugin is read
+ * again by the interpreter (a fraction of a TypeScript rebuild) and its files collected anew.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { context, type BuildContext } from 'esbuild';
 import type { Project } from 'ts-morph';
-import { checkUniqueNames, toPluginOutput } from '../build-plugins.ts';
+import { checkUniqueNames, toPluginOutput, type BuildOptions } from '../build-plugins.ts';
 import { reportBundleFailure } from '../bundle/bundle-plugin.ts';
 import { pluginEsbuildOptions } from '../bundle/esbuild-options.ts';
-import { createDiagnostic, type BuildDiagnostic } from '../diagnostics/build-diagnostic.ts';
+import type { BuildDiagnostic } from '../diagnostics/build-diagnostic.ts';
 import { collectTypeErrors } from '../diagnostics/type-errors.ts';
 import type { PluginOutput } from '../output/plugin-output.ts';
 import { analyzePlugin, type PluginAnalysis } from '../plugins/analyze-plugin.ts';
-import { findPlugins, PLUGIN_NAME_PATTERN, type PluginSource } from '../plugins/find-plugins.ts';
+import { checkPluginFolder } from '../plugins/check-plugin-folder.ts';
+import { findPlugins, pluginSourceOf, type PluginSource } from '../plugins/find-plugins.ts';
 import { createBuildProject } from '../project/create-project.ts';
+import { analyzePythonPlugins } from '../python/analyze-python-plugins.ts';
+import { collectPythonFiles } from '../python/python-bundle-files.ts';
+import { resolvePython } from '../python/python-interpreter.ts';
 import { createParamParser } from '../schema/create-param-parser.ts';
 import type { ParamChain } from '../schema/param-parser.ts';
 
@@ -38,10 +43,12 @@ export class IncrementalBuilder {
   readonly #analyses = new Map<string, PluginAnalysis>();
   /** Every source file each plugin's last bundle read (absolute paths), shared code included. */
   readonly #inputs = new Map<string, Set<string>>();
+  readonly #python: string;
 
-  constructor(srcDir: string, outDir: string) {
+  constructor(srcDir: string, outDir: string, options: BuildOptions = {}) {
     this.#srcDir = srcDir;
     this.#outDir = outDir;
+    this.#python = resolvePython(options.python);
   }
 
   /** The plugin folders SRC holds now. */
@@ -61,12 +68,14 @@ export class IncrementalBuilder {
     const relative = path.relative(this.#srcDir, path.resolve(this.#srcDir, file));
     if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return null;
     const [first, ...rest] = relative.split(path.sep);
+    // Bytecode caches change whenever Python imports a plugin (its tests do): no source changed.
+    if (rest.some((part) => part === '__pycache__') || /\.py[co]$/.test(relative)) return null;
     return rest.length > 0 && first ? first : null;
   }
 
-  /** True when SRC still has a plugin folder `name` (with its index.ts). */
+  /** True when SRC still has a plugin folder `name` (with its index.ts or plugin.py). */
   exists(name: string): boolean {
-    return existsSync(path.join(this.#srcDir, name, 'index.ts'));
+    return pluginSourceOf(this.#srcDir, name) !== null;
   }
 
   /** The plugins whose last bundle read `file` (a change to shared code rebuilds them all). */
@@ -82,12 +91,10 @@ export class IncrementalBuilder {
 
   /** Rebuilds plugin `name` from what is on disk now. */
   async build(name: string): Promise<PluginBuild> {
-    const plugin: PluginSource = { name, dir: path.join(this.#srcDir, name), entry: path.join(this.#srcDir, name, 'index.ts') };
+    const plugin: PluginSource = pluginSourceOf(this.#srcDir, name) ?? { name, dir: path.join(this.#srcDir, name), entry: path.join(this.#srcDir, name, 'index.ts'), runtime: 'node' };
     const diagnostics: BuildDiagnostic[] = [];
-    if (!PLUGIN_NAME_PATTERN.test(name)) {
-      diagnostics.push(createDiagnostic('VITRINE_PLUGIN_400', { file: plugin.entry, line: 1, column: 1 }, `plugin folder '${name}' must use letters, digits, '.', '_' and '-', starting with a letter or digit`, { plugin: name }));
-      return { name, output: null, diagnostics };
-    }
+    if (!checkPluginFolder(plugin, diagnostics)) return { name, output: null, diagnostics };
+    if (plugin.runtime === 'python') return this.#buildPython(plugin);
     const analysis = this.#analyze(plugin, diagnostics);
     const bundle = await this.#bundle(plugin, diagnostics);
     if (diagnostics.length > 0) return { name, output: null, diagnostics };
@@ -106,13 +113,30 @@ export class IncrementalBuilder {
     }
     if (!this.#project.getSourceFile(plugin.entry)) this.#project.addSourceFileAtPath(plugin.entry);
     const analysis = analyzePlugin(this.#project, plugin, this.#chain, diagnostics);
-    const others = [...this.#analyses.values()].filter((other) => other.plugin.name !== plugin.name);
-    // Only this plugin's clashes: the others were checked when they were built.
-    const clashes: BuildDiagnostic[] = [];
-    checkUniqueNames([...others, analysis], clashes);
-    diagnostics.push(...clashes.filter((d) => d.plugin === plugin.name));
+    this.#checkNames(analysis, diagnostics);
     collectTypeErrors(this.#project, [plugin], diagnostics);
     return analysis;
+  }
+
+  /** Only this plugin's clashes: the others were checked when they were built. */
+  #checkNames(analysis: PluginAnalysis, diagnostics: BuildDiagnostic[]): void {
+    const others = [...this.#analyses.values()].filter((other) => other.plugin.name !== analysis.plugin.name);
+    const clashes: BuildDiagnostic[] = [];
+    checkUniqueNames([...others, analysis], clashes);
+    diagnostics.push(...clashes.filter((d) => d.plugin === analysis.plugin.name));
+  }
+
+  async #buildPython(plugin: PluginSource): Promise<PluginBuild> {
+    const diagnostics: BuildDiagnostic[] = [];
+    const [analysis] = await analyzePythonPlugins([plugin], this.#python, diagnostics);
+    this.#checkNames(analysis!, diagnostics);
+    // A folder that was a TypeScript plugin before holds no bundle to keep warm any more.
+    await this.#contexts.get(plugin.name)?.dispose();
+    this.#contexts.delete(plugin.name);
+    this.#inputs.delete(plugin.name);
+    if (diagnostics.length > 0) return { name: plugin.name, output: null, diagnostics };
+    this.#analyses.set(plugin.name, analysis!);
+    return { name: plugin.name, output: toPluginOutput(analysis!, null, collectPythonFiles(plugin.dir)), diagnostics };
   }
 
   async #bundle(plugin: PluginSource, diagnostics: BuildDiagnostic[]): Promise<Buffer | null> {

@@ -40,6 +40,11 @@ export function locationOf(node: Node): SourceLocation {
   return { file: sourceFile.getFilePath(), line, column };
 }
 
+/** Where `at` points: a ts-morph node's start, or a location as given (a Python plugin's). */
+export function locate(at: Node | SourceLocation): SourceLocation {
+  return 'file' in at && typeof at.file === 'string' ? at : locationOf(at as Node);
+}
+
 /** Creates a diagnostic at `at` (a node, a location, or null when no source applies). */
 export function createDiagnostic(
   code: DiagnosticCode,
@@ -47,8 +52,7 @@ export function createDiagnostic(
   message: string,
   subject: DiagnosticSubject,
 ): BuildDiagnostic {
-  const location = at === null ? null : 'file' in at && typeof at.file === 'string' ? at : locationOf(at as Node);
-  return { code, message, location, ...subject };
+  return { code, message, location: at === null ? null : locate(at), ...subject };
 }
 
 /** The catalogued title of a code, e.g. `unsupported parameter type`. */

@@ -15,6 +15,7 @@ export const DIAGNOSTIC_CODES = {
   VITRINE_SCHEMA_106: 'destructured or rest parameter',
   VITRINE_SCHEMA_107: 'injected parameter given twice',
   VITRINE_SCHEMA_108: 'item count on a parameter that is not an array',
+  VITRINE_SCHEMA_109: 'parameter the host cannot pass by name',
   VITRINE_FUNCTION_200: 'return type is not a result type',
   VITRINE_FUNCTION_201: 'duplicate function name',
   VITRINE_SPECIMEN_300: 'specimens declaration is not a literal',
@@ -26,6 +27,8 @@ export const DIAGNOSTIC_CODES = {
   VITRINE_SPECIMEN_306: 'invalid specimen field',
   VITRINE_PLUGIN_400: 'invalid plugin folder name',
   VITRINE_PLUGIN_401: 'bundling failed',
+  VITRINE_PLUGIN_402: 'plugin folder has both index.ts and plugin.py',
+  VITRINE_PLUGIN_403: 'Python plugin could not be read',
 } as const satisfies Record<string, string>;
 
 /** A build error code of our own, e.g. `VITRINE_SCHEMA_100`. */

@@ -5,7 +5,7 @@
  */
 import type { Node } from 'ts-morph';
 import type { ManifestSpecimen } from '../../core/registry/manifest-types.ts';
-import { createDiagnostic, locationOf, type BuildDiagnostic, type SourceLocation } from '../diagnostics/build-diagnostic.ts';
+import { createDiagnostic, locate, type BuildDiagnostic, type SourceLocation } from '../diagnostics/build-diagnostic.ts';
 import type { DiagnosticCode } from '../diagnostics/diagnostic-codes.ts';
 import type { DeclaredSpecimen } from '../specimens/read-specimens.ts';
 import { resolveThumbnail } from '../specimens/resolve-thumbnail.ts';
@@ -31,7 +31,7 @@ export function analyzeSpecimens(declared: DeclaredSpecimen[], registered: Set<s
   const ids = new Set<string>();
   const locations = new Map<string, SourceLocation>();
   for (const specimen of declared) {
-    const at = (field: string): Node => specimen.fieldNodes.get(field) ?? specimen.node;
+    const at = (field: string): Node | SourceLocation => specimen.fieldNodes.get(field) ?? specimen.node;
     const fail = (code: DiagnosticCode, field: string, message: string): void => {
       diagnostics.push(createDiagnostic(code, at(field), message, { plugin, functionName: specimen.function }));
     };
@@ -51,7 +51,7 @@ export function analyzeSpecimens(declared: DeclaredSpecimen[], registered: Set<s
     if (thumbnail.kind === 'missing') fail('VITRINE_SPECIMEN_305', 'thumbnail', `thumbnail '${specimen.thumbnail}' of specimen '${specimen.id}' does not exist (looked for ${thumbnail.source})`);
     if (diagnostics.length > before) continue;
     if (thumbnail.kind === 'file') thumbnails.set(thumbnail.bundlePath, { source: thumbnail.source, bundlePath: thumbnail.bundlePath });
-    locations.set(specimen.id, locationOf(at('id')));
+    locations.set(specimen.id, locate(at('id')));
     specimens.push({
       id: specimen.id,
       function_name: specimen.function,

@@ -29,7 +29,11 @@ export function acceptsItemCounts(fragment: SchemaFragment): boolean {
   return fragment.type === 'array' && fragment['prefixItems'] === undefined;
 }
 
-function withBounds(fragment: SchemaFragment, bounds: Bounds): SchemaFragment {
+/** The values of bounds and item counts, wherever they were written (a doc tag, a Python marker). */
+type BoundValues = Pick<Bounds, 'minimum' | 'maximum'>;
+type CountValues = Pick<ItemCounts, 'minItems' | 'maxItems'>;
+
+function withBounds(fragment: SchemaFragment, bounds: BoundValues): SchemaFragment {
   const bounded: SchemaFragment = { ...fragment };
   if (bounds.minimum !== undefined) bounded['minimum'] = bounds.minimum;
   if (bounds.maximum !== undefined) bounded['maximum'] = bounds.maximum;
@@ -41,7 +45,7 @@ function withBounds(fragment: SchemaFragment, bounds: Bounds): SchemaFragment {
  * A scalar's bounds are not applied here: they follow `description` and `default` in the
  * property, as before.
  */
-export function applyConstraints(fragment: SchemaFragment, bounds: Bounds | undefined, counts: ItemCounts | undefined): SchemaFragment {
+export function applyConstraints(fragment: SchemaFragment, bounds: BoundValues | undefined, counts: CountValues | undefined): SchemaFragment {
   if (fragment.type !== 'array') return fragment;
   const result: SchemaFragment = { ...fragment };
   if (bounds) {

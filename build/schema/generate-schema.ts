@@ -8,16 +8,15 @@
 import { Node, type ArrowFunction, type FunctionDeclaration, type FunctionExpression, type JSDoc, type ParameterDeclaration } from 'ts-morph';
 import type { ManifestParameter } from '../../core/registry/manifest-types.ts';
 import { createDiagnostic, type BuildDiagnostic, type DiagnosticSubject } from '../diagnostics/build-diagnostic.ts';
-import type { ParamChain, ParsedParam, SchemaFragment } from './param-parser.ts';
+import type { ParamChain, ParsedParam } from './param-parser.ts';
 import { acceptsBounds, acceptsItemCounts, applyConstraints } from './apply-constraints.ts';
 import { defaultMismatch } from './default-mismatch.ts';
-import { readBounds, type Bounds } from './read-bounds.ts';
+import { readBounds } from './read-bounds.ts';
 import { readDefault, type DefaultValue } from './read-default.ts';
 import { readDoc } from './read-doc.ts';
 import { readItemCounts } from './read-item-counts.ts';
 import { SchemaError } from './schema-error.ts';
-
-export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+import { toFunctionSchema, toProperty } from './schema-object.ts';
 
 export type FunctionNode = FunctionDeclaration | ArrowFunction | FunctionExpression;
 
@@ -26,19 +25,6 @@ export interface GeneratedSignature {
   reporterParameter: string | null;
   signalParameter: string | null;
   schema: Record<string, unknown>;
-}
-
-/**
- * A property in the fixed key order: the fragment (type/enum/items...), description, default,
- * then a scalar's minimum and maximum.
- */
-function toProperty(fragment: SchemaFragment, description: string | undefined, defaultValue: DefaultValue | undefined, bounds: Bounds | undefined): Record<string, unknown> {
-  const property: Record<string, unknown> = { ...fragment };
-  if (description !== undefined) property['description'] = description;
-  if (defaultValue !== undefined) property['default'] = defaultValue;
-  if (bounds?.minimum !== undefined) property['minimum'] = bounds.minimum;
-  if (bounds?.maximum !== undefined) property['maximum'] = bounds.maximum;
-  return property;
 }
 
 function isScalarNumber(parsed: ParsedParam): boolean {
@@ -125,12 +111,7 @@ export function generateSchema(fn: FunctionNode, name: string, docs: JSDoc[], ch
     }
   }
 
-  const schema: Record<string, unknown> = { $schema: SCHEMA_DIALECT, title: name };
-  if (doc.summary !== undefined) schema['description'] = doc.summary;
-  schema['type'] = 'object';
-  schema['properties'] = properties;
-  if (required.length > 0) schema['required'] = required;
-  return { parameters, reporterParameter, signalParameter, schema };
+  return { parameters, reporterParameter, signalParameter, schema: toFunctionSchema(name, doc.summary, properties, required) };
 }
 
 function toInput(declaration: ParameterDeclaration) {

@@ -32,11 +32,12 @@ export interface FunctionDoc {
 }
 
 /** Collapses a comment paragraph to one line. */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean).join(' ');
 }
 
-function firstParagraph(text: string): string | undefined {
+/** The first paragraph of `text` on one line, or undefined when it is empty. */
+export function firstParagraph(text: string): string | undefined {
   const paragraph = text.trim().split(/\r?\n\s*\r?\n/)[0] ?? '';
   const line = oneLine(paragraph);
   return line === '' ? undefined : line;

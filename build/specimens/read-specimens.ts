@@ -9,11 +9,11 @@
  */
 import { Node, type Expression, type SourceFile } from 'ts-morph';
 import { evaluateString as stringValue } from './evaluate-string.ts';
-import { createDiagnostic, type BuildDiagnostic } from '../diagnostics/build-diagnostic.ts';
+import { createDiagnostic, type BuildDiagnostic, type SourceLocation } from '../diagnostics/build-diagnostic.ts';
 
-/** One declared specimen as written, with the nodes its fields came from. */
+/** One declared specimen as written, with the nodes (or a Python plugin's locations) its fields came from. */
 export interface DeclaredSpecimen {
-  node: Node;
+  node: Node | SourceLocation;
   id: string;
   function: string;
   display_name: string;
@@ -24,11 +24,11 @@ export interface DeclaredSpecimen {
   /** `#rrggbb`: the colour viewers draw the specimen's mesh in. */
   color?: string;
   /** The node of each field, for error locations. */
-  fieldNodes: Map<string, Node>;
+  fieldNodes: Map<string, Node | SourceLocation>;
 }
 
-const STRING_FIELDS = ['id', 'function', 'display_name', 'description', 'thumbnail', 'story', 'color'] as const;
-const REQUIRED_FIELDS = ['id', 'function', 'display_name'] as const;
+export const STRING_FIELDS = ['id', 'function', 'display_name', 'description', 'thumbnail', 'story', 'color'] as const;
+export const REQUIRED_FIELDS = ['id', 'function', 'display_name'] as const;
 
 function unwrap(node: Node): Node {
   let current = node;

@@ -1,6 +1,7 @@
 /**
  * @module build-args
- * Parses `vitrine build [SRC] [--out DIR] [--check]`; paths are resolved against the cwd.
+ * Parses `vitrine build [SRC] [--out DIR] [--check] [--python PATH]`; paths are resolved
+ * against the cwd (the interpreter is run as given: a name is looked up on PATH).
  */
 import path from 'node:path';
 
@@ -8,15 +9,18 @@ export interface BuildArgs {
   srcDir: string;
   outDir: string;
   check: boolean;
+  /** The interpreter that reads Python plugins, when given (else VITRINE_PYTHON, else python3). */
+  python?: string;
 }
 
 export const BUILD_DEFAULTS = Object.freeze({ src: 'plugins', out: path.join('build', 'out') });
 
-export const BUILD_USAGE = `usage: vitrine build [SRC] [--out DIR] [--check]
+export const BUILD_USAGE = `usage: vitrine build [SRC] [--out DIR] [--check] [--python PATH]
 
-  SRC          folder of plugin folders, each with an index.ts (default: plugins)
-  --out DIR    where bundle folders are written (default: build/out)
-  --check      build in memory and compare with DIR; exit 1 when anything is stale or missing
+  SRC            folder of plugin folders, each with an index.ts or a plugin.py (default: plugins)
+  --out DIR      where bundle folders are written (default: build/out)
+  --check        build in memory and compare with DIR; exit 1 when anything is stale or missing
+  --python PATH  the Python 3.8+ that reads plugin.py files (default: $VITRINE_PYTHON, else python3)
 `;
 
 /** The parsed arguments, `{ help: true }`, or a usage error message. */
@@ -24,6 +28,7 @@ export function parseBuildArgs(argv: string[], cwd: string): BuildArgs | { help:
   let src: string | undefined;
   let out: string | undefined;
   let check = false;
+  let python: string | undefined;
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
     if (arg === '--help' || arg === '-h') return { help: true };
@@ -32,9 +37,13 @@ export function parseBuildArgs(argv: string[], cwd: string): BuildArgs | { help:
       const value = arg === '--out' ? argv[++index] : arg.slice('--out='.length);
       if (value === undefined || value === '') return { error: '--out needs a directory' };
       out = value;
+    } else if (arg === '--python' || arg.startsWith('--python=')) {
+      const value = arg === '--python' ? argv[++index] : arg.slice('--python='.length);
+      if (value === undefined || value === '') return { error: '--python needs an interpreter' };
+      python = value;
     } else if (arg.startsWith('-')) return { error: `unknown option '${arg}'` };
     else if (src === undefined) src = arg;
     else return { error: `unexpected argument '${arg}' (only one SRC folder)` };
   }
-  return { srcDir: path.resolve(cwd, src ?? BUILD_DEFAULTS.src), outDir: path.resolve(cwd, out ?? BUILD_DEFAULTS.out), check };
+  return { srcDir: path.resolve(cwd, src ?? BUILD_DEFAULTS.src), outDir: path.resolve(cwd, out ?? BUILD_DEFAULTS.out), check, ...(python !== undefined ? { python } : {}) };
 }

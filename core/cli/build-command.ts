@@ -36,7 +36,7 @@ export async function runBuildCommand(argv: string[]): Promise<number> {
 
   let built: Awaited<ReturnType<typeof buildPlugins>>;
   try {
-    built = await buildPlugins(args.srcDir, args.outDir);
+    built = await buildPlugins(args.srcDir, args.outDir, { python: args.python });
   } catch (error) {
     // Plugin problems are diagnostics; anything thrown is a fault of the build itself.
     process.stderr.write(`vitrine build: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -8,7 +8,8 @@ import { followLauncher, relaunchWithAllocatorEnv, wantsAllocatorEnv } from './a
 const USAGE = `usage: vitrine <command> [options]
 
 commands:
-  build [SRC] [--out DIR] [--check]   compile plugin folders in SRC (default plugins) into DIR (default build/out)
+  build [SRC] [--out DIR] [--check]   compile plugin folders in SRC (default plugins) into DIR (default build/out);
+                                      --python PATH reads Python plugins with that interpreter
   serve [options]                     run the host (vitrine serve --help for options)
   worker --redis URL [options]        compute for a Redis service, no HTTP (vitrine worker --help)
   init DIR [--vitrine SPEC]           write a plugin project into DIR

@@ -7,6 +7,7 @@
 import { Node, type TypeNode } from 'ts-morph';
 import { elementSchema } from '../element-schema.ts';
 import type { ParamParser } from '../param-parser.ts';
+import { arrayFragment } from '../schema-object.ts';
 import { single, unwrapParens } from '../type-queries.ts';
 
 /** The written element annotation of `T[]`, `readonly T[]`, `Array<T>` or `ReadonlyArray<T>`. */
@@ -28,6 +29,6 @@ export const arrayParser: ParamParser = {
     const type = single(param.members)!;
     const element = type.getArrayElementType() ?? type.getTypeArguments()[0]!;
     const items = elementSchema(param, element, elementNode(param.typeNode), chain, 'an element');
-    return { kind: 'value', schema: { type: 'array', items }, optional: param.optional };
+    return { kind: 'value', schema: arrayFragment(items), optional: param.optional };
   },
 };

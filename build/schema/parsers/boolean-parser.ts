@@ -4,6 +4,7 @@
  * parser must precede the string-enum parser.
  */
 import type { ParamParser } from '../param-parser.ts';
+import { scalarFragment } from '../schema-object.ts';
 
 export const booleanParser: ParamParser = {
   name: 'boolean',
@@ -13,5 +14,5 @@ export const booleanParser: ParamParser = {
     const literals = members.map((member) => member.getText());
     return members.length === 2 && members.every((member) => member.isBooleanLiteral()) && literals.includes('true') && literals.includes('false');
   },
-  toSchema: (param) => ({ kind: 'value', schema: { type: 'boolean' }, optional: param.optional }),
+  toSchema: (param) => ({ kind: 'value', schema: scalarFragment('boolean'), optional: param.optional }),
 };

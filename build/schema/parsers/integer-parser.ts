@@ -5,6 +5,7 @@
  */
 import type { ParamParser } from '../param-parser.ts';
 import { namesSdkAlias, single } from '../type-queries.ts';
+import { scalarFragment } from '../schema-object.ts';
 
 export const integerParser: ParamParser = {
   name: 'integer',
@@ -12,5 +13,5 @@ export const integerParser: ParamParser = {
     const type = single(param.members);
     return type !== undefined && type.isNumber() && namesSdkAlias(param.typeNode, 'Integer');
   },
-  toSchema: (param) => ({ kind: 'value', schema: { type: 'integer' }, optional: param.optional }),
+  toSchema: (param) => ({ kind: 'value', schema: scalarFragment('integer'), optional: param.optional }),
 };

@@ -6,6 +6,7 @@
 import type { Type } from 'ts-morph';
 import type { ParamParser } from '../param-parser.ts';
 import { literalValues } from '../literal-values.ts';
+import { enumFragment } from '../schema-object.ts';
 
 function isPlainNumberLiteral(member: Type): boolean {
   return member.isNumberLiteral() && !member.isEnumLiteral();
@@ -14,5 +15,5 @@ function isPlainNumberLiteral(member: Type): boolean {
 export const numberEnumParser: ParamParser = {
   name: 'number-enum',
   supports: (param) => param.members.length > 0 && param.members.every(isPlainNumberLiteral),
-  toSchema: (param) => ({ kind: 'value', schema: { enum: literalValues(param, Number) }, optional: param.optional }),
+  toSchema: (param) => ({ kind: 'value', schema: enumFragment(literalValues(param, Number)), optional: param.optional }),
 };

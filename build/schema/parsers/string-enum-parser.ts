@@ -6,6 +6,7 @@
 import type { Type } from 'ts-morph';
 import type { ParamParser } from '../param-parser.ts';
 import { literalValues } from '../literal-values.ts';
+import { enumFragment } from '../schema-object.ts';
 
 function isPlainStringLiteral(member: Type): boolean {
   return member.isStringLiteral() && !member.isEnumLiteral();
@@ -14,5 +15,5 @@ function isPlainStringLiteral(member: Type): boolean {
 export const stringEnumParser: ParamParser = {
   name: 'string-enum',
   supports: (param) => param.members.length > 0 && param.members.every(isPlainStringLiteral),
-  toSchema: (param) => ({ kind: 'value', schema: { enum: literalValues(param, String) }, optional: param.optional }),
+  toSchema: (param) => ({ kind: 'value', schema: enumFragment(literalValues(param, String)), optional: param.optional }),
 };

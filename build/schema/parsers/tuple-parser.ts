@@ -8,6 +8,7 @@ import { Node, ts, type TypeNode } from 'ts-morph';
 import { elementSchema } from '../element-schema.ts';
 import type { ParamParser } from '../param-parser.ts';
 import { SchemaError } from '../schema-error.ts';
+import { tupleFragment } from '../schema-object.ts';
 import { single, unwrapParens } from '../type-queries.ts';
 
 /** The written element annotations, when the annotation is a tuple literal. */
@@ -34,7 +35,6 @@ export const tupleParser: ParamParser = {
       }
       return elementSchema(param, element, node, chain, `element ${index}`);
     });
-    const n = prefixItems.length;
-    return { kind: 'value', schema: { type: 'array', prefixItems, items: false, minItems: n, maxItems: n }, optional: param.optional };
+    return { kind: 'value', schema: tupleFragment(prefixItems), optional: param.optional };
   },
 };

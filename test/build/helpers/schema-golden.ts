@@ -43,7 +43,7 @@ export function generateSchemaCases(): SchemaCase[] {
   const names = listSchemaCases();
   const diagnostics: BuildDiagnostic[] = [];
   const analyses = analyzePlugins(
-    names.map((name) => ({ name, dir: path.join(SCHEMA_CASES_DIR, name), entry: path.join(SCHEMA_CASES_DIR, name, 'plugin.ts') })),
+    names.map((name) => ({ name, dir: path.join(SCHEMA_CASES_DIR, name), entry: path.join(SCHEMA_CASES_DIR, name, 'plugin.ts'), runtime: 'node' as const })),
     diagnostics,
   );
   return analyses.map(({ plugin, functions }) => {

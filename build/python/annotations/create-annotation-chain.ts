@@ -1,0 +1,27 @@
+/**
+ * @module create-annotation-chain
+ * The one place the Python parser order lives. Optional first (it strips `None` and
+ * recurses), then `Annotated` (it maps its first argument through the chain), then the
+ * subscripted forms, then the single names. No match gives VITRINE_SCHEMA_100.
+ */
+import type { PyAnnotationChain, PyAnnotationInput, PyAnnotationParser, PyParsed } from './annotation-parser.ts';
+import { annotatedAnnotation } from './annotated-annotation.ts';
+import { literalAnnotation } from './literal-annotation.ts';
+import { namedAnnotation } from './named-annotation.ts';
+import { optionalAnnotation } from './optional-annotation.ts';
+import { listAnnotation, tupleAnnotation } from './sequence-annotation.ts';
+import { unsupportedAnnotation } from './unsupported-annotation.ts';
+
+/** The parsers in the order they are tried. */
+export const ANNOTATION_PARSERS: readonly PyAnnotationParser[] = [optionalAnnotation, annotatedAnnotation, literalAnnotation, tupleAnnotation, listAnnotation, namedAnnotation];
+
+export function createAnnotationChain(parsers: readonly PyAnnotationParser[] = ANNOTATION_PARSERS): PyAnnotationChain {
+  const chain: PyAnnotationChain = {
+    parse(input: PyAnnotationInput): PyParsed {
+      const parser = parsers.find((candidate) => candidate.supports(input));
+      if (!parser) throw unsupportedAnnotation(input);
+      return parser.toSchema(input, chain);
+    },
+  };
+  return chain;
+}

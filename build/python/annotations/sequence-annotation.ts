@@ -1,0 +1,65 @@
+/**
+ * @module sequence-annotation
+ * `tuple[float, float, float]` → a fixed tuple (`prefixItems`), `list[float]` (also `List`,
+ * `Tuple`) → an array of any length, with the fragments the TypeScript tuple and array parsers
+ * build. Elements go through the same chain but must be scalars (float, int, str, bool, Color,
+ * a Literal); an element may carry its own `Annotated[..., Range(lo, hi)]`.
+ */
+import type { SchemaFragment } from '../../schema/param-parser.ts';
+import { SchemaError } from '../../schema/schema-error.ts';
+import { arrayFragment, tupleFragment } from '../../schema/schema-object.ts';
+import { locationIn, subscriptArgs, typeExpression } from '../python-names.ts';
+import type { PyExpr } from '../reader-output.ts';
+import type { PyAnnotationChain, PyAnnotationInput, PyAnnotationParser } from './annotation-parser.ts';
+
+const ELEMENT_TEXT = 'float, int, str, bool, Color or a Literal of strings or numbers';
+const SCALAR_TYPES: ReadonlySet<unknown> = new Set(['number', 'integer', 'string', 'boolean']);
+
+function unsupportedElement(input: PyAnnotationInput, element: PyExpr, what: string): SchemaError {
+  return new SchemaError('VITRINE_SCHEMA_100', locationIn(input.scope, element), `parameter '${input.parameter}' has ${what} of type '${element.text}'; elements may be ${ELEMENT_TEXT}`);
+}
+
+/** The schema of one element (`what` names it in messages: 'element 2', 'an element'). */
+function elementSchema(input: PyAnnotationInput, element: PyExpr, chain: PyAnnotationChain, what: string): SchemaFragment {
+  let result;
+  try {
+    result = chain.parse({ ...input, expr: element, optional: false });
+  } catch (error) {
+    if (error instanceof SchemaError && error.code === 'VITRINE_SCHEMA_100') throw unsupportedElement(input, element, what);
+    throw error;
+  }
+  const { parsed, bounds, counts } = result;
+  if (parsed.kind !== 'value' || parsed.optional || counts || !(parsed.schema.enum !== undefined || SCALAR_TYPES.has(parsed.schema.type))) {
+    throw unsupportedElement(input, element, what);
+  }
+  if (!bounds) return parsed.schema;
+  const bounded: SchemaFragment = { ...parsed.schema };
+  if (bounds.minimum !== undefined) bounded['minimum'] = bounds.minimum;
+  if (bounds.maximum !== undefined) bounded['maximum'] = bounds.maximum;
+  return bounded;
+}
+
+export const tupleAnnotation: PyAnnotationParser = {
+  name: 'tuple',
+  supports: (input) => subscriptArgs(input.expr, input.scope, 'tuple', 'Tuple') !== undefined,
+  toSchema(input, chain) {
+    const args = subscriptArgs(input.expr, input.scope, 'tuple', 'Tuple')!;
+    const empty = args.length === 1 && typeExpression(args[0]!).kind === 'sequence';
+    const open = args.findIndex((arg) => arg.kind === 'ellipsis');
+    if (empty || open >= 0) {
+      const why = empty ? 'is empty' : `ends in \`...\` (any length)`;
+      throw new SchemaError('VITRINE_SCHEMA_100', locationIn(input.scope, input.expr), `parameter '${input.parameter}' has annotation '${input.expr.text}', which ${why}; a tuple parameter writes every element (use list[...] for a list of any length)`);
+    }
+    const prefixItems = args.map((arg, index) => elementSchema(input, arg, chain, `element ${index}`));
+    return { parsed: { kind: 'value', schema: tupleFragment(prefixItems), optional: input.optional } };
+  },
+};
+
+export const listAnnotation: PyAnnotationParser = {
+  name: 'list',
+  supports: (input) => subscriptArgs(input.expr, input.scope, 'list', 'List')?.length === 1,
+  toSchema(input, chain) {
+    const [element] = subscriptArgs(input.expr, input.scope, 'list', 'List')!;
+    return { parsed: { kind: 'value', schema: arrayFragment(elementSchema(input, element!, chain, 'an element')), optional: input.optional } };
+  },
+};
