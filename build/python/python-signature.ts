@@ -21,6 +21,8 @@ import { isNone, locationIn, type PyScope } from './python-names.ts';
 import type { PyFunction, PyParameter } from './reader-output.ts';
 import { readDocstring } from './read-docstring.ts';
 
+const INPUT_USAGE = 'is not an input reference; write {"specimen": "id"} or {"specimen": "id", "params": {...}}';
+
 /** Why a parameter has no schema property at all, or undefined when it can have one. */
 function shapeProblem(param: PyParameter, scope: PyScope): SchemaError | undefined {
   const at = locationIn(scope, param);
@@ -50,8 +52,10 @@ function valueDefault(param: PyParameter, parsed: PyParsed & { parsed: { kind: '
   const value = readPythonDefault(written, at, param.name);
   const scalarBounds = parsed.bounds && (fragment['type'] === 'number' || fragment['type'] === 'integer') ? { minimum: parsed.bounds.minimum, maximum: parsed.bounds.maximum } : {};
   const mismatch = floatForInteger(fragment, written) ? { code: 'VITRINE_SCHEMA_102' as const, text: 'is not an integer' } : defaultMismatch({ ...fragment, ...scalarBounds }, value);
-  if (mismatch !== undefined) throw new SchemaError(mismatch.code, at, `default ${written.text} of '${param.name}' ${mismatch.text}`);
-  return value;
+  if (mismatch === undefined) return value;
+  // The shared check words an input's usage in TypeScript; say it as Python writes it.
+  const text = fragment['type'] === 'object' && mismatch.text.startsWith('is not an input reference') ? INPUT_USAGE : mismatch.text;
+  throw new SchemaError(mismatch.code, at, `default ${written.text} of '${param.name}' ${text}`);
 }
 
 export function generatePythonSignature(fn: PyFunction, scope: PyScope, chain: PyAnnotationChain, subject: DiagnosticSubject, diagnostics: BuildDiagnostic[]): GeneratedSignature {

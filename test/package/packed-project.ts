@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { DIST_DIR, sourceFiles } from '../../build/tools/compile/compile-paths.ts';
+import { DIST_DIR, pythonFiles, sourceFiles } from '../../build/tools/compile/compile-paths.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 
 const run = promisify(execFile);
@@ -40,7 +40,7 @@ function requireFreshDistribution(): void {
   const marker = path.join(DIST_DIR, 'core/sdk/index.d.ts');
   if (!existsSync(marker)) throw new Error(`${marker} is missing: run npm run compile before the package tests`);
   const compiledAt = statSync(marker).mtimeMs;
-  const newer = sourceFiles().find((file) => statSync(file).mtimeMs > compiledAt);
+  const newer = [...sourceFiles(), ...pythonFiles()].find((file) => statSync(file).mtimeMs > compiledAt);
   if (newer) throw new Error(`${path.relative(REPO, newer)} changed after the last compile: run npm run compile before the package tests`);
 }
 

@@ -2,7 +2,8 @@
  * @module compile-paths
  * Where the compiled distribution comes from and goes: every TypeScript file of `core/` and
  * `build/` (directories, not lists, so new files are included) into `build/dist/`, keeping
- * the source layout; the browser bundles into `build/dist/assets/`.
+ * the source layout, and beside them the Python files the package runs (the build's plugin
+ * reader); the browser bundles into `build/dist/assets/`.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -23,18 +24,27 @@ const SOURCE_ROOTS = ['core', 'build'];
 /** Folders under the source roots that are not part of what runs. */
 const SKIPPED = new Set(['build/dist', 'build/out', 'build/tools', 'core/viewer/app'].map((p) => path.join(REPO_ROOT, p)));
 
-function walk(dir: string, found: string[]): void {
+function walk(dir: string, found: string[], wanted: (name: string) => boolean): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (!SKIPPED.has(full) && entry.name !== 'node_modules') walk(full, found);
-    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) found.push(full);
+      if (!SKIPPED.has(full) && entry.name !== 'node_modules' && entry.name !== '__pycache__') walk(full, found, wanted);
+    } else if (wanted(entry.name)) found.push(full);
   }
+}
+
+function filesOf(wanted: (name: string) => boolean): string[] {
+  const found: string[] = [];
+  for (const root of SOURCE_ROOTS) walk(path.join(REPO_ROOT, root), found, wanted);
+  return found.sort();
 }
 
 /** Every TypeScript file the distribution is compiled from, sorted. */
 export function sourceFiles(): string[] {
-  const found: string[] = [];
-  for (const root of SOURCE_ROOTS) walk(path.join(REPO_ROOT, root), found);
-  return found.sort();
+  return filesOf((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'));
+}
+
+/** Python files the package runs as they are (copied, not compiled), sorted. */
+export function pythonFiles(): string[] {
+  return filesOf((name) => name.endsWith('.py'));
 }

@@ -4,7 +4,8 @@
  * and `prepack`): esbuild transpiles each TypeScript file of core/ and build/ on its own into
  * an ES module (relative `.ts` imports become `.js`, packages stay imports), then bundles the
  * web viewer and the browser build of the client, copies the VR controller models
- * (core/viewer/xr-profiles.ts); `tsc` adds the `.d.ts` files of the public
+ * (core/viewer/xr-profiles.ts) and the Python files beside the modules that run them
+ * (compile-paths.ts); `tsc` adds the `.d.ts` files of the public
  * entry points (the SDK ones are also what `vitrine build` reads plugin types against).
  *
  * Usage: `node --import tsx build/tools/compile/compile.ts`
@@ -15,7 +16,7 @@ import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { browserBuildOptions } from '../../../core/assets/browser-bundles.ts';
 import { installedProfilesDir, XR_PROFILE_IDS } from '../../../core/viewer/xr-profiles.ts';
-import { ASSETS_DIR, DIST_DIR, REPO_ROOT, sourceFiles } from './compile-paths.ts';
+import { ASSETS_DIR, DIST_DIR, pythonFiles, REPO_ROOT, sourceFiles } from './compile-paths.ts';
 
 /** Keeps every import an import: relative `.ts` specifiers point at the compiled `.js`. */
 const keepImports: Plugin = {
@@ -57,6 +58,11 @@ function xrProfiles(): void {
   for (const id of XR_PROFILE_IDS) cpSync(path.join(from, id), path.join(ASSETS_DIR, 'xr-profiles', id), { recursive: true });
 }
 
+/** Python files keep their place relative to the compiled modules that find them by URL. */
+function python(): void {
+  for (const file of pythonFiles()) cpSync(file, path.join(DIST_DIR, path.relative(REPO_ROOT, file)));
+}
+
 /** Relative `.ts` specifiers in emitted declarations, which tsc keeps as written. */
 const TS_SPECIFIER = /((?:from|import)\s*\(?\s*['"]\.{1,2}\/[^'"]*)\.ts(['"])/g;
 
@@ -75,5 +81,6 @@ rmSync(DIST_DIR, { recursive: true, force: true });
 const count = await transpile();
 await browserBundles();
 xrProfiles();
+python();
 declarations();
 process.stdout.write(`compiled ${count} files into ${path.relative(REPO_ROOT, DIST_DIR)} in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);
