@@ -23,17 +23,22 @@ export type ReaderRun = { ok: true; output: ReaderOutput } | { ok: false; proble
 /** Reads `files` (absolute paths) with `python`; never rejects: a failure is a readable problem. */
 export function runReader(python: string, files: string[]): Promise<ReaderRun> {
   return new Promise((resolve) => {
-    const child = spawn(python, ['-I', '-B', READER_SCRIPT, ...files], { stdio: ['ignore', 'pipe', 'pipe'], timeout: READ_TIMEOUT_MS });
+    const child = spawn(python, ['-I', '-B', READER_SCRIPT, ...files], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Not spawn's own `timeout`: its timer outlives a child that never started.
+    const timer = setTimeout(() => child.kill('SIGKILL'), READ_TIMEOUT_MS);
+    timer.unref();
     const stdout: Buffer[] = [];
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => (stderr += text));
     child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
       const why = error.code === 'ENOENT' ? `the Python interpreter '${python}' was not found` : `the Python interpreter '${python}' could not start (${error.message})`;
       resolve({ ok: false, problem: `${why}; Python plugins are read with Python 3.8 or later: give one with --python PATH or VITRINE_PYTHON` });
     });
     child.on('close', (code, signal) => {
+      clearTimeout(timer);
       if (code === TOO_OLD) return resolve({ ok: false, problem: `${stderr.trim()} (interpreter '${python}'); give another with --python PATH or VITRINE_PYTHON` });
       if (code !== 0) {
         const how = signal ? `was stopped by ${signal}` : `exited with code ${String(code)}`;

@@ -19,15 +19,15 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Spawns `node <vitrine> ...args` in `cwd`. */
-export function runVitrine(args: string[], cwd: string = REPO_ROOT): Promise<CliRun> {
-  return runNode([VITRINE_BIN, ...args], cwd);
+/** Spawns `node <vitrine> ...args` in `cwd` (with `env` added to this process's environment). */
+export function runVitrine(args: string[], cwd: string = REPO_ROOT, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return runNode([VITRINE_BIN, ...args], cwd, env);
 }
 
 /** Spawns `node ...args` in `cwd` and collects its output. */
-export function runNode(args: string[], cwd: string): Promise<CliRun> {
+export function runNode(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
