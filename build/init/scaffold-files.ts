@@ -157,7 +157,8 @@ volumes, images) go in \`specimens/\`, one folder each with a \`specimen.json\`.
 
 const GITIGNORE = 'node_modules/\nbuild/out/\n';
 
-const SPECIMENS_README = `# Static specimens
+/** The specimens folder's README, in TypeScript and Python projects alike. */
+export const SPECIMENS_README = `# Static specimens
 
 \`vitrine serve\` lists each folder here that holds a \`specimen.json\` (its id, display name,
 type and data file) beside the file it serves: a mesh (.obj, .stl, .glb, .ply), a volume

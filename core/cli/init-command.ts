@@ -1,7 +1,7 @@
 /**
  * @module init-command
- * `vitrine init DIR [--vitrine SPEC]`: writes a plugin project into DIR (which must be absent
- * or empty). The project depends on vitrine at the running version (the same tarball when
+ * `vitrine init DIR [--vitrine SPEC] [--python]`: writes a plugin project into DIR (which must
+ * be absent or empty), with a TypeScript plugin, or with `--python` a Python one. The project depends on vitrine at the running version (the same tarball when
  * the running one was installed from one) unless `--vitrine` gives another spec; a spec naming
  * an existing file or folder (a packed tarball, a checkout) is written as a `file:` path
  * relative to DIR. Exit codes: 0 written, 2 usage errors or DIR not
@@ -11,13 +11,15 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { displayPath } from '../../build/diagnostics/format-diagnostic.ts';
 import { PACKAGE_ROOT } from '../package-layout.ts';
+import { pythonScaffoldFiles } from '../../build/init/python-scaffold-files.ts';
 import { scaffoldFiles } from '../../build/init/scaffold-files.ts';
 
-export const INIT_USAGE = `usage: vitrine init DIR [--vitrine SPEC]
+export const INIT_USAGE = `usage: vitrine init DIR [--vitrine SPEC] [--python]
 
   DIR             the project folder to create (absent or empty)
   --vitrine SPEC  the vitrine dependency: a version range, or a path to a packed tarball
                   (default: ^ the running version)
+  --python        a project whose plugin is written in Python (plugins/<name>/plugin.py)
 `;
 
 interface OwnPackage {
@@ -25,20 +27,22 @@ interface OwnPackage {
   devDependencies?: Record<string, string>;
 }
 
-function parse(argv: string[]): { dir: string; spec: string | undefined } | { error: string } | { help: true } {
+function parse(argv: string[]): { dir: string; spec: string | undefined; python: boolean } | { error: string } | { help: true } {
   let dir: string | undefined;
   let spec: string | undefined;
+  let python = false;
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
     if (arg === '--help' || arg === '-h') return { help: true };
-    if (arg === '--vitrine' || arg.startsWith('--vitrine=')) {
+    if (arg === '--python') python = true;
+    else if (arg === '--vitrine' || arg.startsWith('--vitrine=')) {
       spec = arg === '--vitrine' ? argv[++index] : arg.slice('--vitrine='.length);
       if (!spec) return { error: '--vitrine needs a dependency spec' };
     } else if (arg.startsWith('-')) return { error: `unknown option '${arg}'` };
     else if (dir === undefined) dir = arg;
     else return { error: `unexpected argument '${arg}' (only one DIR)` };
   }
-  return dir === undefined ? { error: 'DIR is missing' } : { dir, spec };
+  return dir === undefined ? { error: 'DIR is missing' } : { dir, spec, python };
 }
 
 /** An npm package name from a folder name. */
@@ -99,14 +103,17 @@ export function runInitCommand(argv: string[]): number {
   const own = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as OwnPackage;
   const packageName = packageNameOf(projectDir);
   const plugin = packageName.replace(/^[^a-z0-9]+/, '') || 'shapes';
-  const files = scaffoldFiles({
-    packageName,
-    plugin,
-    vitrineSpec: dependencySpec(args.spec, projectDir, cwd, own),
-    tsxSpec: own.devDependencies?.tsx ?? '^4.0.0',
-    typesNodeSpec: own.devDependencies?.['@types/node'] ?? '^20.0.0',
-    typescriptSpec: own.devDependencies?.typescript ?? '^5.0.0',
-  });
+  const vitrineSpec = dependencySpec(args.spec, projectDir, cwd, own);
+  const files = args.python
+    ? pythonScaffoldFiles({ packageName, plugin, vitrineSpec })
+    : scaffoldFiles({
+        packageName,
+        plugin,
+        vitrineSpec,
+        tsxSpec: own.devDependencies?.tsx ?? '^4.0.0',
+        typesNodeSpec: own.devDependencies?.['@types/node'] ?? '^20.0.0',
+        typescriptSpec: own.devDependencies?.typescript ?? '^5.0.0',
+      });
   for (const [relative, text] of files) {
     const file = path.join(projectDir, ...relative.split('/'));
     mkdirSync(path.dirname(file), { recursive: true });

@@ -12,7 +12,7 @@ commands:
                                       --python PATH reads Python plugins with that interpreter
   serve [options]                     run the host (vitrine serve --help for options)
   worker --redis URL [options]        compute for a Redis service, no HTTP (vitrine worker --help)
-  init DIR [--vitrine SPEC]           write a plugin project into DIR
+  init DIR [--vitrine SPEC]           write a plugin project into DIR; --python writes a Python one
   dev [SRC] [serve options]           build, serve, and rebuild each plugin of SRC when it changes
 `;
 

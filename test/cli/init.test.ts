@@ -1,11 +1,15 @@
 /**
- * `vitrine init DIR [--vitrine SPEC]`: the files it writes, the dependency spec (the running
- * version, a range, or a local tarball as a path relative to the project), and refusals.
+ * `vitrine init DIR [--vitrine SPEC] [--python]`: the files it writes, the dependency spec (the
+ * running version, a range, or a local tarball as a path relative to the project), a Python
+ * project whose plugin builds, and refusals.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { PluginManifest } from '../../core/registry/manifest-types.ts';
 import { runVitrine, tempDir } from '../build/helpers/run-cli.ts';
+import { TEST_PYTHON } from '../helpers/test-python.ts';
 
 const OWN = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -27,6 +31,36 @@ describe('vitrine init', () => {
     }
     const build = await runVitrine(['build', 'plugins', '--out', path.join(cwd, 'out')], dir);
     expect(build.stdout).toMatch(/wave-lab: 1 function, 1 specimen/);
+  });
+
+  it('--python writes a Python project whose plugin builds, with an npm test that runs unittest with the module on its path', async () => {
+    const cwd = tempDir('vitrine-init-');
+    const run = await runVitrine(['init', 'Wave Lab', '--python', '--vitrine', '~0.1.0'], cwd);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/npm install\n\s+npm test\n\s+npx vitrine dev/);
+    const dir = path.join(cwd, 'Wave Lab');
+    const pkg = pkgOf(dir);
+    expect(pkg.dependencies.vitrine).toBe('~0.1.0');
+    expect(pkg.scripts.test).toBe('vitrine build && PYTHONPATH="$(vitrine python-path)" "${VITRINE_PYTHON:-python3}" -m unittest discover -s test -v');
+    expect(existsSync(path.join(dir, 'tsconfig.json'))).toBe(false);
+    expect(existsSync(path.join(dir, 'plugins/wave-lab/index.ts'))).toBe(false);
+    const test = readFileSync(path.join(dir, 'test/test_wave_lab.py'), 'utf8');
+    expect(test).toContain('from vitrine.testing import run');
+    expect(test).toContain('"plugins" / "wave-lab" / "plugin.py"');
+    expect(readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain('PYTHONPATH="$(npx vitrine python-path)" python3 -m unittest discover -s test -v');
+    // Both Python files are valid Python (the plugin is also read by the build below).
+    execFileSync(TEST_PYTHON, ['-c', 'import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]', path.join(dir, 'test/test_wave_lab.py'), path.join(dir, 'plugins/wave-lab/plugin.py')]);
+
+    const build = await runVitrine(['build', 'plugins', '--out', path.join(cwd, 'out')], dir, { VITRINE_PYTHON: TEST_PYTHON });
+    expect(build.stderr).toBe('');
+    expect(build.stdout).toMatch(/wave-lab: 1 function, 1 specimen/);
+    const manifest = JSON.parse(readFileSync(path.join(cwd, 'out/wave-lab/manifest.json'), 'utf8')) as PluginManifest;
+    expect(manifest).toMatchObject({ runtime: 'python', bundle: 'plugin.py', specimens: [{ id: 'ripple', function_name: 'ripple' }] });
+    expect(manifest.functions[0]).toMatchObject({ name: 'ripple', return_type: 'mesh', reporter_parameter: 'progress' });
+    expect(manifest.functions[0]!.schema).toMatchObject({
+      description: 'A square sheet rippling out from its centre, as a triangle mesh.',
+      properties: { segments: { type: 'integer', description: 'Grid cells along each side.', default: 64, minimum: 2, maximum: 256 } },
+    });
   });
 
   it('writes --vitrine as given, or as a path relative to the project when it names a file', async () => {
