@@ -1,12 +1,16 @@
 /**
  * @module watch-tree
- * Watches a folder and every folder below it (except node_modules and dot-folders) with one
- * non-recursive fs.watch each, adding watchers as folders appear. Node 20's recursive watch on
- * Linux misses saves that replace a file (editors and `sed -i` write a temp file and rename
- * it over the original); per-folder watches see every rename into the folder.
+ * Watches a folder and every folder below it (except node_modules, Python's __pycache__ and
+ * dot-folders) with one non-recursive fs.watch each, adding watchers as folders appear. Node
+ * 20's recursive watch on Linux misses saves that replace a file (editors and `sed -i` write a
+ * temp file and rename it over the original); per-folder watches see every rename into the
+ * folder.
  */
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
+
+/** Folders whose changes are never a plugin's sources. */
+const IGNORED_FOLDERS = new Set(['node_modules', '__pycache__']);
 
 export class TreeWatcher {
   readonly #watchers = new Map<string, FSWatcher>();
@@ -34,13 +38,13 @@ export class TreeWatcher {
     watcher.on('error', () => this.#remove(dir));
     this.#watchers.set(dir, watcher);
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules') this.#add(path.join(dir, entry.name));
+      if (entry.isDirectory() && !entry.name.startsWith('.') && !IGNORED_FOLDERS.has(entry.name)) this.#add(path.join(dir, entry.name));
     }
   }
 
   #isFolder(file: string): boolean {
     const name = path.basename(file);
-    if (name.startsWith('.') || name === 'node_modules') return false;
+    if (name.startsWith('.') || IGNORED_FOLDERS.has(name)) return false;
     try {
       return statSync(file).isDirectory();
     } catch {
