@@ -4,15 +4,17 @@
  * `vitrine serve` (with no TypeScript tool loaded) answering for data, `import('vitrine/client')`
  * from plain Node, a Chromium page importing `/client.js` with no bundler, and `npx vitrine dev`
  * with the viewer open: a saved plugin changes the mesh on the page without a page reload, and
- * a build error shows over the page. One install is shared by the tests of this file.
+ * a build error shows over the page; a Python plugin built with the reader the package ships.
+ * One install is shared by the tests of this file.
  */
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, waitForText } from '../browser/browser-session.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';
+import { TEST_PYTHON } from '../helpers/test-python.ts';
 import { createPackedProject, startListening, type PackedProject } from './packed-project.ts';
 
 let project: PackedProject;
@@ -64,6 +66,21 @@ describe('the packed package, installed into a new project', () => {
     const check = await project.exec('npx', ['vitrine', 'build', '--check']);
     expect(check.stdout).toMatch(/1 plugin current/);
   }, 240_000);
+
+  it('builds a Python plugin with the reader the package ships', async () => {
+    await mkdir(path.join(project.dir, 'py-plugins/waves'), { recursive: true });
+    await writeFile(
+      path.join(project.dir, 'py-plugins/waves/plugin.py'),
+      'from typing import Annotated\nfrom vitrine import MeshResult, Range\n\n\ndef wave(size: Annotated[float, Range(0, 4)] = 1) -> MeshResult:\n    """A wave."""\n    return MeshResult(vertices=[0, 0, 0], indices=[0, 0, 0])\n\n\nspecimens = [{"id": "wave", "function": "wave", "display_name": "Wave"}]\n',
+    );
+    const build = await project.exec(process.execPath, [project.bin, 'build', 'py-plugins', '--out', 'py-out', '--python', TEST_PYTHON]);
+    expect(build.stdout).toMatch(/waves: 1 function, 1 specimen/);
+    const manifest = JSON.parse(await readFile(path.join(project.dir, 'py-out/waves/manifest.json'), 'utf8')) as { runtime: string; functions: { schema: { properties: Record<string, unknown> } }[] };
+    expect(manifest.runtime).toBe('python');
+    expect(manifest.functions[0]!.schema.properties['size']).toEqual({ type: 'number', default: 1, minimum: 0, maximum: 4 });
+    const check = await project.exec(process.execPath, [project.bin, 'build', 'py-plugins', '--out', 'py-out', '--check', '--python', TEST_PYTHON]);
+    expect(check.stdout).toMatch(/1 plugin current in py-out/);
+  });
 
   it('imports vitrine/client, vitrine and vitrine/testing from plain node', async () => {
     const script = "const c = await import('vitrine/client'); const s = await import('vitrine'); const t = await import('vitrine/testing'); console.log(typeof c.createClient, typeof c.decodeEnvelope, typeof s.decodeEnvelope, typeof t.loadPlugin);";
