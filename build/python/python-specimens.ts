@@ -8,7 +8,7 @@
  * code for both languages.
  */
 import { createDiagnostic, type BuildDiagnostic, type SourceLocation } from '../diagnostics/build-diagnostic.ts';
-import { REQUIRED_FIELDS, STRING_FIELDS, type DeclaredSpecimen } from '../specimens/read-specimens.ts';
+import { completeSpecimen, STRING_FIELDS, unknownFieldMessage, type DeclaredSpecimen } from '../specimens/read-specimens.ts';
 import { locationIn, type PyScope } from './python-names.ts';
 import type { PyExpr, PyModule } from './reader-output.ts';
 
@@ -75,17 +75,12 @@ export function readPythonSpecimens(module: PyModule, scope: PyScope, plugin: st
           valid = false;
         } else fields['tags'] = values;
       } else {
-        fail(locationIn(scope, key), `unknown specimen field \`${name}\` (known: ${[...STRING_FIELDS, 'tags'].join(', ')})`, 'VITRINE_SPECIMEN_306');
+        fail(locationIn(scope, key), unknownFieldMessage(name), 'VITRINE_SPECIMEN_306');
         valid = false;
       }
     }
-    for (const required of REQUIRED_FIELDS) {
-      if (fields[required] === undefined && !fieldNodes.has(required)) {
-        fail(at, `specimen is missing the required field \`${required}\``, 'VITRINE_SPECIMEN_306');
-        valid = false;
-      }
-    }
-    if (valid) specimens.push({ ...(fields as Omit<DeclaredSpecimen, 'node' | 'fieldNodes'>), node: at, fieldNodes });
+    const specimen = completeSpecimen(fields, fieldNodes, at, valid, (message) => fail(at, message, 'VITRINE_SPECIMEN_306'));
+    if (specimen) specimens.push(specimen);
   }
   return specimens;
 }

@@ -28,7 +28,27 @@ export interface DeclaredSpecimen {
 }
 
 export const STRING_FIELDS = ['id', 'function', 'display_name', 'description', 'thumbnail', 'story', 'color'] as const;
-export const REQUIRED_FIELDS = ['id', 'function', 'display_name'] as const;
+const REQUIRED_FIELDS = ['id', 'function', 'display_name'] as const;
+
+/** The message of a field the declaration does not know. */
+export function unknownFieldMessage(name: string): string {
+  return `unknown specimen field \`${name}\` (known: ${[...STRING_FIELDS, 'tags'].join(', ')})`;
+}
+
+/**
+ * The specimen once its fields are read (in either language): undefined when a field was
+ * invalid, or when a required one is missing (`missing` is told each such field).
+ */
+export function completeSpecimen(fields: Record<string, unknown>, fieldNodes: DeclaredSpecimen['fieldNodes'], node: DeclaredSpecimen['node'], valid: boolean, missing: (message: string) => void): DeclaredSpecimen | undefined {
+  let complete = valid;
+  for (const required of REQUIRED_FIELDS) {
+    if (fields[required] === undefined && !fieldNodes.has(required)) {
+      missing(`specimen is missing the required field \`${required}\``);
+      complete = false;
+    }
+  }
+  return complete ? { ...(fields as Omit<DeclaredSpecimen, 'node' | 'fieldNodes'>), node, fieldNodes } : undefined;
+}
 
 function unwrap(node: Node): Node {
   let current = node;
@@ -98,17 +118,12 @@ export function readSpecimens(sourceFile: SourceFile, plugin: string, diagnostic
           valid = false;
         } else fields['tags'] = values;
       } else {
-        fail(property, `unknown specimen field \`${name}\` (known: ${[...STRING_FIELDS, 'tags'].join(', ')})`, 'VITRINE_SPECIMEN_306');
+        fail(property, unknownFieldMessage(name), 'VITRINE_SPECIMEN_306');
         valid = false;
       }
     }
-    for (const required of REQUIRED_FIELDS) {
-      if (fields[required] === undefined && !fieldNodes.has(required)) {
-        fail(object, `specimen is missing the required field \`${required}\``, 'VITRINE_SPECIMEN_306');
-        valid = false;
-      }
-    }
-    if (valid) specimens.push({ ...(fields as Omit<DeclaredSpecimen, 'node' | 'fieldNodes'>), node: object, fieldNodes });
+    const specimen = completeSpecimen(fields, fieldNodes, object, valid, (message) => fail(object, message, 'VITRINE_SPECIMEN_306'));
+    if (specimen) specimens.push(specimen);
   }
   return specimens;
 }

@@ -7,6 +7,7 @@
  * numbers; other metadata is an error rather than silently ignored.
  */
 import { acceptsBounds, acceptsItemCounts } from '../../schema/apply-constraints.ts';
+import type { SourceLocation } from '../../diagnostics/build-diagnostic.ts';
 import { SchemaError } from '../../schema/schema-error.ts';
 import { locationIn, nameOf, subscriptArgs, typeExpression } from '../python-names.ts';
 import type { PyExpr } from '../reader-output.ts';
@@ -35,34 +36,32 @@ function numberOf(value: PyExpr | undefined, whole: boolean, fail: () => SchemaE
   return value.value;
 }
 
-function readRange(call: Call, input: PyAnnotationInput): PyBounds {
-  const usage = 'Range(lo, hi) with literal numbers (None for an open side)';
-  const fail = () => new SchemaError('VITRINE_SCHEMA_105', locationIn(input.scope, call), `\`${call.text}\` on '${input.parameter}' should read \`${usage}\``, input.parameter);
-  const args = argumentsOf(call, ['lo', 'hi'], input, usage);
-  const bounds: PyBounds = { at: locationIn(input.scope, call) };
-  const [minimum, maximum] = [numberOf(args.get('lo'), false, fail), numberOf(args.get('hi'), false, fail)];
-  if (minimum === undefined && maximum === undefined) throw fail();
-  if (minimum !== undefined && maximum !== undefined && minimum > maximum) {
-    throw new SchemaError('VITRINE_SCHEMA_105', bounds.at, `minimum ${minimum} of '${input.parameter}' is above its maximum ${maximum}`, input.parameter);
-  }
-  if (minimum !== undefined) bounds.minimum = minimum;
-  if (maximum !== undefined) bounds.maximum = maximum;
-  return bounds;
+/** How one marker is written: its argument names, the keywords it sets, and its usage. */
+interface MarkerSpec<K extends string> {
+  names: [string, string];
+  keys: [K, K];
+  usage: string;
+  /** Item counts are whole numbers; bounds any number. */
+  whole: boolean;
 }
 
-function readItems(call: Call, input: PyAnnotationInput): PyItemCounts {
-  const usage = 'Items(min=N, max=N) with whole numbers';
-  const fail = () => new SchemaError('VITRINE_SCHEMA_105', locationIn(input.scope, call), `\`${call.text}\` on '${input.parameter}' should read \`${usage}\``, input.parameter);
-  const args = argumentsOf(call, ['min', 'max'], input, usage);
-  const counts: PyItemCounts = { at: locationIn(input.scope, call) };
-  const [minItems, maxItems] = [numberOf(args.get('min'), true, fail), numberOf(args.get('max'), true, fail)];
-  if (minItems === undefined && maxItems === undefined) throw fail();
-  if (minItems !== undefined && maxItems !== undefined && minItems > maxItems) {
-    throw new SchemaError('VITRINE_SCHEMA_105', counts.at, `minItems ${minItems} of '${input.parameter}' is above its maxItems ${maxItems}`, input.parameter);
+const RANGE: MarkerSpec<'minimum' | 'maximum'> = { names: ['lo', 'hi'], keys: ['minimum', 'maximum'], usage: 'Range(lo, hi) with literal numbers (None for an open side)', whole: false };
+const ITEMS: MarkerSpec<'minItems' | 'maxItems'> = { names: ['min', 'max'], keys: ['minItems', 'maxItems'], usage: 'Items(min=N, max=N) with whole numbers', whole: true };
+
+/** A marker's two values (at least one given, the first not above the second), keyed as `spec` says. */
+function readMarker<K extends string>(call: Call, input: PyAnnotationInput, spec: MarkerSpec<K>): { at: SourceLocation } & Partial<Record<K, number>> {
+  const at = locationIn(input.scope, call);
+  const fail = () => new SchemaError('VITRINE_SCHEMA_105', at, `\`${call.text}\` on '${input.parameter}' should read \`${spec.usage}\``, input.parameter);
+  const args = argumentsOf(call, spec.names, input, spec.usage);
+  const [low, high] = spec.names.map((name) => numberOf(args.get(name), spec.whole, fail));
+  if (low === undefined && high === undefined) throw fail();
+  if (low !== undefined && high !== undefined && low > high) {
+    throw new SchemaError('VITRINE_SCHEMA_105', at, `${spec.keys[0]} ${low} of '${input.parameter}' is above its ${spec.keys[1]} ${high}`, input.parameter);
   }
-  if (minItems !== undefined) counts.minItems = minItems;
-  if (maxItems !== undefined) counts.maxItems = maxItems;
-  return counts;
+  const marker = { at } as { at: SourceLocation } & Partial<Record<K, number>>;
+  if (low !== undefined) (marker as Record<K, number>)[spec.keys[0]] = low;
+  if (high !== undefined) (marker as Record<K, number>)[spec.keys[1]] = high;
+  return marker;
 }
 
 export const annotatedAnnotation: PyAnnotationParser = {
@@ -78,13 +77,13 @@ export const annotatedAnnotation: PyAnnotationParser = {
       const twice = (what: string) => new SchemaError('VITRINE_SCHEMA_105', locationIn(input.scope, marker), `'${input.parameter}' has two ${what} markers; give one`, input.parameter);
       if (marker.kind === 'call' && name === 'Range') {
         if (bounds) throw twice('Range');
-        bounds = readRange(marker, input);
+        bounds = readMarker(marker, input, RANGE) satisfies PyBounds;
         if (result.parsed.kind !== 'value' || !acceptsBounds(result.parsed.schema)) {
           throw new SchemaError('VITRINE_SCHEMA_104', bounds.at, `'${input.parameter}' is not a float or int parameter (or a tuple or list of them), so it cannot have a Range`, input.parameter);
         }
       } else if (marker.kind === 'call' && name === 'Items') {
         if (counts) throw twice('Items');
-        counts = readItems(marker, input);
+        counts = readMarker(marker, input, ITEMS) satisfies PyItemCounts;
         if (result.parsed.kind !== 'value' || !acceptsItemCounts(result.parsed.schema)) {
           throw new SchemaError('VITRINE_SCHEMA_108', counts.at, `'${input.parameter}' is not a list parameter, so it cannot have Items (a tuple's length is already fixed)`, input.parameter);
         }
