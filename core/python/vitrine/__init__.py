@@ -1,0 +1,42 @@
+"""vitrine: write specimen functions in Python, and reach a vitrine host from a notebook.
+
+Plugin functions take their types from here::
+
+    from vitrine import Range, MeshResult
+    from typing import Annotated
+
+    def sphere(radius: Annotated[float, Range(0.1, 5)] = 1.0) -> MeshResult:
+        ...
+
+`vitrine build` reads the annotations without running the plugin; the host runs the functions
+in processes of its own. This package needs only the standard library and uses numpy when it
+is installed.
+"""
+from __future__ import annotations
+
+from .annotations import Color, Items, ProgressReporter, Range
+from .results import (
+    ImageInput,
+    ImageResult,
+    MeshInput,
+    MeshResult,
+    PointCloudInput,
+    PointCloudResult,
+    VolumeInput,
+    VolumeResult,
+)
+
+__all__ = [
+    "Color",
+    "ImageInput",
+    "ImageResult",
+    "Items",
+    "MeshInput",
+    "MeshResult",
+    "PointCloudInput",
+    "PointCloudResult",
+    "ProgressReporter",
+    "Range",
+    "VolumeInput",
+    "VolumeResult",
+]

@@ -1,0 +1,149 @@
+"""The four result types a function returns, and the inputs it receives.
+
+Each class also takes the constructors plugins written for the reference service use
+(`MeshResult(vertices=, indices=, normals=)`, `VolumeResult.from_numpy(arr, spacing=, origin=)`,
+`ImageResult.from_numpy(arr)`, `PointCloudResult.from_numpy(points, colors=, scalars=)`, and a
+volume's base64 `data` string), so such a function runs once its import names `vitrine`.
+Values are kept as given; they are checked and converted once, when the result is sent.
+"""
+from __future__ import annotations
+
+import base64
+from typing import Any, List, Optional, Sequence
+
+from . import _arrays
+
+
+class MeshResult:
+    """A triangle mesh: vertices (flat x,y,z or N×3), triangle indices, optional normals and colours."""
+
+    type = "mesh"
+
+    def __init__(self, vertices: Any = None, indices: Any = None, normals: Any = None, colors: Any = None) -> None:
+        self.vertices = vertices
+        self.indices = indices
+        self.normals = normals
+        self.colors = colors
+
+    @classmethod
+    def from_numpy(cls, vertices: Any, indices: Any, normals: Any = None, colors: Any = None) -> "MeshResult":
+        return cls(vertices=vertices, indices=indices, normals=normals, colors=colors)
+
+    def __repr__(self) -> str:
+        return f"MeshResult({_count(self.vertices, 3)} vertices, {_count(self.indices, 3)} triangles)"
+
+
+class VolumeResult:
+    """A scalar volume in C order (slowest axis first), with optional voxel spacing, origin and unit."""
+
+    type = "volume"
+
+    def __init__(
+        self,
+        shape: Optional[Sequence[int]] = None,
+        dtype: Optional[str] = None,
+        data: Any = None,
+        spacing: Optional[Sequence[float]] = None,
+        origin: Optional[Sequence[float]] = None,
+        unit: Optional[str] = None,
+    ) -> None:
+        if isinstance(data, str):  # the reference's base64 form
+            data = base64.b64decode(data)
+        if isinstance(data, (bytes, bytearray, memoryview)) and dtype is not None:
+            data = _arrays.from_bytes(data, str(dtype), list(shape) if shape is not None and _arrays.numpy is not None else None)
+        if shape is None and _arrays.is_ndarray(data):
+            shape = data.shape
+        self.shape: Optional[List[int]] = [int(n) for n in shape] if shape is not None else None
+        self.dtype = str(dtype) if dtype is not None else _arrays.dtype_name(data)
+        self.data = data
+        self.spacing = list(spacing) if spacing is not None else None
+        self.origin = list(origin) if origin is not None else None
+        self.unit = unit
+
+    @classmethod
+    def from_numpy(cls, arr: Any, spacing: Optional[Sequence[float]] = None, origin: Optional[Sequence[float]] = None, unit: Optional[str] = None) -> "VolumeResult":
+        arr = _arrays.as_nd(arr)
+        return cls(shape=arr.shape, dtype=str(arr.dtype), data=arr, spacing=spacing, origin=origin, unit=unit)
+
+    def to_numpy(self) -> Any:
+        """The samples as a numpy array of `shape`."""
+        arr = _arrays.as_nd(self.data)
+        return arr.reshape(self.shape) if self.shape is not None else arr
+
+    def __repr__(self) -> str:
+        return f"VolumeResult(shape={self.shape}, dtype={self.dtype})"
+
+
+class PointCloudResult:
+    """Points (flat x,y,z or N×3) with optional per-point colours or scalars."""
+
+    type = "point_cloud"
+
+    def __init__(self, points: Any = None, colors: Any = None, scalars: Any = None) -> None:
+        self.points = points
+        self.colors = colors
+        self.scalars = scalars
+
+    @classmethod
+    def from_numpy(cls, points: Any, colors: Any = None, scalars: Any = None) -> "PointCloudResult":
+        return cls(points=points, colors=colors, scalars=scalars)
+
+    def __repr__(self) -> str:
+        return f"PointCloudResult({_count(self.points, 3)} points)"
+
+
+class ImageResult:
+    """A raster image, row-major, channels last: 1 (grey), 2, 3 (RGB) or 4 (RGBA) channels."""
+
+    type = "image"
+
+    def __init__(self, width: Optional[int] = None, height: Optional[int] = None, channels: Optional[int] = None, dtype: Optional[str] = None, data: Any = None) -> None:
+        if isinstance(data, str):
+            data = base64.b64decode(data)
+        if isinstance(data, (bytes, bytearray, memoryview)):
+            data = _arrays.from_bytes(data, str(dtype or "uint8"))
+        if _arrays.is_ndarray(data) and data.ndim in (2, 3) and width is None:
+            height, width = int(data.shape[0]), int(data.shape[1])
+            channels = 1 if data.ndim == 2 else int(data.shape[2])
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.dtype = str(dtype) if dtype is not None else _arrays.dtype_name(data)
+        self.data = data
+
+    @classmethod
+    def from_numpy(cls, arr: Any) -> "ImageResult":
+        arr = _arrays.as_nd(arr)
+        if arr.ndim not in (2, 3):
+            raise ValueError(f"an image array is H×W or H×W×C, got {arr.ndim} dimensions")
+        return cls(data=arr)
+
+    def to_numpy(self) -> Any:
+        arr = _arrays.as_nd(self.data)
+        return arr.reshape((self.height, self.width) if self.channels == 1 else (self.height, self.width, self.channels))
+
+    def __repr__(self) -> str:
+        return f"ImageResult({self.width}×{self.height}×{self.channels}, {self.dtype})"
+
+
+class MeshInput(MeshResult):
+    """A mesh parameter's value: with numpy, `vertices` and `normals` are N×3, `indices` M×3."""
+
+
+class VolumeInput(VolumeResult):
+    """A volume parameter's value: `data` is an array of `shape` (numpy) or flat."""
+
+
+class PointCloudInput(PointCloudResult):
+    """A point-cloud parameter's value: with numpy, `points` is N×3."""
+
+
+class ImageInput(ImageResult):
+    """An image parameter's value: `data` is H×W×C (numpy) or flat."""
+
+
+def _count(value: Any, per: int) -> str:
+    try:
+        return str(_arrays.length(_arrays.as_flat(value, "float64", "x")) // per)
+    except Exception:
+        return "?"
