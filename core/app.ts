@@ -40,13 +40,18 @@ export interface CreateAppOptions extends HostOptions {
 export async function createApp(input: CreateAppOptions = {}): Promise<FastifyInstance> {
   const options = resolveHostOptions(input);
   const app = await createFastify(options);
-  const compute = await assembleCompute(options);
+  const compute = await assembleCompute(options, { info: (line) => app.log.info(line), warn: (line) => app.log.warn(line) });
   const catalog = new SpecimenCatalog((id, kept, dropped) =>
     app.log.warn(`specimen id '${id}' from ${dropped.origin} is hidden by the ${kept.origin} specimen of the same id`),
   );
   const events = new EventHub();
   const stack = await assembleResults({ options, compute, catalog, events, log: app.log });
-  const announce = async () => void (await stack.scale?.node?.announce());
+  // After a reload or a plugin swap: Python processes import what changed, and a Redis service
+  // learns what this host now runs.
+  const announce = async () => {
+    compute.python.sync({ functions: compute.functions, catalog });
+    await stack.scale?.node?.announce();
+  };
 
   const reloadHooks: AfterReloadHook[] = [];
   async function reload(): Promise<ReloadCounts> {

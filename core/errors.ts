@@ -67,6 +67,7 @@ export const ERRORS = {
   SPC_ERR_RESULT_INVALID: entry(500, (name = '?', why = '?') => `function '${name}' returned an invalid result: ${why}`),
   SPC_ERR_RESULT_TOO_LARGE: entry(413, (name = '?', size = '?', limit = '?') => `result of '${name}' is ${size} bytes, over the ${limit}-byte limit for JSON results; fetch it as an envelope from /data`),
   SPC_ERR_WORKER_CRASHED: entry(500, (name = '?', why = '?') => `worker thread running '${name}' died: ${why}`),
+  SPC_ERR_PLUGIN_PROCESS_EXITED: entry(500, (name = '?', why = '?') => `the plugin process running '${name}' exited (${why}); it has been replaced`),
 
   // --- inputs and uploads ---
   SPC_ERR_INPUT_INVALID: entry(400, (param = '?', why = '?') => `input '${param}' ${why}`),

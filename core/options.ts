@@ -29,6 +29,19 @@ export interface HostOptions {
   poolSize?: number;
   /** Grace period between a cooperative cancel and terminating the worker thread, ms. @defaultValue 300 */
   cancelGraceMs?: number;
+  /**
+   * The Python interpreter that runs Python plugins (`--python`). Null chooses: `python3`, or
+   * `/usr/bin/python3` when only that one has numpy. @defaultValue null
+   */
+  python?: string | null;
+  /** Warm Python plugin processes (`--python-processes`). @defaultValue the pool size */
+  pythonProcesses?: number | null;
+  /**
+   * Address space each Python plugin process may take, bytes (`--python-max-bytes`): a runaway
+   * allocation raises MemoryError in its own process instead of starving the machine.
+   * @defaultValue half the machine's memory
+   */
+  pythonMaxBytes?: number;
   /** Media type of envelope responses. @defaultValue `"application/x-service-envelope-v1"` */
   envelopeMediaType?: string;
   /** Largest accepted request body in bytes. @defaultValue 1 MiB */
@@ -107,8 +120,9 @@ export interface HostOptions {
   uploadTtlSeconds?: number;
 }
 
-export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream' | 'roomThreads' | 'compute'>> & {
+export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream' | 'roomThreads' | 'compute' | 'pythonProcesses'>> & {
   roomThreads: number;
+  pythonProcesses: number;
   compute: number;
   logStream: NodeJS.WritableStream;
   mode: HostMode;
@@ -122,6 +136,8 @@ export const HOST_DEFAULTS = Object.freeze({
   jobTimeoutSeconds: 3600,
   poolSize: Math.max(1, availableParallelism()),
   cancelGraceMs: 300,
+  python: null,
+  pythonMaxBytes: Math.floor(totalmem() / 2),
   envelopeMediaType: ENVELOPE_MEDIA_TYPE,
   bodyLimitBytes: 1024 * 1024,
   maxParamsLength: 16384,
@@ -209,6 +225,10 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   if (o.redis && compute > 0) o.poolSize = compute;
   const roomThreads = o.roomThreads ?? Math.max(1, Math.floor(o.poolSize / 2));
   if (!Number.isInteger(roomThreads) || roomThreads < 1) throw new TypeError(`roomThreads must be a positive integer, got ${String(roomThreads)}`);
+  const pythonProcesses = options.pythonProcesses ?? o.poolSize;
+  if (!Number.isInteger(pythonProcesses) || pythonProcesses < 1) throw new TypeError(`pythonProcesses must be a positive integer, got ${String(pythonProcesses)}`);
+  const python: unknown = o.python;
+  if (python !== null && (typeof python !== 'string' || python.trim() === '')) throw new TypeError(`python must be an interpreter path or null, got '${String(python)}'`);
   const mode: HostMode = o.relay ? 'relay' : o.join ? 'worker' : 'local';
-  return { ...o, compute, roomThreads, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;
+  return { ...o, compute, roomThreads, pythonProcesses, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;
 }

@@ -1,7 +1,8 @@
 /**
  * @module main
  * Dispatches `vitrine <command>`: `build` compiles plugins, `serve` runs the host, `worker` computes for a Redis service, `init`
- * writes a plugin project, `dev` builds, serves and rebuilds on change. The build tools load only for the commands that use them.
+ * writes a plugin project, `dev` builds, serves and rebuilds on change, `python-path` says where
+ * the `vitrine` Python module is. The build tools load only for the commands that use them.
  */
 import { followLauncher, relaunchWithAllocatorEnv, wantsAllocatorEnv } from './allocator-env.ts';
 
@@ -14,6 +15,7 @@ commands:
   worker --redis URL [options]        compute for a Redis service, no HTTP (vitrine worker --help)
   init DIR [--vitrine SPEC]           write a plugin project into DIR; --python writes a Python one
   dev [SRC] [serve options]           build, serve, and rebuild each plugin of SRC when it changes
+  python-path                         print the folder holding the vitrine Python module (for PYTHONPATH)
 `;
 
 /** Runs one CLI invocation and returns the process exit code. */
@@ -44,6 +46,11 @@ export async function main(argv: string[]): Promise<number> {
     case 'dev': {
       const { runDevCommand } = await import('./dev-command.ts');
       return runDevCommand(rest);
+    }
+    case 'python-path': {
+      const { PYTHON_MODULE_DIR } = await import('../python/python-module-dir.ts');
+      process.stdout.write(`${PYTHON_MODULE_DIR}\n`);
+      return 0;
     }
     case undefined:
     case '-h':

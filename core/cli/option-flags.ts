@@ -19,6 +19,9 @@ export const FLAGS = {
   'cache-ttl': { type: 'string' },
   'job-ttl': { type: 'string' },
   'pool-size': { type: 'string' },
+  python: { type: 'string' },
+  'python-processes': { type: 'string' },
+  'python-max-bytes': { type: 'string' },
   'cache-max-bytes': { type: 'string' },
   'max-jobs': { type: 'string' },
   'max-event-streams': { type: 'string' },
@@ -128,4 +131,18 @@ export function readFlags(argv: string[], names: readonly FlagName[], env: NodeJ
     return typeof v === 'string' ? v : typeof v === 'boolean' ? String(v) : env[envName(flag)];
   };
   return { get, help: values.help === true };
+}
+
+/** `--python PATH` and `--python-processes N`, shared by `vitrine serve` and `vitrine worker`. */
+export function pythonOptions(get: FlagReader): { python?: string; pythonProcesses?: number; pythonMaxBytes?: number } {
+  const python = get('python');
+  if (python !== undefined && python.trim() === '') throw new Error('--python needs the path of a Python interpreter');
+  const processes = number('python-processes', get('python-processes'), true);
+  if (processes === 0) throw new Error('--python-processes must be at least 1');
+  const maxBytes = number('python-max-bytes', get('python-max-bytes'), true);
+  return {
+    ...(python !== undefined ? { python } : {}),
+    ...(processes !== undefined ? { pythonProcesses: processes } : {}),
+    ...(maxBytes !== undefined ? { pythonMaxBytes: maxBytes } : {}),
+  };
 }

@@ -5,7 +5,7 @@
  */
 import { hostname } from 'node:os';
 import { isRedisUrl, type HostOptions } from '../options.ts';
-import { corsOrigin, directory, FLAGS, headsetTriangles, list, number, onOff, readFlags, truthy, type FlagName, type FlagReader } from './option-flags.ts';
+import { corsOrigin, directory, FLAGS, headsetTriangles, list, number, onOff, pythonOptions, readFlags, truthy, type FlagName, type FlagReader } from './option-flags.ts';
 import { prettyLogStream } from './pretty-log.ts';
 import { chooseAdminToken, type AdminTokenChoice } from './lab-admin-token.ts';
 
@@ -25,6 +25,10 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --cache-ttl S              room cache time-to-live in seconds (default 300)
   --job-ttl S                how long a finished job stays pollable, seconds (default 300)
   --pool-size N              worker threads for plugin functions (default: one per core)
+  --python PATH              the Python that runs Python plugins (default: python3, or
+                             /usr/bin/python3 when only it has numpy)
+  --python-processes N       warm Python plugin processes (default: the pool size)
+  --python-max-bytes N       address space per Python process (default: half the memory)
   --cache-max-bytes N        bytes of results held across rooms and finished jobs, least
                              recently used dropped first (default: a quarter of the memory)
   --cors-origin LIST         origins pages may read from, comma-separated (* for any), or none;
@@ -146,6 +150,7 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     cacheTtlSeconds: number('cache-ttl', get('cache-ttl'), false),
     jobTtlSeconds: number('job-ttl', get('job-ttl'), false),
     poolSize: number('pool-size', get('pool-size'), true),
+    ...pythonOptions(get),
     cacheMaxBytes: number('cache-max-bytes', get('cache-max-bytes'), true),
     maxJobs: number('max-jobs', get('max-jobs'), true),
     maxEventStreams,

@@ -26,6 +26,10 @@ export const WORKER_USAGE = `usage: vitrine worker --redis URL [options]
                        --blob-store (give the same URL); default: the --redis Redis
   --plugins DIR        built plugin bundles (default build/out)
   --pool-size N        worker threads for plugin functions (default: one per core)
+  --python PATH        the Python that runs Python plugins (default: python3, or
+                       /usr/bin/python3 when only it has numpy)
+  --python-processes N warm Python plugin processes (default: the pool size)
+  --python-max-bytes N address space per Python process (default: half the memory)
   --room-threads N     threads one room may hold at once (default: half the pool, at least 1)
   --log-level L        error, warn, info or silent (default info)
 
@@ -47,7 +51,7 @@ function stderrLog(level: string): NodeLog {
   return { info: at('info'), warn: at('warn') };
 }
 
-const WORKER_FLAGS = ['redis', 'blob-store', 'plugins', 'pool-size', 'room-threads', 'log-level'] as const;
+const WORKER_FLAGS = ['redis', 'blob-store', 'plugins', 'pool-size', 'room-threads', 'python', 'python-processes', 'python-max-bytes', 'log-level'] as const;
 
 /**
  * The worker's options, read by the same flag reader and filled by the same defaults as a
@@ -81,7 +85,7 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
   const log = stderrLog(options.logLevel === false ? 'silent' : options.logLevel);
   const redisUrl = options.redis!;
 
-  const compute = await assembleCompute(options);
+  const compute = await assembleCompute(options, log);
   const counts = await compute.reload(new SpecimenCatalog(() => {}));
   for (const line of counts.problems) log.warn(line);
   const connections = createRedisConnections(redisUrl, options.blobStore!);

@@ -15,8 +15,16 @@ import { InlineInvoker } from './inline-invoker.ts';
 import { InvokerSet } from './invoker.ts';
 import { PooledInvoker } from './pooled-invoker.ts';
 import { RoomScheduler } from './room-scheduler.ts';
+import { PythonRuntime } from '../python/python-runtime.ts';
+import { byRuntime } from './runtime-invoker.ts';
 
-export type ComputeOptions = Pick<ResolvedHostOptions, 'poolSize' | 'roomThreads' | 'cancelGraceMs' | 'specimensDir' | 'pluginsDir'>;
+export type ComputeOptions = Pick<ResolvedHostOptions, 'poolSize' | 'roomThreads' | 'cancelGraceMs' | 'specimensDir' | 'pluginsDir' | 'python' | 'pythonProcesses' | 'pythonMaxBytes'>;
+
+/** Where the compute half says what it does (the host's logger, or the worker's). */
+export interface ComputeLog {
+  info(line: string): void;
+  warn(line: string): void;
+}
 
 export interface ComputeAssembly {
   scheduler: RoomScheduler;
@@ -26,24 +34,37 @@ export interface ComputeAssembly {
   pooled: PooledInvoker;
   /** Invokers by function source (a relay adds `remote`). */
   invokers: InvokerSet;
+  /** Python plugins' processes (started once a Python function is registered). */
+  python: PythonRuntime;
   /** Loads the specimens directory and the plugin bundles again into `catalog` and the functions. */
   reload(catalog: SpecimenCatalog): Promise<ReloadCounts>;
   /** Stops the pools (after whatever uses them has stopped). */
   close(): Promise<void>;
 }
 
-export async function assembleCompute(options: ComputeOptions): Promise<ComputeAssembly> {
+export async function assembleCompute(options: ComputeOptions, log: ComputeLog = SILENT): Promise<ComputeAssembly> {
   const scheduler = new RoomScheduler({ threads: options.poolSize, perRoom: options.roomThreads });
   const pools = await createPools({ computeThreads: scheduler.capacity, warmComputeThreads: scheduler.warmThreads });
   const functions = new FunctionRegistry();
   const pooled = new PooledInvoker(pools.compute, scheduler, { cancelGraceMs: options.cancelGraceMs });
+  const python = new PythonRuntime({ python: options.python, processes: options.pythonProcesses, maxBytes: options.pythonMaxBytes, cancelGraceMs: options.cancelGraceMs, log }, scheduler);
   return {
     scheduler,
     pools,
     functions,
     pooled,
-    invokers: new InvokerSet({ bundle: pooled, inline: new InlineInvoker() }),
-    reload: (catalog) => reloadSources(options, functions, catalog),
-    close: () => pools.destroy(),
+    python,
+    invokers: new InvokerSet({ bundle: byRuntime({ node: pooled, python: python.invoker }), inline: new InlineInvoker() }),
+    reload: async (catalog) => {
+      const counts = await reloadSources(options, functions, catalog);
+      python.sync({ functions, catalog });
+      return counts;
+    },
+    close: async () => {
+      await python.close();
+      await pools.destroy();
+    },
   };
 }
+
+const SILENT: ComputeLog = { info: () => {}, warn: () => {} };

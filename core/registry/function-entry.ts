@@ -9,8 +9,8 @@ import type { ManifestParameter } from './manifest-types.ts';
 
 /** Where a function's code lives, which decides the invoker that runs it. */
 export type FunctionSource =
-  /** An export of a built plugin bundle, run in the worker-thread pool. */
-  | { kind: 'bundle'; modulePath: string; exportName: string; version: string }
+  /** An export of a built plugin bundle: on the worker-thread pool, or (`python`) in a Python process. */
+  | { kind: 'bundle'; modulePath: string; exportName: string; version: string; runtime?: 'node' | 'python' }
   /** A function registered in code, run on the main thread (it cannot move to a worker). */
   | { kind: 'inline'; fn: (...args: unknown[]) => unknown }
   /** A function of a worker connected to this relay. */

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
+import { pythonVersion } from './python-version.ts';
 import path from 'node:path';
 import { resolveInside } from '../catalog/safe-path.ts';
 import type { SpecimenRecord, ThumbnailSource } from '../catalog/specimen-record.ts';
@@ -32,6 +33,7 @@ function checkManifest(value: unknown): asserts value is PluginManifest {
   if (!m || typeof m !== 'object') throw new Error('manifest is not a JSON object');
   if (m.manifest_version !== MANIFEST_VERSION) throw new Error(`manifest_version ${String(m.manifest_version)} is not supported (expected ${MANIFEST_VERSION}); rebuild the plugin with this version of vitrine`);
   if (typeof m.plugin !== 'string' || typeof m.bundle !== 'string') throw new Error('manifest needs "plugin" and "bundle"');
+  if (m.runtime !== undefined && m.runtime !== 'node' && m.runtime !== 'python') throw new Error(`runtime ${JSON.stringify(m.runtime)} is not supported (node or python)`);
   if (!Array.isArray(m.functions) || !Array.isArray(m.specimens)) throw new Error('manifest needs "functions" and "specimens" lists');
   for (const f of m.functions) {
     if (!f || typeof f.name !== 'string' || !RESULT_TYPES.has(f.return_type) || !Array.isArray(f.parameters) || typeof f.schema !== 'object') {
@@ -74,7 +76,9 @@ export async function loadPluginBundle(dir: string): Promise<LoadedPlugin> {
   if (!modulePath) throw new Error(`bundle ${JSON.stringify(manifest.bundle)} is outside the plugin folder`);
   // The bundle's content, not its file time: hosts of one Redis service that were given copies
   // of the same bundle share room entries and computations (the version is in the cache key).
-  const version = createHash('sha256').update(await readFile(modulePath)).digest('hex').slice(0, 16);
+  // A Python plugin's code is every module of its folder, not only plugin.py.
+  const python = manifest.runtime === 'python';
+  const version = python ? await pythonVersion(dir) : createHash('sha256').update(await readFile(modulePath)).digest('hex').slice(0, 16);
   const functions = new Map<string, FunctionEntry>();
   for (const f of manifest.functions) {
     precompileSchema(f.schema);
@@ -84,7 +88,7 @@ export async function loadPluginBundle(dir: string): Promise<LoadedPlugin> {
       schema: f.schema,
       parameters: f.parameters,
       async: f.async,
-      source: { kind: 'bundle', modulePath, exportName: f.name, version },
+      source: { kind: 'bundle', modulePath, exportName: f.name, version, ...(python ? { runtime: 'python' as const } : {}) },
       plugin: manifest.plugin,
     });
   }

@@ -1,0 +1,41 @@
+/**
+ * @module python-interpreter
+ * Which Python runs the plugins. Given `--python PATH` (or VITRINE_PYTHON) that one is used.
+ * Otherwise `python3`, unless it lacks numpy and the system's `/usr/bin/python3` has it: on
+ * machines where a version manager's `python3` comes first on PATH, plugins that import numpy
+ * then work without configuration. The probe runs as a child process, never on the event loop.
+ */
+import { execFile } from 'node:child_process';
+
+export interface Interpreter {
+  path: string;
+  version: string;
+  numpy: string | null;
+}
+
+const PROBE = 'import sys,json\ntry:\n import numpy; n=numpy.__version__\nexcept Exception:\n n=None\nprint(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "numpy": n, "ok": sys.version_info >= (3, 8)}))';
+
+/** What `path` is, or null when it does not run (or is older than Python 3.8). */
+export function probeInterpreter(path: string): Promise<Interpreter | null> {
+  return new Promise((resolve) => {
+    execFile(path, ['-c', PROBE], { timeout: 15_000 }, (error, stdout) => {
+      if (error) return resolve(null);
+      try {
+        const found = JSON.parse(stdout.trim()) as { version: string; numpy: string | null; ok: boolean };
+        resolve(found.ok ? { path, version: found.version, numpy: found.numpy } : null);
+      } catch {
+        resolve(null);
+      }
+    });
+  });
+}
+
+/** The interpreter to use: the one asked for, or the best default; null when none runs. */
+export async function chooseInterpreter(asked: string | null): Promise<Interpreter | null> {
+  if (asked) return probeInterpreter(asked);
+  const first = await probeInterpreter('python3');
+  if (first?.numpy) return first;
+  const system = process.platform === 'win32' ? null : await probeInterpreter('/usr/bin/python3');
+  if (system?.numpy) return system;
+  return first ?? system;
+}

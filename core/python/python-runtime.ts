@@ -1,0 +1,125 @@
+/**
+ * @module python-runtime
+ * Python plugins in a host or a compute worker. Nothing starts until the registry holds a
+ * Python function: then the interpreter is chosen (python-interpreter.ts) and the warm
+ * processes start (python-pool.ts), off the event loop, while the catalog already answers
+ * from the manifests. A plugin whose import fails in the processes leaves the catalog again
+ * with one warning naming it and the module it missed; with no usable Python at all, every
+ * Python plugin leaves with one line saying Python plugins are off.
+ */
+import path from 'node:path';
+import type { RoomScheduler } from '../invoke/room-scheduler.ts';
+import type { FunctionEntry } from '../registry/function-entry.ts';
+import type { FunctionRegistry } from '../registry/function-registry.ts';
+import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
+import { chooseInterpreter, type Interpreter } from './python-interpreter.ts';
+import { PYTHON_MODULE_DIR } from './python-module-dir.ts';
+import { PythonInvoker } from './python-invoker.ts';
+import { PythonPool, type ImportProblem, type PythonPlugin } from './python-pool.ts';
+
+
+export interface PythonRuntimeOptions {
+  /** The interpreter asked for (`--python`), or null for the default choice. */
+  python: string | null;
+  processes: number;
+  cancelGraceMs: number;
+  maxBytes: number;
+  log: { info(line: string): void; warn(line: string): void };
+}
+
+/** Where Python functions are registered and listed: what a failed import is taken out of. */
+export interface PythonTargets {
+  functions: Pick<FunctionRegistry, 'list' | 'removeWhere'>;
+  catalog: Pick<SpecimenCatalog, 'removeSource'> | null;
+}
+
+/** True for a function of a Python plugin bundle. */
+export function isPythonFunction(entry: FunctionEntry): boolean {
+  return entry.source.kind === 'bundle' && entry.source.runtime === 'python';
+}
+
+export class PythonRuntime {
+  readonly invoker: PythonInvoker;
+  #o: PythonRuntimeOptions;
+  #pool: Promise<PythonPool> | null = null;
+  #interpreter: Promise<Interpreter | null> | null = null;
+  #targets: PythonTargets | null = null;
+  #saidOff = false;
+
+  constructor(options: PythonRuntimeOptions, scheduler: RoomScheduler) {
+    this.#o = options;
+    this.invoker = new PythonInvoker(() => this.#start(), scheduler, (line) => options.log.warn(line));
+  }
+
+  /**
+   * Makes the processes import what the registry now holds (after a reload or a plugin swap).
+   * Returns at once: processes start and import in the background.
+   */
+  sync(targets: PythonTargets): void {
+    this.#targets = targets;
+    const plugins = pythonPlugins(targets.functions.list());
+    if (plugins.length === 0) return;
+    void this.#start().then(
+      (pool) => pool.setPlugins(plugins),
+      () => this.#dropAll(),
+    );
+  }
+
+  async close(): Promise<void> {
+    const pool = await this.#pool?.catch(() => null);
+    await pool?.close();
+  }
+
+  #start(): Promise<PythonPool> {
+    if (this.#pool) return this.#pool;
+    this.#interpreter ??= chooseInterpreter(this.#o.python);
+    this.#pool = this.#interpreter.then((interpreter) => {
+      if (!interpreter) throw new Error(`Python plugins are off: no Python 3.8+ interpreter runs as ${this.#o.python ?? 'python3'} (set --python PATH)`);
+      this.#o.log.info(`python: ${interpreter.path} (Python ${interpreter.version}, ${interpreter.numpy ? `numpy ${interpreter.numpy}` : 'no numpy'}), ${this.#o.processes} plugin processes`);
+      return new PythonPool({
+        python: interpreter.path,
+        modulePath: PYTHON_MODULE_DIR,
+        processes: this.#o.processes,
+        cancelGraceMs: this.#o.cancelGraceMs,
+        maxBytes: this.#o.maxBytes,
+        log: this.#o.log,
+        onImportProblem: (problem) => this.#drop(problem),
+      });
+    });
+    this.#pool.catch(() => {});
+    return this.#pool;
+  }
+
+  #drop(problem: ImportProblem): void {
+    const why = problem.missing ? `it needs the module '${problem.missing}', which this Python cannot import` : problem.error;
+    this.#o.log.warn(`plugin ${problem.plugin.name} is left out: ${why}`);
+    this.#remove((entry) => isPythonFunction(entry) && entry.plugin === problem.plugin.name && entry.source.kind === 'bundle' && entry.source.version === problem.plugin.version);
+  }
+
+  #dropAll(): void {
+    if (!this.#saidOff) {
+      this.#saidOff = true;
+      void this.#pool?.catch((error: Error) => this.#o.log.warn(error.message));
+    }
+    this.#remove(isPythonFunction);
+  }
+
+  #remove(predicate: (entry: FunctionEntry) => boolean): void {
+    const targets = this.#targets;
+    if (!targets) return;
+    const plugins = new Set(targets.functions.list().filter(predicate).map((entry) => entry.plugin));
+    targets.functions.removeWhere(predicate);
+    for (const plugin of plugins) if (plugin) targets.catalog?.removeSource(`plugin:${plugin}`);
+  }
+}
+
+/** The distinct Python plugins among `entries`. */
+export function pythonPlugins(entries: FunctionEntry[]): PythonPlugin[] {
+  const byName = new Map<string, PythonPlugin>();
+  for (const entry of entries) {
+    if (entry.source.kind !== 'bundle' || entry.source.runtime !== 'python') continue;
+    const name = entry.plugin ?? entry.name;
+    byName.set(name, { name, dir: path.dirname(entry.source.modulePath), entry: path.basename(entry.source.modulePath), version: entry.source.version });
+  }
+  return [...byName.values()];
+}
