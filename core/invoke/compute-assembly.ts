@@ -12,13 +12,13 @@ import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import { createPools, type Pools } from '../workers/pool.ts';
 import { InlineInvoker } from './inline-invoker.ts';
-import { InvokerSet } from './invoker.ts';
+import { InvokerSet, type Invoker } from './invoker.ts';
 import { PooledInvoker } from './pooled-invoker.ts';
 import { RoomScheduler } from './room-scheduler.ts';
 import { PythonRuntime } from '../python/python-runtime.ts';
 import { byRuntime } from './runtime-invoker.ts';
 
-export type ComputeOptions = Pick<ResolvedHostOptions, 'poolSize' | 'roomThreads' | 'cancelGraceMs' | 'specimensDir' | 'pluginsDir' | 'python' | 'pythonProcesses' | 'pythonMaxBytes'>;
+export type ComputeOptions = Pick<ResolvedHostOptions, 'poolSize' | 'roomThreads' | 'cancelGraceMs' | 'specimensDir' | 'pluginsDir' | 'python' | 'pythonProcesses' | 'pythonMaxBytes' | 'redis' | 'compute'>;
 
 /** Where the compute half says what it does (the host's logger, or the worker's). */
 export interface ComputeLog {
@@ -30,8 +30,8 @@ export interface ComputeAssembly {
   scheduler: RoomScheduler;
   pools: Pools;
   functions: FunctionRegistry;
-  /** Runs plugin bundle functions on the compute pool, rooms taking turns. */
-  pooled: PooledInvoker;
+  /** Runs plugin bundle functions, rooms taking turns: JavaScript on the compute pool, Python in its processes. */
+  plugins: Invoker;
   /** Invokers by function source (a relay adds `remote`). */
   invokers: InvokerSet;
   /** Python plugins' processes (started once a Python function is registered). */
@@ -47,14 +47,15 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
   const pools = await createPools({ computeThreads: scheduler.capacity, warmComputeThreads: scheduler.warmThreads });
   const functions = new FunctionRegistry();
   const pooled = new PooledInvoker(pools.compute, scheduler, { cancelGraceMs: options.cancelGraceMs });
-  const python = new PythonRuntime({ python: options.python, processes: options.pythonProcesses, maxBytes: options.pythonMaxBytes, cancelGraceMs: options.cancelGraceMs, log }, scheduler);
+  const python = new PythonRuntime({ python: options.python, processes: options.pythonProcesses, maxBytes: options.pythonMaxBytes, warm: options.redis === null || options.compute > 0, cancelGraceMs: options.cancelGraceMs, log }, scheduler);
+  const plugins = byRuntime({ node: pooled, python: python.invoker });
   return {
     scheduler,
     pools,
     functions,
-    pooled,
+    plugins,
     python,
-    invokers: new InvokerSet({ bundle: byRuntime({ node: pooled, python: python.invoker }), inline: new InlineInvoker() }),
+    invokers: new InvokerSet({ bundle: plugins, inline: new InlineInvoker() }),
     reload: async (catalog) => {
       const counts = await reloadSources(options, functions, catalog);
       python.sync({ functions, catalog });

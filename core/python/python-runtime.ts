@@ -24,6 +24,8 @@ export interface PythonRuntimeOptions {
   processes: number;
   cancelGraceMs: number;
   maxBytes: number;
+  /** Start the processes as soon as there are Python plugins (false: a front end that computes nothing). */
+  warm: boolean;
   log: { info(line: string): void; warn(line: string): void };
 }
 
@@ -58,7 +60,7 @@ export class PythonRuntime {
   sync(targets: PythonTargets): void {
     this.#targets = targets;
     const plugins = pythonPlugins(targets.functions.list());
-    if (plugins.length === 0) return;
+    if (plugins.length === 0 || !this.#o.warm) return;
     void this.#start().then(
       (pool) => pool.setPlugins(plugins),
       () => this.#dropAll(),

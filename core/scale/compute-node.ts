@@ -79,11 +79,11 @@ export interface ComputeNodeOptions {
  * threads lent (the room scheduler shares the threads between them).
  */
 export function createComputeNode(
-  compute: Pick<ComputeAssembly, 'functions' | 'pooled'>,
+  compute: Pick<ComputeAssembly, 'functions' | 'plugins'>,
   options: Pick<ResolvedHostOptions, 'compute' | 'maxJobMessages'>,
   deps: Pick<ComputeNodeOptions, 'nodeId' | 'connections' | 'events' | 'blobs' | 'log'>,
 ): ComputeNode {
-  return new ComputeNode({ ...deps, functions: compute.functions, invoker: compute.pooled, concurrency: options.compute * 2, maxJobMessages: options.maxJobMessages });
+  return new ComputeNode({ ...deps, functions: compute.functions, invoker: compute.plugins, concurrency: options.compute * 2, maxJobMessages: options.maxJobMessages });
 }
 
 /** What a compute node logs through (a host's logger, or the worker command's). */

@@ -1,22 +1,22 @@
 /**
  * @module python-plugins
- * Python plugin bundles for tests: the fixture bundles copied into a fresh plugins folder (so a
- * test may add a broken one beside them), and the interpreter the tests run them with.
+ * Python plugin bundles for tests: test/fixtures/python-plugins built by the real `vitrine
+ * build`, copied into a fresh plugins folder (so a test may add a broken one beside them), and
+ * the interpreter the tests run them with.
  */
 import { cp, mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtFixture } from './built-fixture.ts';
 
 /** Debian's Python with numpy (another python3 may come first on PATH); VITRINE_PYTHON overrides. */
 export const PYTHON = process.env.VITRINE_PYTHON ?? '/usr/bin/python3';
 
-const BUNDLES = fileURLToPath(new URL('../fixtures/python-bundles/', import.meta.url));
-
 /** A new plugins folder holding the named fixture bundles (default: all of them). */
 export async function pythonPluginsDir(names: string[] = ['py-lab']): Promise<string> {
+  const built = await builtFixture('python-plugins');
   const dir = await mkdtemp(path.join(tmpdir(), 'vitrine-py-plugins-'));
-  for (const name of names) await cp(path.join(BUNDLES, name), path.join(dir, name), { recursive: true });
+  for (const name of names) await cp(path.join(built, name), path.join(dir, name), { recursive: true });
   return dir;
 }
 

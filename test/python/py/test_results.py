@@ -1,0 +1,85 @@
+"""The vitrine module's result classes and the checks every result passes before it leaves."""
+import base64
+import os
+import sys
+import unittest
+
+from vitrine import ImageResult, MeshResult, PointCloudResult, VolumeResult
+from vitrine._arrays import numpy as np
+from vitrine._coerce import ResultShapeError, to_wire
+
+NUMPY = np is not None
+
+
+def fields(wire):
+    meta, arrays = wire
+    return meta, {name: (dtype, list(array.tolist() if hasattr(array, "tolist") else array)) for name, dtype, array in arrays}
+
+
+class Meshes(unittest.TestCase):
+    def test_reference_constructor_and_plain_tuples(self):
+        for value in (MeshResult(vertices=[0, 0, 0, 1, 0, 0, 0, 1, 0], indices=[0, 1, 2], normals=[0, 0, 1] * 3), ([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [0, 1, 2], [0, 0, 1] * 3)):
+            meta, got = fields(to_wire(value, "mesh"))
+            self.assertEqual(got["vertices"], ("float32", [0, 0, 0, 1, 0, 0, 0, 1, 0]))
+            self.assertEqual(got["indices"], ("uint32", [0, 1, 2]))
+            self.assertEqual(got["normals"][1], [0, 0, 1] * 3)
+
+    def test_refusals_name_the_field(self):
+        cases = [
+            (([0, 0, 0, 1, 0], [0, 1, 2]), "vertices length 5"),
+            (([0, 0, 0, 1, 0, 0, 0, 1, 0], [0, 1, 3]), "out of range for 3 vertices"),
+            (([0, 0, 0, 1, 0, 0, 0, float("nan"), 0], [0, 1, 2]), "vertices[7] is not a finite number"),
+            (([0, 0, 0, 1, 0, 0, 0, 1, 0], [0, 1, 2], [0, 0, 1]), "normals length 3"),
+            ("a mesh", "expected a MeshResult"),
+        ]
+        for value, message in cases:
+            with self.assertRaises(ResultShapeError) as caught:
+                to_wire(value, "mesh")
+            self.assertIn(message, str(caught.exception))
+
+
+class Volumes(unittest.TestCase):
+    def test_the_reference_base64_form(self):
+        raw = bytes(range(8))
+        meta, got = fields(to_wire(VolumeResult(shape=[2, 2, 2], dtype="uint8", data=base64.b64encode(raw).decode()), "volume"))
+        self.assertEqual(meta, {"shape": [2, 2, 2], "dtype": "uint8", "value_range": [0.0, 7.0]})
+        self.assertEqual(got["data"], ("uint8", list(raw)))
+
+    def test_numpy_forms_and_value_range_of_finite_values(self):
+        if not NUMPY:  # the interpreter has no numpy: the forms above are what it can make
+            return
+        arr = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+        arr[0, 0, 0] = np.nan
+        for value in (arr, VolumeResult.from_numpy(arr, spacing=[1, 2, 3], origin=[0, 0, 0]), (arr, [1, 2, 3], [0, 0, 0])):
+            meta, got = fields(to_wire(value, "volume"))
+            self.assertEqual(meta["shape"], [2, 3, 4])
+            self.assertEqual(meta["dtype"], "float64")
+            self.assertEqual(meta["value_range"], [1.0, 23.0])
+        self.assertEqual(VolumeResult.from_numpy(arr).shape, [2, 3, 4])
+        self.assertTrue((VolumeResult.from_numpy(arr).to_numpy()[1] == arr[1]).all())
+        with self.assertRaises(ResultShapeError) as caught:
+            to_wire(np.zeros((2, 2, 2), dtype=np.int64), "volume")
+        self.assertIn("int64 is not supported", str(caught.exception))
+        with self.assertRaises(ResultShapeError):
+            to_wire(np.zeros((4, 4)), "volume")
+
+
+class PointsAndImages(unittest.TestCase):
+    def test_points_with_colours_and_scalars(self):
+        meta, got = fields(to_wire(PointCloudResult(points=[0, 0, 0, 1, 1, 1], colors=[255, 0, 0, 0, 255, 0], scalars=[0.5, 1.5]), "point_cloud"))
+        self.assertEqual(got["colors"][0], "uint8")
+        self.assertEqual(got["scalars"], ("float32", [0.5, 1.5]))
+        with self.assertRaises(ResultShapeError):
+            to_wire(PointCloudResult(points=[0, 0, 0], scalars=[1, 2]), "point_cloud")
+
+    def test_images_from_arrays(self):
+        if not NUMPY:
+            return
+        meta, got = fields(to_wire(np.zeros((2, 3, 4), dtype=np.uint8), "image"))
+        self.assertEqual(meta, {"width": 3, "height": 2, "channels": 4, "dtype": "uint8"})
+        meta, _ = fields(to_wire(ImageResult.from_numpy(np.ones((5, 7))), "image"))
+        self.assertEqual((meta["width"], meta["channels"], meta["dtype"]), (7, 1, "float32"))
+
+
+if __name__ == "__main__":
+    unittest.main()

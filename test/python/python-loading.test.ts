@@ -1,0 +1,71 @@
+/**
+ * How Python plugins come and go: a plugin whose import fails leaves the catalog with one
+ * warning naming the missing module; a host with no usable Python serves everything else and
+ * says so once; two plugins may have sibling modules of the same name; a rebuilt plugin's new
+ * code is what the warm processes run next.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createTestApp } from '../helpers/create-test-app.ts';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { PYTHON, pythonPluginsDir, writePythonBundle } from '../helpers/python-plugins.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+
+function logLines(): { stream: PassThrough; lines: () => string[] } {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  return { stream, lines: () => text.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg) };
+}
+
+const MESH = (x: number) => `from vitrine import MeshResult\n\ndef shape() -> MeshResult:\n    return ([0, 0, 0, ${x}, 0, 0, 0, 1, 0], [0, 1, 2])\n`;
+
+describe('loading Python plugins', () => {
+  it('leaves out a plugin whose import fails, with one warning naming the missing module', async () => {
+    const plugins = await pythonPluginsDir();
+    await writePythonBundle(plugins, 'needs-skimage', 'import skimage.filters\nfrom vitrine import MeshResult\n\ndef shape() -> MeshResult:\n    return ([0,0,0,1,0,0,0,1,0],[0,1,2])\n');
+    const log = logLines();
+    const app = await createTestApp({ pluginsDir: plugins, python: PYTHON, pythonProcesses: 2, logLevel: 'warn', logStream: log.stream });
+    await waitFor(async () => {
+      const ids = ((await app.inject('/api/specimens')).json() as { id: string }[]).map((s) => s.id);
+      return ids.includes('needs-skimage-shape') ? undefined : ids;
+    }, 'the failing plugin to leave the catalog');
+    const warnings = log.lines().filter((line) => line.includes('needs-skimage'));
+    expect(warnings).toEqual(["plugin needs-skimage is left out: it needs the module 'skimage', which this Python cannot import"]);
+    expect((await app.inject('/api/processing/functions/shape/schema')).statusCode).toBe(404);
+    expect((await app.inject('/api/specimens/py-triangle/data')).statusCode).toBe(200);
+  });
+
+  it('serves everything else on a host with no usable Python, saying once that Python plugins are off', async () => {
+    const plugins = await pythonPluginsDir();
+    const ts = await fixturePluginsDir();
+    const { readdir, cp } = await import('node:fs/promises');
+    for (const name of await readdir(ts)) await cp(path.join(ts, name), path.join(plugins, name), { recursive: true });
+    const log = logLines();
+    const app = await createTestApp({ pluginsDir: plugins, python: '/nonexistent/python3', logLevel: 'warn', logStream: log.stream });
+    await waitFor(async () => ((await app.inject('/api/processing/functions/triangle/schema')).statusCode === 404 ? true : undefined), 'Python functions to leave');
+    expect(log.lines().filter((line) => /Python plugins are off/.test(line))).toHaveLength(1);
+    const functions = (await app.inject('/api/processing/functions')).json() as { name: string }[];
+    expect(functions.length).toBeGreaterThan(0);
+    expect(functions.map((f) => f.name)).not.toContain('ramp_volume');
+  });
+
+  it('keeps sibling modules of the same name apart, and runs a rebuilt plugin’s new code', async () => {
+    const plugins = await pythonPluginsDir([]);
+    for (const [name, x] of [['first', 1], ['second', 2]] as const) {
+      await writePythonBundle(plugins, name, `from vitrine import MeshResult\nfrom geometry import X\n\ndef ${name}_shape() -> MeshResult:\n    return ([0, 0, 0, X, 0, 0, 0, 1, 0], [0, 1, 2])\n`, `${name}_shape`);
+      await writeFile(path.join(plugins, name, 'geometry.py'), `X = ${x}\n`);
+    }
+    const app = await createTestApp({ pluginsDir: plugins, python: PYTHON, pythonProcesses: 1 });
+    const x = async (fn: string) => (await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: fn } })).json().vertices[3];
+    expect([await x('first_shape'), await x('second_shape')]).toEqual([1, 2]);
+    await writeFile(path.join(plugins, 'second', 'geometry.py'), 'X = 7\n');
+    await app.vitrine.reloadPlugin('second');
+    expect([await x('first_shape'), await x('second_shape')]).toEqual([1, 7]);
+    await writeFile(path.join(plugins, 'first', 'plugin.py'), MESH(5).replace('def shape', 'def first_shape'));
+    await app.vitrine.reload();
+    expect(await x('first_shape')).toBe(5);
+  });
+});

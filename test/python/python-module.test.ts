@@ -1,0 +1,36 @@
+/**
+ * The `vitrine` Python module's own tests (test/python/py/, unittest), run by a real
+ * interpreter twice: with numpy, and with numpy made unimportable, since the module must work
+ * on the standard library alone.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { PYTHON_MODULE_DIR } from '../../core/python/python-module-dir.ts';
+import { PYTHON } from '../helpers/python-plugins.ts';
+
+const TESTS = fileURLToPath(new URL('./py/', import.meta.url));
+
+function unittest(blockNumpy: boolean): Promise<{ code: number; output: string }> {
+  const prelude = blockNumpy ? "import sys; sys.modules['numpy'] = None; " : 'import sys; ';
+  const script = `${prelude}import unittest; sys.argv = ['unittest', 'discover', '-s', ${JSON.stringify(TESTS)}, '-v']; unittest.main(module=None)`;
+  return new Promise((resolve) => {
+    execFile(PYTHON, ['-c', script], { env: { ...process.env, PYTHONPATH: PYTHON_MODULE_DIR, PYTHONDONTWRITEBYTECODE: '1' } }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr });
+    });
+  });
+}
+
+describe('the vitrine Python module', () => {
+  it('passes its unittest suite with numpy', async () => {
+    const run = await unittest(false);
+    expect(run.output).toMatch(/Ran \d+ tests/);
+    expect(run.code, run.output).toBe(0);
+  });
+
+  it('passes its unittest suite on the standard library alone', async () => {
+    const run = await unittest(true);
+    expect(run.output).toMatch(/Ran \d+ tests/);
+    expect(run.code, run.output).toBe(0);
+  });
+});
