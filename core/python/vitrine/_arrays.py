@@ -137,13 +137,11 @@ def finite_range(arr: Any) -> Optional[Sequence[float]]:
     if is_ndarray(arr):
         if arr.size == 0:
             return None
-        if arr.dtype.kind == "f":
-            finite = _np.isfinite(arr)
-            if not finite.all():
-                arr = arr[finite]
-                if arr.size == 0:
-                    return None
-        return [float(arr.min()), float(arr.max())]
+        low, high = arr.min(), arr.max()
+        if arr.dtype.kind != "f" or (_np.isfinite(low) and _np.isfinite(high)):
+            return [float(low), float(high)]  # no NaN or infinity: two passes, no mask
+        finite = arr[_np.isfinite(arr)]
+        return [float(finite.min()), float(finite.max())] if finite.size else None
     values = [v for v in arr if math.isfinite(v)]
     return [float(min(values)), float(max(values))] if values else None
 
