@@ -7,7 +7,16 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { PluginManifest } from '../../core/registry/manifest-types.ts';
+import { execFile } from 'node:child_process';
+import { PYTHON_MODULE_DIR } from '../../core/python/python-module-dir.ts';
+import { PYTHON } from '../helpers/python-plugins.ts';
 import { REPO_ROOT, runNode, runVitrine, tempDir } from './helpers/run-cli.ts';
+
+function runPython(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(PYTHON, args, { env: { ...process.env, PYTHONPATH: PYTHON_MODULE_DIR, PYTHONDONTWRITEBYTECODE: '1' } }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout, stderr }));
+  });
+}
 
 /** Runs in a child `node`: calls each function with defaults and reports what came back. */
 const CHECK_SCRIPT = `
@@ -63,9 +72,25 @@ console.log(JSON.stringify(out));
 `;
 
 const PLUGINS_DIR = path.join(REPO_ROOT, 'plugins');
-const pluginNames = existsSync(PLUGINS_DIR)
-  ? readdirSync(PLUGINS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory() && existsSync(path.join(PLUGINS_DIR, e.name, 'index.ts'))).map((e) => e.name).sort()
-  : [];
+const pluginsWith = (entry: string) =>
+  existsSync(PLUGINS_DIR) ? readdirSync(PLUGINS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory() && existsSync(path.join(PLUGINS_DIR, e.name, entry))).map((e) => e.name).sort() : [];
+const pluginNames = pluginsWith('index.ts');
+const pythonPluginNames = pluginsWith('plugin.py');
+
+/** Runs each function of a Python plugin with its defaults through vitrine.testing (the host's checks). */
+const PYTHON_CHECK = `
+import json, sys, typing
+from vitrine.testing import load, run
+module = load(sys.argv[1])
+out = []
+for name in json.loads(sys.argv[2]):
+    try:
+        result = run(module, name)
+        out.append({"name": name, "problems": [], "type": type(result).__name__})
+    except Exception as error:
+        out.append({"name": name, "problems": [f"{type(error).__name__}: {error}"]})
+print(json.dumps(out))
+`;
 
 describe('the example plugins', () => {
   it('build without errors into a temp folder', { timeout: 300_000 }, async () => {
@@ -74,7 +99,7 @@ describe('the example plugins', () => {
     const build = await runVitrine(['build', 'plugins', '--out', out]);
     expect(build.stderr).toBe('');
     expect(build.code).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(pluginNames);
+    expect(readdirSync(out).sort()).toEqual([...pluginNames, ...pythonPluginNames].sort());
 
     for (const name of pluginNames) {
       const manifestText = readFileSync(path.join(out, name, 'manifest.json'), 'utf8');
@@ -92,6 +117,21 @@ describe('the example plugins', () => {
       const results = JSON.parse(run.stdout) as Array<{ name: string; problems: string[] }>;
       expect(results.map((r) => r.name)).toEqual(manifest.functions.map((fn) => fn.name));
       for (const result of results) expect(result.problems, `${name}.${result.name}`).toEqual([]);
+    }
+  });
+
+  it('include a Python plugin whose functions all run with their defaults on the standard library', { timeout: 120_000 }, async () => {
+    expect(pythonPluginNames.length).toBeGreaterThan(0);
+    for (const name of pythonPluginNames) {
+      const out = path.join(tempDir('vitrine-real-py-'), 'out');
+      expect((await runVitrine(['build', 'plugins', '--out', out])).code).toBe(0);
+      const manifest = JSON.parse(readFileSync(path.join(out, name, 'manifest.json'), 'utf8')) as PluginManifest;
+      expect(manifest.runtime).toBe('python');
+      // numpy made unimportable: the example needs nothing but the standard library.
+      const script = `import sys; sys.modules["numpy"] = None\n${PYTHON_CHECK}`;
+      const { stdout, code, stderr } = await runPython(['-c', script, path.join(out, name, 'plugin.py'), JSON.stringify(manifest.functions.map((fn) => fn.name))]);
+      expect(code, stderr).toBe(0);
+      for (const result of JSON.parse(stdout) as { name: string; problems: string[] }[]) expect(result.problems, `${name}.${result.name}`).toEqual([]);
     }
   });
 });
