@@ -34,6 +34,8 @@ let dev: RunningHost;
 let events: StreamReader;
 
 const file = (...parts: string[]) => path.join(root, 'plugins', 'tri', ...parts);
+/** The x of the triangle's second corner as the host's Python processes compute it now. */
+const served = async () => ((await (await fetch(`${dev.url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"function_name":"tri"}' })).json()) as { vertices: number[] }).vertices[3];
 const sizeDefault = async () => ((await (await fetch(`${dev.url}/api/processing/functions/tri/schema`)).json()) as { properties: { size: { default: number } } }).properties.size.default;
 
 beforeAll(async () => {
@@ -69,6 +71,7 @@ describe('vitrine dev with a Python plugin', () => {
     expect(events.events.slice(from).filter((e) => e.event === 'reload')).toHaveLength(1);
     expect(reload.data).toMatchObject({ plugin: 'tri', functions: ['tri'], specimens: ['tri'] });
     expect(await sizeDefault()).toBe(2);
+    expect(await served()).toBe(2);
     await expect.poll(() => dev.stdout()).toMatch(/reloaded tri in \d+ ms/);
   });
 
@@ -78,6 +81,7 @@ describe('vitrine dev with a Python plugin', () => {
     writeFileSync(file('shape.py'), changed);
     await events.next((e) => e.event === 'reload', from);
     expect(readFileSync(path.join(root, 'build', 'out', 'tri', 'shape.py'), 'utf8')).toBe(changed);
+    expect(await served()).toBe(4);
   });
 
   it('prints an annotation error with file:line:col, publishes it, and keeps the last good build', async () => {

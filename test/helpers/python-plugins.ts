@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { builtFixture } from './built-fixture.ts';
 
-/** Debian's Python with numpy (another python3 may come first on PATH); VITRINE_PYTHON overrides. */
-export const PYTHON = process.env.VITRINE_PYTHON ?? '/usr/bin/python3';
+/** The interpreter tests run Python plugins with (test-python.ts). */
+export { TEST_PYTHON as PYTHON } from './test-python.ts';
 
 /** A new plugins folder holding the named fixture bundles (default: all of them). */
 export async function pythonPluginsDir(names: string[] = ['py-lab']): Promise<string> {

@@ -80,6 +80,22 @@ describe('the packed package, installed into a new project', () => {
     expect(manifest.functions[0]!.schema.properties['size']).toEqual({ type: 'number', default: 1, minimum: 0, maximum: 4 });
     const check = await project.exec(process.execPath, [project.bin, 'build', 'py-plugins', '--out', 'py-out', '--check', '--python', TEST_PYTHON]);
     expect(check.stdout).toMatch(/1 plugin current in py-out/);
+    // The installed package runs it: its Python module on the plugin processes' path.
+    const host = await startListening(project.dir, project, ['--port', '0', '--plugins', 'py-out', '--specimens', 'none', '--python', TEST_PYTHON]);
+    try {
+      const res = await fetch(`${host.url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ function_name: 'wave' }) });
+      expect(await res.json()).toEqual({ type: 'mesh', vertices: [0, 0, 0], indices: [0, 0, 0] });
+    } finally {
+      await host.stop();
+    }
+  });
+
+  it('scaffolds a Python plugin project whose unittest passes with the installed module', async () => {
+    await project.exec(process.execPath, [project.bin, 'init', 'py-lab', '--python']);
+    const where = (await project.exec(process.execPath, [project.bin, 'python-path'])).stdout.trim();
+    expect(where).toBe(path.join(project.dir, 'node_modules/vitrine/core/python'));
+    const test = await project.exec('env', [`PYTHONPATH=${where}`, TEST_PYTHON, '-m', 'unittest', 'discover', '-s', 'py-lab/test', '-v']);
+    expect(test.stderr).toMatch(/Ran 2 tests[\s\S]*OK/);
   });
 
   it('imports vitrine/client, vitrine and vitrine/testing from plain node', async () => {
