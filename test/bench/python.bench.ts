@@ -79,7 +79,10 @@ async function volumes(host: RunningHost, lines: string[]): Promise<void> {
     const a = await download(q('float_volume'));
     const b = await download(q('py-float-volume'));
     if (a.status !== 200 || b.status !== 200 || a.bytes !== b.bytes) throw new Error(`volumes answered ${a.status}/${b.status}, ${a.bytes}/${b.bytes} bytes`);
-    if (round > 0) (ts.push(a.seconds * 1000), py.push(b.seconds * 1000));
+    if (round > 0) {
+      ts.push(a.seconds * 1000);
+      py.push(b.seconds * 1000);
+    }
   }
   lines.push(`64 MiB float32 volume, /data to the last byte (misses; medians of 5):`, `  TypeScript ${fmt(median(ts), 0)} ms, Python ${fmt(median(py), 0)} ms: Python − TypeScript ${fmt(median(py) - median(ts), 0)} ms (target ≤ 100)`);
 }
