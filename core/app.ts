@@ -19,6 +19,7 @@ import { createFastify } from './http/create-fastify.ts';
 import { installEvents } from './http/install-events.ts';
 import { installRoutes } from './http/install-routes.ts';
 import { StaticInputs } from './inputs/static-inputs.ts';
+import { FileParser } from './formats/file-parser.ts';
 import { assembleCompute } from './invoke/compute-assembly.ts';
 import { installOps } from './ops/install-ops.ts';
 import { installOpenApiCollector } from './ops/openapi.ts';
@@ -63,10 +64,12 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     return counts;
   }
 
+  const files = new FileParser(compute.pools.encode);
   const ctx: HostContext = {
     options,
     uploads: stack.uploads,
-    staticInputs: new StaticInputs(),
+    files,
+    staticInputs: new StaticInputs(files.parse),
     functions: compute.functions,
     catalog,
     results: stack.results,

@@ -76,6 +76,7 @@ export const ERRORS = {
   SPC_ERR_INPUT_TOO_DEEP: entry(400, (param = '?', max = '?') => `input '${param}' nests inputs deeper than ${max} levels`),
   SPC_ERR_INPUT_CYCLE: entry(400, (param = '?', fn = '?') => `input '${param}' leads back to ${fn} with the same parameters (a cycle)`),
   SPC_ERR_UPLOAD_TOO_LARGE: entry(413, (limit = '?') => `the upload is larger than the ${limit}-byte limit (--max-upload-bytes)`),
+  SPC_ERR_UPLOAD_DECODES_TOO_LARGE: entry(413, (name = '?', size = '?', what = '?', limit = '?') => `'${name}' would decode to ${size} bytes (${what}), past the ${limit}-byte limit (--max-upload-bytes); it was refused before decoding`),
   SPC_ERR_UPLOAD_FORMAT: entry(415, (name = '?', known = '?') => `cannot read '${name}': uploads must be one of ${known}`),
   SPC_ERR_UPLOAD_INVALID: entry(400, (name = '?', why = '?') => `'${name}' does not parse: ${why}`),
   SPC_ERR_UPLOADS_OFF: entry(404, () => 'uploads are turned off on this host (--uploads off)'),

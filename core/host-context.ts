@@ -19,6 +19,7 @@ import type { ResultService } from './results/result-service.ts';
 import type { ResultSource } from './results/result-source.ts';
 import type { StaticInputs } from './inputs/static-inputs.ts';
 import type { UploadStore } from './uploads/upload-store.ts';
+import type { FileParser } from './formats/file-parser.ts';
 
 /**
  * Runs after the host's own sources are reloaded, in the order added; what it returns is
@@ -45,6 +46,8 @@ export interface HostContext {
   invokers: InvokerSet;
   /** Uploaded files (null with `--uploads off`). */
   uploads: UploadStore | null;
+  /** Parses uploaded and static files off the event loop. */
+  files: FileParser;
   /** Static specimens read as input results. */
   staticInputs: StaticInputs;
   /** Host events, streamed to clients as Server-Sent Events. */

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { normalizeResult, ResultShapeError } from '../results/normalize-result.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { checkDecodedSize } from './check-decoded-size.ts';
 import { FormatError } from './format-error.ts';
 import { parseGlb } from './parse-glb.ts';
 import { parseNpy, type VolumeGeometryHint } from './parse-npy.ts';
@@ -34,12 +35,15 @@ export function parsedExtension(fileName: string): string | null {
 }
 
 /**
- * Parses `bytes` by the extension of `fileName`.
+ * Parses `bytes` by the extension of `fileName`, once its decoded size is known to stay
+ * within `maxDecodedBytes` (decoded-size.ts): nothing is decoded from a file past it.
  * @throws FormatError saying why the bytes are not a sound file of that kind.
+ * @throws DecodedSizeError when the file would decode past `maxDecodedBytes`.
  */
-export async function parseFile(bytes: Buffer, fileName: string, geometry: VolumeGeometryHint = {}): Promise<StoredResult> {
+export async function parseFile(bytes: Buffer, fileName: string, geometry: VolumeGeometryHint = {}, maxDecodedBytes = Infinity): Promise<StoredResult> {
   const ext = parsedExtension(fileName);
   if (!ext) throw new FormatError(`no parser reads '${path.extname(fileName) || fileName}' files`);
+  checkDecodedSize(bytes, ext, maxDecodedBytes);
   const parsed = await PARSERS[ext]!(bytes, geometry);
   try {
     return normalizeResult(parsed, parsed.type);

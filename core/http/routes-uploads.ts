@@ -5,7 +5,8 @@
  * (`{"upload": id}`). What can be refused without reading the body is refused first (uploads
  * off and a Content-Length past the limit before anything else; then a missing file name, by
  * the route's query schema, and an unknown extension); a body that passes the limit while
- * streaming, or does not parse, is refused and nothing is stored. The body is a stream, which
+ * streaming, would decode past the limit (checked from its header before decoding, on the
+ * encode thread with the parse itself), or does not parse, is refused and nothing is stored. The body is a stream, which
  * fastify cannot validate, so the route declares only what it `consumes` (ops/openapi.ts shows
  * such a body as binary).
  */
@@ -13,7 +14,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { createHostError } from '../errors.ts';
 import { FormatError } from '../formats/format-error.ts';
-import { PARSED_EXTENSIONS, parsedExtension, parseFile } from '../formats/parse-file.ts';
+import { DecodedSizeError } from '../formats/decoded-size.ts';
+import { PARSED_EXTENSIONS, parsedExtension } from '../formats/parse-file.ts';
 import type { HostContext } from '../host-context.ts';
 import { readUploadBody, type UploadBody } from '../uploads/read-upload-body.ts';
 import { FORMATS_BY_TYPE } from '../delivery/delivery-options.ts';
@@ -36,7 +38,7 @@ function uploadSchema(uploadsOn: boolean): Record<string, unknown> {
     summary: 'Upload a file to use as an input ({"upload": upload_id})',
     description:
       `The file is the request body (application/octet-stream). Its extension picks the parser: ${PARSED_EXTENSIONS.join(', ')}. ` +
-      'The same bytes give the same id. 413 past --max-upload-bytes, 415 for another extension, 400 for a file that does not parse, 404 with --uploads off.',
+      'The same bytes give the same id. 413 past --max-upload-bytes (as sent, or once decoded), 415 for another extension, 400 for a file that does not parse, 404 with --uploads off.',
     consumes: ['application/octet-stream'],
     querystring: queryOf({ filename: { type: 'string', pattern: '\\S', description: "The file's name (its extension decides how it is read)" } }, ['filename']),
     response: {
@@ -96,8 +98,10 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: HostContex
       if (known) return known;
       let result;
       try {
-        result = await parseFile(bytes, name);
+        // Off the event loop, and refused before decoding when it would decode past the limit.
+        result = await ctx.files.parse(bytes, name, { maxDecodedBytes: maxBytes });
       } catch (error) {
+        if (error instanceof DecodedSizeError) throw createHostError('SPC_ERR_UPLOAD_DECODES_TOO_LARGE', name, String(error.size.bytes), error.size.what, String(error.limit));
         if (error instanceof FormatError) throw createHostError('SPC_ERR_UPLOAD_INVALID', name, error.message);
         throw error;
       }

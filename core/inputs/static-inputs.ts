@@ -1,12 +1,13 @@
 /**
  * @module static-inputs
  * Static specimens (files in the specimens directory, or a relayed worker's) read as input
- * results through the upload parsers. A few recent files are kept parsed, keyed by path, size
+ * results through the upload parsers (on the encode thread in a host). A few recent files are kept parsed, keyed by path, size
  * and modification time, so a file used again is not read again.
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { createHostError } from '../errors.ts';
+import type { ParseFn } from '../formats/file-parser.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { parsedExtension, parseFile } from '../formats/parse-file.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -36,8 +37,17 @@ async function readBody(record: SpecimenRecord, signal: AbortSignal): Promise<{ 
   return { bytes: Buffer.concat(chunks), name };
 }
 
+/** Parses on the calling thread: for `vitrine/testing`, which has no pool. */
+const parseInline: ParseFn = (bytes, name, options = {}) => parseFile(bytes, name, options.geometry, options.maxDecodedBytes);
+
 export class StaticInputs {
   #kept = new Map<string, Promise<StoredResult>>();
+  #parse: ParseFn;
+
+  /** `parse`: a host's FileParser (off the event loop); inline by default. */
+  constructor(parse: ParseFn = parseInline) {
+    this.#parse = parse;
+  }
 
   /** The parsed file of a static specimen. @throws SPC_ERR_SPECIMEN_FILE_INVALID when it does not parse. */
   async load(record: SpecimenRecord, signal: AbortSignal): Promise<StoredResult> {
@@ -50,7 +60,7 @@ export class StaticInputs {
       this.#kept.delete(key);
     } else {
       const geometry = data.kind === 'npy' ? { spacing: data.spacing ?? null, origin: data.origin ?? null } : {};
-      parsed = readBody(record, signal).then(({ bytes, name }) => parseFile(bytes, name, geometry));
+      parsed = readBody(record, signal).then(({ bytes, name }) => this.#parse(bytes, name, { geometry }));
       parsed.catch(() => this.#kept.delete(key));
     }
     this.#kept.set(key, parsed);

@@ -11,6 +11,8 @@ import type { ContentEncoding } from '../delivery/content-encoding.ts';
 import type { DeliveryOptions } from '../delivery/delivery-options.ts';
 import type { EncodeNames } from '../delivery/format-encoder.ts';
 import type { NpySource } from '../delivery/load-npy-volume.ts';
+import type { DecodedSize } from '../formats/decoded-size.ts';
+import type { VolumeGeometryHint } from '../formats/parse-npy.ts';
 
 /** Run one plugin export. */
 export interface InvokeTask {
@@ -68,13 +70,29 @@ export interface LoadNpyTask {
   source: NpySource;
 }
 
+/** Parse an uploaded (or static input) file, unless it would decode past `maxDecodedBytes`. */
+export interface ParseFileTask {
+  op: 'parseFile';
+  /** The file; in shared memory or transferred, never copied on the way. */
+  bytes: Uint8Array;
+  fileName: string;
+  geometry: VolumeGeometryHint;
+  maxDecodedBytes: number;
+}
+
+/** How a parse ended: a refusal is a value, so its kind survives the trip back. */
+export type ParseFileOutcome =
+  | { ok: true; result: StoredResult }
+  | { ok: false; kind: 'format'; message: string }
+  | { ok: false; kind: 'size'; size: DecodedSize; limit: number };
+
 /** Work out a stored result's id (its content hash). */
 export interface HashTask {
   op: 'hash';
   result: StoredResult;
 }
 
-export type WorkerTask = InvokeTask | JsonTask | ShapeTask | PackTask | PackFileTask | LoadNpyTask | HashTask;
+export type WorkerTask = InvokeTask | JsonTask | ShapeTask | PackTask | PackFileTask | LoadNpyTask | HashTask | ParseFileTask;
 
 /** Sent by the worker on the task port. */
 export type WorkerPortMessage =

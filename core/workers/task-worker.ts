@@ -1,7 +1,7 @@
 /**
  * @module task-worker
  * The worker-thread entry (bundled by worker-script.ts, run by tinypool). `invoke` imports a
- * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a result's id. Progress leaves on the task's
+ * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a result's id; `parseFile` reads an uploaded file. Progress leaves on the task's
  * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
@@ -9,8 +9,11 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
-import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadNpyTask, PackFileTask, PackTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
+import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadNpyTask, PackFileTask, PackTask, ParseFileOutcome, ParseFileTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
 import { loadNpyVolume } from '../delivery/load-npy-volume.ts';
+import { DecodedSizeError } from '../formats/decoded-size.ts';
+import { FormatError } from '../formats/format-error.ts';
+import { parseFile } from '../formats/parse-file.ts';
 import { packFile, packResult, type PackedBytes } from '../delivery/pack-delivery.ts';
 import { shapeResult } from '../delivery/shape-result.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -144,6 +147,20 @@ export async function packFileTask(task: PackFileTask): Promise<PackedBytes> {
 export async function loadNpy(task: LoadNpyTask): Promise<StoredResult> {
   try {
     return await loadNpyVolume(task.source);
+  } finally {
+    idleGc.schedule();
+  }
+}
+
+export async function parseFileTask(task: ParseFileTask): Promise<ParseFileOutcome> {
+  const { bytes } = task;
+  try {
+    const result = await parseFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), task.fileName, task.geometry, task.maxDecodedBytes);
+    return { ok: true, result };
+  } catch (error) {
+    if (error instanceof DecodedSizeError) return { ok: false, kind: 'size', size: error.size, limit: error.limit };
+    if (error instanceof FormatError) return { ok: false, kind: 'format', message: error.message };
+    throw error;
   } finally {
     idleGc.schedule();
   }

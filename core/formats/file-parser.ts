@@ -1,0 +1,55 @@
+/**
+ * @module file-parser
+ * Parses files on the encode thread, never on the event loop: decoding a large or hostile
+ * file (an image that inflates to gigabytes, a long OBJ) takes seconds of CPU and must not
+ * hold up the requests the host is answering meanwhile (`/healthz` above all). The file's
+ * decoded size is checked there first (decoded-size.ts), so a file past the limit is refused
+ * before any of it is decoded. The bytes cross to the thread without a copy: shared memory
+ * as it is, a buffer of its own by transfer.
+ */
+import type Tinypool from 'tinypool';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { ParseFileOutcome, ParseFileTask } from '../workers/protocol.ts';
+import { DecodedSizeError } from './decoded-size.ts';
+import { FormatError } from './format-error.ts';
+import type { VolumeGeometryHint } from './parse-npy.ts';
+
+export interface ParseOptions {
+  geometry?: VolumeGeometryHint;
+  /** Refuse files that would decode past this many bytes. @defaultValue Infinity */
+  maxDecodedBytes?: number;
+}
+
+/** What parses a file: off the event loop in a host, inline where there is no pool. */
+export type ParseFn = (bytes: Buffer, fileName: string, options?: ParseOptions) => Promise<StoredResult>;
+
+function ownsItsMemory(bytes: Buffer): boolean {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+}
+
+export class FileParser {
+  #pool: Tinypool;
+
+  constructor(pool: Tinypool) {
+    this.#pool = pool;
+  }
+
+  /**
+   * Parses `bytes` by the extension of `fileName`. A buffer not in shared memory that owns its
+   * memory is handed to the thread (the caller must not use it again); any other is copied.
+   * @throws FormatError or DecodedSizeError, as parseFile does.
+   */
+  readonly parse: ParseFn = async (bytes, fileName, options = {}) => {
+    let view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const transfer = !(bytes.buffer instanceof SharedArrayBuffer) && ownsItsMemory(bytes);
+    if (!(bytes.buffer instanceof SharedArrayBuffer) && !transfer) {
+      view = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+      view.set(bytes);
+    }
+    const task: ParseFileTask = { op: 'parseFile', bytes: view, fileName, geometry: options.geometry ?? {}, maxDecodedBytes: options.maxDecodedBytes ?? Infinity };
+    const outcome = (await this.#pool.run(task, { name: 'parseFileTask', ...(transfer ? { transferList: [view.buffer as ArrayBuffer] } : {}) })) as ParseFileOutcome;
+    if (outcome.ok) return outcome.result;
+    if (outcome.kind === 'size') throw new DecodedSizeError(outcome.size, outcome.limit);
+    throw new FormatError(outcome.message);
+  };
+}
