@@ -12,7 +12,7 @@
  * (its JSON encoding) are attached to it and count with it.
  */
 
-import { IdleCollector } from '../memory/idle-gc.ts';
+import { PressureCollector } from '../memory/pressure-gc.ts';
 
 /** Called when the budget drops a result; the holder forgets it. */
 export type EvictListener = () => void;
@@ -24,6 +24,8 @@ interface Held {
 
 /** Freed bytes after which the host collects garbage once it goes quiet. */
 const COLLECT_AFTER_BYTES = 64 * 1024 * 1024;
+/** Freed bytes after which it collects even while busy (shared memory starts no collection by itself). */
+const COLLECT_NOW_BYTES = 128 * 1024 * 1024;
 
 export class ResultBudget<T> {
   readonly maxBytes: number;
@@ -32,11 +34,13 @@ export class ResultBudget<T> {
   #held = new Map<T | object, Held>();
   /** Values held because another one is: dropped with it. */
   #dependents = new Map<T | object, Set<object>>();
+  /** The value each dependent is held for (so a dependent dropped alone leaves its set). */
+  #sources = new Map<object, T | object>();
   /** Bytes attached to values (held or not yet), counted whenever the value is held. */
   #attached = new WeakMap<object, number>();
   #totalBytes = 0;
   #freedSinceCollect = 0;
-  #idleGc = new IdleCollector(1000);
+  #gc = new PressureCollector(COLLECT_NOW_BYTES, 1000);
 
   constructor(maxBytes: number, sizeOf: (value: T) => number) {
     this.maxBytes = maxBytes;
@@ -65,12 +69,18 @@ export class ResultBudget<T> {
    * source is not in the budget goes by its own use alone).
    */
   holdDependent(value: object, bytes: number, source: T | object, holder: string, onEvict: EvictListener): void {
-    if (this.#held.has(source)) {
+    if (this.#held.has(source) && source !== value) {
       let set = this.#dependents.get(source);
       if (!set) this.#dependents.set(source, (set = new Set()));
       set.add(value);
+      this.#sources.set(value, source);
     }
     this.#hold(value, () => bytes, holder, onEvict);
+  }
+
+  /** Values held as dependents of another (each dependent once): what the budget still points at. */
+  get dependentCount(): number {
+    return this.#sources.size;
   }
 
   #hold(value: T | object, sizeOf: () => number, holder: string, onEvict: EvictListener): void {
@@ -92,7 +102,22 @@ export class ResultBudget<T> {
     if (!held || !held.holders.delete(holder) || held.holders.size > 0) return;
     this.#held.delete(value);
     this.#freed(held.bytes);
+    this.#leaveSource(value);
     this.#dropDependents(value);
+  }
+
+  /**
+   * A dependent dropped on its own (least recently used, or released) leaves its source's
+   * set: the set would otherwise keep every variant ever made of a long-lived result alive.
+   */
+  #leaveSource(value: T | object): void {
+    const source = this.#sources.get(value as object);
+    if (source === undefined) return;
+    this.#sources.delete(value as object);
+    const set = this.#dependents.get(source);
+    if (!set) return;
+    set.delete(value as object);
+    if (set.size === 0) this.#dependents.delete(source);
   }
 
   /** Drops what was held because `value` was, telling each holder. */
@@ -101,6 +126,7 @@ export class ResultBudget<T> {
     if (!set) return;
     this.#dependents.delete(value);
     for (const dependent of set) {
+      this.#sources.delete(dependent);
       const held = this.#held.get(dependent);
       if (!held) continue;
       this.#held.delete(dependent);
@@ -114,8 +140,8 @@ export class ResultBudget<T> {
     this.#totalBytes -= bytes;
     this.#freedSinceCollect += bytes;
     if (this.#freedSinceCollect < COLLECT_AFTER_BYTES) return;
+    this.#gc.freed(this.#freedSinceCollect);
     this.#freedSinceCollect = 0;
-    this.#idleGc.schedule();
   }
 
   /**
@@ -154,6 +180,7 @@ export class ResultBudget<T> {
       if (this.#totalBytes <= this.maxBytes) return;
       this.#held.delete(value);
       this.#freed(held.bytes);
+      this.#leaveSource(value);
       for (const onEvict of held.holders.values()) onEvict();
       this.#dropDependents(value);
     }

@@ -5,7 +5,8 @@
  * encode worker thread, and kept beside its result: concurrent first requests share the one
  * making, later ones reuse it. Variants count in the host's result budget as dependents of
  * their result, so they go when it goes (or earlier, least recently used first). Static data
- * files get compressed variants per file version the same way.
+ * files get compressed variants per file version the same way. The encode threads take
+ * variant work by turns, round-robin between the clients asking (fair-turns.ts).
  */
 import type Tinypool from 'tinypool';
 import type { ResultBudget } from '../cache/result-budget.ts';
@@ -13,6 +14,7 @@ import type { StoredResult } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
 import type { LoadNpyTask, PackFileTask, PackTask, ShapeTask } from '../workers/protocol.ts';
 import type { ContentEncoding } from './content-encoding.ts';
+import { FairTurns } from './fair-turns.ts';
 import { deliveryKey, type DeliveryOptions } from './delivery-options.ts';
 import type { EncodeNames } from './format-encoder.ts';
 import type { NpySource } from './load-npy-volume.ts';
@@ -37,6 +39,8 @@ function bufferOf(bytes: Uint8Array): Buffer {
 export class DeliveryVariants {
   #pool: Tinypool;
   #budget: ResultBudget<StoredResult>;
+  /** Variant work waits its client's turn for an encode thread. */
+  readonly turns: FairTurns;
   #shaped = new WeakMap<object, Memo<StoredResult>>();
   #packed = new WeakMap<object, Memo<Variant>>();
   #loaded = new WeakMap<object, Memo<StoredResult>>();
@@ -48,6 +52,12 @@ export class DeliveryVariants {
   constructor(pool: Tinypool, budget: ResultBudget<StoredResult>) {
     this.#pool = pool;
     this.#budget = budget;
+    this.turns = new FairTurns(pool.options.maxThreads);
+  }
+
+  /** Runs `task` on the encode pool in `client`'s turn. */
+  #run(client: string, task: ShapeTask | PackTask | PackFileTask | LoadNpyTask, name: string): Promise<unknown> {
+    return this.turns.run(client, () => this.#pool.run(task, { name }) as Promise<unknown>);
   }
 
   /** The memoised promise of `key` on `owner`, making it once with `make`. */
@@ -79,28 +89,31 @@ export class DeliveryVariants {
     return making;
   }
 
-  /** The result shaped by the options (the result itself when they shape nothing). */
-  shaped(result: StoredResult, options: DeliveryOptions): Promise<StoredResult> {
+  /**
+   * The result shaped by the options (the result itself when they shape nothing). `client`
+   * (an address) is whose turn the work waits for.
+   */
+  shaped(result: StoredResult, options: DeliveryOptions, client = ''): Promise<StoredResult> {
     const shaping = shapingOptions(options);
     if (!changesResult(result, shaping)) return Promise.resolve(result);
     const key = deliveryKey(shaping);
     const task: ShapeTask = { op: 'shape', result, options: shaping };
-    return this.#once(this.#shaped, result, key, () => this.#pool.run(task, { name: 'shape' }) as Promise<StoredResult>, resultByteLength);
+    return this.#once(this.#shaped, result, key, () => this.#run(client, task, 'shape') as Promise<StoredResult>, resultByteLength);
   }
 
   /** The bytes of `result` (already shaped) in `format`, compressed with `encoding` when worth it. */
-  packed(result: StoredResult, format: string, options: DeliveryOptions, names: EncodeNames, encoding: ContentEncoding | null, identityNeeded: boolean): Promise<Variant> {
+  packed(result: StoredResult, format: string, options: DeliveryOptions, names: EncodeNames, encoding: ContentEncoding | null, identityNeeded: boolean, client = ''): Promise<Variant> {
     // The download name only matters to formats other than the default (identityNeeded).
     const key = `${format}|${deliveryKey(options)}|${encoding ?? 'identity'}|${identityNeeded ? names.baseName : ''}`;
     const task: PackTask = { op: 'pack', result, format, options, names, encoding, identityNeeded };
-    return this.#once(this.#packed, result, key, () => this.#runPack(task), (v) => v.bytes.byteLength);
+    return this.#once(this.#packed, result, key, () => this.#runPack(client, task), (v) => v.bytes.byteLength);
   }
 
   /** A static data file's compressed bytes (identity when compression saves too little). */
-  packedFile(path: string, version: string, encoding: ContentEncoding): Promise<Variant> {
+  packedFile(path: string, version: string, encoding: ContentEncoding, client = ''): Promise<Variant> {
     const token = this.#fileToken(path, version);
     const task: PackFileTask = { op: 'packFile', path, encoding };
-    return this.#once(this.#packed, token, encoding, () => this.#runPack(task, 'packFileTask'), (v) => v.bytes.byteLength);
+    return this.#once(this.#packed, token, encoding, () => this.#runPack(client, task, 'packFileTask'), (v) => v.bytes.byteLength);
   }
 
   /** The object standing for one version of a file; a new version drops the old one's variants. */
@@ -121,14 +134,14 @@ export class DeliveryVariants {
   }
 
   /** A static `.npy` volume in memory, per file version (held in the budget like a result). */
-  npyVolume(source: NpySource, version: string): Promise<StoredResult> {
+  npyVolume(source: NpySource, version: string, client = ''): Promise<StoredResult> {
     const token = this.#fileToken(source.path, version);
     const task: LoadNpyTask = { op: 'loadNpy', source };
-    return this.#once(this.#loaded, token, 'volume', () => this.#pool.run(task, { name: 'loadNpy' }) as Promise<StoredResult>, resultByteLength);
+    return this.#once(this.#loaded, token, 'volume', () => this.#run(client, task, 'loadNpy') as Promise<StoredResult>, resultByteLength);
   }
 
-  async #runPack(task: PackTask | PackFileTask, name = 'pack'): Promise<Variant> {
-    const packed = (await this.#pool.run(task, { name })) as PackedBytes;
+  async #runPack(client: string, task: PackTask | PackFileTask, name = 'pack'): Promise<Variant> {
+    const packed = (await this.#run(client, task, name)) as PackedBytes;
     return { bytes: bufferOf(packed.bytes), encoding: packed.encoding };
   }
 }

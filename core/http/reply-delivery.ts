@@ -62,10 +62,11 @@ export async function sendDelivery(ctx: HostContext, reply: FastifyReply, result
   const encoder = formatEncoder(result.type, format);
   const names = { baseName, envelopeMediaType: ctx.options.envelopeMediaType };
   const encoding = resultByteLength(result) < COMPRESS_FROM_BYTES ? null : requestEncoding(reply);
-  const shaped = await ctx.delivery.shaped(result, delivery);
+  const client = reply.request.ip;
+  const shaped = await ctx.delivery.shaped(result, delivery, client);
   if (isDefault && !encoding) return sendIdentity(ctx, reply, shaped, baseName);
   if (isDefault && !toEnvelope(shaped)) checkJsonSize(ctx, shaped, baseName);
-  const variant = await ctx.delivery.packed(shaped, format, delivery, names, encoding, !isDefault);
+  const variant = await ctx.delivery.packed(shaped, format, delivery, names, encoding, !isDefault, client);
   if (isDefault && !variant.encoding) return sendIdentity(ctx, reply, shaped, baseName);
   const headers: Record<string, string> = { 'content-type': encoder.mediaType(names) };
   if (!isDefault) headers['content-disposition'] = contentDisposition(`${baseName}.${encoder.extension}`);
@@ -80,7 +81,7 @@ export async function sendJsonDelivery(ctx: HostContext, reply: FastifyReply, re
   if (!encoding) return sendJsonResult(ctx, reply, result, functionName);
   checkJsonSize(ctx, result, functionName);
   const names = { baseName: functionName, envelopeMediaType: ctx.options.envelopeMediaType };
-  const variant = await ctx.delivery.packed(result, TYPED_JSON, {}, names, encoding, false);
+  const variant = await ctx.delivery.packed(result, TYPED_JSON, {}, names, encoding, false, reply.request.ip);
   if (!variant.encoding) return sendJsonResult(ctx, reply, result, functionName);
   return sendVariant(reply, variant, { 'content-type': 'application/json; charset=utf-8' });
 }

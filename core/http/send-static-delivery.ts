@@ -48,10 +48,10 @@ export async function sendStaticDelivery(ctx: HostContext, reply: FastifyReply, 
   if (source.kind === 'npy') {
     // Opening checks the file as an identity answer would (header, dtype, order, size).
     await openStaticData(record, { head: true }, staticOptions);
-    const volume = await ctx.delivery.npyVolume({ path: source.path, spacing: source.spacing, origin: source.origin }, version);
+    const volume = await ctx.delivery.npyVolume({ path: source.path, spacing: source.spacing, origin: source.origin }, version, reply.request.ip);
     return sendDelivery(ctx, reply, volume, delivery, record.id);
   }
-  const variant = await ctx.delivery.packedFile(source.path, version, encoding!);
+  const variant = await ctx.delivery.packedFile(source.path, version, encoding!, reply.request.ip);
   if (!variant.encoding) return sendStaticData(reply, record, staticOptions);
   return sendVariant(reply, variant, { 'content-type': dataMediaType(source.fileName), 'content-disposition': contentDisposition(source.fileName) });
 }

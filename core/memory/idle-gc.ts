@@ -14,7 +14,7 @@ import { runInNewContext } from 'node:vm';
 let collect: (() => void) | null | undefined;
 
 /** V8's collector, exposed once for this process (null where that is not possible). */
-function collector(): (() => void) | null {
+export function collector(): (() => void) | null {
   if (collect === undefined) {
     try {
       setFlagsFromString('--expose-gc');

@@ -19,7 +19,10 @@ export interface Pools {
  */
 export async function createPools(options: { computeThreads: number; warmComputeThreads?: number; encodeThreads?: number }): Promise<Pools> {
   const filename = await workerScriptPath();
-  const common = { filename, isolateWorkers: false, idleTimeout: 60_000, concurrentTasksPerWorker: 1 } as const;
+  // No Atomics.wait between tasks: a thread blocked in it runs no timers, immediates or port
+  // closes while idle, so it would never collect the shared buffers it handed over, nor
+  // finish closing a run's MessagePort (each computed miss would leave its memory behind).
+  const common = { filename, isolateWorkers: false, idleTimeout: 60_000, concurrentTasksPerWorker: 1, useAtomics: false } as const;
   const warm = Math.max(1, Math.min(options.warmComputeThreads ?? 1, options.computeThreads));
   const compute = new Tinypool({ ...common, minThreads: warm, maxThreads: options.computeThreads, name: 'invoke' });
   const encode = new Tinypool({ ...common, minThreads: 0, maxThreads: options.encodeThreads ?? 1, name: 'json' });

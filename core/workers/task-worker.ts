@@ -17,10 +17,10 @@ import { parseFile } from '../formats/parse-file.ts';
 import { packFile, packResult, type PackedBytes } from '../delivery/pack-delivery.ts';
 import { shapeResult } from '../delivery/shape-result.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { IdleCollector } from '../memory/idle-gc.ts';
+import { PressureCollector } from '../memory/pressure-gc.ts';
 import { callPluginFunction } from '../results/call-plugin-function.ts';
 import { computeResultId } from '../results/result-id.ts';
-import { toJsonResult } from '../results/to-json-result.ts';
+import { resultByteLength, toJsonResult } from '../results/to-json-result.ts';
 
 // Plugin work yields the CPU to the host's event loop: on Linux a thread has its own nice
 // value, so lowering this thread's priority keeps requests (progress polls above all) fast
@@ -45,8 +45,10 @@ process.exit = ((code?: number) => {
 const modules = new Map<string, Promise<Record<string, unknown>>>();
 
 // Results handed to the host are shared buffers this thread's heap still points at until it
-// collects; an idle thread would never do so.
-const idleGc = new IdleCollector(1000);
+// collects; an idle thread would never do so, and a busy one does not either (shared memory
+// starts no collection): past this many bytes handed over, it collects at once.
+const HANDED_OVER_COLLECT_BYTES = 64 * 1024 * 1024;
+const gc = new PressureCollector(HANDED_OVER_COLLECT_BYTES, 1000);
 
 function load(modulePath: string, version: string): Promise<Record<string, unknown>> {
   const url = `${pathToFileURL(modulePath).href}?v=${encodeURIComponent(version)}`;
@@ -67,6 +69,7 @@ export async function invoke(task: InvokeTask): Promise<InvokeOutcome> {
     if (message.type === 'cancel') controller.abort(new Error('cancelled'));
   };
   port.on('message', onMessage);
+  let handedOver = 0;
   try {
     const mod = await load(task.modulePath, task.version);
     const fn = mod[task.exportName];
@@ -84,10 +87,11 @@ export async function invoke(task: InvokeTask): Promise<InvokeOutcome> {
       isCancelled: () => Atomics.load(flag, 0) === 1,
       onProgress: (progress) => port.postMessage({ type: 'progress', ...progress } satisfies WorkerPortMessage),
     });
+    if (outcome.ok) handedOver = resultByteLength(outcome.result);
     // The plugin's own error object may not survive the trip to the host thread.
     return outcome.ok ? outcome : { ok: false, kind: outcome.kind, message: outcome.message };
   } finally {
-    idleGc.schedule();
+    gc.freed(handedOver);
     port.off('message', onMessage);
     const end: WorkerPortMessage = { type: 'end' };
     port.postMessage(end);
@@ -120,36 +124,34 @@ function sharedPacked(packed: PackedBytes): PackedBytes {
   return { bytes: out, encoding: packed.encoding };
 }
 
-export async function shape(task: ShapeTask): Promise<StoredResult> {
+/** Runs `make`, counting what it hands over (0 when it fails) towards the next collection. */
+async function handingOver<V>(make: () => Promise<V>, sizeOf: (value: V) => number): Promise<V> {
+  let bytes = 0;
   try {
-    return await shapeResult(task.result, task.options);
+    const value = await make();
+    bytes = sizeOf(value);
+    return value;
   } finally {
-    idleGc.schedule();
+    gc.freed(bytes);
   }
 }
 
-export async function pack(task: PackTask): Promise<PackedBytes> {
-  try {
-    return sharedPacked(await packResult(task.result, task.format, task.options, task.names, task.encoding, task.identityNeeded));
-  } finally {
-    idleGc.schedule();
-  }
+const packedSize = (packed: PackedBytes) => packed.bytes.byteLength;
+
+export function shape(task: ShapeTask): Promise<StoredResult> {
+  return handingOver(() => shapeResult(task.result, task.options), (shaped) => (shaped === task.result ? 0 : resultByteLength(shaped)));
 }
 
-export async function packFileTask(task: PackFileTask): Promise<PackedBytes> {
-  try {
-    return sharedPacked(await packFile(task.path, task.encoding));
-  } finally {
-    idleGc.schedule();
-  }
+export function pack(task: PackTask): Promise<PackedBytes> {
+  return handingOver(async () => sharedPacked(await packResult(task.result, task.format, task.options, task.names, task.encoding, task.identityNeeded)), packedSize);
 }
 
-export async function loadNpy(task: LoadNpyTask): Promise<StoredResult> {
-  try {
-    return await loadNpyVolume(task.source);
-  } finally {
-    idleGc.schedule();
-  }
+export function packFileTask(task: PackFileTask): Promise<PackedBytes> {
+  return handingOver(async () => sharedPacked(await packFile(task.path, task.encoding)), packedSize);
+}
+
+export function loadNpy(task: LoadNpyTask): Promise<StoredResult> {
+  return handingOver(() => loadNpyVolume(task.source), resultByteLength);
 }
 
 export async function parseFileTask(task: ParseFileTask): Promise<ParseFileOutcome> {
