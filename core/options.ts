@@ -6,6 +6,7 @@
 import { availableParallelism, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { ENVELOPE_MEDIA_TYPE } from './envelope/media-type.ts';
+import { redactUrl } from './redact-credentials.ts';
 
 export type HostMode = 'local' | 'relay' | 'worker';
 
@@ -213,10 +214,10 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   }
   if (o.relay && o.join) throw new TypeError('a host is either a relay (--relay) or a worker (--join), not both');
   if (o.redis !== null && (typeof o.redis !== 'string' || !isRedisUrl(o.redis as string))) {
-    throw new TypeError(`redis must be a URL like redis://HOST:PORT[/DB], got '${String(o.redis)}'`);
+    throw new TypeError(`redis must be a URL like redis://HOST:PORT[/DB], got '${redactUrl(String(o.redis))}'`);
   }
   if (o.blobStore !== null && (typeof o.blobStore !== 'string' || !isRedisUrl(o.blobStore as string))) {
-    throw new TypeError(`blobStore must be a URL like redis://HOST:PORT[/DB], got '${String(o.blobStore)}'`);
+    throw new TypeError(`blobStore must be a URL like redis://HOST:PORT[/DB], got '${redactUrl(String(o.blobStore))}'`);
   }
   if (o.blobStore !== null && o.redis === null) throw new TypeError('blobStore needs redis (a lone host keeps results in its own memory)');
   const compute = o.compute ?? o.poolSize;

@@ -8,6 +8,7 @@ import { isRedisUrl, type HostOptions } from '../options.ts';
 import { corsOrigin, directory, FLAGS, headsetTriangles, list, number, onOff, pythonOptions, readFlags, truthy, type FlagName, type FlagReader } from './option-flags.ts';
 import { prettyLogStream } from './pretty-log.ts';
 import { chooseAdminToken, type AdminTokenChoice } from './lab-admin-token.ts';
+import { redactUrl } from '../redact-credentials.ts';
 
 export const SERVE_USAGE = `usage: vitrine serve [options]
 
@@ -130,13 +131,13 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
   const join = get('join');
   if (join !== undefined && !/^(https?|wss?):\/\//.test(join)) throw new Error(`--join must be an http(s) URL, got '${join}'`);
   const redis = get('redis');
-  if (redis !== undefined && !isRedisUrl(redis)) throw new Error(`--redis must be a URL like redis://127.0.0.1:6379 (optionally /DB), got '${redis}'`);
+  if (redis !== undefined && !isRedisUrl(redis)) throw new Error(`--redis must be a URL like redis://127.0.0.1:6379 (optionally /DB), got '${redactUrl(redis)}'`);
   const compute = number('compute', get('compute'), true);
   if (compute !== undefined && redis === undefined) throw new Error('--compute needs --redis (a lone host computes on its --pool-size threads)');
   const maxEventStreams = number('max-event-streams', get('max-event-streams'), true);
   if (maxEventStreams === 0) throw new Error('--max-event-streams must be at least 1');
   const blobStore = get('blob-store');
-  if (blobStore !== undefined && !isRedisUrl(blobStore)) throw new Error(`--blob-store must be a URL like redis://127.0.0.1:6380 (optionally /DB), got '${blobStore}'`);
+  if (blobStore !== undefined && !isRedisUrl(blobStore)) throw new Error(`--blob-store must be a URL like redis://127.0.0.1:6380 (optionally /DB), got '${redactUrl(blobStore)}'`);
   if (blobStore !== undefined && redis === undefined) throw new Error('--blob-store needs --redis (a lone host keeps results in its own memory)');
   return {
     host,

@@ -18,6 +18,7 @@ import { nodeIdOf } from '../scale/scale-service.ts';
 import { readFlags } from './option-flags.ts';
 import { untilSignalled } from './process-lifecycle.ts';
 import { hostOptionsFrom } from './serve-options.ts';
+import { redactUrl, Redactor, urlSecrets } from '../redact-credentials.ts';
 
 export const WORKER_USAGE = `usage: vitrine worker --redis URL [options]
 
@@ -38,12 +39,16 @@ Each option can also be set as VITRINE_<NAME>, e.g. VITRINE_REDIS=redis://127.0.
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** Writes `ISO-time level vitrine worker: message` lines to standard error at `level` and above. */
-function stderrLog(level: string): NodeLog {
+/**
+ * Writes `ISO-time level vitrine worker: message` lines to standard error at `level` and above,
+ * with credentials hidden by `redactor`.
+ */
+function stderrLog(level: string, redactor: Redactor): NodeLog {
   const rank = (l: string) => LEVELS.indexOf(l);
   // A lost Redis is retried every second: say so once, not once a retry.
   let last = '';
-  const at = (l: string) => (message: string) => {
+  const at = (l: string) => (said: string) => {
+    const message = redactor.text(said);
     if (message === last) return;
     last = message;
     if (level !== 'silent' && rank(l) <= rank(level)) process.stderr.write(`${new Date().toISOString()} ${l} vitrine worker: ${message}\n`);
@@ -82,21 +87,21 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
     process.stderr.write(`vitrine worker: ${(error as Error).message}\n\n${WORKER_USAGE}`);
     return 2;
   }
-  const log = stderrLog(options.logLevel === false ? 'silent' : options.logLevel);
+  const log = stderrLog(options.logLevel === false ? 'silent' : options.logLevel, new Redactor([...urlSecrets(options.redis), ...urlSecrets(options.blobStore)]));
   const redisUrl = options.redis!;
 
   const compute = await assembleCompute(options, log);
   const counts = await compute.reload(new SpecimenCatalog(() => {}));
   for (const line of counts.problems) log.warn(line);
   const connections = createRedisConnections(redisUrl, options.blobStore!);
-  if (!(await connections.ready(10_000))) log.warn(`Redis at ${redisUrl} does not answer yet; computing starts when it does`);
+  if (!(await connections.ready(10_000))) log.warn(`Redis at ${redactUrl(redisUrl)} does not answer yet; computing starts when it does`);
   const events = new RedisEvents(connections.subscriber, new EventHub());
   await events.start();
   // A worker keeps no results in memory: hosts read them from Redis.
   const blobs = new RedisBlobStore(connections.blobs, null);
   const node = createComputeNode(compute, options, { nodeId: nodeIdOf('worker'), connections, events, blobs, log });
   await node.start();
-  log.info(`${compute.functions.size} functions on ${options.poolSize} threads, computing for ${redisUrl}`);
+  log.info(`${compute.functions.size} functions on ${options.poolSize} threads, computing for ${redactUrl(redisUrl)}`);
   process.stdout.write('worker ready\n');
 
   // No forced exit: the node bounds its own drain and hands back what is still running.

@@ -2,11 +2,13 @@
  * @module error-handler
  * The one error handler: catalogued host errors keep their status and message; fastify's
  * own client errors (bad JSON, body too large, ...) keep their 4xx; anything else is an
- * unexpected failure, logged in full and answered 500 without internals.
+ * unexpected failure, logged in full and answered 500 without internals. No detail carries a
+ * credential (redact-credentials.ts).
  * Body: `{"status_code", "detail", "code"}` on every error.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError, ERRORS, isHostError, type HostErrorCode } from '../errors.ts';
+import { Redactor } from '../redact-credentials.ts';
 
 export interface ErrorBody {
   status_code: number;
@@ -54,9 +56,11 @@ export function toErrorBody(error: unknown): ErrorBody | null {
   return null;
 }
 
-export function installErrorHandlers(app: FastifyInstance): void {
+/** `redactor`: hides credentials in every detail (a URL quoted by a message, a token). */
+export function installErrorHandlers(app: FastifyInstance, redactor: Redactor = new Redactor()): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const body = toErrorBody(error);
+    const found = toErrorBody(error);
+    const body = found && { ...found, detail: redactor.text(found.detail) };
     if (body) {
       if (isHostError(error)) reply.headers(error.headers);
       if (body.status_code >= 500 && body.status_code !== 503) request.log.error({ err: error }, body.detail);
@@ -67,6 +71,6 @@ export function installErrorHandlers(app: FastifyInstance): void {
   });
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const error = createHostError('SPC_ERR_ROUTE_NOT_FOUND', request.method, request.url.split('?')[0] ?? '/');
-    return reply.code(404).type('application/json').send({ status_code: 404, detail: error.message, code: error.code });
+    return reply.code(404).type('application/json').send({ status_code: 404, detail: redactor.text(error.message), code: error.code });
   });
 }

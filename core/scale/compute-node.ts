@@ -128,7 +128,8 @@ export class ComputeNode {
       stalledInterval: STALLED_CHECK_MS,
       maxStalledCount: 2,
     });
-    worker.on('error', (error) => o.log.warn(`compute node ${o.nodeId}: ${error.message}`));
+    // In the service's words: the queue's client library speaks of streams and offline queues.
+    worker.on('error', (error) => o.log.warn(`compute node ${o.nodeId}: ${describeRedisFailure(error)}`));
     // Out of attempts at storing a result: end the computation so its waiters are not left waiting.
     worker.on('failed', (job, error) => {
       if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;

@@ -11,6 +11,7 @@
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import { defineScripts, type ScriptedRedis } from './redis-scripts.ts';
+import { redactUrl } from '../redact-credentials.ts';
 
 /** Longest a request-path command may take before it fails (then the request answers 503). */
 export const COMMAND_TIMEOUT_MS = 2000;
@@ -22,7 +23,7 @@ const retryStrategy = (times: number): number => Math.min(100 * times, 1000);
 
 function base(url: string, name: string): RedisOptions {
   const parsed = new URL(url);
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new TypeError(`a Redis address must be a redis:// URL, got '${url}'`);
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new TypeError(`a Redis address must be a redis:// URL, got '${redactUrl(url)}'`);
   // A refused connection fails at once whatever this says; it bounds only a connection that
   // hangs, and must outlast a busy start-up (loading plugins and threads can hold the event loop
   // for seconds, and a timer firing first would drop a connection that was about to open).

@@ -11,6 +11,7 @@
 import type { Redis } from 'ioredis';
 import type { NodeLog } from './compute-node.ts';
 import { HEARTBEAT_MS } from './compute-nodes.ts';
+import { redactUrl } from '../redact-credentials.ts';
 
 /** How often Redis is asked to answer. */
 const PING_MS = 1000;
@@ -36,7 +37,8 @@ export class RedisHealth {
 
   constructor(redis: Redis, url: string, log: NodeLog) {
     this.#redis = redis;
-    this.#url = url;
+    // Shown in /readyz and logs: without its password.
+    this.#url = redactUrl(url);
     this.#log = log;
   }
 

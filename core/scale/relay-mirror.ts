@@ -17,6 +17,7 @@ import type { NodeLog } from './compute-node.ts';
 import { KEYS } from './redis-keys.ts';
 import { relayHostFetch } from './relay-files.ts';
 import type { RedisEvents } from './redis-events.ts';
+import { describeRedisFailure } from './redis-unavailable.ts';
 
 /** A worker's registration as its relay shares it: which relay node runs it, and what it registered. */
 export interface SharedRegistration extends WorkerRegistration {
@@ -74,7 +75,7 @@ export class RelayMirror {
       for (const workerId of this.#listed.keys()) if (!(workerId in all)) this.#withdraw(workerId);
       for (const [workerId, raw] of Object.entries(all)) this.#apply(workerId, parse(raw), live);
     } catch (error) {
-      this.#log.warn(`relayed workers could not be read: ${(error as Error).message}`);
+      this.#log.warn(`relayed workers could not be read: ${describeRedisFailure(error)}`);
     }
   }
 
@@ -83,7 +84,7 @@ export class RelayMirror {
       const [raw, live] = await Promise.all([this.#redis.hget(KEYS.relayWorkers, workerId), this.#liveNodes()]);
       this.#apply(workerId, parse(raw), live);
     } catch (error) {
-      this.#log.warn(`relayed worker ${workerId} could not be read: ${(error as Error).message}`);
+      this.#log.warn(`relayed worker ${workerId} could not be read: ${describeRedisFailure(error)}`);
     }
   }
 

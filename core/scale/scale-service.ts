@@ -34,6 +34,8 @@ import { orUnavailable } from './redis-unavailable.ts';
 import { WorkQueue } from './work-queue.ts';
 import { RelayMirror } from './relay-mirror.ts';
 import { SharedRelay } from './shared-relay.ts';
+import { redactUrl } from '../redact-credentials.ts';
+import { describeRedisFailure } from './redis-unavailable.ts';
 
 /**
  * Longest a starting host waits for a Redis that answers (its subscriptions, its compute node)
@@ -85,7 +87,7 @@ export async function createScaleService(deps: {
   const { options, log } = deps;
   const connections = createRedisConnections(deps.url, options.blobStore ?? deps.url);
   const up = await connections.ready(START_WAIT_MS);
-  if (!up) log.warn(`Redis at ${deps.url} does not answer yet: requests that need it answer 503, and /readyz says so, until it does`);
+  if (!up) log.warn(`Redis at ${redactUrl(deps.url)} does not answer yet: requests that need it answer 503, and /readyz says so, until it does`);
   const health = new RedisHealth(connections.command, deps.url, log);
   health.start();
   const events = new RedisEvents(connections.subscriber, deps.hub);
@@ -103,7 +105,7 @@ export async function createScaleService(deps: {
     node = createComputeNode(deps.compute, options, { nodeId: hostId, connections, events, blobs, log });
     // Waited for a while only: a host whose Redis is down at start still serves its catalog,
     // and its node starts taking work when Redis comes.
-    const started = node.start().then(() => true, (error: Error) => (log.warn(`compute node: ${error.message}`), false));
+    const started = node.start().then(() => true, (error: Error) => (log.warn(`compute node: ${describeRedisFailure(error)}`), false));
     if (up) await Promise.race([started, new Promise((resolve) => setTimeout(resolve, START_WAIT_MS).unref())]);
   }
   const relay = options.mode === 'relay' ? new SharedRelay({ nodeId: `${hostId}-relay`, connections, events, blobs, functions: deps.compute.functions, maxJobMessages: options.maxJobMessages, log }) : null;
@@ -111,8 +113,8 @@ export async function createScaleService(deps: {
   const mirror = new RelayMirror({ redis: connections.command, events, lists: { functions: deps.compute.functions, catalog: deps.catalog }, log, self: relay?.nodeId ?? null });
   if (up) await mirror.start();
   else void mirror.start();
-  if (options.blobStore) log.info(`result bytes in the blob store at ${options.blobStore}`);
-  log.info(`redis service at ${deps.url}: ${options.compute > 0 ? `computing on ${options.compute} threads` : 'front end only (--compute 0)'}`);
+  if (options.blobStore) log.info(`result bytes in the blob store at ${redactUrl(options.blobStore)}`);
+  log.info(`redis service at ${redactUrl(deps.url)}: ${options.compute > 0 ? `computing on ${options.compute} threads` : 'front end only (--compute 0)'}`);
   return {
     results,
     jobs,
@@ -123,8 +125,8 @@ export async function createScaleService(deps: {
     notReady: () => {
       const why = health.notReady();
       if (why) return why;
-      if (connections.subscriber.status !== 'ready') return `Redis at ${deps.url} is answering, but this host is not subscribed to its events yet`;
-      if (connections.blobs.status !== 'ready') return `the blob store's Redis at ${connections.blobUrl} is not connected (${connections.blobs.status})`;
+      if (connections.subscriber.status !== 'ready') return `Redis at ${redactUrl(deps.url)} is answering, but this host is not subscribed to its events yet`;
+      if (connections.blobs.status !== 'ready') return `the blob store's Redis at ${redactUrl(connections.blobUrl)} is not connected (${connections.blobs.status})`;
       return null;
     },
     findResult: (id) => orUnavailable(blobs.find(id)),

@@ -19,6 +19,7 @@ import type { RedisConnections } from './redis-connections.ts';
 import type { RedisEvents } from './redis-events.ts';
 import { CHANNELS, KEYS } from './redis-keys.ts';
 import type { SharedRegistration } from './relay-mirror.ts';
+import { describeRedisFailure } from './redis-unavailable.ts';
 
 /**
  * Relayed computations run at once on the relay: each is a request waiting on a worker, not a
@@ -68,7 +69,7 @@ export class SharedRelay implements ServiceRelay {
     // start still accepts workers, and shares them once Redis comes.
     const started = node.start().then(
       () => this.#shareAll(),
-      (error: Error) => d.log.warn(`relay node: ${error.message}`),
+      (error: Error) => d.log.warn(`relay node: ${describeRedisFailure(error)}`),
     );
     await Promise.race([started, new Promise((resolve) => setTimeout(resolve, START_WAIT_MS).unref())]);
   }
@@ -102,7 +103,7 @@ export class SharedRelay implements ServiceRelay {
 
   async #shareAll(): Promise<void> {
     await Promise.all([...this.#shared].map(([workerId, registration]) => this.#share(workerId, registration))).catch((error: Error) =>
-      this.#deps.log.warn(`relayed workers could not be shared: ${error.message}`),
+      this.#deps.log.warn(`relayed workers could not be shared: ${describeRedisFailure(error)}`),
     );
   }
 
