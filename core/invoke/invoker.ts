@@ -18,6 +18,8 @@ export interface InvokeContext {
   signal: AbortSignal;
   /** Called for each `report()` of the function; absent outside jobs. */
   onProgress?: (update: ProgressUpdate) => void;
+  /** Called when the function itself starts (after any wait for a thread and the bundle's loading). */
+  onRunning?: () => void;
   /** The room the request came from (relayed runs keep rooms across machines). */
   roomId?: string;
   /** The job that started this run, if one did: a relayed run's worker keeps it under that id. */

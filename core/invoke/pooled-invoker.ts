@@ -56,7 +56,10 @@ export class PooledInvoker implements Invoker {
     port1.on('message', (message: WorkerPortMessage) => {
       if (message.type === 'end') markEnded();
       // A fresh thread first starts and loads the bundle: only the call itself is the run.
-      else if (message.type === 'running') running();
+      else if (message.type === 'running') {
+        running();
+        ctx.onRunning?.();
+      }
       else if (message.type === 'progress' && !ctx.signal.aborted) ctx.onProgress?.(message);
     });
     port1.once('close', () => markEnded());

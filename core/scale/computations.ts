@@ -20,6 +20,7 @@ import type { BlobStore } from './blob-store.ts';
 import { orUnavailable } from './redis-unavailable.ts';
 import type { WorkLane, WorkQueue } from './work-queue.ts';
 import { RoomPointers, type PointerRead } from './room-pointers.ts';
+import { RunRecords } from './run-records.ts';
 
 /** How often a waiter re-reads a computation it was not nudged about. */
 const RECHECK_MS = 1000;
@@ -69,6 +70,8 @@ export class Computations {
   #events: RedisEvents;
   #queue: WorkQueue;
   #nodes: NodeDirectory;
+  /** How long functions' runs took service-wide: short ones go by the queue's short lane. */
+  #runs: RunRecords;
   #hostId: string;
   readonly pointers: RoomPointers;
 
@@ -80,6 +83,7 @@ export class Computations {
     this.#events = deps.events;
     this.#queue = deps.queue;
     this.#nodes = deps.nodes;
+    this.#runs = new RunRecords(deps.redis);
     const redis = deps.redis;
     this.pointers = new RoomPointers(
       () => deps.events.listening,
@@ -162,7 +166,8 @@ export class Computations {
         jobTtlMs,
         timeoutMs,
       };
-      await orUnavailable(this.#queue.add(task, request.lane));
+      const short = request.lane === 'compute' && (await orUnavailable(this.#runs.isShort(request.fn)));
+      await orUnavailable(this.#queue.add(task, request.lane, short));
     } catch (error) {
       await this.fail(cid, 'the computation could not be queued', 'SPC_ERR_REDIS_UNAVAILABLE');
       throw error;

@@ -5,7 +5,9 @@
  * worker-thread pool. A relay host runs one more on the relay lane, whose invoker is the remote
  * invoker: it runs relayed functions on their workers (shared-relay.ts). Progress goes to the computation's stream; the result's bytes go to
  * the blob store and the computation's record (room pointer, status) changes in one script.
- * A DELETE anywhere reaches it as a pub/sub cancel (and, should that message be lost, as the
+ * Beside the lane's queue it takes the short lane's (computations expected to be short, so
+ * they never wait behind long ones queued before them), and it writes how long each run took
+ * for the hosts choosing that lane (run-records.ts). A DELETE anywhere reaches it as a pub/sub cancel (and, should that message be lost, as the
  * record's status, re-read every second): the run's signal aborts and the pooled invoker
  * terminates a thread that does not stop. A node killed mid-run stops renewing BullMQ's lock;
  * BullMQ's stalled-job check hands the computation to another node, whose progress continues
@@ -28,6 +30,8 @@ import { describeRedisFailure, isOutOfMemory } from './redis-unavailable.ts';
 import { roomEventMessage, type RedisEvents } from './redis-events.ts';
 import { LANE_QUEUES, type ComputeTask, type WorkLane } from './work-queue.ts';
 import { readInputs } from './input-refs.ts';
+import { RunRecords } from './run-records.ts';
+import { SHORT_RUN_MS } from '../invoke/run-durations.ts';
 
 /** BullMQ lock: renewed every half of it; a node silent for longer is taken as dead. */
 const LOCK_MS = 10_000;
@@ -94,7 +98,8 @@ export interface NodeLog {
 
 export class ComputeNode {
   #o: ComputeNodeOptions;
-  #worker: Worker<ComputeTask, void> | null = null;
+  #workers: Worker<ComputeTask, void>[] = [];
+  #records: RunRecords;
   #running = new Map<string, { controller: AbortController; fn: string; jobTtlMs: number }>();
   #stops: (() => void | Promise<void>)[] = [];
   #announce: () => Promise<void> = async () => {};
@@ -106,6 +111,7 @@ export class ComputeNode {
     this.#o = options;
     this.#lane = options.lane ?? 'compute';
     this.#nodes = new NodeDirectory(options.connections.command);
+    this.#records = new RunRecords(options.connections.command);
   }
 
   /** Whether this node runs `entry`. */
@@ -121,7 +127,22 @@ export class ComputeNode {
   /** Starts taking work; resolves once the worker is connected. */
   async start(): Promise<void> {
     const o = this.#o;
-    const worker = new Worker<ComputeTask, void>(LANE_QUEUES[this.#lane], (job, token, signal) => this.#process(job, token, signal), {
+    const queues = this.#lane === 'compute' ? [LANE_QUEUES.compute, LANE_QUEUES.short] : [LANE_QUEUES[this.#lane]];
+    this.#workers = queues.map((queue) => this.#takeFrom(queue));
+    this.#stops.push(o.events.onCancel((cid) => this.#running.get(cid)?.controller.abort()));
+    await Promise.all(this.#workers.map((worker) => worker.waitUntilReady()));
+    const heartbeat = await startHeartbeat(o.connections.command, o.nodeId, () => o.functions.list().filter((e) => this.#runs(e)).map((e) => e.name));
+    this.#stops.push(() => heartbeat.stop());
+    this.#announce = () => heartbeat.beat();
+    const recheck = setInterval(() => void this.#recheck(), RECHECK_MS);
+    recheck.unref();
+    this.#stops.push(() => clearInterval(recheck));
+  }
+
+  /** A BullMQ worker taking computations from `queue`. */
+  #takeFrom(queue: string): Worker<ComputeTask, void> {
+    const o = this.#o;
+    const worker = new Worker<ComputeTask, void>(queue, (job, token, signal) => this.#process(job, token, signal), {
       connection: o.connections.forBullmq(true),
       concurrency: o.concurrency,
       lockDuration: LOCK_MS,
@@ -135,15 +156,7 @@ export class ComputeNode {
       if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
       void o.connections.command.vFail(job.data.cid, `the result could not be stored: ${describeRedisFailure(error)}`, 'SPC_ERR_REDIS_UNAVAILABLE', job.data.jobTtlMs).catch(() => {});
     });
-    this.#worker = worker;
-    this.#stops.push(o.events.onCancel((cid) => this.#running.get(cid)?.controller.abort()));
-    await worker.waitUntilReady();
-    const heartbeat = await startHeartbeat(o.connections.command, o.nodeId, () => o.functions.list().filter((e) => this.#runs(e)).map((e) => e.name));
-    this.#stops.push(() => heartbeat.stop());
-    this.#announce = () => heartbeat.beat();
-    const recheck = setInterval(() => void this.#recheck(), RECHECK_MS);
-    recheck.unref();
-    this.#stops.push(() => clearInterval(recheck));
+    return worker;
   }
 
   /** Tells the service at once which functions this node runs (after a plugin reload). */
@@ -188,15 +201,25 @@ export class ComputeNode {
     }, timeoutMs);
     timeout.unref();
     let result: StoredResult;
+    let started = performance.now();
+    // How long the function ran, for the short lane: a cancelled run teaches only when it was long.
+    const timeRun = (completed: boolean) => {
+      const ms = performance.now() - started;
+      if (completed || ms >= SHORT_RUN_MS) void this.#records.record(fn, ms).catch(() => {});
+    };
     try {
       const loaded = inputs ? await readInputs(values, inputs, o.blobs) : values;
+      started = performance.now();
       result = await o.invoker.invoke(entry, loaded, {
         signal: controller.signal,
         roomId: room,
         ...(jobId ? { job: { id: jobId, specimenId: specimen } } : {}),
         onProgress: (u) => void redis.vProgress(cid, u.text, u.ts, u.fraction ?? '', o.maxJobMessages).catch(() => {}),
+        onRunning: () => void (started = performance.now()),
       });
+      timeRun(true);
     } catch (error) {
+      timeRun(!controller.signal.aborted);
       if (timedOut) await redis.vFail(cid, `timed out after ${timeoutMs / 1000} s`, 'SPC_ERR_JOB_FAILED', jobTtlMs);
       else if (!controller.signal.aborted) {
         const code = isHostError(error) ? error.code : 'SPC_ERR_FUNCTION_FAILED';
@@ -242,14 +265,15 @@ export class ComputeNode {
    * they are handed back: BullMQ gives them to another node once their lock lapses.
    */
   async close(force = false): Promise<void> {
-    const worker = this.#worker;
-    this.#worker = null;
-    if (worker) {
-      const drained = worker.close(force);
-      const timer = setTimeout(() => void worker.close(true), force ? 0 : DRAIN_MS);
-      await drained.catch(() => {});
-      clearTimeout(timer);
-    }
+    const workers = this.#workers.splice(0);
+    await Promise.all(
+      workers.map(async (worker) => {
+        const drained = worker.close(force);
+        const timer = setTimeout(() => void worker.close(true), force ? 0 : DRAIN_MS);
+        await drained.catch(() => {});
+        clearTimeout(timer);
+      }),
+    );
     for (const stop of this.#stops.splice(0)) await stop();
   }
 }

@@ -37,8 +37,14 @@ export const KEYS = {
   nodeFunctions: (nodeId: string) => `${P}node:${nodeId}:fns`,
   /** The BullMQ queue's name (BullMQ adds its own `bull:` prefix). */
   queue: 'vitrine-compute',
+  /** The BullMQ queue of computations expected to be short: a lane of their own, never behind long ones. */
+  shortQueue: 'vitrine-compute-short',
   /** The BullMQ queue of relayed functions' computations, taken by relay hosts only. */
   relayQueue: 'vitrine-relay',
+  /** LIST: a function's last run times (ms) on any compute node, newest first; a day's time-to-live. */
+  runs: (fn: string) => `${P}runs:${fn}`,
+  /** STRING: set while a first run of a function no node has timed yet goes by the short lane. */
+  runTrial: (fn: string) => `${P}runs:${fn}:trial`,
   /** HASH: worker id → its registration as its relay shared it (JSON: relay node id, specimens, functions). */
   relayWorkers: `${P}relay:workers`,
 } as const;

@@ -1,8 +1,10 @@
 /**
  * @module work-queue
  * The BullMQ queues computations travel through: one lane for plugin functions (taken by every
- * compute node) and one for relayed functions (taken by relay hosts, which hold the workers'
- * sockets), so a node never takes work it would only hand back. A task names its computation
+ * compute node), a lane of its own for those expected to be short (also taken by every compute
+ * node, beside the first: a short computation never waits behind long ones queued before it,
+ * run-records.ts says which are short) and one for relayed functions (taken by relay hosts,
+ * which hold the workers' sockets), so a node never takes work it would only hand back. A task names its computation
  * and what to run, never its result: a result's bytes go to the blob store, and the task's
  * return value stays empty (BullMQ would serialise typed arrays as number lists and keep them
  * in its event stream). Finished tasks are removed at once; the computation record in Redis
@@ -22,8 +24,11 @@ const bounded = <T>(work: Promise<T>, what: string): Promise<T> => withTimeLimit
 /** Which queue a computation goes to: plugin functions, or a relay's workers' functions. */
 export type WorkLane = 'compute' | 'relay';
 
+/** The queues: each lane's, and the short lane beside the compute one. */
+type QueueName = WorkLane | 'short';
+
 /** The queue name of each lane. */
-export const LANE_QUEUES: Record<WorkLane, string> = { compute: KEYS.queue, relay: KEYS.relayQueue };
+export const LANE_QUEUES: Record<QueueName, string> = { compute: KEYS.queue, short: KEYS.shortQueue, relay: KEYS.relayQueue };
 
 /**
  * Whether the service runs `entry` (a plugin function on a compute node, or a relayed
@@ -55,7 +60,7 @@ export interface ComputeTask {
 }
 
 export class WorkQueue {
-  readonly #queues: Record<WorkLane, Queue<ComputeTask, void>>;
+  readonly #queues: Record<QueueName, Queue<ComputeTask, void>>;
 
   constructor(connection: Redis) {
     const open = (name: string) => {
@@ -63,15 +68,19 @@ export class WorkQueue {
       queue.on('error', () => {});
       return queue;
     };
-    this.#queues = { compute: open(LANE_QUEUES.compute), relay: open(LANE_QUEUES.relay) };
+    this.#queues = { compute: open(LANE_QUEUES.compute), short: open(LANE_QUEUES.short), relay: open(LANE_QUEUES.relay) };
   }
 
-  /** Queues `task` on `lane` under its computation id (adding the same id twice queues it once). */
-  async add(task: ComputeTask, lane: WorkLane = 'compute'): Promise<void> {
+  /**
+   * Queues `task` on `lane` under its computation id (adding the same id twice queues it once);
+   * `short`: a plugin function's computation expected to be short goes by the short lane.
+   */
+  async add(task: ComputeTask, lane: WorkLane = 'compute', short = false): Promise<void> {
     // Retried only when storing the result failed (Redis away): a function's own failure and a
     // cancel are recorded by the node and end the task normally.
     const options = { jobId: task.cid, removeOnComplete: true, removeOnFail: true, attempts: 3, backoff: { type: 'exponential', delay: 1000 } };
-    await bounded(this.#queues[lane].add('compute', task, options), 'queueing a computation');
+    const queue = lane === 'compute' && short ? this.#queues.short : this.#queues[lane];
+    await bounded(queue.add('compute', task, options), 'queueing a computation');
   }
 
   /** Queued and running computations, service-wide. */
