@@ -22,7 +22,7 @@ async function host(options: CreateAppOptions = {}): Promise<string> {
 }
 
 function put(url: string, id: string, query: string, body: Buffer, headers: Record<string, string> = {}) {
-  return fetch(`${url}/api/specimens/${id}?${query}`, { method: 'PUT', headers: { ...OCTET, ...headers }, body });
+  return fetch(`${url}/api/specimens/${id}?${query}`, { method: 'PUT', headers: { ...OCTET, ...headers }, body: new Uint8Array(body) });
 }
 
 async function detail(res: Response): Promise<string> {
@@ -67,7 +67,7 @@ describe('published specimens', () => {
 
   it('publishes an upload (a mesh as STL, an image as its own thumbnail), with fields from the JSON body', async () => {
     const url = await host();
-    const uploaded = (await (await fetch(`${url}/api/uploads?filename=cube.stl`, { method: 'POST', headers: OCTET, body: binaryStl() })).json()) as { upload_id: string };
+    const uploaded = (await (await fetch(`${url}/api/uploads?filename=cube.stl`, { method: 'POST', headers: OCTET, body: new Uint8Array(binaryStl()) })).json()) as { upload_id: string };
     const res = await fetch(`${url}/api/specimens/cube`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
