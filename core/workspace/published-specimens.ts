@@ -50,9 +50,12 @@ export class PublishedSpecimens {
   #version: string | null = null;
   #refreshing: Promise<void> | null = null;
   #sweep: NodeJS.Timeout;
+  #onChange: (id: string) => void;
   readonly ttlMs: number;
 
-  constructor(deps: { catalog: SpecimenCatalog; budget: ResultBudget<StoredResult>; share: PublishedShare | null; ttlSeconds: number; log: PublishedLog }) {
+  /** `onChange`: called with the id of each published specimen this host lists anew, changed or no longer lists. */
+  constructor(deps: { catalog: SpecimenCatalog; budget: ResultBudget<StoredResult>; share: PublishedShare | null; ttlSeconds: number; log: PublishedLog; onChange?: (id: string) => void }) {
+    this.#onChange = deps.onChange ?? (() => {});
     this.#catalog = deps.catalog;
     this.#budget = deps.budget;
     this.#share = deps.share;
@@ -142,13 +145,13 @@ export class PublishedSpecimens {
     this.#held.set(meta.id, held);
     if (old) this.#release(old, old.dir !== dir);
     this.#budget.holdDependent(token, bytes.length, token, `published:${meta.id}`, () => this.#evicted(meta.id, token));
-    this.#list();
+    this.#list(meta.id);
   }
 
   #relist(held: Held, meta: PublishedMeta): void {
     held.meta = meta;
     held.record = toRecord(meta, path.join(held.dir, meta.file_name));
-    this.#list();
+    this.#list(meta.id);
   }
 
   /** The budget dropped a file: a lone host forgets the specimen; a service's host reads it again later. */
@@ -157,7 +160,7 @@ export class PublishedSpecimens {
     if (!held || held.token !== token) return;
     this.#held.delete(id);
     void rm(held.dir, { recursive: true, force: true });
-    this.#list();
+    this.#list(id);
     if (this.#share) this.#version = null;
     else this.#log.warn(`published specimen '${id}' was dropped to keep the host within --cache-max-bytes`);
   }
@@ -167,7 +170,7 @@ export class PublishedSpecimens {
     if (!held) return;
     this.#held.delete(id);
     this.#release(held, true);
-    this.#list();
+    this.#list(id);
   }
 
   #release(held: Held, removeFiles: boolean): void {
@@ -180,8 +183,9 @@ export class PublishedSpecimens {
     for (const [id, held] of [...this.#held]) if (held.meta.expires_at <= now) this.#drop(id);
   }
 
-  #list(): void {
+  #list(changed: string): void {
     this.#catalog.setSource(SOURCE, 'published', [...this.#held.values()].map((held) => held.record));
+    this.#onChange(changed);
   }
 
   #rootDir(): string {

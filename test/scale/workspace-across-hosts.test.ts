@@ -1,6 +1,7 @@
 /**
  * Rooms as shared workspaces on a Redis service of real host processes: a specimen published
- * on host A is listed and served on host B (the Godot client's uint8 envelope included),
+ * on host A is listed and served on host B (the Godot client's uint8 envelope included; B's
+ * viewers hear of it on the host stream),
  * survives the restart of either host, and a DELETE on one host removes it from the other; a
  * room's view and shown specimen set on one host are answered, and streamed, on the other.
  */
@@ -27,12 +28,17 @@ describe('rooms as shared workspaces on a Redis service', () => {
   it('publishes on one host, lists and loads on the other, across restarts of either; DELETE reaches both', async () => {
     const service = await startService();
     let [a, b] = await Promise.all([service.host(), service.host()]);
+    // A viewer's host stream on B hears of what A publishes, without asking.
+    const bEvents = await openStream(`${b.url}/api/events`);
+    await bEvents.next((e) => e.event === 'hello');
     const published = await fetch(`${a.url}/api/specimens/shared-scan?filename=scan.npy&display_name=Shared`, {
       method: 'PUT',
       headers: { 'content-type': 'application/octet-stream' },
       body: new Uint8Array(npyBytes([6, 4, 5])),
     });
     expect(published.status, await published.clone().text()).toBe(201);
+    expect((await bEvents.next((e) => e.event === 'catalog')).data).toEqual({ specimens: ['shared-scan'] });
+    bEvents.close();
     expect(await listed(b)).toContain('shared-scan');
     expect(await headsetVolume(b, 'shared-scan')).toMatchObject({ type: 'volume', shape: [6, 4, 5], dtype: 'uint8', value_range: [0, 119] });
     expect((await fetch(`${b.url}/api/specimens/shared-scan/thumbnail`)).headers.get('content-type')).toBe('image/png');
