@@ -13,6 +13,8 @@ import { npyBytes } from '../helpers/specimens-dir.ts';
 import { binaryStl, png } from '../helpers/upload-files.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import type { CreateAppOptions } from '../../core/app.ts';
+import { parseServeOptions } from '../../core/cli/serve-options.ts';
+import { resolveHostOptions } from '../../core/options.ts';
 
 const GODOT = { 'user-agent': 'GodotEngine/4.3.stable.official (Linux)' };
 const OCTET = { 'content-type': 'application/octet-stream' };
@@ -138,5 +140,12 @@ describe('published specimens', () => {
     expect((await put(guarded, 'mine', 'filename=m.stl', binaryStl(), { authorization: 'Bearer sesame' })).status).toBe(201);
     expect((await fetch(`${guarded}/api/specimens/mine`, { method: 'DELETE' })).status).toBe(401);
     expect((await fetch(`${guarded}/api/specimens/mine/data`)).status).toBe(200);
+  });
+
+  it('reads --published-ttl from its flag and VITRINE_PUBLISHED_TTL, and refuses a bad one', () => {
+    expect(parseServeOptions(['--published-ttl', '60']).host_options).toMatchObject({ publishedTtlSeconds: 60 });
+    expect(parseServeOptions([], { VITRINE_PUBLISHED_TTL: '7' }).host_options).toMatchObject({ publishedTtlSeconds: 7 });
+    expect(resolveHostOptions({}).publishedTtlSeconds).toBe(86400);
+    expect(() => parseServeOptions(['--published-ttl', 'soon'])).toThrow(/published-ttl/);
   });
 });
