@@ -20,6 +20,8 @@ import type { ResultSource } from './results/result-source.ts';
 import type { StaticInputs } from './inputs/static-inputs.ts';
 import type { UploadStore } from './uploads/upload-store.ts';
 import type { FileParser } from './formats/file-parser.ts';
+import type { PublishedSpecimens } from './workspace/published-specimens.ts';
+import type { RoomWorkspace } from './workspace/room-workspace.ts';
 
 /**
  * Runs after the host's own sources are reloaded, in the order added; what it returns is
@@ -48,6 +50,10 @@ export interface HostContext {
   uploads: UploadStore | null;
   /** Parses uploaded and static files off the event loop. */
   files: FileParser;
+  /** Specimens published with `PUT /api/specimens/{id}`, listed in the catalog. */
+  published: PublishedSpecimens;
+  /** Rooms as shared workspaces: each room's entry (cache entry or shown specimen) and view. */
+  rooms: RoomWorkspace;
   /** Static specimens read as input results. */
   staticInputs: StaticInputs;
   /** Host events, streamed to clients as Server-Sent Events. */

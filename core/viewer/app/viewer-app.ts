@@ -169,7 +169,7 @@ export class ViewerApp {
       this.#panel.set(entry.params);
       this.#request(0);
     } else if (entry.specimen_id !== null && this.#catalog.has(entry.specimen_id)) void this.#select(entry.specimen_id, entry.params);
-    else if (entry.specimen_id === null && this.#functions.has(entry.function_name)) void this.#select(entry.function_name, entry.params, true);
+    else if (entry.specimen_id === null && entry.function_name !== null && this.#functions.has(entry.function_name)) void this.#select(entry.function_name, entry.params, true);
   }
 
   async #select(id: string, initial: Record<string, unknown> | null, asFunction = false): Promise<void> {
