@@ -167,15 +167,21 @@ class Client:
     # Rooms as shared workspaces.
 
     def publish(self, id: str, value: Any, *, display_name: Optional[str] = None, description: Optional[str] = None,
-                tags: Optional[Sequence[str]] = None, filename: Optional[str] = None) -> Dict[str, Any]:
+                tags: Optional[Sequence[str]] = None, spacing: Optional[Sequence[float]] = None,
+                origin: Optional[Sequence[float]] = None, filename: Optional[str] = None) -> Dict[str, Any]:
         """Publishes `value` as the static specimen `id` on the host (and every host of its
         service): a result object, a numpy array (3-D: a volume; 2-D or H×W×C uint8: an image;
         wrap a 3-D uint8 volume in `VolumeResult.from_numpy` to say so), a file path, or bytes
-        with `filename`. Publishing again replaces it. Gives the host's answer."""
+        with `filename`. A volume's `spacing` and `origin` (z, y, x) come from a VolumeResult
+        or are given here. Publishing again replaces it. Gives the host's answer."""
         body, name = to_file(value, filename or id)
         query: Dict[str, Any] = {"filename": name, "display_name": display_name, "description": description}
         if tags:
             query["tags"] = ",".join(tags)
+        for key, given in (("spacing", spacing), ("origin", origin)):
+            given = given if given is not None else getattr(value, key, None)
+            if given is not None:
+                query[key] = ",".join(str(float(v)) for v in given)
         answer = self._http.send("PUT", f"/api/specimens/{_seg(id)}", query=query, body=body, headers={"Content-Type": "application/octet-stream"})
         return answer.json() if answer.body else {"id": id}
 

@@ -5,7 +5,8 @@
  * specimens through the job flow with progress and cancel, and puts results on the stage.
  * Functions no specimen shows run through `/invoke` from their schema panel. A plugin
  * reloaded by the host (an SSE `reload` event) refreshes what the viewer shows of it; with
- * "follow room" on, another peer's request in the room is shown here too (room-follower.ts).
+ * "follow room" on, another peer's request in the room is shown here too (room-follower.ts),
+ * and the room's look is shared both ways (room-view.ts).
  */
 import { createClient, type VitrineClient } from '../../client/client.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
@@ -28,6 +29,7 @@ import { describeError, showFailure } from './request-failure.ts';
 import { DownloadMenu } from './download-menu.ts';
 import { asDecodedMesh, MESH_DELIVERY } from './glb-mesh.ts';
 import { RoomFollower, type RoomSubject } from './room-follower.ts';
+import { RoomViewBinding } from './room-view.ts';
 import { SpecimenHead } from './specimen-head.ts';
 import { Stage, WebGLUnavailableError } from './stage/stage.ts';
 import { StageOverlay } from './stage-overlay.ts';
@@ -56,9 +58,15 @@ export class ViewerApp {
     follow: (room, signal) => this.#client.followRoom(room, { signal }),
     shown: () => this.#shown(),
     adopt: (entry) => this.#adopt(entry),
-    onToggle: (follow) => writeUrlState({ ...readUrlState(), follow }),
+    onToggle: (follow) => {
+      this.#roomView?.reset();
+      writeUrlState({ ...readUrlState(), follow });
+    },
     followJob: (jobId, signal) => this.#client.followJob(jobId, { signal }),
+    view: (view) => this.#roomView?.remote(view),
   });
+  /** The followed room's window, colour map, opacity, mode and camera on this page. */
+  #roomView: RoomViewBinding | null = null;
   #stage: Stage | null = null;
   /** The VR mode (xr/), when the page can draw at all. */
   #vr: VrMode | null = null;
@@ -88,6 +96,11 @@ export class ViewerApp {
       this.#webglProblem = error.message;
       this.#layout.stagePane.dataset.webgl = 'unavailable';
     }
+    this.#roomView = new RoomViewBinding({
+      stage: this.#stage,
+      following: () => this.#follower.enabled,
+      send: (view) => this.#client.setRoomView(this.#room, view),
+    });
     if (this.#stage) {
       const request = (mode: 'drag' | 'commit'): void => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0);
       this.#vr = createPageVr({ stage: this.#stage, follower: this.#follower, layout: this.#layout, panel: () => this.#panel, current: () => this.#current, request });
@@ -148,6 +161,7 @@ export class ViewerApp {
     this.#layout.roomInput.value = room;
     if (room === this.#room) return;
     this.#room = room;
+    this.#roomView?.reset();
     // With a subject, this viewer asks the new room for it (and wins over the room's state).
     this.#follower.setRoom(room, !this.#current);
     if (this.#current) this.#request(0);
@@ -286,6 +300,7 @@ export class ViewerApp {
       return;
     }
     this.#stage.show(rendered.content);
+    this.#roomView?.attach(rendered.content);
     if (rendered.panel) this.#layout.stageTools.append(rendered.panel);
     this.#stats.show([...stats, ...rendered.stats]);
     if (rendered.content) this.#overlay.clear();

@@ -39,6 +39,8 @@ export function formatValue(value: number): string {
 export interface ColourBar {
   element: HTMLElement;
   state(): ColourBarState;
+  /** Shows `next` (a room's view) and tells the owner, as a user's change would. */
+  set(next: Partial<ColourBarState>): void;
 }
 
 /** Builds the bar. */
@@ -91,5 +93,5 @@ export function createColourBar(options: ColourBarOptions): ColourBar {
     h('label', { class: 'slice-row', title: 'The range of values the colour map spans' }, h('span', { class: 'slice-axis' }, 'width'), width),
   );
   show();
-  return { element, state: () => ({ ...state }) };
+  return { element, state: () => ({ ...state }), set: update };
 }

@@ -1,0 +1,70 @@
+/**
+ * @module room-view
+ * The followed room's look on this page: view-sync.ts keeps the settings in step, this file
+ * connects them to what is on the stage. The content shown applies the window, colour map,
+ * opacity and mode it has (a volume has all four) and reports the user's changes of them; the
+ * stage applies and reports the camera. Content shown later takes the room's settings as it
+ * appears; a camera that came before anything was shown is applied to the first content.
+ * Nothing is shared while the page does not follow its room.
+ */
+import type { RoomView } from '../../client/wire-types.ts';
+import type { Stage, StageContent } from './stage/stage.ts';
+import { ViewSync } from './view-sync.ts';
+
+export interface RoomViewOptions {
+  /** The stage, when the page can draw. */
+  stage: Stage | null;
+  /** True while the page follows its room. */
+  following(): boolean;
+  /** Shares settings with the room (PUT its view). */
+  send(view: RoomView): Promise<void>;
+}
+
+export class RoomViewBinding {
+  readonly #options: RoomViewOptions;
+  readonly #sync: ViewSync;
+  /** A room camera arrived with nothing on the stage to frame: applied to the next content. */
+  #cameraOwed = false;
+
+  constructor(options: RoomViewOptions) {
+    this.#options = options;
+    this.#sync = new ViewSync({ send: (view) => options.send(view), apply: (view) => this.#apply(view) });
+    options.stage?.onCameraMoved(() => {
+      if (options.stage?.content) this.#local({ camera: options.stage.cameraView() });
+    });
+  }
+
+  /** A `view` event of the followed room. */
+  remote(view: RoomView | null): void {
+    if (this.#options.following()) this.#sync.remote(view);
+  }
+
+  /** Following stopped or moved to another room: the next room's view starts afresh. */
+  reset(): void {
+    this.#sync.reset();
+    this.#cameraOwed = false;
+  }
+
+  /** `content` is now on the stage: it takes the room's settings and reports the user's. */
+  attach(content: StageContent | null): void {
+    if (!content) return;
+    content.onViewChange = (change) => this.#local(change);
+    const { camera, ...rest } = this.#sync.current;
+    content.applyView?.(rest);
+    if (camera && this.#cameraOwed) this.#options.stage?.setCameraView(camera);
+    this.#cameraOwed = false;
+  }
+
+  #local(change: RoomView): void {
+    if (this.#options.following()) this.#sync.local(change);
+  }
+
+  #apply(view: RoomView): void {
+    const { camera, ...rest } = view;
+    const content = this.#options.stage?.content ?? null;
+    content?.applyView?.(rest);
+    if (!camera) return;
+    if (content) this.#options.stage?.setCameraView(camera);
+    else this.#cameraOwed = true;
+  }
+}
