@@ -14,10 +14,10 @@ import { ViewSync } from './view-sync.ts';
 export interface RoomViewOptions {
   /** The stage, when the page can draw. */
   stage: Stage | null;
-  /** True while the page follows its room. */
-  following(): boolean;
-  /** Shares settings with the room (PUT its view). */
-  send(view: RoomView): Promise<void>;
+  /** The room the page follows; null while it follows none. */
+  following(): string | null;
+  /** Shares settings with `room` (PUT its view). */
+  send(room: string, view: RoomView): Promise<void>;
 }
 
 export class RoomViewBinding {
@@ -25,10 +25,12 @@ export class RoomViewBinding {
   readonly #sync: ViewSync;
   /** A room camera arrived with nothing on the stage to frame: applied to the next content. */
   #cameraOwed = false;
+  /** The room the settings belong to (null: none followed). */
+  #room: string | null = null;
 
   constructor(options: RoomViewOptions) {
     this.#options = options;
-    this.#sync = new ViewSync({ send: (view) => options.send(view), apply: (view) => this.#apply(view) });
+    this.#sync = new ViewSync({ send: (view) => (this.#room === null ? Promise.resolve() : options.send(this.#room, view)), apply: (view) => this.#apply(view) });
     options.stage?.onCameraMoved(() => {
       if (options.stage?.content) this.#local({ camera: options.stage.cameraView() });
     });
@@ -36,18 +38,13 @@ export class RoomViewBinding {
 
   /** A `view` event of the followed room. */
   remote(view: RoomView | null): void {
-    if (this.#options.following()) this.#sync.remote(view);
-  }
-
-  /** Following stopped or moved to another room: the next room's view starts afresh. */
-  reset(): void {
-    this.#sync.reset();
-    this.#cameraOwed = false;
+    if (this.#followed() !== null) this.#sync.remote(view);
   }
 
   /** `content` is now on the stage: it takes the room's settings and reports the user's. */
   attach(content: StageContent | null): void {
     if (!content) return;
+    this.#followed();
     content.onViewChange = (change) => this.#local(change);
     const { camera, ...rest } = this.#sync.current;
     content.applyView?.(rest);
@@ -56,7 +53,18 @@ export class RoomViewBinding {
   }
 
   #local(change: RoomView): void {
-    if (this.#options.following()) this.#sync.local(change);
+    if (this.#followed() !== null) this.#sync.local(change);
+  }
+
+  /** The followed room; when it changed (another room, or following stopped), its settings start afresh. */
+  #followed(): string | null {
+    const room = this.#options.following();
+    if (room !== this.#room) {
+      this.#room = room;
+      this.#sync.reset();
+      this.#cameraOwed = false;
+    }
+    return room;
   }
 
   #apply(view: RoomView): void {

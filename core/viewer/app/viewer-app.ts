@@ -58,10 +58,7 @@ export class ViewerApp {
     follow: (room, signal) => this.#client.followRoom(room, { signal }),
     shown: () => this.#shown(),
     adopt: (entry) => this.#adopt(entry),
-    onToggle: (follow) => {
-      this.#roomView?.reset();
-      writeUrlState({ ...readUrlState(), follow });
-    },
+    onToggle: (follow) => writeUrlState({ ...readUrlState(), follow }),
     followJob: (jobId, signal) => this.#client.followJob(jobId, { signal }),
     view: (view) => this.#roomView?.remote(view),
   });
@@ -96,11 +93,8 @@ export class ViewerApp {
       this.#webglProblem = error.message;
       this.#layout.stagePane.dataset.webgl = 'unavailable';
     }
-    this.#roomView = new RoomViewBinding({
-      stage: this.#stage,
-      following: () => this.#follower.enabled,
-      send: (view) => this.#client.setRoomView(this.#room, view),
-    });
+    const following = (): string | null => (this.#follower.enabled ? this.#room : null);
+    this.#roomView = new RoomViewBinding({ stage: this.#stage, following, send: (room, view) => this.#client.setRoomView(room, view) });
     if (this.#stage) {
       const request = (mode: 'drag' | 'commit'): void => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0);
       this.#vr = createPageVr({ stage: this.#stage, follower: this.#follower, layout: this.#layout, panel: () => this.#panel, current: () => this.#current, request });
@@ -115,19 +109,7 @@ export class ViewerApp {
     this.#follower.start(url.room, url.follow, !(url.specimen || url.fn), this.#loadCatalog());
     watchHostEvents({ reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event) });
     if (url.specimen || url.fn) void this.#select((url.specimen ?? url.fn)!, url.params, !url.specimen);
-    else this.#idleMessage();
-  }
-
-  #idleMessage(): void {
-    if (this.#webglProblem) this.#noWebGL();
-    else this.#overlay.empty('Choose a specimen', 'Pick one from the catalog. Dynamic specimens get a parameter panel; every change is a new request.');
-  }
-
-  #noWebGL(): void {
-    this.#overlay.notice(
-      'WebGL is not available',
-      `This browser gives the page no WebGL context (${this.#webglProblem}), so specimens cannot be drawn. Parameters, progress and counts still work.`,
-    );
+    else this.#overlay.idle(this.#webglProblem);
   }
 
   async #loadCatalog(): Promise<void> {
@@ -161,7 +143,6 @@ export class ViewerApp {
     this.#layout.roomInput.value = room;
     if (room === this.#room) return;
     this.#room = room;
-    this.#roomView?.reset();
     // With a subject, this viewer asks the new room for it (and wins over the room's state).
     this.#follower.setRoom(room, !this.#current);
     if (this.#current) this.#request(0);
@@ -289,7 +270,7 @@ export class ViewerApp {
     replaceChildren(this.#layout.stageTools);
     if (!this.#stage) {
       this.#stats.show(stats);
-      this.#noWebGL();
+      this.#overlay.noWebGL(this.#webglProblem);
       return;
     }
     const meshColour = data.type === 'mesh' || data.type === 'file' ? await meshColourOf(meta.color, this.#isFunction ? null : this.#client.thumbnailUrl(meta.id)) : null;
