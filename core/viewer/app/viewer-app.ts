@@ -156,15 +156,21 @@ export class ViewerApp {
     return { function_name: meta.function_name, specimen_id: this.#isFunction ? null : meta.id, params: this.#panel?.values() ?? {} };
   }
 
-  /** Shows a room entry another peer's request made: its values in the panel (its specimen or function selected first), then its data. */
+  /** Shows a room entry another peer's request made: its values in the panel (its specimen or function selected first), then its data; a static specimen already shown stays. */
   #adopt(entry: RoomEntry): void {
     const meta = this.#current;
     const same = entry.specimen_id !== null ? !this.#isFunction && meta?.id === entry.specimen_id : meta?.function_name === entry.function_name;
-    if (same && this.#panel) {
-      this.#panel.set(entry.params);
-      this.#request(0);
-    } else if (entry.specimen_id !== null && this.#catalog.has(entry.specimen_id)) void this.#select(entry.specimen_id, entry.params);
-    else if (entry.specimen_id === null && this.#functions.has(entry.function_name)) void this.#select(entry.function_name, entry.params, true);
+    if (same) {
+      this.#panel?.set(entry.params);
+      if (this.#panel) this.#request(0);
+    } else if (entry.specimen_id !== null) void this.#adoptSpecimen(entry.specimen_id, entry.params);
+    else if (this.#functions.has(entry.function_name)) void this.#select(entry.function_name, entry.params, true);
+  }
+
+  /** Selects a room's specimen; one published after this page read the catalog is found by reading it again. */
+  async #adoptSpecimen(id: string, params: Record<string, unknown>): Promise<void> {
+    if (!this.#catalog.has(id)) await this.#loadCatalog();
+    if (this.#catalog.has(id)) await this.#select(id, params);
   }
 
   async #select(id: string, initial: Record<string, unknown> | null, asFunction = false): Promise<void> {
