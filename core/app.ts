@@ -29,6 +29,8 @@ import { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import { createVitrineHandle } from './registry/vitrine-handle.ts';
 import { assembleResults } from './results/assemble-results.ts';
 import { JsonResultEncoder } from './results/json-encoder.ts';
+import { installPublishedRefresh } from './http/published-refresh.ts';
+import { assembleWorkspace } from './workspace/assemble-workspace.ts';
 
 export type { VitrineHandle } from './registry/vitrine-handle.ts';
 
@@ -46,6 +48,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   );
   const events = new EventHub();
   const stack = await assembleResults({ options, compute, catalog, events, log: app.log });
+  const workspace = await assembleWorkspace({ options, results: stack.results, budget: stack.budget, catalog, events, scale: stack.scale, log: app.log });
   // After a reload or a plugin swap: Python processes import what changed, and a Redis service
   // learns what this host now runs.
   const announce = async () => {
@@ -66,6 +69,8 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   const ctx: HostContext = {
     options,
     uploads: stack.uploads,
+    published: workspace.published,
+    rooms: workspace.rooms,
     staticInputs: new StaticInputs(),
     functions: compute.functions,
     catalog,
@@ -97,9 +102,11 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   await reload();
   loaded = true;
 
+  installPublishedRefresh(app, catalog, workspace.published);
   await installRoutes(app, ctx);
   await installFederation(app, ctx, scale?.relay ?? null);
   app.addHook('onClose', async () => {
+    workspace.close();
     await stack.close();
     await compute.close();
   });

@@ -80,6 +80,14 @@ export const ERRORS = {
   SPC_ERR_UPLOAD_INVALID: entry(400, (name = '?', why = '?') => `'${name}' does not parse: ${why}`),
   SPC_ERR_UPLOADS_OFF: entry(404, () => 'uploads are turned off on this host (--uploads off)'),
 
+  // --- published specimens and rooms as workspaces ---
+  SPC_ERR_PUBLISH_CONFLICT: entry(409, (id = '?', origin = '?') => `specimen '${id}' is not a published specimen (it comes from the ${origin}) and cannot be replaced or deleted: publish under another id`),
+  SPC_ERR_PUBLISHED_NOT_FOUND: entry(404, (id = '?') => `no published specimen '${id}'`),
+  SPC_ERR_PUBLISH_INVALID: entry(400, (why = '?') => `cannot publish: ${why}`),
+  SPC_ERR_PUBLISH_TOO_LARGE: entry(413, (size = '?', limit = '?') => `the published file is ${size} bytes, more than the host keeps (${limit} bytes, --cache-max-bytes)`),
+  SPC_ERR_ROOM_ENTRY_INVALID: entry(400, (why = '?') => `room entry: ${why}`),
+  SPC_ERR_ROOM_VIEW_INVALID: entry(400, (field = '?', why = '?') => `room view '${field}' ${why}`),
+
   // --- jobs ---
   SPC_ERR_JOB_NOT_FOUND: entry(404, (id = '?') => `job '${id}' not found`),
   SPC_ERR_JOB_RUNNING: entry(409, (id = '?') => `Job still running: '${id}'`),

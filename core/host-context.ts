@@ -19,6 +19,8 @@ import type { ResultService } from './results/result-service.ts';
 import type { ResultSource } from './results/result-source.ts';
 import type { StaticInputs } from './inputs/static-inputs.ts';
 import type { UploadStore } from './uploads/upload-store.ts';
+import type { PublishedSpecimens } from './workspace/published-specimens.ts';
+import type { RoomWorkspace } from './workspace/room-workspace.ts';
 
 /**
  * Runs after the host's own sources are reloaded, in the order added; what it returns is
@@ -45,6 +47,10 @@ export interface HostContext {
   invokers: InvokerSet;
   /** Uploaded files (null with `--uploads off`). */
   uploads: UploadStore | null;
+  /** Specimens published with `PUT /api/specimens/{id}`, listed in the catalog. */
+  published: PublishedSpecimens;
+  /** Rooms as shared workspaces: each room's entry (cache entry or shown specimen) and view. */
+  rooms: RoomWorkspace;
   /** Static specimens read as input results. */
   staticInputs: StaticInputs;
   /** Host events, streamed to clients as Server-Sent Events. */

@@ -118,6 +118,8 @@ export interface HostOptions {
   maxUploadBytes?: number;
   /** Seconds an upload is kept after it was last stored. @defaultValue 3600 */
   uploadTtlSeconds?: number;
+  /** Seconds a published specimen (PUT /api/specimens/{id}) is kept after it was last published. @defaultValue 86400 */
+  publishedTtlSeconds?: number;
 }
 
 export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream' | 'roomThreads' | 'compute' | 'pythonProcesses'>> & {
@@ -172,6 +174,7 @@ export const HOST_DEFAULTS = Object.freeze({
   uploads: true,
   maxUploadBytes: 268435456,
   uploadTtlSeconds: 3600,
+  publishedTtlSeconds: 86400,
 });
 
 function positive(name: string, value: number, allowZero = false): number {
@@ -207,6 +210,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('writeTimeoutSeconds', o.writeTimeoutSeconds, true);
   positive('maxUploadBytes', o.maxUploadBytes);
   positive('uploadTtlSeconds', o.uploadTtlSeconds);
+  positive('publishedTtlSeconds', o.publishedTtlSeconds);
   if (typeof o.host !== 'string' || (o.host as string) === '') throw new TypeError('host must be a non-empty string');
   if (o.allowedHosts !== null && (!Array.isArray(o.allowedHosts) || !(o.allowedHosts as unknown[]).every((h) => typeof h === 'string'))) {
     throw new TypeError('allowedHosts must be an array of host names or null');

@@ -31,7 +31,7 @@ export type DataSource =
   /** Bytes fetched from elsewhere (a relayed worker). */
   | { kind: 'remote'; fetch: (signal?: AbortSignal) => Promise<FetchedBody> };
 
-export type SpecimenOrigin = 'disk' | 'plugin' | 'code' | 'relay';
+export type SpecimenOrigin = 'disk' | 'plugin' | 'code' | 'published' | 'relay';
 
 export interface SpecimenRecord {
   id: string;

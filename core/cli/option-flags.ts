@@ -49,6 +49,7 @@ export const FLAGS = {
   uploads: { type: 'string' },
   'max-upload-bytes': { type: 'string' },
   'upload-ttl': { type: 'string' },
+  'published-ttl': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -163,7 +163,8 @@ export type JobEvent = { event: 'progress'; data: ProgressMessage } | { event: J
 
 /** What a room shows: the entry its cache holds. */
 export interface RoomEntry {
-  function_name: string;
+  /** The function computed; null for a static specimen shown in the room. */
+  function_name: string | null;
   /** The specimen the entry was computed for; null when unknown (e.g. from /invoke). */
   specimen_id: string | null;
   /** Parameter values with defaults filled. */

@@ -8,6 +8,8 @@ import type { HostContext } from '../host-context.ts';
 import { viewerRoutes } from '../viewer/viewer-routes.ts';
 import { zarrRoutes } from '../zarr/routes-zarr.ts';
 import { jobRoutes } from './routes-jobs.ts';
+import { publishedRoutes } from './routes-published.ts';
+import { roomRoutes } from './routes-rooms.ts';
 import { processingRoutes } from './routes-processing.ts';
 import { specimenDataRoutes } from './routes-specimen-data.ts';
 import { specimenRoutes } from './routes-specimens.ts';
@@ -20,6 +22,8 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext): Pro
   await app.register(jobRoutes, { ctx });
   await app.register(zarrRoutes, { ctx });
   await app.register(uploadRoutes, { ctx });
+  await app.register(publishedRoutes, { ctx, published: ctx.published });
+  await app.register(roomRoutes, { ctx });
   await app.register(clientRoute);
   if (ctx.options.viewer) await app.register(viewerRoutes);
 }

@@ -1,7 +1,8 @@
 /**
  * @module room-events
  * One room as Server-Sent Events (`GET /api/rooms/{room_id}/events`): first
- * `state` (the room's entry or null), then `computing` and `result` as the ResultSource
+ * `state` (the room's entry or null) and `view` (its shared view), then `computing`, `result`
+ * and `view` as the ResultSource and the room workspace
  * publishes them on the host EventHub channel `roomChannel(roomId)`, whichever endpoint
  * (`/data`, `/invoke`, `/start`) and, in a Redis service, whichever host caused them.
  * A client more than 1 MiB behind is disconnected rather than buffered for (stream-backlog.ts):
@@ -9,8 +10,7 @@
  * nothing.
  */
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
-import type { RoomEntry } from '../client/wire-types.ts';
-import type { ResultSource, RoomState } from '../results/result-source.ts';
+import type { RoomWorkspace } from '../workspace/room-workspace.ts';
 import { ROOM_RESYNC, roomChannel } from '../events/channels.ts';
 import type { EventHub, HostEvent } from '../events/event-hub.ts';
 import { sharedJsonOf } from '../events/shared-json.ts';
@@ -18,14 +18,7 @@ import { dropIfBehind } from '../events/stream-backlog.ts';
 import type { StreamScope } from '../events/stream-scope.ts';
 
 /** Room events forwarded to subscribers; anything else on the channel stays inside the host. */
-const ROOM_EVENTS = new Set(['computing', 'result']);
-
-/** The wire shape of a room's entry (typed as the client's, so the two cannot drift apart). */
-export function toRoomEntry(state: RoomState): RoomEntry {
-  const entry: RoomEntry = { function_name: state.function_name, specimen_id: state.specimen_id, params: state.params, type: state.type };
-  if (state.result_id) entry.result_id = state.result_id;
-  return entry;
-}
+const ROOM_EVENTS = new Set(['computing', 'result', 'view']);
 
 /**
  * Streams room `roomId` on `reply` until the client goes away.
@@ -35,7 +28,7 @@ export function toRoomEntry(state: RoomState): RoomEntry {
 export async function streamRoom(
   reply: FastifyReply,
   scope: StreamScope,
-  results: ResultSource,
+  rooms: Pick<RoomWorkspace, 'entry' | 'view'>,
   hub: EventHub,
   roomId: string,
   log: FastifyBaseLogger,
@@ -68,10 +61,11 @@ export async function streamRoom(
       else if (early.length < 100) early.push(event);
     }),
   );
-  const state = await results.roomState(roomId);
+  const [entry, view] = await Promise.all([rooms.entry(roomId), rooms.view(roomId)]);
   if (scope.closed) return;
   reply.sse.keepAlive();
-  send({ event: 'state', data: state ? toRoomEntry(state) : null });
+  send({ event: 'state', data: entry });
+  send({ event: 'view', data: view });
   for (const event of early.splice(0)) send(event);
   open = true;
 }

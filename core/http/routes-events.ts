@@ -48,7 +48,7 @@ const ROOM_ENTRY = {
   type: 'object',
   required: ['function_name', 'specimen_id', 'params', 'type'],
   properties: {
-    function_name: { type: 'string' },
+    function_name: { type: ['string', 'null'], description: 'null for a static specimen shown in the room' },
     specimen_id: { type: ['string', 'null'] },
     params: { type: 'object', description: 'Parameter values with defaults filled' },
     type: { type: 'string' },
@@ -88,9 +88,10 @@ const JOB_SCHEMA = {
 const ROOM_SCHEMA = {
   summary: 'One room as Server-Sent Events',
   description:
-    'First `state` (the room entry, or null), then `computing` (the entry being computed plus `job_id`, null ' +
-    'without a job) each time a computation for the room starts, and `result` (the new entry) each time the ' +
-    'room’s entry changes. A reconnecting subscriber gets `state` again.',
+    'First `state` (the room entry, or null) and `view` (the room’s shared view), then `computing` (the entry being ' +
+    'computed plus `job_id`, null without a job) each time a computation for the room starts, `result` (the new ' +
+    'entry) each time the room’s entry changes, and `view` each time its view changes. A reconnecting subscriber ' +
+    'gets `state` and `view` again.',
   operationId: 'room_events',
   params: { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } },
   response: {
@@ -98,6 +99,7 @@ const ROOM_SCHEMA = {
       state: { oneOf: [ROOM_ENTRY, { type: 'null' }] },
       computing: { ...ROOM_ENTRY, required: [...ROOM_ENTRY.required, 'job_id'], properties: { ...ROOM_ENTRY.properties, job_id: { type: ['string', 'null'] } } },
       result: ROOM_ENTRY,
+      view: { type: 'object', description: 'Any of window [lo, hi], colormap, opacity, mode, camera {position, target, up}' },
     }),
     503: BUSY,
   },
@@ -141,6 +143,6 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     const roomId = roomOf(context, request.params.room_id);
     const scope = new StreamScope(reply);
     scope.add(limit.acquire());
-    await streamRoom(reply, scope, context.results, context.events, roomId, request.log);
+    await streamRoom(reply, scope, context.rooms, context.events, roomId, request.log);
   });
 }

@@ -2,8 +2,9 @@
  * @module admin-guard
  * `--admin-token`: with a token set, the routes that reveal or change every room's state
  * (cache stats, cache clear, reload) and /metrics need `Authorization: Bearer <token>`:
- * 401 without one, 403 with a wrong one. Everything else stays open. Tokens are compared in
- * constant time.
+ * 401 without one, 403 with a wrong one. So do the writes that change what every host lists
+ * or let an agent drive rooms: publishing and removing specimens, and `/mcp`. Everything else
+ * stays open. Tokens are compared in constant time.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -16,6 +17,9 @@ export const ADMIN_ROUTES = new Set([
   'GET /api/specimens/reload',
   'GET /metrics',
 ]);
+
+/** Writes (method and route pattern) that need the admin token when the host has one. */
+export const TOKEN_WRITE_ROUTES = new Set(['PUT /api/specimens/:id', 'DELETE /api/specimens/:id', 'POST /mcp', 'GET /mcp', 'DELETE /mcp']);
 
 const ADMIN_PATHS = new Set([...ADMIN_ROUTES].map((route) => route.slice(route.indexOf(' ') + 1)));
 
@@ -43,6 +47,7 @@ export function installAdminGuard(app: FastifyInstance, token: string | null): v
   const expected = digest(token);
   app.addHook('onRequest', async (request) => {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    if (ADMIN_ROUTES.has(`${method} ${request.routeOptions.url}`)) check(request, expected);
+    const route = `${method} ${request.routeOptions.url}`;
+    if (ADMIN_ROUTES.has(route) || TOKEN_WRITE_ROUTES.has(route)) check(request, expected);
   });
 }

@@ -7,7 +7,7 @@
  */
 import type { SpecimenOrigin, SpecimenRecord } from '../catalog/specimen-record.ts';
 
-const SOURCE_ORDER: SpecimenOrigin[] = ['code', 'disk', 'plugin', 'relay'];
+const SOURCE_ORDER: SpecimenOrigin[] = ['code', 'disk', 'plugin', 'published', 'relay'];
 
 export class SpecimenCatalog {
   #sources = new Map<string, { origin: SpecimenOrigin; records: SpecimenRecord[] }>();

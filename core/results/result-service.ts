@@ -77,7 +77,8 @@ export class ResultService implements ResultSource {
   }
 
   async roomState(roomId: string): Promise<RoomState | null> {
-    return this.#cache.peek(roomId)?.state ?? null;
+    const entry = this.#cache.peek(roomId);
+    return entry?.state ? { ...entry.state, since: entry.createdAt } : null;
   }
 
   async stats(): Promise<CacheStats> {

@@ -27,6 +27,8 @@ export interface RoomState {
   type: string;
   /** The content hash of the entry's result (results/result-id.ts), once the entry holds one. */
   result_id?: string;
+  /** When the entry became the room's (ms since the epoch), where `roomState` knows it; never sent to clients. */
+  since?: number;
 }
 
 /** Room-cache figures for metrics, read without waiting. */

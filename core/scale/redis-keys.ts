@@ -39,6 +39,16 @@ export const KEYS = {
   queue: 'vitrine-compute',
   /** The BullMQ queue of relayed functions' computations, taken by relay hosts only. */
   relayQueue: 'vitrine-relay',
+  /** HASH: published specimen id → its record (JSON: catalog fields, file name, hash, size, expiry). */
+  published: `${P}published`,
+  /** STRING: a published specimen's file bytes, by id and content hash; the published time-to-live. */
+  publishedFile: (id: string, sha: string) => `${P}published:${id}:${sha}`,
+  /** STRING: a counter moved by every publish and delete: hosts re-read the list when it moves. */
+  publishedVersion: `${P}published:version`,
+  /** STRING: a room's view (JSON: window, colormap, opacity, mode, camera). */
+  roomView: (roomId: string) => `${P}view:${roomId}`,
+  /** STRING: the static specimen a room shows (JSON), when that is newer than its cache entry. */
+  roomShown: (roomId: string) => `${P}shown:${roomId}`,
   /** HASH: worker id → its registration as its relay shared it (JSON: relay node id, specimens, functions). */
   relayWorkers: `${P}relay:workers`,
 } as const;

@@ -113,8 +113,8 @@ export class RedisResults implements ResultSource {
   }
 
   async roomState(roomId: string): Promise<RoomState | null> {
-    const state = await orUnavailable(this.#comps.redis.hget(KEYS.room(roomId), 'state'));
-    if (state) return JSON.parse(state) as RoomState;
+    const [state, created] = await orUnavailable(this.#comps.redis.hmget(KEYS.room(roomId), 'state', 'created'));
+    if (state) return { ...(JSON.parse(state) as RoomState), ...(created ? { since: Number(created) } : {}) };
     return this.#local.roomState(roomId);
   }
 

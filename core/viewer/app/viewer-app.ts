@@ -164,7 +164,7 @@ export class ViewerApp {
       this.#panel?.set(entry.params);
       if (this.#panel) this.#request(0);
     } else if (entry.specimen_id !== null) void this.#adoptSpecimen(entry.specimen_id, entry.params);
-    else if (this.#functions.has(entry.function_name)) void this.#select(entry.function_name, entry.params, true);
+    else if (entry.function_name !== null && this.#functions.has(entry.function_name)) void this.#select(entry.function_name, entry.params, true);
   }
 
   /** Selects a room's specimen; one published after this page read the catalog is found by reading it again. */

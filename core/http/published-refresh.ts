@@ -1,0 +1,41 @@
+/**
+ * @module published-refresh
+ * On a Redis service, the catalog routes see what other hosts published: before a catalog
+ * listing, and before any read of a specimen that is published or not known here, the host
+ * brings its published copies up to date (one Redis read while nothing changed; bounded, so
+ * the catalog keeps answering while Redis is away). Other specimens' routes (a dynamic
+ * specimen's cache hit) cost no Redis round trip.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
+import type { PublishedSpecimens } from '../workspace/published-specimens.ts';
+
+const PREFIX = '/api/specimens';
+
+/** The specimen id a catalog URL names; '' for the listing; null for other URLs. */
+export function specimenIdOfUrl(url: string): string | null {
+  const query = url.indexOf('?');
+  const pathname = query === -1 ? url : url.slice(0, query);
+  if (!pathname.startsWith(PREFIX)) return null;
+  const rest = pathname.slice(PREFIX.length);
+  if (rest === '' || rest === '/') return '';
+  if (!rest.startsWith('/')) return null;
+  const id = rest.slice(1).split('/')[0]!;
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    return null;
+  }
+}
+
+export function installPublishedRefresh(app: FastifyInstance, catalog: SpecimenCatalog, published: PublishedSpecimens): void {
+  if (!published.shared) return;
+  app.addHook('onRequest', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'POST') return;
+    const id = specimenIdOfUrl(request.url);
+    if (id === null || id === 'reload') return;
+    const known = id === '' ? undefined : catalog.get(id);
+    if (known && known.origin !== 'published') return;
+    await published.refresh();
+  });
+}

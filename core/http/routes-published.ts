@@ -1,0 +1,173 @@
+/**
+ * @module routes-published
+ * Publishing: `PUT /api/specimens/{id}` makes a static specimen of a file sent as the body
+ * (`application/octet-stream`, `?filename=NAME`, read as uploads are) or of an upload
+ * (`{"upload": id}` in a JSON body), with `display_name`, `description` and `tags` from the
+ * query or the JSON body: 201 when new, 200 when it replaced a published one, 409 when the id
+ * is a specimen from anywhere else. `DELETE /api/specimens/{id}` removes one (204). Both are
+ * writes: the cross-site guard applies, and so does the admin token when the host has one.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isValidSpecimenId } from '../catalog/specimen-id.ts';
+import { createHostError } from '../errors.ts';
+import { FormatError } from '../formats/format-error.ts';
+import { PARSED_EXTENSIONS, parsedExtension, parseFile } from '../formats/parse-file.ts';
+import type { HostContext } from '../host-context.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { readUploadBody } from '../uploads/read-upload-body.ts';
+import type { PublishedSpecimens } from '../workspace/published-specimens.ts';
+import { PUBLISH_BODY_FIELDS, readPublishFields, type PublishFields } from '../workspace/publish-input.ts';
+import type { PublishedMeta } from '../workspace/published-record.ts';
+import { resultAsFile } from '../workspace/upload-as-file.ts';
+import { idParams, queryOf } from './route-inputs.ts';
+import { toSpecimenMetadata } from './specimen-views.ts';
+
+type PublishRequest = FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>;
+
+const TEXT = { type: 'string' };
+const PUT_SCHEMA = {
+  summary: 'Publish a file (or an upload) as a static specimen',
+  description:
+    'Body: the file (application/octet-stream, with ?filename=NAME; ' +
+    `${PARSED_EXTENSIONS.join(', ')}) or JSON {"upload": upload_id}. display_name, description, tags (comma-separated in the query, a list in JSON), ` +
+    'spacing and origin (a .npy volume) are optional. 201 when new, 200 when replaced, 409 when the id is a specimen that is not published.',
+  consumes: ['application/octet-stream', 'application/json'],
+  params: idParams('id'),
+  querystring: queryOf({ filename: TEXT, display_name: TEXT, description: TEXT, tags: TEXT, spacing: TEXT, origin: TEXT }),
+};
+
+const bad = (why: string) => createHostError('SPC_ERR_PUBLISH_INVALID', why);
+
+interface PublishedFile {
+  bytes: Buffer;
+  fileName: string;
+  result: StoredResult;
+  fields: PublishFields;
+}
+
+function fileNameOf(raw: string | undefined): string {
+  const name = raw?.trim();
+  if (!name) throw bad('a file body needs ?filename=NAME (its extension says how to read it)');
+  const base = path.basename(name.replaceAll('\\', '/'));
+  if (!parsedExtension(base)) throw createHostError('SPC_ERR_UPLOAD_FORMAT', base, PARSED_EXTENSIONS.join(', '));
+  if (base.length > 200 || base.startsWith('.')) throw bad(`'${base}' is not a usable file name`);
+  return base;
+}
+
+async function fileFromBody(ctx: HostContext, request: PublishRequest): Promise<PublishedFile> {
+  const fileName = fileNameOf(request.query.filename);
+  const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
+  const { bytes } = await readUploadBody(request.body as Readable, ctx.options.maxUploadBytes, parsedExtension(fileName)!, declared);
+  if (bytes.length === 0) throw createHostError('SPC_ERR_UPLOAD_INVALID', fileName, 'the file is empty');
+  let result: StoredResult;
+  try {
+    result = await parseFile(bytes, fileName);
+  } catch (error) {
+    if (error instanceof FormatError) throw createHostError('SPC_ERR_UPLOAD_INVALID', fileName, error.message);
+    throw error;
+  }
+  return { bytes: Buffer.from(bytes), fileName, result, fields: readPublishFields(request.query) };
+}
+
+async function fileFromUpload(ctx: HostContext, id: string, body: unknown): Promise<PublishedFile> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw bad('send the file as application/octet-stream with ?filename=NAME, or a JSON object {"upload": upload_id}');
+  }
+  const record = body as Record<string, unknown>;
+  const unknown = Object.keys(record).find((key) => !PUBLISH_BODY_FIELDS.has(key));
+  if (unknown !== undefined) throw bad(`unknown field '${unknown}' (fields: ${[...PUBLISH_BODY_FIELDS].join(', ')})`);
+  if (typeof record.upload !== 'string' || record.upload === '') throw bad("a JSON body needs 'upload' (an upload id from POST /api/uploads)");
+  if (!ctx.uploads) throw createHostError('SPC_ERR_UPLOADS_OFF');
+  const fields = readPublishFields(record);
+  const result = await ctx.uploads.get(record.upload);
+  if (!result) throw bad(`upload '${record.upload}' does not exist (or has expired)`);
+  const { bytes, fileName } = await resultAsFile(result, id);
+  return { bytes, fileName, result, fields };
+}
+
+/** Refuses an id that names a specimen from anywhere but publishing. */
+function checkPublishable(ctx: HostContext, id: string): void {
+  const existing = ctx.catalog.get(id);
+  if (existing && existing.origin !== 'published') throw createHostError('SPC_ERR_PUBLISH_CONFLICT', id, `${existing.origin === 'disk' ? 'specimens directory' : existing.origin}`);
+}
+
+function metaOf(id: string, file: PublishedFile, ttlMs: number): PublishedMeta {
+  const now = Date.now();
+  const { fields, result } = file;
+  const spacing = fields.spacing ?? (result.type === 'volume' ? result.spacing : undefined);
+  const origin = fields.origin ?? (result.type === 'volume' ? result.origin : undefined);
+  return {
+    id,
+    display_name: fields.display_name ?? id,
+    description: fields.description ?? '',
+    tags: fields.tags ?? [],
+    type: result.type,
+    file_name: file.fileName,
+    sha: createHash('sha256').update(file.bytes).digest('hex'),
+    bytes: file.bytes.length,
+    published_at: now,
+    expires_at: now + ttlMs,
+    ...(spacing ? { spacing: [...spacing] } : {}),
+    ...(origin ? { origin: [...origin] } : {}),
+  };
+}
+
+function isFileBody(request: FastifyRequest): boolean {
+  const type = request.headers['content-type'];
+  return typeof type === 'string' && type.split(';')[0]!.trim().toLowerCase() === 'application/octet-stream';
+}
+
+export async function publishedRoutes(app: FastifyInstance, opts: { ctx: HostContext; published: PublishedSpecimens }): Promise<void> {
+  const { ctx, published } = opts;
+  const maxBytes = ctx.options.maxUploadBytes;
+  // This scope also reads raw file bodies; JSON bodies are parsed as everywhere else.
+  app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+
+  app.put('/api/specimens/:id', {
+    schema: PUT_SCHEMA,
+    // Before the body is read: a refusal here costs the client no upload.
+    onRequest: async (request, reply) => {
+      const declared = Number(request.headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        reply.header('connection', 'close');
+        throw createHostError('SPC_ERR_UPLOAD_TOO_LARGE', String(maxBytes));
+      }
+    },
+    handler: async (request: PublishRequest, reply: FastifyReply) => {
+      const { id } = request.params;
+      if (!isValidSpecimenId(id)) throw bad(`'${String(id).slice(0, 200)}' is not a specimen id (letters, digits, '.', '_' and '-', starting with a letter or digit)`);
+      await published.refresh();
+      checkPublishable(ctx, id);
+      let file: PublishedFile;
+      try {
+        file = isFileBody(request) ? await fileFromBody(ctx, request) : await fileFromUpload(ctx, id, request.body);
+      } catch (error) {
+        if (isFileBody(request)) reply.header('connection', 'close');
+        throw error;
+      }
+      if (!published.fits(file.bytes.length)) throw createHostError('SPC_ERR_PUBLISH_TOO_LARGE', String(file.bytes.length), String(ctx.options.cacheMaxBytes));
+      // Checked again: a specimen of that id may have come from elsewhere while the file arrived.
+      checkPublishable(ctx, id);
+      const replaced = await published.publish(metaOf(id, file, published.ttlMs), file.bytes);
+      const record = ctx.catalog.get(id);
+      if (!record) throw createHostError('SPC_ERR_SPECIMEN_NOT_FOUND', id);
+      reply.code(replaced ? 200 : 201);
+      return { ...toSpecimenMetadata(ctx, record), expires_in: Math.round(published.ttlMs / 1000) };
+    },
+  });
+
+  app.delete<{ Params: { id: string } }>(
+    '/api/specimens/:id',
+    { schema: { summary: 'Remove a published specimen', description: '204 when removed; 404 when no published specimen has this id; 409 for a specimen that is not published.', params: idParams('id') } },
+    async (request, reply) => {
+      const { id } = request.params;
+      await published.refresh();
+      checkPublishable(ctx, id);
+      if (!(await published.remove(id))) throw createHostError('SPC_ERR_PUBLISHED_NOT_FOUND', id);
+      return reply.code(204).send();
+    },
+  );
+}

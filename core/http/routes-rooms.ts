@@ -1,0 +1,113 @@
+/**
+ * @module routes-rooms
+ * Rooms as shared workspaces. `PUT /api/rooms/{room_id}/entry` with `{"specimen": id}` or
+ * `{"function": name}` (and `params`) makes that the room's entry, computed as `/data` would
+ * (a static specimen is shown as it is); followers get the `result` event. `GET` answers the
+ * entry (`null` when the room shows nothing). `PUT /api/rooms/{room_id}/view` changes the
+ * room's shared view (window, colour map, opacity, mode, camera) and sends the `view` event;
+ * `GET` answers it.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { createHostError } from '../errors.ts';
+import type { HostContext } from '../host-context.ts';
+import { checkInputs } from '../inputs/check-inputs.ts';
+import { resolveParams } from '../params/resolve-params.ts';
+import { valueParameterNames } from '../registry/function-entry.ts';
+import { functionOfSpecimen, specimenOr404, specimenSchema, specimenType, specimenValues } from '../registry/specimen-functions.ts';
+import type { InputLoaders } from '../inputs/input-types.ts';
+import type { FunctionEntry } from '../registry/function-entry.ts';
+import { checkViewChange, VIEW_MODES } from '../workspace/room-view.ts';
+import { roomOf } from './request-input.ts';
+import { bodyOf, PARAMS_OBJECT, ROOM_ID_PATH } from './route-inputs.ts';
+
+type RoomParams = { Params: { room_id: string } };
+type EntryBody = { specimen?: string; function?: string; params?: Record<string, unknown> };
+
+const ROOM_PARAMS = { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } };
+const ENTRY_BODY = bodyOf({
+  specimen: { type: 'string', description: 'A specimen id (static or dynamic)' },
+  function: { type: 'string', description: 'A function name (instead of a specimen)' },
+  params: PARAMS_OBJECT,
+});
+/** Only its shape is declared: the route checks the settings itself (room-view.ts), so each detail names its setting. */
+const VIEW_BODY = {
+  type: 'object',
+  description: `Any of window ([lo, hi]), colormap (a name), opacity (0..1), mode (${VIEW_MODES.join(', ')}), camera ({position, target, up}: three numbers each); null removes a setting`,
+};
+
+const badEntry = (why: string) => createHostError('SPC_ERR_ROOM_ENTRY_INVALID', why);
+
+/** JSON `null` as the whole answer (fastify would send an empty body). */
+function sendEntry(reply: FastifyReply, entry: unknown): FastifyReply {
+  if (entry !== null) return reply.send(entry);
+  return reply.type('application/json; charset=utf-8').send('null');
+}
+
+export async function roomRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
+  const { ctx } = opts;
+  const rooms = ctx.rooms;
+
+  /** The function, checked values and inputs a request names, computed into the room. */
+  async function computeInto(roomId: string, entry: FunctionEntry, values: Record<string, unknown>, inputs: InputLoaders | undefined, specimenId: string | null): Promise<void> {
+    await ctx.results.compute({ entry, values, ...(inputs ? { inputs } : {}), roomId, specimenId });
+  }
+
+  app.get<RoomParams>(
+    '/api/rooms/:room_id/entry',
+    { schema: { summary: "A room's entry (null when it shows nothing)", params: ROOM_PARAMS } },
+    async (request, reply) => sendEntry(reply, await rooms.entry(roomOf(ctx, request.params.room_id))),
+  );
+
+  app.put<RoomParams & { Body: EntryBody }>(
+    '/api/rooms/:room_id/entry',
+    {
+      schema: {
+        summary: "Show a specimen (or a function's result) to everyone in the room",
+        description: 'Body: {"specimen": id} or {"function": name}, with "params". Computed as /data would; the room gets the result event. Answers the entry.',
+        params: ROOM_PARAMS,
+        body: ENTRY_BODY,
+      },
+    },
+    async (request, reply) => {
+      const roomId = roomOf(ctx, request.params.room_id);
+      const body = request.body;
+      const extra = Object.keys(body).find((key) => key !== 'specimen' && key !== 'function' && key !== 'params');
+      if (extra !== undefined) throw badEntry(`unknown field '${extra}' (fields: specimen or function, params)`);
+      if ((body.specimen === undefined) === (body.function === undefined)) throw badEntry("give exactly one of 'specimen' (an id) and 'function' (a name)");
+      const params = body.params ?? {};
+      if (body.specimen !== undefined) {
+        await ctx.published.refresh();
+        const record = specimenOr404(ctx.catalog, body.specimen);
+        if (!record.is_dynamic) {
+          if (Object.keys(params).length > 0) throw badEntry(`specimen '${record.id}' is static: it takes no params`);
+          return sendEntry(reply, await rooms.showStatic(roomId, record.id, specimenType(ctx.functions, record)));
+        }
+        const entry = functionOfSpecimen(ctx.functions, record);
+        const { values, inputs } = await checkInputs(ctx, entry, specimenSchema(ctx.functions, record), specimenValues(ctx.functions, record, entry, params));
+        await computeInto(roomId, entry, values, inputs, record.id);
+      } else {
+        const entry = ctx.functions.get(body.function!);
+        if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', body.function!);
+        const checked = resolveParams(entry.schema, valueParameterNames(entry), { named: params }, entry.name);
+        const { values, inputs } = await checkInputs(ctx, entry, entry.schema, checked);
+        await computeInto(roomId, entry, values, inputs, null);
+      }
+      return sendEntry(reply, await rooms.computed(roomId));
+    },
+  );
+
+  app.get<RoomParams>('/api/rooms/:room_id/view', { schema: { summary: "A room's shared view", params: ROOM_PARAMS } }, async (request) => rooms.view(roomOf(ctx, request.params.room_id)));
+
+  app.put<RoomParams & { Body: unknown }>(
+    '/api/rooms/:room_id/view',
+    {
+      schema: {
+        summary: "Change a room's shared view",
+        description: 'Any of window [lo, hi], colormap, opacity (0..1), mode (slices, volume, surface, points), camera {position, target, up}; null removes a setting. Merged into the view, sent as the view event; answers the view.',
+        params: ROOM_PARAMS,
+        body: VIEW_BODY,
+      },
+    },
+    async (request) => rooms.changeView(roomOf(ctx, request.params.room_id), checkViewChange(request.body)),
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * @module assemble-workspace
+ * Rooms as shared workspaces, for one host: its published specimens and its rooms' views and
+ * shown specimens, kept by the host itself or, on a Redis service, in the service (loaded
+ * only then, so a lone host never loads Redis code).
+ */
+import type { ResultBudget } from '../cache/result-budget.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import type { ResolvedHostOptions } from '../options.ts';
+import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
+import type { ResultSource } from '../results/result-source.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { ScaleService } from '../scale/scale-service.ts';
+import { PublishedSpecimens, type PublishedLog } from './published-specimens.ts';
+import { MemoryRoomBoard, type RoomBoard } from './room-board.ts';
+import { RoomWorkspace } from './room-workspace.ts';
+
+export interface Workspace {
+  published: PublishedSpecimens;
+  rooms: RoomWorkspace;
+  close(): void;
+}
+
+export async function assembleWorkspace(deps: {
+  options: Pick<ResolvedHostOptions, 'publishedTtlSeconds' | 'cacheTtlSeconds'>;
+  results: ResultSource;
+  budget: ResultBudget<StoredResult>;
+  catalog: SpecimenCatalog;
+  events: EventHub;
+  scale: ScaleService | null;
+  log: PublishedLog;
+}): Promise<Workspace> {
+  const { options, scale } = deps;
+  let board: RoomBoard = new MemoryRoomBoard(deps.events, options.cacheTtlSeconds);
+  let share = null;
+  if (scale) {
+    const [{ RedisRoomBoard }, { RedisPublished }] = await Promise.all([import('../scale/redis-room-board.ts'), import('../scale/redis-published.ts')]);
+    board = new RedisRoomBoard(scale.connections.command, options.cacheTtlSeconds);
+    share = new RedisPublished(scale.connections.command, scale.connections.blobs);
+  }
+  const published = new PublishedSpecimens({ catalog: deps.catalog, budget: deps.budget, share, ttlSeconds: options.publishedTtlSeconds, log: deps.log });
+  // A restarted host lists what the service published before it answers (bounded wait).
+  await published.refresh();
+  return { published, rooms: new RoomWorkspace(deps.results, board), close: () => published.close() };
+}

@@ -1,0 +1,65 @@
+/**
+ * @module publish-input
+ * What a `PUT /api/specimens/{id}` says besides its file: `display_name`, `description`,
+ * `tags` (a list, or comma-separated text in the query), and for a `.npy` volume its
+ * `spacing` and `origin` (three numbers, or comma-separated text). Read from the query for a
+ * file body and from the JSON body otherwise; anything malformed is a 400 naming the field.
+ */
+import { createHostError } from '../errors.ts';
+
+export interface PublishFields {
+  display_name?: string;
+  description?: string;
+  tags?: string[];
+  spacing?: number[];
+  origin?: number[];
+}
+
+/** Longest display name, description and tag accepted. */
+const MAX_TEXT = 10_000;
+const MAX_TAGS = 64;
+
+const bad = (why: string) => createHostError('SPC_ERR_PUBLISH_INVALID', why);
+
+function text(name: string, value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw bad(`'${name}' must be a string`);
+  if (value.length > MAX_TEXT) throw bad(`'${name}' is longer than ${MAX_TEXT} characters`);
+  return value;
+}
+
+function tags(value: unknown): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const list = typeof value === 'string' ? value.split(',').map((t) => t.trim()).filter((t) => t !== '') : value;
+  if (!Array.isArray(list) || !list.every((t) => typeof t === 'string' && t.length <= 200)) throw bad("'tags' must be a list of strings (or comma-separated text)");
+  if (list.length > MAX_TAGS) throw bad(`'tags' has more than ${MAX_TAGS} entries`);
+  return list as string[];
+}
+
+function triple(name: string, value: unknown): number[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const list = typeof value === 'string' ? value.split(',').map((v) => (v.trim() === '' ? NaN : Number(v))) : value;
+  if (!Array.isArray(list) || list.length !== 3 || !list.every((v) => typeof v === 'number' && Number.isFinite(v))) {
+    throw bad(`'${name}' must be three finite numbers`);
+  }
+  return list as number[];
+}
+
+/** The fields of a publish request, from its query or JSON body. */
+export function readPublishFields(source: Record<string, unknown>): PublishFields {
+  const fields: PublishFields = {};
+  const name = text('display_name', source.display_name);
+  if (name !== undefined) fields.display_name = name;
+  const description = text('description', source.description);
+  if (description !== undefined) fields.description = description;
+  const list = tags(source.tags);
+  if (list !== undefined) fields.tags = list;
+  const spacing = triple('spacing', source.spacing);
+  if (spacing !== undefined) fields.spacing = spacing;
+  const origin = triple('origin', source.origin);
+  if (origin !== undefined) fields.origin = origin;
+  return fields;
+}
+
+/** The members a JSON publish body may have. */
+export const PUBLISH_BODY_FIELDS = new Set(['upload', 'filename', 'display_name', 'description', 'tags', 'spacing', 'origin']);

@@ -1,0 +1,57 @@
+/**
+ * @module published-record
+ * A published specimen as every host of a service knows it: its catalog fields, its file
+ * (name, content hash, size), when it goes, and a volume's geometry. What turns it into a
+ * catalog record (the file it was written to on this host) is published-specimens.ts.
+ */
+import type { ResultType } from '../sdk/result-types.ts';
+
+export interface PublishedMeta {
+  id: string;
+  display_name: string;
+  description: string;
+  tags: string[];
+  /** What the file parses as. */
+  type: ResultType;
+  /** The file's name as served (`Content-Disposition`), its extension deciding how it is read. */
+  file_name: string;
+  /** sha256 of the file's bytes, hex. */
+  sha: string;
+  bytes: number;
+  /** Milliseconds since the epoch. */
+  published_at: number;
+  expires_at: number;
+  /** A `.npy` volume's voxel size and position, when given. */
+  spacing?: number[];
+  origin?: number[];
+}
+
+/** Where published specimens are shared between the hosts of a service (a Redis service). */
+export interface PublishedShare {
+  /** Changes with every publish and delete on any host. */
+  version(): Promise<string>;
+  /** Every published specimen not yet expired. */
+  list(): Promise<PublishedMeta[]>;
+  /** The file of `meta`, or null when it is gone. */
+  read(meta: PublishedMeta): Promise<Buffer | null>;
+  /** Stores `meta` and its file; true when it replaced a published specimen of that id. */
+  put(meta: PublishedMeta, bytes: Buffer): Promise<boolean>;
+  /** Removes the published specimen `id`; false when there was none. */
+  remove(id: string): Promise<boolean>;
+}
+
+/** Whether `value` reads as a stored PublishedMeta (what another host wrote, or an older version). */
+export function isPublishedMeta(value: unknown): value is PublishedMeta {
+  const v = value as Partial<PublishedMeta> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.id === 'string' &&
+    typeof v.file_name === 'string' &&
+    typeof v.sha === 'string' &&
+    typeof v.type === 'string' &&
+    typeof v.bytes === 'number' &&
+    typeof v.expires_at === 'number' &&
+    Array.isArray(v.tags)
+  );
+}

@@ -1,0 +1,220 @@
+/**
+ * @module published-specimens
+ * The published specimens of this host (`PUT /api/specimens/{id}`), listed in its catalog as
+ * static file specimens: each file is written to a folder of this host's own, so every route
+ * serves it as it serves a file from the specimens directory (the envelope of a `.npy` volume,
+ * the known-client profile, ranges, compression, thumbnails). Their bytes count in the host's
+ * result budget. A lone host is their only keeper; on a Redis service they live in the
+ * service (PublishedShare) and this host keeps copies: it reads the list again whenever the
+ * service's version has moved, so a specimen published or deleted on one host is listed (or
+ * gone) on every other at its next catalog request, and a restarted host lists them all.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ResultBudget } from '../cache/result-budget.ts';
+import type { SpecimenRecord } from '../catalog/specimen-record.ts';
+import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { PublishedMeta, PublishedShare } from './published-record.ts';
+import { publishedThumbnail } from './published-thumbnail.ts';
+
+/** The catalog source of published specimens. */
+const SOURCE = 'published';
+/** How often expired specimens are dropped. */
+const SWEEP_MS = 1000;
+/** Longest a catalog request waits for the service's list before answering with this host's copy. */
+const REFRESH_WAIT_MS = 1500;
+
+interface Held {
+  meta: PublishedMeta;
+  record: SpecimenRecord;
+  /** The object the budget counts this file under. */
+  token: object;
+  dir: string;
+}
+
+export interface PublishedLog {
+  warn(line: string): void;
+}
+
+export class PublishedSpecimens {
+  #catalog: SpecimenCatalog;
+  #budget: ResultBudget<StoredResult>;
+  #share: PublishedShare | null;
+  #log: PublishedLog;
+  #root: string | null = null;
+  #held = new Map<string, Held>();
+  /** The service's version this host's copies match; null: read the list at the next chance. */
+  #version: string | null = null;
+  #refreshing: Promise<void> | null = null;
+  #sweep: NodeJS.Timeout;
+  readonly ttlMs: number;
+
+  constructor(deps: { catalog: SpecimenCatalog; budget: ResultBudget<StoredResult>; share: PublishedShare | null; ttlSeconds: number; log: PublishedLog }) {
+    this.#catalog = deps.catalog;
+    this.#budget = deps.budget;
+    this.#share = deps.share;
+    this.#log = deps.log;
+    this.ttlMs = deps.ttlSeconds * 1000;
+    this.#sweep = setInterval(() => this.#dropExpired(), SWEEP_MS);
+    this.#sweep.unref();
+  }
+
+  /** Whether published specimens live in a service shared with other hosts. */
+  get shared(): boolean {
+    return this.#share !== null;
+  }
+
+  /** Whether a file of `bytes` bytes can be kept at all (the whole result budget is larger). */
+  fits(bytes: number): boolean {
+    return bytes <= this.#budget.maxBytes;
+  }
+
+  /** The published specimen `id` held here, or undefined. */
+  get(id: string): PublishedMeta | undefined {
+    const held = this.#held.get(id);
+    return held && held.meta.expires_at > Date.now() ? held.meta : undefined;
+  }
+
+  /**
+   * Publishes `bytes` as `meta.id`; true when it replaced a published specimen. On a service
+   * the service keeps it first, so a host that fails to write its copy still lists it later.
+   */
+  async publish(meta: PublishedMeta, bytes: Buffer): Promise<boolean> {
+    const replaced = this.#share ? await this.#share.put(meta, bytes) : this.get(meta.id) !== undefined;
+    await this.#keep(meta, bytes);
+    // This host's copy is current, but another host may have written meanwhile: read again next time.
+    if (this.#share) this.#version = null;
+    return replaced;
+  }
+
+  /** Removes the published specimen `id`; false when there was none. */
+  async remove(id: string): Promise<boolean> {
+    const removed = this.#share ? await this.#share.remove(id) : this.get(id) !== undefined;
+    this.#drop(id);
+    if (this.#share) this.#version = null;
+    return removed;
+  }
+
+  /**
+   * Brings this host's copies in line with the service (nothing to do on a lone host). Waits
+   * a bounded time: the catalog keeps answering from the copies while the service is away.
+   */
+  async refresh(): Promise<void> {
+    if (!this.#share) return;
+    this.#refreshing ??= this.#readShare().finally(() => (this.#refreshing = null));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.#refreshing.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, REFRESH_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+
+  async #readShare(): Promise<void> {
+    const share = this.#share!;
+    const version = await share.version();
+    if (version === this.#version) return;
+    const listed = await share.list();
+    const ids = new Set(listed.map((meta) => meta.id));
+    for (const id of [...this.#held.keys()]) if (!ids.has(id)) this.#drop(id);
+    let complete = true;
+    for (const meta of listed) {
+      const held = this.#held.get(meta.id);
+      if (held && held.meta.sha === meta.sha) {
+        if (held.meta.expires_at !== meta.expires_at || held.meta.display_name !== meta.display_name) this.#relist(held, meta);
+        continue;
+      }
+      const bytes = await share.read(meta);
+      if (bytes) await this.#keep(meta, bytes).catch((error: Error) => (complete = false, this.#log.warn(`published specimen '${meta.id}' could not be written here: ${error.message}`)));
+    }
+    if (complete) this.#version = version;
+  }
+
+  /** Writes the file into a folder of its own (named by its hash) and lists it. */
+  async #keep(meta: PublishedMeta, bytes: Buffer): Promise<void> {
+    const dir = path.join(this.#rootDir(), `${meta.id}-${meta.sha.slice(0, 16)}`);
+    await mkdir(dir, { recursive: true });
+    const file = path.join(dir, meta.file_name);
+    await writeFile(file, bytes);
+    const old = this.#held.get(meta.id);
+    const token = {};
+    const held: Held = { meta, record: toRecord(meta, file), token, dir };
+    this.#held.set(meta.id, held);
+    if (old) this.#release(old, old.dir !== dir);
+    this.#budget.holdDependent(token, bytes.length, token, `published:${meta.id}`, () => this.#evicted(meta.id, token));
+    this.#list();
+  }
+
+  #relist(held: Held, meta: PublishedMeta): void {
+    held.meta = meta;
+    held.record = toRecord(meta, path.join(held.dir, meta.file_name));
+    this.#list();
+  }
+
+  /** The budget dropped a file: a lone host forgets the specimen; a service's host reads it again later. */
+  #evicted(id: string, token: object): void {
+    const held = this.#held.get(id);
+    if (!held || held.token !== token) return;
+    this.#held.delete(id);
+    void rm(held.dir, { recursive: true, force: true });
+    this.#list();
+    if (this.#share) this.#version = null;
+    else this.#log.warn(`published specimen '${id}' was dropped to keep the host within --cache-max-bytes`);
+  }
+
+  #drop(id: string): void {
+    const held = this.#held.get(id);
+    if (!held) return;
+    this.#held.delete(id);
+    this.#release(held, true);
+    this.#list();
+  }
+
+  #release(held: Held, removeFiles: boolean): void {
+    this.#budget.release(held.token, `published:${held.meta.id}`);
+    if (removeFiles) void rm(held.dir, { recursive: true, force: true });
+  }
+
+  #dropExpired(): void {
+    const now = Date.now();
+    for (const [id, held] of [...this.#held]) if (held.meta.expires_at <= now) this.#drop(id);
+  }
+
+  #list(): void {
+    this.#catalog.setSource(SOURCE, 'published', [...this.#held.values()].map((held) => held.record));
+  }
+
+  #rootDir(): string {
+    this.#root ??= mkdtempSync(path.join(tmpdir(), 'vitrine-published-'));
+    return this.#root;
+  }
+
+  close(): void {
+    clearInterval(this.#sweep);
+    for (const held of this.#held.values()) this.#budget.release(held.token, `published:${held.meta.id}`);
+    this.#held.clear();
+    if (this.#root) rmSync(this.#root, { recursive: true, force: true });
+  }
+}
+
+/** The catalog record of a published specimen whose file is at `file`. */
+function toRecord(meta: PublishedMeta, file: string): SpecimenRecord {
+  const data: SpecimenRecord['data'] =
+    meta.type === 'volume' && meta.file_name.toLowerCase().endsWith('.npy')
+      ? { kind: 'npy', path: file, fileName: meta.file_name, ...(meta.spacing ? { spacing: meta.spacing } : {}), ...(meta.origin ? { origin: meta.origin } : {}) }
+      : { kind: 'file', path: file, fileName: meta.file_name };
+  return {
+    id: meta.id,
+    display_name: meta.display_name,
+    description: meta.description,
+    type: meta.type,
+    tags: meta.tags,
+    is_dynamic: false,
+    function_name: null,
+    thumbnail_file: null,
+    thumbnail: publishedThumbnail(meta, file),
+    story: null,
+    data,
+    origin: 'published',
+  };
+}
