@@ -1,0 +1,113 @@
+/**
+ * The shared view in the web viewer: two pages following one room. A window change on the
+ * first appears on the second and does not bounce back (the second sends no view of its
+ * own, the first keeps what its user set); a change on the second comes to the first; a third
+ * page that joins later gets the room's view on connect. Screenshots land in
+ * os.tmpdir()/vitrine-browser-shots.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHost, type HostProcess } from '../client/host-process.ts';
+import { launchBrowser, shot, waitForState } from './browser-session.ts';
+
+let host: HostProcess;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [host, browser] = await Promise.all([startHost(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close()));
+  await browser?.close();
+  await host?.close();
+});
+
+const BAR = '[data-testid=colour-bar]';
+
+/** A following page in a context of its own, with the view changes it sent. */
+async function openPage(query: string): Promise<{ page: Page; viewPuts: Request[]; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  const viewPuts: Request[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'PUT' && new URL(r.url()).pathname.endsWith('/view')) viewPuts.push(r);
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${host.baseUrl}/${query}`);
+  await page.waitForSelector('.follow[data-stream=open]');
+  return { page, viewPuts, errors };
+}
+
+/** The window and colour map the page's colour bar shows. */
+async function barOf(page: Page): Promise<{ low: number; high: number; map: string }> {
+  await page.waitForSelector(BAR);
+  return page.evaluate((sel) => {
+    const bar = document.querySelector<HTMLElement>(sel)!;
+    return { low: Number(bar.dataset.low), high: Number(bar.dataset.high), map: bar.querySelector('select')!.value };
+  }, BAR);
+}
+
+/** Waits until the page's colour bar shows `want`. */
+async function waitForBar(page: Page, want: { low?: number; high?: number; map?: string }): Promise<void> {
+  try {
+    await page.waitForFunction(
+      ([sel, w]) => {
+        const bar = document.querySelector<HTMLElement>(sel);
+        if (!bar) return false;
+        const close = (a: number, b: number | undefined) => b === undefined || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+        return close(Number(bar.dataset.low), w.low) && close(Number(bar.dataset.high), w.high) && (w.map === undefined || bar.querySelector('select')!.value === w.map);
+      },
+      [BAR, want] as const,
+      { timeout: 30_000 },
+    );
+  } catch (error) {
+    throw new Error(`the colour bar never showed ${JSON.stringify(want)} (it shows ${JSON.stringify(await barOf(page))}): ${(error as Error).message}`);
+  }
+}
+
+/** Drags the window-width slider to `value` (of 1000 steps), as a user would in one go. */
+async function setWidth(page: Page, value: number): Promise<void> {
+  await page.evaluate((v) => {
+    const input = document.querySelector<HTMLInputElement>('[data-testid=width]')!;
+    input.value = String(v);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, value);
+}
+
+describe('shared view', () => {
+  it('a window change on one following page shows on the other, without echo; a late joiner gets the view', async () => {
+    const room = `view-${randomUUID().slice(0, 8)}`;
+    const link = `?${new URLSearchParams({ specimen: 'density', room, params: JSON.stringify({ size: 24 }), follow: '1' }).toString()}`;
+    const first = await openPage(link);
+    const second = await openPage(link);
+    for (const p of [first, second]) await waitForState(p.page, '[data-testid=job-state]', ['done', 'cached']);
+    const opening = await barOf(second.page);
+
+    await setWidth(first.page, 300);
+    const set = await barOf(first.page);
+    expect(set.high - set.low).not.toBeCloseTo(opening.high - opening.low, 6);
+    await waitForBar(second.page, { low: set.low, high: set.high });
+
+    // A colour map chosen on the second page comes to the first: the events of one room stay
+    // in order, so by then any bounce of the window would have arrived too.
+    await second.page.selectOption('[data-testid=colour-map]', 'magma');
+    await waitForBar(first.page, { low: set.low, high: set.high, map: 'magma' });
+    expect(await barOf(first.page)).toEqual({ ...set, map: 'magma' });
+    expect(first.viewPuts.map((r) => r.postDataJSON())).toEqual([{ window: [set.low, set.high] }]);
+    expect(second.viewPuts.map((r) => r.postDataJSON())).toEqual([{ colormap: 'magma' }]);
+    const stored = (await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json()) as Record<string, unknown>;
+    expect(stored).toMatchObject({ window: [set.low, set.high], colormap: 'magma' });
+
+    // A third page joins later, naming only the room: it shows the room's entry with its view.
+    const third = await openPage(`?${new URLSearchParams({ room, follow: '1' }).toString()}`);
+    await waitForBar(third.page, { low: set.low, high: set.high, map: 'magma' });
+    expect(third.viewPuts).toEqual([]);
+    await shot(third.page, 'shared-view-late-joiner');
+    for (const p of [first, second, third]) expect(p.errors).toEqual([]);
+  });
+});
