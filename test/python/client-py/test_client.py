@@ -166,3 +166,59 @@ class PublishFiles(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Workspace(unittest.TestCase):
+    """publish, show, set_view and follow against the host's room routes."""
+
+    def test_publish_show_view_follow(self):
+        c = Client(URL)
+        r = room()
+        sid = f"py-vol-{uuid.uuid4().hex[:8]}"
+        vol = (np.arange(6 * 7 * 8, dtype=np.uint16) * 50).reshape(6, 7, 8)
+        first = c.publish(sid, VolumeResult.from_numpy(vol, spacing=(2.0, 1.0, 0.5)), display_name="From a test", tags=["py", "test"])
+        self.assertEqual(first.get("id", sid), sid)
+        listed = {s["id"]: s for s in c.specimens()}
+        self.assertEqual(listed[sid]["display_name"], "From a test")
+        back = c.data(sid)
+        np.testing.assert_array_equal(back.data, vol)
+        self.assertEqual(back.spacing, [2.0, 1.0, 0.5])
+        # Publishing again replaces it.
+        c.publish(sid, vol + 1)
+        np.testing.assert_array_equal(c.data(sid).data, vol + 1)
+
+        events = c.follow(r)
+        self.assertEqual(next(events).event, "state")
+        c.show(r, sid)
+        self.assertEqual(c.entry(r)["specimen_id"], sid)
+        c.set_view(r, window=(10, 900), colormap="magma")
+        c.set_view(r, opacity=0.5, mode="slices", camera={"position": [1, 2, 3], "target": [0, 0, 0], "up": [0, 1, 0]})
+        self.assertEqual(c.view(r), {"window": [10, 900], "colormap": "magma", "opacity": 0.5, "mode": "slices",
+                                     "camera": {"position": [1, 2, 3], "target": [0, 0, 0], "up": [0, 1, 0]}})
+        seen = []
+        for event in events:
+            seen.append(event.event)
+            if event.event == "view" and event.data and event.data.get("mode") == "slices":
+                break
+        events.close()
+        self.assertIn("result", seen)
+        with self.assertRaises(TypeError):
+            c.set_view(r)
+        with self.assertRaises(VitrineError) as bad:
+            c.set_view(r, opacity=2)
+        self.assertEqual(bad.exception.status, 400)
+        self.assertIn("opacity", bad.exception.detail)
+
+        c.unpublish(sid)
+        with self.assertRaises(VitrineError) as gone:
+            c.data(sid)
+        self.assertEqual(gone.exception.status, 404)
+
+    def test_publish_refuses_what_it_cannot_read(self):
+        c = Client(URL)
+        with self.assertRaises(VitrineError) as bad:
+            c.publish(f"bad-{uuid.uuid4().hex[:8]}", b"not a png", filename="x.png")
+        self.assertEqual(bad.exception.status, 400)
+        with self.assertRaises(VitrineError) as taken:
+            c.publish("cube", np.zeros((2, 2, 2), np.uint16))
+        self.assertEqual(taken.exception.status, 409)
