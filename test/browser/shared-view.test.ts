@@ -2,14 +2,17 @@
  * The shared view in the web viewer: two pages following one room. A window change on the
  * first appears on the second and does not bounce back (the second sends no view of its
  * own, the first keeps what its user set); a change on the second comes to the first; a third
- * page that joins later gets the room's view on connect. Screenshots land in
+ * page that joins later gets the room's view on connect. In VR (IWER's emulated Quest 3) the
+ * panel's look buttons share the colour map and the volume view, and the room's window reaches
+ * the headset. Screenshots land in
  * os.tmpdir()/vitrine-browser-shots.
  */
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
-import { launchBrowser, shot, waitForState } from './browser-session.ts';
+import { installEmulatedHeadset, launchBrowser, shot, waitForState } from './browser-session.ts';
+import { framesPass, pullTriggerAt } from './vr-controller.ts';
 
 let host: HostProcess;
 let browser: Browser;
@@ -28,10 +31,11 @@ afterAll(async () => {
 const BAR = '[data-testid=colour-bar]';
 
 /** A following page in a context of its own, with the view changes it sent. */
-async function openPage(query: string): Promise<{ page: Page; viewPuts: Request[]; errors: string[] }> {
+async function openPage(query: string, headset = false): Promise<{ page: Page; viewPuts: Request[]; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   contexts.push(context);
   const page = await context.newPage();
+  if (headset) await installEmulatedHeadset(page);
   const viewPuts: Request[] = [];
   const errors: string[] = [];
   page.on('request', (r) => {
@@ -109,5 +113,36 @@ describe('shared view', () => {
     expect(third.viewPuts).toEqual([]);
     await shot(third.page, 'shared-view-late-joiner');
     for (const p of [first, second, third]) expect(p.errors).toEqual([]);
+  });
+
+  it('in VR, the panel shares the colour map and the view; the room\'s window reaches the headset', { timeout: 120_000 }, async () => {
+    const room = `vr-view-${randomUUID().slice(0, 8)}`;
+    const link = `?${new URLSearchParams({ specimen: 'density', room, params: JSON.stringify({ size: 24 }), follow: '1' }).toString()}`;
+    const desk = await openPage(link);
+    const vr = await openPage(link, true);
+    for (const p of [desk, vr]) await waitForState(p.page, '[data-testid=job-state]', ['done', 'cached']);
+    await vr.page.getByRole('button', { name: 'Enter VR' }).click();
+    await vr.page.waitForFunction(() => window.vitrineVr?.state().presenting === true && window.vitrineVr.state().firstSpecimenFrameMs !== null, null, { timeout: 30_000 });
+    await framesPass(vr.page, 3);
+
+    const before = await barOf(desk.page);
+    const colours = await vr.page.evaluate(() => window.vitrineVr!.buttonPoint('colormap'));
+    expect(colours).not.toBeNull();
+    await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], colours!);
+    const chosen = (await barOf(vr.page)).map;
+    expect(chosen).not.toBe(before.map);
+    await waitForBar(desk.page, { map: chosen });
+
+    const view = await vr.page.evaluate(() => window.vitrineVr!.buttonPoint('mode'));
+    await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], view!);
+    await desk.page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-axis=view]')?.value === 'volume', null, { timeout: 30_000 });
+
+    await setWidth(desk.page, 200);
+    const set = await barOf(desk.page);
+    await waitForBar(vr.page, { low: set.low, high: set.high, map: chosen });
+    await framesPass(vr.page, 3);
+    await shot(vr.page, 'shared-view-vr');
+    expect(vr.viewPuts.map((r) => Object.keys(r.postDataJSON() as object))).toEqual([['colormap'], ['mode']]);
+    for (const p of [desk, vr]) expect(p.errors).toEqual([]);
   });
 });
