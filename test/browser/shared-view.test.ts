@@ -1,8 +1,9 @@
 /**
  * The shared view in the web viewer: two pages following one room. A window change on the
  * first appears on the second and does not bounce back (the second sends no view of its
- * own, the first keeps what its user set); a change on the second comes to the first; a third
- * page that joins later gets the room's view on connect. In VR (IWER's emulated Quest 3) the
+ * own, the first keeps what its user set); a change on the second comes to the first; a camera
+ * moved on the first is where the second's camera goes; a third page that joins later gets the
+ * room's view (camera included) on connect. In VR (IWER's emulated Quest 3) the
  * panel's look buttons share the colour map and the volume view, and the room's window reaches
  * the headset. Screenshots land in
  * os.tmpdir()/vitrine-browser-shots.
@@ -11,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 import { installEmulatedHeadset, launchBrowser, shot, waitForState } from './browser-session.ts';
 import { framesPass, pullTriggerAt } from './vr-controller.ts';
 
@@ -104,12 +106,32 @@ describe('shared view', () => {
     expect(await barOf(first.page)).toEqual({ ...set, map: 'magma' });
     expect(first.viewPuts.map((r) => r.postDataJSON())).toEqual([{ window: [set.low, set.high] }]);
     expect(second.viewPuts.map((r) => r.postDataJSON())).toEqual([{ colormap: 'magma' }]);
+    first.viewPuts.length = 0;
     const stored = (await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json()) as Record<string, unknown>;
     expect(stored).toMatchObject({ window: [set.low, set.high], colormap: 'magma' });
+
+    // The camera: a drag on the first page moves the second's camera there, and only once.
+    const canvas = first.page.locator('canvas.stage-canvas');
+    const box = (await canvas.boundingBox())!;
+    await first.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await first.page.mouse.down();
+    await first.page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2 + 40, { steps: 6 });
+    await first.page.mouse.up();
+    const cameraPut = async () => first.viewPuts.map((r) => r.postDataJSON() as { camera?: unknown }).filter((v) => v.camera).at(-1)?.camera;
+    await waitFor(async () => (await cameraPut()) ?? undefined, 'the first page sharing its camera');
+    // The glide after the drag may send a later camera too: the second ends where the first's last share put it.
+    await waitFor(async () => {
+      const shared = await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json() as { camera?: unknown };
+      const applied = await second.page.evaluate(() => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.roomCamera ?? null);
+      return applied !== null && JSON.stringify(JSON.parse(applied)) === JSON.stringify(shared.camera) && JSON.stringify(shared.camera) === JSON.stringify(await cameraPut()) ? true : undefined;
+    }, 'the second page applying the shared camera');
+    expect(second.viewPuts.filter((r) => (r.postDataJSON() as { camera?: unknown }).camera)).toEqual([]);
 
     // A third page joins later, naming only the room: it shows the room's entry with its view.
     const third = await openPage(`?${new URLSearchParams({ room, follow: '1' }).toString()}`);
     await waitForBar(third.page, { low: set.low, high: set.high, map: 'magma' });
+    const { camera } = (await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json()) as { camera?: unknown };
+    await third.page.waitForFunction((want) => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.roomCamera === want, JSON.stringify(camera), { timeout: 30_000 });
     expect(third.viewPuts).toEqual([]);
     await shot(third.page, 'shared-view-late-joiner');
     for (const p of [first, second, third]) expect(p.errors).toEqual([]);

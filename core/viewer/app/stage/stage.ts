@@ -173,6 +173,8 @@ export class Stage {
     this.#controls.update();
     this.#controls.enableDamping = true;
     this.#applyingCamera = false;
+    // Where a room put the camera, readable from outside (tests, styles).
+    this.canvas.dataset.roomCamera = JSON.stringify(this.cameraView());
     this.invalidate();
   }
 
