@@ -167,4 +167,20 @@ describe('shared view', () => {
     expect(vr.viewPuts.map((r) => Object.keys(r.postDataJSON() as object))).toEqual([['colormap'], ['mode']]);
     for (const p of [desk, vr]) expect(p.errors).toEqual([]);
   });
+
+  it('a point cloud coloured by its scalars takes the room\'s window and colour map, and shares its own', async () => {
+    const room = `points-${randomUUID().slice(0, 8)}`;
+    const page = await openPage(`?${new URLSearchParams({ specimen: 'galaxy', room, params: JSON.stringify({ count: 500, colored: false }), follow: '1' }).toString()}`);
+    await waitForState(page.page, '[data-testid=job-state]', ['done', 'cached']);
+    const put = await fetch(`${host.baseUrl}/api/rooms/${room}/view`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ window: [0.1, 0.4], colormap: 'ice' }) });
+    expect(put.status).toBe(200);
+    await waitForBar(page.page, { low: 0.1, high: 0.4, map: 'ice' });
+    await page.page.selectOption('[data-testid=colour-map]', 'gray');
+    await waitFor(async () => {
+      const view = (await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json()) as { colormap?: string };
+      return view.colormap === 'gray' || undefined;
+    }, 'the page sharing its colour map');
+    expect(page.viewPuts.map((r) => r.postDataJSON())).toEqual([{ colormap: 'gray' }]);
+    expect(page.errors).toEqual([]);
+  });
 });

@@ -48,6 +48,7 @@ export class RoomViewBinding {
     content.onViewChange = (change) => this.#local(change);
     const { camera, ...rest } = this.#sync.current;
     content.applyView?.(rest);
+    this.#options.stage?.invalidate();
     if (camera && this.#cameraOwed) this.#options.stage?.setCameraView(camera);
     this.#cameraOwed = false;
   }
@@ -71,6 +72,7 @@ export class RoomViewBinding {
     const { camera, ...rest } = view;
     const content = this.#options.stage?.content ?? null;
     content?.applyView?.(rest);
+    this.#options.stage?.invalidate();
     if (!camera) return;
     if (content) this.#options.stage?.setCameraView(camera);
     else this.#cameraOwed = true;

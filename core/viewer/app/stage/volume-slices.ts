@@ -10,8 +10,8 @@ import * as THREE from 'three';
 import type { VolumeData } from '../../../client/decoded-types.ts';
 import type { RoomView } from '../../../client/wire-types.ts';
 import { h } from '../dom.ts';
-import { createColourBar } from './colour-bar.ts';
-import { COLORMAPS, colormapTable, finiteRange, type ColormapName } from './colormaps.ts';
+import { barChangeOf, barSettingsOf, createColourBar } from './colour-bar.ts';
+import { colormapTable, finiteRange, type ColormapName } from './colormaps.ts';
 import type { StageContent } from './stage.ts';
 import { createRaymarchedVolume, RAYMARCH_MAX_EDGE, RAYMARCH_MAX_VOXELS, type RaymarchedVolume } from './volume-raymarch.ts';
 import { defaultWindow } from './window-level.ts';
@@ -174,9 +174,7 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
     range: [min, max],
     initial: { map: 'viridis', low, high },
     onChange(state) {
-      const change: RoomView = {};
-      if (state.low !== low || state.high !== high) change.window = [state.low, state.high];
-      if (state.map !== mapName) change.colormap = state.map;
+      const change = barChangeOf({ low, high, map: mapName }, state);
       mapName = state.map;
       table = colormapTable(state.map);
       [low, high] = [state.low, state.high];
@@ -210,9 +208,7 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
   const applyView = (view: RoomView): void => {
     applying = true;
     try {
-      const bar: Partial<{ low: number; high: number; map: ColormapName }> = {};
-      if (view.window && view.window.length === 2 && view.window.every(Number.isFinite) && view.window[1] > view.window[0]) [bar.low, bar.high] = view.window;
-      if (view.colormap && (COLORMAPS as string[]).includes(view.colormap)) bar.map = view.colormap as ColormapName;
+      const bar = barSettingsOf(view);
       if (Object.keys(bar).length > 0) colourBar.set(bar);
       if (typeof view.opacity === 'number' && Number.isFinite(view.opacity)) {
         densityInput.value = String(Math.max(1, Math.min(100, Math.round(view.opacity * 100))));
