@@ -180,8 +180,8 @@ export class VitrineClient implements JobEndpoints {
   }
 
   /**
-   * `GET /api/rooms/{room}/events` as an async iterator: `state`, then `computing` and
-   * `result` as they happen, until the loop is left or the signal aborts; a reconnection
+   * `GET /api/rooms/{room}/events` as an async iterator: `state` and `view`, then
+   * `computing`, `result` and `view` as they happen, until the loop is left or the signal aborts; a reconnection
    * yields a fresh `state`.
    */
   followRoom(room: string, options?: FollowOptions): AsyncGenerator<RoomEvent, never, undefined> {
