@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { clientRoute } from '../assets/client-route.ts';
 import type { HostContext } from '../host-context.ts';
+import { mcpRoutes } from '../mcp/routes-mcp.ts';
 import { viewerRoutes } from '../viewer/viewer-routes.ts';
 import { zarrRoutes } from '../zarr/routes-zarr.ts';
 import { jobRoutes } from './routes-jobs.ts';
@@ -24,6 +25,7 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext): Pro
   await app.register(uploadRoutes, { ctx });
   await app.register(publishedRoutes, { ctx, published: ctx.published });
   await app.register(roomRoutes, { ctx });
+  await app.register(mcpRoutes, { ctx });
   await app.register(clientRoute);
   if (ctx.options.viewer) await app.register(viewerRoutes);
 }

@@ -67,9 +67,9 @@ const JOB_END = {
 };
 
 const HOST_SCHEMA = {
-  summary: 'Host events: hello, then reload (a plugin was swapped in) and build-error (vitrine dev)',
+  summary: 'Host events: hello, then reload (a plugin was swapped in), build-error (vitrine dev) and catalog (a specimen was published, replaced or removed)',
   operationId: 'host_events',
-  response: { 200: eventStream({ hello: { type: 'object' }, reload: { type: 'object' }, 'build-error': { type: 'object' } }), 503: BUSY },
+  response: { 200: eventStream({ hello: { type: 'object' }, reload: { type: 'object' }, 'build-error': { type: 'object' }, catalog: { type: 'object', description: '{"specimens": [id]}: published specimens listed anew, changed or removed' } }), 503: BUSY },
 };
 
 const JOB_SCHEMA = {
@@ -120,8 +120,8 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
   const { context, limit } = opts;
 
   // The host-wide stream opens with `hello`, then carries `reload` (a plugin was swapped in:
-  // its name, functions and specimen ids) and `build-error` (under `vitrine dev`: the plugin
-  // and its errors with file, line and column).
+  // its name, functions and specimen ids), `build-error` (under `vitrine dev`: the plugin
+  // and its errors with file, line and column) and `catalog` (published specimens changed).
   app.get('/api/events', { sse: 'only', schema: HOST_SCHEMA }, async (_request, reply) => {
     const scope = new StreamScope(reply);
     scope.add(limit.acquire());

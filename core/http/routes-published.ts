@@ -7,11 +7,9 @@
  * is a specimen from anywhere else. `DELETE /api/specimens/{id}` removes one (204). Both are
  * writes: the cross-site guard applies, and so does the admin token when the host has one.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isValidSpecimenId } from '../catalog/specimen-id.ts';
 import { createHostError } from '../errors.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { PARSED_EXTENSIONS, parsedExtension, parseFile } from '../formats/parse-file.ts';
@@ -19,11 +17,9 @@ import type { HostContext } from '../host-context.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { readUploadBody } from '../uploads/read-upload-body.ts';
 import type { PublishedSpecimens } from '../workspace/published-specimens.ts';
-import { PUBLISH_BODY_FIELDS, readPublishFields, type PublishFields } from '../workspace/publish-input.ts';
-import type { PublishedMeta } from '../workspace/published-record.ts';
-import { resultAsFile } from '../workspace/upload-as-file.ts';
+import { readPublishFields } from '../workspace/publish-input.ts';
+import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishedFile } from '../workspace/publish-file.ts';
 import { idParams, queryOf } from './route-inputs.ts';
-import { toSpecimenMetadata } from './specimen-views.ts';
 
 type PublishRequest = FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>;
 
@@ -40,13 +36,6 @@ const PUT_SCHEMA = {
 };
 
 const bad = (why: string) => createHostError('SPC_ERR_PUBLISH_INVALID', why);
-
-interface PublishedFile {
-  bytes: Buffer;
-  fileName: string;
-  result: StoredResult;
-  fields: PublishFields;
-}
 
 function fileNameOf(raw: string | undefined): string {
   const name = raw?.trim();
@@ -72,49 +61,6 @@ async function fileFromBody(ctx: HostContext, request: PublishRequest): Promise<
   return { bytes: Buffer.from(bytes), fileName, result, fields: readPublishFields(request.query) };
 }
 
-async function fileFromUpload(ctx: HostContext, id: string, body: unknown): Promise<PublishedFile> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw bad('send the file as application/octet-stream with ?filename=NAME, or a JSON object {"upload": upload_id}');
-  }
-  const record = body as Record<string, unknown>;
-  const unknown = Object.keys(record).find((key) => !PUBLISH_BODY_FIELDS.has(key));
-  if (unknown !== undefined) throw bad(`unknown field '${unknown}' (fields: ${[...PUBLISH_BODY_FIELDS].join(', ')})`);
-  if (typeof record.upload !== 'string' || record.upload === '') throw bad("a JSON body needs 'upload' (an upload id from POST /api/uploads)");
-  if (!ctx.uploads) throw createHostError('SPC_ERR_UPLOADS_OFF');
-  const fields = readPublishFields(record);
-  const result = await ctx.uploads.get(record.upload);
-  if (!result) throw bad(`upload '${record.upload}' does not exist (or has expired)`);
-  const { bytes, fileName } = await resultAsFile(result, id);
-  return { bytes, fileName, result, fields };
-}
-
-/** Refuses an id that names a specimen from anywhere but publishing. */
-function checkPublishable(ctx: HostContext, id: string): void {
-  const existing = ctx.catalog.get(id);
-  if (existing && existing.origin !== 'published') throw createHostError('SPC_ERR_PUBLISH_CONFLICT', id, `${existing.origin === 'disk' ? 'specimens directory' : existing.origin}`);
-}
-
-function metaOf(id: string, file: PublishedFile, ttlMs: number): PublishedMeta {
-  const now = Date.now();
-  const { fields, result } = file;
-  const spacing = fields.spacing ?? (result.type === 'volume' ? result.spacing : undefined);
-  const origin = fields.origin ?? (result.type === 'volume' ? result.origin : undefined);
-  return {
-    id,
-    display_name: fields.display_name ?? id,
-    description: fields.description ?? '',
-    tags: fields.tags ?? [],
-    type: result.type,
-    file_name: file.fileName,
-    sha: createHash('sha256').update(file.bytes).digest('hex'),
-    bytes: file.bytes.length,
-    published_at: now,
-    expires_at: now + ttlMs,
-    ...(spacing ? { spacing: [...spacing] } : {}),
-    ...(origin ? { origin: [...origin] } : {}),
-  };
-}
-
 function isFileBody(request: FastifyRequest): boolean {
   const type = request.headers['content-type'];
   return typeof type === 'string' && type.split(';')[0]!.trim().toLowerCase() === 'application/octet-stream';
@@ -138,7 +84,7 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: HostCon
     },
     handler: async (request: PublishRequest, reply: FastifyReply) => {
       const { id } = request.params;
-      if (!isValidSpecimenId(id)) throw bad(`'${String(id).slice(0, 200)}' is not a specimen id (letters, digits, '.', '_' and '-', starting with a letter or digit)`);
+      checkSpecimenId(id);
       await published.refresh();
       checkPublishable(ctx, id);
       let file: PublishedFile;
@@ -148,14 +94,9 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: HostCon
         if (isFileBody(request)) reply.header('connection', 'close');
         throw error;
       }
-      if (!published.fits(file.bytes.length)) throw createHostError('SPC_ERR_PUBLISH_TOO_LARGE', String(file.bytes.length), String(ctx.options.cacheMaxBytes));
-      // Checked again: a specimen of that id may have come from elsewhere while the file arrived.
-      checkPublishable(ctx, id);
-      const replaced = await published.publish(metaOf(id, file, published.ttlMs), file.bytes);
-      const record = ctx.catalog.get(id);
-      if (!record) throw createHostError('SPC_ERR_SPECIMEN_NOT_FOUND', id);
+      const { replaced, metadata } = await publishFile(ctx, id, file);
       reply.code(replaced ? 200 : 201);
-      return { ...toSpecimenMetadata(ctx, record), expires_in: Math.round(published.ttlMs / 1000) };
+      return metadata;
     },
   });
 

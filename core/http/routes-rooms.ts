@@ -10,12 +10,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
-import { checkInputs } from '../inputs/check-inputs.ts';
-import { resolveParams } from '../params/resolve-params.ts';
-import { valueParameterNames } from '../registry/function-entry.ts';
-import { functionOfSpecimen, specimenOr404, specimenSchema, specimenType, specimenValues } from '../registry/specimen-functions.ts';
-import type { InputLoaders } from '../inputs/input-types.ts';
-import type { FunctionEntry } from '../registry/function-entry.ts';
+import { specimenType } from '../registry/specimen-functions.ts';
+import { computeForRoom } from '../workspace/room-request.ts';
 import { checkViewChange, VIEW_MODES } from '../workspace/room-view.ts';
 import { roomOf } from './request-input.ts';
 import { bodyOf, PARAMS_OBJECT, ROOM_ID_PATH } from './route-inputs.ts';
@@ -47,11 +43,6 @@ export async function roomRoutes(app: FastifyInstance, opts: { ctx: HostContext 
   const { ctx } = opts;
   const rooms = ctx.rooms;
 
-  /** The function, checked values and inputs a request names, computed into the room. */
-  async function computeInto(roomId: string, entry: FunctionEntry, values: Record<string, unknown>, inputs: InputLoaders | undefined, specimenId: string | null): Promise<void> {
-    await ctx.results.compute({ entry, values, ...(inputs ? { inputs } : {}), roomId, specimenId });
-  }
-
   app.get<RoomParams>(
     '/api/rooms/:room_id/entry',
     { schema: { summary: "A room's entry (null when it shows nothing)", params: ROOM_PARAMS } },
@@ -73,25 +64,8 @@ export async function roomRoutes(app: FastifyInstance, opts: { ctx: HostContext 
       const body = request.body;
       const extra = Object.keys(body).find((key) => key !== 'specimen' && key !== 'function' && key !== 'params');
       if (extra !== undefined) throw badEntry(`unknown field '${extra}' (fields: specimen or function, params)`);
-      if ((body.specimen === undefined) === (body.function === undefined)) throw badEntry("give exactly one of 'specimen' (an id) and 'function' (a name)");
-      const params = body.params ?? {};
-      if (body.specimen !== undefined) {
-        await ctx.published.refresh();
-        const record = specimenOr404(ctx.catalog, body.specimen);
-        if (!record.is_dynamic) {
-          if (Object.keys(params).length > 0) throw badEntry(`specimen '${record.id}' is static: it takes no params`);
-          return sendEntry(reply, await rooms.showStatic(roomId, record.id, specimenType(ctx.functions, record)));
-        }
-        const entry = functionOfSpecimen(ctx.functions, record);
-        const { values, inputs } = await checkInputs(ctx, entry, specimenSchema(ctx.functions, record), specimenValues(ctx.functions, record, entry, params));
-        await computeInto(roomId, entry, values, inputs, record.id);
-      } else {
-        const entry = ctx.functions.get(body.function!);
-        if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', body.function!);
-        const checked = resolveParams(entry.schema, valueParameterNames(entry), { named: params }, entry.name);
-        const { values, inputs } = await checkInputs(ctx, entry, entry.schema, checked);
-        await computeInto(roomId, entry, values, inputs, null);
-      }
+      const target = await computeForRoom(ctx, roomId, body);
+      if (target.kind === 'static') return sendEntry(reply, await rooms.showStatic(roomId, target.record.id, specimenType(ctx.functions, target.record)));
       return sendEntry(reply, await rooms.computed(roomId));
     },
   );

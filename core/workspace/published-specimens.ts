@@ -49,10 +49,15 @@ export class PublishedSpecimens {
   /** The service's version this host's copies match; null: read the list at the next chance. */
   #version: string | null = null;
   #refreshing: Promise<void> | null = null;
+  /** Moved by each publish and delete made here: a list read before one of them is stale. */
+  #edits = 0;
   #sweep: NodeJS.Timeout;
+  #onChange: (id: string) => void;
   readonly ttlMs: number;
 
-  constructor(deps: { catalog: SpecimenCatalog; budget: ResultBudget<StoredResult>; share: PublishedShare | null; ttlSeconds: number; log: PublishedLog }) {
+  /** `onChange`: called with the id of each published specimen this host lists anew, changed or no longer lists. */
+  constructor(deps: { catalog: SpecimenCatalog; budget: ResultBudget<StoredResult>; share: PublishedShare | null; ttlSeconds: number; log: PublishedLog; onChange?: (id: string) => void }) {
+    this.#onChange = deps.onChange ?? (() => {});
     this.#catalog = deps.catalog;
     this.#budget = deps.budget;
     this.#share = deps.share;
@@ -83,6 +88,7 @@ export class PublishedSpecimens {
    * the service keeps it first, so a host that fails to write its copy still lists it later.
    */
   async publish(meta: PublishedMeta, bytes: Buffer): Promise<boolean> {
+    this.#edits++;
     const replaced = this.#share ? await this.#share.put(meta, bytes) : this.get(meta.id) !== undefined;
     await this.#keep(meta, bytes);
     // This host's copy is current, but another host may have written meanwhile: read again next time.
@@ -92,6 +98,7 @@ export class PublishedSpecimens {
 
   /** Removes the published specimen `id`; false when there was none. */
   async remove(id: string): Promise<boolean> {
+    this.#edits++;
     const removed = this.#share ? await this.#share.remove(id) : this.get(id) !== undefined;
     this.#drop(id);
     if (this.#share) this.#version = null;
@@ -112,22 +119,27 @@ export class PublishedSpecimens {
 
   async #readShare(): Promise<void> {
     const share = this.#share!;
+    const edits = this.#edits;
     const version = await share.version();
     if (version === this.#version) return;
     const listed = await share.list();
+    // A publish or delete made here meanwhile is newer than this list: the next read applies.
+    if (this.#edits !== edits) return;
     const ids = new Set(listed.map((meta) => meta.id));
     for (const id of [...this.#held.keys()]) if (!ids.has(id)) this.#drop(id);
     let complete = true;
     for (const meta of listed) {
+      if (this.#edits !== edits) return;
       const held = this.#held.get(meta.id);
-      if (held && held.meta.sha === meta.sha) {
-        if (held.meta.expires_at !== meta.expires_at || held.meta.display_name !== meta.display_name) this.#relist(held, meta);
+      if (held && held.meta.sha === meta.sha && held.meta.file_name === meta.file_name) {
+        // The same file published again (new fields, a new expiry): only the record changes.
+        if (held.meta.published_at !== meta.published_at) this.#relist(held, meta);
         continue;
       }
       const bytes = await share.read(meta);
       if (bytes) await this.#keep(meta, bytes).catch((error: Error) => (complete = false, this.#log.warn(`published specimen '${meta.id}' could not be written here: ${error.message}`)));
     }
-    if (complete) this.#version = version;
+    if (complete && this.#edits === edits) this.#version = version;
   }
 
   /** Writes the file into a folder of its own (named by its hash) and lists it. */
@@ -142,13 +154,13 @@ export class PublishedSpecimens {
     this.#held.set(meta.id, held);
     if (old) this.#release(old, old.dir !== dir);
     this.#budget.holdDependent(token, bytes.length, token, `published:${meta.id}`, () => this.#evicted(meta.id, token));
-    this.#list();
+    this.#list(meta.id);
   }
 
   #relist(held: Held, meta: PublishedMeta): void {
     held.meta = meta;
     held.record = toRecord(meta, path.join(held.dir, meta.file_name));
-    this.#list();
+    this.#list(meta.id);
   }
 
   /** The budget dropped a file: a lone host forgets the specimen; a service's host reads it again later. */
@@ -157,7 +169,7 @@ export class PublishedSpecimens {
     if (!held || held.token !== token) return;
     this.#held.delete(id);
     void rm(held.dir, { recursive: true, force: true });
-    this.#list();
+    this.#list(id);
     if (this.#share) this.#version = null;
     else this.#log.warn(`published specimen '${id}' was dropped to keep the host within --cache-max-bytes`);
   }
@@ -167,7 +179,7 @@ export class PublishedSpecimens {
     if (!held) return;
     this.#held.delete(id);
     this.#release(held, true);
-    this.#list();
+    this.#list(id);
   }
 
   #release(held: Held, removeFiles: boolean): void {
@@ -180,8 +192,9 @@ export class PublishedSpecimens {
     for (const [id, held] of [...this.#held]) if (held.meta.expires_at <= now) this.#drop(id);
   }
 
-  #list(): void {
+  #list(changed: string): void {
     this.#catalog.setSource(SOURCE, 'published', [...this.#held.values()].map((held) => held.record));
+    this.#onChange(changed);
   }
 
   #rootDir(): string {

@@ -29,6 +29,22 @@ export interface RoomView {
 export type ViewChange = { [K in keyof RoomView]?: RoomView[K] | null };
 
 const FIELDS = ['window', 'colormap', 'opacity', 'mode', 'camera'] as const;
+
+const NUMBER3 = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 };
+
+/** The view's settings as JSON Schema properties (what agents and the API document are shown). */
+export const VIEW_PROPERTIES: Record<string, Record<string, unknown>> = {
+  window: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2, description: '[lo, hi]: the values the colour map spans (lo < hi)' },
+  colormap: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'A colour map name, e.g. grey, viridis, bone' },
+  opacity: { type: 'number', minimum: 0, maximum: 1 },
+  mode: { enum: [...VIEW_MODES], description: 'How a volume is drawn (slices, volume) or a mesh or cloud (surface, points)' },
+  camera: {
+    type: 'object',
+    properties: { position: NUMBER3, target: NUMBER3, up: NUMBER3 },
+    required: ['position', 'target', 'up'],
+    additionalProperties: false,
+  },
+};
 const bad = (field: string, why: string) => createHostError('SPC_ERR_ROOM_VIEW_INVALID', field, why);
 
 function finiteList(value: unknown, length: number): value is number[] {

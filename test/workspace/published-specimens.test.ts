@@ -1,6 +1,6 @@
 /**
  * Published specimens over real HTTP on one host: a file (or an upload) published under an id
- * is listed and served as a file specimen (a Godot client's uint8 volume envelope, a
+ * is listed (a `catalog` event on the host stream) and served as a file specimen (a Godot client's uint8 volume envelope, a
  * thumbnail made from it); replacing answers 200, an id from elsewhere 409, DELETE 204; bad
  * input is a 4xx naming what is wrong; the time-to-live and the byte budget bound them; the
  * trust rules apply (cross-site 403, the admin token when the host has one).
@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
 import { createTestApp } from '../helpers/create-test-app.ts';
+import { openStream } from '../helpers/sse-reader.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
 import { binaryStl, png } from '../helpers/upload-files.ts';
 import { waitFor } from '../helpers/wait-for.ts';
@@ -32,12 +33,15 @@ async function detail(res: Response): Promise<string> {
 describe('published specimens', () => {
   it('publishes a .npy volume: listed, served as an envelope (uint8 for Godot), a thumbnail of its middle slice; replaced, then deleted', async () => {
     const url = await host();
+    const hostEvents = await openStream(`${url}/api/events`);
+    await hostEvents.next((e) => e.event === 'hello');
     const bytes = npyBytes([4, 3, 5]);
     const created = await put(url, 'scan', 'filename=scan.npy&display_name=CT%20scan&tags=ct,lab&spacing=0.5,0.5,1', bytes);
     expect(created.status, await created.clone().text()).toBe(201);
     const meta = (await created.json()) as Record<string, unknown>;
     expect(meta).toMatchObject({ id: 'scan', display_name: 'CT scan', type: 'volume', tags: ['ct', 'lab'], is_dynamic: false, function_name: null, data_file: 'scan.npy', expires_in: 86400 });
 
+    expect((await hostEvents.next((e) => e.event === 'catalog')).data).toEqual({ specimens: ['scan'] });
     const catalog = (await (await fetch(`${url}/api/specimens`)).json()) as { id: string; thumbnail_url: string }[];
     expect(catalog.find((entry) => entry.id === 'scan')).toMatchObject({ type: 'volume', thumbnail_url: '/api/specimens/scan/thumbnail' });
 
@@ -58,7 +62,10 @@ describe('published specimens', () => {
     expect(await replaced.json()).toMatchObject({ display_name: 'scan', data_file: 'other.npy', tags: [] });
     expect(decodeEnvelope(new Uint8Array(await (await fetch(`${url}/api/specimens/scan/data`)).arrayBuffer()))).toMatchObject({ shape: [2, 2, 2] });
 
+    const beforeDelete = hostEvents.events.length;
     expect((await fetch(`${url}/api/specimens/scan`, { method: 'DELETE' })).status).toBe(204);
+    expect((await hostEvents.next((e) => e.event === 'catalog', beforeDelete)).data).toEqual({ specimens: ['scan'] });
+    hostEvents.close();
     expect((await fetch(`${url}/api/specimens/scan`)).status).toBe(404);
     const again = await fetch(`${url}/api/specimens/scan`, { method: 'DELETE' });
     expect(again.status).toBe(404);

@@ -1,0 +1,87 @@
+/**
+ * @module routes-mcp
+ * `POST /mcp`: the Model Context Protocol over Streamable HTTP, with the official SDK, in its
+ * stateless form (a server and transport per request, answers as JSON), so any host of a
+ * service answers any call. Tools and their input schemas: mcp-tools.ts, tool-schemas.ts. A
+ * tool whose request is refused answers a tool error carrying the host's detail; the host
+ * keeps serving. It is a write: the cross-site guard applies, and the admin token when the
+ * host has one (always, when bound beyond loopback). GET and DELETE (sessions, server
+ * streams) are not used: 405.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { OutgoingHttpHeaders } from 'node:http';
+import { createHostError, HostError } from '../errors.ts';
+import type { HostContext } from '../host-context.ts';
+import { callTool, TOOLS, type ToolCallContext } from './mcp-tools.ts';
+import { toolSchemas } from './tool-schemas.ts';
+
+/** The server's name and version as MCP clients see them. */
+const SERVER_INFO = { name: 'vitrine', version: '1' };
+const INSTRUCTIONS =
+  'vitrine serves specimens (meshes, volumes, point clouds, images), computed by functions or published as files. ' +
+  'Rooms are shared workspaces: compute or show_in_room puts a result in front of everyone following a room, set_view shares how it is shown.';
+
+function asText(value: unknown): CallToolResult {
+  const text = JSON.stringify(value, null, 1);
+  const structured = typeof value === 'object' && value !== null && !Array.isArray(value) ? { structuredContent: value as Record<string, unknown> } : {};
+  return { content: [{ type: 'text', text }], ...structured };
+}
+
+function createServer(call: ToolCallContext, log: FastifyRequest['log']): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const schemas = toolSchemas(call.ctx);
+    return { tools: TOOLS.map((tool) => ({ ...tool, inputSchema: schemas[tool.name] as { type: 'object' } })) };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const { name, arguments: args = {} } = request.params;
+    if (!TOOLS.some((tool) => tool.name === name)) return { isError: true, content: [{ type: 'text', text: `no tool '${name}' (tools: ${TOOLS.map((t) => t.name).join(', ')})` }] };
+    try {
+      return asText(await callTool(call, name, args));
+    } catch (error) {
+      if (error instanceof HostError) return { isError: true, content: [{ type: 'text', text: `${error.statusCode}: ${error.message}` }] };
+      log.error({ err: error, tool: name }, 'an MCP tool failed');
+      return { isError: true, content: [{ type: 'text', text: `tool '${name}' failed: internal error` }] };
+    }
+  });
+  return server;
+}
+
+function baseUrlOf(request: FastifyRequest): string {
+  return `${request.protocol}://${request.headers.host ?? `${request.hostname}`}`;
+}
+
+export async function mcpRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
+  const { ctx } = opts;
+
+  app.post('/mcp', {
+    schema: {
+      summary: 'Model Context Protocol (Streamable HTTP, stateless): tools for agents',
+      description: 'JSON-RPC messages of the Model Context Protocol. Tools: ' + TOOLS.map((t) => t.name).join(', ') + '. Needs the admin token when the host has one.',
+    },
+    compress: false,
+    handler: async (request, reply) => {
+      const server = createServer({ ctx, baseUrl: baseUrlOf(request) }, request.log);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      // The headers the host's hooks set (CORS, request id) go out with the SDK's answer.
+      reply.hijack();
+      for (const [name, value] of Object.entries(reply.getHeaders() as OutgoingHttpHeaders)) if (value !== undefined) reply.raw.setHeader(name, value);
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    },
+  });
+
+  const notUsed = async (_request: FastifyRequest, reply: { header(name: string, value: string): unknown }) => {
+    reply.header('allow', 'POST');
+    throw createHostError('SPC_ERR_MCP_METHOD');
+  };
+  app.get('/mcp', { schema: { hide: true } }, notUsed);
+  app.delete('/mcp', { schema: { hide: true } }, notUsed);
+}

@@ -1,0 +1,85 @@
+/**
+ * @module publish-file
+ * Publishing a parsed file under a specimen id, whoever asks (`PUT /api/specimens/{id}` or an
+ * agent's `publish_from_upload`): the id must be free or already published, the file must fit
+ * the host's byte budget, and the answer is the specimen's metadata as `GET` shows it.
+ */
+import { createHash } from 'node:crypto';
+import { isValidSpecimenId } from '../catalog/specimen-id.ts';
+import { createHostError } from '../errors.ts';
+import type { HostContext } from '../host-context.ts';
+import { toSpecimenMetadata } from '../http/specimen-views.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { PublishedMeta } from './published-record.ts';
+import { PUBLISH_BODY_FIELDS, readPublishFields, type PublishFields } from './publish-input.ts';
+import { resultAsFile } from './upload-as-file.ts';
+
+export interface PublishedFile {
+  bytes: Buffer;
+  fileName: string;
+  result: StoredResult;
+  fields: PublishFields;
+}
+
+const bad = (why: string) => createHostError('SPC_ERR_PUBLISH_INVALID', why);
+
+/** @throws SPC_ERR_PUBLISH_INVALID unless `id` can name a specimen. */
+export function checkSpecimenId(id: string): void {
+  if (!isValidSpecimenId(id)) throw bad(`'${String(id).slice(0, 200)}' is not a specimen id (letters, digits, '.', '_' and '-', starting with a letter or digit)`);
+}
+
+/** Refuses an id that names a specimen from anywhere but publishing. */
+export function checkPublishable(ctx: HostContext, id: string): void {
+  const existing = ctx.catalog.get(id);
+  if (existing && existing.origin !== 'published') throw createHostError('SPC_ERR_PUBLISH_CONFLICT', id, existing.origin === 'disk' ? 'specimens directory' : existing.origin);
+}
+
+/** The file of an upload named in a JSON body (`{"upload": id, ...fields}`), written back as a file named after `id`. */
+export async function fileFromUpload(ctx: HostContext, id: string, body: unknown): Promise<PublishedFile> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw bad('send the file as application/octet-stream with ?filename=NAME, or a JSON object {"upload": upload_id}');
+  }
+  const record = body as Record<string, unknown>;
+  const unknown = Object.keys(record).find((key) => !PUBLISH_BODY_FIELDS.has(key));
+  if (unknown !== undefined) throw bad(`unknown field '${unknown}' (fields: ${[...PUBLISH_BODY_FIELDS].join(', ')})`);
+  if (typeof record.upload !== 'string' || record.upload === '') throw bad("a JSON body needs 'upload' (an upload id from POST /api/uploads)");
+  if (!ctx.uploads) throw createHostError('SPC_ERR_UPLOADS_OFF');
+  const fields = readPublishFields(record);
+  const result = await ctx.uploads.get(record.upload);
+  if (!result) throw bad(`upload '${record.upload}' does not exist (or has expired)`);
+  const { bytes, fileName } = await resultAsFile(result, id);
+  return { bytes, fileName, result, fields };
+}
+
+function metaOf(id: string, file: PublishedFile, ttlMs: number): PublishedMeta {
+  const now = Date.now();
+  const { fields, result } = file;
+  const spacing = fields.spacing ?? (result.type === 'volume' ? result.spacing : undefined);
+  const origin = fields.origin ?? (result.type === 'volume' ? result.origin : undefined);
+  return {
+    id,
+    display_name: fields.display_name ?? id,
+    description: fields.description ?? '',
+    tags: fields.tags ?? [],
+    type: result.type,
+    file_name: file.fileName,
+    sha: createHash('sha256').update(file.bytes).digest('hex'),
+    bytes: file.bytes.length,
+    published_at: now,
+    expires_at: now + ttlMs,
+    ...(spacing ? { spacing: [...spacing] } : {}),
+    ...(origin ? { origin: [...origin] } : {}),
+  };
+}
+
+/** Publishes `file` as `id`: whether it replaced a published specimen, and the specimen's metadata. */
+export async function publishFile(ctx: HostContext, id: string, file: PublishedFile): Promise<{ replaced: boolean; metadata: Record<string, unknown> }> {
+  const published = ctx.published;
+  if (!published.fits(file.bytes.length)) throw createHostError('SPC_ERR_PUBLISH_TOO_LARGE', String(file.bytes.length), String(ctx.options.cacheMaxBytes));
+  // Checked again: a specimen of that id may have come from elsewhere while the file arrived.
+  checkPublishable(ctx, id);
+  const replaced = await published.publish(metaOf(id, file, published.ttlMs), file.bytes);
+  const record = ctx.catalog.get(id);
+  if (!record) throw createHostError('SPC_ERR_SPECIMEN_NOT_FOUND', id);
+  return { replaced, metadata: { ...toSpecimenMetadata(ctx, record), expires_in: Math.round(published.ttlMs / 1000) } };
+}

@@ -1,0 +1,148 @@
+/**
+ * `/mcp` with the official SDK's own client over Streamable HTTP: the tools and their input
+ * schemas (each function's from its manifest); `compute` in a room answers a summary (never
+ * the bytes) and a follower of the room gets the result; the other tools drive the room and
+ * publish an upload; a refused call is a tool error with the host's detail. A cross-site POST
+ * is 403; GET is 405; a host bound beyond loopback asks for its admin token (401 without).
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { createApp } from '../../core/app.ts';
+import { room } from '../helpers/create-test-app.ts';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { openStream } from '../helpers/sse-reader.ts';
+import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
+import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+import { binaryStl } from '../helpers/upload-files.ts';
+
+const TOOLS = ['compute', 'describe_specimen', 'get_room', 'list_specimens', 'publish_from_upload', 'set_view', 'show_in_room'];
+
+async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'vitrine-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }));
+  return client;
+}
+
+type ToolAnswer = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+  return (await client.callTool({ name, arguments: args })) as ToolAnswer;
+}
+
+let url = '';
+let client: Client;
+let app: FastifyInstance;
+
+// One host for the file, as createTestApp makes it.
+beforeAll(async () => {
+  app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: await makeSpecimensDir(), logLevel: false, poolSize: 2, viewer: false });
+  url = await app.listen({ host: '127.0.0.1', port: 0 });
+  client = await connect(url);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await app?.close();
+  await killAllHosts();
+});
+
+describe('MCP', () => {
+  it("lists the tools, with each function's parameter schema from its manifest", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
+    const compute = tools.find((tool) => tool.name === 'compute')!;
+    const params = (compute.inputSchema.properties as Record<string, { anyOf?: Record<string, unknown>[] }>).params!;
+    const fromManifest = (await (await fetch(`${url}/api/processing/functions/square/schema`)).json()) as Record<string, unknown>;
+    const { $schema: _ignored, ...expected } = fromManifest;
+    expect(params.anyOf).toContainEqual({ ...expected, title: 'function square' });
+    const setView = tools.find((tool) => tool.name === 'set_view')!;
+    expect(Object.keys(setView.inputSchema.properties ?? {})).toEqual(['room', 'window', 'colormap', 'opacity', 'mode', 'camera']);
+  });
+
+  it('computes a function in room lab: a summary with the result id and data URL, never the bytes; the follower gets the result', async () => {
+    const lab = `lab-${room()}`;
+    const follower = await openStream(`${url}/api/rooms/${lab}/events`);
+    await follower.next((e) => e.event === 'view');
+    const from = follower.events.length;
+    const answer = await call(client, 'compute', { function: 'square', params: { size: 3 }, room: lab });
+    expect(answer.isError).toBeFalsy();
+    const summary = answer.structuredContent!;
+    expect(summary).toMatchObject({ room: lab, function_name: 'square', specimen_id: null, type: 'mesh', vertices: expect.any(Number), triangles: expect.any(Number) });
+    expect(summary.result_id).toMatch(/^[0-9a-f]{64}$/);
+    expect(answer.content[0]!.text.length).toBeLessThan(4000);
+    const result = await follower.next((e) => e.event === 'result', from);
+    expect(result.data).toMatchObject({ function_name: 'square', params: { size: 3 }, result_id: summary.result_id });
+    const data = await fetch(String(summary.data_url));
+    expect(data.status).toBe(200);
+    expect(data.headers.get('x-result-id')).toBe(summary.result_id);
+    follower.close();
+  });
+
+  it('shows, sets the view, reads the room, lists, describes and publishes an upload', async () => {
+    const r = room();
+    expect((await call(client, 'show_in_room', { room: r, specimen: 'vol' })).structuredContent).toEqual({ room: r, entry: { function_name: null, specimen_id: 'vol', params: {}, type: 'volume' } });
+    expect((await call(client, 'set_view', { room: r, window: [1, 2], mode: 'slices' })).structuredContent).toEqual({ room: r, view: { window: [1, 2], mode: 'slices' } });
+    expect((await call(client, 'get_room', { room: r })).structuredContent).toMatchObject({ entry: { specimen_id: 'vol' }, view: { window: [1, 2], mode: 'slices' } });
+    const volume = (await call(client, 'compute', { specimen: 'vol', room: r })).structuredContent!;
+    expect(volume).toMatchObject({ type: 'volume', shape: expect.any(Array), value_range: expect.any(Array), data_url: expect.stringContaining('/api/specimens/vol/data') });
+
+    const listed = JSON.parse((await call(client, 'list_specimens', { type: 'volume' })).content[0]!.text) as { id: string; type: string }[];
+    expect(listed.map((s) => s.type)).toEqual(listed.map(() => 'volume'));
+    expect(listed.map((s) => s.id)).toContain('vol');
+    expect((await call(client, 'describe_specimen', { id: 'dyn-square' })).structuredContent).toMatchObject({ id: 'dyn-square', is_dynamic: true, schema: expect.any(Object) });
+
+    const uploaded = (await (await fetch(`${url}/api/uploads?filename=c.stl`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(binaryStl()) })).json()) as { upload_id: string };
+    const published = await call(client, 'publish_from_upload', { id: 'agent-cube', upload: uploaded.upload_id, display_name: 'Agent cube' });
+    expect(published.structuredContent).toMatchObject({ replaced: false, specimen: { id: 'agent-cube', display_name: 'Agent cube', type: 'mesh' } });
+    expect((await fetch(`${url}/api/specimens/agent-cube/data`)).status).toBe(200);
+  });
+
+  it('answers a refused call as a tool error with the detail, and keeps serving', async () => {
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['compute', { function: 'square', params: { size: 'big' } }, /^400: .*size/],
+      ['compute', { function: 'nope' }, /^404: function 'nope' is not registered/],
+      ['set_view', { opacity: 3 }, /^400: room view 'opacity' must be a number from 0 to 1/],
+      ['describe_specimen', { id: 'nope' }, /^404: specimen 'nope' not found/],
+      ['publish_from_upload', { id: 'tri', upload: 'x' }, /^409: /],
+      ['no_such_tool', {}, /no tool 'no_such_tool'/],
+    ];
+    for (const [name, args, pattern] of cases) {
+      const answer = await call(client, name, args);
+      expect(answer.isError, name).toBe(true);
+      expect(answer.content[0]!.text).toMatch(pattern);
+    }
+    expect((await call(client, 'get_room', {})).isError).toBeFalsy();
+  });
+
+  it('refuses a cross-site POST (403) and answers GET with 405', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const crossSite = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      body,
+    });
+    expect(crossSite.status).toBe(403);
+    const get = await fetch(`${url}/mcp`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+  });
+
+  it('needs the admin token on a host bound beyond loopback: 401 without it, tools with it', { timeout: 60_000 }, async () => {
+    const host = await spawnHost(['--host', '0.0.0.0', '--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--no-viewer', '--pool-size', '1']);
+    const token = /admin token: (\S+)/.exec(host.stdout())![1]!;
+    const base = `http://127.0.0.1:${host.port}`;
+    const refused = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(refused.status).toBe(401);
+    await expect(connect(base)).rejects.toThrow();
+    const allowed = await connect(base, { authorization: `Bearer ${token}` });
+    expect((await allowed.listTools()).tools).toHaveLength(TOOLS.length);
+    await allowed.close();
+    await host.stop();
+  });
+});
