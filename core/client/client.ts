@@ -24,6 +24,7 @@ import type {
   ProgressResponse,
   ReloadResponse,
   RoomEvent,
+  RoomView,
   SpecimenMetadata,
   StartResponse,
 } from './wire-types.ts';
@@ -179,12 +180,20 @@ export class VitrineClient implements JobEndpoints {
   }
 
   /**
-   * `GET /api/rooms/{room}/events` as an async iterator: `state`, then `computing` and
-   * `result` as they happen, until the loop is left or the signal aborts; a reconnection
+   * `GET /api/rooms/{room}/events` as an async iterator: `state` and `view`, then
+   * `computing`, `result` and `view` as they happen, until the loop is left or the signal aborts; a reconnection
    * yields a fresh `state`.
    */
   followRoom(room: string, options?: FollowOptions): AsyncGenerator<RoomEvent, never, undefined> {
     return followRoom(this.#http, room, options);
+  }
+
+  /**
+   * `PUT /api/rooms/{room}/view`: shares how `room` looks (only the settings given change);
+   * every follower gets a `view` event.
+   */
+  async setRoomView(room: string, view: RoomView, signal?: AbortSignal): Promise<void> {
+    await this.#http.send('PUT', `/api/rooms/${enc(room)}/view`, { body: view, signal });
   }
 
   /** `DELETE /api/jobs/{id}`: cancels a running job (it ends as `error` / `cancelled`). */

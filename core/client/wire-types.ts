@@ -183,15 +183,35 @@ export interface RoomComputing extends RoomEntry {
   job_id: string | null;
 }
 
+/** A camera as a room shares it: where it is, what it looks at, which way is up (scene units). */
+export interface RoomCamera {
+  position: [number, number, number];
+  target: [number, number, number];
+  up: [number, number, number];
+}
+
+/** How a room looks: each setting present once someone set it. */
+export interface RoomView {
+  /** The display window `[low, high]` in data units. */
+  window?: [number, number];
+  colormap?: string;
+  /** 0 (clear) to 1 (opaque). */
+  opacity?: number;
+  mode?: 'slices' | 'volume' | 'surface' | 'points';
+  camera?: RoomCamera;
+}
+
 /**
  * One event of `GET /api/rooms/{room_id}/events`: first `state` (the room's entry, or null
  * when it holds none), then `computing` each time a computation for the room starts and
- * `result` each time the room's entry changes. A reconnecting subscriber gets `state` again.
+ * `result` each time the room's entry changes, and `view` (after `state` on connect, then on
+ * each change) with how the room looks. A reconnecting subscriber gets `state` again.
  */
 export type RoomEvent =
   | { event: 'state'; data: RoomEntry | null }
   | { event: 'computing'; data: RoomComputing }
-  | { event: 'result'; data: RoomEntry };
+  | { event: 'result'; data: RoomEntry }
+  | { event: 'view'; data: RoomView | null };
 
 /** Delivery options of `/data`, as query values (e.g. `{ format: 'glb', compress: 'meshopt' }`). */
 export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim', string | number>>;

@@ -15,6 +15,7 @@ is installed.
 from __future__ import annotations
 
 from .annotations import Color, Items, ProgressReporter, Range
+from .client import Client, Job, VitrineError
 from .results import (
     ImageInput,
     ImageResult,
@@ -27,16 +28,19 @@ from .results import (
 )
 
 __all__ = [
+    "Client",
     "Color",
     "ImageInput",
     "ImageResult",
     "Items",
+    "Job",
     "MeshInput",
     "MeshResult",
     "PointCloudInput",
     "PointCloudResult",
     "ProgressReporter",
     "Range",
+    "VitrineError",
     "VolumeInput",
     "VolumeResult",
 ]

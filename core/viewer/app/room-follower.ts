@@ -14,7 +14,7 @@
  * late `result` must not pull the viewer back to it.
  */
 import { isAbortError } from '../../client/errors.ts';
-import type { RoomComputing, RoomEntry, RoomEvent } from '../../client/wire-types.ts';
+import type { RoomComputing, RoomEntry, RoomEvent, RoomView } from '../../client/wire-types.ts';
 import { h } from './dom.ts';
 import { PeerJob, type FollowJob, type PeerProgress } from './peer-job.ts';
 
@@ -32,6 +32,8 @@ export interface RoomFollowerOptions {
   onToggle(on: boolean): void;
   /** A job's events (the client's `followJob`): a peer's job progress is shown from them. */
   followJob?: FollowJob;
+  /** How the room looks (a `view` event), to apply while following. */
+  view?(view: RoomView | null): void;
 }
 
 /** The stream's state, on the element's `data-stream` (for styles and tests). */
@@ -149,7 +151,8 @@ export class RoomFollower {
     try {
       for await (const event of this.#options.follow(room, signal)) {
         if (signal.aborted) return;
-        if (event.event === 'computing') this.#onComputing(event.data);
+        if (event.event === 'view') this.#options.view?.(event.data);
+        else if (event.event === 'computing') this.#onComputing(event.data);
         else if (event.event === 'result') this.#onEntry(event.data, true);
         else {
           this.#setStream('open');

@@ -47,6 +47,20 @@ export class StageOverlay {
     this.notice('No preview for this file', `${what} cannot be drawn here.`, link);
   }
 
+  /** Nothing chosen yet: how to start (or, with `webglProblem`, why nothing can be drawn). */
+  idle(webglProblem: string | null): void {
+    if (webglProblem) this.noWebGL(webglProblem);
+    else this.empty('Choose a specimen', 'Pick one from the catalog. Dynamic specimens get a parameter panel; every change is a new request.');
+  }
+
+  /** The browser gives the page no WebGL context. */
+  noWebGL(problem: string | null): void {
+    this.notice(
+      'WebGL is not available',
+      `This browser gives the page no WebGL context (${problem}), so specimens cannot be drawn. Parameters, progress and counts still work.`,
+    );
+  }
+
   get kind(): OverlayKind {
     return (this.element.dataset.kind ?? 'none') as OverlayKind;
   }

@@ -5,7 +5,8 @@
  * specimens through the job flow with progress and cancel, and puts results on the stage.
  * Functions no specimen shows run through `/invoke` from their schema panel. A plugin
  * reloaded by the host (an SSE `reload` event) refreshes what the viewer shows of it; with
- * "follow room" on, another peer's request in the room is shown here too (room-follower.ts).
+ * "follow room" on, another peer's request in the room is shown here too (room-follower.ts),
+ * and the room's look is shared both ways (room-view.ts).
  */
 import { createClient, type VitrineClient } from '../../client/client.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
@@ -28,6 +29,7 @@ import { describeError, showFailure } from './request-failure.ts';
 import { DownloadMenu } from './download-menu.ts';
 import { asDecodedMesh, MESH_DELIVERY } from './glb-mesh.ts';
 import { RoomFollower, type RoomSubject } from './room-follower.ts';
+import { RoomViewBinding } from './room-view.ts';
 import { SpecimenHead } from './specimen-head.ts';
 import { Stage, WebGLUnavailableError } from './stage/stage.ts';
 import { StageOverlay } from './stage-overlay.ts';
@@ -58,7 +60,10 @@ export class ViewerApp {
     adopt: (entry) => this.#adopt(entry),
     onToggle: (follow) => writeUrlState({ ...readUrlState(), follow }),
     followJob: (jobId, signal) => this.#client.followJob(jobId, { signal }),
+    view: (view) => this.#roomView?.remote(view),
   });
+  /** The followed room's window, colour map, opacity, mode and camera on this page. */
+  #roomView: RoomViewBinding | null = null;
   #stage: Stage | null = null;
   /** The VR mode (xr/), when the page can draw at all. */
   #vr: VrMode | null = null;
@@ -88,6 +93,8 @@ export class ViewerApp {
       this.#webglProblem = error.message;
       this.#layout.stagePane.dataset.webgl = 'unavailable';
     }
+    const following = (): string | null => (this.#follower.enabled ? this.#room : null);
+    this.#roomView = new RoomViewBinding({ stage: this.#stage, following, send: (room, view) => this.#client.setRoomView(room, view) });
     if (this.#stage) {
       const request = (mode: 'drag' | 'commit'): void => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0);
       this.#vr = createPageVr({ stage: this.#stage, follower: this.#follower, layout: this.#layout, panel: () => this.#panel, current: () => this.#current, request });
@@ -102,19 +109,7 @@ export class ViewerApp {
     this.#follower.start(url.room, url.follow, !(url.specimen || url.fn), this.#loadCatalog());
     watchHostEvents({ reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event) });
     if (url.specimen || url.fn) void this.#select((url.specimen ?? url.fn)!, url.params, !url.specimen);
-    else this.#idleMessage();
-  }
-
-  #idleMessage(): void {
-    if (this.#webglProblem) this.#noWebGL();
-    else this.#overlay.empty('Choose a specimen', 'Pick one from the catalog. Dynamic specimens get a parameter panel; every change is a new request.');
-  }
-
-  #noWebGL(): void {
-    this.#overlay.notice(
-      'WebGL is not available',
-      `This browser gives the page no WebGL context (${this.#webglProblem}), so specimens cannot be drawn. Parameters, progress and counts still work.`,
-    );
+    else this.#overlay.idle(this.#webglProblem);
   }
 
   async #loadCatalog(): Promise<void> {
@@ -161,15 +156,21 @@ export class ViewerApp {
     return { function_name: meta.function_name, specimen_id: this.#isFunction ? null : meta.id, params: this.#panel?.values() ?? {} };
   }
 
-  /** Shows a room entry another peer's request made: its values in the panel (its specimen or function selected first), then its data. */
+  /** Shows a room entry another peer's request made: its values in the panel (its specimen or function selected first), then its data; a static specimen already shown stays. */
   #adopt(entry: RoomEntry): void {
     const meta = this.#current;
     const same = entry.specimen_id !== null ? !this.#isFunction && meta?.id === entry.specimen_id : meta?.function_name === entry.function_name;
-    if (same && this.#panel) {
-      this.#panel.set(entry.params);
-      this.#request(0);
-    } else if (entry.specimen_id !== null && this.#catalog.has(entry.specimen_id)) void this.#select(entry.specimen_id, entry.params);
-    else if (entry.specimen_id === null && entry.function_name !== null && this.#functions.has(entry.function_name)) void this.#select(entry.function_name, entry.params, true);
+    if (same) {
+      this.#panel?.set(entry.params);
+      if (this.#panel) this.#request(0);
+    } else if (entry.specimen_id !== null) void this.#adoptSpecimen(entry.specimen_id, entry.params);
+    else if (entry.function_name !== null && this.#functions.has(entry.function_name)) void this.#select(entry.function_name, entry.params, true);
+  }
+
+  /** Selects a room's specimen; one published after this page read the catalog is found by reading it again. */
+  async #adoptSpecimen(id: string, params: Record<string, unknown>): Promise<void> {
+    if (!this.#catalog.has(id)) await this.#loadCatalog();
+    if (this.#catalog.has(id)) await this.#select(id, params);
   }
 
   async #select(id: string, initial: Record<string, unknown> | null, asFunction = false): Promise<void> {
@@ -275,7 +276,7 @@ export class ViewerApp {
     replaceChildren(this.#layout.stageTools);
     if (!this.#stage) {
       this.#stats.show(stats);
-      this.#noWebGL();
+      this.#overlay.noWebGL(this.#webglProblem);
       return;
     }
     const meshColour = data.type === 'mesh' || data.type === 'file' ? await meshColourOf(meta.color, this.#isFunction ? null : this.#client.thumbnailUrl(meta.id)) : null;
@@ -286,6 +287,7 @@ export class ViewerApp {
       return;
     }
     this.#stage.show(rendered.content);
+    this.#roomView?.attach(rendered.content);
     if (rendered.panel) this.#layout.stageTools.append(rendered.panel);
     this.#stats.show([...stats, ...rendered.stats]);
     if (rendered.content) this.#overlay.clear();

@@ -7,6 +7,7 @@
  * colours. It only reports changes; the owner recolours.
  */
 import { h } from '../dom.ts';
+import type { RoomView } from '../../../client/wire-types.ts';
 import { COLORMAPS, colormapCss } from './colormaps.ts';
 import type { ColormapName } from './colormaps.ts';
 
@@ -39,6 +40,25 @@ export function formatValue(value: number): string {
 export interface ColourBar {
   element: HTMLElement;
   state(): ColourBarState;
+  /** Shows `next` (a room's view) and tells the owner, as a user's change would. */
+  set(next: Partial<ColourBarState>): void;
+}
+
+/** The bar settings a room's view names (a window with low < high, a colour map the viewer has). */
+export function barSettingsOf(view: RoomView): Partial<ColourBarState> {
+  const out: Partial<ColourBarState> = {};
+  const w = view.window;
+  if (Array.isArray(w) && w.length === 2 && w.every(Number.isFinite) && w[1] > w[0]) [out.low, out.high] = w;
+  if (typeof view.colormap === 'string' && (COLORMAPS as string[]).includes(view.colormap)) out.map = view.colormap as ColormapName;
+  return out;
+}
+
+/** What changed from `before` to `after`, as a room's view says it. */
+export function barChangeOf(before: ColourBarState, after: ColourBarState): RoomView {
+  const change: RoomView = {};
+  if (after.low !== before.low || after.high !== before.high) change.window = [after.low, after.high];
+  if (after.map !== before.map) change.colormap = after.map;
+  return change;
 }
 
 /** Builds the bar. */
@@ -91,5 +111,5 @@ export function createColourBar(options: ColourBarOptions): ColourBar {
     h('label', { class: 'slice-row', title: 'The range of values the colour map spans' }, h('span', { class: 'slice-axis' }, 'width'), width),
   );
   show();
-  return { element, state: () => ({ ...state }) };
+  return { element, state: () => ({ ...state }), set: update };
 }

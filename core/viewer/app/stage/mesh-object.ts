@@ -53,6 +53,13 @@ export function createMeshObject(mesh: MeshData, colour: THREE.Color | null = nu
   const object = new THREE.Mesh(geometry, material);
   return {
     object,
+    // A room's opacity fades the surface (depth still written, so it does not turn inside out).
+    applyView(view) {
+      if (typeof view.opacity !== 'number' || !(view.opacity >= 0 && view.opacity <= 1)) return;
+      material.transparent = view.opacity < 1;
+      material.opacity = view.opacity;
+      material.needsUpdate = true;
+    },
     dispose() {
       geometry.dispose();
       material.dispose();

@@ -10,7 +10,7 @@
 import * as THREE from 'three';
 import type { PointCloudData } from '../../../client/decoded-types.ts';
 import { h } from '../dom.ts';
-import { createColourBar } from './colour-bar.ts';
+import { barChangeOf, barSettingsOf, createColourBar, type ColourBarState } from './colour-bar.ts';
 import { colormapTable, finiteRange } from './colormaps.ts';
 import type { ColormapName } from './colormaps.ts';
 import type { StageContent } from './stage.ts';
@@ -93,8 +93,20 @@ export function createPointsObject(original: PointCloudData, onChange: () => voi
   let colouring: PointColouring = colors ? 'own' : scalars ? 'scalar' : 'single';
   const [min, max] = scalars ? finiteRange(scalars) : [0, 1];
   const opening = scalars ? defaultWindow(scalars, min, max) : { low: 0, high: 1 };
+  /** True while a room's view is being applied: those changes are not the user's to share. */
+  let applying = false;
+  let barState: ColourBarState = { map: 'viridis', low: opening.low, high: opening.high };
   const colourBar = scalars
-    ? createColourBar({ range: [min, max], initial: { map: 'viridis', low: opening.low, high: opening.high }, onChange: () => paint() })
+    ? createColourBar({
+        range: [min, max],
+        initial: barState,
+        onChange: (state) => {
+          const change = barChangeOf(barState, state);
+          barState = state;
+          paint();
+          if (!applying) content.onViewChange?.(change);
+        },
+      })
     : null;
 
   const paint = (): void => {
@@ -132,12 +144,29 @@ export function createPointsObject(original: PointCloudData, onChange: () => voi
     colourBar?.element,
   );
   paint();
-  return {
+  const content: PointsContent = {
     object: new THREE.Points(geometry, material),
     panel,
+    // The room's window and colour map colour the scalars; its opacity fades the points.
+    applyView(view) {
+      applying = true;
+      try {
+        const bar = barSettingsOf(view);
+        if (colourBar && Object.keys(bar).length > 0) colourBar.set(bar);
+        if (typeof view.opacity === 'number' && view.opacity >= 0 && view.opacity <= 1) {
+          material.transparent = view.opacity < 1;
+          material.opacity = view.opacity;
+          material.needsUpdate = true;
+          onChange();
+        }
+      } finally {
+        applying = false;
+      }
+    },
     dispose() {
       geometry.dispose();
       material.dispose();
     },
   };
+  return content;
 }

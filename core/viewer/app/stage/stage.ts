@@ -7,6 +7,7 @@
  */
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import type { RoomCamera, RoomView } from '../../../client/wire-types.ts';
 
 /** Thrown when the browser cannot give us a WebGL context. */
 export class WebGLUnavailableError extends Error {
@@ -29,7 +30,14 @@ export interface StageContent {
   /** 'front' looks straight at the XY plane (images, slices); 'orbit' from above at an angle. */
   view?: 'front' | 'orbit';
   dispose(): void;
+  /** Shows the settings of a room's view this content has (window, colour map, opacity, mode). */
+  applyView?(view: RoomView): void;
+  /** Set by the viewer: told of each such setting the user changes on this content. */
+  onViewChange?: (change: RoomView) => void;
 }
+
+/** How long the camera may keep gliding (damping) after the user lets go. */
+const CAMERA_GLIDE_MS = 1500;
 
 export class Stage {
   readonly canvas: HTMLCanvasElement;
@@ -43,6 +51,8 @@ export class Stage {
   readonly #beforeFrame = new Set<(frame: XRFrame | undefined) => void>();
   #content: StageContent | null = null;
   #dirty = true;
+  /** True while setCameraView moves the camera (not the user's move). */
+  #applyingCamera = false;
 
   constructor(host: HTMLElement) {
     if (!webglAvailable()) throw new WebGLUnavailableError('WebGL is disabled or unsupported');
@@ -139,6 +149,54 @@ export class Stage {
   onBeforeFrame(fn: (frame: XRFrame | undefined) => void): () => void {
     this.#beforeFrame.add(fn);
     return () => this.#beforeFrame.delete(fn);
+  }
+
+  /** The camera as a room shares it (rounded, so a repeat compares equal). */
+  cameraView(): RoomCamera {
+    const round = (v: THREE.Vector3): [number, number, number] => [v.x, v.y, v.z].map((n) => Number(n.toFixed(4))) as [number, number, number];
+    return { position: round(this.#camera.position), target: round(this.#controls.target), up: round(this.#camera.up) };
+  }
+
+  /** Moves the camera to a room's camera (not while a VR session runs: the headset leads then). */
+  setCameraView(view: RoomCamera): void {
+    const ok = (v: unknown): v is [number, number, number] => Array.isArray(v) && v.length === 3 && v.every((n) => typeof n === 'number' && Number.isFinite(n));
+    if (this.#renderer.xr.isPresenting || !ok(view.position) || !ok(view.target) || !ok(view.up)) return;
+    this.#applyingCamera = true;
+    this.#controls.enableDamping = false;
+    this.#camera.position.fromArray(view.position);
+    this.#camera.up.fromArray(view.up);
+    this.#controls.target.fromArray(view.target);
+    const distance = this.#camera.position.distanceTo(this.#controls.target) || 1;
+    this.#camera.near = Math.min(this.#camera.near, distance / 100);
+    this.#camera.far = Math.max(this.#camera.far, distance * 100);
+    this.#camera.updateProjectionMatrix();
+    this.#controls.update();
+    this.#controls.enableDamping = true;
+    this.#applyingCamera = false;
+    // Where a room put the camera, readable from outside (tests, styles).
+    this.canvas.dataset.roomCamera = JSON.stringify(this.cameraView());
+    this.invalidate();
+  }
+
+  /**
+   * Calls `fn` as the user moves the camera (a drag or a wheel turn, and the glide that damping
+   * adds after it), never for setCameraView.
+   */
+  onCameraMoved(fn: () => void): void {
+    let moving = false;
+    let glide: ReturnType<typeof setTimeout> | null = null;
+    this.#controls.addEventListener('start', () => {
+      if (glide !== null) clearTimeout(glide);
+      moving = true;
+    });
+    this.#controls.addEventListener('change', () => {
+      if (moving && !this.#applyingCamera) fn();
+    });
+    this.#controls.addEventListener('end', () => {
+      fn();
+      // Damping carries the camera on for a moment after the pointer lets go.
+      glide = setTimeout(() => (moving = false), CAMERA_GLIDE_MS);
+    });
   }
 
   /** Puts the camera back where showing the content put it (the "reset camera" control). */

@@ -8,9 +8,10 @@
  */
 import * as THREE from 'three';
 import type { VolumeData } from '../../../client/decoded-types.ts';
+import type { RoomView } from '../../../client/wire-types.ts';
 import { h } from '../dom.ts';
-import { createColourBar } from './colour-bar.ts';
-import { colormapTable, finiteRange } from './colormaps.ts';
+import { barChangeOf, barSettingsOf, createColourBar } from './colour-bar.ts';
+import { colormapTable, finiteRange, type ColormapName } from './colormaps.ts';
 import type { StageContent } from './stage.ts';
 import { createRaymarchedVolume, RAYMARCH_MAX_EDGE, RAYMARCH_MAX_VOXELS, type RaymarchedVolume } from './volume-raymarch.ts';
 import { defaultWindow } from './window-level.ts';
@@ -43,10 +44,16 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
   const data = volume.data;
   const opening = defaultWindow(data, min, max);
   let [low, high] = [opening.low, opening.high];
-  let table = colormapTable('viridis');
+  let mapName: ColormapName = 'viridis';
+  let table = colormapTable(mapName);
   /** Colour-map index (0..255) under which a voxel is transparent: past the background, at least a sliver. */
   let floor = Math.max(3, Math.min(255, Math.round(((opening.floor - low) / (high - low || 1)) * 255)));
   const index = { x: Math.floor(w / 2), y: Math.floor(hgt / 2), z: Math.floor(d / 2) };
+  /** True while a room's view is being applied: those changes are not the user's to share. */
+  let applying = false;
+  const share = (change: RoomView): void => {
+    if (!applying) content.onViewChange?.(change);
+  };
   const count = { x: w, y: hgt, z: d };
 
   const group = new THREE.Group();
@@ -136,6 +143,7 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
     densityValue.textContent = density.toFixed(2);
     raymarch?.setDensity(density);
     onChange();
+    share({ opacity: Number(densityInput.value) / 100 });
   });
   const densityRow = h('label', { class: 'slice-row', title: 'How much each sample absorbs' }, h('span', { class: 'slice-axis' }, 'alpha'), densityInput, densityValue);
   densityRow.hidden = true;
@@ -160,17 +168,21 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
     densityRow.hidden = !whole;
     title.textContent = whole ? 'Volume' : 'Slices';
     onChange();
+    share({ mode: whole ? 'volume' : 'slices' });
   });
   const colourBar = createColourBar({
     range: [min, max],
     initial: { map: 'viridis', low, high },
     onChange(state) {
+      const change = barChangeOf({ low, high, map: mapName }, state);
+      mapName = state.map;
       table = colormapTable(state.map);
       [low, high] = [state.low, state.high];
       for (const axis of ['x', 'y', 'z'] as const) fill(axis);
       raymarch?.setColormap(table);
       raymarch?.setWindow((low - min) / span, (high - min) / span);
       onChange();
+      share(change);
     },
   });
   const floorValue = h('output', { class: 'slice-value' }, `${Math.round((floor / 255) * 100)}%`);
@@ -193,9 +205,28 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
     h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'view'), viewPicker),
   );
 
-  return {
+  const applyView = (view: RoomView): void => {
+    applying = true;
+    try {
+      const bar = barSettingsOf(view);
+      if (Object.keys(bar).length > 0) colourBar.set(bar);
+      if (typeof view.opacity === 'number' && Number.isFinite(view.opacity)) {
+        densityInput.value = String(Math.max(1, Math.min(100, Math.round(view.opacity * 100))));
+        densityInput.dispatchEvent(new Event('input'));
+      }
+      if ((view.mode === 'slices' || (view.mode === 'volume' && fitsRaymarch)) && viewPicker.value !== view.mode) {
+        viewPicker.value = view.mode;
+        viewPicker.dispatchEvent(new Event('change'));
+      }
+    } finally {
+      applying = false;
+    }
+  };
+
+  const content: VolumeContent = {
     object: group,
     panel,
+    applyView,
     pickables: () => (['x', 'y', 'z'] as const).map((axis) => slices[axis].mesh).filter((mesh) => mesh.visible),
     voxelAt(local) {
       const at = (p: number, extent: number, n: number): number => Math.floor((p / extent + 0.5) * n);
@@ -214,4 +245,5 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
       raymarch?.dispose();
     },
   };
+  return content;
 }

@@ -3,8 +3,8 @@
  * The VR mode wired to the page: a panel edit in VR is the page's own edit (the page's panel
  * takes the values and the page requests, debounced while dragging), the headset's status
  * line is the page's (the room follower's "A peer is computing…", else "Computing…" while a
- * request runs), "Follow room" is the page's switch, and the "Enter VR" button sits in the
- * top bar.
+ * request runs), "Follow room" is the page's switch, the look buttons work the page's colour
+ * map and view pickers (vr-look.ts), and the "Enter VR" button sits in the top bar.
  */
 import type { SpecimenMetadata } from '../../../client/wire-types.ts';
 import type { Layout } from '../layout.ts';
@@ -12,6 +12,7 @@ import type { ParamPanel } from '../param-panel.ts';
 import type { ChangeMode } from '../param-field.ts';
 import type { RoomFollower } from '../room-follower.ts';
 import type { Stage } from '../stage/stage.ts';
+import { pageLook } from './vr-look.ts';
 import { VrMode } from './vr-mode.ts';
 
 export interface PageVrHooks {
@@ -38,6 +39,7 @@ export function createPageVr(hooks: PageVrHooks): VrMode {
       return { text: hooks.layout.stagePane.classList.contains('busy') ? 'Computing…' : '', tone: 'warn' };
     },
     follow: { enabled: () => hooks.follower.enabled, set: (on) => hooks.follower.toggle(on) },
+    look: pageLook(hooks.layout.stageTools),
     // A dynamic mesh is asked for again: with the triangle budget in VR, without it after.
     presentingChanged: () => {
       const current = hooks.current();

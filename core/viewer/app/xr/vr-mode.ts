@@ -17,7 +17,7 @@ import type { ChangeMode } from '../param-field.ts';
 import type { Stage } from '../stage/stage.ts';
 import { initialScale, localBox, placeOnTable, scaleAbout } from './specimen-placement.ts';
 import { vrDelivery, vrTriangleBudget } from './triangle-budget.ts';
-import type { VrPanel } from './vr-panel.ts';
+import type { VrLook, VrPanel } from './vr-panel.ts';
 import type { VrSessionParts } from './vr-session-parts.ts';
 import { isVrSupported, requestVrSession } from './vr-support.ts';
 import { VrProbe } from './vr-probe.ts';
@@ -39,6 +39,8 @@ export interface VrModeOptions {
   follow: { enabled(): boolean; set(on: boolean): void };
   /** The session began or ended (the page asks again, with or without the triangle budget). */
   presentingChanged(presenting: boolean): void;
+  /** The shown result's look, and a step of one of its settings from the panel (as the page's control would). */
+  look?: { current(): VrLook | null; step(setting: 'colormap' | 'mode'): void };
 }
 
 export class VrMode {
@@ -145,6 +147,7 @@ export class VrMode {
         change: (values, mode) => this.#options.change(values, mode),
         scale: (factor) => this.#scale(factor),
         follow: (on) => this.#options.follow.set(on),
+        look: (setting) => this.#options.look?.step(setting),
         exit: () => void this.#session?.end(),
       },
       (factor) => this.#scale(factor),
@@ -186,6 +189,7 @@ export class VrMode {
     this.#status = status.text;
     panel.setStatus(status.text, status.tone);
     panel.setFollow(this.#options.follow.enabled());
+    panel.setLook(this.#options.look?.current() ?? null);
     panel.root.update(seconds);
     this.#probe.frame(now, this.#placed.object !== null);
   }

@@ -2,7 +2,9 @@
  * @module vr-panel
  * The panel beside the specimen in VR, built with `@pmndrs/uikit`: the specimen's name, a
  * status line ("A peer is computing…", "Computing…", a refusal), one control per parameter
- * (vr-widgets.ts), the scale (−, real size, +), "Follow room" and "Exit VR". It stands to
+ * (vr-widgets.ts), the look of a scalar result (its colour map and, for a volume, slices or
+ * the whole volume: a room that is followed shares them), the scale (−, real size, +),
+ * "Follow room" and "Exit VR". It stands to
  * the left of the specimen, turned towards the user.
  */
 import { Container, Text } from '@pmndrs/uikit';
@@ -18,7 +20,16 @@ export interface VrPanelActions {
   /** Multiply the scale by `factor`, or set real size with null. */
   scale(factor: number | null): void;
   follow(on: boolean): void;
+  /** The next colour map, or the other volume view (slices or whole). */
+  look(setting: 'colormap' | 'mode'): void;
   exit(): void;
+}
+
+/** How the shown result looks, as the panel says it; null for results with no such settings. */
+export interface VrLook {
+  colormap: string;
+  /** `slices` or `volume` for a volume; null otherwise. */
+  mode: string | null;
 }
 
 /** Where the panel stands: left of the specimen, at chest height, turned to face the user. */
@@ -38,13 +49,17 @@ export class VrPanel {
   readonly #scaleText = new Text({ text: '1:1', fontSize: T.fontSize, color: T.accent });
   readonly #followText = new Text({ text: 'Follow room: off', fontSize: T.fontSize, color: T.text, pointerEvents: 'none' });
   readonly #fieldsBox = new Container({ flexDirection: 'column', gap: 14, width: '100%' });
+  readonly #lookRow = new Container({ flexDirection: 'row', gap: 8, alignItems: 'center', display: 'none' });
+  readonly #colormapText = new Text({ text: '', fontSize: T.fontSize, color: T.text, pointerEvents: 'none' });
+  readonly #modeText = new Text({ text: '', fontSize: T.fontSize, color: T.text, pointerEvents: 'none' });
+  #lookShown = 'null';
   #widgets = new Map<string, VrWidget & { track?: Container }>();
   #values: Record<string, unknown> = {};
   #schemaKey = '';
   #follow: boolean | null = null;
   #statusShown = '';
   /** The "Exit VR" and "Follow room" buttons (automation aims at them). */
-  readonly buttons: { exit: Container; follow: Container };
+  readonly buttons: { exit: Container; follow: Container; colormap: Container; mode: Container };
 
   constructor(actions: VrPanelActions) {
     this.#actions = actions;
@@ -70,9 +85,15 @@ export class VrPanel {
     const followButton = new Container({ paddingX: 14, height: 40, alignItems: 'center', backgroundColor: T.surface, borderRadius: T.radius, onClick: () => actions.follow(!this.#follow) });
     followButton.add(this.#followText);
     const bottom = new Container({ flexDirection: 'row', gap: 8, justifyContent: 'space-between', width: '100%' });
-    this.buttons = { exit: textButton('Exit VR', () => actions.exit()), follow: followButton };
+    const lookButton = (text: Text, setting: 'colormap' | 'mode'): Container => {
+      const button = new Container({ paddingX: 14, height: 40, alignItems: 'center', backgroundColor: T.surface, borderRadius: T.radius, onClick: () => actions.look(setting) });
+      button.add(text);
+      return button;
+    };
+    this.buttons = { exit: textButton('Exit VR', () => actions.exit()), follow: followButton, colormap: lookButton(this.#colormapText, 'colormap'), mode: lookButton(this.#modeText, 'mode') };
+    this.#lookRow.add(new Text({ text: 'Look', fontSize: T.fontSize, color: T.text, marginRight: 8 }), this.buttons.colormap, this.buttons.mode);
     bottom.add(followButton, this.buttons.exit);
-    this.root.add(this.#title, this.#status, this.#fieldsBox, scaleRow, bottom);
+    this.root.add(this.#title, this.#status, this.#fieldsBox, this.#lookRow, scaleRow, bottom);
     this.root.position.copy(PANEL_POSITION);
     // Turned towards the eyes of someone standing at the origin, so it tilts back a little.
     this.root.lookAt(new THREE.Vector3(0, 1.6, 0));
@@ -115,6 +136,18 @@ export class VrPanel {
     if (on === this.#follow) return;
     this.#follow = on;
     this.#followText.setProperties({ text: `Follow room: ${on ? 'on' : 'off'}` });
+  }
+
+  /** Shows the result's look (called every frame: only a change is laid out again). */
+  setLook(look: VrLook | null): void {
+    const key = JSON.stringify(look);
+    if (key === this.#lookShown) return;
+    this.#lookShown = key;
+    this.#lookRow.setProperties({ display: look ? 'flex' : 'none' });
+    if (!look) return;
+    this.#colormapText.setProperties({ text: `Colours: ${look.colormap}` });
+    this.#modeText.setProperties({ text: look.mode ? `View: ${look.mode}` : '' });
+    this.buttons.mode.setProperties({ display: look.mode ? 'flex' : 'none' });
   }
 
   /** The slider track of parameter `name`, if it has one (automation aims at it). */

@@ -43,7 +43,7 @@ declare global {
       /** A point of slider `name`'s track in the room: `fraction` 0 is its left end, 1 its right. */
       sliderPoint(name: string, fraction: number): [number, number, number] | null;
       /** The centre of the panel's "Exit VR" or "Follow room" button in the room (null before a session). */
-      buttonPoint(button: 'exit' | 'follow'): [number, number, number] | null;
+      buttonPoint(button: 'exit' | 'follow' | 'colormap' | 'mode'): [number, number, number] | null;
     };
   }
 }

@@ -1,0 +1,230 @@
+"""Client: a vitrine host from a notebook or a script, synchronously, with numpy arrays.
+
+    from vitrine import Client
+    c = Client("http://127.0.0.1:8000")
+    vol = c.data("ct-phantom")                 # a VolumeResult; vol.data is a numpy array
+    c.publish("seg", labels, display_name="Segmentation")
+    c.show("lab", "seg")                       # every page following room `lab` shows it
+    c.set_view("lab", window=(0, 3), colormap="magma")
+    for event in c.follow("lab"):              # state, view, computing, result ...
+        print(event.event, event.data)
+
+Only the standard library and numpy. Calls block; nothing needs an event loop, so it works the
+same in Jupyter (whose kernel runs one) and in a plain script.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence
+from urllib.parse import quote
+
+from ._decode import DataFile, decode_response
+from ._encode import to_file
+from ._http import Http, VitrineError
+from ._sse import Event, read_events
+
+__all__ = ["Client", "DataFile", "Event", "Job", "VitrineError"]
+
+#: The room a request without one goes to, as on the host.
+DEFAULT_ROOM = "service"
+#: Delivery options `/data` takes beside params (how the result travels, never which result).
+DELIVERY_OPTIONS = ("format", "compress", "max_triangles", "dtype", "window", "max_dim")
+
+
+def _seg(value: str) -> str:
+    if not isinstance(value, str) or value == "":
+        raise ValueError(f"an id is a non-empty string, not {value!r}")
+    return quote(value, safe="")
+
+
+def _delivery(options: Mapping[str, Any]) -> Dict[str, Any]:
+    unknown = sorted(set(options) - set(DELIVERY_OPTIONS))
+    if unknown:
+        raise TypeError(f"unknown delivery option {unknown[0]!r}: one of {', '.join(DELIVERY_OPTIONS)}")
+    out = {}
+    for key, value in options.items():
+        if key == "window" and isinstance(value, (list, tuple)):
+            value = ",".join(str(v) for v in value)
+        out[key] = value
+    return out
+
+
+class Job:
+    """A computation started with `Client.start`: its id, its progress and its result."""
+
+    def __init__(self, client: "Client", specimen: str, params: Dict[str, Any], room: Optional[str], start: Dict[str, Any]) -> None:
+        self._client = client
+        self.specimen = specimen
+        self.params = params
+        self.room = room
+        self.id: str = start["job_id"]
+        self.status: str = start["status"]
+        self.error: Optional[str] = None
+
+    def __repr__(self) -> str:
+        return f"Job({self.id!r}, {self.specimen!r}, {self.status})"
+
+    def progress(self) -> Dict[str, Any]:
+        """The job's status and every progress message so far."""
+        answer = self._client._http.json("GET", f"/api/jobs/{_seg(self.id)}/progress")
+        self.status, self.error = answer["status"], answer.get("error")
+        return answer
+
+    def events(self) -> Iterator[Event]:
+        """The job's event stream: `progress` events, then `done` or `error` (then it ends)."""
+        with self._client._http.open("GET", f"/api/jobs/{_seg(self.id)}/events", headers={"Accept": "text/event-stream"}, timeout=self._client.stream_timeout) as stream:
+            for event in read_events(stream):
+                if event.event in ("done", "error") and isinstance(event.data, dict):
+                    self.status, self.error = event.data.get("status", event.event), event.data.get("error")
+                yield event
+                if event.event in ("done", "error"):
+                    return
+
+    def wait(self, on_progress: Optional[Callable[[Dict[str, Any]], None]] = None) -> "Job":
+        """Blocks until the job ends, handing each progress message to `on_progress` once.
+        Raises VitrineError when the job ended in an error (cancelled included)."""
+        if self.status == "running":
+            for event in self.events():
+                if event.event == "progress" and on_progress is not None:
+                    on_progress(event.data)
+        if self.status == "error":
+            raise VitrineError(500, f"job {self.id} failed: {self.error}")
+        return self
+
+    def result(self, **delivery: Any) -> Any:
+        """Waits, then the result as `data()` gives it (from the room cache the job filled)."""
+        self.wait()
+        return self._client.data(self.specimen, self.params, room=self.room, **delivery)
+
+    def cancel(self) -> None:
+        """Stops the computation (the job ends as error `cancelled`)."""
+        self._client._http.send("DELETE", f"/api/jobs/{_seg(self.id)}")
+
+
+class Client:
+    """A vitrine host at `url` (`http://HOST:PORT`). `token`: the host's admin token, sent as a
+    Bearer token (a host bound beyond loopback asks for it to publish). `timeout`: seconds per
+    request; `stream_timeout`: seconds an event stream may stay silent (None: forever; hosts
+    send a heartbeat at least every 15 s)."""
+
+    def __init__(self, url: str, token: Optional[str] = None, timeout: float = 120.0, stream_timeout: Optional[float] = 60.0) -> None:
+        self._http = Http(url, token, timeout)
+        self.url = self._http.base
+        self.stream_timeout = stream_timeout
+
+    def __repr__(self) -> str:
+        return f"Client({self.url!r})"
+
+    # The catalog.
+
+    def specimens(self) -> List[Dict[str, Any]]:
+        """The catalog: one dict per specimen (`id`, `display_name`, `type`, `is_dynamic`, ...)."""
+        return self._http.json("GET", "/api/specimens/")
+
+    def specimen(self, id: str) -> Dict[str, Any]:
+        """A specimen's full metadata."""
+        return self._http.json("GET", f"/api/specimens/{_seg(id)}")
+
+    def schema(self, id: str) -> Optional[Dict[str, Any]]:
+        """The JSON Schema of a specimen's parameters (None for a static specimen)."""
+        return self.specimen(id).get("schema")
+
+    def functions(self) -> List[Dict[str, Any]]:
+        """The host's functions: `name`, `schema`, `return_type`."""
+        return self._http.json("GET", "/api/processing/functions")
+
+    # Data.
+
+    def data(self, id: str, params: Optional[Mapping[str, Any]] = None, room: Optional[str] = None, **delivery: Any) -> Any:
+        """A specimen's data: a VolumeResult, MeshResult, PointCloudResult or ImageResult whose
+        arrays are numpy arrays (a volume's `data` has its `shape`; mesh vertices N×3), or a
+        DataFile for a file served as it is. Delivery options (`format`, `dtype`, `window`,
+        `max_dim`, `max_triangles`, `compress`) shape how it travels, never which result."""
+        query = {"params": dict(params) if params else None, "room_id": room, **_delivery(delivery)}
+        return decode_response(self._http.send("GET", f"/api/specimens/{_seg(id)}/data", query=query))
+
+    def invoke(self, function: str, params: Optional[Mapping[str, Any]] = None, room: Optional[str] = None) -> Any:
+        """Runs a function by name (`/api/processing/invoke`) and gives its result."""
+        body = {"function_name": function, "kwargs": dict(params or {})}
+        if room is not None:
+            body["room_id"] = room
+        payload = json.dumps(body).encode("utf-8")
+        return decode_response(self._http.send("POST", "/api/processing/invoke", body=payload, headers={"Content-Type": "application/json"}))
+
+    def start(self, id: str, params: Optional[Mapping[str, Any]] = None, room: Optional[str] = None,
+              on_progress: Optional[Callable[[Dict[str, Any]], None]] = None, wait: bool = False) -> Job:
+        """Starts a dynamic specimen's computation as a job (status `done` at once on a room
+        cache hit). With `wait=True` (or an `on_progress` callback) it blocks until the job
+        ends, calling `on_progress` with each progress message (`seq`, `text`, `fraction`)."""
+        body: Dict[str, Any] = {"params": dict(params or {})}
+        if room is not None:
+            body["room_id"] = room
+        job = Job(self, id, dict(params or {}), room, self._http.json("POST", f"/api/specimens/{_seg(id)}/start", body))
+        if wait or on_progress is not None:
+            job.wait(on_progress)
+        return job
+
+    # Rooms as shared workspaces.
+
+    def publish(self, id: str, value: Any, *, display_name: Optional[str] = None, description: Optional[str] = None,
+                tags: Optional[Sequence[str]] = None, spacing: Optional[Sequence[float]] = None,
+                origin: Optional[Sequence[float]] = None, filename: Optional[str] = None) -> Dict[str, Any]:
+        """Publishes `value` as the static specimen `id` on the host (and every host of its
+        service): a result object, a numpy array (3-D: a volume; 2-D or H×W×C uint8: an image;
+        wrap a 3-D uint8 volume in `VolumeResult.from_numpy` to say so), a file path, or bytes
+        with `filename`. A volume's `spacing` and `origin` (z, y, x) come from a VolumeResult
+        or are given here. Publishing again replaces it. Gives the host's answer."""
+        body, name = to_file(value, filename or id)
+        query: Dict[str, Any] = {"filename": name, "display_name": display_name, "description": description}
+        if tags:
+            query["tags"] = ",".join(tags)
+        for key, given in (("spacing", spacing), ("origin", origin)):
+            given = given if given is not None else getattr(value, key, None)
+            if given is not None:
+                query[key] = ",".join(str(float(v)) for v in given)
+        answer = self._http.send("PUT", f"/api/specimens/{_seg(id)}", query=query, body=body, headers={"Content-Type": "application/octet-stream"})
+        return answer.json() if answer.body else {"id": id}
+
+    def unpublish(self, id: str) -> None:
+        """Removes a published specimen."""
+        self._http.send("DELETE", f"/api/specimens/{_seg(id)}")
+
+    def show(self, room: str, id: Optional[str] = None, params: Optional[Mapping[str, Any]] = None, *, function: Optional[str] = None) -> Any:
+        """Makes specimen `id` (or `function=`) with `params` the entry of `room`: every viewer
+        following the room shows it."""
+        if (id is None) == (function is None):
+            raise TypeError("show() takes a specimen id or function=, one of them")
+        body: Dict[str, Any] = {"specimen": id} if id is not None else {"function": function}
+        if params:
+            body["params"] = dict(params)
+        return self._http.json("PUT", f"/api/rooms/{_seg(room)}/entry", body)
+
+    def entry(self, room: str) -> Optional[Dict[str, Any]]:
+        """What `room` shows now (None when nothing)."""
+        return self._http.json("GET", f"/api/rooms/{_seg(room)}/entry")
+
+    def set_view(self, room: str, *, window: Optional[Sequence[float]] = None, colormap: Optional[str] = None,
+                 opacity: Optional[float] = None, mode: Optional[str] = None, camera: Optional[Mapping[str, Any]] = None) -> Any:
+        """Sets how `room` looks for everyone following it: `window` (lo, hi) in data units,
+        `colormap`, `opacity` (0..1), `mode` (`slices`, `volume`, `surface`, `points`),
+        `camera` {position, target, up}. Only the settings given change."""
+        view: Dict[str, Any] = {}
+        if window is not None:
+            view["window"] = [float(v) for v in window]
+        for key, value in (("colormap", colormap), ("opacity", opacity), ("mode", mode), ("camera", camera)):
+            if value is not None:
+                view[key] = dict(value) if key == "camera" else value
+        if not view:
+            raise TypeError("set_view() needs at least one of window, colormap, opacity, mode, camera")
+        return self._http.json("PUT", f"/api/rooms/{_seg(room)}/view", view)
+
+    def view(self, room: str) -> Optional[Dict[str, Any]]:
+        """How `room` looks now."""
+        return self._http.json("GET", f"/api/rooms/{_seg(room)}/view")
+
+    def follow(self, room: str = DEFAULT_ROOM) -> Iterator[Event]:
+        """The room's events as they happen: `state` first (its entry or None), then `view`,
+        `computing`, `result` ... Each has `.event`, `.data` (parsed JSON) and `.id`. Leave the
+        loop (or close the generator) to stop; the connection closes with it."""
+        with self._http.open("GET", f"/api/rooms/{_seg(room)}/events", headers={"Accept": "text/event-stream"}, timeout=self.stream_timeout) as stream:
+            yield from read_events(stream)

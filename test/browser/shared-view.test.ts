@@ -1,0 +1,186 @@
+/**
+ * The shared view in the web viewer: two pages following one room. A window change on the
+ * first appears on the second and does not bounce back (the second sends no view of its
+ * own, the first keeps what its user set); a change on the second comes to the first; a camera
+ * moved on the first is where the second's camera goes; a third page that joins later gets the
+ * room's view (camera included) on connect. In VR (IWER's emulated Quest 3) the
+ * panel's look buttons share the colour map and the volume view, and the room's window reaches
+ * the headset. Screenshots land in
+ * os.tmpdir()/vitrine-browser-shots.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHost, type HostProcess } from '../client/host-process.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+import { installEmulatedHeadset, launchBrowser, shot, waitForState } from './browser-session.ts';
+import { framesPass, pullTriggerAt } from './vr-controller.ts';
+
+let host: HostProcess;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [host, browser] = await Promise.all([startHost(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close()));
+  await browser?.close();
+  await host?.close();
+});
+
+const BAR = '[data-testid=colour-bar]';
+
+/** A following page in a context of its own, with the view changes it sent. */
+async function openPage(query: string, headset = false): Promise<{ page: Page; viewPuts: Request[]; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  if (headset) await installEmulatedHeadset(page);
+  const viewPuts: Request[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'PUT' && new URL(r.url()).pathname.endsWith('/view')) viewPuts.push(r);
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${host.baseUrl}/${query}`);
+  await page.waitForSelector('.follow[data-stream=open]');
+  return { page, viewPuts, errors };
+}
+
+/** The window and colour map the page's colour bar shows. */
+async function barOf(page: Page): Promise<{ low: number; high: number; map: string }> {
+  await page.waitForSelector(BAR);
+  return page.evaluate((sel) => {
+    const bar = document.querySelector<HTMLElement>(sel)!;
+    return { low: Number(bar.dataset.low), high: Number(bar.dataset.high), map: bar.querySelector('select')!.value };
+  }, BAR);
+}
+
+/** Waits until the page's colour bar shows `want`. */
+async function waitForBar(page: Page, want: { low?: number; high?: number; map?: string }): Promise<void> {
+  try {
+    await page.waitForFunction(
+      ([sel, w]) => {
+        const bar = document.querySelector<HTMLElement>(sel);
+        if (!bar) return false;
+        const close = (a: number, b: number | undefined) => b === undefined || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+        return close(Number(bar.dataset.low), w.low) && close(Number(bar.dataset.high), w.high) && (w.map === undefined || bar.querySelector('select')!.value === w.map);
+      },
+      [BAR, want] as const,
+      { timeout: 30_000 },
+    );
+  } catch (error) {
+    throw new Error(`the colour bar never showed ${JSON.stringify(want)} (it shows ${JSON.stringify(await barOf(page))}): ${(error as Error).message}`);
+  }
+}
+
+/** Drags the window-width slider to `value` (of 1000 steps), as a user would in one go. */
+async function setWidth(page: Page, value: number): Promise<void> {
+  await page.evaluate((v) => {
+    const input = document.querySelector<HTMLInputElement>('[data-testid=width]')!;
+    input.value = String(v);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, value);
+}
+
+describe('shared view', () => {
+  it('a window change on one following page shows on the other, without echo; a late joiner gets the view', async () => {
+    const room = `view-${randomUUID().slice(0, 8)}`;
+    const link = `?${new URLSearchParams({ specimen: 'density', room, params: JSON.stringify({ size: 24 }), follow: '1' }).toString()}`;
+    const first = await openPage(link);
+    const second = await openPage(link);
+    for (const p of [first, second]) await waitForState(p.page, '[data-testid=job-state]', ['done', 'cached']);
+    const opening = await barOf(second.page);
+
+    await setWidth(first.page, 300);
+    const set = await barOf(first.page);
+    expect(set.high - set.low).not.toBeCloseTo(opening.high - opening.low, 6);
+    await waitForBar(second.page, { low: set.low, high: set.high });
+
+    // A colour map chosen on the second page comes to the first: the events of one room stay
+    // in order, so by then any bounce of the window would have arrived too.
+    await second.page.selectOption('[data-testid=colour-map]', 'magma');
+    await waitForBar(first.page, { low: set.low, high: set.high, map: 'magma' });
+    expect(await barOf(first.page)).toEqual({ ...set, map: 'magma' });
+    expect(first.viewPuts.map((r) => r.postDataJSON())).toEqual([{ window: [set.low, set.high] }]);
+    expect(second.viewPuts.map((r) => r.postDataJSON())).toEqual([{ colormap: 'magma' }]);
+    first.viewPuts.length = 0;
+    const stored = (await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json()) as Record<string, unknown>;
+    expect(stored).toMatchObject({ window: [set.low, set.high], colormap: 'magma' });
+
+    // The camera: a drag on the first page moves the second's camera there, and only once.
+    const canvas = first.page.locator('canvas.stage-canvas');
+    const box = (await canvas.boundingBox())!;
+    await first.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await first.page.mouse.down();
+    await first.page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2 + 40, { steps: 6 });
+    await first.page.mouse.up();
+    const cameraPut = async () => first.viewPuts.map((r) => r.postDataJSON() as { camera?: unknown }).filter((v) => v.camera).at(-1)?.camera;
+    await waitFor(async () => (await cameraPut()) ?? undefined, 'the first page sharing its camera');
+    // The glide after the drag may send a later camera too: the second ends where the first's last share put it.
+    await waitFor(async () => {
+      const shared = await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json() as { camera?: unknown };
+      const applied = await second.page.evaluate(() => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.roomCamera ?? null);
+      return applied !== null && JSON.stringify(JSON.parse(applied)) === JSON.stringify(shared.camera) && JSON.stringify(shared.camera) === JSON.stringify(await cameraPut()) ? true : undefined;
+    }, 'the second page applying the shared camera');
+    expect(second.viewPuts.filter((r) => (r.postDataJSON() as { camera?: unknown }).camera)).toEqual([]);
+
+    // A third page joins later, naming only the room: it shows the room's entry with its view.
+    const third = await openPage(`?${new URLSearchParams({ room, follow: '1' }).toString()}`);
+    await waitForBar(third.page, { low: set.low, high: set.high, map: 'magma' });
+    const { camera } = (await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json()) as { camera?: unknown };
+    await third.page.waitForFunction((want) => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.roomCamera === want, JSON.stringify(camera), { timeout: 30_000 });
+    expect(third.viewPuts).toEqual([]);
+    await shot(third.page, 'shared-view-late-joiner');
+    for (const p of [first, second, third]) expect(p.errors).toEqual([]);
+  });
+
+  it('in VR, the panel shares the colour map and the view; the room\'s window reaches the headset', { timeout: 120_000 }, async () => {
+    const room = `vr-view-${randomUUID().slice(0, 8)}`;
+    const link = `?${new URLSearchParams({ specimen: 'density', room, params: JSON.stringify({ size: 24 }), follow: '1' }).toString()}`;
+    const desk = await openPage(link);
+    const vr = await openPage(link, true);
+    for (const p of [desk, vr]) await waitForState(p.page, '[data-testid=job-state]', ['done', 'cached']);
+    await vr.page.getByRole('button', { name: 'Enter VR' }).click();
+    await vr.page.waitForFunction(() => window.vitrineVr?.state().presenting === true && window.vitrineVr.state().firstSpecimenFrameMs !== null, null, { timeout: 30_000 });
+    await framesPass(vr.page, 3);
+
+    const before = await barOf(desk.page);
+    const colours = await vr.page.evaluate(() => window.vitrineVr!.buttonPoint('colormap'));
+    expect(colours).not.toBeNull();
+    await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], colours!);
+    const chosen = (await barOf(vr.page)).map;
+    expect(chosen).not.toBe(before.map);
+    await waitForBar(desk.page, { map: chosen });
+
+    const view = await vr.page.evaluate(() => window.vitrineVr!.buttonPoint('mode'));
+    await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], view!);
+    await desk.page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-axis=view]')?.value === 'volume', null, { timeout: 30_000 });
+
+    await setWidth(desk.page, 200);
+    const set = await barOf(desk.page);
+    await waitForBar(vr.page, { low: set.low, high: set.high, map: chosen });
+    await framesPass(vr.page, 3);
+    await shot(vr.page, 'shared-view-vr');
+    expect(vr.viewPuts.map((r) => Object.keys(r.postDataJSON() as object))).toEqual([['colormap'], ['mode']]);
+    for (const p of [desk, vr]) expect(p.errors).toEqual([]);
+  });
+
+  it('a point cloud coloured by its scalars takes the room\'s window and colour map, and shares its own', async () => {
+    const room = `points-${randomUUID().slice(0, 8)}`;
+    const page = await openPage(`?${new URLSearchParams({ specimen: 'galaxy', room, params: JSON.stringify({ count: 500, colored: false }), follow: '1' }).toString()}`);
+    await waitForState(page.page, '[data-testid=job-state]', ['done', 'cached']);
+    const put = await fetch(`${host.baseUrl}/api/rooms/${room}/view`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ window: [0.1, 0.4], colormap: 'ice' }) });
+    expect(put.status).toBe(200);
+    await waitForBar(page.page, { low: 0.1, high: 0.4, map: 'ice' });
+    await page.page.selectOption('[data-testid=colour-map]', 'gray');
+    await waitFor(async () => {
+      const view = (await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json()) as { colormap?: string };
+      return view.colormap === 'gray' || undefined;
+    }, 'the page sharing its colour map');
+    expect(page.viewPuts.map((r) => r.postDataJSON())).toEqual([{ colormap: 'gray' }]);
+    expect(page.errors).toEqual([]);
+  });
+});

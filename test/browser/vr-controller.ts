@@ -1,0 +1,44 @@
+/**
+ * @module vr-controller
+ * The emulated headset's right controller (IWER's `window.xrDevice`): waiting for session
+ * frames, and aiming at a point and pulling the trigger, as a user in the headset would.
+ */
+import type { Page } from 'playwright-core';
+
+export type Vec = [number, number, number];
+
+/** Waits until the session has drawn `count` more frames. */
+export async function framesPass(page: Page, count: number): Promise<void> {
+  const from = await page.evaluate(() => window.vitrineVr!.state().frames);
+  await page.waitForFunction(([n]) => window.vitrineVr!.state().frames >= n!, [from + count] as const, { timeout: 30_000 });
+}
+
+/** A quaternion turning -z onto the unit vector `d`. */
+function aim(d: Vec): [number, number, number, number] {
+  const [x, y, z] = d;
+  const q: [number, number, number, number] = [y, -x, 0, 1 - z];
+  const n = Math.hypot(...q);
+  return q.map((v) => v / n) as [number, number, number, number];
+}
+
+/** Points the right controller from `from` at `at` and pulls the trigger for a few frames. */
+export async function pullTriggerAt(page: Page, from: Vec, at: Vec): Promise<void> {
+  const d = at.map((v, i) => v - from[i]!) as Vec;
+  const len = Math.hypot(...d);
+  const q = aim(d.map((v) => v / len) as Vec);
+  await page.evaluate(
+    ([p, r]) => {
+      const right = (window as unknown as { xrDevice: { controllers: { right: { position: { set(...a: number[]): void }; quaternion: { set(...a: number[]): void } } } } }).xrDevice.controllers.right;
+      right.position.set(...p!);
+      right.quaternion.set(...r!);
+    },
+    [from, q] as const,
+  );
+  await framesPass(page, 3);
+  const press = (value: number) =>
+    page.evaluate((v) => (window as unknown as { xrDevice: { controllers: { right: { updateButtonValue(id: string, v: number): void } } } }).xrDevice.controllers.right.updateButtonValue('trigger', v), value);
+  await press(1);
+  await framesPass(page, 3);
+  await press(0);
+  await framesPass(page, 3);
+}

@@ -1,0 +1,57 @@
+/**
+ * A room as a shared workspace, end to end: a Python script publishes a 256×256×128 uint16
+ * volume from numpy and shows it in room `lab`; a page that follows `lab` (opened before the
+ * volume existed) draws it, and a Godot headset's request for the published specimen's data
+ * gets a uint8 envelope with every axis at most 256. Screenshots land in
+ * os.tmpdir()/vitrine-browser-shots.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
+import { startHost, type HostProcess } from '../client/host-process.ts';
+import { publishVolumeScript, runPython, type Published } from '../helpers/python-publish.ts';
+import { launchBrowser, shot } from './browser-session.ts';
+import { watchFirstFrame } from './first-frame.ts';
+
+let host: HostProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  [host, browser] = await Promise.all([startHost(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+});
+
+describe('a room as a shared workspace', () => {
+  it('a volume published from numpy and shown in room lab is drawn by a following page and reaches Godot as uint8', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${host.baseUrl}/?room=lab&follow=1`);
+    await page.waitForSelector('.follow[data-stream=open]');
+    const firstFrame = await watchFirstFrame(page, 'A numpy volume');
+
+    const published = await runPython<Published>(publishVolumeScript('numpy-volume', 'lab'), host.baseUrl);
+    expect(published.entry.specimen_id).toBe('numpy-volume');
+    const drawnAt = await firstFrame();
+    expect(drawnAt).toBeGreaterThan(published.published_at);
+    await page.waitForSelector('.tile[data-id=numpy-volume].selected');
+    expect(await page.locator('[data-testid=slice-panel]').count()).toBe(1);
+    // The page drew the whole volume: its z slider spans the 128 samples.
+    expect(await page.locator('input[data-axis=z]').getAttribute('max')).toBe('127');
+    await shot(page, 'workspace-numpy-volume');
+
+    const godot = await fetch(`${host.baseUrl}/api/specimens/numpy-volume/data`, { headers: { 'User-Agent': 'GodotEngine/4.3.stable (Linux)' } });
+    expect(godot.status).toBe(200);
+    expect(godot.headers.get('content-type')).toMatch(/^application\/x-[\w.+-]+-envelope-v1/);
+    const decoded = decodeEnvelope(await godot.arrayBuffer());
+    if (decoded.type !== 'volume') throw new Error(`expected a volume envelope, got ${decoded.type}`);
+    expect(decoded.dtype).toBe('uint8');
+    expect(decoded.shape).toEqual([128, 256, 256]);
+    expect(Math.max(...decoded.shape)).toBeLessThanOrEqual(256);
+    expect(errors).toEqual([]);
+  });
+});
