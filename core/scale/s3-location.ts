@@ -1,6 +1,6 @@
 /**
  * @module s3-location
- * Where an S3 blob store lives: `s3://BUCKET[/PREFIX]` parsed, and the client that reaches it.
+ * The client that reaches an S3 blob store (`s3://BUCKET[/PREFIX]`, parsed in s3-url.ts).
  * The endpoint is `--s3-endpoint` (else the standard `AWS_ENDPOINT_URL_S3` or
  * `AWS_ENDPOINT_URL`, else AWS itself); credentials and region come from the standard AWS
  * environment and files, read by the SDK. Buckets are addressed by path, which every
@@ -9,28 +9,6 @@
  * checksum headers. Credentials never enter a message this module makes.
  */
 import { S3Client } from '@aws-sdk/client-s3';
-
-export interface S3Location {
-  bucket: string;
-  /** Prepended to every object key: empty, or ending in `/`. */
-  prefix: string;
-}
-
-const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
-
-/** Whether `url` names an S3 blob store (`s3://BUCKET[/PREFIX]`). */
-export function isS3Url(url: string): boolean {
-  return parseS3Url(url) !== null;
-}
-
-/** The bucket and key prefix of `s3://BUCKET[/PREFIX]`, or null when `url` is not one. */
-export function parseS3Url(url: string): S3Location | null {
-  const match = /^s3:\/\/([^/?#]+)(?:\/([^?#]*))?$/.exec(url);
-  if (!match || !BUCKET.test(match[1]!)) return null;
-  const path = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
-  if (path.split('/').some((part) => part === '.' || part === '..')) return null;
-  return { bucket: match[1]!, prefix: path ? `${path}/` : '' };
-}
 
 /** The endpoint to use: the option, else the standard environment variables, else none (AWS). */
 export function s3EndpointOf(option: string | null, env: NodeJS.ProcessEnv = process.env): string | null {
