@@ -7,6 +7,7 @@ import { clientRoute } from '../assets/client-route.ts';
 import type { HostContext } from '../host-context.ts';
 import { viewerRoutes } from '../viewer/viewer-routes.ts';
 import { zarrRoutes } from '../zarr/routes-zarr.ts';
+import { blobRoutes } from './routes-blobs.ts';
 import { jobRoutes } from './routes-jobs.ts';
 import { processingRoutes } from './routes-processing.ts';
 import { specimenDataRoutes } from './routes-specimen-data.ts';
@@ -19,6 +20,7 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext): Pro
   await app.register(processingRoutes, { ctx });
   await app.register(jobRoutes, { ctx });
   await app.register(zarrRoutes, { ctx });
+  await app.register(blobRoutes, { ctx });
   await app.register(uploadRoutes, { ctx });
   await app.register(clientRoute);
   if (ctx.options.viewer) await app.register(viewerRoutes);

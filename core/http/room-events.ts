@@ -24,6 +24,7 @@ const ROOM_EVENTS = new Set(['computing', 'result']);
 export function toRoomEntry(state: RoomState): RoomEntry {
   const entry: RoomEntry = { function_name: state.function_name, specimen_id: state.specimen_id, params: state.params, type: state.type };
   if (state.result_id) entry.result_id = state.result_id;
+  if (state.blob_id) entry.blob_id = state.blob_id;
   return entry;
 }
 

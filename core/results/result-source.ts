@@ -27,6 +27,8 @@ export interface RoomState {
   type: string;
   /** The content hash of the entry's result (results/result-id.ts), once the entry holds one. */
   result_id?: string;
+  /** The blob (`/api/blobs/{blob_id}`) of the entry's bytes in their default form: the result id. */
+  blob_id?: string;
 }
 
 /** Room-cache figures for metrics, read without waiting. */

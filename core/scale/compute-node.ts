@@ -216,7 +216,7 @@ export class ComputeNode {
       await redis.vFail(cid, 'the result could not be stored: the blob store is out of memory', 'SPC_ERR_REDIS_UNAVAILABLE', jobTtlMs);
       return;
     }
-    const state = { ...roomStateOf({ entry, values, roomId: room, specimenId: specimen }), result_id: ref.hash };
+    const state = { ...roomStateOf({ entry, values, roomId: room, specimenId: specimen }), result_id: ref.hash, blob_id: ref.hash };
     const finish = () => redis.vFinish(cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state), ref.stored ? '1' : '0');
     // A Redis that just refused the bytes may still count the transfer's buffers for a moment
     // (it frees them within seconds): the small record of the end is worth waiting for.
