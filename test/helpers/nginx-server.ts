@@ -48,14 +48,14 @@ function accepts(port: number): Promise<boolean> {
 }
 
 /** docs/nginx.conf with its EDIT lines pointed at `dir`, `port` and `upstreams`. */
-export function rewriteConf(text: string, dir: string, port: number, upstreams: number[]): string {
+export function rewriteConf(text: string, dir: string, port: number, upstreams: number[], extra = ''): string {
   const lines: Record<string, string> = {
     pid: `pid ${dir}/nginx.pid;`,
     error_log: `error_log ${dir}/error.log warn;`,
     access_log: `access_log ${dir}/access.log vitrine;`,
     cache: `proxy_cache_path ${dir}/cache levels=1:2 keys_zone=vitrine_blobs:10m max_size=2g inactive=1d use_temp_path=off;`,
     upstream: upstreams.map((p) => `server 127.0.0.1:${p};`).join(' '),
-    listen: `listen 127.0.0.1:${port};`,
+    listen: `listen 127.0.0.1:${port};${extra ? ` ${extra}` : ''}`,
   };
   const seen = new Set<string>();
   const out = text.replace(/^(\s*).*# EDIT (\w+)\b.*$/gm, (_line, indent: string, name: string) => {
@@ -67,7 +67,11 @@ export function rewriteConf(text: string, dir: string, port: number, upstreams: 
   return out;
 }
 
-export async function startNginx(upstreams: number[]): Promise<NginxServer> {
+/**
+ * Starts nginx on docs/nginx.conf in front of hosts on `upstreams`; `extra` is placed in its
+ * server block (a benchmark's static location, say).
+ */
+export async function startNginx(upstreams: number[], extra = ''): Promise<NginxServer> {
   if (!existsSync('/usr/sbin/nginx')) throw new Error('nginx is not installed: apt-get install nginx (.ci/run installs it)');
   const dir = await mkdtemp(join(tmpdir(), 'vitrine-nginx-'));
   dirs.add(dir);
@@ -75,7 +79,7 @@ export async function startNginx(upstreams: number[]): Promise<NginxServer> {
   await chmod(dir, 0o777);
   const port = await freePort();
   const conf = join(dir, 'nginx.conf');
-  await writeFile(conf, rewriteConf(await readFile(CONF, 'utf8'), dir, port, upstreams));
+  await writeFile(conf, rewriteConf(await readFile(CONF, 'utf8'), dir, port, upstreams, extra));
   const child = spawn('/usr/sbin/nginx', ['-p', dir, '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
