@@ -100,6 +100,7 @@ export const ERRORS = {
   SPC_ERR_HOST_CLOSING: entry(503, () => 'the host is shutting down'),
   SPC_ERR_NOT_READY: entry(503, (why = '?') => `not ready: ${why}`),
   SPC_ERR_REDIS_UNAVAILABLE: entry(503, (why = '?') => `the service's Redis cannot serve this request: ${why}; retry later`),
+  SPC_ERR_BLOB_STORE_UNAVAILABLE: entry(503, (why = '?') => `the object store holding result bytes cannot serve this request: ${why}; retry later`),
   SPC_ERR_NO_COMPUTE_NODE: entry(503, (fn = '?') => `no live compute node can run function '${fn}'; start a vitrine worker (or a host with --compute) that has its plugin`),
   SPC_ERR_ADMIN_TOKEN_MISSING: entry(401, () => 'this route needs the admin token: Authorization: Bearer <token>'),
   SPC_ERR_ADMIN_TOKEN_WRONG: entry(403, () => 'the admin token is wrong'),
@@ -107,6 +108,8 @@ export const ERRORS = {
   // --- results by id (OME-Zarr) ---
   SPC_ERR_RESULT_ID_NOT_FOUND: entry(404, (id = '?') => `no result with id '${id}' is held here (unknown, or dropped since: request its data again for a new id)`),
   SPC_ERR_RESULT_NOT_VOLUME: entry(404, (id = '?', type = '?') => `result '${id}' is a ${type}; only volume results are served as OME-Zarr`),
+  SPC_ERR_BLOB_NOT_FOUND: entry(404, (id = '?') => `no blob with id '${id}' is held here (unknown, or dropped since: request its data again)`),
+  SPC_ERR_RANGE_NOT_SATISFIABLE: entry(416, (range = '?', size = '?') => `range '${range}' is outside the ${size} bytes of this answer`),
   SPC_ERR_ZARR_KEY_NOT_FOUND: entry(404, (key = '?', id = '?') => `'${key}' is not in the OME-Zarr store of result '${id}'`),
 
   // --- federation ---

@@ -7,6 +7,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { ENVELOPE_MEDIA_TYPE } from './envelope/media-type.ts';
 import { redactUrl } from './redact-credentials.ts';
+import { isS3Url } from './scale/s3-url.ts';
 
 export type HostMode = 'local' | 'relay' | 'worker';
 
@@ -109,8 +110,19 @@ export interface HostOptions {
   redis?: string | null;
   /** With `redis`: threads this host lends to the service's computations (0: a front end). @defaultValue the pool size */
   compute?: number | null;
-  /** With `redis`: a Redis of their own for result bytes (`redis://HOST:PORT[/DB]`, any eviction policy); null: the `redis` one. @defaultValue null */
+  /**
+   * With `redis`: where result bytes go: a Redis of their own (`redis://HOST:PORT[/DB]`, any
+   * eviction policy) or an S3-compatible object store (`s3://BUCKET[/PREFIX]`); null: the `redis` one.
+   * @defaultValue null
+   */
   blobStore?: string | null;
+  /** The S3 endpoint of an `s3://` blob store; null: `AWS_ENDPOINT_URL_S3`, else AWS. @defaultValue null */
+  s3Endpoint?: string | null;
+  /**
+   * Behind a cache: `/data` and `/result` answer with `X-Accel-Redirect: <prefix><blob id>` and no
+   * body, for the proxy in front to serve the bytes from its cache; null answers with the bytes. @defaultValue null
+   */
+  accelRedirect?: string | null;
   /** Accepted `Host` header names (any port; `*` accepts any); null: the defaults for `host`. @defaultValue null */
   allowedHosts?: string[] | null;
   /** Accept `POST /api/uploads`; false answers it 404. @defaultValue true */
@@ -167,6 +179,8 @@ export const HOST_DEFAULTS = Object.freeze({
   redis: null,
   compute: null,
   blobStore: null,
+  s3Endpoint: null,
+  accelRedirect: null,
   requestTimeoutSeconds: 30,
   maxEventLoopDelayMs: 1000,
   maxHeapUsedBytes: Math.floor(getHeapStatistics().heap_size_limit * 0.9),
@@ -220,8 +234,14 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   if (o.redis !== null && (typeof o.redis !== 'string' || !isRedisUrl(o.redis as string))) {
     throw new TypeError(`redis must be a URL like redis://HOST:PORT[/DB], got '${redactUrl(String(o.redis))}'`);
   }
-  if (o.blobStore !== null && (typeof o.blobStore !== 'string' || !isRedisUrl(o.blobStore as string))) {
-    throw new TypeError(`blobStore must be a URL like redis://HOST:PORT[/DB], got '${redactUrl(String(o.blobStore))}'`);
+  if (o.blobStore !== null && (typeof o.blobStore !== 'string' || !(isRedisUrl(o.blobStore as string) || isS3Url(o.blobStore as string)))) {
+    throw new TypeError(`blobStore must be a URL like redis://HOST:PORT[/DB] or s3://BUCKET[/PREFIX], got '${redactUrl(String(o.blobStore))}'`);
+  }
+  if (o.s3Endpoint !== null && (typeof o.s3Endpoint !== 'string' || !/^https?:\/\/[^/]/.test(o.s3Endpoint as string))) {
+    throw new TypeError(`s3Endpoint must be an http(s) URL, got '${String(o.s3Endpoint)}'`);
+  }
+  if (o.accelRedirect !== null && (typeof o.accelRedirect !== 'string' || !/^\/[^\s]*$/.test(o.accelRedirect as string))) {
+    throw new TypeError(`accelRedirect must be a path prefix starting with '/', got '${String(o.accelRedirect)}'`);
   }
   if (o.blobStore !== null && o.redis === null) throw new TypeError('blobStore needs redis (a lone host keeps results in its own memory)');
   const compute = o.compute ?? o.poolSize;

@@ -32,6 +32,8 @@ export const FLAGS = {
   redis: { type: 'string' },
   compute: { type: 'string' },
   'blob-store': { type: 'string' },
+  's3-endpoint': { type: 'string' },
+  'accel-redirect': { type: 'string' },
   join: { type: 'string' },
   'worker-id': { type: 'string' },
   token: { type: 'string' },

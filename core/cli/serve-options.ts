@@ -5,6 +5,7 @@
  */
 import { hostname } from 'node:os';
 import { isRedisUrl, type HostOptions } from '../options.ts';
+import { isS3Url } from '../scale/s3-url.ts';
 import { corsOrigin, directory, FLAGS, headsetTriangles, list, number, onOff, pythonOptions, readFlags, truthy, type FlagName, type FlagReader } from './option-flags.ts';
 import { prettyLogStream } from './pretty-log.ts';
 import { chooseAdminToken, type AdminTokenChoice } from './lab-admin-token.ts';
@@ -48,7 +49,13 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
                              computations; 0 for a front end (default: the pool size)
   --blob-store URL           with --redis: keep result bytes in this Redis of their own
                              (redis://HOST:PORT[/DB], any maxmemory-policy; an evicted result
-                             is computed again); default: the --redis Redis
+                             is computed again) or in an S3-compatible object store
+                             (s3://BUCKET[/PREFIX]; credentials and region from the standard
+                             AWS environment); default: the --redis Redis
+  --s3-endpoint URL          the S3 endpoint of an s3:// blob store (default: AWS_ENDPOINT_URL_S3,
+                             else AWS)
+  --accel-redirect PREFIX    behind nginx: /data and /result answer X-Accel-Redirect:
+                             PREFIX<blob id> and no body, for the cache in front to send the bytes
   --relay                    relay mode: accept workers on /ws/federation/{worker_id}
   --join URL                 worker mode: join the relay at URL (http or https)
   --worker-id ID             this worker's id (default: the host name)
@@ -138,7 +145,13 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
   const maxEventStreams = number('max-event-streams', get('max-event-streams'), true);
   if (maxEventStreams === 0) throw new Error('--max-event-streams must be at least 1');
   const blobStore = get('blob-store');
-  if (blobStore !== undefined && !isRedisUrl(blobStore)) throw new Error(`--blob-store must be a URL like redis://127.0.0.1:6380 (optionally /DB), got '${redactUrl(blobStore)}'`);
+  if (blobStore !== undefined && !isRedisUrl(blobStore) && !isS3Url(blobStore)) {
+    throw new Error(`--blob-store must be a URL like redis://127.0.0.1:6380 (optionally /DB) or s3://BUCKET[/PREFIX], got '${redactUrl(blobStore)}'`);
+  }
+  const s3Endpoint = get('s3-endpoint');
+  if (s3Endpoint !== undefined && !/^https?:\/\/[^/]/.test(s3Endpoint)) throw new Error(`--s3-endpoint must be an http(s) URL, got '${s3Endpoint}'`);
+  const accelRedirect = get('accel-redirect');
+  if (accelRedirect !== undefined && !/^\/\S*$/.test(accelRedirect)) throw new Error(`--accel-redirect must be a path prefix starting with '/', like /_blobs/, got '${accelRedirect}'`);
   if (blobStore !== undefined && redis === undefined) throw new Error('--blob-store needs --redis (a lone host keeps results in its own memory)');
   return {
     host,
@@ -163,6 +176,8 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     redis: redis ?? null,
     compute: compute ?? null,
     blobStore: blobStore ?? null,
+    s3Endpoint: s3Endpoint ?? null,
+    accelRedirect: accelRedirect ?? null,
     join: join ?? null,
     workerId: get('worker-id') ?? hostname(),
     token: get('token') ?? null,

@@ -11,7 +11,7 @@ import { assembleCompute } from '../invoke/compute-assembly.ts';
 import { resolveHostOptions, type ResolvedHostOptions } from '../options.ts';
 import { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import { createComputeNode, type NodeLog } from '../scale/compute-node.ts';
-import { RedisBlobStore } from '../scale/redis-blob-store.ts';
+import { blobRedisUrl, openBlobStore } from '../scale/open-blob-store.ts';
 import { createRedisConnections } from '../scale/redis-connections.ts';
 import { RedisEvents } from '../scale/redis-events.ts';
 import { nodeIdOf } from '../scale/scale-service.ts';
@@ -56,7 +56,7 @@ function stderrLog(level: string, redactor: Redactor): NodeLog {
   return { info: at('info'), warn: at('warn') };
 }
 
-const WORKER_FLAGS = ['redis', 'blob-store', 'plugins', 'pool-size', 'room-threads', 'python', 'python-processes', 'python-max-bytes', 'log-level'] as const;
+const WORKER_FLAGS = ['redis', 'blob-store', 's3-endpoint', 'plugins', 'pool-size', 'room-threads', 'python', 'python-processes', 'python-max-bytes', 'log-level'] as const;
 
 /**
  * The worker's options, read by the same flag reader and filled by the same defaults as a
@@ -93,12 +93,12 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
   const compute = await assembleCompute(options, log);
   const counts = await compute.reload(new SpecimenCatalog(() => {}));
   for (const line of counts.problems) log.warn(line);
-  const connections = createRedisConnections(redisUrl, options.blobStore!);
+  const connections = createRedisConnections(redisUrl, blobRedisUrl(redisUrl, options.blobStore));
   if (!(await connections.ready(10_000))) log.warn(`Redis at ${redactUrl(redisUrl)} does not answer yet; computing starts when it does`);
   const events = new RedisEvents(connections.subscriber, new EventHub());
   await events.start();
   // A worker keeps no results in memory: hosts read them from Redis.
-  const blobs = new RedisBlobStore(connections.blobs, null);
+  const blobs = await openBlobStore(options, { client: connections.blobs, isServiceRedis: connections.blobUrl === redisUrl }, null);
   const node = createComputeNode(compute, options, { nodeId: nodeIdOf('worker'), connections, events, blobs, log });
   await node.start();
   log.info(`${compute.functions.size} functions on ${options.poolSize} threads, computing for ${redactUrl(redisUrl)}`);

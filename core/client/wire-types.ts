@@ -176,6 +176,11 @@ export interface RoomEntry {
    * for a volume). On `state` and `result`; not on `computing`, whose result is not made yet.
    */
   result_id?: string;
+  /**
+   * The blob of the entry's bytes in their default form (`/api/blobs/{blob_id}`: immutable,
+   * cacheable anywhere). On `state` and `result`, with `result_id`.
+   */
+  blob_id?: string;
 }
 
 /** A computation for a room started: what it computes, and its job when a `/start` began it. */

@@ -8,6 +8,7 @@ import type { HostContext } from '../host-context.ts';
 import { mcpRoutes } from '../mcp/routes-mcp.ts';
 import { viewerRoutes } from '../viewer/viewer-routes.ts';
 import { zarrRoutes } from '../zarr/routes-zarr.ts';
+import { blobRoutes } from './routes-blobs.ts';
 import { jobRoutes } from './routes-jobs.ts';
 import { publishedRoutes } from './routes-published.ts';
 import { roomRoutes } from './routes-rooms.ts';
@@ -22,6 +23,7 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext): Pro
   await app.register(processingRoutes, { ctx });
   await app.register(jobRoutes, { ctx });
   await app.register(zarrRoutes, { ctx });
+  await app.register(blobRoutes, { ctx });
   await app.register(uploadRoutes, { ctx });
   await app.register(publishedRoutes, { ctx, published: ctx.published });
   await app.register(roomRoutes, { ctx });

@@ -53,6 +53,7 @@ const ROOM_ENTRY = {
     params: { type: 'object', description: 'Parameter values with defaults filled' },
     type: { type: 'string' },
     result_id: { type: 'string', description: 'The X-Result-Id of the entry’s result' },
+    blob_id: { type: 'string', description: 'The entry’s bytes in their default form, at /api/blobs/{blob_id}' },
   },
 };
 const PROGRESS = {

@@ -23,8 +23,9 @@ export async function jobRoutes(app: FastifyInstance, opts: { ctx: HostContext }
 
   app.get<JobParams>('/api/jobs/:id/result', { compress: false, schema: { params } }, async (request, reply) => {
     const { result, functionName } = await ctx.jobs.result(request.params.id);
-    reply.header(RESULT_ID_HEADER, await ctx.resultIds.of(result));
-    return sendJsonDelivery(ctx, reply, result, functionName);
+    const resultId = await ctx.resultIds.of(result);
+    reply.header(RESULT_ID_HEADER, resultId);
+    return sendJsonDelivery(ctx, reply, result, functionName, resultId, true);
   });
 
   app.delete<JobParams>('/api/jobs/:id', { schema: { params } }, async (request, reply) => {

@@ -51,8 +51,9 @@ export async function processingRoutes(app: FastifyInstance, opts: { ctx: HostCo
     const { values, inputs } = await checkInputs(ctx, entry, entry.schema, checked);
     const roomId = roomOf(ctx, body.room_id);
     const result = await ctx.results.compute({ entry, values, ...(inputs ? { inputs } : {}), roomId, signal: abortOnDisconnect(request, reply) });
-    reply.header(RESULT_ID_HEADER, await ctx.resultIds.of(result));
-    return sendJsonDelivery(ctx, reply, result, entry.name);
+    const resultId = await ctx.resultIds.of(result);
+    reply.header(RESULT_ID_HEADER, resultId);
+    return sendJsonDelivery(ctx, reply, result, entry.name, resultId);
   });
 
   app.get('/api/processing/cache/stats', async () => ctx.results.stats());

@@ -77,8 +77,9 @@ async function serveData(
   }
   // Shaping or compressing needs every byte: wait for the rest of a relayed result.
   if (arriving) for (const part of toEnvelope(result)!.parts) await arriving.arrived(part, part.byteLength);
-  reply.header(RESULT_ID_HEADER, await ctx.resultIds.of(result));
-  return sendDelivery(ctx, reply, result, delivery, record.id);
+  const resultId = await ctx.resultIds.of(result);
+  reply.header(RESULT_ID_HEADER, resultId);
+  return sendDelivery(ctx, reply, result, delivery, record.id, resultId);
 }
 
 export async function specimenDataRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {

@@ -17,7 +17,8 @@ import { resolveDelivery } from '../delivery/request-delivery.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
-import { requestEncoding, sendDelivery, sendVariant } from './reply-delivery.ts';
+import { requestEncoding, sendDelivery } from './reply-delivery.ts';
+import { sendBytes } from './send-bytes.ts';
 import { sendStaticData } from './send-opened.ts';
 
 /** A file's version: changes when the file is rewritten. Null when it cannot be read. */
@@ -49,9 +50,10 @@ export async function sendStaticDelivery(ctx: HostContext, reply: FastifyReply, 
     // Opening checks the file as an identity answer would (header, dtype, order, size).
     await openStaticData(record, { head: true }, staticOptions);
     const volume = await ctx.delivery.npyVolume({ path: source.path, spacing: source.spacing, origin: source.origin }, version, reply.request.ip);
-    return sendDelivery(ctx, reply, volume, delivery, record.id);
+    return sendDelivery(ctx, reply, volume, delivery, record.id, await ctx.resultIds.of(volume));
   }
   const variant = await ctx.delivery.packedFile(source.path, version, encoding!, reply.request.ip);
   if (!variant.encoding) return sendStaticData(reply, record, staticOptions);
-  return sendVariant(reply, variant, { 'content-type': dataMediaType(source.fileName), 'content-disposition': contentDisposition(source.fileName) });
+  const head = { 'content-type': dataMediaType(source.fileName), 'content-disposition': contentDisposition(source.fileName), 'content-encoding': variant.encoding };
+  return sendBytes(reply, [variant.bytes], head, null);
 }

@@ -12,6 +12,7 @@ import { healthRoutes, Readiness } from './health-routes.ts';
 import { installCompression } from './install-compression.ts';
 import { installCors } from './install-cors.ts';
 import { installCrossSiteGuard } from '../http/cross-site-writes.ts';
+import { installRevalidation } from '../http/revalidate.ts';
 import { parseCorsOrigins } from '../http/cors-origins.ts';
 import { installMetrics } from './metrics.ts';
 import { installOpenApi } from './openapi.ts';
@@ -20,6 +21,8 @@ export async function installOps(app: FastifyInstance, ctx: HostContext, schedul
   const origins = parseCorsOrigins(ctx.options.corsOrigin);
   installCrossSiteGuard(app, origins);
   installCors(app, origins);
+  // Before compression: the ETag is of the body itself, whatever its encoding on the wire.
+  installRevalidation(app);
   await installCompression(app);
   await installOpenApi(app, ctx);
   installAdminGuard(app, ctx.options.adminToken);

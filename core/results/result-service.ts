@@ -157,9 +157,10 @@ export class ResultService implements ResultSource {
     flight.promise = ready
       .then((loaded) => invoker.invoke(entry, loaded, { signal: controller.signal, onProgress, roomId, onArriving, ...(job ? { job } : {}) }))
       .then(async (result) => {
-        // The entry carries its result id, so `state` and `result` events can name it.
+        // The entry carries its result id, so `state` and `result` events can name it, and its
+        // blob id: the entry's bytes in their default form are the blob named by the result id.
         const resultId = await this.#idOf(result);
-        const state: RoomState = resultId ? { ...roomStateOf(request), result_id: resultId } : roomStateOf(request);
+        const state: RoomState = resultId ? { ...roomStateOf(request), result_id: resultId, blob_id: resultId } : roomStateOf(request);
         this.#cache.set(roomId, key, entry.name, Object.keys(values), result, state);
         this.#publish(roomId, { event: 'result', data: state });
         return result;

@@ -29,6 +29,8 @@ export interface RoomState {
   result_id?: string;
   /** When the entry became the room's (ms since the epoch), where `roomState` knows it; never sent to clients. */
   since?: number;
+  /** The blob (`/api/blobs/{blob_id}`) of the entry's bytes in their default form: the result id. */
+  blob_id?: string;
 }
 
 /** Room-cache figures for metrics, read without waiting. */

@@ -1,10 +1,10 @@
 /**
  * @module blob-store
  * Where a Redis service keeps result bytes: content-addressed blobs, written once by the
- * compute node that made the result and read by any host. Two implementations behind this
- * interface: RedisBlobStore (chunks in Redis, a memory LRU in front), and a one-process store
- * in the tests (test/conformance/memory-blob-store.ts) that runs the same contract tests and
- * shows the shape another store (S3-compatible, say) would take. Everything that reads or
+ * compute node that made the result and read by any host. Implementations behind this
+ * interface: RedisBlobStore (chunks in Redis, a memory LRU in front), S3BlobStore (one object
+ * per result in an S3-compatible store), and a one-process store in the tests
+ * (test/conformance/memory-blob-store.ts); all run the same contract tests. Everything that reads or
  * writes blobs (computations, compute nodes, uploads) takes this interface. A `BlobRef` is small: it travels in room pointers and job records. A store may
  * lose a blob at any time (expiry, eviction): a reader treats that as a miss, never as a fault.
  */

@@ -24,7 +24,7 @@ import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { NodeDirectory, startHeartbeat } from './compute-nodes.ts';
 import { KEYS } from './redis-keys.ts';
-import type { BlobStore } from './blob-store.ts';
+import type { BlobStore, PutBlob } from './blob-store.ts';
 import type { RedisConnections } from './redis-connections.ts';
 import { describeRedisFailure, isOutOfMemory } from './redis-unavailable.ts';
 import { roomEventMessage, type RedisEvents } from './redis-events.ts';
@@ -233,14 +233,23 @@ export class ComputeNode {
       this.#running.delete(cid);
     }
     // A Redis failure from here on throws: BullMQ runs the computation again (work-queue.ts).
-    const ref = await o.blobs.put(result, Math.max(cacheTtlMs, jobTtlMs) + 60_000);
+    let ref: PutBlob;
+    try {
+      ref = await o.blobs.put(result, Math.max(cacheTtlMs, jobTtlMs) + 60_000);
+    } catch (error) {
+      // An object store that cannot take the bytes ends the computation at once (its clients
+      // get the 503 while the store is down), rather than computing it again and again.
+      if (!isHostError(error) || error.code !== 'SPC_ERR_BLOB_STORE_UNAVAILABLE') throw error;
+      await redis.vFail(cid, error.message, error.code, jobTtlMs);
+      return;
+    }
     if (!ref.stored && !o.blobs.holds(ref.hash)) {
       // Refused (out of memory) and not kept here either (a worker keeps nothing): nobody can
       // read it, so the computation ends saying so rather than pointing at missing bytes.
       await redis.vFail(cid, 'the result could not be stored: the blob store is out of memory', 'SPC_ERR_REDIS_UNAVAILABLE', jobTtlMs);
       return;
     }
-    const state = { ...roomStateOf({ entry, values, roomId: room, specimenId: specimen }), result_id: ref.hash };
+    const state = { ...roomStateOf({ entry, values, roomId: room, specimenId: specimen }), result_id: ref.hash, blob_id: ref.hash };
     const finish = () => redis.vFinish(cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state), ref.stored ? '1' : '0');
     // A Redis that just refused the bytes may still count the transfer's buffers for a moment
     // (it frees them within seconds): the small record of the end is worth waiting for.

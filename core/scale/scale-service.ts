@@ -23,7 +23,7 @@ import { NodeDirectory } from './compute-nodes.ts';
 import { Computations, type ComputationTimes } from './computations.ts';
 import { startHostHeartbeat } from './host-heartbeat.ts';
 import { RedisUploadStore } from './redis-upload-store.ts';
-import { RedisBlobStore } from './redis-blob-store.ts';
+import { blobRedisUrl, openBlobStore } from './open-blob-store.ts';
 import { createRedisConnections, type RedisConnections } from './redis-connections.ts';
 
 import { RedisEvents } from './redis-events.ts';
@@ -85,14 +85,15 @@ export async function createScaleService(deps: {
   log: FastifyBaseLogger;
 }): Promise<ScaleService> {
   const { options, log } = deps;
-  const connections = createRedisConnections(deps.url, options.blobStore ?? deps.url);
+  const connections = createRedisConnections(deps.url, blobRedisUrl(deps.url, options.blobStore));
   const up = await connections.ready(START_WAIT_MS);
   if (!up) log.warn(`Redis at ${redactUrl(deps.url)} does not answer yet: requests that need it answer 503, and /readyz says so, until it does`);
   const health = new RedisHealth(connections.command, deps.url, log);
   health.start();
   const events = new RedisEvents(connections.subscriber, deps.hub);
   await events.start(up ? START_WAIT_MS : 0);
-  const blobs = new RedisBlobStore(connections.blobs, deps.budget, Math.max(options.cacheTtlSeconds, options.jobTtlSeconds) * 1000, connections.blobUrl === deps.url);
+  const keepMs = Math.max(options.cacheTtlSeconds, options.jobTtlSeconds) * 1000;
+  const blobs = await openBlobStore(options, { client: connections.blobs, isServiceRedis: connections.blobUrl === deps.url }, deps.budget, keepMs);
   const queue = new WorkQueue(connections.forBullmq(false));
   const times = computationTimes(options);
   const hostId = nodeIdOf('host');

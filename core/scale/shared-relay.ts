@@ -14,7 +14,7 @@ import type { ServiceRelay, WorkerRegistration } from '../federation/service-rel
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import { ComputeNode, type NodeLog } from './compute-node.ts';
-import type { RedisBlobStore } from './redis-blob-store.ts';
+import type { BlobStore } from './blob-store.ts';
 import type { RedisConnections } from './redis-connections.ts';
 import type { RedisEvents } from './redis-events.ts';
 import { CHANNELS, KEYS } from './redis-keys.ts';
@@ -34,7 +34,7 @@ export interface SharedRelayDeps {
   nodeId: string;
   connections: RedisConnections;
   events: RedisEvents;
-  blobs: RedisBlobStore;
+  blobs: BlobStore;
   functions: FunctionRegistry;
   maxJobMessages: number;
   log: NodeLog;

@@ -156,14 +156,16 @@ export function loadNpy(task: LoadNpyTask): Promise<StoredResult> {
 
 export async function parseFileTask(task: ParseFileTask): Promise<ParseFileOutcome> {
   const { bytes } = task;
+  let handed = 0;
   try {
     const result = await parseFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), task.fileName, task.geometry, task.maxDecodedBytes);
+    handed = resultByteLength(result);
     return { ok: true, result };
   } catch (error) {
     if (error instanceof DecodedSizeError) return { ok: false, kind: 'size', size: error.size, limit: error.limit };
     if (error instanceof FormatError) return { ok: false, kind: 'format', message: error.message };
     throw error;
   } finally {
-    idleGc.schedule();
+    gc.freed(handed + bytes.byteLength);
   }
 }

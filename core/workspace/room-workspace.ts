@@ -15,6 +15,7 @@ import { applyViewChange, type RoomView, type ViewChange } from './room-view.ts'
 export function toRoomEntry(state: RoomState): RoomEntry {
   const entry: RoomEntry = { function_name: state.function_name, specimen_id: state.specimen_id, params: state.params, type: state.type };
   if (state.result_id) entry.result_id = state.result_id;
+  if (state.blob_id) entry.blob_id = state.blob_id;
   return entry;
 }
 

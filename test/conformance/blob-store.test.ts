@@ -2,7 +2,8 @@
  * @module blob-store.test
  * The BlobStore contract, written once and run against both implementations: MemoryBlobStore
  * and RedisBlobStore on a real redis-server (small chunks forced through by a result larger
- * than one 4 MiB chunk). Every result type survives a round trip with its arrays' types and
+ * than one 4 MiB chunk), and S3BlobStore on a real S3 server (Swift with s3api), which must
+ * also turn a transfer broken off midway or a store gone into the 503, never a short result. Every result type survives a round trip with its arrays' types and
  * values; equal results share one content hash; expiry and touch behave alike.
  */
 import { Redis } from 'ioredis';
@@ -14,6 +15,11 @@ import { KEYS } from '../../core/scale/redis-keys.ts';
 import { computeResultId, knownResultId } from '../../core/results/result-id.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { CreateBucketCommand, DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { S3BlobStore } from '../../core/scale/s3-blob-store.ts';
+import { createS3Client } from '../../core/scale/s3-location.ts';
+import { startSwift, type SwiftServer } from '../helpers/swift-server.ts';
+import { startCuttingProxy, type CuttingProxy } from '../helpers/cutting-proxy.ts';
 
 function shared<T extends Float32Array | Uint32Array | Uint8Array | Uint16Array>(make: (buffer: SharedArrayBuffer) => T): T {
   return make(new SharedArrayBuffer(1024 * 1024));
@@ -114,5 +120,60 @@ describe('redis blob store, a blob of several chunks', () => {
     const ref = await store.put(RESULTS.large!(), 60_000);
     await client.del(KEYS.blobChunk(ref.hash, 1));
     expect(await store.get(ref)).toBeNull();
+  });
+});
+
+let swift: SwiftServer;
+let s3: ReturnType<typeof createS3Client>;
+const BUCKET = 'vitrine-blobs';
+beforeAll(async () => {
+  swift = await startSwift();
+  process.env.AWS_ACCESS_KEY_ID = swift.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = swift.secretAccessKey;
+  s3 = createS3Client(swift.endpoint);
+  await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
+}, 120_000);
+afterAll(() => s3?.destroy());
+blobStoreCases('s3', () => ({
+  store: new S3BlobStore(s3, { bucket: BUCKET, prefix: 'results/' }, null),
+  expire: async (hash) => void (await s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: `results/${hash}` }))),
+}));
+
+describe('s3 blob store faults', () => {
+  let proxy: CuttingProxy;
+  beforeAll(async () => {
+    proxy = await startCuttingProxy(new URL(swift.endpoint).port);
+  });
+  afterAll(() => proxy?.close());
+
+  it('goes up in parts and comes back whole when larger than one part', async () => {
+    const store = new S3BlobStore(s3, { bucket: BUCKET, prefix: 'multipart/' }, null);
+    const vertices = new Float32Array((9 * 1024 * 1024) / 4 + 5).map((_, i) => i);
+    const ref = await store.put({ type: 'mesh', vertices, indices: new Uint32Array([0, 1, 2]) }, 60_000);
+    const back = (await store.find(ref.hash)) as { vertices: Float32Array } | null;
+    expect(back?.vertices.length).toBe(vertices.length);
+    expect(back!.vertices[vertices.length - 1]).toBe(vertices.length - 1);
+    expect(computeResultId(back as StoredResult)).toBe(ref.hash);
+  });
+
+  it('answers the 503 when a read is broken off midway, never a short result', async () => {
+    const client = createS3Client(proxy.url);
+    const store = new S3BlobStore(client, { bucket: BUCKET, prefix: 'cut/' }, null);
+    const ref = await store.put(RESULTS.large!(), 60_000);
+    proxy.cutAfter(1024 * 1024);
+    await expect(store.get(ref)).rejects.toMatchObject({ code: 'SPC_ERR_BLOB_STORE_UNAVAILABLE', statusCode: 503 });
+    proxy.cutAfter(null);
+    expect(await store.get(ref)).not.toBeNull();
+    client.destroy();
+  });
+
+  it('answers the 503 while the store cannot be reached, and a missing object as a miss', async () => {
+    const client = createS3Client(`http://127.0.0.1:${await proxy.deadPort()}`);
+    const store = new S3BlobStore(client, { bucket: BUCKET, prefix: 'gone/' }, null);
+    await expect(store.find('a'.repeat(64))).rejects.toMatchObject({ code: 'SPC_ERR_BLOB_STORE_UNAVAILABLE' });
+    await expect(store.put(RESULTS.mesh!(), 60_000)).rejects.toMatchObject({ code: 'SPC_ERR_BLOB_STORE_UNAVAILABLE' });
+    const reachable = new S3BlobStore(s3, { bucket: BUCKET, prefix: 'gone/' }, null);
+    expect(await reachable.find('a'.repeat(64))).toBeNull();
+    client.destroy();
   });
 });

@@ -88,9 +88,9 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       const [r, plain] = [room(), room()];
       expect(await h.results.roomState(r)).toBeNull();
       const square = await h.results.compute(h.request('square', { size: 2 }, r, { specimenId: 'dyn-square' }));
-      expect(await h.results.roomState(r)).toEqual({ function_name: 'square', specimen_id: 'dyn-square', params: { ...SQUARE_DEFAULTS, size: 2 }, type: 'mesh', result_id: computeResultId(square) });
+      expect(await h.results.roomState(r)).toEqual({ function_name: 'square', specimen_id: 'dyn-square', params: { ...SQUARE_DEFAULTS, size: 2 }, type: 'mesh', result_id: computeResultId(square), blob_id: computeResultId(square) });
       const cloud = await h.results.compute(h.request('cloud', {}, plain));
-      expect(await h.results.roomState(plain)).toEqual({ function_name: 'cloud', specimen_id: null, params: { count: 5 }, type: 'point_cloud', result_id: computeResultId(cloud) });
+      expect(await h.results.roomState(plain)).toEqual({ function_name: 'cloud', specimen_id: null, params: { count: 5 }, type: 'point_cloud', result_id: computeResultId(cloud), blob_id: computeResultId(cloud) });
     });
 
     it('publishes `computing` then `result` on the room’s channel', async () => {
@@ -107,7 +107,7 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       expect(seen.map((e) => e.event)).toEqual(['computing', 'result']);
       const state = { function_name: 'square', specimen_id: 'dyn-square', params: { ...SQUARE_DEFAULTS, size: 3 }, type: 'mesh' };
       expect(seen[0]!.data).toEqual({ ...state, job_id: null });
-      expect(seen[1]!.data).toEqual({ ...state, result_id: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(seen[1]!.data).toEqual({ ...state, result_id: expect.stringMatching(/^[0-9a-f]{64}$/), blob_id: expect.stringMatching(/^[0-9a-f]{64}$/) });
     });
 
     it('looks a result up without computing, and opens a cached one', async () => {

@@ -41,7 +41,7 @@ describe('room event stream', () => {
     expect(invokedAnswer.status).toBe(200);
     const invoked = { function_name: 'square', specimen_id: null, params: squareParams(2), type: 'mesh' };
     expect((await stream.next((e) => e.event === 'computing')).data).toEqual({ ...invoked, job_id: null });
-    expect((await stream.next((e) => e.event === 'result')).data).toEqual({ ...invoked, result_id: invokedAnswer.headers.get('x-result-id') });
+    expect((await stream.next((e) => e.event === 'result')).data).toEqual({ ...invoked, result_id: invokedAnswer.headers.get('x-result-id'), blob_id: invokedAnswer.headers.get('x-result-id') });
 
     let from = stream.events.length;
     const data = await fetch(`${url}/api/specimens/dyn-square/data?params=${encodeURIComponent('{"size":3}')}&room_id=${r}`);
@@ -49,7 +49,7 @@ describe('room event stream', () => {
     await data.arrayBuffer();
     const fetched = { function_name: 'square', specimen_id: 'dyn-square', params: squareParams(3), type: 'mesh' };
     expect((await stream.next((e) => e.event === 'computing', from)).data).toEqual({ ...fetched, job_id: null });
-    expect((await stream.next((e) => e.event === 'result', from)).data).toEqual({ ...fetched, result_id: data.headers.get('x-result-id') });
+    expect((await stream.next((e) => e.event === 'result', from)).data).toEqual({ ...fetched, result_id: data.headers.get('x-result-id'), blob_id: data.headers.get('x-blob-id') });
 
     from = stream.events.length;
     const started = await post(`${url}/api/specimens/dyn-square/start`, { params: { size: 4 }, room_id: r });
@@ -57,7 +57,7 @@ describe('room event stream', () => {
     const job = { function_name: 'square', specimen_id: 'dyn-square', params: squareParams(4), type: 'mesh' };
     expect((await stream.next((e) => e.event === 'computing', from)).data).toEqual({ ...job, job_id: jobId });
     const jobResult = await stream.next((e) => e.event === 'result', from);
-    expect(jobResult.data).toEqual({ ...job, result_id: anyResultId });
+    expect(jobResult.data).toEqual({ ...job, result_id: anyResultId, blob_id: anyResultId });
     await waitFor(async () => ((await fetch(`${url}/api/jobs/${jobId}/result`)).status === 200 ? true : undefined), 'the job result');
     const fromJob = await fetch(`${url}/api/jobs/${jobId}/result`);
     expect(fromJob.headers.get('x-result-id')).toBe((jobResult.data as { result_id: string }).result_id);
@@ -82,7 +82,7 @@ describe('room event stream', () => {
     expect(await again.next()).toEqual({
       event: 'state',
       id: null,
-      data: { function_name: 'square', specimen_id: null, params: squareParams(5), type: 'mesh', result_id: anyResultId },
+      data: { function_name: 'square', specimen_id: null, params: squareParams(5), type: 'mesh', result_id: anyResultId, blob_id: anyResultId },
     });
     again.close();
   });

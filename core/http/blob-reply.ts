@@ -1,0 +1,92 @@
+/**
+ * @module blob-reply
+ * Sending a blob: the bytes a delivery makes of a result, named by their blob id
+ * (delivery/blob-ids.ts). One path serves `/data`, `/result`, `/invoke` and
+ * `/api/blobs/{blob_id}`: each answer carries `X-Blob-Id` and the strong `ETag` of its bytes,
+ * answers 304 when `If-None-Match` already names them, honours one `Range`, and, behind a cache
+ * (`--accel-redirect`), hands the bytes over to the proxy as `X-Accel-Redirect` with no body.
+ * Identity bytes in the default form keep the zero-copy envelope path.
+ */
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { FastifyReply } from 'fastify';
+import { contentDisposition } from '../catalog/content-disposition.ts';
+import { BLOB_ID_HEADER, blobIdOf, type BlobDescriptor } from '../delivery/blob-ids.ts';
+import { defaultFormat } from '../delivery/delivery-options.ts';
+import { formatEncoder } from '../delivery/formats.ts';
+import { TYPED_JSON } from '../delivery/pack-delivery.ts';
+import type { HostContext } from '../host-context.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { sendEnvelope, toEnvelope } from './reply-envelope.ts';
+import { sendBytes } from './send-bytes.ts';
+
+/** How an answer names and may skip its bytes. */
+export interface BlobSending {
+  /** Send `X-Accel-Redirect: <prefix><blob id>` instead of the bytes (null: send them). */
+  accelRedirect: string | null;
+  /** Headers the answer carries besides the bytes' own (a blob URL's caching headers). */
+  extra: OutgoingHttpHeaders;
+  /** The specimen or function named in errors (a JSON result over its size limit). */
+  name: string;
+}
+
+/** The media type and (downloads) file name of a blob's bytes. */
+export function blobHead(ctx: HostContext, d: BlobDescriptor, type: StoredResult['type']): OutgoingHttpHeaders {
+  const head: OutgoingHttpHeaders = {};
+  if (d.format === TYPED_JSON) head['content-type'] = 'application/json; charset=utf-8';
+  else {
+    const names = { baseName: d.baseName, envelopeMediaType: ctx.options.envelopeMediaType };
+    head['content-type'] = formatEncoder(type, d.format).mediaType(names);
+    if (d.format !== defaultFormat(type)) head['content-disposition'] = contentDisposition(`${d.baseName}.${formatEncoder(type, d.format).extension}`);
+  }
+  if (d.encoding) head['content-encoding'] = d.encoding;
+  return head;
+}
+
+/** Whether `If-None-Match` names `etag` (or is `*`). */
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.trim() === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/** Writes a head-only answer (304, or a redirect for the proxy). */
+function headOnly(reply: FastifyReply, status: number, head: OutgoingHttpHeaders): FastifyReply {
+  reply.hijack();
+  reply.raw.writeHead(status, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...head });
+  reply.raw.end();
+  return reply;
+}
+
+/**
+ * Sends blob `d` of `shaped` (the result as the delivery shaped it): `bytes` when already made
+ * (a variant), else the identity bytes of the default form or the JSON typed result.
+ */
+export async function sendBlob(
+  ctx: HostContext,
+  reply: FastifyReply,
+  d: BlobDescriptor,
+  shaped: StoredResult,
+  bytes: Buffer | null,
+  sending: BlobSending,
+): Promise<FastifyReply> {
+  const id = blobIdOf(d, shaped.type);
+  const etag = `"${id}"`;
+  const head: OutgoingHttpHeaders = { ...sending.extra, ...blobHead(ctx, d, shaped.type), [BLOB_ID_HEADER]: id, etag, 'accept-ranges': 'bytes' };
+  if (matches(reply.request.headers['if-none-match'], etag)) {
+    delete head['content-type'];
+    delete head['content-disposition'];
+    return headOnly(reply, 304, head);
+  }
+  if (sending.accelRedirect !== null) return headOnly(reply, 200, { ...head, 'x-accel-redirect': `${sending.accelRedirect}${id}`, 'content-length': 0 });
+  if (bytes) return sendBytes(reply, [bytes], head, etag);
+  const envelope = d.format === defaultFormat(shaped.type) ? toEnvelope(shaped) : null;
+  const ranged = reply.request.headers.range !== undefined || reply.request.method === 'HEAD';
+  if (envelope && !ranged) {
+    for (const [name, value] of Object.entries(head)) if (value !== undefined) reply.header(name, value);
+    return sendEnvelope(reply, envelope, head['content-type'] as string);
+  }
+  if (envelope) return sendBytes(reply, envelope.parts, head, etag);
+  const lease = await ctx.json.acquire(shaped, sending.name);
+  // Held until the response is over: the socket writes from the shared bytes.
+  reply.raw.once('close', lease.release);
+  return sendBytes(reply, [lease.bytes], head, etag);
+}

@@ -1,0 +1,71 @@
+/**
+ * @module routes-blobs
+ * `GET /api/blobs/{blob_id}`: any blob this host (or its service) can make again, the same
+ * bytes forever, so every cache may keep them for good: `Cache-Control: public,
+ * max-age=31536000, immutable`, the id as a strong `ETag` (304 to `If-None-Match` without
+ * looking anything up), ranges, and the media type and `Content-Encoding` the id fixes,
+ * whatever the request's `Accept-Encoding`. No `Vary` and no cookie: the answer depends on
+ * the URL alone. An id that names nothing held (unknown, dropped, malformed) is a 404.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { BLOB_ID_HEADER, blobOfType, readBlobId, type BlobDescriptor } from '../delivery/blob-ids.ts';
+import { defaultFormat } from '../delivery/delivery-options.ts';
+import { TYPED_JSON } from '../delivery/pack-delivery.ts';
+import { createHostError } from '../errors.ts';
+import type { HostContext } from '../host-context.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { sendBlob, type BlobSending } from './blob-reply.ts';
+import { idParams } from './route-inputs.ts';
+
+/** A year: the longest a cache is asked to keep anything. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+type BlobParams = { Params: { blob_id: string } };
+
+/** Whether `If-None-Match` names the id's ETag. */
+function alreadyHeld(header: string | undefined, id: string): boolean {
+  return header !== undefined && header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === `"${id}"`);
+}
+
+/** Public bytes: any origin may read them, and nothing varies with the request's headers. */
+function publicHead(reply: FastifyReply): void {
+  reply.removeHeader('vary');
+  if (reply.getHeader('access-control-allow-origin') !== undefined) reply.header('access-control-allow-origin', '*');
+}
+
+/** The bytes of blob `d` made from `result`: a variant, or null for identity bytes sent as they are. */
+async function bytesOf(ctx: HostContext, d: BlobDescriptor, result: StoredResult, id: string): Promise<{ shaped: StoredResult; bytes: Buffer | null }> {
+  const typedJson = d.format === TYPED_JSON;
+  const delivery = typedJson || d.format === defaultFormat(result.type) ? d.options : { ...d.options, format: d.format };
+  const shaped = typedJson ? result : await ctx.delivery.shaped(result, delivery);
+  const plain = typedJson || d.format === defaultFormat(result.type);
+  if (plain && d.encoding === null) return { shaped, bytes: null };
+  const names = { baseName: d.baseName, envelopeMediaType: ctx.options.envelopeMediaType };
+  const variant = await ctx.delivery.packed(shaped, d.format, delivery, names, d.encoding, !plain);
+  // Compression that was not worth it never gave out this id.
+  if (variant.encoding !== d.encoding) throw createHostError('SPC_ERR_BLOB_NOT_FOUND', id);
+  return { shaped, bytes: variant.bytes };
+}
+
+export async function blobRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
+  const { ctx } = opts;
+  const schema = { params: idParams('blob_id') };
+  const handler = async (request: { params: { blob_id: string }; headers: Record<string, string | string[] | undefined> }, reply: FastifyReply): Promise<FastifyReply> => {
+    const id = request.params.blob_id;
+    const read = readBlobId(id);
+    if (!read) throw createHostError('SPC_ERR_BLOB_NOT_FOUND', id);
+    publicHead(reply);
+    // The same id is the same bytes forever: a client holding them needs nothing more.
+    if (alreadyHeld(request.headers['if-none-match'] as string | undefined, id)) {
+      reply.header('cache-control', IMMUTABLE).header('etag', `"${id}"`).header(BLOB_ID_HEADER, id);
+      return reply.code(304).send();
+    }
+    const result = await ctx.resultIds.find(read.result);
+    const d = result ? blobOfType(id, read, result.type) : null;
+    if (!result || !d) throw createHostError('SPC_ERR_BLOB_NOT_FOUND', id);
+    const { shaped, bytes } = await bytesOf(ctx, d, result, id);
+    const sending: BlobSending = { accelRedirect: null, extra: { 'cache-control': IMMUTABLE }, name: d.baseName || result.type };
+    return sendBlob(ctx, reply, d, shaped, bytes, sending);
+  };
+  app.get<BlobParams>('/api/blobs/:blob_id', { compress: false, schema }, handler);
+}

@@ -1,0 +1,254 @@
+/**
+ * @module s3-blob-store
+ * Result bytes in an S3-compatible object store (`--blob-store s3://BUCKET[/PREFIX]`): one
+ * object per result, keyed by its content hash, so an object is never rewritten and a reader
+ * can never see two results' bytes mixed. An object is the result's frame: four bytes giving
+ * the length of the header JSON, the header, then the array bytes; it is read back from its
+ * key alone. Large results go up as a multipart upload (lib-storage), parts in parallel.
+ * Objects do not expire on their own: the bucket's lifecycle rules decide how long they stay;
+ * a missing object reads as a miss (computed again). Copies read or written here are held in
+ * memory in the host's byte budget for as long as its own entries would be, so hits on one
+ * host do not go back to the store.
+ *
+ * A store that fails (unreachable, refusing, a transfer broken off or stalled) is the 503
+ * SPC_ERR_BLOB_STORE_UNAVAILABLE, never a hang or a short body: a read must deliver exactly the
+ * bytes its header announces, each part within a time limit.
+ */
+import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { Readable } from 'node:stream';
+import type { ResultBudget } from '../cache/result-budget.ts';
+import { createHostError, isHostError } from '../errors.ts';
+import { checkResultHeader, decodeResultFrame } from '../results/result-frame.ts';
+import { rememberResultId } from '../results/result-id.ts';
+import type { OpenedResult } from '../results/result-source.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
+import type { S3Location } from './s3-url.ts';
+
+/** Multipart part size and how many parts go up at once. */
+const PART_BYTES = 8 * 1024 * 1024;
+const PARTS_AT_ONCE = 4;
+/** Longest silence in the middle of a transfer before it counts as broken, ms. */
+const STALL_MS = 10_000;
+/** How often copies held in memory are checked for having outlived their time. */
+const SWEEP_MS = 5000;
+
+/** The store's failure as the host's 503, in words fit for a client (no keys, no secrets). */
+export function blobStoreUnavailable(error: unknown): Error {
+  if (isHostError(error)) return error;
+  const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };
+  const status = e.$metadata?.httpStatusCode;
+  const why = status ? `it answered ${status}${e.name ? ` (${e.name})` : ''}` : e.code ? `it cannot be reached (${e.code})` : `the transfer failed (${e.name ?? 'error'})`;
+  return createHostError('SPC_ERR_BLOB_STORE_UNAVAILABLE', why);
+}
+
+function isMissing(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
+}
+
+/** The frame's first bytes: the header JSON's length, then the header. */
+function framePrefix(meta: BlobMeta): Buffer {
+  const header = Buffer.from(JSON.stringify(meta.header));
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(header.byteLength);
+  return Buffer.concat([length, header]);
+}
+
+/** Reads `body` into exactly `bytes.byteLength` bytes after a prefix already taken; throws on anything else. */
+async function readExactly(body: AsyncIterable<Uint8Array> & { destroy(error?: Error): void }, first: Buffer, bytes: Uint8Array): Promise<void> {
+  let offset = 0;
+  const put = (chunk: Uint8Array): void => {
+    if (offset + chunk.byteLength > bytes.byteLength) throw new Error('the object is longer than its header says');
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  };
+  put(first);
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => body.destroy(new Error('the transfer stalled')), STALL_MS);
+  };
+  arm();
+  try {
+    for await (const chunk of body) {
+      arm();
+      put(chunk);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  if (offset !== bytes.byteLength) throw new Error('the object is shorter than its header says');
+}
+
+/** Splits the first chunks of a body into the header and what follows it. */
+async function readHead(iterator: AsyncIterator<Uint8Array>): Promise<{ meta: BlobMeta; rest: Buffer }> {
+  let head = Buffer.alloc(0);
+  for (;;) {
+    if (head.byteLength >= 4) {
+      const length = head.readUInt32LE(0);
+      if (head.byteLength >= 4 + length) {
+        const header = checkResultHeader(JSON.parse(head.subarray(4, 4 + length).toString('utf8')));
+        return { meta: { header, chunkBytes: header.byteLength, chunks: header.byteLength > 0 ? 1 : 0 }, rest: head.subarray(4 + length) };
+      }
+    }
+    const next = await iterator.next();
+    if (next.done) throw new Error('the object ends inside its header');
+    head = Buffer.concat([head, next.value]);
+  }
+}
+
+interface Held {
+  result: StoredResult;
+  until: number;
+}
+
+export class S3BlobStore implements BlobStore {
+  #client: S3Client;
+  #location: S3Location;
+  #budget: ResultBudget<StoredResult> | null;
+  #keepMs: number;
+  #local = new Map<string, Held>();
+  #reading = new Map<string, Promise<StoredResult | null>>();
+  #sweeper: NodeJS.Timeout | null = null;
+
+  /**
+   * @param budget where copies in memory are held; null keeps none (a worker process)
+   * @param keepMs longest a copy stays in memory (the host's own entries' longest life)
+   */
+  constructor(client: S3Client, location: S3Location, budget: ResultBudget<StoredResult> | null, keepMs = Number.POSITIVE_INFINITY) {
+    this.#client = client;
+    this.#location = location;
+    this.#budget = budget;
+    this.#keepMs = keepMs;
+    if (budget) {
+      this.#sweeper = setInterval(() => this.#sweep(), SWEEP_MS);
+      this.#sweeper.unref();
+    }
+  }
+
+  /** The object key of content hash `hash`. */
+  keyOf(hash: string): string {
+    return `${this.#location.prefix}${hash}`;
+  }
+
+  #keep(hash: string, result: StoredResult, lifeMs: number): void {
+    if (!this.#budget || lifeMs <= 0) return;
+    const until = Date.now() + Math.min(lifeMs, this.#keepMs);
+    const held = this.#local.get(hash);
+    if (held) return void (held.until = Math.max(held.until, until));
+    this.#local.set(hash, { result, until });
+    this.#budget.hold(result, `blob:${hash}`, () => this.#local.delete(hash));
+  }
+
+  #sweep(): void {
+    const now = Date.now();
+    for (const [hash, held] of this.#local) if (held.until <= now) this.#release(hash, held);
+  }
+
+  #release(hash: string, held: Held): void {
+    this.#local.delete(hash);
+    this.#budget?.release(held.result, `blob:${hash}`);
+  }
+
+  holds(hash: string): boolean {
+    return this.#local.has(hash);
+  }
+
+  async #exists(hash: string): Promise<boolean> {
+    try {
+      await this.#client.send(new HeadObjectCommand({ Bucket: this.#location.bucket, Key: this.keyOf(hash) }));
+      return true;
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw blobStoreUnavailable(error);
+    }
+  }
+
+  async put(result: StoredResult, ttlMs: number): Promise<PutBlob> {
+    const { header, blocks, hash } = frameOf(result);
+    const meta: BlobMeta = { header, chunkBytes: header.byteLength, chunks: header.byteLength > 0 ? 1 : 0 };
+    // Content-addressed: an object already there holds these very bytes.
+    if (!(await this.#exists(hash))) {
+      const parts = [framePrefix(meta), ...blocks.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength))];
+      const upload = new Upload({
+        client: this.#client,
+        params: { Bucket: this.#location.bucket, Key: this.keyOf(hash), Body: Readable.from(parts), ContentType: 'application/octet-stream' },
+        partSize: PART_BYTES,
+        queueSize: PARTS_AT_ONCE,
+        leavePartsOnError: false,
+      });
+      try {
+        await upload.done();
+      } catch (error) {
+        throw blobStoreUnavailable(error);
+      }
+    }
+    this.#keep(hash, result, ttlMs);
+    return { hash, meta: JSON.stringify(meta), stored: true };
+  }
+
+  get(ref: BlobRef): Promise<StoredResult | null> {
+    return this.find(ref.hash);
+  }
+
+  find(hash: string): Promise<StoredResult | null> {
+    const local = this.#local.get(hash);
+    if (local && local.until > Date.now()) {
+      this.#budget?.touch(local.result);
+      return Promise.resolve(local.result);
+    }
+    let reading = this.#reading.get(hash);
+    if (!reading) {
+      reading = this.#read(hash).finally(() => this.#reading.delete(hash));
+      this.#reading.set(hash, reading);
+    }
+    return reading;
+  }
+
+  async #read(hash: string): Promise<StoredResult | null> {
+    const abort = new AbortController();
+    let body: (AsyncIterable<Uint8Array> & { destroy(error?: Error): void }) | undefined;
+    try {
+      const answer = await this.#client.send(new GetObjectCommand({ Bucket: this.#location.bucket, Key: this.keyOf(hash) }), { abortSignal: abort.signal });
+      body = answer.Body as unknown as AsyncIterable<Uint8Array> & { destroy(error?: Error): void };
+      const iterator = body[Symbol.asyncIterator]();
+      const { meta, rest } = await readHead(iterator);
+      const payload = new SharedArrayBuffer(meta.header.byteLength);
+      const remaining = { [Symbol.asyncIterator]: () => iterator, destroy: (error?: Error) => body!.destroy(error) };
+      await readExactly(remaining, rest, new Uint8Array(payload));
+      const result = decodeResultFrame(meta.header, payload as unknown as ArrayBuffer);
+      rememberResultId(result, hash);
+      this.#keep(hash, result, this.#keepMs);
+      return result;
+    } catch (error) {
+      abort.abort();
+      body?.destroy();
+      if (isMissing(error)) return null;
+      throw blobStoreUnavailable(error);
+    }
+  }
+
+  async touch(ref: BlobRef, ttlMs: number): Promise<boolean> {
+    const held = this.#local.get(ref.hash);
+    if (held) held.until = Math.max(held.until, Date.now() + Math.min(ttlMs, this.#keepMs));
+    return this.#exists(ref.hash);
+  }
+
+  async open(ref: BlobRef): Promise<OpenedResult | null> {
+    const result = await this.get(ref);
+    return result ? { result, arriving: null } : null;
+  }
+
+  dropLocal(): void {
+    for (const [hash, held] of this.#local) this.#release(hash, held);
+  }
+
+  close(): void {
+    if (this.#sweeper) clearInterval(this.#sweeper);
+    this.#sweeper = null;
+    this.dropLocal();
+    this.#client.destroy();
+  }
+}

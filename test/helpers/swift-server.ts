@@ -1,0 +1,194 @@
+/**
+ * @module swift-server
+ * A real S3-compatible object store for the tests: Debian's OpenStack Swift as an all-in-one
+ * (a proxy with the s3api and tempauth middlewares, and an account, a container and an object
+ * server) in a temporary folder, on free loopback ports. Rings of one replica are built there
+ * with `swift-ring-builder`; objects live on a plain folder (mount_check off). The tempauth
+ * user `vitrine:tester` with key `secret` is the S3 access key and secret. Resolves once the
+ * proxy answers an S3 request. Every server still running is stopped when the test file ends.
+ * A missing `swift-proxy-server` is a failure with the install hint, never a skip.
+ *
+ * @example
+ * const swift = await startSwift();
+ * const env = swift.env; // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ENDPOINT_URL_S3
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { waitFor } from './wait-for.ts';
+
+const run = promisify(execFile);
+
+export interface SwiftServer {
+  /** `http://127.0.0.1:<proxy port>`: the S3 endpoint. */
+  endpoint: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  region: string;
+  /** The standard AWS variables naming this store and its credentials, for a host process. */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+const SERVERS = ['account', 'container', 'object'] as const;
+const READY_LIMIT_MS = 90_000;
+const live = new Set<ChildProcess>();
+const dirs = new Set<string>();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function serverConf(dir: string, name: string, port: number): string {
+  return `[DEFAULT]
+devices = ${dir}/node
+mount_check = false
+bind_ip = 127.0.0.1
+bind_port = ${port}
+workers = 0
+swift_dir = ${dir}
+log_level = WARNING
+[pipeline:main]
+pipeline = ${name}-server
+[app:${name}-server]
+use = egg:swift#${name}
+`;
+}
+
+function proxyConf(dir: string, port: number): string {
+  // slo is what s3api's multipart uploads complete into; copy and dlo come with it.
+  return `[DEFAULT]
+bind_ip = 127.0.0.1
+bind_port = ${port}
+workers = 0
+swift_dir = ${dir}
+log_level = WARNING
+[pipeline:main]
+pipeline = catch_errors gatekeeper proxy-logging cache listing_formats s3api tempauth copy slo dlo proxy-logging proxy-server
+[app:proxy-server]
+use = egg:swift#proxy
+account_autocreate = true
+[filter:catch_errors]
+use = egg:swift#catch_errors
+[filter:gatekeeper]
+use = egg:swift#gatekeeper
+[filter:proxy-logging]
+use = egg:swift#proxy_logging
+[filter:cache]
+use = egg:swift#memcache
+[filter:listing_formats]
+use = egg:swift#listing_formats
+[filter:s3api]
+use = egg:swift#s3api
+[filter:tempauth]
+use = egg:swift#tempauth
+user_vitrine_tester = secret .admin
+[filter:copy]
+use = egg:swift#copy
+[filter:slo]
+use = egg:swift#slo
+[filter:dlo]
+use = egg:swift#dlo
+`;
+}
+
+/** Whether the proxy answers S3 at all (any HTTP status is an answer). */
+async function answers(endpoint: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${endpoint}/`, { signal: AbortSignal.timeout(2000) });
+    await res.arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  live.delete(child);
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await gone;
+  clearTimeout(timer);
+}
+
+export async function startSwift(): Promise<SwiftServer> {
+  if (!existsSync('/usr/bin/swift-proxy-server')) throw new Error('swift-proxy-server is not installed: apt-get install swift-proxy swift-account swift-container swift-object (.ci/run installs them)');
+  const dir = await mkdtemp(join(tmpdir(), 'vitrine-swift-'));
+  dirs.add(dir);
+  await mkdir(join(dir, 'node', 'd1'), { recursive: true });
+  const ports = { proxy: await freePort(), account: await freePort(), container: await freePort(), object: await freePort() };
+  for (const name of SERVERS) {
+    const builder = join(dir, `${name}.builder`);
+    // 2^4 partitions, one replica, no wait between moves: the smallest ring that works.
+    await run('swift-ring-builder', [builder, 'create', '4', '1', '1']);
+    await run('swift-ring-builder', [builder, 'add', `r1z1-127.0.0.1:${ports[name]}/d1`, '1']);
+    await run('swift-ring-builder', [builder, 'rebalance']).catch((error: { code?: number }) => {
+      // Exit status 1 is "rebalanced with warnings"; only 2 is a failure.
+      if (error.code !== 1) throw error;
+    });
+    await writeFile(join(dir, `${name}.conf`), serverConf(dir, name, ports[name]));
+  }
+  await writeFile(join(dir, 'proxy.conf'), proxyConf(dir, ports.proxy));
+  const children: ChildProcess[] = [];
+  let output = '';
+  for (const name of [...SERVERS, 'proxy']) {
+    const child = spawn(`/usr/bin/swift-${name}-server`, [join(dir, `${name}.conf`)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4000));
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    live.add(child);
+    children.push(child);
+  }
+  const endpoint = `http://127.0.0.1:${ports.proxy}`;
+  try {
+    await waitFor(async () => {
+      const dead = children.find((c) => c.exitCode !== null);
+      if (dead) throw new Error(`a Swift server exited (${dead.exitCode}): ${output}`);
+      return (await answers(endpoint)) || undefined;
+    }, `Swift's proxy to answer on ${endpoint}`, READY_LIMIT_MS);
+  } catch (error) {
+    await Promise.all(children.map(stopChild));
+    throw error;
+  }
+  const credentials = { accessKeyId: 'vitrine:tester', secretAccessKey: 'secret', region: 'us-east-1' };
+  return {
+    endpoint,
+    ...credentials,
+    env: { AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_REGION: credentials.region, AWS_ENDPOINT_URL_S3: endpoint },
+    async stop() {
+      await Promise.all(children.map(stopChild));
+      dirs.delete(dir);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Stops every Swift still running and removes its folder. */
+export async function stopAllSwift(): Promise<void> {
+  await Promise.all([...live].map(stopChild));
+  await Promise.all([...dirs].map((dir) => rm(dir, { recursive: true, force: true })));
+  dirs.clear();
+}
+
+// Under vitest, each test file stops its servers; a benchmark (no vitest) stops them itself.
+if (process.env.VITEST) {
+  const { afterAll } = await import('vitest');
+  afterAll(stopAllSwift);
+}
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});

@@ -1,0 +1,90 @@
+/**
+ * A Redis service whose result bytes live in a real S3 server (Swift with s3api) through
+ * `--blob-store s3://BUCKET/PREFIX`, across real processes: one object per result keyed by its
+ * id, Redis holding pointers only, another host reading the same bytes (and serving them as a
+ * blob URL) from the store; the endpoint from `--s3-endpoint` or `AWS_ENDPOINT_URL_S3`,
+ * credentials from the standard AWS environment and never in the logs. A store that goes away
+ * is a 503 with a readable detail, never a hang.
+ */
+import { CreateBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createS3Client } from '../../core/scale/s3-location.ts';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { startSwift, type SwiftServer } from '../helpers/swift-server.ts';
+
+const BUCKET = 'vitrine-service';
+let swift: SwiftServer;
+let redis: RedisServer;
+let a: RunningHost;
+let b: RunningHost;
+let rooms = 0;
+const room = () => `s3-${process.pid}-${++rooms}`;
+
+beforeAll(async () => {
+  [swift, redis] = await Promise.all([startSwift(), startRedis()]);
+  const s3 = createS3Client(swift.endpoint);
+  process.env.AWS_ACCESS_KEY_ID = swift.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = swift.secretAccessKey;
+  await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
+  s3.destroy();
+  const specimens = await mkdtemp(join(tmpdir(), 'vitrine-s3-specimens-'));
+  await mkdir(join(specimens, 'big'));
+  await writeFile(join(specimens, 'big', 'specimen.json'), JSON.stringify({ display_name: 'big', type: 'volume', function_name: 'big_volume' }));
+  const common = ['--port', '0', '--no-viewer', '--log-level', 'info', '--redis', redis.url, '--blob-store', `s3://${BUCKET}/service`, '--plugins', await fixturePluginsDir(), '--specimens', specimens];
+  const credentials = { AWS_ACCESS_KEY_ID: swift.accessKeyId, AWS_SECRET_ACCESS_KEY: swift.secretAccessKey, AWS_REGION: swift.region };
+  [a, b] = await Promise.all([
+    // Host a computes and finds its endpoint in the environment; host b only serves, and is told it.
+    spawnHost([...common, '--compute', '1', '--pool-size', '1'], { env: { ...process.env, ...credentials, AWS_ENDPOINT_URL_S3: swift.endpoint } }),
+    spawnHost([...common, '--compute', '0', '--s3-endpoint', swift.endpoint], { env: { ...process.env, ...credentials, AWS_ENDPOINT_URL_S3: '' } }),
+  ]);
+}, 150_000);
+afterAll(async () => {
+  await a?.stop();
+  await b?.stop();
+});
+
+async function data(host: RunningHost, params: object, roomId: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+  const res = await fetch(`${host.url}/api/specimens/big/data?params=${encodeURIComponent(JSON.stringify(params))}&room_id=${roomId}`, { headers: { 'accept-encoding': 'identity' } });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+describe('result bytes in an S3 object store', () => {
+  it('keeps one object per result, pointers only in Redis, and the same bytes on every host', async () => {
+    const r = room();
+    const first = await data(a, { megabytes: 3, seed: 7 }, r);
+    expect(first.status).toBe(200);
+    const id = first.headers.get('x-result-id')!;
+    const again = await data(b, { megabytes: 3, seed: 7 }, r);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-result-id')).toBe(id);
+    expect(again.bytes.equals(first.bytes)).toBe(true);
+    const blob = await fetch(`${b.url}/api/blobs/${id}`);
+    expect(Buffer.from(await blob.arrayBuffer()).equals(first.bytes)).toBe(true);
+
+    const s3 = createS3Client(swift.endpoint);
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'service/' }));
+    s3.destroy();
+    expect(listed.Contents?.map((o) => o.Key)).toContain(`service/${id}`);
+    const client = new Redis(redis.url);
+    const stored = await client.keys('vitrine:blob:*');
+    const memory = Number(/used_memory:(\d+)/.exec(await client.info('memory'))![1]);
+    client.disconnect();
+    expect(stored).toEqual([]);
+    // 3 MiB of result bytes went to the object store, not here.
+    expect(memory).toBeLessThan(3 * 1024 * 1024);
+    expect(a.stderr() + b.stderr()).not.toContain(swift.secretAccessKey);
+  });
+
+  it('answers 503 with a readable detail while the store is gone, never a hang', async () => {
+    await swift.stop();
+    const res = await data(a, { megabytes: 1, seed: 99 }, room());
+    expect(res.status).toBe(503);
+    expect(JSON.parse(res.bytes.toString()).detail).toMatch(/object store/);
+  });
+});
