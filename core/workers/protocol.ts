@@ -10,7 +10,7 @@ import type { ResultType } from '../sdk/result-types.ts';
 import type { ContentEncoding } from '../delivery/content-encoding.ts';
 import type { DeliveryOptions } from '../delivery/delivery-options.ts';
 import type { EncodeNames } from '../delivery/format-encoder.ts';
-import type { NpySource } from '../delivery/load-npy-volume.ts';
+import type { StaticFileSource } from '../delivery/load-static-file.ts';
 
 /** Run one plugin export. */
 export interface InvokeTask {
@@ -62,10 +62,10 @@ export interface PackFileTask {
   encoding: ContentEncoding;
 }
 
-/** Read a static `.npy` volume into memory. */
-export interface LoadNpyTask {
-  op: 'loadNpy';
-  source: NpySource;
+/** Read a static data file into memory as a result. */
+export interface LoadStaticTask {
+  op: 'loadStatic';
+  source: StaticFileSource;
 }
 
 /** Work out a stored result's id (its content hash). */
@@ -74,7 +74,7 @@ export interface HashTask {
   result: StoredResult;
 }
 
-export type WorkerTask = InvokeTask | JsonTask | ShapeTask | PackTask | PackFileTask | LoadNpyTask | HashTask;
+export type WorkerTask = InvokeTask | JsonTask | ShapeTask | PackTask | PackFileTask | LoadStaticTask | HashTask;
 
 /** Sent by the worker on the task port. */
 export type WorkerPortMessage =

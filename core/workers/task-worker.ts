@@ -9,8 +9,8 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
-import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadNpyTask, PackFileTask, PackTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
-import { loadNpyVolume } from '../delivery/load-npy-volume.ts';
+import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadStaticTask, PackFileTask, PackTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
+import { loadStaticFile, type LoadedStaticFile } from '../delivery/load-static-file.ts';
 import { packFile, packResult, type PackedBytes } from '../delivery/pack-delivery.ts';
 import { shapeResult } from '../delivery/shape-result.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -141,9 +141,9 @@ export async function packFileTask(task: PackFileTask): Promise<PackedBytes> {
   }
 }
 
-export async function loadNpy(task: LoadNpyTask): Promise<StoredResult> {
+export async function loadStatic(task: LoadStaticTask): Promise<LoadedStaticFile> {
   try {
-    return await loadNpyVolume(task.source);
+    return await loadStaticFile(task.source);
   } finally {
     idleGc.schedule();
   }

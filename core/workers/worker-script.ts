@@ -26,6 +26,9 @@ async function bundle(): Promise<string> {
     target: 'node20',
     write: false,
     external: ['tinypool'],
+    // CommonJS dependencies (pngjs) require Node's built-in modules, which an ES module bundle
+    // can only do through a require of its own.
+    banner: { js: "import { createRequire as __vitrineRequire } from 'node:module'; const require = __vitrineRequire(import.meta.url);" },
     logLevel: 'silent',
   });
   let code = out.outputFiles[0]!.text;
