@@ -15,6 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { whenParentGone } from './parent-watch.ts';
 
 export const ALLOCATOR_ENV = Object.freeze({ MALLOC_MMAP_THRESHOLD_: '65536' });
 
@@ -46,6 +47,8 @@ export function relaunchWithAllocatorEnv(argv: string[]): Promise<number> {
     if (child.exitCode === null) child.kill(signal);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, forward(signal));
+  // Started by npm, which ends without passing its signal on: the host ends with it.
+  whenParentGone(forward('SIGTERM'));
   return new Promise((resolve) => {
     child.once('error', (error) => {
       process.stderr.write(`vitrine: cannot start the host process: ${error.message}\n`);

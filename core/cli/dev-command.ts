@@ -15,7 +15,7 @@ import { listen } from '../server.ts';
 import { displayPath, formatDiagnostic } from '../../build/diagnostics/format-diagnostic.ts';
 import { listBundleFolders } from '../../build/output/read-bundle-folder.ts';
 import { writePluginFolder } from '../../build/output/write-output.ts';
-import { DevSession } from './dev-session.ts';
+import { buildFailedLine, DevSession } from './dev-session.ts';
 import { untilSignalled } from './process-lifecycle.ts';
 import { IncrementalBuilder } from '../../build/dev/incremental-builder.ts';
 
@@ -65,6 +65,7 @@ export async function runDevCommand(argv: string[]): Promise<number> {
     else {
       rmSync(path.join(outDir, build.name), { recursive: true, force: true });
       for (const diagnostic of build.diagnostics) err(formatDiagnostic(diagnostic, cwd));
+      err(buildFailedLine(build.name, build.diagnostics.length, false));
     }
   }
   const good = builds.filter((b) => b.output).length;

@@ -8,7 +8,7 @@
  * Failed builds print their diagnostics, publish a `build-error` event for open viewers, and
  * leave the last good build serving.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { HOST_CHANNEL } from '../events/channels.ts';
@@ -19,6 +19,12 @@ import { TreeWatcher } from '../../build/dev/watch-tree.ts';
 
 /** Quiet time after the last change event before rebuilding (editors save in bursts). */
 const SETTLE_MS = 15;
+
+/** What a failed build leaves served: the plugin's last good build, or nothing yet. */
+export function buildFailedLine(plugin: string, errors: number, served: boolean): string {
+  const what = served ? 'still serving its last good build' : 'it has never built, so it is not served until it does';
+  return `vitrine dev: ${plugin} has ${errors} error${errors === 1 ? '' : 's'}; ${what}`;
+}
 
 export interface DevSessionOptions {
   srcDir: string;
@@ -94,7 +100,9 @@ export class DevSession {
     if (!built.output) {
       const cwd = process.cwd();
       for (const diagnostic of built.diagnostics) err(formatDiagnostic(diagnostic, cwd));
-      err(`vitrine dev: ${plugin} has ${built.diagnostics.length} error${built.diagnostics.length === 1 ? '' : 's'}; still serving its last good build`);
+      // Only a plugin that built before has a last good build to keep serving.
+      const served = existsSync(path.join(outDir, plugin, 'manifest.json'));
+      err(buildFailedLine(plugin, built.diagnostics.length, served));
       const errors = built.diagnostics.map((d) => ({ code: d.code, message: d.message, text: formatDiagnostic(d, cwd), file: d.location?.file ?? null, line: d.location?.line ?? null, column: d.location?.column ?? null }));
       app.vitrine.context.events.publish(HOST_CHANNEL, { event: 'build-error', data: { plugin, errors } });
       return;

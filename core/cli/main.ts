@@ -2,7 +2,7 @@
  * @module main
  * Dispatches `vitrine <command>`: `build` compiles plugins, `serve` runs the host, `worker` computes for a Redis service, `init`
  * writes a plugin project, `dev` builds, serves and rebuilds on change, `python-path` says where
- * the `vitrine` Python module is. The build tools load only for the commands that use them.
+ * the `vitrine` Python module is, `--version` what runs. The build tools load only for the commands that use them.
  */
 import { followLauncher, relaunchWithAllocatorEnv, wantsAllocatorEnv } from './allocator-env.ts';
 
@@ -16,7 +16,16 @@ commands:
   init DIR [--vitrine SPEC]           write a plugin project into DIR; --python writes a Python one
   dev [SRC] [serve options]           build, serve, and rebuild each plugin of SRC when it changes
   python-path                         print the folder holding the vitrine Python module (for PYTHONPATH)
+  --version                           print the version of vitrine
 `;
+
+/** The version of the running package. */
+async function ownVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const { PACKAGE_ROOT } = await import('../package-layout.ts');
+  return (JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 /** Runs one CLI invocation and returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -52,6 +61,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${PYTHON_MODULE_DIR}\n`);
       return 0;
     }
+    case '-v':
+    case '--version':
+    case 'version':
+      process.stdout.write(`${await ownVersion()}\n`);
+      return 0;
     case undefined:
     case '-h':
     case '--help':

@@ -3,7 +3,9 @@
  * Log lines for a person at a terminal. The host logs JSON lines (what log collectors read);
  * when standard error is a terminal, `vitrine serve` passes them through this stream, which
  * writes `HH:MM:SS LEVEL message` instead, the level coloured, with an error's stack indented
- * under it. A line that is not JSON passes through unchanged.
+ * under it. A line that is not JSON passes through unchanged. Fastify's own "Server
+ * listening at" record is left out: the command prints its `listening on` line itself, and a
+ * person should read it once.
  */
 import { Writable } from 'node:stream';
 
@@ -24,7 +26,10 @@ interface LogRecord {
   err?: { stack?: string; message?: string };
 }
 
-/** One JSON log line as a terminal line (with its newline). */
+/** Fastify's record of each address it listens on. */
+const FASTIFY_LISTENING = /^Server listening at /;
+
+/** One JSON log line as a terminal line (with its newline), or '' for a line left out. */
 export function prettyLine(line: string, colour: boolean): string {
   let record: LogRecord;
   try {
@@ -32,6 +37,7 @@ export function prettyLine(line: string, colour: boolean): string {
   } catch {
     return `${line}\n`;
   }
+  if (FASTIFY_LISTENING.test(record.msg ?? '')) return '';
   const level = LEVELS[record.level ?? 30] ?? { name: String(record.level), colour: '' };
   const time = new Date(record.time ?? Date.now()).toTimeString().slice(0, 8);
   const name = colour ? `${level.colour}${level.name}${RESET}` : level.name;
@@ -51,7 +57,9 @@ export function prettyLogStream(out: NodeJS.WriteStream = process.stderr): Writa
       while ((end = pending.indexOf('\n')) >= 0) {
         const line = pending.slice(0, end);
         pending = pending.slice(end + 1);
-        if (line.trim() !== '') out.write(prettyLine(line, out.isTTY === true));
+        if (line.trim() === '') continue;
+        const text = prettyLine(line, out.isTTY === true);
+        if (text !== '') out.write(text);
       }
       done();
     },

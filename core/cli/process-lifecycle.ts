@@ -3,8 +3,10 @@
  * How every long-running command (`serve`, `dev`, `worker`) ends. The first SIGINT or SIGTERM
  * starts a clean shutdown (the command's own steps); the exit code is 0 when they finish and 1
  * when one fails. A second signal exits at once with 1, and so does a shutdown still running
- * after `forceAfterMs` (none for a worker, which bounds its own drain).
+ * after `forceAfterMs` (none for a worker, which bounds its own drain). A command npm started
+ * also ends when npm does (parent-watch.ts), as on SIGTERM.
  */
+import { whenParentGone } from './parent-watch.ts';
 
 export interface Lifecycle {
   /** The command's name in messages (`vitrine serve`). */
@@ -37,5 +39,6 @@ export function untilSignalled(lifecycle: Lifecycle): Promise<number> {
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    whenParentGone(() => onSignal('SIGTERM'));
   });
 }

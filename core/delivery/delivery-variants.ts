@@ -5,19 +5,21 @@
  * encode worker thread, and kept beside its result: concurrent first requests share the one
  * making, later ones reuse it. Variants count in the host's result budget as dependents of
  * their result, so they go when it goes (or earlier, least recently used first). Static data
- * files get compressed variants per file version the same way. The encode threads take
- * variant work by turns, round-robin between the clients asking (fair-turns.ts).
+ * files get compressed variants per file version the same way, and their contents read as
+ * results. The encode threads take variant work by turns, round-robin between the clients
+ * asking (fair-turns.ts).
  */
 import type Tinypool from 'tinypool';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
-import type { LoadNpyTask, PackFileTask, PackTask, ShapeTask } from '../workers/protocol.ts';
+import { FormatError } from '../formats/format-error.ts';
+import type { LoadStaticTask, PackFileTask, PackTask, ShapeTask } from '../workers/protocol.ts';
 import type { ContentEncoding } from './content-encoding.ts';
 import { FairTurns } from './fair-turns.ts';
 import { deliveryKey, type DeliveryOptions } from './delivery-options.ts';
 import type { EncodeNames } from './format-encoder.ts';
-import type { NpySource } from './load-npy-volume.ts';
+import type { LoadedStaticFile, StaticFileSource } from './load-static-file.ts';
 import type { PackedBytes } from './pack-delivery.ts';
 import { changesResult, shapingOptions } from './shape-result.ts';
 
@@ -56,7 +58,7 @@ export class DeliveryVariants {
   }
 
   /** Runs `task` on the encode pool in `client`'s turn. */
-  #run(client: string, task: ShapeTask | PackTask | PackFileTask | LoadNpyTask, name: string): Promise<unknown> {
+  #run(client: string, task: ShapeTask | PackTask | PackFileTask | LoadStaticTask, name: string): Promise<unknown> {
     return this.turns.run(client, () => this.#pool.run(task, { name }) as Promise<unknown>);
   }
 
@@ -133,11 +135,19 @@ export class DeliveryVariants {
     return file.token;
   }
 
-  /** A static `.npy` volume in memory, per file version (held in the budget like a result). */
-  npyVolume(source: NpySource, version: string, client = ''): Promise<StoredResult> {
+  /**
+   * A static data file in memory as a result, per file version (held in the budget like a
+   * result). @throws FormatError when the file does not parse.
+   */
+  staticFile(source: StaticFileSource, version: string, client = ''): Promise<StoredResult> {
     const token = this.#fileToken(source.path, version);
-    const task: LoadNpyTask = { op: 'loadNpy', source };
-    return this.#once(this.#loaded, token, 'volume', () => this.#run(client, task, 'loadNpy') as Promise<StoredResult>, resultByteLength);
+    const task: LoadStaticTask = { op: 'loadStatic', source };
+    const load = async (): Promise<StoredResult> => {
+      const loaded = (await this.#run(client, task, 'loadStatic')) as LoadedStaticFile;
+      if ('invalid' in loaded) throw new FormatError(loaded.invalid);
+      return loaded.result;
+    };
+    return this.#once(this.#loaded, token, 'result', load, resultByteLength);
   }
 
   async #runPack(client: string, task: PackTask | PackFileTask, name = 'pack'): Promise<Variant> {

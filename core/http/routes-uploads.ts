@@ -1,7 +1,8 @@
 /**
  * @module routes-uploads
  * POST /api/uploads?filename=NAME: a file as the request body (`application/octet-stream`,
- * the one body that is not JSON), parsed by its extension and kept as an input for functions
+ * the one body that is not JSON), or as the file of a form (`multipart/form-data`, named by
+ * the form when `filename` is not given: upload-form.ts), parsed by its extension and kept as an input for functions
  * (`{"upload": id}`). What can be refused without reading the body is refused first (uploads
  * off and a Content-Length past the limit before anything else; then a missing file name, by
  * the route's query schema, and an unknown extension); a body that passes the limit while
@@ -10,6 +11,7 @@
  * fastify cannot validate, so the route declares only what it `consumes` (ops/openapi.ts shows
  * such a body as binary).
  */
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { createHostError } from '../errors.ts';
@@ -19,9 +21,19 @@ import { PARSED_EXTENSIONS, parsedExtension } from '../formats/parse-file.ts';
 import type { HostContext } from '../host-context.ts';
 import { readUploadBody, type UploadBody } from '../uploads/read-upload-body.ts';
 import { FORMATS_BY_TYPE } from '../delivery/delivery-options.ts';
-import { queryOf } from './route-inputs.ts';
+import { INPUT_ERRORS, queryOf } from './route-inputs.ts';
+import { FORM_OVERHEAD_BYTES, formLimits, formUpload } from './upload-form.ts';
 
-type UploadRequest = FastifyRequest<{ Querystring: { filename: string } }>;
+type UploadRequest = FastifyRequest<{ Querystring: { filename?: string } }>;
+
+/** The upload's name and byte stream, from a raw body or a form. */
+async function uploadOf(request: UploadRequest): Promise<{ name: string; stream: Readable | null; declared?: number }> {
+  const queryName = request.query.filename;
+  if (request.isMultipart()) return formUpload(request, queryName);
+  if (queryName === undefined) throw INPUT_ERRORS.querystring.filename!(undefined, 'required');
+  const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
+  return { name: queryName, stream: (request.body as Readable | undefined) ?? null, ...(declared === undefined ? {} : { declared }) };
+}
 
 /** The upload's parsed extension, or the 415 naming the ones the host reads. */
 function extensionOf(name: string): string {
@@ -37,10 +49,11 @@ function uploadSchema(uploadsOn: boolean): Record<string, unknown> {
     hide: !uploadsOn,
     summary: 'Upload a file to use as an input ({"upload": upload_id})',
     description:
-      `The file is the request body (application/octet-stream). Its extension picks the parser: ${PARSED_EXTENSIONS.join(', ')}. ` +
+      'The file is the request body (application/octet-stream), or the file part of a form (multipart/form-data; its file name is used when filename is not given). ' +
+      `Its extension picks the parser: ${PARSED_EXTENSIONS.join(', ')}. ` +
       'The same bytes give the same id. 413 past --max-upload-bytes (as sent, or once decoded), 415 for another extension, 400 for a file that does not parse, 404 with --uploads off.',
-    consumes: ['application/octet-stream'],
-    querystring: queryOf({ filename: { type: 'string', pattern: '\\S', description: "The file's name (its extension decides how it is read)" } }, ['filename']),
+    consumes: ['application/octet-stream', 'multipart/form-data'],
+    querystring: queryOf({ filename: { type: 'string', pattern: '\\S', description: "The file's name (its extension decides how it is read); required for a raw body" } }),
     response: {
       200: {
         description: 'Stored',
@@ -64,8 +77,10 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: HostContex
   // This scope reads raw bodies; the rest of the host keeps its JSON-only parsers.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+  await app.register(multipart, { limits: formLimits(maxBytes) });
   app.addContentTypeParser('*', (request, _payload, done) => {
-    done(createHostError('SPC_ERR_UPLOAD_FORMAT', `a body of type ${request.headers['content-type'] ?? '(none)'}`, 'application/octet-stream bodies of .npy, .stl, .obj, .glb, .ply, .png'));
+    const known = `application/octet-stream bodies or multipart/form-data files of ${PARSED_EXTENSIONS.join(', ')}`;
+    done(createHostError('SPC_ERR_UPLOAD_FORMAT', `a body of type ${request.headers['content-type'] ?? '(none)'}`, known));
   });
 
   app.post('/api/uploads', {
@@ -73,21 +88,22 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: HostContex
     // Runs before the body is read: refusals here cost the client no upload.
     onRequest: async (request, reply) => {
       if (!ctx.uploads) throw createHostError('SPC_ERR_UPLOADS_OFF');
+      // A form is a little larger than its file.
+      const overhead = request.headers['content-type']?.startsWith('multipart/form-data') ? FORM_OVERHEAD_BYTES : 0;
       const declared = Number(request.headers['content-length']);
-      if (Number.isFinite(declared) && declared > maxBytes) {
+      if (Number.isFinite(declared) && declared > maxBytes + overhead) {
         reply.header('connection', 'close');
         throw createHostError('SPC_ERR_UPLOAD_TOO_LARGE', String(maxBytes));
       }
     },
     handler: async (request: UploadRequest, reply) => {
       const uploads = ctx.uploads!;
-      const name = request.query.filename;
-      // Still before the body is read: it streams in below.
+      const { name, stream, declared } = await uploadOf(request);
+      // Still before the file is read: it streams in below.
       const ext = extensionOf(name);
       let body: UploadBody;
       try {
-        const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
-        body = request.body ? await readUploadBody(request.body as Readable, maxBytes, ext, declared) : { bytes: Buffer.alloc(0), id: '' };
+        body = stream ? await readUploadBody(stream, maxBytes, ext, declared) : { bytes: Buffer.alloc(0), id: '' };
       } catch (error) {
         reply.header('connection', 'close');
         throw error;

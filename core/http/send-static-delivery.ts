@@ -1,59 +1,68 @@
 /**
  * @module send-static-delivery
- * Static specimen data as a delivery: a data file compressed once per file version when the
- * client accepts it (and it is worth it); a `.npy` volume read into memory once per version,
- * so it can be shaped (dtype, window, max_dim, the headset profile) and compressed like a
- * computed volume. HEAD, Range requests, relayed data and plain requests keep the streamed
- * file.
+ * Static specimen data as a delivery. A file a parser reads (a `.npy` volume, a mesh, point
+ * cloud or image file) is a result like a computed one (delivery/static-result.ts): a volume
+ * always travels that way (with its X-Result-Id, so its OME-Zarr store opens), other files
+ * once a delivery option asks for more than the file itself. Files travel as they are
+ * otherwise, compressed once per file version when the client accepts it and it is worth it.
+ * HEAD, Range requests and relayed data keep the streamed file.
  */
-import { stat } from 'node:fs/promises';
 import type { FastifyReply } from 'fastify';
 import { contentDisposition } from '../catalog/content-disposition.ts';
 import { dataMediaType } from '../catalog/file-media-types.ts';
 import { openStaticData } from '../catalog/open-static-data.ts';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
+import { checkDeliveryFits } from '../delivery/check-delivery.ts';
 import { isEmptyDelivery, type DeliveryOptions } from '../delivery/delivery-options.ts';
 import { resolveDelivery } from '../delivery/request-delivery.ts';
+import { fileVersion, staticFileSource, staticResult } from '../delivery/static-result.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
+import { RESULT_ID_HEADER } from '../results/result-ids.ts';
 import { requestEncoding, sendDelivery } from './reply-delivery.ts';
 import { sendBytes } from './send-bytes.ts';
 import { sendStaticData } from './send-opened.ts';
 
-/** A file's version: changes when the file is rewritten. Null when it cannot be read. */
-async function fileVersion(path: string): Promise<string | null> {
-  const info = await stat(path).catch(() => null);
-  return info?.isFile() ? `${info.mtimeMs}:${info.size}` : null;
-}
-
-export async function sendStaticDelivery(ctx: HostContext, reply: FastifyReply, record: SpecimenRecord, asked: DeliveryOptions): Promise<FastifyReply> {
+/** The file as it is: compressed once per version when the client takes it, else streamed. */
+async function sendFileAsItIs(ctx: HostContext, reply: FastifyReply, record: SpecimenRecord): Promise<FastifyReply> {
   const source = record.data;
   const staticOptions = { envelopeMediaType: ctx.options.envelopeMediaType };
-  const userAgent = reply.request.headers['user-agent'];
-  const type = specimenType(ctx.functions, record);
-  const delivery = resolveDelivery(asked, source?.kind === 'npy' ? 'volume' : type, userAgent, ctx.options);
-  // Only a .npy volume is read as a result; other files travel as they are (a known
-  // client's profile does not apply to them).
-  if (source?.kind !== 'npy' && !isEmptyDelivery(asked)) {
-    throw createHostError('SPC_ERR_DELIVERY_OPTION_MISFIT', Object.keys(asked)[0]!, `static file '${source?.kind === 'file' ? source.fileName : record.id}' is served as it is`);
-  }
   reply.header('vary', 'Accept-Encoding');
   const encoding = requestEncoding(reply);
-  const shapes = source?.kind === 'npy' && !isEmptyDelivery(delivery);
-  if (reply.request.method === 'HEAD' || !source || source.kind === 'remote' || (!encoding && !shapes)) {
-    return sendStaticData(reply, record, staticOptions);
-  }
+  if (reply.request.method === 'HEAD' || !source || source.kind === 'remote' || !encoding) return sendStaticData(reply, record, staticOptions);
   const version = await fileVersion(source.path);
   if (version === null) return sendStaticData(reply, record, staticOptions);
-  if (source.kind === 'npy') {
-    // Opening checks the file as an identity answer would (header, dtype, order, size).
-    await openStaticData(record, { head: true }, staticOptions);
-    const volume = await ctx.delivery.npyVolume({ path: source.path, spacing: source.spacing, origin: source.origin }, version, reply.request.ip);
-    return sendDelivery(ctx, reply, volume, delivery, record.id, await ctx.resultIds.of(volume));
-  }
-  const variant = await ctx.delivery.packedFile(source.path, version, encoding!, reply.request.ip);
+  const variant = await ctx.delivery.packedFile(source.path, version, encoding, reply.request.ip);
   if (!variant.encoding) return sendStaticData(reply, record, staticOptions);
   const head = { 'content-type': dataMediaType(source.fileName), 'content-disposition': contentDisposition(source.fileName), 'content-encoding': variant.encoding };
   return sendBytes(reply, [variant.bytes], head, null);
+}
+
+export async function sendStaticDelivery(ctx: HostContext, reply: FastifyReply, record: SpecimenRecord, asked: DeliveryOptions): Promise<FastifyReply> {
+  const source = staticFileSource(record);
+  if (!source) {
+    if (!isEmptyDelivery(asked)) {
+      const data = record.data;
+      throw createHostError('SPC_ERR_DELIVERY_OPTION_MISFIT', Object.keys(asked)[0]!, `static file '${data?.kind === 'file' ? data.fileName : record.id}' is served as it is`);
+    }
+    return sendFileAsItIs(ctx, reply, record);
+  }
+  const type = source.npy ? 'volume' : specimenType(ctx.functions, record);
+  // A known client's profile shapes volumes; other files go as they are unless asked.
+  const userAgent = source.npy ? reply.request.headers['user-agent'] : undefined;
+  const delivery = resolveDelivery(asked, type, userAgent, ctx.options);
+  const { method, headers } = reply.request;
+  // Plain ranges (and HEAD) are of the file's own bytes.
+  const plain = isEmptyDelivery(delivery) && (!source.npy || headers.range !== undefined);
+  if (method === 'HEAD' || plain) return sendFileAsItIs(ctx, reply, record);
+  // Opening a volume checks it as an identity answer would (header, dtype, order, size).
+  if (source.npy) await openStaticData(record, { head: true }, { envelopeMediaType: ctx.options.envelopeMediaType });
+  const result = await staticResult(ctx.delivery, record, source);
+  if (!result) return sendStaticData(reply, record, { envelopeMediaType: ctx.options.envelopeMediaType });
+  // A file may hold another type than its specimen declares (a .ply mesh listed as a point cloud).
+  if (result.type !== type) checkDeliveryFits(delivery, result.type);
+  const resultId = await ctx.resultIds.of(result);
+  reply.header(RESULT_ID_HEADER, resultId);
+  return sendDelivery(ctx, reply, result, delivery, record.id, resultId);
 }

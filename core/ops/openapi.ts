@@ -27,6 +27,9 @@ type Doc = Record<string, unknown> & { paths?: Record<string, Record<string, Rec
 
 const ERROR_RESPONSE = { description: 'An error: the status, a readable detail and a catalogued code', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 
+/** A form upload's body: one file part (any field name; `file` by convention). */
+const FORM_FILE_BODY = { type: 'object', properties: { file: { type: 'string', format: 'binary', description: 'The file; the first file part of the form is the upload' } } };
+
 /** A function's parameter schema as an OpenAPI 3.1 schema object. */
 function parameters(schema: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = schema;
@@ -50,6 +53,8 @@ export function withRegistry(base: Doc, ctx: HostContext): Doc {
       const body = operation.requestBody as { required?: boolean; content?: Record<string, { schema?: { required?: unknown } }> } | undefined;
       const json = body?.content?.['application/json']?.schema;
       if (body && json && !json.required) body.required = false;
+      // The collector gives every media type of a body the same object: the form gets its own.
+      if (body?.content?.['multipart/form-data']) body.content['multipart/form-data'] = { schema: FORM_FILE_BODY } as { schema?: { required?: unknown } };
     }
   }
   const invoke = paths['/api/processing/invoke']?.post;

@@ -10,7 +10,7 @@ import type { ResultType } from '../sdk/result-types.ts';
 import type { ContentEncoding } from '../delivery/content-encoding.ts';
 import type { DeliveryOptions } from '../delivery/delivery-options.ts';
 import type { EncodeNames } from '../delivery/format-encoder.ts';
-import type { NpySource } from '../delivery/load-npy-volume.ts';
+import type { StaticFileSource } from '../delivery/load-static-file.ts';
 import type { DecodedSize } from '../formats/decoded-size.ts';
 import type { VolumeGeometryHint } from '../formats/parse-npy.ts';
 
@@ -64,10 +64,10 @@ export interface PackFileTask {
   encoding: ContentEncoding;
 }
 
-/** Read a static `.npy` volume into memory. */
-export interface LoadNpyTask {
-  op: 'loadNpy';
-  source: NpySource;
+/** Read a static data file into memory as a result. */
+export interface LoadStaticTask {
+  op: 'loadStatic';
+  source: StaticFileSource;
 }
 
 /** Parse an uploaded (or static input) file, unless it would decode past `maxDecodedBytes`. */
@@ -92,7 +92,7 @@ export interface HashTask {
   result: StoredResult;
 }
 
-export type WorkerTask = InvokeTask | JsonTask | ShapeTask | PackTask | PackFileTask | LoadNpyTask | HashTask | ParseFileTask;
+export type WorkerTask = InvokeTask | JsonTask | ShapeTask | PackTask | PackFileTask | LoadStaticTask | HashTask | ParseFileTask;
 
 /** Sent by the worker on the task port. */
 export type WorkerPortMessage =

@@ -9,8 +9,8 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
-import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadNpyTask, PackFileTask, PackTask, ParseFileOutcome, ParseFileTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
-import { loadNpyVolume } from '../delivery/load-npy-volume.ts';
+import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadStaticTask, PackFileTask, PackTask, ParseFileOutcome, ParseFileTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
+import { loadStaticFile, type LoadedStaticFile } from '../delivery/load-static-file.ts';
 import { DecodedSizeError } from '../formats/decoded-size.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { parseFile } from '../formats/parse-file.ts';
@@ -150,8 +150,8 @@ export function packFileTask(task: PackFileTask): Promise<PackedBytes> {
   return handingOver(async () => sharedPacked(await packFile(task.path, task.encoding)), packedSize);
 }
 
-export function loadNpy(task: LoadNpyTask): Promise<StoredResult> {
-  return handingOver(() => loadNpyVolume(task.source), resultByteLength);
+export function loadStatic(task: LoadStaticTask): Promise<LoadedStaticFile> {
+  return handingOver(() => loadStaticFile(task.source), (loaded) => ('result' in loaded ? resultByteLength(loaded.result) : 0));
 }
 
 export async function parseFileTask(task: ParseFileTask): Promise<ParseFileOutcome> {

@@ -36,6 +36,9 @@ export function beta_mesh(size = 1): MeshResult {
 }
 `;
 
+/** A plugin whose parameter type no schema has: it never builds. */
+const GAMMA = alphaSource('1').replaceAll('alpha', 'gamma').replace('size = 1', 'size: Date');
+
 const scaleFile = () => path.join(root, 'plugins', 'shared', 'scale.ts');
 
 let root: string;
@@ -48,7 +51,7 @@ const sizeDefault = async () => ((await (await fetch(`${dev.url}/api/processing/
 
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'vitrine-dev-'));
-  for (const [name, source] of [['alpha', alphaSource('1')], ['beta', BETA]] as const) {
+  for (const [name, source] of [['alpha', alphaSource('1')], ['beta', BETA], ['gamma', GAMMA]] as const) {
     mkdirSync(path.join(root, 'plugins', name), { recursive: true });
     writeFileSync(path.join(root, 'plugins', name, 'index.ts'), source);
   }
@@ -65,7 +68,7 @@ afterAll(async () => {
 
 describe('vitrine dev', () => {
   it('swaps in a saved plugin alone; other cache entries, streams and a running old job survive', async () => {
-    expect(dev.stdout()).toMatch(/built 2 of 2 plugins/);
+    expect(dev.stdout()).toMatch(/built 2 of 3 plugins/);
     expect((await post(`${dev.url}/api/processing/invoke`, { function_name: 'beta_mesh', room_id: 'beta-room' })).status).toBe(200);
     const { job_id: jobId } = (await (await post(`${dev.url}/api/specimens/alpha-slow/start`, { params: {}, room_id: 'slow-room' })).json()) as { job_id: string };
 
@@ -108,9 +111,22 @@ describe('vitrine dev', () => {
     expect(failed.data).toMatchObject({ plugin: 'alpha', errors: [{ code: 'VITRINE_SCHEMA_100', line: 3, column: expect.any(Number) }, { code: 'TS2769', line: 4 }, { code: 'TS2345', line: 9 }] });
     await expect.poll(() => dev.stderr()).toMatch(/plugins\/alpha\/index\.ts:3:\d+ error VITRINE_SCHEMA_100/);
     await expect.poll(() => dev.stderr()).toMatch(/plugins\/alpha\/index\.ts:9:21 error TS2345 type error: Argument of type 'number' is not assignable to parameter of type 'Date'\./);
+    await expect.poll(() => dev.stderr()).toMatch(/alpha has 3 errors; still serving its last good build/);
     expect(await sizeDefault()).toBe(2);
     writeFileSync(alphaFile(), alphaSource('3'));
     await events.next((e) => e.event === 'reload', from);
     expect(await sizeDefault()).toBe(3);
+  });
+
+  it('says a plugin that has never built is not served (there is no last good build)', async () => {
+    const from = events.events.length;
+    // Said at start, and again when it is saved still broken.
+    expect(dev.stderr()).toMatch(/gamma has 3 errors; it has never built, so it is not served until it does/);
+    const said = dev.stderr().length;
+    writeFileSync(path.join(root, 'plugins', 'gamma', 'index.ts'), GAMMA.replace('A triangle.', 'Still a triangle.'));
+    await events.next((e) => e.event === 'build-error' && (e.data as { plugin?: string }).plugin === 'gamma', from);
+    await expect.poll(() => dev.stderr().slice(said)).toMatch(/gamma has 3 errors; it has never built, so it is not served until it does/);
+    expect(dev.stderr()).not.toMatch(/gamma has \d+ errors?; still serving/);
+    expect((await fetch(`${dev.url}/api/processing/functions/gamma_mesh/schema`)).status).toBe(404);
   });
 });

@@ -127,7 +127,9 @@ describe('uploads', () => {
     const doc = (await host.inject({ url: '/openapi.json' })).json();
     expect((await new Validator().validate(doc)).errors ?? []).toEqual([]);
     const post = doc.paths['/api/uploads'].post;
-    expect(Object.keys(post.requestBody.content)).toEqual(['application/octet-stream']);
+    expect(Object.keys(post.requestBody.content)).toEqual(['application/octet-stream', 'multipart/form-data']);
+    expect(post.requestBody.content['application/octet-stream'].schema).toEqual({ type: 'string', format: 'binary' });
+    expect(post.requestBody.content['multipart/form-data'].schema.properties.file).toMatchObject({ type: 'string', format: 'binary' });
     expect(post.responses['200'].content['application/json'].schema.required).toEqual(['upload_id', 'type', 'bytes', 'expires_in']);
     expect(post.responses['4XX'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
   });

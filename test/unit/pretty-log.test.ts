@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { prettyLine, prettyLogStream } from '../../core/cli/pretty-log.ts';
 import { parseServeOptions } from '../../core/cli/serve-options.ts';
+import { spawnHost } from '../helpers/spawn-host.ts';
 
 const at = new Date(2026, 10, 23, 9, 5, 7).getTime();
 
@@ -29,5 +30,14 @@ describe('pretty log lines', () => {
     expect(parseServeOptions(['--log-format', 'pretty'], {}).host_options.logStream).toBeDefined();
     expect(parseServeOptions(['--log-format', 'json'], {}).host_options.logStream).toBeUndefined();
     expect(() => parseServeOptions(['--log-format', 'xml'], {})).toThrow("--log-format must be pretty or json, got 'xml'");
+  });
+
+  it('say the address once: the command prints `listening on`, fastify\'s own record is left out', async () => {
+    expect(prettyLine(JSON.stringify({ level: 30, time: at, msg: 'Server listening at http://127.0.0.1:8000' }), false)).toBe('');
+    const host = await spawnHost(['--port', '0', '--log-format', 'pretty', '--specimens', 'none', '--plugins', 'none']);
+    // Everything it wrote is in once it has exited.
+    expect(await host.stop()).toBe(0);
+    expect(host.stderr()).toMatch(/INFO {2}SIGTERM: shutting down/);
+    expect(`${host.stdout()}${host.stderr()}`.match(/listening (on|at)/g)).toEqual(['listening on']);
   });
 });

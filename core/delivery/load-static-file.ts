@@ -1,0 +1,33 @@
+/**
+ * @module load-static-file
+ * A static data file read into memory as a stored result, so a delivery can shape, convert
+ * and compress it like a computed one: a `.npy` volume (already checked by the host when it
+ * opened it) and every file a parser reads (`.stl`, `.obj`, `.glb`, `.ply`, `.png`). A file
+ * that does not parse comes back as the reason, not as a thrown error: errors lose their
+ * kind on the way back from the worker thread. Runs on the encode worker thread.
+ */
+import { readFile } from 'node:fs/promises';
+import { FormatError } from '../formats/format-error.ts';
+import { parseFile } from '../formats/parse-file.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { loadNpyVolume } from './load-npy-volume.ts';
+
+export interface StaticFileSource {
+  path: string;
+  /** The name whose extension picks the parser. */
+  fileName: string;
+  /** `.npy` volumes: the geometry from their sidecar. */
+  npy?: { spacing?: number[]; origin?: number[] };
+}
+
+export type LoadedStaticFile = { result: StoredResult } | { invalid: string };
+
+export async function loadStaticFile(source: StaticFileSource): Promise<LoadedStaticFile> {
+  if (source.npy) return { result: await loadNpyVolume({ path: source.path, ...source.npy }) };
+  try {
+    return { result: await parseFile(await readFile(source.path), source.fileName) };
+  } catch (error) {
+    if (error instanceof FormatError) return { invalid: error.message };
+    throw error;
+  }
+}
