@@ -29,6 +29,7 @@ import { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import { createVitrineHandle } from './registry/vitrine-handle.ts';
 import { assembleResults } from './results/assemble-results.ts';
 import { JsonResultEncoder } from './results/json-encoder.ts';
+import { VolumePyramids } from './zarr/volume-pyramids.ts';
 
 export type { VitrineHandle } from './registry/vitrine-handle.ts';
 
@@ -75,6 +76,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     json: new JsonResultEncoder(compute.pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes, budget: stack.budget }),
     resultIds: stack.resultIds,
     delivery: new DeliveryVariants(compute.pools.encode, stack.budget),
+    pyramids: new VolumePyramids(compute.pools.encode, stack.budget),
     invokers: compute.invokers,
     events,
     reload,

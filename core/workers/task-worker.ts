@@ -1,7 +1,7 @@
 /**
  * @module task-worker
  * The worker-thread entry (bundled by worker-script.ts, run by tinypool). `invoke` imports a
- * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a result's id. Progress leaves on the task's
+ * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a result's id; `pyramid` makes a volume's OME-Zarr levels. Progress leaves on the task's
  * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
@@ -9,10 +9,11 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
-import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadNpyTask, PackFileTask, PackTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
+import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadNpyTask, PackFileTask, PackTask, PyramidTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
 import { loadNpyVolume } from '../delivery/load-npy-volume.ts';
 import { packFile, packResult, type PackedBytes } from '../delivery/pack-delivery.ts';
 import { shapeResult } from '../delivery/shape-result.ts';
+import { buildPyramid } from '../zarr/volume-pyramid.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { IdleCollector } from '../memory/idle-gc.ts';
 import { callPluginFunction } from '../results/call-plugin-function.ts';
@@ -144,6 +145,14 @@ export async function packFileTask(task: PackFileTask): Promise<PackedBytes> {
 export async function loadNpy(task: LoadNpyTask): Promise<StoredResult> {
   try {
     return await loadNpyVolume(task.source);
+  } finally {
+    idleGc.schedule();
+  }
+}
+
+export function pyramid(task: PyramidTask): StoredResult[] {
+  try {
+    return buildPyramid(task.volume);
   } finally {
     idleGc.schedule();
   }
