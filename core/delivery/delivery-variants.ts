@@ -11,7 +11,7 @@ import type Tinypool from 'tinypool';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
-import type { LoadNpyTask, PackFileTask, PackTask, ShapeTask } from '../workers/protocol.ts';
+import type { LoadFileTask, LoadNpyTask, PackFileTask, PackTask, ShapeTask } from '../workers/protocol.ts';
 import type { ContentEncoding } from './content-encoding.ts';
 import { deliveryKey, type DeliveryOptions } from './delivery-options.ts';
 import type { EncodeNames } from './format-encoder.ts';
@@ -125,6 +125,13 @@ export class DeliveryVariants {
     const token = this.#fileToken(source.path, version);
     const task: LoadNpyTask = { op: 'loadNpy', source };
     return this.#once(this.#loaded, token, 'volume', () => this.#pool.run(task, { name: 'loadNpy' }) as Promise<StoredResult>, resultByteLength);
+  }
+
+  /** A static GLB or PLY file read as a result (a mesh to convert), per file version, held in the budget. */
+  fileResult(path: string, version: string): Promise<StoredResult> {
+    const token = this.#fileToken(path, version);
+    const task: LoadFileTask = { op: 'loadFile', path };
+    return this.#once(this.#loaded, token, 'result', () => this.#pool.run(task, { name: 'loadFile' }) as Promise<StoredResult>, resultByteLength);
   }
 
   async #runPack(task: PackTask | PackFileTask, name = 'pack'): Promise<Variant> {

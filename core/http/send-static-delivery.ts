@@ -3,7 +3,8 @@
  * Static specimen data as a delivery: a data file compressed once per file version when the
  * client accepts it (and it is worth it); a `.npy` volume read into memory once per version,
  * so it can be shaped (dtype, window, max_dim, the headset profile) and compressed like a
- * computed volume. HEAD, Range requests, relayed data and plain requests keep the streamed
+ * computed volume; a GLB or PLY mesh read once per version and sent to a headset as binary STL
+ * (delivery/headset-file.ts). HEAD, Range requests, relayed data and plain requests keep the streamed
  * file.
  */
 import { stat } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { openStaticData } from '../catalog/open-static-data.ts';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { isEmptyDelivery, type DeliveryOptions } from '../delivery/delivery-options.ts';
 import { resolveDelivery } from '../delivery/request-delivery.ts';
+import { fileStem, headsetFileDelivery } from '../delivery/headset-file.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
@@ -26,12 +28,28 @@ async function fileVersion(path: string): Promise<string | null> {
   return info?.isFile() ? `${info.mtimeMs}:${info.size}` : null;
 }
 
+/**
+ * A static mesh file the headset cannot load, sent as it can (binary STL); null when the
+ * request or the file is not such a case (or the file does not read as a mesh: then it
+ * travels as it is).
+ */
+async function sendHeadsetFile(ctx: HostContext, reply: FastifyReply, source: { path: string; fileName: string }, asked: DeliveryOptions): Promise<FastifyReply | null> {
+  const delivery = headsetFileDelivery(source.fileName, asked, reply.request.headers['user-agent'], ctx.options);
+  const version = delivery ? await fileVersion(source.path) : null;
+  if (!delivery || version === null) return null;
+  const mesh = await ctx.delivery.fileResult(source.path, version).catch(() => null);
+  if (mesh?.type !== 'mesh') return null;
+  return sendDelivery(ctx, reply, mesh, delivery, fileStem(source.fileName));
+}
+
 export async function sendStaticDelivery(ctx: HostContext, reply: FastifyReply, record: SpecimenRecord, asked: DeliveryOptions): Promise<FastifyReply> {
   const source = record.data;
   const staticOptions = { envelopeMediaType: ctx.options.envelopeMediaType };
   const userAgent = reply.request.headers['user-agent'];
   const type = specimenType(ctx.functions, record);
   const delivery = resolveDelivery(asked, source?.kind === 'npy' ? 'volume' : type, userAgent, ctx.options);
+  const converted = source?.kind === 'file' && reply.request.method !== 'HEAD' ? await sendHeadsetFile(ctx, reply, source, asked) : null;
+  if (converted) return converted;
   // Only a .npy volume is read as a result; other files travel as they are (a known
   // client's profile does not apply to them).
   if (source?.kind !== 'npy' && !isEmptyDelivery(asked)) {

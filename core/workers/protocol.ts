@@ -68,6 +68,12 @@ export interface LoadNpyTask {
   source: NpySource;
 }
 
+/** Read a static GLB or PLY file into memory as a result (a mesh, or a PLY's points). */
+export interface LoadFileTask {
+  op: 'loadFile';
+  path: string;
+}
+
 /** Work out a stored result's id (its content hash). */
 export interface HashTask {
   op: 'hash';
@@ -80,7 +86,7 @@ export interface PyramidTask {
   volume: StoredResult & { type: 'volume' };
 }
 
-export type WorkerTask = InvokeTask | JsonTask | ShapeTask | PackTask | PackFileTask | LoadNpyTask | HashTask | PyramidTask;
+export type WorkerTask = InvokeTask | JsonTask | ShapeTask | PackTask | PackFileTask | LoadNpyTask | HashTask | PyramidTask | LoadFileTask;
 
 /** Sent by the worker on the task port. */
 export type WorkerPortMessage =

@@ -9,11 +9,12 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
-import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadNpyTask, PackFileTask, PackTask, PyramidTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
+import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadFileTask, LoadNpyTask, PackFileTask, PackTask, PyramidTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
 import { loadNpyVolume } from '../delivery/load-npy-volume.ts';
 import { packFile, packResult, type PackedBytes } from '../delivery/pack-delivery.ts';
 import { shapeResult } from '../delivery/shape-result.ts';
 import { buildPyramid } from '../zarr/volume-pyramid.ts';
+import { loadMeshFile } from '../delivery/load-mesh-file.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { IdleCollector } from '../memory/idle-gc.ts';
 import { callPluginFunction } from '../results/call-plugin-function.ts';
@@ -153,6 +154,14 @@ export async function loadNpy(task: LoadNpyTask): Promise<StoredResult> {
 export function pyramid(task: PyramidTask): StoredResult[] {
   try {
     return buildPyramid(task.volume);
+  } finally {
+    idleGc.schedule();
+  }
+}
+
+export async function loadFile(task: LoadFileTask): Promise<StoredResult> {
+  try {
+    return await loadMeshFile(task.path);
   } finally {
     idleGc.schedule();
   }
