@@ -23,6 +23,9 @@ function mean3(data: ArrayLike<number>, shape: readonly number[], factors: reado
   // How many samples each output column's block has along x (the last one may be short).
   const widths = new Float64Array(ox);
   for (let x = 0; x < ox; x++) widths[x] = Math.min(fx, nx - x * fx);
+  // The output column of each input column (a table: no division per sample).
+  const column = new Uint32Array(nx);
+  for (let x = 0; x < nx; x++) column[x] = Math.floor(x / fx);
   let o = 0;
   for (let bz = 0; bz < oz; bz++) {
     const z0 = bz * fz;
@@ -41,7 +44,7 @@ function mean3(data: ArrayLike<number>, shape: readonly number[], factors: reado
             for (let x = 0; x < pairs; x++, i += 2) row[x]! += data[i]! + data[i + 1]!;
             if (nx & 1) row[pairs]! += data[i]!;
           } else {
-            for (let x = 0; x < nx; x++) row[(x / fx) | 0]! += data[i++]!;
+            for (let x = 0; x < nx; x++) row[column[x]!]! += data[i++]!;
           }
         }
       }
