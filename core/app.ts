@@ -32,6 +32,7 @@ import { assembleResults } from './results/assemble-results.ts';
 import { JsonResultEncoder } from './results/json-encoder.ts';
 import { installPublishedRefresh } from './http/published-refresh.ts';
 import { assembleWorkspace } from './workspace/assemble-workspace.ts';
+import { VolumePyramids } from './zarr/volume-pyramids.ts';
 
 export type { VitrineHandle } from './registry/vitrine-handle.ts';
 
@@ -83,6 +84,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     json: new JsonResultEncoder(compute.pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes, budget: stack.budget }),
     resultIds: stack.resultIds,
     delivery: new DeliveryVariants(compute.pools.encode, stack.budget),
+    pyramids: new VolumePyramids(compute.pools.encode, stack.budget),
     invokers: compute.invokers,
     events,
     reload,

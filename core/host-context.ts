@@ -14,6 +14,7 @@ import type { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import type { JsonResultEncoder } from './results/json-encoder.ts';
 import type { ResultIds } from './results/result-ids.ts';
 import type { DeliveryVariants } from './delivery/delivery-variants.ts';
+import type { VolumePyramids } from './zarr/volume-pyramids.ts';
 import type { InvokerSet } from './invoke/invoker.ts';
 import type { ResultService } from './results/result-service.ts';
 import type { ResultSource } from './results/result-source.ts';
@@ -44,6 +45,8 @@ export interface HostContext {
   resultIds: ResultIds;
   /** Delivery variants (shaped, encoded, compressed), made once on the encode thread. */
   delivery: DeliveryVariants;
+  /** The OME-Zarr pyramids of held volumes, made once on the encode thread. */
+  pyramids: VolumePyramids;
   /** Invokers by function source; a relay adds `remote`. */
   invokers: InvokerSet;
   /** Uploaded files (null with `--uploads off`). */

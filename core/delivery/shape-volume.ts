@@ -9,6 +9,7 @@
  */
 import { TYPED_ARRAYS, type DType } from '../envelope/dtypes.ts';
 import { valueRange } from '../envelope/value-range.ts';
+import { blockMean, blockMeanShape } from './block-mean.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { VolumeResult } from '../sdk/result-types.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
@@ -25,25 +26,10 @@ function sharedArray(dtype: DType, length: number): VolumeResult['data'] {
 /** Averages blocks so every axis has at most `maxDim` samples (a partial edge block averages what it has). */
 export function averageBlocks(data: ArrayLike<number>, shape: number[], maxDim: number): { data: Float64Array; shape: number[]; factors: number[] } {
   const factors = shape.map((n) => Math.max(1, Math.ceil(n / maxDim)));
-  const out = shape.map((n, axis) => Math.ceil(n / factors[axis]!));
-  const total = out.reduce((a, b) => a * b, 1);
-  const sums = new Float64Array(total);
-  const counts = new Uint32Array(total);
-  // Strides of the input and output, C order.
-  const rank = shape.length;
-  const index = new Array<number>(rank).fill(0);
-  for (let i = 0; i < data.length; i++) {
-    let o = 0;
-    for (let axis = 0; axis < rank; axis++) o = o * out[axis]! + Math.floor(index[axis]! / factors[axis]!);
-    sums[o] = sums[o]! + data[i]!;
-    counts[o] = counts[o]! + 1;
-    for (let axis = rank - 1; axis >= 0; axis--) {
-      if (++index[axis]! < shape[axis]!) break;
-      index[axis] = 0;
-    }
-  }
-  for (let o = 0; o < total; o++) sums[o] = sums[o]! / counts[o]!;
-  return { data: sums, shape: out, factors };
+  const out = blockMeanShape(shape, factors);
+  const means = new Float64Array(out.reduce((a, b) => a * b, 1));
+  blockMean(data, shape, factors, means);
+  return { data: means, shape: out, factors };
 }
 
 /** Converts samples to `dtype`: integer types map `window` onto 0..max (rounded, clamped). */
@@ -96,7 +82,7 @@ export function shapeVolume(volume: StoredVolume, options: DeliveryOptions): Sto
   const mapped = options.dtype !== undefined && integerOut;
   const data = convert(samples, dtype, mapped ? window : integerOut ? [0, INTEGER_MAX[dtype]!] : undefined);
   const range = mapped || options.window !== undefined ? window : valueRange(data);
-  const shaped = { type: 'volume', shape, dtype, data, ...(spacing ? { spacing } : {}), ...(volume.origin ? { origin: volume.origin } : {}) } as StoredVolume;
+  const shaped = { type: 'volume', shape, dtype, data, ...(spacing ? { spacing } : {}), ...(volume.origin ? { origin: volume.origin } : {}), ...(volume.unit ? { unit: volume.unit } : {}) } as StoredVolume;
   if (range) shaped.valueRange = [range[0], range[1]];
   return shaped;
 }

@@ -5,7 +5,9 @@
  * always travels that way (with its X-Result-Id, so its OME-Zarr store opens), other files
  * once a delivery option asks for more than the file itself. Files travel as they are
  * otherwise, compressed once per file version when the client accepts it and it is worth it.
- * HEAD, Range requests and relayed data keep the streamed file.
+ * A headset that cannot load a GLB or PLY mesh gets it as binary STL within its triangle
+ * budget (delivery/headset-file.ts). HEAD, Range requests and relayed data keep the streamed
+ * file.
  */
 import type { FastifyReply } from 'fastify';
 import { contentDisposition } from '../catalog/content-disposition.ts';
@@ -15,6 +17,7 @@ import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { checkDeliveryFits } from '../delivery/check-delivery.ts';
 import { isEmptyDelivery, type DeliveryOptions } from '../delivery/delivery-options.ts';
 import { resolveDelivery } from '../delivery/request-delivery.ts';
+import { fileStem, headsetFileDelivery } from '../delivery/headset-file.ts';
 import { fileVersion, staticFileSource, staticResult } from '../delivery/static-result.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
@@ -48,11 +51,17 @@ export async function sendStaticDelivery(ctx: HostContext, reply: FastifyReply, 
     }
     return sendFileAsItIs(ctx, reply, record);
   }
+  const { method, headers } = reply.request;
+  const headset = source.npy || method === 'HEAD' ? null : headsetFileDelivery(source.fileName, asked, headers['user-agent'], ctx.options);
+  if (headset) {
+    const mesh = await staticResult(ctx.delivery, record, source).catch(() => null);
+    // A file that does not read as a mesh travels as it is.
+    if (mesh?.type === 'mesh') return sendDelivery(ctx, reply, mesh, headset, fileStem(source.fileName), await ctx.resultIds.of(mesh));
+  }
   const type = source.npy ? 'volume' : specimenType(ctx.functions, record);
   // A known client's profile shapes volumes; other files go as they are unless asked.
   const userAgent = source.npy ? reply.request.headers['user-agent'] : undefined;
   const delivery = resolveDelivery(asked, type, userAgent, ctx.options);
-  const { method, headers } = reply.request;
   // Plain ranges (and HEAD) are of the file's own bytes.
   const plain = isEmptyDelivery(delivery) && (!source.npy || headers.range !== undefined);
   if (method === 'HEAD' || plain) return sendFileAsItIs(ctx, reply, record);

@@ -114,11 +114,15 @@ function normalizeVolume(r: Record<string, unknown>): StoredResult {
   const data = toShared(r.data, dtype, 'data');
   const elements = shape.reduce((a, b) => a * b, 1);
   if (data.length !== elements) fail(`data holds ${data.length} values, shape ${JSON.stringify(shape)} needs ${elements}`);
-  const result = { type: 'volume', shape, dtype, data } as StoredResult & { spacing?: number[]; origin?: number[] };
+  const result = { type: 'volume', shape, dtype, data } as StoredResult & { spacing?: number[]; origin?: number[]; unit?: string };
   const spacing = numberList(r.spacing, 'spacing');
   const origin = numberList(r.origin, 'origin');
   if (spacing) result.spacing = spacing;
   if (origin) result.origin = origin;
+  if (r.unit !== undefined && r.unit !== null) {
+    if (typeof r.unit !== 'string' || r.unit.length > 64) fail('unit must be a string of at most 64 characters');
+    result.unit = r.unit;
+  }
   const range = valueRange(data);
   if (range) result.valueRange = range;
   return result;

@@ -51,6 +51,8 @@ export type VolumeOf<D extends VolumeDType> = {
   spacing?: number[];
   /** Physical position of the first voxel. */
   origin?: number[];
+  /** Length unit of `spacing` and `origin` (`micrometer`, `mm`, ...): shown on OME-Zarr axes. */
+  unit?: string;
 };
 
 /** A scalar volume. `dtype` and `data` must agree (checked by the type system). */

@@ -92,7 +92,13 @@ export interface HashTask {
   result: StoredResult;
 }
 
-export type WorkerTask = InvokeTask | JsonTask | ShapeTask | PackTask | PackFileTask | LoadStaticTask | HashTask | ParseFileTask;
+/** Make the levels below level 0 of a volume's OME-Zarr pyramid. */
+export interface PyramidTask {
+  op: 'pyramid';
+  volume: StoredResult & { type: 'volume' };
+}
+
+export type WorkerTask = InvokeTask | JsonTask | ShapeTask | PackTask | PackFileTask | LoadStaticTask | HashTask | ParseFileTask | PyramidTask;
 
 /** Sent by the worker on the task port. */
 export type WorkerPortMessage =

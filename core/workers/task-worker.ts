@@ -1,7 +1,7 @@
 /**
  * @module task-worker
  * The worker-thread entry (bundled by worker-script.ts, run by tinypool). `invoke` imports a
- * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a result's id; `parseFile` reads an uploaded file. Progress leaves on the task's
+ * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a result's id; `parseFile` reads an uploaded file; `pyramid` makes a volume's OME-Zarr levels. Progress leaves on the task's
  * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
@@ -9,13 +9,14 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
-import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadStaticTask, PackFileTask, PackTask, ParseFileOutcome, ParseFileTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
+import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadStaticTask, PackFileTask, PackTask, ParseFileOutcome, ParseFileTask, PyramidTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
 import { loadStaticFile, type LoadedStaticFile } from '../delivery/load-static-file.ts';
 import { DecodedSizeError } from '../formats/decoded-size.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { parseFile } from '../formats/parse-file.ts';
 import { packFile, packResult, type PackedBytes } from '../delivery/pack-delivery.ts';
 import { shapeResult } from '../delivery/shape-result.ts';
+import { buildPyramid } from '../zarr/volume-pyramid.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { PressureCollector } from '../memory/pressure-gc.ts';
 import { callPluginFunction } from '../results/call-plugin-function.ts';
@@ -168,4 +169,8 @@ export async function parseFileTask(task: ParseFileTask): Promise<ParseFileOutco
   } finally {
     gc.freed(handed + bytes.byteLength);
   }
+}
+
+export function pyramid(task: PyramidTask): Promise<StoredResult[]> {
+  return handingOver(async () => buildPyramid(task.volume), (levels) => levels.reduce((sum, level) => sum + resultByteLength(level), 0));
 }

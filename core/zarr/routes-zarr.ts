@@ -2,8 +2,10 @@
  * @module routes-zarr
  * `GET /api/results/{result_id}.zarr/<key>`: a held volume result as a read-only OME-Zarr
  * v0.4 store on Zarr v2, so desktop tools open it by URL (`napari --plugin napari-ome-zarr
- * http://host/api/results/<id>.zarr`). Keys: `.zgroup`, `.zattrs` (multiscales), `0/.zarray`,
- * `0/.zattrs` and the chunks `0/z.y.x`. An id that is unknown or no longer held, a result
+ * http://host/api/results/<id>.zarr`). Keys: `.zgroup`, `.zattrs` (multiscales, omero), and
+ * per pyramid level L: `L/.zarray`, `L/.zattrs` and the chunks `L/z/y/x` (also answered as
+ * `L/z.y.x`, the names of the store's first, single-level version). The pyramid is made on
+ * the first read of anything but `.zgroup`. An id that is unknown or no longer held, a result
  * that is not a volume, a key the store lacks or a chunk outside the array: 404 JSON.
  * A result id names its content, so every answer may be cached for good.
  */
@@ -32,33 +34,36 @@ function sendJson(reply: FastifyReply, body: object): FastifyReply {
   return reply.header('cache-control', IMMUTABLE).type('application/json').send(JSON.stringify(body));
 }
 
+/** A level's path (`0`, `1`, ...) and the rest of the key after it; null when the key has none. */
+function splitLevel(key: string): { level: number; rest: string } | null {
+  const match = /^(0|[1-9]\d?)\/(.+)$/.exec(key);
+  return match ? { level: Number(match[1]), rest: match[2]! } : null;
+}
+
 async function serveKey(ctx: HostContext, request: StoreRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { id, volume } = await volumeOf(ctx, request.params.store);
   const key = (request.params['*'] ?? '').replace(/^\/+/, '');
-  switch (key) {
-    case '':
-    case '.zgroup':
-      return sendJson(reply, zgroup());
-    case '.zattrs':
-      return sendJson(reply, zattrs(volume, id));
-    case '0/.zarray':
-      return sendJson(reply, zarray(volume));
-    case '0/.zattrs':
-      return sendJson(reply, {});
+  if (key === '' || key === '.zgroup') return sendJson(reply, zgroup());
+  const { levels } = await ctx.pyramids.of(volume);
+  if (key === '.zattrs') return sendJson(reply, zattrs(levels, id));
+  const parts = splitLevel(key);
+  const level = parts ? levels[parts.level] : undefined;
+  if (parts && level) {
+    if (parts.rest === '.zarray') return sendJson(reply, zarray(level));
+    if (parts.rest === '.zattrs') return sendJson(reply, {});
+    const index = parseChunkKey(parts.rest, level.shape.length);
+    const bytes = index ? await encodeChunk(level, chunkShapeOf(level.shape), index) : null;
+    if (bytes) return reply.header('cache-control', IMMUTABLE).type('application/octet-stream').send(bytes);
   }
-  const chunks = chunkShapeOf(volume.shape);
-  const index = key.startsWith('0/') ? parseChunkKey(key.slice(2), volume.shape.length) : null;
-  const bytes = index ? await encodeChunk(volume, chunks, index) : null;
-  if (!bytes) throw createHostError('SPC_ERR_ZARR_KEY_NOT_FOUND', key, id);
-  return reply.header('cache-control', IMMUTABLE).type('application/octet-stream').send(bytes);
+  throw createHostError('SPC_ERR_ZARR_KEY_NOT_FOUND', key, id);
 }
 
 export async function zarrRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
   const { ctx } = opts;
   const schema = {
-    summary: 'A held volume result as a read-only OME-Zarr v0.4 store (Zarr v2)',
+    summary: 'A held volume result as a read-only multiscale OME-Zarr v0.4 store (Zarr v2)',
     description:
-      '`store` is `<result_id>.zarr` (the X-Result-Id of a /data answer); keys: `.zgroup`, `.zattrs`, `0/.zarray`, `0/.zattrs`, gzip chunks `0/z.y.x`. ' +
+      '`store` is `<result_id>.zarr` (the X-Result-Id of a /data answer); keys: `.zgroup`, `.zattrs` (multiscales, omero), per pyramid level L `L/.zarray`, `L/.zattrs` and gzip chunks `L/z/y/x`. ' +
       'Open the store URL in napari (napari-ome-zarr), vizarr or Neuroglancer.',
     params: { type: 'object', required: ['store'], properties: { store: { type: 'string', description: '`<result_id>.zarr`' }, '*': { type: 'string', description: 'The key inside the store' } } },
   };

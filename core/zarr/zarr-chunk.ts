@@ -10,9 +10,13 @@ import { GZIP_LEVEL, type VolumeOfStore } from './zarr-metadata.ts';
 
 const gzipAsync = promisify(gzip);
 
-/** Parses a chunk key such as `3.0.1` for an array of `ndim` axes; null when it is none. */
+/**
+ * Parses a chunk key for an array of `ndim` axes: `3/0/1` as the store declares, or `3.0.1`
+ * as the store's first version named its chunks (links already shared keep working); null
+ * when it is none.
+ */
 export function parseChunkKey(key: string, ndim: number): number[] | null {
-  const parts = key.split('.');
+  const parts = key.includes('/') ? key.split('/') : key.split('.');
   if (parts.length !== ndim || !parts.every((p) => /^(0|[1-9]\d{0,8})$/.test(p))) return null;
   return parts.map(Number);
 }

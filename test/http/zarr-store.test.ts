@@ -2,7 +2,7 @@
  * `/api/results/{result_id}.zarr/` over real HTTP, read with zarrita (a real Zarr reader): the
  * id a /data answer names (X-Result-Id) opens as an OME-Zarr v0.4 group whose `0` array holds
  * the volume exactly, chunk by chunk across the array's edges, with the spacing and origin as
- * the multiscale's transforms. Missing chunks, unknown ids, evicted results and results that
+ * the multiscale's transforms (the pyramid's levels: zarr-pyramid.test.ts). Missing chunks, unknown ids, evicted results and results that
  * are not volumes are 404 JSON; the store answers CORS.
  */
 import type { FastifyInstance } from 'fastify';
@@ -37,20 +37,23 @@ describe('OME-Zarr store of a volume result', () => {
     const id = await volumeId(url, 70);
     const store = new zarr.FetchStore(`${url}/api/results/${id}.zarr`);
     const group = await zarr.open.v2(zarr.root(store), { kind: 'group' });
-    expect(group.attrs).toEqual({
-      multiscales: [
-        {
-          version: '0.4',
-          name: id,
-          axes: [
-            { name: 'z', type: 'space' },
-            { name: 'y', type: 'space' },
-            { name: 'x', type: 'space' },
-          ],
-          datasets: [{ path: '0', coordinateTransformations: [{ type: 'scale', scale: [0.5, 0.5, 2] }, { type: 'translation', translation: [1, 2, 3] }] }],
-        },
+    const attrs = group.attrs as { multiscales: Record<string, unknown>[]; omero: { channels: { window: Record<string, number> }[] } };
+    expect(attrs.multiscales).toHaveLength(1);
+    expect(attrs.multiscales[0]).toMatchObject({
+      version: '0.4',
+      name: id,
+      axes: [
+        { name: 'z', type: 'space' },
+        { name: 'y', type: 'space' },
+        { name: 'x', type: 'space' },
+      ],
+      // 70 > 64: one halved level (35 per axis) after the volume itself.
+      datasets: [
+        { path: '0', coordinateTransformations: [{ type: 'scale', scale: [0.5, 0.5, 2] }, { type: 'translation', translation: [1, 2, 3] }] },
+        { path: '1', coordinateTransformations: [{ type: 'scale', scale: [1, 1, 4] }, { type: 'translation', translation: [1, 2, 3] }] },
       ],
     });
+    expect(attrs.omero.channels[0]!.window).toEqual({ min: 0, max: 70 ** 3 - 1, start: 0, end: 70 ** 3 - 1 });
     const array = await zarr.open.v2(zarr.root(store).resolve('0'), { kind: 'array' });
     expect(array.shape).toEqual([70, 70, 70]);
     expect(array.chunks).toEqual([64, 64, 64]);
@@ -69,7 +72,7 @@ describe('OME-Zarr store of a volume result', () => {
     expect(Array.from(block.data as Float32Array)).toEqual(inBlock);
 
     const zarray = (await (await fetch(`${url}/api/results/${id}.zarr/0/.zarray`)).json()) as Record<string, unknown>;
-    expect(zarray).toMatchObject({ zarr_format: 2, dtype: '<f4', compressor: { id: 'gzip' }, order: 'C', dimension_separator: '.' });
+    expect(zarray).toMatchObject({ zarr_format: 2, dtype: '<f4', compressor: { id: 'gzip' }, order: 'C', dimension_separator: '/' });
     expect(await (await fetch(`${url}/api/results/${id}.zarr/.zgroup`)).json()).toEqual({ zarr_format: 2 });
   });
 
@@ -79,10 +82,10 @@ describe('OME-Zarr store of a volume result', () => {
     addDynamicSpecimen(app, 'dyn-cloud', 'cloud');
     const url = await listening(app);
     const id = await volumeId(url, 5);
-    const chunk = await fetch(`${url}/api/results/${id}.zarr/0/0.0.0`, { headers: { origin: 'https://viewer.example' } });
+    const chunk = await fetch(`${url}/api/results/${id}.zarr/0/0/0/0`, { headers: { origin: 'https://viewer.example' } });
     expect(chunk.status).toBe(200);
     expect(chunk.headers.get('access-control-allow-origin')).toBe('*');
-    const missing = [`${id}.zarr/0/1.0.0`, `${id}.zarr/0/0.0`, `${id}.zarr/0/a.b.c`, `${id}.zarr/1/.zarray`];
+    const missing = [`${id}.zarr/0/1.0.0`, `${id}.zarr/0/1/0/0`, `${id}.zarr/0/0.0`, `${id}.zarr/0/0/0`, `${id}.zarr/0/a.b.c`, `${id}.zarr/0/0/0.0`, `${id}.zarr/1/.zarray`, `${id}.zarr/1/0/0/0`];
     for (const key of missing) {
       const res = await fetch(`${url}/api/results/${key}`);
       expect(res.status, key).toBe(404);

@@ -11,13 +11,15 @@
 import { createClient, type VitrineClient } from '../../client/client.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
 import { VitrineHttpError } from '../../client/errors.ts';
-import type { CatalogEntry, RoomEntry, SpecimenMetadata } from '../../client/wire-types.ts';
+import type { CatalogEntry, DeliveryQuery, RoomEntry, SpecimenMetadata } from '../../client/wire-types.ts';
+import { createRefineNote, loadCoarseFirst, showRefineNote } from './coarse-first.ts';
 import { BuildErrorOverlay } from './build-error-overlay.ts';
 import { CatalogView } from './catalog-view.ts';
 import { replaceChildren } from './dom.ts';
 import { FunctionList, functionMetadata } from './function-list.ts';
 import { watchHostEvents, type ReloadEvent } from './host-events.ts';
 import { JobView } from './job-view.ts';
+import { jobCallbacks } from './job-callbacks.ts';
 import { LatestRequest, type RequestContext } from './latest-request.ts';
 import { createLayout, type Layout } from './layout.ts';
 import { editedValues } from './param-check.ts';
@@ -54,6 +56,7 @@ export class ViewerApp {
   readonly #functions = new FunctionList((fn) => void this.#select(fn.name, null, true));
   readonly #buildErrors = new BuildErrorOverlay();
   readonly #downloads = new DownloadMenu();
+  readonly #refine = createRefineNote();
   readonly #follower = new RoomFollower({
     follow: (room, signal) => this.#client.followRoom(room, { signal }),
     shown: () => this.#shown(),
@@ -81,6 +84,7 @@ export class ViewerApp {
     this.#job = new JobView(() => this.#requests.abort());
     const views = { catalog: [this.#catalog.element, this.#functions.element], buildErrors: this.#buildErrors.element, head: this.#head.element, job: this.#job.element };
     mountViews(this.#layout, { ...views, follower: this.#follower.element, overlay: this.#overlay.element, stats: this.#stats.element, downloads: this.#downloads.element });
+    this.#layout.stagePane.append(this.#refine);
     const resetParams = (): void => {
       this.#panel?.reset();
       this.#request(0);
@@ -232,32 +236,28 @@ export class ViewerApp {
     this.#overlay.loading(meta.is_dynamic ? 'Computing…' : 'Loading data…');
     this.#layout.stagePane.classList.add('busy');
     try {
-      const received: SpecimenData = this.#isFunction
+      // Meshes come as meshopt GLB (a fraction of the envelope's bytes); in VR within the budget.
+      const fine = meta.type === 'mesh' ? { ...MESH_DELIVERY, ...this.#vr?.delivery(meta.type) } : this.#vr?.delivery(meta.type);
+      const first = async (delivery: DeliveryQuery | undefined): Promise<SpecimenData> => asDecodedMesh(this.#isFunction
         ? await this.#client.invoke(meta.id, { kwargs: params, room, signal: context.signal })
         : meta.is_dynamic
         ? await this.#client.load(meta.id, params, {
             room,
             signal: context.signal,
-            // Meshes come as meshopt GLB (a fraction of the envelope's bytes); in VR within the budget.
-            delivery: meta.type === 'mesh' ? { ...MESH_DELIVERY, ...this.#vr?.delivery(meta.type) } : this.#vr?.delivery(meta.type),
-            onStart: (start) => {
-              if (!context.isCurrent()) return;
-              cached = start.status === 'done';
-              if (cached && meta.function_name) this.#follower.settled(meta.function_name, params ?? {}, true);
-              this.#job.setJobId(start.job_id);
-              this.#job.set(cached ? 'cached' : 'running');
-            },
-            onProgress: (message) => {
-              if (!context.isCurrent()) return;
-              this.#job.addMessage(message);
-              this.#overlay.loadingText(message.text);
-            },
+            delivery,
+            ...jobCallbacks(context, { job: this.#job, overlay: this.#overlay, follower: this.#follower }, { functionName: meta.function_name, params: params ?? {} }, (hit) => (cached = hit)),
           })
-        : await this.#client.getData(meta.id, { room, signal: context.signal });
-      const data = await asDecodedMesh(received);
-      if (!context.isCurrent()) return;
-      this.#panel?.setHostError(null);
-      await this.#show(data, context, meta);
+        : await this.#client.getData(meta.id, { room, signal: context.signal }));
+      await loadCoarseFirst(meta.is_dynamic && !this.#isFunction ? meta.type : 'none', fine, {
+        first,
+        full: async (delivery) => asDecodedMesh(await this.#client.getData(meta.id, { params, room, signal: context.signal, delivery })),
+        show: (data, refined) => {
+          this.#panel?.setHostError(null);
+          return this.#show(data, context, meta, refined);
+        },
+        refining: (on) => showRefineNote(this.#refine, this.#layout.stagePane, on),
+        isCurrent: () => context.isCurrent(),
+      });
       if (!context.isCurrent()) return;
       this.#job.set(cached ? 'cached' : 'done', cached ? 'Served from the room cache.' : meta.is_dynamic ? 'Computed.' : 'Loaded.');
       this.#job.setTiming(performance.now() - started);
@@ -270,7 +270,7 @@ export class ViewerApp {
     }
   }
 
-  async #show(data: SpecimenData, context: RequestContext, meta: SpecimenMetadata): Promise<void> {
+  async #show(data: SpecimenData, context: RequestContext, meta: SpecimenMetadata, refined = false): Promise<void> {
     const stats = statsOf(data);
     this.#layout.stagePane.dataset.shown = data.type;
     replaceChildren(this.#layout.stageTools);
@@ -286,7 +286,7 @@ export class ViewerApp {
       rendered.content?.dispose();
       return;
     }
-    this.#stage.show(rendered.content);
+    this.#stage.show(rendered.content, refined);
     this.#roomView?.attach(rendered.content);
     if (rendered.panel) this.#layout.stageTools.append(rendered.panel);
     this.#stats.show([...stats, ...rendered.stats]);

@@ -91,8 +91,8 @@ export class Stage {
     this.#renderer.setAnimationLoop(this.#loop);
   }
 
-  /** Replaces what is shown (disposing the previous content) and frames it. */
-  show(content: StageContent | null): void {
+  /** Replaces what is shown (disposing the previous content) and frames it; `keepView` keeps the camera (a refined view of the same thing). */
+  show(content: StageContent | null, keepView = false): void {
     if (this.#content) {
       this.#contentRoot.remove(this.#content.object);
       this.#content.dispose();
@@ -100,7 +100,7 @@ export class Stage {
     this.#content = content;
     if (content) {
       this.#contentRoot.add(content.object);
-      this.frame(content.view ?? 'orbit');
+      if (!keepView) this.frame(content.view ?? 'orbit');
     }
     this.invalidate();
   }

@@ -1,0 +1,122 @@
+/**
+ * Coarse first in the web viewer, in a real Chromium against a real host process behind a
+ * throttled link (1.5 MB/s): a large volume is drawn first from a 64-per-axis delivery and a
+ * large mesh from a 20,000-triangle one, each with a visible note; the full result then
+ * replaces it, and the note goes. A small result is drawn once, with no second request.
+ * Screenshots of the coarse and the refined views land in os.tmpdir()/vitrine-browser-shots.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startThrottledLink, type ThrottledLink } from '../bench/throttled-link.ts';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { launchBrowser, shot, textOf } from './browser-session.ts';
+
+let host: RunningHost;
+let link: ThrottledLink;
+let browser: Browser;
+let specimens: string;
+
+beforeAll(async () => {
+  specimens = await mkdtemp(path.join(tmpdir(), 'vitrine-coarse-'));
+  const dynamic = async (id: string, type: string, fn: string) => {
+    await mkdir(path.join(specimens, id));
+    await writeFile(path.join(specimens, id, 'specimen.json'), JSON.stringify({ id, display_name: id, type, function_name: fn }));
+  };
+  await dynamic('big-volume', 'volume', 'sized_volume');
+  await dynamic('big-mesh', 'mesh', 'dense_mesh');
+  const plugins = await fixturePluginsDir();
+  [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens]), launchBrowser()]);
+  link = await startThrottledLink(host.url, 1.5e6);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await link?.close();
+  await host?.stop('SIGTERM');
+  await rm(specimens, { recursive: true, force: true });
+});
+
+/** What the page showed, in order: each change of the note's visibility or of a stat. */
+interface Seen {
+  note: boolean;
+  stat: string;
+}
+
+async function open(specimen: string, params: object, stat: string): Promise<{ page: Page; requests: string[]; seen: () => Promise<Seen[]> }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const requests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/data?')) requests.push(decodeURIComponent(r.url()));
+  });
+  await page.addInitScript((key: string) => {
+    const seen: { note: boolean; stat: string }[] = [];
+    (window as unknown as { seen: typeof seen }).seen = seen;
+    new MutationObserver(() => {
+      const note = document.querySelector<HTMLElement>('[data-testid=refine-note]');
+      const value = document.querySelector(`[data-testid=stats] [data-stat=${key}] dd`)?.textContent ?? '';
+      const now = { note: !!note && !note.hidden, stat: value };
+      const last = seen.at(-1);
+      if (!last || last.note !== now.note || last.stat !== now.stat) seen.push(now);
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  }, stat);
+  const query = new URLSearchParams({ specimen, room: `coarse-${specimen}-${Date.now()}`, params: JSON.stringify(params) });
+  await page.goto(`${link.url}/?${query}`);
+  return { page, requests, seen: () => page.evaluate(() => (window as unknown as { seen: Seen[] }).seen) };
+}
+
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => ['done', 'cached'].includes(document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state ?? ''), null, { timeout: 60_000 });
+}
+
+describe('coarse first', () => {
+  it('draws a large volume from a 64-per-axis delivery first, then the full one', async () => {
+    const { page, requests, seen } = await open('big-volume', { depth: 96, height: 256, width: 256 }, 'shape');
+    await page.waitForSelector('[data-testid=refine-note]:not([hidden])', { timeout: 60_000 });
+    expect(await textOf(page, '[data-testid=stats] [data-stat=shape] dd')).toBe('48 × 64 × 64');
+    await shot(page, 'coarse-first-volume-coarse');
+    await settled(page);
+    expect(await page.locator('[data-testid=refine-note]').isHidden()).toBe(true);
+    expect(await textOf(page, '[data-testid=stats] [data-stat=shape] dd')).toBe('96 × 256 × 256');
+    await shot(page, 'coarse-first-volume-full');
+    const shown = (await seen()).filter((s) => s.stat);
+    // The coarse view with its note, then the full one without it: never a blank stage between.
+    expect(shown[0]).toEqual({ note: true, stat: '48 × 64 × 64' });
+    expect(shown.at(-1)).toEqual({ note: false, stat: '96 × 256 × 256' });
+    expect(shown.map((s) => s.stat).filter((s, i, all) => s !== all[i - 1])).toEqual(['48 × 64 × 64', '96 × 256 × 256']);
+    const data = requests.filter((r) => r.includes('/api/specimens/big-volume/data'));
+    expect(data).toHaveLength(2);
+    expect(data[0]).toContain('max_dim=64');
+    expect(data[1]).not.toContain('max_dim');
+    await page.close();
+  });
+
+  it('draws a large mesh from a simplified delivery first, then the full one', async () => {
+    const { page, requests, seen } = await open('big-mesh', { triangles: 300000 }, 'triangles');
+    await settled(page);
+    const shown = (await seen()).filter((s) => s.stat);
+    const count = (s: Seen) => Number(s.stat.replace(/\D/g, ''));
+    expect(shown[0]!.note).toBe(true);
+    expect(count(shown[0]!)).toBeLessThanOrEqual(20000);
+    expect(shown.at(-1)!.note).toBe(false);
+    expect(count(shown.at(-1)!)).toBeGreaterThan(290000);
+    await shot(page, 'coarse-first-mesh-full');
+    const data = requests.filter((r) => r.includes('/api/specimens/big-mesh/data'));
+    expect(data).toHaveLength(2);
+    expect(data[0]).toContain('max_triangles=20000');
+    expect(data[1]).not.toContain('max_triangles');
+    await page.close();
+  });
+
+  it('draws a small result once, with no second request and no note', async () => {
+    const { page, requests, seen } = await open('big-volume', { depth: 20, height: 30, width: 24 }, 'shape');
+    await settled(page);
+    expect(await textOf(page, '[data-testid=stats] [data-stat=shape] dd')).toBe('20 × 30 × 24');
+    expect((await seen()).some((s) => s.note)).toBe(false);
+    expect(requests.filter((r) => r.includes('/api/specimens/big-volume/data'))).toHaveLength(1);
+    await page.close();
+  });
+});
