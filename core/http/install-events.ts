@@ -1,13 +1,12 @@
 /**
  * @module install-events
  * Server-Sent Events for a host: registers @fastify/sse (a heartbeat comment every 15 s keeps
- * proxies from closing quiet streams, and shared JSON goes out as it is) and the stream routes
+ * proxies from closing quiet streams) and the stream routes
  * (routes-events.ts), which share one bound on open streams (events/stream-limit.ts).
  */
 import { fastifySSE } from '@fastify/sse';
 import type { FastifyInstance } from 'fastify';
 import type { HostContext } from '../host-context.ts';
-import { serializeEventData } from '../events/shared-json.ts';
 import { DEFAULT_MAX_EVENT_STREAMS, StreamLimit } from '../events/stream-limit.ts';
 import { eventRoutes } from './routes-events.ts';
 
@@ -20,7 +19,7 @@ export interface InstallEventsOptions {
 }
 
 export async function installEvents(app: FastifyInstance, ctx: HostContext, options: InstallEventsOptions = {}): Promise<void> {
-  await app.register(fastifySSE, { heartbeatInterval: HEARTBEAT_MS, serializer: serializeEventData });
+  await app.register(fastifySSE, { heartbeatInterval: HEARTBEAT_MS });
   const limit = new StreamLimit(options.maxStreams ?? DEFAULT_MAX_EVENT_STREAMS);
   await app.register(eventRoutes, { context: ctx, limit });
 }

@@ -5,16 +5,16 @@
  * and `view` as the ResultSource and the room workspace
  * publishes them on the host EventHub channel `roomChannel(roomId)`, whichever endpoint
  * (`/data`, `/invoke`, `/start`) and, in a Redis service, whichever host caused them.
- * A client more than 1 MiB behind is disconnected rather than buffered for (stream-backlog.ts):
- * the stream carries state, not history, so reconnecting (which sends `state` again) loses
- * nothing.
+ * A client more than 1 MiB behind is disconnected rather than buffered for, and what its
+ * stream holds until then stays near that bound (bounded-event-writer.ts): the stream carries
+ * state, not history, so reconnecting (which sends `state` again) loses nothing.
  */
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { RoomWorkspace } from '../workspace/room-workspace.ts';
 import { ROOM_RESYNC, roomChannel } from '../events/channels.ts';
 import type { EventHub, HostEvent } from '../events/event-hub.ts';
-import { sharedJsonOf } from '../events/shared-json.ts';
-import { dropIfBehind } from '../events/stream-backlog.ts';
+import { BoundedEventWriter } from '../events/bounded-event-writer.ts';
+import { sharedEventText } from '../events/shared-event-text.ts';
 import type { StreamScope } from '../events/stream-scope.ts';
 
 /** Room events forwarded to subscribers; anything else on the channel stays inside the host. */
@@ -35,15 +35,16 @@ export async function streamRoom(
 ): Promise<void> {
   let open = false;
   const early: HostEvent[] = [];
-  const send = (event: HostEvent): void => {
-    if (scope.closed) return;
-    if (dropIfBehind(reply)) {
+  const writer = new BoundedEventWriter(reply, {
+    onDrop: () => {
       log.debug({ room: roomId }, 'room event stream dropped: its client stopped reading');
       scope.close();
-      return;
-    }
-    // Each send writes synchronously, so events keep their order without awaiting one another.
-    reply.sse.send({ event: event.event, data: sharedJsonOf(event, event.data) }).catch(() => scope.close());
+    },
+  });
+  scope.add(() => writer.close());
+  // Every stream of the room sends the same text for an event; the writer keeps their order.
+  const send = (event: HostEvent): void => {
+    if (!scope.closed) writer.send(sharedEventText(event));
   };
   // Subscribe before reading the state: an event published meanwhile waits in `early` and
   // follows the state (at worst repeating what the state already shows).

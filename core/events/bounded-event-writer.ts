@@ -1,0 +1,93 @@
+/**
+ * @module bounded-event-writer
+ * Sends an event stream's events to a client that may stop reading, holding at most about
+ * {@link MAX_STREAM_BACKLOG} for it. Events wait in a queue of their own as references to
+ * texts every stream shares (shared-event-text.ts); only what the socket accepts without
+ * asking to drain is written, so the process holds for a stalled client one socket's worth
+ * of written bytes (node's buffer and the copy the write in flight keeps) plus references,
+ * instead of a flattened copy of every unread event and a promise and two listeners for
+ * each (what writing every event straight away cost: about three times the bound).
+ *
+ * Past the bound (written but unsent plus queued) the client is dropped: its socket is
+ * destroyed, the queue let go, and a garbage collection scheduled for when the host goes
+ * quiet, so the memory the stream held is given back rather than kept until some later
+ * collection.
+ */
+import type { FastifyReply } from 'fastify';
+import { IdleCollector } from '../memory/idle-gc.ts';
+import type { EventText } from './shared-event-text.ts';
+import { MAX_STREAM_BACKLOG } from './stream-backlog.ts';
+
+/** What a queued reference costs beyond the text it points at (an array slot and its share of the queue). */
+const PER_QUEUED_BYTES = 16;
+
+/** One collection for all streams, a second after the last drop. */
+const afterDrops = new IdleCollector(1000);
+
+export class BoundedEventWriter {
+  #reply: FastifyReply;
+  #queue: EventText[] = [];
+  #head = 0;
+  #queued = 0;
+  #closed = false;
+  #maxBacklog: number;
+  #onDrop: () => void;
+
+  /** `onDrop`: called once when the client is dropped for being too far behind. */
+  constructor(reply: FastifyReply, options: { onDrop: () => void; maxBacklog?: number }) {
+    this.#reply = reply;
+    this.#onDrop = options.onDrop;
+    this.#maxBacklog = options.maxBacklog ?? MAX_STREAM_BACKLOG;
+    reply.raw.on('drain', this.#flush);
+  }
+
+  /** Bytes written and not yet sent, plus the bytes queued behind them. */
+  get backlog(): number {
+    return this.#reply.raw.writableLength + this.#queued;
+  }
+
+  /** Queues `event` and writes what the socket takes; drops the client past the bound. */
+  send(event: EventText): void {
+    if (this.#closed) return;
+    this.#queue.push(event);
+    this.#queued += event.bytes + PER_QUEUED_BYTES;
+    if (this.backlog > this.#maxBacklog) {
+      this.#reply.raw.destroy();
+      this.close();
+      afterDrops.schedule();
+      this.#onDrop();
+      return;
+    }
+    this.#flush();
+  }
+
+  #flush = (): void => {
+    const raw = this.#reply.raw;
+    if (this.#closed || raw.destroyed) return;
+    this.#reply.sse.sendHeaders();
+    // Only while the socket has not asked to drain: past that, node would keep the text.
+    while (this.#head < this.#queue.length && !raw.writableNeedDrain) {
+      const next = this.#queue[this.#head]!;
+      this.#queue[this.#head++] = undefined as unknown as EventText;
+      this.#queued -= next.bytes + PER_QUEUED_BYTES;
+      raw.write(next.text);
+    }
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+    } else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+  };
+
+  /** Lets go of the queue and stops writing (the stream is over). */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#queue = [];
+    this.#head = 0;
+    this.#queued = 0;
+    this.#reply.raw.off('drain', this.#flush);
+  }
+}
