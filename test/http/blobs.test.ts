@@ -202,5 +202,15 @@ describe('behind a cache (accelRedirect)', () => {
     const blob = await get(`${front.url}/api/blobs/${id}`);
     expect(blob.status).toBe(200);
     expect(blob.body.byteLength).toBeGreaterThan(0);
+
+    const started = await post(`${front.url}/api/specimens/dyn-square/start`, { room_id: room() });
+    const jobId = JSON.parse(started.body.toString()).job_id as string;
+    await waitForJob(front.app, jobId);
+    const result = await get(`${front.url}/api/jobs/${jobId}/result`);
+    expect(result.status).toBe(200);
+    expect(result.body.byteLength).toBe(0);
+    expect(result.headers['x-accel-redirect']).toBe(`/_blobs/${result.headers['x-blob-id'] as string}`);
+    const json = await get(`${front.url}/api/blobs/${result.headers['x-blob-id'] as string}`);
+    expect(JSON.parse(json.body.toString()).type).toBe('mesh');
   });
 });
