@@ -78,6 +78,11 @@ describe('blob URLs', () => {
     expect(Number(blob.headers['content-length'])).toBe(answer.body.byteLength);
     expect(blob.body.equals(answer.body)).toBe(true);
 
+    const head = await get(`${host.url}/api/blobs/${id}`, {}, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(Number(head.headers['content-length'])).toBe(answer.body.byteLength);
+    expect(head.body.byteLength).toBe(0);
+
     const part = await get(`${host.url}/api/blobs/${id}`, { range: 'bytes=3-17' });
     expect(part.status).toBe(206);
     expect(part.headers['content-range']).toBe(`bytes 3-17/${answer.body.byteLength}`);
