@@ -124,6 +124,19 @@ export class VitrineClient implements JobEndpoints {
     return readDataResponse(response, this.#envelopeMediaType);
   }
 
+  /** The URL of a blob (an answer's `X-Blob-Id`, a room entry's `blob_id`): bytes any cache may keep for good. */
+  blobUrl(blobId: string): string {
+    return this.#http.url(`/api/blobs/${enc(blobId)}`);
+  }
+
+  /**
+   * A blob, decoded as `getData` decodes a `/data` answer: a room entry's `blob_id` gives its
+   * result without computing or touching the room, from any cache on the way.
+   */
+  async getBlob(blobId: string, signal?: AbortSignal): Promise<SpecimenData> {
+    return readDataResponse(await this.#http.send('GET', `/api/blobs/${enc(blobId)}`, { signal }), this.#envelopeMediaType);
+  }
+
   /** `POST /api/processing/invoke`: runs a function (or serves the room cache); the result as typed arrays. */
   async invoke(name: string, options: InvokeOptions = {}): Promise<TypedData> {
     const body = { function_name: name, args: options.args, kwargs: options.kwargs, room_id: options.room };

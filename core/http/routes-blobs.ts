@@ -49,7 +49,14 @@ async function bytesOf(ctx: HostContext, d: BlobDescriptor, result: StoredResult
 
 export async function blobRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
   const { ctx } = opts;
-  const schema = { params: idParams('blob_id') };
+  const schema = {
+    summary: 'The bytes an answer named in X-Blob-Id, the same forever',
+    description:
+      '`blob_id` is the `X-Blob-Id` of a `/data`, `/result` or `/invoke` answer (or a result id, or a room event\'s `blob_id`). ' +
+      'Immutable (`Cache-Control: public, max-age=31536000, immutable`), a strong `ETag`, one `Range` (206), and the media type and ' +
+      '`Content-Encoding` the id fixes; 404 when nothing held is that blob.',
+    params: idParams('blob_id'),
+  };
   const handler = async (request: { params: { blob_id: string }; headers: Record<string, string | string[] | undefined> }, reply: FastifyReply): Promise<FastifyReply> => {
     const id = request.params.blob_id;
     const read = readBlobId(id);

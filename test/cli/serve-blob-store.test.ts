@@ -1,7 +1,8 @@
 /**
  * @module serve-blob-store.test
  * `--blob-store URL` (and VITRINE_BLOB_STORE) on `vitrine serve` and `vitrine worker`: a
- * redis:// URL, only with `--redis`; anything else is a readable usage error.
+ * redis:// or s3://BUCKET[/PREFIX] URL, only with `--redis`, with `--s3-endpoint` for the
+ * latter; `--accel-redirect PREFIX`; anything else is a readable usage error.
  */
 import { describe, expect, it } from 'vitest';
 import { parseServeOptions } from '../../core/cli/serve-options.ts';
@@ -16,6 +17,16 @@ describe('--blob-store', () => {
     expect(parseServeOptions(redis).host_options.blobStore).toBeNull();
   });
 
+  it('passes an s3:// store with its endpoint, and an accel-redirect prefix, into the host options', () => {
+    const redis = ['--redis', 'redis://127.0.0.1:6379'];
+    const parsed = parseServeOptions([...redis, '--blob-store', 's3://vitrine-results/prod/a', '--s3-endpoint', 'http://127.0.0.1:9000', '--accel-redirect', '/_blobs/']).host_options;
+    expect(parsed).toMatchObject({ blobStore: 's3://vitrine-results/prod/a', s3Endpoint: 'http://127.0.0.1:9000', accelRedirect: '/_blobs/' });
+    expect(parseServeOptions(redis, { VITRINE_S3_ENDPOINT: 'https://s3.example.org' }).host_options.s3Endpoint).toBe('https://s3.example.org');
+    expect(() => parseServeOptions([...redis, '--blob-store', 's3://x'])).toThrow(/--blob-store must be a URL like redis:\/\/.* or s3:\/\/BUCKET/);
+    expect(() => parseServeOptions([...redis, '--s3-endpoint', 'ftp://x'])).toThrow(/--s3-endpoint must be an http\(s\) URL/);
+    expect(() => parseServeOptions(['--accel-redirect', '_blobs'])).toThrow(/--accel-redirect must be a path prefix/);
+  });
+
   it('refuses a URL that is not redis:// and a blob store without --redis, naming the option', () => {
     expect(() => parseServeOptions(['--redis', 'redis://127.0.0.1:6379', '--blob-store', 'http://x'])).toThrow(/--blob-store must be a URL like redis:\/\//);
     expect(() => parseServeOptions(['--blob-store', 'redis://127.0.0.1:6380'])).toThrow(/--blob-store needs --redis/);
@@ -23,8 +34,8 @@ describe('--blob-store', () => {
     expect(() => resolveHostOptions({ redis: 'redis://127.0.0.1:6379', blobStore: 'nope' })).toThrow(/blobStore must be a URL/);
   });
 
-  it('is refused by vitrine worker when it is not a redis:// URL (exit 2, usage)', async () => {
-    const worker = runWorker(['--redis', 'redis://127.0.0.1:6379', '--blob-store', 's3://bucket']);
+  it('is refused by vitrine worker when it is neither redis:// nor s3:// (exit 2, usage)', async () => {
+    const worker = runWorker(['--redis', 'redis://127.0.0.1:6379', '--blob-store', 'ftp://bucket']);
     expect(await worker.exited).toBe(2);
     expect(worker.stderr()).toMatch(/--blob-store must be a URL like redis:\/\//);
     expect(worker.stderr()).toMatch(/--blob-store URL/);

@@ -98,6 +98,17 @@ describe('getData and invoke', () => {
     expect(data.spacing).toEqual([1, 1, 1]);
   });
 
+  it('reads a blob by its id: the same volume as the /data answer that named it', async () => {
+    const answer = await fetch(client.dataUrl('density', { params: { size: 8 }, room: room() }));
+    await answer.arrayBuffer();
+    const blobId = answer.headers.get('x-blob-id')!;
+    expect(client.blobUrl(blobId)).toBe(`${host.baseUrl}/api/blobs/${blobId}`);
+    const data = await client.getBlob(blobId);
+    if (data.type !== 'volume') throw new Error(`expected a volume, got ${data.type}`);
+    expect(data.shape).toEqual([8, 8, 8]);
+    expect(data.data.length).toBe(512);
+  });
+
   it('decodes point-cloud and image JSON into typed arrays', async () => {
     const cloud = await client.getData('galaxy', { params: { count: 100 }, room: room() });
     if (cloud.type !== 'point_cloud') throw new Error(`expected a point cloud, got ${cloud.type}`);

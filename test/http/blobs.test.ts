@@ -78,6 +78,11 @@ describe('blob URLs', () => {
     expect(Number(blob.headers['content-length'])).toBe(answer.body.byteLength);
     expect(blob.body.equals(answer.body)).toBe(true);
 
+    const head = await get(`${host.url}/api/blobs/${id}`, {}, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(Number(head.headers['content-length'])).toBe(answer.body.byteLength);
+    expect(head.body.byteLength).toBe(0);
+
     const part = await get(`${host.url}/api/blobs/${id}`, { range: 'bytes=3-17' });
     expect(part.status).toBe(206);
     expect(part.headers['content-range']).toBe(`bytes 3-17/${answer.body.byteLength}`);
@@ -202,5 +207,15 @@ describe('behind a cache (accelRedirect)', () => {
     const blob = await get(`${front.url}/api/blobs/${id}`);
     expect(blob.status).toBe(200);
     expect(blob.body.byteLength).toBeGreaterThan(0);
+
+    const started = await post(`${front.url}/api/specimens/dyn-square/start`, { room_id: room() });
+    const jobId = JSON.parse(started.body.toString()).job_id as string;
+    await waitForJob(front.app, jobId);
+    const result = await get(`${front.url}/api/jobs/${jobId}/result`);
+    expect(result.status).toBe(200);
+    expect(result.body.byteLength).toBe(0);
+    expect(result.headers['x-accel-redirect']).toBe(`/_blobs/${result.headers['x-blob-id'] as string}`);
+    const json = await get(`${front.url}/api/blobs/${result.headers['x-blob-id'] as string}`);
+    expect(JSON.parse(json.body.toString()).type).toBe('mesh');
   });
 });

@@ -2,7 +2,8 @@
  * A Redis service whose result bytes live in a real S3 server (Swift with s3api) through
  * `--blob-store s3://BUCKET/PREFIX`, across real processes: one object per result keyed by its
  * id, Redis holding pointers only, another host reading the same bytes (and serving them as a
- * blob URL) from the store; the endpoint from `--s3-endpoint` or `AWS_ENDPOINT_URL_S3`,
+ * blob URL) from the store, a `vitrine worker` writing them; the endpoint from
+ * `--s3-endpoint` or `AWS_ENDPOINT_URL_S3`,
  * credentials from the standard AWS environment and never in the logs. A store that goes away
  * is a 503 with a readable detail, never a hang.
  */
@@ -16,6 +17,7 @@ import { createS3Client } from '../../core/scale/s3-location.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { spawnWorker } from '../helpers/spawn-worker.ts';
 import { startSwift, type SwiftServer } from '../helpers/swift-server.ts';
 
 const BUCKET = 'vitrine-service';
@@ -39,10 +41,13 @@ beforeAll(async () => {
   const common = ['--port', '0', '--no-viewer', '--log-level', 'info', '--redis', redis.url, '--blob-store', `s3://${BUCKET}/service`, '--plugins', await fixturePluginsDir(), '--specimens', specimens];
   const credentials = { AWS_ACCESS_KEY_ID: swift.accessKeyId, AWS_SECRET_ACCESS_KEY: swift.secretAccessKey, AWS_REGION: swift.region };
   [a, b] = await Promise.all([
-    // Host a computes and finds its endpoint in the environment; host b only serves, and is told it.
-    spawnHost([...common, '--compute', '1', '--pool-size', '1'], { env: { ...process.env, ...credentials, AWS_ENDPOINT_URL_S3: swift.endpoint } }),
+    // Two front ends: host a finds its endpoint in the environment, host b is told it; a
+    // `vitrine worker` computes and writes the objects.
+    spawnHost([...common, '--compute', '0'], { env: { ...process.env, ...credentials, AWS_ENDPOINT_URL_S3: swift.endpoint } }),
     spawnHost([...common, '--compute', '0', '--s3-endpoint', swift.endpoint], { env: { ...process.env, ...credentials, AWS_ENDPOINT_URL_S3: '' } }),
   ]);
+  // The worker inherits this process's environment, credentials included.
+  await spawnWorker(['--redis', redis.url, '--blob-store', `s3://${BUCKET}/service`, '--s3-endpoint', swift.endpoint, '--plugins', await fixturePluginsDir(), '--pool-size', '1', '--log-level', 'warn']);
 }, 150_000);
 afterAll(async () => {
   await a?.stop();
