@@ -74,16 +74,17 @@ describe('published specimens', () => {
     expect(await detail(again)).toBe("no published specimen 'scan'");
   });
 
-  it('publishes an upload (a mesh as STL, an image as its own thumbnail), with fields from the JSON body', async () => {
+  it('publishes an upload (a mesh as STL, an image as its own thumbnail), with fields from the JSON body and the query', async () => {
     const url = await host();
     const uploaded = (await (await fetch(`${url}/api/uploads?filename=cube.stl`, { method: 'POST', headers: OCTET, body: new Uint8Array(binaryStl()) })).json()) as { upload_id: string };
-    const res = await fetch(`${url}/api/specimens/cube`, {
+    const res = await fetch(`${url}/api/specimens/cube?tags=query,tags&description=from%20the%20query`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ upload: uploaded.upload_id, display_name: 'Cube', description: 'from a notebook', tags: ['demo'] }),
+      body: JSON.stringify({ upload: uploaded.upload_id, display_name: 'Cube', description: 'from a notebook' }),
     });
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(await res.json()).toMatchObject({ id: 'cube', display_name: 'Cube', description: 'from a notebook', tags: ['demo'], type: 'mesh', data_file: 'cube.stl' });
+    // Fields from the query and the body; the body's win.
+    expect(await res.json()).toMatchObject({ id: 'cube', display_name: 'Cube', description: 'from a notebook', tags: ['query', 'tags'], type: 'mesh', data_file: 'cube.stl' });
     const data = await fetch(`${url}/api/specimens/cube/data`);
     expect(data.headers.get('content-disposition')).toBe('attachment; filename="cube.stl"');
     expect(Buffer.from(await data.arrayBuffer()).readUInt32LE(80)).toBe(12);
