@@ -100,7 +100,7 @@ export class ViewerApp {
     this.#room = url.room;
     this.#layout.roomInput.value = url.room;
     this.#follower.start(url.room, url.follow, !(url.specimen || url.fn), this.#loadCatalog());
-    watchHostEvents({ reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event) });
+    watchHostEvents({ reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event), catalog: () => void this.#loadCatalog() });
     if (url.specimen || url.fn) void this.#select((url.specimen ?? url.fn)!, url.params, !url.specimen);
     else this.#idleMessage();
   }
@@ -169,6 +169,8 @@ export class ViewerApp {
       this.#panel.set(entry.params);
       this.#request(0);
     } else if (entry.specimen_id !== null && this.#catalog.has(entry.specimen_id)) void this.#select(entry.specimen_id, entry.params);
+    // A specimen this page does not list yet (just published): the catalog is read again first.
+    else if (entry.specimen_id !== null) void this.#loadCatalog().then(() => (this.#catalog.has(entry.specimen_id!) ? this.#select(entry.specimen_id!, entry.params) : undefined));
     else if (entry.specimen_id === null && entry.function_name !== null && this.#functions.has(entry.function_name)) void this.#select(entry.function_name, entry.params, true);
   }
 
