@@ -5,6 +5,7 @@
  * input is a 4xx naming what is wrong; the time-to-live and the byte budget bound them; the
  * trust rules apply (cross-site 403, the admin token when the host has one).
  */
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
 import { createTestApp } from '../helpers/create-test-app.ts';
@@ -74,19 +75,24 @@ describe('published specimens', () => {
     expect(await detail(again)).toBe("no published specimen 'scan'");
   });
 
-  it('publishes an upload (a mesh as STL, an image as its own thumbnail), with fields from the JSON body', async () => {
+  it('publishes an upload (a mesh as STL, an image as its own thumbnail), with fields from the JSON body and the query', async () => {
     const url = await host();
     const uploaded = (await (await fetch(`${url}/api/uploads?filename=cube.stl`, { method: 'POST', headers: OCTET, body: new Uint8Array(binaryStl()) })).json()) as { upload_id: string };
-    const res = await fetch(`${url}/api/specimens/cube`, {
+    const res = await fetch(`${url}/api/specimens/cube?tags=query,tags&description=from%20the%20query`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ upload: uploaded.upload_id, display_name: 'Cube', description: 'from a notebook', tags: ['demo'] }),
+      body: JSON.stringify({ upload: uploaded.upload_id, display_name: 'Cube', description: 'from a notebook' }),
     });
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(await res.json()).toMatchObject({ id: 'cube', display_name: 'Cube', description: 'from a notebook', tags: ['demo'], type: 'mesh', data_file: 'cube.stl' });
+    // Fields from the query and the body; the body's win.
+    expect(await res.json()).toMatchObject({ id: 'cube', display_name: 'Cube', description: 'from a notebook', tags: ['query', 'tags'], type: 'mesh', data_file: 'cube.stl' });
     const data = await fetch(`${url}/api/specimens/cube/data`);
     expect(data.headers.get('content-disposition')).toBe('attachment; filename="cube.stl"');
     expect(Buffer.from(await data.arrayBuffer()).readUInt32LE(80)).toBe(12);
+    // Its thumbnail is drawn from it: the cube seen face on fills the middle, the corners stay clear.
+    const drawn = PNG.sync.read(Buffer.from(await (await fetch(`${url}/api/specimens/cube/thumbnail`)).arrayBuffer()));
+    const alpha = (x: number, y: number) => drawn.data[(y * drawn.width + x) * 4 + 3];
+    expect([drawn.width, drawn.height, alpha(64, 64), alpha(1, 1)]).toEqual([128, 128, 255, 0]);
 
     const image = png(6, 4);
     expect((await put(url, 'picture', 'filename=picture.png', image)).status).toBe(201);

@@ -111,7 +111,7 @@ export class ViewerApp {
     this.#room = url.room;
     this.#layout.roomInput.value = url.room;
     this.#follower.start(url.room, url.follow, !(url.specimen || url.fn), this.#loadCatalog());
-    watchHostEvents({ reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event) });
+    watchHostEvents({ reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event), catalog: () => void this.#loadCatalog() });
     if (url.specimen || url.fn) void this.#select((url.specimen ?? url.fn)!, url.params, !url.specimen);
     else this.#overlay.idle(this.#webglProblem);
   }
