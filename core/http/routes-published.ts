@@ -89,7 +89,7 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: HostCon
       checkPublishable(ctx, id);
       let file: PublishedFile;
       try {
-        file = isFileBody(request) ? await fileFromBody(ctx, request) : await fileFromUpload(ctx, id, request.body);
+        file = isFileBody(request) ? await fileFromBody(ctx, request) : await fileFromUpload(ctx, id, request.body, request.query);
       } catch (error) {
         if (isFileBody(request)) reply.header('connection', 'close');
         throw error;

@@ -97,6 +97,9 @@ async function checkSpecimen(ctx: HostContext, label: string, type: InputKind, v
   const { specimen: id, params } = value;
   if (typeof id !== 'string' || Object.keys(value).some((k) => k !== 'specimen' && k !== 'params')) throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
   if (params !== undefined && !isPlainObject(params)) throw createHostError('SPC_ERR_INPUT_INVALID', label, 'has params that are not a JSON object');
+  // A specimen published (or replaced) on another host of a service may not be listed here yet.
+  const listed = ctx.catalog.get(id);
+  if (!listed || listed.origin === 'published') await ctx.published.refresh();
   const record = ctx.catalog.get(id);
   if (!record) throw createHostError('SPC_ERR_INPUT_UNKNOWN', label, `specimen '${id}'`);
   const got = specimenType(ctx.functions, record);

@@ -34,8 +34,11 @@ export function checkPublishable(ctx: HostContext, id: string): void {
   if (existing && existing.origin !== 'published') throw createHostError('SPC_ERR_PUBLISH_CONFLICT', id, existing.origin === 'disk' ? 'specimens directory' : existing.origin);
 }
 
-/** The file of an upload named in a JSON body (`{"upload": id, ...fields}`), written back as a file named after `id`. */
-export async function fileFromUpload(ctx: HostContext, id: string, body: unknown): Promise<PublishedFile> {
+/**
+ * The file of an upload named in a JSON body (`{"upload": id, ...fields}`), written back as a
+ * file named after `id`. Fields may also come from `query` (the body's win).
+ */
+export async function fileFromUpload(ctx: HostContext, id: string, body: unknown, query: Record<string, unknown> = {}): Promise<PublishedFile> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw bad('send the file as application/octet-stream with ?filename=NAME, or a JSON object {"upload": upload_id}');
   }
@@ -44,7 +47,8 @@ export async function fileFromUpload(ctx: HostContext, id: string, body: unknown
   if (unknown !== undefined) throw bad(`unknown field '${unknown}' (fields: ${[...PUBLISH_BODY_FIELDS].join(', ')})`);
   if (typeof record.upload !== 'string' || record.upload === '') throw bad("a JSON body needs 'upload' (an upload id from POST /api/uploads)");
   if (!ctx.uploads) throw createHostError('SPC_ERR_UPLOADS_OFF');
-  const fields = readPublishFields(record);
+  const { filename: _ignored, ...queryFields } = query;
+  const fields = readPublishFields({ ...queryFields, ...record });
   const result = await ctx.uploads.get(record.upload);
   if (!result) throw bad(`upload '${record.upload}' does not exist (or has expired)`);
   const { bytes, fileName } = await resultAsFile(result, id);

@@ -2,7 +2,8 @@
  * An agent drives a room that a page follows: the MCP SDK's own client, over Streamable HTTP,
  * lists the tools and calls `compute` for an example function in room `lab`; the web viewer
  * following `lab` in Chromium shows that result (its panel and triangle count), learnt from
- * the room's event stream.
+ * the room's event stream. A volume published while the page is open and shown to the room
+ * appears on it too, though the page did not list it when it loaded.
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
+import { npyBytes } from '../helpers/specimens-dir.ts';
 import { launchBrowser, shot, waitForState, waitForText } from './browser-session.ts';
 
 let host: HostProcess;
@@ -46,5 +48,23 @@ describe('an agent over MCP and a following page', () => {
     await waitForText(page, '[data-testid=stats] [data-stat=triangles] dd', '50');
     await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-param=segments] input[type=number]')?.value === '5', undefined, { timeout: 30_000 });
     await shot(page, 'mcp-follow');
+  }, 120_000);
+
+  it('a volume published and shown in the room appears on a page that did not list it', async () => {
+    const lab = `lab-${randomUUID().slice(0, 8)}`;
+    context ??= await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${host.baseUrl}/?${new URLSearchParams({ specimen: 'shape', room: lab, follow: '1' })}`);
+    await waitForState(page, '[data-testid=job-state]', ['done', 'cached']);
+    await page.waitForSelector('.follow[data-stream=open]');
+
+    const id = `scan-${randomUUID().slice(0, 8)}`;
+    const published = await fetch(`${host.baseUrl}/api/specimens/${id}?filename=scan.npy`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(npyBytes([6, 4, 5])) });
+    expect(published.status).toBe(201);
+    const shown = await fetch(`${host.baseUrl}/api/rooms/${lab}/entry`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ specimen: id }) });
+    expect(shown.status).toBe(200);
+    await waitForText(page, '[data-testid=stats] [data-stat=shape] dd', '6 × 4 × 5');
+    expect(new URL(page.url()).searchParams.get('specimen')).toBe(id);
+    await shot(page, 'published-follow');
   }, 120_000);
 });

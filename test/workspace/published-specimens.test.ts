@@ -13,6 +13,8 @@ import { npyBytes } from '../helpers/specimens-dir.ts';
 import { binaryStl, png } from '../helpers/upload-files.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import type { CreateAppOptions } from '../../core/app.ts';
+import { parseServeOptions } from '../../core/cli/serve-options.ts';
+import { resolveHostOptions } from '../../core/options.ts';
 
 const GODOT = { 'user-agent': 'GodotEngine/4.3.stable.official (Linux)' };
 const OCTET = { 'content-type': 'application/octet-stream' };
@@ -72,16 +74,17 @@ describe('published specimens', () => {
     expect(await detail(again)).toBe("no published specimen 'scan'");
   });
 
-  it('publishes an upload (a mesh as STL, an image as its own thumbnail), with fields from the JSON body', async () => {
+  it('publishes an upload (a mesh as STL, an image as its own thumbnail), with fields from the JSON body and the query', async () => {
     const url = await host();
     const uploaded = (await (await fetch(`${url}/api/uploads?filename=cube.stl`, { method: 'POST', headers: OCTET, body: new Uint8Array(binaryStl()) })).json()) as { upload_id: string };
-    const res = await fetch(`${url}/api/specimens/cube`, {
+    const res = await fetch(`${url}/api/specimens/cube?tags=query,tags&description=from%20the%20query`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ upload: uploaded.upload_id, display_name: 'Cube', description: 'from a notebook', tags: ['demo'] }),
+      body: JSON.stringify({ upload: uploaded.upload_id, display_name: 'Cube', description: 'from a notebook' }),
     });
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(await res.json()).toMatchObject({ id: 'cube', display_name: 'Cube', description: 'from a notebook', tags: ['demo'], type: 'mesh', data_file: 'cube.stl' });
+    // Fields from the query and the body; the body's win.
+    expect(await res.json()).toMatchObject({ id: 'cube', display_name: 'Cube', description: 'from a notebook', tags: ['query', 'tags'], type: 'mesh', data_file: 'cube.stl' });
     const data = await fetch(`${url}/api/specimens/cube/data`);
     expect(data.headers.get('content-disposition')).toBe('attachment; filename="cube.stl"');
     expect(Buffer.from(await data.arrayBuffer()).readUInt32LE(80)).toBe(12);
@@ -138,5 +141,12 @@ describe('published specimens', () => {
     expect((await put(guarded, 'mine', 'filename=m.stl', binaryStl(), { authorization: 'Bearer sesame' })).status).toBe(201);
     expect((await fetch(`${guarded}/api/specimens/mine`, { method: 'DELETE' })).status).toBe(401);
     expect((await fetch(`${guarded}/api/specimens/mine/data`)).status).toBe(200);
+  });
+
+  it('reads --published-ttl from its flag and VITRINE_PUBLISHED_TTL, and refuses a bad one', () => {
+    expect(parseServeOptions(['--published-ttl', '60']).host_options).toMatchObject({ publishedTtlSeconds: 60 });
+    expect(parseServeOptions([], { VITRINE_PUBLISHED_TTL: '7' }).host_options).toMatchObject({ publishedTtlSeconds: 7 });
+    expect(resolveHostOptions({}).publishedTtlSeconds).toBe(86400);
+    expect(() => parseServeOptions(['--published-ttl', 'soon'])).toThrow(/published-ttl/);
   });
 });
