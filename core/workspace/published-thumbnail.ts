@@ -2,14 +2,17 @@
  * @module published-thumbnail
  * The thumbnail of a published specimen, made from its file: a PNG image is its own
  * thumbnail; a volume shows its middle slice across the slowest axis, grey over the slice's
- * own value range; a mesh or a point cloud gets the host's placeholder. Made on first request
- * and kept with the specimen's catalog record.
+ * own value range; a mesh or a point cloud is drawn seen along its thinnest axis
+ * (geometry-thumbnail.ts). Made on first request and kept with the specimen's catalog record;
+ * a file that cannot be drawn gets the host's placeholder.
  */
 import { readFile } from 'node:fs/promises';
 import type { ThumbnailSource } from '../catalog/specimen-record.ts';
 import { encodePng } from '../catalog/png-encoder.ts';
 import { parseFile } from '../formats/parse-file.ts';
 import type { PublishedMeta } from './published-record.ts';
+import { meshThumbnail, pointsThumbnail } from './geometry-thumbnail.ts';
+import { placeholderPng } from '../catalog/placeholder-png.ts';
 
 /** Longest side of a volume thumbnail, pixels. */
 const MAX_SIDE = 256;
@@ -43,22 +46,26 @@ export function middleSlice(data: ArrayLike<number>, shape: number[]): { width: 
   return { width: outW, height: outH, grey };
 }
 
-async function volumeThumbnail(file: string, fileName: string): Promise<Buffer> {
+/** The thumbnail of the file at `file`, or the placeholder when it cannot be drawn. */
+async function drawThumbnail(file: string, fileName: string): Promise<Buffer> {
   const result = await parseFile(await readFile(file), fileName);
-  if (result.type !== 'volume') throw new Error('not a volume');
-  const { width, height, grey } = middleSlice(result.data, result.shape);
-  return encodePng({ width, height, channels: 1, data: grey });
+  if (result.type === 'volume') {
+    const { width, height, grey } = middleSlice(result.data, result.shape);
+    return encodePng({ width, height, channels: 1, data: grey });
+  }
+  const image = result.type === 'mesh' ? meshThumbnail(result.vertices, result.indices) : result.type === 'point_cloud' ? pointsThumbnail(result.points) : null;
+  return image ? encodePng(image) : placeholderPng();
 }
 
 export function publishedThumbnail(meta: PublishedMeta, file: string): ThumbnailSource {
   const name = meta.file_name.toLowerCase();
   if (name.endsWith('.png')) return { kind: 'file', path: file };
-  if (meta.type !== 'volume' || !name.endsWith('.npy')) return { kind: 'none' };
+  if (meta.type === 'image') return { kind: 'none' };
   let made: Promise<Buffer> | null = null;
   return {
     kind: 'remote',
     fetch: async () => {
-      made ??= volumeThumbnail(file, meta.file_name);
+      made ??= drawThumbnail(file, meta.file_name);
       made.catch(() => (made = null));
       const body = await made;
       return { contentType: 'image/png', length: body.length, body };

@@ -5,6 +5,7 @@
  * input is a 4xx naming what is wrong; the time-to-live and the byte budget bound them; the
  * trust rules apply (cross-site 403, the admin token when the host has one).
  */
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
 import { createTestApp } from '../helpers/create-test-app.ts';
@@ -88,6 +89,10 @@ describe('published specimens', () => {
     const data = await fetch(`${url}/api/specimens/cube/data`);
     expect(data.headers.get('content-disposition')).toBe('attachment; filename="cube.stl"');
     expect(Buffer.from(await data.arrayBuffer()).readUInt32LE(80)).toBe(12);
+    // Its thumbnail is drawn from it: the cube seen face on fills the middle, the corners stay clear.
+    const drawn = PNG.sync.read(Buffer.from(await (await fetch(`${url}/api/specimens/cube/thumbnail`)).arrayBuffer()));
+    const alpha = (x: number, y: number) => drawn.data[(y * drawn.width + x) * 4 + 3];
+    expect([drawn.width, drawn.height, alpha(64, 64), alpha(1, 1)]).toEqual([128, 128, 255, 0]);
 
     const image = png(6, 4);
     expect((await put(url, 'picture', 'filename=picture.png', image)).status).toBe(201);
