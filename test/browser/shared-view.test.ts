@@ -104,6 +104,7 @@ describe('shared view', () => {
     await second.page.selectOption('[data-testid=colour-map]', 'magma');
     await waitForBar(first.page, { low: set.low, high: set.high, map: 'magma' });
     expect(await barOf(first.page)).toEqual({ ...set, map: 'magma' });
+    await waitFor(() => (first.viewPuts.length > 0 && second.viewPuts.length > 0) || undefined, 'both pages\' view requests being reported');
     expect(first.viewPuts.map((r) => r.postDataJSON())).toEqual([{ window: [set.low, set.high] }]);
     expect(second.viewPuts.map((r) => r.postDataJSON())).toEqual([{ colormap: 'magma' }]);
     first.viewPuts.length = 0;
@@ -180,6 +181,8 @@ describe('shared view', () => {
       const view = (await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json()) as { colormap?: string };
       return view.colormap === 'gray' || undefined;
     }, 'the page sharing its colour map');
+    // The browser reports its request to the test on its own schedule: wait for that too.
+    await waitFor(() => page.viewPuts.length > 0 || undefined, 'the page\'s view request being reported');
     expect(page.viewPuts.map((r) => r.postDataJSON())).toEqual([{ colormap: 'gray' }]);
     expect(page.errors).toEqual([]);
   });

@@ -2,8 +2,8 @@
  * A room as a shared workspace, end to end: a Python script publishes a 256×256×128 uint16
  * volume from numpy and shows it in room `lab`; a page that follows `lab` (opened before the
  * volume existed) draws it, and a Godot headset's request for the published specimen's data
- * gets a uint8 envelope with every axis at most 256. Screenshots land in
- * os.tmpdir()/vitrine-browser-shots.
+ * gets a uint8 envelope with every axis at most 256; published again with other samples, the
+ * page draws those. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,11 @@ describe('a room as a shared workspace', () => {
     expect(decoded.dtype).toBe('uint8');
     expect(decoded.shape).toEqual([128, 256, 256]);
     expect(Math.max(...decoded.shape)).toBeLessThanOrEqual(256);
+
+    // Published again under the same id with other samples: the page shows the new ones.
+    await runPython<unknown>('import json, numpy as np, os\nfrom vitrine import Client\nprint(json.dumps(Client(os.environ["VITRINE_URL"]).publish("numpy-volume", np.full((64, 96, 80), 7, np.uint16), display_name="A numpy volume")))', host.baseUrl);
+    await page.waitForFunction(() => document.querySelector('input[data-axis=z]')?.getAttribute('max') === '63', null, { timeout: 60_000 });
+    expect(await page.locator('input[data-axis=x]').getAttribute('max')).toBe('79');
     expect(errors).toEqual([]);
   });
 });

@@ -3,7 +3,8 @@
 A `/data` answer is a binary envelope (meshes and volumes: a little-endian u32 length, a JSON
 preamble of that length, then the blocks), a `.npy` file (`format=npy`), typed result JSON
 (point clouds, images, `/jobs/{id}/result`), or a file served as it is (a static specimen).
-Arrays are views onto the received bytes wherever their alignment allows.
+Arrays are views onto the received bytes wherever their alignment allows, and writable (the
+bytes are held in a bytearray of the result's own).
 """
 from __future__ import annotations
 
@@ -52,13 +53,13 @@ def _block(np: Any, body: memoryview, offset: int, dtype: str, count: int, what:
         raise DecodeError(f"truncated envelope: {what} needs {size} bytes at offset {offset}, only {len(body) - offset} left")
     if offset % np.dtype(dtype).itemsize == 0:
         return np.frombuffer(body, dtype=dtype, count=count, offset=offset)
-    return np.frombuffer(bytes(body[offset:offset + size]), dtype=dtype)
+    return np.frombuffer(bytearray(body[offset:offset + size]), dtype=dtype)
 
 
 def decode_envelope(body: bytes) -> Any:
     """A v1 envelope as a VolumeResult or MeshResult (the preamble is kept as `.preamble`)."""
     np = numpy()
-    view = memoryview(body)
+    view = memoryview(body if isinstance(body, bytearray) else bytearray(body))
     if len(view) < 4:
         raise DecodeError("truncated envelope: shorter than its 4-byte length prefix")
     (length,) = struct.unpack_from("<I", view, 0)
@@ -106,7 +107,7 @@ def decode_typed_json(payload: Dict[str, Any]) -> Any:
     np = numpy()
     kind = payload.get("type")
     if kind == "volume":
-        data = np.frombuffer(base64.b64decode(payload["data"]), dtype=payload["dtype"]).reshape(payload["shape"])
+        data = np.frombuffer(bytearray(base64.b64decode(payload["data"])), dtype=payload["dtype"]).reshape(payload["shape"])
         result: Any = VolumeResult(shape=payload["shape"], dtype=payload["dtype"], data=data, spacing=payload.get("spacing"), origin=payload.get("origin"))
         vr = payload.get("value_range")
         result.value_range = tuple(vr) if isinstance(vr, list) and len(vr) == 2 else None
@@ -127,7 +128,7 @@ def decode_typed_json(payload: Dict[str, Any]) -> Any:
         )
     if kind == "image":
         h, w, c = int(payload["height"]), int(payload["width"]), int(payload["channels"])
-        data = np.frombuffer(base64.b64decode(payload["data"]), dtype=payload["dtype"])
+        data = np.frombuffer(bytearray(base64.b64decode(payload["data"])), dtype=payload["dtype"])
         return ImageResult(data=data.reshape((h, w) if c == 1 else (h, w, c)))
     raise DecodeError(f"unknown result type {kind!r}")
 

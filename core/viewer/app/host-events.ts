@@ -2,7 +2,7 @@
  * @module host-events
  * Listens to the host's event stream (`GET /api/events`, Server-Sent Events; the browser
  * reconnects by itself): `reload` when a plugin was swapped in, `build-error` when one failed
- * to build under `vitrine dev`, `catalog` when a specimen was published, replaced or removed.
+ * to build under `vitrine dev`, `catalog` when specimens were published, replaced or removed.
  */
 import type { BuildErrorEvent } from './build-error-overlay.ts';
 
@@ -13,11 +13,15 @@ export interface ReloadEvent {
   specimens?: string[];
 }
 
+/** The `catalog` event's data: the published specimens that changed. */
+export interface CatalogEvent {
+  specimens: string[];
+}
+
 export interface HostEventHandlers {
   reload(event: ReloadEvent): void;
   buildError(event: BuildErrorEvent): void;
-  /** A published specimen changed: the catalog is read again. */
-  catalog?(event: { specimens: string[] }): void;
+  catalog?(event: CatalogEvent): void;
 }
 
 /** Opens the stream; returns a function that closes it. */
@@ -34,6 +38,6 @@ export function watchHostEvents(handlers: HostEventHandlers): () => void {
     });
   on<ReloadEvent>('reload', handlers.reload);
   on<BuildErrorEvent>('build-error', handlers.buildError);
-  if (handlers.catalog) on<{ specimens: string[] }>('catalog', handlers.catalog);
+  if (handlers.catalog) on<CatalogEvent>('catalog', handlers.catalog);
   return () => source.close();
 }

@@ -111,7 +111,7 @@ export class ViewerApp {
     this.#room = url.room;
     this.#layout.roomInput.value = url.room;
     this.#follower.start(url.room, url.follow, !(url.specimen || url.fn), this.#loadCatalog());
-    watchHostEvents({ reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event), catalog: () => void this.#loadCatalog() });
+    watchHostEvents({ reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event), catalog: ({ specimens }) => this.#onReload({ plugin: '', specimens }) });
     if (url.specimen || url.fn) void this.#select((url.specimen ?? url.fn)!, url.params, !url.specimen);
     else this.#overlay.idle(this.#webglProblem);
   }
@@ -127,7 +127,7 @@ export class ViewerApp {
     }
   }
 
-  /** After a plugin reload: a fresh catalog, and the current subject asked again (edited values kept) if it is the plugin's. */
+  /** After a plugin reload (or published specimens changed): a fresh catalog, and the current subject asked again (edited values kept) if it is among them. */
   #onReload(event: ReloadEvent): void {
     if (event.plugin) this.#buildErrors.hide(event.plugin);
     void this.#loadCatalog();

@@ -50,6 +50,10 @@ class Data(unittest.TestCase):
         # The same values as the typed JSON of /invoke.
         same = self.c.invoke("density", {"size": 8})
         np.testing.assert_array_equal(same.data, vol.data)
+        # The arrays are the caller's to change.
+        vol.data[0, 0, 0] = 42
+        same.data[0, 0, 0] = 42
+        self.assertEqual(float(vol.data[0, 0, 0]), 42)
 
     def test_delivery_options(self):
         r = room()
@@ -71,6 +75,7 @@ class Data(unittest.TestCase):
         image = self.c.data("pattern", {"width": 4, "height": 3}, room=room())
         self.assertIsInstance(image, ImageResult)
         self.assertEqual(image.to_numpy().shape, (3, 4, 3))
+        image.to_numpy()[0, 0, 0] = 1
         mesh = self.c.data("shape", room=room())
         self.assertIsInstance(mesh, MeshResult)
         self.assertEqual(mesh.vertices.shape[1], 3)
