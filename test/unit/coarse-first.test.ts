@@ -11,11 +11,11 @@ const volume = (shape: number[]) => ({ type: 'volume', shape, dtype: 'uint8', da
 const mesh = (triangles: number) => ({ type: 'mesh', vertices: new Float32Array(0), indices: new Uint32Array(triangles * 3), normals: null }) as unknown as SpecimenData;
 
 describe('coarse first', () => {
-  it('asks for 64 samples per axis or 20,000 triangles, within what the page asks for', () => {
+  it('asks for 64 samples per axis or 20,000 triangles, or nothing when the page asks for no more', () => {
     expect(coarseDelivery('volume', undefined)).toEqual({ max_dim: 64 });
-    expect(coarseDelivery('volume', { max_dim: 32 })).toEqual({ max_dim: 32 });
+    expect(coarseDelivery('volume', { max_dim: 32 })).toBeNull();
     expect(coarseDelivery('mesh', { format: 'glb', compress: 'meshopt', max_triangles: 300000 })).toEqual({ format: 'glb', compress: 'meshopt', max_triangles: 20000 });
-    expect(coarseDelivery('mesh', { max_triangles: 5000 })).toEqual({ max_triangles: 5000 });
+    expect(coarseDelivery('mesh', { max_triangles: 20000 })).toBeNull();
     expect(coarseDelivery('point_cloud', undefined)).toBeNull();
   });
 
