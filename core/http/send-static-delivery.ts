@@ -48,7 +48,8 @@ export async function sendStaticDelivery(ctx: HostContext, reply: FastifyReply, 
   const userAgent = reply.request.headers['user-agent'];
   const type = specimenType(ctx.functions, record);
   const delivery = resolveDelivery(asked, source?.kind === 'npy' ? 'volume' : type, userAgent, ctx.options);
-  const converted = source?.kind === 'file' && reply.request.method !== 'HEAD' ? await sendHeadsetFile(ctx, reply, source, asked) : null;
+  // HEAD too: it says what GET sends (the conversion is made once per file version either way).
+  const converted = source?.kind === 'file' ? await sendHeadsetFile(ctx, reply, source, asked) : null;
   if (converted) return converted;
   // Only a .npy volume is read as a result; other files travel as they are (a known
   // client's profile does not apply to them).
