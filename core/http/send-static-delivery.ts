@@ -52,7 +52,8 @@ export async function sendStaticDelivery(ctx: HostContext, reply: FastifyReply, 
     return sendFileAsItIs(ctx, reply, record);
   }
   const { method, headers } = reply.request;
-  const headset = source.npy || method === 'HEAD' ? null : headsetFileDelivery(source.fileName, asked, headers['user-agent'], ctx.options);
+  // HEAD too: it says what GET sends (the conversion is made once per file version either way).
+  const headset = source.npy ? null : headsetFileDelivery(source.fileName, asked, headers['user-agent'], ctx.options);
   if (headset) {
     const mesh = await staticResult(ctx.delivery, record, source).catch(() => null);
     // A file that does not read as a mesh travels as it is.

@@ -71,7 +71,7 @@ function fetchTimed(url: string, headers: Record<string, string> = {}): Promise<
 }
 
 const dataPath = (id: string, params: object | null, room: string) => `/api/specimens/${id}/data?${params ? `params=${encodeURIComponent(JSON.stringify(params))}&` : ''}room_id=${room}`;
-const MB = (bytes: number) => `${fmt(bytes / 1e6, 1)} MB`;
+const MB = (bytes: number) => (bytes < 1e6 ? `${fmt(bytes / 1e3, 0)} kB` : `${fmt(bytes / 1e6, 1)} MB`);
 
 /** Computes and caches a specimen's result in `room` (a job, no bytes sent). */
 async function precompute(base: string, id: string, params: object, room: string): Promise<number> {

@@ -106,8 +106,8 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
     const query = (extra: Record<string, string>) => `?${new URLSearchParams({ specimen: 'shape', room, params: JSON.stringify({ segments: 8 }), ...extra }).toString()}`;
     const vr = await openPage(query({ xr_triangles: '1000' }), true);
     expect(await waitForState(vr.page, JOB, ['done', 'cached'])).toMatch(/done|cached/);
-    // Before the session the page asks without a budget.
-    expect(dataRequests(vr.requests, room).every((u) => !u.searchParams.has('max_triangles'))).toBe(true);
+    // Before the session the page asks without the headset budget (its coarse first view asks for 20,000 triangles at most).
+    expect(dataRequests(vr.requests, room).every((u) => [null, '20000'].includes(u.searchParams.get('max_triangles')))).toBe(true);
 
     const enter = vr.page.getByRole('button', { name: 'Enter VR' });
     await enter.click();
@@ -172,7 +172,7 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
     await vr.page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state === 'cached');
     const after = vr.requests.slice(exitAt).map((r) => new URL(r.url())).filter((u) => u.pathname === '/api/specimens/slow-sphere/data');
     expect(after.length).toBeGreaterThan(0);
-    expect(after.every((u) => !u.searchParams.has('max_triangles'))).toBe(true);
+    expect(after.every((u) => [null, '20000'].includes(u.searchParams.get('max_triangles')))).toBe(true);
     expect((await probe(vr.page)).position).toEqual([0, 0, 0]);
     // Offline: every request (viewer, panel font, controller models) went to the host.
     const elsewhere = vr.requests.map((r) => r.url()).filter((url) => !url.startsWith(host.baseUrl) && !url.startsWith('data:') && !url.startsWith('blob:'));

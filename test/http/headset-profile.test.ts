@@ -167,6 +167,9 @@ describe('meshes for a Godot client', () => {
     expect(count).toBeGreaterThan(1000);
     const stl = parseStl(bytes);
     expect(stl.type).toBe('mesh');
+    // HEAD says what GET sends.
+    const head = await fetch(`${url}/api/specimens/knot/data`, { method: 'HEAD', headers: { ...GODOT, 'accept-encoding': 'identity' } });
+    expect([head.status, head.headers.get('content-type'), head.headers.get('content-length')]).toEqual([200, 'model/stl', String(bytes.length)]);
     // Browsers and other clients still get the file itself.
     const plain = await data('knot', {}, {});
     expect(plain.headers.get('content-type')).toBe('model/gltf-binary');

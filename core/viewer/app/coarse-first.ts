@@ -18,10 +18,13 @@ export const COARSE_VOLUME_DIM = 64;
 /** Triangles of a coarse mesh. */
 export const COARSE_MESH_TRIANGLES = 20_000;
 
-/** The delivery of the coarse request, or null when the type is not refined. */
+/**
+ * The delivery of the coarse request, or null when there is none: a type that is not refined,
+ * or a page that already asks for no more than the coarse size (a small VR triangle budget).
+ */
 export function coarseDelivery(type: string, fine: DeliveryQuery | undefined): DeliveryQuery | null {
-  if (type === 'volume') return { ...fine, max_dim: Math.min(COARSE_VOLUME_DIM, Number(fine?.max_dim ?? Infinity)) };
-  if (type === 'mesh') return { ...fine, max_triangles: Math.min(COARSE_MESH_TRIANGLES, Number(fine?.max_triangles ?? Infinity)) };
+  if (type === 'volume' && !(Number(fine?.max_dim) <= COARSE_VOLUME_DIM)) return { ...fine, max_dim: COARSE_VOLUME_DIM };
+  if (type === 'mesh' && !(Number(fine?.max_triangles) <= COARSE_MESH_TRIANGLES)) return { ...fine, max_triangles: COARSE_MESH_TRIANGLES };
   return null;
 }
 
