@@ -88,9 +88,9 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       const [r, plain] = [room(), room()];
       expect(await h.results.roomState(r)).toBeNull();
       const square = await h.results.compute(h.request('square', { size: 2 }, r, { specimenId: 'dyn-square' }));
-      expect(await h.results.roomState(r)).toEqual({ function_name: 'square', specimen_id: 'dyn-square', params: { ...SQUARE_DEFAULTS, size: 2 }, type: 'mesh', result_id: computeResultId(square), blob_id: computeResultId(square) });
+      expect(await h.results.roomState(r)).toEqual({ function_name: 'square', specimen_id: 'dyn-square', params: { ...SQUARE_DEFAULTS, size: 2 }, type: 'mesh', result_id: computeResultId(square), blob_id: computeResultId(square), since: expect.any(Number) });
       const cloud = await h.results.compute(h.request('cloud', {}, plain));
-      expect(await h.results.roomState(plain)).toEqual({ function_name: 'cloud', specimen_id: null, params: { count: 5 }, type: 'point_cloud', result_id: computeResultId(cloud), blob_id: computeResultId(cloud) });
+      expect(await h.results.roomState(plain)).toEqual({ function_name: 'cloud', specimen_id: null, params: { count: 5 }, type: 'point_cloud', result_id: computeResultId(cloud), blob_id: computeResultId(cloud), since: expect.any(Number) });
     });
 
     it('publishes `computing` then `result` on the room’s channel', async () => {
