@@ -1,28 +1,32 @@
 /**
  * @module fair-turns
  * Variant work shared fairly between clients: at most `slots` pieces of work run at once (as
- * many as the encode threads), and when one ends the next turn goes to the waiting client
- * served longest ago (one never served, or not for a long time, first), so clients with
- * work waiting take turns round-robin, and a client that just arrived waits for the work
- * already running, not for everyone's queue. Eight clients each asking for one large variant
- * after another then slow a ninth asking for one small download by about one piece of work.
+ * many as the encode threads), and when one ends the next turn goes to the waiting client that
+ * has used the threads least. Each client's use is the time its work ran, on one clock shared
+ * by all: a client that has been away starts level with the least busy active one (it saves
+ * no credit by waiting), so busy clients take turns round-robin, and one asking for a small
+ * variant (a shape, then its encoding) waits for the work already running, not for every busy
+ * client's next piece.
  */
 
-/** Clients remembered (when they were last served) beyond those with work waiting. */
+/** Clients remembered beyond those level with the least busy one (bounded memory). */
 const REMEMBERED_CLIENTS = 10_000;
 
 export class FairTurns {
   #slots: number;
+  #now: () => number;
   #busy = 0;
   #size = 0;
-  /** Work waiting, by client. */
+  /** Work waiting, by client, clients in the order they first waited. */
   #waiting = new Map<string, (() => void)[]>();
-  /** When each client was last served (a turn counter), oldest first. */
-  #served = new Map<string, number>();
-  #turn = 0;
+  /** Milliseconds of work each client has had, on the shared clock. */
+  #used = new Map<string, number>();
+  /** The use of the client given the last turn: where a returning or new client starts. */
+  #floor = 0;
 
-  constructor(slots: number) {
+  constructor(slots: number, now: () => number = () => performance.now()) {
     this.#slots = Math.max(1, slots);
+    this.#now = now;
   }
 
   /** Work waiting for its turn. */
@@ -35,9 +39,9 @@ export class FairTurns {
     return this.#busy;
   }
 
-  /** Clients whose last turn is remembered (bounded). */
+  /** Clients whose use is remembered (bounded). */
   get remembered(): number {
-    return this.#served.size;
+    return this.#used.size;
   }
 
   /** Runs `work` for `client` when its turn comes. */
@@ -54,7 +58,7 @@ export class FairTurns {
 
   #start<V>(client: string, work: () => Promise<V>): Promise<V> {
     this.#busy++;
-    this.#markServed(client);
+    const began = this.#now();
     let running: Promise<V>;
     try {
       running = work();
@@ -63,32 +67,39 @@ export class FairTurns {
     }
     return running.finally(() => {
       this.#busy--;
+      this.#charge(client, this.#now() - began);
       this.#next();
     });
   }
 
-  #markServed(client: string): void {
-    this.#served.delete(client);
-    this.#served.set(client, this.#turn++);
-    // The oldest entries go first; a forgotten client counts as never served (first in line).
-    for (const old of this.#served.keys()) {
-      if (this.#served.size <= REMEMBERED_CLIENTS) break;
-      this.#served.delete(old);
-    }
+  #usedBy(client: string): number {
+    return Math.max(this.#used.get(client) ?? 0, this.#floor);
   }
 
-  /** Starts the waiting work of the client served longest ago. */
+  #charge(client: string, ms: number): void {
+    this.#used.set(client, this.#usedBy(client) + Math.max(0, ms));
+    if (this.#used.size <= REMEMBERED_CLIENTS) return;
+    // Clients level with the floor count as new ones: forgetting them changes nothing.
+    for (const [other, used] of this.#used) if (used <= this.#floor) this.#used.delete(other);
+  }
+
+  /** Starts the waiting work of the client that has used the threads least. */
   #next(): void {
     let chosen: string | undefined;
-    let oldest = Infinity;
+    let least = Infinity;
+    let leastOwn = Infinity;
     for (const client of this.#waiting.keys()) {
-      const last = this.#served.get(client) ?? -1;
-      if (last < oldest) {
-        oldest = last;
+      const used = this.#usedBy(client);
+      // Level with the floor: the one that had less of its own goes first (a newcomer).
+      const own = this.#used.get(client) ?? 0;
+      if (used < least || (used === least && own < leastOwn)) {
+        least = used;
+        leastOwn = own;
         chosen = client;
       }
     }
     if (chosen === undefined) return;
+    this.#floor = least;
     const list = this.#waiting.get(chosen)!;
     const go = list.shift()!;
     if (list.length === 0) this.#waiting.delete(chosen);
