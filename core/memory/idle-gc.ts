@@ -6,7 +6,7 @@
  * every freed result's memory mapped until its next collection, which may never come (a
  * 2,000-job flood left 4.7 GB resident after every job was swept). A collection shortly after
  * the thread goes quiet hands that memory back; under load it never fires, since every new
- * request pushes it back and the heap collects on its own then.
+ * request pushes it back (pressure-gc.ts collects then, once enough bytes were let go).
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

@@ -7,8 +7,8 @@
  * the blob store and the computation's record (room pointer, status) changes in one script.
  * Beside the lane's queue it takes the short lane's (computations expected to be short, so
  * they never wait behind long ones queued before them), and it writes how long each run took
- * for the hosts choosing that lane (run-records.ts). A DELETE anywhere reaches it as a pub/sub cancel (and, should that message be lost, as the
- * record's status, re-read every second): the run's signal aborts and the pooled invoker
+ * for the hosts choosing that lane (run-records.ts). A DELETE anywhere reaches it as a
+ * pub/sub cancel (and, should that message be lost, as the record's status, re-read every second): the run's signal aborts and the pooled invoker
  * terminates a thread that does not stop. A node killed mid-run stops renewing BullMQ's lock;
  * BullMQ's stalled-job check hands the computation to another node, whose progress continues
  * the same sequence. Plugins and encoding run off the main thread, so lock renewals never stall.

@@ -9,6 +9,7 @@
  *    count.
  * 2. Eight clients each asking for distinct `max_triangles` variants of a 400k-triangle mesh
  *    while a ninth downloads a small compressed variant: the ninth's time against an idle host.
+ * `VITRINE_VARIANTS_ONLY=memory` or `=fair` runs one of the two.
  */
 import { Agent, request } from 'node:http';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -84,14 +85,16 @@ async function fairness(host: RunningHost, lines: string[]): Promise<void> {
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const lines: string[] = [];
   const plugins = buildBenchPlugins();
+  const only = process.env.VITRINE_VARIANTS_ONLY;
   for (const encoding of ['identity', 'gzip']) {
     const host = await spawnHost(['--port', '0', '--plugins', plugins, '--specimens', specimens(), '--log-level', 'warn', '--cache-max-bytes', String(BUDGET)]);
     try {
-      await windows(host, encoding, lines);
-      if (encoding === 'identity') await fairness(host, lines);
+      if (only !== 'fair') await windows(host, encoding, lines);
+      if (encoding === 'identity' && only !== 'memory') await fairness(host, lines);
     } finally {
       await host.stop('SIGKILL');
     }
+    if (only === 'fair') break;
   }
   return { name: 'variants', lines };
 }
