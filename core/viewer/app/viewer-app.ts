@@ -72,6 +72,7 @@ export class ViewerApp {
 
   constructor(root: HTMLElement) {
     this.#layout = createLayout(root);
+    this.#stats.follow(this.#layout.stageTools);
     this.#catalog = new CatalogView((entry) => this.#client.thumbnailUrl(entry.id), (entry) => this.#choose(entry));
     this.#job = new JobView(() => this.#requests.abort());
     const views = { catalog: [this.#catalog.element, this.#functions.element], buildErrors: this.#buildErrors.element, head: this.#head.element, job: this.#job.element };
