@@ -1,8 +1,9 @@
 /**
  * The point cloud controls in Chromium against a real host serving the example galaxy file:
  * a size slider that makes the points cover more of the stage, and the colour fact over the
- * canvas that follows the colour switch. Screenshots at both sizes are written for a person
- * to look at (browser-session.ts says where).
+ * canvas that follows the colour switch; and the camera in a shared link (a page opened on
+ * it shows the view its sender left). Screenshots are written for a person to look at
+ * (browser-session.ts says where).
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -66,3 +67,50 @@ describe('point cloud controls', () => {
     await context.close();
   });
 });
+
+/** Share of stage pixels whose brightness differs by more than a little. */
+function difference(a: PNG, b: PNG): number {
+  let changed = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    const da = a.data[i]! + a.data[i + 1]! + a.data[i + 2]!;
+    const db = b.data[i]! + b.data[i + 1]! + b.data[i + 2]!;
+    if (Math.abs(da - db) > 60) changed++;
+  }
+  return changed / (a.width * a.height);
+}
+
+async function opened(url: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(url);
+  await waitForState(page, '[data-testid=job-state]', ['done']);
+  await page.locator('[data-testid=points-panel]').waitFor();
+  return page;
+}
+
+const stage = async (page: Page): Promise<PNG> => PNG.sync.read(await page.locator('canvas.stage-canvas').screenshot());
+
+describe('a shared link', () => {
+  it('carries the camera: a page opened on it shows the view its sender left', async () => {
+    const sender = await opened(`${host.url}/?specimen=two-arm-galaxy`);
+    const framed = await stage(sender);
+    // Orbit: drag across the stage.
+    const box = (await sender.locator('canvas.stage-canvas').boundingBox())!;
+    await sender.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await sender.mouse.down();
+    await sender.mouse.move(box.x + box.width / 2 + 180, box.y + box.height / 2 - 120, { steps: 8 });
+    await sender.mouse.up();
+    await expect.poll(() => new URL(sender.url()).searchParams.get('cam'), { timeout: 10_000 }).toMatch(/^(-?[\d.e-]+,){5}-?[\d.e-]+$/);
+    const left = await stage(sender);
+    expect(difference(framed, left)).toBeGreaterThan(0.01);
+    await shot(sender, 'shared-link-sender');
+
+    const receiver = await opened(sender.url());
+    await expect.poll(async () => difference(left, await stage(receiver)), { timeout: 15_000 }).toBeLessThan(0.005);
+    await shot(receiver, 'shared-link-receiver');
+    // A link without it still frames the specimen.
+    const plain = await opened(`${host.url}/?specimen=two-arm-galaxy`);
+    expect(difference(framed, await stage(plain))).toBeLessThan(0.005);
+  });
+});
+

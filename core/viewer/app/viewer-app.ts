@@ -33,6 +33,7 @@ import { Stage, WebGLUnavailableError } from './stage/stage.ts';
 import { StageOverlay } from './stage-overlay.ts';
 import { StatsView, statsOf } from './stats-view.ts';
 import { DEFAULT_ROOM, readUrlState, writeUrlState } from './url-state.ts';
+import { LinkCamera } from './link-camera.ts';
 import { createPageVr } from './xr/page-vr.ts';
 import { mountViews, wireControls } from './viewer-controls.ts';
 import type { VrMode } from './xr/vr-mode.ts';
@@ -91,6 +92,7 @@ export class ViewerApp {
     }
     if (this.#stage) {
       const request = (mode: 'drag' | 'commit'): void => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0);
+      new LinkCamera(this.#stage);
       this.#vr = createPageVr({ stage: this.#stage, follower: this.#follower, layout: this.#layout, panel: () => this.#panel, current: () => this.#current, request });
     }
   }
@@ -112,10 +114,8 @@ export class ViewerApp {
   }
 
   #noWebGL(): void {
-    this.#overlay.notice(
-      'WebGL is not available',
-      `This browser gives the page no WebGL context (${this.#webglProblem}), so specimens cannot be drawn. Parameters, progress and counts still work.`,
-    );
+    const why = `This browser gives the page no WebGL context (${this.#webglProblem}), so specimens cannot be drawn. Parameters, progress and counts still work.`;
+    this.#overlay.notice('WebGL is not available', why);
   }
 
   async #loadCatalog(): Promise<void> {

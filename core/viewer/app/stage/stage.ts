@@ -41,6 +41,7 @@ export class Stage {
   /** Every content object hangs from it; identity on the page, placed in the room in VR (xr/). */
   readonly #contentRoot = new THREE.Group();
   readonly #beforeFrame = new Set<(frame: XRFrame | undefined) => void>();
+  readonly #afterShow = new Set<() => void>();
   #content: StageContent | null = null;
   #dirty = true;
 
@@ -91,6 +92,7 @@ export class Stage {
     if (content) {
       this.#contentRoot.add(content.object);
       this.frame(content.view ?? 'orbit');
+      for (const fn of this.#afterShow) fn();
     }
     this.invalidate();
   }
@@ -139,6 +141,42 @@ export class Stage {
   onBeforeFrame(fn: (frame: XRFrame | undefined) => void): () => void {
     this.#beforeFrame.add(fn);
     return () => this.#beforeFrame.delete(fn);
+  }
+
+  /** The camera as `[position x, y, z, target x, y, z]` (what a shared link carries). */
+  cameraPose(): number[] {
+    return [...this.#camera.position.toArray(), ...this.#controls.target.toArray()];
+  }
+
+  /** Places the camera at a pose from cameraPose(). */
+  setCameraPose(pose: readonly number[]): void {
+    this.#camera.position.fromArray(pose, 0);
+    this.#controls.target.fromArray(pose, 3);
+    this.#controls.update();
+    this.invalidate();
+  }
+
+  /** Calls `fn` each time content has been shown and framed. */
+  onShown(fn: () => void): void {
+    this.#afterShow.add(fn);
+  }
+
+  /**
+   * Calls `fn` once the camera has come to rest after the user moved it (damping carries it on
+   * a little after the pointer is released).
+   */
+  onCameraMoved(fn: () => void): void {
+    let moving = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    this.#controls.addEventListener('start', () => (moving = true));
+    this.#controls.addEventListener('change', () => {
+      if (!moving) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        moving = false;
+        fn();
+      }, 250);
+    });
   }
 
   /** Puts the camera back where showing the content put it (the "reset camera" control). */
