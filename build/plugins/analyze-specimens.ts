@@ -8,7 +8,7 @@ import type { ManifestSpecimen } from '../../core/registry/manifest-types.ts';
 import { createDiagnostic, locate, type BuildDiagnostic, type SourceLocation } from '../diagnostics/build-diagnostic.ts';
 import type { DiagnosticCode } from '../diagnostics/diagnostic-codes.ts';
 import type { DeclaredSpecimen } from '../specimens/read-specimens.ts';
-import { resolveThumbnail } from '../specimens/resolve-thumbnail.ts';
+import { conventionalThumbnail, resolveThumbnail } from '../specimens/resolve-thumbnail.ts';
 
 /** Specimen ids: letters, digits, `.`, `_`, `-`, starting with a letter or digit. */
 export const SPECIMEN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -46,7 +46,9 @@ export function analyzeSpecimens(declared: DeclaredSpecimen[], registered: Set<s
       const known = [...registered].join(', ') || 'none';
       fail('VITRINE_SPECIMEN_303', 'function', `specimen '${specimen.id}' names function '${specimen.function}', which is not a registered export of this plugin (registered: ${known})`);
     }
-    const thumbnail = resolveThumbnail(specimen.thumbnail, pluginDir);
+    // No thumbnail declared: the plugin's thumbnails/<id>.png, if it has one.
+    const declaredOrFound = specimen.thumbnail ?? (SPECIMEN_ID_PATTERN.test(specimen.id) ? conventionalThumbnail(specimen.id, pluginDir) : undefined);
+    const thumbnail = resolveThumbnail(declaredOrFound, pluginDir);
     if (thumbnail.kind === 'outside') fail('VITRINE_SPECIMEN_304', 'thumbnail', thumbnail.why);
     if (thumbnail.kind === 'missing') fail('VITRINE_SPECIMEN_305', 'thumbnail', `thumbnail '${specimen.thumbnail}' of specimen '${specimen.id}' does not exist (looked for ${thumbnail.source})`);
     if (diagnostics.length > before) continue;

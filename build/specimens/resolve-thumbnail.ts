@@ -2,7 +2,9 @@
  * @module resolve-thumbnail
  * A declared thumbnail: a `data:` URI passes through; a path relative to the plugin folder
  * must stay inside it and exist, and is copied into the bundle folder at the same relative
- * path (so `./thumbnails/torus.png` becomes `thumbnails/torus.png` in the manifest).
+ * path (so `./thumbnails/torus.png` becomes `thumbnails/torus.png` in the manifest). A
+ * specimen that declares none has `thumbnails/<id>.png` when the plugin folder holds one
+ * (where `vitrine thumbnails` writes it).
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -31,4 +33,11 @@ export function resolveThumbnail(thumbnail: string | undefined, pluginDir: strin
   if (RESERVED.has(bundlePath)) return { kind: 'outside', why: `'${thumbnail}' would overwrite the bundle's ${bundlePath}` };
   if (!existsSync(source) || !statSync(source).isFile()) return { kind: 'missing', source };
   return { kind: 'file', source, bundlePath };
+}
+
+/** The thumbnail a specimen has by convention, `thumbnails/<id>.png`, when that file exists. */
+export function conventionalThumbnail(id: string, pluginDir: string): string | undefined {
+  const relative = `thumbnails/${id}.png`;
+  const file = path.join(pluginDir, relative);
+  return existsSync(file) && statSync(file).isFile() ? relative : undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * @module main
  * Dispatches `vitrine <command>`: `build` compiles plugins, `serve` runs the host, `worker` computes for a Redis service, `init`
- * writes a plugin project, `dev` builds, serves and rebuilds on change, `python-path` says where
+ * writes a plugin project, `dev` builds, serves and rebuilds on change, `thumbnails` renders
+ * declared specimens' thumbnails, `python-path` says where
  * the `vitrine` Python module is, `--version` what runs. The build tools load only for the commands that use them.
  */
 import { followLauncher, relaunchWithAllocatorEnv, wantsAllocatorEnv } from './allocator-env.ts';
@@ -15,6 +16,7 @@ commands:
   worker --redis URL [options]        compute for a Redis service, no HTTP (vitrine worker --help)
   init DIR [--vitrine SPEC]           write a plugin project into DIR; --python writes a Python one
   dev [SRC] [serve options]           build, serve, and rebuild each plugin of SRC when it changes
+  thumbnails [SRC] [ID ...]           render each declared specimen's thumbnail into SRC/<plugin>/thumbnails/<id>.png
   python-path                         print the folder holding the vitrine Python module (for PYTHONPATH)
   --version                           print the version of vitrine
 `;
@@ -55,6 +57,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'dev': {
       const { runDevCommand } = await import('./dev-command.ts');
       return runDevCommand(rest);
+    }
+    case 'thumbnails': {
+      const { runThumbnailsCommand } = await import('./thumbnails-command.ts');
+      return runThumbnailsCommand(rest);
     }
     case 'python-path': {
       const { PYTHON_MODULE_DIR } = await import('../python/python-module-dir.ts');

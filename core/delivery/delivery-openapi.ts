@@ -1,7 +1,7 @@
 /**
  * @module delivery-openapi
  * The delivery options of /data as OpenAPI: query parameters of GET, the `delivery` object of
- * POST, limited to the options that fit the result type.
+ * POST, each option saying the result types it fits (one /data path serves every type).
  */
 import type { ResultType } from '../sdk/result-types.ts';
 import { COMPRESS_FORMATS, DELIVERY_DTYPES, DELIVERY_OPTION_NAMES, FORMATS_BY_TYPE, OPTION_TYPES, type DeliveryOptionName } from './delivery-options.ts';
@@ -23,17 +23,20 @@ function optionSchema(name: DeliveryOptionName, type: ResultType): Record<string
   }
 }
 
-function namesFor(type: ResultType): DeliveryOptionName[] {
-  return DELIVERY_OPTION_NAMES.filter((name) => OPTION_TYPES[name].includes(type));
+/** Every delivery option as GET /data query parameters, for a path serving results of any type. */
+export function anyTypeDeliveryParameters(): Record<string, unknown>[] {
+  const types = Object.keys(FORMATS_BY_TYPE) as ResultType[];
+  return DELIVERY_OPTION_NAMES.map((name) => {
+    const fits = OPTION_TYPES[name];
+    if (name !== 'format') return { name, in: 'query', schema: optionSchema(name, fits[0]!), description: `For ${fits.join(', ').replace('_', ' ')} results` };
+    const all = [...new Set(types.flatMap((type) => FORMATS_BY_TYPE[type]))];
+    const perType = types.map((type) => `${type.replace('_', ' ')}: ${FORMATS_BY_TYPE[type].join(', ')}`).join('; ');
+    return { name, in: 'query', schema: { enum: all }, description: `How the result travels; per type (the first is the default): ${perType}` };
+  });
 }
 
-/** GET /data query parameters for a result of `type`. */
-export function deliveryQueryParameters(type: ResultType): Record<string, unknown>[] {
-  return namesFor(type).map((name) => ({ name, in: 'query', schema: optionSchema(name, type) }));
-}
-
-/** The `delivery` member of a POST /data body for a result of `type`. */
-export function deliveryBodySchema(type: ResultType): Record<string, unknown> {
-  const properties = Object.fromEntries(namesFor(type).map((name) => [name, optionSchema(name, type)]));
-  return { type: 'object', additionalProperties: false, properties, description: 'How the result travels (never part of the cache key)' };
+/** The `delivery` member of a POST /data body for a path serving results of any type. */
+export function anyTypeDeliveryBody(): Record<string, unknown> {
+  const properties = Object.fromEntries(anyTypeDeliveryParameters().map((p) => [p['name'] as string, { ...(p['schema'] as object), description: p['description'] }]));
+  return { type: 'object', additionalProperties: false, properties, description: 'How the result travels (never part of the cache key); options must fit the result type' };
 }

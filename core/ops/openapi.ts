@@ -4,8 +4,8 @@
  * every route's declared schema (the same one fastify validates its inputs with) as the route
  * is registered, so the collector is installed before any route; at request time the document
  * gains what only the registry knows: each function's parameter schema under `/invoke` (one
- * alternative per function) and under each dynamic specimen's own `/data` path, so it changes
- * when a plugin is reloaded. Every operation lists the JSON error body; operations are grouped
+ * alternative per function) and each dynamic specimen's beside the one `/data` path
+ * (openapi-data.ts), so it changes when a plugin is reloaded. Every operation lists the JSON error body; operations are grouped
  * by tag and internal routes left out (openapi-tags.ts); the page wears the viewer's colours
  * (docs-theme.ts).
  */
@@ -16,11 +16,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import type { HostContext } from '../host-context.ts';
-import { specimenSchema, specimenType } from '../registry/specimen-functions.ts';
-import { isResultType } from '../delivery/check-delivery.ts';
-import { deliveryBodySchema, deliveryQueryParameters } from '../delivery/delivery-openapi.ts';
 import { ERROR_BODY_SCHEMA } from '../http/error-handler.ts';
 import { DOCS_THEME } from './docs-theme.ts';
+import { describeData } from './openapi-data.ts';
 import { organiseOperations } from './openapi-tags.ts';
 
 type Doc = Record<string, unknown> & { paths?: Record<string, Record<string, Record<string, unknown>>>; components?: Record<string, unknown> };
@@ -80,36 +78,7 @@ export function withRegistry(base: Doc, ctx: HostContext): Doc {
       },
     };
   }
-  for (const record of ctx.catalog.list()) {
-    if (!record.is_dynamic) continue;
-    const schema = parameters(specimenSchema(ctx.functions, record));
-    const type = specimenType(ctx.functions, record);
-    const typed = isResultType(type) ? type : null;
-    paths[`/api/specimens/${encodeURIComponent(record.id)}/data`] = {
-      get: {
-        summary: `${record.display_name}: data for parameters`,
-        operationId: `data_get_${record.id}`,
-        parameters: [
-          { name: 'params', in: 'query', content: { 'application/json': { schema } } },
-          { name: 'room_id', in: 'query', schema: { type: 'string', maxLength: 256 } },
-          ...(typed ? deliveryQueryParameters(typed) : []),
-        ],
-        responses: { '200': { description: 'An envelope (mesh, volume) or the JSON typed result' }, '4XX': ERROR_RESPONSE, '5XX': ERROR_RESPONSE },
-      },
-      post: {
-        summary: `${record.display_name}: data for parameters`,
-        operationId: `data_post_${record.id}`,
-        requestBody: {
-          content: {
-            'application/json': {
-              schema: { type: 'object', properties: { params: schema, room_id: { type: 'string', maxLength: 256 }, ...(typed ? { delivery: deliveryBodySchema(typed) } : {}) } },
-            },
-          },
-        },
-        responses: { '200': { description: 'An envelope (mesh, volume) or the JSON typed result' }, '4XX': ERROR_RESPONSE, '5XX': ERROR_RESPONSE },
-      },
-    };
-  }
+  describeData(paths, (doc.components as { schemas: Record<string, unknown> }).schemas, ctx);
   const organised = organiseOperations(paths);
   doc.tags = organised.tags;
   doc.paths = organised.paths;

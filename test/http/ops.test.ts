@@ -133,10 +133,19 @@ describe('OpenAPI', () => {
     const invoke = doc.paths['/api/processing/invoke'].post.requestBody.content['application/json'].schema.oneOf as { properties: { function_name: { const: string }; kwargs: { properties: Record<string, unknown> } } }[];
     const square = invoke.find((f) => f.properties.function_name.const === 'square')!;
     expect(Object.keys(square.properties.kwargs.properties)).toEqual(['size', 'label', 'flag', 'note']);
-    expect(Object.keys(doc.paths)).not.toContain('/api/specimens/late/data');
+    // /data is described once: no path per specimen, each dynamic one's schema beside it.
+    expect(Object.keys(doc.paths).filter((p) => p.endsWith('/data'))).toEqual(['/api/specimens/{id}/data']);
+    expect(doc.components.schemas['Params.late']).toBeUndefined();
     addDynamicSpecimen(app, 'late', 'square');
     const after = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    expect(Object.keys(after.paths)).toContain('/api/specimens/late/data');
+    expect(Object.keys(after.paths).filter((p) => p.endsWith('/data'))).toEqual(['/api/specimens/{id}/data']);
+    expect(after.components.schemas['Params.late']).toMatchObject({ title: 'late', type: 'object' });
+    expect(Object.keys(after.components.schemas['Params.late'].properties)).toEqual(['size', 'label', 'flag', 'note']);
+    const dataGet = after.paths['/api/specimens/{id}/data'].get;
+    expect(dataGet.parameters.find((p: { name: string }) => p.name === 'id').schema.enum).toContain('late');
+    expect(dataGet.parameters.find((p: { name: string }) => p.name === 'params').content['application/json'].schema.anyOf).toContainEqual({ $ref: '#/components/schemas/Params.late' });
+    expect(dataGet.description).toContain('| `late` | mesh | [Params.late]');
+    expect((await new Validator().validate(after)).errors ?? []).toEqual([]);
     const page = await app.inject({ method: 'GET', url: '/docs' });
     const html = page.statusCode === 302 ? await app.inject({ method: 'GET', url: String(page.headers.location).startsWith('/') ? String(page.headers.location) : `/docs/${page.headers.location}` }) : page;
     expect(html.statusCode).toBe(200);

@@ -4,7 +4,7 @@
  */
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { crc32, encodePng } from '../../build/tools/thumbnails/png-encoder.ts';
+import { crc32, encodePng } from '../../core/thumbnails/png-encoder.ts';
 
 describe('png encoder', () => {
   it('computes the standard CRC-32', () => {

@@ -14,7 +14,7 @@ import { createPointsObject } from './stage/points-object.ts';
 import type { Stage, StageContent } from './stage/stage.ts';
 import { attachValueReadout } from './stage/value-readout.ts';
 import { createVolumeSlices } from './stage/volume-slices.ts';
-import type { Stat } from './stats-view.ts';
+import { statsOf, type Stat } from './stats-view.ts';
 
 export interface Rendered {
   /** null when the data cannot be drawn (an unknown file type). */
@@ -54,7 +54,11 @@ export async function renderData(stage: Stage, data: SpecimenData, look: RenderL
     }
     case 'file': {
       // A plain-text point cloud is drawn like a computed one, with the same colour controls.
-      if (/\.xyz$/i.test(data.fileName)) return renderData(stage, parseXyz(new TextDecoder().decode(data.bytes)));
+      if (/\.xyz$/i.test(data.fileName)) {
+        const cloud = parseXyz(new TextDecoder().decode(data.bytes));
+        const rendered = await renderData(stage, cloud);
+        return { ...rendered, stats: statsOf(cloud) };
+      }
       const content = await createFileObject(data, look.meshColour);
       if (!content) return { content: null, stats: [] };
       const stats: Stat[] = [];

@@ -6,6 +6,12 @@
 import type { SpecimenData } from '../../client/decoded-types.ts';
 import { formatBytes, formatCount, h, replaceChildren } from './dom.ts';
 
+/**
+ * The event a stage panel sends (bubbling, `detail: { key, value }`) when a fact it shows
+ * changed, e.g. how points are coloured after the colour switch.
+ */
+export const STAT_EVENT = 'vitrine-stat';
+
 /** One fact: `key` names it for scripts (`data-stat`), `label` for people. */
 export interface Stat {
   key: string;
@@ -66,5 +72,19 @@ export class StatsView {
 
   clear(): void {
     this.show([]);
+  }
+
+  /** Changes the value of the fact `key` when it is shown. */
+  update(key: string, value: string): void {
+    const dd = this.element.querySelector(`[data-stat="${key}"] dd`);
+    if (dd) dd.textContent = value;
+  }
+
+  /** Follows the STAT_EVENTs sent inside `area`. */
+  follow(area: HTMLElement): void {
+    area.addEventListener(STAT_EVENT, (event) => {
+      const { key, value } = (event as CustomEvent<{ key: string; value: string }>).detail;
+      this.update(key, value);
+    });
   }
 }

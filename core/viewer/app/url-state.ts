@@ -3,8 +3,9 @@
  * The page URL carries the room, the specimen and its parameters
  * (`/?specimen=shape&room=lab&params={"segments":24}`), so a second window on the same URL
  * asks for the same data and is served from the room cache; `follow=1` turns on "follow
- * room" there too. Updates replace the history
- * entry rather than pushing one per slider step.
+ * room" there too; `cam=px,py,pz,tx,ty,tz` is where the camera was left (position and the
+ * point it orbits), kept while the same specimen or function is shown. Updates replace the
+ * history entry rather than pushing one per slider step.
  */
 
 /** What the URL says to show. */
@@ -17,6 +18,20 @@ export interface UrlState {
   params: Record<string, unknown> | null;
   /** The "follow room" switch is on (`follow=1`). */
   follow: boolean;
+}
+
+/** The camera pose a link carries (`cam`), or null when absent or malformed. */
+export function readCameraPose(location: Location = window.location): number[] | null {
+  const raw = new URLSearchParams(location.search).get('cam');
+  const pose = raw?.split(',').map(Number) ?? [];
+  return pose.length === 6 && pose.every(Number.isFinite) ? pose : null;
+}
+
+/** Writes the camera pose into the URL, rounded (a link stays short). */
+export function writeCameraPose(pose: readonly number[]): void {
+  const query = new URLSearchParams(window.location.search);
+  query.set('cam', pose.map((v) => Number(v.toPrecision(5))).join(','));
+  window.history.replaceState(null, '', `${window.location.pathname}?${query.toString()}${window.location.hash}`);
 }
 
 /** The room id a request names when it names none. */
@@ -46,6 +61,10 @@ export function writeUrlState(state: UrlState): void {
   if (state.room !== DEFAULT_ROOM) query.set('room', state.room);
   if ((state.specimen || state.fn) && state.params && Object.keys(state.params).length > 0) query.set('params', JSON.stringify(state.params));
   if (state.follow) query.set('follow', '1');
+  // The camera stays in the link while it shows the same thing.
+  const now = new URLSearchParams(window.location.search);
+  const cam = now.get('cam');
+  if (cam && (now.get('specimen') ?? null) === (query.get('specimen') ?? null) && (now.get('function') ?? null) === (query.get('function') ?? null)) query.set('cam', cam);
   const search = query.toString();
   const url = `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;
   if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {

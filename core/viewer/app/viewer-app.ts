@@ -1,12 +1,10 @@
 /**
  * @module viewer-app
- * The viewer's controller: loads the catalog, opens the specimen the URL names, turns
- * parameter edits into requests (the latest wins, dragging is debounced), runs dynamic
- * specimens through the job flow with progress and cancel, and puts results on the stage.
- * Functions no specimen shows run through `/invoke` from their schema panel. A plugin
- * reloaded by the host (an SSE `reload` event) refreshes what the viewer shows of it; with
- * "follow room" on, another peer's request in the room is shown here too (room-follower.ts),
- * and the room's look is shared both ways (room-view.ts).
+ * The viewer's controller: loads the catalog, opens the specimen the URL names, turns parameter
+ * edits into requests (the latest wins, dragging is debounced), runs dynamic specimens as jobs
+ * with progress and cancel, runs other functions through `/invoke`, and puts results on the
+ * stage. A reloaded plugin refreshes what is shown of it; with "follow room" on, a peer's
+ * request is shown here (room-follower.ts) and the room's look is shared (room-view.ts).
  */
 import { createClient, type VitrineClient } from '../../client/client.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
@@ -37,6 +35,7 @@ import { Stage, WebGLUnavailableError } from './stage/stage.ts';
 import { StageOverlay } from './stage-overlay.ts';
 import { StatsView, statsOf } from './stats-view.ts';
 import { DEFAULT_ROOM, readUrlState, writeUrlState } from './url-state.ts';
+import { LinkCamera } from './link-camera.ts';
 import { createPageVr } from './xr/page-vr.ts';
 import { mountViews, wireControls } from './viewer-controls.ts';
 import type { VrMode } from './xr/vr-mode.ts';
@@ -80,6 +79,7 @@ export class ViewerApp {
 
   constructor(root: HTMLElement) {
     this.#layout = createLayout(root);
+    this.#stats.follow(this.#layout.stageTools);
     this.#catalog = new CatalogView((entry) => this.#client.thumbnailUrl(entry.id), (entry) => this.#choose(entry));
     this.#job = new JobView(() => this.#requests.abort());
     const views = { catalog: [this.#catalog.element, this.#functions.element], buildErrors: this.#buildErrors.element, head: this.#head.element, job: this.#job.element };
@@ -101,6 +101,7 @@ export class ViewerApp {
     this.#roomView = new RoomViewBinding({ stage: this.#stage, following, send: (room, view) => this.#client.setRoomView(room, view) });
     if (this.#stage) {
       const request = (mode: 'drag' | 'commit'): void => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0);
+      new LinkCamera(this.#stage);
       this.#vr = createPageVr({ stage: this.#stage, follower: this.#follower, layout: this.#layout, panel: () => this.#panel, current: () => this.#current, request });
     }
   }

@@ -8,6 +8,7 @@
  * stays pink rather than washing out to white.
  */
 import * as THREE from 'three';
+import { STAT_EVENT } from '../stats-view.ts';
 import type { PointCloudData } from '../../../client/decoded-types.ts';
 import { h } from '../dom.ts';
 import { barChangeOf, barSettingsOf, createColourBar, type ColourBarState } from './colour-bar.ts';
@@ -78,7 +79,10 @@ export function rareColoursLast(cloud: PointCloudData): PointCloudData {
   return { type: 'point_cloud', points, colors: outColours, scalars };
 }
 
-/** A point cloud on the stage; `onChange` is called after its colours changed. */
+/** How the facts over the canvas name each colouring (the same words as stats-view.ts). */
+const COLOURING_LABELS: Record<PointColouring, string> = { own: 'RGB', scalar: 'scalar map', single: 'one colour' };
+
+/** A point cloud on the stage; `onChange` is called after its colours or size changed. */
 export function createPointsObject(original: PointCloudData, onChange: () => void = () => {}): PointsContent {
   const cloud = rareColoursLast(original);
   const geometry = new THREE.BufferGeometry();
@@ -88,7 +92,8 @@ export function createPointsObject(original: PointCloudData, onChange: () => voi
   const scalars = cloud.scalars && cloud.scalars.length === count ? cloud.scalars : null;
   geometry.computeBoundingSphere();
   const radius = geometry.boundingSphere?.radius ?? 1;
-  const material = new THREE.PointsMaterial({ size: Math.max(radius * 0.016, 1e-4), sizeAttenuation: true, toneMapped: false, depthWrite: false });
+  const baseSize = Math.max(radius * 0.016, 1e-4);
+  const material = new THREE.PointsMaterial({ size: baseSize, sizeAttenuation: true, toneMapped: false, depthWrite: false });
 
   let colouring: PointColouring = colors ? 'own' : scalars ? 'scalar' : 'single';
   const [min, max] = scalars ? finiteRange(scalars) : [0, 1];
@@ -124,8 +129,21 @@ export function createPointsObject(original: PointCloudData, onChange: () => voi
     material.needsUpdate = true;
     if (colourBar) colourBar.element.hidden = colouring !== 'scalar';
     panel.dataset.colouring = colouring;
+    // The facts over the canvas say how the points are coloured now.
+    panel.dispatchEvent(new CustomEvent(STAT_EVENT, { bubbles: true, detail: { key: 'colors', value: COLOURING_LABELS[colouring] } }));
     onChange();
   };
+
+  // Point size: a factor of the size fitted to the cloud, on a doubling scale.
+  const sizeInput = h('input', { type: 'range', min: '-2', max: '3', step: '0.25', value: '0', 'aria-label': 'point size', 'data-testid': 'point-size' }) as HTMLInputElement;
+  const sizeValue = h('span', { class: 'slice-value', 'data-testid': 'point-size-value' }, '1×');
+  sizeInput.addEventListener('input', () => {
+    const factor = 2 ** Number(sizeInput.value);
+    material.size = baseSize * factor;
+    sizeValue.textContent = `${Number(factor.toPrecision(3))}×`;
+    panel.dataset.pointSize = String(factor);
+    onChange();
+  });
 
   const picker = h('select', { class: 'select small', 'aria-label': 'point colours', 'data-testid': 'point-colouring' });
   if (colors) picker.appendChild(h('option', { value: 'own' }, 'own colours'));
@@ -141,8 +159,10 @@ export function createPointsObject(original: PointCloudData, onChange: () => voi
     { class: 'slice-panel', 'data-testid': 'points-panel' },
     h('div', { class: 'slice-title' }, 'Points'),
     h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'colour'), picker),
+    h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'size'), sizeInput, sizeValue),
     colourBar?.element,
   );
+  panel.dataset.pointSize = '1';
   paint();
   const content: PointsContent = {
     object: new THREE.Points(geometry, material),

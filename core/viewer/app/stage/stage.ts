@@ -49,6 +49,7 @@ export class Stage {
   /** Every content object hangs from it; identity on the page, placed in the room in VR (xr/). */
   readonly #contentRoot = new THREE.Group();
   readonly #beforeFrame = new Set<(frame: XRFrame | undefined) => void>();
+  readonly #afterShow = new Set<() => void>();
   #content: StageContent | null = null;
   #dirty = true;
   /** True while setCameraView moves the camera (not the user's move). */
@@ -101,6 +102,7 @@ export class Stage {
     if (content) {
       this.#contentRoot.add(content.object);
       if (!keepView) this.frame(content.view ?? 'orbit');
+      for (const fn of this.#afterShow) fn();
     }
     this.invalidate();
   }
@@ -196,6 +198,42 @@ export class Stage {
       fn();
       // Damping carries the camera on for a moment after the pointer lets go.
       glide = setTimeout(() => (moving = false), CAMERA_GLIDE_MS);
+    });
+  }
+
+  /** The camera as `[position x, y, z, target x, y, z]` (what a shared link carries). */
+  cameraPose(): number[] {
+    return [...this.#camera.position.toArray(), ...this.#controls.target.toArray()];
+  }
+
+  /** Places the camera at a pose from cameraPose(). */
+  setCameraPose(pose: readonly number[]): void {
+    this.#camera.position.fromArray(pose, 0);
+    this.#controls.target.fromArray(pose, 3);
+    this.#controls.update();
+    this.invalidate();
+  }
+
+  /** Calls `fn` each time content has been shown and framed. */
+  onShown(fn: () => void): void {
+    this.#afterShow.add(fn);
+  }
+
+  /**
+   * Calls `fn` once the camera has come to rest after the user moved it (damping carries it on
+   * a little after the pointer is released).
+   */
+  onCameraRest(fn: () => void): void {
+    let moving = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    this.#controls.addEventListener('start', () => (moving = true));
+    this.#controls.addEventListener('change', () => {
+      if (!moving) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        moving = false;
+        fn();
+      }, 250);
     });
   }
 
