@@ -97,8 +97,7 @@ export class ViewerApp {
       this.#webglProblem = error.message;
       this.#layout.stagePane.dataset.webgl = 'unavailable';
     }
-    const following = (): string | null => (this.#follower.enabled ? this.#room : null);
-    this.#roomView = new RoomViewBinding({ stage: this.#stage, following, send: (room, view) => this.#client.setRoomView(room, view) });
+    this.#roomView = new RoomViewBinding({ stage: this.#stage, following: () => (this.#follower.enabled ? this.#room : null), send: (room, view) => this.#client.setRoomView(room, view) });
     if (this.#stage) {
       const request = (mode: 'drag' | 'commit'): void => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0);
       new LinkCamera(this.#stage);
