@@ -16,7 +16,7 @@
  * 5. The Godot client behind nginx: the same bytes and Content-Length on every /data.
  */
 import autocannon from 'autocannon';
-import { CreateBucketCommand, GetObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -30,7 +30,7 @@ import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { startNginx, stopAllNginx } from '../helpers/nginx-server.ts';
 import { startRedis, stopAllRedis } from '../helpers/redis-server.ts';
 import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
-import { startSwift, stopAllSwift } from '../helpers/swift-server.ts';
+import { createBucket, startSwift, stopAllSwift } from '../helpers/swift-server.ts';
 import { fmt, percentile } from './host-helpers.ts';
 
 const MiB = 1024 * 1024;
@@ -157,7 +157,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     process.env.AWS_ACCESS_KEY_ID = swift.accessKeyId;
     process.env.AWS_SECRET_ACCESS_KEY = swift.secretAccessKey;
     const s3 = createS3Client(swift.endpoint);
-    await s3.send(new CreateBucketCommand({ Bucket: 'vitrine-bench' }));
+    await createBucket(s3, 'vitrine-bench');
     const env = { ...process.env, ...swift.env };
     const s3Host = await spawnHost(['--port', '0', '--no-viewer', '--plugins', plugins, '--specimens', specimens, '--redis', redis.url, '--blob-store', 's3://vitrine-bench/r', '--compute', '2', '--log-level', 'warn'], { env });
     const rooms = 20;

@@ -15,10 +15,10 @@ import { KEYS } from '../../core/scale/redis-keys.ts';
 import { computeResultId, knownResultId } from '../../core/results/result-id.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
-import { CreateBucketCommand, DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { S3BlobStore } from '../../core/scale/s3-blob-store.ts';
 import { createS3Client } from '../../core/scale/s3-location.ts';
-import { startSwift, type SwiftServer } from '../helpers/swift-server.ts';
+import { createBucket, startSwift, type SwiftServer } from '../helpers/swift-server.ts';
 import { startCuttingProxy, type CuttingProxy } from '../helpers/cutting-proxy.ts';
 
 function shared<T extends Float32Array | Uint32Array | Uint8Array | Uint16Array>(make: (buffer: SharedArrayBuffer) => T): T {
@@ -131,7 +131,7 @@ beforeAll(async () => {
   process.env.AWS_ACCESS_KEY_ID = swift.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY = swift.secretAccessKey;
   s3 = createS3Client(swift.endpoint);
-  await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
+  await createBucket(s3, BUCKET);
 }, 120_000);
 afterAll(() => s3?.destroy());
 blobStoreCases('s3', () => ({

@@ -19,6 +19,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { waitFor } from './wait-for.ts';
 
 const run = promisify(execFile);
@@ -175,6 +176,22 @@ export async function startSwift(): Promise<SwiftServer> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Makes `bucket`. The proxy answers before its account and container servers take requests,
+ * and meanwhile S3 calls get 503 ("reduce your request rate"): those are tried again.
+ */
+export async function createBucket(s3: S3Client, bucket: string): Promise<void> {
+  await waitFor(async () => {
+    try {
+      await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+      return true;
+    } catch (error) {
+      if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 503) return undefined;
+      throw error;
+    }
+  }, `bucket ${bucket} in Swift`, READY_LIMIT_MS, 200);
 }
 
 /** Stops every Swift still running and removes its folder. */

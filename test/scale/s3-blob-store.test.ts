@@ -7,7 +7,7 @@
  * credentials from the standard AWS environment and never in the logs. A store that goes away
  * is a 503 with a readable detail, never a hang.
  */
-import { CreateBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { spawnWorker } from '../helpers/spawn-worker.ts';
-import { startSwift, type SwiftServer } from '../helpers/swift-server.ts';
+import { createBucket, startSwift, type SwiftServer } from '../helpers/swift-server.ts';
 
 const BUCKET = 'vitrine-service';
 let swift: SwiftServer;
@@ -33,7 +33,7 @@ beforeAll(async () => {
   const s3 = createS3Client(swift.endpoint);
   process.env.AWS_ACCESS_KEY_ID = swift.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY = swift.secretAccessKey;
-  await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
+  await createBucket(s3, BUCKET);
   s3.destroy();
   const specimens = await mkdtemp(join(tmpdir(), 'vitrine-s3-specimens-'));
   await mkdir(join(specimens, 'big'));
