@@ -84,10 +84,22 @@ export async function runDevCommand(argv: string[]): Promise<number> {
   }
   const session = new DevSession({ srcDir, outDir, builder, app, out, err });
   session.start();
+  let tls: HttpsListener | null = null;
+  const host = app;
+  // Signals are taken before `listening on` is printed (a stop right after it is a clean one).
+  const ended = untilSignalled({
+    name: 'vitrine dev',
+    announce: (signal) => host.log.info(`${signal}: shutting down`),
+    shutdown: async () => {
+      await session.close();
+      await tls?.close();
+      await builder.dispose();
+      await host.close();
+    },
+  });
   if (parsed.admin.warning) app.log.warn(parsed.admin.warning);
   if (parsed.admin.announce) out(parsed.admin.announce);
   out(`listening on ${url}`);
-  let tls: HttpsListener | null = null;
   if (parsed.https) {
     try {
       tls = await startHttps(app, parsed.host, parsed.https, out);
@@ -101,15 +113,5 @@ export async function runDevCommand(argv: string[]): Promise<number> {
   }
   out(`watching ${displayPath(srcDir, cwd)}: a saved plugin is rebuilt and reloaded`);
 
-  const host = app;
-  return untilSignalled({
-    name: 'vitrine dev',
-    announce: (signal) => host.log.info(`${signal}: shutting down`),
-    shutdown: async () => {
-      await session.close();
-      await tls?.close();
-      await builder.dispose();
-      await host.close();
-    },
-  });
+  return ended;
 }

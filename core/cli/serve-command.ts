@@ -42,10 +42,20 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     return 1;
   }
   if (parsed.admin.warning) app.log.warn(parsed.admin.warning);
+  let tls: HttpsListener | null = null;
+  // Signals are taken before `listening on` is printed: whoever stops the host as soon as it
+  // reads that line gets the clean shutdown, never the default end of the process.
+  const ended = untilSignalled({
+    name: 'vitrine serve',
+    announce: (signal) => app.log.info(`${signal}: shutting down`),
+    shutdown: async () => {
+      await tls?.close();
+      await app.close();
+    },
+  });
   // Before `listening on`, so whoever waits for that line has the token too.
   if (parsed.admin.announce) process.stdout.write(`${parsed.admin.announce}\n`);
   process.stdout.write(`listening on ${url}\n`);
-  let tls: HttpsListener | null = null;
   if (parsed.https) {
     try {
       tls = await startHttps(app, parsed.host, parsed.https, (line) => process.stdout.write(`${line}\n`));
@@ -55,13 +65,5 @@ export async function runServeCommand(argv: string[]): Promise<number> {
       return 1;
     }
   }
-
-  return untilSignalled({
-    name: 'vitrine serve',
-    announce: (signal) => app.log.info(`${signal}: shutting down`),
-    shutdown: async () => {
-      await tls?.close();
-      await app.close();
-    },
-  });
+  return ended;
 }

@@ -102,10 +102,8 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
   const node = createComputeNode(compute, options, { nodeId: nodeIdOf('worker'), connections, events, blobs, log });
   await node.start();
   log.info(`${compute.functions.size} functions on ${options.poolSize} threads, computing for ${redactUrl(redisUrl)}`);
-  process.stdout.write('worker ready\n');
-
   // No forced exit: the node bounds its own drain and hands back what is still running.
-  return untilSignalled({
+  const ended = untilSignalled({
     name: 'vitrine worker',
     forceAfterMs: null,
     announce: (signal) => log.info(`${signal}: finishing ${node.running} running computations, taking no new ones`),
@@ -115,4 +113,6 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
       await connections.close();
     },
   });
+  process.stdout.write('worker ready\n');
+  return ended;
 }
