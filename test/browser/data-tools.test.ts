@@ -9,7 +9,7 @@
  * only where the picture is the point. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
 import { randomUUID } from 'node:crypto';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
@@ -35,6 +35,7 @@ beforeAll(async () => {
   await mkdir(path.join(specimensDir, 'red-cube'));
   await writeFile(path.join(specimensDir, 'red-cube', 'cube.obj'), STATIC_CUBE_OBJ);
   await writeFile(path.join(specimensDir, 'red-cube', 'specimen.json'), JSON.stringify({ id: 'red-cube', type: 'mesh', data_file: 'cube.obj', color: RED }));
+  await writeTwelveBitPhantom(path.join(specimensDir, 'ct-head-phantom-12bit'));
   [pluginsDir, browser] = await Promise.all([buildFixturePlugins(), launchBrowser()]);
   host = await spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', pluginsDir, '--specimens', specimensDir]);
 });
@@ -48,6 +49,25 @@ afterAll(async () => {
 });
 
 const JOB = '[data-testid=job-state]';
+
+/** The example phantom stretched to 12 bits (uint16 samples over 0..4095), as a scanner writes it. */
+async function writeTwelveBitPhantom(dir: string): Promise<void> {
+  const source = path.join(REPO, 'specimens', 'ct-head-phantom');
+  const file = await readFile(path.join(source, 'head-phantom.npy'));
+  const bytes = file.subarray(10 + file.readUInt16LE(8));
+  const samples = new Uint16Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) samples[i] = Math.round((bytes[i]! / 222) * 4095);
+  let header = "{'descr': '<u2', 'fortran_order': False, 'shape': (64, 64, 64), }";
+  header = header.padEnd(128 - 10 - 1) + '\n';
+  const preamble = Buffer.alloc(10);
+  preamble.write('\x93NUMPY', 0, 'latin1');
+  preamble.writeUInt8(1, 6);
+  preamble.writeUInt16LE(header.length, 8);
+  await mkdir(dir);
+  await writeFile(path.join(dir, 'head-phantom.npy'), Buffer.concat([preamble, Buffer.from(header, 'latin1'), Buffer.from(samples.buffer)]));
+  await cp(path.join(source, 'head-phantom.json'), path.join(dir, 'head-phantom.json'));
+  await writeFile(path.join(dir, 'specimen.json'), JSON.stringify({ id: 'ct-head-phantom-12bit', type: 'volume', data_file: 'head-phantom.npy' }));
+}
 
 async function open(query: string): Promise<{ page: Page; requests: Request[]; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -84,6 +104,32 @@ function distinctColours(png: PNG): number {
     }
   }
   return [...counts.values()].filter((n) => n >= total / 100).length;
+}
+
+/**
+ * How much structure the stage shows where the volume is drawn (pixels brighter than the dark
+ * background): the spread of brightness, and the mean brightness step between neighbouring
+ * pixels (edges). A flat or blurred fog scores low on both.
+ */
+function structure(png: PNG): { spread: number; edges: number; covered: number } {
+  const lum = (i: number): number => 0.2126 * png.data[i]! + 0.7152 * png.data[i + 1]! + 0.0722 * png.data[i + 2]!;
+  const values: number[] = [];
+  let steps = 0;
+  let stepSum = 0;
+  for (let y = 0; y < png.height; y++) {
+    for (let x = 0; x < png.width - 1; x++) {
+      const i = (y * png.width + x) * 4;
+      const a = lum(i);
+      const b = lum(i + 4);
+      if (a < 30 || b < 30) continue;
+      values.push(a);
+      stepSum += Math.abs(a - b);
+      steps++;
+    }
+  }
+  const mean = values.reduce((t, v) => t + v, 0) / (values.length || 1);
+  const spread = Math.sqrt(values.reduce((t, v) => t + (v - mean) ** 2, 0) / (values.length || 1));
+  return { spread, edges: stepSum / (steps || 1), covered: values.length / (png.width * png.height) };
 }
 
 /** Pixels that read as pink (the galaxy's star-forming regions: 255, 110, 170). */
@@ -149,6 +195,33 @@ describe('reading volumes', () => {
     await page.waitForFunction(() => document.querySelector('.slice-title')?.textContent === 'Volume');
     expect(distinctColours(await stagePixels(page))).toBeGreaterThanOrEqual(4);
     await shot(page, 'data-tools-phantom-volume');
+    expect(errors).toEqual([]);
+  });
+
+  it('opens a 12-bit phantom on its inside and ray marches it with structure, not a fog', async () => {
+    const { page, errors } = await open(link('ct-head-phantom-12bit'));
+    await waitForState(page, JOB, ['done']);
+    const bar = page.locator('[data-testid=colour-bar]');
+    await bar.waitFor();
+    // The window the viewer chose: inside 0..4095 and far narrower, past the air (about 220).
+    const low = Number(await bar.getAttribute('data-low'));
+    const high = Number(await bar.getAttribute('data-high'));
+    expect(low).toBeGreaterThan(260);
+    expect(high).toBeLessThan(4095);
+    expect(high - low).toBeLessThan(4095 / 2);
+    // Brain (about 980) and the brighter lesions (about 1330) take colours well apart.
+    expect((1330 - 980) / (high - low)).toBeGreaterThan(0.15);
+    await shot(page, 'data-tools-phantom-12bit-slices');
+    expect(distinctColours(await stagePixels(page))).toBeGreaterThanOrEqual(5);
+
+    await select(page, '[data-axis=view]', 'volume');
+    await page.waitForFunction(() => document.querySelector('.slice-title')?.textContent === 'Volume');
+    await shot(page, 'data-tools-phantom-12bit-volume');
+    // Shaded boundaries, not a fog: bright and dark within the head, and sharp steps between neighbours.
+    const marched = structure(await stagePixels(page));
+    expect(marched.covered).toBeGreaterThan(0.05);
+    expect(marched.spread).toBeGreaterThan(15);
+    expect(marched.edges).toBeGreaterThan(5.5);
     expect(errors).toEqual([]);
   });
 

@@ -55,7 +55,44 @@ describe('open formats in the viewer', () => {
     expect(await page.locator('[data-testid=stats] [data-stat=normals] dd').textContent()).toBe('sent');
     await shot(page, 'formats-meshopt-shape');
 
-    await page.click('[data-testid=download-menu] summary');
+    // The menu sits in the top bar, in sight without scrolling; opening it moves nothing.
+    const summary = page.locator('[data-testid=download-menu] summary');
+    const boxes = (): Promise<Record<string, { x: number; y: number; width: number; height: number } | null>> =>
+      page.evaluate(() =>
+        Object.fromEntries(
+          ['[data-testid=download-menu] summary', '.topbar', '.inspector', 'canvas.stage-canvas', '.links'].map((selector) => {
+            const r = document.querySelector(selector)?.getBoundingClientRect();
+            return [selector, r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null];
+          }),
+        ),
+      );
+    const closed = await boxes();
+    const viewport = page.viewportSize()!;
+    const topbar = closed['.topbar']!;
+    const button = closed['[data-testid=download-menu] summary']!;
+    expect(button.y).toBeGreaterThanOrEqual(topbar.y);
+    expect(button.y + button.height).toBeLessThanOrEqual(topbar.y + topbar.height);
+    expect(button.x + button.width).toBeLessThanOrEqual(viewport.width);
+    await summary.click();
+    const list = page.locator('.download-list');
+    await list.waitFor();
+    expect(await boxes()).toEqual(closed);
+    const drop = (await list.boundingBox())!;
+    expect(drop.y).toBeGreaterThanOrEqual(button.y + button.height);
+    expect(drop.x).toBeGreaterThanOrEqual(0);
+    expect(drop.x + drop.width).toBeLessThanOrEqual(viewport.width);
+    expect(drop.y + drop.height).toBeLessThanOrEqual(viewport.height);
+    // Drawn over the page: the list is what is on top at its middle.
+    expect(await page.evaluate(([x, y]) => Boolean(document.elementFromPoint(x!, y!)?.closest('.download-list')), [drop.x + drop.width / 2, drop.y + drop.height / 2])).toBe(true);
+    await shot(page, 'formats-download-menu-open');
+    // Escape closes it; a click elsewhere does too.
+    await page.keyboard.press('Escape');
+    await list.waitFor({ state: 'hidden' });
+    await summary.click();
+    await list.waitFor();
+    await page.mouse.click(viewport.width / 2, viewport.height / 2);
+    await list.waitFor({ state: 'hidden' });
+    await summary.click();
     const links = await page.locator('[data-testid=download-menu] a').evaluateAll((as) => as.map((a) => (a as HTMLElement).dataset.format));
     expect(links).toEqual(['glb', 'glb+meshopt', 'stl', 'obj']);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-menu] a[data-format=glb]')]);

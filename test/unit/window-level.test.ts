@@ -1,8 +1,12 @@
 /**
  * The viewer's default display window (core/viewer/app/stage/window-level.ts): percentiles
- * from the histogram, and a see-through floor past a background peak.
+ * from the histogram, a see-through floor past a background peak, and a window read from
+ * the body past it (the example phantom, stretched to 12 bits).
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/cli-path.ts';
 import { defaultWindow, histogramOf } from '../../core/viewer/app/stage/window-level.ts';
 
 describe('defaultWindow', () => {
@@ -27,8 +31,28 @@ describe('defaultWindow', () => {
     const window = defaultWindow(data, 0, 222);
     expect(window.floor).toBeGreaterThan(14);
     expect(window.floor).toBeLessThan(52);
-    expect(window.low).toBeLessThanOrEqual(10);
-    expect(window.high).toBeGreaterThan(52);
+    // The window is read from what lies past the background; bone is a third of it, so it stays inside.
+    expect(window.low).toBeGreaterThan(window.floor);
+    expect(window.low).toBeLessThanOrEqual(52);
+    expect(window.high).toBeGreaterThan(210);
+  });
+
+  it('opens a 12-bit head on its inside: the skull saturates, brain and lesions take distinct colours', async () => {
+    // The example phantom (uint8, 0..222), stretched to 12 bits over 0..4095.
+    const file = await readFile(path.join(REPO, 'specimens', 'ct-head-phantom', 'head-phantom.npy'));
+    const bytes = file.subarray(10 + file.readUInt16LE(8));
+    const data = new Uint16Array(bytes.length);
+    for (let i = 0; i < bytes.length; i++) data[i] = Math.round((bytes[i]! / 222) * 4095);
+    const window = defaultWindow(data, 0, 4095);
+    const share = (uint8: number): number => ((uint8 / 222) * 4095 - window.low) / (window.high - window.low);
+    // Air (about 12) is under the floor; brain (about 53) and the brighter lesions (about 72) are
+    // a good part of the colour map apart; the skull (about 212) is past the window's top.
+    expect(window.floor).toBeGreaterThan((14 / 222) * 4095);
+    expect(window.low).toBeGreaterThan(window.floor);
+    expect(share(53)).toBeGreaterThan(0);
+    expect(share(72) - share(53)).toBeGreaterThan(0.15);
+    expect(share(212)).toBeGreaterThan(1);
+    expect(window.high - window.low).toBeLessThan(4095 / 2);
   });
 
   it('gives the whole range for a constant volume', () => {

@@ -27,7 +27,8 @@ export function mountViews(layout: Layout, views: ViewElements): void {
   layout.topbar.append(views.follower);
   layout.stagePane.append(views.overlay);
   layout.stageHud.append(views.stats);
-  layout.linksSection.append(views.downloads);
+  // In the top bar, always in sight; its list opens over the page.
+  layout.topbar.insertBefore(views.downloads, layout.topbar.querySelector('.room'));
 }
 
 /** What the controls ask of the viewer. */

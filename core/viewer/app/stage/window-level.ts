@@ -4,9 +4,13 @@
  * scan is mostly background (air around a head, empty space around a density): when the
  * histogram's tallest peak sits in the lowest quarter of the value range, everything up to
  * where that peak dies away is background, made see-through (the floor), so it does not fog
- * the ray marcher or hide one slice behind another. The window is the 1st to 99th
- * percentile of the samples, so a few outliers do not squeeze the rest into a few colours.
- * Pure: no DOM, no three.js.
+ * the ray marcher or hide one slice behind another. The window is then read from the body
+ * alone (the samples past the background): from its 1st to its 90th percentile. Counting the
+ * background would start the window in the air and, with a thin bright shell such as a
+ * skull at the top, leave the inside a sliver of the colour map, one flat colour; a shell
+ * is a small share of the body, so it takes the map's last colour and the inside spans the
+ * map. Without a background the window is the 1st to 99th percentile of all samples, so a
+ * few outliers do not squeeze the rest into a few colours. Pure: no DOM, no three.js.
  */
 
 /** Bins of the histogram the defaults are read from. */
@@ -70,14 +74,19 @@ function backgroundEnd(counts: Uint32Array, min: number, max: number): number | 
   return rest >= all / 100 ? k : null;
 }
 
+/** Where the window ends, as a share of the samples it is read from: of all of them, or of the body past a background. */
+const TOP_OF_ALL = 0.99;
+const TOP_OF_BODY = 0.9;
+
 /** The window a volume opens with (see the module comment); `[min, max]` is its finite value range. */
 export function defaultWindow(data: ArrayLike<number>, min: number, max: number): DisplayWindow {
   if (!(max > min)) return { low: min, high: max, floor: min };
   const counts = histogramOf(data, min, max);
   const width = (max - min) / counts.length;
   const end = backgroundEnd(counts, min, max);
-  const low = min + percentileBin(counts, 0.01) * width;
-  const high = min + (percentileBin(counts, 0.99) + 1) * width;
+  const from = end ?? 0;
+  const low = min + percentileBin(counts, 0.01, from) * width;
+  const high = min + (percentileBin(counts, end === null ? TOP_OF_ALL : TOP_OF_BODY, from) + 1) * width;
   const floor = end === null ? min : min + end * width;
   return high > low ? { low, high, floor } : { low: min, high: max, floor };
 }
