@@ -3,7 +3,8 @@
  * the page fetches `/api/blobs/{blob_id}` (immutable, so the browser keeps it) and draws it;
  * when the room comes back to a result it has shown, the bytes come from the browser's cache
  * and the host is not asked again. The peer's own parameter changes still go through `/data`,
- * since only those change the room's entry. Requests are seen through Chromium's DevTools
+ * since only those change the room's entry. A followed volume still comes coarse first from the
+ * room, then whole from its blob. Requests are seen through Chromium's DevTools
  * protocol, which says which of them the cache served.
  */
 import { randomUUID } from 'node:crypto';
@@ -33,6 +34,7 @@ const stat = (key: string): string => `[data-testid=stats] [data-stat=${key}] dd
 /** One request the page made, as the browser's network layer saw it. */
 interface Seen {
   path: string;
+  query: URLSearchParams;
   status: number | null;
   cacheControl: string | null;
   /** Served by the browser's memory or disk cache, without asking the host. */
@@ -48,7 +50,8 @@ async function openPage(query: string): Promise<{ page: Page; seen: Map<string, 
   const errors: string[] = [];
   const cdp = await context.newCDPSession(page);
   cdp.on('Network.requestWillBeSent', (e) => {
-    seen.set(e.requestId, { path: new URL(e.request.url).pathname, status: null, cacheControl: null, fromCache: false });
+    const url = new URL(e.request.url);
+    seen.set(e.requestId, { path: url.pathname, query: url.searchParams, status: null, cacheControl: null, fromCache: false });
   });
   cdp.on('Network.requestServedFromCache', (e) => {
     const entry = seen.get(e.requestId);
@@ -127,6 +130,24 @@ describe('the viewer loads a peer result by its blob URL', () => {
     // The peer's own changes never went by blob: each asked /data.
     expect(blobsOf(first.seen)).toEqual([]);
     expect(pathsOf(first.seen).filter((p) => p === '/api/specimens/shape/data').length).toBeGreaterThanOrEqual(3);
+    expect([...first.errors, ...second.errors]).toEqual([]);
+  });
+
+  it('draws a followed volume coarse from the room first, then whole from its blob', async () => {
+    const room = `blob-${randomUUID().slice(0, 8)}`;
+    const first = await openPage(`?${new URLSearchParams({ specimen: 'density', room, params: JSON.stringify({ size: 96 }) }).toString()}`);
+    expect(await waitForState(first.page, JOB, ['done', 'cached', 'error'])).toBe('done');
+    await waitForText(first.page, stat('shape'), '96 × 96 × 96');
+    const blob = await roomBlob(room);
+
+    const second = await openPage(`?${new URLSearchParams({ room, follow: '1' }).toString()}`);
+    await second.page.waitForSelector('.tile[data-id=density].selected');
+    await waitForText(second.page, stat('shape'), '96 × 96 × 96');
+    expect(await waitForState(second.page, JOB, ['done', 'cached', 'error'])).toBe('cached');
+    const data = [...second.seen.values()].filter((s) => s.path === '/api/specimens/density/data');
+    expect(data.map((s) => s.query.get('max_dim'))).toEqual(['64']);
+    expect(blobsOf(second.seen)).toMatchObject([{ path: `/api/blobs/${blob}`, status: 200 }]);
+    expect(await roomBlob(room)).toBe(blob);
     expect([...first.errors, ...second.errors]).toEqual([]);
   });
 });
