@@ -232,7 +232,8 @@ function keyOf(subject: Pick<RoomSubject, 'function_name' | 'params'>): string {
   return `${subject.function_name}\u0000${stableJson(subject.params)}`;
 }
 
-function stableJson(value: unknown): string {
+/** JSON with object keys sorted: equal values give equal text. */
+export function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;

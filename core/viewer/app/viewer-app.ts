@@ -28,6 +28,7 @@ import { meshColourOf } from './stage/mesh-colour.ts';
 import { describeError, showFailure } from './request-failure.ts';
 import { DownloadMenu } from './download-menu.ts';
 import { asDecodedMesh, MESH_DELIVERY } from './glb-mesh.ts';
+import { AdoptedBlob, viaBlob } from './room-blob.ts';
 import { RoomFollower, type RoomSubject } from './room-follower.ts';
 import { RoomViewBinding } from './room-view.ts';
 import { SpecimenHead } from './specimen-head.ts';
@@ -56,6 +57,7 @@ export class ViewerApp {
   readonly #buildErrors = new BuildErrorOverlay();
   readonly #downloads = new DownloadMenu();
   readonly #refine = createRefineNote();
+  readonly #adopted = new AdoptedBlob();
   readonly #follower = new RoomFollower({
     follow: (room, signal) => this.#client.followRoom(room, { signal }),
     shown: () => this.#shown(),
@@ -85,10 +87,7 @@ export class ViewerApp {
     const views = { catalog: [this.#catalog.element, this.#functions.element], buildErrors: this.#buildErrors.element, head: this.#head.element, job: this.#job.element };
     mountViews(this.#layout, { ...views, follower: this.#follower.element, overlay: this.#overlay.element, stats: this.#stats.element, downloads: this.#downloads.element });
     this.#layout.stagePane.append(this.#refine);
-    const resetParams = (): void => {
-      this.#panel?.reset();
-      this.#request(0);
-    };
+    const resetParams = (): void => void (this.#panel?.reset(), this.#request(0));
     wireControls(this.#layout, { resetCamera: () => this.#stage?.resetCamera(), resetParams, setRoom: (room) => this.#setRoom(room) });
     try {
       this.#stage = new Stage(this.#layout.stageHost);
@@ -162,6 +161,7 @@ export class ViewerApp {
 
   /** Shows a room entry another peer's request made: its values in the panel (its specimen or function selected first), then its data; a static specimen already shown stays. */
   #adopt(entry: RoomEntry): void {
+    this.#adopted.expect(entry);
     const meta = this.#current;
     const same = entry.specimen_id !== null ? !this.#isFunction && meta?.id === entry.specimen_id : meta?.function_name === entry.function_name;
     if (same) {
@@ -248,22 +248,25 @@ export class ViewerApp {
             ...jobCallbacks(context, { job: this.#job, overlay: this.#overlay, follower: this.#follower }, { functionName: meta.function_name, params: params ?? {} }, (hit) => (cached = hit)),
           })
         : await this.#client.getData(meta.id, { room, signal: context.signal }));
-      await loadCoarseFirst(meta.is_dynamic && !this.#isFunction ? meta.type : 'none', fine, {
+      // A peer's entry this page adopts comes by its blob URL (room-blob.ts), unless in VR.
+      const blobId = this.#adopted.take(this.#vr?.delivery(meta.type) ? null : this.#shown());
+      const plan = viaBlob(blobId, meta.is_dynamic && !this.#isFunction ? meta.type : 'none', {
         first,
         full: async (delivery) => asDecodedMesh(await this.#client.getData(meta.id, { params, room, signal: context.signal, delivery })),
-        show: (data, refined) => {
-          this.#panel?.setHostError(null);
-          return this.#show(data, context, meta, refined);
-        },
+        show: (data, refined) => this.#show(data, context, meta, refined),
         refining: (on) => showRefineNote(this.#refine, this.#layout.stagePane, on),
         isCurrent: () => context.isCurrent(),
+      }, (id) => this.#client.getBlob(id, context.signal).then(asDecodedMesh), () => {
+        cached = true;
+        if (meta.function_name) this.#follower.settled(meta.function_name, params ?? {}, true);
       });
+      await loadCoarseFirst(plan.type, fine, plan.steps);
       if (!context.isCurrent()) return;
       this.#job.set(cached ? 'cached' : 'done', cached ? 'Served from the room cache.' : meta.is_dynamic ? 'Computed.' : 'Loaded.');
       this.#job.setTiming(performance.now() - started);
     } catch (error) {
       if (!context.isCurrent()) return;
-      this.#fail(error);
+      showFailure(error, { job: this.#job, overlay: this.#overlay, panel: this.#panel, retry: () => this.#request(0) });
     } finally {
       if (meta.function_name) this.#follower.settled(meta.function_name, params ?? {}, false);
       if (context.isCurrent()) this.#layout.stagePane.classList.remove('busy');
@@ -271,6 +274,7 @@ export class ViewerApp {
   }
 
   async #show(data: SpecimenData, context: RequestContext, meta: SpecimenMetadata, refined = false): Promise<void> {
+    this.#panel?.setHostError(null);
     const stats = statsOf(data);
     this.#layout.stagePane.dataset.shown = data.type;
     replaceChildren(this.#layout.stageTools);
@@ -292,9 +296,5 @@ export class ViewerApp {
     this.#stats.show([...stats, ...rendered.stats]);
     if (rendered.content) this.#overlay.clear();
     else this.#overlay.noPreview(data.type === 'file' ? data.contentType : data.type, this.#layout.dataLink.getAttribute('href') ?? '#');
-  }
-
-  #fail(error: unknown): void {
-    showFailure(error, { job: this.#job, overlay: this.#overlay, panel: this.#panel, retry: () => this.#request(0) });
   }
 }
