@@ -152,8 +152,11 @@ describe('shared view', () => {
     const colours = await vr.page.evaluate(() => window.vitrineVr!.buttonPoint('colormap'));
     expect(colours).not.toBeNull();
     await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], colours!);
-    const chosen = (await barOf(vr.page)).map;
-    expect(chosen).not.toBe(before.map);
+    // The pull is a click on the panel's button: the page applies it on one of its next frames.
+    const chosen = await waitFor(async () => {
+      const { map } = await barOf(vr.page);
+      return map !== before.map ? map : undefined;
+    }, 'the colour map the panel picked');
     await waitForBar(desk.page, { map: chosen });
 
     const view = await vr.page.evaluate(() => window.vitrineVr!.buttonPoint('mode'));
