@@ -7,6 +7,7 @@
  * reason, the call it was running fails with `PythonProcessExit` and the pool starts another.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { encodeFrame, FrameReader, type Frame, type FrameHeader } from './frame-codec.ts';
 
@@ -56,6 +57,15 @@ export class PythonProcess {
       VITRINE_PYTHON_MAX_BYTES: String(options.maxBytes),
     };
     this.#child = spawn(options.python, ['-m', 'vitrine._runner', '3', '4'], { env, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
+    // Plugin work yields the CPU to the host's event loop, as the compute threads do: importing
+    // a plugin's numpy at start or a long run never slows the catalog or a progress poll.
+    if (this.#child.pid !== undefined) {
+      try {
+        setPriority(this.#child.pid, 10);
+      } catch {
+        // No process priorities here: the process runs at the host's.
+      }
+    }
     this.#input = this.#child.stdio[3] as Writable;
     const output = this.#child.stdio[4] as Readable;
     for (const stream of [this.#child.stdout, this.#child.stderr]) {
