@@ -10,10 +10,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from './wait-for.ts';
+import { freePort } from './free-port.ts';
 
 export interface NginxServer {
   url: string;
@@ -26,18 +27,6 @@ export interface NginxServer {
 const CONF = new URL('../../docs/nginx.conf', import.meta.url);
 const live = new Set<ChildProcess>();
 const dirs = new Set<string>();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -14,10 +14,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from './wait-for.ts';
+import { freePort } from './free-port.ts';
 
 export interface RedisServer {
   port: number;
@@ -40,19 +41,6 @@ export interface RedisServer {
 const READY_LIMIT_MS = 15_000;
 const live = new Set<ChildProcess>();
 const dataDirs = new Set<string>();
-
-/** A port nobody listens on right now (the OS picks it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves true when a Redis on `port` answers PING with PONG, false otherwise. */
 export function ping(port: number, timeoutMs = 1000): Promise<boolean> {

@@ -15,12 +15,12 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { waitFor } from './wait-for.ts';
+import { freePort } from './free-port.ts';
 
 const run = promisify(execFile);
 
@@ -39,18 +39,6 @@ const SERVERS = ['account', 'container', 'object'] as const;
 const READY_LIMIT_MS = 90_000;
 const live = new Set<ChildProcess>();
 const dirs = new Set<string>();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function serverConf(dir: string, name: string, port: number): string {
   return `[DEFAULT]
