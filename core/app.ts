@@ -19,7 +19,7 @@ import { createFastify } from './http/create-fastify.ts';
 import { installEvents } from './http/install-events.ts';
 import { installRoutes } from './http/install-routes.ts';
 import { StaticInputs } from './inputs/static-inputs.ts';
-import { FileParser } from './formats/file-parser.ts';
+import { FileParser } from './workers/file-parser.ts';
 import { assembleCompute } from './invoke/compute-assembly.ts';
 import { installOps } from './ops/install-ops.ts';
 import { installOpenApiCollector } from './ops/openapi.ts';
@@ -31,7 +31,7 @@ import { createVitrineHandle } from './registry/vitrine-handle.ts';
 import { assembleResults } from './results/assemble-results.ts';
 import { JsonResultEncoder } from './results/json-encoder.ts';
 import { installPublishedRefresh } from './http/published-refresh.ts';
-import { assembleWorkspace } from './workspace/assemble-workspace.ts';
+import { assembleWorkspace } from './assemble-workspace.ts';
 import { VolumePyramids } from './zarr/volume-pyramids.ts';
 
 export type { VitrineHandle } from './registry/vitrine-handle.ts';

@@ -20,7 +20,7 @@ import type { ResultService } from './results/result-service.ts';
 import type { ResultSource } from './results/result-source.ts';
 import type { StaticInputs } from './inputs/static-inputs.ts';
 import type { UploadStore } from './uploads/upload-store.ts';
-import type { FileParser } from './formats/file-parser.ts';
+import type { FileParser } from './workers/file-parser.ts';
 import type { PublishedSpecimens } from './workspace/published-specimens.ts';
 import type { RoomWorkspace } from './workspace/room-workspace.ts';
 

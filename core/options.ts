@@ -7,7 +7,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { ENVELOPE_MEDIA_TYPE } from './envelope/media-type.ts';
 import { redactUrl } from './redact-credentials.ts';
-import { isS3Url } from './scale/s3-url.ts';
+import { isS3Url } from './s3-url.ts';
 
 export type HostMode = 'local' | 'relay' | 'worker';
 

@@ -5,7 +5,7 @@
  */
 import { hostname } from 'node:os';
 import { isRedisUrl, type HostOptions } from '../options.ts';
-import { isS3Url } from '../scale/s3-url.ts';
+import { isS3Url } from '../s3-url.ts';
 import { corsOrigin, directory, FLAGS, headsetTriangles, list, number, onOff, pythonOptions, readFlags, truthy, type FlagName, type FlagReader } from './option-flags.ts';
 import { prettyLogStream } from './pretty-log.ts';
 import { chooseAdminToken, type AdminTokenChoice } from './lab-admin-token.ts';

@@ -14,7 +14,7 @@ import { installJsonBodyParsers } from './json-body.ts';
 import { installLoadShedding } from './load-shedding.ts';
 import { INPUT_VALIDATION, toInputError } from './schema-errors.ts';
 import { installWriteTimeout } from './write-timeout.ts';
-import { redactingLogHooks } from '../ops/log-redaction.ts';
+import { redactingLogHooks } from './log-redaction.ts';
 import { Redactor, urlSecrets } from '../redact-credentials.ts';
 
 /** The credentials a host knows of, hidden from every answer and log line. */

@@ -12,7 +12,7 @@ import { functionOfSpecimen, specimenOr404, specimenSchema, specimenValues } fro
 import { checkInputs } from '../inputs/check-inputs.ts';
 import { roomOf } from './request-input.ts';
 import { bodyOf, idParams, PARAMS_OBJECT, ROOM_ID } from './route-inputs.ts';
-import { toCatalogEntry, toSpecimenMetadata } from './specimen-views.ts';
+import { toCatalogEntry, toSpecimenMetadata } from '../registry/specimen-views.ts';
 
 type IdParams = { Params: { id: string } };
 const params = idParams('id');

@@ -7,7 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { createHostError } from '../errors.ts';
-import type { ParseFn } from '../formats/file-parser.ts';
+import type { ParseFn } from '../workers/file-parser.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { parsedExtension, parseFile } from '../formats/parse-file.ts';
 import type { StoredResult } from '../results/stored-result.ts';

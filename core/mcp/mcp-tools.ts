@@ -7,7 +7,7 @@
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import type { HostContext } from '../host-context.ts';
-import { toCatalogEntry, toSpecimenMetadata } from '../http/specimen-views.ts';
+import { toCatalogEntry, toSpecimenMetadata } from '../registry/specimen-views.ts';
 import { specimenOr404, specimenType } from '../registry/specimen-functions.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile } from '../workspace/publish-file.ts';

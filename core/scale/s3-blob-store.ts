@@ -24,7 +24,7 @@ import { rememberResultId } from '../results/result-id.ts';
 import type { OpenedResult } from '../results/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
-import type { S3Location } from './s3-url.ts';
+import type { S3Location } from '../s3-url.ts';
 
 /** Multipart part size and how many parts go up at once. */
 const PART_BYTES = 8 * 1024 * 1024;

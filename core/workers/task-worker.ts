@@ -16,7 +16,7 @@ import { FormatError } from '../formats/format-error.ts';
 import { parseFile } from '../formats/parse-file.ts';
 import { packFile, packResult, type PackedBytes } from '../delivery/pack-delivery.ts';
 import { shapeResult } from '../delivery/shape-result.ts';
-import { buildPyramid } from '../zarr/volume-pyramid.ts';
+import { buildPyramid } from '../delivery/volume-pyramid.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { PressureCollector } from '../memory/pressure-gc.ts';
 import { callPluginFunction } from '../results/call-plugin-function.ts';

@@ -7,12 +7,25 @@
 import { createHash } from 'node:crypto';
 import { isValidSpecimenId } from '../catalog/specimen-id.ts';
 import { createHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import { toSpecimenMetadata } from '../http/specimen-views.ts';
+import type { ResolvedHostOptions } from '../options.ts';
+import type { FunctionRegistry } from '../registry/function-registry.ts';
+import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
+import type { UploadStore } from '../uploads/upload-store.ts';
+import type { PublishedSpecimens } from './published-specimens.ts';
+import { toSpecimenMetadata } from '../registry/specimen-views.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { PublishedMeta } from './published-record.ts';
 import { PUBLISH_BODY_FIELDS, readPublishFields, type PublishFields } from './publish-input.ts';
 import { resultAsFile } from './upload-as-file.ts';
+
+/** What publishing uses of the host. */
+export interface PublishDeps {
+  options: Pick<ResolvedHostOptions, 'cacheMaxBytes'>;
+  functions: FunctionRegistry;
+  catalog: SpecimenCatalog;
+  uploads: UploadStore | null;
+  published: PublishedSpecimens;
+}
 
 export interface PublishedFile {
   bytes: Buffer;
@@ -29,7 +42,7 @@ export function checkSpecimenId(id: string): void {
 }
 
 /** Refuses an id that names a specimen from anywhere but publishing. */
-export function checkPublishable(ctx: HostContext, id: string): void {
+export function checkPublishable(ctx: PublishDeps, id: string): void {
   const existing = ctx.catalog.get(id);
   if (existing && existing.origin !== 'published') throw createHostError('SPC_ERR_PUBLISH_CONFLICT', id, existing.origin === 'disk' ? 'specimens directory' : existing.origin);
 }
@@ -38,7 +51,7 @@ export function checkPublishable(ctx: HostContext, id: string): void {
  * The file of an upload named in a JSON body (`{"upload": id, ...fields}`), written back as a
  * file named after `id`. Fields may also come from `query` (the body's win).
  */
-export async function fileFromUpload(ctx: HostContext, id: string, body: unknown, query: Record<string, unknown> = {}): Promise<PublishedFile> {
+export async function fileFromUpload(ctx: PublishDeps, id: string, body: unknown, query: Record<string, unknown> = {}): Promise<PublishedFile> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw bad('send the file as application/octet-stream with ?filename=NAME, or a JSON object {"upload": upload_id}');
   }
@@ -77,7 +90,7 @@ function metaOf(id: string, file: PublishedFile, ttlMs: number): PublishedMeta {
 }
 
 /** Publishes `file` as `id`: whether it replaced a published specimen, and the specimen's metadata. */
-export async function publishFile(ctx: HostContext, id: string, file: PublishedFile): Promise<{ replaced: boolean; metadata: Record<string, unknown> }> {
+export async function publishFile(ctx: PublishDeps, id: string, file: PublishedFile): Promise<{ replaced: boolean; metadata: Record<string, unknown> }> {
   const published = ctx.published;
   if (!published.fits(file.bytes.length)) throw createHostError('SPC_ERR_PUBLISH_TOO_LARGE', String(file.bytes.length), String(ctx.options.cacheMaxBytes));
   // Checked again: a specimen of that id may have come from elsewhere while the file arrived.

@@ -11,17 +11,24 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
+import type { ResultIds } from '../results/result-ids.ts';
+import type { VolumePyramids } from './volume-pyramids.ts';
 import { isResultId } from '../results/result-id.ts';
 import { encodeChunk, parseChunkKey } from './zarr-chunk.ts';
 import { chunkShapeOf, hasOmeAxes, zarray, zattrs, zgroup, type VolumeOfStore } from './zarr-metadata.ts';
+
+/** What the store routes use of the host: results by id, and their pyramids. */
+export interface ZarrDeps {
+  resultIds: Pick<ResultIds, 'find'>;
+  pyramids: Pick<VolumePyramids, 'of'>;
+}
 
 type StoreRequest = FastifyRequest<{ Params: { store: string; '*'?: string } }>;
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** The held volume a store name (`<result_id>.zarr`) stands for, or a 404. */
-async function volumeOf(ctx: HostContext, store: string): Promise<{ id: string; volume: VolumeOfStore }> {
+async function volumeOf(ctx: ZarrDeps, store: string): Promise<{ id: string; volume: VolumeOfStore }> {
   const id = store.endsWith('.zarr') ? store.slice(0, -'.zarr'.length) : store;
   const result = store.endsWith('.zarr') && isResultId(id) ? await ctx.resultIds.find(id) : null;
   if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
@@ -40,7 +47,7 @@ function splitLevel(key: string): { level: number; rest: string } | null {
   return match ? { level: Number(match[1]), rest: match[2]! } : null;
 }
 
-async function serveKey(ctx: HostContext, request: StoreRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function serveKey(ctx: ZarrDeps, request: StoreRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { id, volume } = await volumeOf(ctx, request.params.store);
   const key = (request.params['*'] ?? '').replace(/^\/+/, '');
   if (key === '' || key === '.zgroup') return sendJson(reply, zgroup());
@@ -58,7 +65,7 @@ async function serveKey(ctx: HostContext, request: StoreRequest, reply: FastifyR
   throw createHostError('SPC_ERR_ZARR_KEY_NOT_FOUND', key, id);
 }
 
-export async function zarrRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
+export async function zarrRoutes(app: FastifyInstance, opts: { ctx: ZarrDeps }): Promise<void> {
   const { ctx } = opts;
   const schema = {
     summary: 'A held volume result as a read-only multiscale OME-Zarr v0.4 store (Zarr v2)',

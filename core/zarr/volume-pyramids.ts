@@ -9,7 +9,7 @@ import type Tinypool from 'tinypool';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { PyramidTask } from '../workers/protocol.ts';
-import { pyramidShapes } from './volume-pyramid.ts';
+import { pyramidShapes } from '../delivery/volume-pyramid.ts';
 
 type StoredVolume = StoredResult & { type: 'volume' };
 

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createHostError } from '../../core/errors.ts';
 import { installErrorHandlers } from '../../core/http/error-handler.ts';
-import { redactingLogHooks } from '../../core/ops/log-redaction.ts';
+import { redactingLogHooks } from '../../core/http/log-redaction.ts';
 import { redactUrl, Redactor, urlSecrets } from '../../core/redact-credentials.ts';
 
 describe('redactUrl', () => {

@@ -9,10 +9,10 @@
  */
 import type Tinypool from 'tinypool';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { ParseFileOutcome, ParseFileTask } from '../workers/protocol.ts';
-import { DecodedSizeError } from './decoded-size.ts';
-import { FormatError } from './format-error.ts';
-import type { VolumeGeometryHint } from './parse-npy.ts';
+import type { ParseFileOutcome, ParseFileTask } from './protocol.ts';
+import { DecodedSizeError } from '../formats/decoded-size.ts';
+import { FormatError } from '../formats/format-error.ts';
+import type { VolumeGeometryHint } from '../formats/parse-npy.ts';
 
 export interface ParseOptions {
   geometry?: VolumeGeometryHint;

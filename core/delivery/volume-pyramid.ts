@@ -9,7 +9,7 @@
  * encode worker thread; levels are shared memory like every stored result.
  */
 import { TYPED_ARRAYS } from '../envelope/dtypes.ts';
-import { blockMean, blockMeanShape } from '../delivery/block-mean.ts';
+import { blockMean, blockMeanShape } from './block-mean.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { VolumeResult } from '../sdk/result-types.ts';
 

@@ -5,14 +5,16 @@
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import type { CatalogEntry, ParameterSchema, SpecimenMetadata } from '../client/wire-types.ts';
-import type { HostContext } from '../host-context.ts';
-import { specimenSchema, specimenType } from '../registry/specimen-functions.ts';
+import { specimenSchema, specimenType } from './specimen-functions.ts';
+
+/** What a view needs of the host: the functions that dynamic specimens name. */
+type ViewDeps = { functions: Parameters<typeof specimenType>[0] };
 
 function thumbnailUrl(id: string): string {
   return `/api/specimens/${encodeURIComponent(id)}/thumbnail`;
 }
 
-export function toCatalogEntry(ctx: HostContext, record: SpecimenRecord): CatalogEntry {
+export function toCatalogEntry(ctx: ViewDeps, record: SpecimenRecord): CatalogEntry {
   return {
     id: record.id,
     display_name: record.display_name,
@@ -25,7 +27,7 @@ export function toCatalogEntry(ctx: HostContext, record: SpecimenRecord): Catalo
   };
 }
 
-export function toSpecimenMetadata(ctx: HostContext, record: SpecimenRecord): SpecimenMetadata {
+export function toSpecimenMetadata(ctx: ViewDeps, record: SpecimenRecord): SpecimenMetadata {
   const metadata: SpecimenMetadata = {
     ...toCatalogEntry(ctx, record),
     thumbnail_file: record.thumbnail_file,
