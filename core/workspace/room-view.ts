@@ -6,24 +6,14 @@
  * A change names only what it changes: it is merged into the room's view, and `null` removes
  * a setting. Anything else is a 400 naming the setting.
  */
+import type { RoomCamera, RoomView } from '../client/wire-types.ts';
 import { createHostError } from '../errors.ts';
 
-export const VIEW_MODES = ['slices', 'volume', 'surface', 'points'] as const;
-export type ViewMode = (typeof VIEW_MODES)[number];
+export const VIEW_MODES = ['slices', 'volume', 'surface', 'points'] as const satisfies readonly NonNullable<RoomView['mode']>[];
+type ViewMode = (typeof VIEW_MODES)[number];
 
-export interface ViewCamera {
-  position: [number, number, number];
-  target: [number, number, number];
-  up: [number, number, number];
-}
-
-export interface RoomView {
-  window?: [number, number];
-  colormap?: string;
-  opacity?: number;
-  mode?: ViewMode;
-  camera?: ViewCamera;
-}
+// The view's shape is the wire's (client/wire-types.ts): one definition for host and clients.
+export type { RoomView };
 
 /** A change to a view: each setting given, or null to remove it. */
 export type ViewChange = { [K in keyof RoomView]?: RoomView[K] | null };
@@ -51,7 +41,7 @@ function finiteList(value: unknown, length: number): value is number[] {
   return Array.isArray(value) && value.length === length && value.every((v) => typeof v === 'number' && Number.isFinite(v));
 }
 
-function checkCamera(value: unknown): ViewCamera {
+function checkCamera(value: unknown): RoomCamera {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('camera', 'must be an object {position, target, up}');
   const camera = value as Record<string, unknown>;
   const extra = Object.keys(camera).find((key) => key !== 'position' && key !== 'target' && key !== 'up');
@@ -59,7 +49,7 @@ function checkCamera(value: unknown): ViewCamera {
   for (const key of ['position', 'target', 'up']) {
     if (!finiteList(camera[key], 3)) throw bad('camera', `needs '${key}' as three finite numbers`);
   }
-  return { position: camera.position, target: camera.target, up: camera.up } as ViewCamera;
+  return { position: camera.position, target: camera.target, up: camera.up } as RoomCamera;
 }
 
 function checkField(field: (typeof FIELDS)[number], value: unknown): RoomView[keyof RoomView] {
