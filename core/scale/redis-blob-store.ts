@@ -17,6 +17,7 @@ import { checkResultHeader, decodeResultFrame } from '../results/result-frame.ts
 import { rememberResultId } from '../results/result-id.ts';
 import type { OpenedResult } from '../results/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { LocalBlobCopies } from './local-blob-copies.ts';
 import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
 import { bulkReadInto, ChunkGoneError, type BulkReadTarget } from './redis-bulk-read.ts';
 import { KEYS } from './redis-keys.ts';
@@ -27,7 +28,6 @@ import { withTimeLimit } from './time-limit.ts';
 export const CHUNK_BYTES = 4 * 1024 * 1024;
 
 /** How often copies held in memory are checked for having outlived their blob. */
-const SWEEP_MS = 5000;
 
 /**
  * Longest a transfer of `bytes` may take: 2 s, plus the time at 8 MiB/s (a slow network), so
@@ -62,21 +62,12 @@ function chunkKeys(hash: string, meta: BlobMeta): string[] {
   return Array.from({ length: meta.chunks }, (_, i) => KEYS.blobChunk(hash, i));
 }
 
-interface Held {
-  result: StoredResult;
-  /** When the blob's life in Redis ends (ms since the epoch): the copy leaves then too. */
-  until: number;
-}
-
 export class RedisBlobStore implements BlobStore {
   #redis: Redis;
   /** Where large reads go on a connection of their own (null: through the client). */
   #direct: BulkReadTarget | null;
-  #budget: ResultBudget<StoredResult> | null;
-  #local = new Map<string, Held>();
+  #local: LocalBlobCopies;
   #reading = new Map<string, Promise<StoredResult | null>>();
-  #sweeper: NodeJS.Timeout | null = null;
-  #keepMs: number;
   readonly #streamCold: boolean;
 
   /**
@@ -94,37 +85,13 @@ export class RedisBlobStore implements BlobStore {
     this.#redis = redis;
     this.#direct = directTarget(redis);
     this.#streamCold = streamCold;
-    this.#budget = budget;
-    this.#keepMs = keepMs;
-    if (budget) {
-      this.#sweeper = setInterval(() => this.#sweep(), SWEEP_MS);
-      this.#sweeper.unref();
-    }
-  }
-
-  #keep(hash: string, result: StoredResult, lifeMs: number): void {
     // A compute node without a budget (a worker process) keeps nothing: hosts read results.
-    if (!this.#budget || lifeMs <= 0) return;
-    const held = this.#local.get(hash);
-    const until = Date.now() + Math.min(lifeMs, this.#keepMs);
-    if (held) return void (held.until = Math.max(held.until, until));
-    this.#local.set(hash, { result, until });
-    this.#budget.hold(result, `blob:${hash}`, () => this.#local.delete(hash));
-  }
-
-  #sweep(): void {
-    const now = Date.now();
-    for (const [hash, held] of this.#local) if (held.until <= now) this.#release(hash, held);
-  }
-
-  #release(hash: string, held: Held): void {
-    this.#local.delete(hash);
-    this.#budget?.release(held.result, `blob:${hash}`);
+    this.#local = new LocalBlobCopies(budget, keepMs);
   }
 
   /** Whether this process holds the blob's result in memory. */
   holds(hash: string): boolean {
-    return this.#local.has(hash);
+    return this.#local.holds(hash);
   }
 
   async put(result: StoredResult, ttlMs: number): Promise<PutBlob> {
@@ -151,16 +118,13 @@ export class RedisBlobStore implements BlobStore {
         await drop.exec().catch(() => null);
       }
     }
-    this.#keep(hash, result, ttlMs);
+    this.#local.keep(hash, result, ttlMs);
     return { ...ref, stored };
   }
 
   get(ref: BlobRef): Promise<StoredResult | null> {
-    const local = this.#local.get(ref.hash);
-    if (local && local.until > Date.now()) {
-      this.#budget?.touch(local.result);
-      return Promise.resolve(local.result);
-    }
+    const local = this.#local.use(ref.hash);
+    if (local) return Promise.resolve(local);
     let reading = this.#reading.get(ref.hash);
     if (!reading) {
       reading = this.#read(ref).finally(() => this.#reading.delete(ref.hash));
@@ -177,9 +141,8 @@ export class RedisBlobStore implements BlobStore {
    * that may evict reads whole instead (streamCold).
    */
   async open(ref: BlobRef): Promise<OpenedResult | null> {
-    const local = this.#local.get(ref.hash);
     // In memory (the usual hit), small or already on its way: nothing gained by following the chunks.
-    const held = !this.#streamCold || (local !== undefined && local.until > Date.now()) || this.#reading.has(ref.hash);
+    const held = !this.#streamCold || this.#local.alive(ref.hash) || this.#reading.has(ref.hash);
     const meta = held ? null : (JSON.parse(ref.meta) as BlobMeta);
     if (meta === null || meta.chunks < 2) {
       const result = await this.get(ref);
@@ -193,7 +156,7 @@ export class RedisBlobStore implements BlobStore {
     const fill = new PayloadFill(header.byteLength, new SharedArrayBuffer(header.byteLength));
     const result = decodeResultFrame(header, fill.bytes.buffer as ArrayBuffer);
     const reading = this.#follow(ref.hash, meta, fill).then(
-      () => (this.#keep(ref.hash, result, life), result),
+      () => (this.#local.keep(ref.hash, result, life), result),
       (error: Error) => (fill.fail(error), null),
     );
     this.#reading.set(ref.hash, reading);
@@ -228,7 +191,7 @@ export class RedisBlobStore implements BlobStore {
     if (life === null) return null;
     const result = decodeResultFrame(header, payload as unknown as ArrayBuffer);
     rememberResultId(result, ref.hash);
-    this.#keep(ref.hash, result, life);
+    this.#local.keep(ref.hash, result, life);
     return result;
   }
 
@@ -273,26 +236,22 @@ export class RedisBlobStore implements BlobStore {
     for (let i = 0; i < meta.chunks; i++) pipeline.pexpire(KEYS.blobChunk(ref.hash, i), ttl, 'GT');
     const [exists] = await execAll(pipeline, 0, 'keeping a result in Redis');
     const whole = exists === meta.chunks + 1;
-    const held = this.#local.get(ref.hash);
-    if (held && whole) held.until = Math.max(held.until, Date.now() + Math.min(ttlMs, this.#keepMs));
+    if (whole) this.#local.extend(ref.hash, ttlMs);
     return whole;
   }
 
   async find(hash: string): Promise<StoredResult | null> {
-    const local = this.#local.get(hash);
-    if (local) return this.get({ hash, meta: '' });
+    if (this.#local.holds(hash)) return this.get({ hash, meta: '' });
     const meta = await withTimeLimit(this.#redis.get(KEYS.blob(hash)), transferLimitMs(0), 'reading a result from Redis');
     return meta ? this.get({ hash, meta }) : null;
   }
 
   /** Forgets every result held in memory (cache clear). */
   dropLocal(): void {
-    for (const [hash, held] of this.#local) this.#release(hash, held);
+    this.#local.dropAll();
   }
 
   close(): void {
-    if (this.#sweeper) clearInterval(this.#sweeper);
-    this.#sweeper = null;
-    this.dropLocal();
+    this.#local.close();
   }
 }

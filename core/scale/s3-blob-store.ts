@@ -24,6 +24,7 @@ import { rememberResultId } from '../results/result-id.ts';
 import type { OpenedResult } from '../results/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
+import { LocalBlobCopies } from './local-blob-copies.ts';
 import type { S3Location } from '../s3-url.ts';
 
 /** Multipart part size and how many parts go up at once. */
@@ -32,7 +33,6 @@ const PARTS_AT_ONCE = 4;
 /** Longest silence in the middle of a transfer before it counts as broken, ms. */
 const STALL_MS = 10_000;
 /** How often copies held in memory are checked for having outlived their time. */
-const SWEEP_MS = 5000;
 
 /** The store's failure as the host's 503, in words fit for a client (no keys, no secrets). */
 export function blobStoreUnavailable(error: unknown): Error {
@@ -99,19 +99,12 @@ async function readHead(iterator: AsyncIterator<Uint8Array>): Promise<{ meta: Bl
   }
 }
 
-interface Held {
-  result: StoredResult;
-  until: number;
-}
-
 export class S3BlobStore implements BlobStore {
   #client: S3Client;
   #location: S3Location;
-  #budget: ResultBudget<StoredResult> | null;
   #keepMs: number;
-  #local = new Map<string, Held>();
+  #local: LocalBlobCopies;
   #reading = new Map<string, Promise<StoredResult | null>>();
-  #sweeper: NodeJS.Timeout | null = null;
 
   /**
    * @param budget where copies in memory are held; null keeps none (a worker process)
@@ -120,12 +113,8 @@ export class S3BlobStore implements BlobStore {
   constructor(client: S3Client, location: S3Location, budget: ResultBudget<StoredResult> | null, keepMs = Number.POSITIVE_INFINITY) {
     this.#client = client;
     this.#location = location;
-    this.#budget = budget;
     this.#keepMs = keepMs;
-    if (budget) {
-      this.#sweeper = setInterval(() => this.#sweep(), SWEEP_MS);
-      this.#sweeper.unref();
-    }
+    this.#local = new LocalBlobCopies(budget, keepMs);
   }
 
   /** The object key of content hash `hash`. */
@@ -133,27 +122,8 @@ export class S3BlobStore implements BlobStore {
     return `${this.#location.prefix}${hash}`;
   }
 
-  #keep(hash: string, result: StoredResult, lifeMs: number): void {
-    if (!this.#budget || lifeMs <= 0) return;
-    const until = Date.now() + Math.min(lifeMs, this.#keepMs);
-    const held = this.#local.get(hash);
-    if (held) return void (held.until = Math.max(held.until, until));
-    this.#local.set(hash, { result, until });
-    this.#budget.hold(result, `blob:${hash}`, () => this.#local.delete(hash));
-  }
-
-  #sweep(): void {
-    const now = Date.now();
-    for (const [hash, held] of this.#local) if (held.until <= now) this.#release(hash, held);
-  }
-
-  #release(hash: string, held: Held): void {
-    this.#local.delete(hash);
-    this.#budget?.release(held.result, `blob:${hash}`);
-  }
-
   holds(hash: string): boolean {
-    return this.#local.has(hash);
+    return this.#local.holds(hash);
   }
 
   async #exists(hash: string): Promise<boolean> {
@@ -185,7 +155,7 @@ export class S3BlobStore implements BlobStore {
         throw blobStoreUnavailable(error);
       }
     }
-    this.#keep(hash, result, ttlMs);
+    this.#local.keep(hash, result, ttlMs);
     return { hash, meta: JSON.stringify(meta), stored: true };
   }
 
@@ -194,11 +164,8 @@ export class S3BlobStore implements BlobStore {
   }
 
   find(hash: string): Promise<StoredResult | null> {
-    const local = this.#local.get(hash);
-    if (local && local.until > Date.now()) {
-      this.#budget?.touch(local.result);
-      return Promise.resolve(local.result);
-    }
+    const local = this.#local.use(hash);
+    if (local) return Promise.resolve(local);
     let reading = this.#reading.get(hash);
     if (!reading) {
       reading = this.#read(hash).finally(() => this.#reading.delete(hash));
@@ -220,7 +187,7 @@ export class S3BlobStore implements BlobStore {
       await readExactly(remaining, rest, new Uint8Array(payload));
       const result = decodeResultFrame(meta.header, payload as unknown as ArrayBuffer);
       rememberResultId(result, hash);
-      this.#keep(hash, result, this.#keepMs);
+      this.#local.keep(hash, result, this.#keepMs);
       return result;
     } catch (error) {
       abort.abort();
@@ -231,8 +198,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async touch(ref: BlobRef, ttlMs: number): Promise<boolean> {
-    const held = this.#local.get(ref.hash);
-    if (held) held.until = Math.max(held.until, Date.now() + Math.min(ttlMs, this.#keepMs));
+    this.#local.extend(ref.hash, ttlMs);
     return this.#exists(ref.hash);
   }
 
@@ -242,13 +208,11 @@ export class S3BlobStore implements BlobStore {
   }
 
   dropLocal(): void {
-    for (const [hash, held] of this.#local) this.#release(hash, held);
+    this.#local.dropAll();
   }
 
   close(): void {
-    if (this.#sweeper) clearInterval(this.#sweeper);
-    this.#sweeper = null;
-    this.dropLocal();
+    this.#local.close();
     this.#client.destroy();
   }
 }
