@@ -18,7 +18,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { waitFor } from './wait-for.ts';
 import { freePort } from './free-port.ts';
 
@@ -180,6 +180,19 @@ export async function createBucket(s3: S3Client, bucket: string): Promise<void> 
       throw error;
     }
   }, `bucket ${bucket} in Swift`, READY_LIMIT_MS, 200);
+  // A new container takes a moment to reach every Swift server: until an object can be
+  // written to it, writes answer 503 or NoSuchBucket. Wait for a first write to go through.
+  await waitFor(async () => {
+    try {
+      await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'vitrine-ready-probe', Body: 'ok' }));
+      await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'vitrine-ready-probe' }));
+      return true;
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 503 || status === 404) return undefined;
+      throw error;
+    }
+  }, `bucket ${bucket} taking writes`, READY_LIMIT_MS, 200);
 }
 
 /** Stops every Swift still running and removes its folder. */
