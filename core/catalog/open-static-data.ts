@@ -17,7 +17,7 @@ import { parseByteRange } from './byte-range.ts';
 import { byteSwapStream } from './byte-swap-stream.ts';
 import { contentDisposition } from './content-disposition.ts';
 import { dataMediaType } from './file-media-types.ts';
-import { elementCount, fortranIsCOrder, npyElementType, NpyFormatError, readNpyHeader } from './npy-header.ts';
+import { elementCount, fortranIsCOrder, npyElementType, NpyFormatError, readNpyHeader } from '../formats/npy/npy-header.ts';
 import type { OpenedBody, OpenRequest } from './opened-body.ts';
 import { prefixedStream } from './prefixed-stream.ts';
 

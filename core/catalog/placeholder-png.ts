@@ -4,7 +4,7 @@
  * backdrop of the rendered example thumbnails, with a dim slate isometric cube), so it sits
  * quietly among real thumbnails in a dark catalog. Rendered once in code, kept as PNG bytes.
  */
-import { encodePng } from './png-encoder.ts';
+import { encodePng } from '../formats/png/encode-png.ts';
 
 const SIZE = 64;
 const SAMPLES = 4; // per axis: 16 samples per pixel for smooth edges

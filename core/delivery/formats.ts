@@ -9,7 +9,7 @@ import type { ResultType } from '../sdk/result-types.ts';
 import { defaultFormat } from './delivery-options.ts';
 import { imageJsonEncoder, meshEnvelopeEncoder, pointCloudJsonEncoder, volumeEnvelopeEncoder } from './default-encoders.ts';
 import type { FormatEncoder } from './format-encoder.ts';
-import { FILE_ENCODERS } from './formats/file-encoders.ts';
+import { FILE_ENCODERS } from './file-encoders.ts';
 
 /** Every encoder the host knows. Add new formats here. */
 const FORMAT_ENCODERS: readonly FormatEncoder[] = [meshEnvelopeEncoder, volumeEnvelopeEncoder, pointCloudJsonEncoder, imageJsonEncoder, ...FILE_ENCODERS];

@@ -8,9 +8,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { FormatError } from '../formats/format-error.ts';
-import { parseFile } from '../formats/parse-file.ts';
+import { parseCheckedFile } from '../results/parse-checked-file.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { loadNpyVolume } from './load-npy-volume.ts';
+import { loadNpyVolume } from '../formats/npy/load-npy-volume.ts';
 
 export interface StaticFileSource {
   path: string;
@@ -25,7 +25,7 @@ export type LoadedStaticFile = { result: StoredResult } | { invalid: string };
 export async function loadStaticFile(source: StaticFileSource): Promise<LoadedStaticFile> {
   if (source.npy) return { result: await loadNpyVolume({ path: source.path, ...source.npy }) };
   try {
-    return { result: await parseFile(await readFile(source.path), source.fileName) };
+    return { result: await parseCheckedFile(await readFile(source.path), source.fileName) };
   } catch (error) {
     if (error instanceof FormatError) return { invalid: error.message };
     throw error;

@@ -4,11 +4,11 @@
  * allocates nothing: pixels × channels × bytes per sample for images (png-header.ts), samples
  * for volumes, vertices and triangles for meshes and point clouds (mesh-decoded-size.ts).
  */
-import { elementCount, npyElementType, NpyFormatError, parseNpyHeader } from '../catalog/npy-header.ts';
+import { elementCount, npyElementType, NpyFormatError, parseNpyHeader } from './npy/npy-header.ts';
 import { DecodedSizeError, type DecodedSize } from './decoded-size.ts';
 import { fail } from './format-error.ts';
 import { glbDecodedSize, objDecodedSize, plyDecodedSize, stlDecodedSize } from './mesh-decoded-size.ts';
-import { pngDecodedBytes, readPngHeader } from './png-header.ts';
+import { pngDecodedBytes, readPngHeader } from './png/png-header.ts';
 
 function npyDecodedSize(bytes: Buffer): DecodedSize {
   try {

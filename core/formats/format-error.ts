@@ -3,7 +3,7 @@
  * Raised by the file parsers (uploads and static specimens used as inputs) for bytes that are
  * not a well-formed file of their kind; the message says why in a reader's words.
  */
-import { firstNonFinite } from '../results/first-non-finite.ts';
+import { firstNonFinite } from '../envelope/first-non-finite.ts';
 
 export class FormatError extends Error {
   override name = 'FormatError';

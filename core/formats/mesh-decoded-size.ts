@@ -8,7 +8,7 @@
  */
 import type { DecodedSize } from './decoded-size.ts';
 import { fail, FormatError } from './format-error.ts';
-import { PLY_SIZES, parsePlyHeader, type PlyElement } from './ply-header.ts';
+import { PLY_SIZES, parsePlyHeader, type PlyElement } from './ply/ply-header.ts';
 
 /** A mesh's held arrays: float32 x, y, z per vertex and three uint32 corners per triangle. */
 function meshSize(vertices: number, triangles: number, extra = 0): DecodedSize {

@@ -6,7 +6,7 @@
  * through an open-addressing table of indices: no string keys, one pass, and each probe reads
  * the kept position it points to directly (no second lookup through the corner it came from).
  */
-import type { StoredResult } from '../results/stored-result.ts';
+import type { TaggedResult } from '../sdk/result-types.ts';
 import { sharedFloat32, sharedUint32 } from './shared-arrays.ts';
 
 /**
@@ -38,7 +38,7 @@ function grown(table: Int32Array, kept: Int32Array, unique: number): Int32Array 
   return larger;
 }
 
-export function weldVertices(corners: Float32Array): StoredResult & { type: 'mesh' } {
+export function weldVertices(corners: Float32Array): TaggedResult & { type: 'mesh' } {
   const count = corners.length / 3;
   // Positions compared as bit patterns: integer compares, and -0 stays apart from 0 as in the file.
   const bits = new Int32Array(corners.buffer, corners.byteOffset, corners.length);

@@ -12,7 +12,8 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
 import { FormatError } from '../formats/format-error.ts';
-import { PARSED_EXTENSIONS, parsedExtension, parseFile } from '../formats/parse-file.ts';
+import { PARSED_EXTENSIONS, parsedExtension } from '../formats/parse-file.ts';
+import { parseCheckedFile } from '../results/parse-checked-file.ts';
 import type { HostContext } from '../host-context.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { readUploadBody } from '../uploads/read-upload-body.ts';
@@ -53,7 +54,7 @@ async function fileFromBody(ctx: HostContext, request: PublishRequest): Promise<
   if (bytes.length === 0) throw createHostError('SPC_ERR_UPLOAD_INVALID', fileName, 'the file is empty');
   let result: StoredResult;
   try {
-    result = await parseFile(bytes, fileName);
+    result = await parseCheckedFile(bytes, fileName);
   } catch (error) {
     if (error instanceof FormatError) throw createHostError('SPC_ERR_UPLOAD_INVALID', fileName, error.message);
     throw error;

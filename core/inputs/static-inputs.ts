@@ -9,7 +9,8 @@ import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { createHostError } from '../errors.ts';
 import type { ParseFn } from '../workers/file-parser.ts';
 import { FormatError } from '../formats/format-error.ts';
-import { parsedExtension, parseFile } from '../formats/parse-file.ts';
+import { parsedExtension } from '../formats/parse-file.ts';
+import { parseCheckedFile } from '../results/parse-checked-file.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
 /** Parsed files kept. */
@@ -38,7 +39,7 @@ async function readBody(record: SpecimenRecord, signal: AbortSignal): Promise<{ 
 }
 
 /** Parses on the calling thread: for `vitrine/testing`, which has no pool. */
-const parseInline: ParseFn = (bytes, name, options = {}) => parseFile(bytes, name, options.geometry, options.maxDecodedBytes);
+const parseInline: ParseFn = (bytes, name, options = {}) => parseCheckedFile(bytes, name, options.geometry, options.maxDecodedBytes);
 
 export class StaticInputs {
   #kept = new Map<string, Promise<StoredResult>>();

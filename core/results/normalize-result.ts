@@ -12,7 +12,7 @@
 import type { ResultType } from '../sdk/result-types.ts';
 import { TYPED_ARRAYS, dtypeOf, isDType, type AnyTypedArray, type DType } from '../envelope/dtypes.ts';
 import { valueRange } from '../envelope/value-range.ts';
-import { firstNonFinite } from './first-non-finite.ts';
+import { firstNonFinite } from '../envelope/first-non-finite.ts';
 import type { StoredResult } from './stored-result.ts';
 
 export class ResultShapeError extends Error {}

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { findSpecimenOnDisk } from '../catalog/specimen-scanner.ts';
 import { createHostError } from '../errors.ts';
 import { FormatError } from '../formats/format-error.ts';
-import { parseFile } from '../formats/parse-file.ts';
+import { parseCheckedFile } from '../results/parse-checked-file.ts';
 import { inputParameters, MAX_INPUT_DEPTH } from '../inputs/input-types.ts';
 import { StaticInputs } from '../inputs/static-inputs.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -36,7 +36,7 @@ async function resolveOne(label: string, value: unknown, sources: TestInputSourc
     const bytes = await readFile(value.upload).catch(() => null);
     if (!bytes) throw createHostError('SPC_ERR_INPUT_UNKNOWN', label, `file '${value.upload}'`);
     try {
-      return await parseFile(bytes, value.upload);
+      return await parseCheckedFile(bytes, value.upload);
     } catch (error) {
       if (error instanceof FormatError) throw createHostError('SPC_ERR_UPLOAD_INVALID', value.upload, error.message);
       throw error;

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { SpecimenResult } from 'vitrine';
 import { toBytes, type Canvas } from './canvas.ts';
-import { encodePng } from './png-encoder.ts';
+import { encodePng } from '../formats/png/encode-png.ts';
 import { renderImage } from './render-image.ts';
 import { renderMesh } from './render-mesh.ts';
 import { renderPoints } from './render-points.ts';
@@ -59,7 +59,7 @@ export async function renderThumbnails(run: ThumbnailRun): Promise<string[]> {
       const started = performance.now();
       const result = (await test.call(specimen.function_name, {})).result as SpecimenResult;
       const computed = performance.now() - started;
-      const png = encodePng(SIZE, SIZE, toBytes(renderResult(specimen.id, result)), 3);
+      const png = encodePng({ width: SIZE, height: SIZE, channels: 3, data: toBytes(renderResult(specimen.id, result)) });
       const target = join(pluginsDir, plugin, specimen.thumbnail ?? `thumbnails/${specimen.id}.png`);
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, png);

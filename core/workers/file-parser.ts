@@ -12,7 +12,7 @@ import type { StoredResult } from '../results/stored-result.ts';
 import type { ParseFileOutcome, ParseFileTask } from './protocol.ts';
 import { DecodedSizeError } from '../formats/decoded-size.ts';
 import { FormatError } from '../formats/format-error.ts';
-import type { VolumeGeometryHint } from '../formats/parse-npy.ts';
+import type { VolumeGeometryHint } from '../formats/npy/parse-npy.ts';
 
 export interface ParseOptions {
   geometry?: VolumeGeometryHint;
@@ -37,7 +37,7 @@ export class FileParser {
   /**
    * Parses `bytes` by the extension of `fileName`. A buffer not in shared memory that owns its
    * memory is handed to the thread (the caller must not use it again); any other is copied.
-   * @throws FormatError or DecodedSizeError, as parseFile does.
+   * @throws FormatError or DecodedSizeError, as parseCheckedFile does.
    */
   readonly parse: ParseFn = async (bytes, fileName, options = {}) => {
     let view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -12,7 +12,7 @@ import type { DeliveryOptions } from '../delivery/delivery-options.ts';
 import type { EncodeNames } from '../delivery/format-encoder.ts';
 import type { StaticFileSource } from '../delivery/load-static-file.ts';
 import type { DecodedSize } from '../formats/decoded-size.ts';
-import type { VolumeGeometryHint } from '../formats/parse-npy.ts';
+import type { VolumeGeometryHint } from '../formats/npy/parse-npy.ts';
 
 /** Run one plugin export. */
 export interface InvokeTask {

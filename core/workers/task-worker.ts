@@ -1,7 +1,7 @@
 /**
  * @module task-worker
  * The worker-thread entry (bundled by worker-script.ts, run by tinypool). `invoke` imports a
- * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a result's id; `parseFile` reads an uploaded file; `pyramid` makes a volume's OME-Zarr levels. Progress leaves on the task's
+ * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a result's id; `parseFile` reads an uploaded file (results/parse-checked-file.ts); `pyramid` makes a volume's OME-Zarr levels. Progress leaves on the task's
  * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
@@ -13,7 +13,7 @@ import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, Lo
 import { loadStaticFile, type LoadedStaticFile } from '../delivery/load-static-file.ts';
 import { DecodedSizeError } from '../formats/decoded-size.ts';
 import { FormatError } from '../formats/format-error.ts';
-import { parseFile } from '../formats/parse-file.ts';
+import { parseCheckedFile } from '../results/parse-checked-file.ts';
 import { packFile, packResult, type PackedBytes } from '../delivery/pack-delivery.ts';
 import { shapeResult } from '../delivery/shape-result.ts';
 import { buildPyramid } from '../delivery/volume-pyramid.ts';
@@ -159,7 +159,7 @@ export async function parseFileTask(task: ParseFileTask): Promise<ParseFileOutco
   const { bytes } = task;
   let handed = 0;
   try {
-    const result = await parseFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), task.fileName, task.geometry, task.maxDecodedBytes);
+    const result = await parseCheckedFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), task.fileName, task.geometry, task.maxDecodedBytes);
     handed = resultByteLength(result);
     return { ok: true, result };
   } catch (error) {

@@ -5,7 +5,7 @@
  * and shaded by how squarely they face the viewer (nearer ones drawn over farther ones), a
  * cloud's points drawn as small dots. RGBA, on a transparent background.
  */
-import type { RasterImage } from '../catalog/png-encoder.ts';
+import type { RasterImage } from '../formats/png/encode-png.ts';
 
 const SIZE = 128;
 const MARGIN = 6;

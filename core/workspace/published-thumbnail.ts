@@ -8,8 +8,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { ThumbnailSource } from '../catalog/specimen-record.ts';
-import { encodePng } from '../catalog/png-encoder.ts';
-import { parseFile } from '../formats/parse-file.ts';
+import { encodePng } from '../formats/png/encode-png.ts';
+import { parseCheckedFile } from '../results/parse-checked-file.ts';
 import type { PublishedMeta } from './published-record.ts';
 import { meshThumbnail, pointsThumbnail } from './geometry-thumbnail.ts';
 import { placeholderPng } from '../catalog/placeholder-png.ts';
@@ -48,7 +48,7 @@ export function middleSlice(data: ArrayLike<number>, shape: number[]): { width: 
 
 /** The thumbnail of the file at `file`, or the placeholder when it cannot be drawn. */
 async function drawThumbnail(file: string, fileName: string): Promise<Buffer> {
-  const result = await parseFile(await readFile(file), fileName);
+  const result = await parseCheckedFile(await readFile(file), fileName);
   if (result.type === 'volume') {
     const { width, height, grey } = middleSlice(result.data, result.shape);
     return encodePng({ width, height, channels: 1, data: grey });

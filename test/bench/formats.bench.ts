@@ -10,9 +10,9 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { encodeMeshEnvelope } from '../../core/envelope/encode-envelope.ts';
-import { encodeGlb } from '../../core/delivery/formats/mesh-glb.ts';
-import { encodeObj } from '../../core/delivery/formats/mesh-obj.ts';
-import { encodeStl } from '../../core/delivery/formats/mesh-stl.ts';
+import { encodeGlb } from '../../core/formats/glb/encode-glb.ts';
+import { encodeObj } from '../../core/formats/obj/encode-obj.ts';
+import { encodeStl } from '../../core/formats/stl/encode-stl.ts';
 import type { MeshResult } from '../../core/sdk/result-types.ts';
 import { gyroid_surface, metaball_surface } from '../../plugins/isosurfaces/index.ts';
 import { torus } from '../../plugins/parametric-shapes/index.ts';

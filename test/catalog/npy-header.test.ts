@@ -9,7 +9,7 @@ import {
   parseHeaderDict,
   parseNpyHeader,
   readNpyHeader,
-} from '../../core/catalog/npy-header.ts';
+} from '../../core/formats/npy/npy-header.ts';
 import { npyBytes } from '../fixtures/specimens/npy-writer.ts';
 
 describe('parseNpyHeader', () => {

@@ -2,46 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { inflateSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodePng } from '../../core/catalog/png-encoder.ts';
+import { encodePng } from '../../core/formats/png/encode-png.ts';
 import { placeholderPng } from '../../core/catalog/placeholder-png.ts';
+import { readPng } from '../formats/png-reader.ts';
 import { catalogTestApp, staticRecord } from './helpers/catalog-test-app.ts';
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-/** Minimal PNG reader for checks: chunk list with CRCs verified, IHDR fields, inflated IDAT. */
-function readPng(bytes: Buffer): { width: number; height: number; colorType: number; types: string[]; raw: Buffer } {
-  expect(bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
-  const types: string[] = [];
-  const idat: Buffer[] = [];
-  let offset = 8;
-  let ihdr: Buffer | null = null;
-  while (offset < bytes.length) {
-    const length = bytes.readUInt32BE(offset);
-    const type = bytes.toString('ascii', offset + 4, offset + 8);
-    const body = bytes.subarray(offset + 8, offset + 8 + length);
-    const crc = bytes.readUInt32BE(offset + 8 + length);
-    expect(crc).toBe(zlibCrc(bytes.subarray(offset + 4, offset + 8 + length)));
-    types.push(type);
-    if (type === 'IHDR') ihdr = body;
-    if (type === 'IDAT') idat.push(body);
-    offset += 12 + length;
-  }
-  if (!ihdr) throw new Error('no IHDR');
-  return { width: ihdr.readUInt32BE(0), height: ihdr.readUInt32BE(4), colorType: ihdr[9]!, types, raw: inflateSync(Buffer.concat(idat)) };
-}
-
-/** Bitwise CRC-32, independent of the encoder's zlib.crc32. */
-function zlibCrc(data: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of data) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}
 
 let dir: string;
 let app: FastifyInstance;
@@ -123,9 +89,9 @@ describe('sendThumbnail', () => {
       expect(png.types[0]).toBe('IHDR');
       expect(png.types.at(-1)).toBe('IEND');
       expect([png.width, png.height]).toEqual([64, 64]);
-      // RGB: 64 rows of 1 filter byte + 64*3 bytes.
-      expect(png.colorType).toBe(2);
-      expect(png.raw.length).toBe(64 * (1 + 64 * 3));
+      // RGB, 8 bits: 64 rows of 64*3 samples once unfiltered.
+      expect([png.bitDepth, png.colorType]).toEqual([8, 2]);
+      expect(png.pixels.length).toBe(64 * 64 * 3);
     }
     expect(placeholderPng().equals((await app.inject({ method: 'GET', url: '/api/specimens/none/thumbnail' })).rawPayload)).toBe(true);
   });
@@ -161,34 +127,5 @@ describe('sendThumbnail', () => {
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.headers['content-length']).toBe(String(thumbPng.length));
     expect(res.rawPayload.equals(thumbPng)).toBe(true);
-  });
-});
-
-describe('encodePng', () => {
-  it('round-trips pixels through the filters', () => {
-    const data = new Uint8Array(7 * 5 * 3).map((_, i) => (i * 37) % 251);
-    const png = readPng(encodePng({ width: 7, height: 5, channels: 3, data }));
-    expect([png.width, png.height, png.colorType]).toEqual([7, 5, 2]);
-    // Undo the per-row filters and compare.
-    const stride = 7 * 3;
-    const out = new Uint8Array(data.length);
-    for (let y = 0; y < 5; y++) {
-      const filter = png.raw[y * (stride + 1)]!;
-      for (let x = 0; x < stride; x++) {
-        const v = png.raw[y * (stride + 1) + 1 + x]!;
-        const a = x >= 3 ? out[y * stride + x - 3]! : 0;
-        const b = y > 0 ? out[(y - 1) * stride + x]! : 0;
-        const c = x >= 3 && y > 0 ? out[(y - 1) * stride + x - 3]! : 0;
-        const p = a + b - c;
-        const pr = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
-        const pred = [0, a, b, (a + b) >> 1, pr][filter]!;
-        out[y * stride + x] = (v + pred) & 0xff;
-      }
-    }
-    expect(Array.from(out)).toEqual(Array.from(data));
-  });
-
-  it('rejects a data length that does not match the size', () => {
-    expect(() => encodePng({ width: 2, height: 2, channels: 3, data: new Uint8Array(5) })).toThrow(RangeError);
   });
 });

@@ -13,12 +13,12 @@ import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { ColorManagement, type BufferGeometry, type Mesh } from 'three';
 import { describe, expect, it } from 'vitest';
-import { parseNpyHeader } from '../../core/catalog/npy-header.ts';
+import { parseNpyHeader } from '../../core/formats/npy/npy-header.ts';
 import type { DeliveryOptions } from '../../core/delivery/delivery-options.ts';
 import { formatEncoder } from '../../core/delivery/formats.ts';
-import { FILE_ENCODERS } from '../../core/delivery/formats/file-encoders.ts';
+import { FILE_ENCODERS } from '../../core/delivery/file-encoders.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
-import { POSITION_BITS, quantizePositions } from '../../core/delivery/formats/mesh-glb.ts';
+import { POSITION_BITS, quantizePositions } from '../../core/formats/glb/encode-glb.ts';
 import { byteVolume, cloud, image, rampVolume, wavyGrid, type MeshSample } from './sample-results.ts';
 
 const NAMES = { baseName: 'specimen', envelopeMediaType: 'application/x-service-envelope-v1' };

@@ -13,7 +13,7 @@ import { PNG } from 'pngjs';
 import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { describe, expect, it } from 'vitest';
-import { parseNpyHeader } from '../../core/catalog/npy-header.ts';
+import { parseNpyHeader } from '../../core/formats/npy/npy-header.ts';
 import { addDynamicSpecimen, createTestApp, room } from '../helpers/create-test-app.ts';
 
 async function host(): Promise<{ app: FastifyInstance; url: string }> {

@@ -13,7 +13,7 @@ import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as zarr from 'zarrita';
-import { parseNpyHeader } from '../../core/catalog/npy-header.ts';
+import { parseNpyHeader } from '../../core/formats/npy/npy-header.ts';
 import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
 import { createApp } from '../../core/app.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { checkDecodedSize, decodedSizeOf } from '../../core/formats/check-decoded-size.ts';
 import { DecodedSizeError } from '../../core/formats/decoded-size.ts';
 import { FormatError } from '../../core/formats/format-error.ts';
-import { parseFile } from '../../core/formats/parse-file.ts';
+import { parseCheckedFile } from '../../core/results/parse-checked-file.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
 import { pngOfZeros } from '../helpers/png-bomb.ts';
 import { asciiPlyCloud, asciiStl, binaryPlyTriangle, binaryStl, glbTriangle, OBJ_SQUARE, png } from '../helpers/upload-files.ts';
@@ -49,7 +49,7 @@ describe('decoded size', () => {
     const bytes = npyBytes([2, 3, 4]);
     expect(checkDecodedSize(bytes, '.npy', 96).bytes).toBe(96);
     expect(() => checkDecodedSize(bytes, '.npy', 95)).toThrow(DecodedSizeError);
-    await expect(parseFile(pngOfZeros(16384, 16384), 'bomb.png', {}, 268435456)).rejects.toThrow(/1073741824 bytes \(16384×16384 pixels × 4 channels × 1 byte\), past the 268435456-byte limit/);
+    await expect(parseCheckedFile(pngOfZeros(16384, 16384), 'bomb.png', {}, 268435456)).rejects.toThrow(/1073741824 bytes \(16384×16384 pixels × 4 channels × 1 byte\), past the 268435456-byte limit/);
     expect(() => decodedSizeOf(Buffer.from('not a png at all, not at all'), '.png')).toThrow(FormatError);
     const glb = Buffer.alloc(28);
     glb.writeUInt32LE(0x46546c67, 0);

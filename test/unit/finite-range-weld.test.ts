@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { valueRange } from '../../core/envelope/value-range.ts';
 import { weldVertices } from '../../core/formats/weld-vertices.ts';
-import { firstNonFinite } from '../../core/results/first-non-finite.ts';
+import { firstNonFinite } from '../../core/envelope/first-non-finite.ts';
 
 describe('firstNonFinite', () => {
   it('finds the first NaN or infinity wherever it is, in float32 and float64 arrays', () => {

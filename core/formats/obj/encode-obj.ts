@@ -1,5 +1,5 @@
 /**
- * @module mesh-obj
+ * @module encode-obj
  * A mesh result as Wavefront OBJ text: `v` lines, `vn` lines when the mesh has normals, and
  * one-based `f` lines (`a//a` with normals). Coordinates are written with float32 precision
  * (9 significant digits round-trip a float32 exactly).

@@ -2,11 +2,11 @@
  * @module npy-header
  * Reads the header of a NumPy `.npy` file (format versions 1, 2 and 3) without touching its
  * data: the magic, the header dictionary (`descr`, `fortran_order`, `shape`) and where the
- * data starts. The data itself is streamed by `open-static-data.ts`.
+ * data starts. The data itself is streamed by catalog/open-static-data.ts.
  * Format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
  */
 import type { FileHandle } from 'node:fs/promises';
-import type { DType } from '../envelope/dtypes.ts';
+import type { DType } from '../../envelope/dtypes.ts';
 
 const MAGIC = Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]); // \x93NUMPY
 /** Header dictionaries are a few hundred bytes; anything much larger is not a real file. */

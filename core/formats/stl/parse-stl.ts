@@ -5,14 +5,14 @@
  * lies is refused before anything is allocated). ASCII files are `facet ... outer loop`, three
  * `vertex x y z` lines, `endloop endfacet`. Corners are welded into an indexed mesh.
  */
-import type { StoredResult } from '../results/stored-result.ts';
-import { expectFinite, fail } from './format-error.ts';
-import { weldVertices } from './weld-vertices.ts';
+import type { TaggedResult } from '../../sdk/result-types.ts';
+import { expectFinite, fail } from '../format-error.ts';
+import { weldVertices } from '../weld-vertices.ts';
 
 const HEADER = 84;
 const TRIANGLE = 50;
 
-function parseBinary(bytes: Buffer, triangles: number): StoredResult {
+function parseBinary(bytes: Buffer, triangles: number): TaggedResult {
   // Welding copies the corners it keeps into shared memory: these need not be shared.
   const corners = new Float32Array(triangles * 9);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -25,7 +25,7 @@ function parseBinary(bytes: Buffer, triangles: number): StoredResult {
   return weldVertices(corners);
 }
 
-function parseAscii(text: string): StoredResult {
+function parseAscii(text: string): TaggedResult {
   if (!/^\s*solid\b/.test(text)) fail('neither a binary STL (its length does not match its triangle count) nor an ASCII one (no "solid")');
   if (!/\bendsolid\b[^\n]*\s*$/.test(text)) fail('the ASCII STL ends without "endsolid" (truncated?)');
   const facets = text.split(/\bendfacet\b/).slice(0, -1);
@@ -44,7 +44,7 @@ function parseAscii(text: string): StoredResult {
   return weldVertices(corners);
 }
 
-export function parseStl(bytes: Buffer): StoredResult {
+export function parseStl(bytes: Buffer): TaggedResult {
   if (bytes.length >= HEADER) {
     const triangles = bytes.readUInt32LE(80);
     if (HEADER + triangles * TRIANGLE === bytes.length) {

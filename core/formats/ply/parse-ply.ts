@@ -5,10 +5,10 @@
  * against the bytes (or lines) that are there before anything is allocated, so a header that
  * lies about its size is refused rather than believed.
  */
-import type { StoredResult } from '../results/stored-result.ts';
-import { expectFinite, fail } from './format-error.ts';
+import type { TaggedResult } from '../../sdk/result-types.ts';
+import { expectFinite, fail } from '../format-error.ts';
 import { PLY_SIZES, parsePlyHeader, type PlyElement, type PlyProperty } from './ply-header.ts';
-import { sharedFloat32, toSharedUint32 } from './shared-arrays.ts';
+import { sharedFloat32, toSharedUint32 } from '../shared-arrays.ts';
 
 /** Reads one value after another from the body, whatever its encoding. */
 interface ValueReader {
@@ -72,7 +72,7 @@ function readProperty(reader: ValueReader, property: PlyProperty): number | numb
   return items;
 }
 
-export function parsePly(bytes: Buffer): StoredResult {
+export function parsePly(bytes: Buffer): TaggedResult {
   const header = parsePlyHeader(bytes);
   const ascii = header.format === 'ascii';
   const body = bytes.subarray(header.bodyOffset);

@@ -8,9 +8,9 @@
 import { NodeIO, type Node as GltfNode, type Primitive } from '@gltf-transform/core';
 import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
 import { MeshoptDecoder } from 'meshoptimizer';
-import type { StoredResult } from '../results/stored-result.ts';
-import { expectFinite, fail } from './format-error.ts';
-import { toSharedFloat32, toSharedUint32 } from './shared-arrays.ts';
+import type { TaggedResult } from '../../sdk/result-types.ts';
+import { expectFinite, fail } from '../format-error.ts';
+import { toSharedFloat32, toSharedUint32 } from '../shared-arrays.ts';
 
 const GLB_MAGIC = 0x46546c67; // "glTF"
 const TRIANGLES = 4;
@@ -49,7 +49,7 @@ function addPrimitive(node: GltfNode, primitive: Primitive, positions: number[],
   }
 }
 
-export async function parseGlb(bytes: Buffer): Promise<StoredResult> {
+export async function parseGlb(bytes: Buffer): Promise<TaggedResult> {
   if (bytes.length < 12 || bytes.readUInt32LE(0) !== GLB_MAGIC) fail('not a binary glTF file (bad magic)');
   if (bytes.readUInt32LE(4) !== 2) fail(`unsupported glTF container version ${bytes.readUInt32LE(4)}`);
   const declared = bytes.readUInt32LE(8);

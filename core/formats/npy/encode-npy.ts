@@ -1,5 +1,5 @@
 /**
- * @module volume-npy
+ * @module encode-npy
  * A volume result as a NumPy `.npy` file (format 1.0): the magic, a header dictionary padded
  * so the data starts on a 64-byte boundary, then the samples in C order, little-endian.
  * `numpy.load` reads it back with its shape and dtype; spacing and origin have no place in

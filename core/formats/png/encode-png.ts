@@ -1,8 +1,10 @@
 /**
- * @module png-encoder
- * A small, dependency-free PNG encoder (8- or 16-bit grey, grey+alpha, RGB or RGBA) on
- * node:zlib, with adaptive row filters. Used for the placeholder thumbnail and for image
- * results downloaded as PNG (the thumbnail script keeps its simpler writer in build/tools/).
+ * @module encode-png
+ * The host's one PNG writer: 8- or 16-bit grey, grey+alpha, RGB or RGBA, no interlace, on
+ * node:zlib. Each row gets whichever of the five PNG filters leaves the smallest sum of
+ * absolute differences (the usual heuristic: it makes the deflate input small and regular).
+ * Image results downloaded as PNG, the placeholder and published-specimen thumbnails and
+ * `vitrine thumbnails` all write through it.
  */
 import { crc32, deflateSync } from 'node:zlib';
 

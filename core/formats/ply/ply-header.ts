@@ -3,7 +3,7 @@
  * The header of a PLY file: its format and its elements with their properties, up to
  * `end_header`. Only what the parser needs is kept; unknown elements are read past.
  */
-import { fail } from './format-error.ts';
+import { fail } from '../format-error.ts';
 
 export type PlyFormat = 'ascii' | 'binary_little_endian' | 'binary_big_endian';
 

@@ -6,14 +6,14 @@
  * come from pngjs.
  */
 import { PNG } from 'pngjs';
-import type { StoredResult } from '../results/stored-result.ts';
-import { fail } from './format-error.ts';
+import type { TaggedResult } from '../../sdk/result-types.ts';
+import { fail } from '../format-error.ts';
 import { pngDecodedBytes, readPngHeader } from './png-header.ts';
 
 /** Decoded bytes pngjs can hold at all, whatever the host's limit: 16384 × 16384 RGBA. */
 const MAX_PIXEL_BYTES = 1024 * 1024 * 1024;
 
-export function parsePng(bytes: Buffer): StoredResult {
+export function parsePng(bytes: Buffer): TaggedResult {
   const decoded = pngDecodedBytes(readPngHeader(bytes));
   if (decoded.bytes > MAX_PIXEL_BYTES) fail(`the header declares ${decoded.what}, over the ${MAX_PIXEL_BYTES}-byte limit once decoded`);
   let png: PNG;

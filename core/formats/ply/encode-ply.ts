@@ -1,5 +1,5 @@
 /**
- * @module point-cloud-ply
+ * @module encode-ply
  * A point cloud result as binary little-endian PLY: one `vertex` element with float x, y, z,
  * uchar red, green, blue when the cloud has colours (float colours 0..1 scaled to bytes) and
  * a float `scalar` when it has scalars. MeshLab, CloudCompare, Open3D and three's PLYLoader

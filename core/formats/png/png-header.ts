@@ -5,7 +5,7 @@
  * from these alone, so a small file that inflates to gigabytes (a decompression bomb) is
  * known for what it is before a byte of it is inflated.
  */
-import { fail } from './format-error.ts';
+import { fail } from '../format-error.ts';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

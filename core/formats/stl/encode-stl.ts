@@ -1,5 +1,5 @@
 /**
- * @module mesh-stl
+ * @module encode-stl
  * A mesh result as binary STL: an 80-byte header, the triangle count, then per triangle its
  * facet normal (computed from the corners, as readers expect) and three corners in float32.
  */

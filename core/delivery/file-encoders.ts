@@ -3,18 +3,19 @@
  * The download formats as FormatEncoders (the delivery seam): a mesh as GLB (plain, or
  * meshopt-compressed with `compress=meshopt`), binary STL or OBJ; a volume as NumPy `.npy`; a
  * point cloud as binary PLY; an image as PNG. Each takes one kind of result; media types are
- * the ones static files of the same extension are served with.
+ * the ones static files of the same extension are served with. The writers themselves live
+ * with their readers, one folder per format under formats/.
  */
-import { dataMediaType } from '../../catalog/file-media-types.ts';
-import type { StoredResult } from '../../results/stored-result.ts';
-import type { ResultType } from '../../sdk/result-types.ts';
-import type { FormatEncoder } from '../format-encoder.ts';
-import { encodeImagePng } from './image-png.ts';
-import { encodeGlb } from './mesh-glb.ts';
-import { encodeObj } from './mesh-obj.ts';
-import { encodeStl } from './mesh-stl.ts';
-import { encodePly } from './point-cloud-ply.ts';
-import { encodeNpy } from './volume-npy.ts';
+import { dataMediaType } from '../catalog/file-media-types.ts';
+import { encodeGlb } from '../formats/glb/encode-glb.ts';
+import { encodeNpy } from '../formats/npy/encode-npy.ts';
+import { encodeObj } from '../formats/obj/encode-obj.ts';
+import { encodePly } from '../formats/ply/encode-ply.ts';
+import { encodeImagePng } from '../formats/png/encode-image-png.ts';
+import { encodeStl } from '../formats/stl/encode-stl.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { ResultType } from '../sdk/result-types.ts';
+import type { FormatEncoder } from './format-encoder.ts';
 
 type Of<T extends ResultType> = StoredResult & { type: T };
 

@@ -1,10 +1,10 @@
 /**
- * @module image-png
+ * @module encode-image-png
  * An image result as PNG: uint8 images as 8-bit PNG, uint16 as 16-bit PNG (both lossless),
  * float32 as 16-bit PNG over the image's own finite range (min to 0, max to 65535), since
  * PNG holds no floats.
  */
-import { encodePng } from '../../catalog/png-encoder.ts';
+import { encodePng } from './encode-png.ts';
 import { valueRange } from '../../envelope/value-range.ts';
 import type { ImageResult } from '../../sdk/result-types.ts';
 

@@ -5,9 +5,9 @@
  * dtype, order, size); this only reads it. Runs on the encode worker thread.
  */
 import { readFile } from 'node:fs/promises';
-import { TYPED_ARRAYS, type AnyTypedArray } from '../envelope/dtypes.ts';
-import { elementCount, npyElementType, parseNpyHeader } from '../catalog/npy-header.ts';
-import type { StoredResult } from '../results/stored-result.ts';
+import { TYPED_ARRAYS, type AnyTypedArray } from '../../envelope/dtypes.ts';
+import { elementCount, npyElementType, parseNpyHeader } from './npy-header.ts';
+import type { TaggedResult } from '../../sdk/result-types.ts';
 
 export interface NpySource {
   path: string;
@@ -15,7 +15,7 @@ export interface NpySource {
   origin?: number[];
 }
 
-export async function loadNpyVolume(source: NpySource): Promise<StoredResult> {
+export async function loadNpyVolume(source: NpySource): Promise<TaggedResult> {
   const file = await readFile(source.path);
   const header = parseNpyHeader(file);
   const element = npyElementType(header.descr);
@@ -29,7 +29,7 @@ export async function loadNpyVolume(source: NpySource): Promise<StoredResult> {
     for (let i = 0; i < bytes.length; i += size) bytes.subarray(i, i + size).reverse();
   }
   const Ctor = TYPED_ARRAYS[element.dtype] as unknown as { new (buffer: ArrayBufferLike): AnyTypedArray };
-  const volume = { type: 'volume', shape: header.shape, dtype: element.dtype, data: new Ctor(shared) } as StoredResult;
+  const volume = { type: 'volume', shape: header.shape, dtype: element.dtype, data: new Ctor(shared) } as TaggedResult;
   if (source.spacing) (volume as { spacing?: number[] }).spacing = source.spacing;
   if (source.origin) (volume as { origin?: number[] }).origin = source.origin;
   return volume;

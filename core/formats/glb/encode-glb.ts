@@ -1,5 +1,5 @@
 /**
- * @module mesh-glb
+ * @module encode-glb
  * A mesh result as a binary glTF (GLB), written with glTF-Transform. Plain: float32 positions
  * and normals, integer indices and no extension at all, which any glTF reader (Godot 4 at run
  * time among them) loads. Meshopt: vertices reordered for locality, positions quantised to

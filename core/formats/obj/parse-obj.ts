@@ -5,11 +5,11 @@
  * coordinates, normals, groups and materials are ignored; a face pointing at a vertex that
  * does not exist, or a position that is not a finite number, is refused.
  */
-import type { StoredResult } from '../results/stored-result.ts';
-import { fail } from './format-error.ts';
-import { toSharedFloat32, toSharedUint32 } from './shared-arrays.ts';
+import type { TaggedResult } from '../../sdk/result-types.ts';
+import { fail } from '../format-error.ts';
+import { toSharedFloat32, toSharedUint32 } from '../shared-arrays.ts';
 
-export function parseObj(bytes: Buffer): StoredResult {
+export function parseObj(bytes: Buffer): TaggedResult {
   const text = bytes.toString('utf8');
   const positions: number[] = [];
   const indices: number[] = [];

@@ -4,10 +4,10 @@
  * order that has the same bytes). The header's shape is checked against the bytes that follow
  * before anything is allocated, so a header declaring 2^40 elements costs nothing.
  */
-import { TYPED_ARRAYS, type DType } from '../envelope/dtypes.ts';
-import { elementCount, fortranIsCOrder, npyElementType, NpyFormatError, parseNpyHeader } from '../catalog/npy-header.ts';
-import type { StoredResult } from '../results/stored-result.ts';
-import { expectFinite, fail } from './format-error.ts';
+import { TYPED_ARRAYS, type DType } from '../../envelope/dtypes.ts';
+import { elementCount, fortranIsCOrder, npyElementType, NpyFormatError, parseNpyHeader } from './npy-header.ts';
+import type { TaggedResult } from '../../sdk/result-types.ts';
+import { expectFinite, fail } from '../format-error.ts';
 
 export interface VolumeGeometryHint {
   spacing?: number[] | null;
@@ -50,7 +50,7 @@ function swapBytes(target: Uint8Array, size: number): void {
   }
 }
 
-export function parseNpy(bytes: Buffer, geometry: VolumeGeometryHint = {}): StoredResult {
+export function parseNpy(bytes: Buffer, geometry: VolumeGeometryHint = {}): TaggedResult {
   const h = header(bytes);
   let element: ReturnType<typeof npyElementType>;
   try {
@@ -69,7 +69,7 @@ export function parseNpy(bytes: Buffer, geometry: VolumeGeometryHint = {}): Stor
   const data = samplesOf(bytes, h.dataOffset, elements, element.dtype, element.itemSize);
   if (element.byteOrder === 'big') swapBytes(new Uint8Array(data.buffer, data.byteOffset, declared), element.itemSize);
   if (element.dtype === 'float32' || element.dtype === 'float64') expectFinite(data, 'the data');
-  const result = { type: 'volume', shape: h.shape, dtype: element.dtype, data } as StoredResult & { spacing?: number[]; origin?: number[] };
+  const result = { type: 'volume', shape: h.shape, dtype: element.dtype, data } as TaggedResult & { spacing?: number[]; origin?: number[] };
   if (geometry.spacing) result.spacing = geometry.spacing;
   if (geometry.origin) result.origin = geometry.origin;
   return result;
