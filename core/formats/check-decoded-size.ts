@@ -1,30 +1,18 @@
 /**
  * @module check-decoded-size
  * Counts a file's decoded size before it is decoded, from its header or by a pass that
- * allocates nothing: pixels × channels × bytes per sample for images (png-header.ts), samples
- * for volumes, vertices and triangles for meshes and point clouds (mesh-decoded-size.ts).
+ * allocates nothing, by the counter in the file's format folder: pixels × channels × bytes per
+ * sample for images (png/png-header.ts), samples for volumes (npy/npy-decoded-size.ts),
+ * vertices and triangles for meshes and point clouds (stl/, obj/, ply/, glb/).
  */
-import { elementCount, npyElementType, NpyFormatError, parseNpyHeader } from './npy/npy-header.ts';
 import { DecodedSizeError, type DecodedSize } from './decoded-size.ts';
 import { fail } from './format-error.ts';
-import { glbDecodedSize, objDecodedSize, plyDecodedSize, stlDecodedSize } from './mesh-decoded-size.ts';
+import { glbDecodedSize } from './glb/glb-decoded-size.ts';
+import { npyDecodedSize } from './npy/npy-decoded-size.ts';
+import { objDecodedSize } from './obj/obj-decoded-size.ts';
+import { plyDecodedSize } from './ply/ply-decoded-size.ts';
 import { pngDecodedBytes, readPngHeader } from './png/png-header.ts';
-
-function npyDecodedSize(bytes: Buffer): DecodedSize {
-  try {
-    const header = parseNpyHeader(bytes);
-    const itemSize = npyElementType(header.descr).itemSize;
-    const declared = elementCount(header.shape) * itemSize;
-    // The samples are the file's own bytes: a header declaring more than follows it is a
-    // malformed file, not a large one.
-    const held = bytes.length - header.dataOffset;
-    if (declared !== held) fail(`the header declares shape (${header.shape.join(', ')}): ${declared} bytes of data, but the file holds ${held}`);
-    return { bytes: declared, what: `${elementCount(header.shape)} samples of ${itemSize} bytes` };
-  } catch (error) {
-    if (error instanceof NpyFormatError) fail(error.message);
-    throw error;
-  }
-}
+import { stlDecodedSize } from './stl/stl-decoded-size.ts';
 
 const COUNTERS: Record<string, (bytes: Buffer) => DecodedSize> = {
   '.png': (bytes) => pngDecodedBytes(readPngHeader(bytes)),
