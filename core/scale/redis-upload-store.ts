@@ -2,15 +2,19 @@
  * @module redis-upload-store
  * Uploads on a Redis service: the parsed result lives in the service's blob store (content
  * addressed, like computed results) and a small record names it, so an upload made on one
- * host is an input on every host. Both expire after the upload time-to-live.
+ * host is an input on every host. Both expire after the upload time-to-live. A record never
+ * outlives its bytes as far as the store can tell: bytes Redis refused (out of memory) leave no
+ * record, and a refresh that finds the bytes gone (evicted) drops the record, so the upload is
+ * parsed and stored again.
  */
 import type { Redis } from 'ioredis';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
 import type { UploadInfo, UploadStore } from '../uploads/upload-store.ts';
 import type { BlobRef, BlobStore } from './blob-store.ts';
+import { createHostError } from '../errors.ts';
 import { KEYS } from './redis-keys.ts';
-import { orUnavailable } from './redis-unavailable.ts';
+import { orUnavailable, OUT_OF_MEMORY } from './redis-unavailable.ts';
 
 interface UploadRecord extends BlobRef {
   type: ResultType;
@@ -40,13 +44,18 @@ export class RedisUploadStore implements UploadStore {
   async refresh(id: string): Promise<UploadInfo | null> {
     const record = await this.#record(id);
     if (!record) return null;
-    await orUnavailable(this.#blobs.touch(record, this.#ttlMs));
+    if (!(await orUnavailable(this.#blobs.touch(record, this.#ttlMs)))) {
+      await orUnavailable(this.#redis.del(KEYS.upload(id)));
+      return null;
+    }
     await orUnavailable(this.#redis.pexpire(KEYS.upload(id), this.#ttlMs));
     return this.#info(id, record);
   }
 
   async put(id: string, result: StoredResult, bytes: number): Promise<UploadInfo> {
-    const ref = await orUnavailable(this.#blobs.put(result, this.#ttlMs));
+    const { stored, ...ref } = await orUnavailable(this.#blobs.put(result, this.#ttlMs));
+    // Other hosts could not read refused bytes: no record points at them.
+    if (!stored) throw createHostError('SPC_ERR_REDIS_UNAVAILABLE', OUT_OF_MEMORY);
     const record: UploadRecord = { ...ref, type: result.type, bytes };
     await orUnavailable(this.#redis.set(KEYS.upload(id), JSON.stringify(record), 'PX', this.#ttlMs));
     return this.#info(id, record);
