@@ -2,10 +2,9 @@
  * @module redis-upload-store
  * Uploads on a Redis service: the parsed result lives in the service's blob store (content
  * addressed, like computed results) and a small record names it, so an upload made on one
- * host is an input on every host. Both expire after the upload time-to-live. A record never
- * outlives its bytes as far as the store can tell: bytes Redis refused (out of memory) leave no
- * record, and a refresh that finds the bytes gone (evicted) drops the record, so the upload is
- * parsed and stored again.
+ * host is an input on every host. Both expire after the upload time-to-live. No record points
+ * at bytes Redis refused (out of memory); a refresh that finds the bytes gone (evicted) answers
+ * that the upload is not stored, so it is parsed again and its put replaces the record.
  */
 import type { Redis } from 'ioredis';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -44,10 +43,9 @@ export class RedisUploadStore implements UploadStore {
   async refresh(id: string): Promise<UploadInfo | null> {
     const record = await this.#record(id);
     if (!record) return null;
-    if (!(await orUnavailable(this.#blobs.touch(record, this.#ttlMs)))) {
-      await orUnavailable(this.#redis.del(KEYS.upload(id)));
-      return null;
-    }
+    // Bytes gone (evicted): not stored, so the host parses the upload again and its put
+    // replaces the record (deleting it here could delete another host's fresh put of it).
+    if (!(await orUnavailable(this.#blobs.touch(record, this.#ttlMs)))) return null;
     await orUnavailable(this.#redis.pexpire(KEYS.upload(id), this.#ttlMs));
     return this.#info(id, record);
   }
