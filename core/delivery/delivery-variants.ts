@@ -14,13 +14,13 @@ import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
 import { FormatError } from '../formats/format-error.ts';
-import type { LoadStaticTask, PackFileTask, PackTask, ShapeTask } from '../workers/protocol.ts';
+import type { LoadStaticTask, PackFileTask, PackTask, ShapeTask, TaskResults } from '../workers/protocol.ts';
+import { runTask } from '../workers/task-pool.ts';
 import type { ContentEncoding } from './content-encoding.ts';
 import { FairTurns } from './fair-turns.ts';
 import { deliveryKey, type DeliveryOptions } from './delivery-options.ts';
 import type { EncodeNames } from './format-encoder.ts';
-import type { LoadedStaticFile, StaticFileSource } from './load-static-file.ts';
-import type { PackedBytes } from './pack-delivery.ts';
+import type { StaticFileSource } from './load-static-file.ts';
 import { changesResult, shapingOptions } from './shape-result.ts';
 
 /**
@@ -58,8 +58,8 @@ export class DeliveryVariants {
   }
 
   /** Runs `task` on the encode pool in `client`'s turn. */
-  #run(client: string, task: ShapeTask | PackTask | PackFileTask | LoadStaticTask, name: string): Promise<unknown> {
-    return this.turns.run(client, () => this.#pool.run(task, { name }) as Promise<unknown>);
+  #run<T extends ShapeTask | PackTask | PackFileTask | LoadStaticTask>(client: string, task: T): Promise<TaskResults[T['op']]> {
+    return this.turns.run(client, () => runTask(this.#pool, task));
   }
 
   /** The memoised promise of `key` on `owner`, making it once with `make`. */
@@ -100,7 +100,7 @@ export class DeliveryVariants {
     if (!changesResult(result, shaping)) return Promise.resolve(result);
     const key = deliveryKey(shaping);
     const task: ShapeTask = { op: 'shape', result, options: shaping };
-    return this.#once(this.#shaped, result, key, () => this.#run(client, task, 'shape') as Promise<StoredResult>, resultByteLength);
+    return this.#once(this.#shaped, result, key, () => this.#run(client, task), resultByteLength);
   }
 
   /** The bytes of `result` (already shaped) in `format`, compressed with `encoding` when worth it. */
@@ -115,7 +115,7 @@ export class DeliveryVariants {
   packedFile(path: string, version: string, encoding: ContentEncoding, client = ''): Promise<Variant> {
     const token = this.#fileToken(path, version);
     const task: PackFileTask = { op: 'packFile', path, encoding };
-    return this.#once(this.#packed, token, encoding, () => this.#runPack(client, task, 'packFileTask'), (v) => v.bytes.byteLength);
+    return this.#once(this.#packed, token, encoding, () => this.#runPack(client, task), (v) => v.bytes.byteLength);
   }
 
   /** The object standing for one version of a file; a new version drops the old one's variants. */
@@ -143,15 +143,15 @@ export class DeliveryVariants {
     const token = this.#fileToken(source.path, version);
     const task: LoadStaticTask = { op: 'loadStatic', source };
     const load = async (): Promise<StoredResult> => {
-      const loaded = (await this.#run(client, task, 'loadStatic')) as LoadedStaticFile;
+      const loaded = await this.#run(client, task);
       if ('invalid' in loaded) throw new FormatError(loaded.invalid);
       return loaded.result;
     };
     return this.#once(this.#loaded, token, 'result', load, resultByteLength);
   }
 
-  async #runPack(client: string, task: PackTask | PackFileTask, name = 'pack'): Promise<Variant> {
-    const packed = (await this.#run(client, task, name)) as PackedBytes;
+  async #runPack(client: string, task: PackTask | PackFileTask): Promise<Variant> {
+    const packed = await this.#run(client, task);
     return { bytes: bufferOf(packed.bytes), encoding: packed.encoding };
   }
 }

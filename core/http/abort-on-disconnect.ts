@@ -1,23 +1,28 @@
 /**
  * @module abort-on-disconnect
- * A signal that aborts when the client goes away before its response is finished, so a
- * computation nobody waits for any more can be cancelled (unless other requests share it).
- * `DisconnectSignal` makes it only when first read: a cache hit never reads it, so it costs no
+ * The one way a route learns that its client went away before the response was finished: a
+ * signal that then aborts, so work nobody waits for any more stops (a computation, unless
+ * other requests share it; a remote fetch made on the client's behalf). `DisconnectSignal`
+ * makes it only when first read: a cache hit or a local file never reads it, so it costs no
  * AbortController and no listeners; one read after the client left is aborted already.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+/** Why a disconnect signal aborted. */
+export const CLIENT_GONE = 'the client closed the connection';
+
+/** A signal that aborts if the client goes away before `reply` is finished (at once if it has). */
 export function abortOnDisconnect(request: FastifyRequest, reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
+  const abort = () => controller.abort(new Error(CLIENT_GONE));
   if (request.raw.aborted || (reply.raw.destroyed && !reply.raw.writableFinished)) {
-    controller.abort();
+    abort();
     return controller.signal;
   }
-  const onClose = () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  };
-  reply.raw.once('close', onClose);
-  request.raw.once('aborted', () => controller.abort());
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) abort();
+  });
+  request.raw.once('aborted', abort);
   return controller.signal;
 }
 

@@ -9,7 +9,7 @@ import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import type { OpenedBody, OpenRequest } from '../catalog/opened-body.ts';
 import { openStaticData, type StaticDataOptions } from '../catalog/open-static-data.ts';
 import { openThumbnail } from '../catalog/open-thumbnail.ts';
-import { requestSignal } from './request-signal.ts';
+import { DisconnectSignal } from './abort-on-disconnect.ts';
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -19,12 +19,16 @@ function header(request: FastifyRequest, name: string): string | undefined {
 /** The parts of a request that opening bytes depends on. */
 export function openRequestOf(reply: FastifyReply): OpenRequest {
   const request = reply.request;
+  const disconnect = new DisconnectSignal(request, reply);
   return {
     head: request.method === 'HEAD',
     range: header(request, 'range'),
     ifRange: header(request, 'if-range'),
     ifNoneMatch: header(request, 'if-none-match'),
-    signal: requestSignal(reply),
+    // Read only by a remote fetch: a local file makes no signal.
+    get signal() {
+      return disconnect.signal;
+    },
   };
 }
 

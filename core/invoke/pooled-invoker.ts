@@ -14,6 +14,7 @@ import type { FunctionEntry } from '../registry/function-entry.ts';
 import { outcomeError } from '../results/outcome-error.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { InvokeOutcome, InvokeTask, WorkerPortMessage } from '../workers/protocol.ts';
+import { runTask } from '../workers/task-pool.ts';
 import { indexOfKind, toPositionalArgs, type InvokeContext, type Invoker } from './invoker.ts';
 import type { RoomScheduler } from './room-scheduler.ts';
 
@@ -84,7 +85,7 @@ export class PooledInvoker implements Invoker {
     };
     let outcome: InvokeOutcome;
     try {
-      outcome = (await this.#pool.run(task, { name: 'invoke', transferList: [port2 as never], signal: terminate.signal })) as InvokeOutcome;
+      outcome = await runTask(this.#pool, task, { transferList: [port2], signal: terminate.signal });
       await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, END_WAIT_MS).unref())]);
     } catch (error) {
       if (ctx.signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');

@@ -10,6 +10,7 @@ import type Tinypool from 'tinypool';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import { createHostError } from '../errors.ts';
 import type { JsonTask } from '../workers/protocol.ts';
+import { runTask } from '../workers/task-pool.ts';
 import type { StoredResult } from './stored-result.ts';
 import { resultByteLength, toJsonResult } from './to-json-result.ts';
 
@@ -58,7 +59,7 @@ export class JsonResultEncoder {
 
   #encodeOffThread(result: StoredResult): Promise<Buffer> {
     const task: JsonTask = { op: 'json', result };
-    return (this.#pool.run(task, { name: 'json' }) as Promise<Uint8Array>).then((bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    return runTask(this.#pool, task).then((bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   }
 
   /**

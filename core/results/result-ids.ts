@@ -9,6 +9,7 @@
 import type Tinypool from 'tinypool';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { HashTask } from '../workers/protocol.ts';
+import { runTask } from '../workers/task-pool.ts';
 import { computeResultId, knownResultId, rememberResultId } from './result-id.ts';
 import type { StoredResult } from './stored-result.ts';
 import { resultByteLength } from './to-json-result.ts';
@@ -57,7 +58,7 @@ export class ResultIds {
       pending = (
         resultByteLength(result) <= INLINE_BYTES
           ? Promise.resolve(computeResultId(result))
-          : (this.#pool.run({ op: 'hash', result } satisfies HashTask, { name: 'hash' }) as Promise<string>)
+          : runTask(this.#pool, { op: 'hash', result } satisfies HashTask)
       ).then((id) => {
         rememberResultId(result, id);
         this.#pending.delete(result);

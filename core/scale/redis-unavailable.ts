@@ -14,11 +14,14 @@ export function isOutOfMemory(error: unknown): boolean {
   return error instanceof Error && /^OOM\b/.test(error.message);
 }
 
+/** How the service words a Redis that refused a write for want of memory. */
+export const OUT_OF_MEMORY = 'Redis is out of memory and refused to store more';
+
 /** What went wrong, said as the service would say it. */
 export function describeRedisFailure(error: unknown): string {
   if (error instanceof TimeLimitError) return error.message;
   const message = error instanceof Error ? error.message : String(error);
-  if (isOutOfMemory(error)) return 'Redis is out of memory and refused to store more';
+  if (isOutOfMemory(error)) return OUT_OF_MEMORY;
   if (/timed? ?out/i.test(message)) return 'Redis did not answer in time';
   if (/writeable|closed|ECONNREFUSED|ECONNRESET|EPIPE|ENOTFOUND|EHOSTUNREACH|connect|reconnect|MaxRetries|LOADING|end of stream/i.test(message)) {
     return 'the connection to Redis is down';

@@ -2,15 +2,18 @@
  * @module redis-upload-store
  * Uploads on a Redis service: the parsed result lives in the service's blob store (content
  * addressed, like computed results) and a small record names it, so an upload made on one
- * host is an input on every host. Both expire after the upload time-to-live.
+ * host is an input on every host. Both expire after the upload time-to-live. No record points
+ * at bytes Redis refused (out of memory); a refresh that finds the bytes gone (evicted) answers
+ * that the upload is not stored, so it is parsed again and its put replaces the record.
  */
 import type { Redis } from 'ioredis';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
 import type { UploadInfo, UploadStore } from '../uploads/upload-store.ts';
 import type { BlobRef, BlobStore } from './blob-store.ts';
+import { createHostError } from '../errors.ts';
 import { KEYS } from './redis-keys.ts';
-import { orUnavailable } from './redis-unavailable.ts';
+import { orUnavailable, OUT_OF_MEMORY } from './redis-unavailable.ts';
 
 interface UploadRecord extends BlobRef {
   type: ResultType;
@@ -40,13 +43,17 @@ export class RedisUploadStore implements UploadStore {
   async refresh(id: string): Promise<UploadInfo | null> {
     const record = await this.#record(id);
     if (!record) return null;
-    await orUnavailable(this.#blobs.touch(record, this.#ttlMs));
+    // Bytes gone (evicted): not stored, so the host parses the upload again and its put
+    // replaces the record (deleting it here could delete another host's fresh put of it).
+    if (!(await orUnavailable(this.#blobs.touch(record, this.#ttlMs)))) return null;
     await orUnavailable(this.#redis.pexpire(KEYS.upload(id), this.#ttlMs));
     return this.#info(id, record);
   }
 
   async put(id: string, result: StoredResult, bytes: number): Promise<UploadInfo> {
-    const ref = await orUnavailable(this.#blobs.put(result, this.#ttlMs));
+    const { stored, ...ref } = await orUnavailable(this.#blobs.put(result, this.#ttlMs));
+    // Other hosts could not read refused bytes: no record points at them.
+    if (!stored) throw createHostError('SPC_ERR_REDIS_UNAVAILABLE', OUT_OF_MEMORY);
     const record: UploadRecord = { ...ref, type: result.type, bytes };
     await orUnavailable(this.#redis.set(KEYS.upload(id), JSON.stringify(record), 'PX', this.#ttlMs));
     return this.#info(id, record);

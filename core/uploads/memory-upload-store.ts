@@ -1,7 +1,8 @@
 /**
  * @module memory-upload-store
  * Uploads held by one host: counted in its result budget like cached results (least recently
- * used dropped first), swept once their time-to-live has passed.
+ * used dropped first), swept once their time-to-live has passed. An id put again (the same
+ * bytes uploaded twice at once) holds only its newest result in the budget.
  */
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -21,10 +22,13 @@ export class MemoryUploadStore implements UploadStore {
   #budget: ResultBudget<StoredResult>;
   #ttlMs: number;
   #sweep: NodeJS.Timeout;
+  #now: () => number;
 
-  constructor(budget: ResultBudget<StoredResult>, ttlSeconds: number) {
+  /** @param now the clock time-to-lives are measured on (milliseconds) */
+  constructor(budget: ResultBudget<StoredResult>, ttlSeconds: number, now: () => number = Date.now) {
     this.#budget = budget;
     this.#ttlMs = ttlSeconds * 1000;
+    this.#now = now;
     this.#sweep = setInterval(() => this.#dropExpired(), SWEEP_MS);
     this.#sweep.unref();
   }
@@ -32,7 +36,7 @@ export class MemoryUploadStore implements UploadStore {
   #live(id: string): Held | null {
     const held = this.#held.get(id);
     if (!held) return null;
-    if (held.expiresAt > Date.now()) return held;
+    if (held.expiresAt > this.#now()) return held;
     this.#drop(id, held);
     return null;
   }
@@ -43,27 +47,32 @@ export class MemoryUploadStore implements UploadStore {
   }
 
   #dropExpired(): void {
-    const now = Date.now();
+    const now = this.#now();
     for (const [id, held] of this.#held) if (held.expiresAt <= now) this.#drop(id, held);
   }
 
   #info(id: string, held: Held): UploadInfo {
-    return { upload_id: id, type: held.result.type, bytes: held.bytes, expires_in: Math.round((held.expiresAt - Date.now()) / 1000) };
+    return { upload_id: id, type: held.result.type, bytes: held.bytes, expires_in: Math.round((held.expiresAt - this.#now()) / 1000) };
   }
 
   async refresh(id: string): Promise<UploadInfo | null> {
     const held = this.#live(id);
     if (!held) return null;
-    held.expiresAt = Date.now() + this.#ttlMs;
+    held.expiresAt = this.#now() + this.#ttlMs;
     this.#budget.touch(held.result);
     return this.#info(id, held);
   }
 
   async put(id: string, result: StoredResult, bytes: number): Promise<UploadInfo | null> {
-    const held: Held = { result, bytes, expiresAt: Date.now() + this.#ttlMs };
+    const held: Held = { result, bytes, expiresAt: this.#now() + this.#ttlMs };
+    const earlier = this.#held.get(id);
+    if (earlier && earlier.result !== result) this.#drop(id, earlier);
     this.#held.set(id, held);
-    this.#budget.hold(result, `upload:${id}`, () => this.#held.delete(id));
-    return this.#held.has(id) ? this.#info(id, held) : null;
+    // Evicted later, it forgets only itself: the id may hold a newer result by then.
+    this.#budget.hold(result, `upload:${id}`, () => {
+      if (this.#held.get(id) === held) this.#held.delete(id);
+    });
+    return this.#held.get(id) === held ? this.#info(id, held) : null;
   }
 
   async typeOf(id: string): Promise<ResultType | null> {

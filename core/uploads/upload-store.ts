@@ -20,11 +20,18 @@ export interface UploadInfo {
 }
 
 export interface UploadStore {
-  /** The stored upload's info with its time-to-live refreshed; null when it is not stored. */
+  /** The stored upload's info with its time-to-live refreshed; null when it is not stored (or its bytes are lost). */
   refresh(id: string, bytes: number): Promise<UploadInfo | null>;
-  /** Stores a parsed upload. Null when it cannot be kept (larger than the whole result budget). */
+  /**
+   * Stores a parsed upload (replacing what the id held: the same bytes parsed again). Null when
+   * it cannot be kept (larger than the whole result budget); a shared store that refuses the
+   * bytes (out of memory) fails with the 503 instead, and keeps nothing of them.
+   */
   put(id: string, result: StoredResult, bytes: number): Promise<UploadInfo | null>;
-  /** The upload's result type, or null when unknown or expired. */
+  /**
+   * The upload's result type, or null when unknown or expired. Cheap: a shared store may still
+   * name the type of an upload whose bytes it lost; `get` and `refresh` have the last word.
+   */
   typeOf(id: string): Promise<ResultType | null>;
   /** The parsed upload, or null when unknown or expired. */
   get(id: string): Promise<StoredResult | null>;

@@ -9,7 +9,8 @@
  */
 import type Tinypool from 'tinypool';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { ParseFileOutcome, ParseFileTask } from './protocol.ts';
+import type { ParseFileTask } from './protocol.ts';
+import { runTask } from './task-pool.ts';
 import { DecodedSizeError } from '../formats/decoded-size.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { VolumeGeometryHint } from '../formats/npy/parse-npy.ts';
@@ -47,7 +48,7 @@ export class FileParser {
       view.set(bytes);
     }
     const task: ParseFileTask = { op: 'parseFile', bytes: view, fileName, geometry: options.geometry ?? {}, maxDecodedBytes: options.maxDecodedBytes ?? Infinity };
-    const outcome = (await this.#pool.run(task, { name: 'parseFileTask', ...(transfer ? { transferList: [view.buffer as ArrayBuffer] } : {}) })) as ParseFileOutcome;
+    const outcome = await runTask(this.#pool, task, transfer ? { transferList: [view.buffer as ArrayBuffer] } : {});
     if (outcome.ok) return outcome.result;
     if (outcome.kind === 'size') throw new DecodedSizeError(outcome.size, outcome.limit);
     throw new FormatError(outcome.message);

@@ -10,7 +10,8 @@ import type { ResultType } from '../sdk/result-types.ts';
 import type { ContentEncoding } from '../delivery/content-encoding.ts';
 import type { DeliveryOptions } from '../delivery/delivery-options.ts';
 import type { EncodeNames } from '../delivery/format-encoder.ts';
-import type { StaticFileSource } from '../delivery/load-static-file.ts';
+import type { LoadedStaticFile, StaticFileSource } from '../delivery/load-static-file.ts';
+import type { PackedBytes } from '../delivery/pack-delivery.ts';
 import type { DecodedSize } from '../formats/decoded-size.ts';
 import type { VolumeGeometryHint } from '../formats/npy/parse-npy.ts';
 
@@ -99,6 +100,27 @@ export interface PyramidTask {
 }
 
 export type WorkerTask = InvokeTask | JsonTask | ShapeTask | PackTask | PackFileTask | LoadStaticTask | HashTask | ParseFileTask | PyramidTask;
+
+/** A task kind's name, the `op` it is tagged with. */
+export type TaskKind = WorkerTask['op'];
+
+/** The task of kind `K`. */
+export type TaskOf<K extends TaskKind> = Extract<WorkerTask, { op: K }>;
+
+/** What the worker answers to each kind of task (a run of that kind resolves to it). */
+export interface TaskResults {
+  invoke: InvokeOutcome;
+  /** The JSON text's UTF-8 bytes. */
+  json: Uint8Array;
+  shape: StoredResult;
+  pack: PackedBytes;
+  packFile: PackedBytes;
+  loadStatic: LoadedStaticFile;
+  hash: string;
+  parseFile: ParseFileOutcome;
+  /** The levels below level 0, largest first. */
+  pyramid: (StoredResult & { type: 'volume' })[];
+}
 
 /** Sent by the worker on the task port. */
 export type WorkerPortMessage =

@@ -9,7 +9,7 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
-import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadStaticTask, PackFileTask, PackTask, ParseFileOutcome, ParseFileTask, PyramidTask, ShapeTask, WorkerPortMessage } from './protocol.ts';
+import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, LoadStaticTask, PackFileTask, PackTask, ParseFileOutcome, ParseFileTask, PyramidTask, ShapeTask, TaskResults, WorkerPortMessage } from './protocol.ts';
 import { loadStaticFile, type LoadedStaticFile } from '../delivery/load-static-file.ts';
 import { DecodedSizeError } from '../formats/decoded-size.ts';
 import { FormatError } from '../formats/format-error.ts';
@@ -171,6 +171,6 @@ export async function parseFileTask(task: ParseFileTask): Promise<ParseFileOutco
   }
 }
 
-export function pyramid(task: PyramidTask): Promise<StoredResult[]> {
+export function pyramid(task: PyramidTask): Promise<TaskResults['pyramid']> {
   return handingOver(async () => buildPyramid(task.volume), (levels) => levels.reduce((sum, level) => sum + resultByteLength(level), 0));
 }

@@ -9,6 +9,7 @@ import type Tinypool from 'tinypool';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { PyramidTask } from '../workers/protocol.ts';
+import { runTask } from '../workers/task-pool.ts';
 import { pyramidShapes } from '../delivery/volume-pyramid.ts';
 
 type StoredVolume = StoredResult & { type: 'volume' };
@@ -59,7 +60,7 @@ export class VolumePyramids {
     // A volume that is already small is its own one level: no trip to the thread.
     if (pyramidShapes(volume.shape).length === 1) return { levels: [volume] };
     const task: PyramidTask = { op: 'pyramid', volume };
-    const below = (await this.#pool.run(task, { name: 'pyramid' })) as StoredVolume[];
+    const below = await runTask(this.#pool, task);
     return { levels: [volume, ...below] };
   }
 }

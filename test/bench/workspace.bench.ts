@@ -13,6 +13,7 @@ import { launchBrowser } from '../browser/browser-session.ts';
 import { watchFirstFrame } from '../browser/first-frame.ts';
 import { publishVolumeScript, runPython, type Published } from '../helpers/python-publish.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';
+import { viewerQuery } from '../helpers/room.ts';
 import { benchSpecimens, fmt, percentile } from './host-helpers.ts';
 
 const RUNS = 5;
@@ -21,7 +22,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   const [host, browser] = await Promise.all([spawnHost(['--port', '0', '--specimens', benchSpecimens(), '--log-level', 'warn']), launchBrowser()]);
   try {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    await page.goto(`${host.url}/?room=lab&follow=1`);
+    await page.goto(`${host.url}/${viewerQuery({ room: 'lab', follow: true })}`);
     await page.waitForSelector('.follow[data-stream=open]');
     const total: number[] = [];
     const publish: number[] = [];
@@ -37,7 +38,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     // A window change on one following page until the other shows it (the 200 ms pause before
     // sharing included): a second page following lab, the width slider moved on it.
     const other = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    await other.goto(`${host.url}/?room=lab&follow=1`);
+    await other.goto(`${host.url}/${viewerQuery({ room: 'lab', follow: true })}`);
     await other.waitForSelector('.follow[data-stream=open]');
     await other.waitForFunction(() => document.querySelector('[data-testid=specimen-title]')?.textContent === 'Numpy volume 4' && document.querySelector('[data-testid=colour-bar]'), null, { timeout: 300_000 });
     const windowMs: number[] = [];

@@ -7,10 +7,10 @@
  * room, then whole from its blob. Requests are seen through Chromium's DevTools
  * protocol, which says which of them the cache served.
  */
-import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
+import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { launchBrowser, textOf, waitForState, waitForText } from './browser-session.ts';
 
 let host: HostProcess;
@@ -85,15 +85,15 @@ async function roomBlob(room: string): Promise<string> {
 
 describe('the viewer loads a peer result by its blob URL', () => {
   it('fetches the room entry by blob, draws it, and takes a revisited result from the browser cache', async () => {
-    const room = `blob-${randomUUID().slice(0, 8)}`;
-    const first = await openPage(`?${new URLSearchParams({ specimen: 'shape', room, params: JSON.stringify({ segments: 8 }) }).toString()}`);
+    const room = freshRoom('blob');
+    const first = await openPage(viewerQuery({ specimen: 'shape', room, params: { segments: 8 } }));
     expect(await waitForState(first.page, JOB, ['done', 'cached', 'error'])).toBe('done');
     await waitForText(first.page, stat('triangles'), '128');
     const blobOf8 = await roomBlob(room);
     expect(blobOf8).toMatch(/\S/);
 
     // A page that follows the room and names no subject shows the room's entry, by its blob.
-    const second = await openPage(`?${new URLSearchParams({ room, follow: '1' }).toString()}`);
+    const second = await openPage(viewerQuery({ room, follow: true }));
     await second.page.waitForSelector('.tile[data-id=shape].selected');
     await waitForText(second.page, stat('triangles'), '128');
     expect(await waitForState(second.page, JOB, ['done', 'cached', 'error'])).toBe('cached');
@@ -134,13 +134,13 @@ describe('the viewer loads a peer result by its blob URL', () => {
   });
 
   it('draws a followed volume coarse from the room first, then whole from its blob', async () => {
-    const room = `blob-${randomUUID().slice(0, 8)}`;
-    const first = await openPage(`?${new URLSearchParams({ specimen: 'density', room, params: JSON.stringify({ size: 96 }) }).toString()}`);
+    const room = freshRoom('blob');
+    const first = await openPage(viewerQuery({ specimen: 'density', room, params: { size: 96 } }));
     expect(await waitForState(first.page, JOB, ['done', 'cached', 'error'])).toBe('done');
     await waitForText(first.page, stat('shape'), '96 × 96 × 96');
     const blob = await roomBlob(room);
 
-    const second = await openPage(`?${new URLSearchParams({ room, follow: '1' }).toString()}`);
+    const second = await openPage(viewerQuery({ room, follow: true }));
     await second.page.waitForSelector('.tile[data-id=density].selected');
     await waitForText(second.page, stat('shape'), '96 × 96 × 96');
     expect(await waitForState(second.page, JOB, ['done', 'cached', 'error'])).toBe('cached');

@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startThrottledLink, type ThrottledLink } from '../bench/throttled-link.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { launchBrowser, shot, textOf } from './browser-session.ts';
 
@@ -63,8 +64,7 @@ async function open(specimen: string, params: object, stat: string): Promise<{ p
       if (!last || last.note !== now.note || last.stat !== now.stat) seen.push(now);
     }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   }, stat);
-  const query = new URLSearchParams({ specimen, room: `coarse-${specimen}-${Date.now()}`, params: JSON.stringify(params) });
-  await page.goto(`${link.url}/?${query}`);
+  await page.goto(`${link.url}/${viewerQuery({ specimen, room: room(`coarse-${specimen}`), params })}`);
   return { page, requests, seen: () => page.evaluate(() => (window as unknown as { seen: Seen[] }).seen) };
 }
 

@@ -4,11 +4,9 @@
  * window from the histogram (the phantom's inside is not one flat colour, in slices and ray
  * marched), colour maps, the value under the cursor, reset camera; point clouds in their own
  * colours (the galaxy's pink stars show) or by scalar; each specimen's mesh colour (declared,
- * or from its thumbnail); number fields that fit six digits and logarithmic sliders; unknown
- * link parameters shown and removed; a follower seeing a peer's job progress. Pixels are read
- * only where the picture is the point. Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ * or from its thumbnail). Pixels are read only where the picture is the point (the panel's
+ * own tools are in panel-tools.test.ts). Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
-import { randomUUID } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +15,7 @@ import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixturePlugins, STATIC_CUBE_OBJ } from '../client/host-process.ts';
 import { REPO } from '../helpers/cli-path.ts';
+import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { launchBrowser, shot, waitForState } from './browser-session.ts';
 
@@ -82,7 +81,7 @@ async function open(query: string): Promise<{ page: Page; requests: Request[]; e
 }
 
 const link = (specimen: string, params?: Record<string, unknown>, extra: Record<string, string> = {}): string =>
-  `?${new URLSearchParams({ specimen, room: `room-${randomUUID().slice(0, 8)}`, ...(params ? { params: JSON.stringify(params) } : {}), ...extra }).toString()}`;
+  viewerQuery({ specimen, room: room(), ...(params ? { params } : {}), extra });
 
 /** The stage's pixels (RGBA) as the user sees them. */
 async function stagePixels(page: Page): Promise<PNG> {
@@ -286,66 +285,5 @@ describe('reading point clouds and meshes', () => {
     expect(b1).toBeGreaterThan(r1 + 60);
     const [r2, , b2] = await colourOf(link('slow-sphere', { steps: 1, step_ms: 0 }));
     expect(r2).toBeGreaterThan(b2 + 60);
-  });
-});
-
-describe('parameters', () => {
-  it('fits six-digit values and slides logarithmically over wide ranges', async () => {
-    const { page } = await open(link('galaxy', { count: 150000 }));
-    await waitForState(page, JOB, ['done', 'cached']);
-    const count = page.locator('[data-param=count] input[type=number]');
-    expect(await count.inputValue()).toBe('150000');
-    expect(await count.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
-    const slider = page.locator('[data-param=count] input[type=range]');
-    expect(await slider.getAttribute('data-scale')).toBe('log');
-    // The middle of a 10..200000 log track is near the geometric mean (about 1414), not 100005.
-    await slider.evaluate((el: HTMLInputElement) => {
-      el.value = String((Number(el.max) + Number(el.min)) / 2);
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-      el.dispatchEvent(new Event('change', { bubbles: true }));
-    });
-    const middle = Number(await count.inputValue());
-    expect(middle).toBeGreaterThan(1300);
-    expect(middle).toBeLessThan(1500);
-    await expect.poll(() => new URL(page.url()).searchParams.get('params')).toContain(`"count":${middle}`);
-    // A narrow range stays linear.
-    expect(await page.locator('[data-param=arms] input[type=range]').getAttribute('data-scale')).toBe('linear');
-    await shot(page, 'data-tools-params');
-  });
-
-  it('shows parameters from a link that the schema does not know, and removes them', async () => {
-    const { page } = await open(link('shape', { segments: 8, bogus: 1 }));
-    await waitForState(page, JOB, ['error']);
-    const unknown = page.locator('[data-testid=unknown-params]');
-    expect(await unknown.isVisible()).toBe(true);
-    expect(await unknown.locator('.unknown-item').evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset.param))).toEqual(['bogus']);
-    expect(await unknown.locator('.unknown-value').textContent()).toBe('1');
-    await shot(page, 'data-tools-unknown-params');
-    await page.click('[data-testid=unknown-params] button[aria-label="Remove bogus"]');
-    expect(await waitForState(page, JOB, ['done', 'cached'])).not.toBe('error');
-    expect(await unknown.isVisible()).toBe(false);
-    const sent = JSON.parse(new URL(page.url()).searchParams.get('params') ?? '{}') as Record<string, unknown>;
-    expect(sent).not.toHaveProperty('bogus');
-    expect(sent.segments).toBe(8);
-  });
-});
-
-describe('following a peer', () => {
-  it('shows the progress of the job a peer in the room is computing, from its event stream', async () => {
-    const room = `room-${randomUUID().slice(0, 8)}`;
-    const follower = await open(`?${new URLSearchParams({ room, follow: '1' }).toString()}`);
-    await follower.page.waitForSelector('.follow[data-stream=open]');
-    const peer = await open(`?${new URLSearchParams({ specimen: 'slow-sphere', room, params: JSON.stringify({ steps: 30, step_ms: 150 }) }).toString()}`);
-    await follower.page.waitForFunction(() => /^\d+% · step \d+ of 30$/.test(document.querySelector('[data-testid=peer-progress]')?.textContent ?? ''), undefined, { timeout: 30_000 });
-    expect(await follower.page.locator('[data-testid=follow-status]').textContent()).toBe('A peer is computing…');
-    await shot(follower.page, 'data-tools-peer-progress');
-    const jobStreams = follower.requests.map((r) => new URL(r.url()).pathname).filter((p) => /^\/api\/jobs\/[^/]+\/events$/.test(p));
-    expect(jobStreams.length).toBeGreaterThan(0);
-    expect(follower.requests.some((r) => new URL(r.url()).pathname.endsWith('/progress'))).toBe(false);
-    // When the peer's result arrives, the follower shows it and the progress goes.
-    await waitForState(peer.page, JOB, ['done']);
-    await follower.page.waitForSelector('.tile[data-id=slow-sphere].selected');
-    await follower.page.waitForFunction(() => document.querySelector('[data-testid=peer-progress]')?.textContent === '');
-    expect([...follower.errors, ...peer.errors]).toEqual([]);
   });
 });

@@ -5,10 +5,10 @@
  * loaded from the room cache; neither page polls for progress. Switching it off closes the
  * stream. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
-import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
+import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { launchBrowser, shot, textOf, waitForState, waitForText } from './browser-session.ts';
 
 let host: HostProcess;
@@ -59,9 +59,9 @@ const paths = (requests: Request[]): string[] => requests.map((r) => new URL(r.u
 
 describe('follow room', () => {
   it('a following page shows what a peer in its room asks for, from the room stream', async () => {
-    const room = `room-${randomUUID().slice(0, 8)}`;
+    const room = freshRoom();
     const link = (specimen: string, params: Record<string, unknown>, follow = false): string =>
-      `?${new URLSearchParams({ specimen, room, params: JSON.stringify(params), ...(follow ? { follow: '1' } : {}) }).toString()}`;
+      viewerQuery({ specimen, room, params, follow });
 
     const first = await openPage(link('shape', { segments: 8 }));
     expect(await waitForState(first.page, JOB, ['done'])).toBe('done');

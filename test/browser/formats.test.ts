@@ -4,12 +4,12 @@
  * model/gltf-binary) and is drawn from it, and the Download menu saves the result as a plain
  * GLB that glTF-Transform reads back. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { NodeIO } from '@gltf-transform/core';
 import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
+import { room } from '../helpers/room.ts';
 import { launchBrowser, shot, waitForState, waitForText } from './browser-session.ts';
 
 let host: HostProcess;
@@ -35,7 +35,7 @@ async function open(query: string): Promise<Page> {
 
 describe('open formats in the viewer', () => {
   it('draws a dynamic mesh fetched as meshopt GLB and downloads it as GLB', async () => {
-    const roomId = `room-${randomUUID()}`;
+    const roomId = room();
     const page = await open(`?specimen=shape&room=${roomId}`);
     const dataAnswers: Response[] = [];
     page.on('response', (response) => {

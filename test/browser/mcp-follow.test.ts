@@ -12,6 +12,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
+import { room, viewerQuery } from '../helpers/room.ts';
 import { launchBrowser, shot, waitForState, waitForText } from './browser-session.ts';
 
 let host: HostProcess;
@@ -30,10 +31,10 @@ afterAll(async () => {
 
 describe('an agent over MCP and a following page', () => {
   it('compute from the SDK client in room lab shows on the page that follows lab', async () => {
-    const lab = `lab-${randomUUID().slice(0, 8)}`;
+    const lab = room('lab');
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await page.goto(`${host.baseUrl}/?${new URLSearchParams({ specimen: 'shape', room: lab, params: JSON.stringify({ segments: 8 }), follow: '1' })}`);
+    await page.goto(`${host.baseUrl}/${viewerQuery({ specimen: 'shape', room: lab, params: { segments: 8 }, follow: true })}`);
     expect(await waitForState(page, '[data-testid=job-state]', ['done', 'cached'])).toMatch(/done|cached/);
     await waitForText(page, '[data-testid=stats] [data-stat=triangles] dd', '128');
     await page.waitForSelector('.follow[data-stream=open]');
@@ -51,10 +52,10 @@ describe('an agent over MCP and a following page', () => {
   }, 120_000);
 
   it('a volume published and shown in the room appears on a page that did not list it', async () => {
-    const lab = `lab-${randomUUID().slice(0, 8)}`;
+    const lab = room('lab');
     context ??= await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await page.goto(`${host.baseUrl}/?${new URLSearchParams({ specimen: 'shape', room: lab, follow: '1' })}`);
+    await page.goto(`${host.baseUrl}/${viewerQuery({ specimen: 'shape', room: lab, follow: true })}`);
     await waitForState(page, '[data-testid=job-state]', ['done', 'cached']);
     await page.waitForSelector('.follow[data-stream=open]');
 

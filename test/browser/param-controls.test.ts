@@ -5,11 +5,11 @@
  * unset until switched on. Each edit reaches the URL (what is sent) with the right JSON types,
  * and the host answers it. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtFixture } from '../helpers/built-fixture.ts';
+import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { launchBrowser, shot, SHOTS_DIR, waitForState, waitForText } from './browser-session.ts';
 
@@ -58,7 +58,7 @@ describe('parameter controls beyond scalars', () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${host.url}/?specimen=rich-triangle&room=${randomUUID()}`);
+    await page.goto(`${host.url}/${viewerQuery({ specimen: 'rich-triangle', room: room() })}`);
     await page.waitForSelector('[data-testid=params] [data-param=axis] .vector-control');
     await waitForText(page, '[data-testid=specimen-title]', 'Rich triangle');
     expect(await waitForState(page, JOB, [...SETTLED, 'error'])).not.toBe('error');
@@ -125,7 +125,7 @@ describe('parameter controls beyond scalars', () => {
   it('opens with the URL values in every control', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const params = { axis: [1, 2, 3], levels: [0.1, 0.2, 0.3], tint: '#00aa55', factor: 1, seed: 3 };
-    await page.goto(`${host.url}/?specimen=rich-triangle&room=${randomUUID()}&params=${encodeURIComponent(JSON.stringify(params))}`);
+    await page.goto(`${host.url}/${viewerQuery({ specimen: 'rich-triangle', room: room(), params })}`);
     await page.waitForSelector('[data-param=levels] .list-row');
     expect(await waitForState(page, JOB, [...SETTLED, 'error'])).not.toBe('error');
     expect(await Promise.all(['x', 'y', 'z'].map((c) => page.getByLabel(`axis ${c}`, { exact: true }).inputValue()))).toEqual(['1', '2', '3']);

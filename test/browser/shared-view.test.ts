@@ -8,10 +8,10 @@
  * the headset. Screenshots land in
  * os.tmpdir()/vitrine-browser-shots.
  */
-import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
+import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { installEmulatedHeadset, launchBrowser, shot, waitForState } from './browser-session.ts';
 import { framesPass, pullTriggerAt } from './vr-controller.ts';
@@ -87,8 +87,8 @@ async function setWidth(page: Page, value: number): Promise<void> {
 
 describe('shared view', () => {
   it('a window change on one following page shows on the other, without echo; a late joiner gets the view', async () => {
-    const room = `view-${randomUUID().slice(0, 8)}`;
-    const link = `?${new URLSearchParams({ specimen: 'density', room, params: JSON.stringify({ size: 24 }), follow: '1' }).toString()}`;
+    const room = freshRoom('view');
+    const link = viewerQuery({ specimen: 'density', room, params: { size: 24 }, follow: true });
     const first = await openPage(link);
     const second = await openPage(link);
     for (const p of [first, second]) await waitForState(p.page, '[data-testid=job-state]', ['done', 'cached']);
@@ -129,7 +129,7 @@ describe('shared view', () => {
     expect(second.viewPuts.filter((r) => (r.postDataJSON() as { camera?: unknown }).camera)).toEqual([]);
 
     // A third page joins later, naming only the room: it shows the room's entry with its view.
-    const third = await openPage(`?${new URLSearchParams({ room, follow: '1' }).toString()}`);
+    const third = await openPage(viewerQuery({ room, follow: true }));
     await waitForBar(third.page, { low: set.low, high: set.high, map: 'magma' });
     const { camera } = (await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json()) as { camera?: unknown };
     await third.page.waitForFunction((want) => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.roomCamera === want, JSON.stringify(camera), { timeout: 30_000 });
@@ -139,8 +139,8 @@ describe('shared view', () => {
   });
 
   it('in VR, the panel shares the colour map and the view; the room\'s window reaches the headset', { timeout: 120_000 }, async () => {
-    const room = `vr-view-${randomUUID().slice(0, 8)}`;
-    const link = `?${new URLSearchParams({ specimen: 'density', room, params: JSON.stringify({ size: 24 }), follow: '1' }).toString()}`;
+    const room = freshRoom('vr-view');
+    const link = viewerQuery({ specimen: 'density', room, params: { size: 24 }, follow: true });
     const desk = await openPage(link);
     const vr = await openPage(link, true);
     for (const p of [desk, vr]) await waitForState(p.page, '[data-testid=job-state]', ['done', 'cached']);
@@ -173,8 +173,8 @@ describe('shared view', () => {
   });
 
   it('a point cloud coloured by its scalars takes the room\'s window and colour map, and shares its own', async () => {
-    const room = `points-${randomUUID().slice(0, 8)}`;
-    const page = await openPage(`?${new URLSearchParams({ specimen: 'galaxy', room, params: JSON.stringify({ count: 500, colored: false }), follow: '1' }).toString()}`);
+    const room = freshRoom('points');
+    const page = await openPage(viewerQuery({ specimen: 'galaxy', room, params: { count: 500, colored: false }, follow: true }));
     await waitForState(page.page, '[data-testid=job-state]', ['done', 'cached']);
     const put = await fetch(`${host.baseUrl}/api/rooms/${room}/view`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ window: [0.1, 0.4], colormap: 'ice' }) });
     expect(put.status).toBe(200);

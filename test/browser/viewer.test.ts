@@ -4,13 +4,13 @@
  * a second window on the same URL served from the room cache, errors from the host, and each
  * kind of result drawn with WebGL. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
-import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type VitrineClient } from '../../core/client/index.ts';
 import { startHost, type HostProcess } from '../client/host-process.ts';
 import { framesDrawn, launchBrowser, shot, textOf, waitForFrame, waitForState, waitForText } from './browser-session.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { room, viewerQuery } from '../helpers/room.ts';
 
 let host: HostProcess;
 let browser: Browser;
@@ -45,9 +45,7 @@ async function open(query = ''): Promise<Page> {
 }
 
 function url(specimen: string, room: string, params?: Record<string, unknown>): string {
-  const q = new URLSearchParams({ specimen, room });
-  if (params) q.set('params', JSON.stringify(params));
-  return `?${q.toString()}`;
+  return viewerQuery({ specimen, room, ...(params ? { params } : {}) });
 }
 
 const JOB = '[data-testid=job-state]';
@@ -79,7 +77,7 @@ describe('the web viewer', () => {
   });
 
   it('opens a dynamic specimen; moving a slider requests and draws a new mesh', async () => {
-    const page = await open(`?room=${room()}`);
+    const page = await open(viewerQuery({ room: room() }));
     await page.click('.tile[data-id=shape]');
     await waitForState(page, JOB, ['done']);
     await waitForText(page, stat('triangles'), '512');
@@ -293,7 +291,3 @@ describe('the web viewer', () => {
     }
   });
 });
-
-function room(): string {
-  return `room-${randomUUID().slice(0, 8)}`;
-}

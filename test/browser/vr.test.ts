@@ -8,10 +8,10 @@
  * from the panel, a peer's computation shows "A peer is computing…" in the headset and its
  * result replaces the specimen. Leaving the session returns to the page. Screenshots of the emulated session land in os.tmpdir()/vitrine-browser-shots.
  */
-import { randomUUID } from 'node:crypto';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
+import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { installEmulatedHeadset, launchBrowser, shot, waitForState, waitForText } from './browser-session.ts';
 
@@ -102,8 +102,8 @@ const dataRequests = (requests: Request[], room: string): URL[] =>
 
 describe('the viewer in VR (IWER, emulated Quest 3)', () => {
   it('enters VR, shows the specimen, moves a slider with the controller, and a following desktop page follows', { timeout: 120_000 }, async () => {
-    const room = `vr-${randomUUID().slice(0, 8)}`;
-    const query = (extra: Record<string, string>) => `?${new URLSearchParams({ specimen: 'shape', room, params: JSON.stringify({ segments: 8 }), ...extra }).toString()}`;
+    const room = freshRoom('vr');
+    const query = (extra: Record<string, string>) => viewerQuery({ specimen: 'shape', room, params: { segments: 8 }, extra });
     const vr = await openPage(query({ xr_triangles: '1000' }), true);
     expect(await waitForState(vr.page, JOB, ['done', 'cached'])).toMatch(/done|cached/);
     // Before the session the page asks without the headset budget (its coarse first view asks for 20,000 triangles at most).
@@ -152,7 +152,7 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
     const follow = await vr.page.evaluate(() => window.vitrineVr!.buttonPoint('follow'));
     await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], follow!);
     await vr.page.waitForSelector('.follow[data-stream=open]');
-    await desk.page.goto(`${host.baseUrl}/?${new URLSearchParams({ specimen: 'slow-sphere', room, params: JSON.stringify({ steps: 12, step_ms: 150 }) }).toString()}`);
+    await desk.page.goto(`${host.baseUrl}/${viewerQuery({ specimen: 'slow-sphere', room, params: { steps: 12, step_ms: 150 } })}`);
     await vr.page.waitForFunction(() => window.vitrineVr!.state().status === 'A peer is computing…', null, { timeout: 30_000 });
     await vr.page.waitForFunction(() => new URLSearchParams(window.location.search).get('specimen') === 'slow-sphere', null, { timeout: 30_000 });
     // Its result comes from the room cache, asked for with the triangle budget.

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
 import { startHost, type HostProcess } from '../client/host-process.ts';
 import { publishVolumeScript, runPython, type Published } from '../helpers/python-publish.ts';
+import { viewerQuery } from '../helpers/room.ts';
 import { launchBrowser, shot } from './browser-session.ts';
 import { watchFirstFrame } from './first-frame.ts';
 
@@ -30,7 +31,7 @@ describe('a room as a shared workspace', () => {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${host.baseUrl}/?room=lab&follow=1`);
+    await page.goto(`${host.baseUrl}/${viewerQuery({ room: 'lab', follow: true })}`);
     await page.waitForSelector('.follow[data-stream=open]');
     const firstFrame = await watchFirstFrame(page, 'A numpy volume');
 

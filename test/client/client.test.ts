@@ -2,7 +2,6 @@
  * The client SDK against a real host process: every route, the typed results of each kind,
  * the job flow with progress, cache hits and cancellation, and the typed errors.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createClient,
@@ -17,11 +16,11 @@ import {
 } from '../../core/client/index.ts';
 import type { ProgressMessage, SpecimenData, VitrineClient } from '../../core/client/index.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { room } from '../helpers/room.ts';
 import { STATIC_CUBE_OBJ, startHost, type HostProcess } from './host-process.ts';
 
 let host: HostProcess;
 let client: VitrineClient;
-const room = (): string => `room-${randomUUID()}`;
 
 beforeAll(async () => {
   host = await startHost();

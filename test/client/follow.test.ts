@@ -6,16 +6,15 @@
  * when the stream keeps failing, and cancelling the job when aborted mid-stream. The proxy of
  * events-proxy.ts plays the network and the older host.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, isAbortError, NotFoundError } from '../../core/client/index.ts';
 import type { JobEvent, ProgressMessage, RoomEvent, VitrineClient } from '../../core/client/index.ts';
 import { startEventsProxy, type EventsProxy, type ProxyMode } from './events-proxy.ts';
 import { startHost, type HostProcess } from './host-process.ts';
+import { room } from '../helpers/room.ts';
 
 let host: HostProcess;
 let client: VitrineClient;
-const room = (): string => `room-${randomUUID()}`;
 const proxies: EventsProxy[] = [];
 
 beforeAll(async () => {

@@ -5,10 +5,10 @@
  * run through it (the relay runs them on the worker); its jobs are the worker's; a worker
  * leaving takes its entries off the other host and ends its running job there as an error.
  */
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { room } from '../helpers/room.ts';
 import { buildFixturePlugins, FIXTURES, NO_PLUGINS, workerArgs } from './helpers/fixture-build.ts';
 import { catalogIds, eventually, killAll, registered, startHost, type HostProcess } from './helpers/host-process.ts';
 import { getJson, postJson, type Json } from './helpers/json-http.ts';
@@ -28,7 +28,7 @@ async function functionNames(host: HostProcess): Promise<string[]> {
 
 /** Starts a slow-box job on `host` in a room of its own; its id. */
 async function startSlow(host: HostProcess, steps: number, ms: number): Promise<string> {
-  const { status, body } = await postJson(`${host.url}/api/specimens/w1:slow-box/start`, { params: { steps, ms }, room_id: `room-${randomUUID()}` });
+  const { status, body } = await postJson(`${host.url}/api/specimens/w1:slow-box/start`, { params: { steps, ms }, room_id: room() });
   expect(status).toBe(200);
   return String(body.job_id);
 }

@@ -2,7 +2,6 @@
  * createTestApp(): a real host (createApp) on the fixture plugins and a fresh specimens
  * directory, with short time-to-lives and a two-thread pool, closed after the test.
  */
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { onTestFinished } from 'vitest';
 import { createApp, type CreateAppOptions } from '../../core/app.ts';
@@ -32,10 +31,8 @@ export function addDynamicSpecimen(app: FastifyInstance, id: string, functionNam
   });
 }
 
-/** A room id no other test uses. */
-export function room(): string {
-  return `room-${randomUUID()}`;
-}
+/** A room id no other test uses (the one helper for it, here for the suites that build hosts). */
+export { room } from './room.ts';
 
 /** Waits (bounded) until a job is terminal, returning the last progress body. */
 export async function waitForJob(app: FastifyInstance, jobId: string, limitMs = 20_000): Promise<{ status: string; messages: { seq: number; text: string; ts: number }[]; error: string | null }> {

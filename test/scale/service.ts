@@ -88,10 +88,8 @@ export function useTwoHosts(worker: { poolSize?: number } = {}): TwoHosts {
   return s;
 }
 
-/** A room id no other test uses. */
-export function room(): string {
-  return `room-${randomUUID()}`;
-}
+/** A room id no other test uses (the one helper for it, here for the scale suites). */
+export { room } from '../helpers/room.ts';
 
 /** A unique tag for the `counted`/`ticker` files. */
 export function tag(): string {

@@ -1,0 +1,36 @@
+/**
+ * @module task-pool
+ * The one way to run a task on a worker pool: the task's kind names the worker export that
+ * runs it and the type its run resolves to, so a caller passes the task alone and gets its
+ * result typed, with no export name to keep in step and no cast.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type Tinypool from 'tinypool';
+import type { TaskKind, TaskResults, WorkerTask } from './protocol.ts';
+
+/** The export of the worker entry (task-worker.ts) that runs each kind of task. */
+export const TASK_EXPORTS = {
+  invoke: 'invoke',
+  json: 'json',
+  shape: 'shape',
+  pack: 'pack',
+  packFile: 'packFileTask',
+  loadStatic: 'loadStatic',
+  hash: 'hash',
+  parseFile: 'parseFileTask',
+  pyramid: 'pyramid',
+} as const satisfies Record<TaskKind, string>;
+
+export interface TaskRunOptions {
+  /** Moved to the worker thread rather than copied (the sender must not use them again). */
+  transferList?: (MessagePort | ArrayBuffer)[];
+  /** Aborting it ends the run (tinypool terminates the thread running it). */
+  signal?: AbortSignal;
+}
+
+/** Runs `task` on `pool`, resolving to what the worker answers for its kind. */
+export function runTask<T extends WorkerTask>(pool: Tinypool, task: T, options: TaskRunOptions = {}): Promise<TaskResults[T['op']]> {
+  const { transferList, signal } = options;
+  // Tinypool takes the DOM's idea of a transferable; Node's MessagePort and ArrayBuffer are ones.
+  return pool.run(task, { name: TASK_EXPORTS[task.op], ...(transferList ? { transferList: transferList as never } : {}), ...(signal ? { signal } : {}) }) as Promise<TaskResults[T['op']]>;
+}

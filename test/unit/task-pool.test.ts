@@ -1,0 +1,58 @@
+/**
+ * @module task-pool.test
+ * The typed worker-pool run: each task kind's export on the worker entry takes that kind's task
+ * and answers its declared result (checked by the type checker over every kind), and a run
+ * reaches the right export on a real pool with no name given.
+ */
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { StoredResult } from '../../core/results/stored-result.ts';
+import { computeResultId } from '../../core/results/result-id.ts';
+import { toJsonResult } from '../../core/results/to-json-result.ts';
+import { createPools, type Pools } from '../../core/workers/pool.ts';
+import type { TaskKind, TaskOf, TaskResults } from '../../core/workers/protocol.ts';
+import { runTask, TASK_EXPORTS } from '../../core/workers/task-pool.ts';
+import type * as TaskWorker from '../../core/workers/task-worker.ts';
+
+/** The export each kind is sent to. */
+type ExportOf<K extends TaskKind> = (typeof TaskWorker)[(typeof TASK_EXPORTS)[K]];
+
+describe('task kinds and the worker entry', () => {
+  it('each kind names an export that takes its task and answers its result', () => {
+    expectTypeOf<{ [K in TaskKind]: Awaited<ReturnType<ExportOf<K>>> }>().toEqualTypeOf<TaskResults>();
+    expectTypeOf<{ [K in TaskKind]: Parameters<ExportOf<K>>[0] }>().toEqualTypeOf<{ [K in TaskKind]: TaskOf<K> }>();
+    // Every kind has an export, and no two kinds share one.
+    expect(new Set(Object.values(TASK_EXPORTS)).size).toBe(Object.keys(TASK_EXPORTS).length);
+  });
+
+  it('types a run by its task: the result needs no cast', () => {
+    const pool = null as unknown as Pools['encode'];
+    const result = null as unknown as StoredResult;
+    // Only typed, never called.
+    expectTypeOf(() => runTask(pool, { op: 'hash', result })).returns.toEqualTypeOf<Promise<string>>();
+    expectTypeOf(() => runTask(pool, { op: 'pyramid', volume: result as StoredResult & { type: 'volume' } })).returns.toEqualTypeOf<Promise<(StoredResult & { type: 'volume' })[]>>();
+    // A task of a kind that does not exist is refused by the type checker.
+    // @ts-expect-error no such kind
+    expectTypeOf(() => runTask(pool, { op: 'nope', result })).toBeFunction();
+  });
+});
+
+describe('runTask on a real pool', () => {
+  let pools: Pools;
+  beforeAll(async () => {
+    pools = await createPools({ computeThreads: 1 });
+  });
+  afterAll(() => pools?.destroy());
+
+  const mesh = (): StoredResult => ({ type: 'mesh', vertices: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), indices: new Uint32Array([0, 1, 2]) });
+
+  it('reaches the export of each kind it is given', async () => {
+    expect(await runTask(pools.encode, { op: 'hash', result: mesh() })).toBe(computeResultId(mesh()));
+    const json = await runTask(pools.encode, { op: 'json', result: mesh() });
+    expect(Buffer.from(json).toString('utf8')).toBe(toJsonResult(mesh()));
+    const obj = new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n');
+    const parsed = await runTask(pools.encode, { op: 'parseFile', bytes: obj, fileName: 'triangle.obj', geometry: {}, maxDecodedBytes: 1 << 20 });
+    expect(parsed.ok && parsed.result.type).toBe('mesh');
+    const refused = await runTask(pools.encode, { op: 'parseFile', bytes: new Uint8Array([1, 2, 3]), fileName: 'nothing.npy', geometry: {}, maxDecodedBytes: 1 << 20 });
+    expect(refused).toMatchObject({ ok: false, kind: 'format' });
+  });
+});
