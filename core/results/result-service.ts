@@ -8,7 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RoomCache } from '../cache/room-cache.ts';
 import type { CacheStats } from '../client/wire-types.ts';
-import { keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource, type RoomEventSink, type RoomState } from './result-source.ts';
+import { computeResult, keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource, type RoomEventSink, type RoomState } from './result-source.ts';
 import { createHostError } from '../errors.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from './stored-result.ts';
@@ -69,7 +69,7 @@ export class ResultService implements ResultSource {
   /** The cached result for these values in this room, counted and logged as a hit; else undefined. */
   lookupSync(request: ComputeRequest): StoredResult | undefined {
     const { roomId, entry, values } = request;
-    return this.#hit(roomId, entry, values, keyOf(entry, values));
+    return this.#hit(roomId, entry, values, keyOf(entry, values))?.result;
   }
 
   async lookup(request: ComputeRequest): Promise<StoredResult | undefined> {
@@ -93,25 +93,28 @@ export class ResultService implements ResultSource {
     return { entries: this.#cache.size, bytes: this.#cache.totalBytes, maxBytes: this.#cache.maxBytes };
   }
 
-  #hit(roomId: string, entry: FunctionEntry, values: Record<string, unknown>, key: string): StoredResult | undefined {
+  #hit(roomId: string, entry: FunctionEntry, values: Record<string, unknown>, key: string): OpenedResult | undefined {
     const hit = this.#cache.get(roomId, key);
-    if (hit) this.#logAccess('hit', roomId, entry, values);
-    return hit?.value;
+    if (!hit) return undefined;
+    this.#logAccess('hit', roomId, entry, values);
+    const resultId = hit.state?.result_id;
+    return resultId ? { result: hit.value, arriving: null, resultId } : { result: hit.value, arriving: null };
   }
 
-  /** A cached result, or the result of a (possibly shared) computation that is then cached. */
+  /** The whole result (a helper over `open` for callers that hold this service itself). */
   async compute(request: ComputeRequest): Promise<StoredResult> {
-    return (await this.#obtain(request, false)).result;
+    return computeResult(this, request);
   }
 
   /**
-   * Like `compute`, but resolves as soon as the result's shape is known: a relayed result
-   * comes while its bytes still cross from the worker, so a reply can stream them as they
-   * arrive instead of waiting for the last one. The caller stays among the computation's
-   * waiters (its signal can still cancel it) until every byte is in.
+   * A hit, or the result of the (possibly shared) computation. A request that follows
+   * arriving bytes is answered as soon as the result's shape is known: a relayed result comes
+   * while its bytes still cross from the worker, so a reply can stream them instead of waiting
+   * for the last one. The caller stays among the computation's waiters (its signal can still
+   * cancel it) until every byte is in.
    */
   open(request: ComputeRequest): Promise<OpenedResult> {
-    return this.#obtain(request, true);
+    return this.#obtain(request, request.followsArriving === true);
   }
 
   /** A hit, or joins the flight computing these values in this room (starting one if none). */
@@ -119,7 +122,7 @@ export class ResultService implements ResultSource {
     const { entry, values, roomId } = request;
     const key = keyOf(entry, values);
     const cached = this.#hit(roomId, entry, values, key);
-    if (cached) return { result: cached, arriving: null };
+    if (cached) return cached;
     const flightKey = `${roomId}\u0000${key}`;
     let flight = this.#flights.get(flightKey);
     if (flight) {

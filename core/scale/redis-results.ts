@@ -33,6 +33,10 @@ export class RedisResults implements ResultSource {
   // Made once, not per request: how a hit's bytes are read (whole, or to send as they arrive).
   readonly #read = (ref: BlobRef): Promise<StoredResult | null> => this.#comps.read(ref);
   readonly #open = (ref: BlobRef): Promise<OpenedResult | null> => this.#comps.open(ref);
+  readonly #readWhole = async (ref: BlobRef): Promise<OpenedResult | null> => {
+    const result = await this.#comps.read(ref);
+    return result ? { result, arriving: null } : null;
+  };
 
   constructor(comps: Computations, local: ResultSource, log: FastifyBaseLogger) {
     this.#comps = comps;
@@ -55,10 +59,6 @@ export class RedisResults implements ResultSource {
     return result;
   }
 
-  async compute(request: ComputeRequest): Promise<StoredResult> {
-    if (!runsOnService(request.entry)) return this.#local.compute(request);
-    return this.#serve(request, this.#read);
-  }
 
   /** A hit, else the (joined) computation, its result read with `read`. */
   async #serve<T>(request: ComputeRequest, read: (ref: BlobRef) => Promise<T | null>): Promise<T> {
@@ -101,10 +101,10 @@ export class RedisResults implements ResultSource {
     return read(ref);
   }
 
-  /** A large result read cold from the blob store is sent as its chunks arrive. */
+  /** A reader that follows arriving bytes gets a large result read cold from the blob store as its chunks arrive. */
   async open(request: ComputeRequest): Promise<OpenedResult> {
     if (!runsOnService(request.entry)) return this.#local.open(request);
-    return this.#serve(request, this.#open);
+    return request.followsArriving ? this.#serve(request, this.#open) : this.#serve(request, this.#readWhole);
   }
 
   async lookup(request: ComputeRequest): Promise<StoredResult | undefined> {
