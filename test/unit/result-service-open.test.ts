@@ -77,6 +77,21 @@ describe('ResultService.open', () => {
     expect(invoker.runs).toBe(1);
   });
 
+  it("answers a hit with the id the room's entry already holds", async () => {
+    const invoker = new ArrivingInvoker();
+    const cache = new RoomCache<StoredResult>({ ttlSeconds: 60, sweepIntervalMs: 0 });
+    let ids = 0;
+    const idOf = async () => `id-${++ids}`;
+    const results = new ResultService({ cache, invokers: new InvokerSet({ remote: invoker }), log: pino({ level: 'silent' }), idOf });
+    const opening = results.open({ entry, values: {}, roomId: 'r' });
+    await waitFor(() => (invoker.runs === 1 ? true : undefined), 'the computation to start');
+    invoker.fill.write(new Uint8Array(8));
+    const computed = await opening;
+    const hit = await results.open({ entry, values: {}, roomId: 'r' });
+    expect(hit).toEqual({ result: computed.result, arriving: null, resultId: 'id-1' });
+    expect(ids).toBe(1);
+  });
+
   it('a reader that does not follow arriving bytes gets the result once every byte is in', async () => {
     const invoker = new ArrivingInvoker();
     const results = service(invoker);
