@@ -24,9 +24,8 @@ interface Flight {
   waiting: number;
   history: ProgressUpdate[];
   listeners: Set<(update: ProgressUpdate) => void>;
-  /** Set when a relayed result's shape is known and its bytes are on their way. */
-  arriving: ArrivingResult | null;
-  arrivingListeners: Set<(arriving: ArrivingResult) => void>;
+  /** Settles once a relayed result's shape is known and its bytes are on their way (never for one computed here). */
+  arriving: Promise<ArrivingResult>;
 }
 
 export class ResultService implements ResultSource {
@@ -139,22 +138,18 @@ export class ResultService implements ResultSource {
     const invoker = this.#invokers.get(entry.source.kind);
     if (!invoker) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', entry.name);
     const controller = new AbortController();
+    let onArriving: (arriving: ArrivingResult) => void = () => {};
     const flight: Flight = {
       promise: Promise.resolve(null as never),
       controller,
       waiting: 0,
       history: [],
       listeners: new Set(),
-      arriving: null,
-      arrivingListeners: new Set(),
+      arriving: new Promise((resolve) => (onArriving = resolve)),
     };
     const onProgress = (update: ProgressUpdate) => {
       if (flight.history.length < MAX_REPLAY) flight.history.push(update);
       for (const listener of flight.listeners) listener(update);
-    };
-    const onArriving = (arriving: ArrivingResult) => {
-      flight.arriving = arriving;
-      for (const listener of flight.arrivingListeners) listener(arriving);
     };
     const ready = request.inputs ? loadInputs(values, request.inputs, { roomId, signal: controller.signal, onProgress }) : Promise.resolve(values);
     flight.promise = ready
@@ -197,10 +192,8 @@ export class ResultService implements ResultSource {
         answered = true;
         resolve(opened);
       };
-      const onArriving = (arriving: ArrivingResult) => answer({ result: arriving.result, arriving });
       const leave = () => {
         if (onProgress) flight.listeners.delete(onProgress);
-        flight.arrivingListeners.delete(onArriving);
         signal?.removeEventListener('abort', onAbort);
         left = true;
       };
@@ -211,9 +204,11 @@ export class ResultService implements ResultSource {
         if (!answered) reject(createHostError('SPC_ERR_JOB_CANCELLED'));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      // A reader that follows arriving bytes is answered as soon as they start to arrive.
       if (early) {
-        if (flight.arriving) onArriving(flight.arriving);
-        else flight.arrivingListeners.add(onArriving);
+        void flight.arriving.then((arriving) => {
+          if (!left) answer({ result: arriving.result, arriving });
+        });
       }
       flight.promise.then(
         (result) => {
