@@ -32,10 +32,14 @@ export class RedisResults implements ResultSource {
   readonly accessCounts = { hit: 0, miss: 0, shared: 0 };
   // Made once, not per request: how a hit's bytes are read (whole, or to send as they arrive).
   readonly #read = (ref: BlobRef): Promise<StoredResult | null> => this.#comps.read(ref);
-  readonly #open = (ref: BlobRef): Promise<OpenedResult | null> => this.#comps.open(ref);
+  // A blob's hash is its result's id: the reply need not ask for it again.
+  readonly #open = async (ref: BlobRef): Promise<OpenedResult | null> => {
+    const opened = await this.#comps.open(ref);
+    return opened ? { ...opened, resultId: ref.hash } : null;
+  };
   readonly #readWhole = async (ref: BlobRef): Promise<OpenedResult | null> => {
     const result = await this.#comps.read(ref);
-    return result ? { result, arriving: null } : null;
+    return result ? { result, arriving: null, resultId: ref.hash } : null;
   };
 
   constructor(comps: Computations, local: ResultSource, log: FastifyBaseLogger) {
