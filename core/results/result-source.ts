@@ -92,6 +92,7 @@ export interface OpenedResult {
 
 /** The whole result of `request` (a reader that cannot follow bytes still arriving). */
 export async function computeResult(source: Pick<ResultSource, 'open'>, request: ComputeRequest): Promise<StoredResult> {
+  if (!request.followsArriving) return (await source.open(request)).result;
   const { followsArriving: _follows, ...whole } = request;
   return (await source.open(whole)).result;
 }
