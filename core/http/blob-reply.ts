@@ -19,6 +19,9 @@ import type { StoredResult } from '../results/stored-result.ts';
 import { sendEnvelope, toEnvelope } from './reply-envelope.ts';
 import { sendBytes } from './send-bytes.ts';
 
+/** What sending a blob reads from its host: the envelope media type and the JSON encoder. */
+export type BlobReplyDeps = { options: Pick<HostContext['options'], 'envelopeMediaType'> } & Pick<HostContext, 'json'>;
+
 /** How an answer names and may skip its bytes. */
 export interface BlobSending {
   /** Send `X-Accel-Redirect: <prefix><blob id>` instead of the bytes (null: send them). */
@@ -30,7 +33,7 @@ export interface BlobSending {
 }
 
 /** The media type and (downloads) file name of a blob's bytes. */
-export function blobHead(ctx: HostContext, d: BlobDescriptor, type: StoredResult['type']): OutgoingHttpHeaders {
+export function blobHead(ctx: Pick<BlobReplyDeps, 'options'>, d: BlobDescriptor, type: StoredResult['type']): OutgoingHttpHeaders {
   const head: OutgoingHttpHeaders = {};
   if (d.format === TYPED_JSON) head['content-type'] = 'application/json; charset=utf-8';
   else {
@@ -61,7 +64,7 @@ function headOnly(reply: FastifyReply, status: number, head: OutgoingHttpHeaders
  * (a variant), else the identity bytes of the default form or the JSON typed result.
  */
 export async function sendBlob(
-  ctx: HostContext,
+  ctx: BlobReplyDeps,
   reply: FastifyReply,
   d: BlobDescriptor,
   shaped: StoredResult,

@@ -6,9 +6,8 @@
  */
 import { fastifySSE } from '@fastify/sse';
 import type { FastifyInstance } from 'fastify';
-import type { HostContext } from '../host-context.ts';
 import { DEFAULT_MAX_EVENT_STREAMS, StreamLimit } from '../events/stream-limit.ts';
-import { eventRoutes } from './routes-events.ts';
+import { eventRoutes, type EventRoutesOptions } from './routes-events.ts';
 
 /** Heartbeat comments at least this often on every stream. */
 export const HEARTBEAT_MS = 15_000;
@@ -18,7 +17,7 @@ export interface InstallEventsOptions {
   maxStreams?: number;
 }
 
-export async function installEvents(app: FastifyInstance, ctx: HostContext, options: InstallEventsOptions = {}): Promise<void> {
+export async function installEvents(app: FastifyInstance, ctx: EventRoutesOptions['context'], options: InstallEventsOptions = {}): Promise<void> {
   await app.register(fastifySSE, { heartbeatInterval: HEARTBEAT_MS });
   const limit = new StreamLimit(options.maxStreams ?? DEFAULT_MAX_EVENT_STREAMS);
   await app.register(eventRoutes, { context: ctx, limit });

@@ -16,8 +16,11 @@ import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
-import { sendBlob, type BlobSending } from './blob-reply.ts';
+import { sendBlob, type BlobReplyDeps, type BlobSending } from './blob-reply.ts';
 import { toEnvelope } from './reply-envelope.ts';
+
+/** What sending a delivery reads from its host: its options, the variant cache and the JSON encoder. */
+export type DeliveryReplyDeps = BlobReplyDeps & { options: Pick<HostContext['options'], 'envelopeMediaType' | 'maxJsonResultBytes' | 'accelRedirect'> } & Pick<HostContext, 'delivery'>;
 
 /** Below this many bytes of array data a result is sent as it is: compressing saves nothing worth a trip. */
 const COMPRESS_FROM_BYTES = 1024;
@@ -30,13 +33,13 @@ export function requestEncoding(reply: FastifyReply): ContentEncoding | null {
 }
 
 /** JSON has the same size limit compressed as plain: the text is made whole before compressing. */
-function checkJsonSize(ctx: HostContext, result: StoredResult, name: string): void {
+function checkJsonSize(ctx: DeliveryReplyDeps, result: StoredResult, name: string): void {
   const size = resultByteLength(result);
   if (size > ctx.options.maxJsonResultBytes) throw createHostError('SPC_ERR_RESULT_TOO_LARGE', name, String(size), String(ctx.options.maxJsonResultBytes));
 }
 
 /** How an answer of `/data`, `/result` or `/invoke` sends its blob: redirected behind a cache, else itself. */
-function answerSending(ctx: HostContext, name: string, redirect: boolean): BlobSending {
+function answerSending(ctx: DeliveryReplyDeps, name: string, redirect: boolean): BlobSending {
   return { accelRedirect: redirect ? ctx.options.accelRedirect : null, extra: { 'cache-control': 'no-cache', vary: 'Accept-Encoding' }, name };
 }
 
@@ -51,7 +54,7 @@ function optionsOf(delivery: DeliveryOptions): DeliveryOptions {
  * `resultId` names the unshaped result; `sending` overrides how the blob goes (a blob URL).
  */
 export async function sendDelivery(
-  ctx: HostContext,
+  ctx: DeliveryReplyDeps,
   reply: FastifyReply,
   result: StoredResult,
   delivery: DeliveryOptions,
@@ -78,7 +81,7 @@ export async function sendDelivery(
  * worth it. Behind a cache only `/result` is handed over (`redirect`): an `/invoke` is a POST.
  */
 export async function sendJsonDelivery(
-  ctx: HostContext,
+  ctx: DeliveryReplyDeps,
   reply: FastifyReply,
   result: StoredResult,
   functionName: string,

@@ -7,24 +7,18 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { encodeMeshEnvelope, encodeVolumeEnvelope, type EnvelopeParts } from '../envelope/encode-envelope.ts';
 import type { ArrivingResult } from '../invoke/invoker.ts';
+import { memoByIdentity } from '../params/memo.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
-/** Envelope parts made so far, kept beside their result (a preamble and views: a few hundred bytes). */
-const made = new WeakMap<StoredResult, EnvelopeParts>();
-
 /**
- * The envelope parts of a mesh or volume result; null for other kinds. Made once per result:
- * every hit of a room entry sends the same parts, and nothing in them is written to.
+ * The envelope parts of a mesh or volume result; null for other kinds. Made once per result
+ * (params/memo.ts: a held result is not written to): every hit of a room entry sends the same
+ * parts (a preamble and views, a few hundred bytes), and nothing in them is written to.
  */
-export function toEnvelope(result: StoredResult): EnvelopeParts | null {
-  if (result.type !== 'mesh' && result.type !== 'volume') return null;
-  let envelope = made.get(result);
-  if (!envelope) {
-    envelope = result.type === 'mesh' ? encodeMeshEnvelope(result) : encodeVolumeEnvelope(result, result.valueRange);
-    made.set(result, envelope);
-  }
-  return envelope;
-}
+export const toEnvelope = memoByIdentity((result: StoredResult): EnvelopeParts | null => {
+  if (result.type === 'mesh') return encodeMeshEnvelope(result);
+  return result.type === 'volume' ? encodeVolumeEnvelope(result, result.valueRange) : null;
+});
 
 /**
  * Writes the preamble and the blocks straight to the socket in one corked batch: the blocks

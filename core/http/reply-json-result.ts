@@ -7,7 +7,7 @@ import type { FastifyReply } from 'fastify';
 import type { HostContext } from '../host-context.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
-export async function sendJsonResult(ctx: HostContext, reply: FastifyReply, result: StoredResult, functionName: string): Promise<FastifyReply> {
+export async function sendJsonResult(ctx: Pick<HostContext, 'json'>, reply: FastifyReply, result: StoredResult, functionName: string): Promise<FastifyReply> {
   const lease = await ctx.json.acquire(result, functionName);
   // Held until the response is over (sent, or the client gone): the socket writes from the
   // shared bytes, it never copies them.

@@ -14,7 +14,7 @@ import { TYPED_JSON } from '../delivery/pack-delivery.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { sendBlob, type BlobSending } from './blob-reply.ts';
+import { sendBlob, type BlobReplyDeps, type BlobSending } from './blob-reply.ts';
 import { idParams } from './route-inputs.ts';
 
 /** A year: the longest a cache is asked to keep anything. */
@@ -34,7 +34,10 @@ function publicHead(reply: FastifyReply): void {
 }
 
 /** The bytes of blob `d` made from `result`: a variant, or null for identity bytes sent as they are. */
-async function bytesOf(ctx: HostContext, d: BlobDescriptor, result: StoredResult, id: string): Promise<{ shaped: StoredResult; bytes: Buffer | null }> {
+/** What the blob routes read from their host. */
+export type BlobDeps = BlobReplyDeps & Pick<HostContext, 'delivery' | 'resultIds'>;
+
+async function bytesOf(ctx: BlobDeps, d: BlobDescriptor, result: StoredResult, id: string): Promise<{ shaped: StoredResult; bytes: Buffer | null }> {
   const typedJson = d.format === TYPED_JSON;
   const delivery = typedJson || d.format === defaultFormat(result.type) ? d.options : { ...d.options, format: d.format };
   const shaped = typedJson ? result : await ctx.delivery.shaped(result, delivery);
@@ -47,7 +50,7 @@ async function bytesOf(ctx: HostContext, d: BlobDescriptor, result: StoredResult
   return { shaped, bytes: variant.bytes };
 }
 
-export async function blobRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
+export async function blobRoutes(app: FastifyInstance, opts: { ctx: BlobDeps }): Promise<void> {
   const { ctx } = opts;
   const schema = {
     summary: 'The bytes an answer named in X-Blob-Id, the same forever',

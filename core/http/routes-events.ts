@@ -23,8 +23,8 @@ import { idParams, LAST_EVENT_ID, queryOf, ROOM_ID_PATH, SINCE } from './route-i
 import { streamRoom } from './room-events.ts';
 
 export interface EventRoutesOptions {
-  /** The host's services. */
-  context: HostContext;
+  /** The host's parts the streams read: its events, jobs, rooms and default room. */
+  context: Pick<HostContext, 'events' | 'jobs' | 'rooms' | 'options'>;
   /** The bound on open streams, shared with every other stream route of the host. */
   limit: StreamLimit;
   /** How often a job stream re-reads its job without a nudge, for a service that may lose them. @defaultValue never */

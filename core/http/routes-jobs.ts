@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
-import { sendJsonDelivery } from './reply-delivery.ts';
+import { sendJsonDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
 import { RESULT_ID_HEADER } from '../results/result-ids.ts';
 import { parseSince } from './request-input.ts';
 import { idParams, queryOf, SINCE } from './route-inputs.ts';
@@ -13,7 +13,10 @@ import { idParams, queryOf, SINCE } from './route-inputs.ts';
 type JobParams = { Params: { id: string } };
 const params = idParams('id');
 
-export async function jobRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
+/** What the job routes read from their host. */
+export type JobDeps = DeliveryReplyDeps & Pick<HostContext, 'jobs' | 'resultIds'>;
+
+export async function jobRoutes(app: FastifyInstance, opts: { ctx: JobDeps }): Promise<void> {
   const { ctx } = opts;
 
   app.get<JobParams & { Querystring: { since?: string } }>('/api/jobs/:id/progress', { schema: { params, querystring: queryOf({ since: SINCE }) } }, async (request) => {

@@ -5,13 +5,10 @@
 import type { FastifyInstance } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
-import { resolveParams } from '../params/resolve-params.ts';
-import { checkInputs } from '../inputs/check-inputs.ts';
-import { toFunctionListing, valueParameterNames } from '../registry/function-entry.ts';
-import { abortOnDisconnect } from './abort-on-disconnect.ts';
-import { sendJsonDelivery } from './reply-delivery.ts';
-import { RESULT_ID_HEADER } from '../results/result-ids.ts';
-import { roomOf } from './request-input.ts';
+import { toFunctionListing } from '../registry/function-entry.ts';
+import type { RequestDeps } from '../request/request-deps.ts';
+import { computeRequestOf, resolveRequest } from '../request/specimen-request.ts';
+import { sendComputedJson, type ComputedReplyDeps } from './reply-computed.ts';
 import { bodyOf, idParams, ROOM_ID } from './route-inputs.ts';
 
 interface InvokeBody {
@@ -32,7 +29,10 @@ const INVOKE_BODY = bodyOf(
   ['function_name'],
 );
 
-export async function processingRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
+/** What the processing routes read from their host. */
+export type ProcessingDeps = RequestDeps & ComputedReplyDeps & Pick<HostContext, 'functions' | 'results'>;
+
+export async function processingRoutes(app: FastifyInstance, opts: { ctx: ProcessingDeps }): Promise<void> {
   const { ctx } = opts;
 
   app.get('/api/processing/functions', async () => ctx.functions.list().map(toFunctionListing));
@@ -47,13 +47,9 @@ export async function processingRoutes(app: FastifyInstance, opts: { ctx: HostCo
     const body = request.body;
     const entry = ctx.functions.get(body.function_name);
     if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', body.function_name);
-    const checked = resolveParams(entry.schema, valueParameterNames(entry), { positional: body.args ?? [], named: body.kwargs ?? {} }, entry.name);
-    const { values, inputs } = await checkInputs(ctx, entry, entry.schema, checked);
-    const roomId = roomOf(ctx, body.room_id);
-    const result = await ctx.results.compute({ entry, values, ...(inputs ? { inputs } : {}), roomId, signal: abortOnDisconnect(request, reply) });
-    const resultId = await ctx.resultIds.of(result);
-    reply.header(RESULT_ID_HEADER, resultId);
-    return sendJsonDelivery(ctx, reply, result, entry.name, resultId);
+    const params = { named: body.kwargs ?? {}, positional: body.args ?? [] };
+    const resolved = await resolveRequest(ctx, { target: { function: entry }, params, room: body.room_id });
+    return sendComputedJson(ctx, reply, computeRequestOf(resolved));
   });
 
   app.get('/api/processing/cache/stats', async () => ctx.results.stats());

@@ -19,7 +19,7 @@ import type { StoredResult } from '../results/stored-result.ts';
 import { readUploadBody } from '../uploads/read-upload-body.ts';
 import type { PublishedSpecimens } from '../workspace/published-specimens.ts';
 import { readPublishFields } from '../workspace/publish-input.ts';
-import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishedFile } from '../workspace/publish-file.ts';
+import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishDeps, type PublishedFile } from '../workspace/publish-file.ts';
 import { idParams, queryOf } from './route-inputs.ts';
 
 type PublishRequest = FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>;
@@ -47,7 +47,10 @@ function fileNameOf(raw: string | undefined): string {
   return base;
 }
 
-async function fileFromBody(ctx: HostContext, request: PublishRequest): Promise<PublishedFile> {
+/** What the publishing routes read from their host. */
+export type PublishedRouteDeps = PublishDeps & { options: Pick<HostContext['options'], 'maxUploadBytes' | 'cacheMaxBytes'> };
+
+async function fileFromBody(ctx: PublishedRouteDeps, request: PublishRequest): Promise<PublishedFile> {
   const fileName = fileNameOf(request.query.filename);
   const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
   const { bytes } = await readUploadBody(request.body as Readable, ctx.options.maxUploadBytes, parsedExtension(fileName)!, declared);
@@ -67,7 +70,7 @@ function isFileBody(request: FastifyRequest): boolean {
   return typeof type === 'string' && type.split(';')[0]!.trim().toLowerCase() === 'application/octet-stream';
 }
 
-export async function publishedRoutes(app: FastifyInstance, opts: { ctx: HostContext; published: PublishedSpecimens }): Promise<void> {
+export async function publishedRoutes(app: FastifyInstance, opts: { ctx: PublishedRouteDeps; published: PublishedSpecimens }): Promise<void> {
   const { ctx, published } = opts;
   const maxBytes = ctx.options.maxUploadBytes;
   // This scope also reads raw file bodies; JSON bodies are parsed as everywhere else.

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
-import { computeForRoom } from '../workspace/room-request.ts';
+import { computeForRoom, type RoomRequestDeps } from '../workspace/room-request.ts';
 import { checkViewChange, VIEW_MODES } from '../workspace/room-view.ts';
 import { roomOf } from './request-input.ts';
 import { bodyOf, PARAMS_OBJECT, ROOM_ID_PATH } from './route-inputs.ts';
@@ -39,7 +39,10 @@ function sendEntry(reply: FastifyReply, entry: unknown): FastifyReply {
   return reply.type('application/json; charset=utf-8').send('null');
 }
 
-export async function roomRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
+/** What the room routes read from their host. */
+export type RoomDeps = RoomRequestDeps & Pick<HostContext, 'rooms'>;
+
+export async function roomRoutes(app: FastifyInstance, opts: { ctx: RoomDeps }): Promise<void> {
   const { ctx } = opts;
   const rooms = ctx.rooms;
 

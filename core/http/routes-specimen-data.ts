@@ -7,22 +7,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { HostContext } from '../host-context.ts';
-import { functionOfSpecimen, specimenOr404, specimenQueryValues, specimenSchema, specimenValues } from '../registry/specimen-functions.ts';
-import type { SpecimenRecord } from '../catalog/specimen-record.ts';
-import type { FunctionEntry } from '../registry/function-entry.ts';
-import { checkInputs } from '../inputs/check-inputs.ts';
-import { isEmptyDelivery } from '../delivery/delivery-options.ts';
+import { specimenOr404 } from '../registry/specimen-functions.ts';
 import { formatEncoder } from '../delivery/formats.ts';
 import type { DeliveryOptions } from '../delivery/delivery-options.ts';
-import { sendDelivery } from './reply-delivery.ts';
-import { sendStaticDelivery } from './send-static-delivery.ts';
+import { sendStaticDelivery, type StaticDeliveryDeps } from './send-static-delivery.ts';
 import { parseDeliveryObject, parseDeliveryQuery } from '../delivery/parse-delivery.ts';
-import { resolveDelivery } from '../delivery/request-delivery.ts';
-import { roomOf } from './request-input.ts';
+import type { GivenParams } from '../request/given-params.ts';
+import type { RequestDeps } from '../request/request-deps.ts';
+import { computeRequestOf, resolveRequest } from '../request/specimen-request.ts';
 import { bodyOf, DELIVERY_OBJECT, idParams, PARAMS_OBJECT, PARAMS_QUERY, queryOf, ROOM_ID } from './route-inputs.ts';
-import { sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
-import { DisconnectSignal } from './abort-on-disconnect.ts';
-import { RESULT_ID_HEADER } from '../results/result-ids.ts';
+import { sendComputed, type ComputedReplyDeps } from './reply-computed.ts';
 
 type IdParams = { Params: { id: string } };
 type DataQuery = { params?: string; room_id?: string } & Record<string, unknown>;
@@ -40,67 +34,44 @@ function answerHead(reply: FastifyReply, mediaType: string): FastifyReply {
   return reply;
 }
 
-async function serveData(
-  ctx: HostContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  id: string,
-  checkedValues: (record: SpecimenRecord, entry: FunctionEntry) => Record<string, unknown>,
-  rawRoom: string | null | undefined,
-  rawDelivery: () => DeliveryOptions,
-): Promise<FastifyReply> {
-  const record = specimenOr404(ctx.catalog, id);
-  const asked = rawDelivery();
-  if (!record.is_dynamic) return sendStaticDelivery(ctx, reply, record, asked);
-  const entry = functionOfSpecimen(ctx.functions, record);
-  const { values, inputs } = await checkInputs(ctx, entry, specimenSchema(ctx.functions, record), checkedValues(record, entry));
-  const delivery = resolveDelivery(asked, entry.return_type, request.headers['user-agent'], ctx.options);
-  const roomId = roomOf(ctx, rawRoom);
-  // HEAD checks the specimen, parameters and room, and says what GET would send, without computing.
-  if (request.method === 'HEAD') {
-    const names = { baseName: record.id, envelopeMediaType: ctx.options.envelopeMediaType };
-    return answerHead(reply, formatEncoder(entry.return_type, delivery.format).mediaType(names));
-  }
-  // The signal is made only if something waits (a miss): a hit never reads it.
-  const disconnect = new DisconnectSignal(request, reply);
-  const computeRequest = { entry, values, ...(inputs ? { inputs } : {}), roomId, specimenId: record.id, get signal() { return disconnect.signal; } };
-  // Envelopes can follow a relayed result's bytes as they arrive; JSON results need them all.
-  const streams = entry.return_type === 'mesh' || entry.return_type === 'volume';
-  const { result, arriving } = streams ? await ctx.results.open(computeRequest) : { result: await ctx.results.compute(computeRequest), arriving: null };
-  // A relayed result still arriving streams to its first readers as it comes, uncompressed
-  // (waiting for every byte to compress them would cost more than it saves); readers once it
-  // is in get the compressed variant. A delivery that shapes it waits for every byte. The
-  // stream goes without X-Result-Id: the bytes the id hashes are not all in yet.
-  if (arriving && isEmptyDelivery(delivery)) {
-    reply.header('vary', 'Accept-Encoding');
-    return sendEnvelopeAsItArrives(reply, toEnvelope(result)!, ctx.options.envelopeMediaType, arriving);
-  }
-  // Shaping or compressing needs every byte: wait for the rest of a relayed result.
-  if (arriving) for (const part of toEnvelope(result)!.parts) await arriving.arrived(part, part.byteLength);
-  const resultId = await ctx.resultIds.of(result);
-  reply.header(RESULT_ID_HEADER, resultId);
-  return sendDelivery(ctx, reply, result, delivery, record.id, resultId);
+/** Where a request's parameters and delivery options come from (GET's query, POST's body). */
+interface DataAsk {
+  id: string;
+  params: GivenParams;
+  room: string | null | undefined;
+  /** Parsed after the specimen is found and before anything else is checked. */
+  delivery: () => DeliveryOptions;
 }
 
-export async function specimenDataRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
+async function serveData(deps: DataDeps, request: FastifyRequest, reply: FastifyReply, ask: DataAsk): Promise<FastifyReply> {
+  const record = specimenOr404(deps.catalog, ask.id);
+  const asked = ask.delivery();
+  if (!record.is_dynamic) return sendStaticDelivery(deps, reply, record, asked);
+  const delivery = { asked, userAgent: request.headers['user-agent'] };
+  const resolved = await resolveRequest(deps, { target: { specimen: record }, params: ask.params, room: ask.room, delivery });
+  // HEAD checks the specimen, parameters and room, and says what GET would send, without computing.
+  if (request.method === 'HEAD') {
+    const names = { baseName: record.id, envelopeMediaType: deps.options.envelopeMediaType };
+    return answerHead(reply, formatEncoder(resolved.entry.return_type, resolved.delivery.format).mediaType(names));
+  }
+  return sendComputed(deps, reply, computeRequestOf(resolved), resolved.delivery, record.id);
+}
+
+/** What the data routes read from their host. */
+export type DataDeps = RequestDeps & StaticDeliveryDeps & ComputedReplyDeps & Pick<HostContext, 'catalog' | 'results'>;
+
+export async function specimenDataRoutes(app: FastifyInstance, opts: { ctx: DataDeps }): Promise<void> {
   const { ctx } = opts;
 
   // Deliveries compress themselves (once per variant, with Content-Length): the on-the-fly
   // compression of other routes must not touch them.
-  app.get<IdParams & { Querystring: DataQuery }>('/api/specimens/:id/data', { compress: false, schema: GET_SCHEMA }, async (request, reply) =>
-    serveData(
-      ctx,
-      request,
-      reply,
-      request.params.id,
-      (record, entry) => specimenQueryValues(ctx.functions, record, entry, request.query.params, ctx.options.maxParamsLength),
-      request.query.room_id,
-      () => parseDeliveryQuery(request.query),
-    ),
-  );
+  app.get<IdParams & { Querystring: DataQuery }>('/api/specimens/:id/data', { compress: false, schema: GET_SCHEMA }, async (request, reply) => {
+    const { query } = request;
+    return serveData(ctx, request, reply, { id: request.params.id, params: { query: query.params }, room: query.room_id, delivery: () => parseDeliveryQuery(query) });
+  });
 
   app.post<IdParams & { Body: DataBody }>('/api/specimens/:id/data', { compress: false, schema: POST_SCHEMA }, async (request, reply) => {
     const body = request.body;
-    return serveData(ctx, request, reply, request.params.id, (record, entry) => specimenValues(ctx.functions, record, entry, body.params ?? {}), body.room_id, () => parseDeliveryObject(body.delivery));
+    return serveData(ctx, request, reply, { id: request.params.id, params: { named: body.params ?? {} }, room: body.room_id, delivery: () => parseDeliveryObject(body.delivery) });
   });
 }

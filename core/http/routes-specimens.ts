@@ -8,11 +8,11 @@ import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { sendThumbnail } from './send-opened.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
-import { functionOfSpecimen, specimenOr404, specimenSchema, specimenValues } from '../registry/specimen-functions.ts';
-import { checkInputs } from '../inputs/check-inputs.ts';
-import { roomOf } from './request-input.ts';
+import { specimenOr404 } from '../registry/specimen-functions.ts';
+import type { RequestDeps } from '../request/request-deps.ts';
+import { computeRequestOf, resolveRequest } from '../request/specimen-request.ts';
 import { bodyOf, idParams, PARAMS_OBJECT, ROOM_ID } from './route-inputs.ts';
-import { toCatalogEntry, toSpecimenMetadata } from '../registry/specimen-views.ts';
+import { toCatalogEntry, toSpecimenMetadata, type SpecimenViewDeps } from '../registry/specimen-views.ts';
 
 type IdParams = { Params: { id: string } };
 const params = idParams('id');
@@ -22,7 +22,7 @@ const START_BODY = bodyOf({ params: PARAMS_OBJECT, room_id: ROOM_ID });
  * The specimen `/start` names: its id, or (as the Ascribe-XR client sends) the function name
  * of exactly one dynamic specimen (the Ascribe-XR client starts jobs that way).
  */
-function specimenForStart(ctx: HostContext, id: string): SpecimenRecord {
+function specimenForStart(ctx: Pick<SpecimenDeps, 'catalog'>, id: string): SpecimenRecord {
   const record = ctx.catalog.get(id);
   if (record) return record;
   const byFunction = ctx.catalog.list().filter((r) => r.is_dynamic && r.function_name === id);
@@ -30,7 +30,10 @@ function specimenForStart(ctx: HostContext, id: string): SpecimenRecord {
   throw createHostError('SPC_ERR_SPECIMEN_NOT_FOUND', id);
 }
 
-export async function specimenRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
+/** What the specimen routes read from their host. */
+export type SpecimenDeps = RequestDeps & SpecimenViewDeps & Pick<HostContext, 'catalog' | 'jobs' | 'reload'>;
+
+export async function specimenRoutes(app: FastifyInstance, opts: { ctx: SpecimenDeps }): Promise<void> {
   const { ctx } = opts;
 
   const list = async () => ctx.catalog.list().map((record) => toCatalogEntry(ctx, record));
@@ -47,11 +50,9 @@ export async function specimenRoutes(app: FastifyInstance, opts: { ctx: HostCont
     const record = specimenForStart(ctx, request.params.id);
     if (!record.is_dynamic) throw createHostError('SPC_ERR_STATIC_SPECIMEN_START', record.id);
     const body = request.body;
-    const entry = functionOfSpecimen(ctx.functions, record);
-    const { values, inputs } = await checkInputs(ctx, entry, specimenSchema(ctx.functions, record), specimenValues(ctx.functions, record, entry, body.params ?? {}));
-    const roomId = roomOf(ctx, body.room_id);
+    const resolved = await resolveRequest(ctx, { target: { specimen: record }, params: { named: body.params ?? {} }, room: body.room_id });
     // A cache hit is a job that is done already in the start response.
-    return ctx.jobs.start({ entry, values, ...(inputs ? { inputs } : {}), roomId, specimenId: record.id });
+    return ctx.jobs.start({ ...computeRequestOf(resolved), specimenId: record.id });
   });
 }
 

@@ -70,7 +70,10 @@ function uploadSchema(uploadsOn: boolean): Record<string, unknown> {
   };
 }
 
-export async function uploadRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
+/** What the upload routes read from their host. */
+export type UploadDeps = Pick<HostContext, 'uploads' | 'files'> & { options: Pick<HostContext['options'], 'maxUploadBytes' | 'cacheMaxBytes'> };
+
+export async function uploadRoutes(app: FastifyInstance, opts: { ctx: UploadDeps }): Promise<void> {
   const { ctx } = opts;
   const maxBytes = ctx.options.maxUploadBytes;
 

@@ -17,18 +17,22 @@ import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { checkDeliveryFits } from '../delivery/check-delivery.ts';
 import { isEmptyDelivery, type DeliveryOptions } from '../delivery/delivery-options.ts';
 import { resolveDelivery } from '../delivery/request-delivery.ts';
+import type { ClientProfileSettings } from '../delivery/client-profile.ts';
 import { fileStem, headsetFileDelivery } from '../delivery/headset-file.ts';
 import { fileVersion, staticFileSource, staticResult } from '../delivery/static-result.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
 import { RESULT_ID_HEADER } from '../results/result-ids.ts';
-import { requestEncoding, sendDelivery } from './reply-delivery.ts';
+import { requestEncoding, sendDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
 import { sendBytes } from './send-bytes.ts';
 import { sendStaticData } from './send-opened.ts';
 
+/** What sending static data reads from its host. */
+export type StaticDeliveryDeps = DeliveryReplyDeps & { options: ClientProfileSettings } & Pick<HostContext, 'functions' | 'resultIds'>;
+
 /** The file as it is: compressed once per version when the client takes it, else streamed. */
-async function sendFileAsItIs(ctx: HostContext, reply: FastifyReply, record: SpecimenRecord): Promise<FastifyReply> {
+async function sendFileAsItIs(ctx: StaticDeliveryDeps, reply: FastifyReply, record: SpecimenRecord): Promise<FastifyReply> {
   const source = record.data;
   const staticOptions = { envelopeMediaType: ctx.options.envelopeMediaType };
   reply.header('vary', 'Accept-Encoding');
@@ -42,7 +46,7 @@ async function sendFileAsItIs(ctx: HostContext, reply: FastifyReply, record: Spe
   return sendBytes(reply, [variant.bytes], head, null);
 }
 
-export async function sendStaticDelivery(ctx: HostContext, reply: FastifyReply, record: SpecimenRecord, asked: DeliveryOptions): Promise<FastifyReply> {
+export async function sendStaticDelivery(ctx: StaticDeliveryDeps, reply: FastifyReply, record: SpecimenRecord, asked: DeliveryOptions): Promise<FastifyReply> {
   const source = staticFileSource(record);
   if (!source) {
     if (!isEmptyDelivery(asked)) {

@@ -11,12 +11,13 @@
  * result just before the function runs.
  */
 import { createHostError, isHostError, type HostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import { functionOfSpecimen, specimenSchema, specimenType, specimenValues } from '../registry/specimen-functions.ts';
+import { checkedValues, functionOfSpecimen, schemaOfSpecimen, specimenType } from '../registry/specimen-functions.ts';
+import { computeResult } from '../results/result-source.ts';
 import { hashParams } from '../params/params-hash.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { InputKind } from '../sdk/input-types.ts';
 import { inputParameters, MAX_INPUT_DEPTH, type InputLoader, type InputLoaders } from './input-types.ts';
+import type { InputDeps } from './input-deps.ts';
 import { unreadableStatic } from './static-inputs.ts';
 
 /** Checked values, and loaders for their inputs (absent when the function takes none). */
@@ -42,7 +43,7 @@ const SHAPE = 'must be {"specimen": "<id>", "params": {...}} or {"upload": "<upl
  * Checks the input parameters of `values` (already checked against `schema`).
  * @param chain identities (function + hash of its values) of the computations above this one.
  */
-export async function checkInputs(ctx: HostContext, entry: FunctionEntry, schema: Schema, values: Record<string, unknown>, chain?: string[], path = ''): Promise<CheckedInputs> {
+export async function checkInputs(deps: InputDeps, entry: FunctionEntry, schema: Schema, values: Record<string, unknown>, chain?: string[], path = ''): Promise<CheckedInputs> {
   const params = inputParameters(schema);
   if (params.length === 0) return { values };
   // A relayed function runs on its worker, which would need the results themselves sent over
@@ -57,7 +58,7 @@ export async function checkInputs(ctx: HostContext, entry: FunctionEntry, schema
   for (const [name, type] of params) {
     if (values[name] === undefined) continue;
     const label = path ? `${path}.${name}` : name;
-    const checked = await checkOne(ctx, label, type, values[name], above);
+    const checked = await checkOne(deps, label, type, values[name], above);
     out[name] = checked.canonical;
     inputs[name] = checked.load;
   }
@@ -68,18 +69,18 @@ function identityOf(entry: FunctionEntry, values: Record<string, unknown>): stri
   return `${entry.name}:${hashParams(values)}`;
 }
 
-async function checkOne(ctx: HostContext, label: string, type: InputKind, value: unknown, chain: string[]): Promise<Checked> {
+async function checkOne(deps: InputDeps, label: string, type: InputKind, value: unknown, chain: string[]): Promise<Checked> {
   if (!isPlainObject(value)) throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
   if (chain.length > MAX_INPUT_DEPTH) throw createHostError('SPC_ERR_INPUT_TOO_DEEP', label, String(MAX_INPUT_DEPTH));
-  if (Object.hasOwn(value, 'upload')) return checkUpload(ctx, label, type, value);
-  if (Object.hasOwn(value, 'specimen')) return checkSpecimen(ctx, label, type, value, chain);
+  if (Object.hasOwn(value, 'upload')) return checkUpload(deps, label, type, value);
+  if (Object.hasOwn(value, 'specimen')) return checkSpecimen(deps, label, type, value, chain);
   throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
 }
 
-async function checkUpload(ctx: HostContext, label: string, type: InputKind, value: Record<string, unknown>): Promise<Checked> {
+async function checkUpload(deps: InputDeps, label: string, type: InputKind, value: Record<string, unknown>): Promise<Checked> {
   const id = value.upload;
   if (typeof id !== 'string' || Object.keys(value).length !== 1) throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
-  const uploads = ctx.uploads;
+  const uploads = deps.uploads;
   const got = uploads ? await uploads.typeOf(id) : null;
   if (!uploads || !got) throw createHostError('SPC_ERR_INPUT_UNKNOWN', label, `upload '${id}'`);
   if (got !== type) throw createHostError('SPC_ERR_INPUT_TYPE', label, type, `${got} (upload '${id}')`);
@@ -93,38 +94,39 @@ async function checkUpload(ctx: HostContext, label: string, type: InputKind, val
   };
 }
 
-async function checkSpecimen(ctx: HostContext, label: string, type: InputKind, value: Record<string, unknown>, chain: string[]): Promise<Checked> {
+async function checkSpecimen(deps: InputDeps, label: string, type: InputKind, value: Record<string, unknown>, chain: string[]): Promise<Checked> {
   const { specimen: id, params } = value;
   if (typeof id !== 'string' || Object.keys(value).some((k) => k !== 'specimen' && k !== 'params')) throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
   if (params !== undefined && !isPlainObject(params)) throw createHostError('SPC_ERR_INPUT_INVALID', label, 'has params that are not a JSON object');
   // A specimen published (or replaced) on another host of a service may not be listed here yet.
-  const listed = ctx.catalog.get(id);
-  if (!listed || listed.origin === 'published') await ctx.published.refresh();
-  const record = ctx.catalog.get(id);
+  const listed = deps.catalog.get(id);
+  if (!listed || listed.origin === 'published') await deps.published.refresh();
+  const record = deps.catalog.get(id);
   if (!record) throw createHostError('SPC_ERR_INPUT_UNKNOWN', label, `specimen '${id}'`);
-  const got = specimenType(ctx.functions, record);
+  const got = specimenType(deps.functions, record);
   if (got !== type) throw createHostError('SPC_ERR_INPUT_TYPE', label, type, `${got} (specimen '${id}')`);
   if (!record.is_dynamic) {
     if (params && Object.keys(params).length > 0) throw createHostError('SPC_ERR_INPUT_INVALID', label, `names static specimen '${id}', which takes no params`);
     const why = unreadableStatic(record);
     if (why) throw createHostError('SPC_ERR_INPUT_INVALID', label, `names specimen '${id}', which ${why}`);
-    return { canonical: { specimen: id, params: {} }, load: (run) => ctx.staticInputs.load(record, run.signal) };
+    return { canonical: { specimen: id, params: {} }, load: (run) => deps.staticInputs.load(record, run.signal) };
   }
-  const entry = functionOfSpecimen(ctx.functions, record);
+  const entry = functionOfSpecimen(deps.functions, record);
+  const schema = schemaOfSpecimen(record, entry);
   let values: Record<string, unknown>;
   try {
-    values = specimenValues(ctx.functions, record, entry, params ?? {});
+    values = checkedValues(schema, entry, params ?? {});
   } catch (error) {
     if (isHostError(error) && error.statusCode === 400) throw refused(label, error);
     throw error;
   }
   const identity = identityOf(entry, values);
   if (chain.includes(identity)) throw createHostError('SPC_ERR_INPUT_CYCLE', label, entry.name);
-  const nested = await checkInputs(ctx, entry, specimenSchema(ctx.functions, record), values, [...chain, identity], `${label}.params`);
+  const nested = await checkInputs(deps, entry, schema, values, [...chain, identity], `${label}.params`);
   return {
     canonical: { specimen: id, params: nested.values },
     load: (run) =>
-      ctx.results.compute({
+      computeResult(deps.results, {
         entry,
         values: nested.values,
         ...(nested.inputs ? { inputs: nested.inputs } : {}),

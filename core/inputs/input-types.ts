@@ -8,6 +8,7 @@
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { inputKindOf } from '../params/input-schema.ts';
+import { memoByIdentity } from '../params/memo.ts';
 import type { InputKind } from '../sdk/input-types.ts';
 
 /** Inputs may hold inputs of their own, this many levels deep at most. */
@@ -26,11 +27,12 @@ export type InputLoader = (run: InputRun) => Promise<StoredResult>;
 /** Loaders by parameter name. */
 export type InputLoaders = Record<string, InputLoader>;
 
-/** The input parameters of a schema: name → the result type each takes. */
-export function inputParameters(schema: Record<string, unknown>): readonly (readonly [string, InputKind])[] {
-  let found = inputsBySchema.get(schema);
-  if (found) return found;
-  found = [];
+/**
+ * The input parameters of a schema: name → the result type each takes. Schemas are made once
+ * per function (and refinement), and every request asks: the answer is kept per schema (memo.ts).
+ */
+export const inputParameters = memoByIdentity((schema: Record<string, unknown>): readonly (readonly [string, InputKind])[] => {
+  const found: [string, InputKind][] = [];
   const properties = schema.properties;
   if (properties && typeof properties === 'object') {
     for (const [name, prop] of Object.entries(properties as Record<string, unknown>)) {
@@ -38,9 +40,5 @@ export function inputParameters(schema: Record<string, unknown>): readonly (read
       if (kind) found.push([name, kind]);
     }
   }
-  inputsBySchema.set(schema, found);
   return found;
-}
-
-/** Schemas are made once per function (and refinement), and every request asks: the answer is kept. */
-const inputsBySchema = new WeakMap<Record<string, unknown>, [string, InputKind][]>();
+});

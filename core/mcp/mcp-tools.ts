@@ -7,11 +7,11 @@
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import type { HostContext } from '../host-context.ts';
-import { toCatalogEntry, toSpecimenMetadata } from '../registry/specimen-views.ts';
+import { toCatalogEntry, toSpecimenMetadata, type SpecimenViewDeps } from '../registry/specimen-views.ts';
 import { specimenOr404, specimenType } from '../registry/specimen-functions.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile } from '../workspace/publish-file.ts';
-import { computeForRoom, type RoomTarget } from '../workspace/room-request.ts';
+import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishDeps } from '../workspace/publish-file.ts';
+import { computeForRoom, type RoomRequestDeps, type RoomTarget } from '../workspace/room-request.ts';
 import { checkViewChange } from '../workspace/room-view.ts';
 import { summarizeResult } from './result-summary.ts';
 
@@ -34,9 +34,12 @@ export const TOOLS: ToolDefinition[] = [
   { name: 'publish_from_upload', description: 'Publishes an uploaded file (POST /api/uploads) as a static specimen every client lists.' },
 ];
 
-/** What a tool call needs beside the host: the room fallback and the host's base URL for links. */
+/** What the tools read from their host. */
+export type ToolDeps = RoomRequestDeps & PublishDeps & SpecimenViewDeps & Pick<HostContext, 'catalog' | 'resultIds' | 'rooms' | 'staticInputs'>;
+
+/** What a tool call needs: the host's parts it reads and the host's base URL for links. */
 export interface ToolCallContext {
-  ctx: HostContext;
+  ctx: ToolDeps;
   /** e.g. `http://127.0.0.1:8000` */
   baseUrl: string;
 }

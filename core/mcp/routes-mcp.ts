@@ -14,8 +14,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { createHostError, HostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import { callTool, TOOLS, type ToolCallContext } from './mcp-tools.ts';
+import { callTool, TOOLS, type ToolCallContext, type ToolDeps } from './mcp-tools.ts';
 import { toolSchemas } from './tool-schemas.ts';
 
 /** The server's name and version as MCP clients see them. */
@@ -54,7 +53,7 @@ function baseUrlOf(request: FastifyRequest): string {
   return `${request.protocol}://${request.headers.host ?? `${request.hostname}`}`;
 }
 
-export async function mcpRoutes(app: FastifyInstance, opts: { ctx: HostContext }): Promise<void> {
+export async function mcpRoutes(app: FastifyInstance, opts: { ctx: ToolDeps }): Promise<void> {
   const { ctx } = opts;
 
   app.post('/mcp', {

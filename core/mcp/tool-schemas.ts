@@ -21,7 +21,7 @@ function member(schema: Schema, title: string): Schema {
 }
 
 /** The `specimen`, `function` and `params` members: every id and name, every parameter schema. */
-function targetProperties(ctx: HostContext): Record<string, Schema> {
+function targetProperties(ctx: Pick<HostContext, 'catalog' | 'functions'>): Record<string, Schema> {
   const records = ctx.catalog.list();
   const functions = ctx.functions.list();
   const variants: Schema[] = [];
@@ -45,7 +45,7 @@ function object(properties: Record<string, Schema>, required: string[] = []): Sc
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
 
-export function toolSchemas(ctx: HostContext): Record<string, Schema> {
+export function toolSchemas(ctx: Pick<HostContext, 'catalog' | 'functions'>): Record<string, Schema> {
   const target = targetProperties(ctx);
   return {
     list_specimens: object({ type: { enum: ['mesh', 'volume', 'point_cloud', 'image'], description: 'Only specimens of this type' }, tag: { type: 'string', description: 'Only specimens with this tag' } }),

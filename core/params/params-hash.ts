@@ -5,6 +5,7 @@
  * `{}` and the explicit defaults are the same key on /invoke, /data and /start.
  */
 import { hash } from 'node:crypto';
+import { identityTable } from './memo.ts';
 
 /** JSON with object keys sorted at every level. */
 export function stableStringify(value: unknown): string {
@@ -23,7 +24,7 @@ const RECENT_TEXT_MAX = 1024;
  * Hashes of frozen values objects (query-values-memo.ts hands the same one to every request
  * with the same text): nothing can change them, so their hash is made once.
  */
-const ofFrozen = new WeakMap<object, string>();
+const ofFrozen = identityTable<object, string>();
 
 export function hashParams(params: Record<string, unknown>): string {
   const frozen = Object.isFrozen(params);
@@ -32,8 +33,7 @@ export function hashParams(params: Record<string, unknown>): string {
     if (known !== undefined) return known;
   }
   const hex = hashText(stableStringify(params));
-  if (frozen) ofFrozen.set(params, hex);
-  return hex;
+  return frozen ? ofFrozen.remember(params, hex) : hex;
 }
 
 function hashText(text: string): string {

@@ -7,8 +7,10 @@
  * Values handed out are shared by every request that sent the same text, so they are frozen
  * (deeply): nothing downstream can change what the next request gets, and the parameter hash
  * can be remembered per object (params-hash.ts). A text that fails its check is not kept: the
- * next request with it is refused again by the same check.
+ * next request with it is refused again by the same check. The table is keyed by schema
+ * identity (memo.ts states what that promises).
  */
+import { deepFreeze, memoByIdentity } from './memo.ts';
 
 type Values = Record<string, unknown>;
 
@@ -17,17 +19,8 @@ const MAX_TEXTS_PER_SCHEMA = 256;
 /** Longer texts are checked each time (they are rare, and keeping them would cost memory). */
 const MAX_TEXT_LENGTH = 1024;
 
-/** Keyed by the schema object: a reloaded plugin or a changed specimen.json brings a new one. */
-const bySchema = new WeakMap<object, Map<string, Values>>();
-
-/** Freezes a JSON value and everything in it. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
+/** Texts by schema object: a reloaded plugin or a changed specimen.json brings a new one. */
+const textsOf = memoByIdentity((_schema: object) => new Map<string, Values>());
 
 /**
  * The values `check` makes of `text` under `schema`, made once per text and frozen.
@@ -36,11 +29,10 @@ function deepFreeze<T>(value: T): T {
 export function memoizedQueryValues(schema: object, text: string | undefined, check: () => Values): Values {
   const key = text ?? '';
   if (key.length > MAX_TEXT_LENGTH) return check();
-  let texts = bySchema.get(schema);
-  const known = texts?.get(key);
+  const texts = textsOf(schema);
+  const known = texts.get(key);
   if (known) return known;
   const values = deepFreeze(check());
-  if (!texts) bySchema.set(schema, (texts = new Map()));
   if (texts.size >= MAX_TEXTS_PER_SCHEMA) texts.clear();
   texts.set(key, values);
   return values;

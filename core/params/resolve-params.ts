@@ -9,10 +9,10 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { createHostError, type HostError } from '../errors.ts';
 import { inputKindOf } from './input-schema.ts';
+import { memoByIdentity, memoByPair } from './memo.ts';
 import { addParamVocabulary, COLOR_PATTERN } from './param-vocabulary.ts';
 
 const ajv = addParamVocabulary(new Ajv2020({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false, validateSchema: false }));
-const validators = new WeakMap<object, ValidateFunction>();
 
 type Schema = Record<string, unknown>;
 
@@ -21,16 +21,12 @@ function propertiesOf(schema: Schema): Record<string, Schema> {
   return props && typeof props === 'object' ? (props as Record<string, Schema>) : {};
 }
 
-function validatorFor(schema: Schema): ValidateFunction {
-  let validate = validators.get(schema);
-  if (!validate) {
-    // Unknown names are refused unless the schema itself says otherwise.
-    const strictSchema = 'additionalProperties' in schema ? schema : { ...schema, additionalProperties: false };
-    validate = ajv.compile(strictSchema);
-    validators.set(schema, validate);
-  }
-  return validate;
-}
+/** A schema's validator, compiled once per schema object (memo.ts). */
+const validatorFor = memoByIdentity((schema: Schema): ValidateFunction => {
+  // Unknown names are refused unless the schema itself says otherwise.
+  const strictSchema = 'additionalProperties' in schema ? schema : { ...schema, additionalProperties: false };
+  return ajv.compile(strictSchema);
+});
 
 /** Compiles a schema now, so a broken one is found at registration rather than first use. */
 export function precompileSchema(schema: Schema): void {
@@ -123,7 +119,8 @@ export function resolveParams(schema: Schema, order: string[], raw: RawParams, f
   return values;
 }
 
-const refinements = new WeakMap<Schema, WeakMap<Schema, Schema>>();
+/** Refined schemas, one per pair of objects (memo.ts). */
+const refined = memoByPair((base: Schema, refinement: Schema) => mergeSchemas(base, refinement));
 
 /**
  * Refines a generated schema with a specimen.json schema, property by property: the
@@ -134,12 +131,7 @@ const refinements = new WeakMap<Schema, WeakMap<Schema, Schema>>();
  * schema is compiled once, not on every request.
  */
 export function refineSchema(base: Schema, refinement: Schema | undefined): Schema {
-  if (!refinement) return base;
-  let byRefinement = refinements.get(base);
-  if (!byRefinement) refinements.set(base, (byRefinement = new WeakMap()));
-  let merged = byRefinement.get(refinement);
-  if (!merged) byRefinement.set(refinement, (merged = mergeSchemas(base, refinement)));
-  return merged;
+  return refinement ? refined(base, refinement) : base;
 }
 
 function mergeSchemas(base: Schema, refinement: Schema): Schema {

@@ -37,10 +37,19 @@ export function specimenType(functions: FunctionLookup, record: SpecimenRecord):
   return functions.get(record.function_name)?.return_type ?? record.type;
 }
 
+/**
+ * The schema clients see for a dynamic specimen whose function is `entry`: the function's,
+ * refined by specimen.json. The same pair gives the same object (params/memo.ts).
+ */
+export function schemaOfSpecimen(record: SpecimenRecord, entry: FunctionEntry): Record<string, unknown> {
+  return refineSchema(entry.schema, record.schema_override);
+}
+
 /** The schema clients see for a dynamic specimen: the function's, refined by specimen.json. */
 export function specimenSchema(functions: FunctionLookup, record: SpecimenRecord): Record<string, unknown> {
   const entry = record.function_name ? functions.get(record.function_name) : undefined;
-  const base = entry?.schema ?? {
+  if (entry) return schemaOfSpecimen(record, entry);
+  const base = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: record.function_name ?? record.id,
     type: 'object',
@@ -49,15 +58,20 @@ export function specimenSchema(functions: FunctionLookup, record: SpecimenRecord
   return refineSchema(base, record.schema_override);
 }
 
+/** Checked parameter values for a request of `entry` under `schema` (a specimen's, or the function's own). */
+export function checkedValues(schema: Record<string, unknown>, entry: FunctionEntry, params: Record<string, unknown>): Record<string, unknown> {
+  return resolveParams(schema, valueParameterNames(entry), { named: params }, entry.name);
+}
+
 /** Checked parameter values for a dynamic specimen request. */
 export function specimenValues(functions: FunctionLookup, record: SpecimenRecord, entry: FunctionEntry, params: Record<string, unknown>): Record<string, unknown> {
-  return resolveParams(specimenSchema(functions, record), valueParameterNames(entry), { named: params }, entry.name);
+  return checkedValues(specimenSchema(functions, record), entry, params);
 }
 
 /**
  * Checked values for a GET request's `params` query text (JSON; absent or empty is `{}`),
- * remembered per text: the same text sent again gets the same frozen values object.
+ * remembered per text and schema: the same text sent again gets the same frozen values object.
  */
-export function specimenQueryValues(functions: FunctionLookup, record: SpecimenRecord, entry: FunctionEntry, text: string | undefined, maxLength: number): Record<string, unknown> {
-  return memoizedQueryValues(specimenSchema(functions, record), text, () => specimenValues(functions, record, entry, parseParamsQuery(text, maxLength)));
+export function queryValues(schema: Record<string, unknown>, entry: FunctionEntry, text: string | undefined, maxLength: number): Record<string, unknown> {
+  return memoizedQueryValues(schema, text, () => checkedValues(schema, entry, parseParamsQuery(text, maxLength)));
 }

@@ -8,13 +8,13 @@ import type { CatalogEntry, ParameterSchema, SpecimenMetadata } from '../client/
 import { specimenSchema, specimenType } from './specimen-functions.ts';
 
 /** What a view needs of the host: the functions that dynamic specimens name. */
-type ViewDeps = { functions: Parameters<typeof specimenType>[0] };
+export type SpecimenViewDeps = { functions: Parameters<typeof specimenType>[0] };
 
 function thumbnailUrl(id: string): string {
   return `/api/specimens/${encodeURIComponent(id)}/thumbnail`;
 }
 
-export function toCatalogEntry(ctx: ViewDeps, record: SpecimenRecord): CatalogEntry {
+export function toCatalogEntry(ctx: SpecimenViewDeps, record: SpecimenRecord): CatalogEntry {
   return {
     id: record.id,
     display_name: record.display_name,
@@ -27,7 +27,7 @@ export function toCatalogEntry(ctx: ViewDeps, record: SpecimenRecord): CatalogEn
   };
 }
 
-export function toSpecimenMetadata(ctx: ViewDeps, record: SpecimenRecord): SpecimenMetadata {
+export function toSpecimenMetadata(ctx: SpecimenViewDeps, record: SpecimenRecord): SpecimenMetadata {
   const metadata: SpecimenMetadata = {
     ...toCatalogEntry(ctx, record),
     thumbnail_file: record.thumbnail_file,

@@ -49,6 +49,14 @@ export class ResultIds {
     return id;
   }
 
+  /**
+   * Takes the id a result source already knew for `result` (a room entry's): indexed like one
+   * worked out here, without asking for it again. Returns `id`.
+   */
+  knownAs(result: StoredResult, id: string): string {
+    return this.#remember(result, id);
+  }
+
   /** The id of `result`. */
   of(result: StoredResult): Promise<string> {
     const known = knownResultId(result);

@@ -8,7 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RoomCache } from '../cache/room-cache.ts';
 import type { CacheStats } from '../client/wire-types.ts';
-import { keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource, type RoomEventSink, type RoomState } from './result-source.ts';
+import { computeResult, keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource, type RoomEventSink, type RoomState } from './result-source.ts';
 import { createHostError } from '../errors.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from './stored-result.ts';
@@ -24,9 +24,8 @@ interface Flight {
   waiting: number;
   history: ProgressUpdate[];
   listeners: Set<(update: ProgressUpdate) => void>;
-  /** Set when a relayed result's shape is known and its bytes are on their way. */
-  arriving: ArrivingResult | null;
-  arrivingListeners: Set<(arriving: ArrivingResult) => void>;
+  /** Settles once a relayed result's shape is known and its bytes are on their way (never for one computed here). */
+  arriving: Promise<ArrivingResult>;
 }
 
 export class ResultService implements ResultSource {
@@ -69,7 +68,7 @@ export class ResultService implements ResultSource {
   /** The cached result for these values in this room, counted and logged as a hit; else undefined. */
   lookupSync(request: ComputeRequest): StoredResult | undefined {
     const { roomId, entry, values } = request;
-    return this.#hit(roomId, entry, values, keyOf(entry, values));
+    return this.#hit(roomId, entry, values, keyOf(entry, values))?.result;
   }
 
   async lookup(request: ComputeRequest): Promise<StoredResult | undefined> {
@@ -93,25 +92,28 @@ export class ResultService implements ResultSource {
     return { entries: this.#cache.size, bytes: this.#cache.totalBytes, maxBytes: this.#cache.maxBytes };
   }
 
-  #hit(roomId: string, entry: FunctionEntry, values: Record<string, unknown>, key: string): StoredResult | undefined {
+  #hit(roomId: string, entry: FunctionEntry, values: Record<string, unknown>, key: string): OpenedResult | undefined {
     const hit = this.#cache.get(roomId, key);
-    if (hit) this.#logAccess('hit', roomId, entry, values);
-    return hit?.value;
+    if (!hit) return undefined;
+    this.#logAccess('hit', roomId, entry, values);
+    const resultId = hit.state?.result_id;
+    return resultId ? { result: hit.value, arriving: null, resultId } : { result: hit.value, arriving: null };
   }
 
-  /** A cached result, or the result of a (possibly shared) computation that is then cached. */
+  /** The whole result (a helper over `open` for callers that hold this service itself). */
   async compute(request: ComputeRequest): Promise<StoredResult> {
-    return (await this.#obtain(request, false)).result;
+    return computeResult(this, request);
   }
 
   /**
-   * Like `compute`, but resolves as soon as the result's shape is known: a relayed result
-   * comes while its bytes still cross from the worker, so a reply can stream them as they
-   * arrive instead of waiting for the last one. The caller stays among the computation's
-   * waiters (its signal can still cancel it) until every byte is in.
+   * A hit, or the result of the (possibly shared) computation. A request that follows
+   * arriving bytes is answered as soon as the result's shape is known: a relayed result comes
+   * while its bytes still cross from the worker, so a reply can stream them instead of waiting
+   * for the last one. The caller stays among the computation's waiters (its signal can still
+   * cancel it) until every byte is in.
    */
   open(request: ComputeRequest): Promise<OpenedResult> {
-    return this.#obtain(request, true);
+    return this.#obtain(request, request.followsArriving === true);
   }
 
   /** A hit, or joins the flight computing these values in this room (starting one if none). */
@@ -119,7 +121,7 @@ export class ResultService implements ResultSource {
     const { entry, values, roomId } = request;
     const key = keyOf(entry, values);
     const cached = this.#hit(roomId, entry, values, key);
-    if (cached) return { result: cached, arriving: null };
+    if (cached) return cached;
     const flightKey = `${roomId}\u0000${key}`;
     let flight = this.#flights.get(flightKey);
     if (flight) {
@@ -136,22 +138,18 @@ export class ResultService implements ResultSource {
     const invoker = this.#invokers.get(entry.source.kind);
     if (!invoker) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', entry.name);
     const controller = new AbortController();
+    let onArriving: (arriving: ArrivingResult) => void = () => {};
     const flight: Flight = {
       promise: Promise.resolve(null as never),
       controller,
       waiting: 0,
       history: [],
       listeners: new Set(),
-      arriving: null,
-      arrivingListeners: new Set(),
+      arriving: new Promise((resolve) => (onArriving = resolve)),
     };
     const onProgress = (update: ProgressUpdate) => {
       if (flight.history.length < MAX_REPLAY) flight.history.push(update);
       for (const listener of flight.listeners) listener(update);
-    };
-    const onArriving = (arriving: ArrivingResult) => {
-      flight.arriving = arriving;
-      for (const listener of flight.arrivingListeners) listener(arriving);
     };
     const ready = request.inputs ? loadInputs(values, request.inputs, { roomId, signal: controller.signal, onProgress }) : Promise.resolve(values);
     flight.promise = ready
@@ -194,10 +192,8 @@ export class ResultService implements ResultSource {
         answered = true;
         resolve(opened);
       };
-      const onArriving = (arriving: ArrivingResult) => answer({ result: arriving.result, arriving });
       const leave = () => {
         if (onProgress) flight.listeners.delete(onProgress);
-        flight.arrivingListeners.delete(onArriving);
         signal?.removeEventListener('abort', onAbort);
         left = true;
       };
@@ -208,9 +204,11 @@ export class ResultService implements ResultSource {
         if (!answered) reject(createHostError('SPC_ERR_JOB_CANCELLED'));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      // A reader that follows arriving bytes is answered as soon as they start to arrive.
       if (early) {
-        if (flight.arriving) onArriving(flight.arriving);
-        else flight.arrivingListeners.add(onArriving);
+        void flight.arriving.then((arriving) => {
+          if (!left) answer({ result: arriving.result, arriving });
+        });
       }
       flight.promise.then(
         (result) => {

@@ -41,9 +41,11 @@ export interface ResultFigures {
 }
 
 export interface ResultSource {
-  /** A cached result, or the result of a (possibly shared) computation that is then cached. */
-  compute(request: ComputeRequest): Promise<StoredResult>;
-  /** Like compute, but may resolve before a relayed result's bytes are all in. */
+  /**
+   * The one way to a result: a cached one, or the result of a (possibly shared) computation
+   * that is then cached. Resolves once every byte is in, unless the request says its reader
+   * can follow bytes still arriving (`followsArriving`); see computeResult for the whole one.
+   */
   open(request: ComputeRequest): Promise<OpenedResult>;
   /** The cached result for these values in this room (counted as a hit); else undefined. */
   lookup(request: ComputeRequest): Promise<StoredResult | undefined>;
@@ -84,6 +86,15 @@ export function keyOf(entry: FunctionEntry, values: Record<string, unknown>): st
 export interface OpenedResult {
   result: StoredResult;
   arriving: ArrivingResult | null;
+  /** The result's id when the source already knew it (a room entry's); absent otherwise. */
+  resultId?: string;
+}
+
+/** The whole result of `request` (a reader that cannot follow bytes still arriving). */
+export async function computeResult(source: Pick<ResultSource, 'open'>, request: ComputeRequest): Promise<StoredResult> {
+  if (!request.followsArriving) return (await source.open(request)).result;
+  const { followsArriving: _follows, ...whole } = request;
+  return (await source.open(whole)).result;
 }
 
 export interface ComputeRequest {
@@ -94,6 +105,11 @@ export interface ComputeRequest {
   onProgress?: (update: ProgressUpdate) => void;
   /** The job asking, if any (passed to the invoker of a computation it starts). */
   job?: JobRef;
+  /**
+   * True when the reader can send bytes as they arrive: `open` may then resolve before a
+   * relayed (or cold-read) result's bytes are all in, with `arriving` saying how to follow them.
+   */
+  followsArriving?: boolean;
   /** The specimen asked for, if any (room events name it). */
   specimenId?: string | null;
   /**

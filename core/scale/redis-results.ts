@@ -32,7 +32,15 @@ export class RedisResults implements ResultSource {
   readonly accessCounts = { hit: 0, miss: 0, shared: 0 };
   // Made once, not per request: how a hit's bytes are read (whole, or to send as they arrive).
   readonly #read = (ref: BlobRef): Promise<StoredResult | null> => this.#comps.read(ref);
-  readonly #open = (ref: BlobRef): Promise<OpenedResult | null> => this.#comps.open(ref);
+  // A blob's hash is its result's id: the reply need not ask for it again.
+  readonly #open = async (ref: BlobRef): Promise<OpenedResult | null> => {
+    const opened = await this.#comps.open(ref);
+    return opened ? { ...opened, resultId: ref.hash } : null;
+  };
+  readonly #readWhole = async (ref: BlobRef): Promise<OpenedResult | null> => {
+    const result = await this.#comps.read(ref);
+    return result ? { result, arriving: null, resultId: ref.hash } : null;
+  };
 
   constructor(comps: Computations, local: ResultSource, log: FastifyBaseLogger) {
     this.#comps = comps;
@@ -55,10 +63,6 @@ export class RedisResults implements ResultSource {
     return result;
   }
 
-  async compute(request: ComputeRequest): Promise<StoredResult> {
-    if (!runsOnService(request.entry)) return this.#local.compute(request);
-    return this.#serve(request, this.#read);
-  }
 
   /** A hit, else the (joined) computation, its result read with `read`. */
   async #serve<T>(request: ComputeRequest, read: (ref: BlobRef) => Promise<T | null>): Promise<T> {
@@ -101,10 +105,10 @@ export class RedisResults implements ResultSource {
     return read(ref);
   }
 
-  /** A large result read cold from the blob store is sent as its chunks arrive. */
+  /** A reader that follows arriving bytes gets a large result read cold from the blob store as its chunks arrive. */
   async open(request: ComputeRequest): Promise<OpenedResult> {
     if (!runsOnService(request.entry)) return this.#local.open(request);
-    return this.#serve(request, this.#open);
+    return request.followsArriving ? this.#serve(request, this.#open) : this.#serve(request, this.#readWhole);
   }
 
   async lookup(request: ComputeRequest): Promise<StoredResult | undefined> {

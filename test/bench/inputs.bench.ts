@@ -20,6 +20,7 @@ import { createApp } from '../../core/app.ts';
 import { ALLOCATOR_ENV } from '../../core/cli/allocator-env.ts';
 import { checkInputs } from '../../core/inputs/check-inputs.ts';
 import { loadInputs } from '../../core/inputs/load-inputs.ts';
+import { computeResult } from '../../core/results/result-source.ts';
 import { inputPluginsDir } from '../helpers/input-plugins.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';
 import { makeSpecimensDir, npyBytes } from '../helpers/specimens-dir.ts';
@@ -43,7 +44,7 @@ async function resolutionCost(lines: string[]): Promise<void> {
     const square = ctx.functions.get('square')!;
     const roomId = 'bench';
     const squareValues = { size: 1, label: 'a', flag: false, note: '' };
-    await ctx.results.compute({ entry: square, values: squareValues, roomId, specimenId: null });
+    await computeResult(ctx.results, { entry: square, values: squareValues, roomId, specimenId: null });
     const upload = await app.inject({ method: 'POST', url: '/api/uploads?filename=cube.stl', headers: { 'content-type': 'application/octet-stream' }, payload: binaryStl() });
     const uploadId = (upload.json() as { upload_id: string }).upload_id;
     // square is the fixture's dynamic specimen dyn-square's function: its hit is the baseline.

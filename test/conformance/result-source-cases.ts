@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.ts';
 import type { HostEvent } from '../../core/events/event-hub.ts';
 import { computeResultId } from '../../core/results/result-id.ts';
+import { computeResult } from '../../core/results/result-source.ts';
 import { roomChannel } from '../../core/events/channels.ts';
 import { room } from '../helpers/create-test-app.ts';
 import { countDir, failure, linesIn, quiet, use, type ResultSourceHarness } from './service-harness.ts';
@@ -27,8 +28,8 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       const dir = await countDir();
       const r = room();
       const before = { ...h.results.accessCounts };
-      const first = await h.results.compute(h.request('counted', { dir, delay_ms: 1 }, r));
-      const second = await h.results.compute(h.request('counted', { dir, delay_ms: 1 }, r));
+      const first = await computeResult(h.results, h.request('counted', { dir, delay_ms: 1 }, r));
+      const second = await computeResult(h.results, h.request('counted', { dir, delay_ms: 1 }, r));
       expect(await linesIn(dir, 'x.runs')).toBe(1);
       expect(delta(before, h.results.accessCounts)).toEqual({ hit: 1, miss: 1, shared: 0 });
       expect(second.type).toBe('mesh');
@@ -41,12 +42,12 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       const h = await use(make);
       const dir = await countDir();
       const r = room();
-      await h.results.compute(h.request('counted', { dir }, r));
-      await h.results.compute(h.request('counted', { dir, tag: 'x', delay_ms: 300 }, r));
+      await computeResult(h.results, h.request('counted', { dir }, r));
+      await computeResult(h.results, h.request('counted', { dir, tag: 'x', delay_ms: 300 }, r));
       expect(await linesIn(dir, 'x.runs')).toBe(1);
       const before = { ...h.results.accessCounts };
-      await h.results.compute(h.request('square', {}, r));
-      await h.results.compute(h.request('square', SQUARE_DEFAULTS, r));
+      await computeResult(h.results, h.request('square', {}, r));
+      await computeResult(h.results, h.request('square', SQUARE_DEFAULTS, r));
       expect(delta(before, h.results.accessCounts)).toMatchObject({ hit: 1, miss: 1 });
     });
 
@@ -54,7 +55,7 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       const h = await use(make);
       const dir = await countDir();
       const [a, b] = [room(), room()];
-      const run = (tag: string, r: string) => h.results.compute(h.request('counted', { dir, tag, delay_ms: 1 }, r));
+      const run = (tag: string, r: string) => computeResult(h.results, h.request('counted', { dir, tag, delay_ms: 1 }, r));
       await run('one', a);
       expect(await h.results.roomState(a)).toMatchObject({ function_name: 'counted', params: { tag: 'one' } });
       await run('two', a);
@@ -63,7 +64,7 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       await run('one', b);
       expect(await linesIn(dir, 'one.runs')).toBe(3);
       expect(await linesIn(dir, 'two.runs')).toBe(1);
-      await h.results.compute(h.request('square', { size: 2 }, a));
+      await computeResult(h.results, h.request('square', { size: 2 }, a));
       const stats = await h.results.stats();
       expect(stats.entries.filter((e) => e.room_id === a)).toMatchObject([{ function_name: 'square' }]);
       expect(stats.entries.filter((e) => e.room_id === b)).toMatchObject([{ function_name: 'counted' }]);
@@ -75,7 +76,7 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       const dir = await countDir();
       const r = room();
       const before = { ...h.results.accessCounts };
-      const results = await Promise.all(Array.from({ length: 5 }, () => h.results.compute(h.request('counted', { dir, tag: 'herd', delay_ms: 400 }, r))));
+      const results = await Promise.all(Array.from({ length: 5 }, () => computeResult(h.results, h.request('counted', { dir, tag: 'herd', delay_ms: 400 }, r))));
       expect(results.map((result) => result.type)).toEqual(['mesh', 'mesh', 'mesh', 'mesh', 'mesh']);
       expect(await linesIn(dir, 'herd.runs')).toBe(1);
       const counted = delta(before, h.results.accessCounts);
@@ -87,9 +88,9 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       const h = await use(make);
       const [r, plain] = [room(), room()];
       expect(await h.results.roomState(r)).toBeNull();
-      const square = await h.results.compute(h.request('square', { size: 2 }, r, { specimenId: 'dyn-square' }));
+      const square = await computeResult(h.results, h.request('square', { size: 2 }, r, { specimenId: 'dyn-square' }));
       expect(await h.results.roomState(r)).toEqual({ function_name: 'square', specimen_id: 'dyn-square', params: { ...SQUARE_DEFAULTS, size: 2 }, type: 'mesh', result_id: computeResultId(square), blob_id: computeResultId(square), since: expect.any(Number) });
-      const cloud = await h.results.compute(h.request('cloud', {}, plain));
+      const cloud = await computeResult(h.results, h.request('cloud', {}, plain));
       expect(await h.results.roomState(plain)).toEqual({ function_name: 'cloud', specimen_id: null, params: { count: 5 }, type: 'point_cloud', result_id: computeResultId(cloud), blob_id: computeResultId(cloud), since: expect.any(Number) });
     });
 
@@ -99,7 +100,7 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       const seen: HostEvent[] = [];
       const off = h.events.subscribe(roomChannel(r), (event) => seen.push(event));
       try {
-        await h.results.compute(h.request('square', { size: 3 }, r, { specimenId: 'dyn-square' }));
+        await computeResult(h.results, h.request('square', { size: 3 }, r, { specimenId: 'dyn-square' }));
         await waitFor(() => (seen.some((e) => e.event === 'result') ? true : undefined), 'the result event');
       } finally {
         off();
@@ -117,7 +118,7 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       const request = h.request('counted', { dir, delay_ms: 1 }, r);
       expect(await h.results.lookup(request)).toBeUndefined();
       expect(await linesIn(dir, 'x.runs')).toBe(0);
-      await h.results.compute(request);
+      await computeResult(h.results, request);
       expect((await h.results.lookup(request))?.type).toBe('mesh');
       expect((await h.results.open(request)).result.type).toBe('mesh');
       expect(await linesIn(dir, 'x.runs')).toBe(1);
@@ -127,21 +128,21 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       const h = await use(make);
       const dir = await countDir();
       const [a, b] = [room(), room()];
-      await h.results.compute(h.request('counted', { dir, delay_ms: 1 }, a));
-      await h.results.compute(h.request('square', {}, b));
+      await computeResult(h.results, h.request('counted', { dir, delay_ms: 1 }, a));
+      await computeResult(h.results, h.request('square', {}, b));
       expect(await h.results.clear()).toBeGreaterThanOrEqual(2);
       const stats = await h.results.stats();
       expect(stats.total_entries).toBe(0);
       expect(stats.entries).toEqual([]);
       expect(await h.results.roomState(a)).toBeNull();
-      await h.results.compute(h.request('counted', { dir, delay_ms: 1 }, a));
+      await computeResult(h.results, h.request('counted', { dir, delay_ms: 1 }, a));
       expect(await linesIn(dir, 'x.runs')).toBe(2);
     });
 
     it('rejects with SPC_ERR_FUNCTION_FAILED naming the function when it throws, and caches nothing', async () => {
       const h = await use(make);
       const r = room();
-      const error = await failure(h.results.compute(h.request('explode', { message: 'kaput' }, r)));
+      const error = await failure(computeResult(h.results, h.request('explode', { message: 'kaput' }, r)));
       expect(error.code).toBe('SPC_ERR_FUNCTION_FAILED');
       expect(error.message).toContain('explode');
       expect(error.message).toContain('kaput');
@@ -153,7 +154,7 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       const dir = await countDir();
       const r = room();
       const controller = new AbortController();
-      const computing = h.results.compute(h.request('ticker', { dir }, r, { signal: controller.signal }));
+      const computing = computeResult(h.results, h.request('ticker', { dir }, r, { signal: controller.signal }));
       await waitFor(async () => ((await linesIn(dir, 'ticks.ticks')) >= 2 ? true : undefined), 'the ticker to tick');
       controller.abort();
       expect((await failure(computing)).code).toBe('SPC_ERR_JOB_CANCELLED');
@@ -167,8 +168,8 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       const r = room();
       const leaving = new AbortController();
       const request = (signal: AbortSignal) => h.request('counted', { dir, tag: 'kept', delay_ms: 400 }, r, { signal });
-      const left = h.results.compute(request(leaving.signal));
-      const staying = h.results.compute(request(new AbortController().signal));
+      const left = computeResult(h.results, request(leaving.signal));
+      const staying = computeResult(h.results, request(new AbortController().signal));
       await waitFor(async () => ((await linesIn(dir, 'kept.runs')) === 1 ? true : undefined), 'the computation to start');
       leaving.abort();
       expect((await failure(left)).code).toBe('SPC_ERR_JOB_CANCELLED');

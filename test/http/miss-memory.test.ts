@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { collector } from '../../core/memory/idle-gc.ts';
+import { computeResult } from '../../core/results/result-source.ts';
 import { harnessOf } from '../conformance/service-harness.ts';
 import { createTestApp } from '../helpers/create-test-app.ts';
 import { rssMiB } from '../helpers/process-rss.ts';
@@ -30,7 +31,7 @@ describe('memory after many misses', () => {
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
           while (next < until) {
-            const result = await host.results.compute(host.request('square', { note: `n${next++}` }, 'slider'));
+            const result = await computeResult(host.results, host.request('square', { note: `n${next++}` }, 'slider'));
             if (result.type === 'mesh') computed++;
           }
         }),

@@ -1,9 +1,11 @@
 /**
- * ResultService.open: a result whose bytes are still arriving is handed out early, the
- * computation is still shared and cached, and an early reader's disconnect still cancels it.
+ * ResultService.open: a result whose bytes are still arriving is handed out early to a reader
+ * that follows them (and only then), the computation is still shared and cached, and an early
+ * reader's disconnect still cancels it.
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait-for.ts';
 import { RoomCache } from '../../core/cache/room-cache.ts';
 import { PayloadFill } from '../../core/results/payload-fill.ts';
 import { InvokerSet, type InvokeContext, type Invoker } from '../../core/invoke/invoker.ts';
@@ -57,7 +59,7 @@ describe('ResultService.open', () => {
   it('hands out the result while its bytes arrive, then caches it for the room', async () => {
     const invoker = new ArrivingInvoker();
     const results = service(invoker);
-    const opened = await results.open({ entry, values: {}, roomId: 'r' });
+    const opened = await results.open({ entry, values: {}, roomId: 'r', followsArriving: true });
     expect(opened.arriving).not.toBeNull();
     expect(invoker.fill.filled).toBe(0);
     const data = (opened.result as unknown as { data: Uint8Array }).data;
@@ -65,28 +67,60 @@ describe('ResultService.open', () => {
     invoker.fill.write(Uint8Array.of(1, 2, 3, 4, 5));
     await expect(firstHalf).resolves.toBe(5);
     // A second peer of the room joins the same transfer instead of starting another.
-    const second = await results.open({ entry, values: {}, roomId: 'r' });
+    const second = await results.open({ entry, values: {}, roomId: 'r', followsArriving: true });
     expect(second.result).toBe(opened.result);
     invoker.fill.write(Uint8Array.of(6, 7, 8));
     await expect(results.compute({ entry, values: {}, roomId: 'r' })).resolves.toBe(opened.result);
     // Complete and cached: later readers get it with nothing left to wait for.
-    const later = await results.open({ entry, values: {}, roomId: 'r' });
+    const later = await results.open({ entry, values: {}, roomId: 'r', followsArriving: true });
     expect(later).toEqual({ result: opened.result, arriving: null });
     expect(invoker.runs).toBe(1);
+  });
+
+  it("answers a hit with the id the room's entry already holds", async () => {
+    const invoker = new ArrivingInvoker();
+    const cache = new RoomCache<StoredResult>({ ttlSeconds: 60, sweepIntervalMs: 0 });
+    let ids = 0;
+    const idOf = async () => `id-${++ids}`;
+    const results = new ResultService({ cache, invokers: new InvokerSet({ remote: invoker }), log: pino({ level: 'silent' }), idOf });
+    const opening = results.open({ entry, values: {}, roomId: 'r' });
+    await waitFor(() => (invoker.runs === 1 ? true : undefined), 'the computation to start');
+    invoker.fill.write(new Uint8Array(8));
+    const computed = await opening;
+    const hit = await results.open({ entry, values: {}, roomId: 'r' });
+    expect(hit).toEqual({ result: computed.result, arriving: null, resultId: 'id-1' });
+    expect(ids).toBe(1);
+  });
+
+  it('a reader that does not follow arriving bytes gets the result once every byte is in', async () => {
+    const invoker = new ArrivingInvoker();
+    const results = service(invoker);
+    let whole = false;
+    const opening = results.open({ entry, values: {}, roomId: 'r' }).then((opened) => {
+      whole = true;
+      return opened;
+    });
+    await waitFor(() => (invoker.runs === 1 ? true : undefined), 'the computation to start');
+    invoker.fill.write(Uint8Array.of(1, 2, 3, 4, 5));
+    expect(whole).toBe(false);
+    invoker.fill.write(Uint8Array.of(6, 7, 8));
+    const opened = await opening;
+    expect(opened.arriving).toBeNull();
+    expect(Array.from((opened.result as unknown as { data: Uint8Array }).data)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
   it('a reader that goes away mid-transfer cancels it when nobody else waits', async () => {
     const invoker = new ArrivingInvoker();
     const results = service(invoker);
     const controller = new AbortController();
-    const opened = await results.open({ entry, values: {}, roomId: 'r', signal: controller.signal });
+    const opened = await results.open({ entry, values: {}, roomId: 'r', followsArriving: true, signal: controller.signal });
     invoker.fill.write(Uint8Array.of(1, 2));
     const rest = opened.arriving!.arrived((opened.result as unknown as { data: Uint8Array }).data, 8);
     controller.abort();
     expect(invoker.cancelled).toBe(true);
     await expect(rest).rejects.toThrow('cancelled');
     // Nothing half-received is cached: the next request computes again.
-    await results.open({ entry, values: {}, roomId: 'r' });
+    await results.open({ entry, values: {}, roomId: 'r', followsArriving: true });
     expect(invoker.runs).toBe(2);
   });
 });

@@ -1,0 +1,75 @@
+/**
+ * @module reply-computed
+ * Replies with a computed result: asks the result source for it and sends it. Whether the
+ * reply follows bytes still arriving (a relayed result crossing from its worker, or one read
+ * cold from a blob store) is decided here, not by each route: an envelope with no delivery to
+ * apply goes out as its bytes come; anything that shapes, compresses or encodes JSON waits for
+ * every byte. The result id comes from the source when it knew it (a room entry's).
+ */
+import type { FastifyReply } from 'fastify';
+import { isEmptyDelivery, type DeliveryOptions } from '../delivery/delivery-options.ts';
+import type { HostContext } from '../host-context.ts';
+import type { ArrivingResult } from '../invoke/invoker.ts';
+import type { ComputeRequest, OpenedResult } from '../results/result-source.ts';
+import { RESULT_ID_HEADER } from '../results/result-ids.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { DisconnectSignal } from './abort-on-disconnect.ts';
+import { sendDelivery, sendJsonDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
+import { sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
+
+/** What replying with a computed result reads from its host. */
+export type ComputedReplyDeps = DeliveryReplyDeps & Pick<HostContext, 'results' | 'resultIds'>;
+
+/** The request as a reply opens it: cancelled when its client leaves (the signal is made only if something waits). */
+function open(deps: ComputedReplyDeps, reply: FastifyReply, request: ComputeRequest, followsArriving: boolean): Promise<OpenedResult> {
+  const disconnect = new DisconnectSignal(reply.request, reply);
+  return deps.results.open({
+    ...request,
+    followsArriving,
+    get signal() {
+      return disconnect.signal;
+    },
+  });
+}
+
+/** Resolves once every byte of an arriving result is in. */
+async function whole(arriving: ArrivingResult): Promise<StoredResult> {
+  const envelope = toEnvelope(arriving.result);
+  if (envelope) for (const part of envelope.parts) await arriving.arrived(part, part.byteLength);
+  return arriving.result;
+}
+
+/** The result's id, set as X-Result-Id. */
+async function nameResult(deps: ComputedReplyDeps, reply: FastifyReply, opened: OpenedResult): Promise<string> {
+  const resultId = opened.resultId ? deps.resultIds.knownAs(opened.result, opened.resultId) : await deps.resultIds.of(opened.result);
+  reply.header(RESULT_ID_HEADER, resultId);
+  return resultId;
+}
+
+/**
+ * Sends `request`'s result (a room hit or a computation) as `delivery` shapes it (`/data`).
+ * A mesh or volume still arriving with nothing to apply streams to its first readers as it
+ * comes, uncompressed (waiting for every byte to compress them would cost more than it saves)
+ * and without X-Result-Id (the bytes the id hashes are not all in yet); readers once it is in
+ * get the compressed variant.
+ */
+export async function sendComputed(deps: ComputedReplyDeps, reply: FastifyReply, request: ComputeRequest, delivery: DeliveryOptions, baseName: string): Promise<FastifyReply> {
+  const type = request.entry.return_type;
+  const opened = await open(deps, reply, request, type === 'mesh' || type === 'volume');
+  const { result, arriving } = opened;
+  const envelope = arriving ? toEnvelope(result) : null;
+  if (arriving && envelope && isEmptyDelivery(delivery)) {
+    reply.header('vary', 'Accept-Encoding');
+    return sendEnvelopeAsItArrives(reply, envelope, deps.options.envelopeMediaType, arriving);
+  }
+  if (arriving) await whole(arriving);
+  const resultId = await nameResult(deps, reply, opened);
+  return sendDelivery(deps, reply, result, delivery, baseName, resultId);
+}
+
+/** Sends `request`'s result as the JSON typed result (`/invoke`), once every byte is in. */
+export async function sendComputedJson(deps: ComputedReplyDeps, reply: FastifyReply, request: ComputeRequest): Promise<FastifyReply> {
+  const opened = await open(deps, reply, request, false);
+  const resultId = await nameResult(deps, reply, opened);
+  return sendJsonDelivery(deps, reply, opened.result, request.entry.name, resultId);
+}

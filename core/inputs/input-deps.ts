@@ -1,0 +1,22 @@
+/**
+ * @module input-deps
+ * What checking and loading a request's inputs reads from its host, and nothing more: the
+ * catalog and functions (a specimen input), the upload store (an upload input), the published
+ * specimens (refreshed before a name is refused), static files read as results, and the
+ * results an input's specimen is computed through.
+ */
+import type { SpecimenRecord } from '../catalog/specimen-record.ts';
+import type { FunctionLookup } from '../registry/specimen-functions.ts';
+import type { ResultSource } from '../results/result-source.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { ResultType } from '../sdk/result-types.ts';
+
+export interface InputDeps {
+  catalog: { get(id: string): SpecimenRecord | undefined };
+  functions: FunctionLookup;
+  /** Null when the host takes no uploads. */
+  uploads: { typeOf(id: string): Promise<ResultType | null>; get(id: string): Promise<StoredResult | null> } | null;
+  published: { refresh(): Promise<unknown> };
+  staticInputs: { load(record: SpecimenRecord, signal: AbortSignal): Promise<StoredResult> };
+  results: Pick<ResultSource, 'open'>;
+}

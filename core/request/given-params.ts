@@ -1,0 +1,21 @@
+/**
+ * @module given-params
+ * The forms a request's parameters arrive in, and the checked values each gives under a
+ * schema: by name (`params`, `kwargs`) and by position (`args`) from a JSON body, or as the
+ * JSON text of GET's `params` query (remembered per text and schema, and then frozen).
+ */
+import { resolveParams } from '../params/resolve-params.ts';
+import { queryValues } from '../registry/specimen-functions.ts';
+import { valueParameterNames, type FunctionEntry } from '../registry/function-entry.ts';
+
+type Values = Record<string, unknown>;
+
+/** Parameters from a JSON body (`named`, with `positional` ones for /invoke's `args`), or GET's query text. */
+export type GivenParams = { named: Values; positional?: unknown[] } | { query: string | undefined };
+
+/** The checked values (defaults filled in) `given` makes for `entry` under `schema`; a 400 names what is wrong. */
+export function valuesOf(schema: Values, entry: FunctionEntry, given: GivenParams, maxQueryLength: number): Values {
+  if ('query' in given) return queryValues(schema, entry, given.query, maxQueryLength);
+  const raw = given.positional ? { named: given.named, positional: given.positional } : { named: given.named };
+  return resolveParams(schema, valueParameterNames(entry), raw, entry.name);
+}
