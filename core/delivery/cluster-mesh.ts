@@ -3,7 +3,7 @@
  * Vertex clustering on a grid: a cheap simplification for large reductions (a preview of a
  * mesh many times over its budget). Every vertex falls into a cubic cell; a cell becomes one
  * vertex at the mean of its members; a triangle whose corners land in three different cells
- * survives, once. Each pass is linear in the mesh, and the cell size is found in a few passes
+ * survives, once, unless moving its corners turned it over. Each pass is linear in the mesh, and the cell size is found in a few passes
  * from how many cells a surface occupies (about twice as many triangles as cells), so a
  * 2-million-triangle mesh reaches 20,000 triangles in a fraction of what edge collapse takes.
  * A cell holding a vertex at the mesh's extent on some axis keeps that coordinate, so the
@@ -113,14 +113,21 @@ function clustersOf(keys: Int32Array): { cluster: Int32Array; count: number } {
   return { cluster, count };
 }
 
+/** Triangles over clusters, and for each the input triangle it came from. */
+interface ClusterTriangles {
+  corners: Uint32Array;
+  sources: Uint32Array;
+}
+
 /**
  * The distinct non-degenerate triangles over clusters, each rotated to start at its smallest
  * cluster (winding kept); null as soon as there are more than `limit`.
  */
-function clusterTriangles(indices: Uint32Array, cluster: Int32Array, limit: number): Uint32Array | null {
+function clusterTriangles(indices: Uint32Array, cluster: Int32Array, limit: number): ClusterTriangles | null {
   const size = tableSize(4 * limit + 4);
   const slots = new Int32Array(size).fill(EMPTY);
   const out = new Uint32Array(limit * 3);
+  const sources = new Uint32Array(limit);
   let kept = 0;
   for (let t = 0; t < indices.length; t += 3) {
     let a = cluster[indices[t]!]!;
@@ -141,9 +148,43 @@ function clusterTriangles(indices: Uint32Array, cluster: Int32Array, limit: numb
     if (kept === limit) return null;
     slots[slot] = kept;
     out.set([a, b, c], kept * 3);
+    sources[kept] = t / 3;
     kept++;
   }
-  return out.subarray(0, kept * 3);
+  return { corners: out.subarray(0, kept * 3), sources: sources.subarray(0, kept) };
+}
+
+/** The (unnormalised) normal of triangle a, b, c of `positions`, dotted with `other`'s. */
+function facing(positions: ArrayLike<number>, a: number, b: number, c: number, other: [number, number, number]): number {
+  const ux = positions[b * 3]! - positions[a * 3]!;
+  const uy = positions[b * 3 + 1]! - positions[a * 3 + 1]!;
+  const uz = positions[b * 3 + 2]! - positions[a * 3 + 2]!;
+  const vx = positions[c * 3]! - positions[a * 3]!;
+  const vy = positions[c * 3 + 1]! - positions[a * 3 + 1]!;
+  const vz = positions[c * 3 + 2]! - positions[a * 3 + 2]!;
+  return (uy * vz - uz * vy) * other[0] + (uz * vx - ux * vz) * other[1] + (ux * vy - uy * vx) * other[2];
+}
+
+/**
+ * The triangles that still face the way their input triangle did once their corners moved to
+ * the cluster means (a fold-over, or one flattened to nothing, would draw as a dark fleck).
+ */
+function keepFacing(mesh: ClusteredMesh, means: Float64Array, triangles: ClusterTriangles): Uint32Array {
+  const { corners, sources } = triangles;
+  const kept = new Uint32Array(corners.length);
+  let count = 0;
+  for (let t = 0; t < sources.length; t++) {
+    const s = sources[t]! * 3;
+    const [i, j, k] = [mesh.indices[s]!, mesh.indices[s + 1]!, mesh.indices[s + 2]!];
+    const p = mesh.vertices;
+    const u = [p[j * 3]! - p[i * 3]!, p[j * 3 + 1]! - p[i * 3 + 1]!, p[j * 3 + 2]! - p[i * 3 + 2]!];
+    const v = [p[k * 3]! - p[i * 3]!, p[k * 3 + 1]! - p[i * 3 + 1]!, p[k * 3 + 2]! - p[i * 3 + 2]!];
+    const original: [number, number, number] = [u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!];
+    if (facing(means, corners[t * 3]!, corners[t * 3 + 1]!, corners[t * 3 + 2]!, original) <= 0) continue;
+    kept.set(corners.subarray(t * 3, t * 3 + 3), count * 3);
+    count++;
+  }
+  return kept.subarray(0, count * 3);
 }
 
 /** For each axis, the vertex with the smallest and the largest coordinate. */
@@ -161,7 +202,7 @@ function extremes(vertices: Float32Array): number[][] {
 }
 
 /** The mesh of the kept triangles: one vertex per used cluster, in first-use order. */
-function assemble(mesh: ClusteredMesh, cluster: Int32Array, clusters: number, triangles: Uint32Array): ClusteredMesh {
+function assemble(mesh: ClusteredMesh, cluster: Int32Array, clusters: number, candidates: ClusterTriangles): ClusteredMesh {
   const sums = new Float64Array(clusters * 3);
   const members = new Uint32Array(clusters);
   // Normals as long as the positions follow their vertices; any others are none.
@@ -179,6 +220,7 @@ function assemble(mesh: ClusteredMesh, cluster: Int32Array, clusters: number, tr
   extremes(mesh.vertices).forEach((pair, axis) => {
     for (const v of pair) sums[cluster[v]! * 3 + axis] = mesh.vertices[v * 3 + axis]!;
   });
+  const triangles = keepFacing(mesh, sums, candidates);
   const renumber = new Int32Array(clusters).fill(EMPTY);
   let used = 0;
   const indices = new Uint32Array(triangles.length);

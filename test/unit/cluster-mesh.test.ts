@@ -80,7 +80,7 @@ describe('clusterMesh', () => {
       seen.add(key.join());
     }
     expect(bounds(out.vertices)).toEqual(bounds(input.vertices));
-    expect(facingOut(out)).toBeGreaterThan(0.97);
+    expect(facingOut(out)).toBeGreaterThan(0.999);
     expect(out.normals).toHaveLength(out.vertices.length);
     for (let v = 0; v < vertexCount; v++) expect(Math.hypot(out.normals![v * 3]!, out.normals![v * 3 + 1]!, out.normals![v * 3 + 2]!)).toBeCloseTo(1, 5);
   });
