@@ -68,6 +68,11 @@ export async function simplifyMesh(mesh: StoredMesh, maxTriangles: number): Prom
   const triangles = mesh.indices.length / 3;
   if (triangles <= maxTriangles) return mesh;
   if (triangles >= CLUSTER_REDUCTION * maxTriangles) return inSharedMemory(clusterMesh(mesh, maxTriangles));
+  return collapseMesh(mesh, maxTriangles);
+}
+
+/** The mesh simplified by edge collapse to at most `maxTriangles` triangles (over them, as simplifyMesh calls it). */
+export async function collapseMesh(mesh: StoredMesh, maxTriangles: number): Promise<StoredMesh> {
   await MeshoptSimplifier.ready;
   const indices = simplifiedIndices(mesh, maxTriangles * 3);
   // Renumber the vertices still used, in first-use order.
