@@ -2,8 +2,10 @@
  * Coarse first in the web viewer, in a real Chromium against a real host process behind a
  * throttled link (1.5 MB/s): a large volume is drawn first from a 64-per-axis delivery and a
  * large mesh from a 20,000-triangle one, each with a visible note; the full result then
- * replaces it, and the note goes. A small result is drawn once, with no second request.
- * Screenshots of the coarse and the refined views land in os.tmpdir()/vitrine-browser-shots.
+ * replaces it, and the note goes. Behind a proxy that holds answers back, the full mesh is
+ * asked for while the coarse answer's body is still held (so it waits for no more than the
+ * coarse answer's headers). A small result is drawn once, with no second request; a larger
+ * whole one once, with no note. Screenshots of the coarse and the refined views land in os.tmpdir()/vitrine-browser-shots.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
