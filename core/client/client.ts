@@ -50,6 +50,8 @@ export interface DataOptions {
   method?: 'GET' | 'POST';
   /** How the result travels (`format`, `compress`, ...): never part of the cache key. */
   delivery?: DeliveryQuery;
+  /** Called with the answer once its status and headers have come, before its body is read. */
+  onHeaders?: (response: Response) => void;
 }
 
 /** Arguments of one `/invoke`. */
@@ -121,6 +123,7 @@ export class VitrineClient implements JobEndpoints {
             query: { params: options.params ? JSON.stringify(options.params) : undefined, room_id: options.room, ...options.delivery },
             signal: options.signal,
           });
+    options.onHeaders?.(response);
     return readDataResponse(response, this.#envelopeMediaType);
   }
 
@@ -230,7 +233,7 @@ export class VitrineClient implements JobEndpoints {
     options: LoadOptions = {},
   ): Promise<SpecimenData> {
     if (typeof specimen !== 'string' && !specimen.is_dynamic) {
-      return this.getData(specimen.id, { room: options.room, signal: options.signal, delivery: options.delivery });
+      return this.getData(specimen.id, { room: options.room, signal: options.signal, delivery: options.delivery, onHeaders: options.onHeaders });
     }
     return runJob(this, typeof specimen === 'string' ? specimen : specimen.id, params, options);
   }

@@ -40,6 +40,8 @@ export interface LoadOptions {
   resultVia?: 'data' | 'job';
   /** Delivery options of the final `/data` request (not used with `resultVia: 'job'`). */
   delivery?: DeliveryQuery;
+  /** Called with the final `/data` answer once its headers have come, before its body is read. */
+  onHeaders?: (response: Response) => void;
 }
 
 /** The host calls the job flow needs (implemented by `VitrineClient`). */
@@ -49,7 +51,7 @@ export interface JobEndpoints extends JobWatchEndpoints {
   cancel(jobId: string): Promise<void>;
   getData(
     specimenId: string,
-    options: { params?: Record<string, unknown>; room?: string; signal?: AbortSignal; delivery?: DeliveryQuery },
+    options: { params?: Record<string, unknown>; room?: string; signal?: AbortSignal; delivery?: DeliveryQuery; onHeaders?: (response: Response) => void },
   ): Promise<SpecimenData>;
 }
 
@@ -113,5 +115,5 @@ export async function runJob(
     if (isAbortError(error) && status === 'running') await api.cancel(jobId).catch(() => {});
     throw error;
   }
-  return resultVia === 'job' ? api.result(jobId, signal) : api.getData(specimenId, { params, room, signal, delivery: options.delivery });
+  return resultVia === 'job' ? api.result(jobId, signal) : api.getData(specimenId, { params, room, signal, delivery: options.delivery, onHeaders: options.onHeaders });
 }

@@ -4,12 +4,18 @@
  * the bounding box are locked, so the delivered box is the original's. Where edge-collapse
  * simplification cannot reach the budget (seams, open borders), clustering (sloppy)
  * simplification finishes the job. Unused vertices are dropped; normals follow their
- * vertices. Runs on the encode worker thread.
+ * vertices. A large reduction (a preview of a mesh many times over its budget) is clustered
+ * on a grid instead (cluster-mesh.ts): linear in the mesh, and nobody inspects the detail
+ * edge collapse would keep at a tenth of the triangles or less. Runs on the encode worker thread.
  */
 import { MeshoptSimplifier } from 'meshoptimizer';
 import type { StoredResult } from '../results/stored-result.ts';
+import { clusterMesh } from './cluster-mesh.ts';
 
 type StoredMesh = Extract<StoredResult, { type: 'mesh' }>;
+
+/** A budget this many times under the mesh's triangles is met by clustering. */
+export const CLUSTER_REDUCTION = 10;
 
 function shared<T extends Float32Array | Uint32Array>(Ctor: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, length: number): T {
   return new Ctor(new SharedArrayBuffer(length * Ctor.BYTES_PER_ELEMENT));
@@ -45,9 +51,28 @@ function simplifiedIndices(mesh: StoredMesh, target: number): Uint32Array {
   return indices;
 }
 
+/** The clustered mesh with its arrays in shared memory, as every stored result's are. */
+function inSharedMemory(mesh: ReturnType<typeof clusterMesh>): StoredMesh {
+  const vertices = shared(Float32Array, mesh.vertices.length);
+  vertices.set(mesh.vertices);
+  const indices = shared(Uint32Array, mesh.indices.length);
+  indices.set(mesh.indices);
+  if (!mesh.normals) return { type: 'mesh', vertices, indices };
+  const normals = shared(Float32Array, mesh.normals.length);
+  normals.set(mesh.normals);
+  return { type: 'mesh', vertices, indices, normals };
+}
+
 /** The mesh with at most `maxTriangles` triangles; the input itself when already within. */
 export async function simplifyMesh(mesh: StoredMesh, maxTriangles: number): Promise<StoredMesh> {
-  if (mesh.indices.length / 3 <= maxTriangles) return mesh;
+  const triangles = mesh.indices.length / 3;
+  if (triangles <= maxTriangles) return mesh;
+  if (triangles >= CLUSTER_REDUCTION * maxTriangles) return inSharedMemory(clusterMesh(mesh, maxTriangles));
+  return collapseMesh(mesh, maxTriangles);
+}
+
+/** The mesh simplified by edge collapse to at most `maxTriangles` triangles (over them, as simplifyMesh calls it). */
+export async function collapseMesh(mesh: StoredMesh, maxTriangles: number): Promise<StoredMesh> {
   await MeshoptSimplifier.ready;
   const indices = simplifiedIndices(mesh, maxTriangles * 3);
   // Renumber the vertices still used, in first-use order.

@@ -2,8 +2,10 @@
  * Coarse first in the web viewer, in a real Chromium against a real host process behind a
  * throttled link (1.5 MB/s): a large volume is drawn first from a 64-per-axis delivery and a
  * large mesh from a 20,000-triangle one, each with a visible note; the full result then
- * replaces it, and the note goes. A small result is drawn once, with no second request.
- * Screenshots of the coarse and the refined views land in os.tmpdir()/vitrine-browser-shots.
+ * replaces it, and the note goes. Behind a proxy that holds answers back, the full mesh is
+ * asked for while the coarse answer's body is still held (so it waits for no more than the
+ * coarse answer's headers). A small result is drawn once, with no second request; a larger
+ * whole one once, with no note. Screenshots of the coarse and the refined views land in os.tmpdir()/vitrine-browser-shots.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,9 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startThrottledLink, type ThrottledLink } from '../bench/throttled-link.ts';
+import { READ_BEFORE_REFINING_BYTES } from '../../core/viewer/app/coarse-first.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { startHoldingProxy, type HoldingProxy } from '../helpers/holding-proxy.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { launchBrowser, shot, textOf } from './browser-session.ts';
@@ -47,7 +51,7 @@ interface Seen {
   stat: string;
 }
 
-async function open(specimen: string, params: object, stat: string): Promise<{ page: Page; requests: string[]; seen: () => Promise<Seen[]> }> {
+async function open(specimen: string, params: object, stat: string, base = link.url): Promise<{ page: Page; requests: string[]; seen: () => Promise<Seen[]> }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const requests: string[] = [];
   page.on('request', (r) => {
@@ -64,7 +68,7 @@ async function open(specimen: string, params: object, stat: string): Promise<{ p
       if (!last || last.note !== now.note || last.stat !== now.stat) seen.push(now);
     }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   }, stat);
-  await page.goto(`${link.url}/${viewerQuery({ specimen, room: room(`coarse-${specimen}`), params })}`);
+  await page.goto(`${base}/${viewerQuery({ specimen, room: room(`coarse-${specimen}`), params })}`);
   return { page, requests, seen: () => page.evaluate(() => (window as unknown as { seen: Seen[] }).seen) };
 }
 
@@ -111,12 +115,64 @@ describe('coarse first', () => {
     await page.close();
   });
 
+  it('asks for the full mesh while the coarse answer is still arriving, and keeps the coarse view with its note until the full one is drawn', async () => {
+    // The coarse answer's body is held until the full mesh is asked for: a viewer that waited
+    // for it first would never draw anything. The full answer is held until the coarse view
+    // has been looked at.
+    const isData = (url: string) => url.includes('/api/specimens/big-mesh/data?');
+    const isCoarse = (url: string) => isData(url) && url.includes('max_triangles=20000');
+    const isFull = (url: string) => isData(url) && !url.includes('max_triangles');
+    let lookedAt!: () => void;
+    const looked = new Promise<void>((resolve) => (lookedAt = resolve));
+    const proxy: HoldingProxy = await startHoldingProxy(host.url, [
+      { name: 'coarse', match: isCoarse, until: () => proxy.asked(isFull) },
+      { name: 'full', match: isFull, until: () => looked },
+    ]);
+    try {
+      const { page, seen } = await open('big-mesh', { triangles: 300000 }, 'triangles', proxy.url);
+      await page.waitForSelector('[data-testid=refine-note]:not([hidden])', { timeout: 60_000 });
+      const count = (s: Seen) => Number(s.stat.replace(/\D/g, ''));
+      expect(count({ note: true, stat: await textOf(page, '[data-testid=stats] [data-stat=triangles] dd') })).toBeLessThanOrEqual(20000);
+      await shot(page, 'coarse-first-mesh-coarse');
+      lookedAt();
+      await settled(page);
+      expect(await page.locator('[data-testid=refine-note]').isHidden()).toBe(true);
+      const shown = (await seen()).filter((s) => s.stat);
+      expect(shown[0]!.note).toBe(true);
+      expect(shown.at(-1)).toMatchObject({ note: false });
+      expect(shown.map((s) => count(s) > 290000).filter((full, i, all) => full !== all[i - 1])).toEqual([false, true]);
+      // The coarse answer is large enough not to be read whole before refining.
+      expect(proxy.lengths.get('coarse')).toBeGreaterThan(READ_BEFORE_REFINING_BYTES);
+      const order = proxy.log.filter((line) => !line.startsWith('asked') || isData(line)).map((line) => (isCoarse(line) ? 'asked coarse' : isFull(line) ? 'asked full' : line));
+      const at = (line: string) => order.indexOf(line);
+      expect(order.filter((line) => line.startsWith('asked'))).toEqual(['asked coarse', 'asked full']);
+      expect(at('headers coarse')).toBeLessThan(at('asked full'));
+      expect(at('asked full')).toBeLessThan(at('released coarse'));
+      expect(order.at(-1)).toBe('released full');
+      await page.close();
+    } finally {
+      lookedAt();
+      await proxy.close();
+    }
+  });
+
   it('draws a small result once, with no second request and no note', async () => {
-    const { page, requests, seen } = await open('big-volume', { depth: 20, height: 30, width: 24 }, 'shape');
+    // Under 16 KiB the coarse answer is read whole before deciding: it is the whole result.
+    const { page, requests, seen } = await open('big-volume', { depth: 8, height: 12, width: 10 }, 'shape');
     await settled(page);
-    expect(await textOf(page, '[data-testid=stats] [data-stat=shape] dd')).toBe('20 × 30 × 24');
+    expect(await textOf(page, '[data-testid=stats] [data-stat=shape] dd')).toBe('8 × 12 × 10');
     expect((await seen()).some((s) => s.note)).toBe(false);
     expect(requests.filter((r) => r.includes('/api/specimens/big-volume/data'))).toHaveLength(1);
+    await page.close();
+  });
+
+  it('draws a larger whole result once, with no note (the full fetch its headers started is not drawn)', async () => {
+    const { page, seen } = await open('big-volume', { depth: 20, height: 30, width: 24 }, 'shape');
+    await settled(page);
+    expect(await textOf(page, '[data-testid=stats] [data-stat=shape] dd')).toBe('20 × 30 × 24');
+    const shown = await seen();
+    expect(shown.some((s) => s.note)).toBe(false);
+    expect(shown.filter((s) => s.stat).map((s) => s.stat)).toEqual(['20 × 30 × 24']);
     await page.close();
   });
 });

@@ -207,7 +207,10 @@ describe('load: the job flow', () => {
   it('can fetch the result through /jobs/{id}/result instead', async () => {
     const r = room();
     const viaJob = expectMesh(await client.load('shape', { segments: 5 }, { room: r, resultVia: 'job' }));
-    const viaData = expectMesh(await client.load('shape', { segments: 5 }, { room: r }));
+    const answers: (string | null)[] = [];
+    const viaData = expectMesh(await client.load('shape', { segments: 5 }, { room: r, onHeaders: (response) => answers.push(response.headers.get('content-type')) }));
+    // The /data answer's headers are handed over before its body is read.
+    expect(answers).toEqual(['application/x-service-envelope-v1']);
     expect(viaJob.indices.length / 3).toBe(50);
     expect(Array.from(viaJob.indices)).toEqual(Array.from(viaData.indices));
   });

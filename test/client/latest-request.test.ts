@@ -4,7 +4,7 @@
  * requests collapse into the last one.
  */
 import { describe, expect, it } from 'vitest';
-import { LatestRequest, type RequestContext } from '../../core/viewer/app/latest-request.ts';
+import { eitherSignal, LatestRequest, type RequestContext } from '../../core/viewer/app/latest-request.ts';
 
 /** A request whose completion the test controls. */
 function deferred(): { promise: Promise<void>; resolve: () => void } {
@@ -61,5 +61,21 @@ describe('LatestRequest', () => {
     expect(context?.isCurrent()).toBe(true);
     latest.reset();
     expect(context?.isCurrent()).toBe(false);
+  });
+});
+
+describe('eitherSignal', () => {
+  it('aborts when the request or the part aborts, and is the request signal when there is no part', () => {
+    const request = new AbortController();
+    expect(eitherSignal(request.signal)).toBe(request.signal);
+    const part = new AbortController();
+    const byPart = eitherSignal(request.signal, part.signal);
+    const byRequest = eitherSignal(request.signal, new AbortController().signal);
+    part.abort();
+    expect(byPart.aborted).toBe(true);
+    expect(byRequest.aborted).toBe(false);
+    request.abort();
+    expect(byRequest.aborted).toBe(true);
+    expect(eitherSignal(request.signal, new AbortController().signal).aborted).toBe(true);
   });
 });

@@ -14,6 +14,20 @@ export interface RequestContext {
   isCurrent(): boolean;
 }
 
+/**
+ * A signal that aborts when either does: a request's own, and one that cancels a part of it
+ * early (a full fetch coarse-first no longer needs). Without the second, the first itself.
+ */
+export function eitherSignal(request: AbortSignal, part?: AbortSignal): AbortSignal {
+  if (!part) return request;
+  const either = new AbortController();
+  for (const signal of [request, part]) {
+    if (signal.aborted) either.abort(signal.reason);
+    else signal.addEventListener('abort', () => either.abort(signal.reason), { once: true });
+  }
+  return either.signal;
+}
+
 export class LatestRequest {
   #seq = 0;
   #controller: AbortController | null = null;

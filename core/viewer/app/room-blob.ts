@@ -51,13 +51,13 @@ export function viaBlob(
   blobId: string | null,
   type: string,
   steps: CoarseFirstSteps,
-  load: (blobId: string) => Promise<SpecimenData>,
+  load: (blobId: string, signal?: AbortSignal) => Promise<SpecimenData>,
   loaded: () => void,
 ): { type: string; steps: CoarseFirstSteps } {
   if (blobId === null) return { type, steps };
-  const orData = async (viaData: () => Promise<SpecimenData>): Promise<SpecimenData> => {
+  const orData = async (viaData: () => Promise<SpecimenData>, signal?: AbortSignal): Promise<SpecimenData> => {
     try {
-      const data = await load(blobId);
+      const data = await load(blobId, signal);
       loaded();
       return data;
     } catch (error) {
@@ -65,6 +65,6 @@ export function viaBlob(
       throw error;
     }
   };
-  if (type === 'volume') return { type, steps: { ...steps, full: (delivery) => orData(() => steps.full(delivery)) } };
-  return { type: 'none', steps: { ...steps, first: (delivery) => orData(() => steps.first(delivery)) } };
+  if (type === 'volume') return { type, steps: { ...steps, full: (delivery, signal) => orData(() => steps.full(delivery, signal), signal) } };
+  return { type: 'none', steps: { ...steps, first: (delivery, answered) => orData(() => steps.first(delivery, answered)) } };
 }

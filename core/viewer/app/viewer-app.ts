@@ -10,7 +10,7 @@ import { createClient, type VitrineClient } from '../../client/client.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
 import { VitrineHttpError } from '../../client/errors.ts';
 import type { CatalogEntry, DeliveryQuery, RoomEntry, SpecimenMetadata } from '../../client/wire-types.ts';
-import { createRefineNote, loadCoarseFirst, showRefineNote } from './coarse-first.ts';
+import { answerBytes, createRefineNote, loadCoarseFirst, showRefineNote } from './coarse-first.ts';
 import { BuildErrorOverlay } from './build-error-overlay.ts';
 import { CatalogView } from './catalog-view.ts';
 import { replaceChildren } from './dom.ts';
@@ -18,7 +18,7 @@ import { FunctionList, functionMetadata } from './function-list.ts';
 import { watchHostEvents, type ReloadEvent } from './host-events.ts';
 import { JobView } from './job-view.ts';
 import { jobCallbacks } from './job-callbacks.ts';
-import { LatestRequest, type RequestContext } from './latest-request.ts';
+import { eitherSignal, LatestRequest, type RequestContext } from './latest-request.ts';
 import { createLayout, type Layout } from './layout.ts';
 import { editedValues } from './param-check.ts';
 import { ParamPanel } from './param-panel.ts';
@@ -238,13 +238,12 @@ export class ViewerApp {
     try {
       // Meshes come as meshopt GLB (a fraction of the envelope's bytes); in VR within the budget.
       const fine = meta.type === 'mesh' ? { ...MESH_DELIVERY, ...this.#vr?.delivery(meta.type) } : this.#vr?.delivery(meta.type);
-      const first = async (delivery: DeliveryQuery | undefined): Promise<SpecimenData> => asDecodedMesh(this.#isFunction
+      const first = async (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> => asDecodedMesh(this.#isFunction
         ? await this.#client.invoke(meta.id, { kwargs: params, room, signal: context.signal })
         : meta.is_dynamic
         ? await this.#client.load(meta.id, params, {
-            room,
-            signal: context.signal,
-            delivery,
+            room, delivery, signal: context.signal,
+            onHeaders: (response) => answered?.(answerBytes(response)),
             ...jobCallbacks(context, { job: this.#job, overlay: this.#overlay, follower: this.#follower }, { functionName: meta.function_name, params: params ?? {} }, (hit) => (cached = hit)),
           })
         : await this.#client.getData(meta.id, { room, signal: context.signal }));
@@ -252,11 +251,11 @@ export class ViewerApp {
       const blobId = this.#adopted.take(this.#vr?.delivery(meta.type) ? null : this.#shown());
       const plan = viaBlob(blobId, meta.is_dynamic && !this.#isFunction ? meta.type : 'none', {
         first,
-        full: async (delivery) => asDecodedMesh(await this.#client.getData(meta.id, { params, room, signal: context.signal, delivery })),
+        full: async (delivery, signal) => asDecodedMesh(await this.#client.getData(meta.id, { params, room, signal: eitherSignal(context.signal, signal), delivery })),
         show: (data, refined) => this.#show(data, context, meta, refined),
         refining: (on) => showRefineNote(this.#refine, this.#layout.stagePane, on),
         isCurrent: () => context.isCurrent(),
-      }, (id) => this.#client.getBlob(id, context.signal).then(asDecodedMesh), () => {
+      }, (id, signal) => this.#client.getBlob(id, eitherSignal(context.signal, signal)).then(asDecodedMesh), () => {
         cached = true;
         if (meta.function_name) this.#follower.settled(meta.function_name, params ?? {}, true);
       });
