@@ -63,7 +63,7 @@ function scale() {
     coldClients: count('COLD_CLIENTS', 200, 20),
     rooms: count('ROOMS', 1000, 20),
     roomMiB: whole('ROOM_MIB', count('ROOM_MIB', 1, 1)),
-    bigRooms: count('BIG_ROOMS', 3, 1),
+    bigRooms: count('BIG_ROOMS', 10, 1),
     bigMiB: whole('BIG_MIB', count('BIG_MIB', 64, 16)),
     coldReadMiB: count('COLD_READ_MIB', 256, 16),
     recomputes: count('RECOMPUTES', 100, 10),
