@@ -131,6 +131,14 @@ async function keyBytes(client: Redis): Promise<{ keys: number; bytes: number }>
   return { keys, bytes };
 }
 
+/** Room cache lookups the host counted as misses so far: the computations it started. */
+async function computations(hostUrl: string): Promise<number> {
+  const text = (await get(`${hostUrl}/metrics`)).body.toString();
+  const match = /^vitrine_cache_lookups\{outcome="miss"\} (\d+)/m.exec(text);
+  if (!match) throw new Error(`${hostUrl}/metrics has no vitrine_cache_lookups{outcome="miss"}`);
+  return Number(match[1]);
+}
+
 const load = () => `load ${loadavg().map((n) => fmt(n, 1)).join(' ')}`;
 const n0 = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -183,7 +191,9 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     // 2. A cold join: every client at once on one room's 16 MiB volume.
     const clients = counts.coldClients;
     const coldUrl = `${nginx.url}/api/specimens/big/data${q({ megabytes: 16, seed: 1 }, 'cold-join')}`;
+    const computedBefore = await computations(host.url);
     const answers = await Promise.all(Array.from({ length: clients }, () => get(coldUrl, {}, false)));
+    const computed = (await computations(host.url)) - computedBefore;
     const log = (await nginx.accessLog()).filter((l) => l.request.includes('cold-join'));
     const complete = answers.filter((a) => a.status === 200 && a.body.byteLength === Number(a.headers['content-length'])).length;
     const times = answers.map((a) => a.ms);
@@ -191,7 +201,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     await writeFile(join(staticDir, 'static', 'cold.bin'), Buffer.alloc(16 * MiB + 80, 7));
     const bound = (await Promise.all(Array.from({ length: clients }, () => get(`${nginx.url}/static/cold.bin`, {}, false)))).map((a) => a.ms);
     lines.push(
-      `cold join, ${clients} clients on one 16 MiB volume: ${complete} complete 200s; origin fetches (MISS) ${log.filter((l) => l.cache === 'MISS').length}, ` +
+      `cold join, ${clients} clients on one 16 MiB volume: ${complete} complete 200s; computations ${computed}; origin fetches (MISS) ${log.filter((l) => l.cache === 'MISS').length}, ` +
         `hits ${log.filter((l) => l.cache === 'HIT').length}, other ${log.filter((l) => l.cache !== 'MISS' && l.cache !== 'HIT').length}; time to last byte p50 ${fmt(percentile(times, 50), 0)} ms, p99 ${fmt(percentile(times, 99), 0)} ms ` +
         `(the same clients on a 16 MiB static file of the same nginx: p50 ${fmt(percentile(bound, 50), 0)} ms, p99 ${fmt(percentile(bound, 99), 0)} ms); ${load()}`,
     );
