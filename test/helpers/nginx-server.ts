@@ -19,6 +19,8 @@ import { freePort } from './free-port.ts';
 export interface NginxServer {
   url: string;
   dir: string;
+  /** The master process's id (its workers are its children). */
+  pid: number;
   /** The access log's lines so far: the request line, status and `$upstream_cache_status`. */
   accessLog(): Promise<{ request: string; status: number; cache: string }[]>;
   stop(): Promise<void>;
@@ -81,6 +83,7 @@ export async function startNginx(upstreams: number[], extra = ''): Promise<Nginx
   return {
     url: `http://127.0.0.1:${port}`,
     dir,
+    pid: child.pid!,
     async accessLog() {
       const text = await readFile(join(dir, 'access.log'), 'utf8').catch(() => '');
       return text

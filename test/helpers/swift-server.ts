@@ -166,20 +166,33 @@ export async function startSwift(): Promise<SwiftServer> {
   };
 }
 
+/** Whether S3 refused the request itself (a 4xx): trying it again would not help. */
+function refused(error: unknown): boolean {
+  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  return status !== undefined && status >= 400 && status < 500;
+}
+
 /**
  * Makes `bucket`. The proxy answers before its account and container servers take requests,
  * and meanwhile S3 calls get 503 ("reduce your request rate"): those are tried again.
  */
 export async function createBucket(s3: S3Client, bucket: string): Promise<void> {
+  // A refusal (an invalid name, say) ends the wait at once; a 503 or a dropped connection is
+  // tried again.
+  let fatal: unknown;
   await waitFor(async () => {
     try {
       await s3.send(new CreateBucketCommand({ Bucket: bucket }));
       return true;
     } catch (error) {
-      if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 503) return undefined;
-      throw error;
+      // An earlier try went through though its answer was lost.
+      if ((error as Error).name === 'BucketAlreadyOwnedByYou') return true;
+      if (!refused(error)) throw error;
+      fatal = error;
+      return false;
     }
   }, `bucket ${bucket} in Swift`, READY_LIMIT_MS, 200);
+  if (fatal) throw fatal;
   // A new container takes a moment to reach every Swift server: until an object can be
   // written to it, writes answer 503 or NoSuchBucket. Wait for a first write to go through.
   await waitFor(async () => {
@@ -190,9 +203,12 @@ export async function createBucket(s3: S3Client, bucket: string): Promise<void> 
     } catch (error) {
       const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
       if (status === 503 || status === 404) return undefined;
-      throw error;
+      if (!refused(error)) throw error;
+      fatal = error;
+      return false;
     }
   }, `bucket ${bucket} taking writes`, READY_LIMIT_MS, 200);
+  if (fatal) throw fatal;
 }
 
 /** Stops every Swift still running and removes its folder. */
