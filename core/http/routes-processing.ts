@@ -10,7 +10,7 @@ import { checkInputs } from '../inputs/check-inputs.ts';
 import { toFunctionListing, valueParameterNames } from '../registry/function-entry.ts';
 import { abortOnDisconnect } from './abort-on-disconnect.ts';
 import { sendJsonDelivery } from './reply-delivery.ts';
-import { RESULT_ID_HEADER } from '../results/result-ids.ts';
+import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
 import { roomOf } from './request-input.ts';
 import { bodyOf, idParams, ROOM_ID } from './route-inputs.ts';
 

@@ -22,7 +22,7 @@ import { roomOf } from './request-input.ts';
 import { bodyOf, DELIVERY_OBJECT, idParams, PARAMS_OBJECT, PARAMS_QUERY, queryOf, ROOM_ID } from './route-inputs.ts';
 import { sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
 import { DisconnectSignal } from './abort-on-disconnect.ts';
-import { RESULT_ID_HEADER } from '../results/result-ids.ts';
+import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
 
 type IdParams = { Params: { id: string } };
 type DataQuery = { params?: string; room_id?: string } & Record<string, unknown>;

@@ -14,7 +14,7 @@ import type { EventHub } from '../../core/events/event-hub.ts';
 import type { JobRequest, JobService } from '../../core/jobs/job-service.ts';
 import { resolveParams } from '../../core/params/resolve-params.ts';
 import { valueParameterNames } from '../../core/registry/function-entry.ts';
-import type { ResultSource } from '../../core/results/result-source.ts';
+import type { ResultSource } from '../../core/serving/result-source.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 /** Builds requests for the functions of test/fixtures/plugins/host-fixtures. */
