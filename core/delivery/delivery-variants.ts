@@ -14,7 +14,7 @@ import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
 import { FormatError } from '../formats/format-error.ts';
-import type { LoadStaticTask, PackFileTask, PackTask, ShapeTask } from '../workers/protocol.ts';
+import type { LoadStaticTask, PackFileTask, PackTask, ShapeTask } from './delivery-tasks.ts';
 import type { ContentEncoding } from './content-encoding.ts';
 import { FairTurns } from './fair-turns.ts';
 import { deliveryKey, type DeliveryOptions } from './delivery-options.ts';

@@ -47,7 +47,7 @@ describe('memory after many misses', () => {
     expect(host.results.accessCounts.miss).toBe(WARM_UP + MISSES);
     const stats = (await app.inject({ method: 'GET', url: '/api/processing/cache/stats' })).json() as { total_entries: number };
     expect(stats.total_entries).toBe(1);
-    expect(app.vitrine.context.local.results.figures().entries).toBe(1);
+    expect(app.vitrine.resultFigures().entries).toBe(1);
     // The worker threads collect once they go quiet; the host's own heap is collected here.
     const end = await waitFor(() => {
       const rss = settledRss();
