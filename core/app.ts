@@ -2,8 +2,9 @@
  * @module app
  * `createApp(options)`: builds a host and returns the fastify instance without listening
  * (server.ts listens). It reads as the list of what a host is made of: fastify with its
- * guards, the compute assembly (shared with `vitrine worker`), the result and job stack, the
- * services the routes share, events, operations, the plugins, the routes and federation.
+ * guards, the host's services (put together in assembly/assemble-host.ts, the one place a
+ * host, a worker and their Redis half are built), events, operations, the plugins, the routes
+ * and federation.
  *
  * @example
  * const app = await createApp({ specimensDir: null, pluginsDir: null, meshFunctions: { cube } });
