@@ -43,7 +43,7 @@ export class ResultService implements ResultSource {
     invokers: InvokerSet;
     log: FastifyBaseLogger;
     publish?: RoomEventSink;
-    /** The result's id for the room's entry (results/result-ids.ts); none when absent. */
+    /** The result's id for the room's entry (serving/result-ids.ts); none when absent. */
     idOf?: (result: StoredResult) => Promise<string>;
   }) {
     this.#cache = options.cache;

@@ -6,7 +6,7 @@
  * Both publish room events on the host's EventHub channel `room:{id}` (roomChannel, events/channels.ts). The
  * words both speak live here too: what a computation is asked with (ComputeRequest), what
  * opening one gives (OpenedResult), the room cache key (keyOf), what a room shows
- * (roomStateOf) and the log line of a cache access.
+ * (roomStateOf; its shape is cache/room-state.ts) and the log line of a cache access.
  */
 import type { CacheStats } from '../client/wire-types.ts';
 import type { FastifyBaseLogger } from 'fastify';
