@@ -6,18 +6,16 @@
  */
 import type { EventHub } from './events/event-hub.ts';
 import type { JobService } from './jobs/job-service.ts';
-import type { JobStore } from './jobs/job-store.ts';
 import type { ResolvedHostOptions } from './options.ts';
 import type { ReloadCounts } from './registry/reload-sources.ts';
 import type { FunctionRegistry } from './registry/function-registry.ts';
 import type { SpecimenCatalog } from './registry/specimen-catalog.ts';
-import type { JsonResultEncoder } from './results/json-encoder.ts';
-import type { ResultIds } from './results/result-ids.ts';
+import type { JsonResultEncoder } from './serving/json-encoder.ts';
+import type { ResultIds } from './serving/result-ids.ts';
 import type { DeliveryVariants } from './delivery/delivery-variants.ts';
 import type { VolumePyramids } from './zarr/volume-pyramids.ts';
 import type { InvokerSet } from './invoke/invoker.ts';
-import type { ResultService } from './results/result-service.ts';
-import type { ResultSource } from './results/result-source.ts';
+import type { ResultSource } from './serving/result-source.ts';
 import type { StaticInputs } from './inputs/static-inputs.ts';
 import type { UploadStore } from './uploads/upload-store.ts';
 import type { FileParser } from './workers/file-parser.ts';
@@ -38,8 +36,6 @@ export interface HostContext {
   results: ResultSource;
   /** Jobs as the routes see them: this host's, or the Redis service's. */
   jobs: JobService;
-  /** This host's own result service and job store (federation runs its relayed jobs here). */
-  local: { results: ResultService; jobs: JobStore };
   json: JsonResultEncoder;
   /** Result ids (X-Result-Id) and the way from an id back to a held result. */
   resultIds: ResultIds;

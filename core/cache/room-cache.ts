@@ -7,7 +7,7 @@
  * budget, every stored value is held in it (the budget may drop the least recently used).
  */
 import type { CacheStats } from '../client/wire-types.ts';
-import type { RoomState } from '../results/result-source.ts';
+import type { RoomState } from './room-state.ts';
 import type { ResultBudget } from './result-budget.ts';
 
 export interface CacheEntry<T> {

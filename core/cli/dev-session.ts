@@ -11,7 +11,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { HOST_CHANNEL } from '../events/channels.ts';
 import { formatDiagnostic } from '../../build/diagnostics/format-diagnostic.ts';
 import { writePluginFolder } from '../../build/output/write-output.ts';
 import type { IncrementalBuilder } from '../../build/dev/incremental-builder.ts';
@@ -104,7 +103,7 @@ export class DevSession {
       const served = existsSync(path.join(outDir, plugin, 'manifest.json'));
       err(buildFailedLine(plugin, built.diagnostics.length, served));
       const errors = built.diagnostics.map((d) => ({ code: d.code, message: d.message, text: formatDiagnostic(d, cwd), file: d.location?.file ?? null, line: d.location?.line ?? null, column: d.location?.column ?? null }));
-      app.vitrine.context.events.publish(HOST_CHANNEL, { event: 'build-error', data: { plugin, errors } });
+      app.vitrine.publishHostEvent({ event: 'build-error', data: { plugin, errors } });
       return;
     }
     writePluginFolder(outDir, built.output);

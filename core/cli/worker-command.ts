@@ -6,19 +6,13 @@
  * once it takes work. SIGTERM (or SIGINT): it takes nothing new and finishes what it runs (up
  * to 30 s; what is still running then is handed back to the service for another node).
  */
-import { EventHub } from '../events/event-hub.ts';
-import { assembleCompute } from '../invoke/compute-assembly.ts';
 import { resolveHostOptions, type ResolvedHostOptions } from '../options.ts';
-import { SpecimenCatalog } from '../registry/specimen-catalog.ts';
-import { createComputeNode, type NodeLog } from '../scale/compute-node.ts';
-import { blobRedisUrl, openBlobStore } from '../scale/open-blob-store.ts';
-import { createRedisConnections } from '../scale/redis-connections.ts';
-import { RedisEvents } from '../scale/redis-events.ts';
-import { nodeIdOf } from '../scale/scale-service.ts';
+import { assembleWorker } from '../assembly/assemble-worker.ts';
+import type { NodeLog } from '../scale/compute-node.ts';
 import { readFlags } from './option-flags.ts';
 import { untilSignalled } from './process-lifecycle.ts';
 import { hostOptionsFrom } from './serve-options.ts';
-import { redactUrl, Redactor, urlSecrets } from '../redact-credentials.ts';
+import { Redactor, urlSecrets } from '../redact-credentials.ts';
 
 export const WORKER_USAGE = `usage: vitrine worker --redis URL [options]
 
@@ -88,30 +82,14 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
     return 2;
   }
   const log = stderrLog(options.logLevel === false ? 'silent' : options.logLevel, new Redactor([...urlSecrets(options.redis), ...urlSecrets(options.blobStore)]));
-  const redisUrl = options.redis!;
 
-  const compute = await assembleCompute(options, log);
-  const counts = await compute.reload(new SpecimenCatalog(() => {}));
-  for (const line of counts.problems) log.warn(line);
-  const connections = createRedisConnections(redisUrl, blobRedisUrl(redisUrl, options.blobStore));
-  if (!(await connections.ready(10_000))) log.warn(`Redis at ${redactUrl(redisUrl)} does not answer yet; computing starts when it does`);
-  const events = new RedisEvents(connections.subscriber, new EventHub());
-  await events.start();
-  // A worker keeps no results in memory: hosts read them from Redis.
-  const blobs = await openBlobStore(options, { client: connections.blobs, isServiceRedis: connections.blobUrl === redisUrl }, null);
-  const node = createComputeNode(compute, options, { nodeId: nodeIdOf('worker'), connections, events, blobs, log });
-  await node.start();
-  log.info(`${compute.functions.size} functions on ${options.poolSize} threads, computing for ${redactUrl(redisUrl)}`);
+  const { node, close } = await assembleWorker(options, log);
   // No forced exit: the node bounds its own drain and hands back what is still running.
   const ended = untilSignalled({
     name: 'vitrine worker',
     forceAfterMs: null,
     announce: (signal) => log.info(`${signal}: finishing ${node.running} running computations, taking no new ones`),
-    shutdown: async () => {
-      await node.close(false);
-      await compute.close();
-      await connections.close();
-    },
+    shutdown: () => close(false),
   });
   process.stdout.write('worker ready\n');
   return ended;

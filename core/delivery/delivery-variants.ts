@@ -9,13 +9,11 @@
  * results. The encode threads take variant work by turns, round-robin between the clients
  * asking (fair-turns.ts).
  */
-import type Tinypool from 'tinypool';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
 import { FormatError } from '../formats/format-error.ts';
-import type { LoadStaticTask, PackFileTask, PackTask, ShapeTask, TaskResults } from '../workers/protocol.ts';
-import { runTask } from '../workers/task-pool.ts';
+import type { DeliveryTask, DeliveryTaskResults, DeliveryTaskRunner, LoadStaticTask, PackFileTask, PackTask, ShapeTask } from './delivery-tasks.ts';
 import type { ContentEncoding } from './content-encoding.ts';
 import { FairTurns } from './fair-turns.ts';
 import { deliveryKey, type DeliveryOptions } from './delivery-options.ts';
@@ -39,7 +37,7 @@ function bufferOf(bytes: Uint8Array): Buffer {
 }
 
 export class DeliveryVariants {
-  #pool: Tinypool;
+  #runner: DeliveryTaskRunner;
   #budget: ResultBudget<StoredResult>;
   /** Variant work waits its client's turn for an encode thread. */
   readonly turns: FairTurns;
@@ -51,15 +49,15 @@ export class DeliveryVariants {
   /** Variants made since start (the one-off costs clients did not pay twice). */
   made = 0;
 
-  constructor(pool: Tinypool, budget: ResultBudget<StoredResult>) {
-    this.#pool = pool;
+  constructor(runner: DeliveryTaskRunner, budget: ResultBudget<StoredResult>) {
+    this.#runner = runner;
     this.#budget = budget;
-    this.turns = new FairTurns(pool.options.maxThreads);
+    this.turns = new FairTurns(runner.threads);
   }
 
   /** Runs `task` on the encode pool in `client`'s turn. */
-  #run<T extends ShapeTask | PackTask | PackFileTask | LoadStaticTask>(client: string, task: T): Promise<TaskResults[T['op']]> {
-    return this.turns.run(client, () => runTask(this.#pool, task));
+  #run<T extends DeliveryTask>(client: string, task: T): Promise<DeliveryTaskResults[T['op']]> {
+    return this.turns.run(client, () => this.#runner.run(task));
   }
 
   /** The memoised promise of `key` on `owner`, making it once with `make`. */

@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { hostname } from 'node:os';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
+import type { LocalRuns } from './local-runs.ts';
 import { RelayHub } from './relay-hub.ts';
 import { RemoteInvoker } from './remote-invoker.ts';
 import type { ServiceRelay } from './service-relay.ts';
@@ -19,8 +20,8 @@ import { HELLO_MAX_FRAME_BYTES } from './frame-limit.ts';
 import { reachableUrl } from './reachable-url.ts';
 import { WorkerLink } from './worker-link.ts';
 
-async function installRelay(app: FastifyInstance, ctx: HostContext, service: ServiceRelay | null): Promise<void> {
-  const hub = new RelayHub(ctx, app.log, service);
+async function installRelay(app: FastifyInstance, ctx: HostContext, local: LocalRuns, service: ServiceRelay | null): Promise<void> {
+  const hub = new RelayHub(ctx, local, app.log, service);
   const remote = new RemoteInvoker((id) => hub.channelOf(id), { timeoutMs: ctx.options.jobTimeoutSeconds * 1000 });
   ctx.invokers.register('remote', remote);
   // On a Redis service every host queues relayed computations; this relay runs them.
@@ -40,9 +41,9 @@ async function installRelay(app: FastifyInstance, ctx: HostContext, service: Ser
   app.addHook('preClose', async () => hub.close());
 }
 
-function installWorker(app: FastifyInstance, ctx: HostContext): void {
+function installWorker(app: FastifyInstance, ctx: HostContext, local: LocalRuns): void {
   const workerId = ctx.options.workerId ?? hostname();
-  const link = new WorkerLink(ctx, app.log, workerId);
+  const link = new WorkerLink(ctx, local, app.log, workerId);
   ctx.afterReload(async () => link.register());
   app.get('/api/federation/workers', async () => {
     throw createHostError('SPC_ERR_NOT_RELAY');
@@ -52,8 +53,11 @@ function installWorker(app: FastifyInstance, ctx: HostContext): void {
   app.addHook('preClose', async () => link.stop());
 }
 
-/** `service`: the Redis service's side of a relay, when the host is part of one. */
-export async function installFederation(app: FastifyInstance, ctx: HostContext, service: ServiceRelay | null = null): Promise<void> {
-  if (ctx.options.mode === 'relay') await installRelay(app, ctx, service);
-  else if (ctx.options.mode === 'worker') installWorker(app, ctx);
+/**
+ * `local`: this host's own result service and job store, as far as federation needs them;
+ * `service`: the Redis service's side of a relay, when the host is part of one.
+ */
+export async function installFederation(app: FastifyInstance, ctx: HostContext, local: LocalRuns, service: ServiceRelay | null = null): Promise<void> {
+  if (ctx.options.mode === 'relay') await installRelay(app, ctx, local, service);
+  else if (ctx.options.mode === 'worker') installWorker(app, ctx, local);
 }

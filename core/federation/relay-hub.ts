@@ -13,6 +13,7 @@ import type WebSocket from 'ws';
 import type { FetchedBody } from '../catalog/specimen-record.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
+import type { LocalRuns } from './local-runs.ts';
 import { raiseFrameLimit } from './frame-limit.ts';
 import { PeerChannel } from './peer-channel.ts';
 import { applyRegistration, prefixed, withdrawRegistration } from './remote-records.ts';
@@ -48,13 +49,16 @@ function sameSecret(a: string, b: string): boolean {
 
 export class RelayHub {
   #ctx: HostContext;
+  /** This host's own jobs and room entries, as far as a departed worker's need forgetting. */
+  #local: LocalRuns;
   #log: FastifyBaseLogger;
   #workers = new Map<string, { channel: PeerChannel; info: WorkerInfo }>();
   #service: ServiceRelay | null;
 
   /** `service`: the Redis service this relay is part of, told of every registration and departure. */
-  constructor(ctx: HostContext, log: FastifyBaseLogger, service: ServiceRelay | null = null) {
+  constructor(ctx: HostContext, local: LocalRuns, log: FastifyBaseLogger, service: ServiceRelay | null = null) {
     this.#ctx = ctx;
+    this.#local = local;
     this.#log = log;
     this.#service = service;
   }
@@ -164,8 +168,7 @@ export class RelayHub {
     const prefix = prefixed(workerId, '');
     const why = `worker ${workerId} disconnected`;
     withdrawRegistration(ctx, workerId);
-    const failed = ctx.local.jobs.failWhere((job) => job.meta.functionName.startsWith(prefix), why);
-    ctx.local.results.cache.deleteWhere((entry) => entry.functionName.startsWith(prefix));
+    const failed = this.#local.forget(prefix, why);
     this.#log.warn(`federation: worker ${workerId} left (${code}${reason ? ` ${reason}` : ''}); ${failed} running jobs ended`);
     this.#service?.departed(workerId, why).catch((error: Error) => this.#log.warn(`federation: worker ${workerId}'s departure did not reach the service: ${error.message}`));
   }

@@ -7,20 +7,21 @@
  * `reload`.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { createHostError, isHostError } from '../errors.ts';
+import { createHostError } from '../errors.ts';
 import { openStaticData } from '../catalog/open-static-data.ts';
 import { openThumbnail } from '../catalog/open-thumbnail.ts';
 import { describeOpened } from '../catalog/opened-body.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenOr404 } from '../registry/specimen-functions.ts';
 import type { JobRef, ProgressUpdate } from '../invoke/invoker.ts';
-import type { JobMeta } from '../jobs/job.ts';
-import type { StoredResult } from '../results/stored-result.ts';
 import type { HandlerContext, HandlerReply, RequestHandler } from './channel-types.ts';
+import type { LocalRuns } from './local-runs.ts';
 import { encodeResultFrame } from '../results/result-frame.ts';
 
 export interface WorkerHandlerDeps {
   ctx: HostContext;
+  /** This host's own result service and job store, as far as relayed runs need them. */
+  local: LocalRuns;
   log: FastifyBaseLogger;
 }
 
@@ -30,32 +31,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * The relay's job this run belongs to, when it names one this worker can keep under the same
  * id (a UUID not in use here); its specimen when this worker has it.
  */
-function jobOf(ctx: HostContext, value: unknown): JobRef | null {
+function jobOf(deps: WorkerHandlerDeps, value: unknown): JobRef | null {
   if (!value || typeof value !== 'object') return null;
   const { id, specimen_id: specimenId } = value as { id?: unknown; specimen_id?: unknown };
-  if (typeof id !== 'string' || !UUID.test(id) || ctx.local.jobs.get(id)) return null;
-  return { id, specimenId: typeof specimenId === 'string' && ctx.catalog.get(specimenId) ? specimenId : null };
-}
-
-type Compute = (signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void) => Promise<StoredResult>;
-
-/**
- * Runs `compute` as this worker's own job, under the relay's job id: its status and progress
- * show on this worker too, and a DELETE here ends it (the relay's job then ends cancelled as
- * well). The relay cancelling (`signal`) cancels the job.
- */
-async function runAsOwnedJob(ctx: HostContext, job: JobRef, meta: JobMeta, compute: Compute, signal: AbortSignal): Promise<StoredResult> {
-  let outcome!: Promise<StoredResult>;
-  ctx.local.jobs.start(meta, (jobSignal, onProgress) => (outcome = compute(jobSignal, onProgress)), job.id);
-  signal.addEventListener('abort', () => ctx.local.jobs.cancel(job.id), { once: true });
-  try {
-    return await outcome;
-  } catch (error) {
-    // Ended here for another reason than a cancel (timed out, shutting down): say so.
-    const ended = ctx.local.jobs.get(job.id);
-    if (isHostError(error) && error.code === 'SPC_ERR_JOB_CANCELLED' && ended?.error && ended.error !== 'cancelled') throw new Error(ended.error);
-    throw error;
-  }
+  if (typeof id !== 'string' || !UUID.test(id) || !deps.local.jobIdFree(id)) return null;
+  return { id, specimenId: typeof specimenId === 'string' && deps.ctx.catalog.get(specimenId) ? specimenId : null };
 }
 
 async function invoke(deps: WorkerHandlerDeps, body: Record<string, unknown>, hc: HandlerContext): Promise<HandlerReply> {
@@ -67,19 +47,9 @@ async function invoke(deps: WorkerHandlerDeps, body: Record<string, unknown>, hc
   const values = body.values && typeof body.values === 'object' && !Array.isArray(body.values) ? (body.values as Record<string, unknown>) : {};
   const roomId = typeof body.room_id === 'string' ? body.room_id : ctx.options.defaultRoomId;
   hc.signal.addEventListener('abort', () => deps.log.info(`federation: the relay cancelled ${name} in room ${roomId}`), { once: true });
-  const compute: Compute = (signal, onProgress) =>
-    ctx.local.results.compute({
-      entry,
-      values,
-      roomId,
-      signal,
-      onProgress: (update) => {
-        onProgress?.(update);
-        hc.emit({ text: update.text, fraction: update.fraction, ts: update.ts });
-      },
-    });
-  const job = jobOf(ctx, body.job);
-  const result = job ? await runAsOwnedJob(ctx, job, { specimenId: job.specimenId, functionName: name, roomId }, compute, hc.signal) : await compute(hc.signal);
+  const request = { entry, values, roomId, signal: hc.signal, onProgress: (update: ProgressUpdate) => hc.emit({ text: update.text, fraction: update.fraction, ts: update.ts }) };
+  const job = jobOf(deps, body.job);
+  const result = await deps.local.run(request, job && { id: job.id, meta: { specimenId: job.specimenId, functionName: name, roomId } });
   const { header, blocks } = encodeResultFrame(result);
   return { body: { header }, payload: { byteLength: header.byteLength, blocks } };
 }

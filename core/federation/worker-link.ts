@@ -9,6 +9,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import WebSocket from 'ws';
 import type { HostContext } from '../host-context.ts';
+import type { LocalRuns } from './local-runs.ts';
 import { localFunctions, localSpecimens } from './local-exports.ts';
 import { PeerChannel } from './peer-channel.ts';
 import { reconnectDelay } from './reconnect-delay.ts';
@@ -27,6 +28,8 @@ export function federationUrl(join: string, workerId: string): string {
 
 export class WorkerLink {
   #ctx: HostContext;
+  /** Where the relay's requests run: this host's own result service and job store. */
+  #local: LocalRuns;
   #log: FastifyBaseLogger;
   #url: string;
   #workerId: string;
@@ -36,8 +39,9 @@ export class WorkerLink {
   #timer: NodeJS.Timeout | null = null;
   #stopped = false;
 
-  constructor(ctx: HostContext, log: FastifyBaseLogger, workerId: string) {
+  constructor(ctx: HostContext, local: LocalRuns, log: FastifyBaseLogger, workerId: string) {
     this.#ctx = ctx;
+    this.#local = local;
     this.#log = log;
     this.#workerId = workerId;
     this.#url = federationUrl(ctx.options.join!, workerId);
@@ -66,7 +70,7 @@ export class WorkerLink {
     this.#welcomed = false;
     const channel = new PeerChannel(ws, {
       peerId: 'relay',
-      handler: workerHandlers({ ctx: this.#ctx, log: this.#log }),
+      handler: workerHandlers({ ctx: this.#ctx, local: this.#local, log: this.#log }),
       onControl: (message) => {
         if (message.t === 'welcome') {
           this.#welcomed = true;

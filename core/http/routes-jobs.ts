@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { sendJsonDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
-import { RESULT_ID_HEADER } from '../results/result-ids.ts';
+import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
 import { parseSince } from './request-input.ts';
 import { idParams, queryOf, SINCE } from './route-inputs.ts';
 

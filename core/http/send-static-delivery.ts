@@ -23,7 +23,7 @@ import { fileVersion, staticFileSource, staticResult } from '../delivery/static-
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
-import { RESULT_ID_HEADER } from '../results/result-ids.ts';
+import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
 import { requestEncoding, sendDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
 import { sendBytes } from './send-bytes.ts';
 import { sendStaticData } from './send-opened.ts';

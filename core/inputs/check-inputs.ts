@@ -12,7 +12,6 @@
  */
 import { createHostError, isHostError, type HostError } from '../errors.ts';
 import { checkedValues, functionOfSpecimen, schemaOfSpecimen, specimenType } from '../registry/specimen-functions.ts';
-import { computeResult } from '../results/result-source.ts';
 import { hashParams } from '../params/params-hash.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { InputKind } from '../sdk/input-types.ts';
@@ -125,8 +124,8 @@ async function checkSpecimen(deps: InputDeps, label: string, type: InputKind, va
   const nested = await checkInputs(deps, entry, schema, values, [...chain, identity], `${label}.params`);
   return {
     canonical: { specimen: id, params: nested.values },
-    load: (run) =>
-      computeResult(deps.results, {
+    load: async (run) => {
+      const request = {
         entry,
         values: nested.values,
         ...(nested.inputs ? { inputs: nested.inputs } : {}),
@@ -134,7 +133,10 @@ async function checkSpecimen(deps: InputDeps, label: string, type: InputKind, va
         specimenId: id,
         signal: run.signal,
         ...(run.onProgress ? { onProgress: run.onProgress } : {}),
-      }),
+      };
+      // Not asked to follow arriving bytes, the source answers with the whole result.
+      return (await deps.results.open(request)).result;
+    },
   };
 }
 

@@ -7,9 +7,25 @@
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import type { FunctionLookup } from '../registry/specimen-functions.ts';
-import type { ResultSource } from '../results/result-source.ts';
+import type { ProgressUpdate } from '../invoke/invoker.ts';
+import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
+import type { InputLoaders } from './input-types.ts';
+
+/**
+ * What a specimen input's computation is asked with. The host's result source takes it as it
+ * is; not asking to follow arriving bytes, it answers with the whole result.
+ */
+export interface InputComputation {
+  entry: FunctionEntry;
+  values: Record<string, unknown>;
+  inputs?: InputLoaders;
+  roomId: string;
+  specimenId: string;
+  signal: AbortSignal;
+  onProgress?: (update: ProgressUpdate) => void;
+}
 
 export interface InputDeps {
   catalog: { get(id: string): SpecimenRecord | undefined };
@@ -18,5 +34,6 @@ export interface InputDeps {
   uploads: { typeOf(id: string): Promise<ResultType | null>; get(id: string): Promise<StoredResult | null> } | null;
   published: { refresh(): Promise<unknown> };
   staticInputs: { load(record: SpecimenRecord, signal: AbortSignal): Promise<StoredResult> };
-  results: Pick<ResultSource, 'open'>;
+  /** The results an input's specimen is computed through (the host's result source, cache first). */
+  results: { open(request: InputComputation): Promise<{ result: StoredResult }> };
 }

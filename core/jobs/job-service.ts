@@ -5,7 +5,7 @@
  * the Redis one (core/scale/), where every host of a service answers for every job.
  */
 import type { JobStatus, ProgressResponse, StartResponse } from '../client/wire-types.ts';
-import type { ComputeRequest } from '../results/result-source.ts';
+import type { ComputeRequest } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
 /** What `/start` asks for: the computation, and the specimen it is for. */

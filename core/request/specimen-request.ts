@@ -15,7 +15,7 @@ import { checkInputs } from '../inputs/check-inputs.ts';
 import type { InputLoaders } from '../inputs/input-types.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import { functionOfSpecimen, schemaOfSpecimen } from '../registry/specimen-functions.ts';
-import type { ComputeRequest } from '../results/result-source.ts';
+import type { ComputeRequest } from '../serving/result-source.ts';
 import { valuesOf, type GivenParams } from './given-params.ts';
 import type { RequestDeps } from './request-deps.ts';
 

@@ -10,7 +10,7 @@
  */
 import { encodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
 import { hashFrame, rememberResultId } from '../results/result-id.ts';
-import type { OpenedResult } from '../results/result-source.ts';
+import type { OpenedResult } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
 export interface BlobRef {

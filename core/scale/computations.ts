@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { createHostError, HostError, type HostErrorCode, ERRORS } from '../errors.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
-import type { OpenedResult } from '../results/result-source.ts';
+import type { OpenedResult } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { BlobRef } from './blob-store.ts';
 import type { NodeDirectory } from './compute-nodes.ts';

@@ -15,10 +15,9 @@
  */
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { isHostError, type HostErrorCode } from '../errors.ts';
-import type { ComputeAssembly } from '../invoke/compute-assembly.ts';
 import type { Invoker } from '../invoke/invoker.ts';
 import type { ResolvedHostOptions } from '../options.ts';
-import { roomStateOf } from '../results/result-source.ts';
+import { roomStateOf } from '../serving/result-source.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -83,7 +82,7 @@ export interface ComputeNodeOptions {
  * threads lent (the room scheduler shares the threads between them).
  */
 export function createComputeNode(
-  compute: Pick<ComputeAssembly, 'functions' | 'plugins'>,
+  compute: { functions: FunctionRegistry; plugins: Invoker },
   options: Pick<ResolvedHostOptions, 'compute' | 'maxJobMessages'>,
   deps: Pick<ComputeNodeOptions, 'nodeId' | 'connections' | 'events' | 'blobs' | 'log'>,
 ): ComputeNode {

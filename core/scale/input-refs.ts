@@ -12,7 +12,7 @@
  * the job ends with an error when its computation's record expires.
  */
 import { createHostError } from '../errors.ts';
-import type { ComputeRequest } from '../results/result-source.ts';
+import type { ComputeRequest } from '../serving/result-source.ts';
 import { loadInputs } from '../inputs/load-inputs.ts';
 import type { BlobRef, BlobStore } from './blob-store.ts';
 

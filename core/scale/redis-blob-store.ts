@@ -12,10 +12,10 @@
  */
 import type { Redis } from 'ioredis';
 import type { ResultBudget } from '../cache/result-budget.ts';
-import { arrivingResult, PayloadFill } from '../results/payload-fill.ts';
+import { arrivingResult, PayloadFill } from '../serving/payload-fill.ts';
 import { checkResultHeader, decodeResultFrame } from '../results/result-frame.ts';
 import { rememberResultId } from '../results/result-id.ts';
-import type { OpenedResult } from '../results/result-source.ts';
+import type { OpenedResult } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { LocalBlobCopies } from './local-blob-copies.ts';
 import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { JobStatus, ProgressResponse, StartResponse } from '../client/wire-types.ts';
 import { createHostError, isHostError } from '../errors.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
-import { keyOf, roomStateOf } from '../results/result-source.ts';
+import { keyOf, roomStateOf } from '../serving/result-source.ts';
 import type { JobRequest, JobService } from '../jobs/job-service.ts';
 import type { JobStore } from '../jobs/job-store.ts';
 import type { ProgressMessage } from '../jobs/job.ts';

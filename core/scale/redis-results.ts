@@ -9,7 +9,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { CacheStats } from '../client/wire-types.ts';
 import { createHostError } from '../errors.ts';
-import { keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource, type RoomState } from '../results/result-source.ts';
+import { keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource } from '../serving/result-source.ts';
+import type { RoomState } from '../cache/room-state.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { BlobRef } from './blob-store.ts';
 import type { Computations } from './computations.ts';

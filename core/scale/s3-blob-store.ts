@@ -21,7 +21,7 @@ import type { ResultBudget } from '../cache/result-budget.ts';
 import { createHostError, isHostError } from '../errors.ts';
 import { checkResultHeader, decodeResultFrame } from '../results/result-frame.ts';
 import { rememberResultId } from '../results/result-id.ts';
-import type { OpenedResult } from '../results/result-source.ts';
+import type { OpenedResult } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
 import { LocalBlobCopies } from './local-blob-copies.ts';

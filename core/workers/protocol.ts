@@ -7,11 +7,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { CallOutcome } from '../results/call-plugin-function.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
-import type { ContentEncoding } from '../delivery/content-encoding.ts';
-import type { DeliveryOptions } from '../delivery/delivery-options.ts';
-import type { EncodeNames } from '../delivery/format-encoder.ts';
-import type { LoadedStaticFile, StaticFileSource } from '../delivery/load-static-file.ts';
-import type { PackedBytes } from '../delivery/pack-delivery.ts';
+import type { DeliveryTaskResults, LoadStaticTask, PackFileTask, PackTask, ShapeTask } from '../delivery/delivery-tasks.ts';
 import type { DecodedSize } from '../formats/decoded-size.ts';
 import type { VolumeGeometryHint } from '../formats/npy/parse-npy.ts';
 
@@ -37,38 +33,6 @@ export interface InvokeTask {
 export interface JsonTask {
   op: 'json';
   result: StoredResult;
-}
-
-/** Shape a result for a delivery (simplify a mesh; resize and retype a volume). */
-export interface ShapeTask {
-  op: 'shape';
-  result: StoredResult;
-  options: DeliveryOptions;
-}
-
-/** Encode a (shaped) result in a delivery format, compressed when asked and worth it. */
-export interface PackTask {
-  op: 'pack';
-  result: StoredResult;
-  format: string;
-  options: DeliveryOptions;
-  names: EncodeNames;
-  encoding: ContentEncoding | null;
-  /** False: when compression is not worth it, answer no bytes (the host sends identity itself). */
-  identityNeeded: boolean;
-}
-
-/** Compress a static data file (no bytes when not worth it: the file is sent as it is). */
-export interface PackFileTask {
-  op: 'packFile';
-  path: string;
-  encoding: ContentEncoding;
-}
-
-/** Read a static data file into memory as a result. */
-export interface LoadStaticTask {
-  op: 'loadStatic';
-  source: StaticFileSource;
 }
 
 /** Parse an uploaded (or static input) file, unless it would decode past `maxDecodedBytes`. */
@@ -108,14 +72,10 @@ export type TaskKind = WorkerTask['op'];
 export type TaskOf<K extends TaskKind> = Extract<WorkerTask, { op: K }>;
 
 /** What the worker answers to each kind of task (a run of that kind resolves to it). */
-export interface TaskResults {
+export interface TaskResults extends DeliveryTaskResults {
   invoke: InvokeOutcome;
   /** The JSON text's UTF-8 bytes. */
   json: Uint8Array;
-  shape: StoredResult;
-  pack: PackedBytes;
-  packFile: PackedBytes;
-  loadStatic: LoadedStaticFile;
   hash: string;
   parseFile: ParseFileOutcome;
   /** The levels below level 0, largest first. */

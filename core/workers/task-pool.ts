@@ -6,6 +6,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type Tinypool from 'tinypool';
+import type { DeliveryTaskRunner } from '../delivery/delivery-tasks.ts';
 import type { TaskKind, TaskResults, WorkerTask } from './protocol.ts';
 
 /** The export of the worker entry (task-worker.ts) that runs each kind of task. */
@@ -33,4 +34,9 @@ export function runTask<T extends WorkerTask>(pool: Tinypool, task: T, options: 
   const { transferList, signal } = options;
   // Tinypool takes the DOM's idea of a transferable; Node's MessagePort and ArrayBuffer are ones.
   return pool.run(task, { name: TASK_EXPORTS[task.op], ...(transferList ? { transferList: transferList as never } : {}), ...(signal ? { signal } : {}) }) as Promise<TaskResults[T['op']]>;
+}
+
+/** The encode pool as the delivery variant cache sees it: its thread count and a typed run. */
+export function deliveryTaskRunner(pool: Tinypool): DeliveryTaskRunner {
+  return { threads: pool.options.maxThreads, run: (task) => runTask(pool, task) };
 }

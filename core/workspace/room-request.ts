@@ -11,7 +11,7 @@ import type { FunctionEntry } from '../registry/function-entry.ts';
 import { specimenOr404 } from '../registry/specimen-functions.ts';
 import type { RequestDeps } from '../request/request-deps.ts';
 import { computeRequestOf, resolveRequest, type RequestTarget } from '../request/specimen-request.ts';
-import { computeResult, type ResultSource } from '../results/result-source.ts';
+import { computeResult, type ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
 export interface RoomRequest {

@@ -7,7 +7,8 @@
  * the view.
  */
 import type { RoomEntry } from '../client/wire-types.ts';
-import type { ResultSource, RoomState } from '../results/result-source.ts';
+import type { RoomState } from '../cache/room-state.ts';
+import type { ResultSource } from '../serving/result-source.ts';
 import type { RoomBoard, ShownSpecimen } from './room-board.ts';
 import { applyViewChange, type RoomView, type ViewChange } from './room-view.ts';
 

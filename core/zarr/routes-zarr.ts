@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
-import type { ResultIds } from '../results/result-ids.ts';
+import type { ResultIds } from '../serving/result-ids.ts';
 import type { VolumePyramids } from './volume-pyramids.ts';
 import { isResultId } from '../results/result-id.ts';
 import { encodeChunk, parseChunkKey } from './zarr-chunk.ts';

@@ -20,12 +20,13 @@ import { createApp } from '../../core/app.ts';
 import { ALLOCATOR_ENV } from '../../core/cli/allocator-env.ts';
 import { checkInputs } from '../../core/inputs/check-inputs.ts';
 import { loadInputs } from '../../core/inputs/load-inputs.ts';
-import { computeResult } from '../../core/results/result-source.ts';
+import { computeResult } from '../../core/serving/result-source.ts';
 import { inputPluginsDir } from '../helpers/input-plugins.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';
 import { makeSpecimensDir, npyBytes } from '../helpers/specimens-dir.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
 import { fmt } from './host-helpers.ts';
+import { hostContextOf } from '../../core/assembly/host-internals.ts';
 
 const ROUNDS = Number(process.env.INPUTS_BENCH_ROUNDS ?? 500);
 
@@ -39,7 +40,7 @@ async function perOp(work: () => Promise<unknown>): Promise<number> {
 async function resolutionCost(lines: string[]): Promise<void> {
   const app = await createApp({ pluginsDir: await inputPluginsDir(), specimensDir: await makeSpecimensDir(), logLevel: false, poolSize: 1, viewer: false });
   try {
-    const ctx = app.vitrine.context;
+    const ctx = hostContextOf(app);
     const measure = ctx.functions.get('count_mesh')!;
     const square = ctx.functions.get('square')!;
     const roomId = 'bench';

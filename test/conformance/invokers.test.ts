@@ -19,6 +19,7 @@ import type { FunctionEntry } from '../../core/registry/function-entry.ts';
 import { eventually } from '../federation/helpers/host-process.ts';
 import { CLI, REPO } from '../helpers/cli-path.ts';
 import { invokerConformance } from './invoker-cases.ts';
+import { hostContextOf } from '../../core/assembly/host-internals.ts';
 
 let pluginsDir = '';
 let pooledApp: FastifyInstance;
@@ -31,14 +32,14 @@ beforeAll(async () => {
   await promisify(execFile)(process.execPath, [CLI, 'build', path.join(REPO, 'test/fixtures/conformance'), '--out', pluginsDir], { cwd: REPO });
   const base = { specimensDir: null, logLevel: false as const, viewer: false, poolSize: 2, cancelGraceMs: 200 };
   pooledApp = await createApp({ ...base, pluginsDir });
-  const bundleFile = pooledApp.vitrine.context.functions.get('sync_mesh');
+  const bundleFile = pooledApp.vitrine.functionEntry('sync_mesh');
   if (bundleFile?.source.kind !== 'bundle') throw new Error('sync_mesh did not load from the bundle');
   bundle = (await import(pathToFileURL(bundleFile.source.modulePath).href)) as typeof bundle;
   relay = await createApp({ ...base, pluginsDir: null, relay: true });
   const relayUrl = await listen(relay, '127.0.0.1', 0);
   worker = await createApp({ ...base, pluginsDir, join: relayUrl, workerId: 'w' });
   await listen(worker, '127.0.0.1', 0);
-  await eventually(async () => (relay.vitrine.context.functions.get('w:endless') ? true : undefined), 'the worker’s functions on the relay');
+  await eventually(async () => (relay.vitrine.functionEntry('w:endless') ? true : undefined), 'the worker’s functions on the relay');
 }, 60_000);
 
 afterAll(async () => {
@@ -48,13 +49,13 @@ afterAll(async () => {
 });
 
 function entryOf(app: FastifyInstance, name: string): FunctionEntry {
-  const entry = app.vitrine.context.functions.get(name);
+  const entry = app.vitrine.functionEntry(name);
   if (!entry) throw new Error(`${name} is not registered`);
   return entry;
 }
 
 function invokerOf(app: FastifyInstance, kind: 'bundle' | 'remote'): Invoker {
-  const invoker = app.vitrine.context.invokers.get(kind);
+  const invoker = hostContextOf(app).invokers.get(kind);
   if (!invoker) throw new Error(`no ${kind} invoker`);
   return invoker;
 }

@@ -6,7 +6,7 @@
  * held in front of it: `holds` says whether a blob is stored, `dropLocal` forgets nothing.
  */
 import { decodeResultFrame } from '../../core/results/result-frame.ts';
-import type { OpenedResult } from '../../core/results/result-source.ts';
+import type { OpenedResult } from '../../core/serving/result-source.ts';
 import { rememberResultId } from '../../core/results/result-id.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from '../../core/scale/blob-store.ts';

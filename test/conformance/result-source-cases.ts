@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.ts';
 import type { HostEvent } from '../../core/events/event-hub.ts';
 import { computeResultId } from '../../core/results/result-id.ts';
-import { computeResult } from '../../core/results/result-source.ts';
+import { computeResult } from '../../core/serving/result-source.ts';
 import { roomChannel } from '../../core/events/channels.ts';
 import { room } from '../helpers/create-test-app.ts';
 import { countDir, failure, linesIn, quiet, use, type ResultSourceHarness } from './service-harness.ts';

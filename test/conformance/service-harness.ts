@@ -14,8 +14,9 @@ import type { EventHub } from '../../core/events/event-hub.ts';
 import type { JobRequest, JobService } from '../../core/jobs/job-service.ts';
 import { resolveParams } from '../../core/params/resolve-params.ts';
 import { valueParameterNames } from '../../core/registry/function-entry.ts';
-import type { ResultSource } from '../../core/results/result-source.ts';
+import type { ResultSource } from '../../core/serving/result-source.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { hostContextOf } from '../../core/assembly/host-internals.ts';
 
 /** Builds requests for the functions of test/fixtures/plugins/host-fixtures. */
 export interface RequestMaker {
@@ -48,9 +49,9 @@ export type ServiceHarness = ResultSourceHarness & JobServiceHarness;
  */
 export type ServiceHarnessFactory = () => Promise<ServiceHarness>;
 
-/** The harness of a host built by createApp: what its routes use (`app.vitrine.context`). */
+/** The harness of a host built by createApp: what its routes use (`hostContextOf(app)`). */
 export function harnessOf(app: FastifyInstance): ServiceHarness {
-  const { context } = app.vitrine;
+  const context = hostContextOf(app);
   return {
     results: context.results,
     jobs: context.jobs,

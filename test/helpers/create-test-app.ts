@@ -25,7 +25,7 @@ export async function createTestApp(options: CreateAppOptions = {}): Promise<Fas
 
 /** Shows a registered function (e.g. one of the fixture bundle's) as a dynamic specimen. */
 export function addDynamicSpecimen(app: FastifyInstance, id: string, functionName: string): void {
-  app.vitrine.context.catalog.addToSource('code', 'code', {
+  app.vitrine.showSpecimen({
     id, display_name: id, description: '', type: 'mesh', tags: [], is_dynamic: true, function_name: functionName,
     thumbnail_file: null, thumbnail: { kind: 'none' }, story: null, origin: 'code',
   });

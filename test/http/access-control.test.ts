@@ -13,9 +13,9 @@ async function post(url: string, contentType: string | null, body?: string): Pro
 describe('JSON routes take only JSON bodies', () => {
   it('answers 415 to text/plain, form, multipart and untyped bodies, before any route runs', async () => {
     const { app, url } = await listenTestApp();
-    const stats = () => app.vitrine.context.local.results.cache.stats();
+    const stats = () => app.vitrine.cacheStats();
     await fetch(`${url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"function_name":"square"}' });
-    const entries = stats().total_entries;
+    const entries = (await stats()).total_entries;
     expect(entries).toBeGreaterThan(0);
     const cases: [string, string | null, string | undefined][] = [
       ['/api/processing/cache/clear', 'text/plain', '{}'],
@@ -32,7 +32,7 @@ describe('JSON routes take only JSON bodies', () => {
       expect(res.status, `${path} ${type}`).toBe(415);
       expect(res.json).toMatchObject({ status_code: 415, code: 'SPC_ERR_UNSUPPORTED_MEDIA_TYPE' });
     }
-    expect(stats().total_entries).toBe(entries);
+    expect((await stats()).total_entries).toBe(entries);
   });
 
   it('accepts application/json, */*+json and no body at all', async () => {

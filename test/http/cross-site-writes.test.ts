@@ -27,7 +27,7 @@ const writes: [string, string, Record<string, string>, string | undefined][] = [
 describe('cross-site writes', () => {
   it('refuses every write a browser marks as cross-origin, under the default * too', async () => {
     const { app, url } = await listenTestApp();
-    const before = app.vitrine.context.local.results.cache.stats().total_entries;
+    const before = (await app.vitrine.cacheStats()).total_entries;
     const marks: Record<string, string>[] = [
       { origin: EVIL, 'sec-fetch-site': 'cross-site' },
       { origin: 'http://localhost:5173', 'sec-fetch-site': 'same-site' },
@@ -42,7 +42,7 @@ describe('cross-site writes', () => {
         expect(JSON.parse(res.body)).toMatchObject({ status_code: 403, code: 'SPC_ERR_CROSS_SITE_WRITE' });
       }
     }
-    expect(app.vitrine.context.local.results.cache.stats().total_entries).toBe(before);
+    expect((await app.vitrine.cacheStats()).total_entries).toBe(before);
     const detail = JSON.parse((await send(url, 'POST', '/api/processing/cache/clear', { origin: EVIL })).body).detail as string;
     expect(detail).toContain(EVIL);
     expect(detail).toContain('--cors-origin');

@@ -149,9 +149,9 @@ describe('compressed variants', () => {
     const data = `${url}/api/specimens/ball/data?room_id=${roomId}`;
     await request(data);
     const before = (await request(`${url}/api/processing/cache/stats`)).body;
-    const made = app.vitrine.context.delivery.made;
+    const made = app.vitrine.variantsMade();
     const answers = await Promise.all(Array.from({ length: 6 }, () => request(data, { headers: { 'accept-encoding': 'gzip' } })));
-    expect(app.vitrine.context.delivery.made).toBe(made + 1);
+    expect(app.vitrine.variantsMade()).toBe(made + 1);
     for (const answer of answers) expect(answer.body.equals(answers[0]!.body)).toBe(true);
     const after = JSON.parse((await request(`${url}/api/processing/cache/stats`)).body.toString());
     expect(after.total_bytes).toBe(JSON.parse(before.toString()).total_bytes + answers[0]!.body.length);

@@ -14,6 +14,7 @@ import { jobChannel } from '../../core/events/channels.ts';
 import type { JobService } from '../../core/jobs/job-service.ts';
 import { addDynamicSpecimen, createTestApp, room } from '../helpers/create-test-app.ts';
 import { openStream, type StreamEvent } from '../helpers/sse-reader.ts';
+import { hostContextOf } from '../../core/assembly/host-internals.ts';
 
 async function startJob(url: string, specimen: string, params: object): Promise<string> {
   const res = await fetch(`${url}/api/specimens/${specimen}/start`, {
@@ -85,7 +86,7 @@ describe('job event stream', () => {
     expect(badHeader.status).toBe(400);
     expect(await badHeader.json()).toMatchObject({ code: 'SPC_ERR_SINCE_INVALID' });
     // Nothing is left watching after refused requests.
-    expect(app.vitrine.context.events.listenerCount(jobChannel('nope'))).toBe(0);
+    expect(app.vitrine.eventListeners(jobChannel('nope'))).toBe(0);
   });
 
   it('ends with an error event for a failed job and for a job cancelled while streaming', async () => {
@@ -121,7 +122,7 @@ describe('job event stream', () => {
     });
     await app.register(eventRoutes, {
       prefix: '/deaf',
-      context: { ...app.vitrine.context, jobs: deaf(app.vitrine.context.jobs) },
+      context: { ...hostContextOf(app), jobs: deaf(hostContextOf(app).jobs) },
       limit: new StreamLimit(10),
       jobRereadMs: 50,
     });
@@ -138,7 +139,7 @@ describe('job event stream', () => {
     addDynamicSpecimen(app, 'slow', 'cooperative');
     const url = await listening(app);
     const id = await startJob(url, 'slow', { seconds: 30 });
-    const events = app.vitrine.context.events;
+    const events = { listenerCount: (channel: string) => app.vitrine.eventListeners(channel) };
     expect(events.listenerCount(jobChannel(id))).toBe(0);
     const stream = await openStream(`${url}/api/jobs/${id}/events`);
     expect(events.listenerCount(jobChannel(id))).toBe(1);

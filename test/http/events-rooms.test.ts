@@ -15,6 +15,7 @@ import { StreamLimit } from '../../core/events/stream-limit.ts';
 import { roomChannel } from '../../core/events/channels.ts';
 import { createTestApp, room } from '../helpers/create-test-app.ts';
 import { openStream } from '../helpers/sse-reader.ts';
+import { hostContextOf } from '../../core/assembly/host-internals.ts';
 
 const post = (url: string, body: object) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -99,7 +100,7 @@ describe('room event stream', () => {
     const app = await createTestApp();
     const url = await listening(app);
     const r = room();
-    const events = app.vitrine.context.events;
+    const events = { listenerCount: (channel: string) => app.vitrine.eventListeners(channel) };
     const stream = await openStream(`${url}/api/rooms/${r}/events`);
     await stream.next();
     expect(events.listenerCount(roomChannel(r))).toBe(1);
@@ -110,7 +111,7 @@ describe('room event stream', () => {
   it('refuses streams past the bound with 503 and Retry-After, and frees the slot on disconnect', async () => {
     const app = await createTestApp();
     const limit = new StreamLimit(1);
-    await app.register(eventRoutes, { prefix: '/capped', context: app.vitrine.context, limit });
+    await app.register(eventRoutes, { prefix: '/capped', context: hostContextOf(app), limit });
     const url = await listening(app);
     const first = await openStream(`${url}/capped/api/rooms/${room()}/events`);
     await first.next();

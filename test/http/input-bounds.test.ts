@@ -49,7 +49,7 @@ describe('input the host echoes or ignores', () => {
     expect(head.headers.get('content-length')).toBeNull();
     const json = await fetch(`${url}/api/specimens/pts/data?room_id=${r}`, { method: 'HEAD' });
     expect(json.headers.get('content-type')).toMatch(/^application\/json/);
-    const stats = app.vitrine.context.local.results.cache.stats();
+    const stats = await app.vitrine.cacheStats();
     expect(stats.entries.filter((e) => e.room_id === r)).toEqual([]);
     const bad = await fetch(`${url}/api/specimens/slow/data?params=${encodeURIComponent('{"seconds":"x"}')}`, { method: 'HEAD' });
     expect(bad.status).toBe(400);

@@ -57,7 +57,7 @@ describe('inputs', () => {
     const r = room();
     const data = await app.inject({ url: `/api/specimens/slow-ramp/data?params=${encodeURIComponent('{"n":2}')}&room_id=${r}` });
     expect(data.statusCode).toBe(200);
-    const counts = app.vitrine.context.results.accessCounts;
+    const counts = app.vitrine.cacheAccessCounts();
     const before = { ...counts };
     expect(await vertices(app, 'measure', { volume: { specimen: 'slow-ramp', params: { n: 2 } } }, r)).toEqual([2, 2, 2, 28, 8, -1, 1, 1, 0]);
     // measure missed; its input was the room's entry (a hit), not computed again.
@@ -68,7 +68,7 @@ describe('inputs', () => {
   it('keys the cache by each input\'s own key: defaults written or not, the same input is a hit', async () => {
     const app = await inputApp();
     const r = room();
-    const counts = app.vitrine.context.results.accessCounts;
+    const counts = app.vitrine.cacheAccessCounts();
     await vertices(app, 'measure', { volume: { specimen: 'slow-ramp' } }, r);
     const before = { ...counts };
     expect(await vertices(app, 'measure', { volume: { specimen: 'slow-ramp', params: { n: 3 } }, scale: 1 }, r)).toEqual([3, 3, 3, 351, 27, -1, 1, 1, 0]);

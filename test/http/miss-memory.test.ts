@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { collector } from '../../core/memory/idle-gc.ts';
-import { computeResult } from '../../core/results/result-source.ts';
+import { computeResult } from '../../core/serving/result-source.ts';
 import { harnessOf } from '../conformance/service-harness.ts';
 import { createTestApp } from '../helpers/create-test-app.ts';
 import { rssMiB } from '../helpers/process-rss.ts';
@@ -48,7 +48,7 @@ describe('memory after many misses', () => {
     expect(host.results.accessCounts.miss).toBe(WARM_UP + MISSES);
     const stats = (await app.inject({ method: 'GET', url: '/api/processing/cache/stats' })).json() as { total_entries: number };
     expect(stats.total_entries).toBe(1);
-    expect(app.vitrine.context.local.results.figures().entries).toBe(1);
+    expect(app.vitrine.resultFigures().entries).toBe(1);
     // The worker threads collect once they go quiet; the host's own heap is collected here.
     const end = await waitFor(() => {
       const rss = settledRss();

@@ -15,6 +15,7 @@ import { waitFor } from '../helpers/wait-for.ts';
 import type { CreateAppOptions } from '../../core/app.ts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { parseServeOptions } from '../../core/cli/serve-options.ts';
+import { hostContextOf } from '../../core/assembly/host-internals.ts';
 
 async function app(options: CreateAppOptions = {}): Promise<FastifyInstance> {
   return createTestApp({ pluginsDir: await inputPluginsDir(), ...options });
@@ -161,7 +162,7 @@ describe('upload refusals', () => {
     const host = await app({ cacheMaxBytes: 1000 });
     const res = await upload(host, 'big.npy', npyBytes([10, 10, 10]));
     expect(res.statusCode).toBe(413);
-    expect(await host.vitrine.context.uploads!.typeOf(uploadId(npyBytes([10, 10, 10]), '.npy'))).toBeNull();
+    expect(await hostContextOf(host).uploads!.typeOf(uploadId(npyBytes([10, 10, 10]), '.npy'))).toBeNull();
   });
 
   it('answers 415 for an unknown extension or a body that is not application/octet-stream', async () => {
@@ -218,7 +219,7 @@ describe('upload refusals', () => {
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json()).toMatchObject({ status_code: 400, code: 'SPC_ERR_UPLOAD_INVALID' });
       expect(res.json().detail).toMatch(why);
-      expect(await host.vitrine.context.uploads!.typeOf(uploadId(bytes, name.slice(name.lastIndexOf('.'))))).toBeNull();
+      expect(await hostContextOf(host).uploads!.typeOf(uploadId(bytes, name.slice(name.lastIndexOf('.'))))).toBeNull();
       expect((await host.inject({ url: '/healthz' })).statusCode).toBe(200);
     });
   }

@@ -129,14 +129,13 @@ describe('OME-Zarr pyramid', () => {
 
   it('counts the pyramid in the result budget, made once', async () => {
     const id = await resultId(url, { depth: 100, height: 100, width: 100, dtype: 'uint8' });
-    const results = app.vitrine.context.results;
-    const before = results.figures().bytes;
+    const before = app.vitrine.resultFigures().bytes;
     // Concurrent first readers share one making.
     const answers = await Promise.all([0, 1, 2].map(() => fetch(`${url}/api/results/${id}.zarr/.zattrs`)));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     // One level below the volume: 50 per axis, one byte per sample.
-    expect(results.figures().bytes - before).toBe(50 ** 3);
+    expect(app.vitrine.resultFigures().bytes - before).toBe(50 ** 3);
     expect((await fetch(`${url}/api/results/${id}.zarr/1/0/0/0`)).status).toBe(200);
-    expect(results.figures().bytes - before).toBe(50 ** 3);
+    expect(app.vitrine.resultFigures().bytes - before).toBe(50 ** 3);
   });
 });

@@ -10,6 +10,7 @@ import { collector } from '../../core/memory/idle-gc.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { resultByteLength } from '../../core/results/to-json-result.ts';
 import { createPools, type Pools } from '../../core/workers/pool.ts';
+import { deliveryTaskRunner } from '../../core/workers/task-pool.ts';
 
 type Blob = { bytes: number; name: string };
 
@@ -64,7 +65,7 @@ describe('variant memory', () => {
       // Room for the volume and three windowed copies of it.
       const budget = new ResultBudget<StoredResult>(bytes * 4, resultByteLength);
       budget.hold(volume, 'room:a', () => {});
-      const variants = new DeliveryVariants(pools.encode, budget);
+      const variants = new DeliveryVariants(deliveryTaskRunner(pools.encode), budget);
       const refs: WeakRef<object>[] = [];
       for (let i = 0; i < 80; i++) {
         const shaped = await variants.shaped(volume, { window: [-1 + i / 1000, 1] });

@@ -10,20 +10,20 @@ import { ResultBudget } from '../cache/result-budget.ts';
 import { RoomCache } from '../cache/room-cache.ts';
 import { jobChannel, roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
-import type { ComputeAssembly } from '../invoke/compute-assembly.ts';
+import type { ComputeAssembly } from './compute-assembly.ts';
 import type { JobService } from '../jobs/job-service.ts';
 import { JobStore } from '../jobs/job-store.ts';
 import { LocalJobs } from '../jobs/local-jobs.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
-import type { ScaleService } from '../scale/scale-service.ts';
+import type { ScaleService } from './scale-service.ts';
 import { MemoryUploadStore } from '../uploads/memory-upload-store.ts';
 import type { UploadStore } from '../uploads/upload-store.ts';
-import { ResultIds } from './result-ids.ts';
-import { ResultService } from './result-service.ts';
-import type { ResultSource } from './result-source.ts';
-import type { StoredResult } from './stored-result.ts';
-import { resultByteLength } from './to-json-result.ts';
+import { ResultIds } from '../serving/result-ids.ts';
+import { ResultService } from '../serving/result-service.ts';
+import type { ResultSource } from '../serving/result-source.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { resultByteLength } from '../results/to-json-result.ts';
 
 export interface ResultStack {
   budget: ResultBudget<StoredResult>;
@@ -69,7 +69,7 @@ export async function assembleResults(deps: {
   const jobs = new LocalJobs(jobStore, results, events);
   let scale: ScaleService | null = null;
   if (options.redis) {
-    const { createScaleService } = await import('../scale/scale-service.ts');
+    const { createScaleService } = await import('./scale-service.ts');
     scale = await createScaleService({ url: options.redis, hub: events, budget, local: { results, jobs, store: jobStore }, compute, catalog: deps.catalog, options, log });
     const service = scale;
     resultIds.useRemote((id) => service.findResult(id));

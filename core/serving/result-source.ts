@@ -6,7 +6,7 @@
  * Both publish room events on the host's EventHub channel `room:{id}` (roomChannel, events/channels.ts). The
  * words both speak live here too: what a computation is asked with (ComputeRequest), what
  * opening one gives (OpenedResult), the room cache key (keyOf), what a room shows
- * (roomStateOf) and the log line of a cache access.
+ * (roomStateOf; its shape is cache/room-state.ts) and the log line of a cache access.
  */
 import type { CacheStats } from '../client/wire-types.ts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -15,23 +15,8 @@ import type { InputLoaders } from '../inputs/input-types.ts';
 import type { ArrivingResult, JobRef, ProgressUpdate } from '../invoke/invoker.ts';
 import { cacheKey } from '../params/params-hash.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
-import type { StoredResult } from './stored-result.ts';
-
-/** What a room shows: the entry its cache holds (the `state` and `result` events' data). */
-export interface RoomState {
-  function_name: string;
-  /** The specimen the entry was computed for; null when it came from /invoke. */
-  specimen_id: string | null;
-  /** Parameter values with defaults filled. */
-  params: Record<string, unknown>;
-  type: string;
-  /** The content hash of the entry's result (results/result-id.ts), once the entry holds one. */
-  result_id?: string;
-  /** When the entry became the room's (ms since the epoch), where `roomState` knows it; never sent to clients. */
-  since?: number;
-  /** The blob (`/api/blobs/{blob_id}`) of the entry's bytes in their default form: the result id. */
-  blob_id?: string;
-}
+import type { RoomState } from '../cache/room-state.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 
 /** Room-cache figures for metrics, read without waiting. */
 export interface ResultFigures {

@@ -10,9 +10,9 @@ import type Tinypool from 'tinypool';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { HashTask } from '../workers/protocol.ts';
 import { runTask } from '../workers/task-pool.ts';
-import { computeResultId, knownResultId, rememberResultId } from './result-id.ts';
-import type { StoredResult } from './stored-result.ts';
-import { resultByteLength } from './to-json-result.ts';
+import { computeResultId, knownResultId, rememberResultId } from '../results/result-id.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { resultByteLength } from '../results/to-json-result.ts';
 
 /** The response header naming the result a response carries. */
 export const RESULT_ID_HEADER = 'x-result-id';

@@ -11,8 +11,8 @@ import type { ResultBudget } from '../cache/result-budget.ts';
 import { createHostError } from '../errors.ts';
 import type { JsonTask } from '../workers/protocol.ts';
 import { runTask } from '../workers/task-pool.ts';
-import type { StoredResult } from './stored-result.ts';
-import { resultByteLength, toJsonResult } from './to-json-result.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { resultByteLength, toJsonResult } from '../results/to-json-result.ts';
 
 /** Below this many bytes of array data, encoding inline is cheaper than a thread hop. */
 const INLINE_BYTES = 64 * 1024;

@@ -7,7 +7,7 @@
  */
 
 import type { ArrivingResult } from '../invoke/invoker.ts';
-import type { StoredResult } from './stored-result.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 
 interface Waiter {
   offset: number;

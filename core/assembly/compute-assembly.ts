@@ -11,12 +11,12 @@ import { FunctionRegistry } from '../registry/function-registry.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import { createPools, type Pools } from '../workers/pool.ts';
-import { InlineInvoker } from './inline-invoker.ts';
-import { InvokerSet, type Invoker } from './invoker.ts';
-import { PooledInvoker } from './pooled-invoker.ts';
-import { RoomScheduler } from './room-scheduler.ts';
+import { InlineInvoker } from '../invoke/inline-invoker.ts';
+import { InvokerSet, type Invoker } from '../invoke/invoker.ts';
+import { PooledInvoker } from '../invoke/pooled-invoker.ts';
+import { RoomScheduler } from '../invoke/room-scheduler.ts';
 import { PythonRuntime } from '../python/python-runtime.ts';
-import { byRuntime } from './runtime-invoker.ts';
+import { byRuntime } from '../invoke/runtime-invoker.ts';
 
 export type ComputeOptions = Pick<ResolvedHostOptions, 'poolSize' | 'roomThreads' | 'cancelGraceMs' | 'specimensDir' | 'pluginsDir' | 'python' | 'pythonProcesses' | 'pythonMaxBytes' | 'redis' | 'compute'>;
 

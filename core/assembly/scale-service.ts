@@ -8,34 +8,31 @@
  * external is needed.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { hostname } from 'node:os';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { EventHub } from '../events/event-hub.ts';
-import type { ComputeAssembly } from '../invoke/compute-assembly.ts';
+import type { ComputeAssembly } from './compute-assembly.ts';
 import type { JobStore } from '../jobs/job-store.ts';
 import type { LocalJobs } from '../jobs/local-jobs.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
-import type { ResultSource } from '../results/result-source.ts';
+import type { ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { createComputeNode, type ComputeNode } from './compute-node.ts';
-import { NodeDirectory } from './compute-nodes.ts';
-import { Computations, type ComputationTimes } from './computations.ts';
-import { startHostHeartbeat } from './host-heartbeat.ts';
-import { RedisUploadStore } from './redis-upload-store.ts';
-import { blobRedisUrl, openBlobStore } from './open-blob-store.ts';
-import { createRedisConnections, type RedisConnections } from './redis-connections.ts';
-
-import { RedisEvents } from './redis-events.ts';
-import { RedisHealth } from './redis-health.ts';
-import { RedisJobs } from './redis-jobs.ts';
-import { RedisResults } from './redis-results.ts';
-import { orUnavailable } from './redis-unavailable.ts';
-import { WorkQueue } from './work-queue.ts';
-import { RelayMirror } from './relay-mirror.ts';
-import { SharedRelay } from './shared-relay.ts';
+import type { ComputeNode } from '../scale/compute-node.ts';
+import { NodeDirectory } from '../scale/compute-nodes.ts';
+import { Computations, type ComputationTimes } from '../scale/computations.ts';
+import { startHostHeartbeat } from '../scale/host-heartbeat.ts';
+import { RedisUploadStore } from '../scale/redis-upload-store.ts';
+import type { RedisConnections } from '../scale/redis-connections.ts';
+import { joinService } from './join-service.ts';
+import { RedisHealth } from '../scale/redis-health.ts';
+import { RedisJobs } from '../scale/redis-jobs.ts';
+import { RedisResults } from '../scale/redis-results.ts';
+import { orUnavailable } from '../scale/redis-unavailable.ts';
+import { WorkQueue } from '../scale/work-queue.ts';
+import { RelayMirror } from '../scale/relay-mirror.ts';
+import { SharedRelay } from '../scale/shared-relay.ts';
 import { redactUrl } from '../redact-credentials.ts';
-import { describeRedisFailure } from './redis-unavailable.ts';
+import { describeRedisFailure } from '../scale/redis-unavailable.ts';
 
 /**
  * Longest a starting host waits for a Redis that answers (its subscriptions, its compute node)
@@ -67,11 +64,6 @@ export function computationTimes(options: Pick<ResolvedHostOptions, 'cacheTtlSec
   return { cacheTtlMs: options.cacheTtlSeconds * 1000, jobTtlMs, timeoutMs, runTtlMs: timeoutMs + jobTtlMs + 60_000 };
 }
 
-/** A unique id for this process as a compute node. */
-export function nodeIdOf(kind: 'host' | 'worker'): string {
-  return `${hostname()}-${kind}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-}
-
 export async function createScaleService(deps: {
   url: string;
   hub: EventHub;
@@ -85,25 +77,18 @@ export async function createScaleService(deps: {
   log: FastifyBaseLogger;
 }): Promise<ScaleService> {
   const { options, log } = deps;
-  const connections = createRedisConnections(deps.url, blobRedisUrl(deps.url, options.blobStore));
-  const up = await connections.ready(START_WAIT_MS);
-  if (!up) log.warn(`Redis at ${redactUrl(deps.url)} does not answer yet: requests that need it answer 503, and /readyz says so, until it does`);
+  const keepMs = Math.max(options.cacheTtlSeconds, options.jobTtlSeconds) * 1000;
+  const joined = await joinService({ url: deps.url, kind: 'host', options, hub: deps.hub, compute: deps.compute, lends: options.compute > 0, budget: deps.budget, keepMs, waitMs: START_WAIT_MS, eventsWaitMs: START_WAIT_MS, log });
+  const { connections, events, blobs, node, up, nodeId: hostId } = joined;
   const health = new RedisHealth(connections.command, deps.url, log);
   health.start();
-  const events = new RedisEvents(connections.subscriber, deps.hub);
-  await events.start(up ? START_WAIT_MS : 0);
-  const keepMs = Math.max(options.cacheTtlSeconds, options.jobTtlSeconds) * 1000;
-  const blobs = await openBlobStore(options, { client: connections.blobs, isServiceRedis: connections.blobUrl === deps.url }, deps.budget, keepMs);
   const queue = new WorkQueue(connections.forBullmq(false));
   const times = computationTimes(options);
-  const hostId = nodeIdOf('host');
   const stopHeartbeat = startHostHeartbeat(connections.command, hostId);
   const comps = new Computations({ redis: connections.command, events, blobs, queue, nodes: new NodeDirectory(connections.command, health), times, hostId });
   const results = new RedisResults(comps, deps.local.results, log);
   const jobs = new RedisJobs({ comps, queue, local: deps.local.jobs, store: deps.local.store, maxJobs: options.maxJobs, maxMessages: options.maxJobMessages });
-  let node: ComputeNode | null = null;
-  if (options.compute > 0) {
-    node = createComputeNode(deps.compute, options, { nodeId: hostId, connections, events, blobs, log });
+  if (node) {
     // Waited for a while only: a host whose Redis is down at start still serves its catalog,
     // and its node starts taking work when Redis comes.
     const started = node.start().then(() => true, (error: Error) => (log.warn(`compute node: ${describeRedisFailure(error)}`), false));

@@ -8,10 +8,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RoomCache } from '../cache/room-cache.ts';
 import type { CacheStats } from '../client/wire-types.ts';
-import { computeResult, keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource, type RoomEventSink, type RoomState } from './result-source.ts';
+import { computeResult, keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource, type RoomEventSink } from './result-source.ts';
+import type { RoomState } from '../cache/room-state.ts';
 import { createHostError } from '../errors.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
-import type { StoredResult } from './stored-result.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 import type { ArrivingResult, InvokerSet, ProgressUpdate } from '../invoke/invoker.ts';
 import { loadInputs } from '../inputs/load-inputs.ts';
 
@@ -41,7 +42,7 @@ export class ResultService implements ResultSource {
     invokers: InvokerSet;
     log: FastifyBaseLogger;
     publish?: RoomEventSink;
-    /** The result's id for the room's entry (results/result-ids.ts); none when absent. */
+    /** The result's id for the room's entry (serving/result-ids.ts); none when absent. */
     idOf?: (result: StoredResult) => Promise<string>;
   }) {
     this.#cache = options.cache;

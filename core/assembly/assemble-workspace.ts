@@ -7,17 +7,17 @@
  * open viewers list a new specimen at once; on a service, a host with viewers listening reads
  * the service's list every few seconds to notice what other hosts published.
  */
-import type { ResultBudget } from './cache/result-budget.ts';
-import { HOST_CHANNEL } from './events/channels.ts';
-import type { EventHub } from './events/event-hub.ts';
-import type { ResolvedHostOptions } from './options.ts';
-import type { SpecimenCatalog } from './registry/specimen-catalog.ts';
-import type { ResultSource } from './results/result-source.ts';
-import type { StoredResult } from './results/stored-result.ts';
-import type { ScaleService } from './scale/scale-service.ts';
-import { PublishedSpecimens, type PublishedLog } from './workspace/published-specimens.ts';
-import { MemoryRoomBoard, type RoomBoard } from './workspace/room-board.ts';
-import { RoomWorkspace } from './workspace/room-workspace.ts';
+import type { ResultBudget } from '../cache/result-budget.ts';
+import { HOST_CHANNEL } from '../events/channels.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import type { ResolvedHostOptions } from '../options.ts';
+import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
+import type { ResultSource } from '../serving/result-source.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { ScaleService } from './scale-service.ts';
+import { PublishedSpecimens, type PublishedLog } from '../workspace/published-specimens.ts';
+import { MemoryRoomBoard, type RoomBoard } from '../workspace/room-board.ts';
+import { RoomWorkspace } from '../workspace/room-workspace.ts';
 
 /** How often a service's host with viewers listening reads whether other hosts published. */
 const SERVICE_POLL_MS = 2000;
@@ -41,7 +41,7 @@ export async function assembleWorkspace(deps: {
   let board: RoomBoard = new MemoryRoomBoard(deps.events, options.cacheTtlSeconds);
   let share = null;
   if (scale) {
-    const [{ RedisRoomBoard }, { RedisPublished }] = await Promise.all([import('./scale/redis-room-board.ts'), import('./scale/redis-published.ts')]);
+    const [{ RedisRoomBoard }, { RedisPublished }] = await Promise.all([import('../scale/redis-room-board.ts'), import('../scale/redis-published.ts')]);
     board = new RedisRoomBoard(scale.connections.command, options.cacheTtlSeconds);
     share = new RedisPublished(scale.connections.command, scale.connections.blobs);
   }

@@ -1,0 +1,104 @@
+/**
+ * @module assemble-host
+ * A host's services, put together: the compute half (shared with `vitrine worker`), the
+ * specimen catalog, the event hub, the result and job stack (with `--redis`, joined to the
+ * service), rooms and published specimens, the encoders, the reload that runs through all of
+ * them, the services the routes share (`HostContext`), `app.vitrine`, and federation's port to
+ * this host's own results and jobs. createApp installs what this returns on fastify.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { DeliveryVariants } from '../delivery/delivery-variants.ts';
+import { HOST_CHANNEL } from '../events/channels.ts';
+import { EventHub } from '../events/event-hub.ts';
+import { createLocalRuns, type LocalRuns } from '../federation/local-runs.ts';
+import type { ServiceRelay } from '../federation/service-relay.ts';
+import type { AfterReloadHook, HostContext } from '../host-context.ts';
+import { StaticInputs } from '../inputs/static-inputs.ts';
+import type { RoomScheduler } from '../invoke/room-scheduler.ts';
+import type { ResolvedHostOptions } from '../options.ts';
+import type { ReloadCounts } from '../registry/reload-sources.ts';
+import { SpecimenCatalog } from '../registry/specimen-catalog.ts';
+import { JsonResultEncoder } from '../serving/json-encoder.ts';
+import { FileParser } from '../workers/file-parser.ts';
+import { deliveryTaskRunner } from '../workers/task-pool.ts';
+import { VolumePyramids } from '../zarr/volume-pyramids.ts';
+import { assembleResults } from './assemble-results.ts';
+import { assembleWorkspace } from './assemble-workspace.ts';
+import { assembleCompute } from './compute-assembly.ts';
+import type { ScaleService } from './scale-service.ts';
+import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
+
+export interface HostAssembly {
+  /** The services the routes share. */
+  ctx: HostContext;
+  /** `app.vitrine`. */
+  handle: VitrineHandle;
+  /** This host's own result service and job store, as far as federation needs them. */
+  local: LocalRuns;
+  scheduler: RoomScheduler;
+  /** The Redis service's side of this host (`--redis`), else null. */
+  scale: ScaleService | null;
+  /** A relay's part in the Redis service, else null. */
+  relay: ServiceRelay | null;
+  /** Stops everything, last what the rest uses (the pools). */
+  close(): Promise<void>;
+}
+
+export async function assembleHost(options: ResolvedHostOptions, log: FastifyBaseLogger): Promise<HostAssembly> {
+  const compute = await assembleCompute(options, { info: (line) => log.info(line), warn: (line) => log.warn(line) });
+  const catalog = new SpecimenCatalog((id, kept, dropped) => log.warn(`specimen id '${id}' from ${dropped.origin} is hidden by the ${kept.origin} specimen of the same id`));
+  const events = new EventHub();
+  const stack = await assembleResults({ options, compute, catalog, events, log });
+  const workspace = await assembleWorkspace({ options, results: stack.results, budget: stack.budget, catalog, events, scale: stack.scale, log });
+  // After a reload or a plugin swap: Python processes import what changed, and a Redis service
+  // learns what this host now runs.
+  const announce = async () => {
+    compute.python.sync({ functions: compute.functions, catalog });
+    await stack.scale?.node?.announce();
+  };
+
+  const reloadHooks: AfterReloadHook[] = [];
+  async function reload(): Promise<ReloadCounts> {
+    let counts = await compute.reload(catalog);
+    for (const line of counts.problems) log.warn(line);
+    for (const hook of reloadHooks) counts = { ...counts, ...(await hook(counts)) };
+    events.publish(HOST_CHANNEL, { event: 'reload', data: { plugin: null } });
+    await announce();
+    return counts;
+  }
+
+  const files = new FileParser(compute.pools.encode);
+  const ctx: HostContext = {
+    options,
+    uploads: stack.uploads,
+    files,
+    staticInputs: new StaticInputs(files.parse),
+    published: workspace.published,
+    rooms: workspace.rooms,
+    functions: compute.functions,
+    catalog,
+    results: stack.results,
+    jobs: stack.jobs,
+    json: new JsonResultEncoder(compute.pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes, budget: stack.budget }),
+    resultIds: stack.resultIds,
+    delivery: new DeliveryVariants(deliveryTaskRunner(compute.pools.encode), stack.budget),
+    pyramids: new VolumePyramids(compute.pools.encode, stack.budget),
+    invokers: compute.invokers,
+    events,
+    reload,
+    afterReload: (hook) => void reloadHooks.push(hook),
+  };
+  return {
+    ctx,
+    handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), announce }),
+    local: createLocalRuns(stack.local.results, stack.local.jobs),
+    scheduler: compute.scheduler,
+    scale: stack.scale,
+    relay: stack.scale?.relay ?? null,
+    async close() {
+      workspace.close();
+      await stack.close();
+      await compute.close();
+    },
+  };
+}
