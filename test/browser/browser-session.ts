@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 
 /** The browser binary (`VITRINE_CHROMIUM` overrides it). */
 export const CHROMIUM_PATH = process.env.VITRINE_CHROMIUM ?? '/usr/bin/chromium';
@@ -39,6 +39,29 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
   }
   await mkdir(SHOTS_DIR, { recursive: true });
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, ...extraArgs] });
+}
+
+/** A page opened by {@link openPage}, with what it requested and the errors it threw. */
+export interface OpenedPage {
+  page: Page;
+  requests: Request[];
+  errors: string[];
+}
+
+/**
+ * Opens `url` in a fresh 1440x900 context of `browser`, recording the page's requests and
+ * uncaught errors; the context is added to `contexts` for the caller to close.
+ */
+export async function openPage(browser: Browser, contexts: BrowserContext[], url: string): Promise<OpenedPage> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  const requests: Request[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => requests.push(r));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  return { page, requests, errors };
 }
 
 /** Saves a screenshot of the page into {@link SHOTS_DIR}. */

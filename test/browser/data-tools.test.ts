@@ -11,13 +11,13 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixturePlugins, STATIC_CUBE_OBJ } from '../client/host-process.ts';
 import { REPO } from '../helpers/cli-path.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { launchBrowser, shot, waitForState } from './browser-session.ts';
+import { launchBrowser, openPage, shot, waitForState, type OpenedPage } from './browser-session.ts';
 
 let host: RunningHost;
 let browser: Browser;
@@ -68,17 +68,7 @@ async function writeTwelveBitPhantom(dir: string): Promise<void> {
   await writeFile(path.join(dir, 'specimen.json'), JSON.stringify({ id: 'ct-head-phantom-12bit', type: 'volume', data_file: 'head-phantom.npy' }));
 }
 
-async function open(query: string): Promise<{ page: Page; requests: Request[]; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  const requests: Request[] = [];
-  const errors: string[] = [];
-  page.on('request', (r) => requests.push(r));
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${host.url}/${query}`);
-  return { page, requests, errors };
-}
+const open = (query: string): Promise<OpenedPage> => openPage(browser, contexts, `${host.url}/${query}`);
 
 const link = (specimen: string, params?: Record<string, unknown>, extra: Record<string, string> = {}): string =>
   viewerQuery({ specimen, room: room(), ...(params ? { params } : {}), extra });

@@ -5,12 +5,12 @@
  * peer's job from its event stream. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
 import { rm } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixturePlugins } from '../client/host-process.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { launchBrowser, shot, waitForState } from './browser-session.ts';
+import { launchBrowser, openPage, shot, waitForState, type OpenedPage } from './browser-session.ts';
 
 let host: RunningHost;
 let browser: Browser;
@@ -31,17 +31,7 @@ afterAll(async () => {
 
 const JOB = '[data-testid=job-state]';
 
-async function open(query: string): Promise<{ page: Page; requests: Request[]; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  const requests: Request[] = [];
-  const errors: string[] = [];
-  page.on('request', (r) => requests.push(r));
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${host.url}/${query}`);
-  return { page, requests, errors };
-}
+const open = (query: string): Promise<OpenedPage> => openPage(browser, contexts, `${host.url}/${query}`);
 
 const link = (specimen: string, params: Record<string, unknown>): string => viewerQuery({ specimen, room: room(), params });
 

@@ -15,6 +15,7 @@ import { KEYS } from '../../core/scale/redis-keys.ts';
 import { computeResultId, knownResultId } from '../../core/results/result-id.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { expectSameResult } from './same-result.ts';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { S3BlobStore } from '../../core/scale/s3-blob-store.ts';
 import { createS3Client } from '../../core/scale/s3-location.ts';
@@ -44,17 +45,7 @@ function blobStoreCases(label: string, make: () => { store: BlobStore; expire(ha
         const { store } = make();
         const result = build();
         const ref = await store.put(result, 60_000);
-        const back = await store.get(ref);
-        expect(back).not.toBeNull();
-        for (const [key, value] of Object.entries(result)) {
-          const got = (back as Record<string, unknown>)[key];
-          if (ArrayBuffer.isView(value)) {
-            expect(got!.constructor).toBe(value.constructor);
-            expect(Array.from(got as Float32Array)).toEqual(Array.from(value as Float32Array));
-          } else {
-            expect(got).toEqual(value);
-          }
-        }
+        expectSameResult(await store.get(ref), result);
       });
     }
 

@@ -21,6 +21,7 @@ import { MemoryUploadStore } from '../../core/uploads/memory-upload-store.ts';
 import { uploadId, type UploadStore } from '../../core/uploads/upload-store.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { expectSameResult } from './same-result.ts';
 
 const TTL_SECONDS = 60;
 const TTL_MS = TTL_SECONDS * 1000;
@@ -45,19 +46,6 @@ let serial = 0;
 /** A fresh upload id (distinct per case: the Redis stores of all cases share one server). */
 function freshId(): string {
   return uploadId(new TextEncoder().encode(`case ${serial++} ${process.pid}`), 'npy');
-}
-
-function expectSameResult(got: StoredResult | null, want: StoredResult): void {
-  expect(got).not.toBeNull();
-  for (const [key, value] of Object.entries(want)) {
-    const field = (got as Record<string, unknown>)[key];
-    if (ArrayBuffer.isView(value)) {
-      expect(field!.constructor).toBe(value.constructor);
-      expect(Array.from(field as Float32Array)).toEqual(Array.from(value as Float32Array));
-    } else {
-      expect(field).toEqual(value);
-    }
-  }
 }
 
 async function expectGone(store: UploadStore, id: string): Promise<void> {
