@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { specifiersOf } from '../../build/tools/layering/core-imports.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BUILD = path.join(ROOT, 'build');
@@ -31,11 +32,7 @@ function tsFiles(dir: string, found: string[] = []): string[] {
 
 /** Relative modules a file imports: static, dynamic and type-only, resolved to repository paths. */
 function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const statics = [...text.matchAll(/^(?:import|export)\s[^;]*?from\s*'(\.{1,2}\/[^']+)'/gm)];
-  const dynamics = [...text.matchAll(/\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)];
-  const specifiers = [...statics, ...dynamics].map((m) => m[1]!);
-  return specifiers.map((spec) => path.relative(ROOT, path.resolve(path.dirname(file), spec)).split(path.sep).join('/'));
+  return specifiersOf(readFileSync(file, 'utf8')).map((spec) => path.relative(ROOT, path.resolve(path.dirname(file), spec)).split(path.sep).join('/'));
 }
 
 describe('the one-way build', () => {
