@@ -19,13 +19,7 @@ export interface RequestContext {
  * early (a full fetch coarse-first no longer needs). Without the second, the first itself.
  */
 export function eitherSignal(request: AbortSignal, part?: AbortSignal): AbortSignal {
-  if (!part) return request;
-  const either = new AbortController();
-  for (const signal of [request, part]) {
-    if (signal.aborted) either.abort(signal.reason);
-    else signal.addEventListener('abort', () => either.abort(signal.reason), { once: true });
-  }
-  return either.signal;
+  return part ? AbortSignal.any([request, part]) : request;
 }
 
 export class LatestRequest {
