@@ -54,6 +54,8 @@ export class ResultIds {
    * worked out here, without asking for it again. Returns `id`.
    */
   knownAs(result: StoredResult, id: string): string {
+    // Kept with the result too, so a later `of` (a blob URL, an export) does not hash it again.
+    rememberResultId(result, id);
     return this.#remember(result, id);
   }
 
