@@ -37,10 +37,11 @@ export function startHoldingProxy(targetUrl: string, rules: HoldRule[]): Promise
     seen.some(match) ? Promise.resolve() : new Promise((resolve) => waiting.push({ match, resolve }));
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
-    log.push(`asked ${decodeURIComponent(url)}`);
-    seen.push(decodeURIComponent(url));
-    for (const w of waiting.filter((w) => w.match(decodeURIComponent(url)))) w.resolve();
-    const rule = rules.find((r) => r.match(decodeURIComponent(url)));
+    const readable = decodeURIComponent(url);
+    log.push(`asked ${readable}`);
+    seen.push(readable);
+    for (const w of waiting.filter((w) => w.match(readable))) w.resolve();
+    const rule = rules.find((r) => r.match(readable));
     const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: url, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       if (!rule) {
