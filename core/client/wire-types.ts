@@ -4,6 +4,7 @@
  * these same types. Index signatures allow fields only where the host may add more later
  * (metadata, function listing, cache stats entries).
  */
+import type { AnnotationEvent, RoomFailed, RoomScene } from './scene-types.ts';
 
 /** The four typed result kinds of a dynamic specimen. */
 export type ResultType = 'mesh' | 'volume' | 'point_cloud' | 'image';
@@ -210,13 +211,19 @@ export interface RoomView {
  * One event of `GET /api/rooms/{room_id}/events`: first `state` (the room's entry, or null
  * when it holds none), then `computing` each time a computation for the room starts and
  * `result` each time the room's entry changes, and `view` (after `state` on connect, then on
- * each change) with how the room looks. A reconnecting subscriber gets `state` again.
+ * each change) with how the room looks. A reconnecting subscriber gets `state` again. `failed`
+ * ends a computation that will not give a result; `scene` carries the room's whole scene (after
+ * `view` on connect, then on each change; `computing` and `result` name the `layer` they are
+ * for) and `annotation` one change to its marks (scene-types.ts).
  */
 export type RoomEvent =
   | { event: 'state'; data: RoomEntry | null }
-  | { event: 'computing'; data: RoomComputing }
-  | { event: 'result'; data: RoomEntry }
-  | { event: 'view'; data: RoomView | null };
+  | { event: 'computing'; data: RoomComputing & { layer?: string } }
+  | { event: 'result'; data: RoomEntry & { layer?: string } }
+  | { event: 'failed'; data: RoomFailed }
+  | { event: 'view'; data: RoomView | null }
+  | { event: 'scene'; data: RoomScene }
+  | { event: 'annotation'; data: AnnotationEvent };
 
 /** Delivery options of `/data`, as query values (e.g. `{ format: 'glb', compress: 'meshopt' }`). */
 export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim', string | number>>;

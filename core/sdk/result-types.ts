@@ -53,6 +53,28 @@ export type VolumeOf<D extends VolumeDType> = {
   origin?: number[];
   /** Length unit of `spacing` and `origin` (`micrometer`, `mm`, ...): shown on OME-Zarr axes. */
   unit?: string;
+  /**
+   * A segmentation: each sample is a label id (0 is background). Only for uint8, uint16 and
+   * uint32 volumes. Viewers draw it in categorical colours; its pyramid never averages ids.
+   */
+  labels?: boolean;
+  /** Names of label ids (`{"3": "nucleus"}`). */
+  label_names?: Record<string, string>;
+  /** Colours of label ids (`{"3": "#ff8800"}`). */
+  label_colors?: Record<string, string>;
+  /**
+   * The axes of `shape` in NGFF order: `zyx` (the default), or with channels and/or time
+   * (`czyx`, `tzyx`, `tczyx`). `spacing` and `origin` stay spatial (three values).
+   */
+  axes?: 'zyx' | 'czyx' | 'tzyx' | 'tczyx';
+  /** One entry per channel: its name, colour (`#rrggbb`) and display window. */
+  channels?: { name?: string; color?: string; window?: [number, number] }[];
+  /** The time between steps, in `time_unit`. */
+  time_step?: number;
+  /** The unit of `time_step` (`second`, `millisecond`, ...). */
+  time_unit?: string;
+  /** Three channels that are the components (x, y, z) of a vector at each voxel. */
+  vector?: boolean;
 };
 
 /** A scalar volume. `dtype` and `data` must agree (checked by the type system). */

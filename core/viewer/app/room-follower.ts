@@ -154,7 +154,7 @@ export class RoomFollower {
         if (event.event === 'view') this.#options.view?.(event.data);
         else if (event.event === 'computing') this.#onComputing(event.data);
         else if (event.event === 'result') this.#onEntry(event.data, true);
-        else {
+        else if (event.event === 'state') {
           this.#setStream('open');
           // A reconnection's state catches up on what was missed; the first one only when asked.
           if (event.data && (adoptState || !first)) this.#onEntry(event.data, false);

@@ -1,0 +1,155 @@
+/**
+ * @module scene-types
+ * The wire shapes of a room's scene (many layers in one physical frame), of its annotations
+ * (marks and measurements kept by the host) and of time and channels: one definition for the
+ * host, the viewer and every other client, as `wire-types.ts` is for the rest.
+ */
+import type { ResultType } from '../sdk/result-types.ts';
+
+/** A point in physical units (x, y, z). */
+export type Vec3 = [number, number, number];
+
+/** What a layer shows: a volume or image, a segmentation, a mesh, or points. */
+export type LayerKind = 'image' | 'labels' | 'mesh' | 'points';
+
+/** How a layer is combined with what is drawn below it. */
+export type LayerBlending = 'translucent' | 'additive' | 'opaque' | 'maximum' | 'minimum';
+
+/** Points of the room bound to a parameter: those with `label`, or all points without one. */
+export interface PointBinding {
+  label?: string;
+}
+
+/**
+ * Where a layer's result comes from, as `/data` names it: a specimen or a function with its
+ * parameters, and optionally parameters bound to the room's point annotations.
+ */
+export interface LayerSource {
+  specimen?: string;
+  function?: string;
+  params?: Record<string, unknown>;
+  bind?: Record<string, PointBinding>;
+}
+
+/** How a labels layer is drawn: colour overrides, the selected ids, and which ids show. */
+export interface LayerLabels {
+  colors?: Record<string, string>;
+  selected?: number[];
+  show?: 'all' | 'selected';
+}
+
+/** One channel of a multichannel layer as the room shows it. */
+export interface LayerChannel {
+  visible?: boolean;
+  color?: string;
+  window?: [number, number];
+}
+
+/** A layer's computed result, set by the host. */
+export interface LayerResult {
+  result_id: string;
+  type: ResultType;
+  data_url: string;
+  blob_id?: string;
+}
+
+/** How a layer looks; every field optional, each shared like the room's view. */
+export interface LayerDisplay {
+  name?: string;
+  visible?: boolean;
+  opacity?: number;
+  blending?: LayerBlending;
+  colormap?: string;
+  window?: [number, number];
+  gamma?: number;
+  mode?: 'slices' | 'volume' | 'surface' | 'points';
+  /** 4×4, row-major, physical units; identity when absent. */
+  affine?: number[];
+  /** At most four planes `[a, b, c, d]`: points with ax+by+cz+d ≥ 0 are kept. */
+  clip_planes?: [number, number, number, number][];
+  labels?: LayerLabels;
+  /** The time step shown (results with a time axis). */
+  t?: number;
+  /** Steps per second while playing; 0 when paused. */
+  playing?: number;
+  channels?: LayerChannel[];
+}
+
+/** One layer of a room's scene. */
+export interface SceneLayer extends LayerDisplay {
+  id: string;
+  source: LayerSource;
+  kind: LayerKind;
+  result?: LayerResult;
+}
+
+/** A room's scene: its layers bottom first, and which one is the room's entry. */
+export interface RoomScene {
+  version: number;
+  layers: SceneLayer[];
+  active: string | null;
+}
+
+/** `POST /api/rooms/{room}/snapshots`' answer. */
+export interface SnapshotCreated {
+  id: string;
+  url: string;
+}
+
+/** An annotation's kind and the points it takes. */
+export type AnnotationKind = 'point' | 'line' | 'polyline' | 'box' | 'ellipsoid';
+
+/** A mark kept by the host for a room, with what the host measured of it. */
+export interface Annotation {
+  id: string;
+  kind: AnnotationKind;
+  points: Vec3[];
+  layer?: string;
+  label?: string;
+  color?: string;
+  properties?: Record<string, number | string>;
+  author?: string;
+  version: number;
+  /** Milliseconds since the epoch. */
+  created: number;
+  updated: number;
+  /** Lines and polylines, in physical units. */
+  length?: number;
+  /** Boxes and ellipsoids, in physical units cubed. */
+  volume?: number;
+}
+
+/** `GET /api/rooms/{room}/annotations`. */
+export interface AnnotationList {
+  version: number;
+  annotations: Annotation[];
+}
+
+/** One change to a room's annotations, and the room's annotation version after it. */
+export interface AnnotationEvent {
+  op: 'add' | 'change' | 'remove';
+  annotation: Annotation;
+  version: number;
+}
+
+/** The axes of a volume in NGFF order: space only, or with channels and/or time. */
+export type VolumeAxes = 'zyx' | 'czyx' | 'tzyx' | 'tczyx';
+
+/** A channel of a multichannel volume as its result names it. */
+export interface VolumeChannel {
+  name?: string;
+  color?: string;
+  window?: [number, number];
+}
+
+/** A room computation that failed: what it was, and the error, so no follower waits on. */
+export interface RoomFailed {
+  function_name: string | null;
+  specimen_id: string | null;
+  params?: Record<string, unknown>;
+  job_id: string | null;
+  code: string;
+  detail: string;
+  /** The layer whose computation failed, when a scene's layer was being computed. */
+  layer?: string;
+}
