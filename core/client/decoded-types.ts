@@ -40,6 +40,12 @@ export interface VolumeData {
   origin: number[] | null;
   /** Finite [min, max] of the samples when the host sent it (envelopes), else null. */
   value_range: [number, number] | null;
+  /** A segmentation: each sample is a label id, 0 the background. */
+  labels?: boolean;
+  /** Names of label ids (`{"3": "nucleus"}`). */
+  label_names?: Record<string, string>;
+  /** Colours of label ids (`{"3": "#ff8800"}`). */
+  label_colors?: Record<string, string>;
 }
 
 /** A point cloud: flat x,y,z points, optional RGB colours (bytes 0..255 or floats 0..1) and scalars. */

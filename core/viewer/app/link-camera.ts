@@ -13,14 +13,15 @@ export class LinkCamera {
 
   constructor(stage: Stage) {
     this.#stage = stage;
-    stage.onCameraRest(() => writeCameraPose(stage.cameraPose()));
+    stage.view.onRest(() => writeCameraPose(stage.view.pose()));
     stage.onShown(() => this.#shown());
   }
 
   /** After content was shown: the link's pose, the first time. */
   #shown(): void {
     if (!this.#pending) return;
-    this.#stage.setCameraPose(this.#pending);
+    this.#stage.view.setPose(this.#pending);
+    this.#stage.invalidate();
     this.#pending = null;
   }
 }

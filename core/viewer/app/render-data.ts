@@ -1,6 +1,7 @@
 /**
  * @module render-data
- * Chooses the stage content for a decoded result: a lit mesh, points, volume slices, an image
+ * Chooses the stage content for a decoded result: a lit mesh, points, volume slices (a
+ * segmentation's in label colours, when the result or its layer says it is one), an image
  * plane, or a loaded file (`.xyz` text as points).
  */
 import type * as THREE from 'three';
@@ -11,8 +12,9 @@ import { createImagePlane } from './stage/image-plane.ts';
 import { createMeshObject } from './stage/mesh-object.ts';
 import { parseXyz } from './stage/parse-xyz.ts';
 import { createPointsObject } from './stage/points-object.ts';
-import type { Stage, StageContent } from './stage/stage.ts';
-import { attachValueReadout } from './stage/value-readout.ts';
+import { createLabelsVolume } from './stage/labels-volume.ts';
+import type { Stage } from './stage/stage.ts';
+import type { StageContent } from './stage/stage-content.ts';
 import { createVolumeSlices } from './stage/volume-slices.ts';
 import { statsOf, type Stat } from './stats-view.ts';
 
@@ -25,10 +27,12 @@ export interface Rendered {
   stats: Stat[];
 }
 
-/** What the specimen says about how to draw it. */
+/** What the specimen (or its layer) says about how to draw it. */
 export interface RenderLook {
   /** Meshes' colour (mesh-colour.ts); null for the default look. */
   meshColour: THREE.Color | null;
+  /** The layer's kind, when a room's scene names it (`labels` draws a volume as a segmentation). */
+  kind?: string;
 }
 
 export async function renderData(stage: Stage, data: SpecimenData, look: RenderLook = { meshColour: null }): Promise<Rendered> {
@@ -42,14 +46,8 @@ export async function renderData(stage: Stage, data: SpecimenData, look: RenderL
     case 'image':
       return { content: createImagePlane(data), stats: [] };
     case 'volume': {
-      const content = createVolumeSlices(data, () => stage.invalidate());
-      const readout = attachValueReadout(stage, content);
-      content.panel.append(readout.element);
-      const dispose = content.dispose;
-      content.dispose = () => {
-        readout.dispose();
-        dispose();
-      };
+      const volumeStage = { link: stage.slices, depth: stage.depth.uniforms, changed: () => stage.invalidate() };
+      const content = data.labels === true || look.kind === 'labels' ? createLabelsVolume(data, volumeStage) : createVolumeSlices(data, volumeStage);
       return { content, panel: content.panel, stats: [] };
     }
     case 'file': {

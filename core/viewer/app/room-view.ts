@@ -8,7 +8,8 @@
  * Nothing is shared while the page does not follow its room.
  */
 import type { RoomView } from '../../client/wire-types.ts';
-import type { Stage, StageContent } from './stage/stage.ts';
+import type { Stage } from './stage/stage.ts';
+import type { StageContent } from './stage/stage-content.ts';
 import { ViewSync } from './view-sync.ts';
 
 export interface RoomViewOptions {
@@ -31,8 +32,8 @@ export class RoomViewBinding {
   constructor(options: RoomViewOptions) {
     this.#options = options;
     this.#sync = new ViewSync({ send: (view) => (this.#room === null ? Promise.resolve() : options.send(this.#room, view)), apply: (view) => this.#apply(view) });
-    options.stage?.onCameraMoved(() => {
-      if (options.stage?.content) this.#local({ camera: options.stage.cameraView() });
+    options.stage?.view.onMoved(() => {
+      if (options.stage?.content) this.#local({ camera: options.stage.view.view() });
     });
   }
 

@@ -1,12 +1,13 @@
 /**
  * @module colormaps
- * Perceptual colour maps for scalars (point clouds, volume slices), as a few control points
- * interpolated linearly: close enough to the matplotlib originals for a viewer.
+ * Colour maps for scalars (point clouds, volume slices), as a few control points interpolated
+ * linearly: close enough to the matplotlib originals for a viewer. The names are the host's
+ * (`GET /api/colormaps`), but for `categorical`, which segmentations are drawn in (label-colors.ts).
  */
 
 import { valueRange } from '../../../envelope/value-range.ts';
 
-export type ColormapName = 'viridis' | 'magma' | 'gray' | 'ice';
+export type ColormapName = 'viridis' | 'magma' | 'inferno' | 'plasma' | 'gray' | 'bone' | 'hot' | 'ice';
 
 const STOPS: Record<ColormapName, [number, number, number][]> = {
   viridis: [
@@ -17,12 +18,24 @@ const STOPS: Record<ColormapName, [number, number, number][]> = {
     [0, 0, 4], [28, 16, 68], [79, 18, 123], [129, 37, 129], [181, 54, 122],
     [229, 80, 100], [251, 135, 97], [254, 194, 135], [252, 253, 191],
   ],
+  inferno: [
+    [0, 0, 4], [31, 12, 72], [85, 15, 109], [136, 34, 106], [186, 54, 85],
+    [227, 89, 51], [249, 140, 10], [249, 201, 50], [252, 255, 164],
+  ],
+  plasma: [[13, 8, 135], [84, 2, 163], [139, 10, 165], [185, 50, 137], [219, 92, 104], [244, 136, 73], [254, 188, 43], [240, 249, 33]],
   gray: [[0, 0, 0], [255, 255, 255]],
+  bone: [[0, 0, 0], [84, 84, 116], [167, 199, 199], [255, 255, 255]],
+  hot: [[10, 0, 0], [255, 0, 0], [255, 255, 0], [255, 255, 255]],
   ice: [[4, 6, 19], [35, 52, 110], [55, 110, 170], [96, 172, 204], [190, 231, 236], [255, 255, 255]],
 };
 
 /** Every map's name, for pickers. */
 export const COLORMAPS = Object.keys(STOPS) as ColormapName[];
+
+/** True for a map the viewer draws (the host lists these and `categorical`, which labels use). */
+export function isColormap(name: unknown): name is ColormapName {
+  return typeof name === 'string' && Object.hasOwn(STOPS, name);
+}
 
 /** A 256-entry RGB lookup table (bytes). */
 export function colormapTable(name: ColormapName): Uint8Array {

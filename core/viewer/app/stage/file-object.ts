@@ -12,7 +12,7 @@ import type { FileData } from '../../../client/decoded-types.ts';
 import { meshoptGltfLoader } from '../glb-mesh.ts';
 import { texturePlane } from './image-plane.ts';
 import { meshMaterial } from './mesh-object.ts';
-import type { StageContent } from './stage.ts';
+import type { StageContent } from './stage-content.ts';
 
 /** Counts shown for a file. */
 export interface FileStats {

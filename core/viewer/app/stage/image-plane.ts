@@ -5,7 +5,7 @@
 import * as THREE from 'three';
 import type { ImageData2D } from '../../../client/decoded-types.ts';
 import { imageToRgba } from './rgba.ts';
-import type { StageContent } from './stage.ts';
+import type { StageContent } from './stage-content.ts';
 
 /** A plane of the image's aspect, 2 units on its longer side, showing `texture`. */
 export function texturePlane(texture: THREE.Texture, width: number, height: number): StageContent {

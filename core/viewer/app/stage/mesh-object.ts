@@ -7,7 +7,8 @@
  */
 import * as THREE from 'three';
 import type { MeshData } from '../../../client/decoded-types.ts';
-import type { StageContent } from './stage.ts';
+import { setOwnOpacity } from './layer-look.ts';
+import type { StageContent } from './stage-content.ts';
 
 /** One sRGB channel (0..1) as linear light. */
 function toLinear(c: number): number {
@@ -53,12 +54,11 @@ export function createMeshObject(mesh: MeshData, colour: THREE.Color | null = nu
   const object = new THREE.Mesh(geometry, material);
   return {
     object,
-    // A room's opacity fades the surface (depth still written, so it does not turn inside out).
+    // A room's opacity fades the surface (depth still written, so it does not turn inside out);
+    // its layer's opacity multiplies it (layer-look.ts).
     applyView(view) {
       if (typeof view.opacity !== 'number' || !(view.opacity >= 0 && view.opacity <= 1)) return;
-      material.transparent = view.opacity < 1;
-      material.opacity = view.opacity;
-      material.needsUpdate = true;
+      setOwnOpacity(material, view.opacity);
     },
     dispose() {
       geometry.dispose();

@@ -14,7 +14,8 @@ import { h } from '../dom.ts';
 import { barChangeOf, barSettingsOf, createColourBar, type ColourBarState } from './colour-bar.ts';
 import { colormapTable, finiteRange } from './colormaps.ts';
 import type { ColormapName } from './colormaps.ts';
-import type { StageContent } from './stage.ts';
+import { setOwnOpacity } from './layer-look.ts';
+import type { StageContent } from './stage-content.ts';
 import { defaultWindow } from './window-level.ts';
 
 /** How the points are coloured. */
@@ -174,9 +175,7 @@ export function createPointsObject(original: PointCloudData, onChange: () => voi
         const bar = barSettingsOf(view);
         if (colourBar && Object.keys(bar).length > 0) colourBar.set(bar);
         if (typeof view.opacity === 'number' && view.opacity >= 0 && view.opacity <= 1) {
-          material.transparent = view.opacity < 1;
-          material.opacity = view.opacity;
-          material.needsUpdate = true;
+          setOwnOpacity(material, view.opacity);
           onChange();
         }
       } finally {

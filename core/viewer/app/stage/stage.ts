@@ -1,13 +1,25 @@
 /**
  * @module stage
  * The three.js scene every result is shown in: a WebGL renderer (software GL works), a
- * perspective camera with OrbitControls, hemisphere + directional lights, a ground grid, and
- * auto-framing of whatever is shown. It renders on demand (after a change or while the
- * controls move), so an idle page costs no CPU.
+ * perspective camera with orbit controls (stage-camera.ts), hemisphere + directional lights, a
+ * ground grid, and the layers (stage-layers.ts): many contents in one physical frame, drawn
+ * with depth. Before a frame that has a ray-marched volume and opaque things, the opaque ones
+ * are drawn alone for their depth (scene-depth.ts), so a mesh inside a volume is hidden where
+ * the volume is opaque before it. It renders on demand (after a change or while the controls
+ * move), so an idle page costs no CPU.
+ *
+ * The page's own subject (the room's entry, when the room has a scene its active layer) is
+ * the layer `active`; `show()` puts content there. Other layers come from the room's scene
+ * (room-scene.ts). The camera frames what is shown until the user (or a room) moves it.
  */
 import * as THREE from 'three';
-import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import type { RoomCamera, RoomView } from '../../../client/wire-types.ts';
+import type { RoomCamera } from '../../../client/wire-types.ts';
+import { SceneDepth } from './scene-depth.ts';
+import { SliceLink } from './slice-link.ts';
+import { StageCamera } from './stage-camera.ts';
+import type { StageContent } from './stage-content.ts';
+import { StageLayers, type LayersChange } from './stage-layers.ts';
+import { pickLayers, type StagePick } from './stage-pick.ts';
 
 /** Thrown when the browser cannot give us a WebGL context. */
 export class WebGLUnavailableError extends Error {
@@ -24,36 +36,28 @@ export function webglAvailable(): boolean {
   }
 }
 
-/** Something shown on the stage, disposable when replaced. */
-export interface StageContent {
-  object: THREE.Object3D;
-  /** 'front' looks straight at the XY plane (images, slices); 'orbit' from above at an angle. */
-  view?: 'front' | 'orbit';
-  dispose(): void;
-  /** Shows the settings of a room's view this content has (window, colour map, opacity, mode). */
-  applyView?(view: RoomView): void;
-  /** Set by the viewer: told of each such setting the user changes on this content. */
-  onViewChange?: (change: RoomView) => void;
-}
-
-/** How long the camera may keep gliding (damping) after the user lets go. */
-const CAMERA_GLIDE_MS = 1500;
+/** The layer id of the page's own subject while the room names none. */
+export const ENTRY_LAYER = 'entry';
 
 export class Stage {
   readonly canvas: HTMLCanvasElement;
   readonly #renderer: THREE.WebGLRenderer;
   readonly #scene = new THREE.Scene();
-  readonly #camera = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
-  readonly #controls: OrbitControls;
+  readonly view: StageCamera;
   readonly #grid: THREE.GridHelper;
-  /** Every content object hangs from it; identity on the page, placed in the room in VR (xr/). */
+  /** Every layer hangs from it; identity on the page, placed in the room in VR (xr/). */
   readonly #contentRoot = new THREE.Group();
+  readonly layers: StageLayers;
+  /** The point every volume's slices pass through. */
+  readonly slices: SliceLink;
+  /** The opaque things' depth, read by ray marchers. */
+  readonly depth = new SceneDepth();
   readonly #beforeFrame = new Set<(frame: XRFrame | undefined) => void>();
   readonly #afterShow = new Set<() => void>();
-  #content: StageContent | null = null;
+  #active = ENTRY_LAYER;
   #dirty = true;
-  /** True while setCameraView moves the camera (not the user's move). */
-  #applyingCamera = false;
+  /** The user or a room moved the camera since it last framed what is shown. */
+  #cameraTaken = false;
 
   constructor(host: HTMLElement) {
     if (!webglAvailable()) throw new WebGLUnavailableError('WebGL is disabled or unsupported');
@@ -66,6 +70,8 @@ export class Stage {
     this.#renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     this.#renderer.outputColorSpace = THREE.SRGBColorSpace;
     this.#renderer.toneMapping = THREE.ACESFilmicToneMapping;
+    // Layers' clip planes are set on their materials.
+    this.#renderer.localClippingEnabled = true;
     this.canvas = this.#renderer.domElement;
     this.canvas.classList.add('stage-canvas');
     host.appendChild(this.canvas);
@@ -82,51 +88,52 @@ export class Stage {
     this.#scene.add(this.#grid, this.#contentRoot);
     this.#renderer.xr.enabled = true;
 
-    this.#camera.position.set(3, 2, 4);
-    this.#controls = new OrbitControls(this.#camera, this.canvas);
-    this.#controls.enableDamping = true;
-    this.#controls.addEventListener('change', () => this.invalidate());
+    this.view = new StageCamera(this.canvas, () => this.invalidate());
+    this.view.onMoved(() => (this.#cameraTaken = true));
+    this.layers = new StageLayers(this.#contentRoot, (change) => this.#layersChanged(change));
+    this.slices = new SliceLink(this.#contentRoot);
 
     new ResizeObserver(() => this.#resize(host)).observe(host);
     this.#resize(host);
     this.#renderer.setAnimationLoop(this.#loop);
   }
 
-  /** Replaces what is shown (disposing the previous content) and frames it; `keepView` keeps the camera (a refined view of the same thing). */
+  /** Replaces what the active layer shows (disposing the previous content) and frames it; `keepView` keeps the camera (a refined view of the same thing). */
   show(content: StageContent | null, keepView = false): void {
-    if (this.#content) {
-      this.#contentRoot.remove(this.#content.object);
-      this.#content.dispose();
-    }
-    this.#content = content;
-    if (content) {
-      this.#contentRoot.add(content.object);
-      if (!keepView) this.frame(content.view ?? 'orbit');
-      for (const fn of this.#afterShow) fn();
-    }
-    this.invalidate();
+    if (content && !keepView) this.#cameraTaken = false;
+    this.layers.setContent(this.#active, content, keepView);
   }
 
-  /** Fits the camera to the content's bounding sphere. */
-  frame(view: 'front' | 'orbit' = 'orbit'): void {
-    if (!this.#content) return;
-    const box = new THREE.Box3().setFromObject(this.#content.object);
-    if (box.isEmpty()) return;
-    const sphere = box.getBoundingSphere(new THREE.Sphere());
-    const radius = Math.max(sphere.radius, 1e-6);
-    const fov = THREE.MathUtils.degToRad(this.#camera.fov);
-    const distance = (radius / Math.sin(fov / 2)) * 1.15;
-    const direction = view === 'front' ? new THREE.Vector3(0, 0, 1) : new THREE.Vector3(0.8, 0.55, 1).normalize();
-    this.#camera.position.copy(sphere.center).addScaledVector(direction, distance);
-    this.#camera.near = distance / 100;
-    this.#camera.far = distance * 100;
-    this.#camera.updateProjectionMatrix();
-    this.#controls.target.copy(sphere.center);
-    this.#controls.update();
-    // Ground grid under the object, scaled to it.
-    const size = radius * 4;
+  /** The layer the page's own subject shows in. */
+  get activeLayer(): string {
+    return this.#active;
+  }
+
+  /** Makes layer `id` the page's own (its content, if any, is kept: the room named the page's layer). */
+  setActiveLayer(id: string): void {
+    if (id === this.#active) return;
+    const own = this.layers.get(this.#active);
+    if (own?.content && !this.layers.get(id)?.content) {
+      this.layers.remove(id);
+      this.layers.rename(this.#active, id);
+    }
+    this.#active = id;
+  }
+
+  /** The active layer's content. */
+  get content(): StageContent | null {
+    return this.layers.get(this.#active)?.content ?? null;
+  }
+
+  /** Fits the camera to every visible layer; the ground grid goes under it. */
+  frame(view: 'front' | 'orbit' = this.content?.view ?? 'orbit'): void {
+    const box = this.layers.box();
+    const sphere = this.view.frame(box, view);
+    if (!sphere) return;
+    this.#cameraTaken = false;
+    const size = sphere.radius * 4;
     this.#grid.scale.setScalar(size / 10);
-    this.#grid.position.set(sphere.center.x, box.min.y - radius * 0.02, sphere.center.z);
+    this.#grid.position.set(sphere.center.x, box.min.y - sphere.radius * 0.02, sphere.center.z);
     this.invalidate();
   }
 
@@ -143,116 +150,40 @@ export class Stage {
     return this.#contentRoot;
   }
 
-  get content(): StageContent | null {
-    return this.#content;
-  }
-
   /** Calls `fn` before each frame is drawn (every frame while a VR session runs); returns the unsubscribe. */
   onBeforeFrame(fn: (frame: XRFrame | undefined) => void): () => void {
     this.#beforeFrame.add(fn);
     return () => this.#beforeFrame.delete(fn);
   }
 
-  /** The camera as a room shares it (rounded, so a repeat compares equal). */
-  cameraView(): RoomCamera {
-    const round = (v: THREE.Vector3): [number, number, number] => [v.x, v.y, v.z].map((n) => Number(n.toFixed(4))) as [number, number, number];
-    return { position: round(this.#camera.position), target: round(this.#controls.target), up: round(this.#camera.up) };
-  }
-
-  /** Moves the camera to a room's camera (not while a VR session runs: the headset leads then). */
-  setCameraView(view: RoomCamera): void {
-    const ok = (v: unknown): v is [number, number, number] => Array.isArray(v) && v.length === 3 && v.every((n) => typeof n === 'number' && Number.isFinite(n));
-    if (this.#renderer.xr.isPresenting || !ok(view.position) || !ok(view.target) || !ok(view.up)) return;
-    this.#applyingCamera = true;
-    this.#controls.enableDamping = false;
-    this.#camera.position.fromArray(view.position);
-    this.#camera.up.fromArray(view.up);
-    this.#controls.target.fromArray(view.target);
-    const distance = this.#camera.position.distanceTo(this.#controls.target) || 1;
-    this.#camera.near = Math.min(this.#camera.near, distance / 100);
-    this.#camera.far = Math.max(this.#camera.far, distance * 100);
-    this.#camera.updateProjectionMatrix();
-    this.#controls.update();
-    this.#controls.enableDamping = true;
-    this.#applyingCamera = false;
-    // Where a room put the camera, readable from outside (tests, styles).
-    this.canvas.dataset.roomCamera = JSON.stringify(this.cameraView());
-    this.invalidate();
-  }
-
-  /**
-   * Calls `fn` as the user moves the camera (a drag or a wheel turn, and the glide that damping
-   * adds after it), never for setCameraView.
-   */
-  onCameraMoved(fn: () => void): void {
-    let moving = false;
-    let glide: ReturnType<typeof setTimeout> | null = null;
-    this.#controls.addEventListener('start', () => {
-      if (glide !== null) clearTimeout(glide);
-      moving = true;
-    });
-    this.#controls.addEventListener('change', () => {
-      if (moving && !this.#applyingCamera) fn();
-    });
-    this.#controls.addEventListener('end', () => {
-      fn();
-      // Damping carries the camera on for a moment after the pointer lets go.
-      glide = setTimeout(() => (moving = false), CAMERA_GLIDE_MS);
-    });
-  }
-
-  /** The camera as `[position x, y, z, target x, y, z]` (what a shared link carries). */
-  cameraPose(): number[] {
-    return [...this.#camera.position.toArray(), ...this.#controls.target.toArray()];
-  }
-
-  /** Places the camera at a pose from cameraPose(). */
-  setCameraPose(pose: readonly number[]): void {
-    this.#camera.position.fromArray(pose, 0);
-    this.#controls.target.fromArray(pose, 3);
-    this.#controls.update();
-    this.invalidate();
-  }
-
-  /** Calls `fn` each time content has been shown and framed. */
+  /** Calls `fn` each time content has been shown in the active layer and framed. */
   onShown(fn: () => void): void {
     this.#afterShow.add(fn);
   }
 
-  /**
-   * Calls `fn` once the camera has come to rest after the user moved it (damping carries it on
-   * a little after the pointer is released).
-   */
-  onCameraRest(fn: () => void): void {
-    let moving = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    this.#controls.addEventListener('start', () => (moving = true));
-    this.#controls.addEventListener('change', () => {
-      if (!moving) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        moving = false;
-        fn();
-      }, 250);
-    });
+  /** Moves the camera to a room's camera (not while a VR session runs: the headset leads then). */
+  setCameraView(view: RoomCamera): void {
+    if (this.#renderer.xr.isPresenting || !this.view.setView(view)) return;
+    this.#cameraTaken = true;
+    // Where a room put the camera, readable from outside (tests, styles).
+    this.canvas.dataset.roomCamera = JSON.stringify(this.view.view());
+    this.invalidate();
   }
 
   /** Puts the camera back where showing the content put it (the "reset camera" control). */
   resetCamera(): void {
-    // Spend what is left of a drag's momentum first, or damping would carry the camera on.
-    this.#controls.enableDamping = false;
-    this.#controls.update();
-    this.#controls.enableDamping = true;
-    this.frame(this.#content?.view ?? 'orbit');
+    this.view.stopGlide();
+    this.frame();
   }
 
-  /** The nearest hit of `objects` under a point of the page (client pixels), or null. */
-  pick(clientX: number, clientY: number, objects: THREE.Object3D[]): THREE.Intersection | null {
-    const rect = this.canvas.getBoundingClientRect();
-    const ndc = new THREE.Vector2(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
-    const ray = new THREE.Raycaster();
-    ray.setFromCamera(ndc, this.#camera);
-    return ray.intersectObjects(objects, false)[0] ?? null;
+  /** What the user sees first under a point of the page (client pixels), or null. */
+  pickAt(clientX: number, clientY: number): StagePick | null {
+    return this.pickRay(this.view.rayAt(this.canvas, clientX, clientY));
+  }
+
+  /** What is seen first along a world-space ray (a controller's in VR), or null. */
+  pickRay(ray: THREE.Raycaster): StagePick | null {
+    return pickLayers(this.layers.list(), ray, this.#contentRoot);
   }
 
   /** Asks for a new frame. */
@@ -260,12 +191,20 @@ export class Stage {
     this.#dirty = true;
   }
 
+  #layersChanged(change: LayersChange): void {
+    if (change.kind === 'content' && change.layer.content) {
+      // The active layer's new subject is framed; another layer's content while the camera is not the user's.
+      if (!change.refined && (change.layer.id === this.#active || !this.#cameraTaken)) this.frame();
+      if (change.layer.id === this.#active) for (const fn of this.#afterShow) fn();
+    }
+    this.invalidate();
+  }
+
   #resize(host: HTMLElement): void {
     const width = Math.max(1, host.clientWidth);
     const height = Math.max(1, host.clientHeight);
     this.#renderer.setSize(width, height, false);
-    this.#camera.aspect = width / height;
-    this.#camera.updateProjectionMatrix();
+    this.view.resize(width, height);
     this.invalidate();
   }
 
@@ -274,20 +213,26 @@ export class Stage {
   #loop = (_time: number, frame?: XRFrame): void => {
     const presenting = this.#renderer.xr.isPresenting;
     // update() applies damping and fires 'change' (→ invalidate) while the camera still moves.
-    if (!presenting) this.#controls.update();
+    if (!presenting) this.view.controls.update();
     if (!this.#dirty && !presenting) return;
     this.#dirty = false;
-    this.#grid.visible = !presenting && this.#content !== null && this.#content.view !== 'front';
+    const shown = this.layers.list().filter((layer) => layer.content && layer.root.visible);
+    this.#grid.visible = !presenting && shown.length > 0 && this.content?.view !== 'front';
     for (const fn of this.#beforeFrame) fn(frame);
-    this.#renderer.render(this.#scene, this.#camera);
+    this.layers.updatePlanes();
+    this.depth.render(this.#renderer, this.#scene, this.view.camera, this.#contentRoot);
+    this.#renderer.render(this.#scene, this.view.camera);
     this.canvas.dataset.frames = String(Number(this.canvas.dataset.frames ?? 0) + 1);
+    // Which layers this frame drew (tests and benchmarks wait for all of a scene).
+    this.canvas.dataset.drawn = shown.map((layer) => layer.id).join(' ');
   };
 
   /** Stops rendering and frees GPU memory. */
   dispose(): void {
     this.#renderer.setAnimationLoop(null);
-    this.show(null);
-    this.#controls.dispose();
+    for (const layer of [...this.layers.list()]) this.layers.remove(layer.id);
+    this.depth.dispose();
+    this.view.controls.dispose();
     this.#renderer.dispose();
   }
 }

@@ -1,14 +1,14 @@
 /**
  * @module value-readout
- * The value under the cursor on a volume's slices: as the pointer moves over the stage, the
- * slice it points at gives the voxel (x, y, z indices) and its sample, shown in the volume's
- * panel. Off the slices it says so. Listens on the stage's canvas until disposed.
+ * What is under the cursor, over every layer of the stage (stage-pick.ts): a volume's voxel
+ * (x, y, z indices) and its sample, a segmentation's label id and name, a surface's or a
+ * point's position. With more than one layer shown, the layer's name comes first. Off
+ * everything it says so. One pick per animation frame at most, whatever the mouse does.
  */
-import * as THREE from 'three';
 import { h } from '../dom.ts';
 import { formatValue } from './colour-bar.ts';
 import type { Stage } from './stage.ts';
-import type { VolumeContent } from './volume-slices.ts';
+import type { StagePick } from './stage-pick.ts';
 
 export interface ValueReadout {
   element: HTMLElement;
@@ -17,26 +17,52 @@ export interface ValueReadout {
 
 const IDLE = 'point at a slice';
 
-/** Shows the sample under the cursor for `volume` while it is on `stage`. */
-export function attachValueReadout(stage: Stage, volume: VolumeContent): ValueReadout {
+/** The readout's words for a pick. */
+export function describePick(pick: StagePick): string {
+  const voxel = pick.voxel;
+  const at = voxel ? ` at x ${voxel.x}, y ${voxel.y}, z ${voxel.z}` : ` at (${pick.local.toArray().map((v) => formatValue(v)).join(', ')})`;
+  if (pick.label) return `label ${pick.label.id}${pick.label.name ? ` ${pick.label.name}` : ''}${at}`;
+  if (voxel) return `${formatValue(voxel.value)}${at}`;
+  return `${pick.kind}${at}`;
+}
+
+/** Shows what is under the cursor on `stage`; `nameOf` names a layer (null: no prefix). */
+export function attachValueReadout(stage: Stage, nameOf: (layer: string) => string | null = () => null): ValueReadout {
   const text = h('output', { class: 'value-readout-text', 'data-testid': 'value-readout' }, IDLE);
-  const element = h('div', { class: 'slice-row value-readout', title: 'The voxel under the cursor and its value' }, h('span', { class: 'slice-axis' }, 'value'), text);
-  const local = new THREE.Vector3();
+  const element = h('div', { class: 'slice-row value-readout', title: 'What is under the cursor: the voxel and its value, a label, a surface' }, h('span', { class: 'slice-axis' }, 'value'), text);
+  let pending: PointerEvent | null = null;
+  let frame = 0;
+  const show = (pick: StagePick | null): void => {
+    if (!pick) {
+      text.textContent = IDLE;
+      for (const key of ['value', 'layer', 'label', 'point']) text.dataset[key] = '';
+      return;
+    }
+    const several = stage.layers.list().filter((layer) => layer.content && layer.root.visible).length > 1;
+    const name = several ? nameOf(pick.layer) ?? pick.layer : null;
+    text.textContent = `${name ? `${name}: ` : ''}${describePick(pick)}`;
+    text.dataset.value = pick.voxel ? String(pick.voxel.value) : '';
+    text.dataset.layer = pick.layer;
+    text.dataset.label = pick.label ? String(pick.label.id) : '';
+    text.dataset.point = JSON.stringify(pick.room.toArray().map((v) => Number(v.toPrecision(6))));
+  };
   const onMove = (event: PointerEvent): void => {
-    const hit = stage.pick(event.clientX, event.clientY, volume.pickables());
-    const voxel = hit ? volume.voxelAt(volume.object.worldToLocal(local.copy(hit.point))) : null;
-    text.textContent = voxel ? `${formatValue(voxel.value)} at x ${voxel.x}, y ${voxel.y}, z ${voxel.z}` : IDLE;
-    text.dataset.value = voxel ? String(voxel.value) : '';
+    pending = event;
+    frame ||= requestAnimationFrame(() => {
+      frame = 0;
+      if (pending) show(stage.pickAt(pending.clientX, pending.clientY));
+    });
   };
   const onLeave = (): void => {
-    text.textContent = IDLE;
-    text.dataset.value = '';
+    pending = null;
+    show(null);
   };
   stage.canvas.addEventListener('pointermove', onMove);
   stage.canvas.addEventListener('pointerleave', onLeave);
   return {
     element,
     dispose() {
+      cancelAnimationFrame(frame);
       stage.canvas.removeEventListener('pointermove', onMove);
       stage.canvas.removeEventListener('pointerleave', onLeave);
     },
