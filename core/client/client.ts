@@ -10,6 +10,7 @@ import { followJob, type FollowJobOptions } from './follow-job.ts';
 import { followRoom } from './follow-room.ts';
 import type { FollowOptions } from './follow-events.ts';
 import { runJob } from './load-job.ts';
+import { SceneClient } from './scene-client.ts';
 import type { JobEndpoints, LoadOptions } from './load-job.ts';
 import { readDataResponse } from './read-data-response.ts';
 import { Transport } from './transport.ts';
@@ -69,10 +70,13 @@ const enc = encodeURIComponent;
 export class VitrineClient implements JobEndpoints {
   readonly #http: Transport;
   readonly #envelopeMediaType: string | undefined;
+  /** Rooms' scenes: their layers, and snapshots of them (scene-client.ts). */
+  readonly scenes: SceneClient;
 
   constructor(options: ClientOptions = {}) {
     this.#http = new Transport(options.baseUrl ?? '', options.fetch);
     this.#envelopeMediaType = options.envelopeMediaType;
+    this.scenes = new SceneClient(this.#http, this.#envelopeMediaType);
   }
 
   /** The host address requests go to ('' for same origin). */

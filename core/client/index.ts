@@ -16,6 +16,7 @@
 export { createClient, VitrineClient } from './client.ts';
 export type { ClientOptions, DataOptions, InvokeOptions } from './client.ts';
 export type { LoadOptions } from './load-job.ts';
+export type { LayerChange, NewLayer, SceneClient } from './scene-client.ts';
 export type { FollowOptions } from './follow-events.ts';
 export type { FollowJobOptions } from './follow-job.ts';
 export { SseParser } from './sse-parser.ts';
@@ -39,3 +40,4 @@ export type { HttpErrorKind } from './errors.ts';
 export type { FetchLike } from './transport.ts';
 export type * from './decoded-types.ts';
 export type * from './wire-types.ts';
+export type * from './scene-types.ts';

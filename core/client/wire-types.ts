@@ -4,7 +4,7 @@
  * these same types. Index signatures allow fields only where the host may add more later
  * (metadata, function listing, cache stats entries).
  */
-import type { AnnotationEvent, RoomFailed, RoomScene } from './scene-types.ts';
+import type { Annotation, AnnotationEvent, RoomFailed, RoomScene } from './scene-types.ts';
 
 /** The four typed result kinds of a dynamic specimen. */
 export type ResultType = 'mesh' | 'volume' | 'point_cloud' | 'image';
@@ -224,6 +224,22 @@ export type RoomEvent =
   | { event: 'view'; data: RoomView | null }
   | { event: 'scene'; data: RoomScene }
   | { event: 'annotation'; data: AnnotationEvent };
+
+/**
+ * `GET /api/snapshots/{id}`: a room as it was when the snapshot was taken: its scene (each
+ * layer's `result` naming the blob of its bytes, kept whatever the room does next), its view
+ * and its annotations.
+ */
+export interface RoomSnapshot {
+  id: string;
+  /** The room it was taken in. */
+  room?: string;
+  /** Milliseconds since the epoch. */
+  created?: number;
+  scene: RoomScene;
+  view: RoomView | null;
+  annotations?: Annotation[];
+}
 
 /** Delivery options of `/data`, as query values (e.g. `{ format: 'glb', compress: 'meshopt' }`). */
 export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim', string | number>>;

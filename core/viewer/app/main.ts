@@ -4,6 +4,7 @@
  */
 import './styles.css';
 import './data-tools.css';
+import './layers.css';
 import { ViewerApp } from './viewer-app.ts';
 
 const root = document.getElementById('app');

@@ -12,11 +12,17 @@
  * `result` comes back, the host says it was a cache hit, or a short while after it settled: a
  * request the viewer abandoned (a newer one replaced it) may still finish on the host, and its
  * late `result` must not pull the viewer back to it.
+ *
+ * A room with a scene sends `scene` events, and `computing`, `result` and `failed` naming a
+ * layer: those of layers other than the active one go to the scene (room-scene.ts), never to
+ * the entry.
  */
 import { isAbortError } from '../../client/errors.ts';
+import type { RoomFailed, RoomScene } from '../../client/scene-types.ts';
 import type { RoomComputing, RoomEntry, RoomEvent, RoomView } from '../../client/wire-types.ts';
 import { h } from './dom.ts';
 import { PeerJob, type FollowJob, type PeerProgress } from './peer-job.ts';
+import { stableJson } from './setting-sync.ts';
 
 /** What a room entry names: the function, the specimen when known, the values. */
 export type RoomSubject = Pick<RoomEntry, 'function_name' | 'specimen_id' | 'params'>;
@@ -34,6 +40,12 @@ export interface RoomFollowerOptions {
   followJob?: FollowJob;
   /** How the room looks (a `view` event), to apply while following. */
   view?(view: RoomView | null): void;
+  /** The room's scene (a `scene` event). */
+  scene?(scene: RoomScene): void;
+  /** An event of a layer that is not the entry: true when the scene took it. */
+  layerEvent?(event: RoomEvent): boolean;
+  /** Following stopped or moved to another room: what the old room showed goes. */
+  left?(): void;
 }
 
 /** The stream's state, on the element's `data-stream` (for styles and tests). */
@@ -136,6 +148,7 @@ export class RoomFollower {
     this.#clearPeer();
     this.#status.textContent = '';
     this.#status.title = '';
+    this.#options.left?.();
     if (!this.enabled) {
       this.#setStream('off');
       return;
@@ -151,7 +164,10 @@ export class RoomFollower {
     try {
       for await (const event of this.#options.follow(room, signal)) {
         if (signal.aborted) return;
-        if (event.event === 'view') this.#options.view?.(event.data);
+        if (event.event === 'scene') this.#options.scene?.(event.data);
+        else if (this.#options.layerEvent?.(event)) continue;
+        else if (event.event === 'view') this.#options.view?.(event.data);
+        else if (event.event === 'failed') this.#onFailed(event.data);
         else if (event.event === 'computing') this.#onComputing(event.data);
         else if (event.event === 'result') this.#onEntry(event.data, true);
         else if (event.event === 'state') {
@@ -189,6 +205,14 @@ export class RoomFollower {
       this.#peerProgress.dataset.job = data.job_id;
       this.#peerJob.follow(data.job_id);
     }
+  }
+
+  /** A peer's computation of the entry failed: said, so nobody waits on it. */
+  #onFailed(data: RoomFailed): void {
+    this.#clearPeer();
+    if (this.#isMine(keyOf({ function_name: data.function_name, params: data.params ?? {} }))) return;
+    this.#status.textContent = 'A peer\'s computation failed';
+    this.#status.title = data.detail;
   }
 
   /** The peer job's latest progress: a percentage when stated, and its text. */
@@ -230,14 +254,4 @@ export class RoomFollower {
 /** A request's identity in the room: the function and its values (key order ignored). */
 function keyOf(subject: Pick<RoomSubject, 'function_name' | 'params'>): string {
   return `${subject.function_name}\u0000${stableJson(subject.params)}`;
-}
-
-/** JSON with object keys sorted: equal values give equal text. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    return `{${Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${stableJson(record[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

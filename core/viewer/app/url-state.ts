@@ -4,7 +4,8 @@
  * (`/?specimen=shape&room=lab&params={"segments":24}`), so a second window on the same URL
  * asks for the same data and is served from the room cache; `follow=1` turns on "follow
  * room" there too; `cam=px,py,pz,tx,ty,tz` is where the camera was left (position and the
- * point it orbits), kept while the same specimen or function is shown. Updates replace the
+ * point it orbits), kept while the same specimen or function is shown; `snapshot=<id>` opens a
+ * snapshot of a room read-only (snapshot-view.ts). Updates replace the
  * history entry rather than pushing one per slider step.
  */
 
@@ -18,6 +19,8 @@ export interface UrlState {
   params: Record<string, unknown> | null;
   /** The "follow room" switch is on (`follow=1`). */
   follow: boolean;
+  /** A snapshot to open read-only (`snapshot=<id>`) instead of anything else. */
+  snapshot?: string | null;
 }
 
 /** The camera pose a link carries (`cam`), or null when absent or malformed. */
@@ -50,7 +53,8 @@ export function readUrlState(location: Location = window.location): UrlState {
       params = null;
     }
   }
-  return { specimen: query.get('specimen'), fn: query.get('function'), room: query.get('room')?.trim() || DEFAULT_ROOM, params, follow: query.get('follow') === '1' };
+  const snapshot = query.get('snapshot');
+  return { specimen: query.get('specimen'), fn: query.get('function'), room: query.get('room')?.trim() || DEFAULT_ROOM, params, follow: query.get('follow') === '1', snapshot };
 }
 
 /** Writes the state into the URL without adding a history entry. */

@@ -4,21 +4,22 @@
  * edits into requests (the latest wins, dragging is debounced), runs dynamic specimens as jobs
  * with progress and cancel, runs other functions through `/invoke`, and puts results on the
  * stage. A reloaded plugin refreshes what is shown of it; with "follow room" on, a peer's
- * request is shown here (room-follower.ts) and the room's look is shared (room-view.ts).
+ * request is shown here, the room's look is shared and its scene's other layers are drawn
+ * beside the page's own (viewer-room.ts). `?snapshot=<id>` opens a snapshot read-only.
  */
 import { createClient, type VitrineClient } from '../../client/client.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
 import { VitrineHttpError } from '../../client/errors.ts';
-import type { CatalogEntry, DeliveryQuery, RoomEntry, SpecimenMetadata } from '../../client/wire-types.ts';
-import { answerBytes, createRefineNote, loadCoarseFirst, showRefineNote } from './coarse-first.ts';
+import type { LayerSource } from '../../client/scene-types.ts';
+import type { CatalogEntry, RoomEntry, SpecimenMetadata } from '../../client/wire-types.ts';
+import { createRefineNote, loadCoarseFirst, showRefineNote } from './coarse-first.ts';
 import { BuildErrorOverlay } from './build-error-overlay.ts';
 import { CatalogView } from './catalog-view.ts';
 import { replaceChildren } from './dom.ts';
 import { FunctionList, functionMetadata } from './function-list.ts';
 import { watchHostEvents, type ReloadEvent } from './host-events.ts';
 import { JobView } from './job-view.ts';
-import { jobCallbacks } from './job-callbacks.ts';
-import { eitherSignal, LatestRequest, type RequestContext } from './latest-request.ts';
+import { LatestRequest, type RequestContext } from './latest-request.ts';
 import { createLayout, type Layout } from './layout.ts';
 import { editedValues } from './param-check.ts';
 import { ParamPanel } from './param-panel.ts';
@@ -27,10 +28,9 @@ import { SRGBColorSpace } from 'three';
 import { meshColourOf } from './stage/mesh-colour.ts';
 import { describeError, showFailure } from './request-failure.ts';
 import { DownloadMenu } from './download-menu.ts';
-import { asDecodedMesh, MESH_DELIVERY } from './glb-mesh.ts';
-import { AdoptedBlob, viaBlob } from './room-blob.ts';
-import { RoomFollower, type RoomSubject } from './room-follower.ts';
-import { RoomViewBinding } from './room-view.ts';
+import { AdoptedBlob } from './room-blob.ts';
+import { subjectPlan } from './subject-plan.ts';
+import type { RoomSubject } from './room-follower.ts';
 import { SpecimenHead } from './specimen-head.ts';
 import { Stage, WebGLUnavailableError } from './stage/stage.ts';
 import { StageOverlay } from './stage-overlay.ts';
@@ -39,6 +39,7 @@ import { DEFAULT_ROOM, readUrlState, writeUrlState } from './url-state.ts';
 import { LinkCamera } from './link-camera.ts';
 import { createPageVr } from './xr/page-vr.ts';
 import { mountViews, wireControls } from './viewer-controls.ts';
+import { ViewerRoom } from './viewer-room.ts';
 import type { VrMode } from './xr/vr-mode.ts';
 
 /** Debounce while a slider is dragged or a field is typed in. */
@@ -58,16 +59,8 @@ export class ViewerApp {
   readonly #downloads = new DownloadMenu();
   readonly #refine = createRefineNote();
   readonly #adopted = new AdoptedBlob();
-  readonly #follower = new RoomFollower({
-    follow: (room, signal) => this.#client.followRoom(room, { signal }),
-    shown: () => this.#shown(),
-    adopt: (entry) => this.#adopt(entry),
-    onToggle: (follow) => writeUrlState({ ...readUrlState(), follow }),
-    followJob: (jobId, signal) => this.#client.followJob(jobId, { signal }),
-    view: (view) => this.#roomView?.remote(view),
-  });
-  /** The followed room's window, colour map, opacity, mode and camera on this page. */
-  #roomView: RoomViewBinding | null = null;
+  /** Following the room: its entry, look and scene (viewer-room.ts). */
+  readonly #rooms: ViewerRoom;
   #stage: Stage | null = null;
   /** The VR mode (xr/), when the page can draw at all. */
   #vr: VrMode | null = null;
@@ -84,11 +77,6 @@ export class ViewerApp {
     this.#stats.follow(this.#layout.stageTools);
     this.#catalog = new CatalogView((entry) => this.#client.thumbnailUrl(entry.id), (entry) => this.#choose(entry));
     this.#job = new JobView(() => this.#requests.abort());
-    const views = { catalog: [this.#catalog.element, this.#functions.element], buildErrors: this.#buildErrors.element, head: this.#head.element, job: this.#job.element };
-    mountViews(this.#layout, { ...views, follower: this.#follower.element, overlay: this.#overlay.element, stats: this.#stats.element, downloads: this.#downloads.element });
-    this.#layout.stagePane.append(this.#refine);
-    const resetParams = (): void => void (this.#panel?.reset(), this.#request(0));
-    wireControls(this.#layout, { resetCamera: () => this.#stage?.resetCamera(), resetParams, setRoom: (room) => this.#setRoom(room) });
     try {
       this.#stage = new Stage(this.#layout.stageHost);
     } catch (error) {
@@ -96,11 +84,21 @@ export class ViewerApp {
       this.#webglProblem = error.message;
       this.#layout.stagePane.dataset.webgl = 'unavailable';
     }
-    this.#roomView = new RoomViewBinding({ stage: this.#stage, following: () => (this.#follower.enabled ? this.#room : null), send: (room, view) => this.#client.setRoomView(room, view) });
+    this.#rooms = new ViewerRoom({
+      client: this.#client, layout: this.#layout, stage: this.#stage, room: () => this.#room,
+      shown: () => this.#shown(), adopt: (entry) => this.#adopt(entry), current: () => this.#source(),
+      onToggle: (follow) => writeUrlState({ ...readUrlState(), follow }),
+      vrDelivery: (type) => this.#vr?.delivery(type),
+    });
+    const views = { catalog: [this.#catalog.element, this.#functions.element], buildErrors: this.#buildErrors.element, head: this.#head.element, job: this.#job.element };
+    mountViews(this.#layout, { ...views, follower: this.#rooms.follower.element, overlay: this.#overlay.element, stats: this.#stats.element, downloads: this.#downloads.element });
+    this.#layout.stagePane.append(this.#refine);
+    const resetParams = (): void => void (this.#panel?.reset(), this.#request(0));
+    wireControls(this.#layout, { resetCamera: () => this.#stage?.resetCamera(), resetParams, setRoom: (room) => this.#setRoom(room) });
     if (this.#stage) {
       const request = (mode: 'drag' | 'commit'): void => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0);
       new LinkCamera(this.#stage);
-      this.#vr = createPageVr({ stage: this.#stage, follower: this.#follower, layout: this.#layout, panel: () => this.#panel, current: () => this.#current, request });
+      this.#vr = createPageVr({ stage: this.#stage, follower: this.#rooms.follower, scene: this.#rooms.scene, layout: this.#layout, panel: () => this.#panel, current: () => this.#current, request });
     }
   }
 
@@ -109,7 +107,12 @@ export class ViewerApp {
     const url = readUrlState();
     this.#room = url.room;
     this.#layout.roomInput.value = url.room;
-    this.#follower.start(url.room, url.follow, !(url.specimen || url.fn), this.#loadCatalog());
+    if (url.snapshot) {
+      void this.#loadCatalog();
+      void this.#rooms.openSnapshot(url.snapshot, (title, detail) => this.#overlay.error(title, detail));
+      return;
+    }
+    this.#rooms.follower.start(url.room, url.follow, !(url.specimen || url.fn), this.#loadCatalog());
     watchHostEvents({ reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event), catalog: ({ specimens }) => this.#onReload({ plugin: '', specimens }) });
     if (url.specimen || url.fn) void this.#select((url.specimen ?? url.fn)!, url.params, !url.specimen);
     else this.#overlay.idle(this.#webglProblem);
@@ -121,6 +124,7 @@ export class ViewerApp {
       const [entries, functions] = await Promise.all([this.#client.listSpecimens(), this.#client.listFunctions().catch(() => [])]);
       this.#catalog.setEntries(entries);
       this.#functions.set(functions, entries);
+      this.#rooms.scene?.list.setCatalog(entries, functions);
     } catch (error) {
       this.#catalog.showError(describeError(error), () => void this.#loadCatalog());
     }
@@ -147,9 +151,9 @@ export class ViewerApp {
     if (room === this.#room) return;
     this.#room = room;
     // With a subject, this viewer asks the new room for it (and wins over the room's state).
-    this.#follower.setRoom(room, !this.#current);
+    this.#rooms.follower.setRoom(room, !this.#current);
     if (this.#current) this.#request(0);
-    else writeUrlState({ specimen: null, fn: null, room, params: null, follow: this.#follower.enabled });
+    else writeUrlState({ specimen: null, fn: null, room, params: null, follow: this.#rooms.follower.enabled });
   }
 
   /** What the viewer shows, as a room entry names it (for the follower's comparisons). */
@@ -157,6 +161,13 @@ export class ViewerApp {
     const meta = this.#current;
     if (!meta?.is_dynamic || !meta.function_name) return null;
     return { function_name: meta.function_name, specimen_id: this.#isFunction ? null : meta.id, params: this.#panel?.values() ?? {} };
+  }
+
+  /** What the viewer shows, as a layer's source ("Add current"). */
+  #source(): LayerSource | null {
+    const meta = this.#current;
+    if (!meta) return null;
+    return this.#isFunction ? { function: meta.id, params: this.#panel?.values() ?? {} } : { specimen: meta.id, params: this.#panel?.values() ?? {} };
   }
 
   /** Shows a room entry another peer's request made: its values in the panel (its specimen or function selected first), then its data; a static specimen already shown stays. */
@@ -220,7 +231,7 @@ export class ViewerApp {
     if (!meta) return;
     const params = this.#panel?.values();
     const room = this.#room;
-    writeUrlState({ specimen: this.#isFunction ? null : meta.id, fn: this.#isFunction ? meta.id : null, room, params: params ?? null, follow: this.#follower.enabled });
+    writeUrlState({ specimen: this.#isFunction ? null : meta.id, fn: this.#isFunction ? meta.id : null, room, params: params ?? null, follow: this.#rooms.follower.enabled });
     this.#vr?.show({ id: meta.id, title: meta.display_name || meta.id, schema: meta.is_dynamic ? (meta.schema ?? null) : null, values: params ?? {} });
     this.#layout.dataLink.setAttribute('href', this.#isFunction ? `/api/processing/functions/${encodeURIComponent(meta.id)}/schema` : this.#client.dataUrl(meta.id, { params, room }));
     if (meta.is_dynamic && !this.#isFunction) this.#downloads.show(meta.type, (delivery) => this.#client.dataUrl(meta.id, { params, room, delivery }));
@@ -231,35 +242,19 @@ export class ViewerApp {
   async #run(context: RequestContext, meta: SpecimenMetadata, params: Record<string, unknown> | undefined, room: string): Promise<void> {
     const started = performance.now();
     let cached = false;
-    if (meta.function_name) this.#follower.sent(meta.function_name, params ?? {});
+    const follower = this.#rooms.follower;
+    if (meta.function_name) follower.sent(meta.function_name, params ?? {});
     this.#job.begin();
     this.#overlay.loading(meta.is_dynamic ? 'Computing…' : 'Loading data…');
     this.#layout.stagePane.classList.add('busy');
     try {
-      // Meshes come as meshopt GLB (a fraction of the envelope's bytes); in VR within the budget.
-      const fine = meta.type === 'mesh' ? { ...MESH_DELIVERY, ...this.#vr?.delivery(meta.type) } : this.#vr?.delivery(meta.type);
-      const first = async (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> => asDecodedMesh(this.#isFunction
-        ? await this.#client.invoke(meta.id, { kwargs: params, room, signal: context.signal })
-        : meta.is_dynamic
-        ? await this.#client.load(meta.id, params, {
-            room, delivery, signal: context.signal,
-            onHeaders: (response) => answered?.(answerBytes(response)),
-            ...jobCallbacks(context, { job: this.#job, overlay: this.#overlay, follower: this.#follower }, { functionName: meta.function_name, params: params ?? {} }, (hit) => (cached = hit)),
-          })
-        : await this.#client.getData(meta.id, { room, signal: context.signal }));
-      // A peer's entry this page adopts comes by its blob URL (room-blob.ts), unless in VR.
-      const blobId = this.#adopted.take(this.#vr?.delivery(meta.type) ? null : this.#shown());
-      const plan = viaBlob(blobId, meta.is_dynamic && !this.#isFunction ? meta.type : 'none', {
-        first,
-        full: async (delivery, signal) => asDecodedMesh(await this.#client.getData(meta.id, { params, room, signal: eitherSignal(context.signal, signal), delivery })),
+      const deps = { client: this.#client, job: this.#job, overlay: this.#overlay, follower, vr: this.#vr, adopted: this.#adopted, isFunction: this.#isFunction };
+      const plan = subjectPlan({
+        ...deps, shown: () => this.#shown(), cached: () => (cached = true),
         show: (data, refined) => this.#show(data, context, meta, refined),
         refining: (on) => showRefineNote(this.#refine, this.#layout.stagePane, on),
-        isCurrent: () => context.isCurrent(),
-      }, (id, signal) => this.#client.getBlob(id, eitherSignal(context.signal, signal)).then(asDecodedMesh), () => {
-        cached = true;
-        if (meta.function_name) this.#follower.settled(meta.function_name, params ?? {}, true);
-      });
-      await loadCoarseFirst(plan.type, fine, plan.steps);
+      }, context, meta, params, room);
+      await loadCoarseFirst(plan.type, plan.fine, plan.steps);
       if (!context.isCurrent()) return;
       this.#job.set(cached ? 'cached' : 'done', cached ? 'Served from the room cache.' : meta.is_dynamic ? 'Computed.' : 'Loaded.');
       this.#job.setTiming(performance.now() - started);
@@ -267,7 +262,7 @@ export class ViewerApp {
       if (!context.isCurrent()) return;
       showFailure(error, { job: this.#job, overlay: this.#overlay, panel: this.#panel, retry: () => this.#request(0) });
     } finally {
-      if (meta.function_name) this.#follower.settled(meta.function_name, params ?? {}, false);
+      if (meta.function_name) follower.settled(meta.function_name, params ?? {}, false);
       if (context.isCurrent()) this.#layout.stagePane.classList.remove('busy');
     }
   }
@@ -276,22 +271,20 @@ export class ViewerApp {
     this.#panel?.setHostError(null);
     const stats = statsOf(data);
     this.#layout.stagePane.dataset.shown = data.type;
-    replaceChildren(this.#layout.stageTools);
     if (!this.#stage) {
       this.#stats.show(stats);
       this.#overlay.noWebGL(this.#webglProblem);
       return;
     }
     const meshColour = data.type === 'mesh' || data.type === 'file' ? await meshColourOf(meta.color, this.#isFunction ? null : this.#client.thumbnailUrl(meta.id)) : null;
-    const rendered = await renderData(this.#stage, data, { meshColour });
+    const rendered = await renderData(this.#stage, data, { meshColour, kind: this.#rooms.scene?.activeKind() });
     this.#layout.stagePane.dataset.meshColour = meshColour ? `#${meshColour.getHexString(SRGBColorSpace)}` : '';
     if (!context.isCurrent()) {
       rendered.content?.dispose();
       return;
     }
     this.#stage.show(rendered.content, refined);
-    this.#roomView?.attach(rendered.content);
-    if (rendered.panel) this.#layout.stageTools.append(rendered.panel);
+    this.#rooms.shown(rendered.content, rendered.panel ?? null);
     this.#stats.show([...stats, ...rendered.stats]);
     if (rendered.content) this.#overlay.clear();
     else this.#overlay.noPreview(data.type === 'file' ? data.contentType : data.type, this.#layout.dataLink.getAttribute('href') ?? '#');

@@ -4,13 +4,15 @@
  * takes the values and the page requests, debounced while dragging), the headset's status
  * line is the page's (the room follower's "A peer is computing…", else "Computing…" while a
  * request runs), "Follow room" is the page's switch, the look buttons work the page's colour
- * map and view pickers (vr-look.ts), and the "Enter VR" button sits in the top bar.
+ * map and view pickers (vr-look.ts), a layer's visibility or opacity is the page's layer
+ * list's change (room-scene.ts), and the "Enter VR" button sits in the top bar.
  */
 import type { SpecimenMetadata } from '../../../client/wire-types.ts';
 import type { Layout } from '../layout.ts';
 import type { ParamPanel } from '../param-panel.ts';
 import type { ChangeMode } from '../param-field.ts';
 import type { RoomFollower } from '../room-follower.ts';
+import type { RoomSceneView } from '../room-scene.ts';
 import type { Stage } from '../stage/stage.ts';
 import { pageLook } from './vr-look.ts';
 import { VrMode } from './vr-mode.ts';
@@ -18,6 +20,8 @@ import { VrMode } from './vr-mode.ts';
 export interface PageVrHooks {
   stage: Stage;
   follower: RoomFollower;
+  /** The room's scene on the page (null when it cannot draw). */
+  scene: RoomSceneView | null;
   layout: Layout;
   /** The page's parameter panel and subject now. */
   panel(): ParamPanel | null;
@@ -40,6 +44,7 @@ export function createPageVr(hooks: PageVrHooks): VrMode {
     },
     follow: { enabled: () => hooks.follower.enabled, set: (on) => hooks.follower.toggle(on) },
     look: pageLook(hooks.layout.stageTools),
+    layers: { rows: () => hooks.scene?.vrRows() ?? [], change: (id, change, mode) => hooks.scene?.change(id, change, mode === 'commit') },
     // A dynamic mesh is asked for again: with the triangle budget in VR, without it after.
     presentingChanged: () => {
       const current = hooks.current();

@@ -6,17 +6,20 @@
  * scale it (vr-inputs.ts, grab-controls.ts) and the parameter panel (vr-panel.ts). Nothing is
  * requested differently: a panel change goes to the page's own request path (`change`), so
  * room peers follow as they do for a page edit, and a room peer's change reaches the headset
- * as it reaches the page. Only meshes travel with a triangle budget while in VR
+ * as it reaches the page. The room's layers stand together, placed as one; the panel lists
+ * them with visibility and opacity. Only meshes travel with a triangle budget while in VR
  * (triangle-budget.ts). Ending the session (the headset's menu or "Exit VR") returns to the
  * page as it was.
  */
 import * as THREE from 'three';
+import type { LayerDisplay } from '../../../client/scene-types.ts';
 import type { ParameterSchema } from '../../../client/wire-types.ts';
 import { h } from '../dom.ts';
 import type { ChangeMode } from '../param-field.ts';
 import type { Stage } from '../stage/stage.ts';
-import { initialScale, localBox, placeOnTable, scaleAbout } from './specimen-placement.ts';
+import { initialScale, placeOnTable, scaleAbout } from './specimen-placement.ts';
 import { vrDelivery, vrTriangleBudget } from './triangle-budget.ts';
+import type { VrLayerRow } from './vr-layer-list.ts';
 import type { VrLook, VrPanel } from './vr-panel.ts';
 import type { VrSessionParts } from './vr-session-parts.ts';
 import { isVrSupported, requestVrSession } from './vr-support.ts';
@@ -41,7 +44,19 @@ export interface VrModeOptions {
   presentingChanged(presenting: boolean): void;
   /** The shown result's look, and a step of one of its settings from the panel (as the page's control would). */
   look?: { current(): VrLook | null; step(setting: 'colormap' | 'mode'): void };
+  /** The room's layers, and a change of one from the panel (as the page's layer list would). */
+  layers?: { rows(): VrLayerRow[]; change(id: string, change: LayerDisplay, mode: ChangeMode): void };
 }
+
+interface Placed {
+  objects: string;
+  subject: string | null;
+  center: THREE.Vector3;
+  /** The root's matrix as placing left it: while it is unchanged (no hand moved it), more layers are placed anew. */
+  matrix: THREE.Matrix4 | null;
+}
+
+const NOTHING_PLACED = (): Placed => ({ objects: '', subject: null, center: new THREE.Vector3(), matrix: null });
 
 export class VrMode {
   readonly button: HTMLButtonElement;
@@ -51,8 +66,8 @@ export class VrMode {
   #parts: VrSessionParts | null = null;
   #session: XRSession | null = null;
   #subject: VrSubject | null = null;
-  /** The content object placed on the table, and the subject it showed. */
-  #placed: { object: THREE.Object3D | null; subject: string | null; center: THREE.Vector3 } = { object: null, subject: null, center: new THREE.Vector3() };
+  /** What was placed on the table: the layers' contents, the subject, the centre, and where placing put the root. */
+  #placed: Placed = NOTHING_PLACED();
   #lastTime = 0;
   /** The status line last shown in the headset. */
   #status = '';
@@ -128,7 +143,7 @@ export class VrMode {
     renderer.localClippingEnabled = true;
     scene.add(parts.panel.root);
     this.#session = session;
-    this.#placed = { object: null, subject: null, center: new THREE.Vector3() };
+    this.#placed = NOTHING_PLACED();
     session.addEventListener('end', () => this.#ended());
     await renderer.xr.setSession(session);
     this.button.textContent = 'Exit VR';
@@ -148,6 +163,7 @@ export class VrMode {
         scale: (factor) => this.#scale(factor),
         follow: (on) => this.#options.follow.set(on),
         look: (setting) => this.#options.look?.step(setting),
+        layer: (id, change, mode) => this.#options.layers?.change(id, change, mode),
         exit: () => void this.#session?.end(),
       },
       (factor) => this.#scale(factor),
@@ -190,21 +206,31 @@ export class VrMode {
     panel.setStatus(status.text, status.tone);
     panel.setFollow(this.#options.follow.enabled());
     panel.setLook(this.#options.look?.current() ?? null);
+    panel.layers.show(this.#options.layers?.rows() ?? []);
     panel.root.update(seconds);
-    this.#probe.frame(now, this.#placed.object !== null);
+    this.#probe.frame(now, this.#placed.objects !== '');
   }
 
-  /** Stands new content on the table when it is the first of the session or of another subject; otherwise it keeps the hands' placement. */
+  /**
+   * Stands the layers on the table when the first content of the session or of another subject
+   * comes, and again as more layers come while no hand has moved them; otherwise the hands'
+   * placement is kept.
+   */
   #placeNewContent(): void {
-    const object = this.#options.stage.content?.object ?? null;
-    if (object === this.#placed.object) return;
+    const { stage } = this.#options;
+    const shown = stage.layers.list().filter((layer) => layer.content);
+    const objects = shown.map((layer) => layer.content!.object.uuid).join(' ');
+    if (objects === this.#placed.objects) return;
     const subject = this.#subject?.id ?? null;
-    const box = object ? localBox(this.root, object) : new THREE.Box3();
+    const box = stage.layers.box();
     const center = box.isEmpty() ? new THREE.Vector3() : box.getCenter(new THREE.Vector3());
-    if (object && (this.#placed.object === null || subject !== this.#placed.subject)) {
+    const untouched = this.#placed.matrix !== null && this.#placed.matrix.equals(this.root.matrix);
+    let matrix = this.#placed.matrix;
+    if (shown.length > 0 && (this.#placed.objects === '' || subject !== this.#placed.subject || untouched)) {
       placeOnTable(this.root, box, initialScale(box));
       this.#parts?.panel.setScale(this.root.scale.x);
+      matrix = this.root.matrix.clone();
     }
-    this.#placed = { object, subject, center };
+    this.#placed = { objects, subject, center, matrix };
   }
 }

@@ -3,14 +3,17 @@
  * The panel beside the specimen in VR, built with `@pmndrs/uikit`: the specimen's name, a
  * status line ("A peer is computing…", "Computing…", a refusal), one control per parameter
  * (vr-widgets.ts), the look of a scalar result (its colour map and, for a volume, slices or
- * the whole volume: a room that is followed shares them), the scale (−, real size, +),
+ * the whole volume: a room that is followed shares them), the room's layers with their
+ * visibility and opacity (vr-layer-list.ts), the scale (−, real size, +),
  * "Follow room" and "Exit VR". It stands to
  * the left of the specimen, turned towards the user.
  */
 import { Container, Text } from '@pmndrs/uikit';
 import * as THREE from 'three';
+import type { LayerDisplay } from '../../../client/scene-types.ts';
 import type { ParameterSchema } from '../../../client/wire-types.ts';
 import type { ChangeMode } from '../param-field.ts';
+import { VrLayerList } from './vr-layer-list.ts';
 import { createVrWidget, type VrWidget } from './vr-widgets.ts';
 import { VR_THEME as T } from './vr-theme.ts';
 
@@ -22,6 +25,8 @@ export interface VrPanelActions {
   follow(on: boolean): void;
   /** The next colour map, or the other volume view (slices or whole). */
   look(setting: 'colormap' | 'mode'): void;
+  /** A layer's visibility or opacity changed in VR. */
+  layer(id: string, change: LayerDisplay, mode: ChangeMode): void;
   exit(): void;
 }
 
@@ -58,6 +63,8 @@ export class VrPanel {
   #schemaKey = '';
   #follow: boolean | null = null;
   #statusShown = '';
+  /** The room's layers (automation aims at their controls). */
+  readonly layers: VrLayerList;
   /** The "Exit VR" and "Follow room" buttons (automation aims at them). */
   readonly buttons: { exit: Container; follow: Container; colormap: Container; mode: Container };
 
@@ -93,7 +100,8 @@ export class VrPanel {
     this.buttons = { exit: textButton('Exit VR', () => actions.exit()), follow: followButton, colormap: lookButton(this.#colormapText, 'colormap'), mode: lookButton(this.#modeText, 'mode') };
     this.#lookRow.add(new Text({ text: 'Look', fontSize: T.fontSize, color: T.text, marginRight: 8 }), this.buttons.colormap, this.buttons.mode);
     bottom.add(followButton, this.buttons.exit);
-    this.root.add(this.#title, this.#status, this.#fieldsBox, this.#lookRow, scaleRow, bottom);
+    this.layers = new VrLayerList((id, change, mode) => actions.layer(id, change, mode));
+    this.root.add(this.#title, this.#status, this.#fieldsBox, this.#lookRow, this.layers.root, scaleRow, bottom);
     this.root.position.copy(PANEL_POSITION);
     // Turned towards the eyes of someone standing at the origin, so it tilts back a little.
     this.root.lookAt(new THREE.Vector3(0, 1.6, 0));

@@ -44,6 +44,8 @@ declare global {
       sliderPoint(name: string, fraction: number): [number, number, number] | null;
       /** The centre of the panel's "Exit VR" or "Follow room" button in the room (null before a session). */
       buttonPoint(button: 'exit' | 'follow' | 'colormap' | 'mode'): [number, number, number] | null;
+      /** A point of layer `id`'s visibility switch, or of its opacity slider at `fraction` (0 left, 1 right). */
+      layerPoint(id: string, control: 'visible' | 'opacity', fraction?: number): [number, number, number] | null;
     };
   }
 }
@@ -76,6 +78,7 @@ export class VrProbe {
       }),
       sliderPoint: (name, fraction) => pointOn(mode.panel?.track(name), fraction - 0.5),
       buttonPoint: (button) => pointOn(mode.panel?.buttons[button], 0),
+      layerPoint: (id, control, fraction = 0.5) => pointOn(mode.panel?.layers.control(id, control), control === 'opacity' ? fraction - 0.5 : 0),
     };
   }
 

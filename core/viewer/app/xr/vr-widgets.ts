@@ -147,8 +147,8 @@ function stepper(prop: ParameterProperty, onChange: WidgetChange, valueText: Tex
   return { element: row, setValue: show };
 }
 
-/** The labelled control of parameter `name`; `track` is set for sliders (for pointing at them). */
-export function createVrWidget(name: string, prop: ParameterProperty, onChange: WidgetChange): VrWidget & { track?: Container } {
+/** The labelled control of parameter `name`; `track` is set for sliders and `control` is the part to point at (automation aims at them). */
+export function createVrWidget(name: string, prop: ParameterProperty, onChange: WidgetChange): VrWidget & { track?: Container; control?: Container } {
   const valueText = new Text({ text: '–', fontSize: T.fontSize, color: T.accent });
   const head = new Container({ flexDirection: 'row', justifyContent: 'space-between', width: '100%' });
   head.add(new Text({ text: name, fontSize: T.fontSize, color: T.text }), valueText);
@@ -166,6 +166,7 @@ export function createVrWidget(name: string, prop: ParameterProperty, onChange: 
   return {
     element,
     track: control && 'track' in control ? (control.track as Container) : undefined,
+    control: control?.element,
     setValue: (value) => (control ? control.setValue(value) : valueText.setProperties({ text: format(value) })),
   };
 }

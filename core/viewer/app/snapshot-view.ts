@@ -1,0 +1,78 @@
+/**
+ * @module snapshot-view
+ * Snapshots in the viewer. "Snapshot" (in the layer list) keeps the room as it is now on the
+ * host and shows the link that opens it. `/?snapshot=<id>` opens one exactly as it was: its
+ * scene (each layer's bytes by the blob id the snapshot kept, whatever the room did since) and
+ * its camera, read-only, under a banner whose "Restore into room" makes a room's scene that of
+ * the snapshot and then follows that room.
+ */
+import type { VitrineClient } from '../../client/client.ts';
+import type { RoomSnapshot } from '../../client/wire-types.ts';
+import { h, replaceChildren } from './dom.ts';
+import { describeError } from './request-failure.ts';
+
+/** The "Snapshot" button and the link it shows. */
+export function snapshotControl(client: VitrineClient, room: () => string): HTMLElement {
+  const link = h('a', { class: 'link snapshot-link', target: '_blank', rel: 'noopener', 'data-testid': 'snapshot-link', hidden: true });
+  const button = h('button', { type: 'button', class: 'button ghost small', 'data-testid': 'snapshot', title: 'Keep the room as it is now (layers, view, results) and get a link to it' }, 'Snapshot');
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    client.scenes
+      .snapshot(room())
+      .then(({ id, url }) => {
+        link.href = url;
+        link.textContent = `snapshot ${id.slice(0, 12)}…`;
+        link.title = new URL(url, window.location.href).href;
+      })
+      .catch((error: unknown) => {
+        link.removeAttribute('href');
+        link.textContent = `No snapshot: ${describeError(error)}`;
+      })
+      .finally(() => {
+        link.hidden = false;
+        button.disabled = false;
+      });
+  });
+  return h('div', { class: 'snapshot-control' }, button, link);
+}
+
+export interface SnapshotHooks {
+  client: VitrineClient;
+  /** Shows the snapshot's scene (read-only) and camera. */
+  show(snapshot: RoomSnapshot): void;
+  /** The room the page names (the restore goes there). */
+  room(): string;
+  /** Where the banner goes. */
+  banner: HTMLElement;
+  /** Says why the snapshot cannot be shown. */
+  fail(title: string, detail: string): void;
+}
+
+/** Opens snapshot `id`: shows it read-only, with the banner and its "Restore into room". */
+export async function openSnapshot(id: string, hooks: SnapshotHooks): Promise<void> {
+  let snapshot: RoomSnapshot;
+  try {
+    snapshot = await hooks.client.scenes.getSnapshot(id);
+  } catch (error) {
+    hooks.fail('The snapshot could not be opened', describeError(error));
+    return;
+  }
+  const status = h('span', { class: 'snapshot-status', 'data-testid': 'snapshot-status' });
+  const restore = h('button', { type: 'button', class: 'button small', 'data-testid': 'restore-snapshot' }, 'Restore into room');
+  restore.addEventListener('click', () => {
+    const room = hooks.room();
+    restore.disabled = true;
+    hooks.client.scenes
+      .replace(room, { snapshot: id })
+      .then(() => window.location.assign(`/?room=${encodeURIComponent(room)}&follow=1`))
+      .catch((error: unknown) => {
+        status.textContent = `Not restored: ${describeError(error)}`;
+        restore.disabled = false;
+      });
+  });
+  const taken = typeof snapshot.created === 'number' ? ` taken ${new Date(snapshot.created).toLocaleString()}` : '';
+  const from = snapshot.room ? ` in room ${snapshot.room}` : '';
+  replaceChildren(hooks.banner, h('strong', {}, 'Snapshot'), h('span', {}, `${id.slice(0, 12)}…${taken}${from} · read-only`), restore, status);
+  hooks.banner.hidden = false;
+  hooks.show(snapshot);
+}

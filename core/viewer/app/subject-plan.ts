@@ -1,0 +1,81 @@
+/**
+ * @module subject-plan
+ * How the page's own subject is fetched (viewer-app.ts runs it): a function through `/invoke`,
+ * a dynamic specimen through the job flow (`load`, progress shown, the room cache's hit
+ * noted), a static one through `/data`; meshes as meshopt GLB (in VR within the headset's
+ * budget); a peer's entry this page adopts by its blob URL (room-blob.ts); all of it coarse
+ * first where the type refines (coarse-first.ts).
+ */
+import type { VitrineClient } from '../../client/client.ts';
+import type { SpecimenData } from '../../client/decoded-types.ts';
+import type { DeliveryQuery, SpecimenMetadata } from '../../client/wire-types.ts';
+import { answerBytes, type CoarseFirstSteps } from './coarse-first.ts';
+import { asDecodedMesh, MESH_DELIVERY } from './glb-mesh.ts';
+import { jobCallbacks } from './job-callbacks.ts';
+import type { JobView } from './job-view.ts';
+import { eitherSignal, type RequestContext } from './latest-request.ts';
+import { viaBlob, type AdoptedBlob } from './room-blob.ts';
+import type { RoomFollower, RoomSubject } from './room-follower.ts';
+import type { StageOverlay } from './stage-overlay.ts';
+import type { VrMode } from './xr/vr-mode.ts';
+
+export interface SubjectPlanDeps {
+  client: VitrineClient;
+  job: JobView;
+  overlay: StageOverlay;
+  follower: RoomFollower;
+  vr: VrMode | null;
+  adopted: AdoptedBlob;
+  /** The subject is a function without a specimen. */
+  isFunction: boolean;
+  /** What the page shows, as a room entry names it. */
+  shown(): RoomSubject | null;
+  /** The room cache served it (a hit, or the adopted entry's blob). */
+  cached(): void;
+  show(data: SpecimenData, refined: boolean): Promise<void>;
+  refining(on: boolean): void;
+}
+
+/** The type coarse-first refines, the full delivery, and the steps, for one request of the page's subject. */
+export function subjectPlan(
+  deps: SubjectPlanDeps,
+  context: RequestContext,
+  meta: SpecimenMetadata,
+  params: Record<string, unknown> | undefined,
+  room: string,
+): { type: string; fine: DeliveryQuery | undefined; steps: CoarseFirstSteps } {
+  const { client, vr } = deps;
+  const fine = meta.type === 'mesh' ? { ...MESH_DELIVERY, ...vr?.delivery(meta.type) } : vr?.delivery(meta.type);
+  const job = { job: deps.job, overlay: deps.overlay, follower: deps.follower };
+  const first = async (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> =>
+    asDecodedMesh(
+      deps.isFunction
+        ? await client.invoke(meta.id, { kwargs: params, room, signal: context.signal })
+        : meta.is_dynamic
+          ? await client.load(meta.id, params, {
+              room,
+              delivery,
+              signal: context.signal,
+              onHeaders: (response) => answered?.(answerBytes(response)),
+              ...jobCallbacks(context, job, { functionName: meta.function_name, params: params ?? {} }, (hit) => hit && deps.cached()),
+            })
+          : await client.getData(meta.id, { room, signal: context.signal }),
+    );
+  // A peer's entry this page adopts comes by its blob URL, unless in VR (a budgeted delivery has no blob of the entry).
+  const blobId = deps.adopted.take(vr?.delivery(meta.type) ? null : deps.shown());
+  const steps: CoarseFirstSteps = {
+    first,
+    full: async (delivery, signal) => asDecodedMesh(await client.getData(meta.id, { params, room, signal: eitherSignal(context.signal, signal), delivery })),
+    show: deps.show,
+    refining: deps.refining,
+    isCurrent: () => context.isCurrent(),
+  };
+  const load = (id: string, signal?: AbortSignal): Promise<SpecimenData> => client.getBlob(id, eitherSignal(context.signal, signal)).then(asDecodedMesh);
+  // The blob came: nothing was computed, so no room result will answer the request.
+  const loaded = (): void => {
+    deps.cached();
+    if (meta.function_name) deps.follower.settled(meta.function_name, params ?? {}, true);
+  };
+  const plan = viaBlob(blobId, meta.is_dynamic && !deps.isFunction ? meta.type : 'none', steps, load, loaded);
+  return { ...plan, fine };
+}
