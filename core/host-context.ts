@@ -20,6 +20,7 @@ import type { StaticInputs } from './inputs/static-inputs.ts';
 import type { UploadStore } from './uploads/upload-store.ts';
 import type { FileParser } from './workers/file-parser.ts';
 import type { PublishedSpecimens } from './workspace/published-specimens.ts';
+import type { RoomScenes } from './workspace/room-scenes.ts';
 import type { RoomWorkspace } from './workspace/room-workspace.ts';
 
 /**
@@ -53,6 +54,8 @@ export interface HostContext {
   published: PublishedSpecimens;
   /** Rooms as shared workspaces: each room's entry (cache entry or shown specimen) and view. */
   rooms: RoomWorkspace;
+  /** Rooms' scenes: their layers, computed through each room's cache; the active layer is the room's entry. */
+  scenes: RoomScenes;
   /** Static specimens read as input results. */
   staticInputs: StaticInputs;
   /** Host events, streamed to clients as Server-Sent Events. */

@@ -24,6 +24,8 @@ import { deliveryTaskRunner } from '../workers/task-pool.ts';
 import { VolumePyramids } from '../zarr/volume-pyramids.ts';
 import { assembleResults } from './assemble-results.ts';
 import { assembleWorkspace } from './assemble-workspace.ts';
+import { NO_ANNOTATIONS } from '../workspace/room-annotations.ts';
+import { RoomScenes } from '../workspace/room-scenes.ts';
 import { assembleCompute } from './compute-assembly.ts';
 import type { ScaleService } from './scale-service.ts';
 import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
@@ -68,7 +70,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   }
 
   const files = new FileParser(compute.pools.encode);
-  const ctx: HostContext = {
+  const base: Omit<HostContext, 'scenes'> = {
     options,
     uploads: stack.uploads,
     files,
@@ -88,6 +90,9 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     reload,
     afterReload: (hook) => void reloadHooks.push(hook),
   };
+  const scenes = new RoomScenes({ store: workspace.sceneStore, sources: { ...base, annotations: NO_ANNOTATIONS }, results: stack.results, rooms: workspace.rooms, log }, events);
+  workspace.rooms.useScenes(scenes);
+  const ctx: HostContext = { ...base, scenes };
   return {
     ctx,
     handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), announce }),
@@ -96,6 +101,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     scale: stack.scale,
     relay: stack.scale?.relay ?? null,
     async close() {
+      ctx.scenes.close();
       workspace.close();
       await stack.close();
       await compute.close();

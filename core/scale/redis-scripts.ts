@@ -20,14 +20,24 @@ local function expireComp(cid, ttl)
     redis.call('PEXPIRE', P .. 'job:' .. j, ttl)
   end
 end
+local function orNull(value)
+  if value and value ~= '' then return value end
+  return cjson.null
+end
+-- Ends a running computation with an error, and tells its room's followers (the 'failed' event)
+-- that no result will come.
 local function failComp(cid, err, code, ttl)
   local comp = P .. 'comp:' .. cid
-  local c = redis.call('HMGET', comp, 'status', 'flight')
+  local c = redis.call('HMGET', comp, 'status', 'flight', 'room', 'fn', 'specimen', 'job')
   if c[1] ~= 'running' then return 0 end
   redis.call('HSET', comp, 'status', 'error', 'error', err, 'code', code)
   if c[2] and redis.call('GET', c[2]) == cid then redis.call('DEL', c[2]) end
   expireComp(cid, ttl)
   redis.call('PUBLISH', P .. 'events:nudge', cid)
+  if c[3] then
+    local data = {function_name = orNull(c[4]), specimen_id = orNull(c[5]), job_id = orNull(c[6]), code = code, detail = err}
+    redis.call('PUBLISH', P .. 'events:room', cjson.encode({room = c[3], event = 'failed', data = data}))
+  end
   return 1
 end
 -- Who still waits on a computation: its jobs, and the requests of hosts whose heartbeat is
@@ -93,6 +103,25 @@ redis.call('PUBLISH', P .. 'events:pointer', ARGV[1])
 return 0`,
   },
   /**
+   * ARGV from, to, now, cacheTtlMs → 1 when room `from`'s entry became room `to`'s too (the same
+   * blob, nothing computed; every host drops its pointer of `to` and `to`'s followers get the
+   * `result` event), 0 when `from` holds none.
+   */
+  vCopyRoom: {
+    keys: 0,
+    lua: `
+local h = redis.call('HMGET', P .. 'room:' .. ARGV[1], 'key', 'hash', 'meta', 'fn', 'state')
+if not h[1] or not h[2] or not h[3] or not h[5] then return 0 end
+local room = P .. 'room:' .. ARGV[2]
+redis.call('DEL', room)
+redis.call('HSET', room, 'key', h[1], 'hash', h[2], 'meta', h[3], 'fn', h[4] or '', 'state', h[5], 'created', ARGV[3], 'hits', 1)
+redis.call('PEXPIRE', room, ARGV[4])
+redis.call('ZADD', P .. 'rooms', tonumber(ARGV[3]) + tonumber(ARGV[4]), ARGV[2])
+redis.call('PUBLISH', P .. 'events:pointer', ARGV[2])
+redis.call('PUBLISH', P .. 'events:room', '{"room":' .. cjson.encode(ARGV[2]) .. ',"event":"result","data":' .. h[5] .. '}')
+return 1`,
+  },
+  /**
    * ARGV flight, newCid, runTtlMs, fn, room, now, jobId|'', specimen, key, host →
    * {cid, created}. Joins the running computation of these values in this room, or claims a
    * new one; counts the caller as one of its waiters (a job for itself, a request under its
@@ -109,7 +138,7 @@ if existing and redis.call('HGET', P .. 'comp:' .. existing, 'status') == 'runni
 else
   local comp = P .. 'comp:' .. cid
   redis.call('SET', ARGV[1], cid, 'PX', ARGV[3])
-  redis.call('HSET', comp, 'status', 'running', 'seq', 0, 'refs', 0, 'fn', ARGV[4], 'room', ARGV[5], 'created', ARGV[6], 'flight', ARGV[1], 'key', ARGV[9])
+  redis.call('HSET', comp, 'status', 'running', 'seq', 0, 'refs', 0, 'fn', ARGV[4], 'room', ARGV[5], 'created', ARGV[6], 'flight', ARGV[1], 'key', ARGV[9], 'specimen', ARGV[8], 'job', ARGV[7])
   redis.call('PEXPIRE', comp, ARGV[3])
   created = 1
 end

@@ -19,7 +19,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['results/', 'params/', 'events/', 'options.ts', 'client/', 'assets/'],
   // The room cache and its budget.
   ['cache/'],
-  ['catalog/', 'uploads/', 'viewer/'],
+  // Stores of rooms' scenes and snapshots, with the checks of what a scene may hold.
+  ['catalog/', 'uploads/', 'viewer/', 'scenes/', 'snapshots/'],
   ['registry/', 'delivery/'],
   // The worker threads' transport and their entry, which runs delivery and format work.
   ['workers/'],
