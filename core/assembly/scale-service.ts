@@ -22,17 +22,17 @@ import { NodeDirectory } from '../scale/compute-nodes.ts';
 import { Computations, type ComputationTimes } from '../scale/computations.ts';
 import { startHostHeartbeat } from '../scale/host-heartbeat.ts';
 import { RedisUploadStore } from '../scale/redis-upload-store.ts';
-import type { RedisConnections } from '../scale/redis-connections.ts';
+import type { RedisConnections } from '../redis/redis-connections.ts';
 import { joinService } from './join-service.ts';
 import { RedisHealth } from '../scale/redis-health.ts';
 import { RedisJobs } from '../scale/redis-jobs.ts';
 import { RedisResults } from '../scale/redis-results.ts';
-import { orUnavailable } from '../scale/redis-unavailable.ts';
+import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { WorkQueue } from '../scale/work-queue.ts';
 import { RelayMirror } from '../scale/relay-mirror.ts';
 import { SharedRelay } from '../scale/shared-relay.ts';
 import { redactUrl } from '../redact-credentials.ts';
-import { describeRedisFailure } from '../scale/redis-unavailable.ts';
+import { describeRedisFailure } from '../redis/redis-unavailable.ts';
 
 /**
  * Longest a starting host waits for a Redis that answers (its subscriptions, its compute node)

@@ -10,7 +10,7 @@
  * request waits for a node's next heartbeat rather than failing.
  */
 import type { Redis } from 'ioredis';
-import { KEYS } from './redis-keys.ts';
+import { KEYS } from '../redis/redis-keys.ts';
 
 export const HEARTBEAT_MS = 2000;
 /** A node missing this long is gone (three heartbeats). */

@@ -20,9 +20,9 @@ import type { StoredResult } from '../results/stored-result.ts';
 import { LocalBlobCopies } from './local-blob-copies.ts';
 import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
 import { bulkReadInto, ChunkGoneError, type BulkReadTarget } from './redis-bulk-read.ts';
-import { KEYS } from './redis-keys.ts';
-import { isOutOfMemory } from './redis-unavailable.ts';
-import { withTimeLimit } from './time-limit.ts';
+import { KEYS } from '../redis/redis-keys.ts';
+import { isOutOfMemory } from '../redis/redis-unavailable.ts';
+import { withTimeLimit } from '../redis/time-limit.ts';
 
 /** Bytes per chunk. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;

@@ -13,7 +13,7 @@
  */
 import net from 'node:net';
 import type { PayloadFill } from '../serving/payload-fill.ts';
-import { TimeLimitError } from './time-limit.ts';
+import { TimeLimitError } from '../redis/time-limit.ts';
 
 /** Where the blob store's Redis is (its client's own options). */
 export interface BulkReadTarget {

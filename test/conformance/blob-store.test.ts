@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../core/scale/blob-store.ts';
 import { MemoryBlobStore } from './memory-blob-store.ts';
 import { CHUNK_BYTES, RedisBlobStore } from '../../core/scale/redis-blob-store.ts';
-import { KEYS } from '../../core/scale/redis-keys.ts';
+import { KEYS } from '../../core/redis/redis-keys.ts';
 import { computeResultId, knownResultId } from '../../core/results/result-id.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';

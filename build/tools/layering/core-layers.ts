@@ -17,8 +17,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['formats/'],
   // Vocabulary: stored results, parameters, events, options, the wire types of the client.
   ['results/', 'params/', 'events/', 'options.ts', 'client/', 'assets/'],
-  // The room cache and its budget.
-  ['cache/'],
+  // The room cache and its budget; the Redis plumbing every Redis half stands on (connections,
+  // keys and channels, the script table, pub/sub fan-out, failures as 503s, time limits).
+  ['cache/', 'redis/'],
   ['catalog/', 'uploads/', 'viewer/'],
   ['registry/', 'delivery/'],
   // The worker threads' transport and their entry, which runs delivery and format work.
