@@ -12,7 +12,7 @@ import { createHostError } from '../errors.ts';
 import { keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource } from '../serving/result-source.ts';
 import type { RoomState } from '../cache/room-state.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { BlobRef } from './blob-store.ts';
+import type { BlobRef } from '../blobs/blob-store.ts';
 import type { Computations } from './computations.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';

@@ -14,7 +14,7 @@ import type { ServiceRelay, WorkerRegistration } from '../federation/service-rel
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import { ComputeNode, type NodeLog } from './compute-node.ts';
-import type { BlobStore } from './blob-store.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
 import type { RedisConnections } from '../redis/redis-connections.ts';
 import type { RedisEvents } from '../redis/redis-events.ts';
 import { CHANNELS, KEYS } from '../redis/redis-keys.ts';
