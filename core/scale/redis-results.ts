@@ -13,10 +13,10 @@ import { keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeReque
 import type { RoomState } from '../cache/room-state.ts';
 import { statsRoom } from '../cache/room-cache.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { BlobRef } from './blob-store.ts';
+import type { BlobRef } from '../blobs/blob-store.ts';
 import type { Computations } from './computations.ts';
-import { KEYS } from './redis-keys.ts';
-import { orUnavailable } from './redis-unavailable.ts';
+import { KEYS } from '../redis/redis-keys.ts';
+import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { storeInputs } from './input-refs.ts';
 import { laneOf, runsOnService } from './work-queue.ts';
 

@@ -13,7 +13,8 @@ import type { RoomState } from '../cache/room-state.ts';
 import { createHostError } from '../errors.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { ArrivingResult, InvokerSet, ProgressUpdate } from '../invoke/invoker.ts';
+import type { InvokerSet, ProgressUpdate } from '../invoke/invoker.ts';
+import type { ArrivingResult } from '../results/payload-fill.ts';
 import { loadInputs } from '../inputs/load-inputs.ts';
 
 /** Progress kept for replay to requests that join a computation late. */

@@ -8,7 +8,7 @@
  * nothing changes. Pub/sub loses what is published while a connection is down, so once the
  * subscriptions are back after every reconnection each watcher is nudged once: it re-reads
  * the durable state, and a lost message costs one read. Relayed workers' registrations changing
- * reach the hosts that list them (relay-mirror.ts).
+ * reach the hosts that list them (scale/relay-mirror.ts).
  */
 import type { Redis } from 'ioredis';
 import type { EventHub } from '../events/event-hub.ts';
