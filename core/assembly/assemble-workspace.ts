@@ -20,6 +20,8 @@ import { MemoryRoomBoard, type RoomBoard } from '../workspace/room-board.ts';
 import { RoomWorkspace } from '../workspace/room-workspace.ts';
 import { MemorySceneStore } from '../scenes/memory-scene-store.ts';
 import type { SceneStore } from '../scenes/scene-store.ts';
+import { MemoryResultPins, MemorySnapshotStore } from '../snapshots/memory-snapshot-store.ts';
+import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
 
 /** How often a service's host with viewers listening reads whether other hosts published. */
 const SERVICE_POLL_MS = 2000;
@@ -29,6 +31,8 @@ export interface Workspace {
   rooms: RoomWorkspace;
   /** Rooms' scenes: in this host's memory, or in the Redis service. */
   sceneStore: SceneStore;
+  /** Rooms' snapshots and the pins that keep their bytes. */
+  snapshots: { store: SnapshotStore; pins: ResultPins };
   close(): void;
 }
 
@@ -44,16 +48,22 @@ export async function assembleWorkspace(deps: {
   const { options, scale } = deps;
   let board: RoomBoard = new MemoryRoomBoard(deps.events, options.cacheTtlSeconds);
   let sceneStore: SceneStore = new MemorySceneStore((roomId, scene) => deps.events.publish(roomChannel(roomId), { event: 'scene', data: scene }));
+  // Pins may hold up to half the byte budget: the oldest snapshots' go first past it.
+  let snapshots: Workspace['snapshots'] = { store: new MemorySnapshotStore(), pins: new MemoryResultPins(deps.budget, deps.budget.maxBytes / 2) };
   let share = null;
   if (scale) {
-    const [{ RedisRoomBoard }, { RedisPublished }, { RedisSceneStore }] = await Promise.all([
+    const [{ RedisRoomBoard }, { RedisPublished }, { RedisSceneStore }, { RedisSnapshotStore, RedisResultPins }] = await Promise.all([
       import('../scale/redis-room-board.ts'),
       import('../scale/redis-published.ts'),
       import('../scenes/redis-scene-store.ts'),
+      import('../snapshots/redis-snapshot-store.ts'),
     ]);
     board = new RedisRoomBoard(scale.connections.command, options.cacheTtlSeconds);
     share = new RedisPublished(scale.connections.command, scale.connections.blobs);
     sceneStore = new RedisSceneStore(scale.connections.command);
+    snapshots.pins.close();
+    snapshots.store.close();
+    snapshots = { store: new RedisSnapshotStore(scale.connections.command), pins: new RedisResultPins(scale.blobs) };
   }
   const events = deps.events;
   const onChange = (id: string) => void events.publish(HOST_CHANNEL, { event: 'catalog', data: { specimens: [id] } });
@@ -71,8 +81,11 @@ export async function assembleWorkspace(deps: {
     published,
     rooms: new RoomWorkspace(deps.results, board),
     sceneStore,
+    snapshots,
     close: () => {
       if (poll) clearInterval(poll);
+      snapshots.store.close();
+      snapshots.pins.close();
       published.close();
     },
   };

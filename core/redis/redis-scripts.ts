@@ -122,6 +122,21 @@ redis.call('PUBLISH', P .. 'events:room', '{"room":' .. cjson.encode(ARGV[2]) ..
 return 1`,
   },
   /**
+   * ARGV room, version, json, ttlMs, event → 1 when the room's scene was still at `version`
+   * and is now `json` (at version + 1; its `scene` event sent to every host in the same step,
+   * so events leave in the order of the versions), else 0 and nothing changed.
+   */
+  vSceneWrite: {
+    keys: 0,
+    lua: `
+local key = P .. 'scene:' .. ARGV[1]
+if tonumber(redis.call('HGET', key, 'v') or '0') ~= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', key, 'v', tonumber(ARGV[2]) + 1, 'json', ARGV[3])
+redis.call('PEXPIRE', key, ARGV[4])
+redis.call('PUBLISH', P .. 'events:room', ARGV[5])
+return 1`,
+  },
+  /**
    * ARGV flight, newCid, runTtlMs, fn, room, now, jobId|'', specimen, key, host →
    * {cid, created}. Joins the running computation of these values in this room, or claims a
    * new one; counts the caller as one of its waiters (a job for itself, a request under its

@@ -6,7 +6,7 @@
  * exist and check is the host's to resolve (as `/data` would); this is what any store keeps.
  */
 import type { LayerSource, PointBinding } from '../client/scene-types.ts';
-import { stableStringify } from '../params/params-hash.ts';
+import { stableJson } from '../params/stable-json.ts';
 import { bad, isObject, onlyMembers } from './check-display.ts';
 import { MAX_BINDING_TEXT, MAX_BINDINGS, MAX_PARAMS_BYTES, MAX_SOURCE_NAME_LENGTH } from './scene-limits.ts';
 
@@ -55,5 +55,5 @@ export function sameSource(a: LayerSource, b: LayerSource): boolean {
 }
 
 function canonical(source: LayerSource): string {
-  return stableStringify({ specimen: source.specimen ?? null, function: source.function ?? null, params: source.params ?? {}, bind: source.bind ?? {} });
+  return stableJson({ specimen: source.specimen ?? null, function: source.function ?? null, params: source.params ?? {}, bind: source.bind ?? {} });
 }

@@ -10,7 +10,7 @@
  */
 import type { LayerResult, LayerSource, SceneLayer } from '../client/scene-types.ts';
 import type { RoomEntry } from '../client/wire-types.ts';
-import { stableStringify } from '../params/params-hash.ts';
+import { stableJson } from '../params/stable-json.ts';
 import { makeLayerId } from '../scenes/layer-ids.ts';
 import { addLayer, replaceSource } from '../scenes/scene-ops.ts';
 import { layerDataUrl } from '../scenes/scene-size.ts';
@@ -85,7 +85,7 @@ export class EntryLink {
     if (entry.function_name === null) return Object.keys(source.params ?? {}).length === 0;
     if (source.specimen === undefined && source.function !== entry.function_name) return false;
     const resolved = await resolveLayerSource(this.#deps.sources, roomId, roomId, source, 'active').catch(() => null);
-    return resolved?.kind === 'computed' && resolved.request.entry.name === entry.function_name && stableStringify(resolved.request.values) === stableStringify(entry.params);
+    return resolved?.kind === 'computed' && resolved.request.entry.name === entry.function_name && stableJson(resolved.request.values) === stableJson(entry.params);
   }
 
   async #follow(roomId: string, create: boolean): Promise<void> {

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type { Annotation, LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../client/scene-types.ts';
 import type { RoomView } from '../client/wire-types.ts';
 import { createHostError } from '../errors.ts';
-import { stableStringify } from '../params/params-hash.ts';
+import { stableJson } from '../params/stable-json.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
 import { slotOf } from './layer-runs.ts';
@@ -70,7 +70,7 @@ export class RoomSnapshots {
     const { store, pins, scenes, rooms, sources, ttlSeconds } = this.#deps;
     const [scene, view, annotations] = await Promise.all([scenes.scene(roomId), rooms.view(roomId), sources.annotations.list(roomId)]);
     const { layers, results } = await this.#layers(roomId, scene);
-    const json = stableStringify({ scene: { layers, active: scene.active }, view, annotations });
+    const json = stableJson({ scene: { layers, active: scene.active }, view, annotations });
     const id = createHash('sha256').update(json).digest('hex');
     const ttlMs = ttlSeconds * 1000;
     const known = await store.get(id);
