@@ -17,8 +17,8 @@ import type { DeliveryQuery, RoomSnapshot } from './wire-types.ts';
 /** A layer to add: its source, and optionally its id, kind and display. */
 export type NewLayer = LayerDisplay & { source: LayerSource; id?: string; kind?: LayerKind };
 
-/** A change of a layer: display fields (null removes one) and, to recompute it, a new source. */
-export type LayerChange = { [K in keyof LayerDisplay]?: LayerDisplay[K] | null } & { source?: LayerSource };
+/** A change of a layer: display fields (null removes one), a new source (computed again), or `active: true` (it becomes the room's entry). */
+export type LayerChange = { [K in keyof LayerDisplay]?: LayerDisplay[K] | null } & { source?: LayerSource; active?: true };
 
 const enc = encodeURIComponent;
 

@@ -226,19 +226,17 @@ export type RoomEvent =
   | { event: 'annotation'; data: AnnotationEvent };
 
 /**
- * `GET /api/snapshots/{id}`: a room as it was when the snapshot was taken: its scene (each
- * layer's `result` naming the blob of its bytes, kept whatever the room does next), its view
- * and its annotations.
+ * `GET /api/snapshots/{id}`: a room as it was when the snapshot was taken: its scene (no
+ * version; each layer's `result` names the blob of its bytes, and its `data_url` is that blob's
+ * URL, kept whatever the room does next), its view and its annotations.
  */
 export interface RoomSnapshot {
   id: string;
-  /** The room it was taken in. */
-  room?: string;
-  /** Milliseconds since the epoch. */
-  created?: number;
-  scene: RoomScene;
-  view: RoomView | null;
-  annotations?: Annotation[];
+  scene: Pick<RoomScene, 'layers' | 'active'>;
+  view: RoomView;
+  annotations: Annotation[];
+  /** Milliseconds since the epoch when it was first taken. */
+  created: number;
 }
 
 /** Delivery options of `/data`, as query values (e.g. `{ format: 'glb', compress: 'meshopt' }`). */

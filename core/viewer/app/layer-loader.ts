@@ -80,7 +80,9 @@ export class LayerLoader {
 
   async #run(layer: SceneLayer, load: Load, vr: DeliveryQuery | undefined): Promise<void> {
     const { client, stage, status } = this.#options;
-    const { type, data_url: dataUrl, blob_id: blobId } = layer.result!;
+    const { type, blob_id: blobId } = layer.result!;
+    // A snapshot's layers name their blob as their data URL: no coarse delivery to ask for there.
+    const dataUrl = layer.result!.data_url.startsWith('/api/blobs/') ? '' : layer.result!.data_url;
     const signal = load.controller.signal;
     const isCurrent = (): boolean => this.#loads.get(layer.id) === load && !signal.aborted;
     const viaUrl = (delivery: DeliveryQuery | undefined, part?: AbortSignal, answered?: (r: Response) => void): Promise<SpecimenData> =>

@@ -20,9 +20,9 @@
 import { isAbortError } from '../../client/errors.ts';
 import type { RoomFailed, RoomScene } from '../../client/scene-types.ts';
 import type { RoomComputing, RoomEntry, RoomEvent, RoomView } from '../../client/wire-types.ts';
+import { stableJson } from '../../params/stable-json.ts';
 import { h } from './dom.ts';
 import { PeerJob, type FollowJob, type PeerProgress } from './peer-job.ts';
-import { stableJson } from './setting-sync.ts';
 
 /** What a room entry names: the function, the specimen when known, the values. */
 export type RoomSubject = Pick<RoomEntry, 'function_name' | 'specimen_id' | 'params'>;

@@ -17,7 +17,7 @@ import { LayerLoader } from './layer-loader.ts';
 import type { LayerRowState } from './layer-row.ts';
 import { SceneActions } from './scene-actions.ts';
 import { LAYER_FIELDS, SceneSync } from './scene-sync.ts';
-import { stableJson } from './setting-sync.ts';
+import { stableJson } from '../../params/stable-json.ts';
 import { ENTRY_LAYER, type Stage } from './stage/stage.ts';
 import type { StageContent } from './stage/stage-content.ts';
 import type { VrLayerRow } from './xr/vr-layer-list.ts';
@@ -135,21 +135,22 @@ export class RoomSceneView {
   }
 
   /**
-   * A room event that names a layer: `computing`, `result` or `failed` of a layer other than
-   * the active one is shown on its row (a result is loaded); true when it was such an event.
+   * A room event that names a layer (`computing`, `result`, `failed`): the active layer's
+   * events name none (its results are the room's entry), so these are never the entry's. Shown
+   * on the layer's row; a result is loaded (by its blob, until the scene event that sets it
+   * comes). True when it was such an event.
    */
   layerEvent(event: RoomEvent): boolean {
     if (event.event !== 'computing' && event.event !== 'result' && event.event !== 'failed') return false;
     const id = event.data.layer;
+    if (!id) return false;
     const layer = this.#remote?.layers.find((l) => l.id === id);
-    if (!id || !layer || id === this.#remote?.active) return false;
+    if (!layer || this.#readOnly) return true;
     if (event.event === 'computing') this.#setStatus(id, 'computing', '');
     else if (event.event === 'failed') this.#setStatus(id, 'failed', event.data.detail);
-    else if (event.data.result_id) {
-      // The scene event that sets the result usually follows; until then the blob is enough.
-      const old = layer.result;
-      const sameSource = old !== undefined && old.type === event.data.type;
-      layer.result = { result_id: event.data.result_id, type: event.data.type as NonNullable<SceneLayer['result']>['type'], data_url: sameSource ? old.data_url : '', blob_id: event.data.blob_id };
+    else if (event.data.result_id && event.data.result_id !== layer.result?.result_id) {
+      const type = event.data.type as NonNullable<SceneLayer['result']>['type'];
+      layer.result = { result_id: event.data.result_id, type, data_url: layer.result?.data_url ?? '', blob_id: event.data.blob_id };
       this.apply(this.#remote!);
     }
     return true;

@@ -1,9 +1,9 @@
 /**
  * @module scene-actions
  * What the layer list asks of the room, as requests to its scene routes: add a layer, remove
- * one, move one up or down and make one active (both a `PUT` of the whole scene, with
- * `If-Match` on the version the page saw, so a move made on an outdated list changes nothing),
- * and share display changes (`PATCH`). The page changes nothing itself: the `scene` event that
+ * one, move one up or down (a `PUT` of the whole scene with `If-Match` on the version the page
+ * saw, so a move made on an outdated list changes nothing), make one active (a `PATCH` with
+ * `active: true`), and share display changes (`PATCH`). The page changes nothing itself: the `scene` event that
  * follows shows the outcome to every peer, this page included. A refusal is reported in words.
  */
 import type { VitrineClient } from '../../client/client.ts';
@@ -55,9 +55,8 @@ export class SceneActions {
 
   /** Makes layer `id` the room's active layer (its entry). */
   activate(id: string): void {
-    const scene = this.#options.scene();
-    if (!scene || scene.active === id) return;
-    this.#run('The active layer could not be changed', (client, room) => client.scenes.replace(room, { layers: scene.layers.map(asNew), active: id }, scene.version));
+    if (this.#options.scene()?.active === id) return;
+    this.#run('The active layer could not be changed', (client, room) => client.scenes.update(room, id, { active: true }));
   }
 
   /** Shares a display change of layer `id` (SceneSync's send). */

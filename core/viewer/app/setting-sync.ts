@@ -11,6 +11,7 @@
  * values of that setting from the room are not applied, so the page never jumps back to what it
  * showed before its own change. A change still waiting to be sent wins over the room's.
  */
+import { stableJson } from '../../params/stable-json.ts';
 
 /** How long after its request settled a sent value's echo is still waited for. */
 const ECHO_GRACE_MS = 3000;
@@ -141,14 +142,4 @@ export class SettingSync {
     if (sent.length > 0) this.#sent.set(key, sent);
     else this.#sent.delete(key);
   }
-}
-
-/** JSON with object keys sorted, so equal settings compare equal whatever their key order. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    return `{${Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${stableJson(record[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -71,8 +71,7 @@ export async function openSnapshot(id: string, hooks: SnapshotHooks): Promise<vo
       });
   });
   const taken = typeof snapshot.created === 'number' ? ` taken ${new Date(snapshot.created).toLocaleString()}` : '';
-  const from = snapshot.room ? ` in room ${snapshot.room}` : '';
-  replaceChildren(hooks.banner, h('strong', {}, 'Snapshot'), h('span', {}, `${id.slice(0, 12)}…${taken}${from} · read-only`), restore, status);
+  replaceChildren(hooks.banner, h('strong', {}, 'Snapshot'), h('span', {}, `${id.slice(0, 12)}…${taken} · read-only`), restore, status);
   hooks.banner.hidden = false;
   hooks.show(snapshot);
 }

@@ -96,7 +96,7 @@ export class ViewerRoom {
       banner: this.#banner,
       fail,
       show: (snapshot: RoomSnapshot) => {
-        this.scene?.apply(snapshot.scene, true);
+        this.scene?.apply({ ...snapshot.scene, version: 0 }, true);
         if (snapshot.view?.camera) this.#hooks.stage?.setCameraView(snapshot.view.camera);
       },
     });
