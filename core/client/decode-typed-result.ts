@@ -79,21 +79,7 @@ function decodeVolume(json: Json): VolumeData {
     spacing: optionalList(json, 'spacing'),
     origin: optionalList(json, 'origin'),
     value_range: range && range.length === 2 ? [range[0]!, range[1]!] : null,
-    ...labelsOf(json),
   };
-}
-
-/** A segmentation's marks in a volume's JSON or envelope preamble: `labels`, and its names and colours by id. */
-export function labelsOf(preamble: Record<string, unknown>): Pick<VolumeData, 'labels' | 'label_names' | 'label_colors'> {
-  const table = (value: unknown): Record<string, string> | undefined =>
-    value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter(([, v]) => typeof v === 'string')) : undefined;
-  const out: Pick<VolumeData, 'labels' | 'label_names' | 'label_colors'> = {};
-  if (preamble.labels === true) out.labels = true;
-  const names = table(preamble.label_names);
-  const colors = table(preamble.label_colors);
-  if (names) out.label_names = names;
-  if (colors) out.label_colors = colors;
-  return out;
 }
 
 /**

@@ -30,7 +30,10 @@ export interface MeshData {
   colors?: Uint8Array | Float32Array;
 }
 
-/** A scalar volume in C order (slowest axis first). */
+/**
+ * A scalar volume in C order (slowest axis first). A segmentation (each sample a label id, 0
+ * the background) has `labels: true`, and its `label_names` and `label_colors` keyed by id.
+ */
 export interface VolumeData {
   type: 'volume';
   shape: number[];
@@ -40,11 +43,8 @@ export interface VolumeData {
   origin: number[] | null;
   /** Finite [min, max] of the samples when the host sent it (envelopes), else null. */
   value_range: [number, number] | null;
-  /** A segmentation: each sample is a label id, 0 the background. */
-  labels?: boolean;
-  /** Names of label ids (`{"3": "nucleus"}`). */
+  labels?: true;
   label_names?: Record<string, string>;
-  /** Colours of label ids (`{"3": "#ff8800"}`). */
   label_colors?: Record<string, string>;
 }
 

@@ -8,7 +8,7 @@
 import { decodeEnvelope } from '../envelope/decode-envelope.ts';
 import type { DecodedEnvelope } from '../envelope/decode-envelope.ts';
 import type { FileData, SpecimenData, TypedData } from './decoded-types.ts';
-import { decodeTypedResult, labelsOf } from './decode-typed-result.ts';
+import { decodeTypedResult } from './decode-typed-result.ts';
 
 /** Any vendor's v1 envelope media type (the host's `--envelope-media-type` may rename it). */
 const ENVELOPE_TYPE = /^application\/x-[\w.+-]+-envelope-v1\b/i;
@@ -24,10 +24,9 @@ export function fromEnvelope(decoded: DecodedEnvelope): TypedData {
     const { vertices, indices, normals, colors } = decoded;
     return colors ? { type: 'mesh', vertices, indices, normals, colors } : { type: 'mesh', vertices, indices, normals };
   }
-  const { shape, dtype, data, spacing, origin, value_range, preamble } = decoded;
-  return { type: 'volume', shape, dtype, data, spacing, origin, value_range, ...labelsOf(preamble) };
+  const { shape, dtype, data, spacing, origin, value_range } = decoded;
+  return { type: 'volume', shape, dtype, data, spacing, origin, value_range };
 }
-
 
 /** The file name from `Content-Disposition`, else the URL's last path segment. */
 function fileNameOf(response: Response): string {

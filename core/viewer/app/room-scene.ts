@@ -173,6 +173,11 @@ export class RoomSceneView {
     this.#showPanel();
   }
 
+  /** Loads again what depends on how the page asks (entering or leaving VR: meshes within the headset's budget). */
+  refresh(): void {
+    if (this.#remote) this.apply(this.#remote, this.#readOnly);
+  }
+
   /** The page stopped following the room (or moved to another): only its own layer stays. */
   reset(): void {
     const { stage } = this.#options;

@@ -129,9 +129,12 @@ export function createRaymarchBox(
       boxSize: { value: new THREE.Vector3(dims.x, dims.y, dims.z) },
       voxels: { value: new THREE.Vector3(voxels.w, voxels.h, voxels.d) },
     },
+    // The box's back faces lie behind whatever is inside it: the depth test would drop every
+    // ray in front of a mesh within. The rays end at the scene's depth themselves (raySpan).
     side: THREE.BackSide,
     transparent: true,
     depthWrite: false,
+    depthTest: false,
   });
   const geometry = new THREE.BoxGeometry(1, 1, 1);
   const mesh = new THREE.Mesh(geometry, material);

@@ -29,8 +29,10 @@ export interface VolumeBaseOptions {
   title: string;
   pixel: PixelFn;
   alphaTest: number;
-  /** True when voxel (x, y, z) is drawn (past the floor; a label that shows). */
+  /** True when voxel (x, y, z) is drawn (past the floor; a label that shows): what a ray finds first. */
   seen(x: number, y: number, z: number): boolean;
+  /** True when a slice's voxel answers a pick (default: when it is seen). A scalar volume answers anywhere on its slices. */
+  pickedOnSlice?(x: number, y: number, z: number): boolean;
   /** Makes the ray-marched form (called once, on first use). */
   march(frame: VolumeFrame): Marched;
   /** The stage's slice point. */
@@ -53,7 +55,7 @@ export interface VolumeBase {
   mode(): VolumeMode;
   setMode(mode: VolumeMode): void;
   applyLook(look: LayerLook): void;
-  /** The nearest seen voxel under `ray`: on a slice, or the first seen sample when ray marched. */
+  /** The nearest voxel under `ray` on a slice (pickedOnSlice), or the first seen sample when ray marched. */
   pick(ray: THREE.Raycaster, kept: (point: THREE.Vector3) => boolean): VoxelHit | null;
   attach(): void;
   dispose(): void;
@@ -139,7 +141,7 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
         if (!mesh.visible) continue;
         for (const hit of ray.intersectObject(mesh, false)) {
           const voxel = frame.voxelAt(inner.worldToLocal(hit.point.clone()));
-          if (!voxel || !options.seen(voxel.x, voxel.y, voxel.z) || !kept(hit.point)) continue;
+          if (!voxel || !(options.pickedOnSlice ?? options.seen)(voxel.x, voxel.y, voxel.z) || !kept(hit.point)) continue;
           if (!best || hit.distance < best.distance) best = { distance: hit.distance, point: hit.point.clone(), kind: 'voxel', voxel };
           break;
         }

@@ -69,6 +69,8 @@ export function createVolumeSlices(volume: VolumeData, stage: VolumeStage): Volu
       out[o + 3] = k < floor ? 0 : 255;
     },
     seen: (x, y, z) => indexOf(frame.sample(x, y, z)) >= floor,
+    // The readout reads any voxel of a slice, see-through or not.
+    pickedOnSlice: () => true,
     march() {
       const { count, dims } = frame;
       raymarch = createRaymarchedVolume(data, { w: count.x, h: count.y, d: count.z }, { min, span }, dims, table, stage.depth);

@@ -45,10 +45,11 @@ export function createPageVr(hooks: PageVrHooks): VrMode {
     follow: { enabled: () => hooks.follower.enabled, set: (on) => hooks.follower.toggle(on) },
     look: pageLook(hooks.layout.stageTools),
     layers: { rows: () => hooks.scene?.vrRows() ?? [], change: (id, change, mode) => hooks.scene?.change(id, change, mode === 'commit') },
-    // A dynamic mesh is asked for again: with the triangle budget in VR, without it after.
+    // A dynamic mesh is asked for again: with the triangle budget in VR, without it after; the scene's meshes too.
     presentingChanged: () => {
       const current = hooks.current();
       if (current?.is_dynamic && current.type === 'mesh') hooks.request('commit');
+      hooks.scene?.refresh();
     },
   });
   hooks.layout.topbar.append(vr.button);

@@ -56,6 +56,10 @@ interface Placed {
   matrix: THREE.Matrix4 | null;
 }
 
+/** The headset's near and far planes, in metres. */
+const VR_NEAR = 0.02;
+const VR_FAR = 200;
+
 const NOTHING_PLACED = (): Placed => ({ objects: '', subject: null, center: new THREE.Vector3(), matrix: null });
 
 export class VrMode {
@@ -139,6 +143,12 @@ export class VrMode {
       return;
     }
     renderer.xr.setReferenceSpaceType('local-floor');
+    // The headset's depth range is the stage camera's: the page's is sized to what it framed
+    // (a scan 500 units across puts its near plane metres away); in the room, units are metres.
+    const { camera } = this.#options.stage.view;
+    camera.near = VR_NEAR;
+    camera.far = VR_FAR;
+    camera.updateProjectionMatrix();
     renderer.setTransparentSort(sort);
     renderer.localClippingEnabled = true;
     scene.add(parts.panel.root);
