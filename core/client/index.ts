@@ -23,6 +23,8 @@ export type { SseMessage } from './sse-parser.ts';
 export { decodeEnvelope, EnvelopeDecodeError } from '../envelope/decode-envelope.ts';
 export type { DecodedEnvelope, DecodedMesh, DecodedVolume } from '../envelope/decode-envelope.ts';
 export { decodeTypedResult, TypedResultError } from './decode-typed-result.ts';
+export { volumeBox, volumeCentre, volumeFrameOf, voxelAt, voxelCentre, voxelCoordinates } from '../sdk/volume-frame.ts';
+export type { Triple, VolumeFrame, VolumeGrid } from '../sdk/volume-frame.ts';
 export { fromEnvelope, isEnvelopeType } from './read-data-response.ts';
 export {
   InvalidRequestError,

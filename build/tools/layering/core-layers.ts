@@ -20,6 +20,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The room cache and its budget; the Redis plumbing every Redis half stands on (connections,
   // keys and channels, the script table, pub/sub fan-out, failures as 503s, time limits).
   ['cache/', 'redis/'],
+  // A room's annotations: their checks, measurements, forms, and their store in memory or Redis.
+  ['annotations/'],
   ['catalog/', 'uploads/', 'viewer/'],
   ['registry/', 'delivery/'],
   // The worker threads' transport and their entry, which runs delivery and format work.
