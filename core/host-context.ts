@@ -4,6 +4,7 @@
  * jobs and encoders. Built by app.ts, passed to each route group. (What a specimen's function,
  * type and schema are: registry/specimen-functions.ts.)
  */
+import type { AnnotationStore } from './annotations/annotation-store.ts';
 import type { EventHub } from './events/event-hub.ts';
 import type { JobService } from './jobs/job-service.ts';
 import type { ResolvedHostOptions } from './options.ts';
@@ -53,6 +54,8 @@ export interface HostContext {
   published: PublishedSpecimens;
   /** Rooms as shared workspaces: each room's entry (cache entry or shown specimen) and view. */
   rooms: RoomWorkspace;
+  /** Each room's annotations: this host's, or the Redis service's. */
+  annotations: AnnotationStore;
   /** Static specimens read as input results. */
   staticInputs: StaticInputs;
   /** Host events, streamed to clients as Server-Sent Events. */

@@ -75,6 +75,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     staticInputs: new StaticInputs(files.parse),
     published: workspace.published,
     rooms: workspace.rooms,
+    annotations: workspace.annotations,
     functions: compute.functions,
     catalog,
     results: stack.results,

@@ -1,12 +1,14 @@
 /**
  * @module assemble-workspace
- * Rooms as shared workspaces, for one host: its published specimens and its rooms' views and
- * shown specimens, kept by the host itself or, on a Redis service, in the service (loaded
+ * Rooms as shared workspaces, for one host: its published specimens, its rooms' views and
+ * shown specimens, and their annotations, kept by the host itself or, on a Redis service, in the service (loaded
  * only then, so a lone host never loads Redis code). Each change of the published specimens
  * this host lists goes out on the host event stream as `catalog` (`{"specimens": [id]}`), so
  * open viewers list a new specimen at once; on a service, a host with viewers listening reads
  * the service's list every few seconds to notice what other hosts published.
  */
+import type { AnnotationStore } from '../annotations/annotation-store.ts';
+import { DEFAULT_MAX_PER_HOST, MemoryAnnotationStore } from '../annotations/memory-annotation-store.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import { HOST_CHANNEL } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
@@ -25,11 +27,12 @@ const SERVICE_POLL_MS = 2000;
 export interface Workspace {
   published: PublishedSpecimens;
   rooms: RoomWorkspace;
+  annotations: AnnotationStore;
   close(): void;
 }
 
 export async function assembleWorkspace(deps: {
-  options: Pick<ResolvedHostOptions, 'publishedTtlSeconds' | 'cacheTtlSeconds'>;
+  options: Pick<ResolvedHostOptions, 'publishedTtlSeconds' | 'cacheTtlSeconds' | 'maxAnnotations'>;
   results: ResultSource;
   budget: ResultBudget<StoredResult>;
   catalog: SpecimenCatalog;
@@ -39,11 +42,17 @@ export async function assembleWorkspace(deps: {
 }): Promise<Workspace> {
   const { options, scale } = deps;
   let board: RoomBoard = new MemoryRoomBoard(deps.events, options.cacheTtlSeconds);
+  let annotations: AnnotationStore = new MemoryAnnotationStore(deps.events, { maxPerRoom: options.maxAnnotations, maxPerHost: Math.max(DEFAULT_MAX_PER_HOST, options.maxAnnotations) });
   let share = null;
   if (scale) {
-    const [{ RedisRoomBoard }, { RedisPublished }] = await Promise.all([import('../scale/redis-room-board.ts'), import('../scale/redis-published.ts')]);
+    const [{ RedisRoomBoard }, { RedisPublished }, { RedisAnnotationStore }] = await Promise.all([
+      import('../scale/redis-room-board.ts'),
+      import('../scale/redis-published.ts'),
+      import('../annotations/redis-annotation-store.ts'),
+    ]);
     board = new RedisRoomBoard(scale.connections.command, options.cacheTtlSeconds);
     share = new RedisPublished(scale.connections.command, scale.connections.blobs);
+    annotations = new RedisAnnotationStore(scale.connections.command, options.maxAnnotations);
   }
   const events = deps.events;
   const onChange = (id: string) => void events.publish(HOST_CHANNEL, { event: 'catalog', data: { specimens: [id] } });
@@ -60,8 +69,10 @@ export async function assembleWorkspace(deps: {
   return {
     published,
     rooms: new RoomWorkspace(deps.results, board),
+    annotations,
     close: () => {
       if (poll) clearInterval(poll);
+      annotations.close();
       published.close();
     },
   };

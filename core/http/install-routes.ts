@@ -3,15 +3,18 @@
  * Every route group of the API, the viewer and the browser client, in one list.
  */
 import type { FastifyInstance } from 'fastify';
+import { AnnotationForms } from '../annotations/annotation-forms.ts';
 import { clientRoute } from '../assets/client-route.ts';
 import type { HostContext } from '../host-context.ts';
 import { mcpRoutes } from '../mcp/routes-mcp.ts';
 import { viewerRoutes } from '../viewer/viewer-routes.ts';
 import { zarrRoutes } from '../zarr/routes-zarr.ts';
+import { annotationRoutes } from './routes-annotations.ts';
 import { blobRoutes } from './routes-blobs.ts';
 import { jobRoutes } from './routes-jobs.ts';
 import { publishedRoutes } from './routes-published.ts';
 import { roomRoutes } from './routes-rooms.ts';
+import { precomputedAnnotationRoutes } from './routes-precomputed-annotations.ts';
 import { processingRoutes } from './routes-processing.ts';
 import { specimenDataRoutes } from './routes-specimen-data.ts';
 import { specimenRoutes } from './routes-specimens.ts';
@@ -27,6 +30,10 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext): Pro
   await app.register(uploadRoutes, { ctx });
   await app.register(publishedRoutes, { ctx, published: ctx.published });
   await app.register(roomRoutes, { ctx });
+  // One host's forms of its rooms' lists (JSON, CSV, precomputed), shared by both route groups.
+  const forms = new AnnotationForms(ctx.annotations);
+  await app.register(annotationRoutes, { ctx: { options: ctx.options, annotations: ctx.annotations, forms } });
+  await app.register(precomputedAnnotationRoutes, { ctx: { options: ctx.options, forms } });
   await app.register(mcpRoutes, { ctx });
   await app.register(clientRoute);
   if (ctx.options.viewer) await app.register(viewerRoutes);

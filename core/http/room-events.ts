@@ -2,7 +2,7 @@
  * @module room-events
  * One room as Server-Sent Events (`GET /api/rooms/{room_id}/events`): first
  * `state` (the room's entry or null) and `view` (its shared view), then `computing`, `result`
- * and `view` as the ResultSource and the room workspace
+ * and `view` as the ResultSource and the room workspace, and `annotation` as the annotation store,
  * publishes them on the host EventHub channel `roomChannel(roomId)`, whichever endpoint
  * (`/data`, `/invoke`, `/start`) and, in a Redis service, whichever host caused them.
  * A client more than 1 MiB behind is disconnected rather than buffered for, and what its
@@ -18,7 +18,7 @@ import { sharedEventText } from '../events/shared-event-text.ts';
 import type { StreamScope } from '../events/stream-scope.ts';
 
 /** Room events forwarded to subscribers; anything else on the channel stays inside the host. */
-const ROOM_EVENTS = new Set(['computing', 'result', 'view']);
+const ROOM_EVENTS = new Set(['computing', 'result', 'view', 'annotation']);
 
 /**
  * Streams room `roomId` on `reply` until the client goes away.

@@ -91,7 +91,9 @@ const ROOM_SCHEMA = {
   description:
     'First `state` (the room entry, or null) and `view` (the room’s shared view), then `computing` (the entry being ' +
     'computed plus `job_id`, null without a job) each time a computation for the room starts, `result` (the new ' +
-    'entry) each time the room’s entry changes, and `view` each time its view changes. A reconnecting subscriber ' +
+    'entry) each time the room’s entry changes, `view` each time its view changes, and `annotation` ({op: add, change or remove, ' +
+    'annotation, version}) for each change of its annotations, `version` being the room’s annotation version after it: a ' +
+    'follower that sees it jump by more than one reads GET /api/rooms/{room_id}/annotations again. A reconnecting subscriber ' +
     'gets `state` and `view` again.',
   operationId: 'room_events',
   params: { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } },
@@ -101,6 +103,11 @@ const ROOM_SCHEMA = {
       computing: { ...ROOM_ENTRY, required: [...ROOM_ENTRY.required, 'job_id'], properties: { ...ROOM_ENTRY.properties, job_id: { type: ['string', 'null'] } } },
       result: ROOM_ENTRY,
       view: { type: 'object', description: 'Any of window [lo, hi], colormap, opacity, mode, camera {position, target, up}' },
+      annotation: {
+        type: 'object',
+        required: ['op', 'annotation', 'version'],
+        properties: { op: { enum: ['add', 'change', 'remove'] }, annotation: { type: 'object', description: 'The annotation as it is now (as it was, for remove)' }, version: { type: 'integer' } },
+      },
     }),
     503: BUSY,
   },
