@@ -59,7 +59,7 @@ export function voxelAt(frame: VolumeFrame, point: readonly number[]): Triple | 
   const voxel = voxelCoordinates(frame, point).map((v, a) => {
     const n = frame.size[a]!;
     // The far face belongs to the last voxel.
-    return v >= n - 0.5 && v <= n - 0.5 + 1e-9 ? n - 1 : Math.round(v);
+    return v >= n - 0.5 && v <= n - 0.5 + 1e-9 ? n - 1 : Math.round(v) + 0; // + 0: no -0
   });
   return voxel.every((v, a) => v >= 0 && v < frame.size[a]!) ? (voxel as Triple) : null;
 }
