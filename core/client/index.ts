@@ -16,6 +16,9 @@
 export { createClient, VitrineClient } from './client.ts';
 export type { ClientOptions, DataOptions, InvokeOptions } from './client.ts';
 export type { LoadOptions } from './load-job.ts';
+export { RoomAnnotations } from './room-annotations.ts';
+export type { AnnotationChange, AnnotationInput, VersionCheck } from './room-annotations.ts';
+export { AnnotationMirror } from './annotation-mirror.ts';
 export type { FollowOptions } from './follow-events.ts';
 export type { FollowJobOptions } from './follow-job.ts';
 export { SseParser } from './sse-parser.ts';
@@ -41,3 +44,4 @@ export type { HttpErrorKind } from './errors.ts';
 export type { FetchLike } from './transport.ts';
 export type * from './decoded-types.ts';
 export type * from './wire-types.ts';
+export type * from './scene-types.ts';
