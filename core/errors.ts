@@ -99,6 +99,16 @@ export const ERRORS = {
   SPC_ERR_ANNOTATIONS_FULL: entry(409, (room = '?', limit = '?', adding = '?') => `room '${room}' would hold more than its limit of ${limit} annotations with these ${adding}; remove some first`),
   SPC_ERR_ANNOTATIONS_HOST_FULL: entry(507, (limit = '?') => `this host keeps at most ${limit} annotations across its rooms (on a Redis service they live in Redis instead); remove some first`),
   SPC_ERR_PRECOMPUTED_KEY_NOT_FOUND: entry(404, (key = '?') => `'${key}' is not a key of the room's precomputed annotations`),
+  // --- scenes and snapshots ---
+  SPC_ERR_SCENE_INVALID: entry(400, (path = '?', why = '?') => `${path} ${why}`),
+  SPC_ERR_SCENE_FULL: entry(400, (max = '?') => `a scene holds at most ${max} layers: remove one before adding another`),
+  SPC_ERR_SCENE_TOO_LARGE: entry(400, (size = '?', limit = '?') => `the scene would take ${size} bytes of JSON, over the ${limit} a scene may take: shorten its layers' names, params or labels, or use fewer layers`),
+  SPC_ERR_SCENE_VERSION: entry(412, (given = '?', current = '?') => `the scene changed: If-Match names version ${given}, the scene is at version ${current}; read it again and retry (nothing was changed)`),
+  SPC_ERR_SCENE_CONTENDED: entry(503, (room = '?') => `the scene of room '${room}' is being changed by too many writers at once; retry`),
+  SPC_ERR_LAYER_NOT_FOUND: entry(404, (id = '?', room = '?') => `room '${room}' has no layer '${id}'`),
+  SPC_ERR_LAYER_ID_TAKEN: entry(409, (id = '?', room = '?') => `room '${room}' already has a layer '${id}': choose another id, or PATCH that layer`),
+  SPC_ERR_SNAPSHOT_NOT_FOUND: entry(404, (id = '?') => `no snapshot '${id}' (unknown, or past its time-to-live, --snapshot-ttl)`),
+  SPC_ERR_SNAPSHOT_LOST: entry(410, (id = '?', why = '?') => `snapshot '${id}' can no longer be shown as it was: ${why}`),
 
   // --- jobs ---
   SPC_ERR_JOB_NOT_FOUND: entry(404, (id = '?') => `job '${id}' not found`),

@@ -21,6 +21,8 @@ import type { StaticInputs } from './inputs/static-inputs.ts';
 import type { UploadStore } from './uploads/upload-store.ts';
 import type { FileParser } from './workers/file-parser.ts';
 import type { PublishedSpecimens } from './workspace/published-specimens.ts';
+import type { RoomScenes } from './workspace/room-scenes.ts';
+import type { RoomSnapshots } from './workspace/room-snapshots.ts';
 import type { RoomWorkspace } from './workspace/room-workspace.ts';
 
 /**
@@ -54,7 +56,11 @@ export interface HostContext {
   published: PublishedSpecimens;
   /** Rooms as shared workspaces: each room's entry (cache entry or shown specimen) and view. */
   rooms: RoomWorkspace;
-  /** Each room's annotations: this host's, or the Redis service's. */
+  /** Rooms' scenes: their layers, computed through each room's cache; the active layer is the room's entry. */
+  scenes: RoomScenes;
+  /** Rooms' snapshots: immutable records of a scene, its view and marks, their bytes pinned. */
+  snapshots: RoomSnapshots;
+  /** Each room's annotations: this host's, or the Redis service's (scenes, snapshots and the Neuroglancer state read them too). */
   annotations: AnnotationStore;
   /** Static specimens read as input results. */
   staticInputs: StaticInputs;

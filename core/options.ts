@@ -135,6 +135,11 @@ export interface HostOptions {
   publishedTtlSeconds?: number;
   /** Annotations one room holds at most; a request that would pass it adds nothing (409). @defaultValue 100000 */
   maxAnnotations?: number;
+  /**
+   * Seconds a room's snapshot (`POST /api/rooms/{room}/snapshots`) and the bytes of its layers
+   * are kept, whatever the room does next. @defaultValue 2592000 (30 days)
+   */
+  snapshotTtlSeconds?: number;
 }
 
 export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream' | 'roomThreads' | 'compute' | 'pythonProcesses'>> & {
@@ -193,6 +198,7 @@ export const HOST_DEFAULTS = Object.freeze({
   uploadTtlSeconds: 3600,
   publishedTtlSeconds: 86400,
   maxAnnotations: 100_000,
+  snapshotTtlSeconds: 2592000,
 });
 
 function positive(name: string, value: number, allowZero = false): number {
@@ -230,6 +236,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('uploadTtlSeconds', o.uploadTtlSeconds);
   positive('publishedTtlSeconds', o.publishedTtlSeconds);
   if (!Number.isSafeInteger(o.maxAnnotations) || o.maxAnnotations < 1) throw new TypeError(`maxAnnotations must be a positive integer, got ${String(o.maxAnnotations)}`);
+  positive('snapshotTtlSeconds', o.snapshotTtlSeconds);
   if (typeof o.host !== 'string' || (o.host as string) === '') throw new TypeError('host must be a non-empty string');
   if (o.allowedHosts !== null && (!Array.isArray(o.allowedHosts) || !(o.allowedHosts as unknown[]).every((h) => typeof h === 'string'))) {
     throw new TypeError('allowedHosts must be an array of host names or null');

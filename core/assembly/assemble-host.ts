@@ -24,6 +24,8 @@ import { deliveryTaskRunner } from '../workers/task-pool.ts';
 import { VolumePyramids } from '../zarr/volume-pyramids.ts';
 import { assembleResults } from './assemble-results.ts';
 import { assembleWorkspace } from './assemble-workspace.ts';
+import { RoomScenes } from '../workspace/room-scenes.ts';
+import { RoomSnapshots } from '../workspace/room-snapshots.ts';
 import { assembleCompute } from './compute-assembly.ts';
 import type { ScaleService } from './scale-service.ts';
 import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
@@ -68,7 +70,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   }
 
   const files = new FileParser(compute.pools.encode);
-  const ctx: HostContext = {
+  const base: Omit<HostContext, 'scenes' | 'snapshots'> = {
     options,
     uploads: stack.uploads,
     files,
@@ -89,6 +91,11 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     reload,
     afterReload: (hook) => void reloadHooks.push(hook),
   };
+  const sources = base;
+  const scenes = new RoomScenes({ store: workspace.sceneStore, sources, results: stack.results, rooms: workspace.rooms, log }, events);
+  workspace.rooms.useScenes(scenes);
+  const snapshots = new RoomSnapshots({ ...workspace.snapshots, scenes, rooms: workspace.rooms, sources, ttlSeconds: options.snapshotTtlSeconds });
+  const ctx: HostContext = { ...base, scenes, snapshots };
   return {
     ctx,
     handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), announce }),
@@ -97,6 +104,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     scale: stack.scale,
     relay: stack.scale?.relay ?? null,
     async close() {
+      ctx.scenes.close();
       workspace.close();
       await stack.close();
       await compute.close();

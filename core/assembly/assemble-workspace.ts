@@ -1,8 +1,8 @@
 /**
  * @module assemble-workspace
  * Rooms as shared workspaces, for one host: its published specimens, its rooms' views and
- * shown specimens, and their annotations, kept by the host itself or, on a Redis service, in the service (loaded
- * only then, so a lone host never loads Redis code). Each change of the published specimens
+ * shown specimens, their scenes and annotations, kept by the host itself or, on a Redis service, in the
+ * service (loaded only then, so a lone host never loads Redis code). Each change of the published specimens
  * this host lists goes out on the host event stream as `catalog` (`{"specimens": [id]}`), so
  * open viewers list a new specimen at once; on a service, a host with viewers listening reads
  * the service's list every few seconds to notice what other hosts published.
@@ -10,7 +10,7 @@
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import { DEFAULT_MAX_PER_HOST, MemoryAnnotationStore } from '../annotations/memory-annotation-store.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
-import { HOST_CHANNEL } from '../events/channels.ts';
+import { HOST_CHANNEL, roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
@@ -20,6 +20,10 @@ import type { ScaleService } from './scale-service.ts';
 import { PublishedSpecimens, type PublishedLog } from '../workspace/published-specimens.ts';
 import { MemoryRoomBoard, type RoomBoard } from '../workspace/room-board.ts';
 import { RoomWorkspace } from '../workspace/room-workspace.ts';
+import { MemorySceneStore } from '../scenes/memory-scene-store.ts';
+import type { SceneStore } from '../scenes/scene-store.ts';
+import { MemoryResultPins, MemorySnapshotStore } from '../snapshots/memory-snapshot-store.ts';
+import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
 
 /** How often a service's host with viewers listening reads whether other hosts published. */
 const SERVICE_POLL_MS = 2000;
@@ -28,6 +32,10 @@ export interface Workspace {
   published: PublishedSpecimens;
   rooms: RoomWorkspace;
   annotations: AnnotationStore;
+  /** Rooms' scenes: in this host's memory, or in the Redis service. */
+  sceneStore: SceneStore;
+  /** Rooms' snapshots and the pins that keep their bytes. */
+  snapshots: { store: SnapshotStore; pins: ResultPins };
   close(): void;
 }
 
@@ -42,17 +50,26 @@ export async function assembleWorkspace(deps: {
 }): Promise<Workspace> {
   const { options, scale } = deps;
   let board: RoomBoard = new MemoryRoomBoard(deps.events, options.cacheTtlSeconds);
+  let sceneStore: SceneStore = new MemorySceneStore((roomId, scene) => deps.events.publish(roomChannel(roomId), { event: 'scene', data: scene }));
+  // Pins may hold up to half the byte budget: the oldest snapshots' go first past it.
+  let snapshots: Workspace['snapshots'] = { store: new MemorySnapshotStore(), pins: new MemoryResultPins(deps.budget, deps.budget.maxBytes / 2) };
   let annotations: AnnotationStore = new MemoryAnnotationStore(deps.events, { maxPerRoom: options.maxAnnotations, maxPerHost: Math.max(DEFAULT_MAX_PER_HOST, options.maxAnnotations) });
   let share = null;
   if (scale) {
-    const [{ RedisRoomBoard }, { RedisPublished }, { RedisAnnotationStore }] = await Promise.all([
+    const [{ RedisRoomBoard }, { RedisPublished }, { RedisSceneStore }, { RedisSnapshotStore, RedisResultPins }, { RedisAnnotationStore }] = await Promise.all([
       import('../scale/redis-room-board.ts'),
       import('../scale/redis-published.ts'),
+      import('../scenes/redis-scene-store.ts'),
+      import('../snapshots/redis-snapshot-store.ts'),
       import('../annotations/redis-annotation-store.ts'),
     ]);
     board = new RedisRoomBoard(scale.connections.command, options.cacheTtlSeconds);
     share = new RedisPublished(scale.connections.command, scale.connections.blobs);
+    sceneStore = new RedisSceneStore(scale.connections.command);
     annotations = new RedisAnnotationStore(scale.connections.command, options.maxAnnotations);
+    snapshots.pins.close();
+    snapshots.store.close();
+    snapshots = { store: new RedisSnapshotStore(scale.connections.command), pins: new RedisResultPins(scale.blobs) };
   }
   const events = deps.events;
   const onChange = (id: string) => void events.publish(HOST_CHANNEL, { event: 'catalog', data: { specimens: [id] } });
@@ -69,9 +86,13 @@ export async function assembleWorkspace(deps: {
   return {
     published,
     rooms: new RoomWorkspace(deps.results, board),
+    sceneStore,
+    snapshots,
     annotations,
     close: () => {
       if (poll) clearInterval(poll);
+      snapshots.store.close();
+      snapshots.pins.close();
       annotations.close();
       published.close();
     },

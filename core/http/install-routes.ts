@@ -15,6 +15,8 @@ import { jobRoutes } from './routes-jobs.ts';
 import { publishedRoutes } from './routes-published.ts';
 import { roomRoutes } from './routes-rooms.ts';
 import { precomputedAnnotationRoutes } from './routes-precomputed-annotations.ts';
+import { sceneRoutes } from './routes-scenes.ts';
+import { snapshotRoutes } from './routes-snapshots.ts';
 import { processingRoutes } from './routes-processing.ts';
 import { specimenDataRoutes } from './routes-specimen-data.ts';
 import { specimenRoutes } from './routes-specimens.ts';
@@ -34,6 +36,8 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext): Pro
   const forms = new AnnotationForms(ctx.annotations);
   await app.register(annotationRoutes, { ctx: { options: ctx.options, annotations: ctx.annotations, forms } });
   await app.register(precomputedAnnotationRoutes, { ctx: { options: ctx.options, forms } });
+  await app.register(sceneRoutes, { ctx });
+  await app.register(snapshotRoutes, { ctx });
   await app.register(mcpRoutes, { ctx });
   await app.register(clientRoute);
   if (ctx.options.viewer) await app.register(viewerRoutes);

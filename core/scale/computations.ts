@@ -11,12 +11,12 @@ import { createHostError, HostError, type HostErrorCode, ERRORS } from '../error
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import type { OpenedResult } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { BlobRef } from './blob-store.ts';
+import type { BlobRef } from '../blobs/blob-store.ts';
 import type { NodeDirectory } from './compute-nodes.ts';
 import { KEYS, CHANNELS } from '../redis/redis-keys.ts';
 import { roomEventMessage, type RedisEvents } from '../redis/redis-events.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';
-import type { BlobStore } from './blob-store.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
 import type { WorkLane, WorkQueue } from './work-queue.ts';
 import { RoomPointers, type PointerRead } from './room-pointers.ts';

@@ -23,7 +23,7 @@ import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { NodeDirectory, startHeartbeat } from './compute-nodes.ts';
 import { KEYS } from '../redis/redis-keys.ts';
-import type { BlobStore, PutBlob } from './blob-store.ts';
+import type { BlobStore, PutBlob } from '../blobs/blob-store.ts';
 import type { RedisConnections } from '../redis/redis-connections.ts';
 import { describeRedisFailure, isOutOfMemory } from '../redis/redis-unavailable.ts';
 import { roomEventMessage, type RedisEvents } from '../redis/redis-events.ts';

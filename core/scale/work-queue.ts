@@ -14,7 +14,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import { COMMAND_TIMEOUT_MS } from '../redis/redis-connections.ts';
-import type { BlobRef } from './blob-store.ts';
+import type { BlobRef } from '../blobs/blob-store.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import { withTimeLimit } from '../redis/time-limit.ts';
 

@@ -20,9 +20,12 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The room cache and its budget; the Redis plumbing every Redis half stands on (connections,
   // keys and channels, the script table, pub/sub fan-out, failures as 503s, time limits).
   ['cache/', 'redis/'],
+  // Result bytes by content hash: the blob store interface, its memory, Redis and S3 stores.
+  ['blobs/'],
   // A room's annotations: their checks, measurements, forms, and their store in memory or Redis.
   ['annotations/'],
-  ['catalog/', 'uploads/', 'viewer/'],
+  // Stores of rooms' scenes and snapshots (memory and Redis), with the checks of what a scene may hold.
+  ['catalog/', 'uploads/', 'viewer/', 'scenes/', 'snapshots/'],
   ['registry/', 'delivery/'],
   // The worker threads' transport and their entry, which runs delivery and format work.
   ['workers/'],
