@@ -7,6 +7,8 @@
  * this host's own results and jobs. createApp installs what this returns on fastify.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { notifyingStore } from '../annotations/notifying-store.ts';
+import { PointBinder } from '../annotations/point-binder.ts';
 import { DeliveryVariants } from '../delivery/delivery-variants.ts';
 import { HOST_CHANNEL } from '../events/channels.ts';
 import { EventHub } from '../events/event-hub.ts';
@@ -70,6 +72,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   }
 
   const files = new FileParser(compute.pools.encode);
+  let binder: PointBinder | null = null;
   const base: Omit<HostContext, 'scenes' | 'snapshots'> = {
     options,
     uploads: stack.uploads,
@@ -77,7 +80,8 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     staticInputs: new StaticInputs(files.parse),
     published: workspace.published,
     rooms: workspace.rooms,
-    annotations: workspace.annotations,
+    // Each write of a room's marks on this host recomputes the layers bound to its points (once scenes are made, below).
+    annotations: notifyingStore(workspace.annotations, (roomId) => binder?.changed(roomId)),
     functions: compute.functions,
     catalog,
     results: stack.results,
@@ -94,6 +98,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   const sources = base;
   const scenes = new RoomScenes({ store: workspace.sceneStore, sources, results: stack.results, rooms: workspace.rooms, log }, events);
   workspace.rooms.useScenes(scenes);
+  binder = new PointBinder(scenes, { onError: (room, err) => log.warn({ room, err }, `layers bound to the points of room '${room}' could not be computed again`) });
   const snapshots = new RoomSnapshots({ ...workspace.snapshots, scenes, rooms: workspace.rooms, sources, ttlSeconds: options.snapshotTtlSeconds });
   const ctx: HostContext = { ...base, scenes, snapshots };
   return {
@@ -104,6 +109,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     scale: stack.scale,
     relay: stack.scale?.relay ?? null,
     async close() {
+      binder?.close();
       ctx.scenes.close();
       workspace.close();
       await stack.close();
