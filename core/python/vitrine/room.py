@@ -12,113 +12,29 @@ one, else in the room's. Every peer of the room sees each change as it is made.
 """
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional
+from typing import TYPE_CHECKING, Iterator
 
+from ._room_annotations import RoomAnnotations
 from ._sse import Event
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from .client import Client
 
 __all__ = ["Room"]
 
-KINDS = ("point", "line", "polyline", "box", "ellipsoid")
 
-
-def _points(points: Any) -> List[List[float]]:
-    """Points as lists of three floats: an N×3 array-like, or one (x, y, z)."""
-    import numpy as np  # only when asked: the module imports without numpy (plugin processes)
-
-    array = np.asarray(points, dtype=float)
-    if array.ndim == 1 and array.shape == (3,):
-        array = array.reshape(1, 3)
-    if array.ndim != 2 or array.shape[1] != 3:
-        raise ValueError(f"points are (x, y, z) triples: an N×3 array, not shape {array.shape}")
-    return array.tolist()
-
-
-class Room:
-    """One room of a host: its annotations (`annotations`, `points`, `annotate`, ...) and events."""
+class Room(RoomAnnotations):
+    """One room of a host: its annotations (from `RoomAnnotations`) and its events."""
 
     def __init__(self, client: "Client", name: str) -> None:
         if not isinstance(name, str) or name == "":
             raise ValueError(f"a room name is a non-empty string, not {name!r}")
         self._client = client
         self.name = name
-        from .client import _seg
-
-        self._path = f"/api/rooms/{_seg(name)}/annotations"
 
     def __repr__(self) -> str:
         return f"Room({self.name!r})"
 
-    # Annotations.
-
-    def annotations(self, *, kind: Optional[str] = None, label: Optional[str] = None, as_array: bool = False) -> Any:
-        """The room's annotations (dicts, in id order), those of `kind` and `label` when given.
-        With `as_array=True`: every point of them as one N×3 float array (a point's one row, a
-        line's two, ...), e.g. `room.annotations(kind="point", as_array=True)`."""
-        if kind is not None and kind not in KINDS:
-            raise ValueError(f"kind is one of {', '.join(KINDS)}, not {kind!r}")
-        marks = [m for m in self._client._http.json("GET", self._path)["annotations"]
-                 if (kind is None or m["kind"] == kind) and (label is None or m.get("label") == label)]
-        if not as_array:
-            return marks
-        import numpy as np
-
-        rows = [p for m in marks for p in m["points"]]
-        return np.asarray(rows, dtype=float).reshape(len(rows), 3)
-
-    def points(self, label: Optional[str] = None) -> "np.ndarray":
-        """The room's point annotations (those labelled `label`, when given) as an N×3 array:
-        what a layer bound to the room's points receives."""
-        return self.annotations(kind="point", label=label, as_array=True)
-
-    def annotate(self, kind: str, points: Any, **fields: Any) -> Dict[str, Any]:
-        """Adds an annotation: `kind` (point, line, polyline, box, ellipsoid), its `points`
-        (an N×3 array-like, or one (x, y, z) for a point), and any of `label`, `color`
-        ('#rrggbb'), `layer`, `properties` (a dict of numbers and strings), `author`. Answers it
-        as the host keeps it, with its id, version and measurements (`length`, `volume`)."""
-        if kind not in KINDS:
-            raise ValueError(f"kind is one of {', '.join(KINDS)}, not {kind!r}")
-        return self._client._http.json("POST", self._path, {"kind": kind, "points": _points(points), **fields})
-
-    def annotate_many(self, marks: List[Dict[str, Any]]) -> Dict[str, Any]:
-        """Adds several annotations at once (all or none): `{version, annotations}`."""
-        body = [{**m, "points": _points(m["points"])} for m in marks]
-        return self._client._http.json("POST", self._path, body)
-
-    def change_annotation(self, id: str, *, if_version: Optional[int] = None, **fields: Any) -> Dict[str, Any]:
-        """Changes annotation `id` (`None` removes an optional field). With `if_version`, the
-        host refuses (VitrineError 412) when someone changed it first."""
-        if "points" in fields and fields["points"] is not None:
-            fields["points"] = _points(fields["points"])
-        headers = {"Content-Type": "application/json", **({"If-Match": f'"{if_version}"'} if if_version is not None else {})}
-        body = json.dumps(fields).encode("utf-8")
-        return self._client._http.send("PATCH", f"{self._path}/{_id(id)}", body=body, headers=headers).json()
-
-    def remove_annotation(self, id: str, *, if_version: Optional[int] = None) -> None:
-        """Removes annotation `id`."""
-        headers = {"If-Match": f'"{if_version}"'} if if_version is not None else None
-        self._client._http.send("DELETE", f"{self._path}/{_id(id)}", headers=headers)
-
-    def annotations_csv(self) -> str:
-        """The annotations as CSV, one row per point (id, kind, label, layer, point, x, y, z,
-        length, volume, color, author, then one column per property)."""
-        return self._client._http.send("GET", self._path, query={"format": "csv"}).body.decode("utf-8")
-
-    def import_csv(self, text: str) -> Dict[str, Any]:
-        """Adds the annotations of a CSV text in the export's shape: `{version, annotations}`."""
-        return self._client._http.send("POST", self._path, body=text.encode("utf-8"), headers={"Content-Type": "text/csv"}).json()
-
     def follow(self) -> Iterator[Event]:
         """The room's events (`state`, `view`, `scene`, `annotation`, `result`, ...)."""
         return self._client.follow(self.name)
-
-
-def _id(value: Any) -> str:
-    from .client import _seg
-
-    return _seg(str(value))
