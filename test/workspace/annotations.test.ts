@@ -181,6 +181,15 @@ describe('annotation routes', () => {
     expect(await (await fetch(at(r))).json()).toEqual({ version: 0, annotations: [] });
   });
 
+  it('documents its routes in /openapi.json', async () => {
+    const paths = ((await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary?: string }>> }).paths;
+    const base = '/api/rooms/{room_id}/annotations';
+    expect(Object.keys(paths[base]!).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(paths[`${base}/{id}`]!).sort()).toEqual(['delete', 'get', 'patch']);
+    for (const key of ['info', 'by_id/{key}', 'spatial0/{key}']) expect(paths[`${base}/precomputed/{type}/${key}`]?.get?.summary).toBeTruthy();
+    expect(paths[base]!.post!.summary).toBe('Add annotations to a room (one, a list, or CSV)');
+  });
+
   it('refuses writes a browser marks as cross-site, and writes for a foreign Host, with 403', async () => {
     const r = room('marks');
     await send('POST', at(r), { kind: 'point', points: [[0, 0, 0]] });
