@@ -20,7 +20,7 @@ let url: string;
 beforeAll(async () => {
   app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: null, logLevel: false, poolSize: 1, viewer: false });
   url = await app.listen({ host: '127.0.0.1', port: 0 });
-});
+}, 180_000);
 afterAll(() => app.close());
 
 const at = (r: string, rest = '') => `${url}/api/rooms/${encodeURIComponent(r)}/annotations${rest}`;

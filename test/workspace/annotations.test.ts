@@ -31,7 +31,7 @@ async function listening(maxAnnotations?: number): Promise<string> {
 
 beforeAll(async () => {
   [url, limited] = await Promise.all([listening(), listening(3)]);
-});
+}, 180_000);
 afterAll(async () => {
   await Promise.all(apps.map((app) => app.close()));
 });

@@ -18,7 +18,7 @@ let url: string;
 beforeAll(async () => {
   app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: null, logLevel: false, poolSize: 1, viewer: false });
   url = await app.listen({ host: '127.0.0.1', port: 0 });
-});
+}, 180_000);
 afterAll(() => app.close());
 
 const send = (method: string, path: string, body?: unknown) =>
@@ -29,6 +29,24 @@ async function layerPoints(r: string): Promise<number[][]> {
   const data = (await (await fetch(`${url}/api/rooms/${r}/layers/seeds/data`)).json()) as { points: number[] };
   return Array.from({ length: data.points.length / 3 }, (_, i) => data.points.slice(i * 3, i * 3 + 3));
 }
+
+describe('annotations in snapshots', () => {
+  it('a snapshot records the room’s marks, and restoring it brings them back', async () => {
+    const r = room('snap');
+    await send('POST', `/api/rooms/${r}/layers`, { id: 'seeds', source: { function: 'marked', bind: { points: { label: 'seed' } } } });
+    await send('POST', `/api/rooms/${r}/annotations`, [{ kind: 'point', points: [[1, 2, 3]], label: 'seed' }, { kind: 'line', points: [[0, 0, 0], [0, 0, 2]] }]);
+    const kept = (await (await fetch(`${url}/api/rooms/${r}/annotations`)).json()) as { annotations: unknown[] };
+    const taken = (await (await send('POST', `/api/rooms/${r}/snapshots`)).json()) as { id: string };
+    expect(((await (await fetch(`${url}/api/snapshots/${taken.id}`)).json()) as { annotations: unknown[] }).annotations).toEqual(kept.annotations);
+    await send('DELETE', `/api/rooms/${r}/annotations/1`);
+    await send('POST', `/api/rooms/${r}/annotations`, { kind: 'point', points: [[7, 7, 7]] });
+    expect((await send('PUT', `/api/rooms/${r}/scene`, { snapshot: taken.id })).status).toBe(200);
+    const restored = (await (await fetch(`${url}/api/rooms/${r}/annotations`)).json()) as { version: number; annotations: unknown[] };
+    expect(restored.annotations).toEqual(kept.annotations);
+    // Ids go on past every id the room ever made.
+    expect(((await (await send('POST', `/api/rooms/${r}/annotations`, { kind: 'point', points: [[0, 0, 0]] })).json()) as { id: string }).id).toBe('4');
+  });
+});
 
 describe('a layer bound to the room’s points', () => {
   it('is computed with the seeds, and again as they change, each result an event naming the layer', async () => {
