@@ -24,7 +24,7 @@ let hosts: RunningHost[];
 beforeAll(async () => {
   service = await startService();
   hosts = await Promise.all([service.host(), service.host()]);
-}, 90_000);
+}, 180_000);
 
 const followers: AbortController[] = [];
 afterAll(() => followers.forEach((f) => f.abort()));
