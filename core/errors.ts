@@ -90,6 +90,15 @@ export const ERRORS = {
   SPC_ERR_MCP_METHOD: entry(405, () => 'the MCP endpoint is stateless: POST JSON-RPC messages to /mcp (no sessions, no server streams)'),
   SPC_ERR_ROOM_VIEW_INVALID: entry(400, (field = '?', why = '?') => `room view '${field}' ${why}`),
 
+  // --- annotations ---
+  SPC_ERR_ANNOTATION_INVALID: entry(400, (field = '?', why = '?') => `${field} ${why}`),
+  SPC_ERR_ANNOTATION_CSV: entry(400, (line = '?', why = '?') => `CSV line ${line}: ${why}`),
+  SPC_ERR_ANNOTATION_NOT_FOUND: entry(404, (id = '?', room = '?') => `no annotation '${id}' in room '${room}'`),
+  SPC_ERR_ANNOTATION_STALE: entry(412, (id = '?', expected = '?', current = '?') => `annotation '${id}' is at version ${current}, not ${expected}: someone changed it first; read it again`),
+  SPC_ERR_ANNOTATION_IF_MATCH: entry(400, (got = '?') => `If-Match must be one annotation version in quotes, e.g. "3", got '${got}'`),
+  SPC_ERR_ANNOTATIONS_FULL: entry(409, (room = '?', limit = '?', adding = '?') => `room '${room}' would hold more than its limit of ${limit} annotations with these ${adding}; remove some first`),
+  SPC_ERR_ANNOTATIONS_HOST_FULL: entry(507, (limit = '?') => `this host keeps at most ${limit} annotations across its rooms (on a Redis service they live in Redis instead); remove some first`),
+  SPC_ERR_PRECOMPUTED_KEY_NOT_FOUND: entry(404, (key = '?') => `'${key}' is not a key of the room's precomputed annotations`),
   // --- scenes and snapshots ---
   SPC_ERR_SCENE_INVALID: entry(400, (path = '?', why = '?') => `${path} ${why}`),
   SPC_ERR_SCENE_FULL: entry(400, (max = '?') => `a scene holds at most ${max} layers: remove one before adding another`),

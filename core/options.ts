@@ -133,6 +133,8 @@ export interface HostOptions {
   uploadTtlSeconds?: number;
   /** Seconds a published specimen (PUT /api/specimens/{id}) is kept after it was last published. @defaultValue 86400 */
   publishedTtlSeconds?: number;
+  /** Annotations one room holds at most; a request that would pass it adds nothing (409). @defaultValue 100000 */
+  maxAnnotations?: number;
   /**
    * Seconds a room's snapshot (`POST /api/rooms/{room}/snapshots`) and the bytes of its layers
    * are kept, whatever the room does next. @defaultValue 2592000 (30 days)
@@ -195,6 +197,7 @@ export const HOST_DEFAULTS = Object.freeze({
   maxUploadBytes: 268435456,
   uploadTtlSeconds: 3600,
   publishedTtlSeconds: 86400,
+  maxAnnotations: 100_000,
   snapshotTtlSeconds: 2592000,
 });
 
@@ -232,6 +235,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('maxUploadBytes', o.maxUploadBytes);
   positive('uploadTtlSeconds', o.uploadTtlSeconds);
   positive('publishedTtlSeconds', o.publishedTtlSeconds);
+  if (!Number.isSafeInteger(o.maxAnnotations) || o.maxAnnotations < 1) throw new TypeError(`maxAnnotations must be a positive integer, got ${String(o.maxAnnotations)}`);
   positive('snapshotTtlSeconds', o.snapshotTtlSeconds);
   if (typeof o.host !== 'string' || (o.host as string) === '') throw new TypeError('host must be a non-empty string');
   if (o.allowedHosts !== null && (!Array.isArray(o.allowedHosts) || !(o.allowedHosts as unknown[]).every((h) => typeof h === 'string'))) {

@@ -7,6 +7,8 @@
  * this host's own results and jobs. createApp installs what this returns on fastify.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { notifyingStore } from '../annotations/notifying-store.ts';
+import { PointBinder } from '../annotations/point-binder.ts';
 import { DeliveryVariants } from '../delivery/delivery-variants.ts';
 import { HOST_CHANNEL } from '../events/channels.ts';
 import { EventHub } from '../events/event-hub.ts';
@@ -24,7 +26,6 @@ import { deliveryTaskRunner } from '../workers/task-pool.ts';
 import { VolumePyramids } from '../zarr/volume-pyramids.ts';
 import { assembleResults } from './assemble-results.ts';
 import { assembleWorkspace } from './assemble-workspace.ts';
-import { NO_ANNOTATIONS } from '../workspace/room-annotations.ts';
 import { RoomScenes } from '../workspace/room-scenes.ts';
 import { RoomSnapshots } from '../workspace/room-snapshots.ts';
 import { assembleCompute } from './compute-assembly.ts';
@@ -71,6 +72,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   }
 
   const files = new FileParser(compute.pools.encode);
+  let binder: PointBinder | null = null;
   const base: Omit<HostContext, 'scenes' | 'snapshots'> = {
     options,
     uploads: stack.uploads,
@@ -78,6 +80,8 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     staticInputs: new StaticInputs(files.parse),
     published: workspace.published,
     rooms: workspace.rooms,
+    // Each write of a room's marks on this host recomputes the layers bound to its points (once scenes are made, below).
+    annotations: notifyingStore(workspace.annotations, (roomId) => binder?.changed(roomId)),
     functions: compute.functions,
     catalog,
     results: stack.results,
@@ -87,8 +91,6 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     delivery: new DeliveryVariants(deliveryTaskRunner(compute.pools.encode), stack.budget),
     pyramids: new VolumePyramids(compute.pools.encode, stack.budget),
     invokers: compute.invokers,
-    // This host keeps no annotations yet: scenes, snapshots and Neuroglancer see rooms with none.
-    annotations: NO_ANNOTATIONS,
     events,
     reload,
     afterReload: (hook) => void reloadHooks.push(hook),
@@ -96,6 +98,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   const sources = base;
   const scenes = new RoomScenes({ store: workspace.sceneStore, sources, results: stack.results, rooms: workspace.rooms, log }, events);
   workspace.rooms.useScenes(scenes);
+  binder = new PointBinder(scenes, { onError: (room, err) => log.warn({ room, err }, `layers bound to the points of room '${room}' could not be computed again`) });
   const snapshots = new RoomSnapshots({ ...workspace.snapshots, scenes, rooms: workspace.rooms, sources, ttlSeconds: options.snapshotTtlSeconds });
   const ctx: HostContext = { ...base, scenes, snapshots };
   return {
@@ -106,6 +109,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     scale: stack.scale,
     relay: stack.scale?.relay ?? null,
     async close() {
+      binder?.close();
       ctx.scenes.close();
       workspace.close();
       await stack.close();

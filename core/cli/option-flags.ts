@@ -52,6 +52,7 @@ export const FLAGS = {
   'max-upload-bytes': { type: 'string' },
   'upload-ttl': { type: 'string' },
   'published-ttl': { type: 'string' },
+  'max-annotations': { type: 'string' },
   'snapshot-ttl': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -109,10 +110,15 @@ export function corsOrigin(raw: string | undefined): string | undefined {
   return raw;
 }
 
-export function headsetTriangles(raw: string | undefined): number | undefined {
-  const value = number('headset-triangles', raw, true);
-  if (value === 0) throw new Error('--headset-triangles must be a positive integer, got 0');
+/** A flag that takes a positive integer (0 refused). */
+export function positiveInteger(flag: string, raw: string | undefined): number | undefined {
+  const value = number(flag, raw, true);
+  if (value === 0) throw new Error(`--${flag} must be a positive integer, got 0`);
   return value;
+}
+
+export function headsetTriangles(raw: string | undefined): number | undefined {
+  return positiveInteger('headset-triangles', raw);
 }
 
 /** The flags one command accepts. */

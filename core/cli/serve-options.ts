@@ -6,7 +6,7 @@
 import { hostname } from 'node:os';
 import { isRedisUrl, type HostOptions } from '../options.ts';
 import { isS3Url } from '../s3-url.ts';
-import { corsOrigin, directory, FLAGS, headsetTriangles, list, number, onOff, pythonOptions, readFlags, type FlagName, type FlagReader } from './option-flags.ts';
+import { corsOrigin, directory, FLAGS, headsetTriangles, list, number, onOff, positiveInteger, pythonOptions, readFlags, type FlagName, type FlagReader } from './option-flags.ts';
 import { prettyLogStream } from './pretty-log.ts';
 import { chooseAdminToken, type AdminTokenChoice } from './lab-admin-token.ts';
 import { redactUrl } from '../redact-credentials.ts';
@@ -81,6 +81,7 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --max-upload-bytes N       largest accepted upload in bytes, else 413 (default 268435456)
   --upload-ttl S             seconds an upload is kept (default 3600)
   --published-ttl S          seconds a published specimen is kept (default 86400)
+  --max-annotations N        annotations one room holds at most (default 100000)
   --snapshot-ttl S           seconds a room's snapshot and the bytes of its layers are kept,
                              whatever the room does next (default 2592000, 30 days)
   --allowed-hosts LIST       accepted Host header names, comma-separated, any port; * for any
@@ -191,6 +192,7 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     maxUploadBytes: number('max-upload-bytes', get('max-upload-bytes'), true),
     uploadTtlSeconds: number('upload-ttl', get('upload-ttl'), false),
     publishedTtlSeconds: number('published-ttl', get('published-ttl'), false),
+    maxAnnotations: positiveInteger('max-annotations', get('max-annotations')),
     snapshotTtlSeconds: number('snapshot-ttl', get('snapshot-ttl'), false),
     viewer: !(onOff('no-viewer', get('no-viewer')) ?? false),
     clientProfiles: onOff('client-profiles', get('client-profiles')),

@@ -12,6 +12,7 @@ import type { FollowOptions } from './follow-events.ts';
 import { runJob } from './load-job.ts';
 import type { JobEndpoints, LoadOptions } from './load-job.ts';
 import { readDataResponse } from './read-data-response.ts';
+import { RoomAnnotations } from './room-annotations.ts';
 import { Transport } from './transport.ts';
 import type { FetchLike } from './transport.ts';
 import type {
@@ -210,6 +211,11 @@ export class VitrineClient implements JobEndpoints {
    */
   async setRoomView(room: string, view: RoomView, signal?: AbortSignal): Promise<void> {
     await this.#http.send('PUT', `/api/rooms/${enc(room)}/view`, { body: view, signal });
+  }
+
+  /** One room's annotations: list (or CSV), add, import, change, remove, and a copy kept from its events. */
+  annotations(room: string): RoomAnnotations {
+    return new RoomAnnotations(this.#http, room);
   }
 
   /** `DELETE /api/jobs/{id}`: cancels a running job (it ends as `error` / `cancelled`). */

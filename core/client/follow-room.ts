@@ -1,7 +1,7 @@
 /**
  * @module follow-room
  * followRoom: one room's events (`GET /api/rooms/{room_id}/events`) as an async iterator:
- * `state` first (the room's entry, or null), then `computing`, `result` and `view` as they happen,
+ * `state` first (the room's entry, or null), then `computing`, `result`, `view` and `annotation` as they happen,
  * until the caller stops. A dropped connection reconnects and yields a fresh `state`, which
  * is all a room subscriber needs to catch up (the stream carries state, not history).
  *
@@ -15,7 +15,7 @@ import { followEvents, type FollowOptions } from './follow-events.ts';
 import type { Transport } from './transport.ts';
 import type { RoomEvent } from './wire-types.ts';
 
-const ROOM_EVENTS = new Set<string>(['state', 'computing', 'result', 'view']);
+const ROOM_EVENTS = new Set<string>(['state', 'computing', 'result', 'view', 'annotation']);
 
 /**
  * Yields the room's events until the caller leaves the loop or aborts.

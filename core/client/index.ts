@@ -16,6 +16,9 @@
 export { createClient, VitrineClient } from './client.ts';
 export type { ClientOptions, DataOptions, InvokeOptions } from './client.ts';
 export type { LoadOptions } from './load-job.ts';
+export { RoomAnnotations } from './room-annotations.ts';
+export type { AnnotationChange, AnnotationInput, VersionCheck } from './room-annotations.ts';
+export { AnnotationMirror } from './annotation-mirror.ts';
 export type { FollowOptions } from './follow-events.ts';
 export type { FollowJobOptions } from './follow-job.ts';
 export { SseParser } from './sse-parser.ts';
@@ -23,6 +26,8 @@ export type { SseMessage } from './sse-parser.ts';
 export { decodeEnvelope, EnvelopeDecodeError } from '../envelope/decode-envelope.ts';
 export type { DecodedEnvelope, DecodedMesh, DecodedVolume } from '../envelope/decode-envelope.ts';
 export { decodeTypedResult, TypedResultError } from './decode-typed-result.ts';
+export { volumeBox, volumeCentre, volumeFrameOf, voxelAt, voxelCentre, voxelCoordinates } from '../sdk/volume-frame.ts';
+export type { Triple, VolumeFrame, VolumeGrid } from '../sdk/volume-frame.ts';
 export { fromEnvelope, isEnvelopeType } from './read-data-response.ts';
 export {
   InvalidRequestError,
@@ -39,3 +44,4 @@ export type { HttpErrorKind } from './errors.ts';
 export type { FetchLike } from './transport.ts';
 export type * from './decoded-types.ts';
 export type * from './wire-types.ts';
+export type * from './scene-types.ts';

@@ -14,6 +14,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   /** Sent as a JSON body. */
   body?: unknown;
+  /** Sent as it is, with its media type (e.g. CSV), instead of a JSON body. */
+  text?: { type: string; value: string };
   signal?: AbortSignal;
   /** Extra request headers (e.g. `accept`). */
   headers?: Record<string, string>;
@@ -58,6 +60,9 @@ export class Transport {
     if (options.body !== undefined) {
       headers['content-type'] = 'application/json';
       init.body = JSON.stringify(options.body);
+    } else if (options.text !== undefined) {
+      headers['content-type'] = options.text.type;
+      init.body = options.text.value;
     }
     if (options.signal) init.signal = options.signal;
     const response = await this.#fetch(this.url(path, options.query), init);

@@ -113,7 +113,7 @@ const ROOM_SCHEMA = {
     '(the entry being computed plus `job_id`, null without a job) each time a computation for the room starts, `result` ' +
     '(the new entry) each time the room’s entry changes, `failed` when a computation for the room ends without a result, ' +
     '`view` each time its view changes, `scene` (the whole scene) each time it changes and `annotation` for each change ' +
-    'of its marks. `computing`, `result` and `failed` name the scene `layer` they are for; without `layer` they are about ' +
+    'of its marks ({op, annotation, version}: a follower that sees `version` jump by more than one reads GET /api/rooms/{room_id}/annotations again). `computing`, `result` and `failed` name the scene `layer` they are for; without `layer` they are about ' +
     'the room’s entry, which is the active layer. A reconnecting subscriber gets `state`, `view` and `scene` again.',
   operationId: 'room_events',
   params: { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } },
@@ -125,7 +125,11 @@ const ROOM_SCHEMA = {
       failed: ROOM_FAILED,
       view: { type: 'object', description: 'Any of window [lo, hi], colormap, opacity, mode, camera {position, target, up}' },
       scene: ROOM_SCENE,
-      annotation: { type: 'object', required: ['op', 'annotation', 'version'], description: '{op: add | change | remove, annotation, version}: one change to the room’s marks' },
+      annotation: {
+        type: 'object',
+        required: ['op', 'annotation', 'version'],
+        properties: { op: { enum: ['add', 'change', 'remove'] }, annotation: { type: 'object', description: 'The annotation as it is now (as it was, for remove)' }, version: { type: 'integer' } },
+      },
     }),
     503: BUSY,
   },

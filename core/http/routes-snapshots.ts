@@ -75,7 +75,7 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
     async (request, reply) => {
       const roomId = roomOf(ctx, request.params.room_id);
       const [scene, marks] = await Promise.all([ctx.scenes.scene(roomId), ctx.annotations.list(roomId)]);
-      const kinds = new Set<AnnotationKind>(marks.map((mark) => mark.kind));
+      const kinds = new Set<AnnotationKind>(marks.annotations.map((mark) => mark.kind));
       return reply.header('cache-control', 'no-cache').send(neuroglancerState(roomId, scene, kinds, originOf(request)));
     },
   );

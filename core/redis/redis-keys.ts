@@ -61,6 +61,10 @@ export const KEYS = {
   snapshot: (id: string) => `${P}snapshot:${id}`,
   /** HASH: worker id → its registration as its relay shared it (JSON: relay node id, specimens, functions). */
   relayWorkers: `${P}relay:workers`,
+  /** HASH: a room's annotations, id → the annotation (JSON, as the API answers it); kept until removed. */
+  annotations: (roomId: string) => `${P}ann:${roomId}`,
+  /** HASH: a room's annotation `version` and `next` id (ids are never reused); kept for good. */
+  annotationMeta: (roomId: string) => `${P}annmeta:${roomId}`,
 } as const;
 
 export const CHANNELS = {

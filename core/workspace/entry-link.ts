@@ -85,7 +85,11 @@ export class EntryLink {
     if (entry.function_name === null) return Object.keys(source.params ?? {}).length === 0;
     if (source.specimen === undefined && source.function !== entry.function_name) return false;
     const resolved = await resolveLayerSource(this.#deps.sources, roomId, roomId, source, 'active').catch(() => null);
-    return resolved?.kind === 'computed' && resolved.request.entry.name === entry.function_name && stableJson(resolved.request.values) === stableJson(entry.params);
+    // A parameter bound to the room's points takes whatever points the computation read: the
+    // entry is this layer's whichever they were (the point binder computes it again when they moved).
+    const bound = new Set(Object.keys(source.bind ?? {}));
+    const unbound = (values: Record<string, unknown>) => stableJson(Object.fromEntries(Object.entries(values).filter(([name]) => !bound.has(name))));
+    return resolved?.kind === 'computed' && resolved.request.entry.name === entry.function_name && unbound(resolved.request.values) === unbound(entry.params);
   }
 
   async #follow(roomId: string, create: boolean): Promise<void> {

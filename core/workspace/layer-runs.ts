@@ -78,6 +78,18 @@ export class LayerRuns {
     }
   }
 
+  /**
+   * Computes `layerIds` of the scene again, though they have a result (their sources read the
+   * room's points when resolved): a run of one still going stops first.
+   */
+  recompute(roomId: string, scene: RoomScene, layerIds: readonly string[]): void {
+    for (const layer of scene.layers) {
+      if (!layerIds.includes(layer.id)) continue;
+      this.#stop(roomId, layer.id);
+      this.#start(roomId, layer, scene, false);
+    }
+  }
+
   /** Stops every computation this host runs for layers (shutdown). */
   stopAll(): void {
     for (const run of this.#runs.values()) run.controller.abort();

@@ -134,6 +134,13 @@ export class RoomScenes implements EntryScenes {
     return resolveLayerSource(this.#deps.sources, roomId, slotOf(roomId, scene, layerId), layer.source, 'layer', delivery);
   }
 
+  /** Computes again every layer whose source binds parameters to the room's points (they changed). */
+  async recomputeBound(roomId: string): Promise<void> {
+    const scene = await this.#deps.store.get(roomId);
+    const bound = scene.layers.filter((layer) => layer.source.bind && Object.keys(layer.source.bind).length > 0).map((layer) => layer.id);
+    if (bound.length > 0) this.#runs.recompute(roomId, scene, bound);
+  }
+
   shown(roomId: string): Promise<void> {
     return this.#link.shown(roomId);
   }

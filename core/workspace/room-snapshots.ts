@@ -68,7 +68,7 @@ export class RoomSnapshots {
   /** `POST .../snapshots`. */
   async create(roomId: string): Promise<SnapshotCreated> {
     const { store, pins, scenes, rooms, sources, ttlSeconds } = this.#deps;
-    const [scene, view, annotations] = await Promise.all([scenes.scene(roomId), rooms.view(roomId), sources.annotations.list(roomId)]);
+    const [scene, view, { annotations }] = await Promise.all([scenes.scene(roomId), rooms.view(roomId), sources.annotations.list(roomId)]);
     const { layers, results } = await this.#layers(roomId, scene);
     const json = stableJson({ scene: { layers, active: scene.active }, view, annotations });
     const id = createHash('sha256').update(json).digest('hex');
@@ -90,10 +90,12 @@ export class RoomSnapshots {
     return { id, ...document, created: record.created };
   }
 
-  /** `PUT .../scene {"snapshot": id}`: the snapshot's scene and view become the room's. */
+  /** `PUT .../scene {"snapshot": id}`: the snapshot's scene, view and annotations become the room's. */
   async restore(roomId: string, id: string, ifMatch?: number): Promise<RoomScene> {
     const snapshot = await this.get(id);
     const scene = await this.#deps.scenes.restore(roomId, snapshot.scene, ifMatch);
+    // The marks first were the scene's to bind: a layer bound to points computes with the snapshot's.
+    await this.#deps.sources.annotations.replace(roomId, snapshot.annotations);
     const change: ViewChange = {};
     for (const field of VIEW_FIELDS) (change as Record<string, unknown>)[field] = snapshot.view[field] ?? null;
     await this.#deps.rooms.changeView(roomId, change);

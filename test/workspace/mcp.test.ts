@@ -17,7 +17,7 @@ import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
 
-const TOOLS = ['compute', 'describe_specimen', 'get_room', 'list_specimens', 'publish_from_upload', 'set_view', 'show_in_room'];
+const TOOLS = ['add_annotation', 'compute', 'describe_specimen', 'get_room', 'list_annotations', 'list_specimens', 'publish_from_upload', 'remove_annotation', 'set_view', 'show_in_room'];
 
 async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'vitrine-test', version: '1.0.0' });
@@ -97,6 +97,26 @@ describe('MCP', () => {
     const published = await call(client, 'publish_from_upload', { id: 'agent-cube', upload: uploaded.upload_id, display_name: 'Agent cube' });
     expect(published.structuredContent).toMatchObject({ replaced: false, specimen: { id: 'agent-cube', display_name: 'Agent cube', type: 'mesh' } });
     expect((await fetch(`${url}/api/specimens/agent-cube/data`)).status).toBe(200);
+  });
+
+  it("adds, lists and removes a room's annotations, each change reaching the room's followers", async () => {
+    const r = room('mcp-marks');
+    const stream = await openStream(`${url}/api/rooms/${r}/events`);
+    try {
+      const added = (await call(client, 'add_annotation', { room: r, kind: 'line', points: [[0, 0, 0], [0, 3, 4]], label: 'ruler' })).structuredContent!;
+      expect(added).toMatchObject({ room: r, annotation: { id: '1', kind: 'line', label: 'ruler', length: 5, version: 1 } });
+      expect((await stream.next((e) => e.event === 'annotation')).data).toMatchObject({ op: 'add', version: 1, annotation: { id: '1' } });
+      await call(client, 'add_annotation', { room: r, kind: 'point', points: [[1, 1, 1]], label: 'seed' });
+      expect((await call(client, 'list_annotations', { room: r, kind: 'point' })).structuredContent).toMatchObject({ room: r, version: 2, count: 1, annotations: [{ id: '2', label: 'seed' }] });
+      expect((await call(client, 'remove_annotation', { room: r, id: '1' })).structuredContent).toEqual({ room: r, removed: '1', version: 3 });
+      expect((await call(client, 'list_annotations', { room: r })).structuredContent).toMatchObject({ count: 1 });
+      const bad = await call(client, 'add_annotation', { room: r, kind: 'line', points: [[0, 0, 0]] });
+      expect(bad.isError).toBe(true);
+      expect(bad.content[0]!.text).toBe('400: points must hold two points (its ends) for a line, got 1');
+      expect((await call(client, 'remove_annotation', { room: r, id: '1' })).content[0]!.text).toMatch(/^404: no annotation '1'/);
+    } finally {
+      stream.close();
+    }
   });
 
   it('answers a refused call as a tool error with the detail, and keeps serving', async () => {

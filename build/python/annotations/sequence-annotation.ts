@@ -3,10 +3,12 @@
  * `tuple[float, float, float]` → a fixed tuple (`prefixItems`), `list[float]` (also `List`,
  * `Tuple`) → an array of any length, with the fragments the TypeScript tuple and array parsers
  * build. Elements go through the same chain but must be scalars (float, int, str, bool, Color,
- * a Literal); an element may carry its own `Annotated[..., Range(lo, hi)]`.
+ * a Literal), or for a list also a fixed tuple of them (`list[tuple[float, float, float]]`, a
+ * list of points); an element may carry its own `Annotated[..., Range(lo, hi)]`.
  */
 import type { SchemaFragment } from '../../schema/param-parser.ts';
 import { SchemaError } from '../../schema/schema-error.ts';
+import { isScalarTuple } from '../../schema/element-schema.ts';
 import { arrayFragment, tupleFragment } from '../../schema/schema-object.ts';
 import { locationIn, subscriptArgs, typeExpression } from '../python-names.ts';
 import type { PyExpr } from '../reader-output.ts';
@@ -19,8 +21,8 @@ function unsupportedElement(input: PyAnnotationInput, element: PyExpr, what: str
   return new SchemaError('VITRINE_SCHEMA_100', locationIn(input.scope, element), `parameter '${input.parameter}' has ${what} of type '${element.text}'; elements may be ${ELEMENT_TEXT}`);
 }
 
-/** The schema of one element (`what` names it in messages: 'element 2', 'an element'). */
-function elementSchema(input: PyAnnotationInput, element: PyExpr, chain: PyAnnotationChain, what: string): SchemaFragment {
+/** The schema of one element (`what` names it in messages: 'element 2', 'an element'; `tuples`: a list's element may be a tuple of scalars). */
+function elementSchema(input: PyAnnotationInput, element: PyExpr, chain: PyAnnotationChain, what: string, tuples = false): SchemaFragment {
   let result;
   try {
     result = chain.parse({ ...input, expr: element, optional: false });
@@ -29,7 +31,8 @@ function elementSchema(input: PyAnnotationInput, element: PyExpr, chain: PyAnnot
     throw error;
   }
   const { parsed, bounds, counts } = result;
-  if (parsed.kind !== 'value' || parsed.optional || counts || !(parsed.schema.enum !== undefined || SCALAR_TYPES.has(parsed.schema.type))) {
+  const scalar = (fragment: SchemaFragment) => fragment.enum !== undefined || SCALAR_TYPES.has(fragment.type);
+  if (parsed.kind !== 'value' || parsed.optional || counts || !(scalar(parsed.schema) || (tuples && isScalarTuple(parsed.schema)))) {
     throw unsupportedElement(input, element, what);
   }
   if (!bounds) return parsed.schema;
@@ -60,6 +63,6 @@ export const listAnnotation: PyAnnotationParser = {
   supports: (input) => subscriptArgs(input.expr, input.scope, 'list', 'List')?.length === 1,
   toSchema(input, chain) {
     const [element] = subscriptArgs(input.expr, input.scope, 'list', 'List')!;
-    return { parsed: { kind: 'value', schema: arrayFragment(elementSchema(input, element!, chain, 'an element')), optional: input.optional } };
+    return { parsed: { kind: 'value', schema: arrayFragment(elementSchema(input, element!, chain, 'an element', true)), optional: input.optional } };
   },
 };

@@ -22,6 +22,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cache/', 'redis/'],
   // Result bytes by content hash: the blob store interface, its memory, Redis and S3 stores.
   ['blobs/'],
+  // A room's annotations: their checks, measurements, forms, and their store in memory or Redis.
+  ['annotations/'],
   // Stores of rooms' scenes and snapshots (memory and Redis), with the checks of what a scene may hold.
   ['catalog/', 'uploads/', 'viewer/', 'scenes/', 'snapshots/'],
   ['registry/', 'delivery/'],

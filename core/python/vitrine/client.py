@@ -8,6 +8,7 @@
     c.set_view("lab", window=(0, 3), colormap="magma")
     for event in c.follow("lab"):              # state, view, computing, result ...
         print(event.event, event.data)
+    c.room("lab").annotate("point", [1, 2, 3], label="seed")   # a mark every peer sees
 
 Only the standard library and numpy. Calls block; nothing needs an event loop, so it works the
 same in Jupyter (whose kernel runs one) and in a plain script.
@@ -22,8 +23,9 @@ from ._decode import DataFile, decode_response
 from ._encode import to_file
 from ._http import Http, VitrineError
 from ._sse import Event, read_events
+from .room import Room
 
-__all__ = ["Client", "DataFile", "Event", "Job", "VitrineError"]
+__all__ = ["Client", "DataFile", "Event", "Job", "Room", "VitrineError"]
 
 #: The room a request without one goes to, as on the host.
 DEFAULT_ROOM = "service"
@@ -221,6 +223,11 @@ class Client:
     def view(self, room: str) -> Optional[Dict[str, Any]]:
         """How `room` looks now."""
         return self._http.json("GET", f"/api/rooms/{_seg(room)}/view")
+
+    def room(self, name: str = DEFAULT_ROOM) -> Room:
+        """Room `name`: its annotations (`annotations()`, `points()`, `annotate(kind, points,
+        **fields)`, ...) and its events."""
+        return Room(self, name)
 
     def follow(self, room: str = DEFAULT_ROOM) -> Iterator[Event]:
         """The room's events as they happen: `state` first (its entry or None), then `view`,

@@ -9,6 +9,7 @@
 import * as THREE from 'three';
 import type { VolumeData } from '../../../client/decoded-types.ts';
 import type { RoomView } from '../../../client/wire-types.ts';
+import { voxelAt, volumeCentre, volumeFrameOf, type Triple } from '../../../sdk/volume-frame.ts';
 import { h } from '../dom.ts';
 import { barChangeOf, barSettingsOf, createColourBar } from './colour-bar.ts';
 import { colormapTable, finiteRange, type ColormapName } from './colormaps.ts';
@@ -24,6 +25,8 @@ export interface VolumeContent extends StageContent {
   panel: HTMLElement;
   /** What can be pointed at (the visible slices), for the value readout. */
   pickables(): THREE.Object3D[];
+  /** The physical point `(x, y, z)` (the volume's spacing and origin applied) at `local`, a point in the content's own space. */
+  physicalAt(local: THREE.Vector3): Triple;
   /** The voxel at `local` (a point in the content's own space) and its value; null outside. */
   voxelAt(local: THREE.Vector3): { x: number; y: number; z: number; value: number } | null;
 }
@@ -38,6 +41,11 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
   const [sz, sy, sx] = volume.spacing?.length === 3 ? volume.spacing : [1, 1, 1];
   const size = { x: w * sx!, y: hgt * sy!, z: d * sz! };
   const scale = 2 / Math.max(size.x, size.y, size.z);
+  // The box is drawn centred on the content's origin, `scale` scene units per physical unit;
+  // where a point of it lies in physical space is the shared volume frame's to say.
+  const frame = volumeFrameOf({ shape, spacing: volume.spacing, origin: volume.origin });
+  const centre = volumeCentre(frame);
+  const physicalAt = (local: THREE.Vector3): Triple => [local.x / scale + centre[0], local.y / scale + centre[1], local.z / scale + centre[2]];
   const dims = { x: size.x * scale, y: size.y * scale, z: size.z * scale };
   const [min, max] = volume.value_range ?? finiteRange(volume.data);
   const span = max - min || 1;
@@ -228,11 +236,12 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
     panel,
     applyView,
     pickables: () => (['x', 'y', 'z'] as const).map((axis) => slices[axis].mesh).filter((mesh) => mesh.visible),
+    physicalAt,
     voxelAt(local) {
-      const at = (p: number, extent: number, n: number): number => Math.floor((p / extent + 0.5) * n);
-      const [x, y, z] = [at(local.x, dims.x, w), at(local.y, dims.y, hgt), at(local.z, dims.z, d)].map((v, i) => Math.min(v, [w, hgt, d][i]! - 1));
-      if (x! < 0 || y! < 0 || z! < 0) return null;
-      return { x: x!, y: y!, z: z!, value: data[(z! * hgt + y!) * w + x!]! };
+      const voxel = voxelAt(frame, physicalAt(local));
+      if (!voxel) return null;
+      const [x, y, z] = voxel;
+      return { x, y, z, value: data[(z * hgt + y) * w + x]! };
     },
     dispose() {
       edges.dispose();
