@@ -1,7 +1,8 @@
 /**
  * The invoker conformance cases (invoker-cases.ts) against each Invoker: inline (main
  * thread), pooled (worker threads running the built bundle) and remote (a relay running the
- * functions on a joined worker over a real WebSocket). All three run the same functions.
+ * functions on a joined worker over a real WebSocket). All three run the same functions; the
+ * Python invoker runs their Python twins in python-invoker.test.ts.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';

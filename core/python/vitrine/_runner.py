@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import math
 import os
 import platform
 import resource
@@ -55,8 +56,8 @@ class Reporter:
         if STATE.cancelled:
             raise Cancelled()
         f = float(fraction) if isinstance(fraction, (int, float)) and not isinstance(fraction, bool) else None
-        if f is not None and f != f:
-            f = None
+        if f is not None and not math.isfinite(f):
+            f = None  # NaN and infinity are no fraction (nor JSON)
         self._writer.write({"t": "progress", "id": self._id, "text": str(text), "fraction": f})
 
 
