@@ -7,6 +7,7 @@ costs the host's event loop nothing but reading its bytes. A failed check raises
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import _arrays
@@ -123,22 +124,48 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
         dtype = "uint8"
     if dtype not in VOLUME_DTYPES:
         _fail(f"volume dtype {dtype} is not supported (use one of {', '.join(VOLUME_DTYPES)})")
+    sizes = [_size(n) for n in shape]
+    if not sizes or None in sizes:
+        _fail("shape must be a list of non-negative integers")
     flat = _arrays.as_flat(data, dtype, "data")
     need = 1
-    for n in shape:
-        need *= int(n)
+    for n in sizes:
+        need *= n
     if _arrays.length(flat) != need:
-        _fail(f"data holds {_arrays.length(flat)} values, shape {list(shape)} needs {need}")
-    meta: Dict[str, Any] = {"shape": [int(n) for n in shape], "dtype": dtype}
+        _fail(f"data holds {_arrays.length(flat)} values, shape {sizes} needs {need}")
+    meta: Dict[str, Any] = {"shape": sizes, "dtype": dtype}
     for key, numbers in (("spacing", spacing), ("origin", origin)):
         if numbers is not None:
-            meta[key] = [float(x) for x in numbers]
+            meta[key] = _finite_list(numbers, key)
     if unit is not None:
-        meta["unit"] = str(unit)
+        if not isinstance(unit, str) or len(unit) > 64:
+            _fail("unit must be a string of at most 64 characters")
+        meta["unit"] = unit
     value_range = _arrays.finite_range(flat)
     if value_range is not None:
         meta["value_range"] = value_range
     return meta, [("data", dtype, flat)]
+
+
+def _size(n: Any) -> Optional[int]:
+    """A shape's size as an int (numpy's integers too), or None when it is not a whole number >= 0."""
+    if isinstance(n, bool):
+        return None
+    try:
+        whole = int(n)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return whole if whole == n and whole >= 0 else None
+
+
+def _finite_list(numbers: Any, field: str) -> List[float]:
+    try:
+        values = [float(x) for x in numbers]
+    except (TypeError, ValueError):
+        raise ResultShapeError(f"{field} must be a list of numbers") from None
+    if not all(math.isfinite(v) for v in values):
+        _fail(f"{field} must hold finite numbers")
+    return values
 
 
 def _points(value: Any) -> Tuple[Dict[str, Any], Arrays]:
@@ -185,6 +212,6 @@ def _image(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     data = _arrays.as_flat(value.data, dtype, "data")
     if _arrays.length(data) != width * height * channels:
         _fail(f"data holds {_arrays.length(data)} values, {width}×{height}×{channels} needs {width * height * channels}")
-    if dtype == "float32":
-        _finite(data, "data")
+    # A float image's samples may be NaN or infinite, as a volume's: a masked value, drawn as
+    # the host's PNG encoder draws it (black), never refused.
     return {"width": width, "height": height, "channels": channels, "dtype": dtype}, [("data", dtype, data)]

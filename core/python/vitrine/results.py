@@ -53,7 +53,8 @@ class VolumeResult:
             data = _arrays.from_bytes(data, str(dtype), list(shape) if shape is not None and _arrays.numpy is not None else None)
         if shape is None and _arrays.is_ndarray(data):
             shape = data.shape
-        self.shape: Optional[List[int]] = [int(n) for n in shape] if shape is not None else None
+        # Kept as given, like every value: the check when the result is sent says what is wrong.
+        self.shape: Optional[List[int]] = list(shape) if shape is not None else None
         self.dtype = str(dtype) if dtype is not None else _arrays.dtype_name(data)
         self.data = data
         self.spacing = list(spacing) if spacing is not None else None
