@@ -8,7 +8,7 @@ costs the host's event loop nothing but reading its bytes. A failed check raises
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, NoReturn, Optional, Tuple
 
 from . import _arrays
 from .results import ImageResult, MeshResult, PointCloudResult, VolumeResult
@@ -36,11 +36,11 @@ def to_wire(value: Any, return_type: str) -> Tuple[Dict[str, Any], Arrays]:
         raise ResultShapeError(str(error)) from None
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     raise ResultShapeError(message)
 
 
-def _wrong(value: Any, expected: str) -> None:
+def _wrong(value: Any, expected: str) -> NoReturn:
     _fail(f"expected {expected}, got {type(value).__name__}")
 
 
@@ -50,7 +50,7 @@ def _mesh(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     elif isinstance(value, (tuple, list)) and len(value) in (2, 3):
         v, i, n, c = value[0], value[1], value[2] if len(value) == 3 else None, None
     else:
-        return _wrong(value, "a MeshResult or (vertices, indices[, normals])")  # type: ignore[return-value]
+        return _wrong(value, "a MeshResult or (vertices, indices[, normals])")
     vertices = _arrays.as_flat(v, "float32", "vertices")
     indices = _int_indices(i)
     if _arrays.length(vertices) % 3:
@@ -116,17 +116,14 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
         data, shape, dtype = value, None, None
     if shape is None:
         if not _arrays.is_ndarray(data):
-            return _wrong(value, "a VolumeResult, a 3-D numpy array or (array, spacing, origin)")  # type: ignore[return-value]
+            return _wrong(value, "a VolumeResult, a 3-D numpy array or (array, spacing, origin)")
         shape, dtype = list(data.shape), str(data.dtype)
     if _arrays.is_ndarray(data) and data.ndim != 3 and len(shape) == data.ndim:
         _fail(f"a volume array has 3 dimensions, got {data.ndim}")
-    if dtype == "bool":
-        dtype = "uint8"
-    if dtype not in VOLUME_DTYPES:
+    dtype = "uint8" if dtype == "bool" else dtype
+    if dtype is None or dtype not in VOLUME_DTYPES:
         _fail(f"volume dtype {dtype} is not supported (use one of {', '.join(VOLUME_DTYPES)})")
-    sizes = [_size(n) for n in shape]
-    if not sizes or None in sizes:
-        _fail("shape must be a list of non-negative integers")
+    sizes = _sizes(shape)
     flat = _arrays.as_flat(data, dtype, "data")
     need = 1
     for n in sizes:
@@ -147,8 +144,16 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     return meta, [("data", dtype, flat)]
 
 
+def _sizes(shape: Any) -> List[int]:
+    """A shape's sizes as ints (numpy's integers too): whole numbers, none negative."""
+    sizes = [_size(n) for n in shape]
+    whole = [n for n in sizes if n is not None]
+    if not whole or len(whole) != len(sizes):
+        _fail("shape must be a list of non-negative integers")
+    return whole
+
+
 def _size(n: Any) -> Optional[int]:
-    """A shape's size as an int (numpy's integers too), or None when it is not a whole number >= 0."""
     if isinstance(n, bool):
         return None
     try:
@@ -195,7 +200,7 @@ def _points(value: Any) -> Tuple[Dict[str, Any], Arrays]:
 def _image(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     if not isinstance(value, ImageResult):
         if not _arrays.is_ndarray(value):
-            return _wrong(value, "an ImageResult or an H×W or H×W×C array")  # type: ignore[return-value]
+            return _wrong(value, "an ImageResult or an H×W or H×W×C array")
         value = ImageResult.from_numpy(value)
     dtype = value.dtype or "uint8"
     if dtype == "bool":
@@ -205,7 +210,7 @@ def _image(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     if dtype not in IMAGE_DTYPES:
         _fail(f"image dtype {dtype} is not supported (use uint8, uint16 or float32)")
     width, height, channels = value.width, value.height, value.channels or 1
-    if not all(isinstance(n, int) and n > 0 for n in (width, height)):
+    if not (isinstance(width, int) and width > 0 and isinstance(height, int) and height > 0):
         _fail("an image needs a positive width and height")
     if channels not in (1, 2, 3, 4):
         _fail(f"an image has 1 to 4 channels, got {channels}")
