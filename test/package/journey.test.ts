@@ -94,6 +94,8 @@ describe('the packed package, installed into a new project', () => {
     await project.exec(process.execPath, [project.bin, 'init', 'py-lab', '--python']);
     const where = (await project.exec(process.execPath, [project.bin, 'python-path'])).stdout.trim();
     expect(where).toBe(path.join(project.dir, 'node_modules/vitrine/core/python'));
+    // Typed (PEP 561): a plugin author's own mypy reads the module's annotations.
+    expect(existsSync(path.join(where, 'vitrine/py.typed'))).toBe(true);
     const test = await project.exec('env', [`PYTHONPATH=${where}`, TEST_PYTHON, '-m', 'unittest', 'discover', '-s', 'py-lab/test', '-v']);
     expect(test.stderr).toMatch(/Ran 2 tests[\s\S]*OK/);
   });
