@@ -19,6 +19,7 @@ import { startHoldingProxy, type HoldingProxy } from '../helpers/holding-proxy.t
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { launchBrowser, shot, textOf } from './browser-session.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: RunningHost;
 let link: ThrottledLink;
@@ -73,13 +74,13 @@ async function open(specimen: string, params: object, stat: string, base = link.
 }
 
 async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() => ['done', 'cached'].includes(document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state ?? ''), null, { timeout: 60_000 });
+  await page.waitForFunction(() => ['done', 'cached'].includes(document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state ?? ''), null, { timeout: STATE_WAIT_MS });
 }
 
 describe('coarse first', () => {
   it('draws a large volume from a 64-per-axis delivery first, then the full one', async () => {
     const { page, requests, seen } = await open('big-volume', { depth: 96, height: 256, width: 256 }, 'shape');
-    await page.waitForSelector('[data-testid=refine-note]:not([hidden])', { timeout: 60_000 });
+    await page.waitForSelector('[data-testid=refine-note]:not([hidden])', { timeout: STATE_WAIT_MS });
     expect(await textOf(page, '[data-testid=stats] [data-stat=shape] dd')).toBe('48 × 64 × 64');
     await shot(page, 'coarse-first-volume-coarse');
     await settled(page);
@@ -130,7 +131,7 @@ describe('coarse first', () => {
     ]);
     try {
       const { page, seen } = await open('big-mesh', { triangles: 300000 }, 'triangles', proxy.url);
-      await page.waitForSelector('[data-testid=refine-note]:not([hidden])', { timeout: 60_000 });
+      await page.waitForSelector('[data-testid=refine-note]:not([hidden])', { timeout: STATE_WAIT_MS });
       const count = (s: Seen) => Number(s.stat.replace(/\D/g, ''));
       expect(count({ note: true, stat: await textOf(page, '[data-testid=stats] [data-stat=triangles] dd') })).toBeLessThanOrEqual(20000);
       await shot(page, 'coarse-first-mesh-coarse');

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
 import { room } from '../helpers/room.ts';
 import { launchBrowser, shot, waitForState, waitForText } from './browser-session.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: HostProcess;
 let browser: Browser;
@@ -29,7 +30,7 @@ const stat = (key: string): string => `[data-testid=stats] [data-stat=${key}] dd
 async function open(query: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   await page.goto(`${host.baseUrl}/${query}`);
-  await page.waitForSelector('.topbar', { timeout: 30_000 });
+  await page.waitForSelector('.topbar', { timeout: STATE_WAIT_MS });
   return page;
 }
 

@@ -14,6 +14,7 @@ import { startHost, type HostProcess } from '../client/host-process.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { launchBrowser, shot, waitForState, waitForText } from './browser-session.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: HostProcess;
 let browser: Browser;
@@ -47,7 +48,7 @@ describe('an agent over MCP and a following page', () => {
     await client.close();
 
     await waitForText(page, '[data-testid=stats] [data-stat=triangles] dd', '50');
-    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-param=segments] input[type=number]')?.value === '5', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-param=segments] input[type=number]')?.value === '5', undefined, { timeout: STATE_WAIT_MS });
     await shot(page, 'mcp-follow');
   }, 120_000);
 

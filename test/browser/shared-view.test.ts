@@ -15,6 +15,7 @@ import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { installEmulatedHeadset, launchBrowser, shot, waitForState } from './browser-session.ts';
 import { framesPass, pullTriggerAt } from './vr-controller.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: HostProcess;
 let browser: Browser;
@@ -69,7 +70,7 @@ async function waitForBar(page: Page, want: { low?: number; high?: number; map?:
         return close(Number(bar.dataset.low), w.low) && close(Number(bar.dataset.high), w.high) && (w.map === undefined || bar.querySelector('select')!.value === w.map);
       },
       [BAR, want] as const,
-      { timeout: 30_000 },
+      { timeout: STATE_WAIT_MS },
     );
   } catch (error) {
     throw new Error(`the colour bar never showed ${JSON.stringify(want)} (it shows ${JSON.stringify(await barOf(page))}): ${(error as Error).message}`);
@@ -132,7 +133,7 @@ describe('shared view', () => {
     const third = await openPage(viewerQuery({ room, follow: true }));
     await waitForBar(third.page, { low: set.low, high: set.high, map: 'magma' });
     const { camera } = (await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json()) as { camera?: unknown };
-    await third.page.waitForFunction((want) => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.roomCamera === want, JSON.stringify(camera), { timeout: 30_000 });
+    await third.page.waitForFunction((want) => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.roomCamera === want, JSON.stringify(camera), { timeout: STATE_WAIT_MS });
     expect(third.viewPuts).toEqual([]);
     await shot(third.page, 'shared-view-late-joiner');
     for (const p of [first, second, third]) expect(p.errors).toEqual([]);
@@ -145,7 +146,7 @@ describe('shared view', () => {
     const vr = await openPage(link, true);
     for (const p of [desk, vr]) await waitForState(p.page, '[data-testid=job-state]', ['done', 'cached']);
     await vr.page.getByRole('button', { name: 'Enter VR' }).click();
-    await vr.page.waitForFunction(() => window.vitrineVr?.state().presenting === true && window.vitrineVr.state().firstSpecimenFrameMs !== null, null, { timeout: 30_000 });
+    await vr.page.waitForFunction(() => window.vitrineVr?.state().presenting === true && window.vitrineVr.state().firstSpecimenFrameMs !== null, null, { timeout: STATE_WAIT_MS });
     await framesPass(vr.page, 3);
 
     const before = await barOf(desk.page);
@@ -161,7 +162,7 @@ describe('shared view', () => {
 
     const view = await vr.page.evaluate(() => window.vitrineVr!.buttonPoint('mode'));
     await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], view!);
-    await desk.page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-axis=view]')?.value === 'volume', null, { timeout: 30_000 });
+    await desk.page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-axis=view]')?.value === 'volume', null, { timeout: STATE_WAIT_MS });
 
     await setWidth(desk.page, 200);
     const set = await barOf(desk.page);

@@ -4,13 +4,14 @@
  * frames, and aiming at a point and pulling the trigger, as a user in the headset would.
  */
 import type { Page } from 'playwright-core';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 export type Vec = [number, number, number];
 
 /** Waits until the session has drawn `count` more frames. */
 export async function framesPass(page: Page, count: number): Promise<void> {
   const from = await page.evaluate(() => window.vitrineVr!.state().frames);
-  await page.waitForFunction(([n]) => window.vitrineVr!.state().frames >= n!, [from + count] as const, { timeout: 30_000 });
+  await page.waitForFunction(([n]) => window.vitrineVr!.state().frames >= n!, [from + count] as const, { timeout: STATE_WAIT_MS });
 }
 
 /** A quaternion turning -z onto the unit vector `d`. */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { openStream, type StreamReader } from '../helpers/sse-reader.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 function alphaSource(size: string): string {
   return `import type { MeshResult } from 'vitrine';
@@ -90,7 +91,7 @@ describe('vitrine dev', () => {
     expect(stats.entries.map((e) => e.room_id)).toContain('beta-room');
 
     const status = async () => ((await (await fetch(`${dev.url}/api/jobs/${jobId}/progress`)).json()) as { status: string }).status;
-    await expect.poll(status, { timeout: 10_000 }).toBe('done');
+    await expect.poll(status, { timeout: STATE_WAIT_MS }).toBe('done');
     expect((await fetch(`${dev.url}/api/jobs/${jobId}/result`)).status).toBe(200);
   });
 

@@ -70,7 +70,7 @@ describe('vitrine serve', () => {
     hosts.push(killed);
     const orphan = await hostPid(killed.url);
     await killed.stop('SIGKILL');
-    await eventually(async () => (existsSync(`/proc/${orphan}`) ? undefined : true), 'the relaunched host to end', 5000);
+    await eventually(async () => (existsSync(`/proc/${orphan}`) ? undefined : true), 'the relaunched host to end');
   });
 
   it('takes options from VITRINE_* environment variables, including the envelope media type', async () => {

@@ -24,7 +24,7 @@ function vitrine(args: string[]): Promise<{ code: number; stdout: string; stderr
 beforeAll(async () => {
   project = path.join(mkdtempSync(path.join(tmpdir(), 'vitrine-thumbs-')), 'shapes');
   await promisify(execFile)(process.execPath, [CLI, 'init', project]);
-}, 60_000);
+});
 
 describe('vitrine thumbnails', () => {
   it('renders a declared specimen into thumbnails/<id>.png, which vitrine build then ships undeclared', async () => {
@@ -56,5 +56,5 @@ describe('vitrine thumbnails', () => {
     const bad = await vitrine(['thumbnails', '--size', '3']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("unknown option '--size'");
-  }, 60_000);
+  });
 });

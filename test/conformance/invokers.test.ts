@@ -41,7 +41,7 @@ beforeAll(async () => {
   worker = await createApp({ ...base, pluginsDir, join: relayUrl, workerId: 'w' });
   await listen(worker, '127.0.0.1', 0);
   await eventually(async () => (relay.vitrine.functionEntry('w:endless') ? true : undefined), 'the worker’s functions on the relay');
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all([pooledApp?.close(), worker?.close()]);

@@ -95,7 +95,7 @@ describe('BoundedEventWriter', () => {
     await new Promise((resolve) => socket.once('close', resolve));
     expect(Buffer.concat(received).toString().split('event: result').length - 1).toBeLessThan(sent);
 
-    await waitFor(() => (reader.events.length >= sent + 1 ? true : undefined), 'every event at the reading client', 30_000);
+    await waitFor(() => (reader.events.length >= sent + 1 ? true : undefined), 'every event at the reading client');
     expect(reader.events.map((e) => (e.data as { i: number }).i)).toEqual(Array.from({ length: sent + 1 }, (_, i) => i - 1));
     expect(reading.drops).toBe(0);
     reader.close();

@@ -32,7 +32,7 @@ async function invokeSquare(app: FastifyInstance, size: number) {
 }
 
 describe('the short lane', () => {
-  it('computes short work in other rooms while long runs from many rooms hold every thread', { timeout: 60_000 }, async () => {
+  it('computes short work in other rooms while long runs from many rooms hold every thread', async () => {
     const app = await createTestApp({ poolSize: 2 });
     addDynamicSpecimen(app, 'spin', 'spin');
     const long = [];
@@ -46,7 +46,7 @@ describe('the short lane', () => {
     for (const id of long) await app.inject({ method: 'DELETE', url: `/api/jobs/${id}` });
   });
 
-  it('moves a run that turns out long out of the lane, so the next short run still gets it', { timeout: 60_000 }, async () => {
+  it('moves a run that turns out long out of the lane, so the next short run still gets it', async () => {
     const app = await createTestApp({ poolSize: 1, cancelGraceMs: 100 });
     addDynamicSpecimen(app, 'spin', 'spin');
     addDynamicSpecimen(app, 'coop', 'cooperative');

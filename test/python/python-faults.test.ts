@@ -50,7 +50,7 @@ describe('faults in Python plugin functions', () => {
     await waitFor(() => (runnerPids().length > 0 ? true : undefined), 'a plugin process');
     const before = runnerPids();
     expect((await app.inject({ method: 'DELETE', url: `/api/jobs/${job.job_id}` })).statusCode).toBe(204);
-    const ended = await waitForJob(app, job.job_id, 5000);
+    const ended = await waitForJob(app, job.job_id);
     expect(ended).toMatchObject({ status: 'error', error: 'cancelled' });
     const next = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'triangle', kwargs: { scale: 5 } } });
     expect(next.json().vertices[3]).toBe(5);

@@ -28,7 +28,7 @@ beforeAll(async () => {
   service = await startService({ blobStore: blobs });
   [a, b, c] = await Promise.all([service.host(), service.host(), service.host({ args: ['--cache-ttl', '2', '--job-ttl', '1'] })]);
   await service.worker();
-}, 90_000);
+});
 
 describe('a blob store that evicts', () => {
   it('answers every re-read on another host with the same bytes, computing evicted results again', async () => {

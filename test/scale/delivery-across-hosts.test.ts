@@ -20,7 +20,7 @@ beforeAll(async () => {
   await writeFile(join(service.specimens, 'ramp', 'specimen.json'), JSON.stringify({ display_name: 'ramp', type: 'volume', function_name: 'ramp' }));
   [a, b] = await Promise.all([service.host(), service.host()]);
   await service.worker();
-}, 90_000);
+});
 
 /** The raw (still compressed) answer: fetch() would decompress it. */
 function raw(url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; encoding: string | undefined; length: string | undefined; bytes: Buffer }> {

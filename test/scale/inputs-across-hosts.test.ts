@@ -26,7 +26,7 @@ beforeAll(async () => {
   const host = () => spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--pool-size', '1', '--compute', '0', '--redis', redis.url, '--plugins', plugins, '--specimens', specimens]);
   [s.a, s.b] = await Promise.all([host(), host()]);
   await spawnWorker(['--redis', redis.url, '--plugins', plugins, '--pool-size', '2', '--log-level', 'warn']);
-}, 90_000);
+});
 
 describe('inputs on a Redis service', () => {
   it('uses an input computed through one host in a function called on another, without computing it again', async () => {

@@ -46,7 +46,7 @@ beforeAll(async () => {
   service = await startService();
   a = await service.host();
   empty = await mkdtemp(join(tmpdir(), 'vitrine-no-plugins-'));
-}, 90_000);
+});
 
 afterAll(async () => {
   await a?.stop();

@@ -48,7 +48,7 @@ beforeAll(async () => {
   ]);
   // The worker inherits this process's environment, credentials included.
   await spawnWorker(['--redis', redis.url, '--blob-store', `s3://${BUCKET}/service`, '--s3-endpoint', swift.endpoint, '--plugins', await fixturePluginsDir(), '--pool-size', '1', '--log-level', 'warn']);
-}, 150_000);
+});
 afterAll(async () => {
   await a?.stop();
   await b?.stop();

@@ -129,7 +129,7 @@ describe('MCP', () => {
     expect(get.headers.get('allow')).toBe('POST');
   });
 
-  it('needs the admin token on a host bound beyond loopback: 401 without it, tools with it', { timeout: 60_000 }, async () => {
+  it('needs the admin token on a host bound beyond loopback: 401 without it, tools with it', async () => {
     const host = await spawnHost(['--host', '0.0.0.0', '--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--no-viewer', '--pool-size', '1']);
     const token = /admin token: (\S+)/.exec(host.stdout())![1]!;
     const base = `http://127.0.0.1:${host.port}`;
