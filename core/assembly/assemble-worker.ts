@@ -12,7 +12,7 @@ import { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ComputeNode, NodeLog } from '../scale/compute-node.ts';
 import { assembleCompute } from './compute-assembly.ts';
 import { joinService } from './join-service.ts';
-import { START_WAIT_MS } from '../scale/time-limit.ts';
+import { START_WAIT_MS } from '../redis/time-limit.ts';
 
 
 export interface WorkerAssembly {

@@ -18,22 +18,23 @@ import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ComputeNode } from '../scale/compute-node.ts';
-import { NodeDirectory } from '../scale/compute-nodes.ts';
+import { NodeDirectory, SETTLE_MS } from '../scale/compute-nodes.ts';
 import { Computations, type ComputationTimes } from '../scale/computations.ts';
 import { startHostHeartbeat } from '../scale/host-heartbeat.ts';
 import { RedisUploadStore } from '../scale/redis-upload-store.ts';
-import type { RedisConnections } from '../scale/redis-connections.ts';
+import type { RedisConnections } from '../redis/redis-connections.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
 import { joinService } from './join-service.ts';
-import { RedisHealth } from '../scale/redis-health.ts';
+import { RedisHealth } from '../redis/redis-health.ts';
 import { RedisJobs } from '../scale/redis-jobs.ts';
 import { RedisResults } from '../scale/redis-results.ts';
-import { orUnavailable } from '../scale/redis-unavailable.ts';
+import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { WorkQueue } from '../scale/work-queue.ts';
 import { RelayMirror } from '../scale/relay-mirror.ts';
 import { SharedRelay } from '../scale/shared-relay.ts';
 import { redactUrl } from '../redact-credentials.ts';
-import { describeRedisFailure } from '../scale/redis-unavailable.ts';
-import { START_WAIT_MS, waitAtMost } from '../scale/time-limit.ts';
+import { describeRedisFailure } from '../redis/redis-unavailable.ts';
+import { START_WAIT_MS, waitAtMost } from '../redis/time-limit.ts';
 
 
 export interface ScaleService {
@@ -42,6 +43,8 @@ export interface ScaleService {
   /** This process's compute node, when it lends threads. */
   node: ComputeNode | null;
   connections: RedisConnections;
+  /** Where the service keeps result bytes (snapshots pin theirs here). */
+  blobs: BlobStore;
   /** The result stored under result id `id` (its content hash), or null when it is not stored. */
   findResult(id: string): Promise<StoredResult | null>;
   /** Uploads, kept in the service's blob store. */
@@ -75,7 +78,7 @@ export async function createScaleService(deps: {
   const keepMs = Math.max(options.cacheTtlSeconds, options.jobTtlSeconds) * 1000;
   const joined = await joinService({ url: deps.url, kind: 'host', options, hub: deps.hub, compute: deps.compute, lends: options.compute > 0, budget: deps.budget, keepMs, waitMs: START_WAIT_MS, eventsWaitMs: START_WAIT_MS, log });
   const { connections, events, blobs, node, up, nodeId: hostId } = joined;
-  const health = new RedisHealth(connections.command, deps.url, log);
+  const health = new RedisHealth(connections.command, deps.url, log, SETTLE_MS);
   health.start();
   const queue = new WorkQueue(connections.forBullmq(false));
   const times = computationTimes(options);
@@ -103,6 +106,7 @@ export async function createScaleService(deps: {
     uploads: new RedisUploadStore(connections.command, blobs, options.uploadTtlSeconds),
     relay,
     connections,
+    blobs,
     notReady: () => {
       const why = health.notReady();
       if (why) return why;

@@ -14,13 +14,13 @@ import type { ServiceRelay, WorkerRegistration } from '../federation/service-rel
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import { ComputeNode, type NodeLog } from './compute-node.ts';
-import type { BlobStore } from './blob-store.ts';
-import type { RedisConnections } from './redis-connections.ts';
-import type { RedisEvents } from './redis-events.ts';
-import { CHANNELS, KEYS } from './redis-keys.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
+import type { RedisConnections } from '../redis/redis-connections.ts';
+import type { RedisEvents } from '../redis/redis-events.ts';
+import { CHANNELS, KEYS } from '../redis/redis-keys.ts';
 import type { SharedRegistration } from './relay-mirror.ts';
-import { describeRedisFailure } from './redis-unavailable.ts';
-import { START_WAIT_MS, waitAtMost } from './time-limit.ts';
+import { describeRedisFailure } from '../redis/redis-unavailable.ts';
+import { START_WAIT_MS, waitAtMost } from '../redis/time-limit.ts';
 
 /**
  * Relayed computations run at once on the relay: each is a request waiting on a worker, not a
