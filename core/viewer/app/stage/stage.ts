@@ -88,6 +88,9 @@ export class Stage {
     this.#controls.enableDamping = true;
     this.#controls.addEventListener('change', () => this.invalidate());
     this.#rest = new CameraRest(this.#controls, this.canvas);
+    // Damping never quite ends: it moves the camera less and less without telling. At rest the
+    // rest of it is spent at once, so the pose a link or a room gets is the one left on screen.
+    this.#rest.onRest(() => this.#spendMomentum());
 
     new ResizeObserver(() => this.#resize(host)).observe(host);
     this.#resize(host);
@@ -226,10 +229,14 @@ export class Stage {
   /** Puts the camera back where showing the content put it (the "reset camera" control). */
   resetCamera(): void {
     // Spend what is left of a drag's momentum first, or damping would carry the camera on.
+    this.#spendMomentum();
+    this.frame(this.#content?.view ?? 'orbit');
+  }
+
+  #spendMomentum(): void {
     this.#controls.enableDamping = false;
     this.#controls.update();
     this.#controls.enableDamping = true;
-    this.frame(this.#content?.view ?? 'orbit');
   }
 
   /** The nearest hit of `objects` under a point of the page (client pixels), or null. */
