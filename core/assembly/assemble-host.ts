@@ -49,7 +49,9 @@ export interface HostAssembly {
 
 export async function assembleHost(options: ResolvedHostOptions, log: FastifyBaseLogger): Promise<HostAssembly> {
   const compute = await assembleCompute(options, { info: (line) => log.info(line), warn: (line) => log.warn(line) });
-  const catalog = new SpecimenCatalog((id, kept, dropped) => log.warn(`specimen id '${id}' from ${dropped.origin} is hidden by the ${kept.origin} specimen of the same id`));
+  const catalog = new SpecimenCatalog((id, kept, dropped) =>
+    log.warn(`specimen id '${id}' from ${dropped.origin} is hidden by the ${kept.origin} specimen of the same id`),
+  );
   const events = new EventHub();
   const stack = await assembleResults({ options, compute, catalog, events, log });
   const workspace = await assembleWorkspace({ options, results: stack.results, budget: stack.budget, catalog, events, scale: stack.scale, log });

@@ -67,7 +67,14 @@ export async function assembleWorkspace(deps: {
   }
   const events = deps.events;
   const onChange = (id: string) => void events.publish(HOST_CHANNEL, { event: 'catalog', data: { specimens: [id] } });
-  const published = new PublishedSpecimens({ catalog: deps.catalog, budget: deps.budget, share, ttlSeconds: options.publishedTtlSeconds, log: deps.log, onChange });
+  const published = new PublishedSpecimens({
+    catalog: deps.catalog,
+    budget: deps.budget,
+    share,
+    ttlSeconds: options.publishedTtlSeconds,
+    log: deps.log,
+    onChange,
+  });
   // A restarted host lists what the service published before it answers (bounded wait).
   await published.refresh();
   let poll: NodeJS.Timeout | null = null;

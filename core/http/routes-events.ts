@@ -37,7 +37,9 @@ type JobRequest = FastifyRequest<{ Params: { id: string }; Querystring: { since?
 function eventStream(events: Record<string, unknown>): Record<string, unknown> {
   return {
     description: 'An event stream',
-    content: { 'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events; a comment heartbeat at least every 15 s' }, 'x-events': events } },
+    content: {
+      'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events; a comment heartbeat at least every 15 s' }, 'x-events': events },
+    },
   };
 }
 
@@ -90,7 +92,15 @@ const ROOM_SCENE = {
 const HOST_SCHEMA = {
   summary: 'Host events: hello, then reload (a plugin was swapped in), build-error (vitrine dev) and catalog (a specimen was published, replaced or removed)',
   operationId: 'host_events',
-  response: { 200: eventStream({ hello: { type: 'object' }, reload: { type: 'object' }, 'build-error': { type: 'object' }, catalog: { type: 'object', description: '{"specimens": [id]}: published specimens listed anew, changed or removed' } }), 503: BUSY },
+  response: {
+    200: eventStream({
+      hello: { type: 'object' },
+      reload: { type: 'object' },
+      'build-error': { type: 'object' },
+      catalog: { type: 'object', description: '{"specimens": [id]}: published specimens listed anew, changed or removed' },
+    }),
+    503: BUSY,
+  },
 };
 
 const JOB_SCHEMA = {
@@ -120,12 +130,20 @@ const ROOM_SCHEMA = {
   response: {
     200: eventStream({
       state: { oneOf: [ROOM_ENTRY, { type: 'null' }] },
-      computing: { ...ROOM_ENTRY, required: [...ROOM_ENTRY.required, 'job_id'], properties: { ...ROOM_ENTRY.properties, job_id: { type: ['string', 'null'] }, layer: LAYER } },
+      computing: {
+        ...ROOM_ENTRY,
+        required: [...ROOM_ENTRY.required, 'job_id'],
+        properties: { ...ROOM_ENTRY.properties, job_id: { type: ['string', 'null'] }, layer: LAYER },
+      },
       result: { ...ROOM_ENTRY, properties: { ...ROOM_ENTRY.properties, layer: LAYER } },
       failed: ROOM_FAILED,
       view: { type: 'object', description: 'Any of window [lo, hi], colormap, opacity, mode, camera {position, target, up}' },
       scene: ROOM_SCENE,
-      annotation: { type: 'object', required: ['op', 'annotation', 'version'], description: '{op: add | change | remove, annotation, version}: one change to the room’s marks' },
+      annotation: {
+        type: 'object',
+        required: ['op', 'annotation', 'version'],
+        description: '{op: add | change | remove, annotation, version}: one change to the room’s marks',
+      },
     }),
     503: BUSY,
   },

@@ -97,7 +97,11 @@ export function neuroglancerState(roomId: string, scene: RoomScene, annotationKi
   }
   const types = new Set([...annotationKinds].map((kind) => ANNOTATION_TYPES[kind]));
   for (const type of types) {
-    layers.push({ type: 'annotation', name: `annotations (${type})`, source: `precomputed://${baseUrl}/api/rooms/${encodeURIComponent(roomId)}/annotations/precomputed/${type}` });
+    layers.push({
+      type: 'annotation',
+      name: `annotations (${type})`,
+      source: `precomputed://${baseUrl}/api/rooms/${encodeURIComponent(roomId)}/annotations/precomputed/${type}`,
+    });
   }
   const active = layers.find((layer) => layer.name === scene.active);
   return {

@@ -74,7 +74,9 @@ async function open(specimen: string, params: object, stat: string, base = link.
 }
 
 async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() => ['done', 'cached'].includes(document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state ?? ''), null, { timeout: STATE_WAIT_MS });
+  await page.waitForFunction(() => ['done', 'cached'].includes(document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state ?? ''), null, {
+    timeout: STATE_WAIT_MS,
+  });
 }
 
 describe('coarse first', () => {
@@ -144,7 +146,9 @@ describe('coarse first', () => {
       expect(shown.map((s) => count(s) > 290000).filter((full, i, all) => full !== all[i - 1])).toEqual([false, true]);
       // The coarse answer is large enough not to be read whole before refining.
       expect(proxy.lengths.get('coarse')).toBeGreaterThan(READ_BEFORE_REFINING_BYTES);
-      const order = proxy.log.filter((line) => !line.startsWith('asked') || isData(line)).map((line) => (isCoarse(line) ? 'asked coarse' : isFull(line) ? 'asked full' : line));
+      const order = proxy.log
+        .filter((line) => !line.startsWith('asked') || isData(line))
+        .map((line) => (isCoarse(line) ? 'asked coarse' : isFull(line) ? 'asked full' : line));
       const at = (line: string) => order.indexOf(line);
       expect(order.filter((line) => line.startsWith('asked'))).toEqual(['asked coarse', 'asked full']);
       expect(at('headers coarse')).toBeLessThan(at('asked full'));

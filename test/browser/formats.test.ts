@@ -84,7 +84,12 @@ describe('open formats in the viewer', () => {
     expect(drop.x + drop.width).toBeLessThanOrEqual(viewport.width);
     expect(drop.y + drop.height).toBeLessThanOrEqual(viewport.height);
     // Drawn over the page: the list is what is on top at its middle.
-    expect(await page.evaluate(([x, y]) => Boolean(document.elementFromPoint(x!, y!)?.closest('.download-list')), [drop.x + drop.width / 2, drop.y + drop.height / 2])).toBe(true);
+    expect(
+      await page.evaluate(
+        ([x, y]) => Boolean(document.elementFromPoint(x!, y!)?.closest('.download-list')),
+        [drop.x + drop.width / 2, drop.y + drop.height / 2],
+      ),
+    ).toBe(true);
     await shot(page, 'formats-download-menu-open');
     // Escape closes it; a click elsewhere does too.
     await page.keyboard.press('Escape');

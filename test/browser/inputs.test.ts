@@ -58,7 +58,11 @@ describe('input parameters in the viewer', () => {
     const bad = join(tmpdir(), `vitrine-bad-${process.pid}.stl`);
     await writeFile(bad, binaryStl().subarray(0, 100));
     await page.setInputFiles('[data-testid=input-file-mesh]', bad);
-    await waitForText(page, '[data-param=mesh] .field-error', `mesh: '${bad.split('/').pop()}' does not parse: the binary STL declares 12 triangles (684 bytes) but the file holds 100 bytes`);
+    await waitForText(
+      page,
+      '[data-param=mesh] .field-error',
+      `mesh: '${bad.split('/').pop()}' does not parse: the binary STL declares 12 triangles (684 bytes) but the file holds 100 bytes`,
+    );
     expect(await page.locator(picker).inputValue()).toMatch(/^upload:/);
     await shot(page, 'input-upload-refused');
     await page.close();

@@ -83,7 +83,11 @@ describe('following a peer', () => {
     const follower = await open(viewerQuery({ room: shared, follow: true }));
     await follower.page.waitForSelector('.follow[data-stream=open]');
     const peer = await open(viewerQuery({ specimen: 'slow-sphere', room: shared, params: { steps: 30, step_ms: 150 } }));
-    await follower.page.waitForFunction(() => /^\d+% · step \d+ of 30$/.test(document.querySelector('[data-testid=peer-progress]')?.textContent ?? ''), undefined, { timeout: STATE_WAIT_MS });
+    await follower.page.waitForFunction(
+      () => /^\d+% · step \d+ of 30$/.test(document.querySelector('[data-testid=peer-progress]')?.textContent ?? ''),
+      undefined,
+      { timeout: STATE_WAIT_MS },
+    );
     expect(await follower.page.locator('[data-testid=follow-status]').textContent()).toBe('A peer is computing…');
     await shot(follower.page, 'data-tools-peer-progress');
     const jobStreams = follower.requests.map((r) => new URL(r.url()).pathname).filter((p) => /^\/api\/jobs\/[^/]+\/events$/.test(p));

@@ -102,7 +102,9 @@ describe('a shared link', () => {
     await sender.mouse.move(box.x + box.width / 2 + 180, box.y + box.height / 2 - 120, { steps: 8 });
     await sender.mouse.up();
     // At rest (the first frame damping no longer moves it), its pose is in the link.
-    await sender.waitForFunction(() => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.camera === 'still', null, { timeout: STATE_WAIT_MS });
+    await sender.waitForFunction(() => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.camera === 'still', null, {
+      timeout: STATE_WAIT_MS,
+    });
     expect(new URL(sender.url()).searchParams.get('cam')).toMatch(/^(-?[\d.e-]+,){5}-?[\d.e-]+$/);
     const left = await stage(sender);
     expect(difference(framed, left)).toBeGreaterThan(0.01);

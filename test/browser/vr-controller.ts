@@ -29,7 +29,9 @@ export async function pullTriggerAt(page: Page, from: Vec, at: Vec): Promise<voi
   const q = aim(d.map((v) => v / len) as Vec);
   await page.evaluate(
     ([p, r]) => {
-      const right = (window as unknown as { xrDevice: { controllers: { right: { position: { set(...a: number[]): void }; quaternion: { set(...a: number[]): void } } } } }).xrDevice.controllers.right;
+      const right = (
+        window as unknown as { xrDevice: { controllers: { right: { position: { set(...a: number[]): void }; quaternion: { set(...a: number[]): void } } } } }
+      ).xrDevice.controllers.right;
       right.position.set(...p!);
       right.quaternion.set(...r!);
     },
@@ -37,7 +39,13 @@ export async function pullTriggerAt(page: Page, from: Vec, at: Vec): Promise<voi
   );
   await framesPass(page, 3);
   const press = (value: number) =>
-    page.evaluate((v) => (window as unknown as { xrDevice: { controllers: { right: { updateButtonValue(id: string, v: number): void } } } }).xrDevice.controllers.right.updateButtonValue('trigger', v), value);
+    page.evaluate(
+      (v) =>
+        (
+          window as unknown as { xrDevice: { controllers: { right: { updateButtonValue(id: string, v: number): void } } } }
+        ).xrDevice.controllers.right.updateButtonValue('trigger', v),
+      value,
+    );
   await press(1);
   await framesPass(page, 3);
   await press(0);

@@ -83,7 +83,9 @@ async function pullTriggerAt(page: Page, from: Vec, at: Vec, after = true): Prom
   const q = aim(d.map((v) => v / len) as Vec);
   await page.evaluate(
     ([p, r]) => {
-      const right = (window as unknown as { xrDevice: { controllers: { right: { position: { set(...a: number[]): void }; quaternion: { set(...a: number[]): void } } } } }).xrDevice.controllers.right;
+      const right = (
+        window as unknown as { xrDevice: { controllers: { right: { position: { set(...a: number[]): void }; quaternion: { set(...a: number[]): void } } } } }
+      ).xrDevice.controllers.right;
       right.position.set(...p!);
       right.quaternion.set(...r!);
     },
@@ -91,7 +93,13 @@ async function pullTriggerAt(page: Page, from: Vec, at: Vec, after = true): Prom
   );
   await framesPass(page, 3);
   const press = (value: number) =>
-    page.evaluate((v) => (window as unknown as { xrDevice: { controllers: { right: { updateButtonValue(id: string, v: number): void } } } }).xrDevice.controllers.right.updateButtonValue('trigger', v), value);
+    page.evaluate(
+      (v) =>
+        (
+          window as unknown as { xrDevice: { controllers: { right: { updateButtonValue(id: string, v: number): void } } } }
+        ).xrDevice.controllers.right.updateButtonValue('trigger', v),
+      value,
+    );
   await press(1);
   await framesPass(page, 3);
   await press(0);
@@ -112,7 +120,9 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
 
     const enter = vr.page.getByRole('button', { name: 'Enter VR' });
     await enter.click();
-    await vr.page.waitForFunction(() => window.vitrineVr?.state().presenting === true && window.vitrineVr.state().firstSpecimenFrameMs !== null, null, { timeout: STATE_WAIT_MS });
+    await vr.page.waitForFunction(() => window.vitrineVr?.state().presenting === true && window.vitrineVr.state().firstSpecimenFrameMs !== null, null, {
+      timeout: STATE_WAIT_MS,
+    });
     await framesPass(vr.page, 5);
     const state = await probe(vr.page);
     // The wobbly sphere (about 2.1 m across) is too big for a table: scaled to 60 cm, a metre in front.
@@ -132,7 +142,9 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
     expect(target).not.toBeNull();
     const before = dataRequests(vr.requests, room).length;
     await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], target!);
-    await vr.page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-param=segments] input[type=number]')?.value === '49', null, { timeout: STATE_WAIT_MS });
+    await vr.page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-param=segments] input[type=number]')?.value === '49', null, {
+      timeout: STATE_WAIT_MS,
+    });
     // The panel shows 49 at once; its request leaves after the drag debounce.
     const segmentsSent = () => dataRequests(vr.requests, room).slice(before).map((u) => JSON.parse(u.searchParams.get('params') ?? '{}').segments);
     await expect.poll(segmentsSent, { timeout: STATE_WAIT_MS }).toContain(49);
@@ -160,7 +172,9 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
     const adopted = () => vr.requests.map((r) => new URL(r.url())).filter((u) => u.pathname === '/api/specimens/slow-sphere/data');
     await waitFor(() => adopted().length > 0 || undefined, 'the headset asking for the peer\'s specimen');
     expect(adopted().map((u) => u.searchParams.get('max_triangles'))).toContain('1000');
-    await vr.page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state === 'cached', null, { timeout: STATE_WAIT_MS });
+    await vr.page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state === 'cached', null, {
+      timeout: STATE_WAIT_MS,
+    });
     await framesPass(vr.page, 5);
     await shot(vr.page, 'vr-following-peer');
 

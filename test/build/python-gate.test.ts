@@ -39,6 +39,8 @@ describe('the Python gate', () => {
     expect(lint.join('\n')).toMatch(/_wire\.py:\d+:1: F401 'fnmatch' imported but unused/);
     const types = await mypy(dir, TYPED);
     expect(types.join('\n')).toMatch(/_coerce\.py:\d+: error: Incompatible return value type \(got "str", expected "int"\)/);
-    expect(lengthCap(dir, files())).toEqual([`${MODULE}/_long.py:${MAX_PYTHON_LINES + 1}: ${MAX_PYTHON_LINES + 1} lines, over the cap of ${MAX_PYTHON_LINES}: split it by concept`]);
+    expect(lengthCap(dir, files())).toEqual([
+      `${MODULE}/_long.py:${MAX_PYTHON_LINES + 1}: ${MAX_PYTHON_LINES + 1} lines, over the cap of ${MAX_PYTHON_LINES}: split it by concept`,
+    ]);
   });
 });

@@ -48,7 +48,9 @@ let events: StreamReader;
 
 const alphaFile = () => path.join(root, 'plugins', 'alpha', 'index.ts');
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const sizeDefault = async () => ((await (await fetch(`${dev.url}/api/processing/functions/alpha_mesh/schema`)).json()) as { properties: { size: { default: number } } }).properties.size.default;
+const sizeDefault = async () =>
+  ((await (await fetch(`${dev.url}/api/processing/functions/alpha_mesh/schema`)).json()) as { properties: { size: { default: number } } }).properties.size
+    .default;
 
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'vitrine-dev-'));
@@ -71,7 +73,9 @@ describe('vitrine dev', () => {
   it('swaps in a saved plugin alone; other cache entries, streams and a running old job survive', async () => {
     expect(dev.stdout()).toMatch(/built 2 of 3 plugins/);
     expect((await post(`${dev.url}/api/processing/invoke`, { function_name: 'beta_mesh', room_id: 'beta-room' })).status).toBe(200);
-    const { job_id: jobId } = (await (await post(`${dev.url}/api/specimens/alpha-slow/start`, { params: {}, room_id: 'slow-room' })).json()) as { job_id: string };
+    const { job_id: jobId } = (await (await post(`${dev.url}/api/specimens/alpha-slow/start`, { params: {}, room_id: 'slow-room' })).json()) as {
+      job_id: string;
+    };
 
     const from = events.events.length;
     // A folder without an index.ts is not a plugin: changes in it build nothing.
@@ -109,9 +113,18 @@ describe('vitrine dev', () => {
     writeFileSync(alphaFile(), alphaSource('2').replace('size = 2', 'size: Date'));
     const failed = await events.next((e) => e.event === 'build-error', from);
     // The unsupported parameter type comes first; the type errors it causes in the body follow.
-    expect(failed.data).toMatchObject({ plugin: 'alpha', errors: [{ code: 'VITRINE_SCHEMA_100', line: 3, column: expect.any(Number) }, { code: 'TS2769', line: 4 }, { code: 'TS2345', line: 9 }] });
+    expect(failed.data).toMatchObject({
+      plugin: 'alpha',
+      errors: [
+        { code: 'VITRINE_SCHEMA_100', line: 3, column: expect.any(Number) },
+        { code: 'TS2769', line: 4 },
+        { code: 'TS2345', line: 9 },
+      ],
+    });
     await expect.poll(() => dev.stderr()).toMatch(/plugins\/alpha\/index\.ts:3:\d+ error VITRINE_SCHEMA_100/);
-    await expect.poll(() => dev.stderr()).toMatch(/plugins\/alpha\/index\.ts:9:21 error TS2345 type error: Argument of type 'number' is not assignable to parameter of type 'Date'\./);
+    await expect
+      .poll(() => dev.stderr())
+      .toMatch(/plugins\/alpha\/index\.ts:9:21 error TS2345 type error: Argument of type 'number' is not assignable to parameter of type 'Date'\./);
     await expect.poll(() => dev.stderr()).toMatch(/alpha has 3 errors; still serving its last good build/);
     expect(await sizeDefault()).toBe(2);
     writeFileSync(alphaFile(), alphaSource('3'));

@@ -14,7 +14,20 @@ import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 afterAll(killAllHosts);
 
 async function lab(extra: string[]): Promise<{ host: RunningHost; base: string }> {
-  const host = await spawnHost(['--host', '0.0.0.0', '--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--no-viewer', '--pool-size', '1', ...extra]);
+  const host = await spawnHost([
+    '--host',
+    '0.0.0.0',
+    '--port',
+    '0',
+    '--plugins',
+    await fixturePluginsDir(),
+    '--specimens',
+    await makeSpecimensDir(),
+    '--no-viewer',
+    '--pool-size',
+    '1',
+    ...extra,
+  ]);
   return { host, base: `http://127.0.0.1:${host.port}` };
 }
 
@@ -59,7 +72,9 @@ describe('a lab host', () => {
     expect(open.host.stdout()).not.toContain('admin token:');
     await open.host.waitForLog('--admin-token none');
     expect((await fetch(`${open.base}/api/processing/cache/stats`)).status).toBe(200);
-    const named = await spawnHost(['--host', '0.0.0.0', '--port', '0', '--plugins', 'none', '--specimens', 'none', '--no-viewer', '--pool-size', '1'], { env: { VITRINE_ADMIN_TOKEN: 'lab-secret' } });
+    const named = await spawnHost(['--host', '0.0.0.0', '--port', '0', '--plugins', 'none', '--specimens', 'none', '--no-viewer', '--pool-size', '1'], {
+      env: { VITRINE_ADMIN_TOKEN: 'lab-secret' },
+    });
     expect(named.stdout()).not.toContain('admin token:');
     const base = `http://127.0.0.1:${named.port}`;
     expect((await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer lab-secret' } })).status).toBe(200);

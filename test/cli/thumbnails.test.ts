@@ -44,7 +44,9 @@ describe('vitrine thumbnails', () => {
 
     const build = await vitrine(['build', 'plugins', '--out', 'out']);
     expect(build.code, build.stderr).toBe(0);
-    const manifest = JSON.parse(readFileSync(path.join(project, 'out', 'shapes', 'manifest.json'), 'utf8')) as { specimens: { id: string; thumbnail: string | null }[] };
+    const manifest = JSON.parse(readFileSync(path.join(project, 'out', 'shapes', 'manifest.json'), 'utf8')) as {
+      specimens: { id: string; thumbnail: string | null }[];
+    };
     expect(manifest.specimens.find((s) => s.id === id)?.thumbnail).toBe(`thumbnails/${id}.png`);
     expect(readFileSync(path.join(project, 'out', 'shapes', 'thumbnails', `${id}.png`)).equals(readFileSync(file))).toBe(true);
   }, 120_000);

@@ -35,9 +35,17 @@ export function addDynamicSpecimen(app: FastifyInstance, id: string, functionNam
 export { room } from './room.ts';
 
 /** Waits (bounded) until a job is terminal, returning the last progress body. */
-export async function waitForJob(app: FastifyInstance, jobId: string, limitMs = STATE_WAIT_MS): Promise<{ status: string; messages: { seq: number; text: string; ts: number }[]; error: string | null }> {
-  return waitFor(async () => {
-    const body = (await app.inject({ method: 'GET', url: `/api/jobs/${jobId}/progress` })).json();
-    return body.status === 'running' ? undefined : body;
-  }, `job ${jobId} to end`, limitMs);
+export async function waitForJob(
+  app: FastifyInstance,
+  jobId: string,
+  limitMs = STATE_WAIT_MS,
+): Promise<{ status: string; messages: { seq: number; text: string; ts: number }[]; error: string | null }> {
+  return waitFor(
+    async () => {
+      const body = (await app.inject({ method: 'GET', url: `/api/jobs/${jobId}/progress` })).json();
+      return body.status === 'running' ? undefined : body;
+    },
+    `job ${jobId} to end`,
+    limitMs,
+  );
 }

@@ -51,7 +51,10 @@ export function runWorker(args: string[]): RunningWorker {
 export async function spawnWorker(args: string[], timeoutMs = STATE_WAIT_MS): Promise<RunningWorker> {
   const worker = runWorker(args);
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the worker printed no 'worker ready' within ${timeoutMs} ms:\n${worker.stdout()}\n${worker.stderr()}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the worker printed no 'worker ready' within ${timeoutMs} ms:\n${worker.stdout()}\n${worker.stderr()}`)),
+      timeoutMs,
+    );
     const check = () => {
       if (!worker.stdout().includes('worker ready')) return;
       clearTimeout(timer);

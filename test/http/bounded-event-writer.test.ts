@@ -81,7 +81,8 @@ describe('BoundedEventWriter', () => {
       }
       sent++;
       // At the reading client's pace (it reads in this process): it stays well within the bound.
-      if (reading.writer.backlog > BOUND / 4) await waitFor(() => (reading.writer.backlog <= BOUND / 8 ? true : undefined), 'the reading client to catch up', 20_000, 1);
+      if (reading.writer.backlog > BOUND / 4)
+        await waitFor(() => (reading.writer.backlog <= BOUND / 8 ? true : undefined), 'the reading client to catch up', 20_000, 1);
     }
     expect(stalled.drops).toBe(1);
     expect(stalled.raw.destroyed).toBe(true);

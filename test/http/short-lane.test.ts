@@ -39,7 +39,10 @@ describe('the short lane', () => {
     for (let i = 0; i < 6; i++) long.push(await start(app, 'spin', { seconds: 60, seed: i }));
     // Both general threads run spins; the other four wait their turn (a long function is
     // never put in the lane, even before its first run is over).
-    await waitFor(async () => ((await metric(app, 'vitrine_compute_threads_busy')) === 2 && (await metric(app, 'vitrine_compute_queued')) === 4 ? true : undefined), 'two spins running and four queued');
+    await waitFor(
+      async () => ((await metric(app, 'vitrine_compute_threads_busy')) === 2 && (await metric(app, 'vitrine_compute_queued')) === 4 ? true : undefined),
+      'two spins running and four queued',
+    );
     for (let size = 1; size <= 5; size++) expect((await invokeSquare(app, size)).type).toBe('mesh');
     for (const id of long) expect(await statusOf(app, id)).toBe('running');
     expect(await metric(app, 'vitrine_compute_queued')).toBe(4);

@@ -39,7 +39,8 @@ describe('loading Python plugins', () => {
   it('leaves out a plugin whose import fails, with one warning naming the missing module', async () => {
     const plugins = await pythonPluginsDir();
     // A module no machine has (not one that is merely uncommon: a developer's Python may have it).
-    const source = 'import vitrine_absent_dependency.filters\nfrom vitrine import MeshResult\n\ndef shape() -> MeshResult:\n    return ([0,0,0,1,0,0,0,1,0],[0,1,2])\n';
+    const source =
+      'import vitrine_absent_dependency.filters\nfrom vitrine import MeshResult\n\ndef shape() -> MeshResult:\n    return ([0,0,0,1,0,0,0,1,0],[0,1,2])\n';
     await writePythonBundle(plugins, 'needs-absent', source);
     const log = logLines();
     const app = await createTestApp({ pluginsDir: plugins, python: PYTHON, pythonProcesses: 2, logLevel: 'warn', logStream: log.stream });
@@ -62,7 +63,10 @@ describe('loading Python plugins', () => {
     const log = logLines();
     const app = await createTestApp({ pluginsDir: plugins, python: '/nonexistent/python3', logLevel: 'warn', logStream: log.stream });
     await log.line((msg) => /Python plugins are off/.test(msg));
-    await waitFor(async () => ((await app.inject('/api/processing/functions/triangle/schema')).statusCode === 404 ? true : undefined), 'Python functions to leave');
+    await waitFor(
+      async () => ((await app.inject('/api/processing/functions/triangle/schema')).statusCode === 404 ? true : undefined),
+      'Python functions to leave',
+    );
     expect(log.lines().filter((line) => /Python plugins are off/.test(line))).toHaveLength(1);
     const functions = (await app.inject('/api/processing/functions')).json() as { name: string }[];
     expect(functions.length).toBeGreaterThan(0);
@@ -72,7 +76,12 @@ describe('loading Python plugins', () => {
   it('keeps sibling modules of the same name apart, and runs a rebuilt plugin’s new code', async () => {
     const plugins = await pythonPluginsDir([]);
     for (const [name, x] of [['first', 1], ['second', 2]] as const) {
-      await writePythonBundle(plugins, name, `from vitrine import MeshResult\nfrom geometry import X\n\ndef ${name}_shape() -> MeshResult:\n    return ([0, 0, 0, X, 0, 0, 0, 1, 0], [0, 1, 2])\n`, `${name}_shape`);
+      await writePythonBundle(
+        plugins,
+        name,
+        `from vitrine import MeshResult\nfrom geometry import X\n\ndef ${name}_shape() -> MeshResult:\n    return ([0, 0, 0, X, 0, 0, 0, 1, 0], [0, 1, 2])\n`,
+        `${name}_shape`,
+      );
       await writeFile(path.join(plugins, name, 'geometry.py'), `X = ${x}\n`);
     }
     const app = await createTestApp({ pluginsDir: plugins, python: PYTHON, pythonProcesses: 1 });

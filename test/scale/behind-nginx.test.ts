@@ -44,7 +44,18 @@ beforeAll(async () => {
   // A volume worth compressing.
   await mkdir(join(specimens, 'dyn-ramp'));
   await writeFile(join(specimens, 'dyn-ramp', 'specimen.json'), JSON.stringify({ display_name: 'Ramp', type: 'volume', function_name: 'ramp' }));
-  host = await spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', specimens, '--accel-redirect', '/_blobs/', '--log-level', 'warn']);
+  host = await spawnHost([
+    '--port',
+    '0',
+    '--plugins',
+    await fixturePluginsDir(),
+    '--specimens',
+    specimens,
+    '--accel-redirect',
+    '/_blobs/',
+    '--log-level',
+    'warn',
+  ]);
   nginx = await startNginx([host.port]);
 });
 afterAll(async () => {

@@ -143,7 +143,12 @@ export function ended(host: RunningHost, id: string, limitMs = STATE_WAIT_MS): P
  * ticked about 20 times at the interval of the ticker fixture; the window in which a ticker
  * that should have stopped shows whether it still ticks, with no fixed sleep.
  */
-export async function controlTicker<T>(host: RunningHost, runs: string, roomId: string, atFirstTick: () => T): Promise<{ id: string; final: ProgressBody; ticks: number; atFirstTick: T }> {
+export async function controlTicker<T>(
+  host: RunningHost,
+  runs: string,
+  roomId: string,
+  atFirstTick: () => T,
+): Promise<{ id: string; final: ProgressBody; ticks: number; atFirstTick: T }> {
   const control = tag();
   const id = await startJob(host, 'tick', { dir: runs, tag: control, interval_ms: 20, seconds: 0.4 }, roomId);
   const first = await waitFor(() => (lineCount(runs, `${control}.ticks`) > 0 ? { value: atFirstTick() } : undefined), 'the control ticker to tick');

@@ -75,7 +75,11 @@ export async function mypy(cwd: string, check: TypeCheck): Promise<string[]> {
   await need('mypy', cwd);
   const version = check.pythonVersion ? ['--python-version', check.pythonVersion] : [];
   const env = { MYPYPATH: check.paths.map((p) => path.join(cwd, p)).join(path.delimiter) };
-  const ran = await run(['-m', 'mypy', '--config-file', MYPY_CONFIG, '--cache-dir', path.join(cwd, 'build/out/mypy-cache'), ...version, ...check.targets], cwd, env);
+  const ran = await run(
+    ['-m', 'mypy', '--config-file', MYPY_CONFIG, '--cache-dir', path.join(cwd, 'build/out/mypy-cache'), ...version, ...check.targets],
+    cwd,
+    env,
+  );
   if (ran.code === 0) return [];
   return ran.output.split('\n').filter((line) => /: (error|note):/.test(line) || !/^Found \d+ error/.test(line)).map((line) => `${line} [${check.what}]`);
 }
