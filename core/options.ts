@@ -221,9 +221,11 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('maxJobMessages', o.maxJobMessages);
   positive('maxFinishedJobs', o.maxFinishedJobs);
   positive('maxJobs', o.maxJobs);
-  if (!Number.isInteger(o.maxEventStreams) || o.maxEventStreams < 1) throw new TypeError(`maxEventStreams must be a positive integer, got ${String(o.maxEventStreams)}`);
+  if (!Number.isInteger(o.maxEventStreams) || o.maxEventStreams < 1)
+    throw new TypeError(`maxEventStreams must be a positive integer, got ${String(o.maxEventStreams)}`);
   positive('cacheMaxBytes', o.cacheMaxBytes);
-  if (!Number.isSafeInteger(o.headsetTriangles) || o.headsetTriangles < 1) throw new TypeError(`headsetTriangles must be a positive integer, got ${String(o.headsetTriangles)}`);
+  if (!Number.isSafeInteger(o.headsetTriangles) || o.headsetTriangles < 1)
+    throw new TypeError(`headsetTriangles must be a positive integer, got ${String(o.headsetTriangles)}`);
   if (typeof o.clientProfiles !== 'boolean') throw new TypeError('clientProfiles must be a boolean');
   if (!Number.isInteger(o.poolSize) || o.poolSize < 1) throw new TypeError(`poolSize must be a positive integer, got ${String(o.poolSize)}`);
   if (typeof o.defaultRoomId !== 'string' || (o.defaultRoomId as string) === '') throw new TypeError('defaultRoomId must be a non-empty string');
@@ -235,7 +237,8 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('maxUploadBytes', o.maxUploadBytes);
   positive('uploadTtlSeconds', o.uploadTtlSeconds);
   positive('publishedTtlSeconds', o.publishedTtlSeconds);
-  if (!Number.isSafeInteger(o.maxAnnotations) || o.maxAnnotations < 1) throw new TypeError(`maxAnnotations must be a positive integer, got ${String(o.maxAnnotations)}`);
+  if (!Number.isSafeInteger(o.maxAnnotations) || o.maxAnnotations < 1)
+    throw new TypeError(`maxAnnotations must be a positive integer, got ${String(o.maxAnnotations)}`);
   positive('snapshotTtlSeconds', o.snapshotTtlSeconds);
   if (typeof o.host !== 'string' || (o.host as string) === '') throw new TypeError('host must be a non-empty string');
   if (o.allowedHosts !== null && (!Array.isArray(o.allowedHosts) || !(o.allowedHosts as unknown[]).every((h) => typeof h === 'string'))) {
@@ -262,9 +265,11 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   const roomThreads = o.roomThreads ?? Math.max(1, Math.floor(o.poolSize / 2));
   if (!Number.isInteger(roomThreads) || roomThreads < 1) throw new TypeError(`roomThreads must be a positive integer, got ${String(roomThreads)}`);
   const pythonProcesses = options.pythonProcesses ?? o.poolSize;
-  if (!Number.isInteger(pythonProcesses) || pythonProcesses < 1) throw new TypeError(`pythonProcesses must be a positive integer, got ${String(pythonProcesses)}`);
+  if (!Number.isInteger(pythonProcesses) || pythonProcesses < 1)
+    throw new TypeError(`pythonProcesses must be a positive integer, got ${String(pythonProcesses)}`);
   const python: unknown = o.python;
-  if (python !== null && (typeof python !== 'string' || python.trim() === '')) throw new TypeError(`python must be an interpreter path or null, got '${String(python)}'`);
+  if (python !== null && (typeof python !== 'string' || python.trim() === ''))
+    throw new TypeError(`python must be an interpreter path or null, got '${String(python)}'`);
   const mode: HostMode = o.relay ? 'relay' : o.join ? 'worker' : 'local';
   return { ...o, compute, roomThreads, pythonProcesses, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;
 }

@@ -45,6 +45,7 @@ export function elementSchema(param: ParamInput, type: Type, node: TypeNode | un
     if (error instanceof SchemaError && error.code === 'VITRINE_SCHEMA_100') throw unsupportedElement(param, node, text, what);
     throw error;
   }
-  if (parsed.kind !== 'value' || parsed.optional || !(isScalar(parsed.schema) || (tuples && isScalarTuple(parsed.schema)))) throw unsupportedElement(param, node, text, what);
+  if (parsed.kind !== 'value' || parsed.optional || !(isScalar(parsed.schema) || (tuples && isScalarTuple(parsed.schema))))
+    throw unsupportedElement(param, node, text, what);
   return parsed.schema;
 }

@@ -23,7 +23,9 @@ export function toAnnotationCsv(annotations: readonly Annotation[]): string {
   const parts = [csvLine([...CSV_COLUMNS, ...properties])];
   for (const a of annotations) {
     const tail = [text(a.length), text(a.volume), text(a.color), text(a.author), ...properties.map((name) => text(a.properties?.[name]))];
-    a.points.forEach((p, index) => parts.push(csvLine([a.id, a.kind, text(a.label), text(a.layer), String(index), String(p[0]), String(p[1]), String(p[2]), ...tail])));
+    a.points.forEach((p, index) =>
+      parts.push(csvLine([a.id, a.kind, text(a.label), text(a.layer), String(index), String(p[0]), String(p[1]), String(p[2]), ...tail])),
+    );
   }
   return parts.join('');
 }

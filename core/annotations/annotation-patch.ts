@@ -19,7 +19,8 @@ export function checkPatch(body: unknown): AnnotationPatch {
   refuseUnknown(body, '');
   const patch: AnnotationPatch = {};
   if (body.kind !== undefined) {
-    if (typeof body.kind !== 'string' || !(ANNOTATION_KINDS as readonly string[]).includes(body.kind)) throw invalid('kind', `must be one of ${ANNOTATION_KINDS.join(', ')}`);
+    if (typeof body.kind !== 'string' || !(ANNOTATION_KINDS as readonly string[]).includes(body.kind))
+      throw invalid('kind', `must be one of ${ANNOTATION_KINDS.join(', ')}`);
     patch.kind = body.kind;
   }
   if (body.points !== undefined) {

@@ -57,19 +57,30 @@ export function fieldPath(path: string, name: string): string {
 
 export const invalid = (field: string, why: string): HostError => createHostError('SPC_ERR_ANNOTATION_INVALID', field, why);
 
-const describe = (value: unknown): string => (Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value === 'string' ? `'${value}'` : typeof value === 'object' ? 'an object' : String(value));
+const describe = (value: unknown): string =>
+  Array.isArray(value)
+    ? 'a list'
+    : value === null
+      ? 'null'
+      : typeof value === 'string'
+        ? `'${value}'`
+        : typeof value === 'object'
+          ? 'an object'
+          : String(value);
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function checkKind(value: unknown, field: string): AnnotationKind {
-  if (typeof value !== 'string' || !(ANNOTATION_KINDS as readonly string[]).includes(value)) throw invalid(field, `must be one of ${ANNOTATION_KINDS.join(', ')}, got ${describe(value)}`);
+  if (typeof value !== 'string' || !(ANNOTATION_KINDS as readonly string[]).includes(value))
+    throw invalid(field, `must be one of ${ANNOTATION_KINDS.join(', ')}, got ${describe(value)}`);
   return value as AnnotationKind;
 }
 
 function checkPoint(value: unknown, field: string): Vec3 {
-  if (!Array.isArray(value) || value.length !== 3) throw invalid(field, `must be a point [x, y, z] of three numbers, got ${Array.isArray(value) ? `${value.length} values` : describe(value)}`);
+  if (!Array.isArray(value) || value.length !== 3)
+    throw invalid(field, `must be a point [x, y, z] of three numbers, got ${Array.isArray(value) ? `${value.length} values` : describe(value)}`);
   for (let axis = 0; axis < 3; axis++) {
     const v: unknown = value[axis];
     if (typeof v !== 'number' || !Number.isFinite(v)) throw invalid(`${field}[${axis}]`, `must be a finite number, got ${describe(v)}`);
@@ -127,7 +138,8 @@ function checkProperties(value: unknown, field: string): Record<string, number |
 export function checkOptional(name: 'layer' | 'label' | 'color' | 'properties' | 'author', value: unknown, field: string): unknown {
   switch (name) {
     case 'layer':
-      if (typeof value !== 'string' || !(value === '' || LAYER_ID.test(value))) throw invalid(field, `must be a layer id (letters, digits, _ . -; at most 64), got ${describe(value)}`);
+      if (typeof value !== 'string' || !(value === '' || LAYER_ID.test(value)))
+        throw invalid(field, `must be a layer id (letters, digits, _ . -; at most 64), got ${describe(value)}`);
       return value === '' ? undefined : value;
     case 'label':
       return checkText(value, field, MAX_LABEL_LENGTH);

@@ -55,7 +55,8 @@ export function parseCsvRecords(text: string): CsvRecord[] {
         i++;
       }
       const next = text[i];
-      if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r') throw new CsvSyntaxError(line, `text after a closing quote (${JSON.stringify(value.slice(0, 20))}${next})`);
+      if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r')
+        throw new CsvSyntaxError(line, `text after a closing quote (${JSON.stringify(value.slice(0, 20))}${next})`);
     } else {
       const from = i;
       while (i < text.length && text[i] !== ',' && text[i] !== '\n' && text[i] !== '\r') i++;

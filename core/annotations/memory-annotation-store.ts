@@ -51,7 +51,8 @@ export class MemoryAnnotationStore implements AnnotationStore {
   #found(roomId: string, id: string, expected: number | undefined): Annotation {
     const current = this.#rooms.get(roomId)?.marks.get(id);
     if (!current) throw createHostError('SPC_ERR_ANNOTATION_NOT_FOUND', id, roomId);
-    if (expected !== undefined && current.version !== expected) throw createHostError('SPC_ERR_ANNOTATION_STALE', id, String(expected), String(current.version));
+    if (expected !== undefined && current.version !== expected)
+      throw createHostError('SPC_ERR_ANNOTATION_STALE', id, String(expected), String(current.version));
     return current;
   }
 
@@ -91,7 +92,12 @@ export class MemoryAnnotationStore implements AnnotationStore {
 
   async change(roomId: string, id: string, patch: AnnotationPatch, expected?: number): Promise<AnnotationEvent> {
     const current = this.#found(roomId, id, expected);
-    const annotation = toAnnotation(applyPatch(current, patch), { id, version: current.version + 1, created: current.created, updated: Math.max(this.#now(), current.updated) });
+    const annotation = toAnnotation(applyPatch(current, patch), {
+      id,
+      version: current.version + 1,
+      created: current.created,
+      updated: Math.max(this.#now(), current.updated),
+    });
     const room = this.#room(roomId);
     room.marks.set(id, annotation);
     const event: AnnotationEvent = { op: 'change', annotation, version: ++room.version };
@@ -112,7 +118,8 @@ export class MemoryAnnotationStore implements AnnotationStore {
   async replace(roomId: string, annotations: readonly Annotation[]): Promise<number> {
     const room = this.#room(roomId);
     const incoming = [...annotations].sort(byId);
-    if (this.#total - room.marks.size + incoming.length > this.#limits.maxPerHost) throw createHostError('SPC_ERR_ANNOTATIONS_HOST_FULL', String(this.#limits.maxPerHost));
+    if (this.#total - room.marks.size + incoming.length > this.#limits.maxPerHost)
+      throw createHostError('SPC_ERR_ANNOTATIONS_HOST_FULL', String(this.#limits.maxPerHost));
     const events: AnnotationEvent[] = [...room.marks.values()].map((annotation) => ({ op: 'remove', annotation, version: ++room.version }));
     this.#total -= room.marks.size;
     room.marks = new Map(incoming.map((a) => [a.id, a]));

@@ -43,7 +43,12 @@ function columnsOf(header: CsvRecord): Map<string, number> {
     if (columns.has(key)) throw bad(header.line, `the column '${key}' appears twice in the header`);
     columns.set(key, index);
   });
-  for (const axis of ['x', 'y', 'z']) if (!columns.has(axis)) throw bad(header.line, `the header row names no '${axis}' column (it needs x, y and z; also id, kind, label, layer, point, color, author, and properties)`);
+  for (const axis of ['x', 'y', 'z'])
+    if (!columns.has(axis))
+      throw bad(
+        header.line,
+        `the header row names no '${axis}' column (it needs x, y and z; also id, kind, label, layer, point, color, author, and properties)`,
+      );
   return columns;
 }
 
@@ -109,7 +114,8 @@ export function parseAnnotationCsv(text: string, max: number): AnnotationDraft[]
     try {
       return checkDraft(draftOf(group, columns, header), '');
     } catch (error) {
-      if (isHostError(error) && error.code === 'SPC_ERR_ANNOTATION_INVALID') throw bad(group.line, group.id === '' ? error.message : `(id '${group.id}') ${error.message}`);
+      if (isHostError(error) && error.code === 'SPC_ERR_ANNOTATION_INVALID')
+        throw bad(group.line, group.id === '' ? error.message : `(id '${group.id}') ${error.message}`);
       throw error;
     }
   });

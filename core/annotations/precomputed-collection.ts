@@ -45,7 +45,8 @@ function bounds(entries: readonly PrecomputedEntry[], type: PrecomputedType): { 
   const upper = [-Infinity, -Infinity, -Infinity];
   for (const { positions } of entries) {
     for (let axis = 0; axis < 3; axis++) {
-      const ends = type === 'ellipsoid' ? [positions[axis]! - positions[axis + 3]!, positions[axis]! + positions[axis + 3]!] : positions.filter((_, i) => i % 3 === axis);
+      const ends =
+        type === 'ellipsoid' ? [positions[axis]! - positions[axis + 3]!, positions[axis]! + positions[axis + 3]!] : positions.filter((_, i) => i % 3 === axis);
       for (const v of ends) {
         lower[axis] = Math.min(lower[axis]!, v);
         upper[axis] = Math.max(upper[axis]!, v);
@@ -66,10 +67,14 @@ function propertiesOf(annotations: readonly Annotation[]): { specs: PropertySpec
     if (a.label !== undefined && !labels.has(a.label)) labels.set(a.label, labels.size + 1);
     for (const [name, value] of Object.entries(a.properties ?? {})) (typeof value === 'number' ? numeric : notNumeric).add(name);
   }
-  const names = [...numeric].filter((name) => !notNumeric.has(name) && NEUROGLANCER_ID.test(name) && name !== 'label' && name !== 'color').sort().slice(0, MAX_NUMERIC);
+  const names = [...numeric]
+    .filter((name) => !notNumeric.has(name) && NEUROGLANCER_ID.test(name) && name !== 'label' && name !== 'color')
+    .sort()
+    .slice(0, MAX_NUMERIC);
   const specs: PropertySpec[] = [];
   const withLabels = labels.size > 0 && labels.size <= MAX_LABELS;
-  if (withLabels) specs.push({ id: 'label', type: 'uint32', description: 'the label (0: none)', enum_values: [...labels.values()], enum_labels: [...labels.keys()] });
+  if (withLabels)
+    specs.push({ id: 'label', type: 'uint32', description: 'the label (0: none)', enum_values: [...labels.values()], enum_labels: [...labels.keys()] });
   for (const name of names) specs.push({ id: name, type: 'float32' });
   specs.push({ id: 'color', type: 'rgb', description: 'the colour (#rrggbb; yellow when none)' });
   return { specs, labels: withLabels ? labels : new Map(), numeric: names };

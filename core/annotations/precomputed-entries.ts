@@ -15,10 +15,21 @@ export const PRECOMPUTED_TYPES = ['point', 'line', 'axis_aligned_bounding_box', 
 export type PrecomputedType = (typeof PRECOMPUTED_TYPES)[number];
 
 /** Neuroglancer's name of each type in `annotation_type`. */
-export const NEUROGLANCER_TYPE: Record<PrecomputedType, string> = { point: 'POINT', line: 'LINE', axis_aligned_bounding_box: 'AXIS_ALIGNED_BOUNDING_BOX', ellipsoid: 'ELLIPSOID' };
+export const NEUROGLANCER_TYPE: Record<PrecomputedType, string> = {
+  point: 'POINT',
+  line: 'LINE',
+  axis_aligned_bounding_box: 'AXIS_ALIGNED_BOUNDING_BOX',
+  ellipsoid: 'ELLIPSOID',
+};
 
 /** Which collection each kind of annotation goes to. */
-const TYPE_OF: Record<AnnotationKind, PrecomputedType> = { point: 'point', line: 'line', polyline: 'line', box: 'axis_aligned_bounding_box', ellipsoid: 'ellipsoid' };
+const TYPE_OF: Record<AnnotationKind, PrecomputedType> = {
+  point: 'point',
+  line: 'line',
+  polyline: 'line',
+  box: 'axis_aligned_bounding_box',
+  ellipsoid: 'ellipsoid',
+};
 
 const SEGMENT_BIT = 1n << 63n;
 const SEGMENT_SHIFT = 14n;

@@ -79,7 +79,10 @@ export class RedisAnnotationStore implements AnnotationStore {
     const now = this.#now();
     const added = drafts.map((draft, i) => toAnnotation(draft, { id: String(last - drafts.length + 1 + i), version: 1, created: now, updated: now }));
     const pairs = added.flatMap((a) => [a.id, JSON.stringify(a)]);
-    const [version, held] = (await orUnavailable(this.#redis.vAnnAdd(roomId, JSON.stringify(roomId), this.#maxPerRoom, EVENT_BATCH_LIMIT, ...pairs))) as [number, number];
+    const [version, held] = (await orUnavailable(this.#redis.vAnnAdd(roomId, JSON.stringify(roomId), this.#maxPerRoom, EVENT_BATCH_LIMIT, ...pairs))) as [
+      number,
+      number,
+    ];
     if (version === -1) throw createHostError('SPC_ERR_ANNOTATIONS_FULL', roomId, String(this.#maxPerRoom), `${drafts.length} more (it holds ${held})`);
     return { version, annotations: added };
   }
@@ -88,13 +91,23 @@ export class RedisAnnotationStore implements AnnotationStore {
     for (let attempt = 0; ; attempt++) {
       const current = await this.get(roomId, id);
       if (!current) throw createHostError('SPC_ERR_ANNOTATION_NOT_FOUND', id, roomId);
-      if (expected !== undefined && current.version !== expected) throw createHostError('SPC_ERR_ANNOTATION_STALE', id, String(expected), String(current.version));
-      const annotation = toAnnotation(applyPatch(current, patch), { id, version: current.version + 1, created: current.created, updated: Math.max(this.#now(), current.updated) });
-      const [version, at] = (await orUnavailable(this.#redis.vAnnChange(roomId, JSON.stringify(roomId), id, current.version, JSON.stringify(annotation)))) as [number, number];
+      if (expected !== undefined && current.version !== expected)
+        throw createHostError('SPC_ERR_ANNOTATION_STALE', id, String(expected), String(current.version));
+      const annotation = toAnnotation(applyPatch(current, patch), {
+        id,
+        version: current.version + 1,
+        created: current.created,
+        updated: Math.max(this.#now(), current.updated),
+      });
+      const [version, at] = (await orUnavailable(this.#redis.vAnnChange(roomId, JSON.stringify(roomId), id, current.version, JSON.stringify(annotation)))) as [
+        number,
+        number,
+      ];
       if (version === -1) throw createHostError('SPC_ERR_ANNOTATION_NOT_FOUND', id, roomId);
       if (version >= 0) return { op: 'change', annotation, version };
       // Another change came between the read and the write.
-      if (expected !== undefined || attempt + 1 >= CHANGE_ATTEMPTS) throw createHostError('SPC_ERR_ANNOTATION_STALE', id, String(expected ?? current.version), String(at));
+      if (expected !== undefined || attempt + 1 >= CHANGE_ATTEMPTS)
+        throw createHostError('SPC_ERR_ANNOTATION_STALE', id, String(expected ?? current.version), String(at));
     }
   }
 

@@ -50,7 +50,9 @@ export interface HostAssembly {
 
 export async function assembleHost(options: ResolvedHostOptions, log: FastifyBaseLogger): Promise<HostAssembly> {
   const compute = await assembleCompute(options, { info: (line) => log.info(line), warn: (line) => log.warn(line) });
-  const catalog = new SpecimenCatalog((id, kept, dropped) => log.warn(`specimen id '${id}' from ${dropped.origin} is hidden by the ${kept.origin} specimen of the same id`));
+  const catalog = new SpecimenCatalog((id, kept, dropped) =>
+    log.warn(`specimen id '${id}' from ${dropped.origin} is hidden by the ${kept.origin} specimen of the same id`),
+  );
   const events = new EventHub();
   const stack = await assembleResults({ options, compute, catalog, events, log });
   const workspace = await assembleWorkspace({ options, results: stack.results, budget: stack.budget, catalog, events, scale: stack.scale, log });
@@ -98,7 +100,9 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   const sources = base;
   const scenes = new RoomScenes({ store: workspace.sceneStore, sources, results: stack.results, rooms: workspace.rooms, log }, events);
   workspace.rooms.useScenes(scenes);
-  binder = new PointBinder(scenes, { onError: (room, err) => log.warn({ room, err }, `layers bound to the points of room '${room}' could not be computed again`) });
+  binder = new PointBinder(scenes, {
+    onError: (room, err) => log.warn({ room, err }, `layers bound to the points of room '${room}' could not be computed again`),
+  });
   const snapshots = new RoomSnapshots({ ...workspace.snapshots, scenes, rooms: workspace.rooms, sources, ttlSeconds: options.snapshotTtlSeconds });
   const ctx: HostContext = { ...base, scenes, snapshots };
   return {

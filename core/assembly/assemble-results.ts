@@ -75,7 +75,16 @@ export async function assembleResults(deps: {
   let scale: ScaleService | null = null;
   if (options.redis) {
     const { createScaleService } = await import('./scale-service.ts');
-    scale = await createScaleService({ url: options.redis, hub: events, budget, local: { results, jobs, store: jobStore }, compute, catalog: deps.catalog, options, log });
+    scale = await createScaleService({
+      url: options.redis,
+      hub: events,
+      budget,
+      local: { results, jobs, store: jobStore },
+      compute,
+      catalog: deps.catalog,
+      options,
+      log,
+    });
     const service = scale;
     resultIds.useRemote((id) => service.findResult(id));
   }

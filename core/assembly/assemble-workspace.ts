@@ -53,7 +53,10 @@ export async function assembleWorkspace(deps: {
   let sceneStore: SceneStore = new MemorySceneStore((roomId, scene) => deps.events.publish(roomChannel(roomId), { event: 'scene', data: scene }));
   // Pins may hold up to half the byte budget: the oldest snapshots' go first past it.
   let snapshots: Workspace['snapshots'] = { store: new MemorySnapshotStore(), pins: new MemoryResultPins(deps.budget, deps.budget.maxBytes / 2) };
-  let annotations: AnnotationStore = new MemoryAnnotationStore(deps.events, { maxPerRoom: options.maxAnnotations, maxPerHost: Math.max(DEFAULT_MAX_PER_HOST, options.maxAnnotations) });
+  let annotations: AnnotationStore = new MemoryAnnotationStore(deps.events, {
+    maxPerRoom: options.maxAnnotations,
+    maxPerHost: Math.max(DEFAULT_MAX_PER_HOST, options.maxAnnotations),
+  });
   let share = null;
   if (scale) {
     const [{ RedisRoomBoard }, { RedisPublished }, { RedisSceneStore }, { RedisSnapshotStore, RedisResultPins }, { RedisAnnotationStore }] = await Promise.all([
@@ -73,7 +76,14 @@ export async function assembleWorkspace(deps: {
   }
   const events = deps.events;
   const onChange = (id: string) => void events.publish(HOST_CHANNEL, { event: 'catalog', data: { specimens: [id] } });
-  const published = new PublishedSpecimens({ catalog: deps.catalog, budget: deps.budget, share, ttlSeconds: options.publishedTtlSeconds, log: deps.log, onChange });
+  const published = new PublishedSpecimens({
+    catalog: deps.catalog,
+    budget: deps.budget,
+    share,
+    ttlSeconds: options.publishedTtlSeconds,
+    log: deps.log,
+    onChange,
+  });
   // A restarted host lists what the service published before it answers (bounded wait).
   await published.refresh();
   let poll: NodeJS.Timeout | null = null;

@@ -76,7 +76,19 @@ export async function createScaleService(deps: {
 }): Promise<ScaleService> {
   const { options, log } = deps;
   const keepMs = Math.max(options.cacheTtlSeconds, options.jobTtlSeconds) * 1000;
-  const joined = await joinService({ url: deps.url, kind: 'host', options, hub: deps.hub, compute: deps.compute, lends: options.compute > 0, budget: deps.budget, keepMs, waitMs: START_WAIT_MS, eventsWaitMs: START_WAIT_MS, log });
+  const joined = await joinService({
+    url: deps.url,
+    kind: 'host',
+    options,
+    hub: deps.hub,
+    compute: deps.compute,
+    lends: options.compute > 0,
+    budget: deps.budget,
+    keepMs,
+    waitMs: START_WAIT_MS,
+    eventsWaitMs: START_WAIT_MS,
+    log,
+  });
   const { connections, events, blobs, node, up, nodeId: hostId } = joined;
   const health = new RedisHealth(connections.command, deps.url, log, SETTLE_MS);
   health.start();
@@ -92,9 +104,26 @@ export async function createScaleService(deps: {
     const started = node.start().then(() => true, (error: Error) => (log.warn(`compute node: ${describeRedisFailure(error)}`), false));
     if (up) await waitAtMost(started, START_WAIT_MS);
   }
-  const relay = options.mode === 'relay' ? new SharedRelay({ nodeId: `${hostId}-relay`, connections, events, blobs, functions: deps.compute.functions, maxJobMessages: options.maxJobMessages, log }) : null;
+  const relay =
+    options.mode === 'relay'
+      ? new SharedRelay({
+          nodeId: `${hostId}-relay`,
+          connections,
+          events,
+          blobs,
+          functions: deps.compute.functions,
+          maxJobMessages: options.maxJobMessages,
+          log,
+        })
+      : null;
   // Every host lists the workers of the service's relays; a relay lists its own through its hub.
-  const mirror = new RelayMirror({ redis: connections.command, events, lists: { functions: deps.compute.functions, catalog: deps.catalog }, log, self: relay?.nodeId ?? null });
+  const mirror = new RelayMirror({
+    redis: connections.command,
+    events,
+    lists: { functions: deps.compute.functions, catalog: deps.catalog },
+    log,
+    self: relay?.nodeId ?? null,
+  });
   if (up) await mirror.start();
   else void mirror.start();
   if (options.blobStore) log.info(`result bytes in the blob store at ${redactUrl(options.blobStore)}`);
@@ -111,7 +140,8 @@ export async function createScaleService(deps: {
       const why = health.notReady();
       if (why) return why;
       if (connections.subscriber.status !== 'ready') return `Redis at ${redactUrl(deps.url)} is answering, but this host is not subscribed to its events yet`;
-      if (connections.blobs.status !== 'ready') return `the blob store's Redis at ${redactUrl(connections.blobUrl)} is not connected (${connections.blobs.status})`;
+      if (connections.blobs.status !== 'ready')
+        return `the blob store's Redis at ${redactUrl(connections.blobUrl)} is not connected (${connections.blobs.status})`;
       return null;
     },
     findResult: (id) => orUnavailable(blobs.find(id)),

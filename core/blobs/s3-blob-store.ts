@@ -38,7 +38,11 @@ export function blobStoreUnavailable(error: unknown): Error {
   if (isHostError(error)) return error;
   const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };
   const status = e.$metadata?.httpStatusCode;
-  const why = status ? `it answered ${status}${e.name ? ` (${e.name})` : ''}` : e.code ? `it cannot be reached (${e.code})` : `the transfer failed (${e.name ?? 'error'})`;
+  const why = status
+    ? `it answered ${status}${e.name ? ` (${e.name})` : ''}`
+    : e.code
+      ? `it cannot be reached (${e.code})`
+      : `the transfer failed (${e.name ?? 'error'})`;
   return createHostError('SPC_ERR_BLOB_STORE_UNAVAILABLE', why);
 }
 

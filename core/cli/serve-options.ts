@@ -6,7 +6,20 @@
 import { hostname } from 'node:os';
 import { isRedisUrl, type HostOptions } from '../options.ts';
 import { isS3Url } from '../s3-url.ts';
-import { corsOrigin, directory, FLAGS, headsetTriangles, list, number, onOff, positiveInteger, pythonOptions, readFlags, type FlagName, type FlagReader } from './option-flags.ts';
+import {
+  corsOrigin,
+  directory,
+  FLAGS,
+  headsetTriangles,
+  list,
+  number,
+  onOff,
+  positiveInteger,
+  pythonOptions,
+  readFlags,
+  type FlagName,
+  type FlagReader,
+} from './option-flags.ts';
 import { prettyLogStream } from './pretty-log.ts';
 import { chooseAdminToken, type AdminTokenChoice } from './lab-admin-token.ts';
 import { redactUrl } from '../redact-credentials.ts';
@@ -143,7 +156,8 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
   const join = get('join');
   if (join !== undefined && !/^(https?|wss?):\/\//.test(join)) throw new Error(`--join must be an http(s) URL, got '${join}'`);
   const redis = get('redis');
-  if (redis !== undefined && !isRedisUrl(redis)) throw new Error(`--redis must be a URL like redis://127.0.0.1:6379 (optionally /DB), got '${redactUrl(redis)}'`);
+  if (redis !== undefined && !isRedisUrl(redis))
+    throw new Error(`--redis must be a URL like redis://127.0.0.1:6379 (optionally /DB), got '${redactUrl(redis)}'`);
   const compute = number('compute', get('compute'), true);
   if (compute !== undefined && redis === undefined) throw new Error('--compute needs --redis (a lone host computes on its --pool-size threads)');
   const maxEventStreams = number('max-event-streams', get('max-event-streams'), true);
@@ -155,7 +169,8 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
   const s3Endpoint = get('s3-endpoint');
   if (s3Endpoint !== undefined && !/^https?:\/\/[^/]/.test(s3Endpoint)) throw new Error(`--s3-endpoint must be an http(s) URL, got '${s3Endpoint}'`);
   const accelRedirect = get('accel-redirect');
-  if (accelRedirect !== undefined && !/^\/\S*$/.test(accelRedirect)) throw new Error(`--accel-redirect must be a path prefix starting with '/', like /_blobs/, got '${accelRedirect}'`);
+  if (accelRedirect !== undefined && !/^\/\S*$/.test(accelRedirect))
+    throw new Error(`--accel-redirect must be a path prefix starting with '/', like /_blobs/, got '${accelRedirect}'`);
   if (blobStore !== undefined && redis === undefined) throw new Error('--blob-store needs --redis (a lone host keeps results in its own memory)');
   return {
     host,

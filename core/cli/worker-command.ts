@@ -50,7 +50,18 @@ function stderrLog(level: string, redactor: Redactor): NodeLog {
   return { info: at('info'), warn: at('warn') };
 }
 
-const WORKER_FLAGS = ['redis', 'blob-store', 's3-endpoint', 'plugins', 'pool-size', 'room-threads', 'python', 'python-processes', 'python-max-bytes', 'log-level'] as const;
+const WORKER_FLAGS = [
+  'redis',
+  'blob-store',
+  's3-endpoint',
+  'plugins',
+  'pool-size',
+  'room-threads',
+  'python',
+  'python-processes',
+  'python-max-bytes',
+  'log-level',
+] as const;
 
 /**
  * The worker's options, read by the same flag reader and filled by the same defaults as a
@@ -81,7 +92,10 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
     process.stderr.write(`vitrine worker: ${(error as Error).message}\n\n${WORKER_USAGE}`);
     return 2;
   }
-  const log = stderrLog(options.logLevel === false ? 'silent' : options.logLevel, new Redactor([...urlSecrets(options.redis), ...urlSecrets(options.blobStore)]));
+  const log = stderrLog(
+    options.logLevel === false ? 'silent' : options.logLevel,
+    new Redactor([...urlSecrets(options.redis), ...urlSecrets(options.blobStore)]),
+  );
 
   const { node, close } = await assembleWorker(options, log);
   // No forced exit: the node bounds its own drain and hands back what is still running.

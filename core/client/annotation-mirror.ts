@@ -81,7 +81,12 @@ export class AnnotationMirror {
  * Keeps `mirror` in step with the room until `options.signal` aborts: the list on every
  * (re)connection, then each `annotation` event; `onChange` after each step.
  */
-export async function followAnnotations(transport: Transport, room: string, mirror: AnnotationMirror, options: FollowOptions & { onChange?: (mirror: AnnotationMirror) => void } = {}): Promise<never> {
+export async function followAnnotations(
+  transport: Transport,
+  room: string,
+  mirror: AnnotationMirror,
+  options: FollowOptions & { onChange?: (mirror: AnnotationMirror) => void } = {},
+): Promise<never> {
   for await (const event of followRoom(transport, room, options)) {
     if (event.event === 'state') await mirror.reload();
     else if (event.event === 'annotation') await mirror.apply(event.data);

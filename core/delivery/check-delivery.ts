@@ -26,7 +26,11 @@ export function checkDeliveryFits(options: DeliveryOptions, type: string): void 
   }
   if (!isResultType(type)) return;
   if (options.format !== undefined && !FORMATS_BY_TYPE[type].includes(options.format)) {
-    throw createHostError('SPC_ERR_DELIVERY_OPTION_MISFIT', 'format', `'${options.format}' is not a format of ${TYPE_WORDS[type]} (${FORMATS_BY_TYPE[type].join(', ')})`);
+    throw createHostError(
+      'SPC_ERR_DELIVERY_OPTION_MISFIT',
+      'format',
+      `'${options.format}' is not a format of ${TYPE_WORDS[type]} (${FORMATS_BY_TYPE[type].join(', ')})`,
+    );
   }
   if (options.compress !== undefined && options.format !== COMPRESS_FORMATS[options.compress]) {
     throw createHostError('SPC_ERR_DELIVERY_OPTION_MISFIT', 'compress', `compress=${options.compress} needs format=${COMPRESS_FORMATS[options.compress]}`);

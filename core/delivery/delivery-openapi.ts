@@ -37,6 +37,13 @@ export function anyTypeDeliveryParameters(): Record<string, unknown>[] {
 
 /** The `delivery` member of a POST /data body for a path serving results of any type. */
 export function anyTypeDeliveryBody(): Record<string, unknown> {
-  const properties = Object.fromEntries(anyTypeDeliveryParameters().map((p) => [p['name'] as string, { ...(p['schema'] as object), description: p['description'] }]));
-  return { type: 'object', additionalProperties: false, properties, description: 'How the result travels (never part of the cache key); options must fit the result type' };
+  const properties = Object.fromEntries(
+    anyTypeDeliveryParameters().map((p) => [p['name'] as string, { ...(p['schema'] as object), description: p['description'] }]),
+  );
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties,
+    description: 'How the result travels (never part of the cache key); options must fit the result type',
+  };
 }

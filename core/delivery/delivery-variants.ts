@@ -68,7 +68,10 @@ export class DeliveryVariants {
     this.#budget.touch(owner);
     const existing = memo.get(key);
     if (existing) {
-      void existing.then((value) => this.#budget.touch(value), () => {});
+      void existing.then(
+        (value) => this.#budget.touch(value),
+        () => {},
+      );
       return existing;
     }
     const table = memo;
@@ -102,18 +105,38 @@ export class DeliveryVariants {
   }
 
   /** The bytes of `result` (already shaped) in `format`, compressed with `encoding` when worth it. */
-  packed(result: StoredResult, format: string, options: DeliveryOptions, names: EncodeNames, encoding: ContentEncoding | null, identityNeeded: boolean, client = ''): Promise<Variant> {
+  packed(
+    result: StoredResult,
+    format: string,
+    options: DeliveryOptions,
+    names: EncodeNames,
+    encoding: ContentEncoding | null,
+    identityNeeded: boolean,
+    client = '',
+  ): Promise<Variant> {
     // The download name only matters to formats other than the default (identityNeeded).
     const key = `${format}|${deliveryKey(options)}|${encoding ?? 'identity'}|${identityNeeded ? names.baseName : ''}`;
     const task: PackTask = { op: 'pack', result, format, options, names, encoding, identityNeeded };
-    return this.#once(this.#packed, result, key, () => this.#runPack(client, task), (v) => v.bytes.byteLength);
+    return this.#once(
+      this.#packed,
+      result,
+      key,
+      () => this.#runPack(client, task),
+      (v) => v.bytes.byteLength,
+    );
   }
 
   /** A static data file's compressed bytes (identity when compression saves too little). */
   packedFile(path: string, version: string, encoding: ContentEncoding, client = ''): Promise<Variant> {
     const token = this.#fileToken(path, version);
     const task: PackFileTask = { op: 'packFile', path, encoding };
-    return this.#once(this.#packed, token, encoding, () => this.#runPack(client, task), (v) => v.bytes.byteLength);
+    return this.#once(
+      this.#packed,
+      token,
+      encoding,
+      () => this.#runPack(client, task),
+      (v) => v.bytes.byteLength,
+    );
   }
 
   /** The object standing for one version of a file; a new version drops the old one's variants. */

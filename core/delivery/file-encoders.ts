@@ -20,7 +20,11 @@ import type { FormatEncoder } from './format-encoder.ts';
 type Of<T extends ResultType> = StoredResult & { type: T };
 
 /** A file encoder for results of `type`; a result of another type is a programming error. */
-function fileEncoder<T extends ResultType>(type: T, format: string, encode: (result: Of<T>, compress: string | undefined) => Uint8Array | Promise<Uint8Array>): FormatEncoder {
+function fileEncoder<T extends ResultType>(
+  type: T,
+  format: string,
+  encode: (result: Of<T>, compress: string | undefined) => Uint8Array | Promise<Uint8Array>,
+): FormatEncoder {
   const mediaType = dataMediaType(`file.${format}`);
   return {
     type,

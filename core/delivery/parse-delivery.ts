@@ -6,7 +6,15 @@
  * is checked later (check-delivery.ts), once the type is known.
  */
 import { createHostError, type HostError } from '../errors.ts';
-import { COMPRESS_FORMATS, DELIVERY_DTYPES, DELIVERY_OPTION_NAMES, FORMATS_BY_TYPE, type DeliveryDType, type DeliveryOptionName, type DeliveryOptions } from './delivery-options.ts';
+import {
+  COMPRESS_FORMATS,
+  DELIVERY_DTYPES,
+  DELIVERY_OPTION_NAMES,
+  FORMATS_BY_TYPE,
+  type DeliveryDType,
+  type DeliveryOptionName,
+  type DeliveryOptions,
+} from './delivery-options.ts';
 
 /** Query parameters of GET /data that are not delivery options. */
 const DATA_QUERY_KEYS = new Set(['params', 'room_id']);

@@ -82,7 +82,15 @@ export function shapeVolume(volume: StoredVolume, options: DeliveryOptions): Sto
   const mapped = options.dtype !== undefined && integerOut;
   const data = convert(samples, dtype, mapped ? window : integerOut ? [0, INTEGER_MAX[dtype]!] : undefined);
   const range = mapped || options.window !== undefined ? window : valueRange(data);
-  const shaped = { type: 'volume', shape, dtype, data, ...(spacing ? { spacing } : {}), ...(volume.origin ? { origin: volume.origin } : {}), ...(volume.unit ? { unit: volume.unit } : {}) } as StoredVolume;
+  const shaped = {
+    type: 'volume',
+    shape,
+    dtype,
+    data,
+    ...(spacing ? { spacing } : {}),
+    ...(volume.origin ? { origin: volume.origin } : {}),
+    ...(volume.unit ? { unit: volume.unit } : {}),
+  } as StoredVolume;
   if (range) shaped.valueRange = [range[0], range[1]];
   return shaped;
 }

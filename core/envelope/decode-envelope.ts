@@ -91,7 +91,8 @@ function decodeMesh(bytes: Uint8Array, offset: number, preamble: Record<string, 
   offset += normalCount * 12;
   const colorCount = count(preamble, 'color_count');
   const colorDType = preamble.color_dtype ?? 'uint8';
-  if (colorDType !== 'uint8' && colorDType !== 'float32') throw new EnvelopeDecodeError(`unsupported color_dtype ${JSON.stringify(colorDType)}: uint8 or float32`);
+  if (colorDType !== 'uint8' && colorDType !== 'float32')
+    throw new EnvelopeDecodeError(`unsupported color_dtype ${JSON.stringify(colorDType)}: uint8 or float32`);
   if (colorCount === 0) return { type: 'mesh', vertices, indices, normals, preamble };
   const colors = readBlock(bytes, offset, colorDType, colorCount * 3, 'colors');
   return { type: 'mesh', vertices, indices, normals, colors, preamble };

@@ -53,7 +53,13 @@ async function nameResult(deps: ComputedReplyDeps, reply: FastifyReply, opened: 
  * and without X-Result-Id (the bytes the id hashes are not all in yet); readers once it is in
  * get the compressed variant.
  */
-export async function sendComputed(deps: ComputedReplyDeps, reply: FastifyReply, request: ComputeRequest, delivery: DeliveryOptions, baseName: string): Promise<FastifyReply> {
+export async function sendComputed(
+  deps: ComputedReplyDeps,
+  reply: FastifyReply,
+  request: ComputeRequest,
+  delivery: DeliveryOptions,
+  baseName: string,
+): Promise<FastifyReply> {
   const type = request.entry.return_type;
   const opened = await open(deps, reply, request, type === 'mesh' || type === 'volume');
   const { result, arriving } = opened;

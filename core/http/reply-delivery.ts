@@ -20,7 +20,10 @@ import { sendBlob, type BlobReplyDeps, type BlobSending } from './blob-reply.ts'
 import { toEnvelope } from './reply-envelope.ts';
 
 /** What sending a delivery reads from its host: its options, the variant cache and the JSON encoder. */
-export type DeliveryReplyDeps = BlobReplyDeps & { options: Pick<HostContext['options'], 'envelopeMediaType' | 'maxJsonResultBytes' | 'accelRedirect'> } & Pick<HostContext, 'delivery'>;
+export type DeliveryReplyDeps = BlobReplyDeps & { options: Pick<HostContext['options'], 'envelopeMediaType' | 'maxJsonResultBytes' | 'accelRedirect'> } & Pick<
+    HostContext,
+    'delivery'
+  >;
 
 /** Below this many bytes of array data a result is sent as it is: compressing saves nothing worth a trip. */
 const COMPRESS_FROM_BYTES = 1024;

@@ -28,11 +28,20 @@ type RoomParams = { Params: { room_id: string } };
 type OneParams = { Params: { room_id: string; id: string } };
 
 const ROOM_PARAMS = { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } };
-const ONE_PARAMS = { type: 'object', required: ['room_id', 'id'], properties: { room_id: ROOM_ID_PATH, id: { type: 'string', maxLength: 64, description: 'The annotation id (the host made it)' } } };
-const IF_MATCH = { type: 'object', properties: { 'if-match': { type: 'string', description: 'The annotation version the change is for, in quotes ("3"): 412 when it moved on' } } };
+const ONE_PARAMS = {
+  type: 'object',
+  required: ['room_id', 'id'],
+  properties: { room_id: ROOM_ID_PATH, id: { type: 'string', maxLength: 64, description: 'The annotation id (the host made it)' } },
+};
+const IF_MATCH = {
+  type: 'object',
+  properties: { 'if-match': { type: 'string', description: 'The annotation version the change is for, in quotes ("3"): 412 when it moved on' } },
+};
 const FIELDS_TEXT =
-  'kind (point, line, polyline, box, ellipsoid) and points ([x, y, z] in physical units: one; two ends; two or more vertices; two opposite corners; a centre then its radii), ' +
-  'optionally layer (a layer id: the points are in its frame, else in the room’s), label (≤ 256 characters), color (#rrggbb), properties (≤ 16 names, each a number or a string ≤ 256) and author (≤ 64)';
+  'kind (point, line, polyline, box, ellipsoid) and points ([x, y, z] in physical units: one; two ends; two or more vertices; two opposite corners; a ' +
+  'centre then its radii), ' +
+  'optionally layer (a layer id: the points are in its frame, else in the room’s), label (≤ 256 characters), color (#rrggbb), properties (≤ 16 names, ' +
+  'each a number or a string ≤ 256) and author (≤ 64)';
 
 /** What the annotation routes read from their host. */
 export type AnnotationRouteDeps = Pick<HostContext, 'options'> & { annotations: AnnotationStore; forms: AnnotationForms };
@@ -65,7 +74,9 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
   const { ctx } = opts;
   const store = ctx.annotations;
   const max = ctx.options.maxAnnotations;
-  app.addContentTypeParser(['text/csv', 'application/csv'], { parseAs: 'string', bodyLimit: ANNOTATION_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(['text/csv', 'application/csv'], { parseAs: 'string', bodyLimit: ANNOTATION_BODY_LIMIT }, (_request, body, done) =>
+    done(null, body),
+  );
 
   app.get<RoomParams & { Querystring: { format?: string } }>(
     '/api/rooms/:room_id/annotations',
@@ -74,7 +85,8 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
         summary: "A room's annotations: {version, annotations} (or CSV, one row per point)",
         description:
           '`version` moves by one for every annotation added, changed or removed (the `annotation` events of the room stream carry it). ' +
-          'Each annotation has id, kind, points, its own version, created and updated (ms since the epoch), its optional fields and what the host measured: length (line, polyline) or volume (box, ellipsoid), in the physical units of its points. ' +
+          'Each annotation has id, kind, points, its own version, created and updated (ms since the epoch), its optional fields and what the host ' +
+          'measured: length (line, polyline) or volume (box, ellipsoid), in the physical units of its points. ' +
           '`?format=csv`: columns id, kind, label, layer, point, x, y, z, length, volume, color, author and one per property.',
         params: ROOM_PARAMS,
         querystring: queryOf({ format: { enum: ['json', 'csv'], description: 'json (default) or csv' } }),
@@ -83,7 +95,10 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
     async (request, reply) => {
       const roomId = roomOf(ctx, request.params.room_id);
       if (request.query.format === 'csv') {
-        return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileNameOf(roomId)}"`).send(await ctx.forms.csv(roomId));
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${fileNameOf(roomId)}"`)
+          .send(await ctx.forms.csv(roomId));
       }
       return reply.type('application/json; charset=utf-8').send(await ctx.forms.json(roomId));
     },
@@ -96,8 +111,10 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
       schema: {
         summary: 'Add annotations to a room (one, a list, or CSV)',
         description:
-          `One annotation: ${FIELDS_TEXT}; answers 201 with it. A list of them (or {"annotations": [...]}): 201 with {version, annotations} of those added, all or none. ` +
-          'text/csv in the export’s shape (x, y, z required; rows of one id make one annotation): 201 as for a list. The host makes ids; what it sets itself is ignored when sent. ' +
+          `One annotation: ${FIELDS_TEXT}; answers 201 with it. A list of them (or {"annotations": [...]}): 201 with {version, annotations} of those ` +
+          `added, all or none. ` +
+          'text/csv in the export’s shape (x, y, z required; rows of one id make one annotation): 201 as for a list. The host makes ids; what it sets ' +
+          'itself is ignored when sent. ' +
           `A bad field: 400 naming it (annotations[3].points[1][2] must be a finite number); a room past ${max} annotations: 409, nothing added.`,
         consumes: ['application/json', 'text/csv'],
         params: ROOM_PARAMS,
@@ -133,7 +150,8 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
     {
       schema: {
         summary: 'Change an annotation',
-        description: `Any of ${FIELDS_TEXT}; null removes an optional field, properties are replaced whole. With If-Match: "<version>", 412 when someone changed it first. Answers the annotation (version + 1).`,
+        description: `Any of ${FIELDS_TEXT}; null removes an optional field, properties are replaced whole. With If-Match: "<version>", 412 when someone ` +
+          `changed it first. Answers the annotation (version + 1).`,
         params: ONE_PARAMS,
         headers: IF_MATCH,
         body: { type: 'object', description: 'The fields to change' },
@@ -149,7 +167,14 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
 
   app.delete<OneParams>(
     '/api/rooms/:room_id/annotations/:id',
-    { schema: { summary: 'Remove an annotation (204)', description: 'With If-Match: "<version>", 412 when someone changed it first; 404 when the room holds no such annotation.', params: ONE_PARAMS, headers: IF_MATCH } },
+    {
+      schema: {
+        summary: 'Remove an annotation (204)',
+        description: 'With If-Match: "<version>", 412 when someone changed it first; 404 when the room holds no such annotation.',
+        params: ONE_PARAMS,
+        headers: IF_MATCH,
+      },
+    },
     async (request, reply) => {
       await store.remove(roomOf(ctx, request.params.room_id), request.params.id, ifMatchOf(request));
       return reply.code(204).send();

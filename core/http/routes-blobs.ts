@@ -60,7 +60,10 @@ export async function blobRoutes(app: FastifyInstance, opts: { ctx: BlobDeps }):
       '`Content-Encoding` the id fixes; 404 when nothing held is that blob.',
     params: idParams('blob_id'),
   };
-  const handler = async (request: { params: { blob_id: string }; headers: Record<string, string | string[] | undefined> }, reply: FastifyReply): Promise<FastifyReply> => {
+  const handler = async (
+    request: { params: { blob_id: string }; headers: Record<string, string | string[] | undefined> },
+    reply: FastifyReply,
+  ): Promise<FastifyReply> => {
     const id = request.params.blob_id;
     const read = readBlobId(id);
     if (!read) throw createHostError('SPC_ERR_BLOB_NOT_FOUND', id);

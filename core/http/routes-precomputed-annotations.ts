@@ -47,11 +47,15 @@ export async function precomputedAnnotationRoutes(app: FastifyInstance, opts: { 
   const base = '/api/rooms/:room_id/annotations/precomputed/:type';
   const described = (summary: string) => ({ schema: { summary, params: PARAMS } });
 
-  app.get<KeyRequest>(`${base}/info`, described("A room's annotations of one type as a Neuroglancer precomputed collection: its info"), async (request, reply) => {
-    const type = typeOf(request.params.type, 'info');
-    const { collection } = await ctx.forms.collection(roomOf(ctx, request.params.room_id), type);
-    return reply.header('cache-control', 'no-cache').type('application/json').send(JSON.stringify(collection.info));
-  });
+  app.get<KeyRequest>(
+    `${base}/info`,
+    described("A room's annotations of one type as a Neuroglancer precomputed collection: its info"),
+    async (request, reply) => {
+      const type = typeOf(request.params.type, 'info');
+      const { collection } = await ctx.forms.collection(roomOf(ctx, request.params.room_id), type);
+      return reply.header('cache-control', 'no-cache').type('application/json').send(JSON.stringify(collection.info));
+    },
+  );
 
   app.get<KeyRequest>(`${base}/by_id/:key`, described('One annotation of a precomputed collection by its uint64 id'), async (request, reply) => {
     const key = request.params.key ?? '';
@@ -63,11 +67,15 @@ export async function precomputedAnnotationRoutes(app: FastifyInstance, opts: { 
     return binary(reply, collection.encodeOne(entry));
   });
 
-  app.get<KeyRequest>(`${base}/spatial0/:key`, described("The precomputed collection's one spatial cell (0_0_0): every annotation of the type"), async (request, reply) => {
-    const key = request.params.key ?? '';
-    const type = typeOf(request.params.type, `spatial0/${key}`);
-    if (key !== '0_0_0') throw createHostError('SPC_ERR_PRECOMPUTED_KEY_NOT_FOUND', `${type}/spatial0/${key}`);
-    const { collection } = await ctx.forms.collection(roomOf(ctx, request.params.room_id), type);
-    return binary(reply, collection.encodeAll());
-  });
+  app.get<KeyRequest>(
+    `${base}/spatial0/:key`,
+    described("The precomputed collection's one spatial cell (0_0_0): every annotation of the type"),
+    async (request, reply) => {
+      const key = request.params.key ?? '';
+      const type = typeOf(request.params.type, `spatial0/${key}`);
+      if (key !== '0_0_0') throw createHostError('SPC_ERR_PRECOMPUTED_KEY_NOT_FOUND', `${type}/spatial0/${key}`);
+      const { collection } = await ctx.forms.collection(roomOf(ctx, request.params.room_id), type);
+      return binary(reply, collection.encodeAll());
+    },
+  );
 }

@@ -106,7 +106,13 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: Publish
 
   app.delete<{ Params: { id: string } }>(
     '/api/specimens/:id',
-    { schema: { summary: 'Remove a published specimen', description: '204 when removed; 404 when no published specimen has this id; 409 for a specimen that is not published.', params: idParams('id') } },
+    {
+      schema: {
+        summary: 'Remove a published specimen',
+        description: '204 when removed; 404 when no published specimen has this id; 409 for a specimen that is not published.',
+        params: idParams('id'),
+      },
+    },
     async (request, reply) => {
       const { id } = request.params;
       await published.refresh();

@@ -67,11 +67,21 @@ export async function specimenDataRoutes(app: FastifyInstance, opts: { ctx: Data
   // compression of other routes must not touch them.
   app.get<IdParams & { Querystring: DataQuery }>('/api/specimens/:id/data', { compress: false, schema: GET_SCHEMA }, async (request, reply) => {
     const { query } = request;
-    return serveData(ctx, request, reply, { id: request.params.id, params: { query: query.params }, room: query.room_id, delivery: () => parseDeliveryQuery(query) });
+    return serveData(ctx, request, reply, {
+      id: request.params.id,
+      params: { query: query.params },
+      room: query.room_id,
+      delivery: () => parseDeliveryQuery(query),
+    });
   });
 
   app.post<IdParams & { Body: DataBody }>('/api/specimens/:id/data', { compress: false, schema: POST_SCHEMA }, async (request, reply) => {
     const body = request.body;
-    return serveData(ctx, request, reply, { id: request.params.id, params: { named: body.params ?? {} }, room: body.room_id, delivery: () => parseDeliveryObject(body.delivery) });
+    return serveData(ctx, request, reply, {
+      id: request.params.id,
+      params: { named: body.params ?? {} },
+      room: body.room_id,
+      delivery: () => parseDeliveryObject(body.delivery),
+    });
   });
 }

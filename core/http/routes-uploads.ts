@@ -49,11 +49,15 @@ function uploadSchema(uploadsOn: boolean): Record<string, unknown> {
     hide: !uploadsOn,
     summary: 'Upload a file to use as an input ({"upload": upload_id})',
     description:
-      'The file is the request body (application/octet-stream), or the file part of a form (multipart/form-data; its file name is used when filename is not given). ' +
+      'The file is the request body (application/octet-stream), or the file part of a form (multipart/form-data; its file name is used when filename is ' +
+      'not given). ' +
       `Its extension picks the parser: ${PARSED_EXTENSIONS.join(', ')}. ` +
-      'The same bytes give the same id. 413 past --max-upload-bytes (as sent, or once decoded), 415 for another extension, 400 for a file that does not parse, 404 with --uploads off.',
+      'The same bytes give the same id. 413 past --max-upload-bytes (as sent, or once decoded), 415 for another extension, 400 for a file that does not ' +
+      'parse, 404 with --uploads off.',
     consumes: ['application/octet-stream', 'multipart/form-data'],
-    querystring: queryOf({ filename: { type: 'string', pattern: '\\S', description: "The file's name (its extension decides how it is read); required for a raw body" } }),
+    querystring: queryOf({
+      filename: { type: 'string', pattern: '\\S', description: "The file's name (its extension decides how it is read); required for a raw body" },
+    }),
     response: {
       200: {
         description: 'Stored',
@@ -120,7 +124,8 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: UploadDeps
         // Off the event loop, and refused before decoding when it would decode past the limit.
         result = await ctx.files.parse(bytes, name, { maxDecodedBytes: maxBytes });
       } catch (error) {
-        if (error instanceof DecodedSizeError) throw createHostError('SPC_ERR_UPLOAD_DECODES_TOO_LARGE', name, String(error.size.bytes), error.size.what, String(error.limit));
+        if (error instanceof DecodedSizeError)
+          throw createHostError('SPC_ERR_UPLOAD_DECODES_TOO_LARGE', name, String(error.size.bytes), error.size.what, String(error.limit));
         if (error instanceof FormatError) throw createHostError('SPC_ERR_UPLOAD_INVALID', name, error.message);
         throw error;
       }

@@ -18,8 +18,10 @@ const POINT = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems:
 export const ANNOTATION_TOOLS = {
   list_annotations: {
     description:
-      "Lists a room's annotations (points, lines, polylines, boxes, ellipsoids that peers placed), each with its id, label, points and what the host measured: " +
-      'length (lines, polylines) or volume (boxes, ellipsoids), in the physical units of its points. Answers the room’s annotation version and at most `limit` of them.',
+      "Lists a room's annotations (points, lines, polylines, boxes, ellipsoids that peers placed), each with its id, label, points and what the host " +
+      "measured: " +
+      'length (lines, polylines) or volume (boxes, ellipsoids), in the physical units of its points. Answers the room’s annotation version and at most ' +
+      '`limit` of them.',
     input: ({ room }) =>
       objectSchema({
         room,
@@ -37,7 +39,8 @@ export const ANNOTATION_TOOLS = {
   },
   add_annotation: {
     description:
-      'Adds an annotation every peer of the room sees: a point (one point), line (its two ends: a ruler), polyline (two or more vertices), box (two opposite corners) ' +
+      'Adds an annotation every peer of the room sees: a point (one point), line (its two ends: a ruler), polyline (two or more vertices), box (two ' +
+      'opposite corners) ' +
       'or ellipsoid (its centre, then its three radii), in physical units. Answers it with its id and measurements.',
     input: ({ room }) =>
       objectSchema(

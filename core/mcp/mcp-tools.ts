@@ -78,7 +78,12 @@ export const MCP_TOOLS = {
     input: () =>
       objectSchema(
         {
-          id: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', maxLength: 128, description: 'The id to publish under (a new one, or one published before)' },
+          id: {
+            type: 'string',
+            pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
+            maxLength: 128,
+            description: 'The id to publish under (a new one, or one published before)',
+          },
           upload: { type: 'string', description: 'An upload id from POST /api/uploads' },
           display_name: { type: 'string' },
           description: { type: 'string' },

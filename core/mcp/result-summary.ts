@@ -53,6 +53,12 @@ export function summarizeResult(result: StoredResult): Record<string, unknown> {
         bounds: bounds(result.points),
       };
     case 'image':
-      return { type: 'image', width: result.width, height: result.height, channels: result.channels, dtype: result.dtype ?? (result.data instanceof Uint16Array ? 'uint16' : result.data instanceof Float32Array ? 'float32' : 'uint8') };
+      return {
+        type: 'image',
+        width: result.width,
+        height: result.height,
+        channels: result.channels,
+        dtype: result.dtype ?? (result.data instanceof Uint16Array ? 'uint16' : result.data instanceof Float32Array ? 'float32' : 'uint8'),
+      };
   }
 }

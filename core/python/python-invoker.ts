@@ -43,7 +43,11 @@ export class PythonInvoker implements Invoker {
       answer = await pool.call(header, blocks, ctx.signal, (frame) => {
         if (ctx.signal.aborted) return;
         const fraction = frame.header.fraction;
-        ctx.onProgress?.({ text: String(frame.header.text ?? ''), fraction: typeof fraction === 'number' && Number.isFinite(fraction) ? fraction : null, ts: Date.now() / 1000 });
+        ctx.onProgress?.({
+          text: String(frame.header.text ?? ''),
+          fraction: typeof fraction === 'number' && Number.isFinite(fraction) ? fraction : null,
+          ts: Date.now() / 1000,
+        });
       }, release.running);
     } catch (error) {
       if (ctx.signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');

@@ -65,7 +65,13 @@ export class PythonPool {
   }
 
   /** Runs `header` on an idle process; aborting `signal` interrupts, then kills, the process. */
-  async call(header: FrameHeader, blocks: readonly ArrayBufferView[], signal: AbortSignal, onProgress: (frame: Frame) => void, onStart?: () => void): Promise<Frame> {
+  async call(
+    header: FrameHeader,
+    blocks: readonly ArrayBufferView[],
+    signal: AbortSignal,
+    onProgress: (frame: Frame) => void,
+    onStart?: () => void,
+  ): Promise<Frame> {
     const proc = await this.#acquire(signal);
     let grace: NodeJS.Timeout | undefined;
     const onAbort = () => {
@@ -103,7 +109,12 @@ export class PythonPool {
   }
 
   #start(): PythonProcess {
-    const proc = new PythonProcess({ python: this.#o.python, modulePath: this.#o.modulePath, maxBytes: this.#o.maxBytes, log: (line) => this.#o.log.info(`python[${proc.pid ?? '?'}]: ${line}`) });
+    const proc = new PythonProcess({
+      python: this.#o.python,
+      modulePath: this.#o.modulePath,
+      maxBytes: this.#o.maxBytes,
+      log: (line) => this.#o.log.info(`python[${proc.pid ?? '?'}]: ${line}`),
+    });
     this.#all.add(proc);
     proc.onExit((why) => this.#exited(proc, why));
     proc.ready.then(

@@ -84,7 +84,8 @@ export function toStoredResult(frame: Frame, type: ResultType): StoredResult {
     if (points.length % 3) fail('point count is not a multiple of 3');
     const result: StoredResult = { type: 'point_cloud', points };
     const colors = arrays.get('colors');
-    if ((colors instanceof Uint8Array || colors instanceof Float32Array) && (colors.length === points.length || colors.length === (points.length / 3) * 4)) result.colors = colors;
+    if ((colors instanceof Uint8Array || colors instanceof Float32Array) && (colors.length === points.length || colors.length === (points.length / 3) * 4))
+      result.colors = colors;
     const scalars = arrays.get('scalars');
     if (scalars instanceof Float32Array && scalars.length === points.length / 3) result.scalars = scalars;
     return result;
@@ -110,7 +111,12 @@ export function inputSpec(param: string, result: StoredResult): { spec: Record<s
   const present = fields.filter((f): f is [string, AnyTypedArray] => f[1] !== undefined);
   const meta: Record<string, unknown> =
     result.type === 'volume'
-      ? { shape: result.shape, dtype: result.dtype, ...(result.spacing ? { spacing: result.spacing } : {}), ...(result.origin ? { origin: result.origin } : {}) }
+      ? {
+          shape: result.shape,
+          dtype: result.dtype,
+          ...(result.spacing ? { spacing: result.spacing } : {}),
+          ...(result.origin ? { origin: result.origin } : {}),
+        }
       : result.type === 'image'
         ? { width: result.width, height: result.height, channels: result.channels, dtype: dtypeOf(result.data as AnyTypedArray) }
         : {};

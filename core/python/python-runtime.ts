@@ -77,7 +77,11 @@ export class PythonRuntime {
     this.#interpreter ??= chooseInterpreter(this.#o.python);
     this.#pool = this.#interpreter.then((interpreter) => {
       if (!interpreter) throw new Error(`Python plugins are off: no Python 3.8+ interpreter runs as ${this.#o.python ?? 'python3'} (set --python PATH)`);
-      this.#o.log.info(`python: ${interpreter.path} (Python ${interpreter.version}, ${interpreter.numpy ? `numpy ${interpreter.numpy}` : 'no numpy'}), ${this.#o.processes} plugin processes`);
+      this.#o.log.info(
+        `python: ${interpreter.path} (Python ${interpreter.version}, ${interpreter.numpy ? `numpy ${interpreter.numpy}` : 'no numpy'}), ` +
+          `${this.#o.processes} plugin ` +
+          `processes`,
+      );
       return new PythonPool({
         python: interpreter.path,
         modulePath: PYTHON_MODULE_DIR,
@@ -95,7 +99,10 @@ export class PythonRuntime {
   #drop(problem: ImportProblem): void {
     const why = problem.missing ? `it needs the module '${problem.missing}', which this Python cannot import` : problem.error;
     this.#o.log.warn(`plugin ${problem.plugin.name} is left out: ${why}`);
-    this.#remove((entry) => isPythonFunction(entry) && entry.plugin === problem.plugin.name && entry.source.kind === 'bundle' && entry.source.version === problem.plugin.version);
+    this.#remove(
+      (entry) =>
+        isPythonFunction(entry) && entry.plugin === problem.plugin.name && entry.source.kind === 'bundle' && entry.source.version === problem.plugin.version,
+    );
   }
 
   #dropAll(): void {

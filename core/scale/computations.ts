@@ -75,7 +75,15 @@ export class Computations {
   #hostId: string;
   readonly pointers: RoomPointers;
 
-  constructor(deps: { redis: ScriptedRedis; events: RedisEvents; blobs: BlobStore; queue: WorkQueue; nodes: NodeDirectory; times: ComputationTimes; hostId: string }) {
+  constructor(deps: {
+    redis: ScriptedRedis;
+    events: RedisEvents;
+    blobs: BlobStore;
+    queue: WorkQueue;
+    nodes: NodeDirectory;
+    times: ComputationTimes;
+    hostId: string;
+  }) {
     this.#hostId = deps.hostId;
     this.redis = deps.redis;
     this.blobs = deps.blobs;
@@ -145,7 +153,18 @@ export class Computations {
     if (!(await orUnavailable(this.#nodes.willRun(request.fn)))) throw createHostError('SPC_ERR_NO_COMPUTE_NODE', request.fn);
     const holder = request.jobId ? '' : this.#hostId;
     const [cid, created] = (await orUnavailable(
-      this.redis.vClaim(KEYS.flight(request.room, request.key), randomUUID(), this.times.runTtlMs, request.fn, request.room, Date.now(), request.jobId ?? '', request.specimen ?? '', request.key, this.#hostId),
+      this.redis.vClaim(
+        KEYS.flight(request.room, request.key),
+        randomUUID(),
+        this.times.runTtlMs,
+        request.fn,
+        request.room,
+        Date.now(),
+        request.jobId ?? '',
+        request.specimen ?? '',
+        request.key,
+        this.#hostId,
+      ),
     )) as [string, number];
     return { cid, created: created === 1, holder };
   }
@@ -200,7 +219,9 @@ export class Computations {
     // Heartbeats missed while Redis was away prove nothing: a node that ran through the outage
     // beats again within a period, and its computation goes on.
     if (!this.#nodes.settled() || (await orUnavailable(this.#nodes.canRun(fn)))) return false;
-    const ended = await orUnavailable(this.redis.vFail(cid, createHostError('SPC_ERR_NO_COMPUTE_NODE', fn).message, 'SPC_ERR_NO_COMPUTE_NODE', this.times.jobTtlMs));
+    const ended = await orUnavailable(
+      this.redis.vFail(cid, createHostError('SPC_ERR_NO_COMPUTE_NODE', fn).message, 'SPC_ERR_NO_COMPUTE_NODE', this.times.jobTtlMs),
+    );
     if (ended === 1) await this.#queue.remove(cid);
     return true;
   }
@@ -244,7 +265,9 @@ export class Computations {
         try {
           do {
             again = false;
-            const [status, error, code, hash, meta, fn] = await orUnavailable(this.redis.hmget(KEYS.comp(cid), 'status', 'error', 'code', 'hash', 'meta', 'fn'));
+            const [status, error, code, hash, meta, fn] = await orUnavailable(
+              this.redis.hmget(KEYS.comp(cid), 'status', 'error', 'code', 'hash', 'meta', 'fn'),
+            );
             await passOn();
             if (status === 'done' && hash && meta) return finish(null, { hash, meta });
             if (status === 'error') return finish(computationError(code ?? '', error ?? 'failed'));

@@ -82,11 +82,12 @@ export interface ComputeNodeOptions {
  * threads lent (the room scheduler shares the threads between them).
  */
 export function createComputeNode(
-  compute: { functions: FunctionRegistry; plugins: Invoker },
-  options: Pick<ResolvedHostOptions, 'compute' | 'maxJobMessages'>,
+  compute: { functions: FunctionRegistry; plugins: Invoker }, options: Pick<ResolvedHostOptions, 'compute' | 'maxJobMessages'>,
   deps: Pick<ComputeNodeOptions, 'nodeId' | 'connections' | 'events' | 'blobs' | 'log'>,
 ): ComputeNode {
-  return new ComputeNode({ ...deps, functions: compute.functions, invoker: compute.plugins, concurrency: options.compute * 2, maxJobMessages: options.maxJobMessages });
+  return new ComputeNode({
+    ...deps, functions: compute.functions, invoker: compute.plugins, concurrency: options.compute * 2, maxJobMessages: options.maxJobMessages,
+  });
 }
 
 /** What a compute node logs through (a host's logger, or the worker command's). */
@@ -142,18 +143,16 @@ export class ComputeNode {
   #takeFrom(queue: string): Worker<ComputeTask, void> {
     const o = this.#o;
     const worker = new Worker<ComputeTask, void>(queue, (job, token, signal) => this.#process(job, token, signal), {
-      connection: o.connections.forBullmq(true),
-      concurrency: o.concurrency,
-      lockDuration: LOCK_MS,
-      stalledInterval: STALLED_CHECK_MS,
-      maxStalledCount: 2,
+      connection: o.connections.forBullmq(true), concurrency: o.concurrency, lockDuration: LOCK_MS, stalledInterval: STALLED_CHECK_MS, maxStalledCount: 2,
     });
     // In the service's words: the queue's client library speaks of streams and offline queues.
     worker.on('error', (error) => o.log.warn(`compute node ${o.nodeId}: ${describeRedisFailure(error)}`));
     // Out of attempts at storing a result: end the computation so its waiters are not left waiting.
     worker.on('failed', (job, error) => {
       if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
-      void o.connections.command.vFail(job.data.cid, `the result could not be stored: ${describeRedisFailure(error)}`, 'SPC_ERR_REDIS_UNAVAILABLE', job.data.jobTtlMs).catch(() => {});
+      void o.connections.command
+        .vFail(job.data.cid, `the result could not be stored: ${describeRedisFailure(error)}`, 'SPC_ERR_REDIS_UNAVAILABLE', job.data.jobTtlMs)
+        .catch(() => {});
     });
     return worker;
   }
@@ -210,9 +209,7 @@ export class ComputeNode {
       const loaded = inputs ? await readInputs(values, inputs, o.blobs) : values;
       started = performance.now();
       result = await o.invoker.invoke(entry, loaded, {
-        signal: controller.signal,
-        roomId: room,
-        ...(jobId ? { job: { id: jobId, specimenId: specimen } } : {}),
+        signal: controller.signal, roomId: room, ...(jobId ? { job: { id: jobId, specimenId: specimen } } : {}),
         onProgress: (u) => void redis.vProgress(cid, u.text, u.ts, u.fraction ?? '', o.maxJobMessages).catch(() => {}),
         onRunning: () => void (started = performance.now()),
       });
@@ -249,7 +246,10 @@ export class ComputeNode {
       return;
     }
     const state = { ...roomStateOf({ entry, values, roomId: room, specimenId: specimen }), result_id: ref.hash, blob_id: ref.hash };
-    const finish = () => redis.vFinish(cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state), ref.stored ? '1' : '0');
+    const finish = () =>
+      redis.vFinish(
+        cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state), ref.stored ? '1' : '0',
+      );
     // A Redis that just refused the bytes may still count the transfer's buffers for a moment
     // (it frees them within seconds): the small record of the end is worth waiting for.
     await (ref.stored ? finish() : whenMemoryAllows(finish));

@@ -71,7 +71,15 @@ export class RedisJobs implements JobService {
     else if (ref) {
       const { jobTtlMs } = this.#comps.times;
       const job = KEYS.job(id);
-      const fields = { status: 'done', meta: ref.meta, hash: ref.hash, fn: request.entry.name, room: request.roomId, specimen: request.specimenId ?? '', created: Date.now() };
+      const fields = {
+        status: 'done',
+        meta: ref.meta,
+        hash: ref.hash,
+        fn: request.entry.name,
+        room: request.roomId,
+        specimen: request.specimenId ?? '',
+        created: Date.now(),
+      };
       await orUnavailable(this.#comps.redis.multi().hset(job, fields).pexpire(job, jobTtlMs).exec());
       this.#tally.add(id, 'done');
       return { job_id: id, status: 'done' };

@@ -9,7 +9,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { CacheStats } from '../client/wire-types.ts';
 import { createHostError } from '../errors.ts';
-import { keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource } from '../serving/result-source.ts';
+import {
+  keyOf,
+  logCacheAccess,
+  roomStateOf,
+  type CacheAccess,
+  type ComputeRequest,
+  type OpenedResult,
+  type ResultFigures,
+  type ResultSource,
+} from '../serving/result-source.ts';
 import type { RoomState } from '../cache/room-state.ts';
 import { statsRoom } from '../cache/room-cache.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -65,7 +74,6 @@ export class RedisResults implements ResultSource {
     return result;
   }
 
-
   /** A hit, else the (joined) computation, its result read with `read`. */
   async #serve<T>(request: ComputeRequest, read: (ref: BlobRef) => Promise<T | null>): Promise<T> {
     const key = keyOf(request.entry, request.values);
@@ -90,7 +98,13 @@ export class RedisResults implements ResultSource {
   }
 
   /** Joins or starts the computation; its result, or null when its bytes cannot be read here. */
-  async #computeOnce<T>(request: ComputeRequest, key: string, inputs: StoredInputs, signal: AbortSignal, read: (ref: BlobRef) => Promise<T | null>): Promise<T | null> {
+  async #computeOnce<T>(
+    request: ComputeRequest,
+    key: string,
+    inputs: StoredInputs,
+    signal: AbortSignal,
+    read: (ref: BlobRef) => Promise<T | null>,
+  ): Promise<T | null> {
     const { cid, created, holder } = await this.#comps.claim({
       fn: request.entry.name,
       key,

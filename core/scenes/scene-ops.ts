@@ -25,7 +25,12 @@ export const EMPTY_SCENE: RoomScene = { version: 0, layers: [], active: null };
 
 /** A stored layer: its fields in one order, the display defaults filled, a name when none was given. */
 export function composeLayer(id: string, draft: LayerDraft): SceneLayer {
-  const layer: Record<string, unknown> = { id, name: draft.name ?? draft.source.specimen ?? draft.source.function ?? id, source: draft.source, kind: draft.kind };
+  const layer: Record<string, unknown> = {
+    id,
+    name: draft.name ?? draft.source.specimen ?? draft.source.function ?? id,
+    source: draft.source,
+    kind: draft.kind,
+  };
   for (const field of DISPLAY_FIELDS) {
     if (field === 'name') continue;
     const value = draft[field] ?? (DISPLAY_DEFAULTS as Record<string, unknown>)[field];
@@ -99,7 +104,8 @@ export function patchLayer(roomId: string, id: string, change: LayerChange & { k
     if (change.source && !sameSource(old.source, change.source)) {
       next.source = change.source;
       delete next.result;
-      if (change.display.name === undefined && old.name === (old.source.specimen ?? old.source.function)) next.name = change.source.specimen ?? change.source.function;
+      if (change.display.name === undefined && old.name === (old.source.specimen ?? old.source.function))
+        next.name = change.source.specimen ?? change.source.function;
     }
     if (change.kind) next.kind = change.kind;
     for (const [field, value] of Object.entries(change.display)) {
@@ -153,7 +159,14 @@ export function setLayerResult(id: string, source: SceneLayer['source'], result:
  * Layer `id` shows `source` now, with `kind` and (when known) `result`: the room's entry
  * changed to it. Nothing changes when the layer has gone or no longer shows `expected`.
  */
-export function replaceSource(roomId: string, id: string, expected: SceneLayer['source'], source: SceneLayer['source'], kind: LayerKind, result?: LayerResult): SceneOp {
+export function replaceSource(
+  roomId: string,
+  id: string,
+  expected: SceneLayer['source'],
+  source: SceneLayer['source'],
+  kind: LayerKind,
+  result?: LayerResult,
+): SceneOp {
   return (scene) => {
     const layer = scene.layers.find((l) => l.id === id);
     if (!layer || !sameSource(layer.source, expected)) return null;

@@ -63,7 +63,10 @@ export type CacheAccess = 'hit' | 'miss' | 'shared';
 export function logCacheAccess(log: FastifyBaseLogger, kind: CacheAccess, roomId: string, functionName: string, values: Record<string, unknown>): void {
   // Every hit comes here: the line is not even made when INFO is off (the usual level).
   if ((log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') === false) return;
-  log.info({ cache: kind, room: roomId, function: functionName, params: Object.keys(values) }, `cache ${kind}: room=${roomId} function=${functionName} params=[${Object.keys(values).join(',')}]`);
+  log.info(
+    { cache: kind, room: roomId, function: functionName, params: Object.keys(values) },
+    `cache ${kind}: room=${roomId} function=${functionName} params=[${Object.keys(values).join(',')}]`,
+  );
 }
 
 /**

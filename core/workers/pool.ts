@@ -24,7 +24,14 @@ export async function createPools(options: { computeThreads: number; warmCompute
   // finish closing a run's MessagePort (each computed miss would leave its memory behind).
   // A small young generation per thread: plugin arrays live outside the JS heap, and each
   // thread's nursery otherwise grows to tens of MiB that the process keeps for good.
-  const common = { filename, isolateWorkers: false, idleTimeout: 60_000, concurrentTasksPerWorker: 1, useAtomics: false, resourceLimits: { maxYoungGenerationSizeMb: 8 } } as const;
+  const common = {
+    filename,
+    isolateWorkers: false,
+    idleTimeout: 60_000,
+    concurrentTasksPerWorker: 1,
+    useAtomics: false,
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+  } as const;
   const warm = Math.max(1, Math.min(options.warmComputeThreads ?? 1, options.computeThreads));
   const compute = new Tinypool({ ...common, minThreads: warm, maxThreads: options.computeThreads, name: 'invoke' });
   const encode = new Tinypool({ ...common, minThreads: 0, maxThreads: options.encodeThreads ?? 1, name: 'json' });

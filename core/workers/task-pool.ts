@@ -33,7 +33,11 @@ export interface TaskRunOptions {
 export function runTask<T extends WorkerTask>(pool: Tinypool, task: T, options: TaskRunOptions = {}): Promise<TaskResults[T['op']]> {
   const { transferList, signal } = options;
   // Tinypool takes the DOM's idea of a transferable; Node's MessagePort and ArrayBuffer are ones.
-  return pool.run(task, { name: TASK_EXPORTS[task.op], ...(transferList ? { transferList: transferList as never } : {}), ...(signal ? { signal } : {}) }) as Promise<TaskResults[T['op']]>;
+  return pool.run(task, {
+    name: TASK_EXPORTS[task.op],
+    ...(transferList ? { transferList: transferList as never } : {}),
+    ...(signal ? { signal } : {}),
+  }) as Promise<TaskResults[T['op']]>;
 }
 
 /** The encode pool as the delivery variant cache sees it: its thread count and a typed run. */

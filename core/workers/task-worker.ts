@@ -1,7 +1,8 @@
 /**
  * @module task-worker
  * The worker-thread entry (bundled by worker-script.ts, run by tinypool). `invoke` imports a
- * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a result's id; `parseFile` reads an uploaded file; `pyramid` makes a volume's OME-Zarr levels. Progress leaves on the task's
+ * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a
+ * result's id; `parseFile` reads an uploaded file; `pyramid` makes a volume's OME-Zarr levels. Progress leaves on the task's
  * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
@@ -9,7 +10,18 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
-import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, ParseFileOutcome, ParseFileTask, PyramidTask, TaskResults, WorkerPortMessage } from './protocol.ts';
+import type {
+  HashTask,
+  HostPortMessage,
+  InvokeOutcome,
+  InvokeTask,
+  JsonTask,
+  ParseFileOutcome,
+  ParseFileTask,
+  PyramidTask,
+  TaskResults,
+  WorkerPortMessage,
+} from './protocol.ts';
 import type { LoadStaticTask, PackFileTask, PackTask, ShapeTask } from '../delivery/delivery-tasks.ts';
 import { loadStaticFile, type LoadedStaticFile } from '../delivery/load-static-file.ts';
 import { DecodedSizeError } from '../formats/decoded-size.ts';
@@ -145,7 +157,10 @@ export function shape(task: ShapeTask): Promise<StoredResult> {
 }
 
 export function pack(task: PackTask): Promise<PackedBytes> {
-  return handingOver(async () => sharedPacked(await packResult(task.result, task.format, task.options, task.names, task.encoding, task.identityNeeded)), packedSize);
+  return handingOver(
+    async () => sharedPacked(await packResult(task.result, task.format, task.options, task.names, task.encoding, task.identityNeeded)),
+    packedSize,
+  );
 }
 
 export function packFileTask(task: PackFileTask): Promise<PackedBytes> {

@@ -168,7 +168,8 @@ export class LayerRuns {
   async #failed(roomId: string, layer: SceneLayer, slotId: string, error: unknown): Promise<void> {
     const code = isHostError(error) ? error.code : 'SPC_ERR_UNHANDLED';
     const detail = error instanceof Error ? error.message : String(error);
-    if (!isHostError(error)) this.#deps.log.warn({ room: roomId, layer: layer.id, err: error }, `layer '${layer.id}' of room '${roomId}' could not be computed`);
+    if (!isHostError(error))
+      this.#deps.log.warn({ room: roomId, layer: layer.id, err: error }, `layer '${layer.id}' of room '${roomId}' could not be computed`);
     const data = {
       function_name: layer.source.function ?? null,
       specimen_id: layer.source.specimen ?? null,

@@ -49,7 +49,8 @@ const FITS: Record<LayerKind, readonly string[]> = { image: ['volume', 'image'],
 /** @throws SPC_ERR_SCENE_INVALID when a layer of `kind` cannot show results of `type`. */
 export function checkKindFits(kind: LayerKind, type: string, path: string): void {
   const fits = FITS[kind];
-  if (!fits.includes(type) && ['volume', 'image', 'mesh', 'point_cloud'].includes(type)) throw bad(path, `'${kind}' cannot show a ${type} result (a ${type} layer is ${defaultKind(type)})`);
+  if (!fits.includes(type) && ['volume', 'image', 'mesh', 'point_cloud'].includes(type))
+    throw bad(path, `'${kind}' cannot show a ${type} result (a ${type} layer is ${defaultKind(type)})`);
 }
 
 /** A catalogued 4xx of resolving, its detail led by the field it is about. */
@@ -60,7 +61,14 @@ function atPath(error: unknown, path: string): unknown {
   return named;
 }
 
-async function resolve(deps: LayerSourceDeps, roomId: string, slotId: string, source: LayerSource, path: string, delivery?: RequestAsk['delivery']): Promise<ResolvedSource> {
+async function resolve(
+  deps: LayerSourceDeps,
+  roomId: string,
+  slotId: string,
+  source: LayerSource,
+  path: string,
+  delivery?: RequestAsk['delivery'],
+): Promise<ResolvedSource> {
   const params = { ...(source.params ?? {}) };
   let target: RequestTarget;
   if (source.specimen !== undefined) {

@@ -101,7 +101,12 @@ export function neuroglancerState(roomId: string, scene: RoomScene, annotationKi
   const types = new Set([...annotationKinds].map((kind) => ANNOTATION_TYPES[kind]));
   for (const type of types) {
     // Each mark in its own colour (the collections' `color` property).
-    layers.push({ type: 'annotation', name: `annotations (${type})`, source: `precomputed://${baseUrl}/api/rooms/${encodeURIComponent(roomId)}/annotations/precomputed/${type}`, shader: MARK_SHADER });
+    layers.push({
+      type: 'annotation',
+      name: `annotations (${type})`,
+      source: `precomputed://${baseUrl}/api/rooms/${encodeURIComponent(roomId)}/annotations/precomputed/${type}`,
+      shader: MARK_SHADER,
+    });
   }
   const active = layers.find((layer) => layer.name === scene.active);
   return {

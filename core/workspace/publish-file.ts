@@ -38,13 +38,15 @@ const bad = (why: string) => createHostError('SPC_ERR_PUBLISH_INVALID', why);
 
 /** @throws SPC_ERR_PUBLISH_INVALID unless `id` can name a specimen. */
 export function checkSpecimenId(id: string): void {
-  if (!isValidSpecimenId(id)) throw bad(`'${String(id).slice(0, 200)}' is not a specimen id (letters, digits, '.', '_' and '-', starting with a letter or digit)`);
+  if (!isValidSpecimenId(id))
+    throw bad(`'${String(id).slice(0, 200)}' is not a specimen id (letters, digits, '.', '_' and '-', starting with a letter or digit)`);
 }
 
 /** Refuses an id that names a specimen from anywhere but publishing. */
 export function checkPublishable(ctx: PublishDeps, id: string): void {
   const existing = ctx.catalog.get(id);
-  if (existing && existing.origin !== 'published') throw createHostError('SPC_ERR_PUBLISH_CONFLICT', id, existing.origin === 'disk' ? 'specimens directory' : existing.origin);
+  if (existing && existing.origin !== 'published')
+    throw createHostError('SPC_ERR_PUBLISH_CONFLICT', id, existing.origin === 'disk' ? 'specimens directory' : existing.origin);
 }
 
 /**

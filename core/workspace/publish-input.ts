@@ -31,7 +31,8 @@ function text(name: string, value: unknown): string | undefined {
 function tags(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   const list = typeof value === 'string' ? value.split(',').map((t) => t.trim()).filter((t) => t !== '') : value;
-  if (!Array.isArray(list) || !list.every((t) => typeof t === 'string' && t.length <= 200)) throw bad("'tags' must be a list of strings (or comma-separated text)");
+  if (!Array.isArray(list) || !list.every((t) => typeof t === 'string' && t.length <= 200))
+    throw bad("'tags' must be a list of strings (or comma-separated text)");
   if (list.length > MAX_TAGS) throw bad(`'tags' has more than ${MAX_TAGS} entries`);
   return list as string[];
 }

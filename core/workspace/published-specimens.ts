@@ -56,7 +56,14 @@ export class PublishedSpecimens {
   readonly ttlMs: number;
 
   /** `onChange`: called with the id of each published specimen this host lists anew, changed or no longer lists. */
-  constructor(deps: { catalog: SpecimenCatalog; budget: ResultBudget<StoredResult>; share: PublishedShare | null; ttlSeconds: number; log: PublishedLog; onChange?: (id: string) => void }) {
+  constructor(deps: {
+    catalog: SpecimenCatalog;
+    budget: ResultBudget<StoredResult>;
+    share: PublishedShare | null;
+    ttlSeconds: number;
+    log: PublishedLog;
+    onChange?: (id: string) => void;
+  }) {
     this.#onChange = deps.onChange ?? (() => {});
     this.#catalog = deps.catalog;
     this.#budget = deps.budget;
@@ -137,7 +144,10 @@ export class PublishedSpecimens {
         continue;
       }
       const bytes = await share.read(meta);
-      if (bytes) await this.#keep(meta, bytes).catch((error: Error) => (complete = false, this.#log.warn(`published specimen '${meta.id}' could not be written here: ${error.message}`)));
+      if (bytes)
+        await this.#keep(meta, bytes).catch(
+          (error: Error) => ((complete = false), this.#log.warn(`published specimen '${meta.id}' could not be written here: ${error.message}`)),
+        );
     }
     if (complete && this.#edits === edits) this.#version = version;
   }
@@ -193,7 +203,11 @@ export class PublishedSpecimens {
   }
 
   #list(changed: string): void {
-    this.#catalog.setSource(SOURCE, 'published', [...this.#held.values()].map((held) => held.record));
+    this.#catalog.setSource(
+      SOURCE,
+      'published',
+      [...this.#held.values()].map((held) => held.record),
+    );
     this.#onChange(changed);
   }
 
@@ -214,7 +228,13 @@ export class PublishedSpecimens {
 function toRecord(meta: PublishedMeta, file: string): SpecimenRecord {
   const data: SpecimenRecord['data'] =
     meta.type === 'volume' && meta.file_name.toLowerCase().endsWith('.npy')
-      ? { kind: 'npy', path: file, fileName: meta.file_name, ...(meta.spacing ? { spacing: meta.spacing } : {}), ...(meta.origin ? { origin: meta.origin } : {}) }
+      ? {
+          kind: 'npy',
+          path: file,
+          fileName: meta.file_name,
+          ...(meta.spacing ? { spacing: meta.spacing } : {}),
+          ...(meta.origin ? { origin: meta.origin } : {}),
+        }
       : { kind: 'file', path: file, fileName: meta.file_name };
   return {
     id: meta.id,

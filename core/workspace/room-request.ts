@@ -36,7 +36,8 @@ const bad = (why: string) => createHostError('SPC_ERR_ROOM_ENTRY_INVALID', why);
 export async function computeForRoom(deps: RoomRequestDeps, roomId: string, request: RoomRequest): Promise<RoomTarget> {
   if ((request.specimen === undefined) === (request.function === undefined)) throw bad("give exactly one of 'specimen' (an id) and 'function' (a name)");
   const params = request.params ?? {};
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) throw createHostError('SPC_ERR_PARAMS_NOT_OBJECT', Array.isArray(params) ? 'an array' : typeof params);
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    throw createHostError('SPC_ERR_PARAMS_NOT_OBJECT', Array.isArray(params) ? 'an array' : typeof params);
   const named = params as Record<string, unknown>;
   let target: RequestTarget;
   if (request.specimen !== undefined) {

@@ -84,7 +84,11 @@ export class RoomSnapshots {
     const record = await this.#deps.store.get(id);
     if (!record) throw createHostError('SPC_ERR_SNAPSHOT_NOT_FOUND', id);
     if (!(await this.#deps.pins.intact(id, record.pins))) {
-      throw createHostError('SPC_ERR_SNAPSHOT_LOST', id, "the bytes of one of its layers were dropped (the host's memory budget or the blob store let them go before their time)");
+      throw createHostError(
+        'SPC_ERR_SNAPSHOT_LOST',
+        id,
+        "the bytes of one of its layers were dropped (the host's memory budget or the blob store let them go before their time)",
+      );
     }
     const document = JSON.parse(record.json) as Omit<SnapshotDocument, 'id' | 'created'>;
     return { id, ...document, created: record.created };

@@ -64,10 +64,12 @@ function checkField(field: (typeof FIELDS)[number], value: unknown): RoomView[ke
       if (typeof value !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(value)) throw bad('colormap', 'must be a colour map name (letters, digits, _ . -)');
       return value;
     case 'opacity':
-      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) throw bad('opacity', `must be a number from 0 to 1, got ${JSON.stringify(value)}`);
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1)
+        throw bad('opacity', `must be a number from 0 to 1, got ${JSON.stringify(value)}`);
       return value;
     case 'mode':
-      if (typeof value !== 'string' || !(VIEW_MODES as readonly string[]).includes(value)) throw bad('mode', `must be one of ${VIEW_MODES.join(', ')}, got ${JSON.stringify(value)}`);
+      if (typeof value !== 'string' || !(VIEW_MODES as readonly string[]).includes(value))
+        throw bad('mode', `must be one of ${VIEW_MODES.join(', ')}, got ${JSON.stringify(value)}`);
       return value as ViewMode;
     case 'camera':
       return checkCamera(value);

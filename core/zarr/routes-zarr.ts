@@ -70,9 +70,14 @@ export async function zarrRoutes(app: FastifyInstance, opts: { ctx: ZarrDeps }):
   const schema = {
     summary: 'A held volume result as a read-only multiscale OME-Zarr v0.4 store (Zarr v2)',
     description:
-      '`store` is `<result_id>.zarr` (the X-Result-Id of a /data answer); keys: `.zgroup`, `.zattrs` (multiscales, omero), per pyramid level L `L/.zarray`, `L/.zattrs` and gzip chunks `L/z/y/x`. ' +
+      '`store` is `<result_id>.zarr` (the X-Result-Id of a /data answer); keys: `.zgroup`, `.zattrs` (multiscales, omero), per pyramid level L ' +
+      '`L/.zarray`, `L/.zattrs` and gzip chunks `L/z/y/x`. ' +
       'Open the store URL in napari (napari-ome-zarr), vizarr or Neuroglancer.',
-    params: { type: 'object', required: ['store'], properties: { store: { type: 'string', description: '`<result_id>.zarr`' }, '*': { type: 'string', description: 'The key inside the store' } } },
+    params: {
+      type: 'object',
+      required: ['store'],
+      properties: { store: { type: 'string', description: '`<result_id>.zarr`' }, '*': { type: 'string', description: 'The key inside the store' } },
+    },
   };
   app.get('/api/results/:store', { schema }, (request: StoreRequest, reply) => serveKey(ctx, request, reply));
   app.get('/api/results/:store/*', { schema }, (request: StoreRequest, reply) => serveKey(ctx, request, reply));

@@ -20,7 +20,13 @@ function valueRange(data: ArrayLike<number>): number {
 }
 
 /** One label (1, 2, ...) per seed; `onRegion` after each region with its size. */
-export function growRegions(volume: VolumeInput, seeds: readonly Voxel[], tolerance: number, maxVoxels: number, onRegion: (k: number, size: number) => void): Uint8Array {
+export function growRegions(
+  volume: VolumeInput,
+  seeds: readonly Voxel[],
+  tolerance: number,
+  maxVoxels: number,
+  onRegion: (k: number, size: number) => void,
+): Uint8Array {
   const [d, h, w] = volume.shape as [number, number, number];
   const data = volume.data as ArrayLike<number>;
   const labels = new Uint8Array(w * h * d);
@@ -41,7 +47,14 @@ export function growRegions(volume: VolumeInput, seeds: readonly Voxel[], tolera
       const x = at % w;
       const y = Math.floor(at / w) % h;
       const z = Math.floor(at / (w * h));
-      const near = [x > 0 ? at - 1 : -1, x < w - 1 ? at + 1 : -1, y > 0 ? at - w : -1, y < h - 1 ? at + w : -1, z > 0 ? at - w * h : -1, z < d - 1 ? at + w * h : -1];
+      const near = [
+        x > 0 ? at - 1 : -1,
+        x < w - 1 ? at + 1 : -1,
+        y > 0 ? at - w : -1,
+        y < h - 1 ? at + w : -1,
+        z > 0 ? at - w * h : -1,
+        z < d - 1 ? at + w * h : -1,
+      ];
       for (const next of near) {
         if (next < 0 || labels[next] !== 0 || Math.abs(data[next]! - centre) > reach || tail >= queue.length) continue;
         labels[next] = label;

@@ -16,18 +16,19 @@ import { growRegions } from './grow-regions.ts';
  * are: a seed outside the volume grows nothing. Where regions meet, the first seed's wins.
  *
  * @param volume The volume to segment (default: the CT head phantom).
- * @param seeds Physical points (x, y, z) to grow from: bind them to a room's points labelled `seed`.
+ * @param seeds Physical points (x, y, z) to grow from: bind them to a room's points labelled `seed`
+ *   (default: the phantom's centre, inside its brain).
  * @param tolerance How far a voxel's value may be from its seed's, as a share of the volume's value range.
  * @param max_voxels Most voxels one region may take (a seed in the background would flood the volume).
  * @maxItems seeds 255
  * @minimum tolerance 0
- * @maximum tolerance 1
+ * @maximum tolerance 0.5
  * @minimum max_voxels 1
  * @maximum max_voxels 16777216
  */
 export function grow_regions(
   volume: VolumeInput = specimenInput('ct-head-phantom'),
-  seeds: [number, number, number][] = [],
+  seeds: [number, number, number][] = [[0, 0, 0]],
   tolerance = 0.08,
   max_voxels: Integer = 1_000_000,
   progress?: ProgressReporter,

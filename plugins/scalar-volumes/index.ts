@@ -114,7 +114,10 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'A float32 density volume made of overlapping 3D Gaussians.',
     tags: ['volume', 'float32', 'density'],
     thumbnail: './thumbnails/gaussian-blobs.png',
-    story: 'Blur a handful of point sources and you get something that looks like many real measurements: a cryo-EM density map, a stack of fluorescent cells, the dark-matter halos of a cosmology run. Each blob is a three-dimensional bell curve, and where two overlap their densities simply add. Change the seed to scatter a new cluster, or shrink the width until every blob stands alone.',
+    story:
+      'Blur a handful of point sources and you get something that looks like many real measurements: a cryo-EM density map, a stack of fluorescent cells, ' +
+      'the dark-matter halos of a cosmology run. Each blob is a three-dimensional bell curve, and where two overlap their densities simply add. Change ' +
+      'the seed to scatter a new cluster, or shrink the width until every blob stands alone.',
   },
   {
     id: 'gyroid-field',
@@ -123,7 +126,11 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'The scalar field whose zero level is the gyroid minimal surface.',
     tags: ['volume', 'float32', 'minimal surface', 'materials'],
     thumbnail: './thumbnails/gyroid-field.png',
-    story: 'Alan Schoen found the gyroid at NASA in 1970: a surface that divides space into two interlocking, identical labyrinths without ever intersecting itself. This volume holds the trigonometric field whose zero level traces that surface. Butterflies grow gyroid-shaped chitin in their wing scales to make structural colour, and engineers print gyroid lattices for light, stiff parts. Sweep a threshold through the volume and watch the two labyrinths trade places.',
+    story:
+      'Alan Schoen found the gyroid at NASA in 1970: a surface that divides space into two interlocking, identical labyrinths without ever intersecting ' +
+      'itself. This volume holds the trigonometric field whose zero level traces that surface. Butterflies grow gyroid-shaped chitin in their wing scales ' +
+      'to make structural colour, and engineers print gyroid lattices for light, stiff parts. Sweep a threshold through the volume and watch the two ' +
+      'labyrinths trade places.',
   },
   {
     id: 'shepp-logan-phantom',
@@ -132,6 +139,10 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'The classic CT test object in 3D: 12-bit integers on a 240 mm field of view.',
     tags: ['volume', 'uint16', 'medical', 'tomography'],
     thumbnail: './thumbnails/shepp-logan-phantom.png',
-    story: 'In 1974 Larry Shepp and Benjamin Logan needed a head they could scan perfectly and often, so they built one out of ellipses. A bright skull encloses the brain, two dark ventricles and a few small tumours; in 3D the ellipses become ellipsoids. Every new reconstruction algorithm in tomography is still tried on this phantom first. Scroll through the slices: the faint spots near the bottom are there to test how well fine, low-contrast detail survives.',
+    story:
+      'In 1974 Larry Shepp and Benjamin Logan needed a head they could scan perfectly and often, so they built one out of ellipses. A bright skull ' +
+      'encloses the brain, two dark ventricles and a few small tumours; in 3D the ellipses become ellipsoids. Every new reconstruction algorithm in ' +
+      'tomography is still tried on this phantom first. Scroll through the slices: the faint spots near the bottom are there to test how well fine, ' +
+      'low-contrast detail survives.',
   },
 ];

@@ -101,22 +101,41 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   const host = await startBenchHost();
   try {
     const one = await fanOut(host, [host], 'bench-fan');
-    lines.push(`one host, ${FOLLOWERS} followers, ${ADDS} adds one after another: add sent → each follower's \`annotation\` event ${stats(one)} (${one.length} samples)`);
+    lines.push(
+      `one host, ${FOLLOWERS} followers, ${ADDS} adds one after another: add sent → each follower's \`annotation\` event ${stats(one)} (${one.length} samples)`,
+    );
 
     // ---- 2. 100,000 points in one room ------------------------------------------------------
     const room = `${host.url}/api/rooms/bench-bulk`;
-    await fetch(`${room}/layers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'volume', source: { function: 'float_volume', params: {} } }) });
+    await fetch(`${room}/layers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'volume', source: { function: 'float_volume', params: {} } }),
+    });
     await fetch(`${room}/view`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ colormap: 'magma' }) });
     const before = { scene: await bytesOf(`${room}/scene`), view: await bytesOf(`${room}/view`), entry: await bytesOf(`${room}/entry`) };
     const added = await timed(async () => {
-      for (let k = 0; k < BULK / 10_000; k++) await post(`${room}/annotations`, Array.from({ length: 10_000 }, (_, i) => ({ kind: 'point', points: [[k, i * 0.65, i * 2]], label: i % 10 === 0 ? 'seed' : 'cell' })));
+      for (let k = 0; k < BULK / 10_000; k++)
+        await post(
+          `${room}/annotations`,
+          Array.from({ length: 10_000 }, (_, i) => ({ kind: 'point', points: [[k, i * 0.65, i * 2]], label: i % 10 === 0 ? 'seed' : 'cell' })),
+        );
     });
     const after = { scene: await bytesOf(`${room}/scene`), view: await bytesOf(`${room}/view`), entry: await bytesOf(`${room}/entry`) };
     lines.push(`${BULK.toLocaleString('en')} points added in 10 requests of 10,000: ${fmt(added.ms / 1000, 2)} s`);
-    lines.push(`bytes before → after: scene ${before.scene} → ${after.scene}, view ${before.view} → ${after.view}, entry ${before.entry} → ${after.entry} (unchanged: the marks are not in them)`);
-    const change = await timed(() => fetch(`${room}/annotations/50000`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"label":"middle"}' }));
+    lines.push(
+      `bytes before → after: scene ${before.scene} → ${after.scene}, view ${before.view} → ${after.view}, entry ${before.entry} → ${after.entry} ` +
+      `(unchanged: the marks are not in them)`,
+    );
+    const change = await timed(() =>
+      fetch(`${room}/annotations/50000`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"label":"middle"}' }),
+    );
     lines.push(`a change in the full room: ${fmt(change.ms, 1)} ms`);
-    for (const [what, path] of [['list (JSON)', '/annotations'], ['list (CSV)', '/annotations?format=csv'], ['Neuroglancer point cell', '/annotations/precomputed/point/spatial0/0_0_0']] as const) {
+    for (const [what, path] of [
+      ['list (JSON)', '/annotations'],
+      ['list (CSV)', '/annotations?format=csv'],
+      ['Neuroglancer point cell', '/annotations/precomputed/point/spatial0/0_0_0'],
+    ] as const) {
       const first = await timed(() => bytesOf(`${room}${path}`));
       const again = await timed(() => bytesOf(`${room}${path}`));
       lines.push(`${what}: ${fmt(first.value / 2 ** 20, 1)} MiB, first read ${fmt(first.ms, 0)} ms, again at the same version ${fmt(again.ms, 0)} ms`);
@@ -127,7 +146,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
 
   // ---- 1b. a Redis service of two hosts --------------------------------------------------------
   const redis = await startRedis();
-  const [a, b] = await Promise.all([spawnHost(['--port', '0', '--log-level', 'warn', '--redis', redis.url, '--no-viewer']), spawnHost(['--port', '0', '--log-level', 'warn', '--redis', redis.url, '--no-viewer'])]);
+  const [a, b] = await Promise.all([
+    spawnHost(['--port', '0', '--log-level', 'warn', '--redis', redis.url, '--no-viewer']),
+    spawnHost(['--port', '0', '--log-level', 'warn', '--redis', redis.url, '--no-viewer']),
+  ]);
   try {
     const two = await fanOut(a, [a, b], 'bench-fan-redis');
     lines.push(`Redis service, two hosts (adds on one, ${FOLLOWERS} followers over both), ${ADDS} adds: add sent → each follower's event ${stats(two)}`);

@@ -24,7 +24,11 @@ async function healthz(base: string): Promise<number> {
 }
 
 async function upload(base: string, name: string, body: Buffer): Promise<number> {
-  const res = await fetch(`${base}/api/uploads?filename=${name}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(body) });
+  const res = await fetch(`${base}/api/uploads?filename=${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: new Uint8Array(body),
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -60,7 +64,9 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       name: 'upload bombs: PNG decompression bombs refused before decoding',
       lines: [
         `${ROUNDS} rounds of two PNG bombs (16384×16384 RGBA, 8 and 16 bits; ${fmt(bombs[0]!.length / 1e6)} and ${fmt(bombs[1]!.length / 1e6)} MB compressed): statuses ${counts.map(([s, n]) => `${n}× ${s}`).join(', ')}`,
-        `/healthz meanwhile (${latencies.length} requests, one after another): p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(Math.max(...latencies), 1)} ms (target: under 100 ms); with no upload: p50 ${fmt(percentile(quiet, 50), 1)} ms, p99 ${fmt(percentile(quiet, 99), 1)} ms, max ${fmt(Math.max(...quiet), 1)} ms`,
+        `/healthz meanwhile (${latencies.length} requests, one after another): p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ` +
+        `${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(Math.max(...latencies), 1)} ms (target: under 100 ms); with no upload: p50 ` +
+        `${fmt(percentile(quiet, 50), 1)} ms, p99 ${fmt(percentile(quiet, 99), 1)} ms, max ${fmt(Math.max(...quiet), 1)} ms`,
         `host RSS ${fmt(before, 0)} MiB before, peak ${fmt(peak, 0)} MiB while refusing`,
       ],
     };

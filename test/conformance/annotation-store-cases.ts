@@ -114,7 +114,12 @@ export function annotationStoreCases(label: string, harness: () => AnnotationHar
       const store = harness().store(DEFAULT_MAX_ANNOTATIONS);
       const r = room('ann');
       await store.add(r, [point(1)]);
-      for (const work of [store.change(r, '7', { label: 'x' }), store.remove(r, '7'), store.remove(room('ann'), '1'), store.change(r, '7', { label: 'x' }, 1)]) {
+      for (const work of [
+        store.change(r, '7', { label: 'x' }),
+        store.remove(r, '7'),
+        store.remove(room('ann'), '1'),
+        store.change(r, '7', { label: 'x' }, 1),
+      ]) {
         const error = await refused(work);
         expect(error.statusCode).toBe(404);
       }

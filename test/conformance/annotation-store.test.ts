@@ -20,7 +20,10 @@ import { room } from '../helpers/room.ts';
 import { annotationStoreCases } from './annotation-store-cases.ts';
 
 const memoryHub = new EventHub();
-annotationStoreCases('memory', () => ({ hub: memoryHub, store: (maxPerRoom) => new MemoryAnnotationStore(memoryHub, { maxPerRoom, maxPerHost: 10 * maxPerRoom }) }));
+annotationStoreCases('memory', () => ({
+  hub: memoryHub,
+  store: (maxPerRoom) => new MemoryAnnotationStore(memoryHub, { maxPerRoom, maxPerHost: 10 * maxPerRoom }),
+}));
 
 let redis: RedisServer;
 const opened: RedisConnections[] = [];
@@ -51,7 +54,14 @@ describe('redis annotation store, across hosts', () => {
     const [a, b] = [await connect(), await connect()];
     const stores = [new RedisAnnotationStore(a.command, DEFAULT_MAX_ANNOTATIONS), new RedisAnnotationStore(b.command, DEFAULT_MAX_ANNOTATIONS)];
     const r = room('ann');
-    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => stores[i % 2]!.add(r, [{ kind: 'point', points: [[i, 0, 0]] }, { kind: 'point', points: [[i, 1, 0]] }])));
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        stores[i % 2]!.add(r, [
+          { kind: 'point', points: [[i, 0, 0]] },
+          { kind: 'point', points: [[i, 1, 0]] },
+        ]),
+      ),
+    );
     const ids = answers.flatMap((x) => x.annotations.map((y) => y.id));
     expect(new Set(ids).size).toBe(400);
     const versions = answers.map((x) => x.version).sort((p, q) => p - q);

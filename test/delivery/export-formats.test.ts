@@ -42,7 +42,10 @@ function glbJson(glb: Uint8Array): { extensionsRequired?: string[]; extensionsUs
 
 async function readGlb(glb: Uint8Array): Promise<Document> {
   await MeshoptDecoder.ready;
-  return new NodeIO().registerExtensions([EXTMeshoptCompression, KHRMeshQuantization]).registerDependencies({ 'meshopt.decoder': MeshoptDecoder }).readBinary(glb);
+  return new NodeIO()
+    .registerExtensions([EXTMeshoptCompression, KHRMeshQuantization])
+    .registerDependencies({ 'meshopt.decoder': MeshoptDecoder })
+    .readBinary(glb);
 }
 
 /** A triangle as vertex ids, rotated so the smallest comes first (winding kept). */
@@ -242,7 +245,10 @@ describe('PNG', () => {
       for (let p = 0; p < result.width * result.height; p++) {
         const s = p * channels;
         const got = Array.from({ length: 4 }, (_, c) => rgba[p * 4 + c]!);
-        const want = channels <= 2 ? [expected(s), expected(s), expected(s), channels === 2 ? expected(s + 1) : max] : [expected(s), expected(s + 1), expected(s + 2), channels === 4 ? expected(s + 3) : max];
+        const want =
+          channels <= 2
+            ? [expected(s), expected(s), expected(s), channels === 2 ? expected(s + 1) : max]
+            : [expected(s), expected(s + 1), expected(s + 2), channels === 4 ? expected(s + 3) : max];
         expect(got).toEqual(want);
       }
     });

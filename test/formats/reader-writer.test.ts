@@ -27,7 +27,9 @@ async function readBack<T extends StoredResult['type']>(bytes: Uint8Array, fileN
 
 /** The corners of each triangle as coordinates, so meshes compare whatever their vertex order. */
 function corners(mesh: Of<'mesh'>): number[][] {
-  return Array.from({ length: mesh.indices.length / 3 }, (_, t) => [0, 1, 2].flatMap((k) => Array.from(mesh.vertices.subarray(mesh.indices[t * 3 + k]! * 3, mesh.indices[t * 3 + k]! * 3 + 3))));
+  return Array.from({ length: mesh.indices.length / 3 }, (_, t) =>
+    [0, 1, 2].flatMap((k) => Array.from(mesh.vertices.subarray(mesh.indices[t * 3 + k]! * 3, mesh.indices[t * 3 + k]! * 3 + 3))),
+  );
 }
 
 const mesh = wavyGrid(6);

@@ -115,7 +115,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 export async function startSwift(): Promise<SwiftServer> {
-  if (!existsSync('/usr/bin/swift-proxy-server')) throw new Error('swift-proxy-server is not installed: apt-get install swift-proxy swift-account swift-container swift-object (.ci/run installs them)');
+  if (!existsSync('/usr/bin/swift-proxy-server'))
+    throw new Error('swift-proxy-server is not installed: apt-get install swift-proxy swift-account swift-container swift-object (.ci/run installs them)');
   const dir = await mkdtemp(join(tmpdir(), 'vitrine-swift-'));
   dirs.add(dir);
   await mkdir(join(dir, 'node', 'd1'), { recursive: true });
@@ -157,7 +158,12 @@ export async function startSwift(): Promise<SwiftServer> {
   return {
     endpoint,
     ...credentials,
-    env: { AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_REGION: credentials.region, AWS_ENDPOINT_URL_S3: endpoint },
+    env: {
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      AWS_REGION: credentials.region,
+      AWS_ENDPOINT_URL_S3: endpoint,
+    },
     async stop() {
       await Promise.all(children.map(stopChild));
       dirs.delete(dir);

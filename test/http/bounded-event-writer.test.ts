@@ -81,7 +81,8 @@ describe('BoundedEventWriter', () => {
       }
       sent++;
       // At the reading client's pace (it reads in this process): it stays well within the bound.
-      if (reading.writer.backlog > BOUND / 4) await waitFor(() => (reading.writer.backlog <= BOUND / 8 ? true : undefined), 'the reading client to catch up', 20_000, 1);
+      if (reading.writer.backlog > BOUND / 4)
+        await waitFor(() => (reading.writer.backlog <= BOUND / 8 ? true : undefined), 'the reading client to catch up', 20_000, 1);
     }
     expect(stalled.drops).toBe(1);
     expect(stalled.raw.destroyed).toBe(true);
@@ -95,7 +96,7 @@ describe('BoundedEventWriter', () => {
     await new Promise((resolve) => socket.once('close', resolve));
     expect(Buffer.concat(received).toString().split('event: result').length - 1).toBeLessThan(sent);
 
-    await waitFor(() => (reader.events.length >= sent + 1 ? true : undefined), 'every event at the reading client', 30_000);
+    await waitFor(() => (reader.events.length >= sent + 1 ? true : undefined), 'every event at the reading client');
     expect(reader.events.map((e) => (e.data as { i: number }).i)).toEqual(Array.from({ length: sent + 1 }, (_, i) => i - 1));
     expect(reading.drops).toBe(0);
     reader.close();

@@ -20,7 +20,11 @@ async function listening(options: Parameters<typeof createTestApp>[0] = {}): Pro
 }
 
 async function upload(base: string, filename: string, body: Buffer): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${base}/api/uploads?filename=${filename}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(body) });
+  const res = await fetch(`${base}/api/uploads?filename=${filename}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: new Uint8Array(body),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
@@ -37,7 +41,9 @@ describe('upload bombs', () => {
     expect(eight!.status).toBe(413);
     expect(eight!.json).toMatchObject({
       code: 'SPC_ERR_UPLOAD_DECODES_TOO_LARGE',
-      detail: "'bomb-0.png' would decode to 1073741824 bytes (16384×16384 pixels × 4 channels × 1 byte), past the 268435456-byte limit (--max-upload-bytes); it was refused before decoding",
+      detail:
+        "'bomb-0.png' would decode to 1073741824 bytes (16384×16384 pixels × 4 channels × 1 byte), past the 268435456-byte limit (--max-upload-bytes); it " +
+        "was refused before decoding",
     });
     expect(sixteen!.status).toBe(413);
     expect(sixteen!.json.detail).toContain('2147483648 bytes (16384×16384 pixels × 4 channels × 2 bytes)');

@@ -74,7 +74,11 @@ describe('Python plugin functions', () => {
 
   it('take inputs as numpy arrays: another specimen, computed or from the cache', async () => {
     const app = await pythonApp();
-    const flipped = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'flip', kwargs: { mesh: { specimen: 'py-triangle', params: { scale: 3 } } } } });
+    const flipped = await app.inject({
+      method: 'POST',
+      url: '/api/processing/invoke',
+      payload: { function_name: 'flip', kwargs: { mesh: { specimen: 'py-triangle', params: { scale: 3 } } } },
+    });
     expect(flipped.json()).toEqual({ type: 'mesh', vertices: [0, 0, 0, -3, 0, 0, 0, 3, 0], indices: [2, 1, 0] });
     const doubled = (await invoke(app, 'volume_sum', { volume: { specimen: 'py-ramp-volume', params: { size: 2, dtype: 'uint8' } } })).json();
     expect(doubled).toMatchObject({ type: 'volume', shape: [2, 2, 2], dtype: 'float32', value_range: [0, 14] });

@@ -74,7 +74,17 @@ describe('annotations on a Redis service of two hosts', () => {
             },
           );
         } else {
-          const mark = (await marks.add({ kind: step % 2 ? 'point' : 'line', points: step % 2 ? [[c, step, 0]] : [[c, step, 0], [c, step, 1]], author: `client-${c}` })) as Annotation;
+          const mark = (await marks.add({
+            kind: step % 2 ? 'point' : 'line',
+            points:
+              step % 2
+                ? [[c, step, 0]]
+                : [
+                    [c, step, 0],
+                    [c, step, 1],
+                  ],
+            author: `client-${c}`,
+          })) as Annotation;
           added.push(mark.id);
         }
       }),

@@ -38,7 +38,21 @@ beforeAll(async () => {
   const specimens = await mkdtemp(join(tmpdir(), 'vitrine-s3-specimens-'));
   await mkdir(join(specimens, 'big'));
   await writeFile(join(specimens, 'big', 'specimen.json'), JSON.stringify({ display_name: 'big', type: 'volume', function_name: 'big_volume' }));
-  const common = ['--port', '0', '--no-viewer', '--log-level', 'info', '--redis', redis.url, '--blob-store', `s3://${BUCKET}/service`, '--plugins', await fixturePluginsDir(), '--specimens', specimens];
+  const common = [
+    '--port',
+    '0',
+    '--no-viewer',
+    '--log-level',
+    'info',
+    '--redis',
+    redis.url,
+    '--blob-store',
+    `s3://${BUCKET}/service`,
+    '--plugins',
+    await fixturePluginsDir(),
+    '--specimens',
+    specimens,
+  ];
   const credentials = { AWS_ACCESS_KEY_ID: swift.accessKeyId, AWS_SECRET_ACCESS_KEY: swift.secretAccessKey, AWS_REGION: swift.region };
   [a, b] = await Promise.all([
     // Two front ends: host a finds its endpoint in the environment, host b is told it; a
@@ -47,15 +61,30 @@ beforeAll(async () => {
     spawnHost([...common, '--compute', '0', '--s3-endpoint', swift.endpoint], { env: { ...process.env, ...credentials, AWS_ENDPOINT_URL_S3: '' } }),
   ]);
   // The worker inherits this process's environment, credentials included.
-  await spawnWorker(['--redis', redis.url, '--blob-store', `s3://${BUCKET}/service`, '--s3-endpoint', swift.endpoint, '--plugins', await fixturePluginsDir(), '--pool-size', '1', '--log-level', 'warn']);
-}, 150_000);
+  await spawnWorker([
+    '--redis',
+    redis.url,
+    '--blob-store',
+    `s3://${BUCKET}/service`,
+    '--s3-endpoint',
+    swift.endpoint,
+    '--plugins',
+    await fixturePluginsDir(),
+    '--pool-size',
+    '1',
+    '--log-level',
+    'warn',
+  ]);
+});
 afterAll(async () => {
   await a?.stop();
   await b?.stop();
 });
 
 async function data(host: RunningHost, params: object, roomId: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-  const res = await fetch(`${host.url}/api/specimens/big/data?params=${encodeURIComponent(JSON.stringify(params))}&room_id=${roomId}`, { headers: { 'accept-encoding': 'identity' } });
+  const res = await fetch(`${host.url}/api/specimens/big/data?params=${encodeURIComponent(JSON.stringify(params))}&room_id=${roomId}`, {
+    headers: { 'accept-encoding': 'identity' },
+  });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 

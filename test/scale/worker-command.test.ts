@@ -17,7 +17,7 @@ let host: RunningHost;
 beforeAll(async () => {
   service = await startService();
   host = await service.host();
-}, 90_000);
+});
 
 afterAll(async () => {
   await host?.stop();

@@ -24,7 +24,8 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const at = (r: string, rest = '') => `${url}/api/rooms/${encodeURIComponent(r)}/annotations${rest}`;
-const post = (r: string, body: unknown, type = 'application/json') => fetch(at(r), { method: 'POST', headers: { 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const post = (r: string, body: unknown, type = 'application/json') =>
+  fetch(at(r), { method: 'POST', headers: { 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
 /** The CSV rows as objects by header name (the export quotes nothing these tests write). */
 function rowsOf(csv: string): Record<string, string>[] {
@@ -60,9 +61,27 @@ describe('CSV both ways', () => {
   it('imports its own export as the same annotations (new ids), with quoted text and properties', async () => {
     const [from, to] = [room('csv'), room('csv')];
     const marks = [
-      { kind: 'polyline', points: [[0, 0, 0], [1, 0, 0], [1, 1, 0.5]], label: 'path, with "quotes"', author: 'ana', color: '#102030', properties: { score: 2.5, tag: 'a b' } },
+      {
+        kind: 'polyline',
+        points: [
+          [0, 0, 0],
+          [1, 0, 0],
+          [1, 1, 0.5],
+        ],
+        label: 'path, with "quotes"',
+        author: 'ana',
+        color: '#102030',
+        properties: { score: 2.5, tag: 'a b' },
+      },
       { kind: 'point', points: [[1e-7, -2, 3]], layer: 'scan', properties: { score: 1 } },
-      { kind: 'ellipsoid', points: [[0, 0, 0], [1, 2, 3]], label: 'cell\nnucleus' },
+      {
+        kind: 'ellipsoid',
+        points: [
+          [0, 0, 0],
+          [1, 2, 3],
+        ],
+        label: 'cell\nnucleus',
+      },
     ];
     await post(from, marks);
     const csv = await (await fetch(at(from, '?format=csv'))).text();
@@ -79,9 +98,22 @@ describe('CSV both ways', () => {
   it('takes a plain list of x, y, z rows as points, and rows of one id as one annotation in point order', async () => {
     const r = room('csv');
     const res = await post(r, 'X,Y,Z,Label\n1,2,3,a\n4,5,6,\n', 'text/csv');
-    expect(((await res.json()) as AnnotationList).annotations.map((a) => [a.kind, a.points, a.label])).toEqual([['point', [[1, 2, 3]], 'a'], ['point', [[4, 5, 6]], undefined]]);
+    expect(((await res.json()) as AnnotationList).annotations.map((a) => [a.kind, a.points, a.label])).toEqual([
+      ['point', [[1, 2, 3]], 'a'],
+      ['point', [[4, 5, 6]], undefined],
+    ]);
     const lines = await post(r, 'id,kind,point,x,y,z\nr,line,1,3,4,0\nq,point,0,9,9,9\nr,line,0,0,0,0\n', 'text/csv');
-    expect(((await lines.json()) as AnnotationList).annotations.map((a) => [a.kind, a.points, a.length])).toEqual([['line', [[0, 0, 0], [3, 4, 0]], 5], ['point', [[9, 9, 9]], undefined]]);
+    expect(((await lines.json()) as AnnotationList).annotations.map((a) => [a.kind, a.points, a.length])).toEqual([
+      [
+        'line',
+        [
+          [0, 0, 0],
+          [3, 4, 0],
+        ],
+        5,
+      ],
+      ['point', [[9, 9, 9]], undefined],
+    ]);
   });
 });
 
@@ -136,11 +168,17 @@ describe('Neuroglancer precomputed annotations', () => {
       annotation_type: 'POINT',
       relationships: [],
       by_id: { key: 'by_id' },
-      properties: [{ id: 'label', type: 'uint32', enum_values: [1, 2], enum_labels: ['seed', 'cell'] }, { id: 'score', type: 'float32' }, { id: 'color', type: 'rgb' }],
+      properties: [
+        { id: 'label', type: 'uint32', enum_values: [1, 2], enum_labels: ['seed', 'cell'] },
+        { id: 'score', type: 'float32' },
+        { id: 'color', type: 'rgb' },
+      ],
     });
     expect(info.lower_bound).toEqual([-4, 2, 3]);
     for (let axis = 0; axis < 3; axis++) expect(info.upper_bound[axis]).toBeGreaterThan([1, 5.5, 6][axis]!);
-    expect(info.spatial).toEqual([{ key: 'spatial0', grid_shape: [1, 1, 1], chunk_size: info.upper_bound.map((u: number, i: number) => u - info.lower_bound[i]), limit: 2 }]);
+    expect(info.spatial).toEqual([
+      { key: 'spatial0', grid_shape: [1, 1, 1], chunk_size: info.upper_bound.map((u: number, i: number) => u - info.lower_bound[i]), limit: 2 },
+    ]);
     const cell = Buffer.from(await (await fetch(`${base}/point/spatial0/0_0_0`)).arrayBuffer());
     const points = decodeList(cell, info);
     expect(points.map((p) => [p.id, p.positions, p.properties.label, p.properties.color])).toEqual([
@@ -161,11 +199,16 @@ describe('Neuroglancer precomputed annotations', () => {
       [4n, [0, 0, 1, 0, 0, 2]],
     ]);
     expect((await fetch(`${base}/line/by_id/${segment(1n)}`)).status).toBe(200);
-    const box = decodeList(Buffer.from(await (await fetch(`${base}/axis_aligned_bounding_box/spatial0/0_0_0`)).arrayBuffer()), await (await fetch(`${base}/axis_aligned_bounding_box/info`)).json());
+    const box = decodeList(
+      Buffer.from(await (await fetch(`${base}/axis_aligned_bounding_box/spatial0/0_0_0`)).arrayBuffer()),
+      await (await fetch(`${base}/axis_aligned_bounding_box/info`)).json(),
+    );
     expect(box.map((b) => b.positions)).toEqual([[0, 1, 0, 2, 2, 2]]);
     const ellipsoidInfo = await (await fetch(`${base}/ellipsoid/info`)).json();
     expect(ellipsoidInfo.lower_bound).toEqual([4, 3, 2]);
-    expect(decodeList(Buffer.from(await (await fetch(`${base}/ellipsoid/spatial0/0_0_0`)).arrayBuffer()), ellipsoidInfo)[0]!.positions).toEqual([5, 5, 5, 1, 2, 3]);
+    expect(decodeList(Buffer.from(await (await fetch(`${base}/ellipsoid/spatial0/0_0_0`)).arrayBuffer()), ellipsoidInfo)[0]!.positions).toEqual([
+      5, 5, 5, 1, 2, 3,
+    ]);
   });
 
   it('answers 404 for keys it does not hold, an empty collection for an absent type, and lets any page read', async () => {

@@ -53,10 +53,34 @@ describe('annotation routes', () => {
     const one = await send('POST', at(r), { kind: 'point', points: [[1, 2, 3]], label: 'nucleus', author: 'ana', properties: { score: 0.9, stage: 'G1' } });
     expect(one.status).toBe(201);
     const point = (await one.json()) as Annotation;
-    expect(point).toMatchObject({ id: '1', kind: 'point', points: [[1, 2, 3]], label: 'nucleus', author: 'ana', properties: { score: 0.9, stage: 'G1' }, version: 1 });
+    expect(point).toMatchObject({
+      id: '1',
+      kind: 'point',
+      points: [[1, 2, 3]],
+      label: 'nucleus',
+      author: 'ana',
+      properties: { score: 0.9, stage: 'G1' },
+      version: 1,
+    });
     expect(one.headers.get('etag')).toBe('"1"');
     expect(one.headers.get('location')).toBe(`/api/rooms/${r}/annotations/1`);
-    const many = await send('POST', at(r), [{ kind: 'line', points: [[0, 0, 0], [0, 3, 4]] }, { kind: 'box', points: [[0, 0, 0], [1, 2, 3]], color: '#00AAFF' }]);
+    const many = await send('POST', at(r), [
+      {
+        kind: 'line',
+        points: [
+          [0, 0, 0],
+          [0, 3, 4],
+        ],
+      },
+      {
+        kind: 'box',
+        points: [
+          [0, 0, 0],
+          [1, 2, 3],
+        ],
+        color: '#00AAFF',
+      },
+    ]);
     expect(many.status).toBe(201);
     const added = (await many.json()) as AnnotationList;
     expect(added.version).toBe(3);
@@ -122,21 +146,69 @@ describe('annotation routes', () => {
       [{ kind: 'circle', points: [[0, 0, 0]] }, "kind must be one of point, line, polyline, box, ellipsoid, got 'circle'"],
       [{ points: [[0, 0, 0]] }, 'kind is required (point, line, polyline, box, ellipsoid)'],
       [{ kind: 'line', points: [[0, 0, 0]] }, 'points must hold two points (its ends) for a line, got 1'],
-      [{ kind: 'point', points: [[0, 0, 0], [1, 1, 1]] }, 'points must hold one point for a point, got 2'],
+      [
+        {
+          kind: 'point',
+          points: [
+            [0, 0, 0],
+            [1, 1, 1],
+          ],
+        },
+        'points must hold one point for a point, got 2',
+      ],
       [{ kind: 'polyline', points: [[0, 0, 0]] }, 'points must hold from 2 to 10000 points (its vertices) for a polyline, got 1'],
-      [{ kind: 'box', points: [[0, 0, 0], [1, 1, 1], [2, 2, 2]] }, 'points must hold two points (opposite corners) for a box, got 3'],
-      [{ kind: 'ellipsoid', points: [[0, 0, 0], [1, 0, 1]] }, "points[1][1] must be a radius > 0 (an ellipsoid's second point holds its radii), got 0"],
+      [
+        {
+          kind: 'box',
+          points: [
+            [0, 0, 0],
+            [1, 1, 1],
+            [2, 2, 2],
+          ],
+        },
+        'points must hold two points (opposite corners) for a box, got 3',
+      ],
+      [
+        {
+          kind: 'ellipsoid',
+          points: [
+            [0, 0, 0],
+            [1, 0, 1],
+          ],
+        },
+        "points[1][1] must be a radius > 0 (an ellipsoid's second point holds its radii), got 0",
+      ],
       [{ kind: 'point', points: [[0, 'NaN', 0]] }, "points[0][1] must be a finite number, got 'NaN'"],
       [{ kind: 'point', points: [[0, 0]] }, 'points[0] must be a point [x, y, z] of three numbers, got 2 values'],
       [{ kind: 'point', points: [[0, 0, 0]], label: long }, 'label must be at most 256 characters, got 257'],
       [{ kind: 'point', points: [[0, 0, 0]], author: 'a'.repeat(65) }, 'author must be at most 64 characters, got 65'],
       [{ kind: 'point', points: [[0, 0, 0]], color: 'red' }, "color must be a colour #rrggbb, got 'red'"],
       [{ kind: 'point', points: [[0, 0, 0]], layer: 'no spaces' }, "layer must be a layer id (letters, digits, _ . -; at most 64), got 'no spaces'"],
-      [{ kind: 'point', points: [[0, 0, 0]], properties: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`p${i}`, i])) }, 'properties must have at most 16 names, got 17'],
+      [
+        { kind: 'point', points: [[0, 0, 0]], properties: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`p${i}`, i])) },
+        'properties must have at most 16 names, got 17',
+      ],
       [{ kind: 'point', points: [[0, 0, 0]], properties: { note: long } }, 'properties.note must be at most 256 characters, got 257'],
       [{ kind: 'point', points: [[0, 0, 0]], properties: { ok: true } }, 'properties.ok must be a number or a string, got true'],
-      [{ kind: 'point', points: [[0, 0, 0]], colour: '#ffffff' }, 'colour is not an annotation field (fields: kind, points, layer, label, color, properties, author)'],
-      [[{ kind: 'point', points: [[0, 0, 0]] }, { kind: 'point', points: [[0, 0, 0]] }, { kind: 'point', points: [[0, 0, 0]] }, { kind: 'line', points: [[0, 0, 0], [1, 2, 'x']] }], "annotations[3].points[1][2] must be a finite number, got 'x'"],
+      [
+        { kind: 'point', points: [[0, 0, 0]], colour: '#ffffff' },
+        'colour is not an annotation field (fields: kind, points, layer, label, color, properties, author)',
+      ],
+      [
+        [
+          { kind: 'point', points: [[0, 0, 0]] },
+          { kind: 'point', points: [[0, 0, 0]] },
+          { kind: 'point', points: [[0, 0, 0]] },
+          {
+            kind: 'line',
+            points: [
+              [0, 0, 0],
+              [1, 2, 'x'],
+            ],
+          },
+        ],
+        "annotations[3].points[1][2] must be a finite number, got 'x'",
+      ],
       [[], 'annotations is empty: send at least one annotation'],
     ];
     for (const [body, detail] of cases) {
@@ -149,7 +221,9 @@ describe('annotation routes', () => {
     expect(await (await fetch(at(r))).json()).toEqual({ version: 0, annotations: [] });
     await send('POST', at(r), { kind: 'point', points: [[0, 0, 0]] });
     expect((await refusal(await send('PATCH', at(r, '/1'), { kind: 'line' }))).detail).toBe('points must hold two points (its ends) for a line, got 1');
-    expect((await refusal(await send('PATCH', at(r, '/1'), { id: '5', wat: 1 }))).detail).toBe('wat is not an annotation field (fields: kind, points, layer, label, color, properties, author)');
+    expect((await refusal(await send('PATCH', at(r, '/1'), { id: '5', wat: 1 }))).detail).toBe(
+      'wat is not an annotation field (fields: kind, points, layer, label, color, properties, author)',
+    );
   });
 
   it('refuses the annotation past the room limit with 409 and adds nothing of that request', async () => {
@@ -169,7 +243,10 @@ describe('annotation routes', () => {
     const cases: [string, string][] = [
       ['x,y,z\n1,2,3\n"4,5,6\n', 'CSV line 3: a quoted field is not closed'],
       ['x,y,z\n1,2,3\n4,5\n', 'CSV line 3: has 2 fields, the header has 3'],
-      ['id,kind,x,y\na,point,1,2\n', "CSV line 1: the header row names no 'z' column (it needs x, y and z; also id, kind, label, layer, point, color, author, and properties)"],
+      [
+        'id,kind,x,y\na,point,1,2\n',
+        "CSV line 1: the header row names no 'z' column (it needs x, y and z; also id, kind, label, layer, point, color, author, and properties)",
+      ],
       ['x,y,z\n1,2,3\n1,two,3\n', 'CSV line 3: y must be a finite number, got "two"'],
       ['x,y,z\n1,2,nan\n', 'CSV line 2: z must be a finite number, got "nan"'],
       ['id,kind,x,y,z\nr,line,0,0,0\nr,line,1,1,1\nr,line,2,2,2\n', "CSV line 2: (id 'r') points must hold two points (its ends) for a line, got 3"],
@@ -200,7 +277,11 @@ describe('annotation routes', () => {
       ['DELETE', at(r, '/1'), undefined],
     ];
     for (const [method, target, body] of writes) {
-      const cross = await requestWithHost(target, host, { method, headers: { ...JSON_TYPE, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, body });
+      const cross = await requestWithHost(target, host, {
+        method,
+        headers: { ...JSON_TYPE, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+        body,
+      });
       expect(cross.status, `${method} cross-site`).toBe(403);
       expect(JSON.parse(cross.body).code).toBe('SPC_ERR_CROSS_SITE_WRITE');
       const foreign = await requestWithHost(target, 'attacker.example', { method, headers: JSON_TYPE, body });

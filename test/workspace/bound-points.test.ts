@@ -22,7 +22,11 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const send = (method: string, path: string, body?: unknown) =>
-  fetch(`${url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${url}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 /** The points of the layer's data, as [x, y, z] triples. */
 async function layerPoints(r: string): Promise<number[][]> {
@@ -34,7 +38,16 @@ describe('annotations in snapshots', () => {
   it('a snapshot records the room’s marks, and restoring it brings them back', async () => {
     const r = room('snap');
     await send('POST', `/api/rooms/${r}/layers`, { id: 'seeds', source: { function: 'marked', bind: { points: { label: 'seed' } } } });
-    await send('POST', `/api/rooms/${r}/annotations`, [{ kind: 'point', points: [[1, 2, 3]], label: 'seed' }, { kind: 'line', points: [[0, 0, 0], [0, 0, 2]] }]);
+    await send('POST', `/api/rooms/${r}/annotations`, [
+      { kind: 'point', points: [[1, 2, 3]], label: 'seed' },
+      {
+        kind: 'line',
+        points: [
+          [0, 0, 0],
+          [0, 0, 2],
+        ],
+      },
+    ]);
     const kept = (await (await fetch(`${url}/api/rooms/${r}/annotations`)).json()) as { annotations: unknown[] };
     const taken = (await (await send('POST', `/api/rooms/${r}/snapshots`)).json()) as { id: string };
     expect(((await (await fetch(`${url}/api/snapshots/${taken.id}`)).json()) as { annotations: unknown[] }).annotations).toEqual(kept.annotations);
@@ -65,13 +78,34 @@ describe('a layer bound to the room’s points', () => {
         { kind: 'point', points: [[9, 9, 9]], label: 'other' },
         { kind: 'point', points: [[4, 5, 6]], label: 'seed' },
       ]);
-      expect((await stream.next((e) => e.event === 'result', from)).data).toMatchObject({ function_name: 'marked', params: { points: [[1, 2, 3], [4, 5, 6]] } });
-      await waitFor(async () => (JSON.stringify(await layerPoints(r)) === JSON.stringify([[1, 2, 3], [4, 5, 6]]) ? true : undefined), 'the layer to hold the two seeds');
+      expect((await stream.next((e) => e.event === 'result', from)).data).toMatchObject({
+        function_name: 'marked',
+        params: {
+          points: [
+            [1, 2, 3],
+            [4, 5, 6],
+          ],
+        },
+      });
+      await waitFor(
+        async () =>
+          JSON.stringify(await layerPoints(r)) ===
+          JSON.stringify([
+            [1, 2, 3],
+            [4, 5, 6],
+          ])
+            ? true
+            : undefined,
+        'the layer to hold the two seeds',
+      );
 
       // A burst: each change of the marks is followed by the layer, and the last state wins.
       for (let i = 0; i < 10; i++) await send('PATCH', `/api/rooms/${r}/annotations/1`, { points: [[i, i, i]] });
       await send('DELETE', `/api/rooms/${r}/annotations/3`);
-      await waitFor(async () => (JSON.stringify(await layerPoints(r)) === JSON.stringify([[9, 9, 9]]) ? true : undefined), 'the layer to hold the moved seed alone');
+      await waitFor(
+        async () => (JSON.stringify(await layerPoints(r)) === JSON.stringify([[9, 9, 9]]) ? true : undefined),
+        'the layer to hold the moved seed alone',
+      );
       // The layer still binds: its source was not rewritten with the points of one computation.
       const scene = (await (await fetch(`${url}/api/rooms/${r}/scene`)).json()) as { layers: { source: unknown; result?: { result_id: string } }[] };
       expect(scene.layers[0]!.source).toEqual({ function: 'marked', params: {}, bind: { points: { label: 'seed' } } });

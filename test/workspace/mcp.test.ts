@@ -17,7 +17,18 @@ import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
 
-const TOOLS = ['add_annotation', 'compute', 'describe_specimen', 'get_room', 'list_annotations', 'list_specimens', 'publish_from_upload', 'remove_annotation', 'set_view', 'show_in_room'];
+const TOOLS = [
+  'add_annotation',
+  'compute',
+  'describe_specimen',
+  'get_room',
+  'list_annotations',
+  'list_specimens',
+  'publish_from_upload',
+  'remove_annotation',
+  'set_view',
+  'show_in_room',
+];
 
 async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'vitrine-test', version: '1.0.0' });
@@ -69,7 +80,14 @@ describe('MCP', () => {
     const answer = await call(client, 'compute', { function: 'square', params: { size: 3 }, room: lab });
     expect(answer.isError).toBeFalsy();
     const summary = answer.structuredContent!;
-    expect(summary).toMatchObject({ room: lab, function_name: 'square', specimen_id: null, type: 'mesh', vertices: expect.any(Number), triangles: expect.any(Number) });
+    expect(summary).toMatchObject({
+      room: lab,
+      function_name: 'square',
+      specimen_id: null,
+      type: 'mesh',
+      vertices: expect.any(Number),
+      triangles: expect.any(Number),
+    });
     expect(summary.result_id).toMatch(/^[0-9a-f]{64}$/);
     expect(answer.content[0]!.text.length).toBeLessThan(4000);
     const result = await follower.next((e) => e.event === 'result', from);
@@ -82,18 +100,42 @@ describe('MCP', () => {
 
   it('shows, sets the view, reads the room, lists, describes and publishes an upload', async () => {
     const r = room();
-    expect((await call(client, 'show_in_room', { room: r, specimen: 'vol' })).structuredContent).toEqual({ room: r, entry: { function_name: null, specimen_id: 'vol', params: {}, type: 'volume' } });
-    expect((await call(client, 'set_view', { room: r, window: [1, 2], mode: 'slices' })).structuredContent).toEqual({ room: r, view: { window: [1, 2], mode: 'slices' } });
-    expect((await call(client, 'get_room', { room: r })).structuredContent).toMatchObject({ entry: { specimen_id: 'vol' }, view: { window: [1, 2], mode: 'slices' } });
+    expect((await call(client, 'show_in_room', { room: r, specimen: 'vol' })).structuredContent).toEqual({
+      room: r,
+      entry: { function_name: null, specimen_id: 'vol', params: {}, type: 'volume' },
+    });
+    expect((await call(client, 'set_view', { room: r, window: [1, 2], mode: 'slices' })).structuredContent).toEqual({
+      room: r,
+      view: { window: [1, 2], mode: 'slices' },
+    });
+    expect((await call(client, 'get_room', { room: r })).structuredContent).toMatchObject({
+      entry: { specimen_id: 'vol' },
+      view: { window: [1, 2], mode: 'slices' },
+    });
     const volume = (await call(client, 'compute', { specimen: 'vol', room: r })).structuredContent!;
-    expect(volume).toMatchObject({ type: 'volume', shape: expect.any(Array), value_range: expect.any(Array), data_url: expect.stringContaining('/api/specimens/vol/data') });
+    expect(volume).toMatchObject({
+      type: 'volume',
+      shape: expect.any(Array),
+      value_range: expect.any(Array),
+      data_url: expect.stringContaining('/api/specimens/vol/data'),
+    });
 
     const listed = JSON.parse((await call(client, 'list_specimens', { type: 'volume' })).content[0]!.text) as { id: string; type: string }[];
     expect(listed.map((s) => s.type)).toEqual(listed.map(() => 'volume'));
     expect(listed.map((s) => s.id)).toContain('vol');
-    expect((await call(client, 'describe_specimen', { id: 'dyn-square' })).structuredContent).toMatchObject({ id: 'dyn-square', is_dynamic: true, schema: expect.any(Object) });
+    expect((await call(client, 'describe_specimen', { id: 'dyn-square' })).structuredContent).toMatchObject({
+      id: 'dyn-square',
+      is_dynamic: true,
+      schema: expect.any(Object),
+    });
 
-    const uploaded = (await (await fetch(`${url}/api/uploads?filename=c.stl`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(binaryStl()) })).json()) as { upload_id: string };
+    const uploaded = (await (
+      await fetch(`${url}/api/uploads?filename=c.stl`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: new Uint8Array(binaryStl()),
+      })
+    ).json()) as { upload_id: string };
     const published = await call(client, 'publish_from_upload', { id: 'agent-cube', upload: uploaded.upload_id, display_name: 'Agent cube' });
     expect(published.structuredContent).toMatchObject({ replaced: false, specimen: { id: 'agent-cube', display_name: 'Agent cube', type: 'mesh' } });
     expect((await fetch(`${url}/api/specimens/agent-cube/data`)).status).toBe(200);
@@ -107,7 +149,12 @@ describe('MCP', () => {
       expect(added).toMatchObject({ room: r, annotation: { id: '1', kind: 'line', label: 'ruler', length: 5, version: 1 } });
       expect((await stream.next((e) => e.event === 'annotation')).data).toMatchObject({ op: 'add', version: 1, annotation: { id: '1' } });
       await call(client, 'add_annotation', { room: r, kind: 'point', points: [[1, 1, 1]], label: 'seed' });
-      expect((await call(client, 'list_annotations', { room: r, kind: 'point' })).structuredContent).toMatchObject({ room: r, version: 2, count: 1, annotations: [{ id: '2', label: 'seed' }] });
+      expect((await call(client, 'list_annotations', { room: r, kind: 'point' })).structuredContent).toMatchObject({
+        room: r,
+        version: 2,
+        count: 1,
+        annotations: [{ id: '2', label: 'seed' }],
+      });
       expect((await call(client, 'remove_annotation', { room: r, id: '1' })).structuredContent).toEqual({ room: r, removed: '1', version: 3 });
       expect((await call(client, 'list_annotations', { room: r })).structuredContent).toMatchObject({ count: 1 });
       const bad = await call(client, 'add_annotation', { room: r, kind: 'line', points: [[0, 0, 0]] });
@@ -140,7 +187,12 @@ describe('MCP', () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     const crossSite = await fetch(`${url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
       body,
     });
     expect(crossSite.status).toBe(403);
@@ -149,8 +201,20 @@ describe('MCP', () => {
     expect(get.headers.get('allow')).toBe('POST');
   });
 
-  it('needs the admin token on a host bound beyond loopback: 401 without it, tools with it', { timeout: 60_000 }, async () => {
-    const host = await spawnHost(['--host', '0.0.0.0', '--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--no-viewer', '--pool-size', '1']);
+  it('needs the admin token on a host bound beyond loopback: 401 without it, tools with it', async () => {
+    const host = await spawnHost([
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+      '--plugins',
+      await fixturePluginsDir(),
+      '--specimens',
+      await makeSpecimensDir(),
+      '--no-viewer',
+      '--pool-size',
+      '1',
+    ]);
     const token = /admin token: (\S+)/.exec(host.stdout())![1]!;
     const base = `http://127.0.0.1:${host.port}`;
     const refused = await fetch(`${base}/mcp`, {

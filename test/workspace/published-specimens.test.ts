@@ -42,7 +42,16 @@ describe('published specimens', () => {
     const created = await put(url, 'scan', 'filename=scan.npy&display_name=CT%20scan&tags=ct,lab&spacing=0.5,0.5,1', bytes);
     expect(created.status, await created.clone().text()).toBe(201);
     const meta = (await created.json()) as Record<string, unknown>;
-    expect(meta).toMatchObject({ id: 'scan', display_name: 'CT scan', type: 'volume', tags: ['ct', 'lab'], is_dynamic: false, function_name: null, data_file: 'scan.npy', expires_in: 86400 });
+    expect(meta).toMatchObject({
+      id: 'scan',
+      display_name: 'CT scan',
+      type: 'volume',
+      tags: ['ct', 'lab'],
+      is_dynamic: false,
+      function_name: null,
+      data_file: 'scan.npy',
+      expires_in: 86400,
+    });
 
     expect((await hostEvents.next((e) => e.event === 'catalog')).data).toEqual({ specimens: ['scan'] });
     const catalog = (await (await fetch(`${url}/api/specimens`)).json()) as { id: string; thumbnail_url: string }[];
@@ -77,7 +86,9 @@ describe('published specimens', () => {
 
   it('publishes an upload (a mesh as STL, an image as its own thumbnail), with fields from the JSON body and the query', async () => {
     const url = await host();
-    const uploaded = (await (await fetch(`${url}/api/uploads?filename=cube.stl`, { method: 'POST', headers: OCTET, body: new Uint8Array(binaryStl()) })).json()) as { upload_id: string };
+    const uploaded = (await (
+      await fetch(`${url}/api/uploads?filename=cube.stl`, { method: 'POST', headers: OCTET, body: new Uint8Array(binaryStl()) })
+    ).json()) as { upload_id: string };
     const res = await fetch(`${url}/api/specimens/cube?tags=query,tags&description=from%20the%20query`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
@@ -85,7 +96,14 @@ describe('published specimens', () => {
     });
     expect(res.status, await res.clone().text()).toBe(201);
     // Fields from the query and the body; the body's win.
-    expect(await res.json()).toMatchObject({ id: 'cube', display_name: 'Cube', description: 'from a notebook', tags: ['query', 'tags'], type: 'mesh', data_file: 'cube.stl' });
+    expect(await res.json()).toMatchObject({
+      id: 'cube',
+      display_name: 'Cube',
+      description: 'from a notebook',
+      tags: ['query', 'tags'],
+      type: 'mesh',
+      data_file: 'cube.stl',
+    });
     const data = await fetch(`${url}/api/specimens/cube/data`);
     expect(data.headers.get('content-disposition')).toBe('attachment; filename="cube.stl"');
     expect(Buffer.from(await data.arrayBuffer()).readUInt32LE(80)).toBe(12);
@@ -114,7 +132,11 @@ describe('published specimens', () => {
       [put(url, 'x', 'filename=x.stl', Buffer.from('solid nothing')), 400, /'x.stl' does not parse/],
       [put(url, 'x', 'filename=x.npy&spacing=1,2', npyBytes([2, 2, 2])), 400, /'spacing' must be three finite numbers/],
       [put(url, '.hidden', 'filename=x.stl', binaryStl()), 400, /is not a specimen id/],
-      [fetch(`${url}/api/specimens/x`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"upload":"nope"}' }), 400, /upload 'nope' does not exist/],
+      [
+        fetch(`${url}/api/specimens/x`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"upload":"nope"}' }),
+        400,
+        /upload 'nope' does not exist/,
+      ],
       [fetch(`${url}/api/specimens/x`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"file":"a"}' }), 400, /unknown field 'file'/],
       [fetch(`${url}/api/specimens/x`, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'a' }), 415, /request bodies must be JSON/],
     ];

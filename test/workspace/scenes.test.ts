@@ -30,7 +30,8 @@ const send = (method: string, path: string, body?: unknown, headers: Record<stri
   fetch(`${url}${path}`, { method, headers: { ...JSON_TYPE, ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 const scene = async (r: string): Promise<RoomScene> => (await (await fetch(`${url}/api/rooms/${r}/scene`)).json()) as RoomScene;
 const layerOf = (s: RoomScene, id: string): SceneLayer | undefined => s.layers.find((l) => l.id === id);
-const withResult = (r: string, id: string) => waitFor(async () => layerOf(await scene(r), id)?.result && (await scene(r)), `layer ${id} of ${r} to have its result`);
+const withResult = (r: string, id: string) =>
+  waitFor(async () => layerOf(await scene(r), id)?.result && (await scene(r)), `layer ${id} of ${r} to have its result`);
 const eventOf = (stream: StreamReader, name: string, layer: string | undefined, from = 0) =>
   stream.next((e) => e.event === name && (e.data as { layer?: string } | null)?.layer === layer, from);
 
@@ -59,7 +60,11 @@ describe('a room scene', () => {
     const computed = await withResult(r, 'ramp');
     expect(computed.active).toBe('ramp');
     expect(layerOf(computed, 'ramp')!.result).toMatchObject({ type: 'volume', data_url: `/api/rooms/${r}/layers/ramp/data` });
-    expect(await (await fetch(`${url}/api/rooms/${r}/entry`)).json()).toMatchObject({ function_name: 'ramp', params: { n: 4, scale: 1 }, result_id: layerOf(computed, 'ramp')!.result!.result_id });
+    expect(await (await fetch(`${url}/api/rooms/${r}/entry`)).json()).toMatchObject({
+      function_name: 'ramp',
+      params: { n: 4, scale: 1 },
+      result_id: layerOf(computed, 'ramp')!.result!.result_id,
+    });
 
     const from = stream.events.length;
     const second = await send('POST', `/api/rooms/${r}/layers?index=0`, { id: 'sq', source: { function: 'square', params: { size: 2 } } });
@@ -96,7 +101,9 @@ describe('a room scene', () => {
 
   it('refuses a stale If-Match with 412 and changes nothing; a late joiner gets the whole scene first', async () => {
     const r = room('scene');
-    const put = await send('PUT', `/api/rooms/${r}/scene`, { layers: [{ source: { specimen: 'vol' } }, { id: 'tri', source: { specimen: 'tri' }, opacity: 0.4 }] });
+    const put = await send('PUT', `/api/rooms/${r}/scene`, {
+      layers: [{ source: { specimen: 'vol' } }, { id: 'tri', source: { specimen: 'tri' }, opacity: 0.4 }],
+    });
     expect(put.status).toBe(200);
     const made = (await put.json()) as RoomScene;
     expect(made).toMatchObject({ version: 1, active: 'tri' });

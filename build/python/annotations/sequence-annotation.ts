@@ -18,7 +18,11 @@ const ELEMENT_TEXT = 'float, int, str, bool, Color or a Literal of strings or nu
 const SCALAR_TYPES: ReadonlySet<unknown> = new Set(['number', 'integer', 'string', 'boolean']);
 
 function unsupportedElement(input: PyAnnotationInput, element: PyExpr, what: string): SchemaError {
-  return new SchemaError('VITRINE_SCHEMA_100', locationIn(input.scope, element), `parameter '${input.parameter}' has ${what} of type '${element.text}'; elements may be ${ELEMENT_TEXT}`);
+  return new SchemaError(
+    'VITRINE_SCHEMA_100',
+    locationIn(input.scope, element),
+    `parameter '${input.parameter}' has ${what} of type '${element.text}'; elements may be ${ELEMENT_TEXT}`,
+  );
 }
 
 /** The schema of one element (`what` names it in messages: 'element 2', 'an element'; `tuples`: a list's element may be a tuple of scalars). */
@@ -51,7 +55,12 @@ export const tupleAnnotation: PyAnnotationParser = {
     const open = args.findIndex((arg) => arg.kind === 'ellipsis');
     if (empty || open >= 0) {
       const why = empty ? 'is empty' : `ends in \`...\` (any length)`;
-      throw new SchemaError('VITRINE_SCHEMA_100', locationIn(input.scope, input.expr), `parameter '${input.parameter}' has annotation '${input.expr.text}', which ${why}; a tuple parameter writes every element (use list[...] for a list of any length)`);
+      throw new SchemaError(
+        'VITRINE_SCHEMA_100',
+        locationIn(input.scope, input.expr),
+        `parameter '${input.parameter}' has annotation '${input.expr.text}', which ${why}; a tuple parameter writes every element (use list[...] for a ` +
+        `list of any length)`,
+      );
     }
     const prefixItems = args.map((arg, index) => elementSchema(input, arg, chain, `element ${index}`));
     return { parsed: { kind: 'value', schema: tupleFragment(prefixItems), optional: input.optional } };

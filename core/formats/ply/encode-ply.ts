@@ -8,7 +8,15 @@
 import type { PointCloudResult } from '../../sdk/result-types.ts';
 
 function headerOf(count: number, colors: boolean, scalars: boolean): string {
-  const lines = ['ply', 'format binary_little_endian 1.0', 'comment vitrine', `element vertex ${count}`, 'property float x', 'property float y', 'property float z'];
+  const lines = [
+    'ply',
+    'format binary_little_endian 1.0',
+    'comment vitrine',
+    `element vertex ${count}`,
+    'property float x',
+    'property float y',
+    'property float z',
+  ];
   if (colors) lines.push('property uchar red', 'property uchar green', 'property uchar blue');
   if (scalars) lines.push('property float scalar');
   lines.push('end_header');

@@ -12,7 +12,7 @@ import base64
 import json
 import re
 import struct
-from typing import Any, Dict, Optional
+from typing import Any, Dict
 
 from ._http import Response
 from .results import ImageResult, MeshResult, PointCloudResult, VolumeResult
@@ -155,5 +155,3 @@ def decode_response(response: Response) -> Any:
     result.result_id = response.headers.get("x-result-id")
     result.blob_id = response.headers.get("x-blob-id")
     return result
-
-

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import math
 import os
 import platform
 import resource
@@ -55,8 +56,8 @@ class Reporter:
         if STATE.cancelled:
             raise Cancelled()
         f = float(fraction) if isinstance(fraction, (int, float)) and not isinstance(fraction, bool) else None
-        if f is not None and f != f:
-            f = None
+        if f is not None and not math.isfinite(f):
+            f = None  # NaN and infinity are no fraction (nor JSON)
         self._writer.write({"t": "progress", "id": self._id, "text": str(text), "fraction": f})
 
 
@@ -87,7 +88,8 @@ def _call(header: Dict[str, Any], blocks: List[bytearray], modules: Dict[str, An
     try:
         module = _ensure(plugin, modules)
     except BaseException as error:  # noqa: BLE001 - reported as the call's failure
-        writer.write({"t": "error", "id": call_id, "kind": "function", "etype": "ImportError", "message": f"plugin {plugin['name']} failed to import: {describe_import_error(error)['error']}"})
+        why = describe_import_error(error)["error"]
+        writer.write({"t": "error", "id": call_id, "kind": "function", "etype": "ImportError", "message": f"plugin {plugin['name']} failed to import: {why}"})
         return
     fn = getattr(module, header["function"], None)
     if not callable(fn):
@@ -114,14 +116,17 @@ def _call(header: Dict[str, Any], blocks: List[bytearray], modules: Dict[str, An
         return
     except MemoryError as error:
         STATE.running = None
-        writer.write({"t": "error", "id": call_id, "kind": "function", "etype": "MemoryError", "message": f"MemoryError: {error}".rstrip(": "), "traceback": traceback.format_exc(), "recycle": True})
+        message = f"MemoryError: {error}".rstrip(": ")
+        failed = {"t": "error", "id": call_id, "kind": "function", "etype": "MemoryError", "message": message, "traceback": traceback.format_exc()}
+        writer.write({**failed, "recycle": True})
         return
     except BaseException as error:  # noqa: BLE001 - the function's own failure, reported
         STATE.running = None
         if STATE.cancelled:
             writer.write({"t": "error", "id": call_id, "kind": "cancelled", "message": "cancelled"})
             return
-        writer.write({"t": "error", "id": call_id, "kind": "function", "etype": type(error).__name__, "message": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc()})
+        etype = type(error).__name__
+        writer.write({"t": "error", "id": call_id, "kind": "function", "etype": etype, "message": f"{etype}: {error}", "traceback": traceback.format_exc()})
         return
     STATE.running = None
     if STATE.cancelled:

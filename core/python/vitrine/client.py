@@ -16,7 +16,7 @@ same in Jupyter (whose kernel runs one) and in a plain script.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, Generator, List, Mapping, Optional, Sequence
 from urllib.parse import quote
 
 from ._decode import DataFile, decode_response
@@ -72,9 +72,10 @@ class Job:
         self.status, self.error = answer["status"], answer.get("error")
         return answer
 
-    def events(self) -> Iterator[Event]:
+    def events(self) -> Generator[Event, None, None]:
         """The job's event stream: `progress` events, then `done` or `error` (then it ends)."""
-        with self._client._http.open("GET", f"/api/jobs/{_seg(self.id)}/events", headers={"Accept": "text/event-stream"}, timeout=self._client.stream_timeout) as stream:
+        path = f"/api/jobs/{_seg(self.id)}/events"
+        with self._client._http.open("GET", path, headers={"Accept": "text/event-stream"}, timeout=self._client.stream_timeout) as stream:
             for event in read_events(stream):
                 if event.event in ("done", "error") and isinstance(event.data, dict):
                     self.status, self.error = event.data.get("status", event.event), event.data.get("error")
@@ -213,9 +214,11 @@ class Client:
         view: Dict[str, Any] = {}
         if window is not None:
             view["window"] = [float(v) for v in window]
-        for key, value in (("colormap", colormap), ("opacity", opacity), ("mode", mode), ("camera", camera)):
+        for key, value in (("colormap", colormap), ("opacity", opacity), ("mode", mode)):
             if value is not None:
-                view[key] = dict(value) if key == "camera" else value
+                view[key] = value
+        if camera is not None:
+            view["camera"] = dict(camera)
         if not view:
             raise TypeError("set_view() needs at least one of window, colormap, opacity, mode, camera")
         return self._http.json("PUT", f"/api/rooms/{_seg(room)}/view", view)
@@ -229,7 +232,7 @@ class Client:
         **fields)`, ...) and its events."""
         return Room(self, name)
 
-    def follow(self, room: str = DEFAULT_ROOM) -> Iterator[Event]:
+    def follow(self, room: str = DEFAULT_ROOM) -> Generator[Event, None, None]:
         """The room's events as they happen: `state` first (its entry or None), then `view`,
         `computing`, `result` ... Each has `.event`, `.data` (parsed JSON) and `.id`. Leave the
         loop (or close the generator) to stop; the connection closes with it."""

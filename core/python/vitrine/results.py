@@ -37,6 +37,9 @@ class VolumeResult:
     """A scalar volume in C order (slowest axis first), with optional voxel spacing, origin and unit."""
 
     type = "volume"
+    #: [min, max] of the finite samples, as a host's answer carries it (`vitrine.testing`, the
+    #: client); never read from a result a function returns: the host works it out.
+    value_range: Optional[Sequence[float]] = None
 
     def __init__(
         self,
@@ -53,7 +56,8 @@ class VolumeResult:
             data = _arrays.from_bytes(data, str(dtype), list(shape) if shape is not None and _arrays.numpy is not None else None)
         if shape is None and _arrays.is_ndarray(data):
             shape = data.shape
-        self.shape: Optional[List[int]] = [int(n) for n in shape] if shape is not None else None
+        # Kept as given, like every value: the check when the result is sent says what is wrong.
+        self.shape: Optional[List[int]] = list(shape) if shape is not None else None
         self.dtype = str(dtype) if dtype is not None else _arrays.dtype_name(data)
         self.data = data
         self.spacing = list(spacing) if spacing is not None else None
@@ -61,7 +65,9 @@ class VolumeResult:
         self.unit = unit
 
     @classmethod
-    def from_numpy(cls, arr: Any, spacing: Optional[Sequence[float]] = None, origin: Optional[Sequence[float]] = None, unit: Optional[str] = None) -> "VolumeResult":
+    def from_numpy(
+        cls, arr: Any, spacing: Optional[Sequence[float]] = None, origin: Optional[Sequence[float]] = None, unit: Optional[str] = None
+    ) -> "VolumeResult":
         arr = _arrays.as_nd(arr)
         return cls(shape=arr.shape, dtype=str(arr.dtype), data=arr, spacing=spacing, origin=origin, unit=unit)
 
@@ -97,7 +103,9 @@ class ImageResult:
 
     type = "image"
 
-    def __init__(self, width: Optional[int] = None, height: Optional[int] = None, channels: Optional[int] = None, dtype: Optional[str] = None, data: Any = None) -> None:
+    def __init__(
+        self, width: Optional[int] = None, height: Optional[int] = None, channels: Optional[int] = None, dtype: Optional[str] = None, data: Any = None
+    ) -> None:
         if isinstance(data, str):
             data = base64.b64decode(data)
         if isinstance(data, (bytes, bytearray, memoryview)):

@@ -30,7 +30,10 @@ export class RoomViewBinding {
 
   constructor(options: RoomViewOptions) {
     this.#options = options;
-    this.#sync = new ViewSync({ send: (view) => (this.#room === null ? Promise.resolve() : options.send(this.#room, view)), apply: (view) => this.#apply(view) });
+    this.#sync = new ViewSync({
+      send: (view) => (this.#room === null ? Promise.resolve() : options.send(this.#room, view)),
+      apply: (view) => this.#apply(view),
+    });
     options.stage?.onCameraMoved(() => {
       if (options.stage?.content) this.#local({ camera: options.stage.cameraView() });
     });

@@ -22,9 +22,6 @@ import { eitherSignal, LatestRequest, type RequestContext } from './latest-reque
 import { createLayout, type Layout } from './layout.ts';
 import { editedValues } from './param-check.ts';
 import { ParamPanel } from './param-panel.ts';
-import { renderData } from './render-data.ts';
-import { SRGBColorSpace } from 'three';
-import { meshColourOf } from './stage/mesh-colour.ts';
 import { describeError, showFailure } from './request-failure.ts';
 import { DownloadMenu } from './download-menu.ts';
 import { asDecodedMesh, MESH_DELIVERY } from './glb-mesh.ts';
@@ -34,11 +31,12 @@ import { RoomViewBinding } from './room-view.ts';
 import { SpecimenHead } from './specimen-head.ts';
 import { Stage, WebGLUnavailableError } from './stage/stage.ts';
 import { StageOverlay } from './stage-overlay.ts';
-import { StatsView, statsOf } from './stats-view.ts';
+import { StatsView } from './stats-view.ts';
 import { DEFAULT_ROOM, readUrlState, writeUrlState } from './url-state.ts';
 import { LinkCamera } from './link-camera.ts';
 import { createPageVr } from './xr/page-vr.ts';
 import { mountViews, wireControls } from './viewer-controls.ts';
+import { showOnStage } from './show-on-stage.ts';
 import type { VrMode } from './xr/vr-mode.ts';
 
 /** Debounce while a slider is dragged or a field is typed in. */
@@ -59,11 +57,8 @@ export class ViewerApp {
   readonly #refine = createRefineNote();
   readonly #adopted = new AdoptedBlob();
   readonly #follower = new RoomFollower({
-    follow: (room, signal) => this.#client.followRoom(room, { signal }),
-    shown: () => this.#shown(),
-    adopt: (entry) => this.#adopt(entry),
-    onToggle: (follow) => writeUrlState({ ...readUrlState(), follow }),
-    followJob: (jobId, signal) => this.#client.followJob(jobId, { signal }),
+    follow: (room, signal) => this.#client.followRoom(room, { signal }), shown: () => this.#shown(), adopt: (entry) => this.#adopt(entry),
+    onToggle: (follow) => writeUrlState({ ...readUrlState(), follow }), followJob: (jobId, signal) => this.#client.followJob(jobId, { signal }),
     view: (view) => this.#roomView?.remote(view),
   });
   /** The followed room's window, colour map, opacity, mode and camera on this page. */
@@ -82,10 +77,17 @@ export class ViewerApp {
   constructor(root: HTMLElement) {
     this.#layout = createLayout(root);
     this.#stats.follow(this.#layout.stageTools);
-    this.#catalog = new CatalogView((entry) => this.#client.thumbnailUrl(entry.id), (entry) => this.#choose(entry));
+    this.#catalog = new CatalogView(
+      (entry) => this.#client.thumbnailUrl(entry.id),
+      (entry) => this.#choose(entry),
+    );
     this.#job = new JobView(() => this.#requests.abort());
-    const views = { catalog: [this.#catalog.element, this.#functions.element], buildErrors: this.#buildErrors.element, head: this.#head.element, job: this.#job.element };
-    mountViews(this.#layout, { ...views, follower: this.#follower.element, overlay: this.#overlay.element, stats: this.#stats.element, downloads: this.#downloads.element });
+    const views = {
+      catalog: [this.#catalog.element, this.#functions.element], buildErrors: this.#buildErrors.element, head: this.#head.element, job: this.#job.element,
+    };
+    mountViews(this.#layout, {
+      ...views, follower: this.#follower.element, overlay: this.#overlay.element, stats: this.#stats.element, downloads: this.#downloads.element,
+    });
     this.#layout.stagePane.append(this.#refine);
     const resetParams = (): void => void (this.#panel?.reset(), this.#request(0));
     wireControls(this.#layout, { resetCamera: () => this.#stage?.resetCamera(), resetParams, setRoom: (room) => this.#setRoom(room) });
@@ -96,11 +98,15 @@ export class ViewerApp {
       this.#webglProblem = error.message;
       this.#layout.stagePane.dataset.webgl = 'unavailable';
     }
-    this.#roomView = new RoomViewBinding({ stage: this.#stage, following: () => (this.#follower.enabled ? this.#room : null), send: (room, view) => this.#client.setRoomView(room, view) });
+    this.#roomView = new RoomViewBinding({
+      stage: this.#stage, following: () => (this.#follower.enabled ? this.#room : null), send: (room, view) => this.#client.setRoomView(room, view),
+    });
     if (this.#stage) {
       const request = (mode: 'drag' | 'commit'): void => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0);
       new LinkCamera(this.#stage);
-      this.#vr = createPageVr({ stage: this.#stage, follower: this.#follower, layout: this.#layout, panel: () => this.#panel, current: () => this.#current, request });
+      this.#vr = createPageVr({
+        stage: this.#stage, follower: this.#follower, layout: this.#layout, panel: () => this.#panel, current: () => this.#current, request,
+      });
     }
   }
 
@@ -110,7 +116,10 @@ export class ViewerApp {
     this.#room = url.room;
     this.#layout.roomInput.value = url.room;
     this.#follower.start(url.room, url.follow, !(url.specimen || url.fn), this.#loadCatalog());
-    watchHostEvents({ reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event), catalog: ({ specimens }) => this.#onReload({ plugin: '', specimens }) });
+    watchHostEvents({
+      reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event),
+      catalog: ({ specimens }) => this.#onReload({ plugin: '', specimens }),
+    });
     if (url.specimen || url.fn) void this.#select((url.specimen ?? url.fn)!, url.params, !url.specimen);
     else this.#overlay.idle(this.#webglProblem);
   }
@@ -159,7 +168,10 @@ export class ViewerApp {
     return { function_name: meta.function_name, specimen_id: this.#isFunction ? null : meta.id, params: this.#panel?.values() ?? {} };
   }
 
-  /** Shows a room entry another peer's request made: its values in the panel (its specimen or function selected first), then its data; a static specimen already shown stays. */
+  /**
+   * Shows a room entry another peer's request made: its values in the panel (its specimen or
+   * function selected first), then its data; a static specimen already shown stays.
+   */
   #adopt(entry: RoomEntry): void {
     this.#adopted.expect(entry);
     const meta = this.#current;
@@ -194,7 +206,10 @@ export class ViewerApp {
     } catch (error) {
       if (token !== this.#selection) return;
       this.#head.empty();
-      this.#overlay.error(error instanceof VitrineHttpError && error.status === 404 ? 'Specimen not found' : 'The specimen could not be opened', describeError(error));
+      this.#overlay.error(
+        error instanceof VitrineHttpError && error.status === 404 ? 'Specimen not found' : 'The specimen could not be opened',
+        describeError(error),
+      );
       return;
     }
     if (token !== this.#selection) return;
@@ -202,9 +217,7 @@ export class ViewerApp {
     this.#head.show(meta);
     if (meta.is_dynamic) {
       this.#panel = new ParamPanel({
-        schema: meta.schema ?? { type: 'object', properties: {} },
-        initial,
-        onChange: (_values, mode) => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0),
+        schema: meta.schema ?? { type: 'object', properties: {} }, initial, onChange: (_values, mode) => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0),
       });
       replaceChildren(this.#layout.paramsBody, this.#panel.element);
       this.#layout.paramsSection.hidden = false;
@@ -220,9 +233,14 @@ export class ViewerApp {
     if (!meta) return;
     const params = this.#panel?.values();
     const room = this.#room;
-    writeUrlState({ specimen: this.#isFunction ? null : meta.id, fn: this.#isFunction ? meta.id : null, room, params: params ?? null, follow: this.#follower.enabled });
+    writeUrlState({
+      specimen: this.#isFunction ? null : meta.id, fn: this.#isFunction ? meta.id : null, room, params: params ?? null, follow: this.#follower.enabled,
+    });
     this.#vr?.show({ id: meta.id, title: meta.display_name || meta.id, schema: meta.is_dynamic ? (meta.schema ?? null) : null, values: params ?? {} });
-    this.#layout.dataLink.setAttribute('href', this.#isFunction ? `/api/processing/functions/${encodeURIComponent(meta.id)}/schema` : this.#client.dataUrl(meta.id, { params, room }));
+    this.#layout.dataLink.setAttribute(
+      'href',
+      this.#isFunction ? `/api/processing/functions/${encodeURIComponent(meta.id)}/schema` : this.#client.dataUrl(meta.id, { params, room }),
+    );
     if (meta.is_dynamic && !this.#isFunction) this.#downloads.show(meta.type, (delivery) => this.#client.dataUrl(meta.id, { params, room, delivery }));
     else this.#downloads.hide();
     this.#requests.schedule((context) => this.#run(context, meta, params, room), delayMs);
@@ -238,20 +256,22 @@ export class ViewerApp {
     try {
       // Meshes come as meshopt GLB (a fraction of the envelope's bytes); in VR within the budget.
       const fine = meta.type === 'mesh' ? { ...MESH_DELIVERY, ...this.#vr?.delivery(meta.type) } : this.#vr?.delivery(meta.type);
-      const first = async (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> => asDecodedMesh(this.#isFunction
+      const callbacks = { job: this.#job, overlay: this.#overlay, follower: this.#follower };
+      const first = async (delivery: DeliveryQuery | undefined, answered?: (n: number | null) => void): Promise<SpecimenData> => asDecodedMesh(this.#isFunction
         ? await this.#client.invoke(meta.id, { kwargs: params, room, signal: context.signal })
         : meta.is_dynamic
         ? await this.#client.load(meta.id, params, {
             room, delivery, signal: context.signal,
             onHeaders: (response) => answered?.(answerBytes(response)),
-            ...jobCallbacks(context, { job: this.#job, overlay: this.#overlay, follower: this.#follower }, { functionName: meta.function_name, params: params ?? {} }, (hit) => (cached = hit)),
+            ...jobCallbacks(context, callbacks, { functionName: meta.function_name, params: params ?? {} }, (hit) => (cached = hit)),
           })
         : await this.#client.getData(meta.id, { room, signal: context.signal }));
       // A peer's entry this page adopts comes by its blob URL (room-blob.ts), unless in VR.
       const blobId = this.#adopted.take(this.#vr?.delivery(meta.type) ? null : this.#shown());
       const plan = viaBlob(blobId, meta.is_dynamic && !this.#isFunction ? meta.type : 'none', {
         first,
-        full: async (delivery, signal) => asDecodedMesh(await this.#client.getData(meta.id, { params, room, signal: eitherSignal(context.signal, signal), delivery })),
+        full: async (delivery, signal) =>
+          asDecodedMesh(await this.#client.getData(meta.id, { params, room, signal: eitherSignal(context.signal, signal), delivery })),
         show: (data, refined) => this.#show(data, context, meta, refined),
         refining: (on) => showRefineNote(this.#refine, this.#layout.stagePane, on),
         isCurrent: () => context.isCurrent(),
@@ -272,28 +292,9 @@ export class ViewerApp {
     }
   }
 
-  async #show(data: SpecimenData, context: RequestContext, meta: SpecimenMetadata, refined = false): Promise<void> {
-    this.#panel?.setHostError(null);
-    const stats = statsOf(data);
-    this.#layout.stagePane.dataset.shown = data.type;
-    replaceChildren(this.#layout.stageTools);
-    if (!this.#stage) {
-      this.#stats.show(stats);
-      this.#overlay.noWebGL(this.#webglProblem);
-      return;
-    }
-    const meshColour = data.type === 'mesh' || data.type === 'file' ? await meshColourOf(meta.color, this.#isFunction ? null : this.#client.thumbnailUrl(meta.id)) : null;
-    const rendered = await renderData(this.#stage, data, { meshColour });
-    this.#layout.stagePane.dataset.meshColour = meshColour ? `#${meshColour.getHexString(SRGBColorSpace)}` : '';
-    if (!context.isCurrent()) {
-      rendered.content?.dispose();
-      return;
-    }
-    this.#stage.show(rendered.content, refined);
-    this.#roomView?.attach(rendered.content);
-    if (rendered.panel) this.#layout.stageTools.append(rendered.panel);
-    this.#stats.show([...stats, ...rendered.stats]);
-    if (rendered.content) this.#overlay.clear();
-    else this.#overlay.noPreview(data.type === 'file' ? data.contentType : data.type, this.#layout.dataLink.getAttribute('href') ?? '#');
+  #show(data: SpecimenData, context: RequestContext, meta: SpecimenMetadata, refined = false): Promise<void> {
+    const thumbnailUrl = this.#isFunction ? null : this.#client.thumbnailUrl(meta.id);
+    const parts = { stage: this.#stage, layout: this.#layout, stats: this.#stats, overlay: this.#overlay, panel: this.#panel, roomView: this.#roomView };
+    return showOnStage({ ...parts, webglProblem: this.#webglProblem, thumbnailUrl }, data, meta, () => context.isCurrent(), refined);
   }
 }

@@ -7,6 +7,7 @@ import threading
 import unittest
 import urllib.request
 import uuid
+from typing import Any, List
 
 import numpy as np
 
@@ -32,6 +33,7 @@ class Catalog(unittest.TestCase):
         ids = {s["id"] for s in c.specimens()}
         self.assertTrue({"cube", "density", "galaxy", "pattern"} <= ids, ids)
         schema = c.schema("density")
+        assert schema is not None
         self.assertEqual(schema["properties"]["size"]["type"], "integer")
         self.assertIsNone(c.schema("cube"))
 
@@ -103,7 +105,7 @@ class Data(unittest.TestCase):
 class Jobs(unittest.TestCase):
     def test_progress_then_result(self):
         c = Client(URL)
-        seen = []
+        seen: List[Any] = []
         job = c.start("slow-sphere", {"steps": 3, "step_ms": 10}, room=room(), on_progress=seen.append)
         self.assertEqual(job.status, "done")
         self.assertEqual([m["text"] for m in seen], ["step 1 of 3", "step 2 of 3", "step 3 of 3"])
@@ -169,10 +171,6 @@ class PublishFiles(unittest.TestCase):
             to_file(np.zeros(5), "line")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class Workspace(unittest.TestCase):
     """publish, show, set_view and follow against the host's room routes."""
 
@@ -195,7 +193,9 @@ class Workspace(unittest.TestCase):
         events = c.follow(r)
         self.assertEqual(next(events).event, "state")
         c.show(r, sid)
-        self.assertEqual(c.entry(r)["specimen_id"], sid)
+        entry = c.entry(r)
+        assert entry is not None
+        self.assertEqual(entry["specimen_id"], sid)
         c.set_view(r, window=(10, 900), colormap="magma")
         c.set_view(r, opacity=0.5, mode="slices", camera={"position": [1, 2, 3], "target": [0, 0, 0], "up": [0, 1, 0]})
         self.assertEqual(c.view(r), {"window": [10, 900], "colormap": "magma", "opacity": 0.5, "mode": "slices",
@@ -266,3 +266,7 @@ class Annotations(unittest.TestCase):
         added = target.import_csv(text)
         self.assertEqual(added["annotations"][0]["length"], 17)
         self.assertEqual(target.annotations()[0]["label"], "path, long")
+
+
+if __name__ == "__main__":
+    unittest.main()

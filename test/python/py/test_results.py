@@ -1,7 +1,5 @@
 """The vitrine module's result classes and the checks every result passes before it leaves."""
 import base64
-import os
-import sys
 import unittest
 
 from vitrine import ImageResult, MeshResult, PointCloudResult, VolumeResult
@@ -18,7 +16,8 @@ def fields(wire):
 
 class Meshes(unittest.TestCase):
     def test_reference_constructor_and_plain_tuples(self):
-        for value in (MeshResult(vertices=[0, 0, 0, 1, 0, 0, 0, 1, 0], indices=[0, 1, 2], normals=[0, 0, 1] * 3), ([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [0, 1, 2], [0, 0, 1] * 3)):
+        reference = MeshResult(vertices=[0, 0, 0, 1, 0, 0, 0, 1, 0], indices=[0, 1, 2], normals=[0, 0, 1] * 3)
+        for value in (reference, ([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [0, 1, 2], [0, 0, 1] * 3)):
             meta, got = fields(to_wire(value, "mesh"))
             self.assertEqual(got["vertices"], ("float32", [0, 0, 0, 1, 0, 0, 0, 1, 0]))
             self.assertEqual(got["indices"], ("uint32", [0, 1, 2]))

@@ -7,6 +7,7 @@
  */
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { CameraRest } from './camera-rest.ts';
 import type { RoomCamera, RoomView } from '../../../client/wire-types.ts';
 
 /** Thrown when the browser cannot give us a WebGL context. */
@@ -36,9 +37,6 @@ export interface StageContent {
   onViewChange?: (change: RoomView) => void;
 }
 
-/** How long the camera may keep gliding (damping) after the user lets go. */
-const CAMERA_GLIDE_MS = 1500;
-
 export class Stage {
   readonly canvas: HTMLCanvasElement;
   readonly #renderer: THREE.WebGLRenderer;
@@ -50,7 +48,10 @@ export class Stage {
   readonly #contentRoot = new THREE.Group();
   readonly #beforeFrame = new Set<(frame: XRFrame | undefined) => void>();
   readonly #afterShow = new Set<() => void>();
+  readonly #rest: CameraRest;
   #content: StageContent | null = null;
+  /** How many times content was shown; a drawn frame says which showing it drew (`data-drawn`). */
+  #shows = 0;
   #dirty = true;
   /** True while setCameraView moves the camera (not the user's move). */
   #applyingCamera = false;
@@ -86,6 +87,10 @@ export class Stage {
     this.#controls = new OrbitControls(this.#camera, this.canvas);
     this.#controls.enableDamping = true;
     this.#controls.addEventListener('change', () => this.invalidate());
+    this.#rest = new CameraRest(this.#controls, this.canvas);
+    // Damping never quite ends: it moves the camera less and less without telling. At rest the
+    // rest of it is spent at once, so the pose a link or a room gets is the one left on screen.
+    this.#rest.onRest(() => this.#spendMomentum());
 
     new ResizeObserver(() => this.#resize(host)).observe(host);
     this.#resize(host);
@@ -99,6 +104,7 @@ export class Stage {
       this.#content.dispose();
     }
     this.#content = content;
+    this.canvas.dataset.shows = String(++this.#shows);
     if (content) {
       this.#contentRoot.add(content.object);
       if (!keepView) this.frame(content.view ?? 'orbit');
@@ -185,20 +191,13 @@ export class Stage {
    * adds after it), never for setCameraView.
    */
   onCameraMoved(fn: () => void): void {
-    let moving = false;
-    let glide: ReturnType<typeof setTimeout> | null = null;
-    this.#controls.addEventListener('start', () => {
-      if (glide !== null) clearTimeout(glide);
-      moving = true;
-    });
+    // Damping carries the camera on after the pointer lets go, until it comes to rest (counted
+    // in frames, camera-rest.ts): the glide is the user's move too, and its rest the last word.
     this.#controls.addEventListener('change', () => {
-      if (moving && !this.#applyingCamera) fn();
+      if (this.#rest.moving && !this.#applyingCamera) fn();
     });
-    this.#controls.addEventListener('end', () => {
-      fn();
-      // Damping carries the camera on for a moment after the pointer lets go.
-      glide = setTimeout(() => (moving = false), CAMERA_GLIDE_MS);
-    });
+    this.#controls.addEventListener('end', fn);
+    this.#rest.onRest(fn);
   }
 
   /** The camera as `[position x, y, z, target x, y, z]` (what a shared link carries). */
@@ -224,26 +223,20 @@ export class Stage {
    * a little after the pointer is released).
    */
   onCameraRest(fn: () => void): void {
-    let moving = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    this.#controls.addEventListener('start', () => (moving = true));
-    this.#controls.addEventListener('change', () => {
-      if (!moving) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        moving = false;
-        fn();
-      }, 250);
-    });
+    this.#rest.onRest(fn);
   }
 
   /** Puts the camera back where showing the content put it (the "reset camera" control). */
   resetCamera(): void {
     // Spend what is left of a drag's momentum first, or damping would carry the camera on.
+    this.#spendMomentum();
+    this.frame(this.#content?.view ?? 'orbit');
+  }
+
+  #spendMomentum(): void {
     this.#controls.enableDamping = false;
     this.#controls.update();
     this.#controls.enableDamping = true;
-    this.frame(this.#content?.view ?? 'orbit');
   }
 
   /** The nearest hit of `objects` under a point of the page (client pixels), or null. */
@@ -274,13 +267,15 @@ export class Stage {
   #loop = (_time: number, frame?: XRFrame): void => {
     const presenting = this.#renderer.xr.isPresenting;
     // update() applies damping and fires 'change' (→ invalidate) while the camera still moves.
-    if (!presenting) this.#controls.update();
+    if (!presenting) this.#rest.frame(this.#controls.update());
     if (!this.#dirty && !presenting) return;
     this.#dirty = false;
     this.#grid.visible = !presenting && this.#content !== null && this.#content.view !== 'front';
     for (const fn of this.#beforeFrame) fn(frame);
     this.#renderer.render(this.#scene, this.#camera);
     this.canvas.dataset.frames = String(Number(this.canvas.dataset.frames ?? 0) + 1);
+    // Readable from outside (tests): the latest showing is on the canvas once this equals data-shows.
+    this.canvas.dataset.drawn = String(this.#shows);
   };
 
   /** Stops rendering and frees GPU memory. */

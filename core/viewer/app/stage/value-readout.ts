@@ -20,7 +20,12 @@ const IDLE = 'point at a slice';
 /** Shows the sample under the cursor for `volume` while it is on `stage`. */
 export function attachValueReadout(stage: Stage, volume: VolumeContent): ValueReadout {
   const text = h('output', { class: 'value-readout-text', 'data-testid': 'value-readout' }, IDLE);
-  const element = h('div', { class: 'slice-row value-readout', title: 'The voxel under the cursor and its value' }, h('span', { class: 'slice-axis' }, 'value'), text);
+  const element = h(
+    'div',
+    { class: 'slice-row value-readout', title: 'The voxel under the cursor and its value' },
+    h('span', { class: 'slice-axis' }, 'value'),
+    text,
+  );
   const local = new THREE.Vector3();
   const onMove = (event: PointerEvent): void => {
     const hit = stage.pick(event.clientX, event.clientY, volume.pickables());

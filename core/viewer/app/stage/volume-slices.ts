@@ -153,7 +153,13 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
     onChange();
     share({ opacity: Number(densityInput.value) / 100 });
   });
-  const densityRow = h('label', { class: 'slice-row', title: 'How much each sample absorbs' }, h('span', { class: 'slice-axis' }, 'alpha'), densityInput, densityValue);
+  const densityRow = h(
+    'label',
+    { class: 'slice-row', title: 'How much each sample absorbs' },
+    h('span', { class: 'slice-axis' }, 'alpha'),
+    densityInput,
+    densityValue,
+  );
   densityRow.hidden = true;
   const title = h('div', { class: 'slice-title' }, 'Slices');
   const viewPicker = h('select', { class: 'select small', 'aria-label': 'volume view', 'data-axis': 'view' });
@@ -194,7 +200,16 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
     },
   });
   const floorValue = h('output', { class: 'slice-value' }, `${Math.round((floor / 255) * 100)}%`);
-  const floorInput = h('input', { type: 'range', class: 'slider', min: 0, max: 255, step: 1, value: floor, 'aria-label': 'transparency floor', 'data-axis': 'floor' });
+  const floorInput = h('input', {
+    type: 'range',
+    class: 'slider',
+    min: 0,
+    max: 255,
+    step: 1,
+    value: floor,
+    'aria-label': 'transparency floor',
+    'data-axis': 'floor',
+  });
   floorInput.addEventListener('input', () => {
     floor = Number(floorInput.value);
     floorValue.textContent = `${Math.round((floor / 255) * 100)}%`;
@@ -207,7 +222,13 @@ export function createVolumeSlices(volume: VolumeData, onChange: () => void): Vo
     { class: 'slice-panel', 'data-testid': 'slice-panel' },
     title,
     ...sliders,
-    h('label', { class: 'slice-row', title: 'Values below this share of the range are transparent' }, h('span', { class: 'slice-axis' }, 'floor'), floorInput, floorValue),
+    h(
+      'label',
+      { class: 'slice-row', title: 'Values below this share of the range are transparent' },
+      h('span', { class: 'slice-axis' }, 'floor'),
+      floorInput,
+      floorValue,
+    ),
     colourBar.element,
     densityRow,
     h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'view'), viewPicker),
