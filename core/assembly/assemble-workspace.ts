@@ -16,7 +16,7 @@ import type { ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ScaleService } from './scale-service.ts';
 import { PublishedSpecimens, type PublishedLog } from '../workspace/published-specimens.ts';
-import { MemoryRoomBoard, type RoomBoard } from '../workspace/room-board.ts';
+import { MemoryRoomBoard, type RoomBoard } from '../rooms/room-board.ts';
 import { RoomWorkspace } from '../workspace/room-workspace.ts';
 
 /** How often a service's host with viewers listening reads whether other hosts published. */
@@ -41,7 +41,7 @@ export async function assembleWorkspace(deps: {
   let board: RoomBoard = new MemoryRoomBoard(deps.events, options.cacheTtlSeconds);
   let share = null;
   if (scale) {
-    const [{ RedisRoomBoard }, { RedisPublished }] = await Promise.all([import('../scale/redis-room-board.ts'), import('../scale/redis-published.ts')]);
+    const [{ RedisRoomBoard }, { RedisPublished }] = await Promise.all([import('../rooms/redis-room-board.ts'), import('../workspace/redis-published.ts')]);
     board = new RedisRoomBoard(scale.connections.command, options.cacheTtlSeconds);
     share = new RedisPublished(scale.connections.command, scale.connections.blobs);
   }

@@ -21,7 +21,7 @@ import type { ComputeNode } from '../scale/compute-node.ts';
 import { NodeDirectory, SETTLE_MS } from '../scale/compute-nodes.ts';
 import { Computations, type ComputationTimes } from '../scale/computations.ts';
 import { startHostHeartbeat } from '../scale/host-heartbeat.ts';
-import { RedisUploadStore } from '../scale/redis-upload-store.ts';
+import { RedisUploadStore } from '../uploads/redis-upload-store.ts';
 import type { RedisConnections } from '../redis/redis-connections.ts';
 import { joinService } from './join-service.ts';
 import { RedisHealth } from '../redis/redis-health.ts';

@@ -12,7 +12,7 @@ import { specimenOr404, specimenType } from '../registry/specimen-functions.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishDeps } from '../workspace/publish-file.ts';
 import { computeForRoom, type RoomRequestDeps, type RoomTarget } from '../workspace/room-request.ts';
-import { checkViewChange } from '../workspace/room-view.ts';
+import { checkViewChange } from '../rooms/room-view.ts';
 import { summarizeResult } from './result-summary.ts';
 
 export interface ToolDefinition {

@@ -8,7 +8,7 @@
  */
 import type { HostContext } from '../host-context.ts';
 import { specimenSchema } from '../registry/specimen-functions.ts';
-import { VIEW_PROPERTIES } from '../workspace/room-view.ts';
+import { VIEW_PROPERTIES } from '../rooms/room-view.ts';
 
 type Schema = Record<string, unknown>;
 
