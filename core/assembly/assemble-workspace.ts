@@ -16,7 +16,8 @@ import type { ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ScaleService } from './scale-service.ts';
 import { PublishedSpecimens, type PublishedLog } from '../workspace/published-specimens.ts';
-import { MemoryRoomBoard, type RoomBoard } from '../rooms/room-board.ts';
+import { MemoryRoomBoard } from '../rooms/memory-room-board.ts';
+import type { RoomBoard } from '../rooms/room-board.ts';
 import { RoomWorkspace } from '../workspace/room-workspace.ts';
 
 /** How often a service's host with viewers listening reads whether other hosts published. */
