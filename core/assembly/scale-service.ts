@@ -33,13 +33,8 @@ import { RelayMirror } from '../scale/relay-mirror.ts';
 import { SharedRelay } from '../scale/shared-relay.ts';
 import { redactUrl } from '../redact-credentials.ts';
 import { describeRedisFailure } from '../redis/redis-unavailable.ts';
+import { START_WAIT_MS, waitAtMost } from '../redis/time-limit.ts';
 
-/**
- * Longest a starting host waits for a Redis that answers (its subscriptions, its compute node)
- * before it serves anyway. A Redis that refuses connections is not waited for at all: the host
- * listens at once (liveness and catalog answer), is not ready, and joins when Redis comes.
- */
-const START_WAIT_MS = 10_000;
 
 export interface ScaleService {
   results: RedisResults;
@@ -92,7 +87,7 @@ export async function createScaleService(deps: {
     // Waited for a while only: a host whose Redis is down at start still serves its catalog,
     // and its node starts taking work when Redis comes.
     const started = node.start().then(() => true, (error: Error) => (log.warn(`compute node: ${describeRedisFailure(error)}`), false));
-    if (up) await Promise.race([started, new Promise((resolve) => setTimeout(resolve, START_WAIT_MS).unref())]);
+    if (up) await waitAtMost(started, START_WAIT_MS);
   }
   const relay = options.mode === 'relay' ? new SharedRelay({ nodeId: `${hostId}-relay`, connections, events, blobs, functions: deps.compute.functions, maxJobMessages: options.maxJobMessages, log }) : null;
   // Every host lists the workers of the service's relays; a relay lists its own through its hub.
