@@ -25,6 +25,7 @@ import { NodeDepartures } from '../scale/node-departures.ts';
 import { startHostHeartbeat } from '../scale/host-heartbeat.ts';
 import { RedisUploadStore } from '../uploads/redis-upload-store.ts';
 import type { RedisConnections } from '../redis/redis-connections.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
 import { joinService } from './join-service.ts';
 import { RedisHealth } from '../redis/redis-health.ts';
 import { RedisJobs } from '../jobs/redis-jobs.ts';
@@ -44,6 +45,8 @@ export interface ScaleService {
   /** This process's compute node, when it lends threads. */
   node: ComputeNode | null;
   connections: RedisConnections;
+  /** Where the service keeps result bytes (snapshots pin theirs here). */
+  blobs: BlobStore;
   /** The result stored under result id `id` (its content hash), or null when it is not stored. */
   findResult(id: string): Promise<StoredResult | null>;
   /** Uploads, kept in the service's blob store. */
@@ -107,6 +110,7 @@ export async function createScaleService(deps: {
     uploads: new RedisUploadStore(connections.command, blobs, options.uploadTtlSeconds),
     relay,
     connections,
+    blobs,
     notReady: () => {
       const why = health.notReady();
       if (why) return why;

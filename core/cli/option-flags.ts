@@ -52,6 +52,7 @@ export const FLAGS = {
   'max-upload-bytes': { type: 'string' },
   'upload-ttl': { type: 'string' },
   'published-ttl': { type: 'string' },
+  'snapshot-ttl': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -81,6 +81,8 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --max-upload-bytes N       largest accepted upload in bytes, else 413 (default 268435456)
   --upload-ttl S             seconds an upload is kept (default 3600)
   --published-ttl S          seconds a published specimen is kept (default 86400)
+  --snapshot-ttl S           seconds a room's snapshot and the bytes of its layers are kept,
+                             whatever the room does next (default 2592000, 30 days)
   --allowed-hosts LIST       accepted Host header names, comma-separated, any port; * for any
                              (default: the bound address, localhost, 127.0.0.1 and [::1]; bound
                              beyond loopback also the machine's host name, <name>.local and
@@ -189,6 +191,7 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     maxUploadBytes: number('max-upload-bytes', get('max-upload-bytes'), true),
     uploadTtlSeconds: number('upload-ttl', get('upload-ttl'), false),
     publishedTtlSeconds: number('published-ttl', get('published-ttl'), false),
+    snapshotTtlSeconds: number('snapshot-ttl', get('snapshot-ttl'), false),
     viewer: !(onOff('no-viewer', get('no-viewer')) ?? false),
     clientProfiles: onOff('client-profiles', get('client-profiles')),
     headsetTriangles: headsetTriangles(get('headset-triangles')),

@@ -65,6 +65,8 @@ export interface Claimed {
 export interface HeldPointers {
   /** Writes the hits counted here and not yet in Redis. */
   flush(): Promise<void>;
+  /** Drops the pointer held for `room` (its entry changed). */
+  invalidate(room: string): void;
   dropAll(): void;
   close(): void;
 }

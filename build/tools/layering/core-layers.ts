@@ -23,7 +23,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   // Result bytes by content hash (the blob store interface, its memory, Redis and S3 stores);
   // what a room holds beside its cache entry (the room board, its memory and Redis halves).
   ['blobs/', 'rooms/'],
-  ['catalog/', 'uploads/', 'viewer/'],
+  // Stores of rooms' scenes and snapshots (memory and Redis), with the checks of what a scene may hold.
+  ['catalog/', 'uploads/', 'viewer/', 'scenes/', 'snapshots/'],
   ['registry/', 'delivery/'],
   // The worker threads' transport and their entry, which runs delivery and format work.
   ['workers/'],
