@@ -18,7 +18,8 @@ import type { ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ScaleService } from './scale-service.ts';
 import { PublishedSpecimens, type PublishedLog } from '../workspace/published-specimens.ts';
-import { MemoryRoomBoard, type RoomBoard } from '../workspace/room-board.ts';
+import { MemoryRoomBoard } from '../rooms/memory-room-board.ts';
+import type { RoomBoard } from '../rooms/room-board.ts';
 import { RoomWorkspace } from '../workspace/room-workspace.ts';
 import { MemorySceneStore } from '../scenes/memory-scene-store.ts';
 import type { SceneStore } from '../scenes/scene-store.ts';
@@ -60,8 +61,8 @@ export async function assembleWorkspace(deps: {
   let share = null;
   if (scale) {
     const [{ RedisRoomBoard }, { RedisPublished }, { RedisSceneStore }, { RedisSnapshotStore, RedisResultPins }, { RedisAnnotationStore }] = await Promise.all([
-      import('../scale/redis-room-board.ts'),
-      import('../scale/redis-published.ts'),
+      import('../rooms/redis-room-board.ts'),
+      import('../workspace/redis-published.ts'),
       import('../scenes/redis-scene-store.ts'),
       import('../snapshots/redis-snapshot-store.ts'),
       import('../annotations/redis-annotation-store.ts'),

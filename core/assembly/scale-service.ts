@@ -19,15 +19,17 @@ import type { ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ComputeNode } from '../scale/compute-node.ts';
 import { NodeDirectory, SETTLE_MS } from '../scale/compute-nodes.ts';
-import { Computations, type ComputationTimes } from '../scale/computations.ts';
+import { Computations } from '../scale/computations.ts';
+import type { ComputationTimes } from '../serving/service-computations.ts';
+import { NodeDepartures } from '../scale/node-departures.ts';
 import { startHostHeartbeat } from '../scale/host-heartbeat.ts';
-import { RedisUploadStore } from '../scale/redis-upload-store.ts';
+import { RedisUploadStore } from '../uploads/redis-upload-store.ts';
 import type { RedisConnections } from '../redis/redis-connections.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { joinService } from './join-service.ts';
 import { RedisHealth } from '../redis/redis-health.ts';
-import { RedisJobs } from '../scale/redis-jobs.ts';
-import { RedisResults } from '../scale/redis-results.ts';
+import { RedisJobs } from '../jobs/redis-jobs.ts';
+import { RedisResults } from '../serving/redis-results.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { WorkQueue } from '../scale/work-queue.ts';
 import { RelayMirror } from '../scale/relay-mirror.ts';
@@ -97,7 +99,17 @@ export async function createScaleService(deps: {
   const stopHeartbeat = startHostHeartbeat(connections.command, hostId);
   const comps = new Computations({ redis: connections.command, events, blobs, queue, nodes: new NodeDirectory(connections.command, health), times, hostId });
   const results = new RedisResults(comps, deps.local.results, log);
-  const jobs = new RedisJobs({ comps, queue, local: deps.local.jobs, store: deps.local.store, maxJobs: options.maxJobs, maxMessages: options.maxJobMessages });
+  // A node leaving may leave a job no node can finish: every watcher re-reads once.
+  const departures = new NodeDepartures(connections.command, () => events.nudgeAll());
+  const jobs = new RedisJobs({
+    comps,
+    queue,
+    departures,
+    local: deps.local.jobs,
+    store: deps.local.store,
+    maxJobs: options.maxJobs,
+    maxMessages: options.maxJobMessages,
+  });
   if (node) {
     // Waited for a while only: a host whose Redis is down at start still serves its catalog,
     // and its node starts taking work when Redis comes.

@@ -12,7 +12,7 @@ import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
 import { computeForRoom, type RoomRequestDeps } from '../workspace/room-request.ts';
-import { checkViewChange, VIEW_MODES } from '../workspace/room-view.ts';
+import { checkViewChange, VIEW_MODES } from '../rooms/room-view.ts';
 import { roomOf } from './request-input.ts';
 import { bodyOf, PARAMS_OBJECT, ROOM_ID_PATH } from './route-inputs.ts';
 
@@ -25,7 +25,7 @@ const ENTRY_BODY = bodyOf({
   function: { type: 'string', description: 'A function name (instead of a specimen)' },
   params: PARAMS_OBJECT,
 });
-/** Only its shape is declared: the route checks the settings itself (room-view.ts), so each detail names its setting. */
+/** Only its shape is declared: the route checks the settings itself (rooms/room-view.ts), so each detail names its setting. */
 const VIEW_BODY = {
   type: 'object',
   description: `Any of window ([lo, hi]), colormap (a name), opacity (0..1), mode (${VIEW_MODES.join(', ')}), camera ({position, target, up}: three ` +

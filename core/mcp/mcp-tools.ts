@@ -9,7 +9,7 @@
 import type { HostContext } from '../host-context.ts';
 import { specimenOr404 } from '../registry/specimen-functions.ts';
 import { toCatalogEntry, toSpecimenMetadata } from '../registry/specimen-views.ts';
-import { checkViewChange, VIEW_PROPERTIES } from '../workspace/room-view.ts';
+import { checkViewChange, VIEW_PROPERTIES } from '../rooms/room-view.ts';
 import { ANNOTATION_TOOLS } from './annotation-tools.ts';
 import type { McpTool, ToolArgs, ToolCallContext, ToolSchema } from './mcp-tool.ts';
 import { compute, publishFromUpload, roomArg, showInRoom } from './tool-calls.ts';

@@ -2,6 +2,9 @@
  * @module redis-keys
  * Every key and channel a Redis service uses, in one place (docs/scaling.md lists what each
  * holds and for how long). All start with `vitrine:` so one Redis can host other data too.
+ * One schema for every concept rather than one per store: the Lua scripts build keys from the
+ * same prefixes, and a new store's keys read beside every other's, so two concepts cannot
+ * take one prefix unseen. A store adds its keys here and names them only through `KEYS`.
  */
 import { createHash } from 'node:crypto';
 

@@ -27,8 +27,9 @@ import type { BlobStore, PutBlob } from '../blobs/blob-store.ts';
 import type { RedisConnections } from '../redis/redis-connections.ts';
 import { describeRedisFailure, isOutOfMemory } from '../redis/redis-unavailable.ts';
 import { roomEventMessage, type RedisEvents } from '../redis/redis-events.ts';
-import { LANE_QUEUES, type ComputeTask, type WorkLane } from './work-queue.ts';
-import { readInputs } from './input-refs.ts';
+import { LANE_QUEUES, type ComputeTask } from './work-queue.ts';
+import type { WorkLane } from '../serving/service-computations.ts';
+import { readInputs } from '../serving/input-refs.ts';
 import { RunRecords } from './run-records.ts';
 import { SHORT_RUN_MS } from '../invoke/run-durations.ts';
 

@@ -1,9 +1,10 @@
 /**
  * @module upload-store
  * Where uploaded files live once parsed: by content id (the same bytes give the same id), for
- * a time-to-live refreshed by each new upload of them. Two implementations: MemoryUploadStore
+ * a time-to-live refreshed by each new upload of them. Two implementations beside it: MemoryUploadStore
  * (one host; counted in the host's result budget) and RedisUploadStore (a Redis service: the
- * parsed result in the service's blob store, so every host reads it).
+ * parsed result in the service's blob store, so every host reads it); both run the cases of
+ * test/conformance/upload-store.test.ts.
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { StoredResult } from '../results/stored-result.ts';

@@ -18,7 +18,7 @@ import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
 import { slotOf } from './layer-runs.ts';
 import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from './layer-sources.ts';
 import type { RoomScenes } from './room-scenes.ts';
-import { VIEW_FIELDS, type ViewChange } from './room-view.ts';
+import { VIEW_FIELDS, type ViewChange } from '../rooms/room-view.ts';
 import type { RoomWorkspace } from './room-workspace.ts';
 
 /** What `GET /api/snapshots/{id}` answers. */

@@ -16,7 +16,7 @@ import type { StoredResult } from '../../core/results/stored-result.ts';
 import { resultByteLength } from '../../core/results/to-json-result.ts';
 import { RedisBlobStore } from '../../core/blobs/redis-blob-store.ts';
 import { KEYS } from '../../core/redis/redis-keys.ts';
-import { RedisUploadStore } from '../../core/scale/redis-upload-store.ts';
+import { RedisUploadStore } from '../../core/uploads/redis-upload-store.ts';
 import { MemoryUploadStore } from '../../core/uploads/memory-upload-store.ts';
 import { uploadId, type UploadStore } from '../../core/uploads/upload-store.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';

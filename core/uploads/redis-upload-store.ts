@@ -9,7 +9,7 @@
 import type { Redis } from 'ioredis';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
-import type { UploadInfo, UploadStore } from '../uploads/upload-store.ts';
+import type { UploadInfo, UploadStore } from './upload-store.ts';
 import type { BlobRef, BlobStore } from '../blobs/blob-store.ts';
 import { createHostError } from '../errors.ts';
 import { KEYS } from '../redis/redis-keys.ts';

@@ -6,7 +6,7 @@
  * Records past their expiry are skipped and removed by whoever reads them.
  */
 import type { Redis } from 'ioredis';
-import { isPublishedMeta, type PublishedMeta, type PublishedShare } from '../workspace/published-record.ts';
+import { isPublishedMeta, type PublishedMeta, type PublishedShare } from './published-record.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
 

@@ -5,8 +5,8 @@
  * host's streams of the room get them (this host's too, through its own subscription).
  */
 import type { Redis } from 'ioredis';
-import type { RoomBoard, ShownSpecimen } from '../workspace/room-board.ts';
-import { readStoredView, type RoomView } from '../workspace/room-view.ts';
+import type { RoomBoard, ShownSpecimen } from './room-board.ts';
+import { readStoredView, type RoomView } from './room-view.ts';
 import { roomEventMessage } from '../redis/redis-events.ts';
 import { CHANNELS, KEYS } from '../redis/redis-keys.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';

@@ -1,32 +1,13 @@
 /**
- * @module room-board
- * What a room holds beside its cache entry: its shared view, and the static specimen it shows
- * when one was put in front of everyone (a static specimen has no cache entry). Two
- * implementations: MemoryRoomBoard (one host; events on its own hub) and RedisRoomBoard (a
- * Redis service: kept in Redis, events through its pub/sub to every host).
+ * @module memory-room-board
+ * The RoomBoard of a lone host: views and shown specimens in its memory (bounded in rooms,
+ * the least recently set going first), a shown specimen for the room cache's time-to-live,
+ * and events published on the host's own hub.
  */
 import { roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
+import type { RoomBoard, ShownSpecimen } from './room-board.ts';
 import type { RoomView } from './room-view.ts';
-
-/** A static specimen shown in a room, and since when (ms since the epoch). */
-export interface ShownSpecimen {
-  specimen_id: string;
-  type: string;
-  since: number;
-}
-
-export interface RoomBoard {
-  view(roomId: string): Promise<RoomView>;
-  /** Stores the room's view (an empty view removes it). */
-  setView(roomId: string, view: RoomView): Promise<void>;
-  shown(roomId: string): Promise<ShownSpecimen | null>;
-  setShown(roomId: string, shown: ShownSpecimen): Promise<void>;
-  /** Forgets the room's shown specimen; true when it had one. */
-  clearShown(roomId: string): Promise<boolean>;
-  /** Sends a room event to the room's streams on every host. */
-  announce(roomId: string, event: string, data: unknown): Promise<void>;
-}
 
 /** Rooms whose view or shown specimen one host keeps; the least recently set go past it. */
 const MAX_ROOMS = 10_000;

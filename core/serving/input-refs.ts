@@ -7,12 +7,12 @@
  * it waits for its inputs to be computed by the queue it sits in.
  *
  * A job does not wait for its inputs to answer: its computation is reserved at once and queued
- * once they are stored (redis-jobs.ts), so the inputs' progress shows in the job's messages
+ * once they are stored (jobs/redis-jobs.ts), so the inputs' progress shows in the job's messages
  * (an input computed on a compute node passes its own on). Should that host stop meanwhile,
  * the job ends with an error when its computation's record expires.
  */
 import { createHostError } from '../errors.ts';
-import type { ComputeRequest } from '../serving/result-source.ts';
+import type { ComputeRequest } from './result-source.ts';
 import { loadInputs } from '../inputs/load-inputs.ts';
 import type { BlobRef, BlobStore } from '../blobs/blob-store.ts';
 

@@ -18,16 +18,15 @@ import {
   type OpenedResult,
   type ResultFigures,
   type ResultSource,
-} from '../serving/result-source.ts';
+} from './result-source.ts';
 import type { RoomState } from '../cache/room-state.ts';
 import { statsRoom } from '../cache/room-cache.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { BlobRef } from '../blobs/blob-store.ts';
-import type { Computations } from './computations.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { storeInputs } from './input-refs.ts';
-import { laneOf, runsOnService } from './work-queue.ts';
+import { laneOf, runsOnService, type ServiceComputations } from './service-computations.ts';
 
 /** Computations run for one request whose bytes the blob store keeps evicting before giving up. */
 const COMPUTE_ATTEMPTS = 4;
@@ -36,7 +35,7 @@ const COMPUTE_ATTEMPTS = 4;
 type StoredInputs = Awaited<ReturnType<typeof storeInputs>>;
 
 export class RedisResults implements ResultSource {
-  #comps: Computations;
+  #comps: ServiceComputations;
   #local: ResultSource;
   #log: FastifyBaseLogger;
   #closing = new AbortController();
@@ -53,7 +52,7 @@ export class RedisResults implements ResultSource {
     return result ? { result, arriving: null, resultId: ref.hash } : null;
   };
 
-  constructor(comps: Computations, local: ResultSource, log: FastifyBaseLogger) {
+  constructor(comps: ServiceComputations, local: ResultSource, log: FastifyBaseLogger) {
     this.#comps = comps;
     this.#local = local;
     this.#log = log;

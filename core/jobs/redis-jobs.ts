@@ -11,18 +11,31 @@ import type { JobStatus, ProgressResponse, StartResponse } from '../client/wire-
 import { createHostError, isHostError } from '../errors.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import { keyOf, roomStateOf } from '../serving/result-source.ts';
-import type { JobRequest, JobService } from '../jobs/job-service.ts';
-import type { JobStore } from '../jobs/job-store.ts';
-import type { ProgressMessage } from '../jobs/job.ts';
-import type { LocalJobs } from '../jobs/local-jobs.ts';
+import type { JobRequest, JobService } from './job-service.ts';
+import type { JobStore } from './job-store.ts';
+import type { ProgressMessage } from './job.ts';
+import type { LocalJobs } from './local-jobs.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { ClaimRequest, Computations } from './computations.ts';
 import { JobTally } from './job-tally.ts';
-import { NodeDepartures } from './node-departures.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
-import { storeInputs } from './input-refs.ts';
-import { laneOf, runsOnService, type WorkQueue } from './work-queue.ts';
+import { storeInputs } from '../serving/input-refs.ts';
+import { laneOf, runsOnService, type ClaimRequest, type ServiceComputations } from '../serving/service-computations.ts';
+
+/** The work queue as jobs see it: how many computations wait for a compute node. */
+export interface PendingWork {
+  pending(): Promise<number>;
+}
+
+/**
+ * Notices compute nodes leaving the service while held (scale/node-departures.ts): a job
+ * whose node left must be re-read to end. The jobs close it with themselves.
+ */
+export interface Departures {
+  /** Keeps watching while held; returns the release. */
+  hold(): () => void;
+  close(): void;
+}
 
 /** Seconds a client refused for too many jobs is asked to wait. */
 const RETRY_AFTER_SECONDS = 5;
@@ -39,26 +52,34 @@ function toMessage([id, fields]: StreamEntry): ProgressMessage {
 }
 
 export class RedisJobs implements JobService {
-  #comps: Computations;
-  #queue: WorkQueue;
+  #comps: ServiceComputations;
+  #queue: PendingWork;
   #local: LocalJobs;
   #store: JobStore;
   #maxJobs: number;
   #maxMessages: number;
   #tally: JobTally;
-  #departures: NodeDepartures;
+  #departures: Departures;
 
-  constructor(deps: { comps: Computations; queue: WorkQueue; local: LocalJobs; store: JobStore; maxJobs: number; maxMessages: number }) {
+  /** `departures`: told to nudge every watcher of this host once a compute node leaves. */
+  constructor(deps: {
+    comps: ServiceComputations;
+    queue: PendingWork;
+    departures: Departures;
+    local: LocalJobs;
+    store: JobStore;
+    maxJobs: number;
+    maxMessages: number;
+  }) {
     this.#maxMessages = deps.maxMessages;
     this.#comps = deps.comps;
     this.#queue = deps.queue;
     this.#local = deps.local;
     this.#store = deps.store;
     this.#maxJobs = deps.maxJobs;
-    const read = async (id: string) => ((await this.#comps.redis.vJobRead(id, '')) as JobRead | null)?.[0] as JobStatus | undefined ?? null;
+    const read = async (id: string) => (((await this.#comps.redis.vJobRead(id, '')) as JobRead | null)?.[0] as JobStatus | undefined) ?? null;
     this.#tally = new JobTally(read, deps.comps.times.jobTtlMs);
-    // A node leaving may leave a job no node can finish: every watcher re-reads once.
-    this.#departures = new NodeDepartures(deps.comps.redis, () => deps.comps.events.nudgeAll());
+    this.#departures = deps.departures;
   }
 
   async start(request: JobRequest): Promise<StartResponse> {
@@ -100,7 +121,7 @@ export class RedisJobs implements JobService {
       state: { ...roomStateOf(request) },
     };
     // A job with inputs is answered at once; its inputs load on this host (their progress in
-    // the job's messages) and only then is the computation queued (see input-refs.ts).
+    // the job's messages) and only then is the computation queued (see serving/input-refs.ts).
     const { cid, created } = request.inputs ? await this.#comps.reserve(claim) : await this.#comps.claim(claim);
     if (created && request.inputs) void this.#queueWithInputs(cid, request, claim);
     const events = this.#comps.events;
@@ -126,7 +147,10 @@ export class RedisJobs implements JobService {
     }, comps.times.timeoutMs);
     timer.unref();
     const unwatch = comps.events.watch(cid, () => {
-      void comps.redis.hget(KEYS.comp(cid), 'status').then((status) => status !== 'running' && controller.abort(), () => {});
+      void comps.redis.hget(KEYS.comp(cid), 'status').then(
+        (status) => status !== 'running' && controller.abort(),
+        () => {},
+      );
     });
     const onProgress = (u: ProgressUpdate) => void comps.redis.vProgress(cid, u.text, u.ts, u.fraction ?? '', this.#maxMessages).catch(() => {});
     try {
