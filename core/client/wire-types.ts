@@ -56,6 +56,8 @@ export interface CatalogEntry {
   function_name: string | null;
   /** A path relative to the host, e.g. `/api/specimens/{id}/thumbnail`. */
   thumbnail_url: string;
+  /** True for a segmentation (a labels volume) where the host knows it before computing: static and published ones. */
+  labels?: true;
 }
 
 /** `GET /api/specimens/{id}`: every Specimen field; `schema` is an object for dynamic specimens. */

@@ -214,7 +214,14 @@ export class PublishedSpecimens {
 function toRecord(meta: PublishedMeta, file: string): SpecimenRecord {
   const data: SpecimenRecord['data'] =
     meta.type === 'volume' && meta.file_name.toLowerCase().endsWith('.npy')
-      ? { kind: 'npy', path: file, fileName: meta.file_name, ...(meta.spacing ? { spacing: meta.spacing } : {}), ...(meta.origin ? { origin: meta.origin } : {}) }
+      ? {
+          kind: 'npy',
+          path: file,
+          fileName: meta.file_name,
+          ...(meta.spacing ? { spacing: meta.spacing } : {}),
+          ...(meta.origin ? { origin: meta.origin } : {}),
+          ...(meta.labels ? { labels: meta.labels } : {}),
+        }
       : { kind: 'file', path: file, fileName: meta.file_name };
   return {
     id: meta.id,

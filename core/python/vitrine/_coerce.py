@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import _arrays
+from ._labels import label_data, label_fields
 from .results import ImageResult, MeshResult, PointCloudResult, VolumeResult
 
 VOLUME_DTYPES = ("uint8", "int8", "uint16", "int16", "uint32", "int32", "float32", "float64")
@@ -100,9 +101,11 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     spacing: Optional[list] = None
     origin: Optional[list] = None
     unit: Optional[str] = None
+    labels: Any = (False, None, None)
     if isinstance(value, VolumeResult):
         shape, dtype, data = value.shape, value.dtype, value.data
         spacing, origin, unit = value.spacing, value.origin, value.unit
+        labels = (value.labels, value.label_names, value.label_colors)
         if data is None:
             _fail("the volume has no data")
         if _arrays.is_ndarray(data):
@@ -121,6 +124,8 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
         _fail(f"a volume array has 3 dimensions, got {data.ndim}")
     if dtype == "bool":
         dtype = "uint8"
+    if labels[0]:
+        data, dtype = label_data(data, dtype)
     if dtype not in VOLUME_DTYPES:
         _fail(f"volume dtype {dtype} is not supported (use one of {', '.join(VOLUME_DTYPES)})")
     flat = _arrays.as_flat(data, dtype, "data")
@@ -138,6 +143,7 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     value_range = _arrays.finite_range(flat)
     if value_range is not None:
         meta["value_range"] = value_range
+    meta.update(label_fields(labels[0], labels[1], labels[2], dtype))
     return meta, [("data", dtype, flat)]
 
 
