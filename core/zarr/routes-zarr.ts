@@ -12,7 +12,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { ResultIds } from '../serving/result-ids.ts';
-import type { VolumePyramids } from './volume-pyramids.ts';
+import type { VolumePyramids } from '../pyramid/volume-pyramids.ts';
 import { isResultId } from '../results/result-id.ts';
 import { encodeChunk, parseChunkKey } from './zarr-chunk.ts';
 import { chunkShapeOf, hasOmeAxes, zarray, zattrs, zgroup, type VolumeOfStore } from './zarr-metadata.ts';

@@ -19,7 +19,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['results/', 'params/', 'events/', 'options.ts', 'client/', 'assets/'],
   // The room cache and its budget.
   ['cache/'],
-  ['catalog/', 'uploads/', 'viewer/'],
+  // Below delivery and the worker threads that run them: a volume's pyramid (with the block
+  // reductions `max_dim` shares), and a segmentation's label index, surfaces and renumbering.
+  ['catalog/', 'uploads/', 'viewer/', 'pyramid/', 'labels/'],
   ['registry/', 'delivery/'],
   // The worker threads' transport and their entry, which runs delivery and format work.
   ['workers/'],
