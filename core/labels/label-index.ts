@@ -74,12 +74,16 @@ class Tally {
   }
 }
 
-/** The index of `data` (C order, `shape`; the last three axes are searched, leading ones taken as more z slices). */
-export function buildLabelIndex(data: ArrayLike<number>, shape: readonly number[]): LabelIndex {
+/**
+ * The index of `data` (C order, `shape`; the last three axes are searched, leading ones taken
+ * as more z slices). `largest`: the largest id when already known (a result's value range),
+ * which spares a pass.
+ */
+export function buildLabelIndex(data: ArrayLike<number>, shape: readonly number[], largest?: number): LabelIndex {
   const [, ny, nx] = spatialShape(shape);
   const rows = nx === 0 ? 0 : data.length / nx;
-  let top = 0;
-  for (let i = 0; i < data.length; i++) if (data[i]! > top) top = data[i]!;
+  let top = largest ?? 0;
+  if (largest === undefined) for (let i = 0; i < data.length; i++) if (data[i]! > top) top = data[i]!;
   const tally = new Tally(top);
   for (let row = 0; row < rows; row++) {
     const z = Math.floor(row / ny);
@@ -90,6 +94,8 @@ export function buildLabelIndex(data: ArrayLike<number>, shape: readonly number[
       let end = x + 1;
       while (end < nx && data[start + end] === id) end++;
       if (id !== 0) {
+        // A value range that was not the data's (it never should be): count again without it.
+        if (id > top) return buildLabelIndex(data, shape);
         const slot = tally.slotOf(id);
         const counts = tally.count;
         const boxes = tally.box;

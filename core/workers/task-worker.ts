@@ -179,7 +179,7 @@ export function pyramid(task: PyramidTask): Promise<TaskResults['pyramid']> {
 }
 
 export function labelIndex(task: LabelIndexTask): LabelIndex {
-  return buildLabelIndex(task.volume.data, task.volume.shape);
+  return buildLabelIndex(task.volume.data, task.volume.shape, task.volume.valueRange?.[1]);
 }
 
 export function surface(task: SurfaceTask): Promise<StoredResult> {
