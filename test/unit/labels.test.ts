@@ -10,6 +10,7 @@ import { segmentMesh } from '../../core/labels/segment-mesh.ts';
 import { buildPyramid } from '../../core/pyramid/volume-pyramid.ts';
 import { normalizeResult } from '../../core/results/normalize-result.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
+import { openOrInconsistentEdges, signedVolume } from '../plugins/mesh-measures.ts';
 
 type Volume = Extract<StoredResult, { type: 'volume' }>;
 
@@ -18,31 +19,6 @@ function labelsVolume(shape: number[], fill: (z: number, y: number, x: number) =
   const data = new Uint16Array(nz * ny * nx);
   for (let z = 0; z < nz; z++) for (let y = 0; y < ny; y++) for (let x = 0; x < nx; x++) data[(z * ny + y) * nx + x] = fill(z, y, x);
   return normalizeResult({ shape, dtype: 'uint16', data, labels: true, ...extra }, 'volume') as Volume;
-}
-
-/** Signed volume enclosed by a triangle mesh (positive when its faces point out). */
-function enclosed(vertices: Float32Array, indices: Uint32Array): number {
-  let sum = 0;
-  for (let t = 0; t < indices.length; t += 3) {
-    const [a, b, c] = [indices[t]! * 3, indices[t + 1]! * 3, indices[t + 2]! * 3];
-    const v = (i: number) => vertices[i]!;
-    sum += v(a) * (v(b + 1) * v(c + 2) - v(b + 2) * v(c + 1)) - v(a + 1) * (v(b) * v(c + 2) - v(b + 2) * v(c)) + v(a + 2) * (v(b) * v(c + 1) - v(b + 1) * v(c));
-  }
-  return sum / 6;
-}
-
-/** Directed edges without their reverse: 0 for a closed, consistently wound surface. */
-function openEdges(indices: Uint32Array): number {
-  const count = new Map<string, number>();
-  for (let t = 0; t < indices.length; t += 3) {
-    for (let e = 0; e < 3; e++) {
-      const key = `${indices[t + e]},${indices[t + ((e + 1) % 3)]}`;
-      count.set(key, (count.get(key) ?? 0) + 1);
-    }
-  }
-  let open = 0;
-  for (const [key, n] of count) if ((count.get(key.split(',').reverse().join(',')) ?? 0) !== n) open++;
-  return open;
 }
 
 describe('labels results', () => {
@@ -101,11 +77,11 @@ describe('labels results', () => {
     for (const spacing of [[1, 1, 1], [2, 0.5, 3]]) {
       const volume = labelsVolume([20, 20, 20], cube, { spacing, origin: [100, -50, 7] });
       const mesh = segmentMesh(volume, buildLabelIndex(volume.data, volume.shape), [3], false);
-      expect(openEdges(mesh.indices)).toBe(0);
+      expect(openOrInconsistentEdges(mesh)).toEqual([]);
       const voxelVolume = 16 ** 3 * spacing[0]! * spacing[1]! * spacing[2]!;
       // Faces lie half a voxel past the last centre inside; only edges and corners are bevelled.
-      expect(enclosed(mesh.vertices, mesh.indices) / voxelVolume).toBeGreaterThan(0.97);
-      expect(enclosed(mesh.vertices, mesh.indices) / voxelVolume).toBeLessThanOrEqual(1);
+      expect(signedVolume(mesh) / voxelVolume).toBeGreaterThan(0.97);
+      expect(signedVolume(mesh) / voxelVolume).toBeLessThanOrEqual(1);
       const xs = Array.from(mesh.vertices.filter((_, i) => i % 3 === 0));
       expect([Math.min(...xs), Math.max(...xs)]).toEqual([7 + 1.5 * spacing[2]!, 7 + 17.5 * spacing[2]!]);
       // Normals point out: on the face x = max, along +x.
