@@ -17,11 +17,15 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['formats/'],
   // Vocabulary: stored results, parameters, events, options, the wire types of the client.
   ['results/', 'params/', 'events/', 'options.ts', 'client/', 'assets/'],
-  // The room cache and its budget.
-  ['cache/'],
-  // Below delivery and the worker threads that run them: a volume's pyramid (with the block
+  // The room cache and its budget; the Redis plumbing every Redis half stands on (connections,
+  // keys and channels, the script table, pub/sub fan-out, failures as 503s, time limits).
+  ['cache/', 'redis/'],
+  // Result bytes by content hash: the blob store interface, its memory, Redis and S3 stores.
+  ['blobs/'],
+  // Stores of rooms' scenes and snapshots (memory and Redis), with the checks of what a scene may
+  // hold. Below delivery and the worker threads that run them: a volume's pyramid (with the block
   // reductions `max_dim` shares), and a segmentation's label index, surfaces and renumbering.
-  ['catalog/', 'uploads/', 'viewer/', 'pyramid/', 'labels/'],
+  ['catalog/', 'uploads/', 'viewer/', 'scenes/', 'snapshots/', 'pyramid/', 'labels/'],
   ['registry/', 'delivery/'],
   // The worker threads' transport and their entry, which runs delivery and format work.
   ['workers/'],
