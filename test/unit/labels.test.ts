@@ -9,6 +9,10 @@ import { renumber, renumberedFields, renumberingOf } from '../../core/labels/lab
 import { segmentMesh } from '../../core/labels/segment-mesh.ts';
 import { buildPyramid } from '../../core/pyramid/volume-pyramid.ts';
 import { normalizeResult } from '../../core/results/normalize-result.ts';
+import { decodeResultFrame, encodeResultFrame } from '../../core/results/result-frame.ts';
+import { toJsonResult } from '../../core/results/to-json-result.ts';
+import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
+import { encodeVolumeEnvelope } from '../../core/envelope/encode-envelope.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { openOrInconsistentEdges, signedVolume } from '../plugins/mesh-measures.ts';
 
@@ -24,7 +28,16 @@ function labelsVolume(shape: number[], fill: (z: number, y: number, x: number) =
 describe('labels results', () => {
   it('keep their names and colours, and refuse what is not labels, naming the field', () => {
     const ok = labelsVolume([2, 2, 2], () => 3, { label_names: { 3: 'nucleus' }, label_colors: { 3: '#FF8800' } });
-    expect(ok).toMatchObject({ labels: true, label_names: { '3': 'nucleus' }, label_colors: { '3': '#ff8800' } });
+    const fields = { labels: true, label_names: { '3': 'nucleus' }, label_colors: { '3': '#ff8800' } };
+    expect(ok).toMatchObject(fields);
+    // They travel with the result: its frame (blob stores, relays), its envelope and its JSON.
+    const { header, blocks } = encodeResultFrame(ok);
+    const payload = new Uint8Array(header.byteLength);
+    let at = 0;
+    for (const block of blocks) payload.set(block, (at += block.byteLength) - block.byteLength);
+    expect(decodeResultFrame(JSON.parse(JSON.stringify(header)), payload.buffer)).toMatchObject(fields);
+    expect(decodeEnvelope(Buffer.concat(encodeVolumeEnvelope(ok).parts))).toMatchObject(fields);
+    expect(JSON.parse(toJsonResult(ok))).toMatchObject(fields);
     const base = { shape: [2], data: new Uint8Array(2) };
     const refused: [object, RegExp][] = [
       [{ ...base, data: new Float32Array(2), labels: true }, /labels needs a volume of dtype uint8, uint16 or uint32, not float32/],
