@@ -62,13 +62,14 @@ describe('segments of a labels volume', () => {
     expect(Buffer.compare(blob.rawPayload, first.rawPayload)).toBe(0);
   });
 
-  it('exports a surface as GLB, STL, OBJ and simplified, and every label painted with segment=all', async () => {
+  it('exports a surface as GLB, STL, OBJ, PLY and simplified, and every label painted with segment=all', async () => {
     const glb = await data('&segment=100&format=glb');
     expect(glb.headers['content-type']).toBe('model/gltf-binary');
     expect(glb.headers['content-disposition']).toContain('.glb');
     expect(glb.rawPayload.subarray(0, 4).toString('latin1')).toBe('glTF');
     expect((await data('&segment=100&format=stl')).rawPayload.readUInt32LE(80)).toBeGreaterThan(100);
     expect((await data('&segment=100&format=obj')).payload).toMatch(/^v /m);
+    expect((await data('&segment=all&format=ply')).rawPayload.subarray(0, 400).toString('latin1')).toMatch(/property uchar red[\s\S]*element face \d+/);
     const blob = await app.inject(`/api/blobs/${glb.headers['x-blob-id']}`);
     expect(Buffer.compare(blob.rawPayload, glb.rawPayload)).toBe(0);
     const small = decodeEnvelope((await data('&segment=100&max_triangles=200')).rawPayload) as DecodedMesh;
