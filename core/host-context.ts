@@ -14,7 +14,7 @@ import type { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import type { JsonResultEncoder } from './serving/json-encoder.ts';
 import type { ResultIds } from './serving/result-ids.ts';
 import type { DeliveryVariants } from './delivery/delivery-variants.ts';
-import type { VolumePyramids } from './zarr/volume-pyramids.ts';
+import type { VolumePyramids } from './pyramid/volume-pyramids.ts';
 import type { InvokerSet } from './invoke/invoker.ts';
 import type { ResultSource } from './serving/result-source.ts';
 import type { StaticInputs } from './inputs/static-inputs.ts';

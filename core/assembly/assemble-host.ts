@@ -22,8 +22,8 @@ import type { ReloadCounts } from '../registry/reload-sources.ts';
 import { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import { JsonResultEncoder } from '../serving/json-encoder.ts';
 import { FileParser } from '../workers/file-parser.ts';
-import { deliveryTaskRunner } from '../workers/task-pool.ts';
-import { VolumePyramids } from '../zarr/volume-pyramids.ts';
+import { deliveryTaskRunner, pyramidRunner } from '../workers/task-pool.ts';
+import { VolumePyramids } from '../pyramid/volume-pyramids.ts';
 import { assembleResults } from './assemble-results.ts';
 import { assembleWorkspace } from './assemble-workspace.ts';
 import { RoomScenes } from '../workspace/room-scenes.ts';
@@ -91,7 +91,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     json: new JsonResultEncoder(compute.pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes, budget: stack.budget }),
     resultIds: stack.resultIds,
     delivery: new DeliveryVariants(deliveryTaskRunner(compute.pools.encode), stack.budget),
-    pyramids: new VolumePyramids(compute.pools.encode, stack.budget),
+    pyramids: new VolumePyramids(pyramidRunner(compute.pools.encode), stack.budget),
     invokers: compute.invokers,
     events,
     reload,

@@ -2,16 +2,31 @@
  * @module npy-sidecar
  * The optional sidecar of a static `.npy` volume: `<stem>.json` beside it, holding the
  * voxel `spacing` and the `origin` (each a list of numbers, one per axis, in the array's axis
- * order), e.g. `{"spacing": [0.5, 0.5, 1.0], "origin": [0, 0, 0]}`. Other keys are ignored.
+ * order), e.g. `{"spacing": [0.5, 0.5, 1.0], "origin": [0, 0, 0]}`, and for a segmentation
+ * `"labels": true` with optional `label_names` and `label_colors` keyed by id. Other keys are
+ * ignored.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { LabelFieldError, readLabelFields, type LabelFields } from '../results/label-fields.ts';
 import { numberList } from './specimen-metadata.ts';
 import { resolveInsideReal } from './safe-path.ts';
 
 export interface VolumeGeometry {
   spacing: number[] | null;
   origin: number[] | null;
+  /** A segmentation's fields (checked against the widest labels dtype; the file's own is checked when read). */
+  labels: LabelFields | null;
+}
+
+function labelsOf(fields: Record<string, unknown>, file: string, problems: string[]): LabelFields | null {
+  try {
+    return readLabelFields(fields, 'uint32') ?? null;
+  } catch (error) {
+    if (!(error instanceof LabelFieldError)) throw error;
+    problems.push(`sidecar '${file}': ${error.message}: labels ignored`);
+    return null;
+  }
 }
 
 /** `vol.npy` → `vol.json`; `sub/vol.npy` → `sub/vol.json`. */
@@ -25,7 +40,7 @@ export function sidecarName(dataFile: string): string {
  * missing sidecar is normal (nulls, no problem); an unreadable one is a problem.
  */
 export async function readNpySidecar(realRoot: string, relativeDataFile: string, problems: string[]): Promise<VolumeGeometry> {
-  const none: VolumeGeometry = { spacing: null, origin: null };
+  const none: VolumeGeometry = { spacing: null, origin: null, labels: null };
   const relative = sidecarName(relativeDataFile);
   const resolved = await resolveInsideReal(realRoot, relative);
   if (resolved === null) return none;
@@ -52,5 +67,6 @@ export async function readNpySidecar(realRoot: string, relativeDataFile: string,
   return {
     spacing: numberList(fields.spacing, 'spacing', problems),
     origin: numberList(fields.origin, 'origin', problems),
+    labels: labelsOf(fields, path.posix.basename(relative), problems),
   };
 }

@@ -30,7 +30,10 @@ export interface MeshData {
   colors?: Uint8Array | Float32Array;
 }
 
-/** A scalar volume in C order (slowest axis first). */
+/**
+ * A scalar volume in C order (slowest axis first). A segmentation (each sample a label id, 0
+ * the background) has `labels: true`, and its `label_names` and `label_colors` keyed by id.
+ */
 export interface VolumeData {
   type: 'volume';
   shape: number[];
@@ -40,6 +43,9 @@ export interface VolumeData {
   origin: number[] | null;
   /** Finite [min, max] of the samples when the host sent it (envelopes), else null. */
   value_range: [number, number] | null;
+  labels?: true;
+  label_names?: Record<string, string>;
+  label_colors?: Record<string, string>;
 }
 
 /** A point cloud: flat x,y,z points, optional RGB colours (bytes 0..255 or floats 0..1) and scalars. */

@@ -24,8 +24,9 @@ export function fromEnvelope(decoded: DecodedEnvelope): TypedData {
     const { vertices, indices, normals, colors } = decoded;
     return colors ? { type: 'mesh', vertices, indices, normals, colors } : { type: 'mesh', vertices, indices, normals };
   }
-  const { shape, dtype, data, spacing, origin, value_range } = decoded;
-  return { type: 'volume', shape, dtype, data, spacing, origin, value_range };
+  const { shape, dtype, data, spacing, origin, value_range, labels, label_names, label_colors } = decoded;
+  const volume: TypedData = { type: 'volume', shape, dtype, data, spacing, origin, value_range };
+  return labels ? { ...volume, labels, ...(label_names ? { label_names } : {}), ...(label_colors ? { label_colors } : {}) } : volume;
 }
 
 /** The file name from `Content-Disposition`, else the URL's last path segment. */

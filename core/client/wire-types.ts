@@ -56,6 +56,8 @@ export interface CatalogEntry {
   function_name: string | null;
   /** A path relative to the host, e.g. `/api/specimens/{id}/thumbnail`. */
   thumbnail_url: string;
+  /** True for a segmentation (a labels volume) where the host knows it before computing: static and published ones. */
+  labels?: true;
 }
 
 /** `GET /api/specimens/{id}`: every Specimen field; `schema` is an object for dynamic specimens. */
@@ -226,4 +228,4 @@ export type RoomEvent =
   | { event: 'annotation'; data: AnnotationEvent };
 
 /** Delivery options of `/data`, as query values (e.g. `{ format: 'glb', compress: 'meshopt' }`). */
-export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim', string | number>>;
+export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim' | 'segment', string | number>>;

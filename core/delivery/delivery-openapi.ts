@@ -19,7 +19,12 @@ function optionSchema(name: DeliveryOptionName, type: ResultType): Record<string
     case 'window':
       return { type: 'string', pattern: '^[^,]+,[^,]+$', description: 'LO,HI: the value range mapped by dtype (default: the data own range)' };
     case 'max_dim':
-      return { type: 'integer', minimum: 1, description: 'Every axis at most this many samples (block averaging)' };
+      return { type: 'integer', minimum: 1, description: 'Every axis at most this many samples (block averaging; labels pick ids)' };
+    case 'segment':
+      return {
+        anyOf: [{ type: 'integer', minimum: 1 }, { const: 'all' }],
+        description: 'A labels volume: the surface of this label id (or of every label: all) as a mesh, shaped and encoded by the mesh options',
+      };
   }
 }
 

@@ -6,8 +6,10 @@
  * making, later ones reuse it. Variants count in the host's result budget as dependents of
  * their result, so they go when it goes (or earlier, least recently used first). Static data
  * files get compressed variants per file version the same way, and their contents read as
- * results. The encode threads take variant work by turns, round-robin between the clients
- * asking (fair-turns.ts).
+ * results. A segmentation's label index (its ids, their counts and boxes) and its segment
+ * surfaces (`segment=`: a mesh, then shaped and encoded as any mesh) are variants of the
+ * volume the same way. The encode threads take variant work by turns, round-robin between
+ * the clients asking (fair-turns.ts).
  */
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -20,6 +22,8 @@ import { deliveryKey, type DeliveryOptions } from './delivery-options.ts';
 import type { EncodeNames } from './format-encoder.ts';
 import type { StaticFileSource } from './load-static-file.ts';
 import { changesResult, shapingOptions } from './shape-result.ts';
+import { labelIndexBytes, type LabelIndex } from '../labels/label-index.ts';
+import { segmentVolume, surfaceTask } from './segment-delivery.ts';
 
 /**
  * A made variant, as sent: the bytes and their Content-Encoding. `encoding` null with no
@@ -44,6 +48,7 @@ export class DeliveryVariants {
   #shaped = new WeakMap<object, Memo<StoredResult>>();
   #packed = new WeakMap<object, Memo<Variant>>();
   #loaded = new WeakMap<object, Memo<StoredResult>>();
+  #indexes = new WeakMap<object, Memo<LabelIndex>>();
   /** Static files: path → the version whose variants are kept, and those variants. */
   #files = new Map<string, { version: string; token: object }>();
   /** Variants made since start (the one-off costs clients did not pay twice). */
@@ -97,11 +102,29 @@ export class DeliveryVariants {
    * (an address) is whose turn the work waits for.
    */
   shaped(result: StoredResult, options: DeliveryOptions, client = ''): Promise<StoredResult> {
+    if (options.segment !== undefined) return this.#surface(result, options, client);
     const shaping = shapingOptions(options);
     if (!changesResult(result, shaping)) return Promise.resolve(result);
     const key = deliveryKey(shaping);
     const task: ShapeTask = { op: 'shape', result, options: shaping };
     return this.#once(this.#shaped, result, key, () => this.#run(client, task), resultByteLength);
+  }
+
+  /** The ids a labels volume holds, with their voxel counts and boxes: found once, kept with the volume. */
+  labelIndex(volume: StoredResult & { type: 'volume' }, client = ''): Promise<LabelIndex> {
+    return this.#once(this.#indexes, volume, 'labels', () => this.#run(client, { op: 'labelIndex', volume }), labelIndexBytes);
+  }
+
+  /**
+   * The surface of `options.segment` of a labels volume, shaped by the rest of the options as
+   * a mesh. @throws the catalogued 4xx naming `segment` when the result or id does not fit.
+   */
+  async #surface(result: StoredResult, options: DeliveryOptions, client: string): Promise<StoredResult> {
+    const { segment, ...rest } = options;
+    const volume = segmentVolume(result);
+    const task = surfaceTask(volume, await this.labelIndex(volume, client), segment!);
+    const mesh = await this.#once(this.#shaped, volume, `segment=${segment}`, () => this.#run(client, task), resultByteLength);
+    return this.shaped(mesh, rest, client);
   }
 
   /** The bytes of `result` (already shaped) in `format`, compressed with `encoding` when worth it. */

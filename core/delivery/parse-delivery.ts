@@ -55,6 +55,16 @@ function windowOf(raw: unknown): [number, number] {
   return [lo, hi];
 }
 
+/** `all`, or a label id: a whole number of at least 1 (0 is the background). */
+function segmentOf(raw: unknown): number | 'all' {
+  if (raw === 'all') return 'all';
+  const value = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw invalidDeliveryOption('segment', raw, 'a label id (a whole number of at least 1; 0 is the background) or all');
+  }
+  return value;
+}
+
 function parseOption(options: DeliveryOptions, name: string, raw: unknown): void {
   if (!isOptionName(name)) throw createHostError('SPC_ERR_DELIVERY_OPTION_UNKNOWN', name, DELIVERY_OPTION_NAMES.join(', '));
   switch (name) {
@@ -75,6 +85,9 @@ function parseOption(options: DeliveryOptions, name: string, raw: unknown): void
       return;
     case 'max_dim':
       options.max_dim = positiveInteger(name, raw);
+      return;
+    case 'segment':
+      options.segment = segmentOf(raw);
   }
 }
 

@@ -11,17 +11,17 @@ import { simplifyMesh } from './simplify-mesh.ts';
 
 /** True when the options change the result itself (not only how it is encoded). */
 export function shapesResult(options: DeliveryOptions): boolean {
-  return options.max_triangles !== undefined || shapesVolume(options);
+  return options.max_triangles !== undefined || options.segment !== undefined || shapesVolume(options);
 }
 
 const NO_SHAPING: DeliveryOptions = Object.freeze({});
 
 /** The part of the options that shapes the result (a key for the shaped result's cache). */
 export function shapingOptions(options: DeliveryOptions): DeliveryOptions {
-  const { max_triangles, dtype, window, max_dim } = options;
+  const { max_triangles, dtype, window, max_dim, segment } = options;
   // The usual request shapes nothing: no object is made for it.
-  if (max_triangles === undefined && dtype === undefined && window === undefined && max_dim === undefined) return NO_SHAPING;
-  return Object.fromEntries(Object.entries({ max_triangles, dtype, window, max_dim }).filter(([, v]) => v !== undefined)) as DeliveryOptions;
+  if (max_triangles === undefined && dtype === undefined && window === undefined && max_dim === undefined && segment === undefined) return NO_SHAPING;
+  return Object.fromEntries(Object.entries({ max_triangles, dtype, window, max_dim, segment }).filter(([, v]) => v !== undefined)) as DeliveryOptions;
 }
 
 /**
@@ -30,6 +30,7 @@ export function shapingOptions(options: DeliveryOptions): DeliveryOptions {
  * be a second copy of an unchanged result.
  */
 export function changesResult(result: StoredResult, options: DeliveryOptions): boolean {
+  if (options.segment !== undefined) return true;
   if (result.type === 'mesh') return options.max_triangles !== undefined && result.indices.length / 3 > options.max_triangles;
   if (result.type !== 'volume') return false;
   const reduces = options.max_dim !== undefined && result.shape.some((n) => n > options.max_dim!);

@@ -9,10 +9,11 @@
  */
 import { TYPED_ARRAYS, type DType } from '../envelope/dtypes.ts';
 import { valueRange } from '../envelope/value-range.ts';
-import { blockMean, blockMeanShape } from './block-mean.ts';
+import { blockMean, blockMeanShape } from '../pyramid/block-mean.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { VolumeResult } from '../sdk/result-types.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
+import { shapeLabels } from './shape-labels.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
@@ -55,8 +56,9 @@ export function shapesVolume(options: DeliveryOptions): boolean {
   return options.dtype !== undefined || options.window !== undefined || options.max_dim !== undefined;
 }
 
-/** The volume as the options deliver it (the input is returned when nothing changes). */
+/** The volume as the options deliver it (the input is returned when nothing changes); labels never averaged. */
 export function shapeVolume(volume: StoredVolume, options: DeliveryOptions): StoredVolume {
+  if (volume.labels) return shapeLabels(volume, options);
   const ownRange = volume.valueRange ?? valueRange(volume.data);
   const reduce = options.max_dim !== undefined && volume.shape.some((n) => n > options.max_dim!);
   // An asked-for dtype always maps the window, its own type included: the client is told

@@ -6,6 +6,7 @@
  * array views require.
  */
 import { TYPED_ARRAYS as ARRAYS, type DType } from './dtypes.ts';
+import { readWireLabels, type WireLabels } from './wire-labels.ts';
 
 type ArrayOf<D extends DType> = InstanceType<(typeof ARRAYS)[D]>;
 
@@ -24,7 +25,8 @@ export interface DecodedMesh {
   preamble: Record<string, unknown>;
 }
 
-export interface DecodedVolume {
+/** A volume; a segmentation also has `labels: true` and its names and colours when sent. */
+export interface DecodedVolume extends WireLabels {
   type: 'volume';
   shape: number[];
   dtype: DType;
@@ -118,6 +120,7 @@ function decodeVolume(bytes: Uint8Array, offset: number, preamble: Record<string
     spacing: numbers(preamble.spacing),
     origin: numbers(preamble.origin),
     value_range: range && range.length === 2 ? [range[0]!, range[1]!] : null,
+    ...readWireLabels(preamble),
     preamble,
   };
 }

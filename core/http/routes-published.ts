@@ -30,10 +30,22 @@ const PUT_SCHEMA = {
   description:
     'Body: the file (application/octet-stream, with ?filename=NAME; ' +
     `${PARSED_EXTENSIONS.join(', ')}) or JSON {"upload": upload_id}. display_name, description, tags (comma-separated in the query, a list in JSON), ` +
-    'spacing and origin (a .npy volume) are optional. 201 when new, 200 when replaced, 409 when the id is a specimen that is not published.',
+    'spacing and origin (a .npy volume) are optional; role=labels marks a uint8, uint16 or uint32 volume as a segmentation, with optional ' +
+    'label_names and label_colors (objects keyed by label id: JSON text in the query). 201 when new, 200 when replaced, 409 when the id is a specimen ' +
+    'that is not published.',
   consumes: ['application/octet-stream', 'application/json'],
   params: idParams('id'),
-  querystring: queryOf({ filename: TEXT, display_name: TEXT, description: TEXT, tags: TEXT, spacing: TEXT, origin: TEXT }),
+  querystring: queryOf({
+    filename: TEXT,
+    display_name: TEXT,
+    description: TEXT,
+    tags: TEXT,
+    spacing: TEXT,
+    origin: TEXT,
+    role: TEXT,
+    label_names: TEXT,
+    label_colors: TEXT,
+  }),
 };
 
 const bad = (why: string) => createHostError('SPC_ERR_PUBLISH_INVALID', why);

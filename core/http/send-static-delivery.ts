@@ -77,7 +77,8 @@ export async function sendStaticDelivery(ctx: StaticDeliveryDeps, reply: Fastify
   const delivery = resolveDelivery(asked, type, userAgent, ctx.options);
   // Plain ranges (and HEAD) are of the file's own bytes.
   const plain = isEmptyDelivery(delivery) && (!source.npy || headers.range !== undefined);
-  if (method === 'HEAD' || plain) return sendFileAsItIs(ctx, reply, record);
+  // HEAD of a segment's surface says what GET sends: the mesh, not the file.
+  if ((method === 'HEAD' && delivery.segment === undefined) || plain) return sendFileAsItIs(ctx, reply, record);
   // Opening a volume checks it as an identity answer would (header, dtype, order, size).
   if (source.npy) await openStaticData(record, { head: true }, { envelopeMediaType: ctx.options.envelopeMediaType });
   const result = await staticResult(ctx.delivery, record, source);

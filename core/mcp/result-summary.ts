@@ -43,6 +43,8 @@ export function summarizeResult(result: StoredResult): Record<string, unknown> {
         spacing: result.spacing ?? null,
         origin: result.origin ?? null,
         value_range: result.valueRange ?? valueRange(result.data) ?? null,
+        // A segmentation says so: an agent can then ask for a segment's surface (segment=N).
+        ...(result.labels ? { labels: true, label_names: result.label_names ?? {} } : {}),
       };
     case 'point_cloud':
       return {

@@ -10,6 +10,7 @@ import { isDType, TYPED_ARRAYS, dtypeOf, type AnyTypedArray } from '../envelope/
 import type { ResultType } from '../sdk/result-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { Frame } from './frame-codec.ts';
+import { labelFieldsOf, LabelFieldError, readLabelFields } from '../results/label-fields.ts';
 
 /** A result frame that does not describe a result of its declared type. */
 export class ResultFrameError extends Error {}
@@ -48,6 +49,16 @@ function numbers(value: unknown): number[] | undefined {
   return Array.isArray(value) && value.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (value as number[]) : undefined;
 }
 
+/** A segmentation's fields as the process sent them (it checked them; here they are read as any result's are). */
+function labelsOf(meta: Record<string, unknown>, dtype: string): object | undefined {
+  try {
+    return readLabelFields(meta, dtype);
+  } catch (error) {
+    if (error instanceof LabelFieldError) fail(error.message);
+    throw error;
+  }
+}
+
 /** The stored result a `result` frame carries. */
 export function toStoredResult(frame: Frame, type: ResultType): StoredResult {
   const arrays = arraysOf(frame);
@@ -77,7 +88,7 @@ export function toStoredResult(frame: Frame, type: ResultType): StoredResult {
     if (origin) result.origin = origin;
     if (typeof meta.unit === 'string') result.unit = meta.unit;
     if (range && range.length === 2) result.valueRange = [range[0]!, range[1]!];
-    return result;
+    return Object.assign(result, labelsOf(meta, meta.dtype as string));
   }
   if (type === 'point_cloud') {
     const points = need(arrays, 'points', Float32Array);
@@ -116,6 +127,7 @@ export function inputSpec(param: string, result: StoredResult): { spec: Record<s
           dtype: result.dtype,
           ...(result.spacing ? { spacing: result.spacing } : {}),
           ...(result.origin ? { origin: result.origin } : {}),
+          ...labelFieldsOf(result),
         }
       : result.type === 'image'
         ? { width: result.width, height: result.height, channels: result.channels, dtype: dtypeOf(result.data as AnyTypedArray) }

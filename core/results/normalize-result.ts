@@ -14,6 +14,7 @@ import { TYPED_ARRAYS, dtypeOf, isDType, type AnyTypedArray, type DType } from '
 import { valueRange } from '../envelope/value-range.ts';
 import { firstNonFinite } from '../envelope/first-non-finite.ts';
 import type { StoredResult } from './stored-result.ts';
+import { LabelFieldError, readLabelFields } from './label-fields.ts';
 
 export class ResultShapeError extends Error {}
 
@@ -125,7 +126,18 @@ function normalizeVolume(r: Record<string, unknown>): StoredResult {
   }
   const range = valueRange(data);
   if (range) result.valueRange = range;
+  Object.assign(result, labelFields(r, dtype));
   return result;
+}
+
+/** A segmentation's fields (none for another volume), refused as any bad result field is. */
+function labelFields(r: Record<string, unknown>, dtype: string): object | undefined {
+  try {
+    return readLabelFields(r, dtype);
+  } catch (error) {
+    if (error instanceof LabelFieldError) fail(error.message);
+    throw error;
+  }
 }
 
 function normalizePointCloud(r: Record<string, unknown>): StoredResult {

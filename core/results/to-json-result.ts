@@ -31,6 +31,9 @@ export function toJsonResult(result: StoredResult): string {
       if (result.spacing) parts.push(`"spacing":${JSON.stringify(result.spacing)}`);
       if (result.origin) parts.push(`"origin":${JSON.stringify(result.origin)}`);
       if (result.valueRange) parts.push(`"value_range":${JSON.stringify(result.valueRange)}`);
+      if (result.labels) parts.push(`"labels":true`);
+      if (result.labels && result.label_names) parts.push(`"label_names":${JSON.stringify(result.label_names)}`);
+      if (result.labels && result.label_colors) parts.push(`"label_colors":${JSON.stringify(result.label_colors)}`);
       break;
     case 'point_cloud':
       parts.push(`"points":${list(result.points)}`);

@@ -16,6 +16,7 @@ import { renderImage } from './render-image.ts';
 import { renderMesh } from './render-mesh.ts';
 import { renderPoints } from './render-points.ts';
 import { renderVolume } from './render-volume.ts';
+import { renderLabels } from './render-labels.ts';
 import { DEFAULT_LOOK, LOOKS } from './thumbnail-looks.ts';
 import { loadPlugin } from '../testing/index.ts';
 
@@ -25,7 +26,7 @@ const SIZE = 256;
 export function renderResult(id: string, result: SpecimenResult): Canvas {
   const look = { ...DEFAULT_LOOK, ...LOOKS[id] };
   if ('vertices' in result) return renderMesh(result, SIZE, look.mesh);
-  if ('shape' in result) return renderVolume(result, SIZE, look.volume);
+  if ('shape' in result) return result.labels ? renderLabels(result, SIZE) : renderVolume(result, SIZE, look.volume);
   if ('points' in result) return renderPoints(result, SIZE, look.points);
   return renderImage(result, SIZE);
 }

@@ -2,7 +2,8 @@
  * @module task-worker
  * The worker-thread entry (bundled by worker-script.ts, run by tinypool). `invoke` imports a
  * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a
- * result's id; `parseFile` reads an uploaded file; `pyramid` makes a volume's OME-Zarr levels. Progress leaves on the task's
+ * result's id; `parseFile` reads an uploaded file; `pyramid` makes a volume's OME-Zarr levels; `labelIndex` and `surface` find a segmentation's labels and make
+ * their surfaces. Progress leaves on the task's
  * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
@@ -22,14 +23,16 @@ import type {
   TaskResults,
   WorkerPortMessage,
 } from './protocol.ts';
-import type { LoadStaticTask, PackFileTask, PackTask, ShapeTask } from '../delivery/delivery-tasks.ts';
+import type { LabelIndexTask, LoadStaticTask, PackFileTask, PackTask, ShapeTask, SurfaceTask } from '../delivery/delivery-tasks.ts';
+import { buildLabelIndex, type LabelIndex } from '../labels/label-index.ts';
+import { segmentMesh } from '../labels/segment-mesh.ts';
 import { loadStaticFile, type LoadedStaticFile } from '../delivery/load-static-file.ts';
 import { DecodedSizeError } from '../formats/decoded-size.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { parseCheckedFile } from '../results/parse-checked-file.ts';
 import { packFile, packResult, type PackedBytes } from '../delivery/pack-delivery.ts';
 import { shapeResult } from '../delivery/shape-result.ts';
-import { buildPyramid } from '../delivery/volume-pyramid.ts';
+import { buildPyramid } from '../pyramid/volume-pyramid.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { PressureCollector } from '../memory/pressure-gc.ts';
 import { callPluginFunction } from '../results/call-plugin-function.ts';
@@ -189,4 +192,12 @@ export async function parseFileTask(task: ParseFileTask): Promise<ParseFileOutco
 
 export function pyramid(task: PyramidTask): Promise<TaskResults['pyramid']> {
   return handingOver(async () => buildPyramid(task.volume), (levels) => levels.reduce((sum, level) => sum + resultByteLength(level), 0));
+}
+
+export function labelIndex(task: LabelIndexTask): LabelIndex {
+  return buildLabelIndex(task.volume.data, task.volume.shape, task.volume.valueRange?.[1]);
+}
+
+export function surface(task: SurfaceTask): Promise<StoredResult> {
+  return handingOver(async () => segmentMesh(task.volume, task.index, task.ids, task.painted), resultByteLength);
 }

@@ -17,6 +17,7 @@ import type { StoredResult } from '../results/stored-result.ts';
 import type { PublishedMeta } from './published-record.ts';
 import { PUBLISH_BODY_FIELDS, readPublishFields, type PublishFields } from './publish-input.ts';
 import { resultAsFile } from './upload-as-file.ts';
+import { checkedLabels } from '../results/label-fields.ts';
 
 /** What publishing uses of the host. */
 export interface PublishDeps {
@@ -70,9 +71,18 @@ export async function fileFromUpload(ctx: PublishDeps, id: string, body: unknown
   return { bytes, fileName, result, fields };
 }
 
+/** `role=labels` on anything but a uint8, uint16 or uint32 volume is refused, naming `role`. */
+function labelsOf(file: PublishedFile): PublishedMeta['labels'] {
+  const { fields, result } = file;
+  if (!fields.labels) return undefined;
+  if (result.type !== 'volume') throw bad(`'role' labels needs a volume (a .npy file), not a ${result.type.replace('_', ' ')}`);
+  return checkedLabels(fields.labels, result.dtype, (why) => bad(`'role' labels: ${why}`));
+}
+
 function metaOf(id: string, file: PublishedFile, ttlMs: number): PublishedMeta {
   const now = Date.now();
   const { fields, result } = file;
+  const labels = labelsOf(file);
   const spacing = fields.spacing ?? (result.type === 'volume' ? result.spacing : undefined);
   const origin = fields.origin ?? (result.type === 'volume' ? result.origin : undefined);
   return {
@@ -88,6 +98,7 @@ function metaOf(id: string, file: PublishedFile, ttlMs: number): PublishedMeta {
     expires_at: now + ttlMs,
     ...(spacing ? { spacing: [...spacing] } : {}),
     ...(origin ? { origin: [...origin] } : {}),
+    ...(labels ? { labels } : {}),
   };
 }
 

@@ -234,6 +234,7 @@ function toRecord(meta: PublishedMeta, file: string): SpecimenRecord {
           fileName: meta.file_name,
           ...(meta.spacing ? { spacing: meta.spacing } : {}),
           ...(meta.origin ? { origin: meta.origin } : {}),
+          ...(meta.labels ? { labels: meta.labels } : {}),
         }
       : { kind: 'file', path: file, fileName: meta.file_name };
   return {

@@ -2,7 +2,8 @@
  * @module routes-zarr
  * `GET /api/results/{result_id}.zarr/<key>`: a held volume result as a read-only OME-Zarr
  * v0.4 store on Zarr v2, so desktop tools open it by URL (`napari --plugin napari-ome-zarr
- * http://host/api/results/<id>.zarr`). Keys: `.zgroup`, `.zattrs` (multiscales, omero), and
+ * http://host/api/results/<id>.zarr`). Keys: `.zgroup`, `.zattrs` (multiscales, and omero or,
+ * for a segmentation, the NGFF `image-label`: label-image.ts), and
  * per pyramid level L: `L/.zarray`, `L/.zattrs` and the chunks `L/z/y/x` (also answered as
  * `L/z.y.x`, the names of the store's first, single-level version). The pyramid is made on
  * the first read of anything but `.zgroup`. An id that is unknown or no longer held, a result
@@ -12,15 +13,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { ResultIds } from '../serving/result-ids.ts';
-import type { VolumePyramids } from './volume-pyramids.ts';
+import type { VolumePyramids } from '../pyramid/volume-pyramids.ts';
+import type { DeliveryVariants } from '../delivery/delivery-variants.ts';
+import { imageLabel } from './label-image.ts';
 import { isResultId } from '../results/result-id.ts';
 import { encodeChunk, parseChunkKey } from './zarr-chunk.ts';
 import { chunkShapeOf, hasOmeAxes, zarray, zattrs, zgroup, type VolumeOfStore } from './zarr-metadata.ts';
 
-/** What the store routes use of the host: results by id, and their pyramids. */
+/** What the store routes use of the host: results by id, their pyramids, and a segmentation's label index. */
 export interface ZarrDeps {
   resultIds: Pick<ResultIds, 'find'>;
   pyramids: Pick<VolumePyramids, 'of'>;
+  delivery: Pick<DeliveryVariants, 'labelIndex'>;
 }
 
 type StoreRequest = FastifyRequest<{ Params: { store: string; '*'?: string } }>;
@@ -52,7 +56,7 @@ async function serveKey(ctx: ZarrDeps, request: StoreRequest, reply: FastifyRepl
   const key = (request.params['*'] ?? '').replace(/^\/+/, '');
   if (key === '' || key === '.zgroup') return sendJson(reply, zgroup());
   const { levels } = await ctx.pyramids.of(volume);
-  if (key === '.zattrs') return sendJson(reply, zattrs(levels, id));
+  if (key === '.zattrs') return sendJson(reply, zattrs(levels, id, volume.labels ? imageLabel(volume, await ctx.delivery.labelIndex(volume)) : undefined));
   const parts = splitLevel(key);
   const level = parts ? levels[parts.level] : undefined;
   if (parts && level) {
@@ -72,6 +76,7 @@ export async function zarrRoutes(app: FastifyInstance, opts: { ctx: ZarrDeps }):
     description:
       '`store` is `<result_id>.zarr` (the X-Result-Id of a /data answer); keys: `.zgroup`, `.zattrs` (multiscales, omero), per pyramid level L ' +
       '`L/.zarray`, `L/.zattrs` and gzip chunks `L/z/y/x`. ' +
+      'A labels volume is an NGFF label image: `image-label` (colors, properties) instead of omero, levels of ids picked, never averaged. ' +
       'Open the store URL in napari (napari-ome-zarr), vizarr or Neuroglancer.',
     params: {
       type: 'object',

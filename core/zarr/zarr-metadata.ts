@@ -11,6 +11,7 @@ import { NUMPY_TYPESTR } from '../envelope/dtypes.ts';
 import { valueRange } from '../envelope/value-range.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { omeSpaceUnit } from './ome-unit.ts';
+import { LABEL_DOWNSAMPLING } from './label-image.ts';
 
 export type VolumeOfStore = StoredResult & { type: 'volume' };
 
@@ -86,8 +87,11 @@ function omero(volume: VolumeOfStore, name: string): object {
   };
 }
 
-/** The root `.zattrs` of a store whose levels are `levels` (level 0, the volume, first). */
-export function zattrs(levels: readonly VolumeOfStore[], name: string): object {
+/**
+ * The root `.zattrs` of a store whose levels are `levels` (level 0, the volume, first). A
+ * segmentation passes its `image-label` (label-image.ts) and has no display window.
+ */
+export function zattrs(levels: readonly VolumeOfStore[], name: string, imageLabel?: object): object {
   const volume = levels[0]!;
   const n = volume.shape.length;
   const base = volume.spacing?.length === n ? volume.spacing : new Array<number>(n).fill(1);
@@ -105,11 +109,12 @@ export function zattrs(levels: readonly VolumeOfStore[], name: string): object {
         name,
         axes: axesOf(volume),
         datasets,
-        type: 'mean',
-        metadata: { description: 'each level halves every spatial axis longer than 1 by averaging' },
+        ...(imageLabel
+          ? { type: LABEL_DOWNSAMPLING.type, metadata: { description: LABEL_DOWNSAMPLING.description } }
+          : { type: 'mean', metadata: { description: 'each level halves every spatial axis longer than 1 by averaging' } }),
       },
     ],
-    omero: omero(volume, name),
+    ...(imageLabel ? { 'image-label': imageLabel } : { omero: omero(volume, name) }),
   };
 }
 

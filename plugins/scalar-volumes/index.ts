@@ -1,11 +1,12 @@
 /**
  * @module scalar-volumes
- * Scientific scalar volumes with physical spacing and origin: Gaussian blobs, a gyroid field
- * and a CT-like Shepp-Logan head phantom.
+ * Scientific scalar volumes with physical spacing and origin: Gaussian blobs, a gyroid field,
+ * a CT-like Shepp-Logan head phantom and its segmentation (a labels volume).
  */
 import type { Integer, SpecimenDeclaration, VolumeResult } from 'vitrine';
 import { seededRandom } from './seeded-random.ts';
 import { sampleSheppLogan } from './shepp-logan.ts';
+import { labelSheppLogan, SHEPP_LOGAN_LABEL_NAMES } from './shepp-logan-labels.ts';
 
 /**
  * A sum of randomly placed 3D Gaussians in the cube [-1, 1]³: a stand-in for a density map or
@@ -106,6 +107,32 @@ export function shepp_logan_phantom(size: Integer = 96, dtype: 'uint16' | 'uint8
   return { type: 'volume', dtype, data, ...geometry };
 }
 
+/**
+ * The segmentation of the Shepp-Logan phantom: skull, brain, the two ventricles and the
+ * lesions, each a label with its name, on the phantom's own grid and field of view, so it
+ * lies voxel for voxel on `shepp_logan_phantom` of the same size.
+ *
+ * @param size Voxels along each axis.
+ * @minimum size 16
+ * @maximum size 256
+ */
+export function shepp_logan_segmentation(size: Integer = 96): VolumeResult {
+  const spacing = 240 / size;
+  const first = -120 + spacing / 2;
+  return {
+    type: 'volume',
+    shape: [size, size, size],
+    dtype: 'uint8',
+    data: labelSheppLogan(size),
+    spacing: [spacing, spacing, spacing],
+    origin: [first, first, first],
+    unit: 'mm',
+    labels: true,
+    label_names: SHEPP_LOGAN_LABEL_NAMES,
+    label_colors: { 1: '#e8dcc4', 2: '#d98c8c' },
+  };
+}
+
 export const specimens: SpecimenDeclaration[] = [
   {
     id: 'gaussian-blobs',
@@ -144,5 +171,18 @@ export const specimens: SpecimenDeclaration[] = [
       'encloses the brain, two dark ventricles and a few small tumours; in 3D the ellipses become ellipsoids. Every new reconstruction algorithm in ' +
       'tomography is still tried on this phantom first. Scroll through the slices: the faint spots near the bottom are there to test how well fine, ' +
       'low-contrast detail survives.',
+  },
+  {
+    id: 'shepp-logan-segmentation',
+    function: 'shepp_logan_segmentation',
+    display_name: 'Shepp-Logan segmentation',
+    description: 'The phantom labelled: skull, brain, ventricles and lesions, each a named segment.',
+    tags: ['volume', 'labels', 'segmentation', 'medical'],
+    thumbnail: './thumbnails/shepp-logan-segmentation.png',
+    story:
+      'A segmentation says, for every voxel of a scan, what it belongs to. This one is the ground truth of the Shepp-Logan phantom: each voxel carries ' +
+      'the id of the innermost ellipsoid that holds it, so skull, brain, both ventricles and the lesions are segments of their own, with names. Open it ' +
+      'beside the phantom and it lies on it voxel for voxel; ask for one segment (segment=3 is the right ventricle) and the host sends its surface as a ' +
+      'mesh, in millimetres, ready for a headset or a 3D printer.',
   },
 ];

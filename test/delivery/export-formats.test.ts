@@ -257,13 +257,14 @@ describe('PNG', () => {
 
 describe('the format table', () => {
   it('names a media type and extension for each format, and refuses a result of another kind', async () => {
-    expect(Object.fromEntries(FILE_ENCODERS.map((f) => [f.format, [f.type, f.mediaType(NAMES), f.extension]]))).toEqual({
-      glb: ['mesh', 'model/gltf-binary', 'glb'],
-      stl: ['mesh', 'model/stl', 'stl'],
-      obj: ['mesh', 'model/obj', 'obj'],
-      npy: ['volume', 'application/octet-stream', 'npy'],
-      ply: ['point_cloud', 'application/octet-stream', 'ply'],
-      png: ['image', 'image/png', 'png'],
+    expect(Object.fromEntries(FILE_ENCODERS.map((f) => [`${f.type}/${f.format}`, [f.mediaType(NAMES), f.extension]]))).toEqual({
+      'mesh/glb': ['model/gltf-binary', 'glb'],
+      'mesh/stl': ['model/stl', 'stl'],
+      'mesh/obj': ['model/obj', 'obj'],
+      'mesh/ply': ['application/octet-stream', 'ply'],
+      'volume/npy': ['application/octet-stream', 'npy'],
+      'point_cloud/ply': ['application/octet-stream', 'ply'],
+      'image/png': ['image/png', 'png'],
     });
     await expect(formatEncoder('mesh', 'glb').encode(rampVolume(), { format: 'glb' }, NAMES)).rejects.toThrow(/mesh/);
   });

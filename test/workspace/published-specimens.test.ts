@@ -16,6 +16,7 @@ import { waitFor } from '../helpers/wait-for.ts';
 import type { CreateAppOptions } from '../../core/app.ts';
 import { parseServeOptions } from '../../core/cli/serve-options.ts';
 import { resolveHostOptions } from '../../core/options.ts';
+import { encodeNpy } from '../../core/formats/npy/encode-npy.ts';
 
 const GODOT = { 'user-agent': 'GodotEngine/4.3.stable.official (Linux)' };
 const OCTET = { 'content-type': 'application/octet-stream' };
@@ -120,6 +121,55 @@ describe('published specimens', () => {
     expect((await put(url, 'picture', 'filename=picture.png', image)).status).toBe(201);
     const thumbnail = Buffer.from(await (await fetch(`${url}/api/specimens/picture/thumbnail`)).arrayBuffer());
     expect(thumbnail.equals(image)).toBe(true);
+  });
+
+  it('publishes a segmentation with role=labels (file or upload): labels in the catalog, the envelope and the segment surfaces', async () => {
+    const url = await host();
+    const data = new Uint16Array(6 * 6 * 6);
+    data.fill(700, 0, 72);
+    data[150] = 3;
+    const bytes = Buffer.from(encodeNpy({ shape: [6, 6, 6], dtype: 'uint16', data }));
+    const names = encodeURIComponent(JSON.stringify({ 700: 'membrane', 3: 'speck' }));
+    const created = await put(url, 'seg', `filename=seg.npy&role=labels&label_names=${names}&label_colors=${encodeURIComponent('{"3":"#00FF00"}')}`, bytes);
+    expect(created.status, await created.clone().text()).toBe(201);
+    expect(await created.json()).toMatchObject({ id: 'seg', type: 'volume', labels: true });
+    const catalog = (await (await fetch(`${url}/api/specimens`)).json()) as { id: string; labels?: boolean }[];
+    expect(catalog.find((entry) => entry.id === 'seg')?.labels).toBe(true);
+    const volume = decodeEnvelope(new Uint8Array(await (await fetch(`${url}/api/specimens/seg/data`)).arrayBuffer()));
+    expect(volume).toMatchObject({ dtype: 'uint16', labels: true, label_names: { '3': 'speck', '700': 'membrane' }, label_colors: { '3': '#00ff00' } });
+    const godot = decodeEnvelope(new Uint8Array(await (await fetch(`${url}/api/specimens/seg/data`, { headers: GODOT })).arrayBuffer()));
+    expect(godot).toMatchObject({ dtype: 'uint8', labels: true, label_names: { '1': 'speck', '2': 'membrane' } });
+    const surface = decodeEnvelope(new Uint8Array(await (await fetch(`${url}/api/specimens/seg/data?segment=700`)).arrayBuffer()));
+    expect(surface.type).toBe('mesh');
+
+    const uploaded = (await (await fetch(`${url}/api/uploads?filename=seg.npy`, { method: 'POST', headers: OCTET, body: new Uint8Array(bytes) })).json()) as {
+      upload_id: string;
+    };
+    const json = { 'content-type': 'application/json' };
+    const viaUpload = await fetch(`${url}/api/specimens/seg2`, {
+      method: 'PUT',
+      headers: json,
+      body: JSON.stringify({ upload: uploaded.upload_id, role: 'labels', label_names: { 3: 'speck' } }),
+    });
+    expect(viaUpload.status).toBe(201);
+    expect(decodeEnvelope(new Uint8Array(await (await fetch(`${url}/api/specimens/seg2/data`)).arrayBuffer()))).toMatchObject({
+      labels: true,
+      label_names: { '3': 'speck' },
+    });
+
+    const refusals: [Promise<Response>, RegExp][] = [
+      [put(url, 'x', 'filename=x.npy&role=labels', npyBytes([2, 2, 2])), /'role' labels: labels needs a volume of dtype uint8, uint16 or uint32, not float32/],
+      [put(url, 'x', 'filename=x.stl&role=labels', binaryStl()), /'role' labels needs a volume/],
+      [put(url, 'x', 'filename=x.npy&role=segmentation', bytes), /'role' must be one of image, labels/],
+      [put(url, 'x', `filename=x.npy&label_names=${names}`, bytes), /label_names is given but role is not labels/],
+      [put(url, 'x', 'filename=x.npy&role=labels&label_colors=%7B%221%22%3A%22red%22%7D', bytes), /label_colors value of '1' is not a colour/],
+      [put(url, 'x', 'filename=x.npy&role=labels&label_names=nope', bytes), /'label_names' must be a JSON object/],
+    ];
+    for (const [pending, pattern] of refusals) {
+      const res = await pending;
+      expect(res.status).toBe(400);
+      expect(await detail(res)).toMatch(pattern);
+    }
   });
 
   it('refuses what it cannot publish with a 4xx that says why, and keeps serving', async () => {

@@ -25,8 +25,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['blobs/', 'rooms/'],
   // A room's annotations: their checks, measurements, forms, and their store in memory or Redis.
   ['annotations/'],
-  // Stores of rooms' scenes and snapshots (memory and Redis), with the checks of what a scene may hold.
-  ['catalog/', 'uploads/', 'viewer/', 'scenes/', 'snapshots/'],
+  // Stores of rooms' scenes and snapshots (memory and Redis), with the checks of what a scene may
+  // hold. Below delivery and the worker threads that run them: a volume's pyramid (with the block
+  // reductions `max_dim` shares), and a segmentation's label index, surfaces and renumbering.
+  ['catalog/', 'uploads/', 'viewer/', 'scenes/', 'snapshots/', 'pyramid/', 'labels/'],
   ['registry/', 'delivery/'],
   // The worker threads' transport and their entry, which runs delivery and format work.
   ['workers/'],

@@ -24,7 +24,7 @@ function headerOf(count: number, colors: boolean, scalars: boolean): string {
 }
 
 /** A colour component as a byte: bytes as they are, floats 0..1 scaled and clamped. */
-function colorByte(colors: Uint8Array | Float32Array, i: number): number {
+export function colorByte(colors: Uint8Array | Float32Array, i: number): number {
   const c = colors[i]!;
   return colors instanceof Float32Array ? Math.max(0, Math.min(255, Math.round(c * 255))) : c;
 }

@@ -11,6 +11,7 @@ import math
 from typing import Any, Dict, List, NoReturn, Optional, Tuple
 
 from . import _arrays
+from ._labels import label_data, label_fields
 from .results import ImageResult, MeshResult, PointCloudResult, VolumeResult
 
 VOLUME_DTYPES = ("uint8", "int8", "uint16", "int16", "uint32", "int32", "float32", "float64")
@@ -101,9 +102,11 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     spacing: Optional[list] = None
     origin: Optional[list] = None
     unit: Optional[str] = None
+    labels: Any = (False, None, None)
     if isinstance(value, VolumeResult):
         shape, dtype, data = value.shape, value.dtype, value.data
         spacing, origin, unit = value.spacing, value.origin, value.unit
+        labels = (value.labels, value.label_names, value.label_colors)
         if data is None:
             _fail("the volume has no data")
         if _arrays.is_ndarray(data):
@@ -120,8 +123,11 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
         shape, dtype = list(data.shape), str(data.dtype)
     if _arrays.is_ndarray(data) and data.ndim != 3 and len(shape) == data.ndim:
         _fail(f"a volume array has 3 dimensions, got {data.ndim}")
-    dtype = "uint8" if dtype == "bool" else dtype
-    if dtype is None or dtype not in VOLUME_DTYPES:
+    if dtype == "bool":
+        dtype = "uint8"
+    if labels[0]:
+        data, dtype = label_data(data, dtype)
+    if dtype not in VOLUME_DTYPES:
         _fail(f"volume dtype {dtype} is not supported (use one of {', '.join(VOLUME_DTYPES)})")
     sizes = _sizes(shape)
     flat = _arrays.as_flat(data, dtype, "data")
@@ -141,6 +147,7 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     value_range = _arrays.finite_range(flat)
     if value_range is not None:
         meta["value_range"] = value_range
+    meta.update(label_fields(labels[0], labels[1], labels[2], dtype))
     return meta, [("data", dtype, flat)]
 
 

@@ -56,6 +56,14 @@ def _block(np: Any, body: memoryview, offset: int, dtype: str, count: int, what:
     return np.frombuffer(bytearray(body[offset:offset + size]), dtype=dtype)
 
 
+def _labels_of(source: Dict[str, Any]) -> Dict[str, Any]:
+    """A segmentation's members of a preamble or typed result (none for another volume)."""
+    if source.get("labels") is not True:
+        return {}
+    names, colors = source.get("label_names"), source.get("label_colors")
+    return {"labels": True, "label_names": names if isinstance(names, dict) else None, "label_colors": colors if isinstance(colors, dict) else None}
+
+
 def decode_envelope(body: bytes) -> Any:
     """A v1 envelope as a VolumeResult or MeshResult (the preamble is kept as `.preamble`)."""
     np = numpy()
@@ -73,7 +81,9 @@ def decode_envelope(body: bytes) -> Any:
         for n in shape:
             count *= n
         data = _block(np, view, offset, str(preamble["dtype"]), count, "volume data").reshape(shape)
-        result: Any = VolumeResult(shape=shape, dtype=str(preamble["dtype"]), data=data, spacing=preamble.get("spacing"), origin=preamble.get("origin"))
+        result: Any = VolumeResult(
+            shape=shape, dtype=str(preamble["dtype"]), data=data, spacing=preamble.get("spacing"), origin=preamble.get("origin"), **_labels_of(preamble)
+        )
         vr = preamble.get("value_range")
         result.value_range = tuple(vr) if isinstance(vr, list) and len(vr) == 2 else None
     elif preamble.get("type") == "mesh":
@@ -108,7 +118,9 @@ def decode_typed_json(payload: Dict[str, Any]) -> Any:
     kind = payload.get("type")
     if kind == "volume":
         data = np.frombuffer(bytearray(base64.b64decode(payload["data"])), dtype=payload["dtype"]).reshape(payload["shape"])
-        result: Any = VolumeResult(shape=payload["shape"], dtype=payload["dtype"], data=data, spacing=payload.get("spacing"), origin=payload.get("origin"))
+        result: Any = VolumeResult(
+            shape=payload["shape"], dtype=payload["dtype"], data=data, spacing=payload.get("spacing"), origin=payload.get("origin"), **_labels_of(payload)
+        )
         vr = payload.get("value_range")
         result.value_range = tuple(vr) if isinstance(vr, list) and len(vr) == 2 else None
         return result

@@ -24,8 +24,8 @@ def make_input(kind: str, meta: Dict[str, Any], fields: Dict[str, Any]) -> Any:
         )
     if kind == "volume":
         data = fields["data"]
-        shaped = _shaped(data, *meta["shape"])
-        return VolumeInput(shape=meta["shape"], dtype=meta["dtype"], data=shaped, spacing=meta.get("spacing"), origin=meta.get("origin"), unit=meta.get("unit"))
+        return VolumeInput(shape=meta["shape"], dtype=meta["dtype"], data=_shaped(data, *meta["shape"]), spacing=meta.get("spacing"), origin=meta.get("origin"),
+                           unit=meta.get("unit"), labels=meta.get("labels") is True, label_names=meta.get("label_names"), label_colors=meta.get("label_colors"))
     if kind == "point_cloud":
         n = _arrays.length(fields["points"]) // 3
         colors = fields.get("colors")

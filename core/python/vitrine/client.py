@@ -22,6 +22,7 @@ from urllib.parse import quote
 from ._decode import DataFile, decode_response
 from ._encode import to_file
 from ._http import Http, VitrineError
+from ._labels import as_label_volume
 from ._sse import Event, read_events
 from .room import Room
 
@@ -30,7 +31,7 @@ __all__ = ["Client", "DataFile", "Event", "Job", "Room", "VitrineError"]
 #: The room a request without one goes to, as on the host.
 DEFAULT_ROOM = "service"
 #: Delivery options `/data` takes beside params (how the result travels, never which result).
-DELIVERY_OPTIONS = ("format", "compress", "max_triangles", "dtype", "window", "max_dim")
+DELIVERY_OPTIONS = ("format", "compress", "max_triangles", "dtype", "window", "max_dim", "segment")
 
 
 def _seg(value: str) -> str:
@@ -171,12 +172,21 @@ class Client:
 
     def publish(self, id: str, value: Any, *, display_name: Optional[str] = None, description: Optional[str] = None,
                 tags: Optional[Sequence[str]] = None, spacing: Optional[Sequence[float]] = None,
-                origin: Optional[Sequence[float]] = None, filename: Optional[str] = None) -> Dict[str, Any]:
+                origin: Optional[Sequence[float]] = None, filename: Optional[str] = None, labels: Optional[bool] = None,
+                label_names: Optional[Mapping[Any, str]] = None, label_colors: Optional[Mapping[Any, str]] = None) -> Dict[str, Any]:
         """Publishes `value` as the static specimen `id` on the host (and every host of its
         service): a result object, a numpy array (3-D: a volume; 2-D or H×W×C uint8: an image;
         wrap a 3-D uint8 volume in `VolumeResult.from_numpy` to say so), a file path, or bytes
         with `filename`. A volume's `spacing` and `origin` (z, y, x) come from a VolumeResult
-        or are given here. Publishing again replaces it. Gives the host's answer."""
+        or are given here. `labels=True` publishes a segmentation (integer ids, 0 the
+        background; an integer array is converted to uint8, uint16 or uint32), with optional
+        `label_names` and `label_colors` keyed by id; a VolumeResult marked as labels says so
+        itself. Publishing again replaces it. Gives the host's answer."""
+        labels = labels if labels is not None else getattr(value, "labels", False)
+        label_names = label_names if label_names is not None else getattr(value, "label_names", None)
+        label_colors = label_colors if label_colors is not None else getattr(value, "label_colors", None)
+        if labels:
+            value = as_label_volume(value)
         body, name = to_file(value, filename or id)
         query: Dict[str, Any] = {"filename": name, "display_name": display_name, "description": description}
         if tags:
@@ -185,6 +195,11 @@ class Client:
             given = given if given is not None else getattr(value, key, None)
             if given is not None:
                 query[key] = ",".join(str(float(v)) for v in given)
+        if labels:
+            query["role"] = "labels"
+            for key, table in (("label_names", label_names), ("label_colors", label_colors)):
+                if table is not None:
+                    query[key] = json.dumps({str(k): v for k, v in table.items()})
         answer = self._http.send("PUT", f"/api/specimens/{_seg(id)}", query=query, body=body, headers={"Content-Type": "application/octet-stream"})
         return answer.json() if answer.body else {"id": id}
 

@@ -9,7 +9,7 @@ Values are kept as given; they are checked and converted once, when the result i
 from __future__ import annotations
 
 import base64
-from typing import Any, List, Optional, Sequence
+from typing import Any, List, Mapping, Optional, Sequence
 
 from . import _arrays
 
@@ -34,7 +34,12 @@ class MeshResult:
 
 
 class VolumeResult:
-    """A scalar volume in C order (slowest axis first), with optional voxel spacing, origin and unit."""
+    """A scalar volume in C order (slowest axis first), with optional voxel spacing, origin and unit.
+
+    A segmentation says `labels=True` (each sample a label id, 0 the background; uint8, uint16 or
+    uint32, an integer array of another type is converted), with optional `label_names` and
+    `label_colors` keyed by id: `{3: "nucleus"}`, `{3: "#ff8800"}`.
+    """
 
     type = "volume"
     #: [min, max] of the finite samples, as a host's answer carries it (`vitrine.testing`, the
@@ -49,6 +54,9 @@ class VolumeResult:
         spacing: Optional[Sequence[float]] = None,
         origin: Optional[Sequence[float]] = None,
         unit: Optional[str] = None,
+        labels: bool = False,
+        label_names: Optional[Mapping[Any, str]] = None,
+        label_colors: Optional[Mapping[Any, str]] = None,
     ) -> None:
         if isinstance(data, str):  # the reference's base64 form
             data = base64.b64decode(data)
@@ -63,13 +71,16 @@ class VolumeResult:
         self.spacing = list(spacing) if spacing is not None else None
         self.origin = list(origin) if origin is not None else None
         self.unit = unit
+        self.labels = bool(labels)
+        self.label_names = dict(label_names) if label_names is not None else None
+        self.label_colors = dict(label_colors) if label_colors is not None else None
 
     @classmethod
-    def from_numpy(
-        cls, arr: Any, spacing: Optional[Sequence[float]] = None, origin: Optional[Sequence[float]] = None, unit: Optional[str] = None
-    ) -> "VolumeResult":
+    def from_numpy(cls, arr: Any, spacing: Optional[Sequence[float]] = None, origin: Optional[Sequence[float]] = None, unit: Optional[str] = None,
+                   labels: bool = False, label_names: Optional[Mapping[Any, str]] = None, label_colors: Optional[Mapping[Any, str]] = None) -> "VolumeResult":
         arr = _arrays.as_nd(arr)
-        return cls(shape=arr.shape, dtype=str(arr.dtype), data=arr, spacing=spacing, origin=origin, unit=unit)
+        return cls(shape=arr.shape, dtype=str(arr.dtype), data=arr, spacing=spacing, origin=origin, unit=unit,
+                   labels=labels, label_names=label_names, label_colors=label_colors)
 
     def to_numpy(self) -> Any:
         """The samples as a numpy array of `shape`."""
@@ -77,7 +88,7 @@ class VolumeResult:
         return arr.reshape(self.shape) if self.shape is not None else arr
 
     def __repr__(self) -> str:
-        return f"VolumeResult(shape={self.shape}, dtype={self.dtype})"
+        return f"VolumeResult(shape={self.shape}, dtype={self.dtype}{', labels' if self.labels else ''})"
 
 
 class PointCloudResult:

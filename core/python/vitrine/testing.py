@@ -92,7 +92,8 @@ def _result(kind: str, meta: dict, fields: dict) -> Any:
     if kind == "image":
         return ImageResult(width=meta["width"], height=meta["height"], channels=meta["channels"], dtype=meta["dtype"], data=fields["data"])
     volume = VolumeResult(
-        shape=meta["shape"], dtype=meta["dtype"], data=fields["data"], spacing=meta.get("spacing"), origin=meta.get("origin"), unit=meta.get("unit")
+        shape=meta["shape"], dtype=meta["dtype"], data=fields["data"], spacing=meta.get("spacing"), origin=meta.get("origin"), unit=meta.get("unit"),
+        labels=meta.get("labels") is True, label_names=meta.get("label_names"), label_colors=meta.get("label_colors"),
     )
     volume.value_range = meta.get("value_range")
     return volume

@@ -219,6 +219,31 @@ class Workspace(unittest.TestCase):
             c.data(sid)
         self.assertEqual(gone.exception.status, 404)
 
+    def test_publish_labels_and_fetch_segments(self):
+        c = Client(URL)
+        sid = f"py-seg-{uuid.uuid4().hex[:8]}"
+        ids = np.zeros((8, 8, 8), dtype=np.int32)
+        ids[1:4, 1:4, 1:4] = 2
+        ids[5:7, 5:7, 5:7] = 9
+        answer = c.publish(sid, ids, labels=True, label_names={2: "cell", 9: "speck"}, label_colors={9: "#00ff00"})
+        self.assertTrue(answer["labels"])
+        back = c.data(sid)
+        self.assertTrue(back.labels)
+        self.assertEqual((back.dtype, back.label_names, back.label_colors), ("uint8", {"2": "cell", "9": "speck"}, {"9": "#00ff00"}))
+        np.testing.assert_array_equal(back.data, ids)
+        surface = c.data(sid, segment=2)
+        self.assertEqual(surface.vertices.shape[1], 3)
+        self.assertGreater(len(surface.indices), 10)
+        painted = c.data(sid, segment="all")
+        self.assertEqual(painted.colors.shape, painted.vertices.shape)
+        stl = c.data(sid, segment=9, format="stl")
+        self.assertTrue(stl.filename.endswith(".stl"))
+        with self.assertRaises(VitrineError) as absent:
+            c.data(sid, segment=5)
+        self.assertEqual(absent.exception.status, 404)
+        self.assertIn("segment", absent.exception.detail)
+        c.unpublish(sid)
+
     def test_publish_refuses_what_it_cannot_read(self):
         c = Client(URL)
         with self.assertRaises(VitrineError) as bad:

@@ -4,15 +4,17 @@
  * the encode worker thread (concurrent first readers share the one making), kept beside the
  * result as a dependent in the host's result budget (counted in its bytes, gone when the
  * result goes, or earlier when the budget needs room), made again if a reader comes after.
+ * The thread is reached through a `PyramidRunner` the host hands in (the worker pool runs
+ * this folder's `buildPyramid`), so the pyramid stays below the transport that runs it.
  */
-import type Tinypool from 'tinypool';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { PyramidTask } from '../workers/protocol.ts';
-import { runTask } from '../workers/task-pool.ts';
-import { pyramidShapes } from '../delivery/volume-pyramid.ts';
+import { pyramidShapes } from './volume-pyramid.ts';
 
 type StoredVolume = StoredResult & { type: 'volume' };
+
+/** Makes the levels below level 0 of a volume on an encode thread (largest first). */
+export type PyramidRunner = (volume: StoredVolume) => Promise<StoredVolume[]>;
 
 /** The levels of one volume, level 0 (the volume itself) first. */
 export interface Pyramid {
@@ -20,12 +22,12 @@ export interface Pyramid {
 }
 
 export class VolumePyramids {
-  #pool: Tinypool;
+  #run: PyramidRunner;
   #budget: ResultBudget<StoredResult>;
   #made = new WeakMap<StoredVolume, Promise<Pyramid>>();
 
-  constructor(pool: Tinypool, budget: ResultBudget<StoredResult>) {
-    this.#pool = pool;
+  constructor(run: PyramidRunner, budget: ResultBudget<StoredResult>) {
+    this.#run = run;
     this.#budget = budget;
   }
 
@@ -59,8 +61,6 @@ export class VolumePyramids {
   async #make(volume: StoredVolume): Promise<Pyramid> {
     // A volume that is already small is its own one level: no trip to the thread.
     if (pyramidShapes(volume.shape).length === 1) return { levels: [volume] };
-    const task: PyramidTask = { op: 'pyramid', volume };
-    const below = await runTask(this.#pool, task);
-    return { levels: [volume, ...below] };
+    return { levels: [volume, ...(await this.#run(volume))] };
   }
 }

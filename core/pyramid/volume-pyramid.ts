@@ -2,14 +2,19 @@
  * @module volume-pyramid
  * The multiscale pyramid of a volume for its OME-Zarr store: level 0 is the volume itself;
  * each next level halves every spatial axis (the last three; channel and time axes keep their
- * length) longer than one sample by averaging pairs (a lone edge sample stays itself), in the
- * volume's own dtype (integer types rounded to the nearest). Levels stop at the first whose
- * longest spatial axis is at most 64 samples. Each level is made from the one before it, so a
- * reader checking a level against the mean of its parent agrees within rounding. Runs on the
- * encode worker thread; levels are shared memory like every stored result.
+ * length) longer than one sample, in the volume's own dtype. An image averages pairs (a lone
+ * edge sample stays itself; integer types rounded to the nearest), so a reader checking a
+ * level against the mean of its parent agrees within rounding. A segmentation (`labels`)
+ * never averages: each sample is the most frequent non-zero id of its block (block-mode.ts),
+ * so every value of every level is an id of level 0. Levels stop at the first whose longest
+ * spatial axis is at most 64 samples; each is made from the one before it. A 3-D volume is
+ * the unit: a caller with time or channel axes may make the levels of each 3-D step alone
+ * (`buildPyramid` of a volume viewing that step's samples). Runs on the encode worker thread;
+ * levels are shared memory like every stored result.
  */
 import { TYPED_ARRAYS } from '../envelope/dtypes.ts';
 import { blockMean, blockMeanShape } from './block-mean.ts';
+import { blockMode } from './block-mode.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { VolumeResult } from '../sdk/result-types.ts';
 
@@ -46,15 +51,16 @@ export function pyramidShapes(shape: readonly number[]): number[][] {
 
 const INTEGER = new Set(['uint8', 'int8', 'uint16', 'int16', 'uint32', 'int32']);
 
-/** The level after `volume`: every spatial axis longer than 1 halved by averaging. */
+/** The level after `volume`: every spatial axis longer than 1 halved (averaged, or ids picked for labels). */
 export function halveVolume(volume: StoredVolume): StoredVolume {
   const factors = halvingFactors(volume.shape);
   const shape = blockMeanShape(volume.shape, factors);
   const Ctor = TYPED_ARRAYS[volume.dtype] as unknown as { new (buffer: ArrayBufferLike): VolumeResult['data']; BYTES_PER_ELEMENT: number };
   const length = shape.reduce((a, b) => a * b, 1);
   const data = new Ctor(new SharedArrayBuffer(length * Ctor.BYTES_PER_ELEMENT));
-  blockMean(volume.data, volume.shape, factors, data, INTEGER.has(volume.dtype));
-  const level = { type: 'volume', shape, dtype: volume.dtype, data } as StoredVolume;
+  if (volume.labels) blockMode(volume.data, volume.shape, factors, data);
+  else blockMean(volume.data, volume.shape, factors, data, INTEGER.has(volume.dtype));
+  const level = { type: 'volume', shape, dtype: volume.dtype, data, ...(volume.labels ? { labels: true } : {}) } as StoredVolume;
   if (volume.spacing) level.spacing = volume.spacing.map((s, axis) => s * factors[axis]!);
   return level;
 }
