@@ -138,6 +138,6 @@ describe('event routes in the OpenAPI document', () => {
     expect(Object.keys(job.responses['200'].content['text/event-stream']['x-events'])).toEqual(['progress', 'done', 'error']);
     expect(job.responses['4XX'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
     const roomStream = doc.paths['/api/rooms/{room_id}/events'].get;
-    expect(Object.keys(roomStream.responses['200'].content['text/event-stream']['x-events'])).toEqual(['state', 'computing', 'result', 'view']);
+    expect(Object.keys(roomStream.responses['200'].content['text/event-stream']['x-events'])).toEqual(['state', 'computing', 'result', 'failed', 'view', 'scene', 'annotation']);
   });
 });
