@@ -32,7 +32,7 @@ export function slotOf(roomId: string, scene: Pick<RoomScene, 'active'>, layerId
 }
 
 /** The errors a computation that ran ends with: the result services send their `failed` events themselves. */
-const COMPUTATION_FAILURES = [
+export const COMPUTATION_FAILURES = [
   'SPC_ERR_FUNCTION_FAILED',
   'SPC_ERR_JOB_CANCELLED',
   'SPC_ERR_JOB_FAILED',
