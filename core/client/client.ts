@@ -7,11 +7,11 @@
 import type { SpecimenData, TypedData } from './decoded-types.ts';
 import { decodeTypedResult } from './decode-typed-result.ts';
 import { followJob, type FollowJobOptions } from './follow-job.ts';
-import { followRoom } from './follow-room.ts';
-import type { FollowOptions } from './follow-events.ts';
+import { followRoom, type FollowRoomOptions } from './follow-room.ts';
 import { runJob } from './load-job.ts';
 import type { JobEndpoints, LoadOptions } from './load-job.ts';
 import { readDataResponse } from './read-data-response.ts';
+import { SceneClient } from './scene-client.ts';
 import { Transport } from './transport.ts';
 import type { FetchLike } from './transport.ts';
 import type {
@@ -25,6 +25,7 @@ import type {
   ReloadResponse,
   RoomEvent,
   RoomView,
+  SnapshotDocument,
   SpecimenMetadata,
   StartResponse,
 } from './wire-types.ts';
@@ -196,11 +197,11 @@ export class VitrineClient implements JobEndpoints {
   }
 
   /**
-   * `GET /api/rooms/{room}/events` as an async iterator: `state` and `view`, then
-   * `computing`, `result` and `view` as they happen, until the loop is left or the signal aborts; a reconnection
-   * yields a fresh `state`.
+   * `GET /api/rooms/{room}/events` as an async iterator: `state` and `view`, then `computing`,
+   * `result`, `failed` and `view` as they happen (with `events: 'all'`, also `scene` and
+   * `annotation`), until the loop is left or the signal aborts; a reconnection yields a fresh `state`.
    */
-  followRoom(room: string, options?: FollowOptions): AsyncGenerator<RoomEvent, never, undefined> {
+  followRoom(room: string, options?: FollowRoomOptions): AsyncGenerator<RoomEvent, never, undefined> {
     return followRoom(this.#http, room, options);
   }
 
@@ -210,6 +211,23 @@ export class VitrineClient implements JobEndpoints {
    */
   async setRoomView(room: string, view: RoomView, signal?: AbortSignal): Promise<void> {
     await this.#http.send('PUT', `/api/rooms/${enc(room)}/view`, { body: view, signal });
+  }
+
+  /**
+   * A room's scene: its layers read, replaced, added, changed and removed, snapshots taken and
+   * restored (scene-client.ts). Followers get each change as a `scene` event.
+   * @example
+   * const lab = client.scene('lab');
+   * const mask = await lab.add({ source: { specimen: 'seg' }, kind: 'labels', opacity: 0.4 });
+   * await lab.update(mask.id, { visible: false });
+   */
+  scene(room: string): SceneClient {
+    return new SceneClient(this.#http, room);
+  }
+
+  /** `GET /api/snapshots/{id}`: a room as it was, each layer's result by blob id. */
+  getSnapshot(id: string, signal?: AbortSignal): Promise<SnapshotDocument> {
+    return this.#http.json('GET', `/api/snapshots/${enc(id)}`, { signal });
   }
 
   /** `DELETE /api/jobs/{id}`: cancels a running job (it ends as `error` / `cancelled`). */

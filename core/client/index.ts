@@ -15,8 +15,12 @@
  */
 export { createClient, VitrineClient } from './client.ts';
 export type { ClientOptions, DataOptions, InvokeOptions } from './client.ts';
+export { SceneClient } from './scene-client.ts';
+export type { ReplaceOptions } from './scene-client.ts';
+export type * from './scene-types.ts';
 export type { LoadOptions } from './load-job.ts';
 export type { FollowOptions } from './follow-events.ts';
+export type { FollowRoomOptions } from './follow-room.ts';
 export type { FollowJobOptions } from './follow-job.ts';
 export { SseParser } from './sse-parser.ts';
 export type { SseMessage } from './sse-parser.ts';

@@ -11,6 +11,7 @@ import { specimenOr404 } from '../registry/specimen-functions.ts';
 import { toCatalogEntry, toSpecimenMetadata } from '../registry/specimen-views.ts';
 import { checkViewChange, VIEW_PROPERTIES } from '../workspace/room-view.ts';
 import type { McpTool, ToolArgs, ToolCallContext, ToolSchema } from './mcp-tool.ts';
+import { SCENE_TOOLS } from './scene-tools.ts';
 import { compute, publishFromUpload, roomArg, showInRoom } from './tool-calls.ts';
 import { objectSchema, toolSchemaParts } from './tool-schemas.ts';
 
@@ -87,6 +88,7 @@ export const MCP_TOOLS = {
       ),
     call: publishFromUpload,
   },
+  ...SCENE_TOOLS,
 } satisfies Record<string, McpTool>;
 
 export type ToolName = keyof typeof MCP_TOOLS;

@@ -9,8 +9,8 @@
  * scene and view into a room (each layer then computed again from its source).
  */
 import { createHash } from 'node:crypto';
-import type { Annotation, LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../client/scene-types.ts';
-import type { RoomView } from '../client/wire-types.ts';
+import type { LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../client/scene-types.ts';
+import type { SnapshotDocument } from '../client/wire-types.ts';
 import { createHostError, isHostError } from '../errors.ts';
 import { stableJson } from '../params/stable-json.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -20,17 +20,6 @@ import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from './l
 import type { RoomScenes } from './room-scenes.ts';
 import { VIEW_FIELDS, type ViewChange } from './room-view.ts';
 import type { RoomWorkspace } from './room-workspace.ts';
-
-/** What `GET /api/snapshots/{id}` answers. */
-export interface SnapshotDocument {
-  id: string;
-  /** The scene as it was (no version: a snapshot is of no version). */
-  scene: { layers: SceneLayer[]; active: string | null };
-  view: RoomView;
-  annotations: Annotation[];
-  /** Milliseconds since the epoch when it was first taken. */
-  created: number;
-}
 
 export interface SnapshotDeps {
   store: SnapshotStore;

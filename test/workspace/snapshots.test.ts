@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/app.ts';
 import type { RoomScene, SnapshotCreated } from '../../core/client/scene-types.ts';
-import type { SnapshotDocument } from '../../core/workspace/room-snapshots.ts';
+import type { SnapshotDocument } from '../../core/client/wire-types.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { room } from '../helpers/room.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';

@@ -6,6 +6,8 @@
     c.publish("seg", labels, display_name="Segmentation")
     c.show("lab", "seg")                       # every page following room `lab` shows it
     c.set_view("lab", window=(0, 3), colormap="magma")
+    lab = c.room("lab")                        # the room's scene: many layers at once
+    mask = lab.add(labels, kind="labels", opacity=0.4)
     for event in c.follow("lab"):              # state, view, computing, result ...
         print(event.event, event.data)
 
@@ -22,8 +24,9 @@ from ._decode import DataFile, decode_response
 from ._encode import to_file
 from ._http import Http, VitrineError
 from ._sse import Event, read_events
+from .room import Room
 
-__all__ = ["Client", "DataFile", "Event", "Job", "VitrineError"]
+__all__ = ["Client", "DataFile", "Event", "Job", "Room", "VitrineError"]
 
 #: The room a request without one goes to, as on the host.
 DEFAULT_ROOM = "service"
@@ -221,6 +224,11 @@ class Client:
     def view(self, room: str) -> Optional[Dict[str, Any]]:
         """How `room` looks now."""
         return self._http.json("GET", f"/api/rooms/{_seg(room)}/view")
+
+    def room(self, name: str = DEFAULT_ROOM) -> Room:
+        """Room `name`'s scene: `add` layers (arrays, results, specimens, functions), change
+        them with `update`, `remove` them, `snapshot()` the room. See `vitrine.room.Room`."""
+        return Room(self, name)
 
     def follow(self, room: str = DEFAULT_ROOM) -> Iterator[Event]:
         """The room's events as they happen: `state` first (its entry or None), then `view`,
