@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/app.ts';
 import type { RoomScene, SceneLayer } from '../../core/client/scene-types.ts';
+import { addDynamicSpecimen } from '../helpers/create-test-app.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { room } from '../helpers/room.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
@@ -215,12 +216,16 @@ describe('failed computations', () => {
     expect(failed.data).toMatchObject({ function_name: 'explode', specimen_id: null, job_id: null, code: 'SPC_ERR_FUNCTION_FAILED', layer: 'bad' });
     expect((failed.data as { detail: string }).detail).toMatch(/no luck/);
 
+    // The room's own computations: an /invoke, and a job started with /start.
     const from = stream.events.length;
-    const start = await send('POST', `/api/specimens/dyn-square/start`, { params: { size: 99 }, room_id: r });
-    expect(start.status).toBe(400);
     await fetch(`${url}/api/processing/invoke`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ function_name: 'explode', room_id: r }) });
     const plain = await eventOf(stream, 'failed', undefined, from);
     expect(plain.data).toMatchObject({ function_name: 'explode', code: 'SPC_ERR_FUNCTION_FAILED', job_id: null });
+    addDynamicSpecimen(app, 'boom', 'explode');
+    const job = ((await (await send('POST', '/api/specimens/boom/start', { params: { message: 'job gone wrong' }, room_id: r })).json()) as { job_id: string }).job_id;
+    const jobFailed = await stream.next((e) => e.event === 'failed' && (e.data as { job_id: string | null }).job_id === job, from);
+    expect(jobFailed.data).toMatchObject({ function_name: 'explode', specimen_id: 'boom', code: 'SPC_ERR_FUNCTION_FAILED' });
+    expect((jobFailed.data as { detail: string }).detail).toMatch(/job gone wrong/);
     stream.close();
   });
 });
