@@ -24,8 +24,10 @@ const ALL_EVENTS = new Set<string>([...ENTRY_EVENTS, 'scene', 'annotation']);
 /** Options of `followRoom`. */
 export interface FollowRoomOptions extends FollowOptions {
   /**
-   * `entry`: the room's entry and view (`state`, `computing`, `result`, `failed`, `view`), as
-   * followers written before scenes expect; `all`: also `scene` and `annotation`.
+   * `entry`: the room's entry and view (`state`, `computing`, `result`, `failed`, `view`, none
+   * of them about a scene's other layers), as followers written before scenes expect; `all`:
+   * every event, `scene` and `annotation` too, and the layers' `computing`, `result` and
+   * `failed` (their `layer` names which).
    * @defaultValue 'entry'
    */
   events?: 'entry' | 'all';
@@ -38,10 +40,14 @@ export interface FollowRoomOptions extends FollowOptions {
  */
 export async function* followRoom(transport: Transport, room: string, options: FollowRoomOptions = {}): AsyncGenerator<RoomEvent, never, undefined> {
   const route = { path: `/api/rooms/${encodeURIComponent(room)}/events` };
-  const wanted = options.events === 'all' ? ALL_EVENTS : ENTRY_EVENTS;
+  const all = options.events === 'all';
   for await (const message of followEvents(transport, route, options)) {
     // Events a newer host may add are skipped, not passed on untyped.
-    if (wanted.has(message.event)) yield { event: message.event, data: JSON.parse(message.data) } as RoomEvent;
+    if (!(all ? ALL_EVENTS : ENTRY_EVENTS).has(message.event)) continue;
+    const event = { event: message.event, data: JSON.parse(message.data) } as RoomEvent;
+    // A layer's own computation is not the room's entry changing.
+    if (!all && (event.data as { layer?: unknown } | null)?.layer !== undefined) continue;
+    yield event;
   }
   throw new Error('unreachable: followEvents never ends by itself');
 }

@@ -27,9 +27,14 @@ describe('the client scene methods', () => {
     const r = room('client');
     const lab = client.scene(r);
     const events: RoomEvent[] = [];
+    const entryOnly: RoomEvent[] = [];
     const abort = new AbortController();
     const following = (async () => {
       for await (const event of client.followRoom(r, { signal: abort.signal, events: 'all' })) events.push(event);
+    })().catch(() => {});
+    // A follower written before scenes: the room's entry and view, never another layer's computation.
+    const followingEntry = (async () => {
+      for await (const event of client.followRoom(r, { signal: abort.signal })) entryOnly.push(event);
     })().catch(() => {});
     await waitFor(() => (events.some((e) => e.event === 'scene') ? true : undefined), 'the first scene event');
     expect(events.map((e) => e.event).slice(0, 3)).toEqual(['state', 'view', 'scene']);
@@ -55,7 +60,11 @@ describe('the client scene methods', () => {
     expect((await lab.restore(taken.id)).layers.map((l) => l.id)).toEqual(['square', 'vol']);
     expect((await lab.neuroglancer()).layers).toHaveLength(1);
     await waitFor(() => (events.some((e) => e.event === 'scene' && e.data.layers.length === 2 && e.data.version > done.version) ? true : undefined), 'the restored scene event');
+    expect(events.some((e) => e.event === 'result' && (e.data as { layer?: string }).layer === 'square')).toBe(true);
+    expect(entryOnly.map((e) => e.event)).not.toContain('scene');
+    expect(entryOnly.filter((e) => (e.data as { layer?: string } | null)?.layer !== undefined)).toEqual([]);
+    expect(entryOnly.some((e) => e.event === 'result' && (e.data as { function_name: string | null }).function_name === null)).toBe(true);
     abort.abort();
-    await following;
+    await Promise.all([following, followingEntry]);
   });
 });
