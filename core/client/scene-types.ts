@@ -49,7 +49,13 @@ export interface LayerChannel {
 export interface LayerResult {
   result_id: string;
   type: ResultType;
+  /**
+   * Where its data is read, as `/data` sends it (delivery options as query parameters): a
+   * computed layer's `/api/rooms/{room}/layers/{id}/data` (computed again when its cache slot
+   * let it go), a static specimen's `/api/specimens/{id}/data`; in a snapshot, the blob's URL.
+   */
   data_url: string;
+  /** The bytes in their default form at `/api/blobs/{blob_id}`, for as long as the host holds them. */
   blob_id?: string;
 }
 
