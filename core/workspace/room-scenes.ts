@@ -99,7 +99,7 @@ export class RoomScenes implements EntryScenes {
   }
 
   /** `PATCH .../layers/{id}`: the layer as stored after the change. */
-  async patch(roomId: string, layerId: string, body: unknown): Promise<SceneLayer> {
+  async patch(roomId: string, layerId: string, body: unknown, ifMatch?: number): Promise<SceneLayer> {
     const change = checkLayerChange(body, layerId);
     // Only a new source or kind needs the layer as it is (a display change is merged as it comes).
     const current = change.source || change.kind ? (await this.#deps.store.get(roomId)).layers.find((layer) => layer.id === layerId) : undefined;
@@ -113,7 +113,7 @@ export class RoomScenes implements EntryScenes {
         kindFromResult = true;
       }
     }
-    const write = await this.#deps.store.patch(roomId, layerId, change as LayerChange & { kind?: LayerKind });
+    const write = await this.#deps.store.patch(roomId, layerId, change as LayerChange & { kind?: LayerKind }, ifMatch);
     await this.#runs.settle(roomId, write, kindFromResult ? new Set() : new Set([layerId]));
     return write.scene.layers.find((layer) => layer.id === layerId)!;
   }
