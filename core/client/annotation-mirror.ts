@@ -10,7 +10,7 @@
  *
  * @example
  * const mirror = new AnnotationMirror(() => client.annotations('lab-1').list());
- * for await (const e of client.followRoom('lab-1', { signal })) {
+ * for await (const e of client.followRoom('lab-1', { signal, events: 'all' })) {
  *   if (e.event === 'state') await mirror.reload();
  *   else if (e.event === 'annotation') await mirror.apply(e.data);
  *   draw(mirror.annotations());
@@ -87,7 +87,7 @@ export async function followAnnotations(
   mirror: AnnotationMirror,
   options: FollowOptions & { onChange?: (mirror: AnnotationMirror) => void } = {},
 ): Promise<never> {
-  for await (const event of followRoom(transport, room, options)) {
+  for await (const event of followRoom(transport, room, { ...options, events: 'all' })) {
     if (event.event === 'state') await mirror.reload();
     else if (event.event === 'annotation') await mirror.apply(event.data);
     else continue;

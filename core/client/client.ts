@@ -7,12 +7,12 @@
 import type { SpecimenData, TypedData } from './decoded-types.ts';
 import { decodeTypedResult } from './decode-typed-result.ts';
 import { followJob, type FollowJobOptions } from './follow-job.ts';
-import { followRoom } from './follow-room.ts';
-import type { FollowOptions } from './follow-events.ts';
+import { followRoom, type FollowRoomOptions } from './follow-room.ts';
 import { runJob } from './load-job.ts';
 import type { JobEndpoints, LoadOptions } from './load-job.ts';
 import { readDataResponse } from './read-data-response.ts';
 import { RoomAnnotations } from './room-annotations.ts';
+import { SceneClient } from './scene-client.ts';
 import { Transport } from './transport.ts';
 import type { FetchLike } from './transport.ts';
 import type {
@@ -26,6 +26,7 @@ import type {
   ReloadResponse,
   RoomEvent,
   RoomView,
+  SnapshotDocument,
   SpecimenMetadata,
   StartResponse,
 } from './wire-types.ts';
@@ -197,11 +198,11 @@ export class VitrineClient implements JobEndpoints {
   }
 
   /**
-   * `GET /api/rooms/{room}/events` as an async iterator: `state` and `view`, then
-   * `computing`, `result` and `view` as they happen, until the loop is left or the signal aborts; a reconnection
-   * yields a fresh `state`.
+   * `GET /api/rooms/{room}/events` as an async iterator: `state` and `view`, then `computing`,
+   * `result`, `failed` and `view` as they happen (with `events: 'all'`, also `scene` and
+   * `annotation`), until the loop is left or the signal aborts; a reconnection yields a fresh `state`.
    */
-  followRoom(room: string, options?: FollowOptions): AsyncGenerator<RoomEvent, never, undefined> {
+  followRoom(room: string, options?: FollowRoomOptions): AsyncGenerator<RoomEvent, never, undefined> {
     return followRoom(this.#http, room, options);
   }
 
@@ -216,6 +217,23 @@ export class VitrineClient implements JobEndpoints {
   /** One room's annotations: list (or CSV), add, import, change, remove, and a copy kept from its events. */
   annotations(room: string): RoomAnnotations {
     return new RoomAnnotations(this.#http, room);
+  }
+
+  /**
+   * A room's scene: its layers read, replaced, added, changed and removed, snapshots taken and
+   * restored (scene-client.ts). Followers get each change as a `scene` event.
+   * @example
+   * const lab = client.scene('lab');
+   * const mask = await lab.add({ source: { specimen: 'seg' }, kind: 'labels', opacity: 0.4 });
+   * await lab.update(mask.id, { visible: false });
+   */
+  scene(room: string): SceneClient {
+    return new SceneClient(this.#http, room);
+  }
+
+  /** `GET /api/snapshots/{id}`: a room as it was, each layer's result by blob id. */
+  getSnapshot(id: string, signal?: AbortSignal): Promise<SnapshotDocument> {
+    return this.#http.json('GET', `/api/snapshots/${enc(id)}`, { signal });
   }
 
   /** `DELETE /api/jobs/{id}`: cancels a running job (it ends as `error` / `cancelled`). */

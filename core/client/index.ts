@@ -15,11 +15,15 @@
  */
 export { createClient, VitrineClient } from './client.ts';
 export type { ClientOptions, DataOptions, InvokeOptions } from './client.ts';
+export { SceneClient } from './scene-client.ts';
+export type { ReplaceOptions } from './scene-client.ts';
+export type * from './scene-types.ts';
 export type { LoadOptions } from './load-job.ts';
 export { RoomAnnotations } from './room-annotations.ts';
 export type { AnnotationChange, AnnotationInput, VersionCheck } from './room-annotations.ts';
 export { AnnotationMirror } from './annotation-mirror.ts';
 export type { FollowOptions } from './follow-events.ts';
+export type { FollowRoomOptions } from './follow-room.ts';
 export type { FollowJobOptions } from './follow-job.ts';
 export { SseParser } from './sse-parser.ts';
 export type { SseMessage } from './sse-parser.ts';

@@ -4,7 +4,7 @@
  * these same types. Index signatures allow fields only where the host may add more later
  * (metadata, function listing, cache stats entries).
  */
-import type { AnnotationEvent, RoomFailed, RoomScene } from './scene-types.ts';
+import type { Annotation, AnnotationEvent, RoomFailed, RoomScene, SceneLayer } from './scene-types.ts';
 
 /** The four typed result kinds of a dynamic specimen. */
 export type ResultType = 'mesh' | 'volume' | 'point_cloud' | 'image';
@@ -226,6 +226,17 @@ export type RoomEvent =
   | { event: 'view'; data: RoomView | null }
   | { event: 'scene'; data: RoomScene }
   | { event: 'annotation'; data: AnnotationEvent };
+
+/** `GET /api/snapshots/{id}`: a room as it was, each layer's result by blob id (its `data_url` is the blob's). */
+export interface SnapshotDocument {
+  id: string;
+  /** The scene as it was (a snapshot is of no version). */
+  scene: { layers: SceneLayer[]; active: string | null };
+  view: RoomView;
+  annotations: Annotation[];
+  /** Milliseconds since the epoch when it was first taken. */
+  created: number;
+}
 
 /** Delivery options of `/data`, as query values (e.g. `{ format: 'glb', compress: 'meshopt' }`). */
 export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim' | 'segment', string | number>>;

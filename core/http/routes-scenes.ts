@@ -134,14 +134,16 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
       schema: {
         summary: 'Change a layer of a room’s scene',
         description: `Merges the fields given (${LAYER_FIELDS}, and "active": true to make it the room’s entry); null takes a display field back to its ` +
-          `default; a new source is computed. Answers the layer.`,
+          `default; a new source is computed. ` +
+          'With `If-Match: "<version>"`, a scene that moved on answers 412 and nothing changes. Answers the layer.',
         params: LAYER_PARAMS,
+        headers: IF_MATCH,
         body: LAYER_BODY,
       },
     },
     async (request) => {
       const roomId = roomOf(ctx, request.params.room_id);
-      return scenes.patch(roomId, layerIdOf(request, roomId), request.body);
+      return scenes.patch(roomId, layerIdOf(request, roomId), request.body, expectedVersion(request.headers['if-match']));
     },
   );
 

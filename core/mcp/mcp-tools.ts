@@ -12,6 +12,7 @@ import { toCatalogEntry, toSpecimenMetadata } from '../registry/specimen-views.t
 import { checkViewChange, VIEW_PROPERTIES } from '../rooms/room-view.ts';
 import { ANNOTATION_TOOLS } from './annotation-tools.ts';
 import type { McpTool, ToolArgs, ToolCallContext, ToolSchema } from './mcp-tool.ts';
+import { SCENE_TOOLS } from './scene-tools.ts';
 import { compute, publishFromUpload, roomArg, showInRoom } from './tool-calls.ts';
 import { objectSchema, toolSchemaParts } from './tool-schemas.ts';
 
@@ -94,6 +95,7 @@ export const MCP_TOOLS = {
     call: publishFromUpload,
   },
   ...ANNOTATION_TOOLS,
+  ...SCENE_TOOLS,
 } satisfies Record<string, McpTool>;
 
 export type ToolName = keyof typeof MCP_TOOLS;

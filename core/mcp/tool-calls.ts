@@ -6,6 +6,8 @@
  * publish an upload as a specimen.
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
+import { createHostError } from '../errors.ts';
+import { MAX_ROOM_ID_LENGTH } from '../events/layer-slots.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile } from '../workspace/publish-file.ts';
@@ -15,6 +17,8 @@ import { summarizeResult } from './result-summary.ts';
 
 /** The room a call names, or the host's default room. */
 export function roomArg(call: ToolCallContext, args: ToolArgs): string {
+  if (typeof args.room === 'string' && args.room.length > MAX_ROOM_ID_LENGTH)
+    throw createHostError('SPC_ERR_BAD_REQUEST', `room is longer than ${MAX_ROOM_ID_LENGTH} characters`);
   return typeof args.room === 'string' && args.room !== '' ? args.room : call.ctx.options.defaultRoomId;
 }
 

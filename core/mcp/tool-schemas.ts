@@ -7,10 +7,11 @@
  * listing, so a reloaded plugin is seen at once.
  */
 import type { HostContext } from '../host-context.ts';
+import { MAX_ROOM_ID_LENGTH } from '../events/layer-slots.ts';
 import { specimenSchema } from '../registry/specimen-functions.ts';
 import type { ToolSchema, ToolSchemaParts } from './mcp-tool.ts';
 
-const ROOM: ToolSchema = { type: 'string', description: 'The room (absent: the default room)' };
+const ROOM: ToolSchema = { type: 'string', maxLength: MAX_ROOM_ID_LENGTH, description: 'The room (absent: the default room)' };
 
 /** A parameter schema as a member of another: titled after what it belongs to, without `$schema`. */
 function member(schema: ToolSchema, title: string): ToolSchema {

@@ -85,9 +85,9 @@ export function replaceLayers(roomId: string, drafts: LayerDraft[], active?: str
 /** Adds `draft` on top, or at `index` (0 is the bottom); the first layer of a scene becomes the active one. */
 export function addLayer(roomId: string, draft: LayerDraft, index?: number): SceneOp {
   return (scene) => {
-    if (scene.layers.length >= MAX_LAYERS) throw createHostError('SPC_ERR_SCENE_FULL', String(MAX_LAYERS));
     const taken = new Set(scene.layers.map((layer) => layer.id));
     if (draft.id !== undefined && taken.has(draft.id)) throw createHostError('SPC_ERR_LAYER_ID_TAKEN', draft.id, roomId);
+    if (scene.layers.length >= MAX_LAYERS) throw createHostError('SPC_ERR_SCENE_FULL', String(MAX_LAYERS));
     const layer = composeLayer(draft.id ?? makeLayerId(draft.source, taken), draft);
     const layers = [...scene.layers];
     layers.splice(Math.min(index ?? layers.length, layers.length), 0, layer);

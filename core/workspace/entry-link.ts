@@ -107,7 +107,10 @@ export class EntryLink {
 
   async #follow(roomId: string, create: boolean): Promise<void> {
     const { store, rooms } = this.#deps;
-    const [entry, scene] = await Promise.all([rooms.ownEntry(roomId), store.get(roomId)]);
+    // Most rooms have no scene: one read says so, before the entry is read at all.
+    const scene = await store.get(roomId);
+    if (!create && scene.active === null) return;
+    const entry = await rooms.ownEntry(roomId);
     if (!entry) return;
     const active = scene.layers.find((l) => l.id === scene.active);
     if (!active) {

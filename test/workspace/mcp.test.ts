@@ -19,15 +19,20 @@ import { binaryStl } from '../helpers/upload-files.ts';
 
 const TOOLS = [
   'add_annotation',
+  'add_layer',
   'compute',
   'describe_specimen',
   'get_room',
+  'get_scene',
   'list_annotations',
   'list_specimens',
   'publish_from_upload',
   'remove_annotation',
+  'remove_layer',
   'set_view',
   'show_in_room',
+  'snapshot_room',
+  'update_layer',
 ];
 
 async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
@@ -164,6 +169,26 @@ describe('MCP', () => {
     } finally {
       stream.close();
     }
+  });
+
+  it("drives a room's scene: adds, reads, changes and removes layers, and snapshots the room", async () => {
+    const r = room();
+    const added = await call(client, 'add_layer', { room: r, function: 'ramp', params: { n: 4 }, id: 'scan', colormap: 'magma', window: [0, 10] });
+    expect(added.structuredContent).toMatchObject({ room: r, layer: { id: 'scan', kind: 'image', colormap: 'magma', window: [0, 10] } });
+    await call(client, 'add_layer', { room: r, specimen: 'tri', opacity: 0.5 });
+    const changed = await call(client, 'update_layer', { room: r, layer: 'tri', visible: false, opacity: null });
+    expect(changed.structuredContent).toMatchObject({ layer: { id: 'tri', visible: false, opacity: 1 } });
+    const scene = (await call(client, 'get_scene', { room: r })).structuredContent as { layers: { id: string }[]; active: string };
+    expect(scene.layers.map((l) => l.id)).toEqual(['scan', 'tri']);
+    expect(scene.active).toBe('scan');
+    const snapshot = (await call(client, 'snapshot_room', { room: r })).structuredContent as { id: string; url: string };
+    expect(snapshot.url).toBe(`${url}/?snapshot=${snapshot.id}`);
+    expect((await fetch(`${url}/api/snapshots/${snapshot.id}`)).status).toBe(200);
+    expect((await call(client, 'remove_layer', { room: r, layer: 'tri' })).structuredContent).toEqual({ room: r, removed: 'tri' });
+    const refused = await call(client, 'add_layer', { room: r, function: 'ramp', opacity: 7 });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]!.text).toMatch(/^400: layer\.opacity must be between 0 and 1/);
+    expect((await call(client, 'update_layer', { room: r, layer: 'ghost', opacity: 1 })).content[0]!.text).toMatch(/^404: /);
   });
 
   it('answers a refused call as a tool error with the detail, and keeps serving', async () => {

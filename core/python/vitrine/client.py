@@ -6,6 +6,8 @@
     c.publish("seg", labels, display_name="Segmentation")
     c.show("lab", "seg")                       # every page following room `lab` shows it
     c.set_view("lab", window=(0, 3), colormap="magma")
+    lab = c.room("lab")                        # the room's scene: many layers at once
+    mask = lab.add(labels, kind="labels", opacity=0.4)
     for event in c.follow("lab"):              # state, view, computing, result ...
         print(event.event, event.data)
     c.room("lab").annotate("point", [1, 2, 3], label="seed")   # a mark every peer sees
@@ -243,8 +245,10 @@ class Client:
         return self._http.json("GET", f"/api/rooms/{_seg(room)}/view")
 
     def room(self, name: str = DEFAULT_ROOM) -> Room:
-        """Room `name`: its annotations (`annotations()`, `points()`, `annotate(kind, points,
-        **fields)`, ...) and its events."""
+        """Room `name`: its scene (`add` layers of arrays, results, specimens or functions,
+        change them with `update`, `remove` them, `snapshot()` the room) and its annotations
+        (`annotations()`, `points()`, `annotate(kind, points, **fields)`, ...). See
+        `vitrine.room.Room`."""
         return Room(self, name)
 
     def follow(self, room: str = DEFAULT_ROOM) -> Generator[Event, None, None]:
