@@ -20,6 +20,10 @@ function optionSchema(name: DeliveryOptionName, type: ResultType): Record<string
       return { type: 'string', pattern: '^[^,]+,[^,]+$', description: 'LO,HI: the value range mapped by dtype (default: the data own range)' };
     case 'max_dim':
       return { type: 'integer', minimum: 1, description: 'Every axis at most this many samples (block averaging)' };
+    case 't':
+      return { type: 'integer', minimum: 0, description: 'A volume with a time axis: the step delivered (default 0)' };
+    case 'c':
+      return { type: 'string', pattern: '^(\\d+|magnitude|rgb)$', description: 'A volume with channels: the channel delivered (default 0); a vector field also magnitude (float32) or rgb (uint8, last axis 3)' };
   }
 }
 

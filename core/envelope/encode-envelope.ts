@@ -47,12 +47,13 @@ export function encodeMeshEnvelope(mesh: MeshResult): EnvelopeParts {
 
 /**
  * Volume envelope: one C-order data block. `value_range` is added when given (computing it is
- * a pass over the data, so callers do it off the event loop and pass it in).
+ * a pass over the data, so callers do it off the event loop and pass it in); `extra` fields
+ * (a step's `t`, `c` and axis sizes, a volume's channels) follow the usual ones.
  */
-export function encodeVolumeEnvelope(volume: VolumeResult, range?: [number, number]): EnvelopeParts {
+export function encodeVolumeEnvelope(volume: VolumeResult, range?: [number, number], extra: Record<string, unknown> = {}): EnvelopeParts {
   const preamble: Record<string, unknown> = { type: 'volume', shape: volume.shape, dtype: volume.dtype };
   if (volume.spacing) preamble.spacing = volume.spacing;
   if (volume.origin) preamble.origin = volume.origin;
   if (range) preamble.value_range = range;
-  return toParts(preamble, [volume.data]);
+  return toParts({ ...preamble, ...extra }, [volume.data]);
 }
