@@ -11,19 +11,37 @@ import { FormatError } from '../formats/format-error.ts';
 import { parseCheckedFile } from '../results/parse-checked-file.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { loadNpyVolume } from '../formats/npy/load-npy-volume.ts';
+import { normalizeResult, ResultShapeError } from '../results/normalize-result.ts';
+import type { VolumeFieldsInput } from '../results/volume-fields-input.ts';
 
 export interface StaticFileSource {
   path: string;
   /** The name whose extension picks the parser. */
   fileName: string;
-  /** `.npy` volumes: the geometry from their sidecar. */
-  npy?: { spacing?: number[]; origin?: number[] };
+  /** `.npy` volumes: the geometry from their sidecar, and what it says of time and channels. */
+  npy?: { spacing?: number[]; origin?: number[]; described?: VolumeFieldsInput };
 }
 
 export type LoadedStaticFile = { result: StoredResult } | { invalid: string };
 
+/**
+ * A `.npy` volume: with time or channels (said beside it, or five dimensions) it is checked
+ * as a function's result is, which works out the ranges its steps are delivered with.
+ */
+async function loadNpy(path: string, npy: NonNullable<StaticFileSource['npy']>): Promise<LoadedStaticFile> {
+  const { described, ...geometry } = npy;
+  const volume = await loadNpyVolume({ path, ...geometry });
+  if (!described && volume.type === 'volume' && volume.shape.length === 3) return { result: volume };
+  try {
+    return { result: normalizeResult({ ...volume, ...described }, 'volume') };
+  } catch (error) {
+    if (error instanceof ResultShapeError) return { invalid: error.message };
+    throw error;
+  }
+}
+
 export async function loadStaticFile(source: StaticFileSource): Promise<LoadedStaticFile> {
-  if (source.npy) return { result: await loadNpyVolume({ path: source.path, ...source.npy }) };
+  if (source.npy) return loadNpy(source.path, source.npy);
   try {
     return { result: await parseCheckedFile(await readFile(source.path), source.fileName) };
   } catch (error) {

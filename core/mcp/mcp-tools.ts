@@ -13,7 +13,7 @@ import type { StoredResult } from '../results/stored-result.ts';
 import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishDeps } from '../workspace/publish-file.ts';
 import { computeForRoom, type RoomRequestDeps, type RoomTarget } from '../workspace/room-request.ts';
 import { checkViewChange } from '../workspace/room-view.ts';
-import { summarizeResult } from './result-summary.ts';
+import { summarizeResult } from '../results/result-summary.ts';
 
 export interface ToolDefinition {
   name: string;

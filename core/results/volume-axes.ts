@@ -48,8 +48,12 @@ function isAxes(value: unknown): value is VolumeAxes {
   return typeof value === 'string' && (VOLUME_AXES as readonly string[]).includes(value);
 }
 
-/** The axes of `shape`: as declared, else `tczyx` for five dimensions; undefined for space only. */
+/**
+ * The axes of `shape`: as declared, else `tczyx` for five dimensions (four are ambiguous);
+ * undefined for space only.
+ */
 function axesOf(raw: unknown, shape: readonly number[]): VolumeAxes | undefined {
+  if ((raw === undefined || raw === null) && shape.length === 4) fail('axes', `a volume of 4 dimensions [${shape.join(', ')}] needs axes 'czyx' (channels) or 'tzyx' (time)`);
   if (raw === undefined || raw === null) return shape.length === 5 ? 'tczyx' : undefined;
   if (!isAxes(raw)) return fail('axes', `axes must be one of ${VOLUME_AXES.join(', ')}, got ${JSON.stringify(raw)}`);
   if (raw.length !== shape.length) {

@@ -17,6 +17,8 @@ import type { StoredResult } from '../results/stored-result.ts';
 import type { PublishedMeta } from './published-record.ts';
 import { PUBLISH_BODY_FIELDS, readPublishFields, type PublishFields } from './publish-input.ts';
 import { resultAsFile } from './upload-as-file.ts';
+import { AxesFieldError, checkAxesFields } from '../results/volume-axes.ts';
+import { VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
 
 /** What publishing uses of the host. */
 export interface PublishDeps {
@@ -68,6 +70,24 @@ export async function fileFromUpload(ctx: PublishDeps, id: string, body: unknown
   return { bytes, fileName, result, fields };
 }
 
+/**
+ * What a published volume says of its unit, time and channels: its result's, with what the
+ * request says on top, checked against its shape (a 400 naming the field that does not fit).
+ */
+function describedOf(file: PublishedFile): VolumeFieldsInput {
+  const { result, fields } = file;
+  if (result.type !== 'volume') return {};
+  const own = Object.fromEntries(VOLUME_FIELD_NAMES.filter((name) => result[name] !== undefined).map((name) => [name, result[name]]));
+  const described = { ...own, ...fields.described } as VolumeFieldsInput;
+  try {
+    checkAxesFields({ ...described, spacing: fields.spacing ?? result.spacing, origin: fields.origin ?? result.origin }, result.shape);
+  } catch (error) {
+    if (error instanceof AxesFieldError) throw bad(`'${error.field}': ${error.message}`);
+    throw error;
+  }
+  return described;
+}
+
 function metaOf(id: string, file: PublishedFile, ttlMs: number): PublishedMeta {
   const now = Date.now();
   const { fields, result } = file;
@@ -86,6 +106,7 @@ function metaOf(id: string, file: PublishedFile, ttlMs: number): PublishedMeta {
     expires_at: now + ttlMs,
     ...(spacing ? { spacing: [...spacing] } : {}),
     ...(origin ? { origin: [...origin] } : {}),
+    ...describedOf(file),
   };
 }
 

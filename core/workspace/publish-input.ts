@@ -2,10 +2,14 @@
  * @module publish-input
  * What a `PUT /api/specimens/{id}` says besides its file: `display_name`, `description`,
  * `tags` (a list, or comma-separated text in the query), and for a `.npy` volume its
- * `spacing` and `origin` (three numbers, or comma-separated text). Read from the query for a
- * file body and from the JSON body otherwise; anything malformed is a 400 naming the field.
+ * `spacing` and `origin` (three numbers, or comma-separated text), its length `unit` and its
+ * time and channels (`axes`, `channels`, `time_step`, `time_unit`, `vector`). Read from the
+ * query for a file body and from the JSON body otherwise; anything malformed is a 400 naming
+ * the field.
  */
 import { createHostError } from '../errors.ts';
+import { AxesFieldError } from '../results/volume-axes.ts';
+import { readVolumeFields, VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
 
 export interface PublishFields {
   display_name?: string;
@@ -13,6 +17,8 @@ export interface PublishFields {
   tags?: string[];
   spacing?: number[];
   origin?: number[];
+  /** A volume's unit, time and channels, as given (checked against its shape when its file is read). */
+  described?: VolumeFieldsInput;
 }
 
 /** Longest display name, description and tag accepted. */
@@ -58,8 +64,15 @@ export function readPublishFields(source: Record<string, unknown>): PublishField
   if (spacing !== undefined) fields.spacing = spacing;
   const origin = triple('origin', source.origin);
   if (origin !== undefined) fields.origin = origin;
+  try {
+    const described = readVolumeFields(source);
+    if (Object.keys(described).length > 0) fields.described = described;
+  } catch (error) {
+    if (error instanceof AxesFieldError) throw bad(`'${error.field}': ${error.message}`);
+    throw error;
+  }
   return fields;
 }
 
 /** The members a JSON publish body may have. */
-export const PUBLISH_BODY_FIELDS = new Set(['upload', 'filename', 'display_name', 'description', 'tags', 'spacing', 'origin']);
+export const PUBLISH_BODY_FIELDS = new Set(['upload', 'filename', 'display_name', 'description', 'tags', 'spacing', 'origin', ...VOLUME_FIELD_NAMES]);

@@ -24,6 +24,13 @@ export interface PublishedMeta {
   /** A `.npy` volume's voxel size and position, when given. */
   spacing?: number[];
   origin?: number[];
+  /** A `.npy` volume's length unit and its time and channels, when given (checked against its shape). */
+  unit?: string;
+  axes?: string;
+  channels?: unknown[];
+  time_step?: number;
+  time_unit?: string;
+  vector?: boolean;
 }
 
 /** Where published specimens are shared between the hosts of a service (a Redis service). */

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from . import _arrays
+from . import _arrays, _axes
 from .results import ImageResult, MeshResult, PointCloudResult, VolumeResult
 
 VOLUME_DTYPES = ("uint8", "int8", "uint16", "int16", "uint32", "int32", "float32", "float64")
@@ -100,9 +100,10 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     spacing: Optional[list] = None
     origin: Optional[list] = None
     unit: Optional[str] = None
+    described: Any = None
     if isinstance(value, VolumeResult):
         shape, dtype, data = value.shape, value.dtype, value.data
-        spacing, origin, unit = value.spacing, value.origin, value.unit
+        spacing, origin, unit, described = value.spacing, value.origin, value.unit, value
         if data is None:
             _fail("the volume has no data")
         if _arrays.is_ndarray(data):
@@ -117,8 +118,9 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
         if not _arrays.is_ndarray(data):
             return _wrong(value, "a VolumeResult, a 3-D numpy array or (array, spacing, origin)")  # type: ignore[return-value]
         shape, dtype = list(data.shape), str(data.dtype)
-    if _arrays.is_ndarray(data) and data.ndim != 3 and len(shape) == data.ndim:
-        _fail(f"a volume array has 3 dimensions, got {data.ndim}")
+    axes = _axes.axes_of(getattr(described, "axes", None), len(shape))
+    if axes is None and _arrays.is_ndarray(data) and data.ndim != 3 and len(shape) == data.ndim:
+        _fail(f"a volume array has 3 dimensions (4 or 5 with axes='tczyx', 'czyx' or 'tzyx'), got {data.ndim}")
     if dtype == "bool":
         dtype = "uint8"
     if dtype not in VOLUME_DTYPES:
@@ -135,9 +137,13 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
             meta[key] = [float(x) for x in numbers]
     if unit is not None:
         meta["unit"] = str(unit)
-    value_range = _arrays.finite_range(flat)
-    if value_range is not None:
-        meta["value_range"] = value_range
+    if axes is not None:
+        meta.update(_axes.axes_meta(described, axes, meta["shape"]))
+        meta.update(_axes.step_stats(flat, axes, meta["shape"], meta.get("vector", False)))
+    else:
+        value_range = _arrays.finite_range(flat)
+        if value_range is not None:
+            meta["value_range"] = value_range
     return meta, [("data", dtype, flat)]
 
 

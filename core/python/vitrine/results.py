@@ -34,7 +34,14 @@ class MeshResult:
 
 
 class VolumeResult:
-    """A scalar volume in C order (slowest axis first), with optional voxel spacing, origin and unit."""
+    """A volume in C order (slowest axis first), with optional voxel spacing, origin and unit.
+
+    With time and channels it has 4 or 5 axes named by `axes` in NGFF order (`tczyx`, `czyx`,
+    `tzyx`; a 5-D array is `tczyx` unless it says otherwise): `spacing` and `origin` stay
+    spatial (z, y, x), `channels` lists each channel (a name, or a dict of `name`, `color`
+    `#rrggbb` and `window` (lo, hi)), `time_step` and `time_unit` say how far apart the steps
+    are, and `vector=True` says the 3 channels are the x, y, z components of a vector field.
+    """
 
     type = "volume"
 
@@ -46,6 +53,11 @@ class VolumeResult:
         spacing: Optional[Sequence[float]] = None,
         origin: Optional[Sequence[float]] = None,
         unit: Optional[str] = None,
+        axes: Optional[str] = None,
+        channels: Optional[Sequence[Any]] = None,
+        time_step: Optional[float] = None,
+        time_unit: Optional[str] = None,
+        vector: bool = False,
     ) -> None:
         if isinstance(data, str):  # the reference's base64 form
             data = base64.b64decode(data)
@@ -59,11 +71,17 @@ class VolumeResult:
         self.spacing = list(spacing) if spacing is not None else None
         self.origin = list(origin) if origin is not None else None
         self.unit = unit
+        self.axes = axes
+        self.channels = list(channels) if channels is not None else None
+        self.time_step = time_step
+        self.time_unit = time_unit
+        self.vector = bool(vector)
 
     @classmethod
-    def from_numpy(cls, arr: Any, spacing: Optional[Sequence[float]] = None, origin: Optional[Sequence[float]] = None, unit: Optional[str] = None) -> "VolumeResult":
+    def from_numpy(cls, arr: Any, spacing: Optional[Sequence[float]] = None, origin: Optional[Sequence[float]] = None, unit: Optional[str] = None, **axes: Any) -> "VolumeResult":
+        """`arr` as a volume; `axes`, `channels`, `time_step`, `time_unit` and `vector` as the constructor takes them."""
         arr = _arrays.as_nd(arr)
-        return cls(shape=arr.shape, dtype=str(arr.dtype), data=arr, spacing=spacing, origin=origin, unit=unit)
+        return cls(shape=arr.shape, dtype=str(arr.dtype), data=arr, spacing=spacing, origin=origin, unit=unit, **axes)
 
     def to_numpy(self) -> Any:
         """The samples as a numpy array of `shape`."""
@@ -71,7 +89,8 @@ class VolumeResult:
         return arr.reshape(self.shape) if self.shape is not None else arr
 
     def __repr__(self) -> str:
-        return f"VolumeResult(shape={self.shape}, dtype={self.dtype})"
+        axes = f", axes={self.axes!r}" if self.axes else ""
+        return f"VolumeResult(shape={self.shape}, dtype={self.dtype}{axes})"
 
 
 class PointCloudResult:
