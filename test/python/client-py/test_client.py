@@ -219,6 +219,32 @@ class Workspace(unittest.TestCase):
             c.data(sid)
         self.assertEqual(gone.exception.status, 404)
 
+    def test_publish_time_and_channels(self):
+        c = Client(URL)
+        sid = f"py-lapse-{uuid.uuid4().hex[:8]}"
+        t, ch, z, y, x = np.indices((3, 2, 4, 5, 6))
+        lapse = (t * 1000 + ch * 100 + z * 10 + y + x).astype(np.uint16)
+        c.publish(sid, lapse, channels=["GFP", {"name": "RFP", "color": "#ff00ff"}], time_step=30, time_unit="second")
+        step = c.data(sid, t=2, c=1)
+        np.testing.assert_array_equal(step.data, lapse[2, 1])
+        self.assertEqual((step.t, step.c), (2, 1))
+        self.assertEqual(step.sizes, {"t": 3, "c": 2, "z": 4, "y": 5, "x": 6})
+        self.assertEqual(step.preamble["channels"][1], {"name": "RFP", "color": "#ff00ff"})
+        first = c.data(sid)
+        np.testing.assert_array_equal(first.data, lapse[0, 0])
+        # A VolumeResult says its own axes; a field with 3 components may say it is a vector.
+        field = np.random.default_rng(1).normal(size=(2, 3, 2, 3, 4)).astype(np.float32)
+        c.publish(sid, VolumeResult.from_numpy(field, axes="tczyx", vector=True))
+        rgb = c.data(sid, t=1, c="rgb")
+        self.assertEqual(rgb.data.shape, (2, 3, 4, 3))
+        self.assertEqual(rgb.data.dtype, np.uint8)
+        m = np.sqrt((field.astype(np.float64) ** 2).sum(axis=1)).max()
+        np.testing.assert_allclose(rgb.value_range, (-m, m), rtol=1e-9)
+        with self.assertRaises(VitrineError) as bad:
+            c.publish(sid, lapse[0], axes="tczyx")
+        self.assertEqual(bad.exception.status, 400)
+        self.assertIn("axes", str(bad.exception))
+
     def test_publish_refuses_what_it_cannot_read(self):
         c = Client(URL)
         with self.assertRaises(VitrineError) as bad:
