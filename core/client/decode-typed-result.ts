@@ -6,6 +6,7 @@
  */
 import { TYPED_ARRAYS as ARRAYS } from '../envelope/dtypes.ts';
 import { base64ToBytes } from './base64.ts';
+import { readAxesInfo } from './volume-axes-info.ts';
 import type {
   ImageData2D,
   MeshData,
@@ -79,6 +80,7 @@ function decodeVolume(json: Json): VolumeData {
     spacing: optionalList(json, 'spacing'),
     origin: optionalList(json, 'origin'),
     value_range: range && range.length === 2 ? [range[0]!, range[1]!] : null,
+    ...readAxesInfo(json),
   };
 }
 

@@ -4,6 +4,8 @@
  * (binary envelope from `/data`, or typed result JSON from `/invoke` and `/jobs/{id}/result`).
  */
 
+import type { VolumeAxesInfo } from './scene-types.ts';
+
 /** Element types a volume or image may carry. */
 export type NumericDType = 'uint8' | 'int8' | 'uint16' | 'int16' | 'uint32' | 'int32' | 'float32' | 'float64';
 
@@ -30,8 +32,11 @@ export interface MeshData {
   colors?: Uint8Array | Float32Array;
 }
 
-/** A scalar volume in C order (slowest axis first). */
-export interface VolumeData {
+/**
+ * A volume in C order (slowest axis first). A volume with time or channels says so: whole
+ * (`/invoke`) with its `axes`, or one step (`/data`) with `step` (which one, and the sizes).
+ */
+export interface VolumeData extends VolumeAxesInfo {
   type: 'volume';
   shape: number[];
   dtype: NumericDType;

@@ -226,4 +226,4 @@ export type RoomEvent =
   | { event: 'annotation'; data: AnnotationEvent };
 
 /** Delivery options of `/data`, as query values (e.g. `{ format: 'glb', compress: 'meshopt' }`). */
-export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim', string | number>>;
+export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim' | 't' | 'c', string | number>>;

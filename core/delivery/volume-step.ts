@@ -28,7 +28,7 @@ function plural(n: number, word: string): string {
 function checkT(t: number | undefined, steps: number, hasAxis: boolean): void {
   if (t === undefined || t < steps) return;
   const has = hasAxis ? `the result has ${plural(steps, 'time step')} (t from 0 to ${steps - 1})` : 'the result has no time axis (t=0 only)';
-  throw invalidDeliveryOption('t', String(t), `a step the result has: ${has}`);
+  throw invalidDeliveryOption('t', t, `a step the result has: ${has}`);
 }
 
 function checkC(options: DeliveryOptions, channels: number, hasAxis: boolean, vector: boolean): void {
@@ -42,7 +42,7 @@ function checkC(options: DeliveryOptions, channels: number, hasAxis: boolean, ve
   }
   if (c === undefined || c < channels) return;
   const has = hasAxis ? `the result has ${plural(channels, 'channel')} (c from 0 to ${channels - 1})` : 'the result has no channel axis (c=0 only)';
-  throw invalidDeliveryOption('c', String(c), `a channel the result has: ${has}`);
+  throw invalidDeliveryOption('c', c, `a channel the result has: ${has}`);
 }
 
 /**
