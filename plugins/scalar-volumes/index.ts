@@ -4,7 +4,7 @@
  * and a CT-like Shepp-Logan head phantom.
  */
 import type { Integer, SpecimenDeclaration, VolumeResult } from 'vitrine';
-import { seededRandom } from './seeded-random.ts';
+import { seededRandom } from '../shared/seeded-random.ts';
 import { sampleSheppLogan } from './shepp-logan.ts';
 
 /**

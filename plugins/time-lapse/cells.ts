@@ -6,6 +6,7 @@
  * Gaussian less a narrower one), pinched in between them.
  */
 import type { Blob } from './blobs.ts';
+import { seededRandom } from '../shared/seeded-random.ts';
 
 export interface Cell {
   centre: [number, number, number];
@@ -21,20 +22,8 @@ export interface Daughter {
   membrane: Blob[];
 }
 
-/** A deterministic generator of floats in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let state = (Math.floor(seed) ^ 0x9e3779b9) >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function placeCells(count: number, seed: number): Cell[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: count }, () => {
     const centre: [number, number, number] = [next() * 1.1 - 0.55, next() * 1.1 - 0.55, next() * 1.1 - 0.55];
     const theta = Math.acos(2 * next() - 1);
