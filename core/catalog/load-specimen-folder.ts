@@ -104,6 +104,7 @@ async function resolveData(realRoot: string, folder: string, meta: SpecimenMetad
     ...(spacing ? { spacing } : {}),
     ...(origin ? { origin } : {}),
     ...(side.labels ? { labels: side.labels } : {}),
+    ...(side.described ? { described: side.described } : {}),
   };
 }
 

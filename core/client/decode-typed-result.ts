@@ -7,6 +7,7 @@
 import { TYPED_ARRAYS as ARRAYS } from '../envelope/dtypes.ts';
 import { readWireLabels } from '../envelope/wire-labels.ts';
 import { base64ToBytes } from './base64.ts';
+import { readAxesInfo } from './volume-axes-info.ts';
 import type {
   ImageData2D,
   MeshData,
@@ -81,6 +82,7 @@ function decodeVolume(json: Json): VolumeData {
     origin: optionalList(json, 'origin'),
     value_range: range && range.length === 2 ? [range[0]!, range[1]!] : null,
     ...readWireLabels(json),
+    ...readAxesInfo(json),
   };
 }
 

@@ -164,6 +164,25 @@ export interface VolumeChannel {
   window?: [number, number];
 }
 
+/** Which step of a volume with time or channels an answer is, and the size of every axis of the whole. */
+export interface VolumeStepInfo {
+  t: number;
+  /** A channel index, or a vector field's `magnitude` or `rgb`. */
+  c: number | 'magnitude' | 'rgb';
+  /** Each axis's length by name, in NGFF order: `{"t": 301, "c": 3, "z": 20, "y": 100, "x": 100}`. */
+  sizes: Record<string, number>;
+}
+
+/** What a volume says of its time and channels: the whole array's axes, or the step an answer is. */
+export interface VolumeAxesInfo {
+  axes?: VolumeAxes;
+  channels?: VolumeChannel[];
+  time_step?: number;
+  time_unit?: string;
+  vector?: boolean;
+  step?: VolumeStepInfo;
+}
+
 /** A room computation that failed: what it was, and the error, so no follower waits on. */
 export interface RoomFailed {
   function_name: string | null;

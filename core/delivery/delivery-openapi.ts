@@ -25,6 +25,14 @@ function optionSchema(name: DeliveryOptionName, type: ResultType): Record<string
         anyOf: [{ type: 'integer', minimum: 1 }, { const: 'all' }],
         description: 'A labels volume: the surface of this label id (or of every label: all) as a mesh, shaped and encoded by the mesh options',
       };
+    case 't':
+      return { type: 'integer', minimum: 0, description: 'A volume with a time axis: the step delivered (default 0)' };
+    case 'c':
+      return {
+        type: 'string',
+        pattern: '^(\\d+|magnitude|rgb)$',
+        description: 'A volume with channels: the channel delivered (default 0); a vector field also magnitude (float32) or rgb (uint8, last axis 3)',
+      };
   }
 }
 

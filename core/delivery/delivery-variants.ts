@@ -21,7 +21,7 @@ import { FairTurns } from './fair-turns.ts';
 import { deliveryKey, type DeliveryOptions } from './delivery-options.ts';
 import type { EncodeNames } from './format-encoder.ts';
 import type { StaticFileSource } from './load-static-file.ts';
-import { changesResult, shapingOptions } from './shape-result.ts';
+import { changesResult, onlyViews, shapeResult, shapingOptions } from './shape-result.ts';
 import { labelIndexBytes, type LabelIndex } from '../labels/label-index.ts';
 import { segmentVolume, surfaceTask } from './segment-delivery.ts';
 
@@ -35,6 +35,15 @@ export interface Variant {
 }
 
 type Memo<V> = Map<string, Promise<V>>;
+
+/**
+ * The bytes a shaped result adds to its result's: none for a step that is a view onto the
+ * result's own memory (a channel of a volume with time or channels, taken on this thread).
+ */
+function ownBytes(shaped: StoredResult, result: StoredResult): number {
+  const views = shaped.type === 'volume' && result.type === 'volume' && shaped.data.buffer === result.data.buffer;
+  return views ? 0 : resultByteLength(shaped);
+}
 
 function bufferOf(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -107,7 +116,8 @@ export class DeliveryVariants {
     if (!changesResult(result, shaping)) return Promise.resolve(result);
     const key = deliveryKey(shaping);
     const task: ShapeTask = { op: 'shape', result, options: shaping };
-    return this.#once(this.#shaped, result, key, () => this.#run(client, task), resultByteLength);
+    const make = onlyViews(result, shaping) ? () => shapeResult(result, shaping) : () => this.#run(client, task);
+    return this.#once(this.#shaped, result, key, make, (shaped) => ownBytes(shaped, result));
   }
 
   /** The ids a labels volume holds, with their voxel counts and boxes: found once, kept with the volume. */

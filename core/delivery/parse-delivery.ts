@@ -11,6 +11,7 @@ import {
   DELIVERY_DTYPES,
   DELIVERY_OPTION_NAMES,
   FORMATS_BY_TYPE,
+  VECTOR_MODES,
   type DeliveryDType,
   type DeliveryOptionName,
   type DeliveryOptions,
@@ -36,6 +37,20 @@ function positiveInteger(name: string, raw: unknown): number {
   const value = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw invalidDeliveryOption(name, raw, 'a positive integer');
   return value;
+}
+
+/** A step or channel index: an integer from 0, from a query string or a JSON number. */
+function index(name: string, raw: unknown): number {
+  const value = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw invalidDeliveryOption(name, raw, 'an integer from 0');
+  return value;
+}
+
+/** A channel index, or a vector mode. */
+function channel(raw: unknown): number | (typeof VECTOR_MODES)[number] {
+  if ((VECTOR_MODES as readonly unknown[]).includes(raw)) return raw as (typeof VECTOR_MODES)[number];
+  if (typeof raw === 'number' || (typeof raw === 'string' && /^\s*\d+\s*$/.test(raw))) return index('c', raw);
+  throw invalidDeliveryOption('c', raw, `a channel index from 0, or for a vector field ${VECTOR_MODES.join(' or ')}`);
 }
 
 function oneOf(name: string, raw: unknown, allowed: Iterable<string>): string {
@@ -88,6 +103,12 @@ function parseOption(options: DeliveryOptions, name: string, raw: unknown): void
       return;
     case 'segment':
       options.segment = segmentOf(raw);
+      return;
+    case 't':
+      options.t = index(name, raw);
+      return;
+    case 'c':
+      options.c = channel(raw);
   }
 }
 

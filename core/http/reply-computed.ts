@@ -13,6 +13,7 @@ import type { ArrivingResult } from '../results/payload-fill.ts';
 import type { ComputeRequest, OpenedResult } from '../serving/result-source.ts';
 import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { hasSteps } from '../results/volume-axes.ts';
 import { DisconnectSignal } from './abort-on-disconnect.ts';
 import { sendDelivery, sendJsonDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
 import { sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
@@ -49,7 +50,8 @@ async function nameResult(deps: ComputedReplyDeps, reply: FastifyReply, opened: 
 /**
  * Sends `request`'s result (a room hit or a computation) as `delivery` shapes it (`/data`).
  * A mesh or volume still arriving with nothing to apply streams to its first readers as it
- * comes, uncompressed (waiting for every byte to compress them would cost more than it saves)
+ * comes (not a volume with time or channels: it travels as one step, taken once it is in), uncompressed (waiting for every byte to compress them would cost
+ * more than it saves)
  * and without X-Result-Id (the bytes the id hashes are not all in yet); readers once it is in
  * get the compressed variant.
  */
@@ -64,7 +66,7 @@ export async function sendComputed(
   const opened = await open(deps, reply, request, type === 'mesh' || type === 'volume');
   const { result, arriving } = opened;
   const envelope = arriving ? toEnvelope(result) : null;
-  if (arriving && envelope && isEmptyDelivery(delivery)) {
+  if (arriving && envelope && isEmptyDelivery(delivery) && !(result.type === 'volume' && hasSteps(result))) {
     reply.header('vary', 'Accept-Encoding');
     return sendEnvelopeAsItArrives(reply, envelope, deps.options.envelopeMediaType, arriving);
   }

@@ -39,6 +39,16 @@ export const PARAMS_QUERY: Schema = { type: 'string', description: 'Parameter va
 /** The `delivery` member of a POST /data body (its options are read by parse-delivery.ts). */
 export const DELIVERY_OBJECT: Schema = { type: ['object', 'null'], description: 'How the result travels (never part of the cache key)' };
 
+/** What an upload or publish may say of a `.npy` volume with time or channels (query text). */
+export const VOLUME_FIELD_QUERY: Record<string, Schema> = {
+  axes: { type: 'string', description: 'A .npy volume with time or channels: its axes, tczyx, czyx or tzyx (a 5-D array is tczyx)' },
+  channels: { type: 'string', description: 'Its channels: a JSON list of {name, color, window}, or comma-separated names' },
+  time_step: { type: 'string', description: 'The time between steps, in time_unit' },
+  time_unit: { type: 'string', description: 'The unit of time_step (second, millisecond, ...)' },
+  vector: { type: 'string', description: 'true: its 3 channels are the x, y, z components of a vector field' },
+  unit: { type: 'string', description: 'The length unit of spacing and origin (micrometer, ...)' },
+};
+
 /** Path parameters naming one thing by a string id. */
 export function idParams(name: string): Schema {
   return { type: 'object', required: [name], properties: { [name]: { type: 'string' } } };

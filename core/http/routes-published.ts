@@ -20,7 +20,7 @@ import { readUploadBody } from '../uploads/read-upload-body.ts';
 import type { PublishedSpecimens } from '../workspace/published-specimens.ts';
 import { readPublishFields } from '../workspace/publish-input.ts';
 import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishDeps, type PublishedFile } from '../workspace/publish-file.ts';
-import { idParams, queryOf } from './route-inputs.ts';
+import { idParams, queryOf, VOLUME_FIELD_QUERY } from './route-inputs.ts';
 
 type PublishRequest = FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>;
 
@@ -30,9 +30,9 @@ const PUT_SCHEMA = {
   description:
     'Body: the file (application/octet-stream, with ?filename=NAME; ' +
     `${PARSED_EXTENSIONS.join(', ')}) or JSON {"upload": upload_id}. display_name, description, tags (comma-separated in the query, a list in JSON), ` +
-    'spacing and origin (a .npy volume) are optional; role=labels marks a uint8, uint16 or uint32 volume as a segmentation, with optional ' +
-    'label_names and label_colors (objects keyed by label id: JSON text in the query). 201 when new, 200 when replaced, 409 when the id is a specimen ' +
-    'that is not published.',
+    'spacing and origin (a .npy volume) are optional, and so are a .npy volume\'s unit, axes (tczyx, czyx, tzyx), channels, time_step, time_unit ' +
+    'and vector; role=labels marks a uint8, uint16 or uint32 volume as a segmentation, with optional label_names and label_colors (objects ' +
+    'keyed by label id: JSON text in the query). 201 when new, 200 when replaced, 409 when the id is a specimen that is not published.',
   consumes: ['application/octet-stream', 'application/json'],
   params: idParams('id'),
   querystring: queryOf({
@@ -45,6 +45,7 @@ const PUT_SCHEMA = {
     role: TEXT,
     label_names: TEXT,
     label_colors: TEXT,
+    ...VOLUME_FIELD_QUERY,
   }),
 };
 
@@ -64,17 +65,19 @@ export type PublishedRouteDeps = PublishDeps & { options: Pick<HostContext['opti
 
 async function fileFromBody(ctx: PublishedRouteDeps, request: PublishRequest): Promise<PublishedFile> {
   const fileName = fileNameOf(request.query.filename);
+  // Before the body is read: a malformed field costs the client no upload.
+  const fields = readPublishFields(request.query);
   const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
   const { bytes } = await readUploadBody(request.body as Readable, ctx.options.maxUploadBytes, parsedExtension(fileName)!, declared);
   if (bytes.length === 0) throw createHostError('SPC_ERR_UPLOAD_INVALID', fileName, 'the file is empty');
   let result: StoredResult;
   try {
-    result = await parseCheckedFile(bytes, fileName);
+    result = await parseCheckedFile(bytes, fileName, { ...fields.described, spacing: fields.spacing ?? null, origin: fields.origin ?? null });
   } catch (error) {
     if (error instanceof FormatError) throw createHostError('SPC_ERR_UPLOAD_INVALID', fileName, error.message);
     throw error;
   }
-  return { bytes: Buffer.from(bytes), fileName, result, fields: readPublishFields(request.query) };
+  return { bytes: Buffer.from(bytes), fileName, result, fields };
 }
 
 function isFileBody(request: FastifyRequest): boolean {

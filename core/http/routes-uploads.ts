@@ -21,10 +21,12 @@ import { PARSED_EXTENSIONS, parsedExtension } from '../formats/parse-file.ts';
 import type { HostContext } from '../host-context.ts';
 import { readUploadBody, type UploadBody } from '../uploads/read-upload-body.ts';
 import { FORMATS_BY_TYPE } from '../delivery/delivery-options.ts';
-import { INPUT_ERRORS, queryOf } from './route-inputs.ts';
+import { INPUT_ERRORS, queryOf, VOLUME_FIELD_QUERY } from './route-inputs.ts';
+import { AxesFieldError } from '../results/volume-axes.ts';
+import { readVolumeFields, VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
 import { FORM_OVERHEAD_BYTES, formLimits, formUpload } from './upload-form.ts';
 
-type UploadRequest = FastifyRequest<{ Querystring: { filename?: string } }>;
+type UploadRequest = FastifyRequest<{ Querystring: { filename?: string } & Record<string, string | undefined> }>;
 
 /** The upload's name and byte stream, from a raw body or a form. */
 async function uploadOf(request: UploadRequest): Promise<{ name: string; stream: Readable | null; declared?: number }> {
@@ -42,6 +44,21 @@ function extensionOf(name: string): string {
   return ext;
 }
 
+/** The query's volume fields (a `.npy` with time or channels), or the 400 naming a malformed one. */
+function volumeFieldsOf(query: Record<string, unknown>, name: string): VolumeFieldsInput {
+  try {
+    return readVolumeFields(query);
+  } catch (error) {
+    if (error instanceof AxesFieldError) throw createHostError('SPC_ERR_UPLOAD_INVALID', name, error.message);
+    throw error;
+  }
+}
+
+/** The volume fields as the upload id takes them: the same bytes said to be other axes are another upload. */
+function describedKey(described: VolumeFieldsInput): string {
+  return Object.keys(described).length === 0 ? '' : JSON.stringify(VOLUME_FIELD_NAMES.map((field) => described[field] ?? null));
+}
+
 /** The route's declaration: what /openapi.json shows and what fastify checks of the query. */
 function uploadSchema(uploadsOn: boolean): Record<string, unknown> {
   return {
@@ -57,6 +74,7 @@ function uploadSchema(uploadsOn: boolean): Record<string, unknown> {
     consumes: ['application/octet-stream', 'multipart/form-data'],
     querystring: queryOf({
       filename: { type: 'string', pattern: '\\S', description: "The file's name (its extension decides how it is read); required for a raw body" },
+      ...VOLUME_FIELD_QUERY,
     }),
     response: {
       200: {
@@ -108,9 +126,10 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: UploadDeps
       const { name, stream, declared } = await uploadOf(request);
       // Still before the file is read: it streams in below.
       const ext = extensionOf(name);
+      const described = volumeFieldsOf(request.query, name);
       let body: UploadBody;
       try {
-        body = stream ? await readUploadBody(stream, maxBytes, ext, declared) : { bytes: Buffer.alloc(0), id: '' };
+        body = stream ? await readUploadBody(stream, maxBytes, ext, declared, describedKey(described)) : { bytes: Buffer.alloc(0), id: '' };
       } catch (error) {
         reply.header('connection', 'close');
         throw error;
@@ -122,7 +141,7 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: UploadDeps
       let result;
       try {
         // Off the event loop, and refused before decoding when it would decode past the limit.
-        result = await ctx.files.parse(bytes, name, { maxDecodedBytes: maxBytes });
+        result = await ctx.files.parse(bytes, name, { maxDecodedBytes: maxBytes, geometry: described });
       } catch (error) {
         if (error instanceof DecodedSizeError)
           throw createHostError('SPC_ERR_UPLOAD_DECODES_TOO_LARGE', name, String(error.size.bytes), error.size.what, String(error.limit));

@@ -13,7 +13,7 @@ import type { StoredResult } from '../results/stored-result.ts';
 import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile } from '../workspace/publish-file.ts';
 import { computeForRoom, type RoomTarget } from '../workspace/room-request.ts';
 import type { ToolArgs, ToolCallContext } from './mcp-tool.ts';
-import { summarizeResult } from './result-summary.ts';
+import { summarizeResult } from '../results/result-summary.ts';
 
 /** The room a call names, or the host's default room. */
 export function roomArg(call: ToolCallContext, args: ToolArgs): string {

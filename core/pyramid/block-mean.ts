@@ -90,3 +90,12 @@ export function blockMean(data: ArrayLike<number>, shape: readonly number[], fac
     meanAny(data, shape, factors, out, round);
   }
 }
+
+/** Averages blocks so every axis has at most `maxDim` samples (a partial edge block averages what it has). */
+export function averageBlocks(data: ArrayLike<number>, shape: readonly number[], maxDim: number): { data: Float64Array; shape: number[]; factors: number[] } {
+  const factors = shape.map((n) => Math.max(1, Math.ceil(n / maxDim)));
+  const out = blockMeanShape(shape, factors);
+  const means = new Float64Array(out.reduce((a, b) => a * b, 1));
+  blockMean(data, shape, factors, means);
+  return { data: means, shape: out, factors };
+}

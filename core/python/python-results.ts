@@ -11,6 +11,7 @@ import type { ResultType } from '../sdk/result-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { Frame } from './frame-codec.ts';
 import { labelFieldsOf, LabelFieldError, readLabelFields } from '../results/label-fields.ts';
+import { AxesFieldError, AXES_FIELD_NAMES, checkAxesFields, hasSteps, stepLayout, type AxesFields } from '../results/volume-axes.ts';
 
 /** A result frame that does not describe a result of its declared type. */
 export class ResultFrameError extends Error {}
@@ -59,6 +60,35 @@ function labelsOf(meta: Record<string, unknown>, dtype: string): object | undefi
   }
 }
 
+type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
+
+/**
+ * A volume's time and channel fields, checked again, and the ranges the process worked out
+ * (each channel's over every step, a vector field's largest magnitude), checked for size.
+ */
+function withAxes(volume: StoredVolume, meta: Record<string, unknown>): StoredVolume {
+  let fields: AxesFields;
+  try {
+    fields = checkAxesFields(meta, volume.shape);
+  } catch (error) {
+    if (error instanceof AxesFieldError) fail(error.message);
+    throw error;
+  }
+  Object.assign(volume, fields);
+  if (!hasSteps(fields)) return volume;
+  const ranges = meta.channel_ranges;
+  const { channels } = stepLayout(volume);
+  const pairs = Array.isArray(ranges) ? ranges.map(numbers) : [];
+  if (pairs.length !== channels || pairs.some((pair) => pair?.length !== 2)) fail(`channel_ranges must give ${channels} [min, max] pairs`);
+  volume.channelRanges = pairs as [number, number][];
+  if (fields.vector) {
+    const m = meta.magnitude_max;
+    if (typeof m !== 'number' || !Number.isFinite(m) || m < 0) fail('magnitude_max must be a finite number from 0');
+    volume.magnitudeMax = m as number;
+  }
+  return volume;
+}
+
 /** The stored result a `result` frame carries. */
 export function toStoredResult(frame: Frame, type: ResultType): StoredResult {
   const arrays = arraysOf(frame);
@@ -88,7 +118,8 @@ export function toStoredResult(frame: Frame, type: ResultType): StoredResult {
     if (origin) result.origin = origin;
     if (typeof meta.unit === 'string') result.unit = meta.unit;
     if (range && range.length === 2) result.valueRange = [range[0]!, range[1]!];
-    return Object.assign(result, labelsOf(meta, meta.dtype as string));
+    Object.assign(result, labelsOf(meta, meta.dtype as string));
+    return withAxes(result as StoredVolume, meta);
   }
   if (type === 'point_cloud') {
     const points = need(arrays, 'points', Float32Array);
@@ -110,6 +141,11 @@ export function toStoredResult(frame: Frame, type: ResultType): StoredResult {
   return { type: 'image', width, height, channels, dtype: dtypeOf(data) as 'uint8' | 'uint16' | 'float32', data };
 }
 
+/** A volume input's time and channel fields, as the process's VolumeInput takes them. */
+function axesOf(volume: StoredVolume): Record<string, unknown> {
+  return Object.fromEntries(AXES_FIELD_NAMES.filter((name) => volume[name] !== undefined).map((name) => [name, volume[name]]));
+}
+
 /** An input result as the process receives it: a spec in the header and its arrays as blocks. */
 export function inputSpec(param: string, result: StoredResult): { spec: Record<string, unknown>; blocks: ArrayBufferView[] } {
   const fields = (
@@ -128,6 +164,7 @@ export function inputSpec(param: string, result: StoredResult): { spec: Record<s
           ...(result.spacing ? { spacing: result.spacing } : {}),
           ...(result.origin ? { origin: result.origin } : {}),
           ...labelFieldsOf(result),
+          ...axesOf(result),
         }
       : result.type === 'image'
         ? { width: result.width, height: result.height, channels: result.channels, dtype: dtypeOf(result.data as AnyTypedArray) }

@@ -39,9 +39,13 @@ export interface UploadStore {
   close(): void;
 }
 
-/** The hash an upload's id is made of, fed its extension first and then its bytes. */
-export function createUploadHash(extension: string): Hash {
-  return createHash('sha256').update(extension).update('\u0000');
+/**
+ * The hash an upload's id is made of, fed its extension (and what the request says of the
+ * file beside its bytes, when it says anything) first and then its bytes.
+ */
+export function createUploadHash(extension: string, described = ''): Hash {
+  const hash = createHash('sha256').update(extension).update('\u0000');
+  return described === '' ? hash : hash.update(described).update('\u0000');
 }
 
 /** An upload's id: a hash of its bytes and its name's extension (one file, one id). */

@@ -32,7 +32,7 @@ import { FormatError } from '../formats/format-error.ts';
 import { parseCheckedFile } from '../results/parse-checked-file.ts';
 import { packFile, packResult, type PackedBytes } from '../delivery/pack-delivery.ts';
 import { shapeResult } from '../delivery/shape-result.ts';
-import { buildPyramid } from '../pyramid/volume-pyramid.ts';
+import { buildStepPyramid } from '../pyramid/step-pyramid.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { PressureCollector } from '../memory/pressure-gc.ts';
 import { callPluginFunction } from '../results/call-plugin-function.ts';
@@ -191,7 +191,7 @@ export async function parseFileTask(task: ParseFileTask): Promise<ParseFileOutco
 }
 
 export function pyramid(task: PyramidTask): Promise<TaskResults['pyramid']> {
-  return handingOver(async () => buildPyramid(task.volume), (levels) => levels.reduce((sum, level) => sum + resultByteLength(level), 0));
+  return handingOver(async () => buildStepPyramid(task.volume), (levels) => levels.reduce((sum, level) => sum + resultByteLength(level), 0));
 }
 
 export function labelIndex(task: LabelIndexTask): LabelIndex {

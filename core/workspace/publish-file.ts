@@ -18,6 +18,8 @@ import type { PublishedMeta } from './published-record.ts';
 import { PUBLISH_BODY_FIELDS, readPublishFields, type PublishFields } from './publish-input.ts';
 import { resultAsFile } from './upload-as-file.ts';
 import { checkedLabels } from '../results/label-fields.ts';
+import { AxesFieldError, checkAxesFields } from '../results/volume-axes.ts';
+import { VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
 
 /** What publishing uses of the host. */
 export interface PublishDeps {
@@ -79,6 +81,24 @@ function labelsOf(file: PublishedFile): PublishedMeta['labels'] {
   return checkedLabels(fields.labels, result.dtype, (why) => bad(`'role' labels: ${why}`));
 }
 
+/**
+ * What a published volume says of its unit, time and channels: its result's, with what the
+ * request says on top, checked against its shape (a 400 naming the field that does not fit).
+ */
+function describedOf(file: PublishedFile): VolumeFieldsInput {
+  const { result, fields } = file;
+  if (result.type !== 'volume') return {};
+  const own = Object.fromEntries(VOLUME_FIELD_NAMES.filter((name) => result[name] !== undefined).map((name) => [name, result[name]]));
+  const described = { ...own, ...fields.described } as VolumeFieldsInput;
+  try {
+    checkAxesFields({ ...described, spacing: fields.spacing ?? result.spacing, origin: fields.origin ?? result.origin }, result.shape);
+  } catch (error) {
+    if (error instanceof AxesFieldError) throw bad(`'${error.field}': ${error.message}`);
+    throw error;
+  }
+  return described;
+}
+
 function metaOf(id: string, file: PublishedFile, ttlMs: number): PublishedMeta {
   const now = Date.now();
   const { fields, result } = file;
@@ -99,6 +119,7 @@ function metaOf(id: string, file: PublishedFile, ttlMs: number): PublishedMeta {
     ...(spacing ? { spacing: [...spacing] } : {}),
     ...(origin ? { origin: [...origin] } : {}),
     ...(labels ? { labels } : {}),
+    ...describedOf(file),
   };
 }
 

@@ -2,13 +2,16 @@
  * @module publish-input
  * What a `PUT /api/specimens/{id}` says besides its file: `display_name`, `description`,
  * `tags` (a list, or comma-separated text in the query), and for a `.npy` volume its
- * `spacing` and `origin` (three numbers, or comma-separated text), and for a segmentation
- * `role=labels` with optional `label_names` and `label_colors` (objects keyed by label id; JSON
- * text in the query). Read from the query for a file body and from the JSON body otherwise;
- * anything malformed is a 400 naming the field.
+ * `spacing` and `origin` (three numbers, or comma-separated text), its length `unit` and its
+ * time and channels (`axes`, `channels`, `time_step`, `time_unit`, `vector`), and for a
+ * segmentation `role=labels` with optional `label_names` and `label_colors` (objects keyed by
+ * label id; JSON text in the query). Read from the query for a file body and from the JSON
+ * body otherwise; anything malformed is a 400 naming the field.
  */
 import { createHostError } from '../errors.ts';
 import { LabelFieldError, readLabelFields, type LabelFields } from '../results/label-fields.ts';
+import { AxesFieldError } from '../results/volume-axes.ts';
+import { readVolumeFields, VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
 
 export interface PublishFields {
   display_name?: string;
@@ -18,6 +21,8 @@ export interface PublishFields {
   origin?: number[];
   /** `role=labels`: the file is a segmentation (checked against its dtype once it is read). */
   labels?: LabelFields;
+  /** A volume's unit, time and channels, as given (checked against its shape when its file is read). */
+  described?: VolumeFieldsInput;
 }
 
 /** What `role` may say: `image` (the default) or `labels`. */
@@ -96,6 +101,13 @@ export function readPublishFields(source: Record<string, unknown>): PublishField
   if (origin !== undefined) fields.origin = origin;
   const label = labels(source);
   if (label) fields.labels = label;
+  try {
+    const described = readVolumeFields(source);
+    if (Object.keys(described).length > 0) fields.described = described;
+  } catch (error) {
+    if (error instanceof AxesFieldError) throw bad(`'${error.field}': ${error.message}`);
+    throw error;
+  }
   return fields;
 }
 
@@ -111,4 +123,5 @@ export const PUBLISH_BODY_FIELDS = new Set([
   'role',
   'label_names',
   'label_colors',
+  ...VOLUME_FIELD_NAMES,
 ]);

@@ -27,6 +27,13 @@ export interface PublishedMeta {
   origin?: number[];
   /** Published with `role=labels`: a segmentation, with its names and colours. */
   labels?: LabelFields;
+  /** A `.npy` volume's length unit and its time and channels, when given (checked against its shape). */
+  unit?: string;
+  axes?: string;
+  channels?: unknown[];
+  time_step?: number;
+  time_unit?: string;
+  vector?: boolean;
 }
 
 /** Where published specimens are shared between the hosts of a service (a Redis service). */

@@ -17,6 +17,7 @@ import type { ResultBudget } from '../cache/result-budget.ts';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
 import type { PublishedMeta, PublishedShare } from './published-record.ts';
 import { publishedThumbnail } from './published-thumbnail.ts';
 
@@ -224,6 +225,12 @@ export class PublishedSpecimens {
   }
 }
 
+/** What a published volume says of its time, channels and unit, as its data source carries it. */
+function describedOf(meta: PublishedMeta): { described?: VolumeFieldsInput } {
+  const described = Object.fromEntries(VOLUME_FIELD_NAMES.filter((name) => meta[name] !== undefined).map((name) => [name, meta[name]]));
+  return Object.keys(described).length > 0 ? { described } : {};
+}
+
 /** The catalog record of a published specimen whose file is at `file`. */
 function toRecord(meta: PublishedMeta, file: string): SpecimenRecord {
   const data: SpecimenRecord['data'] =
@@ -235,6 +242,7 @@ function toRecord(meta: PublishedMeta, file: string): SpecimenRecord {
           ...(meta.spacing ? { spacing: meta.spacing } : {}),
           ...(meta.origin ? { origin: meta.origin } : {}),
           ...(meta.labels ? { labels: meta.labels } : {}),
+          ...describedOf(meta),
         }
       : { kind: 'file', path: file, fileName: meta.file_name };
   return {

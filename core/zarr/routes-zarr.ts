@@ -8,7 +8,10 @@
  * `L/z.y.x`, the names of the store's first, single-level version). The pyramid is made on
  * the first read of anything but `.zgroup`. An id that is unknown or no longer held, a result
  * that is not a volume, a key the store lacks or a chunk outside the array: 404 JSON.
- * A result id names its content, so every answer may be cached for good.
+ * `GET /api/results/{result_id}` (no `.zarr`) answers what the result is instead: its sizes,
+ * and a volume's axes and the size of each, channels, time step and ranges (a viewer builds
+ * its time slider from it). A result id names its content, so every answer may be cached for
+ * good.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
@@ -17,6 +20,7 @@ import type { VolumePyramids } from '../pyramid/volume-pyramids.ts';
 import type { DeliveryVariants } from '../delivery/delivery-variants.ts';
 import { imageLabel } from './label-image.ts';
 import { isResultId } from '../results/result-id.ts';
+import { summarizeResult } from '../results/result-summary.ts';
 import { encodeChunk, parseChunkKey } from './zarr-chunk.ts';
 import { chunkShapeOf, hasOmeAxes, zarray, zattrs, zgroup, type VolumeOfStore } from './zarr-metadata.ts';
 
@@ -51,7 +55,15 @@ function splitLevel(key: string): { level: number; rest: string } | null {
   return match ? { level: Number(match[1]), rest: match[2]! } : null;
 }
 
+/** `GET /api/results/{result_id}`: what the result is (sizes, axes, ranges), without its samples. */
+async function serveInfo(ctx: ZarrDeps, id: string, reply: FastifyReply): Promise<FastifyReply> {
+  const result = isResultId(id) ? await ctx.resultIds.find(id) : null;
+  if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
+  return sendJson(reply, summarizeResult(result));
+}
+
 async function serveKey(ctx: ZarrDeps, request: StoreRequest, reply: FastifyReply): Promise<FastifyReply> {
+  if (!request.params.store.endsWith('.zarr') && request.params['*'] === undefined) return serveInfo(ctx, request.params.store, reply);
   const { id, volume } = await volumeOf(ctx, request.params.store);
   const key = (request.params['*'] ?? '').replace(/^\/+/, '');
   if (key === '' || key === '.zgroup') return sendJson(reply, zgroup());
@@ -84,6 +96,14 @@ export async function zarrRoutes(app: FastifyInstance, opts: { ctx: ZarrDeps }):
       properties: { store: { type: 'string', description: '`<result_id>.zarr`' }, '*': { type: 'string', description: 'The key inside the store' } },
     },
   };
-  app.get('/api/results/:store', { schema }, (request: StoreRequest, reply) => serveKey(ctx, request, reply));
+  const rootSchema = {
+    ...schema,
+    summary: 'What a held result is (no `.zarr`), or the root of its OME-Zarr store',
+    description:
+      '`GET /api/results/{result_id}`: the result\'s type and sizes without its samples; a volume\'s shape, dtype, geometry, value range and `sizes` of ' +
+      'every axis, and with time or channels its `axes`, `channels`, `time_step`, `time_unit`, `vector`, `channel_ranges` and `magnitude_max`. ' +
+      'With `.zarr`: the store\'s root (`.zgroup`).',
+  };
+  app.get('/api/results/:store', { schema: rootSchema }, (request: StoreRequest, reply) => serveKey(ctx, request, reply));
   app.get('/api/results/:store/*', { schema }, (request: StoreRequest, reply) => serveKey(ctx, request, reply));
 }

@@ -9,7 +9,7 @@ import { specimenInput } from 'vitrine';
 import { computeVertexNormals } from '../shared/mesh-normals.ts';
 import { extractSurface } from './surface-nets.ts';
 import { sampleRange, volumeField } from './volume-field.ts';
-import { seededRandom } from './seeded-random.ts';
+import { seededRandom } from '../shared/seeded-random.ts';
 import { surfaceFromField } from './surface-pipeline.ts';
 
 /**

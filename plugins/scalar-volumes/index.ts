@@ -4,7 +4,7 @@
  * a CT-like Shepp-Logan head phantom and its segmentation (a labels volume).
  */
 import type { Integer, SpecimenDeclaration, VolumeResult } from 'vitrine';
-import { seededRandom } from './seeded-random.ts';
+import { seededRandom } from '../shared/seeded-random.ts';
 import { sampleSheppLogan } from './shepp-logan.ts';
 import { labelSheppLogan, SHEPP_LOGAN_LABEL_NAMES } from './shepp-logan-labels.ts';
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, List, NoReturn, Optional, Tuple
 
-from . import _arrays
+from . import _arrays, _axes
 from ._labels import label_data, label_fields
 from .results import ImageResult, MeshResult, PointCloudResult, VolumeResult
 
@@ -103,9 +103,10 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     origin: Optional[list] = None
     unit: Optional[str] = None
     labels: Any = (False, None, None)
+    described: Any = None
     if isinstance(value, VolumeResult):
         shape, dtype, data = value.shape, value.dtype, value.data
-        spacing, origin, unit = value.spacing, value.origin, value.unit
+        spacing, origin, unit, described = value.spacing, value.origin, value.unit, value
         labels = (value.labels, value.label_names, value.label_colors)
         if data is None:
             _fail("the volume has no data")
@@ -121,8 +122,9 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
         if not _arrays.is_ndarray(data):
             return _wrong(value, "a VolumeResult, a 3-D numpy array or (array, spacing, origin)")
         shape, dtype = list(data.shape), str(data.dtype)
-    if _arrays.is_ndarray(data) and data.ndim != 3 and len(shape) == data.ndim:
-        _fail(f"a volume array has 3 dimensions, got {data.ndim}")
+    axes = _axes.axes_of(getattr(described, "axes", None), len(shape))
+    if axes is None and _arrays.is_ndarray(data) and data.ndim != 3 and len(shape) == data.ndim:
+        _fail(f"a volume array has 3 dimensions (4 or 5 with axes='tczyx', 'czyx' or 'tzyx'), got {data.ndim}")
     if dtype == "bool":
         dtype = "uint8"
     if labels[0]:
@@ -144,9 +146,13 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
         if not isinstance(unit, str) or len(unit) > 64:
             _fail("unit must be a string of at most 64 characters")
         meta["unit"] = unit
-    value_range = _arrays.finite_range(flat)
-    if value_range is not None:
-        meta["value_range"] = value_range
+    if axes is not None:
+        meta.update(_axes.axes_meta(described, axes, meta["shape"]))
+        meta.update(_axes.step_stats(flat, axes, meta["shape"], meta.get("vector", False)))
+    else:
+        value_range = _arrays.finite_range(flat)
+        if value_range is not None:
+            meta["value_range"] = value_range
     meta.update(label_fields(labels[0], labels[1], labels[2], dtype))
     return meta, [("data", dtype, flat)]
 

@@ -14,6 +14,7 @@ import re
 import struct
 from typing import Any, Dict
 
+from ._axes import axes_fields
 from ._http import Response
 from .results import ImageResult, MeshResult, PointCloudResult, VolumeResult
 
@@ -81,11 +82,15 @@ def decode_envelope(body: bytes) -> Any:
         for n in shape:
             count *= n
         data = _block(np, view, offset, str(preamble["dtype"]), count, "volume data").reshape(shape)
+        whole = axes_fields(preamble) if "sizes" not in preamble else {}
         result: Any = VolumeResult(
-            shape=shape, dtype=str(preamble["dtype"]), data=data, spacing=preamble.get("spacing"), origin=preamble.get("origin"), **_labels_of(preamble)
+            shape=shape, dtype=str(preamble["dtype"]), data=data, spacing=preamble.get("spacing"), origin=preamble.get("origin"),
+            **_labels_of(preamble), **whole,
         )
         vr = preamble.get("value_range")
         result.value_range = tuple(vr) if isinstance(vr, list) and len(vr) == 2 else None
+        # A step of a volume with time or channels: which one, and the size of every axis of the whole.
+        result.t, result.c, result.sizes = preamble.get("t"), preamble.get("c"), preamble.get("sizes")
     elif preamble.get("type") == "mesh":
         nv, ni, nn = (int(preamble.get(k) or 0) for k in ("vertex_count", "index_count", "normal_count"))
         vertices = _block(np, view, offset, "float32", nv * 3, "vertices").reshape(-1, 3)
@@ -119,7 +124,8 @@ def decode_typed_json(payload: Dict[str, Any]) -> Any:
     if kind == "volume":
         data = np.frombuffer(bytearray(base64.b64decode(payload["data"])), dtype=payload["dtype"]).reshape(payload["shape"])
         result: Any = VolumeResult(
-            shape=payload["shape"], dtype=payload["dtype"], data=data, spacing=payload.get("spacing"), origin=payload.get("origin"), **_labels_of(payload)
+            shape=payload["shape"], dtype=payload["dtype"], data=data, spacing=payload.get("spacing"), origin=payload.get("origin"),
+            **_labels_of(payload), **axes_fields(payload),
         )
         vr = payload.get("value_range")
         result.value_range = tuple(vr) if isinstance(vr, list) and len(vr) == 2 else None

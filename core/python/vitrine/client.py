@@ -32,8 +32,11 @@ __all__ = ["Client", "DataFile", "Event", "Job", "Room", "VitrineError"]
 
 #: The room a request without one goes to, as on the host.
 DEFAULT_ROOM = "service"
-#: Delivery options `/data` takes beside params (how the result travels, never which result).
-DELIVERY_OPTIONS = ("format", "compress", "max_triangles", "dtype", "window", "max_dim", "segment")
+#: Delivery options `/data` takes beside params (how the result travels, never which result;
+#: `t` and `c` pick the step of a volume with time or channels).
+DELIVERY_OPTIONS = ("format", "compress", "max_triangles", "dtype", "window", "max_dim", "segment", "t", "c")
+#: What a volume with time or channels says of them when it is published (VolumeResult's fields).
+AXES_FIELDS = ("axes", "channels", "time_step", "time_unit", "vector")
 
 
 def _seg(value: str) -> str:
@@ -145,7 +148,10 @@ class Client:
         """A specimen's data: a VolumeResult, MeshResult, PointCloudResult or ImageResult whose
         arrays are numpy arrays (a volume's `data` has its `shape`; mesh vertices N×3), or a
         DataFile for a file served as it is. Delivery options (`format`, `dtype`, `window`,
-        `max_dim`, `max_triangles`, `compress`) shape how it travels, never which result."""
+        `max_dim`, `max_triangles`, `compress`) shape how it travels, never which result. A volume
+        with time or channels comes one 3-D step at a time: `t` (default 0) and `c` (default 0;
+        for a vector field also "magnitude" or "rgb"); the answer's `t`, `c` and `sizes` say
+        which step it is and how many there are."""
         query = {"params": dict(params) if params else None, "room_id": room, **_delivery(delivery)}
         return decode_response(self._http.send("GET", f"/api/specimens/{_seg(id)}/data", query=query))
 
@@ -175,15 +181,21 @@ class Client:
     def publish(self, id: str, value: Any, *, display_name: Optional[str] = None, description: Optional[str] = None,
                 tags: Optional[Sequence[str]] = None, spacing: Optional[Sequence[float]] = None,
                 origin: Optional[Sequence[float]] = None, filename: Optional[str] = None, labels: Optional[bool] = None,
-                label_names: Optional[Mapping[Any, str]] = None, label_colors: Optional[Mapping[Any, str]] = None) -> Dict[str, Any]:
+                label_names: Optional[Mapping[Any, str]] = None, label_colors: Optional[Mapping[Any, str]] = None,
+                **axes: Any) -> Dict[str, Any]:
         """Publishes `value` as the static specimen `id` on the host (and every host of its
         service): a result object, a numpy array (3-D: a volume; 2-D or H×W×C uint8: an image;
-        wrap a 3-D uint8 volume in `VolumeResult.from_numpy` to say so), a file path, or bytes
-        with `filename`. A volume's `spacing` and `origin` (z, y, x) come from a VolumeResult
-        or are given here. `labels=True` publishes a segmentation (integer ids, 0 the
-        background; an integer array is converted to uint8, uint16 or uint32), with optional
-        `label_names` and `label_colors` keyed by id; a VolumeResult marked as labels says so
-        itself. Publishing again replaces it. Gives the host's answer."""
+        wrap a 3-D uint8 volume in `VolumeResult.from_numpy` to say so; 4-D or 5-D: a volume
+        with time or channels), a file path, or bytes with `filename`. A volume's `spacing` and
+        `origin` (z, y, x) come from a VolumeResult or are given here, and so do its `axes`
+        (`tczyx`, `czyx`, `tzyx`), `channels`, `time_step`, `time_unit` and `vector`.
+        `labels=True` publishes a segmentation (integer ids, 0 the background; an integer array
+        is converted to uint8, uint16 or uint32), with optional `label_names` and `label_colors`
+        keyed by id; a VolumeResult marked as labels says so itself. Publishing again replaces
+        it. Gives the host's answer."""
+        unknown = sorted(set(axes) - set(AXES_FIELDS))
+        if unknown:
+            raise TypeError(f"publish() got an unexpected keyword {unknown[0]!r}")
         labels = labels if labels is not None else getattr(value, "labels", False)
         label_names = label_names if label_names is not None else getattr(value, "label_names", None)
         label_colors = label_colors if label_colors is not None else getattr(value, "label_colors", None)
@@ -202,6 +214,10 @@ class Client:
             for key, table in (("label_names", label_names), ("label_colors", label_colors)):
                 if table is not None:
                     query[key] = json.dumps({str(k): v for k, v in table.items()})
+        for key in AXES_FIELDS:
+            given = axes.get(key, getattr(value, key, None))
+            if given is not None and given is not False:
+                query[key] = json.dumps(given) if key == "channels" else str(given).lower() if key == "vector" else str(given)
         answer = self._http.send("PUT", f"/api/specimens/{_seg(id)}", query=query, body=body, headers={"Content-Type": "application/octet-stream"})
         return answer.json() if answer.body else {"id": id}
 

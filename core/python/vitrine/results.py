@@ -34,11 +34,17 @@ class MeshResult:
 
 
 class VolumeResult:
-    """A scalar volume in C order (slowest axis first), with optional voxel spacing, origin and unit.
+    """A volume in C order (slowest axis first), with optional voxel spacing, origin and unit.
 
     A segmentation says `labels=True` (each sample a label id, 0 the background; uint8, uint16 or
     uint32, an integer array of another type is converted), with optional `label_names` and
     `label_colors` keyed by id: `{3: "nucleus"}`, `{3: "#ff8800"}`.
+
+    With time and channels it has 4 or 5 axes named by `axes` in NGFF order (`tczyx`, `czyx`,
+    `tzyx`; a 5-D array is `tczyx` unless it says otherwise): `spacing` and `origin` stay
+    spatial (z, y, x), `channels` lists each channel (a name, or a dict of `name`, `color`
+    `#rrggbb` and `window` (lo, hi)), `time_step` and `time_unit` say how far apart the steps
+    are, and `vector=True` says the 3 channels are the x, y, z components of a vector field.
     """
 
     type = "volume"
@@ -57,6 +63,11 @@ class VolumeResult:
         labels: bool = False,
         label_names: Optional[Mapping[Any, str]] = None,
         label_colors: Optional[Mapping[Any, str]] = None,
+        axes: Optional[str] = None,
+        channels: Optional[Sequence[Any]] = None,
+        time_step: Optional[float] = None,
+        time_unit: Optional[str] = None,
+        vector: bool = False,
     ) -> None:
         if isinstance(data, str):  # the reference's base64 form
             data = base64.b64decode(data)
@@ -74,13 +85,20 @@ class VolumeResult:
         self.labels = bool(labels)
         self.label_names = dict(label_names) if label_names is not None else None
         self.label_colors = dict(label_colors) if label_colors is not None else None
+        self.axes = axes
+        self.channels = list(channels) if channels is not None else None
+        self.time_step = time_step
+        self.time_unit = time_unit
+        self.vector = bool(vector)
 
     @classmethod
-    def from_numpy(cls, arr: Any, spacing: Optional[Sequence[float]] = None, origin: Optional[Sequence[float]] = None, unit: Optional[str] = None,
-                   labels: bool = False, label_names: Optional[Mapping[Any, str]] = None, label_colors: Optional[Mapping[Any, str]] = None) -> "VolumeResult":
+    def from_numpy(
+        cls, arr: Any, spacing: Optional[Sequence[float]] = None, origin: Optional[Sequence[float]] = None, unit: Optional[str] = None, **fields: Any
+    ) -> "VolumeResult":
+        """`arr` as a volume; `labels`, `label_names`, `label_colors`, `axes`, `channels`,
+        `time_step`, `time_unit` and `vector` as the constructor takes them."""
         arr = _arrays.as_nd(arr)
-        return cls(shape=arr.shape, dtype=str(arr.dtype), data=arr, spacing=spacing, origin=origin, unit=unit,
-                   labels=labels, label_names=label_names, label_colors=label_colors)
+        return cls(shape=arr.shape, dtype=str(arr.dtype), data=arr, spacing=spacing, origin=origin, unit=unit, **fields)
 
     def to_numpy(self) -> Any:
         """The samples as a numpy array of `shape`."""
@@ -88,7 +106,9 @@ class VolumeResult:
         return arr.reshape(self.shape) if self.shape is not None else arr
 
     def __repr__(self) -> str:
-        return f"VolumeResult(shape={self.shape}, dtype={self.dtype}{', labels' if self.labels else ''})"
+        labels = ", labels" if self.labels else ""
+        axes = f", axes={self.axes!r}" if self.axes else ""
+        return f"VolumeResult(shape={self.shape}, dtype={self.dtype}{labels}{axes})"
 
 
 class PointCloudResult:

@@ -244,6 +244,32 @@ class Workspace(unittest.TestCase):
         self.assertIn("segment", absent.exception.detail)
         c.unpublish(sid)
 
+    def test_publish_time_and_channels(self):
+        c = Client(URL)
+        sid = f"py-lapse-{uuid.uuid4().hex[:8]}"
+        t, ch, z, y, x = np.indices((3, 2, 4, 5, 6))
+        lapse = (t * 1000 + ch * 100 + z * 10 + y + x).astype(np.uint16)
+        c.publish(sid, lapse, channels=["GFP", {"name": "RFP", "color": "#ff00ff"}], time_step=30, time_unit="second")
+        step = c.data(sid, t=2, c=1)
+        np.testing.assert_array_equal(step.data, lapse[2, 1])
+        self.assertEqual((step.t, step.c), (2, 1))
+        self.assertEqual(step.sizes, {"t": 3, "c": 2, "z": 4, "y": 5, "x": 6})
+        self.assertEqual(step.preamble["channels"][1], {"name": "RFP", "color": "#ff00ff"})
+        first = c.data(sid)
+        np.testing.assert_array_equal(first.data, lapse[0, 0])
+        # A VolumeResult says its own axes; a field with 3 components may say it is a vector.
+        field = np.random.default_rng(1).normal(size=(2, 3, 2, 3, 4)).astype(np.float32)
+        c.publish(sid, VolumeResult.from_numpy(field, axes="tczyx", vector=True))
+        rgb = c.data(sid, t=1, c="rgb")
+        self.assertEqual(rgb.data.shape, (2, 3, 4, 3))
+        self.assertEqual(rgb.data.dtype, np.uint8)
+        m = np.sqrt((field.astype(np.float64) ** 2).sum(axis=1)).max()
+        np.testing.assert_allclose(rgb.value_range, (-m, m), rtol=1e-9)
+        with self.assertRaises(VitrineError) as bad:
+            c.publish(sid, lapse[0], axes="tczyx")
+        self.assertEqual(bad.exception.status, 400)
+        self.assertIn("axes", str(bad.exception))
+
     def test_publish_refuses_what_it_cannot_read(self):
         c = Client(URL)
         with self.assertRaises(VitrineError) as bad:
@@ -252,45 +278,6 @@ class Workspace(unittest.TestCase):
         with self.assertRaises(VitrineError) as taken:
             c.publish("cube", np.zeros((2, 2, 2), np.uint16))
         self.assertEqual(taken.exception.status, 409)
-
-
-class Annotations(unittest.TestCase):
-    """A room's annotations from a notebook: marks made, read as dicts and as numpy points, measured, changed with a version, removed; CSV both ways."""
-
-    def test_annotate_list_points_change_remove(self):
-        lab = Client(URL).room(room())
-        seed = lab.annotate("point", np.array([1.0, 2.0, 3.0]), label="seed", properties={"score": 0.5})
-        self.assertEqual(seed["id"], "1")
-        self.assertEqual(seed["points"], [[1.0, 2.0, 3.0]])
-        ruler = lab.annotate("line", np.array([[0, 0, 0], [0.65 * 3, 0.65 * 4, 0]]), label="ruler", author="py")
-        self.assertAlmostEqual(ruler["length"], 0.65 * 5, places=12)
-        lab.annotate_many([{"kind": "point", "points": [4, 5, 6], "label": "seed"}, {"kind": "box", "points": [[0, 0, 0], [1, 2, 3]]}])
-        self.assertEqual([m["id"] for m in lab.annotations()], ["1", "2", "3", "4"])
-        np.testing.assert_array_equal(lab.points(label="seed"), np.array([[1, 2, 3], [4, 5, 6]], dtype=float))
-        self.assertEqual(lab.annotations(kind="line", as_array=True).shape, (2, 3))
-        self.assertEqual(lab.annotations(kind="box")[0]["volume"], 6)
-        moved = lab.change_annotation("1", points=[7, 8, 9], if_version=1)
-        self.assertEqual(moved["version"], 2)
-        with self.assertRaises(VitrineError) as stale:
-            lab.change_annotation("1", label="late", if_version=1)
-        self.assertEqual(stale.exception.status, 412)
-        with self.assertRaises(VitrineError) as bad:
-            lab.annotate("line", [[0, 0, 0]])
-        self.assertEqual(bad.exception.status, 400)
-        self.assertIn("points must hold two points", str(bad.exception))
-        lab.remove_annotation("3")
-        self.assertEqual([m["id"] for m in lab.annotations()], ["1", "2", "4"])
-        with self.assertRaises(ValueError):
-            lab.annotate("point", [[1, 2]])
-
-    def test_csv_both_ways(self):
-        source, target = Client(URL).room(room()), Client(URL).room(room())
-        source.annotate("polyline", [[0, 0, 0], [3, 4, 0], [3, 4, 12]], label="path, long")
-        text = source.annotations_csv()
-        self.assertTrue(text.startswith("id,kind,label,layer,point,x,y,z,length,volume,color,author"))
-        added = target.import_csv(text)
-        self.assertEqual(added["annotations"][0]["length"], 17)
-        self.assertEqual(target.annotations()[0]["label"], "path, long")
 
 
 if __name__ == "__main__":

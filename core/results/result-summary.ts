@@ -1,11 +1,12 @@
 /**
  * @module result-summary
- * What an agent is told about a result instead of its bytes: its type and sizes (vertex and
- * triangle counts, a volume's shape, dtype and voxel size, an image's size), its value range
+ * What an agent (or `GET /api/results/{result_id}`) is told about a result instead of its bytes: its type and sizes (vertex and
+ * triangle counts, a volume's shape, dtype, voxel size and axes, an image's size), its value range
  * or bounds, its result id and where its data can be fetched.
  */
 import { valueRange } from '../envelope/value-range.ts';
-import type { StoredResult } from '../results/stored-result.ts';
+import type { StoredResult } from './stored-result.ts';
+import { volumeInfo } from './volume-info.ts';
 
 /** The [min, max] corners of flat x,y,z positions; null when there are none. */
 function bounds(positions: ArrayLike<number>): { min: number[]; max: number[] } | null {
@@ -36,13 +37,7 @@ export function summarizeResult(result: StoredResult): Record<string, unknown> {
       };
     case 'volume':
       return {
-        type: 'volume',
-        shape: result.shape,
-        dtype: result.dtype,
-        voxels: result.data.length,
-        spacing: result.spacing ?? null,
-        origin: result.origin ?? null,
-        value_range: result.valueRange ?? valueRange(result.data) ?? null,
+        ...volumeInfo(result),
         // A segmentation says so: an agent can then ask for a segment's surface (segment=N).
         ...(result.labels ? { labels: true, label_names: result.label_names ?? {} } : {}),
       };
