@@ -68,6 +68,8 @@ export const ERRORS = {
   SPC_ERR_RESULT_TOO_LARGE: entry(413, (name = '?', size = '?', limit = '?') => `result of '${name}' is ${size} bytes, over the ${limit}-byte limit for JSON results; fetch it as an envelope from /data`),
   SPC_ERR_WORKER_CRASHED: entry(500, (name = '?', why = '?') => `worker thread running '${name}' died: ${why}`),
   SPC_ERR_PLUGIN_PROCESS_EXITED: entry(500, (name = '?', why = '?') => `the plugin process running '${name}' exited (${why}); it has been replaced`),
+  SPC_ERR_PYTHON_UNAVAILABLE: entry(503, (name = '?', why = '?') => `no Python plugin process can run '${name}' now: ${why}; retry later`),
+  SPC_ERR_COMPUTE_TIMEOUT: entry(504, (name = '?', seconds = '?') => `computing '${name}' took longer than ${seconds} s (--compute-timeout) and was given up; for longer work start a job (POST /api/specimens/{id}/start)`),
 
   // --- inputs and uploads ---
   SPC_ERR_INPUT_INVALID: entry(400, (param = '?', why = '?') => `input '${param}' ${why}`),

@@ -18,7 +18,7 @@ import { RoomScheduler } from '../invoke/room-scheduler.ts';
 import { PythonRuntime } from '../python/python-runtime.ts';
 import { byRuntime } from '../invoke/runtime-invoker.ts';
 
-export type ComputeOptions = Pick<ResolvedHostOptions, 'poolSize' | 'roomThreads' | 'cancelGraceMs' | 'specimensDir' | 'pluginsDir' | 'python' | 'pythonProcesses' | 'pythonMaxBytes' | 'redis' | 'compute'>;
+export type ComputeOptions = Pick<ResolvedHostOptions, 'poolSize' | 'roomThreads' | 'cancelGraceMs' | 'specimensDir' | 'pluginsDir' | 'python' | 'pythonProcesses' | 'pythonMaxBytes' | 'pythonMaxChildren' | 'redis' | 'compute'>;
 
 /** Where the compute half says what it does (the host's logger, or the worker's). */
 export interface ComputeLog {
@@ -47,7 +47,7 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
   const pools = await createPools({ computeThreads: scheduler.capacity, warmComputeThreads: scheduler.warmThreads });
   const functions = new FunctionRegistry();
   const pooled = new PooledInvoker(pools.compute, scheduler, { cancelGraceMs: options.cancelGraceMs });
-  const python = new PythonRuntime({ python: options.python, processes: options.pythonProcesses, maxBytes: options.pythonMaxBytes, warm: options.redis === null || options.compute > 0, cancelGraceMs: options.cancelGraceMs, log }, scheduler);
+  const python = new PythonRuntime({ python: options.python, processes: options.pythonProcesses, maxBytes: options.pythonMaxBytes, maxChildren: options.pythonMaxChildren, warm: options.redis === null || options.compute > 0, cancelGraceMs: options.cancelGraceMs, log }, scheduler);
   const plugins = byRuntime({ node: pooled, python: python.invoker });
   return {
     scheduler,

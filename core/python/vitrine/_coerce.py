@@ -7,6 +7,7 @@ costs the host's event loop nothing but reading its bytes. A failed check raises
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import _arrays
@@ -96,6 +97,18 @@ def _finite(arr: Any, field: str) -> None:
         _fail(f"{field}[{at}] is not a finite number")
 
 
+def _finite_list(numbers: Any, field: str) -> List[float]:
+    """`numbers` as floats, each finite (a NaN spacing would make every distance in a viewer NaN)."""
+    try:
+        values = [float(x) for x in numbers]
+    except (TypeError, ValueError):
+        raise ResultShapeError(f"{field} must be a list of numbers, got {numbers!r}"[:300]) from None
+    for i, x in enumerate(values):
+        if not math.isfinite(x):
+            _fail(f"{field}[{i}] is {x}: a volume's {field} must be finite numbers")
+    return values
+
+
 def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     spacing: Optional[list] = None
     origin: Optional[list] = None
@@ -132,7 +145,7 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     meta: Dict[str, Any] = {"shape": [int(n) for n in shape], "dtype": dtype}
     for key, numbers in (("spacing", spacing), ("origin", origin)):
         if numbers is not None:
-            meta[key] = [float(x) for x in numbers]
+            meta[key] = _finite_list(numbers, key)
     if unit is not None:
         meta["unit"] = str(unit)
     value_range = _arrays.finite_range(flat)

@@ -128,7 +128,10 @@ def _call(header: Dict[str, Any], blocks: List[bytearray], modules: Dict[str, An
         writer.write({"t": "error", "id": call_id, "kind": "cancelled", "message": "cancelled"})
         return
     fields = [{"field": f, "dtype": d} for f, d, _ in arrays]
-    writer.write({"t": "result", "id": call_id, "type": header["return_type"], "meta": meta, "arrays": fields}, [_arrays.byte_view(a) for _, _, a in arrays])
+    try:
+        writer.write({"t": "result", "id": call_id, "type": header["return_type"], "meta": meta, "arrays": fields}, [_arrays.byte_view(a) for _, _, a in arrays])
+    except (ValueError, TypeError) as error:  # a header JSON cannot carry (nothing was written)
+        writer.write({"t": "error", "id": call_id, "kind": "result", "message": f"the result cannot be sent: {error}"})
 
 
 async def _awaited(value: Any) -> Any:
@@ -141,6 +144,44 @@ def _limit_memory() -> None:
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         new = int(limit) if hard == resource.RLIM_INFINITY else min(int(limit), hard)
         resource.setrlimit(resource.RLIMIT_AS, (new, hard))
+
+
+#: Threads this process may start beside the processes it is allowed (RLIMIT_NPROC counts both).
+THREAD_MARGIN = 64
+
+
+def _user_tasks() -> int:
+    """Processes and threads of this process's real user now (what RLIMIT_NPROC counts)."""
+    uid = os.getuid()
+    tasks = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as status:
+                fields = dict(line.split(":", 1) for line in status if ":" in line)
+        except OSError:
+            continue
+        if int(fields.get("Uid", "-1 ").split()[0]) == uid:
+            tasks += int(fields.get("Threads", "1").strip() or 1)
+    return tasks
+
+
+def _limit_processes() -> None:
+    """Bounds what a plugin may fork: RLIMIT_NPROC at what the user runs now plus the allowance.
+
+    The limit counts every process and thread of the user, not of this process, so it is set
+    from the user's count at start. The kernel does not apply it to root; the host also counts
+    this process's group and ends it past the allowance.
+    """
+    allowance = os.environ.get("VITRINE_PYTHON_MAX_CHILDREN", "")
+    if not allowance.isdigit() or not os.path.isdir("/proc"):
+        return
+    want = _user_tasks() + int(allowance) + THREAD_MARGIN
+    soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
+    new = want if hard == resource.RLIM_INFINITY else min(want, hard)
+    if soft == resource.RLIM_INFINITY or new < soft:
+        resource.setrlimit(resource.RLIMIT_NPROC, (new, hard))
 
 
 def _widen_pipe(fd: int) -> None:
@@ -170,6 +211,7 @@ def main(argv: List[str]) -> int:
     _widen_pipe(out_fd)
     signal.signal(signal.SIGINT, _on_sigint)
     _limit_memory()
+    _limit_processes()
     reader = FrameReader(os.fdopen(in_fd, "rb", buffering=1 << 16))
     writer = FrameWriter(out_fd)
     numpy_version = _arrays.numpy.__version__ if _arrays.numpy is not None else None
