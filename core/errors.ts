@@ -92,6 +92,17 @@ export const ERRORS = {
   SPC_ERR_MCP_METHOD: entry(405, () => 'the MCP endpoint is stateless: POST JSON-RPC messages to /mcp (no sessions, no server streams)'),
   SPC_ERR_ROOM_VIEW_INVALID: entry(400, (field = '?', why = '?') => `room view '${field}' ${why}`),
 
+  // --- scenes and snapshots ---
+  SPC_ERR_SCENE_INVALID: entry(400, (path = '?', why = '?') => `${path} ${why}`),
+  SPC_ERR_SCENE_FULL: entry(400, (max = '?') => `a scene holds at most ${max} layers: remove one before adding another`),
+  SPC_ERR_SCENE_TOO_LARGE: entry(400, (size = '?', limit = '?') => `the scene would take ${size} bytes of JSON, over the ${limit} a scene may take: shorten its layers' names, params or labels, or use fewer layers`),
+  SPC_ERR_SCENE_VERSION: entry(412, (given = '?', current = '?') => `the scene changed: If-Match names version ${given}, the scene is at version ${current}; read it again and retry (nothing was changed)`),
+  SPC_ERR_SCENE_CONTENDED: entry(503, (room = '?') => `the scene of room '${room}' is being changed by too many writers at once; retry`),
+  SPC_ERR_LAYER_NOT_FOUND: entry(404, (id = '?', room = '?') => `room '${room}' has no layer '${id}'`),
+  SPC_ERR_LAYER_ID_TAKEN: entry(409, (id = '?', room = '?') => `room '${room}' already has a layer '${id}': choose another id, or PATCH that layer`),
+  SPC_ERR_SNAPSHOT_NOT_FOUND: entry(404, (id = '?') => `no snapshot '${id}' (unknown, or past its time-to-live, --snapshot-ttl)`),
+  SPC_ERR_SNAPSHOT_LOST: entry(410, (id = '?', why = '?') => `snapshot '${id}' can no longer be shown as it was: ${why}`),
+
   // --- jobs ---
   SPC_ERR_JOB_NOT_FOUND: entry(404, (id = '?') => `job '${id}' not found`),
   SPC_ERR_JOB_RUNNING: entry(409, (id = '?') => `Job still running: '${id}'`),

@@ -20,6 +20,9 @@ import type { StaticInputs } from './inputs/static-inputs.ts';
 import type { UploadStore } from './uploads/upload-store.ts';
 import type { FileParser } from './workers/file-parser.ts';
 import type { PublishedSpecimens } from './workspace/published-specimens.ts';
+import type { RoomAnnotations } from './workspace/room-annotations.ts';
+import type { RoomScenes } from './workspace/room-scenes.ts';
+import type { RoomSnapshots } from './workspace/room-snapshots.ts';
 import type { RoomWorkspace } from './workspace/room-workspace.ts';
 
 /**
@@ -53,6 +56,12 @@ export interface HostContext {
   published: PublishedSpecimens;
   /** Rooms as shared workspaces: each room's entry (cache entry or shown specimen) and view. */
   rooms: RoomWorkspace;
+  /** Rooms' scenes: their layers, computed through each room's cache; the active layer is the room's entry. */
+  scenes: RoomScenes;
+  /** Rooms' snapshots: immutable records of a scene, its view and marks, their bytes pinned. */
+  snapshots: RoomSnapshots;
+  /** Rooms' annotations as scenes, snapshots and the Neuroglancer state read them. */
+  annotations: RoomAnnotations;
   /** Static specimens read as input results. */
   staticInputs: StaticInputs;
   /** Host events, streamed to clients as Server-Sent Events. */

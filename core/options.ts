@@ -144,6 +144,11 @@ export interface HostOptions {
   uploadTtlSeconds?: number;
   /** Seconds a published specimen (PUT /api/specimens/{id}) is kept after it was last published. @defaultValue 86400 */
   publishedTtlSeconds?: number;
+  /**
+   * Seconds a room's snapshot (`POST /api/rooms/{room}/snapshots`) and the bytes of its layers
+   * are kept, whatever the room does next. @defaultValue 2592000 (30 days)
+   */
+  snapshotTtlSeconds?: number;
 }
 
 export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream' | 'roomThreads' | 'compute' | 'pythonProcesses'>> & {
@@ -203,6 +208,7 @@ export const HOST_DEFAULTS = Object.freeze({
   maxUploadBytes: 268435456,
   uploadTtlSeconds: 3600,
   publishedTtlSeconds: 86400,
+  snapshotTtlSeconds: 2592000,
 });
 
 function positive(name: string, value: number, allowZero = false): number {
@@ -241,6 +247,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('maxUploadBytes', o.maxUploadBytes);
   positive('uploadTtlSeconds', o.uploadTtlSeconds);
   positive('publishedTtlSeconds', o.publishedTtlSeconds);
+  positive('snapshotTtlSeconds', o.snapshotTtlSeconds);
   if (typeof o.host !== 'string' || (o.host as string) === '') throw new TypeError('host must be a non-empty string');
   if (o.allowedHosts !== null && (!Array.isArray(o.allowedHosts) || !(o.allowedHosts as unknown[]).every((h) => typeof h === 'string'))) {
     throw new TypeError('allowedHosts must be an array of host names or null');

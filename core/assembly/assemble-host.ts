@@ -24,6 +24,9 @@ import { deliveryTaskRunner } from '../workers/task-pool.ts';
 import { VolumePyramids } from '../zarr/volume-pyramids.ts';
 import { assembleResults } from './assemble-results.ts';
 import { assembleWorkspace } from './assemble-workspace.ts';
+import { NO_ANNOTATIONS } from '../workspace/room-annotations.ts';
+import { RoomScenes } from '../workspace/room-scenes.ts';
+import { RoomSnapshots } from '../workspace/room-snapshots.ts';
 import { assembleCompute } from './compute-assembly.ts';
 import type { ScaleService } from './scale-service.ts';
 import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
@@ -70,7 +73,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   }
 
   const files = new FileParser(compute.pools.encode);
-  const ctx: HostContext = {
+  const base: Omit<HostContext, 'scenes' | 'snapshots'> = {
     options,
     uploads: stack.uploads,
     files,
@@ -86,10 +89,17 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     delivery: new DeliveryVariants(deliveryTaskRunner(compute.pools.encode), stack.budget),
     pyramids: new VolumePyramids(compute.pools.encode, stack.budget),
     invokers: compute.invokers,
+    // This host keeps no annotations yet: scenes, snapshots and Neuroglancer see rooms with none.
+    annotations: NO_ANNOTATIONS,
     events,
     reload,
     afterReload: (hook) => void reloadHooks.push(hook),
   };
+  const sources = base;
+  const scenes = new RoomScenes({ store: workspace.sceneStore, sources, results: stack.results, rooms: workspace.rooms, log }, events);
+  workspace.rooms.useScenes(scenes);
+  const snapshots = new RoomSnapshots({ ...workspace.snapshots, scenes, rooms: workspace.rooms, sources, ttlSeconds: options.snapshotTtlSeconds });
+  const ctx: HostContext = { ...base, scenes, snapshots };
   return {
     ctx,
     handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), announce }),
@@ -99,6 +109,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     scale: stack.scale,
     relay: stack.scale?.relay ?? null,
     async close() {
+      ctx.scenes.close();
       workspace.close();
       await stack.close();
       await compute.close();

@@ -10,6 +10,7 @@ import { ResultBudget } from '../cache/result-budget.ts';
 import { RoomCache } from '../cache/room-cache.ts';
 import { jobChannel, roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
+import { roomEventOf } from '../events/layer-slots.ts';
 import type { ComputeAssembly } from './compute-assembly.ts';
 import type { JobService } from '../jobs/job-service.ts';
 import { JobStore } from '../jobs/job-store.ts';
@@ -54,7 +55,11 @@ export async function assembleResults(deps: {
     cache,
     invokers: compute.invokers,
     log,
-    publish: (roomId, event) => events.publish(roomChannel(roomId), event),
+    publish: (roomId, event) => {
+      // A layer's cache slot speaks to its room's streams, naming the layer.
+      const target = roomEventOf(roomId, event);
+      events.publish(roomChannel(target.room), target.event);
+    },
     idOf: (result) => resultIds.of(result),
   });
   const jobStore = new JobStore({

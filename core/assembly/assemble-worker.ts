@@ -12,9 +12,8 @@ import { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ComputeNode, NodeLog } from '../scale/compute-node.ts';
 import { assembleCompute } from './compute-assembly.ts';
 import { joinService } from './join-service.ts';
+import { START_WAIT_MS } from '../redis/time-limit.ts';
 
-/** Longest a starting worker waits for Redis before it goes on (its node starts when Redis comes). */
-const START_WAIT_MS = 10_000;
 
 export interface WorkerAssembly {
   /** The node taking the service's computations (already started). */

@@ -1,14 +1,14 @@
 /**
  * @module assemble-workspace
- * Rooms as shared workspaces, for one host: its published specimens and its rooms' views and
- * shown specimens, kept by the host itself or, on a Redis service, in the service (loaded
- * only then, so a lone host never loads Redis code). Each change of the published specimens
+ * Rooms as shared workspaces, for one host: its published specimens, its rooms' views and
+ * shown specimens, and their scenes, kept by the host itself or, on a Redis service, in the
+ * service (loaded only then, so a lone host never loads Redis code). Each change of the published specimens
  * this host lists goes out on the host event stream as `catalog` (`{"specimens": [id]}`), so
  * open viewers list a new specimen at once; on a service, a host with viewers listening reads
  * the service's list every few seconds to notice what other hosts published.
  */
 import type { ResultBudget } from '../cache/result-budget.ts';
-import { HOST_CHANNEL } from '../events/channels.ts';
+import { HOST_CHANNEL, roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
@@ -18,6 +18,10 @@ import type { ScaleService } from './scale-service.ts';
 import { PublishedSpecimens, type PublishedLog } from '../workspace/published-specimens.ts';
 import { MemoryRoomBoard, type RoomBoard } from '../workspace/room-board.ts';
 import { RoomWorkspace } from '../workspace/room-workspace.ts';
+import { MemorySceneStore } from '../scenes/memory-scene-store.ts';
+import type { SceneStore } from '../scenes/scene-store.ts';
+import { MemoryResultPins, MemorySnapshotStore } from '../snapshots/memory-snapshot-store.ts';
+import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
 
 /** How often a service's host with viewers listening reads whether other hosts published. */
 const SERVICE_POLL_MS = 2000;
@@ -25,6 +29,10 @@ const SERVICE_POLL_MS = 2000;
 export interface Workspace {
   published: PublishedSpecimens;
   rooms: RoomWorkspace;
+  /** Rooms' scenes: in this host's memory, or in the Redis service. */
+  sceneStore: SceneStore;
+  /** Rooms' snapshots and the pins that keep their bytes. */
+  snapshots: { store: SnapshotStore; pins: ResultPins };
   close(): void;
 }
 
@@ -39,11 +47,23 @@ export async function assembleWorkspace(deps: {
 }): Promise<Workspace> {
   const { options, scale } = deps;
   let board: RoomBoard = new MemoryRoomBoard(deps.events, options.cacheTtlSeconds);
+  let sceneStore: SceneStore = new MemorySceneStore((roomId, scene) => deps.events.publish(roomChannel(roomId), { event: 'scene', data: scene }));
+  // Pins may hold up to half the byte budget: the oldest snapshots' go first past it.
+  let snapshots: Workspace['snapshots'] = { store: new MemorySnapshotStore(), pins: new MemoryResultPins(deps.budget, deps.budget.maxBytes / 2) };
   let share = null;
   if (scale) {
-    const [{ RedisRoomBoard }, { RedisPublished }] = await Promise.all([import('../scale/redis-room-board.ts'), import('../scale/redis-published.ts')]);
+    const [{ RedisRoomBoard }, { RedisPublished }, { RedisSceneStore }, { RedisSnapshotStore, RedisResultPins }] = await Promise.all([
+      import('../scale/redis-room-board.ts'),
+      import('../scale/redis-published.ts'),
+      import('../scenes/redis-scene-store.ts'),
+      import('../snapshots/redis-snapshot-store.ts'),
+    ]);
     board = new RedisRoomBoard(scale.connections.command, options.cacheTtlSeconds);
     share = new RedisPublished(scale.connections.command, scale.connections.blobs);
+    sceneStore = new RedisSceneStore(scale.connections.command);
+    snapshots.pins.close();
+    snapshots.store.close();
+    snapshots = { store: new RedisSnapshotStore(scale.connections.command), pins: new RedisResultPins(scale.blobs) };
   }
   const events = deps.events;
   const onChange = (id: string) => void events.publish(HOST_CHANNEL, { event: 'catalog', data: { specimens: [id] } });
@@ -60,8 +80,12 @@ export async function assembleWorkspace(deps: {
   return {
     published,
     rooms: new RoomWorkspace(deps.results, board),
+    sceneStore,
+    snapshots,
     close: () => {
       if (poll) clearInterval(poll);
+      snapshots.store.close();
+      snapshots.pins.close();
       published.close();
     },
   };

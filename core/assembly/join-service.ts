@@ -16,11 +16,11 @@ import type { ResolvedHostOptions } from '../options.ts';
 import { redactUrl } from '../redact-credentials.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { BlobStore } from '../scale/blob-store.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
 import { createComputeNode, type ComputeNode, type NodeLog } from '../scale/compute-node.ts';
-import { blobRedisUrl, openBlobStore } from '../scale/open-blob-store.ts';
-import { createRedisConnections, type RedisConnections } from '../scale/redis-connections.ts';
-import { RedisEvents } from '../scale/redis-events.ts';
+import { blobRedisUrl, openBlobStore } from '../blobs/open-blob-store.ts';
+import { createRedisConnections, type RedisConnections } from '../redis/redis-connections.ts';
+import { RedisEvents } from '../redis/redis-events.ts';
 
 /** Which kind of process joins: it names the node and says what waits for a silent Redis. */
 export type JoiningKind = 'host' | 'worker';

@@ -18,28 +18,24 @@ import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ComputeNode } from '../scale/compute-node.ts';
-import { NodeDirectory } from '../scale/compute-nodes.ts';
+import { NodeDirectory, SETTLE_MS } from '../scale/compute-nodes.ts';
 import { Computations, type ComputationTimes } from '../scale/computations.ts';
 import { startHostHeartbeat } from '../scale/host-heartbeat.ts';
 import { RedisUploadStore } from '../scale/redis-upload-store.ts';
-import type { RedisConnections } from '../scale/redis-connections.ts';
+import type { RedisConnections } from '../redis/redis-connections.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
 import { joinService } from './join-service.ts';
-import { RedisHealth } from '../scale/redis-health.ts';
+import { RedisHealth } from '../redis/redis-health.ts';
 import { RedisJobs } from '../scale/redis-jobs.ts';
 import { RedisResults } from '../scale/redis-results.ts';
-import { orUnavailable } from '../scale/redis-unavailable.ts';
+import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { WorkQueue } from '../scale/work-queue.ts';
 import { RelayMirror } from '../scale/relay-mirror.ts';
 import { SharedRelay } from '../scale/shared-relay.ts';
 import { redactUrl } from '../redact-credentials.ts';
-import { describeRedisFailure } from '../scale/redis-unavailable.ts';
+import { describeRedisFailure } from '../redis/redis-unavailable.ts';
+import { START_WAIT_MS, waitAtMost } from '../redis/time-limit.ts';
 
-/**
- * Longest a starting host waits for a Redis that answers (its subscriptions, its compute node)
- * before it serves anyway. A Redis that refuses connections is not waited for at all: the host
- * listens at once (liveness and catalog answer), is not ready, and joins when Redis comes.
- */
-const START_WAIT_MS = 10_000;
 
 export interface ScaleService {
   results: RedisResults;
@@ -47,6 +43,8 @@ export interface ScaleService {
   /** This process's compute node, when it lends threads. */
   node: ComputeNode | null;
   connections: RedisConnections;
+  /** Where the service keeps result bytes (snapshots pin theirs here). */
+  blobs: BlobStore;
   /** The result stored under result id `id` (its content hash), or null when it is not stored. */
   findResult(id: string): Promise<StoredResult | null>;
   /** Uploads, kept in the service's blob store. */
@@ -80,7 +78,7 @@ export async function createScaleService(deps: {
   const keepMs = Math.max(options.cacheTtlSeconds, options.jobTtlSeconds) * 1000;
   const joined = await joinService({ url: deps.url, kind: 'host', options, hub: deps.hub, compute: deps.compute, lends: options.compute > 0, budget: deps.budget, keepMs, waitMs: START_WAIT_MS, eventsWaitMs: START_WAIT_MS, log });
   const { connections, events, blobs, node, up, nodeId: hostId } = joined;
-  const health = new RedisHealth(connections.command, deps.url, log);
+  const health = new RedisHealth(connections.command, deps.url, log, SETTLE_MS);
   health.start();
   const queue = new WorkQueue(connections.forBullmq(false));
   const times = computationTimes(options);
@@ -92,7 +90,7 @@ export async function createScaleService(deps: {
     // Waited for a while only: a host whose Redis is down at start still serves its catalog,
     // and its node starts taking work when Redis comes.
     const started = node.start().then(() => true, (error: Error) => (log.warn(`compute node: ${describeRedisFailure(error)}`), false));
-    if (up) await Promise.race([started, new Promise((resolve) => setTimeout(resolve, START_WAIT_MS).unref())]);
+    if (up) await waitAtMost(started, START_WAIT_MS);
   }
   const relay = options.mode === 'relay' ? new SharedRelay({ nodeId: `${hostId}-relay`, connections, events, blobs, functions: deps.compute.functions, maxJobMessages: options.maxJobMessages, log }) : null;
   // Every host lists the workers of the service's relays; a relay lists its own through its hub.
@@ -108,6 +106,7 @@ export async function createScaleService(deps: {
     uploads: new RedisUploadStore(connections.command, blobs, options.uploadTtlSeconds),
     relay,
     connections,
+    blobs,
     notReady: () => {
       const why = health.notReady();
       if (why) return why;

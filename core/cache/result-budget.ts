@@ -20,6 +20,8 @@ export type EvictListener = () => void;
 interface Held {
   bytes: number;
   holders: Map<string, EvictListener>;
+  /** Holders that pinned it: while any is left, least-recently-used eviction passes it by. */
+  pins?: Set<string>;
 }
 
 /** Freed bytes after which the host collects garbage once it goes quiet. */
@@ -78,12 +80,28 @@ export class ResultBudget<T> {
     this.#hold(value, () => bytes, holder, onEvict);
   }
 
+  /**
+   * `holder` keeps `value` and the budget never evicts it while this pin lasts (a snapshot's
+   * bytes, kept for its time-to-live whatever the rooms do): it still counts in the total, so
+   * other results go first. Released with {@link release} like any hold.
+   */
+  pin(value: T, holder: string): void {
+    this.#hold(value, () => this.#sizeOf(value), holder, () => {}, true);
+  }
+
+  /** Bytes of the values held under a pin. */
+  get pinnedBytes(): number {
+    let bytes = 0;
+    for (const held of this.#held.values()) if (held.pins?.size) bytes += held.bytes;
+    return bytes;
+  }
+
   /** Values held as dependents of another (each dependent once): what the budget still points at. */
   get dependentCount(): number {
     return this.#sources.size;
   }
 
-  #hold(value: T | object, sizeOf: () => number, holder: string, onEvict: EvictListener): void {
+  #hold(value: T | object, sizeOf: () => number, holder: string, onEvict: EvictListener, pinned = false): void {
     let held = this.#held.get(value);
     if (held) {
       this.#held.delete(value);
@@ -93,12 +111,14 @@ export class ResultBudget<T> {
     }
     this.#held.set(value, held);
     held.holders.set(holder, onEvict);
+    if (pinned) (held.pins ??= new Set()).add(holder);
     this.#evictOverBudget();
   }
 
   /** `holder` no longer keeps `value`; the bytes are freed once no holder is left. */
   release(value: T | object, holder: string): void {
     const held = this.#held.get(value);
+    held?.pins?.delete(holder);
     if (!held || !held.holders.delete(holder) || held.holders.size > 0) return;
     this.#held.delete(value);
     this.#freed(held.bytes);
@@ -178,6 +198,7 @@ export class ResultBudget<T> {
   #evictOverBudget(): void {
     for (const [value, held] of this.#held) {
       if (this.#totalBytes <= this.maxBytes) return;
+      if (held.pins?.size) continue;
       this.#held.delete(value);
       this.#freed(held.bytes);
       this.#leaveSource(value);

@@ -9,6 +9,7 @@
 import type { CacheStats } from '../client/wire-types.ts';
 import type { RoomState } from './room-state.ts';
 import type { ResultBudget } from './result-budget.ts';
+import { slotOwner } from '../events/layer-slots.ts';
 
 export interface CacheEntry<T> {
   roomId: string;
@@ -23,6 +24,12 @@ export interface CacheEntry<T> {
 }
 
 export type { CacheStats };
+
+/** How statistics name the room of an entry: a layer's slot as its room and `layer`. */
+export function statsRoom(roomId: string): { room_id: string; layer?: string } {
+  const owner = slotOwner(roomId);
+  return owner ? { room_id: owner.room, layer: owner.layer } : { room_id: roomId };
+}
 
 export class RoomCache<T> {
   #rooms = new Map<string, CacheEntry<T>>();
@@ -104,6 +111,13 @@ export class RoomCache<T> {
     return freed;
   }
 
+  /** Drops the room's entry; true when it had one. */
+  delete(roomId: string): boolean {
+    const entry = this.#rooms.get(roomId);
+    if (entry) this.#drop(entry);
+    return entry !== undefined;
+  }
+
   /** Drops every entry; returns how many there were. */
   clear(): number {
     const n = this.#rooms.size;
@@ -120,7 +134,7 @@ export class RoomCache<T> {
     this.sweep();
     const now = this.#now();
     const entries = [...this.#rooms.values()].map((e) => ({
-      room_id: e.roomId,
+      ...statsRoom(e.roomId),
       function_name: e.functionName,
       age_seconds: Math.round((now - e.createdAt) / 10) / 100,
       access_count: e.accessCount,

@@ -54,6 +54,7 @@ export const FLAGS = {
   'max-upload-bytes': { type: 'string' },
   'upload-ttl': { type: 'string' },
   'published-ttl': { type: 'string' },
+  'snapshot-ttl': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -83,12 +84,11 @@ export function list(raw: string | undefined): string[] | null {
   return items;
 }
 
-export function truthy(raw: string | undefined): boolean | undefined {
-  if (raw === undefined) return undefined;
-  return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
-}
-
-/** `--client-profiles`, `--uploads`: on or off. */
+/**
+ * Every on/off flag (`--relay`, `--no-viewer`, `--client-profiles`, `--uploads`), given on the
+ * command line or as `VITRINE_<NAME>`: on, true, 1 or yes; off, false, 0 or no; anything else
+ * is refused rather than read as off.
+ */
 export function onOff(flag: string, raw: string | undefined): boolean | undefined {
   if (raw === undefined) return undefined;
   const value = raw.trim().toLowerCase();

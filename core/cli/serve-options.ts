@@ -6,7 +6,7 @@
 import { hostname } from 'node:os';
 import { isRedisUrl, type HostOptions } from '../options.ts';
 import { isS3Url } from '../s3-url.ts';
-import { corsOrigin, directory, FLAGS, headsetTriangles, list, number, onOff, pythonOptions, readFlags, truthy, type FlagName, type FlagReader } from './option-flags.ts';
+import { corsOrigin, directory, FLAGS, headsetTriangles, list, number, onOff, pythonOptions, readFlags, type FlagName, type FlagReader } from './option-flags.ts';
 import { prettyLogStream } from './pretty-log.ts';
 import { chooseAdminToken, type AdminTokenChoice } from './lab-admin-token.ts';
 import { redactUrl } from '../redact-credentials.ts';
@@ -87,12 +87,15 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --max-upload-bytes N       largest accepted upload in bytes, else 413 (default 268435456)
   --upload-ttl S             seconds an upload is kept (default 3600)
   --published-ttl S          seconds a published specimen is kept (default 86400)
+  --snapshot-ttl S           seconds a room's snapshot and the bytes of its layers are kept,
+                             whatever the room does next (default 2592000, 30 days)
   --allowed-hosts LIST       accepted Host header names, comma-separated, any port; * for any
                              (default: the bound address, localhost, 127.0.0.1 and [::1]; bound
                              beyond loopback also the machine's host name, <name>.local and
                              the addresses of its network interfaces)
 
-Each option can also be set as VITRINE_<NAME>, e.g. VITRINE_PORT=9000.
+Each option can also be set as VITRINE_<NAME>, e.g. VITRINE_PORT=9000 (an on/off flag:
+VITRINE_RELAY=on or off; true/false, 1/0 and yes/no too).
 `;
 
 /** The TLS listener `--https-port` asks for, and where its certificate comes from. */
@@ -179,7 +182,7 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     corsOrigin: corsOrigin(get('cors-origin')),
     adminToken,
     roomThreads: number('room-threads', get('room-threads'), true),
-    relay: truthy(get('relay')) ?? false,
+    relay: onOff('relay', get('relay')) ?? false,
     redis: redis ?? null,
     compute: compute ?? null,
     blobStore: blobStore ?? null,
@@ -195,7 +198,8 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     maxUploadBytes: number('max-upload-bytes', get('max-upload-bytes'), true),
     uploadTtlSeconds: number('upload-ttl', get('upload-ttl'), false),
     publishedTtlSeconds: number('published-ttl', get('published-ttl'), false),
-    viewer: !(truthy(get('no-viewer')) ?? false),
+    snapshotTtlSeconds: number('snapshot-ttl', get('snapshot-ttl'), false),
+    viewer: !(onOff('no-viewer', get('no-viewer')) ?? false),
     clientProfiles: onOff('client-profiles', get('client-profiles')),
     headsetTriangles: headsetTriangles(get('headset-triangles')),
   };

@@ -20,9 +20,17 @@ export type HostEventListener = (event: HostEvent) => void;
 
 export class EventHub {
   #channels = new Map<string, Set<HostEventListener>>();
+  #taps = new Set<(channel: string, event: HostEvent) => void>();
 
   /** Sends `event` to every current subscriber of `channel`; returns how many got it. */
   publish(channel: string, event: HostEvent): number {
+    for (const tap of this.#taps) {
+      try {
+        tap(channel, event);
+      } catch {
+        this.#taps.delete(tap);
+      }
+    }
     const listeners = this.#channels.get(channel);
     if (!listeners) return 0;
     let delivered = 0;
@@ -46,6 +54,15 @@ export class EventHub {
       listeners.delete(listener);
       if (listeners.size === 0 && this.#channels.get(channel) === listeners) this.#channels.delete(channel);
     };
+  }
+
+  /**
+   * Calls `listener` with every event of every channel, subscribed or not (a watcher of all
+   * rooms, e.g. scenes following their rooms' entries); returns the unsubscribe function.
+   */
+  tap(listener: (channel: string, event: HostEvent) => void): () => void {
+    this.#taps.add(listener);
+    return () => void this.#taps.delete(listener);
   }
 
   /** The channels with at least one listener whose names start with `prefix`. */

@@ -4,7 +4,7 @@
  * handler answers, what a requester passes and gets back.
  */
 import type { Readable } from 'node:stream';
-import type { PayloadFill } from '../serving/payload-fill.ts';
+import type { PayloadFill } from '../results/payload-fill.ts';
 
 /** What a request handler answers: a JSON body, optionally followed by raw bytes. */
 export interface HandlerReply {

@@ -10,7 +10,7 @@ import { createHostError } from '../errors.ts';
 import type { InvokeContext, Invoker, JobRef, ProgressUpdate } from '../invoke/invoker.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { arrivingResult } from '../serving/payload-fill.ts';
+import { arrivingResult } from '../results/payload-fill.ts';
 import type { PeerChannel } from './peer-channel.ts';
 import { checkResultHeader, decodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
 

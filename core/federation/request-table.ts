@@ -7,7 +7,7 @@
 import { PassThrough } from 'node:stream';
 import { createHostError } from '../errors.ts';
 import type { RequestAnswer, RequestOptions } from './channel-types.ts';
-import { PayloadFill } from '../serving/payload-fill.ts';
+import { PayloadFill } from '../results/payload-fill.ts';
 import { fromWireError } from './wire-error.ts';
 import { CHUNK_BYTES, STREAM_WINDOW_BYTES, STREAMED_WINDOW_BYTES, type WireMessage } from './wire-messages.ts';
 

@@ -12,6 +12,8 @@ import { blobRoutes } from './routes-blobs.ts';
 import { jobRoutes } from './routes-jobs.ts';
 import { publishedRoutes } from './routes-published.ts';
 import { roomRoutes } from './routes-rooms.ts';
+import { sceneRoutes } from './routes-scenes.ts';
+import { snapshotRoutes } from './routes-snapshots.ts';
 import { processingRoutes } from './routes-processing.ts';
 import { specimenDataRoutes } from './routes-specimen-data.ts';
 import { specimenRoutes } from './routes-specimens.ts';
@@ -27,6 +29,8 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext): Pro
   await app.register(uploadRoutes, { ctx });
   await app.register(publishedRoutes, { ctx, published: ctx.published });
   await app.register(roomRoutes, { ctx });
+  await app.register(sceneRoutes, { ctx });
+  await app.register(snapshotRoutes, { ctx });
   await app.register(mcpRoutes, { ctx });
   await app.register(clientRoute);
   if (ctx.options.viewer) await app.register(viewerRoutes);

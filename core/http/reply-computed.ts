@@ -9,7 +9,7 @@
 import type { FastifyReply } from 'fastify';
 import { isEmptyDelivery, type DeliveryOptions } from '../delivery/delivery-options.ts';
 import type { HostContext } from '../host-context.ts';
-import type { ArrivingResult } from '../invoke/invoker.ts';
+import type { ArrivingResult } from '../results/payload-fill.ts';
 import { ComputeTimeLimit } from '../serving/compute-time-limit.ts';
 import type { ComputeRequest, OpenedResult } from '../serving/result-source.ts';
 import { RESULT_ID_HEADER } from '../serving/result-ids.ts';

@@ -6,7 +6,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { encodeMeshEnvelope, encodeVolumeEnvelope, type EnvelopeParts } from '../envelope/encode-envelope.ts';
-import type { ArrivingResult } from '../invoke/invoker.ts';
+import type { ArrivingResult } from '../results/payload-fill.ts';
 import { memoByIdentity } from '../params/memo.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 

@@ -1,8 +1,9 @@
 /**
  * @module room-events
  * One room as Server-Sent Events (`GET /api/rooms/{room_id}/events`): first
- * `state` (the room's entry or null) and `view` (its shared view), then `computing`, `result`
- * and `view` as the ResultSource and the room workspace
+ * `state` (the room's entry or null), `view` (its shared view) and `scene` (its layers), then
+ * `computing`, `result`, `failed`, `view`, `scene` and `annotation` as the ResultSource, the
+ * room workspace and the scene store
  * publishes them on the host EventHub channel `roomChannel(roomId)`, whichever endpoint
  * (`/data`, `/invoke`, `/start`) and, in a Redis service, whichever host caused them.
  * A client more than 1 MiB behind is disconnected rather than buffered for, and what its
@@ -10,6 +11,7 @@
  * state, not history, so reconnecting (which sends `state` again) loses nothing.
  */
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { RoomScenes } from '../workspace/room-scenes.ts';
 import type { RoomWorkspace } from '../workspace/room-workspace.ts';
 import { ROOM_RESYNC, roomChannel } from '../events/channels.ts';
 import type { EventHub, HostEvent } from '../events/event-hub.ts';
@@ -18,7 +20,10 @@ import { sharedEventText } from '../events/shared-event-text.ts';
 import type { StreamScope } from '../events/stream-scope.ts';
 
 /** Room events forwarded to subscribers; anything else on the channel stays inside the host. */
-const ROOM_EVENTS = new Set(['computing', 'result', 'view']);
+const ROOM_EVENTS = new Set(['computing', 'result', 'failed', 'view', 'scene', 'annotation']);
+
+/** The version of a `scene` event's scene (0 for anything else). */
+const sceneVersion = (event: HostEvent): number => (event.event === 'scene' ? ((event.data as { version?: number } | null)?.version ?? 0) : 0);
 
 /**
  * Streams room `roomId` on `reply` until the client goes away.
@@ -29,6 +34,7 @@ export async function streamRoom(
   reply: FastifyReply,
   scope: StreamScope,
   rooms: Pick<RoomWorkspace, 'entry' | 'view'>,
+  scenes: Pick<RoomScenes, 'scene'>,
   hub: EventHub,
   roomId: string,
   log: FastifyBaseLogger,
@@ -62,11 +68,13 @@ export async function streamRoom(
       else if (early.length < 100) early.push(event);
     }),
   );
-  const [entry, view] = await Promise.all([rooms.entry(roomId), rooms.view(roomId)]);
+  const [entry, view, scene] = await Promise.all([rooms.entry(roomId), rooms.view(roomId), scenes.scene(roomId)]);
   if (scope.closed) return;
   reply.sse.keepAlive();
   send({ event: 'state', data: entry });
   send({ event: 'view', data: view });
-  for (const event of early.splice(0)) send(event);
+  send({ event: 'scene', data: scene });
+  // A scene event older than the scene just sent would take a follower back: it is left out.
+  for (const event of early.splice(0)) if (event.event !== 'scene' || sceneVersion(event) > scene.version) send(event);
   open = true;
 }

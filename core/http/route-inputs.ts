@@ -9,9 +9,7 @@
 import { createHostError, type HostError } from '../errors.ts';
 import { invalidDeliveryOption } from '../delivery/parse-delivery.ts';
 import { describeJsonValue } from '../params/parse-params.ts';
-
-/** Longest room id accepted. */
-export const MAX_ROOM_ID_LENGTH = 256;
+import { MAX_ROOM_ID_LENGTH } from '../events/layer-slots.ts';
 
 /** The parts of a request a route schema declares (fastify's names). */
 export type RequestPart = 'body' | 'querystring' | 'params' | 'headers';

@@ -24,7 +24,7 @@ import { streamRoom } from './room-events.ts';
 
 export interface EventRoutesOptions {
   /** The host's parts the streams read: its events, jobs, rooms and default room. */
-  context: Pick<HostContext, 'events' | 'jobs' | 'rooms' | 'options'>;
+  context: Pick<HostContext, 'events' | 'jobs' | 'rooms' | 'scenes' | 'options'>;
   /** The bound on open streams, shared with every other stream route of the host. */
   limit: StreamLimit;
   /** How often a job stream re-reads its job without a nudge, for a service that may lose them. @defaultValue never */
@@ -67,6 +67,26 @@ const JOB_END = {
   properties: { job_id: { type: 'string' }, status: { enum: ['done', 'error'] }, error: { type: ['string', 'null'] } },
 };
 
+const LAYER = { type: 'string', description: 'The scene layer this is about (absent: the room’s entry, the active layer)' };
+const ROOM_FAILED = {
+  type: 'object',
+  required: ['function_name', 'specimen_id', 'job_id', 'code', 'detail'],
+  properties: {
+    function_name: { type: ['string', 'null'] },
+    specimen_id: { type: ['string', 'null'] },
+    job_id: { type: ['string', 'null'] },
+    code: { type: 'string', description: 'The error’s code (core/ERRORS.md), e.g. SPC_ERR_FUNCTION_FAILED' },
+    detail: { type: 'string' },
+    layer: LAYER,
+  },
+};
+const ROOM_SCENE = {
+  type: 'object',
+  required: ['version', 'layers', 'active'],
+  description: 'The room’s whole scene, as GET /api/rooms/{room_id}/scene answers it',
+  properties: { version: { type: 'integer' }, layers: { type: 'array', items: { type: 'object' } }, active: { type: ['string', 'null'] } },
+};
+
 const HOST_SCHEMA = {
   summary: 'Host events: hello, then reload (a plugin was swapped in), build-error (vitrine dev) and catalog (a specimen was published, replaced or removed)',
   operationId: 'host_events',
@@ -89,18 +109,23 @@ const JOB_SCHEMA = {
 const ROOM_SCHEMA = {
   summary: 'One room as Server-Sent Events',
   description:
-    'First `state` (the room entry, or null) and `view` (the room’s shared view), then `computing` (the entry being ' +
-    'computed plus `job_id`, null without a job) each time a computation for the room starts, `result` (the new ' +
-    'entry) each time the room’s entry changes, and `view` each time its view changes. A reconnecting subscriber ' +
-    'gets `state` and `view` again.',
+    'First `state` (the room entry, or null), `view` (the room’s shared view) and `scene` (its layers), then `computing` ' +
+    '(the entry being computed plus `job_id`, null without a job) each time a computation for the room starts, `result` ' +
+    '(the new entry) each time the room’s entry changes, `failed` when a computation for the room ends without a result, ' +
+    '`view` each time its view changes, `scene` (the whole scene) each time it changes and `annotation` for each change ' +
+    'of its marks. `computing`, `result` and `failed` name the scene `layer` they are for; without `layer` they are about ' +
+    'the room’s entry, which is the active layer. A reconnecting subscriber gets `state`, `view` and `scene` again.',
   operationId: 'room_events',
   params: { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } },
   response: {
     200: eventStream({
       state: { oneOf: [ROOM_ENTRY, { type: 'null' }] },
-      computing: { ...ROOM_ENTRY, required: [...ROOM_ENTRY.required, 'job_id'], properties: { ...ROOM_ENTRY.properties, job_id: { type: ['string', 'null'] } } },
-      result: ROOM_ENTRY,
+      computing: { ...ROOM_ENTRY, required: [...ROOM_ENTRY.required, 'job_id'], properties: { ...ROOM_ENTRY.properties, job_id: { type: ['string', 'null'] }, layer: LAYER } },
+      result: { ...ROOM_ENTRY, properties: { ...ROOM_ENTRY.properties, layer: LAYER } },
+      failed: ROOM_FAILED,
       view: { type: 'object', description: 'Any of window [lo, hi], colormap, opacity, mode, camera {position, target, up}' },
+      scene: ROOM_SCENE,
+      annotation: { type: 'object', required: ['op', 'annotation', 'version'], description: '{op: add | change | remove, annotation, version}: one change to the room’s marks' },
     }),
     503: BUSY,
   },
@@ -144,6 +169,6 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     const roomId = roomOf(context, request.params.room_id);
     const scope = new StreamScope(reply);
     scope.add(limit.acquire());
-    await streamRoom(reply, scope, context.rooms, context.events, roomId, request.log);
+    await streamRoom(reply, scope, context.rooms, context.scenes, context.events, roomId, request.log);
   });
 }

@@ -4,6 +4,7 @@
  * (plugin bundles), the main thread (code-registered functions) or a relayed worker.
  */
 import type { FunctionEntry, FunctionSource } from '../registry/function-entry.ts';
+import type { ArrivingResult } from '../results/payload-fill.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
 export interface ProgressUpdate {
@@ -29,19 +30,6 @@ export interface InvokeContext {
    * is known and before its bytes are all in, so the first reply can start early.
    */
   onArriving?: (arriving: ArrivingResult) => void;
-}
-
-/**
- * A result whose arrays are views onto memory still being written front to back. The
- * result object is the one the invoker resolves with once every byte is in.
- */
-export interface ArrivingResult {
-  result: StoredResult;
-  /**
-   * Resolves with how many leading bytes of `view` have arrived, once at least `atLeast`
-   * have (a view onto other memory counts as complete). Rejects if the transfer fails.
-   */
-  arrived(view: ArrayBufferView, atLeast: number): Promise<number>;
 }
 
 export interface JobRef {

@@ -1,136 +1,111 @@
 /**
  * @module mcp-tools
- * The agents' tools, over the same services the HTTP routes use (so they follow the same
- * checks and rooms): list and describe specimens; compute one (into a room's cache, so the
- * room's followers see it) and hear a summary, never the bytes; show a specimen to a room;
- * change and read a room's view and entry; publish an upload as a specimen.
+ * The agents' tools, one record keyed by tool name: each row holds its description, its input
+ * schema and its call, and the compiler checks every row against `McpTool`, so a tool cannot
+ * be listed without a schema or called without being listed. The listing keeps the record's
+ * order. A new tool is a new row (its call in a file of its topic when it is longer than a few
+ * lines, as tool-calls.ts holds the room and publishing ones).
  */
-import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import type { HostContext } from '../host-context.ts';
-import { toCatalogEntry, toSpecimenMetadata, type SpecimenViewDeps } from '../registry/specimen-views.ts';
-import { specimenOr404, specimenType } from '../registry/specimen-functions.ts';
-import type { StoredResult } from '../results/stored-result.ts';
-import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishDeps } from '../workspace/publish-file.ts';
-import { computeForRoom, type RoomRequestDeps, type RoomTarget } from '../workspace/room-request.ts';
-import { checkViewChange } from '../workspace/room-view.ts';
-import { summarizeResult } from './result-summary.ts';
+import { specimenOr404 } from '../registry/specimen-functions.ts';
+import { toCatalogEntry, toSpecimenMetadata } from '../registry/specimen-views.ts';
+import { checkViewChange, VIEW_PROPERTIES } from '../workspace/room-view.ts';
+import type { McpTool, ToolArgs, ToolCallContext, ToolSchema } from './mcp-tool.ts';
+import { compute, publishFromUpload, roomArg, showInRoom } from './tool-calls.ts';
+import { objectSchema, toolSchemaParts } from './tool-schemas.ts';
 
-export interface ToolDefinition {
-  name: string;
-  description: string;
-}
+const SPECIMEN_TYPES = ['mesh', 'volume', 'point_cloud', 'image'];
 
-export const TOOLS: ToolDefinition[] = [
-  { name: 'list_specimens', description: 'Lists the specimens this host serves (id, name, type, tags, whether computed by a function).' },
-  { name: 'describe_specimen', description: "Describes one specimen: its metadata and, for a computed one, its parameters' JSON Schema." },
-  {
-    name: 'compute',
-    description:
-      'Computes a specimen or function with parameters in a room (the room shows the result to everyone following it) and answers a summary: type, sizes, value range or bounds, result_id and the URL of its data. Never the data itself.',
-  },
-  { name: 'show_in_room', description: 'Puts a specimen (static or computed, with parameters) or a function result in front of everyone in a room.' },
-  { name: 'set_view', description: "Changes a room's shared view: window [lo, hi], colour map, opacity, mode, camera. Followers apply it." },
-  { name: 'get_room', description: 'What a room shows (its entry) and how (its view).' },
-  { name: 'publish_from_upload', description: 'Publishes an uploaded file (POST /api/uploads) as a static specimen every client lists.' },
-];
-
-/** What the tools read from their host. */
-export type ToolDeps = RoomRequestDeps & PublishDeps & SpecimenViewDeps & Pick<HostContext, 'catalog' | 'resultIds' | 'rooms' | 'staticInputs'>;
-
-/** What a tool call needs: the host's parts it reads and the host's base URL for links. */
-export interface ToolCallContext {
-  ctx: ToolDeps;
-  /** e.g. `http://127.0.0.1:8000` */
-  baseUrl: string;
-}
-
-type Args = Record<string, unknown>;
-
-function roomArg(call: ToolCallContext, args: Args): string {
-  return typeof args.room === 'string' && args.room !== '' ? args.room : call.ctx.options.defaultRoomId;
-}
-
-function dataUrl(call: ToolCallContext, specimenId: string, values: Record<string, unknown> | null, room: string): string {
-  const query = new URLSearchParams({ ...(values ? { params: JSON.stringify(values) } : {}), room_id: room });
-  return `${call.baseUrl}/api/specimens/${encodeURIComponent(specimenId)}/data?${query}`;
-}
-
-/** Where a computed result's data can be fetched: its specimen's /data, or a function's one specimen, or its OME-Zarr store. */
-function computedUrl(call: ToolCallContext, target: Extract<RoomTarget, { kind: 'computed' }>, room: string, resultId: string): string | null {
-  const specimen: SpecimenRecord | undefined = target.record ?? call.ctx.catalog.list().find((r) => r.is_dynamic && r.function_name === target.entry.name);
-  if (specimen) return dataUrl(call, specimen.id, target.values, room);
-  return target.result.type === 'volume' ? `${call.baseUrl}/api/results/${resultId}.zarr/` : null;
-}
-
-async function summary(call: ToolCallContext, result: StoredResult, extra: Record<string, unknown>): Promise<Record<string, unknown>> {
-  return { ...extra, ...summarizeResult(result), result_id: await call.ctx.resultIds.of(result) };
-}
-
-async function compute(call: ToolCallContext, args: Args): Promise<unknown> {
-  const { ctx } = call;
-  const room = roomArg(call, args);
-  const target = await computeForRoom(ctx, room, args);
-  if (target.kind === 'static') {
-    const result = await ctx.staticInputs.load(target.record, new AbortController().signal);
-    await ctx.rooms.showStatic(room, target.record.id, specimenType(ctx.functions, target.record));
-    return summary(call, result, { room, specimen_id: target.record.id, function_name: null, params: {}, data_url: dataUrl(call, target.record.id, null, room) });
-  }
-  await ctx.rooms.computed(room);
-  const resultId = await ctx.resultIds.of(target.result);
-  const base = { room, specimen_id: target.record?.id ?? null, function_name: target.entry.name, params: target.values };
-  return { ...(await summary(call, target.result, base)), data_url: computedUrl(call, target, room, resultId) };
-}
-
-async function showInRoom(call: ToolCallContext, args: Args): Promise<unknown> {
-  const { ctx } = call;
-  const room = roomArg(call, args);
-  const target = await computeForRoom(ctx, room, args);
-  const entry = target.kind === 'static' ? await ctx.rooms.showStatic(room, target.record.id, specimenType(ctx.functions, target.record)) : await ctx.rooms.computed(room);
-  return { room, entry };
-}
-
-async function publishFromUpload(call: ToolCallContext, args: Args): Promise<unknown> {
-  const { ctx } = call;
-  const id = typeof args.id === 'string' ? args.id : '';
-  checkSpecimenId(id);
-  await ctx.published.refresh();
-  checkPublishable(ctx, id);
-  const { id: _id, ...fields } = args;
-  const { replaced, metadata } = await publishFile(ctx, id, await fileFromUpload(ctx, id, fields));
-  return { replaced, specimen: metadata };
-}
-
-/** Runs tool `name` with `args`; throws what the routes throw (catalogued host errors). */
-export async function callTool(call: ToolCallContext, name: string, args: Args): Promise<unknown> {
-  const { ctx } = call;
-  switch (name) {
-    case 'list_specimens': {
+export const MCP_TOOLS = {
+  list_specimens: {
+    description: 'Lists the specimens this host serves (id, name, type, tags, whether computed by a function).',
+    input: () =>
+      objectSchema({
+        type: { enum: SPECIMEN_TYPES, description: 'Only specimens of this type' },
+        tag: { type: 'string', description: 'Only specimens with this tag' },
+      }),
+    call: async ({ ctx }, args) => {
       await ctx.published.refresh();
+      const wanted = (entry: { type: string; tags: string[] }) =>
+        (args.type === undefined || entry.type === args.type) && (typeof args.tag !== 'string' || entry.tags.includes(args.tag));
       return ctx.catalog
         .list()
         .map((record) => toCatalogEntry(ctx, record))
-        .filter((entry) => (args.type === undefined || entry.type === args.type) && (typeof args.tag !== 'string' || entry.tags.includes(args.tag)));
-    }
-    case 'describe_specimen':
+        .filter(wanted);
+    },
+  },
+  describe_specimen: {
+    description: "Describes one specimen: its metadata and, for a computed one, its parameters' JSON Schema.",
+    input: ({ target }) => objectSchema({ id: target.specimen }, ['id']),
+    call: async ({ ctx }, args) => {
       await ctx.published.refresh();
       return toSpecimenMetadata(ctx, specimenOr404(ctx.catalog, String(args.id ?? '')));
-    case 'compute':
-      return compute(call, args);
-    case 'show_in_room':
-      return showInRoom(call, args);
-    case 'set_view': {
+    },
+  },
+  compute: {
+    description:
+      'Computes a specimen or function with parameters in a room (the room shows the result to everyone following it) and answers a summary: ' +
+      'type, sizes, value range or bounds, result_id and the URL of its data. Never the data itself.',
+    input: ({ target, room }) => objectSchema({ ...target, room }),
+    call: compute,
+  },
+  show_in_room: {
+    description: 'Puts a specimen (static or computed, with parameters) or a function result in front of everyone in a room.',
+    input: ({ target, room }) => objectSchema({ room, ...target }),
+    call: showInRoom,
+  },
+  set_view: {
+    description: "Changes a room's shared view: window [lo, hi], colour map, opacity, mode, camera. Followers apply it.",
+    input: ({ room }) => objectSchema({ room, ...VIEW_PROPERTIES }),
+    call: async (call, args) => {
       const room = roomArg(call, args);
       const { room: _room, ...change } = args;
-      return { room, view: await ctx.rooms.changeView(room, checkViewChange(change)) };
-    }
-    case 'get_room': {
+      return { room, view: await call.ctx.rooms.changeView(room, checkViewChange(change)) };
+    },
+  },
+  get_room: {
+    description: 'What a room shows (its entry) and how (its view).',
+    input: ({ room }) => objectSchema({ room }),
+    call: async (call, args) => {
       const room = roomArg(call, args);
-      const [entry, view] = await Promise.all([ctx.rooms.entry(room), ctx.rooms.view(room)]);
+      const [entry, view] = await Promise.all([call.ctx.rooms.entry(room), call.ctx.rooms.view(room)]);
       return { room, entry, view };
-    }
-    case 'publish_from_upload':
-      return publishFromUpload(call, args);
-    default:
-      return undefined;
-  }
+    },
+  },
+  publish_from_upload: {
+    description: 'Publishes an uploaded file (POST /api/uploads) as a static specimen every client lists.',
+    input: () =>
+      objectSchema(
+        {
+          id: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', maxLength: 128, description: 'The id to publish under (a new one, or one published before)' },
+          upload: { type: 'string', description: 'An upload id from POST /api/uploads' },
+          display_name: { type: 'string' },
+          description: { type: 'string' },
+          tags: { type: 'array', items: { type: 'string' } },
+        },
+        ['id', 'upload'],
+      ),
+    call: publishFromUpload,
+  },
+} satisfies Record<string, McpTool>;
+
+export type ToolName = keyof typeof MCP_TOOLS;
+
+/** The tool names, in the listing's order. */
+export const TOOL_NAMES = Object.keys(MCP_TOOLS) as ToolName[];
+
+export function isToolName(name: string): name is ToolName {
+  return Object.hasOwn(MCP_TOOLS, name);
+}
+
+/** The tools as MCP lists them: name, description and an input schema built from today's registries. */
+export function listTools(ctx: Pick<HostContext, 'catalog' | 'functions'>): { name: ToolName; description: string; inputSchema: ToolSchema }[] {
+  const parts = toolSchemaParts(ctx);
+  return TOOL_NAMES.map((name) => ({ name, description: MCP_TOOLS[name].description, inputSchema: MCP_TOOLS[name].input(parts) }));
+}
+
+/** Runs tool `name` with `args`; throws what the routes throw (catalogued host errors). */
+export function callTool(call: ToolCallContext, name: ToolName, args: ToolArgs): Promise<unknown> {
+  const tool: McpTool = MCP_TOOLS[name];
+  return tool.call(call, args);
 }

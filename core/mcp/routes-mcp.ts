@@ -2,9 +2,9 @@
  * @module routes-mcp
  * `POST /mcp`: the Model Context Protocol over Streamable HTTP, with the official SDK, in its
  * stateless form (a server and transport per request, answers as JSON), so any host of a
- * service answers any call. Tools and their input schemas: mcp-tools.ts, tool-schemas.ts. A
- * tool whose request is refused answers a tool error carrying the host's detail; the host
- * keeps serving. It is a write: the cross-site guard applies, and the admin token when the
+ * service answers any call. The tools (name, description, input schema, call) are one record:
+ * mcp-tools.ts. A tool whose request is refused answers a tool error carrying the host's
+ * detail; the host keeps serving. It is a write: the cross-site guard applies, and the admin token when the
  * host has one (always, when bound beyond loopback). GET and DELETE (sessions, server
  * streams) are not used: 405.
  */
@@ -14,8 +14,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { createHostError, HostError } from '../errors.ts';
-import { callTool, TOOLS, type ToolCallContext, type ToolDeps } from './mcp-tools.ts';
-import { toolSchemas } from './tool-schemas.ts';
+import type { ToolCallContext, ToolDeps } from './mcp-tool.ts';
+import { callTool, isToolName, listTools, TOOL_NAMES } from './mcp-tools.ts';
 
 /** The server's name and version as MCP clients see them. */
 const SERVER_INFO = { name: 'vitrine', version: '1' };
@@ -32,12 +32,11 @@ function asText(value: unknown): CallToolResult {
 function createServer(call: ToolCallContext, log: FastifyRequest['log']): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const schemas = toolSchemas(call.ctx);
-    return { tools: TOOLS.map((tool) => ({ ...tool, inputSchema: schemas[tool.name] as { type: 'object' } })) };
+    return { tools: listTools(call.ctx) as { name: string; description: string; inputSchema: { type: 'object' } }[] };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
-    if (!TOOLS.some((tool) => tool.name === name)) return { isError: true, content: [{ type: 'text', text: `no tool '${name}' (tools: ${TOOLS.map((t) => t.name).join(', ')})` }] };
+    if (!isToolName(name)) return { isError: true, content: [{ type: 'text', text: `no tool '${name}' (tools: ${TOOL_NAMES.join(', ')})` }] };
     try {
       return asText(await callTool(call, name, args));
     } catch (error) {
@@ -59,7 +58,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: { ctx: ToolDeps }): 
   app.post('/mcp', {
     schema: {
       summary: 'Model Context Protocol (Streamable HTTP, stateless): tools for agents',
-      description: 'JSON-RPC messages of the Model Context Protocol. Tools: ' + TOOLS.map((t) => t.name).join(', ') + '. Needs the admin token when the host has one.',
+      description: 'JSON-RPC messages of the Model Context Protocol. Tools: ' + TOOL_NAMES.join(', ') + '. Needs the admin token when the host has one.',
     },
     compress: false,
     handler: async (request, reply) => {

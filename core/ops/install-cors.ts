@@ -1,7 +1,7 @@
 /**
  * @module install-cors
  * CORS on every route, decided per request from `--cors-origin`:
- * - an origin listed by name may read and write (its preflights grant POST and DELETE);
+ * - an origin listed by name may read and write (its preflights grant POST, PUT, PATCH and DELETE);
  * - under `*` any other origin may read: its preflights grant GET and HEAD only (one asking
  *   for a write is refused before this, see cross-site-writes.ts);
  * - the admin routes (cache stats, cache clear, reload, /metrics) grant nothing to an origin
@@ -28,7 +28,7 @@ interface Grant {
 }
 
 const ANY_READER: Grant = { origin: '*', methods: 'GET, HEAD, OPTIONS' };
-const WRITER_METHODS = 'GET, HEAD, POST, DELETE, OPTIONS';
+const WRITER_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 
 function grantFor(origins: CorsOrigins, request: FastifyRequest): Grant | null {
   const origin = request.headers.origin;

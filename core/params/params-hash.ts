@@ -1,19 +1,12 @@
 /**
  * @module params-hash
  * The cache key: function name plus a hash of the checked parameters with defaults filled in,
- * written with sorted keys so that key order in the request never matters.
+ * written with sorted keys (stable-json.ts) so that key order in the request never matters.
  * `{}` and the explicit defaults are the same key on /invoke, /data and /start.
  */
 import { hash } from 'node:crypto';
 import { identityTable } from './memo.ts';
-
-/** JSON with object keys sorted at every level. */
-export function stableStringify(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`).join(',')}}`;
-}
+import { stableJson } from './stable-json.ts';
 
 /** Hashes of recent short parameter texts: every cache hit computes its key, and rooms ask for the same few. */
 const recent = new Map<string, string>();
@@ -32,7 +25,7 @@ export function hashParams(params: Record<string, unknown>): string {
     const known = ofFrozen.get(params);
     if (known !== undefined) return known;
   }
-  const hex = hashText(stableStringify(params));
+  const hex = hashText(stableJson(params));
   return frozen ? ofFrozen.remember(params, hex) : hex;
 }
 

@@ -6,15 +6,20 @@
  * queueing, so a request no live node can serve is a 503 naming the function at once,
  * not a job that waits forever; a yes is remembered for one second. A node cannot write its
  * heartbeat while Redis is away, so a host takes "no heartbeat" for "no node" only once Redis
- * has answered again for a heartbeat period and more (RedisHealth.settled); until then a
+ * has answered again for a heartbeat period and more (redis/redis-health.ts `settled`); until then a
  * request waits for a node's next heartbeat rather than failing.
  */
 import type { Redis } from 'ioredis';
-import { KEYS } from './redis-keys.ts';
+import { KEYS } from '../redis/redis-keys.ts';
 
 export const HEARTBEAT_MS = 2000;
 /** A node missing this long is gone (three heartbeats). */
 export const NODE_EXPIRY_MS = 3 * HEARTBEAT_MS;
+/**
+ * After Redis answers again, how long a missing heartbeat does not mean a node is gone: a
+ * heartbeat period, plus the time a node's own connection may take to come back.
+ */
+export const SETTLE_MS = HEARTBEAT_MS + 2000;
 const ANSWER_MS = 1000;
 /** How often a request waiting for a node's heartbeat looks again. */
 const LOOK_AGAIN_MS = 250;

@@ -7,7 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import { HEARTBEAT_MS, NODE_EXPIRY_MS } from './compute-nodes.ts';
-import { KEYS } from './redis-keys.ts';
+import { KEYS } from '../redis/redis-keys.ts';
 
 /** Entries this long past their expiry are trimmed by whichever host beats next. */
 const TRIM_AFTER_MS = 60_000;

@@ -14,7 +14,7 @@
 import { createHostError } from '../errors.ts';
 import type { ComputeRequest } from '../serving/result-source.ts';
 import { loadInputs } from '../inputs/load-inputs.ts';
-import type { BlobRef, BlobStore } from './blob-store.ts';
+import type { BlobRef, BlobStore } from '../blobs/blob-store.ts';
 
 /** The request's inputs loaded and stored; undefined when it has none. */
 export async function storeInputs(request: ComputeRequest, blobs: BlobStore, ttlMs: number, signal: AbortSignal): Promise<Record<string, BlobRef> | undefined> {

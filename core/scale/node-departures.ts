@@ -7,7 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import { HEARTBEAT_MS } from './compute-nodes.ts';
-import { KEYS } from './redis-keys.ts';
+import { KEYS } from '../redis/redis-keys.ts';
 
 export class NodeDepartures {
   #redis: Redis;

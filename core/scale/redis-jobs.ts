@@ -19,8 +19,8 @@ import type { StoredResult } from '../results/stored-result.ts';
 import type { ClaimRequest, Computations } from './computations.ts';
 import { JobTally } from './job-tally.ts';
 import { NodeDepartures } from './node-departures.ts';
-import { KEYS } from './redis-keys.ts';
-import { orUnavailable } from './redis-unavailable.ts';
+import { KEYS } from '../redis/redis-keys.ts';
+import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { storeInputs } from './input-refs.ts';
 import { laneOf, runsOnService, type WorkQueue } from './work-queue.ts';
 

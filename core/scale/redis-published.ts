@@ -7,8 +7,8 @@
  */
 import type { Redis } from 'ioredis';
 import { isPublishedMeta, type PublishedMeta, type PublishedShare } from '../workspace/published-record.ts';
-import { KEYS } from './redis-keys.ts';
-import { orUnavailable } from './redis-unavailable.ts';
+import { KEYS } from '../redis/redis-keys.ts';
+import { orUnavailable } from '../redis/redis-unavailable.ts';
 
 function parse(raw: string | null | undefined): PublishedMeta | null {
   if (!raw) return null;

@@ -11,11 +11,12 @@ import type { CacheStats } from '../client/wire-types.ts';
 import { createHostError } from '../errors.ts';
 import { keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource } from '../serving/result-source.ts';
 import type { RoomState } from '../cache/room-state.ts';
+import { statsRoom } from '../cache/room-cache.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { BlobRef } from './blob-store.ts';
+import type { BlobRef } from '../blobs/blob-store.ts';
 import type { Computations } from './computations.ts';
-import { KEYS } from './redis-keys.ts';
-import { orUnavailable } from './redis-unavailable.ts';
+import { KEYS } from '../redis/redis-keys.ts';
+import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { storeInputs } from './input-refs.ts';
 import { laneOf, runsOnService } from './work-queue.ts';
 
@@ -123,6 +124,20 @@ export class RedisResults implements ResultSource {
     return this.#local.roomState(roomId);
   }
 
+  async copyEntry(from: string, to: string): Promise<boolean> {
+    const copied = Number(await orUnavailable(this.#comps.redis.vCopyRoom(from, to, Date.now(), this.#comps.times.cacheTtlMs)));
+    if (copied === 1) {
+      this.#comps.pointers.invalidate(to);
+      return true;
+    }
+    // Functions registered in code keep their entries on this host.
+    return this.#local.copyEntry(from, to);
+  }
+
+  async forgetEntry(roomId: string): Promise<void> {
+    await Promise.all([this.#comps.forget(roomId), this.#local.forgetEntry(roomId)]);
+  }
+
   async stats(): Promise<CacheStats> {
     const redis = this.#comps.redis;
     // This host's hits not yet written are counted too.
@@ -138,7 +153,7 @@ export class RedisResults implements ResultSource {
     replies.forEach(([error, fields], i) => {
       const [fn, created, hits] = (fields ?? []) as (string | null)[];
       if (error || !fn || !created) return;
-      entries.push({ room_id: rooms[i]!, function_name: fn, age_seconds: (now - Number(created)) / 1000, access_count: Number(hits ?? 0) });
+      entries.push({ ...statsRoom(rooms[i]!), function_name: fn, age_seconds: (now - Number(created)) / 1000, access_count: Number(hits ?? 0) });
     });
     return { ...local, total_entries: entries.length, entries };
   }

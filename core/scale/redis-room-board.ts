@@ -7,9 +7,9 @@
 import type { Redis } from 'ioredis';
 import type { RoomBoard, ShownSpecimen } from '../workspace/room-board.ts';
 import { readStoredView, type RoomView } from '../workspace/room-view.ts';
-import { roomEventMessage } from './redis-events.ts';
-import { CHANNELS, KEYS } from './redis-keys.ts';
-import { orUnavailable } from './redis-unavailable.ts';
+import { roomEventMessage } from '../redis/redis-events.ts';
+import { CHANNELS, KEYS } from '../redis/redis-keys.ts';
+import { orUnavailable } from '../redis/redis-unavailable.ts';
 
 /** How long a room's view is kept after its last change. */
 const VIEW_TTL_MS = 7 * 24 * 3600 * 1000;

@@ -10,10 +10,10 @@ import type { Redis } from 'ioredis';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
 import type { UploadInfo, UploadStore } from '../uploads/upload-store.ts';
-import type { BlobRef, BlobStore } from './blob-store.ts';
+import type { BlobRef, BlobStore } from '../blobs/blob-store.ts';
 import { createHostError } from '../errors.ts';
-import { KEYS } from './redis-keys.ts';
-import { orUnavailable, OUT_OF_MEMORY } from './redis-unavailable.ts';
+import { KEYS } from '../redis/redis-keys.ts';
+import { orUnavailable, OUT_OF_MEMORY } from '../redis/redis-unavailable.ts';
 
 interface UploadRecord extends BlobRef {
   type: ResultType;

@@ -14,10 +14,10 @@ import { applyRegistration, withdrawRegistration, type RelayedLists } from '../f
 import type { WorkerRegistration } from '../federation/service-relay.ts';
 import { HEARTBEAT_MS } from './compute-nodes.ts';
 import type { NodeLog } from './compute-node.ts';
-import { KEYS } from './redis-keys.ts';
+import { KEYS } from '../redis/redis-keys.ts';
 import { relayHostFetch } from './relay-files.ts';
-import type { RedisEvents } from './redis-events.ts';
-import { describeRedisFailure } from './redis-unavailable.ts';
+import type { RedisEvents } from '../redis/redis-events.ts';
+import { describeRedisFailure } from '../redis/redis-unavailable.ts';
 
 /** A worker's registration as its relay shares it: which relay node runs it, and what it registered. */
 export interface SharedRegistration extends WorkerRegistration {

@@ -15,7 +15,7 @@
  *
  * Hit counts go to Redis in batches, once a second: a pointer read from memory still counts.
  */
-import type { BlobRef } from './blob-store.ts';
+import type { BlobRef } from '../blobs/blob-store.ts';
 
 /** What a room pointer read gives: the entry's values key, its blob, and its remaining life. */
 export interface PointerRead {

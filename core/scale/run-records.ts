@@ -11,7 +11,7 @@
  */
 import type { Redis } from 'ioredis';
 import { SHORT_RUN_MS } from '../invoke/run-durations.ts';
-import { KEYS } from './redis-keys.ts';
+import { KEYS } from '../redis/redis-keys.ts';
 
 /** Runs remembered per function. */
 const REMEMBERED_RUNS = 4;

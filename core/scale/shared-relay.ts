@@ -14,20 +14,19 @@ import type { ServiceRelay, WorkerRegistration } from '../federation/service-rel
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import { ComputeNode, type NodeLog } from './compute-node.ts';
-import type { BlobStore } from './blob-store.ts';
-import type { RedisConnections } from './redis-connections.ts';
-import type { RedisEvents } from './redis-events.ts';
-import { CHANNELS, KEYS } from './redis-keys.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
+import type { RedisConnections } from '../redis/redis-connections.ts';
+import type { RedisEvents } from '../redis/redis-events.ts';
+import { CHANNELS, KEYS } from '../redis/redis-keys.ts';
 import type { SharedRegistration } from './relay-mirror.ts';
-import { describeRedisFailure } from './redis-unavailable.ts';
+import { describeRedisFailure } from '../redis/redis-unavailable.ts';
+import { START_WAIT_MS, waitAtMost } from '../redis/time-limit.ts';
 
 /**
  * Relayed computations run at once on the relay: each is a request waiting on a worker, not a
  * thread of this host, so many may wait together.
  */
 const RELAY_CONCURRENCY = 64;
-/** Longest a starting relay waits for its node to connect before it serves anyway. */
-const START_WAIT_MS = 10_000;
 
 export interface SharedRelayDeps {
   /** The relay node's id (apart from the host's own compute node, which takes the other lane). */
@@ -71,7 +70,7 @@ export class SharedRelay implements ServiceRelay {
       () => this.#shareAll(),
       (error: Error) => d.log.warn(`relay node: ${describeRedisFailure(error)}`),
     );
-    await Promise.race([started, new Promise((resolve) => setTimeout(resolve, START_WAIT_MS).unref())]);
+    await waitAtMost(started, START_WAIT_MS);
   }
 
   async listening(baseUrl: string): Promise<void> {

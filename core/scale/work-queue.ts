@@ -13,10 +13,10 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { FunctionEntry } from '../registry/function-entry.ts';
-import { COMMAND_TIMEOUT_MS } from './redis-connections.ts';
-import type { BlobRef } from './blob-store.ts';
-import { KEYS } from './redis-keys.ts';
-import { withTimeLimit } from './time-limit.ts';
+import { COMMAND_TIMEOUT_MS } from '../redis/redis-connections.ts';
+import type { BlobRef } from '../blobs/blob-store.ts';
+import { KEYS } from '../redis/redis-keys.ts';
+import { withTimeLimit } from '../redis/time-limit.ts';
 
 /** BullMQ waits for a connection without limit: its calls get the command timeout too. */
 const bounded = <T>(work: Promise<T>, what: string): Promise<T> => withTimeLimit(work, COMMAND_TIMEOUT_MS, what);

@@ -8,12 +8,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RoomCache } from '../cache/room-cache.ts';
 import type { CacheStats } from '../client/wire-types.ts';
-import { computeResult, keyOf, logCacheAccess, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource, type RoomEventSink } from './result-source.ts';
+import { computeResult, keyOf, logCacheAccess, roomFailedOf, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource, type RoomEventSink } from './result-source.ts';
 import type { RoomState } from '../cache/room-state.ts';
 import { createHostError } from '../errors.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { ArrivingResult, InvokerSet, ProgressUpdate } from '../invoke/invoker.ts';
+import type { InvokerSet, ProgressUpdate } from '../invoke/invoker.ts';
+import type { ArrivingResult } from '../results/payload-fill.ts';
 import { loadInputs } from '../inputs/load-inputs.ts';
 
 /** Progress kept for replay to requests that join a computation late. */
@@ -79,6 +80,18 @@ export class ResultService implements ResultSource {
   async roomState(roomId: string): Promise<RoomState | null> {
     const entry = this.#cache.peek(roomId);
     return entry?.state ? { ...entry.state, since: entry.createdAt } : null;
+  }
+
+  async copyEntry(from: string, to: string): Promise<boolean> {
+    const entry = this.#cache.peek(from);
+    if (!entry?.state) return false;
+    this.#cache.set(to, entry.key, entry.functionName, entry.paramKeys, entry.value, entry.state);
+    this.#publish(to, { event: 'result', data: entry.state });
+    return true;
+  }
+
+  async forgetEntry(roomId: string): Promise<void> {
+    this.#cache.delete(roomId);
   }
 
   async stats(): Promise<CacheStats> {
@@ -165,8 +178,8 @@ export class ResultService implements ResultSource {
         return result;
       })
       .finally(() => this.#flights.delete(flightKey));
-    // Waiters attach their own handlers; this one only keeps an unobserved failure quiet.
-    flight.promise.catch(() => {});
+    // Every follower of the room learns that no result will come (waiters get the error themselves).
+    flight.promise.catch((error: unknown) => this.#publish(roomId, { event: 'failed', data: roomFailedOf(request, error) }));
     this.#flights.set(flightKey, flight);
     this.#publish(roomId, { event: 'computing', data: { ...roomStateOf(request), job_id: job?.id ?? null } });
     return flight;

@@ -8,11 +8,14 @@
  * opening one gives (OpenedResult), the room cache key (keyOf), what a room shows
  * (roomStateOf; its shape is cache/room-state.ts) and the log line of a cache access.
  */
+import type { RoomFailed } from '../client/scene-types.ts';
 import type { CacheStats } from '../client/wire-types.ts';
+import { isHostError } from '../errors.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { HostEvent } from '../events/event-hub.ts';
 import type { InputLoaders } from '../inputs/input-types.ts';
-import type { ArrivingResult, JobRef, ProgressUpdate } from '../invoke/invoker.ts';
+import type { JobRef, ProgressUpdate } from '../invoke/invoker.ts';
+import type { ArrivingResult } from '../results/payload-fill.ts';
 import { cacheKey } from '../params/params-hash.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { RoomState } from '../cache/room-state.ts';
@@ -36,6 +39,14 @@ export interface ResultSource {
   lookup(request: ComputeRequest): Promise<StoredResult | undefined>;
   /** The room's current entry, or null. */
   roomState(roomId: string): Promise<RoomState | null>;
+  /**
+   * Makes room `from`'s entry room `to`'s too (the same result, nothing computed) and tells
+   * `to`'s streams; false when `from` holds none. How a scene's active layer moves between the
+   * room's own cache slot and its layer's (events/layer-slots.ts).
+   */
+  copyEntry(from: string, to: string): Promise<boolean>;
+  /** Drops the room's entry (a removed layer's slot): the next request computes. */
+  forgetEntry(roomId: string): Promise<void>;
   stats(): Promise<CacheStats>;
   /** Drops every room entry; returns how many there were. */
   clear(): Promise<number>;
@@ -106,6 +117,13 @@ export interface ComputeRequest {
 
 /** Publishes a room event (`computing`, `result`) for the room's subscribers. */
 export type RoomEventSink = (roomId: string, event: HostEvent) => void;
+
+/** The `failed` event of `request`'s computation, ended by `error` (cancellation included). */
+export function roomFailedOf(request: ComputeRequest, error: unknown): RoomFailed {
+  const code = isHostError(error) ? error.code : 'SPC_ERR_FUNCTION_FAILED';
+  const detail = error instanceof Error ? error.message : String(error);
+  return { function_name: request.entry.name, specimen_id: request.specimenId ?? null, params: request.values, job_id: request.job?.id ?? null, code, detail };
+}
 
 /** What a room shows once `request`'s result is its entry. */
 export function roomStateOf(request: ComputeRequest): RoomState {

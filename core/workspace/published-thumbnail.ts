@@ -2,16 +2,16 @@
  * @module published-thumbnail
  * The thumbnail of a published specimen, made from its file: a PNG image is its own
  * thumbnail; a volume shows its middle slice across the slowest axis, grey over the slice's
- * own value range; a mesh or a point cloud is drawn seen along its thinnest axis
- * (geometry-thumbnail.ts). Made on first request and kept with the specimen's catalog record;
+ * own value range; a mesh or a point cloud is drawn by the thumbnail renderers, seen nearly
+ * along its thinnest axis (thumbnails/geometry-thumbnail.ts). Made on first request and kept with the specimen's catalog record;
  * a file that cannot be drawn gets the host's placeholder.
  */
 import { readFile } from 'node:fs/promises';
 import type { ThumbnailSource } from '../catalog/specimen-record.ts';
 import { encodePng } from '../formats/png/encode-png.ts';
 import { parseCheckedFile } from '../results/parse-checked-file.ts';
+import { geometryThumbnail } from '../thumbnails/geometry-thumbnail.ts';
 import type { PublishedMeta } from './published-record.ts';
-import { meshThumbnail, pointsThumbnail } from './geometry-thumbnail.ts';
 import { placeholderPng } from '../catalog/placeholder-png.ts';
 
 /** Longest side of a volume thumbnail, pixels. */
@@ -53,7 +53,7 @@ async function drawThumbnail(file: string, fileName: string): Promise<Buffer> {
     const { width, height, grey } = middleSlice(result.data, result.shape);
     return encodePng({ width, height, channels: 1, data: grey });
   }
-  const image = result.type === 'mesh' ? meshThumbnail(result.vertices, result.indices) : result.type === 'point_cloud' ? pointsThumbnail(result.points) : null;
+  const image = result.type === 'mesh' || result.type === 'point_cloud' ? geometryThumbnail(result) : null;
   return image ? encodePng(image) : placeholderPng();
 }
 

@@ -18,7 +18,9 @@ export type { RoomView };
 /** A change to a view: each setting given, or null to remove it. */
 export type ViewChange = { [K in keyof RoomView]?: RoomView[K] | null };
 
-const FIELDS = ['window', 'colormap', 'opacity', 'mode', 'camera'] as const;
+/** The view's settings, in the order a view lists them. */
+export const VIEW_FIELDS = ['window', 'colormap', 'opacity', 'mode', 'camera'] as const;
+const FIELDS = VIEW_FIELDS;
 
 const NUMBER3 = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 };
 

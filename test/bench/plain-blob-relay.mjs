@@ -14,8 +14,8 @@
  */
 import http from 'node:http';
 import { Redis } from 'ioredis';
-import { PayloadFill } from '../../core/serving/payload-fill.ts';
-import { bulkReadInto } from '../../core/scale/redis-bulk-read.ts';
+import { PayloadFill } from '../../core/results/payload-fill.ts';
+import { bulkReadInto } from '../../core/redis/redis-bulk-read.ts';
 
 const redisUrl = new URL(process.argv[2]);
 const redis = new Redis(process.argv[2]);

@@ -23,7 +23,7 @@ import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { ALLOCATOR_ENV } from '../../core/cli/allocator-env.ts';
-import { RedisBlobStore } from '../../core/scale/redis-blob-store.ts';
+import { RedisBlobStore } from '../../core/blobs/redis-blob-store.ts';
 import { startRedis } from '../helpers/redis-server.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { openStream, type StreamReader } from '../helpers/sse-reader.ts';

@@ -14,8 +14,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished }
 import { ResultBudget } from '../../core/cache/result-budget.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { resultByteLength } from '../../core/results/to-json-result.ts';
-import { RedisBlobStore } from '../../core/scale/redis-blob-store.ts';
-import { KEYS } from '../../core/scale/redis-keys.ts';
+import { RedisBlobStore } from '../../core/blobs/redis-blob-store.ts';
+import { KEYS } from '../../core/redis/redis-keys.ts';
 import { RedisUploadStore } from '../../core/scale/redis-upload-store.ts';
 import { MemoryUploadStore } from '../../core/uploads/memory-upload-store.ts';
 import { uploadId, type UploadStore } from '../../core/uploads/upload-store.ts';

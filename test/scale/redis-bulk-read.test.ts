@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PayloadFill } from '../../core/serving/payload-fill.ts';
-import { bulkReadInto } from '../../core/scale/redis-bulk-read.ts';
+import { PayloadFill } from '../../core/results/payload-fill.ts';
+import { bulkReadInto } from '../../core/redis/redis-bulk-read.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 
 let server: RedisServer;

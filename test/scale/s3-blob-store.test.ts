@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createS3Client } from '../../core/scale/s3-location.ts';
+import { createS3Client } from '../../core/blobs/s3-location.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';

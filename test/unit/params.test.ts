@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cacheKey, stableStringify } from '../../core/params/params-hash.ts';
+import { cacheKey } from '../../core/params/params-hash.ts';
+import { stableJson } from '../../core/params/stable-json.ts';
 import { parseParamsQuery } from '../../core/params/parse-params.ts';
 import { refineSchema, resolveParams } from '../../core/params/resolve-params.ts';
 
@@ -17,7 +18,7 @@ describe('params', () => {
     const positional = resolveParams(schema, ['a', 'n', 'm'], { positional: [1, 2] }, 'f');
     expect(cacheKey('f', empty)).toBe(cacheKey('f', explicit));
     expect(cacheKey('f', positional)).toBe(cacheKey('f', explicit));
-    expect(stableStringify({ b: 1, a: [{ d: 1, c: 2 }] })).toBe('{"a":[{"c":2,"d":1}],"b":1}');
+    expect(stableJson({ b: 1, a: [{ d: 1, c: 2 }] })).toBe('{"a":[{"c":2,"d":1}],"b":1}');
   });
 
   it('names the parameter in every refusal, with no coercion', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PayloadFill } from '../../core/serving/payload-fill.ts';
+import { PayloadFill } from '../../core/results/payload-fill.ts';
 
 describe('PayloadFill', () => {
   it('wakes readers once the bytes they wait for are written, front to back', async () => {

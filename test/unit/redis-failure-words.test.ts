@@ -5,8 +5,8 @@
  * hash, an unknown command) never reach a client, and our own time limits keep their words.
  */
 import { describe, expect, it } from 'vitest';
-import { redisUnavailable } from '../../core/scale/redis-unavailable.ts';
-import { withTimeLimit } from '../../core/scale/time-limit.ts';
+import { redisUnavailable } from '../../core/redis/redis-unavailable.ts';
+import { withTimeLimit } from '../../core/redis/time-limit.ts';
 import { createHostError } from '../../core/errors.ts';
 
 const cases: [string, RegExp][] = [

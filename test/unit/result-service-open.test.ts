@@ -7,7 +7,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.ts';
 import { RoomCache } from '../../core/cache/room-cache.ts';
-import { PayloadFill } from '../../core/serving/payload-fill.ts';
+import { PayloadFill } from '../../core/results/payload-fill.ts';
 import { InvokerSet, type InvokeContext, type Invoker } from '../../core/invoke/invoker.ts';
 import { ResultService } from '../../core/serving/result-service.ts';
 import type { FunctionEntry } from '../../core/registry/function-entry.ts';

@@ -89,10 +89,14 @@ describe('published specimens', () => {
     const data = await fetch(`${url}/api/specimens/cube/data`);
     expect(data.headers.get('content-disposition')).toBe('attachment; filename="cube.stl"');
     expect(Buffer.from(await data.arrayBuffer()).readUInt32LE(80)).toBe(12);
-    // Its thumbnail is drawn from it: the cube seen face on fills the middle, the corners stay clear.
+    // Its thumbnail is drawn from it as `vitrine thumbnails` draws: the cube, seen nearly along
+    // an axis, fills the middle in blue; the corners show the dark backdrop.
     const drawn = PNG.sync.read(Buffer.from(await (await fetch(`${url}/api/specimens/cube/thumbnail`)).arrayBuffer()));
-    const alpha = (x: number, y: number) => drawn.data[(y * drawn.width + x) * 4 + 3];
-    expect([drawn.width, drawn.height, alpha(64, 64), alpha(1, 1)]).toEqual([128, 128, 255, 0]);
+    const rgb = (x: number, y: number) => [...drawn.data.subarray((y * drawn.width + x) * 4, (y * drawn.width + x) * 4 + 3)] as [number, number, number];
+    const [middle, corner] = [rgb(128, 128), rgb(2, 2)];
+    expect([drawn.width, drawn.height]).toEqual([256, 256]);
+    expect(middle[2]).toBeGreaterThan(Math.max(middle[0], middle[1]) + 30);
+    expect(Math.max(...corner)).toBeLessThan(40);
 
     const image = png(6, 4);
     expect((await put(url, 'picture', 'filename=picture.png', image)).status).toBe(201);

@@ -17,9 +17,13 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['formats/'],
   // Vocabulary: stored results, parameters, events, options, the wire types of the client.
   ['results/', 'params/', 'events/', 'options.ts', 'client/', 'assets/'],
-  // The room cache and its budget.
-  ['cache/'],
-  ['catalog/', 'uploads/', 'viewer/'],
+  // The room cache and its budget; the Redis plumbing every Redis half stands on (connections,
+  // keys and channels, the script table, pub/sub fan-out, failures as 503s, time limits).
+  ['cache/', 'redis/'],
+  // Result bytes by content hash: the blob store interface, its memory, Redis and S3 stores.
+  ['blobs/'],
+  // Stores of rooms' scenes and snapshots (memory and Redis), with the checks of what a scene may hold.
+  ['catalog/', 'uploads/', 'viewer/', 'scenes/', 'snapshots/'],
   ['registry/', 'delivery/'],
   // The worker threads' transport and their entry, which runs delivery and format work.
   ['workers/'],

@@ -15,7 +15,8 @@ import type { SpecimenData } from '../../client/decoded-types.ts';
 import { VitrineHttpError } from '../../client/errors.ts';
 import type { RoomEntry } from '../../client/wire-types.ts';
 import type { CoarseFirstSteps } from './coarse-first.ts';
-import { stableJson, type RoomSubject } from './room-follower.ts';
+import { stableJson } from '../../params/stable-json.ts';
+import type { RoomSubject } from './room-follower.ts';
 
 /** The subject an entry names, as text: function, specimen and values (key order ignored). */
 function keyOf(subject: RoomSubject): string {

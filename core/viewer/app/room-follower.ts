@@ -15,6 +15,7 @@
  */
 import { isAbortError } from '../../client/errors.ts';
 import type { RoomComputing, RoomEntry, RoomEvent, RoomView } from '../../client/wire-types.ts';
+import { stableJson } from '../../params/stable-json.ts';
 import { h } from './dom.ts';
 import { PeerJob, type FollowJob, type PeerProgress } from './peer-job.ts';
 
@@ -230,14 +231,4 @@ export class RoomFollower {
 /** A request's identity in the room: the function and its values (key order ignored). */
 function keyOf(subject: Pick<RoomSubject, 'function_name' | 'params'>): string {
   return `${subject.function_name}\u0000${stableJson(subject.params)}`;
-}
-
-/** JSON with object keys sorted: equal values give equal text. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    return `{${Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${stableJson(record[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -12,6 +12,7 @@
  * it showed before its own change. A change still waiting to be sent wins over the room's.
  */
 import type { RoomView } from '../../client/wire-types.ts';
+import { stableJson } from '../../params/stable-json.ts';
 
 /** The settings a room shares, in the order they are applied. */
 export const VIEW_FIELDS = ['window', 'colormap', 'opacity', 'mode', 'camera'] as const;
@@ -151,14 +152,4 @@ export class ViewSync {
 
 function setField<F extends Field>(view: RoomView, field: F, value: RoomView[F]): void {
   view[field] = value;
-}
-
-/** JSON with object keys sorted, so equal settings compare equal whatever their key order. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    return `{${Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${stableJson(record[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -3,11 +3,11 @@
  * A payload buffer that is written front to back as chunks arrive, and that readers can
  * follow: `until(n)` resolves once the first n bytes are in. It lets the relay send a result
  * to its first HTTP client while the rest still crosses from the worker, and a host of a Redis
- * service send a result while its chunks still come from the blob store.
+ * service send a result while its chunks still come from the blob store; the result whose
+ * arrays are views onto it is an `ArrivingResult`.
  */
 
-import type { ArrivingResult } from '../invoke/invoker.ts';
-import type { StoredResult } from '../results/stored-result.ts';
+import type { StoredResult } from './stored-result.ts';
 
 interface Waiter {
   offset: number;
@@ -70,6 +70,19 @@ export class PayloadFill {
     if (this.#error) return Promise.reject(this.#error);
     return new Promise<void>((resolve, reject) => this.#waiters.push({ offset, resolve, reject }));
   }
+}
+
+/**
+ * A result whose arrays are views onto memory still being written front to back. The
+ * result object is the one its producer (an invoker, a blob store) resolves with once every byte is in.
+ */
+export interface ArrivingResult {
+  result: StoredResult;
+  /**
+   * Resolves with how many leading bytes of `view` have arrived, once at least `atLeast`
+   * have (a view onto other memory counts as complete). Rejects if the transfer fails.
+   */
+  arrived(view: ArrayBufferView, atLeast: number): Promise<number>;
 }
 
 /** `result`, whose arrays are views onto `fill`'s bytes, as a result still arriving. */

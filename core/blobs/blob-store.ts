@@ -1,16 +1,18 @@
 /**
  * @module blob-store
  * Where a Redis service keeps result bytes: content-addressed blobs, written once by the
- * compute node that made the result and read by any host. Implementations behind this
- * interface: RedisBlobStore (chunks in Redis, a memory LRU in front), S3BlobStore (one object
- * per result in an S3-compatible store), and a one-process store in the tests
- * (test/conformance/memory-blob-store.ts); all run the same contract tests. Everything that reads or
- * writes blobs (computations, compute nodes, uploads) takes this interface. A `BlobRef` is small: it travels in room pointers and job records. A store may
- * lose a blob at any time (expiry, eviction): a reader treats that as a miss, never as a fault.
+ * compute node that made the result and read by any host. Implementations beside this
+ * interface: RedisBlobStore (chunks in Redis, a memory copy in front), S3BlobStore (one object
+ * per result in an S3-compatible store) and MemoryBlobStore (one process's memory, which keeps
+ * the interface honest); `open-blob-store.ts` chooses one, and every one runs the same cases
+ * (test/conformance/blob-store-cases.ts). Everything that reads or writes blobs (computations,
+ * compute nodes, uploads) takes this interface. A `BlobRef` is small: it travels in room
+ * pointers and job records. A store may lose a blob at any time (expiry, eviction): a reader
+ * treats that as a miss, never as a fault.
  */
 import { encodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
 import { hashFrame, rememberResultId } from '../results/result-id.ts';
-import type { OpenedResult } from '../serving/result-source.ts';
+import type { ArrivingResult } from '../results/payload-fill.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
 export interface BlobRef {
@@ -36,6 +38,12 @@ export interface BlobMeta {
   chunks: number;
 }
 
+/** A result opened for sending: whole (`arriving` null), or with its bytes still arriving. */
+export interface OpenedBlob {
+  result: StoredResult;
+  arriving: ArrivingResult | null;
+}
+
 export interface BlobStore {
   /** Stores `result` (or finds it stored already) and keeps it at least `ttlMs`. */
   put(result: StoredResult, ttlMs: number): Promise<PutBlob>;
@@ -50,7 +58,7 @@ export interface BlobStore {
    * result whose bytes are still arriving (`arriving` set), so a reply can send each part as it
    * comes; one that cannot gives the whole result.
    */
-  open(ref: BlobRef): Promise<OpenedResult | null>;
+  open(ref: BlobRef): Promise<OpenedBlob | null>;
   /** Whether this process holds the blob's result in memory (it computed or read it). */
   holds(hash: string): boolean;
   /** Forgets what this process holds in memory in front of the store (cache clear). */

@@ -12,17 +12,16 @@
  */
 import type { Redis } from 'ioredis';
 import type { ResultBudget } from '../cache/result-budget.ts';
-import { arrivingResult, PayloadFill } from '../serving/payload-fill.ts';
+import { arrivingResult, PayloadFill } from '../results/payload-fill.ts';
 import { checkResultHeader, decodeResultFrame } from '../results/result-frame.ts';
 import { rememberResultId } from '../results/result-id.ts';
-import type { OpenedResult } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { LocalBlobCopies } from './local-blob-copies.ts';
-import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
-import { bulkReadInto, ChunkGoneError, type BulkReadTarget } from './redis-bulk-read.ts';
-import { KEYS } from './redis-keys.ts';
-import { isOutOfMemory } from './redis-unavailable.ts';
-import { withTimeLimit } from './time-limit.ts';
+import { chunksOf, frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
+import { bulkReadInto, ChunkGoneError, type BulkReadTarget } from '../redis/redis-bulk-read.ts';
+import { KEYS } from '../redis/redis-keys.ts';
+import { isOutOfMemory } from '../redis/redis-unavailable.ts';
+import { withTimeLimit } from '../redis/time-limit.ts';
 
 /** Bytes per chunk. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -140,7 +139,7 @@ export class RedisBlobStore implements BlobStore {
    * promised; one evicted in the moment after would cut the reply short, which is why a store
    * that may evict reads whole instead (streamCold).
    */
-  async open(ref: BlobRef): Promise<OpenedResult | null> {
+  async open(ref: BlobRef): Promise<OpenedBlob | null> {
     // In memory (the usual hit), small or already on its way: nothing gained by following the chunks.
     const held = !this.#streamCold || this.#local.alive(ref.hash) || this.#reading.has(ref.hash);
     const meta = held ? null : (JSON.parse(ref.meta) as BlobMeta);

@@ -94,7 +94,7 @@ export function createRedisConnections(url: string, blobUrl: string = url): Redi
     ready: async (ms) => (await Promise.all([whenReady(command, ms), whenReady(blobs, ms)])).every(Boolean),
     forBullmq: (blocking) =>
       // BullMQ checks the server's version as it connects and keeps that first answer, so its
-      // queue connection keeps an offline queue; work-queue.ts bounds each call in time instead.
+      // queue connection keeps an offline queue; scale/work-queue.ts bounds each call in time instead.
       open(blocking ? 'bullmq-worker' : 'bullmq-queue', blocking ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS }),
     async close() {
       // QUIT only where Redis answers (it would wait for a reconnection otherwise), and not for long.

@@ -12,7 +12,7 @@
  * replies, a nil one (a chunk gone) and an error reply ending the read.
  */
 import net from 'node:net';
-import type { PayloadFill } from '../serving/payload-fill.ts';
+import type { PayloadFill } from '../results/payload-fill.ts';
 import { TimeLimitError } from './time-limit.ts';
 
 /** Where the blob store's Redis is (its client's own options). */

@@ -8,12 +8,13 @@
  * nothing changes. Pub/sub loses what is published while a connection is down, so once the
  * subscriptions are back after every reconnection each watcher is nudged once: it re-reads
  * the durable state, and a lost message costs one read. Relayed workers' registrations changing
- * reach the hosts that list them (relay-mirror.ts).
+ * reach the hosts that list them (scale/relay-mirror.ts).
  */
 import type { Redis } from 'ioredis';
 import type { EventHub } from '../events/event-hub.ts';
 import { ROOM_CHANNEL_PREFIX, ROOM_RESYNC, roomChannel } from '../events/channels.ts';
 import { CHANNELS } from './redis-keys.ts';
+import { roomEventOf } from '../events/layer-slots.ts';
 
 /** The host EventHub channels of nudges: `nudge:{id}`. */
 const NUDGE = 'nudge:';
@@ -104,7 +105,10 @@ export class RedisEvents {
       } catch {
         return;
       }
-      if (typeof parsed.room === 'string' && typeof parsed.event === 'string') this.#hub.publish(roomChannel(parsed.room), { event: parsed.event, data: parsed.data });
+      if (typeof parsed.room !== 'string' || typeof parsed.event !== 'string') return;
+      // A layer's cache slot speaks to its room's streams, naming the layer.
+      const { room, event } = roomEventOf(parsed.room, { event: parsed.event, data: parsed.data });
+      this.#hub.publish(roomChannel(room), event);
     }
   }
 

@@ -1,15 +1,15 @@
 /**
  * @module memory-blob-store
  * A BlobStore in one process's memory, with the same content addressing and expiry as the
- * Redis one: the blob-store contract tests' second implementation, which keeps the interface
- * honest (nothing Redis-shaped leaks into it). The memory is the store itself, so nothing is
+ * Redis one. No host opens it (a service's hosts must share their store); it is the
+ * implementation with no backend behind it, which keeps the interface honest (nothing Redis-
+ * or S3-shaped leaks into it), and a store for tests of what sits on blobs. The memory is the store itself, so nothing is
  * held in front of it: `holds` says whether a blob is stored, `dropLocal` forgets nothing.
  */
-import { decodeResultFrame } from '../../core/results/result-frame.ts';
-import type { OpenedResult } from '../../core/serving/result-source.ts';
-import { rememberResultId } from '../../core/results/result-id.ts';
-import type { StoredResult } from '../../core/results/stored-result.ts';
-import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from '../../core/scale/blob-store.ts';
+import { decodeResultFrame } from '../results/result-frame.ts';
+import { rememberResultId } from '../results/result-id.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
 
 export class MemoryBlobStore implements BlobStore {
   #blobs = new Map<string, { bytes: Uint8Array; meta: string; expiresAt: number }>();
@@ -51,7 +51,7 @@ export class MemoryBlobStore implements BlobStore {
     return true;
   }
 
-  async open(ref: BlobRef): Promise<OpenedResult | null> {
+  async open(ref: BlobRef): Promise<OpenedBlob | null> {
     const result = await this.get(ref);
     return result ? { result, arriving: null } : null;
   }

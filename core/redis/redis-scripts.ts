@@ -7,6 +7,7 @@
  * suits one Redis server or a replicated pair; a Redis Cluster would need hash tags.
  */
 import type { Redis } from 'ioredis';
+import { ROOM_SCRIPTS } from './room-scripts.ts';
 
 const PRELUDE = `
 local P = 'vitrine:'
@@ -20,14 +21,24 @@ local function expireComp(cid, ttl)
     redis.call('PEXPIRE', P .. 'job:' .. j, ttl)
   end
 end
+local function orNull(value)
+  if value and value ~= '' then return value end
+  return cjson.null
+end
+-- Ends a running computation with an error, and tells its room's followers (the 'failed' event)
+-- that no result will come.
 local function failComp(cid, err, code, ttl)
   local comp = P .. 'comp:' .. cid
-  local c = redis.call('HMGET', comp, 'status', 'flight')
+  local c = redis.call('HMGET', comp, 'status', 'flight', 'room', 'fn', 'specimen', 'job')
   if c[1] ~= 'running' then return 0 end
   redis.call('HSET', comp, 'status', 'error', 'error', err, 'code', code)
   if c[2] and redis.call('GET', c[2]) == cid then redis.call('DEL', c[2]) end
   expireComp(cid, ttl)
   redis.call('PUBLISH', P .. 'events:nudge', cid)
+  if c[3] then
+    local data = {function_name = orNull(c[4]), specimen_id = orNull(c[5]), job_id = orNull(c[6]), code = code, detail = err}
+    redis.call('PUBLISH', P .. 'events:room', cjson.encode({room = c[3], event = 'failed', data = data}))
+  end
   return 1
 end
 -- Who still waits on a computation: its jobs, and the requests of hosts whose heartbeat is
@@ -63,6 +74,7 @@ end
 `;
 
 const SCRIPTS = {
+  ...ROOM_SCRIPTS,
   /**
    * KEYS room → {key, hash, meta, pttl} of the room's entry, or nil. Whether the blob's bytes
    * are still there is the blob store's to say (it may be another Redis).
@@ -109,7 +121,7 @@ if existing and redis.call('HGET', P .. 'comp:' .. existing, 'status') == 'runni
 else
   local comp = P .. 'comp:' .. cid
   redis.call('SET', ARGV[1], cid, 'PX', ARGV[3])
-  redis.call('HSET', comp, 'status', 'running', 'seq', 0, 'refs', 0, 'fn', ARGV[4], 'room', ARGV[5], 'created', ARGV[6], 'flight', ARGV[1], 'key', ARGV[9])
+  redis.call('HSET', comp, 'status', 'running', 'seq', 0, 'refs', 0, 'fn', ARGV[4], 'room', ARGV[5], 'created', ARGV[6], 'flight', ARGV[1], 'key', ARGV[9], 'specimen', ARGV[8], 'job', ARGV[7])
   redis.call('PEXPIRE', comp, ARGV[3])
   created = 1
 end

@@ -55,6 +55,10 @@ export const KEYS = {
   roomView: (roomId: string) => `${P}view:${roomId}`,
   /** STRING: the static specimen a room shows (JSON), when that is newer than its cache entry. */
   roomShown: (roomId: string) => `${P}shown:${roomId}`,
+  /** HASH: a room's scene (`v` its version, `json` the whole scene); 30 days after its last change. */
+  roomScene: (roomId: string) => `${P}scene:${roomId}`,
+  /** STRING: a snapshot (JSON: its document's canonical JSON, when it was taken, its blobs); `--snapshot-ttl`. */
+  snapshot: (id: string) => `${P}snapshot:${id}`,
   /** HASH: worker id → its registration as its relay shared it (JSON: relay node id, specimens, functions). */
   relayWorkers: `${P}relay:workers`,
 } as const;

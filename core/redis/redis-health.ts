@@ -9,24 +9,22 @@
  * for dead nodes: they could not be written while Redis was away.
  */
 import type { Redis } from 'ioredis';
-import type { NodeLog } from './compute-node.ts';
-import { HEARTBEAT_MS } from './compute-nodes.ts';
 import { redactUrl } from '../redact-credentials.ts';
 
 /** How often Redis is asked to answer. */
 const PING_MS = 1000;
 /** With no answer for this long, Redis counts as not answering. */
 const SILENT_MS = 2500;
-/**
- * After Redis answers again, how long a missing heartbeat does not mean a node is gone: a
- * heartbeat period, plus the time a node's own connection may take to come back.
- */
-export const SETTLE_MS = HEARTBEAT_MS + 2000;
+/** Where the policy warning goes. */
+export interface HealthLog {
+  warn(message: string): void;
+}
 
 export class RedisHealth {
   #redis: Redis;
   #url: string;
-  #log: NodeLog;
+  #log: HealthLog;
+  #settleMs: number;
   #timer: NodeJS.Timeout | null = null;
   #pinging = false;
   #lastAnswer = 0;
@@ -35,11 +33,16 @@ export class RedisHealth {
   #missed = false;
   #unsureUntil = 0;
 
-  constructor(redis: Redis, url: string, log: NodeLog) {
+  /**
+   * @param settleMs after Redis answers again, how long {@link settled} stays false: the
+   *   service's heartbeat period and more (scale/compute-nodes.ts `SETTLE_MS`)
+   */
+  constructor(redis: Redis, url: string, log: HealthLog, settleMs: number) {
     this.#redis = redis;
     // Shown in /readyz and logs: without its password.
     this.#url = redactUrl(url);
     this.#log = log;
+    this.#settleMs = settleMs;
   }
 
   start(): void {
@@ -52,7 +55,7 @@ export class RedisHealth {
 
   #onReconnect = (): void => {
     if (!this.#answering) return; // the next ping answers, and counts the return
-    this.#unsureUntil = Date.now() + SETTLE_MS;
+    this.#unsureUntil = Date.now() + this.#settleMs;
     void this.#checkPolicy();
   };
 
@@ -64,7 +67,7 @@ export class RedisHealth {
       this.#lastAnswer = Date.now();
       if (!this.#answering) {
         this.#answering = true;
-        if (this.#missed) this.#unsureUntil = Date.now() + SETTLE_MS;
+        if (this.#missed) this.#unsureUntil = Date.now() + this.#settleMs;
         void this.#checkPolicy();
       }
     } catch {
@@ -102,7 +105,7 @@ export class RedisHealth {
 
   /**
    * Whether "no heartbeat" may be taken for "no live node" now: not while Redis is away nor
-   * for {@link SETTLE_MS} after it answers again.
+   * for `settleMs` after it answers again.
    */
   settled(): boolean {
     return this.#answering && Date.now() >= this.#unsureUntil;

@@ -21,9 +21,8 @@ import type { ResultBudget } from '../cache/result-budget.ts';
 import { createHostError, isHostError } from '../errors.ts';
 import { checkResultHeader, decodeResultFrame } from '../results/result-frame.ts';
 import { rememberResultId } from '../results/result-id.ts';
-import type { OpenedResult } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type PutBlob } from './blob-store.ts';
+import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
 import { LocalBlobCopies } from './local-blob-copies.ts';
 import type { S3Location } from '../s3-url.ts';
 
@@ -202,7 +201,7 @@ export class S3BlobStore implements BlobStore {
     return this.#exists(ref.hash);
   }
 
-  async open(ref: BlobRef): Promise<OpenedResult | null> {
+  async open(ref: BlobRef): Promise<OpenedBlob | null> {
     const result = await this.get(ref);
     return result ? { result, arriving: null } : null;
   }

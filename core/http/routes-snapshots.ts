@@ -1,0 +1,82 @@
+/**
+ * @module routes-snapshots
+ * Snapshots of rooms and a room as other viewers open it. `POST /api/rooms/{room_id}/snapshots`
+ * records the room (201 `{id, url}`); `GET /api/snapshots/{id}` answers the record, the same
+ * forever (`immutable`), 410 once its bytes were lost although pinned. `GET
+ * /api/rooms/{room_id}/neuroglancer` answers a Neuroglancer state of the room's scene, its URLs
+ * absolute under the request's own scheme and `Host` (which the allowed-hosts guard checked).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AnnotationKind } from '../client/scene-types.ts';
+import type { HostContext } from '../host-context.ts';
+import { neuroglancerState } from '../workspace/neuroglancer-state.ts';
+import { roomOf } from './request-input.ts';
+import { ROOM_ID_PATH } from './route-inputs.ts';
+import { IMMUTABLE } from './routes-blobs.ts';
+
+type RoomParams = { Params: { room_id: string } };
+
+const ROOM_PARAMS = { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } };
+const SNAPSHOT_PARAMS = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[0-9a-f]{64}$' } } };
+
+/** The request's own origin: its scheme and the `Host` it named. */
+function originOf(request: FastifyRequest): string {
+  return `${request.protocol}://${request.headers.host ?? request.hostname}`;
+}
+
+/** What the snapshot and Neuroglancer routes read from their host. */
+export type SnapshotRouteDeps = Pick<HostContext, 'snapshots' | 'scenes' | 'annotations' | 'options'>;
+
+export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: SnapshotRouteDeps }): Promise<void> {
+  const { ctx } = opts;
+
+  app.post<RoomParams>(
+    '/api/rooms/:room_id/snapshots',
+    {
+      schema: {
+        summary: 'Record a room as a snapshot: its scene, view and annotations, each layer’s bytes pinned',
+        description:
+          '201 `{"id", "url"}`: `id` is the SHA-256 of the snapshot’s canonical JSON (the same room unchanged gives the same id), `url` opens it in the viewer. ' +
+          'Every layer’s result is computed (or taken from the cache) and kept `--snapshot-ttl` seconds whatever the room does next.',
+        params: ROOM_PARAMS,
+      },
+    },
+    async (request, reply) => reply.code(201).send(await ctx.snapshots.create(roomOf(ctx, request.params.room_id))),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/api/snapshots/:id',
+    {
+      schema: {
+        summary: 'A snapshot of a room, the same forever',
+        description:
+          '`{id, scene: {layers, active}, view, annotations, created}`; each layer’s `result` names its bytes by blob id (`data_url` is `/api/blobs/{blob_id}`). ' +
+          '404 when unknown or past its time-to-live, 410 when its bytes were lost anyway. Restore it into a room with `PUT /api/rooms/{room}/scene {"snapshot": id}`.',
+        params: SNAPSHOT_PARAMS,
+      },
+    },
+    async (request, reply) => {
+      const snapshot = await ctx.snapshots.get(request.params.id);
+      return reply.header('cache-control', IMMUTABLE).header('etag', `"${snapshot.id}"`).send(snapshot);
+    },
+  );
+
+  app.get<RoomParams>(
+    '/api/rooms/:room_id/neuroglancer',
+    {
+      schema: {
+        summary: 'A room’s scene as a Neuroglancer viewer state',
+        description:
+          'Image and labels layers read the host’s OME-Zarr stores (`zarr://<absolute URL>/api/results/{result_id}.zarr/`) with their window, colour map, opacity, ' +
+          'visibility and segment colours; each kind of the room’s annotations is an annotation layer (`precomputed://...`). Meshes and point clouds are not listed.',
+        params: ROOM_PARAMS,
+      },
+    },
+    async (request, reply) => {
+      const roomId = roomOf(ctx, request.params.room_id);
+      const [scene, marks] = await Promise.all([ctx.scenes.scene(roomId), ctx.annotations.list(roomId)]);
+      const kinds = new Set<AnnotationKind>(marks.map((mark) => mark.kind));
+      return reply.header('cache-control', 'no-cache').send(neuroglancerState(roomId, scene, kinds, originOf(request)));
+    },
+  );
+}

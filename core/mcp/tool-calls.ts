@@ -1,0 +1,72 @@
+/**
+ * @module tool-calls
+ * The agents' tools that do more than read one thing, over the same services the HTTP routes
+ * use (so they follow the same checks and rooms): compute (into a room's cache, so the
+ * room's followers see it) and hear a summary, never the bytes; show a specimen to a room;
+ * publish an upload as a specimen.
+ */
+import type { SpecimenRecord } from '../catalog/specimen-record.ts';
+import { specimenType } from '../registry/specimen-functions.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile } from '../workspace/publish-file.ts';
+import { computeForRoom, type RoomTarget } from '../workspace/room-request.ts';
+import type { ToolArgs, ToolCallContext } from './mcp-tool.ts';
+import { summarizeResult } from './result-summary.ts';
+
+/** The room a call names, or the host's default room. */
+export function roomArg(call: ToolCallContext, args: ToolArgs): string {
+  return typeof args.room === 'string' && args.room !== '' ? args.room : call.ctx.options.defaultRoomId;
+}
+
+function dataUrl(call: ToolCallContext, specimenId: string, values: Record<string, unknown> | null, room: string): string {
+  const query = new URLSearchParams({ ...(values ? { params: JSON.stringify(values) } : {}), room_id: room });
+  return `${call.baseUrl}/api/specimens/${encodeURIComponent(specimenId)}/data?${query}`;
+}
+
+/** Where a computed result's data can be fetched: its specimen's /data, or a function's one specimen, or its OME-Zarr store. */
+function computedUrl(call: ToolCallContext, target: Extract<RoomTarget, { kind: 'computed' }>, room: string, resultId: string): string | null {
+  const specimen: SpecimenRecord | undefined =
+    target.record ?? call.ctx.catalog.list().find((r) => r.is_dynamic && r.function_name === target.entry.name);
+  if (specimen) return dataUrl(call, specimen.id, target.values, room);
+  return target.result.type === 'volume' ? `${call.baseUrl}/api/results/${resultId}.zarr/` : null;
+}
+
+async function summary(call: ToolCallContext, result: StoredResult, extra: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return { ...extra, ...summarizeResult(result), result_id: await call.ctx.resultIds.of(result) };
+}
+
+export async function compute(call: ToolCallContext, args: ToolArgs): Promise<unknown> {
+  const { ctx } = call;
+  const room = roomArg(call, args);
+  const target = await computeForRoom(ctx, room, args);
+  if (target.kind === 'static') {
+    const result = await ctx.staticInputs.load(target.record, new AbortController().signal);
+    await ctx.rooms.showStatic(room, target.record.id, specimenType(ctx.functions, target.record));
+    const base = { room, specimen_id: target.record.id, function_name: null, params: {}, data_url: dataUrl(call, target.record.id, null, room) };
+    return summary(call, result, base);
+  }
+  await ctx.rooms.computed(room);
+  const resultId = await ctx.resultIds.of(target.result);
+  const base = { room, specimen_id: target.record?.id ?? null, function_name: target.entry.name, params: target.values };
+  return { ...(await summary(call, target.result, base)), data_url: computedUrl(call, target, room, resultId) };
+}
+
+export async function showInRoom(call: ToolCallContext, args: ToolArgs): Promise<unknown> {
+  const { ctx } = call;
+  const room = roomArg(call, args);
+  const target = await computeForRoom(ctx, room, args);
+  const entry =
+    target.kind === 'static' ? await ctx.rooms.showStatic(room, target.record.id, specimenType(ctx.functions, target.record)) : await ctx.rooms.computed(room);
+  return { room, entry };
+}
+
+export async function publishFromUpload(call: ToolCallContext, args: ToolArgs): Promise<unknown> {
+  const { ctx } = call;
+  const id = typeof args.id === 'string' ? args.id : '';
+  checkSpecimenId(id);
+  await ctx.published.refresh();
+  checkPublishable(ctx, id);
+  const { id: _id, ...fields } = args;
+  const { replaced, metadata } = await publishFile(ctx, id, await fileFromUpload(ctx, id, fields));
+  return { replaced, specimen: metadata };
+}

@@ -1,0 +1,70 @@
+/**
+ * @module redis-scene-store
+ * Scenes on a Redis service: one hash per room (`v` the version, `json` the scene), shared by
+ * every host and kept across their restarts. A change reads the scene, applies its op here,
+ * and writes the result with a script that checks the version is still the one read, storing
+ * it at the next version and publishing the `scene` event in the same step; another writer
+ * having come first, it reads again and applies the op again. So writers on any number of
+ * hosts never lose a change nor reuse a version, and every host's streams get the events in
+ * the order of the versions. A scene is kept 30 days after its last change.
+ */
+import type { RoomScene } from '../client/scene-types.ts';
+import { createHostError } from '../errors.ts';
+import { roomEventMessage } from '../redis/redis-events.ts';
+import { KEYS } from '../redis/redis-keys.ts';
+import type { ScriptedRedis } from '../redis/redis-scripts.ts';
+import { orUnavailable } from '../redis/redis-unavailable.ts';
+import { EMPTY_SCENE, type SceneOp } from './scene-ops.ts';
+import { OpSceneStore, staleVersion, type SceneWrite } from './scene-store.ts';
+
+/** How long a scene is kept after its last change. */
+export const SCENE_TTL_MS = 30 * 24 * 3600 * 1000;
+/** Writes tried before a change gives up under contention (each one lost to another writer's). */
+const ATTEMPTS = 100;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function parseScene(version: string | null, json: string | null): RoomScene {
+  if (!version || !json) return EMPTY_SCENE;
+  try {
+    const scene = JSON.parse(json) as RoomScene;
+    return { version: Number(version), layers: Array.isArray(scene.layers) ? scene.layers : [], active: scene.active ?? null };
+  } catch {
+    return { ...EMPTY_SCENE, version: Number(version) };
+  }
+}
+
+export class RedisSceneStore extends OpSceneStore {
+  #redis: ScriptedRedis;
+
+  constructor(redis: ScriptedRedis) {
+    super();
+    this.#redis = redis;
+  }
+
+  async get(roomId: string): Promise<RoomScene> {
+    const [version, json] = await orUnavailable(this.#redis.hmget(KEYS.roomScene(roomId), 'v', 'json'));
+    return parseScene(version ?? null, json ?? null);
+  }
+
+  async update(roomId: string, op: SceneOp, expected?: number): Promise<SceneWrite> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const before = await this.get(roomId);
+      if (expected !== undefined && expected !== before.version) throw staleVersion(expected, before.version);
+      const after = op(structuredClone(before));
+      if (!after) return { before, scene: before, changed: false };
+      const scene: RoomScene = { version: before.version + 1, layers: after.layers, active: after.active };
+      const json = JSON.stringify(scene);
+      const event = roomEventMessage(roomId, 'scene', scene);
+      const written = await orUnavailable(this.#redis.vSceneWrite(roomId, before.version, json, SCENE_TTL_MS, event));
+      if (Number(written) === 1) return { before, scene, changed: true };
+      // Another writer came first: read its scene and apply the op to it, spreading retries out under contention.
+      if (attempt >= 3) await sleep(Math.random() * Math.min(50, attempt * 2));
+    }
+    throw createHostError('SPC_ERR_SCENE_CONTENDED', roomId);
+  }
+
+  close(): void {}
+}

@@ -1,0 +1,165 @@
+/**
+ * @module scene-ops
+ * Every change a scene can take, as a pure function from the scene before to the scene after
+ * (or null: nothing changes, so the version stays and no event goes out). Both stores apply
+ * these same functions, each atomically: the memory store at once, the Redis store by reading,
+ * applying and writing only if no other writer came first. The store moves `version`; an op
+ * never does. Ops throw the catalogued errors (an id taken, an unknown layer, a full scene).
+ */
+import type { LayerKind, LayerResult, RoomScene, SceneLayer } from '../client/scene-types.ts';
+import { createHostError } from '../errors.ts';
+import { bad, DISPLAY_DEFAULTS, DISPLAY_FIELDS } from './check-display.ts';
+import type { LayerChange, LayerInput } from './check-layer.ts';
+import { sameSource } from './check-source.ts';
+import { makeLayerId } from './layer-ids.ts';
+import { MAX_LAYERS } from './scene-limits.ts';
+import { checkLayerBytes, checkSceneBytes } from './scene-size.ts';
+
+/** A layer ready to store: its kind decided (the host fills it from the source when not given). */
+export type LayerDraft = LayerInput & { kind: LayerKind; result?: LayerResult };
+
+/** One change: the scene after it, or null when it changes nothing. */
+export type SceneOp = (scene: RoomScene) => RoomScene | null;
+
+export const EMPTY_SCENE: RoomScene = { version: 0, layers: [], active: null };
+
+/** A stored layer: its fields in one order, the display defaults filled, a name when none was given. */
+export function composeLayer(id: string, draft: LayerDraft): SceneLayer {
+  const layer: Record<string, unknown> = { id, name: draft.name ?? draft.source.specimen ?? draft.source.function ?? id, source: draft.source, kind: draft.kind };
+  for (const field of DISPLAY_FIELDS) {
+    if (field === 'name') continue;
+    const value = draft[field] ?? (DISPLAY_DEFAULTS as Record<string, unknown>)[field];
+    if (value !== undefined) layer[field] = value;
+  }
+  if (draft.result) layer.result = draft.result;
+  return layer as unknown as SceneLayer;
+}
+
+function finish(roomId: string, scene: RoomScene, changed: ReadonlySet<string>): RoomScene {
+  scene.layers.forEach((layer, i) => {
+    if (changed.has(layer.id)) checkLayerBytes(layer, `layers[${i}]`);
+  });
+  checkSceneBytes(roomId, scene);
+  return scene;
+}
+
+function find(roomId: string, scene: RoomScene, id: string): number {
+  const at = scene.layers.findIndex((layer) => layer.id === id);
+  if (at < 0) throw createHostError('SPC_ERR_LAYER_NOT_FOUND', id, roomId);
+  return at;
+}
+
+/**
+ * The whole scene replaced by `drafts` (bottom first). A layer that keeps its id and source
+ * keeps its result. `active` undefined keeps the active layer when it stays, else the top one.
+ */
+export function replaceLayers(roomId: string, drafts: LayerDraft[], active?: string | null): SceneOp {
+  return (scene) => {
+    if (drafts.length > MAX_LAYERS) throw createHostError('SPC_ERR_SCENE_FULL', String(MAX_LAYERS));
+    const given = new Set<string>();
+    drafts.forEach((draft, i) => {
+      if (draft.id === undefined) return;
+      if (given.has(draft.id)) throw bad(`layers[${i}].id`, `'${draft.id}' names two layers: ids are unique in a scene`);
+      given.add(draft.id);
+    });
+    const taken = new Set(given);
+    const layers = drafts.map((draft) => {
+      const id = draft.id ?? makeLayerId(draft.source, taken);
+      taken.add(id);
+      const before = scene.layers.find((layer) => layer.id === id);
+      const kept = before?.result && sameSource(before.source, draft.source) ? { ...draft, result: before.result } : draft;
+      return composeLayer(id, kept);
+    });
+    const ids = layers.map((layer) => layer.id);
+    if (active !== undefined && active !== null && !ids.includes(active)) throw bad('active', `names '${active}', which is not one of the layers given`);
+    const chosen = active !== undefined ? active : scene.active !== null && ids.includes(scene.active) ? scene.active : (ids.at(-1) ?? null);
+    return finish(roomId, { version: scene.version, layers, active: chosen }, new Set(ids));
+  };
+}
+
+/** Adds `draft` on top, or at `index` (0 is the bottom); the first layer of a scene becomes the active one. */
+export function addLayer(roomId: string, draft: LayerDraft, index?: number): SceneOp {
+  return (scene) => {
+    if (scene.layers.length >= MAX_LAYERS) throw createHostError('SPC_ERR_SCENE_FULL', String(MAX_LAYERS));
+    const taken = new Set(scene.layers.map((layer) => layer.id));
+    if (draft.id !== undefined && taken.has(draft.id)) throw createHostError('SPC_ERR_LAYER_ID_TAKEN', draft.id, roomId);
+    const layer = composeLayer(draft.id ?? makeLayerId(draft.source, taken), draft);
+    const layers = [...scene.layers];
+    layers.splice(Math.min(index ?? layers.length, layers.length), 0, layer);
+    return finish(roomId, { version: scene.version, layers, active: scene.active ?? layer.id }, new Set([layer.id]));
+  };
+}
+
+/** Merges `change` into layer `id`: a new source drops the old result, `null` takes a display field back to its default. */
+export function patchLayer(roomId: string, id: string, change: LayerChange & { kind?: LayerKind }): SceneOp {
+  return (scene) => {
+    const at = find(roomId, scene, id);
+    const old = scene.layers[at]!;
+    const next: Record<string, unknown> = { ...old };
+    if (change.source && !sameSource(old.source, change.source)) {
+      next.source = change.source;
+      delete next.result;
+      if (change.display.name === undefined && old.name === (old.source.specimen ?? old.source.function)) next.name = change.source.specimen ?? change.source.function;
+    }
+    if (change.kind) next.kind = change.kind;
+    for (const [field, value] of Object.entries(change.display)) {
+      if (value !== null) next[field] = value;
+      else if (field === 'name') next.name = (next.source as SceneLayer['source']).specimen ?? (next.source as SceneLayer['source']).function ?? id;
+      else if (field in DISPLAY_DEFAULTS) next[field] = (DISPLAY_DEFAULTS as Record<string, unknown>)[field];
+      else delete next[field];
+    }
+    const layer = composeLayer(id, next as unknown as LayerDraft);
+    const active = change.active ? id : scene.active;
+    if (JSON.stringify(layer) === JSON.stringify(old) && active === scene.active) return null;
+    const layers = scene.layers.map((l, i) => (i === at ? layer : l));
+    return finish(roomId, { version: scene.version, layers, active }, new Set([id]));
+  };
+}
+
+/** Removes layer `id`; when it was the active one, the top layer left becomes active. */
+export function removeLayer(roomId: string, id: string): SceneOp {
+  return (scene) => {
+    const at = find(roomId, scene, id);
+    const layers = scene.layers.filter((_, i) => i !== at);
+    const active = scene.active === id ? (layers.at(-1)?.id ?? null) : scene.active;
+    return { version: scene.version, layers, active };
+  };
+}
+
+/** Makes layer `id` (or none) the active one: the room's entry. */
+export function setActive(roomId: string, id: string | null): SceneOp {
+  return (scene) => {
+    if (id !== null) find(roomId, scene, id);
+    return scene.active === id ? null : { ...scene, active: id };
+  };
+}
+
+/**
+ * Sets layer `id`'s result, computed from `source` (and its kind, when the result decides it),
+ * unless the layer has gone or shows another source by now.
+ */
+export function setLayerResult(id: string, source: SceneLayer['source'], result: LayerResult, kind?: LayerKind): SceneOp {
+  return (scene) => {
+    const at = scene.layers.findIndex((layer) => layer.id === id);
+    const old = scene.layers[at];
+    if (!old || !sameSource(old.source, source)) return null;
+    if (JSON.stringify(old.result) === JSON.stringify(result) && (kind === undefined || kind === old.kind)) return null;
+    const layer = { ...old, ...(kind ? { kind } : {}), result };
+    return { ...scene, layers: scene.layers.map((l, i) => (i === at ? layer : l)) };
+  };
+}
+
+/**
+ * Layer `id` shows `source` now, with `kind` and (when known) `result`: the room's entry
+ * changed to it. Nothing changes when the layer has gone or no longer shows `expected`.
+ */
+export function replaceSource(roomId: string, id: string, expected: SceneLayer['source'], source: SceneLayer['source'], kind: LayerKind, result?: LayerResult): SceneOp {
+  return (scene) => {
+    const layer = scene.layers.find((l) => l.id === id);
+    if (!layer || !sameSource(layer.source, expected)) return null;
+    const patched = patchLayer(roomId, id, { source, kind, display: {} })(scene);
+    const after = patched ?? scene;
+    const withResult = result ? setLayerResult(id, source, result)(after) : null;
+    return withResult ?? patched;
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * @module scene-store
+ * Where rooms' scenes are kept, one interface for both homes: a host's memory
+ * (memory-scene-store.ts) and a Redis service (redis-scene-store.ts), which every host of the
+ * service reads and writes and which survives their restarts. Each change is one of the pure
+ * ops of scene-ops.ts applied atomically: it moves `version` up by one and sends the whole
+ * scene as the room's `scene` event, in the order the changes were made, or it changes
+ * nothing at all (a stale expected version, an error of the op). Concurrent writers on any
+ * number of hosts never lose a change and never reuse a version.
+ */
+import type { LayerKind, LayerResult, RoomScene } from '../client/scene-types.ts';
+import { createHostError } from '../errors.ts';
+import type { LayerChange } from './check-layer.ts';
+import { addLayer, patchLayer, removeLayer, replaceLayers, setActive, setLayerResult, type LayerDraft, type SceneOp } from './scene-ops.ts';
+
+/** A change made: the scene before and after it (the same when nothing changed). */
+export interface SceneWrite {
+  before: RoomScene;
+  scene: RoomScene;
+  changed: boolean;
+}
+
+export interface SceneStore {
+  /** The room's scene (version 0, no layers, when it never had one). */
+  get(roomId: string): Promise<RoomScene>;
+  /** Replaces every layer; with `expected`, only while the scene is still at that version (else 412). */
+  replace(roomId: string, layers: LayerDraft[], active?: string | null, expected?: number): Promise<SceneWrite>;
+  /** Adds a layer on top or at `index` (409 when its id is taken, 400 past the limit). */
+  add(roomId: string, layer: LayerDraft, index?: number): Promise<SceneWrite>;
+  /** Merges a change into a layer (404 when unknown). */
+  patch(roomId: string, layerId: string, change: LayerChange, expected?: number): Promise<SceneWrite>;
+  /** Removes a layer (404 when unknown). */
+  remove(roomId: string, layerId: string): Promise<SceneWrite>;
+  /** Makes a layer (or none) the active one. */
+  setActive(roomId: string, layerId: string | null): Promise<SceneWrite>;
+  /** Sets a layer's result if it still shows `source`. */
+  setResult(roomId: string, layerId: string, source: LayerDraft['source'], result: LayerResult, kind?: LayerKind): Promise<SceneWrite>;
+  /** Applies any op atomically. */
+  update(roomId: string, op: SceneOp, expected?: number): Promise<SceneWrite>;
+  close(): void;
+}
+
+/** The 412 of a stale expected version. */
+export function staleVersion(expected: number, current: number): Error {
+  return createHostError('SPC_ERR_SCENE_VERSION', String(expected), String(current));
+}
+
+/** The named changes, each one op through `update`: what both stores share. */
+export abstract class OpSceneStore implements SceneStore {
+  abstract get(roomId: string): Promise<RoomScene>;
+  abstract update(roomId: string, op: SceneOp, expected?: number): Promise<SceneWrite>;
+  abstract close(): void;
+
+  replace(roomId: string, layers: LayerDraft[], active?: string | null, expected?: number): Promise<SceneWrite> {
+    return this.update(roomId, replaceLayers(roomId, layers, active), expected);
+  }
+
+  add(roomId: string, layer: LayerDraft, index?: number): Promise<SceneWrite> {
+    return this.update(roomId, addLayer(roomId, layer, index));
+  }
+
+  patch(roomId: string, layerId: string, change: LayerChange, expected?: number): Promise<SceneWrite> {
+    return this.update(roomId, patchLayer(roomId, layerId, change), expected);
+  }
+
+  remove(roomId: string, layerId: string): Promise<SceneWrite> {
+    return this.update(roomId, removeLayer(roomId, layerId));
+  }
+
+  setActive(roomId: string, layerId: string | null): Promise<SceneWrite> {
+    return this.update(roomId, setActive(roomId, layerId));
+  }
+
+  setResult(roomId: string, layerId: string, source: LayerDraft['source'], result: LayerResult, kind?: LayerKind): Promise<SceneWrite> {
+    return this.update(roomId, setLayerResult(layerId, source, result, kind));
+  }
+}

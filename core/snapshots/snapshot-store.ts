@@ -1,0 +1,36 @@
+/**
+ * @module snapshot-store
+ * Where snapshots of rooms are kept, and how their bytes are kept with them. A snapshot is a
+ * record (its canonical JSON, by its SHA-256) that lives `--snapshot-ttl`; the results its
+ * layers show are pinned for as long, so no byte budget or blob store lets them go whatever the
+ * rooms do next. Two homes behind these interfaces: a host's memory (memory-snapshot-store.ts:
+ * the record in a map, the results pinned in the host's byte budget) and a Redis service
+ * (redis-snapshot-store.ts: the record in Redis, each result's blob kept in the service's blob
+ * store), which every host reads and which outlives them.
+ */
+import type { StoredResult } from '../results/stored-result.ts';
+
+/** A snapshot as stored: its document's canonical JSON, and what its pins need to be checked. */
+export interface SnapshotRecord {
+  json: string;
+  /** Milliseconds since the epoch. */
+  created: number;
+  /** Whatever the pins gave back (blob references on a Redis service). */
+  pins: unknown;
+}
+
+export interface SnapshotStore {
+  /** Keeps `record` under `id` for `ttlMs` (a record already there lives on for `ttlMs` from now). */
+  put(id: string, record: SnapshotRecord, ttlMs: number): Promise<void>;
+  /** The record, or null when unknown or expired. */
+  get(id: string): Promise<SnapshotRecord | null>;
+  close(): void;
+}
+
+export interface ResultPins {
+  /** Keeps `results` for `ttlMs` whatever else happens; gives what `intact` needs to check them. */
+  pin(snapshotId: string, results: StoredResult[], ttlMs: number): Promise<unknown>;
+  /** Whether every result pinned for the snapshot is still there. */
+  intact(snapshotId: string, pins: unknown): Promise<boolean>;
+  close(): void;
+}

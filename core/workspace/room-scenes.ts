@@ -1,0 +1,159 @@
+/**
+ * @module room-scenes
+ * Rooms' scenes as the routes and tools change them: each request checked field by field and
+ * its sources resolved as `/data` would (a 4xx names the field), then one atomic change of the
+ * store (which sends the `scene` event), then the layers computed in the background
+ * (layer-runs.ts: `computing`, then `result` or `failed`, each naming its layer, and the
+ * layer's `result` set in the scene). The room's entry and the active layer stay one
+ * (entry-link.ts): this service hears every change of a room's entry on its host's event hub.
+ */
+import type { LayerKind, RoomScene, SceneLayer } from '../client/scene-types.ts';
+import type { RoomEntry } from '../client/wire-types.ts';
+import { ROOM_CHANNEL_PREFIX } from '../events/channels.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import { layerSlot } from '../events/layer-slots.ts';
+import { bad } from '../scenes/check-display.ts';
+import { checkLayer, checkLayerChange, checkSceneInput, type LayerChange, type LayerInput } from '../scenes/check-layer.ts';
+import { sameSource } from '../scenes/check-source.ts';
+import type { LayerDraft } from '../scenes/scene-ops.ts';
+import { EntryLink } from './entry-link.ts';
+import { LayerRuns, slotOf, type SceneDeps } from './layer-runs.ts';
+import { checkKindFits, defaultKind, resolveLayerSource, type ResolvedSource } from './layer-sources.ts';
+import type { RequestAsk } from '../request/specimen-request.ts';
+import { createHostError } from '../errors.ts';
+import type { EntryScenes } from './room-workspace.ts';
+
+/** A scene a snapshot recorded: its layers bottom first and its active layer. */
+export interface RecordedScene {
+  layers: SceneLayer[];
+  active: string | null;
+}
+
+/** `If-Match: "<version>"` (a version number, quoted or not); undefined when absent or `*`. */
+export function expectedVersion(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(value);
+  if (!match) throw bad('If-Match', `must name the scene's version as "<version>" (a number), got ${JSON.stringify(value.slice(0, 40))}`);
+  return Number(match[1]);
+}
+
+export class RoomScenes implements EntryScenes {
+  #deps: SceneDeps;
+  #runs: LayerRuns;
+  #link: EntryLink;
+  #untap: () => void;
+
+  constructor(deps: SceneDeps, hub: EventHub) {
+    this.#deps = deps;
+    this.#runs = new LayerRuns(deps);
+    this.#link = new EntryLink(deps, this.#runs);
+    // A `result` without a layer is the room's entry changing, whoever changed it and on whichever host.
+    this.#untap = hub.tap((channel, event) => {
+      if (event.event !== 'result' || !channel.startsWith(ROOM_CHANNEL_PREFIX)) return;
+      if ((event.data as { layer?: unknown } | null)?.layer !== undefined) return;
+      this.#link.changed(channel.slice(ROOM_CHANNEL_PREFIX.length));
+    });
+  }
+
+  scene(roomId: string): Promise<RoomScene> {
+    return this.#deps.store.get(roomId);
+  }
+
+  /** A layer as the request gives it, its source resolved and its kind decided. */
+  async #draft(roomId: string, input: LayerInput, path: string): Promise<LayerDraft> {
+    const resolved = await resolveLayerSource(this.#deps.sources, roomId, layerSlot(roomId, input.id ?? '_'), input.source, path);
+    if (input.kind) checkKindFits(input.kind, resolved.type, `${path}.kind`);
+    return { ...input, kind: input.kind ?? defaultKind(resolved.type) };
+  }
+
+  /** `PUT .../scene` with layers (or a snapshot's scene, restored by the caller). */
+  async replace(roomId: string, body: unknown, ifMatch?: number): Promise<RoomScene> {
+    const input = checkSceneInput(body);
+    if ('snapshot' in input) throw bad('snapshot', 'is restored by the snapshots service');
+    const drafts = await Promise.all(input.layers.map((layer, i) => this.#draft(roomId, layer, `layers[${i}]`)));
+    const write = await this.#deps.store.replace(roomId, drafts, input.active, ifMatch);
+    // The scene keeps the order given: the i-th layer stored is the i-th asked for.
+    const chosen = write.scene.layers.filter((_, i) => input.layers[i]?.kind !== undefined).map((layer) => layer.id);
+    await this.#runs.settle(roomId, write, new Set(chosen));
+    return write.scene;
+  }
+
+  /** Restores a recorded scene: its layers and active layer, each computed again from its source. */
+  async restore(roomId: string, recorded: RecordedScene, ifMatch?: number): Promise<RoomScene> {
+    const drafts = recorded.layers.map(({ result: _result, ...layer }) => layer as LayerDraft);
+    const write = await this.#deps.store.replace(roomId, drafts, recorded.active, ifMatch);
+    await this.#runs.settle(roomId, write, new Set(drafts.map((d) => d.id!)));
+    return write.scene;
+  }
+
+  /** `POST .../layers`: the layer as stored. */
+  async add(roomId: string, body: unknown, index?: number): Promise<SceneLayer> {
+    const input = checkLayer(body, 'layer');
+    const draft = await this.#draft(roomId, input, 'layer');
+    const write = await this.#deps.store.add(roomId, draft, index);
+    const before = new Set(write.before.layers.map((layer) => layer.id));
+    const added = write.scene.layers.find((layer) => !before.has(layer.id))!;
+    await this.#runs.settle(roomId, write, new Set(input.kind ? [added.id] : []));
+    return added;
+  }
+
+  /** `PATCH .../layers/{id}`: the layer as stored after the change. */
+  async patch(roomId: string, layerId: string, body: unknown): Promise<SceneLayer> {
+    const change = checkLayerChange(body, layerId);
+    const current = (await this.#deps.store.get(roomId)).layers.find((layer) => layer.id === layerId);
+    let kindFromResult = false;
+    if (current && (change.source || change.kind)) {
+      const source = change.source ?? current.source;
+      const resolved = await resolveLayerSource(this.#deps.sources, roomId, layerSlot(roomId, layerId), source, 'layer');
+      if (change.kind) checkKindFits(change.kind, resolved.type, 'layer.kind');
+      else if (change.source && !sameSource(change.source, current.source)) {
+        change.kind = fits(current.kind, resolved.type) ? current.kind : defaultKind(resolved.type);
+        kindFromResult = true;
+      }
+    }
+    const write = await this.#deps.store.patch(roomId, layerId, change as LayerChange & { kind?: LayerKind });
+    await this.#runs.settle(roomId, write, kindFromResult ? new Set() : new Set([layerId]));
+    return write.scene.layers.find((layer) => layer.id === layerId)!;
+  }
+
+  /** `DELETE .../layers/{id}`. */
+  async remove(roomId: string, layerId: string): Promise<void> {
+    const write = await this.#deps.store.remove(roomId, layerId);
+    await this.#runs.settle(roomId, write);
+  }
+
+  /**
+   * What `GET .../layers/{id}/data` sends: the layer's source resolved as `/data` would, in its
+   * cache slot (the room's own for the active layer), with the request's delivery.
+   */
+  async layerData(roomId: string, layerId: string, delivery: NonNullable<RequestAsk['delivery']>): Promise<ResolvedSource> {
+    const scene = await this.#deps.store.get(roomId);
+    const layer = scene.layers.find((l) => l.id === layerId);
+    if (!layer) throw createHostError('SPC_ERR_LAYER_NOT_FOUND', layerId, roomId);
+    return resolveLayerSource(this.#deps.sources, roomId, slotOf(roomId, scene, layerId), layer.source, 'layer', delivery);
+  }
+
+  shown(roomId: string): Promise<void> {
+    return this.#link.shown(roomId);
+  }
+
+  activeEntry(roomId: string): Promise<RoomEntry | null> {
+    return this.#link.activeEntry(roomId);
+  }
+
+  close(): void {
+    this.#untap();
+    this.#runs.stopAll();
+    this.#deps.store.close();
+  }
+}
+
+function fits(kind: LayerKind, type: string): boolean {
+  try {
+    checkKindFits(kind, type, 'kind');
+    return true;
+  } catch {
+    return false;
+  }
+}

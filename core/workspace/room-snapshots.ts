@@ -1,0 +1,102 @@
+/**
+ * @module room-snapshots
+ * Snapshots of rooms: a content-addressed, immutable record of a room's scene, view and
+ * annotations, each layer's result named by its blob id (`data_url` is the blob's URL, the same
+ * bytes forever). Taking one computes (or takes from the cache) every layer's result, pins
+ * those results for `--snapshot-ttl`, and stores the document under the SHA-256 of its
+ * canonical JSON (keys sorted), so the same room taken twice unchanged is the same snapshot.
+ * It opens in the viewer at `/?snapshot=<id>`; `PUT .../scene {"snapshot": id}` restores its
+ * scene and view into a room (each layer then computed again from its source).
+ */
+import { createHash } from 'node:crypto';
+import type { Annotation, LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../client/scene-types.ts';
+import type { RoomView } from '../client/wire-types.ts';
+import { createHostError } from '../errors.ts';
+import { stableJson } from '../params/stable-json.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
+import { slotOf } from './layer-runs.ts';
+import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from './layer-sources.ts';
+import type { RoomScenes } from './room-scenes.ts';
+import { VIEW_FIELDS, type ViewChange } from './room-view.ts';
+import type { RoomWorkspace } from './room-workspace.ts';
+
+/** What `GET /api/snapshots/{id}` answers. */
+export interface SnapshotDocument {
+  id: string;
+  /** The scene as it was (no version: a snapshot is of no version). */
+  scene: { layers: SceneLayer[]; active: string | null };
+  view: RoomView;
+  annotations: Annotation[];
+  /** Milliseconds since the epoch when it was first taken. */
+  created: number;
+}
+
+export interface SnapshotDeps {
+  store: SnapshotStore;
+  pins: ResultPins;
+  scenes: Pick<RoomScenes, 'scene' | 'restore'>;
+  rooms: Pick<RoomWorkspace, 'view' | 'changeView'>;
+  sources: LayerSourceDeps;
+  ttlSeconds: number;
+}
+
+export class RoomSnapshots {
+  #deps: SnapshotDeps;
+
+  constructor(deps: SnapshotDeps) {
+    this.#deps = deps;
+  }
+
+  /** Each layer with its result, computed (or taken from the cache) now, named by its blob. */
+  async #layers(roomId: string, scene: RoomScene): Promise<{ layers: SceneLayer[]; results: StoredResult[] }> {
+    const { sources } = this.#deps;
+    const outcomes = await Promise.all(
+      scene.layers.map(async (layer) => {
+        const resolved = await resolveLayerSource(sources, roomId, slotOf(roomId, scene, layer.id), layer.source, `layers.${layer.id}`);
+        return obtainLayerResult(sources, resolved);
+      }),
+    );
+    const layers = scene.layers.map((layer, i) => {
+      const { resultId, result } = outcomes[i]!;
+      const recorded: LayerResult = { result_id: resultId, type: result.type, data_url: `/api/blobs/${resultId}`, blob_id: resultId };
+      return { ...layer, result: recorded };
+    });
+    return { layers, results: outcomes.map((o) => o.result) };
+  }
+
+  /** `POST .../snapshots`. */
+  async create(roomId: string): Promise<SnapshotCreated> {
+    const { store, pins, scenes, rooms, sources, ttlSeconds } = this.#deps;
+    const [scene, view, annotations] = await Promise.all([scenes.scene(roomId), rooms.view(roomId), sources.annotations.list(roomId)]);
+    const { layers, results } = await this.#layers(roomId, scene);
+    const json = stableJson({ scene: { layers, active: scene.active }, view, annotations });
+    const id = createHash('sha256').update(json).digest('hex');
+    const ttlMs = ttlSeconds * 1000;
+    const known = await store.get(id);
+    const pinned = await pins.pin(id, results, ttlMs);
+    await store.put(id, { json, created: known?.created ?? Date.now(), pins: pinned }, ttlMs);
+    return { id, url: `/?snapshot=${id}` };
+  }
+
+  /** The snapshot, 404 when unknown or expired, 410 when its bytes were lost although pinned. */
+  async get(id: string): Promise<SnapshotDocument> {
+    const record = await this.#deps.store.get(id);
+    if (!record) throw createHostError('SPC_ERR_SNAPSHOT_NOT_FOUND', id);
+    if (!(await this.#deps.pins.intact(id, record.pins))) {
+      throw createHostError('SPC_ERR_SNAPSHOT_LOST', id, "the bytes of one of its layers were dropped (the host's memory budget or the blob store let them go before their time)");
+    }
+    const document = JSON.parse(record.json) as Omit<SnapshotDocument, 'id' | 'created'>;
+    return { id, ...document, created: record.created };
+  }
+
+  /** `PUT .../scene {"snapshot": id}`: the snapshot's scene and view become the room's. */
+  async restore(roomId: string, id: string, ifMatch?: number): Promise<RoomScene> {
+    const snapshot = await this.get(id);
+    const scene = await this.#deps.scenes.restore(roomId, snapshot.scene, ifMatch);
+    const change: ViewChange = {};
+    for (const field of VIEW_FIELDS) (change as Record<string, unknown>)[field] = snapshot.view[field] ?? null;
+    await this.#deps.rooms.changeView(roomId, change);
+    return scene;
+  }
+}
