@@ -7,7 +7,8 @@
  * their result, so they go when it goes (or earlier, least recently used first). Static data
  * files get compressed variants per file version the same way, and their contents read as
  * results. The encode threads take variant work by turns, round-robin between the clients
- * asking (fair-turns.ts).
+ * asking (fair-turns.ts), and one of them is kept for variants of small results, so a client
+ * asking for a small one never waits for a large one being made for someone else.
  */
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -32,6 +33,12 @@ export interface Variant {
 
 type Memo<V> = Map<string, Promise<V>>;
 
+/** Encode threads kept for variants of small results (beside the others, which take any work). */
+export const SMALL_VARIANT_LANE = 1;
+
+/** A result up to this many bytes is small: its variants take a few milliseconds to make. */
+export const SMALL_VARIANT_BYTES = 1024 * 1024;
+
 function bufferOf(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
@@ -52,12 +59,14 @@ export class DeliveryVariants {
   constructor(runner: DeliveryTaskRunner, budget: ResultBudget<StoredResult>) {
     this.#runner = runner;
     this.#budget = budget;
-    this.turns = new FairTurns(runner.threads);
+    const lane = runner.threads > SMALL_VARIANT_LANE ? SMALL_VARIANT_LANE : 0;
+    this.turns = new FairTurns(runner.threads - lane, undefined, lane);
   }
 
-  /** Runs `task` on the encode pool in `client`'s turn. */
-  #run<T extends DeliveryTask>(client: string, task: T): Promise<DeliveryTaskResults[T['op']]> {
-    return this.turns.run(client, () => this.#runner.run(task));
+  /** Runs `task` on the encode pool in `client`'s turn; work on a small `result` may take the small lane. */
+  #run<T extends DeliveryTask>(client: string, task: T, result?: StoredResult): Promise<DeliveryTaskResults[T['op']]> {
+    const small = result !== undefined && resultByteLength(result) <= SMALL_VARIANT_BYTES;
+    return this.turns.run(client, () => this.#runner.run(task), small);
   }
 
   /** The memoised promise of `key` on `owner`, making it once with `make`. */
@@ -98,7 +107,7 @@ export class DeliveryVariants {
     if (!changesResult(result, shaping)) return Promise.resolve(result);
     const key = deliveryKey(shaping);
     const task: ShapeTask = { op: 'shape', result, options: shaping };
-    return this.#once(this.#shaped, result, key, () => this.#run(client, task), resultByteLength);
+    return this.#once(this.#shaped, result, key, () => this.#run(client, task, result), resultByteLength);
   }
 
   /** The bytes of `result` (already shaped) in `format`, compressed with `encoding` when worth it. */
@@ -106,7 +115,7 @@ export class DeliveryVariants {
     // The download name only matters to formats other than the default (identityNeeded).
     const key = `${format}|${deliveryKey(options)}|${encoding ?? 'identity'}|${identityNeeded ? names.baseName : ''}`;
     const task: PackTask = { op: 'pack', result, format, options, names, encoding, identityNeeded };
-    return this.#once(this.#packed, result, key, () => this.#runPack(client, task), (v) => v.bytes.byteLength);
+    return this.#once(this.#packed, result, key, () => this.#runPack(client, task, result), (v) => v.bytes.byteLength);
   }
 
   /** A static data file's compressed bytes (identity when compression saves too little). */
@@ -148,8 +157,8 @@ export class DeliveryVariants {
     return this.#once(this.#loaded, token, 'result', load, resultByteLength);
   }
 
-  async #runPack(client: string, task: PackTask | PackFileTask): Promise<Variant> {
-    const packed = await this.#run(client, task);
+  async #runPack(client: string, task: PackTask | PackFileTask, result?: StoredResult): Promise<Variant> {
+    const packed = await this.#run(client, task, result);
     return { bytes: bufferOf(packed.bytes), encoding: packed.encoding };
   }
 }
