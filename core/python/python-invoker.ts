@@ -42,8 +42,12 @@ export class PythonInvoker implements Invoker {
       const { header, blocks } = this.#callFrame(entry, values);
       answer = await pool.call(header, blocks, ctx.signal, (frame) => {
         if (ctx.signal.aborted) return;
-        const fraction = frame.header.fraction;
-        ctx.onProgress?.({ text: String(frame.header.text ?? ''), fraction: typeof fraction === 'number' && Number.isFinite(fraction) ? fraction : null, ts: Date.now() / 1000 });
+        // A batch of reports (the process sends those that come close together in one frame).
+        const reports = Array.isArray(frame.header.reports) ? (frame.header.reports as { text?: unknown; fraction?: unknown }[]) : [];
+        const ts = Date.now() / 1000;
+        for (const { text, fraction } of reports) {
+          ctx.onProgress?.({ text: String(text ?? ''), fraction: typeof fraction === 'number' && Number.isFinite(fraction) ? fraction : null, ts });
+        }
       }, release.running, release.short);
     } catch (error) {
       if (ctx.signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');

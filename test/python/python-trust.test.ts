@@ -3,7 +3,9 @@
  * 64 GiB is refused before anything is allocated (the call a clear error, the host serving on);
  * children a cancelled function forked are gone with it; a process past its bound of children
  * is ended with all it started; a NaN spacing is an invalid result, not a dead process; a
- * flood of prints reaches the log capped. One host serves every case.
+ * flood of prints reaches the log capped; 300,000 progress reports arrive in batches and the
+ * job keeps the newest. One host serves every case. (What the reports cost `/healthz`:
+ * `npm run bench probe-python`.)
  */
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
@@ -106,5 +108,19 @@ describe('a Python plugin process fails only its own computation', () => {
     expect(printed.length).toBeGreaterThan(0);
     expect(printed.join('\n').length).toBeLessThan(2 * 64 * 1024);
     expect(lines.filter((line) => line.includes('the rest of its output is dropped'))).toHaveLength(1);
+  });
+
+  it('takes 300,000 progress reports in batches: the job keeps the newest, the host answers meanwhile', async () => {
+    const job = (await app.inject({ method: 'POST', url: '/api/specimens/py-chatter/start', payload: { params: { count: 300_000 }, room_id: room() } })).json();
+    expect((await app.inject('/healthz')).statusCode).toBe(200);
+    const done = await waitForJob(app, job.job_id, 120_000);
+    expect(done.status).toBe('done');
+    // The job keeps the newest 10,000 it was sent, in order, the last report among them (a batch
+    // keeps the newest 1,000 of what came within 20 ms: a loop this tight loses some between).
+    expect(done.messages).toHaveLength(10_000);
+    expect(done.messages.at(-1)!.text).toBe('report 299999');
+    const numbers = done.messages.map((m) => Number(m.text.slice(7)));
+    expect(numbers.every((n, i) => i === 0 || n > numbers[i - 1]!)).toBe(true);
+    expect(done.messages.at(-1)!.seq - done.messages[0]!.seq).toBe(9_999);
   });
 });
