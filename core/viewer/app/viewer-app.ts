@@ -7,6 +7,7 @@
  * request is shown here (room-follower.ts) and the room's look is shared (room-view.ts).
  */
 import { createClient, type VitrineClient } from '../../client/client.ts';
+import { pageToken } from './page-token.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
 import { VitrineHttpError } from '../../client/errors.ts';
 import type { CatalogEntry, DeliveryQuery, RoomEntry, SpecimenMetadata } from '../../client/wire-types.ts';
@@ -45,7 +46,7 @@ import type { VrMode } from './xr/vr-mode.ts';
 const DRAG_DEBOUNCE_MS = 150;
 
 export class ViewerApp {
-  readonly #client: VitrineClient = createClient({ baseUrl: '' });
+  readonly #client: VitrineClient = createClient({ baseUrl: '', token: pageToken() });
   readonly #layout: Layout;
   readonly #catalog: CatalogView;
   readonly #head = new SpecimenHead();
