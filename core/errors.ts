@@ -87,6 +87,7 @@ export const ERRORS = {
   SPC_ERR_PUBLISH_CONFLICT: entry(409, (id = '?', origin = '?') => `specimen '${id}' is not a published specimen (it comes from the ${origin}) and cannot be replaced or deleted: publish under another id`),
   SPC_ERR_PUBLISHED_NOT_FOUND: entry(404, (id = '?') => `no published specimen '${id}'`),
   SPC_ERR_PUBLISH_INVALID: entry(400, (why = '?') => `cannot publish: ${why}`),
+  SPC_ERR_PUBLISH_CASE_CLASH: entry(409, (id = '?', other = '?') => `'${id}' differs only by case from the specimen '${other}': publish under another id`),
   SPC_ERR_PUBLISH_TOO_LARGE: entry(413, (size = '?', limit = '?') => `the published file is ${size} bytes, more than the host keeps (${limit} bytes, --cache-max-bytes)`),
   SPC_ERR_ROOM_ENTRY_INVALID: entry(400, (why = '?') => `room entry: ${why}`),
   SPC_ERR_MCP_METHOD: entry(405, () => 'the MCP endpoint is stateless: POST JSON-RPC messages to /mcp (no sessions, no server streams)'),
