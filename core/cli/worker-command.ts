@@ -55,7 +55,7 @@ function stderrLog(level: string, redactor: Redactor): NodeLog {
   return { info: at('info'), warn: at('warn') };
 }
 
-const WORKER_FLAGS = ['redis', 'blob-store', 's3-endpoint', 'plugins', 'pool-size', 'room-threads', 'python', 'python-processes', 'python-max-bytes', 'python-max-children', 'log-level'] as const;
+export const WORKER_FLAGS = ['redis', 'blob-store', 's3-endpoint', 'plugins', 'pool-size', 'room-threads', 'python', 'python-processes', 'python-max-bytes', 'python-max-children', 'log-level'] as const;
 
 /**
  * The worker's options, read by the same flag reader and filled by the same defaults as a
