@@ -115,6 +115,7 @@ export const ERRORS = {
   SPC_ERR_NOT_READY: entry(503, (why = '?') => `not ready: ${why}`),
   SPC_ERR_REDIS_UNAVAILABLE: entry(503, (why = '?') => `the service's Redis cannot serve this request: ${why}; retry later`),
   SPC_ERR_BLOB_STORE_UNAVAILABLE: entry(503, (why = '?') => `the object store holding result bytes cannot serve this request: ${why}; retry later`),
+  SPC_ERR_BLOB_LOOKUPS_BUSY: entry(503, (why = '?') => `the host is looking up as many blob ids it does not hold as it may (${why}); retry later`),
   SPC_ERR_NO_COMPUTE_NODE: entry(503, (fn = '?') => `no live compute node can run function '${fn}'; start a vitrine worker (or a host with --compute) that has its plugin`),
   SPC_ERR_ADMIN_TOKEN_MISSING: entry(401, () => 'this route needs the admin token: Authorization: Bearer <token>'),
   SPC_ERR_ADMIN_TOKEN_WRONG: entry(403, () => 'the admin token is wrong'),

@@ -60,7 +60,7 @@ export async function blobRoutes(app: FastifyInstance, opts: { ctx: BlobDeps }):
       '`Content-Encoding` the id fixes; 404 when nothing held is that blob.',
     params: idParams('blob_id'),
   };
-  const handler = async (request: { params: { blob_id: string }; headers: Record<string, string | string[] | undefined> }, reply: FastifyReply): Promise<FastifyReply> => {
+  const handler = async (request: { params: { blob_id: string }; headers: Record<string, string | string[] | undefined>; ip: string }, reply: FastifyReply): Promise<FastifyReply> => {
     const id = request.params.blob_id;
     const read = readBlobId(id);
     if (!read) throw createHostError('SPC_ERR_BLOB_NOT_FOUND', id);
@@ -70,7 +70,7 @@ export async function blobRoutes(app: FastifyInstance, opts: { ctx: BlobDeps }):
       reply.header('cache-control', IMMUTABLE).header('etag', `"${id}"`).header(BLOB_ID_HEADER, id);
       return reply.code(304).send();
     }
-    const result = await ctx.resultIds.find(read.result);
+    const result = await ctx.resultIds.find(read.result, request.ip);
     const d = result ? blobOfType(id, read, result.type) : null;
     if (!result || !d) throw createHostError('SPC_ERR_BLOB_NOT_FOUND', id);
     const { shaped, bytes } = await bytesOf(ctx, d, result, id);
