@@ -76,6 +76,12 @@ export const ERRORS = {
   ),
   SPC_ERR_WORKER_CRASHED: entry(500, (name = '?', why = '?') => `worker thread running '${name}' died: ${why}`),
   SPC_ERR_PLUGIN_PROCESS_EXITED: entry(500, (name = '?', why = '?') => `the plugin process running '${name}' exited (${why}); it has been replaced`),
+  SPC_ERR_PYTHON_UNAVAILABLE: entry(503, (name = '?', why = '?') => `no Python plugin process can run '${name}' now: ${why}; retry later`),
+  SPC_ERR_COMPUTE_TIMEOUT: entry(
+    504,
+    (name = '?', seconds = '?') =>
+      `computing '${name}' took longer than ${seconds} s (--compute-timeout) and was given up; for longer work start a job (POST /api/specimens/{id}/start)`,
+  ),
 
   // --- inputs and uploads ---
   SPC_ERR_INPUT_INVALID: entry(400, (param = '?', why = '?') => `input '${param}' ${why}`),
@@ -101,6 +107,7 @@ export const ERRORS = {
   ),
   SPC_ERR_PUBLISHED_NOT_FOUND: entry(404, (id = '?') => `no published specimen '${id}'`),
   SPC_ERR_PUBLISH_INVALID: entry(400, (why = '?') => `cannot publish: ${why}`),
+  SPC_ERR_PUBLISH_CASE_CLASH: entry(409, (id = '?', other = '?') => `'${id}' differs only by case from the specimen '${other}': publish under another id`),
   SPC_ERR_PUBLISH_TOO_LARGE: entry(
     413,
     (size = '?', limit = '?') => `the published file is ${size} bytes, more than the host keeps (${limit} bytes, --cache-max-bytes)`,
@@ -157,6 +164,7 @@ export const ERRORS = {
   SPC_ERR_NOT_READY: entry(503, (why = '?') => `not ready: ${why}`),
   SPC_ERR_REDIS_UNAVAILABLE: entry(503, (why = '?') => `the service's Redis cannot serve this request: ${why}; retry later`),
   SPC_ERR_BLOB_STORE_UNAVAILABLE: entry(503, (why = '?') => `the object store holding result bytes cannot serve this request: ${why}; retry later`),
+  SPC_ERR_BLOB_LOOKUPS_BUSY: entry(503, (why = '?') => `the host is looking up as many blob ids it does not hold as it may (${why}); retry later`),
   SPC_ERR_NO_COMPUTE_NODE: entry(
     503,
     (fn = '?') => `no live compute node can run function '${fn}'; start a vitrine worker (or a host with --compute) that has its plugin`,

@@ -44,6 +44,17 @@ export interface HostOptions {
    * @defaultValue half the machine's memory
    */
   pythonMaxBytes?: number;
+  /**
+   * Processes each Python plugin process may run besides itself (`--python-max-children`):
+   * past it the process and everything it started are ended (its call fails). @defaultValue 32
+   */
+  pythonMaxChildren?: number;
+  /**
+   * Longest a request waits for a computation (`/data`, `/invoke`, a room's entry, the agents'
+   * `compute`), seconds (`--compute-timeout`): then it answers 504, and the computation stops
+   * unless another request still waits for it. Jobs have `jobTimeoutSeconds`. @defaultValue 600
+   */
+  computeTimeoutSeconds?: number;
   /** Media type of envelope responses. @defaultValue `"application/x-service-envelope-v1"` */
   envelopeMediaType?: string;
   /** Largest accepted request body in bytes. @defaultValue 1 MiB */
@@ -160,6 +171,8 @@ export const HOST_DEFAULTS = Object.freeze({
   cancelGraceMs: 300,
   python: null,
   pythonMaxBytes: Math.floor(totalmem() / 2),
+  pythonMaxChildren: 32,
+  computeTimeoutSeconds: 600,
   envelopeMediaType: ENVELOPE_MEDIA_TYPE,
   bodyLimitBytes: 1024 * 1024,
   maxParamsLength: 16384,
@@ -214,6 +227,9 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('cacheTtlSeconds', o.cacheTtlSeconds);
   positive('jobTtlSeconds', o.jobTtlSeconds, true);
   positive('jobTimeoutSeconds', o.jobTimeoutSeconds);
+  positive('computeTimeoutSeconds', o.computeTimeoutSeconds);
+  if (!Number.isInteger(o.pythonMaxChildren) || o.pythonMaxChildren < 0)
+    throw new TypeError(`pythonMaxChildren must be a non-negative integer, got ${String(o.pythonMaxChildren)}`);
   positive('cancelGraceMs', o.cancelGraceMs, true);
   positive('bodyLimitBytes', o.bodyLimitBytes);
   positive('maxParamsLength', o.maxParamsLength);

@@ -40,6 +40,8 @@ export interface HostAssembly {
   /** This host's own result service and job store, as far as federation needs them. */
   local: LocalRuns;
   scheduler: RoomScheduler;
+  /** Why Python plugins cannot be served yet (starting, importing, degraded), or null. */
+  pythonNotReady(): string | null;
   /** The Redis service's side of this host (`--redis`), else null. */
   scale: ScaleService | null;
   /** A relay's part in the Redis service, else null. */
@@ -110,6 +112,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), announce }),
     local: createLocalRuns(stack.local.results, stack.local.jobs),
     scheduler: compute.scheduler,
+    pythonNotReady: () => compute.python.notReady(),
     scale: stack.scale,
     relay: stack.scale?.relay ?? null,
     async close() {

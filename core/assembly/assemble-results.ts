@@ -86,7 +86,7 @@ export async function assembleResults(deps: {
       log,
     });
     const service = scale;
-    resultIds.useRemote((id) => service.findResult(id));
+    resultIds.useRemote((id, client) => service.findResult(id, client));
   }
   const uploads = !options.uploads ? null : (scale?.uploads ?? new MemoryUploadStore(budget, options.uploadTtlSeconds));
   return {

@@ -35,6 +35,7 @@ import { WorkQueue } from '../scale/work-queue.ts';
 import { RelayMirror } from '../scale/relay-mirror.ts';
 import { SharedRelay } from '../scale/shared-relay.ts';
 import { redactUrl } from '../redact-credentials.ts';
+import { BlobLookups } from '../blobs/blob-lookups.ts';
 import { describeRedisFailure } from '../redis/redis-unavailable.ts';
 import { START_WAIT_MS, waitAtMost } from '../redis/time-limit.ts';
 
@@ -48,7 +49,8 @@ export interface ScaleService {
   /** Where the service keeps result bytes (snapshots pin theirs here). */
   blobs: BlobStore;
   /** The result stored under result id `id` (its content hash), or null when it is not stored. */
-  findResult(id: string): Promise<StoredResult | null>;
+  /** The result stored under `id`, for `client`: a bounded lookup (blobs/blob-lookups.ts). */
+  findResult(id: string, client: string): Promise<StoredResult | null>;
   /** Uploads, kept in the service's blob store. */
   uploads: RedisUploadStore;
   /** A relay host's part in the service (`--relay`): it runs the relayed functions every host queues. */
@@ -93,6 +95,7 @@ export async function createScaleService(deps: {
   });
   const { connections, events, blobs, node, up, nodeId: hostId } = joined;
   const health = new RedisHealth(connections.command, deps.url, log, SETTLE_MS);
+  const lookups = new BlobLookups((id) => orUnavailable(blobs.find(id)));
   health.start();
   const queue = new WorkQueue(connections.forBullmq(false));
   const times = computationTimes(options);
@@ -154,9 +157,9 @@ export async function createScaleService(deps: {
       if (connections.subscriber.status !== 'ready') return `Redis at ${redactUrl(deps.url)} is answering, but this host is not subscribed to its events yet`;
       if (connections.blobs.status !== 'ready')
         return `the blob store's Redis at ${redactUrl(connections.blobUrl)} is not connected (${connections.blobs.status})`;
-      return null;
+      return blobs.notReady?.() ?? null;
     },
-    findResult: (id) => orUnavailable(blobs.find(id)),
+    findResult: (id, client) => lookups.find(id, client),
     async close() {
       health.close();
       await stopHeartbeat();

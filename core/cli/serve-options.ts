@@ -43,7 +43,13 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --python PATH              the Python that runs Python plugins (default: python3, or
                              /usr/bin/python3 when only it has numpy)
   --python-processes N       warm Python plugin processes (default: the pool size)
-  --python-max-bytes N       address space per Python process (default: half the memory)
+  --python-max-bytes N       address space per Python process, and the most one of its
+                             results may declare (default: half the memory)
+  --python-max-children N    processes a Python plugin process may run besides itself; past
+                             it the process and all it started are ended (default 32)
+  --compute-timeout S        seconds a request (/data, /invoke, a room's entry, MCP compute)
+                             waits for a computation before a 504; jobs have their own limit
+                             (default 600)
   --cache-max-bytes N        bytes of results held across rooms and finished jobs, least
                              recently used dropped first (default: a quarter of the memory)
   --cors-origin LIST         origins pages may read from, comma-separated (* for any), or none;
@@ -183,6 +189,7 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     pluginsDir: directory(get('plugins'), 'build/out'),
     cacheTtlSeconds: number('cache-ttl', get('cache-ttl'), false),
     jobTtlSeconds: number('job-ttl', get('job-ttl'), false),
+    computeTimeoutSeconds: positiveNumber('compute-timeout', get('compute-timeout')),
     poolSize: number('pool-size', get('pool-size'), true),
     ...pythonOptions(get),
     cacheMaxBytes: number('cache-max-bytes', get('cache-max-bytes'), true),
@@ -213,6 +220,13 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     clientProfiles: onOff('client-profiles', get('client-profiles')),
     headsetTriangles: headsetTriangles(get('headset-triangles')),
   };
+}
+
+/** A number of seconds that must be above 0. */
+function positiveNumber(flag: FlagName, raw: string | undefined): number | undefined {
+  const value = number(flag, raw, false);
+  if (value === 0) throw new Error(`--${flag} must be above 0`);
+  return value;
 }
 
 const SERVE_FLAGS = Object.keys(FLAGS).filter((name): name is FlagName => name !== 'help');

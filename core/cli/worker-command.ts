@@ -17,14 +17,19 @@ import { Redactor, urlSecrets } from '../redact-credentials.ts';
 export const WORKER_USAGE = `usage: vitrine worker --redis URL [options]
 
   --redis URL          the Redis service to compute for (redis://HOST:PORT[/DB])
-  --blob-store URL     the Redis holding the service's result bytes, when its hosts have
-                       --blob-store (give the same URL); default: the --redis Redis
+  --blob-store URL     where the service's result bytes live, when its hosts have
+                       --blob-store (give the same URL: redis://HOST:PORT[/DB] or
+                       s3://BUCKET[/PREFIX]); default: the --redis Redis
+  --s3-endpoint URL    the S3 endpoint of an s3:// blob store, as the hosts have it
+                       (default: AWS_ENDPOINT_URL_S3, else AWS itself)
   --plugins DIR        built plugin bundles (default build/out)
   --pool-size N        worker threads for plugin functions (default: one per core)
   --python PATH        the Python that runs Python plugins (default: python3, or
                        /usr/bin/python3 when only it has numpy)
   --python-processes N warm Python plugin processes (default: the pool size)
   --python-max-bytes N address space per Python process (default: half the memory)
+  --python-max-children N
+                       processes a Python plugin process may run besides itself (default 32)
   --room-threads N     threads one room may hold at once (default: half the pool, at least 1)
   --log-level L        error, warn, info or silent (default info)
 
@@ -50,7 +55,7 @@ function stderrLog(level: string, redactor: Redactor): NodeLog {
   return { info: at('info'), warn: at('warn') };
 }
 
-const WORKER_FLAGS = [
+export const WORKER_FLAGS = [
   'redis',
   'blob-store',
   's3-endpoint',
@@ -60,6 +65,7 @@ const WORKER_FLAGS = [
   'python',
   'python-processes',
   'python-max-bytes',
+  'python-max-children',
   'log-level',
 ] as const;
 

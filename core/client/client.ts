@@ -39,6 +39,11 @@ export interface ClientOptions {
   fetch?: FetchLike;
   /** A vendor envelope media type the host was started with (`--envelope-media-type`), if unusual. */
   envelopeMediaType?: string;
+  /**
+   * The host's admin token (`admin token: <T>` at its start), sent as `Authorization: Bearer`:
+   * a host bound beyond loopback asks for it on writes (publishing, a room's entry, view and scene).
+   */
+  token?: string;
 }
 
 /** Parameters and room of one specimen data request. */
@@ -73,7 +78,7 @@ export class VitrineClient implements JobEndpoints {
   readonly #envelopeMediaType: string | undefined;
 
   constructor(options: ClientOptions = {}) {
-    this.#http = new Transport(options.baseUrl ?? '', options.fetch);
+    this.#http = new Transport(options.baseUrl ?? '', options.fetch, options.token);
     this.#envelopeMediaType = options.envelopeMediaType;
   }
 

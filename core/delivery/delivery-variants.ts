@@ -9,7 +9,8 @@
  * results. A segmentation's label index (its ids, their counts and boxes) and its segment
  * surfaces (`segment=`: a mesh, then shaped and encoded as any mesh) are variants of the
  * volume the same way. The encode threads take variant work by turns, round-robin between
- * the clients asking (fair-turns.ts).
+ * the clients asking (fair-turns.ts), and one of them is kept for variants of small results,
+ * so a client asking for a small one never waits for a large one being made for someone else.
  */
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -44,6 +45,11 @@ function ownBytes(shaped: StoredResult, result: StoredResult): number {
   const views = shaped.type === 'volume' && result.type === 'volume' && shaped.data.buffer === result.data.buffer;
   return views ? 0 : resultByteLength(shaped);
 }
+/** Encode threads kept for variants of small results (beside the others, which take any work). */
+export const SMALL_VARIANT_LANE = 1;
+
+/** A result up to this many bytes is small: its variants take a few milliseconds to make. */
+export const SMALL_VARIANT_BYTES = 1024 * 1024;
 
 function bufferOf(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -66,12 +72,14 @@ export class DeliveryVariants {
   constructor(runner: DeliveryTaskRunner, budget: ResultBudget<StoredResult>) {
     this.#runner = runner;
     this.#budget = budget;
-    this.turns = new FairTurns(runner.threads);
+    const lane = runner.threads > SMALL_VARIANT_LANE ? SMALL_VARIANT_LANE : 0;
+    this.turns = new FairTurns(runner.threads - lane, undefined, lane);
   }
 
-  /** Runs `task` on the encode pool in `client`'s turn. */
-  #run<T extends DeliveryTask>(client: string, task: T): Promise<DeliveryTaskResults[T['op']]> {
-    return this.turns.run(client, () => this.#runner.run(task));
+  /** Runs `task` on the encode pool in `client`'s turn; work on a small `result` may take the small lane. */
+  #run<T extends DeliveryTask>(client: string, task: T, result?: StoredResult): Promise<DeliveryTaskResults[T['op']]> {
+    const small = result !== undefined && resultByteLength(result) <= SMALL_VARIANT_BYTES;
+    return this.turns.run(client, () => this.#runner.run(task), small);
   }
 
   /** The memoised promise of `key` on `owner`, making it once with `make`. */
@@ -116,13 +124,13 @@ export class DeliveryVariants {
     if (!changesResult(result, shaping)) return Promise.resolve(result);
     const key = deliveryKey(shaping);
     const task: ShapeTask = { op: 'shape', result, options: shaping };
-    const make = onlyViews(result, shaping) ? () => shapeResult(result, shaping) : () => this.#run(client, task);
+    const make = onlyViews(result, shaping) ? () => shapeResult(result, shaping) : () => this.#run(client, task, result);
     return this.#once(this.#shaped, result, key, make, (shaped) => ownBytes(shaped, result));
   }
 
   /** The ids a labels volume holds, with their voxel counts and boxes: found once, kept with the volume. */
   labelIndex(volume: StoredResult & { type: 'volume' }, client = ''): Promise<LabelIndex> {
-    return this.#once(this.#indexes, volume, 'labels', () => this.#run(client, { op: 'labelIndex', volume }), labelIndexBytes);
+    return this.#once(this.#indexes, volume, 'labels', () => this.#run(client, { op: 'labelIndex', volume }, volume), labelIndexBytes);
   }
 
   /**
@@ -133,7 +141,7 @@ export class DeliveryVariants {
     const { segment, ...rest } = options;
     const volume = segmentVolume(result);
     const task = surfaceTask(volume, await this.labelIndex(volume, client), segment!);
-    const mesh = await this.#once(this.#shaped, volume, `segment=${segment}`, () => this.#run(client, task), resultByteLength);
+    const mesh = await this.#once(this.#shaped, volume, `segment=${segment}`, () => this.#run(client, task, volume), resultByteLength);
     return this.shaped(mesh, rest, client);
   }
 
@@ -150,13 +158,7 @@ export class DeliveryVariants {
     // The download name only matters to formats other than the default (identityNeeded).
     const key = `${format}|${deliveryKey(options)}|${encoding ?? 'identity'}|${identityNeeded ? names.baseName : ''}`;
     const task: PackTask = { op: 'pack', result, format, options, names, encoding, identityNeeded };
-    return this.#once(
-      this.#packed,
-      result,
-      key,
-      () => this.#runPack(client, task),
-      (v) => v.bytes.byteLength,
-    );
+    return this.#once(this.#packed, result, key, () => this.#runPack(client, task, result), (v) => v.bytes.byteLength);
   }
 
   /** A static data file's compressed bytes (identity when compression saves too little). */
@@ -204,8 +206,8 @@ export class DeliveryVariants {
     return this.#once(this.#loaded, token, 'result', load, resultByteLength);
   }
 
-  async #runPack(client: string, task: PackTask | PackFileTask): Promise<Variant> {
-    const packed = await this.#run(client, task);
+  async #runPack(client: string, task: PackTask | PackFileTask, result?: StoredResult): Promise<Variant> {
+    const packed = await this.#run(client, task, result);
     return { bytes: bufferOf(packed.bytes), encoding: packed.encoding };
   }
 }

@@ -10,6 +10,7 @@ import type { FastifyReply } from 'fastify';
 import { isEmptyDelivery, type DeliveryOptions } from '../delivery/delivery-options.ts';
 import type { HostContext } from '../host-context.ts';
 import type { ArrivingResult } from '../results/payload-fill.ts';
+import { ComputeTimeLimit } from '../serving/compute-time-limit.ts';
 import type { ComputeRequest, OpenedResult } from '../serving/result-source.ts';
 import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -19,18 +20,26 @@ import { sendDelivery, sendJsonDelivery, type DeliveryReplyDeps } from './reply-
 import { sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
 
 /** What replying with a computed result reads from its host. */
-export type ComputedReplyDeps = DeliveryReplyDeps & Pick<HostContext, 'results' | 'resultIds'>;
+export type ComputedReplyDeps = DeliveryReplyDeps &
+  Pick<HostContext, 'results' | 'resultIds'> & { options: Pick<HostContext['options'], 'computeTimeoutSeconds'> };
 
-/** The request as a reply opens it: cancelled when its client leaves (the signal is made only if something waits). */
+/**
+ * The request as a reply opens it: cancelled when its client leaves or past the compute time
+ * limit (504); the signal is made only if something waits.
+ */
 function open(deps: ComputedReplyDeps, reply: FastifyReply, request: ComputeRequest, followsArriving: boolean): Promise<OpenedResult> {
   const disconnect = new DisconnectSignal(reply.request, reply);
-  return deps.results.open({
-    ...request,
-    followsArriving,
-    get signal() {
-      return disconnect.signal;
-    },
-  });
+  const limit = new ComputeTimeLimit(deps.options.computeTimeoutSeconds);
+  let signal: AbortSignal | undefined;
+  return limit.run(request.entry.name, () =>
+    deps.results.open({
+      ...request,
+      followsArriving,
+      get signal() {
+        return (signal ??= limit.joined(disconnect.signal));
+      },
+    }),
+  );
 }
 
 /** Resolves once every byte of an arriving result is in. */

@@ -10,6 +10,7 @@ import { createHostError, type HostError } from '../errors.ts';
 import { invalidDeliveryOption } from '../delivery/parse-delivery.ts';
 import { describeJsonValue } from '../params/parse-params.ts';
 import { MAX_ROOM_ID_LENGTH } from '../events/layer-slots.ts';
+import { ROOM_ID_PATTERN } from '../events/room-id.ts';
 
 /** The parts of a request a route schema declares (fastify's names). */
 export type RequestPart = 'body' | 'querystring' | 'params' | 'headers';
@@ -21,13 +22,22 @@ type Schema = Record<string, unknown>;
 
 const bad = (why: string): HostError => createHostError('SPC_ERR_BAD_REQUEST', why);
 const roomIdError: InputError = (_value, keyword) =>
-  keyword === 'maxLength' ? bad(`room_id is longer than ${MAX_ROOM_ID_LENGTH} characters`) : bad('room_id must be a string');
+  keyword === 'maxLength'
+    ? bad(`room_id is longer than ${MAX_ROOM_ID_LENGTH} characters`)
+    : keyword === 'pattern'
+      ? bad('room_id holds a control character (CR, LF, tab, NUL ...)')
+      : bad('room_id must be a string');
 const sinceError: InputError = (value) => createHostError('SPC_ERR_SINCE_INVALID', String(value));
 
 /** Where a body or query names its room: absent, null or empty means the host's default room. */
-export const ROOM_ID: Schema = { type: ['string', 'null'], maxLength: MAX_ROOM_ID_LENGTH, description: 'The room (absent or empty: the default room)' };
+export const ROOM_ID: Schema = {
+  type: ['string', 'null'],
+  maxLength: MAX_ROOM_ID_LENGTH,
+  pattern: ROOM_ID_PATTERN,
+  description: 'The room (absent or empty: the default room)',
+};
 /** A room named in the path. */
-export const ROOM_ID_PATH: Schema = { type: 'string', maxLength: MAX_ROOM_ID_LENGTH };
+export const ROOM_ID_PATH: Schema = { type: 'string', maxLength: MAX_ROOM_ID_LENGTH, pattern: ROOM_ID_PATTERN };
 /** A progress seq to resume after: an integer, as text; absent or empty means from the start. */
 export const SINCE: Schema = { type: 'string', pattern: '^(\\s*-?\\d+\\s*)?$', description: 'Resume after this seq (an integer)' };
 /** The SSE resume header: an integer seq; blank means none (`since` then decides). */

@@ -73,7 +73,7 @@ export async function blobRoutes(app: FastifyInstance, opts: { ctx: BlobDeps }):
     params: idParams('blob_id'),
   };
   const handler = async (
-    request: { params: { blob_id: string }; headers: Record<string, string | string[] | undefined> },
+    request: { params: { blob_id: string }; headers: Record<string, string | string[] | undefined>; ip: string },
     reply: FastifyReply,
   ): Promise<FastifyReply> => {
     const id = request.params.blob_id;
@@ -85,7 +85,7 @@ export async function blobRoutes(app: FastifyInstance, opts: { ctx: BlobDeps }):
       reply.header('cache-control', IMMUTABLE).header('etag', `"${id}"`).header(BLOB_ID_HEADER, id);
       return reply.code(304).send();
     }
-    const result = await ctx.resultIds.find(read.result);
+    const result = await ctx.resultIds.find(read.result, request.ip);
     const d = result ? blobOfType(id, read, result.type) : null;
     if (!result || !d) throw createHostError('SPC_ERR_BLOB_NOT_FOUND', id);
     const { shaped, bytes } = await bytesOf(ctx, d, result, id);

@@ -11,15 +11,13 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
-import { FormatError } from '../formats/format-error.ts';
 import { PARSED_EXTENSIONS, parsedExtension } from '../formats/parse-file.ts';
-import { parseCheckedFile } from '../results/parse-checked-file.ts';
 import type { HostContext } from '../host-context.ts';
-import type { StoredResult } from '../results/stored-result.ts';
 import { readUploadBody } from '../uploads/read-upload-body.ts';
 import type { PublishedSpecimens } from '../workspace/published-specimens.ts';
 import { readPublishFields } from '../workspace/publish-input.ts';
 import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishDeps, type PublishedFile } from '../workspace/publish-file.ts';
+import { parseFileBody } from './file-body.ts';
 import { idParams, queryOf, VOLUME_FIELD_QUERY } from './route-inputs.ts';
 
 type PublishRequest = FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>;
@@ -61,7 +59,7 @@ function fileNameOf(raw: string | undefined): string {
 }
 
 /** What the publishing routes read from their host. */
-export type PublishedRouteDeps = PublishDeps & { options: Pick<HostContext['options'], 'maxUploadBytes' | 'cacheMaxBytes'> };
+export type PublishedRouteDeps = PublishDeps & Pick<HostContext, 'files'> & { options: Pick<HostContext['options'], 'maxUploadBytes' | 'cacheMaxBytes'> };
 
 async function fileFromBody(ctx: PublishedRouteDeps, request: PublishRequest): Promise<PublishedFile> {
   const fileName = fileNameOf(request.query.filename);
@@ -69,14 +67,9 @@ async function fileFromBody(ctx: PublishedRouteDeps, request: PublishRequest): P
   const fields = readPublishFields(request.query);
   const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
   const { bytes } = await readUploadBody(request.body as Readable, ctx.options.maxUploadBytes, parsedExtension(fileName)!, declared);
-  if (bytes.length === 0) throw createHostError('SPC_ERR_UPLOAD_INVALID', fileName, 'the file is empty');
-  let result: StoredResult;
-  try {
-    result = await parseCheckedFile(bytes, fileName, { ...fields.described, spacing: fields.spacing ?? null, origin: fields.origin ?? null });
-  } catch (error) {
-    if (error instanceof FormatError) throw createHostError('SPC_ERR_UPLOAD_INVALID', fileName, error.message);
-    throw error;
-  }
+  // As an upload is: off the event loop, refused before decoding past the limit.
+  const geometry = { ...fields.described, spacing: fields.spacing ?? null, origin: fields.origin ?? null };
+  const result = await parseFileBody(ctx.files.parse, bytes, fileName, ctx.options.maxUploadBytes, geometry);
   return { bytes: Buffer.from(bytes), fileName, result, fields };
 }
 

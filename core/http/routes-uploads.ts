@@ -15,13 +15,12 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { createHostError } from '../errors.ts';
-import { FormatError } from '../formats/format-error.ts';
-import { DecodedSizeError } from '../formats/decoded-size.ts';
 import { PARSED_EXTENSIONS, parsedExtension } from '../formats/parse-file.ts';
 import type { HostContext } from '../host-context.ts';
 import { readUploadBody, type UploadBody } from '../uploads/read-upload-body.ts';
 import { FORMATS_BY_TYPE } from '../delivery/delivery-options.ts';
 import { INPUT_ERRORS, queryOf, VOLUME_FIELD_QUERY } from './route-inputs.ts';
+import { parseFileBody } from './file-body.ts';
 import { AxesFieldError } from '../results/volume-axes.ts';
 import { readVolumeFields, VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
 import { FORM_OVERHEAD_BYTES, formLimits, formUpload } from './upload-form.ts';
@@ -135,19 +134,10 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: UploadDeps
         throw error;
       }
       const { bytes, id } = body;
-      if (bytes.length === 0) throw createHostError('SPC_ERR_UPLOAD_INVALID', name, 'the file is empty');
-      const known = await uploads.refresh(id, bytes.length);
+      const known = bytes.length > 0 ? await uploads.refresh(id, bytes.length) : null;
       if (known) return known;
-      let result;
-      try {
-        // Off the event loop, and refused before decoding when it would decode past the limit.
-        result = await ctx.files.parse(bytes, name, { maxDecodedBytes: maxBytes, geometry: described });
-      } catch (error) {
-        if (error instanceof DecodedSizeError)
-          throw createHostError('SPC_ERR_UPLOAD_DECODES_TOO_LARGE', name, String(error.size.bytes), error.size.what, String(error.limit));
-        if (error instanceof FormatError) throw createHostError('SPC_ERR_UPLOAD_INVALID', name, error.message);
-        throw error;
-      }
+      // Off the event loop, and refused before decoding when it would decode past the limit.
+      const result = await parseFileBody(ctx.files.parse, bytes, name, maxBytes, described);
       const stored = await uploads.put(id, result, bytes.length);
       if (!stored) throw createHostError('SPC_ERR_UPLOAD_TOO_LARGE', String(ctx.options.cacheMaxBytes));
       return stored;

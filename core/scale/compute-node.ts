@@ -32,6 +32,7 @@ import type { WorkLane } from '../serving/service-computations.ts';
 import { readInputs } from '../serving/input-refs.ts';
 import { RunRecords } from './run-records.ts';
 import { SHORT_RUN_MS } from '../invoke/run-durations.ts';
+import { StoreRetries } from './store-retries.ts';
 
 /** BullMQ lock: renewed every half of it; a node silent for longer is taken as dead. */
 const LOCK_MS = 10_000;
@@ -74,6 +75,8 @@ export interface ComputeNodeOptions {
   /** Computations run at once; the invoker's room scheduler shares threads across rooms. */
   concurrency: number;
   maxJobMessages: number;
+  /** Most bytes of results kept while they wait for a blob store that is down. @defaultValue no bound */
+  maxHeldBytes?: number;
   log: NodeLog;
 }
 
@@ -83,12 +86,14 @@ export interface ComputeNodeOptions {
  * threads lent (the room scheduler shares the threads between them).
  */
 export function createComputeNode(
-  compute: { functions: FunctionRegistry; plugins: Invoker }, options: Pick<ResolvedHostOptions, 'compute' | 'maxJobMessages'>,
+  compute: { functions: FunctionRegistry; plugins: Invoker },
+  options: Pick<ResolvedHostOptions, 'compute' | 'maxJobMessages' | 'cacheMaxBytes'>,
   deps: Pick<ComputeNodeOptions, 'nodeId' | 'connections' | 'events' | 'blobs' | 'log'>,
 ): ComputeNode {
-  return new ComputeNode({
-    ...deps, functions: compute.functions, invoker: compute.plugins, concurrency: options.compute * 2, maxJobMessages: options.maxJobMessages,
-  });
+  // Results waiting for a store that is down are held within the host's own byte budget.
+  const { compute: threads, maxJobMessages, cacheMaxBytes } = options;
+  const held = { maxJobMessages, maxHeldBytes: cacheMaxBytes };
+  return new ComputeNode({ ...deps, ...held, functions: compute.functions, invoker: compute.plugins, concurrency: threads * 2 });
 }
 
 /** What a compute node logs through (a host's logger, or the worker command's). */
@@ -105,11 +110,13 @@ export class ComputeNode {
   #stops: (() => void | Promise<void>)[] = [];
   #announce: () => Promise<void> = async () => {};
   #nodes: NodeDirectory;
+  #stores: StoreRetries;
 
   #lane: WorkLane;
 
   constructor(options: ComputeNodeOptions) {
     this.#o = options;
+    this.#stores = new StoreRetries(options.blobs, options.maxHeldBytes ?? Number.POSITIVE_INFINITY);
     this.#lane = options.lane ?? 'compute';
     this.#nodes = new NodeDirectory(options.connections.command);
     this.#records = new RunRecords(options.connections.command);
@@ -230,16 +237,19 @@ export class ComputeNode {
       this.#running.delete(cid);
     }
     // A Redis failure from here on throws: BullMQ runs the computation again (work-queue.ts).
-    let ref: PutBlob;
+    let ref: PutBlob | null;
     try {
-      ref = await o.blobs.put(result, Math.max(cacheTtlMs, jobTtlMs) + 60_000);
+      // A job's result waits (bounded) for a store that is down; one only requests wait for ends at once (a 503).
+      const stillWanted = async () => (await redis.hget(KEYS.comp(cid), 'status').catch(() => 'running')) === 'running';
+      const note = (why: string) => o.log.warn(`compute node ${o.nodeId}: the result of ${fn} waits for the blob store (${why})`);
+      ref = await this.#stores.put(result, Math.max(cacheTtlMs, jobTtlMs) + 60_000, { retry: jobId !== undefined, stillWanted, note });
     } catch (error) {
-      // An object store that cannot take the bytes ends the computation at once (its clients
-      // get the 503 while the store is down), rather than computing it again and again.
+      // Not stored (or not soon enough): it ends with the store's error, not computed again and again.
       if (!isHostError(error) || error.code !== 'SPC_ERR_BLOB_STORE_UNAVAILABLE') throw error;
       await redis.vFail(cid, error.message, error.code, jobTtlMs);
       return;
     }
+    if (!ref) return;
     if (!ref.stored && !o.blobs.holds(ref.hash)) {
       // Refused (out of memory) and not kept here either (a worker keeps nothing): nobody can
       // read it, so the computation ends saying so rather than pointing at missing bytes.

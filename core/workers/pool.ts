@@ -1,7 +1,9 @@
 /**
  * @module pool
  * The two worker-thread pools: `compute` runs plugin functions (as many threads as the room
- * scheduler hands out: one per core by default, plus its short lane); `encode` (one thread) turns stored results into JSON, so a /result request never
+ * scheduler hands out: one per core by default, plus its short lane); `encode` (`encodeThreads`,
+ * by default one; a host has one more kept for variants of small results) turns stored results
+ * into JSON, shapes and packs delivery variants and parses files, so a /result request never
  * waits behind long-running jobs and never blocks the event loop.
  */
 import Tinypool from 'tinypool';

@@ -95,7 +95,8 @@ export interface TaskResults extends DeliveryTaskResults {
 
 /** Sent by the worker on the task port. */
 export type WorkerPortMessage =
-  | { type: 'progress'; text: string; fraction: number | null; ts: number }
+  /** Progress reports, batched (results/progress-batch.ts), oldest first. */
+  | { type: 'progress'; reports: { text: string; fraction: number | null; ts: number }[] }
   /** The bundle is loaded and the function is being called (a run's length is measured from here). */
   | { type: 'running' }
   /** Last message of a run: every progress message before it has been delivered. */

@@ -35,7 +35,8 @@ import { shapeResult } from '../delivery/shape-result.ts';
 import { buildStepPyramid } from '../pyramid/step-pyramid.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { PressureCollector } from '../memory/pressure-gc.ts';
-import { callPluginFunction } from '../results/call-plugin-function.ts';
+import { callPluginFunction, type ReportedProgress } from '../results/call-plugin-function.ts';
+import { ProgressBatch } from '../results/progress-batch.ts';
 import { computeResultId } from '../results/result-id.ts';
 import { resultByteLength, toJsonResult } from '../results/to-json-result.ts';
 
@@ -87,6 +88,7 @@ export async function invoke(task: InvokeTask): Promise<InvokeOutcome> {
   };
   port.on('message', onMessage);
   let handedOver = 0;
+  const reports = new ProgressBatch<ReportedProgress>((batch) => port.postMessage({ type: 'progress', reports: batch } satisfies WorkerPortMessage));
   try {
     const mod = await load(task.modulePath, task.version);
     const fn = mod[task.exportName];
@@ -102,12 +104,13 @@ export async function invoke(task: InvokeTask): Promise<InvokeOutcome> {
       returnType: task.returnType,
       signal: controller.signal,
       isCancelled: () => Atomics.load(flag, 0) === 1,
-      onProgress: (progress) => port.postMessage({ type: 'progress', ...progress } satisfies WorkerPortMessage),
+      onProgress: (progress) => reports.add(progress),
     });
     if (outcome.ok) handedOver = resultByteLength(outcome.result);
     // The plugin's own error object may not survive the trip to the host thread.
     return outcome.ok ? outcome : { ok: false, kind: outcome.kind, message: outcome.message };
   } finally {
+    reports.flush();
     gc.freed(handedOver);
     port.off('message', onMessage);
     const end: WorkerPortMessage = { type: 'end' };

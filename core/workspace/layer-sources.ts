@@ -17,6 +17,7 @@ import { specimenOr404, specimenType } from '../registry/specimen-functions.ts';
 import { computeRequestOf, resolveRequest, type RequestAsk, type RequestTarget, type SpecimenRequest } from '../request/specimen-request.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { bad } from '../scenes/check-display.ts';
+import { ComputeTimeLimit } from '../serving/compute-time-limit.ts';
 import { computeResult } from '../serving/result-source.ts';
 import type { ResultIds } from '../serving/result-ids.ts';
 import { roomPoints, type RoomAnnotations } from './room-annotations.ts';
@@ -126,7 +127,9 @@ export async function obtainLayerResult(deps: LayerSourceDeps, resolved: Resolve
     result = file ? await staticResult(deps.delivery, resolved.record, file) : null;
     result ??= await deps.staticInputs.load(resolved.record, signal ?? new AbortController().signal);
   } else {
-    result = await computeResult(deps.results, computeRequestOf(resolved.request, signal ? { signal } : {}));
+    const limit = new ComputeTimeLimit(deps.options.computeTimeoutSeconds);
+    const request = resolved.request;
+    result = await limit.run(request.entry.name, () => computeResult(deps.results, computeRequestOf(request, { signal: limit.joined(signal) })));
   }
   return { result, resultId: await deps.resultIds.of(result) };
 }

@@ -39,17 +39,28 @@ export interface PublishedFile {
 
 const bad = (why: string) => createHostError('SPC_ERR_PUBLISH_INVALID', why);
 
+/** Words of the API's own routes under /api/specimens/: a specimen of that id could never be reached. */
+const ROUTE_WORDS = new Set(['reload']);
+
 /** @throws SPC_ERR_PUBLISH_INVALID unless `id` can name a specimen. */
 export function checkSpecimenId(id: string): void {
   if (!isValidSpecimenId(id))
     throw bad(`'${String(id).slice(0, 200)}' is not a specimen id (letters, digits, '.', '_' and '-', starting with a letter or digit)`);
+  if (ROUTE_WORDS.has(id.toLowerCase())) throw bad(`'${id}' is a word of the host's routes (GET /api/specimens/${id.toLowerCase()}): publish under another id`);
 }
 
-/** Refuses an id that names a specimen from anywhere but publishing. */
+/**
+ * Refuses an id that names a specimen from anywhere but publishing, or that differs only by
+ * case from a specimen's id (two such ids would be confused by people, links and
+ * case-insensitive file systems).
+ */
 export function checkPublishable(ctx: PublishDeps, id: string): void {
   const existing = ctx.catalog.get(id);
   if (existing && existing.origin !== 'published')
     throw createHostError('SPC_ERR_PUBLISH_CONFLICT', id, existing.origin === 'disk' ? 'specimens directory' : existing.origin);
+  const folded = id.toLowerCase();
+  const twin = existing ? undefined : ctx.catalog.list().find((record) => record.id.toLowerCase() === folded);
+  if (twin) throw createHostError('SPC_ERR_PUBLISH_CASE_CLASH', id, twin.id);
 }
 
 /**

@@ -11,6 +11,8 @@ import type { FunctionEntry } from '../registry/function-entry.ts';
 import { specimenOr404 } from '../registry/specimen-functions.ts';
 import type { RequestDeps } from '../request/request-deps.ts';
 import { computeRequestOf, resolveRequest, type RequestTarget } from '../request/specimen-request.ts';
+import { ComputeTimeLimit } from '../serving/compute-time-limit.ts';
+import type { ResolvedHostOptions } from '../options.ts';
 import { computeResult, type ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
@@ -25,7 +27,7 @@ export type RoomTarget =
   | { kind: 'computed'; record: SpecimenRecord | null; entry: FunctionEntry; values: Record<string, unknown>; result: StoredResult };
 
 /** What resolving and computing a room's entry reads from its host. */
-export type RoomRequestDeps = RequestDeps & { results: Pick<ResultSource, 'open'> };
+export type RoomRequestDeps = RequestDeps & { results: Pick<ResultSource, 'open'>; options: Pick<ResolvedHostOptions, 'computeTimeoutSeconds'> };
 
 const bad = (why: string) => createHostError('SPC_ERR_ROOM_ENTRY_INVALID', why);
 
@@ -56,6 +58,7 @@ export async function computeForRoom(deps: RoomRequestDeps, roomId: string, requ
     target = { function: entry };
   }
   const resolved = await resolveRequest(deps, { target, params: { named }, room: roomId });
-  const result = await computeResult(deps.results, computeRequestOf(resolved));
+  const limit = new ComputeTimeLimit(deps.options.computeTimeoutSeconds);
+  const result = await limit.run(resolved.entry.name, () => computeResult(deps.results, computeRequestOf(resolved, { signal: limit.signal })));
   return { kind: 'computed', record: resolved.record, entry: resolved.entry, values: resolved.values, result };
 }

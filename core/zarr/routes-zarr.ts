@@ -36,9 +36,9 @@ type StoreRequest = FastifyRequest<{ Params: { store: string; '*'?: string } }>;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** The held volume a store name (`<result_id>.zarr`) stands for, or a 404. */
-async function volumeOf(ctx: ZarrDeps, store: string): Promise<{ id: string; volume: VolumeOfStore }> {
+async function volumeOf(ctx: ZarrDeps, store: string, client: string): Promise<{ id: string; volume: VolumeOfStore }> {
   const id = store.endsWith('.zarr') ? store.slice(0, -'.zarr'.length) : store;
-  const result = store.endsWith('.zarr') && isResultId(id) ? await ctx.resultIds.find(id) : null;
+  const result = store.endsWith('.zarr') && isResultId(id) ? await ctx.resultIds.find(id, client) : null;
   if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
   if (result.type !== 'volume') throw createHostError('SPC_ERR_RESULT_NOT_VOLUME', id, result.type.replace('_', ' '));
   if (!hasOmeAxes(result)) throw createHostError('SPC_ERR_RESULT_NOT_VOLUME', id, `volume of ${result.shape.length} dimension(s) (OME-Zarr takes 2 to 5)`);
@@ -64,7 +64,7 @@ async function serveInfo(ctx: ZarrDeps, id: string, reply: FastifyReply): Promis
 
 async function serveKey(ctx: ZarrDeps, request: StoreRequest, reply: FastifyReply): Promise<FastifyReply> {
   if (!request.params.store.endsWith('.zarr') && request.params['*'] === undefined) return serveInfo(ctx, request.params.store, reply);
-  const { id, volume } = await volumeOf(ctx, request.params.store);
+  const { id, volume } = await volumeOf(ctx, request.params.store, request.ip);
   const key = (request.params['*'] ?? '').replace(/^\/+/, '');
   if (key === '' || key === '.zgroup') return sendJson(reply, zgroup());
   const { levels } = await ctx.pyramids.of(volume);

@@ -1,6 +1,7 @@
 /**
  * A host bound beyond loopback (a lab host), as a real `vitrine serve` process: it makes an
- * admin token and prints it once, `--admin-token none` leaves the admin routes open with a
+ * admin token and prints it once (the admin routes and room writes ask for it, as MCP does),
+ * `--admin-token none` leaves the admin routes open with a
  * warning, and its `Host` allow-list defaults to the machine's own names and addresses.
  * Requests go to 127.0.0.1 on the port the host bound on every address.
  */
@@ -48,6 +49,25 @@ describe('a lab host', () => {
     const clear = await fetch(`${base}/api/processing/cache/clear`, { method: 'POST' });
     expect(clear.status).toBe(401);
     expect((await fetch(`${base}/api/specimens/`)).status).toBe(200);
+    // Room writes ask what MCP's equivalents (show_in_room, set_view) ask: the token. Reads stay open.
+    const put = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${base}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const writes: [string, unknown][] = [['/api/rooms/lab/view', { opacity: 0.5 }], ['/api/rooms/lab/entry', { function: 'square' }]];
+    for (const [path, body] of writes) {
+      expect((await put(path, body)).status, path).toBe(401);
+      expect((await put(path, body, { authorization: `Bearer ${token}` })).status, path).toBe(200);
+    }
+    expect(await (await fetch(`${base}/api/rooms/lab/view`)).json()).toMatchObject({ opacity: 0.5 });
+    // So do a room's marks.
+    const mark = (headers: Record<string, string> = {}) =>
+      fetch(`${base}/api/rooms/lab/annotations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ kind: 'point', points: [[0, 0, 0]] }),
+      });
+    expect((await mark()).status).toBe(401);
+    expect((await mark({ authorization: `Bearer ${token}` })).status).toBe(201);
+    expect((await fetch(`${base}/api/rooms/lab/annotations`)).status).toBe(200);
     // A second host makes a token of its own.
     const other = await lab([]);
     expect(other.host.stdout()).toMatch(/admin token: \S+/);

@@ -199,6 +199,10 @@ describe('MCP', () => {
       ['describe_specimen', { id: 'nope' }, /^404: specimen 'nope' not found/],
       ['publish_from_upload', { id: 'tri', upload: 'x' }, /^409: /],
       ['no_such_tool', {}, /no tool 'no_such_tool'/],
+      // The room ids the HTTP routes refuse.
+      ['get_room', { room: 'x'.repeat(10_000) }, /^400: room is longer than 256 characters/],
+      ['set_view', { room: 'lab\r\nSet-Cookie: x', opacity: 0.5 }, /^400: room holds a control character/],
+      ['compute', { function: 'square', room: 'a\u0000b' }, /^400: room holds a control character/],
     ];
     for (const [name, args, pattern] of cases) {
       const answer = await call(client, name, args);
@@ -206,6 +210,10 @@ describe('MCP', () => {
       expect(answer.content[0]!.text).toMatch(pattern);
     }
     expect((await call(client, 'get_room', {})).isError).toBeFalsy();
+    // The HTTP routes refuse the same rooms (a 10,000-character one is past the URL limit already).
+    expect((await fetch(`${url}/api/rooms/${encodeURIComponent('lab\r\nx')}/view`)).status).toBe(400);
+    expect((await fetch(`${url}/api/rooms/${'x'.repeat(300)}/view`)).status).toBe(400);
+    expect((await fetch(`${url}/api/rooms/${'x'.repeat(10_000)}/view`)).status).toBe(414);
   });
 
   it('refuses a cross-site POST (403) and answers GET with 405', async () => {

@@ -182,6 +182,8 @@ describe('published specimens', () => {
       [put(url, 'x', 'filename=x.stl', Buffer.from('solid nothing')), 400, /'x.stl' does not parse/],
       [put(url, 'x', 'filename=x.npy&spacing=1,2', npyBytes([2, 2, 2])), 400, /'spacing' must be three finite numbers/],
       [put(url, '.hidden', 'filename=x.stl', binaryStl()), 400, /is not a specimen id/],
+      [put(url, 'reload', 'filename=x.stl', binaryStl()), 400, /'reload' is a word of the host's routes/],
+      [put(url, 'TRI', 'filename=x.stl', binaryStl()), 409, /'TRI' differs only by case from the specimen 'tri'/],
       [
         fetch(`${url}/api/specimens/x`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"upload":"nope"}' }),
         400,
@@ -197,6 +199,20 @@ describe('published specimens', () => {
     }
     expect((await fetch(`${url}/api/specimens/x`)).status).toBe(404);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
+  it('publishes a big-endian .npy volume: its data and its thumbnail are the file as written', async () => {
+    const url = await host();
+    expect((await put(url, 'big-endian', 'filename=be.npy', npyBytes([4, 4, 4], 'big'))).status).toBe(201);
+    const thumbnail = await fetch(`${url}/api/specimens/big-endian/thumbnail`);
+    expect(thumbnail.status).toBe(200);
+    expect(thumbnail.headers.get('content-type')).toBe('image/png');
+    const slice = PNG.sync.read(Buffer.from(await thumbnail.arrayBuffer()));
+    expect([slice.width, slice.height]).toEqual([4, 4]);
+    // The middle slice's values 32..47 span the grey range: first black, last white.
+    expect([slice.data[0], slice.data[(4 * 4 - 1) * 4]]).toEqual([0, 255]);
+    const volume = decodeEnvelope(new Uint8Array(await (await fetch(`${url}/api/specimens/big-endian/data`)).arrayBuffer()));
+    expect(volume.type === 'volume' && [...(volume.data as Float32Array).slice(0, 3)]).toEqual([0, 1, 2]);
   });
 
   it('drops a published specimen after --published-ttl, and refuses one larger than the byte budget', async () => {

@@ -36,12 +36,14 @@ type Samples = InstanceType<(typeof TYPED_ARRAYS)[DType]>;
 /**
  * The samples in shared memory. A body read into shared memory (an upload) is viewed where it
  * lies when the samples start on a multiple of their size, as NumPy's padded headers make
- * them: no copy. Anything else (a file read from disk) is copied once.
+ * them, and need no swapping: no copy. Anything else (a file read from disk, big-endian
+ * samples, which are swapped and must not be swapped in the caller's bytes: those are the
+ * file a publisher keeps) is copied once.
  */
-function samplesOf(bytes: Buffer, offset: number, elements: number, dtype: DType, itemSize: number): Samples {
+function samplesOf(bytes: Buffer, offset: number, elements: number, dtype: DType, itemSize: number, swapped: boolean): Samples {
   const Ctor = TYPED_ARRAYS[dtype] as unknown as new (buffer: ArrayBufferLike, byteOffset?: number, length?: number) => Samples;
   const start = bytes.byteOffset + offset;
-  if (bytes.buffer instanceof SharedArrayBuffer && start % itemSize === 0) return new Ctor(bytes.buffer, start, elements);
+  if (!swapped && bytes.buffer instanceof SharedArrayBuffer && start % itemSize === 0) return new Ctor(bytes.buffer, start, elements);
   const shared = new SharedArrayBuffer(elements * itemSize);
   new Uint8Array(shared).set(bytes.subarray(offset, offset + elements * itemSize));
   return new Ctor(shared);
@@ -76,7 +78,7 @@ export function parseNpy(bytes: Buffer, geometry: VolumeGeometryHint = {}): Tagg
   if (declared !== held) {
     fail(`the header declares shape (${h.shape.join(', ')}): ${declared} bytes of data, but the file holds ${held}`);
   }
-  const data = samplesOf(bytes, h.dataOffset, elements, element.dtype, element.itemSize);
+  const data = samplesOf(bytes, h.dataOffset, elements, element.dtype, element.itemSize, element.byteOrder === 'big');
   if (element.byteOrder === 'big') swapBytes(new Uint8Array(data.buffer, data.byteOffset, declared), element.itemSize);
   if (element.dtype === 'float32' || element.dtype === 'float64') expectFinite(data, 'the data');
   const result = { type: 'volume', shape: h.shape, dtype: element.dtype, data } as TaggedResult & { spacing?: number[]; origin?: number[] };

@@ -3,10 +3,10 @@
  * The viewer's controller: loads the catalog, opens the specimen the URL names, turns parameter
  * edits into requests (the latest wins, dragging is debounced), runs dynamic specimens as jobs
  * with progress and cancel, runs other functions through `/invoke`, and puts results on the
- * stage. A reloaded plugin refreshes what is shown of it; with "follow room" on, a peer's
- * request is shown here (room-follower.ts) and the room's look is shared (room-view.ts).
+ * stage. A reloaded plugin refreshes what is shown of it; "follow room" shows a peer's request (room-follower.ts), shares the look (room-view.ts).
  */
 import { createClient, type VitrineClient } from '../../client/client.ts';
+import { pageToken } from './page-token.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
 import { VitrineHttpError } from '../../client/errors.ts';
 import type { CatalogEntry, DeliveryQuery, RoomEntry, SpecimenMetadata } from '../../client/wire-types.ts';
@@ -43,7 +43,7 @@ import type { VrMode } from './xr/vr-mode.ts';
 const DRAG_DEBOUNCE_MS = 150;
 
 export class ViewerApp {
-  readonly #client: VitrineClient = createClient({ baseUrl: '' });
+  readonly #client: VitrineClient = createClient({ baseUrl: '', token: pageToken() });
   readonly #layout: Layout;
   readonly #catalog: CatalogView;
   readonly #head = new SpecimenHead();
