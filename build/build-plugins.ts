@@ -63,13 +63,28 @@ export function checkUniqueNames(analyses: PluginAnalysis[], diagnostics: BuildD
       if (owner === undefined) functionOwners.set(fn.name, plugin.name);
       else {
         const location = { file: path.join(plugin.dir, ...fn.source.file.split('/')), line: fn.source.line, column: 1 };
-        diagnostics.push(createDiagnostic('VITRINE_FUNCTION_201', location, `plugins '${owner}' and '${plugin.name}' both export a specimen function named '${fn.name}'; registered names must be unique`, { plugin: plugin.name, functionName: fn.name }));
+        diagnostics.push(
+          createDiagnostic(
+            'VITRINE_FUNCTION_201',
+            location,
+            `plugins '${owner}' and '${plugin.name}' both export a specimen function named '${fn.name}'; registered names must be unique`,
+            { plugin: plugin.name, functionName: fn.name },
+          ),
+        );
       }
     }
     for (const specimen of specimens) {
       const owner = specimenOwners.get(specimen.id);
       if (owner === undefined) specimenOwners.set(specimen.id, plugin.name);
-      else diagnostics.push(createDiagnostic('VITRINE_SPECIMEN_302', specimenLocations.get(specimen.id) ?? null, `plugins '${owner}' and '${plugin.name}' both declare specimen id '${specimen.id}'`, { plugin: plugin.name, functionName: specimen.function_name }));
+      else
+        diagnostics.push(
+          createDiagnostic(
+            'VITRINE_SPECIMEN_302',
+            specimenLocations.get(specimen.id) ?? null,
+            `plugins '${owner}' and '${plugin.name}' both declare specimen id '${specimen.id}'`,
+            { plugin: plugin.name, functionName: specimen.function_name },
+          ),
+        );
     }
   }
 }

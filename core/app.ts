@@ -46,6 +46,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   let closing = false;
   readiness.add('plugins', () => (loaded ? null : 'plugins are still loading'));
   readiness.add('host', () => (closing ? 'the host is shutting down' : null));
+  readiness.add('python', () => host.pythonNotReady());
   const scale = host.scale;
   if (scale) readiness.add('redis', () => scale.notReady());
   app.addHook('preClose', async () => void (closing = true));

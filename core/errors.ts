@@ -26,7 +26,10 @@ export const ERRORS = {
   SPC_ERR_UNHANDLED: entry(500, () => 'internal server error'),
   SPC_ERR_UNSUPPORTED_MEDIA_TYPE: entry(415, (got = '?') => `request bodies must be JSON (application/json or */*+json), got content type '${got}'`),
   SPC_ERR_HOST_NOT_ALLOWED: entry(403, (host = '?') => `host '${host}' is not allowed (see --allowed-hosts)`),
-  SPC_ERR_CROSS_SITE_WRITE: entry(403, (method = '?', origin = '?') => `a ${method} from another origin (${origin}) is refused: only origins listed in --cors-origin may write from a browser`),
+  SPC_ERR_CROSS_SITE_WRITE: entry(
+    403,
+    (method = '?', origin = '?') => `a ${method} from another origin (${origin}) is refused: only origins listed in --cors-origin may write from a browser`,
+  ),
   SPC_ERR_BODY_NULL: entry(400, () => 'request body is null: send a JSON object, or no body at all'),
   SPC_ERR_MALFORMED_REQUEST: entry(400, (why = 'malformed request') => `malformed HTTP request: ${why}`),
   SPC_ERR_HEADERS_TOO_LARGE: entry(431, () => 'request headers are too large'),
@@ -51,6 +54,7 @@ export const ERRORS = {
   SPC_ERR_DELIVERY_OPTION_INVALID: entry(400, (name = '?', got = '?', expected = '?') => `delivery option '${name}' is ${got}; expected ${expected}`),
   SPC_ERR_DELIVERY_OPTION_MISFIT: entry(400, (name = '?', why = '?') => `delivery option '${name}' cannot be used here: ${why}`),
   SPC_ERR_DELIVERY_FORMAT_UNAVAILABLE: entry(400, (format = '?', type = '?') => `format '${format}' for ${type} results is not available on this host`),
+  SPC_ERR_SEGMENT_NOT_FOUND: entry(404, (id = '?', held = '?') => `segment ${id}: no voxel of the labels volume has this id (${held})`),
 
   // --- specimens ---
   SPC_ERR_SPECIMEN_NOT_FOUND: entry(404, (id = '?') => `specimen '${id}' not found`),
@@ -65,9 +69,19 @@ export const ERRORS = {
   SPC_ERR_FUNCTION_NOT_FOUND: entry(404, (name = '?') => `function '${name}' is not registered`),
   SPC_ERR_FUNCTION_FAILED: entry(500, (name = '?', message = '?') => `function '${name}' failed: ${message}`),
   SPC_ERR_RESULT_INVALID: entry(500, (name = '?', why = '?') => `function '${name}' returned an invalid result: ${why}`),
-  SPC_ERR_RESULT_TOO_LARGE: entry(413, (name = '?', size = '?', limit = '?') => `result of '${name}' is ${size} bytes, over the ${limit}-byte limit for JSON results; fetch it as an envelope from /data`),
+  SPC_ERR_RESULT_TOO_LARGE: entry(
+    413,
+    (name = '?', size = '?', limit = '?') =>
+      `result of '${name}' is ${size} bytes, over the ${limit}-byte limit for JSON results; fetch it as an envelope from /data`,
+  ),
   SPC_ERR_WORKER_CRASHED: entry(500, (name = '?', why = '?') => `worker thread running '${name}' died: ${why}`),
   SPC_ERR_PLUGIN_PROCESS_EXITED: entry(500, (name = '?', why = '?') => `the plugin process running '${name}' exited (${why}); it has been replaced`),
+  SPC_ERR_PYTHON_UNAVAILABLE: entry(503, (name = '?', why = '?') => `no Python plugin process can run '${name}' now: ${why}; retry later`),
+  SPC_ERR_COMPUTE_TIMEOUT: entry(
+    504,
+    (name = '?', seconds = '?') =>
+      `computing '${name}' took longer than ${seconds} s (--compute-timeout) and was given up; for longer work start a job (POST /api/specimens/{id}/start)`,
+  ),
 
   // --- inputs and uploads ---
   SPC_ERR_INPUT_INVALID: entry(400, (param = '?', why = '?') => `input '${param}' ${why}`),
@@ -76,25 +90,63 @@ export const ERRORS = {
   SPC_ERR_INPUT_TOO_DEEP: entry(400, (param = '?', max = '?') => `input '${param}' nests inputs deeper than ${max} levels`),
   SPC_ERR_INPUT_CYCLE: entry(400, (param = '?', fn = '?') => `input '${param}' leads back to ${fn} with the same parameters (a cycle)`),
   SPC_ERR_UPLOAD_TOO_LARGE: entry(413, (limit = '?') => `the upload is larger than the ${limit}-byte limit (--max-upload-bytes)`),
-  SPC_ERR_UPLOAD_DECODES_TOO_LARGE: entry(413, (name = '?', size = '?', what = '?', limit = '?') => `'${name}' would decode to ${size} bytes (${what}), past the ${limit}-byte limit (--max-upload-bytes); it was refused before decoding`),
+  SPC_ERR_UPLOAD_DECODES_TOO_LARGE: entry(
+    413,
+    (name = '?', size = '?', what = '?', limit = '?') =>
+      `'${name}' would decode to ${size} bytes (${what}), past the ${limit}-byte limit (--max-upload-bytes); it was refused before decoding`,
+  ),
   SPC_ERR_UPLOAD_FORMAT: entry(415, (name = '?', known = '?') => `cannot read '${name}': uploads must be one of ${known}`),
   SPC_ERR_UPLOAD_INVALID: entry(400, (name = '?', why = '?') => `'${name}' does not parse: ${why}`),
   SPC_ERR_UPLOADS_OFF: entry(404, () => 'uploads are turned off on this host (--uploads off)'),
 
   // --- published specimens and rooms as workspaces ---
-  SPC_ERR_PUBLISH_CONFLICT: entry(409, (id = '?', origin = '?') => `specimen '${id}' is not a published specimen (it comes from the ${origin}) and cannot be replaced or deleted: publish under another id`),
+  SPC_ERR_PUBLISH_CONFLICT: entry(
+    409,
+    (id = '?', origin = '?') =>
+      `specimen '${id}' is not a published specimen (it comes from the ${origin}) and cannot be replaced or deleted: publish under another id`,
+  ),
   SPC_ERR_PUBLISHED_NOT_FOUND: entry(404, (id = '?') => `no published specimen '${id}'`),
   SPC_ERR_PUBLISH_INVALID: entry(400, (why = '?') => `cannot publish: ${why}`),
-  SPC_ERR_PUBLISH_TOO_LARGE: entry(413, (size = '?', limit = '?') => `the published file is ${size} bytes, more than the host keeps (${limit} bytes, --cache-max-bytes)`),
+  SPC_ERR_PUBLISH_CASE_CLASH: entry(409, (id = '?', other = '?') => `'${id}' differs only by case from the specimen '${other}': publish under another id`),
+  SPC_ERR_PUBLISH_TOO_LARGE: entry(
+    413,
+    (size = '?', limit = '?') => `the published file is ${size} bytes, more than the host keeps (${limit} bytes, --cache-max-bytes)`,
+  ),
   SPC_ERR_ROOM_ENTRY_INVALID: entry(400, (why = '?') => `room entry: ${why}`),
   SPC_ERR_MCP_METHOD: entry(405, () => 'the MCP endpoint is stateless: POST JSON-RPC messages to /mcp (no sessions, no server streams)'),
   SPC_ERR_ROOM_VIEW_INVALID: entry(400, (field = '?', why = '?') => `room view '${field}' ${why}`),
 
+  // --- annotations ---
+  SPC_ERR_ANNOTATION_INVALID: entry(400, (field = '?', why = '?') => `${field} ${why}`),
+  SPC_ERR_ANNOTATION_CSV: entry(400, (line = '?', why = '?') => `CSV line ${line}: ${why}`),
+  SPC_ERR_ANNOTATION_NOT_FOUND: entry(404, (id = '?', room = '?') => `no annotation '${id}' in room '${room}'`),
+  SPC_ERR_ANNOTATION_STALE: entry(
+    412,
+    (id = '?', expected = '?', current = '?') => `annotation '${id}' is at version ${current}, not ${expected}: someone changed it first; read it again`,
+  ),
+  SPC_ERR_ANNOTATION_IF_MATCH: entry(400, (got = '?') => `If-Match must be one annotation version in quotes, e.g. "3", got '${got}'`),
+  SPC_ERR_ANNOTATIONS_FULL: entry(
+    409,
+    (room = '?', limit = '?', adding = '?') => `room '${room}' would hold more than its limit of ${limit} annotations with these ${adding}; remove some first`,
+  ),
+  SPC_ERR_ANNOTATIONS_HOST_FULL: entry(
+    507,
+    (limit = '?') => `this host keeps at most ${limit} annotations across its rooms (on a Redis service they live in Redis instead); remove some first`,
+  ),
+  SPC_ERR_PRECOMPUTED_KEY_NOT_FOUND: entry(404, (key = '?') => `'${key}' is not a key of the room's precomputed annotations`),
   // --- scenes and snapshots ---
   SPC_ERR_SCENE_INVALID: entry(400, (path = '?', why = '?') => `${path} ${why}`),
   SPC_ERR_SCENE_FULL: entry(400, (max = '?') => `a scene holds at most ${max} layers: remove one before adding another`),
-  SPC_ERR_SCENE_TOO_LARGE: entry(400, (size = '?', limit = '?') => `the scene would take ${size} bytes of JSON, over the ${limit} a scene may take: shorten its layers' names, params or labels, or use fewer layers`),
-  SPC_ERR_SCENE_VERSION: entry(412, (given = '?', current = '?') => `the scene changed: If-Match names version ${given}, the scene is at version ${current}; read it again and retry (nothing was changed)`),
+  SPC_ERR_SCENE_TOO_LARGE: entry(
+    400,
+    (size = '?', limit = '?') =>
+      `the scene would take ${size} bytes of JSON, over the ${limit} a scene may take: shorten its layers' names, params or labels, or use fewer layers`,
+  ),
+  SPC_ERR_SCENE_VERSION: entry(
+    412,
+    (given = '?', current = '?') =>
+      `the scene changed: If-Match names version ${given}, the scene is at version ${current}; read it again and retry (nothing was changed)`,
+  ),
   SPC_ERR_SCENE_CONTENDED: entry(503, (room = '?') => `the scene of room '${room}' is being changed by too many writers at once; retry`),
   SPC_ERR_LAYER_NOT_FOUND: entry(404, (id = '?', room = '?') => `room '${room}' has no layer '${id}'`),
   SPC_ERR_LAYER_ID_TAKEN: entry(409, (id = '?', room = '?') => `room '${room}' already has a layer '${id}': choose another id, or PATCH that layer`),
@@ -112,12 +164,19 @@ export const ERRORS = {
   SPC_ERR_NOT_READY: entry(503, (why = '?') => `not ready: ${why}`),
   SPC_ERR_REDIS_UNAVAILABLE: entry(503, (why = '?') => `the service's Redis cannot serve this request: ${why}; retry later`),
   SPC_ERR_BLOB_STORE_UNAVAILABLE: entry(503, (why = '?') => `the object store holding result bytes cannot serve this request: ${why}; retry later`),
-  SPC_ERR_NO_COMPUTE_NODE: entry(503, (fn = '?') => `no live compute node can run function '${fn}'; start a vitrine worker (or a host with --compute) that has its plugin`),
+  SPC_ERR_BLOB_LOOKUPS_BUSY: entry(503, (why = '?') => `the host is looking up as many blob ids it does not hold as it may (${why}); retry later`),
+  SPC_ERR_NO_COMPUTE_NODE: entry(
+    503,
+    (fn = '?') => `no live compute node can run function '${fn}'; start a vitrine worker (or a host with --compute) that has its plugin`,
+  ),
   SPC_ERR_ADMIN_TOKEN_MISSING: entry(401, () => 'this route needs the admin token: Authorization: Bearer <token>'),
   SPC_ERR_ADMIN_TOKEN_WRONG: entry(403, () => 'the admin token is wrong'),
 
   // --- results by id (OME-Zarr) ---
-  SPC_ERR_RESULT_ID_NOT_FOUND: entry(404, (id = '?') => `no result with id '${id}' is held here (unknown, or dropped since: request its data again for a new id)`),
+  SPC_ERR_RESULT_ID_NOT_FOUND: entry(
+    404,
+    (id = '?') => `no result with id '${id}' is held here (unknown, or dropped since: request its data again for a new id)`,
+  ),
   SPC_ERR_RESULT_NOT_VOLUME: entry(404, (id = '?', type = '?') => `result '${id}' is a ${type}; only volume results are served as OME-Zarr`),
   SPC_ERR_BLOB_NOT_FOUND: entry(404, (id = '?') => `no blob with id '${id}' is held here (unknown, or dropped since: request its data again)`),
   SPC_ERR_RANGE_NOT_SATISFIABLE: entry(416, (range = '?', size = '?') => `range '${range}' is outside the ${size} bytes of this answer`),
@@ -128,7 +187,11 @@ export const ERRORS = {
   SPC_ERR_WORKER_TIMEOUT: entry(504, (id = '?', what = 'request') => `worker '${id}' did not answer the ${what} in time`),
   SPC_ERR_WORKER_ERROR: entry(502, (id = '?', why = '?') => `worker '${id}' failed: ${why}`),
   SPC_ERR_NOT_RELAY: entry(404, () => 'this host is not a relay (start it with --relay)'),
-  SPC_ERR_RELAY_HOST_UNREACHABLE: entry(502, (id = '?', why = 'its relay host has not shared its address yet') => `the file of relayed specimen '${id}' could not be fetched from its relay host: ${why}`),
+  SPC_ERR_RELAY_HOST_UNREACHABLE: entry(
+    502,
+    (id = '?', why = 'its relay host has not shared its address yet') =>
+      `the file of relayed specimen '${id}' could not be fetched from its relay host: ${why}`,
+  ),
 
   // --- event streams ---
   SPC_ERR_TOO_MANY_STREAMS: entry(503, (limit = '?') => `the host has its limit of ${limit} open event streams; retry later`),

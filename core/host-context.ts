@@ -4,6 +4,7 @@
  * jobs and encoders. Built by app.ts, passed to each route group. (What a specimen's function,
  * type and schema are: registry/specimen-functions.ts.)
  */
+import type { AnnotationStore } from './annotations/annotation-store.ts';
 import type { EventHub } from './events/event-hub.ts';
 import type { JobService } from './jobs/job-service.ts';
 import type { ResolvedHostOptions } from './options.ts';
@@ -13,14 +14,13 @@ import type { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import type { JsonResultEncoder } from './serving/json-encoder.ts';
 import type { ResultIds } from './serving/result-ids.ts';
 import type { DeliveryVariants } from './delivery/delivery-variants.ts';
-import type { VolumePyramids } from './zarr/volume-pyramids.ts';
+import type { VolumePyramids } from './pyramid/volume-pyramids.ts';
 import type { InvokerSet } from './invoke/invoker.ts';
 import type { ResultSource } from './serving/result-source.ts';
 import type { StaticInputs } from './inputs/static-inputs.ts';
 import type { UploadStore } from './uploads/upload-store.ts';
 import type { FileParser } from './workers/file-parser.ts';
 import type { PublishedSpecimens } from './workspace/published-specimens.ts';
-import type { RoomAnnotations } from './workspace/room-annotations.ts';
 import type { RoomScenes } from './workspace/room-scenes.ts';
 import type { RoomSnapshots } from './workspace/room-snapshots.ts';
 import type { RoomWorkspace } from './workspace/room-workspace.ts';
@@ -60,8 +60,8 @@ export interface HostContext {
   scenes: RoomScenes;
   /** Rooms' snapshots: immutable records of a scene, its view and marks, their bytes pinned. */
   snapshots: RoomSnapshots;
-  /** Rooms' annotations as scenes, snapshots and the Neuroglancer state read them. */
-  annotations: RoomAnnotations;
+  /** Each room's annotations: this host's, or the Redis service's (scenes, snapshots and the Neuroglancer state read them too). */
+  annotations: AnnotationStore;
   /** Static specimens read as input results. */
   staticInputs: StaticInputs;
   /** Host events, streamed to clients as Server-Sent Events. */

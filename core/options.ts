@@ -44,6 +44,17 @@ export interface HostOptions {
    * @defaultValue half the machine's memory
    */
   pythonMaxBytes?: number;
+  /**
+   * Processes each Python plugin process may run besides itself (`--python-max-children`):
+   * past it the process and everything it started are ended (its call fails). @defaultValue 32
+   */
+  pythonMaxChildren?: number;
+  /**
+   * Longest a request waits for a computation (`/data`, `/invoke`, a room's entry, the agents'
+   * `compute`), seconds (`--compute-timeout`): then it answers 504, and the computation stops
+   * unless another request still waits for it. Jobs have `jobTimeoutSeconds`. @defaultValue 600
+   */
+  computeTimeoutSeconds?: number;
   /** Media type of envelope responses. @defaultValue `"application/x-service-envelope-v1"` */
   envelopeMediaType?: string;
   /** Largest accepted request body in bytes. @defaultValue 1 MiB */
@@ -133,6 +144,8 @@ export interface HostOptions {
   uploadTtlSeconds?: number;
   /** Seconds a published specimen (PUT /api/specimens/{id}) is kept after it was last published. @defaultValue 86400 */
   publishedTtlSeconds?: number;
+  /** Annotations one room holds at most; a request that would pass it adds nothing (409). @defaultValue 100000 */
+  maxAnnotations?: number;
   /**
    * Seconds a room's snapshot (`POST /api/rooms/{room}/snapshots`) and the bytes of its layers
    * are kept, whatever the room does next. @defaultValue 2592000 (30 days)
@@ -158,6 +171,8 @@ export const HOST_DEFAULTS = Object.freeze({
   cancelGraceMs: 300,
   python: null,
   pythonMaxBytes: Math.floor(totalmem() / 2),
+  pythonMaxChildren: 32,
+  computeTimeoutSeconds: 600,
   envelopeMediaType: ENVELOPE_MEDIA_TYPE,
   bodyLimitBytes: 1024 * 1024,
   maxParamsLength: 16384,
@@ -195,6 +210,7 @@ export const HOST_DEFAULTS = Object.freeze({
   maxUploadBytes: 268435456,
   uploadTtlSeconds: 3600,
   publishedTtlSeconds: 86400,
+  maxAnnotations: 100_000,
   snapshotTtlSeconds: 2592000,
 });
 
@@ -211,6 +227,9 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('cacheTtlSeconds', o.cacheTtlSeconds);
   positive('jobTtlSeconds', o.jobTtlSeconds, true);
   positive('jobTimeoutSeconds', o.jobTimeoutSeconds);
+  positive('computeTimeoutSeconds', o.computeTimeoutSeconds);
+  if (!Number.isInteger(o.pythonMaxChildren) || o.pythonMaxChildren < 0)
+    throw new TypeError(`pythonMaxChildren must be a non-negative integer, got ${String(o.pythonMaxChildren)}`);
   positive('cancelGraceMs', o.cancelGraceMs, true);
   positive('bodyLimitBytes', o.bodyLimitBytes);
   positive('maxParamsLength', o.maxParamsLength);
@@ -218,9 +237,11 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('maxJobMessages', o.maxJobMessages);
   positive('maxFinishedJobs', o.maxFinishedJobs);
   positive('maxJobs', o.maxJobs);
-  if (!Number.isInteger(o.maxEventStreams) || o.maxEventStreams < 1) throw new TypeError(`maxEventStreams must be a positive integer, got ${String(o.maxEventStreams)}`);
+  if (!Number.isInteger(o.maxEventStreams) || o.maxEventStreams < 1)
+    throw new TypeError(`maxEventStreams must be a positive integer, got ${String(o.maxEventStreams)}`);
   positive('cacheMaxBytes', o.cacheMaxBytes);
-  if (!Number.isSafeInteger(o.headsetTriangles) || o.headsetTriangles < 1) throw new TypeError(`headsetTriangles must be a positive integer, got ${String(o.headsetTriangles)}`);
+  if (!Number.isSafeInteger(o.headsetTriangles) || o.headsetTriangles < 1)
+    throw new TypeError(`headsetTriangles must be a positive integer, got ${String(o.headsetTriangles)}`);
   if (typeof o.clientProfiles !== 'boolean') throw new TypeError('clientProfiles must be a boolean');
   if (!Number.isInteger(o.poolSize) || o.poolSize < 1) throw new TypeError(`poolSize must be a positive integer, got ${String(o.poolSize)}`);
   if (typeof o.defaultRoomId !== 'string' || (o.defaultRoomId as string) === '') throw new TypeError('defaultRoomId must be a non-empty string');
@@ -232,6 +253,8 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   positive('maxUploadBytes', o.maxUploadBytes);
   positive('uploadTtlSeconds', o.uploadTtlSeconds);
   positive('publishedTtlSeconds', o.publishedTtlSeconds);
+  if (!Number.isSafeInteger(o.maxAnnotations) || o.maxAnnotations < 1)
+    throw new TypeError(`maxAnnotations must be a positive integer, got ${String(o.maxAnnotations)}`);
   positive('snapshotTtlSeconds', o.snapshotTtlSeconds);
   if (typeof o.host !== 'string' || (o.host as string) === '') throw new TypeError('host must be a non-empty string');
   if (o.allowedHosts !== null && (!Array.isArray(o.allowedHosts) || !(o.allowedHosts as unknown[]).every((h) => typeof h === 'string'))) {
@@ -258,9 +281,11 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   const roomThreads = o.roomThreads ?? Math.max(1, Math.floor(o.poolSize / 2));
   if (!Number.isInteger(roomThreads) || roomThreads < 1) throw new TypeError(`roomThreads must be a positive integer, got ${String(roomThreads)}`);
   const pythonProcesses = options.pythonProcesses ?? o.poolSize;
-  if (!Number.isInteger(pythonProcesses) || pythonProcesses < 1) throw new TypeError(`pythonProcesses must be a positive integer, got ${String(pythonProcesses)}`);
+  if (!Number.isInteger(pythonProcesses) || pythonProcesses < 1)
+    throw new TypeError(`pythonProcesses must be a positive integer, got ${String(pythonProcesses)}`);
   const python: unknown = o.python;
-  if (python !== null && (typeof python !== 'string' || python.trim() === '')) throw new TypeError(`python must be an interpreter path or null, got '${String(python)}'`);
+  if (python !== null && (typeof python !== 'string' || python.trim() === ''))
+    throw new TypeError(`python must be an interpreter path or null, got '${String(python)}'`);
   const mode: HostMode = o.relay ? 'relay' : o.join ? 'worker' : 'local';
   return { ...o, compute, roomThreads, pythonProcesses, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;
 }

@@ -6,8 +6,11 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['node_modules/**', 'build/out/**', 'test/fixtures/**'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Backstops for a test or hook that hangs, not estimates of how long one takes: each wait in
+    // a test ends on its event or state (helpers/wait-for.ts), and a test of several processes
+    // takes minutes on a 2-core machine under load that takes seconds on a quiet one.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
   },

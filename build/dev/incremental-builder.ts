@@ -91,7 +91,12 @@ export class IncrementalBuilder {
 
   /** Rebuilds plugin `name` from what is on disk now. */
   async build(name: string): Promise<PluginBuild> {
-    const plugin: PluginSource = pluginSourceOf(this.#srcDir, name) ?? { name, dir: path.join(this.#srcDir, name), entry: path.join(this.#srcDir, name, 'index.ts'), runtime: 'node' };
+    const plugin: PluginSource = pluginSourceOf(this.#srcDir, name) ?? {
+      name,
+      dir: path.join(this.#srcDir, name),
+      entry: path.join(this.#srcDir, name, 'index.ts'),
+      runtime: 'node',
+    };
     const diagnostics: BuildDiagnostic[] = [];
     if (!checkPluginFolder(plugin, diagnostics)) return { name, output: null, diagnostics };
     if (plugin.runtime === 'python') return this.#buildPython(plugin);

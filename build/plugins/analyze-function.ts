@@ -16,7 +16,13 @@ export type FunctionAnalysis =
   | { kind: 'helper'; note: string }
   | { kind: 'failed' };
 
-export function analyzeFunction(exported: ExportedFunction, pluginDir: string, plugin: string, chain: ParamChain, diagnostics: BuildDiagnostic[]): FunctionAnalysis {
+export function analyzeFunction(
+  exported: ExportedFunction,
+  pluginDir: string,
+  plugin: string,
+  chain: ParamChain,
+  diagnostics: BuildDiagnostic[],
+): FunctionAnalysis {
   const { name, node } = exported;
   const returnClass = classifyReturnType(node);
   if (returnClass.kind === 'helper') {

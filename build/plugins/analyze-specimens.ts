@@ -25,7 +25,13 @@ export interface SpecimensAnalysis {
   locations: Map<string, SourceLocation>;
 }
 
-export function analyzeSpecimens(declared: DeclaredSpecimen[], registered: Set<string>, pluginDir: string, plugin: string, diagnostics: BuildDiagnostic[]): SpecimensAnalysis {
+export function analyzeSpecimens(
+  declared: DeclaredSpecimen[],
+  registered: Set<string>,
+  pluginDir: string,
+  plugin: string,
+  diagnostics: BuildDiagnostic[],
+): SpecimensAnalysis {
   const specimens: ManifestSpecimen[] = [];
   const thumbnails = new Map<string, ThumbnailCopy>();
   const ids = new Set<string>();
@@ -44,13 +50,22 @@ export function analyzeSpecimens(declared: DeclaredSpecimen[], registered: Set<s
     ids.add(specimen.id);
     if (!registered.has(specimen.function)) {
       const known = [...registered].join(', ') || 'none';
-      fail('VITRINE_SPECIMEN_303', 'function', `specimen '${specimen.id}' names function '${specimen.function}', which is not a registered export of this plugin (registered: ${known})`);
+      fail(
+        'VITRINE_SPECIMEN_303',
+        'function',
+        `specimen '${specimen.id}' names function '${specimen.function}', which is not a registered export of this plugin (registered: ${known})`,
+      );
     }
     // No thumbnail declared: the plugin's thumbnails/<id>.png, if it has one.
     const declaredOrFound = specimen.thumbnail ?? (SPECIMEN_ID_PATTERN.test(specimen.id) ? conventionalThumbnail(specimen.id, pluginDir) : undefined);
     const thumbnail = resolveThumbnail(declaredOrFound, pluginDir);
     if (thumbnail.kind === 'outside') fail('VITRINE_SPECIMEN_304', 'thumbnail', thumbnail.why);
-    if (thumbnail.kind === 'missing') fail('VITRINE_SPECIMEN_305', 'thumbnail', `thumbnail '${specimen.thumbnail}' of specimen '${specimen.id}' does not exist (looked for ${thumbnail.source})`);
+    if (thumbnail.kind === 'missing')
+      fail(
+        'VITRINE_SPECIMEN_305',
+        'thumbnail',
+        `thumbnail '${specimen.thumbnail}' of specimen '${specimen.id}' does not exist (looked for ${thumbnail.source})`,
+      );
     if (diagnostics.length > before) continue;
     if (thumbnail.kind === 'file') thumbnails.set(thumbnail.bundlePath, { source: thumbnail.source, bundlePath: thumbnail.bundlePath });
     locations.set(specimen.id, locate(at('id')));

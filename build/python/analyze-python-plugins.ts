@@ -35,7 +35,9 @@ export function analyzePythonModule(module: PyModule, plugin: PluginSource, chai
     // A function that failed still counts as declared, so specimens naming it do not add noise.
     attempted.add(fn.name);
     if (returnClass.kind === 'error') {
-      diagnostics.push(createDiagnostic('VITRINE_FUNCTION_200', locationIn(scope, returnClass.at), returnClass.message, { plugin: plugin.name, functionName: fn.name }));
+      diagnostics.push(
+        createDiagnostic('VITRINE_FUNCTION_200', locationIn(scope, returnClass.at), returnClass.message, { plugin: plugin.name, functionName: fn.name }),
+      );
       continue;
     }
     const before = diagnostics.length;

@@ -41,7 +41,12 @@ export function classifyPythonReturn(returns: PyExpr | null, scope: PyScope): Py
   const name = nameOf(returns, scope);
   if (name !== undefined && Object.hasOwn(RESULT_NAMES, name)) return { kind: 'result', returnType: RESULT_NAMES[name]! };
   if (mentionsResult(returns, scope)) {
-    return { kind: 'error', at: returns, message: `return annotation \`${returns.text}\` is not a result type; a specimen function is annotated \`-> MeshResult\` (VolumeResult, PointCloudResult or ImageResult), also when it is \`async def\`` };
+    return {
+      kind: 'error',
+      at: returns,
+      message: `return annotation \`${returns.text}\` is not a result type; a specimen function is annotated \`-> MeshResult\` (VolumeResult, ` +
+        `PointCloudResult or ImageResult), also when it is \`async def\``,
+    };
   }
   return { kind: 'helper' };
 }

@@ -31,7 +31,11 @@ function shapeProblem(param: PyParameter, scope: PyScope): SchemaError | undefin
     return new SchemaError('VITRINE_SCHEMA_106', at, `\`${written}\` is a rest parameter; declare one named parameter per schema property`);
   }
   if (param.kind === 'positional_only') {
-    return new SchemaError('VITRINE_SCHEMA_109', at, `'${param.name}' is positional-only (it comes before \`/\`); the host passes parameters by name, so declare it after the \`/\``);
+    return new SchemaError(
+      'VITRINE_SCHEMA_109',
+      at,
+      `'${param.name}' is positional-only (it comes before \`/\`); the host passes parameters by name, so declare it after the \`/\``,
+    );
   }
   if (param.annotation === null) {
     return new SchemaError('VITRINE_SCHEMA_100', at, `parameter '${param.name}' has no annotation; use an annotation such as \`${param.name}: float\``);
@@ -40,25 +44,46 @@ function shapeProblem(param: PyParameter, scope: PyScope): SchemaError | undefin
 }
 
 /** The default written into the schema (undefined for none), checked against the fragment. */
-function valueDefault(param: PyParameter, parsed: PyParsed & { parsed: { kind: 'value' } }, fragment: Record<string, unknown>, scope: PyScope): JsonValue | undefined {
+function valueDefault(
+  param: PyParameter,
+  parsed: PyParsed & { parsed: { kind: 'value' } },
+  fragment: Record<string, unknown>,
+  scope: PyScope,
+): JsonValue | undefined {
   const written = param.default;
   if (written === null) {
     if (!parsed.parsed.optional) return undefined;
-    throw new SchemaError('VITRINE_SCHEMA_100', locationIn(scope, param.annotation!), `parameter '${param.name}' is optional (\`${param.annotation!.text}\`) but has no default; write \`= None\`: a client leaves it out and the function receives None`);
+    throw new SchemaError(
+      'VITRINE_SCHEMA_100',
+      locationIn(scope, param.annotation!),
+      `parameter '${param.name}' is optional (\`${param.annotation!.text}\`) but has no default; write \`= None\`: a client leaves it out and the ` +
+      `function receives None`,
+    );
   }
   // `x: T | None = None`: not required, no default in the schema.
   if (parsed.parsed.optional && isNone(written)) return undefined;
   const at = locationIn(scope, written);
   const value = readPythonDefault(written, at, param.name);
-  const scalarBounds = parsed.bounds && (fragment['type'] === 'number' || fragment['type'] === 'integer') ? { minimum: parsed.bounds.minimum, maximum: parsed.bounds.maximum } : {};
-  const mismatch = floatForInteger(fragment, written) ? { code: 'VITRINE_SCHEMA_102' as const, text: 'is not an integer' } : defaultMismatch({ ...fragment, ...scalarBounds }, value);
+  const scalarBounds =
+    parsed.bounds && (fragment['type'] === 'number' || fragment['type'] === 'integer')
+      ? { minimum: parsed.bounds.minimum, maximum: parsed.bounds.maximum }
+      : {};
+  const mismatch = floatForInteger(fragment, written)
+    ? { code: 'VITRINE_SCHEMA_102' as const, text: 'is not an integer' }
+    : defaultMismatch({ ...fragment, ...scalarBounds }, value);
   if (mismatch === undefined) return value;
   // The shared check words an input's usage in TypeScript; say it as Python writes it.
   const text = fragment['type'] === 'object' && mismatch.text.startsWith('is not an input reference') ? INPUT_USAGE : mismatch.text;
   throw new SchemaError(mismatch.code, at, `default ${written.text} of '${param.name}' ${text}`);
 }
 
-export function generatePythonSignature(fn: PyFunction, scope: PyScope, chain: PyAnnotationChain, subject: DiagnosticSubject, diagnostics: BuildDiagnostic[]): GeneratedSignature {
+export function generatePythonSignature(
+  fn: PyFunction,
+  scope: PyScope,
+  chain: PyAnnotationChain,
+  subject: DiagnosticSubject,
+  diagnostics: BuildDiagnostic[],
+): GeneratedSignature {
   const doc = readDocstring(fn.docstring);
   const report = (error: SchemaError, parameterName: string): void => {
     diagnostics.push(createDiagnostic(error.code, error.node, error.message, { ...subject, functionName: fn.name, parameterName }));
@@ -75,7 +100,8 @@ export function generatePythonSignature(fn: PyFunction, scope: PyScope, chain: P
       const parsed = chain.parse({ expr: param.annotation!, scope, parameter: param.name, optional: false });
       if (parsed.parsed.kind !== 'value') {
         parameters.push({ name: param.name, kind: 'reporter' });
-        if (reporterParameter !== null) throw new SchemaError('VITRINE_SCHEMA_107', locationIn(scope, param), `'${reporterParameter}' already receives the ProgressReporter`);
+        if (reporterParameter !== null)
+          throw new SchemaError('VITRINE_SCHEMA_107', locationIn(scope, param), `'${reporterParameter}' already receives the ProgressReporter`);
         reporterParameter = param.name;
         continue;
       }

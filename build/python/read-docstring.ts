@@ -30,13 +30,20 @@ type Section = { kind: 'numpy' | 'google'; header: number; parameters: boolean }
 function sectionAt(lines: string[], index: number): Section | undefined {
   const text = lines[index]!.trim();
   if (text === '') return undefined;
-  if (UNDERLINE.test(lines[index + 1] ?? '') && !UNDERLINE.test(lines[index]!)) return { kind: 'numpy', header: index, parameters: NUMPY_PARAMETERS.test(text) };
+  if (UNDERLINE.test(lines[index + 1] ?? '') && !UNDERLINE.test(lines[index]!))
+    return { kind: 'numpy', header: index, parameters: NUMPY_PARAMETERS.test(text) };
   if (GOOGLE_HEADER.test(text)) return { kind: 'google', header: index, parameters: GOOGLE_PARAMETERS.test(text) };
   return undefined;
 }
 
 /** `text` of entries starting at lines of indentation `base`; continuation lines are deeper. */
-function readEntries(lines: string[], from: number, to: number, parseHeader: (line: string) => { names: string[]; text: string } | undefined, into: Map<string, string>): void {
+function readEntries(
+  lines: string[],
+  from: number,
+  to: number,
+  parseHeader: (line: string) => { names: string[]; text: string } | undefined,
+  into: Map<string, string>,
+): void {
   const first = lines.slice(from, to).find((line) => !blank(line));
   if (first === undefined) return;
   const base = indentOf(first);

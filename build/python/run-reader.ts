@@ -34,12 +34,14 @@ export function runReader(python: string, files: string[]): Promise<ReaderRun> {
     child.stderr.on('data', (text: string) => (stderr += text));
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      const why = error.code === 'ENOENT' ? `the Python interpreter '${python}' was not found` : `the Python interpreter '${python}' could not start (${error.message})`;
+      const why =
+        error.code === 'ENOENT' ? `the Python interpreter '${python}' was not found` : `the Python interpreter '${python}' could not start (${error.message})`;
       resolve({ ok: false, problem: `${why}; Python plugins are read with Python 3.8 or later: give one with --python PATH or VITRINE_PYTHON` });
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (code === TOO_OLD) return resolve({ ok: false, problem: `${stderr.trim()} (interpreter '${python}'); give another with --python PATH or VITRINE_PYTHON` });
+      if (code === TOO_OLD)
+        return resolve({ ok: false, problem: `${stderr.trim()} (interpreter '${python}'); give another with --python PATH or VITRINE_PYTHON` });
       if (code !== 0) {
         const how = signal ? `was stopped by ${signal}` : `exited with code ${String(code)}`;
         return resolve({ ok: false, problem: `reading with '${python}' ${how}${stderr.trim() ? `: ${lastLine(stderr)}` : ''}` });

@@ -45,7 +45,9 @@ export function closestSupportedType(param: ParamInput): string | null {
   if (param.declaration.getTypeNode() === undefined && param.declaration.getInitializer() === undefined) return 'an annotation such as `: number`';
   if (members.some((member) => member.isNull())) return 'an optional parameter (`name?: number`): a client leaves it out rather than sending null';
   if (members.length > 1) {
-    const kinds = new Set(members.map((member) => (member.isStringLiteral() || member.isString() ? 'string' : member.isNumberLiteral() || member.isNumber() ? 'number' : 'other')));
+    const kinds = new Set(
+      members.map((member) => (member.isStringLiteral() || member.isString() ? 'string' : member.isNumberLiteral() || member.isNumber() ? 'number' : 'other')),
+    );
     if (kinds.size > 1) return "one kind per parameter: a union of string literals ('a' | 'b'), or of number literals (1 | 2 | 4)";
   }
   for (const member of members) {

@@ -63,7 +63,8 @@ export function defaultMismatch(fragment: SchemaFragment, value: JsonValue): Mis
     case 'string': {
       if (typeof value !== 'string') return wrong('is not a string');
       const pattern = fragment['pattern'] as string | undefined;
-      if (pattern !== undefined && !new RegExp(pattern).test(value)) return wrong(fragment['format'] === 'color' ? 'is not a colour written #rrggbb' : `does not match ${pattern}`);
+      if (pattern !== undefined && !new RegExp(pattern).test(value))
+        return wrong(fragment['format'] === 'color' ? 'is not a colour written #rrggbb' : `does not match ${pattern}`);
       return undefined;
     }
     case 'boolean':

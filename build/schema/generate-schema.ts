@@ -35,10 +35,19 @@ function isScalarNumber(parsed: ParsedParam): boolean {
  * Generates the signature of `fn` registered as `name`. `docs` is the doc comment owner's
  * JSDoc (the function declaration, or the variable statement of an arrow function).
  */
-export function generateSchema(fn: FunctionNode, name: string, docs: JSDoc[], chain: ParamChain, subject: DiagnosticSubject, diagnostics: BuildDiagnostic[]): GeneratedSignature {
+export function generateSchema(
+  fn: FunctionNode,
+  name: string,
+  docs: JSDoc[],
+  chain: ParamChain,
+  subject: DiagnosticSubject,
+  diagnostics: BuildDiagnostic[],
+): GeneratedSignature {
   const doc = readDoc(docs);
   const report = (error: SchemaError, parameterName = error.parameterName): void => {
-    diagnostics.push(createDiagnostic(error.code, error.node, error.message, { ...subject, functionName: name, ...(parameterName !== undefined ? { parameterName } : {}) }));
+    diagnostics.push(
+      createDiagnostic(error.code, error.node, error.message, { ...subject, functionName: name, ...(parameterName !== undefined ? { parameterName } : {}) }),
+    );
   };
   const boundErrors: SchemaError[] = [];
   const bounds = readBounds(doc.bounds, boundErrors);
@@ -56,7 +65,10 @@ export function generateSchema(fn: FunctionNode, name: string, docs: JSDoc[], ch
     const nameNode = declaration.getNameNode();
     if (!Node.isIdentifier(nameNode) || declaration.isRestParameter()) {
       const what = declaration.isRestParameter() ? 'a rest parameter' : 'a destructured parameter';
-      report(new SchemaError('VITRINE_SCHEMA_106', declaration, `\`${declaration.getText()}\` is ${what}; declare one named parameter per schema property`), declaration.getName());
+      report(
+        new SchemaError('VITRINE_SCHEMA_106', declaration, `\`${declaration.getText()}\` is ${what}; declare one named parameter per schema property`),
+        declaration.getName(),
+      );
       continue;
     }
     const paramName = declaration.getName();
@@ -72,16 +84,37 @@ export function generateSchema(fn: FunctionNode, name: string, docs: JSDoc[], ch
     const paramBounds = bounds.get(paramName);
     const paramCounts = itemCounts.get(paramName);
     if (paramBounds && (parsed.kind !== 'value' || !acceptsBounds(parsed.schema))) {
-      report(new SchemaError('VITRINE_SCHEMA_104', paramBounds.tag, `'${paramName}' is not a number or Integer parameter (or a tuple or array of them), so it cannot have a minimum or maximum`), paramName);
+      report(
+        new SchemaError(
+          'VITRINE_SCHEMA_104',
+          paramBounds.tag,
+          `'${paramName}' is not a number or Integer parameter (or a tuple or array of them), so it cannot have a minimum or maximum`,
+        ),
+        paramName,
+      );
     }
     if (paramCounts && (parsed.kind !== 'value' || !acceptsItemCounts(parsed.schema))) {
-      report(new SchemaError('VITRINE_SCHEMA_108', paramCounts.tag, `'${paramName}' is not an array parameter of any length, so it cannot have minItems or maxItems`), paramName);
+      report(
+        new SchemaError(
+          'VITRINE_SCHEMA_108',
+          paramCounts.tag,
+          `'${paramName}' is not an array parameter of any length, so it cannot have minItems or maxItems`,
+        ),
+        paramName,
+      );
     }
     if (parsed.kind !== 'value') {
       parameters.push({ name: paramName, kind: parsed.kind });
       const already = parsed.kind === 'reporter' ? reporterParameter : signalParameter;
       if (already !== null) {
-        report(new SchemaError('VITRINE_SCHEMA_107', declaration, `'${already}' already receives the ${parsed.kind === 'reporter' ? 'ProgressReporter' : 'AbortSignal'}`), paramName);
+        report(
+          new SchemaError(
+            'VITRINE_SCHEMA_107',
+            declaration,
+            `'${already}' already receives the ${parsed.kind === 'reporter' ? 'ProgressReporter' : 'AbortSignal'}`,
+          ),
+          paramName,
+        );
       } else if (parsed.kind === 'reporter') reporterParameter = paramName;
       else signalParameter = paramName;
       continue;
@@ -94,8 +127,12 @@ export function generateSchema(fn: FunctionNode, name: string, docs: JSDoc[], ch
     if (initializer) {
       try {
         defaultValue = readDefault(initializer, paramName);
-        const mismatch = defaultMismatch({ ...fragment, ...(scalarBounds ? { minimum: scalarBounds.minimum, maximum: scalarBounds.maximum } : {}) }, defaultValue);
-        if (mismatch !== undefined) report(new SchemaError(mismatch.code, initializer, `default ${JSON.stringify(defaultValue)} of '${paramName}' ${mismatch.text}`), paramName);
+        const mismatch = defaultMismatch(
+          { ...fragment, ...(scalarBounds ? { minimum: scalarBounds.minimum, maximum: scalarBounds.maximum } : {}) },
+          defaultValue,
+        );
+        if (mismatch !== undefined)
+          report(new SchemaError(mismatch.code, initializer, `default ${JSON.stringify(defaultValue)} of '${paramName}' ${mismatch.text}`), paramName);
       } catch (error) {
         if (!(error instanceof SchemaError)) throw error;
         report(error, paramName);

@@ -39,7 +39,12 @@ export function arrayFragment(items: SchemaFragment): SchemaFragment {
  * A property in the fixed key order: the fragment (type/enum/items...), description, default,
  * then a scalar's minimum and maximum.
  */
-export function toProperty(fragment: SchemaFragment, description: string | undefined, defaultValue: DefaultValue | undefined, bounds: Pick<Bounds, 'minimum' | 'maximum'> | undefined): Record<string, unknown> {
+export function toProperty(
+  fragment: SchemaFragment,
+  description: string | undefined,
+  defaultValue: DefaultValue | undefined,
+  bounds: Pick<Bounds, 'minimum' | 'maximum'> | undefined,
+): Record<string, unknown> {
   const property: Record<string, unknown> = { ...fragment };
   if (description !== undefined) property['description'] = description;
   if (defaultValue !== undefined) property['default'] = defaultValue;
@@ -49,7 +54,12 @@ export function toProperty(fragment: SchemaFragment, description: string | undef
 }
 
 /** The schema of function `name`: `required` only when something is. */
-export function toFunctionSchema(name: string, description: string | undefined, properties: Record<string, unknown>, required: string[]): Record<string, unknown> {
+export function toFunctionSchema(
+  name: string,
+  description: string | undefined,
+  properties: Record<string, unknown>,
+  required: string[],
+): Record<string, unknown> {
   const schema: Record<string, unknown> = { $schema: SCHEMA_DIALECT, title: name };
   if (description !== undefined) schema['description'] = description;
   schema['type'] = 'object';

@@ -39,7 +39,13 @@ export function unknownFieldMessage(name: string): string {
  * The specimen once its fields are read (in either language): undefined when a field was
  * invalid, or when a required one is missing (`missing` is told each such field).
  */
-export function completeSpecimen(fields: Record<string, unknown>, fieldNodes: DeclaredSpecimen['fieldNodes'], node: DeclaredSpecimen['node'], valid: boolean, missing: (message: string) => void): DeclaredSpecimen | undefined {
+export function completeSpecimen(
+  fields: Record<string, unknown>,
+  fieldNodes: DeclaredSpecimen['fieldNodes'],
+  node: DeclaredSpecimen['node'],
+  valid: boolean,
+  missing: (message: string) => void,
+): DeclaredSpecimen | undefined {
   let complete = valid;
   for (const required of REQUIRED_FIELDS) {
     if (fields[required] === undefined && !fieldNodes.has(required)) {

@@ -7,6 +7,8 @@
  * this host's own results and jobs. createApp installs what this returns on fastify.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { notifyingStore } from '../annotations/notifying-store.ts';
+import { PointBinder } from '../annotations/point-binder.ts';
 import { DeliveryVariants } from '../delivery/delivery-variants.ts';
 import { HOST_CHANNEL } from '../events/channels.ts';
 import { EventHub } from '../events/event-hub.ts';
@@ -20,11 +22,10 @@ import type { ReloadCounts } from '../registry/reload-sources.ts';
 import { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import { JsonResultEncoder } from '../serving/json-encoder.ts';
 import { FileParser } from '../workers/file-parser.ts';
-import { deliveryTaskRunner } from '../workers/task-pool.ts';
-import { VolumePyramids } from '../zarr/volume-pyramids.ts';
+import { deliveryTaskRunner, pyramidRunner } from '../workers/task-pool.ts';
+import { VolumePyramids } from '../pyramid/volume-pyramids.ts';
 import { assembleResults } from './assemble-results.ts';
 import { assembleWorkspace } from './assemble-workspace.ts';
-import { NO_ANNOTATIONS } from '../workspace/room-annotations.ts';
 import { RoomScenes } from '../workspace/room-scenes.ts';
 import { RoomSnapshots } from '../workspace/room-snapshots.ts';
 import { assembleCompute } from './compute-assembly.ts';
@@ -39,6 +40,8 @@ export interface HostAssembly {
   /** This host's own result service and job store, as far as federation needs them. */
   local: LocalRuns;
   scheduler: RoomScheduler;
+  /** Why Python plugins cannot be served yet (starting, importing, degraded), or null. */
+  pythonNotReady(): string | null;
   /** The Redis service's side of this host (`--redis`), else null. */
   scale: ScaleService | null;
   /** A relay's part in the Redis service, else null. */
@@ -49,7 +52,9 @@ export interface HostAssembly {
 
 export async function assembleHost(options: ResolvedHostOptions, log: FastifyBaseLogger): Promise<HostAssembly> {
   const compute = await assembleCompute(options, { info: (line) => log.info(line), warn: (line) => log.warn(line) });
-  const catalog = new SpecimenCatalog((id, kept, dropped) => log.warn(`specimen id '${id}' from ${dropped.origin} is hidden by the ${kept.origin} specimen of the same id`));
+  const catalog = new SpecimenCatalog((id, kept, dropped) =>
+    log.warn(`specimen id '${id}' from ${dropped.origin} is hidden by the ${kept.origin} specimen of the same id`),
+  );
   const events = new EventHub();
   const stack = await assembleResults({ options, compute, catalog, events, log });
   const workspace = await assembleWorkspace({ options, results: stack.results, budget: stack.budget, catalog, events, scale: stack.scale, log });
@@ -71,6 +76,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   }
 
   const files = new FileParser(compute.pools.encode);
+  let binder: PointBinder | null = null;
   const base: Omit<HostContext, 'scenes' | 'snapshots'> = {
     options,
     uploads: stack.uploads,
@@ -78,6 +84,8 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     staticInputs: new StaticInputs(files.parse),
     published: workspace.published,
     rooms: workspace.rooms,
+    // Each write of a room's marks on this host recomputes the layers bound to its points (once scenes are made, below).
+    annotations: notifyingStore(workspace.annotations, (roomId) => binder?.changed(roomId)),
     functions: compute.functions,
     catalog,
     results: stack.results,
@@ -85,10 +93,8 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     json: new JsonResultEncoder(compute.pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes, budget: stack.budget }),
     resultIds: stack.resultIds,
     delivery: new DeliveryVariants(deliveryTaskRunner(compute.pools.encode), stack.budget),
-    pyramids: new VolumePyramids(compute.pools.encode, stack.budget),
+    pyramids: new VolumePyramids(pyramidRunner(compute.pools.encode), stack.budget),
     invokers: compute.invokers,
-    // This host keeps no annotations yet: scenes, snapshots and Neuroglancer see rooms with none.
-    annotations: NO_ANNOTATIONS,
     events,
     reload,
     afterReload: (hook) => void reloadHooks.push(hook),
@@ -96,6 +102,9 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   const sources = base;
   const scenes = new RoomScenes({ store: workspace.sceneStore, sources, results: stack.results, rooms: workspace.rooms, log }, events);
   workspace.rooms.useScenes(scenes);
+  binder = new PointBinder(scenes, {
+    onError: (room, err) => log.warn({ room, err }, `layers bound to the points of room '${room}' could not be computed again`),
+  });
   const snapshots = new RoomSnapshots({ ...workspace.snapshots, scenes, rooms: workspace.rooms, sources, ttlSeconds: options.snapshotTtlSeconds });
   const ctx: HostContext = { ...base, scenes, snapshots };
   return {
@@ -103,9 +112,11 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), announce }),
     local: createLocalRuns(stack.local.results, stack.local.jobs),
     scheduler: compute.scheduler,
+    pythonNotReady: () => compute.python.notReady(),
     scale: stack.scale,
     relay: stack.scale?.relay ?? null,
     async close() {
+      binder?.close();
       ctx.scenes.close();
       workspace.close();
       await stack.close();

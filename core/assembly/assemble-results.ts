@@ -75,9 +75,18 @@ export async function assembleResults(deps: {
   let scale: ScaleService | null = null;
   if (options.redis) {
     const { createScaleService } = await import('./scale-service.ts');
-    scale = await createScaleService({ url: options.redis, hub: events, budget, local: { results, jobs, store: jobStore }, compute, catalog: deps.catalog, options, log });
+    scale = await createScaleService({
+      url: options.redis,
+      hub: events,
+      budget,
+      local: { results, jobs, store: jobStore },
+      compute,
+      catalog: deps.catalog,
+      options,
+      log,
+    });
     const service = scale;
-    resultIds.useRemote((id) => service.findResult(id));
+    resultIds.useRemote((id, client) => service.findResult(id, client));
   }
   const uploads = !options.uploads ? null : (scale?.uploads ?? new MemoryUploadStore(budget, options.uploadTtlSeconds));
   return {

@@ -16,9 +16,23 @@ import { InvokerSet, type Invoker } from '../invoke/invoker.ts';
 import { PooledInvoker } from '../invoke/pooled-invoker.ts';
 import { RoomScheduler } from '../invoke/room-scheduler.ts';
 import { PythonRuntime } from '../python/python-runtime.ts';
+import { SMALL_VARIANT_LANE } from '../delivery/delivery-variants.ts';
 import { byRuntime } from '../invoke/runtime-invoker.ts';
 
-export type ComputeOptions = Pick<ResolvedHostOptions, 'poolSize' | 'roomThreads' | 'cancelGraceMs' | 'specimensDir' | 'pluginsDir' | 'python' | 'pythonProcesses' | 'pythonMaxBytes' | 'redis' | 'compute'>;
+export type ComputeOptions = Pick<
+  ResolvedHostOptions,
+  | 'poolSize'
+  | 'roomThreads'
+  | 'cancelGraceMs'
+  | 'specimensDir'
+  | 'pluginsDir'
+  | 'python'
+  | 'pythonProcesses'
+  | 'pythonMaxBytes'
+  | 'pythonMaxChildren'
+  | 'redis'
+  | 'compute'
+>;
 
 /** Where the compute half says what it does (the host's logger, or the worker's). */
 export interface ComputeLog {
@@ -44,10 +58,22 @@ export interface ComputeAssembly {
 
 export async function assembleCompute(options: ComputeOptions, log: ComputeLog = SILENT): Promise<ComputeAssembly> {
   const scheduler = new RoomScheduler({ threads: options.poolSize, perRoom: options.roomThreads });
-  const pools = await createPools({ computeThreads: scheduler.capacity, warmComputeThreads: scheduler.warmThreads });
+  // One encode thread for any work, and one more kept for variants of small results.
+  const pools = await createPools({ computeThreads: scheduler.capacity, warmComputeThreads: scheduler.warmThreads, encodeThreads: 1 + SMALL_VARIANT_LANE });
   const functions = new FunctionRegistry();
   const pooled = new PooledInvoker(pools.compute, scheduler, { cancelGraceMs: options.cancelGraceMs });
-  const python = new PythonRuntime({ python: options.python, processes: options.pythonProcesses, maxBytes: options.pythonMaxBytes, warm: options.redis === null || options.compute > 0, cancelGraceMs: options.cancelGraceMs, log }, scheduler);
+  const python = new PythonRuntime(
+    {
+      python: options.python,
+      processes: options.pythonProcesses,
+      maxBytes: options.pythonMaxBytes,
+      maxChildren: options.pythonMaxChildren,
+      warm: options.redis === null || options.compute > 0,
+      cancelGraceMs: options.cancelGraceMs,
+      log,
+    },
+    scheduler,
+  );
   const plugins = byRuntime({ node: pooled, python: python.invoker });
   return {
     scheduler,

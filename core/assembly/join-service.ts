@@ -25,7 +25,7 @@ import { RedisEvents } from '../redis/redis-events.ts';
 /** Which kind of process joins: it names the node and says what waits for a silent Redis. */
 export type JoiningKind = 'host' | 'worker';
 
-export type JoinOptions = Pick<ResolvedHostOptions, 'blobStore' | 's3Endpoint' | 'compute' | 'maxJobMessages'>;
+export type JoinOptions = Pick<ResolvedHostOptions, 'blobStore' | 's3Endpoint' | 'compute' | 'maxJobMessages' | 'cacheMaxBytes'>;
 
 /** A process's part of a Redis service, before what the host or the worker adds to it. */
 export interface JoinedService {

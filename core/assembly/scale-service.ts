@@ -19,20 +19,23 @@ import type { ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ComputeNode } from '../scale/compute-node.ts';
 import { NodeDirectory, SETTLE_MS } from '../scale/compute-nodes.ts';
-import { Computations, type ComputationTimes } from '../scale/computations.ts';
+import { Computations } from '../scale/computations.ts';
+import type { ComputationTimes } from '../serving/service-computations.ts';
+import { NodeDepartures } from '../scale/node-departures.ts';
 import { startHostHeartbeat } from '../scale/host-heartbeat.ts';
-import { RedisUploadStore } from '../scale/redis-upload-store.ts';
+import { RedisUploadStore } from '../uploads/redis-upload-store.ts';
 import type { RedisConnections } from '../redis/redis-connections.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { joinService } from './join-service.ts';
 import { RedisHealth } from '../redis/redis-health.ts';
-import { RedisJobs } from '../scale/redis-jobs.ts';
-import { RedisResults } from '../scale/redis-results.ts';
+import { RedisJobs } from '../jobs/redis-jobs.ts';
+import { RedisResults } from '../serving/redis-results.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { WorkQueue } from '../scale/work-queue.ts';
 import { RelayMirror } from '../scale/relay-mirror.ts';
 import { SharedRelay } from '../scale/shared-relay.ts';
 import { redactUrl } from '../redact-credentials.ts';
+import { BlobLookups } from '../blobs/blob-lookups.ts';
 import { describeRedisFailure } from '../redis/redis-unavailable.ts';
 import { START_WAIT_MS, waitAtMost } from '../redis/time-limit.ts';
 
@@ -46,7 +49,8 @@ export interface ScaleService {
   /** Where the service keeps result bytes (snapshots pin theirs here). */
   blobs: BlobStore;
   /** The result stored under result id `id` (its content hash), or null when it is not stored. */
-  findResult(id: string): Promise<StoredResult | null>;
+  /** The result stored under `id`, for `client`: a bounded lookup (blobs/blob-lookups.ts). */
+  findResult(id: string, client: string): Promise<StoredResult | null>;
   /** Uploads, kept in the service's blob store. */
   uploads: RedisUploadStore;
   /** A relay host's part in the service (`--relay`): it runs the relayed functions every host queues. */
@@ -76,25 +80,65 @@ export async function createScaleService(deps: {
 }): Promise<ScaleService> {
   const { options, log } = deps;
   const keepMs = Math.max(options.cacheTtlSeconds, options.jobTtlSeconds) * 1000;
-  const joined = await joinService({ url: deps.url, kind: 'host', options, hub: deps.hub, compute: deps.compute, lends: options.compute > 0, budget: deps.budget, keepMs, waitMs: START_WAIT_MS, eventsWaitMs: START_WAIT_MS, log });
+  const joined = await joinService({
+    url: deps.url,
+    kind: 'host',
+    options,
+    hub: deps.hub,
+    compute: deps.compute,
+    lends: options.compute > 0,
+    budget: deps.budget,
+    keepMs,
+    waitMs: START_WAIT_MS,
+    eventsWaitMs: START_WAIT_MS,
+    log,
+  });
   const { connections, events, blobs, node, up, nodeId: hostId } = joined;
   const health = new RedisHealth(connections.command, deps.url, log, SETTLE_MS);
+  const lookups = new BlobLookups((id) => orUnavailable(blobs.find(id)));
   health.start();
   const queue = new WorkQueue(connections.forBullmq(false));
   const times = computationTimes(options);
   const stopHeartbeat = startHostHeartbeat(connections.command, hostId);
   const comps = new Computations({ redis: connections.command, events, blobs, queue, nodes: new NodeDirectory(connections.command, health), times, hostId });
   const results = new RedisResults(comps, deps.local.results, log);
-  const jobs = new RedisJobs({ comps, queue, local: deps.local.jobs, store: deps.local.store, maxJobs: options.maxJobs, maxMessages: options.maxJobMessages });
+  // A node leaving may leave a job no node can finish: every watcher re-reads once.
+  const departures = new NodeDepartures(connections.command, () => events.nudgeAll());
+  const jobs = new RedisJobs({
+    comps,
+    queue,
+    departures,
+    local: deps.local.jobs,
+    store: deps.local.store,
+    maxJobs: options.maxJobs,
+    maxMessages: options.maxJobMessages,
+  });
   if (node) {
     // Waited for a while only: a host whose Redis is down at start still serves its catalog,
     // and its node starts taking work when Redis comes.
     const started = node.start().then(() => true, (error: Error) => (log.warn(`compute node: ${describeRedisFailure(error)}`), false));
     if (up) await waitAtMost(started, START_WAIT_MS);
   }
-  const relay = options.mode === 'relay' ? new SharedRelay({ nodeId: `${hostId}-relay`, connections, events, blobs, functions: deps.compute.functions, maxJobMessages: options.maxJobMessages, log }) : null;
+  const relay =
+    options.mode === 'relay'
+      ? new SharedRelay({
+          nodeId: `${hostId}-relay`,
+          connections,
+          events,
+          blobs,
+          functions: deps.compute.functions,
+          maxJobMessages: options.maxJobMessages,
+          log,
+        })
+      : null;
   // Every host lists the workers of the service's relays; a relay lists its own through its hub.
-  const mirror = new RelayMirror({ redis: connections.command, events, lists: { functions: deps.compute.functions, catalog: deps.catalog }, log, self: relay?.nodeId ?? null });
+  const mirror = new RelayMirror({
+    redis: connections.command,
+    events,
+    lists: { functions: deps.compute.functions, catalog: deps.catalog },
+    log,
+    self: relay?.nodeId ?? null,
+  });
   if (up) await mirror.start();
   else void mirror.start();
   if (options.blobStore) log.info(`result bytes in the blob store at ${redactUrl(options.blobStore)}`);
@@ -111,10 +155,11 @@ export async function createScaleService(deps: {
       const why = health.notReady();
       if (why) return why;
       if (connections.subscriber.status !== 'ready') return `Redis at ${redactUrl(deps.url)} is answering, but this host is not subscribed to its events yet`;
-      if (connections.blobs.status !== 'ready') return `the blob store's Redis at ${redactUrl(connections.blobUrl)} is not connected (${connections.blobs.status})`;
-      return null;
+      if (connections.blobs.status !== 'ready')
+        return `the blob store's Redis at ${redactUrl(connections.blobUrl)} is not connected (${connections.blobs.status})`;
+      return blobs.notReady?.() ?? null;
     },
-    findResult: (id) => orUnavailable(blobs.find(id)),
+    findResult: (id, client) => lookups.find(id, client),
     async close() {
       health.close();
       await stopHeartbeat();

@@ -80,7 +80,8 @@ async function readPrebuilt(assetsDir: string, spec: BundleSpec): Promise<Browse
   const dir = path.join(assetsDir, spec.prebuilt);
   const assets = new Map<string, BrowserAsset>();
   for (const name of await readdir(dir)) {
-    if (name.startsWith(`${spec.name}.`) || (spec.splitting && name.startsWith(CHUNK_PREFIX))) assets.set(name, toAsset(name, await readFile(path.join(dir, name))));
+    if (name.startsWith(`${spec.name}.`) || (spec.splitting && name.startsWith(CHUNK_PREFIX)))
+      assets.set(name, toAsset(name, await readFile(path.join(dir, name))));
   }
   return assets;
 }

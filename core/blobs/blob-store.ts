@@ -63,6 +63,8 @@ export interface BlobStore {
   holds(hash: string): boolean;
   /** Forgets what this process holds in memory in front of the store (cache clear). */
   dropLocal(): void;
+  /** Null while the store answers, else why not (for `/readyz`); a store whose health its connection shows has none. */
+  notReady?(): string | null;
   close(): void;
 }
 

@@ -11,8 +11,10 @@
  * host do not go back to the store.
  *
  * A store that fails (unreachable, refusing, a transfer broken off or stalled) is the 503
- * SPC_ERR_BLOB_STORE_UNAVAILABLE, never a hang or a short body: a read must deliver exactly the
- * bytes its header announces, each part within a time limit.
+ * SPC_ERR_BLOB_STORE_UNAVAILABLE, never a hang or a short body: every request gets its answer
+ * within {@link STALL_MS} (retries included), and a read must deliver exactly the bytes its
+ * header announces, with no silence longer than that between them. Its failures (and a probe,
+ * once a host asks) say whether the host is ready (store-health.ts).
  */
 import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -24,13 +26,16 @@ import { rememberResultId } from '../results/result-id.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
 import { LocalBlobCopies } from './local-blob-copies.ts';
+import { StoreHealth } from './store-health.ts';
 import type { S3Location } from '../s3-url.ts';
 
 /** Multipart part size and how many parts go up at once. */
 const PART_BYTES = 8 * 1024 * 1024;
 const PARTS_AT_ONCE = 4;
-/** Longest silence in the middle of a transfer before it counts as broken, ms. */
+/** Longest a request waits for its answer, and longest silence in the middle of a transfer, ms. */
 const STALL_MS = 10_000;
+/** Longest the readiness probe waits for its answer, ms. */
+const PROBE_MS = 3000;
 /** How often copies held in memory are checked for having outlived their time. */
 
 /** The store's failure as the host's 503, in words fit for a client (no keys, no secrets). */
@@ -38,7 +43,11 @@ export function blobStoreUnavailable(error: unknown): Error {
   if (isHostError(error)) return error;
   const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };
   const status = e.$metadata?.httpStatusCode;
-  const why = status ? `it answered ${status}${e.name ? ` (${e.name})` : ''}` : e.code ? `it cannot be reached (${e.code})` : `the transfer failed (${e.name ?? 'error'})`;
+  const why = status
+    ? `it answered ${status}${e.name ? ` (${e.name})` : ''}`
+    : e.code
+      ? `it cannot be reached (${e.code})`
+      : `the transfer failed (${e.name ?? 'error'})`;
   return createHostError('SPC_ERR_BLOB_STORE_UNAVAILABLE', why);
 }
 
@@ -104,6 +113,7 @@ export class S3BlobStore implements BlobStore {
   #keepMs: number;
   #local: LocalBlobCopies;
   #reading = new Map<string, Promise<StoredResult | null>>();
+  #health: StoreHealth;
 
   /**
    * @param budget where copies in memory are held; null keeps none (a worker process)
@@ -114,6 +124,43 @@ export class S3BlobStore implements BlobStore {
     this.#location = location;
     this.#keepMs = keepMs;
     this.#local = new LocalBlobCopies(budget, keepMs);
+    this.#health = new StoreHealth(`the object store at bucket ${location.bucket}`, async () => {
+      // A key that is never written: "not found" is an answer.
+      const probe = new HeadObjectCommand({ Bucket: location.bucket, Key: `${location.prefix}.vitrine-readiness` });
+      await this.#send((abortSignal) => this.#client.send(probe, { abortSignal }), PROBE_MS).catch((error: unknown) => {
+        if (!isMissing(error)) throw error;
+      });
+    });
+  }
+
+  notReady(): string | null {
+    return this.#health.notReady();
+  }
+
+  /**
+   * Sends one request, aborting it past `ms` without an answer (the SDK's retries included);
+   * its failure is remembered for /readyz, its answer (a miss too) clears that.
+   */
+  async #send<T>(request: (abortSignal: AbortSignal) => Promise<T>, ms = STALL_MS, abort = new AbortController()): Promise<T> {
+    const timer = setTimeout(() => abort.abort(new Error(`no answer within ${ms / 1000} s`)), ms);
+    try {
+      const answer = await request(abort.signal);
+      this.#health.answered();
+      return answer;
+    } catch (error) {
+      if (isMissing(error)) {
+        this.#health.answered();
+        throw error;
+      }
+      const failure =
+        abort.signal.aborted && !isHostError(error)
+          ? createHostError('SPC_ERR_BLOB_STORE_UNAVAILABLE', `it did not answer within ${ms / 1000} s`)
+          : blobStoreUnavailable(error);
+      this.#health.failed(failure.message);
+      throw failure;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The object key of content hash `hash`. */
@@ -127,11 +174,12 @@ export class S3BlobStore implements BlobStore {
 
   async #exists(hash: string): Promise<boolean> {
     try {
-      await this.#client.send(new HeadObjectCommand({ Bucket: this.#location.bucket, Key: this.keyOf(hash) }));
+      const head = new HeadObjectCommand({ Bucket: this.#location.bucket, Key: this.keyOf(hash) });
+      await this.#send((abortSignal) => this.#client.send(head, { abortSignal }));
       return true;
     } catch (error) {
       if (isMissing(error)) return false;
-      throw blobStoreUnavailable(error);
+      throw error;
     }
   }
 
@@ -148,10 +196,24 @@ export class S3BlobStore implements BlobStore {
         queueSize: PARTS_AT_ONCE,
         leavePartsOnError: false,
       });
+      // A transfer with no progress for the stall time is given up (the parts go with it).
+      let stalled = false;
+      let timer = setTimeout(() => ((stalled = true), void upload.abort()), STALL_MS);
+      upload.on('httpUploadProgress', () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => ((stalled = true), void upload.abort()), STALL_MS);
+      });
       try {
         await upload.done();
+        this.#health.answered();
       } catch (error) {
-        throw blobStoreUnavailable(error);
+        const failure = stalled
+          ? createHostError('SPC_ERR_BLOB_STORE_UNAVAILABLE', `the upload made no progress for ${STALL_MS / 1000} s`)
+          : blobStoreUnavailable(error);
+        this.#health.failed(failure.message);
+        throw failure;
+      } finally {
+        clearTimeout(timer);
       }
     }
     this.#local.keep(hash, result, ttlMs);
@@ -177,10 +239,13 @@ export class S3BlobStore implements BlobStore {
     const abort = new AbortController();
     let body: (AsyncIterable<Uint8Array> & { destroy(error?: Error): void }) | undefined;
     try {
-      const answer = await this.#client.send(new GetObjectCommand({ Bucket: this.#location.bucket, Key: this.keyOf(hash) }), { abortSignal: abort.signal });
+      const get = new GetObjectCommand({ Bucket: this.#location.bucket, Key: this.keyOf(hash) });
+      const answer = await this.#send((abortSignal) => this.#client.send(get, { abortSignal }), STALL_MS, abort);
       body = answer.Body as unknown as AsyncIterable<Uint8Array> & { destroy(error?: Error): void };
       const iterator = body[Symbol.asyncIterator]();
-      const { meta, rest } = await readHead(iterator);
+      // The header's bytes too must come within the stall time.
+      const stall = setTimeout(() => body!.destroy(new Error('the transfer stalled')), STALL_MS);
+      const { meta, rest } = await readHead(iterator).finally(() => clearTimeout(stall));
       const payload = new SharedArrayBuffer(meta.header.byteLength);
       const remaining = { [Symbol.asyncIterator]: () => iterator, destroy: (error?: Error) => body!.destroy(error) };
       await readExactly(remaining, rest, new Uint8Array(payload));
@@ -192,7 +257,9 @@ export class S3BlobStore implements BlobStore {
       abort.abort();
       body?.destroy();
       if (isMissing(error)) return null;
-      throw blobStoreUnavailable(error);
+      const failure = blobStoreUnavailable(error);
+      this.#health.failed(failure.message);
+      throw failure;
     }
   }
 
@@ -211,6 +278,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   close(): void {
+    this.#health.close();
     this.#local.close();
     this.#client.destroy();
   }

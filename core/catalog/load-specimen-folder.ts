@@ -97,7 +97,15 @@ async function resolveData(realRoot: string, folder: string, meta: SpecimenMetad
   const side = await readNpySidecar(realRoot, relative, problems);
   const spacing = side.spacing ?? meta.spacing;
   const origin = side.origin ?? meta.origin;
-  return { kind: 'npy', path: absolute, fileName, ...(spacing ? { spacing } : {}), ...(origin ? { origin } : {}) };
+  return {
+    kind: 'npy',
+    path: absolute,
+    fileName,
+    ...(spacing ? { spacing } : {}),
+    ...(origin ? { origin } : {}),
+    ...(side.labels ? { labels: side.labels } : {}),
+    ...(side.described ? { described: side.described } : {}),
+  };
 }
 
 interface ThumbnailChoice {

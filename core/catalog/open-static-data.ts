@@ -20,6 +20,7 @@ import { dataMediaType } from './file-media-types.ts';
 import { elementCount, fortranIsCOrder, npyElementType, NpyFormatError, readNpyHeader } from '../formats/npy/npy-header.ts';
 import type { OpenedBody, OpenRequest } from './opened-body.ts';
 import { prefixedStream } from './prefixed-stream.ts';
+import { checkedLabels } from '../results/label-fields.ts';
 
 export interface StaticDataOptions {
   /** Media type of envelopes (`--envelope-media-type`). */
@@ -104,6 +105,7 @@ async function openNpy(
   const preamble: Record<string, unknown> = { type: 'volume', shape: header.shape, dtype: element.dtype };
   if (source.spacing) preamble.spacing = source.spacing;
   if (source.origin) preamble.origin = source.origin;
+  if (source.labels) Object.assign(preamble, checkedLabels(source.labels, element.dtype, (why) => invalid(`${source.fileName}: ${why}`)));
   const prefix = encodePreamble(preamble);
   const headers = { 'content-type': options.envelopeMediaType, 'content-length': prefix.length + dataBytes };
   if (request.head || dataBytes === 0) {

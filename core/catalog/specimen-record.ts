@@ -6,6 +6,8 @@
  * they live.
  */
 import type { Readable } from 'node:stream';
+import type { LabelFields } from '../results/label-fields.ts';
+import type { VolumeFieldsInput } from '../results/volume-fields-input.ts';
 
 /** Bytes produced by a remote or computed source. */
 export interface FetchedBody {
@@ -26,8 +28,11 @@ export type ThumbnailSource =
 export type DataSource =
   /** A file streamed as is; `path` is absolute and already confined to its root. */
   | { kind: 'file'; path: string; fileName: string }
-  /** A NumPy `.npy` volume served as a volume envelope; spacing/origin from its sidecar. */
-  | { kind: 'npy'; path: string; fileName: string; spacing?: number[]; origin?: number[] }
+  /**
+   * A NumPy `.npy` volume served as a volume envelope; spacing/origin (and labels) from its sidecar, and
+   * what it says of the volume's time, channels and unit (`described`).
+   */
+  | { kind: 'npy'; path: string; fileName: string; spacing?: number[]; origin?: number[]; labels?: LabelFields; described?: VolumeFieldsInput }
   /** Bytes fetched from elsewhere (a relayed worker). */
   | { kind: 'remote'; fetch: (signal?: AbortSignal) => Promise<FetchedBody> };
 

@@ -45,5 +45,10 @@ export function parseBuildArgs(argv: string[], cwd: string): BuildArgs | { help:
     else if (src === undefined) src = arg;
     else return { error: `unexpected argument '${arg}' (only one SRC folder)` };
   }
-  return { srcDir: path.resolve(cwd, src ?? BUILD_DEFAULTS.src), outDir: path.resolve(cwd, out ?? BUILD_DEFAULTS.out), check, ...(python !== undefined ? { python } : {}) };
+  return {
+    srcDir: path.resolve(cwd, src ?? BUILD_DEFAULTS.src),
+    outDir: path.resolve(cwd, out ?? BUILD_DEFAULTS.out),
+    check,
+    ...(python !== undefined ? { python } : {}),
+  };
 }

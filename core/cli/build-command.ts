@@ -70,6 +70,9 @@ export async function runBuildCommand(argv: string[]): Promise<number> {
   for (const name of removed) process.stdout.write(`  ${name}: removed (no longer in the source folder)\n`);
   const functions = plugins.reduce((sum, plugin) => sum + plugin.functionCount, 0);
   const specimens = plugins.reduce((sum, plugin) => sum + plugin.specimenCount, 0);
-  process.stdout.write(`built ${plural(plugins.length, 'plugin')} (${plural(functions, 'function')}, ${plural(specimens, 'specimen')}) into ${out} in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);
+  process.stdout.write(
+    `built ${plural(plugins.length, 'plugin')} (${plural(functions, 'function')}, ${plural(specimens, 'specimen')}) into ${out} in ` +
+    `${((performance.now() - started) / 1000).toFixed(2)} s\n`,
+  );
   return 0;
 }

@@ -69,7 +69,10 @@ export async function runDevCommand(argv: string[]): Promise<number> {
     }
   }
   const good = builds.filter((b) => b.output).length;
-  out(`built ${good} of ${builds.length} plugin${builds.length === 1 ? '' : 's'} into ${displayPath(outDir, cwd)} in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+  out(
+    `built ${good} of ${builds.length} plugin${builds.length === 1 ? '' : 's'} into ${displayPath(outDir, cwd)} in ` +
+    `${((performance.now() - started) / 1000).toFixed(2)} s`,
+  );
 
   let app;
   let url: string;

@@ -102,7 +102,14 @@ export class DevSession {
       // Only a plugin that built before has a last good build to keep serving.
       const served = existsSync(path.join(outDir, plugin, 'manifest.json'));
       err(buildFailedLine(plugin, built.diagnostics.length, served));
-      const errors = built.diagnostics.map((d) => ({ code: d.code, message: d.message, text: formatDiagnostic(d, cwd), file: d.location?.file ?? null, line: d.location?.line ?? null, column: d.location?.column ?? null }));
+      const errors = built.diagnostics.map((d) => ({
+        code: d.code,
+        message: d.message,
+        text: formatDiagnostic(d, cwd),
+        file: d.location?.file ?? null,
+        line: d.location?.line ?? null,
+        column: d.location?.column ?? null,
+      }));
       app.vitrine.publishHostEvent({ event: 'build-error', data: { plugin, errors } });
       return;
     }

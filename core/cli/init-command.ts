@@ -67,7 +67,10 @@ function runningSpec(projectDir: string, own: OwnPackage): string {
   if (path.basename(path.dirname(PACKAGE_ROOT)) === 'node_modules') {
     const installer = path.dirname(path.dirname(PACKAGE_ROOT));
     try {
-      const pkg = JSON.parse(readFileSync(path.join(installer, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+      const pkg = JSON.parse(readFileSync(path.join(installer, 'package.json'), 'utf8')) as {
+        dependencies?: Record<string, string>;
+        devDependencies?: Record<string, string>;
+      };
       const spec = pkg.dependencies?.vitrine ?? pkg.devDependencies?.vitrine;
       const local = spec?.startsWith('file:') ? localSpec(spec, installer, projectDir) : null;
       if (local) return local;
@@ -120,6 +123,8 @@ export function runInitCommand(argv: string[]): number {
     writeFileSync(file, text);
   }
   const shown = displayPath(projectDir, cwd);
-  process.stdout.write(`created ${shown} with plugin '${plugin}' (${[...files.keys()].join(', ')})\n\nnext:\n  cd ${shown}\n  npm install\n  npm test\n  npx vitrine dev\n`);
+  process.stdout.write(
+    `created ${shown} with plugin '${plugin}' (${[...files.keys()].join(', ')})\n\nnext:\n  cd ${shown}\n  npm install\n  npm test\n  npx vitrine dev\n`,
+  );
   return 0;
 }

@@ -22,6 +22,8 @@ export const FLAGS = {
   python: { type: 'string' },
   'python-processes': { type: 'string' },
   'python-max-bytes': { type: 'string' },
+  'python-max-children': { type: 'string' },
+  'compute-timeout': { type: 'string' },
   'cache-max-bytes': { type: 'string' },
   'max-jobs': { type: 'string' },
   'max-event-streams': { type: 'string' },
@@ -52,6 +54,7 @@ export const FLAGS = {
   'max-upload-bytes': { type: 'string' },
   'upload-ttl': { type: 'string' },
   'published-ttl': { type: 'string' },
+  'max-annotations': { type: 'string' },
   'snapshot-ttl': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -109,10 +112,15 @@ export function corsOrigin(raw: string | undefined): string | undefined {
   return raw;
 }
 
-export function headsetTriangles(raw: string | undefined): number | undefined {
-  const value = number('headset-triangles', raw, true);
-  if (value === 0) throw new Error('--headset-triangles must be a positive integer, got 0');
+/** A flag that takes a positive integer (0 refused). */
+export function positiveInteger(flag: string, raw: string | undefined): number | undefined {
+  const value = number(flag, raw, true);
+  if (value === 0) throw new Error(`--${flag} must be a positive integer, got 0`);
   return value;
+}
+
+export function headsetTriangles(raw: string | undefined): number | undefined {
+  return positiveInteger('headset-triangles', raw);
 }
 
 /** The flags one command accepts. */
@@ -136,14 +144,16 @@ export function readFlags(argv: string[], names: readonly FlagName[], env: NodeJ
   return { get, help: values.help === true };
 }
 
-/** `--python PATH` and `--python-processes N`, shared by `vitrine serve` and `vitrine worker`. */
-export function pythonOptions(get: FlagReader): { python?: string; pythonProcesses?: number; pythonMaxBytes?: number } {
+/** `--python PATH`, `--python-processes N` and the Python limits, shared by `vitrine serve` and `vitrine worker`. */
+export function pythonOptions(get: FlagReader): { python?: string; pythonProcesses?: number; pythonMaxBytes?: number; pythonMaxChildren?: number } {
   const python = get('python');
   if (python !== undefined && python.trim() === '') throw new Error('--python needs the path of a Python interpreter');
   const processes = number('python-processes', get('python-processes'), true);
   if (processes === 0) throw new Error('--python-processes must be at least 1');
   const maxBytes = number('python-max-bytes', get('python-max-bytes'), true);
+  const maxChildren = number('python-max-children', get('python-max-children'), true);
   return {
+    ...(maxChildren !== undefined ? { pythonMaxChildren: maxChildren } : {}),
     ...(python !== undefined ? { python } : {}),
     ...(processes !== undefined ? { pythonProcesses: processes } : {}),
     ...(maxBytes !== undefined ? { pythonMaxBytes: maxBytes } : {}),

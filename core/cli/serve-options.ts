@@ -6,7 +6,20 @@
 import { hostname } from 'node:os';
 import { isRedisUrl, type HostOptions } from '../options.ts';
 import { isS3Url } from '../s3-url.ts';
-import { corsOrigin, directory, FLAGS, headsetTriangles, list, number, onOff, pythonOptions, readFlags, type FlagName, type FlagReader } from './option-flags.ts';
+import {
+  corsOrigin,
+  directory,
+  FLAGS,
+  headsetTriangles,
+  list,
+  number,
+  onOff,
+  positiveInteger,
+  pythonOptions,
+  readFlags,
+  type FlagName,
+  type FlagReader,
+} from './option-flags.ts';
 import { prettyLogStream } from './pretty-log.ts';
 import { chooseAdminToken, type AdminTokenChoice } from './lab-admin-token.ts';
 import { redactUrl } from '../redact-credentials.ts';
@@ -30,7 +43,13 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --python PATH              the Python that runs Python plugins (default: python3, or
                              /usr/bin/python3 when only it has numpy)
   --python-processes N       warm Python plugin processes (default: the pool size)
-  --python-max-bytes N       address space per Python process (default: half the memory)
+  --python-max-bytes N       address space per Python process, and the most one of its
+                             results may declare (default: half the memory)
+  --python-max-children N    processes a Python plugin process may run besides itself; past
+                             it the process and all it started are ended (default 32)
+  --compute-timeout S        seconds a request (/data, /invoke, a room's entry, MCP compute)
+                             waits for a computation before a 504; jobs have their own limit
+                             (default 600)
   --cache-max-bytes N        bytes of results held across rooms and finished jobs, least
                              recently used dropped first (default: a quarter of the memory)
   --cors-origin LIST         origins pages may read from, comma-separated (* for any), or none;
@@ -81,6 +100,7 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --max-upload-bytes N       largest accepted upload in bytes, else 413 (default 268435456)
   --upload-ttl S             seconds an upload is kept (default 3600)
   --published-ttl S          seconds a published specimen is kept (default 86400)
+  --max-annotations N        annotations one room holds at most (default 100000)
   --snapshot-ttl S           seconds a room's snapshot and the bytes of its layers are kept,
                              whatever the room does next (default 2592000, 30 days)
   --allowed-hosts LIST       accepted Host header names, comma-separated, any port; * for any
@@ -142,7 +162,8 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
   const join = get('join');
   if (join !== undefined && !/^(https?|wss?):\/\//.test(join)) throw new Error(`--join must be an http(s) URL, got '${join}'`);
   const redis = get('redis');
-  if (redis !== undefined && !isRedisUrl(redis)) throw new Error(`--redis must be a URL like redis://127.0.0.1:6379 (optionally /DB), got '${redactUrl(redis)}'`);
+  if (redis !== undefined && !isRedisUrl(redis))
+    throw new Error(`--redis must be a URL like redis://127.0.0.1:6379 (optionally /DB), got '${redactUrl(redis)}'`);
   const compute = number('compute', get('compute'), true);
   if (compute !== undefined && redis === undefined) throw new Error('--compute needs --redis (a lone host computes on its --pool-size threads)');
   const maxEventStreams = number('max-event-streams', get('max-event-streams'), true);
@@ -154,7 +175,8 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
   const s3Endpoint = get('s3-endpoint');
   if (s3Endpoint !== undefined && !/^https?:\/\/[^/]/.test(s3Endpoint)) throw new Error(`--s3-endpoint must be an http(s) URL, got '${s3Endpoint}'`);
   const accelRedirect = get('accel-redirect');
-  if (accelRedirect !== undefined && !/^\/\S*$/.test(accelRedirect)) throw new Error(`--accel-redirect must be a path prefix starting with '/', like /_blobs/, got '${accelRedirect}'`);
+  if (accelRedirect !== undefined && !/^\/\S*$/.test(accelRedirect))
+    throw new Error(`--accel-redirect must be a path prefix starting with '/', like /_blobs/, got '${accelRedirect}'`);
   if (blobStore !== undefined && redis === undefined) throw new Error('--blob-store needs --redis (a lone host keeps results in its own memory)');
   return {
     host,
@@ -167,6 +189,7 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     pluginsDir: directory(get('plugins'), 'build/out'),
     cacheTtlSeconds: number('cache-ttl', get('cache-ttl'), false),
     jobTtlSeconds: number('job-ttl', get('job-ttl'), false),
+    computeTimeoutSeconds: positiveNumber('compute-timeout', get('compute-timeout')),
     poolSize: number('pool-size', get('pool-size'), true),
     ...pythonOptions(get),
     cacheMaxBytes: number('cache-max-bytes', get('cache-max-bytes'), true),
@@ -191,11 +214,19 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     maxUploadBytes: number('max-upload-bytes', get('max-upload-bytes'), true),
     uploadTtlSeconds: number('upload-ttl', get('upload-ttl'), false),
     publishedTtlSeconds: number('published-ttl', get('published-ttl'), false),
+    maxAnnotations: positiveInteger('max-annotations', get('max-annotations')),
     snapshotTtlSeconds: number('snapshot-ttl', get('snapshot-ttl'), false),
     viewer: !(onOff('no-viewer', get('no-viewer')) ?? false),
     clientProfiles: onOff('client-profiles', get('client-profiles')),
     headsetTriangles: headsetTriangles(get('headset-triangles')),
   };
+}
+
+/** A number of seconds that must be above 0. */
+function positiveNumber(flag: FlagName, raw: string | undefined): number | undefined {
+  const value = number(flag, raw, false);
+  if (value === 0) throw new Error(`--${flag} must be above 0`);
+  return value;
 }
 
 const SERVE_FLAGS = Object.keys(FLAGS).filter((name): name is FlagName => name !== 'help');

@@ -62,7 +62,12 @@ export async function runThumbnailsCommand(argv: string[], cwd = process.cwd()):
   }
   const { renderThumbnails } = await import('../thumbnails/render-thumbnails.ts');
   try {
-    const written = await renderThumbnails({ pluginsDir: src, specimensDir: path.resolve(cwd, args.specimens), filters: args.filters, log: (line) => process.stdout.write(`${line}\n`) });
+    const written = await renderThumbnails({
+      pluginsDir: src,
+      specimensDir: path.resolve(cwd, args.specimens),
+      filters: args.filters,
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
     if (written.length === 0) {
       process.stderr.write(`vitrine thumbnails: no declared specimen${args.filters.length > 0 ? ` matches ${args.filters.join(', ')}` : ''} in ${args.src}\n`);
       return 1;

@@ -17,14 +17,19 @@ import { Redactor, urlSecrets } from '../redact-credentials.ts';
 export const WORKER_USAGE = `usage: vitrine worker --redis URL [options]
 
   --redis URL          the Redis service to compute for (redis://HOST:PORT[/DB])
-  --blob-store URL     the Redis holding the service's result bytes, when its hosts have
-                       --blob-store (give the same URL); default: the --redis Redis
+  --blob-store URL     where the service's result bytes live, when its hosts have
+                       --blob-store (give the same URL: redis://HOST:PORT[/DB] or
+                       s3://BUCKET[/PREFIX]); default: the --redis Redis
+  --s3-endpoint URL    the S3 endpoint of an s3:// blob store, as the hosts have it
+                       (default: AWS_ENDPOINT_URL_S3, else AWS itself)
   --plugins DIR        built plugin bundles (default build/out)
   --pool-size N        worker threads for plugin functions (default: one per core)
   --python PATH        the Python that runs Python plugins (default: python3, or
                        /usr/bin/python3 when only it has numpy)
   --python-processes N warm Python plugin processes (default: the pool size)
   --python-max-bytes N address space per Python process (default: half the memory)
+  --python-max-children N
+                       processes a Python plugin process may run besides itself (default 32)
   --room-threads N     threads one room may hold at once (default: half the pool, at least 1)
   --log-level L        error, warn, info or silent (default info)
 
@@ -50,7 +55,19 @@ function stderrLog(level: string, redactor: Redactor): NodeLog {
   return { info: at('info'), warn: at('warn') };
 }
 
-const WORKER_FLAGS = ['redis', 'blob-store', 's3-endpoint', 'plugins', 'pool-size', 'room-threads', 'python', 'python-processes', 'python-max-bytes', 'log-level'] as const;
+export const WORKER_FLAGS = [
+  'redis',
+  'blob-store',
+  's3-endpoint',
+  'plugins',
+  'pool-size',
+  'room-threads',
+  'python',
+  'python-processes',
+  'python-max-bytes',
+  'python-max-children',
+  'log-level',
+] as const;
 
 /**
  * The worker's options, read by the same flag reader and filled by the same defaults as a
@@ -81,7 +98,10 @@ export async function runWorkerCommand(argv: string[], env: NodeJS.ProcessEnv = 
     process.stderr.write(`vitrine worker: ${(error as Error).message}\n\n${WORKER_USAGE}`);
     return 2;
   }
-  const log = stderrLog(options.logLevel === false ? 'silent' : options.logLevel, new Redactor([...urlSecrets(options.redis), ...urlSecrets(options.blobStore)]));
+  const log = stderrLog(
+    options.logLevel === false ? 'silent' : options.logLevel,
+    new Redactor([...urlSecrets(options.redis), ...urlSecrets(options.blobStore)]),
+  );
 
   const { node, close } = await assembleWorker(options, log);
   // No forced exit: the node bounds its own drain and hands back what is still running.

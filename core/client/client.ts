@@ -7,12 +7,12 @@
 import type { SpecimenData, TypedData } from './decoded-types.ts';
 import { decodeTypedResult } from './decode-typed-result.ts';
 import { followJob, type FollowJobOptions } from './follow-job.ts';
-import { followRoom } from './follow-room.ts';
-import type { FollowOptions } from './follow-events.ts';
+import { followRoom, type FollowRoomOptions } from './follow-room.ts';
 import { runJob } from './load-job.ts';
-import { SceneClient } from './scene-client.ts';
 import type { JobEndpoints, LoadOptions } from './load-job.ts';
 import { readDataResponse } from './read-data-response.ts';
+import { RoomAnnotations } from './room-annotations.ts';
+import { SceneClient } from './scene-client.ts';
 import { Transport } from './transport.ts';
 import type { FetchLike } from './transport.ts';
 import type {
@@ -26,6 +26,7 @@ import type {
   ReloadResponse,
   RoomEvent,
   RoomView,
+  SnapshotDocument,
   SpecimenMetadata,
   StartResponse,
 } from './wire-types.ts';
@@ -38,6 +39,11 @@ export interface ClientOptions {
   fetch?: FetchLike;
   /** A vendor envelope media type the host was started with (`--envelope-media-type`), if unusual. */
   envelopeMediaType?: string;
+  /**
+   * The host's admin token (`admin token: <T>` at its start), sent as `Authorization: Bearer`:
+   * a host bound beyond loopback asks for it on writes (publishing, a room's entry, view and scene).
+   */
+  token?: string;
 }
 
 /** Parameters and room of one specimen data request. */
@@ -70,13 +76,10 @@ const enc = encodeURIComponent;
 export class VitrineClient implements JobEndpoints {
   readonly #http: Transport;
   readonly #envelopeMediaType: string | undefined;
-  /** Rooms' scenes: their layers, and snapshots of them (scene-client.ts). */
-  readonly scenes: SceneClient;
 
   constructor(options: ClientOptions = {}) {
-    this.#http = new Transport(options.baseUrl ?? '', options.fetch);
+    this.#http = new Transport(options.baseUrl ?? '', options.fetch, options.token);
     this.#envelopeMediaType = options.envelopeMediaType;
-    this.scenes = new SceneClient(this.#http, this.#envelopeMediaType);
   }
 
   /** The host address requests go to ('' for same origin). */
@@ -144,6 +147,18 @@ export class VitrineClient implements JobEndpoints {
     return readDataResponse(await this.#http.send('GET', `/api/blobs/${enc(blobId)}`, { signal }), this.#envelopeMediaType);
   }
 
+  /**
+   * A scene layer's result from its `data_url` (the host's own URL for it), with `delivery`
+   * options added to its query (a coarse `max_dim`, a GLB); decoded as `getData` decodes.
+   */
+  async getLayerData(dataUrl: string, options: Pick<DataOptions, 'delivery' | 'signal' | 'onHeaders'> = {}): Promise<SpecimenData> {
+    const url = new URL(dataUrl, 'http://host.invalid');
+    for (const [name, value] of Object.entries(options.delivery ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    const response = await this.#http.send('GET', `${url.pathname}${url.search}`, { signal: options.signal });
+    options.onHeaders?.(response);
+    return readDataResponse(response, this.#envelopeMediaType);
+  }
+
   /** `POST /api/processing/invoke`: runs a function (or serves the room cache); the result as typed arrays. */
   async invoke(name: string, options: InvokeOptions = {}): Promise<TypedData> {
     const body = { function_name: name, args: options.args, kwargs: options.kwargs, room_id: options.room };
@@ -200,11 +215,11 @@ export class VitrineClient implements JobEndpoints {
   }
 
   /**
-   * `GET /api/rooms/{room}/events` as an async iterator: `state` and `view`, then
-   * `computing`, `result` and `view` as they happen, until the loop is left or the signal aborts; a reconnection
-   * yields a fresh `state`.
+   * `GET /api/rooms/{room}/events` as an async iterator: `state` and `view`, then `computing`,
+   * `result`, `failed` and `view` as they happen (with `events: 'all'`, also `scene` and
+   * `annotation`), until the loop is left or the signal aborts; a reconnection yields a fresh `state`.
    */
-  followRoom(room: string, options?: FollowOptions): AsyncGenerator<RoomEvent, never, undefined> {
+  followRoom(room: string, options?: FollowRoomOptions): AsyncGenerator<RoomEvent, never, undefined> {
     return followRoom(this.#http, room, options);
   }
 
@@ -214,6 +229,28 @@ export class VitrineClient implements JobEndpoints {
    */
   async setRoomView(room: string, view: RoomView, signal?: AbortSignal): Promise<void> {
     await this.#http.send('PUT', `/api/rooms/${enc(room)}/view`, { body: view, signal });
+  }
+
+  /** One room's annotations: list (or CSV), add, import, change, remove, and a copy kept from its events. */
+  annotations(room: string): RoomAnnotations {
+    return new RoomAnnotations(this.#http, room);
+  }
+
+  /**
+   * A room's scene: its layers read, replaced, added, changed and removed, snapshots taken and
+   * restored (scene-client.ts). Followers get each change as a `scene` event.
+   * @example
+   * const lab = client.scene('lab');
+   * const mask = await lab.add({ source: { specimen: 'seg' }, kind: 'labels', opacity: 0.4 });
+   * await lab.update(mask.id, { visible: false });
+   */
+  scene(room: string): SceneClient {
+    return new SceneClient(this.#http, room);
+  }
+
+  /** `GET /api/snapshots/{id}`: a room as it was, each layer's result by blob id. */
+  getSnapshot(id: string, signal?: AbortSignal): Promise<SnapshotDocument> {
+    return this.#http.json('GET', `/api/snapshots/${enc(id)}`, { signal });
   }
 
   /** `DELETE /api/jobs/{id}`: cancels a running job (it ends as `error` / `cancelled`). */

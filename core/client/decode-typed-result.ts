@@ -5,7 +5,9 @@
  * element type over freshly decoded, aligned bytes.
  */
 import { TYPED_ARRAYS as ARRAYS } from '../envelope/dtypes.ts';
+import { readWireLabels } from '../envelope/wire-labels.ts';
 import { base64ToBytes } from './base64.ts';
+import { readAxesInfo } from './volume-axes-info.ts';
 import type {
   ImageData2D,
   MeshData,
@@ -79,6 +81,8 @@ function decodeVolume(json: Json): VolumeData {
     spacing: optionalList(json, 'spacing'),
     origin: optionalList(json, 'origin'),
     value_range: range && range.length === 2 ? [range[0]!, range[1]!] : null,
+    ...readWireLabels(json),
+    ...readAxesInfo(json),
   };
 }
 

@@ -4,6 +4,8 @@
  * (binary envelope from `/data`, or typed result JSON from `/invoke` and `/jobs/{id}/result`).
  */
 
+import type { VolumeAxesInfo } from './scene-types.ts';
+
 /** Element types a volume or image may carry. */
 export type NumericDType = 'uint8' | 'int8' | 'uint16' | 'int16' | 'uint32' | 'int32' | 'float32' | 'float64';
 
@@ -31,10 +33,12 @@ export interface MeshData {
 }
 
 /**
- * A scalar volume in C order (slowest axis first). A segmentation (each sample a label id, 0
- * the background) has `labels: true`, and its `label_names` and `label_colors` keyed by id.
+ * A volume in C order (slowest axis first). A segmentation (each sample a label id, 0 the
+ * background) has `labels: true`, and its `label_names` and `label_colors` keyed by id. A
+ * volume with time or channels says so: whole (`/invoke`) with its `axes`, or one step
+ * (`/data`) with `step` (which one, and the sizes).
  */
-export interface VolumeData {
+export interface VolumeData extends VolumeAxesInfo {
   type: 'volume';
   shape: number[];
   dtype: NumericDType;

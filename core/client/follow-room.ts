@@ -1,8 +1,9 @@
 /**
  * @module follow-room
  * followRoom: one room's events (`GET /api/rooms/{room_id}/events`) as an async iterator:
- * `state` first (the room's entry, or null), then `computing`, `result`, `failed`, `view`,
- * `scene` and `annotation` as they happen, until the caller stops. A dropped connection reconnects and yields a fresh `state`, which
+ * `state` first (the room's entry, or null) and `view`, then `computing`, `result`, `failed`
+ * and `view` as they happen (with `events: 'all'`, also `scene` after `view` and on each
+ * change, and `annotation`), until the caller stops. A dropped connection reconnects and yields a fresh `state`, which
  * is all a room subscriber needs to catch up (the stream carries state, not history).
  *
  * @example
@@ -15,18 +16,38 @@ import { followEvents, type FollowOptions } from './follow-events.ts';
 import type { Transport } from './transport.ts';
 import type { RoomEvent } from './wire-types.ts';
 
-const ROOM_EVENTS = new Set<string>(['state', 'computing', 'result', 'failed', 'view', 'scene', 'annotation']);
+/** The events of a room's entry and view: what a follower gets unless it asks for every event. */
+const ENTRY_EVENTS = new Set<string>(['state', 'computing', 'result', 'failed', 'view']);
+/** Every room event, a scene's and annotations' too. */
+const ALL_EVENTS = new Set<string>([...ENTRY_EVENTS, 'scene', 'annotation']);
+
+/** Options of `followRoom`. */
+export interface FollowRoomOptions extends FollowOptions {
+  /**
+   * `entry`: the room's entry and view (`state`, `computing`, `result`, `failed`, `view`, none
+   * of them about a scene's other layers), as followers written before scenes expect; `all`:
+   * every event, `scene` and `annotation` too, and the layers' `computing`, `result` and
+   * `failed` (their `layer` names which).
+   * @defaultValue 'entry'
+   */
+  events?: 'entry' | 'all';
+}
 
 /**
  * Yields the room's events until the caller leaves the loop or aborts.
  * @throws InvalidRequestError for a refused room id; the last failure once `maxRetries`
  * connections in a row failed; an `AbortError` when `options.signal` aborts.
  */
-export async function* followRoom(transport: Transport, room: string, options: FollowOptions = {}): AsyncGenerator<RoomEvent, never, undefined> {
+export async function* followRoom(transport: Transport, room: string, options: FollowRoomOptions = {}): AsyncGenerator<RoomEvent, never, undefined> {
   const route = { path: `/api/rooms/${encodeURIComponent(room)}/events` };
+  const all = options.events === 'all';
   for await (const message of followEvents(transport, route, options)) {
     // Events a newer host may add are skipped, not passed on untyped.
-    if (ROOM_EVENTS.has(message.event)) yield { event: message.event, data: JSON.parse(message.data) } as RoomEvent;
+    if (!(all ? ALL_EVENTS : ENTRY_EVENTS).has(message.event)) continue;
+    const event = { event: message.event, data: JSON.parse(message.data) } as RoomEvent;
+    // A layer's own computation is not the room's entry changing.
+    if (!all && (event.data as { layer?: unknown } | null)?.layer !== undefined) continue;
+    yield event;
   }
   throw new Error('unreachable: followEvents never ends by itself');
 }

@@ -15,15 +15,23 @@
  */
 export { createClient, VitrineClient } from './client.ts';
 export type { ClientOptions, DataOptions, InvokeOptions } from './client.ts';
+export { SceneClient } from './scene-client.ts';
+export type { ReplaceOptions } from './scene-client.ts';
+export type * from './scene-types.ts';
 export type { LoadOptions } from './load-job.ts';
-export type { LayerChange, NewLayer, SceneClient } from './scene-client.ts';
+export { RoomAnnotations } from './room-annotations.ts';
+export type { AnnotationChange, AnnotationInput, VersionCheck } from './room-annotations.ts';
+export { AnnotationMirror } from './annotation-mirror.ts';
 export type { FollowOptions } from './follow-events.ts';
+export type { FollowRoomOptions } from './follow-room.ts';
 export type { FollowJobOptions } from './follow-job.ts';
 export { SseParser } from './sse-parser.ts';
 export type { SseMessage } from './sse-parser.ts';
 export { decodeEnvelope, EnvelopeDecodeError } from '../envelope/decode-envelope.ts';
 export type { DecodedEnvelope, DecodedMesh, DecodedVolume } from '../envelope/decode-envelope.ts';
 export { decodeTypedResult, TypedResultError } from './decode-typed-result.ts';
+export { volumeBox, volumeCentre, volumeFrameOf, voxelAt, voxelCentre, voxelCoordinates } from '../sdk/volume-frame.ts';
+export type { Triple, VolumeFrame, VolumeGrid } from '../sdk/volume-frame.ts';
 export { fromEnvelope, isEnvelopeType } from './read-data-response.ts';
 export {
   InvalidRequestError,

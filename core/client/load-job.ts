@@ -115,5 +115,7 @@ export async function runJob(
     if (isAbortError(error) && status === 'running') await api.cancel(jobId).catch(() => {});
     throw error;
   }
-  return resultVia === 'job' ? api.result(jobId, signal) : api.getData(specimenId, { params, room, signal, delivery: options.delivery, onHeaders: options.onHeaders });
+  return resultVia === 'job'
+    ? api.result(jobId, signal)
+    : api.getData(specimenId, { params, room, signal, delivery: options.delivery, onHeaders: options.onHeaders });
 }

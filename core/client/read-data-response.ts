@@ -1,7 +1,8 @@
 /**
  * @module read-data-response
  * Reads a `/api/specimens/{id}/data` answer by its content type: a binary envelope (mesh and
- * volume; the media type is `application/x-<vendor>-envelope-v1`, configurable on the host)
+ * volume, a step of a volume with time or channels saying which one in `step`; the media type is `application/x-<vendor>-envelope-v1`, configurable on the
+ * host)
  * is decoded to typed arrays, typed result JSON (point clouds and images) likewise, and
  * anything else is a static data file returned as bytes.
  */
@@ -9,6 +10,7 @@ import { decodeEnvelope } from '../envelope/decode-envelope.ts';
 import type { DecodedEnvelope } from '../envelope/decode-envelope.ts';
 import type { FileData, SpecimenData, TypedData } from './decoded-types.ts';
 import { decodeTypedResult } from './decode-typed-result.ts';
+import { readAxesInfo } from './volume-axes-info.ts';
 
 /** Any vendor's v1 envelope media type (the host's `--envelope-media-type` may rename it). */
 const ENVELOPE_TYPE = /^application\/x-[\w.+-]+-envelope-v1\b/i;
@@ -24,8 +26,9 @@ export function fromEnvelope(decoded: DecodedEnvelope): TypedData {
     const { vertices, indices, normals, colors } = decoded;
     return colors ? { type: 'mesh', vertices, indices, normals, colors } : { type: 'mesh', vertices, indices, normals };
   }
-  const { shape, dtype, data, spacing, origin, value_range } = decoded;
-  return { type: 'volume', shape, dtype, data, spacing, origin, value_range };
+  const { shape, dtype, data, spacing, origin, value_range, labels, label_names, label_colors } = decoded;
+  const volume: TypedData = { type: 'volume', shape, dtype, data, spacing, origin, value_range, ...readAxesInfo(decoded.preamble) };
+  return labels ? { ...volume, labels, ...(label_names ? { label_names } : {}), ...(label_colors ? { label_colors } : {}) } : volume;
 }
 
 /** The file name from `Content-Disposition`, else the URL's last path segment. */

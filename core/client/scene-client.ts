@@ -1,84 +1,80 @@
 /**
  * @module scene-client
- * A room's scene over HTTP (`client.scenes`): read it, replace it (optionally only if nobody
- * changed it since a version, or from a snapshot), add, change and remove one layer, take a
- * snapshot and read one back. Every change reaches every follower of the room as a `scene`
- * event, this client's own included.
- * @example
- * const id = (await client.scenes.add('lab', { source: { specimen: 'ct-head' }, opacity: 0.5 })).id;
- * await client.scenes.update('lab', id, { colormap: 'magma', window: [0, 1200] });
+ * One room's scene from the client: read it, replace it (with `ifMatch`, the version it was
+ * read at: a 412 when another writer came first), add, change and remove layers, take and
+ * restore snapshots, and the room as a Neuroglancer state. Every follower of the room sees each
+ * change as a `scene` event (`followRoom`).
  */
-import type { SpecimenData } from './decoded-types.ts';
-import { readDataResponse } from './read-data-response.ts';
-import type { LayerDisplay, LayerKind, LayerSource, RoomScene, SceneLayer, SnapshotCreated } from './scene-types.ts';
+import type { LayerChange, NewLayer, RoomScene, SceneLayer, SnapshotCreated } from './scene-types.ts';
 import type { Transport } from './transport.ts';
-import type { DeliveryQuery, RoomSnapshot } from './wire-types.ts';
-
-/** A layer to add: its source, and optionally its id, kind and display. */
-export type NewLayer = LayerDisplay & { source: LayerSource; id?: string; kind?: LayerKind };
-
-/** A change of a layer: display fields (null removes one), a new source (computed again), or `active: true` (it becomes the room's entry). */
-export type LayerChange = { [K in keyof LayerDisplay]?: LayerDisplay[K] | null } & { source?: LayerSource; active?: true };
 
 const enc = encodeURIComponent;
 
+/** Options of {@link SceneClient.replace}. */
+export interface ReplaceOptions {
+  /** Which layer is the room's entry (default: the active one when it stays, else the top one). */
+  active?: string | null;
+  /** The version the change is made against: a VitrineHttpError of status 412 when the scene moved on. */
+  ifMatch?: number;
+  signal?: AbortSignal;
+}
+
 export class SceneClient {
+  readonly room: string;
   readonly #http: Transport;
-  readonly #envelopeMediaType: string | undefined;
+  readonly #path: string;
 
-  constructor(http: Transport, envelopeMediaType?: string) {
+  constructor(http: Transport, room: string) {
     this.#http = http;
-    this.#envelopeMediaType = envelopeMediaType;
+    this.room = room;
+    this.#path = `/api/rooms/${enc(room)}`;
   }
 
-  /** `GET /api/rooms/{room}/scene`. */
-  get(room: string, signal?: AbortSignal): Promise<RoomScene> {
-    return this.#http.json('GET', `/api/rooms/${enc(room)}/scene`, { signal });
+  /** `GET .../scene`: the layers bottom first, the active one and the version. */
+  get(signal?: AbortSignal): Promise<RoomScene> {
+    return this.#http.json('GET', `${this.#path}/scene`, { signal });
   }
 
-  /**
-   * `PUT /api/rooms/{room}/scene`: the room's whole scene (`layers`, `active`), or the scene of
-   * a snapshot (`{ snapshot: id }`). With `version`, only if the scene is still at it (else a 412).
-   */
-  replace(room: string, body: { layers: NewLayer[]; active?: string | null } | { snapshot: string }, version?: number): Promise<RoomScene> {
-    const headers: Record<string, string> = version === undefined ? {} : { 'if-match': `"${version}"` };
-    return this.#http.json('PUT', `/api/rooms/${enc(room)}/scene`, { body, headers });
+  /** `PUT .../scene`: every layer replaced (a layer that keeps its id and source keeps its result). */
+  replace(layers: NewLayer[], options: ReplaceOptions = {}): Promise<RoomScene> {
+    const body = options.active === undefined ? { layers } : { layers, active: options.active };
+    const headers: Record<string, string> = options.ifMatch === undefined ? {} : { 'if-match': `"${options.ifMatch}"` };
+    return this.#http.json('PUT', `${this.#path}/scene`, { body, headers, signal: options.signal });
   }
 
-  /** `POST /api/rooms/{room}/layers`: on top, or at `index` (0 is the bottom); answers the layer. */
-  add(room: string, layer: NewLayer, index?: number): Promise<SceneLayer> {
-    return this.#http.json('POST', `/api/rooms/${enc(room)}/layers`, { body: layer, query: { index } });
+  /** `POST .../layers`: the layer as stored (its result follows as `result` and `scene` events). */
+  add(layer: NewLayer, options: { index?: number; signal?: AbortSignal } = {}): Promise<SceneLayer> {
+    return this.#http.json('POST', `${this.#path}/layers`, { body: layer, query: { index: options.index }, signal: options.signal });
   }
 
-  /** `PATCH /api/rooms/{room}/layers/{id}`: merges the fields given. */
-  async update(room: string, id: string, change: LayerChange, signal?: AbortSignal): Promise<void> {
-    await this.#http.send('PATCH', `/api/rooms/${enc(room)}/layers/${enc(id)}`, { body: change, signal });
+  /** `PATCH .../layers/{id}`: the layer after the change. */
+  update(layerId: string, change: LayerChange, signal?: AbortSignal): Promise<SceneLayer> {
+    return this.#http.json('PATCH', `${this.#path}/layers/${enc(layerId)}`, { body: change, signal });
   }
 
-  /** `DELETE /api/rooms/{room}/layers/{id}`. */
-  async remove(room: string, id: string): Promise<void> {
-    await this.#http.send('DELETE', `/api/rooms/${enc(room)}/layers/${enc(id)}`);
+  /** `DELETE .../layers/{id}`. */
+  async remove(layerId: string, signal?: AbortSignal): Promise<void> {
+    await this.#http.send('DELETE', `${this.#path}/layers/${enc(layerId)}`, { signal });
   }
 
-  /** `POST /api/rooms/{room}/snapshots`: the room as it is now, kept; answers its id and the viewer link. */
-  snapshot(room: string): Promise<SnapshotCreated> {
-    return this.#http.json('POST', `/api/rooms/${enc(room)}/snapshots`);
+  /** Where a layer's result is read (its `result.data_url`), with delivery options. */
+  layerDataUrl(layerId: string, delivery?: Record<string, string | number>): string {
+    return this.#http.url(`${this.#path}/layers/${enc(layerId)}/data`, delivery);
   }
 
-  /**
-   * A layer's result from its `data_url` (the host's own URL for it), with `delivery` options
-   * added to its query (a coarse `max_dim`, a GLB); decoded as `/data` answers are.
-   */
-  async layerData(dataUrl: string, options: { delivery?: DeliveryQuery; signal?: AbortSignal; onHeaders?: (response: Response) => void } = {}): Promise<SpecimenData> {
-    const url = new URL(dataUrl, 'http://host.invalid');
-    for (const [name, value] of Object.entries(options.delivery ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
-    const response = await this.#http.send('GET', `${url.pathname}${url.search}`, { signal: options.signal });
-    options.onHeaders?.(response);
-    return readDataResponse(response, this.#envelopeMediaType);
+  /** `POST .../snapshots`: the room recorded as it is, its bytes kept; `url` opens it in the viewer. */
+  snapshot(signal?: AbortSignal): Promise<SnapshotCreated> {
+    return this.#http.json('POST', `${this.#path}/snapshots`, { signal });
   }
 
-  /** `GET /api/snapshots/{id}`: a snapshot, as it was taken (its layers' results by blob id). */
-  getSnapshot(id: string, signal?: AbortSignal): Promise<RoomSnapshot> {
-    return this.#http.json('GET', `/api/snapshots/${enc(id)}`, { signal });
+  /** `PUT .../scene {"snapshot": id}`: the snapshot's scene and view put back into the room. */
+  restore(snapshotId: string, options: Pick<ReplaceOptions, 'ifMatch' | 'signal'> = {}): Promise<RoomScene> {
+    const headers: Record<string, string> = options.ifMatch === undefined ? {} : { 'if-match': `"${options.ifMatch}"` };
+    return this.#http.json('PUT', `${this.#path}/scene`, { body: { snapshot: snapshotId }, headers, signal: options.signal });
+  }
+
+  /** `GET .../neuroglancer`: the scene as a Neuroglancer viewer state. */
+  neuroglancer(signal?: AbortSignal): Promise<Record<string, unknown>> {
+    return this.#http.json('GET', `${this.#path}/neuroglancer`, { signal });
   }
 }

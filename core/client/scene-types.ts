@@ -49,7 +49,13 @@ export interface LayerChannel {
 export interface LayerResult {
   result_id: string;
   type: ResultType;
+  /**
+   * Where its data is read, as `/data` sends it (delivery options as query parameters): a
+   * computed layer's `/api/rooms/{room}/layers/{id}/data` (computed again when its cache slot
+   * let it go), a static specimen's `/api/specimens/{id}/data`; in a snapshot, the blob's URL.
+   */
   data_url: string;
+  /** The bytes in their default form at `/api/blobs/{blob_id}`, for as long as the host holds them. */
   blob_id?: string;
 }
 
@@ -90,11 +96,27 @@ export interface RoomScene {
   active: string | null;
 }
 
+/** A layer as a request gives it (`POST .../layers`, each of `PUT .../scene`'s): the host makes its id and kind when absent. */
+export interface NewLayer extends LayerDisplay {
+  id?: string;
+  source: LayerSource;
+  kind?: LayerKind;
+}
+
+/** `PATCH .../layers/{id}`: the fields given are merged; `null` takes a display field back to its default. */
+export type LayerChange = { [K in keyof LayerDisplay]?: LayerDisplay[K] | null } & {
+  source?: LayerSource;
+  kind?: LayerKind;
+  /** True makes the layer the active one: the room's entry. */
+  active?: true;
+};
+
 /** `POST /api/rooms/{room}/snapshots`' answer. */
 export interface SnapshotCreated {
   id: string;
   url: string;
 }
+
 
 /** An annotation's kind and the points it takes. */
 export type AnnotationKind = 'point' | 'line' | 'polyline' | 'box' | 'ellipsoid';
@@ -140,6 +162,25 @@ export interface VolumeChannel {
   name?: string;
   color?: string;
   window?: [number, number];
+}
+
+/** Which step of a volume with time or channels an answer is, and the size of every axis of the whole. */
+export interface VolumeStepInfo {
+  t: number;
+  /** A channel index, or a vector field's `magnitude` or `rgb`. */
+  c: number | 'magnitude' | 'rgb';
+  /** Each axis's length by name, in NGFF order: `{"t": 301, "c": 3, "z": 20, "y": 100, "x": 100}`. */
+  sizes: Record<string, number>;
+}
+
+/** What a volume says of its time and channels: the whole array's axes, or the step an answer is. */
+export interface VolumeAxesInfo {
+  axes?: VolumeAxes;
+  channels?: VolumeChannel[];
+  time_step?: number;
+  time_unit?: string;
+  vector?: boolean;
+  step?: VolumeStepInfo;
 }
 
 /** A room computation that failed: what it was, and the error, so no follower waits on. */

@@ -14,6 +14,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   /** Sent as a JSON body. */
   body?: unknown;
+  /** Sent as it is, with its media type (e.g. CSV), instead of a JSON body. */
+  text?: { type: string; value: string };
   signal?: AbortSignal;
   /** Extra request headers (e.g. `accept`). */
   headers?: Record<string, string>;
@@ -23,14 +25,17 @@ export interface RequestOptions {
 export class Transport {
   readonly baseUrl: string;
   readonly #fetch: FetchLike;
+  readonly #authorization: string | null;
 
   /**
    * @param baseUrl The host's address, e.g. `http://127.0.0.1:8000`; an empty string means
    * "same origin" (paths are then requested as is, which is what the web viewer does).
    * @param fetchImpl Defaults to the global `fetch`.
+   * @param token The host's admin token, sent on every request as a Bearer token.
    */
-  constructor(baseUrl: string, fetchImpl?: FetchLike) {
+  constructor(baseUrl: string, fetchImpl?: FetchLike, token?: string) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.#authorization = token ? `Bearer ${token}` : null;
     const globalFetch: FetchLike = (input, init) => fetch(input, init);
     this.#fetch = fetchImpl ?? globalFetch;
   }
@@ -53,11 +58,14 @@ export class Transport {
    * @throws The `AbortError` of `fetch` when `signal` aborts.
    */
   async send(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = { ...(this.#authorization ? { authorization: this.#authorization } : {}), ...options.headers };
     const init: RequestInit = { method, headers };
     if (options.body !== undefined) {
       headers['content-type'] = 'application/json';
       init.body = JSON.stringify(options.body);
+    } else if (options.text !== undefined) {
+      headers['content-type'] = options.text.type;
+      init.body = options.text.value;
     }
     if (options.signal) init.signal = options.signal;
     const response = await this.#fetch(this.url(path, options.query), init);

@@ -4,7 +4,7 @@
  * these same types. Index signatures allow fields only where the host may add more later
  * (metadata, function listing, cache stats entries).
  */
-import type { Annotation, AnnotationEvent, RoomFailed, RoomScene } from './scene-types.ts';
+import type { Annotation, AnnotationEvent, RoomFailed, RoomScene, SceneLayer } from './scene-types.ts';
 
 /** The four typed result kinds of a dynamic specimen. */
 export type ResultType = 'mesh' | 'volume' | 'point_cloud' | 'image';
@@ -56,6 +56,8 @@ export interface CatalogEntry {
   function_name: string | null;
   /** A path relative to the host, e.g. `/api/specimens/{id}/thumbnail`. */
   thumbnail_url: string;
+  /** True for a segmentation (a labels volume) where the host knows it before computing: static and published ones. */
+  labels?: true;
 }
 
 /** `GET /api/specimens/{id}`: every Specimen field; `schema` is an object for dynamic specimens. */
@@ -225,14 +227,11 @@ export type RoomEvent =
   | { event: 'scene'; data: RoomScene }
   | { event: 'annotation'; data: AnnotationEvent };
 
-/**
- * `GET /api/snapshots/{id}`: a room as it was when the snapshot was taken: its scene (no
- * version; each layer's `result` names the blob of its bytes, and its `data_url` is that blob's
- * URL, kept whatever the room does next), its view and its annotations.
- */
-export interface RoomSnapshot {
+/** `GET /api/snapshots/{id}`: a room as it was, each layer's result by blob id (its `data_url` is the blob's). */
+export interface SnapshotDocument {
   id: string;
-  scene: Pick<RoomScene, 'layers' | 'active'>;
+  /** The scene as it was (a snapshot is of no version). */
+  scene: { layers: SceneLayer[]; active: string | null };
   view: RoomView;
   annotations: Annotation[];
   /** Milliseconds since the epoch when it was first taken. */
@@ -240,4 +239,4 @@ export interface RoomSnapshot {
 }
 
 /** Delivery options of `/data`, as query values (e.g. `{ format: 'glb', compress: 'meshopt' }`). */
-export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim', string | number>>;
+export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim' | 'segment' | 't' | 'c', string | number>>;

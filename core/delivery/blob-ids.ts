@@ -13,7 +13,7 @@
 import type { ResultType } from '../sdk/result-types.ts';
 import { isResultId } from '../results/result-id.ts';
 import type { ContentEncoding } from './content-encoding.ts';
-import { defaultFormat, deliveryKey, FORMATS_BY_TYPE, isEmptyDelivery, type DeliveryOptions } from './delivery-options.ts';
+import { defaultFormat, deliveredType, deliveryKey, FORMATS_BY_TYPE, isEmptyDelivery, type DeliveryOptions } from './delivery-options.ts';
 import { TYPED_JSON } from './pack-delivery.ts';
 import { parseDeliveryQuery } from './parse-delivery.ts';
 
@@ -79,7 +79,7 @@ export function readBlobId(id: string): BlobDescriptor | null {
  */
 export function blobOfType(id: string, d: BlobDescriptor, type: ResultType): BlobDescriptor | null {
   const format = d.format === '' ? defaultFormat(type) : d.format;
-  if (format !== TYPED_JSON && !FORMATS_BY_TYPE[type].includes(format)) return null;
+  if (format !== TYPED_JSON && !FORMATS_BY_TYPE[deliveredType(type, d.options)].includes(format)) return null;
   const full = { ...d, format };
   return blobIdOf(full, type) === id ? full : null;
 }

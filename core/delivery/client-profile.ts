@@ -3,11 +3,14 @@
  * Known clients that cannot ask for a delivery get one they can show. The Godot headset
  * client (User-Agent `GodotEngine/...`) uploads volumes to a ray marcher that expects values
  * in [0, 1] and has a per-frame triangle budget: unless the request names delivery options
- * itself, its volumes travel as uint8 over their value range at most 256 samples per axis,
- * and its meshes within the headset triangle budget.
+ * itself (choosing a step with `t` and `c` is not one), its volumes travel as uint8 over their
+ * value range at most 256 samples per axis, and its meshes within the headset triangle budget.
+ * A segmentation travels the same way with its ids picked, never averaged, and renumbered to
+ * fit uint8 (shape-labels.ts); a segment's surface (`segment=`, which says what to send, not
+ * how) as a mesh within budget.
  */
 import type { ResultType } from '../sdk/result-types.ts';
-import { isEmptyDelivery, type DeliveryOptions } from './delivery-options.ts';
+import { asksNothingOfTravel, type DeliveryOptions } from './delivery-options.ts';
 
 export interface ClientProfileSettings {
   /** Apply known client profiles at all (`--client-profiles on|off`). */
@@ -26,8 +29,14 @@ export function isHeadsetClient(userAgent: string | undefined): boolean {
 
 /** The options a request gets: its own, or its client's profile when it gave none. */
 export function withClientProfile(options: DeliveryOptions, type: ResultType, userAgent: string | undefined, settings: ClientProfileSettings): DeliveryOptions {
-  if (!settings.clientProfiles || !isEmptyDelivery(options) || !isHeadsetClient(userAgent)) return options;
-  if (type === 'volume') return { dtype: 'uint8', max_dim: HEADSET_MAX_DIM };
+  const { segment, ...how } = options;
+  if (segment !== undefined && type === 'volume') {
+    if (!settings.clientProfiles || !asksNothingOfTravel(how) || !isHeadsetClient(userAgent)) return options;
+    return { ...options, max_triangles: settings.headsetTriangles };
+  }
+  if (!settings.clientProfiles || !asksNothingOfTravel(options) || !isHeadsetClient(userAgent)) return options;
+  // A step of a volume with time or channels (`t`, `c`) gets the profile too.
+  if (type === 'volume') return { ...options, dtype: 'uint8', max_dim: HEADSET_MAX_DIM };
   if (type === 'mesh') return { max_triangles: settings.headsetTriangles };
   return options;
 }

@@ -4,7 +4,8 @@
  * clouds and images. The same bytes as an undelivered answer, so a compressed variant
  * decompresses to exactly what an identity client reads.
  */
-import { encodeMeshEnvelope, encodeVolumeEnvelope } from '../envelope/encode-envelope.ts';
+import { encodeMeshEnvelope } from '../envelope/encode-envelope.ts';
+import { encodeStoredVolume } from '../results/volume-envelope.ts';
 import { toJsonResult } from '../results/to-json-result.ts';
 import type { FormatEncoder } from './format-encoder.ts';
 
@@ -21,7 +22,7 @@ export const volumeEnvelopeEncoder: FormatEncoder = {
   format: 'envelope',
   extension: 'bin',
   mediaType: (names) => names.envelopeMediaType,
-  encode: (result) => (result.type === 'volume' ? encodeVolumeEnvelope(result, result.valueRange).parts : []),
+  encode: (result) => (result.type === 'volume' ? encodeStoredVolume(result).parts : []),
 };
 
 function jsonEncoder(type: 'point_cloud' | 'image'): FormatEncoder {

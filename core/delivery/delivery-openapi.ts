@@ -19,7 +19,20 @@ function optionSchema(name: DeliveryOptionName, type: ResultType): Record<string
     case 'window':
       return { type: 'string', pattern: '^[^,]+,[^,]+$', description: 'LO,HI: the value range mapped by dtype (default: the data own range)' };
     case 'max_dim':
-      return { type: 'integer', minimum: 1, description: 'Every axis at most this many samples (block averaging)' };
+      return { type: 'integer', minimum: 1, description: 'Every axis at most this many samples (block averaging; labels pick ids)' };
+    case 'segment':
+      return {
+        anyOf: [{ type: 'integer', minimum: 1 }, { const: 'all' }],
+        description: 'A labels volume: the surface of this label id (or of every label: all) as a mesh, shaped and encoded by the mesh options',
+      };
+    case 't':
+      return { type: 'integer', minimum: 0, description: 'A volume with a time axis: the step delivered (default 0)' };
+    case 'c':
+      return {
+        type: 'string',
+        pattern: '^(\\d+|magnitude|rgb)$',
+        description: 'A volume with channels: the channel delivered (default 0); a vector field also magnitude (float32) or rgb (uint8, last axis 3)',
+      };
   }
 }
 
@@ -37,6 +50,13 @@ export function anyTypeDeliveryParameters(): Record<string, unknown>[] {
 
 /** The `delivery` member of a POST /data body for a path serving results of any type. */
 export function anyTypeDeliveryBody(): Record<string, unknown> {
-  const properties = Object.fromEntries(anyTypeDeliveryParameters().map((p) => [p['name'] as string, { ...(p['schema'] as object), description: p['description'] }]));
-  return { type: 'object', additionalProperties: false, properties, description: 'How the result travels (never part of the cache key); options must fit the result type' };
+  const properties = Object.fromEntries(
+    anyTypeDeliveryParameters().map((p) => [p['name'] as string, { ...(p['schema'] as object), description: p['description'] }]),
+  );
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties,
+    description: 'How the result travels (never part of the cache key); options must fit the result type',
+  };
 }

@@ -12,7 +12,7 @@ export type DeliveryDType = (typeof DELIVERY_DTYPES)[number];
 
 /** Formats each result type can be delivered in; the first is its default. */
 export const FORMATS_BY_TYPE: Readonly<Record<ResultType, readonly string[]>> = Object.freeze({
-  mesh: ['envelope', 'glb', 'stl', 'obj'],
+  mesh: ['envelope', 'glb', 'stl', 'obj', 'ply'],
   volume: ['envelope', 'npy'],
   point_cloud: ['json', 'ply'],
   image: ['json', 'png'],
@@ -22,7 +22,7 @@ export const FORMATS_BY_TYPE: Readonly<Record<ResultType, readonly string[]>> = 
 export const COMPRESS_FORMATS: Readonly<Record<string, string>> = Object.freeze({ meshopt: 'glb' });
 
 /** Every option name, in the order they are documented. */
-export const DELIVERY_OPTION_NAMES = ['format', 'compress', 'max_triangles', 'dtype', 'window', 'max_dim'] as const;
+export const DELIVERY_OPTION_NAMES = ['format', 'compress', 'max_triangles', 'dtype', 'window', 'max_dim', 'segment', 't', 'c'] as const;
 export type DeliveryOptionName = (typeof DELIVERY_OPTION_NAMES)[number];
 
 /** The result types each option applies to (`format` applies to all). */
@@ -33,7 +33,13 @@ export const OPTION_TYPES: Readonly<Record<DeliveryOptionName, readonly ResultTy
   dtype: ['volume'],
   window: ['volume'],
   max_dim: ['volume'],
+  segment: ['volume'],
+  t: ['volume'],
+  c: ['volume'],
 });
+
+/** What `c` may name besides a channel index: a vector field's magnitude or its direction as RGB. */
+export const VECTOR_MODES = ['magnitude', 'rgb'] as const;
 
 /** Parsed delivery options; an absent field means "as the result is". */
 export interface DeliveryOptions {
@@ -45,13 +51,35 @@ export interface DeliveryOptions {
   dtype?: DeliveryDType;
   /** Volume: the value range an integer dtype maps onto 0..2^bits-1 (default: the data's own). */
   window?: [number, number];
-  /** Volume: every axis at most this many samples (block averaging). */
+  /** Volume: every axis at most this many samples (block averaging; labels pick ids). */
   max_dim?: number;
+  /**
+   * Labels volume: the surface of this label id (or of every label, `all`) as a mesh, which
+   * the other options then shape and encode as they would a mesh.
+   */
+  segment?: number | 'all';
+  /** Volume with a time axis: the step delivered (default 0). */
+  t?: number;
+  /** Volume with channels: the channel delivered (default 0), or a vector field's `magnitude` or `rgb`. */
+  c?: number | (typeof VECTOR_MODES)[number];
 }
 
 /** True when no option is set. */
 export function isEmptyDelivery(options: DeliveryOptions): boolean {
   return DELIVERY_OPTION_NAMES.every((name) => options[name] === undefined);
+}
+
+/** The type a delivery of a `type` result sends: a mesh for a segment surface, else the type itself. */
+export function deliveredType(type: ResultType, options: DeliveryOptions): ResultType {
+  return options.segment !== undefined && type === 'volume' ? 'mesh' : type;
+}
+
+/**
+ * True when no option says how the result travels: `t` and `c` only choose which step of it
+ * travels, so a known client's profile still applies to the step it asked for.
+ */
+export function asksNothingOfTravel(options: DeliveryOptions): boolean {
+  return DELIVERY_OPTION_NAMES.every((name) => name === 't' || name === 'c' || options[name] === undefined);
 }
 
 /** The default format of a result type (`envelope` or `json`). */

@@ -1,10 +1,12 @@
 /**
  * @module delivery-tasks
  * The delivery work an encode thread does, as the tasks the host sends it: shaping a result,
- * packing its bytes in a format, compressing a static file and reading one as a result. The
+ * packing its bytes in a format, compressing a static file and reading one as a result,
+ * indexing a segmentation's labels and making a label's surface. The
  * variant cache (delivery-variants.ts) sends them; the thread entry (workers/task-worker.ts)
  * runs them with this folder's functions.
  */
+import type { LabelIndex } from '../labels/label-index.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ContentEncoding } from './content-encoding.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
@@ -44,8 +46,24 @@ export interface LoadStaticTask {
   source: StaticFileSource;
 }
 
+/** Find the ids a labels volume holds, with their voxel counts and bounding boxes. */
+export interface LabelIndexTask {
+  op: 'labelIndex';
+  volume: StoredResult & { type: 'volume' };
+}
+
+/** Make the surface mesh of labels of a volume, each inside its box (`index` holds at least their entries). */
+export interface SurfaceTask {
+  op: 'surface';
+  volume: StoredResult & { type: 'volume' };
+  index: LabelIndex;
+  ids: number[];
+  /** Per-vertex colours by label. */
+  painted: boolean;
+}
+
 /** Any of the delivery tasks. */
-export type DeliveryTask = ShapeTask | PackTask | PackFileTask | LoadStaticTask;
+export type DeliveryTask = ShapeTask | PackTask | PackFileTask | LoadStaticTask | LabelIndexTask | SurfaceTask;
 
 /** What an encode thread answers to each delivery task. */
 export interface DeliveryTaskResults {
@@ -53,6 +71,8 @@ export interface DeliveryTaskResults {
   pack: PackedBytes;
   packFile: PackedBytes;
   loadStatic: LoadedStaticFile;
+  labelIndex: LabelIndex;
+  surface: StoredResult;
 }
 
 /**

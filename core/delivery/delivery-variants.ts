@@ -6,8 +6,11 @@
  * making, later ones reuse it. Variants count in the host's result budget as dependents of
  * their result, so they go when it goes (or earlier, least recently used first). Static data
  * files get compressed variants per file version the same way, and their contents read as
- * results. The encode threads take variant work by turns, round-robin between the clients
- * asking (fair-turns.ts).
+ * results. A segmentation's label index (its ids, their counts and boxes) and its segment
+ * surfaces (`segment=`: a mesh, then shaped and encoded as any mesh) are variants of the
+ * volume the same way. The encode threads take variant work by turns, round-robin between
+ * the clients asking (fair-turns.ts), and one of them is kept for variants of small results,
+ * so a client asking for a small one never waits for a large one being made for someone else.
  */
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -19,7 +22,9 @@ import { FairTurns } from './fair-turns.ts';
 import { deliveryKey, type DeliveryOptions } from './delivery-options.ts';
 import type { EncodeNames } from './format-encoder.ts';
 import type { StaticFileSource } from './load-static-file.ts';
-import { changesResult, shapingOptions } from './shape-result.ts';
+import { changesResult, onlyViews, shapeResult, shapingOptions } from './shape-result.ts';
+import { labelIndexBytes, type LabelIndex } from '../labels/label-index.ts';
+import { segmentVolume, surfaceTask } from './segment-delivery.ts';
 
 /**
  * A made variant, as sent: the bytes and their Content-Encoding. `encoding` null with no
@@ -31,6 +36,20 @@ export interface Variant {
 }
 
 type Memo<V> = Map<string, Promise<V>>;
+
+/**
+ * The bytes a shaped result adds to its result's: none for a step that is a view onto the
+ * result's own memory (a channel of a volume with time or channels, taken on this thread).
+ */
+function ownBytes(shaped: StoredResult, result: StoredResult): number {
+  const views = shaped.type === 'volume' && result.type === 'volume' && shaped.data.buffer === result.data.buffer;
+  return views ? 0 : resultByteLength(shaped);
+}
+/** Encode threads kept for variants of small results (beside the others, which take any work). */
+export const SMALL_VARIANT_LANE = 1;
+
+/** A result up to this many bytes is small: its variants take a few milliseconds to make. */
+export const SMALL_VARIANT_BYTES = 1024 * 1024;
 
 function bufferOf(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -44,6 +63,7 @@ export class DeliveryVariants {
   #shaped = new WeakMap<object, Memo<StoredResult>>();
   #packed = new WeakMap<object, Memo<Variant>>();
   #loaded = new WeakMap<object, Memo<StoredResult>>();
+  #indexes = new WeakMap<object, Memo<LabelIndex>>();
   /** Static files: path → the version whose variants are kept, and those variants. */
   #files = new Map<string, { version: string; token: object }>();
   /** Variants made since start (the one-off costs clients did not pay twice). */
@@ -52,12 +72,14 @@ export class DeliveryVariants {
   constructor(runner: DeliveryTaskRunner, budget: ResultBudget<StoredResult>) {
     this.#runner = runner;
     this.#budget = budget;
-    this.turns = new FairTurns(runner.threads);
+    const lane = runner.threads > SMALL_VARIANT_LANE ? SMALL_VARIANT_LANE : 0;
+    this.turns = new FairTurns(runner.threads - lane, undefined, lane);
   }
 
-  /** Runs `task` on the encode pool in `client`'s turn. */
-  #run<T extends DeliveryTask>(client: string, task: T): Promise<DeliveryTaskResults[T['op']]> {
-    return this.turns.run(client, () => this.#runner.run(task));
+  /** Runs `task` on the encode pool in `client`'s turn; work on a small `result` may take the small lane. */
+  #run<T extends DeliveryTask>(client: string, task: T, result?: StoredResult): Promise<DeliveryTaskResults[T['op']]> {
+    const small = result !== undefined && resultByteLength(result) <= SMALL_VARIANT_BYTES;
+    return this.turns.run(client, () => this.#runner.run(task), small);
   }
 
   /** The memoised promise of `key` on `owner`, making it once with `make`. */
@@ -68,7 +90,10 @@ export class DeliveryVariants {
     this.#budget.touch(owner);
     const existing = memo.get(key);
     if (existing) {
-      void existing.then((value) => this.#budget.touch(value), () => {});
+      void existing.then(
+        (value) => this.#budget.touch(value),
+        () => {},
+      );
       return existing;
     }
     const table = memo;
@@ -94,26 +119,59 @@ export class DeliveryVariants {
    * (an address) is whose turn the work waits for.
    */
   shaped(result: StoredResult, options: DeliveryOptions, client = ''): Promise<StoredResult> {
+    if (options.segment !== undefined) return this.#surface(result, options, client);
     const shaping = shapingOptions(options);
     if (!changesResult(result, shaping)) return Promise.resolve(result);
     const key = deliveryKey(shaping);
     const task: ShapeTask = { op: 'shape', result, options: shaping };
-    return this.#once(this.#shaped, result, key, () => this.#run(client, task), resultByteLength);
+    const make = onlyViews(result, shaping) ? () => shapeResult(result, shaping) : () => this.#run(client, task, result);
+    return this.#once(this.#shaped, result, key, make, (shaped) => ownBytes(shaped, result));
+  }
+
+  /** The ids a labels volume holds, with their voxel counts and boxes: found once, kept with the volume. */
+  labelIndex(volume: StoredResult & { type: 'volume' }, client = ''): Promise<LabelIndex> {
+    return this.#once(this.#indexes, volume, 'labels', () => this.#run(client, { op: 'labelIndex', volume }, volume), labelIndexBytes);
+  }
+
+  /**
+   * The surface of `options.segment` of a labels volume, shaped by the rest of the options as
+   * a mesh. @throws the catalogued 4xx naming `segment` when the result or id does not fit.
+   */
+  async #surface(result: StoredResult, options: DeliveryOptions, client: string): Promise<StoredResult> {
+    const { segment, ...rest } = options;
+    const volume = segmentVolume(result);
+    const task = surfaceTask(volume, await this.labelIndex(volume, client), segment!);
+    const mesh = await this.#once(this.#shaped, volume, `segment=${segment}`, () => this.#run(client, task, volume), resultByteLength);
+    return this.shaped(mesh, rest, client);
   }
 
   /** The bytes of `result` (already shaped) in `format`, compressed with `encoding` when worth it. */
-  packed(result: StoredResult, format: string, options: DeliveryOptions, names: EncodeNames, encoding: ContentEncoding | null, identityNeeded: boolean, client = ''): Promise<Variant> {
+  packed(
+    result: StoredResult,
+    format: string,
+    options: DeliveryOptions,
+    names: EncodeNames,
+    encoding: ContentEncoding | null,
+    identityNeeded: boolean,
+    client = '',
+  ): Promise<Variant> {
     // The download name only matters to formats other than the default (identityNeeded).
     const key = `${format}|${deliveryKey(options)}|${encoding ?? 'identity'}|${identityNeeded ? names.baseName : ''}`;
     const task: PackTask = { op: 'pack', result, format, options, names, encoding, identityNeeded };
-    return this.#once(this.#packed, result, key, () => this.#runPack(client, task), (v) => v.bytes.byteLength);
+    return this.#once(this.#packed, result, key, () => this.#runPack(client, task, result), (v) => v.bytes.byteLength);
   }
 
   /** A static data file's compressed bytes (identity when compression saves too little). */
   packedFile(path: string, version: string, encoding: ContentEncoding, client = ''): Promise<Variant> {
     const token = this.#fileToken(path, version);
     const task: PackFileTask = { op: 'packFile', path, encoding };
-    return this.#once(this.#packed, token, encoding, () => this.#runPack(client, task), (v) => v.bytes.byteLength);
+    return this.#once(
+      this.#packed,
+      token,
+      encoding,
+      () => this.#runPack(client, task),
+      (v) => v.bytes.byteLength,
+    );
   }
 
   /** The object standing for one version of a file; a new version drops the old one's variants. */
@@ -148,8 +206,8 @@ export class DeliveryVariants {
     return this.#once(this.#loaded, token, 'result', load, resultByteLength);
   }
 
-  async #runPack(client: string, task: PackTask | PackFileTask): Promise<Variant> {
-    const packed = await this.#run(client, task);
+  async #runPack(client: string, task: PackTask | PackFileTask, result?: StoredResult): Promise<Variant> {
+    const packed = await this.#run(client, task, result);
     return { bytes: bufferOf(packed.bytes), encoding: packed.encoding };
   }
 }

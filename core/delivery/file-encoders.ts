@@ -1,7 +1,7 @@
 /**
  * @module file-encoders
  * The download formats as FormatEncoders (the delivery seam): a mesh as GLB (plain, or
- * meshopt-compressed with `compress=meshopt`), binary STL or OBJ; a volume as NumPy `.npy`; a
+ * meshopt-compressed with `compress=meshopt`), binary STL, OBJ or PLY (with its colours); a volume as NumPy `.npy`; a
  * point cloud as binary PLY; an image as PNG. Each takes one kind of result; media types are
  * the ones static files of the same extension are served with. The writers themselves live
  * with their readers, one folder per format under formats/.
@@ -11,6 +11,7 @@ import { encodeGlb } from '../formats/glb/encode-glb.ts';
 import { encodeNpy } from '../formats/npy/encode-npy.ts';
 import { encodeObj } from '../formats/obj/encode-obj.ts';
 import { encodePly } from '../formats/ply/encode-ply.ts';
+import { encodeMeshPly } from '../formats/ply/encode-mesh-ply.ts';
 import { encodeImagePng } from '../formats/png/encode-image-png.ts';
 import { encodeStl } from '../formats/stl/encode-stl.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -20,7 +21,11 @@ import type { FormatEncoder } from './format-encoder.ts';
 type Of<T extends ResultType> = StoredResult & { type: T };
 
 /** A file encoder for results of `type`; a result of another type is a programming error. */
-function fileEncoder<T extends ResultType>(type: T, format: string, encode: (result: Of<T>, compress: string | undefined) => Uint8Array | Promise<Uint8Array>): FormatEncoder {
+function fileEncoder<T extends ResultType>(
+  type: T,
+  format: string,
+  encode: (result: Of<T>, compress: string | undefined) => Uint8Array | Promise<Uint8Array>,
+): FormatEncoder {
   const mediaType = dataMediaType(`file.${format}`);
   return {
     type,
@@ -37,9 +42,10 @@ function fileEncoder<T extends ResultType>(type: T, format: string, encode: (res
 export const glbEncoder = fileEncoder('mesh', 'glb', (mesh, compress) => encodeGlb(mesh, { meshopt: compress === 'meshopt' }));
 export const stlEncoder = fileEncoder('mesh', 'stl', encodeStl);
 export const objEncoder = fileEncoder('mesh', 'obj', encodeObj);
+export const meshPlyEncoder = fileEncoder('mesh', 'ply', encodeMeshPly);
 export const npyEncoder = fileEncoder('volume', 'npy', encodeNpy);
 export const plyEncoder = fileEncoder('point_cloud', 'ply', encodePly);
 export const pngEncoder = fileEncoder('image', 'png', encodeImagePng);
 
 /** Every download format, for the format registry. */
-export const FILE_ENCODERS: readonly FormatEncoder[] = [glbEncoder, stlEncoder, objEncoder, npyEncoder, plyEncoder, pngEncoder];
+export const FILE_ENCODERS: readonly FormatEncoder[] = [glbEncoder, stlEncoder, objEncoder, meshPlyEncoder, npyEncoder, plyEncoder, pngEncoder];

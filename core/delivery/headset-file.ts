@@ -17,7 +17,12 @@ const CONVERTED = new Set(['.glb', '.ply']);
  * The delivery a static file gets for this request instead of its own bytes, or null when
  * it travels as it is.
  */
-export function headsetFileDelivery(fileName: string, asked: DeliveryOptions, userAgent: string | undefined, settings: ClientProfileSettings): DeliveryOptions | null {
+export function headsetFileDelivery(
+  fileName: string,
+  asked: DeliveryOptions,
+  userAgent: string | undefined,
+  settings: ClientProfileSettings,
+): DeliveryOptions | null {
   if (!settings.clientProfiles || !isEmptyDelivery(asked) || !isHeadsetClient(userAgent)) return null;
   if (!CONVERTED.has(path.extname(fileName).toLowerCase())) return null;
   return { format: 'stl', max_triangles: settings.headsetTriangles };

@@ -6,7 +6,16 @@
  * is checked later (check-delivery.ts), once the type is known.
  */
 import { createHostError, type HostError } from '../errors.ts';
-import { COMPRESS_FORMATS, DELIVERY_DTYPES, DELIVERY_OPTION_NAMES, FORMATS_BY_TYPE, type DeliveryDType, type DeliveryOptionName, type DeliveryOptions } from './delivery-options.ts';
+import {
+  COMPRESS_FORMATS,
+  DELIVERY_DTYPES,
+  DELIVERY_OPTION_NAMES,
+  FORMATS_BY_TYPE,
+  VECTOR_MODES,
+  type DeliveryDType,
+  type DeliveryOptionName,
+  type DeliveryOptions,
+} from './delivery-options.ts';
 
 /** Query parameters of GET /data that are not delivery options. */
 const DATA_QUERY_KEYS = new Set(['params', 'room_id']);
@@ -30,6 +39,20 @@ function positiveInteger(name: string, raw: unknown): number {
   return value;
 }
 
+/** A step or channel index: an integer from 0, from a query string or a JSON number. */
+function index(name: string, raw: unknown): number {
+  const value = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw invalidDeliveryOption(name, raw, 'an integer from 0');
+  return value;
+}
+
+/** A channel index, or a vector mode. */
+function channel(raw: unknown): number | (typeof VECTOR_MODES)[number] {
+  if ((VECTOR_MODES as readonly unknown[]).includes(raw)) return raw as (typeof VECTOR_MODES)[number];
+  if (typeof raw === 'number' || (typeof raw === 'string' && /^\s*\d+\s*$/.test(raw))) return index('c', raw);
+  throw invalidDeliveryOption('c', raw, `a channel index from 0, or for a vector field ${VECTOR_MODES.join(' or ')}`);
+}
+
 function oneOf(name: string, raw: unknown, allowed: Iterable<string>): string {
   const list = [...allowed];
   if (typeof raw !== 'string' || !list.includes(raw)) throw invalidDeliveryOption(name, raw, `one of ${list.join(', ')}`);
@@ -45,6 +68,16 @@ function windowOf(raw: unknown): [number, number] {
   const [lo, hi] = parts as [number, number];
   if (!(lo < hi)) throw invalidDeliveryOption('window', raw, 'LO below HI');
   return [lo, hi];
+}
+
+/** `all`, or a label id: a whole number of at least 1 (0 is the background). */
+function segmentOf(raw: unknown): number | 'all' {
+  if (raw === 'all') return 'all';
+  const value = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw invalidDeliveryOption('segment', raw, 'a label id (a whole number of at least 1; 0 is the background) or all');
+  }
+  return value;
 }
 
 function parseOption(options: DeliveryOptions, name: string, raw: unknown): void {
@@ -67,6 +100,15 @@ function parseOption(options: DeliveryOptions, name: string, raw: unknown): void
       return;
     case 'max_dim':
       options.max_dim = positiveInteger(name, raw);
+      return;
+    case 'segment':
+      options.segment = segmentOf(raw);
+      return;
+    case 't':
+      options.t = index(name, raw);
+      return;
+    case 'c':
+      options.c = channel(raw);
   }
 }
 

@@ -8,12 +8,12 @@ import { createHostError } from '../errors.ts';
 import { checkDeliveryFits, isResultType } from './check-delivery.ts';
 import { hasFormat } from './formats.ts';
 import { withClientProfile, type ClientProfileSettings } from './client-profile.ts';
-import type { DeliveryOptions } from './delivery-options.ts';
+import { deliveredType, type DeliveryOptions } from './delivery-options.ts';
 
 export function resolveDelivery(asked: DeliveryOptions, type: string, userAgent: string | undefined, settings: ClientProfileSettings): DeliveryOptions {
   checkDeliveryFits(asked, type);
-  if (asked.format !== undefined && isResultType(type) && !hasFormat(type, asked.format)) {
-    throw createHostError('SPC_ERR_DELIVERY_FORMAT_UNAVAILABLE', asked.format, type);
+  if (asked.format !== undefined && isResultType(type) && !hasFormat(deliveredType(type, asked), asked.format)) {
+    throw createHostError('SPC_ERR_DELIVERY_FORMAT_UNAVAILABLE', asked.format, deliveredType(type, asked));
   }
   return isResultType(type) ? withClientProfile(asked, type, userAgent, settings) : asked;
 }

@@ -9,10 +9,13 @@
  */
 import { TYPED_ARRAYS, type DType } from '../envelope/dtypes.ts';
 import { valueRange } from '../envelope/value-range.ts';
-import { blockMean, blockMeanShape } from './block-mean.ts';
+import { averageBlocks } from '../pyramid/block-mean.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { VolumeResult } from '../sdk/result-types.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
+import { shapeLabels } from './shape-labels.ts';
+import { hasSteps } from '../results/volume-axes.ts';
+import { selectStep } from './select-step.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
@@ -21,15 +24,6 @@ const INTEGER_MAX: Partial<Record<DType, number>> = { uint8: 255, uint16: 65535 
 function sharedArray(dtype: DType, length: number): VolumeResult['data'] {
   const Ctor = TYPED_ARRAYS[dtype] as unknown as { new (buffer: ArrayBufferLike): VolumeResult['data']; BYTES_PER_ELEMENT: number };
   return new Ctor(new SharedArrayBuffer(length * Ctor.BYTES_PER_ELEMENT));
-}
-
-/** Averages blocks so every axis has at most `maxDim` samples (a partial edge block averages what it has). */
-export function averageBlocks(data: ArrayLike<number>, shape: number[], maxDim: number): { data: Float64Array; shape: number[]; factors: number[] } {
-  const factors = shape.map((n) => Math.max(1, Math.ceil(n / maxDim)));
-  const out = blockMeanShape(shape, factors);
-  const means = new Float64Array(out.reduce((a, b) => a * b, 1));
-  blockMean(data, shape, factors, means);
-  return { data: means, shape: out, factors };
 }
 
 /** Converts samples to `dtype`: integer types map `window` onto 0..max (rounded, clamped). */
@@ -55,8 +49,19 @@ export function shapesVolume(options: DeliveryOptions): boolean {
   return options.dtype !== undefined || options.window !== undefined || options.max_dim !== undefined;
 }
 
-/** The volume as the options deliver it (the input is returned when nothing changes). */
-export function shapeVolume(volume: StoredVolume, options: DeliveryOptions): StoredVolume {
+/**
+ * The volume as the options deliver it (the input is returned when nothing changes). A volume
+ * with time or channels is delivered one step at a time: the step is chosen first
+ * (select-step.ts), then shaped as any volume; labels never averaged (shape-labels.ts).
+ */
+export function shapeVolume(whole: StoredVolume, options: DeliveryOptions): StoredVolume {
+  let volume = whole;
+  if (hasSteps(whole)) {
+    const { step, finished } = selectStep(whole, options);
+    if (finished) return step;
+    volume = step;
+  }
+  if (volume.labels) return shapeLabels(volume, options);
   const ownRange = volume.valueRange ?? valueRange(volume.data);
   const reduce = options.max_dim !== undefined && volume.shape.some((n) => n > options.max_dim!);
   // An asked-for dtype always maps the window, its own type included: the client is told
@@ -81,8 +86,18 @@ export function shapeVolume(volume: StoredVolume, options: DeliveryOptions): Sto
   // rounded after averaging.
   const mapped = options.dtype !== undefined && integerOut;
   const data = convert(samples, dtype, mapped ? window : integerOut ? [0, INTEGER_MAX[dtype]!] : undefined);
-  const range = mapped || options.window !== undefined ? window : valueRange(data);
-  const shaped = { type: 'volume', shape, dtype, data, ...(spacing ? { spacing } : {}), ...(volume.origin ? { origin: volume.origin } : {}), ...(volume.unit ? { unit: volume.unit } : {}) } as StoredVolume;
+  // A step keeps its channel's range over every step: averaging stays within it.
+  const range = mapped || options.window !== undefined ? window : volume.step ? ownRange : valueRange(data);
+  const shaped = {
+    type: 'volume',
+    shape,
+    dtype,
+    data,
+    ...(spacing ? { spacing } : {}),
+    ...(volume.origin ? { origin: volume.origin } : {}),
+    ...(volume.unit ? { unit: volume.unit } : {}),
+  } as StoredVolume;
+  if (volume.step) shaped.step = volume.step;
   if (range) shaped.valueRange = [range[0], range[1]];
   return shaped;
 }

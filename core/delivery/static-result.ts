@@ -24,7 +24,10 @@ export async function fileVersion(path: string): Promise<string | null> {
 export function staticFileSource(record: SpecimenRecord): StaticFileSource | null {
   const data = record.data;
   if (!data || data.kind === 'remote') return null;
-  if (data.kind === 'npy') return { path: data.path, fileName: data.fileName, npy: { spacing: data.spacing, origin: data.origin } };
+  if (data.kind === 'npy') {
+    const npy = { spacing: data.spacing, origin: data.origin, labels: data.labels, ...(data.described ? { described: data.described } : {}) };
+    return { path: data.path, fileName: data.fileName, npy };
+  }
   return parsedExtension(data.fileName) ? { path: data.path, fileName: data.fileName } : null;
 }
 

@@ -6,6 +6,7 @@
  * array views require.
  */
 import { TYPED_ARRAYS as ARRAYS, type DType } from './dtypes.ts';
+import { readWireLabels, type WireLabels } from './wire-labels.ts';
 
 type ArrayOf<D extends DType> = InstanceType<(typeof ARRAYS)[D]>;
 
@@ -24,7 +25,8 @@ export interface DecodedMesh {
   preamble: Record<string, unknown>;
 }
 
-export interface DecodedVolume {
+/** A volume; a segmentation also has `labels: true` and its names and colours when sent. */
+export interface DecodedVolume extends WireLabels {
   type: 'volume';
   shape: number[];
   dtype: DType;
@@ -91,7 +93,8 @@ function decodeMesh(bytes: Uint8Array, offset: number, preamble: Record<string, 
   offset += normalCount * 12;
   const colorCount = count(preamble, 'color_count');
   const colorDType = preamble.color_dtype ?? 'uint8';
-  if (colorDType !== 'uint8' && colorDType !== 'float32') throw new EnvelopeDecodeError(`unsupported color_dtype ${JSON.stringify(colorDType)}: uint8 or float32`);
+  if (colorDType !== 'uint8' && colorDType !== 'float32')
+    throw new EnvelopeDecodeError(`unsupported color_dtype ${JSON.stringify(colorDType)}: uint8 or float32`);
   if (colorCount === 0) return { type: 'mesh', vertices, indices, normals, preamble };
   const colors = readBlock(bytes, offset, colorDType, colorCount * 3, 'colors');
   return { type: 'mesh', vertices, indices, normals, colors, preamble };
@@ -117,6 +120,7 @@ function decodeVolume(bytes: Uint8Array, offset: number, preamble: Record<string
     spacing: numbers(preamble.spacing),
     origin: numbers(preamble.origin),
     value_range: range && range.length === 2 ? [range[0]!, range[1]!] : null,
+    ...readWireLabels(preamble),
     preamble,
   };
 }

@@ -47,12 +47,20 @@ export function encodeMeshEnvelope(mesh: MeshResult): EnvelopeParts {
 
 /**
  * Volume envelope: one C-order data block. `value_range` is added when given (computing it is
- * a pass over the data, so callers do it off the event loop and pass it in).
+ * a pass over the data, so callers do it off the event loop and pass it in); `extra` fields
+ * (a step's `t`, `c` and axis sizes, a volume's channels) follow the usual ones. A
+ * segmentation says so (`labels: true`, with its `label_names` and `label_colors` when it has
+ * them): optional members, so a reader that does not know them reads the volume as before.
  */
-export function encodeVolumeEnvelope(volume: VolumeResult, range?: [number, number]): EnvelopeParts {
+export function encodeVolumeEnvelope(volume: VolumeResult, range?: [number, number], extra: Record<string, unknown> = {}): EnvelopeParts {
   const preamble: Record<string, unknown> = { type: 'volume', shape: volume.shape, dtype: volume.dtype };
   if (volume.spacing) preamble.spacing = volume.spacing;
   if (volume.origin) preamble.origin = volume.origin;
   if (range) preamble.value_range = range;
-  return toParts(preamble, [volume.data]);
+  if (volume.labels) {
+    preamble.labels = true;
+    if (volume.label_names) preamble.label_names = volume.label_names;
+    if (volume.label_colors) preamble.label_colors = volume.label_colors;
+  }
+  return toParts({ ...preamble, ...extra }, [volume.data]);
 }

@@ -13,6 +13,12 @@ import type { FastifyReply } from 'fastify';
 /** Bytes a stream may have waiting for its client before the host drops the client. */
 export const MAX_STREAM_BACKLOG = 1024 * 1024;
 
+/**
+ * How long a room stream's client may stay behind (the socket taking none of what waits for
+ * it) before the host drops it: it reconnects and reads the state, which is all it needs.
+ */
+export const MAX_STREAM_BACKLOG_AGE_MS = 5000;
+
 /** What the SSE layer holds per send waiting for a drain, beyond the bytes themselves. */
 const PER_WAITING_SEND_BYTES = 512;
 

@@ -39,7 +39,11 @@ export function createLocalRuns(results: ResultService, jobs: JobStore): LocalRu
   async function runAsOwnedJob(request: ComputeRequest, job: RelayedJob): Promise<StoredResult> {
     const signal = request.signal;
     let outcome!: Promise<StoredResult>;
-    jobs.start(job.meta, (jobSignal, onProgress) => (outcome = results.compute({ ...request, signal: jobSignal, onProgress: chain(request.onProgress, onProgress) })), job.id);
+    jobs.start(
+      job.meta,
+      (jobSignal, onProgress) => (outcome = results.compute({ ...request, signal: jobSignal, onProgress: chain(request.onProgress, onProgress) })),
+      job.id,
+    );
     signal?.addEventListener('abort', () => jobs.cancel(job.id), { once: true });
     try {
       return await outcome;

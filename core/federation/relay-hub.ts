@@ -141,7 +141,9 @@ export class RelayHub {
     current.info.specimens = specimens.length;
     current.info.functions = functions.length;
     this.#log.info(`federation: worker ${workerId} registered ${specimens.length} specimens and ${functions.length} functions`);
-    this.#service?.registered(workerId, { specimens, functions }).catch((error: Error) => this.#log.warn(`federation: worker ${workerId}'s registration did not reach the service: ${error.message}`));
+    this.#service
+      ?.registered(workerId, { specimens, functions })
+      .catch((error: Error) => this.#log.warn(`federation: worker ${workerId}'s registration did not reach the service: ${error.message}`));
   }
 
   get ctx(): HostContext {
@@ -170,7 +172,9 @@ export class RelayHub {
     withdrawRegistration(ctx, workerId);
     const failed = this.#local.forget(prefix, why);
     this.#log.warn(`federation: worker ${workerId} left (${code}${reason ? ` ${reason}` : ''}); ${failed} running jobs ended`);
-    this.#service?.departed(workerId, why).catch((error: Error) => this.#log.warn(`federation: worker ${workerId}'s departure did not reach the service: ${error.message}`));
+    this.#service
+      ?.departed(workerId, why)
+      .catch((error: Error) => this.#log.warn(`federation: worker ${workerId}'s departure did not reach the service: ${error.message}`));
   }
 
   /**

@@ -66,10 +66,19 @@ export function toRemoteRecord(workerId: string, s: WireSpecimen, fetch: RemoteF
 }
 
 /** Replaces everything `workerId` registered before with `specimens` and `functions`. */
-export function applyRegistration(lists: RelayedLists, workerId: string, registration: { specimens: WireSpecimen[]; functions: WireFunction[] }, fetch: RemoteFetch | null): void {
+export function applyRegistration(
+  lists: RelayedLists,
+  workerId: string,
+  registration: { specimens: WireSpecimen[]; functions: WireFunction[] },
+  fetch: RemoteFetch | null,
+): void {
   lists.functions.removeWhere((e) => e.source.kind === 'remote' && e.source.workerId === workerId);
   for (const f of registration.functions) lists.functions.register(toRemoteEntry(workerId, f), { replace: true });
-  lists.catalog.setSource(`relay:${workerId}`, 'relay', registration.specimens.map((s) => toRemoteRecord(workerId, s, fetch)));
+  lists.catalog.setSource(
+    `relay:${workerId}`,
+    'relay',
+    registration.specimens.map((s) => toRemoteRecord(workerId, s, fetch)),
+  );
 }
 
 /** Removes everything `workerId` registered. */

@@ -47,7 +47,13 @@ async function invoke(deps: WorkerHandlerDeps, body: Record<string, unknown>, hc
   const values = body.values && typeof body.values === 'object' && !Array.isArray(body.values) ? (body.values as Record<string, unknown>) : {};
   const roomId = typeof body.room_id === 'string' ? body.room_id : ctx.options.defaultRoomId;
   hc.signal.addEventListener('abort', () => deps.log.info(`federation: the relay cancelled ${name} in room ${roomId}`), { once: true });
-  const request = { entry, values, roomId, signal: hc.signal, onProgress: (update: ProgressUpdate) => hc.emit({ text: update.text, fraction: update.fraction, ts: update.ts }) };
+  const request = {
+    entry,
+    values,
+    roomId,
+    signal: hc.signal,
+    onProgress: (update: ProgressUpdate) => hc.emit({ text: update.text, fraction: update.fraction, ts: update.ts }),
+  };
   const job = jobOf(deps, body.job);
   const result = await deps.local.run(request, job && { id: job.id, meta: { specimenId: job.specimenId, functionName: name, roomId } });
   const { header, blocks } = encodeResultFrame(result);

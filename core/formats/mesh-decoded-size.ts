@@ -11,7 +11,10 @@ import type { DecodedSize } from './decoded-size.ts';
 /** A mesh's held arrays: float32 x, y, z per vertex and three uint32 corners per triangle. */
 export function meshSize(vertices: number, triangles: number, extra = 0): DecodedSize {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  return { bytes: vertices * 12 + triangles * 12 + extra, what: `${plural(vertices, 'vertex').replace(/vertexs$/, 'vertices')} and ${plural(triangles, 'triangle')}` };
+  return {
+    bytes: vertices * 12 + triangles * 12 + extra,
+    what: `${plural(vertices, 'vertex').replace(/vertexs$/, 'vertices')} and ${plural(triangles, 'triangle')}`,
+  };
 }
 
 /** A space, tab, carriage return or line feed. */

@@ -45,6 +45,20 @@ export function blobHead(ctx: Pick<BlobReplyDeps, 'options'>, d: BlobDescriptor,
   return head;
 }
 
+/**
+ * Which step of a volume with time or channels the bytes are, for clients that read headers
+ * rather than the envelope (an `.npy` download, a Godot client): `X-Volume-T`, `X-Volume-C`
+ * and every axis's size in `X-Volume-Sizes` (`t=301,c=3,z=20,y=100,x=100`).
+ */
+export function stepHeaders(shaped: StoredResult): OutgoingHttpHeaders {
+  if (shaped.type !== 'volume' || !shaped.step) return {};
+  const { t, c, sizes } = shaped.step;
+  const head: OutgoingHttpHeaders = { 'x-volume-sizes': Object.entries(sizes).map(([axis, n]) => `${axis}=${n}`).join(',') };
+  if (sizes.t !== undefined) head['x-volume-t'] = String(t);
+  if (sizes.c !== undefined) head['x-volume-c'] = String(c);
+  return head;
+}
+
 /** Whether `If-None-Match` names `etag` (or is `*`). */
 function matches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -73,7 +87,14 @@ export async function sendBlob(
 ): Promise<FastifyReply> {
   const id = blobIdOf(d, shaped.type);
   const etag = `"${id}"`;
-  const head: OutgoingHttpHeaders = { ...sending.extra, ...blobHead(ctx, d, shaped.type), [BLOB_ID_HEADER]: id, etag, 'accept-ranges': 'bytes' };
+  const head: OutgoingHttpHeaders = {
+    ...sending.extra,
+    ...blobHead(ctx, d, shaped.type),
+    ...stepHeaders(shaped),
+    [BLOB_ID_HEADER]: id,
+    etag,
+    'accept-ranges': 'bytes',
+  };
   if (matches(reply.request.headers['if-none-match'], etag)) {
     delete head['content-type'];
     delete head['content-disposition'];

@@ -3,15 +3,18 @@
  * Every route group of the API, the viewer and the browser client, in one list.
  */
 import type { FastifyInstance } from 'fastify';
+import { AnnotationForms } from '../annotations/annotation-forms.ts';
 import { clientRoute } from '../assets/client-route.ts';
 import type { HostContext } from '../host-context.ts';
 import { mcpRoutes } from '../mcp/routes-mcp.ts';
 import { viewerRoutes } from '../viewer/viewer-routes.ts';
 import { zarrRoutes } from '../zarr/routes-zarr.ts';
+import { annotationRoutes } from './routes-annotations.ts';
 import { blobRoutes } from './routes-blobs.ts';
 import { jobRoutes } from './routes-jobs.ts';
 import { publishedRoutes } from './routes-published.ts';
 import { roomRoutes } from './routes-rooms.ts';
+import { precomputedAnnotationRoutes } from './routes-precomputed-annotations.ts';
 import { sceneRoutes } from './routes-scenes.ts';
 import { snapshotRoutes } from './routes-snapshots.ts';
 import { processingRoutes } from './routes-processing.ts';
@@ -29,6 +32,10 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext): Pro
   await app.register(uploadRoutes, { ctx });
   await app.register(publishedRoutes, { ctx, published: ctx.published });
   await app.register(roomRoutes, { ctx });
+  // One host's forms of its rooms' lists (JSON, CSV, precomputed), shared by both route groups.
+  const forms = new AnnotationForms(ctx.annotations);
+  await app.register(annotationRoutes, { ctx: { options: ctx.options, annotations: ctx.annotations, forms } });
+  await app.register(precomputedAnnotationRoutes, { ctx: { options: ctx.options, forms } });
   await app.register(sceneRoutes, { ctx });
   await app.register(snapshotRoutes, { ctx });
   await app.register(mcpRoutes, { ctx });

@@ -10,26 +10,36 @@ import type { FastifyReply } from 'fastify';
 import { isEmptyDelivery, type DeliveryOptions } from '../delivery/delivery-options.ts';
 import type { HostContext } from '../host-context.ts';
 import type { ArrivingResult } from '../results/payload-fill.ts';
+import { ComputeTimeLimit } from '../serving/compute-time-limit.ts';
 import type { ComputeRequest, OpenedResult } from '../serving/result-source.ts';
 import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { hasSteps } from '../results/volume-axes.ts';
 import { DisconnectSignal } from './abort-on-disconnect.ts';
 import { sendDelivery, sendJsonDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
 import { sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
 
 /** What replying with a computed result reads from its host. */
-export type ComputedReplyDeps = DeliveryReplyDeps & Pick<HostContext, 'results' | 'resultIds'>;
+export type ComputedReplyDeps = DeliveryReplyDeps &
+  Pick<HostContext, 'results' | 'resultIds'> & { options: Pick<HostContext['options'], 'computeTimeoutSeconds'> };
 
-/** The request as a reply opens it: cancelled when its client leaves (the signal is made only if something waits). */
+/**
+ * The request as a reply opens it: cancelled when its client leaves or past the compute time
+ * limit (504); the signal is made only if something waits.
+ */
 function open(deps: ComputedReplyDeps, reply: FastifyReply, request: ComputeRequest, followsArriving: boolean): Promise<OpenedResult> {
   const disconnect = new DisconnectSignal(reply.request, reply);
-  return deps.results.open({
-    ...request,
-    followsArriving,
-    get signal() {
-      return disconnect.signal;
-    },
-  });
+  const limit = new ComputeTimeLimit(deps.options.computeTimeoutSeconds);
+  let signal: AbortSignal | undefined;
+  return limit.run(request.entry.name, () =>
+    deps.results.open({
+      ...request,
+      followsArriving,
+      get signal() {
+        return (signal ??= limit.joined(disconnect.signal));
+      },
+    }),
+  );
 }
 
 /** Resolves once every byte of an arriving result is in. */
@@ -49,16 +59,23 @@ async function nameResult(deps: ComputedReplyDeps, reply: FastifyReply, opened: 
 /**
  * Sends `request`'s result (a room hit or a computation) as `delivery` shapes it (`/data`).
  * A mesh or volume still arriving with nothing to apply streams to its first readers as it
- * comes, uncompressed (waiting for every byte to compress them would cost more than it saves)
+ * comes (not a volume with time or channels: it travels as one step, taken once it is in), uncompressed (waiting for every byte to compress them would cost
+ * more than it saves)
  * and without X-Result-Id (the bytes the id hashes are not all in yet); readers once it is in
  * get the compressed variant.
  */
-export async function sendComputed(deps: ComputedReplyDeps, reply: FastifyReply, request: ComputeRequest, delivery: DeliveryOptions, baseName: string): Promise<FastifyReply> {
+export async function sendComputed(
+  deps: ComputedReplyDeps,
+  reply: FastifyReply,
+  request: ComputeRequest,
+  delivery: DeliveryOptions,
+  baseName: string,
+): Promise<FastifyReply> {
   const type = request.entry.return_type;
   const opened = await open(deps, reply, request, type === 'mesh' || type === 'volume');
   const { result, arriving } = opened;
   const envelope = arriving ? toEnvelope(result) : null;
-  if (arriving && envelope && isEmptyDelivery(delivery)) {
+  if (arriving && envelope && isEmptyDelivery(delivery) && !(result.type === 'volume' && hasSteps(result))) {
     reply.header('vary', 'Accept-Encoding');
     return sendEnvelopeAsItArrives(reply, envelope, deps.options.envelopeMediaType, arriving);
   }

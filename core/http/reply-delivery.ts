@@ -12,6 +12,7 @@ import type { BlobDescriptor } from '../delivery/blob-ids.ts';
 import { chooseEncoding, type ContentEncoding } from '../delivery/content-encoding.ts';
 import { defaultFormat, type DeliveryOptions } from '../delivery/delivery-options.ts';
 import { TYPED_JSON } from '../delivery/pack-delivery.ts';
+import { stepDelivery } from '../delivery/volume-step.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -20,7 +21,10 @@ import { sendBlob, type BlobReplyDeps, type BlobSending } from './blob-reply.ts'
 import { toEnvelope } from './reply-envelope.ts';
 
 /** What sending a delivery reads from its host: its options, the variant cache and the JSON encoder. */
-export type DeliveryReplyDeps = BlobReplyDeps & { options: Pick<HostContext['options'], 'envelopeMediaType' | 'maxJsonResultBytes' | 'accelRedirect'> } & Pick<HostContext, 'delivery'>;
+export type DeliveryReplyDeps = BlobReplyDeps & { options: Pick<HostContext['options'], 'envelopeMediaType' | 'maxJsonResultBytes' | 'accelRedirect'> } & Pick<
+    HostContext,
+    'delivery'
+  >;
 
 /** Below this many bytes of array data a result is sent as it is: compressing saves nothing worth a trip. */
 const COMPRESS_FROM_BYTES = 1024;
@@ -50,7 +54,8 @@ function optionsOf(delivery: DeliveryOptions): DeliveryOptions {
 }
 
 /**
- * Sends `result` (a room entry, job result or loaded static volume) as `delivery` shapes it.
+ * Sends `result` (a room entry, job result or loaded static volume) as `delivery` shapes it;
+ * a volume with time or channels, the step `delivery` names (`t`, `c`).
  * `resultId` names the unshaped result; `sending` overrides how the blob goes (a blob URL).
  */
 export async function sendDelivery(
@@ -62,6 +67,8 @@ export async function sendDelivery(
   resultId: string,
   sending: BlobSending = answerSending(ctx, baseName, true),
 ): Promise<FastifyReply> {
+  // A volume with time or channels travels one step at a time (400 for a step it lacks).
+  delivery = stepDelivery(result, delivery);
   const format = delivery.format ?? defaultFormat(result.type);
   const isDefault = format === defaultFormat(result.type);
   const names = { baseName, envelopeMediaType: ctx.options.envelopeMediaType };

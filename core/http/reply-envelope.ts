@@ -5,10 +5,11 @@
  */
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { encodeMeshEnvelope, encodeVolumeEnvelope, type EnvelopeParts } from '../envelope/encode-envelope.ts';
+import { encodeMeshEnvelope, type EnvelopeParts } from '../envelope/encode-envelope.ts';
 import type { ArrivingResult } from '../results/payload-fill.ts';
 import { memoByIdentity } from '../params/memo.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { encodeStoredVolume } from '../results/volume-envelope.ts';
 
 /**
  * The envelope parts of a mesh or volume result; null for other kinds. Made once per result
@@ -17,7 +18,7 @@ import type { StoredResult } from '../results/stored-result.ts';
  */
 export const toEnvelope = memoByIdentity((result: StoredResult): EnvelopeParts | null => {
   if (result.type === 'mesh') return encodeMeshEnvelope(result);
-  return result.type === 'volume' ? encodeVolumeEnvelope(result, result.valueRange) : null;
+  return result.type === 'volume' ? encodeStoredVolume(result) : null;
 });
 
 /**

@@ -16,6 +16,7 @@ export const REVALIDATED_ROUTES: ReadonlySet<string> = new Set([
   '/api/specimens/:id',
   '/api/rooms/:room_id/entry',
   '/api/rooms/:room_id/view',
+  '/api/rooms/:room_id/annotations',
   '/api/jobs/:id/progress',
   '/api/processing/functions',
   '/api/processing/cache/stats',

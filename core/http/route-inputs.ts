@@ -10,6 +10,7 @@ import { createHostError, type HostError } from '../errors.ts';
 import { invalidDeliveryOption } from '../delivery/parse-delivery.ts';
 import { describeJsonValue } from '../params/parse-params.ts';
 import { MAX_ROOM_ID_LENGTH } from '../events/layer-slots.ts';
+import { ROOM_ID_PATTERN } from '../events/room-id.ts';
 
 /** The parts of a request a route schema declares (fastify's names). */
 export type RequestPart = 'body' | 'querystring' | 'params' | 'headers';
@@ -21,13 +22,22 @@ type Schema = Record<string, unknown>;
 
 const bad = (why: string): HostError => createHostError('SPC_ERR_BAD_REQUEST', why);
 const roomIdError: InputError = (_value, keyword) =>
-  keyword === 'maxLength' ? bad(`room_id is longer than ${MAX_ROOM_ID_LENGTH} characters`) : bad('room_id must be a string');
+  keyword === 'maxLength'
+    ? bad(`room_id is longer than ${MAX_ROOM_ID_LENGTH} characters`)
+    : keyword === 'pattern'
+      ? bad('room_id holds a control character (CR, LF, tab, NUL ...)')
+      : bad('room_id must be a string');
 const sinceError: InputError = (value) => createHostError('SPC_ERR_SINCE_INVALID', String(value));
 
 /** Where a body or query names its room: absent, null or empty means the host's default room. */
-export const ROOM_ID: Schema = { type: ['string', 'null'], maxLength: MAX_ROOM_ID_LENGTH, description: 'The room (absent or empty: the default room)' };
+export const ROOM_ID: Schema = {
+  type: ['string', 'null'],
+  maxLength: MAX_ROOM_ID_LENGTH,
+  pattern: ROOM_ID_PATTERN,
+  description: 'The room (absent or empty: the default room)',
+};
 /** A room named in the path. */
-export const ROOM_ID_PATH: Schema = { type: 'string', maxLength: MAX_ROOM_ID_LENGTH };
+export const ROOM_ID_PATH: Schema = { type: 'string', maxLength: MAX_ROOM_ID_LENGTH, pattern: ROOM_ID_PATTERN };
 /** A progress seq to resume after: an integer, as text; absent or empty means from the start. */
 export const SINCE: Schema = { type: 'string', pattern: '^(\\s*-?\\d+\\s*)?$', description: 'Resume after this seq (an integer)' };
 /** The SSE resume header: an integer seq; blank means none (`since` then decides). */
@@ -38,6 +48,16 @@ export const PARAMS_OBJECT: Schema = { type: 'object', description: 'Parameter v
 export const PARAMS_QUERY: Schema = { type: 'string', description: 'Parameter values by name, as a JSON object' };
 /** The `delivery` member of a POST /data body (its options are read by parse-delivery.ts). */
 export const DELIVERY_OBJECT: Schema = { type: ['object', 'null'], description: 'How the result travels (never part of the cache key)' };
+
+/** What an upload or publish may say of a `.npy` volume with time or channels (query text). */
+export const VOLUME_FIELD_QUERY: Record<string, Schema> = {
+  axes: { type: 'string', description: 'A .npy volume with time or channels: its axes, tczyx, czyx or tzyx (a 5-D array is tczyx)' },
+  channels: { type: 'string', description: 'Its channels: a JSON list of {name, color, window}, or comma-separated names' },
+  time_step: { type: 'string', description: 'The time between steps, in time_unit' },
+  time_unit: { type: 'string', description: 'The unit of time_step (second, millisecond, ...)' },
+  vector: { type: 'string', description: 'true: its 3 channels are the x, y, z components of a vector field' },
+  unit: { type: 'string', description: 'The length unit of spacing and origin (micrometer, ...)' },
+};
 
 /** Path parameters naming one thing by a string id. */
 export function idParams(name: string): Schema {

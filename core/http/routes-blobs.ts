@@ -9,7 +9,8 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BLOB_ID_HEADER, blobOfType, readBlobId, type BlobDescriptor } from '../delivery/blob-ids.ts';
-import { defaultFormat } from '../delivery/delivery-options.ts';
+import { defaultFormat, deliveryKey } from '../delivery/delivery-options.ts';
+import { stepDelivery } from '../delivery/volume-step.ts';
 import { TYPED_JSON } from '../delivery/pack-delivery.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
@@ -33,12 +34,23 @@ function publicHead(reply: FastifyReply): void {
   if (reply.getHeader('access-control-allow-origin') !== undefined) reply.header('access-control-allow-origin', '*');
 }
 
-/** The bytes of blob `d` made from `result`: a variant, or null for identity bytes sent as they are. */
 /** What the blob routes read from their host. */
 export type BlobDeps = BlobReplyDeps & Pick<HostContext, 'delivery' | 'resultIds'>;
 
+/** Whether `d` names its step as /data would: in range, and in its one spelling. */
+function namesItsStep(d: BlobDescriptor, result: StoredResult): boolean {
+  try {
+    return deliveryKey(stepDelivery(result, d.options)) === deliveryKey(d.options);
+  } catch {
+    return false;
+  }
+}
+
+/** The bytes of blob `d` made from `result`: a variant, or null for identity bytes sent as they are. */
 async function bytesOf(ctx: BlobDeps, d: BlobDescriptor, result: StoredResult, id: string): Promise<{ shaped: StoredResult; bytes: Buffer | null }> {
   const typedJson = d.format === TYPED_JSON;
+  // The JSON typed result is the whole array; every other blob of a volume with time or channels is one of its steps.
+  if (!typedJson && !namesItsStep(d, result)) throw createHostError('SPC_ERR_BLOB_NOT_FOUND', id);
   const delivery = typedJson || d.format === defaultFormat(result.type) ? d.options : { ...d.options, format: d.format };
   const shaped = typedJson ? result : await ctx.delivery.shaped(result, delivery);
   const plain = typedJson || d.format === defaultFormat(result.type);
@@ -60,7 +72,10 @@ export async function blobRoutes(app: FastifyInstance, opts: { ctx: BlobDeps }):
       '`Content-Encoding` the id fixes; 404 when nothing held is that blob.',
     params: idParams('blob_id'),
   };
-  const handler = async (request: { params: { blob_id: string }; headers: Record<string, string | string[] | undefined> }, reply: FastifyReply): Promise<FastifyReply> => {
+  const handler = async (
+    request: { params: { blob_id: string }; headers: Record<string, string | string[] | undefined>; ip: string },
+    reply: FastifyReply,
+  ): Promise<FastifyReply> => {
     const id = request.params.blob_id;
     const read = readBlobId(id);
     if (!read) throw createHostError('SPC_ERR_BLOB_NOT_FOUND', id);
@@ -70,7 +85,7 @@ export async function blobRoutes(app: FastifyInstance, opts: { ctx: BlobDeps }):
       reply.header('cache-control', IMMUTABLE).header('etag', `"${id}"`).header(BLOB_ID_HEADER, id);
       return reply.code(304).send();
     }
-    const result = await ctx.resultIds.find(read.result);
+    const result = await ctx.resultIds.find(read.result, request.ip);
     const d = result ? blobOfType(id, read, result.type) : null;
     if (!result || !d) throw createHostError('SPC_ERR_BLOB_NOT_FOUND', id);
     const { shaped, bytes } = await bytesOf(ctx, d, result, id);

@@ -37,7 +37,9 @@ type JobRequest = FastifyRequest<{ Params: { id: string }; Querystring: { since?
 function eventStream(events: Record<string, unknown>): Record<string, unknown> {
   return {
     description: 'An event stream',
-    content: { 'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events; a comment heartbeat at least every 15 s' }, 'x-events': events } },
+    content: {
+      'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events; a comment heartbeat at least every 15 s' }, 'x-events': events },
+    },
   };
 }
 
@@ -90,7 +92,15 @@ const ROOM_SCENE = {
 const HOST_SCHEMA = {
   summary: 'Host events: hello, then reload (a plugin was swapped in), build-error (vitrine dev) and catalog (a specimen was published, replaced or removed)',
   operationId: 'host_events',
-  response: { 200: eventStream({ hello: { type: 'object' }, reload: { type: 'object' }, 'build-error': { type: 'object' }, catalog: { type: 'object', description: '{"specimens": [id]}: published specimens listed anew, changed or removed' } }), 503: BUSY },
+  response: {
+    200: eventStream({
+      hello: { type: 'object' },
+      reload: { type: 'object' },
+      'build-error': { type: 'object' },
+      catalog: { type: 'object', description: '{"specimens": [id]}: published specimens listed anew, changed or removed' },
+    }),
+    503: BUSY,
+  },
 };
 
 const JOB_SCHEMA = {
@@ -113,19 +123,33 @@ const ROOM_SCHEMA = {
     '(the entry being computed plus `job_id`, null without a job) each time a computation for the room starts, `result` ' +
     '(the new entry) each time the room’s entry changes, `failed` when a computation for the room ends without a result, ' +
     '`view` each time its view changes, `scene` (the whole scene) each time it changes and `annotation` for each change ' +
-    'of its marks. `computing`, `result` and `failed` name the scene `layer` they are for; without `layer` they are about ' +
+    'of its marks ({op, annotation, version}: a follower that sees `version` jump by more than one reads GET /api/rooms/{room_id}/annotations again). ' +
+    '`computing`, `result` and `failed` name the scene `layer` they are for; without `layer` they are about ' +
     'the room’s entry, which is the active layer. A reconnecting subscriber gets `state`, `view` and `scene` again.',
   operationId: 'room_events',
   params: { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } },
   response: {
     200: eventStream({
       state: { oneOf: [ROOM_ENTRY, { type: 'null' }] },
-      computing: { ...ROOM_ENTRY, required: [...ROOM_ENTRY.required, 'job_id'], properties: { ...ROOM_ENTRY.properties, job_id: { type: ['string', 'null'] }, layer: LAYER } },
+      computing: {
+        ...ROOM_ENTRY,
+        required: [...ROOM_ENTRY.required, 'job_id'],
+        properties: { ...ROOM_ENTRY.properties, job_id: { type: ['string', 'null'] }, layer: LAYER },
+      },
       result: { ...ROOM_ENTRY, properties: { ...ROOM_ENTRY.properties, layer: LAYER } },
       failed: ROOM_FAILED,
       view: { type: 'object', description: 'Any of window [lo, hi], colormap, opacity, mode, camera {position, target, up}' },
       scene: ROOM_SCENE,
-      annotation: { type: 'object', required: ['op', 'annotation', 'version'], description: '{op: add | change | remove, annotation, version}: one change to the room’s marks' },
+      annotation: {
+        type: 'object',
+        required: ['op', 'annotation', 'version'],
+        description: '{op: add | change | remove, annotation, version}: one change to the room’s marks',
+        properties: {
+          op: { enum: ['add', 'change', 'remove'] },
+          annotation: { type: 'object', description: 'The annotation as it is now (as it was, for remove)' },
+          version: { type: 'integer' },
+        },
+      },
     }),
     503: BUSY,
   },

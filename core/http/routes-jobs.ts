@@ -19,10 +19,14 @@ export type JobDeps = DeliveryReplyDeps & Pick<HostContext, 'jobs' | 'resultIds'
 export async function jobRoutes(app: FastifyInstance, opts: { ctx: JobDeps }): Promise<void> {
   const { ctx } = opts;
 
-  app.get<JobParams & { Querystring: { since?: string } }>('/api/jobs/:id/progress', { schema: { params, querystring: queryOf({ since: SINCE }) } }, async (request) => {
-    const since = parseSince(request.query.since);
-    return ctx.jobs.progress(request.params.id, since);
-  });
+  app.get<JobParams & { Querystring: { since?: string } }>(
+    '/api/jobs/:id/progress',
+    { schema: { params, querystring: queryOf({ since: SINCE }) } },
+    async (request) => {
+      const since = parseSince(request.query.since);
+      return ctx.jobs.progress(request.params.id, since);
+    },
+  );
 
   app.get<JobParams>('/api/jobs/:id/result', { compress: false, schema: { params } }, async (request, reply) => {
     const { result, functionName } = await ctx.jobs.result(request.params.id);

@@ -11,16 +11,14 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
-import { FormatError } from '../formats/format-error.ts';
 import { PARSED_EXTENSIONS, parsedExtension } from '../formats/parse-file.ts';
-import { parseCheckedFile } from '../results/parse-checked-file.ts';
 import type { HostContext } from '../host-context.ts';
-import type { StoredResult } from '../results/stored-result.ts';
 import { readUploadBody } from '../uploads/read-upload-body.ts';
 import type { PublishedSpecimens } from '../workspace/published-specimens.ts';
 import { readPublishFields } from '../workspace/publish-input.ts';
 import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishDeps, type PublishedFile } from '../workspace/publish-file.ts';
-import { idParams, queryOf } from './route-inputs.ts';
+import { parseFileBody } from './file-body.ts';
+import { idParams, queryOf, VOLUME_FIELD_QUERY } from './route-inputs.ts';
 
 type PublishRequest = FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>;
 
@@ -30,10 +28,23 @@ const PUT_SCHEMA = {
   description:
     'Body: the file (application/octet-stream, with ?filename=NAME; ' +
     `${PARSED_EXTENSIONS.join(', ')}) or JSON {"upload": upload_id}. display_name, description, tags (comma-separated in the query, a list in JSON), ` +
-    'spacing and origin (a .npy volume) are optional. 201 when new, 200 when replaced, 409 when the id is a specimen that is not published.',
+    'spacing and origin (a .npy volume) are optional, and so are a .npy volume\'s unit, axes (tczyx, czyx, tzyx), channels, time_step, time_unit ' +
+    'and vector; role=labels marks a uint8, uint16 or uint32 volume as a segmentation, with optional label_names and label_colors (objects ' +
+    'keyed by label id: JSON text in the query). 201 when new, 200 when replaced, 409 when the id is a specimen that is not published.',
   consumes: ['application/octet-stream', 'application/json'],
   params: idParams('id'),
-  querystring: queryOf({ filename: TEXT, display_name: TEXT, description: TEXT, tags: TEXT, spacing: TEXT, origin: TEXT }),
+  querystring: queryOf({
+    filename: TEXT,
+    display_name: TEXT,
+    description: TEXT,
+    tags: TEXT,
+    spacing: TEXT,
+    origin: TEXT,
+    role: TEXT,
+    label_names: TEXT,
+    label_colors: TEXT,
+    ...VOLUME_FIELD_QUERY,
+  }),
 };
 
 const bad = (why: string) => createHostError('SPC_ERR_PUBLISH_INVALID', why);
@@ -48,21 +59,18 @@ function fileNameOf(raw: string | undefined): string {
 }
 
 /** What the publishing routes read from their host. */
-export type PublishedRouteDeps = PublishDeps & { options: Pick<HostContext['options'], 'maxUploadBytes' | 'cacheMaxBytes'> };
+export type PublishedRouteDeps = PublishDeps & Pick<HostContext, 'files'> & { options: Pick<HostContext['options'], 'maxUploadBytes' | 'cacheMaxBytes'> };
 
 async function fileFromBody(ctx: PublishedRouteDeps, request: PublishRequest): Promise<PublishedFile> {
   const fileName = fileNameOf(request.query.filename);
+  // Before the body is read: a malformed field costs the client no upload.
+  const fields = readPublishFields(request.query);
   const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
   const { bytes } = await readUploadBody(request.body as Readable, ctx.options.maxUploadBytes, parsedExtension(fileName)!, declared);
-  if (bytes.length === 0) throw createHostError('SPC_ERR_UPLOAD_INVALID', fileName, 'the file is empty');
-  let result: StoredResult;
-  try {
-    result = await parseCheckedFile(bytes, fileName);
-  } catch (error) {
-    if (error instanceof FormatError) throw createHostError('SPC_ERR_UPLOAD_INVALID', fileName, error.message);
-    throw error;
-  }
-  return { bytes: Buffer.from(bytes), fileName, result, fields: readPublishFields(request.query) };
+  // As an upload is: off the event loop, refused before decoding past the limit.
+  const geometry = { ...fields.described, spacing: fields.spacing ?? null, origin: fields.origin ?? null };
+  const result = await parseFileBody(ctx.files.parse, bytes, fileName, ctx.options.maxUploadBytes, geometry);
+  return { bytes: Buffer.from(bytes), fileName, result, fields };
 }
 
 function isFileBody(request: FastifyRequest): boolean {
@@ -106,7 +114,13 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: Publish
 
   app.delete<{ Params: { id: string } }>(
     '/api/specimens/:id',
-    { schema: { summary: 'Remove a published specimen', description: '204 when removed; 404 when no published specimen has this id; 409 for a specimen that is not published.', params: idParams('id') } },
+    {
+      schema: {
+        summary: 'Remove a published specimen',
+        description: '204 when removed; 404 when no published specimen has this id; 409 for a specimen that is not published.',
+        params: idParams('id'),
+      },
+    },
     async (request, reply) => {
       const { id } = request.params;
       await published.refresh();

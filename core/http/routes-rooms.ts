@@ -12,7 +12,7 @@ import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
 import { computeForRoom, type RoomRequestDeps } from '../workspace/room-request.ts';
-import { checkViewChange, VIEW_MODES } from '../workspace/room-view.ts';
+import { checkViewChange, VIEW_MODES } from '../rooms/room-view.ts';
 import { roomOf } from './request-input.ts';
 import { bodyOf, PARAMS_OBJECT, ROOM_ID_PATH } from './route-inputs.ts';
 
@@ -25,10 +25,11 @@ const ENTRY_BODY = bodyOf({
   function: { type: 'string', description: 'A function name (instead of a specimen)' },
   params: PARAMS_OBJECT,
 });
-/** Only its shape is declared: the route checks the settings itself (room-view.ts), so each detail names its setting. */
+/** Only its shape is declared: the route checks the settings itself (rooms/room-view.ts), so each detail names its setting. */
 const VIEW_BODY = {
   type: 'object',
-  description: `Any of window ([lo, hi]), colormap (a name), opacity (0..1), mode (${VIEW_MODES.join(', ')}), camera ({position, target, up}: three numbers each); null removes a setting`,
+  description: `Any of window ([lo, hi]), colormap (a name), opacity (0..1), mode (${VIEW_MODES.join(', ')}), camera ({position, target, up}: three ` +
+    `numbers each); null removes a setting`,
 };
 
 const badEntry = (why: string) => createHostError('SPC_ERR_ROOM_ENTRY_INVALID', why);
@@ -73,14 +74,18 @@ export async function roomRoutes(app: FastifyInstance, opts: { ctx: RoomDeps }):
     },
   );
 
-  app.get<RoomParams>('/api/rooms/:room_id/view', { schema: { summary: "A room's shared view", params: ROOM_PARAMS } }, async (request) => rooms.view(roomOf(ctx, request.params.room_id)));
+  app.get<RoomParams>('/api/rooms/:room_id/view', { schema: { summary: "A room's shared view", params: ROOM_PARAMS } }, async (request) =>
+    rooms.view(roomOf(ctx, request.params.room_id)),
+  );
 
   app.put<RoomParams & { Body: unknown }>(
     '/api/rooms/:room_id/view',
     {
       schema: {
         summary: "Change a room's shared view",
-        description: 'Any of window [lo, hi], colormap, opacity (0..1), mode (slices, volume, surface, points), camera {position, target, up}; null removes a setting. Merged into the view, sent as the view event; answers the view.',
+        description:
+          'Any of window [lo, hi], colormap, opacity (0..1), mode (slices, volume, surface, points), camera {position, target, up}; null removes a ' +
+          'setting. Merged into the view, sent as the view event; answers the view.',
         params: ROOM_PARAMS,
         body: VIEW_BODY,
       },

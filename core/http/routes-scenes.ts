@@ -27,12 +27,18 @@ type LayerParams = { Params: { room_id: string; layer_id: string } };
 
 const ROOM_PARAMS = { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } };
 const LAYER_PARAMS = { type: 'object', required: ['room_id', 'layer_id'], properties: { room_id: ROOM_ID_PATH, layer_id: { type: 'string' } } };
-const IF_MATCH = { type: 'object', properties: { 'if-match': { type: 'string', description: 'The scene version the change is made against, "<version>": 412 when the scene has moved on' } } };
+const IF_MATCH = {
+  type: 'object',
+  properties: { 'if-match': { type: 'string', description: 'The scene version the change is made against, "<version>": 412 when the scene has moved on' } },
+};
 
 const LAYER_FIELDS =
-  '`source` ({"specimen": id} or {"function": name}, with `params`, and optionally `bind` {param: {label}}), `id` ([A-Za-z0-9_.-]{1,64}; made by the host when absent), ' +
-  '`kind` (image, labels, mesh, points; from the result when absent), `name`, `visible`, `opacity` (0..1), `blending` (translucent, additive, opaque, maximum, minimum), ' +
-  '`colormap`, `window` [lo, hi], `gamma` (> 0), `mode` (slices, volume, surface, points), `affine` (16 numbers, row-major), `clip_planes` (up to 4 [a, b, c, d]), ' +
+  '`source` ({"specimen": id} or {"function": name}, with `params`, and optionally `bind` {param: {label}}), `id` ([A-Za-z0-9_.-]{1,64}; made by the host ' +
+  'when absent), ' +
+  '`kind` (image, labels, mesh, points; from the result when absent), `name`, `visible`, `opacity` (0..1), `blending` (translucent, additive, opaque, ' +
+  'maximum, minimum), ' +
+  '`colormap`, `window` [lo, hi], `gamma` (> 0), `mode` (slices, volume, surface, points), `affine` (16 numbers, row-major), `clip_planes` (up to 4 [a, ' +
+  'b, c, d]), ' +
   '`labels` {colors, selected, show}, `t`, `playing`, `channels` [{visible, color, window}]';
 /** Only the shape is declared: the scene's checks name each bad field by its path. */
 const LAYER_BODY = { type: 'object', description: `A layer: ${LAYER_FIELDS}` };
@@ -59,7 +65,9 @@ function indexOf(raw: unknown): number | undefined {
 }
 
 /** What the scene routes read from their host. */
-export type SceneRouteDeps = Pick<HostContext, 'scenes' | 'options' | 'catalog'> & StaticDeliveryDeps & ComputedReplyDeps & { snapshots: { restore(roomId: string, id: string, ifMatch?: number): Promise<RoomScene> } };
+export type SceneRouteDeps = Pick<HostContext, 'scenes' | 'options' | 'catalog'> &
+  StaticDeliveryDeps &
+  ComputedReplyDeps & { snapshots: { restore(roomId: string, id: string, ifMatch?: number): Promise<RoomScene> } };
 
 export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteDeps }): Promise<void> {
   const { ctx } = opts;
@@ -67,7 +75,12 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
 
   app.get<RoomParams>(
     '/api/rooms/:room_id/scene',
-    { schema: { summary: "A room's scene: its layers bottom first, which one is active (the room's entry), and its version (also the ETag)", params: ROOM_PARAMS } },
+    {
+      schema: {
+        summary: "A room's scene: its layers bottom first, which one is active (the room's entry), and its version (also the ETag)",
+        params: ROOM_PARAMS,
+      },
+    },
     async (request, reply) => sendScene(request, reply, await scenes.scene(roomOf(ctx, request.params.room_id))),
   );
 
@@ -77,8 +90,11 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
       schema: {
         summary: "Replace a room's scene, or restore a snapshot into it",
         description:
-          'Body `{"layers": [...], "active": id}` (each layer: ' + LAYER_FIELDS + ') or `{"snapshot": id}`. With `If-Match: "<version>"`, a scene that moved on answers 412 and nothing changes. ' +
-          'A layer that keeps its id and source keeps its result; the others are computed through the room’s cache. Answers the scene; followers get the `scene` event.',
+          'Body `{"layers": [...], "active": id}` (each layer: ' +
+          LAYER_FIELDS +
+          ') or `{"snapshot": id}`. With `If-Match: "<version>"`, a scene that moved on answers 412 and nothing changes. ' +
+          'A layer that keeps its id and source keeps its result; the others are computed through the room’s cache. Answers the scene; followers get the ' +
+          '`scene` event.',
         params: ROOM_PARAMS,
         headers: IF_MATCH,
         body: SCENE_BODY,
@@ -99,7 +115,8 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
     {
       schema: {
         summary: 'Add a layer to a room’s scene (on top, or at ?index=N)',
-        description: `Body: a layer (${LAYER_FIELDS}). 201 with the layer as stored; its result follows (the \`result\` event names the layer). 409 when its id is taken; 400 past 32 layers.`,
+        description: `Body: a layer (${LAYER_FIELDS}). 201 with the layer as stored; its result follows (the \`result\` event names the layer). 409 when ` +
+          `its id is taken; 400 past 32 layers.`,
         params: ROOM_PARAMS,
         querystring: { type: 'object', properties: { index: { type: 'string', description: 'Where the layer goes: 0 is the bottom (default: on top)' } } },
         body: LAYER_BODY,
@@ -116,14 +133,17 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
     {
       schema: {
         summary: 'Change a layer of a room’s scene',
-        description: `Merges the fields given (${LAYER_FIELDS}, and "active": true to make it the room’s entry); null takes a display field back to its default; a new source is computed. Answers the layer.`,
+        description: `Merges the fields given (${LAYER_FIELDS}, and "active": true to make it the room’s entry); null takes a display field back to its ` +
+          `default; a new source is computed. ` +
+          'With `If-Match: "<version>"`, a scene that moved on answers 412 and nothing changes. Answers the layer.',
         params: LAYER_PARAMS,
+        headers: IF_MATCH,
         body: LAYER_BODY,
       },
     },
     async (request) => {
       const roomId = roomOf(ctx, request.params.room_id);
-      return scenes.patch(roomId, layerIdOf(request, roomId), request.body);
+      return scenes.patch(roomId, layerIdOf(request, roomId), request.body, expectedVersion(request.headers['if-match']));
     },
   );
 
@@ -144,7 +164,8 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
       exposeHeadRoute: false,
       schema: {
         summary: 'A layer’s result, as /data sends it (its `result.data_url`)',
-        description: 'Takes the delivery options of /data (format, dtype, max_dim, ...). Taken from the layer’s cache slot, or computed again when the slot let it go.',
+        description:
+          'Takes the delivery options of /data (format, dtype, max_dim, ...). Taken from the layer’s cache slot, or computed again when the slot let it go.',
         params: LAYER_PARAMS,
       },
     },

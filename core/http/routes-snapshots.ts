@@ -36,7 +36,8 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
       schema: {
         summary: 'Record a room as a snapshot: its scene, view and annotations, each layer’s bytes pinned',
         description:
-          '201 `{"id", "url"}`: `id` is the SHA-256 of the snapshot’s canonical JSON (the same room unchanged gives the same id), `url` opens it in the viewer. ' +
+          '201 `{"id", "url"}`: `id` is the SHA-256 of the snapshot’s canonical JSON (the same room unchanged gives the same id), `url` opens it in the ' +
+          'viewer. ' +
           'Every layer’s result is computed (or taken from the cache) and kept `--snapshot-ttl` seconds whatever the room does next.',
         params: ROOM_PARAMS,
       },
@@ -50,8 +51,10 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
       schema: {
         summary: 'A snapshot of a room, the same forever',
         description:
-          '`{id, scene: {layers, active}, view, annotations, created}`; each layer’s `result` names its bytes by blob id (`data_url` is `/api/blobs/{blob_id}`). ' +
-          '404 when unknown or past its time-to-live, 410 when its bytes were lost anyway. Restore it into a room with `PUT /api/rooms/{room}/scene {"snapshot": id}`.',
+          '`{id, scene: {layers, active}, view, annotations, created}`; each layer’s `result` names its bytes by blob id (`data_url` is ' +
+          '`/api/blobs/{blob_id}`). ' +
+          '404 when unknown or past its time-to-live, 410 when its bytes were lost anyway. Restore it into a room with `PUT /api/rooms/{room}/scene ' +
+          '{"snapshot": id}`.',
         params: SNAPSHOT_PARAMS,
       },
     },
@@ -67,15 +70,17 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
       schema: {
         summary: 'A room’s scene as a Neuroglancer viewer state',
         description:
-          'Image and labels layers read the host’s OME-Zarr stores (`zarr://<absolute URL>/api/results/{result_id}.zarr/`) with their window, colour map, opacity, ' +
-          'visibility and segment colours; each kind of the room’s annotations is an annotation layer (`precomputed://...`). Meshes and point clouds are not listed.',
+          'Image and labels layers read the host’s OME-Zarr stores (`zarr://<absolute URL>/api/results/{result_id}.zarr/`) with their window, colour map, ' +
+          'opacity, ' +
+          'visibility and segment colours; each kind of the room’s annotations is an annotation layer (`precomputed://...`). Meshes and point clouds are ' +
+          'not listed.',
         params: ROOM_PARAMS,
       },
     },
     async (request, reply) => {
       const roomId = roomOf(ctx, request.params.room_id);
       const [scene, marks] = await Promise.all([ctx.scenes.scene(roomId), ctx.annotations.list(roomId)]);
-      const kinds = new Set<AnnotationKind>(marks.map((mark) => mark.kind));
+      const kinds = new Set<AnnotationKind>(marks.annotations.map((mark) => mark.kind));
       return reply.header('cache-control', 'no-cache').send(neuroglancerState(roomId, scene, kinds, originOf(request)));
     },
   );

@@ -9,7 +9,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { HostContext } from '../host-context.ts';
 import { specimenOr404 } from '../registry/specimen-functions.ts';
 import { formatEncoder } from '../delivery/formats.ts';
-import type { DeliveryOptions } from '../delivery/delivery-options.ts';
+import { deliveredType, type DeliveryOptions } from '../delivery/delivery-options.ts';
 import { sendStaticDelivery, type StaticDeliveryDeps } from './send-static-delivery.ts';
 import { parseDeliveryObject, parseDeliveryQuery } from '../delivery/parse-delivery.ts';
 import type { GivenParams } from '../request/given-params.ts';
@@ -52,7 +52,7 @@ async function serveData(deps: DataDeps, request: FastifyRequest, reply: Fastify
   // HEAD checks the specimen, parameters and room, and says what GET would send, without computing.
   if (request.method === 'HEAD') {
     const names = { baseName: record.id, envelopeMediaType: deps.options.envelopeMediaType };
-    return answerHead(reply, formatEncoder(resolved.entry.return_type, resolved.delivery.format).mediaType(names));
+    return answerHead(reply, formatEncoder(deliveredType(resolved.entry.return_type, resolved.delivery), resolved.delivery.format).mediaType(names));
   }
   return sendComputed(deps, reply, computeRequestOf(resolved), resolved.delivery, record.id);
 }
@@ -67,11 +67,21 @@ export async function specimenDataRoutes(app: FastifyInstance, opts: { ctx: Data
   // compression of other routes must not touch them.
   app.get<IdParams & { Querystring: DataQuery }>('/api/specimens/:id/data', { compress: false, schema: GET_SCHEMA }, async (request, reply) => {
     const { query } = request;
-    return serveData(ctx, request, reply, { id: request.params.id, params: { query: query.params }, room: query.room_id, delivery: () => parseDeliveryQuery(query) });
+    return serveData(ctx, request, reply, {
+      id: request.params.id,
+      params: { query: query.params },
+      room: query.room_id,
+      delivery: () => parseDeliveryQuery(query),
+    });
   });
 
   app.post<IdParams & { Body: DataBody }>('/api/specimens/:id/data', { compress: false, schema: POST_SCHEMA }, async (request, reply) => {
     const body = request.body;
-    return serveData(ctx, request, reply, { id: request.params.id, params: { named: body.params ?? {} }, room: body.room_id, delivery: () => parseDeliveryObject(body.delivery) });
+    return serveData(ctx, request, reply, {
+      id: request.params.id,
+      params: { named: body.params ?? {} },
+      room: body.room_id,
+      delivery: () => parseDeliveryObject(body.delivery),
+    });
   });
 }

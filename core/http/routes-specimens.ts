@@ -44,15 +44,21 @@ export async function specimenRoutes(app: FastifyInstance, opts: { ctx: Specimen
 
   app.get<IdParams>('/api/specimens/:id', { schema: { params } }, async (request) => toSpecimenMetadata(ctx, specimenOr404(ctx.catalog, request.params.id)));
 
-  app.get<IdParams>('/api/specimens/:id/thumbnail', { schema: { params } }, async (request, reply) => sendThumbnail(reply, specimenOr404(ctx.catalog, request.params.id)));
+  app.get<IdParams>('/api/specimens/:id/thumbnail', { schema: { params } }, async (request, reply) =>
+    sendThumbnail(reply, specimenOr404(ctx.catalog, request.params.id)),
+  );
 
-  app.post<IdParams & { Body: { params?: Record<string, unknown>; room_id?: string | null } }>('/api/specimens/:id/start', { schema: { params, body: START_BODY } }, async (request) => {
-    const record = specimenForStart(ctx, request.params.id);
-    if (!record.is_dynamic) throw createHostError('SPC_ERR_STATIC_SPECIMEN_START', record.id);
-    const body = request.body;
-    const resolved = await resolveRequest(ctx, { target: { specimen: record }, params: { named: body.params ?? {} }, room: body.room_id });
-    // A cache hit is a job that is done already in the start response.
-    return ctx.jobs.start({ ...computeRequestOf(resolved), specimenId: record.id });
-  });
+  app.post<IdParams & { Body: { params?: Record<string, unknown>; room_id?: string | null } }>(
+    '/api/specimens/:id/start',
+    { schema: { params, body: START_BODY } },
+    async (request) => {
+      const record = specimenForStart(ctx, request.params.id);
+      if (!record.is_dynamic) throw createHostError('SPC_ERR_STATIC_SPECIMEN_START', record.id);
+      const body = request.body;
+      const resolved = await resolveRequest(ctx, { target: { specimen: record }, params: { named: body.params ?? {} }, room: body.room_id });
+      // A cache hit is a job that is done already in the start response.
+      return ctx.jobs.start({ ...computeRequestOf(resolved), specimenId: record.id });
+    },
+  );
 }
 

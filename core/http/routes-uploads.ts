@@ -15,16 +15,17 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { createHostError } from '../errors.ts';
-import { FormatError } from '../formats/format-error.ts';
-import { DecodedSizeError } from '../formats/decoded-size.ts';
 import { PARSED_EXTENSIONS, parsedExtension } from '../formats/parse-file.ts';
 import type { HostContext } from '../host-context.ts';
 import { readUploadBody, type UploadBody } from '../uploads/read-upload-body.ts';
 import { FORMATS_BY_TYPE } from '../delivery/delivery-options.ts';
-import { INPUT_ERRORS, queryOf } from './route-inputs.ts';
+import { INPUT_ERRORS, queryOf, VOLUME_FIELD_QUERY } from './route-inputs.ts';
+import { parseFileBody } from './file-body.ts';
+import { AxesFieldError } from '../results/volume-axes.ts';
+import { readVolumeFields, VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
 import { FORM_OVERHEAD_BYTES, formLimits, formUpload } from './upload-form.ts';
 
-type UploadRequest = FastifyRequest<{ Querystring: { filename?: string } }>;
+type UploadRequest = FastifyRequest<{ Querystring: { filename?: string } & Record<string, string | undefined> }>;
 
 /** The upload's name and byte stream, from a raw body or a form. */
 async function uploadOf(request: UploadRequest): Promise<{ name: string; stream: Readable | null; declared?: number }> {
@@ -42,6 +43,21 @@ function extensionOf(name: string): string {
   return ext;
 }
 
+/** The query's volume fields (a `.npy` with time or channels), or the 400 naming a malformed one. */
+function volumeFieldsOf(query: Record<string, unknown>, name: string): VolumeFieldsInput {
+  try {
+    return readVolumeFields(query);
+  } catch (error) {
+    if (error instanceof AxesFieldError) throw createHostError('SPC_ERR_UPLOAD_INVALID', name, error.message);
+    throw error;
+  }
+}
+
+/** The volume fields as the upload id takes them: the same bytes said to be other axes are another upload. */
+function describedKey(described: VolumeFieldsInput): string {
+  return Object.keys(described).length === 0 ? '' : JSON.stringify(VOLUME_FIELD_NAMES.map((field) => described[field] ?? null));
+}
+
 /** The route's declaration: what /openapi.json shows and what fastify checks of the query. */
 function uploadSchema(uploadsOn: boolean): Record<string, unknown> {
   return {
@@ -49,11 +65,16 @@ function uploadSchema(uploadsOn: boolean): Record<string, unknown> {
     hide: !uploadsOn,
     summary: 'Upload a file to use as an input ({"upload": upload_id})',
     description:
-      'The file is the request body (application/octet-stream), or the file part of a form (multipart/form-data; its file name is used when filename is not given). ' +
+      'The file is the request body (application/octet-stream), or the file part of a form (multipart/form-data; its file name is used when filename is ' +
+      'not given). ' +
       `Its extension picks the parser: ${PARSED_EXTENSIONS.join(', ')}. ` +
-      'The same bytes give the same id. 413 past --max-upload-bytes (as sent, or once decoded), 415 for another extension, 400 for a file that does not parse, 404 with --uploads off.',
+      'The same bytes give the same id. 413 past --max-upload-bytes (as sent, or once decoded), 415 for another extension, 400 for a file that does not ' +
+      'parse, 404 with --uploads off.',
     consumes: ['application/octet-stream', 'multipart/form-data'],
-    querystring: queryOf({ filename: { type: 'string', pattern: '\\S', description: "The file's name (its extension decides how it is read); required for a raw body" } }),
+    querystring: queryOf({
+      filename: { type: 'string', pattern: '\\S', description: "The file's name (its extension decides how it is read); required for a raw body" },
+      ...VOLUME_FIELD_QUERY,
+    }),
     response: {
       200: {
         description: 'Stored',
@@ -104,26 +125,19 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: UploadDeps
       const { name, stream, declared } = await uploadOf(request);
       // Still before the file is read: it streams in below.
       const ext = extensionOf(name);
+      const described = volumeFieldsOf(request.query, name);
       let body: UploadBody;
       try {
-        body = stream ? await readUploadBody(stream, maxBytes, ext, declared) : { bytes: Buffer.alloc(0), id: '' };
+        body = stream ? await readUploadBody(stream, maxBytes, ext, declared, describedKey(described)) : { bytes: Buffer.alloc(0), id: '' };
       } catch (error) {
         reply.header('connection', 'close');
         throw error;
       }
       const { bytes, id } = body;
-      if (bytes.length === 0) throw createHostError('SPC_ERR_UPLOAD_INVALID', name, 'the file is empty');
-      const known = await uploads.refresh(id, bytes.length);
+      const known = bytes.length > 0 ? await uploads.refresh(id, bytes.length) : null;
       if (known) return known;
-      let result;
-      try {
-        // Off the event loop, and refused before decoding when it would decode past the limit.
-        result = await ctx.files.parse(bytes, name, { maxDecodedBytes: maxBytes });
-      } catch (error) {
-        if (error instanceof DecodedSizeError) throw createHostError('SPC_ERR_UPLOAD_DECODES_TOO_LARGE', name, String(error.size.bytes), error.size.what, String(error.limit));
-        if (error instanceof FormatError) throw createHostError('SPC_ERR_UPLOAD_INVALID', name, error.message);
-        throw error;
-      }
+      // Off the event loop, and refused before decoding when it would decode past the limit.
+      const result = await parseFileBody(ctx.files.parse, bytes, name, maxBytes, described);
       const stored = await uploads.put(id, result, bytes.length);
       if (!stored) throw createHostError('SPC_ERR_UPLOAD_TOO_LARGE', String(ctx.options.cacheMaxBytes));
       return stored;

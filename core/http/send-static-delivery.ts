@@ -42,7 +42,11 @@ async function sendFileAsItIs(ctx: StaticDeliveryDeps, reply: FastifyReply, reco
   if (version === null) return sendStaticData(reply, record, staticOptions);
   const variant = await ctx.delivery.packedFile(source.path, version, encoding, reply.request.ip);
   if (!variant.encoding) return sendStaticData(reply, record, staticOptions);
-  const head = { 'content-type': dataMediaType(source.fileName), 'content-disposition': contentDisposition(source.fileName), 'content-encoding': variant.encoding };
+  const head = {
+    'content-type': dataMediaType(source.fileName),
+    'content-disposition': contentDisposition(source.fileName),
+    'content-encoding': variant.encoding,
+  };
   return sendBytes(reply, [variant.bytes], head, null);
 }
 
@@ -51,7 +55,11 @@ export async function sendStaticDelivery(ctx: StaticDeliveryDeps, reply: Fastify
   if (!source) {
     if (!isEmptyDelivery(asked)) {
       const data = record.data;
-      throw createHostError('SPC_ERR_DELIVERY_OPTION_MISFIT', Object.keys(asked)[0]!, `static file '${data?.kind === 'file' ? data.fileName : record.id}' is served as it is`);
+      throw createHostError(
+        'SPC_ERR_DELIVERY_OPTION_MISFIT',
+        Object.keys(asked)[0]!,
+        `static file '${data?.kind === 'file' ? data.fileName : record.id}' is served as it is`,
+      );
     }
     return sendFileAsItIs(ctx, reply, record);
   }
@@ -69,7 +77,8 @@ export async function sendStaticDelivery(ctx: StaticDeliveryDeps, reply: Fastify
   const delivery = resolveDelivery(asked, type, userAgent, ctx.options);
   // Plain ranges (and HEAD) are of the file's own bytes.
   const plain = isEmptyDelivery(delivery) && (!source.npy || headers.range !== undefined);
-  if (method === 'HEAD' || plain) return sendFileAsItIs(ctx, reply, record);
+  // HEAD of a segment's surface says what GET sends: the mesh, not the file.
+  if ((method === 'HEAD' && delivery.segment === undefined) || plain) return sendFileAsItIs(ctx, reply, record);
   // Opening a volume checks it as an identity answer would (header, dtype, order, size).
   if (source.npy) await openStaticData(record, { head: true }, { envelopeMediaType: ctx.options.envelopeMediaType });
   const result = await staticResult(ctx.delivery, record, source);

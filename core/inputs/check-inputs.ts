@@ -42,14 +42,26 @@ const SHAPE = 'must be {"specimen": "<id>", "params": {...}} or {"upload": "<upl
  * Checks the input parameters of `values` (already checked against `schema`).
  * @param chain identities (function + hash of its values) of the computations above this one.
  */
-export async function checkInputs(deps: InputDeps, entry: FunctionEntry, schema: Schema, values: Record<string, unknown>, chain?: string[], path = ''): Promise<CheckedInputs> {
+export async function checkInputs(
+  deps: InputDeps,
+  entry: FunctionEntry,
+  schema: Schema,
+  values: Record<string, unknown>,
+  chain?: string[],
+  path = '',
+): Promise<CheckedInputs> {
   const params = inputParameters(schema);
   if (params.length === 0) return { values };
   // A relayed function runs on its worker, which would need the results themselves sent over
   // the channel; until the channel carries them, such inputs are refused rather than mangled.
   if (entry.source.kind === 'remote') {
     const given = params.find(([name]) => values[name] !== undefined);
-    if (given) throw createHostError('SPC_ERR_INPUT_INVALID', path ? `${path}.${given[0]}` : given[0], `cannot be given to ${entry.name}, a function relayed from a worker (inputs reach functions of this host only)`);
+    if (given)
+      throw createHostError(
+        'SPC_ERR_INPUT_INVALID',
+        path ? `${path}.${given[0]}` : given[0],
+        `cannot be given to ${entry.name}, a function relayed from a worker (inputs reach functions of this host only)`,
+      );
   }
   const above = chain ?? [identityOf(entry, values)];
   const out = { ...values };
@@ -95,7 +107,8 @@ async function checkUpload(deps: InputDeps, label: string, type: InputKind, valu
 
 async function checkSpecimen(deps: InputDeps, label: string, type: InputKind, value: Record<string, unknown>, chain: string[]): Promise<Checked> {
   const { specimen: id, params } = value;
-  if (typeof id !== 'string' || Object.keys(value).some((k) => k !== 'specimen' && k !== 'params')) throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
+  if (typeof id !== 'string' || Object.keys(value).some((k) => k !== 'specimen' && k !== 'params'))
+    throw createHostError('SPC_ERR_INPUT_INVALID', label, SHAPE);
   if (params !== undefined && !isPlainObject(params)) throw createHostError('SPC_ERR_INPUT_INVALID', label, 'has params that are not a JSON object');
   // A specimen published (or replaced) on another host of a service may not be listed here yet.
   const listed = deps.catalog.get(id);

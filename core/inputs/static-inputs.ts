@@ -60,7 +60,7 @@ export class StaticInputs {
     if (parsed) {
       this.#kept.delete(key);
     } else {
-      const geometry = data.kind === 'npy' ? { spacing: data.spacing ?? null, origin: data.origin ?? null } : {};
+      const geometry = data.kind === 'npy' ? { spacing: data.spacing ?? null, origin: data.origin ?? null, ...data.described } : {};
       parsed = readBody(record, signal).then(({ bytes, name }) => this.#parse(bytes, name, { geometry }));
       parsed.catch(() => this.#kept.delete(key));
     }

@@ -61,7 +61,7 @@ export class PooledInvoker implements Invoker {
         running();
         ctx.onRunning?.();
       }
-      else if (message.type === 'progress' && !ctx.signal.aborted) ctx.onProgress?.(message);
+      else if (message.type === 'progress' && !ctx.signal.aborted) for (const report of message.reports) ctx.onProgress?.(report);
     });
     port1.once('close', () => markEnded());
     const onAbort = () => {

@@ -29,7 +29,11 @@ type Slot = 'general' | 'lane' | 'spill';
  * about its length). `running()` says the function itself starts now: a run is timed from
  * there, not from the grant (a new thread first starts and loads the bundle).
  */
-export type ReleaseThread = ((completed?: boolean) => void) & { running(): void };
+export type ReleaseThread = ((completed?: boolean) => void) & {
+  running(): void;
+  /** True when the run holds the short lane (or, misjudged, its spill): a Python call may then take a spare process. */
+  readonly short: boolean;
+};
 
 interface Waiter {
   readonly room: string;
@@ -152,7 +156,7 @@ export class RoomScheduler {
       clearTimeout(timer);
       timer = setTimeout(spill, SHORT_RUN_MS).unref();
     };
-    return Object.assign(release, { running });
+    return Object.assign(release, { running, short: slot !== 'general' });
   }
 
   /** Moves runs of `fn` that wait as long work to the short lane, now that its runs are short. */

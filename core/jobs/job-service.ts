@@ -1,8 +1,9 @@
 /**
  * @module job-service
  * The interface the job routes and event streams use: start, progress, result, cancel, and a
- * nudge when a job may have changed. Two implementations: LocalJobs (one host, in memory) and
- * the Redis one (core/scale/), where every host of a service answers for every job.
+ * nudge when a job may have changed. Two implementations beside it: LocalJobs (one host, in
+ * memory) and RedisJobs, where every host of a service answers for every job; both run the
+ * jobs conformance cases.
  */
 import type { JobStatus, ProgressResponse, StartResponse } from '../client/wire-types.ts';
 import type { ComputeRequest } from '../serving/result-source.ts';

@@ -33,7 +33,9 @@ export class Job {
   /** The host's byte budget dropped the result of this done job (its /result is then 410). */
   resultEvicted = false;
   finishedAt: number | null = null;
-  readonly messages: ProgressMessage[] = [];
+  /** The kept messages are `#messages` from `#head` on (dropping the oldest moves the head, not the rest). */
+  #messages: ProgressMessage[] = [];
+  #head = 0;
   #nextSeq = 0;
   #maxMessages: number;
   sweepTimer: NodeJS.Timeout | null = null;
@@ -44,19 +46,35 @@ export class Job {
     this.#maxMessages = maxMessages;
   }
 
-  /** Appends a progress message; past the bound the oldest are dropped (seq keeps counting). */
+  /** The kept progress messages, oldest first. */
+  get messages(): ProgressMessage[] {
+    return this.#messages.slice(this.#head);
+  }
+
+  /**
+   * Appends a progress message; past the bound the oldest are dropped (seq keeps counting).
+   * Constant time however many come: a function reporting in a tight loop costs each report
+   * one push, and the dropped ones are let go in one step now and then.
+   */
   append(update: ProgressUpdate): void {
     if (isTerminal(this.status)) return;
     const message: ProgressMessage = { seq: this.#nextSeq++, text: update.text, ts: update.ts };
     if (update.fraction !== null) message.fraction = update.fraction;
-    this.messages.push(message);
-    if (this.messages.length > this.#maxMessages) this.messages.splice(0, this.messages.length - this.#maxMessages);
+    this.#messages.push(message);
+    if (this.#messages.length - this.#head > this.#maxMessages) this.#head++;
+    if (this.#head > this.#maxMessages) {
+      this.#messages = this.#messages.slice(this.#head);
+      this.#head = 0;
+    }
   }
 
   /** Messages with seq above `since` (a client passes the highest seq it has seen). */
   messagesSince(since: number): ProgressMessage[] {
-    const first = this.messages.findIndex((m) => m.seq > since);
-    return first < 0 ? [] : this.messages.slice(first);
+    // Kept messages have consecutive seqs: where `since` falls is arithmetic, not a search.
+    const first = this.#messages[this.#head];
+    if (!first) return [];
+    const at = Math.max(0, Math.floor(since) + 1 - first.seq);
+    return this.#messages.slice(this.#head + at);
   }
 
   succeed(result: StoredResult): boolean {

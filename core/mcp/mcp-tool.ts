@@ -16,7 +16,10 @@ export type ToolSchema = Record<string, unknown>;
 export type ToolArgs = Record<string, unknown>;
 
 /** What the tools read from their host. */
-export type ToolDeps = RoomRequestDeps & PublishDeps & SpecimenViewDeps & Pick<HostContext, 'catalog' | 'resultIds' | 'rooms' | 'staticInputs'>;
+export type ToolDeps = RoomRequestDeps &
+  PublishDeps &
+  SpecimenViewDeps &
+  Pick<HostContext, 'catalog' | 'resultIds' | 'rooms' | 'scenes' | 'snapshots' | 'staticInputs' | 'annotations'>;
 
 /** What a tool call needs: the host's parts it reads and the host's base URL for links. */
 export interface ToolCallContext {

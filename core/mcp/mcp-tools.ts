@@ -9,8 +9,10 @@
 import type { HostContext } from '../host-context.ts';
 import { specimenOr404 } from '../registry/specimen-functions.ts';
 import { toCatalogEntry, toSpecimenMetadata } from '../registry/specimen-views.ts';
-import { checkViewChange, VIEW_PROPERTIES } from '../workspace/room-view.ts';
+import { checkViewChange, VIEW_PROPERTIES } from '../rooms/room-view.ts';
+import { ANNOTATION_TOOLS } from './annotation-tools.ts';
 import type { McpTool, ToolArgs, ToolCallContext, ToolSchema } from './mcp-tool.ts';
+import { SCENE_TOOLS } from './scene-tools.ts';
 import { compute, publishFromUpload, roomArg, showInRoom } from './tool-calls.ts';
 import { objectSchema, toolSchemaParts } from './tool-schemas.ts';
 
@@ -77,7 +79,12 @@ export const MCP_TOOLS = {
     input: () =>
       objectSchema(
         {
-          id: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', maxLength: 128, description: 'The id to publish under (a new one, or one published before)' },
+          id: {
+            type: 'string',
+            pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
+            maxLength: 128,
+            description: 'The id to publish under (a new one, or one published before)',
+          },
           upload: { type: 'string', description: 'An upload id from POST /api/uploads' },
           display_name: { type: 'string' },
           description: { type: 'string' },
@@ -87,6 +94,8 @@ export const MCP_TOOLS = {
       ),
     call: publishFromUpload,
   },
+  ...ANNOTATION_TOOLS,
+  ...SCENE_TOOLS,
 } satisfies Record<string, McpTool>;
 
 export type ToolName = keyof typeof MCP_TOOLS;

@@ -6,16 +6,25 @@
  * publish an upload as a specimen.
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
+import { createHostError } from '../errors.ts';
+import { roomIdProblem } from '../events/room-id.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile } from '../workspace/publish-file.ts';
 import { computeForRoom, type RoomTarget } from '../workspace/room-request.ts';
 import type { ToolArgs, ToolCallContext } from './mcp-tool.ts';
-import { summarizeResult } from './result-summary.ts';
+import { summarizeResult } from '../results/result-summary.ts';
 
-/** The room a call names, or the host's default room. */
+/**
+ * The room a call names, or the host's default room.
+ * @throws SPC_ERR_BAD_REQUEST for a room the HTTP routes would refuse (too long, control characters, not a string).
+ */
 export function roomArg(call: ToolCallContext, args: ToolArgs): string {
-  return typeof args.room === 'string' && args.room !== '' ? args.room : call.ctx.options.defaultRoomId;
+  if (args.room === undefined || args.room === null || args.room === '') return call.ctx.options.defaultRoomId;
+  if (typeof args.room !== 'string') throw createHostError('SPC_ERR_BAD_REQUEST', 'room must be a string');
+  const problem = roomIdProblem(args.room);
+  if (problem) throw createHostError('SPC_ERR_BAD_REQUEST', `room ${problem}`);
+  return args.room;
 }
 
 function dataUrl(call: ToolCallContext, specimenId: string, values: Record<string, unknown> | null, room: string): string {

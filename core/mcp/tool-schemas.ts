@@ -6,11 +6,13 @@
  * and `/api/processing/functions/{name}/schema` show them. Built from the registries at each
  * listing, so a reloaded plugin is seen at once.
  */
+import { MAX_ROOM_ID_LENGTH } from '../events/layer-slots.ts';
+import { ROOM_ID_PATTERN } from '../events/room-id.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenSchema } from '../registry/specimen-functions.ts';
 import type { ToolSchema, ToolSchemaParts } from './mcp-tool.ts';
 
-const ROOM: ToolSchema = { type: 'string', description: 'The room (absent: the default room)' };
+const ROOM: ToolSchema = { type: 'string', maxLength: MAX_ROOM_ID_LENGTH, pattern: ROOM_ID_PATTERN, description: 'The room (absent: the default room)' };
 
 /** A parameter schema as a member of another: titled after what it belongs to, without `$schema`. */
 function member(schema: ToolSchema, title: string): ToolSchema {

@@ -3,8 +3,11 @@
  * `--admin-token`: with a token set, the routes that reveal or change every room's state
  * (cache stats, cache clear, reload) and /metrics need `Authorization: Bearer <token>`:
  * 401 without one, 403 with a wrong one. So do the writes that change what every host lists
- * or let an agent drive rooms: publishing and removing specimens, and `/mcp`. Everything else
- * stays open. Tokens are compared in constant time.
+ * or what a room shows: publishing and removing specimens, `/mcp` (its tools drive rooms),
+ * and the room writes themselves (entry, view, scene, layers, snapshots, annotations), so the HTTP routes
+ * ask what MCP's equivalents ask. A host bound beyond loopback always has a token (made at
+ * start unless `--admin-token none`). Everything else stays open. Tokens are compared in
+ * constant time.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -19,7 +22,23 @@ export const ADMIN_ROUTES = new Set([
 ]);
 
 /** Writes (method and route pattern) that need the admin token when the host has one. */
-export const TOKEN_WRITE_ROUTES = new Set(['PUT /api/specimens/:id', 'DELETE /api/specimens/:id', 'POST /mcp', 'GET /mcp', 'DELETE /mcp']);
+export const TOKEN_WRITE_ROUTES = new Set([
+  'PUT /api/specimens/:id',
+  'DELETE /api/specimens/:id',
+  'POST /mcp',
+  'GET /mcp',
+  'DELETE /mcp',
+  'PUT /api/rooms/:room_id/entry',
+  'PUT /api/rooms/:room_id/view',
+  'PUT /api/rooms/:room_id/scene',
+  'POST /api/rooms/:room_id/layers',
+  'PATCH /api/rooms/:room_id/layers/:layer_id',
+  'DELETE /api/rooms/:room_id/layers/:layer_id',
+  'POST /api/rooms/:room_id/snapshots',
+  'POST /api/rooms/:room_id/annotations',
+  'PATCH /api/rooms/:room_id/annotations/:id',
+  'DELETE /api/rooms/:room_id/annotations/:id',
+]);
 
 const ADMIN_PATHS = new Set([...ADMIN_ROUTES].map((route) => route.slice(route.indexOf(' ') + 1)));
 

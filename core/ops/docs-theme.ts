@@ -5,7 +5,9 @@
  * asset is served by the host itself; nothing is fetched from the internet.
  */
 
-const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32" width="28" height="28"><rect width="32" height="32" rx="8" fill="#14202e"/><path d="M8 10l8 14 8-14" fill="none" stroke="#5cc8ff" stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/></svg>`;
+const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32" width="28" height="28"><rect width="32" height="32" rx="8" ` +
+  `fill="#14202e"/><path d="M8 10l8 14 8-14" fill="none" stroke="#5cc8ff" stroke-width="3" stroke-linejoin="round" ` +
+  `stroke-linecap="round"/></svg>`;
 
 /** Swagger UI styled after the viewer (core/viewer/app/styles.css). */
 const CSS = `

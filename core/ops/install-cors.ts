@@ -16,7 +16,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { isListedOrigin, type CorsOrigins } from '../http/cors-origins.ts';
 import { isAdminPath } from './admin-guard.ts';
 
-export const EXPOSED_HEADERS = ['Content-Disposition', 'Content-Length', 'Content-Range', 'Content-Type', 'ETag', 'Retry-After', 'X-Blob-Id', 'X-Result-Id'];
+export const EXPOSED_HEADERS = [
+  'Content-Disposition',
+  'Content-Length',
+  'Content-Range',
+  'Content-Type',
+  'ETag',
+  'Retry-After',
+  'X-Blob-Id',
+  'X-Result-Id',
+  'X-Volume-C',
+  'X-Volume-Sizes',
+  'X-Volume-T',
+];
 
 const EXPOSED = EXPOSED_HEADERS.join(', ');
 const MAX_AGE_SECONDS = '600';

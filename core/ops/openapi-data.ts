@@ -40,20 +40,32 @@ export function describeData(paths: Record<string, Record<string, Operation>>, s
     rows.push(`| \`${record.id}\` | ${type} | [${name}](#/components/schemas/${name}) |`);
   }
   const description = [
-    'The data of one specimen: a static file (or a `.npy` volume as an envelope), or the room-cached result of a dynamic specimen for `params`. Meshes and volumes travel as envelopes by default, point clouds and images as JSON typed results; the delivery options change that.',
+    'The data of one specimen: a static file (or a `.npy` volume as an envelope), or the room-cached result of a dynamic specimen for `params`. Meshes ' +
+    'and volumes travel as envelopes by default, point clouds and images as JSON typed results; the delivery options change that.',
     '',
     '| id | type | params |',
     '|---|---|---|',
     ...rows,
   ].join('\n');
   const paramsSchema = refs.length > 0 ? { anyOf: refs } : { type: 'object' };
-  const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', ...(records.length > 0 ? { enum: records.map((r) => r.id) } : {}) }, description: 'A specimen id (GET /api/specimens/ lists them)' };
+  const idParameter = {
+    name: 'id',
+    in: 'path',
+    required: true,
+    schema: { type: 'string', ...(records.length > 0 ? { enum: records.map((r) => r.id) } : {}) },
+    description: 'A specimen id (GET /api/specimens/ lists them)',
+  };
   const get = data.get;
   if (get) {
     get.description = description;
     get.parameters = [
       idParameter,
-      { name: 'params', in: 'query', description: "The specimen's parameters as JSON (its Params.<id> schema); defaults fill the rest", content: { 'application/json': { schema: paramsSchema } } },
+      {
+        name: 'params',
+        in: 'query',
+        description: "The specimen's parameters as JSON (its Params.<id> schema); defaults fill the rest",
+        content: { 'application/json': { schema: paramsSchema } },
+      },
       { name: 'room_id', in: 'query', schema: ROOM_ID },
       ...anyTypeDeliveryParameters(),
     ];

@@ -15,7 +15,7 @@ export const API_TAGS = [
   { name: 'specimens', description: 'The catalog, metadata, thumbnails and data of static and dynamic specimens' },
   { name: 'processing', description: 'Functions, their parameter schemas, direct invocation and the room cache' },
   { name: 'jobs', description: 'Background computations: progress, events, results and cancellation' },
-  { name: 'rooms and events', description: 'Server-Sent Events: what a room shows, and the host’s plugin reloads' },
+  { name: 'rooms and events', description: 'Rooms: what they show (their entry, view and scene of layers), snapshots of them, and Server-Sent Events' },
   { name: 'operations', description: 'Health, readiness and metrics for operators' },
 ] as const;
 
@@ -50,7 +50,7 @@ export function tagOf(path: string): ApiTag | null {
   const area = path.split('/')[2];
   if (area === 'specimens') return 'specimens';
   if (area === 'jobs') return 'jobs';
-  if (area === 'rooms' || area === 'events') return 'rooms and events';
+  if (area === 'rooms' || area === 'events' || area === 'snapshots') return 'rooms and events';
   // Functions, cache, uploads, results and anything new under /api/ compute or hold results.
   return 'processing';
 }

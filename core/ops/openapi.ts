@@ -23,10 +23,16 @@ import { organiseOperations } from './openapi-tags.ts';
 
 type Doc = Record<string, unknown> & { paths?: Record<string, Record<string, Record<string, unknown>>>; components?: Record<string, unknown> };
 
-const ERROR_RESPONSE = { description: 'An error: the status, a readable detail and a catalogued code', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+const ERROR_RESPONSE = {
+  description: 'An error: the status, a readable detail and a catalogued code',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+};
 
 /** A form upload's body: one file part (any field name; `file` by convention). */
-const FORM_FILE_BODY = { type: 'object', properties: { file: { type: 'string', format: 'binary', description: 'The file; the first file part of the form is the upload' } } };
+const FORM_FILE_BODY = {
+  type: 'object',
+  properties: { file: { type: 'string', format: 'binary', description: 'The file; the first file part of the form is the upload' } },
+};
 
 /** A function's parameter schema as an OpenAPI 3.1 schema object. */
 function parameters(schema: Record<string, unknown>): Record<string, unknown> {
@@ -113,7 +119,11 @@ export async function installOpenApiCollector(app: FastifyInstance): Promise<voi
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'vitrine', version: ownVersion(), description: 'A plugin-based specimen host: catalog, parameter schemas, room-cached results, jobs, envelopes.' },
+      info: {
+        title: 'vitrine',
+        version: ownVersion(),
+        description: 'A plugin-based specimen host: catalog, parameter schemas, room-cached results, jobs, envelopes.',
+      },
     },
     hideUntagged: false,
     transform: withRawBody,

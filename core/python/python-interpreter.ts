@@ -13,7 +13,9 @@ export interface Interpreter {
   numpy: string | null;
 }
 
-const PROBE = 'import sys,json\ntry:\n import numpy; n=numpy.__version__\nexcept Exception:\n n=None\nprint(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], "numpy": n, "ok": sys.version_info >= (3, 8)}))';
+const PROBE =
+  'import sys,json\ntry:\n import numpy; n=numpy.__version__\nexcept Exception:\n n=None\nprint(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3], ' +
+  '"numpy": n, "ok": sys.version_info >= (3, 8)}))';
 
 /** What `path` is, or null when it does not run (or is older than Python 3.8). */
 export function probeInterpreter(path: string): Promise<Interpreter | null> {

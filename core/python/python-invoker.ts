@@ -14,7 +14,7 @@ import { inputKindOf } from '../params/input-schema.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { Frame } from './frame-codec.ts';
-import type { PythonPool } from './python-pool.ts';
+import { PythonUnavailable, type PythonPool } from './python-pool.ts';
 import { PythonProcessExit } from './python-process.ts';
 import { inputSpec, ResultFrameError, toStoredResult } from './python-results.ts';
 
@@ -42,12 +42,18 @@ export class PythonInvoker implements Invoker {
       const { header, blocks } = this.#callFrame(entry, values);
       answer = await pool.call(header, blocks, ctx.signal, (frame) => {
         if (ctx.signal.aborted) return;
-        const fraction = frame.header.fraction;
-        ctx.onProgress?.({ text: String(frame.header.text ?? ''), fraction: typeof fraction === 'number' && Number.isFinite(fraction) ? fraction : null, ts: Date.now() / 1000 });
-      }, release.running);
+        // A batch of reports (the process sends those that come close together in one frame).
+        const reports = Array.isArray(frame.header.reports) ? (frame.header.reports as { text?: unknown; fraction?: unknown }[]) : [];
+        const ts = Date.now() / 1000;
+        for (const { text, fraction } of reports) {
+          ctx.onProgress?.({ text: String(text ?? ''), fraction: typeof fraction === 'number' && Number.isFinite(fraction) ? fraction : null, ts });
+        }
+      }, release.running, release.short);
     } catch (error) {
       if (ctx.signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
       if (error instanceof PythonProcessExit) throw createHostError('SPC_ERR_PLUGIN_PROCESS_EXITED', entry.name, error.message);
+      if (error instanceof PythonUnavailable)
+        throw Object.assign(createHostError('SPC_ERR_PYTHON_UNAVAILABLE', entry.name, error.message), { headers: { 'retry-after': '5' } });
       throw error;
     } finally {
       release(!ctx.signal.aborted);

@@ -1,94 +1,139 @@
 /**
  * @module python-pool
- * The host's warm Python processes: a fixed number, started with the host, each importing the
- * Python plugins once. A call takes an idle process (or waits for one, first come first
- * served); a process that ends is replaced, and only the call it ran fails. Cancelling
- * interrupts the process and kills it if it has not answered within the grace period.
+ * The host's warm Python processes: `processes` for any call and `spare` more kept for short
+ * work (calls the room scheduler put in its short lane), so a short call gets a process even
+ * while long ones hold all the others. A call takes an idle process (or waits for one, first
+ * come first served). Processes are usable as soon as they start (a call imports its own
+ * plugin if it must); the plugins are imported in the background one process at a time
+ * (`warmed` says when the first has them all), so a plugin slow to import holds one process,
+ * not every call.
+ *
+ * Faults stay with their process: one that ends is replaced and only its call fails; one that
+ * forks more than `maxChildren` processes, or leaves children behind a cancelled call, is
+ * ended with its whole group (process-groups.ts). When processes cannot be started at all the
+ * pool is *degraded* (`degraded` says why, calls fail at once with PythonUnavailable while no
+ * process runs or starts) and keeps trying, less and less often, until one starts.
  */
+import { groupMembers } from './process-groups.ts';
 import { PythonProcess, PythonProcessExit, type ProcessReady } from './python-process.ts';
 import type { Frame, FrameHeader } from './frame-codec.ts';
-
-/** A Python plugin as the processes import it. */
-export interface PythonPlugin {
-  name: string;
-  dir: string;
-  entry: string;
-  version: string;
-}
-
-/** A plugin whose import failed, with the module it missed when that was the cause. */
-export interface ImportProblem {
-  plugin: PythonPlugin;
-  error: string;
-  missing: string | null;
-}
+import { PythonWarmer, type ImportProblem, type PythonPlugin } from './python-warmer.ts';
 
 export interface PythonPoolOptions {
   python: string;
   modulePath: string;
+  /** Processes any call may use. */
   processes: number;
+  /** Processes kept for short calls, beside them. @defaultValue 0 */
+  spare?: number;
   /** How long an interrupted function has to stop before its process is killed. */
   cancelGraceMs: number;
   maxBytes: number;
+  /** Processes one plugin process may run besides itself. */
+  maxChildren: number;
   log: { info(line: string): void; warn(line: string): void };
   /** Called once per plugin version whose import failed. */
   onImportProblem: (problem: ImportProblem) => void;
 }
 
-/** How many processes in a row may die before saying ready before the pool stops replacing them. */
-const MAX_FAILED_STARTS = 5;
+/** No plugin process runs, and none could be started: the call is refused at once. */
+export class PythonUnavailable extends Error {}
+
+/** How often the groups of busy processes are counted. */
+const GROUP_CHECK_MS = 200;
+/** Waits between attempts to start processes that keep failing: doubling from the first to the last. */
+const RESTART_FIRST_MS = 500;
+const RESTART_MAX_MS = 30_000;
+
+interface Waiter {
+  short: boolean;
+  resolve: (p: PythonProcess) => void;
+  reject: (e: Error) => void;
+}
 
 export class PythonPool {
   #o: PythonPoolOptions;
   #all = new Set<PythonProcess>();
+  #ready = new Set<PythonProcess>();
   #idle: PythonProcess[] = [];
-  #waiters: { resolve: (p: PythonProcess) => void; reject: (e: Error) => void }[] = [];
-  #plugins: PythonPlugin[] = [];
-  #reported = new Set<string>();
+  /** Processes held by calls that are not short: at most `processes`. */
+  #general = new Set<PythonProcess>();
+  #waiters: Waiter[] = [];
+  #warmer: PythonWarmer;
   #failedStarts = 0;
+  #degraded: string | null = null;
   #closed = false;
-  #broken: string | null = null;
+  #groupTimer: NodeJS.Timeout | undefined;
   /** The first process's greeting: which interpreter and numpy the plugins run with. */
   readonly first: Promise<ProcessReady>;
 
   constructor(options: PythonPoolOptions) {
     this.#o = options;
+    this.#warmer = new PythonWarmer(options.onImportProblem, (proc) => this.#release(proc));
+    const total = options.processes + (options.spare ?? 0);
     const first = this.#start();
     this.first = first.ready;
-    for (let i = 1; i < options.processes; i++) this.#start();
+    for (let i = 1; i < total; i++) this.#start();
+  }
+
+  /** Why processes cannot be started (the pool keeps trying), or null. */
+  get degraded(): string | null {
+    return this.#degraded;
+  }
+
+  /** True once one process has imported the current plugins (their import problems are known). */
+  get warmed(): boolean {
+    return this.#warmer.warmed;
   }
 
   /** The plugins the processes import (again, for those whose version changed). */
   setPlugins(plugins: PythonPlugin[]): void {
-    this.#plugins = plugins;
-    for (const proc of [...this.#idle]) void this.#warm(proc).then(() => this.#release(proc));
+    this.#warmer.setPlugins(plugins);
+    this.#warmNext();
   }
 
-  /** Runs `header` on an idle process; aborting `signal` interrupts, then kills, the process. */
-  async call(header: FrameHeader, blocks: readonly ArrayBufferView[], signal: AbortSignal, onProgress: (frame: Frame) => void, onStart?: () => void): Promise<Frame> {
-    const proc = await this.#acquire(signal);
+  /**
+   * Runs `header` on an idle process; aborting `signal` interrupts, then kills, the process.
+   * `short`: the call holds the scheduler's short lane, and may take a spare process.
+   */
+  async call(
+    header: FrameHeader,
+    blocks: readonly ArrayBufferView[],
+    signal: AbortSignal,
+    onProgress: (frame: Frame) => void,
+    onStart?: () => void,
+    short = false,
+  ): Promise<Frame> {
+    const proc = await this.#acquire(signal, short);
     let grace: NodeJS.Timeout | undefined;
     const onAbort = () => {
       proc.interrupt();
       grace = setTimeout(() => proc.kill(), this.#o.cancelGraceMs);
       grace.unref();
+      // What the function forked goes at once (its process with it), not after it answers.
+      void this.#endIfChildren(proc);
     };
     signal.addEventListener('abort', onAbort, { once: true });
+    this.#watchGroups();
     try {
       onStart?.();
       const frame = await proc.request(header, blocks, onProgress);
       // A MemoryError leaves the interpreter in doubt: it is replaced, not reused.
       if (frame.header.recycle === true) proc.kill();
+      // What a cancelled call forked is ended with it: the process is replaced if any is left.
+      else if (signal.aborted) await this.#endIfChildren(proc);
       return frame;
     } finally {
       clearTimeout(grace);
       signal.removeEventListener('abort', onAbort);
+      this.#general.delete(proc);
       this.#release(proc);
     }
   }
 
   async close(): Promise<void> {
     this.#closed = true;
+    clearInterval(this.#groupTimer);
     for (const waiter of this.#waiters.splice(0)) waiter.reject(new PythonProcessExit('the host is shutting down'));
     await Promise.all(
       [...this.#all].map(
@@ -103,43 +148,45 @@ export class PythonPool {
   }
 
   #start(): PythonProcess {
-    const proc = new PythonProcess({ python: this.#o.python, modulePath: this.#o.modulePath, maxBytes: this.#o.maxBytes, log: (line) => this.#o.log.info(`python[${proc.pid ?? '?'}]: ${line}`) });
+    const { python, modulePath, maxBytes, maxChildren } = this.#o;
+    const proc = new PythonProcess({ python, modulePath, maxBytes, maxChildren, log: (line) => this.#o.log.info(`python[${proc.pid ?? '?'}]: ${line}`) });
     this.#all.add(proc);
     proc.onExit((why) => this.#exited(proc, why));
     proc.ready.then(
       () => {
+        this.#ready.add(proc);
+        if (this.#degraded !== null) this.#o.log.info('python plugin processes start again');
         this.#failedStarts = 0;
-        void this.#warm(proc).then(() => this.#release(proc));
+        this.#degraded = null;
+        this.#release(proc);
       },
       () => {},
     );
     return proc;
   }
 
-  async #warm(proc: PythonProcess): Promise<void> {
-    const plugins = this.#plugins;
-    if (plugins.length === 0 || proc.busy || proc.exited !== null) return;
+  /** Starts a background import on an idle process that lacks the current plugins, one at a time. */
+  #warmNext(): void {
+    if (this.#closed || this.#warmer.busy) return;
+    const proc = this.#idle.find((p) => this.#warmer.needs(p));
+    // Not the last idle process while calls wait: they come first.
+    if (!proc || this.#waiters.length > 0) return;
     this.#idle = this.#idle.filter((p) => p !== proc);
-    try {
-      const answer = await proc.request({ t: 'load', plugins });
-      for (const item of (answer.header.plugins as { name: string; version: string; ok: boolean; error?: string; missing?: string | null }[]) ?? []) {
-        const key = `${item.name}@${item.version}`;
-        if (item.ok || this.#reported.has(key)) continue;
-        this.#reported.add(key);
-        const plugin = plugins.find((p) => p.name === item.name);
-        if (plugin) this.#o.onImportProblem({ plugin, error: item.error ?? 'import failed', missing: item.missing ?? null });
-      }
-    } catch {
-      // The process died while importing: its exit handler replaces it.
-    }
+    this.#watchGroups();
+    this.#warmer.warm(proc);
   }
 
-  #acquire(signal: AbortSignal): Promise<PythonProcess> {
-    if (this.#broken) return Promise.reject(new PythonProcessExit(this.#broken));
-    const proc = this.#idle.shift();
-    if (proc) return Promise.resolve(proc);
+  #mayTake(short: boolean): boolean {
+    return short || this.#general.size < this.#o.processes;
+  }
+
+  #acquire(signal: AbortSignal, short: boolean): Promise<PythonProcess> {
+    // Degraded with no process left (none running, none starting): nothing would ever answer.
+    if (this.#degraded !== null && this.#all.size === 0) return Promise.reject(new PythonUnavailable(this.#degraded));
+    if (this.#mayTake(short) && this.#idle.length > 0) return Promise.resolve(this.#hand(this.#idle.shift()!, short));
     return new Promise<PythonProcess>((resolve, reject) => {
-      const waiter = {
+      const waiter: Waiter = {
+        short,
         resolve: (p: PythonProcess) => {
           signal.removeEventListener('abort', onAbort);
           resolve(p);
@@ -155,27 +202,70 @@ export class PythonPool {
     });
   }
 
+  #hand(proc: PythonProcess, short: boolean): PythonProcess {
+    if (!short) this.#general.add(proc);
+    return proc;
+  }
+
   #release(proc: PythonProcess): void {
-    if (proc.exited !== null || this.#closed || proc.busy) return;
-    const waiter = this.#waiters.shift();
-    if (waiter) waiter.resolve(proc);
-    else if (!this.#idle.includes(proc)) this.#idle.push(proc);
+    if (proc.ending || this.#closed || proc.busy || !this.#ready.has(proc)) return;
+    const at = this.#waiters.findIndex((w) => this.#mayTake(w.short));
+    if (at >= 0) {
+      const [waiter] = this.#waiters.splice(at, 1);
+      waiter!.resolve(this.#hand(proc, waiter!.short));
+      return;
+    }
+    if (!this.#idle.includes(proc)) this.#idle.push(proc);
+    this.#warmNext();
+  }
+
+  /** Counts the groups of the processes at work while any is, ending those past their bound. */
+  #watchGroups(): void {
+    if (this.#groupTimer !== undefined || this.#closed) return;
+    this.#groupTimer = setInterval(() => {
+      const busy = [...this.#all].filter((p) => p.busy && p.pid !== undefined);
+      if (busy.length === 0) {
+        clearInterval(this.#groupTimer);
+        this.#groupTimer = undefined;
+        return;
+      }
+      void groupMembers(new Set(busy.map((p) => p.pid!))).then((groups) => {
+        for (const proc of busy) {
+          const count = (groups.get(proc.pid!)?.length ?? 1) - 1;
+          if (count > this.#o.maxChildren) proc.killFor(`it ran ${count} processes, past its limit of ${this.#o.maxChildren} (--python-max-children)`);
+        }
+      });
+    }, GROUP_CHECK_MS);
+    this.#groupTimer.unref();
+  }
+
+  /** Ends `proc` (replaced) when processes it forked are still running. */
+  async #endIfChildren(proc: PythonProcess): Promise<void> {
+    const pid = proc.pid;
+    if (pid === undefined) return;
+    const members = (await groupMembers(new Set([pid]))).get(pid) ?? [];
+    if (members.some((member) => member !== pid)) proc.kill();
   }
 
   #exited(proc: PythonProcess, why: string): void {
+    const wasReady = this.#ready.delete(proc);
     this.#all.delete(proc);
+    this.#general.delete(proc);
     this.#idle = this.#idle.filter((p) => p !== proc);
+    this.#warmer.forget(proc);
     if (this.#closed) return;
-    this.#o.log.warn(`python plugin process ${proc.pid ?? '?'} ended (${why}); starting another`);
-    proc.ready.then(
-      () => this.#start(),
-      () => {
-        if (++this.#failedStarts >= MAX_FAILED_STARTS) {
-          this.#broken = `Python plugin processes keep failing to start (${why})`;
-          this.#o.log.warn(this.#broken);
-          for (const waiter of this.#waiters.splice(0)) waiter.reject(new PythonProcessExit(this.#broken));
-        } else this.#start();
-      },
-    );
+    if (wasReady) {
+      this.#o.log.warn(`python plugin process ${proc.pid ?? '?'} ended (${why}); starting another`);
+      this.#start();
+      return;
+    }
+    // It never said ready: starting processes fails. Try again later, and say so.
+    const delay = Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** this.#failedStarts++);
+    this.#degraded = `plugin processes cannot be started (${why}); trying again`;
+    this.#o.log.warn(`Python is degraded: a plugin process could not start (${why}); trying again in ${(delay / 1000).toFixed(1)} s`);
+    if (this.#all.size === 0) for (const waiter of this.#waiters.splice(0)) waiter.reject(new PythonUnavailable(this.#degraded));
+    setTimeout(() => {
+      if (!this.#closed) this.#start();
+    }, delay).unref();
   }
 }

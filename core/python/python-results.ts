@@ -10,6 +10,8 @@ import { isDType, TYPED_ARRAYS, dtypeOf, type AnyTypedArray } from '../envelope/
 import type { ResultType } from '../sdk/result-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { Frame } from './frame-codec.ts';
+import { labelFieldsOf, LabelFieldError, readLabelFields } from '../results/label-fields.ts';
+import { AxesFieldError, AXES_FIELD_NAMES, checkAxesFields, hasSteps, stepLayout, type AxesFields } from '../results/volume-axes.ts';
 
 /** A result frame that does not describe a result of its declared type. */
 export class ResultFrameError extends Error {}
@@ -48,6 +50,45 @@ function numbers(value: unknown): number[] | undefined {
   return Array.isArray(value) && value.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (value as number[]) : undefined;
 }
 
+/** A segmentation's fields as the process sent them (it checked them; here they are read as any result's are). */
+function labelsOf(meta: Record<string, unknown>, dtype: string): object | undefined {
+  try {
+    return readLabelFields(meta, dtype);
+  } catch (error) {
+    if (error instanceof LabelFieldError) fail(error.message);
+    throw error;
+  }
+}
+
+type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
+
+/**
+ * A volume's time and channel fields, checked again, and the ranges the process worked out
+ * (each channel's over every step, a vector field's largest magnitude), checked for size.
+ */
+function withAxes(volume: StoredVolume, meta: Record<string, unknown>): StoredVolume {
+  let fields: AxesFields;
+  try {
+    fields = checkAxesFields(meta, volume.shape);
+  } catch (error) {
+    if (error instanceof AxesFieldError) fail(error.message);
+    throw error;
+  }
+  Object.assign(volume, fields);
+  if (!hasSteps(fields)) return volume;
+  const ranges = meta.channel_ranges;
+  const { channels } = stepLayout(volume);
+  const pairs = Array.isArray(ranges) ? ranges.map(numbers) : [];
+  if (pairs.length !== channels || pairs.some((pair) => pair?.length !== 2)) fail(`channel_ranges must give ${channels} [min, max] pairs`);
+  volume.channelRanges = pairs as [number, number][];
+  if (fields.vector) {
+    const m = meta.magnitude_max;
+    if (typeof m !== 'number' || !Number.isFinite(m) || m < 0) fail('magnitude_max must be a finite number from 0');
+    volume.magnitudeMax = m as number;
+  }
+  return volume;
+}
+
 /** The stored result a `result` frame carries. */
 export function toStoredResult(frame: Frame, type: ResultType): StoredResult {
   const arrays = arraysOf(frame);
@@ -77,14 +118,16 @@ export function toStoredResult(frame: Frame, type: ResultType): StoredResult {
     if (origin) result.origin = origin;
     if (typeof meta.unit === 'string') result.unit = meta.unit;
     if (range && range.length === 2) result.valueRange = [range[0]!, range[1]!];
-    return result;
+    Object.assign(result, labelsOf(meta, meta.dtype as string));
+    return withAxes(result as StoredVolume, meta);
   }
   if (type === 'point_cloud') {
     const points = need(arrays, 'points', Float32Array);
     if (points.length % 3) fail('point count is not a multiple of 3');
     const result: StoredResult = { type: 'point_cloud', points };
     const colors = arrays.get('colors');
-    if ((colors instanceof Uint8Array || colors instanceof Float32Array) && (colors.length === points.length || colors.length === (points.length / 3) * 4)) result.colors = colors;
+    if ((colors instanceof Uint8Array || colors instanceof Float32Array) && (colors.length === points.length || colors.length === (points.length / 3) * 4))
+      result.colors = colors;
     const scalars = arrays.get('scalars');
     if (scalars instanceof Float32Array && scalars.length === points.length / 3) result.scalars = scalars;
     return result;
@@ -96,6 +139,11 @@ export function toStoredResult(frame: Frame, type: ResultType): StoredResult {
   if (!(data instanceof Uint8Array || data instanceof Uint16Array || data instanceof Float32Array)) fail('image data must be uint8, uint16 or float32');
   if (width * height * channels !== data.length) fail('image data does not fill width × height × channels');
   return { type: 'image', width, height, channels, dtype: dtypeOf(data) as 'uint8' | 'uint16' | 'float32', data };
+}
+
+/** A volume input's time and channel fields, as the process's VolumeInput takes them. */
+function axesOf(volume: StoredVolume): Record<string, unknown> {
+  return Object.fromEntries(AXES_FIELD_NAMES.filter((name) => volume[name] !== undefined).map((name) => [name, volume[name]]));
 }
 
 /** An input result as the process receives it: a spec in the header and its arrays as blocks. */
@@ -110,7 +158,14 @@ export function inputSpec(param: string, result: StoredResult): { spec: Record<s
   const present = fields.filter((f): f is [string, AnyTypedArray] => f[1] !== undefined);
   const meta: Record<string, unknown> =
     result.type === 'volume'
-      ? { shape: result.shape, dtype: result.dtype, ...(result.spacing ? { spacing: result.spacing } : {}), ...(result.origin ? { origin: result.origin } : {}) }
+      ? {
+          shape: result.shape,
+          dtype: result.dtype,
+          ...(result.spacing ? { spacing: result.spacing } : {}),
+          ...(result.origin ? { origin: result.origin } : {}),
+          ...labelFieldsOf(result),
+          ...axesOf(result),
+        }
       : result.type === 'image'
         ? { width: result.width, height: result.height, channels: result.channels, dtype: dtypeOf(result.data as AnyTypedArray) }
         : {};

@@ -15,7 +15,9 @@ import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import { chooseInterpreter, type Interpreter } from './python-interpreter.ts';
 import { PYTHON_MODULE_DIR } from './python-module-dir.ts';
 import { PythonInvoker } from './python-invoker.ts';
-import { PythonPool, type ImportProblem, type PythonPlugin } from './python-pool.ts';
+import { PythonPool } from './python-pool.ts';
+import type { ImportProblem, PythonPlugin } from './python-warmer.ts';
+import { SHORT_LANE_THREADS } from '../invoke/room-scheduler.ts';
 
 
 export interface PythonRuntimeOptions {
@@ -24,6 +26,8 @@ export interface PythonRuntimeOptions {
   processes: number;
   cancelGraceMs: number;
   maxBytes: number;
+  /** Processes a plugin process may run besides itself (`--python-max-children`). */
+  maxChildren: number;
   /** Start the processes as soon as there are Python plugins (false: a front end that computes nothing). */
   warm: boolean;
   log: { info(line: string): void; warn(line: string): void };
@@ -44,6 +48,10 @@ export class PythonRuntime {
   readonly invoker: PythonInvoker;
   #o: PythonRuntimeOptions;
   #pool: Promise<PythonPool> | null = null;
+  /** The pool once it runs (for readiness, read without waiting). */
+  #running: PythonPool | null = null;
+  /** Python plugins are registered and this process computes: the processes should run. */
+  #wanted = false;
   #interpreter: Promise<Interpreter | null> | null = null;
   #targets: PythonTargets | null = null;
   #saidOff = false;
@@ -61,10 +69,24 @@ export class PythonRuntime {
     this.#targets = targets;
     const plugins = pythonPlugins(targets.functions.list());
     if (plugins.length === 0 || !this.#o.warm) return;
+    this.#wanted = true;
     void this.#start().then(
       (pool) => pool.setPlugins(plugins),
       () => this.#dropAll(),
     );
+  }
+
+  /**
+   * Why Python plugins cannot be served yet, or null: the processes are starting, the plugins
+   * are still being imported (a first process has not imported them all), or processes cannot
+   * be started (degraded; the pool keeps trying).
+   */
+  notReady(): string | null {
+    if (!this.#wanted || this.#saidOff) return null;
+    const pool = this.#running;
+    if (!pool) return 'Python plugin processes are starting';
+    if (pool.degraded !== null) return `Python is degraded: ${pool.degraded}`;
+    return pool.warmed ? null : 'Python plugins are still being imported';
   }
 
   async close(): Promise<void> {
@@ -77,16 +99,25 @@ export class PythonRuntime {
     this.#interpreter ??= chooseInterpreter(this.#o.python);
     this.#pool = this.#interpreter.then((interpreter) => {
       if (!interpreter) throw new Error(`Python plugins are off: no Python 3.8+ interpreter runs as ${this.#o.python ?? 'python3'} (set --python PATH)`);
-      this.#o.log.info(`python: ${interpreter.path} (Python ${interpreter.version}, ${interpreter.numpy ? `numpy ${interpreter.numpy}` : 'no numpy'}), ${this.#o.processes} plugin processes`);
-      return new PythonPool({
+      this.#o.log.info(
+        `python: ${interpreter.path} (Python ${interpreter.version}, ${interpreter.numpy ? `numpy ${interpreter.numpy}` : 'no numpy'}), ` +
+          `${this.#o.processes} plugin ` +
+          `processes and ${SHORT_LANE_THREADS} ` +
+          `for short calls`,
+      );
+      this.#running = new PythonPool({
         python: interpreter.path,
         modulePath: PYTHON_MODULE_DIR,
         processes: this.#o.processes,
+        // A process kept for short calls, as the compute threads keep a lane (compute-scheduling.md).
+        spare: SHORT_LANE_THREADS,
         cancelGraceMs: this.#o.cancelGraceMs,
         maxBytes: this.#o.maxBytes,
+        maxChildren: this.#o.maxChildren,
         log: this.#o.log,
         onImportProblem: (problem) => this.#drop(problem),
       });
+      return this.#running;
     });
     this.#pool.catch(() => {});
     return this.#pool;
@@ -95,7 +126,10 @@ export class PythonRuntime {
   #drop(problem: ImportProblem): void {
     const why = problem.missing ? `it needs the module '${problem.missing}', which this Python cannot import` : problem.error;
     this.#o.log.warn(`plugin ${problem.plugin.name} is left out: ${why}`);
-    this.#remove((entry) => isPythonFunction(entry) && entry.plugin === problem.plugin.name && entry.source.kind === 'bundle' && entry.source.version === problem.plugin.version);
+    this.#remove(
+      (entry) =>
+        isPythonFunction(entry) && entry.plugin === problem.plugin.name && entry.source.kind === 'bundle' && entry.source.version === problem.plugin.version,
+    );
   }
 
   #dropAll(): void {

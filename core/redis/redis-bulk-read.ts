@@ -59,7 +59,8 @@ export function bulkReadInto(target: BulkReadTarget, keys: string[], fill: Paylo
      * Where the next socket read goes: inside a reply, the result's own memory at the fill's
      * end, never past the reply (so no protocol byte lands there); else the line buffer.
      */
-    const nextBuffer = (): Uint8Array => (bulkLeft > 0 && !settled ? fill.bytes.subarray(fill.filled, fill.filled + Math.min(bulkLeft, DIRECT_READ_BYTES)) : lineBuffer);
+    const nextBuffer = (): Uint8Array =>
+      bulkLeft > 0 && !settled ? fill.bytes.subarray(fill.filled, fill.filled + Math.min(bulkLeft, DIRECT_READ_BYTES)) : lineBuffer;
     const socket = net.connect({
       ...(target.path ? { path: target.path } : { host: target.host ?? '127.0.0.1', port: target.port ?? 6379, noDelay: true }),
       // Node asks nextBuffer for each read's memory and calls back with what landed there

@@ -95,7 +95,10 @@ export function createRedisConnections(url: string, blobUrl: string = url): Redi
     forBullmq: (blocking) =>
       // BullMQ checks the server's version as it connects and keeps that first answer, so its
       // queue connection keeps an offline queue; scale/work-queue.ts bounds each call in time instead.
-      open(blocking ? 'bullmq-worker' : 'bullmq-queue', blocking ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS }),
+      open(
+        blocking ? 'bullmq-worker' : 'bullmq-queue',
+        blocking ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS },
+      ),
     async close() {
       // QUIT only where Redis answers (it would wait for a reconnection otherwise), and not for long.
       await Promise.allSettled(

@@ -89,7 +89,8 @@ export class RedisHealth {
     if (policy && policy !== 'noeviction') {
       this.#log.warn(
         `Redis at ${this.#url} has maxmemory-policy '${policy}': it may evict the service's rooms, computations, jobs, node heartbeats and work queue, ` +
-          `so requests fail while workers are alive; set maxmemory-policy noeviction there, and give result bytes a Redis of their own with --blob-store (any policy)`,
+          `so requests fail while workers are alive; set maxmemory-policy noeviction there, and give result bytes a Redis of their own with --blob-store ` +
+          `(any policy)`,
       );
     }
   }

@@ -2,6 +2,9 @@
  * @module redis-keys
  * Every key and channel a Redis service uses, in one place (docs/scaling.md lists what each
  * holds and for how long). All start with `vitrine:` so one Redis can host other data too.
+ * One schema for every concept rather than one per store: the Lua scripts build keys from the
+ * same prefixes, and a new store's keys read beside every other's, so two concepts cannot
+ * take one prefix unseen. A store adds its keys here and names them only through `KEYS`.
  */
 import { createHash } from 'node:crypto';
 
@@ -61,6 +64,10 @@ export const KEYS = {
   snapshot: (id: string) => `${P}snapshot:${id}`,
   /** HASH: worker id → its registration as its relay shared it (JSON: relay node id, specimens, functions). */
   relayWorkers: `${P}relay:workers`,
+  /** HASH: a room's annotations, id → the annotation (JSON, as the API answers it); kept until removed. */
+  annotations: (roomId: string) => `${P}ann:${roomId}`,
+  /** HASH: a room's annotation `version` and `next` id (ids are never reused); kept for good. */
+  annotationMeta: (roomId: string) => `${P}annmeta:${roomId}`,
 } as const;
 
 export const CHANNELS = {

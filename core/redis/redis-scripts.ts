@@ -3,10 +3,12 @@
  * The Lua scripts that change a Redis service's shared state. Each runs atomically in Redis,
  * so every host sees a computation, a job or a room entry change in one step (a reader never
  * sees a job done without its last progress message, a room pointer without its result).
+ * A room's annotations have their scripts in annotation-scripts.ts, part of this table.
  * Keys are built inside the scripts from ids (see redis-keys.ts for what each holds), which
  * suits one Redis server or a replicated pair; a Redis Cluster would need hash tags.
  */
 import type { Redis } from 'ioredis';
+import { ANNOTATION_SCRIPTS } from './annotation-scripts.ts';
 import { ROOM_SCRIPTS } from './room-scripts.ts';
 
 const PRELUDE = `
@@ -264,6 +266,7 @@ for _, room in ipairs(redis.call('ZRANGE', P .. 'rooms', 0, -1)) do
 end
 return n`,
   },
+  ...ANNOTATION_SCRIPTS,
 } as const;
 
 type ScriptName = keyof typeof SCRIPTS;

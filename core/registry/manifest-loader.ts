@@ -31,9 +31,13 @@ export interface PluginLoadResult {
 function checkManifest(value: unknown): asserts value is PluginManifest {
   const m = value as Partial<PluginManifest> | null;
   if (!m || typeof m !== 'object') throw new Error('manifest is not a JSON object');
-  if (m.manifest_version !== MANIFEST_VERSION) throw new Error(`manifest_version ${String(m.manifest_version)} is not supported (expected ${MANIFEST_VERSION}); rebuild the plugin with this version of vitrine`);
+  if (m.manifest_version !== MANIFEST_VERSION)
+    throw new Error(
+      `manifest_version ${String(m.manifest_version)} is not supported (expected ${MANIFEST_VERSION}); rebuild the plugin with this version of vitrine`,
+    );
   if (typeof m.plugin !== 'string' || typeof m.bundle !== 'string') throw new Error('manifest needs "plugin" and "bundle"');
-  if (m.runtime !== undefined && m.runtime !== 'node' && m.runtime !== 'python') throw new Error(`runtime ${JSON.stringify(m.runtime)} is not supported (node or python)`);
+  if (m.runtime !== undefined && m.runtime !== 'node' && m.runtime !== 'python')
+    throw new Error(`runtime ${JSON.stringify(m.runtime)} is not supported (node or python)`);
   if (!Array.isArray(m.functions) || !Array.isArray(m.specimens)) throw new Error('manifest needs "functions" and "specimens" lists');
   for (const f of m.functions) {
     if (!f || typeof f.name !== 'string' || !RESULT_TYPES.has(f.return_type) || !Array.isArray(f.parameters) || typeof f.schema !== 'object') {
@@ -103,7 +107,13 @@ export async function loadPluginBundles(pluginsDir: string): Promise<PluginLoadR
     names = (await readdir(pluginsDir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { plugins: [], problems: code === 'ENOENT' ? [`plugins directory ${path.resolve(pluginsDir)} does not exist: no plugins loaded (run vitrine build)`] : [`plugins directory ${pluginsDir}: ${(error as Error).message}`] };
+    return {
+      plugins: [],
+      problems:
+        code === 'ENOENT'
+          ? [`plugins directory ${path.resolve(pluginsDir)} does not exist: no plugins loaded (run vitrine build)`]
+          : [`plugins directory ${pluginsDir}: ${(error as Error).message}`],
+    };
   }
   const problems: string[] = [];
   const loaded = await Promise.all(

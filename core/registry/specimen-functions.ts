@@ -64,7 +64,12 @@ export function checkedValues(schema: Record<string, unknown>, entry: FunctionEn
 }
 
 /** Checked parameter values for a dynamic specimen request. */
-export function specimenValues(functions: FunctionLookup, record: SpecimenRecord, entry: FunctionEntry, params: Record<string, unknown>): Record<string, unknown> {
+export function specimenValues(
+  functions: FunctionLookup,
+  record: SpecimenRecord,
+  entry: FunctionEntry,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
   return checkedValues(specimenSchema(functions, record), entry, params);
 }
 

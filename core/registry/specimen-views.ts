@@ -15,7 +15,7 @@ function thumbnailUrl(id: string): string {
 }
 
 export function toCatalogEntry(ctx: SpecimenViewDeps, record: SpecimenRecord): CatalogEntry {
-  return {
+  const entry: CatalogEntry = {
     id: record.id,
     display_name: record.display_name,
     description: record.description,
@@ -25,6 +25,8 @@ export function toCatalogEntry(ctx: SpecimenViewDeps, record: SpecimenRecord): C
     function_name: record.function_name,
     thumbnail_url: thumbnailUrl(record.id),
   };
+  if (record.data?.kind === 'npy' && record.data.labels) entry.labels = true;
+  return entry;
 }
 
 export function toSpecimenMetadata(ctx: SpecimenViewDeps, record: SpecimenRecord): SpecimenMetadata {

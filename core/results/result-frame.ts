@@ -74,7 +74,13 @@ export function checkResultHeader(value: unknown): ResultHeader {
     if (typeof a.key !== 'string' || !isArrayTypeName(a.ctor) || !Number.isSafeInteger(a.offset) || !Number.isSafeInteger(a.byteLength)) {
       throw new Error('malformed result array header');
     }
-    if (a.offset % 8 !== 0 || a.offset < 0 || a.byteLength < 0 || a.offset + a.byteLength > h.byteLength! || a.byteLength % ARRAY_TYPES[a.ctor].BYTES_PER_ELEMENT !== 0) {
+    if (
+      a.offset % 8 !== 0 ||
+      a.offset < 0 ||
+      a.byteLength < 0 ||
+      a.offset + a.byteLength > h.byteLength! ||
+      a.byteLength % ARRAY_TYPES[a.ctor].BYTES_PER_ELEMENT !== 0
+    ) {
       throw new Error(`result array '${a.key}' does not fit the payload`);
     }
   }

@@ -7,6 +7,7 @@
  */
 import { bytesOf } from '../envelope/bytes-of.ts';
 import type { StoredResult } from './stored-result.ts';
+import { AXES_FIELD_NAMES } from './volume-axes.ts';
 
 function list(array: ArrayLike<number>): string {
   return `[${Array.prototype.join.call(array, ',')}]`;
@@ -31,6 +32,10 @@ export function toJsonResult(result: StoredResult): string {
       if (result.spacing) parts.push(`"spacing":${JSON.stringify(result.spacing)}`);
       if (result.origin) parts.push(`"origin":${JSON.stringify(result.origin)}`);
       if (result.valueRange) parts.push(`"value_range":${JSON.stringify(result.valueRange)}`);
+      if (result.labels) parts.push(`"labels":true`);
+      if (result.labels && result.label_names) parts.push(`"label_names":${JSON.stringify(result.label_names)}`);
+      if (result.labels && result.label_colors) parts.push(`"label_colors":${JSON.stringify(result.label_colors)}`);
+      for (const name of AXES_FIELD_NAMES) if (result[name] !== undefined) parts.push(`"${name}":${JSON.stringify(result[name])}`);
       break;
     case 'point_cloud':
       parts.push(`"points":${list(result.points)}`);

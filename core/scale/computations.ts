@@ -9,46 +9,21 @@
 import { randomUUID } from 'node:crypto';
 import { createHostError, HostError, type HostErrorCode, ERRORS } from '../errors.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
-import type { OpenedResult } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { BlobRef } from '../blobs/blob-store.ts';
+import type { BlobRef, OpenedBlob } from '../blobs/blob-store.ts';
 import type { NodeDirectory } from './compute-nodes.ts';
 import { KEYS, CHANNELS } from '../redis/redis-keys.ts';
 import { roomEventMessage, type RedisEvents } from '../redis/redis-events.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
-import type { WorkLane, WorkQueue } from './work-queue.ts';
+import type { ClaimRequest, Claimed, ComputationTimes, ServiceComputations } from '../serving/service-computations.ts';
+import type { WorkQueue } from './work-queue.ts';
 import { RoomPointers, type PointerRead } from './room-pointers.ts';
 import { RunRecords } from './run-records.ts';
 
 /** How often a waiter re-reads a computation it was not nudged about. */
 const RECHECK_MS = 1000;
-
-export interface ComputationTimes {
-  cacheTtlMs: number;
-  jobTtlMs: number;
-  /** Longest a computation may run (the job timeout). */
-  timeoutMs: number;
-  /** How long a running computation's record lives: its run, then its time-to-live. */
-  runTtlMs: number;
-}
-
-/** What a claim asks for. */
-export interface ClaimRequest {
-  fn: string;
-  key: string;
-  values: Record<string, unknown>;
-  room: string;
-  specimen: string | null;
-  jobId: string | null;
-  /** The queue a new computation goes to. */
-  lane: WorkLane;
-  /** Input parameters already stored (input-refs.ts). */
-  inputs?: Record<string, BlobRef>;
-  /** The room state the `computing` event carries. */
-  state: Record<string, unknown>;
-}
 
 /** A progress message as a computation's log holds it (`t`, `ts`, `f` fields). */
 function toProgressUpdate(fields: string[]): ProgressUpdate {
@@ -63,7 +38,7 @@ export function computationError(code: string, message: string): HostError {
   return code === 'SPC_ERR_JOB_CANCELLED' ? createHostError('SPC_ERR_JOB_CANCELLED') : new HostError(known, message);
 }
 
-export class Computations {
+export class Computations implements ServiceComputations {
   readonly redis: ScriptedRedis;
   readonly blobs: BlobStore;
   readonly times: ComputationTimes;
@@ -75,7 +50,15 @@ export class Computations {
   #hostId: string;
   readonly pointers: RoomPointers;
 
-  constructor(deps: { redis: ScriptedRedis; events: RedisEvents; blobs: BlobStore; queue: WorkQueue; nodes: NodeDirectory; times: ComputationTimes; hostId: string }) {
+  constructor(deps: {
+    redis: ScriptedRedis;
+    events: RedisEvents;
+    blobs: BlobStore;
+    queue: WorkQueue;
+    nodes: NodeDirectory;
+    times: ComputationTimes;
+    hostId: string;
+  }) {
     this.#hostId = deps.hostId;
     this.redis = deps.redis;
     this.blobs = deps.blobs;
@@ -115,7 +98,7 @@ export class Computations {
   }
 
   /** The blob's result to send at once (its bytes perhaps still arriving); null when they are gone. */
-  open(ref: BlobRef): Promise<OpenedResult | null> {
+  open(ref: BlobRef): Promise<OpenedBlob | null> {
     return orUnavailable(this.blobs.open(ref));
   }
 
@@ -130,7 +113,7 @@ export class Computations {
    * announced to the room. 503 when no live node can run the function. `holder` is who the
    * claim counts as waiting (a job, or this host): pass it to {@link wait}.
    */
-  async claim(request: ClaimRequest): Promise<{ cid: string; created: boolean; holder: string }> {
+  async claim(request: ClaimRequest): Promise<Claimed> {
     const claimed = await this.reserve(request);
     if (claimed.created) await this.queue(claimed.cid, request);
     return claimed;
@@ -141,11 +124,22 @@ export class Computations {
    * jobs follow it from now on) and the caller queues it with {@link queue} once it is ready,
    * or ends it with {@link fail}.
    */
-  async reserve(request: ClaimRequest): Promise<{ cid: string; created: boolean; holder: string }> {
+  async reserve(request: ClaimRequest): Promise<Claimed> {
     if (!(await orUnavailable(this.#nodes.willRun(request.fn)))) throw createHostError('SPC_ERR_NO_COMPUTE_NODE', request.fn);
     const holder = request.jobId ? '' : this.#hostId;
     const [cid, created] = (await orUnavailable(
-      this.redis.vClaim(KEYS.flight(request.room, request.key), randomUUID(), this.times.runTtlMs, request.fn, request.room, Date.now(), request.jobId ?? '', request.specimen ?? '', request.key, this.#hostId),
+      this.redis.vClaim(
+        KEYS.flight(request.room, request.key),
+        randomUUID(),
+        this.times.runTtlMs,
+        request.fn,
+        request.room,
+        Date.now(),
+        request.jobId ?? '',
+        request.specimen ?? '',
+        request.key,
+        this.#hostId,
+      ),
     )) as [string, number];
     return { cid, created: created === 1, holder };
   }
@@ -200,7 +194,9 @@ export class Computations {
     // Heartbeats missed while Redis was away prove nothing: a node that ran through the outage
     // beats again within a period, and its computation goes on.
     if (!this.#nodes.settled() || (await orUnavailable(this.#nodes.canRun(fn)))) return false;
-    const ended = await orUnavailable(this.redis.vFail(cid, createHostError('SPC_ERR_NO_COMPUTE_NODE', fn).message, 'SPC_ERR_NO_COMPUTE_NODE', this.times.jobTtlMs));
+    const ended = await orUnavailable(
+      this.redis.vFail(cid, createHostError('SPC_ERR_NO_COMPUTE_NODE', fn).message, 'SPC_ERR_NO_COMPUTE_NODE', this.times.jobTtlMs),
+    );
     if (ended === 1) await this.#queue.remove(cid);
     return true;
   }
@@ -244,7 +240,9 @@ export class Computations {
         try {
           do {
             again = false;
-            const [status, error, code, hash, meta, fn] = await orUnavailable(this.redis.hmget(KEYS.comp(cid), 'status', 'error', 'code', 'hash', 'meta', 'fn'));
+            const [status, error, code, hash, meta, fn] = await orUnavailable(
+              this.redis.hmget(KEYS.comp(cid), 'status', 'error', 'code', 'hash', 'meta', 'fn'),
+            );
             await passOn();
             if (status === 'done' && hash && meta) return finish(null, { hash, meta });
             if (status === 'error') return finish(computationError(code ?? '', error ?? 'failed'));

@@ -27,10 +27,12 @@ import type { BlobStore, PutBlob } from '../blobs/blob-store.ts';
 import type { RedisConnections } from '../redis/redis-connections.ts';
 import { describeRedisFailure, isOutOfMemory } from '../redis/redis-unavailable.ts';
 import { roomEventMessage, type RedisEvents } from '../redis/redis-events.ts';
-import { LANE_QUEUES, type ComputeTask, type WorkLane } from './work-queue.ts';
-import { readInputs } from './input-refs.ts';
+import { LANE_QUEUES, type ComputeTask } from './work-queue.ts';
+import type { WorkLane } from '../serving/service-computations.ts';
+import { readInputs } from '../serving/input-refs.ts';
 import { RunRecords } from './run-records.ts';
 import { SHORT_RUN_MS } from '../invoke/run-durations.ts';
+import { StoreRetries } from './store-retries.ts';
 
 /** BullMQ lock: renewed every half of it; a node silent for longer is taken as dead. */
 const LOCK_MS = 10_000;
@@ -73,6 +75,8 @@ export interface ComputeNodeOptions {
   /** Computations run at once; the invoker's room scheduler shares threads across rooms. */
   concurrency: number;
   maxJobMessages: number;
+  /** Most bytes of results kept while they wait for a blob store that is down. @defaultValue no bound */
+  maxHeldBytes?: number;
   log: NodeLog;
 }
 
@@ -83,10 +87,13 @@ export interface ComputeNodeOptions {
  */
 export function createComputeNode(
   compute: { functions: FunctionRegistry; plugins: Invoker },
-  options: Pick<ResolvedHostOptions, 'compute' | 'maxJobMessages'>,
+  options: Pick<ResolvedHostOptions, 'compute' | 'maxJobMessages' | 'cacheMaxBytes'>,
   deps: Pick<ComputeNodeOptions, 'nodeId' | 'connections' | 'events' | 'blobs' | 'log'>,
 ): ComputeNode {
-  return new ComputeNode({ ...deps, functions: compute.functions, invoker: compute.plugins, concurrency: options.compute * 2, maxJobMessages: options.maxJobMessages });
+  // Results waiting for a store that is down are held within the host's own byte budget.
+  const { compute: threads, maxJobMessages, cacheMaxBytes } = options;
+  const held = { maxJobMessages, maxHeldBytes: cacheMaxBytes };
+  return new ComputeNode({ ...deps, ...held, functions: compute.functions, invoker: compute.plugins, concurrency: threads * 2 });
 }
 
 /** What a compute node logs through (a host's logger, or the worker command's). */
@@ -103,11 +110,13 @@ export class ComputeNode {
   #stops: (() => void | Promise<void>)[] = [];
   #announce: () => Promise<void> = async () => {};
   #nodes: NodeDirectory;
+  #stores: StoreRetries;
 
   #lane: WorkLane;
 
   constructor(options: ComputeNodeOptions) {
     this.#o = options;
+    this.#stores = new StoreRetries(options.blobs, options.maxHeldBytes ?? Number.POSITIVE_INFINITY);
     this.#lane = options.lane ?? 'compute';
     this.#nodes = new NodeDirectory(options.connections.command);
     this.#records = new RunRecords(options.connections.command);
@@ -142,18 +151,16 @@ export class ComputeNode {
   #takeFrom(queue: string): Worker<ComputeTask, void> {
     const o = this.#o;
     const worker = new Worker<ComputeTask, void>(queue, (job, token, signal) => this.#process(job, token, signal), {
-      connection: o.connections.forBullmq(true),
-      concurrency: o.concurrency,
-      lockDuration: LOCK_MS,
-      stalledInterval: STALLED_CHECK_MS,
-      maxStalledCount: 2,
+      connection: o.connections.forBullmq(true), concurrency: o.concurrency, lockDuration: LOCK_MS, stalledInterval: STALLED_CHECK_MS, maxStalledCount: 2,
     });
     // In the service's words: the queue's client library speaks of streams and offline queues.
     worker.on('error', (error) => o.log.warn(`compute node ${o.nodeId}: ${describeRedisFailure(error)}`));
     // Out of attempts at storing a result: end the computation so its waiters are not left waiting.
     worker.on('failed', (job, error) => {
       if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
-      void o.connections.command.vFail(job.data.cid, `the result could not be stored: ${describeRedisFailure(error)}`, 'SPC_ERR_REDIS_UNAVAILABLE', job.data.jobTtlMs).catch(() => {});
+      void o.connections.command
+        .vFail(job.data.cid, `the result could not be stored: ${describeRedisFailure(error)}`, 'SPC_ERR_REDIS_UNAVAILABLE', job.data.jobTtlMs)
+        .catch(() => {});
     });
     return worker;
   }
@@ -210,9 +217,7 @@ export class ComputeNode {
       const loaded = inputs ? await readInputs(values, inputs, o.blobs) : values;
       started = performance.now();
       result = await o.invoker.invoke(entry, loaded, {
-        signal: controller.signal,
-        roomId: room,
-        ...(jobId ? { job: { id: jobId, specimenId: specimen } } : {}),
+        signal: controller.signal, roomId: room, ...(jobId ? { job: { id: jobId, specimenId: specimen } } : {}),
         onProgress: (u) => void redis.vProgress(cid, u.text, u.ts, u.fraction ?? '', o.maxJobMessages).catch(() => {}),
         onRunning: () => void (started = performance.now()),
       });
@@ -232,16 +237,19 @@ export class ComputeNode {
       this.#running.delete(cid);
     }
     // A Redis failure from here on throws: BullMQ runs the computation again (work-queue.ts).
-    let ref: PutBlob;
+    let ref: PutBlob | null;
     try {
-      ref = await o.blobs.put(result, Math.max(cacheTtlMs, jobTtlMs) + 60_000);
+      // A job's result waits (bounded) for a store that is down; one only requests wait for ends at once (a 503).
+      const stillWanted = async () => (await redis.hget(KEYS.comp(cid), 'status').catch(() => 'running')) === 'running';
+      const note = (why: string) => o.log.warn(`compute node ${o.nodeId}: the result of ${fn} waits for the blob store (${why})`);
+      ref = await this.#stores.put(result, Math.max(cacheTtlMs, jobTtlMs) + 60_000, { retry: jobId !== undefined, stillWanted, note });
     } catch (error) {
-      // An object store that cannot take the bytes ends the computation at once (its clients
-      // get the 503 while the store is down), rather than computing it again and again.
+      // Not stored (or not soon enough): it ends with the store's error, not computed again and again.
       if (!isHostError(error) || error.code !== 'SPC_ERR_BLOB_STORE_UNAVAILABLE') throw error;
       await redis.vFail(cid, error.message, error.code, jobTtlMs);
       return;
     }
+    if (!ref) return;
     if (!ref.stored && !o.blobs.holds(ref.hash)) {
       // Refused (out of memory) and not kept here either (a worker keeps nothing): nobody can
       // read it, so the computation ends saying so rather than pointing at missing bytes.
@@ -249,7 +257,10 @@ export class ComputeNode {
       return;
     }
     const state = { ...roomStateOf({ entry, values, roomId: room, specimenId: specimen }), result_id: ref.hash, blob_id: ref.hash };
-    const finish = () => redis.vFinish(cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state), ref.stored ? '1' : '0');
+    const finish = () =>
+      redis.vFinish(
+        cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state), ref.stored ? '1' : '0',
+      );
     // A Redis that just refused the bytes may still count the transfer's buffers for a moment
     // (it frees them within seconds): the small record of the end is worth waiting for.
     await (ref.stored ? finish() : whenMemoryAllows(finish));

@@ -37,7 +37,13 @@ export class RunRecords {
 
   /** Notes a run of `fn` that took `ms` (a cancelled run only when it was already long). */
   async record(fn: string, ms: number): Promise<void> {
-    await this.#redis.multi().lpush(KEYS.runs(fn), Math.round(ms)).ltrim(KEYS.runs(fn), 0, REMEMBERED_RUNS - 1).expire(KEYS.runs(fn), RECORD_TTL_S).del(KEYS.runTrial(fn)).exec();
+    await this.#redis
+      .multi()
+      .lpush(KEYS.runs(fn), Math.round(ms))
+      .ltrim(KEYS.runs(fn), 0, REMEMBERED_RUNS - 1)
+      .expire(KEYS.runs(fn), RECORD_TTL_S)
+      .del(KEYS.runTrial(fn))
+      .exec();
   }
 
   /** Whether a computation of `fn` queued now goes by the short lane. */

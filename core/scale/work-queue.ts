@@ -12,7 +12,7 @@
  */
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { FunctionEntry } from '../registry/function-entry.ts';
+import type { WorkLane } from '../serving/service-computations.ts';
 import { COMMAND_TIMEOUT_MS } from '../redis/redis-connections.ts';
 import type { BlobRef } from '../blobs/blob-store.ts';
 import { KEYS } from '../redis/redis-keys.ts';
@@ -21,26 +21,12 @@ import { withTimeLimit } from '../redis/time-limit.ts';
 /** BullMQ waits for a connection without limit: its calls get the command timeout too. */
 const bounded = <T>(work: Promise<T>, what: string): Promise<T> => withTimeLimit(work, COMMAND_TIMEOUT_MS, what);
 
-/** Which queue a computation goes to: plugin functions, or a relay's workers' functions. */
-export type WorkLane = 'compute' | 'relay';
 
 /** The queues: each lane's, and the short lane beside the compute one. */
 type QueueName = WorkLane | 'short';
 
 /** The queue name of each lane. */
 export const LANE_QUEUES: Record<QueueName, string> = { compute: KEYS.queue, short: KEYS.shortQueue, relay: KEYS.relayQueue };
-
-/**
- * Whether the service runs `entry` (a plugin function on a compute node, or a relayed
- * function through its relay host); a function registered in code runs on the host itself.
- */
-export function runsOnService(entry: FunctionEntry): boolean {
-  return entry.source.kind === 'bundle' || entry.source.kind === 'remote';
-}
-
-export function laneOf(entry: FunctionEntry): WorkLane {
-  return entry.source.kind === 'remote' ? 'relay' : 'compute';
-}
 
 /** What a compute node needs to run one computation. */
 export interface ComputeTask {
@@ -51,7 +37,7 @@ export interface ComputeTask {
   specimen: string | null;
   /** The job that started the computation, if one did (a relayed run's worker keeps it under that id). */
   job?: string;
-  /** Input parameters, loaded by the asking host and stored in the blob store (input-refs.ts). */
+  /** Input parameters, loaded by the asking host and stored in the blob store (serving/input-refs.ts). */
   inputs?: Record<string, BlobRef>;
   /** The asking host's times (ms): the room entry's and the job's time-to-live, the run's limit. */
   cacheTtlMs: number;

@@ -68,7 +68,8 @@ export function window(value: unknown, path: string): [number, number] {
 }
 
 function labelId(value: unknown, path: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_LABEL_ID) throw bad(path, `must be a label id (an integer from 0 to ${MAX_LABEL_ID}), got ${show(value)}`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_LABEL_ID)
+    throw bad(path, `must be a label id (an integer from 0 to ${MAX_LABEL_ID}), got ${show(value)}`);
   return value;
 }
 
@@ -79,7 +80,11 @@ function labels(value: unknown, path: string): LayerLabels {
   if (value.colors !== undefined) {
     if (!isObject(value.colors)) throw bad(`${path}.colors`, 'must be an object {"<label id>": "#rrggbb"}');
     const entries = Object.entries(value.colors);
-    if (entries.length > MAX_LABEL_COLORS) throw bad(`${path}.colors`, `holds ${entries.length} colours, more than ${MAX_LABEL_COLORS} (a full colour table belongs in the labels result's label_colors)`);
+    if (entries.length > MAX_LABEL_COLORS)
+      throw bad(
+        `${path}.colors`,
+        `holds ${entries.length} colours, more than ${MAX_LABEL_COLORS} (a full colour table belongs in the labels result's label_colors)`,
+      );
     out.colors = {};
     for (const [id, c] of entries) {
       if (!/^\d{1,10}$/.test(id)) throw bad(`${path}.colors`, `has key ${show(id)}, which is no label id`);
@@ -116,7 +121,8 @@ type Checks = { [K in keyof Required<LayerDisplay>]: (value: unknown, path: stri
 /** Each display field's check: the value as stored, or a 400 naming `path`. */
 export const DISPLAY_CHECKS: Checks = {
   name: (value, path) => {
-    if (typeof value !== 'string' || value.length === 0 || value.length > MAX_NAME_LENGTH) throw bad(path, `must be a text of 1 to ${MAX_NAME_LENGTH} characters`);
+    if (typeof value !== 'string' || value.length === 0 || value.length > MAX_NAME_LENGTH)
+      throw bad(path, `must be a text of 1 to ${MAX_NAME_LENGTH} characters`);
     return value;
   },
   visible: boolean,
@@ -144,7 +150,8 @@ export const DISPLAY_CHECKS: Checks = {
   },
   labels,
   t: (value, path) => {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_TIME_STEP) throw bad(path, `must be a time step (an integer of 0 or more), got ${show(value)}`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_TIME_STEP)
+      throw bad(path, `must be a time step (an integer of 0 or more), got ${show(value)}`);
     return value;
   },
   playing: (value, path) => {

@@ -11,7 +11,8 @@ import { bad, isObject, onlyMembers } from './check-display.ts';
 import { MAX_BINDING_TEXT, MAX_BINDINGS, MAX_PARAMS_BYTES, MAX_SOURCE_NAME_LENGTH } from './scene-limits.ts';
 
 function name(value: unknown, path: string, what: string): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_SOURCE_NAME_LENGTH) throw bad(path, `must be ${what} (a text of 1 to ${MAX_SOURCE_NAME_LENGTH} characters)`);
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_SOURCE_NAME_LENGTH)
+    throw bad(path, `must be ${what} (a text of 1 to ${MAX_SOURCE_NAME_LENGTH} characters)`);
   return value;
 }
 
@@ -27,7 +28,8 @@ function bindings(value: unknown, path: string, params: Record<string, unknown>)
     if (!isObject(binding)) throw bad(at, 'must be an object {"label": "<label>"} ({} binds every point)');
     onlyMembers(binding, ['label'], at);
     if (binding.label === undefined) out[param] = {};
-    else if (typeof binding.label !== 'string' || binding.label.length > MAX_BINDING_TEXT) throw bad(`${at}.label`, `must be a text of at most ${MAX_BINDING_TEXT} characters`);
+    else if (typeof binding.label !== 'string' || binding.label.length > MAX_BINDING_TEXT)
+      throw bad(`${at}.label`, `must be a text of at most ${MAX_BINDING_TEXT} characters`);
     else out[param] = { label: binding.label };
   }
   return out;
@@ -41,9 +43,15 @@ export function checkSource(value: unknown, path: string): LayerSource {
   const params = value.params ?? {};
   if (!isObject(params)) throw bad(`${path}.params`, 'must be an object of parameter values by name');
   const bytes = Buffer.byteLength(JSON.stringify(params));
-  if (bytes > MAX_PARAMS_BYTES) throw bad(`${path}.params`, `takes ${bytes} bytes of JSON, more than the ${MAX_PARAMS_BYTES} a layer's source may (large inputs belong in an upload or a published specimen)`);
+  if (bytes > MAX_PARAMS_BYTES)
+    throw bad(
+      `${path}.params`,
+      `takes ${bytes} bytes of JSON, more than the ${MAX_PARAMS_BYTES} a layer's source may (large inputs belong in an upload or a published specimen)`,
+    );
   const source: LayerSource =
-    value.specimen !== undefined ? { specimen: name(value.specimen, `${path}.specimen`, 'a specimen id') } : { function: name(value.function, `${path}.function`, 'a function name') };
+    value.specimen !== undefined
+      ? { specimen: name(value.specimen, `${path}.specimen`, 'a specimen id') }
+      : { function: name(value.function, `${path}.function`, 'a function name') };
   source.params = params;
   if (value.bind !== undefined) source.bind = bindings(value.bind, `${path}.bind`, params);
   return source;

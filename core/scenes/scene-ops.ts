@@ -25,7 +25,12 @@ export const EMPTY_SCENE: RoomScene = { version: 0, layers: [], active: null };
 
 /** A stored layer: its fields in one order, the display defaults filled, a name when none was given. */
 export function composeLayer(id: string, draft: LayerDraft): SceneLayer {
-  const layer: Record<string, unknown> = { id, name: draft.name ?? draft.source.specimen ?? draft.source.function ?? id, source: draft.source, kind: draft.kind };
+  const layer: Record<string, unknown> = {
+    id,
+    name: draft.name ?? draft.source.specimen ?? draft.source.function ?? id,
+    source: draft.source,
+    kind: draft.kind,
+  };
   for (const field of DISPLAY_FIELDS) {
     if (field === 'name') continue;
     const value = draft[field] ?? (DISPLAY_DEFAULTS as Record<string, unknown>)[field];
@@ -80,9 +85,9 @@ export function replaceLayers(roomId: string, drafts: LayerDraft[], active?: str
 /** Adds `draft` on top, or at `index` (0 is the bottom); the first layer of a scene becomes the active one. */
 export function addLayer(roomId: string, draft: LayerDraft, index?: number): SceneOp {
   return (scene) => {
-    if (scene.layers.length >= MAX_LAYERS) throw createHostError('SPC_ERR_SCENE_FULL', String(MAX_LAYERS));
     const taken = new Set(scene.layers.map((layer) => layer.id));
     if (draft.id !== undefined && taken.has(draft.id)) throw createHostError('SPC_ERR_LAYER_ID_TAKEN', draft.id, roomId);
+    if (scene.layers.length >= MAX_LAYERS) throw createHostError('SPC_ERR_SCENE_FULL', String(MAX_LAYERS));
     const layer = composeLayer(draft.id ?? makeLayerId(draft.source, taken), draft);
     const layers = [...scene.layers];
     layers.splice(Math.min(index ?? layers.length, layers.length), 0, layer);
@@ -99,7 +104,8 @@ export function patchLayer(roomId: string, id: string, change: LayerChange & { k
     if (change.source && !sameSource(old.source, change.source)) {
       next.source = change.source;
       delete next.result;
-      if (change.display.name === undefined && old.name === (old.source.specimen ?? old.source.function)) next.name = change.source.specimen ?? change.source.function;
+      if (change.display.name === undefined && old.name === (old.source.specimen ?? old.source.function))
+        next.name = change.source.specimen ?? change.source.function;
     }
     if (change.kind) next.kind = change.kind;
     for (const [field, value] of Object.entries(change.display)) {
@@ -153,7 +159,14 @@ export function setLayerResult(id: string, source: SceneLayer['source'], result:
  * Layer `id` shows `source` now, with `kind` and (when known) `result`: the room's entry
  * changed to it. Nothing changes when the layer has gone or no longer shows `expected`.
  */
-export function replaceSource(roomId: string, id: string, expected: SceneLayer['source'], source: SceneLayer['source'], kind: LayerKind, result?: LayerResult): SceneOp {
+export function replaceSource(
+  roomId: string,
+  id: string,
+  expected: SceneLayer['source'],
+  source: SceneLayer['source'],
+  kind: LayerKind,
+  result?: LayerResult,
+): SceneOp {
   return (scene) => {
     const layer = scene.layers.find((l) => l.id === id);
     if (!layer || !sameSource(layer.source, expected)) return null;

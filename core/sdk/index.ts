@@ -1,7 +1,8 @@
 /**
  * @module vitrine
  * The plugin SDK: `import type { Integer, Color, VolumeInput, MeshResult } from 'vitrine'`.
- * Also exports the envelope decoder for clients and tests.
+ * Also exports the envelope decoder for clients and tests, and where a volume's voxels sit in
+ * physical space (volume-frame.ts), for functions that take physical points.
  */
 export type {
   ImageDType,
@@ -19,5 +20,7 @@ export type {
 export type { Integer, ProgressReporter, SpecimenDeclaration } from './plugin-types.ts';
 export type { AnyInput, Color, ImageInput, InputKind, InputReference, MeshInput, PointCloudInput, VolumeInput } from './input-types.ts';
 export { specimenInput } from './specimen-input.ts';
+export { volumeBox, volumeCentre, volumeFrameOf, voxelAt, voxelCentre, voxelCoordinates } from './volume-frame.ts';
+export type { Triple, VolumeFrame, VolumeGrid } from './volume-frame.ts';
 export { decodeEnvelope, EnvelopeDecodeError } from '../envelope/decode-envelope.ts';
 export type { DecodedEnvelope, DecodedMesh, DecodedVolume } from '../envelope/decode-envelope.ts';

@@ -28,15 +28,15 @@ export class ResultIds {
   #forget = new FinalizationRegistry<string>((id) => {
     if (!this.#index.get(id)?.deref()) this.#index.delete(id);
   });
-  #remote: ((id: string) => Promise<StoredResult | null>) | null = null;
+  #remote: ((id: string, client: string) => Promise<StoredResult | null>) | null = null;
 
   constructor(pool: Tinypool, budget: ResultBudget<StoredResult>) {
     this.#pool = pool;
     this.#budget = budget;
   }
 
-  /** Where ids this host does not hold are looked up (a Redis service's blob store). */
-  useRemote(find: (id: string) => Promise<StoredResult | null>): void {
+  /** Where ids this host does not hold are looked up (a Redis service's blob store), for the client asking. */
+  useRemote(find: (id: string, client: string) => Promise<StoredResult | null>): void {
     this.#remote = find;
   }
 
@@ -80,10 +80,13 @@ export class ResultIds {
     return pending;
   }
 
-  /** The result with id `id` while this host (or its service) holds it; else null. */
-  async find(id: string): Promise<StoredResult | null> {
+  /**
+   * The result with id `id` while this host (or its service) holds it; else null. `client`
+   * (who asks: an address) bounds how many store lookups one client may have at once.
+   */
+  async find(id: string, client = ''): Promise<StoredResult | null> {
     const local = this.#index.get(id)?.deref();
     if (local && this.#budget.holds(local)) return local;
-    return this.#remote ? this.#remote(id) : null;
+    return this.#remote ? this.#remote(id, client) : null;
   }
 }

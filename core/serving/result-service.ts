@@ -8,7 +8,19 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RoomCache } from '../cache/room-cache.ts';
 import type { CacheStats } from '../client/wire-types.ts';
-import { computeResult, keyOf, logCacheAccess, roomFailedOf, roomStateOf, type CacheAccess, type ComputeRequest, type OpenedResult, type ResultFigures, type ResultSource, type RoomEventSink } from './result-source.ts';
+import {
+  computeResult,
+  keyOf,
+  logCacheAccess,
+  roomFailedOf,
+  roomStateOf,
+  type CacheAccess,
+  type ComputeRequest,
+  type OpenedResult,
+  type ResultFigures,
+  type ResultSource,
+  type RoomEventSink,
+} from './result-source.ts';
 import type { RoomState } from '../cache/room-state.ts';
 import { createHostError } from '../errors.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';

@@ -1,8 +1,9 @@
 /**
  * @module result-source
  * The one interface the routes take results through: cache-first computation, room state and
- * the cache statistics. Two implementations: the in-memory ResultService (one host) and the
- * Redis one (core/scale/, every host of a service shares rooms, single flights and results).
+ * the cache statistics. Two implementations beside it: the in-memory ResultService (one host)
+ * and RedisResults (every host of a service shares rooms, single flights and results, through
+ * the service's computations: service-computations.ts); both run the results conformance cases.
  * Both publish room events on the host's EventHub channel `room:{id}` (roomChannel, events/channels.ts). The
  * words both speak live here too: what a computation is asked with (ComputeRequest), what
  * opening one gives (OpenedResult), the room cache key (keyOf), what a room shows
@@ -63,7 +64,10 @@ export type CacheAccess = 'hit' | 'miss' | 'shared';
 export function logCacheAccess(log: FastifyBaseLogger, kind: CacheAccess, roomId: string, functionName: string, values: Record<string, unknown>): void {
   // Every hit comes here: the line is not even made when INFO is off (the usual level).
   if ((log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') === false) return;
-  log.info({ cache: kind, room: roomId, function: functionName, params: Object.keys(values) }, `cache ${kind}: room=${roomId} function=${functionName} params=[${Object.keys(values).join(',')}]`);
+  log.info(
+    { cache: kind, room: roomId, function: functionName, params: Object.keys(values) },
+    `cache ${kind}: room=${roomId} function=${functionName} params=[${Object.keys(values).join(',')}]`,
+  );
 }
 
 /**

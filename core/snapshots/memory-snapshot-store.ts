@@ -1,7 +1,7 @@
 /**
  * @module memory-snapshot-store
  * Snapshots in one host's memory: records in a map (each dropped at its expiry, the oldest past
- * MAX_SNAPSHOTS), and their results pinned in the host's byte budget, where they count like any
+ * MAX_SNAPSHOTS or MAX_RECORD_BYTES), and their results pinned in the host's byte budget, where they count like any
  * result but are never evicted. Pinned bytes stay under a share of the budget: past it, the
  * oldest snapshots' pins go first (those snapshots then answer 410), so pins never starve the
  * rooms' own results.
@@ -10,8 +10,9 @@ import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultPins, SnapshotRecord, SnapshotStore } from './snapshot-store.ts';
 
-/** Snapshots one host keeps. */
+/** Snapshots one host keeps, and the bytes of their records (a room's annotations may be many). */
 const MAX_SNAPSHOTS = 10_000;
+const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 /** How often expired records and pins are dropped. */
 const SWEEP_MS = 60_000;
 
@@ -23,15 +24,25 @@ function sweeper(sweep: () => void): NodeJS.Timeout {
 
 export class MemorySnapshotStore implements SnapshotStore {
   #records = new Map<string, SnapshotRecord & { until: number }>();
+  #bytes = 0;
   #timer = sweeper(() => {
     const now = Date.now();
-    for (const [id, record] of this.#records) if (record.until <= now) this.#records.delete(id);
+    for (const [id, record] of this.#records) if (record.until <= now) this.#drop(id);
   });
 
-  async put(id: string, record: SnapshotRecord, ttlMs: number): Promise<void> {
+  #drop(id: string): void {
+    const record = this.#records.get(id);
+    if (!record) return;
     this.#records.delete(id);
+    this.#bytes -= record.json.length;
+  }
+
+  async put(id: string, record: SnapshotRecord, ttlMs: number): Promise<void> {
+    this.#drop(id);
     this.#records.set(id, { ...record, until: Date.now() + ttlMs });
-    if (this.#records.size > MAX_SNAPSHOTS) this.#records.delete(this.#records.keys().next().value!);
+    this.#bytes += record.json.length;
+    // The oldest go first past either bound (they then answer 404, as expired ones do).
+    while (this.#records.size > MAX_SNAPSHOTS || (this.#bytes > MAX_RECORD_BYTES && this.#records.size > 1)) this.#drop(this.#records.keys().next().value!);
   }
 
   async get(id: string): Promise<SnapshotRecord | null> {
@@ -43,6 +54,7 @@ export class MemorySnapshotStore implements SnapshotStore {
   close(): void {
     clearInterval(this.#timer);
     this.#records.clear();
+    this.#bytes = 0;
   }
 }
 

@@ -50,7 +50,15 @@ export class PluginBuildError extends Error {
 }
 
 function toEntry(plugin: string, fn: ManifestFunction, modulePath: string): FunctionEntry {
-  return { name: fn.name, return_type: fn.return_type, schema: fn.schema, parameters: fn.parameters, async: fn.async, source: { kind: 'bundle', modulePath, exportName: fn.name, version: '0' }, plugin };
+  return {
+    name: fn.name,
+    return_type: fn.return_type,
+    schema: fn.schema,
+    parameters: fn.parameters,
+    async: fn.async,
+    source: { kind: 'bundle', modulePath, exportName: fn.name, version: '0' },
+    plugin,
+  };
 }
 
 /**

@@ -43,7 +43,13 @@ export type PrepareValues = (values: Record<string, unknown>) => Promise<Record<
  * SPC_ERR_RESULT_INVALID when the result does not match the declared return type,
  * SPC_ERR_JOB_CANCELLED when `signal` aborted the run.
  */
-export async function runFunction(entry: FunctionEntry, fn: (...args: unknown[]) => unknown, params: Record<string, unknown>, options: CallOptions = {}, prepare?: PrepareValues): Promise<FunctionRun> {
+export async function runFunction(
+  entry: FunctionEntry,
+  fn: (...args: unknown[]) => unknown,
+  params: Record<string, unknown>,
+  options: CallOptions = {},
+  prepare?: PrepareValues,
+): Promise<FunctionRun> {
   const values = resolveParams(entry.schema, valueParameterNames(entry), { named: params, positional: options.args }, entry.name);
   const progress: ProgressMessage[] = [];
   const outcome = await callPluginFunction({

@@ -30,7 +30,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 async function resolveOne(label: string, value: unknown, sources: TestInputSources, depth: number): Promise<StoredResult> {
-  if (!isPlainObject(value)) throw createHostError('SPC_ERR_INPUT_INVALID', label, 'must be {"specimen": "<id>", "params": {...}} or {"upload": "<file path>"}');
+  if (!isPlainObject(value))
+    throw createHostError('SPC_ERR_INPUT_INVALID', label, 'must be {"specimen": "<id>", "params": {...}} or {"upload": "<file path>"}');
   if (depth > MAX_INPUT_DEPTH) throw createHostError('SPC_ERR_INPUT_TOO_DEEP', label, String(MAX_INPUT_DEPTH));
   if (typeof value.upload === 'string') {
     const bytes = await readFile(value.upload).catch(() => null);
@@ -57,7 +58,12 @@ async function resolveOne(label: string, value: unknown, sources: TestInputSourc
 }
 
 /** `values` with each input parameter replaced by its result (type-checked). */
-export async function resolveTestInputs(schema: Record<string, unknown>, values: Record<string, unknown>, sources: TestInputSources, depth = 1): Promise<Record<string, unknown>> {
+export async function resolveTestInputs(
+  schema: Record<string, unknown>,
+  values: Record<string, unknown>,
+  sources: TestInputSources,
+  depth = 1,
+): Promise<Record<string, unknown>> {
   const out = { ...values };
   for (const [name, type] of inputParameters(schema)) {
     if (values[name] === undefined) continue;

@@ -9,23 +9,38 @@
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { SpecimenResult } from 'vitrine';
+import type { SpecimenResult, VolumeResult } from 'vitrine';
+import { selectStep } from '../delivery/select-step.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { hasSteps, stepLayout } from '../results/volume-axes.ts';
 import { toBytes, type Canvas } from './canvas.ts';
 import { encodePng } from '../formats/png/encode-png.ts';
 import { renderImage } from './render-image.ts';
 import { renderMesh } from './render-mesh.ts';
 import { renderPoints } from './render-points.ts';
 import { renderVolume } from './render-volume.ts';
+import { renderLabels } from './render-labels.ts';
 import { DEFAULT_LOOK, LOOKS } from './thumbnail-looks.ts';
 import { loadPlugin } from '../testing/index.ts';
 
 const SIZE = 256;
 
+/**
+ * A volume with time or channels is drawn as one 3-D step: its middle step, first channel
+ * (a vector field's magnitude).
+ */
+function stepOf(volume: VolumeResult): VolumeResult {
+  if (!hasSteps(volume)) return volume;
+  const { steps } = stepLayout(volume);
+  const stored = { ...volume, type: 'volume' } as StoredResult & { type: 'volume' };
+  return selectStep(stored, { t: Math.floor(steps / 2), c: volume.vector ? 'magnitude' : 0 }).step;
+}
+
 /** Draws any typed result, picking the renderer from its shape. */
 export function renderResult(id: string, result: SpecimenResult): Canvas {
   const look = { ...DEFAULT_LOOK, ...LOOKS[id] };
   if ('vertices' in result) return renderMesh(result, SIZE, look.mesh);
-  if ('shape' in result) return renderVolume(result, SIZE, look.volume);
+  if ('shape' in result) return result.labels ? renderLabels(stepOf(result), SIZE) : renderVolume(stepOf(result), SIZE, look.volume);
   if ('points' in result) return renderPoints(result, SIZE, look.points);
   return renderImage(result, SIZE);
 }

@@ -28,6 +28,8 @@ export const LOOKS: Record<string, Look> = {
   supershape: { mesh: { colour: [0.55, 0.82, 0.45], pitch: 0.5 } },
   'gaussian-blobs': { volume: { mode: 'mip', colormap: 'inferno', gamma: 0.8 } },
   'gyroid-field': { volume: { mode: 'composite', colormap: 'viridis', threshold: 0.72 } },
+  'dividing-cells': { volume: { mode: 'mip', colormap: 'viridis', gamma: 0.7 } },
+  'swirling-flow': { volume: { mode: 'mip', colormap: 'inferno', gamma: 0.8 } },
   'shepp-logan-phantom': { volume: { mode: 'slice', colormap: 'bone', gamma: 0.6 } },
   metaballs: { mesh: { colour: [0.3, 0.75, 0.8] } },
   'gyroid-sheet': { mesh: { colour: [0.9, 0.72, 0.35], yaw: 0.65, pitch: 0.55 } },

@@ -10,7 +10,12 @@ import { listenHttps, type HttpsListener } from './https-listener.ts';
 import { loadTlsCredentials, type TlsSource } from './tls-credentials.ts';
 
 /** Opens the TLS listener of a listening host; `print` writes one line to standard output. */
-export async function startHttps(app: FastifyInstance, host: string, options: TlsSource & { port: number }, print: (line: string) => void): Promise<HttpsListener> {
+export async function startHttps(
+  app: FastifyInstance,
+  host: string,
+  options: TlsSource & { port: number },
+  print: (line: string) => void,
+): Promise<HttpsListener> {
   const credentials = await loadTlsCredentials(options);
   const { requestTimeoutSeconds, writeTimeoutSeconds } = app.vitrine.options;
   const listener = await listenHttps(app, { host, port: options.port, credentials, requestTimeoutSeconds, writeTimeoutSeconds });

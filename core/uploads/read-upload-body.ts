@@ -26,9 +26,10 @@ function sharedBytes(length: number): Buffer {
 /**
  * Reads `stream` whole. `declaredBytes` is the request's Content-Length when it has one (the
  * caller refused it already when past `maxBytes`); chunks arriving past it are refused too.
+ * `described`: what the request says of the file beside its bytes (a volume's axes), part of its id.
  */
-export async function readUploadBody(stream: Readable, maxBytes: number, extension: string, declaredBytes?: number): Promise<UploadBody> {
-  const hash = createUploadHash(extension);
+export async function readUploadBody(stream: Readable, maxBytes: number, extension: string, declaredBytes?: number, described = ''): Promise<UploadBody> {
+  const hash = createUploadHash(extension, described);
   const known = declaredBytes !== undefined && Number.isSafeInteger(declaredBytes) && declaredBytes >= 0 && declaredBytes <= maxBytes;
   let target = known ? sharedBytes(declaredBytes) : null;
   const chunks: Buffer[] = [];

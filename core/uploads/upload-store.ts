@@ -1,9 +1,10 @@
 /**
  * @module upload-store
  * Where uploaded files live once parsed: by content id (the same bytes give the same id), for
- * a time-to-live refreshed by each new upload of them. Two implementations: MemoryUploadStore
+ * a time-to-live refreshed by each new upload of them. Two implementations beside it: MemoryUploadStore
  * (one host; counted in the host's result budget) and RedisUploadStore (a Redis service: the
- * parsed result in the service's blob store, so every host reads it).
+ * parsed result in the service's blob store, so every host reads it); both run the cases of
+ * test/conformance/upload-store.test.ts.
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -38,9 +39,13 @@ export interface UploadStore {
   close(): void;
 }
 
-/** The hash an upload's id is made of, fed its extension first and then its bytes. */
-export function createUploadHash(extension: string): Hash {
-  return createHash('sha256').update(extension).update('\u0000');
+/**
+ * The hash an upload's id is made of, fed its extension (and what the request says of the
+ * file beside its bytes, when it says anything) first and then its bytes.
+ */
+export function createUploadHash(extension: string, described = ''): Hash {
+  const hash = createHash('sha256').update(extension).update('\u0000');
+  return described === '' ? hash : hash.update(described).update('\u0000');
 }
 
 /** An upload's id: a hash of its bytes and its name's extension (one file, one id). */

@@ -47,7 +47,13 @@ export class FileParser {
       view = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
       view.set(bytes);
     }
-    const task: ParseFileTask = { op: 'parseFile', bytes: view, fileName, geometry: options.geometry ?? {}, maxDecodedBytes: options.maxDecodedBytes ?? Infinity };
+    const task: ParseFileTask = {
+      op: 'parseFile',
+      bytes: view,
+      fileName,
+      geometry: options.geometry ?? {},
+      maxDecodedBytes: options.maxDecodedBytes ?? Infinity,
+    };
     const outcome = await runTask(this.#pool, task, transfer ? { transferList: [view.buffer as ArrayBuffer] } : {});
     if (outcome.ok) return outcome.result;
     if (outcome.kind === 'size') throw new DecodedSizeError(outcome.size, outcome.limit);

@@ -7,7 +7,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { CallOutcome } from '../results/call-plugin-function.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
-import type { DeliveryTaskResults, LoadStaticTask, PackFileTask, PackTask, ShapeTask } from '../delivery/delivery-tasks.ts';
+import type { DeliveryTaskResults, LabelIndexTask, LoadStaticTask, PackFileTask, PackTask, ShapeTask, SurfaceTask } from '../delivery/delivery-tasks.ts';
 import type { DecodedSize } from '../formats/decoded-size.ts';
 import type { VolumeGeometryHint } from '../formats/npy/parse-npy.ts';
 
@@ -63,7 +63,18 @@ export interface PyramidTask {
   volume: StoredResult & { type: 'volume' };
 }
 
-export type WorkerTask = InvokeTask | JsonTask | ShapeTask | PackTask | PackFileTask | LoadStaticTask | HashTask | ParseFileTask | PyramidTask;
+export type WorkerTask =
+  | InvokeTask
+  | JsonTask
+  | ShapeTask
+  | PackTask
+  | PackFileTask
+  | LoadStaticTask
+  | HashTask
+  | ParseFileTask
+  | PyramidTask
+  | LabelIndexTask
+  | SurfaceTask;
 
 /** A task kind's name, the `op` it is tagged with. */
 export type TaskKind = WorkerTask['op'];
@@ -84,7 +95,8 @@ export interface TaskResults extends DeliveryTaskResults {
 
 /** Sent by the worker on the task port. */
 export type WorkerPortMessage =
-  | { type: 'progress'; text: string; fraction: number | null; ts: number }
+  /** Progress reports, batched (results/progress-batch.ts), oldest first. */
+  | { type: 'progress'; reports: { text: string; fraction: number | null; ts: number }[] }
   /** The bundle is loaded and the function is being called (a run's length is measured from here). */
   | { type: 'running' }
   /** Last message of a run: every progress message before it has been delivered. */

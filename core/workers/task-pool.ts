@@ -7,6 +7,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type Tinypool from 'tinypool';
 import type { DeliveryTaskRunner } from '../delivery/delivery-tasks.ts';
+import type { PyramidRunner } from '../pyramid/volume-pyramids.ts';
 import type { TaskKind, TaskResults, WorkerTask } from './protocol.ts';
 
 /** The export of the worker entry (task-worker.ts) that runs each kind of task. */
@@ -20,6 +21,8 @@ export const TASK_EXPORTS = {
   hash: 'hash',
   parseFile: 'parseFileTask',
   pyramid: 'pyramid',
+  labelIndex: 'labelIndex',
+  surface: 'surface',
 } as const satisfies Record<TaskKind, string>;
 
 export interface TaskRunOptions {
@@ -33,10 +36,19 @@ export interface TaskRunOptions {
 export function runTask<T extends WorkerTask>(pool: Tinypool, task: T, options: TaskRunOptions = {}): Promise<TaskResults[T['op']]> {
   const { transferList, signal } = options;
   // Tinypool takes the DOM's idea of a transferable; Node's MessagePort and ArrayBuffer are ones.
-  return pool.run(task, { name: TASK_EXPORTS[task.op], ...(transferList ? { transferList: transferList as never } : {}), ...(signal ? { signal } : {}) }) as Promise<TaskResults[T['op']]>;
+  return pool.run(task, {
+    name: TASK_EXPORTS[task.op],
+    ...(transferList ? { transferList: transferList as never } : {}),
+    ...(signal ? { signal } : {}),
+  }) as Promise<TaskResults[T['op']]>;
 }
 
 /** The encode pool as the delivery variant cache sees it: its thread count and a typed run. */
 export function deliveryTaskRunner(pool: Tinypool): DeliveryTaskRunner {
   return { threads: pool.options.maxThreads, run: (task) => runTask(pool, task) };
+}
+
+/** The encode pool as the pyramid cache sees it: the levels of a volume made on a thread. */
+export function pyramidRunner(pool: Tinypool): PyramidRunner {
+  return (volume) => runTask(pool, { op: 'pyramid', volume });
 }

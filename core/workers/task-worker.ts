@@ -1,7 +1,9 @@
 /**
  * @module task-worker
  * The worker-thread entry (bundled by worker-script.ts, run by tinypool). `invoke` imports a
- * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a result's id; `parseFile` reads an uploaded file; `pyramid` makes a volume's OME-Zarr levels. Progress leaves on the task's
+ * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a
+ * result's id; `parseFile` reads an uploaded file; `pyramid` makes a volume's OME-Zarr levels; `labelIndex` and `surface` find a segmentation's labels and make
+ * their surfaces. Progress leaves on the task's
  * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
@@ -9,18 +11,32 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
-import type { HashTask, HostPortMessage, InvokeOutcome, InvokeTask, JsonTask, ParseFileOutcome, ParseFileTask, PyramidTask, TaskResults, WorkerPortMessage } from './protocol.ts';
-import type { LoadStaticTask, PackFileTask, PackTask, ShapeTask } from '../delivery/delivery-tasks.ts';
+import type {
+  HashTask,
+  HostPortMessage,
+  InvokeOutcome,
+  InvokeTask,
+  JsonTask,
+  ParseFileOutcome,
+  ParseFileTask,
+  PyramidTask,
+  TaskResults,
+  WorkerPortMessage,
+} from './protocol.ts';
+import type { LabelIndexTask, LoadStaticTask, PackFileTask, PackTask, ShapeTask, SurfaceTask } from '../delivery/delivery-tasks.ts';
+import { buildLabelIndex, type LabelIndex } from '../labels/label-index.ts';
+import { segmentMesh } from '../labels/segment-mesh.ts';
 import { loadStaticFile, type LoadedStaticFile } from '../delivery/load-static-file.ts';
 import { DecodedSizeError } from '../formats/decoded-size.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { parseCheckedFile } from '../results/parse-checked-file.ts';
 import { packFile, packResult, type PackedBytes } from '../delivery/pack-delivery.ts';
 import { shapeResult } from '../delivery/shape-result.ts';
-import { buildPyramid } from '../delivery/volume-pyramid.ts';
+import { buildStepPyramid } from '../pyramid/step-pyramid.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { PressureCollector } from '../memory/pressure-gc.ts';
-import { callPluginFunction } from '../results/call-plugin-function.ts';
+import { callPluginFunction, type ReportedProgress } from '../results/call-plugin-function.ts';
+import { ProgressBatch } from '../results/progress-batch.ts';
 import { computeResultId } from '../results/result-id.ts';
 import { resultByteLength, toJsonResult } from '../results/to-json-result.ts';
 
@@ -72,6 +88,7 @@ export async function invoke(task: InvokeTask): Promise<InvokeOutcome> {
   };
   port.on('message', onMessage);
   let handedOver = 0;
+  const reports = new ProgressBatch<ReportedProgress>((batch) => port.postMessage({ type: 'progress', reports: batch } satisfies WorkerPortMessage));
   try {
     const mod = await load(task.modulePath, task.version);
     const fn = mod[task.exportName];
@@ -87,12 +104,13 @@ export async function invoke(task: InvokeTask): Promise<InvokeOutcome> {
       returnType: task.returnType,
       signal: controller.signal,
       isCancelled: () => Atomics.load(flag, 0) === 1,
-      onProgress: (progress) => port.postMessage({ type: 'progress', ...progress } satisfies WorkerPortMessage),
+      onProgress: (progress) => reports.add(progress),
     });
     if (outcome.ok) handedOver = resultByteLength(outcome.result);
     // The plugin's own error object may not survive the trip to the host thread.
     return outcome.ok ? outcome : { ok: false, kind: outcome.kind, message: outcome.message };
   } finally {
+    reports.flush();
     gc.freed(handedOver);
     port.off('message', onMessage);
     const end: WorkerPortMessage = { type: 'end' };
@@ -145,7 +163,10 @@ export function shape(task: ShapeTask): Promise<StoredResult> {
 }
 
 export function pack(task: PackTask): Promise<PackedBytes> {
-  return handingOver(async () => sharedPacked(await packResult(task.result, task.format, task.options, task.names, task.encoding, task.identityNeeded)), packedSize);
+  return handingOver(
+    async () => sharedPacked(await packResult(task.result, task.format, task.options, task.names, task.encoding, task.identityNeeded)),
+    packedSize,
+  );
 }
 
 export function packFileTask(task: PackFileTask): Promise<PackedBytes> {
@@ -173,5 +194,13 @@ export async function parseFileTask(task: ParseFileTask): Promise<ParseFileOutco
 }
 
 export function pyramid(task: PyramidTask): Promise<TaskResults['pyramid']> {
-  return handingOver(async () => buildPyramid(task.volume), (levels) => levels.reduce((sum, level) => sum + resultByteLength(level), 0));
+  return handingOver(async () => buildStepPyramid(task.volume), (levels) => levels.reduce((sum, level) => sum + resultByteLength(level), 0));
+}
+
+export function labelIndex(task: LabelIndexTask): LabelIndex {
+  return buildLabelIndex(task.volume.data, task.volume.shape, task.volume.valueRange?.[1]);
+}
+
+export function surface(task: SurfaceTask): Promise<StoredResult> {
+  return handingOver(async () => segmentMesh(task.volume, task.index, task.ids, task.painted), resultByteLength);
 }

@@ -19,13 +19,19 @@ import type { LayerRuns, SceneDeps } from './layer-runs.ts';
 
 /** The source a room's entry names. */
 function sourceOf(entry: RoomEntry): LayerSource {
-  if (entry.specimen_id !== null) return entry.function_name === null ? { specimen: entry.specimen_id, params: {} } : { specimen: entry.specimen_id, params: entry.params };
+  if (entry.specimen_id !== null)
+    return entry.function_name === null ? { specimen: entry.specimen_id, params: {} } : { specimen: entry.specimen_id, params: entry.params };
   return { function: entry.function_name!, params: entry.params };
 }
 
 function resultOf(roomId: string, layerId: string, entry: RoomEntry): LayerResult | undefined {
   if (!entry.result_id) return undefined;
-  return { result_id: entry.result_id, type: entry.type as LayerResult['type'], data_url: layerDataUrl(roomId, layerId), blob_id: entry.blob_id ?? entry.result_id };
+  return {
+    result_id: entry.result_id,
+    type: entry.type as LayerResult['type'],
+    data_url: layerDataUrl(roomId, layerId),
+    blob_id: entry.blob_id ?? entry.result_id,
+  };
 }
 
 export class EntryLink {
@@ -57,7 +63,9 @@ export class EntryLink {
       try {
         do {
           state.again = false;
-          await this.#follow(roomId, false).catch((error: unknown) => this.#deps.log.warn({ room: roomId, err: error }, 'a scene could not follow its room entry'));
+          await this.#follow(roomId, false).catch((error: unknown) =>
+            this.#deps.log.warn({ room: roomId, err: error }, 'a scene could not follow its room entry'),
+          );
         } while (state.again);
       } finally {
         this.#following.delete(roomId);
@@ -85,12 +93,24 @@ export class EntryLink {
     if (entry.function_name === null) return Object.keys(source.params ?? {}).length === 0;
     if (source.specimen === undefined && source.function !== entry.function_name) return false;
     const resolved = await resolveLayerSource(this.#deps.sources, roomId, roomId, source, 'active').catch(() => null);
-    return resolved?.kind === 'computed' && resolved.request.entry.name === entry.function_name && stableJson(resolved.request.values) === stableJson(entry.params);
+    // A parameter bound to the room's points takes whatever points the computation read: the
+    // entry is this layer's whichever they were (the point binder computes it again when they moved).
+    const bound = new Set(Object.keys(source.bind ?? {}));
+    const unbound = (values: Record<string, unknown>) =>
+      stableJson(Object.fromEntries(Object.entries(values).filter(([name]) => !bound.has(name))));
+    return (
+      resolved?.kind === 'computed' &&
+      resolved.request.entry.name === entry.function_name &&
+      unbound(resolved.request.values) === unbound(entry.params)
+    );
   }
 
   async #follow(roomId: string, create: boolean): Promise<void> {
     const { store, rooms } = this.#deps;
-    const [entry, scene] = await Promise.all([rooms.ownEntry(roomId), store.get(roomId)]);
+    // Most rooms have no scene: one read says so, before the entry is read at all.
+    const scene = await store.get(roomId);
+    if (!create && scene.active === null) return;
+    const entry = await rooms.ownEntry(roomId);
     if (!entry) return;
     const active = scene.layers.find((l) => l.id === scene.active);
     if (!active) {
@@ -102,7 +122,10 @@ export class EntryLink {
       if (result && active.result?.result_id !== result.result_id) await store.setResult(roomId, active.id, active.source, result);
       return;
     }
-    const write = await store.update(roomId, replaceSource(roomId, active.id, active.source, sourceOf(entry), defaultKind(entry.type), resultOf(roomId, active.id, entry)));
+    const write = await store.update(
+      roomId,
+      replaceSource(roomId, active.id, active.source, sourceOf(entry), defaultKind(entry.type), resultOf(roomId, active.id, entry)),
+    );
     await this.#runs.settle(roomId, write);
   }
 

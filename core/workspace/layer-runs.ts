@@ -32,7 +32,7 @@ export function slotOf(roomId: string, scene: Pick<RoomScene, 'active'>, layerId
 }
 
 /** The errors a computation that ran ends with: the result services send their `failed` events themselves. */
-const COMPUTATION_FAILURES = [
+export const COMPUTATION_FAILURES = [
   'SPC_ERR_FUNCTION_FAILED',
   'SPC_ERR_JOB_CANCELLED',
   'SPC_ERR_JOB_FAILED',
@@ -49,9 +49,14 @@ interface Run {
   layer: SceneLayer;
 }
 
+/** Layers whose computation failed that are remembered (the oldest go first): not tried again until their source changes. */
+const MAX_FAILED = 10_000;
+
 export class LayerRuns {
   #deps: SceneDeps;
   #runs = new Map<string, Run>();
+  /** The source each failed layer failed with: a later change of the scene does not run it again. */
+  #failed = new Map<string, SceneLayer['source']>();
 
   constructor(deps: SceneDeps) {
     this.#deps = deps;
@@ -72,9 +77,24 @@ export class LayerRuns {
     }
     if (before.active !== scene.active) await this.#moveEntry(roomId, before, scene);
     for (const layer of scene.layers) {
-      const run = this.#runs.get(this.#key(roomId, layer.id));
+      const key = this.#key(roomId, layer.id);
+      const run = this.#runs.get(key);
       if (run && !sameSource(run.layer.source, layer.source)) this.#stop(roomId, layer.id);
-      if (!layer.result && !this.#runs.has(this.#key(roomId, layer.id))) this.#start(roomId, layer, scene, !explicitKinds.has(layer.id));
+      const failed = this.#failed.get(key);
+      if (failed && sameSource(failed, layer.source)) continue;
+      if (!layer.result && !this.#runs.has(key)) this.#start(roomId, layer, scene, !explicitKinds.has(layer.id));
+    }
+  }
+
+  /**
+   * Computes `layerIds` of the scene again, though they have a result (their sources read the
+   * room's points when resolved): a run of one still going stops first.
+   */
+  recompute(roomId: string, scene: RoomScene, layerIds: readonly string[]): void {
+    for (const layer of scene.layers) {
+      if (!layerIds.includes(layer.id)) continue;
+      this.#stop(roomId, layer.id);
+      this.#start(roomId, layer, scene, false);
     }
   }
 
@@ -135,6 +155,7 @@ export class LayerRuns {
       resolved = await resolveLayerSource(sources, roomId, slotId, layer.source, `layers.${layer.id}`);
       const outcome = await obtainLayerResult(sources, resolved, signal);
       if (signal.aborted) return;
+      this.#failed.delete(this.#key(roomId, layer.id));
       const isStatic = resolved.kind === 'static';
       if (slotId === roomId) {
         if (isStatic) await this.#showStatic(roomId, layer.source.specimen!, outcome.result.type);
@@ -147,16 +168,27 @@ export class LayerRuns {
       if (!write.changed && slotId !== roomId && !write.scene.layers.some((l) => l.id === layer.id)) await this.#deps.results.forgetEntry(slotId);
     } catch (error) {
       if (signal.aborted) return;
+      // A service that could not answer for now (503) is tried again at the next change.
+      if (!isHostError(error) || error.statusCode !== 503) this.#rememberFailed(roomId, layer);
       // A computation's own failure was told to the room by the result service; anything before it is told here.
       const told = resolved?.kind === 'computed' && isHostError(error) && (COMPUTATION_FAILURES as readonly string[]).includes(error.code);
-      if (!told) await this.#failed(roomId, layer, slotId, error);
+      if (!told) await this.#announceFailed(roomId, layer, slotId, error);
     }
   }
 
-  async #failed(roomId: string, layer: SceneLayer, slotId: string, error: unknown): Promise<void> {
+  /** Remembers that `layer` failed with its source, so only a new source runs it again. */
+  #rememberFailed(roomId: string, layer: SceneLayer): void {
+    const key = this.#key(roomId, layer.id);
+    this.#failed.delete(key);
+    this.#failed.set(key, layer.source);
+    if (this.#failed.size > MAX_FAILED) this.#failed.delete(this.#failed.keys().next().value!);
+  }
+
+  async #announceFailed(roomId: string, layer: SceneLayer, slotId: string, error: unknown): Promise<void> {
     const code = isHostError(error) ? error.code : 'SPC_ERR_UNHANDLED';
     const detail = error instanceof Error ? error.message : String(error);
-    if (!isHostError(error)) this.#deps.log.warn({ room: roomId, layer: layer.id, err: error }, `layer '${layer.id}' of room '${roomId}' could not be computed`);
+    if (!isHostError(error))
+      this.#deps.log.warn({ room: roomId, layer: layer.id, err: error }, `layer '${layer.id}' of room '${roomId}' could not be computed`);
     const data = {
       function_name: layer.source.function ?? null,
       specimen_id: layer.source.specimen ?? null,

@@ -17,6 +17,7 @@ import { specimenOr404, specimenType } from '../registry/specimen-functions.ts';
 import { computeRequestOf, resolveRequest, type RequestAsk, type RequestTarget, type SpecimenRequest } from '../request/specimen-request.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { bad } from '../scenes/check-display.ts';
+import { ComputeTimeLimit } from '../serving/compute-time-limit.ts';
 import { computeResult } from '../serving/result-source.ts';
 import type { ResultIds } from '../serving/result-ids.ts';
 import { roomPoints, type RoomAnnotations } from './room-annotations.ts';
@@ -49,7 +50,8 @@ const FITS: Record<LayerKind, readonly string[]> = { image: ['volume', 'image'],
 /** @throws SPC_ERR_SCENE_INVALID when a layer of `kind` cannot show results of `type`. */
 export function checkKindFits(kind: LayerKind, type: string, path: string): void {
   const fits = FITS[kind];
-  if (!fits.includes(type) && ['volume', 'image', 'mesh', 'point_cloud'].includes(type)) throw bad(path, `'${kind}' cannot show a ${type} result (a ${type} layer is ${defaultKind(type)})`);
+  if (!fits.includes(type) && ['volume', 'image', 'mesh', 'point_cloud'].includes(type))
+    throw bad(path, `'${kind}' cannot show a ${type} result (a ${type} layer is ${defaultKind(type)})`);
 }
 
 /** A catalogued 4xx of resolving, its detail led by the field it is about. */
@@ -60,7 +62,14 @@ function atPath(error: unknown, path: string): unknown {
   return named;
 }
 
-async function resolve(deps: LayerSourceDeps, roomId: string, slotId: string, source: LayerSource, path: string, delivery?: RequestAsk['delivery']): Promise<ResolvedSource> {
+async function resolve(
+  deps: LayerSourceDeps,
+  roomId: string,
+  slotId: string,
+  source: LayerSource,
+  path: string,
+  delivery?: RequestAsk['delivery'],
+): Promise<ResolvedSource> {
   const params = { ...(source.params ?? {}) };
   let target: RequestTarget;
   if (source.specimen !== undefined) {
@@ -118,7 +127,9 @@ export async function obtainLayerResult(deps: LayerSourceDeps, resolved: Resolve
     result = file ? await staticResult(deps.delivery, resolved.record, file) : null;
     result ??= await deps.staticInputs.load(resolved.record, signal ?? new AbortController().signal);
   } else {
-    result = await computeResult(deps.results, computeRequestOf(resolved.request, signal ? { signal } : {}));
+    const limit = new ComputeTimeLimit(deps.options.computeTimeoutSeconds);
+    const request = resolved.request;
+    result = await limit.run(request.entry.name, () => computeResult(deps.results, computeRequestOf(request, { signal: limit.joined(signal) })));
   }
   return { result, resultId: await deps.resultIds.of(result) };
 }

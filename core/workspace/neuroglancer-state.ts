@@ -84,6 +84,9 @@ function labelsLayer(layer: SceneLayer, source: string): Record<string, unknown>
   return state;
 }
 
+/** The annotation layers' shader: each mark drawn in the colour it was given. */
+const MARK_SHADER = 'void main() {\n  setColor(prop_color());\n}\n';
+
 /**
  * The Neuroglancer state of room `roomId`'s scene, every URL absolute under `baseUrl` (the
  * request's own scheme and host); `annotationKinds`: the kinds of marks the room holds.
@@ -97,7 +100,13 @@ export function neuroglancerState(roomId: string, scene: RoomScene, annotationKi
   }
   const types = new Set([...annotationKinds].map((kind) => ANNOTATION_TYPES[kind]));
   for (const type of types) {
-    layers.push({ type: 'annotation', name: `annotations (${type})`, source: `precomputed://${baseUrl}/api/rooms/${encodeURIComponent(roomId)}/annotations/precomputed/${type}` });
+    // Each mark in its own colour (the collections' `color` property).
+    layers.push({
+      type: 'annotation',
+      name: `annotations (${type})`,
+      source: `precomputed://${baseUrl}/api/rooms/${encodeURIComponent(roomId)}/annotations/precomputed/${type}`,
+      shader: MARK_SHADER,
+    });
   }
   const active = layers.find((layer) => layer.name === scene.active);
   return {

@@ -17,6 +17,9 @@ import type { StoredResult } from '../results/stored-result.ts';
 import type { PublishedMeta } from './published-record.ts';
 import { PUBLISH_BODY_FIELDS, readPublishFields, type PublishFields } from './publish-input.ts';
 import { resultAsFile } from './upload-as-file.ts';
+import { checkedLabels } from '../results/label-fields.ts';
+import { AxesFieldError, checkAxesFields } from '../results/volume-axes.ts';
+import { VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
 
 /** What publishing uses of the host. */
 export interface PublishDeps {
@@ -36,15 +39,28 @@ export interface PublishedFile {
 
 const bad = (why: string) => createHostError('SPC_ERR_PUBLISH_INVALID', why);
 
+/** Words of the API's own routes under /api/specimens/: a specimen of that id could never be reached. */
+const ROUTE_WORDS = new Set(['reload']);
+
 /** @throws SPC_ERR_PUBLISH_INVALID unless `id` can name a specimen. */
 export function checkSpecimenId(id: string): void {
-  if (!isValidSpecimenId(id)) throw bad(`'${String(id).slice(0, 200)}' is not a specimen id (letters, digits, '.', '_' and '-', starting with a letter or digit)`);
+  if (!isValidSpecimenId(id))
+    throw bad(`'${String(id).slice(0, 200)}' is not a specimen id (letters, digits, '.', '_' and '-', starting with a letter or digit)`);
+  if (ROUTE_WORDS.has(id.toLowerCase())) throw bad(`'${id}' is a word of the host's routes (GET /api/specimens/${id.toLowerCase()}): publish under another id`);
 }
 
-/** Refuses an id that names a specimen from anywhere but publishing. */
+/**
+ * Refuses an id that names a specimen from anywhere but publishing, or that differs only by
+ * case from a specimen's id (two such ids would be confused by people, links and
+ * case-insensitive file systems).
+ */
 export function checkPublishable(ctx: PublishDeps, id: string): void {
   const existing = ctx.catalog.get(id);
-  if (existing && existing.origin !== 'published') throw createHostError('SPC_ERR_PUBLISH_CONFLICT', id, existing.origin === 'disk' ? 'specimens directory' : existing.origin);
+  if (existing && existing.origin !== 'published')
+    throw createHostError('SPC_ERR_PUBLISH_CONFLICT', id, existing.origin === 'disk' ? 'specimens directory' : existing.origin);
+  const folded = id.toLowerCase();
+  const twin = existing ? undefined : ctx.catalog.list().find((record) => record.id.toLowerCase() === folded);
+  if (twin) throw createHostError('SPC_ERR_PUBLISH_CASE_CLASH', id, twin.id);
 }
 
 /**
@@ -68,9 +84,36 @@ export async function fileFromUpload(ctx: PublishDeps, id: string, body: unknown
   return { bytes, fileName, result, fields };
 }
 
+/** `role=labels` on anything but a uint8, uint16 or uint32 volume is refused, naming `role`. */
+function labelsOf(file: PublishedFile): PublishedMeta['labels'] {
+  const { fields, result } = file;
+  if (!fields.labels) return undefined;
+  if (result.type !== 'volume') throw bad(`'role' labels needs a volume (a .npy file), not a ${result.type.replace('_', ' ')}`);
+  return checkedLabels(fields.labels, result.dtype, (why) => bad(`'role' labels: ${why}`));
+}
+
+/**
+ * What a published volume says of its unit, time and channels: its result's, with what the
+ * request says on top, checked against its shape (a 400 naming the field that does not fit).
+ */
+function describedOf(file: PublishedFile): VolumeFieldsInput {
+  const { result, fields } = file;
+  if (result.type !== 'volume') return {};
+  const own = Object.fromEntries(VOLUME_FIELD_NAMES.filter((name) => result[name] !== undefined).map((name) => [name, result[name]]));
+  const described = { ...own, ...fields.described } as VolumeFieldsInput;
+  try {
+    checkAxesFields({ ...described, spacing: fields.spacing ?? result.spacing, origin: fields.origin ?? result.origin }, result.shape);
+  } catch (error) {
+    if (error instanceof AxesFieldError) throw bad(`'${error.field}': ${error.message}`);
+    throw error;
+  }
+  return described;
+}
+
 function metaOf(id: string, file: PublishedFile, ttlMs: number): PublishedMeta {
   const now = Date.now();
   const { fields, result } = file;
+  const labels = labelsOf(file);
   const spacing = fields.spacing ?? (result.type === 'volume' ? result.spacing : undefined);
   const origin = fields.origin ?? (result.type === 'volume' ? result.origin : undefined);
   return {
@@ -86,6 +129,8 @@ function metaOf(id: string, file: PublishedFile, ttlMs: number): PublishedMeta {
     expires_at: now + ttlMs,
     ...(spacing ? { spacing: [...spacing] } : {}),
     ...(origin ? { origin: [...origin] } : {}),
+    ...(labels ? { labels } : {}),
+    ...describedOf(file),
   };
 }
 

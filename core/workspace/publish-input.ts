@@ -2,10 +2,16 @@
  * @module publish-input
  * What a `PUT /api/specimens/{id}` says besides its file: `display_name`, `description`,
  * `tags` (a list, or comma-separated text in the query), and for a `.npy` volume its
- * `spacing` and `origin` (three numbers, or comma-separated text). Read from the query for a
- * file body and from the JSON body otherwise; anything malformed is a 400 naming the field.
+ * `spacing` and `origin` (three numbers, or comma-separated text), its length `unit` and its
+ * time and channels (`axes`, `channels`, `time_step`, `time_unit`, `vector`), and for a
+ * segmentation `role=labels` with optional `label_names` and `label_colors` (objects keyed by
+ * label id; JSON text in the query). Read from the query for a file body and from the JSON
+ * body otherwise; anything malformed is a 400 naming the field.
  */
 import { createHostError } from '../errors.ts';
+import { LabelFieldError, readLabelFields, type LabelFields } from '../results/label-fields.ts';
+import { AxesFieldError } from '../results/volume-axes.ts';
+import { readVolumeFields, VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
 
 export interface PublishFields {
   display_name?: string;
@@ -13,7 +19,14 @@ export interface PublishFields {
   tags?: string[];
   spacing?: number[];
   origin?: number[];
+  /** `role=labels`: the file is a segmentation (checked against its dtype once it is read). */
+  labels?: LabelFields;
+  /** A volume's unit, time and channels, as given (checked against its shape when its file is read). */
+  described?: VolumeFieldsInput;
 }
+
+/** What `role` may say: `image` (the default) or `labels`. */
+const ROLES = ['image', 'labels'];
 
 /** Longest display name, description and tag accepted. */
 const MAX_TEXT = 10_000;
@@ -31,7 +44,8 @@ function text(name: string, value: unknown): string | undefined {
 function tags(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   const list = typeof value === 'string' ? value.split(',').map((t) => t.trim()).filter((t) => t !== '') : value;
-  if (!Array.isArray(list) || !list.every((t) => typeof t === 'string' && t.length <= 200)) throw bad("'tags' must be a list of strings (or comma-separated text)");
+  if (!Array.isArray(list) || !list.every((t) => typeof t === 'string' && t.length <= 200))
+    throw bad("'tags' must be a list of strings (or comma-separated text)");
   if (list.length > MAX_TAGS) throw bad(`'tags' has more than ${MAX_TAGS} entries`);
   return list as string[];
 }
@@ -43,6 +57,33 @@ function triple(name: string, value: unknown): number[] | undefined {
     throw bad(`'${name}' must be three finite numbers`);
   }
   return list as number[];
+}
+
+/** An object, or JSON text of one in a query (`label_names={"1":"nucleus"}`). */
+function jsonObject(name: string, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw bad(`'${name}' must be a JSON object keyed by label id`);
+  }
+}
+
+/** `role` and the label tables; the tables need `role=labels`. Checked against the widest labels dtype here. */
+function labels(source: Record<string, unknown>): LabelFields | undefined {
+  const role = source.role;
+  if (role !== undefined && role !== null && (typeof role !== 'string' || !ROLES.includes(role))) throw bad(`'role' must be one of ${ROLES.join(', ')}`);
+  const fields = {
+    labels: role === 'labels',
+    label_names: jsonObject('label_names', source.label_names),
+    label_colors: jsonObject('label_colors', source.label_colors),
+  };
+  try {
+    return readLabelFields(fields, 'uint32');
+  } catch (error) {
+    if (!(error instanceof LabelFieldError)) throw error;
+    throw bad(error.field === 'labels' ? error.message : error.message.replace('labels is not true', 'role is not labels'));
+  }
 }
 
 /** The fields of a publish request, from its query or JSON body. */
@@ -58,8 +99,29 @@ export function readPublishFields(source: Record<string, unknown>): PublishField
   if (spacing !== undefined) fields.spacing = spacing;
   const origin = triple('origin', source.origin);
   if (origin !== undefined) fields.origin = origin;
+  const label = labels(source);
+  if (label) fields.labels = label;
+  try {
+    const described = readVolumeFields(source);
+    if (Object.keys(described).length > 0) fields.described = described;
+  } catch (error) {
+    if (error instanceof AxesFieldError) throw bad(`'${error.field}': ${error.message}`);
+    throw error;
+  }
   return fields;
 }
 
 /** The members a JSON publish body may have. */
-export const PUBLISH_BODY_FIELDS = new Set(['upload', 'filename', 'display_name', 'description', 'tags', 'spacing', 'origin']);
+export const PUBLISH_BODY_FIELDS = new Set([
+  'upload',
+  'filename',
+  'display_name',
+  'description',
+  'tags',
+  'spacing',
+  'origin',
+  'role',
+  'label_names',
+  'label_colors',
+  ...VOLUME_FIELD_NAMES,
+]);

@@ -5,6 +5,7 @@
  * catalog record (the file it was written to on this host) is published-specimens.ts.
  */
 import type { ResultType } from '../sdk/result-types.ts';
+import type { LabelFields } from '../results/label-fields.ts';
 
 export interface PublishedMeta {
   id: string;
@@ -24,6 +25,15 @@ export interface PublishedMeta {
   /** A `.npy` volume's voxel size and position, when given. */
   spacing?: number[];
   origin?: number[];
+  /** Published with `role=labels`: a segmentation, with its names and colours. */
+  labels?: LabelFields;
+  /** A `.npy` volume's length unit and its time and channels, when given (checked against its shape). */
+  unit?: string;
+  axes?: string;
+  channels?: unknown[];
+  time_step?: number;
+  time_unit?: string;
+  vector?: boolean;
 }
 
 /** Where published specimens are shared between the hosts of a service (a Redis service). */

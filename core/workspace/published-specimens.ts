@@ -17,6 +17,7 @@ import type { ResultBudget } from '../cache/result-budget.ts';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
 import type { PublishedMeta, PublishedShare } from './published-record.ts';
 import { publishedThumbnail } from './published-thumbnail.ts';
 
@@ -56,7 +57,14 @@ export class PublishedSpecimens {
   readonly ttlMs: number;
 
   /** `onChange`: called with the id of each published specimen this host lists anew, changed or no longer lists. */
-  constructor(deps: { catalog: SpecimenCatalog; budget: ResultBudget<StoredResult>; share: PublishedShare | null; ttlSeconds: number; log: PublishedLog; onChange?: (id: string) => void }) {
+  constructor(deps: {
+    catalog: SpecimenCatalog;
+    budget: ResultBudget<StoredResult>;
+    share: PublishedShare | null;
+    ttlSeconds: number;
+    log: PublishedLog;
+    onChange?: (id: string) => void;
+  }) {
     this.#onChange = deps.onChange ?? (() => {});
     this.#catalog = deps.catalog;
     this.#budget = deps.budget;
@@ -137,7 +145,10 @@ export class PublishedSpecimens {
         continue;
       }
       const bytes = await share.read(meta);
-      if (bytes) await this.#keep(meta, bytes).catch((error: Error) => (complete = false, this.#log.warn(`published specimen '${meta.id}' could not be written here: ${error.message}`)));
+      if (bytes)
+        await this.#keep(meta, bytes).catch(
+          (error: Error) => ((complete = false), this.#log.warn(`published specimen '${meta.id}' could not be written here: ${error.message}`)),
+        );
     }
     if (complete && this.#edits === edits) this.#version = version;
   }
@@ -193,7 +204,11 @@ export class PublishedSpecimens {
   }
 
   #list(changed: string): void {
-    this.#catalog.setSource(SOURCE, 'published', [...this.#held.values()].map((held) => held.record));
+    this.#catalog.setSource(
+      SOURCE,
+      'published',
+      [...this.#held.values()].map((held) => held.record),
+    );
     this.#onChange(changed);
   }
 
@@ -210,11 +225,25 @@ export class PublishedSpecimens {
   }
 }
 
+/** What a published volume says of its time, channels and unit, as its data source carries it. */
+function describedOf(meta: PublishedMeta): { described?: VolumeFieldsInput } {
+  const described = Object.fromEntries(VOLUME_FIELD_NAMES.filter((name) => meta[name] !== undefined).map((name) => [name, meta[name]]));
+  return Object.keys(described).length > 0 ? { described } : {};
+}
+
 /** The catalog record of a published specimen whose file is at `file`. */
 function toRecord(meta: PublishedMeta, file: string): SpecimenRecord {
   const data: SpecimenRecord['data'] =
     meta.type === 'volume' && meta.file_name.toLowerCase().endsWith('.npy')
-      ? { kind: 'npy', path: file, fileName: meta.file_name, ...(meta.spacing ? { spacing: meta.spacing } : {}), ...(meta.origin ? { origin: meta.origin } : {}) }
+      ? {
+          kind: 'npy',
+          path: file,
+          fileName: meta.file_name,
+          ...(meta.spacing ? { spacing: meta.spacing } : {}),
+          ...(meta.origin ? { origin: meta.origin } : {}),
+          ...(meta.labels ? { labels: meta.labels } : {}),
+          ...describedOf(meta),
+        }
       : { kind: 'file', path: file, fileName: meta.file_name };
   return {
     id: meta.id,

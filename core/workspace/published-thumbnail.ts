@@ -11,6 +11,9 @@ import type { ThumbnailSource } from '../catalog/specimen-record.ts';
 import { encodePng } from '../formats/png/encode-png.ts';
 import { parseCheckedFile } from '../results/parse-checked-file.ts';
 import { geometryThumbnail } from '../thumbnails/geometry-thumbnail.ts';
+import { selectStep } from '../delivery/select-step.ts';
+import { hasSteps, stepLayout } from '../results/volume-axes.ts';
+import { VOLUME_FIELD_NAMES } from '../results/volume-fields-input.ts';
 import type { PublishedMeta } from './published-record.ts';
 import { placeholderPng } from '../catalog/placeholder-png.ts';
 
@@ -46,11 +49,16 @@ export function middleSlice(data: ArrayLike<number>, shape: number[]): { width: 
   return { width: outW, height: outH, grey };
 }
 
-/** The thumbnail of the file at `file`, or the placeholder when it cannot be drawn. */
-async function drawThumbnail(file: string, fileName: string): Promise<Buffer> {
-  const result = await parseCheckedFile(await readFile(file), fileName);
+/**
+ * The thumbnail of the file at `file`, or the placeholder when it cannot be drawn. A volume
+ * with time or channels (as its publisher said) shows its middle step's first channel.
+ */
+async function drawThumbnail(file: string, meta: PublishedMeta): Promise<Buffer> {
+  const described = Object.fromEntries(VOLUME_FIELD_NAMES.filter((name) => meta[name] !== undefined).map((name) => [name, meta[name]]));
+  const result = await parseCheckedFile(await readFile(file), meta.file_name, described);
   if (result.type === 'volume') {
-    const { width, height, grey } = middleSlice(result.data, result.shape);
+    const middle = hasSteps(result) ? selectStep(result, { t: Math.floor(stepLayout(result).steps / 2) }).step : result;
+    const { width, height, grey } = middleSlice(middle.data, middle.shape);
     return encodePng({ width, height, channels: 1, data: grey });
   }
   const image = result.type === 'mesh' || result.type === 'point_cloud' ? geometryThumbnail(result) : null;
@@ -65,7 +73,7 @@ export function publishedThumbnail(meta: PublishedMeta, file: string): Thumbnail
   return {
     kind: 'remote',
     fetch: async () => {
-      made ??= drawThumbnail(file, meta.file_name);
+      made ??= drawThumbnail(file, meta);
       made.catch(() => (made = null));
       const body = await made;
       return { contentType: 'image/png', length: body.length, body };

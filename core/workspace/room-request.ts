@@ -11,6 +11,8 @@ import type { FunctionEntry } from '../registry/function-entry.ts';
 import { specimenOr404 } from '../registry/specimen-functions.ts';
 import type { RequestDeps } from '../request/request-deps.ts';
 import { computeRequestOf, resolveRequest, type RequestTarget } from '../request/specimen-request.ts';
+import { ComputeTimeLimit } from '../serving/compute-time-limit.ts';
+import type { ResolvedHostOptions } from '../options.ts';
 import { computeResult, type ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
@@ -25,7 +27,7 @@ export type RoomTarget =
   | { kind: 'computed'; record: SpecimenRecord | null; entry: FunctionEntry; values: Record<string, unknown>; result: StoredResult };
 
 /** What resolving and computing a room's entry reads from its host. */
-export type RoomRequestDeps = RequestDeps & { results: Pick<ResultSource, 'open'> };
+export type RoomRequestDeps = RequestDeps & { results: Pick<ResultSource, 'open'>; options: Pick<ResolvedHostOptions, 'computeTimeoutSeconds'> };
 
 const bad = (why: string) => createHostError('SPC_ERR_ROOM_ENTRY_INVALID', why);
 
@@ -36,7 +38,8 @@ const bad = (why: string) => createHostError('SPC_ERR_ROOM_ENTRY_INVALID', why);
 export async function computeForRoom(deps: RoomRequestDeps, roomId: string, request: RoomRequest): Promise<RoomTarget> {
   if ((request.specimen === undefined) === (request.function === undefined)) throw bad("give exactly one of 'specimen' (an id) and 'function' (a name)");
   const params = request.params ?? {};
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) throw createHostError('SPC_ERR_PARAMS_NOT_OBJECT', Array.isArray(params) ? 'an array' : typeof params);
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    throw createHostError('SPC_ERR_PARAMS_NOT_OBJECT', Array.isArray(params) ? 'an array' : typeof params);
   const named = params as Record<string, unknown>;
   let target: RequestTarget;
   if (request.specimen !== undefined) {
@@ -55,6 +58,7 @@ export async function computeForRoom(deps: RoomRequestDeps, roomId: string, requ
     target = { function: entry };
   }
   const resolved = await resolveRequest(deps, { target, params: { named }, room: roomId });
-  const result = await computeResult(deps.results, computeRequestOf(resolved));
+  const limit = new ComputeTimeLimit(deps.options.computeTimeoutSeconds);
+  const result = await limit.run(resolved.entry.name, () => computeResult(deps.results, computeRequestOf(resolved, { signal: limit.signal })));
   return { kind: 'computed', record: resolved.record, entry: resolved.entry, values: resolved.values, result };
 }

@@ -99,11 +99,12 @@ export class RoomScenes implements EntryScenes {
   }
 
   /** `PATCH .../layers/{id}`: the layer as stored after the change. */
-  async patch(roomId: string, layerId: string, body: unknown): Promise<SceneLayer> {
+  async patch(roomId: string, layerId: string, body: unknown, ifMatch?: number): Promise<SceneLayer> {
     const change = checkLayerChange(body, layerId);
-    const current = (await this.#deps.store.get(roomId)).layers.find((layer) => layer.id === layerId);
+    // Only a new source or kind needs the layer as it is (a display change is merged as it comes).
+    const current = change.source || change.kind ? (await this.#deps.store.get(roomId)).layers.find((layer) => layer.id === layerId) : undefined;
     let kindFromResult = false;
-    if (current && (change.source || change.kind)) {
+    if (current) {
       const source = change.source ?? current.source;
       const resolved = await resolveLayerSource(this.#deps.sources, roomId, layerSlot(roomId, layerId), source, 'layer');
       if (change.kind) checkKindFits(change.kind, resolved.type, 'layer.kind');
@@ -112,7 +113,7 @@ export class RoomScenes implements EntryScenes {
         kindFromResult = true;
       }
     }
-    const write = await this.#deps.store.patch(roomId, layerId, change as LayerChange & { kind?: LayerKind });
+    const write = await this.#deps.store.patch(roomId, layerId, change as LayerChange & { kind?: LayerKind }, ifMatch);
     await this.#runs.settle(roomId, write, kindFromResult ? new Set() : new Set([layerId]));
     return write.scene.layers.find((layer) => layer.id === layerId)!;
   }
@@ -132,6 +133,13 @@ export class RoomScenes implements EntryScenes {
     const layer = scene.layers.find((l) => l.id === layerId);
     if (!layer) throw createHostError('SPC_ERR_LAYER_NOT_FOUND', layerId, roomId);
     return resolveLayerSource(this.#deps.sources, roomId, slotOf(roomId, scene, layerId), layer.source, 'layer', delivery);
+  }
+
+  /** Computes again every layer whose source binds parameters to the room's points (they changed). */
+  async recomputeBound(roomId: string): Promise<void> {
+    const scene = await this.#deps.store.get(roomId);
+    const bound = scene.layers.filter((layer) => layer.source.bind && Object.keys(layer.source.bind).length > 0).map((layer) => layer.id);
+    if (bound.length > 0) this.#runs.recompute(roomId, scene, bound);
   }
 
   shown(roomId: string): Promise<void> {

@@ -9,28 +9,17 @@
  * scene and view into a room (each layer then computed again from its source).
  */
 import { createHash } from 'node:crypto';
-import type { Annotation, LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../client/scene-types.ts';
-import type { RoomView } from '../client/wire-types.ts';
-import { createHostError } from '../errors.ts';
+import type { LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../client/scene-types.ts';
+import type { SnapshotDocument } from '../client/wire-types.ts';
+import { createHostError, isHostError } from '../errors.ts';
 import { stableJson } from '../params/stable-json.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
-import { slotOf } from './layer-runs.ts';
+import { COMPUTATION_FAILURES, slotOf } from './layer-runs.ts';
 import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from './layer-sources.ts';
 import type { RoomScenes } from './room-scenes.ts';
-import { VIEW_FIELDS, type ViewChange } from './room-view.ts';
+import { VIEW_FIELDS, type ViewChange } from '../rooms/room-view.ts';
 import type { RoomWorkspace } from './room-workspace.ts';
-
-/** What `GET /api/snapshots/{id}` answers. */
-export interface SnapshotDocument {
-  id: string;
-  /** The scene as it was (no version: a snapshot is of no version). */
-  scene: { layers: SceneLayer[]; active: string | null };
-  view: RoomView;
-  annotations: Annotation[];
-  /** Milliseconds since the epoch when it was first taken. */
-  created: number;
-}
 
 export interface SnapshotDeps {
   store: SnapshotStore;
@@ -48,27 +37,40 @@ export class RoomSnapshots {
     this.#deps = deps;
   }
 
-  /** Each layer with its result, computed (or taken from the cache) now, named by its blob. */
+  /**
+   * Each layer with its result, computed (or taken from the cache) now, named by its blob. A
+   * layer whose function fails is recorded as the room shows it: without a result.
+   */
   async #layers(roomId: string, scene: RoomScene): Promise<{ layers: SceneLayer[]; results: StoredResult[] }> {
     const { sources } = this.#deps;
     const outcomes = await Promise.all(
       scene.layers.map(async (layer) => {
         const resolved = await resolveLayerSource(sources, roomId, slotOf(roomId, scene, layer.id), layer.source, `layers.${layer.id}`);
-        return obtainLayerResult(sources, resolved);
+        return obtainLayerResult(sources, resolved).catch((error: unknown) => {
+          if (isHostError(error) && (COMPUTATION_FAILURES as readonly string[]).includes(error.code)) return null;
+          throw error;
+        });
       }),
     );
     const layers = scene.layers.map((layer, i) => {
-      const { resultId, result } = outcomes[i]!;
-      const recorded: LayerResult = { result_id: resultId, type: result.type, data_url: `/api/blobs/${resultId}`, blob_id: resultId };
-      return { ...layer, result: recorded };
+      const { result: _shown, ...rest } = layer;
+      const outcome = outcomes[i];
+      if (!outcome) return rest as SceneLayer;
+      const recorded: LayerResult = {
+        result_id: outcome.resultId,
+        type: outcome.result.type,
+        data_url: `/api/blobs/${outcome.resultId}`,
+        blob_id: outcome.resultId,
+      };
+      return { ...rest, result: recorded };
     });
-    return { layers, results: outcomes.map((o) => o.result) };
+    return { layers, results: outcomes.flatMap((o) => (o ? [o.result] : [])) };
   }
 
   /** `POST .../snapshots`. */
   async create(roomId: string): Promise<SnapshotCreated> {
     const { store, pins, scenes, rooms, sources, ttlSeconds } = this.#deps;
-    const [scene, view, annotations] = await Promise.all([scenes.scene(roomId), rooms.view(roomId), sources.annotations.list(roomId)]);
+    const [scene, view, { annotations }] = await Promise.all([scenes.scene(roomId), rooms.view(roomId), sources.annotations.list(roomId)]);
     const { layers, results } = await this.#layers(roomId, scene);
     const json = stableJson({ scene: { layers, active: scene.active }, view, annotations });
     const id = createHash('sha256').update(json).digest('hex');
@@ -84,16 +86,22 @@ export class RoomSnapshots {
     const record = await this.#deps.store.get(id);
     if (!record) throw createHostError('SPC_ERR_SNAPSHOT_NOT_FOUND', id);
     if (!(await this.#deps.pins.intact(id, record.pins))) {
-      throw createHostError('SPC_ERR_SNAPSHOT_LOST', id, "the bytes of one of its layers were dropped (the host's memory budget or the blob store let them go before their time)");
+      throw createHostError(
+        'SPC_ERR_SNAPSHOT_LOST',
+        id,
+        "the bytes of one of its layers were dropped (the host's memory budget or the blob store let them go before their time)",
+      );
     }
     const document = JSON.parse(record.json) as Omit<SnapshotDocument, 'id' | 'created'>;
     return { id, ...document, created: record.created };
   }
 
-  /** `PUT .../scene {"snapshot": id}`: the snapshot's scene and view become the room's. */
+  /** `PUT .../scene {"snapshot": id}`: the snapshot's scene, view and annotations become the room's. */
   async restore(roomId: string, id: string, ifMatch?: number): Promise<RoomScene> {
     const snapshot = await this.get(id);
     const scene = await this.#deps.scenes.restore(roomId, snapshot.scene, ifMatch);
+    // The marks first were the scene's to bind: a layer bound to points computes with the snapshot's.
+    await this.#deps.sources.annotations.replace(roomId, snapshot.annotations);
     const change: ViewChange = {};
     for (const field of VIEW_FIELDS) (change as Record<string, unknown>)[field] = snapshot.view[field] ?? null;
     await this.#deps.rooms.changeView(roomId, change);

@@ -1,6 +1,7 @@
 /**
  * @module ome-unit
- * A volume's length unit as OME-NGFF names it (UDUNITS-2 names: `micrometer`, not `µm`).
+ * A volume's length and time units as OME-NGFF names them (UDUNITS-2 names: `micrometer`,
+ * not `µm`; `second`, not `s`).
  * Plugins write units the way people do; the usual abbreviations are mapped, names NGFF
  * already knows pass, and anything else is left off the axes (a reader rejects a store
  * whose axis carries a unit it does not know).
@@ -26,4 +27,24 @@ export function omeSpaceUnit(unit: string | undefined): string | undefined {
   const named = singular.replace(/metre$/, 'meter');
   if (NGFF_SPACE_UNITS.has(named)) return named;
   return ABBREVIATIONS[unit.trim()] ?? ABBREVIATIONS[word];
+}
+
+const NGFF_TIME_UNITS = new Set([
+  'attosecond', 'centisecond', 'day', 'decisecond', 'exasecond', 'femtosecond', 'gigasecond', 'hectosecond', 'hour', 'kilosecond',
+  'megasecond', 'microsecond', 'millisecond', 'minute', 'nanosecond', 'petasecond', 'picosecond', 'second', 'terasecond',
+  'yoctosecond', 'yottasecond', 'zeptosecond', 'zettasecond',
+]);
+
+const TIME_ABBREVIATIONS: Record<string, string> = {
+  s: 'second', sec: 'second', secs: 'second', ms: 'millisecond', 'µs': 'microsecond', 'μs': 'microsecond', us: 'microsecond',
+  ns: 'nanosecond', ps: 'picosecond', fs: 'femtosecond', min: 'minute', mins: 'minute', h: 'hour', hr: 'hour', hrs: 'hour', d: 'day', days: 'day',
+};
+
+/** The NGFF name of a time unit (`s` → `second`, `minutes` → `minute`), or undefined when it has none. */
+export function omeTimeUnit(unit: string | undefined): string | undefined {
+  if (typeof unit !== 'string') return undefined;
+  const word = unit.trim().toLowerCase();
+  const singular = word.endsWith('s') && NGFF_TIME_UNITS.has(word.slice(0, -1)) ? word.slice(0, -1) : word;
+  if (NGFF_TIME_UNITS.has(singular)) return singular;
+  return TIME_ABBREVIATIONS[unit.trim()] ?? TIME_ABBREVIATIONS[word];
 }

@@ -2,25 +2,33 @@
  * @module routes-zarr
  * `GET /api/results/{result_id}.zarr/<key>`: a held volume result as a read-only OME-Zarr
  * v0.4 store on Zarr v2, so desktop tools open it by URL (`napari --plugin napari-ome-zarr
- * http://host/api/results/<id>.zarr`). Keys: `.zgroup`, `.zattrs` (multiscales, omero), and
+ * http://host/api/results/<id>.zarr`). Keys: `.zgroup`, `.zattrs` (multiscales, and omero or,
+ * for a segmentation, the NGFF `image-label`: label-image.ts), and
  * per pyramid level L: `L/.zarray`, `L/.zattrs` and the chunks `L/z/y/x` (also answered as
  * `L/z.y.x`, the names of the store's first, single-level version). The pyramid is made on
  * the first read of anything but `.zgroup`. An id that is unknown or no longer held, a result
  * that is not a volume, a key the store lacks or a chunk outside the array: 404 JSON.
- * A result id names its content, so every answer may be cached for good.
+ * `GET /api/results/{result_id}` (no `.zarr`) answers what the result is instead: its sizes,
+ * and a volume's axes and the size of each, channels, time step and ranges (a viewer builds
+ * its time slider from it). A result id names its content, so every answer may be cached for
+ * good.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { ResultIds } from '../serving/result-ids.ts';
-import type { VolumePyramids } from './volume-pyramids.ts';
+import type { VolumePyramids } from '../pyramid/volume-pyramids.ts';
+import type { DeliveryVariants } from '../delivery/delivery-variants.ts';
+import { imageLabel } from './label-image.ts';
 import { isResultId } from '../results/result-id.ts';
+import { summarizeResult } from '../results/result-summary.ts';
 import { encodeChunk, parseChunkKey } from './zarr-chunk.ts';
 import { chunkShapeOf, hasOmeAxes, zarray, zattrs, zgroup, type VolumeOfStore } from './zarr-metadata.ts';
 
-/** What the store routes use of the host: results by id, and their pyramids. */
+/** What the store routes use of the host: results by id, their pyramids, and a segmentation's label index. */
 export interface ZarrDeps {
   resultIds: Pick<ResultIds, 'find'>;
   pyramids: Pick<VolumePyramids, 'of'>;
+  delivery: Pick<DeliveryVariants, 'labelIndex'>;
 }
 
 type StoreRequest = FastifyRequest<{ Params: { store: string; '*'?: string } }>;
@@ -28,9 +36,9 @@ type StoreRequest = FastifyRequest<{ Params: { store: string; '*'?: string } }>;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** The held volume a store name (`<result_id>.zarr`) stands for, or a 404. */
-async function volumeOf(ctx: ZarrDeps, store: string): Promise<{ id: string; volume: VolumeOfStore }> {
+async function volumeOf(ctx: ZarrDeps, store: string, client: string): Promise<{ id: string; volume: VolumeOfStore }> {
   const id = store.endsWith('.zarr') ? store.slice(0, -'.zarr'.length) : store;
-  const result = store.endsWith('.zarr') && isResultId(id) ? await ctx.resultIds.find(id) : null;
+  const result = store.endsWith('.zarr') && isResultId(id) ? await ctx.resultIds.find(id, client) : null;
   if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
   if (result.type !== 'volume') throw createHostError('SPC_ERR_RESULT_NOT_VOLUME', id, result.type.replace('_', ' '));
   if (!hasOmeAxes(result)) throw createHostError('SPC_ERR_RESULT_NOT_VOLUME', id, `volume of ${result.shape.length} dimension(s) (OME-Zarr takes 2 to 5)`);
@@ -47,12 +55,20 @@ function splitLevel(key: string): { level: number; rest: string } | null {
   return match ? { level: Number(match[1]), rest: match[2]! } : null;
 }
 
+/** `GET /api/results/{result_id}`: what the result is (sizes, axes, ranges), without its samples. */
+async function serveInfo(ctx: ZarrDeps, id: string, reply: FastifyReply): Promise<FastifyReply> {
+  const result = isResultId(id) ? await ctx.resultIds.find(id) : null;
+  if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
+  return sendJson(reply, summarizeResult(result));
+}
+
 async function serveKey(ctx: ZarrDeps, request: StoreRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const { id, volume } = await volumeOf(ctx, request.params.store);
+  if (!request.params.store.endsWith('.zarr') && request.params['*'] === undefined) return serveInfo(ctx, request.params.store, reply);
+  const { id, volume } = await volumeOf(ctx, request.params.store, request.ip);
   const key = (request.params['*'] ?? '').replace(/^\/+/, '');
   if (key === '' || key === '.zgroup') return sendJson(reply, zgroup());
   const { levels } = await ctx.pyramids.of(volume);
-  if (key === '.zattrs') return sendJson(reply, zattrs(levels, id));
+  if (key === '.zattrs') return sendJson(reply, zattrs(levels, id, volume.labels ? imageLabel(volume, await ctx.delivery.labelIndex(volume)) : undefined));
   const parts = splitLevel(key);
   const level = parts ? levels[parts.level] : undefined;
   if (parts && level) {
@@ -70,10 +86,24 @@ export async function zarrRoutes(app: FastifyInstance, opts: { ctx: ZarrDeps }):
   const schema = {
     summary: 'A held volume result as a read-only multiscale OME-Zarr v0.4 store (Zarr v2)',
     description:
-      '`store` is `<result_id>.zarr` (the X-Result-Id of a /data answer); keys: `.zgroup`, `.zattrs` (multiscales, omero), per pyramid level L `L/.zarray`, `L/.zattrs` and gzip chunks `L/z/y/x`. ' +
+      '`store` is `<result_id>.zarr` (the X-Result-Id of a /data answer); keys: `.zgroup`, `.zattrs` (multiscales, omero), per pyramid level L ' +
+      '`L/.zarray`, `L/.zattrs` and gzip chunks `L/z/y/x`. ' +
+      'A labels volume is an NGFF label image: `image-label` (colors, properties) instead of omero, levels of ids picked, never averaged. ' +
       'Open the store URL in napari (napari-ome-zarr), vizarr or Neuroglancer.',
-    params: { type: 'object', required: ['store'], properties: { store: { type: 'string', description: '`<result_id>.zarr`' }, '*': { type: 'string', description: 'The key inside the store' } } },
+    params: {
+      type: 'object',
+      required: ['store'],
+      properties: { store: { type: 'string', description: '`<result_id>.zarr`' }, '*': { type: 'string', description: 'The key inside the store' } },
+    },
   };
-  app.get('/api/results/:store', { schema }, (request: StoreRequest, reply) => serveKey(ctx, request, reply));
+  const rootSchema = {
+    ...schema,
+    summary: 'What a held result is (no `.zarr`), or the root of its OME-Zarr store',
+    description:
+      '`GET /api/results/{result_id}`: the result\'s type and sizes without its samples; a volume\'s shape, dtype, geometry, value range and `sizes` of ' +
+      'every axis, and with time or channels its `axes`, `channels`, `time_step`, `time_unit`, `vector`, `channel_ranges` and `magnitude_max`. ' +
+      'With `.zarr`: the store\'s root (`.zgroup`).',
+  };
+  app.get('/api/results/:store', { schema: rootSchema }, (request: StoreRequest, reply) => serveKey(ctx, request, reply));
   app.get('/api/results/:store/*', { schema }, (request: StoreRequest, reply) => serveKey(ctx, request, reply));
 }

@@ -108,7 +108,10 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'The Mandelbrot set, coloured by smoothed escape time.',
     tags: ['image', 'fractal', 'mathematics'],
     thumbnail: './thumbnails/mandelbrot-set.png',
-    story: 'Take a number c, start at zero, square and add c, again and again. For some c the values stay small forever; those c form the black shape in the middle, first drawn by Benoit Mandelbrot at IBM in 1980. Its border is infinitely detailed: zoom in anywhere along it and new spirals, seahorses and tiny copies of the whole set keep appearing. The colours show how quickly each outside point runs off to infinity.',
+    story:
+      'Take a number c, start at zero, square and add c, again and again. For some c the values stay small forever; those c form the black shape in the ' +
+      'middle, first drawn by Benoit Mandelbrot at IBM in 1980. Its border is infinitely detailed: zoom in anywhere along it and new spirals, seahorses ' +
+      'and tiny copies of the whole set keep appearing. The colours show how quickly each outside point runs off to infinity.',
   },
   {
     id: 'julia-set',
@@ -117,6 +120,9 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'A Julia set for c = -0.8 + 0.156i, with the filled set left transparent.',
     tags: ['image', 'fractal', 'mathematics', 'rgba'],
     thumbnail: './thumbnails/julia-set.png',
-    story: "Fix c and ask instead which starting points stay bounded under the same rule, z squared plus c. Gaston Julia and Pierre Fatou studied these sets during the First World War, decades before anyone could draw one. Every point of the Mandelbrot set gives a connected Julia set like this one; step outside it and the Julia set shatters into dust. The inside is transparent here, so the set floats as a lace of pure boundary.",
+    story:
+      'Fix c and ask instead which starting points stay bounded under the same rule, z squared plus c. Gaston Julia and Pierre Fatou studied these sets ' +
+      'during the First World War, decades before anyone could draw one. Every point of the Mandelbrot set gives a connected Julia set like this one; ' +
+      'step outside it and the Julia set shatters into dust. The inside is transparent here, so the set floats as a lace of pure boundary.',
   },
 ];

@@ -9,7 +9,7 @@ import { specimenInput } from 'vitrine';
 import { computeVertexNormals } from '../shared/mesh-normals.ts';
 import { extractSurface } from './surface-nets.ts';
 import { sampleRange, volumeField } from './volume-field.ts';
-import { seededRandom } from './seeded-random.ts';
+import { seededRandom } from '../shared/seeded-random.ts';
 import { surfaceFromField } from './surface-pipeline.ts';
 
 /**
@@ -136,7 +136,11 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'Soft spheres that merge like droplets, extracted from a scalar field.',
     tags: ['mesh', 'isosurface', 'implicit', 'progress'],
     thumbnail: './thumbnails/metaballs.png',
-    story: 'Jim Blinn invented these blobby objects in 1982 to draw electron density clouds around molecules. Every ball radiates a smooth field that fades to nothing at its edge; wherever the fields add up to the chosen level, the surface appears. Where two balls come close their fields sum, and a neck of material bridges them like merging raindrops. The mesh is built live: the field is sampled slab by slab and the surface is woven with surface nets, so you can watch the progress.',
+    story:
+      'Jim Blinn invented these blobby objects in 1982 to draw electron density clouds around molecules. Every ball radiates a smooth field that fades to ' +
+      'nothing at its edge; wherever the fields add up to the chosen level, the surface appears. Where two balls come close their fields sum, and a neck ' +
+      'of material bridges them like merging raindrops. The mesh is built live: the field is sampled slab by slab and the surface is woven with surface ' +
+      'nets, so you can watch the progress.',
   },
   {
     id: 'gyroid-sheet',
@@ -145,7 +149,11 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'A thickened gyroid minimal surface cut into a cube: a closed, printable lattice.',
     tags: ['mesh', 'isosurface', 'minimal surface', 'materials', 'progress'],
     thumbnail: './thumbnails/gyroid-sheet.png',
-    story: 'The gyroid is a triply periodic minimal surface: at every point it curves equally and oppositely in two directions, so it has no flat spot and no straight line. It splits space into two congruent, interpenetrating tunnels. Here the surface is thickened into a sheet and cut into a cube, the way engineers 3D-print it for bone implants and heat exchangers. Peer through the holes: each tunnel twists like a spiral staircase, left-handed on one side of the sheet and right-handed on the other.',
+    story:
+      'The gyroid is a triply periodic minimal surface: at every point it curves equally and oppositely in two directions, so it has no flat spot and no ' +
+      'straight line. It splits space into two congruent, interpenetrating tunnels. Here the surface is thickened into a sheet and cut into a cube, the ' +
+      'way engineers 3D-print it for bone implants and heat exchangers. Peer through the holes: each tunnel twists like a spiral staircase, left-handed ' +
+      'on one side of the sheet and right-handed on the other.',
   },
   {
     id: 'phantom-isosurface',
@@ -154,6 +162,9 @@ export const specimens: SpecimenDeclaration[] = [
     display_name: 'Isosurface of a volume',
     description: 'The level set of any volume: the CT head phantom by default, or any volume specimen or uploaded .npy.',
     tags: ['mesh', 'isosurface', 'input', 'progress'],
-    story: 'This specimen takes another specimen as its input. By default it reads the Shepp-Logan head phantom, a stack of ellipsoids standing in for skull, brain and ventricles, and draws the surface where the density crosses the chosen level: low levels show the skin of the head, higher ones the skull and the dense structures inside. Give it any other volume, a computed one or a .npy file you upload, and it contours that instead.',
+    story:
+      'This specimen takes another specimen as its input. By default it reads the Shepp-Logan head phantom, a stack of ellipsoids standing in for skull, ' +
+      'brain and ventricles, and draws the surface where the density crosses the chosen level: low levels show the skin of the head, higher ones the ' +
+      'skull and the dense structures inside. Give it any other volume, a computed one or a .npy file you upload, and it contours that instead.',
   },
 ];

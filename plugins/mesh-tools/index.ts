@@ -23,7 +23,12 @@ import { taubinSmooth } from './smooth.ts';
  * @minimum error 0.0001
  * @maximum error 0.2
  */
-export async function simplify_mesh(mesh: MeshInput = specimenInput('cinquefoil-knot'), ratio = 0.25, error = 0.01, progress?: ProgressReporter): Promise<MeshResult> {
+export async function simplify_mesh(
+  mesh: MeshInput = specimenInput('cinquefoil-knot'),
+  ratio = 0.25,
+  error = 0.01,
+  progress?: ProgressReporter,
+): Promise<MeshResult> {
   progress?.report(`simplifying ${mesh.indices.length / 3} triangles`, 0);
   const simplified = await simplifyMesh(mesh, ratio, error);
   const normals = computeVertexNormals(simplified.vertices, simplified.indices);
@@ -43,8 +48,15 @@ export async function simplify_mesh(mesh: MeshInput = specimenInput('cinquefoil-
  * @minimum strength 0.05
  * @maximum strength 0.9
  */
-export function smooth_mesh(mesh: MeshInput = specimenInput('cinquefoil-knot'), iterations: Integer = 10, strength = 0.5, progress?: ProgressReporter): MeshResult {
-  const vertices = taubinSmooth(mesh.vertices, mesh.indices, iterations, strength, (i) => progress?.report(`pass ${i + 1}/${iterations}`, (i + 1) / iterations));
+export function smooth_mesh(
+  mesh: MeshInput = specimenInput('cinquefoil-knot'),
+  iterations: Integer = 10,
+  strength = 0.5,
+  progress?: ProgressReporter,
+): MeshResult {
+  const vertices = taubinSmooth(mesh.vertices, mesh.indices, iterations, strength, (i) =>
+    progress?.report(`pass ${i + 1}/${iterations}`, (i + 1) / iterations),
+  );
   return { vertices, indices: mesh.indices, normals: computeVertexNormals(vertices, mesh.indices) };
 }
 
@@ -56,7 +68,10 @@ export const specimens: SpecimenDeclaration[] = [
     display_name: 'Simplified mesh',
     description: 'Any mesh with fewer triangles: the cinquefoil knot by default, or a specimen or file of your own.',
     tags: ['mesh', 'input', 'simplification'],
-    story: 'Scans and simulations make meshes with far more triangles than a headset can draw. This specimen takes another mesh as its input and collapses its edges one by one, always the collapse that changes the shape least, until only a quarter of the triangles remain. Drop your own STL or OBJ onto the viewer to simplify it.',
+    story:
+      'Scans and simulations make meshes with far more triangles than a headset can draw. This specimen takes another mesh as its input and collapses its ' +
+      'edges one by one, always the collapse that changes the shape least, until only a quarter of the triangles remain. Drop your own STL or OBJ onto ' +
+      'the viewer to simplify it.',
   },
   {
     id: 'smoothed-mesh',
@@ -65,6 +80,8 @@ export const specimens: SpecimenDeclaration[] = [
     display_name: 'Smoothed mesh',
     description: 'Any mesh, smoothed without shrinking: the cinquefoil knot by default, or a specimen or file of your own.',
     tags: ['mesh', 'input', 'smoothing'],
-    story: 'Each pass pulls every vertex toward the average of its neighbours, then pushes it slightly back out: the bumps flatten but the mesh keeps its size. It takes any mesh as its input, a computed one or an uploaded scan.',
+    story:
+      'Each pass pulls every vertex toward the average of its neighbours, then pushes it slightly back out: the bumps flatten but the mesh keeps its ' +
+      'size. It takes any mesh as its input, a computed one or an uploaded scan.',
   },
 ];

@@ -41,7 +41,13 @@ function step(positions: Float32Array, offsets: Uint32Array, neighbours: Uint32A
 }
 
 /** Smooths `vertices` (a copy is returned) with `iterations` Taubin λ/μ pairs. */
-export function taubinSmooth(vertices: Float32Array, indices: Uint32Array, iterations: number, strength: number, afterIteration?: (i: number) => void): Float32Array {
+export function taubinSmooth(
+  vertices: Float32Array,
+  indices: Uint32Array,
+  iterations: number,
+  strength: number,
+  afterIteration?: (i: number) => void,
+): Float32Array {
   const positions = Float32Array.from(vertices);
   const { offsets, neighbours } = neighbourLists(vertices.length / 3, indices);
   const lambda = strength;

@@ -155,7 +155,10 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'A subdivided icosahedron: the sphere with nearly equal triangles.',
     tags: ['mesh', 'parametric', 'geometry'],
     thumbnail: './thumbnails/icosphere.png',
-    story: 'Start from the twenty equilateral faces of an icosahedron, split every triangle into four and push the new corners out to the sphere. Repeat, and the faceted solid melts into a ball whose triangles barely differ in size. Buckminster Fuller built domes this way, and many viruses build their capsids on the same icosahedral plan. Turn up the subdivisions and watch the facets vanish.',
+    story:
+      'Start from the twenty equilateral faces of an icosahedron, split every triangle into four and push the new corners out to the sphere. Repeat, and ' +
+      'the faceted solid melts into a ball whose triangles barely differ in size. Buckminster Fuller built domes this way, and many viruses build their ' +
+      'capsids on the same icosahedral plan. Turn up the subdivisions and watch the facets vanish.',
   },
   {
     id: 'torus',
@@ -164,7 +167,10 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'A ring torus: a circle swept around an axis in its plane.',
     tags: ['mesh', 'parametric', 'geometry', 'topology'],
     thumbnail: './thumbnails/torus.png',
-    story: 'Sweep a small circle around a large one and you get the torus, the simplest closed surface with a hole. Its outer rim curves like a sphere while its inner rim is saddle-shaped, so its curvature changes sign as you walk around the tube. Plasma physicists confine fusion plasmas in tokamaks of exactly this shape. Shrink the major radius below the minor one and the hole closes up.',
+    story:
+      'Sweep a small circle around a large one and you get the torus, the simplest closed surface with a hole. Its outer rim curves like a sphere while ' +
+      'its inner rim is saddle-shaped, so its curvature changes sign as you walk around the tube. Plasma physicists confine fusion plasmas in tokamaks of ' +
+      'exactly this shape. Shrink the major radius below the minor one and the hole closes up.',
   },
   {
     id: 'torus-knot',
@@ -173,7 +179,10 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'A tube around the (2, 3) torus knot, the simplest knot there is.',
     tags: ['mesh', 'parametric', 'topology', 'knot'],
     thumbnail: './thumbnails/torus-knot.png',
-    story: 'This tube winds twice around the axis of an invisible torus while passing three times through its hole. The result is the trefoil, the simplest knot that cannot be untied without cutting. Lord Kelvin once hoped atoms were knotted vortices in the ether; today knots turn up in DNA, proteins and polymer physics. Try p = 3, q = 5 or p = 2, q = 7 to tie fancier torus knots.',
+    story:
+      'This tube winds twice around the axis of an invisible torus while passing three times through its hole. The result is the trefoil, the simplest ' +
+      'knot that cannot be untied without cutting. Lord Kelvin once hoped atoms were knotted vortices in the ether; today knots turn up in DNA, proteins ' +
+      'and polymer physics. Try p = 3, q = 5 or p = 2, q = 7 to tie fancier torus knots.',
   },
   {
     id: 'supershape',
@@ -182,6 +191,9 @@ export const specimens: SpecimenDeclaration[] = [
     description: "Gielis' superformula swept into a 3D surface: stars, flowers, cushions.",
     tags: ['mesh', 'parametric', 'biology', 'geometry'],
     thumbnail: './thumbnails/supershape.png',
-    story: 'In 2003 the botanist Johan Gielis proposed one formula to describe starfish, petals, diatoms and crystals alike. Its symmetry number m sets how many lobes appear, and three exponents decide whether they bulge, pinch or square off. Multiplying two such curves, one around the equator and one from pole to pole, gives this solid. Small n1 values grow sharp spines; equal values near 2 round everything back into a sphere.',
+    story:
+      'In 2003 the botanist Johan Gielis proposed one formula to describe starfish, petals, diatoms and crystals alike. Its symmetry number m sets how ' +
+      'many lobes appear, and three exponents decide whether they bulge, pinch or square off. Multiplying two such curves, one around the equator and one ' +
+      'from pole to pole, gives this solid. Small n1 values grow sharp spines; equal values near 2 round everything back into a sphere.',
   },
 ];

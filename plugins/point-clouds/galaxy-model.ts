@@ -4,7 +4,7 @@
  * arms, young and blue on the arms, older and yellower between them, with a sprinkle of pink
  * star-forming regions. Distances in units of the disc radius (about 15 kpc); y is up.
  */
-import { seededRandom } from './seeded-random.ts';
+import { seededRandom } from '../shared/seeded-random.ts';
 
 /** Shape of the galaxy. */
 export interface GalaxyShape {

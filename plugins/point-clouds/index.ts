@@ -116,7 +116,11 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'The butterfly of chaos: one trajectory of the Lorenz system, coloured by speed.',
     tags: ['point cloud', 'chaos', 'dynamical systems'],
     thumbnail: './thumbnails/lorenz-attractor.png',
-    story: 'In 1963 the meteorologist Edward Lorenz boiled a model of atmospheric convection down to three equations and found that its solutions never settle and never repeat. Every point here is one instant of a single trajectory, looping around two wings without ever crossing itself. Two starting points a hair apart soon end up on different wings: the butterfly effect, and the reason weather forecasts fade after a week or two. Warm colours mark where the flow runs fastest.',
+    story:
+      'In 1963 the meteorologist Edward Lorenz boiled a model of atmospheric convection down to three equations and found that its solutions never settle ' +
+      'and never repeat. Every point here is one instant of a single trajectory, looping around two wings without ever crossing itself. Two starting ' +
+      'points a hair apart soon end up on different wings: the butterfly effect, and the reason weather forecasts fade after a week or two. Warm colours ' +
+      'mark where the flow runs fastest.',
   },
   {
     id: 'thomas-attractor',
@@ -125,7 +129,11 @@ export const specimens: SpecimenDeclaration[] = [
     description: "René Thomas' cyclically symmetric attractor, coloured by speed.",
     tags: ['point cloud', 'chaos', 'dynamical systems'],
     thumbnail: './thumbnails/thomas-attractor.png',
-    story: 'René Thomas, a biologist studying feedback loops in gene networks, wrote down the most symmetric chaotic system he could: each coordinate is pushed by the sine of the next and gently damped. The result is a trajectory that tumbles through a lattice of vortices with a threefold symmetry you can see by looking down the diagonal. Raise the damping b above about 0.21 and the chaos collapses into a simple loop; lower it and the particle roams ever further.',
+    story:
+      'René Thomas, a biologist studying feedback loops in gene networks, wrote down the most symmetric chaotic system he could: each coordinate is ' +
+      'pushed by the sine of the next and gently damped. The result is a trajectory that tumbles through a lattice of vortices with a threefold symmetry ' +
+      'you can see by looking down the diagonal. Raise the damping b above about 0.21 and the chaos collapses into a simple loop; lower it and the ' +
+      'particle roams ever further.',
   },
   {
     id: 'spiral-galaxy',
@@ -134,6 +142,10 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'A toy disc galaxy: warm bulge, blue spiral arms and pink star-forming regions.',
     tags: ['point cloud', 'astronomy'],
     thumbnail: './thumbnails/spiral-galaxy.png',
-    story: 'Spiral arms are not fixed chains of stars but traffic jams: density waves that stars drift through, slowing down and crowding as they pass. The crowding squeezes gas into new stars, so the arms glow with hot, young, blue suns and pink clouds of ionised hydrogen, while the older yellow stars spread between them and pile up in the central bulge. The arms follow logarithmic spirals, the same curve as a nautilus shell. Every point is a star; its scalar is its surface temperature.',
+    story:
+      'Spiral arms are not fixed chains of stars but traffic jams: density waves that stars drift through, slowing down and crowding as they pass. The ' +
+      'crowding squeezes gas into new stars, so the arms glow with hot, young, blue suns and pink clouds of ionised hydrogen, while the older yellow ' +
+      'stars spread between them and pile up in the central bulge. The arms follow logarithmic spirals, the same curve as a nautilus shell. Every point ' +
+      'is a star; its scalar is its surface temperature.',
   },
 ];

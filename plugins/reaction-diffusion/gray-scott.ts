@@ -4,7 +4,7 @@
  * U is fed in. Explicit Euler with a 9-point Laplacian (dt = 1, Du = 1, Dv = 0.5, as in Karl
  * Sims' well-known explorations).
  */
-import { seededRandom } from './seeded-random.ts';
+import { seededRandom } from '../shared/seeded-random.ts';
 
 /** Feed and kill rates that give the named patterns. */
 export const PRESETS = {

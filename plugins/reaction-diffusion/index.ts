@@ -67,6 +67,10 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'A Turing pattern grown live from the Gray-Scott model; takes a few seconds and reports every step.',
     tags: ['image', 'pattern formation', 'chemistry', 'slow', 'progress'],
     thumbnail: './thumbnails/gray-scott-coral.png',
-    story: 'In 1952 Alan Turing showed that two chemicals which react and diffuse at different speeds can turn a uniform soup into stripes and spots. Here one chemical is fed in, a second one eats it to multiply, and both spread out; from a few random drops the pattern branches like coral until it fills the plate. Similar mechanisms are thought to paint zebrafish stripes and space the hair follicles of mice. This one is computed on demand, tens of thousands of grid updates, so watch the progress and feel free to cancel.',
+    story:
+      'In 1952 Alan Turing showed that two chemicals which react and diffuse at different speeds can turn a uniform soup into stripes and spots. Here one ' +
+      'chemical is fed in, a second one eats it to multiply, and both spread out; from a few random drops the pattern branches like coral until it fills ' +
+      'the plate. Similar mechanisms are thought to paint zebrafish stripes and space the hair follicles of mice. This one is computed on demand, tens of ' +
+      'thousands of grid updates, so watch the progress and feel free to cancel.',
   },
 ];

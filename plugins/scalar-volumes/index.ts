@@ -1,11 +1,12 @@
 /**
  * @module scalar-volumes
- * Scientific scalar volumes with physical spacing and origin: Gaussian blobs, a gyroid field
- * and a CT-like Shepp-Logan head phantom.
+ * Scientific scalar volumes with physical spacing and origin: Gaussian blobs, a gyroid field,
+ * a CT-like Shepp-Logan head phantom and its segmentation (a labels volume).
  */
 import type { Integer, SpecimenDeclaration, VolumeResult } from 'vitrine';
-import { seededRandom } from './seeded-random.ts';
+import { seededRandom } from '../shared/seeded-random.ts';
 import { sampleSheppLogan } from './shepp-logan.ts';
+import { labelSheppLogan, SHEPP_LOGAN_LABEL_NAMES } from './shepp-logan-labels.ts';
 
 /**
  * A sum of randomly placed 3D Gaussians in the cube [-1, 1]³: a stand-in for a density map or
@@ -106,6 +107,32 @@ export function shepp_logan_phantom(size: Integer = 96, dtype: 'uint16' | 'uint8
   return { type: 'volume', dtype, data, ...geometry };
 }
 
+/**
+ * The segmentation of the Shepp-Logan phantom: skull, brain, the two ventricles and the
+ * lesions, each a label with its name, on the phantom's own grid and field of view, so it
+ * lies voxel for voxel on `shepp_logan_phantom` of the same size.
+ *
+ * @param size Voxels along each axis.
+ * @minimum size 16
+ * @maximum size 256
+ */
+export function shepp_logan_segmentation(size: Integer = 96): VolumeResult {
+  const spacing = 240 / size;
+  const first = -120 + spacing / 2;
+  return {
+    type: 'volume',
+    shape: [size, size, size],
+    dtype: 'uint8',
+    data: labelSheppLogan(size),
+    spacing: [spacing, spacing, spacing],
+    origin: [first, first, first],
+    unit: 'mm',
+    labels: true,
+    label_names: SHEPP_LOGAN_LABEL_NAMES,
+    label_colors: { 1: '#e8dcc4', 2: '#d98c8c' },
+  };
+}
+
 export const specimens: SpecimenDeclaration[] = [
   {
     id: 'gaussian-blobs',
@@ -114,7 +141,10 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'A float32 density volume made of overlapping 3D Gaussians.',
     tags: ['volume', 'float32', 'density'],
     thumbnail: './thumbnails/gaussian-blobs.png',
-    story: 'Blur a handful of point sources and you get something that looks like many real measurements: a cryo-EM density map, a stack of fluorescent cells, the dark-matter halos of a cosmology run. Each blob is a three-dimensional bell curve, and where two overlap their densities simply add. Change the seed to scatter a new cluster, or shrink the width until every blob stands alone.',
+    story:
+      'Blur a handful of point sources and you get something that looks like many real measurements: a cryo-EM density map, a stack of fluorescent cells, ' +
+      'the dark-matter halos of a cosmology run. Each blob is a three-dimensional bell curve, and where two overlap their densities simply add. Change ' +
+      'the seed to scatter a new cluster, or shrink the width until every blob stands alone.',
   },
   {
     id: 'gyroid-field',
@@ -123,7 +153,11 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'The scalar field whose zero level is the gyroid minimal surface.',
     tags: ['volume', 'float32', 'minimal surface', 'materials'],
     thumbnail: './thumbnails/gyroid-field.png',
-    story: 'Alan Schoen found the gyroid at NASA in 1970: a surface that divides space into two interlocking, identical labyrinths without ever intersecting itself. This volume holds the trigonometric field whose zero level traces that surface. Butterflies grow gyroid-shaped chitin in their wing scales to make structural colour, and engineers print gyroid lattices for light, stiff parts. Sweep a threshold through the volume and watch the two labyrinths trade places.',
+    story:
+      'Alan Schoen found the gyroid at NASA in 1970: a surface that divides space into two interlocking, identical labyrinths without ever intersecting ' +
+      'itself. This volume holds the trigonometric field whose zero level traces that surface. Butterflies grow gyroid-shaped chitin in their wing scales ' +
+      'to make structural colour, and engineers print gyroid lattices for light, stiff parts. Sweep a threshold through the volume and watch the two ' +
+      'labyrinths trade places.',
   },
   {
     id: 'shepp-logan-phantom',
@@ -132,6 +166,23 @@ export const specimens: SpecimenDeclaration[] = [
     description: 'The classic CT test object in 3D: 12-bit integers on a 240 mm field of view.',
     tags: ['volume', 'uint16', 'medical', 'tomography'],
     thumbnail: './thumbnails/shepp-logan-phantom.png',
-    story: 'In 1974 Larry Shepp and Benjamin Logan needed a head they could scan perfectly and often, so they built one out of ellipses. A bright skull encloses the brain, two dark ventricles and a few small tumours; in 3D the ellipses become ellipsoids. Every new reconstruction algorithm in tomography is still tried on this phantom first. Scroll through the slices: the faint spots near the bottom are there to test how well fine, low-contrast detail survives.',
+    story:
+      'In 1974 Larry Shepp and Benjamin Logan needed a head they could scan perfectly and often, so they built one out of ellipses. A bright skull ' +
+      'encloses the brain, two dark ventricles and a few small tumours; in 3D the ellipses become ellipsoids. Every new reconstruction algorithm in ' +
+      'tomography is still tried on this phantom first. Scroll through the slices: the faint spots near the bottom are there to test how well fine, ' +
+      'low-contrast detail survives.',
+  },
+  {
+    id: 'shepp-logan-segmentation',
+    function: 'shepp_logan_segmentation',
+    display_name: 'Shepp-Logan segmentation',
+    description: 'The phantom labelled: skull, brain, ventricles and lesions, each a named segment.',
+    tags: ['volume', 'labels', 'segmentation', 'medical'],
+    thumbnail: './thumbnails/shepp-logan-segmentation.png',
+    story:
+      'A segmentation says, for every voxel of a scan, what it belongs to. This one is the ground truth of the Shepp-Logan phantom: each voxel carries ' +
+      'the id of the innermost ellipsoid that holds it, so skull, brain, both ventricles and the lesions are segments of their own, with names. Open it ' +
+      'beside the phantom and it lies on it voxel for voxel; ask for one segment (segment=3 is the right ventricle) and the host sends its surface as a ' +
+      'mesh, in millimetres, ready for a headset or a 3D printer.',
   },
 ];

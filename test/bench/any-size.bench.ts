@@ -91,13 +91,18 @@ function firstByte(url: string, headers: Record<string, string>): Promise<{ seco
   });
 }
 
-const dataPath = (id: string, params: object | null, room: string) => `/api/specimens/${id}/data?${params ? `params=${encodeURIComponent(JSON.stringify(params))}&` : ''}room_id=${room}`;
+const dataPath = (id: string, params: object | null, room: string) =>
+  `/api/specimens/${id}/data?${params ? `params=${encodeURIComponent(JSON.stringify(params))}&` : ''}room_id=${room}`;
 const MB = (bytes: number) => (bytes < 1e6 ? `${fmt(bytes / 1e3, 0)} kB` : `${fmt(bytes / 1e6, 1)} MB`);
 
 /** Computes and caches a specimen's result in `room` (a job, no bytes sent). */
 async function precompute(base: string, id: string, params: object, room: string): Promise<number> {
   const started = performance.now();
-  const start = (await (await fetch(`${base}/api/specimens/${id}/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ params, room_id: room }) })).json()) as { job_id: string; status: string };
+  const start = (await (
+    await fetch(`${base}/api/specimens/${id}/start`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ params, room_id: room }),
+    })
+  ).json()) as { job_id: string; status: string };
   for (;;) {
     const progress = (await (await fetch(`${base}/api/jobs/${start.job_id}/progress`)).json()) as { status: string; error: string | null };
     if (progress.status === 'done') return (performance.now() - started) / 1000;
@@ -136,12 +141,19 @@ async function viewerTimes(linkUrl: string, id: string, params: object, room: st
     const query = new URLSearchParams({ specimen: id, room, params: JSON.stringify(params) });
     await page.goto(`${linkUrl}/?${query}`);
     await page.waitForFunction(() => (window as unknown as { marks: Record<string, number> }).marks.coarse !== undefined, null, { timeout: 120_000 });
-    if (waitFull) await page.waitForFunction(() => (window as unknown as { marks: Record<string, number> }).marks.full !== undefined, null, { timeout: 600_000, polling: 500 });
+    if (waitFull)
+      await page.waitForFunction(() => (window as unknown as { marks: Record<string, number> }).marks.full !== undefined, null, {
+        timeout: 600_000,
+        polling: 500,
+      });
     return await page.evaluate(() => {
       const marks = (window as unknown as { marks: Record<string, number> }).marks;
       const data = performance.getEntriesByType('resource').filter((e) => e.name.includes('/data?')) as PerformanceResourceTiming[];
       const coarse = data[0]!;
-      return { firstFrame: marks.coarse! / 1000, fromAnswer: (marks.coarse! - coarse.responseStart) / 1000, fullFrame: marks.full === undefined ? null : marks.full / 1000, coarseBytes: coarse.encodedBodySize };
+      return {
+        firstFrame: marks.coarse! / 1000, fromAnswer: (marks.coarse! - coarse.responseStart) / 1000,
+        fullFrame: marks.full === undefined ? null : marks.full / 1000, coarseBytes: coarse.encodedBodySize,
+      };
     });
   } finally {
     await browser.close();
@@ -181,8 +193,10 @@ async function storeFigures(base: string, resultId: string): Promise<string> {
   let worst = 0;
   (last.data as Uint16Array).forEach((v, i) => (worst = Math.max(worst, Math.abs(v - want[i]!))));
   const shapes = [];
-  for (const p of paths) shapes.push(((await (await fetch(`${base}/api/results/${resultId}.zarr/${p}/.zarray`)).json()) as { shape: number[] }).shape.join('x'));
-  return `OME-Zarr store: ${paths.length} levels (${shapes.join(', ')}), pyramid made in ${fmt(made)} s on first read; level ${paths.at(-1)} against the mean of level ${paths.at(-2)}: largest difference ${worst} (rounding: <= 0.5)`;
+  for (const p of paths)
+    shapes.push(((await (await fetch(`${base}/api/results/${resultId}.zarr/${p}/.zarray`)).json()) as { shape: number[] }).shape.join('x'));
+  return `OME-Zarr store: ${paths.length} levels (${shapes.join(', ')}), pyramid made in ${fmt(made)} s on first read; level ${paths.at(-1)} against the ` +
+    `mean of level ${paths.at(-2)}: largest difference ${worst} (rounding: <= 0.5)`;
 }
 
 /** Seconds `make` takes, best of three (the first run also warms the code up). */
@@ -209,16 +223,26 @@ async function simplifyFigures(envelope: Buffer): Promise<string> {
   const collapsed = await collapseMesh(mesh, 20_000);
   const [cluster, collapse] = [await bestOf3(() => simplifyMesh(mesh, 20_000)), await bestOf3(() => collapseMesh(mesh, 20_000))];
   return (
-    `2M-triangle mesh to the 20,000-triangle coarse budget, in this process (best of 3): grid clustering ${fmt(cluster)} s (${fmt(clustered.indices.length / 3, 0)} triangles), ` +
-    `edge collapse ${fmt(collapse)} s (${fmt(collapsed.indices.length / 3, 0)} triangles); load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}`
+    `2M-triangle mesh to the 20,000-triangle coarse budget, in this process (best of 3): grid clustering ${fmt(cluster)} s ` +
+    `(${fmt(clustered.indices.length / 3, 0)} triangles), ` +
+    `edge collapse ${fmt(collapse)} s (${fmt(collapsed.indices.length / 3, 0)} triangles); load average ${loadavg()
+      .map((l) => fmt(l, 1))
+      .join(' ')}`
   );
 }
 
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const { plugins, specimens } = setup();
-  const host = await spawnHost(['--port', '0', '--plugins', plugins, '--specimens', specimens, '--log-level', 'warn', '--cache-max-bytes', String(6e9), '--job-ttl', '3600', '--cache-ttl', '3600']);
+  const host = await spawnHost([
+    '--port', '0', '--plugins', plugins, '--specimens', specimens, '--log-level', 'warn', '--cache-max-bytes', String(6e9), '--job-ttl', '3600', '--cache-ttl',
+    '3600',
+  ]);
   const link = await startThrottledLink(host.url, RATE);
-  const lines = [`link: ${RATE / 1e6} MB/s per connection; viewer: Debian's Chromium (SwiftShader); results computed and cached before each measure; load average at start ${loadavg().map((l) => fmt(l, 1)).join(' ')} on ${cpus().length} cores`];
+  const lines = [
+    `link: ${RATE / 1e6} MB/s per connection; viewer: Debian's Chromium (SwiftShader); results computed and cached before each measure; load average at start ${loadavg()
+      .map((l) => fmt(l, 1))
+      .join(' ')} on ${cpus().length} cores`,
+  ];
   const waitFull = process.env.ANY_SIZE_FULL === '1';
   // ANY_SIZE_ONLY=mesh (or volume, godot, comma-separated) runs those parts alone.
   const parts = (process.env.ANY_SIZE_ONLY ?? 'volume,mesh,godot').split(',');
@@ -238,12 +262,18 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       });
       const v = await viewerTimes(link.url, 'big-volume', VOLUME, room, waitFull);
       lines.push(
-        `1024x1024x512 uint16 volume (computed in ${fmt(computed, 1)} s): viewer first frame ${fmt(v.firstFrame)} s after the page asked, ${fmt(v.fromAnswer)} s after the coarse answer's first byte (${MB(v.coarseBytes)}); ` +
-          (v.fullFrame === null ? `full level ${MB(idFetch.length)}: ${fmt(idFetch.length / RATE, 0)} s at the link rate (not waited for; ANY_SIZE_FULL=1 does)` : `full level drawn at ${fmt(v.fullFrame, 1)} s (${MB(idFetch.length)})`),
+        `1024x1024x512 uint16 volume (computed in ${fmt(computed, 1)} s): viewer first frame ${fmt(v.firstFrame)} s after the page asked, ` +
+        `${fmt(v.fromAnswer)} s after the coarse answer's first byte (${MB(v.coarseBytes)}); ` +
+          (v.fullFrame === null
+            ? `full level ${MB(idFetch.length)}: ${fmt(idFetch.length / RATE, 0)} s at the link rate (not waited for; ANY_SIZE_FULL=1 does)`
+            : `full level drawn at ${fmt(v.fullFrame, 1)} s (${MB(idFetch.length)})`),
       );
       // Again: the coarse variant is made once per result; a second viewer gets it from the cache.
       const again = await viewerTimes(link.url, 'big-volume', VOLUME, room, false);
-      lines.push(`  the same volume in a second viewer (coarse variant cached): first frame ${fmt(again.firstFrame)} s after the page asked, ${fmt(again.fromAnswer)} s after the coarse answer's first byte`);
+      lines.push(
+        `  the same volume in a second viewer (coarse variant cached): first frame ${fmt(again.firstFrame)} s after the page asked, ` +
+        `${fmt(again.fromAnswer)} s after the coarse answer's first byte`,
+      );
       lines.push(await storeFigures(host.url, idFetch.id));
     }
 
@@ -253,45 +283,63 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       const raw = await fetchTimed(`${host.url}${dataPath('big-mesh', MESH, meshRoom)}`);
       const m = await viewerTimes(link.url, 'big-mesh', MESH, meshRoom, true);
       lines.push(
-        `2M-triangle mesh: viewer first frame ${fmt(m.firstFrame)} s after the page asked (${fmt(m.fromAnswer)} s after the coarse answer's first byte, ${MB(m.coarseBytes)}), full mesh drawn at ${fmt(m.fullFrame ?? NaN)} s; ` +
+        `2M-triangle mesh: viewer first frame ${fmt(m.firstFrame)} s after the page asked (${fmt(m.fromAnswer)} s after the coarse answer's first byte, ` +
+        `${MB(m.coarseBytes)}), full mesh drawn at ${fmt(m.fullFrame ?? NaN)} s; ` +
           `raw envelope ${MB(raw.body.length)} = ${fmt(raw.body.length / RATE, 1)} s at the link rate`,
       );
       const m2 = await viewerTimes(link.url, 'big-mesh', MESH, meshRoom, true);
       lines.push(
-        `  the same mesh in a second viewer (variants cached): first frame ${fmt(m2.firstFrame)} s after the page asked (${fmt(m2.fromAnswer)} s after the coarse answer's first byte), full mesh drawn at ${fmt(m2.fullFrame ?? NaN)} s`,
+        `  the same mesh in a second viewer (variants cached): first frame ${fmt(m2.firstFrame)} s after the page asked (${fmt(m2.fromAnswer)} s after ` +
+        `the coarse answer's first byte), full mesh drawn at ${fmt(m2.fullFrame ?? NaN)} s`,
       );
       lines.push(await simplifyFigures(raw.body));
       // What the first viewer's full mesh waits for on the host: its meshopt GLB variant, made once.
       await precompute(host.url, 'big-mesh', MESH, `${meshRoom}-variant`);
-      const glb = await firstByte(`${host.url}${dataPath('big-mesh', MESH, `${meshRoom}-variant`)}&format=glb&compress=meshopt`, { 'accept-encoding': 'gzip, deflate, br' });
-      lines.push(`  its full meshopt GLB variant (as the viewer asks for it), made on the host's encode thread: first byte after ${fmt(glb.seconds)} s, ${MB(glb.bytes)}; load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}`);
+      const glb = await firstByte(`${host.url}${dataPath('big-mesh', MESH, `${meshRoom}-variant`)}&format=glb&compress=meshopt`, {
+        'accept-encoding': 'gzip, deflate, br',
+      });
+      lines.push(
+        `  its full meshopt GLB variant (as the viewer asks for it), made on the host's encode thread: first byte after ${fmt(glb.seconds)} s, ${MB(glb.bytes)}; load average ${loadavg()
+          .map((l) => fmt(l, 1))
+          .join(' ')}`,
+      );
     }
 
     // 3. A Godot client, no options.
     if (parts.includes('godot')) {
       for (const shape of [
-        { depth: 200, height: 1012, width: 456, dtype: 'uint8' },
-        { depth: 151, height: 302, width: 302, dtype: 'uint16' },
-        { depth: 180, height: 512, width: 300, dtype: 'int16' },
-        { depth: 120, height: 300, width: 700, dtype: 'float64' },
+        { depth: 200, height: 1012, width: 456, dtype: 'uint8' }, { depth: 151, height: 302, width: 302, dtype: 'uint16' },
+        { depth: 180, height: 512, width: 300, dtype: 'int16' }, { depth: 120, height: 300, width: 700, dtype: 'float64' },
       ]) {
         const r = `godot-${shape.dtype}`;
         await precompute(host.url, 'big-volume', shape, r);
         const got = await fetchTimed(`${link.url}${dataPath('big-volume', shape, r)}`, GODOT);
         const vol = decodeEnvelope(got.body) as DecodedVolume;
-        lines.push(`Godot, ${shape.depth}x${shape.height}x${shape.width} ${shape.dtype}: ${vol.dtype} ${vol.shape.join('x')} spacing ${vol.spacing?.map((s) => fmt(s, 2)).join('/')}, ${MB(got.body.length)} in ${fmt(got.seconds)} s`);
+        lines.push(
+          `Godot, ${shape.depth}x${shape.height}x${shape.width} ${shape.dtype}: ${vol.dtype} ${vol.shape.join('x')} spacing ` +
+          `${vol.spacing?.map((s) => fmt(s, 2)).join('/')}, ${MB(got.body.length)} in ${fmt(got.seconds)} s`,
+        );
       }
       const mesh = await fetchTimed(`${link.url}${dataPath('big-mesh', MESH, meshRoom)}`, GODOT);
-      lines.push(`Godot, 2M-triangle mesh: ${fmt((decodeEnvelope(mesh.body) as DecodedMesh).indices.length / 3, 0)} triangles, ${MB(mesh.body.length)} in ${fmt(mesh.seconds)} s`);
+      lines.push(
+        `Godot, 2M-triangle mesh: ${fmt((decodeEnvelope(mesh.body) as DecodedMesh).indices.length / 3, 0)} triangles, ${MB(mesh.body.length)} in ` +
+        `${fmt(mesh.seconds)} s`,
+      );
       const knot = await fetchTimed(`${link.url}${dataPath('cinquefoil-knot', null, 'godot-knot')}`, GODOT);
       const count = knot.body.readUInt32LE(80);
       lines.push(
-        `Godot, cinquefoil-knot (.glb): ${String(knot.headers['content-type'])}, ${String(knot.headers['content-disposition'])}, ${count} triangles, binary STL ${knot.body.length === 84 + 50 * count ? 'valid' : 'INVALID'} (${MB(knot.body.length)} in ${fmt(knot.seconds)} s)`,
+        `Godot, cinquefoil-knot (.glb): ${String(knot.headers['content-type'])}, ${String(knot.headers['content-disposition'])}, ${count} triangles, ` +
+        `binary STL ${knot.body.length === 84 + 50 * count ? 'valid' : 'INVALID'} (${MB(knot.body.length)} in ${fmt(knot.seconds)} s)`,
       );
     }
   } catch (error) {
     // The figures so far still count; what stopped the rest is shown with the host's last words.
-    lines.push(`stopped: ${String(error)}${error instanceof Error && error.cause ? ` (${String(error.cause)})` : ''}; host exit code ${String(host.child.exitCode)}, signal ${String(host.child.signalCode)}`, ...host.stderr().trim().split('\n').slice(-15));
+    lines.push(
+      `stopped: ${String(error)}${error instanceof Error && error.cause ? ` (${String(error.cause)})` : ''}; host exit code ` +
+        `${String(host.child.exitCode)}, signal ` +
+        `${String(host.child.signalCode)}`,
+      ...host.stderr().trim().split('\n').slice(-15),
+    );
     process.exitCode = 1;
   } finally {
     await link.close();

@@ -56,7 +56,13 @@ function childrenCpuNs(master: number): number {
 async function measure(url: string, master: number, options: HitOptions, side: Side): Promise<void> {
   const nginxBefore = childrenCpuNs(master);
   const generatorBefore = process.cpuUsage();
-  const result = await autocannon({ url, connections: options.connections, duration: options.seconds, pipelining: 1, headers: { 'accept-encoding': 'identity' } });
+  const result = await autocannon({
+    url,
+    connections: options.connections,
+    duration: options.seconds,
+    pipelining: 1,
+    headers: { 'accept-encoding': 'identity' },
+  });
   const generator = process.cpuUsage(generatorBefore);
   const nginxNs = childrenCpuNs(master) - nginxBefore;
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);

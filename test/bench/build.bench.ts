@@ -72,7 +72,8 @@ function summarize(label: string, samples: number[], target: number): string {
   const sorted = [...samples].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
   const verdict = median < target ? 'under' : 'OVER';
-  return `${label.padEnd(34)} median ${median.toFixed(2)} s  min ${sorted[0]!.toFixed(2)} s  max ${sorted.at(-1)!.toFixed(2)} s  (${RUNS} runs; ${verdict} the ${target} s target)`;
+  return `${label.padEnd(34)} median ${median.toFixed(2)} s  min ${sorted[0]!.toFixed(2)} s  max ${sorted.at(-1)!.toFixed(2)} s  (${RUNS} runs; ${verdict} ` +
+    `the ${target} s target)`;
 }
 
 export async function run(): Promise<{ name: string; lines: string[] }> {

@@ -27,7 +27,17 @@ function fetchRaw(url: string, body: string, encoding: string | null): Promise<{
 }
 
 export async function run(): Promise<{ name: string; lines: string[] }> {
-  const host = await spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--no-viewer', '--log-level', 'warn']);
+  const host = await spawnHost([
+    '--port',
+    '0',
+    '--plugins',
+    await fixturePluginsDir(),
+    '--specimens',
+    await makeSpecimensDir(),
+    '--no-viewer',
+    '--log-level',
+    'warn',
+  ]);
   const lines: string[] = [];
   const cases = [
     ['point cloud, 500,000 points (cloud)', { function_name: 'cloud', kwargs: { count: 500_000 } }],
@@ -45,7 +55,9 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       const ms = percentile(runs.map((r) => r.ms), 50);
       const bytes = runs[0]!.bytes;
       if (encoding === null) [plainBytes, plainMs] = [bytes, ms];
-      row.push(`${runs[0]!.encoding} ${fmt(bytes / 1e6, 1)} MB in ${fmt(ms, 0)} ms${encoding ? ` (${fmt((100 * bytes) / plainBytes, 0)}% of the bytes, ${fmt(ms / plainMs)}x the time)` : ''}`);
+      row.push(
+        `${runs[0]!.encoding} ${fmt(bytes / 1e6, 1)} MB in ${fmt(ms, 0)} ms${encoding ? ` (${fmt((100 * bytes) / plainBytes, 0)}% of the bytes, ${fmt(ms / plainMs)}x the time)` : ''}`,
+      );
     }
     lines.push(`${label}: ${row.join('; ')}`);
   }

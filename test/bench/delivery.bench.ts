@@ -40,7 +40,12 @@ function fetchMeasured(url: string, headers: Record<string, string> = {}): Promi
       let bytes = 0;
       res.on('data', (chunk: Buffer) => (bytes += chunk.length));
       res.on('end', () =>
-        resolve({ bytes, seconds: (performance.now() - started) / 1000, encoding: String(res.headers['content-encoding'] ?? 'identity'), status: res.statusCode ?? 0 }),
+        resolve({
+          bytes,
+          seconds: (performance.now() - started) / 1000,
+          encoding: String(res.headers['content-encoding'] ?? 'identity'),
+          status: res.statusCode ?? 0,
+        }),
       );
       res.on('error', reject);
     });
@@ -88,7 +93,9 @@ async function compareHits(url: string, headers: Record<string, string>): Promis
 /** Downloads `url` with curl in a child process; true when it answered 200. */
 function downloadElsewhere(url: string, encoding: string): Promise<boolean> {
   return new Promise((resolve) => {
-    execFile('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-H', `Accept-Encoding: ${encoding}`, url], (error, stdout) => resolve(!error && stdout.trim() === '200'));
+    execFile('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-H', `Accept-Encoding: ${encoding}`, url], (error, stdout) =>
+      resolve(!error && stdout.trim() === '200'),
+    );
   });
 }
 
@@ -135,7 +142,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       const today = await fetchMeasured(`${link.url}${p}`);
       const godot = await fetchMeasured(`${link.url}${p}`, GODOT);
       lines.push(
-        `${label}: today ${MB(today.bytes)} in ${fmt(today.seconds)} s; Godot ${MB(godot.bytes)} (${godot.encoding}) in ${fmt(godot.seconds)} s = ${fmt(today.bytes / godot.bytes, 1)}x fewer bytes; ` +
+        `${label}: today ${MB(today.bytes)} in ${fmt(today.seconds)} s; Godot ${MB(godot.bytes)} (${godot.encoding}) in ${fmt(godot.seconds)} s = ` +
+        `${fmt(today.bytes / godot.bytes, 1)}x fewer bytes; ` +
           `making the variant once ${fmt(Math.max(0, first.seconds - again.seconds) * 1000, 0)} ms (a hit: ${fmt(again.seconds * 1000, 1)} ms)`,
       );
     }
@@ -152,13 +160,21 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       const sizes = [await fetchMeasured(url), await fetchMeasured(url, gzipHeaders)];
       const { identity, gzip } = await compareHits(url, gzipHeaders);
       lines.push(
-        `${label} cache hits, 50 connections, 2 × 4 s each (interleaved), loopback: identity (${MB(sizes[0]!.bytes)}) ${fmt(identity.rps, 0)} req/s p99 ${identity.p99} ms; ` +
-          `gzip variant (${MB(sizes[1]!.bytes)}) ${fmt(gzip.rps, 0)} req/s p99 ${gzip.p99} ms; ratio ${fmt(gzip.rps / identity.rps)} (target >= 0.9); errors ${identity.errors + gzip.errors}`,
+        `${label} cache hits, 50 connections, 2 × 4 s each (interleaved), loopback: identity (${MB(sizes[0]!.bytes)}) ${fmt(identity.rps, 0)} req/s p99 ` +
+        `${identity.p99} ms; ` +
+          `gzip variant (${MB(sizes[1]!.bytes)}) ${fmt(gzip.rps, 0)} req/s p99 ${gzip.p99} ms; ratio ${fmt(gzip.rps / identity.rps)} (target >= 0.9); ` +
+          `errors ${identity.errors + gzip.errors}`,
       );
     }
 
     // 4. Progress polls while 64 MiB variants are made (gzip then br of fresh entries).
-    const job = (await (await fetch(`${host.url}/api/specimens/torus/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"room_id":"bench-poll"}' })).json()) as { job_id: string };
+    const job = (await (
+      await fetch(`${host.url}/api/specimens/torus/start`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"room_id":"bench-poll"}',
+      })
+    ).json()) as { job_id: string };
     const pollUrl = `${host.url}/api/jobs/${job.job_id}/progress?since=-1`;
     await pollTimes(pollUrl, () => false, 50);
     const idle = await pollTimes(pollUrl, () => false, 300);
@@ -179,7 +195,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const p99Idle = percentile(idle, 99);
     const p99Busy = percentile(busy, 99);
     lines.push(
-      `progress polls: idle p50 ${fmt(percentile(idle, 50))} ms p99 ${fmt(p99Idle)} ms (${idle.length}); while ${made} variants of a 64 MiB volume were made p50 ${fmt(percentile(busy, 50))} ms p99 ${fmt(p99Busy)} ms (${busy.length}); p99 ratio ${fmt(p99Busy / p99Idle)} (target < 2)`,
+      `progress polls: idle p50 ${fmt(percentile(idle, 50))} ms p99 ${fmt(p99Idle)} ms (${idle.length}); while ${made} variants of a 64 MiB volume were ` +
+      `made p50 ${fmt(percentile(busy, 50))} ms p99 ${fmt(p99Busy)} ms (${busy.length}); p99 ratio ${fmt(p99Busy / p99Idle)} (target < 2)`,
     );
   } finally {
     await link.close();

@@ -42,7 +42,11 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   const file = path.join(root, 'plugins', 'edited', 'index.ts');
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, source(1));
-  const dev = await spawnHost(['plugins', '--port', '0', '--specimens', 'none', '--pool-size', '1', '--log-level', 'warn'], { cwd: root, cli: BIN, command: 'dev' });
+  const dev = await spawnHost(['plugins', '--port', '0', '--specimens', 'none', '--pool-size', '1', '--log-level', 'warn'], {
+    cwd: root,
+    cli: BIN,
+    command: 'dev',
+  });
   const served: number[] = [];
   const printed: number[] = [];
   try {
@@ -63,7 +67,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     await dev.stop();
   }
   // The first save also warms the type checker's view of the plugin; report the steady state.
-  const fmt = (values: number[]) => `median ${median(values.slice(1)).toFixed(0)} ms (min ${Math.min(...values.slice(1)).toFixed(0)}, max ${Math.max(...values.slice(1)).toFixed(0)})`;
+  const fmt = (values: number[]) =>
+    `median ${median(values.slice(1)).toFixed(0)} ms (min ${Math.min(...values.slice(1)).toFixed(0)}, max ${Math.max(...values.slice(1)).toFixed(0)})`;
   return {
     name: `vitrine dev: save to new result served (GET /data answers the change), ${ROUNDS - 1} saves after a first`,
     lines: [`save -> new result served:        ${fmt(served)}`, `host printed "reloaded in N ms":  ${fmt(printed)}`],

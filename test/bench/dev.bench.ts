@@ -40,7 +40,11 @@ async function measure(others: number): Promise<number[]> {
     writeFileSync(path.join(dir, 'index.ts'), pluginSource(index));
     writeFileSync(path.join(dir, 'helper.ts'), 'export const scale = (n: number): number => n * 2;\n');
   }
-  const dev = await spawnHost(['plugins', '--port', '0', '--specimens', 'none', '--pool-size', '1', '--log-level', 'warn'], { cwd: root, cli: BIN, command: 'dev' });
+  const dev = await spawnHost(['plugins', '--port', '0', '--specimens', 'none', '--pool-size', '1', '--log-level', 'warn'], {
+    cwd: root,
+    cli: BIN,
+    command: 'dev',
+  });
   const events = await openStream(`${dev.url}/api/events`);
   const times: number[] = [];
   try {

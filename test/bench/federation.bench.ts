@@ -102,10 +102,13 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
         `direct from worker (cache hit):       ${median(direct).toFixed(0)} MiB/s (rounds: ${list(direct)})`,
         `through relay (worker → relay → you): ${median(relayed).toFixed(0)} MiB/s (rounds: ${list(relayed)})`,
         `throughput ratio relay/direct:        ${ratio.toFixed(2)} (target >= 0.7) ${ratio >= 0.7 ? 'OK' : 'BELOW TARGET'}`,
-        `plain node:http relay keeping a copy: ${median(plain).toFixed(0)} MiB/s (rounds: ${list(plain)}): ratio ${plainRatio.toFixed(2)} of direct; ours ${(ratio / plainRatio).toFixed(2)}x of it`,
-        `plain node:http pass-through, no copy: ${median(bare).toFixed(0)} MiB/s (rounds: ${list(bare)}): ratio ${(median(bare) / median(direct)).toFixed(2)} of direct`,
+        `plain node:http relay keeping a copy: ${median(plain).toFixed(0)} MiB/s (rounds: ${list(plain)}): ratio ${plainRatio.toFixed(2)} of direct; ours ` +
+        `${(ratio / plainRatio).toFixed(2)}x of it`,
+        `plain node:http pass-through, no copy: ${median(bare).toFixed(0)} MiB/s (rounds: ${list(bare)}): ratio ` +
+        `${(median(bare) / median(direct)).toFixed(2)} of direct`,
         `relay again (relay cache hit):        ${mibPerSecond(hit).toFixed(0)} MiB/s`,
-        `relay RSS idle ${(idle / MIB).toFixed(0)} MiB, peak ${(peak / MIB).toFixed(0)} MiB: +${above.toFixed(2)}x payload (target < 1.5) ${above < 1.5 ? 'OK' : 'ABOVE TARGET'}`,
+        `relay RSS idle ${(idle / MIB).toFixed(0)} MiB, peak ${(peak / MIB).toFixed(0)} MiB: +${above.toFixed(2)}x payload (target < 1.5) ` +
+        `${above < 1.5 ? 'OK' : 'ABOVE TARGET'}`,
       ],
     };
   } finally {

@@ -23,7 +23,11 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     fetch(`${host.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   // Warm every compute thread (one job per room, two rooms), then settle: the idle figure is
   // a host whose threads have all run once.
-  await Promise.all(['warm-1', 'warm-2'].map(async (room_id, i) => (await post('/api/specimens/float_volume/start', { params: { megabytes: 4, seed: -1 - i }, room_id })).arrayBuffer()));
+  await Promise.all(
+    ['warm-1', 'warm-2'].map(async (room_id, i) =>
+      (await post('/api/specimens/float_volume/start', { params: { megabytes: 4, seed: -1 - i }, room_id })).arrayBuffer(),
+    ),
+  );
   await sleep(1000);
   await post('/api/processing/cache/clear', {});
   await sleep(2000);
@@ -49,7 +53,9 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   const probe = (async () => {
     for (let i = 0; flooding; i++) {
       const started = performance.now();
-      const res = await fetch(`${host.url}/api/specimens/grid_mesh/data?params=${encodeURIComponent(JSON.stringify({ triangles: 200 + (i % 1000) }))}&room_id=quiet`);
+      const res = await fetch(
+        `${host.url}/api/specimens/grid_mesh/data?params=${encodeURIComponent(JSON.stringify({ triangles: 200 + (i % 1000) }))}&room_id=quiet`,
+      );
       await res.arrayBuffer();
       latencies.push(performance.now() - started);
       await sleep(100);
@@ -83,7 +89,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       `answers: ${counts} (admitted in ${fmt(admittedIn, 1)} s, all finished in ${fmt(finishedIn, 1)} s)`,
       `RSS idle ${fmt(idle, 0)} MiB, peak ${fmt(peak, 0)} MiB, when the last job finished ${fmt(atEnd, 0)} MiB`,
       `RSS after cache clear and job TTL: ${fmt(after, 0)} MiB = ${fmt(after / idle)} x idle (target <= 1.5)`,
-      `small requests in another room during the flood: ${latencies.length}, p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(latencies.reduce((a, b) => Math.max(a, b), 0), 1)} ms`,
+      `small requests in another room during the flood: ${latencies.length}, p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(
+        latencies.reduce((a, b) => Math.max(a, b), 0),
+        1,
+      )} ms`,
     ],
   };
 }

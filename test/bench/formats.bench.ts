@@ -107,7 +107,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const cells: string[] = [];
     for (const [format, encode] of FORMATS) {
       const { bytes, ms, cpuMs } = await timed(encode, mesh);
-      let cell = `${format} ${fmt(bytes.byteLength / triangles, 2)} B/tri, ${fmt((ms * 1e6) / triangles, 0)} ms/Mtri (CPU ${fmt((cpuMs * 1e6) / triangles, 0)})`;
+      let cell = `${format} ${fmt(bytes.byteLength / triangles, 2)} B/tri, ${fmt((ms * 1e6) / triangles, 0)} ms/Mtri (CPU ` +
+        `${fmt((cpuMs * 1e6) / triangles, 0)})`;
       if (format === 'glb+meshopt') {
         glbs.push([label, triangles, bytes]);
         const gzip = gzipSync(bytes).byteLength;
@@ -125,7 +126,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     await page.addScriptTag({ content: await decoderScript() });
     for (const [label, triangles, glb] of glbs) {
       const base64 = Buffer.from(glb).toString('base64');
-      const decode = () => page.evaluate((b) => (window as unknown as { decodeGlb(b: string): Promise<{ ms: number; triangles: number }> }).decodeGlb(b), base64);
+      const decode = () =>
+        page.evaluate((b) => (window as unknown as { decodeGlb(b: string): Promise<{ ms: number; triangles: number }> }).decodeGlb(b), base64);
       const first = await decode(); // warm-up: the decoder's WebAssembly compiles once
       if (first.triangles !== triangles) throw new Error(`${label}: decoded ${first.triangles} triangles, expected ${triangles}`);
       const runs: number[] = [];
@@ -133,7 +135,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       // Wall time in the page: on a loaded machine it includes waiting for a core.
       const ms = percentile(runs, 50);
       const codec: number[] = [];
-      for (let i = 0; i < 8; i++) codec.push(await page.evaluate((b) => (window as unknown as { decodeViews(b: string): Promise<number> }).decodeViews(b), base64));
+      for (let i = 0; i < 8; i++)
+        codec.push(await page.evaluate((b) => (window as unknown as { decodeViews(b: string): Promise<number> }).decodeViews(b), base64));
       const codecMs = percentile(codec.slice(1), 50);
       lines.push(
         `Chromium decode, ${label}: GLTFLoader + MeshoptDecoder ${fmt(ms, 2)} ms (${fmt((ms * 1e6) / triangles, 1)} ms/Mtri); ` +

@@ -33,7 +33,10 @@ async function slowBodies(lines: string[]): Promise<void> {
     const started = performance.now();
     const results = await Promise.all(Array.from({ length: 50 }, () => slowBody(host.port, started)));
     const answered = results.filter((r) => r.status === 408).length;
-    lines.push(`slow bodies (1 byte / 2 s, --request-timeout 5): ${answered}/50 answered 408 and closed; last closed after ${fmt(Math.max(...results.map((r) => r.seconds)), 1)} s`);
+    lines.push(
+      `slow bodies (1 byte / 2 s, --request-timeout 5): ${answered}/50 answered 408 and closed; last closed after ` +
+      `${fmt(Math.max(...results.map((r) => r.seconds)), 1)} s`,
+    );
   } finally {
     await host.stop('SIGKILL');
   }
@@ -53,7 +56,10 @@ async function bigFrames(lines: string[]): Promise<void> {
       })),
     );
     await new Promise((r) => setTimeout(r, 2000));
-    lines.push(`relay, ten unauthenticated 60 MB frames: closed with ${[...new Set(codes)].join(', ')}; RSS ${fmt(before, 0)} MiB before, ${fmt(rssMiB(host.child.pid!), 0)} MiB after`);
+    lines.push(
+      `relay, ten unauthenticated 60 MB frames: closed with ${[...new Set(codes)].join(', ')}; RSS ${fmt(before, 0)} MiB before, ` +
+      `${fmt(rssMiB(host.child.pid!), 0)} MiB after`,
+    );
   } finally {
     await host.stop('SIGKILL');
   }

@@ -54,7 +54,10 @@ export const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
 /** Starts `vitrine worker ...args` (2 threads, warnings only) and resolves once it prints `worker ready`. */
 export function startBenchWorker(args: string[]): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, 'worker', ...args, '--pool-size', '2', '--log-level', 'warn'], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [CLI, 'worker', ...args, '--pool-size', '2', '--log-level', 'warn'], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {

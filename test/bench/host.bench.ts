@@ -25,14 +25,21 @@ import { download, fmt, percentile, startBenchHost } from './host-helpers.ts';
  * or with fastify. Resolves its URL and pid.
  */
 function startBaseline(kind: 'node' | 'node-same-head' | 'fastify', bytesFromUrl: string): Promise<{ url: string; pid: number; stop: () => void }> {
-  const fetchBytes = `const get=(u)=>new Promise((ok,no)=>require('node:http').get(u,(r)=>{const c=[];r.on('data',(d)=>c.push(d));r.on('end',()=>ok({headers:r.headers,buf:Buffer.concat(c)}))}).on('error',no));`;
+  const fetchBytes = `const get=(u)=>new Promise((ok,no)=>require('node:http').get(u,(r)=>{const ` +
+    `c=[];r.on('data',(d)=>c.push(d));r.on('end',()=>ok({headers:r.headers,buf:Buffer.concat(c)}))}).on('error',no));`;
   const listening = (port: string) => `console.log('listening on http://127.0.0.1:'+${port})`;
   // node:http with the URL's own head (but Date and the connection headers), or a minimal one.
-  const head = kind === 'node-same-head' ? `Object.fromEntries(Object.entries(headers).filter(([k])=>!['date','connection','keep-alive'].includes(k)))` : `{'content-type':'application/octet-stream','content-length':buf.length}`;
+  const head =
+    kind === 'node-same-head'
+      ? `Object.fromEntries(Object.entries(headers).filter(([k])=>!['date','connection','keep-alive'].includes(k)))`
+      : `{'content-type':'application/octet-stream','content-length':buf.length}`;
   const script =
     kind === 'fastify'
-      ? `${fetchBytes}const f=require('fastify')();get(process.argv[1]).then(async({buf})=>{f.get('/',async(q,r)=>r.type('application/octet-stream').send(buf));await f.listen({port:0,host:'127.0.0.1'});${listening('f.server.address().port')}})`
-      : `${fetchBytes}const http=require('node:http');get(process.argv[1]).then(({headers,buf})=>{const h=${head};const s=http.createServer((q,r)=>{r.writeHead(200,h);r.end(buf)});s.listen(0,'127.0.0.1',()=>${listening('s.address().port')})})`;
+      ? `${fetchBytes}const ` +
+        `f=require('fastify')();get(process.argv[1]).then(async({buf})=>{f.get('/',async(q,r)=>r.type('application/octet-stream').send(buf));await ` +
+        `f.listen({port:0,host:'127.0.0.1'});${listening('f.server.address().port')}})`
+      : `${fetchBytes}const http=require('node:http');get(process.argv[1]).then(({headers,buf})=>{const h=${head};const ` +
+        `s=http.createServer((q,r)=>{r.writeHead(200,h);r.end(buf)});s.listen(0,'127.0.0.1',()=>${listening('s.address().port')})})`;
   const child = spawn(process.execPath, ['-e', script, bytesFromUrl], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -79,7 +86,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
         plain.push(b.bytes / b.seconds);
       }
       const best = (xs: number[]) => Math.max(...xs);
-      lines.push(`256 MiB volume envelope (${first.bytes} bytes, cached): vitrine ${fmt(best(ours) / 1e6, 0)} MB/s, plain node:http ${fmt(best(plain) / 1e6, 0)} MB/s, ratio ${fmt(best(ours) / best(plain))} (target >= 0.8; best of 3 each, alternating)`);
+      lines.push(
+        `256 MiB volume envelope (${first.bytes} bytes, cached): vitrine ${fmt(best(ours) / 1e6, 0)} MB/s, plain node:http ${fmt(best(plain) / 1e6, 0)} ` +
+        `MB/s, ratio ${fmt(best(ours) / best(plain))} (target >= 0.8; best of 3 each, alternating)`,
+      );
     } finally {
       baseline.stop();
     }
@@ -94,10 +104,14 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       const oursOne = await cannon(meshUrl, 1);
       const plainOne = await cannon(fastifyBase.url, 1);
       lines.push(
-        `same, 1 connection: vitrine ${fmt(oursOne.requests.average, 0)} req/s p99 ${oursOne.latency.p99} ms; plain fastify ${fmt(plainOne.requests.average, 0)} req/s p99 ${plainOne.latency.p99} ms; req/s ratio ${fmt(oursOne.requests.average / plainOne.requests.average)}`,
+        `same, 1 connection: vitrine ${fmt(oursOne.requests.average, 0)} req/s p99 ${oursOne.latency.p99} ms; plain fastify ` +
+        `${fmt(plainOne.requests.average, 0)} req/s p99 ${plainOne.latency.p99} ms; req/s ratio ` +
+        `${fmt(oursOne.requests.average / plainOne.requests.average)}`,
       );
       lines.push(
-        `100k-triangle mesh envelope (${meshFirst.bytes} bytes) cache hits, 50 connections, 8 s: vitrine ${fmt(ours.requests.average, 0)} req/s p99 ${ours.latency.p99} ms; plain fastify route ${fmt(plain.requests.average, 0)} req/s p99 ${plain.latency.p99} ms; req/s ratio ${fmt(ours.requests.average / plain.requests.average)}; errors ${ours.errors + ours.non2xx}`,
+        `100k-triangle mesh envelope (${meshFirst.bytes} bytes) cache hits, 50 connections, 8 s: vitrine ${fmt(ours.requests.average, 0)} req/s p99 ` +
+        `${ours.latency.p99} ms; plain fastify route ${fmt(plain.requests.average, 0)} req/s p99 ${plain.latency.p99} ms; req/s ratio ` +
+        `${fmt(ours.requests.average / plain.requests.average)}; errors ${ours.errors + ours.non2xx}`,
       );
     } finally {
       fastifyBase.stop();
@@ -141,8 +155,13 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       const at = rounds[ratios.indexOf(median(ratios))]!;
       const us = (pick: (r: (typeof rounds)[number]) => Measured) => fmt(median(rounds.map((r) => pick(r).cpuPerRequest)) * 1000, 0);
       lines.push(
-        `small mesh envelope (${smallFirst.bytes} bytes) cache hits, 50 connections, 8 s, every operations feature on: vitrine ${fmt(at.ours.result.requests.average, 0)} req/s p99 ${at.ours.result.latency.p99} ms; bare node:http ${fmt(at.plain.result.requests.average, 0)} req/s p99 ${at.plain.result.latency.p99} ms; req/s ratio ${fmt(median(ratios))} (target >= 0.95; median of ${SMALL_ROUNDS} alternating rounds: ${ratios.map((r) => fmt(r)).join(', ')}); errors ${rounds.reduce((n, r) => n + r.ours.result.errors + r.ours.result.non2xx, 0)}`,
-        `same, against a bare node:http server sending the host's own head and body: req/s ratio ${fmt(median(headRatios))} (rounds: ${headRatios.map((r) => fmt(r)).join(', ')}); server CPU per request (medians): vitrine ${us((r) => r.ours)} us, bare ${us((r) => r.plain)} us, bare with the host's head ${us((r) => r.head)} us`,
+        `small mesh envelope (${smallFirst.bytes} bytes) cache hits, 50 connections, 8 s, every operations feature on: vitrine ` +
+        `${fmt(at.ours.result.requests.average, 0)} req/s p99 ${at.ours.result.latency.p99} ms; bare node:http ${fmt(at.plain.result.requests.average, 0)} ` +
+        `req/s p99 ${at.plain.result.latency.p99} ms; req/s ratio ${fmt(median(ratios))} (target >= 0.95; median of ${SMALL_ROUNDS} alternating rounds: ` +
+        `${ratios.map((r) => fmt(r)).join(', ')}); errors ${rounds.reduce((n, r) => n + r.ours.result.errors + r.ours.result.non2xx, 0)}`,
+        `same, against a bare node:http server sending the host's own head and body: req/s ratio ${fmt(median(headRatios))} (rounds: ` +
+        `${headRatios.map((r) => fmt(r)).join(', ')}); server CPU per request (medians): vitrine ${us((r) => r.ours)} us, bare ${us((r) => r.plain)} us, ` +
+        `bare with the host's head ${us((r) => r.head)} us`,
       );
     } finally {
       bare.stop();
@@ -150,7 +169,13 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     }
 
     // 4. Progress polls, idle vs two CPU-bound jobs.
-    const stepJob = await (await fetch(`${host.url}/api/specimens/burn/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ params: { seconds: 0 }, room_id: 'poll-idle' }) })).json() as { job_id: string };
+    const stepJob = (await (
+      await fetch(`${host.url}/api/specimens/burn/start`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ params: { seconds: 0 }, room_id: 'poll-idle' }),
+      })
+    ).json()) as { job_id: string };
     const poll = async (jobId: string, n: number) => {
       const times: number[] = [];
       for (let i = 0; i < n; i++) {
@@ -165,7 +190,16 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     await poll(stepJob.job_id, 50);
     const idle = await poll(stepJob.job_id, 300);
     const burners = await Promise.all(
-      [1, 2].map(async (seed) => (await (await fetch(`${host.url}/api/specimens/burn/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ params: { seconds: 60, seed }, room_id: `burn-${seed}` }) })).json()) as { job_id: string }),
+      [1, 2].map(
+        async (seed) =>
+          (await (
+            await fetch(`${host.url}/api/specimens/burn/start`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ params: { seconds: 60, seed }, room_id: `burn-${seed}` }),
+            })
+          ).json()) as { job_id: string },
+      ),
     );
     await new Promise((r) => setTimeout(r, 500));
     await poll(burners[0]!.job_id, 50);
@@ -173,7 +207,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     for (const b of burners) await fetch(`${host.url}/api/jobs/${b.job_id}`, { method: 'DELETE' });
     const p99Idle = percentile(idle, 99);
     const p99Busy = percentile(busy, 99);
-    lines.push(`progress polls (300 each): idle p50 ${fmt(percentile(idle, 50))} ms p99 ${fmt(p99Idle)} ms; with two CPU-bound jobs p50 ${fmt(percentile(busy, 50))} ms p99 ${fmt(p99Busy)} ms; p99 ratio ${fmt(p99Busy / p99Idle)} (target <= 2)`);
+    lines.push(
+      `progress polls (300 each): idle p50 ${fmt(percentile(idle, 50))} ms p99 ${fmt(p99Idle)} ms; with two CPU-bound jobs p50 ` +
+      `${fmt(percentile(busy, 50))} ms p99 ${fmt(p99Busy)} ms; p99 ratio ${fmt(p99Busy / p99Idle)} (target <= 2)`,
+    );
   } finally {
     await host.stop('SIGTERM');
   }

@@ -46,7 +46,12 @@ async function resolutionCost(lines: string[]): Promise<void> {
     const roomId = 'bench';
     const squareValues = { size: 1, label: 'a', flag: false, note: '' };
     await computeResult(ctx.results, { entry: square, values: squareValues, roomId, specimenId: null });
-    const upload = await app.inject({ method: 'POST', url: '/api/uploads?filename=cube.stl', headers: { 'content-type': 'application/octet-stream' }, payload: binaryStl() });
+    const upload = await app.inject({
+      method: 'POST',
+      url: '/api/uploads?filename=cube.stl',
+      headers: { 'content-type': 'application/octet-stream' },
+      payload: binaryStl(),
+    });
     const uploadId = (upload.json() as { upload_id: string }).upload_id;
     // square is the fixture's dynamic specimen dyn-square's function: its hit is the baseline.
     const hit = await perOp(() => ctx.results.lookup({ entry: square, values: squareValues, roomId }));
@@ -59,7 +64,10 @@ async function resolutionCost(lines: string[]): Promise<void> {
     const file = await perOp(resolve({ specimen: 'tri' }));
     const uploaded = await perOp(resolve({ upload: uploadId }));
     lines.push(`room-cache hit of the input itself: ${fmt(hit * 1000, 1)} µs per lookup (${ROUNDS} rounds)`);
-    lines.push(`resolving a cached dynamic input (check + load from the room): ${fmt(dynamic * 1000, 1)} µs, ${fmt((dynamic - hit) * 1000, 1)} µs beyond its own hit (target < 1000 µs)`);
+    lines.push(
+      `resolving a cached dynamic input (check + load from the room): ${fmt(dynamic * 1000, 1)} µs, ${fmt((dynamic - hit) * 1000, 1)} µs beyond its own ` +
+      `hit (target < 1000 µs)`,
+    );
     lines.push(`resolving a static file input (parsed once, kept): ${fmt(file * 1000, 1)} µs; an upload input: ${fmt(uploaded * 1000, 1)} µs`);
   } finally {
     await app.close();
@@ -100,7 +108,10 @@ function cpuSeconds(pid: number): number | null {
  * to its environment (the host's allocator setting, to see what that setting costs alone).
  */
 function startBaseline(env: Record<string, string> = {}): Promise<{ url: string; pid: number; stop: () => void }> {
-  const script = `const http=require('node:http');const {createHash}=require('node:crypto');const s=http.createServer((q,r)=>{const h=createHash('sha256');const c=[];q.on('data',d=>{h.update(d);c.push(d)});q.on('end',()=>{const b=Buffer.concat(c);r.end(JSON.stringify({bytes:b.length,id:h.digest('hex')}))})});s.listen(0,'127.0.0.1',()=>console.log('listening on http://127.0.0.1:'+s.address().port))`;
+  const script = `const http=require('node:http');const {createHash}=require('node:crypto');const s=http.createServer((q,r)=>{const ` +
+    `h=createHash('sha256');const c=[];q.on('data',d=>{h.update(d);c.push(d)});q.on('end',()=>{const ` +
+    `b=Buffer.concat(c);r.end(JSON.stringify({bytes:b.length,id:h.digest('hex')}))})});s.listen(0,'127.0.0.1',()=>console.log('listening on ` +
+    `http://127.0.0.1:'+s.address().port))`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -122,7 +133,11 @@ interface Target {
 async function post(target: Target, name: string, body: Buffer): Promise<{ rate: number; cpu: number | null }> {
   const cpuBefore = cpuSeconds(target.pid);
   const started = performance.now();
-  const res = await fetch(`${target.url}/api/uploads?filename=${name}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(body) });
+  const res = await fetch(`${target.url}/api/uploads?filename=${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: new Uint8Array(body),
+  });
   if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
   await res.arrayBuffer();
   const rate = body.length / ((performance.now() - started) / 1000);
@@ -141,14 +156,32 @@ const ROUNDS_PER_FORMAT = Number(process.env.UPLOAD_BENCH_ROUNDS ?? 5);
 
 async function uploadThroughput(lines: string[]): Promise<void> {
   const [bare, bareAllocator] = await Promise.all([startBaseline(), startBaseline(ALLOCATOR_ENV)]);
-  const host = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--pool-size', '1', '--plugins', 'none', '--specimens', 'none', '--upload-ttl', '60']);
+  const host = await spawnHost([
+    '--port',
+    '0',
+    '--no-viewer',
+    '--log-level',
+    'warn',
+    '--pool-size',
+    '1',
+    '--plugins',
+    'none',
+    '--specimens',
+    'none',
+    '--upload-ttl',
+    '60',
+  ]);
   const targets = { host: { url: host.url, pid: host.child.pid! }, bare, bareAllocator };
   try {
     for (const [label, name, make] of [
       ['32 MiB float32 .npy (203³)', 'volume.npy', (i: number) => bigNpy(32, i)],
       ['100k-triangle binary STL (4.8 MiB, welded)', 'mesh.stl', (i: number) => bigStl(100_000, i)],
     ] as const) {
-      const seen = { host: { rates: [] as number[], cpus: [] as (number | null)[] }, bare: { rates: [] as number[], cpus: [] as (number | null)[] }, bareAllocator: { rates: [] as number[], cpus: [] as (number | null)[] } };
+      const seen = {
+        host: { rates: [] as number[], cpus: [] as (number | null)[] },
+        bare: { rates: [] as number[], cpus: [] as (number | null)[] },
+        bareAllocator: { rates: [] as number[], cpus: [] as (number | null)[] },
+      };
       // One upload each first, not counted: the servers' code is compiled by then.
       for (const key of ['host', 'bare', 'bareAllocator'] as const) await post(targets[key], name, make(ROUNDS_PER_FORMAT + 1));
       let bytes = 0;
@@ -164,12 +197,15 @@ async function uploadThroughput(lines: string[]): Promise<void> {
       const best = (key: keyof typeof seen) => Math.max(...seen[key].rates);
       const mbs = (n: number | null) => (n === null ? 'n/a' : `${fmt(n / 1e6, 0)} MB/s`);
       lines.push(
-        `upload of a ${label}: ${mbs(best('host'))} parsed and stored; a plain node:http server reading and hashing the same body ${mbs(best('bare'))}: ratio ${fmt(best('host') / best('bare'))} ` +
+        `upload of a ${label}: ${mbs(best('host'))} parsed and stored; a plain node:http server reading and hashing the same body ${mbs(best('bare'))}: ` +
+        `ratio ${fmt(best('host') / best('bare'))} ` +
           `(best of ${ROUNDS_PER_FORMAT} each, alternating; target >= 200 MB/s)`,
       );
       lines.push(
-        `  per CPU second of the server process (load-independent): host ${mbs(perCpuSecond(bytes, seen.host.cpus))}, plain server ${mbs(perCpuSecond(bytes, seen.bare.cpus))}, ` +
-          `plain server under the host's allocator setting (MALLOC_MMAP_THRESHOLD_=${ALLOCATOR_ENV.MALLOC_MMAP_THRESHOLD_}) ${mbs(perCpuSecond(bytes, seen.bareAllocator.cpus))} (wall best ${mbs(best('bareAllocator'))})`,
+        `  per CPU second of the server process (load-independent): host ${mbs(perCpuSecond(bytes, seen.host.cpus))}, plain server ` +
+        `${mbs(perCpuSecond(bytes, seen.bare.cpus))}, ` +
+          `plain server under the host's allocator setting (MALLOC_MMAP_THRESHOLD_=${ALLOCATOR_ENV.MALLOC_MMAP_THRESHOLD_}) ` +
+          `${mbs(perCpuSecond(bytes, seen.bareAllocator.cpus))} (wall best ${mbs(best('bareAllocator'))})`,
       );
     }
   } finally {

@@ -74,7 +74,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const end = rssMiB(pid);
     lines.push(`${MISSES} misses of noop (one room, ${CONCURRENCY} at a time) in ${fmt(seconds, 1)} s (${fmt(MISSES / seconds, 0)}/s), ${failures} not 200`);
     lines.push(`RSS at each tenth (MiB): ${marks.join(', ')}`);
-    lines.push(`RSS start ${fmt(start, 0)} MiB, peak ${fmt(peak, 0)} MiB, after ${QUIET_MS / 1000} s quiet ${fmt(end, 0)} MiB: ${end - start >= 0 ? '+' : ''}${fmt(end - start, 0)} MiB (bound: +100 MiB)`);
+    lines.push(
+      `RSS start ${fmt(start, 0)} MiB, peak ${fmt(peak, 0)} MiB, after ${QUIET_MS / 1000} s quiet ${fmt(end, 0)} MiB: ` +
+      `${end - start >= 0 ? '+' : ''}${fmt(end - start, 0)} MiB (bound: +100 MiB)`,
+    );
   } finally {
     agent.destroy();
     await host.stop('SIGKILL');

@@ -16,13 +16,25 @@ const RUNS = 5;
 
 const scalars = {
   type: 'object',
-  properties: { radius: { type: 'number', default: 1, minimum: 0, maximum: 10 }, segments: { type: 'integer', default: 32 }, mode: { enum: ['fast', 'fine'], default: 'fast' }, smooth: { type: 'boolean', default: true } },
+  properties: {
+    radius: { type: 'number', default: 1, minimum: 0, maximum: 10 },
+    segments: { type: 'integer', default: 32 },
+    mode: { enum: ['fast', 'fine'], default: 'fast' },
+    smooth: { type: 'boolean', default: true },
+  },
 };
 
 const rich = {
   type: 'object',
   properties: {
-    axis: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }, { type: 'number' }], items: false, minItems: 3, maxItems: 3, default: [0, 0, 1] },
+    axis: {
+      type: 'array',
+      prefixItems: [{ type: 'number' }, { type: 'number' }, { type: 'number' }],
+      items: false,
+      minItems: 3,
+      maxItems: 3,
+      default: [0, 0, 1],
+    },
     levels: { type: 'array', items: { type: 'number', minimum: 0, maximum: 1 }, maxItems: 256, default: [0.5] },
     factor: { enum: [1, 2, 4], default: 2 },
     tint: { ...colorSchema(), default: '#d08030' },
@@ -30,7 +42,13 @@ const rich = {
   },
 };
 
-const richValues = { axis: [1, 0, 0], levels: Array.from({ length: 64 }, (_, i) => i / 64), factor: 4, tint: '#3366ff', volume: { specimen: 'phantom', params: { size: 64 } } };
+const richValues = {
+  axis: [1, 0, 0],
+  levels: Array.from({ length: 64 }, (_, i) => i / 64),
+  factor: 4,
+  tint: '#3366ff',
+  volume: { specimen: 'phantom', params: { size: 64 } },
+};
 
 function microseconds(work: () => void): number {
   const runs: number[] = [];
@@ -45,7 +63,10 @@ function microseconds(work: () => void): number {
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const cases: [string, () => void][] = [
     ['scalars, {}', () => resolveParams(scalars, Object.keys(scalars.properties), {}, 'f')],
-    ['scalars, every value', () => resolveParams(scalars, Object.keys(scalars.properties), { named: { radius: 2, segments: 8, mode: 'fine', smooth: false } }, 'f')],
+    [
+      'scalars, every value',
+      () => resolveParams(scalars, Object.keys(scalars.properties), { named: { radius: 2, segments: 8, mode: 'fine', smooth: false } }, 'f'),
+    ],
     ['tuple/list/enum/colour/input, {}', () => resolveParams(rich, Object.keys(rich.properties), {}, 'f')],
     ['tuple/list(64)/enum/colour/input, every value', () => resolveParams(rich, Object.keys(rich.properties), { named: richValues }, 'f')],
     ['cache key of those values', () => cacheKey('f', richValues)],

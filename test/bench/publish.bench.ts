@@ -34,18 +34,36 @@ async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
 
 async function round(publishUrl: string, readUrl: string, id: string, seed: number): Promise<{ put: number; list: number; read: number }> {
   const body = new Uint8Array(volume(seed));
-  const [put, res] = await timed(() => fetch(`${publishUrl}/api/specimens/${id}?filename=${id}.npy`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body }));
+  const [put, res] = await timed(() =>
+    fetch(`${publishUrl}/api/specimens/${id}?filename=${id}.npy`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body }),
+  );
   if (res.status !== 201) throw new Error(`PUT answered ${res.status}: ${await res.text()}`);
   const [list, listed] = await timed(async () => (await (await fetch(`${readUrl}/api/specimens`)).json()) as { id: string }[]);
   if (!listed.some((entry) => entry.id === id)) throw new Error(`${id} is not listed on the reading host`);
-  const [read, envelope] = await timed(async () => decodeEnvelope(new Uint8Array(await (await fetch(`${readUrl}/api/specimens/${id}/data`, { headers: GODOT })).arrayBuffer())));
+  const [read, envelope] = await timed(async () =>
+    decodeEnvelope(new Uint8Array(await (await fetch(`${readUrl}/api/specimens/${id}/data`, { headers: GODOT })).arrayBuffer())),
+  );
   if (envelope.type !== 'volume' || envelope.dtype !== 'uint8') throw new Error('the Godot read is not a uint8 volume');
   return { put, list, read };
 }
 
 function report(label: string, rounds: { put: number; list: number; read: number }[]): string[] {
   const line = (what: string, values: number[]) => `  ${what}: median ${fmt(percentile(values, 50), 0)} ms, worst ${fmt(Math.max(...values), 0)} ms`;
-  return [`${label}:`, line('PUT (16 MiB)', rounds.map((r) => r.put)), line('catalog listing on the reading host', rounds.map((r) => r.list)), line('Godot /data (uint8 envelope)', rounds.map((r) => r.read))];
+  return [
+    `${label}:`,
+    line(
+      'PUT (16 MiB)',
+      rounds.map((r) => r.put),
+    ),
+    line(
+      'catalog listing on the reading host',
+      rounds.map((r) => r.list),
+    ),
+    line(
+      'Godot /data (uint8 envelope)',
+      rounds.map((r) => r.read),
+    ),
+  ];
 }
 
 export async function run(): Promise<{ name: string; lines: string[] }> {

@@ -112,7 +112,11 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     if (res.status !== 200) throw new Error(`/data in ${room} answered ${res.status}`);
   };
   const start = async (fn: string, params: object, room: string) => {
-    const res = await fetch(at(`/api/specimens/${fn}/start`), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ params, room_id: room }) });
+    const res = await fetch(at(`/api/specimens/${fn}/start`), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ params, room_id: room }),
+    });
     return ((await res.json()) as { job_id: string }).job_id;
   };
   try {
@@ -146,8 +150,14 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const withState = roomStreams.filter((s) => s.events[0]?.event === 'state').length;
     const nonNull = roomStreams.filter((s) => s.events[0]?.data !== null).length;
     const afterRooms = await settledRss(pid);
-    lines.push(`${roomStreams.length} room streams over ${ROOMS} rooms opened in ${fmt(openedIn / 1000, 1)} s (50 opening at a time): ${withState} got \`state\` first (${nonNull} with an entry, ${withState - nonNull} null)`);
-    lines.push(`host RSS ${fmt(before / 2 ** 20, 1)} MiB before, ${fmt(afterRooms / 2 ** 20, 1)} MiB with them open: ${fmt(kib(afterRooms - before) / roomStreams.length, 1)} KiB per room stream`);
+    lines.push(
+      `${roomStreams.length} room streams over ${ROOMS} rooms opened in ${fmt(openedIn / 1000, 1)} s (50 opening at a time): ${withState} got \`state\` ` +
+      `first (${nonNull} with an entry, ${withState - nonNull} null)`,
+    );
+    lines.push(
+      `host RSS ${fmt(before / 2 ** 20, 1)} MiB before, ${fmt(afterRooms / 2 ** 20, 1)} MiB with them open: ` +
+      `${fmt(kib(afterRooms - before) / roomStreams.length, 1)} KiB per room stream`,
+    );
 
     const slowJob = await start('pulse', { seconds: 120, interval_ms: 1000, busy: false }, 'push-job');
     const jobStreams: Stream[] = [];
@@ -156,13 +166,17 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     });
     await until(() => jobStreams.every((s) => s.events.some((e) => e.event === 'progress')), 'a progress event on every job stream');
     const afterJobs = await settledRss(pid);
-    lines.push(`+ ${JOB_STREAMS} job streams on one running job (a report a second): all got \`progress\`; RSS ${fmt(afterJobs / 2 ** 20, 1)} MiB, ${fmt(kib(afterJobs - afterRooms) / JOB_STREAMS, 1)} KiB per job stream`);
+    lines.push(
+      `+ ${JOB_STREAMS} job streams on one running job (a report a second): all got \`progress\`; RSS ${fmt(afterJobs / 2 ** 20, 1)} MiB, ` +
+      `${fmt(kib(afterJobs - afterRooms) / JOB_STREAMS, 1)} KiB per job stream`,
+    );
 
     // Fan-out: /data in FANOUT_ROOMS rooms at once, FANOUT_ROUNDS times, each time new parameters.
     let triangles = 1000;
     const fanout = async (roomIds: number[]) => {
       const marks = roomIds.map((r) => ({ r, triangles: triangles++, sent: 0 }));
-      const resultOf = (s: Stream, n: number) => s.events.find((e) => e.event === 'result' && (e.data as { params: { triangles: number } }).params.triangles === n);
+      const resultOf = (s: Stream, n: number) =>
+        s.events.find((e) => e.event === 'result' && (e.data as { params: { triangles: number } }).params.triangles === n);
       await Promise.all(marks.map(async (m) => {
         m.sent = performance.now();
         await data(`push-${m.r}`, m.triangles);
@@ -178,7 +192,12 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       small.push(...(await fanout(Array.from({ length: FANOUT_ROOMS }, (_, k) => (round * FANOUT_ROOMS + k) % ROOMS))));
       await sleep(200);
     }
-    lines.push(`fan-out, /data in ${FANOUT_ROOMS} rooms at once × ${FANOUT_ROUNDS} rounds (${PER_ROOM} subscribers each, ${small.length} samples): first → last subscriber's \`result\` ${stats(small.map((s) => s.last - s.first), 2)}; /data sent → last subscriber ${stats(small.map((s) => s.last - s.sent))}`);
+    lines.push(
+      `fan-out, /data in ${FANOUT_ROOMS} rooms at once × ${FANOUT_ROUNDS} rounds (${PER_ROOM} subscribers each, ${small.length} samples): first → last subscriber's \`result\` ${stats(
+        small.map((s) => s.last - s.first),
+        2,
+      )}; /data sent → last subscriber ${stats(small.map((s) => s.last - s.sent))}`,
+    );
     const all: number[] = [];
     const allSpread: number[] = [];
     for (let round = 0; round < 5; round++) {
@@ -187,14 +206,21 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       all.push(Math.max(...got.map((g) => g.last)) - Math.min(...got.map((g) => g.sent)));
       await sleep(200);
     }
-    lines.push(`fan-out, /data in all ${ROOMS} rooms at once × 5 rounds (${ROOMS * PER_ROOM} subscribers; the 50 computations queue on 3 threads): first → last subscriber of a room ${stats(allSpread, 2)}; /data sent → last of the ${ROOMS * PER_ROOM} subscribers median ${fmt(percentile(all, 50), 1)} ms, max ${fmt(Math.max(...all), 1)} ms`);
+    lines.push(
+      `fan-out, /data in all ${ROOMS} rooms at once × 5 rounds (${ROOMS * PER_ROOM} subscribers; the 50 computations queue on 3 threads): first → last ` +
+      `subscriber of a room ${stats(allSpread, 2)}; /data sent → last of the ${ROOMS * PER_ROOM} subscribers median ${fmt(percentile(all, 50), 1)} ms, ` +
+      `max ${fmt(Math.max(...all), 1)} ms`,
+    );
 
     await fetch(at(`/api/jobs/${slowJob}`), { method: 'DELETE' });
     await until(() => jobStreams.every((s) => s.ended), 'every job stream closing after the cancel');
     const ends = jobStreams.filter((s) => s.events.at(-1)?.event === 'error').length;
     for (const s of roomStreams) s.close();
     await until(() => roomStreams.every((s) => s.ended), 'every room stream closing');
-    lines.push(`job cancelled: ${ends}/${JOB_STREAMS} job streams got \`error\` and closed; all streams closed, host RSS ${fmt((await settledRss(pid)) / 2 ** 20, 1)} MiB`);
+    lines.push(
+      `job cancelled: ${ends}/${JOB_STREAMS} job streams got \`error\` and closed; all streams closed, host RSS ` +
+      `${fmt((await settledRss(pid)) / 2 ** 20, 1)} MiB`,
+    );
 
     // ---- 2. Report → client latency while two CPU-bound jobs run -----------------------------
     const burners = [await start('burn', { seconds: PHASE_S + 15, seed: 1 }, 'burn-1'), await start('burn', { seconds: PHASE_S + 15, seed: 2 }, 'burn-2')];
@@ -229,7 +255,11 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     lines.push(`progress of a CPU-bound job reporting every 50 ms while two CPU-bound jobs run (pool 3, 2 cores), ${PHASE_S} s, report → client:`);
     lines.push(`  event stream: ${viaStream.length} messages, ${stats(viaStream, 2)}, max ${fmt(Math.max(...viaStream), 1)} ms`);
     lines.push(`  polling /progress?since= every ${POLL_MS} ms: ${viaPoll.length} messages, ${stats(viaPoll)}, max ${fmt(Math.max(...viaPoll), 0)} ms`);
-    lines.push(`  polling / stream: p50 ${fmt(percentile(viaPoll, 50) / percentile(viaStream, 50), 0)}x, p99 ${fmt(percentile(viaPoll, 99) / percentile(viaStream, 99), 0)}x (times: the machine's monotonic clock, read in the host's worker thread at report() and in the client on receipt)`);
+    lines.push(
+      `  polling / stream: p50 ${fmt(percentile(viaPoll, 50) / percentile(viaStream, 50), 0)}x, p99 ` +
+      `${fmt(percentile(viaPoll, 99) / percentile(viaStream, 99), 0)}x (times: the machine's monotonic clock, read in the host's worker thread at ` +
+      `report() and in the client on receipt)`,
+    );
   } finally {
     await host.stop('SIGTERM');
   }

@@ -35,14 +35,22 @@ function buildPython(into: string, copies = 0): void {
   for (let i = 0; i < copies; i++) {
     const dir = path.join(src, `py-copy-${i}`);
     cpSync(path.join(REPO, 'test/fixtures/python-bench-plugins/py-bench'), dir, { recursive: true });
-    writeFileSync(path.join(dir, 'plugin.py'), `${source.replace(/def py_/g, `def c${i}_`).replace(/py_noop\(/g, `c${i}_noop(`)}\nspecimens = [{"id": "copy-${i}", "function": "c${i}_noop", "display_name": "copy ${i}"}]\n`);
+    writeFileSync(
+      path.join(dir, 'plugin.py'),
+      `${source.replace(/def py_/g, `def c${i}_`).replace(/py_noop\(/g, `c${i}_noop(`)}\nspecimens = [{"id": "copy-${i}", "function": "c${i}_noop", ` +
+        `"display_name": "copy ${i}"}]\n`,
+    );
   }
   execFileSync(process.execPath, [CLI, 'build', src, '--out', into], { cwd: REPO });
 }
 
 async function invokeMs(host: RunningHost, fn: string, seed: number): Promise<number> {
   const started = performance.now();
-  const res = await fetch(`${host.url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ function_name: fn, kwargs: { seed } }) });
+  const res = await fetch(`${host.url}/api/processing/invoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ function_name: fn, kwargs: { seed } }),
+  });
   if (res.status !== 200) throw new Error(`${fn} answered ${res.status}: ${await res.text()}`);
   await res.arrayBuffer();
   return performance.now() - started;
@@ -55,7 +63,10 @@ function cpuTicks(pid: number): number {
 }
 
 function runnerPids(): number[] {
-  return execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes('vitrine._runner')).map((l) => Number(l.trim().split(/\s+/)[0]));
+  return execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.includes('vitrine._runner'))
+    .map((l) => Number(l.trim().split(/\s+/)[0]));
 }
 
 async function calls(host: RunningHost, lines: string[]): Promise<void> {
@@ -68,7 +79,10 @@ async function calls(host: RunningHost, lines: string[]): Promise<void> {
   }
   const row = (name: string, v: number[]) => `${name} p50 ${fmt(percentile(v, 50))} ms, p99 ${fmt(percentile(v, 99))} ms`;
   lines.push(`no-op through /invoke, ${CALLS} misses each, alternating:`, `  ${row('TypeScript', ts)}`, `  ${row('Python    ', py)}`);
-  lines.push(`  Python − TypeScript: p50 +${fmt(percentile(py, 50) - percentile(ts, 50))} ms (target ≤ 2), p99 +${fmt(percentile(py, 99) - percentile(ts, 99))} ms (target ≤ 5)`);
+  lines.push(
+    `  Python − TypeScript: p50 +${fmt(percentile(py, 50) - percentile(ts, 50))} ms (target ≤ 2), p99 +${fmt(percentile(py, 99) - percentile(ts, 99))} ms ` +
+    `(target ≤ 5)`,
+  );
 }
 
 async function volumes(host: RunningHost, lines: string[]): Promise<void> {
@@ -84,11 +98,20 @@ async function volumes(host: RunningHost, lines: string[]): Promise<void> {
       py.push(b.seconds * 1000);
     }
   }
-  lines.push(`64 MiB float32 volume, /data to the last byte (misses; medians of 5):`, `  TypeScript ${fmt(median(ts), 0)} ms, Python ${fmt(median(py), 0)} ms: Python − TypeScript ${fmt(median(py) - median(ts), 0)} ms (target ≤ 100)`);
+  lines.push(
+    `64 MiB float32 volume, /data to the last byte (misses; medians of 5):`,
+    `  TypeScript ${fmt(median(ts), 0)} ms, Python ${fmt(median(py), 0)} ms: Python − TypeScript ${fmt(median(py) - median(ts), 0)} ms (target ≤ 100)`,
+  );
 }
 
 async function cancel(host: RunningHost, lines: string[]): Promise<void> {
-  const started = await (await fetch(`${host.url}/api/specimens/py-spin/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ params: { seconds: 120 } }) })).json() as { job_id: string };
+  const started = (await (
+    await fetch(`${host.url}/api/specimens/py-spin/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ params: { seconds: 120 } }),
+    })
+  ).json()) as { job_id: string };
   const busy = await waitFor(() => {
     const pids = runnerPids();
     const before = new Map(pids.map((pid) => [pid, cpuTicks(pid)]));
@@ -96,7 +119,13 @@ async function cancel(host: RunningHost, lines: string[]): Promise<void> {
   }, 'the spinning process');
   const t0 = performance.now();
   await fetch(`${host.url}/api/jobs/${started.job_id}`, { method: 'DELETE' });
-  await waitFor(async () => ((await (await fetch(`${host.url}/api/jobs/${started.job_id}/progress`)).json() as { error: string | null }).error === 'cancelled' ? true : undefined), 'cancelled', 5000, 5);
+  await waitFor(
+    async () =>
+      ((await (await fetch(`${host.url}/api/jobs/${started.job_id}/progress`)).json()) as { error: string | null }).error === 'cancelled' ? true : undefined,
+    'cancelled',
+    5000,
+    5,
+  );
   const cancelled = performance.now() - t0;
   await waitFor(() => {
     const ticks = cpuTicks(busy);
@@ -104,16 +133,32 @@ async function cancel(host: RunningHost, lines: string[]): Promise<void> {
   }, 'the process to stop spinning', 5000, 0);
   const idle = performance.now() - t0;
   const next = await invokeMs(host, 'py_noop', 1e6);
-  lines.push(`DELETE of a job looping in Python: cancelled after ${fmt(cancelled, 0)} ms, process CPU stopped within ${fmt(idle, 0)} ms (target 1000; interrupted, the process stays warm), next call answered in ${fmt(next, 1)} ms`);
+  lines.push(
+    `DELETE of a job looping in Python: cancelled after ${fmt(cancelled, 0)} ms, process CPU stopped within ${fmt(idle, 0)} ms (target 1000; interrupted, ` +
+    `the process stays warm), next call answered in ${fmt(next, 1)} ms`,
+  );
 }
 
 async function faults(host: RunningHost, lines: string[]): Promise<void> {
   for (const fn of ['py_exit', 'py_hog']) {
-    const others = Array.from({ length: 20 }, (_, i) => fetch(`${host.url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ function_name: i % 2 ? 'py_noop' : 'noop', kwargs: { seed: 5e6 + i + (fn === 'py_hog' ? 100 : 0) } }) }));
-    const fault = await fetch(`${host.url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ function_name: fn, kwargs: {} }) });
+    const others = Array.from({ length: 20 }, (_, i) =>
+      fetch(`${host.url}/api/processing/invoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ function_name: i % 2 ? 'py_noop' : 'noop', kwargs: { seed: 5e6 + i + (fn === 'py_hog' ? 100 : 0) } }),
+      }),
+    );
+    const fault = await fetch(`${host.url}/api/processing/invoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ function_name: fn, kwargs: {} }),
+    });
     const statuses = await Promise.all(others.map(async (p) => (await p).status));
     const detail = ((await fault.json()) as { detail: string }).detail;
-    lines.push(`${fn === 'py_exit' ? 'os._exit(1)' : 'memory exhausted'}: its own call ${fault.status} (${detail.slice(0, 90)}); ${statuses.filter((s) => s === 200).length}/20 others answered 200`);
+    lines.push(
+      `${fn === 'py_exit' ? 'os._exit(1)' : 'memory exhausted'}: its own call ${fault.status} (${detail.slice(0, 90)}); ` +
+      `${statuses.filter((s) => s === 200).length}/20 others answered 200`,
+    );
   }
 }
 
@@ -137,13 +182,32 @@ async function startup(lines: string[]): Promise<void> {
     a.push(await firstCatalog(none, specimens));
     b.push(await firstCatalog(ten, specimens));
   }
-  lines.push(`spawn to the first catalog answer (medians of 5): no Python plugin ${fmt(median(a), 0)} ms, 11 Python plugins importing numpy ${fmt(median(b), 0)} ms (ratio ${fmt(median(b) / median(a))})`);
+  lines.push(
+    `spawn to the first catalog answer (medians of 5): no Python plugin ${fmt(median(a), 0)} ms, 11 Python plugins importing numpy ${fmt(median(b), 0)} ` +
+    `ms (ratio ${fmt(median(b) / median(a))})`,
+  );
 }
 
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const plugins = buildBenchPlugins();
   buildPython(plugins);
-  const host = await spawnHost(['--port', '0', '--plugins', plugins, '--specimens', benchSpecimens(), '--log-level', 'warn', '--pool-size', '2', '--python', PYTHON, '--python-max-bytes', String(2 ** 31), '--no-viewer']);
+  const host = await spawnHost([
+    '--port',
+    '0',
+    '--plugins',
+    plugins,
+    '--specimens',
+    benchSpecimens(),
+    '--log-level',
+    'warn',
+    '--pool-size',
+    '2',
+    '--python',
+    PYTHON,
+    '--python-max-bytes',
+    String(2 ** 31),
+    '--no-viewer',
+  ]);
   const lines: string[] = [];
   try {
     await calls(host, lines);

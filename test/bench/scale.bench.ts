@@ -33,7 +33,10 @@ const MiB = 1024 * 1024;
 
 /** Starts plain-blob-relay.mjs against `redisUrl`; resolves with its URL and a stop function. */
 function startPlainBlobRelay(redisUrl: string, env: NodeJS.ProcessEnv = {}): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('plain-blob-relay.mjs', import.meta.url)), redisUrl], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('plain-blob-relay.mjs', import.meta.url)), redisUrl], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -51,9 +54,12 @@ function startPlainBlobRelay(redisUrl: string, env: NodeJS.ProcessEnv = {}): Pro
  * holds everything the load generator gathered (its garbage collection slowed every read).
  */
 function downloadInChild(url: string): Promise<{ bytes: number; seconds: number }> {
-  const script = `const http = require('node:http'); const t = performance.now(); http.get(process.argv[1], (res) => { let bytes = 0; res.on('data', (c) => (bytes += c.length)); res.on('end', () => console.log(JSON.stringify({ bytes, seconds: (performance.now() - t) / 1000 }))); });`;
+  const script = `const http = require('node:http'); const t = performance.now(); http.get(process.argv[1], (res) => { let bytes = 0; res.on('data', (c) ` +
+    `=> (bytes += c.length)); res.on('end', () => console.log(JSON.stringify({ bytes, seconds: (performance.now() - t) / 1000 }))); });`;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['-e', script, url], (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as { bytes: number; seconds: number })));
+    execFile(process.execPath, ['-e', script, url], (error, stdout) =>
+      error ? reject(error) : resolve(JSON.parse(stdout) as { bytes: number; seconds: number }),
+    );
   });
 }
 
@@ -64,7 +70,9 @@ async function commandsProcessed(redis: Redis): Promise<number> {
 }
 
 async function post(url: string, body: unknown): Promise<{ job_id: string }> {
-  return (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { job_id: string };
+  return (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as {
+    job_id: string;
+  };
 }
 
 async function pollTimes(host: string, jobId: string, n: number): Promise<number[]> {
@@ -103,7 +111,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const redisRun = await cannon(mesh(a.url));
     const perHit = ((await commandsProcessed(admin)) - before - 1) / redisRun.requests.total;
     lines.push(
-      `cache hits, ${meshBytes}-byte mesh envelope, 50 connections, 8 s: in-memory host ${fmt(memRun.requests.average, 0)} req/s p99 ${memRun.latency.p99} ms; Redis host (memory LRU) ${fmt(redisRun.requests.average, 0)} req/s p99 ${redisRun.latency.p99} ms; ratio ${fmt(redisRun.requests.average / memRun.requests.average)} (target >= 0.9); Redis commands per hit ${fmt(perHit, 2)}; errors ${redisRun.errors + redisRun.non2xx}`,
+      `cache hits, ${meshBytes}-byte mesh envelope, 50 connections, 8 s: in-memory host ${fmt(memRun.requests.average, 0)} req/s p99 ${memRun.latency.p99} ` +
+      `ms; Redis host (memory LRU) ${fmt(redisRun.requests.average, 0)} req/s p99 ${redisRun.latency.p99} ms; ratio ` +
+      `${fmt(redisRun.requests.average / memRun.requests.average)} (target >= 0.9); Redis commands per hit ${fmt(perHit, 2)}; errors ` +
+      `${redisRun.errors + redisRun.non2xx}`,
     );
 
     // 2. A 256 MiB result read back from Redis by a host that never saw it.
@@ -146,7 +157,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
         mappedTripRates.push(mapped.bytes / MiB / mapped.seconds);
         const direct = await downloadInChild(`${passThroughMapped.url}/${hash}?chunks=${chunks}&direct=${header.byteLength}`);
         directTripRates.push(direct.bytes / MiB / direct.seconds);
-        const cold = await spawnHost([...common, '--redis', redis.url, '--compute', '0'], process.env.BENCH_COLD_PROFILE ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_COLD_PROFILE}`] } : {});
+        const cold = await spawnHost(
+          [...common, '--redis', redis.url, '--compute', '0'],
+          process.env.BENCH_COLD_PROFILE ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_COLD_PROFILE}`] } : {},
+        );
         // A host that never saw the result, not one that never served: a catalog and a small
         // mesh first, as any host in service has (a process in its first second still
         // compiles and collects its start-up in the background, costing the read a fifth).
@@ -168,11 +182,20 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const each = (xs: number[]) => xs.map((x) => fmt(x, 0)).join(', ');
     const perRound = (xs: number[], ys: number[]) => xs.map((x, i) => fmt(x / ys[i]!)).join(', ');
     lines.push(
-      `256 MiB result from Redis (64 chunks of 4 MiB), best of 3: blob store read ${fmt(best(storeRates), 0)} MiB/s (target >= 400; each: ${each(storeRates)}); bare pipelined GET of the same chunks ${fmt(best(bareRates), 0)} MiB/s (each: ${each(bareRates)}); ratio ${fmt(best(storeRates) / best(bareRates))}`,
+      `256 MiB result from Redis (64 chunks of 4 MiB), best of 3: blob store read ${fmt(best(storeRates), 0)} MiB/s (target >= 400; each: ` +
+      `${each(storeRates)}); bare pipelined GET of the same chunks ${fmt(best(bareRates), 0)} MiB/s (each: ${each(bareRates)}); ratio ` +
+      `${fmt(best(storeRates) / best(bareRates))}`,
     );
     lines.push(
-      `same result as /data (${computed.bytes} bytes), best of 3: from a cold host ${fmt(best(coldRates), 0)} MiB/s end to end (sent as its chunks arrive from Redis; each: ${each(coldRates)}), ratio to the store read ${fmt(best(coldRates) / best(storeRates))} (target >= 0.8; each round: ${perRound(coldRates, storeRates)}); again from its LRU ${fmt(warmRate, 0)} MiB/s`,
-      `bounds of that trip (Redis -> one process -> HTTP -> this client), same rounds (plain-blob-relay.mjs): the fewest-copies pass-through (reads land in the memory kept, written from there; the host's allocator setting) ${fmt(best(directTripRates), 0)} MiB/s (each: ${each(directTripRates)}), its ratio to the store read ${fmt(best(directTripRates) / best(storeRates))}, cold host / it ${fmt(best(coldRates) / best(directTripRates))} (each round: ${perRound(coldRates, directTripRates)}); through ioredis keeping nothing ${fmt(best(bareTripRates), 0)} MiB/s (each: ${each(bareTripRates)}); through ioredis keeping a copy, under the allocator setting ${fmt(best(mappedTripRates), 0)} MiB/s (each: ${each(mappedTripRates)})`,
+      `same result as /data (${computed.bytes} bytes), best of 3: from a cold host ${fmt(best(coldRates), 0)} MiB/s end to end (sent as its chunks arrive ` +
+      `from Redis; each: ${each(coldRates)}), ratio to the store read ${fmt(best(coldRates) / best(storeRates))} (target >= 0.8; each round: ` +
+      `${perRound(coldRates, storeRates)}); again from its LRU ${fmt(warmRate, 0)} MiB/s`,
+      `bounds of that trip (Redis -> one process -> HTTP -> this client), same rounds (plain-blob-relay.mjs): the fewest-copies pass-through (reads land ` +
+      `in the memory kept, written from there; the host's allocator setting) ${fmt(best(directTripRates), 0)} MiB/s (each: ${each(directTripRates)}), its ` +
+      `ratio to the store read ${fmt(best(directTripRates) / best(storeRates))}, cold host / it ${fmt(best(coldRates) / best(directTripRates))} (each ` +
+      `round: ${perRound(coldRates, directTripRates)}); through ioredis keeping nothing ${fmt(best(bareTripRates), 0)} MiB/s (each: ` +
+      `${each(bareTripRates)}); through ioredis keeping a copy, under the allocator setting ${fmt(best(mappedTripRates), 0)} MiB/s (each: ` +
+      `${each(mappedTripRates)})`,
     );
 
     // 3. Progress polls of a running job: in-memory host vs Redis host (the job on the worker).
@@ -188,7 +211,9 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     await fetch(`${b.url}/api/jobs/${redisJob.job_id}`, { method: 'DELETE' });
     const p99 = (xs: number[]) => percentile(xs, 99);
     lines.push(
-      `progress polls of a running job (300 each, one CPU-bound job running): in-memory p50 ${fmt(percentile(memPolls, 50))} ms p99 ${fmt(p99(memPolls))} ms; Redis mode (job on the worker, polled on the other host) p50 ${fmt(percentile(redisPolls, 50))} ms p99 ${fmt(p99(redisPolls))} ms; p99 ratio ${fmt(p99(redisPolls) / p99(memPolls))} (target <= 2); Redis commands per poll ${fmt(perPoll, 2)}`,
+      `progress polls of a running job (300 each, one CPU-bound job running): in-memory p50 ${fmt(percentile(memPolls, 50))} ms p99 ${fmt(p99(memPolls))} ` +
+      `ms; Redis mode (job on the worker, polled on the other host) p50 ${fmt(percentile(redisPolls, 50))} ms p99 ${fmt(p99(redisPolls))} ms; p99 ratio ` +
+      `${fmt(p99(redisPolls) / p99(memPolls))} (target <= 2); Redis commands per poll ${fmt(perPoll, 2)}`,
     );
 
     // 4. Small mesh hits: the room pointer held by the Redis host, vs the in-memory host.
@@ -209,7 +234,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const smallMedian = [...smallRatios].sort((x, y) => x - y)[1]!;
     const { mem: smallMem, redis: smallRedis, perHit: perSmallHit } = smallRounds[smallRatios.indexOf(smallMedian)]!;
     lines.push(
-      `small mesh hits, ${smallBytes}-byte envelope, 50 connections, 8 s: in-memory host ${fmt(smallMem.requests.average, 0)} req/s p99 ${smallMem.latency.p99} ms; Redis host ${fmt(smallRedis.requests.average, 0)} req/s p99 ${smallRedis.latency.p99} ms; ratio ${fmt(smallMedian)} (target >= 0.9; median of 3 alternating rounds: ${smallRatios.map((r) => fmt(r)).join(', ')}); Redis commands per hit ${fmt(perSmallHit, 3)} (the service's background included); errors ${smallRounds.reduce((n, r) => n + r.redis.errors + r.redis.non2xx, 0)}`,
+      `small mesh hits, ${smallBytes}-byte envelope, 50 connections, 8 s: in-memory host ${fmt(smallMem.requests.average, 0)} req/s p99 ` +
+      `${smallMem.latency.p99} ms; Redis host ${fmt(smallRedis.requests.average, 0)} req/s p99 ${smallRedis.latency.p99} ms; ratio ${fmt(smallMedian)} ` +
+      `(target >= 0.9; median of 3 alternating rounds: ${smallRatios.map((r) => fmt(r)).join(', ')}); Redis commands per hit ${fmt(perSmallHit, 3)} (the ` +
+      `service's background included); errors ${smallRounds.reduce((n, r) => n + r.redis.errors + r.redis.non2xx, 0)}`,
     );
 
     // 5. Many job streams open on a quiet running job (burn reports nothing): Redis at idle.
@@ -226,7 +254,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const idleRate = ((await commandsProcessed(admin)) - idleBefore - 1) / ((performance.now() - idleStart) / 1000);
     for (const stream of streams) stream.close();
     await fetch(`${a.url}/api/jobs/${quiet.job_id}`, { method: 'DELETE' });
-    lines.push(`${STREAMS} job streams open on one quiet running job (on host B, the job on the worker), 10 s: Redis commands ${fmt(idleRate, 1)}/s, the whole service's background included (target < 50)`);
+    lines.push(
+      `${STREAMS} job streams open on one quiet running job (on host B, the job on the worker), 10 s: Redis commands ${fmt(idleRate, 1)}/s, the whole ` +
+      `service's background included (target < 50)`,
+    );
   } finally {
     for (const host of hosts) await host.stop('SIGTERM');
     worker.kill('SIGTERM');

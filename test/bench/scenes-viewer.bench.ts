@@ -47,7 +47,7 @@ async function open(browser: Browser, url: string, ids: string[]): Promise<Timin
     await page.goto(url);
     const want = [...ids].sort().join(' ');
     const first = await page.waitForFunction(
-      (w) => ((document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.drawn ?? '').split(' ').sort().join(' ') === w ? Date.now() : null),
+      (w) => ((document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.layersDrawn ?? '').split(' ').sort().join(' ') === w ? Date.now() : null),
       want,
       { timeout: 600_000, polling: 'raf' },
     );

@@ -25,7 +25,20 @@ async function smallMiss(url: string, seed: number): Promise<number> {
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const lines: string[] = [];
   const redis = await startRedis();
-  const host = await spawnHost(['--port', '0', '--plugins', buildBenchPlugins(), '--specimens', benchSpecimens(), '--log-level', 'warn', '--redis', redis.url, '--pool-size', '2']);
+  const host = await spawnHost([
+    '--port',
+    '0',
+    '--plugins',
+    buildBenchPlugins(),
+    '--specimens',
+    benchSpecimens(),
+    '--log-level',
+    'warn',
+    '--redis',
+    redis.url,
+    '--pool-size',
+    '2',
+  ]);
   const jobs: string[] = [];
   try {
     // Its earlier runs were short: a few on the idle service.
@@ -40,7 +53,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const busy: number[] = [];
     for (let i = 0; i < 10; i++) busy.push(await smallMiss(host.url, 100 + i));
     lines.push(`small miss (noop), idle service: median ${fmt(percentile(idle, 50), 1)} ms`);
-    lines.push(`small miss behind 20 long jobs in 20 rooms (2 compute threads): median ${fmt(percentile(busy, 50), 1)} ms, worst ${fmt(Math.max(...busy), 1)} ms of 10 (bound: 250 ms); each: ${busy.map((ms) => fmt(ms, 0)).join(", ")}`);
+    lines.push(
+      `small miss behind 20 long jobs in 20 rooms (2 compute threads): median ${fmt(percentile(busy, 50), 1)} ms, worst ${fmt(Math.max(...busy), 1)} ms ` +
+      `of 10 (bound: 250 ms); each: ${busy.map((ms) => fmt(ms, 0)).join(', ')}`,
+    );
   } finally {
     await Promise.all(jobs.map((id) => fetch(`${host.url}/api/jobs/${id}`, { method: 'DELETE' }).catch(() => null)));
     await host.stop('SIGKILL');

@@ -27,7 +27,8 @@ const STEPS: Step[] = [
   (base) => fetch(`${base}/api/specimens/grid_mesh/thumbnail`),
   // A hit for most (40 rooms share a few parameter sets), a miss now and then.
   (base, c, i) => fetch(`${base}/api/specimens/grid_mesh/data?params=${params({ triangles: 2000 + (i % 3) * 100 })}&room_id=room-${c % 40}`),
-  (base, c, i) => fetch(`${base}/api/processing/invoke`, json({ function_name: 'grid_mesh', kwargs: { triangles: 500 + (i % 5) }, room_id: `invoke-${c % 20}` })),
+  (base, c, i) =>
+    fetch(`${base}/api/processing/invoke`, json({ function_name: 'grid_mesh', kwargs: { triangles: 500 + (i % 5) }, room_id: `invoke-${c % 20}` })),
   async (base, c, i) => {
     const start = await fetch(`${base}/api/specimens/float_volume/start`, json({ params: { megabytes: 1, seed: i % 7 }, room_id: `jobs-${c % 10}` }));
     if (start.status !== 200) return start;
@@ -83,7 +84,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     name: `soak: ${CLIENTS} clients for ${SECONDS} s, every kind of request, --cache-max-bytes 1 GiB`,
     lines: [
       `requests: ${total} (${fmt(total / SECONDS, 0)}/s); statuses: ${counts}`,
-      `latency p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(latencies.reduce((a, b) => Math.max(a, b), 0), 1)} ms (a job step counts start to data)`,
+      `latency p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(
+        latencies.reduce((a, b) => Math.max(a, b), 0),
+        1,
+      )} ms (a job step counts start to data)`,
       `host RSS: ${rss.join(', ')}`,
     ],
   };

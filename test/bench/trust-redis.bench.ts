@@ -55,7 +55,11 @@ async function until(probe: () => Promise<boolean>, limitMs: number): Promise<bo
 }
 
 async function startJob(host: RunningHost, params: object, room: string): Promise<string> {
-  const res = await fetch(`${host.url}/api/specimens/pulse/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ params, room_id: room }) });
+  const res = await fetch(`${host.url}/api/specimens/pulse/start`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ params, room_id: room }),
+  });
   const body = (await res.json()) as { job_id?: string };
   if (!body.job_id) throw new Error(`/start answered ${res.status}: ${JSON.stringify(body)}`);
   return body.job_id;
@@ -113,13 +117,31 @@ async function outage(plugins: string, specimens: string, lines: string[]): Prom
 async function evictingBlobStore(plugins: string, specimens: string, lines: string[]): Promise<void> {
   const redis = await startRedis();
   const blobs: RedisServer = await startRedis({ args: ['--maxmemory', '64mb', '--maxmemory-policy', 'allkeys-lru'] });
-  const common = ['--port', '0', '--plugins', plugins, '--specimens', specimens, '--log-level', 'error', '--redis', redis.url, '--blob-store', blobs.url, '--compute', '0', '--cache-max-bytes', String(256 * 1024 * 1024)];
+  const common = [
+    '--port',
+    '0',
+    '--plugins',
+    plugins,
+    '--specimens',
+    specimens,
+    '--log-level',
+    'error',
+    '--redis',
+    redis.url,
+    '--blob-store',
+    blobs.url,
+    '--compute',
+    '0',
+    '--cache-max-bytes',
+    String(256 * 1024 * 1024),
+  ];
   const [a, b] = [await spawnHost(common), await spawnHost(common)];
   const worker = await startBenchWorker(['--redis', redis.url, '--blob-store', blobs.url, '--plugins', plugins]);
   const control = new Redis(redis.url);
   const blobAdmin = new Redis(blobs.url);
   try {
-    const url = (host: RunningHost, i: number) => `${host.url}/api/specimens/float_volume/data?params=${encodeURIComponent(JSON.stringify({ megabytes: 8, seed: i }))}&room_id=blob-${i}`;
+    const url = (host: RunningHost, i: number) =>
+      `${host.url}/api/specimens/float_volume/data?params=${encodeURIComponent(JSON.stringify({ megabytes: 8, seed: i }))}&room_id=blob-${i}`;
     const firstHashes: string[] = [];
     const started = performance.now();
     let non200 = 0;
@@ -148,8 +170,10 @@ async function evictingBlobStore(plugins: string, specimens: string, lines: stri
     const evicted = Number(/evicted_keys:(\d+)/.exec(await blobAdmin.info('stats'))![1]);
     const blobUsed = Number(/used_memory:(\d+)/.exec(await blobAdmin.info('memory'))![1]);
     lines.push(
-      `(d) ${ROOMS} rooms of ${fmt(bytes / 1024 / 1024)} MiB results (float_volume 8), blob store 64 MB allkeys-lru, computed on A then re-read on B (4 at a time):`,
-      `    non-200: ${non200} of ${2 * ROOMS}; B's bytes differing from A's: ${mismatched} of ${ROOMS}; blob store evicted ${evicted} keys, holds ${fmt(blobUsed / 1024 / 1024)} MiB`,
+      `(d) ${ROOMS} rooms of ${fmt(bytes / 1024 / 1024)} MiB results (float_volume 8), blob store 64 MB allkeys-lru, computed on A then re-read on B (4 ` +
+      `at a time):`,
+      `    non-200: ${non200} of ${2 * ROOMS}; B's bytes differing from A's: ${mismatched} of ${ROOMS}; blob store evicted ${evicted} keys, holds ` +
+      `${fmt(blobUsed / 1024 / 1024)} MiB`,
       `    control Redis used_memory: ${fmt(used / 1024 / 1024)} MiB; A's pass ${fmt(firstPassS, 1)} s, both ${fmt(seconds, 1)} s`,
     );
   } finally {

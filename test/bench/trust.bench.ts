@@ -61,14 +61,18 @@ async function shortBesideFlood(): Promise<string[]> {
     if (i % 10 === 0) process.stderr.write(`small #${i}: ${fmt(performance.now() - t, 1)} ms\n`);
     await sleep(Math.max(0, 500 - (performance.now() - t)));
   }
-  const progress = await Promise.all(jobs.slice(0, 200).map(async (id) => ((await (await fetch(`${base}/api/jobs/${id}/progress`)).json()) as { status: string }).status));
+  const progress = await Promise.all(
+    jobs.slice(0, 200).map(async (id) => ((await (await fetch(`${base}/api/jobs/${id}/progress`)).json()) as { status: string }).status),
+  );
   const done = progress.filter((s) => s === 'done').length;
   for (let i = 0; i < jobs.length; i += 50) await Promise.all(jobs.slice(i, i + 50).map((id) => fetch(`${base}/api/jobs/${id}`, { method: 'DELETE' })));
   await host.stop();
   // The same small computation on an idle host, for reference.
   return [
-    `flood: ${jobs.length} jobs of 2 s CPU in ${jobs.length} rooms accepted in ${fmt(floodSubmitS, 1)} s (pool 2); ${done} of the first 200 done after the window`,
-    `small mesh /data every 500 ms in other rooms during ${WINDOW_S} s: ${latencies.length} requests, p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(Math.max(...latencies), 1)} ms (target p99 <= 300 ms)`,
+    `flood: ${jobs.length} jobs of 2 s CPU in ${jobs.length} rooms accepted in ${fmt(floodSubmitS, 1)} s (pool 2); ${done} of the first 200 done after ` +
+    `the window`,
+    `small mesh /data every 500 ms in other rooms during ${WINDOW_S} s: ${latencies.length} requests, p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ` +
+    `${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(Math.max(...latencies), 1)} ms (target p99 <= 300 ms)`,
   ];
 }
 
@@ -125,13 +129,27 @@ async function endedByHost(stream: StalledStream): Promise<boolean> {
   return stream.closed;
 }
 
-async function changingRoom(stalledCount: number): Promise<{ before: number; peak: number; after: number; changes: number; closed: number; open: number; events: number[] }> {
+async function changingRoom(
+  stalledCount: number,
+): Promise<{ before: number; peak: number; after: number; changes: number; closed: number; open: number; events: number[] }> {
   // The test fixtures' `square`, whose `note` parameter makes each room event about 15 KB, so
   // the stalled clients fall past the kernel's socket buffers within the window.
-  const host = await spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--log-level', 'warn', '--pool-size', '2']);
+  const host = await spawnHost([
+    '--port',
+    '0',
+    '--plugins',
+    await fixturePluginsDir(),
+    '--specimens',
+    await makeSpecimensDir(),
+    '--log-level',
+    'warn',
+    '--pool-size',
+    '2',
+  ]);
   const pid = host.child.pid!;
   const roomId = 'busy';
-  const change = (k: number) => post(host.url, '/api/specimens/dyn-square/data', { params: { size: 1 + (k % 4), note: `${k}:`.padEnd(15_000, 'x') }, room_id: roomId });
+  const change = (k: number) =>
+    post(host.url, '/api/specimens/dyn-square/data', { params: { size: 1 + (k % 4), note: `${k}:`.padEnd(15_000, 'x') }, room_id: roomId });
   // Warm: both threads have run, the room has an entry.
   await Promise.all([1, 2].map(async (k) => (await change(-k)).arrayBuffer()));
   await sleep(2000);
@@ -168,10 +186,14 @@ async function stalledStreams(): Promise<string[]> {
   const run = await changingRoom(STALLED);
   const perStream = (run.peak - run.before - (control.peak - control.before)) / STALLED;
   return [
-    `${STALLED} stalled room streams + ${READERS} reading ones, ${WRITERS} clients changing the room for ${WINDOW_S} s: ${run.changes} changes (${fmt(run.changes / WINDOW_S, 0)}/s, events of ~15 KB)`,
-    `host RSS ${fmt(run.before, 0)} MiB before, peak ${fmt(run.peak, 0)} MiB, ${fmt(run.after, 0)} MiB at the end; the same load with no stalled stream: ${fmt(control.before, 0)} -> peak ${fmt(control.peak, 0)} MiB (${control.changes} changes)`,
-    `growth per stalled stream, beyond the load's own: ${fmt(perStream)} MiB at peak (target <= 2 MiB), ${fmt((run.after - run.before - (control.after - control.before)) / STALLED)} MiB at the end (control ended at ${fmt(control.after, 0)} MiB)`,
-    `stalled streams ended by the host: ${run.closed} of ${STALLED}; reading streams still open: ${run.open} of ${READERS} (events each: ${Math.min(...run.events)}-${Math.max(...run.events)})`,
+    `${STALLED} stalled room streams + ${READERS} reading ones, ${WRITERS} clients changing the room for ${WINDOW_S} s: ${run.changes} changes ` +
+    `(${fmt(run.changes / WINDOW_S, 0)}/s, events of ~15 KB)`,
+    `host RSS ${fmt(run.before, 0)} MiB before, peak ${fmt(run.peak, 0)} MiB, ${fmt(run.after, 0)} MiB at the end; the same load with no stalled stream: ` +
+    `${fmt(control.before, 0)} -> peak ${fmt(control.peak, 0)} MiB (${control.changes} changes)`,
+    `growth per stalled stream, beyond the load's own: ${fmt(perStream)} MiB at peak (target <= 2 MiB), ` +
+    `${fmt((run.after - run.before - (control.after - control.before)) / STALLED)} MiB at the end (control ended at ${fmt(control.after, 0)} MiB)`,
+    `stalled streams ended by the host: ${run.closed} of ${STALLED}; reading streams still open: ${run.open} of ${READERS} (events each: ` +
+    `${Math.min(...run.events)}-${Math.max(...run.events)})`,
   ];
 }
 

@@ -58,7 +58,8 @@ async function windows(host: RunningHost, encoding: string, lines: string[]): Pr
   }
   const stats = (await (await fetch(`${host.url}/api/processing/cache/stats`)).json()) as { total_bytes: number };
   lines.push(
-    `80 windows of a held 256³ volume (${encoding}): RSS ${fmt(start, 0)} MiB after the volume, peak ${fmt(peak, 0)} MiB, end ${fmt(rssMiB(pid), 0)} MiB (bound ${fmt(BOUND_MIB, 0)} MiB); budget counts ${fmt(stats.total_bytes / 1e6, 0)} MB`,
+    `80 windows of a held 256³ volume (${encoding}): RSS ${fmt(start, 0)} MiB after the volume, peak ${fmt(peak, 0)} MiB, end ${fmt(rssMiB(pid), 0)} MiB ` +
+    `(bound ${fmt(BOUND_MIB, 0)} MiB); budget counts ${fmt(stats.total_bytes / 1e6, 0)} MB`,
   );
 }
 
@@ -79,7 +80,10 @@ async function fairness(host: RunningHost, lines: string[]): Promise<void> {
   for (let i = 0; i < 5; i++) busy.push((await get(host, `${small}&max_triangles=${18000 - i}`, gzip, '127.0.0.9')).ms);
   stop = true;
   await Promise.all(heavy);
-  lines.push(`a bystander's small variant (20k-triangle mesh simplified, gzip): median ${fmt(percentile(idle, 50), 0)} ms idle, ${fmt(percentile(busy, 50), 0)} ms while 8 clients ask for distinct max_triangles of a 400k mesh`);
+  lines.push(
+    `a bystander's small variant (20k-triangle mesh simplified, gzip): median ${fmt(percentile(idle, 50), 0)} ms idle, ${fmt(percentile(busy, 50), 0)} ms ` +
+    `while 8 clients ask for distinct max_triangles of a 400k mesh`,
+  );
 }
 
 export async function run(): Promise<{ name: string; lines: string[] }> {

@@ -21,7 +21,9 @@ interface Measured {
 
 async function measure(page: Page, url: string, prepare: (page: Page) => Promise<void>): Promise<Measured> {
   await page.goto(url);
-  await page.waitForFunction(() => ['done', 'cached'].includes(document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state ?? ''), null, { timeout: 300_000 });
+  await page.waitForFunction(() => ['done', 'cached'].includes(document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state ?? ''), null, {
+    timeout: 300_000,
+  });
   await prepare(page);
   await page.getByRole('button', { name: 'Enter VR' }).click();
   await page.waitForFunction(() => window.vitrineVr?.state().firstSpecimenFrameMs != null, null, { timeout: 300_000 });
@@ -34,7 +36,9 @@ async function measure(page: Page, url: string, prepare: (page: Page) => Promise
 
 function line(what: string, m: Measured): string {
   const fps = 1000 / percentile(m.frameTimes, 50);
-  return `${what}: Enter VR → first frame with the specimen ${fmt(m.firstSpecimenFrameMs, 0)} ms; frame time median ${fmt(percentile(m.frameTimes, 50), 1)} ms (${fmt(fps, 1)} fps), p95 ${fmt(percentile(m.frameTimes, 95), 1)} ms over ${m.frameTimes.length} frames of ${m.framebuffer?.join('×') ?? '?'} pixels`;
+  return `${what}: Enter VR → first frame with the specimen ${fmt(m.firstSpecimenFrameMs, 0)} ms; frame time median ` +
+    `${fmt(percentile(m.frameTimes, 50), 1)} ms (${fmt(fps, 1)} fps), p95 ${fmt(percentile(m.frameTimes, 95), 1)} ms over ${m.frameTimes.length} ` +
+    `frames of ${m.framebuffer?.join('×') ?? '?'} pixels`;
 }
 
 export async function run(): Promise<{ name: string; lines: string[] }> {
@@ -51,7 +55,11 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     });
     return {
       name: 'The viewer in VR (IWER Quest 3, Chromium + SwiftShader: a floor, not a headset figure)',
-      lines: [line('2-triangle mesh (the session alone)', floor), line('300k-triangle mesh (grid_mesh)', mesh), line('128³ float32 volume, ray marched (float_volume 8 MiB)', volume)],
+      lines: [
+        line('2-triangle mesh (the session alone)', floor),
+        line('300k-triangle mesh (grid_mesh)', mesh),
+        line('128³ float32 volume, ray marched (float_volume 8 MiB)', volume),
+      ],
     };
   } finally {
     await browser.close();

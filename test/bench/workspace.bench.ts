@@ -40,7 +40,11 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const other = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     await other.goto(`${host.url}/${viewerQuery({ room: 'lab', follow: true })}`);
     await other.waitForSelector('.follow[data-stream=open]');
-    await other.waitForFunction(() => document.querySelector('[data-testid=specimen-title]')?.textContent === 'Numpy volume 4' && document.querySelector('[data-testid=colour-bar]'), null, { timeout: 300_000 });
+    await other.waitForFunction(
+      () => document.querySelector('[data-testid=specimen-title]')?.textContent === 'Numpy volume 4' && document.querySelector('[data-testid=colour-bar]'),
+      null,
+      { timeout: 300_000 },
+    );
     const windowMs: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const width = 300 + i * 50;
@@ -51,7 +55,11 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
         return Date.now();
       }, width);
       const high = await other.evaluate(() => document.querySelector<HTMLElement>('[data-testid=colour-bar]')!.dataset.high);
-      const seen = await page.waitForFunction((want) => (document.querySelector<HTMLElement>('[data-testid=colour-bar]')?.dataset.high === want ? Date.now() : null), high, { timeout: 60_000, polling: 'raf' });
+      const seen = await page.waitForFunction(
+        (want) => (document.querySelector<HTMLElement>('[data-testid=colour-bar]')?.dataset.high === want ? Date.now() : null),
+        high,
+        { timeout: 60_000, polling: 'raf' },
+      );
       windowMs.push(((await seen.jsonValue()) as number) - changedAt);
     }
     const stat = (values: number[]) => `median ${fmt(percentile(values, 50), 0)} ms (min ${fmt(Math.min(...values), 0)}, max ${fmt(Math.max(...values), 0)})`;

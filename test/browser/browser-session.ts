@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 /** The browser binary (`VITRINE_CHROMIUM` overrides it). */
 export const CHROMIUM_PATH = process.env.VITRINE_CHROMIUM ?? '/usr/bin/chromium';
@@ -38,7 +39,22 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
     );
   }
   await mkdir(SHOTS_DIR, { recursive: true });
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, ...extraArgs] });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, ...extraArgs] });
+  // Every page's navigations, locators and waits get the suite's deadline, not Playwright's
+  // 30 s: a page loads in seconds on a quiet machine and in a minute beside a loaded suite.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    context.setDefaultTimeout(STATE_WAIT_MS);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args) => {
+    const page = await newPage(...args);
+    page.setDefaultTimeout(STATE_WAIT_MS);
+    return page;
+  };
+  return browser;
 }
 
 /** A page opened by {@link openPage}, with what it requested and the errors it threw. */
@@ -71,13 +87,31 @@ export async function shot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/** How long a page may take to reach a state it is on its way to (a job done, a frame drawn, a camera at rest). */
+export { STATE_WAIT_MS };
+
+/**
+ * Waits until the stage canvas has drawn what it was last given to show (its `data-drawn`
+ * reaches `data-shows`): a screenshot taken then shows the content, framed or placed.
+ */
+export async function waitForDrawn(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const canvas = document.querySelector<HTMLElement>('canvas.stage-canvas');
+      return canvas?.dataset.shows !== undefined && canvas.dataset.drawn === canvas.dataset.shows;
+    },
+    null,
+    { timeout: STATE_WAIT_MS },
+  );
+}
+
 /** Waits until the element matching `selector` has exactly `text` as its trimmed text. */
 export async function waitForText(page: Page, selector: string, text: string): Promise<void> {
   try {
     await page.waitForFunction(
       ([sel, want]) => document.querySelector(sel)?.textContent?.trim() === want,
       [selector, text] as const,
-      { timeout: 30_000 },
+      { timeout: STATE_WAIT_MS },
     );
   } catch (error) {
     const actual = await page.evaluate((sel) => document.querySelector(sel)?.textContent?.trim() ?? null, selector);
@@ -93,7 +127,7 @@ export async function waitForState(page: Page, selector: string, states: string[
       return state && wanted.includes(state) ? state : null;
     },
     [selector, states] as const,
-    { timeout: 30_000 },
+    { timeout: STATE_WAIT_MS },
   );
   return (await handle.jsonValue()) as string;
 }
@@ -113,7 +147,7 @@ export async function waitForFrame(page: Page, since: number): Promise<void> {
   await page.waitForFunction(
     (n) => Number(document.querySelector<HTMLCanvasElement>('canvas.stage-canvas')?.dataset.frames ?? 0) > n,
     since,
-    { timeout: 30_000 },
+    { timeout: STATE_WAIT_MS },
   );
 }
 

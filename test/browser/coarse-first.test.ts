@@ -19,6 +19,7 @@ import { startHoldingProxy, type HoldingProxy } from '../helpers/holding-proxy.t
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { launchBrowser, shot, textOf } from './browser-session.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: RunningHost;
 let link: ThrottledLink;
@@ -73,13 +74,15 @@ async function open(specimen: string, params: object, stat: string, base = link.
 }
 
 async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() => ['done', 'cached'].includes(document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state ?? ''), null, { timeout: 60_000 });
+  await page.waitForFunction(() => ['done', 'cached'].includes(document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state ?? ''), null, {
+    timeout: STATE_WAIT_MS,
+  });
 }
 
 describe('coarse first', () => {
   it('draws a large volume from a 64-per-axis delivery first, then the full one', async () => {
     const { page, requests, seen } = await open('big-volume', { depth: 96, height: 256, width: 256 }, 'shape');
-    await page.waitForSelector('[data-testid=refine-note]:not([hidden])', { timeout: 60_000 });
+    await page.waitForSelector('[data-testid=refine-note]:not([hidden])', { timeout: STATE_WAIT_MS });
     expect(await textOf(page, '[data-testid=stats] [data-stat=shape] dd')).toBe('48 × 64 × 64');
     await shot(page, 'coarse-first-volume-coarse');
     await settled(page);
@@ -130,7 +133,7 @@ describe('coarse first', () => {
     ]);
     try {
       const { page, seen } = await open('big-mesh', { triangles: 300000 }, 'triangles', proxy.url);
-      await page.waitForSelector('[data-testid=refine-note]:not([hidden])', { timeout: 60_000 });
+      await page.waitForSelector('[data-testid=refine-note]:not([hidden])', { timeout: STATE_WAIT_MS });
       const count = (s: Seen) => Number(s.stat.replace(/\D/g, ''));
       expect(count({ note: true, stat: await textOf(page, '[data-testid=stats] [data-stat=triangles] dd') })).toBeLessThanOrEqual(20000);
       await shot(page, 'coarse-first-mesh-coarse');
@@ -143,7 +146,9 @@ describe('coarse first', () => {
       expect(shown.map((s) => count(s) > 290000).filter((full, i, all) => full !== all[i - 1])).toEqual([false, true]);
       // The coarse answer is large enough not to be read whole before refining.
       expect(proxy.lengths.get('coarse')).toBeGreaterThan(READ_BEFORE_REFINING_BYTES);
-      const order = proxy.log.filter((line) => !line.startsWith('asked') || isData(line)).map((line) => (isCoarse(line) ? 'asked coarse' : isFull(line) ? 'asked full' : line));
+      const order = proxy.log
+        .filter((line) => !line.startsWith('asked') || isData(line))
+        .map((line) => (isCoarse(line) ? 'asked coarse' : isFull(line) ? 'asked full' : line));
       const at = (line: string) => order.indexOf(line);
       expect(order.filter((line) => line.startsWith('asked'))).toEqual(['asked coarse', 'asked full']);
       expect(at('headers coarse')).toBeLessThan(at('asked full'));

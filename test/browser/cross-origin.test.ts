@@ -32,7 +32,19 @@ beforeAll(async () => {
   strangerUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
   const listed = new URL(pageUrl).origin;
   [host, browser] = await Promise.all([
-    (async () => spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--pool-size', '1', '--cors-origin', `*,${listed}`]))(),
+    (async () =>
+      spawnHost([
+        '--port',
+        '0',
+        '--plugins',
+        await fixturePluginsDir(),
+        '--specimens',
+        await makeSpecimensDir(),
+        '--pool-size',
+        '1',
+        '--cors-origin',
+        `*,${listed}`,
+      ]))(),
     launchBrowser(),
   ]);
 });
@@ -59,7 +71,11 @@ describe('a page on another origin', () => {
       return { origin: location.origin, dataStatus: data.status, contentLength: data.headers.get('content-length'), bytes, startStatus: start.status, jobId };
     }, host.url);
     // The page polls the job's progress (each poll a cross-origin read) until it ends.
-    const progressOf = (jobId: string) => tab.evaluate(async ([base, id]) => ((await (await fetch(`${base}/api/jobs/${id}/progress`)).json()) as { status: string }).status, [host.url, jobId] as const);
+    const progressOf = (jobId: string) =>
+      tab.evaluate(async ([base, id]) => ((await (await fetch(`${base}/api/jobs/${id}/progress`)).json()) as { status: string }).status, [
+        host.url,
+        jobId,
+      ] as const);
     const status = await waitFor(async () => {
       const now = await progressOf(started.jobId);
       return now === 'running' ? undefined : now;

@@ -18,6 +18,7 @@ import { REPO } from '../helpers/cli-path.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { launchBrowser, openPage, shot, waitForState, type OpenedPage } from './browser-session.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: RunningHost;
 let browser: Browser;
@@ -223,9 +224,9 @@ describe('reading volumes', () => {
     await page.mouse.down();
     await page.mouse.move(canvas.x + canvas.width / 2 + 220, canvas.y + canvas.height / 2 + 60, { steps: 8 });
     await page.mouse.up();
-    await expect.poll(async () => changed(framed, await stagePixels(page)), { timeout: 15_000 }).toBeGreaterThan(0.02);
+    await expect.poll(async () => changed(framed, await stagePixels(page)), { timeout: STATE_WAIT_MS }).toBeGreaterThan(0.02);
     await page.click('[data-testid=reset-camera]');
-    await expect.poll(async () => changed(framed, await stagePixels(page)), { timeout: 15_000 }).toBeLessThan(0.005);
+    await expect.poll(async () => changed(framed, await stagePixels(page)), { timeout: STATE_WAIT_MS }).toBeLessThan(0.005);
   });
 });
 
@@ -239,7 +240,7 @@ describe('reading point clouds and meshes', () => {
     await shot(page, 'data-tools-galaxy');
     // One colour: no pink left.
     await select(page, '[data-testid=point-colouring]', 'single');
-    await expect.poll(async () => pinkPixels(await stagePixels(page)), { timeout: 15_000 }).toBe(0);
+    await expect.poll(async () => pinkPixels(await stagePixels(page)), { timeout: STATE_WAIT_MS }).toBe(0);
     expect(errors).toEqual([]);
   });
 
@@ -255,7 +256,7 @@ describe('reading point clouds and meshes', () => {
     const own = await stagePixels(coloured);
     await select(coloured, '[data-testid=point-colouring]', 'scalar');
     expect(await coloured.locator('[data-testid=points-panel] [data-testid=colour-bar]').isVisible()).toBe(true);
-    await expect.poll(async () => changed(own, await stagePixels(coloured)), { timeout: 15_000 }).toBeGreaterThan(0.005);
+    await expect.poll(async () => changed(own, await stagePixels(coloured)), { timeout: STATE_WAIT_MS }).toBeGreaterThan(0.005);
   });
 
   it('draws each mesh in its specimen’s colour: declared, else its thumbnail’s', async () => {

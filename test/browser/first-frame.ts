@@ -15,7 +15,8 @@ export async function watchFirstFrame(page: Page, title: string, timeoutMs = 120
     if (!canvas) throw new Error('the page has no stage canvas');
     const observer = new MutationObserver(() => {
       const stage = document.querySelector<HTMLElement>('[data-testid=stage]');
-      const shown = document.querySelector('[data-testid=specimen-title]')?.textContent === want && stage?.dataset.shown !== undefined && stage.dataset.shown !== '';
+      const shown =
+        document.querySelector('[data-testid=specimen-title]')?.textContent === want && stage?.dataset.shown !== undefined && stage.dataset.shown !== '';
       if (!shown || stage.classList.contains('busy')) return;
       w.firstFrameAt = Date.now();
       observer.disconnect();
@@ -23,7 +24,10 @@ export async function watchFirstFrame(page: Page, title: string, timeoutMs = 120
     observer.observe(canvas, { attributes: true, attributeFilter: ['data-frames'] });
   }, title);
   return async () => {
-    const handle = await page.waitForFunction(() => (window as unknown as { firstFrameAt?: number }).firstFrameAt ?? null, null, { timeout: timeoutMs, polling: 'raf' });
+    const handle = await page.waitForFunction(() => (window as unknown as { firstFrameAt?: number }).firstFrameAt ?? null, null, {
+      timeout: timeoutMs,
+      polling: 'raf',
+    });
     return (await handle.jsonValue()) as number;
   };
 }

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { launchBrowser, shot, textOf, waitForState, waitForText } from './browser-session.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: HostProcess;
 let browser: Browser;
@@ -51,7 +52,7 @@ async function waitForValue(page: Page, selector: string, value: string): Promis
   await page.waitForFunction(
     ([sel, want]) => document.querySelector<HTMLInputElement>(sel)?.value === want,
     [selector, value] as const,
-    { timeout: 30_000 },
+    { timeout: STATE_WAIT_MS },
   );
 }
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
 import { room } from '../helpers/room.ts';
 import { launchBrowser, shot, waitForState, waitForText } from './browser-session.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: HostProcess;
 let browser: Browser;
@@ -29,7 +30,7 @@ const stat = (key: string): string => `[data-testid=stats] [data-stat=${key}] dd
 async function open(query: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   await page.goto(`${host.baseUrl}/${query}`);
-  await page.waitForSelector('.topbar', { timeout: 30_000 });
+  await page.waitForSelector('.topbar', { timeout: STATE_WAIT_MS });
   return page;
 }
 
@@ -83,7 +84,12 @@ describe('open formats in the viewer', () => {
     expect(drop.x + drop.width).toBeLessThanOrEqual(viewport.width);
     expect(drop.y + drop.height).toBeLessThanOrEqual(viewport.height);
     // Drawn over the page: the list is what is on top at its middle.
-    expect(await page.evaluate(([x, y]) => Boolean(document.elementFromPoint(x!, y!)?.closest('.download-list')), [drop.x + drop.width / 2, drop.y + drop.height / 2])).toBe(true);
+    expect(
+      await page.evaluate(
+        ([x, y]) => Boolean(document.elementFromPoint(x!, y!)?.closest('.download-list')),
+        [drop.x + drop.width / 2, drop.y + drop.height / 2],
+      ),
+    ).toBe(true);
     await shot(page, 'formats-download-menu-open');
     // Escape closes it; a click elsewhere does too.
     await page.keyboard.press('Escape');

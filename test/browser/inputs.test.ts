@@ -12,6 +12,7 @@ import { REPO } from '../helpers/cli-path.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
 import { launchBrowser, shot, textOf, waitForText } from './browser-session.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: RunningHost;
 let browser: Browser;
@@ -21,7 +22,7 @@ beforeAll(async () => {
     spawnHost(['--port', '0', '--plugins', join(REPO, 'build/out'), '--specimens', join(REPO, 'specimens'), '--pool-size', '1']),
     launchBrowser(),
   ]);
-}, 90_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -33,7 +34,7 @@ describe('input parameters in the viewer', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${host.url}/?specimen=smoothed-mesh`);
     const picker = '[data-testid=input-picker-mesh]';
-    await page.waitForSelector(`${picker} option[value="specimen:trefoil-knot"]`, { state: 'attached', timeout: 30_000 });
+    await page.waitForSelector(`${picker} option[value="specimen:trefoil-knot"]`, { state: 'attached', timeout: STATE_WAIT_MS });
     const options = await page.locator(`${picker} option`).evaluateAll((items) => items.map((o) => (o as HTMLOptionElement).value));
     // Meshes only: static and dynamic ones; no volume, point cloud or image.
     expect(options).toEqual(expect.arrayContaining(['specimen:cinquefoil-knot', 'specimen:trefoil-knot', 'specimen:torus']));
@@ -57,7 +58,11 @@ describe('input parameters in the viewer', () => {
     const bad = join(tmpdir(), `vitrine-bad-${process.pid}.stl`);
     await writeFile(bad, binaryStl().subarray(0, 100));
     await page.setInputFiles('[data-testid=input-file-mesh]', bad);
-    await waitForText(page, '[data-param=mesh] .field-error', `mesh: '${bad.split('/').pop()}' does not parse: the binary STL declares 12 triangles (684 bytes) but the file holds 100 bytes`);
+    await waitForText(
+      page,
+      '[data-param=mesh] .field-error',
+      `mesh: '${bad.split('/').pop()}' does not parse: the binary STL declares 12 triangles (684 bytes) but the file holds 100 bytes`,
+    );
     expect(await page.locator(picker).inputValue()).toMatch(/^upload:/);
     await shot(page, 'input-upload-refused');
     await page.close();

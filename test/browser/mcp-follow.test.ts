@@ -14,6 +14,7 @@ import { startHost, type HostProcess } from '../client/host-process.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { launchBrowser, shot, waitForState, waitForText } from './browser-session.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: HostProcess;
 let browser: Browser;
@@ -42,12 +43,16 @@ describe('an agent over MCP and a following page', () => {
     const client = new Client({ name: 'agent', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${host.baseUrl}/mcp`)));
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('compute');
-    const answer = (await client.callTool({ name: 'compute', arguments: { function: 'shape', params: { segments: 5 }, room: lab } })) as { structuredContent?: Record<string, unknown> };
+    const answer = (await client.callTool({ name: 'compute', arguments: { function: 'shape', params: { segments: 5 }, room: lab } })) as {
+      structuredContent?: Record<string, unknown>;
+    };
     expect(answer.structuredContent).toMatchObject({ type: 'mesh', triangles: 50, function_name: 'shape', room: lab });
     await client.close();
 
     await waitForText(page, '[data-testid=stats] [data-stat=triangles] dd', '50');
-    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-param=segments] input[type=number]')?.value === '5', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-param=segments] input[type=number]')?.value === '5', undefined, {
+      timeout: STATE_WAIT_MS,
+    });
     await shot(page, 'mcp-follow');
   }, 120_000);
 
@@ -60,9 +65,17 @@ describe('an agent over MCP and a following page', () => {
     await page.waitForSelector('.follow[data-stream=open]');
 
     const id = `scan-${randomUUID().slice(0, 8)}`;
-    const published = await fetch(`${host.baseUrl}/api/specimens/${id}?filename=scan.npy`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(npyBytes([6, 4, 5])) });
+    const published = await fetch(`${host.baseUrl}/api/specimens/${id}?filename=scan.npy`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(npyBytes([6, 4, 5])),
+    });
     expect(published.status).toBe(201);
-    const shown = await fetch(`${host.baseUrl}/api/rooms/${lab}/entry`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ specimen: id }) });
+    const shown = await fetch(`${host.baseUrl}/api/rooms/${lab}/entry`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ specimen: id }),
+    });
     expect(shown.status).toBe(200);
     await waitForText(page, '[data-testid=stats] [data-stat=shape] dd', '6 × 4 × 5');
     expect(new URL(page.url()).searchParams.get('specimen')).toBe(id);

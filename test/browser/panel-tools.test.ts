@@ -11,6 +11,7 @@ import { buildFixturePlugins } from '../client/host-process.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { launchBrowser, openPage, shot, waitForState, type OpenedPage } from './browser-session.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: RunningHost;
 let browser: Browser;
@@ -82,7 +83,11 @@ describe('following a peer', () => {
     const follower = await open(viewerQuery({ room: shared, follow: true }));
     await follower.page.waitForSelector('.follow[data-stream=open]');
     const peer = await open(viewerQuery({ specimen: 'slow-sphere', room: shared, params: { steps: 30, step_ms: 150 } }));
-    await follower.page.waitForFunction(() => /^\d+% · step \d+ of 30$/.test(document.querySelector('[data-testid=peer-progress]')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    await follower.page.waitForFunction(
+      () => /^\d+% · step \d+ of 30$/.test(document.querySelector('[data-testid=peer-progress]')?.textContent ?? ''),
+      undefined,
+      { timeout: STATE_WAIT_MS },
+    );
     expect(await follower.page.locator('[data-testid=follow-status]').textContent()).toBe('A peer is computing…');
     await shot(follower.page, 'data-tools-peer-progress');
     const jobStreams = follower.requests.map((r) => new URL(r.url()).pathname).filter((p) => /^\/api\/jobs\/[^/]+\/events$/.test(p));

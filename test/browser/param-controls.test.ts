@@ -12,6 +12,7 @@ import { builtFixture } from '../helpers/built-fixture.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { launchBrowser, shot, SHOTS_DIR, waitForState, waitForText } from './browser-session.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: RunningHost;
 let browser: Browser;
@@ -45,7 +46,7 @@ async function sent(page: Page, what: string, check: (params: Record<string, unk
       return (new Function('p', `return (${source})(p)`) as (p: unknown) => boolean)(raw ? JSON.parse(raw) : {});
     },
     check.toString(),
-    { timeout: 30_000 },
+    { timeout: STATE_WAIT_MS },
   ).catch((error: unknown) => {
     throw new Error(`the page never sent ${what} (URL params: ${JSON.stringify(urlParams(page))}): ${String(error)}`);
   });

@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli-path.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { launchBrowser, shot, waitForState } from './browser-session.ts';
+import { launchBrowser, shot, STATE_WAIT_MS, waitForDrawn, waitForState } from './browser-session.ts';
 
 let host: RunningHost;
 let browser: Browser;
@@ -56,7 +56,7 @@ describe('point cloud controls', () => {
     await shot(page, 'points-size-1x');
     await page.locator('[data-testid=point-size]').fill('2');
     await expect.poll(() => page.locator('[data-testid=point-size-value]').textContent()).toBe('4×');
-    await expect.poll(() => litShare(page), { timeout: 15_000 }).toBeGreaterThan(small * 1.5);
+    await expect.poll(() => litShare(page), { timeout: STATE_WAIT_MS }).toBeGreaterThan(small * 1.5);
     await shot(page, 'points-size-4x');
 
     await page.selectOption('[data-testid=point-colouring]', 'single');
@@ -85,6 +85,7 @@ async function opened(url: string): Promise<Page> {
   await page.goto(url);
   await waitForState(page, '[data-testid=job-state]', ['done']);
   await page.locator('[data-testid=points-panel]').waitFor();
+  await waitForDrawn(page);
   return page;
 }
 
@@ -100,13 +101,17 @@ describe('a shared link', () => {
     await sender.mouse.down();
     await sender.mouse.move(box.x + box.width / 2 + 180, box.y + box.height / 2 - 120, { steps: 8 });
     await sender.mouse.up();
-    await expect.poll(() => new URL(sender.url()).searchParams.get('cam'), { timeout: 10_000 }).toMatch(/^(-?[\d.e-]+,){5}-?[\d.e-]+$/);
+    // At rest (the first frame damping no longer moves it), its pose is in the link.
+    await sender.waitForFunction(() => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.camera === 'still', null, {
+      timeout: STATE_WAIT_MS,
+    });
+    expect(new URL(sender.url()).searchParams.get('cam')).toMatch(/^(-?[\d.e-]+,){5}-?[\d.e-]+$/);
     const left = await stage(sender);
     expect(difference(framed, left)).toBeGreaterThan(0.01);
     await shot(sender, 'shared-link-sender');
 
     const receiver = await opened(sender.url());
-    await expect.poll(async () => difference(left, await stage(receiver)), { timeout: 15_000 }).toBeLessThan(0.005);
+    expect(difference(left, await stage(receiver))).toBeLessThan(0.005);
     await shot(receiver, 'shared-link-receiver');
     // A link without it still frames the specimen.
     const plain = await opened(`${host.url}/?specimen=two-arm-galaxy`);

@@ -52,7 +52,7 @@ async function open(name: keyof typeof pages, query: string, headset = false): P
 /** Waits until the stage draws exactly the layers `ids` (in any order). */
 async function drawn(page: Page, ids: string[]): Promise<void> {
   await page.waitForFunction(
-    (want) => (document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.drawn ?? '').split(' ').sort().join(' ') === want,
+    (want) => (document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.layersDrawn ?? '').split(' ').sort().join(' ') === want,
     [...ids].sort().join(' '),
     { timeout: 240_000 },
   );

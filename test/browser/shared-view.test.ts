@@ -15,6 +15,7 @@ import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { installEmulatedHeadset, launchBrowser, shot, waitForState } from './browser-session.ts';
 import { framesPass, pullTriggerAt } from './vr-controller.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: HostProcess;
 let browser: Browser;
@@ -66,10 +67,14 @@ async function waitForBar(page: Page, want: { low?: number; high?: number; map?:
         const bar = document.querySelector<HTMLElement>(sel);
         if (!bar) return false;
         const close = (a: number, b: number | undefined) => b === undefined || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
-        return close(Number(bar.dataset.low), w.low) && close(Number(bar.dataset.high), w.high) && (w.map === undefined || bar.querySelector('select')!.value === w.map);
+        return (
+          close(Number(bar.dataset.low), w.low) &&
+          close(Number(bar.dataset.high), w.high) &&
+          (w.map === undefined || bar.querySelector('select')!.value === w.map)
+        );
       },
       [BAR, want] as const,
-      { timeout: 30_000 },
+      { timeout: STATE_WAIT_MS },
     );
   } catch (error) {
     throw new Error(`the colour bar never showed ${JSON.stringify(want)} (it shows ${JSON.stringify(await barOf(page))}): ${(error as Error).message}`);
@@ -124,7 +129,11 @@ describe('shared view', () => {
     await waitFor(async () => {
       const shared = await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json() as { camera?: unknown };
       const applied = await second.page.evaluate(() => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.roomCamera ?? null);
-      return applied !== null && JSON.stringify(JSON.parse(applied)) === JSON.stringify(shared.camera) && JSON.stringify(shared.camera) === JSON.stringify(await cameraPut()) ? true : undefined;
+      return applied !== null &&
+        JSON.stringify(JSON.parse(applied)) === JSON.stringify(shared.camera) &&
+        JSON.stringify(shared.camera) === JSON.stringify(await cameraPut())
+        ? true
+        : undefined;
     }, 'the second page applying the shared camera');
     expect(second.viewPuts.filter((r) => (r.postDataJSON() as { camera?: unknown }).camera)).toEqual([]);
 
@@ -132,7 +141,11 @@ describe('shared view', () => {
     const third = await openPage(viewerQuery({ room, follow: true }));
     await waitForBar(third.page, { low: set.low, high: set.high, map: 'magma' });
     const { camera } = (await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json()) as { camera?: unknown };
-    await third.page.waitForFunction((want) => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.roomCamera === want, JSON.stringify(camera), { timeout: 30_000 });
+    await third.page.waitForFunction(
+      (want) => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.roomCamera === want,
+      JSON.stringify(camera),
+      { timeout: STATE_WAIT_MS },
+    );
     expect(third.viewPuts).toEqual([]);
     await shot(third.page, 'shared-view-late-joiner');
     for (const p of [first, second, third]) expect(p.errors).toEqual([]);
@@ -145,7 +158,9 @@ describe('shared view', () => {
     const vr = await openPage(link, true);
     for (const p of [desk, vr]) await waitForState(p.page, '[data-testid=job-state]', ['done', 'cached']);
     await vr.page.getByRole('button', { name: 'Enter VR' }).click();
-    await vr.page.waitForFunction(() => window.vitrineVr?.state().presenting === true && window.vitrineVr.state().firstSpecimenFrameMs !== null, null, { timeout: 30_000 });
+    await vr.page.waitForFunction(() => window.vitrineVr?.state().presenting === true && window.vitrineVr.state().firstSpecimenFrameMs !== null, null, {
+      timeout: STATE_WAIT_MS,
+    });
     await framesPass(vr.page, 3);
 
     const before = await barOf(desk.page);
@@ -161,7 +176,9 @@ describe('shared view', () => {
 
     const view = await vr.page.evaluate(() => window.vitrineVr!.buttonPoint('mode'));
     await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], view!);
-    await desk.page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-axis=view]')?.value === 'volume', null, { timeout: 30_000 });
+    await desk.page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-axis=view]')?.value === 'volume', null, {
+      timeout: STATE_WAIT_MS,
+    });
 
     await setWidth(desk.page, 200);
     const set = await barOf(desk.page);
@@ -176,7 +193,11 @@ describe('shared view', () => {
     const room = freshRoom('points');
     const page = await openPage(viewerQuery({ specimen: 'galaxy', room, params: { count: 500, colored: false }, follow: true }));
     await waitForState(page.page, '[data-testid=job-state]', ['done', 'cached']);
-    const put = await fetch(`${host.baseUrl}/api/rooms/${room}/view`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ window: [0.1, 0.4], colormap: 'ice' }) });
+    const put = await fetch(`${host.baseUrl}/api/rooms/${room}/view`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ window: [0.1, 0.4], colormap: 'ice' }),
+    });
     expect(put.status).toBe(200);
     await waitForBar(page.page, { low: 0.1, high: 0.4, map: 'ice' });
     await page.page.selectOption('[data-testid=colour-map]', 'gray');

@@ -11,6 +11,7 @@ import { startHost, type HostProcess } from '../client/host-process.ts';
 import { framesDrawn, launchBrowser, shot, textOf, waitForFrame, waitForState, waitForText } from './browser-session.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: HostProcess;
 let browser: Browser;
@@ -38,7 +39,7 @@ async function open(query = ''): Promise<Page> {
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${host.baseUrl}/${query}`);
   // A script error would leave the page half-built; fail with it rather than time out later.
-  await page.waitForSelector('.topbar', { timeout: 30_000 }).catch((e: unknown) => {
+  await page.waitForSelector('.topbar', { timeout: STATE_WAIT_MS }).catch((e: unknown) => {
     throw new Error(`the viewer did not start: ${errors.join('; ') || String(e)}`);
   });
   return page;

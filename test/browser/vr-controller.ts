@@ -4,13 +4,14 @@
  * frames, and aiming at a point and pulling the trigger, as a user in the headset would.
  */
 import type { Page } from 'playwright-core';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 export type Vec = [number, number, number];
 
 /** Waits until the session has drawn `count` more frames. */
 export async function framesPass(page: Page, count: number): Promise<void> {
   const from = await page.evaluate(() => window.vitrineVr!.state().frames);
-  await page.waitForFunction(([n]) => window.vitrineVr!.state().frames >= n!, [from + count] as const, { timeout: 30_000 });
+  await page.waitForFunction(([n]) => window.vitrineVr!.state().frames >= n!, [from + count] as const, { timeout: STATE_WAIT_MS });
 }
 
 /** A quaternion turning -z onto the unit vector `d`. */
@@ -28,7 +29,9 @@ export async function pullTriggerAt(page: Page, from: Vec, at: Vec): Promise<voi
   const q = aim(d.map((v) => v / len) as Vec);
   await page.evaluate(
     ([p, r]) => {
-      const right = (window as unknown as { xrDevice: { controllers: { right: { position: { set(...a: number[]): void }; quaternion: { set(...a: number[]): void } } } } }).xrDevice.controllers.right;
+      const right = (
+        window as unknown as { xrDevice: { controllers: { right: { position: { set(...a: number[]): void }; quaternion: { set(...a: number[]): void } } } } }
+      ).xrDevice.controllers.right;
       right.position.set(...p!);
       right.quaternion.set(...r!);
     },
@@ -36,7 +39,13 @@ export async function pullTriggerAt(page: Page, from: Vec, at: Vec): Promise<voi
   );
   await framesPass(page, 3);
   const press = (value: number) =>
-    page.evaluate((v) => (window as unknown as { xrDevice: { controllers: { right: { updateButtonValue(id: string, v: number): void } } } }).xrDevice.controllers.right.updateButtonValue('trigger', v), value);
+    page.evaluate(
+      (v) =>
+        (
+          window as unknown as { xrDevice: { controllers: { right: { updateButtonValue(id: string, v: number): void } } } }
+        ).xrDevice.controllers.right.updateButtonValue('trigger', v),
+      value,
+    );
   await press(1);
   await framesPass(page, 3);
   await press(0);

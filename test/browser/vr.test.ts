@@ -14,6 +14,7 @@ import { startHost, type HostProcess } from '../client/host-process.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { installEmulatedHeadset, launchBrowser, shot, waitForState, waitForText } from './browser-session.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: HostProcess;
 let browser: Browser;
@@ -63,7 +64,7 @@ const probe = (page: Page): Promise<ProbeState> => page.evaluate(() => window.vi
 /** Waits until the session has drawn `count` more frames. */
 async function framesPass(page: Page, count: number): Promise<void> {
   const from = (await probe(page)).frames;
-  await page.waitForFunction(([n]) => window.vitrineVr!.state().frames >= n!, [from + count] as const, { timeout: 30_000 });
+  await page.waitForFunction(([n]) => window.vitrineVr!.state().frames >= n!, [from + count] as const, { timeout: STATE_WAIT_MS });
 }
 
 /** A quaternion turning -z onto the unit vector `d`. */
@@ -82,7 +83,9 @@ async function pullTriggerAt(page: Page, from: Vec, at: Vec, after = true): Prom
   const q = aim(d.map((v) => v / len) as Vec);
   await page.evaluate(
     ([p, r]) => {
-      const right = (window as unknown as { xrDevice: { controllers: { right: { position: { set(...a: number[]): void }; quaternion: { set(...a: number[]): void } } } } }).xrDevice.controllers.right;
+      const right = (
+        window as unknown as { xrDevice: { controllers: { right: { position: { set(...a: number[]): void }; quaternion: { set(...a: number[]): void } } } } }
+      ).xrDevice.controllers.right;
       right.position.set(...p!);
       right.quaternion.set(...r!);
     },
@@ -90,7 +93,13 @@ async function pullTriggerAt(page: Page, from: Vec, at: Vec, after = true): Prom
   );
   await framesPass(page, 3);
   const press = (value: number) =>
-    page.evaluate((v) => (window as unknown as { xrDevice: { controllers: { right: { updateButtonValue(id: string, v: number): void } } } }).xrDevice.controllers.right.updateButtonValue('trigger', v), value);
+    page.evaluate(
+      (v) =>
+        (
+          window as unknown as { xrDevice: { controllers: { right: { updateButtonValue(id: string, v: number): void } } } }
+        ).xrDevice.controllers.right.updateButtonValue('trigger', v),
+      value,
+    );
   await press(1);
   await framesPass(page, 3);
   await press(0);
@@ -111,7 +120,9 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
 
     const enter = vr.page.getByRole('button', { name: 'Enter VR' });
     await enter.click();
-    await vr.page.waitForFunction(() => window.vitrineVr?.state().presenting === true && window.vitrineVr.state().firstSpecimenFrameMs !== null, null, { timeout: 30_000 });
+    await vr.page.waitForFunction(() => window.vitrineVr?.state().presenting === true && window.vitrineVr.state().firstSpecimenFrameMs !== null, null, {
+      timeout: STATE_WAIT_MS,
+    });
     await framesPass(vr.page, 5);
     const state = await probe(vr.page);
     // The wobbly sphere (about 2.1 m across) is too big for a table: scaled to 60 cm, a metre in front.
@@ -131,19 +142,21 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
     expect(target).not.toBeNull();
     const before = dataRequests(vr.requests, room).length;
     await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], target!);
-    await vr.page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-param=segments] input[type=number]')?.value === '49', null, { timeout: 30_000 });
+    await vr.page.waitForFunction(() => document.querySelector<HTMLInputElement>('[data-param=segments] input[type=number]')?.value === '49', null, {
+      timeout: STATE_WAIT_MS,
+    });
     // The panel shows 49 at once; its request leaves after the drag debounce.
     const segmentsSent = () => dataRequests(vr.requests, room).slice(before).map((u) => JSON.parse(u.searchParams.get('params') ?? '{}').segments);
-    await expect.poll(segmentsSent, { timeout: 15_000 }).toContain(49);
+    await expect.poll(segmentsSent, { timeout: STATE_WAIT_MS }).toContain(49);
     const sent = dataRequests(vr.requests, room).slice(before);
     expect(sent.every((u) => u.searchParams.get('max_triangles') === '1000')).toBe(true);
-    await desk.page.waitForFunction((sel) => document.querySelector<HTMLInputElement>(sel)?.value === '49', SEGMENTS, { timeout: 30_000 });
+    await desk.page.waitForFunction((sel) => document.querySelector<HTMLInputElement>(sel)?.value === '49', SEGMENTS, { timeout: STATE_WAIT_MS });
     // 2 × 49² = 4,802 triangles in the room; the headset got them simplified to its budget of 1,000.
     await waitForText(desk.page, TRIANGLES, '4,802');
     await vr.page.waitForFunction((sel) => {
       const shown = Number(document.querySelector(sel)?.textContent?.replace(/,/g, '') ?? NaN);
       return shown > 0 && shown <= 1000;
-    }, TRIANGLES, { timeout: 30_000 });
+    }, TRIANGLES, { timeout: STATE_WAIT_MS });
     await framesPass(vr.page, 5);
     await shot(vr.page, 'vr-slider-moved');
     await shot(desk.page, 'vr-desktop-follower');
@@ -153,13 +166,15 @@ describe('the viewer in VR (IWER, emulated Quest 3)', () => {
     await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], follow!);
     await vr.page.waitForSelector('.follow[data-stream=open]');
     await desk.page.goto(`${host.baseUrl}/${viewerQuery({ specimen: 'slow-sphere', room, params: { steps: 12, step_ms: 150 } })}`);
-    await vr.page.waitForFunction(() => window.vitrineVr!.state().status === 'A peer is computing…', null, { timeout: 30_000 });
-    await vr.page.waitForFunction(() => new URLSearchParams(window.location.search).get('specimen') === 'slow-sphere', null, { timeout: 30_000 });
+    await vr.page.waitForFunction(() => window.vitrineVr!.state().status === 'A peer is computing…', null, { timeout: STATE_WAIT_MS });
+    await vr.page.waitForFunction(() => new URLSearchParams(window.location.search).get('specimen') === 'slow-sphere', null, { timeout: STATE_WAIT_MS });
     // Its result comes from the room cache, asked for with the triangle budget.
     const adopted = () => vr.requests.map((r) => new URL(r.url())).filter((u) => u.pathname === '/api/specimens/slow-sphere/data');
     await waitFor(() => adopted().length > 0 || undefined, 'the headset asking for the peer\'s specimen');
     expect(adopted().map((u) => u.searchParams.get('max_triangles'))).toContain('1000');
-    await vr.page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state === 'cached', null, { timeout: 30_000 });
+    await vr.page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state === 'cached', null, {
+      timeout: STATE_WAIT_MS,
+    });
     await framesPass(vr.page, 5);
     await shot(vr.page, 'vr-following-peer');
 

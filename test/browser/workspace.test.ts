@@ -13,6 +13,7 @@ import { publishVolumeScript, runPython, type Published } from '../helpers/pytho
 import { viewerQuery } from '../helpers/room.ts';
 import { launchBrowser, shot } from './browser-session.ts';
 import { watchFirstFrame } from './first-frame.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: HostProcess;
 let browser: Browser;
@@ -55,8 +56,12 @@ describe('a room as a shared workspace', () => {
     expect(Math.max(...decoded.shape)).toBeLessThanOrEqual(256);
 
     // Published again under the same id with other samples: the page shows the new ones.
-    await runPython<unknown>('import json, numpy as np, os\nfrom vitrine import Client\nprint(json.dumps(Client(os.environ["VITRINE_URL"]).publish("numpy-volume", np.full((64, 96, 80), 7, np.uint16), display_name="A numpy volume")))', host.baseUrl);
-    await page.waitForFunction(() => document.querySelector('input[data-axis=z]')?.getAttribute('max') === '63', null, { timeout: 60_000 });
+    await runPython<unknown>(
+      'import json, numpy as np, os\nfrom vitrine import Client\nprint(json.dumps(Client(os.environ["VITRINE_URL"]).publish("numpy-volume", np.full((64, ' +
+      '96, 80), 7, np.uint16), display_name="A numpy volume")))',
+      host.baseUrl,
+    );
+    await page.waitForFunction(() => document.querySelector('input[data-axis=z]')?.getAttribute('max') === '63', null, { timeout: STATE_WAIT_MS });
     expect(await page.locator('input[data-axis=x]').getAttribute('max')).toBe('79');
     expect(errors).toEqual([]);
   });

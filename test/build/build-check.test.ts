@@ -10,7 +10,11 @@ import { runVitrine, sampleShapesPlugin, tempDir, writeFiles } from './helpers/r
 async function freshBuild(): Promise<string> {
   const root = tempDir();
   writeFiles(path.join(root, 'src'), sampleShapesPlugin());
-  writeFiles(path.join(root, 'src'), { 'dots/index.ts': "import type { ImageResult } from 'vitrine';\nexport function dot(size = 1): ImageResult {\n  return { width: size, height: 1, channels: 1, data: new Uint8Array(size) };\n}\n" });
+  writeFiles(path.join(root, 'src'), {
+    'dots/index.ts':
+      "import type { ImageResult } from 'vitrine';\nexport function dot(size = 1): ImageResult {\n  return { width: size, height: 1, channels: 1, data: " +
+      "new Uint8Array(size) };\n}\n",
+  });
   const build = await runVitrine(['build', 'src', '--out', 'out'], root);
   expect(build.code).toBe(0);
   return root;

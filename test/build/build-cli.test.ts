@@ -56,8 +56,25 @@ describe('vitrine build', { timeout: 240_000 }, () => {
       },
     });
     expect(manifest.specimens).toEqual([
-      { id: 'ring', function_name: 'ring', display_name: 'Ring', description: 'A ring', tags: ['mesh', 'demo'], story: 'A ring of triangles.', thumbnail: 'thumbnails/ring.png' },
-      { id: 'ring.inline', function_name: 'ring', display_name: 'Inline ring', description: '', tags: [], story: null, thumbnail: 'data:image/png;base64,iVBORw0KGgo=', color: '#d9534f' },
+      {
+        id: 'ring',
+        function_name: 'ring',
+        display_name: 'Ring',
+        description: 'A ring',
+        tags: ['mesh', 'demo'],
+        story: 'A ring of triangles.',
+        thumbnail: 'thumbnails/ring.png',
+      },
+      {
+        id: 'ring.inline',
+        function_name: 'ring',
+        display_name: 'Inline ring',
+        description: '',
+        tags: [],
+        story: null,
+        thumbnail: 'data:image/png;base64,iVBORw0KGgo=',
+        color: '#d9534f',
+      },
     ]);
     expect(new Uint8Array(readFileSync(path.join(bundleDir, 'thumbnails', 'ring.png')))).toEqual(FAKE_PNG);
     expect(readFileSync(path.join(bundleDir, 'index.mjs'), 'utf8')).toContain('function ring(');
@@ -77,7 +94,11 @@ describe('vitrine build', { timeout: 240_000 }, () => {
   it('removes bundle folders of deleted plugins and leaves other folders alone', async () => {
     const root = tempDir();
     writeFiles(path.join(root, 'src'), sampleShapesPlugin());
-    writeFiles(path.join(root, 'src'), { 'other/index.ts': "import type { ImageResult } from 'vitrine';\nexport function dot(): ImageResult {\n  return { width: 1, height: 1, channels: 1, data: new Uint8Array(1) };\n}\n" });
+    writeFiles(path.join(root, 'src'), {
+      'other/index.ts':
+        "import type { ImageResult } from 'vitrine';\nexport function dot(): ImageResult {\n  return { width: 1, height: 1, channels: 1, data: new " +
+        "Uint8Array(1) };\n}\n",
+    });
     expect((await runVitrine(['build', 'src', '--out', 'out'], root)).code).toBe(0);
     mkdirSync(path.join(root, 'out', 'notes'));
     writeFileSync(path.join(root, 'out', 'notes', 'readme.txt'), 'kept');
@@ -111,10 +132,14 @@ describe('vitrine build', { timeout: 240_000 }, () => {
     const lines = run.stderr.trim().split('\n');
     const errors = lines.filter((line) => line.includes(' error VITRINE_'));
     expect(errors).toHaveLength(12);
-    expect(errors[0]).toMatch(/shapes\/index\.ts:5:36 error VITRINE_SCHEMA_100 unsupported parameter type \[function 'fromPoints', parameter 'points'\]: .*'number\[\]'/);
+    expect(errors[0]).toMatch(
+      /shapes\/index\.ts:5:36 error VITRINE_SCHEMA_100 unsupported parameter type \[function 'fromPoints', parameter 'points'\]: .*'number\[\]'/,
+    );
     expect(run.stderr).toContain("index.ts:10:64 error VITRINE_SCHEMA_100 unsupported parameter type [function 'fromOptions', parameter 'when']");
     // Each unsupported type names the closest supported one.
-    expect(run.stderr).toContain("parameter 'when' has type 'Date'; use number (a time in milliseconds since the epoch) or string (an ISO 8601 date) instead; supported:");
+    expect(run.stderr).toContain(
+      "parameter 'when' has type 'Date'; use number (a time in milliseconds since the epoch) or string (an ISO 8601 date) instead; supported:",
+    );
     expect(run.stderr).toContain("parameter 'options' has type '{ radius: number }'; use one parameter per field");
     expect(run.stderr).toContain("parameter 'nullable' has type 'number | null'; use an optional parameter (`name?: number`)");
     expect(run.stderr).toContain("parameter 'mixed' has type ''a' | 1'; use one kind per parameter");
@@ -137,7 +162,9 @@ describe('vitrine build', { timeout: 240_000 }, () => {
   it('exits 1 naming both plugins when two plugins export the same function name', async () => {
     const run = await runVitrine(['build', path.join(BUILD_CASES_DIR, 'invalid-duplicate-functions', 'plugins'), '--out', path.join(tempDir(), 'out')]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("beta/index.ts:7:1 error VITRINE_FUNCTION_201 duplicate function name [function 'sphere']: plugins 'alpha' and 'beta' both export");
+    expect(run.stderr).toContain(
+      "beta/index.ts:7:1 error VITRINE_FUNCTION_201 duplicate function name [function 'sphere']: plugins 'alpha' and 'beta' both export",
+    );
     expect(run.stderr).toContain("gamma/index.ts:7:56 error VITRINE_SPECIMEN_302 duplicate specimen id");
   });
 });

@@ -50,10 +50,30 @@ describe('vitrine build of Python plugins', { timeout: 240_000 }, () => {
         source: { file: 'plugin.py', line: 11 },
       }),
     ]);
-    expect(manifest.functions[0]!.schema).toMatchObject({ title: 'wave', description: 'A flat ring of points joined into triangles.', properties: { radius: { type: 'number', description: 'Ring radius.', default: 1.5, minimum: 0.1, maximum: 10 } } });
+    expect(manifest.functions[0]!.schema).toMatchObject({
+      title: 'wave',
+      description: 'A flat ring of points joined into triangles.',
+      properties: { radius: { type: 'number', description: 'Ring radius.', default: 1.5, minimum: 0.1, maximum: 10 } },
+    });
     expect(manifest.specimens).toEqual([
-      { id: 'wave-ring', function_name: 'wave', display_name: 'Ring', description: '', tags: ['mesh'], story: 'A ring of triangles.', thumbnail: 'thumbnails/ring.png' },
-      { id: 'wave-ring.inline', function_name: 'wave', display_name: 'Inline ring', description: '', tags: [], story: null, thumbnail: 'data:image/png;base64,iVBORw0KGgo=' },
+      {
+        id: 'wave-ring',
+        function_name: 'wave',
+        display_name: 'Ring',
+        description: '',
+        tags: ['mesh'],
+        story: 'A ring of triangles.',
+        thumbnail: 'thumbnails/ring.png',
+      },
+      {
+        id: 'wave-ring.inline',
+        function_name: 'wave',
+        display_name: 'Inline ring',
+        description: '',
+        tags: [],
+        story: null,
+        thumbnail: 'data:image/png;base64,iVBORw0KGgo=',
+      },
     ]);
     // The TypeScript plugin's manifest is as it always was: no runtime key.
     expect(Object.keys(JSON.parse(readFileSync(path.join(root, 'out', 'shapes', 'manifest.json'), 'utf8')) as object)).not.toContain('runtime');
@@ -76,7 +96,9 @@ describe('vitrine build of Python plugins', { timeout: 240_000 }, () => {
     writeFiles(root, { 'src/waves/__pycache__/grid.cpython-311.pyc': 'new', 'src/waves/tests/test_more.py': '' });
     const stale = await build(root, '--check');
     expect(stale.code).toBe(1);
-    expect(stale.stderr).toMatch(/^waves: stale: (?=.*plugin\.py differs)(?=.*grid\.py differs)(?=.*manifest\.json differs)(?=.*data\/extra\.csv missing)(?=.*data\/levels\.csv is not produced by the build).*$/m);
+    expect(stale.stderr).toMatch(
+      /^waves: stale: (?=.*plugin\.py differs)(?=.*grid\.py differs)(?=.*manifest\.json differs)(?=.*data\/extra\.csv missing)(?=.*data\/levels\.csv is not produced by the build).*$/m,
+    );
     expect(stale.stderr).not.toMatch(/pyc|test_more/);
   });
 
@@ -85,7 +107,10 @@ describe('vitrine build of Python plugins', { timeout: 240_000 }, () => {
     writeFiles(path.join(root, 'src'), samplePythonPlugin());
     const missing = await runVitrine(['build', 'src', '--out', 'out', '--python', path.join(root, 'no-python')], root);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain(`src/waves/plugin.py:1:1 error VITRINE_PLUGIN_403 Python plugin could not be read: the Python interpreter '${path.join(root, 'no-python')}' was not found`);
+    expect(missing.stderr).toContain(
+      `src/waves/plugin.py:1:1 error VITRINE_PLUGIN_403 Python plugin could not be read: the Python interpreter '${path.join(root, 'no-python')}' was not ` +
+      `found`,
+    );
     const fromEnv = await runVitrine(['build', 'src', '--out', 'out'], root, { VITRINE_PYTHON: path.join(root, 'env-python') });
     expect(fromEnv.code).toBe(1);
     expect(fromEnv.stderr).toContain(`the Python interpreter '${path.join(root, 'env-python')}' was not found`);
@@ -100,7 +125,9 @@ describe('vitrine build of Python plugins', { timeout: 240_000 }, () => {
     writeFiles(path.join(root, 'src'), plugin);
     const run = await build(root);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^src\/waves\/plugin\.py:15:11 error VITRINE_SCHEMA_100 unsupported parameter type \[function 'wave', parameter 'when'\]: parameter 'when' has annotation 'datetime'; use float \(seconds since the epoch\) or str \(an ISO 8601 date\) instead; supported: /m);
+    expect(run.stderr).toMatch(
+      /^src\/waves\/plugin\.py:15:11 error VITRINE_SCHEMA_100 unsupported parameter type \[function 'wave', parameter 'when'\]: parameter 'when' has annotation 'datetime'; use float \(seconds since the epoch\) or str \(an ISO 8601 date\) instead; supported: /m,
+    );
     expect(run.stderr).toContain('vitrine build: 1 error; nothing written to out');
     expect(readBundleFolder(path.join(root, 'out', 'waves')).size).toBe(0);
   });

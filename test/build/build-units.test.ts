@@ -17,7 +17,11 @@ describe('parseBuildArgs', () => {
   });
 
   it('accepts SRC, --out DIR, --out=DIR and --check in any order', () => {
-    expect(parseBuildArgs(['--check', 'src', '--out', '/abs/out'], cwd)).toEqual({ srcDir: path.join(cwd, 'src'), outDir: path.resolve('/abs/out'), check: true });
+    expect(parseBuildArgs(['--check', 'src', '--out', '/abs/out'], cwd)).toEqual({
+      srcDir: path.join(cwd, 'src'),
+      outDir: path.resolve('/abs/out'),
+      check: true,
+    });
     expect(parseBuildArgs(['--out=dist'], cwd)).toMatchObject({ outDir: path.join(cwd, 'dist') });
   });
 
@@ -34,7 +38,11 @@ describe('resolveThumbnail', () => {
 
   it('passes data URIs through and maps relative files into the bundle folder', () => {
     expect(resolveThumbnail('data:image/png;base64,AAAA', pluginDir)).toEqual({ kind: 'data-uri', uri: 'data:image/png;base64,AAAA' });
-    expect(resolveThumbnail('./thumbnails/torus.png', pluginDir)).toEqual({ kind: 'file', source: path.join(pluginDir, 'thumbnails', 'torus.png'), bundlePath: 'thumbnails/torus.png' });
+    expect(resolveThumbnail('./thumbnails/torus.png', pluginDir)).toEqual({
+      kind: 'file',
+      source: path.join(pluginDir, 'thumbnails', 'torus.png'),
+      bundlePath: 'thumbnails/torus.png',
+    });
     expect(resolveThumbnail(undefined, pluginDir)).toEqual({ kind: 'none' });
   });
 

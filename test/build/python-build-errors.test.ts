@@ -24,13 +24,17 @@ describe('invalid Python plugins', { timeout: 120_000 }, () => {
         const text = relativeToCase(formatDiagnostic(diagnostic, caseDir), caseDir);
         const where = expected[index]!;
         expect(where.file).toMatch(/^plugins\/[^/]+\/(plugin\.py|index\.ts)$/);
-        expect(text).toBe(`${where.file}:${where.line}:${where.column} error ${diagnostic.code} ${titleOf(diagnostic.code)}${subject(where)}: ${where.message}`);
+        expect(text).toBe(
+          `${where.file}:${where.line}:${where.column} error ${diagnostic.code} ${titleOf(diagnostic.code)}${subject(where)}: ${where.message}`,
+        );
       });
     });
   }
 });
 
 function subject(where: { function: string | null; parameter: string | null }): string {
-  const parts = [where.function !== null ? `function '${where.function}'` : '', where.parameter !== null ? `parameter '${where.parameter}'` : ''].filter(Boolean);
+  const parts = [where.function !== null ? `function '${where.function}'` : '', where.parameter !== null ? `parameter '${where.parameter}'` : ''].filter(
+    Boolean,
+  );
   return parts.length > 0 ? ` [${parts.join(', ')}]` : '';
 }

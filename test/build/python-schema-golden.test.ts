@@ -59,7 +59,8 @@ describe('Python schema golden cases', () => {
           const validate = ajv.compile(fn.schema);
           const samples = c.samples[fn.name];
           expect(samples, `samples.json has ${fn.name}`).toBeDefined();
-          for (const sample of samples?.validSamples ?? []) expect(validate(sample), `${fn.name}: ${JSON.stringify(sample)} should be valid: ${JSON.stringify(validate.errors)}`).toBe(true);
+          for (const sample of samples?.validSamples ?? [])
+            expect(validate(sample), `${fn.name}: ${JSON.stringify(sample)} should be valid: ${JSON.stringify(validate.errors)}`).toBe(true);
           for (const sample of samples?.invalidSamples ?? []) expect(validate(sample), `${fn.name}: ${JSON.stringify(sample)} should be invalid`).toBe(false);
         }
       });

@@ -9,7 +9,10 @@ import { readDocstring } from '../../build/python/read-docstring.ts';
 
 describe('readDocstring', () => {
   it('takes the first paragraph and NumPy parameter texts, stopping at the next section', () => {
-    const doc = readDocstring('Make a\nring.\n\nMore.\n\nParameters\n----------\nradius : float\n    The radius.\n\n    Still the radius.\nx, y : float, optional\n    A point.\n\nReturns\n-------\nMeshResult\n    Not a parameter.');
+    const doc = readDocstring(
+      'Make a\nring.\n\nMore.\n\nParameters\n----------\nradius : float\n    The radius.\n\n    Still the radius.\nx, y : float, optional\n    A ' +
+      'point.\n\nReturns\n-------\nMeshResult\n    Not a parameter.',
+    );
     expect(doc.summary).toBe('Make a ring.');
     expect([...doc.params]).toEqual([
       ['radius', 'The radius. Still the radius.'],
@@ -19,7 +22,9 @@ describe('readDocstring', () => {
   });
 
   it('reads a Google Args: section with types and continuation lines, up to the next header', () => {
-    const doc = readDocstring('Sphere.\n\nArgs:\n    radius (float): The radius,\n        in metres.\n    rings: Rings.\n\nReturns:\n    mesh: not a parameter.');
+    const doc = readDocstring(
+      'Sphere.\n\nArgs:\n    radius (float): The radius,\n        in metres.\n    rings: Rings.\n\nReturns:\n    mesh: not a parameter.',
+    );
     expect(doc.summary).toBe('Sphere.');
     expect(doc.params.get('radius')).toBe('The radius, in metres.');
     expect(doc.params.get('rings')).toBe('Rings.');
@@ -39,8 +44,22 @@ describe('readDocstring', () => {
 
 describe('Python bundle files', () => {
   it('carries sources and data, not caches, tests, hidden files or a manifest of its own', () => {
-    for (const kept of ['plugin.py', 'grid.py', 'data/levels.csv', 'thumbnails/ring.png', 'models/weights.npy', 'testing_utils.py']) expect(isBundledPath(kept), kept).toBe(true);
-    for (const left of ['__pycache__/plugin.cpython-311.pyc', 'x.pyc', 'tests/test_a.py', 'test/data.csv', 'test_grid.py', 'grid_test.py', 'conftest.py', '.env', 'data/.cache/x', 'node_modules/a/b.js', 'manifest.json']) expect(isBundledPath(left), left).toBe(false);
+    for (const kept of ['plugin.py', 'grid.py', 'data/levels.csv', 'thumbnails/ring.png', 'models/weights.npy', 'testing_utils.py'])
+      expect(isBundledPath(kept), kept).toBe(true);
+    for (const left of [
+      '__pycache__/plugin.cpython-311.pyc',
+      'x.pyc',
+      'tests/test_a.py',
+      'test/data.csv',
+      'test_grid.py',
+      'grid_test.py',
+      'conftest.py',
+      '.env',
+      'data/.cache/x',
+      'node_modules/a/b.js',
+      'manifest.json',
+    ])
+      expect(isBundledPath(left), left).toBe(false);
   });
 });
 

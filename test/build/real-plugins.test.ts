@@ -14,7 +14,9 @@ import { REPO_ROOT, runNode, runVitrine, tempDir } from './helpers/run-cli.ts';
 
 function runPython(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(PYTHON, args, { env: { ...process.env, PYTHONPATH: PYTHON_MODULE_DIR, PYTHONDONTWRITEBYTECODE: '1' } }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout, stderr }));
+    execFile(PYTHON, args, { env: { ...process.env, PYTHONPATH: PYTHON_MODULE_DIR, PYTHONDONTWRITEBYTECODE: '1' } }, (error, stdout, stderr) =>
+      resolve({ code: error ? 1 : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -73,7 +75,12 @@ console.log(JSON.stringify(out));
 
 const PLUGINS_DIR = path.join(REPO_ROOT, 'plugins');
 const pluginsWith = (entry: string) =>
-  existsSync(PLUGINS_DIR) ? readdirSync(PLUGINS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory() && existsSync(path.join(PLUGINS_DIR, e.name, entry))).map((e) => e.name).sort() : [];
+  existsSync(PLUGINS_DIR)
+    ? readdirSync(PLUGINS_DIR, { withFileTypes: true })
+        .filter((e) => e.isDirectory() && existsSync(path.join(PLUGINS_DIR, e.name, entry)))
+        .map((e) => e.name)
+        .sort()
+    : [];
 const pluginNames = pluginsWith('index.ts');
 const pythonPluginNames = pluginsWith('plugin.py');
 
@@ -111,7 +118,10 @@ describe('the example plugins', () => {
           expect(existsSync(path.join(out, name, specimen.thumbnail)), `${name}/${specimen.thumbnail}`).toBe(true);
         }
       }
-      const run = await runNode(['--input-type=module', '-e', CHECK_SCRIPT, pathToFileURL(path.join(out, name, 'index.mjs')).href, manifestText], tempDir('vitrine-run-'));
+      const run = await runNode(
+        ['--input-type=module', '-e', CHECK_SCRIPT, pathToFileURL(path.join(out, name, 'index.mjs')).href, manifestText],
+        tempDir('vitrine-run-'),
+      );
       expect(run.stderr, name).toBe('');
       expect(run.code).toBe(0);
       const results = JSON.parse(run.stdout) as Array<{ name: string; problems: string[] }>;
@@ -129,7 +139,12 @@ describe('the example plugins', () => {
       expect(manifest.runtime).toBe('python');
       // numpy made unimportable: the example needs nothing but the standard library.
       const script = `import sys; sys.modules["numpy"] = None\n${PYTHON_CHECK}`;
-      const { stdout, code, stderr } = await runPython(['-c', script, path.join(out, name, 'plugin.py'), JSON.stringify(manifest.functions.map((fn) => fn.name))]);
+      const { stdout, code, stderr } = await runPython([
+        '-c',
+        script,
+        path.join(out, name, 'plugin.py'),
+        JSON.stringify(manifest.functions.map((fn) => fn.name)),
+      ]);
       expect(code, stderr).toBe(0);
       for (const result of JSON.parse(stdout) as { name: string; problems: string[] }[]) expect(result.problems, `${name}.${result.name}`).toEqual([]);
     }

@@ -36,7 +36,14 @@ function record(id: string): SpecimenRecord {
 describe('the example specimens in specimens/', () => {
   it('scan without problems', () => {
     expect(problems).toEqual([]);
-    expect(records.map((r) => r.id)).toEqual(['cinquefoil-knot', 'ct-head-phantom', 'sunflower-spiral', 'torus-with-sliders', 'trefoil-knot', 'two-arm-galaxy']);
+    expect(records.map((r) => r.id)).toEqual([
+      'cinquefoil-knot',
+      'ct-head-phantom',
+      'sunflower-spiral',
+      'torus-with-sliders',
+      'trefoil-knot',
+      'two-arm-galaxy',
+    ]);
     for (const r of records) {
       expect(r.display_name.length, r.id).toBeGreaterThan(0);
       expect(r.description.length, r.id).toBeGreaterThan(0);

@@ -58,7 +58,12 @@ beforeAll(async () => {
     staticRecord('remote', {
       data: {
         kind: 'remote',
-        fetch: async () => ({ contentType: 'model/stl', length: 11, fileName: 'remote.stl', body: Readable.from([Buffer.from('solid r\n'), Buffer.from('end')]) }),
+        fetch: async () => ({
+          contentType: 'model/stl',
+          length: 11,
+          fileName: 'remote.stl',
+          body: Readable.from([Buffer.from('solid r\n'), Buffer.from('end')]),
+        }),
       },
     }),
   ]);

@@ -35,15 +35,25 @@ let events: StreamReader;
 
 const file = (...parts: string[]) => path.join(root, 'plugins', 'tri', ...parts);
 /** The x of the triangle's second corner as the host's Python processes compute it now. */
-const served = async () => ((await (await fetch(`${dev.url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"function_name":"tri"}' })).json()) as { vertices: number[] }).vertices[3];
-const sizeDefault = async () => ((await (await fetch(`${dev.url}/api/processing/functions/tri/schema`)).json()) as { properties: { size: { default: number } } }).properties.size.default;
+const served = async () =>
+  (
+    (await (
+      await fetch(`${dev.url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"function_name":"tri"}' })
+    ).json()) as { vertices: number[] }
+  ).vertices[3];
+const sizeDefault = async () =>
+  ((await (await fetch(`${dev.url}/api/processing/functions/tri/schema`)).json()) as { properties: { size: { default: number } } }).properties.size.default;
 
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'vitrine-dev-python-'));
   mkdirSync(file(), { recursive: true });
   writeFileSync(file('plugin.py'), pluginSource('1'));
   writeFileSync(file('shape.py'), SHAPE);
-  dev = await spawnHost(['plugins', '--port', '0', '--specimens', 'none', '--pool-size', '1', '--log-level', 'warn'], { cwd: root, command: 'dev', env: { VITRINE_PYTHON: TEST_PYTHON } });
+  dev = await spawnHost(['plugins', '--port', '0', '--specimens', 'none', '--pool-size', '1', '--log-level', 'warn'], {
+    cwd: root,
+    command: 'dev',
+    env: { VITRINE_PYTHON: TEST_PYTHON },
+  });
   events = await openStream(`${dev.url}/api/events`);
 });
 
@@ -89,7 +99,9 @@ describe('vitrine dev with a Python plugin', () => {
     writeFileSync(file('plugin.py'), pluginSource('3', ', when: datetime = None'));
     const failed = await events.next((e) => e.event === 'build-error', from);
     expect(failed.data).toMatchObject({ plugin: 'tri', errors: [{ code: 'VITRINE_SCHEMA_100', line: 6, column: 32 }] });
-    await expect.poll(() => dev.stderr()).toMatch(/plugins\/tri\/plugin\.py:6:32 error VITRINE_SCHEMA_100 unsupported parameter type \[function 'tri', parameter 'when'\]/);
+    await expect
+      .poll(() => dev.stderr())
+      .toMatch(/plugins\/tri\/plugin\.py:6:32 error VITRINE_SCHEMA_100 unsupported parameter type \[function 'tri', parameter 'when'\]/);
     expect(await sizeDefault()).toBe(2);
     writeFileSync(file('plugin.py'), pluginSource('3'));
     await events.next((e) => e.event === 'reload', from);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { openStream, type StreamReader } from '../helpers/sse-reader.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 function alphaSource(size: string): string {
   return `import type { MeshResult } from 'vitrine';
@@ -47,7 +48,9 @@ let events: StreamReader;
 
 const alphaFile = () => path.join(root, 'plugins', 'alpha', 'index.ts');
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const sizeDefault = async () => ((await (await fetch(`${dev.url}/api/processing/functions/alpha_mesh/schema`)).json()) as { properties: { size: { default: number } } }).properties.size.default;
+const sizeDefault = async () =>
+  ((await (await fetch(`${dev.url}/api/processing/functions/alpha_mesh/schema`)).json()) as { properties: { size: { default: number } } }).properties.size
+    .default;
 
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'vitrine-dev-'));
@@ -70,7 +73,9 @@ describe('vitrine dev', () => {
   it('swaps in a saved plugin alone; other cache entries, streams and a running old job survive', async () => {
     expect(dev.stdout()).toMatch(/built 2 of 3 plugins/);
     expect((await post(`${dev.url}/api/processing/invoke`, { function_name: 'beta_mesh', room_id: 'beta-room' })).status).toBe(200);
-    const { job_id: jobId } = (await (await post(`${dev.url}/api/specimens/alpha-slow/start`, { params: {}, room_id: 'slow-room' })).json()) as { job_id: string };
+    const { job_id: jobId } = (await (await post(`${dev.url}/api/specimens/alpha-slow/start`, { params: {}, room_id: 'slow-room' })).json()) as {
+      job_id: string;
+    };
 
     const from = events.events.length;
     // A folder without an index.ts is not a plugin: changes in it build nothing.
@@ -90,7 +95,7 @@ describe('vitrine dev', () => {
     expect(stats.entries.map((e) => e.room_id)).toContain('beta-room');
 
     const status = async () => ((await (await fetch(`${dev.url}/api/jobs/${jobId}/progress`)).json()) as { status: string }).status;
-    await expect.poll(status, { timeout: 10_000 }).toBe('done');
+    await expect.poll(status, { timeout: STATE_WAIT_MS }).toBe('done');
     expect((await fetch(`${dev.url}/api/jobs/${jobId}/result`)).status).toBe(200);
   });
 
@@ -108,9 +113,18 @@ describe('vitrine dev', () => {
     writeFileSync(alphaFile(), alphaSource('2').replace('size = 2', 'size: Date'));
     const failed = await events.next((e) => e.event === 'build-error', from);
     // The unsupported parameter type comes first; the type errors it causes in the body follow.
-    expect(failed.data).toMatchObject({ plugin: 'alpha', errors: [{ code: 'VITRINE_SCHEMA_100', line: 3, column: expect.any(Number) }, { code: 'TS2769', line: 4 }, { code: 'TS2345', line: 9 }] });
+    expect(failed.data).toMatchObject({
+      plugin: 'alpha',
+      errors: [
+        { code: 'VITRINE_SCHEMA_100', line: 3, column: expect.any(Number) },
+        { code: 'TS2769', line: 4 },
+        { code: 'TS2345', line: 9 },
+      ],
+    });
     await expect.poll(() => dev.stderr()).toMatch(/plugins\/alpha\/index\.ts:3:\d+ error VITRINE_SCHEMA_100/);
-    await expect.poll(() => dev.stderr()).toMatch(/plugins\/alpha\/index\.ts:9:21 error TS2345 type error: Argument of type 'number' is not assignable to parameter of type 'Date'\./);
+    await expect
+      .poll(() => dev.stderr())
+      .toMatch(/plugins\/alpha\/index\.ts:9:21 error TS2345 type error: Argument of type 'number' is not assignable to parameter of type 'Date'\./);
     await expect.poll(() => dev.stderr()).toMatch(/alpha has 3 errors; still serving its last good build/);
     expect(await sizeDefault()).toBe(2);
     writeFileSync(alphaFile(), alphaSource('3'));

@@ -49,7 +49,12 @@ describe('vitrine init', () => {
     expect(test).toContain('"plugins" / "wave-lab" / "plugin.py"');
     expect(readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain('PYTHONPATH="$(npx vitrine python-path)" python3 -m unittest discover -s test -v');
     // Both Python files are valid Python (the plugin is also read by the build below).
-    execFileSync(TEST_PYTHON, ['-c', 'import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]', path.join(dir, 'test/test_wave_lab.py'), path.join(dir, 'plugins/wave-lab/plugin.py')]);
+    execFileSync(TEST_PYTHON, [
+      '-c',
+      'import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]',
+      path.join(dir, 'test/test_wave_lab.py'),
+      path.join(dir, 'plugins/wave-lab/plugin.py'),
+    ]);
 
     const build = await runVitrine(['build', 'plugins', '--out', path.join(cwd, 'out')], dir, { VITRINE_PYTHON: TEST_PYTHON });
     expect(build.stderr).toBe('');

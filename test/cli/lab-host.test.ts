@@ -1,6 +1,7 @@
 /**
  * A host bound beyond loopback (a lab host), as a real `vitrine serve` process: it makes an
- * admin token and prints it once, `--admin-token none` leaves the admin routes open with a
+ * admin token and prints it once (the admin routes and room writes ask for it, as MCP does),
+ * `--admin-token none` leaves the admin routes open with a
  * warning, and its `Host` allow-list defaults to the machine's own names and addresses.
  * Requests go to 127.0.0.1 on the port the host bound on every address.
  */
@@ -14,14 +15,27 @@ import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 afterAll(killAllHosts);
 
 async function lab(extra: string[]): Promise<{ host: RunningHost; base: string }> {
-  const host = await spawnHost(['--host', '0.0.0.0', '--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--no-viewer', '--pool-size', '1', ...extra]);
+  const host = await spawnHost([
+    '--host',
+    '0.0.0.0',
+    '--port',
+    '0',
+    '--plugins',
+    await fixturePluginsDir(),
+    '--specimens',
+    await makeSpecimensDir(),
+    '--no-viewer',
+    '--pool-size',
+    '1',
+    ...extra,
+  ]);
   return { host, base: `http://127.0.0.1:${host.port}` };
 }
 
 const ADMIN = ['/api/processing/cache/stats', '/api/specimens/reload', '/metrics'];
 
 describe('a lab host', () => {
-  it('makes an admin token, prints it once, and guards the admin routes with it', { timeout: 60_000 }, async () => {
+  it('makes an admin token, prints it once, and guards the admin routes with it', async () => {
     const { host, base } = await lab([]);
     const lines = host.stdout().split('\n').filter((line) => line.startsWith('admin token: '));
     expect(lines).toHaveLength(1);
@@ -35,6 +49,25 @@ describe('a lab host', () => {
     const clear = await fetch(`${base}/api/processing/cache/clear`, { method: 'POST' });
     expect(clear.status).toBe(401);
     expect((await fetch(`${base}/api/specimens/`)).status).toBe(200);
+    // Room writes ask what MCP's equivalents (show_in_room, set_view) ask: the token. Reads stay open.
+    const put = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${base}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const writes: [string, unknown][] = [['/api/rooms/lab/view', { opacity: 0.5 }], ['/api/rooms/lab/entry', { function: 'square' }]];
+    for (const [path, body] of writes) {
+      expect((await put(path, body)).status, path).toBe(401);
+      expect((await put(path, body, { authorization: `Bearer ${token}` })).status, path).toBe(200);
+    }
+    expect(await (await fetch(`${base}/api/rooms/lab/view`)).json()).toMatchObject({ opacity: 0.5 });
+    // So do a room's marks.
+    const mark = (headers: Record<string, string> = {}) =>
+      fetch(`${base}/api/rooms/lab/annotations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ kind: 'point', points: [[0, 0, 0]] }),
+      });
+    expect((await mark()).status).toBe(401);
+    expect((await mark({ authorization: `Bearer ${token}` })).status).toBe(201);
+    expect((await fetch(`${base}/api/rooms/lab/annotations`)).status).toBe(200);
     // A second host makes a token of its own.
     const other = await lab([]);
     expect(other.host.stdout()).toMatch(/admin token: \S+/);
@@ -42,7 +75,7 @@ describe('a lab host', () => {
     await Promise.all([host.stop(), other.host.stop()]);
   });
 
-  it('answers only the machine\'s own names and addresses (DNS rebinding), or any with *', { timeout: 60_000 }, async () => {
+  it('answers only the machine\'s own names and addresses (DNS rebinding), or any with *', async () => {
     const { host, base } = await lab([]);
     expect((await requestWithHost(`${base}/api/specimens/`, `${hostname()}:${host.port}`)).status).toBe(200);
     expect((await requestWithHost(`${base}/api/specimens/`, `localhost:${host.port}`)).status).toBe(200);
@@ -54,12 +87,14 @@ describe('a lab host', () => {
     await Promise.all([host.stop(), open.host.stop()]);
   });
 
-  it('keeps the admin routes open with --admin-token none, saying so; uses a given token without printing it', { timeout: 60_000 }, async () => {
+  it('keeps the admin routes open with --admin-token none, saying so; uses a given token without printing it', async () => {
     const open = await lab(['--admin-token', 'none']);
     expect(open.host.stdout()).not.toContain('admin token:');
     await open.host.waitForLog('--admin-token none');
     expect((await fetch(`${open.base}/api/processing/cache/stats`)).status).toBe(200);
-    const named = await spawnHost(['--host', '0.0.0.0', '--port', '0', '--plugins', 'none', '--specimens', 'none', '--no-viewer', '--pool-size', '1'], { env: { VITRINE_ADMIN_TOKEN: 'lab-secret' } });
+    const named = await spawnHost(['--host', '0.0.0.0', '--port', '0', '--plugins', 'none', '--specimens', 'none', '--no-viewer', '--pool-size', '1'], {
+      env: { VITRINE_ADMIN_TOKEN: 'lab-secret' },
+    });
     expect(named.stdout()).not.toContain('admin token:');
     const base = `http://127.0.0.1:${named.port}`;
     expect((await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer lab-secret' } })).status).toBe(200);
@@ -67,7 +102,7 @@ describe('a lab host', () => {
     await Promise.all([open.host.stop(), named.stop()]);
   });
 
-  it('on loopback makes no token and leaves the admin routes open', { timeout: 60_000 }, async () => {
+  it('on loopback makes no token and leaves the admin routes open', async () => {
     const host = await spawnHost(['--port', '0', '--plugins', 'none', '--specimens', 'none', '--no-viewer', '--pool-size', '1']);
     expect(host.stdout()).not.toContain('admin token:');
     expect((await fetch(`${host.url}/api/processing/cache/stats`)).status).toBe(200);

@@ -19,7 +19,15 @@ describe('--blob-store', () => {
 
   it('passes an s3:// store with its endpoint, and an accel-redirect prefix, into the host options', () => {
     const redis = ['--redis', 'redis://127.0.0.1:6379'];
-    const parsed = parseServeOptions([...redis, '--blob-store', 's3://vitrine-results/prod/a', '--s3-endpoint', 'http://127.0.0.1:9000', '--accel-redirect', '/_blobs/']).host_options;
+    const parsed = parseServeOptions([
+      ...redis,
+      '--blob-store',
+      's3://vitrine-results/prod/a',
+      '--s3-endpoint',
+      'http://127.0.0.1:9000',
+      '--accel-redirect',
+      '/_blobs/',
+    ]).host_options;
     expect(parsed).toMatchObject({ blobStore: 's3://vitrine-results/prod/a', s3Endpoint: 'http://127.0.0.1:9000', accelRedirect: '/_blobs/' });
     expect(parseServeOptions(redis, { VITRINE_S3_ENDPOINT: 'https://s3.example.org' }).host_options.s3Endpoint).toBe('https://s3.example.org');
     expect(() => parseServeOptions([...redis, '--blob-store', 's3://x'])).toThrow(/--blob-store must be a URL like redis:\/\/.* or s3:\/\/BUCKET/);

@@ -35,13 +35,21 @@ describe('vitrine serve hardening options', () => {
   });
 
   it('--request-timeout (or VITRINE_REQUEST_TIMEOUT) ends slow bodies with 408; --write-timeout parses', async () => {
-    expect(parseServeOptions(['--request-timeout', '2.5', '--write-timeout', '0']).host_options).toMatchObject({ requestTimeoutSeconds: 2.5, writeTimeoutSeconds: 0 });
+    expect(parseServeOptions(['--request-timeout', '2.5', '--write-timeout', '0']).host_options).toMatchObject({
+      requestTimeoutSeconds: 2.5,
+      writeTimeoutSeconds: 0,
+    });
     expect(parseServeOptions([]).host_options.requestTimeoutSeconds).toBeUndefined();
-    expect(parseServeOptions(['--max-rss', '1000000'], { VITRINE_MAX_EVENT_LOOP_DELAY: '250' }).host_options).toMatchObject({ maxRssBytes: 1_000_000, maxEventLoopDelayMs: 250 });
+    expect(parseServeOptions(['--max-rss', '1000000'], { VITRINE_MAX_EVENT_LOOP_DELAY: '250' }).host_options).toMatchObject({
+      maxRssBytes: 1_000_000,
+      maxEventLoopDelayMs: 250,
+    });
     expect(() => parseServeOptions(['--request-timeout', 'soon'])).toThrow(/request-timeout/);
     const host = await spawnHost(['--port', '0', '--plugins', 'none', '--specimens', 'none'], { env: { VITRINE_REQUEST_TIMEOUT: '1' } });
     hosts.push(host);
-    const raw = await rawExchange(host.port, ['POST /api/processing/cache/clear HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{']);
+    const raw = await rawExchange(host.port, [
+      'POST /api/processing/cache/clear HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{',
+    ]);
     const res = parseRawResponse(raw);
     expect(res.status).toBe(408);
     expect(res.headers.connection).toBe('close');

@@ -31,7 +31,19 @@ function getTls(url: string, ca: string): Promise<{ status: number; body: string
 
 /** Starts a host with TLS and waits for its three lines: plain, TLS, fingerprint. */
 async function startTls(args: string[]): Promise<{ host: RunningHost; httpsUrl: string; fingerprint: string }> {
-  const host = await spawnHost(['--port', '0', '--https-port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--log-level', 'warn', ...args]);
+  const host = await spawnHost([
+    '--port',
+    '0',
+    '--https-port',
+    '0',
+    '--plugins',
+    await fixturePluginsDir(),
+    '--specimens',
+    await makeSpecimensDir(),
+    '--log-level',
+    'warn',
+    ...args,
+  ]);
   hosts.push(host);
   const lines = await waitFor(() => {
     const out = host.stdout().split('\n').filter(Boolean);
@@ -86,7 +98,8 @@ describe('vitrine serve --https-port', () => {
   });
 
   it('refuses certificate options that cannot work, with a readable message', async () => {
-    const run = (args: string[], env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [CLI, 'serve', '--port', '0', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+    const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+      spawnSync(process.execPath, [CLI, 'serve', '--port', '0', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
     const lone = run(['--https-port', '0', '--tls-cert', '/nonexistent/cert.pem']);
     expect(lone.status).toBe(2);
     expect(lone.stderr).toContain('--tls-cert and --tls-key go together');
@@ -96,7 +109,18 @@ describe('vitrine serve --https-port', () => {
     const badPort = run([], { VITRINE_HTTPS_PORT: 'x' });
     expect(badPort.status).toBe(2);
     expect(badPort.stderr).toContain('--https-port must be a non-negative integer');
-    const unreadable = run(['--https-port', '0', '--tls-cert', '/nonexistent/cert.pem', '--tls-key', '/nonexistent/key.pem', '--plugins', 'none', '--specimens', 'none']);
+    const unreadable = run([
+      '--https-port',
+      '0',
+      '--tls-cert',
+      '/nonexistent/cert.pem',
+      '--tls-key',
+      '/nonexistent/key.pem',
+      '--plugins',
+      'none',
+      '--specimens',
+      'none',
+    ]);
     expect(unreadable.status).toBe(1);
     expect(unreadable.stderr).toContain('cannot read the TLS certificate /nonexistent/cert.pem');
   });

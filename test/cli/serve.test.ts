@@ -41,14 +41,20 @@ describe('vitrine serve', () => {
     expect(data.headers.get('content-length')).not.toBeNull();
     const env = decodeEnvelope(await data.arrayBuffer());
     expect(env.type).toBe('mesh');
-    const start = await fetch(`${host.url}/api/specimens/dyn-square/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"params":{"size":2}}' });
+    const start = await fetch(`${host.url}/api/specimens/dyn-square/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"params":{"size":2}}',
+    });
     expect(start.status).toBe(200);
     expect(await host.stop('SIGTERM')).toBe(0);
   });
 
   it("through the checkout's own launcher (what npx vitrine runs in a clone) serves from the TypeScript sources", async () => {
     // Under npm test the other tests run the compiled command; this one keeps the sources' path covered.
-    const host = await spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir()], { cli: join(REPO, 'core/cli/vitrine-bin.js') });
+    const host = await spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir()], {
+      cli: join(REPO, 'core/cli/vitrine-bin.js'),
+    });
     hosts.push(host);
     const data = await fetch(`${host.url}/api/specimens/dyn-square/data?params=${encodeURIComponent('{"size":1.25}')}`);
     expect(data.status).toBe(200);
@@ -70,7 +76,7 @@ describe('vitrine serve', () => {
     hosts.push(killed);
     const orphan = await hostPid(killed.url);
     await killed.stop('SIGKILL');
-    await eventually(async () => (existsSync(`/proc/${orphan}`) ? undefined : true), 'the relaunched host to end', 5000);
+    await eventually(async () => (existsSync(`/proc/${orphan}`) ? undefined : true), 'the relaunched host to end');
   });
 
   it('takes options from VITRINE_* environment variables, including the envelope media type', async () => {

@@ -24,7 +24,7 @@ function vitrine(args: string[]): Promise<{ code: number; stdout: string; stderr
 beforeAll(async () => {
   project = path.join(mkdtempSync(path.join(tmpdir(), 'vitrine-thumbs-')), 'shapes');
   await promisify(execFile)(process.execPath, [CLI, 'init', project]);
-}, 60_000);
+});
 
 describe('vitrine thumbnails', () => {
   it('renders a declared specimen into thumbnails/<id>.png, which vitrine build then ships undeclared', async () => {
@@ -44,7 +44,9 @@ describe('vitrine thumbnails', () => {
 
     const build = await vitrine(['build', 'plugins', '--out', 'out']);
     expect(build.code, build.stderr).toBe(0);
-    const manifest = JSON.parse(readFileSync(path.join(project, 'out', 'shapes', 'manifest.json'), 'utf8')) as { specimens: { id: string; thumbnail: string | null }[] };
+    const manifest = JSON.parse(readFileSync(path.join(project, 'out', 'shapes', 'manifest.json'), 'utf8')) as {
+      specimens: { id: string; thumbnail: string | null }[];
+    };
     expect(manifest.specimens.find((s) => s.id === id)?.thumbnail).toBe(`thumbnails/${id}.png`);
     expect(readFileSync(path.join(project, 'out', 'shapes', 'thumbnails', `${id}.png`)).equals(readFileSync(file))).toBe(true);
   }, 120_000);
@@ -56,5 +58,5 @@ describe('vitrine thumbnails', () => {
     const bad = await vitrine(['thumbnails', '--size', '3']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("unknown option '--size'");
-  }, 60_000);
+  });
 });

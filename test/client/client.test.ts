@@ -208,7 +208,9 @@ describe('load: the job flow', () => {
     const r = room();
     const viaJob = expectMesh(await client.load('shape', { segments: 5 }, { room: r, resultVia: 'job' }));
     const answers: (string | null)[] = [];
-    const viaData = expectMesh(await client.load('shape', { segments: 5 }, { room: r, onHeaders: (response) => answers.push(response.headers.get('content-type')) }));
+    const viaData = expectMesh(
+      await client.load('shape', { segments: 5 }, { room: r, onHeaders: (response) => answers.push(response.headers.get('content-type')) }),
+    );
     // The /data answer's headers are handed over before its body is read.
     expect(answers).toEqual(['application/x-service-envelope-v1']);
     expect(viaJob.indices.length / 3).toBe(50);

@@ -26,8 +26,20 @@ function shared<T extends Float32Array | Uint32Array | Uint8Array | Uint16Array>
 
 /** One result of each type, and one larger than a Redis chunk whose arrays cross chunk edges. */
 export const BLOB_RESULTS: Record<string, () => StoredResult> = {
-  mesh: () => ({ type: 'mesh', vertices: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), indices: new Uint32Array([0, 1, 2]), normals: new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1]) }),
-  volume: () => ({ type: 'volume', shape: [2, 2, 3], dtype: 'uint16', data: new Uint16Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 65535]), spacing: [1, 1, 0.5], valueRange: [1, 65535] }),
+  mesh: () => ({
+    type: 'mesh',
+    vertices: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]),
+    indices: new Uint32Array([0, 1, 2]),
+    normals: new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1]),
+  }),
+  volume: () => ({
+    type: 'volume',
+    shape: [2, 2, 3],
+    dtype: 'uint16',
+    data: new Uint16Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 65535]),
+    spacing: [1, 1, 0.5],
+    valueRange: [1, 65535],
+  }),
   point_cloud: () => ({ type: 'point_cloud', points: new Float32Array([1.5, 2.5, 3.5]), colors: new Uint8Array([255, 0, 7]) }),
   image: () => ({ type: 'image', width: 2, height: 1, channels: 3, dtype: 'uint8', data: shared((b) => new Uint8Array(b, 0, 6)).fill(9) }),
   // Larger than one chunk, its arrays not multiples of the chunk size: chunks cross array edges.

@@ -1,7 +1,8 @@
 /**
  * The invoker conformance cases (invoker-cases.ts) against each Invoker: inline (main
  * thread), pooled (worker threads running the built bundle) and remote (a relay running the
- * functions on a joined worker over a real WebSocket). All three run the same functions.
+ * functions on a joined worker over a real WebSocket). All three run the same functions; the
+ * Python invoker runs their Python twins in python-invoker.test.ts.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -40,7 +41,7 @@ beforeAll(async () => {
   worker = await createApp({ ...base, pluginsDir, join: relayUrl, workerId: 'w' });
   await listen(worker, '127.0.0.1', 0);
   await eventually(async () => (relay.vitrine.functionEntry('w:endless') ? true : undefined), 'the worker’s functions on the relay');
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all([pooledApp?.close(), worker?.close()]);

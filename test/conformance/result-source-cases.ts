@@ -76,7 +76,9 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       const dir = await countDir();
       const r = room();
       const before = { ...h.results.accessCounts };
-      const results = await Promise.all(Array.from({ length: 5 }, () => computeResult(h.results, h.request('counted', { dir, tag: 'herd', delay_ms: 400 }, r))));
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () => computeResult(h.results, h.request('counted', { dir, tag: 'herd', delay_ms: 400 }, r))),
+      );
       expect(results.map((result) => result.type)).toEqual(['mesh', 'mesh', 'mesh', 'mesh', 'mesh']);
       expect(await linesIn(dir, 'herd.runs')).toBe(1);
       const counted = delta(before, h.results.accessCounts);
@@ -89,9 +91,25 @@ export function resultSourceCases(make: () => Promise<ResultSourceHarness>): voi
       const [r, plain] = [room(), room()];
       expect(await h.results.roomState(r)).toBeNull();
       const square = await computeResult(h.results, h.request('square', { size: 2 }, r, { specimenId: 'dyn-square' }));
-      expect(await h.results.roomState(r)).toEqual({ function_name: 'square', specimen_id: 'dyn-square', params: { ...SQUARE_DEFAULTS, size: 2 }, type: 'mesh', result_id: computeResultId(square), blob_id: computeResultId(square), since: expect.any(Number) });
+      expect(await h.results.roomState(r)).toEqual({
+        function_name: 'square',
+        specimen_id: 'dyn-square',
+        params: { ...SQUARE_DEFAULTS, size: 2 },
+        type: 'mesh',
+        result_id: computeResultId(square),
+        blob_id: computeResultId(square),
+        since: expect.any(Number),
+      });
       const cloud = await computeResult(h.results, h.request('cloud', {}, plain));
-      expect(await h.results.roomState(plain)).toEqual({ function_name: 'cloud', specimen_id: null, params: { count: 5 }, type: 'point_cloud', result_id: computeResultId(cloud), blob_id: computeResultId(cloud), since: expect.any(Number) });
+      expect(await h.results.roomState(plain)).toEqual({
+        function_name: 'cloud',
+        specimen_id: null,
+        params: { count: 5 },
+        type: 'point_cloud',
+        result_id: computeResultId(cloud),
+        blob_id: computeResultId(cloud),
+        since: expect.any(Number),
+      });
     });
 
     it('publishes `computing` then `result` on the room’s channel', async () => {

@@ -16,7 +16,7 @@ import type { StoredResult } from '../../core/results/stored-result.ts';
 import { resultByteLength } from '../../core/results/to-json-result.ts';
 import { RedisBlobStore } from '../../core/blobs/redis-blob-store.ts';
 import { KEYS } from '../../core/redis/redis-keys.ts';
-import { RedisUploadStore } from '../../core/scale/redis-upload-store.ts';
+import { RedisUploadStore } from '../../core/uploads/redis-upload-store.ts';
 import { MemoryUploadStore } from '../../core/uploads/memory-upload-store.ts';
 import { uploadId, type UploadStore } from '../../core/uploads/upload-store.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
@@ -28,7 +28,14 @@ const TTL_MS = TTL_SECONDS * 1000;
 
 const RESULTS: Record<string, () => StoredResult> = {
   mesh: () => ({ type: 'mesh', vertices: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), indices: new Uint32Array([0, 1, 2]) }),
-  volume: () => ({ type: 'volume', shape: [2, 2, 3], dtype: 'uint16', data: new Uint16Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 65535]), spacing: [1, 1, 0.5], valueRange: [1, 65535] }),
+  volume: () => ({
+    type: 'volume',
+    shape: [2, 2, 3],
+    dtype: 'uint16',
+    data: new Uint16Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 65535]),
+    spacing: [1, 1, 0.5],
+    valueRange: [1, 65535],
+  }),
   point_cloud: () => ({ type: 'point_cloud', points: new Float32Array([1.5, 2.5, 3.5]), colors: new Uint8Array([255, 0, 7]) }),
   image: () => ({ type: 'image', width: 2, height: 1, channels: 3, dtype: 'uint8', data: new Uint8Array([9, 8, 7, 6, 5, 4]) }),
 };
@@ -243,7 +250,11 @@ describe('redis upload store, in Redis', () => {
       const store = new RedisUploadStore(fullClient, new RedisBlobStore(fullClient, null), TTL_SECONDS);
       const id = freshId();
       const big: StoredResult = { type: 'mesh', vertices: new Float32Array(2 * 1024 * 1024), indices: new Uint32Array(3) };
-      await expect(store.put(id, big, 8 * 1024 * 1024)).rejects.toMatchObject({ code: 'SPC_ERR_REDIS_UNAVAILABLE', statusCode: 503, message: expect.stringMatching(/out of memory/) });
+      await expect(store.put(id, big, 8 * 1024 * 1024)).rejects.toMatchObject({
+        code: 'SPC_ERR_REDIS_UNAVAILABLE',
+        statusCode: 503,
+        message: expect.stringMatching(/out of memory/),
+      });
       await expectGone(store, id);
       // What was refused holds no memory: a small upload goes in once Redis has let go of the
       // refused request's own buffers.

@@ -42,7 +42,10 @@ function glbJson(glb: Uint8Array): { extensionsRequired?: string[]; extensionsUs
 
 async function readGlb(glb: Uint8Array): Promise<Document> {
   await MeshoptDecoder.ready;
-  return new NodeIO().registerExtensions([EXTMeshoptCompression, KHRMeshQuantization]).registerDependencies({ 'meshopt.decoder': MeshoptDecoder }).readBinary(glb);
+  return new NodeIO()
+    .registerExtensions([EXTMeshoptCompression, KHRMeshQuantization])
+    .registerDependencies({ 'meshopt.decoder': MeshoptDecoder })
+    .readBinary(glb);
 }
 
 /** A triangle as vertex ids, rotated so the smallest comes first (winding kept). */
@@ -242,7 +245,10 @@ describe('PNG', () => {
       for (let p = 0; p < result.width * result.height; p++) {
         const s = p * channels;
         const got = Array.from({ length: 4 }, (_, c) => rgba[p * 4 + c]!);
-        const want = channels <= 2 ? [expected(s), expected(s), expected(s), channels === 2 ? expected(s + 1) : max] : [expected(s), expected(s + 1), expected(s + 2), channels === 4 ? expected(s + 3) : max];
+        const want =
+          channels <= 2
+            ? [expected(s), expected(s), expected(s), channels === 2 ? expected(s + 1) : max]
+            : [expected(s), expected(s + 1), expected(s + 2), channels === 4 ? expected(s + 3) : max];
         expect(got).toEqual(want);
       }
     });
@@ -251,13 +257,14 @@ describe('PNG', () => {
 
 describe('the format table', () => {
   it('names a media type and extension for each format, and refuses a result of another kind', async () => {
-    expect(Object.fromEntries(FILE_ENCODERS.map((f) => [f.format, [f.type, f.mediaType(NAMES), f.extension]]))).toEqual({
-      glb: ['mesh', 'model/gltf-binary', 'glb'],
-      stl: ['mesh', 'model/stl', 'stl'],
-      obj: ['mesh', 'model/obj', 'obj'],
-      npy: ['volume', 'application/octet-stream', 'npy'],
-      ply: ['point_cloud', 'application/octet-stream', 'ply'],
-      png: ['image', 'image/png', 'png'],
+    expect(Object.fromEntries(FILE_ENCODERS.map((f) => [`${f.type}/${f.format}`, [f.mediaType(NAMES), f.extension]]))).toEqual({
+      'mesh/glb': ['model/gltf-binary', 'glb'],
+      'mesh/stl': ['model/stl', 'stl'],
+      'mesh/obj': ['model/obj', 'obj'],
+      'mesh/ply': ['application/octet-stream', 'ply'],
+      'volume/npy': ['application/octet-stream', 'npy'],
+      'point_cloud/ply': ['application/octet-stream', 'ply'],
+      'image/png': ['image/png', 'png'],
     });
     await expect(formatEncoder('mesh', 'glb').encode(rampVolume(), { format: 'glb' }, NAMES)).rejects.toThrow(/mesh/);
   });

@@ -33,10 +33,17 @@ describe('a worker that goes away', () => {
     const worker = await startHost(workerArgs(relay.url, 'w1', plugins.dir, SPECIMENS_B));
     await registered(relay, 'w1:slow-box');
     const start = (await (
-      await fetch(`${relay.url}/api/specimens/w1:slow-box/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ params: { steps: 400, ms: 50 } }) })
+      await fetch(`${relay.url}/api/specimens/w1:slow-box/start`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ params: { steps: 400, ms: 50 } }),
+      })
     ).json()) as Json;
     const jobId = String(start.job_id);
-    await eventually(async () => (((await getJson(`${relay.url}/api/jobs/${jobId}/progress?since=-1`)).messages as Json[]).length > 0 ? true : undefined), 'progress');
+    await eventually(
+      async () => (((await getJson(`${relay.url}/api/jobs/${jobId}/progress?since=-1`)).messages as Json[]).length > 0 ? true : undefined),
+      'progress',
+    );
     const pending = fetch(`${relay.url}/api/specimens/w1:slow-box/data?params=${encodeURIComponent('{"steps":300,"ms":50}')}`);
     await worker.waitForLog('function=slow params=[steps,ms]');
     await worker.kill('SIGKILL');
@@ -56,7 +63,11 @@ describe('a worker that goes away', () => {
 
     await startHost(workerArgs(relay.url, 'w1', plugins.dir, SPECIMENS_B));
     await registered(relay, 'w1:box');
-    const again = await fetch(`${relay.url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ function_name: 'w1:cube' }) });
+    const again = await fetch(`${relay.url}/api/processing/invoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ function_name: 'w1:cube' }),
+    });
     expect(again.status).toBe(200);
   });
 });
@@ -103,7 +114,10 @@ describe('admission', () => {
     await registered(relay, 'w1:tri');
     expect((await getJson(`${relay.url}/api/specimens/w1:tri`)).display_name).toBe('Triangle B');
     await startHost(workerArgs(relay.url, 'w1', NO_PLUGINS, SPECIMENS_A));
-    await eventually(async () => ((await getJson(`${relay.url}/api/specimens/w1:tri`)).display_name === 'Triangle A' ? true : undefined), 'the newer registration');
+    await eventually(
+      async () => ((await getJson(`${relay.url}/api/specimens/w1:tri`)).display_name === 'Triangle A' ? true : undefined),
+      'the newer registration',
+    );
     await first.waitForLog('(4003');
     // The old socket's close must not remove the new registration.
     await relay.waitForLog('the older connection is replaced');

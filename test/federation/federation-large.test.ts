@@ -62,7 +62,9 @@ describe('large payloads through the relay', () => {
   it('streams a relayed result as it arrives: a client gone after the first bytes cancels the rest on the worker', async () => {
     const from = worker.logs().length;
     const controller = new AbortController();
-    const res = await fetch(`${relay.url}/api/specimens/big:big/data?params=${encodeURIComponent('{"mib":192}')}&room_id=cut-short`, { signal: controller.signal });
+    const res = await fetch(`${relay.url}/api/specimens/big:big/data?params=${encodeURIComponent('{"mib":192}')}&room_id=cut-short`, {
+      signal: controller.signal,
+    });
     expect(res.status).toBe(200);
     expect(Number(res.headers.get('content-length'))).toBeGreaterThan(192 * MIB);
     const reader = res.body!.getReader();

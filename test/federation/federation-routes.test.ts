@@ -97,7 +97,11 @@ describe('data through the relay', () => {
     if (mesh.type !== 'mesh') return;
     expect(mesh.vertices.length).toBe(24);
     expect(Math.max(...mesh.vertices)).toBe(2);
-    const post = await fetch(`${relay.url}/api/specimens/w1:big/data`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ params: { mib: 2 } }) });
+    const post = await fetch(`${relay.url}/api/specimens/w1:big/data`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ params: { mib: 2 } }),
+    });
     const volume = decodeEnvelope(await post.arrayBuffer());
     if (volume.type !== 'volume') throw new Error('expected a volume');
     expect(volume.shape).toEqual([32, 256, 256]);
@@ -137,7 +141,9 @@ describe('invoke through the relay', () => {
   it('shares one transfer between the peers of a room (relay room cache)', async () => {
     const before = w1.logs().length;
     const requests = Array.from({ length: 5 }, () =>
-      fetch(`${relay.url}/api/specimens/w1:big/data?params=${encodeURIComponent('{"mib":3}')}&room_id=shared-room`).then(async (r) => (await r.arrayBuffer()).byteLength),
+      fetch(`${relay.url}/api/specimens/w1:big/data?params=${encodeURIComponent('{"mib":3}')}&room_id=shared-room`).then(
+        async (r) => (await r.arrayBuffer()).byteLength,
+      ),
     );
     const sizes = await Promise.all(requests);
     expect(new Set(sizes).size).toBe(1);

@@ -42,10 +42,20 @@ describe('relay frame limit', () => {
     expect((await welcome).t).toBe('welcome');
     let closeCode: number | null = null;
     ws.once('close', (c) => (closeCode = c));
-    const specimens = Array.from({ length: 2000 }, (_, i) => ({ id: `s${i}`, display_name: 'x'.repeat(500), description: '', type: 'mesh', tags: [], is_dynamic: false }));
+    const specimens = Array.from({ length: 2000 }, (_, i) => ({
+      id: `s${i}`,
+      display_name: 'x'.repeat(500),
+      description: '',
+      type: 'mesh',
+      tags: [],
+      is_dynamic: false,
+    }));
     ws.send(JSON.stringify({ t: 'register', specimens, functions: [] }));
     const workers = async () => (await (await fetch(`${url}/api/federation/workers`)).json()) as { worker_id: string; specimens: number }[];
-    await waitFor(async () => ((await workers()).some((w) => w.worker_id === 'w2' && w.specimens === 2000) ? true : undefined), "w2's 2000 specimens to be registered");
+    await waitFor(
+      async () => ((await workers()).some((w) => w.worker_id === 'w2' && w.specimens === 2000) ? true : undefined),
+      "w2's 2000 specimens to be registered",
+    );
     expect((await workers()).find((w) => w.worker_id === 'w2')?.specimens).toBe(2000);
     expect(closeCode).toBeNull();
     ws.close();

@@ -122,11 +122,16 @@ describe('a relay in a Redis service', () => {
     const relay2 = await startHost(['--relay', '--redis', redis.url, '--specimens', SPECIMENS_A, '--plugins', NO_PLUGINS]);
     await startHost(workerArgs(relay2.url, 'w2', plugins.dir, SPECIMENS_B));
     await registered(relay, 'w2:box');
-    const answers = await Promise.all([1, 2, 3, 4].map((size) => postJson(`${relay.url}/api/processing/invoke`, { function_name: 'w2:cube', kwargs: { size }, room_id: `w2-${size}` })));
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map((size) => postJson(`${relay.url}/api/processing/invoke`, { function_name: 'w2:cube', kwargs: { size }, room_id: `w2-${size}` })),
+    );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(await functionNames(other)).toEqual(expect.arrayContaining(['w1:cube', 'w2:cube']));
     await relay2.kill('SIGKILL');
-    await eventually(async () => ((await catalogIds(other)).some((entry) => entry.startsWith('w2:')) ? undefined : true), 'the dead relay’s worker to leave the other host');
+    await eventually(
+      async () => ((await catalogIds(other)).some((entry) => entry.startsWith('w2:')) ? undefined : true),
+      'the dead relay’s worker to leave the other host',
+    );
   });
 
   it('a worker leaving takes its entries off the other host and ends its running job there as an error', async () => {
@@ -145,7 +150,10 @@ describe('a relay in a Redis service', () => {
     const answer = await pending;
     expect(answer.status).toBe(502);
     expect(((await answer.json()) as Json).detail).toMatch(/worker w1 disconnected/);
-    await eventually(async () => ((await catalogIds(other)).some((entry) => entry.startsWith('w1:')) ? undefined : true), 'w1 to leave the other host’s catalog');
+    await eventually(
+      async () => ((await catalogIds(other)).some((entry) => entry.startsWith('w1:')) ? undefined : true),
+      'w1 to leave the other host’s catalog',
+    );
     expect((await functionNames(other)).filter((name) => name.startsWith('w1:'))).toEqual([]);
     expect((await fetch(`${other.url}/api/specimens/w1:box/data`)).status).toBe(404);
     expect((await catalogIds(relay)).filter((entry) => entry.startsWith('w1:'))).toEqual([]);

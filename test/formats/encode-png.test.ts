@@ -63,7 +63,9 @@ describe('encodePng', () => {
     const decoded = readPng(png);
     expect(Buffer.from(decoded.pixels).equals(Buffer.from(data))).toBe(true);
     expect(decoded.filters.some((f) => f !== 0)).toBe(true);
-    const unfiltered = Buffer.concat(Array.from({ length: size }, (_, y) => Buffer.concat([Buffer.from([0]), data.subarray(y * size * 3, (y + 1) * size * 3)])));
+    const unfiltered = Buffer.concat(
+      Array.from({ length: size }, (_, y) => Buffer.concat([Buffer.from([0]), data.subarray(y * size * 3, (y + 1) * size * 3)])),
+    );
     expect(png.length).toBeLessThan(deflateSync(unfiltered, { level: 9 }).length);
   });
 

@@ -11,6 +11,7 @@ import { encodeObj } from '../../core/formats/obj/encode-obj.ts';
 import { parseByExtension } from '../../core/formats/parse-file.ts';
 import { FormatError } from '../../core/formats/format-error.ts';
 import { encodePly } from '../../core/formats/ply/encode-ply.ts';
+import { encodeMeshPly } from '../../core/formats/ply/encode-mesh-ply.ts';
 import { encodeImagePng } from '../../core/formats/png/encode-image-png.ts';
 import { encodeStl } from '../../core/formats/stl/encode-stl.ts';
 import { parseCheckedFile } from '../../core/results/parse-checked-file.ts';
@@ -27,7 +28,9 @@ async function readBack<T extends StoredResult['type']>(bytes: Uint8Array, fileN
 
 /** The corners of each triangle as coordinates, so meshes compare whatever their vertex order. */
 function corners(mesh: Of<'mesh'>): number[][] {
-  return Array.from({ length: mesh.indices.length / 3 }, (_, t) => [0, 1, 2].flatMap((k) => Array.from(mesh.vertices.subarray(mesh.indices[t * 3 + k]! * 3, mesh.indices[t * 3 + k]! * 3 + 3))));
+  return Array.from({ length: mesh.indices.length / 3 }, (_, t) =>
+    [0, 1, 2].flatMap((k) => Array.from(mesh.vertices.subarray(mesh.indices[t * 3 + k]! * 3, mesh.indices[t * 3 + k]! * 3 + 3))),
+  );
 }
 
 const mesh = wavyGrid(6);
@@ -54,6 +57,13 @@ describe('a format read back as what its writer wrote', () => {
   it('glb: the same vertices and faces', async () => {
     const back = await readBack(await encodeGlb(mesh, { meshopt: false }), 'mesh.glb', 'mesh');
     expect(corners(back)).toEqual(corners(mesh));
+  });
+
+  it('ply: a mesh with the same vertices and faces (its normals and colours beside them)', async () => {
+    const painted = { ...mesh, colors: new Uint8Array((mesh.vertices.length / 3) * 3).fill(200) };
+    const back = await readBack(encodeMeshPly(painted), 'mesh.ply', 'mesh');
+    expect(Array.from(back.vertices)).toEqual(Array.from(mesh.vertices));
+    expect(Array.from(back.indices)).toEqual(Array.from(mesh.indices));
   });
 
   it('ply: the same points and byte colours', async () => {

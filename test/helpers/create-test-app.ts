@@ -7,7 +7,7 @@ import { onTestFinished } from 'vitest';
 import { createApp, type CreateAppOptions } from '../../core/app.ts';
 import { fixturePluginsDir } from './fixture-plugins.ts';
 import { makeSpecimensDir } from './specimens-dir.ts';
-import { waitFor } from './wait-for.ts';
+import { STATE_WAIT_MS, waitFor } from './wait-for.ts';
 
 export async function createTestApp(options: CreateAppOptions = {}): Promise<FastifyInstance> {
   const app = await createApp({
@@ -35,9 +35,17 @@ export function addDynamicSpecimen(app: FastifyInstance, id: string, functionNam
 export { room } from './room.ts';
 
 /** Waits (bounded) until a job is terminal, returning the last progress body. */
-export async function waitForJob(app: FastifyInstance, jobId: string, limitMs = 20_000): Promise<{ status: string; messages: { seq: number; text: string; ts: number }[]; error: string | null }> {
-  return waitFor(async () => {
-    const body = (await app.inject({ method: 'GET', url: `/api/jobs/${jobId}/progress` })).json();
-    return body.status === 'running' ? undefined : body;
-  }, `job ${jobId} to end`, limitMs);
+export async function waitForJob(
+  app: FastifyInstance,
+  jobId: string,
+  limitMs = STATE_WAIT_MS,
+): Promise<{ status: string; messages: { seq: number; text: string; ts: number }[]; error: string | null }> {
+  return waitFor(
+    async () => {
+      const body = (await app.inject({ method: 'GET', url: `/api/jobs/${jobId}/progress` })).json();
+      return body.status === 'running' ? undefined : body;
+    },
+    `job ${jobId} to end`,
+    limitMs,
+  );
 }

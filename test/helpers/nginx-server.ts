@@ -79,7 +79,7 @@ export async function startNginx(upstreams: number[], extra = ''): Promise<Nginx
   await waitFor(async () => {
     if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): ${output}`);
     return (await accepts(port)) || undefined;
-  }, `nginx to listen on ${port}`, 20_000);
+  }, `nginx to listen on ${port}`);
   return {
     url: `http://127.0.0.1:${port}`,
     dir,

@@ -31,7 +31,18 @@ export async function writePythonBundle(dir: string, name: string, source: strin
     plugin: name,
     runtime: 'python',
     bundle: 'plugin.py',
-    functions: [{ name: fn, return_type: 'mesh', async: false, parameters: [], reporter_parameter: null, signal_parameter: null, schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', title: fn, type: 'object', properties: {}, required: [] }, source: { file: 'plugin.py', line: 1 } }],
+    functions: [
+      {
+        name: fn,
+        return_type: 'mesh',
+        async: false,
+        parameters: [],
+        reporter_parameter: null,
+        signal_parameter: null,
+        schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', title: fn, type: 'object', properties: {}, required: [] },
+        source: { file: 'plugin.py', line: 1 },
+      },
+    ],
     specimens: [{ id: `${name}-shape`, function_name: fn, display_name: fn, description: '', tags: [], story: null, thumbnail: null }],
   };
   await writeFile(path.join(folder, 'manifest.json'), JSON.stringify(manifest, null, 2));

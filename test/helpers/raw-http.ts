@@ -56,7 +56,11 @@ export function rawExchange(port: number, chunks: (string | Buffer)[]): Promise<
 }
 
 /** A request with an explicit Host header (fetch does not allow setting one). */
-export function requestWithHost(url: string, host: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+export function requestWithHost(
+  url: string,
+  host: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: init.method ?? 'GET', headers: { ...init.headers, host } }, (res) => {
       let body = '';

@@ -17,7 +17,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { waitFor } from './wait-for.ts';
+import { STATE_WAIT_MS, waitFor } from './wait-for.ts';
 import { freePort } from './free-port.ts';
 
 export interface RedisServer {
@@ -38,7 +38,8 @@ export interface RedisServer {
   thaw(): void;
 }
 
-const READY_LIMIT_MS = 15_000;
+// A backstop for a server that never answers (wait-for.ts says how it is sized).
+const READY_LIMIT_MS = STATE_WAIT_MS;
 const live = new Set<ChildProcess>();
 const dataDirs = new Set<string>();
 

@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ALLOCATOR_ENV } from '../../core/cli/allocator-env.ts';
 import { CLI, REPO } from './cli-path.ts';
+import { STATE_WAIT_MS } from './wait-for.ts';
 
 export interface RunningHost {
   url: string;
@@ -61,7 +62,7 @@ export function spawnHost(args: string[], options: SpawnHostOptions = {}): Promi
     else child.once('exit', (code) => resolve(code));
   });
   return new Promise((resolve, reject) => {
-    const limit = options.timeoutMs ?? 60_000;
+    const limit = options.timeoutMs ?? STATE_WAIT_MS;
     const timer = setTimeout(() => reject(new Error(`the host printed no 'listening on' within ${limit} ms:\n${out}\n${err}`)), limit);
     child.stdout!.on('data', (text: string) => {
       out += text;

@@ -9,6 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll } from 'vitest';
 import { CLI, REPO } from './cli-path.ts';
+import { STATE_WAIT_MS } from './wait-for.ts';
 
 export interface RunningWorker {
   child: ChildProcess;
@@ -47,10 +48,13 @@ export function runWorker(args: string[]): RunningWorker {
 }
 
 /** Starts `vitrine worker` with `args`; resolves once it prints `worker ready`. */
-export async function spawnWorker(args: string[], timeoutMs = 60_000): Promise<RunningWorker> {
+export async function spawnWorker(args: string[], timeoutMs = STATE_WAIT_MS): Promise<RunningWorker> {
   const worker = runWorker(args);
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the worker printed no 'worker ready' within ${timeoutMs} ms:\n${worker.stdout()}\n${worker.stderr()}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the worker printed no 'worker ready' within ${timeoutMs} ms:\n${worker.stdout()}\n${worker.stderr()}`)),
+      timeoutMs,
+    );
     const check = () => {
       if (!worker.stdout().includes('worker ready')) return;
       clearTimeout(timer);

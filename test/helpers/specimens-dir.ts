@@ -10,9 +10,9 @@ import { join } from 'node:path';
 export const OBJ_TEXT = 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n';
 
 /** A little-endian float32 .npy file of the given shape holding 0, 1, 2, ... */
-export function npyBytes(shape: number[]): Buffer {
+export function npyBytes(shape: number[], order: 'little' | 'big' = 'little'): Buffer {
   const count = shape.reduce((a, b) => a * b, 1);
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  let header = `{'descr': '${order === 'big' ? '>' : '<'}f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
   const total = 10 + header.length + 1;
   header = header + ' '.repeat((64 - (total % 64)) % 64) + '\n';
   const prelude = Buffer.alloc(10);
@@ -22,7 +22,10 @@ export function npyBytes(shape: number[]): Buffer {
   prelude[7] = 0;
   prelude.writeUInt16LE(header.length, 8);
   const data = Buffer.alloc(count * 4);
-  for (let i = 0; i < count; i++) data.writeFloatLE(i, i * 4);
+  for (let i = 0; i < count; i++) {
+    if (order === 'big') data.writeFloatBE(i, i * 4);
+    else data.writeFloatLE(i, i * 4);
+  }
   return Buffer.concat([prelude, Buffer.from(header, 'latin1'), data]);
 }
 

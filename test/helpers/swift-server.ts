@@ -6,6 +6,9 @@
  * with `swift-ring-builder`; objects live on a plain folder (mount_check off). The tempauth
  * user `vitrine:tester` with key `secret` is the S3 access key and secret. Resolves once the
  * proxy answers an S3 request. Every server still running is stopped when the test file ends.
+ * Faults: `outage()` stops the proxy (connections refused) and `restore()` starts it again on
+ * the same port with the same objects; `freeze()` and `thaw()` stop and continue it (SIGSTOP,
+ * SIGCONT: a store that takes connections and never answers).
  * A missing `swift-proxy-server` is a failure with the install hint, never a skip.
  *
  * @example
@@ -32,6 +35,13 @@ export interface SwiftServer {
   region: string;
   /** The standard AWS variables naming this store and its credentials, for a host process. */
   env: Record<string, string>;
+  /** Stops the proxy: the store is unreachable until `restore()`, its objects kept. */
+  outage(): Promise<void>;
+  /** Starts the proxy again; resolves once it answers. */
+  restore(): Promise<void>;
+  /** Stops the proxy in its tracks (SIGSTOP): connections are taken, nothing is answered. */
+  freeze(): void;
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -115,7 +125,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 export async function startSwift(): Promise<SwiftServer> {
-  if (!existsSync('/usr/bin/swift-proxy-server')) throw new Error('swift-proxy-server is not installed: apt-get install swift-proxy swift-account swift-container swift-object (.ci/run installs them)');
+  if (!existsSync('/usr/bin/swift-proxy-server'))
+    throw new Error('swift-proxy-server is not installed: apt-get install swift-proxy swift-account swift-container swift-object (.ci/run installs them)');
   const dir = await mkdtemp(join(tmpdir(), 'vitrine-swift-'));
   dirs.add(dir);
   await mkdir(join(dir, 'node', 'd1'), { recursive: true });
@@ -134,21 +145,26 @@ export async function startSwift(): Promise<SwiftServer> {
   await writeFile(join(dir, 'proxy.conf'), proxyConf(dir, ports.proxy));
   const children: ChildProcess[] = [];
   let output = '';
-  for (const name of [...SERVERS, 'proxy']) {
+  const spawnServer = (name: string): ChildProcess => {
     const child = spawn(`/usr/bin/swift-${name}-server`, [join(dir, `${name}.conf`)], { stdio: ['ignore', 'pipe', 'pipe'] });
     const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4000));
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     live.add(child);
     children.push(child);
-  }
+    return child;
+  };
+  for (const name of SERVERS) spawnServer(name);
+  let proxy = spawnServer('proxy');
   const endpoint = `http://127.0.0.1:${ports.proxy}`;
-  try {
-    await waitFor(async () => {
-      const dead = children.find((c) => c.exitCode !== null);
+  const answering = () =>
+    waitFor(async () => {
+      const dead = children.find((c) => c.exitCode !== null && live.has(c));
       if (dead) throw new Error(`a Swift server exited (${dead.exitCode}): ${output}`);
       return (await answers(endpoint)) || undefined;
     }, `Swift's proxy to answer on ${endpoint}`, READY_LIMIT_MS);
+  try {
+    await answering();
   } catch (error) {
     await Promise.all(children.map(stopChild));
     throw error;
@@ -157,8 +173,24 @@ export async function startSwift(): Promise<SwiftServer> {
   return {
     endpoint,
     ...credentials,
-    env: { AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_REGION: credentials.region, AWS_ENDPOINT_URL_S3: endpoint },
+    env: {
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      AWS_REGION: credentials.region,
+      AWS_ENDPOINT_URL_S3: endpoint,
+    },
+    async outage() {
+      proxy.kill('SIGCONT');
+      await stopChild(proxy);
+    },
+    async restore() {
+      proxy = spawnServer('proxy');
+      await answering();
+    },
+    freeze: () => void proxy.kill('SIGSTOP'),
+    thaw: () => void proxy.kill('SIGCONT'),
     async stop() {
+      for (const child of children) child.kill('SIGCONT');
       await Promise.all(children.map(stopChild));
       dirs.delete(dir);
       await rm(dir, { recursive: true, force: true });

@@ -21,7 +21,9 @@ export function binaryStl(triangles = CUBE_TRIANGLES): Buffer {
 }
 
 export function asciiStl(triangles = CUBE_TRIANGLES): Buffer {
-  const facets = triangles.map((t) => `facet normal 0 0 0\n outer loop\n${[0, 1, 2].map((c) => `  vertex ${t[c * 3]} ${t[c * 3 + 1]} ${t[c * 3 + 2]}\n`).join('')} endloop\nendfacet\n`);
+  const facets = triangles.map(
+    (t) => `facet normal 0 0 0\n outer loop\n${[0, 1, 2].map((c) => `  vertex ${t[c * 3]} ${t[c * 3 + 1]} ${t[c * 3 + 2]}\n`).join('')} endloop\nendfacet\n`,
+  );
   return Buffer.from(`solid cube\n${facets.join('')}endsolid cube\n`, 'latin1');
 }
 
@@ -29,12 +31,18 @@ export const OBJ_SQUARE = Buffer.from('# a square\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 
 
 export function asciiPlyCloud(points: number): Buffer {
   const rows = Array.from({ length: points }, (_, i) => `${i} ${i * 2} ${i * 3} 255 ${i % 256} 0`);
-  return Buffer.from(`ply\nformat ascii 1.0\nelement vertex ${points}\nproperty float x\nproperty float y\nproperty float z\nproperty uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n${rows.join('\n')}\n`);
+  return Buffer.from(
+    `ply\nformat ascii 1.0\nelement vertex ${points}\nproperty float x\nproperty float y\nproperty float z\nproperty uchar red\nproperty uchar ` +
+    `green\nproperty uchar blue\nend_header\n${rows.join('\n')}\n`,
+  );
 }
 
 /** A binary little-endian PLY with one triangle; `declared` vertices in the header (3 real). */
 export function binaryPlyTriangle(declared = 3): Buffer {
-  const header = Buffer.from(`ply\nformat binary_little_endian 1.0\nelement vertex ${declared}\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n`);
+  const header = Buffer.from(
+    `ply\nformat binary_little_endian 1.0\nelement vertex ${declared}\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty ` +
+    `list uchar int vertex_indices\nend_header\n`,
+  );
   const body = Buffer.alloc(3 * 12 + 1 + 12);
   [0, 0, 0, 1, 0, 0, 0, 1, 0].forEach((v, i) => body.writeFloatLE(v, i * 4));
   body.writeUInt8(3, 36);

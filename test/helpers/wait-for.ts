@@ -5,8 +5,16 @@
  * probe's last error, since a probe may throw until the state exists).
  */
 
+/**
+ * How long a wait may go on before it gives up: a backstop for a state that never comes, not
+ * an estimate of how long it takes (a wait ends when its state arrives). Sized for a 2-core
+ * machine under load, the suite beside other work, where a process start or a Python import
+ * takes several times what it takes on a quiet one.
+ */
+export const STATE_WAIT_MS = 120_000;
+
 /** Polls `probe` every `intervalMs` until it returns something other than undefined; throws after `limitMs`. */
-export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, limitMs = 20_000, intervalMs = 50): Promise<T> {
+export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, limitMs = STATE_WAIT_MS, intervalMs = 50): Promise<T> {
   const deadline = Date.now() + limitMs;
   let last: unknown;
   for (;;) {

@@ -5,7 +5,11 @@ import { isHostAllowed, resolveAllowedHosts } from '../../core/http/allowed-host
 import { createTestApp } from '../helpers/create-test-app.ts';
 import { listenTestApp, requestWithHost } from '../helpers/raw-http.ts';
 
-async function post(url: string, contentType: string | null, body?: string): Promise<{ status: number; json: { status_code: number; code: string; detail: string } }> {
+async function post(
+  url: string,
+  contentType: string | null,
+  body?: string,
+): Promise<{ status: number; json: { status_code: number; code: string; detail: string } }> {
   const res = await fetch(url, { method: 'POST', headers: contentType === null ? {} : { 'content-type': contentType }, body });
   return { status: res.status, json: (await res.json()) as { status_code: number; code: string; detail: string } };
 }
@@ -91,6 +95,8 @@ describe('Host allow-list', () => {
   });
 
   it('rejects a bad option value at creation', async () => {
-    await expect(createApp({ allowedHosts: 'x' as unknown as string[], logLevel: false, pluginsDir: null, specimensDir: null })).rejects.toThrow(/allowedHosts/);
+    await expect(createApp({ allowedHosts: 'x' as unknown as string[], logLevel: false, pluginsDir: null, specimensDir: null })).rejects.toThrow(
+      /allowedHosts/,
+    );
   });
 });

@@ -155,7 +155,13 @@ describe('blob URLs', () => {
     const answer = await get(data('dyn-square', { room_id: room() }));
     const id = answer.headers['x-blob-id'] as string;
     const forged = `${id}.${Buffer.from(JSON.stringify(['glb', '', null, 'x'])).toString('base64url')}`;
-    for (const bad of ['f'.repeat(64), 'not-a-blob', `${id}.%%%`, `${id}.${Buffer.from('[1]').toString('base64url')}`, `${id}.${Buffer.from(JSON.stringify(['envelope', '', null, '']))}`]) {
+    for (const bad of [
+      'f'.repeat(64),
+      'not-a-blob',
+      `${id}.%%%`,
+      `${id}.${Buffer.from('[1]').toString('base64url')}`,
+      `${id}.${Buffer.from(JSON.stringify(['envelope', '', null, '']))}`,
+    ]) {
       const res = await get(`${host.url}/api/blobs/${encodeURIComponent(bad)}`);
       expect(res.status, bad).toBe(404);
       expect(JSON.parse(res.body.toString()).detail).toMatch(/no blob/);

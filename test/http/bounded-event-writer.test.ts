@@ -3,7 +3,9 @@
  * node's buffers stays about one socket buffer and one event (the rest waits as references to
  * shared texts), the client is dropped once written-and-unsent plus queued passes the bound,
  * exactly once, with its socket destroyed and its queue let go; a reading client gets every
- * event, in order.
+ * event, in order. Sending only queues (the publisher never writes to any socket: the queue is
+ * written on a later turn), and a client behind for longer than the age bound is dropped
+ * however little it holds.
  */
 import { fastifySSE } from '@fastify/sse';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -28,14 +30,14 @@ interface Opened {
   raw: ServerResponse;
 }
 
-async function server(): Promise<{ app: FastifyInstance; port: number; opened: Opened[] }> {
+async function server(maxAgeMs?: number): Promise<{ app: FastifyInstance; port: number; opened: Opened[] }> {
   const app = Fastify();
   await app.register(fastifySSE, { heartbeatInterval: 60_000 });
   const opened: Opened[] = [];
   app.get('/stream', { sse: 'only' }, async (_request, reply) => {
     reply.sse.keepAlive();
     const entry = { drops: 0, maxWritten: 0, raw: reply.raw } as Opened;
-    entry.writer = new BoundedEventWriter(reply, { maxBacklog: BOUND, onDrop: () => void entry.drops++ });
+    entry.writer = new BoundedEventWriter(reply, { maxBacklog: BOUND, ...(maxAgeMs ? { maxAgeMs } : {}), onDrop: () => void entry.drops++ });
     reply.sse.onClose(() => entry.writer.close());
     opened.push(entry);
     // The first event sends the response head.
@@ -81,7 +83,8 @@ describe('BoundedEventWriter', () => {
       }
       sent++;
       // At the reading client's pace (it reads in this process): it stays well within the bound.
-      if (reading.writer.backlog > BOUND / 4) await waitFor(() => (reading.writer.backlog <= BOUND / 8 ? true : undefined), 'the reading client to catch up', 20_000, 1);
+      if (reading.writer.backlog > BOUND / 4)
+        await waitFor(() => (reading.writer.backlog <= BOUND / 8 ? true : undefined), 'the reading client to catch up', 20_000, 1);
     }
     expect(stalled.drops).toBe(1);
     expect(stalled.raw.destroyed).toBe(true);
@@ -95,9 +98,33 @@ describe('BoundedEventWriter', () => {
     await new Promise((resolve) => socket.once('close', resolve));
     expect(Buffer.concat(received).toString().split('event: result').length - 1).toBeLessThan(sent);
 
-    await waitFor(() => (reader.events.length >= sent + 1 ? true : undefined), 'every event at the reading client', 30_000);
+    await waitFor(() => (reader.events.length >= sent + 1 ? true : undefined), 'every event at the reading client');
     expect(reader.events.map((e) => (e.data as { i: number }).i)).toEqual(Array.from({ length: sent + 1 }, (_, i) => i - 1));
     expect(reading.drops).toBe(0);
     reader.close();
+  });
+
+  it('queues on send and writes on a later turn; drops a client behind for longer than the age bound', async () => {
+    const s = await server(300);
+    const socket = await stalledClient(s.port);
+    await waitFor(() => (s.opened.length === 1 ? true : undefined), 'the stream open');
+    const stalled = s.opened[0]!;
+    await waitFor(() => (stalled.raw.writableLength === 0 ? true : undefined), 'the first event written');
+    const written = (stalled.raw.socket?.bytesWritten ?? 0) + stalled.raw.writableLength;
+    stalled.writer.send(text(0));
+    // Nothing was written by the send itself.
+    expect((stalled.raw.socket?.bytesWritten ?? 0) + stalled.raw.writableLength).toBe(written);
+    // A little at a time, well under the byte bound, until the socket takes no more.
+    for (let i = 1; stalled.drops === 0 && i < 200; i++) {
+      stalled.writer.send(sharedEventText({ event: 'view', data: { i } }));
+      await new Promise((resolve) => setImmediate(resolve));
+      if (stalled.raw.writableNeedDrain) break;
+      stalled.writer.send(text(i));
+    }
+    expect(stalled.writer.backlog).toBeLessThan(BOUND);
+    await waitFor(() => (stalled.drops === 1 ? true : undefined), 'the stalled client to be dropped for its age');
+    expect(stalled.raw.destroyed).toBe(true);
+    socket.destroy();
+    await s.app.close();
   });
 });

@@ -121,12 +121,21 @@ describe('cross-site writes', () => {
     for (const path of ['/api/processing/cache/stats', '/api/specimens/reload', '/metrics']) {
       const read = await send(url, 'GET', path, { origin: EVIL, 'sec-fetch-site': 'cross-site' });
       expect(read.headers['access-control-allow-origin'], path).toBeUndefined();
-      const preflight = await send(url, 'OPTIONS', path, { origin: EVIL, 'sec-fetch-site': 'cross-site', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' });
+      const preflight = await send(url, 'OPTIONS', path, {
+        origin: EVIL,
+        'sec-fetch-site': 'cross-site',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      });
       expect(preflight.headers['access-control-allow-origin'], path).toBeUndefined();
       const listed = await send(url, 'GET', path, { origin: page, 'sec-fetch-site': 'cross-site' });
       expect(listed.headers['access-control-allow-origin'], path).toBe(page);
     }
-    const clear = await send(url, 'OPTIONS', '/api/processing/cache/clear', { origin: EVIL, 'sec-fetch-site': 'cross-site', 'access-control-request-method': 'POST' });
+    const clear = await send(url, 'OPTIONS', '/api/processing/cache/clear', {
+      origin: EVIL,
+      'sec-fetch-site': 'cross-site',
+      'access-control-request-method': 'POST',
+    });
     expect(clear.headers['access-control-allow-origin']).toBeUndefined();
   });
 });

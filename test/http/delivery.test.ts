@@ -117,7 +117,11 @@ async function deliveryHost(options: CreateAppOptions = {}): Promise<ListeningAp
     return { shape: VOLUME_SHAPE, dtype: 'float32' as const, data, spacing: [1, 2, 3], origin: [0, 0, 0] };
   };
   host.app.vitrine.registerSpecimen({ id: 'ramp-volume', returnType: 'volume' }, volume);
-  host.app.vitrine.registerSpecimen({ id: 'long-volume', returnType: 'volume' }, () => ({ shape: [300, 4, 2], dtype: 'float32' as const, data: Float32Array.from({ length: 2400 }, (_, i) => i % 7) }));
+  host.app.vitrine.registerSpecimen({ id: 'long-volume', returnType: 'volume' }, () => ({
+    shape: [300, 4, 2],
+    dtype: 'float32' as const,
+    data: Float32Array.from({ length: 2400 }, (_, i) => i % 7),
+  }));
   host.app.vitrine.registerSpecimen({ id: 'ball', returnType: 'mesh' }, () => sphere(100));
   return host;
 }

@@ -42,7 +42,11 @@ describe('room event stream', () => {
     expect(invokedAnswer.status).toBe(200);
     const invoked = { function_name: 'square', specimen_id: null, params: squareParams(2), type: 'mesh' };
     expect((await stream.next((e) => e.event === 'computing')).data).toEqual({ ...invoked, job_id: null });
-    expect((await stream.next((e) => e.event === 'result')).data).toEqual({ ...invoked, result_id: invokedAnswer.headers.get('x-result-id'), blob_id: invokedAnswer.headers.get('x-result-id') });
+    expect((await stream.next((e) => e.event === 'result')).data).toEqual({
+      ...invoked,
+      result_id: invokedAnswer.headers.get('x-result-id'),
+      blob_id: invokedAnswer.headers.get('x-result-id'),
+    });
 
     let from = stream.events.length;
     const data = await fetch(`${url}/api/specimens/dyn-square/data?params=${encodeURIComponent('{"size":3}')}&room_id=${r}`);
@@ -50,7 +54,11 @@ describe('room event stream', () => {
     await data.arrayBuffer();
     const fetched = { function_name: 'square', specimen_id: 'dyn-square', params: squareParams(3), type: 'mesh' };
     expect((await stream.next((e) => e.event === 'computing', from)).data).toEqual({ ...fetched, job_id: null });
-    expect((await stream.next((e) => e.event === 'result', from)).data).toEqual({ ...fetched, result_id: data.headers.get('x-result-id'), blob_id: data.headers.get('x-blob-id') });
+    expect((await stream.next((e) => e.event === 'result', from)).data).toEqual({
+      ...fetched,
+      result_id: data.headers.get('x-result-id'),
+      blob_id: data.headers.get('x-blob-id'),
+    });
 
     from = stream.events.length;
     const started = await post(`${url}/api/specimens/dyn-square/start`, { params: { size: 4 }, room_id: r });
@@ -138,6 +146,14 @@ describe('event routes in the OpenAPI document', () => {
     expect(Object.keys(job.responses['200'].content['text/event-stream']['x-events'])).toEqual(['progress', 'done', 'error']);
     expect(job.responses['4XX'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
     const roomStream = doc.paths['/api/rooms/{room_id}/events'].get;
-    expect(Object.keys(roomStream.responses['200'].content['text/event-stream']['x-events'])).toEqual(['state', 'computing', 'result', 'view']);
+    expect(Object.keys(roomStream.responses['200'].content['text/event-stream']['x-events'])).toEqual([
+      'state',
+      'computing',
+      'result',
+      'failed',
+      'view',
+      'scene',
+      'annotation',
+    ]);
   });
 });

@@ -16,11 +16,15 @@ describe('host events and plugin swaps', () => {
   it('streams hello, then a reload event when one plugin is swapped, keeping other cache entries', async () => {
     const pluginsDir = mkdtempSync(path.join(tmpdir(), 'vitrine-swap-'));
     cpSync(await fixturePluginsDir(), pluginsDir, { recursive: true });
-    const app = await createTestApp({ pluginsDir, meshFunctions: { inline_tri: () => ({ vertices: new Float32Array(9), indices: new Uint32Array([0, 1, 2]) }) } });
+    const app = await createTestApp({
+      pluginsDir,
+      meshFunctions: { inline_tri: () => ({ vertices: new Float32Array(9), indices: new Uint32Array([0, 1, 2]) }) },
+    });
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
 
     const [roomA, roomB] = [room(), room()];
-    const invoke = (fn: string, roomId: string) => app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: fn, room_id: roomId } });
+    const invoke = (fn: string, roomId: string) =>
+      app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: fn, room_id: roomId } });
     expect((await invoke('square', roomA)).statusCode).toBe(200);
     expect((await invoke('inline_tri', roomB)).statusCode).toBe(200);
 

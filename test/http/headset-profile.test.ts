@@ -55,7 +55,14 @@ beforeAll(async () => {
   await writeFile(join(specimens, 'square', 'square.ply'), plyBytes(true));
   await folder('corners', 'corners.ply', 'point_cloud');
   await writeFile(join(specimens, 'corners', 'corners.ply'), plyBytes(false));
-  app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: specimens, logLevel: false, poolSize: 2, viewer: false, headsetTriangles: 3000 });
+  app = await createApp({
+    pluginsDir: await fixturePluginsDir(),
+    specimensDir: specimens,
+    logLevel: false,
+    poolSize: 2,
+    viewer: false,
+    headsetTriangles: 3000,
+  });
   addDynamicSpecimen(app, 'sized', 'sized_volume');
   addDynamicSpecimen(app, 'dense', 'dense_mesh');
   url = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -128,7 +135,14 @@ describe('volumes for a Godot client', () => {
     const asked = await data('sized', { params: JSON.stringify({ depth: 20, height: 300, width: 20 }), max_dim: '100' });
     const decoded = decodeEnvelope(await asked.arrayBuffer()) as DecodedVolume;
     expect([decoded.dtype, decoded.shape]).toEqual(['uint16', [20, 100, 20]]);
-    const off = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: null, logLevel: false, poolSize: 1, viewer: false, clientProfiles: false });
+    const off = await createApp({
+      pluginsDir: await fixturePluginsDir(),
+      specimensDir: null,
+      logLevel: false,
+      poolSize: 1,
+      viewer: false,
+      clientProfiles: false,
+    });
     try {
       addDynamicSpecimen(off, 'sized', 'sized_volume');
       const res = await off.inject({ url: `/api/specimens/sized/data?params=${encodeURIComponent('{"depth":10,"height":300,"width":10}')}`, headers: GODOT });

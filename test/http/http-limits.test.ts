@@ -18,11 +18,20 @@ function expectClosingError(raw: string, status: number, code: string): void {
 describe('errors of the HTTP parser have the JSON error shape', () => {
   it('answers 431, 414 and 400 (malformed request, malformed chunked body) with Connection: close', async () => {
     const { port } = await listenTestApp();
-    expectClosingError(await rawExchange(port, [`GET /api/specimens/ HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`]), 431, 'SPC_ERR_HEADERS_TOO_LARGE');
-    expectClosingError(await rawExchange(port, [`GET /api/specimens/?q=${'a'.repeat(40_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`]), 414, 'SPC_ERR_URL_TOO_LONG');
+    expectClosingError(
+      await rawExchange(port, [`GET /api/specimens/ HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`]),
+      431,
+      'SPC_ERR_HEADERS_TOO_LARGE',
+    );
+    expectClosingError(
+      await rawExchange(port, [`GET /api/specimens/?q=${'a'.repeat(40_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`]),
+      414,
+      'SPC_ERR_URL_TOO_LONG',
+    );
     expectClosingError(await rawExchange(port, ['NOT AN HTTP REQUEST\r\n\r\n']), 400, 'SPC_ERR_MALFORMED_REQUEST');
     expectClosingError(await rawExchange(port, ['GET / HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n']), 400, 'SPC_ERR_MALFORMED_REQUEST');
-    const chunked = 'POST /api/processing/cache/clear HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n';
+    const chunked =
+      'POST /api/processing/cache/clear HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n';
     expectClosingError(await rawExchange(port, [chunked]), 400, 'SPC_ERR_MALFORMED_REQUEST');
   });
 
@@ -37,7 +46,9 @@ describe('errors of the HTTP parser have the JSON error shape', () => {
 describe('--request-timeout', () => {
   it('answers 408 and closes a request whose body or headers do not arrive in time', async () => {
     const { port } = await listenTestApp({ requestTimeoutSeconds: 1 });
-    const slowBody = rawExchange(port, ['POST /api/processing/invoke HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{']);
+    const slowBody = rawExchange(port, [
+      'POST /api/processing/invoke HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+    ]);
     const slowHeaders = rawExchange(port, ['GET /api/specimens/ HTTP/1.1\r\nHost: loc']);
     expectClosingError(await slowBody, 408, 'SPC_ERR_REQUEST_TIMEOUT');
     expectClosingError(await slowHeaders, 408, 'SPC_ERR_REQUEST_TIMEOUT');
@@ -45,7 +56,11 @@ describe('--request-timeout', () => {
 
   it('does not end a request whose answer takes longer than the timeout', async () => {
     const { url } = await listenTestApp({ requestTimeoutSeconds: 1 });
-    const res = await fetch(`${url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ function_name: 'steps', kwargs: { count: 4, delay_ms: 500 } }) });
+    const res = await fetch(`${url}/api/processing/invoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ function_name: 'steps', kwargs: { count: 4, delay_ms: 500 } }),
+    });
     expect(res.status).toBe(200);
   });
 });
@@ -58,7 +73,9 @@ describe('write timeout', () => {
     await writeFile(join(dir, 'big', 'specimen.json'), JSON.stringify({ display_name: 'Big', type: 'mesh', data_file: 'big.obj' }));
     await writeFile(join(dir, 'big', 'big.obj'), Buffer.alloc(size, 0x20));
     const { app, port } = await listenTestApp({ specimensDir: dir, writeTimeoutSeconds: 1 });
-    const closedEarly = new Promise<boolean>((resolve) => app.server.once('request', (_req, res: ServerResponse) => res.once('close', () => resolve(!res.writableFinished))));
+    const closedEarly = new Promise<boolean>((resolve) =>
+      app.server.once('request', (_req, res: ServerResponse) => res.once('close', () => resolve(!res.writableFinished))),
+    );
     return { port, closedEarly, size };
   }
 

@@ -31,7 +31,8 @@ describe('values of a function registered in code', () => {
     const seen: number[][] = [];
     app.vitrine.registerSpecimen({ id: 'sorter', schema: SCHEMA, parameters: [{ name: 'sizes', kind: 'value' }] }, sortingSpecimen(seen));
     const params = JSON.stringify({ sizes: [5, 4, 6] });
-    const entryOf = async (roomId: string) => (await app.inject({ method: 'GET', url: `/api/rooms/${roomId}/entry` })).json() as { params: { sizes: number[] } };
+    const entryOf = async (roomId: string) =>
+      (await app.inject({ method: 'GET', url: `/api/rooms/${roomId}/entry` })).json() as { params: { sizes: number[] } };
 
     const [getRoom, againRoom, postRoom, invokeRoom] = [room(), room(), room(), room()];
     const got = await app.inject({ method: 'GET', url: `/api/specimens/sorter/data?params=${encodeURIComponent(params)}&room_id=${getRoom}` });
@@ -41,7 +42,11 @@ describe('values of a function registered in code', () => {
     expect(again.statusCode).toBe(200);
     const posted = await app.inject({ method: 'POST', url: '/api/specimens/sorter/data', payload: { params: { sizes: [5, 4, 6] }, room_id: postRoom } });
     expect(posted.statusCode).toBe(200);
-    const invoked = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'sorter', kwargs: { sizes: [5, 4, 6] }, room_id: invokeRoom } });
+    const invoked = await app.inject({
+      method: 'POST',
+      url: '/api/processing/invoke',
+      payload: { function_name: 'sorter', kwargs: { sizes: [5, 4, 6] }, room_id: invokeRoom },
+    });
     expect(invoked.statusCode).toBe(200);
 
     expect(seen).toEqual([[5, 4, 6], [5, 4, 6], [5, 4, 6], [5, 4, 6]]);

@@ -27,13 +27,21 @@ describe('input the host echoes or ignores', () => {
   it('answers 400 naming __proto__, constructor or prototype given as a parameter', async () => {
     const { app, url } = await listenTestApp();
     addDynamicSpecimen(app, 'dyn', 'square');
-    const invoke = await fetch(`${url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"function_name":"square","kwargs":{"__proto__":{"size":3}}}' });
+    const invoke = await fetch(`${url}/api/processing/invoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"function_name":"square","kwargs":{"__proto__":{"size":3}}}',
+    });
     expect(invoke.status).toBe(400);
     expect(await invoke.json()).toMatchObject({ code: 'SPC_ERR_PARAM_RESERVED', detail: expect.stringContaining("'__proto__'") });
     const data = await fetch(`${url}/api/specimens/dyn/data?params=${encodeURIComponent('{"constructor":1}')}`);
     expect(data.status).toBe(400);
     expect(((await data.json()) as ErrorJson).detail).toContain("'constructor'");
-    const start = await fetch(`${url}/api/specimens/dyn/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"params":{"prototype":1}}' });
+    const start = await fetch(`${url}/api/specimens/dyn/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"params":{"prototype":1}}',
+    });
     expect(start.status).toBe(400);
     expect(((await start.json()) as ErrorJson).detail).toContain("'prototype'");
   });

@@ -18,8 +18,16 @@ interface Case {
 
 const LONG = 'r'.repeat(257);
 const bad = (detail: string): Pick<Case, 'status' | 'detail' | 'code'> => ({ status: 400, detail, code: 'SPC_ERR_BAD_REQUEST' });
-const notObject = (got: string): Pick<Case, 'status' | 'detail' | 'code'> => ({ status: 400, detail: `params must be a JSON object, got ${got}`, code: 'SPC_ERR_PARAMS_NOT_OBJECT' });
-const since = (got: string): Pick<Case, 'status' | 'detail' | 'code'> => ({ status: 400, detail: `since must be an integer, got '${got}'`, code: 'SPC_ERR_SINCE_INVALID' });
+const notObject = (got: string): Pick<Case, 'status' | 'detail' | 'code'> => ({
+  status: 400,
+  detail: `params must be a JSON object, got ${got}`,
+  code: 'SPC_ERR_PARAMS_NOT_OBJECT',
+});
+const since = (got: string): Pick<Case, 'status' | 'detail' | 'code'> => ({
+  status: 400,
+  detail: `since must be an integer, got '${got}'`,
+  code: 'SPC_ERR_SINCE_INVALID',
+});
 
 const INVOKE = '/api/processing/invoke';
 const START = '/api/specimens/sq/start';
@@ -37,7 +45,14 @@ const CASES: Case[] = [
   { method: 'POST', url: INVOKE, payload: { function_name: 'square', kwargs: 5 }, ...bad('kwargs must be a JSON object') },
   { method: 'POST', url: INVOKE, payload: { function_name: 'square', room_id: 5 }, ...bad('room_id must be a string') },
   { method: 'POST', url: INVOKE, payload: { function_name: 'square', room_id: LONG }, ...bad('room_id is longer than 256 characters') },
-  { method: 'POST', url: INVOKE, payload: { function_name: 'nope' }, status: 404, detail: "function 'nope' is not registered", code: 'SPC_ERR_FUNCTION_NOT_FOUND' },
+  {
+    method: 'POST',
+    url: INVOKE,
+    payload: { function_name: 'nope' },
+    status: 404,
+    detail: "function 'nope' is not registered",
+    code: 'SPC_ERR_FUNCTION_NOT_FOUND',
+  },
   { method: 'POST', url: START, payload: [], ...bad('request body must be a JSON object') },
   { method: 'POST', url: START, payload: { params: 5 }, ...notObject('a number') },
   { method: 'POST', url: START, payload: { params: null }, ...notObject('null') },
@@ -47,8 +62,22 @@ const CASES: Case[] = [
   { method: 'POST', url: DATA, payload: ['x'], ...bad('request body must be a JSON object') },
   { method: 'POST', url: DATA, payload: { params: false }, ...notObject('a boolean') },
   { method: 'POST', url: DATA, payload: { room_id: LONG }, ...bad('room_id is longer than 256 characters') },
-  { method: 'POST', url: DATA, payload: { delivery: 5 }, status: 400, detail: "delivery option 'delivery' is 5; expected a JSON object of delivery options", code: 'SPC_ERR_DELIVERY_OPTION_INVALID' },
-  { method: 'POST', url: DATA, payload: { delivery: [] }, status: 400, detail: "delivery option 'delivery' is []; expected a JSON object of delivery options", code: 'SPC_ERR_DELIVERY_OPTION_INVALID' },
+  {
+    method: 'POST',
+    url: DATA,
+    payload: { delivery: 5 },
+    status: 400,
+    detail: "delivery option 'delivery' is 5; expected a JSON object of delivery options",
+    code: 'SPC_ERR_DELIVERY_OPTION_INVALID',
+  },
+  {
+    method: 'POST',
+    url: DATA,
+    payload: { delivery: [] },
+    status: 400,
+    detail: "delivery option 'delivery' is []; expected a JSON object of delivery options",
+    code: 'SPC_ERR_DELIVERY_OPTION_INVALID',
+  },
   { url: `${DATA}?params=%7B%7D&params=%7B%7D`, ...bad('params may be given only once') },
   { url: `${DATA}?room_id=a&room_id=b`, ...bad('room_id must be a string') },
   { url: `${DATA}?room_id=${LONG}`, ...bad('room_id is longer than 256 characters') },
@@ -62,9 +91,27 @@ const CASES: Case[] = [
   { url: '/api/jobs/nope/events', headers: { 'last-event-id': 'abc' }, ...since('abc') },
   { url: '/api/jobs/nope/events?since=2', headers: { 'last-event-id': '  ' }, status: 404, detail: "job 'nope' not found", code: 'SPC_ERR_JOB_NOT_FOUND' },
   { url: `/api/rooms/${LONG}/events`, ...bad('room_id is longer than 256 characters') },
-  { method: 'POST', url: '/api/uploads', payload: Buffer.from('x'), headers: { 'content-type': 'application/octet-stream' }, ...bad("filename (the uploaded file's name, e.g. ?filename=scan.stl) is required") },
-  { method: 'POST', url: '/api/uploads?filename=%20', payload: Buffer.from('x'), headers: { 'content-type': 'application/octet-stream' }, ...bad("filename (the uploaded file's name, e.g. ?filename=scan.stl) is required") },
-  { method: 'POST', url: '/api/uploads?filename=a.stl&filename=b.stl', payload: Buffer.from('x'), headers: { 'content-type': 'application/octet-stream' }, ...bad("filename (the uploaded file's name, e.g. ?filename=scan.stl) is required") },
+  {
+    method: 'POST',
+    url: '/api/uploads',
+    payload: Buffer.from('x'),
+    headers: { 'content-type': 'application/octet-stream' },
+    ...bad("filename (the uploaded file's name, e.g. ?filename=scan.stl) is required"),
+  },
+  {
+    method: 'POST',
+    url: '/api/uploads?filename=%20',
+    payload: Buffer.from('x'),
+    headers: { 'content-type': 'application/octet-stream' },
+    ...bad("filename (the uploaded file's name, e.g. ?filename=scan.stl) is required"),
+  },
+  {
+    method: 'POST',
+    url: '/api/uploads?filename=a.stl&filename=b.stl',
+    payload: Buffer.from('x'),
+    headers: { 'content-type': 'application/octet-stream' },
+    ...bad("filename (the uploaded file's name, e.g. ?filename=scan.stl) is required"),
+  },
 ];
 
 describe('malformed request inputs', () => {

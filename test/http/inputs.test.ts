@@ -9,7 +9,12 @@ import { createTestApp, room, waitForJob } from '../helpers/create-test-app.ts';
 import { inputPluginsDir } from '../helpers/input-plugins.ts';
 
 const input = (type: string, fallback?: unknown) => ({ type: 'object', 'x-vitrine-input': type, ...(fallback === undefined ? {} : { default: fallback }) });
-const schemaOf = (title: string, properties: Record<string, unknown>) => ({ $schema: 'https://json-schema.org/draft/2020-12/schema', title, type: 'object', properties });
+const schemaOf = (title: string, properties: Record<string, unknown>) => ({
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  title,
+  type: 'object',
+  properties,
+});
 
 /** Adds one triangle to its input mesh. */
 function grow(mesh: { vertices: Float32Array; indices: Uint32Array }) {
@@ -26,7 +31,10 @@ function grow(mesh: { vertices: Float32Array; indices: Uint32Array }) {
 async function inputApp(): Promise<FastifyInstance> {
   const app = await createTestApp({ pluginsDir: await inputPluginsDir() });
   const meshInput = (id: string, fallback: unknown) =>
-    app.vitrine.registerSpecimen({ id, returnType: 'mesh', schema: schemaOf(id, { mesh: input('mesh', fallback) }), parameters: [{ name: 'mesh', kind: 'value' }] }, grow);
+    app.vitrine.registerSpecimen(
+      { id, returnType: 'mesh', schema: schemaOf(id, { mesh: input('mesh', fallback) }), parameters: [{ name: 'mesh', kind: 'value' }] },
+      grow,
+    );
   meshInput('grown', { specimen: 'tri' });
   // Each one's default input is the other: following the defaults never ends.
   meshInput('ping', { specimen: 'pong' });
@@ -81,7 +89,11 @@ describe('inputs', () => {
 
   it('serves /data of a specimen whose function takes an input', async () => {
     const app = await inputApp();
-    const res = await app.inject({ method: 'POST', url: '/api/specimens/measured/data', payload: { params: { volume: { specimen: 'slow-ramp', params: { n: 2 } } } } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/specimens/measured/data',
+      payload: { params: { volume: { specimen: 'slow-ramp', params: { n: 2 } } } },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('application/x-service-envelope-v1');
   });
@@ -97,7 +109,11 @@ describe('inputs', () => {
 
   it('runs inside a job, the input\'s progress in the job\'s messages', async () => {
     const app = await inputApp();
-    const res = await app.inject({ method: 'POST', url: '/api/specimens/measured/start', payload: { params: { volume: { specimen: 'slow-ramp', params: { n: 4 } } }, room_id: room() } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/specimens/measured/start',
+      payload: { params: { volume: { specimen: 'slow-ramp', params: { n: 4 } } }, room_id: room() },
+    });
     expect(res.statusCode).toBe(200);
     const job = await waitForJob(app, res.json().job_id);
     expect(job.status).toBe('done');
@@ -114,9 +130,27 @@ describe('input refusals', () => {
     ['an unknown specimen', 'measure', { volume: { specimen: 'nope' } }, 'SPC_ERR_INPUT_UNKNOWN', /input 'volume' names specimen 'nope'/],
     ['an unknown upload', 'measure', { volume: { upload: 'feedbeef' } }, 'SPC_ERR_INPUT_UNKNOWN', /input 'volume' names upload 'feedbeef'/],
     ['neither specimen nor upload', 'measure', { volume: { file: 'x' } }, 'SPC_ERR_INPUT_INVALID', /input 'volume' must be/],
-    ['params for a static specimen', 'measure', { volume: { specimen: 'vol', params: { n: 1 } } }, 'SPC_ERR_INPUT_INVALID', /input 'volume' names static specimen 'vol'/],
-    ['an input\'s own bad params', 'measure', { volume: { specimen: 'slow-ramp', params: { n: 'big' } } }, 'SPC_ERR_INPUT_INVALID', /input 'volume' has params that are refused: parameter 'n'/],
-    ['a nested wrong type', 'count_mesh', { mesh: { specimen: 'grown', params: { mesh: { specimen: 'vol' } } } }, 'SPC_ERR_INPUT_TYPE', /input 'mesh\.params\.mesh' takes a mesh/],
+    [
+      'params for a static specimen',
+      'measure',
+      { volume: { specimen: 'vol', params: { n: 1 } } },
+      'SPC_ERR_INPUT_INVALID',
+      /input 'volume' names static specimen 'vol'/,
+    ],
+    [
+      "an input's own bad params",
+      'measure',
+      { volume: { specimen: 'slow-ramp', params: { n: 'big' } } },
+      'SPC_ERR_INPUT_INVALID',
+      /input 'volume' has params that are refused: parameter 'n'/,
+    ],
+    [
+      'a nested wrong type',
+      'count_mesh',
+      { mesh: { specimen: 'grown', params: { mesh: { specimen: 'vol' } } } },
+      'SPC_ERR_INPUT_TYPE',
+      /input 'mesh\.params\.mesh' takes a mesh/,
+    ],
   ];
   for (const [what, fn, kwargs, code, detail] of cases) {
     it(`refuses ${what} with a 400 naming the input`, async () => {

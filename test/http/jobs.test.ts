@@ -69,7 +69,10 @@ describe('jobs', () => {
     const job = await start(app, 'dyn-square', { size: 4 }, r);
     await waitForJob(app, job.job_id);
     // The sweep forgets the finished job: its progress answers 404 once the time-to-live is up.
-    await waitFor(async () => ((await app.inject({ url: `/api/jobs/${job.job_id}/progress` })).statusCode === 404 ? true : undefined), 'the finished job to be swept');
+    await waitFor(
+      async () => ((await app.inject({ url: `/api/jobs/${job.job_id}/progress` })).statusCode === 404 ? true : undefined),
+      'the finished job to be swept',
+    );
     expect((await app.inject({ url: `/api/jobs/${job.job_id}/result` })).statusCode).toBe(404);
     const again = await start(app, 'dyn-square', { size: 4 }, r);
     expect(again.status).toBe('done');

@@ -16,7 +16,8 @@ describe('JSON encodings in the result budget', () => {
     const stats = async () => (await app.inject({ url: '/api/processing/cache/stats' })).json() as { total_bytes: number; entries: { room_id: string }[] };
     addDynamicSpecimen(app, 'dyn-ramp', 'ramp');
     const [a, b] = [room(), room()];
-    const data = (roomId: string, n: number) => app.inject({ method: 'POST', url: '/api/specimens/dyn-ramp/data', payload: { params: { n }, room_id: roomId } });
+    const data = (roomId: string, n: number) =>
+      app.inject({ method: 'POST', url: '/api/specimens/dyn-ramp/data', payload: { params: { n }, room_id: roomId } });
     expect((await data(a, 40)).statusCode).toBe(200);
     expect((await stats()).total_bytes).toBe(RAMP_BYTES);
     expect((await data(b, 40)).statusCode).toBe(200);

@@ -50,7 +50,10 @@ describe('a client generated from the OpenAPI document', () => {
 
     // At run time the generated types are gone; the call is the one good.ts type-checked.
     const client = createClient<Record<string, never>>({ baseUrl });
-    const invoke = client.POST as unknown as (url: string, init: { body: unknown }) => Promise<{ data?: { type: string; vertices: number[] }; response: Response }>;
+    const invoke = client.POST as unknown as (
+      url: string,
+      init: { body: unknown },
+    ) => Promise<{ data?: { type: string; vertices: number[] }; response: Response }>;
     const { data, response } = await invoke('/api/processing/invoke', { body: { function_name: 'square', kwargs: { size: 2 } } });
     expect(response.status).toBe(200);
     expect(data?.type).toBe('mesh');

@@ -20,7 +20,11 @@ describe('functions and schemas', () => {
   it('serves one schema, or 404 for an unknown name', async () => {
     const app = await createTestApp();
     const res = await app.inject({ url: '/api/processing/functions/ramp/schema' });
-    expect(res.json()).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', title: 'ramp', properties: { n: { type: 'integer', default: 4 } } });
+    expect(res.json()).toMatchObject({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      title: 'ramp',
+      properties: { n: { type: 'integer', default: 4 } },
+    });
     expect((await app.inject({ url: '/api/processing/functions/nope/schema' })).statusCode).toBe(404);
   });
 });
@@ -29,9 +33,18 @@ describe('invoke', () => {
   it('maps positional args by parameter order and kwargs by name, returning JSON', async () => {
     const app = await createTestApp();
     const r = room();
-    const res = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'square', args: [2], kwargs: { label: 'b' }, room_id: r } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/processing/invoke',
+      payload: { function_name: 'square', args: [2], kwargs: { label: 'b' }, room_id: r },
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ type: 'mesh', vertices: [0, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0], indices: [0, 1, 2, 0, 2, 3], normals: [0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1] });
+    expect(res.json()).toEqual({
+      type: 'mesh',
+      vertices: [0, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0],
+      indices: [0, 1, 2, 0, 2, 3],
+      normals: [0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1],
+    });
   });
 
   it('encodes volumes and images as base64 and point clouds as lists', async () => {
@@ -69,7 +82,12 @@ describe('invoke', () => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().detail, JSON.stringify(payload)).toContain(mention);
     }
-    const malformed = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: '{"function_name":', headers: { 'content-type': 'application/json' } });
+    const malformed = await app.inject({
+      method: 'POST',
+      url: '/api/processing/invoke',
+      payload: '{"function_name":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toMatchObject({ status_code: 400 });
   });
@@ -102,11 +120,15 @@ describe('room cache', () => {
     const app = await createTestApp();
     const dir = await mkdtemp(join(tmpdir(), 'vitrine-count-'));
     const r = room();
-    const invoke = (kwargs: object) => app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'counted', kwargs: { dir, ...kwargs }, room_id: r } });
+    const invoke = (kwargs: object) =>
+      app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'counted', kwargs: { dir, ...kwargs }, room_id: r } });
     expect((await invoke({})).statusCode).toBe(200);
     expect((await invoke({ tag: 'x', delay_ms: 300 })).statusCode).toBe(200);
     // The same key through /data and /start.
-    app.vitrine.registerSpecimen({ id: 'counted-spec', function_name: 'counted_inline' }, () => ({ vertices: new Float32Array(0), indices: new Uint32Array(0) }));
+    app.vitrine.registerSpecimen({ id: 'counted-spec', function_name: 'counted_inline' }, () => ({
+      vertices: new Float32Array(0),
+      indices: new Uint32Array(0),
+    }));
     expect((await readFile(join(dir, 'x.runs'), 'utf8')).split('\n').filter(Boolean)).toHaveLength(1);
     const stats = (await app.inject({ url: '/api/processing/cache/stats' })).json();
     expect(stats).toMatchObject({ ttl_seconds: 300 });
@@ -121,7 +143,13 @@ describe('room cache', () => {
     const dir = await mkdtemp(join(tmpdir(), 'vitrine-count-'));
     const r = room();
     const responses = await Promise.all(
-      Array.from({ length: 5 }, () => app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'counted', kwargs: { dir, tag: 'herd', delay_ms: 400 }, room_id: r } })),
+      Array.from({ length: 5 }, () =>
+        app.inject({
+          method: 'POST',
+          url: '/api/processing/invoke',
+          payload: { function_name: 'counted', kwargs: { dir, tag: 'herd', delay_ms: 400 }, room_id: r },
+        }),
+      ),
     );
     for (const res of responses) expect(res.statusCode).toBe(200);
     expect((await readFile(join(dir, 'herd.runs'), 'utf8')).split('\n').filter(Boolean)).toHaveLength(1);
@@ -131,7 +159,8 @@ describe('room cache', () => {
     const app = await createTestApp();
     const dir = await mkdtemp(join(tmpdir(), 'vitrine-count-'));
     const [a, b] = [room(), room()];
-    const invoke = (tag: string, r: string) => app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'counted', kwargs: { dir, tag, delay_ms: 1 }, room_id: r } });
+    const invoke = (tag: string, r: string) =>
+      app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'counted', kwargs: { dir, tag, delay_ms: 1 }, room_id: r } });
     await invoke('one', a);
     await invoke('two', a);
     await invoke('one', a);
@@ -151,10 +180,16 @@ describe('room cache', () => {
     const app = await createTestApp({ cacheTtlSeconds: 0.2 });
     const dir = await mkdtemp(join(tmpdir(), 'vitrine-count-'));
     const r = room();
-    const invoke = () => app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'counted', kwargs: { dir, tag: 'ttl', delay_ms: 1 }, room_id: r } });
+    const invoke = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/processing/invoke',
+        payload: { function_name: 'counted', kwargs: { dir, tag: 'ttl', delay_ms: 1 }, room_id: r },
+      });
     await invoke();
     // The cache's own clock says when the entry is past its time-to-live: stats leave it out then.
-    const roomEntries = async () => (await app.inject({ url: '/api/processing/cache/stats' })).json().entries.filter((e: { room_id: string }) => e.room_id === r).length;
+    const roomEntries = async () =>
+      (await app.inject({ url: '/api/processing/cache/stats' })).json().entries.filter((e: { room_id: string }) => e.room_id === r).length;
     await waitFor(async () => ((await roomEntries()) === 0 ? true : undefined), 'the room entry to expire');
     await invoke();
     expect((await readFile(join(dir, 'ttl.runs'), 'utf8')).split('\n').filter(Boolean)).toHaveLength(2);

@@ -41,9 +41,18 @@ describe('parameters beyond scalars over HTTP', () => {
     const empty = await host.inject({ url: dataUrl({}, roomId) });
     expect(empty.statusCode, empty.body).toBe(200);
     expect(Array.from((decodeEnvelope(empty.rawPayload) as DecodedMesh).vertices)).toEqual([0, 0, 1, 0.5, 2, -1, 1, 0, 0]);
-    const explicit = await host.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'rich_triangle', kwargs: { axis: [0, 0, 1], levels: [0.5], factor: 2, tint: '#336699' }, room_id: roomId } });
+    const explicit = await host.inject({
+      method: 'POST',
+      url: '/api/processing/invoke',
+      payload: { function_name: 'rich_triangle', kwargs: { axis: [0, 0, 1], levels: [0.5], factor: 2, tint: '#336699' }, room_id: roomId },
+    });
     expect(explicit.statusCode).toBe(200);
-    expect(explicit.json()).toMatchObject({ type: 'mesh', vertices: [0, 0, 1, 0.5, 2, -1, 1, 0, 0], colors: [51, 102, 153, 51, 102, 153, 51, 102, 153], colors_dtype: 'uint8' });
+    expect(explicit.json()).toMatchObject({
+      type: 'mesh',
+      vertices: [0, 0, 1, 0.5, 2, -1, 1, 0, 0],
+      colors: [51, 102, 153, 51, 102, 153, 51, 102, 153],
+      colors_dtype: 'uint8',
+    });
     const stats = (await host.inject({ url: '/api/processing/cache/stats' })).json();
     const entry = stats.entries.find((e: { room_id: string }) => e.room_id === roomId);
     expect(entry).toMatchObject({ function_name: 'rich_triangle', access_count: 2 });

@@ -32,21 +32,24 @@ async function invokeSquare(app: FastifyInstance, size: number) {
 }
 
 describe('the short lane', () => {
-  it('computes short work in other rooms while long runs from many rooms hold every thread', { timeout: 60_000 }, async () => {
+  it('computes short work in other rooms while long runs from many rooms hold every thread', async () => {
     const app = await createTestApp({ poolSize: 2 });
     addDynamicSpecimen(app, 'spin', 'spin');
     const long = [];
     for (let i = 0; i < 6; i++) long.push(await start(app, 'spin', { seconds: 60, seed: i }));
     // Both general threads run spins; the other four wait their turn (a long function is
     // never put in the lane, even before its first run is over).
-    await waitFor(async () => ((await metric(app, 'vitrine_compute_threads_busy')) === 2 && (await metric(app, 'vitrine_compute_queued')) === 4 ? true : undefined), 'two spins running and four queued');
+    await waitFor(
+      async () => ((await metric(app, 'vitrine_compute_threads_busy')) === 2 && (await metric(app, 'vitrine_compute_queued')) === 4 ? true : undefined),
+      'two spins running and four queued',
+    );
     for (let size = 1; size <= 5; size++) expect((await invokeSquare(app, size)).type).toBe('mesh');
     for (const id of long) expect(await statusOf(app, id)).toBe('running');
     expect(await metric(app, 'vitrine_compute_queued')).toBe(4);
     for (const id of long) await app.inject({ method: 'DELETE', url: `/api/jobs/${id}` });
   });
 
-  it('moves a run that turns out long out of the lane, so the next short run still gets it', { timeout: 60_000 }, async () => {
+  it('moves a run that turns out long out of the lane, so the next short run still gets it', async () => {
     const app = await createTestApp({ poolSize: 1, cancelGraceMs: 100 });
     addDynamicSpecimen(app, 'spin', 'spin');
     addDynamicSpecimen(app, 'coop', 'cooperative');

@@ -17,10 +17,18 @@ describe('catalog', () => {
       expect(res.statusCode).toBe(200);
       const list = res.json() as Record<string, unknown>[];
       const byId = Object.fromEntries(list.map((e) => [e.id, e]));
-      expect(byId.tri).toMatchObject({ display_name: 'Triangle', type: 'mesh', is_dynamic: false, function_name: null, tags: ['static'], thumbnail_url: '/api/specimens/tri/thumbnail' });
+      expect(byId.tri).toMatchObject({
+        display_name: 'Triangle',
+        type: 'mesh',
+        is_dynamic: false,
+        function_name: null,
+        tags: ['static'],
+        thumbnail_url: '/api/specimens/tri/thumbnail',
+      });
       expect(byId['dyn-square']).toMatchObject({ is_dynamic: true, function_name: 'square' });
       expect(byId.coded).toMatchObject({ is_dynamic: true, function_name: 'coded', tags: ['x'] });
-      for (const entry of list) expect(Object.keys(entry).sort()).toEqual(['description', 'display_name', 'function_name', 'id', 'is_dynamic', 'tags', 'thumbnail_url', 'type']);
+      for (const entry of list)
+        expect(Object.keys(entry).sort()).toEqual(['description', 'display_name', 'function_name', 'id', 'is_dynamic', 'tags', 'thumbnail_url', 'type']);
     }
   });
 
@@ -116,7 +124,10 @@ describe('static data', () => {
 
   it('thumbnails: a data URI is decoded, a missing one is a placeholder PNG', async () => {
     const app = await createTestApp();
-    app.vitrine.registerSpecimen({ id: 'with-uri', thumbnail: 'data:image/png;base64,iVBORw0KGgo=' }, () => ({ vertices: new Float32Array(0), indices: new Uint32Array(0) }));
+    app.vitrine.registerSpecimen({ id: 'with-uri', thumbnail: 'data:image/png;base64,iVBORw0KGgo=' }, () => ({
+      vertices: new Float32Array(0),
+      indices: new Uint32Array(0),
+    }));
     const uri = await app.inject({ url: '/api/specimens/with-uri/thumbnail' });
     expect(uri.statusCode).toBe(200);
     expect(uri.headers['content-type']).toBe('image/png');

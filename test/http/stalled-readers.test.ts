@@ -18,7 +18,10 @@ afterAll(killAllHosts);
 function stalledReader(port: number, body: string): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write(`POST /api/processing/invoke HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      socket.write(
+        `POST /api/processing/invoke HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ` +
+        `${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
     });
     socket.once('data', (chunk) => {
       socket.pause();
@@ -49,7 +52,17 @@ async function settledRss(host: RunningHost): Promise<number> {
 
 describe('stalled readers of a large JSON result', () => {
   it('seven more clients that never read add less than one encoding between them', { timeout: 180_000 }, async () => {
-    const host = await spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--no-viewer', '--log-level', 'warn']);
+    const host = await spawnHost([
+      '--port',
+      '0',
+      '--plugins',
+      await fixturePluginsDir(),
+      '--specimens',
+      await makeSpecimensDir(),
+      '--no-viewer',
+      '--log-level',
+      'warn',
+    ]);
     const body = JSON.stringify({ function_name: 'cloud', kwargs: { count: 1_200_000 }, room_id: 'stalled' });
     // One complete read computes and caches the result and shows the encoding's size.
     const first = await fetch(`${host.url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });

@@ -51,7 +51,19 @@ function openStalled(port: number, roomId: string): Promise<Stalled> {
 
 describe('stalled event streams', () => {
   it('drops a room stream more than 1 MiB behind, keeps the readers, and frees what it held', { timeout: 180_000 }, async () => {
-    const host = await spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--no-viewer', '--log-level', 'warn', '--write-timeout', '0']);
+    const host = await spawnHost([
+      '--port',
+      '0',
+      '--plugins',
+      await fixturePluginsDir(),
+      '--specimens',
+      await makeSpecimensDir(),
+      '--no-viewer',
+      '--log-level',
+      'warn',
+      '--write-timeout',
+      '0',
+    ]);
     const roomId = 'stalled-room';
     const stalled = await Promise.all(Array.from({ length: 5 }, () => openStalled(host.port, roomId)));
     const reader = await openStream(`${host.url}/api/rooms/${roomId}/events`);
@@ -85,7 +97,11 @@ describe('stalled event streams', () => {
     // The reader is still connected: one more change reaches it. (Counted from before the
     // request: its event may come before the request's own answer.)
     const seen = reader.events.length;
-    await fetch(`${host.url}/api/specimens/dyn-square/data`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ params: { size: 2 }, room_id: roomId }) });
+    await fetch(`${host.url}/api/specimens/dyn-square/data`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ params: { size: 2 }, room_id: roomId }),
+    });
     await reader.next((e) => e.event === 'result' && (e.data as { params: { note: string } }).params.note === '', seen);
     // A dropped client that reconnects gets the room's current state first.
     const again = await openStream(`${host.url}/api/rooms/${roomId}/events`);

@@ -53,7 +53,8 @@ async function get(path: string): Promise<{ res: Response; bytes: Uint8Array }> 
 async function glbTriangles(bytes: Uint8Array): Promise<number> {
   const doc = await new NodeIO().readBinary(bytes);
   let triangles = 0;
-  for (const mesh of doc.getRoot().listMeshes()) for (const prim of mesh.listPrimitives()) triangles += (prim.getIndices()?.getCount() ?? prim.getAttribute('POSITION')!.getCount()) / 3;
+  for (const mesh of doc.getRoot().listMeshes())
+    for (const prim of mesh.listPrimitives()) triangles += (prim.getIndices()?.getCount() ?? prim.getAttribute('POSITION')!.getCount()) / 3;
   return triangles;
 }
 

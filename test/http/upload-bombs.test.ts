@@ -4,7 +4,8 @@
  * listening host are refused with 413 and a detail saying what they would decode to, while
  * `/healthz` keeps answering; a face that fans out to thousands of triangles past a small
  * limit likewise; and a sound image from the same generator is stored, so the refusal is the
- * size's and not the file's. (How fast `/healthz` answers meanwhile: `npm run bench upload-bombs`.)
+ * size's and not the file's; publishing takes the same path. (How fast `/healthz` answers
+ * meanwhile: `npm run bench upload-bombs`.)
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +21,11 @@ async function listening(options: Parameters<typeof createTestApp>[0] = {}): Pro
 }
 
 async function upload(base: string, filename: string, body: Buffer): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${base}/api/uploads?filename=${filename}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(body) });
+  const res = await fetch(`${base}/api/uploads?filename=${filename}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: new Uint8Array(body),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
@@ -37,7 +42,9 @@ describe('upload bombs', () => {
     expect(eight!.status).toBe(413);
     expect(eight!.json).toMatchObject({
       code: 'SPC_ERR_UPLOAD_DECODES_TOO_LARGE',
-      detail: "'bomb-0.png' would decode to 1073741824 bytes (16384×16384 pixels × 4 channels × 1 byte), past the 268435456-byte limit (--max-upload-bytes); it was refused before decoding",
+      detail:
+        "'bomb-0.png' would decode to 1073741824 bytes (16384×16384 pixels × 4 channels × 1 byte), past the 268435456-byte limit (--max-upload-bytes); it " +
+        "was refused before decoding",
     });
     expect(sixteen!.status).toBe(413);
     expect(sixteen!.json.detail).toContain('2147483648 bytes (16384×16384 pixels × 4 channels × 2 bytes)');
@@ -59,5 +66,31 @@ describe('upload bombs', () => {
     expect(wide.json.detail).toContain('200×100 pixels × 4 channels × 1 byte');
     const fits = await upload(base, 'fits.png', pngOfZeros(100, 100));
     expect(fits.status, JSON.stringify(fits.json)).toBe(200);
+  });
+
+  it('refuses the same bomb published with PUT /api/specimens/{id}: 413 before decoding, nothing published', async () => {
+    const { base } = await listening();
+    const bomb = pngOfZeros(16384, 16384);
+    const sent = fetch(`${base}/api/specimens/bomb?filename=bomb.png`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(bomb),
+    });
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const answer = await sent;
+    expect(answer.status).toBe(413);
+    expect(await answer.json()).toMatchObject({
+      code: 'SPC_ERR_UPLOAD_DECODES_TOO_LARGE',
+      detail:
+        "'bomb.png' would decode to 1073741824 bytes (16384×16384 pixels × 4 channels × 1 byte), past the 268435456-byte limit (--max-upload-bytes); it " +
+        "was refused before decoding",
+    });
+    expect((await fetch(`${base}/api/specimens/bomb`)).status).toBe(404);
+    const sound = await fetch(`${base}/api/specimens/zeros?filename=zeros.png`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(pngOfZeros(64, 32)),
+    });
+    expect(sound.status).toBe(201);
   });
 });

@@ -43,7 +43,11 @@ async function post(body: FormData, query = ''): Promise<{ status: number; json:
 describe('uploads from forms', () => {
   it('stores a FormData file under the same id as the raw body, named by its part or by ?filename=', async () => {
     const stl = binaryStl();
-    const raw = await fetch(`${url}/api/uploads?filename=a.stl`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: Uint8Array.from(stl) });
+    const raw = await fetch(`${url}/api/uploads?filename=a.stl`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: Uint8Array.from(stl),
+    });
     const rawInfo = (await raw.json()) as { upload_id: string };
     const viaForm = await post(form(stl, 'scan.stl'));
     expect(viaForm.status).toBe(200);

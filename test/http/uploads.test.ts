@@ -22,7 +22,12 @@ async function app(options: CreateAppOptions = {}): Promise<FastifyInstance> {
 }
 
 function upload(host: FastifyInstance, filename: string, body: Buffer | Readable, headers: Record<string, string> = {}) {
-  return host.inject({ method: 'POST', url: `/api/uploads?filename=${encodeURIComponent(filename)}`, headers: { 'content-type': 'application/octet-stream', ...headers }, payload: body });
+  return host.inject({
+    method: 'POST',
+    url: `/api/uploads?filename=${encodeURIComponent(filename)}`,
+    headers: { 'content-type': 'application/octet-stream', ...headers },
+    payload: body,
+  });
 }
 
 async function invoke(host: FastifyInstance, name: string, kwargs: Record<string, unknown>) {
@@ -138,8 +143,16 @@ describe('uploads', () => {
 
 describe('upload options', () => {
   it('reads --uploads, --max-upload-bytes and --upload-ttl from flags and VITRINE_ variables', () => {
-    expect(parseServeOptions(['--uploads', 'off', '--max-upload-bytes', '1000', '--upload-ttl', '5']).host_options).toMatchObject({ uploads: false, maxUploadBytes: 1000, uploadTtlSeconds: 5 });
-    expect(parseServeOptions([], { VITRINE_UPLOADS: 'off', VITRINE_MAX_UPLOAD_BYTES: '42', VITRINE_UPLOAD_TTL: '60' }).host_options).toMatchObject({ uploads: false, maxUploadBytes: 42, uploadTtlSeconds: 60 });
+    expect(parseServeOptions(['--uploads', 'off', '--max-upload-bytes', '1000', '--upload-ttl', '5']).host_options).toMatchObject({
+      uploads: false,
+      maxUploadBytes: 1000,
+      uploadTtlSeconds: 5,
+    });
+    expect(parseServeOptions([], { VITRINE_UPLOADS: 'off', VITRINE_MAX_UPLOAD_BYTES: '42', VITRINE_UPLOAD_TTL: '60' }).host_options).toMatchObject({
+      uploads: false,
+      maxUploadBytes: 42,
+      uploadTtlSeconds: 60,
+    });
     expect(parseServeOptions([]).host_options.uploads).toBeUndefined();
     expect(() => parseServeOptions(['--uploads', 'maybe'])).toThrow(/--uploads must be on or off/);
     expect(() => parseServeOptions(['--max-upload-bytes', 'lots'])).toThrow(/max-upload-bytes/);
@@ -208,7 +221,16 @@ describe('upload refusals', () => {
     ['an OBJ with a NaN', 'o.obj', Buffer.from('v 0 nan 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n'), /not a finite number/],
     ['a PLY declaring more vertices than it holds', 'p.ply', binaryPlyTriangle(1_000_000), /declares at least 12000001 bytes/],
     ['a truncated PNG', 'i.png', pngBytes.subarray(0, pngBytes.length - 20), /./],
-    ['a GLB whose length lies', 't.glb', async () => { const b = await glbTriangle(); b.writeUInt32LE(b.length + 100, 8); return b; }, /declares \d+ bytes, but the file holds/],
+    [
+      'a GLB whose length lies',
+      't.glb',
+      async () => {
+        const b = await glbTriangle();
+        b.writeUInt32LE(b.length + 100, 8);
+        return b;
+      },
+      /declares \d+ bytes, but the file holds/,
+    ],
     ['an empty file', 'e.stl', Buffer.alloc(0), /empty/],
   ];
   for (const [what, name, body, why] of bad) {

@@ -25,7 +25,12 @@ describe('GET /viewer/xr-profiles/', () => {
 
   it('answers 404 in the JSON error shape for profiles not shipped and for paths out of the folder', async () => {
     const app = await createTestApp({ viewer: true });
-    for (const url of ['/viewer/xr-profiles/htc-vive/profile.json', '/viewer/xr-profiles/generic-hand/..%2F..%2Fpackage.json', '/viewer/xr-profiles/generic-hand/nothing.glb', '/viewer/xr-profiles/generic-hand/left.txt']) {
+    for (const url of [
+      '/viewer/xr-profiles/htc-vive/profile.json',
+      '/viewer/xr-profiles/generic-hand/..%2F..%2Fpackage.json',
+      '/viewer/xr-profiles/generic-hand/nothing.glb',
+      '/viewer/xr-profiles/generic-hand/left.txt',
+    ]) {
       const response = await app.inject(url);
       expect(response.statusCode, url).toBe(404);
       expect(response.json(), url).toMatchObject({ status_code: 404, code: 'SPC_ERR_ROUTE_NOT_FOUND' });

@@ -85,7 +85,16 @@ describe('OME-Zarr store of a volume result', () => {
     const chunk = await fetch(`${url}/api/results/${id}.zarr/0/0/0/0`, { headers: { origin: 'https://viewer.example' } });
     expect(chunk.status).toBe(200);
     expect(chunk.headers.get('access-control-allow-origin')).toBe('*');
-    const missing = [`${id}.zarr/0/1.0.0`, `${id}.zarr/0/1/0/0`, `${id}.zarr/0/0.0`, `${id}.zarr/0/0/0`, `${id}.zarr/0/a.b.c`, `${id}.zarr/0/0/0.0`, `${id}.zarr/1/.zarray`, `${id}.zarr/1/0/0/0`];
+    const missing = [
+      `${id}.zarr/0/1.0.0`,
+      `${id}.zarr/0/1/0/0`,
+      `${id}.zarr/0/0.0`,
+      `${id}.zarr/0/0/0`,
+      `${id}.zarr/0/a.b.c`,
+      `${id}.zarr/0/0/0.0`,
+      `${id}.zarr/1/.zarray`,
+      `${id}.zarr/1/0/0/0`,
+    ];
     for (const key of missing) {
       const res = await fetch(`${url}/api/results/${key}`);
       expect(res.status, key).toBe(404);

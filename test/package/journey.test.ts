@@ -71,11 +71,16 @@ describe('the packed package, installed into a new project', () => {
     await mkdir(path.join(project.dir, 'py-plugins/waves'), { recursive: true });
     await writeFile(
       path.join(project.dir, 'py-plugins/waves/plugin.py'),
-      'from typing import Annotated\nfrom vitrine import MeshResult, Range\n\n\ndef wave(size: Annotated[float, Range(0, 4)] = 1) -> MeshResult:\n    """A wave."""\n    return MeshResult(vertices=[0, 0, 0], indices=[0, 0, 0])\n\n\nspecimens = [{"id": "wave", "function": "wave", "display_name": "Wave"}]\n',
+      'from typing import Annotated\nfrom vitrine import MeshResult, Range\n\n\ndef wave(size: Annotated[float, Range(0, 4)] = 1) -> MeshResult:\n    ' +
+      '"""A wave."""\n    return MeshResult(vertices=[0, 0, 0], indices=[0, 0, 0])\n\n\nspecimens = [{"id": "wave", "function": "wave", "display_name": ' +
+      '"Wave"}]\n',
     );
     const build = await project.exec(process.execPath, [project.bin, 'build', 'py-plugins', '--out', 'py-out', '--python', TEST_PYTHON]);
     expect(build.stdout).toMatch(/waves: 1 function, 1 specimen/);
-    const manifest = JSON.parse(await readFile(path.join(project.dir, 'py-out/waves/manifest.json'), 'utf8')) as { runtime: string; functions: { schema: { properties: Record<string, unknown> } }[] };
+    const manifest = JSON.parse(await readFile(path.join(project.dir, 'py-out/waves/manifest.json'), 'utf8')) as {
+      runtime: string;
+      functions: { schema: { properties: Record<string, unknown> } }[];
+    };
     expect(manifest.runtime).toBe('python');
     expect(manifest.functions[0]!.schema.properties['size']).toEqual({ type: 'number', default: 1, minimum: 0, maximum: 4 });
     const check = await project.exec(process.execPath, [project.bin, 'build', 'py-plugins', '--out', 'py-out', '--check', '--python', TEST_PYTHON]);
@@ -83,7 +88,11 @@ describe('the packed package, installed into a new project', () => {
     // The installed package runs it: its Python module on the plugin processes' path.
     const host = await startListening(project.dir, project, ['--port', '0', '--plugins', 'py-out', '--specimens', 'none', '--python', TEST_PYTHON]);
     try {
-      const res = await fetch(`${host.url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ function_name: 'wave' }) });
+      const res = await fetch(`${host.url}/api/processing/invoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ function_name: 'wave' }),
+      });
       expect(await res.json()).toEqual({ type: 'mesh', vertices: [0, 0, 0], indices: [0, 0, 0] });
     } finally {
       await host.stop();
@@ -94,12 +103,16 @@ describe('the packed package, installed into a new project', () => {
     await project.exec(process.execPath, [project.bin, 'init', 'py-lab', '--python']);
     const where = (await project.exec(process.execPath, [project.bin, 'python-path'])).stdout.trim();
     expect(where).toBe(path.join(project.dir, 'node_modules/vitrine/core/python'));
+    // Typed (PEP 561): a plugin author's own mypy reads the module's annotations.
+    expect(existsSync(path.join(where, 'vitrine/py.typed'))).toBe(true);
     const test = await project.exec('env', [`PYTHONPATH=${where}`, TEST_PYTHON, '-m', 'unittest', 'discover', '-s', 'py-lab/test', '-v']);
     expect(test.stderr).toMatch(/Ran 2 tests[\s\S]*OK/);
   });
 
   it('imports vitrine/client, vitrine and vitrine/testing from plain node', async () => {
-    const script = "const c = await import('vitrine/client'); const s = await import('vitrine'); const t = await import('vitrine/testing'); console.log(typeof c.createClient, typeof c.decodeEnvelope, typeof s.decodeEnvelope, typeof t.loadPlugin);";
+    const script =
+      "const c = await import('vitrine/client'); const s = await import('vitrine'); const t = await import('vitrine/testing'); console.log(typeof " +
+      "c.createClient, typeof c.decodeEnvelope, typeof s.decodeEnvelope, typeof t.loadPlugin);";
     const { stdout } = await project.exec(process.execPath, ['--input-type=module', '-e', script]);
     expect(stdout.trim()).toBe('function function function function');
   });
@@ -107,7 +120,11 @@ describe('the packed package, installed into a new project', () => {
   it('serves the built plugin with no TypeScript tool loaded, and /client.js to a page without a bundler', async () => {
     await project.exec(process.execPath, [project.bin, 'build']);
     const log = path.join(project.dir, 'loaded-tools.log');
-    await writeFile(path.join(project.dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context);\n  if (${BUILD_TOOLS}.test(result.url)) appendFileSync(${JSON.stringify(log)}, result.url + '\\n');\n  return result;\n}\n`);
+    await writeFile(
+      path.join(project.dir, 'hooks.mjs'),
+      `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, ` +
+      `context);\n  if (${BUILD_TOOLS}.test(result.url)) appendFileSync(${JSON.stringify(log)}, result.url + '\\n');\n  return result;\n}\n`,
+    );
     await writeFile(path.join(project.dir, 'watch-imports.mjs'), "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
     await writeFile(log, '');
     const host = await startListening(project.dir, project, ['--port', '0'], ['--import', './watch-imports.mjs']);

@@ -79,9 +79,15 @@ function script(lines: Line[], url: string): string {
     const run = command.startsWith('curl -sN') ? `timeout 3 ${command}` : command;
     if (statuses.length > 0) {
       const patterns = statuses.map((s) => `*${s}*`).join('|');
-      out.push(`out=$( { ${run} ; } 2>&1 || true ); case "$out" in ${patterns}) ;; *) echo "FAILED (wanted ${statuses.join(' or ')}): " ${quoted}; echo "$out" | head -c 400; exit 1;; esac`);
+      out.push(
+        `out=$( { ${run} ; } 2>&1 || true ); case "$out" in ${patterns}) ;; *) echo "FAILED (wanted ${statuses.join(' or ')}): " ${quoted}; echo "$out" | ` +
+        `head -c 400; exit 1;; esac`,
+      );
     } else if (run.startsWith('timeout 3')) {
-      out.push(`{ ${run} ; } > stream.out 2>&1; code=$?; if [ $code -ne 0 ] && [ $code -ne 124 ]; then echo "FAILED ($code): " ${quoted}; exit 1; fi; [ -s stream.out ] || { echo "EMPTY: " ${quoted}; exit 1; }`);
+      out.push(
+        `{ ${run} ; } > stream.out 2>&1; code=$?; if [ $code -ne 0 ] && [ $code -ne 124 ]; then echo "FAILED ($code): " ${quoted}; exit 1; fi; [ -s ` +
+        `stream.out ] || { echo "EMPTY: " ${quoted}; exit 1; }`,
+      );
     } else {
       out.push(`{ ${run} ; } >> commands.out 2>&1 || { echo "FAILED ($?): " ${quoted}; tail -c 400 commands.out; exit 1; }`);
     }
@@ -109,7 +115,9 @@ async function runBlock(lines: Line[], url: string): Promise<void> {
   writeFileSync(join(cwd, '.curlrc'), 'fail-with-body\n');
   const file = join(cwd, 'block.sh');
   writeFileSync(file, script(lines, url));
-  const result = await promisify(execFile)('bash', [file], { cwd, env: { ...process.env, CURL_HOME: cwd } }).catch((error: { stdout?: string; stderr?: string }) => error);
+  const result = await promisify(execFile)('bash', [file], { cwd, env: { ...process.env, CURL_HOME: cwd } }).catch(
+    (error: { stdout?: string; stderr?: string }) => error,
+  );
   expect(`${result.stdout ?? ''}${result.stderr ?? ''}`).not.toMatch(/FAILED|EMPTY/);
   ran.push(...lines.map((l) => l.command));
 }

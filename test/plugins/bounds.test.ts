@@ -26,7 +26,8 @@ describe('parameter bounds', () => {
       if (!isNumeric(p)) continue;
       expect(p.minimum, `${fn.name}(${p.name}) @minimum`).toBeTypeOf('number');
       expect(p.maximum, `${fn.name}(${p.name}) @maximum`).toBeTypeOf('number');
-      const value = Number(p.initializer);
+      // Authors may write numeric separators (1_000_000).
+      const value = Number(p.initializer?.replace(/_/g, ''));
       expect(value).toBeGreaterThanOrEqual(p.minimum!);
       expect(value).toBeLessThanOrEqual(p.maximum!);
     }

@@ -42,7 +42,10 @@ export function expectWellFormedMesh(mesh: MeshResult): void {
 }
 
 export function expectWellFormedVolume(volume: VolumeResult): void {
-  expect(volume.shape).toHaveLength(3);
+  // A volume with time or channels names its axes; spacing and origin stay spatial.
+  expect(volume.shape).toHaveLength((volume.axes ?? 'zyx').length);
+  if (volume.vector) expect(volume.shape[(volume.axes ?? '').indexOf('c')]).toBe(3);
+  if (volume.channels) expect(volume.channels).toHaveLength(volume.shape[(volume.axes ?? '').indexOf('c')] ?? 1);
   const count = volume.shape.reduce((a, b) => a * b, 1);
   expect(volume.data.length).toBe(count);
   const arrays = { uint8: Uint8Array, uint16: Uint16Array, float32: Float32Array } as Record<string, unknown>;

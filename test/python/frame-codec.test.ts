@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, FrameReader, type Frame } from '../../core/python/frame-codec.ts';
+import { encodeFrame, FrameError, FrameReader, type Frame } from '../../core/python/frame-codec.ts';
 
 function chunked(parts: Buffer[], sizes: number[]): Buffer[] {
   const all = Buffer.concat(parts);
@@ -38,5 +38,41 @@ describe('plugin process frames', () => {
   it('refuses a header length no process would send', () => {
     const reader = new FrameReader(() => {});
     expect(() => reader.push(Buffer.from([0xff, 0xff, 0xff, 0x7f]))).toThrow(/frame header/);
+  });
+
+  it('refuses a frame declaring more than its limit before allocating anything', () => {
+    const reader = new FrameReader(() => {}, 2 ** 30);
+    const before = process.memoryUsage().arrayBuffers;
+    const forged = Buffer.from(JSON.stringify({ t: 'result', id: 1, sizes: Array(64).fill(2 ** 30) }));
+    const head = Buffer.alloc(4);
+    head.writeUInt32LE(forged.length, 0);
+    expect(() => reader.push(Buffer.concat([head, forged]))).toThrow(/64 GiB|68719476736 bytes, past the 1073741824-byte limit/);
+    // Without a limit the same header is taken, and still nothing is allocated before bytes come.
+    expect(() => new FrameReader(() => {}).push(Buffer.concat([head, forged]))).not.toThrow();
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(2 ** 20);
+    for (const sizes of [[-1], [1.5], ['9'], 'x']) {
+      const bad = Buffer.from(JSON.stringify({ t: 'result', sizes }));
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(bad.length, 0);
+      expect(() => new FrameReader(() => {}).push(Buffer.concat([length, bad]))).toThrow(FrameError);
+    }
+  });
+
+  it('takes memory for a block only once its first byte arrives', () => {
+    const got: Frame[] = [];
+    const reader = new FrameReader((frame) => got.push(frame), 2 ** 30);
+    const header = Buffer.from(JSON.stringify({ t: 'result', id: 1, sizes: [32 * 2 ** 20, 3] }));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(header.length, 0);
+    const before = process.memoryUsage().arrayBuffers;
+    reader.push(Buffer.concat([length, header]));
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(2 ** 20);
+    reader.push(Buffer.from([7]));
+    expect(process.memoryUsage().arrayBuffers - before).toBeGreaterThanOrEqual(32 * 2 ** 20);
+    reader.push(Buffer.alloc(32 * 2 ** 20 - 1));
+    reader.push(Buffer.from([1, 2, 3]));
+    expect(got).toHaveLength(1);
+    expect(got[0]!.blocks[0]![0]).toBe(7);
+    expect([...got[0]!.blocks[1]!]).toEqual([1, 2, 3]);
   });
 });

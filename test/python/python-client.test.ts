@@ -56,7 +56,12 @@ const text = (value: string | string[] | undefined): string => (Array.isArray(va
 async function kernelPath(): Promise<string> {
   const dir = path.join(work, 'jupyter');
   await mkdir(path.join(dir, 'kernels', KERNEL), { recursive: true });
-  const spec = { argv: [TEST_PYTHON, '-m', 'ipykernel_launcher', '-f', '{connection_file}'], display_name: 'vitrine test', language: 'python', env: { PYTHONPATH: PYTHON_MODULE_DIR, VITRINE_URL: host.baseUrl } };
+  const spec = {
+    argv: [TEST_PYTHON, '-m', 'ipykernel_launcher', '-f', '{connection_file}'],
+    display_name: 'vitrine test',
+    language: 'python',
+    env: { PYTHONPATH: PYTHON_MODULE_DIR, VITRINE_URL: host.baseUrl },
+  };
   await writeFile(path.join(dir, 'kernels', KERNEL, 'kernel.json'), JSON.stringify(spec));
   return dir;
 }
@@ -76,8 +81,22 @@ describe('the example notebook', () => {
     let printed: string;
     if (existsSync(NBCONVERT)) {
       const out = path.join(work, 'executed.ipynb');
-      const args = ['--to', 'notebook', '--execute', NOTEBOOK, '--output', out, `--ExecutePreprocessor.kernel_name=${KERNEL}`, '--ExecutePreprocessor.timeout=120'];
-      const result = await run(NBCONVERT, args, { ...env, JUPYTER_PATH: await kernelPath(), JUPYTER_DATA_DIR: path.join(work, 'data'), JUPYTER_RUNTIME_DIR: path.join(work, 'runtime') });
+      const args = [
+        '--to',
+        'notebook',
+        '--execute',
+        NOTEBOOK,
+        '--output',
+        out,
+        `--ExecutePreprocessor.kernel_name=${KERNEL}`,
+        '--ExecutePreprocessor.timeout=120',
+      ];
+      const result = await run(NBCONVERT, args, {
+        ...env,
+        JUPYTER_PATH: await kernelPath(),
+        JUPYTER_DATA_DIR: path.join(work, 'data'),
+        JUPYTER_RUNTIME_DIR: path.join(work, 'runtime'),
+      });
       expect(result.code, result.output).toBe(0);
       const cells = (JSON.parse(await readFile(out, 'utf8')) as { cells: Cell[] }).cells.filter((c) => c.cell_type === 'code');
       const errors = cells.flatMap((c) => c.outputs ?? []).filter((o) => o.output_type === 'error');

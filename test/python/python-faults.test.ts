@@ -11,7 +11,14 @@ import { waitFor } from '../helpers/wait-for.ts';
 
 async function pythonApp(processes = 2) {
   // 1 GiB of address space each: the memory-hungry function fails fast, not after the machine's half.
-  return createTestApp({ pluginsDir: await pythonPluginsDir(), python: PYTHON, pythonProcesses: processes, pythonMaxBytes: 2 ** 30, poolSize: 2, cancelGraceMs: 300 });
+  return createTestApp({
+    pluginsDir: await pythonPluginsDir(),
+    python: PYTHON,
+    pythonProcesses: processes,
+    pythonMaxBytes: 2 ** 30,
+    poolSize: 2,
+    cancelGraceMs: 300,
+  });
 }
 
 function runnerPids(): number[] {
@@ -23,7 +30,9 @@ function runnerPids(): number[] {
 describe('faults in Python plugin functions', () => {
   it('an exiting process fails only its own computation: 20 other requests in flight all answer', async () => {
     const app = await pythonApp();
-    const others = Array.from({ length: 20 }, (_, i) => app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'triangle', kwargs: { scale: i + 1 } } }));
+    const others = Array.from({ length: 20 }, (_, i) =>
+      app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'triangle', kwargs: { scale: i + 1 } } }),
+    );
     const crash = app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'crash' } });
     const answers = await Promise.all(others);
     expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(200));
@@ -50,7 +59,7 @@ describe('faults in Python plugin functions', () => {
     await waitFor(() => (runnerPids().length > 0 ? true : undefined), 'a plugin process');
     const before = runnerPids();
     expect((await app.inject({ method: 'DELETE', url: `/api/jobs/${job.job_id}` })).statusCode).toBe(204);
-    const ended = await waitForJob(app, job.job_id, 5000);
+    const ended = await waitForJob(app, job.job_id);
     expect(ended).toMatchObject({ status: 'error', error: 'cancelled' });
     const next = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'triangle', kwargs: { scale: 5 } } });
     expect(next.json().vertices[3]).toBe(5);

@@ -72,9 +72,28 @@ describe('Python plugin functions', () => {
     expect(result.type).toBe('mesh');
   });
 
+  it('return labels (an int64 array made uint16) and take them as inputs, segments and all', async () => {
+    const app = await pythonApp();
+    const cubes = (await invoke(app, 'label_cubes')).json();
+    expect(cubes).toMatchObject({ type: 'volume', dtype: 'uint16', labels: true, label_names: { '3': 'small', '300': 'large' }, value_range: [0, 300] });
+    const lab = room();
+    const surface = await app.inject(`/api/specimens/py-label-cubes/data?room_id=${lab}&segment=300`);
+    const mesh = decodeEnvelope(new Uint8Array(surface.rawPayload));
+    expect(mesh.type).toBe('mesh');
+    // The 4-voxel cube of 300 at z 6..9 with z spacing 2: its surface spans z 11..19.
+    const zs = Array.from((mesh as { vertices: Float32Array }).vertices.filter((_, i) => i % 3 === 2));
+    expect([Math.min(...zs), Math.max(...zs)]).toEqual([11, 19]);
+    const shifted = (await invoke(app, 'shift_labels', { volume: { specimen: 'py-label-cubes' } })).json();
+    expect(shifted).toMatchObject({ labels: true, label_names: { '4': 'small', '301': 'large' }, value_range: [0, 301] });
+  });
+
   it('take inputs as numpy arrays: another specimen, computed or from the cache', async () => {
     const app = await pythonApp();
-    const flipped = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'flip', kwargs: { mesh: { specimen: 'py-triangle', params: { scale: 3 } } } } });
+    const flipped = await app.inject({
+      method: 'POST',
+      url: '/api/processing/invoke',
+      payload: { function_name: 'flip', kwargs: { mesh: { specimen: 'py-triangle', params: { scale: 3 } } } },
+    });
     expect(flipped.json()).toEqual({ type: 'mesh', vertices: [0, 0, 0, -3, 0, 0, 0, 3, 0], indices: [2, 1, 0] });
     const doubled = (await invoke(app, 'volume_sum', { volume: { specimen: 'py-ramp-volume', params: { size: 2, dtype: 'uint8' } } })).json();
     expect(doubled).toMatchObject({ type: 'volume', shape: [2, 2, 2], dtype: 'float32', value_range: [0, 14] });

@@ -44,9 +44,20 @@ beforeAll(async () => {
   // A volume worth compressing.
   await mkdir(join(specimens, 'dyn-ramp'));
   await writeFile(join(specimens, 'dyn-ramp', 'specimen.json'), JSON.stringify({ display_name: 'Ramp', type: 'volume', function_name: 'ramp' }));
-  host = await spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', specimens, '--accel-redirect', '/_blobs/', '--log-level', 'warn']);
+  host = await spawnHost([
+    '--port',
+    '0',
+    '--plugins',
+    await fixturePluginsDir(),
+    '--specimens',
+    specimens,
+    '--accel-redirect',
+    '/_blobs/',
+    '--log-level',
+    'warn',
+  ]);
   nginx = await startNginx([host.port]);
-}, 90_000);
+});
 afterAll(async () => {
   await nginx?.stop();
   await host?.stop();

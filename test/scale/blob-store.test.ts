@@ -28,7 +28,7 @@ beforeAll(async () => {
   service = await startService({ blobStore: blobs });
   [a, b, c] = await Promise.all([service.host(), service.host(), service.host({ args: ['--cache-ttl', '2', '--job-ttl', '1'] })]);
   await service.worker();
-}, 90_000);
+});
 
 describe('a blob store that evicts', () => {
   it('answers every re-read on another host with the same bytes, computing evicted results again', async () => {
@@ -69,7 +69,21 @@ describe("a host's copies of results", () => {
 describe('a control Redis that may evict', () => {
   it('is warned about, naming its policy, at start and on reconnection', async () => {
     // The evicting blob store's Redis, given to a host as its control Redis.
-    const host = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--compute', '0', '--redis', blobs.url, '--plugins', service.plugins, '--specimens', service.specimens]);
+    const host = await spawnHost([
+      '--port',
+      '0',
+      '--no-viewer',
+      '--log-level',
+      'warn',
+      '--compute',
+      '0',
+      '--redis',
+      blobs.url,
+      '--plugins',
+      service.plugins,
+      '--specimens',
+      service.specimens,
+    ]);
     await host.waitForLog(/maxmemory-policy 'allkeys-lru'/);
     const from = host.stderr().length;
     await blobs.restart();

@@ -25,7 +25,7 @@ describe('DELETE on another host', () => {
 
     const del = await fetch(`${s.b.url}/api/jobs/${id}`, { method: 'DELETE' });
     expect(del.status).toBe(204);
-    const final = await ended(s.a, id, 5000);
+    const final = await ended(s.a, id);
     expect(final).toMatchObject({ status: 'error', error: 'cancelled' });
     const result = await fetch(`${s.a.url}/api/jobs/${id}/result`);
     expect(result.status).toBe(410);

@@ -20,18 +20,33 @@ beforeAll(async () => {
   await writeFile(join(service.specimens, 'ramp', 'specimen.json'), JSON.stringify({ display_name: 'ramp', type: 'volume', function_name: 'ramp' }));
   [a, b] = await Promise.all([service.host(), service.host()]);
   await service.worker();
-}, 90_000);
+});
 
 /** The raw (still compressed) answer: fetch() would decompress it. */
-function raw(url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; encoding: string | undefined; length: string | undefined; bytes: Buffer }> {
+function raw(
+  url: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; encoding: string | undefined; length: string | undefined; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(url, { method: payload ? 'POST' : 'GET', headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, encoding: res.headers['content-encoding'], length: res.headers['content-length'], bytes: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method: payload ? 'POST' : 'GET', headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            encoding: res.headers['content-encoding'],
+            length: res.headers['content-length'],
+            bytes: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -56,7 +71,10 @@ describe('deliveries on a Redis service', () => {
       expect(fromB.bytes.equals(fromA.bytes)).toBe(true);
     }
     const body = { function_name: 'ramp', kwargs: { n: 24 }, room_id: roomId };
-    const [invokedA, invokedB] = await Promise.all([raw(`${a.url}/api/processing/invoke`, { 'accept-encoding': 'gzip' }, body), raw(`${b.url}/api/processing/invoke`, { 'accept-encoding': 'gzip' }, body)]);
+    const [invokedA, invokedB] = await Promise.all([
+      raw(`${a.url}/api/processing/invoke`, { 'accept-encoding': 'gzip' }, body),
+      raw(`${b.url}/api/processing/invoke`, { 'accept-encoding': 'gzip' }, body),
+    ]);
     expect(invokedA.encoding).toBe('gzip');
     expect(invokedB.bytes.equals(invokedA.bytes)).toBe(true);
   });

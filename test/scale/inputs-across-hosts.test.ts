@@ -23,10 +23,27 @@ beforeAll(async () => {
   await mkdir(s.runs);
   await mkdir(join(specimens, 'count'));
   await writeFile(join(specimens, 'count', 'specimen.json'), JSON.stringify({ display_name: 'count', type: 'mesh', function_name: 'counted' }));
-  const host = () => spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--pool-size', '1', '--compute', '0', '--redis', redis.url, '--plugins', plugins, '--specimens', specimens]);
+  const host = () =>
+    spawnHost([
+      '--port',
+      '0',
+      '--no-viewer',
+      '--log-level',
+      'warn',
+      '--pool-size',
+      '1',
+      '--compute',
+      '0',
+      '--redis',
+      redis.url,
+      '--plugins',
+      plugins,
+      '--specimens',
+      specimens,
+    ]);
   [s.a, s.b] = await Promise.all([host(), host()]);
   await spawnWorker(['--redis', redis.url, '--plugins', plugins, '--pool-size', '2', '--log-level', 'warn']);
-}, 90_000);
+});
 
 describe('inputs on a Redis service', () => {
   it('uses an input computed through one host in a function called on another, without computing it again', async () => {
@@ -42,7 +59,11 @@ describe('inputs on a Redis service', () => {
 
   it('takes an upload made on one host as an input on another', async () => {
     const bytes = npyBytes([2, 2, 2]);
-    const res = await fetch(`${s.a.url}/api/uploads?filename=ramp.npy`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(bytes) });
+    const res = await fetch(`${s.a.url}/api/uploads?filename=ramp.npy`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(bytes),
+    });
     expect(res.status).toBe(200);
     const { upload_id } = (await res.json()) as { upload_id: string };
     const measured = await invoke(s.b, 'measure', { volume: { upload: upload_id } }, room());

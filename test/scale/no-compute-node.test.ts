@@ -46,7 +46,7 @@ beforeAll(async () => {
   service = await startService();
   a = await service.host();
   empty = await mkdtemp(join(tmpdir(), 'vitrine-no-plugins-'));
-}, 90_000);
+});
 
 afterAll(async () => {
   await a?.stop();
@@ -65,7 +65,10 @@ describe('a function no live compute node can run', () => {
   it('computes once a worker with the plugin joins, and the worker without it never takes its work', async () => {
     full = await service.worker({ poolSize: 1 });
     const t = tag();
-    await waitFor(async () => ((await getData(a, 'count', { dir: service.runs, tag: t, delay_ms: 0 }, room())).status === 200 ? true : undefined), 'a worker with the plugin to be found');
+    await waitFor(
+      async () => ((await getData(a, 'count', { dir: service.runs, tag: t, delay_ms: 0 }, room())).status === 200 ? true : undefined),
+      'a worker with the plugin to be found',
+    );
     // Both workers take from one queue: every request must still land where it can run.
     for (let i = 1; i <= 8; i++) {
       const res = await getData(a, 'count', { dir: service.runs, tag: t, delay_ms: i }, room());

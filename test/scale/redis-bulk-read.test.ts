@@ -45,7 +45,9 @@ describe('bulkReadInto', () => {
   it('rejects naming the chunk when one is gone, and when a value is longer than the fill', async () => {
     await redis.set('bulk:gone:0', Buffer.from('abc'));
     const gone = new PayloadFill(6);
-    await expect(bulkReadInto({ host: '127.0.0.1', port, db: 3 }, ['bulk:gone:0', 'bulk:gone:1'], gone, 10_000)).rejects.toThrow('a chunk of the result is gone from Redis (2 of 2)');
+    await expect(bulkReadInto({ host: '127.0.0.1', port, db: 3 }, ['bulk:gone:0', 'bulk:gone:1'], gone, 10_000)).rejects.toThrow(
+      'a chunk of the result is gone from Redis (2 of 2)',
+    );
     const small = new PayloadFill(2);
     await expect(bulkReadInto({ host: '127.0.0.1', port, db: 3 }, ['bulk:gone:0'], small, 10_000)).rejects.toThrow('does not fit its header');
   });
@@ -68,7 +70,9 @@ describe('bulkReadInto', () => {
       const fill = new PayloadFill(12);
       await bulkReadInto({ host: '127.0.0.1', port: guarded.port, username: 'reader', password: 'pw-1' }, ['bulk:guarded'], fill, 10_000);
       expect(Buffer.from(fill.bytes).toString()).toBe('secret bytes');
-      await expect(bulkReadInto({ host: '127.0.0.1', port: guarded.port, username: 'reader', password: 'wrong' }, ['bulk:guarded'], new PayloadFill(12), 10_000)).rejects.toThrow(/Redis refused reading a result: WRONGPASS/);
+      await expect(
+        bulkReadInto({ host: '127.0.0.1', port: guarded.port, username: 'reader', password: 'wrong' }, ['bulk:guarded'], new PayloadFill(12), 10_000),
+      ).rejects.toThrow(/Redis refused reading a result: WRONGPASS/);
     } finally {
       admin.disconnect();
       await guarded.stop();
@@ -81,7 +85,9 @@ describe('bulkReadInto', () => {
     try {
       await admin.set('bulk:stalled', Buffer.from('late'));
       stalled.freeze();
-      await expect(bulkReadInto({ host: '127.0.0.1', port: stalled.port }, ['bulk:stalled'], new PayloadFill(4), 300)).rejects.toThrow('reading a result from Redis got no answer within 300 ms');
+      await expect(bulkReadInto({ host: '127.0.0.1', port: stalled.port }, ['bulk:stalled'], new PayloadFill(4), 300)).rejects.toThrow(
+        'reading a result from Redis got no answer within 300 ms',
+      );
     } finally {
       admin.disconnect();
       await stalled.kill();

@@ -53,7 +53,10 @@ describe('Redis stopped and restarted', () => {
     const jobId = await startJob(s.a, 'tick', { dir: s.service.runs, tag: t, interval_ms: 50, seconds: 3 }, room());
     expect((await getData(s.b, 'count', { dir: s.service.runs, tag: t, delay_ms: 0 }, room())).status).toBe(200);
     // Load: computations waited for on both hosts when Redis goes.
-    const inFlight = [s.a, s.b].map((host, i) => ask(`${host.url}/api/specimens/count/data?${new URLSearchParams({ params: JSON.stringify({ dir: s.service.runs, tag: t, delay_ms: 2500 + i }), room_id: room() })}`));
+    const inFlight = [s.a, s.b].map((host, i) => {
+      const query = new URLSearchParams({ params: JSON.stringify({ dir: s.service.runs, tag: t, delay_ms: 2500 + i }), room_id: room() });
+      return ask(`${host.url}/api/specimens/count/data?${query}`);
+    });
     await waitFor(() => (lineCount(s.service.runs, `${t}.runs`) >= 3 ? true : undefined), 'the in-flight computations to start');
 
     // A room stream open on A across the outage: it may have missed events, so it closes once

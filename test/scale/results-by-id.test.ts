@@ -23,7 +23,7 @@ beforeAll(async () => {
   await writeFile(join(service.specimens, 'vol', 'specimen.json'), JSON.stringify({ display_name: 'vol', type: 'volume', function_name: 'ramp' }));
   [a, b] = await Promise.all([service.host(), service.host()]);
   await service.worker();
-}, 90_000);
+});
 
 const volumeUrl = (host: RunningHost, roomId: string) => `${host.url}/api/specimens/vol/data?params=${encodeURIComponent('{"n":6}')}&room_id=${roomId}`;
 

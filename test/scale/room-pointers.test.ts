@@ -79,9 +79,9 @@ describe('room pointers held by hosts', () => {
     expect(runs(t)).toBe(1);
     await s.service.redis.kill();
     await s.service.redis.restart();
-    await waitFor(async () => ((await readyz(s.b)).status === 200 ? true : undefined), 'B to be ready again', 30_000);
+    await waitFor(async () => ((await readyz(s.b)).status === 200 ? true : undefined), 'B to be ready again');
     // The room's entry is gone with Redis's data: B must compute, not answer from its copy.
-    await waitFor(async () => ((await getData(s.b, 'count', params(t), r)).status === 200 ? true : undefined), 'B to answer again', 30_000);
+    await waitFor(async () => ((await getData(s.b, 'count', params(t), r)).status === 200 ? true : undefined), 'B to answer again');
     expect(runs(t)).toBe(2);
     await ok(s.a, t, r);
     expect(runs(t)).toBe(2);

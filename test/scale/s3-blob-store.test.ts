@@ -5,7 +5,9 @@
  * blob URL) from the store, a `vitrine worker` writing them; the endpoint from
  * `--s3-endpoint` or `AWS_ENDPOINT_URL_S3`,
  * credentials from the standard AWS environment and never in the logs. A store that goes away
- * is a 503 with a readable detail, never a hang.
+ * is a 503 with a readable detail, never a hang: one that stalls answers within its 10 s, and
+ * `/readyz` says the store does not answer while it lasts. A job whose result was computed
+ * while the store was down is stored once it is back, not failed.
  */
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
@@ -17,7 +19,8 @@ import { createS3Client } from '../../core/blobs/s3-location.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { spawnWorker } from '../helpers/spawn-worker.ts';
+import { spawnWorker, type RunningWorker } from '../helpers/spawn-worker.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 import { createBucket, startSwift, type SwiftServer } from '../helpers/swift-server.ts';
 
 const BUCKET = 'vitrine-service';
@@ -25,6 +28,7 @@ let swift: SwiftServer;
 let redis: RedisServer;
 let a: RunningHost;
 let b: RunningHost;
+let worker: RunningWorker;
 let rooms = 0;
 const room = () => `s3-${process.pid}-${++rooms}`;
 
@@ -38,7 +42,21 @@ beforeAll(async () => {
   const specimens = await mkdtemp(join(tmpdir(), 'vitrine-s3-specimens-'));
   await mkdir(join(specimens, 'big'));
   await writeFile(join(specimens, 'big', 'specimen.json'), JSON.stringify({ display_name: 'big', type: 'volume', function_name: 'big_volume' }));
-  const common = ['--port', '0', '--no-viewer', '--log-level', 'info', '--redis', redis.url, '--blob-store', `s3://${BUCKET}/service`, '--plugins', await fixturePluginsDir(), '--specimens', specimens];
+  const common = [
+    '--port',
+    '0',
+    '--no-viewer',
+    '--log-level',
+    'info',
+    '--redis',
+    redis.url,
+    '--blob-store',
+    `s3://${BUCKET}/service`,
+    '--plugins',
+    await fixturePluginsDir(),
+    '--specimens',
+    specimens,
+  ];
   const credentials = { AWS_ACCESS_KEY_ID: swift.accessKeyId, AWS_SECRET_ACCESS_KEY: swift.secretAccessKey, AWS_REGION: swift.region };
   [a, b] = await Promise.all([
     // Two front ends: host a finds its endpoint in the environment, host b is told it; a
@@ -47,7 +65,20 @@ beforeAll(async () => {
     spawnHost([...common, '--compute', '0', '--s3-endpoint', swift.endpoint], { env: { ...process.env, ...credentials, AWS_ENDPOINT_URL_S3: '' } }),
   ]);
   // The worker inherits this process's environment, credentials included.
-  await spawnWorker(['--redis', redis.url, '--blob-store', `s3://${BUCKET}/service`, '--s3-endpoint', swift.endpoint, '--plugins', await fixturePluginsDir(), '--pool-size', '1', '--log-level', 'warn']);
+  worker = await spawnWorker([
+    '--redis',
+    redis.url,
+    '--blob-store',
+    `s3://${BUCKET}/service`,
+    '--s3-endpoint',
+    swift.endpoint,
+    '--plugins',
+    await fixturePluginsDir(),
+    '--pool-size',
+    '1',
+    '--log-level',
+    'warn',
+  ]);
 }, 150_000);
 afterAll(async () => {
   await a?.stop();
@@ -55,7 +86,9 @@ afterAll(async () => {
 });
 
 async function data(host: RunningHost, params: object, roomId: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-  const res = await fetch(`${host.url}/api/specimens/big/data?params=${encodeURIComponent(JSON.stringify(params))}&room_id=${roomId}`, { headers: { 'accept-encoding': 'identity' } });
+  const res = await fetch(`${host.url}/api/specimens/big/data?params=${encodeURIComponent(JSON.stringify(params))}&room_id=${roomId}`, {
+    headers: { 'accept-encoding': 'identity' },
+  });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
@@ -84,6 +117,52 @@ describe('result bytes in an S3 object store', () => {
     // 3 MiB of result bytes went to the object store, not here.
     expect(memory).toBeLessThan(3 * 1024 * 1024);
     expect(a.stderr() + b.stderr()).not.toContain(swift.secretAccessKey);
+  });
+
+  it('answers a read from a stalled store with 503 within its time limit, and is not ready until it answers again', async () => {
+    swift.freeze();
+    try {
+      const unknown = await fetch(`${b.url}/api/blobs/${'e'.repeat(64)}`);
+      expect(unknown.status).toBe(503);
+      expect(((await unknown.json()) as { detail: string }).detail).toMatch(/object store .*did not answer within 10 s/);
+      const notReady = await waitFor(async () => {
+        const answer = await fetch(`${b.url}/readyz`);
+        return answer.status === 503 ? ((await answer.json()) as { detail: string }).detail : undefined;
+      }, '/readyz to say the store does not answer');
+      expect(notReady).toMatch(/the object store at bucket vitrine-service does not answer/);
+    } finally {
+      swift.thaw();
+    }
+    await waitFor(async () => ((await fetch(`${b.url}/readyz`)).status === 200 ? true : undefined), '/readyz to be ready again');
+  });
+
+  it('stores a job\'s result computed while the store is down once it is back: the job ends done', async () => {
+    await swift.outage();
+    let restored = false;
+    try {
+      const started = await fetch(`${a.url}/api/specimens/big/start`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ params: { megabytes: 1, seed: 41 }, room_id: room() }),
+      });
+      const { job_id: jobId } = (await started.json()) as { job_id: string };
+      await waitFor(
+        () => (/the result of big_volume waits for the blob store/.test(worker.stderr()) ? true : undefined),
+        'the worker to hold the result for the store',
+      );
+      // Meanwhile a computation no job waits for answers 503 at once, as before.
+      expect((await data(a, { megabytes: 1, seed: 42 }, room())).status).toBe(503);
+      await swift.restore();
+      restored = true;
+      const done = await waitFor(async () => {
+        const progress = (await (await fetch(`${a.url}/api/jobs/${jobId}/progress`)).json()) as { status: string; error: string | null };
+        return progress.status === 'running' ? undefined : progress;
+      }, 'the job to end');
+      expect(done).toMatchObject({ status: 'done', error: null });
+      expect((await fetch(`${b.url}/api/jobs/${jobId}/result`)).status).toBe(200);
+    } finally {
+      if (!restored) await swift.restore();
+    }
   });
 
   it('answers 503 with a readable detail while the store is gone, never a hang', async () => {

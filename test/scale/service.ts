@@ -17,7 +17,7 @@ import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { killAllHosts, spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { killAllWorkers, spawnWorker, type RunningWorker } from '../helpers/spawn-worker.ts';
-import { waitFor } from '../helpers/wait-for.ts';
+import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
 
 /** Dynamic specimens of the fixture functions, by id. */
 const SPECIMENS = { tick: 'ticker', steps: 'steps', count: 'counted', boom: 'explode', big: 'big_volume' } as const;
@@ -84,7 +84,7 @@ export function useTwoHosts(worker: { poolSize?: number } = {}): TwoHosts {
     s.service = await startService();
     [s.a, s.b] = await Promise.all([s.service.host(), s.service.host()]);
     await s.service.worker(worker);
-  }, 90_000);
+  });
   return s;
 }
 
@@ -129,7 +129,7 @@ export async function progress(host: RunningHost, id: string, since?: number): P
 }
 
 /** Waits until job `id` has ended, as `host` sees it. */
-export function ended(host: RunningHost, id: string, limitMs = 20_000): Promise<ProgressBody> {
+export function ended(host: RunningHost, id: string, limitMs = STATE_WAIT_MS): Promise<ProgressBody> {
   return waitFor(async () => {
     const body = await progress(host, id);
     return body.status === 'running' ? undefined : body;
@@ -143,11 +143,16 @@ export function ended(host: RunningHost, id: string, limitMs = 20_000): Promise<
  * ticked about 20 times at the interval of the ticker fixture; the window in which a ticker
  * that should have stopped shows whether it still ticks, with no fixed sleep.
  */
-export async function controlTicker<T>(host: RunningHost, runs: string, roomId: string, atFirstTick: () => T): Promise<{ id: string; final: ProgressBody; ticks: number; atFirstTick: T }> {
+export async function controlTicker<T>(
+  host: RunningHost,
+  runs: string,
+  roomId: string,
+  atFirstTick: () => T,
+): Promise<{ id: string; final: ProgressBody; ticks: number; atFirstTick: T }> {
   const control = tag();
   const id = await startJob(host, 'tick', { dir: runs, tag: control, interval_ms: 20, seconds: 0.4 }, roomId);
-  const first = await waitFor(() => (lineCount(runs, `${control}.ticks`) > 0 ? { value: atFirstTick() } : undefined), 'the control ticker to tick', 30_000);
-  const final = await ended(host, id, 30_000);
+  const first = await waitFor(() => (lineCount(runs, `${control}.ticks`) > 0 ? { value: atFirstTick() } : undefined), 'the control ticker to tick');
+  const final = await ended(host, id);
   return { id, final, ticks: lineCount(runs, `${control}.ticks`), atFirstTick: first.value };
 }
 

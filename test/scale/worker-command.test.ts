@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import { runWorker } from '../helpers/spawn-worker.ts';
+import { WORKER_FLAGS } from '../../core/cli/worker-command.ts';
 import { ended, getData, progress, room, startJob, startService, tag, type Service } from './service.ts';
 
 let service: Service;
@@ -17,7 +18,7 @@ let host: RunningHost;
 beforeAll(async () => {
   service = await startService();
   host = await service.host();
-}, 90_000);
+});
 
 afterAll(async () => {
   await host?.stop();
@@ -30,6 +31,13 @@ describe('vitrine worker', () => {
     expect(worker.stderr()).toMatch(/--redis URL is required/);
     expect(worker.stderr()).toMatch(/usage: vitrine worker --redis URL/);
     expect(worker.stdout()).not.toMatch(/worker ready/);
+  });
+
+  it('lists every flag it takes in --help, --s3-endpoint among them', async () => {
+    const worker = runWorker(['--help']);
+    expect(await worker.exited).toBe(0);
+    for (const flag of WORKER_FLAGS) expect(worker.stdout(), flag).toContain(`--${flag} `);
+    expect(worker.stdout()).toMatch(/--s3-endpoint URL +the S3 endpoint of an s3:\/\/ blob store/);
   });
 
   it('exits 2 on a --redis that is no redis:// URL', async () => {

@@ -20,7 +20,7 @@ let first: RunningWorker;
 beforeAll(async () => {
   service = await startService();
   [a, b, first] = await Promise.all([service.host(), service.host(), service.worker({ poolSize: 1 })]);
-}, 90_000);
+});
 
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);

@@ -67,10 +67,16 @@ describe('rooms as shared workspaces on a Redis service', () => {
     await stream.next((e) => e.event === 'view');
     const from = stream.events.length;
     const view = { window: [0, 50], colormap: 'bone', opacity: 0.5, mode: 'volume' };
-    expect((await fetch(`${a.url}/api/rooms/${r}/view`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(view) })).status).toBe(200);
+    expect(
+      (await fetch(`${a.url}/api/rooms/${r}/view`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(view) })).status,
+    ).toBe(200);
     expect((await stream.next((e) => e.event === 'view', from)).data).toEqual(view);
     expect(await (await fetch(`${b.url}/api/rooms/${r}/view`)).json()).toEqual(view);
-    const shown = await fetch(`${a.url}/api/rooms/${r}/entry`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ specimen: 'shared-scan' }) });
+    const shown = await fetch(`${a.url}/api/rooms/${r}/entry`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ specimen: 'shared-scan' }),
+    });
     expect(shown.status).toBe(200);
     const entry = { function_name: null, specimen_id: 'shared-scan', params: {}, type: 'volume' };
     expect((await stream.next((e) => e.event === 'result', from)).data).toEqual(entry);

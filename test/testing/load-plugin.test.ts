@@ -29,14 +29,21 @@ describe('vitrine/testing loadPlugin', () => {
     await expect(plugin.call('square', { size: 'big' })).rejects.toMatchObject({ code: 'SPC_ERR_PARAM_INVALID', statusCode: 400 });
     await expect(plugin.call('square', { nope: 1 })).rejects.toMatchObject({ code: 'SPC_ERR_PARAM_UNKNOWN' });
     await expect(plugin.call('broken')).rejects.toMatchObject({ code: 'SPC_ERR_RESULT_INVALID' });
-    await expect(plugin.call('explode', { message: 'kaput' })).rejects.toMatchObject({ code: 'SPC_ERR_FUNCTION_FAILED', message: expect.stringContaining('kaput') });
+    await expect(plugin.call('explode', { message: 'kaput' })).rejects.toMatchObject({
+      code: 'SPC_ERR_FUNCTION_FAILED',
+      message: expect.stringContaining('kaput'),
+    });
     await expect(plugin.call('missing')).rejects.toMatchObject({ code: 'SPC_ERR_FUNCTION_NOT_FOUND' });
   });
 
   it('rejects a plugin that does not build with file:line:col diagnostics', async () => {
     const dir = path.join(mkdtempSync(path.join(tmpdir(), 'vitrine-testing-')), 'bad');
     mkdirSync(dir);
-    writeFileSync(path.join(dir, 'index.ts'), "import type { MeshResult } from 'vitrine';\nexport function f(x: Date): MeshResult {\n  return { vertices: new Float32Array(), indices: new Uint32Array() };\n}\n");
+    writeFileSync(
+      path.join(dir, 'index.ts'),
+      "import type { MeshResult } from 'vitrine';\nexport function f(x: Date): MeshResult {\n  return { vertices: new Float32Array(), indices: new " +
+      "Uint32Array() };\n}\n",
+    );
     const error = await loadPlugin(dir).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PluginBuildError);
     expect((error as PluginBuildError).diagnostics[0]).toMatch(/index\.ts:2:\d+ error VITRINE_/);

@@ -9,14 +9,20 @@ import { describe, expect, it } from 'vitest';
 import type { SpecimenData } from '../../core/client/decoded-types.ts';
 import { coarseDelivery, loadCoarseFirst, mayRefine, READ_BEFORE_REFINING_BYTES, type CoarseFirstSteps } from '../../core/viewer/app/coarse-first.ts';
 
-const volume = (shape: number[]) => ({ type: 'volume', shape, dtype: 'uint8', data: new Uint8Array(0), spacing: null, origin: null, value_range: null }) as unknown as SpecimenData;
-const mesh = (triangles: number) => ({ type: 'mesh', vertices: new Float32Array(0), indices: new Uint32Array(triangles * 3), normals: null }) as unknown as SpecimenData;
+const volume = (shape: number[]) =>
+  ({ type: 'volume', shape, dtype: 'uint8', data: new Uint8Array(0), spacing: null, origin: null, value_range: null }) as unknown as SpecimenData;
+const mesh = (triangles: number) =>
+  ({ type: 'mesh', vertices: new Float32Array(0), indices: new Uint32Array(triangles * 3), normals: null }) as unknown as SpecimenData;
 
 describe('coarse first', () => {
   it('asks for 64 samples per axis or 20,000 triangles, or nothing when the page asks for no more', () => {
     expect(coarseDelivery('volume', undefined)).toEqual({ max_dim: 64 });
     expect(coarseDelivery('volume', { max_dim: 32 })).toBeNull();
-    expect(coarseDelivery('mesh', { format: 'glb', compress: 'meshopt', max_triangles: 300000 })).toEqual({ format: 'glb', compress: 'meshopt', max_triangles: 20000 });
+    expect(coarseDelivery('mesh', { format: 'glb', compress: 'meshopt', max_triangles: 300000 })).toEqual({
+      format: 'glb',
+      compress: 'meshopt',
+      max_triangles: 20000,
+    });
     expect(coarseDelivery('mesh', { max_triangles: 20000 })).toBeNull();
     expect(coarseDelivery('point_cloud', undefined)).toBeNull();
   });
@@ -123,7 +129,11 @@ describe('coarse first', () => {
 
     it('reads a small coarse answer before deciding: a whole result costs one request', async () => {
       const log: string[] = [];
-      await loadCoarseFirst('volume', undefined, held(log, READ_BEFORE_REFINING_BYTES, volume([20, 30, 24]), Promise.resolve(), async () => volume([20, 30, 24])));
+      await loadCoarseFirst(
+        'volume',
+        undefined,
+        held(log, READ_BEFORE_REFINING_BYTES, volume([20, 30, 24]), Promise.resolve(), async () => volume([20, 30, 24])),
+      );
       expect(log).toEqual(['coarse headers', 'coarse body', 'note off', 'show 20x30x24']);
     });
 

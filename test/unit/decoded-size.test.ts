@@ -36,7 +36,10 @@ describe('decoded size', () => {
     const corners = Array.from({ length: 1000 }, (_, i) => (i % 3) + 1).join(' ');
     expect(decodedSizeOf(Buffer.from(`v 0 0 0\nv 1 0 0\nv 0 1 0\nf ${corners}\r\n`), '.obj').what).toBe('3 vertices and 998 triangles');
     const list = Array.from({ length: 500 }, (_, i) => i % 3).join(' ');
-    const ply = Buffer.from(`ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 2\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n500 ${list}\n3 0 1 2\n`);
+    const ply = Buffer.from(
+      `ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 2\nproperty list uchar int ` +
+      `vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n500 ${list}\n3 0 1 2\n`,
+    );
     expect(decodedSizeOf(ply, '.ply').what).toBe('3 vertices and 499 triangles');
   });
 
@@ -49,7 +52,9 @@ describe('decoded size', () => {
     const bytes = npyBytes([2, 3, 4]);
     expect(checkDecodedSize(bytes, '.npy', 96).bytes).toBe(96);
     expect(() => checkDecodedSize(bytes, '.npy', 95)).toThrow(DecodedSizeError);
-    await expect(parseCheckedFile(pngOfZeros(16384, 16384), 'bomb.png', {}, 268435456)).rejects.toThrow(/1073741824 bytes \(16384×16384 pixels × 4 channels × 1 byte\), past the 268435456-byte limit/);
+    await expect(parseCheckedFile(pngOfZeros(16384, 16384), 'bomb.png', {}, 268435456)).rejects.toThrow(
+      /1073741824 bytes \(16384×16384 pixels × 4 channels × 1 byte\), past the 268435456-byte limit/,
+    );
     expect(() => decodedSizeOf(Buffer.from('not a png at all, not at all'), '.png')).toThrow(FormatError);
     const glb = Buffer.alloc(28);
     glb.writeUInt32LE(0x46546c67, 0);

@@ -19,7 +19,15 @@ function refusal(fn: () => unknown): { code: string; detail: string } {
 
 describe('delivery options', () => {
   it('parses every option from a query, skipping params and room_id', () => {
-    const options = parseDeliveryQuery({ params: '{}', room_id: 'r', format: 'envelope', max_triangles: '1000', dtype: 'uint8', window: '-1.5,2', max_dim: '64' });
+    const options = parseDeliveryQuery({
+      params: '{}',
+      room_id: 'r',
+      format: 'envelope',
+      max_triangles: '1000',
+      dtype: 'uint8',
+      window: '-1.5,2',
+      max_dim: '64',
+    });
     expect(options).toEqual({ format: 'envelope', max_triangles: 1000, dtype: 'uint8', window: [-1.5, 2], max_dim: 64 });
     expect(deliveryKey(options)).toBe('format=envelope&max_triangles=1000&dtype=uint8&window=-1.5,2&max_dim=64');
   });
@@ -78,8 +86,14 @@ describe('delivery options', () => {
 
 describe('delivery serve options', () => {
   it('reads --client-profiles and --headset-triangles from flags and the environment', () => {
-    expect(parseServeOptions(['--client-profiles', 'off', '--headset-triangles', '300000']).host_options).toMatchObject({ clientProfiles: false, headsetTriangles: 300000 });
-    expect(parseServeOptions([], { VITRINE_CLIENT_PROFILES: 'on', VITRINE_HEADSET_TRIANGLES: '42' }).host_options).toMatchObject({ clientProfiles: true, headsetTriangles: 42 });
+    expect(parseServeOptions(['--client-profiles', 'off', '--headset-triangles', '300000']).host_options).toMatchObject({
+      clientProfiles: false,
+      headsetTriangles: 300000,
+    });
+    expect(parseServeOptions([], { VITRINE_CLIENT_PROFILES: 'on', VITRINE_HEADSET_TRIANGLES: '42' }).host_options).toMatchObject({
+      clientProfiles: true,
+      headsetTriangles: 42,
+    });
     expect(parseServeOptions([]).host_options.clientProfiles).toBeUndefined();
     expect(() => parseServeOptions(['--client-profiles', 'maybe'])).toThrow(/client-profiles/);
     expect(() => parseServeOptions(['--headset-triangles', '0'])).toThrow(/headset-triangles/);

@@ -17,7 +17,14 @@ describe('envelope v1', () => {
     expect(Array.from(decoded.vertices)).toEqual(Array.from(vertices));
     expect(Array.from(decoded.indices)).toEqual([0, 1, 2]);
     expect(decoded.normals).toBeNull();
-    expect(decoded.preamble).toMatchObject({ vertex_count: 3, index_count: 3, normal_count: 0, vertex_dtype: 'float32', index_dtype: 'uint32', normal_dtype: 'float32' });
+    expect(decoded.preamble).toMatchObject({
+      vertex_count: 3,
+      index_count: 3,
+      normal_count: 0,
+      vertex_dtype: 'float32',
+      index_dtype: 'uint32',
+      normal_dtype: 'float32',
+    });
   });
 
   it('writes views onto the arrays, not copies', () => {
@@ -28,7 +35,9 @@ describe('envelope v1', () => {
 
   it('round-trips a volume with spacing, origin and value range', () => {
     const data = new Int16Array([-5, 0, 7, 3]);
-    const decoded = decodeEnvelope(join(encodeVolumeEnvelope({ shape: [1, 2, 2], dtype: 'int16', data, spacing: [1, 1, 2], origin: [0, 0, 0] }, [-5, 7]).parts));
+    const decoded = decodeEnvelope(
+      join(encodeVolumeEnvelope({ shape: [1, 2, 2], dtype: 'int16', data, spacing: [1, 1, 2], origin: [0, 0, 0] }, [-5, 7]).parts),
+    );
     if (decoded.type !== 'volume') throw new Error('volume expected');
     expect(decoded.shape).toEqual([1, 2, 2]);
     expect(Array.from(decoded.data)).toEqual([-5, 0, 7, 3]);

@@ -92,4 +92,33 @@ describe('FairTurns', () => {
     await expect(failing).rejects.toThrow('no');
     expect(await next).toBe('ok');
   });
+
+  it('a small piece takes the lane at once while large ones hold the other slot; the lane takes small work only', async () => {
+    const turns = new FairTurns(1, () => 0, 1);
+    const ends: (() => void)[] = [];
+    const started: string[] = [];
+    const piece = (name: string) => () =>
+      new Promise<string>((resolve) => {
+        started.push(name);
+        ends.push(() => resolve(name));
+      });
+    const large = [0, 1, 2].map((i) => turns.run(`busy-${i}`, piece(`large-${i}`)));
+    expect(started).toEqual(['large-0']);
+    // The lane does not take large work.
+    expect(turns.busy).toBe(1);
+    const small = turns.run('bystander', piece('small'), true);
+    expect(started).toEqual(['large-0', 'small']);
+    // A second small piece waits for the lane (or a general slot), by turns.
+    const second = turns.run('other', piece('small-2'), true);
+    expect(started).toHaveLength(2);
+    ends[1]!();
+    expect(await small).toBe('small');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['large-0', 'small', 'small-2']);
+    for (let i = 0; started.length < 5 || i < ends.length; i++) {
+      ends[i]?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await Promise.all([...large, second])).toEqual(['large-0', 'large-1', 'large-2', 'small-2']);
+  });
 });

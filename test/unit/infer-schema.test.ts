@@ -7,7 +7,15 @@ import { inferSchema } from '../../core/registry/infer-schema.ts';
 
 describe('inferSchema', () => {
   it('reads scalar and array literal defaults', () => {
-    const fn = (axis = [0, 0, -1], names = ['a'], mixed = [1, 'a'], empty = [], radius = 2, computed = [Math.PI], size?: number) => [axis, names, mixed, empty, radius, computed, size];
+    const fn = (axis = [0, 0, -1], names = ['a'], mixed = [1, 'a'], empty = [], radius = 2, computed = [Math.PI], size?: number) => [
+      axis,
+      names,
+      mixed,
+      empty,
+      radius,
+      computed,
+      size,
+    ];
     const { schema } = inferSchema('f', fn as never);
     expect(schema['properties']).toEqual({
       axis: { type: 'array', items: { type: 'number' }, default: [0, 0, -1] },

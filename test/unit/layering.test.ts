@@ -49,7 +49,11 @@ describe('the layering of core/', () => {
   });
 
   it('catches an arrow back up, a type import and a dynamic import alike', () => {
-    const text = ["import type { HostContext } from '../host-context.ts';", "export { x } from './x.ts';", "const m = await import('../assembly/assemble-host.ts');"].join('\n');
+    const text = [
+      "import type { HostContext } from '../host-context.ts';",
+      "export { x } from './x.ts';",
+      "const m = await import('../assembly/assemble-host.ts');",
+    ].join('\n');
     expect(specifiersOf(text).sort()).toEqual(['../assembly/assemble-host.ts', '../host-context.ts', './x.ts']);
     const against = againstTable([
       { from: 'results/stored-result.ts', to: 'host-context.ts' },

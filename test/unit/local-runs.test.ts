@@ -17,7 +17,15 @@ import { ResultService } from '../../core/serving/result-service.ts';
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
 function entryOf(name: string): FunctionEntry {
-  return { name, return_type: 'image', schema: { type: 'object', properties: {} }, parameters: [], async: true, source: { kind: 'inline', fn: () => null }, plugin: null };
+  return {
+    name,
+    return_type: 'image',
+    schema: { type: 'object', properties: {} },
+    parameters: [],
+    async: true,
+    source: { kind: 'inline', fn: () => null },
+    plugin: null,
+  };
 }
 
 /** Reports one step, then answers a tiny image, or waits until cancelled when `hold` is set. */
@@ -27,7 +35,8 @@ class StepInvoker implements Invoker {
   invoke(_entry: FunctionEntry, _values: Record<string, unknown>, ctx: InvokeContext): Promise<StoredResult> {
     this.runs++;
     ctx.onProgress?.({ text: 'step 1', fraction: 0.5, ts: 1 });
-    if (!this.hold) return Promise.resolve({ type: 'image', width: 1, height: 1, channels: 1, dtype: 'uint8', pixels: new Uint8Array([7]) } as unknown as StoredResult);
+    if (!this.hold)
+      return Promise.resolve({ type: 'image', width: 1, height: 1, channels: 1, dtype: 'uint8', pixels: new Uint8Array([7]) } as unknown as StoredResult);
     return new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error), { once: true }));
   }
 }
@@ -48,7 +57,13 @@ describe('LocalRuns', () => {
     const invoker = new StepInvoker(false);
     const { local, cache } = host(invoker);
     const seen: ProgressUpdate[] = [];
-    const request = { entry: entryOf('w1:img'), values: {}, roomId: 'lab', signal: new AbortController().signal, onProgress: (u: ProgressUpdate) => seen.push(u) };
+    const request = {
+      entry: entryOf('w1:img'),
+      values: {},
+      roomId: 'lab',
+      signal: new AbortController().signal,
+      onProgress: (u: ProgressUpdate) => seen.push(u),
+    };
     await local.run(request, null);
     await local.run(request, null);
     expect(invoker.runs).toBe(1);
@@ -60,7 +75,13 @@ describe('LocalRuns', () => {
     const { local, jobs } = host(new StepInvoker(false));
     expect(local.jobIdFree(ID)).toBe(true);
     const seen: string[] = [];
-    const request = { entry: entryOf('w1:img'), values: {}, roomId: 'lab', signal: new AbortController().signal, onProgress: (u: ProgressUpdate) => seen.push(u.text) };
+    const request = {
+      entry: entryOf('w1:img'),
+      values: {},
+      roomId: 'lab',
+      signal: new AbortController().signal,
+      onProgress: (u: ProgressUpdate) => seen.push(u.text),
+    };
     const result = await local.run(request, { id: ID, meta: { specimenId: null, functionName: 'w1:img', roomId: 'lab' } });
     expect(result.type).toBe('image');
     expect(seen).toEqual(['step 1']);
@@ -72,7 +93,10 @@ describe('LocalRuns', () => {
   it('ends the kept job cancelled when the relay cancels', async () => {
     const { local, jobs } = host(new StepInvoker(true));
     const relay = new AbortController();
-    const run = local.run({ entry: entryOf('w1:img'), values: {}, roomId: 'lab', signal: relay.signal }, { id: ID, meta: { specimenId: null, functionName: 'w1:img', roomId: 'lab' } });
+    const run = local.run(
+      { entry: entryOf('w1:img'), values: {}, roomId: 'lab', signal: relay.signal },
+      { id: ID, meta: { specimenId: null, functionName: 'w1:img', roomId: 'lab' } },
+    );
     relay.abort();
     await expect(run).rejects.toMatchObject({ code: 'SPC_ERR_JOB_CANCELLED' });
     expect(jobs.get(ID)).toMatchObject({ status: 'error', error: 'cancelled' });
@@ -84,7 +108,10 @@ describe('LocalRuns', () => {
     await local.run({ entry: entryOf('w1:img'), values: {}, roomId: 'a', signal }, null);
     await local.run({ entry: entryOf('w2:img'), values: {}, roomId: 'b', signal }, null);
     const held = host(new StepInvoker(true));
-    const running = held.local.run({ entry: entryOf('w1:img'), values: {}, roomId: 'c', signal }, { id: ID, meta: { specimenId: null, functionName: 'w1:img', roomId: 'c' } });
+    const running = held.local.run(
+      { entry: entryOf('w1:img'), values: {}, roomId: 'c', signal },
+      { id: ID, meta: { specimenId: null, functionName: 'w1:img', roomId: 'c' } },
+    );
     running.catch(() => {});
     expect(held.local.forget('w1:', 'worker w1 disconnected')).toBe(1);
     expect(held.jobs.get(ID)).toMatchObject({ status: 'error', error: 'worker w1 disconnected' });

@@ -65,7 +65,13 @@ describe('no fixed sleeps in tests', () => {
       '// One step of the slow work, not a wait.',
       `await new Promise((resolve) => ${timer}(resolve, ms));`,
     ].join('\n');
-    expect(fixedSleeps('sample.ts', text).map((hit) => hit.split(': ')[0])).toEqual(['sample.ts:1', 'sample.ts:2', 'sample.ts:3', 'sample.ts:4', 'sample.ts:5']);
+    expect(fixedSleeps('sample.ts', text).map((hit) => hit.split(': ')[0])).toEqual([
+      'sample.ts:1',
+      'sample.ts:2',
+      'sample.ts:3',
+      'sample.ts:4',
+      'sample.ts:5',
+    ]);
   });
 
   it('finds none under test/ (outside test/bench and helpers/wait-for.ts)', () => {

@@ -12,8 +12,10 @@ describe('on/off flags', () => {
   it('reads a bare boolean flag and its VITRINE_ variable alike', () => {
     expect(options(['--relay', '--no-viewer'])).toMatchObject({ relay: true, viewer: false });
     expect(options([])).toMatchObject({ relay: false, viewer: true });
-    for (const on of ['on', 'TRUE', '1', 'yes']) expect(options([], { VITRINE_RELAY: on, VITRINE_NO_VIEWER: on })).toMatchObject({ relay: true, viewer: false });
-    for (const off of ['off', 'False', '0', 'no']) expect(options([], { VITRINE_RELAY: off, VITRINE_NO_VIEWER: off })).toMatchObject({ relay: false, viewer: true });
+    for (const on of ['on', 'TRUE', '1', 'yes'])
+      expect(options([], { VITRINE_RELAY: on, VITRINE_NO_VIEWER: on })).toMatchObject({ relay: true, viewer: false });
+    for (const off of ['off', 'False', '0', 'no'])
+      expect(options([], { VITRINE_RELAY: off, VITRINE_NO_VIEWER: off })).toMatchObject({ relay: false, viewer: true });
     expect(options([], { VITRINE_CLIENT_PROFILES: 'Off', VITRINE_UPLOADS: 'on' })).toMatchObject({ clientProfiles: false, uploads: true });
   });
 

@@ -15,7 +15,18 @@ const schema = {
   title: 'rich',
   type: 'object',
   properties: {
-    axis: { type: 'array', prefixItems: [{ type: 'number', minimum: -1, maximum: 1 }, { type: 'number', minimum: -1, maximum: 1 }, { type: 'number', minimum: -1, maximum: 1 }], items: false, minItems: 3, maxItems: 3, default: [0, 0, 1] },
+    axis: {
+      type: 'array',
+      prefixItems: [
+        { type: 'number', minimum: -1, maximum: 1 },
+        { type: 'number', minimum: -1, maximum: 1 },
+        { type: 'number', minimum: -1, maximum: 1 },
+      ],
+      items: false,
+      minItems: 3,
+      maxItems: 3,
+      default: [0, 0, 1],
+    },
     levels: { type: 'array', items: { type: 'number' }, minItems: 1, maxItems: 3, default: [0.5] },
     counts: { type: 'array', items: { type: 'integer' } },
     factor: { enum: [1, 2, 4], default: 2 },
@@ -40,7 +51,12 @@ describe('parameters beyond scalars', () => {
     const empty = resolveParams(schema, ORDER, {}, 'rich');
     expect(empty).toEqual({ axis: [0, 0, 1], levels: [0.5], factor: 2, tint: '#d08030', volume: { specimen: 'ct-head-phantom' } });
     expect('seed' in empty).toBe(false);
-    const explicit = resolveParams(schema, ORDER, { named: { volume: { specimen: 'ct-head-phantom' }, axis: [0, 0, 1], tint: '#d08030', levels: [0.5], factor: 2 } }, 'rich');
+    const explicit = resolveParams(
+      schema,
+      ORDER,
+      { named: { volume: { specimen: 'ct-head-phantom' }, axis: [0, 0, 1], tint: '#d08030', levels: [0.5], factor: 2 } },
+      'rich',
+    );
     expect(cacheKey('rich', explicit)).toBe(cacheKey('rich', empty));
     // A default is copied, so a function that mutates its array cannot change the schema.
     (empty['axis'] as number[])[0] = 9;
@@ -48,8 +64,17 @@ describe('parameters beyond scalars', () => {
   });
 
   it('accepts values of every kind, also through the GET query JSON', () => {
-    const named = parseParamsQuery(JSON.stringify({ axis: [1, -1, 0.5], levels: [0.1, 0.2, 0.3], counts: [], factor: 4, tint: '#ABCDEF', volume: { upload: 'u1' }, seed: 7 }), 10_000);
-    expect(resolveParams(schema, ORDER, { named }, 'rich')).toMatchObject({ axis: [1, -1, 0.5], factor: 4, tint: '#ABCDEF', volume: { upload: 'u1' }, seed: 7 });
+    const named = parseParamsQuery(
+      JSON.stringify({ axis: [1, -1, 0.5], levels: [0.1, 0.2, 0.3], counts: [], factor: 4, tint: '#ABCDEF', volume: { upload: 'u1' }, seed: 7 }),
+      10_000,
+    );
+    expect(resolveParams(schema, ORDER, { named }, 'rich')).toMatchObject({
+      axis: [1, -1, 0.5],
+      factor: 4,
+      tint: '#ABCDEF',
+      volume: { upload: 'u1' },
+      seed: 7,
+    });
     expect(resolveParams(schema, ORDER, { positional: [[0, 1, 0], [1]] }, 'rich')).toMatchObject({ axis: [0, 1, 0], levels: [1] });
     expect(fail({ volume: { specimen: 'torus', params: { radius: 2 } } })).toBe('accepted');
   });
@@ -77,7 +102,16 @@ describe('parameters beyond scalars', () => {
 
   it('refuses input values of the wrong shape with the two accepted shapes', () => {
     const shapes = 'must be {"specimen": "<id>", "params": {...}} or {"upload": "<upload_id>"} (an input of type volume)';
-    for (const volume of ['ct-head-phantom', null, {}, { specimen: 'a', upload: 'b' }, { specimen: '' }, { specimen: 'a', params: [] }, { upload: 3 }, [{ specimen: 'a' }]]) {
+    for (const volume of [
+      'ct-head-phantom',
+      null,
+      {},
+      { specimen: 'a', upload: 'b' },
+      { specimen: '' },
+      { specimen: 'a', params: [] },
+      { upload: 3 },
+      [{ specimen: 'a' }],
+    ]) {
       expect(fail({ volume }), JSON.stringify(volume)).toBe(`parameter 'volume' ${shapes}`);
     }
   });

@@ -127,7 +127,9 @@ describe('the byte budget across the room cache and jobs', () => {
     const forever = () => new Promise<StoredResult>(() => {});
     jobs.start(meta, forever);
     jobs.start(meta, forever);
-    expect(() => jobs.start(meta, forever)).toThrow(expect.objectContaining({ code: 'SPC_ERR_TOO_MANY_JOBS', statusCode: 503, headers: { 'retry-after': '5' } }));
+    expect(() => jobs.start(meta, forever)).toThrow(
+      expect.objectContaining({ code: 'SPC_ERR_TOO_MANY_JOBS', statusCode: 503, headers: { 'retry-after': '5' } }),
+    );
     jobs.close();
   });
 });

@@ -59,7 +59,13 @@ describe('a peer entry by its blob', () => {
 
   it('draws a volume coarse from the room, then whole from the blob', async () => {
     const log: string[] = [];
-    const plan = viaBlob('b', 'volume', recording(log, volume([64, 64, 64]), volume([1, 1, 1])), async (id) => (log.push(`blob ${id}`), volume([256, 256, 256])), () => {});
+    const plan = viaBlob(
+      'b',
+      'volume',
+      recording(log, volume([64, 64, 64]), volume([1, 1, 1])),
+      async (id) => (log.push(`blob ${id}`), volume([256, 256, 256])),
+      () => {},
+    );
     await loadCoarseFirst(plan.type, undefined, plan.steps);
     // The blob is asked for once the coarse answer is in, before the coarse view is drawn.
     expect(log).toEqual(['data {"max_dim":64}', 'blob b', 'show volume', 'show volume']);
@@ -73,7 +79,15 @@ describe('a peer entry by its blob', () => {
     expect(log).toEqual(['data {"format":"glb"}', 'show mesh']);
     expect(loaded).toBe(0);
 
-    const failing = viaBlob('b', 'mesh', recording([], mesh, mesh), async () => { throw new VitrineHttpError(503, 'store unreachable', null, 'GET /api/blobs/b'); }, () => {});
+    const failing = viaBlob(
+      'b',
+      'mesh',
+      recording([], mesh, mesh),
+      async () => {
+        throw new VitrineHttpError(503, 'store unreachable', null, 'GET /api/blobs/b');
+      },
+      () => {},
+    );
     await expect(loadCoarseFirst(failing.type, undefined, failing.steps)).rejects.toMatchObject({ status: 503 });
   });
 

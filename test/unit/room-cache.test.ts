@@ -25,6 +25,12 @@ describe('RoomCache', () => {
     cache.set('r', 'k', 'sphere', [], 'v');
     cache.get('r', 'k');
     now += 1500;
-    expect(cache.stats()).toEqual({ total_entries: 1, ttl_seconds: 300, total_bytes: 0, max_bytes: null, entries: [{ room_id: 'r', function_name: 'sphere', age_seconds: 1.5, access_count: 2 }] });
+    expect(cache.stats()).toEqual({
+      total_entries: 1,
+      ttl_seconds: 300,
+      total_bytes: 0,
+      max_bytes: null,
+      entries: [{ room_id: 'r', function_name: 'sphere', age_seconds: 1.5, access_count: 2 }],
+    });
   });
 });

@@ -70,7 +70,12 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 describe('resolveRequest', () => {
   it("asks the registry once and checks values against the specimen's refined schema", async () => {
     const host = deps();
-    const ask: RequestAsk = { target: { specimen: record }, params: { query: '{"size": 3}' }, room: '', delivery: { asked: { dtype: 'uint8' }, userAgent: undefined } };
+    const ask: RequestAsk = {
+      target: { specimen: record },
+      params: { query: '{"size": 3}' },
+      room: '',
+      delivery: { asked: { dtype: 'uint8' }, userAgent: undefined },
+    };
     const first = await resolveRequest(host, ask);
     expect(host.asked).toBe(1);
     expect(first).toMatchObject({ record, entry, values: { size: 3 }, delivery: { dtype: 'uint8' }, roomId: 'service' });
@@ -94,7 +99,11 @@ describe('resolveRequest', () => {
   });
 
   it('reports faults in order: function, then parameters, then delivery', async () => {
-    const badAll: RequestAsk = { target: { specimen: record }, params: { named: { size: 99 } }, delivery: { asked: { max_triangles: 5 }, userAgent: undefined } };
+    const badAll: RequestAsk = {
+      target: { specimen: record },
+      params: { named: { size: 99 } },
+      delivery: { asked: { max_triangles: 5 }, userAgent: undefined },
+    };
     expect(await codeOf(resolveRequest(deps(null), badAll))).toBe('SPC_ERR_FUNCTION_UNAVAILABLE');
     expect(await codeOf(resolveRequest(deps(), badAll))).toBe('SPC_ERR_PARAM_INVALID');
     expect(await codeOf(resolveRequest(deps(), { ...badAll, params: { named: {} } }))).toBe('SPC_ERR_DELIVERY_OPTION_MISFIT');

@@ -29,7 +29,9 @@ describe('task kinds and the worker entry', () => {
     const result = null as unknown as StoredResult;
     // Only typed, never called.
     expectTypeOf(() => runTask(pool, { op: 'hash', result })).returns.toEqualTypeOf<Promise<string>>();
-    expectTypeOf(() => runTask(pool, { op: 'pyramid', volume: result as StoredResult & { type: 'volume' } })).returns.toEqualTypeOf<Promise<(StoredResult & { type: 'volume' })[]>>();
+    expectTypeOf(() => runTask(pool, { op: 'pyramid', volume: result as StoredResult & { type: 'volume' } })).returns.toEqualTypeOf<
+      Promise<(StoredResult & { type: 'volume' })[]>
+    >();
     // A task of a kind that does not exist is refused by the type checker.
     // @ts-expect-error no such kind
     expectTypeOf(() => runTask(pool, { op: 'nope', result })).toBeFunction();
@@ -52,7 +54,13 @@ describe('runTask on a real pool', () => {
     const obj = new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n');
     const parsed = await runTask(pools.encode, { op: 'parseFile', bytes: obj, fileName: 'triangle.obj', geometry: {}, maxDecodedBytes: 1 << 20 });
     expect(parsed.ok && parsed.result.type).toBe('mesh');
-    const refused = await runTask(pools.encode, { op: 'parseFile', bytes: new Uint8Array([1, 2, 3]), fileName: 'nothing.npy', geometry: {}, maxDecodedBytes: 1 << 20 });
+    const refused = await runTask(pools.encode, {
+      op: 'parseFile',
+      bytes: new Uint8Array([1, 2, 3]),
+      fileName: 'nothing.npy',
+      geometry: {},
+      maxDecodedBytes: 1 << 20,
+    });
     expect(refused).toMatchObject({ ok: false, kind: 'format' });
   });
 });

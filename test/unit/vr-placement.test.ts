@@ -71,7 +71,8 @@ describe('VR triangle budget', () => {
     expect(vrTriangleBudget('')).toBe(DEFAULT_VR_TRIANGLES);
     expect(DEFAULT_VR_TRIANGLES).toBe(300_000);
     expect(vrTriangleBudget('?xr_triangles=50000')).toBe(50_000);
-    for (const bad of ['?xr_triangles=', '?xr_triangles=-3', '?xr_triangles=1.5', '?xr_triangles=lots']) expect(vrTriangleBudget(bad)).toBe(DEFAULT_VR_TRIANGLES);
+    for (const bad of ['?xr_triangles=', '?xr_triangles=-3', '?xr_triangles=1.5', '?xr_triangles=lots'])
+      expect(vrTriangleBudget(bad)).toBe(DEFAULT_VR_TRIANGLES);
     expect(vrDelivery('mesh', 1000)).toEqual({ max_triangles: 1000 });
     expect(vrDelivery('volume', 1000)).toBeUndefined();
     expect(vrDelivery('point_cloud', 1000)).toBeUndefined();

@@ -17,7 +17,23 @@ import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
 
-const TOOLS = ['compute', 'describe_specimen', 'get_room', 'list_specimens', 'publish_from_upload', 'set_view', 'show_in_room'];
+const TOOLS = [
+  'add_annotation',
+  'add_layer',
+  'compute',
+  'describe_specimen',
+  'get_room',
+  'get_scene',
+  'list_annotations',
+  'list_specimens',
+  'publish_from_upload',
+  'remove_annotation',
+  'remove_layer',
+  'set_view',
+  'show_in_room',
+  'snapshot_room',
+  'update_layer',
+];
 
 async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'vitrine-test', version: '1.0.0' });
@@ -69,7 +85,14 @@ describe('MCP', () => {
     const answer = await call(client, 'compute', { function: 'square', params: { size: 3 }, room: lab });
     expect(answer.isError).toBeFalsy();
     const summary = answer.structuredContent!;
-    expect(summary).toMatchObject({ room: lab, function_name: 'square', specimen_id: null, type: 'mesh', vertices: expect.any(Number), triangles: expect.any(Number) });
+    expect(summary).toMatchObject({
+      room: lab,
+      function_name: 'square',
+      specimen_id: null,
+      type: 'mesh',
+      vertices: expect.any(Number),
+      triangles: expect.any(Number),
+    });
     expect(summary.result_id).toMatch(/^[0-9a-f]{64}$/);
     expect(answer.content[0]!.text.length).toBeLessThan(4000);
     const result = await follower.next((e) => e.event === 'result', from);
@@ -82,21 +105,90 @@ describe('MCP', () => {
 
   it('shows, sets the view, reads the room, lists, describes and publishes an upload', async () => {
     const r = room();
-    expect((await call(client, 'show_in_room', { room: r, specimen: 'vol' })).structuredContent).toEqual({ room: r, entry: { function_name: null, specimen_id: 'vol', params: {}, type: 'volume' } });
-    expect((await call(client, 'set_view', { room: r, window: [1, 2], mode: 'slices' })).structuredContent).toEqual({ room: r, view: { window: [1, 2], mode: 'slices' } });
-    expect((await call(client, 'get_room', { room: r })).structuredContent).toMatchObject({ entry: { specimen_id: 'vol' }, view: { window: [1, 2], mode: 'slices' } });
+    expect((await call(client, 'show_in_room', { room: r, specimen: 'vol' })).structuredContent).toEqual({
+      room: r,
+      entry: { function_name: null, specimen_id: 'vol', params: {}, type: 'volume' },
+    });
+    expect((await call(client, 'set_view', { room: r, window: [1, 2], mode: 'slices' })).structuredContent).toEqual({
+      room: r,
+      view: { window: [1, 2], mode: 'slices' },
+    });
+    expect((await call(client, 'get_room', { room: r })).structuredContent).toMatchObject({
+      entry: { specimen_id: 'vol' },
+      view: { window: [1, 2], mode: 'slices' },
+    });
     const volume = (await call(client, 'compute', { specimen: 'vol', room: r })).structuredContent!;
-    expect(volume).toMatchObject({ type: 'volume', shape: expect.any(Array), value_range: expect.any(Array), data_url: expect.stringContaining('/api/specimens/vol/data') });
+    expect(volume).toMatchObject({
+      type: 'volume',
+      shape: expect.any(Array),
+      value_range: expect.any(Array),
+      data_url: expect.stringContaining('/api/specimens/vol/data'),
+    });
 
     const listed = JSON.parse((await call(client, 'list_specimens', { type: 'volume' })).content[0]!.text) as { id: string; type: string }[];
     expect(listed.map((s) => s.type)).toEqual(listed.map(() => 'volume'));
     expect(listed.map((s) => s.id)).toContain('vol');
-    expect((await call(client, 'describe_specimen', { id: 'dyn-square' })).structuredContent).toMatchObject({ id: 'dyn-square', is_dynamic: true, schema: expect.any(Object) });
+    expect((await call(client, 'describe_specimen', { id: 'dyn-square' })).structuredContent).toMatchObject({
+      id: 'dyn-square',
+      is_dynamic: true,
+      schema: expect.any(Object),
+    });
 
-    const uploaded = (await (await fetch(`${url}/api/uploads?filename=c.stl`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(binaryStl()) })).json()) as { upload_id: string };
+    const uploaded = (await (
+      await fetch(`${url}/api/uploads?filename=c.stl`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: new Uint8Array(binaryStl()),
+      })
+    ).json()) as { upload_id: string };
     const published = await call(client, 'publish_from_upload', { id: 'agent-cube', upload: uploaded.upload_id, display_name: 'Agent cube' });
     expect(published.structuredContent).toMatchObject({ replaced: false, specimen: { id: 'agent-cube', display_name: 'Agent cube', type: 'mesh' } });
     expect((await fetch(`${url}/api/specimens/agent-cube/data`)).status).toBe(200);
+  });
+
+  it("adds, lists and removes a room's annotations, each change reaching the room's followers", async () => {
+    const r = room('mcp-marks');
+    const stream = await openStream(`${url}/api/rooms/${r}/events`);
+    try {
+      const added = (await call(client, 'add_annotation', { room: r, kind: 'line', points: [[0, 0, 0], [0, 3, 4]], label: 'ruler' })).structuredContent!;
+      expect(added).toMatchObject({ room: r, annotation: { id: '1', kind: 'line', label: 'ruler', length: 5, version: 1 } });
+      expect((await stream.next((e) => e.event === 'annotation')).data).toMatchObject({ op: 'add', version: 1, annotation: { id: '1' } });
+      await call(client, 'add_annotation', { room: r, kind: 'point', points: [[1, 1, 1]], label: 'seed' });
+      expect((await call(client, 'list_annotations', { room: r, kind: 'point' })).structuredContent).toMatchObject({
+        room: r,
+        version: 2,
+        count: 1,
+        annotations: [{ id: '2', label: 'seed' }],
+      });
+      expect((await call(client, 'remove_annotation', { room: r, id: '1' })).structuredContent).toEqual({ room: r, removed: '1', version: 3 });
+      expect((await call(client, 'list_annotations', { room: r })).structuredContent).toMatchObject({ count: 1 });
+      const bad = await call(client, 'add_annotation', { room: r, kind: 'line', points: [[0, 0, 0]] });
+      expect(bad.isError).toBe(true);
+      expect(bad.content[0]!.text).toBe('400: points must hold two points (its ends) for a line, got 1');
+      expect((await call(client, 'remove_annotation', { room: r, id: '1' })).content[0]!.text).toMatch(/^404: no annotation '1'/);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("drives a room's scene: adds, reads, changes and removes layers, and snapshots the room", async () => {
+    const r = room();
+    const added = await call(client, 'add_layer', { room: r, function: 'ramp', params: { n: 4 }, id: 'scan', colormap: 'magma', window: [0, 10] });
+    expect(added.structuredContent).toMatchObject({ room: r, layer: { id: 'scan', kind: 'image', colormap: 'magma', window: [0, 10] } });
+    await call(client, 'add_layer', { room: r, specimen: 'tri', opacity: 0.5 });
+    const changed = await call(client, 'update_layer', { room: r, layer: 'tri', visible: false, opacity: null });
+    expect(changed.structuredContent).toMatchObject({ layer: { id: 'tri', visible: false, opacity: 1 } });
+    const scene = (await call(client, 'get_scene', { room: r })).structuredContent as { layers: { id: string }[]; active: string };
+    expect(scene.layers.map((l) => l.id)).toEqual(['scan', 'tri']);
+    expect(scene.active).toBe('scan');
+    const snapshot = (await call(client, 'snapshot_room', { room: r })).structuredContent as { id: string; url: string };
+    expect(snapshot.url).toBe(`${url}/?snapshot=${snapshot.id}`);
+    expect((await fetch(`${url}/api/snapshots/${snapshot.id}`)).status).toBe(200);
+    expect((await call(client, 'remove_layer', { room: r, layer: 'tri' })).structuredContent).toEqual({ room: r, removed: 'tri' });
+    const refused = await call(client, 'add_layer', { room: r, function: 'ramp', opacity: 7 });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]!.text).toMatch(/^400: layer\.opacity must be between 0 and 1/);
+    expect((await call(client, 'update_layer', { room: r, layer: 'ghost', opacity: 1 })).content[0]!.text).toMatch(/^404: /);
   });
 
   it('answers a refused call as a tool error with the detail, and keeps serving', async () => {
@@ -107,6 +199,10 @@ describe('MCP', () => {
       ['describe_specimen', { id: 'nope' }, /^404: specimen 'nope' not found/],
       ['publish_from_upload', { id: 'tri', upload: 'x' }, /^409: /],
       ['no_such_tool', {}, /no tool 'no_such_tool'/],
+      // The room ids the HTTP routes refuse.
+      ['get_room', { room: 'x'.repeat(10_000) }, /^400: room is longer than 256 characters/],
+      ['set_view', { room: 'lab\r\nSet-Cookie: x', opacity: 0.5 }, /^400: room holds a control character/],
+      ['compute', { function: 'square', room: 'a\u0000b' }, /^400: room holds a control character/],
     ];
     for (const [name, args, pattern] of cases) {
       const answer = await call(client, name, args);
@@ -114,13 +210,22 @@ describe('MCP', () => {
       expect(answer.content[0]!.text).toMatch(pattern);
     }
     expect((await call(client, 'get_room', {})).isError).toBeFalsy();
+    // The HTTP routes refuse the same rooms (a 10,000-character one is past the URL limit already).
+    expect((await fetch(`${url}/api/rooms/${encodeURIComponent('lab\r\nx')}/view`)).status).toBe(400);
+    expect((await fetch(`${url}/api/rooms/${'x'.repeat(300)}/view`)).status).toBe(400);
+    expect((await fetch(`${url}/api/rooms/${'x'.repeat(10_000)}/view`)).status).toBe(414);
   });
 
   it('refuses a cross-site POST (403) and answers GET with 405', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     const crossSite = await fetch(`${url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
       body,
     });
     expect(crossSite.status).toBe(403);
@@ -129,8 +234,20 @@ describe('MCP', () => {
     expect(get.headers.get('allow')).toBe('POST');
   });
 
-  it('needs the admin token on a host bound beyond loopback: 401 without it, tools with it', { timeout: 60_000 }, async () => {
-    const host = await spawnHost(['--host', '0.0.0.0', '--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--no-viewer', '--pool-size', '1']);
+  it('needs the admin token on a host bound beyond loopback: 401 without it, tools with it', async () => {
+    const host = await spawnHost([
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+      '--plugins',
+      await fixturePluginsDir(),
+      '--specimens',
+      await makeSpecimensDir(),
+      '--no-viewer',
+      '--pool-size',
+      '1',
+    ]);
     const token = /admin token: (\S+)/.exec(host.stdout())![1]!;
     const base = `http://127.0.0.1:${host.port}`;
     const refused = await fetch(`${base}/mcp`, {

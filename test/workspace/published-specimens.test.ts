@@ -16,6 +16,7 @@ import { waitFor } from '../helpers/wait-for.ts';
 import type { CreateAppOptions } from '../../core/app.ts';
 import { parseServeOptions } from '../../core/cli/serve-options.ts';
 import { resolveHostOptions } from '../../core/options.ts';
+import { encodeNpy } from '../../core/formats/npy/encode-npy.ts';
 
 const GODOT = { 'user-agent': 'GodotEngine/4.3.stable.official (Linux)' };
 const OCTET = { 'content-type': 'application/octet-stream' };
@@ -42,7 +43,16 @@ describe('published specimens', () => {
     const created = await put(url, 'scan', 'filename=scan.npy&display_name=CT%20scan&tags=ct,lab&spacing=0.5,0.5,1', bytes);
     expect(created.status, await created.clone().text()).toBe(201);
     const meta = (await created.json()) as Record<string, unknown>;
-    expect(meta).toMatchObject({ id: 'scan', display_name: 'CT scan', type: 'volume', tags: ['ct', 'lab'], is_dynamic: false, function_name: null, data_file: 'scan.npy', expires_in: 86400 });
+    expect(meta).toMatchObject({
+      id: 'scan',
+      display_name: 'CT scan',
+      type: 'volume',
+      tags: ['ct', 'lab'],
+      is_dynamic: false,
+      function_name: null,
+      data_file: 'scan.npy',
+      expires_in: 86400,
+    });
 
     expect((await hostEvents.next((e) => e.event === 'catalog')).data).toEqual({ specimens: ['scan'] });
     const catalog = (await (await fetch(`${url}/api/specimens`)).json()) as { id: string; thumbnail_url: string }[];
@@ -77,7 +87,9 @@ describe('published specimens', () => {
 
   it('publishes an upload (a mesh as STL, an image as its own thumbnail), with fields from the JSON body and the query', async () => {
     const url = await host();
-    const uploaded = (await (await fetch(`${url}/api/uploads?filename=cube.stl`, { method: 'POST', headers: OCTET, body: new Uint8Array(binaryStl()) })).json()) as { upload_id: string };
+    const uploaded = (await (
+      await fetch(`${url}/api/uploads?filename=cube.stl`, { method: 'POST', headers: OCTET, body: new Uint8Array(binaryStl()) })
+    ).json()) as { upload_id: string };
     const res = await fetch(`${url}/api/specimens/cube?tags=query,tags&description=from%20the%20query`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
@@ -85,7 +97,14 @@ describe('published specimens', () => {
     });
     expect(res.status, await res.clone().text()).toBe(201);
     // Fields from the query and the body; the body's win.
-    expect(await res.json()).toMatchObject({ id: 'cube', display_name: 'Cube', description: 'from a notebook', tags: ['query', 'tags'], type: 'mesh', data_file: 'cube.stl' });
+    expect(await res.json()).toMatchObject({
+      id: 'cube',
+      display_name: 'Cube',
+      description: 'from a notebook',
+      tags: ['query', 'tags'],
+      type: 'mesh',
+      data_file: 'cube.stl',
+    });
     const data = await fetch(`${url}/api/specimens/cube/data`);
     expect(data.headers.get('content-disposition')).toBe('attachment; filename="cube.stl"');
     expect(Buffer.from(await data.arrayBuffer()).readUInt32LE(80)).toBe(12);
@@ -104,6 +123,55 @@ describe('published specimens', () => {
     expect(thumbnail.equals(image)).toBe(true);
   });
 
+  it('publishes a segmentation with role=labels (file or upload): labels in the catalog, the envelope and the segment surfaces', async () => {
+    const url = await host();
+    const data = new Uint16Array(6 * 6 * 6);
+    data.fill(700, 0, 72);
+    data[150] = 3;
+    const bytes = Buffer.from(encodeNpy({ shape: [6, 6, 6], dtype: 'uint16', data }));
+    const names = encodeURIComponent(JSON.stringify({ 700: 'membrane', 3: 'speck' }));
+    const created = await put(url, 'seg', `filename=seg.npy&role=labels&label_names=${names}&label_colors=${encodeURIComponent('{"3":"#00FF00"}')}`, bytes);
+    expect(created.status, await created.clone().text()).toBe(201);
+    expect(await created.json()).toMatchObject({ id: 'seg', type: 'volume', labels: true });
+    const catalog = (await (await fetch(`${url}/api/specimens`)).json()) as { id: string; labels?: boolean }[];
+    expect(catalog.find((entry) => entry.id === 'seg')?.labels).toBe(true);
+    const volume = decodeEnvelope(new Uint8Array(await (await fetch(`${url}/api/specimens/seg/data`)).arrayBuffer()));
+    expect(volume).toMatchObject({ dtype: 'uint16', labels: true, label_names: { '3': 'speck', '700': 'membrane' }, label_colors: { '3': '#00ff00' } });
+    const godot = decodeEnvelope(new Uint8Array(await (await fetch(`${url}/api/specimens/seg/data`, { headers: GODOT })).arrayBuffer()));
+    expect(godot).toMatchObject({ dtype: 'uint8', labels: true, label_names: { '1': 'speck', '2': 'membrane' } });
+    const surface = decodeEnvelope(new Uint8Array(await (await fetch(`${url}/api/specimens/seg/data?segment=700`)).arrayBuffer()));
+    expect(surface.type).toBe('mesh');
+
+    const uploaded = (await (await fetch(`${url}/api/uploads?filename=seg.npy`, { method: 'POST', headers: OCTET, body: new Uint8Array(bytes) })).json()) as {
+      upload_id: string;
+    };
+    const json = { 'content-type': 'application/json' };
+    const viaUpload = await fetch(`${url}/api/specimens/seg2`, {
+      method: 'PUT',
+      headers: json,
+      body: JSON.stringify({ upload: uploaded.upload_id, role: 'labels', label_names: { 3: 'speck' } }),
+    });
+    expect(viaUpload.status).toBe(201);
+    expect(decodeEnvelope(new Uint8Array(await (await fetch(`${url}/api/specimens/seg2/data`)).arrayBuffer()))).toMatchObject({
+      labels: true,
+      label_names: { '3': 'speck' },
+    });
+
+    const refusals: [Promise<Response>, RegExp][] = [
+      [put(url, 'x', 'filename=x.npy&role=labels', npyBytes([2, 2, 2])), /'role' labels: labels needs a volume of dtype uint8, uint16 or uint32, not float32/],
+      [put(url, 'x', 'filename=x.stl&role=labels', binaryStl()), /'role' labels needs a volume/],
+      [put(url, 'x', 'filename=x.npy&role=segmentation', bytes), /'role' must be one of image, labels/],
+      [put(url, 'x', `filename=x.npy&label_names=${names}`, bytes), /label_names is given but role is not labels/],
+      [put(url, 'x', 'filename=x.npy&role=labels&label_colors=%7B%221%22%3A%22red%22%7D', bytes), /label_colors value of '1' is not a colour/],
+      [put(url, 'x', 'filename=x.npy&role=labels&label_names=nope', bytes), /'label_names' must be a JSON object/],
+    ];
+    for (const [pending, pattern] of refusals) {
+      const res = await pending;
+      expect(res.status).toBe(400);
+      expect(await detail(res)).toMatch(pattern);
+    }
+  });
+
   it('refuses what it cannot publish with a 4xx that says why, and keeps serving', async () => {
     const url = await host();
     const cases: [Promise<Response>, number, RegExp][] = [
@@ -114,7 +182,13 @@ describe('published specimens', () => {
       [put(url, 'x', 'filename=x.stl', Buffer.from('solid nothing')), 400, /'x.stl' does not parse/],
       [put(url, 'x', 'filename=x.npy&spacing=1,2', npyBytes([2, 2, 2])), 400, /'spacing' must be three finite numbers/],
       [put(url, '.hidden', 'filename=x.stl', binaryStl()), 400, /is not a specimen id/],
-      [fetch(`${url}/api/specimens/x`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"upload":"nope"}' }), 400, /upload 'nope' does not exist/],
+      [put(url, 'reload', 'filename=x.stl', binaryStl()), 400, /'reload' is a word of the host's routes/],
+      [put(url, 'TRI', 'filename=x.stl', binaryStl()), 409, /'TRI' differs only by case from the specimen 'tri'/],
+      [
+        fetch(`${url}/api/specimens/x`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"upload":"nope"}' }),
+        400,
+        /upload 'nope' does not exist/,
+      ],
       [fetch(`${url}/api/specimens/x`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"file":"a"}' }), 400, /unknown field 'file'/],
       [fetch(`${url}/api/specimens/x`, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'a' }), 415, /request bodies must be JSON/],
     ];
@@ -125,6 +199,20 @@ describe('published specimens', () => {
     }
     expect((await fetch(`${url}/api/specimens/x`)).status).toBe(404);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
+  it('publishes a big-endian .npy volume: its data and its thumbnail are the file as written', async () => {
+    const url = await host();
+    expect((await put(url, 'big-endian', 'filename=be.npy', npyBytes([4, 4, 4], 'big'))).status).toBe(201);
+    const thumbnail = await fetch(`${url}/api/specimens/big-endian/thumbnail`);
+    expect(thumbnail.status).toBe(200);
+    expect(thumbnail.headers.get('content-type')).toBe('image/png');
+    const slice = PNG.sync.read(Buffer.from(await thumbnail.arrayBuffer()));
+    expect([slice.width, slice.height]).toEqual([4, 4]);
+    // The middle slice's values 32..47 span the grey range: first black, last white.
+    expect([slice.data[0], slice.data[(4 * 4 - 1) * 4]]).toEqual([0, 255]);
+    const volume = decodeEnvelope(new Uint8Array(await (await fetch(`${url}/api/specimens/big-endian/data`)).arrayBuffer()));
+    expect(volume.type === 'volume' && [...(volume.data as Float32Array).slice(0, 3)]).toEqual([0, 1, 2]);
   });
 
   it('drops a published specimen after --published-ttl, and refuses one larger than the byte budget', async () => {

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/app.ts';
 import type { RoomScene, SceneLayer } from '../../core/client/scene-types.ts';
+import { addDynamicSpecimen } from '../helpers/create-test-app.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { room } from '../helpers/room.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
@@ -30,7 +31,8 @@ const send = (method: string, path: string, body?: unknown, headers: Record<stri
   fetch(`${url}${path}`, { method, headers: { ...JSON_TYPE, ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 const scene = async (r: string): Promise<RoomScene> => (await (await fetch(`${url}/api/rooms/${r}/scene`)).json()) as RoomScene;
 const layerOf = (s: RoomScene, id: string): SceneLayer | undefined => s.layers.find((l) => l.id === id);
-const withResult = (r: string, id: string) => waitFor(async () => layerOf(await scene(r), id)?.result && (await scene(r)), `layer ${id} of ${r} to have its result`);
+const withResult = (r: string, id: string) =>
+  waitFor(async () => layerOf(await scene(r), id)?.result && (await scene(r)), `layer ${id} of ${r} to have its result`);
 const eventOf = (stream: StreamReader, name: string, layer: string | undefined, from = 0) =>
   stream.next((e) => e.event === name && (e.data as { layer?: string } | null)?.layer === layer, from);
 
@@ -59,7 +61,11 @@ describe('a room scene', () => {
     const computed = await withResult(r, 'ramp');
     expect(computed.active).toBe('ramp');
     expect(layerOf(computed, 'ramp')!.result).toMatchObject({ type: 'volume', data_url: `/api/rooms/${r}/layers/ramp/data` });
-    expect(await (await fetch(`${url}/api/rooms/${r}/entry`)).json()).toMatchObject({ function_name: 'ramp', params: { n: 4, scale: 1 }, result_id: layerOf(computed, 'ramp')!.result!.result_id });
+    expect(await (await fetch(`${url}/api/rooms/${r}/entry`)).json()).toMatchObject({
+      function_name: 'ramp',
+      params: { n: 4, scale: 1 },
+      result_id: layerOf(computed, 'ramp')!.result!.result_id,
+    });
 
     const from = stream.events.length;
     const second = await send('POST', `/api/rooms/${r}/layers?index=0`, { id: 'sq', source: { function: 'square', params: { size: 2 } } });
@@ -96,7 +102,9 @@ describe('a room scene', () => {
 
   it('refuses a stale If-Match with 412 and changes nothing; a late joiner gets the whole scene first', async () => {
     const r = room('scene');
-    const put = await send('PUT', `/api/rooms/${r}/scene`, { layers: [{ source: { specimen: 'vol' } }, { id: 'tri', source: { specimen: 'tri' }, opacity: 0.4 }] });
+    const put = await send('PUT', `/api/rooms/${r}/scene`, {
+      layers: [{ source: { specimen: 'vol' } }, { id: 'tri', source: { specimen: 'tri' }, opacity: 0.4 }],
+    });
     expect(put.status).toBe(200);
     const made = (await put.json()) as RoomScene;
     expect(made).toMatchObject({ version: 1, active: 'tri' });
@@ -117,5 +125,138 @@ describe('a room scene', () => {
     late.close();
     const fresh = await send('PUT', `/api/rooms/${r}/scene`, { layers: [], active: null }, { 'if-match': `"${current.version}"` });
     expect(await fresh.json()).toEqual({ version: current.version + 1, layers: [], active: null });
+  });
+});
+
+describe('what a scene refuses', () => {
+  it('names each bad field of a request, and refuses what /data would', async () => {
+    const r = room('scene');
+    const cases: [string, string, unknown, number, RegExp][] = [
+      ['POST', 'layers', { source: { function: 'ramp' }, opacity: 2 }, 400, /^layer\.opacity must be between 0 and 1, got 2$/],
+      [
+        'PUT',
+        'scene',
+        { layers: [{ source: { function: 'ramp' } }, { source: { function: 'ramp' } }, { source: { function: 'ramp' }, opacity: -1 }] },
+        400,
+        /^layers\[2\]\.opacity must be between 0 and 1/,
+      ],
+      ['POST', 'layers', { source: { function: 'ramp', params: { n: 'big' } } }, 400, /^layer\.source: .*'n'/],
+      ['POST', 'layers', { source: { function: 'nope' } }, 404, /^layer\.source: function 'nope' is not registered/],
+      ['POST', 'layers', { source: { specimen: 'nope' } }, 404, /^layer\.source: specimen 'nope' not found/],
+      ['POST', 'layers', { source: { specimen: 'vol', params: { a: 1 } } }, 400, /^layer\.source\.params cannot be given: specimen 'vol' is static/],
+      ['POST', 'layers', { source: { function: 'square' }, kind: 'image' }, 400, /^layer\.kind 'image' cannot show a mesh result/],
+      ['POST', 'layers?index=x', { source: { function: 'square' } }, 400, /^index must be a position/],
+      ['PUT', 'scene', { layers: [], active: 'ghost' }, 400, /^active names 'ghost', which is not one of the layers given/],
+      ['PUT', 'scene', { layer: [] }, 400, /^body\.layer is not a member here/],
+    ];
+    for (const [method, path, body, status, pattern] of cases) {
+      const answer = await send(method, `/api/rooms/${r}/${path}`, body);
+      expect(answer.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(status);
+      expect(((await answer.json()) as { detail: string }).detail).toMatch(pattern);
+    }
+    expect(await scene(r)).toEqual({ version: 0, layers: [], active: null });
+    expect((await send('PUT', `/api/rooms/${r}/scene`, { layers: [] }, { 'if-match': 'soon' })).status).toBe(400);
+    expect((await send('PATCH', `/api/rooms/${r}/layers/ghost`, { opacity: 1 })).status).toBe(404);
+    expect((await fetch(`${url}/api/rooms/${r}/layers/ghost/data`)).status).toBe(404);
+  });
+
+  it('takes the 409 of a taken id, the 400 of a 33rd layer, and the 403s of writes from another site or Host', async () => {
+    const r = room('scene');
+    const layers = Array.from({ length: 32 }, (_, i) => ({ id: `l${i}`, source: { specimen: 'tri' } }));
+    expect((await send('PUT', `/api/rooms/${r}/scene`, { layers, active: null })).status).toBe(200);
+    const taken = await send('POST', `/api/rooms/${r}/layers`, { id: 'l3', source: { specimen: 'tri' } });
+    expect(taken.status).toBe(409);
+    expect((await send('DELETE', `/api/rooms/${r}/layers/l31`)).status).toBe(204);
+    expect((await send('POST', `/api/rooms/${r}/layers`, { id: 'l31', source: { specimen: 'tri' } })).status).toBe(201);
+    const full = await send('POST', `/api/rooms/${r}/layers`, { source: { specimen: 'tri' } });
+    expect(full.status).toBe(400);
+    expect(((await full.json()) as { detail: string }).detail).toMatch(/at most 32 layers/);
+    const crossSite = await send(
+      'POST',
+      `/api/rooms/${r}/layers`,
+      { source: { specimen: 'tri' } },
+      { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    );
+    expect(crossSite.status).toBe(403);
+    const { request } = await import('node:http');
+    const foreign = await new Promise<number>((resolve, reject) => {
+      const target = new URL(`${url}/api/rooms/${r}/layers/l0`);
+      const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'DELETE', headers: { host: 'evil.example' } }, (res) =>
+        resolve(res.statusCode ?? 0),
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(foreign).toBe(403);
+    expect((await scene(r)).layers).toHaveLength(32);
+  });
+});
+
+describe('the entry is the active layer', () => {
+  it('makes a one-layer scene on PUT /entry, follows /data that changes the entry, and GET entry keeps its shape', async () => {
+    const r = room('scene');
+    const put = await send('PUT', `/api/rooms/${r}/entry`, { function: 'square', params: { size: 3 } });
+    const entry = (await put.json()) as Record<string, unknown>;
+    expect(Object.keys(entry).sort()).toEqual(['blob_id', 'function_name', 'params', 'result_id', 'specimen_id', 'type']);
+    const one = await scene(r);
+    expect(one.layers).toHaveLength(1);
+    expect(one).toMatchObject({
+      active: 'square',
+      layers: [{ id: 'square', kind: 'mesh', source: { function: 'square' }, result: { result_id: entry.result_id } }],
+    });
+
+    await fetch(`${url}/api/specimens/dyn-square/data?room_id=${r}&params=${encodeURIComponent('{"size":4}')}`);
+    const followed = await waitFor(async () => {
+      const s = await scene(r);
+      return s.layers[0]?.source.specimen === 'dyn-square' && s.layers[0].result ? s : undefined;
+    }, 'the active layer to follow the entry');
+    expect(followed.layers).toHaveLength(1);
+    expect(followed.layers[0]).toMatchObject({ id: 'square', source: { specimen: 'dyn-square', params: { size: 4 } } });
+    expect(await (await fetch(`${url}/api/rooms/${r}/entry`)).json()).toMatchObject({
+      specimen_id: 'dyn-square',
+      params: { size: 4 },
+      result_id: followed.layers[0]!.result!.result_id,
+    });
+
+    // Another layer made active: the room's entry moves to it (a copy, nothing computed), and back.
+    await send('POST', `/api/rooms/${r}/layers`, { id: 'ramp', source: { function: 'ramp' } });
+    const ramp = layerOf(await withResult(r, 'ramp'), 'ramp')!;
+    await send('PATCH', `/api/rooms/${r}/layers/ramp`, { active: true });
+    await waitFor(
+      async () => ((await (await fetch(`${url}/api/rooms/${r}/entry`)).json()) as { function_name: string }).function_name === 'ramp' || undefined,
+      'the entry to move',
+    );
+    expect(await (await fetch(`${url}/api/rooms/${r}/entry`)).json()).toMatchObject({ function_name: 'ramp', result_id: ramp.result!.result_id });
+    const data = await fetch(`${url}/api/rooms/${r}/layers/square/data`);
+    expect(data.headers.get('x-result-id')).toBe(followed.layers[0]!.result!.result_id);
+    expect((await scene(r)).active).toBe('ramp');
+  });
+});
+
+describe('failed computations', () => {
+  it('tell every follower: computing then failed, for a layer and for the room entry', async () => {
+    const r = room('scene');
+    await send('PUT', `/api/rooms/${r}/scene`, { layers: [{ id: 'base', source: { specimen: 'tri' } }] });
+    const stream = await openStream(`${url}/api/rooms/${r}/events`);
+    await stream.next((e) => e.event === 'scene');
+    expect((await send('POST', `/api/rooms/${r}/layers`, { id: 'bad', source: { function: 'explode', params: { message: 'no luck' } } })).status).toBe(201);
+    const computing = await eventOf(stream, 'computing', 'bad');
+    const failed = await eventOf(stream, 'failed', 'bad');
+    expect(stream.events.indexOf(computing)).toBeLessThan(stream.events.indexOf(failed));
+    expect(failed.data).toMatchObject({ function_name: 'explode', specimen_id: null, job_id: null, code: 'SPC_ERR_FUNCTION_FAILED', layer: 'bad' });
+    expect((failed.data as { detail: string }).detail).toMatch(/no luck/);
+
+    // The room's own computations: an /invoke, and a job started with /start.
+    const from = stream.events.length;
+    await fetch(`${url}/api/processing/invoke`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ function_name: 'explode', room_id: r }) });
+    const plain = await eventOf(stream, 'failed', undefined, from);
+    expect(plain.data).toMatchObject({ function_name: 'explode', code: 'SPC_ERR_FUNCTION_FAILED', job_id: null });
+    addDynamicSpecimen(app, 'boom', 'explode');
+    const job = ((await (await send('POST', '/api/specimens/boom/start', { params: { message: 'job gone wrong' }, room_id: r })).json()) as { job_id: string })
+      .job_id;
+    const jobFailed = await stream.next((e) => e.event === 'failed' && (e.data as { job_id: string | null }).job_id === job, from);
+    expect(jobFailed.data).toMatchObject({ function_name: 'explode', specimen_id: 'boom', code: 'SPC_ERR_FUNCTION_FAILED' });
+    expect((jobFailed.data as { detail: string }).detail).toMatch(/job gone wrong/);
+    stream.close();
   });
 });

@@ -17,7 +17,8 @@ type Call = Extract<PyExpr, { kind: 'call' }>;
 
 /** The marker's arguments by name: positional ones take `names` in order. */
 function argumentsOf(call: Call, names: [string, string], input: PyAnnotationInput, usage: string): Map<string, PyExpr> {
-  const malformed = () => new SchemaError('VITRINE_SCHEMA_105', locationIn(input.scope, call), `\`${call.text}\` on '${input.parameter}' should read \`${usage}\``, input.parameter);
+  const malformed = () =>
+    new SchemaError('VITRINE_SCHEMA_105', locationIn(input.scope, call), `\`${call.text}\` on '${input.parameter}' should read \`${usage}\``, input.parameter);
   if (call.args.length > 2) throw malformed();
   const found = new Map<string, PyExpr>();
   call.args.forEach((arg, index) => found.set(names[index]!, arg));
@@ -45,8 +46,18 @@ interface MarkerSpec<K extends string> {
   whole: boolean;
 }
 
-const RANGE: MarkerSpec<'minimum' | 'maximum'> = { names: ['lo', 'hi'], keys: ['minimum', 'maximum'], usage: 'Range(lo, hi) with literal numbers (None for an open side)', whole: false };
-const ITEMS: MarkerSpec<'minItems' | 'maxItems'> = { names: ['min', 'max'], keys: ['minItems', 'maxItems'], usage: 'Items(min=N, max=N) with whole numbers', whole: true };
+const RANGE: MarkerSpec<'minimum' | 'maximum'> = {
+  names: ['lo', 'hi'],
+  keys: ['minimum', 'maximum'],
+  usage: 'Range(lo, hi) with literal numbers (None for an open side)',
+  whole: false,
+};
+const ITEMS: MarkerSpec<'minItems' | 'maxItems'> = {
+  names: ['min', 'max'],
+  keys: ['minItems', 'maxItems'],
+  usage: 'Items(min=N, max=N) with whole numbers',
+  whole: true,
+};
 
 /** A marker's two values (at least one given, the first not above the second), keyed as `spec` says. */
 function readMarker<K extends string>(call: Call, input: PyAnnotationInput, spec: MarkerSpec<K>): { at: SourceLocation } & Partial<Record<K, number>> {
@@ -74,21 +85,37 @@ export const annotatedAnnotation: PyAnnotationParser = {
     for (const written of markers) {
       const marker = typeExpression(written);
       const name = marker.kind === 'call' ? nameOf(marker.func, input.scope) : undefined;
-      const twice = (what: string) => new SchemaError('VITRINE_SCHEMA_105', locationIn(input.scope, marker), `'${input.parameter}' has two ${what} markers; give one`, input.parameter);
+      const twice = (what: string) =>
+        new SchemaError('VITRINE_SCHEMA_105', locationIn(input.scope, marker), `'${input.parameter}' has two ${what} markers; give one`, input.parameter);
       if (marker.kind === 'call' && name === 'Range') {
         if (bounds) throw twice('Range');
         bounds = readMarker(marker, input, RANGE) satisfies PyBounds;
         if (result.parsed.kind !== 'value' || !acceptsBounds(result.parsed.schema)) {
-          throw new SchemaError('VITRINE_SCHEMA_104', bounds.at, `'${input.parameter}' is not a float or int parameter (or a tuple or list of them), so it cannot have a Range`, input.parameter);
+          throw new SchemaError(
+            'VITRINE_SCHEMA_104',
+            bounds.at,
+            `'${input.parameter}' is not a float or int parameter (or a tuple or list of them), so it cannot have a Range`,
+            input.parameter,
+          );
         }
       } else if (marker.kind === 'call' && name === 'Items') {
         if (counts) throw twice('Items');
         counts = readMarker(marker, input, ITEMS) satisfies PyItemCounts;
         if (result.parsed.kind !== 'value' || !acceptsItemCounts(result.parsed.schema)) {
-          throw new SchemaError('VITRINE_SCHEMA_108', counts.at, `'${input.parameter}' is not a list parameter, so it cannot have Items (a tuple's length is already fixed)`, input.parameter);
+          throw new SchemaError(
+            'VITRINE_SCHEMA_108',
+            counts.at,
+            `'${input.parameter}' is not a list parameter, so it cannot have Items (a tuple's length is already fixed)`,
+            input.parameter,
+          );
         }
       } else {
-        throw new SchemaError('VITRINE_SCHEMA_100', locationIn(input.scope, marker), `parameter '${input.parameter}' has Annotated metadata \`${marker.text}\`, which the build does not read; use Range(lo, hi) or Items(min=, max=) from vitrine`);
+        throw new SchemaError(
+          'VITRINE_SCHEMA_100',
+          locationIn(input.scope, marker),
+          `parameter '${input.parameter}' has Annotated metadata \`${marker.text}\`, which the build does not read; use Range(lo, hi) or Items(min=, ` +
+          `max=) from vitrine`,
+        );
       }
     }
     return { parsed: result.parsed, ...(bounds ? { bounds } : {}), ...(counts ? { counts } : {}) };

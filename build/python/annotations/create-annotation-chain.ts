@@ -13,7 +13,14 @@ import { listAnnotation, tupleAnnotation } from './sequence-annotation.ts';
 import { unsupportedAnnotation } from './unsupported-annotation.ts';
 
 /** The parsers in the order they are tried. */
-export const ANNOTATION_PARSERS: readonly PyAnnotationParser[] = [optionalAnnotation, annotatedAnnotation, literalAnnotation, tupleAnnotation, listAnnotation, namedAnnotation];
+export const ANNOTATION_PARSERS: readonly PyAnnotationParser[] = [
+  optionalAnnotation,
+  annotatedAnnotation,
+  literalAnnotation,
+  tupleAnnotation,
+  listAnnotation,
+  namedAnnotation,
+];
 
 export function createAnnotationChain(parsers: readonly PyAnnotationParser[] = ANNOTATION_PARSERS): PyAnnotationChain {
   const chain: PyAnnotationChain = {

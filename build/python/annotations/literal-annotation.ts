@@ -20,7 +20,8 @@ export const literalAnnotation: PyAnnotationParser = {
       throw new SchemaError(
         'VITRINE_SCHEMA_100',
         locationIn(input.scope, input.expr),
-        `parameter '${input.parameter}' has annotation '${input.expr.text}'; a Literal lists strings (Literal["a", "b"]) or numbers (Literal[1, 2, 4]), one kind per parameter`,
+        `parameter '${input.parameter}' has annotation '${input.expr.text}'; a Literal lists strings (Literal["a", "b"]) or numbers (Literal[1, 2, 4]), ` +
+        `one kind per parameter`,
       );
     }
     return { parsed: { kind: 'value', schema: enumFragment(values as (string | number)[]), optional: input.optional } };

@@ -3,10 +3,12 @@
  * `tuple[float, float, float]` → a fixed tuple (`prefixItems`), `list[float]` (also `List`,
  * `Tuple`) → an array of any length, with the fragments the TypeScript tuple and array parsers
  * build. Elements go through the same chain but must be scalars (float, int, str, bool, Color,
- * a Literal); an element may carry its own `Annotated[..., Range(lo, hi)]`.
+ * a Literal), or for a list also a fixed tuple of them (`list[tuple[float, float, float]]`, a
+ * list of points); an element may carry its own `Annotated[..., Range(lo, hi)]`.
  */
 import type { SchemaFragment } from '../../schema/param-parser.ts';
 import { SchemaError } from '../../schema/schema-error.ts';
+import { isScalarTuple } from '../../schema/element-schema.ts';
 import { arrayFragment, tupleFragment } from '../../schema/schema-object.ts';
 import { locationIn, subscriptArgs, typeExpression } from '../python-names.ts';
 import type { PyExpr } from '../reader-output.ts';
@@ -16,11 +18,15 @@ const ELEMENT_TEXT = 'float, int, str, bool, Color or a Literal of strings or nu
 const SCALAR_TYPES: ReadonlySet<unknown> = new Set(['number', 'integer', 'string', 'boolean']);
 
 function unsupportedElement(input: PyAnnotationInput, element: PyExpr, what: string): SchemaError {
-  return new SchemaError('VITRINE_SCHEMA_100', locationIn(input.scope, element), `parameter '${input.parameter}' has ${what} of type '${element.text}'; elements may be ${ELEMENT_TEXT}`);
+  return new SchemaError(
+    'VITRINE_SCHEMA_100',
+    locationIn(input.scope, element),
+    `parameter '${input.parameter}' has ${what} of type '${element.text}'; elements may be ${ELEMENT_TEXT}`,
+  );
 }
 
-/** The schema of one element (`what` names it in messages: 'element 2', 'an element'). */
-function elementSchema(input: PyAnnotationInput, element: PyExpr, chain: PyAnnotationChain, what: string): SchemaFragment {
+/** The schema of one element (`what` names it in messages: 'element 2', 'an element'; `tuples`: a list's element may be a tuple of scalars). */
+function elementSchema(input: PyAnnotationInput, element: PyExpr, chain: PyAnnotationChain, what: string, tuples = false): SchemaFragment {
   let result;
   try {
     result = chain.parse({ ...input, expr: element, optional: false });
@@ -29,7 +35,8 @@ function elementSchema(input: PyAnnotationInput, element: PyExpr, chain: PyAnnot
     throw error;
   }
   const { parsed, bounds, counts } = result;
-  if (parsed.kind !== 'value' || parsed.optional || counts || !(parsed.schema.enum !== undefined || SCALAR_TYPES.has(parsed.schema.type))) {
+  const scalar = (fragment: SchemaFragment) => fragment.enum !== undefined || SCALAR_TYPES.has(fragment.type);
+  if (parsed.kind !== 'value' || parsed.optional || counts || !(scalar(parsed.schema) || (tuples && isScalarTuple(parsed.schema)))) {
     throw unsupportedElement(input, element, what);
   }
   if (!bounds) return parsed.schema;
@@ -48,7 +55,12 @@ export const tupleAnnotation: PyAnnotationParser = {
     const open = args.findIndex((arg) => arg.kind === 'ellipsis');
     if (empty || open >= 0) {
       const why = empty ? 'is empty' : `ends in \`...\` (any length)`;
-      throw new SchemaError('VITRINE_SCHEMA_100', locationIn(input.scope, input.expr), `parameter '${input.parameter}' has annotation '${input.expr.text}', which ${why}; a tuple parameter writes every element (use list[...] for a list of any length)`);
+      throw new SchemaError(
+        'VITRINE_SCHEMA_100',
+        locationIn(input.scope, input.expr),
+        `parameter '${input.parameter}' has annotation '${input.expr.text}', which ${why}; a tuple parameter writes every element (use list[...] for a ` +
+        `list of any length)`,
+      );
     }
     const prefixItems = args.map((arg, index) => elementSchema(input, arg, chain, `element ${index}`));
     return { parsed: { kind: 'value', schema: tupleFragment(prefixItems), optional: input.optional } };
@@ -60,6 +72,6 @@ export const listAnnotation: PyAnnotationParser = {
   supports: (input) => subscriptArgs(input.expr, input.scope, 'list', 'List')?.length === 1,
   toSchema(input, chain) {
     const [element] = subscriptArgs(input.expr, input.scope, 'list', 'List')!;
-    return { parsed: { kind: 'value', schema: arrayFragment(elementSchema(input, element!, chain, 'an element')), optional: input.optional } };
+    return { parsed: { kind: 'value', schema: arrayFragment(elementSchema(input, element!, chain, 'an element', true)), optional: input.optional } };
   },
 };

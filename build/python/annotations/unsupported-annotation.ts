@@ -27,10 +27,12 @@ const ARRAY_TYPES = new Set(['numpy.ndarray', 'np.ndarray', 'ndarray', 'NDArray'
 
 function hintFor(expr: PyExpr, input: PyAnnotationInput): string | null {
   const { scope } = input;
-  const name = nameOf(expr, scope) ?? (typeExpression(expr).kind === 'subscript' ? nameOf((typeExpression(expr) as { value: PyExpr }).value, scope) : undefined);
+  const name =
+    nameOf(expr, scope) ?? (typeExpression(expr).kind === 'subscript' ? nameOf((typeExpression(expr) as { value: PyExpr }).value, scope) : undefined);
   if (name === undefined) return null;
   if (INPUT_OF_RESULT[name]) return `${INPUT_OF_RESULT[name]} (from vitrine): the host resolves a specimen or an upload into that result`;
-  if (ARRAY_TYPES.has(name)) return 'VolumeInput, MeshInput, PointCloudInput or ImageInput (from vitrine) for another specimen\'s data, or list[float] for a few numbers';
+  if (ARRAY_TYPES.has(name))
+    return "VolumeInput, MeshInput, PointCloudInput or ImageInput (from vitrine) for another specimen's data, or list[float] for a few numbers";
   if (name === 'datetime' || name === 'datetime.datetime' || name === 'date') return 'float (seconds since the epoch) or str (an ISO 8601 date)';
   if (name === 'complex') return 'tuple[float, float]';
   if (['dict', 'Dict', 'Mapping', 'set', 'Set', 'frozenset'].includes(name)) return 'separate parameters, or a list[...] of one scalar type';
@@ -39,7 +41,8 @@ function hintFor(expr: PyExpr, input: PyAnnotationInput): string | null {
   if (name === 'list' || name === 'List' || name === 'Sequence' || name === 'Iterable') {
     const args = subscriptArgs(expr, scope, 'list', 'List', 'Sequence', 'Iterable');
     const element = args?.[0];
-    if (element && (subscriptArgs(element, scope, 'list', 'List', 'tuple', 'Tuple') || ['list', 'tuple'].includes(nameOf(element, scope) ?? ''))) return 'a flat list[float] (nested lists have no slider form), or separate parameters';
+    if (element && (subscriptArgs(element, scope, 'list', 'List', 'tuple', 'Tuple') || ['list', 'tuple'].includes(nameOf(element, scope) ?? '')))
+      return 'a flat list[float] (nested lists have no slider form), or separate parameters';
     return 'list[float], list[int], list[str] or list[bool]';
   }
   if (name === 'None') return 'an optional parameter (`x: float | None = None`)';

@@ -1,7 +1,8 @@
 /**
  * @module array-parser
  * `number[]`, `Integer[]`, `string[]`, `boolean[]` (also `Array<T>`, `readonly T[]`, and
- * arrays of colours or literal unions) → `{"type":"array","items":{...}}`. Item counts come
+ * arrays of colours, literal unions or fixed tuples such as `[number, number, number][]`, a
+ * list of points) → `{"type":"array","items":{...}}`. Item counts come
  * from the `@minItems`/`@maxItems` doc tags (generate-schema adds them).
  */
 import { Node, type TypeNode } from 'ts-morph';
@@ -28,7 +29,7 @@ export const arrayParser: ParamParser = {
   toSchema(param, chain) {
     const type = single(param.members)!;
     const element = type.getArrayElementType() ?? type.getTypeArguments()[0]!;
-    const items = elementSchema(param, element, elementNode(param.typeNode), chain, 'an element');
+    const items = elementSchema(param, element, elementNode(param.typeNode), chain, 'an element', true);
     return { kind: 'value', schema: arrayFragment(items), optional: param.optional };
   },
 };

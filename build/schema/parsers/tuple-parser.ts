@@ -31,7 +31,12 @@ export const tupleParser: ParamParser = {
       const node = nodes?.[index];
       if (flags[index] !== ts.ElementFlags.Required) {
         const written = node?.getText() ?? element.getText();
-        throw new SchemaError('VITRINE_SCHEMA_100', node ?? param.typeNode ?? param.declaration, `parameter '${param.declaration.getName()}' has element ${index} \`${written}\`, which is optional or rest; every element of a tuple parameter must be present (use an array for a list of any length)`);
+        throw new SchemaError(
+          'VITRINE_SCHEMA_100',
+          node ?? param.typeNode ?? param.declaration,
+          `parameter '${param.declaration.getName()}' has element ${index} \`${written}\`, which is optional or rest; every element of a tuple parameter ` +
+          `must be present (use an array for a list of any length)`,
+        );
       }
       return elementSchema(param, element, node, chain, `element ${index}`);
     });

@@ -20,10 +20,15 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The room cache and its budget; the Redis plumbing every Redis half stands on (connections,
   // keys and channels, the script table, pub/sub fan-out, failures as 503s, time limits).
   ['cache/', 'redis/'],
-  // Result bytes by content hash: the blob store interface, its memory, Redis and S3 stores.
-  ['blobs/'],
-  // Stores of rooms' scenes and snapshots (memory and Redis), with the checks of what a scene may hold.
-  ['catalog/', 'uploads/', 'viewer/', 'scenes/', 'snapshots/'],
+  // Result bytes by content hash (the blob store interface, its memory, Redis and S3 stores);
+  // what a room holds beside its cache entry (the room board, its memory and Redis halves).
+  ['blobs/', 'rooms/'],
+  // A room's annotations: their checks, measurements, forms, and their store in memory or Redis.
+  ['annotations/'],
+  // Stores of rooms' scenes and snapshots (memory and Redis), with the checks of what a scene may
+  // hold. Below delivery and the worker threads that run them: a volume's pyramid (with the block
+  // reductions `max_dim` shares), and a segmentation's label index, surfaces and renumbering.
+  ['catalog/', 'uploads/', 'viewer/', 'scenes/', 'snapshots/', 'pyramid/', 'labels/'],
   ['registry/', 'delivery/'],
   // The worker threads' transport and their entry, which runs delivery and format work.
   ['workers/'],

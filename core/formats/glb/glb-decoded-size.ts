@@ -43,7 +43,10 @@ export function glbDecodedSize(bytes: Buffer): DecodedSize {
 function gltfSize(json: GltfJson): DecodedSize {
   const accessors = json.accessors ?? [];
   const count = (index: number | undefined) => Math.max(0, Number(accessors[index ?? -1]?.count) || 0);
-  const read = accessors.reduce((sum, a) => sum + Math.max(0, Number(a.count) || 0) * (COMPONENTS[a.type ?? ''] ?? 16) * (COMPONENT_BYTES[a.componentType ?? 0] ?? 4), 0);
+  const read = accessors.reduce(
+    (sum, a) => sum + Math.max(0, Number(a.count) || 0) * (COMPONENTS[a.type ?? ''] ?? 16) * (COMPONENT_BYTES[a.componentType ?? 0] ?? 4),
+    0,
+  );
   let vertices = 0;
   let corners = 0;
   // Iterative, and each node once: a deep or cyclic node graph costs no stack.

@@ -8,7 +8,15 @@
 import type { PointCloudResult } from '../../sdk/result-types.ts';
 
 function headerOf(count: number, colors: boolean, scalars: boolean): string {
-  const lines = ['ply', 'format binary_little_endian 1.0', 'comment vitrine', `element vertex ${count}`, 'property float x', 'property float y', 'property float z'];
+  const lines = [
+    'ply',
+    'format binary_little_endian 1.0',
+    'comment vitrine',
+    `element vertex ${count}`,
+    'property float x',
+    'property float y',
+    'property float z',
+  ];
   if (colors) lines.push('property uchar red', 'property uchar green', 'property uchar blue');
   if (scalars) lines.push('property float scalar');
   lines.push('end_header');
@@ -16,7 +24,7 @@ function headerOf(count: number, colors: boolean, scalars: boolean): string {
 }
 
 /** A colour component as a byte: bytes as they are, floats 0..1 scaled and clamped. */
-function colorByte(colors: Uint8Array | Float32Array, i: number): number {
+export function colorByte(colors: Uint8Array | Float32Array, i: number): number {
   const c = colors[i]!;
   return colors instanceof Float32Array ? Math.max(0, Math.min(255, Math.round(c * 255))) : c;
 }

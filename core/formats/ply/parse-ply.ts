@@ -99,7 +99,8 @@ export function parsePly(bytes: Buffer): TaggedResult {
       } else if (element.name === 'face') {
         const corners = (values.get('vertex_indices') ?? values.get('vertex_index')) as number[] | undefined;
         if (!Array.isArray(corners) || corners.length < 3) fail('a face needs a vertex_indices list of at least 3 corners');
-        for (const c of corners) if (!Number.isInteger(c) || c < 0 || c >= vertexElement.count) fail(`a face names vertex ${c}, out of range for ${vertexElement.count} vertices`);
+        for (const c of corners)
+          if (!Number.isInteger(c) || c < 0 || c >= vertexElement.count) fail(`a face names vertex ${c}, out of range for ${vertexElement.count} vertices`);
         for (let k = 1; k + 1 < corners.length; k++) indices.push(corners[0]!, corners[k]!, corners[k + 1]!);
       }
     });

@@ -21,7 +21,18 @@ function binaryCursor(bytes: Buffer, start: number, little: boolean): PlyCursor 
   return {
     read(type) {
       const size = PLY_SIZES[type]!;
-      const value = at + size > bytes.length ? 0 : size === 1 ? bytes[at]! : size === 2 ? (little ? bytes.readUInt16LE(at) : bytes.readUInt16BE(at)) : little ? bytes.readUInt32LE(at) : bytes.readUInt32BE(at);
+      const value =
+        at + size > bytes.length
+          ? 0
+          : size === 1
+            ? bytes[at]!
+            : size === 2
+              ? little
+                ? bytes.readUInt16LE(at)
+                : bytes.readUInt16BE(at)
+              : little
+                ? bytes.readUInt32LE(at)
+                : bytes.readUInt32BE(at);
       at += size;
       return value;
     },
@@ -80,7 +91,8 @@ export function plyDecodedSize(bytes: Buffer): DecodedSize {
   const header = parsePlyHeader(bytes);
   const vertex = header.elements.find((e) => e.name === 'vertex');
   const vertices = vertex?.count ?? 0;
-  const cursor = header.format === 'ascii' ? asciiCursor(bytes, header.bodyOffset) : binaryCursor(bytes, header.bodyOffset, header.format === 'binary_little_endian');
+  const cursor =
+    header.format === 'ascii' ? asciiCursor(bytes, header.bodyOffset) : binaryCursor(bytes, header.bodyOffset, header.format === 'binary_little_endian');
   // Colours: three bytes a point.
   return meshSize(vertices, plyTriangles(header.elements, cursor), vertices * 3);
 }

@@ -44,6 +44,9 @@ export function pngDecodedBytes(header: PngHeader): { bytes: number; what: strin
   const stored = pixels * channels * sampleBytes;
   const kept = pixels * 4;
   return stored >= kept
-    ? { bytes: stored, what: `${width}×${height} pixels × ${channels} channel${channels === 1 ? '' : 's'} × ${sampleBytes} byte${sampleBytes === 1 ? '' : 's'}` }
+    ? {
+        bytes: stored,
+        what: `${width}×${height} pixels × ${channels} channel${channels === 1 ? '' : 's'} × ${sampleBytes} byte${sampleBytes === 1 ? '' : 's'}`,
+      }
     : { bytes: kept, what: `${width}×${height} pixels as 8-bit RGBA` };
 }

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .annotations import Color, Items, ProgressReporter, Range
 from .client import Client, Job, VitrineError
+from .room import Room
 from .results import (
     ImageInput,
     ImageResult,
@@ -40,6 +41,7 @@ __all__ = [
     "PointCloudResult",
     "ProgressReporter",
     "Range",
+    "Room",
     "VitrineError",
     "VolumeInput",
     "VolumeResult",

@@ -8,12 +8,14 @@ in memory: `byte_view` is a view, never a copy.
 from __future__ import annotations
 
 import array
+import importlib
 import math
 import sys
 from typing import Any, Optional, Sequence
 
+_np: Any
 try:  # numpy is optional: the module needs only the standard library.
-    import numpy as _np
+    _np = importlib.import_module("numpy")
 except Exception:  # pragma: no cover - depends on the interpreter
     _np = None
 

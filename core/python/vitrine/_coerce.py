@@ -7,9 +7,11 @@ costs the host's event loop nothing but reading its bytes. A failed check raises
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+import math
+from typing import Any, Dict, List, NoReturn, Optional, Tuple
 
-from . import _arrays
+from . import _arrays, _axes
+from ._labels import label_data, label_fields
 from .results import ImageResult, MeshResult, PointCloudResult, VolumeResult
 
 VOLUME_DTYPES = ("uint8", "int8", "uint16", "int16", "uint32", "int32", "float32", "float64")
@@ -35,11 +37,11 @@ def to_wire(value: Any, return_type: str) -> Tuple[Dict[str, Any], Arrays]:
         raise ResultShapeError(str(error)) from None
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     raise ResultShapeError(message)
 
 
-def _wrong(value: Any, expected: str) -> None:
+def _wrong(value: Any, expected: str) -> NoReturn:
     _fail(f"expected {expected}, got {type(value).__name__}")
 
 
@@ -49,7 +51,7 @@ def _mesh(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     elif isinstance(value, (tuple, list)) and len(value) in (2, 3):
         v, i, n, c = value[0], value[1], value[2] if len(value) == 3 else None, None
     else:
-        return _wrong(value, "a MeshResult or (vertices, indices[, normals])")  # type: ignore[return-value]
+        return _wrong(value, "a MeshResult or (vertices, indices[, normals])")
     vertices = _arrays.as_flat(v, "float32", "vertices")
     indices = _int_indices(i)
     if _arrays.length(vertices) % 3:
@@ -100,9 +102,12 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     spacing: Optional[list] = None
     origin: Optional[list] = None
     unit: Optional[str] = None
+    labels: Any = (False, None, None)
+    described: Any = None
     if isinstance(value, VolumeResult):
         shape, dtype, data = value.shape, value.dtype, value.data
-        spacing, origin, unit = value.spacing, value.origin, value.unit
+        spacing, origin, unit, described = value.spacing, value.origin, value.unit, value
+        labels = (value.labels, value.label_names, value.label_colors)
         if data is None:
             _fail("the volume has no data")
         if _arrays.is_ndarray(data):
@@ -115,30 +120,70 @@ def _volume(value: Any) -> Tuple[Dict[str, Any], Arrays]:
         data, shape, dtype = value, None, None
     if shape is None:
         if not _arrays.is_ndarray(data):
-            return _wrong(value, "a VolumeResult, a 3-D numpy array or (array, spacing, origin)")  # type: ignore[return-value]
+            return _wrong(value, "a VolumeResult, a 3-D numpy array or (array, spacing, origin)")
         shape, dtype = list(data.shape), str(data.dtype)
-    if _arrays.is_ndarray(data) and data.ndim != 3 and len(shape) == data.ndim:
-        _fail(f"a volume array has 3 dimensions, got {data.ndim}")
+    axes = _axes.axes_of(getattr(described, "axes", None), len(shape))
+    if axes is None and _arrays.is_ndarray(data) and data.ndim != 3 and len(shape) == data.ndim:
+        _fail(f"a volume array has 3 dimensions (4 or 5 with axes='tczyx', 'czyx' or 'tzyx'), got {data.ndim}")
     if dtype == "bool":
         dtype = "uint8"
+    if labels[0]:
+        data, dtype = label_data(data, dtype)
     if dtype not in VOLUME_DTYPES:
         _fail(f"volume dtype {dtype} is not supported (use one of {', '.join(VOLUME_DTYPES)})")
+    sizes = _sizes(shape)
     flat = _arrays.as_flat(data, dtype, "data")
     need = 1
-    for n in shape:
-        need *= int(n)
+    for n in sizes:
+        need *= n
     if _arrays.length(flat) != need:
-        _fail(f"data holds {_arrays.length(flat)} values, shape {list(shape)} needs {need}")
-    meta: Dict[str, Any] = {"shape": [int(n) for n in shape], "dtype": dtype}
+        _fail(f"data holds {_arrays.length(flat)} values, shape {sizes} needs {need}")
+    meta: Dict[str, Any] = {"shape": sizes, "dtype": dtype}
     for key, numbers in (("spacing", spacing), ("origin", origin)):
         if numbers is not None:
-            meta[key] = [float(x) for x in numbers]
+            meta[key] = _finite_list(numbers, key)
     if unit is not None:
-        meta["unit"] = str(unit)
-    value_range = _arrays.finite_range(flat)
-    if value_range is not None:
-        meta["value_range"] = value_range
+        if not isinstance(unit, str) or len(unit) > 64:
+            _fail("unit must be a string of at most 64 characters")
+        meta["unit"] = unit
+    if axes is not None:
+        meta.update(_axes.axes_meta(described, axes, meta["shape"]))
+        meta.update(_axes.step_stats(flat, axes, meta["shape"], meta.get("vector", False)))
+    else:
+        value_range = _arrays.finite_range(flat)
+        if value_range is not None:
+            meta["value_range"] = value_range
+    meta.update(label_fields(labels[0], labels[1], labels[2], dtype))
     return meta, [("data", dtype, flat)]
+
+
+def _sizes(shape: Any) -> List[int]:
+    """A shape's sizes as ints (numpy's integers too): whole numbers, none negative."""
+    sizes = [_size(n) for n in shape]
+    whole = [n for n in sizes if n is not None]
+    if not whole or len(whole) != len(sizes):
+        _fail("shape must be a list of non-negative integers")
+    return whole
+
+
+def _size(n: Any) -> Optional[int]:
+    if isinstance(n, bool):
+        return None
+    try:
+        whole = int(n)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return whole if whole == n and whole >= 0 else None
+
+
+def _finite_list(numbers: Any, field: str) -> List[float]:
+    try:
+        values = [float(x) for x in numbers]
+    except (TypeError, ValueError):
+        raise ResultShapeError(f"{field} must be a list of numbers") from None
+    if not all(math.isfinite(v) for v in values):
+        _fail(f"{field} must hold finite numbers")
+    return values
 
 
 def _points(value: Any) -> Tuple[Dict[str, Any], Arrays]:
@@ -168,7 +213,7 @@ def _points(value: Any) -> Tuple[Dict[str, Any], Arrays]:
 def _image(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     if not isinstance(value, ImageResult):
         if not _arrays.is_ndarray(value):
-            return _wrong(value, "an ImageResult or an H×W or H×W×C array")  # type: ignore[return-value]
+            return _wrong(value, "an ImageResult or an H×W or H×W×C array")
         value = ImageResult.from_numpy(value)
     dtype = value.dtype or "uint8"
     if dtype == "bool":
@@ -178,13 +223,13 @@ def _image(value: Any) -> Tuple[Dict[str, Any], Arrays]:
     if dtype not in IMAGE_DTYPES:
         _fail(f"image dtype {dtype} is not supported (use uint8, uint16 or float32)")
     width, height, channels = value.width, value.height, value.channels or 1
-    if not all(isinstance(n, int) and n > 0 for n in (width, height)):
+    if not (isinstance(width, int) and width > 0 and isinstance(height, int) and height > 0):
         _fail("an image needs a positive width and height")
     if channels not in (1, 2, 3, 4):
         _fail(f"an image has 1 to 4 channels, got {channels}")
     data = _arrays.as_flat(value.data, dtype, "data")
     if _arrays.length(data) != width * height * channels:
         _fail(f"data holds {_arrays.length(data)} values, {width}×{height}×{channels} needs {width * height * channels}")
-    if dtype == "float32":
-        _finite(data, "data")
+    # A float image's samples may be NaN or infinite, as a volume's: a masked value, drawn as
+    # the host's PNG encoder draws it (black), never refused.
     return {"width": width, "height": height, "channels": channels, "dtype": dtype}, [("data", dtype, data)]

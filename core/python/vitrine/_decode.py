@@ -12,8 +12,9 @@ import base64
 import json
 import re
 import struct
-from typing import Any, Dict, Optional
+from typing import Any, Dict
 
+from ._axes import axes_fields
 from ._http import Response
 from .results import ImageResult, MeshResult, PointCloudResult, VolumeResult
 
@@ -56,6 +57,14 @@ def _block(np: Any, body: memoryview, offset: int, dtype: str, count: int, what:
     return np.frombuffer(bytearray(body[offset:offset + size]), dtype=dtype)
 
 
+def _labels_of(source: Dict[str, Any]) -> Dict[str, Any]:
+    """A segmentation's members of a preamble or typed result (none for another volume)."""
+    if source.get("labels") is not True:
+        return {}
+    names, colors = source.get("label_names"), source.get("label_colors")
+    return {"labels": True, "label_names": names if isinstance(names, dict) else None, "label_colors": colors if isinstance(colors, dict) else None}
+
+
 def decode_envelope(body: bytes) -> Any:
     """A v1 envelope as a VolumeResult or MeshResult (the preamble is kept as `.preamble`)."""
     np = numpy()
@@ -73,9 +82,15 @@ def decode_envelope(body: bytes) -> Any:
         for n in shape:
             count *= n
         data = _block(np, view, offset, str(preamble["dtype"]), count, "volume data").reshape(shape)
-        result: Any = VolumeResult(shape=shape, dtype=str(preamble["dtype"]), data=data, spacing=preamble.get("spacing"), origin=preamble.get("origin"))
+        whole = axes_fields(preamble) if "sizes" not in preamble else {}
+        result: Any = VolumeResult(
+            shape=shape, dtype=str(preamble["dtype"]), data=data, spacing=preamble.get("spacing"), origin=preamble.get("origin"),
+            **_labels_of(preamble), **whole,
+        )
         vr = preamble.get("value_range")
         result.value_range = tuple(vr) if isinstance(vr, list) and len(vr) == 2 else None
+        # A step of a volume with time or channels: which one, and the size of every axis of the whole.
+        result.t, result.c, result.sizes = preamble.get("t"), preamble.get("c"), preamble.get("sizes")
     elif preamble.get("type") == "mesh":
         nv, ni, nn = (int(preamble.get(k) or 0) for k in ("vertex_count", "index_count", "normal_count"))
         vertices = _block(np, view, offset, "float32", nv * 3, "vertices").reshape(-1, 3)
@@ -108,7 +123,10 @@ def decode_typed_json(payload: Dict[str, Any]) -> Any:
     kind = payload.get("type")
     if kind == "volume":
         data = np.frombuffer(bytearray(base64.b64decode(payload["data"])), dtype=payload["dtype"]).reshape(payload["shape"])
-        result: Any = VolumeResult(shape=payload["shape"], dtype=payload["dtype"], data=data, spacing=payload.get("spacing"), origin=payload.get("origin"))
+        result: Any = VolumeResult(
+            shape=payload["shape"], dtype=payload["dtype"], data=data, spacing=payload.get("spacing"), origin=payload.get("origin"),
+            **_labels_of(payload), **axes_fields(payload),
+        )
         vr = payload.get("value_range")
         result.value_range = tuple(vr) if isinstance(vr, list) and len(vr) == 2 else None
         return result
@@ -155,5 +173,3 @@ def decode_response(response: Response) -> Any:
     result.result_id = response.headers.get("x-result-id")
     result.blob_id = response.headers.get("x-blob-id")
     return result
-
-

@@ -72,8 +72,8 @@ def _png(np: Any, arr: Any) -> bytes:
 
 
 def to_file(value: Any, name: str) -> Tuple[bytes, str]:
-    """`value` as (file bytes, file name): a result object, a numpy array (3-D: a volume;
-    2-D or H×W×C with C ≤ 4 of uint8/uint16: an image), a path to a file, or raw bytes
+    """`value` as (file bytes, file name): a result object, a numpy array (3-D: a volume, 4-D and
+    5-D: one with time or channels; 2-D or H×W×C with C ≤ 4 of uint8/uint16: an image), a path to a file, or raw bytes
     (then `name` must carry the extension)."""
     if isinstance(value, (str, os.PathLike)):
         with open(value, "rb") as f:
@@ -92,8 +92,8 @@ def to_file(value: Any, name: str) -> Tuple[bytes, str]:
     if isinstance(value, ImageResult):
         return _png(np, value.to_numpy()), f"{name}.png"
     arr = np.asarray(value)
-    if arr.ndim == 3 and not (arr.shape[2] <= 4 and arr.dtype in (np.uint8,)):
+    if arr.ndim in (4, 5) or (arr.ndim == 3 and not (arr.shape[2] <= 4 and arr.dtype in (np.uint8,))):
         return _npy(np, arr), f"{name}.npy"
     if arr.ndim in (2, 3):
         return _png(np, arr), f"{name}.png"
-    raise ValueError(f"cannot publish an array of shape {arr.shape}: a volume is 3-D, an image H×W or H×W×C")
+    raise ValueError(f"cannot publish an array of shape {arr.shape}: a volume is 3-D (4-D or 5-D with time or channels), an image H×W or H×W×C")

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 from . import _arrays
+from ._axes import axes_fields
 from .results import ImageInput, MeshInput, PointCloudInput, VolumeInput
 
 
@@ -24,11 +25,16 @@ def make_input(kind: str, meta: Dict[str, Any], fields: Dict[str, Any]) -> Any:
         )
     if kind == "volume":
         data = fields["data"]
-        return VolumeInput(shape=meta["shape"], dtype=meta["dtype"], data=_shaped(data, *meta["shape"]), spacing=meta.get("spacing"), origin=meta.get("origin"), unit=meta.get("unit"))
+        return VolumeInput(
+            shape=meta["shape"], dtype=meta["dtype"], data=_shaped(data, *meta["shape"]), spacing=meta.get("spacing"), origin=meta.get("origin"),
+            unit=meta.get("unit"), labels=meta.get("labels") is True, label_names=meta.get("label_names"), label_colors=meta.get("label_colors"),
+            **axes_fields(meta),
+        )
     if kind == "point_cloud":
         n = _arrays.length(fields["points"]) // 3
         colors = fields.get("colors")
-        return PointCloudInput(points=_shaped(fields["points"], -1, 3), colors=_shaped(colors, n, -1) if colors is not None and n else colors, scalars=fields.get("scalars"))
+        shaped_colors = _shaped(colors, n, -1) if colors is not None and n else colors
+        return PointCloudInput(points=_shaped(fields["points"], -1, 3), colors=shaped_colors, scalars=fields.get("scalars"))
     if kind == "image":
         h, w, c = meta["height"], meta["width"], meta["channels"]
         data = fields["data"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import sys
 import typing
 from typing import Any, Callable, Dict, Tuple
 
@@ -18,6 +19,9 @@ from .results import ImageInput, ImageResult, MeshInput, MeshResult, PointCloudI
 
 INPUTS = (MeshInput, VolumeInput, PointCloudInput, ImageInput)
 COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+# `typing.Annotated` came in Python 3.9: before it, no annotation carries a marker.
+_ANNOTATED: Any = getattr(typing, "Annotated", None)
+_NONE_TYPE = type(None)
 
 
 class ParameterError(ValueError):
@@ -27,7 +31,7 @@ class ParameterError(ValueError):
 def _strip_optional(hint: Any) -> Tuple[Any, bool]:
     args = typing.get_args(hint)
     if typing.get_origin(hint) is typing.Union or type(hint).__name__ == "UnionType":
-        rest = [a for a in args if a is not type(None)]
+        rest = [a for a in args if a is not _NONE_TYPE]
         if len(rest) == 1 and len(rest) != len(args):
             return rest[0], True
     return hint, False
@@ -35,7 +39,7 @@ def _strip_optional(hint: Any) -> Tuple[Any, bool]:
 
 def _check(name: str, hint: Any, value: Any) -> None:
     meta: list = []
-    if typing.get_origin(hint) is typing.Annotated:
+    if _ANNOTATED is not None and typing.get_origin(hint) is _ANNOTATED:
         hint, *meta = typing.get_args(hint)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if hint is float:
@@ -83,10 +87,18 @@ def _check(name: str, hint: Any, value: Any) -> None:
                 raise ParameterError(f"{name} must have at most {marker.max} items, got {len(value)}")
 
 
+def _type_hints(fn: Callable[..., Any]) -> Dict[str, Any]:
+    if sys.version_info >= (3, 9):
+        hints = typing.get_type_hints(fn, include_extras=True)
+    else:
+        hints = typing.get_type_hints(fn)
+    return hints
+
+
 def checked_arguments(fn: Callable[..., Any], params: Dict[str, Any]) -> Tuple[Dict[str, Any], str]:
     """The keyword arguments for `fn` (defaults filled) and the name of its reporter parameter ('' for none)."""
     try:
-        hints = typing.get_type_hints(fn, include_extras=True)
+        hints = _type_hints(fn)
     except Exception:
         # An annotation this Python cannot evaluate (`X | None` before 3.10 under
         # `from __future__ import annotations`): values go unchecked, the reporter is still found.

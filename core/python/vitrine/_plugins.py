@@ -29,7 +29,7 @@ def import_plugin(name: str, folder: str, entry: str) -> ModuleType:
     for key in [k for k in sys.modules if k == package_name or k.startswith(package_name + ".")]:
         del sys.modules[key]
     package = ModuleType(package_name)
-    package.__path__ = [folder]  # type: ignore[attr-defined]
+    package.__path__ = [folder]
     package.__package__ = package_name
     sys.modules[package_name] = package
     module_name = f"{package_name}.{os.path.splitext(entry)[0]}"

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import math
 import os
 import platform
 import resource
 import signal
 import sys
+import threading
+import time
 import traceback
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from . import _arrays
 from ._coerce import ResultShapeError, to_wire
@@ -44,20 +47,59 @@ def _on_sigint(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
 
+#: Shortest time between two progress frames, seconds (as the host's threads batch theirs).
+PROGRESS_BATCH_S = 0.02
+#: Reports one progress frame carries at most (the newest): the host keeps only the newest anyway.
+MAX_BATCH_REPORTS = 1000
+
+
 class Reporter:
-    """The `ProgressReporter` a function receives."""
+    """The `ProgressReporter` a function receives.
+
+    A report after a quiet spell goes at once; reports that follow it closely wait (at most
+    PROGRESS_BATCH_S) and go together in one frame, so a function reporting in a tight loop
+    costs the host a few dozen frames a second, not one per report.
+    """
 
     def __init__(self, writer: FrameWriter, call_id: int) -> None:
         self._writer = writer
         self._id = call_id
+        self._lock = threading.Lock()
+        self._pending: List[Dict[str, Any]] = []
+        self._last = 0.0
+        self._timer: Optional[threading.Timer] = None
 
     def report(self, text: str, fraction: Optional[float] = None) -> None:
         if STATE.cancelled:
             raise Cancelled()
         f = float(fraction) if isinstance(fraction, (int, float)) and not isinstance(fraction, bool) else None
-        if f is not None and f != f:
-            f = None
-        self._writer.write({"t": "progress", "id": self._id, "text": str(text), "fraction": f})
+        if f is not None and not math.isfinite(f):
+            f = None  # NaN and infinity are no fraction (nor JSON)
+        with self._lock:
+            self._pending.append({"text": str(text), "fraction": f})
+            if len(self._pending) > 2 * MAX_BATCH_REPORTS:
+                del self._pending[:-MAX_BATCH_REPORTS]
+            wait = self._last + PROGRESS_BATCH_S - time.monotonic()
+            if wait > 0:
+                if self._timer is None:
+                    self._timer = threading.Timer(wait, self.flush)
+                    self._timer.daemon = True
+                    self._timer.start()
+                return
+        self.flush()
+
+    def flush(self) -> None:
+        """Sends the reports that wait (their time came, or the call is over)."""
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            reports = self._pending[-MAX_BATCH_REPORTS:]
+            self._pending = []
+            if not reports:
+                return
+            self._last = time.monotonic()
+            self._writer.write({"t": "progress", "id": self._id, "reports": reports})
 
 
 def _ensure(plugin: Dict[str, Any], modules: Dict[str, Any]) -> Any:
@@ -87,7 +129,8 @@ def _call(header: Dict[str, Any], blocks: List[bytearray], modules: Dict[str, An
     try:
         module = _ensure(plugin, modules)
     except BaseException as error:  # noqa: BLE001 - reported as the call's failure
-        writer.write({"t": "error", "id": call_id, "kind": "function", "etype": "ImportError", "message": f"plugin {plugin['name']} failed to import: {describe_import_error(error)['error']}"})
+        why = describe_import_error(error)["error"]
+        writer.write({"t": "error", "id": call_id, "kind": "function", "etype": "ImportError", "message": f"plugin {plugin['name']} failed to import: {why}"})
         return
     fn = getattr(module, header["function"], None)
     if not callable(fn):
@@ -95,40 +138,50 @@ def _call(header: Dict[str, Any], blocks: List[bytearray], modules: Dict[str, An
         return
     kwargs = dict(header.get("args", {}))
     kwargs.update(read_inputs(header.get("inputs", []), blocks))
+    reporter = Reporter(writer, call_id)
     if header.get("reporter"):
-        kwargs[header["reporter"]] = Reporter(writer, call_id)
+        kwargs[header["reporter"]] = reporter
     STATE.cancelled = False
     STATE.running = call_id
+    try:
+        answer, sent = _run(fn, kwargs, header, call_id)
+    finally:
+        STATE.running = None
+    # Every report goes before the answer, so none arrives after the call is over.
+    reporter.flush()
+    if answer["t"] == "result" and STATE.cancelled:
+        answer, sent = {"t": "error", "id": call_id, "kind": "cancelled", "message": "cancelled"}, []
+    try:
+        writer.write(answer, sent)
+    except (ValueError, TypeError) as error:  # a header JSON cannot carry (nothing was written)
+        writer.write({"t": "error", "id": call_id, "kind": "result", "message": f"the result cannot be sent: {error}"})
+
+
+Answer = Tuple[Dict[str, Any], List[memoryview]]
+
+
+def _run(fn: Any, kwargs: Dict[str, Any], header: Dict[str, Any], call_id: int) -> Answer:
+    """The call's answer frame: its result, or why it has none."""
     try:
         value = fn(**kwargs)
         if inspect.isawaitable(value):
             value = asyncio.run(_awaited(value))
         meta, arrays = to_wire(value, header["return_type"])
     except (KeyboardInterrupt, Cancelled):
-        STATE.running = None
-        writer.write({"t": "error", "id": call_id, "kind": "cancelled", "message": "cancelled"})
-        return
+        return {"t": "error", "id": call_id, "kind": "cancelled", "message": "cancelled"}, []
     except ResultShapeError as error:
-        STATE.running = None
-        writer.write({"t": "error", "id": call_id, "kind": "result", "message": str(error)})
-        return
+        return {"t": "error", "id": call_id, "kind": "result", "message": str(error)}, []
     except MemoryError as error:
-        STATE.running = None
-        writer.write({"t": "error", "id": call_id, "kind": "function", "etype": "MemoryError", "message": f"MemoryError: {error}".rstrip(": "), "traceback": traceback.format_exc(), "recycle": True})
-        return
+        message = f"MemoryError: {error}".rstrip(": ")
+        failed = {"t": "error", "id": call_id, "kind": "function", "etype": "MemoryError", "message": message, "traceback": traceback.format_exc()}
+        return {**failed, "recycle": True}, []
     except BaseException as error:  # noqa: BLE001 - the function's own failure, reported
-        STATE.running = None
         if STATE.cancelled:
-            writer.write({"t": "error", "id": call_id, "kind": "cancelled", "message": "cancelled"})
-            return
-        writer.write({"t": "error", "id": call_id, "kind": "function", "etype": type(error).__name__, "message": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc()})
-        return
-    STATE.running = None
-    if STATE.cancelled:
-        writer.write({"t": "error", "id": call_id, "kind": "cancelled", "message": "cancelled"})
-        return
+            return {"t": "error", "id": call_id, "kind": "cancelled", "message": "cancelled"}, []
+        etype = type(error).__name__
+        return {"t": "error", "id": call_id, "kind": "function", "etype": etype, "message": f"{etype}: {error}", "traceback": traceback.format_exc()}, []
     fields = [{"field": f, "dtype": d} for f, d, _ in arrays]
-    writer.write({"t": "result", "id": call_id, "type": header["return_type"], "meta": meta, "arrays": fields}, [_arrays.byte_view(a) for _, _, a in arrays])
+    return {"t": "result", "id": call_id, "type": header["return_type"], "meta": meta, "arrays": fields}, [_arrays.byte_view(a) for _, _, a in arrays]
 
 
 async def _awaited(value: Any) -> Any:
@@ -141,6 +194,44 @@ def _limit_memory() -> None:
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         new = int(limit) if hard == resource.RLIM_INFINITY else min(int(limit), hard)
         resource.setrlimit(resource.RLIMIT_AS, (new, hard))
+
+
+#: Threads this process may start beside the processes it is allowed (RLIMIT_NPROC counts both).
+THREAD_MARGIN = 64
+
+
+def _user_tasks() -> int:
+    """Processes and threads of this process's real user now (what RLIMIT_NPROC counts)."""
+    uid = os.getuid()
+    tasks = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as status:
+                fields = dict(line.split(":", 1) for line in status if ":" in line)
+        except OSError:
+            continue
+        if int(fields.get("Uid", "-1 ").split()[0]) == uid:
+            tasks += int(fields.get("Threads", "1").strip() or 1)
+    return tasks
+
+
+def _limit_processes() -> None:
+    """Bounds what a plugin may fork: RLIMIT_NPROC at what the user runs now plus the allowance.
+
+    The limit counts every process and thread of the user, not of this process, so it is set
+    from the user's count at start. The kernel does not apply it to root; the host also counts
+    this process's group and ends it past the allowance.
+    """
+    allowance = os.environ.get("VITRINE_PYTHON_MAX_CHILDREN", "")
+    if not allowance.isdigit() or not os.path.isdir("/proc"):
+        return
+    want = _user_tasks() + int(allowance) + THREAD_MARGIN
+    soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
+    new = want if hard == resource.RLIM_INFINITY else min(want, hard)
+    if soft == resource.RLIM_INFINITY or new < soft:
+        resource.setrlimit(resource.RLIMIT_NPROC, (new, hard))
 
 
 def _widen_pipe(fd: int) -> None:
@@ -170,6 +261,7 @@ def main(argv: List[str]) -> int:
     _widen_pipe(out_fd)
     signal.signal(signal.SIGINT, _on_sigint)
     _limit_memory()
+    _limit_processes()
     reader = FrameReader(os.fdopen(in_fd, "rb", buffering=1 << 16))
     writer = FrameWriter(out_fd)
     numpy_version = _arrays.numpy.__version__ if _arrays.numpy is not None else None

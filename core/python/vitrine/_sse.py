@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Iterator, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 
 class Event:
@@ -22,7 +22,8 @@ class Event:
 
 def read_events(stream: Any) -> Iterator[Event]:
     """The events of `stream` (a binary file-like object) until it ends."""
-    name, data, last_id = "", [], None
+    name, last_id = "", None
+    data: List[str] = []
     while True:
         raw = stream.readline()
         if not raw:

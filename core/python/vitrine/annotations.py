@@ -6,7 +6,7 @@ schema built from these annotations before a function is called.
 """
 from __future__ import annotations
 
-from typing import Optional, Protocol
+from typing import TYPE_CHECKING, Optional, Protocol
 
 
 class Range:
@@ -35,8 +35,13 @@ class Items:
         return f"Items(min={self.min!r}, max={self.max!r})"
 
 
-class Color(str):
-    """A colour `#rrggbb`; the value a function receives is a plain `str`."""
+if TYPE_CHECKING:
+    # A type checker sees what the function receives: `colour: Color = "#e0a030"` checks.
+    Color = str
+else:
+
+    class Color(str):
+        """A colour `#rrggbb`; the value a function receives is a plain `str`."""
 
 
 class ProgressReporter(Protocol):

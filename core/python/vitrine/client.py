@@ -6,8 +6,11 @@
     c.publish("seg", labels, display_name="Segmentation")
     c.show("lab", "seg")                       # every page following room `lab` shows it
     c.set_view("lab", window=(0, 3), colormap="magma")
+    lab = c.room("lab")                        # the room's scene: many layers at once
+    mask = lab.add(labels, kind="labels", opacity=0.4)
     for event in c.follow("lab"):              # state, view, computing, result ...
         print(event.event, event.data)
+    c.room("lab").annotate("point", [1, 2, 3], label="seed")   # a mark every peer sees
 
 Only the standard library and numpy. Calls block; nothing needs an event loop, so it works the
 same in Jupyter (whose kernel runs one) and in a plain script.
@@ -15,20 +18,25 @@ same in Jupyter (whose kernel runs one) and in a plain script.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, Generator, List, Mapping, Optional, Sequence
 from urllib.parse import quote
 
 from ._decode import DataFile, decode_response
 from ._encode import to_file
 from ._http import Http, VitrineError
+from ._labels import as_label_volume
 from ._sse import Event, read_events
+from .room import Room
 
-__all__ = ["Client", "DataFile", "Event", "Job", "VitrineError"]
+__all__ = ["Client", "DataFile", "Event", "Job", "Room", "VitrineError"]
 
 #: The room a request without one goes to, as on the host.
 DEFAULT_ROOM = "service"
-#: Delivery options `/data` takes beside params (how the result travels, never which result).
-DELIVERY_OPTIONS = ("format", "compress", "max_triangles", "dtype", "window", "max_dim")
+#: Delivery options `/data` takes beside params (how the result travels, never which result;
+#: `t` and `c` pick the step of a volume with time or channels).
+DELIVERY_OPTIONS = ("format", "compress", "max_triangles", "dtype", "window", "max_dim", "segment", "t", "c")
+#: What a volume with time or channels says of them when it is published (VolumeResult's fields).
+AXES_FIELDS = ("axes", "channels", "time_step", "time_unit", "vector")
 
 
 def _seg(value: str) -> str:
@@ -70,9 +78,10 @@ class Job:
         self.status, self.error = answer["status"], answer.get("error")
         return answer
 
-    def events(self) -> Iterator[Event]:
+    def events(self) -> Generator[Event, None, None]:
         """The job's event stream: `progress` events, then `done` or `error` (then it ends)."""
-        with self._client._http.open("GET", f"/api/jobs/{_seg(self.id)}/events", headers={"Accept": "text/event-stream"}, timeout=self._client.stream_timeout) as stream:
+        path = f"/api/jobs/{_seg(self.id)}/events"
+        with self._client._http.open("GET", path, headers={"Accept": "text/event-stream"}, timeout=self._client.stream_timeout) as stream:
             for event in read_events(stream):
                 if event.event in ("done", "error") and isinstance(event.data, dict):
                     self.status, self.error = event.data.get("status", event.event), event.data.get("error")
@@ -139,7 +148,10 @@ class Client:
         """A specimen's data: a VolumeResult, MeshResult, PointCloudResult or ImageResult whose
         arrays are numpy arrays (a volume's `data` has its `shape`; mesh vertices N×3), or a
         DataFile for a file served as it is. Delivery options (`format`, `dtype`, `window`,
-        `max_dim`, `max_triangles`, `compress`) shape how it travels, never which result."""
+        `max_dim`, `max_triangles`, `compress`) shape how it travels, never which result. A volume
+        with time or channels comes one 3-D step at a time: `t` (default 0) and `c` (default 0;
+        for a vector field also "magnitude" or "rgb"); the answer's `t`, `c` and `sizes` say
+        which step it is and how many there are."""
         query = {"params": dict(params) if params else None, "room_id": room, **_delivery(delivery)}
         return decode_response(self._http.send("GET", f"/api/specimens/{_seg(id)}/data", query=query))
 
@@ -168,12 +180,27 @@ class Client:
 
     def publish(self, id: str, value: Any, *, display_name: Optional[str] = None, description: Optional[str] = None,
                 tags: Optional[Sequence[str]] = None, spacing: Optional[Sequence[float]] = None,
-                origin: Optional[Sequence[float]] = None, filename: Optional[str] = None) -> Dict[str, Any]:
+                origin: Optional[Sequence[float]] = None, filename: Optional[str] = None, labels: Optional[bool] = None,
+                label_names: Optional[Mapping[Any, str]] = None, label_colors: Optional[Mapping[Any, str]] = None,
+                **axes: Any) -> Dict[str, Any]:
         """Publishes `value` as the static specimen `id` on the host (and every host of its
         service): a result object, a numpy array (3-D: a volume; 2-D or H×W×C uint8: an image;
-        wrap a 3-D uint8 volume in `VolumeResult.from_numpy` to say so), a file path, or bytes
-        with `filename`. A volume's `spacing` and `origin` (z, y, x) come from a VolumeResult
-        or are given here. Publishing again replaces it. Gives the host's answer."""
+        wrap a 3-D uint8 volume in `VolumeResult.from_numpy` to say so; 4-D or 5-D: a volume
+        with time or channels), a file path, or bytes with `filename`. A volume's `spacing` and
+        `origin` (z, y, x) come from a VolumeResult or are given here, and so do its `axes`
+        (`tczyx`, `czyx`, `tzyx`), `channels`, `time_step`, `time_unit` and `vector`.
+        `labels=True` publishes a segmentation (integer ids, 0 the background; an integer array
+        is converted to uint8, uint16 or uint32), with optional `label_names` and `label_colors`
+        keyed by id; a VolumeResult marked as labels says so itself. Publishing again replaces
+        it. Gives the host's answer."""
+        unknown = sorted(set(axes) - set(AXES_FIELDS))
+        if unknown:
+            raise TypeError(f"publish() got an unexpected keyword {unknown[0]!r}")
+        labels = labels if labels is not None else getattr(value, "labels", False)
+        label_names = label_names if label_names is not None else getattr(value, "label_names", None)
+        label_colors = label_colors if label_colors is not None else getattr(value, "label_colors", None)
+        if labels:
+            value = as_label_volume(value)
         body, name = to_file(value, filename or id)
         query: Dict[str, Any] = {"filename": name, "display_name": display_name, "description": description}
         if tags:
@@ -182,6 +209,15 @@ class Client:
             given = given if given is not None else getattr(value, key, None)
             if given is not None:
                 query[key] = ",".join(str(float(v)) for v in given)
+        if labels:
+            query["role"] = "labels"
+            for key, table in (("label_names", label_names), ("label_colors", label_colors)):
+                if table is not None:
+                    query[key] = json.dumps({str(k): v for k, v in table.items()})
+        for key in AXES_FIELDS:
+            given = axes.get(key, getattr(value, key, None))
+            if given is not None and given is not False:
+                query[key] = json.dumps(given) if key == "channels" else str(given).lower() if key == "vector" else str(given)
         answer = self._http.send("PUT", f"/api/specimens/{_seg(id)}", query=query, body=body, headers={"Content-Type": "application/octet-stream"})
         return answer.json() if answer.body else {"id": id}
 
@@ -211,9 +247,11 @@ class Client:
         view: Dict[str, Any] = {}
         if window is not None:
             view["window"] = [float(v) for v in window]
-        for key, value in (("colormap", colormap), ("opacity", opacity), ("mode", mode), ("camera", camera)):
+        for key, value in (("colormap", colormap), ("opacity", opacity), ("mode", mode)):
             if value is not None:
-                view[key] = dict(value) if key == "camera" else value
+                view[key] = value
+        if camera is not None:
+            view["camera"] = dict(camera)
         if not view:
             raise TypeError("set_view() needs at least one of window, colormap, opacity, mode, camera")
         return self._http.json("PUT", f"/api/rooms/{_seg(room)}/view", view)
@@ -222,7 +260,14 @@ class Client:
         """How `room` looks now."""
         return self._http.json("GET", f"/api/rooms/{_seg(room)}/view")
 
-    def follow(self, room: str = DEFAULT_ROOM) -> Iterator[Event]:
+    def room(self, name: str = DEFAULT_ROOM) -> Room:
+        """Room `name`: its scene (`add` layers of arrays, results, specimens or functions,
+        change them with `update`, `remove` them, `snapshot()` the room) and its annotations
+        (`annotations()`, `points()`, `annotate(kind, points, **fields)`, ...). See
+        `vitrine.room.Room`."""
+        return Room(self, name)
+
+    def follow(self, room: str = DEFAULT_ROOM) -> Generator[Event, None, None]:
         """The room's events as they happen: `state` first (its entry or None), then `view`,
         `computing`, `result` ... Each has `.event`, `.data` (parsed JSON) and `.id`. Leave the
         loop (or close the generator) to stop; the connection closes with it."""

@@ -9,7 +9,7 @@ Values are kept as given; they are checked and converted once, when the result i
 from __future__ import annotations
 
 import base64
-from typing import Any, List, Optional, Sequence
+from typing import Any, List, Mapping, Optional, Sequence
 
 from . import _arrays
 
@@ -34,9 +34,23 @@ class MeshResult:
 
 
 class VolumeResult:
-    """A scalar volume in C order (slowest axis first), with optional voxel spacing, origin and unit."""
+    """A volume in C order (slowest axis first), with optional voxel spacing, origin and unit.
+
+    A segmentation says `labels=True` (each sample a label id, 0 the background; uint8, uint16 or
+    uint32, an integer array of another type is converted), with optional `label_names` and
+    `label_colors` keyed by id: `{3: "nucleus"}`, `{3: "#ff8800"}`.
+
+    With time and channels it has 4 or 5 axes named by `axes` in NGFF order (`tczyx`, `czyx`,
+    `tzyx`; a 5-D array is `tczyx` unless it says otherwise): `spacing` and `origin` stay
+    spatial (z, y, x), `channels` lists each channel (a name, or a dict of `name`, `color`
+    `#rrggbb` and `window` (lo, hi)), `time_step` and `time_unit` say how far apart the steps
+    are, and `vector=True` says the 3 channels are the x, y, z components of a vector field.
+    """
 
     type = "volume"
+    #: [min, max] of the finite samples, as a host's answer carries it (`vitrine.testing`, the
+    #: client); never read from a result a function returns: the host works it out.
+    value_range: Optional[Sequence[float]] = None
 
     def __init__(
         self,
@@ -46,6 +60,14 @@ class VolumeResult:
         spacing: Optional[Sequence[float]] = None,
         origin: Optional[Sequence[float]] = None,
         unit: Optional[str] = None,
+        labels: bool = False,
+        label_names: Optional[Mapping[Any, str]] = None,
+        label_colors: Optional[Mapping[Any, str]] = None,
+        axes: Optional[str] = None,
+        channels: Optional[Sequence[Any]] = None,
+        time_step: Optional[float] = None,
+        time_unit: Optional[str] = None,
+        vector: bool = False,
     ) -> None:
         if isinstance(data, str):  # the reference's base64 form
             data = base64.b64decode(data)
@@ -53,17 +75,30 @@ class VolumeResult:
             data = _arrays.from_bytes(data, str(dtype), list(shape) if shape is not None and _arrays.numpy is not None else None)
         if shape is None and _arrays.is_ndarray(data):
             shape = data.shape
-        self.shape: Optional[List[int]] = [int(n) for n in shape] if shape is not None else None
+        # Kept as given, like every value: the check when the result is sent says what is wrong.
+        self.shape: Optional[List[int]] = list(shape) if shape is not None else None
         self.dtype = str(dtype) if dtype is not None else _arrays.dtype_name(data)
         self.data = data
         self.spacing = list(spacing) if spacing is not None else None
         self.origin = list(origin) if origin is not None else None
         self.unit = unit
+        self.labels = bool(labels)
+        self.label_names = dict(label_names) if label_names is not None else None
+        self.label_colors = dict(label_colors) if label_colors is not None else None
+        self.axes = axes
+        self.channels = list(channels) if channels is not None else None
+        self.time_step = time_step
+        self.time_unit = time_unit
+        self.vector = bool(vector)
 
     @classmethod
-    def from_numpy(cls, arr: Any, spacing: Optional[Sequence[float]] = None, origin: Optional[Sequence[float]] = None, unit: Optional[str] = None) -> "VolumeResult":
+    def from_numpy(
+        cls, arr: Any, spacing: Optional[Sequence[float]] = None, origin: Optional[Sequence[float]] = None, unit: Optional[str] = None, **fields: Any
+    ) -> "VolumeResult":
+        """`arr` as a volume; `labels`, `label_names`, `label_colors`, `axes`, `channels`,
+        `time_step`, `time_unit` and `vector` as the constructor takes them."""
         arr = _arrays.as_nd(arr)
-        return cls(shape=arr.shape, dtype=str(arr.dtype), data=arr, spacing=spacing, origin=origin, unit=unit)
+        return cls(shape=arr.shape, dtype=str(arr.dtype), data=arr, spacing=spacing, origin=origin, unit=unit, **fields)
 
     def to_numpy(self) -> Any:
         """The samples as a numpy array of `shape`."""
@@ -71,7 +106,9 @@ class VolumeResult:
         return arr.reshape(self.shape) if self.shape is not None else arr
 
     def __repr__(self) -> str:
-        return f"VolumeResult(shape={self.shape}, dtype={self.dtype})"
+        labels = ", labels" if self.labels else ""
+        axes = f", axes={self.axes!r}" if self.axes else ""
+        return f"VolumeResult(shape={self.shape}, dtype={self.dtype}{labels}{axes})"
 
 
 class PointCloudResult:
@@ -97,7 +134,9 @@ class ImageResult:
 
     type = "image"
 
-    def __init__(self, width: Optional[int] = None, height: Optional[int] = None, channels: Optional[int] = None, dtype: Optional[str] = None, data: Any = None) -> None:
+    def __init__(
+        self, width: Optional[int] = None, height: Optional[int] = None, channels: Optional[int] = None, dtype: Optional[str] = None, data: Any = None
+    ) -> None:
         if isinstance(data, str):
             data = base64.b64decode(data)
         if isinstance(data, (bytes, bytearray, memoryview)):

@@ -21,6 +21,7 @@ import typing
 from types import ModuleType
 from typing import Any, List, Optional, Tuple, Union
 
+from ._axes import axes_fields
 from ._coerce import ResultShapeError, to_wire
 from ._params import ParameterError, checked_arguments
 from ._plugins import import_plugin
@@ -91,6 +92,12 @@ def _result(kind: str, meta: dict, fields: dict) -> Any:
         return PointCloudResult(points=fields["points"], colors=fields.get("colors"), scalars=fields.get("scalars"))
     if kind == "image":
         return ImageResult(width=meta["width"], height=meta["height"], channels=meta["channels"], dtype=meta["dtype"], data=fields["data"])
-    volume = VolumeResult(shape=meta["shape"], dtype=meta["dtype"], data=fields["data"], spacing=meta.get("spacing"), origin=meta.get("origin"), unit=meta.get("unit"))
+    volume: Any = VolumeResult(
+        shape=meta["shape"], dtype=meta["dtype"], data=fields["data"], spacing=meta.get("spacing"), origin=meta.get("origin"), unit=meta.get("unit"),
+        labels=meta.get("labels") is True, label_names=meta.get("label_names"), label_colors=meta.get("label_colors"),
+        **axes_fields(meta),
+    )
     volume.value_range = meta.get("value_range")
+    volume.channel_ranges = meta.get("channel_ranges")
+    volume.magnitude_max = meta.get("magnitude_max")
     return volume

@@ -66,7 +66,13 @@ export class DownloadMenu {
           {},
           h(
             'a',
-            { class: 'link', href: urlOf(f.delivery), download: '', title: f.hint, 'data-format': f.delivery.compress ? `${f.delivery.format}+${f.delivery.compress}` : String(f.delivery.format) },
+            {
+              class: 'link',
+              href: urlOf(f.delivery),
+              download: '',
+              title: f.hint,
+              'data-format': f.delivery.compress ? `${f.delivery.format}+${f.delivery.compress}` : String(f.delivery.format),
+            },
             h('span', {}, f.label),
             h('span', { class: 'download-hint' }, f.hint),
           ),

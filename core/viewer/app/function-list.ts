@@ -16,7 +16,12 @@ export class FunctionList {
   constructor(private readonly onSelect: (fn: FunctionInfo) => void) {
     this.#count = h('span', { class: 'count' });
     this.#list = h('div', { class: 'function-list', role: 'list' });
-    this.element = h('section', { class: 'functions', hidden: true, 'data-testid': 'functions' }, h('h2', { class: 'pane-title' }, 'Functions', this.#count), this.#list);
+    this.element = h(
+      'section',
+      { class: 'functions', hidden: true, 'data-testid': 'functions' },
+      h('h2', { class: 'pane-title' }, 'Functions', this.#count),
+      this.#list,
+    );
   }
 
   /** Shows the functions no catalog entry uses. */
@@ -29,7 +34,16 @@ export class FunctionList {
     replaceChildren(
       this.#list,
       ...free.map((fn) =>
-        h('button', { class: 'fn-item', role: 'listitem', type: 'button', 'data-name': fn.name, title: fn.schema.description ?? fn.name, onclick: () => this.onSelect(fn) },
+        h(
+          'button',
+          {
+            class: 'fn-item',
+            role: 'listitem',
+            type: 'button',
+            'data-name': fn.name,
+            title: fn.schema.description ?? fn.name,
+            onclick: () => this.onSelect(fn),
+          },
           h('code', { class: 'fn' }, `${fn.name}()`),
           h('span', { class: 'tile-meta' }, fn.return_type.replace('_', ' ')),
         ),
@@ -54,5 +68,15 @@ export function functionMetadata(functions: FunctionInfo[], name: string): Speci
   const fn = functions.find((f) => f.name === name);
   if (!fn) throw new Error(`The host has no function '${name}'.`);
   const description = typeof fn.schema.description === 'string' ? fn.schema.description : '';
-  return { id: fn.name, display_name: fn.name, description, type: fn.return_type, tags: ['function'], is_dynamic: true, function_name: fn.name, thumbnail_url: '', schema: fn.schema };
+  return {
+    id: fn.name,
+    display_name: fn.name,
+    description,
+    type: fn.return_type,
+    tags: ['function'],
+    is_dynamic: true,
+    function_name: fn.name,
+    thumbnail_url: '',
+    schema: fn.schema,
+  };
 }

@@ -46,7 +46,11 @@ export function createInputField(name: string, kind: InputKind, prop: ParameterP
   const select = h('select', { id, class: 'select', 'data-testid': `input-picker-${name}` }, h('option', { value: '' }, '— choose —'));
   const status = h('div', { class: 'field-error', role: 'status', 'aria-live': 'polite' });
   const chooser = h('input', { type: 'file', accept: ACCEPT[kind], hidden: true, 'data-testid': `input-file-${name}` });
-  const drop = h('div', { class: 'drop-zone', tabindex: 0, role: 'button', 'data-testid': `input-drop-${name}` }, `Drop a ${ACCEPT[kind].replaceAll(',', ' ')} file here, or click to choose`);
+  const drop = h(
+    'div',
+    { class: 'drop-zone', tabindex: 0, role: 'button', 'data-testid': `input-drop-${name}` },
+    `Drop a ${ACCEPT[kind].replaceAll(',', ' ')} file here, or click to choose`,
+  );
   let pending: unknown = prop.default;
 
   const addOption = (value: string, label: string): void => {

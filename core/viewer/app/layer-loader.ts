@@ -86,7 +86,7 @@ export class LayerLoader {
     const signal = load.controller.signal;
     const isCurrent = (): boolean => this.#loads.get(layer.id) === load && !signal.aborted;
     const viaUrl = (delivery: DeliveryQuery | undefined, part?: AbortSignal, answered?: (r: Response) => void): Promise<SpecimenData> =>
-      client.scenes.layerData(dataUrl, { delivery, signal: eitherSignal(signal, part), onHeaders: answered });
+      client.getLayerData(dataUrl, { delivery, signal: eitherSignal(signal, part), onHeaders: answered });
     const viaBlob = async (fallback: () => Promise<SpecimenData>, part?: AbortSignal): Promise<SpecimenData> => {
       try {
         return await client.getBlob(blobId!, eitherSignal(signal, part));

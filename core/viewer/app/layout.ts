@@ -25,7 +25,8 @@ export interface Layout {
   dataLink: HTMLAnchorElement;
 }
 
-const LOGO = `<svg viewBox="0 0 32 32" width="22" height="22" aria-hidden="true"><rect width="32" height="32" rx="8" fill="#14202e"/><path d="M8 10l8 14 8-14" fill="none" stroke="#5cc8ff" stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/></svg>`;
+const LOGO = `<svg viewBox="0 0 32 32" width="22" height="22" aria-hidden="true"><rect width="32" height="32" rx="8" fill="#14202e"/><path d="M8 10l8 14 ` +
+  `8-14" fill="none" stroke="#5cc8ff" stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/></svg>`;
 
 export function createLayout(root: HTMLElement): Layout {
   const brand = h('div', { class: 'brand' });
@@ -68,7 +69,24 @@ export function createLayout(root: HTMLElement): Layout {
   const inspector = h('aside', { class: 'inspector', 'aria-label': 'Inspector' }, jobSection, paramsSection, linksSection);
   root.replaceChildren(topbar, catalogPane, stagePane, inspector);
   root.removeAttribute('aria-busy');
-  return { root, topbar, roomInput, hostLabel, catalogPane, stagePane, stageHost, stageHud, stageTools, inspector, paramsSection, paramsBody, resetButton, jobSection, linksSection, dataLink };
+  return {
+    root,
+    topbar,
+    roomInput,
+    hostLabel,
+    catalogPane,
+    stagePane,
+    stageHost,
+    stageHud,
+    stageTools,
+    inspector,
+    paramsSection,
+    paramsBody,
+    resetButton,
+    jobSection,
+    linksSection,
+    dataLink,
+  };
 }
 
 /** Copies the page URL (which carries the room, the specimen and its parameters). */

@@ -38,7 +38,11 @@ export function createListControl(name: string, prop: ParameterProperty, onChang
         });
         input.setValue(value);
         input.setDisabled(disabled);
-        const remove = h('button', { type: 'button', class: 'button small ghost list-remove', 'aria-label': `remove ${name} item ${index + 1}`, title: 'Remove' }, '×');
+        const remove = h(
+          'button',
+          { type: 'button', class: 'button small ghost list-remove', 'aria-label': `remove ${name} item ${index + 1}`, title: 'Remove' },
+          '×',
+        );
         remove.disabled = disabled || atMin;
         remove.addEventListener('click', () => {
           values.splice(index, 1);

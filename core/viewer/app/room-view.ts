@@ -31,7 +31,10 @@ export class RoomViewBinding {
 
   constructor(options: RoomViewOptions) {
     this.#options = options;
-    this.#sync = new ViewSync({ send: (view) => (this.#room === null ? Promise.resolve() : options.send(this.#room, view)), apply: (view) => this.#apply(view) });
+    this.#sync = new ViewSync({
+      send: (view) => (this.#room === null ? Promise.resolve() : options.send(this.#room, view)),
+      apply: (view) => this.#apply(view),
+    });
     options.stage?.view.onMoved(() => {
       if (options.stage?.content) this.#local({ camera: options.stage.view.view() });
     });

@@ -7,8 +7,7 @@
  * follows shows the outcome to every peer, this page included. A refusal is reported in words.
  */
 import type { VitrineClient } from '../../client/client.ts';
-import type { LayerChange, NewLayer } from '../../client/scene-client.ts';
-import type { LayerSource, RoomScene, SceneLayer } from '../../client/scene-types.ts';
+import type { LayerChange, LayerSource, NewLayer, RoomScene, SceneLayer } from '../../client/scene-types.ts';
 import { describeError } from './request-failure.ts';
 
 /** A layer as a `PUT` of the scene carries it: everything but the result the host sets. */
@@ -35,11 +34,11 @@ export class SceneActions {
   }
 
   add(source: LayerSource): void {
-    this.#run('The layer could not be added', (client, room) => client.scenes.add(room, { source }));
+    this.#run('The layer could not be added', (client, room) => client.scene(room).add({ source }));
   }
 
   remove(id: string): void {
-    this.#run('The layer could not be removed', (client, room) => client.scenes.remove(room, id));
+    this.#run('The layer could not be removed', (client, room) => client.scene(room).remove(id));
   }
 
   /** Moves layer `id` one place up (1: drawn over the next) or down (-1). */
@@ -50,13 +49,13 @@ export class SceneActions {
     const to = at + by;
     if (!scene || at < 0 || to < 0 || to >= layers.length) return;
     [layers[at], layers[to]] = [layers[to]!, layers[at]!];
-    this.#run('The layers could not be reordered', (client, room) => client.scenes.replace(room, { layers: layers.map(asNew), active: scene.active }, scene.version));
+    this.#run('The layers could not be reordered', (client, room) => client.scene(room).replace(layers.map(asNew), { active: scene.active, ifMatch: scene.version }));
   }
 
   /** Makes layer `id` the room's active layer (its entry). */
   activate(id: string): void {
     if (this.#options.scene()?.active === id) return;
-    this.#run('The active layer could not be changed', (client, room) => client.scenes.update(room, id, { active: true }));
+    this.#run('The active layer could not be changed', (client, room) => client.scene(room).update(id, { active: true }));
   }
 
   /** Shares a display change of layer `id` (SceneSync's send). */
@@ -64,7 +63,7 @@ export class SceneActions {
     const room = this.#options.room();
     if (room === null) return;
     try {
-      await this.#options.client.scenes.update(room, id, change);
+      await this.#options.client.scene(room).update(id, change);
     } catch (error) {
       this.#options.report(`The change could not be shared: ${describeError(error)}`);
       throw error;

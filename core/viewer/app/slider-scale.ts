@@ -56,6 +56,8 @@ export function sliderScale(prop: ParameterProperty): SliderScale {
 
 /** Characters a number field needs for any value of `prop` (its bounds, default, and `value`). */
 export function numberFieldChars(prop: ParameterProperty, value?: unknown): number {
-  const texts = [prop.minimum, prop.maximum, prop.default, value].filter((v): v is number => typeof v === 'number').map((v) => String(Number(v.toPrecision(12))));
+  const texts = [prop.minimum, prop.maximum, prop.default, value]
+    .filter((v): v is number => typeof v === 'number')
+    .map((v) => String(Number(v.toPrecision(12))));
   return Math.max(4, ...texts.map((t) => t.length));
 }

@@ -7,7 +7,7 @@
  * the snapshot and then follows that room.
  */
 import type { VitrineClient } from '../../client/client.ts';
-import type { RoomSnapshot } from '../../client/wire-types.ts';
+import type { SnapshotDocument } from '../../client/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 import { describeError } from './request-failure.ts';
 
@@ -17,8 +17,9 @@ export function snapshotControl(client: VitrineClient, room: () => string): HTML
   const button = h('button', { type: 'button', class: 'button ghost small', 'data-testid': 'snapshot', title: 'Keep the room as it is now (layers, view, results) and get a link to it' }, 'Snapshot');
   button.addEventListener('click', () => {
     button.disabled = true;
-    client.scenes
-      .snapshot(room())
+    client
+      .scene(room())
+      .snapshot()
       .then(({ id, url }) => {
         link.href = url;
         link.textContent = `snapshot ${id.slice(0, 12)}…`;
@@ -39,7 +40,7 @@ export function snapshotControl(client: VitrineClient, room: () => string): HTML
 export interface SnapshotHooks {
   client: VitrineClient;
   /** Shows the snapshot's scene (read-only) and camera. */
-  show(snapshot: RoomSnapshot): void;
+  show(snapshot: SnapshotDocument): void;
   /** The room the page names (the restore goes there). */
   room(): string;
   /** Where the banner goes. */
@@ -50,9 +51,9 @@ export interface SnapshotHooks {
 
 /** Opens snapshot `id`: shows it read-only, with the banner and its "Restore into room". */
 export async function openSnapshot(id: string, hooks: SnapshotHooks): Promise<void> {
-  let snapshot: RoomSnapshot;
+  let snapshot: SnapshotDocument;
   try {
-    snapshot = await hooks.client.scenes.getSnapshot(id);
+    snapshot = await hooks.client.getSnapshot(id);
   } catch (error) {
     hooks.fail('The snapshot could not be opened', describeError(error));
     return;
@@ -62,8 +63,9 @@ export async function openSnapshot(id: string, hooks: SnapshotHooks): Promise<vo
   restore.addEventListener('click', () => {
     const room = hooks.room();
     restore.disabled = true;
-    hooks.client.scenes
-      .replace(room, { snapshot: id })
+    hooks.client
+      .scene(room)
+      .restore(id)
       .then(() => window.location.assign(`/?room=${encodeURIComponent(room)}&follow=1`))
       .catch((error: unknown) => {
         status.textContent = `Not restored: ${describeError(error)}`;

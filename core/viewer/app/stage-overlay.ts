@@ -33,7 +33,14 @@ export class StageOverlay {
   error(title: string, detail: string, action?: HTMLElement): void {
     this.#set(
       'error',
-      h('div', { class: 'card error', role: 'alert' }, h('div', { class: 'card-icon' }, '!'), h('h3', {}, title), h('p', { class: 'detail' }, detail), action ?? null),
+      h(
+        'div',
+        { class: 'card error', role: 'alert' },
+        h('div', { class: 'card-icon' }, '!'),
+        h('h3', {}, title),
+        h('p', { class: 'detail' }, detail),
+        action ?? null,
+      ),
     );
   }
 

@@ -53,8 +53,14 @@ export function readUrlState(location: Location = window.location): UrlState {
       params = null;
     }
   }
-  const snapshot = query.get('snapshot');
-  return { specimen: query.get('specimen'), fn: query.get('function'), room: query.get('room')?.trim() || DEFAULT_ROOM, params, follow: query.get('follow') === '1', snapshot };
+  return {
+    specimen: query.get('specimen'),
+    fn: query.get('function'),
+    room: query.get('room')?.trim() || DEFAULT_ROOM,
+    params,
+    follow: query.get('follow') === '1',
+    snapshot: query.get('snapshot'),
+  };
 }
 
 /** Writes the state into the URL without adding a history entry. */
@@ -68,7 +74,8 @@ export function writeUrlState(state: UrlState): void {
   // The camera stays in the link while it shows the same thing.
   const now = new URLSearchParams(window.location.search);
   const cam = now.get('cam');
-  if (cam && (now.get('specimen') ?? null) === (query.get('specimen') ?? null) && (now.get('function') ?? null) === (query.get('function') ?? null)) query.set('cam', cam);
+  if (cam && (now.get('specimen') ?? null) === (query.get('specimen') ?? null) && (now.get('function') ?? null) === (query.get('function') ?? null))
+    query.set('cam', cam);
   const search = query.toString();
   const url = `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;
   if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {

@@ -8,6 +8,7 @@
  * beside the page's own (viewer-room.ts). `?snapshot=<id>` opens a snapshot read-only.
  */
 import { createClient, type VitrineClient } from '../../client/client.ts';
+import { pageToken } from './page-token.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
 import { VitrineHttpError } from '../../client/errors.ts';
 import type { LayerSource } from '../../client/scene-types.ts';
@@ -23,9 +24,6 @@ import { LatestRequest, type RequestContext } from './latest-request.ts';
 import { createLayout, type Layout } from './layout.ts';
 import { editedValues } from './param-check.ts';
 import { ParamPanel } from './param-panel.ts';
-import { renderData } from './render-data.ts';
-import { SRGBColorSpace } from 'three';
-import { meshColourOf } from './stage/mesh-colour.ts';
 import { describeError, showFailure } from './request-failure.ts';
 import { DownloadMenu } from './download-menu.ts';
 import { AdoptedBlob } from './room-blob.ts';
@@ -34,7 +32,8 @@ import type { RoomSubject } from './room-follower.ts';
 import { SpecimenHead } from './specimen-head.ts';
 import { Stage, WebGLUnavailableError } from './stage/stage.ts';
 import { StageOverlay } from './stage-overlay.ts';
-import { StatsView, statsOf } from './stats-view.ts';
+import { StatsView } from './stats-view.ts';
+import { showOnStage } from './show-on-stage.ts';
 import { DEFAULT_ROOM, readUrlState, writeUrlState } from './url-state.ts';
 import { LinkCamera } from './link-camera.ts';
 import { createPageVr } from './xr/page-vr.ts';
@@ -46,7 +45,7 @@ import type { VrMode } from './xr/vr-mode.ts';
 const DRAG_DEBOUNCE_MS = 150;
 
 export class ViewerApp {
-  readonly #client: VitrineClient = createClient({ baseUrl: '' });
+  readonly #client: VitrineClient = createClient({ baseUrl: '', token: pageToken() });
   readonly #layout: Layout;
   readonly #catalog: CatalogView;
   readonly #head = new SpecimenHead();
@@ -75,7 +74,10 @@ export class ViewerApp {
   constructor(root: HTMLElement) {
     this.#layout = createLayout(root);
     this.#stats.follow(this.#layout.stageTools);
-    this.#catalog = new CatalogView((entry) => this.#client.thumbnailUrl(entry.id), (entry) => this.#choose(entry));
+    this.#catalog = new CatalogView(
+      (entry) => this.#client.thumbnailUrl(entry.id),
+      (entry) => this.#choose(entry),
+    );
     this.#job = new JobView(() => this.#requests.abort());
     try {
       this.#stage = new Stage(this.#layout.stageHost);
@@ -90,15 +92,22 @@ export class ViewerApp {
       onToggle: (follow) => writeUrlState({ ...readUrlState(), follow }),
       vrDelivery: (type) => this.#vr?.delivery(type),
     });
-    const views = { catalog: [this.#catalog.element, this.#functions.element], buildErrors: this.#buildErrors.element, head: this.#head.element, job: this.#job.element };
-    mountViews(this.#layout, { ...views, follower: this.#rooms.follower.element, overlay: this.#overlay.element, stats: this.#stats.element, downloads: this.#downloads.element });
+    const views = {
+      catalog: [this.#catalog.element, this.#functions.element], buildErrors: this.#buildErrors.element, head: this.#head.element, job: this.#job.element,
+    };
+    mountViews(this.#layout, {
+      ...views, follower: this.#rooms.follower.element, overlay: this.#overlay.element, stats: this.#stats.element, downloads: this.#downloads.element,
+    });
     this.#layout.stagePane.append(this.#refine);
     const resetParams = (): void => void (this.#panel?.reset(), this.#request(0));
     wireControls(this.#layout, { resetCamera: () => this.#stage?.resetCamera(), resetParams, setRoom: (room) => this.#setRoom(room) });
     if (this.#stage) {
       const request = (mode: 'drag' | 'commit'): void => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0);
       new LinkCamera(this.#stage);
-      this.#vr = createPageVr({ stage: this.#stage, follower: this.#rooms.follower, scene: this.#rooms.scene, layout: this.#layout, panel: () => this.#panel, current: () => this.#current, request });
+      this.#vr = createPageVr({
+        stage: this.#stage, follower: this.#rooms.follower, scene: this.#rooms.scene, layout: this.#layout, panel: () => this.#panel,
+        current: () => this.#current, request,
+      });
     }
   }
 
@@ -113,7 +122,10 @@ export class ViewerApp {
       return;
     }
     this.#rooms.follower.start(url.room, url.follow, !(url.specimen || url.fn), this.#loadCatalog());
-    watchHostEvents({ reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event), catalog: ({ specimens }) => this.#onReload({ plugin: '', specimens }) });
+    watchHostEvents({
+      reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event),
+      catalog: ({ specimens }) => this.#onReload({ plugin: '', specimens }),
+    });
     if (url.specimen || url.fn) void this.#select((url.specimen ?? url.fn)!, url.params, !url.specimen);
     else this.#overlay.idle(this.#webglProblem);
   }
@@ -170,7 +182,10 @@ export class ViewerApp {
     return this.#isFunction ? { function: meta.id, params: this.#panel?.values() ?? {} } : { specimen: meta.id, params: this.#panel?.values() ?? {} };
   }
 
-  /** Shows a room entry another peer's request made: its values in the panel (its specimen or function selected first), then its data; a static specimen already shown stays. */
+  /**
+   * Shows a room entry another peer's request made: its values in the panel (its specimen or
+   * function selected first), then its data; a static specimen already shown stays.
+   */
   #adopt(entry: RoomEntry): void {
     this.#adopted.expect(entry);
     const meta = this.#current;
@@ -205,7 +220,10 @@ export class ViewerApp {
     } catch (error) {
       if (token !== this.#selection) return;
       this.#head.empty();
-      this.#overlay.error(error instanceof VitrineHttpError && error.status === 404 ? 'Specimen not found' : 'The specimen could not be opened', describeError(error));
+      this.#overlay.error(
+        error instanceof VitrineHttpError && error.status === 404 ? 'Specimen not found' : 'The specimen could not be opened',
+        describeError(error),
+      );
       return;
     }
     if (token !== this.#selection) return;
@@ -213,9 +231,7 @@ export class ViewerApp {
     this.#head.show(meta);
     if (meta.is_dynamic) {
       this.#panel = new ParamPanel({
-        schema: meta.schema ?? { type: 'object', properties: {} },
-        initial,
-        onChange: (_values, mode) => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0),
+        schema: meta.schema ?? { type: 'object', properties: {} }, initial, onChange: (_values, mode) => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0),
       });
       replaceChildren(this.#layout.paramsBody, this.#panel.element);
       this.#layout.paramsSection.hidden = false;
@@ -231,9 +247,14 @@ export class ViewerApp {
     if (!meta) return;
     const params = this.#panel?.values();
     const room = this.#room;
-    writeUrlState({ specimen: this.#isFunction ? null : meta.id, fn: this.#isFunction ? meta.id : null, room, params: params ?? null, follow: this.#rooms.follower.enabled });
+    writeUrlState({
+      specimen: this.#isFunction ? null : meta.id, fn: this.#isFunction ? meta.id : null, room, params: params ?? null, follow: this.#rooms.follower.enabled,
+    });
     this.#vr?.show({ id: meta.id, title: meta.display_name || meta.id, schema: meta.is_dynamic ? (meta.schema ?? null) : null, values: params ?? {} });
-    this.#layout.dataLink.setAttribute('href', this.#isFunction ? `/api/processing/functions/${encodeURIComponent(meta.id)}/schema` : this.#client.dataUrl(meta.id, { params, room }));
+    this.#layout.dataLink.setAttribute(
+      'href',
+      this.#isFunction ? `/api/processing/functions/${encodeURIComponent(meta.id)}/schema` : this.#client.dataUrl(meta.id, { params, room }),
+    );
     if (meta.is_dynamic && !this.#isFunction) this.#downloads.show(meta.type, (delivery) => this.#client.dataUrl(meta.id, { params, room, delivery }));
     else this.#downloads.hide();
     this.#requests.schedule((context) => this.#run(context, meta, params, room), delayMs);
@@ -248,7 +269,9 @@ export class ViewerApp {
     this.#overlay.loading(meta.is_dynamic ? 'Computing…' : 'Loading data…');
     this.#layout.stagePane.classList.add('busy');
     try {
-      const deps = { client: this.#client, job: this.#job, overlay: this.#overlay, follower, vr: this.#vr, adopted: this.#adopted, isFunction: this.#isFunction };
+      const deps = {
+        client: this.#client, job: this.#job, overlay: this.#overlay, follower, vr: this.#vr, adopted: this.#adopted, isFunction: this.#isFunction,
+      };
       const plan = subjectPlan({
         ...deps, shown: () => this.#shown(), cached: () => (cached = true),
         show: (data, refined) => this.#show(data, context, meta, refined),
@@ -267,26 +290,9 @@ export class ViewerApp {
     }
   }
 
-  async #show(data: SpecimenData, context: RequestContext, meta: SpecimenMetadata, refined = false): Promise<void> {
-    this.#panel?.setHostError(null);
-    const stats = statsOf(data);
-    this.#layout.stagePane.dataset.shown = data.type;
-    if (!this.#stage) {
-      this.#stats.show(stats);
-      this.#overlay.noWebGL(this.#webglProblem);
-      return;
-    }
-    const meshColour = data.type === 'mesh' || data.type === 'file' ? await meshColourOf(meta.color, this.#isFunction ? null : this.#client.thumbnailUrl(meta.id)) : null;
-    const rendered = await renderData(this.#stage, data, { meshColour, kind: this.#rooms.scene?.activeKind() });
-    this.#layout.stagePane.dataset.meshColour = meshColour ? `#${meshColour.getHexString(SRGBColorSpace)}` : '';
-    if (!context.isCurrent()) {
-      rendered.content?.dispose();
-      return;
-    }
-    this.#stage.show(rendered.content, refined);
-    this.#rooms.shown(rendered.content, rendered.panel ?? null);
-    this.#stats.show([...stats, ...rendered.stats]);
-    if (rendered.content) this.#overlay.clear();
-    else this.#overlay.noPreview(data.type === 'file' ? data.contentType : data.type, this.#layout.dataLink.getAttribute('href') ?? '#');
+  #show(data: SpecimenData, context: RequestContext, meta: SpecimenMetadata, refined = false): Promise<void> {
+    const thumbnailUrl = this.#isFunction ? null : this.#client.thumbnailUrl(meta.id);
+    const parts = { stage: this.#stage, layout: this.#layout, stats: this.#stats, overlay: this.#overlay, panel: this.#panel, rooms: this.#rooms };
+    return showOnStage({ ...parts, webglProblem: this.#webglProblem, thumbnailUrl }, data, meta, () => context.isCurrent(), refined);
   }
 }

@@ -41,7 +41,17 @@ export interface ControlActions {
 /** Adds the reset-camera button and listens to the Reset button and the room field. */
 export function wireControls(layout: Layout, actions: ControlActions): void {
   layout.stagePane.append(
-    h('button', { class: 'button ghost small stage-reset', type: 'button', title: 'Frame the specimen again', 'data-testid': 'reset-camera', onclick: () => actions.resetCamera() }, 'Reset camera'),
+    h(
+      'button',
+      {
+        class: 'button ghost small stage-reset',
+        type: 'button',
+        title: 'Frame the specimen again',
+        'data-testid': 'reset-camera',
+        onclick: () => actions.resetCamera(),
+      },
+      'Reset camera',
+    ),
   );
   layout.resetButton.addEventListener('click', () => actions.resetParams());
   layout.roomInput.addEventListener('change', () => actions.setRoom(layout.roomInput.value));

@@ -8,7 +8,7 @@
  */
 import type { VitrineClient } from '../../client/client.ts';
 import type { LayerSource } from '../../client/scene-types.ts';
-import type { DeliveryQuery, RoomEntry, RoomSnapshot } from '../../client/wire-types.ts';
+import type { DeliveryQuery, RoomEntry, SnapshotDocument } from '../../client/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 import type { Layout } from './layout.ts';
 import { RoomFollower, type RoomSubject } from './room-follower.ts';
@@ -51,7 +51,7 @@ export class ViewerRoom {
     const { client, stage, layout } = hooks;
     const following = (): string | null => (this.follower.enabled ? hooks.room() : null);
     this.follower = new RoomFollower({
-      follow: (room, signal) => client.followRoom(room, { signal }),
+      follow: (room, signal) => client.followRoom(room, { signal, events: 'all' }),
       shown: hooks.shown,
       adopt: hooks.adopt,
       onToggle: hooks.onToggle,
@@ -95,7 +95,7 @@ export class ViewerRoom {
       room: this.#hooks.room,
       banner: this.#banner,
       fail,
-      show: (snapshot: RoomSnapshot) => {
+      show: (snapshot: SnapshotDocument) => {
         this.scene?.apply({ ...snapshot.scene, version: 0 }, true);
         if (snapshot.view?.camera) this.#hooks.stage?.setCameraView(snapshot.view.camera);
       },

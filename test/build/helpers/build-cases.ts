@@ -55,7 +55,10 @@ export function toExpectedError(diagnostic: BuildDiagnostic, caseDir: string, wi
 }
 
 /** Builds the case in process; returns its diagnostics and the expectation file's content. */
-export async function runInvalidCase(name: string, withMessages = false): Promise<{ diagnostics: BuildDiagnostic[]; actual: ExpectedError[]; expected: ExpectedError[]; caseDir: string }> {
+export async function runInvalidCase(
+  name: string,
+  withMessages = false,
+): Promise<{ diagnostics: BuildDiagnostic[]; actual: ExpectedError[]; expected: ExpectedError[]; caseDir: string }> {
   const caseDir = path.join(BUILD_CASES_DIR, name);
   const out = mkdtempSync(path.join(tmpdir(), 'vitrine-build-case-'));
   const { diagnostics } = await buildPlugins(path.join(caseDir, 'plugins'), out, { python: TEST_PYTHON });

@@ -38,7 +38,12 @@ const readJson = <T>(file: string, fallback: T): T => (existsSync(file) ? (JSON.
 
 export async function generatePythonCases(): Promise<PythonCase[]> {
   const diagnostics: BuildDiagnostic[] = [];
-  const plugins = listPythonCases().map((name) => ({ name, dir: path.join(SCHEMA_CASES_DIR, name), entry: path.join(SCHEMA_CASES_DIR, name, 'plugin.py'), runtime: 'python' as const }));
+  const plugins = listPythonCases().map((name) => ({
+    name,
+    dir: path.join(SCHEMA_CASES_DIR, name),
+    entry: path.join(SCHEMA_CASES_DIR, name, 'plugin.py'),
+    runtime: 'python' as const,
+  }));
   const analyses = await analyzePythonPlugins(plugins, TEST_PYTHON, diagnostics);
   return analyses.map(({ plugin, functions }) => {
     const expectedFile = path.join(plugin.dir, 'expected-python.json');

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { killAllHosts, spawnHost, type RunningHost } from '../../helpers/spawn-host.ts';
-import { waitFor } from '../../helpers/wait-for.ts';
+import { STATE_WAIT_MS, waitFor } from '../../helpers/wait-for.ts';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -41,6 +41,6 @@ export function registered(host: HostProcess, ...ids: string[]): Promise<true> {
 }
 
 /** Polls `probe` until it returns a value other than undefined (state that changes asynchronously). */
-export function eventually<T>(probe: () => Promise<T | undefined>, what: string, limitMs = 20_000): Promise<T> {
+export function eventually<T>(probe: () => Promise<T | undefined>, what: string, limitMs = STATE_WAIT_MS): Promise<T> {
   return waitFor(probe, what, limitMs, 100);
 }

@@ -7,6 +7,7 @@ import threading
 import unittest
 import urllib.request
 import uuid
+from typing import Any, List
 
 import numpy as np
 
@@ -32,6 +33,7 @@ class Catalog(unittest.TestCase):
         ids = {s["id"] for s in c.specimens()}
         self.assertTrue({"cube", "density", "galaxy", "pattern"} <= ids, ids)
         schema = c.schema("density")
+        assert schema is not None
         self.assertEqual(schema["properties"]["size"]["type"], "integer")
         self.assertIsNone(c.schema("cube"))
 
@@ -103,7 +105,7 @@ class Data(unittest.TestCase):
 class Jobs(unittest.TestCase):
     def test_progress_then_result(self):
         c = Client(URL)
-        seen = []
+        seen: List[Any] = []
         job = c.start("slow-sphere", {"steps": 3, "step_ms": 10}, room=room(), on_progress=seen.append)
         self.assertEqual(job.status, "done")
         self.assertEqual([m["text"] for m in seen], ["step 1 of 3", "step 2 of 3", "step 3 of 3"])
@@ -169,10 +171,6 @@ class PublishFiles(unittest.TestCase):
             to_file(np.zeros(5), "line")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class Workspace(unittest.TestCase):
     """publish, show, set_view and follow against the host's room routes."""
 
@@ -195,7 +193,9 @@ class Workspace(unittest.TestCase):
         events = c.follow(r)
         self.assertEqual(next(events).event, "state")
         c.show(r, sid)
-        self.assertEqual(c.entry(r)["specimen_id"], sid)
+        entry = c.entry(r)
+        assert entry is not None
+        self.assertEqual(entry["specimen_id"], sid)
         c.set_view(r, window=(10, 900), colormap="magma")
         c.set_view(r, opacity=0.5, mode="slices", camera={"position": [1, 2, 3], "target": [0, 0, 0], "up": [0, 1, 0]})
         self.assertEqual(c.view(r), {"window": [10, 900], "colormap": "magma", "opacity": 0.5, "mode": "slices",
@@ -219,6 +219,57 @@ class Workspace(unittest.TestCase):
             c.data(sid)
         self.assertEqual(gone.exception.status, 404)
 
+    def test_publish_labels_and_fetch_segments(self):
+        c = Client(URL)
+        sid = f"py-seg-{uuid.uuid4().hex[:8]}"
+        ids = np.zeros((8, 8, 8), dtype=np.int32)
+        ids[1:4, 1:4, 1:4] = 2
+        ids[5:7, 5:7, 5:7] = 9
+        answer = c.publish(sid, ids, labels=True, label_names={2: "cell", 9: "speck"}, label_colors={9: "#00ff00"})
+        self.assertTrue(answer["labels"])
+        back = c.data(sid)
+        self.assertTrue(back.labels)
+        self.assertEqual((back.dtype, back.label_names, back.label_colors), ("uint8", {"2": "cell", "9": "speck"}, {"9": "#00ff00"}))
+        np.testing.assert_array_equal(back.data, ids)
+        surface = c.data(sid, segment=2)
+        self.assertEqual(surface.vertices.shape[1], 3)
+        self.assertGreater(len(surface.indices), 10)
+        painted = c.data(sid, segment="all")
+        self.assertEqual(painted.colors.shape, painted.vertices.shape)
+        stl = c.data(sid, segment=9, format="stl")
+        self.assertTrue(stl.filename.endswith(".stl"))
+        with self.assertRaises(VitrineError) as absent:
+            c.data(sid, segment=5)
+        self.assertEqual(absent.exception.status, 404)
+        self.assertIn("segment", absent.exception.detail)
+        c.unpublish(sid)
+
+    def test_publish_time_and_channels(self):
+        c = Client(URL)
+        sid = f"py-lapse-{uuid.uuid4().hex[:8]}"
+        t, ch, z, y, x = np.indices((3, 2, 4, 5, 6))
+        lapse = (t * 1000 + ch * 100 + z * 10 + y + x).astype(np.uint16)
+        c.publish(sid, lapse, channels=["GFP", {"name": "RFP", "color": "#ff00ff"}], time_step=30, time_unit="second")
+        step = c.data(sid, t=2, c=1)
+        np.testing.assert_array_equal(step.data, lapse[2, 1])
+        self.assertEqual((step.t, step.c), (2, 1))
+        self.assertEqual(step.sizes, {"t": 3, "c": 2, "z": 4, "y": 5, "x": 6})
+        self.assertEqual(step.preamble["channels"][1], {"name": "RFP", "color": "#ff00ff"})
+        first = c.data(sid)
+        np.testing.assert_array_equal(first.data, lapse[0, 0])
+        # A VolumeResult says its own axes; a field with 3 components may say it is a vector.
+        field = np.random.default_rng(1).normal(size=(2, 3, 2, 3, 4)).astype(np.float32)
+        c.publish(sid, VolumeResult.from_numpy(field, axes="tczyx", vector=True))
+        rgb = c.data(sid, t=1, c="rgb")
+        self.assertEqual(rgb.data.shape, (2, 3, 4, 3))
+        self.assertEqual(rgb.data.dtype, np.uint8)
+        m = np.sqrt((field.astype(np.float64) ** 2).sum(axis=1)).max()
+        np.testing.assert_allclose(rgb.value_range, (-m, m), rtol=1e-9)
+        with self.assertRaises(VitrineError) as bad:
+            c.publish(sid, lapse[0], axes="tczyx")
+        self.assertEqual(bad.exception.status, 400)
+        self.assertIn("axes", str(bad.exception))
+
     def test_publish_refuses_what_it_cannot_read(self):
         c = Client(URL)
         with self.assertRaises(VitrineError) as bad:
@@ -227,3 +278,7 @@ class Workspace(unittest.TestCase):
         with self.assertRaises(VitrineError) as taken:
             c.publish("cube", np.zeros((2, 2, 2), np.uint16))
         self.assertEqual(taken.exception.status, 409)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,8 +1,7 @@
 """The vitrine module's result classes and the checks every result passes before it leaves."""
 import base64
-import os
-import sys
 import unittest
+from typing import Any
 
 from vitrine import ImageResult, MeshResult, PointCloudResult, VolumeResult
 from vitrine._arrays import numpy as np
@@ -18,7 +17,8 @@ def fields(wire):
 
 class Meshes(unittest.TestCase):
     def test_reference_constructor_and_plain_tuples(self):
-        for value in (MeshResult(vertices=[0, 0, 0, 1, 0, 0, 0, 1, 0], indices=[0, 1, 2], normals=[0, 0, 1] * 3), ([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [0, 1, 2], [0, 0, 1] * 3)):
+        reference = MeshResult(vertices=[0, 0, 0, 1, 0, 0, 0, 1, 0], indices=[0, 1, 2], normals=[0, 0, 1] * 3)
+        for value in (reference, ([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [0, 1, 2], [0, 0, 1] * 3)):
             meta, got = fields(to_wire(value, "mesh"))
             self.assertEqual(got["vertices"], ("float32", [0, 0, 0, 1, 0, 0, 0, 1, 0]))
             self.assertEqual(got["indices"], ("uint32", [0, 1, 2]))
@@ -79,6 +79,43 @@ class PointsAndImages(unittest.TestCase):
         self.assertEqual(meta, {"width": 3, "height": 2, "channels": 4, "dtype": "uint8"})
         meta, _ = fields(to_wire(ImageResult.from_numpy(np.ones((5, 7))), "image"))
         self.assertEqual((meta["width"], meta["channels"], meta["dtype"]), (7, 1, "float32"))
+
+
+class Labels(unittest.TestCase):
+    def test_labels_travel_with_names_and_colours_keyed_by_id(self):
+        volume = VolumeResult(shape=[2, 2, 1], dtype="uint16", data=[0, 3, 3, 700], labels=True, label_names={3: "nucleus"}, label_colors={"700": "#FF8800"})
+        meta, got = fields(to_wire(volume, "volume"))
+        self.assertEqual(meta["labels"], True)
+        self.assertEqual(meta["label_names"], {"3": "nucleus"})
+        self.assertEqual(meta["label_colors"], {"700": "#ff8800"})
+        self.assertEqual(got["data"], ("uint16", [0, 3, 3, 700]))
+        self.assertNotIn("labels", to_wire(VolumeResult(shape=[1, 1, 1], dtype="uint8", data=[1]), "volume")[0])
+
+    def test_refusals_name_the_field(self):
+        cases: list[tuple[dict[str, Any], str]] = [
+            (dict(dtype="float32", labels=True), "labels needs a volume of dtype uint8, uint16 or uint32"),
+            (dict(dtype="uint8", label_names={1: "a"}), "label_names is given but labels is not True"),
+            (dict(dtype="uint8", labels=True, label_names={256: "a"}), "label_names key 256 is not a label id"),
+            (dict(dtype="uint8", labels=True, label_names={1: "x" * 257}), "label_names value of '1' is not a string of at most 256"),
+            (dict(dtype="uint8", labels=True, label_colors={1: "red"}), "label_colors value of '1' is not a colour #rrggbb"),
+            (dict(dtype="uint8", labels=True, label_names={i: "n" for i in range(10_001)}), "more than 10000"),
+        ]
+        for kwargs, message in cases:
+            with self.assertRaises(ResultShapeError) as caught:
+                to_wire(VolumeResult(shape=[1, 1, 1], data=[1], **kwargs), "volume")
+            self.assertIn(message, str(caught.exception))
+
+    def test_integer_arrays_become_the_smallest_labels_dtype(self):
+        if not NUMPY:
+            return
+        for top, dtype in ((200, "uint8"), (300, "uint16"), (70_000, "uint32")):
+            arr = np.zeros((2, 2, 2), dtype=np.int64)
+            arr[1, 1, 1] = top
+            meta, got = fields(to_wire(VolumeResult.from_numpy(arr, labels=True), "volume"))
+            self.assertEqual((meta["dtype"], got["data"][1][-1]), (dtype, top))
+        with self.assertRaises(ResultShapeError) as caught:
+            to_wire(VolumeResult.from_numpy(np.full((2, 2, 2), -1), labels=True), "volume")
+        self.assertIn("label ids must lie in 0..4294967295", str(caught.exception))
 
 
 if __name__ == "__main__":

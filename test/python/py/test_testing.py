@@ -3,6 +3,7 @@ import os
 import tempfile
 import textwrap
 import unittest
+from typing import Any, Dict, List, Tuple
 
 from vitrine.testing import ParameterError, ResultShapeError, run, run_with_progress
 
@@ -45,7 +46,7 @@ class RunTest(unittest.TestCase):
         self.assertEqual(len(run(self.dir, "later").vertices), 9)
 
     def test_refuses_what_the_host_refuses(self):
-        for params, message in [
+        cases: List[Tuple[Dict[str, Any], str]] = [
             ({"size": 9}, "size must be at most 4"),
             ({"size": True}, "size must be a number"),
             ({"count": 1.5}, "count must be an integer"),
@@ -54,7 +55,8 @@ class RunTest(unittest.TestCase):
             ({"axis": [0, 1]}, "axis must have 3 items"),
             ({"tags": ["a", "b", "c"]}, "tags must have at most 2 items"),
             ({"colour": "#000000"}, "colour is not a parameter"),
-        ]:
+        ]
+        for params, message in cases:
             with self.assertRaises(ParameterError) as caught:
                 run(self.plugin, "shape", **params)
             self.assertIn(message, str(caught.exception))

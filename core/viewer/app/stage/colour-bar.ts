@@ -74,7 +74,11 @@ export function createColourBar(options: ColourBarOptions): ColourBar {
   for (const name of COLORMAPS) picker.appendChild(h('option', { value: name }, name));
   const level = h('input', { type: 'range', class: 'slider', min: 0, max: STEPS, step: 1, 'aria-label': 'level', 'data-testid': 'level' });
   const width = h('input', { type: 'range', class: 'slider', min: 1, max: STEPS, step: 1, 'aria-label': 'window width', 'data-testid': 'width' });
-  const auto = h('button', { class: 'button ghost small', type: 'button', title: 'Back to the window read from the histogram', 'data-testid': 'window-auto' }, 'Auto');
+  const auto = h(
+    'button',
+    { class: 'button ghost small', type: 'button', title: 'Back to the window read from the histogram', 'data-testid': 'window-auto' },
+    'Auto',
+  );
 
   const show = (): void => {
     gradient.style.background = colormapCss(state.map);

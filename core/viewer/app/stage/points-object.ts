@@ -136,7 +136,15 @@ export function createPointsObject(original: PointCloudData, onChange: () => voi
   };
 
   // Point size: a factor of the size fitted to the cloud, on a doubling scale.
-  const sizeInput = h('input', { type: 'range', min: '-2', max: '3', step: '0.25', value: '0', 'aria-label': 'point size', 'data-testid': 'point-size' }) as HTMLInputElement;
+  const sizeInput = h('input', {
+    type: 'range',
+    min: '-2',
+    max: '3',
+    step: '0.25',
+    value: '0',
+    'aria-label': 'point size',
+    'data-testid': 'point-size',
+  }) as HTMLInputElement;
   const sizeValue = h('span', { class: 'slice-value', 'data-testid': 'point-size-value' }, '1×');
   sizeInput.addEventListener('input', () => {
     const factor = 2 ** Number(sizeInput.value);

@@ -7,15 +7,14 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { RoomCamera } from '../../../client/wire-types.ts';
-
-/** How long the camera may keep gliding (damping) after the user lets go. */
-const CAMERA_GLIDE_MS = 1500;
+import { CameraRest } from './camera-rest.ts';
 
 type Triple = [number, number, number];
 
 export class StageCamera {
   readonly camera = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
   readonly controls: OrbitControls;
+  readonly #rest: CameraRest;
   /** True while setCameraView moves the camera (not the user's move). */
   #applying = false;
 
@@ -24,6 +23,15 @@ export class StageCamera {
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.enableDamping = true;
     this.controls.addEventListener('change', changed);
+    this.#rest = new CameraRest(this.controls, canvas);
+    // Damping never quite ends: it moves the camera less and less without telling. At rest the
+    // rest of it is spent at once, so the pose a link or a room gets is the one left on screen.
+    this.#rest.onRest(() => this.stopGlide());
+  }
+
+  /** Applies damping (a 'change' while the camera still moves); once a frame, outside VR. */
+  update(): void {
+    this.#rest.frame(this.controls.update());
   }
 
   /** Fits the camera to `box` ('front' looks straight at the XY plane, 'orbit' from above at an angle); null when the box is empty. */
@@ -80,20 +88,13 @@ export class StageCamera {
    * adds after it), never for setView.
    */
   onMoved(fn: () => void): void {
-    let moving = false;
-    let glide: ReturnType<typeof setTimeout> | null = null;
-    this.controls.addEventListener('start', () => {
-      if (glide !== null) clearTimeout(glide);
-      moving = true;
-    });
+    // Damping carries the camera on after the pointer lets go, until it comes to rest (counted
+    // in frames, camera-rest.ts): the glide is the user's move too, and its rest the last word.
     this.controls.addEventListener('change', () => {
-      if (moving && !this.#applying) fn();
+      if (this.#rest.moving && !this.#applying) fn();
     });
-    this.controls.addEventListener('end', () => {
-      fn();
-      // Damping carries the camera on for a moment after the pointer lets go.
-      glide = setTimeout(() => (moving = false), CAMERA_GLIDE_MS);
-    });
+    this.controls.addEventListener('end', fn);
+    this.#rest.onRest(fn);
   }
 
   /**
@@ -101,17 +102,7 @@ export class StageCamera {
    * a little after the pointer is released).
    */
   onRest(fn: () => void): void {
-    let moving = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    this.controls.addEventListener('start', () => (moving = true));
-    this.controls.addEventListener('change', () => {
-      if (!moving) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        moving = false;
-        fn();
-      }, 250);
-    });
+    this.#rest.onRest(fn);
   }
 
   /** The camera as `[position x, y, z, target x, y, z]` (what a shared link carries). */

@@ -55,6 +55,8 @@ export class Stage {
   readonly #beforeFrame = new Set<(frame: XRFrame | undefined) => void>();
   readonly #afterShow = new Set<() => void>();
   #active = ENTRY_LAYER;
+  /** How many times the active layer was given content; a drawn frame says which showing it drew (`data-drawn`). */
+  #shows = 0;
   #dirty = true;
   /** The user or a room moved the camera since it last framed what is shown. */
   #cameraTaken = false;
@@ -102,6 +104,7 @@ export class Stage {
   show(content: StageContent | null, keepView = false): void {
     if (content && !keepView) this.#cameraTaken = false;
     this.layers.setContent(this.#active, content, keepView);
+    this.canvas.dataset.shows = String(++this.#shows);
   }
 
   /** The layer the page's own subject shows in. */
@@ -213,7 +216,7 @@ export class Stage {
   #loop = (_time: number, frame?: XRFrame): void => {
     const presenting = this.#renderer.xr.isPresenting;
     // update() applies damping and fires 'change' (→ invalidate) while the camera still moves.
-    if (!presenting) this.view.controls.update();
+    if (!presenting) this.view.update();
     if (!this.#dirty && !presenting) return;
     this.#dirty = false;
     const shown = this.layers.list().filter((layer) => layer.content && layer.root.visible);
@@ -223,8 +226,10 @@ export class Stage {
     this.depth.render(this.#renderer, this.#scene, this.view.camera, this.#contentRoot);
     this.#renderer.render(this.#scene, this.view.camera);
     this.canvas.dataset.frames = String(Number(this.canvas.dataset.frames ?? 0) + 1);
+    // Readable from outside (tests): the latest showing is on the canvas once this equals data-shows.
+    this.canvas.dataset.drawn = String(this.#shows);
     // Which layers this frame drew (tests and benchmarks wait for all of a scene).
-    this.canvas.dataset.drawn = shown.map((layer) => layer.id).join(' ');
+    this.canvas.dataset.layersDrawn = shown.map((layer) => layer.id).join(' ');
   };
 
   /** Stops rendering and frees GPU memory. */

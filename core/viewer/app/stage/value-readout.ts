@@ -29,7 +29,12 @@ export function describePick(pick: StagePick): string {
 /** Shows what is under the cursor on `stage`; `nameOf` names a layer (null: no prefix). */
 export function attachValueReadout(stage: Stage, nameOf: (layer: string) => string | null = () => null): ValueReadout {
   const text = h('output', { class: 'value-readout-text', 'data-testid': 'value-readout' }, IDLE);
-  const element = h('div', { class: 'slice-row value-readout', title: 'What is under the cursor: the voxel and its value, a label, a surface' }, h('span', { class: 'slice-axis' }, 'value'), text);
+  const element = h(
+    'div',
+    { class: 'slice-row value-readout', title: 'What is under the cursor: the voxel and its value, a label, a surface' },
+    h('span', { class: 'slice-axis' }, 'value'),
+    text,
+  );
   let pending: PointerEvent | null = null;
   let frame = 0;
   const show = (pick: StagePick | null): void => {

@@ -98,7 +98,13 @@ export function createVolumeSlices(volume: VolumeData, stage: VolumeStage): Volu
     stage.changed();
     share({ opacity: Number(densityInput.value) / 100 });
   });
-  const densityRow = h('label', { class: 'slice-row', title: 'How much each sample absorbs' }, h('span', { class: 'slice-axis' }, 'alpha'), densityInput, densityValue);
+  const densityRow = h(
+    'label',
+    { class: 'slice-row', title: 'How much each sample absorbs' },
+    h('span', { class: 'slice-axis' }, 'alpha'),
+    densityInput,
+    densityValue,
+  );
   densityRow.hidden = true;
   const recolour = (): void => {
     base.planes.refill();
@@ -120,7 +126,16 @@ export function createVolumeSlices(volume: VolumeData, stage: VolumeStage): Volu
     },
   });
   const floorValue = h('output', { class: 'slice-value' }, `${Math.round((floor / 255) * 100)}%`);
-  const floorInput = h('input', { type: 'range', class: 'slider', min: 0, max: 255, step: 1, value: floor, 'aria-label': 'transparency floor', 'data-axis': 'floor' });
+  const floorInput = h('input', {
+    type: 'range',
+    class: 'slider',
+    min: 0,
+    max: 255,
+    step: 1,
+    value: floor,
+    'aria-label': 'transparency floor',
+    'data-axis': 'floor',
+  });
   floorInput.addEventListener('input', () => {
     floor = Number(floorInput.value);
     floorValue.textContent = `${Math.round((floor / 255) * 100)}%`;
@@ -133,7 +148,13 @@ export function createVolumeSlices(volume: VolumeData, stage: VolumeStage): Volu
     { class: 'slice-panel', 'data-testid': 'slice-panel' },
     base.title,
     ...base.planes.rows,
-    h('label', { class: 'slice-row', title: 'Values below this share of the range are transparent' }, h('span', { class: 'slice-axis' }, 'floor'), floorInput, floorValue),
+    h(
+      'label',
+      { class: 'slice-row', title: 'Values below this share of the range are transparent' },
+      h('span', { class: 'slice-axis' }, 'floor'),
+      floorInput,
+      floorValue,
+    ),
     colourBar.element,
     densityRow,
     base.viewRow,

@@ -162,7 +162,10 @@ export class VrMode {
   }
 
   /** The session's panel and hands, from their own chunk of the bundle (loaded once). */
-  async #loadParts(renderer: THREE.WebGLRenderer, scene: THREE.Scene): Promise<{ parts: VrSessionParts; sort: typeof import('./vr-session-parts.ts').reversePainterSortStable }> {
+  async #loadParts(
+    renderer: THREE.WebGLRenderer,
+    scene: THREE.Scene,
+  ): Promise<{ parts: VrSessionParts; sort: typeof import('./vr-session-parts.ts').reversePainterSortStable }> {
     const module = await import('./vr-session-parts.ts');
     this.#parts ??= module.createVrSessionParts(
       renderer,

@@ -41,7 +41,15 @@ export interface VrLook {
 const PANEL_POSITION = new THREE.Vector3(-0.62, 1.3, -0.78);
 
 function textButton(label: string, onClick: () => void): Container {
-  const element = new Container({ paddingX: 14, height: 40, alignItems: 'center', justifyContent: 'center', backgroundColor: T.surface, borderRadius: T.radius, onClick });
+  const element = new Container({
+    paddingX: 14,
+    height: 40,
+    alignItems: 'center',
+    justifyContent: 'center',
+    backgroundColor: T.surface,
+    borderRadius: T.radius,
+    onClick,
+  });
   element.add(new Text({ text: label, fontSize: T.fontSize, color: T.text, pointerEvents: 'none' }));
   return element;
 }
@@ -89,15 +97,34 @@ export class VrPanel {
       textButton('+', () => actions.scale(1.25)),
       this.#scaleText,
     );
-    const followButton = new Container({ paddingX: 14, height: 40, alignItems: 'center', backgroundColor: T.surface, borderRadius: T.radius, onClick: () => actions.follow(!this.#follow) });
+    const followButton = new Container({
+      paddingX: 14,
+      height: 40,
+      alignItems: 'center',
+      backgroundColor: T.surface,
+      borderRadius: T.radius,
+      onClick: () => actions.follow(!this.#follow),
+    });
     followButton.add(this.#followText);
     const bottom = new Container({ flexDirection: 'row', gap: 8, justifyContent: 'space-between', width: '100%' });
     const lookButton = (text: Text, setting: 'colormap' | 'mode'): Container => {
-      const button = new Container({ paddingX: 14, height: 40, alignItems: 'center', backgroundColor: T.surface, borderRadius: T.radius, onClick: () => actions.look(setting) });
+      const button = new Container({
+        paddingX: 14,
+        height: 40,
+        alignItems: 'center',
+        backgroundColor: T.surface,
+        borderRadius: T.radius,
+        onClick: () => actions.look(setting),
+      });
       button.add(text);
       return button;
     };
-    this.buttons = { exit: textButton('Exit VR', () => actions.exit()), follow: followButton, colormap: lookButton(this.#colormapText, 'colormap'), mode: lookButton(this.#modeText, 'mode') };
+    this.buttons = {
+      exit: textButton('Exit VR', () => actions.exit()),
+      follow: followButton,
+      colormap: lookButton(this.#colormapText, 'colormap'),
+      mode: lookButton(this.#modeText, 'mode'),
+    };
     this.#lookRow.add(new Text({ text: 'Look', fontSize: T.fontSize, color: T.text, marginRight: 8 }), this.buttons.colormap, this.buttons.mode);
     bottom.add(followButton, this.buttons.exit);
     this.layers = new VrLayerList((id, change, mode) => actions.layer(id, change, mode));

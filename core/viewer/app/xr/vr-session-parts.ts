@@ -17,7 +17,13 @@ export interface VrSessionParts {
 }
 
 /** Makes the panel and the hands (added to `scene`); `root` is what grabbing moves. */
-export function createVrSessionParts(renderer: THREE.WebGLRenderer, scene: THREE.Scene, root: THREE.Object3D, actions: VrPanelActions, scaleBy: (factor: number) => void): VrSessionParts {
+export function createVrSessionParts(
+  renderer: THREE.WebGLRenderer,
+  scene: THREE.Scene,
+  root: THREE.Object3D,
+  actions: VrPanelActions,
+  scaleBy: (factor: number) => void,
+): VrSessionParts {
   const panel = new VrPanel(actions);
   const grab = new GrabControls(root);
   const inputs = new VrInputs({ renderer, scene, grab, pointer: (index) => new PanelPointer(panel.root, index), scaleBy });

@@ -1,0 +1,31 @@
+/**
+ * @module annotation-csv
+ * A room's annotations as CSV (`GET .../annotations?format=csv`): one row per point, in id
+ * order and each annotation's points in order, with the columns `id, kind, label, layer,
+ * point` (the point's place in its annotation, from 0), `x, y, z`, the measurements `length`
+ * and `volume` (on every row of their annotation; empty where they do not apply), `color`,
+ * `author`, then one column per property name found in the room (sorted). Numbers are written
+ * in the shortest form that reads back as the same double. The same shape imports
+ * (parse-annotation-csv.ts).
+ */
+import type { Annotation } from '../client/scene-types.ts';
+import { csvLine } from './csv-records.ts';
+
+/** The fixed columns, in order. */
+export const CSV_COLUMNS = ['id', 'kind', 'label', 'layer', 'point', 'x', 'y', 'z', 'length', 'volume', 'color', 'author'] as const;
+
+const text = (value: string | number | undefined): string => (value === undefined ? '' : String(value));
+
+export function toAnnotationCsv(annotations: readonly Annotation[]): string {
+  const names = new Set<string>();
+  for (const a of annotations) for (const name of Object.keys(a.properties ?? {})) names.add(name);
+  const properties = [...names].sort();
+  const parts = [csvLine([...CSV_COLUMNS, ...properties])];
+  for (const a of annotations) {
+    const tail = [text(a.length), text(a.volume), text(a.color), text(a.author), ...properties.map((name) => text(a.properties?.[name]))];
+    a.points.forEach((p, index) =>
+      parts.push(csvLine([a.id, a.kind, text(a.label), text(a.layer), String(index), String(p[0]), String(p[1]), String(p[2]), ...tail])),
+    );
+  }
+  return parts.join('');
+}

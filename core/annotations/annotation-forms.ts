@@ -1,0 +1,78 @@
+/**
+ * @module annotation-forms
+ * What the read routes make of a room's list (its JSON, its CSV, its precomputed collections)
+ * made once per room version on this host and kept for the last few rooms read: a room of
+ * 100,000 annotations is tens of megabytes of text, and Neuroglancer asks for a collection's
+ * keys one after another. Each read asks the store for the room's version only (one small
+ * command on a Redis service) and rebuilds when it moved; reads of a version being built wait
+ * for that one build.
+ */
+import type { AnnotationList } from '../client/scene-types.ts';
+import { toAnnotationCsv } from './annotation-csv.ts';
+import type { AnnotationStore } from './annotation-store.ts';
+import { precomputedCollection, type PrecomputedCollection } from './precomputed-collection.ts';
+import { entriesOf, type PrecomputedEntry, type PrecomputedType } from './precomputed-entries.ts';
+
+/** Rooms whose forms one host keeps. */
+const KEPT_ROOMS = 4;
+
+interface RoomForms {
+  version: number;
+  list: Promise<AnnotationList>;
+  json?: string;
+  csv?: string;
+  collections: Map<PrecomputedType, { collection: PrecomputedCollection; byId: Map<bigint, PrecomputedEntry> }>;
+}
+
+export class AnnotationForms {
+  #store: Pick<AnnotationStore, 'list' | 'version'>;
+  #rooms = new Map<string, RoomForms>();
+
+  constructor(store: Pick<AnnotationStore, 'list' | 'version'>) {
+    this.#store = store;
+  }
+
+  async #forms(roomId: string): Promise<RoomForms> {
+    const version = await this.#store.version(roomId);
+    let forms = this.#rooms.get(roomId);
+    if (!forms || forms.version !== version) {
+      forms = { version, list: this.#store.list(roomId), collections: new Map() };
+      // A failed read is not kept.
+      forms.list.catch(() => this.#rooms.get(roomId) === forms && this.#rooms.delete(roomId));
+    }
+    this.#rooms.delete(roomId);
+    this.#rooms.set(roomId, forms);
+    while (this.#rooms.size > KEPT_ROOMS) this.#rooms.delete(this.#rooms.keys().next().value!);
+    return forms;
+  }
+
+  /** The room's list. */
+  async list(roomId: string): Promise<AnnotationList> {
+    return (await this.#forms(roomId)).list;
+  }
+
+  /** The list as the JSON the routes answer. */
+  async json(roomId: string): Promise<string> {
+    const forms = await this.#forms(roomId);
+    return (forms.json ??= JSON.stringify(await forms.list));
+  }
+
+  /** The list as CSV, one row per point. */
+  async csv(roomId: string): Promise<string> {
+    const forms = await this.#forms(roomId);
+    return (forms.csv ??= toAnnotationCsv((await forms.list).annotations));
+  }
+
+  /** Collection `type` of the room, with its entries by id. */
+  async collection(roomId: string, type: PrecomputedType): Promise<{ collection: PrecomputedCollection; byId: Map<bigint, PrecomputedEntry> }> {
+    const forms = await this.#forms(roomId);
+    const { annotations } = await forms.list;
+    let made = forms.collections.get(type);
+    if (!made) {
+      const collection = precomputedCollection(type, entriesOf(type, annotations));
+      made = { collection, byId: new Map(collection.entries.map((e) => [e.id, e])) };
+      forms.collections.set(type, made);
+    }
+    return made;
+  }
+}

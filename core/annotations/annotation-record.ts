@@ -1,0 +1,30 @@
+/**
+ * @module annotation-record
+ * An annotation as the host keeps and sends it: the client's fields, then what the host sets
+ * (`id`, `version`, `created`, `updated`, milliseconds since the epoch) and its measurements,
+ * always in one key order, so the same annotation is the same JSON on every host.
+ */
+import type { Annotation } from '../client/scene-types.ts';
+import type { AnnotationDraft } from './check-annotation.ts';
+import { measure } from './measure-annotation.ts';
+
+/** What the host stamps on a draft. */
+export interface AnnotationStamp {
+  id: string;
+  version: number;
+  created: number;
+  updated: number;
+}
+
+export function toAnnotation(draft: AnnotationDraft, stamp: AnnotationStamp): Annotation {
+  const annotation = { id: stamp.id, kind: draft.kind, points: draft.points.map((p) => [p[0], p[1], p[2]]) } as Annotation;
+  if (draft.layer !== undefined) annotation.layer = draft.layer;
+  if (draft.label !== undefined) annotation.label = draft.label;
+  if (draft.color !== undefined) annotation.color = draft.color;
+  if (draft.properties !== undefined) annotation.properties = { ...draft.properties };
+  if (draft.author !== undefined) annotation.author = draft.author;
+  annotation.version = stamp.version;
+  annotation.created = stamp.created;
+  annotation.updated = stamp.updated;
+  return Object.assign(annotation, measure(draft.kind, draft.points));
+}

@@ -1,0 +1,137 @@
+/**
+ * @module memory-annotation-store
+ * A lone host's annotations, in its memory: per room a map of id → annotation (in id order, as
+ * ids only grow), the room's version and its next id. Every change is made and announced on the
+ * host's event hub in one synchronous step, so events go out in version order. Bounded twice:
+ * `maxPerRoom` per room and `maxPerHost` across rooms (a host alone keeps them in its heap).
+ * Nothing survives the process: a host that must keep them runs with `--redis`.
+ */
+import type { Annotation, AnnotationEvent, AnnotationList } from '../client/scene-types.ts';
+import { roomChannel } from '../events/channels.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import { createHostError } from '../errors.ts';
+import { applyPatch, type AnnotationPatch } from './annotation-patch.ts';
+import { toAnnotation } from './annotation-record.ts';
+import { ANNOTATION_EVENT, eventsOf, nextIdAfter, byId, type AnnotationStore } from './annotation-store.ts';
+import type { AnnotationDraft } from './check-annotation.ts';
+
+interface RoomMarks {
+  version: number;
+  next: number;
+  marks: Map<string, Annotation>;
+}
+
+export interface MemoryAnnotationLimits {
+  maxPerRoom: number;
+  maxPerHost: number;
+}
+
+/** Annotations one host keeps across its rooms by default (about 0.5 GB of heap at most). */
+export const DEFAULT_MAX_PER_HOST = 1_000_000;
+
+export class MemoryAnnotationStore implements AnnotationStore {
+  #rooms = new Map<string, RoomMarks>();
+  #total = 0;
+  #hub: EventHub;
+  #limits: MemoryAnnotationLimits;
+  #now: () => number;
+
+  constructor(hub: EventHub, limits: MemoryAnnotationLimits, now: () => number = Date.now) {
+    this.#hub = hub;
+    this.#limits = limits;
+    this.#now = now;
+  }
+
+  #room(roomId: string): RoomMarks {
+    let room = this.#rooms.get(roomId);
+    if (!room) this.#rooms.set(roomId, (room = { version: 0, next: 1, marks: new Map() }));
+    return room;
+  }
+
+  #found(roomId: string, id: string, expected: number | undefined): Annotation {
+    const current = this.#rooms.get(roomId)?.marks.get(id);
+    if (!current) throw createHostError('SPC_ERR_ANNOTATION_NOT_FOUND', id, roomId);
+    if (expected !== undefined && current.version !== expected)
+      throw createHostError('SPC_ERR_ANNOTATION_STALE', id, String(expected), String(current.version));
+    return current;
+  }
+
+  #announce(roomId: string, events: readonly AnnotationEvent[]): void {
+    for (const data of eventsOf(events)) this.#hub.publish(roomChannel(roomId), { event: ANNOTATION_EVENT, data });
+  }
+
+  async list(roomId: string): Promise<AnnotationList> {
+    const room = this.#rooms.get(roomId);
+    return { version: room?.version ?? 0, annotations: room ? [...room.marks.values()] : [] };
+  }
+
+  async version(roomId: string): Promise<number> {
+    return this.#rooms.get(roomId)?.version ?? 0;
+  }
+
+  async get(roomId: string, id: string): Promise<Annotation | null> {
+    return this.#rooms.get(roomId)?.marks.get(id) ?? null;
+  }
+
+  async add(roomId: string, drafts: readonly AnnotationDraft[]): Promise<AnnotationList> {
+    const room = this.#room(roomId);
+    if (room.marks.size + drafts.length > this.#limits.maxPerRoom) {
+      throw createHostError('SPC_ERR_ANNOTATIONS_FULL', roomId, String(this.#limits.maxPerRoom), `${drafts.length} more (it holds ${room.marks.size})`);
+    }
+    if (this.#total + drafts.length > this.#limits.maxPerHost) throw createHostError('SPC_ERR_ANNOTATIONS_HOST_FULL', String(this.#limits.maxPerHost));
+    const now = this.#now();
+    const events: AnnotationEvent[] = drafts.map((draft) => {
+      const annotation = toAnnotation(draft, { id: String(room.next++), version: 1, created: now, updated: now });
+      room.marks.set(annotation.id, annotation);
+      return { op: 'add', annotation, version: ++room.version };
+    });
+    this.#total += drafts.length;
+    this.#announce(roomId, events);
+    return { version: room.version, annotations: events.map((e) => e.annotation) };
+  }
+
+  async change(roomId: string, id: string, patch: AnnotationPatch, expected?: number): Promise<AnnotationEvent> {
+    const current = this.#found(roomId, id, expected);
+    const annotation = toAnnotation(applyPatch(current, patch), {
+      id,
+      version: current.version + 1,
+      created: current.created,
+      updated: Math.max(this.#now(), current.updated),
+    });
+    const room = this.#room(roomId);
+    room.marks.set(id, annotation);
+    const event: AnnotationEvent = { op: 'change', annotation, version: ++room.version };
+    this.#announce(roomId, [event]);
+    return event;
+  }
+
+  async remove(roomId: string, id: string, expected?: number): Promise<AnnotationEvent> {
+    const annotation = this.#found(roomId, id, expected);
+    const room = this.#room(roomId);
+    room.marks.delete(id);
+    this.#total--;
+    const event: AnnotationEvent = { op: 'remove', annotation, version: ++room.version };
+    this.#announce(roomId, [event]);
+    return event;
+  }
+
+  async replace(roomId: string, annotations: readonly Annotation[]): Promise<number> {
+    const room = this.#room(roomId);
+    const incoming = [...annotations].sort(byId);
+    if (this.#total - room.marks.size + incoming.length > this.#limits.maxPerHost)
+      throw createHostError('SPC_ERR_ANNOTATIONS_HOST_FULL', String(this.#limits.maxPerHost));
+    const events: AnnotationEvent[] = [...room.marks.values()].map((annotation) => ({ op: 'remove', annotation, version: ++room.version }));
+    this.#total -= room.marks.size;
+    room.marks = new Map(incoming.map((a) => [a.id, a]));
+    this.#total += incoming.length;
+    room.next = Math.max(room.next, nextIdAfter(incoming));
+    for (const annotation of incoming) events.push({ op: 'add', annotation, version: ++room.version });
+    this.#announce(roomId, events);
+    return room.version;
+  }
+
+  close(): void {
+    this.#rooms.clear();
+    this.#total = 0;
+  }
+}

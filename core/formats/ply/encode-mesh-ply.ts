@@ -1,0 +1,50 @@
+/**
+ * @module encode-mesh-ply
+ * A mesh result as binary little-endian PLY: a `vertex` element with float x, y, z, float nx,
+ * ny, nz when the mesh has normals and uchar red, green, blue when it has colours (a
+ * segmentation's `segment=all` paints each label), then a `face` element of triangles
+ * (`list uchar int vertex_indices`). MeshLab, CloudCompare, Blender and three's PLYLoader read
+ * it, colours included, which STL and OBJ cannot carry.
+ */
+import type { MeshResult } from '../../sdk/result-types.ts';
+import { colorByte } from './encode-ply.ts';
+
+function headerOf(vertices: number, faces: number, normals: boolean, colors: boolean): string {
+  const lines = [
+    'ply',
+    'format binary_little_endian 1.0',
+    'comment vitrine',
+    `element vertex ${vertices}`,
+    'property float x',
+    'property float y',
+    'property float z',
+  ];
+  if (normals) lines.push('property float nx', 'property float ny', 'property float nz');
+  if (colors) lines.push('property uchar red', 'property uchar green', 'property uchar blue');
+  lines.push(`element face ${faces}`, 'property list uchar int vertex_indices', 'end_header');
+  return `${lines.join('\n')}\n`;
+}
+
+/** The PLY bytes of `mesh`. */
+export function encodeMeshPly(mesh: MeshResult): Uint8Array {
+  const count = Math.floor(mesh.vertices.length / 3);
+  const faces = Math.floor(mesh.indices.length / 3);
+  const normals = mesh.normals && mesh.normals.length === mesh.vertices.length ? mesh.normals : undefined;
+  const colors = mesh.colors && mesh.colors.length === mesh.vertices.length ? mesh.colors : undefined;
+  const header = new TextEncoder().encode(headerOf(count, faces, Boolean(normals), Boolean(colors)));
+  const stride = 12 + (normals ? 12 : 0) + (colors ? 3 : 0);
+  const out = new Uint8Array(header.length + count * stride + faces * 13);
+  out.set(header);
+  const view = new DataView(out.buffer);
+  let at = header.length;
+  for (let i = 0; i < count * 3; i += 3) {
+    for (let k = 0; k < 3; k++, at += 4) view.setFloat32(at, mesh.vertices[i + k]!, true);
+    if (normals) for (let k = 0; k < 3; k++, at += 4) view.setFloat32(at, normals[i + k]!, true);
+    if (colors) for (let k = 0; k < 3; k++) out[at++] = colorByte(colors, i + k);
+  }
+  for (let t = 0; t < faces * 3; t += 3) {
+    out[at++] = 3;
+    for (let k = 0; k < 3; k++, at += 4) view.setInt32(at, mesh.indices[t + k]!, true);
+  }
+  return out;
+}

@@ -1,0 +1,183 @@
+/**
+ * @module routes-annotations
+ * A room's annotations. `GET /api/rooms/{room_id}/annotations` answers `{version, annotations}`
+ * (`?format=csv`: one row per point); `POST` adds one annotation (201 with it), a list or
+ * `{"annotations": [...]}` (201 with `{version, annotations}` of those added), or imports
+ * `text/csv` in the export's shape; `GET`, `PATCH` (the fields given; `null` removes one) and
+ * `DELETE` (204) `.../annotations/{id}`, where `If-Match: "<version>"` makes a change or a
+ * removal answer 412 when the annotation moved past that version. A single annotation's
+ * answers carry its version as `ETag`, so the next `If-Match` is what the last answer said.
+ * Writes pass the host's guards like every other write (cross-site and foreign-Host 403);
+ * events go out from the store (annotation-store.ts).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AnnotationForms } from '../annotations/annotation-forms.ts';
+import { checkPatch } from '../annotations/annotation-patch.ts';
+import type { AnnotationStore } from '../annotations/annotation-store.ts';
+import { checkDrafts, isRecord } from '../annotations/check-annotation.ts';
+import { parseAnnotationCsv } from '../annotations/parse-annotation-csv.ts';
+import { createHostError } from '../errors.ts';
+import type { HostContext } from '../host-context.ts';
+import { roomOf } from './request-input.ts';
+import { queryOf, ROOM_ID_PATH } from './route-inputs.ts';
+
+/** Largest body of a POST (JSON or CSV): about 100,000 points of CSV with room to spare. */
+export const ANNOTATION_BODY_LIMIT = 16 * 1024 * 1024;
+
+type RoomParams = { Params: { room_id: string } };
+type OneParams = { Params: { room_id: string; id: string } };
+
+const ROOM_PARAMS = { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } };
+const ONE_PARAMS = {
+  type: 'object',
+  required: ['room_id', 'id'],
+  properties: { room_id: ROOM_ID_PATH, id: { type: 'string', maxLength: 64, description: 'The annotation id (the host made it)' } },
+};
+const IF_MATCH = {
+  type: 'object',
+  properties: { 'if-match': { type: 'string', description: 'The annotation version the change is for, in quotes ("3"): 412 when it moved on' } },
+};
+const FIELDS_TEXT =
+  'kind (point, line, polyline, box, ellipsoid) and points ([x, y, z] in physical units: one; two ends; two or more vertices; two opposite corners; a ' +
+  'centre then its radii), ' +
+  'optionally layer (a layer id: the points are in its frame, else in the room’s), label (≤ 256 characters), color (#rrggbb), properties (≤ 16 names, ' +
+  'each a number or a string ≤ 256) and author (≤ 64)';
+
+/** What the annotation routes read from their host. */
+export type AnnotationRouteDeps = Pick<HostContext, 'options'> & { annotations: AnnotationStore; forms: AnnotationForms };
+
+/** The version `If-Match` names, undefined without one (`*` is any version). */
+export function ifMatchOf(request: FastifyRequest): number | undefined {
+  const raw = request.headers['if-match'];
+  if (raw === undefined) return undefined;
+  const text = (Array.isArray(raw) ? raw.join(',') : raw).trim();
+  if (text === '*') return undefined;
+  const match = /^(?:W\/)?"?(\d{1,15})"?$/.exec(text);
+  if (!match) throw createHostError('SPC_ERR_ANNOTATION_IF_MATCH', text);
+  return Number(match[1]);
+}
+
+/** One annotation, its version as the ETag. */
+function sendOne(reply: FastifyReply, annotation: { version: number }): FastifyReply {
+  return reply.header('etag', `"${annotation.version}"`).header('cache-control', 'no-cache').send(annotation);
+}
+
+function isCsv(request: FastifyRequest): boolean {
+  const type = request.headers['content-type'];
+  return typeof type === 'string' && /^(text|application)\/csv\s*(;|$)/i.test(type.trim());
+}
+
+/** A room id as a file name. */
+const fileNameOf = (roomId: string) => `${roomId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64)}-annotations.csv`;
+
+export async function annotationRoutes(app: FastifyInstance, opts: { ctx: AnnotationRouteDeps }): Promise<void> {
+  const { ctx } = opts;
+  const store = ctx.annotations;
+  const max = ctx.options.maxAnnotations;
+  app.addContentTypeParser(['text/csv', 'application/csv'], { parseAs: 'string', bodyLimit: ANNOTATION_BODY_LIMIT }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.get<RoomParams & { Querystring: { format?: string } }>(
+    '/api/rooms/:room_id/annotations',
+    {
+      schema: {
+        summary: "A room's annotations: {version, annotations} (or CSV, one row per point)",
+        description:
+          '`version` moves by one for every annotation added, changed or removed (the `annotation` events of the room stream carry it). ' +
+          'Each annotation has id, kind, points, its own version, created and updated (ms since the epoch), its optional fields and what the host ' +
+          'measured: length (line, polyline) or volume (box, ellipsoid), in the physical units of its points. ' +
+          '`?format=csv`: columns id, kind, label, layer, point, x, y, z, length, volume, color, author and one per property.',
+        params: ROOM_PARAMS,
+        querystring: queryOf({ format: { enum: ['json', 'csv'], description: 'json (default) or csv' } }),
+      },
+    },
+    async (request, reply) => {
+      const roomId = roomOf(ctx, request.params.room_id);
+      if (request.query.format === 'csv') {
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${fileNameOf(roomId)}"`)
+          .send(await ctx.forms.csv(roomId));
+      }
+      return reply.type('application/json; charset=utf-8').send(await ctx.forms.json(roomId));
+    },
+  );
+
+  app.post<RoomParams & { Body: unknown }>(
+    '/api/rooms/:room_id/annotations',
+    {
+      bodyLimit: ANNOTATION_BODY_LIMIT,
+      schema: {
+        summary: 'Add annotations to a room (one, a list, or CSV)',
+        description:
+          `One annotation: ${FIELDS_TEXT}; answers 201 with it. A list of them (or {"annotations": [...]}): 201 with {version, annotations} of those ` +
+          `added, all or none. ` +
+          'text/csv in the export’s shape (x, y, z required; rows of one id make one annotation): 201 as for a list. The host makes ids; what it sets ' +
+          'itself is ignored when sent. ' +
+          `A bad field: 400 naming it (annotations[3].points[1][2] must be a finite number); a room past ${max} annotations: 409, nothing added.`,
+        consumes: ['application/json', 'text/csv'],
+        params: ROOM_PARAMS,
+      },
+    },
+    async (request, reply) => {
+      const roomId = roomOf(ctx, request.params.room_id);
+      const csv = isCsv(request);
+      const drafts = csv ? parseAnnotationCsv(String(request.body), max) : checkDrafts(request.body, max);
+      const added = await store.add(roomId, drafts);
+      const single = !csv && !Array.isArray(request.body) && !(isRecord(request.body) && Array.isArray(request.body.annotations));
+      reply.code(201);
+      if (!single) return reply.send(added);
+      const [annotation] = added.annotations;
+      reply.header('location', `/api/rooms/${encodeURIComponent(roomId)}/annotations/${annotation!.id}`);
+      return sendOne(reply, annotation!);
+    },
+  );
+
+  app.get<OneParams>(
+    '/api/rooms/:room_id/annotations/:id',
+    { schema: { summary: 'One annotation (its version as the ETag)', params: ONE_PARAMS } },
+    async (request, reply) => {
+      const roomId = roomOf(ctx, request.params.room_id);
+      const annotation = await store.get(roomId, request.params.id);
+      if (!annotation) throw createHostError('SPC_ERR_ANNOTATION_NOT_FOUND', request.params.id, roomId);
+      return sendOne(reply, annotation);
+    },
+  );
+
+  app.patch<OneParams & { Body: unknown }>(
+    '/api/rooms/:room_id/annotations/:id',
+    {
+      schema: {
+        summary: 'Change an annotation',
+        description: `Any of ${FIELDS_TEXT}; null removes an optional field, properties are replaced whole. With If-Match: "<version>", 412 when someone ` +
+          `changed it first. Answers the annotation (version + 1).`,
+        params: ONE_PARAMS,
+        headers: IF_MATCH,
+        body: { type: 'object', description: 'The fields to change' },
+      },
+    },
+    async (request, reply) => {
+      const roomId = roomOf(ctx, request.params.room_id);
+      const expected = ifMatchOf(request);
+      const { annotation } = await store.change(roomId, request.params.id, checkPatch(request.body), expected);
+      return sendOne(reply, annotation);
+    },
+  );
+
+  app.delete<OneParams>(
+    '/api/rooms/:room_id/annotations/:id',
+    {
+      schema: {
+        summary: 'Remove an annotation (204)',
+        description: 'With If-Match: "<version>", 412 when someone changed it first; 404 when the room holds no such annotation.',
+        params: ONE_PARAMS,
+        headers: IF_MATCH,
+      },
+    },
+    async (request, reply) => {
+      await store.remove(roomOf(ctx, request.params.room_id), request.params.id, ifMatchOf(request));
+      return reply.code(204).send();
+    },
+  );
+}

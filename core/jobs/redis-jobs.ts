@@ -1,0 +1,245 @@
+/**
+ * @module redis-jobs
+ * JobService for a Redis service: a job is a small record in Redis that follows a
+ * computation (or holds a room-cache hit's result), so every host answers its progress,
+ * result and DELETE. Progress is the computation's stream read by seq, in the same atomic
+ * read as the status, so a client that sees a job end has every message before it. Jobs of
+ * functions registered in code (which run on this host only) stay in this host's own store.
+ */
+import { randomUUID } from 'node:crypto';
+import type { JobStatus, ProgressResponse, StartResponse } from '../client/wire-types.ts';
+import { createHostError, isHostError } from '../errors.ts';
+import type { ProgressUpdate } from '../invoke/invoker.ts';
+import { keyOf, roomStateOf } from '../serving/result-source.ts';
+import type { JobRequest, JobService } from './job-service.ts';
+import type { JobStore } from './job-store.ts';
+import type { ProgressMessage } from './job.ts';
+import type { LocalJobs } from './local-jobs.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { JobTally } from './job-tally.ts';
+import { KEYS } from '../redis/redis-keys.ts';
+import { orUnavailable } from '../redis/redis-unavailable.ts';
+import { storeInputs } from '../serving/input-refs.ts';
+import { laneOf, runsOnService, type ClaimRequest, type ServiceComputations } from '../serving/service-computations.ts';
+
+/** The work queue as jobs see it: how many computations wait for a compute node. */
+export interface PendingWork {
+  pending(): Promise<number>;
+}
+
+/**
+ * Notices compute nodes leaving the service while held (scale/node-departures.ts): a job
+ * whose node left must be re-read to end. The jobs close it with themselves.
+ */
+export interface Departures {
+  /** Keeps watching while held; returns the release. */
+  hold(): () => void;
+  close(): void;
+}
+
+/** Seconds a client refused for too many jobs is asked to wait. */
+const RETRY_AFTER_SECONDS = 5;
+
+type StreamEntry = [id: string, fields: string[]];
+type JobRead = [status: string, error: string, code: string, fn: string, meta: string, hash: string, messages: StreamEntry[], cid: string];
+
+function toMessage([id, fields]: StreamEntry): ProgressMessage {
+  const f: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
+  const message: ProgressMessage = { seq: Number(id.split('-')[0]), text: f.t ?? '', ts: Number(f.ts) };
+  if (f.f !== undefined) message.fraction = Number(f.f);
+  return message;
+}
+
+export class RedisJobs implements JobService {
+  #comps: ServiceComputations;
+  #queue: PendingWork;
+  #local: LocalJobs;
+  #store: JobStore;
+  #maxJobs: number;
+  #maxMessages: number;
+  #tally: JobTally;
+  #departures: Departures;
+
+  /** `departures`: told to nudge every watcher of this host once a compute node leaves. */
+  constructor(deps: {
+    comps: ServiceComputations;
+    queue: PendingWork;
+    departures: Departures;
+    local: LocalJobs;
+    store: JobStore;
+    maxJobs: number;
+    maxMessages: number;
+  }) {
+    this.#maxMessages = deps.maxMessages;
+    this.#comps = deps.comps;
+    this.#queue = deps.queue;
+    this.#local = deps.local;
+    this.#store = deps.store;
+    this.#maxJobs = deps.maxJobs;
+    const read = async (id: string) => (((await this.#comps.redis.vJobRead(id, '')) as JobRead | null)?.[0] as JobStatus | undefined) ?? null;
+    this.#tally = new JobTally(read, deps.comps.times.jobTtlMs);
+    this.#departures = deps.departures;
+  }
+
+  async start(request: JobRequest): Promise<StartResponse> {
+    if (!runsOnService(request.entry)) return this.#local.start(request);
+    const id = randomUUID();
+    const key = keyOf(request.entry, request.values);
+    const ref = await this.#comps.hit(request.roomId, key);
+    // A hit only while its bytes are there: an evicted result is a miss, computed again.
+    if (ref && !(await orUnavailable(this.#comps.blobs.touch(ref, this.#comps.times.jobTtlMs)))) await this.#comps.forget(request.roomId);
+    else if (ref) {
+      const { jobTtlMs } = this.#comps.times;
+      const job = KEYS.job(id);
+      const fields = {
+        status: 'done',
+        meta: ref.meta,
+        hash: ref.hash,
+        fn: request.entry.name,
+        room: request.roomId,
+        specimen: request.specimenId ?? '',
+        created: Date.now(),
+      };
+      await orUnavailable(this.#comps.redis.multi().hset(job, fields).pexpire(job, jobTtlMs).exec());
+      this.#tally.add(id, 'done');
+      return { job_id: id, status: 'done' };
+    }
+    if ((await orUnavailable(this.#queue.pending())) >= this.#maxJobs) {
+      const error = createHostError('SPC_ERR_TOO_MANY_JOBS', String(this.#maxJobs));
+      error.headers['retry-after'] = String(RETRY_AFTER_SECONDS);
+      throw error;
+    }
+    const claim: ClaimRequest = {
+      fn: request.entry.name,
+      key,
+      values: request.values,
+      room: request.roomId,
+      specimen: request.specimenId,
+      jobId: id,
+      lane: laneOf(request.entry),
+      state: { ...roomStateOf(request) },
+    };
+    // A job with inputs is answered at once; its inputs load on this host (their progress in
+    // the job's messages) and only then is the computation queued (see serving/input-refs.ts).
+    const { cid, created } = request.inputs ? await this.#comps.reserve(claim) : await this.#comps.claim(claim);
+    if (created && request.inputs) void this.#queueWithInputs(cid, request, claim);
+    const events = this.#comps.events;
+    this.#tally.add(id, 'running', (mark) => {
+      const offs = [events.watch(cid, mark), events.watch(id, mark)];
+      return () => offs.forEach((off) => off());
+    });
+    return { job_id: id, status: 'running' };
+  }
+
+  /**
+   * Loads the inputs of reserved computation `cid`, reporting their progress as its own, then
+   * queues it; a failure to load ends it with that error. Loading stops when the computation
+   * ends meanwhile (the job was cancelled) or the job timeout passes.
+   */
+  async #queueWithInputs(cid: string, request: JobRequest, claim: ClaimRequest): Promise<void> {
+    const comps = this.#comps;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, comps.times.timeoutMs);
+    timer.unref();
+    const unwatch = comps.events.watch(cid, () => {
+      void comps.redis.hget(KEYS.comp(cid), 'status').then(
+        (status) => status !== 'running' && controller.abort(),
+        () => {},
+      );
+    });
+    const onProgress = (u: ProgressUpdate) => void comps.redis.vProgress(cid, u.text, u.ts, u.fraction ?? '', this.#maxMessages).catch(() => {});
+    try {
+      const inputs = await storeInputs({ ...request, onProgress }, comps.blobs, comps.times.runTtlMs, controller.signal);
+      await comps.queue(cid, { ...claim, ...(inputs ? { inputs } : {}) });
+    } catch (error) {
+      // Cancelled: the record already says so, and failing it again changes nothing.
+      if (timedOut) await comps.fail(cid, `timed out after ${comps.times.timeoutMs / 1000} s loading its inputs`, 'SPC_ERR_JOB_FAILED');
+      else await comps.fail(cid, error instanceof Error ? error.message : String(error), isHostError(error) ? error.code : 'SPC_ERR_FUNCTION_FAILED');
+    } finally {
+      clearTimeout(timer);
+      unwatch();
+    }
+  }
+
+  /**
+   * The job's record; a running one whose function no live node can run any more (the last
+   * node left after it was queued) is ended first, so it answers 503's reason, not `running`
+   * until the job timeout.
+   */
+  async #read(id: string, since: number | null): Promise<JobRead> {
+    const read = async () => {
+      const reply = (await orUnavailable(this.#comps.redis.vJobRead(id, since === null ? '' : `${Math.max(0, since + 1)}-0`))) as JobRead | null;
+      if (!reply) throw createHostError('SPC_ERR_JOB_NOT_FOUND', id);
+      return reply;
+    };
+    const reply = await read();
+    const [status, , , fn, , , , cid] = reply;
+    return status === 'running' && cid && (await this.#comps.abandonIfNoNode(cid, fn)) ? read() : reply;
+  }
+
+  async progress(id: string, since: number): Promise<ProgressResponse> {
+    if (this.#store.get(id)) return this.#local.progress(id, since);
+    const [status, error, , , , , messages] = await this.#read(id, since);
+    return { status: status as JobStatus, messages: messages.map(toMessage), error: status === 'error' ? error : null };
+  }
+
+  async result(id: string): Promise<{ result: StoredResult; functionName: string }> {
+    if (this.#store.get(id)) return this.#local.result(id);
+    const [status, error, , fn, meta, hash] = await this.#read(id, null);
+    if (status === 'running') throw createHostError('SPC_ERR_JOB_RUNNING', id);
+    if (status !== 'done') throw createHostError('SPC_ERR_JOB_FAILED', id, error);
+    const result = await this.#comps.read({ hash, meta });
+    if (!result) throw createHostError('SPC_ERR_JOB_RESULT_EVICTED', id);
+    return { result, functionName: fn };
+  }
+
+  async cancel(id: string): Promise<boolean> {
+    if (this.#store.get(id)) return this.#local.cancel(id);
+    return this.#comps.cancelJob(id);
+  }
+
+  watch(id: string, onChange: () => void): () => void {
+    if (this.#store.get(id)) return this.#local.watch(id, onChange);
+    const events = this.#comps.events;
+    // Nudges are the only reads: published by whoever changes the job, sent to every watcher
+    // once the subscription is back after a reconnection, and when a compute node leaves.
+    const offs = [events.watch(id, onChange), this.#departures.hold()];
+    let stopped = false;
+    // The computation's nudges (progress, end) come under its own id; a failed look-up is
+    // retried, since without it the end of the job would only be seen by re-reading.
+    const follow = (attempt: number) =>
+      void this.#comps.redis.hget(KEYS.job(id), 'comp').then(
+        (cid) => {
+          if (stopped || !cid) return;
+          offs.push(events.watch(cid, onChange));
+          onChange();
+        },
+        () => {
+          if (!stopped && attempt < 10) setTimeout(() => follow(attempt + 1), 250 * (attempt + 1)).unref();
+        },
+      );
+    follow(0);
+    return () => {
+      stopped = true;
+      for (const off of offs) off();
+    };
+  }
+
+  /** Jobs this host started, by state (the local store's and the service's). */
+  counts(): Record<JobStatus, number> {
+    const local = this.#local.counts();
+    const service = this.#tally.counts();
+    return { running: local.running + service.running, done: local.done + service.done, error: local.error + service.error };
+  }
+
+  close(): void {
+    this.#departures.close();
+    this.#tally.close();
+    this.#local.close();
+  }
+}

@@ -1,0 +1,183 @@
+"""Room: one room's scene from a notebook or a script, its layers added, changed and removed.
+
+    room = Client("http://127.0.0.1:8000").room("lab")
+    scan = room.add(volume, colormap="gray")                 # publishes it, returns the layer id
+    mask = room.add(labels, kind="labels", opacity=0.4)
+    room.add("ct-phantom", window=(0, 3000))                  # a specimen of the host, by id
+    room.add(function="sphere", params={"radius": 2})         # a function's result
+    room.update(mask, visible=False)
+    room.remove(scan)
+    link = room.snapshot()["url"]
+    ruler = room.annotate("line", [[0, 0, 0], [1.3, 0, 2]], label="crack")
+    print(ruler["length"])                                   # measured by the host, in physical units
+    seeds = room.points(label="seed")                         # an N×3 numpy array
+
+Every page, headset and notebook following the room sees each change at once. Arrays and
+result objects are published as specimens of the host (`<room>.<layer>`) and shown from there.
+Annotation points are (x, y, z) in physical units, in the frame of the annotation's `layer` when
+it has one, else in the room's.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, Iterator, List, Mapping, Optional
+from urllib.parse import quote
+
+from ._http import VitrineError
+from ._room_annotations import RoomAnnotations
+from ._sse import Event, read_events
+
+#: The display fields a layer takes (see the host's docs/scenes.md).
+DISPLAY_FIELDS = ("name", "visible", "opacity", "blending", "colormap", "window", "gamma", "mode", "affine",
+                  "clip_planes", "labels", "t", "playing", "channels")
+
+
+def _seg(value: str) -> str:
+    return quote(value, safe="")
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready: numpy scalars and arrays as Python numbers and lists, tuples as lists."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _display(fields: Mapping[str, Any]) -> Dict[str, Any]:
+    unknown = sorted(set(fields) - set(DISPLAY_FIELDS))
+    if unknown:
+        raise TypeError(f"unknown layer field {unknown[0]!r}: one of {', '.join(DISPLAY_FIELDS)}")
+    return {key: _plain(value) for key, value in fields.items()}
+
+
+class Room(RoomAnnotations):
+    """A room of a host: its scene (layers bottom first), its annotations (from
+    `RoomAnnotations`) and the changes any follower sees."""
+
+    def __init__(self, client: Any, name: str) -> None:
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"a room is a non-empty string, not {name!r}")
+        self._client = client
+        self.name = name
+        self._path = f"/api/rooms/{_seg(name)}"
+
+    def __repr__(self) -> str:
+        return f"Room({self.name!r})"
+
+    def scene(self) -> Dict[str, Any]:
+        """The whole scene: `version`, `layers` (bottom first) and `active` (the room's entry)."""
+        return self._client._http.json("GET", f"{self._path}/scene")
+
+    @property
+    def layers(self) -> List[Dict[str, Any]]:
+        """The layers, bottom first: each with `id`, `source`, `kind`, its display and its `result`."""
+        return self.scene()["layers"]
+
+    def layer(self, id: str) -> Dict[str, Any]:
+        """One layer by id."""
+        for layer in self.layers:
+            if layer["id"] == id:
+                return layer
+        raise VitrineError(404, f"room '{self.name}' has no layer '{id}'")
+
+    def _source(self, value: Any, params: Optional[Mapping[str, Any]], function: Optional[str], layer_id: Optional[str],
+                name: Optional[str]) -> Dict[str, Any]:
+        if function is not None:
+            if value is not None:
+                raise TypeError("add() takes a value or function=, not both")
+            return {"function": function, "params": _plain(dict(params or {}))}
+        if isinstance(value, Mapping) and ("specimen" in value or "function" in value):
+            return _plain(dict(value))
+        if isinstance(value, str):
+            return {"specimen": value, "params": _plain(dict(params or {}))}
+        if value is None:
+            raise TypeError("add() needs something to show: an array, a result, a specimen id or function=")
+        # An array or result: published as a specimen of the host, named after the room and layer.
+        base = layer_id or name or type(value).__name__.lower()
+        specimen = re.sub(r"[^A-Za-z0-9._-]+", "-", f"{self.name}.{base}").strip("-.")[:128] or "layer"
+        self._client.publish(specimen, value, display_name=name or base)
+        return {"specimen": specimen, "params": {}}
+
+    def add(self, value: Any = None, *, id: Optional[str] = None, kind: Optional[str] = None, params: Optional[Mapping[str, Any]] = None,
+            function: Optional[str] = None, index: Optional[int] = None, wait: bool = True, **display: Any) -> str:
+        """Adds a layer and returns its id. `value`: a numpy array or result object (published
+        as a specimen first), a specimen id with `params`, or a source dict; or `function=` a
+        function name with `params`. `kind`: image, labels, mesh or points (from the result when
+        absent). Display fields: name, visible, opacity, blending, colormap, window, gamma,
+        mode, affine, clip_planes, labels, t, playing, channels. With `wait` (the default) it
+        returns once the layer's result is in the scene, raising VitrineError if it failed."""
+        layer: Dict[str, Any] = _display(display)
+        layer["source"] = self._source(value, params, function, id, display.get("name"))
+        if id is not None:
+            layer["id"] = id
+        if kind is not None:
+            layer["kind"] = kind
+        query = {"index": index} if index is not None else None
+        if not wait:
+            return self._client._http.json("POST", f"{self._path}/layers", layer, query=query)["id"]
+        # Following the room before adding, so neither its result nor its failure can be missed.
+        with self._client._http.open("GET", f"{self._path}/events", headers={"Accept": "text/event-stream"}, timeout=self._client.stream_timeout) as stream:
+            events = read_events(stream)
+            for event in events:
+                if event.event == "scene":
+                    break
+            added = self._client._http.json("POST", f"{self._path}/layers", layer, query=query)
+            return self._await(events, added["id"])
+
+    def _await(self, events: Any, layer_id: str) -> str:
+        active = None
+        for event in events:
+            data = event.data if isinstance(event.data, dict) else {}
+            if event.event == "scene":
+                active = data.get("active")
+                for layer in data.get("layers", []):
+                    if layer.get("id") == layer_id and layer.get("result"):
+                        return layer_id
+            elif event.event == "failed" and (data.get("layer") == layer_id or ("layer" not in data and active == layer_id)):
+                raise VitrineError(500, f"layer '{layer_id}' of room '{self.name}' failed: {data.get('detail')}", data.get("code"))
+        raise VitrineError(0, f"the event stream of room '{self.name}' ended before layer '{layer_id}' was computed")
+
+    def update(self, layer: str, *, source: Optional[Mapping[str, Any]] = None, kind: Optional[str] = None, active: bool = False,
+               **display: Any) -> Dict[str, Any]:
+        """Changes a layer: the display fields given (None takes one back to its default), a new
+        `source` (computed again), its `kind`, or `active=True` to make it the room's entry.
+        Gives the layer as stored."""
+        change: Dict[str, Any] = _display(display)
+        if source is not None:
+            change["source"] = _plain(dict(source))
+        if kind is not None:
+            change["kind"] = kind
+        if active:
+            change["active"] = True
+        if not change:
+            raise TypeError("update() needs at least one field to change")
+        return self._client._http.json("PATCH", f"{self._path}/layers/{_seg(layer)}", change)
+
+    def remove(self, layer: str) -> None:
+        """Removes a layer."""
+        self._client._http.send("DELETE", f"{self._path}/layers/{_seg(layer)}")
+
+    def clear(self) -> Dict[str, Any]:
+        """Removes every layer; gives the empty scene."""
+        return self._client._http.json("PUT", f"{self._path}/scene", {"layers": []})
+
+    def snapshot(self) -> Dict[str, Any]:
+        """Records the room as it is now (scene, view, annotations, every layer's bytes kept):
+        `{"id", "url"}`, `url` opening it in the viewer as it was."""
+        return self._client._http.json("POST", f"{self._path}/snapshots")
+
+    def restore(self, snapshot: str) -> Dict[str, Any]:
+        """Puts a snapshot's scene and view back into the room; gives the scene."""
+        return self._client._http.json("PUT", f"{self._path}/scene", {"snapshot": snapshot})
+
+    def neuroglancer(self) -> Dict[str, Any]:
+        """The room's scene as a Neuroglancer viewer state (volumes and labels by URL)."""
+        return self._client._http.json("GET", f"{self._path}/neuroglancer")
+
+    def follow(self) -> Iterator[Event]:
+        """The room's events as they happen (state, view, scene, computing, result, failed ...)."""
+        return self._client.follow(self.name)

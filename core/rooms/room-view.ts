@@ -1,0 +1,117 @@
+/**
+ * @module room-view
+ * A room's shared view: how its followers look at what it shows. Any of `window` (`[lo, hi]`,
+ * the values the colour map spans), `colormap` (a name), `opacity` (0..1), `mode` (`slices`,
+ * `volume`, `surface`, `points`) and `camera` (`{position, target, up}`, three numbers each).
+ * A change names only what it changes: it is merged into the room's view, and `null` removes
+ * a setting. Anything else is a 400 naming the setting.
+ */
+import type { RoomCamera, RoomView } from '../client/wire-types.ts';
+import { createHostError } from '../errors.ts';
+
+export const VIEW_MODES = ['slices', 'volume', 'surface', 'points'] as const satisfies readonly NonNullable<RoomView['mode']>[];
+type ViewMode = (typeof VIEW_MODES)[number];
+
+// The view's shape is the wire's (client/wire-types.ts): one definition for host and clients.
+export type { RoomView };
+
+/** A change to a view: each setting given, or null to remove it. */
+export type ViewChange = { [K in keyof RoomView]?: RoomView[K] | null };
+
+/** The view's settings, in the order a view lists them. */
+export const VIEW_FIELDS = ['window', 'colormap', 'opacity', 'mode', 'camera'] as const;
+const FIELDS = VIEW_FIELDS;
+
+const NUMBER3 = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 };
+
+/** The view's settings as JSON Schema properties (what agents and the API document are shown). */
+export const VIEW_PROPERTIES: Record<string, Record<string, unknown>> = {
+  window: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2, description: '[lo, hi]: the values the colour map spans (lo < hi)' },
+  colormap: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'A colour map name, e.g. grey, viridis, bone' },
+  opacity: { type: 'number', minimum: 0, maximum: 1 },
+  mode: { enum: [...VIEW_MODES], description: 'How a volume is drawn (slices, volume) or a mesh or cloud (surface, points)' },
+  camera: {
+    type: 'object',
+    properties: { position: NUMBER3, target: NUMBER3, up: NUMBER3 },
+    required: ['position', 'target', 'up'],
+    additionalProperties: false,
+  },
+};
+const bad = (field: string, why: string) => createHostError('SPC_ERR_ROOM_VIEW_INVALID', field, why);
+
+function finiteList(value: unknown, length: number): value is number[] {
+  return Array.isArray(value) && value.length === length && value.every((v) => typeof v === 'number' && Number.isFinite(v));
+}
+
+function checkCamera(value: unknown): RoomCamera {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('camera', 'must be an object {position, target, up}');
+  const camera = value as Record<string, unknown>;
+  const extra = Object.keys(camera).find((key) => key !== 'position' && key !== 'target' && key !== 'up');
+  if (extra !== undefined) throw bad('camera', `has an unknown member '${extra}' (members: position, target, up)`);
+  for (const key of ['position', 'target', 'up']) {
+    if (!finiteList(camera[key], 3)) throw bad('camera', `needs '${key}' as three finite numbers`);
+  }
+  return { position: camera.position, target: camera.target, up: camera.up } as RoomCamera;
+}
+
+function checkField(field: (typeof FIELDS)[number], value: unknown): RoomView[keyof RoomView] {
+  switch (field) {
+    case 'window':
+      if (!finiteList(value, 2)) throw bad('window', 'must be [lo, hi], two finite numbers');
+      if (!(value[0]! < value[1]!)) throw bad('window', `must have lo < hi, got [${value[0]}, ${value[1]}]`);
+      return [value[0]!, value[1]!];
+    case 'colormap':
+      if (typeof value !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(value)) throw bad('colormap', 'must be a colour map name (letters, digits, _ . -)');
+      return value;
+    case 'opacity':
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1)
+        throw bad('opacity', `must be a number from 0 to 1, got ${JSON.stringify(value)}`);
+      return value;
+    case 'mode':
+      if (typeof value !== 'string' || !(VIEW_MODES as readonly string[]).includes(value))
+        throw bad('mode', `must be one of ${VIEW_MODES.join(', ')}, got ${JSON.stringify(value)}`);
+      return value as ViewMode;
+    case 'camera':
+      return checkCamera(value);
+  }
+}
+
+/** The change a request body asks for. @throws SPC_ERR_ROOM_VIEW_INVALID naming the setting. */
+export function checkViewChange(body: unknown): ViewChange {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('body', `must be a JSON object with any of ${FIELDS.join(', ')}`);
+  const record = body as Record<string, unknown>;
+  const unknown = Object.keys(record).find((key) => !(FIELDS as readonly string[]).includes(key));
+  if (unknown !== undefined) throw bad(unknown, `is not a view setting (settings: ${FIELDS.join(', ')})`);
+  const change: Record<string, unknown> = {};
+  for (const field of FIELDS) {
+    if (!(field in record)) continue;
+    change[field] = record[field] === null ? null : checkField(field, record[field]);
+  }
+  return change as ViewChange;
+}
+
+/** `view` with `change` applied (settings in FIELDS order). */
+export function applyViewChange(view: RoomView, change: ViewChange): RoomView {
+  const merged: Record<string, unknown> = {};
+  for (const field of FIELDS) {
+    const value = field in change ? change[field] : view[field];
+    if (value !== undefined && value !== null) merged[field] = value;
+  }
+  return merged as RoomView;
+}
+
+/** A stored view read back (another host's, or an older one): what does not check is left out. */
+export function readStoredView(value: unknown): RoomView {
+  if (typeof value !== 'object' || value === null) return {};
+  const view: Record<string, unknown> = {};
+  for (const field of FIELDS) {
+    const raw = (value as Record<string, unknown>)[field];
+    if (raw === undefined || raw === null) continue;
+    try {
+      view[field] = checkField(field, raw);
+    } catch {
+      // Left out: a view that does not check is not shown.
+    }
+  }
+  return view as RoomView;
+}

@@ -1,0 +1,73 @@
+/**
+ * @module redis-published
+ * Published specimens on a Redis service: one hash of records (every host lists them) and
+ * each file's bytes under its own key, both for the published time-to-live, and a version
+ * counter that every publish and delete moves so hosts know when to read the list again.
+ * Records past their expiry are skipped and removed by whoever reads them.
+ */
+import type { Redis } from 'ioredis';
+import { isPublishedMeta, type PublishedMeta, type PublishedShare } from './published-record.ts';
+import { KEYS } from '../redis/redis-keys.ts';
+import { orUnavailable } from '../redis/redis-unavailable.ts';
+
+function parse(raw: string | null | undefined): PublishedMeta | null {
+  if (!raw) return null;
+  try {
+    const value: unknown = JSON.parse(raw);
+    return isPublishedMeta(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export class RedisPublished implements PublishedShare {
+  #redis: Redis;
+  /** The connection that carries large values (the file bytes). */
+  #bytes: Redis;
+
+  constructor(redis: Redis, bytes: Redis) {
+    this.#redis = redis;
+    this.#bytes = bytes;
+  }
+
+  async version(): Promise<string> {
+    return (await orUnavailable(this.#redis.get(KEYS.publishedVersion))) ?? '0';
+  }
+
+  async list(): Promise<PublishedMeta[]> {
+    const all = await orUnavailable(this.#redis.hgetall(KEYS.published));
+    const now = Date.now();
+    const live: PublishedMeta[] = [];
+    const gone: string[] = [];
+    for (const [id, raw] of Object.entries(all)) {
+      const meta = parse(raw);
+      if (meta && meta.expires_at > now) live.push(meta);
+      else gone.push(id);
+    }
+    if (gone.length > 0) void this.#redis.hdel(KEYS.published, ...gone).catch(() => 0);
+    return live;
+  }
+
+  async read(meta: PublishedMeta): Promise<Buffer | null> {
+    return orUnavailable(this.#bytes.getBuffer(KEYS.publishedFile(meta.id, meta.sha)));
+  }
+
+  async put(meta: PublishedMeta, bytes: Buffer): Promise<boolean> {
+    const ttlMs = Math.max(1, meta.expires_at - Date.now());
+    const old = parse(await orUnavailable(this.#redis.hget(KEYS.published, meta.id)));
+    // The bytes first: a host that sees the record can always read its file.
+    await orUnavailable(this.#bytes.set(KEYS.publishedFile(meta.id, meta.sha), bytes, 'PX', ttlMs));
+    const write = this.#redis.multi().hset(KEYS.published, meta.id, JSON.stringify(meta)).incr(KEYS.publishedVersion);
+    await orUnavailable(write.exec());
+    if (old && old.sha !== meta.sha) await this.#bytes.del(KEYS.publishedFile(old.id, old.sha)).catch(() => 0);
+    return old !== null && old.expires_at > Date.now();
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const old = parse(await orUnavailable(this.#redis.hget(KEYS.published, id)));
+    if (!old) return false;
+    await orUnavailable(this.#redis.multi().hdel(KEYS.published, id).incr(KEYS.publishedVersion).exec());
+    await this.#bytes.del(KEYS.publishedFile(old.id, old.sha)).catch(() => 0);
+    return old.expires_at > Date.now();
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * @module scenes.bench
+ * `npm run bench scenes`: a room's scene on a Redis service of two `vitrine serve --redis`
+ * hosts and a real redis-server, on loopback. 50 followers of one room (25 streams on each
+ * host); a layer's opacity changed 200 times, each change on one host or the other in turn,
+ * the next once every follower saw the last: from the PATCH sent to each follower's `scene`
+ * event with that version (p50, p99, max, over 10,000 deliveries). The baseline, measured in
+ * the same run on the same streams: the room's shared view changed the same way (`PUT
+ * .../view`, the `view` event), the room event that existed before scenes. Then a late joiner:
+ * its first three events and how long until it holds the whole scene.
+ */
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SseParser } from '../../core/client/sse-parser.ts';
+import type { RoomScene } from '../../core/client/scene-types.ts';
+import { startRedis } from '../helpers/redis-server.ts';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { fmt, percentile } from './host-helpers.ts';
+
+const FOLLOWERS = 50;
+const CHANGES = 200;
+const LAYERS = 8;
+
+interface Follower {
+  events: { event: string; data: unknown; at: number }[];
+  waiters: Set<() => void>;
+  close(): void;
+}
+
+function follow(url: string): Promise<Follower> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false, headers: { accept: 'text/event-stream' } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`GET ${url} answered ${res.statusCode}`));
+      const parser = new SseParser();
+      const follower: Follower = { events: [], waiters: new Set(), close: () => req.destroy() };
+      res.setEncoding('utf8');
+      res.on('data', (text: string) => {
+        const at = performance.now();
+        for (const message of parser.push(text)) follower.events.push({ event: message.event, data: JSON.parse(message.data) as unknown, at });
+        for (const wake of [...follower.waiters]) wake();
+      });
+      resolve(follower);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** When `follower` got the first event from index `from` on matching `match` (waiting for it). */
+function arrival(follower: Follower, match: (e: { event: string; data: unknown }) => boolean, from = 0): Promise<number> {
+  return new Promise((resolve) => {
+    let next = from;
+    const look = () => {
+      // Each event is looked at once, so a long stream costs the reader nothing more per change.
+      for (; next < follower.events.length; next++) {
+        const event = follower.events[next]!;
+        if (!match(event)) continue;
+        follower.waiters.delete(look);
+        return resolve(event.at);
+      }
+    };
+    follower.waiters.add(look);
+    look();
+  });
+}
+
+async function send(host: RunningHost, method: string, route: string, body: unknown): Promise<unknown> {
+  const res = await fetch(`${host.url}${route}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
+/** Per delivery: ms from the change sent to each follower's event of it; and each change's answer time. */
+async function measure(
+  hosts: RunningHost[],
+  followers: Follower[],
+  change: (i: number, host: RunningHost) => Promise<(e: { event: string; data: unknown }) => boolean>,
+): Promise<{ latencies: number[]; answers: number[] }> {
+  const latencies: number[] = [];
+  const answers: number[] = [];
+  for (let i = 0; i < CHANGES; i++) {
+    const from = followers.map((f) => f.events.length);
+    const sent = performance.now();
+    const match = await change(i, hosts[i % 2]!);
+    answers.push(performance.now() - sent);
+    const times = await Promise.all(followers.map((f, k) => arrival(f, match, from[k])));
+    for (const at of times) latencies.push(at - sent);
+  }
+  return { latencies, answers };
+}
+
+const line = (what: string, ms: number[]) =>
+  `${what}: p50 ${fmt(percentile(ms, 50))} ms, p99 ${fmt(percentile(ms, 99))} ms, max ${fmt(Math.max(...ms))} ms (${ms.length})`;
+
+export async function run(): Promise<{ name: string; lines: string[] }> {
+  const redis = await startRedis();
+  const specimens = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-scenes-'));
+  mkdirSync(path.join(specimens, 'tri'));
+  writeFileSync(path.join(specimens, 'tri', 'specimen.json'), JSON.stringify({ display_name: 'Triangle', type: 'mesh', data_file: 'tri.obj' }));
+  writeFileSync(path.join(specimens, 'tri', 'tri.obj'), 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n');
+  const args = ['--port', '0', '--redis', redis.url, '--specimens', specimens, '--log-level', 'warn', '--no-viewer', '--pool-size', '1'];
+  const hosts = await Promise.all([spawnHost(args), spawnHost(args)]);
+  const room = `bench-${Date.now()}`;
+  const followers: Follower[] = [];
+  try {
+    const layers = Array.from({ length: LAYERS }, (_, i) => ({ id: `layer${i}`, source: { specimen: 'tri' }, colormap: 'viridis', window: [0, 1000] }));
+    await send(hosts[0]!, 'PUT', `/api/rooms/${room}/scene`, { layers });
+    for (let i = 0; i < FOLLOWERS; i++) followers.push(await follow(`${hosts[i % 2]!.url}/api/rooms/${room}/events`));
+    await Promise.all(followers.map((f) => arrival(f, (e) => e.event === 'scene')));
+
+    // Each change sets a value no earlier change set, so its event is told apart by content.
+    const scenes = await measure(hosts, followers, async (i, host) => {
+      const id = `layer${i % LAYERS}`;
+      const opacity = (i + 1) / 1000;
+      await send(host, 'PATCH', `/api/rooms/${room}/layers/${id}`, { opacity });
+      return (e) => e.event === 'scene' && (e.data as RoomScene).layers.find((l) => l.id === id)?.opacity === opacity;
+    });
+    const views = await measure(hosts, followers, async (i, host) => {
+      const opacity = (i + 1) / 1000;
+      await send(host, 'PUT', `/api/rooms/${room}/view`, { opacity });
+      return (e) => e.event === 'view' && (e.data as { opacity?: number }).opacity === opacity;
+    });
+
+    const joined = performance.now();
+    const late = await follow(`${hosts[1]!.url}/api/rooms/${room}/events`);
+    const first = await arrival(late, (e) => e.event === 'scene');
+    const firstThree = late.events.slice(0, 3);
+    const scene = firstThree[2]?.data as RoomScene | undefined;
+    late.close();
+    const current = (await (await fetch(`${hosts[0]!.url}/api/rooms/${room}/scene`)).json()) as RoomScene;
+    return {
+      name: `scenes: a layer change to ${FOLLOWERS} followers of one room on two hosts of a Redis service`,
+      lines: [
+        line(`layer opacity (PATCH → scene event, ${LAYERS}-layer scene of ${Buffer.byteLength(JSON.stringify(current))} bytes)`, scenes.latencies),
+        line('  the PATCH answered', scenes.answers),
+        line('baseline: room view opacity (PUT → view event)', views.latencies),
+        line('  the PUT answered', views.answers),
+        `ratio p99 scene / view: ${fmt(percentile(scenes.latencies, 99) / percentile(views.latencies, 99))}`,
+        `late joiner: first events ${firstThree.map((e) => e.event).join(', ')}; whole scene (version ${scene?.version}, ${scene?.layers.length} layers; ` +
+        `current ${current.version}) after ${fmt(first - joined)} ms`,
+      ],
+    };
+  } finally {
+    for (const f of followers) f.close();
+    await Promise.all(hosts.map((h) => h.stop()));
+    await redis.stop();
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * @module annotation-store.test
+ * The AnnotationStore cases (annotation-store-cases.ts) on both implementations: the memory
+ * store of a lone host, and the Redis store on a real redis-server with its events arriving
+ * through the service's subscription. Then what only a service has: two hosts' stores adding
+ * at once in one room make no id twice and lose nothing, an annotation one host wrote is read
+ * by another and by a store made after it (a restarted host), and a Redis that went away is a
+ * 503 in the service's words. Last, the memory store's bound across rooms.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_ANNOTATIONS } from '../../core/annotations/annotation-store.ts';
+import { MemoryAnnotationStore } from '../../core/annotations/memory-annotation-store.ts';
+import { RedisAnnotationStore } from '../../core/annotations/redis-annotation-store.ts';
+import { EventHub } from '../../core/events/event-hub.ts';
+import { HostError } from '../../core/errors.ts';
+import { createRedisConnections, type RedisConnections } from '../../core/redis/redis-connections.ts';
+import { RedisEvents } from '../../core/redis/redis-events.ts';
+import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { room } from '../helpers/room.ts';
+import { annotationStoreCases } from './annotation-store-cases.ts';
+
+const memoryHub = new EventHub();
+annotationStoreCases('memory', () => ({
+  hub: memoryHub,
+  store: (maxPerRoom) => new MemoryAnnotationStore(memoryHub, { maxPerRoom, maxPerHost: 10 * maxPerRoom }),
+}));
+
+let redis: RedisServer;
+const opened: RedisConnections[] = [];
+const redisHub = new EventHub();
+
+/** A host's connections to the test's Redis, its room events handed to `hub`. */
+async function connect(hub = new EventHub()): Promise<RedisConnections> {
+  const connections = createRedisConnections(redis.url);
+  opened.push(connections);
+  await new RedisEvents(connections.subscriber, hub).start();
+  await connections.ready(10_000);
+  return connections;
+}
+
+let shared: RedisConnections;
+beforeAll(async () => {
+  redis = await startRedis();
+  shared = await connect(redisHub);
+}, 30_000);
+afterAll(async () => {
+  await Promise.all(opened.map((c) => c.close()));
+});
+
+annotationStoreCases('redis', () => ({ hub: redisHub, store: (maxPerRoom) => new RedisAnnotationStore(shared.command, maxPerRoom) }));
+
+describe('redis annotation store, across hosts', () => {
+  it('two hosts adding at once in one room make no id twice and lose none', async () => {
+    const [a, b] = [await connect(), await connect()];
+    const stores = [new RedisAnnotationStore(a.command, DEFAULT_MAX_ANNOTATIONS), new RedisAnnotationStore(b.command, DEFAULT_MAX_ANNOTATIONS)];
+    const r = room('ann');
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        stores[i % 2]!.add(r, [
+          { kind: 'point', points: [[i, 0, 0]] },
+          { kind: 'point', points: [[i, 1, 0]] },
+        ]),
+      ),
+    );
+    const ids = answers.flatMap((x) => x.annotations.map((y) => y.id));
+    expect(new Set(ids).size).toBe(400);
+    const versions = answers.map((x) => x.version).sort((p, q) => p - q);
+    expect(new Set(versions).size).toBe(200);
+    expect(versions.at(-1)).toBe(400);
+    const [listA, listB] = await Promise.all(stores.map((s) => s.list(r)));
+    expect(listA).toEqual(listB);
+    expect(listA!.annotations.map((x) => x.id)).toEqual(Array.from({ length: 400 }, (_, i) => String(i + 1)));
+  });
+
+  it('keeps what one host wrote for another and for a store made later (a restarted host)', async () => {
+    const r = room('ann');
+    const first = new RedisAnnotationStore((await connect()).command, DEFAULT_MAX_ANNOTATIONS);
+    const { annotations } = await first.add(r, [{ kind: 'polyline', points: [[0, 0, 0], [1, 0, 0], [1, 1, 0]], label: 'path', author: 'ana' }]);
+    const later = new RedisAnnotationStore((await connect()).command, DEFAULT_MAX_ANNOTATIONS);
+    expect(await later.list(r)).toEqual({ version: 1, annotations });
+    expect((await later.add(r, [{ kind: 'point', points: [[0, 0, 0]] }])).annotations[0]!.id).toBe('2');
+  });
+
+  it('answers 503 in the service’s words while Redis is away, and works again when it is back', async () => {
+    const connections = await connect();
+    const store = new RedisAnnotationStore(connections.command, DEFAULT_MAX_ANNOTATIONS);
+    const r = room('ann');
+    await store.add(r, [{ kind: 'point', points: [[0, 0, 0]] }]);
+    redis.freeze();
+    try {
+      const error = (await store.list(r).catch((e: unknown) => e)) as HostError;
+      expect(error).toBeInstanceOf(HostError);
+      expect(error.statusCode).toBe(503);
+      expect(error.message).not.toMatch(/Command timed out|ioredis/i);
+    } finally {
+      redis.thaw();
+    }
+    expect((await store.list(r)).annotations).toHaveLength(1);
+  });
+});
+
+describe('memory annotation store, across rooms', () => {
+  it('keeps at most its host-wide number of annotations, and takes more once some went', async () => {
+    const store = new MemoryAnnotationStore(new EventHub(), { maxPerRoom: 10, maxPerHost: 15 });
+    const point = { kind: 'point' as const, points: [[0, 0, 0] as [number, number, number]] };
+    await store.add('a', Array.from({ length: 10 }, () => point));
+    const error = (await store.add('b', Array.from({ length: 6 }, () => point)).catch((e: unknown) => e)) as HostError;
+    expect(error.statusCode).toBe(507);
+    expect((await store.list('b')).annotations).toHaveLength(0);
+    await store.remove('a', '1');
+    await store.add('b', Array.from({ length: 6 }, () => point));
+    expect((await store.list('b')).annotations).toHaveLength(6);
+  });
+});

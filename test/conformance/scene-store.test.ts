@@ -1,0 +1,164 @@
+/**
+ * @module scene-store.test
+ * The SceneStore contract, written once and run against both homes of a scene: one host's
+ * MemorySceneStore, and RedisSceneStore on a real redis-server with two stores on connections
+ * of their own, as two hosts of a service have them. Every change moves the version by exactly
+ * one and sends the whole scene as its event, in the order of the versions; a change that
+ * changes nothing moves nothing; a stale expected version is a 412 that leaves the scene alone;
+ * the limits hold (32 layers, unique ids, host-made ids unique); writers on both hosts at once
+ * never lose a change nor reuse a version; and on Redis a host started anew reads the scene.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RoomScene } from '../../core/client/scene-types.ts';
+import { isHostError } from '../../core/errors.ts';
+import { CHANNELS } from '../../core/redis/redis-keys.ts';
+import { defineScripts } from '../../core/redis/redis-scripts.ts';
+import { MemorySceneStore } from '../../core/scenes/memory-scene-store.ts';
+import { RedisSceneStore } from '../../core/scenes/redis-scene-store.ts';
+import type { LayerDraft } from '../../core/scenes/scene-ops.ts';
+import type { SceneStore } from '../../core/scenes/scene-store.ts';
+import { room } from '../helpers/room.ts';
+import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+
+/** What a store under test comes with. */
+interface SceneHarness {
+  /** Two stores as two hosts have them (the memory store: one and the same). */
+  stores: [SceneStore, SceneStore];
+  /** The versions of the `scene` events sent for `roomId`, in the order they arrived. */
+  versions(roomId: string): number[];
+  /** A store as a host started anew opens it; null where a scene does not outlive its host. */
+  reopen(): SceneStore | null;
+}
+
+const draft = (id: string | undefined, fn = 'ramp'): LayerDraft => ({ ...(id ? { id } : {}), source: { function: fn, params: {} }, kind: 'image' });
+
+async function codeOf(work: Promise<unknown>): Promise<string> {
+  try {
+    await work;
+  } catch (error) {
+    if (isHostError(error)) return error.code;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+function sceneStoreCases(label: string, make: () => SceneHarness): void {
+  describe(`${label} scene store`, () => {
+    it('starts empty, moves the version by one per change and sends each scene in order', async () => {
+      const h = make();
+      const [store] = h.stores;
+      const r = room('store');
+      expect(await store.get(r)).toEqual({ version: 0, layers: [], active: null });
+      const added = await store.add(r, draft('a'));
+      expect(added.scene).toMatchObject({ version: 1, active: 'a' });
+      expect(added.before.version).toBe(0);
+      await store.add(r, draft('b'), 0);
+      await store.patch(r, 'b', { display: { opacity: 0.5 } });
+      const same = await store.patch(r, 'b', { display: { opacity: 0.5 } });
+      expect(same.changed).toBe(false);
+      await store.setActive(r, 'b');
+      const removed = await store.remove(r, 'a');
+      expect(removed.scene).toMatchObject({ version: 5, active: 'b' });
+      expect(removed.scene.layers.map((l) => [l.id, l.opacity])).toEqual([['b', 0.5]]);
+      expect(await store.get(r)).toEqual(removed.scene);
+      await waitFor(() => (h.versions(r).length === 5 ? true : undefined), 'five scene events');
+      expect(h.versions(r)).toEqual([1, 2, 3, 4, 5]);
+    });
+
+    it('refuses a stale version with 412, leaving the scene as it was', async () => {
+      const h = make();
+      const [store] = h.stores;
+      const r = room('store');
+      await store.replace(r, [draft('a'), draft('b')]);
+      const before = await store.get(r);
+      expect(await codeOf(store.replace(r, [], null, 0))).toBe('SPC_ERR_SCENE_VERSION');
+      expect(await codeOf(store.patch(r, 'a', { display: { visible: false } }, 7))).toBe('SPC_ERR_SCENE_VERSION');
+      expect(await store.get(r)).toEqual(before);
+      expect((await store.replace(r, [draft('c')], 'c', before.version)).scene).toMatchObject({ version: before.version + 1, active: 'c' });
+    });
+
+    it('holds its limits: 32 layers, unique ids, host-made ids unique, unknown layers refused', async () => {
+      const [store] = make().stores;
+      const r = room('store');
+      await store.add(r, draft(undefined));
+      await store.add(r, draft(undefined));
+      const third = await store.add(r, draft(undefined));
+      expect(third.scene.layers.map((l) => l.id)).toEqual(['ramp', 'ramp-2', 'ramp-3']);
+      expect(await codeOf(store.add(r, draft('ramp-2')))).toBe('SPC_ERR_LAYER_ID_TAKEN');
+      expect(await codeOf(store.patch(r, 'nope', { display: { opacity: 1 } }))).toBe('SPC_ERR_LAYER_NOT_FOUND');
+      expect(await codeOf(store.remove(r, 'nope'))).toBe('SPC_ERR_LAYER_NOT_FOUND');
+      expect(await codeOf(store.replace(r, [draft('x'), draft('x')]))).toBe('SPC_ERR_SCENE_INVALID');
+      for (let i = 3; i < 32; i++) await store.add(r, draft(`l${i}`));
+      expect((await store.get(r)).layers).toHaveLength(32);
+      expect(await codeOf(store.add(r, draft('one-more')))).toBe('SPC_ERR_SCENE_FULL');
+      expect(await codeOf(store.replace(r, Array.from({ length: 33 }, (_, i) => draft(`r${i}`))))).toBe('SPC_ERR_SCENE_FULL');
+    });
+
+    it('loses no change and reuses no version when both hosts write at once', async () => {
+      const h = make();
+      const [a, b] = h.stores;
+      const r = room('store');
+      const adds = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).add(r, draft(`layer${i}`))));
+      const patches = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? b : a).patch(r, `layer${i % 30}`, { display: { opacity: i / 100 } })));
+      const versions = [...adds, ...patches].map((w) => w.scene.version);
+      expect(new Set(versions).size).toBe(90);
+      expect(Math.max(...versions)).toBe(90);
+      const final = await a.get(r);
+      expect(final.version).toBe(90);
+      expect(final.layers.map((l) => l.id).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `layer${i}`).sort());
+      // The last patch of each layer (in version order) is what the layer shows.
+      for (let i = 0; i < 30; i++) {
+        const last = patches.filter((w) => w.scene.layers.some((l) => l.id === `layer${i}`) && w.changed).sort((x, y) => y.scene.version - x.scene.version)[0]!;
+        expect(final.layers.find((l) => l.id === `layer${i}`)!.opacity).toBe(last.scene.layers.find((l) => l.id === `layer${i}`)!.opacity);
+      }
+      await waitFor(() => (h.versions(r).length === 90 ? true : undefined), 'ninety scene events');
+      expect(h.versions(r)).toEqual(Array.from({ length: 90 }, (_, i) => i + 1));
+    });
+
+    it('keeps the scene for a host started anew (on a service)', async () => {
+      const h = make();
+      const r = room('store');
+      const written = await h.stores[0].replace(r, [draft('a'), draft('b')], 'a');
+      const reopened = h.reopen();
+      if (reopened) expect(await reopened.get(r)).toEqual(written.scene);
+      else expect(await h.stores[1].get(r)).toEqual(written.scene);
+    });
+  });
+}
+
+sceneStoreCases('memory', () => {
+  const events = new Map<string, number[]>();
+  const store = new MemorySceneStore((roomId, scene) => events.set(roomId, [...(events.get(roomId) ?? []), scene.version]));
+  return { stores: [store, store], versions: (roomId) => events.get(roomId) ?? [], reopen: () => null };
+});
+
+let redis: RedisServer;
+const connections: Redis[] = [];
+const events = new Map<string, number[]>();
+
+beforeAll(async () => {
+  redis = await startRedis();
+  const subscriber = new Redis(redis.url);
+  connections.push(subscriber);
+  await subscriber.subscribe(CHANNELS.room);
+  subscriber.on('message', (_channel: string, message: string) => {
+    const { room: roomId, event, data } = JSON.parse(message) as { room: string; event: string; data: RoomScene };
+    if (event === 'scene') events.set(roomId, [...(events.get(roomId) ?? []), data.version]);
+  });
+});
+
+afterAll(async () => {
+  for (const connection of connections) connection.disconnect();
+  await redis?.stop();
+});
+
+/** A store on a connection of its own, as one host has it. */
+function hostStore(): RedisSceneStore {
+  const connection = new Redis(redis.url);
+  connections.push(connection);
+  return new RedisSceneStore(defineScripts(connection));
+}
+
+sceneStoreCases('redis', () => ({ stores: [hostStore(), hostStore()], versions: (roomId) => events.get(roomId) ?? [], reopen: hostStore }));

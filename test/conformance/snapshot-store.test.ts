@@ -1,0 +1,128 @@
+/**
+ * @module snapshot-store.test
+ * The SnapshotStore and ResultPins contract, written once and run against both homes: one
+ * host's memory (records in a map, results pinned in a byte budget) and a Redis service (records
+ * in a real redis-server, results' blobs kept in its blob store). A record comes back as it was
+ * put and is gone after its time-to-live; pinned results stay whole whatever else the holder
+ * does, and results lost anyway are reported lost. Then what only one home does: the memory
+ * pins never let the budget evict them and give way oldest first past their share; a Redis blob
+ * evicted from under a pin is seen as lost.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisBlobStore } from '../../core/blobs/redis-blob-store.ts';
+import { ResultBudget } from '../../core/cache/result-budget.ts';
+import { KEYS } from '../../core/redis/redis-keys.ts';
+import { defineScripts } from '../../core/redis/redis-scripts.ts';
+import type { StoredResult } from '../../core/results/stored-result.ts';
+import { resultByteLength } from '../../core/results/to-json-result.ts';
+import { MemoryResultPins, MemorySnapshotStore } from '../../core/snapshots/memory-snapshot-store.ts';
+import { RedisResultPins, RedisSnapshotStore } from '../../core/snapshots/redis-snapshot-store.ts';
+import type { ResultPins, SnapshotStore } from '../../core/snapshots/snapshot-store.ts';
+import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+
+let serial = 0;
+/** A volume no other case made (its bytes differ), of `n` float32 samples. */
+function volume(n = 64): StoredResult {
+  const data = new Float32Array(n).map((_, i) => i + serial * 1000);
+  serial++;
+  return { type: 'volume', shape: [1, 1, n], dtype: 'float32', data };
+}
+const id = () => `${process.pid}${serial++}`.padEnd(64, 'a');
+
+interface SnapshotHarness {
+  store: SnapshotStore;
+  pins: ResultPins;
+  /** Lets the holder drop every result it holds for any other reason (rooms moved on, caches cleared). */
+  dropOthers(results: StoredResult[]): void;
+}
+
+function snapshotCases(label: string, make: () => SnapshotHarness): void {
+  describe(`${label} snapshot store`, () => {
+    it('answers a record as it was put, and nothing once its time-to-live has passed', async () => {
+      const { store } = make();
+      const key = id();
+      expect(await store.get(key)).toBeNull();
+      await store.put(key, { json: '{"scene":{}}', created: 1234, pins: [1, 'two'] }, 60_000);
+      expect(await store.get(key)).toEqual({ json: '{"scene":{}}', created: 1234, pins: [1, 'two'] });
+      const short = id();
+      await store.put(short, { json: '{}', created: 1, pins: null }, 30);
+      await waitFor(async () => ((await store.get(short)) === null ? true : undefined), 'the short-lived record to expire');
+    });
+
+    it('keeps pinned results whole whatever else lets them go', async () => {
+      const h = make();
+      const results = [volume(), volume(256)];
+      const key = id();
+      const pins = await h.pins.pin(key, results, 60_000);
+      h.dropOthers(results);
+      expect(await h.pins.intact(key, pins)).toBe(true);
+      expect(await h.pins.intact(id(), [])).toBe(label === 'redis');
+    });
+  });
+}
+
+snapshotCases('memory', () => {
+  const budget = new ResultBudget<StoredResult>(64 * 1024 * 1024, resultByteLength);
+  return {
+    store: new MemorySnapshotStore(),
+    pins: new MemoryResultPins(budget, 32 * 1024 * 1024),
+    dropOthers: (results) => {
+      for (const result of results) budget.hold(result, 'room:x', () => {});
+      for (const result of results) budget.release(result, 'room:x');
+    },
+  };
+});
+
+describe('memory pins', () => {
+  it('are never evicted by the budget, and give way oldest first past their share', async () => {
+    const budget = new ResultBudget<StoredResult>(10_000, resultByteLength);
+    const pins = new MemoryResultPins(budget, 2_500);
+    const first = [volume(256)];
+    const second = [volume(256)];
+    await pins.pin('first', first, 60_000);
+    // Room entries past the budget push out each other, never a pinned result.
+    for (let i = 0; i < 20; i++) budget.hold(volume(256), `room:r${i}`, () => {});
+    expect(await pins.intact('first')).toBe(true);
+    await pins.pin('second', second, 60_000);
+    await pins.pin('third', [volume(256)], 60_000);
+    await pins.pin('fourth', [volume(256)], 60_000);
+    expect(await pins.intact('fourth')).toBe(true);
+    expect(await pins.intact('first')).toBe(false);
+    expect(budget.pinnedBytes).toBeLessThanOrEqual(2_500);
+    pins.close();
+  });
+});
+
+let redis: RedisServer;
+let client: Redis;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  client = new Redis(redis.url);
+});
+
+afterAll(async () => {
+  client?.disconnect();
+  await redis?.stop();
+});
+
+snapshotCases('redis', () => {
+  const scripted = defineScripts(client);
+  return { store: new RedisSnapshotStore(scripted), pins: new RedisResultPins(new RedisBlobStore(client, null)), dropOthers: () => {} };
+});
+
+describe('redis pins', () => {
+  it('lengthen a blob’s life to the snapshot’s, and see one evicted anyway as lost', async () => {
+    const blobs = new RedisBlobStore(client, null);
+    const pins = new RedisResultPins(blobs);
+    const result = volume(128);
+    const stored = await blobs.put(result, 1_000);
+    const refs = await pins.pin('kept', [result], 3_600_000);
+    expect(await client.pttl(KEYS.blob(stored.hash))).toBeGreaterThan(3_000_000);
+    expect(await pins.intact('kept', refs)).toBe(true);
+    await client.del(KEYS.blobChunk(stored.hash, 0));
+    expect(await pins.intact('kept', refs)).toBe(false);
+  });
+});

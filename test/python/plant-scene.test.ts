@@ -1,0 +1,55 @@
+/**
+ * The plant session as a scene, from the Python script shipped in docs/examples/plant-scene.py,
+ * run by a real interpreter against a real host process on the example plugins: a scan, its
+ * segmentation as a labels layer at opacity 0.4, a cell's mask and that cell's surface made by
+ * the host's `isosurface` function, all in one room, each computed, and a snapshot of it.
+ * The script defaults to a 256³ volume; the test runs it at 96³ to stay quick.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RoomScene } from '../../core/client/scene-types.ts';
+import { PYTHON_MODULE_DIR } from '../../core/python/python-module-dir.ts';
+import { room } from '../helpers/room.ts';
+import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
+import { TEST_PYTHON } from '../helpers/test-python.ts';
+
+const SCRIPT = fileURLToPath(new URL('../../docs/examples/plant-scene.py', import.meta.url));
+
+afterAll(() => killAllHosts());
+
+function run(args: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const env = { ...process.env, PYTHONPATH: PYTHON_MODULE_DIR, PYTHONDONTWRITEBYTECODE: '1' };
+    execFile(TEST_PYTHON, [SCRIPT, ...args], { env, timeout: 300_000, maxBuffer: 4 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr });
+    });
+  });
+}
+
+describe('docs/examples/plant-scene.py', () => {
+  it('puts a scan, its labels at opacity 0.4 and a cell’s surface in one room', { timeout: 300_000 }, async () => {
+    const host = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--specimens', await mkdtemp(path.join(tmpdir(), 'vitrine-plant-'))]);
+    const r = room('plant');
+    const result = await run(['--url', host.url, '--room', r, '--size', '96']);
+    expect(result.code, `${result.output}\n--- host ---\n${host.stderr()}`).toBe(0);
+    expect(result.output).toMatch(/snapshot: http:\/\/.*\/\?snapshot=[0-9a-f]{64}/);
+
+    const scene = (await (await fetch(`${host.url}/api/rooms/${r}/scene`)).json()) as RoomScene;
+    expect(scene.layers.map((l) => [l.id, l.kind])).toEqual([['scan', 'image'], ['cells', 'labels'], ['cell-3-mask', 'image'], ['cell-3-surface', 'mesh']]);
+    expect(scene.active).toBe('scan');
+    const [scan, cells, , surface] = scene.layers;
+    expect(cells!.opacity).toBe(0.4);
+    expect(scan!.result).toMatchObject({ type: 'volume' });
+    expect(surface!.result).toMatchObject({ type: 'mesh' });
+    const mesh = await fetch(`${host.url}${surface!.result!.data_url}?format=stl`);
+    expect(mesh.status).toBe(200);
+    const triangles = Buffer.from(await mesh.arrayBuffer()).readUInt32LE(80);
+    expect(triangles).toBeGreaterThan(100);
+    const volume = await fetch(`${host.url}/api/results/${scan!.result!.result_id}.zarr/0/.zarray`);
+    expect(((await volume.json()) as { shape: number[]; dtype: string })).toMatchObject({ shape: [96, 96, 96], dtype: '|u1' });
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * Commit subjects are at most 72 characters (the why goes in the body), for every commit made
+ * on top of the one named here: the commits that are its descendants and ancestors of HEAD
+ * (`git log --ancestry-path`), so work branched before the rule is held once it builds on it.
+ * A shallow clone that does not reach the named commit holds the commits it has that were
+ * made after it (by committer time). A history that has neither fails: the rule needs one.
+ */
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/cli-path.ts';
+
+/** The last commit before the rule; every commit after it is held to it. */
+const RULE_AFTER = '68c5c50f9e0db08d8849f28a77b8b61299207e5d';
+/** When RULE_AFTER was committed (for a shallow clone that does not reach it). */
+const RULE_AFTER_TIME = '2026-11-24T21:41:20Z';
+const MAX_SUBJECT = 72;
+
+function git(...args: string[]): string {
+  return execFileSync('git', args, { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function hasCommit(hash: string): boolean {
+  try {
+    git('cat-file', '-e', `${hash}^{commit}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `hash subject` of each commit the rule holds. */
+function heldCommits(): { hash: string; subject: string }[] {
+  const format = '--format=%H%x09%s';
+  let log: string;
+  if (hasCommit(RULE_AFTER)) log = git('log', '--ancestry-path', format, `${RULE_AFTER}..HEAD`);
+  else if (git('rev-parse', '--is-shallow-repository').trim() === 'true') log = git('log', format, `--since=${RULE_AFTER_TIME}`, 'HEAD');
+  else throw new Error(`commit ${RULE_AFTER} is not in this history (was the branch rebased?): name the commit the rule starts after`);
+  return log
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => ({ hash: line.slice(0, 40), subject: line.slice(41) }));
+}
+
+describe('commit subjects', () => {
+  it(`are at most ${MAX_SUBJECT} characters after ${RULE_AFTER.slice(0, 7)}`, () => {
+    const long = heldCommits().filter((c) => [...c.subject].length > MAX_SUBJECT);
+    expect(long.map((c) => `${c.hash.slice(0, 7)} (${[...c.subject].length}): ${c.subject}`)).toEqual([]);
+  });
+});

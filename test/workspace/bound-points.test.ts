@@ -1,0 +1,122 @@
+/**
+ * Marks as inputs over real HTTP: a scene layer whose source binds a list-of-points parameter
+ * to the room's points labelled `seed` is computed with them when added, and again when the
+ * marks change (a point added, moved, removed; marks with other labels ignored): followers get
+ * the `result` event (of the room's entry: the layer is the scene's active one), and the
+ * layer's data holds the seeds as they are after a burst of changes.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../core/app.ts';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { room } from '../helpers/room.ts';
+import { openStream } from '../helpers/sse-reader.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+
+let app: FastifyInstance;
+let url: string;
+beforeAll(async () => {
+  app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: null, logLevel: false, poolSize: 1, viewer: false });
+  url = await app.listen({ host: '127.0.0.1', port: 0 });
+}, 180_000);
+afterAll(() => app.close());
+
+const send = (method: string, path: string, body?: unknown) =>
+  fetch(`${url}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+/** The points of the layer's data, as [x, y, z] triples. */
+async function layerPoints(r: string): Promise<number[][]> {
+  const data = (await (await fetch(`${url}/api/rooms/${r}/layers/seeds/data`)).json()) as { points: number[] };
+  return Array.from({ length: data.points.length / 3 }, (_, i) => data.points.slice(i * 3, i * 3 + 3));
+}
+
+describe('annotations in snapshots', () => {
+  it('a snapshot records the room’s marks, and restoring it brings them back', async () => {
+    const r = room('snap');
+    await send('POST', `/api/rooms/${r}/layers`, { id: 'seeds', source: { function: 'marked', bind: { points: { label: 'seed' } } } });
+    await send('POST', `/api/rooms/${r}/annotations`, [
+      { kind: 'point', points: [[1, 2, 3]], label: 'seed' },
+      {
+        kind: 'line',
+        points: [
+          [0, 0, 0],
+          [0, 0, 2],
+        ],
+      },
+    ]);
+    const kept = (await (await fetch(`${url}/api/rooms/${r}/annotations`)).json()) as { annotations: unknown[] };
+    const taken = (await (await send('POST', `/api/rooms/${r}/snapshots`)).json()) as { id: string };
+    expect(((await (await fetch(`${url}/api/snapshots/${taken.id}`)).json()) as { annotations: unknown[] }).annotations).toEqual(kept.annotations);
+    await send('DELETE', `/api/rooms/${r}/annotations/1`);
+    await send('POST', `/api/rooms/${r}/annotations`, { kind: 'point', points: [[7, 7, 7]] });
+    expect((await send('PUT', `/api/rooms/${r}/scene`, { snapshot: taken.id })).status).toBe(200);
+    const restored = (await (await fetch(`${url}/api/rooms/${r}/annotations`)).json()) as { version: number; annotations: unknown[] };
+    expect(restored.annotations).toEqual(kept.annotations);
+    // Ids go on past every id the room ever made.
+    expect(((await (await send('POST', `/api/rooms/${r}/annotations`, { kind: 'point', points: [[0, 0, 0]] })).json()) as { id: string }).id).toBe('4');
+  });
+});
+
+describe('a layer bound to the room’s points', () => {
+  it('is computed with the seeds, and again as they change, each result an event naming the layer', async () => {
+    const r = room('bound');
+    const stream = await openStream(`${url}/api/rooms/${r}/events`);
+    try {
+      const added = await send('POST', `/api/rooms/${r}/layers`, { id: 'seeds', source: { function: 'marked', bind: { points: { label: 'seed' } } } });
+      expect(added.status).toBe(201);
+      // The scene's only layer is its active one: its result is the room's entry (no `layer` member).
+      await stream.next((e) => e.event === 'result');
+      expect(await layerPoints(r)).toEqual([[0, 0, 0]]);
+
+      const from = stream.events.length;
+      await send('POST', `/api/rooms/${r}/annotations`, [
+        { kind: 'point', points: [[1, 2, 3]], label: 'seed' },
+        { kind: 'point', points: [[9, 9, 9]], label: 'other' },
+        { kind: 'point', points: [[4, 5, 6]], label: 'seed' },
+      ]);
+      expect((await stream.next((e) => e.event === 'result', from)).data).toMatchObject({
+        function_name: 'marked',
+        params: {
+          points: [
+            [1, 2, 3],
+            [4, 5, 6],
+          ],
+        },
+      });
+      await waitFor(
+        async () =>
+          JSON.stringify(await layerPoints(r)) ===
+          JSON.stringify([
+            [1, 2, 3],
+            [4, 5, 6],
+          ])
+            ? true
+            : undefined,
+        'the layer to hold the two seeds',
+      );
+
+      // A burst: each change of the marks is followed by the layer, and the last state wins.
+      for (let i = 0; i < 10; i++) await send('PATCH', `/api/rooms/${r}/annotations/1`, { points: [[i, i, i]] });
+      await send('DELETE', `/api/rooms/${r}/annotations/3`);
+      await waitFor(
+        async () => (JSON.stringify(await layerPoints(r)) === JSON.stringify([[9, 9, 9]]) ? true : undefined),
+        'the layer to hold the moved seed alone',
+      );
+      // The layer still binds: its source was not rewritten with the points of one computation.
+      const scene = (await (await fetch(`${url}/api/rooms/${r}/scene`)).json()) as { layers: { source: unknown; result?: { result_id: string } }[] };
+      expect(scene.layers[0]!.source).toEqual({ function: 'marked', params: {}, bind: { points: { label: 'seed' } } });
+      await waitFor(async () => {
+        const data = await fetch(`${url}/api/rooms/${r}/layers/seeds/data`);
+        await data.arrayBuffer();
+        const now = (await (await fetch(`${url}/api/rooms/${r}/scene`)).json()) as typeof scene;
+        return now.layers[0]!.result?.result_id === data.headers.get('x-result-id') ? true : undefined;
+      }, "the layer's result to be the one of the seeds as they are");
+    } finally {
+      stream.close();
+    }
+  });
+});

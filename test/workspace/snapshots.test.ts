@@ -1,0 +1,136 @@
+/**
+ * Snapshots and the Neuroglancer state of a room, over real HTTP on one host: a snapshot taken,
+ * the room changed and every cached result dropped, and the snapshot still answers with the
+ * same blob ids, each blob still served byte for byte; restoring it gives the old scene and
+ * view back. The same room taken twice unchanged is the same snapshot. The Neuroglancer state
+ * points at the host's OME-Zarr stores by absolute URL, with each layer's window, opacity,
+ * visibility and segment colours.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../core/app.ts';
+import type { RoomScene, SnapshotCreated } from '../../core/client/scene-types.ts';
+import type { SnapshotDocument } from '../../core/client/wire-types.ts';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { room } from '../helpers/room.ts';
+import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+let url: string;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: await makeSpecimensDir(), logLevel: false, poolSize: 2, viewer: false });
+  url = await app.listen({ host: '127.0.0.1', port: 0 });
+});
+afterAll(() => app?.close());
+
+const send = (method: string, path: string, body?: unknown) =>
+  fetch(`${url}${path}`, { method, headers: JSON_TYPE, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+const scene = async (r: string): Promise<RoomScene> => (await (await fetch(`${url}/api/rooms/${r}/scene`)).json()) as RoomScene;
+const computed = (r: string) => waitFor(async () => ((await scene(r)).layers.every((l) => l.result) ? scene(r) : undefined), `every layer of ${r} computed`);
+
+describe('snapshots', () => {
+  it('keep a room as it was: the same blob ids and bytes after the room changed and its results were dropped, and restore it', async () => {
+    const r = room('snap');
+    await send('PUT', `/api/rooms/${r}/scene`, {
+      layers: [
+        { id: 'scan', source: { function: 'ramp', params: { n: 6 } }, window: [0, 100], colormap: 'magma' },
+        { id: 'mask', source: { function: 'ramp', params: { n: 6, scale: 2 } }, kind: 'labels', opacity: 0.4 },
+        { id: 'mesh', source: { function: 'square', params: { size: 2 } } },
+        { id: 'tri', source: { specimen: 'tri' } },
+      ],
+      active: 'scan',
+    });
+    await send('PUT', `/api/rooms/${r}/view`, { camera: { position: [0, 0, 5], target: [0, 0, 0], up: [0, 1, 0] } });
+    const before = await computed(r);
+
+    const taken = await send('POST', `/api/rooms/${r}/snapshots`);
+    expect(taken.status).toBe(201);
+    const created = (await taken.json()) as SnapshotCreated;
+    expect(created.id).toMatch(/^[0-9a-f]{64}$/);
+    expect(created.url).toBe(`/?snapshot=${created.id}`);
+    expect(((await (await send('POST', `/api/rooms/${r}/snapshots`)).json()) as SnapshotCreated).id).toBe(created.id);
+
+    const first = await fetch(`${url}/api/snapshots/${created.id}`);
+    expect(first.headers.get('cache-control')).toMatch(/immutable/);
+    const snapshot = (await first.json()) as SnapshotDocument;
+    expect(snapshot.scene.layers.map((l) => l.id)).toEqual(['scan', 'mask', 'mesh', 'tri']);
+    expect(snapshot.scene.active).toBe('scan');
+    expect(snapshot.view).toMatchObject({ camera: { position: [0, 0, 5] } });
+    expect(snapshot.annotations).toEqual([]);
+    for (const layer of snapshot.scene.layers) expect(layer.result!.data_url).toBe(`/api/blobs/${layer.result!.blob_id}`);
+    const bytes = await Promise.all(
+      snapshot.scene.layers.map(async (l) => Buffer.from(await (await fetch(`${url}/api/blobs/${l.result!.blob_id}`)).arrayBuffer())),
+    );
+
+    // The room moves on and every cached result is dropped.
+    await send('PUT', `/api/rooms/${r}/scene`, { layers: [{ id: 'other', source: { function: 'square', params: { size: 5 } } }] });
+    await send('PUT', `/api/rooms/${r}/view`, { camera: null });
+    expect((await send('POST', '/api/processing/cache/clear')).status).toBe(200);
+
+    const later = (await (await fetch(`${url}/api/snapshots/${created.id}`)).json()) as SnapshotDocument;
+    expect(later.scene).toEqual(snapshot.scene);
+    for (const [i, layer] of later.scene.layers.entries()) {
+      const blob = await fetch(`${url}/api/blobs/${layer.result!.blob_id}`);
+      expect(blob.status, layer.id).toBe(200);
+      expect(Buffer.from(await blob.arrayBuffer())).toEqual(bytes[i]);
+    }
+
+    const restored = await send('PUT', `/api/rooms/${r}/scene`, { snapshot: created.id });
+    expect(restored.status).toBe(200);
+    const back = await computed(r);
+    const strip = (s: RoomScene) => s.layers.map(({ result, ...layer }) => ({ ...layer, result_id: result?.result_id }));
+    expect(strip(back)).toEqual(strip(before));
+    expect(back.active).toBe('scan');
+    expect(await (await fetch(`${url}/api/rooms/${r}/view`)).json()).toMatchObject({ camera: { position: [0, 0, 5] } });
+
+    expect((await fetch(`${url}/api/snapshots/${'0'.repeat(64)}`)).status).toBe(404);
+    expect((await send('PUT', `/api/rooms/${r}/scene`, { snapshot: '0'.repeat(64) })).status).toBe(404);
+  });
+});
+
+describe('the Neuroglancer state', () => {
+  it('points image and labels layers at the host’s OME-Zarr stores by absolute URL, with their look', async () => {
+    const r = room('ng');
+    await send('PUT', `/api/rooms/${r}/scene`, {
+      layers: [
+        { id: 'scan', source: { function: 'ramp', params: { n: 4 } }, window: [1, 30], opacity: 0.8, colormap: 'viridis', gamma: 0.5 },
+        {
+          id: 'mask',
+          source: { function: 'ramp', params: { n: 4, scale: 3 } },
+          kind: 'labels',
+          opacity: 0.4,
+          visible: false,
+          labels: { colors: { '3': '#ff8800' }, selected: [3], show: 'selected' },
+        },
+        { id: 'mesh', source: { function: 'square' } },
+      ],
+    });
+    const s = await computed(r);
+    const state = (await (await fetch(`${url}/api/rooms/${r}/neuroglancer`)).json()) as { layers: Record<string, unknown>[]; layout: string };
+    const host = new URL(url).host;
+    expect(state.layers.map((l) => [l.type, l.name])).toEqual([['image', 'scan'], ['segmentation', 'mask']]);
+    const [scan, mask] = state.layers as [Record<string, unknown>, Record<string, unknown>];
+    expect(scan).toMatchObject({
+      source: `zarr://http://${host}/api/results/${s.layers[0]!.result!.result_id}.zarr/`,
+      opacity: 0.8,
+      visible: true,
+      shaderControls: { normalized: { range: [1, 30] } },
+    });
+    expect(scan.shader).toMatch(/#uicontrol invlerp normalized/);
+    expect(scan.shader).toMatch(/pow\(clamp\(normalized\(\), 0\.0, 1\.0\), 0\.5\)/);
+    expect(mask).toMatchObject({
+      source: `zarr://http://${host}/api/results/${s.layers[1]!.result!.result_id}.zarr/`,
+      visible: false,
+      segments: ['3'],
+      segmentColors: { '3': '#ff8800' },
+      selectedAlpha: 0.4,
+      notSelectedAlpha: 0,
+    });
+    expect(state.layout).toBe('4panel');
+    // The store it names answers.
+    expect((await fetch(`${url}/api/results/${s.layers[0]!.result!.result_id}.zarr/.zattrs`)).status).toBe(200);
+  });
+});
