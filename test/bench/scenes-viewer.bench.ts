@@ -71,10 +71,15 @@ async function open(browser: Browser, url: string, ids: string[]): Promise<Timin
 
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const [plugins, specimens] = await Promise.all([builtFixture('scene-plugins'), mkdtemp(join(tmpdir(), 'vitrine-scenes-bench-'))]);
-  const [host, browser] = await Promise.all([spawnHost(['--port', '0', '--plugins', plugins, '--specimens', specimens, '--log-level', 'warn']), launchBrowser()]);
+  const [host, browser] = await Promise.all([
+    spawnHost(['--port', '0', '--plugins', plugins, '--specimens', specimens, '--log-level', 'warn']),
+    launchBrowser(),
+  ]);
   try {
     const put = async (room: string, layers: typeof FOUR): Promise<void> => {
-      const response = await fetch(`${host.url}/api/rooms/${room}/scene`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ layers, active: 'scan' }) });
+      const response = await fetch(`${host.url}/api/rooms/${room}/scene`, {
+        method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ layers, active: 'scan' }),
+      });
       if (!response.ok) throw new Error(`PUT scene of ${room}: ${response.status} ${await response.text()}`);
       await waitFor(async () => {
         const scene = (await (await fetch(`${host.url}/api/rooms/${room}/scene`)).json()) as RoomScene;
@@ -93,13 +98,17 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       four.push(await open(browser, `${host.url}/${viewerQuery({ room: 'bench-four', follow: true })}`, FOUR.map((layer) => layer.id)));
     }
     const median = (values: Timing[], key: keyof Timing): number => percentile(values.map((t) => t[key]), 50);
-    const stat = (values: Timing[], key: keyof Timing) => `median ${fmt(median(values, key) / 1000)} s (min ${fmt(Math.min(...values.map((t) => t[key])) / 1000)}, max ${fmt(Math.max(...values.map((t) => t[key])) / 1000)})`;
+    const stat = (values: Timing[], key: keyof Timing) => {
+      const [min, max] = [Math.min(...values.map((t) => t[key])), Math.max(...values.map((t) => t[key]))];
+      return `median ${fmt(median(values, key) / 1000)} s (min ${fmt(min / 1000)}, max ${fmt(max / 1000)})`;
+    };
     return {
       name: 'Scenes in the viewer: a 4-layer scene against its largest layer alone (Chromium + SwiftShader)',
       lines: [
         `the scan alone (256³ uint16): first frame ${stat(one, 'first')}, full detail ${stat(one, 'full')}`,
         `4 layers (+ labels 256³ uint16, 500k-triangle mesh, 100k points): first frame ${stat(four, 'first')}, full detail ${stat(four, 'full')}`,
-        `ratio 4 layers / scan alone: first frame ${fmt(median(four, 'first') / median(one, 'first'))}× (goal ≤ 1.5×), full detail ${fmt(median(four, 'full') / median(one, 'full'))}× over ${RUNS} runs each`,
+        `ratio 4 layers / scan alone: first frame ${fmt(median(four, 'first') / median(one, 'first'))}× (goal ≤ 1.5×), ` +
+          `full detail ${fmt(median(four, 'full') / median(one, 'full'))}× over ${RUNS} runs each`,
       ],
     };
   } finally {

@@ -30,7 +30,8 @@ const SIZE = 256;
 const pages: Record<'a' | 'b' | 'vr', { page: Page; errors: string[] }> = {} as never;
 
 async function api(method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${host.url}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+  const response = await fetch(`${host.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return response.status === 204 ? null : response.json();
 }
@@ -122,7 +123,10 @@ describe('the plant session as a scene', { timeout: 600_000 }, () => {
     await drawn(a, ['scan', 'labels']);
     await b.locator(row('cell', 'visible')).check();
     await a.locator(row('labels', 'opacity')).fill('0.4');
-    await Promise.all([drawn(a, ['scan', 'labels', 'cell']), b.waitForFunction((sel) => document.querySelector<HTMLInputElement>(sel)?.value === '0.4', row('labels', 'opacity'))]);
+    await Promise.all([
+      drawn(a, ['scan', 'labels', 'cell']),
+      b.waitForFunction((sel) => document.querySelector<HTMLInputElement>(sel)?.value === '0.4', row('labels', 'opacity')),
+    ]);
   });
 
   it('draws the labels on the scan\'s slices and names the id under the pointer', async () => {
@@ -169,7 +173,9 @@ describe('the plant session as a scene', { timeout: 600_000 }, () => {
     const vr = await open('vr', viewerQuery({ room, follow: true }), true);
     await drawn(vr, ['scan', 'labels', 'cell']);
     await vr.getByRole('button', { name: 'Enter VR' }).click();
-    await vr.waitForFunction(() => window.vitrineVr?.state().presenting === true && window.vitrineVr.state().firstSpecimenFrameMs !== null, null, { timeout: 60_000 });
+    await vr.waitForFunction(() => window.vitrineVr?.state().presenting === true && window.vitrineVr.state().firstSpecimenFrameMs !== null, null, {
+      timeout: 60_000,
+    });
     await framesPass(vr, 5);
     await drawn(vr, ['scan', 'labels', 'cell']);
     await shot(vr, 'scenes-vr');

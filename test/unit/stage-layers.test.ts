@@ -83,7 +83,10 @@ describe('picking over layers', () => {
   it('finds the nearest thing a ray sees, clip planes honoured, with its point in the layer\'s frame', () => {
     const root = new THREE.Group();
     const layers = new StageLayers(root, () => {});
-    const sphere = () => ({ object: new THREE.Mesh(new THREE.SphereGeometry(1, 32, 16), new THREE.MeshBasicMaterial({ side: THREE.DoubleSide })), dispose() {} });
+    const sphere = () => ({
+      object: new THREE.Mesh(new THREE.SphereGeometry(1, 32, 16), new THREE.MeshBasicMaterial({ side: THREE.DoubleSide })),
+      dispose() {},
+    });
     const near = sphere();
     near.object.position.z = 5;
     const far = sphere();

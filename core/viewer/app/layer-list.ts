@@ -33,7 +33,14 @@ export class LayerList {
     this.#note = h('p', { class: 'layer-note' });
     this.#picker = h('select', { class: 'select small', 'aria-label': 'layer to add', 'data-testid': 'add-layer-source' });
     const addButton = h('button', { type: 'button', class: 'button small', 'data-testid': 'add-layer', onclick: () => this.#addPicked() }, 'Add');
-    const addCurrent = h('button', { type: 'button', class: 'button ghost small', 'data-testid': 'add-current-layer', title: 'Add what the page shows now, with its parameters, as a layer', onclick: () => actions.addCurrent() }, 'Add current');
+    const addCurrent = h(
+      'button',
+      {
+        type: 'button', class: 'button ghost small', 'data-testid': 'add-current-layer',
+        title: 'Add what the page shows now, with its parameters, as a layer', onclick: () => actions.addCurrent(),
+      },
+      'Add current',
+    );
     this.#addForm = h('div', { class: 'layer-add' }, this.#picker, addButton, addCurrent);
     this.#head = h('div', { class: 'section-head' }, h('h3', {}, 'Layers'));
     this.element = h('section', { class: 'section layers', 'data-testid': 'layers' }, this.#head, this.#list, this.#note, this.#addForm);
@@ -71,7 +78,11 @@ export class LayerList {
 
   /** What the add picker offers: the catalog's specimens and the functions no specimen shows. */
   setCatalog(entries: CatalogEntry[], functions: FunctionInfo[]): void {
-    const specimens = h('optgroup', { label: 'Specimens' }, ...entries.map((entry) => h('option', { value: `specimen:${entry.id}` }, entry.display_name || entry.id)));
+    const specimens = h(
+      'optgroup',
+      { label: 'Specimens' },
+      ...entries.map((entry) => h('option', { value: `specimen:${entry.id}` }, entry.display_name || entry.id)),
+    );
     const shown = new Set(entries.map((entry) => entry.function_name));
     const free = functions.filter((fn) => !shown.has(fn.name));
     const fns = h('optgroup', { label: 'Functions' }, ...free.map((fn) => h('option', { value: `function:${fn.name}` }, `${fn.name}()`)));

@@ -49,7 +49,9 @@ export class LayerRow {
   readonly #buttons: HTMLButtonElement[];
 
   constructor(id: string, actions: LayerRowActions) {
-    this.#active = h('input', { type: 'radio', name: 'active-layer', class: 'layer-active', 'aria-label': 'active layer (the room entry)', 'data-control': 'active' });
+    this.#active = h('input', {
+      type: 'radio', name: 'active-layer', class: 'layer-active', 'aria-label': 'active layer (the room entry)', 'data-control': 'active',
+    });
     this.#active.addEventListener('change', () => actions.activate(id));
     this.#visible = h('input', { type: 'checkbox', class: 'layer-visible', 'aria-label': 'visible', 'data-control': 'visible' });
     this.#visible.addEventListener('change', () => actions.change(id, { visible: this.#visible.checked }, 'commit'));
@@ -79,7 +81,12 @@ export class LayerRow {
       'li',
       { class: 'layer-row', 'data-testid': 'layer-row', 'data-layer': id },
       h('div', { class: 'layer-head' }, this.#active, this.#visible, this.#name, this.#kind, this.#status, h('span', { class: 'spacer' }), ...this.#buttons),
-      h('div', { class: 'layer-controls' }, h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'opacity'), this.#opacity, this.#opacityValue), this.#colormapRow),
+      h(
+        'div',
+        { class: 'layer-controls' },
+        h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'opacity'), this.#opacity, this.#opacityValue),
+        this.#colormapRow,
+      ),
     );
   }
 

@@ -102,7 +102,9 @@ export class RoomSceneView {
 
   /** The layers as the VR panel lists them. */
   vrRows(): VrLayerRow[] {
-    return (this.#shown?.layers ?? []).map((layer) => ({ id: layer.id, name: this.nameOf(layer.id)!, visible: layer.visible !== false, opacity: layer.opacity ?? 1 }));
+    return (this.#shown?.layers ?? []).map((layer) => ({
+      id: layer.id, name: this.nameOf(layer.id)!, visible: layer.visible !== false, opacity: layer.opacity ?? 1,
+    }));
   }
 
   /** A scene: the room's (a `scene` event), or a snapshot's (`readOnly`). */
@@ -262,7 +264,10 @@ export class RoomSceneView {
         detail: status.detail,
       };
     });
-    const note = this.#note || (this.#options.room() === null && !this.#readOnly ? 'Follow the room to see and share its layers.' : rows.length === 0 ? 'This room shows one thing; add a layer to show more.' : '');
+    const unfollowed = this.#options.room() === null && !this.#readOnly;
+    const note =
+      this.#note ||
+      (unfollowed ? 'Follow the room to see and share its layers.' : rows.length === 0 ? 'This room shows one thing; add a layer to show more.' : '');
     this.list.show(rows, !this.#readOnly, note);
   }
 }

@@ -49,7 +49,8 @@ export class SceneActions {
     const to = at + by;
     if (!scene || at < 0 || to < 0 || to >= layers.length) return;
     [layers[at], layers[to]] = [layers[to]!, layers[at]!];
-    this.#run('The layers could not be reordered', (client, room) => client.scene(room).replace(layers.map(asNew), { active: scene.active, ifMatch: scene.version }));
+    const order = layers.map(asNew);
+    this.#run('The layers could not be reordered', (client, room) => client.scene(room).replace(order, { active: scene.active, ifMatch: scene.version }));
   }
 
   /** Makes layer `id` the room's active layer (its entry). */

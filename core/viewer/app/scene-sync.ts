@@ -11,7 +11,9 @@ import type { LayerDisplay, RoomScene, SceneLayer } from '../../client/scene-typ
 import { SettingSync } from './setting-sync.ts';
 
 /** The display fields a layer shares. */
-export const LAYER_FIELDS = ['name', 'visible', 'opacity', 'blending', 'colormap', 'window', 'gamma', 'mode', 'affine', 'clip_planes', 'labels', 't', 'playing', 'channels'] as const;
+export const LAYER_FIELDS = [
+  'name', 'visible', 'opacity', 'blending', 'colormap', 'window', 'gamma', 'mode', 'affine', 'clip_planes', 'labels', 't', 'playing', 'channels',
+] as const;
 type Field = (typeof LAYER_FIELDS)[number];
 
 export interface SceneSyncOptions {

@@ -14,7 +14,14 @@ import { describeError } from './request-failure.ts';
 /** The "Snapshot" button and the link it shows. */
 export function snapshotControl(client: VitrineClient, room: () => string): HTMLElement {
   const link = h('a', { class: 'link snapshot-link', target: '_blank', rel: 'noopener', 'data-testid': 'snapshot-link', hidden: true });
-  const button = h('button', { type: 'button', class: 'button ghost small', 'data-testid': 'snapshot', title: 'Keep the room as it is now (layers, view, results) and get a link to it' }, 'Snapshot');
+  const button = h(
+    'button',
+    {
+      type: 'button', class: 'button ghost small', 'data-testid': 'snapshot',
+      title: 'Keep the room as it is now (layers, view, results) and get a link to it',
+    },
+    'Snapshot',
+  );
   button.addEventListener('click', () => {
     button.disabled = true;
     client

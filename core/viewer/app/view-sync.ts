@@ -36,7 +36,9 @@ export class ViewSync {
   readonly #sync: SettingSync;
 
   constructor(options: ViewSyncOptions) {
-    this.#sync = new SettingSync({ send: (changes) => options.send(toView(changes)), apply: (changes) => options.apply(toView(changes)), debounceMs: options.debounceMs });
+    this.#sync = new SettingSync({
+      send: (changes) => options.send(toView(changes)), apply: (changes) => options.apply(toView(changes)), debounceMs: options.debounceMs,
+    });
   }
 
   /** The room's view as this page knows it (to apply to newly shown content). */

@@ -54,7 +54,8 @@ export class SceneDepth {
     // transparent or ray-marched thing is hidden for this pass.
     for (const child of scene.children) if (child !== contentRoot && child.visible && !(child as THREE.Light).isLight) this.#hide(child);
     contentRoot.traverseVisible((node) => {
-      if (node.userData.raymarched || ((node as THREE.Mesh).isMesh || (node as THREE.Line).isLine || (node as THREE.Points).isPoints) && !isOpaque(node)) this.#hide(node);
+      const drawable = (node as THREE.Mesh).isMesh || (node as THREE.Line).isLine || (node as THREE.Points).isPoints;
+      if (node.userData.raymarched || (drawable && !isOpaque(node))) this.#hide(node);
     });
     const background = scene.background;
     scene.background = null;

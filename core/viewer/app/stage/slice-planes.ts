@@ -77,7 +77,8 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
     texture.colorSpace = THREE.SRGBColorSpace;
     texture.magFilter = THREE.NearestFilter;
     texture.minFilter = THREE.NearestFilter;
-    const geometry = axis === 'x' ? new THREE.PlaneGeometry(dims.z, dims.y) : axis === 'y' ? new THREE.PlaneGeometry(dims.x, dims.z) : new THREE.PlaneGeometry(dims.x, dims.y);
+    const geometry =
+      axis === 'x' ? new THREE.PlaneGeometry(dims.z, dims.y) : axis === 'y' ? new THREE.PlaneGeometry(dims.x, dims.z) : new THREE.PlaneGeometry(dims.x, dims.y);
     const material = new THREE.MeshBasicMaterial({ map: texture, side: THREE.DoubleSide, toneMapped: false, alphaTest: options.alphaTest });
     // Slices of an upper layer are pulled forward over coplanar slices below (layer-look.ts).
     material.userData.slice = true;
@@ -99,7 +100,9 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
   const outputs = {} as Record<Axis, { input: HTMLInputElement; value: HTMLOutputElement }>;
   const rows = AXES.map((axis) => {
     const value = h('output', { class: 'slice-value' }, `${index[axis]}`);
-    const input = h('input', { type: 'range', class: 'slider', min: 0, max: Math.max(0, count[axis] - 1), step: 1, value: index[axis], 'aria-label': `${axis} slice`, 'data-axis': axis });
+    const input = h('input', {
+      type: 'range', class: 'slider', min: 0, max: Math.max(0, count[axis] - 1), step: 1, value: index[axis], 'aria-label': `${axis} slice`, 'data-axis': axis,
+    });
     outputs[axis] = { input, value };
     input.addEventListener('input', () => {
       index[axis] = Number(input.value);

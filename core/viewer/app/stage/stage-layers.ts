@@ -54,7 +54,8 @@ export class StageLayers {
     const root = new THREE.Group();
     root.matrixAutoUpdate = false;
     root.name = `layer:${id}`;
-    const layer: StageLayer = { id, root, content: null, display: {}, planes: [], look: { opacity: 1, blending: 'translucent', clipPlanes: [], renderOrder: 0, stack: 0 } };
+    const look: LayerLook = { opacity: 1, blending: 'translucent', clipPlanes: [], renderOrder: 0, stack: 0 };
+    const layer: StageLayer = { id, root, content: null, display: {}, planes: [], look };
     this.#layers.push(layer);
     this.#parent.add(root);
     this.#restack();

@@ -76,7 +76,8 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
   const title = h('div', { class: 'slice-title' });
   const viewPicker = h('select', { class: 'select small', 'aria-label': 'volume view', 'data-axis': 'view' });
   viewPicker.appendChild(h('option', { value: 'slices' }, 'slices'));
-  viewPicker.appendChild(h('option', fits ? { value: 'volume' } : { value: 'volume', disabled: true, title: `only up to ${RAYMARCH_MAX_EDGE} samples per edge` }, 'volume'));
+  const volumeOption = fits ? { value: 'volume' } : { value: 'volume', disabled: true, title: `only up to ${RAYMARCH_MAX_EDGE} samples per edge` };
+  viewPicker.appendChild(h('option', volumeOption, 'volume'));
   const titleOf = (m: VolumeMode): string => (options.title ? `${options.title}: ${m}` : m === 'volume' ? 'Volume' : 'Slices');
   title.textContent = titleOf(mode);
 
@@ -114,7 +115,9 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
       const voxel = frame.voxelAt(p);
       if (!voxel) break;
       world.copy(p).applyMatrix4(inner.matrixWorld);
-      if (options.seen(voxel.x, voxel.y, voxel.z) && kept(world)) return { distance: ray.ray.origin.distanceTo(world), point: world.clone(), kind: 'sample', voxel };
+      if (options.seen(voxel.x, voxel.y, voxel.z) && kept(world)) {
+        return { distance: ray.ray.origin.distanceTo(world), point: world.clone(), kind: 'sample', voxel };
+      }
       p.addScaledVector(local.direction, step);
     }
     return null;

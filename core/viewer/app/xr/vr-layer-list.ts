@@ -68,7 +68,9 @@ export class VrLayerList {
     for (const row of [...rows].reverse()) {
       const element = new Container({ flexDirection: 'column', gap: 4, width: '100%', padding: 8, backgroundColor: T.surface, borderRadius: T.radius });
       const visible = createVrWidget(row.name, { type: 'boolean' }, (value) => this.#change(row.id, { visible: value === true }, 'commit'));
-      const opacity = createVrWidget('opacity', { type: 'number', minimum: 0, maximum: 1 }, (value, mode) => this.#change(row.id, { opacity: Number(value) }, mode));
+      const opacity = createVrWidget('opacity', { type: 'number', minimum: 0, maximum: 1 }, (value, mode) =>
+        this.#change(row.id, { opacity: Number(value) }, mode),
+      );
       element.add(visible.element, opacity.element);
       this.#rowsBox.add(element);
       this.#rows.set(row.id, { element, visible, opacity });
