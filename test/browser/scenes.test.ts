@@ -199,7 +199,8 @@ describe('the plant session as a scene', { timeout: 600_000 }, () => {
     expect(href).toMatch(/^\/\?snapshot=[0-9a-f]{64}$/);
     await api('DELETE', layerPath('cell'));
     await drawn(a, ['scan', 'labels']);
-    await b.goto(`${host.url}${href}`);
+    // The page's room is where "Restore into room" goes: the link names the room it was taken in.
+    await b.goto(`${host.url}${href}&room=${room}`);
     await b.getByTestId('snapshot-banner').waitFor();
     await drawn(b, ['scan', 'labels', 'cell']);
     expect(await b.locator(row('cell', 'opacity')).isDisabled()).toBe(true);
