@@ -68,7 +68,12 @@ describe('MCP jobs', () => {
       const now = await status(jobId);
       return now.status === 'done' ? now : undefined;
     }, 'the job to finish');
-    expect(done.result).toMatchObject({ function_name: 'steps', type: 'mesh', vertices: expect.any(Number), result_id: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(done.result).toMatchObject({
+      function_name: 'steps',
+      type: 'mesh',
+      vertices: expect.any(Number),
+      result_id: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect((done.progress as { text: string }).text).toBe('step 2/2');
     expect(JSON.stringify(done).length).toBeLessThan(4000);
   });
