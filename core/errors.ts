@@ -115,6 +115,11 @@ export const ERRORS = {
   SPC_ERR_ROOM_ENTRY_INVALID: entry(400, (why = '?') => `room entry: ${why}`),
   SPC_ERR_MCP_METHOD: entry(405, () => 'the MCP endpoint is stateless: POST JSON-RPC messages to /mcp (no sessions, no server streams)'),
   SPC_ERR_ROOM_VIEW_INVALID: entry(400, (field = '?', why = '?') => `room view '${field}' ${why}`),
+  SPC_ERR_ROOM_IMAGE_SIZE: entry(400, (field = '?', value = '?') => `${field} must be a whole number of pixels from 1 to 2048 (default 512), got ${value}`),
+  SPC_ERR_ROOM_EMPTY: entry(
+    404,
+    (room = '?') => `room '${room}' shows nothing yet: put a specimen or a result in front of it first (PUT /api/rooms/{room_id}/entry, or show_in_room)`,
+  ),
 
   // --- annotations ---
   SPC_ERR_ANNOTATION_INVALID: entry(400, (field = '?', why = '?') => `${field} ${why}`),
@@ -158,6 +163,7 @@ export const ERRORS = {
   SPC_ERR_JOB_RUNNING: entry(409, (id = '?') => `Job still running: '${id}'`),
   SPC_ERR_JOB_FAILED: entry(410, (_id = '?', why = '?') => `Job failed: ${why}`),
   SPC_ERR_JOB_CANCELLED: entry(499, () => 'cancelled'),
+  SPC_ERR_JOB_ENDED: entry(409, (id = '?', status = '?') => `job '${id}' has already ended (${status}): there is nothing to cancel`),
   SPC_ERR_JOB_RESULT_EVICTED: entry(410, (id = '?') => `the result of job '${id}' was dropped to keep the host within its memory budget; request it again`),
   SPC_ERR_TOO_MANY_JOBS: entry(503, (limit = '?') => `the host runs its limit of ${limit} queued and running jobs; retry later`),
   SPC_ERR_HOST_CLOSING: entry(503, () => 'the host is shutting down'),

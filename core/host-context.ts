@@ -12,6 +12,7 @@ import type { ReloadCounts } from './registry/reload-sources.ts';
 import type { FunctionRegistry } from './registry/function-registry.ts';
 import type { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import type { JsonResultEncoder } from './serving/json-encoder.ts';
+import type { PictureRunner } from './thumbnails/room-picture.ts';
 import type { ResultIds } from './serving/result-ids.ts';
 import type { DeliveryVariants } from './delivery/delivery-variants.ts';
 import type { VolumePyramids } from './pyramid/volume-pyramids.ts';
@@ -46,6 +47,8 @@ export interface HostContext {
   delivery: DeliveryVariants;
   /** The OME-Zarr pyramids of held volumes, made once on the encode thread. */
   pyramids: VolumePyramids;
+  /** Pictures of what rooms show (PNG), drawn on the encode thread. */
+  pictures: PictureRunner;
   /** Invokers by function source; a relay adds `remote`. */
   invokers: InvokerSet;
   /** Uploaded files (null with `--uploads off`). */

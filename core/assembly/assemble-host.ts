@@ -22,7 +22,7 @@ import type { ReloadCounts } from '../registry/reload-sources.ts';
 import { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import { JsonResultEncoder } from '../serving/json-encoder.ts';
 import { FileParser } from '../workers/file-parser.ts';
-import { deliveryTaskRunner, pyramidRunner } from '../workers/task-pool.ts';
+import { deliveryTaskRunner, pictureRunner, pyramidRunner } from '../workers/task-pool.ts';
 import { VolumePyramids } from '../pyramid/volume-pyramids.ts';
 import { assembleResults } from './assemble-results.ts';
 import { assembleWorkspace } from './assemble-workspace.ts';
@@ -94,6 +94,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     resultIds: stack.resultIds,
     delivery: new DeliveryVariants(deliveryTaskRunner(compute.pools.encode), stack.budget),
     pyramids: new VolumePyramids(pyramidRunner(compute.pools.encode), stack.budget),
+    pictures: pictureRunner(compute.pools.encode),
     invokers: compute.invokers,
     events,
     reload,

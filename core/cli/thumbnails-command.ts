@@ -60,7 +60,7 @@ export async function runThumbnailsCommand(argv: string[], cwd = process.cwd()):
     process.stderr.write(`vitrine thumbnails: source folder ${args.src} does not exist\n`);
     return 2;
   }
-  const { renderThumbnails } = await import('../thumbnails/render-thumbnails.ts');
+  const { renderThumbnails } = await import('./render-thumbnails.ts');
   try {
     const written = await renderThumbnails({
       pluginsDir: src,

@@ -13,6 +13,7 @@ import { annotationRoutes } from './routes-annotations.ts';
 import { blobRoutes } from './routes-blobs.ts';
 import { jobRoutes } from './routes-jobs.ts';
 import { publishedRoutes } from './routes-published.ts';
+import { roomImageRoutes } from './routes-room-image.ts';
 import { roomRoutes } from './routes-rooms.ts';
 import { precomputedAnnotationRoutes } from './routes-precomputed-annotations.ts';
 import { sceneRoutes } from './routes-scenes.ts';
@@ -32,6 +33,7 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext): Pro
   await app.register(uploadRoutes, { ctx });
   await app.register(publishedRoutes, { ctx, published: ctx.published });
   await app.register(roomRoutes, { ctx });
+  await app.register(roomImageRoutes, { ctx });
   // One host's forms of its rooms' lists (JSON, CSV, precomputed), shared by both route groups.
   const forms = new AnnotationForms(ctx.annotations);
   await app.register(annotationRoutes, { ctx: { options: ctx.options, annotations: ctx.annotations, forms } });

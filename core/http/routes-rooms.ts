@@ -5,13 +5,14 @@
  * (a static specimen is shown as it is); followers get the `result` event. `GET` answers the
  * entry (`null` when the room shows nothing). `PUT /api/rooms/{room_id}/view` changes the
  * room's shared view (window, colour map, opacity, mode, camera) and sends the `view` event;
- * `GET` answers it.
+ * `GET` answers it. `GET /api/colormaps` lists the colour maps a view or a layer may name.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
 import { computeForRoom, type RoomRequestDeps } from '../workspace/room-request.ts';
+import { listColormaps } from '../rooms/colormaps.ts';
 import { checkViewChange, VIEW_MODES } from '../rooms/room-view.ts';
 import { roomOf } from './request-input.ts';
 import { bodyOf, PARAMS_OBJECT, ROOM_ID_PATH } from './route-inputs.ts';
@@ -32,6 +33,23 @@ const VIEW_BODY = {
     `numbers each); null removes a setting`,
 };
 
+const COLORMAPS_REPLY = {
+  200: {
+    type: 'object',
+    required: ['colormaps'],
+    properties: {
+      colormaps: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['name', 'categorical'],
+          properties: { name: { type: 'string' }, categorical: { type: 'boolean', description: 'A map of categories (label ids), not a scale of values' } },
+        },
+      },
+    },
+  },
+};
+
 const badEntry = (why: string) => createHostError('SPC_ERR_ROOM_ENTRY_INVALID', why);
 
 /** JSON `null` as the whole answer (fastify would send an empty body). */
@@ -46,6 +64,18 @@ export type RoomDeps = RoomRequestDeps & Pick<HostContext, 'rooms'>;
 export async function roomRoutes(app: FastifyInstance, opts: { ctx: RoomDeps }): Promise<void> {
   const { ctx } = opts;
   const rooms = ctx.rooms;
+
+  app.get(
+    '/api/colormaps',
+    {
+      schema: {
+        summary: 'The colour maps a room view or a layer may name',
+        description: 'Any other name in a view or a layer is a 400 that lists these. glasbey is categorical (labels); the others are continuous.',
+        response: COLORMAPS_REPLY,
+      },
+    },
+    async () => ({ colormaps: listColormaps() }),
+  );
 
   app.get<RoomParams>(
     '/api/rooms/:room_id/entry',

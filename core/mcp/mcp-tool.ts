@@ -19,7 +19,7 @@ export type ToolArgs = Record<string, unknown>;
 export type ToolDeps = RoomRequestDeps &
   PublishDeps &
   SpecimenViewDeps &
-  Pick<HostContext, 'catalog' | 'resultIds' | 'rooms' | 'scenes' | 'snapshots' | 'staticInputs' | 'annotations'>;
+  Pick<HostContext, 'catalog' | 'resultIds' | 'rooms' | 'scenes' | 'snapshots' | 'staticInputs' | 'annotations' | 'jobs' | 'delivery' | 'pictures'>;
 
 /** What a tool call needs: the host's parts it reads and the host's base URL for links. */
 export interface ToolCallContext {
@@ -43,4 +43,13 @@ export interface McpTool {
   input(parts: ToolSchemaParts): ToolSchema;
   /** Runs it; throws what the routes throw (catalogued host errors). Answers a JSON value. */
   call(call: ToolCallContext, args: ToolArgs): Promise<unknown>;
+  // A picture answers a ToolImage (sent as image content); anything else is sent as JSON text.
+}
+
+/** A tool's answer that is a picture: sent as MCP image content (base64 PNG), `about` beside it as text. */
+export class ToolImage {
+  constructor(
+    readonly png: Uint8Array,
+    readonly about: Record<string, unknown>,
+  ) {}
 }

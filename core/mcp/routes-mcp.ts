@@ -14,16 +14,21 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { createHostError, HostError } from '../errors.ts';
-import type { ToolCallContext, ToolDeps } from './mcp-tool.ts';
+import { ToolImage, type ToolCallContext, type ToolDeps } from './mcp-tool.ts';
 import { callTool, isToolName, listTools, TOOL_NAMES } from './mcp-tools.ts';
 
 /** The server's name and version as MCP clients see them. */
 const SERVER_INFO = { name: 'vitrine', version: '1' };
 const INSTRUCTIONS =
   'vitrine serves specimens (meshes, volumes, point clouds, images), computed by functions or published as files. ' +
-  'Rooms are shared workspaces: compute or show_in_room puts a result in front of everyone following a room, set_view shares how it is shown.';
+  'Rooms are shared workspaces: compute or show_in_room puts a result in front of everyone following a room, set_view shares how it is shown, ' +
+  'room_image shows it to you. For long work, start_job, then job_status until it is not running (cancel_job to stop).';
 
 function asText(value: unknown): CallToolResult {
+  if (value instanceof ToolImage) {
+    const data = Buffer.from(value.png.buffer, value.png.byteOffset, value.png.byteLength).toString('base64');
+    return { content: [{ type: 'image', data, mimeType: 'image/png' }, { type: 'text', text: JSON.stringify(value.about) }] };
+  }
   const text = JSON.stringify(value, null, 1);
   const structured = typeof value === 'object' && value !== null && !Array.isArray(value) ? { structuredContent: value as Record<string, unknown> } : {};
   return { content: [{ type: 'text', text }], ...structured };

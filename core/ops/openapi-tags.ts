@@ -50,7 +50,7 @@ export function tagOf(path: string): ApiTag | null {
   const area = path.split('/')[2];
   if (area === 'specimens') return 'specimens';
   if (area === 'jobs') return 'jobs';
-  if (area === 'rooms' || area === 'events' || area === 'snapshots') return 'rooms and events';
+  if (area === 'rooms' || area === 'events' || area === 'snapshots' || area === 'colormaps') return 'rooms and events';
   // Functions, cache, uploads, results and anything new under /api/ compute or hold results.
   return 'processing';
 }

@@ -1,13 +1,14 @@
 /**
  * @module room-view
  * A room's shared view: how its followers look at what it shows. Any of `window` (`[lo, hi]`,
- * the values the colour map spans), `colormap` (a name), `opacity` (0..1), `mode` (`slices`,
+ * the values the colour map spans), `colormap` (one the host lists: colormaps.ts), `opacity` (0..1), `mode` (`slices`,
  * `volume`, `surface`, `points`) and `camera` (`{position, target, up}`, three numbers each).
  * A change names only what it changes: it is merged into the room's view, and `null` removes
  * a setting. Anything else is a 400 naming the setting.
  */
 import type { RoomCamera, RoomView } from '../client/wire-types.ts';
 import { createHostError } from '../errors.ts';
+import { COLORMAP_NAMES, isColormapName } from './colormaps.ts';
 
 export const VIEW_MODES = ['slices', 'volume', 'surface', 'points'] as const satisfies readonly NonNullable<RoomView['mode']>[];
 type ViewMode = (typeof VIEW_MODES)[number];
@@ -27,7 +28,7 @@ const NUMBER3 = { type: 'array', items: { type: 'number' }, minItems: 3, maxItem
 /** The view's settings as JSON Schema properties (what agents and the API document are shown). */
 export const VIEW_PROPERTIES: Record<string, Record<string, unknown>> = {
   window: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2, description: '[lo, hi]: the values the colour map spans (lo < hi)' },
-  colormap: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'A colour map name, e.g. grey, viridis, bone' },
+  colormap: { enum: [...COLORMAP_NAMES], description: 'A colour map the host knows (GET /api/colormaps); glasbey is categorical, for labels' },
   opacity: { type: 'number', minimum: 0, maximum: 1 },
   mode: { enum: [...VIEW_MODES], description: 'How a volume is drawn (slices, volume) or a mesh or cloud (surface, points)' },
   camera: {
@@ -61,7 +62,7 @@ function checkField(field: (typeof FIELDS)[number], value: unknown): RoomView[ke
       if (!(value[0]! < value[1]!)) throw bad('window', `must have lo < hi, got [${value[0]}, ${value[1]}]`);
       return [value[0]!, value[1]!];
     case 'colormap':
-      if (typeof value !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(value)) throw bad('colormap', 'must be a colour map name (letters, digits, _ . -)');
+      if (!isColormapName(value)) throw bad('colormap', `must be a colour map the host knows (${COLORMAP_NAMES.join(', ')}), got ${JSON.stringify(value)}`);
       return value;
     case 'opacity':
       if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1)

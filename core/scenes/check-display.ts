@@ -6,7 +6,7 @@
  */
 import type { LayerBlending, LayerChannel, LayerDisplay, LayerLabels } from '../client/scene-types.ts';
 import { createHostError, type HostError } from '../errors.ts';
-import { COLORMAP_NAMES, isColormapName } from './colormaps.ts';
+import { COLORMAP_NAMES, isColormapName } from '../rooms/colormaps.ts';
 import {
   MAX_CHANNELS,
   MAX_CLIP_PLANES,

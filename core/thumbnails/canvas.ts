@@ -28,6 +28,14 @@ export function createBackdrop(width: number, height: number): Canvas {
   return { width, height, rgb };
 }
 
+/** Past this many pixels a side, a supersampled canvas is sampled less finely (its memory grows as the square). */
+const MAX_SUPERSAMPLED_SIDE = 1536;
+
+/** The supersampling factor for a `size` canvas: `wanted`, less for a large one, at least 1. */
+export function supersampling(size: number, wanted: number): number {
+  return Math.max(1, Math.min(wanted, Math.floor(MAX_SUPERSAMPLED_SIDE / size)));
+}
+
 /** Averages `factor` × `factor` blocks: a supersampled canvas down to its final size. */
 export function downsample(source: Canvas, factor: number): Canvas {
   const width = Math.floor(source.width / factor);
@@ -51,6 +59,15 @@ export function downsample(source: Canvas, factor: number): Canvas {
       rgb[o + 2] = b * norm;
     }
   }
+  return { width, height, rgb };
+}
+
+/** The centre `width` × `height` of `canvas` (each at most its own). */
+export function cropCentre(canvas: Canvas, width: number, height: number): Canvas {
+  if (width === canvas.width && height === canvas.height) return canvas;
+  const x0 = Math.floor((canvas.width - width) / 2), y0 = Math.floor((canvas.height - height) / 2);
+  const rgb = new Float32Array(width * height * 3);
+  for (let y = 0; y < height; y++) rgb.set(canvas.rgb.subarray(((y + y0) * canvas.width + x0) * 3, ((y + y0) * canvas.width + x0 + width) * 3), y * width * 3);
   return { width, height, rgb };
 }
 

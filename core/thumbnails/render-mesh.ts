@@ -5,7 +5,7 @@
  */
 import type { MeshResult } from 'vitrine';
 import { frameCamera, project, toView } from './camera.ts';
-import { createBackdrop, downsample, type Canvas } from './canvas.ts';
+import { createBackdrop, downsample, supersampling, type Canvas } from './canvas.ts';
 import { computeFlatNormals } from './flat-normals.ts';
 
 /** Surface colour (0..1 RGB) and optional view angles. */
@@ -19,7 +19,8 @@ const SUPERSAMPLE = 3;
 
 /** Renders `mesh` onto the backdrop and returns a `size` × `size` canvas. */
 export function renderMesh(mesh: MeshResult, size: number, look: MeshLook): Canvas {
-  const full = size * SUPERSAMPLE;
+  const factor = supersampling(size, SUPERSAMPLE);
+  const full = size * factor;
   const camera = frameCamera(mesh.vertices, full, look.yaw, look.pitch);
   const canvas = createBackdrop(full, full);
   const normals = mesh.normals ?? computeFlatNormals(mesh.vertices, mesh.indices);
@@ -66,7 +67,7 @@ export function renderMesh(mesh: MeshResult, size: number, look: MeshLook): Canv
     }
   }
   shade(canvas, depth, gNormal, look.colour);
-  return downsample(canvas, SUPERSAMPLE);
+  return downsample(canvas, factor);
 }
 
 const KEY = normalise([-0.45, 0.7, 0.55]);

@@ -5,8 +5,8 @@
  */
 import type { PointCloudResult } from 'vitrine';
 import { frameCamera, project } from './camera.ts';
-import { createBackdrop, downsample, type Canvas } from './canvas.ts';
-import { sampleColormap } from './colormap.ts';
+import { createBackdrop, downsample, supersampling, type Canvas } from './canvas.ts';
+import { sampleColormap, type ColormapName } from './colormap.ts';
 
 /** View angles and splat brightness. */
 export interface PointLook {
@@ -14,13 +14,16 @@ export interface PointLook {
   pitch?: number;
   /** Brightness per point; scale down for millions of points. */
   exposure?: number;
+  /** The map scalars are coloured by (inferno when absent). */
+  colormap?: ColormapName;
 }
 
 const SUPERSAMPLE = 2;
 
 /** Renders `cloud` to a `size` × `size` canvas. */
 export function renderPoints(cloud: PointCloudResult, size: number, look: PointLook): Canvas {
-  const full = size * SUPERSAMPLE;
+  const factor = supersampling(size, SUPERSAMPLE);
+  const full = size * factor;
   const camera = frameCamera(cloud.points, full, look.yaw, look.pitch, 1.02);
   const light = new Float32Array(full * full * 3);
   const count = cloud.points.length / 3;
@@ -32,7 +35,7 @@ export function renderPoints(cloud: PointCloudResult, size: number, look: PointL
     project(camera, cloud.points[i * 3]!, cloud.points[i * 3 + 1]!, cloud.points[i * 3 + 2]!, p);
     const x = Math.floor(p[0]!), y = Math.floor(p[1]!);
     if (x < 0 || y < 0 || x >= full || y >= full) continue;
-    pointColour(cloud, i, scalarRange, colour);
+    pointColour(cloud, i, scalarRange, look.colormap ?? 'inferno', colour);
     const o = (y * full + x) * 3;
     for (let k = 0; k < 3; k++) light[o + k] = light[o + k]! + colour[k]! * exposure;
   }
@@ -47,7 +50,7 @@ export function renderPoints(cloud: PointCloudResult, size: number, look: PointL
     const cover = Math.min(1, mapped * 1.5);
     for (let c = 0; c < 3; c++) canvas.rgb[i + c] = canvas.rgb[i + c]! * (1 - cover) + Math.min(1, light[i + c]! * k);
   }
-  return downsample(canvas, SUPERSAMPLE);
+  return downsample(canvas, factor);
 }
 
 function range(values: Float32Array | undefined): [number, number] {
@@ -57,12 +60,12 @@ function range(values: Float32Array | undefined): [number, number] {
   return [min, max - min || 1];
 }
 
-function pointColour(cloud: PointCloudResult, i: number, [min, span]: [number, number], out: Float64Array): void {
+function pointColour(cloud: PointCloudResult, i: number, [min, span]: [number, number], map: ColormapName, out: Float64Array): void {
   if (cloud.colors) {
     const scale = cloud.colors instanceof Uint8Array ? 1 / 255 : 1;
     for (let k = 0; k < 3; k++) out[k] = cloud.colors[i * 3 + k]! * scale;
   } else if (cloud.scalars) {
-    sampleColormap('inferno', (cloud.scalars[i]! - min) / span, out);
+    sampleColormap(map, (cloud.scalars[i]! - min) / span, out);
   } else {
     out.fill(0.85);
   }

@@ -17,6 +17,11 @@ export interface VolumeLook {
   colormap: ColormapName;
   /** Applied to the normalised value before colouring (< 1 brightens faint structure). */
   gamma?: number;
+  /** The values the colour map spans (a room's window); absent: the data's own range. */
+  window?: [number, number];
+  /** View angles of the projection (radians, as the camera's); absent: a three-quarter view. */
+  yaw?: number;
+  pitch?: number;
 }
 
 /** Renders `volume` to a `size` × `size` canvas. */
@@ -29,6 +34,7 @@ export function renderVolume(volume: VolumeResult, size: number, look: VolumeLoo
     if (v < min) min = v;
     if (v > max) max = v;
   }
+  if (look.window) [min, max] = look.window;
   const range = max - min || 1;
   const at = (x: number, y: number, z: number): number => (data[(z * ny + y) * nx + x]! - min) / range;
   const trilinear = (fx: number, fy: number, fz: number): number => {
@@ -67,7 +73,7 @@ export function renderVolume(volume: VolumeResult, size: number, look: VolumeLoo
   }
   // MIP in voxel units: x along axis 2, y along axis 1, z along axis 0, centred on the box.
   const radius = Math.hypot(nx, ny, nz) / 2;
-  const camera: Camera = { centre: [0, 0, 0], halfExtent: radius * 1.05, yaw: 0.55, pitch: 0.4, size };
+  const camera: Camera = { centre: [0, 0, 0], halfExtent: radius * 1.05, yaw: look.yaw ?? 0.55, pitch: look.pitch ?? 0.4, size };
   const dir = fromView(camera, 0, 0, -1);
   const stepCount = Math.ceil(radius * 2 * 1.5);
   const step = (radius * 2) / stepCount;

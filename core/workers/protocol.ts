@@ -10,6 +10,7 @@ import type { ResultType } from '../sdk/result-types.ts';
 import type { DeliveryTaskResults, LabelIndexTask, LoadStaticTask, PackFileTask, PackTask, ShapeTask, SurfaceTask } from '../delivery/delivery-tasks.ts';
 import type { DecodedSize } from '../formats/decoded-size.ts';
 import type { VolumeGeometryHint } from '../formats/npy/parse-npy.ts';
+import type { PictureAsk } from '../thumbnails/room-picture.ts';
 
 /** Run one plugin export. */
 export interface InvokeTask {
@@ -63,6 +64,13 @@ export interface PyramidTask {
   volume: StoredResult & { type: 'volume' };
 }
 
+/** Draw a PNG of what a room shows (thumbnails/room-picture.ts). */
+export interface RoomPictureTask {
+  op: 'roomPicture';
+  result: StoredResult;
+  ask: PictureAsk;
+}
+
 export type WorkerTask =
   | InvokeTask
   | JsonTask
@@ -74,7 +82,8 @@ export type WorkerTask =
   | ParseFileTask
   | PyramidTask
   | LabelIndexTask
-  | SurfaceTask;
+  | SurfaceTask
+  | RoomPictureTask;
 
 /** A task kind's name, the `op` it is tagged with. */
 export type TaskKind = WorkerTask['op'];
@@ -91,6 +100,8 @@ export interface TaskResults extends DeliveryTaskResults {
   parseFile: ParseFileOutcome;
   /** The levels below level 0, largest first. */
   pyramid: (StoredResult & { type: 'volume' })[];
+  /** The PNG's bytes. */
+  roomPicture: Uint8Array;
 }
 
 /** Sent by the worker on the task port. */

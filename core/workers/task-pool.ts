@@ -8,6 +8,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type Tinypool from 'tinypool';
 import type { DeliveryTaskRunner } from '../delivery/delivery-tasks.ts';
 import type { PyramidRunner } from '../pyramid/volume-pyramids.ts';
+import type { PictureRunner } from '../thumbnails/room-picture.ts';
 import type { TaskKind, TaskResults, WorkerTask } from './protocol.ts';
 
 /** The export of the worker entry (task-worker.ts) that runs each kind of task. */
@@ -23,6 +24,7 @@ export const TASK_EXPORTS = {
   pyramid: 'pyramid',
   labelIndex: 'labelIndex',
   surface: 'surface',
+  roomPicture: 'roomPicture',
 } as const satisfies Record<TaskKind, string>;
 
 export interface TaskRunOptions {
@@ -51,4 +53,9 @@ export function deliveryTaskRunner(pool: Tinypool): DeliveryTaskRunner {
 /** The encode pool as the pyramid cache sees it: the levels of a volume made on a thread. */
 export function pyramidRunner(pool: Tinypool): PyramidRunner {
   return (volume) => runTask(pool, { op: 'pyramid', volume });
+}
+
+/** The encode pool as room pictures see it: a PNG drawn on a thread. */
+export function pictureRunner(pool: Tinypool): PictureRunner {
+  return (result, ask) => runTask(pool, { op: 'roomPicture', result, ask });
 }

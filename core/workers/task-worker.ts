@@ -3,7 +3,7 @@
  * The worker-thread entry (bundled by worker-script.ts, run by tinypool). `invoke` imports a
  * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a
  * result's id; `parseFile` reads an uploaded file; `pyramid` makes a volume's OME-Zarr levels; `labelIndex` and `surface` find a segmentation's labels and make
- * their surfaces. Progress leaves on the task's
+ * their surfaces; `roomPicture` draws a room's PNG. Progress leaves on the task's
  * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
@@ -20,6 +20,7 @@ import type {
   ParseFileOutcome,
   ParseFileTask,
   PyramidTask,
+  RoomPictureTask,
   TaskResults,
   WorkerPortMessage,
 } from './protocol.ts';
@@ -39,6 +40,7 @@ import { callPluginFunction, type ReportedProgress } from '../results/call-plugi
 import { ProgressBatch } from '../results/progress-batch.ts';
 import { computeResultId } from '../results/result-id.ts';
 import { resultByteLength, toJsonResult } from '../results/to-json-result.ts';
+import { renderRoomPicture } from '../thumbnails/room-picture.ts';
 
 // Plugin work yields the CPU to the host's event loop: on Linux a thread has its own nice
 // value, so lowering this thread's priority keeps requests (progress polls above all) fast
@@ -203,4 +205,8 @@ export function labelIndex(task: LabelIndexTask): LabelIndex {
 
 export function surface(task: SurfaceTask): Promise<StoredResult> {
   return handingOver(async () => segmentMesh(task.volume, task.index, task.ids, task.painted), resultByteLength);
+}
+
+export function roomPicture(task: RoomPictureTask): Uint8Array {
+  return renderRoomPicture(task.result, task.ask);
 }

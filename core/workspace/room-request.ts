@@ -10,7 +10,7 @@ import { createHostError } from '../errors.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import { specimenOr404 } from '../registry/specimen-functions.ts';
 import type { RequestDeps } from '../request/request-deps.ts';
-import { computeRequestOf, resolveRequest, type RequestTarget } from '../request/specimen-request.ts';
+import { computeRequestOf, resolveRequest, type RequestTarget, type SpecimenRequest } from '../request/specimen-request.ts';
 import { ComputeTimeLimit } from '../serving/compute-time-limit.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import { computeResult, type ResultSource } from '../serving/result-source.ts';
@@ -31,11 +31,14 @@ export type RoomRequestDeps = RequestDeps & { results: Pick<ResultSource, 'open'
 
 const bad = (why: string) => createHostError('SPC_ERR_ROOM_ENTRY_INVALID', why);
 
+/** What a room request names: a static specimen, or a computation resolved (nothing computed). */
+export type ResolvedRoomRequest = { kind: 'static'; record: SpecimenRecord } | { kind: 'computed'; resolved: SpecimenRequest };
+
 /**
- * Resolves `request` and, for a function, computes it into room `roomId`.
+ * Resolves `request` for room `roomId` without computing anything.
  * @throws SPC_ERR_ROOM_ENTRY_INVALID for a malformed request; the catalogued errors of /data otherwise.
  */
-export async function computeForRoom(deps: RoomRequestDeps, roomId: string, request: RoomRequest): Promise<RoomTarget> {
+export async function resolveRoomRequest(deps: RoomRequestDeps, roomId: string, request: RoomRequest): Promise<ResolvedRoomRequest> {
   if ((request.specimen === undefined) === (request.function === undefined)) throw bad("give exactly one of 'specimen' (an id) and 'function' (a name)");
   const params = request.params ?? {};
   if (typeof params !== 'object' || params === null || Array.isArray(params))
@@ -57,7 +60,17 @@ export async function computeForRoom(deps: RoomRequestDeps, roomId: string, requ
     if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', request.function);
     target = { function: entry };
   }
-  const resolved = await resolveRequest(deps, { target, params: { named }, room: roomId });
+  return { kind: 'computed', resolved: await resolveRequest(deps, { target, params: { named }, room: roomId }) };
+}
+
+/**
+ * Resolves `request` and, for a function, computes it into room `roomId`.
+ * @throws SPC_ERR_ROOM_ENTRY_INVALID for a malformed request; the catalogued errors of /data otherwise.
+ */
+export async function computeForRoom(deps: RoomRequestDeps, roomId: string, request: RoomRequest): Promise<RoomTarget> {
+  const asked = await resolveRoomRequest(deps, roomId, request);
+  if (asked.kind === 'static') return asked;
+  const resolved = asked.resolved;
   const limit = new ComputeTimeLimit(deps.options.computeTimeoutSeconds);
   const result = await limit.run(resolved.entry.name, () => computeResult(deps.results, computeRequestOf(resolved, { signal: limit.signal })));
   return { kind: 'computed', record: resolved.record, entry: resolved.entry, values: resolved.values, result };

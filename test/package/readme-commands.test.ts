@@ -20,6 +20,7 @@ import { CLI, REPO } from '../helpers/cli-path.ts';
 import { killAllHosts, spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { TEST_PYTHON } from '../helpers/test-python.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 interface Line {
   command: string;
@@ -105,6 +106,8 @@ beforeAll(async () => {
   plugins = mkdtempSync(join(tmpdir(), 'vitrine-readme-plugins-'));
   await promisify(execFile)(process.execPath, [CLI, 'build', 'plugins', '--out', plugins], { cwd: REPO, env: { ...process.env, VITRINE_PYTHON: TEST_PYTHON } });
   examples = await spawnHost(['--port', '0', '--plugins', plugins, '--specimens', join(REPO, 'specimens'), '--log-level', 'warn']);
+  // The README's `/readyz` line shows a host whose plugins have loaded (Python ones start after it listens).
+  await waitFor(async () => ((await fetch(`${examples.url}/readyz`)).status === 200 ? true : undefined), 'the examples host to be ready');
 }, 180_000);
 afterAll(killAllHosts);
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SpecimenResult } from 'vitrine';
 import { createBackdrop, type Canvas } from '../../core/thumbnails/canvas.ts';
-import { renderResult } from '../../core/thumbnails/render-thumbnails.ts';
+import { renderResult } from '../../core/thumbnails/render-result.ts';
 import { icosphere } from '../../plugins/parametric-shapes/index.ts';
 import { gaussian_blobs } from '../../plugins/scalar-volumes/index.ts';
 

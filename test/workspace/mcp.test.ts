@@ -20,18 +20,22 @@ import { binaryStl } from '../helpers/upload-files.ts';
 const TOOLS = [
   'add_annotation',
   'add_layer',
+  'cancel_job',
   'compute',
   'describe_specimen',
   'get_room',
   'get_scene',
+  'job_status',
   'list_annotations',
   'list_specimens',
   'publish_from_upload',
   'remove_annotation',
   'remove_layer',
+  'room_image',
   'set_view',
   'show_in_room',
   'snapshot_room',
+  'start_job',
   'update_layer',
 ];
 

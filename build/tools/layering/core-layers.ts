@@ -30,13 +30,15 @@ export const LAYERS: readonly (readonly string[])[] = [
   // reductions `max_dim` shares), and a segmentation's label index, surfaces and renumbering.
   ['catalog/', 'uploads/', 'viewer/', 'scenes/', 'snapshots/', 'pyramid/', 'labels/'],
   ['registry/', 'delivery/'],
+  // The software renderers of thumbnails and room pictures, which the worker threads run.
+  ['thumbnails/'],
   // The worker threads' transport and their entry, which runs delivery and format work.
   ['workers/'],
   ['invoke/'],
   ['python/', 'inputs/'],
   // The cache-first result service, above the invokers it runs.
   ['serving/', 'testing/'],
-  ['jobs/', 'zarr/', 'request/', 'thumbnails/'],
+  ['jobs/', 'zarr/', 'request/'],
   // Rooms as shared workspaces.
   ['workspace/'],
   // The services the routes share.

@@ -3,47 +3,19 @@
  * Renders the thumbnail of every declared specimen of a plugins folder (`vitrine thumbnails`):
  * builds each plugin as `vitrine/testing` does, runs each declared specimen's function with its
  * defaults as the host would (inputs read from the specimens directory), draws the result with
- * the small software renderers in this folder and writes `<plugin>/thumbnails/<id>.png`
+ * the small software renderers of core/thumbnails/ and writes `<plugin>/thumbnails/<id>.png`
  * (256 × 256), where `vitrine build` finds it without a declaration; a specimen that declares
  * a thumbnail path gets that file written instead.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { SpecimenResult, VolumeResult } from 'vitrine';
-import { selectStep } from '../delivery/select-step.ts';
-import type { StoredResult } from '../results/stored-result.ts';
-import { hasSteps, stepLayout } from '../results/volume-axes.ts';
-import { toBytes, type Canvas } from './canvas.ts';
+import type { SpecimenResult } from 'vitrine';
 import { encodePng } from '../formats/png/encode-png.ts';
-import { renderImage } from './render-image.ts';
-import { renderMesh } from './render-mesh.ts';
-import { renderPoints } from './render-points.ts';
-import { renderVolume } from './render-volume.ts';
-import { renderLabels } from './render-labels.ts';
-import { DEFAULT_LOOK, LOOKS } from './thumbnail-looks.ts';
 import { loadPlugin } from '../testing/index.ts';
+import { toBytes } from '../thumbnails/canvas.ts';
+import { renderResult } from '../thumbnails/render-result.ts';
 
 const SIZE = 256;
-
-/**
- * A volume with time or channels is drawn as one 3-D step: its middle step, first channel
- * (a vector field's magnitude).
- */
-function stepOf(volume: VolumeResult): VolumeResult {
-  if (!hasSteps(volume)) return volume;
-  const { steps } = stepLayout(volume);
-  const stored = { ...volume, type: 'volume' } as StoredResult & { type: 'volume' };
-  return selectStep(stored, { t: Math.floor(steps / 2), c: volume.vector ? 'magnitude' : 0 }).step;
-}
-
-/** Draws any typed result, picking the renderer from its shape. */
-export function renderResult(id: string, result: SpecimenResult): Canvas {
-  const look = { ...DEFAULT_LOOK, ...LOOKS[id] };
-  if ('vertices' in result) return renderMesh(result, SIZE, look.mesh);
-  if ('shape' in result) return result.labels ? renderLabels(stepOf(result), SIZE) : renderVolume(stepOf(result), SIZE, look.volume);
-  if ('points' in result) return renderPoints(result, SIZE, look.points);
-  return renderImage(result, SIZE);
-}
 
 export interface ThumbnailRun {
   /** The folder of plugin folders (each with an `index.ts`). */
@@ -74,7 +46,7 @@ export async function renderThumbnails(run: ThumbnailRun): Promise<string[]> {
       const started = performance.now();
       const result = (await test.call(specimen.function_name, {})).result as SpecimenResult;
       const computed = performance.now() - started;
-      const png = encodePng({ width: SIZE, height: SIZE, channels: 3, data: toBytes(renderResult(specimen.id, result)) });
+      const png = encodePng({ width: SIZE, height: SIZE, channels: 3, data: toBytes(renderResult(specimen.id, result, SIZE)) });
       const target = join(pluginsDir, plugin, specimen.thumbnail ?? `thumbnails/${specimen.id}.png`);
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, png);

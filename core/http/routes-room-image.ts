@@ -1,0 +1,44 @@
+/**
+ * @module routes-room-image
+ * `GET /api/rooms/{room_id}/image?w=W&h=H`: a PNG of what the room shows with its view, drawn
+ * on the encode thread (workspace/room-image.ts). Each side 1..2048 pixels, 512 when absent; a
+ * bad one is a 400 naming it; a room that shows nothing a 404. Never cached: the room changes.
+ */
+import type { FastifyInstance } from 'fastify';
+import { pictureSide, PICTURE_SIDE, roomImage, type RoomImageDeps } from '../workspace/room-image.ts';
+import { roomOf } from './request-input.ts';
+import { queryOf, ROOM_ID_PATH } from './route-inputs.ts';
+
+type ImageRequest = { Params: { room_id: string }; Querystring: { w?: string; h?: string } };
+
+const ROOM_PARAMS = { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } };
+const side = (what: string) => ({
+  type: 'string',
+  description: `The picture's ${what} in pixels, a whole number from 1 to ${PICTURE_SIDE.max} (default ${PICTURE_SIDE.default})`,
+});
+const IMAGE_QUERY = queryOf({ w: side('width'), h: side('height') });
+const PNG_REPLY = { 200: { description: 'The picture', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } } };
+
+export async function roomImageRoutes(app: FastifyInstance, opts: { ctx: RoomImageDeps }): Promise<void> {
+  const { ctx } = opts;
+  app.get<ImageRequest>(
+    '/api/rooms/:room_id/image',
+    {
+      schema: {
+        summary: 'A picture (PNG) of what the room shows, with its view',
+        description:
+          "The room's entry drawn on the host with the room's window, colour map, mode and camera direction where they apply (framed to fit). " +
+          '404 when the room shows nothing.',
+        params: ROOM_PARAMS,
+        querystring: IMAGE_QUERY,
+        response: PNG_REPLY,
+      },
+    },
+    async (request, reply) => {
+      const width = pictureSide('w', request.query.w);
+      const height = pictureSide('h', request.query.h);
+      const png = await roomImage(ctx, roomOf(ctx, request.params.room_id), width, height);
+      return reply.type('image/png').header('cache-control', 'no-cache').send(Buffer.from(png.buffer, png.byteOffset, png.byteLength));
+    },
+  );
+}

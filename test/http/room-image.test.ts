@@ -1,0 +1,96 @@
+/**
+ * The colour maps a host lists and a room's picture, over a real HTTP server on loopback:
+ * `GET /api/colormaps`; a view naming an unlisted map is a 400 listing them; every map the
+ * viewer offers is accepted; `GET /api/rooms/{room_id}/image` answers a PNG of the asked size
+ * with a picture in it (not one colour), 400 for a bad side naming it, 404 for an empty room.
+ */
+import { writeFileSync } from 'node:fs';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { createApp } from '../../core/app.ts';
+import { COLORMAPS as VIEWER_COLORMAPS } from '../../core/viewer/app/stage/colormaps.ts';
+import { room } from '../helpers/create-test-app.ts';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+
+let url = '';
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: await makeSpecimensDir(), logLevel: false, poolSize: 2, viewer: false });
+  url = await app.listen({ host: '127.0.0.1', port: 0 });
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const put = (path: string, body: unknown) =>
+  fetch(`${url}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** The distinct pixel colours of a PNG (RGB). */
+function colours(png: PNG): number {
+  const seen = new Set<number>();
+  for (let i = 0; i < png.data.length; i += 4) seen.add((png.data[i]! << 16) | (png.data[i + 1]! << 8) | png.data[i + 2]!);
+  return seen.size;
+}
+
+describe('colour maps', () => {
+  it('lists the maps; a view with another name is a 400 listing them; the viewer’s own names are accepted', async () => {
+    const answer = await fetch(`${url}/api/colormaps`);
+    expect(answer.status).toBe(200);
+    const { colormaps } = (await answer.json()) as { colormaps: { name: string; categorical: boolean }[] };
+    const names = colormaps.map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['gray', 'viridis', 'magma', 'inferno', 'plasma', 'bone', 'hot', 'ice']));
+    expect(colormaps.filter((c) => c.categorical).map((c) => c.name)).toEqual(['glasbey']);
+    const r = room();
+    const refused = await put(`/api/rooms/${r}/view`, { colormap: 'rainbow' });
+    expect(refused.status).toBe(400);
+    const detail = ((await refused.json()) as { detail: string }).detail;
+    expect(detail).toContain("'colormap'");
+    for (const name of names) expect(detail).toContain(name);
+    for (const name of [...names, ...VIEWER_COLORMAPS]) expect((await put(`/api/rooms/${r}/view`, { colormap: name })).status).toBe(200);
+    const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/colormaps', '/api/rooms/{room_id}/image']));
+  });
+});
+
+describe('a picture of the room', () => {
+  it('answers a PNG of the asked size with the view applied, not one colour', async () => {
+    const r = room();
+    expect((await put(`/api/rooms/${r}/entry`, { function: 'ramp', params: { n: 12 } })).status).toBe(200);
+    expect((await put(`/api/rooms/${r}/view`, { colormap: 'viridis', mode: 'volume' })).status).toBe(200);
+    const answer = await fetch(`${url}/api/rooms/${r}/image?w=320&h=200`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('image/png');
+    expect(answer.headers.get('cache-control')).toBe('no-cache');
+    const bytes = Buffer.from(await answer.arrayBuffer());
+    writeFileSync('/tmp/vitrine-room-volume.png', bytes);
+    const png = PNG.sync.read(bytes);
+    expect([png.width, png.height]).toEqual([320, 200]);
+    expect(colours(png)).toBeGreaterThan(50);
+
+    const mesh = room();
+    await put(`/api/rooms/${mesh}/entry`, { function: 'square', params: { size: 2 } });
+    await put(`/api/rooms/${mesh}/view`, { camera: { position: [0, 2, 3], target: [0, 0, 0], up: [0, 1, 0] } });
+    const meshPng = PNG.sync.read(Buffer.from(await (await fetch(`${url}/api/rooms/${mesh}/image`)).arrayBuffer()));
+    writeFileSync('/tmp/vitrine-room-mesh.png', PNG.sync.write(meshPng));
+    expect([meshPng.width, meshPng.height]).toEqual([512, 512]);
+    expect(colours(meshPng)).toBeGreaterThan(50);
+  });
+
+  it('refuses a bad side naming it, and a room that shows nothing with a 404', async () => {
+    const r = room();
+    await put(`/api/rooms/${r}/entry`, { specimen: 'vol' });
+    for (const [query, field] of [['w=0', 'w'], ['h=2049', 'h'], ['w=abc', 'w'], ['h=1.5', 'h']]) {
+      const answer = await fetch(`${url}/api/rooms/${r}/image?${query}`);
+      expect(answer.status).toBe(400);
+      expect(((await answer.json()) as { detail: string }).detail).toMatch(new RegExp(`^${field} must be a whole number of pixels from 1 to 2048`));
+    }
+    expect((await fetch(`${url}/api/rooms/${r}/image?w=16&h=16`)).status).toBe(200);
+    const empty = await fetch(`${url}/api/rooms/${room()}/image`);
+    expect(empty.status).toBe(404);
+    expect(((await empty.json()) as { detail: string }).detail).toContain('shows nothing');
+  });
+});
