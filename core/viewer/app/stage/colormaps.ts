@@ -2,7 +2,7 @@
  * @module colormaps
  * Colour maps for scalars (point clouds, volume slices), as a few control points interpolated
  * linearly: close enough to the matplotlib originals for a viewer. The names are the host's
- * (`GET /api/colormaps`), but for `categorical`, which segmentations are drawn in (label-colors.ts).
+ * (`GET /api/colormaps`), but for `glasbey`, the categorical one segmentations are drawn in (label-colors.ts).
  */
 
 import { valueRange } from '../../../envelope/value-range.ts';
@@ -32,7 +32,7 @@ const STOPS: Record<ColormapName, [number, number, number][]> = {
 /** Every map's name, for pickers. */
 export const COLORMAPS = Object.keys(STOPS) as ColormapName[];
 
-/** True for a map the viewer draws (the host lists these and `categorical`, which labels use). */
+/** True for a map the viewer draws (the host lists these and `glasbey`, which labels use). */
 export function isColormap(name: unknown): name is ColormapName {
   return typeof name === 'string' && Object.hasOwn(STOPS, name);
 }
