@@ -148,6 +148,7 @@ describe("the README's commands", () => {
       }
       const own = await spawnHost([...serve, '--port', '0', '--plugins', plugins, '--specimens', join(REPO, 'specimens'), '--log-level', 'warn']);
       try {
+        await waitFor(async () => ((await fetch(`${own.url}/readyz`)).status === 200 ? true : undefined), 'the block\'s host to be ready');
         await runBlock(runs, own.url);
       } finally {
         await own.stop();
