@@ -77,7 +77,14 @@ export async function joinService(deps: {
   if (!up) log.warn(`Redis at ${redactUrl(url)} does not answer yet${kind === 'host' ? ': ' : '; '}${WHEN_DOWN[kind]}`);
   const events = new RedisEvents(connections.subscriber, deps.hub);
   await events.start(up ? deps.eventsWaitMs : 0);
-  const blobs = await openBlobStore(options, { client: connections.blobs, isServiceRedis: connections.blobUrl === url }, deps.budget, deps.keepMs);
+  let blobs: BlobStore;
+  try {
+    blobs = await openBlobStore(options, { client: connections.blobs, isServiceRedis: connections.blobUrl === url }, deps.budget, deps.keepMs);
+  } catch (error) {
+    // Refused at start (a bucket that does not exist): nothing opened here may keep the process alive.
+    await connections.close();
+    throw error;
+  }
   const nodeId = nodeIdOf(kind);
   const node = deps.lends ? createComputeNode(deps.compute, options, { nodeId, connections, events, blobs, log }) : null;
   return { nodeId, up, connections, events, blobs, node };

@@ -25,8 +25,19 @@ export async function openBlobStore(
 ): Promise<BlobStore> {
   const location = options.blobStore ? parseS3Url(options.blobStore) : null;
   if (location) {
-    const [{ S3BlobStore }, { createS3Client, s3EndpointOf }] = await Promise.all([import('./s3-blob-store.ts'), import('./s3-location.ts')]);
-    return new S3BlobStore(createS3Client(s3EndpointOf(options.s3Endpoint)), location, budget, keepMs);
+    const [{ S3BlobStore }, { createS3Client, s3EndpointOf }, { bucketMissing, missingBucketMessage }] = await Promise.all([
+      import('./s3-blob-store.ts'),
+      import('./s3-location.ts'),
+      import('./s3-bucket-check.ts'),
+    ]);
+    const endpoint = s3EndpointOf(options.s3Endpoint);
+    const client = createS3Client(endpoint);
+    // A bucket that does not exist is refused at start; a store that does not answer is not.
+    if (await bucketMissing(client, location.bucket)) {
+      client.destroy();
+      throw new Error(missingBucketMessage(location.bucket, endpoint));
+    }
+    return new S3BlobStore(client, location, budget, keepMs);
   }
   // Only a Redis that never evicts (the service's own) may stream a cold result as it arrives.
   return new RedisBlobStore(redis.client, budget, keepMs, redis.isServiceRedis);

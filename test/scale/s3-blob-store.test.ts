@@ -165,6 +165,21 @@ describe('result bytes in an S3 object store', () => {
     }
   });
 
+  it('refuses to start a host whose bucket does not exist, naming the bucket and the store', async () => {
+    const args = ['--port', '0', '--no-viewer', '--redis', redis.url, '--blob-store', 's3://no-such-bucket/x', '--s3-endpoint', swift.endpoint];
+    const env = { ...process.env, AWS_ACCESS_KEY_ID: swift.accessKeyId, AWS_SECRET_ACCESS_KEY: swift.secretAccessKey, AWS_REGION: swift.region };
+    const refused = await spawnHost(args, { env }).then(
+      async (host) => {
+        await host.stop();
+        return 'it started';
+      },
+      (error: Error) => error.message,
+    );
+    expect(refused).toMatch(/exited with 1 before listening/);
+    expect(refused).toContain(`the bucket 'no-such-bucket' of --blob-store does not exist at ${swift.endpoint}`);
+    expect(refused).not.toContain(swift.secretAccessKey);
+  });
+
   it('answers 503 with a readable detail while the store is gone, never a hang', async () => {
     await swift.stop();
     const res = await data(a, { megabytes: 1, seed: 99 }, room());
