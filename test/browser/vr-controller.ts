@@ -22,8 +22,8 @@ function aim(d: Vec): [number, number, number, number] {
   return q.map((v) => v / n) as [number, number, number, number];
 }
 
-/** Points the right controller from `from` at `at` and pulls the trigger for a few frames. */
-export async function pullTriggerAt(page: Page, from: Vec, at: Vec): Promise<void> {
+/** Points the right controller from `from` at `at` and pulls the trigger for a few frames (`after`: frames go on once it is let go). */
+export async function pullTriggerAt(page: Page, from: Vec, at: Vec, after = true): Promise<void> {
   const d = at.map((v, i) => v - from[i]!) as Vec;
   const len = Math.hypot(...d);
   const q = aim(d.map((v) => v / len) as Vec);
@@ -49,5 +49,5 @@ export async function pullTriggerAt(page: Page, from: Vec, at: Vec): Promise<voi
   await press(1);
   await framesPass(page, 3);
   await press(0);
-  await framesPass(page, 3);
+  if (after) await framesPass(page, 3);
 }

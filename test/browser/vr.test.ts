@@ -14,6 +14,7 @@ import { startHost, type HostProcess } from '../client/host-process.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { installEmulatedHeadset, launchBrowser, shot, waitForState, waitForText } from './browser-session.ts';
+import { framesPass, pullTriggerAt, type Vec } from './vr-controller.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: HostProcess;
@@ -50,7 +51,6 @@ async function openPage(query: string, headset: boolean): Promise<Opened> {
   return { page, requests, errors };
 }
 
-type Vec = [number, number, number];
 interface ProbeState {
   presenting: boolean;
   firstSpecimenFrameMs: number | null;
@@ -60,51 +60,6 @@ interface ProbeState {
 }
 
 const probe = (page: Page): Promise<ProbeState> => page.evaluate(() => window.vitrineVr!.state());
-
-/** Waits until the session has drawn `count` more frames. */
-async function framesPass(page: Page, count: number): Promise<void> {
-  const from = (await probe(page)).frames;
-  await page.waitForFunction(([n]) => window.vitrineVr!.state().frames >= n!, [from + count] as const, { timeout: STATE_WAIT_MS });
-}
-
-/** A quaternion turning -z onto the unit vector `d`. */
-function aim(d: Vec): [number, number, number, number] {
-  const [x, y, z] = d;
-  // From (0,0,-1) to d: axis = (0,0,-1) × d, w = 1 + (0,0,-1)·d, normalised.
-  const q: [number, number, number, number] = [y, -x, 0, 1 - z];
-  const n = Math.hypot(...q);
-  return q.map((v) => v / n) as [number, number, number, number];
-}
-
-/** Points the emulated right controller from `from` at `at` and pulls the trigger, holding it for a few frames (`after`: frames go on). */
-async function pullTriggerAt(page: Page, from: Vec, at: Vec, after = true): Promise<void> {
-  const d = at.map((v, i) => v - from[i]!) as Vec;
-  const len = Math.hypot(...d);
-  const q = aim(d.map((v) => v / len) as Vec);
-  await page.evaluate(
-    ([p, r]) => {
-      const right = (
-        window as unknown as { xrDevice: { controllers: { right: { position: { set(...a: number[]): void }; quaternion: { set(...a: number[]): void } } } } }
-      ).xrDevice.controllers.right;
-      right.position.set(...p!);
-      right.quaternion.set(...r!);
-    },
-    [from, q] as const,
-  );
-  await framesPass(page, 3);
-  const press = (value: number) =>
-    page.evaluate(
-      (v) =>
-        (
-          window as unknown as { xrDevice: { controllers: { right: { updateButtonValue(id: string, v: number): void } } } }
-        ).xrDevice.controllers.right.updateButtonValue('trigger', v),
-      value,
-    );
-  await press(1);
-  await framesPass(page, 3);
-  await press(0);
-  if (after) await framesPass(page, 3);
-}
 
 const dataRequests = (requests: Request[], room: string): URL[] =>
   requests.map((r) => new URL(r.url())).filter((u) => u.pathname === '/api/specimens/shape/data' && u.searchParams.get('room_id') === room);
