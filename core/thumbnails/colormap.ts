@@ -4,6 +4,8 @@
  * scalar point clouds: the continuous maps the host lists, by the same names.
  */
 
+import { COLORMAP_STOPS } from '../viewer/app/stage/colormaps.ts';
+
 type Stops = readonly (readonly [number, number, number])[];
 
 const INFERNO: Stops = [
@@ -23,10 +25,11 @@ const BONE: Stops = [[0, 0, 0], [0.32, 0.32, 0.44], [0.65, 0.78, 0.78], [1, 1, 1
 /** Stops given as bytes (as matplotlib's tables are usually quoted), scaled to 0..1. */
 const bytes = (stops: [number, number, number][]): Stops => stops.map(([r, g, b]) => [r / 255, g / 255, b / 255] as const);
 
-const MAGMA = bytes([[0, 0, 4], [28, 16, 68], [79, 18, 123], [129, 37, 129], [181, 54, 122], [229, 80, 100], [251, 135, 97], [254, 194, 135], [252, 253, 191]]);
-const PLASMA = bytes([[13, 8, 135], [84, 2, 163], [139, 10, 165], [185, 50, 137], [219, 92, 104], [244, 136, 73], [254, 188, 43], [240, 249, 33]]);
-const HOT = bytes([[10, 0, 0], [255, 0, 0], [255, 255, 0], [255, 255, 255]]);
-const ICE = bytes([[4, 6, 19], [35, 52, 110], [55, 110, 170], [96, 172, 204], [190, 231, 236], [255, 255, 255]]);
+// The maps the viewer added later take its own control points, so a room's picture and its page agree.
+const MAGMA = bytes(COLORMAP_STOPS.magma);
+const PLASMA = bytes(COLORMAP_STOPS.plasma);
+const HOT = bytes(COLORMAP_STOPS.hot);
+const ICE = bytes(COLORMAP_STOPS.ice);
 const GRAY: Stops = [[0, 0, 0], [1, 1, 1]];
 
 /** The available colour maps: every continuous map the host lists (rooms/colormaps.ts). */

@@ -9,7 +9,8 @@ import { valueRange } from '../../../envelope/value-range.ts';
 
 export type ColormapName = 'viridis' | 'magma' | 'inferno' | 'plasma' | 'gray' | 'bone' | 'hot' | 'ice';
 
-const STOPS: Record<ColormapName, [number, number, number][]> = {
+/** Each map's control points as bytes; the host's room pictures draw from the same ones. */
+export const COLORMAP_STOPS: Record<ColormapName, [number, number, number][]> = {
   viridis: [
     [68, 1, 84], [72, 40, 120], [62, 74, 137], [49, 104, 142], [38, 130, 142],
     [31, 158, 137], [53, 183, 121], [110, 206, 88], [181, 222, 43], [253, 231, 37],
@@ -30,16 +31,16 @@ const STOPS: Record<ColormapName, [number, number, number][]> = {
 };
 
 /** Every map's name, for pickers. */
-export const COLORMAPS = Object.keys(STOPS) as ColormapName[];
+export const COLORMAPS = Object.keys(COLORMAP_STOPS) as ColormapName[];
 
 /** True for a map the viewer draws (the host lists these and `glasbey`, which labels use). */
 export function isColormap(name: unknown): name is ColormapName {
-  return typeof name === 'string' && Object.hasOwn(STOPS, name);
+  return typeof name === 'string' && Object.hasOwn(COLORMAP_STOPS, name);
 }
 
 /** A 256-entry RGB lookup table (bytes). */
 export function colormapTable(name: ColormapName): Uint8Array {
-  const stops = STOPS[name];
+  const stops = COLORMAP_STOPS[name];
   const table = new Uint8Array(256 * 3);
   for (let i = 0; i < 256; i++) {
     const t = (i / 255) * (stops.length - 1);
