@@ -99,6 +99,9 @@ function script(lines: Line[], url: string): string {
 const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
 const blocks = shellBlocks(readme);
 let plugins: string;
+
+/** Waits for `/readyz`: a host's Python plugins load after it listens. */
+const untilReady = (url: string) => waitFor(async () => ((await fetch(`${url}/readyz`)).status === 200 ? true : undefined), `${url} to be ready`);
 let examples: RunningHost;
 const ran: string[] = [];
 
@@ -106,8 +109,8 @@ beforeAll(async () => {
   plugins = mkdtempSync(join(tmpdir(), 'vitrine-readme-plugins-'));
   await promisify(execFile)(process.execPath, [CLI, 'build', 'plugins', '--out', plugins], { cwd: REPO, env: { ...process.env, VITRINE_PYTHON: TEST_PYTHON } });
   examples = await spawnHost(['--port', '0', '--plugins', plugins, '--specimens', join(REPO, 'specimens'), '--log-level', 'warn']);
-  // The README's `/readyz` line shows a host whose plugins have loaded (Python ones start after it listens).
-  await waitFor(async () => ((await fetch(`${examples.url}/readyz`)).status === 200 ? true : undefined), 'the examples host to be ready');
+  // The README's `/readyz` line shows a host whose plugins have loaded.
+  await untilReady(examples.url);
 }, 180_000);
 afterAll(killAllHosts);
 
@@ -148,7 +151,7 @@ describe("the README's commands", () => {
       }
       const own = await spawnHost([...serve, '--port', '0', '--plugins', plugins, '--specimens', join(REPO, 'specimens'), '--log-level', 'warn']);
       try {
-        await waitFor(async () => ((await fetch(`${own.url}/readyz`)).status === 200 ? true : undefined), 'the block\'s host to be ready');
+        await untilReady(own.url);
         await runBlock(runs, own.url);
       } finally {
         await own.stop();
