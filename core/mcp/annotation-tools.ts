@@ -46,13 +46,16 @@ export const ANNOTATION_TOOLS = {
       objectSchema(
         {
           room,
-          kind: { enum: [...ANNOTATION_KINDS] },
-          points: { type: 'array', items: POINT, minItems: 1 },
-          label: { type: 'string', maxLength: MAX_LABEL_LENGTH },
+          kind: {
+            enum: [...ANNOTATION_KINDS],
+            description: 'point (1 point), line (2), polyline (2 or more), box (2 opposite corners), ellipsoid (its centre, then its 3 radii)',
+          },
+          points: { type: 'array', items: POINT, minItems: 1, description: 'Its points [x, y, z] in physical units of the frame' },
+          label: { type: 'string', maxLength: MAX_LABEL_LENGTH, description: 'A short name peers see (and plugins bind points by)' },
           color: { type: 'string', pattern: COLOR.source, description: '#rrggbb' },
           layer: { type: 'string', description: 'The layer whose frame the points are in (absent: the room’s)' },
           properties: { type: 'object', description: 'At most 16 names, each a number or a string' },
-          author: { type: 'string', maxLength: 64 },
+          author: { type: 'string', maxLength: 64, description: 'Who placed it (absent: the agent)' },
         },
         ['kind', 'points'],
       ),
@@ -65,7 +68,7 @@ export const ANNOTATION_TOOLS = {
   },
   remove_annotation: {
     description: 'Removes an annotation from a room, by its id (as list_annotations gives it).',
-    input: ({ room }) => objectSchema({ room, id: { type: 'string' } }, ['id']),
+    input: ({ room }) => objectSchema({ room, id: { type: 'string', description: 'The annotation id (list_annotations lists them)' } }, ['id']),
     call: async (call, args) => {
       const room = roomArg(call, args);
       const { version } = await call.ctx.annotations.remove(room, String(args.id ?? ''));

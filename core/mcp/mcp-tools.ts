@@ -39,7 +39,7 @@ export const MCP_TOOLS = {
   },
   describe_specimen: {
     description: "Describes one specimen: its metadata and, for a computed one, its parameters' JSON Schema.",
-    input: ({ target }) => objectSchema({ id: target.specimen }, ['id']),
+    input: ({ target }) => objectSchema({ id: { ...target.specimen, description: 'A specimen id (list_specimens lists them)' } }, ['id']),
     call: async ({ ctx }, args) => {
       await ctx.published.refresh();
       return toSpecimenMetadata(ctx, specimenOr404(ctx.catalog, String(args.id ?? '')));
@@ -87,9 +87,9 @@ export const MCP_TOOLS = {
             description: 'The id to publish under (a new one, or one published before)',
           },
           upload: { type: 'string', description: 'An upload id from POST /api/uploads' },
-          display_name: { type: 'string' },
-          description: { type: 'string' },
-          tags: { type: 'array', items: { type: 'string' } },
+          display_name: { type: 'string', description: 'The name clients show (absent: the id)' },
+          description: { type: 'string', description: 'A sentence or two on what the specimen is' },
+          tags: { type: 'array', items: { type: 'string' }, description: 'Words clients filter the catalog by' },
         },
         ['id', 'upload'],
       ),

@@ -9,6 +9,11 @@ import type { McpTool, ToolArgs, ToolCallContext } from './mcp-tool.ts';
 import { roomArg } from './tool-calls.ts';
 import { objectSchema } from './tool-schemas.ts';
 
+/** Where add_layer puts the layer. */
+const INDEX_PROPERTY = { type: 'integer', minimum: 0, description: 'Where in the stack (0 the bottom; absent: on top)' };
+/** update_layer's switch to make a layer the room's entry. */
+const ACTIVE_PROPERTY = { const: true, description: "true makes this layer the room's entry" };
+
 /** The layer fields of a call (everything but its room, its layer id and its source's parts). */
 function layerFields(args: ToolArgs, skip: string[]): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args).filter(([key]) => !skip.includes(key)));
@@ -31,7 +36,7 @@ export const SCENE_TOOLS = {
       'Optional: `id` (made from the source when absent), `kind` (image, labels, mesh, points), and display fields. A scene holds at most 32 layers. ' +
       'Answers the layer; its result is computed in the background (get_scene shows `result` once it is in).',
     input: ({ room, target }) =>
-      objectSchema({ room, ...target, id: LAYER_ID_PROPERTY, kind: KIND_PROPERTY, index: { type: 'integer', minimum: 0 }, ...DISPLAY_PROPERTIES }),
+      objectSchema({ room, ...target, id: LAYER_ID_PROPERTY, kind: KIND_PROPERTY, index: INDEX_PROPERTY, ...DISPLAY_PROPERTIES }),
     call: async (call: ToolCallContext, args: ToolArgs) => {
       const room = roomArg(call, args);
       const source =
@@ -46,7 +51,7 @@ export const SCENE_TOOLS = {
       "Changes a layer of a room's scene: any display field given (null takes it back to its default), `kind`, `active: true` to make it the room's entry, " +
       `or a new source (${SOURCE_NOTE} It is computed again). Answers the layer.`,
     input: ({ room, target }) =>
-      objectSchema({ room, layer: LAYER_ID_PROPERTY, ...target, kind: KIND_PROPERTY, active: { const: true }, ...DISPLAY_PROPERTIES }, ['layer']),
+      objectSchema({ room, layer: LAYER_ID_PROPERTY, ...target, kind: KIND_PROPERTY, active: ACTIVE_PROPERTY, ...DISPLAY_PROPERTIES }, ['layer']),
     call: async (call: ToolCallContext, args: ToolArgs) => {
       const room = roomArg(call, args);
       const change = layerFields(args, ['room', 'layer', 'specimen', 'function', 'params']);

@@ -29,11 +29,16 @@ const NUMBER3 = { type: 'array', items: { type: 'number' }, minItems: 3, maxItem
 export const VIEW_PROPERTIES: Record<string, Record<string, unknown>> = {
   window: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2, description: '[lo, hi]: the values the colour map spans (lo < hi)' },
   colormap: { enum: [...COLORMAP_NAMES], description: 'A colour map the host knows (GET /api/colormaps); glasbey is categorical, for labels' },
-  opacity: { type: 'number', minimum: 0, maximum: 1 },
+  opacity: { type: 'number', minimum: 0, maximum: 1, description: 'How opaque the result is drawn: 0 transparent, 1 opaque' },
   mode: { enum: [...VIEW_MODES], description: 'How a volume is drawn (slices, volume) or a mesh or cloud (surface, points)' },
   camera: {
     type: 'object',
-    properties: { position: NUMBER3, target: NUMBER3, up: NUMBER3 },
+    description: "Where every follower's camera is, in the result's physical units: its position, the point it looks at, and its up direction",
+    properties: {
+      position: { ...NUMBER3, description: 'The camera position [x, y, z]' },
+      target: { ...NUMBER3, description: 'The point the camera looks at [x, y, z]' },
+      up: { ...NUMBER3, description: 'The up direction [x, y, z]' },
+    },
     required: ['position', 'target', 'up'],
     additionalProperties: false,
   },
