@@ -196,11 +196,11 @@ describe('the plant session as a scene', { timeout: 600_000 }, () => {
     const link = a.getByTestId('snapshot-link');
     await link.waitFor();
     const href = (await link.getAttribute('href'))!;
-    expect(href).toMatch(/^\/\?snapshot=[0-9a-f]{64}$/);
+    expect(href).toMatch(new RegExp(`^/\\?snapshot=[0-9a-f]{64}&room=${room}$`));
     await api('DELETE', layerPath('cell'));
     await drawn(a, ['scan', 'labels']);
     // The page's room is where "Restore into room" goes: the link names the room it was taken in.
-    await b.goto(`${host.url}${href}&room=${room}`);
+    await b.goto(`${host.url}${href}`);
     await b.getByTestId('snapshot-banner').waitFor();
     await drawn(b, ['scan', 'labels', 'cell']);
     expect(await b.locator(row('cell', 'opacity')).isDisabled()).toBe(true);

@@ -11,7 +11,7 @@ import type { SnapshotDocument } from '../../client/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 import { describeError } from './request-failure.ts';
 
-/** The "Snapshot" button and the link it shows. */
+/** The "Snapshot" button and the link it shows (to the snapshot, in the room it was taken in). */
 export function snapshotControl(client: VitrineClient, room: () => string): HTMLElement {
   const link = h('a', { class: 'link snapshot-link', target: '_blank', rel: 'noopener', 'data-testid': 'snapshot-link', hidden: true });
   const button = h(
@@ -28,7 +28,11 @@ export function snapshotControl(client: VitrineClient, room: () => string): HTML
       .scene(room())
       .snapshot()
       .then(({ id, url }) => {
-        link.href = url;
+        // The link names the room it was taken in, so "Restore into room" on the page it
+        // opens goes back there (a snapshot's id depends only on its content, not its room).
+        const href = new URL(url, window.location.href);
+        href.searchParams.set('room', room());
+        link.href = `${href.pathname}${href.search}`;
         link.textContent = `snapshot ${id.slice(0, 12)}…`;
         link.title = new URL(url, window.location.href).href;
       })
