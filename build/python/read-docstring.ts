@@ -15,8 +15,11 @@ export interface PythonDoc {
 }
 
 /** Section headers of the Google style (`Args:`), as the napoleon Sphinx extension reads them. */
-const GOOGLE_HEADER =
-  /^(Args|Arguments|Attributes|Examples?|Keyword Args|Keyword Arguments|Kwargs|Methods|Notes?|Other Parameters|Parameters|Params|Returns?|Raises?|References|See Also|Todo|Warnings?|Warns|Yields?):$/;
+const GOOGLE_SECTIONS = [
+  'Args', 'Arguments', 'Attributes', 'Examples?', 'Keyword Args', 'Keyword Arguments', 'Kwargs', 'Methods', 'Notes?', 'Other Parameters',
+  'Parameters', 'Params', 'Returns?', 'Raises?', 'References', 'See Also', 'Todo', 'Warnings?', 'Warns', 'Yields?',
+];
+const GOOGLE_HEADER = new RegExp(`^(${GOOGLE_SECTIONS.join('|')}):$`);
 const GOOGLE_PARAMETERS = /^(Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments|Kwargs|Other Parameters):$/;
 const NUMPY_PARAMETERS = /^(Parameters|Other Parameters|Keyword Arguments|Params)$/;
 const UNDERLINE = /^\s*-{3,}\s*$/;

@@ -123,7 +123,8 @@ if existing and redis.call('HGET', P .. 'comp:' .. existing, 'status') == 'runni
 else
   local comp = P .. 'comp:' .. cid
   redis.call('SET', ARGV[1], cid, 'PX', ARGV[3])
-  redis.call('HSET', comp, 'status', 'running', 'seq', 0, 'refs', 0, 'fn', ARGV[4], 'room', ARGV[5], 'created', ARGV[6], 'flight', ARGV[1], 'key', ARGV[9], 'specimen', ARGV[8], 'job', ARGV[7])
+  redis.call('HSET', comp, 'status', 'running', 'seq', 0, 'refs', 0, 'fn', ARGV[4], 'room', ARGV[5], 'created', ARGV[6],
+    'flight', ARGV[1], 'key', ARGV[9], 'specimen', ARGV[8], 'job', ARGV[7])
   redis.call('PEXPIRE', comp, ARGV[3])
   created = 1
 end

@@ -4,6 +4,11 @@
  * the layout regions, and a `<noscript>` note.
  */
 
+/** The tab's icon: the logo as an inline SVG data URI (nothing fetched). */
+const ICON =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%23101722'/%3E" +
+  "%3Cpath d='M8 10l8 14 8-14' fill='none' stroke='%235cc8ff' stroke-width='3' stroke-linejoin='round'/%3E%3C/svg%3E";
+
 /** The HTML of `GET /`. */
 export const INDEX_HTML = `<!doctype html>
 <html lang="en">
@@ -12,7 +17,7 @@ export const INDEX_HTML = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="dark">
 <title>vitrine</title>
-<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%23101722'/%3E%3Cpath d='M8 10l8 14 8-14' fill='none' stroke='%235cc8ff' stroke-width='3' stroke-linejoin='round'/%3E%3C/svg%3E">
+<link rel="icon" href="${ICON}">
 <link rel="stylesheet" href="/viewer/app.css">
 <script type="module" src="/viewer/app.js"></script>
 </head>

@@ -52,6 +52,7 @@ answer = c.publish(${JSON.stringify(id)}, VolumeResult.from_numpy(volume, spacin
 t1 = time.time()
 c.show(${JSON.stringify(room)}, ${JSON.stringify(id)})
 t2 = time.time()
-print(json.dumps({"published_at": t0 * 1000, "publish_ms": (t1 - t0) * 1000, "show_ms": (t2 - t1) * 1000, "answer": answer, "entry": c.entry(${JSON.stringify(room)})}))
+print(json.dumps({"published_at": t0 * 1000, "publish_ms": (t1 - t0) * 1000, "show_ms": (t2 - t1) * 1000,
+                  "answer": answer, "entry": c.entry(${JSON.stringify(room)})}))
 `;
 }

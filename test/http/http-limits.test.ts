@@ -31,7 +31,8 @@ describe('errors of the HTTP parser have the JSON error shape', () => {
     expectClosingError(await rawExchange(port, ['NOT AN HTTP REQUEST\r\n\r\n']), 400, 'SPC_ERR_MALFORMED_REQUEST');
     expectClosingError(await rawExchange(port, ['GET / HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n']), 400, 'SPC_ERR_MALFORMED_REQUEST');
     const chunked =
-      'POST /api/processing/cache/clear HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n';
+      'POST /api/processing/cache/clear HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+      'Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n';
     expectClosingError(await rawExchange(port, [chunked]), 400, 'SPC_ERR_MALFORMED_REQUEST');
   });
 

@@ -29,10 +29,6 @@ export default tseslint.config(
   // once its lines fit; no file joins it.
   {
     files: [
-      'build/python/read-docstring.ts',
-      'core/ops/docs-theme.ts',
-      'core/redis/redis-scripts.ts',
-      'core/viewer/index-html.ts',
       'test/bench/any-size.bench.ts',
       'test/bench/blobs.bench.ts',
       'test/bench/compress.bench.ts',
@@ -41,9 +37,6 @@ export default tseslint.config(
       'test/bench/python.bench.ts',
       'test/bench/trust-redis.bench.ts',
       'test/bench/upload-bombs.bench.ts',
-      'test/build/build-python.test.ts',
-      'test/helpers/python-publish.ts',
-      'test/http/http-limits.test.ts',
     ],
     rules: { 'max-len': 'off' },
   },
