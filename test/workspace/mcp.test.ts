@@ -12,8 +12,9 @@ import type { FastifyInstance } from 'fastify';
 import { createApp } from '../../core/app.ts';
 import { room } from '../helpers/create-test-app.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { spawnLabHost } from '../helpers/fixture-host.ts';
 import { openStream } from '../helpers/sse-reader.ts';
-import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
+import { killAllHosts } from '../helpers/spawn-host.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
 
@@ -239,21 +240,8 @@ describe('MCP', () => {
   });
 
   it('needs the admin token on a host bound beyond loopback: 401 without it, tools with it', async () => {
-    const host = await spawnHost([
-      '--host',
-      '0.0.0.0',
-      '--port',
-      '0',
-      '--plugins',
-      await fixturePluginsDir(),
-      '--specimens',
-      await makeSpecimensDir(),
-      '--no-viewer',
-      '--pool-size',
-      '1',
-    ]);
+    const { host, base } = await spawnLabHost();
     const token = /admin token: (\S+)/.exec(host.stdout())![1]!;
-    const base = `http://127.0.0.1:${host.port}`;
     const refused = await fetch(`${base}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
