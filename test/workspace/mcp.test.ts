@@ -5,17 +5,13 @@
  * publish an upload; a refused call is a tool error with the host's detail. A cross-site POST
  * is 403; GET is 405; a host bound beyond loopback asks for its admin token (401 without).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { createApp } from '../../core/app.ts';
-import { room } from '../helpers/create-test-app.ts';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { fileTestApp, room } from '../helpers/create-test-app.ts';
 import { spawnLabHost } from '../helpers/fixture-host.ts';
+import { connectMcp } from '../helpers/mcp-client.ts';
 import { openStream } from '../helpers/sse-reader.ts';
 import { killAllHosts } from '../helpers/spawn-host.ts';
-import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
 
 const TOOLS = [
@@ -40,11 +36,6 @@ const TOOLS = [
   'update_layer',
 ];
 
-async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'vitrine-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }));
-  return client;
-}
 
 type ToolAnswer = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
 
@@ -52,20 +43,16 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return (await client.callTool({ name, arguments: args })) as ToolAnswer;
 }
 
-let url = '';
+// One host for the file.
+const server = fileTestApp();
 let client: Client;
-let app: FastifyInstance;
 
-// One host for the file, as createTestApp makes it.
 beforeAll(async () => {
-  app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: await makeSpecimensDir(), logLevel: false, poolSize: 2, viewer: false });
-  url = await app.listen({ host: '127.0.0.1', port: 0 });
-  client = await connect(url);
+  client = await connectMcp(server.url);
 });
 
 afterAll(async () => {
   await client?.close();
-  await app?.close();
   await killAllHosts();
 });
 
@@ -75,7 +62,7 @@ describe('MCP', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
     const compute = tools.find((tool) => tool.name === 'compute')!;
     const params = (compute.inputSchema.properties as Record<string, { anyOf?: Record<string, unknown>[] }>).params!;
-    const fromManifest = (await (await fetch(`${url}/api/processing/functions/square/schema`)).json()) as Record<string, unknown>;
+    const fromManifest = (await (await fetch(`${server.url}/api/processing/functions/square/schema`)).json()) as Record<string, unknown>;
     const { $schema: _ignored, ...expected } = fromManifest;
     expect(params.anyOf).toContainEqual({ ...expected, title: 'function square' });
     const setView = tools.find((tool) => tool.name === 'set_view')!;
@@ -84,7 +71,7 @@ describe('MCP', () => {
 
   it('computes a function in room lab: a summary with the result id and data URL, never the bytes; the follower gets the result', async () => {
     const lab = `lab-${room()}`;
-    const follower = await openStream(`${url}/api/rooms/${lab}/events`);
+    const follower = await openStream(`${server.url}/api/rooms/${lab}/events`);
     await follower.next((e) => e.event === 'view');
     const from = follower.events.length;
     const answer = await call(client, 'compute', { function: 'square', params: { size: 3 }, room: lab });
@@ -140,7 +127,7 @@ describe('MCP', () => {
     });
 
     const uploaded = (await (
-      await fetch(`${url}/api/uploads?filename=c.stl`, {
+      await fetch(`${server.url}/api/uploads?filename=c.stl`, {
         method: 'POST',
         headers: { 'content-type': 'application/octet-stream' },
         body: new Uint8Array(binaryStl()),
@@ -148,12 +135,12 @@ describe('MCP', () => {
     ).json()) as { upload_id: string };
     const published = await call(client, 'publish_from_upload', { id: 'agent-cube', upload: uploaded.upload_id, display_name: 'Agent cube' });
     expect(published.structuredContent).toMatchObject({ replaced: false, specimen: { id: 'agent-cube', display_name: 'Agent cube', type: 'mesh' } });
-    expect((await fetch(`${url}/api/specimens/agent-cube/data`)).status).toBe(200);
+    expect((await fetch(`${server.url}/api/specimens/agent-cube/data`)).status).toBe(200);
   });
 
   it("adds, lists and removes a room's annotations, each change reaching the room's followers", async () => {
     const r = room('mcp-marks');
-    const stream = await openStream(`${url}/api/rooms/${r}/events`);
+    const stream = await openStream(`${server.url}/api/rooms/${r}/events`);
     try {
       const added = (await call(client, 'add_annotation', { room: r, kind: 'line', points: [[0, 0, 0], [0, 3, 4]], label: 'ruler' })).structuredContent!;
       expect(added).toMatchObject({ room: r, annotation: { id: '1', kind: 'line', label: 'ruler', length: 5, version: 1 } });
@@ -187,8 +174,8 @@ describe('MCP', () => {
     expect(scene.layers.map((l) => l.id)).toEqual(['scan', 'tri']);
     expect(scene.active).toBe('scan');
     const snapshot = (await call(client, 'snapshot_room', { room: r })).structuredContent as { id: string; url: string };
-    expect(snapshot.url).toBe(`${url}/?snapshot=${snapshot.id}`);
-    expect((await fetch(`${url}/api/snapshots/${snapshot.id}`)).status).toBe(200);
+    expect(snapshot.url).toBe(`${server.url}/?snapshot=${snapshot.id}`);
+    expect((await fetch(`${server.url}/api/snapshots/${snapshot.id}`)).status).toBe(200);
     expect((await call(client, 'remove_layer', { room: r, layer: 'tri' })).structuredContent).toEqual({ room: r, removed: 'tri' });
     const refused = await call(client, 'add_layer', { room: r, function: 'ramp', opacity: 7 });
     expect(refused.isError).toBe(true);
@@ -216,14 +203,14 @@ describe('MCP', () => {
     }
     expect((await call(client, 'get_room', {})).isError).toBeFalsy();
     // The HTTP routes refuse the same rooms (a 10,000-character one is past the URL limit already).
-    expect((await fetch(`${url}/api/rooms/${encodeURIComponent('lab\r\nx')}/view`)).status).toBe(400);
-    expect((await fetch(`${url}/api/rooms/${'x'.repeat(300)}/view`)).status).toBe(400);
-    expect((await fetch(`${url}/api/rooms/${'x'.repeat(10_000)}/view`)).status).toBe(414);
+    expect((await fetch(`${server.url}/api/rooms/${encodeURIComponent('lab\r\nx')}/view`)).status).toBe(400);
+    expect((await fetch(`${server.url}/api/rooms/${'x'.repeat(300)}/view`)).status).toBe(400);
+    expect((await fetch(`${server.url}/api/rooms/${'x'.repeat(10_000)}/view`)).status).toBe(414);
   });
 
   it('refuses a cross-site POST (403) and answers GET with 405', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
-    const crossSite = await fetch(`${url}/mcp`, {
+    const crossSite = await fetch(`${server.url}/mcp`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -234,7 +221,7 @@ describe('MCP', () => {
       body,
     });
     expect(crossSite.status).toBe(403);
-    const get = await fetch(`${url}/mcp`);
+    const get = await fetch(`${server.url}/mcp`);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
   });
@@ -248,8 +235,8 @@ describe('MCP', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(refused.status).toBe(401);
-    await expect(connect(base)).rejects.toThrow();
-    const allowed = await connect(base, { authorization: `Bearer ${token}` });
+    await expect(connectMcp(base)).rejects.toThrow();
+    const allowed = await connectMcp(base, { authorization: `Bearer ${token}` });
     expect((await allowed.listTools()).tools).toHaveLength(TOOLS.length);
     await allowed.close();
     await host.stop();
