@@ -50,16 +50,19 @@ const READY_LIMIT_MS = 90_000;
 const live = new Set<ChildProcess>();
 const dirs = new Set<string>();
 
-function serverConf(dir: string, name: string, port: number): string {
+/** The [DEFAULT] section every server of the cluster shares (after its own `first` lines): loopback, one process, quiet. */
+function defaults(dir: string, port: number, first = ''): string {
   return `[DEFAULT]
-devices = ${dir}/node
-mount_check = false
-bind_ip = 127.0.0.1
+${first}bind_ip = 127.0.0.1
 bind_port = ${port}
 workers = 0
 swift_dir = ${dir}
 log_level = WARNING
-[pipeline:main]
+`;
+}
+
+function serverConf(dir: string, name: string, port: number): string {
+  return `${defaults(dir, port, `devices = ${dir}/node\nmount_check = false\n`)}[pipeline:main]
 pipeline = ${name}-server
 [app:${name}-server]
 use = egg:swift#${name}
@@ -68,13 +71,7 @@ use = egg:swift#${name}
 
 function proxyConf(dir: string, port: number): string {
   // slo is what s3api's multipart uploads complete into; copy and dlo come with it.
-  return `[DEFAULT]
-bind_ip = 127.0.0.1
-bind_port = ${port}
-workers = 0
-swift_dir = ${dir}
-log_level = WARNING
-[pipeline:main]
+  return `${defaults(dir, port)}[pipeline:main]
 pipeline = catch_errors gatekeeper proxy-logging cache listing_formats s3api tempauth copy slo dlo proxy-logging proxy-server
 [app:proxy-server]
 use = egg:swift#proxy
