@@ -4,28 +4,14 @@
  * answers the summary `compute` gives; `cancel_job` stops a running job, and refuses a
  * finished or unknown one; `room_image` answers the room's PNG as image content.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileTestApp, room } from '../helpers/create-test-app.ts';
-import { connectMcp } from '../helpers/mcp-client.ts';
+import { describe, expect, it } from 'vitest';
+import { room } from '../helpers/create-test-app.ts';
+import { fileMcp } from '../helpers/mcp-client.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
-type Content = { type: string; text?: string; data?: string; mimeType?: string };
-type ToolAnswer = { isError?: boolean; content: Content[]; structuredContent?: Record<string, unknown> };
-
-const server = fileTestApp();
-let client: Client;
-
-beforeAll(async () => {
-  client = await connectMcp(server.url);
-});
-
-afterAll(async () => {
-  await client?.close();
-});
-
-const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolAnswer;
+const mcp = fileMcp();
+const call = mcp.call;
 const status = async (jobId: string) => (await call('job_status', { job_id: jobId })).structuredContent!;
 
 describe('MCP jobs', () => {
