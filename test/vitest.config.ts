@@ -11,7 +11,11 @@ export default defineConfig({
     // takes minutes on a 2-core machine under load that takes seconds on a quiet one.
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // One process runs many files, in turn (no fresh process and module graph per file: that
+    // start cost the suite paid 224 times). What a file starts or changes of the process is
+    // undone when it ends (helpers/file-end-setup.ts).
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
+    setupFiles: ['test/helpers/file-end-setup.ts'],
   },
 });

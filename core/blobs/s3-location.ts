@@ -20,6 +20,10 @@ const CONNECT_MS = 5000;
 const ANSWER_MS = 30_000;
 
 export function createS3Client(endpoint: string | null): S3Client {
+  // The SDK warns on every start under Node 20 that its releases from 2027 will need Node 22.
+  // The host runs the SDK version its lock file names, which supports Node 20, so the warning
+  // tells an operator nothing they can act on; an operator who sets the variable keeps their value.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   return new S3Client({
     ...(endpoint ? { endpoint } : {}),
     // A region is needed to sign; S3-compatible servers accept the default one.

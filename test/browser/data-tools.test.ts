@@ -44,7 +44,6 @@ afterAll(async () => {
   await Promise.all(contexts.map((c) => c.close()));
   await browser?.close();
   await host?.stop();
-  await rm(pluginsDir, { recursive: true, force: true });
   await rm(specimensDir, { recursive: true, force: true });
 });
 

@@ -4,16 +4,11 @@
  * host process (`vitrine serve --port 0`) on loopback, with a temporary specimens directory
  * holding one static mesh. Shared by the client and browser tests.
  */
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { CLI } from '../helpers/cli-path.ts';
+import { builtFixture } from '../helpers/built-fixture.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const FIXTURES = path.join(ROOT, 'test/fixtures/browser-plugins');
 
 /** A running host. */
 export interface HostProcess {
@@ -48,23 +43,9 @@ f 2 3 7
 f 2 7 6
 `;
 
-function run(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
-
-/** Builds the fixture plugins into a fresh temp folder with `vitrine build`. */
-export async function buildFixturePlugins(): Promise<string> {
-  const out = await mkdtemp(path.join(tmpdir(), 'vitrine-plugins-'));
-  const { code, output } = await run(['build', FIXTURES, '--out', out]);
-  if (code !== 0) throw new Error(`vitrine build of the fixtures failed (exit ${code}):\n${output}`);
-  return out;
+/** The built fixture plugins (built once per test process and shared by its files: nothing writes into them). */
+export function buildFixturePlugins(): Promise<string> {
+  return builtFixture('browser-plugins');
 }
 
 /** A specimens folder with one static specimen `cube` (an OBJ file). */
@@ -101,7 +82,6 @@ export async function startHost(extraArgs: string[] = []): Promise<HostProcess> 
       const timer = setTimeout(() => void host.stop('SIGKILL'), 5_000);
       await host.stop('SIGTERM');
       clearTimeout(timer);
-      await rm(pluginsDir, { recursive: true, force: true });
       await rm(specimensDir, { recursive: true, force: true });
     },
   };

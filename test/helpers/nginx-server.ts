@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from './wait-for.ts';
 import { freePort } from './free-port.ts';
+import { atFileEnd } from './file-end.ts';
 
 export interface NginxServer {
   url: string;
@@ -120,10 +121,8 @@ export async function stopAllNginx(): Promise<void> {
   dirs.clear();
 }
 
-if (process.env.VITEST) {
-  const { afterAll } = await import('vitest');
-  afterAll(stopAllNginx);
-}
+// Each test file stops the servers it started when it ends; a benchmark stops them itself.
+atFileEnd(stopAllNginx);
 process.once('exit', () => {
   for (const child of live) child.kill('SIGTERM');
 });

@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STATE_WAIT_MS, waitFor } from './wait-for.ts';
 import { freePort } from './free-port.ts';
+import { atFileEnd } from './file-end.ts';
 
 export interface RedisServer {
   port: number;
@@ -179,11 +180,8 @@ export async function stopAllRedis(): Promise<void> {
   dataDirs.clear();
 }
 
-// Under vitest, each test file stops its servers; a benchmark (no vitest) stops them itself.
-if (process.env.VITEST) {
-  const { afterAll } = await import('vitest');
-  afterAll(stopAllRedis);
-}
+// Each test file stops the servers it started when it ends; a benchmark stops them itself.
+atFileEnd(stopAllRedis);
 // A test process that ends without its afterAll (a crash, a timeout) leaves no server behind.
 process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { ALLOCATOR_ENV } from '../../core/cli/allocator-env.ts';
 import { CLI, REPO } from './cli-path.ts';
 import { STATE_WAIT_MS } from './wait-for.ts';
+import { atFileEnd } from './file-end.ts';
 
 export interface RunningHost {
   url: string;
@@ -109,3 +110,6 @@ export function spawnHost(args: string[], options: SpawnHostOptions = {}): Promi
 export async function killAllHosts(): Promise<void> {
   await Promise.all([...running].map((host) => host.stop('SIGKILL')));
 }
+
+// A host a test file did not stop is killed when the file ends.
+atFileEnd(killAllHosts);

@@ -7,9 +7,9 @@
  * ends (and if the test process exits first).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll } from 'vitest';
 import { CLI, REPO } from './cli-path.ts';
 import { STATE_WAIT_MS } from './wait-for.ts';
+import { atFileEnd } from './file-end.ts';
 
 export interface RunningWorker {
   child: ChildProcess;
@@ -76,7 +76,7 @@ export async function killAllWorkers(): Promise<void> {
   await Promise.all([...running].map((worker) => worker.stop('SIGKILL')));
 }
 
-afterAll(killAllWorkers);
+atFileEnd(killAllWorkers);
 process.once('exit', () => {
   for (const worker of running) worker.child.kill('SIGKILL');
 });

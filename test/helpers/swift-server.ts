@@ -24,6 +24,7 @@ import { promisify } from 'node:util';
 import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { waitFor } from './wait-for.ts';
 import { freePort } from './free-port.ts';
+import { atFileEnd } from './file-end.ts';
 
 const run = promisify(execFile);
 
@@ -240,11 +241,8 @@ export async function stopAllSwift(): Promise<void> {
   dirs.clear();
 }
 
-// Under vitest, each test file stops its servers; a benchmark (no vitest) stops them itself.
-if (process.env.VITEST) {
-  const { afterAll } = await import('vitest');
-  afterAll(stopAllSwift);
-}
+// Each test file stops the servers it started when it ends; a benchmark stops them itself.
+atFileEnd(stopAllSwift);
 process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
