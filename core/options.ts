@@ -214,48 +214,55 @@ export const HOST_DEFAULTS = Object.freeze({
   snapshotTtlSeconds: 2592000,
 });
 
-function positive(name: string, value: number, allowZero = false): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw new TypeError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${String(value)}`);
+/** A numeric option's rule: a number above 0, or from 0 (`zero`); a whole one when `integer` (within 2^53 when `safe`). */
+type NumberRule = { zero?: true; integer?: true; safe?: true };
+const POSITIVE: NumberRule = {};
+const NON_NEGATIVE: NumberRule = { zero: true };
+
+/** The numeric options and their rules, in the order they are checked. */
+const NUMBER_RULES: readonly (readonly [keyof typeof HOST_DEFAULTS, NumberRule])[] = [
+  ['cacheTtlSeconds', POSITIVE],
+  ['jobTtlSeconds', NON_NEGATIVE],
+  ['jobTimeoutSeconds', POSITIVE],
+  ['computeTimeoutSeconds', POSITIVE],
+  ['pythonMaxChildren', { zero: true, integer: true }],
+  ['cancelGraceMs', NON_NEGATIVE],
+  ['bodyLimitBytes', POSITIVE],
+  ['maxParamsLength', POSITIVE],
+  ['maxJsonResultBytes', POSITIVE],
+  ['maxJobMessages', POSITIVE],
+  ['maxFinishedJobs', POSITIVE],
+  ['maxJobs', POSITIVE],
+  ['maxEventStreams', { integer: true }],
+  ['cacheMaxBytes', POSITIVE],
+  ['headsetTriangles', { integer: true, safe: true }],
+  ['poolSize', { integer: true }],
+  ['requestTimeoutSeconds', NON_NEGATIVE],
+  ['maxEventLoopDelayMs', NON_NEGATIVE],
+  ['maxHeapUsedBytes', NON_NEGATIVE],
+  ['maxRssBytes', NON_NEGATIVE],
+  ['writeTimeoutSeconds', NON_NEGATIVE],
+  ['maxUploadBytes', POSITIVE],
+  ['uploadTtlSeconds', POSITIVE],
+  ['publishedTtlSeconds', POSITIVE],
+  ['maxAnnotations', { integer: true, safe: true }],
+  ['snapshotTtlSeconds', POSITIVE],
+];
+
+function checkNumber(name: string, value: unknown, rule: NumberRule): void {
+  const whole = rule.safe ? Number.isSafeInteger(value) : Number.isInteger(value);
+  const ok = rule.integer ? whole : typeof value === 'number' && Number.isFinite(value);
+  if (!ok || (rule.zero ? (value as number) < 0 : (value as number) <= 0)) {
+    throw new TypeError(`${name} must be a ${rule.zero ? 'non-negative' : 'positive'} ${rule.integer ? 'integer' : 'number'}, got ${String(value)}`);
   }
-  return value;
 }
 
 /** Fills defaults and checks every option; throws a TypeError naming the bad option. */
 export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptions {
   const o = { ...HOST_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
-  positive('cacheTtlSeconds', o.cacheTtlSeconds);
-  positive('jobTtlSeconds', o.jobTtlSeconds, true);
-  positive('jobTimeoutSeconds', o.jobTimeoutSeconds);
-  positive('computeTimeoutSeconds', o.computeTimeoutSeconds);
-  if (!Number.isInteger(o.pythonMaxChildren) || o.pythonMaxChildren < 0)
-    throw new TypeError(`pythonMaxChildren must be a non-negative integer, got ${String(o.pythonMaxChildren)}`);
-  positive('cancelGraceMs', o.cancelGraceMs, true);
-  positive('bodyLimitBytes', o.bodyLimitBytes);
-  positive('maxParamsLength', o.maxParamsLength);
-  positive('maxJsonResultBytes', o.maxJsonResultBytes);
-  positive('maxJobMessages', o.maxJobMessages);
-  positive('maxFinishedJobs', o.maxFinishedJobs);
-  positive('maxJobs', o.maxJobs);
-  if (!Number.isInteger(o.maxEventStreams) || o.maxEventStreams < 1)
-    throw new TypeError(`maxEventStreams must be a positive integer, got ${String(o.maxEventStreams)}`);
-  positive('cacheMaxBytes', o.cacheMaxBytes);
-  if (!Number.isSafeInteger(o.headsetTriangles) || o.headsetTriangles < 1)
-    throw new TypeError(`headsetTriangles must be a positive integer, got ${String(o.headsetTriangles)}`);
+  for (const [name, rule] of NUMBER_RULES) checkNumber(name, o[name], rule);
   if (typeof o.clientProfiles !== 'boolean') throw new TypeError('clientProfiles must be a boolean');
-  if (!Number.isInteger(o.poolSize) || o.poolSize < 1) throw new TypeError(`poolSize must be a positive integer, got ${String(o.poolSize)}`);
   if (typeof o.defaultRoomId !== 'string' || (o.defaultRoomId as string) === '') throw new TypeError('defaultRoomId must be a non-empty string');
-  positive('requestTimeoutSeconds', o.requestTimeoutSeconds, true);
-  positive('maxEventLoopDelayMs', o.maxEventLoopDelayMs, true);
-  positive('maxHeapUsedBytes', o.maxHeapUsedBytes, true);
-  positive('maxRssBytes', o.maxRssBytes, true);
-  positive('writeTimeoutSeconds', o.writeTimeoutSeconds, true);
-  positive('maxUploadBytes', o.maxUploadBytes);
-  positive('uploadTtlSeconds', o.uploadTtlSeconds);
-  positive('publishedTtlSeconds', o.publishedTtlSeconds);
-  if (!Number.isSafeInteger(o.maxAnnotations) || o.maxAnnotations < 1)
-    throw new TypeError(`maxAnnotations must be a positive integer, got ${String(o.maxAnnotations)}`);
-  positive('snapshotTtlSeconds', o.snapshotTtlSeconds);
   if (typeof o.host !== 'string' || (o.host as string) === '') throw new TypeError('host must be a non-empty string');
   if (o.allowedHosts !== null && (!Array.isArray(o.allowedHosts) || !(o.allowedHosts as unknown[]).every((h) => typeof h === 'string'))) {
     throw new TypeError('allowedHosts must be an array of host names or null');
@@ -275,14 +282,13 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   }
   if (o.blobStore !== null && o.redis === null) throw new TypeError('blobStore needs redis (a lone host keeps results in its own memory)');
   const compute = o.compute ?? o.poolSize;
-  if (!Number.isInteger(compute) || compute < 0) throw new TypeError(`compute must be a non-negative integer, got ${String(compute)}`);
+  checkNumber('compute', compute, { zero: true, integer: true });
   // In a Redis service the host's pool is what it lends: --compute sets its size.
   if (o.redis && compute > 0) o.poolSize = compute;
   const roomThreads = o.roomThreads ?? Math.max(1, Math.floor(o.poolSize / 2));
-  if (!Number.isInteger(roomThreads) || roomThreads < 1) throw new TypeError(`roomThreads must be a positive integer, got ${String(roomThreads)}`);
+  checkNumber('roomThreads', roomThreads, { integer: true });
   const pythonProcesses = options.pythonProcesses ?? o.poolSize;
-  if (!Number.isInteger(pythonProcesses) || pythonProcesses < 1)
-    throw new TypeError(`pythonProcesses must be a positive integer, got ${String(pythonProcesses)}`);
+  checkNumber('pythonProcesses', pythonProcesses, { integer: true });
   const python: unknown = o.python;
   if (python !== null && (typeof python !== 'string' || python.trim() === ''))
     throw new TypeError(`python must be an interpreter path or null, got '${String(python)}'`);

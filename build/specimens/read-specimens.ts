@@ -10,19 +10,11 @@
 import { Node, type Expression, type SourceFile } from 'ts-morph';
 import { evaluateString as stringValue } from './evaluate-string.ts';
 import { createDiagnostic, type BuildDiagnostic, type SourceLocation } from '../diagnostics/build-diagnostic.ts';
+import type { SpecimenDeclaration } from '../../core/sdk/plugin-types.ts';
 
 /** One declared specimen as written, with the nodes (or a Python plugin's locations) its fields came from. */
-export interface DeclaredSpecimen {
+export interface DeclaredSpecimen extends SpecimenDeclaration {
   node: Node | SourceLocation;
-  id: string;
-  function: string;
-  display_name: string;
-  description?: string;
-  tags?: string[];
-  thumbnail?: string;
-  story?: string;
-  /** `#rrggbb`: the colour viewers draw the specimen's mesh in. */
-  color?: string;
   /** The node of each field, for error locations. */
   fieldNodes: Map<string, Node | SourceLocation>;
 }

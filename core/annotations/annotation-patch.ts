@@ -5,13 +5,13 @@
  * `author`). `properties` is replaced whole. A new `kind` needs points that suit it: the merged
  * annotation is checked as a new one would be, so a change never leaves a line with one point.
  */
-import type { Annotation } from '../client/scene-types.ts';
-import { checkOptional, checkPoints, invalid, isRecord, refuseUnknown, type AnnotationDraft, ANNOTATION_KINDS } from './check-annotation.ts';
+import { ANNOTATION_KINDS, type Annotation, type AnnotationInput } from '../client/scene-types.ts';
+import { checkOptional, checkPoints, invalid, isRecord, refuseUnknown } from './check-annotation.ts';
 
 const OPTIONAL = ['layer', 'label', 'color', 'properties', 'author'] as const;
 
 /** What a change asks for: each field given (checked alone), or null to remove an optional one. */
-export type AnnotationPatch = { kind?: unknown; points?: unknown } & { [K in (typeof OPTIONAL)[number]]?: AnnotationDraft[K] | null };
+export type AnnotationPatch = { kind?: unknown; points?: unknown } & { [K in (typeof OPTIONAL)[number]]?: AnnotationInput[K] | null };
 
 /** A PATCH body, checked as far as a field can be alone. */
 export function checkPatch(body: unknown): AnnotationPatch {
@@ -36,10 +36,10 @@ export function checkPatch(body: unknown): AnnotationPatch {
 }
 
 /** `annotation` with `patch` applied, as a draft checked whole. */
-export function applyPatch(annotation: Annotation, patch: AnnotationPatch): AnnotationDraft {
-  const kind = (patch.kind ?? annotation.kind) as AnnotationDraft['kind'];
+export function applyPatch(annotation: Annotation, patch: AnnotationPatch): AnnotationInput {
+  const kind = (patch.kind ?? annotation.kind) as AnnotationInput['kind'];
   const points = checkPoints(kind, patch.points ?? annotation.points, 'points');
-  const draft: AnnotationDraft = { kind, points };
+  const draft: AnnotationInput = { kind, points };
   for (const name of OPTIONAL) {
     const value = name in patch ? patch[name] : annotation[name];
     if (value !== undefined && value !== null) (draft as unknown as Record<string, unknown>)[name] = value;

@@ -4,8 +4,7 @@
  * (`id`, `version`, `created`, `updated`, milliseconds since the epoch) and its measurements,
  * always in one key order, so the same annotation is the same JSON on every host.
  */
-import type { Annotation } from '../client/scene-types.ts';
-import type { AnnotationDraft } from './check-annotation.ts';
+import type { Annotation, AnnotationInput } from '../client/scene-types.ts';
 import { measure } from './measure-annotation.ts';
 
 /** What the host stamps on a draft. */
@@ -16,7 +15,7 @@ export interface AnnotationStamp {
   updated: number;
 }
 
-export function toAnnotation(draft: AnnotationDraft, stamp: AnnotationStamp): Annotation {
+export function toAnnotation(draft: AnnotationInput, stamp: AnnotationStamp): Annotation {
   const annotation = { id: stamp.id, kind: draft.kind, points: draft.points.map((p) => [p[0], p[1], p[2]]) } as Annotation;
   if (draft.layer !== undefined) annotation.layer = draft.layer;
   if (draft.label !== undefined) annotation.label = draft.label;

@@ -12,9 +12,8 @@
  * of more than EVENT_BATCH_LIMIT changes sends only its last, so followers see the jump in
  * versions and read the list again rather than a flood.
  */
-import type { Annotation, AnnotationEvent, AnnotationList } from '../client/scene-types.ts';
+import type { Annotation, AnnotationEvent, AnnotationInput, AnnotationList } from '../client/scene-types.ts';
 import type { AnnotationPatch } from './annotation-patch.ts';
-import type { AnnotationDraft } from './check-annotation.ts';
 
 /** The room event an annotation change sends. */
 export const ANNOTATION_EVENT = 'annotation';
@@ -35,7 +34,7 @@ export interface AnnotationStore {
    * Adds every draft, or none: the added annotations with their ids and the room's version after.
    * @throws SPC_ERR_ANNOTATIONS_FULL when the room would hold more than its limit.
    */
-  add(roomId: string, drafts: readonly AnnotationDraft[]): Promise<AnnotationList>;
+  add(roomId: string, drafts: readonly AnnotationInput[]): Promise<AnnotationList>;
   /**
    * Applies `patch` to annotation `id`. With `expected`, only while the annotation is at that
    * version; without, on whatever version it is at (a change made meanwhile is not lost: the

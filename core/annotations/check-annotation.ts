@@ -8,21 +8,9 @@
  * finite number`). What the host sets itself (`id`, `version`, `created`, `updated` and the
  * measurements) is ignored when sent, so an exported list can be imported again as it is.
  */
-import type { AnnotationKind, Vec3 } from '../client/scene-types.ts';
+import { ANNOTATION_KINDS, type AnnotationInput, type AnnotationKind, type Vec3 } from '../client/scene-types.ts';
 import { createHostError, type HostError } from '../errors.ts';
 
-/** What a client asks to add: an annotation without what the host sets. */
-export interface AnnotationDraft {
-  kind: AnnotationKind;
-  points: Vec3[];
-  layer?: string;
-  label?: string;
-  color?: string;
-  properties?: Record<string, number | string>;
-  author?: string;
-}
-
-export const ANNOTATION_KINDS: readonly AnnotationKind[] = ['point', 'line', 'polyline', 'box', 'ellipsoid'];
 export const MAX_LABEL_LENGTH = 256;
 export const MAX_AUTHOR_LENGTH = 64;
 export const MAX_PROPERTIES = 16;
@@ -35,7 +23,7 @@ export const PROPERTY_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 export const COLOR = /^#[0-9a-fA-F]{6}$/;
 
 /** The fields a client sets, in the order the host writes them. */
-export const DRAFT_FIELDS = ['kind', 'points', 'layer', 'label', 'color', 'properties', 'author'] as const;
+export const DRAFT_FIELDS = ['kind', 'points', 'layer', 'label', 'color', 'properties', 'author'] as const satisfies readonly (keyof AnnotationInput)[];
 /** The fields the host sets: ignored when a client sends them. */
 export const HOST_FIELDS = ['id', 'version', 'created', 'updated', 'length', 'volume'] as const;
 /** Names a property may not take: the columns of the CSV form. */
@@ -163,13 +151,13 @@ export function refuseUnknown(record: Record<string, unknown>, path: string): vo
 }
 
 /** One annotation as a client sent it, checked; `path` names it in messages ('' at the top, `annotations[3]`). */
-export function checkDraft(value: unknown, path: string): AnnotationDraft {
+export function checkDraft(value: unknown, path: string): AnnotationInput {
   if (!isRecord(value)) throw invalid(path === '' ? 'body' : path, `must be an annotation object {kind, points, ...}, got ${describe(value)}`);
   refuseUnknown(value, path);
   if (value.kind === undefined) throw invalid(fieldPath(path, 'kind'), `is required (${ANNOTATION_KINDS.join(', ')})`);
   const kind = checkKind(value.kind, fieldPath(path, 'kind'));
   if (value.points === undefined) throw invalid(fieldPath(path, 'points'), 'is required');
-  const draft: AnnotationDraft = { kind, points: checkPoints(kind, value.points, fieldPath(path, 'points')) };
+  const draft: AnnotationInput = { kind, points: checkPoints(kind, value.points, fieldPath(path, 'points')) };
   for (const name of ['layer', 'label', 'color', 'properties', 'author'] as const) {
     if (value[name] === undefined || value[name] === null) continue;
     const checked = checkOptional(name, value[name], fieldPath(path, name));
@@ -182,7 +170,7 @@ export function checkDraft(value: unknown, path: string): AnnotationDraft {
  * The annotations of a POST body: one annotation, a list of them, or `{"annotations": [...]}`
  * (the list's own answer, imported again). At least one; at most `max`.
  */
-export function checkDrafts(body: unknown, max: number): AnnotationDraft[] {
+export function checkDrafts(body: unknown, max: number): AnnotationInput[] {
   const list = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body.annotations) ? body.annotations : null;
   if (list === null) return [checkDraft(body, '')];
   if (list.length === 0) throw invalid('annotations', 'is empty: send at least one annotation');

@@ -6,14 +6,13 @@
  * `maxPerRoom` per room and `maxPerHost` across rooms (a host alone keeps them in its heap).
  * Nothing survives the process: a host that must keep them runs with `--redis`.
  */
-import type { Annotation, AnnotationEvent, AnnotationList } from '../client/scene-types.ts';
+import type { Annotation, AnnotationEvent, AnnotationInput, AnnotationList } from '../client/scene-types.ts';
 import { roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import { createHostError } from '../errors.ts';
 import { applyPatch, type AnnotationPatch } from './annotation-patch.ts';
 import { toAnnotation } from './annotation-record.ts';
 import { ANNOTATION_EVENT, eventsOf, nextIdAfter, byId, type AnnotationStore } from './annotation-store.ts';
-import type { AnnotationDraft } from './check-annotation.ts';
 
 interface RoomMarks {
   version: number;
@@ -73,7 +72,7 @@ export class MemoryAnnotationStore implements AnnotationStore {
     return this.#rooms.get(roomId)?.marks.get(id) ?? null;
   }
 
-  async add(roomId: string, drafts: readonly AnnotationDraft[]): Promise<AnnotationList> {
+  async add(roomId: string, drafts: readonly AnnotationInput[]): Promise<AnnotationList> {
     const room = this.#room(roomId);
     if (room.marks.size + drafts.length > this.#limits.maxPerRoom) {
       throw createHostError('SPC_ERR_ANNOTATIONS_FULL', roomId, String(this.#limits.maxPerRoom), `${drafts.length} more (it holds ${room.marks.size})`);

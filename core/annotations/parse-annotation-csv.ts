@@ -11,7 +11,8 @@
  * Every failure is a 400 naming the line (`CSV line 7: x must be a finite number, got 'abc'`).
  */
 import { createHostError, isHostError } from '../errors.ts';
-import { checkDraft, type AnnotationDraft } from './check-annotation.ts';
+import type { AnnotationInput } from '../client/scene-types.ts';
+import { checkDraft } from './check-annotation.ts';
 import { parseCsvRecords, CsvSyntaxError, type CsvRecord } from './csv-records.ts';
 
 const IGNORED = new Set(['length', 'volume', 'version', 'created', 'updated']);
@@ -81,7 +82,7 @@ function draftOf(group: Group, columns: Map<string, number>, header: CsvRecord):
 }
 
 /** The annotations of a CSV text (at most `max`). @throws SPC_ERR_ANNOTATION_CSV naming the line. */
-export function parseAnnotationCsv(text: string, max: number): AnnotationDraft[] {
+export function parseAnnotationCsv(text: string, max: number): AnnotationInput[] {
   let records: CsvRecord[];
   try {
     records = parseCsvRecords(text);

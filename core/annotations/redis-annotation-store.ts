@@ -9,7 +9,7 @@
  * without `If-Match` is made on the version it read; when another change came first it reads
  * again and applies the patch on top, so concurrent changes are neither lost nor refused.
  */
-import type { Annotation, AnnotationEvent, AnnotationList } from '../client/scene-types.ts';
+import type { Annotation, AnnotationEvent, AnnotationInput, AnnotationList } from '../client/scene-types.ts';
 import { createHostError } from '../errors.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';
@@ -17,7 +17,6 @@ import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { applyPatch, type AnnotationPatch } from './annotation-patch.ts';
 import { toAnnotation } from './annotation-record.ts';
 import { byId, EVENT_BATCH_LIMIT, nextIdAfter, type AnnotationStore } from './annotation-store.ts';
-import type { AnnotationDraft } from './check-annotation.ts';
 
 /** Annotations read per round trip when listing a room. */
 const LIST_PAGE = 2000;
@@ -74,7 +73,7 @@ export class RedisAnnotationStore implements AnnotationStore {
     return json === null ? null : parse(json);
   }
 
-  async add(roomId: string, drafts: readonly AnnotationDraft[]): Promise<AnnotationList> {
+  async add(roomId: string, drafts: readonly AnnotationInput[]): Promise<AnnotationList> {
     const last = await orUnavailable(this.#redis.hincrby(KEYS.annotationMeta(roomId), 'last', drafts.length));
     const now = this.#now();
     const added = drafts.map((draft, i) => toAnnotation(draft, { id: String(last - drafts.length + 1 + i), version: 1, created: now, updated: now }));

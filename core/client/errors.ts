@@ -33,37 +33,30 @@ export class VitrineHttpError extends Error {
   }
 }
 
-/** 400: the parameters (or another part of the request) were rejected; `detail` names the parameter. */
-export class InvalidRequestError extends VitrineHttpError {
-  override name = 'InvalidRequestError';
-  constructor(detail: string, code: string | null, request: string) {
-    super(400, detail, code, request, 'invalid');
-  }
+/**
+ * The base of an error with one status: its constructor takes the host's `detail` and `code`
+ * and the request, as every subclass below does.
+ */
+function fixedStatusError(status: number, kind: HttpErrorKind, name: string): new (detail: string, code: string | null, request: string) => VitrineHttpError {
+  return class extends VitrineHttpError {
+    override name = name;
+    constructor(detail: string, code: string | null, request: string) {
+      super(status, detail, code, request, kind);
+    }
+  };
 }
+
+/** 400: the parameters (or another part of the request) were rejected; `detail` names the parameter. */
+export class InvalidRequestError extends fixedStatusError(400, 'invalid', 'InvalidRequestError') {}
 
 /** 404: unknown specimen, function, job (also a job swept after its time-to-live) or route. */
-export class NotFoundError extends VitrineHttpError {
-  override name = 'NotFoundError';
-  constructor(detail: string, code: string | null, request: string) {
-    super(404, detail, code, request, 'not_found');
-  }
-}
+export class NotFoundError extends fixedStatusError(404, 'not_found', 'NotFoundError') {}
 
 /** 409: the job's result was asked for while it is still running. */
-export class JobRunningError extends VitrineHttpError {
-  override name = 'JobRunningError';
-  constructor(detail: string, code: string | null, request: string) {
-    super(409, detail, code, request, 'conflict');
-  }
-}
+export class JobRunningError extends fixedStatusError(409, 'conflict', 'JobRunningError') {}
 
 /** 410: the job's result was asked for but the job failed (or was cancelled). */
-export class JobGoneError extends VitrineHttpError {
-  override name = 'JobGoneError';
-  constructor(detail: string, code: string | null, request: string) {
-    super(410, detail, code, request, 'gone');
-  }
-}
+export class JobGoneError extends fixedStatusError(410, 'gone', 'JobGoneError') {}
 
 /** 5xx: the function threw, a worker died, or the host is shutting down. */
 export class ServerError extends VitrineHttpError {

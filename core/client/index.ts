@@ -20,7 +20,7 @@ export type { ReplaceOptions } from './scene-client.ts';
 export type * from './scene-types.ts';
 export type { LoadOptions } from './load-job.ts';
 export { RoomAnnotations } from './room-annotations.ts';
-export type { AnnotationChange, AnnotationInput, VersionCheck } from './room-annotations.ts';
+export type { AnnotationChange, VersionCheck } from './room-annotations.ts';
 export { AnnotationMirror } from './annotation-mirror.ts';
 export type { FollowOptions } from './follow-events.ts';
 export type { FollowRoomOptions } from './follow-room.ts';

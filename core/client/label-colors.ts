@@ -22,7 +22,12 @@ export function labelRgb(id: number): [number, number, number] {
 export function labelColor(id: number, given?: Record<string, string>): string {
   const own = given?.[String(id)];
   if (own) return own;
-  return `#${labelRgb(id).map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+  return hexOfRgb(labelRgb(id));
+}
+
+/** RGB bytes as `#rrggbb`. */
+export function hexOfRgb(rgb: readonly [number, number, number]): string {
+  return `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 }
 
 /** RGB bytes of a `#rrggbb` colour. */

@@ -15,18 +15,7 @@
 import { AnnotationMirror, followAnnotations } from './annotation-mirror.ts';
 import type { FollowOptions } from './follow-events.ts';
 import type { Transport } from './transport.ts';
-import type { Annotation, AnnotationKind, AnnotationList, Vec3 } from './scene-types.ts';
-
-/** What a client sends for a new annotation (the host adds id, version, times and measurements). */
-export interface AnnotationInput {
-  kind: AnnotationKind;
-  points: Vec3[];
-  layer?: string;
-  label?: string;
-  color?: string;
-  properties?: Record<string, number | string>;
-  author?: string;
-}
+import type { Annotation, AnnotationInput, AnnotationList } from './scene-types.ts';
 
 /** A change: the fields given replace the annotation's; `null` removes an optional one. */
 export type AnnotationChange = Partial<AnnotationInput> & { [K in 'layer' | 'label' | 'color' | 'properties' | 'author']?: AnnotationInput[K] | null };

@@ -118,12 +118,18 @@ export interface SnapshotCreated {
 }
 
 
-/** An annotation's kind and the points it takes. */
-export type AnnotationKind = 'point' | 'line' | 'polyline' | 'box' | 'ellipsoid';
+/** The kinds of annotation, each with the points it takes (see {@link AnnotationInput}). */
+export const ANNOTATION_KINDS = ['point', 'line', 'polyline', 'box', 'ellipsoid'] as const;
 
-/** A mark kept by the host for a room, with what the host measured of it. */
-export interface Annotation {
-  id: string;
+/** An annotation's kind and the points it takes. */
+export type AnnotationKind = (typeof ANNOTATION_KINDS)[number];
+
+/**
+ * What a client sends for a new annotation: its kind and points (one point; two ends; two or
+ * more vertices; two opposite corners; a centre then its radii) and what it may add; the host
+ * adds the id, version, times and measurements.
+ */
+export interface AnnotationInput {
   kind: AnnotationKind;
   points: Vec3[];
   layer?: string;
@@ -131,6 +137,11 @@ export interface Annotation {
   color?: string;
   properties?: Record<string, number | string>;
   author?: string;
+}
+
+/** A mark kept by the host for a room, with what the host measured of it. */
+export interface Annotation extends AnnotationInput {
+  id: string;
   version: number;
   /** Milliseconds since the epoch. */
   created: number;

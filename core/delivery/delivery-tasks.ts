@@ -10,9 +10,8 @@ import type { LabelIndex } from '../labels/label-index.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ContentEncoding } from './content-encoding.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
-import type { EncodeNames } from './format-encoder.ts';
 import type { LoadedStaticFile, StaticFileSource } from './load-static-file.ts';
-import type { PackedBytes } from './pack-delivery.ts';
+import type { PackAsk, PackedBytes } from './pack-delivery.ts';
 
 /** Shape a result for a delivery (simplify a mesh; resize and retype a volume). */
 export interface ShapeTask {
@@ -22,15 +21,8 @@ export interface ShapeTask {
 }
 
 /** Encode a (shaped) result in a delivery format, compressed when asked and worth it. */
-export interface PackTask {
+export interface PackTask extends PackAsk {
   op: 'pack';
-  result: StoredResult;
-  format: string;
-  options: DeliveryOptions;
-  names: EncodeNames;
-  encoding: ContentEncoding | null;
-  /** False: when compression is not worth it, answer no bytes (the host sends identity itself). */
-  identityNeeded: boolean;
 }
 
 /** Compress a static data file (no bytes when not worth it: the file is sent as it is). */

@@ -36,14 +36,18 @@ function compressed(identity: Uint8Array, encoding: ContentEncoding | null, iden
   return { bytes: identityNeeded ? identity : NOTHING, encoding: null };
 }
 
-export async function packResult(
-  result: StoredResult,
-  format: string,
-  options: DeliveryOptions,
-  names: EncodeNames,
-  encoding: ContentEncoding | null,
-  identityNeeded: boolean,
-): Promise<PackedBytes> {
+/** A result (already shaped) to encode in `format`, compressed with `encoding` when worth it. */
+export interface PackAsk {
+  result: StoredResult;
+  format: string;
+  options: DeliveryOptions;
+  names: EncodeNames;
+  encoding: ContentEncoding | null;
+  /** False: when compression is not worth it, answer no bytes (the host sends identity itself). */
+  identityNeeded: boolean;
+}
+
+export async function packResult({ result, format, options, names, encoding, identityNeeded }: PackAsk): Promise<PackedBytes> {
   const parts = format === TYPED_JSON ? [Buffer.from(toJsonResult(result), 'utf8')] : await formatEncoder(result.type, format).encode(result, options, names);
   return compressed(concat(parts), encoding, identityNeeded);
 }

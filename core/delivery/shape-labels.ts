@@ -7,25 +7,17 @@
  * means nothing for ids and is not applied. The delivered volume stays labels and its
  * `valueRange` is that of the ids it holds. Runs on the encode worker thread.
  */
-import { TYPED_ARRAYS, type DType } from '../envelope/dtypes.ts';
+import type { DType } from '../envelope/dtypes.ts';
 import { valueRange } from '../envelope/value-range.ts';
 import { renumber, renumberedFields, renumberingOf } from '../labels/label-remap.ts';
 import { blockMeanShape } from '../pyramid/block-mean.ts';
 import { blockMode } from '../pyramid/block-mode.ts';
 import { labelFieldsOf } from '../results/label-fields.ts';
-import type { StoredResult } from '../results/stored-result.ts';
-import type { VolumeResult } from '../sdk/result-types.ts';
+import { deliveredVolume, reducedSpacing, sharedArray, type StoredVolume } from './delivered-volume.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
-
-type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
 /** The largest id each delivered integer type holds. */
 const INTEGER_MAX: Partial<Record<DType, number>> = { uint8: 255, uint16: 65535, uint32: 4294967295 };
-
-function sharedArray(dtype: DType, length: number): VolumeResult['data'] {
-  const Ctor = TYPED_ARRAYS[dtype] as unknown as { new (buffer: ArrayBufferLike): VolumeResult['data']; BYTES_PER_ELEMENT: number };
-  return new Ctor(new SharedArrayBuffer(length * Ctor.BYTES_PER_ELEMENT));
-}
 
 /** The labels volume as the options deliver it (the input when they change nothing). */
 export function shapeLabels(volume: StoredVolume, options: DeliveryOptions): StoredVolume {
@@ -41,8 +33,7 @@ export function shapeLabels(volume: StoredVolume, options: DeliveryOptions): Sto
     const picked = new Uint32Array(shape.reduce((a, b) => a * b, 1));
     blockMode(volume.data, volume.shape, factors, picked);
     samples = picked;
-    const base = volume.spacing ?? volume.shape.map(() => 1);
-    spacing = base.map((s, axis) => (s * volume.shape[axis]!) / shape[axis]!);
+    spacing = reducedSpacing(volume, shape);
   }
   const max = INTEGER_MAX[dtype];
   // Numbered over the whole volume, so every size of delivery numbers an id alike.
@@ -50,15 +41,7 @@ export function shapeLabels(volume: StoredVolume, options: DeliveryOptions): Sto
   const data = sharedArray(dtype, samples.length);
   if (renumbering) renumber(samples, renumbering, data);
   else (data as Float64Array).set(samples);
-  const shaped = {
-    type: 'volume',
-    shape,
-    dtype,
-    data,
-    ...(spacing ? { spacing } : {}),
-    ...(volume.origin ? { origin: volume.origin } : {}),
-    ...(volume.unit ? { unit: volume.unit } : {}),
-  } as StoredVolume;
+  const shaped = deliveredVolume(volume, shape, dtype, data, spacing);
   const range = valueRange(data);
   if (range) shaped.valueRange = range;
   return Object.assign(shaped, renumberedFields(labelFieldsOf(volume)!, renumbering));

@@ -7,24 +7,17 @@
  * Runs on the encode worker thread; the output arrays are shared memory like every stored
  * result.
  */
-import { TYPED_ARRAYS, type DType } from '../envelope/dtypes.ts';
+import type { DType } from '../envelope/dtypes.ts';
 import { valueRange } from '../envelope/value-range.ts';
 import { averageBlocks } from '../pyramid/block-mean.ts';
-import type { StoredResult } from '../results/stored-result.ts';
 import type { VolumeResult } from '../sdk/result-types.ts';
+import { deliveredVolume, reducedSpacing, sharedArray, type StoredVolume } from './delivered-volume.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
 import { shapeLabels } from './shape-labels.ts';
 import { hasSteps } from '../results/volume-axes.ts';
 import { selectStep } from './select-step.ts';
 
-type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
-
 const INTEGER_MAX: Partial<Record<DType, number>> = { uint8: 255, uint16: 65535 };
-
-function sharedArray(dtype: DType, length: number): VolumeResult['data'] {
-  const Ctor = TYPED_ARRAYS[dtype] as unknown as { new (buffer: ArrayBufferLike): VolumeResult['data']; BYTES_PER_ELEMENT: number };
-  return new Ctor(new SharedArrayBuffer(length * Ctor.BYTES_PER_ELEMENT));
-}
 
 /** Converts samples to `dtype`: integer types map `window` onto 0..max (rounded, clamped). */
 function convert(values: ArrayLike<number>, dtype: DType, window: [number, number] | undefined): VolumeResult['data'] {
@@ -77,8 +70,7 @@ export function shapeVolume(whole: StoredVolume, options: DeliveryOptions): Stor
     const averaged = averageBlocks(volume.data, volume.shape, options.max_dim!);
     samples = averaged.data;
     shape = averaged.shape;
-    const base = volume.spacing ?? volume.shape.map(() => 1);
-    spacing = base.map((s, axis) => (s * volume.shape[axis]!) / shape[axis]!);
+    spacing = reducedSpacing(volume, shape);
   }
   const dtype: DType = options.dtype ?? volume.dtype;
   const integerOut = INTEGER_MAX[dtype] !== undefined;
@@ -88,15 +80,7 @@ export function shapeVolume(whole: StoredVolume, options: DeliveryOptions): Stor
   const data = convert(samples, dtype, mapped ? window : integerOut ? [0, INTEGER_MAX[dtype]!] : undefined);
   // A step keeps its channel's range over every step: averaging stays within it.
   const range = mapped || options.window !== undefined ? window : volume.step ? ownRange : valueRange(data);
-  const shaped = {
-    type: 'volume',
-    shape,
-    dtype,
-    data,
-    ...(spacing ? { spacing } : {}),
-    ...(volume.origin ? { origin: volume.origin } : {}),
-    ...(volume.unit ? { unit: volume.unit } : {}),
-  } as StoredVolume;
+  const shaped = deliveredVolume(volume, shape, dtype, data, spacing);
   if (volume.step) shaped.step = volume.step;
   if (range) shaped.valueRange = [range[0], range[1]];
   return shaped;

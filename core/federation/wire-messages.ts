@@ -4,6 +4,7 @@
  * close codes. Binary frames carry raw payload bytes of the request named by the last `bytes`
  * message (see PROTOCOL.md).
  */
+import type { CatalogEntry } from '../client/wire-types.ts';
 
 /** Bumped on any incompatible change; a relay refuses a worker speaking another version. */
 export const PROTOCOL_VERSION = 2;
@@ -61,15 +62,11 @@ export interface WireFunction {
   plugin: string | null;
 }
 
-/** A specimen as a worker registers it (its effective schema included for dynamic ones). */
-export interface WireSpecimen {
-  id: string;
-  display_name: string;
-  description: string;
-  type: string;
-  tags: string[];
-  is_dynamic: boolean;
-  function_name: string | null;
+/**
+ * A specimen as a worker registers it: a catalog entry's own fields, and what the relay serves
+ * it from (its effective schema for dynamic ones).
+ */
+export interface WireSpecimen extends Pick<CatalogEntry, 'id' | 'display_name' | 'description' | 'type' | 'tags' | 'is_dynamic' | 'function_name'> {
   thumbnail_file: string | null;
   story: string | null;
   schema: Record<string, unknown> | null;

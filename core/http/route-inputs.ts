@@ -38,6 +38,18 @@ export const ROOM_ID: Schema = {
 };
 /** A room named in the path. */
 export const ROOM_ID_PATH: Schema = { type: 'string', maxLength: MAX_ROOM_ID_LENGTH, pattern: ROOM_ID_PATTERN };
+/** The path parameters of a room's routes. */
+export type RoomParams = { Params: { room_id: string } };
+/** A room's routes' path parameters: `room_id`. */
+export const ROOM_PARAMS: Schema = { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } };
+/** One thing of a room by its id in the path: `room_id` and `name` (of schema `id`). */
+export function roomItemParams(name: string, id: Schema): Schema {
+  return { type: 'object', required: ['room_id', name], properties: { room_id: ROOM_ID_PATH, [name]: id } };
+}
+/** The `If-Match` header of a write made against a version (`description` says which version, and its form). */
+export function ifMatchHeader(description: string): Schema {
+  return { type: 'object', properties: { 'if-match': { type: 'string', description } } };
+}
 /** A progress seq to resume after: an integer, as text; absent or empty means from the start. */
 export const SINCE: Schema = { type: 'string', pattern: '^(\\s*-?\\d+\\s*)?$', description: 'Resume after this seq (an integer)' };
 /** The SSE resume header: an integer seq; blank means none (`since` then decides). */

@@ -19,24 +19,15 @@ import { parseAnnotationCsv } from '../annotations/parse-annotation-csv.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { roomOf } from './request-input.ts';
-import { queryOf, ROOM_ID_PATH } from './route-inputs.ts';
+import { ifMatchHeader, queryOf, ROOM_PARAMS, roomItemParams, type RoomParams } from './route-inputs.ts';
 
 /** Largest body of a POST (JSON or CSV): about 100,000 points of CSV with room to spare. */
 export const ANNOTATION_BODY_LIMIT = 16 * 1024 * 1024;
 
-type RoomParams = { Params: { room_id: string } };
 type OneParams = { Params: { room_id: string; id: string } };
 
-const ROOM_PARAMS = { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } };
-const ONE_PARAMS = {
-  type: 'object',
-  required: ['room_id', 'id'],
-  properties: { room_id: ROOM_ID_PATH, id: { type: 'string', maxLength: 64, description: 'The annotation id (the host made it)' } },
-};
-const IF_MATCH = {
-  type: 'object',
-  properties: { 'if-match': { type: 'string', description: 'The annotation version the change is for, in quotes ("3"): 412 when it moved on' } },
-};
+const ONE_PARAMS = roomItemParams('id', { type: 'string', maxLength: 64, description: 'The annotation id (the host made it)' });
+const IF_MATCH = ifMatchHeader('The annotation version the change is for, in quotes ("3"): 412 when it moved on');
 const FIELDS_TEXT =
   'kind (point, line, polyline, box, ellipsoid) and points ([x, y, z] in physical units: one; two ends; two or more vertices; two opposite corners; a ' +
   'centre then its radii), ' +

@@ -7,11 +7,10 @@
 import type { FastifyInstance } from 'fastify';
 import { pictureSide, PICTURE_SIDE, roomImage, type RoomImageDeps } from '../workspace/room-image.ts';
 import { roomOf } from './request-input.ts';
-import { queryOf, ROOM_ID_PATH } from './route-inputs.ts';
+import { queryOf, ROOM_PARAMS } from './route-inputs.ts';
 
 type ImageRequest = { Params: { room_id: string }; Querystring: { w?: string; h?: string } };
 
-const ROOM_PARAMS = { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } };
 const side = (what: string) => ({
   type: 'string',
   description: `The picture's ${what} in pixels, a whole number from 1 to ${PICTURE_SIDE.max} (default ${PICTURE_SIDE.default})`,

@@ -15,12 +15,10 @@ import { computeForRoom, type RoomRequestDeps } from '../workspace/room-request.
 import { listColormaps } from '../rooms/colormaps.ts';
 import { checkViewChange, VIEW_MODES } from '../rooms/room-view.ts';
 import { roomOf } from './request-input.ts';
-import { bodyOf, PARAMS_OBJECT, ROOM_ID_PATH } from './route-inputs.ts';
+import { bodyOf, PARAMS_OBJECT, ROOM_PARAMS, type RoomParams } from './route-inputs.ts';
 
-type RoomParams = { Params: { room_id: string } };
 type EntryBody = { specimen?: string; function?: string; params?: Record<string, unknown> };
 
-const ROOM_PARAMS = { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } };
 const ENTRY_BODY = bodyOf({
   specimen: { type: 'string', description: 'A specimen id (static or dynamic)' },
   function: { type: 'string', description: 'A function name (instead of a specimen)' },

@@ -18,19 +18,14 @@ import { computeRequestOf } from '../request/specimen-request.ts';
 import { expectedVersion } from '../workspace/room-scenes.ts';
 import { sendComputed, type ComputedReplyDeps } from './reply-computed.ts';
 import { roomOf } from './request-input.ts';
-import { ROOM_ID_PATH } from './route-inputs.ts';
+import { ifMatchHeader, ROOM_PARAMS, roomItemParams, type RoomParams } from './route-inputs.ts';
 import { noneMatch } from './revalidate.ts';
 import { sendStaticDelivery, type StaticDeliveryDeps } from './send-static-delivery.ts';
 
-type RoomParams = { Params: { room_id: string } };
 type LayerParams = { Params: { room_id: string; layer_id: string } };
 
-const ROOM_PARAMS = { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } };
-const LAYER_PARAMS = { type: 'object', required: ['room_id', 'layer_id'], properties: { room_id: ROOM_ID_PATH, layer_id: { type: 'string' } } };
-const IF_MATCH = {
-  type: 'object',
-  properties: { 'if-match': { type: 'string', description: 'The scene version the change is made against, "<version>": 412 when the scene has moved on' } },
-};
+const LAYER_PARAMS = roomItemParams('layer_id', { type: 'string' });
+const IF_MATCH = ifMatchHeader('The scene version the change is made against, "<version>": 412 when the scene has moved on');
 
 const LAYER_FIELDS =
   '`source` ({"specimen": id} or {"function": name}, with `params`, and optionally `bind` {param: {label}}), `id` ([A-Za-z0-9_.-]{1,64}; made by the host ' +

@@ -11,12 +11,10 @@ import type { AnnotationKind } from '../client/scene-types.ts';
 import type { HostContext } from '../host-context.ts';
 import { neuroglancerState } from '../workspace/neuroglancer-state.ts';
 import { roomOf } from './request-input.ts';
-import { ROOM_ID_PATH } from './route-inputs.ts';
+import { ROOM_PARAMS, type RoomParams } from './route-inputs.ts';
 import { IMMUTABLE } from './routes-blobs.ts';
 
-type RoomParams = { Params: { room_id: string } };
 
-const ROOM_PARAMS = { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } };
 const SNAPSHOT_PARAMS = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[0-9a-f]{64}$' } } };
 
 /** The request's own origin: its scheme and the `Host` it named. */

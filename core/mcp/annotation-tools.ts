@@ -5,7 +5,8 @@
  * the route checks it: a bad field is the same 400), remove one. Every change reaches the
  * room's peers as the routes' changes do.
  */
-import { ANNOTATION_KINDS, checkDraft, COLOR, MAX_LABEL_LENGTH } from '../annotations/check-annotation.ts';
+import { checkDraft, COLOR, MAX_LABEL_LENGTH } from '../annotations/check-annotation.ts';
+import { ANNOTATION_KINDS } from '../client/scene-types.ts';
 import type { McpTool } from './mcp-tool.ts';
 import { roomArg } from './tool-calls.ts';
 import { objectSchema } from './tool-schemas.ts';

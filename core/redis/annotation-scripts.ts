@@ -16,6 +16,22 @@ local function annEvent(roomJson, op, json, v)
 end
 `;
 
+/**
+ * The start of a script on one annotation (ARGV room, roomJson, id, ...): `key` its room's
+ * hash and `cur` its JSON, {-1, 0} when there is none; `moved(op, json)` moves the room's
+ * version by one, publishes the event of `op` at it and gives it.
+ */
+const ONE = `
+local key = P .. 'ann:' .. ARGV[1]
+local cur = redis.call('HGET', key, ARGV[3])
+if not cur then return {-1, 0} end
+local function moved(op, json)
+  local v = redis.call('HINCRBY', P .. 'annmeta:' .. ARGV[1], 'version', 1)
+  redis.call('PUBLISH', P .. 'events:room', annEvent(ARGV[2], op, json, v))
+  return v
+end
+`;
+
 export const ANNOTATION_SCRIPTS = {
   /**
    * ARGV room, roomJson, max, batch (past this many annotations only the last sends its
@@ -44,32 +60,22 @@ return {v, 0}`,
    */
   vAnnChange: {
     keys: 0,
-    lua: `${EVENT}
-local key = P .. 'ann:' .. ARGV[1]
-local cur = redis.call('HGET', key, ARGV[3])
-if not cur then return {-1, 0} end
+    lua: `${EVENT}${ONE}
 local cv = cjson.decode(cur).version
 if cv ~= tonumber(ARGV[4]) then return {-2, cv} end
 redis.call('HSET', key, ARGV[3], ARGV[5])
-local v = redis.call('HINCRBY', P .. 'annmeta:' .. ARGV[1], 'version', 1)
-redis.call('PUBLISH', P .. 'events:room', annEvent(ARGV[2], 'change', ARGV[5], v))
-return {v, 0}`,
+return {moved('change', ARGV[5]), 0}`,
   },
   /** ARGV room, roomJson, id, expected | '' → {version, 0, json} of the removed one; {-1, 0} or {-2, current} as vAnnChange. */
   vAnnRemove: {
     keys: 0,
-    lua: `${EVENT}
-local key = P .. 'ann:' .. ARGV[1]
-local cur = redis.call('HGET', key, ARGV[3])
-if not cur then return {-1, 0} end
+    lua: `${EVENT}${ONE}
 if ARGV[4] ~= '' then
   local cv = cjson.decode(cur).version
   if cv ~= tonumber(ARGV[4]) then return {-2, cv} end
 end
 redis.call('HDEL', key, ARGV[3])
-local v = redis.call('HINCRBY', P .. 'annmeta:' .. ARGV[1], 'version', 1)
-redis.call('PUBLISH', P .. 'events:room', annEvent(ARGV[2], 'remove', cur, v))
-return {v, 0, cur}`,
+return {moved('remove', cur), 0, cur}`,
   },
   /**
    * ARGV room, roomJson, batch (as vAnnAdd, of removals and additions together), lastId, then id, json pairs → the version after: the room's

@@ -166,7 +166,7 @@ export function shape(task: ShapeTask): Promise<StoredResult> {
 
 export function pack(task: PackTask): Promise<PackedBytes> {
   return handingOver(
-    async () => sharedPacked(await packResult(task.result, task.format, task.options, task.names, task.encoding, task.identityNeeded)),
+    async () => sharedPacked(await packResult(task)),
     packedSize,
   );
 }

@@ -62,36 +62,6 @@ function atPath(error: unknown, path: string): unknown {
   return named;
 }
 
-async function resolve(
-  deps: LayerSourceDeps,
-  roomId: string,
-  slotId: string,
-  source: LayerSource,
-  path: string,
-  delivery?: RequestAsk['delivery'],
-): Promise<ResolvedSource> {
-  const params = { ...(source.params ?? {}) };
-  let target: RequestTarget;
-  if (source.specimen !== undefined) {
-    await deps.published.refresh();
-    const record = specimenOr404(deps.catalog, source.specimen);
-    if (!record.is_dynamic) {
-      if (Object.keys(params).length > 0 || source.bind) throw bad(`${path}.params`, `cannot be given: specimen '${record.id}' is static`);
-      const why = unreadableStatic(record);
-      if (why) throw bad(`${path}.specimen`, `'${record.id}' ${why}: it cannot be a layer`);
-      return { kind: 'static', record, type: specimenType(deps.functions, record) };
-    }
-    target = { specimen: record };
-  } else {
-    const entry = deps.functions.get(source.function!);
-    if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', source.function!);
-    target = { function: entry };
-  }
-  for (const [param, binding] of Object.entries(source.bind ?? {})) params[param] = await roomPoints(deps.annotations, roomId, binding.label);
-  const request = await resolveRequest(deps, { target, params: { named: params }, room: slotId, ...(delivery ? { delivery } : {}) });
-  return { kind: 'computed', request, type: request.entry.return_type };
-}
-
 /**
  * Resolves `source` of a layer of room `roomId`, its computation asked in cache slot `slotId`
  * (with `delivery`, as a `/data` request's). Nothing is computed.
@@ -105,10 +75,30 @@ export async function resolveLayerSource(
   path: string,
   delivery?: RequestAsk['delivery'],
 ): Promise<ResolvedSource> {
+  const at = `${path}.source`;
   try {
-    return await resolve(deps, roomId, slotId, source, `${path}.source`, delivery);
+    const params = { ...(source.params ?? {}) };
+    let target: RequestTarget;
+    if (source.specimen !== undefined) {
+      await deps.published.refresh();
+      const record = specimenOr404(deps.catalog, source.specimen);
+      if (!record.is_dynamic) {
+        if (Object.keys(params).length > 0 || source.bind) throw bad(`${at}.params`, `cannot be given: specimen '${record.id}' is static`);
+        const why = unreadableStatic(record);
+        if (why) throw bad(`${at}.specimen`, `'${record.id}' ${why}: it cannot be a layer`);
+        return { kind: 'static', record, type: specimenType(deps.functions, record) };
+      }
+      target = { specimen: record };
+    } else {
+      const entry = deps.functions.get(source.function!);
+      if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', source.function!);
+      target = { function: entry };
+    }
+    for (const [param, binding] of Object.entries(source.bind ?? {})) params[param] = await roomPoints(deps.annotations, roomId, binding.label);
+    const request = await resolveRequest(deps, { target, params: { named: params }, room: slotId, ...(delivery ? { delivery } : {}) });
+    return { kind: 'computed', request, type: request.entry.return_type };
   } catch (error) {
-    throw atPath(error, `${path}.source`);
+    throw atPath(error, at);
   }
 }
 

@@ -4,12 +4,20 @@
  * once extraction ends.
  */
 
-/** A growable Float32Array. */
-export class GrowableFloat32 {
-  #data = new Float32Array(1024);
+type Typed = Float32Array | Uint32Array;
+
+/** A growable typed array of the kind `make` creates. */
+export class GrowableArray<T extends Typed> {
+  #make: (length: number) => T;
+  #data: T;
   length = 0;
 
-  /** Appends three values (one x,y,z triple). */
+  constructor(make: (length: number) => T) {
+    this.#make = make;
+    this.#data = make(1024);
+  }
+
+  /** Appends three values (an x,y,z triple or a triangle's corners). */
   push3(a: number, b: number, c: number): void {
     if (this.length + 3 > this.#data.length) this.#grow();
     this.#data[this.length++] = a;
@@ -18,43 +26,24 @@ export class GrowableFloat32 {
   }
 
   /** The backing array (valid up to `length`; replaced when it grows). */
-  peek(): Float32Array {
+  peek(): T {
     return this.#data;
   }
 
   /** A right-sized copy of the contents. */
-  toArray(): Float32Array {
-    return this.#data.slice(0, this.length);
+  toArray(): T {
+    return this.#data.slice(0, this.length) as T;
   }
 
   #grow(): void {
-    const next = new Float32Array(this.#data.length * 2);
+    const next = this.#make(this.#data.length * 2);
     next.set(this.#data);
     this.#data = next;
   }
 }
 
-/** A growable Uint32Array. */
-export class GrowableUint32 {
-  #data = new Uint32Array(1024);
-  length = 0;
+/** A growable Float32Array (vertex positions). */
+export const growableFloat32 = (): GrowableArray<Float32Array> => new GrowableArray((n) => new Float32Array(n));
 
-  /** Appends three values (one triangle). */
-  push3(a: number, b: number, c: number): void {
-    if (this.length + 3 > this.#data.length) this.#grow();
-    this.#data[this.length++] = a;
-    this.#data[this.length++] = b;
-    this.#data[this.length++] = c;
-  }
-
-  /** A right-sized copy of the contents. */
-  toArray(): Uint32Array {
-    return this.#data.slice(0, this.length);
-  }
-
-  #grow(): void {
-    const next = new Uint32Array(this.#data.length * 2);
-    next.set(this.#data);
-    this.#data = next;
-  }
-}
+/** A growable Uint32Array (triangle indices). */
+export const growableUint32 = (): GrowableArray<Uint32Array> => new GrowableArray((n) => new Uint32Array(n));

@@ -6,7 +6,7 @@
  * cells around that edge. The mesh is indexed, consistently oriented with faces pointing from
  * inside (value > level) to outside, and closed wherever the surface does not leave the grid.
  */
-import { GrowableFloat32, GrowableUint32 } from './growable-array.ts';
+import { growableFloat32, growableUint32, type GrowableArray } from './growable-array.ts';
 import type { SampledField } from './sampled-field.ts';
 
 /** Corner pairs of the 12 cell edges; corner bit 0 = +x, bit 1 = +y, bit 2 = +z. */
@@ -34,8 +34,8 @@ export async function extractSurface(
   const cx = nx - 1, cy = ny - 1;
   // Vertex id per cell for the current and previous slab (a ring of two), -1 when none.
   const cellVertex = new Int32Array(cx * cy * 2);
-  const vertices = new GrowableFloat32();
-  const indices = new GrowableUint32();
+  const vertices = growableFloat32();
+  const indices = growableUint32();
   const corner = new Float64Array(8);
   const sample = (x: number, y: number, z: number): number => values[(z * ny + y) * nx + x]! - level;
   const cellAt = (x: number, y: number, z: number): number => cellVertex[((z & 1) * cy + y) * cx + x]!;
@@ -108,7 +108,7 @@ export async function extractSurface(
   return { vertices: vertices.toArray(), indices: indices.toArray() };
 }
 
-function distance2(v: GrowableFloat32, a: number, b: number): number {
+function distance2(v: GrowableArray<Float32Array>, a: number, b: number): number {
   const data = v.peek();
   const dx = data[a * 3]! - data[b * 3]!, dy = data[a * 3 + 1]! - data[b * 3 + 1]!, dz = data[a * 3 + 2]! - data[b * 3 + 2]!;
   return dx * dx + dy * dy + dz * dz;

@@ -5,9 +5,7 @@
  * (median of 3, the result already cached so the figure is encoding plus transfer).
  */
 import { request } from 'node:http';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
-import { spawnHost } from '../helpers/spawn-host.ts';
-import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+import { spawnFixtureHost } from '../helpers/fixture-host.ts';
 import { fmt, percentile } from './host-helpers.ts';
 
 function fetchRaw(url: string, body: string, encoding: string | null): Promise<{ bytes: number; ms: number; encoding: string }> {
@@ -27,17 +25,7 @@ function fetchRaw(url: string, body: string, encoding: string | null): Promise<{
 }
 
 export async function run(): Promise<{ name: string; lines: string[] }> {
-  const host = await spawnHost([
-    '--port',
-    '0',
-    '--plugins',
-    await fixturePluginsDir(),
-    '--specimens',
-    await makeSpecimensDir(),
-    '--no-viewer',
-    '--log-level',
-    'warn',
-  ]);
+  const host = await spawnFixtureHost(['--no-viewer', '--log-level', 'warn']);
   const lines: string[] = [];
   const cases = [
     ['point cloud, 500,000 points (cloud)', { function_name: 'cloud', kwargs: { count: 500_000 } }],

@@ -26,8 +26,34 @@ export function benchSpecimens(): string {
   return dir;
 }
 
+/** The arguments of a bench host on `plugins` and `specimens`, on a free port, logging from `logLevel`. */
+export function benchHostArgs(plugins: string, specimens: string, logLevel = 'warn'): string[] {
+  return ['--port', '0', '--plugins', plugins, '--specimens', specimens, '--log-level', logLevel];
+}
+
 export async function startBenchHost(extra: string[] = []): Promise<RunningHost> {
-  return spawnHost(['--port', '0', '--plugins', buildBenchPlugins(), '--specimens', benchSpecimens(), '--log-level', 'warn', ...extra]);
+  return spawnHost([...benchHostArgs(buildBenchPlugins(), benchSpecimens()), ...extra]);
+}
+
+/**
+ * A bare server to measure a host against: `script` run by `node -e` with `args`, resolved
+ * once it prints `listening on URL`; `stop` kills it.
+ */
+export function startScriptServer(
+  script: string,
+  args: string[] = [],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ url: string; pid: number; stop: () => void }> {
+  const child = spawn(process.execPath, ['-e', script, ...args], { ...options, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve({ url: m[1]!, pid: child.pid!, stop: () => child.kill('SIGKILL') });
+    });
+    child.once('exit', (code) => reject(new Error(`baseline exited ${code}`)));
+  });
 }
 
 /** Downloads a URL, counting bytes without keeping them; returns bytes and seconds. */

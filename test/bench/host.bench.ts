@@ -12,11 +12,11 @@
  * 4. progress-poll p99 while two CPU-bound jobs run, against the same polls on an idle host
  *    (target ≤ 2x).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { REPO } from '../helpers/cli-path.ts';
-import { download, fmt, percentile, startBenchHost } from './host-helpers.ts';
+import { download, fmt, percentile, startBenchHost, startScriptServer } from './host-helpers.ts';
 
 /**
  * A child process serving on GET / the bytes `bytesFromUrl` answers a request without
@@ -40,16 +40,7 @@ function startBaseline(kind: 'node' | 'node-same-head' | 'fastify', bytesFromUrl
         `f.listen({port:0,host:'127.0.0.1'});${listening('f.server.address().port')}})`
       : `${fetchBytes}const http=require('node:http');get(process.argv[1]).then(({headers,buf})=>{const h=${head};const ` +
         `s=http.createServer((q,r)=>{r.writeHead(200,h);r.end(buf)});s.listen(0,'127.0.0.1',()=>${listening('s.address().port')})})`;
-  const child = spawn(process.execPath, ['-e', script, bytesFromUrl], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve({ url: m[1]!, pid: child.pid!, stop: () => child.kill('SIGKILL') });
-    });
-    child.once('exit', (code) => reject(new Error(`baseline exited ${code}`)));
-  });
+  return startScriptServer(script, [bytesFromUrl], { cwd: REPO });
 }
 
 /** CPU time (user and system) a process has used so far, in milliseconds (Linux /proc). */

@@ -13,7 +13,6 @@
  *    server once more under the host's allocator setting, which makes every fresh block of
  *    64 KiB or more (each socket read among them) a mapping of its own.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { createApp } from '../../core/app.ts';
@@ -25,7 +24,7 @@ import { inputPluginsDir } from '../helpers/input-plugins.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';
 import { makeSpecimensDir, npyBytes } from '../helpers/specimens-dir.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
-import { fmt } from './host-helpers.ts';
+import { fmt, startScriptServer } from './host-helpers.ts';
 import { hostContextOf } from '../../core/assembly/host-internals.ts';
 
 const ROUNDS = Number(process.env.INPUTS_BENCH_ROUNDS ?? 500);
@@ -112,16 +111,7 @@ function startBaseline(env: Record<string, string> = {}): Promise<{ url: string;
     `h=createHash('sha256');const c=[];q.on('data',d=>{h.update(d);c.push(d)});q.on('end',()=>{const ` +
     `b=Buffer.concat(c);r.end(JSON.stringify({bytes:b.length,id:h.digest('hex')}))})});s.listen(0,'127.0.0.1',()=>console.log('listening on ` +
     `http://127.0.0.1:'+s.address().port))`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve({ url: m[1]!, pid: child.pid!, stop: () => child.kill('SIGKILL') });
-    });
-    child.once('exit', (code) => reject(new Error(`baseline exited ${code}`)));
-  });
+  return startScriptServer(script, [], { env: { ...process.env, ...env } });
 }
 
 interface Target {

@@ -19,7 +19,7 @@ import { CLI, REPO } from '../helpers/cli-path.ts';
 import { PYTHON } from '../helpers/python-plugins.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { benchSpecimens, buildBenchPlugins, download, fmt, percentile } from './host-helpers.ts';
+import { benchHostArgs, benchSpecimens, buildBenchPlugins, download, fmt, percentile } from './host-helpers.ts';
 import { median } from './startup.bench.ts';
 
 const CALLS = 400;
@@ -192,14 +192,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   const plugins = buildBenchPlugins();
   buildPython(plugins);
   const host = await spawnHost([
-    '--port',
-    '0',
-    '--plugins',
-    plugins,
-    '--specimens',
-    benchSpecimens(),
-    '--log-level',
-    'warn',
+    ...benchHostArgs(plugins, benchSpecimens()),
     '--pool-size',
     '2',
     '--python',

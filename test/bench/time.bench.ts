@@ -25,7 +25,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { CLI, REPO } from '../helpers/cli-path.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { fmt, percentile } from './host-helpers.ts';
+import { benchHostArgs, fmt, percentile } from './host-helpers.ts';
 
 const GODOT = { 'user-agent': 'GodotEngine/4.3.stable.official (Linux)' };
 const STEPS = 301;
@@ -138,18 +138,7 @@ async function store(host: RunningHost): Promise<string[]> {
 }
 
 async function small(plugins: string, specimens: string): Promise<string[]> {
-  const host = await spawnHost([
-    '--port',
-    '0',
-    '--plugins',
-    plugins,
-    '--specimens',
-    specimens,
-    '--log-level',
-    'warn',
-    '--cache-max-bytes',
-    String(512 * 2 ** 20),
-  ]);
+  const host = await spawnHost([...benchHostArgs(plugins, specimens), '--cache-max-bytes', String(512 * 2 ** 20)]);
   try {
     const times = [];
     for (let t = 0; t < 2; t++) times.push((await timed(data(host, `t=${t}&c=rgb`))).seconds);

@@ -16,7 +16,7 @@ import { request } from 'node:http';
 import { Redis } from 'ioredis';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { benchSpecimens, buildBenchPlugins, fmt, startBenchWorker } from './host-helpers.ts';
+import { benchHostArgs, benchSpecimens, buildBenchPlugins, fmt, startBenchWorker } from './host-helpers.ts';
 
 const ROOMS = Number(process.env.VITRINE_BENCH_TRUST_ROOMS ?? 100);
 const OUTAGE_MS = 10_000;
@@ -118,14 +118,7 @@ async function evictingBlobStore(plugins: string, specimens: string, lines: stri
   const redis = await startRedis();
   const blobs: RedisServer = await startRedis({ args: ['--maxmemory', '64mb', '--maxmemory-policy', 'allkeys-lru'] });
   const common = [
-    '--port',
-    '0',
-    '--plugins',
-    plugins,
-    '--specimens',
-    specimens,
-    '--log-level',
-    'error',
+    ...benchHostArgs(plugins, specimens, 'error'),
     '--redis',
     redis.url,
     '--blob-store',

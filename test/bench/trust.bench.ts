@@ -14,10 +14,8 @@
  */
 import net from 'node:net';
 import { request } from 'node:http';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { spawnFixtureHost } from '../helpers/fixture-host.ts';
 import { rssMiB } from '../helpers/process-rss.ts';
-import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
-import { spawnHost } from '../helpers/spawn-host.ts';
 import { fmt, percentile, startBenchHost } from './host-helpers.ts';
 
 const WINDOW_S = Number(process.env.VITRINE_TRUST_WINDOW_S ?? 40);
@@ -134,18 +132,7 @@ async function changingRoom(
 ): Promise<{ before: number; peak: number; after: number; changes: number; closed: number; open: number; events: number[] }> {
   // The test fixtures' `square`, whose `note` parameter makes each room event about 15 KB, so
   // the stalled clients fall past the kernel's socket buffers within the window.
-  const host = await spawnHost([
-    '--port',
-    '0',
-    '--plugins',
-    await fixturePluginsDir(),
-    '--specimens',
-    await makeSpecimensDir(),
-    '--log-level',
-    'warn',
-    '--pool-size',
-    '2',
-  ]);
+  const host = await spawnFixtureHost(['--log-level', 'warn', '--pool-size', '2']);
   const pid = host.child.pid!;
   const roomId = 'busy';
   const change = (k: number) =>

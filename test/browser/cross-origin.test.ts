@@ -9,9 +9,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
-import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
-import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { spawnFixtureHost } from '../helpers/fixture-host.ts';
+import type { RunningHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { launchBrowser } from './browser-session.ts';
 
@@ -32,19 +31,7 @@ beforeAll(async () => {
   strangerUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
   const listed = new URL(pageUrl).origin;
   [host, browser] = await Promise.all([
-    (async () =>
-      spawnHost([
-        '--port',
-        '0',
-        '--plugins',
-        await fixturePluginsDir(),
-        '--specimens',
-        await makeSpecimensDir(),
-        '--pool-size',
-        '1',
-        '--cors-origin',
-        `*,${listed}`,
-      ]))(),
+    spawnFixtureHost(['--pool-size', '1', '--cors-origin', `*,${listed}`]),
     launchBrowser(),
   ]);
 });

@@ -7,36 +7,17 @@
  */
 import { hostname } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { spawnLabHost } from '../helpers/fixture-host.ts';
 import { requestWithHost } from '../helpers/raw-http.ts';
-import { killAllHosts, spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
 
 afterAll(killAllHosts);
-
-async function lab(extra: string[]): Promise<{ host: RunningHost; base: string }> {
-  const host = await spawnHost([
-    '--host',
-    '0.0.0.0',
-    '--port',
-    '0',
-    '--plugins',
-    await fixturePluginsDir(),
-    '--specimens',
-    await makeSpecimensDir(),
-    '--no-viewer',
-    '--pool-size',
-    '1',
-    ...extra,
-  ]);
-  return { host, base: `http://127.0.0.1:${host.port}` };
-}
 
 const ADMIN = ['/api/processing/cache/stats', '/api/specimens/reload', '/metrics'];
 
 describe('a lab host', () => {
   it('makes an admin token, prints it once, and guards the admin routes with it', async () => {
-    const { host, base } = await lab([]);
+    const { host, base } = await spawnLabHost();
     const lines = host.stdout().split('\n').filter((line) => line.startsWith('admin token: '));
     expect(lines).toHaveLength(1);
     const token = lines[0]!.slice('admin token: '.length);
@@ -69,26 +50,26 @@ describe('a lab host', () => {
     expect((await mark({ authorization: `Bearer ${token}` })).status).toBe(201);
     expect((await fetch(`${base}/api/rooms/lab/annotations`)).status).toBe(200);
     // A second host makes a token of its own.
-    const other = await lab([]);
+    const other = await spawnLabHost();
     expect(other.host.stdout()).toMatch(/admin token: \S+/);
     expect(other.host.stdout()).not.toContain(token);
     await Promise.all([host.stop(), other.host.stop()]);
   });
 
   it('answers only the machine\'s own names and addresses (DNS rebinding), or any with *', async () => {
-    const { host, base } = await lab([]);
+    const { host, base } = await spawnLabHost();
     expect((await requestWithHost(`${base}/api/specimens/`, `${hostname()}:${host.port}`)).status).toBe(200);
     expect((await requestWithHost(`${base}/api/specimens/`, `localhost:${host.port}`)).status).toBe(200);
     const rebound = await requestWithHost(`${base}/api/specimens/`, `rebind.evil.example:${host.port}`);
     expect(rebound.status).toBe(403);
     expect(JSON.parse(rebound.body)).toMatchObject({ code: 'SPC_ERR_HOST_NOT_ALLOWED' });
-    const open = await lab(['--allowed-hosts', '*']);
+    const open = await spawnLabHost(['--allowed-hosts', '*']);
     expect((await requestWithHost(`${open.base}/api/specimens/`, 'rebind.evil.example')).status).toBe(200);
     await Promise.all([host.stop(), open.host.stop()]);
   });
 
   it('keeps the admin routes open with --admin-token none, saying so; uses a given token without printing it', async () => {
-    const open = await lab(['--admin-token', 'none']);
+    const open = await spawnLabHost(['--admin-token', 'none']);
     expect(open.host.stdout()).not.toContain('admin token:');
     await open.host.waitForLog('--admin-token none');
     expect((await fetch(`${open.base}/api/processing/cache/stats`)).status).toBe(200);

@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli-path.ts';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
-import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
-import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { spawnFixtureHost } from '../helpers/fixture-host.ts';
+import type { RunningHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 const hosts: RunningHost[] = [];
@@ -31,19 +30,7 @@ function getTls(url: string, ca: string): Promise<{ status: number; body: string
 
 /** Starts a host with TLS and waits for its three lines: plain, TLS, fingerprint. */
 async function startTls(args: string[]): Promise<{ host: RunningHost; httpsUrl: string; fingerprint: string }> {
-  const host = await spawnHost([
-    '--port',
-    '0',
-    '--https-port',
-    '0',
-    '--plugins',
-    await fixturePluginsDir(),
-    '--specimens',
-    await makeSpecimensDir(),
-    '--log-level',
-    'warn',
-    ...args,
-  ]);
+  const host = await spawnFixtureHost(['--https-port', '0', '--log-level', 'warn', ...args]);
   hosts.push(host);
   const lines = await waitFor(() => {
     const out = host.stdout().split('\n').filter(Boolean);

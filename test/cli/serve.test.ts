@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
 import { join } from 'node:path';
 import { REPO } from '../helpers/cli-path.ts';
+import { spawnFixtureHost } from '../helpers/fixture-host.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
@@ -31,7 +32,7 @@ afterEach(async () => {
 
 describe('vitrine serve', () => {
   it('prints the real port, serves over HTTP, and exits cleanly on SIGTERM ending running jobs', async () => {
-    const host = await spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir()]);
+    const host = await spawnFixtureHost();
     hosts.push(host);
     expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(host.url.endsWith(':0')).toBe(false);
@@ -52,7 +53,7 @@ describe('vitrine serve', () => {
 
   it("through the checkout's own launcher (what npx vitrine runs in a clone) serves from the TypeScript sources", async () => {
     // Under npm test the other tests run the compiled command; this one keeps the sources' path covered.
-    const host = await spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir()], {
+    const host = await spawnFixtureHost([], {
       cli: join(REPO, 'core/cli/vitrine-bin.js'),
     });
     hosts.push(host);

@@ -9,9 +9,8 @@
  * reach, and a way to wait for them.
  */
 import { describe, expect, it } from 'vitest';
-import type { Annotation, AnnotationEvent } from '../../core/client/scene-types.ts';
+import type { Annotation, AnnotationEvent, AnnotationInput } from '../../core/client/scene-types.ts';
 import { DEFAULT_MAX_ANNOTATIONS, EVENT_BATCH_LIMIT, type AnnotationStore } from '../../core/annotations/annotation-store.ts';
-import type { AnnotationDraft } from '../../core/annotations/check-annotation.ts';
 import { roomChannel } from '../../core/events/channels.ts';
 import type { EventHub } from '../../core/events/event-hub.ts';
 import { HostError } from '../../core/errors.ts';
@@ -25,7 +24,7 @@ export interface AnnotationHarness {
   hub: EventHub;
 }
 
-const point = (x: number, label?: string): AnnotationDraft => ({ kind: 'point', points: [[x, 0, 0]], ...(label ? { label } : {}) });
+const point = (x: number, label?: string): AnnotationInput => ({ kind: 'point', points: [[x, 0, 0]], ...(label ? { label } : {}) });
 
 /** Collects the `annotation` events of a room until stopped. */
 function collect(hub: EventHub, roomId: string): { events: AnnotationEvent[]; stop: () => void } {

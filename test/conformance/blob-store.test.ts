@@ -6,14 +6,13 @@
  * Then what is each store's own: a Redis blob missing one chunk is a miss, and an S3 transfer
  * broken off midway or a store gone is the 503, never a short result.
  */
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryBlobStore } from '../../core/blobs/memory-blob-store.ts';
 import { RedisBlobStore } from '../../core/blobs/redis-blob-store.ts';
 import { KEYS } from '../../core/redis/redis-keys.ts';
 import { computeResultId } from '../../core/results/result-id.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
-import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { fileRedis } from '../helpers/file-redis.ts';
 import { BLOB_RESULTS, blobStoreConformance } from './blob-store-cases.ts';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { S3BlobStore } from '../../core/blobs/s3-blob-store.ts';
@@ -28,27 +27,21 @@ blobStoreConformance('memory', () => {
   return { store, expire: async () => void (now += 120_000) };
 });
 
-let redis: RedisServer;
-let client: Redis;
-beforeAll(async () => {
-  redis = await startRedis();
-  client = new Redis(redis.url);
-});
-afterAll(() => client?.disconnect());
+const redis = fileRedis();
 // No byte budget: every get reads Redis, never a memory copy.
 blobStoreConformance('redis', () => ({
-  store: new RedisBlobStore(client, null),
+  store: new RedisBlobStore(redis.client, null),
   expire: async (hash) => {
-    const keys = await client.keys(`vitrine:blob:${hash}*`);
-    if (keys.length > 0) await client.del(...keys);
+    const keys = await redis.client.keys(`vitrine:blob:${hash}*`);
+    if (keys.length > 0) await redis.client.del(...keys);
   },
 }));
 
 describe('redis blob store, a blob of several chunks', () => {
   it('reads as a miss, not an error, when one of its chunks is gone (read whole on a connection of its own)', async () => {
-    const store = new RedisBlobStore(client, null);
+    const store = new RedisBlobStore(redis.client, null);
     const ref = await store.put(BLOB_RESULTS.large!(), 60_000);
-    await client.del(KEYS.blobChunk(ref.hash, 1));
+    await redis.client.del(KEYS.blobChunk(ref.hash, 1));
     expect(await store.get(ref)).toBeNull();
   });
 });

@@ -8,8 +8,7 @@
  * pins never let the budget evict them and give way oldest first past their share; a Redis blob
  * evicted from under a pin is seen as lost.
  */
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisBlobStore } from '../../core/blobs/redis-blob-store.ts';
 import { ResultBudget } from '../../core/cache/result-budget.ts';
 import { KEYS } from '../../core/redis/redis-keys.ts';
@@ -19,7 +18,7 @@ import { resultByteLength } from '../../core/results/to-json-result.ts';
 import { MemoryResultPins, MemorySnapshotStore } from '../../core/snapshots/memory-snapshot-store.ts';
 import { RedisResultPins, RedisSnapshotStore } from '../../core/snapshots/redis-snapshot-store.ts';
 import type { ResultPins, SnapshotStore } from '../../core/snapshots/snapshot-store.ts';
-import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { fileRedis } from '../helpers/file-redis.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 let serial = 0;
@@ -95,34 +94,23 @@ describe('memory pins', () => {
   });
 });
 
-let redis: RedisServer;
-let client: Redis;
-
-beforeAll(async () => {
-  redis = await startRedis();
-  client = new Redis(redis.url);
-});
-
-afterAll(async () => {
-  client?.disconnect();
-  await redis?.stop();
-});
+const redis = fileRedis();
 
 snapshotCases('redis', () => {
-  const scripted = defineScripts(client);
-  return { store: new RedisSnapshotStore(scripted), pins: new RedisResultPins(new RedisBlobStore(client, null)), dropOthers: () => {} };
+  const scripted = defineScripts(redis.client);
+  return { store: new RedisSnapshotStore(scripted), pins: new RedisResultPins(new RedisBlobStore(redis.client, null)), dropOthers: () => {} };
 });
 
 describe('redis pins', () => {
   it('lengthen a blob’s life to the snapshot’s, and see one evicted anyway as lost', async () => {
-    const blobs = new RedisBlobStore(client, null);
+    const blobs = new RedisBlobStore(redis.client, null);
     const pins = new RedisResultPins(blobs);
     const result = volume(128);
     const stored = await blobs.put(result, 1_000);
     const refs = await pins.pin('kept', [result], 3_600_000);
-    expect(await client.pttl(KEYS.blob(stored.hash))).toBeGreaterThan(3_000_000);
+    expect(await redis.client.pttl(KEYS.blob(stored.hash))).toBeGreaterThan(3_000_000);
     expect(await pins.intact('kept', refs)).toBe(true);
-    await client.del(KEYS.blobChunk(stored.hash, 0));
+    await redis.client.del(KEYS.blobChunk(stored.hash, 0));
     expect(await pins.intact('kept', refs)).toBe(false);
   });
 });

@@ -10,7 +10,7 @@
  * Redis out of memory refuses (the 503, and no record pointing at nothing).
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { ResultBudget } from '../../core/cache/result-budget.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { resultByteLength } from '../../core/results/to-json-result.ts';
@@ -19,26 +19,17 @@ import { KEYS } from '../../core/redis/redis-keys.ts';
 import { RedisUploadStore } from '../../core/uploads/redis-upload-store.ts';
 import { MemoryUploadStore } from '../../core/uploads/memory-upload-store.ts';
 import { uploadId, type UploadStore } from '../../core/uploads/upload-store.ts';
-import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { fileRedis } from '../helpers/file-redis.ts';
+import { startRedis } from '../helpers/redis-server.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { BLOB_RESULTS } from './blob-store-cases.ts';
 import { expectSameResult } from './same-result.ts';
 
 const TTL_SECONDS = 60;
 const TTL_MS = TTL_SECONDS * 1000;
 
-const RESULTS: Record<string, () => StoredResult> = {
-  mesh: () => ({ type: 'mesh', vertices: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), indices: new Uint32Array([0, 1, 2]) }),
-  volume: () => ({
-    type: 'volume',
-    shape: [2, 2, 3],
-    dtype: 'uint16',
-    data: new Uint16Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 65535]),
-    spacing: [1, 1, 0.5],
-    valueRange: [1, 65535],
-  }),
-  point_cloud: () => ({ type: 'point_cloud', points: new Float32Array([1.5, 2.5, 3.5]), colors: new Uint8Array([255, 0, 7]) }),
-  image: () => ({ type: 'image', width: 2, height: 1, channels: 3, dtype: 'uint8', data: new Uint8Array([9, 8, 7, 6, 5, 4]) }),
-};
+/** One result of each type (the blob store's cases; the one larger than a Redis chunk is theirs alone). */
+const RESULTS = Object.fromEntries(Object.entries(BLOB_RESULTS).filter(([name]) => name !== 'large'));
 
 /** What a store under test comes with: ways to move its time and to lose an upload's bytes. */
 interface UploadHarness {
@@ -194,13 +185,7 @@ describe('memory upload store, its budget', () => {
   });
 });
 
-let redis: RedisServer;
-let client: Redis;
-beforeAll(async () => {
-  redis = await startRedis();
-  client = new Redis(redis.url);
-});
-afterAll(() => client?.disconnect());
+const redis = fileRedis();
 
 /** Every key of the store, its time-to-live shortened by `ms` (deleted when that ends it), as time passing would. */
 async function ageRedis(target: Redis, ms: number): Promise<void> {
@@ -221,23 +206,23 @@ async function blobKeysOf(target: Redis, id: string): Promise<string[]> {
 
 uploadStoreCases('redis', () => ({
   // No byte budget: every get reads Redis, never a memory copy.
-  store: new RedisUploadStore(client, new RedisBlobStore(client, null), TTL_SECONDS),
-  age: (ms) => ageRedis(client, ms),
+  store: new RedisUploadStore(redis.client, new RedisBlobStore(redis.client, null), TTL_SECONDS),
+  age: (ms) => ageRedis(redis.client, ms),
   lose: async (id) => {
-    const keys = await blobKeysOf(client, id);
-    if (keys.length > 0) await client.del(...keys);
+    const keys = await blobKeysOf(redis.client, id);
+    if (keys.length > 0) await redis.client.del(...keys);
   },
 }));
 
 describe('redis upload store, in Redis', () => {
   it('gives the record and every byte of the upload the upload time-to-live', async () => {
-    const store = new RedisUploadStore(client, new RedisBlobStore(client, null), TTL_SECONDS);
+    const store = new RedisUploadStore(redis.client, new RedisBlobStore(redis.client, null), TTL_SECONDS);
     const id = freshId();
     await store.put(id, RESULTS.volume!(), 3);
-    const keys = [KEYS.upload(id), ...(await blobKeysOf(client, id))];
+    const keys = [KEYS.upload(id), ...(await blobKeysOf(redis.client, id))];
     expect(keys.length).toBeGreaterThan(1);
     for (const key of keys) {
-      const left = await client.pttl(key);
+      const left = await redis.client.pttl(key);
       expect(left).toBeGreaterThan(0);
       expect(left).toBeLessThanOrEqual(TTL_MS);
     }

@@ -1,26 +1,46 @@
 /**
  * createTestApp(): a real host (createApp) on the fixture plugins and a fresh specimens
  * directory, with short time-to-lives and a two-thread pool, closed after the test.
+ * fileTestApp(): the same host (without the short cancel grace) shared by a whole file's
+ * tests, listening on loopback before them and closed after them.
  */
 import type { FastifyInstance } from 'fastify';
-import { onTestFinished } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { createApp, type CreateAppOptions } from '../../core/app.ts';
 import { fixturePluginsDir } from './fixture-plugins.ts';
 import { makeSpecimensDir } from './specimens-dir.ts';
 import { STATE_WAIT_MS, waitFor } from './wait-for.ts';
 
+/** A host on the fixture plugins and a fresh specimens directory (unless `options` name one, or null). */
+async function fixtureApp(options: CreateAppOptions): Promise<FastifyInstance> {
+  const specimensDir = 'specimensDir' in options ? options.specimensDir : await makeSpecimensDir();
+  return createApp({ pluginsDir: await fixturePluginsDir(), logLevel: false, poolSize: 2, viewer: false, ...options, specimensDir });
+}
+
 export async function createTestApp(options: CreateAppOptions = {}): Promise<FastifyInstance> {
-  const app = await createApp({
-    pluginsDir: await fixturePluginsDir(),
-    specimensDir: await makeSpecimensDir(),
-    logLevel: false,
-    poolSize: 2,
-    viewer: false,
-    cancelGraceMs: 200,
-    ...options,
-  });
+  const app = await fixtureApp({ cancelGraceMs: 200, ...options });
   onTestFinished(() => app.close());
   return app;
+}
+
+/** A file's one host: `app`, and `url` on loopback, both set once the file's beforeAll has run. */
+export interface FileTestApp {
+  readonly app: FastifyInstance;
+  readonly url: string;
+}
+
+/**
+ * Starts one host for the calling file's tests before they run (within `timeoutMs`, for a
+ * slow first build of the fixtures) and closes it after them. Called at the top of a file.
+ */
+export function fileTestApp(options: CreateAppOptions = {}, timeoutMs?: number): FileTestApp {
+  const host = { app: undefined as unknown as FastifyInstance, url: '' };
+  beforeAll(async () => {
+    host.app = await fixtureApp(options);
+    host.url = await host.app.listen({ host: '127.0.0.1', port: 0 });
+  }, timeoutMs);
+  afterAll(() => host.app?.close());
+  return host;
 }
 
 /** Shows a registered function (e.g. one of the fixture bundle's) as a dynamic specimen. */

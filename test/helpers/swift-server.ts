@@ -51,57 +51,47 @@ const READY_LIMIT_MS = 90_000;
 const live = new Set<ChildProcess>();
 const dirs = new Set<string>();
 
-function serverConf(dir: string, name: string, port: number): string {
+/** The [DEFAULT] section every server of the cluster shares (after its own `first` lines): loopback, one process, quiet. */
+function defaults(dir: string, port: number, first = ''): string {
   return `[DEFAULT]
-devices = ${dir}/node
-mount_check = false
-bind_ip = 127.0.0.1
+${first}bind_ip = 127.0.0.1
 bind_port = ${port}
 workers = 0
 swift_dir = ${dir}
 log_level = WARNING
-[pipeline:main]
+`;
+}
+
+function serverConf(dir: string, name: string, port: number): string {
+  return `${defaults(dir, port, `devices = ${dir}/node\nmount_check = false\n`)}[pipeline:main]
 pipeline = ${name}-server
 [app:${name}-server]
 use = egg:swift#${name}
 `;
 }
 
+/** The proxy's filters, in its pipeline's order of first use: section name, Swift entry point, its own setting. */
+const PROXY_FILTERS: readonly (readonly [string, string, string?])[] = [
+  ['catch_errors', 'catch_errors'],
+  ['gatekeeper', 'gatekeeper'],
+  ['proxy-logging', 'proxy_logging'],
+  ['cache', 'memcache'],
+  ['listing_formats', 'listing_formats'],
+  ['s3api', 's3api'],
+  ['tempauth', 'tempauth', 'user_vitrine_tester = secret .admin'],
+  ['copy', 'copy'],
+  ['slo', 'slo'],
+  ['dlo', 'dlo'],
+];
+
 function proxyConf(dir: string, port: number): string {
   // slo is what s3api's multipart uploads complete into; copy and dlo come with it.
-  return `[DEFAULT]
-bind_ip = 127.0.0.1
-bind_port = ${port}
-workers = 0
-swift_dir = ${dir}
-log_level = WARNING
-[pipeline:main]
+  return `${defaults(dir, port)}[pipeline:main]
 pipeline = catch_errors gatekeeper proxy-logging cache listing_formats s3api tempauth copy slo dlo proxy-logging proxy-server
 [app:proxy-server]
 use = egg:swift#proxy
 account_autocreate = true
-[filter:catch_errors]
-use = egg:swift#catch_errors
-[filter:gatekeeper]
-use = egg:swift#gatekeeper
-[filter:proxy-logging]
-use = egg:swift#proxy_logging
-[filter:cache]
-use = egg:swift#memcache
-[filter:listing_formats]
-use = egg:swift#listing_formats
-[filter:s3api]
-use = egg:swift#s3api
-[filter:tempauth]
-use = egg:swift#tempauth
-user_vitrine_tester = secret .admin
-[filter:copy]
-use = egg:swift#copy
-[filter:slo]
-use = egg:swift#slo
-[filter:dlo]
-use = egg:swift#dlo
-`;
+${PROXY_FILTERS.map(([name, egg, more]) => `[filter:${name}]\nuse = egg:swift#${egg}\n${more ? `${more}\n` : ''}`).join('')}`;
 }
 
 /** Whether the proxy answers S3 at all (any HTTP status is an answer). */

@@ -5,9 +5,8 @@
  */
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
-import { killAllHosts, spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+import { spawnFixtureHost } from '../helpers/fixture-host.ts';
+import { killAllHosts, type RunningHost } from '../helpers/spawn-host.ts';
 import { rssBytes } from '../helpers/process-rss.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
@@ -52,17 +51,7 @@ async function settledRss(host: RunningHost): Promise<number> {
 
 describe('stalled readers of a large JSON result', () => {
   it('seven more clients that never read add less than one encoding between them', { timeout: 180_000 }, async () => {
-    const host = await spawnHost([
-      '--port',
-      '0',
-      '--plugins',
-      await fixturePluginsDir(),
-      '--specimens',
-      await makeSpecimensDir(),
-      '--no-viewer',
-      '--log-level',
-      'warn',
-    ]);
+    const host = await spawnFixtureHost(['--no-viewer', '--log-level', 'warn']);
     const body = JSON.stringify({ function_name: 'cloud', kwargs: { count: 1_200_000 }, room_id: 'stalled' });
     // One complete read computes and caches the result and shows the encoding's size.
     const first = await fetch(`${host.url}/api/processing/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });

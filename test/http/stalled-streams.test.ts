@@ -7,10 +7,9 @@
  */
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { spawnFixtureHost } from '../helpers/fixture-host.ts';
 import { rssBytes } from '../helpers/process-rss.ts';
-import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
-import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+import { killAllHosts } from '../helpers/spawn-host.ts';
 import { openStream } from '../helpers/sse-reader.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
@@ -51,19 +50,7 @@ function openStalled(port: number, roomId: string): Promise<Stalled> {
 
 describe('stalled event streams', () => {
   it('drops a room stream more than 1 MiB behind, keeps the readers, and frees what it held', { timeout: 180_000 }, async () => {
-    const host = await spawnHost([
-      '--port',
-      '0',
-      '--plugins',
-      await fixturePluginsDir(),
-      '--specimens',
-      await makeSpecimensDir(),
-      '--no-viewer',
-      '--log-level',
-      'warn',
-      '--write-timeout',
-      '0',
-    ]);
+    const host = await spawnFixtureHost(['--no-viewer', '--log-level', 'warn', '--write-timeout', '0']);
     const roomId = 'stalled-room';
     const stalled = await Promise.all(Array.from({ length: 5 }, () => openStalled(host.port, roomId)));
     const reader = await openStream(`${host.url}/api/rooms/${roomId}/events`);

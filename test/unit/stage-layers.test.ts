@@ -8,7 +8,8 @@
 import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
 import type { VolumeData } from '../../core/client/decoded-types.ts';
-import { categoricalColour, labelColour, labelTable } from '../../core/viewer/app/stage/label-colors.ts';
+import { labelRgb } from '../../core/client/label-colors.ts';
+import { labelColour, labelTable } from '../../core/viewer/app/stage/label-colors.ts';
 import { labelIdsOf } from '../../core/viewer/app/stage/label-ids.ts';
 import { affineMatrix, keptByPlanes, layerPlanes, toWorldPlanes } from '../../core/viewer/app/stage/layer-look.ts';
 import { StageLayers } from '../../core/viewer/app/stage/stage-layers.ts';
@@ -70,12 +71,12 @@ describe('segmentation ids and colours', () => {
     const sources = { resultColors: { '2': '#00ff00', '3': '#0000ff' }, labels: { colors: { '3': '#ff0000' } } };
     const table = labelTable(ids, sources);
     expect([...table.subarray(0, 4)]).toEqual([0, 0, 0, 0]);
-    expect([...table.subarray(4, 8)]).toEqual([...categoricalColour(1), 255]);
+    expect([...table.subarray(4, 8)]).toEqual([...labelRgb(1), 255]);
     expect([...table.subarray(8, 12)]).toEqual([0, 255, 0, 255]);
     expect([...table.subarray(12, 16)]).toEqual([255, 0, 0, 255]);
     expect(labelColour(2, { labels: { show: 'selected', selected: [3] } })).toBeNull();
     expect(labelColour(3, { labels: { show: 'selected', selected: [3] } })).not.toBeNull();
-    expect(categoricalColour(1)).not.toEqual(categoricalColour(2));
+    expect(labelRgb(1)).not.toEqual(labelRgb(2));
   });
 });
 

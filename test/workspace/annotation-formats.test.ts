@@ -7,23 +7,15 @@
  * encoder), hold every mark with its positions, label, colour, numeric properties and id,
  * polylines as their segments.
  */
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../core/app.ts';
+import { describe, expect, it } from 'vitest';
 import type { Annotation, AnnotationList } from '../../core/client/scene-types.ts';
 import { volumeFrameOf, voxelCentre } from '../../core/sdk/volume-frame.ts';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { fileTestApp } from '../helpers/create-test-app.ts';
 import { room } from '../helpers/room.ts';
 
-let app: FastifyInstance;
-let url: string;
-beforeAll(async () => {
-  app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: null, logLevel: false, poolSize: 1, viewer: false });
-  url = await app.listen({ host: '127.0.0.1', port: 0 });
-}, 180_000);
-afterAll(() => app.close());
+const server = fileTestApp({ specimensDir: null, poolSize: 1 }, 180_000);
 
-const at = (r: string, rest = '') => `${url}/api/rooms/${encodeURIComponent(r)}/annotations${rest}`;
+const at = (r: string, rest = '') => `${server.url}/api/rooms/${encodeURIComponent(r)}/annotations${rest}`;
 const post = (r: string, body: unknown, type = 'application/json') =>
   fetch(at(r), { method: 'POST', headers: { 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) });
 

@@ -5,24 +5,16 @@
  * the `result` event (of the room's entry: the layer is the scene's active one), and the
  * layer's data holds the seeds as they are after a burst of changes.
  */
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../core/app.ts';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { describe, expect, it } from 'vitest';
+import { fileTestApp } from '../helpers/create-test-app.ts';
 import { room } from '../helpers/room.ts';
 import { openStream } from '../helpers/sse-reader.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
-let app: FastifyInstance;
-let url: string;
-beforeAll(async () => {
-  app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: null, logLevel: false, poolSize: 1, viewer: false });
-  url = await app.listen({ host: '127.0.0.1', port: 0 });
-}, 180_000);
-afterAll(() => app.close());
+const server = fileTestApp({ specimensDir: null, poolSize: 1 }, 180_000);
 
 const send = (method: string, path: string, body?: unknown) =>
-  fetch(`${url}${path}`, {
+  fetch(`${server.url}${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -30,7 +22,7 @@ const send = (method: string, path: string, body?: unknown) =>
 
 /** The points of the layer's data, as [x, y, z] triples. */
 async function layerPoints(r: string): Promise<number[][]> {
-  const data = (await (await fetch(`${url}/api/rooms/${r}/layers/seeds/data`)).json()) as { points: number[] };
+  const data = (await (await fetch(`${server.url}/api/rooms/${r}/layers/seeds/data`)).json()) as { points: number[] };
   return Array.from({ length: data.points.length / 3 }, (_, i) => data.points.slice(i * 3, i * 3 + 3));
 }
 
@@ -48,13 +40,13 @@ describe('annotations in snapshots', () => {
         ],
       },
     ]);
-    const kept = (await (await fetch(`${url}/api/rooms/${r}/annotations`)).json()) as { annotations: unknown[] };
+    const kept = (await (await fetch(`${server.url}/api/rooms/${r}/annotations`)).json()) as { annotations: unknown[] };
     const taken = (await (await send('POST', `/api/rooms/${r}/snapshots`)).json()) as { id: string };
-    expect(((await (await fetch(`${url}/api/snapshots/${taken.id}`)).json()) as { annotations: unknown[] }).annotations).toEqual(kept.annotations);
+    expect(((await (await fetch(`${server.url}/api/snapshots/${taken.id}`)).json()) as { annotations: unknown[] }).annotations).toEqual(kept.annotations);
     await send('DELETE', `/api/rooms/${r}/annotations/1`);
     await send('POST', `/api/rooms/${r}/annotations`, { kind: 'point', points: [[7, 7, 7]] });
     expect((await send('PUT', `/api/rooms/${r}/scene`, { snapshot: taken.id })).status).toBe(200);
-    const restored = (await (await fetch(`${url}/api/rooms/${r}/annotations`)).json()) as { version: number; annotations: unknown[] };
+    const restored = (await (await fetch(`${server.url}/api/rooms/${r}/annotations`)).json()) as { version: number; annotations: unknown[] };
     expect(restored.annotations).toEqual(kept.annotations);
     // Ids go on past every id the room ever made.
     expect(((await (await send('POST', `/api/rooms/${r}/annotations`, { kind: 'point', points: [[0, 0, 0]] })).json()) as { id: string }).id).toBe('4');
@@ -64,7 +56,7 @@ describe('annotations in snapshots', () => {
 describe('a layer bound to the room’s points', () => {
   it('is computed with the seeds, and again as they change, each result an event naming the layer', async () => {
     const r = room('bound');
-    const stream = await openStream(`${url}/api/rooms/${r}/events`);
+    const stream = await openStream(`${server.url}/api/rooms/${r}/events`);
     try {
       const added = await send('POST', `/api/rooms/${r}/layers`, { id: 'seeds', source: { function: 'marked', bind: { points: { label: 'seed' } } } });
       expect(added.status).toBe(201);
@@ -107,12 +99,12 @@ describe('a layer bound to the room’s points', () => {
         'the layer to hold the moved seed alone',
       );
       // The layer still binds: its source was not rewritten with the points of one computation.
-      const scene = (await (await fetch(`${url}/api/rooms/${r}/scene`)).json()) as { layers: { source: unknown; result?: { result_id: string } }[] };
+      const scene = (await (await fetch(`${server.url}/api/rooms/${r}/scene`)).json()) as { layers: { source: unknown; result?: { result_id: string } }[] };
       expect(scene.layers[0]!.source).toEqual({ function: 'marked', params: {}, bind: { points: { label: 'seed' } } });
       await waitFor(async () => {
-        const data = await fetch(`${url}/api/rooms/${r}/layers/seeds/data`);
+        const data = await fetch(`${server.url}/api/rooms/${r}/layers/seeds/data`);
         await data.arrayBuffer();
-        const now = (await (await fetch(`${url}/api/rooms/${r}/scene`)).json()) as typeof scene;
+        const now = (await (await fetch(`${server.url}/api/rooms/${r}/scene`)).json()) as typeof scene;
         return now.layers[0]!.result?.result_id === data.headers.get('x-result-id') ? true : undefined;
       }, "the layer's result to be the one of the seeds as they are");
     } finally {

@@ -4,37 +4,14 @@
  * answers the summary `compute` gives; `cancel_job` stops a running job, and refuses a
  * finished or unknown one; `room_image` answers the room's PNG as image content.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { createApp } from '../../core/app.ts';
+import { describe, expect, it } from 'vitest';
 import { room } from '../helpers/create-test-app.ts';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
-import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+import { fileMcp } from '../helpers/mcp-client.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
-type Content = { type: string; text?: string; data?: string; mimeType?: string };
-type ToolAnswer = { isError?: boolean; content: Content[]; structuredContent?: Record<string, unknown> };
-
-let url = '';
-let client: Client;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: await makeSpecimensDir(), logLevel: false, poolSize: 2, viewer: false });
-  url = await app.listen({ host: '127.0.0.1', port: 0 });
-  client = new Client({ name: 'vitrine-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
-});
-
-afterAll(async () => {
-  await client?.close();
-  await app?.close();
-});
-
-const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolAnswer;
+const mcp = fileMcp();
+const call = mcp.call;
 const status = async (jobId: string) => (await call('job_status', { job_id: jobId })).structuredContent!;
 
 describe('MCP jobs', () => {

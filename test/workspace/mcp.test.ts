@@ -5,16 +5,12 @@
  * publish an upload; a refused call is a tool error with the host's detail. A cross-site POST
  * is 403; GET is 405; a host bound beyond loopback asks for its admin token (401 without).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { createApp } from '../../core/app.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { room } from '../helpers/create-test-app.ts';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { spawnLabHost } from '../helpers/fixture-host.ts';
+import { connectMcp, fileMcp } from '../helpers/mcp-client.ts';
 import { openStream } from '../helpers/sse-reader.ts';
-import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
-import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+import { killAllHosts } from '../helpers/spawn-host.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
 
 const TOOLS = [
@@ -39,42 +35,18 @@ const TOOLS = [
   'update_layer',
 ];
 
-async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'vitrine-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }));
-  return client;
-}
+// One host and one client for the file.
+const mcp = fileMcp();
 
-type ToolAnswer = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
-  return (await client.callTool({ name, arguments: args })) as ToolAnswer;
-}
-
-let url = '';
-let client: Client;
-let app: FastifyInstance;
-
-// One host for the file, as createTestApp makes it.
-beforeAll(async () => {
-  app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: await makeSpecimensDir(), logLevel: false, poolSize: 2, viewer: false });
-  url = await app.listen({ host: '127.0.0.1', port: 0 });
-  client = await connect(url);
-});
-
-afterAll(async () => {
-  await client?.close();
-  await app?.close();
-  await killAllHosts();
-});
+afterAll(killAllHosts);
 
 describe('MCP', () => {
   it("lists the tools, with each function's parameter schema from its manifest", async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await mcp.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
     const compute = tools.find((tool) => tool.name === 'compute')!;
     const params = (compute.inputSchema.properties as Record<string, { anyOf?: Record<string, unknown>[] }>).params!;
-    const fromManifest = (await (await fetch(`${url}/api/processing/functions/square/schema`)).json()) as Record<string, unknown>;
+    const fromManifest = (await (await fetch(`${mcp.url}/api/processing/functions/square/schema`)).json()) as Record<string, unknown>;
     const { $schema: _ignored, ...expected } = fromManifest;
     expect(params.anyOf).toContainEqual({ ...expected, title: 'function square' });
     const setView = tools.find((tool) => tool.name === 'set_view')!;
@@ -83,10 +55,10 @@ describe('MCP', () => {
 
   it('computes a function in room lab: a summary with the result id and data URL, never the bytes; the follower gets the result', async () => {
     const lab = `lab-${room()}`;
-    const follower = await openStream(`${url}/api/rooms/${lab}/events`);
+    const follower = await openStream(`${mcp.url}/api/rooms/${lab}/events`);
     await follower.next((e) => e.event === 'view');
     const from = follower.events.length;
-    const answer = await call(client, 'compute', { function: 'square', params: { size: 3 }, room: lab });
+    const answer = await mcp.call('compute', { function: 'square', params: { size: 3 }, room: lab });
     expect(answer.isError).toBeFalsy();
     const summary = answer.structuredContent!;
     expect(summary).toMatchObject({
@@ -98,7 +70,7 @@ describe('MCP', () => {
       triangles: expect.any(Number),
     });
     expect(summary.result_id).toMatch(/^[0-9a-f]{64}$/);
-    expect(answer.content[0]!.text.length).toBeLessThan(4000);
+    expect(answer.content[0]!.text!.length).toBeLessThan(4000);
     const result = await follower.next((e) => e.event === 'result', from);
     expect(result.data).toMatchObject({ function_name: 'square', params: { size: 3 }, result_id: summary.result_id });
     const data = await fetch(String(summary.data_url));
@@ -109,19 +81,19 @@ describe('MCP', () => {
 
   it('shows, sets the view, reads the room, lists, describes and publishes an upload', async () => {
     const r = room();
-    expect((await call(client, 'show_in_room', { room: r, specimen: 'vol' })).structuredContent).toEqual({
+    expect((await mcp.call('show_in_room', { room: r, specimen: 'vol' })).structuredContent).toEqual({
       room: r,
       entry: { function_name: null, specimen_id: 'vol', params: {}, type: 'volume' },
     });
-    expect((await call(client, 'set_view', { room: r, window: [1, 2], mode: 'slices' })).structuredContent).toEqual({
+    expect((await mcp.call('set_view', { room: r, window: [1, 2], mode: 'slices' })).structuredContent).toEqual({
       room: r,
       view: { window: [1, 2], mode: 'slices' },
     });
-    expect((await call(client, 'get_room', { room: r })).structuredContent).toMatchObject({
+    expect((await mcp.call('get_room', { room: r })).structuredContent).toMatchObject({
       entry: { specimen_id: 'vol' },
       view: { window: [1, 2], mode: 'slices' },
     });
-    const volume = (await call(client, 'compute', { specimen: 'vol', room: r })).structuredContent!;
+    const volume = (await mcp.call('compute', { specimen: 'vol', room: r })).structuredContent!;
     expect(volume).toMatchObject({
       type: 'volume',
       shape: expect.any(Array),
@@ -129,47 +101,47 @@ describe('MCP', () => {
       data_url: expect.stringContaining('/api/specimens/vol/data'),
     });
 
-    const listed = JSON.parse((await call(client, 'list_specimens', { type: 'volume' })).content[0]!.text) as { id: string; type: string }[];
+    const listed = JSON.parse((await mcp.call('list_specimens', { type: 'volume' })).content[0]!.text!) as { id: string; type: string }[];
     expect(listed.map((s) => s.type)).toEqual(listed.map(() => 'volume'));
     expect(listed.map((s) => s.id)).toContain('vol');
-    expect((await call(client, 'describe_specimen', { id: 'dyn-square' })).structuredContent).toMatchObject({
+    expect((await mcp.call('describe_specimen', { id: 'dyn-square' })).structuredContent).toMatchObject({
       id: 'dyn-square',
       is_dynamic: true,
       schema: expect.any(Object),
     });
 
     const uploaded = (await (
-      await fetch(`${url}/api/uploads?filename=c.stl`, {
+      await fetch(`${mcp.url}/api/uploads?filename=c.stl`, {
         method: 'POST',
         headers: { 'content-type': 'application/octet-stream' },
         body: new Uint8Array(binaryStl()),
       })
     ).json()) as { upload_id: string };
-    const published = await call(client, 'publish_from_upload', { id: 'agent-cube', upload: uploaded.upload_id, display_name: 'Agent cube' });
+    const published = await mcp.call('publish_from_upload', { id: 'agent-cube', upload: uploaded.upload_id, display_name: 'Agent cube' });
     expect(published.structuredContent).toMatchObject({ replaced: false, specimen: { id: 'agent-cube', display_name: 'Agent cube', type: 'mesh' } });
-    expect((await fetch(`${url}/api/specimens/agent-cube/data`)).status).toBe(200);
+    expect((await fetch(`${mcp.url}/api/specimens/agent-cube/data`)).status).toBe(200);
   });
 
   it("adds, lists and removes a room's annotations, each change reaching the room's followers", async () => {
     const r = room('mcp-marks');
-    const stream = await openStream(`${url}/api/rooms/${r}/events`);
+    const stream = await openStream(`${mcp.url}/api/rooms/${r}/events`);
     try {
-      const added = (await call(client, 'add_annotation', { room: r, kind: 'line', points: [[0, 0, 0], [0, 3, 4]], label: 'ruler' })).structuredContent!;
+      const added = (await mcp.call('add_annotation', { room: r, kind: 'line', points: [[0, 0, 0], [0, 3, 4]], label: 'ruler' })).structuredContent!;
       expect(added).toMatchObject({ room: r, annotation: { id: '1', kind: 'line', label: 'ruler', length: 5, version: 1 } });
       expect((await stream.next((e) => e.event === 'annotation')).data).toMatchObject({ op: 'add', version: 1, annotation: { id: '1' } });
-      await call(client, 'add_annotation', { room: r, kind: 'point', points: [[1, 1, 1]], label: 'seed' });
-      expect((await call(client, 'list_annotations', { room: r, kind: 'point' })).structuredContent).toMatchObject({
+      await mcp.call('add_annotation', { room: r, kind: 'point', points: [[1, 1, 1]], label: 'seed' });
+      expect((await mcp.call('list_annotations', { room: r, kind: 'point' })).structuredContent).toMatchObject({
         room: r,
         version: 2,
         count: 1,
         annotations: [{ id: '2', label: 'seed' }],
       });
-      expect((await call(client, 'remove_annotation', { room: r, id: '1' })).structuredContent).toEqual({ room: r, removed: '1', version: 3 });
-      expect((await call(client, 'list_annotations', { room: r })).structuredContent).toMatchObject({ count: 1 });
-      const bad = await call(client, 'add_annotation', { room: r, kind: 'line', points: [[0, 0, 0]] });
+      expect((await mcp.call('remove_annotation', { room: r, id: '1' })).structuredContent).toEqual({ room: r, removed: '1', version: 3 });
+      expect((await mcp.call('list_annotations', { room: r })).structuredContent).toMatchObject({ count: 1 });
+      const bad = await mcp.call('add_annotation', { room: r, kind: 'line', points: [[0, 0, 0]] });
       expect(bad.isError).toBe(true);
       expect(bad.content[0]!.text).toBe('400: points must hold two points (its ends) for a line, got 1');
-      expect((await call(client, 'remove_annotation', { room: r, id: '1' })).content[0]!.text).toMatch(/^404: no annotation '1'/);
+      expect((await mcp.call('remove_annotation', { room: r, id: '1' })).content[0]!.text).toMatch(/^404: no annotation '1'/);
     } finally {
       stream.close();
     }
@@ -177,22 +149,22 @@ describe('MCP', () => {
 
   it("drives a room's scene: adds, reads, changes and removes layers, and snapshots the room", async () => {
     const r = room();
-    const added = await call(client, 'add_layer', { room: r, function: 'ramp', params: { n: 4 }, id: 'scan', colormap: 'magma', window: [0, 10] });
+    const added = await mcp.call('add_layer', { room: r, function: 'ramp', params: { n: 4 }, id: 'scan', colormap: 'magma', window: [0, 10] });
     expect(added.structuredContent).toMatchObject({ room: r, layer: { id: 'scan', kind: 'image', colormap: 'magma', window: [0, 10] } });
-    await call(client, 'add_layer', { room: r, specimen: 'tri', opacity: 0.5 });
-    const changed = await call(client, 'update_layer', { room: r, layer: 'tri', visible: false, opacity: null });
+    await mcp.call('add_layer', { room: r, specimen: 'tri', opacity: 0.5 });
+    const changed = await mcp.call('update_layer', { room: r, layer: 'tri', visible: false, opacity: null });
     expect(changed.structuredContent).toMatchObject({ layer: { id: 'tri', visible: false, opacity: 1 } });
-    const scene = (await call(client, 'get_scene', { room: r })).structuredContent as { layers: { id: string }[]; active: string };
+    const scene = (await mcp.call('get_scene', { room: r })).structuredContent as { layers: { id: string }[]; active: string };
     expect(scene.layers.map((l) => l.id)).toEqual(['scan', 'tri']);
     expect(scene.active).toBe('scan');
-    const snapshot = (await call(client, 'snapshot_room', { room: r })).structuredContent as { id: string; url: string };
-    expect(snapshot.url).toBe(`${url}/?snapshot=${snapshot.id}`);
-    expect((await fetch(`${url}/api/snapshots/${snapshot.id}`)).status).toBe(200);
-    expect((await call(client, 'remove_layer', { room: r, layer: 'tri' })).structuredContent).toEqual({ room: r, removed: 'tri' });
-    const refused = await call(client, 'add_layer', { room: r, function: 'ramp', opacity: 7 });
+    const snapshot = (await mcp.call('snapshot_room', { room: r })).structuredContent as { id: string; url: string };
+    expect(snapshot.url).toBe(`${mcp.url}/?snapshot=${snapshot.id}`);
+    expect((await fetch(`${mcp.url}/api/snapshots/${snapshot.id}`)).status).toBe(200);
+    expect((await mcp.call('remove_layer', { room: r, layer: 'tri' })).structuredContent).toEqual({ room: r, removed: 'tri' });
+    const refused = await mcp.call('add_layer', { room: r, function: 'ramp', opacity: 7 });
     expect(refused.isError).toBe(true);
     expect(refused.content[0]!.text).toMatch(/^400: layer\.opacity must be between 0 and 1/);
-    expect((await call(client, 'update_layer', { room: r, layer: 'ghost', opacity: 1 })).content[0]!.text).toMatch(/^404: /);
+    expect((await mcp.call('update_layer', { room: r, layer: 'ghost', opacity: 1 })).content[0]!.text).toMatch(/^404: /);
   });
 
   it('answers a refused call as a tool error with the detail, and keeps serving', async () => {
@@ -209,20 +181,20 @@ describe('MCP', () => {
       ['compute', { function: 'square', room: 'a\u0000b' }, /^400: room holds a control character/],
     ];
     for (const [name, args, pattern] of cases) {
-      const answer = await call(client, name, args);
+      const answer = await mcp.call(name, args);
       expect(answer.isError, name).toBe(true);
       expect(answer.content[0]!.text).toMatch(pattern);
     }
-    expect((await call(client, 'get_room', {})).isError).toBeFalsy();
+    expect((await mcp.call('get_room', {})).isError).toBeFalsy();
     // The HTTP routes refuse the same rooms (a 10,000-character one is past the URL limit already).
-    expect((await fetch(`${url}/api/rooms/${encodeURIComponent('lab\r\nx')}/view`)).status).toBe(400);
-    expect((await fetch(`${url}/api/rooms/${'x'.repeat(300)}/view`)).status).toBe(400);
-    expect((await fetch(`${url}/api/rooms/${'x'.repeat(10_000)}/view`)).status).toBe(414);
+    expect((await fetch(`${mcp.url}/api/rooms/${encodeURIComponent('lab\r\nx')}/view`)).status).toBe(400);
+    expect((await fetch(`${mcp.url}/api/rooms/${'x'.repeat(300)}/view`)).status).toBe(400);
+    expect((await fetch(`${mcp.url}/api/rooms/${'x'.repeat(10_000)}/view`)).status).toBe(414);
   });
 
   it('refuses a cross-site POST (403) and answers GET with 405', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
-    const crossSite = await fetch(`${url}/mcp`, {
+    const crossSite = await fetch(`${mcp.url}/mcp`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -233,35 +205,22 @@ describe('MCP', () => {
       body,
     });
     expect(crossSite.status).toBe(403);
-    const get = await fetch(`${url}/mcp`);
+    const get = await fetch(`${mcp.url}/mcp`);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
   });
 
   it('needs the admin token on a host bound beyond loopback: 401 without it, tools with it', async () => {
-    const host = await spawnHost([
-      '--host',
-      '0.0.0.0',
-      '--port',
-      '0',
-      '--plugins',
-      await fixturePluginsDir(),
-      '--specimens',
-      await makeSpecimensDir(),
-      '--no-viewer',
-      '--pool-size',
-      '1',
-    ]);
+    const { host, base } = await spawnLabHost();
     const token = /admin token: (\S+)/.exec(host.stdout())![1]!;
-    const base = `http://127.0.0.1:${host.port}`;
     const refused = await fetch(`${base}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(refused.status).toBe(401);
-    await expect(connect(base)).rejects.toThrow();
-    const allowed = await connect(base, { authorization: `Bearer ${token}` });
+    await expect(connectMcp(base)).rejects.toThrow();
+    const allowed = await connectMcp(base, { authorization: `Bearer ${token}` });
     expect((await allowed.listTools()).tools).toHaveLength(TOOLS.length);
     await allowed.close();
     await host.stop();

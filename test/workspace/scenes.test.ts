@@ -6,30 +6,19 @@
  * (`PUT /entry` makes a scene of one, and GET entry keeps its shape); a late joiner's first
  * events; ETag and 304 on the scene.
  */
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../core/app.ts';
+import { describe, expect, it } from 'vitest';
 import type { RoomScene, SceneLayer } from '../../core/client/scene-types.ts';
-import { addDynamicSpecimen } from '../helpers/create-test-app.ts';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { addDynamicSpecimen, fileTestApp } from '../helpers/create-test-app.ts';
 import { room } from '../helpers/room.ts';
-import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { openStream, type StreamReader } from '../helpers/sse-reader.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
-let url: string;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: await makeSpecimensDir(), logLevel: false, poolSize: 2, viewer: false });
-  url = await app.listen({ host: '127.0.0.1', port: 0 });
-});
-afterAll(() => app?.close());
+const server = fileTestApp();
 
 const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${url}${path}`, { method, headers: { ...JSON_TYPE, ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-const scene = async (r: string): Promise<RoomScene> => (await (await fetch(`${url}/api/rooms/${r}/scene`)).json()) as RoomScene;
+  fetch(`${server.url}${path}`, { method, headers: { ...JSON_TYPE, ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+const scene = async (r: string): Promise<RoomScene> => (await (await fetch(`${server.url}/api/rooms/${r}/scene`)).json()) as RoomScene;
 const layerOf = (s: RoomScene, id: string): SceneLayer | undefined => s.layers.find((l) => l.id === id);
 const withResult = (r: string, id: string) =>
   waitFor(async () => layerOf(await scene(r), id)?.result && (await scene(r)), `layer ${id} of ${r} to have its result`);
@@ -39,16 +28,16 @@ const eventOf = (stream: StreamReader, name: string, layer: string | undefined, 
 describe('a room scene', () => {
   it('answers an empty scene with its version as ETag, and 304 to it', async () => {
     const r = room('scene');
-    const answer = await fetch(`${url}/api/rooms/${r}/scene`);
+    const answer = await fetch(`${server.url}/api/rooms/${r}/scene`);
     expect(await answer.json()).toEqual({ version: 0, layers: [], active: null });
     expect(answer.headers.get('etag')).toBe('"0"');
     expect(answer.headers.get('cache-control')).toBe('no-cache');
-    expect((await fetch(`${url}/api/rooms/${r}/scene`, { headers: { 'if-none-match': '"0"' } })).status).toBe(304);
+    expect((await fetch(`${server.url}/api/rooms/${r}/scene`, { headers: { 'if-none-match': '"0"' } })).status).toBe(304);
   });
 
   it('adds, changes and removes layers, computing each through the room cache, with their events', async () => {
     const r = room('scene');
-    const stream = await openStream(`${url}/api/rooms/${r}/events`);
+    const stream = await openStream(`${server.url}/api/rooms/${r}/events`);
     expect((await stream.next((e) => e.event === 'scene')).data).toEqual({ version: 0, layers: [], active: null });
     expect(stream.events.map((e) => e.event)).toEqual(['state', 'view', 'scene']);
 
@@ -61,7 +50,7 @@ describe('a room scene', () => {
     const computed = await withResult(r, 'ramp');
     expect(computed.active).toBe('ramp');
     expect(layerOf(computed, 'ramp')!.result).toMatchObject({ type: 'volume', data_url: `/api/rooms/${r}/layers/ramp/data` });
-    expect(await (await fetch(`${url}/api/rooms/${r}/entry`)).json()).toMatchObject({
+    expect(await (await fetch(`${server.url}/api/rooms/${r}/entry`)).json()).toMatchObject({
       function_name: 'ramp',
       params: { n: 4, scale: 1 },
       result_id: layerOf(computed, 'ramp')!.result!.result_id,
@@ -80,12 +69,12 @@ describe('a room scene', () => {
     const sq = layerOf(both, 'sq')!;
     expect(sq.kind).toBe('mesh');
     // Its data: the same bytes as the blob its result names; the room's entry did not move.
-    const data = await fetch(`${url}${sq.result!.data_url}`);
+    const data = await fetch(`${server.url}${sq.result!.data_url}`);
     expect(data.status).toBe(200);
     expect(data.headers.get('x-result-id')).toBe(sq.result!.result_id);
-    const blob = await fetch(`${url}/api/blobs/${sq.result!.blob_id}`);
+    const blob = await fetch(`${server.url}/api/blobs/${sq.result!.blob_id}`);
     expect(Buffer.from(await blob.arrayBuffer())).toEqual(Buffer.from(await data.arrayBuffer()));
-    expect(await (await fetch(`${url}/api/rooms/${r}/entry`)).json()).toMatchObject({ function_name: 'ramp' });
+    expect(await (await fetch(`${server.url}/api/rooms/${r}/entry`)).json()).toMatchObject({ function_name: 'ramp' });
 
     const patched = await send('PATCH', `/api/rooms/${r}/layers/sq`, { opacity: 0.25, visible: false });
     expect(await patched.json()).toMatchObject({ id: 'sq', opacity: 0.25, visible: false, result: sq.result });
@@ -117,7 +106,7 @@ describe('a room scene', () => {
     expect(((await stale.json()) as { detail: string }).detail).toMatch(/If-Match names version 1, the scene is at version \d+/);
     expect(await scene(r)).toEqual(current);
 
-    const late = await openStream(`${url}/api/rooms/${r}/events`);
+    const late = await openStream(`${server.url}/api/rooms/${r}/events`);
     await late.next((e) => e.event === 'scene');
     expect(late.events.slice(0, 3).map((e) => e.event)).toEqual(['state', 'view', 'scene']);
     expect(late.events[2]!.data).toEqual(current);
@@ -157,7 +146,7 @@ describe('what a scene refuses', () => {
     expect(await scene(r)).toEqual({ version: 0, layers: [], active: null });
     expect((await send('PUT', `/api/rooms/${r}/scene`, { layers: [] }, { 'if-match': 'soon' })).status).toBe(400);
     expect((await send('PATCH', `/api/rooms/${r}/layers/ghost`, { opacity: 1 })).status).toBe(404);
-    expect((await fetch(`${url}/api/rooms/${r}/layers/ghost/data`)).status).toBe(404);
+    expect((await fetch(`${server.url}/api/rooms/${r}/layers/ghost/data`)).status).toBe(404);
   });
 
   it('takes the 409 of a taken id, the 400 of a 33rd layer, and the 403s of writes from another site or Host', async () => {
@@ -180,7 +169,7 @@ describe('what a scene refuses', () => {
     expect(crossSite.status).toBe(403);
     const { request } = await import('node:http');
     const foreign = await new Promise<number>((resolve, reject) => {
-      const target = new URL(`${url}/api/rooms/${r}/layers/l0`);
+      const target = new URL(`${server.url}/api/rooms/${r}/layers/l0`);
       const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'DELETE', headers: { host: 'evil.example' } }, (res) =>
         resolve(res.statusCode ?? 0),
       );
@@ -205,14 +194,14 @@ describe('the entry is the active layer', () => {
       layers: [{ id: 'square', kind: 'mesh', source: { function: 'square' }, result: { result_id: entry.result_id } }],
     });
 
-    await fetch(`${url}/api/specimens/dyn-square/data?room_id=${r}&params=${encodeURIComponent('{"size":4}')}`);
+    await fetch(`${server.url}/api/specimens/dyn-square/data?room_id=${r}&params=${encodeURIComponent('{"size":4}')}`);
     const followed = await waitFor(async () => {
       const s = await scene(r);
       return s.layers[0]?.source.specimen === 'dyn-square' && s.layers[0].result ? s : undefined;
     }, 'the active layer to follow the entry');
     expect(followed.layers).toHaveLength(1);
     expect(followed.layers[0]).toMatchObject({ id: 'square', source: { specimen: 'dyn-square', params: { size: 4 } } });
-    expect(await (await fetch(`${url}/api/rooms/${r}/entry`)).json()).toMatchObject({
+    expect(await (await fetch(`${server.url}/api/rooms/${r}/entry`)).json()).toMatchObject({
       specimen_id: 'dyn-square',
       params: { size: 4 },
       result_id: followed.layers[0]!.result!.result_id,
@@ -223,11 +212,11 @@ describe('the entry is the active layer', () => {
     const ramp = layerOf(await withResult(r, 'ramp'), 'ramp')!;
     await send('PATCH', `/api/rooms/${r}/layers/ramp`, { active: true });
     await waitFor(
-      async () => ((await (await fetch(`${url}/api/rooms/${r}/entry`)).json()) as { function_name: string }).function_name === 'ramp' || undefined,
+      async () => ((await (await fetch(`${server.url}/api/rooms/${r}/entry`)).json()) as { function_name: string }).function_name === 'ramp' || undefined,
       'the entry to move',
     );
-    expect(await (await fetch(`${url}/api/rooms/${r}/entry`)).json()).toMatchObject({ function_name: 'ramp', result_id: ramp.result!.result_id });
-    const data = await fetch(`${url}/api/rooms/${r}/layers/square/data`);
+    expect(await (await fetch(`${server.url}/api/rooms/${r}/entry`)).json()).toMatchObject({ function_name: 'ramp', result_id: ramp.result!.result_id });
+    const data = await fetch(`${server.url}/api/rooms/${r}/layers/square/data`);
     expect(data.headers.get('x-result-id')).toBe(followed.layers[0]!.result!.result_id);
     expect((await scene(r)).active).toBe('ramp');
   });
@@ -237,7 +226,7 @@ describe('failed computations', () => {
   it('tell every follower: computing then failed, for a layer and for the room entry', async () => {
     const r = room('scene');
     await send('PUT', `/api/rooms/${r}/scene`, { layers: [{ id: 'base', source: { specimen: 'tri' } }] });
-    const stream = await openStream(`${url}/api/rooms/${r}/events`);
+    const stream = await openStream(`${server.url}/api/rooms/${r}/events`);
     await stream.next((e) => e.event === 'scene');
     expect((await send('POST', `/api/rooms/${r}/layers`, { id: 'bad', source: { function: 'explode', params: { message: 'no luck' } } })).status).toBe(201);
     const computing = await eventOf(stream, 'computing', 'bad');
@@ -248,10 +237,10 @@ describe('failed computations', () => {
 
     // The room's own computations: an /invoke, and a job started with /start.
     const from = stream.events.length;
-    await fetch(`${url}/api/processing/invoke`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ function_name: 'explode', room_id: r }) });
+    await fetch(`${server.url}/api/processing/invoke`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ function_name: 'explode', room_id: r }) });
     const plain = await eventOf(stream, 'failed', undefined, from);
     expect(plain.data).toMatchObject({ function_name: 'explode', code: 'SPC_ERR_FUNCTION_FAILED', job_id: null });
-    addDynamicSpecimen(app, 'boom', 'explode');
+    addDynamicSpecimen(server.app, 'boom', 'explode');
     const job = ((await (await send('POST', '/api/specimens/boom/start', { params: { message: 'job gone wrong' }, room_id: r })).json()) as { job_id: string })
       .job_id;
     const jobFailed = await stream.next((e) => e.event === 'failed' && (e.data as { job_id: string | null }).job_id === job, from);

@@ -6,29 +6,19 @@
  * points at the host's OME-Zarr stores by absolute URL, with each layer's window, opacity,
  * visibility and segment colours.
  */
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../core/app.ts';
+import { describe, expect, it } from 'vitest';
 import type { RoomScene, SnapshotCreated } from '../../core/client/scene-types.ts';
 import type { SnapshotDocument } from '../../core/client/wire-types.ts';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { fileTestApp } from '../helpers/create-test-app.ts';
 import { room } from '../helpers/room.ts';
-import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
-let url: string;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: await makeSpecimensDir(), logLevel: false, poolSize: 2, viewer: false });
-  url = await app.listen({ host: '127.0.0.1', port: 0 });
-});
-afterAll(() => app?.close());
+const server = fileTestApp();
 
 const send = (method: string, path: string, body?: unknown) =>
-  fetch(`${url}${path}`, { method, headers: JSON_TYPE, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-const scene = async (r: string): Promise<RoomScene> => (await (await fetch(`${url}/api/rooms/${r}/scene`)).json()) as RoomScene;
+  fetch(`${server.url}${path}`, { method, headers: JSON_TYPE, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+const scene = async (r: string): Promise<RoomScene> => (await (await fetch(`${server.url}/api/rooms/${r}/scene`)).json()) as RoomScene;
 const computed = (r: string) => waitFor(async () => ((await scene(r)).layers.every((l) => l.result) ? scene(r) : undefined), `every layer of ${r} computed`);
 
 describe('snapshots', () => {
@@ -53,7 +43,7 @@ describe('snapshots', () => {
     expect(created.url).toBe(`/?snapshot=${created.id}`);
     expect(((await (await send('POST', `/api/rooms/${r}/snapshots`)).json()) as SnapshotCreated).id).toBe(created.id);
 
-    const first = await fetch(`${url}/api/snapshots/${created.id}`);
+    const first = await fetch(`${server.url}/api/snapshots/${created.id}`);
     expect(first.headers.get('cache-control')).toMatch(/immutable/);
     const snapshot = (await first.json()) as SnapshotDocument;
     expect(snapshot.scene.layers.map((l) => l.id)).toEqual(['scan', 'mask', 'mesh', 'tri']);
@@ -62,7 +52,7 @@ describe('snapshots', () => {
     expect(snapshot.annotations).toEqual([]);
     for (const layer of snapshot.scene.layers) expect(layer.result!.data_url).toBe(`/api/blobs/${layer.result!.blob_id}`);
     const bytes = await Promise.all(
-      snapshot.scene.layers.map(async (l) => Buffer.from(await (await fetch(`${url}/api/blobs/${l.result!.blob_id}`)).arrayBuffer())),
+      snapshot.scene.layers.map(async (l) => Buffer.from(await (await fetch(`${server.url}/api/blobs/${l.result!.blob_id}`)).arrayBuffer())),
     );
 
     // The room moves on and every cached result is dropped.
@@ -70,10 +60,10 @@ describe('snapshots', () => {
     await send('PUT', `/api/rooms/${r}/view`, { camera: null });
     expect((await send('POST', '/api/processing/cache/clear')).status).toBe(200);
 
-    const later = (await (await fetch(`${url}/api/snapshots/${created.id}`)).json()) as SnapshotDocument;
+    const later = (await (await fetch(`${server.url}/api/snapshots/${created.id}`)).json()) as SnapshotDocument;
     expect(later.scene).toEqual(snapshot.scene);
     for (const [i, layer] of later.scene.layers.entries()) {
-      const blob = await fetch(`${url}/api/blobs/${layer.result!.blob_id}`);
+      const blob = await fetch(`${server.url}/api/blobs/${layer.result!.blob_id}`);
       expect(blob.status, layer.id).toBe(200);
       expect(Buffer.from(await blob.arrayBuffer())).toEqual(bytes[i]);
     }
@@ -84,9 +74,9 @@ describe('snapshots', () => {
     const strip = (s: RoomScene) => s.layers.map(({ result, ...layer }) => ({ ...layer, result_id: result?.result_id }));
     expect(strip(back)).toEqual(strip(before));
     expect(back.active).toBe('scan');
-    expect(await (await fetch(`${url}/api/rooms/${r}/view`)).json()).toMatchObject({ camera: { position: [0, 0, 5] } });
+    expect(await (await fetch(`${server.url}/api/rooms/${r}/view`)).json()).toMatchObject({ camera: { position: [0, 0, 5] } });
 
-    expect((await fetch(`${url}/api/snapshots/${'0'.repeat(64)}`)).status).toBe(404);
+    expect((await fetch(`${server.url}/api/snapshots/${'0'.repeat(64)}`)).status).toBe(404);
     expect((await send('PUT', `/api/rooms/${r}/scene`, { snapshot: '0'.repeat(64) })).status).toBe(404);
   });
 });
@@ -109,8 +99,8 @@ describe('the Neuroglancer state', () => {
       ],
     });
     const s = await computed(r);
-    const state = (await (await fetch(`${url}/api/rooms/${r}/neuroglancer`)).json()) as { layers: Record<string, unknown>[]; layout: string };
-    const host = new URL(url).host;
+    const state = (await (await fetch(`${server.url}/api/rooms/${r}/neuroglancer`)).json()) as { layers: Record<string, unknown>[]; layout: string };
+    const host = new URL(server.url).host;
     expect(state.layers.map((l) => [l.type, l.name])).toEqual([['image', 'scan'], ['segmentation', 'mask']]);
     const [scan, mask] = state.layers as [Record<string, unknown>, Record<string, unknown>];
     expect(scan).toMatchObject({
@@ -131,6 +121,6 @@ describe('the Neuroglancer state', () => {
     });
     expect(state.layout).toBe('4panel');
     // The store it names answers.
-    expect((await fetch(`${url}/api/results/${s.layers[0]!.result!.result_id}.zarr/.zattrs`)).status).toBe(200);
+    expect((await fetch(`${server.url}/api/results/${s.layers[0]!.result!.result_id}.zarr/.zattrs`)).status).toBe(200);
   });
 });

@@ -7,22 +7,11 @@
  * it, colours included, which STL and OBJ cannot carry.
  */
 import type { MeshResult } from '../../sdk/result-types.ts';
-import { colorByte } from './encode-ply.ts';
+import { colorByte, PLY_RGB, plyHeader } from './encode-ply.ts';
 
 function headerOf(vertices: number, faces: number, normals: boolean, colors: boolean): string {
-  const lines = [
-    'ply',
-    'format binary_little_endian 1.0',
-    'comment vitrine',
-    `element vertex ${vertices}`,
-    'property float x',
-    'property float y',
-    'property float z',
-  ];
-  if (normals) lines.push('property float nx', 'property float ny', 'property float nz');
-  if (colors) lines.push('property uchar red', 'property uchar green', 'property uchar blue');
-  lines.push(`element face ${faces}`, 'property list uchar int vertex_indices', 'end_header');
-  return `${lines.join('\n')}\n`;
+  const more = [...(normals ? ['property float nx', 'property float ny', 'property float nz'] : []), ...(colors ? PLY_RGB : [])];
+  return plyHeader(vertices, more, [`element face ${faces}`, 'property list uchar int vertex_indices']);
 }
 
 /** The PLY bytes of `mesh`. */

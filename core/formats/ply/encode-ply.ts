@@ -7,7 +7,14 @@
  */
 import type { PointCloudResult } from '../../sdk/result-types.ts';
 
-function headerOf(count: number, colors: boolean, scalars: boolean): string {
+/** The properties of a vertex's colour, as bytes. */
+export const PLY_RGB = ['property uchar red', 'property uchar green', 'property uchar blue'];
+
+/**
+ * A binary little-endian PLY header: a `vertex` element of `count` with float x, y, z and then
+ * the properties `more`, then the lines of the elements after it (`rest`).
+ */
+export function plyHeader(count: number, more: string[], rest: string[] = []): string {
   const lines = [
     'ply',
     'format binary_little_endian 1.0',
@@ -16,11 +23,15 @@ function headerOf(count: number, colors: boolean, scalars: boolean): string {
     'property float x',
     'property float y',
     'property float z',
+    ...more,
+    ...rest,
+    'end_header',
   ];
-  if (colors) lines.push('property uchar red', 'property uchar green', 'property uchar blue');
-  if (scalars) lines.push('property float scalar');
-  lines.push('end_header');
   return `${lines.join('\n')}\n`;
+}
+
+function headerOf(count: number, colors: boolean, scalars: boolean): string {
+  return plyHeader(count, [...(colors ? PLY_RGB : []), ...(scalars ? ['property float scalar'] : [])]);
 }
 
 /** A colour component as a byte: bytes as they are, floats 0..1 scaled and clamped. */

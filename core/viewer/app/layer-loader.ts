@@ -11,6 +11,7 @@
 import type { VitrineClient } from '../../client/client.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
 import { isAbortError, VitrineHttpError } from '../../client/errors.ts';
+import { labelRgb } from '../../client/label-colors.ts';
 import type { SceneLayer } from '../../client/scene-types.ts';
 import type { DeliveryQuery } from '../../client/wire-types.ts';
 import * as THREE from 'three';
@@ -18,7 +19,6 @@ import { answerBytes, loadCoarseFirst, type CoarseFirstSteps } from './coarse-fi
 import { asDecodedMesh, MESH_DELIVERY } from './glb-mesh.ts';
 import { eitherSignal } from './latest-request.ts';
 import { renderData } from './render-data.ts';
-import { categoricalColour } from './stage/label-colors.ts';
 import type { Stage } from './stage/stage.ts';
 import type { StageContent } from './stage/stage-content.ts';
 
@@ -42,7 +42,7 @@ interface Load {
 function segmentColour(layer: SceneLayer): THREE.Color | null {
   const segment = layer.source.params?.segment;
   if (typeof segment !== 'number' || !Number.isInteger(segment)) return null;
-  const [r, g, b] = categoricalColour(segment);
+  const [r, g, b] = labelRgb(segment);
   return new THREE.Color().setRGB(r / 255, g / 255, b / 255, THREE.SRGBColorSpace);
 }
 

@@ -2,10 +2,12 @@
  * @module label-colors
  * The colours of a segmentation's ids: 0 (the background) is transparent; an id takes the
  * layer's own colour for it (`labels.colors`), else the result's (`label_colors`), else a
- * categorical colour worked out from the id alone (so every page and headset gives label 7 the
- * same colour, and neighbouring ids stand apart). With `show: selected`, only the ids in
- * `selected` are drawn. The table is RGBA bytes, one entry per index (label-ids.ts).
+ * categorical colour worked out from the id alone (the client's `labelRgb`, as the host colours
+ * label images and meshes: every page and headset gives label 7 the same colour, and
+ * neighbouring ids stand apart). With `show: selected`, only the ids in `selected` are drawn.
+ * The table is RGBA bytes, one entry per index (label-ids.ts).
  */
+import { labelRgb, rgbOfHex } from '../../../client/label-colors.ts';
 import type { LayerLabels } from '../../../client/scene-types.ts';
 import type { LabelIds } from './label-ids.ts';
 
@@ -13,24 +15,7 @@ export type Rgb = [number, number, number];
 
 /** `#rrggbb` as bytes, or null. */
 export function parseHexColour(text: unknown): Rgb | null {
-  if (typeof text !== 'string' || !/^#[0-9a-f]{6}$/i.test(text)) return null;
-  const n = Number.parseInt(text.slice(1), 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-}
-
-/** Bytes as `#rrggbb`. */
-export function hexColour([r, g, b]: Rgb): string {
-  return `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
-}
-
-/** An id's own colour: hues a golden angle apart, saturation and brightness varied a little. */
-export function categoricalColour(id: number): Rgb {
-  const hue = (id * 0.618033988749895) % 1;
-  const saturation = 0.62 + 0.3 * ((id * 0.381966) % 1);
-  const value = 0.88 + 0.12 * ((id * 0.7548776) % 1);
-  const k = (n: number): number => (n + hue * 6) % 6;
-  const f = (n: number): number => value - value * saturation * Math.max(0, Math.min(k(n), 4 - k(n), 1));
-  return [Math.round(f(5) * 255), Math.round(f(3) * 255), Math.round(f(1) * 255)];
+  return typeof text === 'string' && /^#[0-9a-f]{6}$/i.test(text) ? rgbOfHex(text) : null;
 }
 
 /** Where a segmentation's colours come from. */
@@ -46,7 +31,7 @@ export function labelColour(id: number, sources: LabelSources): Rgb | null {
   if (id === 0) return null;
   const labels = sources.labels;
   if (labels?.show === 'selected' && !(labels.selected ?? []).includes(id)) return null;
-  return parseHexColour(labels?.colors?.[String(id)]) ?? parseHexColour(sources.resultColors?.[String(id)]) ?? categoricalColour(id);
+  return parseHexColour(labels?.colors?.[String(id)]) ?? parseHexColour(sources.resultColors?.[String(id)]) ?? labelRgb(id);
 }
 
 /** The RGBA table of every index of `ids` (alpha 0: not drawn). */

@@ -9,7 +9,7 @@
  */
 import * as THREE from 'three';
 import type { LabelIds } from './label-ids.ts';
-import { createRaymarchBox, MAX_STEPS, type RaymarchBox } from './raymarch-shader.ts';
+import { createRaymarchBox, rayMarchMain, type RaymarchBox } from './raymarch-shader.ts';
 import type { SceneDepthUniforms } from './scene-depth.ts';
 
 const fragmentShader = /* glsl */ `
@@ -27,23 +27,7 @@ float drawn(vec3 p) {
   return colourAt(p).a > 0.0 ? 1.0 : 0.0;
 }
 
-void main() {
-  vec3 dir = normalize(vDirection);
-  vec2 span = raySpan(dir);
-  if (span.x > span.y) discard;
-  float stepLength = length(dir * boxSize) * stepSize;
-  float voxelLength = length(boxSize / voxels) / sqrt(3.0);
-  float stepsPerVoxel = stepLength / voxelLength;
-  vec3 viewDir = normalize(dir * boxSize);
-  vec3 texel = 1.0 / voxels;
-  float offset = stepOffset();
-  vec4 acc = vec4(0.0);
-  for (int i = 0; i < ${MAX_STEPS}; i++) {
-    float t = span.x + (float(i) + offset) * stepSize;
-    if (t > span.y) break;
-    vec3 local = vOrigin + t * dir;
-    if (clippedAway(local)) continue;
-    vec3 p = local + 0.5;
+${rayMarchMain(/* glsl */ `
     vec4 c = colourAt(p);
     if (c.a == 0.0) continue;
     vec3 g = vec3(
@@ -54,13 +38,7 @@ void main() {
     vec3 n = g / boxSize * voxels;
     float lit = length(n) > 1e-5 ? 0.45 + 0.55 * abs(dot(normalize(n), viewDir)) : 0.8;
     float alpha = 1.0 - pow(1.0 - 0.85, stepsPerVoxel);
-    acc.rgb += (1.0 - acc.a) * alpha * c.rgb * lit;
-    acc.a += (1.0 - acc.a) * alpha;
-    if (acc.a > 0.97) break;
-  }
-  if (acc.a < 0.004) discard;
-  fragColor = vec4(acc.rgb / acc.a, acc.a * layerOpacity);
-}
+    vec3 rgb = c.rgb * lit;`)}
 `;
 
 export interface LabelsRaymarch extends Pick<RaymarchBox, 'mesh' | 'applyLook'> {

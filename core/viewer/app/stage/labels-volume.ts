@@ -9,7 +9,8 @@
 import type { VolumeData } from '../../../client/decoded-types.ts';
 import type { LayerLabels } from '../../../client/scene-types.ts';
 import { h, replaceChildren } from '../dom.ts';
-import { hexColour, labelColour, labelTable, type LabelSources } from './label-colors.ts';
+import { hexOfRgb } from '../../../client/label-colors.ts';
+import { labelColour, labelTable, type LabelSources } from './label-colors.ts';
 import { labelIdsOf } from './label-ids.ts';
 import { createLabelsRaymarch, type LabelsRaymarch } from './labels-raymarch.ts';
 import { createVolumeBase } from './volume-base.ts';
@@ -60,7 +61,7 @@ export function createLabelsVolume(volume: VolumeData, stage: VolumeStage): Volu
     const chips = ids.present.slice(0, LISTED).map((id) => {
       const colour = labelColour(id, { ...sources, labels: { ...sources.labels, show: 'all' } });
       const chip = h('button', { type: 'button', class: `label-chip${selected.has(id) ? ' selected' : ''}`, 'data-label': id, title: `Select label ${id}` },
-        h('span', { class: 'label-swatch', style: `background:${colour ? hexColour(colour) : 'transparent'}` }),
+        h('span', { class: 'label-swatch', style: `background:${colour ? hexOfRgb(colour) : 'transparent'}` }),
         nameOf(id) ? `${id} ${nameOf(id)}` : String(id));
       chip.addEventListener('click', () => {
         const next = selected.has(id) ? [...selected].filter((s) => s !== id) : [...selected, id];

@@ -1,10 +1,12 @@
 /**
  * @module raymarch-shader
  * What every ray-marched volume shares (scalar volumes in volume-raymarch.ts, segmentations in
- * labels-raymarch.ts): the vertex shader of the box, the ray's span through it, which ends at
- * the depth of the opaque things drawn before (scene-depth.ts), the layer's clip planes
- * (in the box's own space, brought there before each draw), its opacity and blending, and the
- * material that carries them. The box spans [-0.5, 0.5] on each axis in its own space.
+ * labels-raymarch.ts): the vertex shader of the box, the walk along each ray with its
+ * front-to-back compositing (each marcher says only what one sample adds), the ray's span
+ * through the box, which ends at the depth of the opaque things drawn before (scene-depth.ts),
+ * the layer's clip planes (in the box's own space, brought there before each draw), its
+ * opacity and blending, and the material that carries them. The box spans [-0.5, 0.5] on each
+ * axis in its own space.
  */
 import * as THREE from 'three';
 import { applyBlending } from './layer-look.ts';
@@ -88,6 +90,45 @@ float stepOffset() {
   return fract(sin(dot(gl_FragCoord.xy, vec2(12.9898, 78.233))) * 43758.5453);
 }
 `;
+
+/**
+ * The fragment shader's main(): walks the view ray through the box front to back (steps of
+ * `stepSize` from a per-pixel offset, clipped samples skipped) and runs `sample` at each point
+ * `p` (texture coordinates, 0..1), with `texel` (one voxel in them), `viewDir` (the ray in the
+ * box's real proportions) and `stepsPerVoxel` in scope. `sample` sets `float alpha` (opacity
+ * corrected for the step) and `vec3 rgb`, or `continue`s past an empty sample; the colours
+ * are composited front to back and the ray stops once nearly opaque.
+ */
+export function rayMarchMain(sample: string): string {
+  return /* glsl */ `
+void main() {
+  vec3 dir = normalize(vDirection);
+  vec2 span = raySpan(dir);
+  if (span.x > span.y) discard;
+  // The box's local unit cube stretched to its real size: the length of one step and of one voxel there.
+  float stepLength = length(dir * boxSize) * stepSize;
+  float voxelLength = length(boxSize / voxels) / sqrt(3.0);
+  float stepsPerVoxel = stepLength / voxelLength;
+  vec3 viewDir = normalize(dir * boxSize);
+  vec3 texel = 1.0 / voxels;
+  float offset = stepOffset();
+  vec4 acc = vec4(0.0);
+  for (int i = 0; i < ${MAX_STEPS}; i++) {
+    float t = span.x + (float(i) + offset) * stepSize;
+    if (t > span.y) break;
+    vec3 local = vOrigin + t * dir;
+    if (clippedAway(local)) continue;
+    vec3 p = local + 0.5;
+${sample}
+    acc.rgb += (1.0 - acc.a) * alpha * rgb;
+    acc.a += (1.0 - acc.a) * alpha;
+    if (acc.a > 0.97) break;
+  }
+  if (acc.a < 0.004) discard;
+  fragColor = vec4(acc.rgb / acc.a, acc.a * layerOpacity);
+}
+`;
+}
 
 /** Two samples per voxel along the longest edge (at least 64 across the box). */
 export function stepSizeFor(voxels: { w: number; h: number; d: number }): number {

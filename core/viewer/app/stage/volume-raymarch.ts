@@ -15,7 +15,7 @@
  * test against opaque things, clip planes and layer opacity are raymarch-shader.ts's. Needs WebGL2.
  */
 import * as THREE from 'three';
-import { createRaymarchBox, MAX_STEPS, type RaymarchBox } from './raymarch-shader.ts';
+import { createRaymarchBox, rayMarchMain, type RaymarchBox } from './raymarch-shader.ts';
 import type { SceneDepthUniforms } from './scene-depth.ts';
 
 const fragmentShader = /* glsl */ `
@@ -32,24 +32,7 @@ float windowed(vec3 p) {
   return (texture(volume, p).r - windowLow) / max(windowHigh - windowLow, 1e-4);
 }
 
-void main() {
-  vec3 dir = normalize(vDirection);
-  vec2 span = raySpan(dir);
-  if (span.x > span.y) discard;
-  // The box's local unit cube stretched to its real size: the length of one step and of one voxel there.
-  float stepLength = length(dir * boxSize) * stepSize;
-  float voxelLength = length(boxSize / voxels) / sqrt(3.0);
-  float stepsPerVoxel = stepLength / voxelLength;
-  vec3 viewDir = normalize(dir * boxSize);
-  vec3 texel = 1.0 / voxels;
-  float offset = stepOffset();
-  vec4 acc = vec4(0.0);
-  for (int i = 0; i < ${MAX_STEPS}; i++) {
-    float t = span.x + (float(i) + offset) * stepSize;
-    if (t > span.y) break;
-    vec3 local = vOrigin + t * dir;
-    if (clippedAway(local)) continue;
-    vec3 p = local + 0.5;
+${rayMarchMain(/* glsl */ `
     float v = windowed(p);
     if (v < floorValue) continue;
     float ramp = clamp((v - floorValue) / max(1.0 - floorValue, 1e-3), 0.0, 1.0);
@@ -67,14 +50,7 @@ void main() {
     // The normal in the box's real proportions; lit from the eye.
     vec3 n = g / boxSize * voxels;
     float lit = length(n) > 1e-5 ? 0.35 + 0.65 * abs(dot(normalize(n), viewDir)) : 1.0;
-    vec3 rgb = texture(colormap, vec2(pow(clamp(v, 0.0, 1.0), gamma), 0.5)).rgb * lit;
-    acc.rgb += (1.0 - acc.a) * alpha * rgb;
-    acc.a += (1.0 - acc.a) * alpha;
-    if (acc.a > 0.97) break;
-  }
-  if (acc.a < 0.004) discard;
-  fragColor = vec4(acc.rgb / acc.a, acc.a * layerOpacity);
-}
+    vec3 rgb = texture(colormap, vec2(pow(clamp(v, 0.0, 1.0), gamma), 0.5)).rgb * lit;`)}
 `;
 
 export interface RaymarchedVolume extends Pick<RaymarchBox, 'mesh' | 'applyLook'> {
