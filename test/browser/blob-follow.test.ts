@@ -7,25 +7,13 @@
  * room, then whole from its blob. Requests are seen through Chromium's DevTools
  * protocol, which says which of them the cache served.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../client/host-process.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
-import { launchBrowser, textOf, waitForState, waitForText } from './browser-session.ts';
+import { textOf, waitForState, waitForText } from './browser-session.ts';
+import { browserAndHost } from './browser-host.ts';
 
-let host: HostProcess;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close()));
-  await browser?.close();
-  await host?.close();
-});
+const session = browserAndHost();
 
 const JOB = '[data-testid=job-state]';
 const SEGMENTS = '[data-param=segments] input[type=number]';
@@ -43,8 +31,8 @@ interface Seen {
 
 /** A page in a context of its own (its own cache), with every request it made. */
 async function openPage(query: string): Promise<{ page: Page; seen: Map<string, Seen>; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  contexts.push(context);
+  const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  session.contexts.push(context);
   const page = await context.newPage();
   const seen = new Map<string, Seen>();
   const errors: string[] = [];
@@ -67,7 +55,7 @@ async function openPage(query: string): Promise<{ page: Page; seen: Map<string, 
   });
   await cdp.send('Network.enable');
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${host.baseUrl}/${query}`);
+  await page.goto(`${session.host.baseUrl}/${query}`);
   return { page, seen, errors };
 }
 
@@ -78,7 +66,7 @@ const pathsOf = (seen: Map<string, Seen>): string[] => [...seen.values()].map((s
 
 /** The room's entry as the host states it. */
 async function roomBlob(room: string): Promise<string> {
-  const response = await fetch(`${host.baseUrl}/api/rooms/${room}/entry`);
+  const response = await fetch(`${session.host.baseUrl}/api/rooms/${room}/entry`);
   const entry = (await response.json()) as { blob_id?: string } | null;
   return entry?.blob_id ?? '';
 }

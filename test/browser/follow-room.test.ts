@@ -5,26 +5,14 @@
  * loaded from the room cache; neither page polls for progress. Switching it off closes the
  * stream. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../client/host-process.ts';
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
-import { launchBrowser, shot, textOf, waitForState, waitForText } from './browser-session.ts';
+import { shot, textOf, waitForState, waitForText } from './browser-session.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
+import { browserAndHost } from './browser-host.ts';
 
-let host: HostProcess;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close()));
-  await browser?.close();
-  await host?.close();
-});
+const session = browserAndHost();
 
 const JOB = '[data-testid=job-state]';
 const SEGMENTS = '[data-param=segments] input[type=number]';
@@ -32,8 +20,8 @@ const stat = (key: string): string => `[data-testid=stats] [data-stat=${key}] dd
 
 /** A page in a context of its own (no shared cookies or cache), with what it requested. */
 async function openPage(query: string): Promise<{ page: Page; requests: Request[]; open: (path: string) => Request[]; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  contexts.push(context);
+  const context = await session.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  session.contexts.push(context);
   const page = await context.newPage();
   const requests: Request[] = [];
   const ended = new Set<Request>();
@@ -42,7 +30,7 @@ async function openPage(query: string): Promise<{ page: Page; requests: Request[
   page.on('requestfinished', (r) => ended.add(r));
   page.on('requestfailed', (r) => ended.add(r));
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${host.baseUrl}/${query}`);
+  await page.goto(`${session.host.baseUrl}/${query}`);
   const open = (path: string): Request[] => requests.filter((r) => new URL(r.url()).pathname === path && !ended.has(r));
   return { page, requests, open, errors };
 }
@@ -101,7 +89,7 @@ describe('follow room', () => {
 
     // Another specimen, slow enough to be seen computing: the second says a peer computes,
     // then selects that specimen with the peer's values.
-    await first.page.goto(`${host.baseUrl}/${link('slow-sphere', { steps: 20, step_ms: 100 })}`);
+    await first.page.goto(`${session.host.baseUrl}/${link('slow-sphere', { steps: 20, step_ms: 100 })}`);
     await waitForText(second.page, '[data-testid=follow-status]', 'A peer is computing…');
     await shot(second.page, 'follow-peer-computing');
     await waitForState(first.page, JOB, ['done']);

@@ -6,30 +6,20 @@
  */
 import { readFile } from 'node:fs/promises';
 import { NodeIO } from '@gltf-transform/core';
-import type { Browser, Page, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../client/host-process.ts';
+import type { Page, Response } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { room } from '../helpers/room.ts';
-import { launchBrowser, shot, waitForState, waitForText } from './browser-session.ts';
+import { shot, waitForState, waitForText } from './browser-session.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
+import { browserAndHost } from './browser-host.ts';
 
-let host: HostProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-});
+const session = browserAndHost();
 
 const stat = (key: string): string => `[data-testid=stats] [data-stat=${key}] dd`;
 
 async function open(query: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  await page.goto(`${host.baseUrl}/${query}`);
+  const page = await session.browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  await page.goto(`${session.host.baseUrl}/${query}`);
   await page.waitForSelector('.topbar', { timeout: STATE_WAIT_MS });
   return page;
 }

@@ -8,35 +8,23 @@
  * the headset. Screenshots land in
  * os.tmpdir()/vitrine-browser-shots.
  */
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, type HostProcess } from '../client/host-process.ts';
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { installEmulatedHeadset, launchBrowser, shot, waitForState } from './browser-session.ts';
+import { installEmulatedHeadset, shot, waitForState } from './browser-session.ts';
 import { framesPass, pullTriggerAt } from './vr-controller.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
+import { browserAndHost } from './browser-host.ts';
 
-let host: HostProcess;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close()));
-  await browser?.close();
-  await host?.close();
-});
+const session = browserAndHost();
 
 const BAR = '[data-testid=colour-bar]';
 
 /** A following page in a context of its own, with the view changes it sent. */
 async function openPage(query: string, headset = false): Promise<{ page: Page; viewPuts: Request[]; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  contexts.push(context);
+  const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  session.contexts.push(context);
   const page = await context.newPage();
   if (headset) await installEmulatedHeadset(page);
   const viewPuts: Request[] = [];
@@ -45,7 +33,7 @@ async function openPage(query: string, headset = false): Promise<{ page: Page; v
     if (r.method() === 'PUT' && new URL(r.url()).pathname.endsWith('/view')) viewPuts.push(r);
   });
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${host.baseUrl}/${query}`);
+  await page.goto(`${session.host.baseUrl}/${query}`);
   await page.waitForSelector('.follow[data-stream=open]');
   return { page, viewPuts, errors };
 }
@@ -113,7 +101,7 @@ describe('shared view', () => {
     expect(first.viewPuts.map((r) => r.postDataJSON())).toEqual([{ window: [set.low, set.high] }]);
     expect(second.viewPuts.map((r) => r.postDataJSON())).toEqual([{ colormap: 'magma' }]);
     first.viewPuts.length = 0;
-    const stored = (await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json()) as Record<string, unknown>;
+    const stored = (await (await fetch(`${session.host.baseUrl}/api/rooms/${room}/view`)).json()) as Record<string, unknown>;
     expect(stored).toMatchObject({ window: [set.low, set.high], colormap: 'magma' });
 
     // The camera: a drag on the first page moves the second's camera there, and only once.
@@ -127,7 +115,7 @@ describe('shared view', () => {
     await waitFor(async () => (await cameraPut()) ?? undefined, 'the first page sharing its camera');
     // The glide after the drag may send a later camera too: the second ends where the first's last share put it.
     await waitFor(async () => {
-      const shared = await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json() as { camera?: unknown };
+      const shared = await (await fetch(`${session.host.baseUrl}/api/rooms/${room}/view`)).json() as { camera?: unknown };
       const applied = await second.page.evaluate(() => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.roomCamera ?? null);
       return applied !== null &&
         JSON.stringify(JSON.parse(applied)) === JSON.stringify(shared.camera) &&
@@ -140,7 +128,7 @@ describe('shared view', () => {
     // A third page joins later, naming only the room: it shows the room's entry with its view.
     const third = await openPage(viewerQuery({ room, follow: true }));
     await waitForBar(third.page, { low: set.low, high: set.high, map: 'magma' });
-    const { camera } = (await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json()) as { camera?: unknown };
+    const { camera } = (await (await fetch(`${session.host.baseUrl}/api/rooms/${room}/view`)).json()) as { camera?: unknown };
     await third.page.waitForFunction(
       (want) => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.roomCamera === want,
       JSON.stringify(camera),
@@ -193,7 +181,7 @@ describe('shared view', () => {
     const room = freshRoom('points');
     const page = await openPage(viewerQuery({ specimen: 'galaxy', room, params: { count: 500, colored: false }, follow: true }));
     await waitForState(page.page, '[data-testid=job-state]', ['done', 'cached']);
-    const put = await fetch(`${host.baseUrl}/api/rooms/${room}/view`, {
+    const put = await fetch(`${session.host.baseUrl}/api/rooms/${room}/view`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ window: [0.1, 0.4], colormap: 'ice' }),
@@ -202,7 +190,7 @@ describe('shared view', () => {
     await waitForBar(page.page, { low: 0.1, high: 0.4, map: 'ice' });
     await page.page.selectOption('[data-testid=colour-map]', 'gray');
     await waitFor(async () => {
-      const view = (await (await fetch(`${host.baseUrl}/api/rooms/${room}/view`)).json()) as { colormap?: string };
+      const view = (await (await fetch(`${session.host.baseUrl}/api/rooms/${room}/view`)).json()) as { colormap?: string };
       return view.colormap === 'gray' || undefined;
     }, 'the page sharing its colour map');
     // The browser reports its request to the test on its own schedule: wait for that too.

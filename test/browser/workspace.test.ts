@@ -5,38 +5,27 @@
  * gets a uint8 envelope with every axis at most 256; published again with other samples, the
  * page draws those. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
-import { startHost, type HostProcess } from '../client/host-process.ts';
 import { publishVolumeScript, runPython, type Published } from '../helpers/python-publish.ts';
 import { viewerQuery } from '../helpers/room.ts';
-import { launchBrowser, shot } from './browser-session.ts';
+import { shot } from './browser-session.ts';
 import { watchFirstFrame } from './first-frame.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
+import { browserAndHost } from './browser-host.ts';
 
-let host: HostProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  [host, browser] = await Promise.all([startHost(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-});
+const session = browserAndHost();
 
 describe('a room as a shared workspace', () => {
   it('a volume published from numpy and shown in room lab is drawn by a following page and reaches Godot as uint8', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    const page = await (await session.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${host.baseUrl}/${viewerQuery({ room: 'lab', follow: true })}`);
+    await page.goto(`${session.host.baseUrl}/${viewerQuery({ room: 'lab', follow: true })}`);
     await page.waitForSelector('.follow[data-stream=open]');
     const firstFrame = await watchFirstFrame(page, 'A numpy volume');
 
-    const published = await runPython<Published>(publishVolumeScript('numpy-volume', 'lab'), host.baseUrl);
+    const published = await runPython<Published>(publishVolumeScript('numpy-volume', 'lab'), session.host.baseUrl);
     expect(published.entry.specimen_id).toBe('numpy-volume');
     const drawnAt = await firstFrame();
     expect(drawnAt).toBeGreaterThan(published.published_at);
@@ -46,7 +35,7 @@ describe('a room as a shared workspace', () => {
     expect(await page.locator('input[data-axis=z]').getAttribute('max')).toBe('127');
     await shot(page, 'workspace-numpy-volume');
 
-    const godot = await fetch(`${host.baseUrl}/api/specimens/numpy-volume/data`, { headers: { 'User-Agent': 'GodotEngine/4.3.stable (Linux)' } });
+    const godot = await fetch(`${session.host.baseUrl}/api/specimens/numpy-volume/data`, { headers: { 'User-Agent': 'GodotEngine/4.3.stable (Linux)' } });
     expect(godot.status).toBe(200);
     expect(godot.headers.get('content-type')).toMatch(/^application\/x-[\w.+-]+-envelope-v1/);
     const decoded = decodeEnvelope(await godot.arrayBuffer());
@@ -59,7 +48,7 @@ describe('a room as a shared workspace', () => {
     await runPython<unknown>(
       'import json, numpy as np, os\nfrom vitrine import Client\nprint(json.dumps(Client(os.environ["VITRINE_URL"]).publish("numpy-volume", np.full((64, ' +
       '96, 80), 7, np.uint16), display_name="A numpy volume")))',
-      host.baseUrl,
+      session.host.baseUrl,
     );
     await page.waitForFunction(() => document.querySelector('input[data-axis=z]')?.getAttribute('max') === '63', null, { timeout: STATE_WAIT_MS });
     expect(await page.locator('input[data-axis=x]').getAttribute('max')).toBe('79');
