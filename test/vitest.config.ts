@@ -13,11 +13,10 @@ export default defineConfig({
     hookTimeout: 300_000,
     // One process runs many files, in turn (no fresh process and module graph per file: that
     // start cost the suite paid 224 times). What a file starts or changes of the process is
-    // undone when it ends (helpers/file-end-setup.ts). Three such processes on two cores: most
-    // files spend their time waiting on the hosts, browsers and servers they start (a browser
-    // file uses under one core), so a third keeps both cores busy.
+    // undone when it ends (helpers/file-end-setup.ts). Two such processes, one per core: a third
+    // beside two files that each start hosts, browsers and servers overloads two cores.
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 3, minForks: 1, isolate: false } },
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
     setupFiles: ['test/helpers/file-end-setup.ts'],
   },
 });

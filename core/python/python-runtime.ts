@@ -12,6 +12,7 @@ import type { RoomScheduler } from '../invoke/room-scheduler.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
+import { missingModuleHint } from './module-hint.ts';
 import { chooseInterpreter, type Interpreter } from './python-interpreter.ts';
 import { PYTHON_MODULE_DIR } from './python-module-dir.ts';
 import { PythonInvoker } from './python-invoker.ts';
@@ -115,7 +116,7 @@ export class PythonRuntime {
         maxBytes: this.#o.maxBytes,
         maxChildren: this.#o.maxChildren,
         log: this.#o.log,
-        onImportProblem: (problem) => this.#drop(problem),
+        onImportProblem: (problem) => void this.#drop(problem, interpreter.path),
       });
       return this.#running;
     });
@@ -123,13 +124,14 @@ export class PythonRuntime {
     return this.#pool;
   }
 
-  #drop(problem: ImportProblem): void {
-    const why = problem.missing ? `it needs the module '${problem.missing}', which this Python cannot import` : problem.error;
-    this.#o.log.warn(`plugin ${problem.plugin.name} is left out: ${why}`);
+  async #drop(problem: ImportProblem, python: string): Promise<void> {
     this.#remove(
       (entry) =>
         isPythonFunction(entry) && entry.plugin === problem.plugin.name && entry.source.kind === 'bundle' && entry.source.version === problem.plugin.version,
     );
+    // Said after the plugin has left, with which interpreter would import what it needs.
+    const why = problem.missing ? await missingModuleHint(problem.missing, python) : problem.error;
+    this.#o.log.warn(`plugin ${problem.plugin.name} is left out: ${why}`);
   }
 
   #dropAll(): void {

@@ -1,10 +1,11 @@
 /**
  * How Python plugins come and go: a plugin whose import fails leaves the catalog with one
- * warning naming the missing module; a host with no usable Python serves everything else and
+ * warning naming the missing module (and another Python on the machine that has it); a host with no usable Python serves everything else and
  * says so once; two plugins may have sibling modules of the same name; a rebuilt plugin's new
  * code is what the warm processes run next.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -50,9 +51,32 @@ describe('loading Python plugins', () => {
     expect(ids).not.toContain('needs-absent-shape');
     expect(ids).toContain('py-triangle');
     const warnings = log.lines().filter((line) => line.includes('needs-absent'));
-    expect(warnings).toEqual(["plugin needs-absent is left out: it needs the module 'vitrine_absent_dependency', which this Python cannot import"]);
+    expect(warnings).toEqual([
+      `plugin needs-absent is left out: it needs the module 'vitrine_absent_dependency', which ${PYTHON} cannot import: ` +
+        'install it for that Python, or start the host with --python naming one that has it',
+    ]);
     expect((await app.inject('/api/processing/functions/shape/schema')).statusCode).toBe(404);
     expect((await app.inject('/api/specimens/py-triangle/data')).statusCode).toBe(200);
+  });
+
+  it('names the interpreter that has the missing module, and the option that chooses it', async () => {
+    // The Python the host runs is one that cannot import zarr (as a version manager's python3
+    // first on PATH lacks the system's packages); the system's Python has it.
+    const dir = await mkdtemp(path.join(tmpdir(), 'vitrine-hidden-zarr-'));
+    await mkdir(path.join(dir, 'hide'));
+    await writeFile(path.join(dir, 'hide', 'zarr.py'), 'raise ModuleNotFoundError("No module named \'zarr\'", name="zarr")\n');
+    const python = path.join(dir, 'python3');
+    // (The host puts its own module on PYTHONPATH: the hiding folder goes before it.)
+    await writeFile(python, `#!/bin/sh\nPYTHONPATH=${path.join(dir, 'hide')}\${PYTHONPATH:+:$PYTHONPATH} exec ${PYTHON} "$@"\n`, { mode: 0o755 });
+    const plugins = await pythonPluginsDir();
+    await writePythonBundle(plugins, 'needs-zarr', `import zarr\n${MESH(1)}`);
+    const log = logLines();
+    await createTestApp({ pluginsDir: plugins, python, pythonProcesses: 1, logLevel: 'warn', logStream: log.stream });
+    const warning = await log.line((msg) => msg.includes('needs-zarr'));
+    expect(warning).toMatch(
+      new RegExp(`^plugin needs-zarr is left out: it needs the module 'zarr', which ${python} cannot import; (\\S+) can: start the host with --python \\1$`),
+    );
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('serves everything else on a host with no usable Python, saying once that Python plugins are off', async () => {
