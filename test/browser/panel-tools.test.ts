@@ -4,7 +4,6 @@
  * link that the schema does not know, shown and removed; a follower seeing the progress of a
  * peer's job from its event stream. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
-import { rm } from 'node:fs/promises';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixturePlugins } from '../client/host-process.ts';
@@ -27,7 +26,6 @@ afterAll(async () => {
   await Promise.all(contexts.map((c) => c.close()));
   await browser?.close();
   await host?.stop();
-  await rm(pluginsDir, { recursive: true, force: true });
 });
 
 const JOB = '[data-testid=job-state]';
