@@ -13,7 +13,8 @@ import path from 'node:path';
 import { PNG } from 'pngjs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixturePlugins, STATIC_CUBE_OBJ } from '../client/host-process.ts';
+import { STATIC_CUBE_OBJ } from '../client/host-process.ts';
+import { builtFixture } from '../helpers/built-fixture.ts';
 import { REPO } from '../helpers/cli-path.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
@@ -36,7 +37,7 @@ beforeAll(async () => {
   await writeFile(path.join(specimensDir, 'red-cube', 'cube.obj'), STATIC_CUBE_OBJ);
   await writeFile(path.join(specimensDir, 'red-cube', 'specimen.json'), JSON.stringify({ id: 'red-cube', type: 'mesh', data_file: 'cube.obj', color: RED }));
   await writeTwelveBitPhantom(path.join(specimensDir, 'ct-head-phantom-12bit'));
-  [pluginsDir, browser] = await Promise.all([buildFixturePlugins(), launchBrowser()]);
+  [pluginsDir, browser] = await Promise.all([builtFixture('browser-plugins'), launchBrowser()]);
   host = await spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', pluginsDir, '--specimens', specimensDir]);
 });
 

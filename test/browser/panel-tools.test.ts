@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixturePlugins } from '../client/host-process.ts';
+import { builtFixture } from '../helpers/built-fixture.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { launchBrowser, openPage, shot, waitForState, type OpenedPage } from './browser-session.ts';
@@ -18,7 +18,7 @@ let pluginsDir: string;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  [pluginsDir, browser] = await Promise.all([buildFixturePlugins(), launchBrowser()]);
+  [pluginsDir, browser] = await Promise.all([builtFixture('browser-plugins'), launchBrowser()]);
   host = await spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', pluginsDir, '--specimens', 'none']);
 });
 

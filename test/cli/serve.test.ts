@@ -9,20 +9,30 @@ import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { eventually } from '../federation/helpers/host-process.ts';
 
-/** The pid of the process listening behind `url` (it answers its own pid nowhere, so ask /proc). */
-async function hostPid(url: string): Promise<number> {
-  const port = Number(new URL(url).port);
-  const hex = port.toString(16).toUpperCase().padStart(4, '0');
-  const inode = readFileSync('/proc/net/tcp', 'utf8').split('\n').find((line) => line.includes(`:${hex} 00000000:0000 0A`))?.trim().split(/\s+/)[9];
-  if (!inode) throw new Error(`nothing listens on port ${port}`);
+/** The pid holding `inode` as a file descriptor, if one of the processes now running does. */
+function socketHolder(inode: string): number | undefined {
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       for (const fd of readdirSync(`/proc/${pid}/fd`)) if (readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`) return Number(pid);
     } catch {
-      // a process that ended, or one we may not look into
+      // a process that ended while we looked, or one we may not look into
     }
   }
-  throw new Error(`no process holds the socket of port ${port}`);
+  return undefined;
+}
+
+/**
+ * The pid of the process listening behind `url` (it answers its own pid nowhere, so ask /proc).
+ * One pass over /proc can miss the holder while other test files start and end processes, so it
+ * looks again until the listener's owner is found.
+ */
+async function hostPid(url: string): Promise<number> {
+  const port = Number(new URL(url).port);
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  return eventually(async () => {
+    const inode = readFileSync('/proc/net/tcp', 'utf8').split('\n').find((line) => line.includes(`:${hex} 00000000:0000 0A`))?.trim().split(/\s+/)[9];
+    return inode ? socketHolder(inode) : undefined;
+  }, `the process listening on port ${port}`);
 }
 
 const hosts: RunningHost[] = [];

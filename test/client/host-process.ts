@@ -43,11 +43,6 @@ f 2 3 7
 f 2 7 6
 `;
 
-/** The built fixture plugins (built once per test process and shared by its files: nothing writes into them). */
-export function buildFixturePlugins(): Promise<string> {
-  return builtFixture('browser-plugins');
-}
-
 /** A specimens folder with one static specimen `cube` (an OBJ file). */
 export async function makeSpecimensDir(): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'vitrine-specimens-'));
@@ -72,7 +67,7 @@ export async function makeSpecimensDir(): Promise<string> {
  * prints its `listening on` line.
  */
 export async function startHost(extraArgs: string[] = []): Promise<HostProcess> {
-  const pluginsDir = await buildFixturePlugins();
+  const pluginsDir = await builtFixture('browser-plugins');
   const specimensDir = await makeSpecimensDir();
   const host = await spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', pluginsDir, '--specimens', specimensDir, ...extraArgs]);
   return {

@@ -1,6 +1,8 @@
 /**
  * Builds a folder of fixture plugins under test/fixtures with the real `vitrine build` CLI into
- * a temp folder, once per folder and test process, and gives the plugins directory.
+ * a temp folder, once per folder and test process, and gives the plugins directory. A process
+ * runs many test files in turn, and all of them get the same folder: a test never writes into
+ * it or removes it (one that needs to change plugins builds its own).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 /**
  * `/mcp` with the official SDK's own client over Streamable HTTP: the tools and their input
- * schemas (each function's from its manifest); `compute` in a room answers a summary (never
+ * schemas (each function's from its manifest, every property described); `compute` in a room answers a summary (never
  * the bytes) and a follower of the room gets the result; the other tools drive the room and
  * publish an upload; a refused call is a tool error with the host's detail. A cross-site POST
  * is 403; GET is 405; a host bound beyond loopback asks for its admin token (401 without).
@@ -38,6 +38,20 @@ const TOOLS = [
 // One host and one client for the file.
 const mcp = fileMcp();
 
+type Schema = { description?: string; properties?: Record<string, Schema> };
+
+/** The paths of the properties under `schema` that have no description. */
+function undescribed(schema: Schema, at: string): string[] {
+  const missing: string[] = [];
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    const path = `${at}.${name}`;
+    if (!property.description) missing.push(path);
+    // Parameter schemas are the plugins' own (their docstrings describe them).
+    if (name !== 'params') missing.push(...undescribed(property, path));
+  }
+  return missing;
+}
+
 afterAll(killAllHosts);
 
 describe('MCP', () => {
@@ -51,6 +65,12 @@ describe('MCP', () => {
     expect(params.anyOf).toContainEqual({ ...expected, title: 'function square' });
     const setView = tools.find((tool) => tool.name === 'set_view')!;
     expect(Object.keys(setView.inputSchema.properties ?? {})).toEqual(['room', 'window', 'colormap', 'opacity', 'mode', 'camera']);
+  });
+
+  it('describes every input of every tool: an agent picks its arguments from the descriptions alone', async () => {
+    const { tools } = await mcp.client.listTools();
+    expect(tools.length).toBeGreaterThan(10);
+    expect(tools.flatMap((tool) => undescribed(tool.inputSchema as Schema, tool.name))).toEqual([]);
   });
 
   it('computes a function in room lab: a summary with the result id and data URL, never the bytes; the follower gets the result', async () => {
