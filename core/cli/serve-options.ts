@@ -75,6 +75,7 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
                              else AWS)
   --accel-redirect PREFIX    behind nginx: /data and /result answer X-Accel-Redirect:
                              PREFIX<blob id> and no body, for the cache in front to send the bytes
+                             (clients that reach the host past nginx get no body)
   --relay                    relay mode: accept workers on /ws/federation/{worker_id}
   --join URL                 worker mode: join the relay at URL (http or https)
   --worker-id ID             this worker's id (default: the host name)
