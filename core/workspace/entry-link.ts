@@ -8,6 +8,7 @@
  * cache let its entry go answers its active layer as its entry, so a client that knows only the
  * entry (the Godot client) sees and asks for what the scene shows.
  */
+import { boundFrame } from '../annotations/layer-frame.ts';
 import type { LayerResult, LayerSource, SceneLayer } from '../client/scene-types.ts';
 import type { RoomEntry } from '../client/wire-types.ts';
 import { stableJson } from '../params/stable-json.ts';
@@ -80,7 +81,9 @@ export class EntryLink {
     if (!layer) return null;
     const ids = layer.result ? { result_id: layer.result.result_id, ...(layer.result.blob_id ? { blob_id: layer.result.blob_id } : {}) } : {};
     const type = layer.result?.type ?? (layer.kind === 'mesh' ? 'mesh' : layer.kind === 'points' ? 'point_cloud' : 'volume');
-    const resolved = await resolveLayerSource(this.#deps.sources, roomId, roomId, layer.source, 'active').catch(() => null);
+    const resolved = await resolveLayerSource(this.#deps.sources, roomId, roomId, layer.source, 'active', undefined, boundFrame(scene.layers, layer.id)).catch(
+      () => null,
+    );
     if (!resolved || resolved.kind === 'static') return { function_name: null, specimen_id: layer.source.specimen ?? null, params: {}, type, ...ids };
     const { entry, values, record } = resolved.request;
     return { function_name: entry.name, specimen_id: record?.id ?? null, params: values, type: entry.return_type, ...ids };

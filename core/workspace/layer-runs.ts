@@ -7,6 +7,7 @@
  * layer's slot is freed; and when another layer becomes active, the room's entry moves with it
  * (the result already held is copied between slots, nothing is computed again).
  */
+import { boundFrame } from '../annotations/layer-frame.ts';
 import type { LayerResult, RoomScene, SceneLayer } from '../client/scene-types.ts';
 import { layerSlot } from '../events/layer-slots.ts';
 import { isHostError, type HostErrorCode } from '../errors.ts';
@@ -143,16 +144,18 @@ export class LayerRuns {
     const key = this.#key(roomId, layer.id);
     const run = { controller, layer };
     this.#runs.set(key, run);
-    void this.#run(roomId, layer, slotOf(roomId, scene, layer.id), kindFromResult && !keepResult, controller.signal).finally(() => {
+    void this.#run(roomId, layer, scene, kindFromResult && !keepResult, controller.signal).finally(() => {
       if (this.#runs.get(key) === run) this.#runs.delete(key);
     });
   }
 
-  async #run(roomId: string, layer: SceneLayer, slotId: string, kindFromResult: boolean, signal: AbortSignal): Promise<void> {
+  async #run(roomId: string, layer: SceneLayer, scene: RoomScene, kindFromResult: boolean, signal: AbortSignal): Promise<void> {
     const { sources, store, rooms } = this.#deps;
+    const slotId = slotOf(roomId, scene, layer.id);
     let resolved: ResolvedSource | null = null;
     try {
-      resolved = await resolveLayerSource(sources, roomId, slotId, layer.source, `layers.${layer.id}`);
+      const frame = boundFrame(scene.layers, layer.id, layer.affine ?? null);
+      resolved = await resolveLayerSource(sources, roomId, slotId, layer.source, `layers.${layer.id}`, undefined, frame);
       const outcome = await obtainLayerResult(sources, resolved, signal);
       if (signal.aborted) return;
       this.#failed.delete(this.#key(roomId, layer.id));

@@ -20,6 +20,7 @@ import { bad } from '../scenes/check-display.ts';
 import { ComputeTimeLimit } from '../serving/compute-time-limit.ts';
 import { computeResult } from '../serving/result-source.ts';
 import type { ResultIds } from '../serving/result-ids.ts';
+import type { BoundFrame } from '../annotations/layer-frame.ts';
 import { roomPoints, type RoomAnnotations } from './room-annotations.ts';
 import type { RoomRequestDeps } from './room-request.ts';
 
@@ -64,7 +65,8 @@ function atPath(error: unknown, path: string): unknown {
 
 /**
  * Resolves `source` of a layer of room `roomId`, its computation asked in cache slot `slotId`
- * (with `delivery`, as a `/data` request's). Nothing is computed.
+ * (with `delivery`, as a `/data` request's). Points bound to its parameters come in `frame`'s
+ * layer frame when given (the layer's own), else as they were marked. Nothing is computed.
  * @throws the catalogued 4xx of `/data`, led by `path`.
  */
 export async function resolveLayerSource(
@@ -74,6 +76,7 @@ export async function resolveLayerSource(
   source: LayerSource,
   path: string,
   delivery?: RequestAsk['delivery'],
+  frame?: BoundFrame,
 ): Promise<ResolvedSource> {
   const at = `${path}.source`;
   try {
@@ -94,7 +97,7 @@ export async function resolveLayerSource(
       if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', source.function!);
       target = { function: entry };
     }
-    for (const [param, binding] of Object.entries(source.bind ?? {})) params[param] = await roomPoints(deps.annotations, roomId, binding.label);
+    for (const [param, binding] of Object.entries(source.bind ?? {})) params[param] = await roomPoints(deps.annotations, roomId, binding.label, frame);
     const request = await resolveRequest(deps, { target, params: { named: params }, room: slotId, ...(delivery ? { delivery } : {}) });
     return { kind: 'computed', request, type: request.entry.return_type };
   } catch (error) {

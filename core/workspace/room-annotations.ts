@@ -6,12 +6,19 @@
  * scenes use.
  */
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
+import { intoLayerFrame, type BoundFrame } from '../annotations/layer-frame.ts';
 import type { Vec3 } from '../client/scene-types.ts';
 
 export type RoomAnnotations = Pick<AnnotationStore, 'list' | 'replace'>;
 
-/** The room's points (those labelled `label`, or all), in id order. */
-export async function roomPoints(annotations: Pick<AnnotationStore, 'list'>, roomId: string, label?: string): Promise<Vec3[]> {
+/**
+ * The room's points (those labelled `label`, or all), in id order; in the frame of `frame`'s
+ * layer when given (a bound layer's), else each as it was marked.
+ */
+export async function roomPoints(annotations: Pick<AnnotationStore, 'list'>, roomId: string, label?: string, frame?: BoundFrame): Promise<Vec3[]> {
   const { annotations: marks } = await annotations.list(roomId);
-  return marks.filter((mark) => mark.kind === 'point' && (label === undefined || mark.label === label) && mark.points[0]).map((mark) => mark.points[0]!);
+  const into = frame ? intoLayerFrame(frame) : (point: Vec3) => point;
+  return marks
+    .filter((mark) => mark.kind === 'point' && (label === undefined || mark.label === label) && mark.points[0])
+    .map((mark) => into(mark.points[0]!, mark.layer));
 }

@@ -7,6 +7,7 @@
  * layer's `result` set in the scene). The room's entry and the active layer stay one
  * (entry-link.ts): this service hears every change of a room's entry on its host's event hub.
  */
+import { boundFrame } from '../annotations/layer-frame.ts';
 import type { LayerKind, RoomScene, SceneLayer } from '../client/scene-types.ts';
 import type { RoomEntry } from '../client/wire-types.ts';
 import { ROOM_CHANNEL_PREFIX } from '../events/channels.ts';
@@ -132,7 +133,7 @@ export class RoomScenes implements EntryScenes {
     const scene = await this.#deps.store.get(roomId);
     const layer = scene.layers.find((l) => l.id === layerId);
     if (!layer) throw createHostError('SPC_ERR_LAYER_NOT_FOUND', layerId, roomId);
-    return resolveLayerSource(this.#deps.sources, roomId, slotOf(roomId, scene, layerId), layer.source, 'layer', delivery);
+    return resolveLayerSource(this.#deps.sources, roomId, slotOf(roomId, scene, layerId), layer.source, 'layer', delivery, boundFrame(scene.layers, layerId));
   }
 
   /** Computes again every layer whose source binds parameters to the room's points (they changed). */

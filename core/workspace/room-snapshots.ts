@@ -8,6 +8,7 @@
  * It opens in the viewer at `/?snapshot=<id>`; `PUT .../scene {"snapshot": id}` restores its
  * scene and view into a room (each layer then computed again from its source).
  */
+import { boundFrame } from '../annotations/layer-frame.ts';
 import { createHash } from 'node:crypto';
 import type { LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../client/scene-types.ts';
 import type { SnapshotDocument } from '../client/wire-types.ts';
@@ -45,7 +46,8 @@ export class RoomSnapshots {
     const { sources } = this.#deps;
     const outcomes = await Promise.all(
       scene.layers.map(async (layer) => {
-        const resolved = await resolveLayerSource(sources, roomId, slotOf(roomId, scene, layer.id), layer.source, `layers.${layer.id}`);
+        const frame = boundFrame(scene.layers, layer.id);
+        const resolved = await resolveLayerSource(sources, roomId, slotOf(roomId, scene, layer.id), layer.source, `layers.${layer.id}`, undefined, frame);
         return obtainLayerResult(sources, resolved).catch((error: unknown) => {
           if (isHostError(error) && (COMPUTATION_FAILURES as readonly string[]).includes(error.code)) return null;
           throw error;

@@ -112,3 +112,27 @@ describe('a layer bound to the room’s points', () => {
     }
   });
 });
+
+describe('points bound into a moved layer', () => {
+  it("reach the plugin in the layer's own frame, whichever frame each was marked in", async () => {
+    const r = room('frame');
+    // The bound layer is scaled by 2 and moved 10 along x: room = 2 * layer + (10, 0, 0).
+    const scaled = [2, 0, 0, 10, 0, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1];
+    // Another layer is moved 1 along x: room = other + (1, 0, 0).
+    const moved = [1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+    expect((await send('POST', `/api/rooms/${r}/layers`, { id: 'other', source: { function: 'marked' }, affine: moved })).status).toBe(201);
+    const bound = { id: 'seeds', source: { function: 'marked', bind: { points: {} } }, affine: scaled };
+    expect((await send('POST', `/api/rooms/${r}/layers`, bound)).status).toBe(201);
+    await send('POST', `/api/rooms/${r}/annotations`, [
+      { kind: 'point', points: [[12, 4, 6]] },
+      { kind: 'point', points: [[5, 5, 5]], layer: 'seeds' },
+      { kind: 'point', points: [[0, 0, 0]], layer: 'other' },
+    ]);
+    const wanted = [
+      [1, 2, 3],
+      [5, 5, 5],
+      [-4.5, 0, 0],
+    ];
+    await waitFor(async () => (JSON.stringify(await layerPoints(r)) === JSON.stringify(wanted) ? true : undefined), 'the seeds in the layer frame');
+  });
+});
