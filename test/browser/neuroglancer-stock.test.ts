@@ -1,0 +1,183 @@
+/**
+ * A stock Neuroglancer (the npm package, unmodified, bundled by helpers/neuroglancer-bundle.ts)
+ * on a page of another origin opens a room by the URL of its Neuroglancer state alone
+ * (`#!http://host/api/rooms/<room>/neuroglancer`): the room's 32³ volume, read from the host's
+ * OME-Zarr store, is drawn in the cross-sections, and its point mark, read from the host's
+ * precomputed annotations, is drawn in the mark's colour where the point is: Neuroglancer's own
+ * pointer readout over the drawn mark names the mark's id and the point's coordinates.
+ * Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ */
+import { readFile } from 'node:fs/promises';
+import { PNG } from 'pngjs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Annotation, RoomScene } from '../../core/client/scene-types.ts';
+import { volumeFrameOf, voxelCentre, type Triple } from '../../core/sdk/volume-frame.ts';
+import { spawnFixtureHost } from '../helpers/fixture-host.ts';
+import { serveNeuroglancer, type NeuroglancerPage } from '../helpers/neuroglancer-bundle.ts';
+import { room as freshRoom } from '../helpers/room.ts';
+import type { RunningHost } from '../helpers/spawn-host.ts';
+import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
+import { launchBrowser, shot } from './browser-session.ts';
+
+const N = 32;
+/** The voxel (x, y, z) whose centre the mark is placed on: in the middle plane, a quarter along x. */
+const VOXEL: Triple = [8, N / 2, N / 2];
+/** The `ramp` fixture's value at a voxel: its samples count up along x, then y, then z. */
+const rampValue = ([x, y, z]: Triple): number => (z * N + y) * N + x;
+
+let host: RunningHost;
+let browser: Browser;
+let neuroglancer: NeuroglancerPage;
+
+beforeAll(async () => {
+  const started = Date.now();
+  neuroglancer = await serveNeuroglancer();
+  console.log(`neuroglancer bundle ready in ${Date.now() - started} ms`);
+  // The page's origin is the one the host lets read its stores.
+  [host, browser] = await Promise.all([
+    spawnFixtureHost(['--pool-size', '1', '--no-viewer', '--cors-origin', new URL(neuroglancer.url).origin]),
+    launchBrowser(),
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.stop();
+  await neuroglancer?.close();
+});
+
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${host.url}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** A panel of the viewer: the class Neuroglancer draws it with, and its box on the page. */
+interface PanelBox {
+  kind: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The viewer's rendered panels, once Neuroglancer says every layer is loaded and drawn. */
+async function readyPanels(page: Page, layers: number): Promise<PanelBox[]> {
+  await page.waitForFunction(
+    (count) => {
+      const viewer = (window as unknown as { viewer?: { layerManager: { managedLayers: unknown[] }; isReady(): boolean } }).viewer;
+      return viewer !== undefined && viewer.layerManager.managedLayers.length === count && viewer.isReady();
+    },
+    layers,
+    { timeout: STATE_WAIT_MS, polling: 100 },
+  );
+  // A frame after ready: what was ready is on the canvas.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  return page.evaluate(() => {
+    const viewer = (window as unknown as { viewer: { display: { panels: Set<{ element: HTMLElement; constructor: { name: string } }> } } }).viewer;
+    return [...viewer.display.panels].map((panel) => {
+      const box = panel.element.getBoundingClientRect();
+      return { kind: panel.constructor.name, x: box.x, y: box.y, width: box.width, height: box.height };
+    });
+  });
+}
+
+/** A pixel of the mark's colour: magenta, or magenta under a panel's translucent dark widget. */
+const isMark = (r: number, g: number, b: number): boolean => r > 120 && b > 120 && g < 60 && Math.abs(r - b) < 40;
+/** A pixel of the volume through the middle of viridis (teal to green): never the grey background, the yellow box or the mark. */
+const isVolume = (r: number, g: number, b: number): boolean => g > r + 40 && b > r && !isMark(r, g, b);
+
+/** In a screenshot, within `box`: how many pixels are the mark's colour (and their centre) and how many the volume's. */
+function pixelsIn(png: PNG, box: PanelBox): { mark: number; markAt: [number, number] | null; volume: number } {
+  let mark = 0;
+  let volume = 0;
+  let sx = 0;
+  let sy = 0;
+  for (let y = Math.ceil(box.y); y < Math.floor(box.y + box.height); y++) {
+    for (let x = Math.ceil(box.x); x < Math.floor(box.x + box.width); x++) {
+      const at = (y * png.width + x) * 4;
+      const [r, g, b] = [png.data[at]!, png.data[at + 1]!, png.data[at + 2]!];
+      if (isMark(r, g, b)) {
+        mark++;
+        sx += x;
+        sy += y;
+      } else if (isVolume(r, g, b)) volume++;
+    }
+  }
+  return { mark, markAt: mark > 0 ? [sx / mark, sy / mark] : null, volume };
+}
+
+/** What Neuroglancer reads out under the pointer at (x, y), once it names an annotation: its id and the pointer's physical coordinates by axis. */
+async function readoutAt(page: Page, [x, y]: [number, number]): Promise<{ id: string; at: Record<string, number> }> {
+  await page.mouse.move(x, y);
+  const handle = await page.waitForFunction(
+    () => {
+      interface MouseState { active: boolean; pickedAnnotationId?: string; position: Float32Array; coordinateSpace: { names: string[]; scales: Float64Array } }
+      const mouse = (window as unknown as { viewer: { mouseState: MouseState } }).viewer.mouseState;
+      if (!mouse.active || mouse.pickedAnnotationId === undefined) return null;
+      const { names, scales } = mouse.coordinateSpace;
+      return { id: mouse.pickedAnnotationId, at: Object.fromEntries(names.map((name, i) => [name, mouse.position[i]! * scales[i]!])) };
+    },
+    null,
+    { timeout: STATE_WAIT_MS, polling: 50 },
+  );
+  return (await handle.jsonValue()) as { id: string; at: Record<string, number> };
+}
+
+describe('a stock Neuroglancer', () => {
+  it('opens a room by its state URL and draws its volume and its point mark', async () => {
+    const room = freshRoom('neuroglancer');
+    // Viridis over the whole value range: the cross-section through the middle is teal.
+    await api('PUT', `/api/rooms/${room}/scene`, {
+      layers: [{ id: 'scan', source: { function: 'ramp', params: { n: N } }, window: [0, N ** 3], colormap: 'viridis' }],
+    });
+    await waitFor(async () => ((await api<RoomScene>('GET', `/api/rooms/${room}/scene`)).layers[0]?.result ? true : undefined), 'the scan to be computed');
+    // A point on a voxel centre in the middle plane (where Neuroglancer's first cross-section
+    // lies, whether it centres on the volume or on the marks), away from the volume's
+    // edges (whose box Neuroglancer also draws). The frame is the ramp's (C order, as returned).
+    const frame = volumeFrameOf({ shape: [N, N, N], spacing: [0.5, 0.5, 2], origin: [1, 2, 3] });
+    const point = voxelCentre(frame, VOXEL);
+    const mark = await api<Annotation>('POST', `/api/rooms/${room}/annotations`, { kind: 'point', points: [point], color: '#ff00ff', label: 'seed' });
+
+    const context = await browser.newContext({ viewport: { width: 960, height: 640 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // The state by its URL alone: Neuroglancer fetches it, then the stores it names.
+    await page.goto(`${neuroglancer.url}#!${host.url}/api/rooms/${room}/neuroglancer`);
+    const panels = await readyPanels(page, 2);
+    // Four panels: three cross-sections through the first position and a 3-D view. Which plane
+    // each cross-section shows follows the axis order of whichever source answers first (the
+    // marks name x, y, z; the store z, y, x), so every one is looked at.
+    expect(panels.map((panel) => panel.kind).sort()).toEqual(['PerspectivePanel', 'SliceViewPanel', 'SliceViewPanel', 'SliceViewPanel']);
+    const file = await shot(page, 'neuroglancer-stock');
+    const png = PNG.sync.read(await readFile(file));
+    const sections = panels.filter((panel) => panel.kind === 'SliceViewPanel').map((panel) => pixelsIn(png, panel));
+    console.log(`screenshot ${file}: cross-sections ${JSON.stringify(sections)}`);
+
+    // Each cross-section passes through the volume: at Neuroglancer's first zoom its 64 × 16 × 16
+    // units span tens of pixels, drawn in the teal to green of viridis's middle (counted here)
+    // where the plane crosses the middle values and in its darker and yellower ends elsewhere.
+    for (const section of sections) expect(section.volume).toBeGreaterThan(20);
+    expect(sections.reduce((sum, section) => sum + section.volume, 0)).toBeGreaterThan(1000);
+    // The mark is drawn on at least two of the planes, whether they pass through it or
+    // through the volume's middle (two of those hold the line along x it lies on).
+    const marked = sections.filter((section) => section.mark > 4);
+    expect(marked.length).toBeGreaterThanOrEqual(2);
+    // Under the drawn mark, Neuroglancer itself names the mark and the point's coordinates.
+    const readout = await readoutAt(page, marked[0]!.markAt!);
+    await shot(page, 'neuroglancer-stock-pointer');
+    expect(readout.id).toBe(mark.id);
+    expect([readout.at.x, readout.at.y, readout.at.z]).toEqual(point);
+    // ... and the volume's value there, read from the store: the ramp's value at that voxel.
+    const value = await waitFor(async () => (await page.locator('.neuroglancer-layer-item-value').first().textContent()) || undefined, 'the value readout');
+    expect(value).toBe(String(rampValue(VOXEL)));
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+});
