@@ -239,9 +239,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   ]);
   const link = await startThrottledLink(host.url, RATE);
   const lines = [
-    `link: ${RATE / 1e6} MB/s per connection; viewer: Debian's Chromium (SwiftShader); results computed and cached before each measure; load average at start ${loadavg()
-      .map((l) => fmt(l, 1))
-      .join(' ')} on ${cpus().length} cores`,
+    `link: ${RATE / 1e6} MB/s per connection; viewer: Debian's Chromium (SwiftShader); results computed and cached before each measure; ` +
+      `load average at start ${loadavg().map((l) => fmt(l, 1)).join(' ')} on ${cpus().length} cores`,
   ];
   const waitFull = process.env.ANY_SIZE_FULL === '1';
   // ANY_SIZE_ONLY=mesh (or volume, godot, comma-separated) runs those parts alone.
@@ -299,9 +298,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
         'accept-encoding': 'gzip, deflate, br',
       });
       lines.push(
-        `  its full meshopt GLB variant (as the viewer asks for it), made on the host's encode thread: first byte after ${fmt(glb.seconds)} s, ${MB(glb.bytes)}; load average ${loadavg()
-          .map((l) => fmt(l, 1))
-          .join(' ')}`,
+        `  its full meshopt GLB variant (as the viewer asks for it), made on the host's encode thread: ` +
+          `first byte after ${fmt(glb.seconds)} s, ${MB(glb.bytes)}; load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}`,
       );
     }
 

@@ -37,6 +37,7 @@ import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
 import { createBucket, startSwift, stopAllSwift } from '../helpers/swift-server.ts';
 import { compareHits, spread } from './blobs-hits.ts';
 import { fmt, percentile } from './host-helpers.ts';
+import { keyBytes, usedMemory } from './redis-memory.ts';
 
 const MiB = 1024 * 1024;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -86,7 +87,10 @@ function get(url: string, headers: Record<string, string> = {}, keep = true): Pr
         const chunks: Buffer[] = [];
         let length = 0;
         res.on('data', (c: Buffer) => (keep ? chunks.push(c) : (length += c.byteLength)));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: keep ? Buffer.concat(chunks) : Buffer.alloc(length), ms: performance.now() - started }));
+        res.on('end', () => {
+          const body = keep ? Buffer.concat(chunks) : Buffer.alloc(length);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, ms: performance.now() - started });
+        });
         res.on('error', reject);
       })
       .on('error', reject);
@@ -106,29 +110,6 @@ async function pool(count: number, width: number, task: (i: number) => Promise<v
     while (next < count) await task(next++);
   };
   await Promise.all(Array.from({ length: Math.min(width, count) }, lane));
-}
-
-async function usedMemory(client: Redis): Promise<number> {
-  return Number(/used_memory:(\d+)/.exec(await client.info('memory'))![1]);
-}
-
-/**
- * The bytes Redis holds for its keys (`MEMORY USAGE` of each, counted in full): unlike
- * used_memory, it does not move with buffers and the allocator, so growth per result is exact.
- */
-async function keyBytes(client: Redis): Promise<{ keys: number; bytes: number }> {
-  let cursor = '0';
-  let keys = 0;
-  let bytes = 0;
-  do {
-    const [next, batch] = await client.scan(cursor, 'COUNT', 1000);
-    cursor = next;
-    const pipeline = client.pipeline();
-    for (const key of batch) pipeline.call('MEMORY', 'USAGE', key, 'SAMPLES', '0');
-    for (const [, size] of (await pipeline.exec()) ?? []) bytes += Number(size ?? 0);
-    keys += batch.length;
-  } while (cursor !== '0');
-  return { keys, bytes };
 }
 
 /** Room cache lookups the host counted as misses so far: the computations it started. */
@@ -161,8 +142,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   const plugins = await fixturePluginsDir();
   const specimens = await specimensDir();
   const staticDir = await mkdtemp(join(tmpdir(), 'vitrine-bench-static-'));
+  // The flags both hosts of this run start with.
+  const hostFlags = ['--port', '0', '--no-viewer', '--plugins', plugins, '--specimens', specimens];
   try {
-    const host = await spawnHost(['--port', '0', '--no-viewer', '--plugins', plugins, '--specimens', specimens, '--accel-redirect', '/_blobs/', '--log-level', 'warn', '--cache-ttl', '3600']);
+    const host = await spawnHost([...hostFlags, '--accel-redirect', '/_blobs/', '--log-level', 'warn', '--cache-ttl', '3600']);
     const nginx = await startNginx([host.port], `location /static/ { root ${staticDir}; }`);
 
     // 1. Hits: ramp n=23 is a 47.6 KB envelope (48,668 bytes of float32 and its preamble).
@@ -183,9 +166,12 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const med = (v: number[]) => spread(v).median;
     lines.push(
       `hits, ${hit.body.byteLength} B blob via nginx's cache against the same bytes as a static file of the same nginx ` +
-        `(${counts.hitRounds} alternating rounds of ${counts.hitSeconds} s each, ${counts.hitConnections} connections): ratio min ${fmt(ratio.min)}, median ${fmt(ratio.median)}, max ${fmt(ratio.max)} (target >= 0.9); ` +
-        `median ${n0(med(hits.blob.rates))} against ${n0(med(hits.file.rates))} req/s; nginx CPU per request ${fmt(med(hits.blob.nginxUs), 1)} µs against ${fmt(med(hits.file.nginxUs), 1)} µs, ` +
-        `the load generator's ${fmt(med(hits.blob.generatorUs), 1)} µs against ${fmt(med(hits.file.generatorUs), 1)} µs; requests reaching vitrine for the blob: ${fills}; ${load()}`,
+        `(${counts.hitRounds} alternating rounds of ${counts.hitSeconds} s each, ${counts.hitConnections} connections): ` +
+        `ratio min ${fmt(ratio.min)}, median ${fmt(ratio.median)}, max ${fmt(ratio.max)} (target >= 0.9); ` +
+        `median ${n0(med(hits.blob.rates))} against ${n0(med(hits.file.rates))} req/s; ` +
+        `nginx CPU per request ${fmt(med(hits.blob.nginxUs), 1)} µs against ${fmt(med(hits.file.nginxUs), 1)} µs, ` +
+        `the load generator's ${fmt(med(hits.blob.generatorUs), 1)} µs against ${fmt(med(hits.file.generatorUs), 1)} µs; ` +
+        `requests reaching vitrine for the blob: ${fills}; ${load()}`,
     );
 
     // 2. A cold join: every client at once on one room's 16 MiB volume.
@@ -201,9 +187,12 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     await writeFile(join(staticDir, 'static', 'cold.bin'), Buffer.alloc(16 * MiB + 80, 7));
     const bound = (await Promise.all(Array.from({ length: clients }, () => get(`${nginx.url}/static/cold.bin`, {}, false)))).map((a) => a.ms);
     lines.push(
-      `cold join, ${clients} clients on one 16 MiB volume: ${complete} complete 200s; computations ${computed}; origin fetches (MISS) ${log.filter((l) => l.cache === 'MISS').length}, ` +
-        `hits ${log.filter((l) => l.cache === 'HIT').length}, other ${log.filter((l) => l.cache !== 'MISS' && l.cache !== 'HIT').length}; time to last byte p50 ${fmt(percentile(times, 50), 0)} ms, p99 ${fmt(percentile(times, 99), 0)} ms ` +
-        `(the same clients on a 16 MiB static file of the same nginx: p50 ${fmt(percentile(bound, 50), 0)} ms, p99 ${fmt(percentile(bound, 99), 0)} ms); ${load()}`,
+      `cold join, ${clients} clients on one 16 MiB volume: ${complete} complete 200s; computations ${computed}; ` +
+        `origin fetches (MISS) ${log.filter((l) => l.cache === 'MISS').length}, hits ${log.filter((l) => l.cache === 'HIT').length}, ` +
+        `other ${log.filter((l) => l.cache !== 'MISS' && l.cache !== 'HIT').length}; ` +
+        `time to last byte p50 ${fmt(percentile(times, 50), 0)} ms, p99 ${fmt(percentile(times, 99), 0)} ms ` +
+        `(the same clients on a 16 MiB static file of the same nginx: ` +
+        `p50 ${fmt(percentile(bound, 50), 0)} ms, p99 ${fmt(percentile(bound, 99), 0)} ms); ${load()}`,
     );
 
     // 3. Recompute while ranged reads run: each answer must be a slice of the blob it names.
@@ -239,7 +228,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     };
     const writer = async (): Promise<void> => {
       try {
-        for (let i = 0; i < counts.recomputes; i++, recomputed++) await compute(`${host.url}/api/specimens/big/data${q({ megabytes: 2, seed: 100 + i }, room)}`);
+        for (let i = 0; i < counts.recomputes; i++, recomputed++)
+          await compute(`${host.url}/api/specimens/big/data${q({ megabytes: 2, seed: 100 + i }, room)}`);
       } finally {
         writing = false;
       }
@@ -247,7 +237,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     await Promise.all([writer(), ...Array.from({ length: 10 }, reader)]);
     const statuses = [...faults.status].map(([status, n]) => `${n} × ${status}`).join(', ') || 'none';
     lines.push(
-      `recompute ${recomputed} times while ${n0(checked)} ranged reads (4 KiB of 2 MiB results, 10 readers) run through nginx: ${faults.mixed} reads mix bytes (target 0 at 100 × 1,000); ` +
+      `recompute ${recomputed} times while ${n0(checked)} ranged reads (4 KiB of 2 MiB results, 10 readers) run through nginx: ` +
+        `${faults.mixed} reads mix bytes (target 0 at 100 × 1,000); ` +
         `answers other than 206: ${statuses}; 206s naming no blob of the parameters asked: ${faults.unknown}; ${load()}`,
     );
 
@@ -255,7 +246,9 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const godot = { 'user-agent': 'GodotEngine/4.3.stable (Linux)' };
     const godotAnswers: Got[] = [];
     for (let i = 0; i < 20; i++) godotAnswers.push(await get(`${nginx.url}/api/specimens/big/data${q({ megabytes: 4, seed: 5 }, 'godot')}`, godot));
-    const same = godotAnswers.every((a) => a.status === 200 && a.body.equals(godotAnswers[0]!.body) && Number(a.headers['content-length']) === a.body.byteLength);
+    const same = godotAnswers.every(
+      (a) => a.status === 200 && a.body.equals(godotAnswers[0]!.body) && Number(a.headers['content-length']) === a.body.byteLength,
+    );
     lines.push(`Godot client behind nginx, 20 /data: ${same ? 'the same bytes and Content-Length on every one' : 'DIFFERENT answers'}`);
     wholes.clear();
     await nginx.stop();
@@ -265,14 +258,21 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const disk = await statfs(tmpdir());
     const free = disk.bavail * disk.bsize;
     const writes = (counts.rooms * counts.roomMiB + counts.bigRooms * counts.bigMiB + counts.coldReadMiB) * MiB;
-    if (writes > 0.8 * free) throw new Error(`this run would write ${fmt(writes / 2 ** 30, 1)} GiB to Swift, more than 80% of the ${fmt(free / 2 ** 30, 1)} GiB free under ${tmpdir()}: lower BLOBS_ROOMS, BLOBS_ROOM_MIB or BLOBS_BIG_ROOMS`);
+    if (writes > 0.8 * free)
+      throw new Error(
+        `this run would write ${fmt(writes / 2 ** 30, 1)} GiB to Swift, more than 80% of the ${fmt(free / 2 ** 30, 1)} GiB free under ${tmpdir()}: ` +
+          `lower BLOBS_ROOMS, BLOBS_ROOM_MIB or BLOBS_BIG_ROOMS`,
+      );
     const [swift, redis] = await Promise.all([startSwift(), startRedis()]);
     process.env.AWS_ACCESS_KEY_ID = swift.accessKeyId;
     process.env.AWS_SECRET_ACCESS_KEY = swift.secretAccessKey;
     const s3 = createS3Client(swift.endpoint);
     await createBucket(s3, 'vitrine-bench');
     const env = { ...process.env, ...swift.env };
-    const s3Host = await spawnHost(['--port', '0', '--no-viewer', '--plugins', plugins, '--specimens', specimens, '--redis', redis.url, '--blob-store', 's3://vitrine-bench/r', '--compute', '2', '--log-level', 'warn'], { env });
+    const s3Host = await spawnHost(
+      [...hostFlags, '--redis', redis.url, '--blob-store', 's3://vitrine-bench/r', '--compute', '2', '--log-level', 'warn'],
+      { env },
+    );
     const client = new Redis(redis.url);
     const roomUrl = (i: number, megabytes: number) => `${s3Host.url}/api/specimens/big/data${q({ megabytes, seed: i }, `room-${i}`)}`;
     const used0 = await usedMemory(client);
@@ -298,17 +298,24 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     // of the two sizes for every result.
     const projected = used0 + target.rooms * Math.max(perSmall, perBig);
     lines.push(
-      `bytes out of Redis, S3 store on Swift: ${n0(counts.rooms)} rooms × ${counts.roomMiB} MiB results leave Redis used_memory at ${fmt(used1 / MiB, 1)} MiB ` +
-        `(${n0(held1.keys)} keys; ${n0(perSmall)} B of keys per result; ${fmt(counts.rooms / roomsSeconds, 1)} results/s); then ${counts.bigRooms} rooms × ${counts.bigMiB} MiB: ${fmt(used2 / MiB, 1)} MiB ` +
-        `(${n0(perBig)} B of keys per result); Redis started at ${fmt(used0 / MiB, 1)} MiB. Target: <= 64 MB at ${n0(target.rooms)} × ${target.mib} MiB; ` +
-        `at the larger growth per result, ${n0(target.rooms)} results leave it at ${fmt(projected / 1e6, 1)} MB whatever their size. Those ${fmt(targetBytes / 2 ** 30, 1)} GiB on the store: ` +
-        `this disk has ${fmt(free / 2 ** 30, 1)} GiB free and Swift took ${counts.bigMiB} MiB results at ${fmt(bigRate, 0)} MiB/s here, computing included (${fmt(targetBytes / MiB / bigRate / 60, 0)} min for all of them); ${load()}`,
+      `bytes out of Redis, S3 store on Swift: ${n0(counts.rooms)} rooms × ${counts.roomMiB} MiB results ` +
+        `leave Redis used_memory at ${fmt(used1 / MiB, 1)} MiB ` +
+        `(${n0(held1.keys)} keys; ${n0(perSmall)} B of keys per result; ${fmt(counts.rooms / roomsSeconds, 1)} results/s); ` +
+        `then ${counts.bigRooms} rooms × ${counts.bigMiB} MiB: ${fmt(used2 / MiB, 1)} MiB (${n0(perBig)} B of keys per result); ` +
+        `Redis started at ${fmt(used0 / MiB, 1)} MiB. Target: <= 64 MB at ${n0(target.rooms)} × ${target.mib} MiB; ` +
+        `at the larger growth per result, ${n0(target.rooms)} results leave it at ${fmt(projected / 1e6, 1)} MB whatever their size. ` +
+        `Those ${fmt(targetBytes / 2 ** 30, 1)} GiB on the store: this disk has ${fmt(free / 2 ** 30, 1)} GiB free ` +
+        `and Swift took ${counts.bigMiB} MiB results at ${fmt(bigRate, 0)} MiB/s here, ` +
+        `computing included (${fmt(targetBytes / MiB / bigRate / 60, 0)} min for all of them); ${load()}`,
     );
 
     // 6. A cold read of one large blob: the store against the SDK's own GetObject.
     const coldMiB = counts.coldReadMiB;
     const store = new S3BlobStore(s3, { bucket: 'vitrine-bench', prefix: 'cold/' }, null);
-    const ref = await store.put({ type: 'volume', shape: [(coldMiB * MiB) / 2], dtype: 'uint16', data: new Uint16Array((coldMiB * MiB) / 2).map((_, i) => (i * 7) % 65521) }, 60_000);
+    const ref = await store.put(
+      { type: 'volume', shape: [(coldMiB * MiB) / 2], dtype: 'uint16', data: new Uint16Array((coldMiB * MiB) / 2).map((_, i) => (i * 7) % 65521) },
+      60_000,
+    );
     const sdk: number[] = [];
     const ours: number[] = [];
     let hashes = true;
@@ -328,8 +335,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     }
     const best = (v: number[]) => Math.min(...v);
     lines.push(
-      `cold ${coldMiB} MiB blob read, best of 3: the store ${fmt(best(ours), 0)} ms (${fmt((coldMiB * 1000) / best(ours), 0)} MiB/s), the SDK's own GetObject (read and hashed) ${fmt(best(sdk), 0)} ms; ` +
-        `ratio ${fmt(best(sdk) / best(ours))} (target >= 0.8; each round: ${ours.map((t, i) => fmt(sdk[i]! / t)).join(', ')}); hashes to its id: ${hashes}; ${load()}`,
+      `cold ${coldMiB} MiB blob read, best of 3: the store ${fmt(best(ours), 0)} ms (${fmt((coldMiB * 1000) / best(ours), 0)} MiB/s), ` +
+        `the SDK's own GetObject (read and hashed) ${fmt(best(sdk), 0)} ms; ` +
+        `ratio ${fmt(best(sdk) / best(ours))} (target >= 0.8; each round: ${ours.map((t, i) => fmt(sdk[i]! / t)).join(', ')}); ` +
+        `hashes to its id: ${hashes}; ${load()}`,
     );
     s3.destroy();
     await swift.stop();

@@ -43,9 +43,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       const ms = percentile(runs.map((r) => r.ms), 50);
       const bytes = runs[0]!.bytes;
       if (encoding === null) [plainBytes, plainMs] = [bytes, ms];
-      row.push(
-        `${runs[0]!.encoding} ${fmt(bytes / 1e6, 1)} MB in ${fmt(ms, 0)} ms${encoding ? ` (${fmt((100 * bytes) / plainBytes, 0)}% of the bytes, ${fmt(ms / plainMs)}x the time)` : ''}`,
-      );
+      const againstPlain = encoding ? ` (${fmt((100 * bytes) / plainBytes, 0)}% of the bytes, ${fmt(ms / plainMs)}x the time)` : '';
+      row.push(`${runs[0]!.encoding} ${fmt(bytes / 1e6, 1)} MB in ${fmt(ms, 0)} ms${againstPlain}`);
     }
     lines.push(`${label}: ${row.join('; ')}`);
   }

@@ -89,10 +89,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       `answers: ${counts} (admitted in ${fmt(admittedIn, 1)} s, all finished in ${fmt(finishedIn, 1)} s)`,
       `RSS idle ${fmt(idle, 0)} MiB, peak ${fmt(peak, 0)} MiB, when the last job finished ${fmt(atEnd, 0)} MiB`,
       `RSS after cache clear and job TTL: ${fmt(after, 0)} MiB = ${fmt(after / idle)} x idle (target <= 1.5)`,
-      `small requests in another room during the flood: ${latencies.length}, p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(
-        latencies.reduce((a, b) => Math.max(a, b), 0),
-        1,
-      )} ms`,
+      `small requests in another room during the flood: ${latencies.length}, p50 ${fmt(percentile(latencies, 50), 1)} ms, ` +
+        `p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(latencies.reduce((a, b) => Math.max(a, b), 0), 1)} ms`,
     ],
   };
 }

@@ -193,10 +193,9 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       await sleep(200);
     }
     lines.push(
-      `fan-out, /data in ${FANOUT_ROOMS} rooms at once × ${FANOUT_ROUNDS} rounds (${PER_ROOM} subscribers each, ${small.length} samples): first → last subscriber's \`result\` ${stats(
-        small.map((s) => s.last - s.first),
-        2,
-      )}; /data sent → last subscriber ${stats(small.map((s) => s.last - s.sent))}`,
+      `fan-out, /data in ${FANOUT_ROOMS} rooms at once × ${FANOUT_ROUNDS} rounds (${PER_ROOM} subscribers each, ${small.length} samples): ` +
+        `first → last subscriber's \`result\` ${stats(small.map((s) => s.last - s.first), 2)}; ` +
+        `/data sent → last subscriber ${stats(small.map((s) => s.last - s.sent))}`,
     );
     const all: number[] = [];
     const allSpread: number[] = [];

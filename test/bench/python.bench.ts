@@ -80,8 +80,8 @@ async function calls(host: RunningHost, lines: string[]): Promise<void> {
   const row = (name: string, v: number[]) => `${name} p50 ${fmt(percentile(v, 50))} ms, p99 ${fmt(percentile(v, 99))} ms`;
   lines.push(`no-op through /invoke, ${CALLS} misses each, alternating:`, `  ${row('TypeScript', ts)}`, `  ${row('Python    ', py)}`);
   lines.push(
-    `  Python − TypeScript: p50 +${fmt(percentile(py, 50) - percentile(ts, 50))} ms (target ≤ 2), p99 +${fmt(percentile(py, 99) - percentile(ts, 99))} ms ` +
-    `(target ≤ 5)`,
+    `  Python − TypeScript: p50 +${fmt(percentile(py, 50) - percentile(ts, 50))} ms (target ≤ 2), ` +
+      `p99 +${fmt(percentile(py, 99) - percentile(ts, 99))} ms (target ≤ 5)`,
   );
 }
 

@@ -101,9 +101,10 @@ async function outage(plugins: string, specimens: string, lines: string[]): Prom
     }, 120_000);
     const endedMs = performance.now() - back;
     const failed = [...finals.values()].filter((s) => s.status !== 'done');
+    const failures = failed.length ? `: ${failed.map((f) => f.error).join('; ')}` : '';
     lines.push(
       `(c) 10 s outage of an AOF Redis (SIGKILL), 8 jobs of 6 s accepted before it (2 running, 6 queued on a 2-thread worker):`,
-      `    accepted jobs failed: ${failed.length} of ${ids.length} (target 0)${failed.length ? `: ${failed.map((f) => f.error).join('; ')}` : ''}; ended: ${finals.size}`,
+      `    accepted jobs failed: ${failed.length} of ${ids.length} (target 0)${failures}; ended: ${finals.size}`,
       `    Redis back → every host ready: ${allReady ? `${fmt(readyMs / 1000)} s` : 'not within 60 s'}; → every job ended: ${fmt(endedMs / 1000)} s`,
       `    first /data after ready (new room, a worker computes): ${first.status}`,
     );

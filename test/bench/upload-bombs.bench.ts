@@ -28,7 +28,11 @@ type Door = 'upload' | 'publish';
 
 async function send(base: string, door: Door, name: string, body: Buffer): Promise<number> {
   const url = door === 'upload' ? `${base}/api/uploads?filename=${name}` : `${base}/api/specimens/${name.replace('.png', '')}?filename=${name}`;
-  const res = await fetch(url, { method: door === 'upload' ? 'POST' : 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(body) });
+  const res = await fetch(url, {
+    method: door === 'upload' ? 'POST' : 'PUT',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: new Uint8Array(body),
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -52,7 +56,11 @@ async function bombard(base: string, door: Door, bombs: Buffer[]): Promise<{ sta
 function line(door: Door, { statuses, latencies }: { statuses: number[]; latencies: number[] }): string {
   const counts = Object.entries(statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {}));
   const route = door === 'upload' ? 'POST /api/uploads' : 'PUT /api/specimens/{id}';
-  return `${route}: statuses ${counts.map(([s, n]) => `${n}× ${s}`).join(', ')}; /healthz meanwhile (${latencies.length} requests, one after another): p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(Math.max(...latencies), 1)} ms (target: under 100 ms)`;
+  return (
+    `${route}: statuses ${counts.map(([s, n]) => `${n}× ${s}`).join(', ')}; /healthz meanwhile (${latencies.length} requests, one after another): ` +
+    `p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, ` +
+    `max ${fmt(Math.max(...latencies), 1)} ms (target: under 100 ms)`
+  );
 }
 
 export async function run(): Promise<{ name: string; lines: string[] }> {
@@ -75,7 +83,9 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     return {
       name: 'upload bombs: PNG decompression bombs refused before decoding, uploaded or published',
       lines: [
-        `${ROUNDS} rounds of two PNG bombs per door (16384×16384 RGBA, 8 and 16 bits; ${fmt(bombs[0]!.length / 1e6)} and ${fmt(bombs[1]!.length / 1e6)} MB compressed); /healthz with nothing sent: p50 ${fmt(percentile(quiet, 50), 1)} ms, p99 ${fmt(percentile(quiet, 99), 1)} ms, max ${fmt(Math.max(...quiet), 1)} ms`,
+        `${ROUNDS} rounds of two PNG bombs per door (16384×16384 RGBA, 8 and 16 bits; ` +
+          `${fmt(bombs[0]!.length / 1e6)} and ${fmt(bombs[1]!.length / 1e6)} MB compressed); ` +
+          `/healthz with nothing sent: p50 ${fmt(percentile(quiet, 50), 1)} ms, p99 ${fmt(percentile(quiet, 99), 1)} ms, max ${fmt(Math.max(...quiet), 1)} ms`,
         line('upload', uploads),
         line('publish', published),
         `host RSS ${fmt(before, 0)} MiB before, peak ${fmt(peak, 0)} MiB while refusing`,
