@@ -133,4 +133,34 @@ describe('follow room', () => {
     expect(second.open(otherEvents)).toHaveLength(0);
     expect([...first.errors, ...second.errors]).toEqual([]);
   });
+  it('follows an entry named by its function, and ends the wait with the error when a computation fails', async () => {
+    const room = freshRoom();
+    const follower = await openPage(viewerQuery({ room, follow: true }));
+    await follower.page.waitForSelector('.follow[data-stream=open]');
+    const invoke = (function_name: string, kwargs: Record<string, unknown>) =>
+      fetch(`${session.host.baseUrl}/api/processing/invoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ function_name, kwargs, room_id: room }),
+      });
+
+    // A client (an agent, a notebook) names the function, not the specimen that shows it.
+    expect((await invoke('shape', { segments: 5 })).status).toBe(200);
+    await follower.page.waitForSelector('.tile[data-id=shape].selected');
+    await waitForValue(follower.page, SEGMENTS, '5');
+    await waitForText(follower.page, stat('triangles'), '50');
+    await shot(follower.page, 'follow-function-named');
+
+    // A computation that fails: the follower's wait ends with the error, not "computing" for good.
+    const failed = await invoke('broken', { message: 'no cells above the threshold' });
+    expect(failed.status).toBeGreaterThanOrEqual(400);
+    await follower.page.waitForFunction(
+      () => document.querySelector('[data-testid=follow-status]')?.textContent?.startsWith("A peer's computation failed: "),
+      undefined,
+      { timeout: STATE_WAIT_MS },
+    );
+    expect(await textOf(follower.page, '[data-testid=follow-status]')).toContain('no cells above the threshold');
+    await shot(follower.page, 'follow-peer-failed');
+    expect(follower.errors).toEqual([]);
+  });
 });

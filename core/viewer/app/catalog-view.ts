@@ -66,6 +66,11 @@ export class CatalogView {
     return this.#entries.some((entry) => entry.id === id);
   }
 
+  /** The first specimen (by name) that shows function `name`, if any. */
+  showing(name: string): string | null {
+    return this.#entries.find((entry) => entry.is_dynamic && entry.function_name === name)?.id ?? null;
+  }
+
   /** Highlights the selected tile. */
   select(id: string | null): void {
     this.#selected = id;

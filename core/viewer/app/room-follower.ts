@@ -211,7 +211,8 @@ export class RoomFollower {
   #onFailed(data: RoomFailed): void {
     this.#clearPeer();
     if (this.#isMine(keyOf({ function_name: data.function_name, params: data.params ?? {} }))) return;
-    this.#status.textContent = 'A peer\'s computation failed';
+    // The error itself, not only a tooltip: every follower reads why the wait ended.
+    this.#status.textContent = `A peer's computation failed: ${data.detail}`;
     this.#status.title = data.detail;
   }
 

@@ -193,14 +193,16 @@ export class ViewerApp {
     if (same) {
       this.#panel?.set(entry.params);
       if (this.#panel) this.#request(0);
-    } else if (entry.specimen_id !== null) void this.#adoptSpecimen(entry.specimen_id, entry.params);
-    else if (entry.function_name !== null && this.#functions.has(entry.function_name)) void this.#select(entry.function_name, entry.params, true);
+    } else void this.#adoptSubject(entry);
   }
 
-  /** Selects a room's specimen; one published after this page read the catalog is found by reading it again. */
-  async #adoptSpecimen(id: string, params: Record<string, unknown>): Promise<void> {
-    if (!this.#catalog.has(id)) await this.#loadCatalog();
-    if (this.#catalog.has(id)) await this.#select(id, params);
+  /** A room's specimen (the catalog read again for one published since); for an entry named by its function, it or the specimen showing it. */
+  async #adoptSubject(entry: RoomEntry): Promise<void> {
+    const fn = entry.function_name;
+    if (entry.specimen_id === null && fn !== null && this.#functions.has(fn)) return this.#select(fn, entry.params, true);
+    const id = entry.specimen_id ?? (fn === null ? null : this.#catalog.showing(fn));
+    if (id !== null && !this.#catalog.has(id)) await this.#loadCatalog();
+    if (id !== null && this.#catalog.has(id)) await this.#select(id, entry.params);
   }
 
   async #select(id: string, initial: Record<string, unknown> | null, asFunction = false): Promise<void> {
