@@ -1,0 +1,71 @@
+/**
+ * @module mark-units
+ * The length unit of a mark's measurements. The host measures in the physical units of the
+ * frame a mark's points are in: its layer's result when it names a layer, else the room's
+ * entry (the active layer). That result's `unit` (`GET /api/results/{id}`) is the unit; a
+ * result that states none gives none, and the number is shown bare. Each frame's unit is
+ * looked up once per room; a frame whose result is not there yet is asked again later.
+ */
+
+/** Reads a JSON document of the host (null when it answers an error). */
+type ReadJson = (path: string) => Promise<Record<string, unknown> | null>;
+
+const readJson: ReadJson = async (path) => {
+  const response = await fetch(path, { headers: { accept: 'application/json' } });
+  return response.ok ? ((await response.json()) as Record<string, unknown>) : null;
+};
+
+export class MarkUnits {
+  readonly #read: ReadJson;
+  readonly #resolved: () => void;
+  #room = '';
+  /** Frame ('' the room's, else a layer id) → its unit (null: none), or the lookup under way. */
+  #units = new Map<string, string | null | Promise<void>>();
+
+  /** `resolved` after a unit became known (the marks are shown again with it). */
+  constructor(resolved: () => void, read: ReadJson = readJson) {
+    this.#resolved = resolved;
+    this.#read = read;
+  }
+
+  /** Forgets what was looked up (another room). */
+  reset(room: string): void {
+    this.#room = room;
+    this.#units.clear();
+  }
+
+  /** The unit of frame `layer` (undefined: the room's), null when none is known (yet). */
+  unitOf(layer: string | undefined): string | null {
+    const key = layer ?? '';
+    const known = this.#units.get(key);
+    if (known === undefined) this.#units.set(key, this.#lookUp(this.#room, key));
+    return typeof known === 'string' ? known : null;
+  }
+
+  async #lookUp(room: string, key: string): Promise<void> {
+    let unit: string | null | undefined;
+    try {
+      const resultId = await this.#resultOf(room, key);
+      if (resultId) unit = stringOr((await this.#read(`/api/results/${encodeURIComponent(resultId)}`))?.unit);
+    } catch {
+      // Asked again on the next showing.
+    }
+    if (room !== this.#room) return;
+    if (unit === undefined) this.#units.delete(key);
+    else {
+      this.#units.set(key, unit);
+      if (unit !== null) this.#resolved();
+    }
+  }
+
+  /** The result whose frame `key` is: the layer's in the room's scene, or the room's entry. */
+  async #resultOf(room: string, key: string): Promise<string | null> {
+    const path = `/api/rooms/${encodeURIComponent(room)}`;
+    if (key === '') return stringOr((await this.#read(`${path}/entry`))?.result_id);
+    const scene = await this.#read(`${path}/scene`);
+    const layers = Array.isArray(scene?.layers) ? (scene.layers as { id?: unknown; result?: { result_id?: unknown } }[]) : [];
+    return stringOr(layers.find((layer) => layer.id === key)?.result?.result_id);
+  }
+}
+
+const stringOr = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
