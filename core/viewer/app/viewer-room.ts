@@ -85,7 +85,9 @@ export class ViewerRoom {
       this.scene.list.addToHead(snapshotControl(client, hooks.room));
       layout.inspector.insertBefore(this.scene.list.element, layout.jobSection);
     }
-    this.marks = stage ? new AnnotationPanel({ client, stage, isLayer: (id) => this.scene?.nameOf(id) != null }) : null;
+    this.marks = stage
+      ? new AnnotationPanel({ client, stage, isLayer: (id) => this.scene?.nameOf(id) != null, shownData: () => layout.dataLink.getAttribute('href') })
+      : null;
     if (this.marks) layout.inspector.insertBefore(this.marks.element, layout.jobSection);
     layout.stagePane.append(this.#banner);
   }

@@ -27,6 +27,8 @@ export interface AnnotationPanelOptions {
   stage: Stage;
   /** True when `layer` is a layer of the room's scene. */
   isLayer(layer: string): boolean;
+  /** The `/data` URL of what the page shows (null when none): its unit is the room frame's when the room has no entry. */
+  shownData(): string | null;
 }
 
 const STALE = 'Someone changed this mark first; the list now shows theirs. Edit it again if needed.';
@@ -44,7 +46,7 @@ export class AnnotationPanel {
     this.#tools = new MarkTools((tool) => this.#choose(tool));
     this.#list = new MarkList({ relabel: (mark, label) => void this.#relabel(mark, label), remove: (mark) => void this.#remove(mark) });
     this.#drawing = new MarkDrawing(options.stage);
-    this.#units = new MarkUnits(() => this.#show(this.#store.list()));
+    this.#units = new MarkUnits(() => this.#show(this.#store.list()), options.shownData);
     this.#store = new MarkStore(options.client, (marks) => this.#show(marks));
     this.#placer = new MarkPlacer({
       stage: options.stage, isLayer: options.isLayer,

@@ -109,7 +109,7 @@ export class MarkDrawing {
         const edges: THREE.Vector3[] = [];
         for (let i = 0; i < 8; i++) for (const bit of [1, 2, 4]) if (!(i & bit)) edges.push(corner(i), corner(i | bit));
         this.#add(new THREE.LineSegments(new THREE.BufferGeometry().setFromPoints(edges), this.#lineMaterial(colour)));
-        return corner(7);
+        return corner(0).lerp(corner(7), 0.5);
       }
       case 'point':
       case 'ellipsoid':

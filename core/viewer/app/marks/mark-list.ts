@@ -22,13 +22,17 @@ class MarkRow {
   readonly #label: HTMLInputElement;
   readonly #measure = h('span', { class: 'mark-measure', 'data-testid': 'mark-measure' });
   #mark: Annotation;
+  /** The mark as it was when its label began to be edited: the edit is for that version. */
+  #editing: Annotation | null = null;
 
   constructor(mark: Annotation, actions: MarkListActions) {
     this.#mark = mark;
     this.#label = h('input', {
       type: 'text', class: 'text mark-label', maxlength: 256, placeholder: 'label', 'aria-label': 'label', 'data-testid': 'mark-label',
     });
-    this.#label.addEventListener('change', () => actions.relabel(this.#mark, this.#label.value.trim()));
+    this.#label.addEventListener('focus', () => (this.#editing = this.#mark));
+    this.#label.addEventListener('change', () => actions.relabel(this.#editing ?? this.#mark, this.#label.value.trim()));
+    this.#label.addEventListener('blur', () => (this.#editing = null));
     this.#label.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') this.#label.blur();
     });

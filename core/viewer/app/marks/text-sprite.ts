@@ -28,8 +28,8 @@ export function textSprite(text: string, colour: string): THREE.Sprite {
   texture.colorSpace = THREE.SRGBColorSpace;
   const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture, depthTest: false, depthWrite: false, sizeAttenuation: false, transparent: true }));
   sprite.scale.set((HEIGHT * canvas.width) / canvas.height, HEIGHT, 1);
-  // Beside its anchor rather than over it (the ruler's line stays visible).
-  sprite.center.set(-0.05, -0.2);
+  // Centred just above its anchor rather than over it (the marker under it stays visible).
+  sprite.center.set(0.5, -0.6);
   sprite.renderOrder = 1001;
   return sprite;
 }
