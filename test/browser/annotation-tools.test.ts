@@ -6,7 +6,7 @@
  * page shows the length the host measured in um (the unit of what it shows, as the room has no entry);
  * a point on the scan ray marched lies on a voxel centre. A label edited after a peer changed the mark
  * is refused and the page says so and shows the peer's label; a removal reaches the other
- * page. Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ * page. In a room whose scene moves the cube, a point is sent in the cube layer's frame. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -31,12 +31,13 @@ const row = (kind: string): string => `[data-testid=mark-row][data-kind=${kind}]
 /** The measurement's words as the page writes them (4 significant digits). */
 const words = (what: string, value: number, unit: string): string => `${what} ${Number(value.toPrecision(4))} ${unit}`;
 
-/** Waits until the page shows its subject drawn and its marks stream delivered `count` marks. */
+/** Waits until the page shows its subject drawn, its camera at rest (clicks land where they aim) and `count` marks. */
 async function ready(page: Page, count: number): Promise<void> {
   await page.waitForFunction(
     (n) => {
       const canvas = document.querySelector<HTMLElement>('canvas.stage-canvas');
-      return !!canvas && canvas.dataset.drawn === canvas.dataset.shows && Number(canvas.dataset.shows) > 0 && Number(canvas.dataset.marks ?? -1) === n;
+      if (!canvas || canvas.dataset.camera !== 'still') return false;
+      return canvas.dataset.drawn === canvas.dataset.shows && Number(canvas.dataset.shows) > 0 && Number(canvas.dataset.marks ?? -1) === n;
     },
     count,
   );
@@ -135,6 +136,21 @@ describe('annotation tools', () => {
     await ready(b.page, 3);
     expect(await b.page.locator(row('box')).count()).toBe(0);
     expect((await marks()).map((mark) => mark.kind).sort()).toEqual(['line', 'point', 'point']);
+
+    // In a room whose scene moves the cube 3 along x, a point picked on it is sent in its layer's frame.
+    const moved = freshRoom('marks-scene');
+    const affine = [1, 0, 0, 3, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+    await api('PUT', `/api/rooms/${moved}/scene`, { layers: [{ id: 'moved', source: { specimen: 'cube' }, affine }], active: 'moved' });
+    await b.page.goto(`${session.host.baseUrl}/${viewerQuery({ specimen: 'cube', room: moved, follow: true })}`);
+    await b.page.waitForFunction(() => document.querySelector<HTMLElement>('canvas.stage-canvas')?.dataset.layersDrawn === 'moved');
+    await ready(b.page, 0);
+    await tool(b.page, 'point');
+    await clickStage(b.page, 0.5, 0.5);
+    await ready(b.page, 1);
+    const [inLayer] = (await api<AnnotationList>('GET', `/api/rooms/${moved}/annotations`)).annotations;
+    expect(inLayer!.layer).toBe('moved');
+    expect(Math.max(...inLayer!.points[0]!.map(Math.abs))).toBeCloseTo(0.5, 4);
+    await shot(b.page, 'annotations-layer-b');
     expect([...a.errors, ...b.errors]).toEqual([]);
   });
 });

@@ -46,8 +46,8 @@ export class AnnotationPanel {
     this.#tools = new MarkTools((tool) => this.#choose(tool));
     this.#list = new MarkList({ relabel: (mark, label) => void this.#relabel(mark, label), remove: (mark) => void this.#remove(mark) });
     this.#drawing = new MarkDrawing(options.stage);
-    this.#units = new MarkUnits(() => this.#show(this.#store.list()), options.shownData);
-    this.#store = new MarkStore(options.client, (marks) => this.#show(marks));
+    this.#units = new MarkUnits(() => this.#show(this.#store.list(), true), options.shownData);
+    this.#store = new MarkStore(options.client, (marks, known) => this.#show(marks, known));
     this.#placer = new MarkPlacer({
       stage: options.stage, isLayer: options.isLayer,
       place: (draft) => void this.#place(draft), pending: (point) => this.#drawing.pending(point), say: (text) => this.#tools.say(text),
@@ -76,10 +76,11 @@ export class AnnotationPanel {
     this.#placer.setTool(tool);
   }
 
-  #show(marks: Annotation[]): void {
+  #show(marks: Annotation[], known: boolean): void {
     const measurement = (mark: Annotation): string => measurementOf(mark, this.#units.unitOf(mark.layer));
     this.#list.show(marks, measurement);
-    this.#drawing.show(marks, (mark) => [mark.label ?? '', mark.kind === 'point' ? '' : measurement(mark)].filter(Boolean).join(' · '));
+    const text = (mark: Annotation): string => [mark.label ?? '', mark.kind === 'point' ? '' : measurement(mark)].filter(Boolean).join(' · ');
+    this.#drawing.show(marks, text, known);
   }
 
   async #place(draft: Pick<AnnotationInput, 'kind' | 'points' | 'layer'>): Promise<void> {

@@ -6,7 +6,7 @@
  * the specimen (in VR too), and a mark that names a layer is drawn through that layer's affine
  * (its points are in the layer's frame), followed when the affine changes. Markers and labels
  * keep their size on screen and are drawn over everything, so a mark inside a volume shows.
- * The canvas says how many marks it draws (`data-marks`).
+ * The canvas says how many marks it draws (`data-marks`, once the room's list was read).
  */
 import * as THREE from 'three';
 import type { Annotation, Vec3 } from '../../../client/scene-types.ts';
@@ -41,6 +41,8 @@ export class MarkDrawing {
   #marks: Annotation[] = [];
   #texts = new Map<string, string>();
   #pending: THREE.Vector3 | null = null;
+  /** The room's list has been read: the count on the canvas is the room's. */
+  #known = false;
   /** The affines the marks were drawn through, to redraw when one changes. */
   #frames = '';
 
@@ -53,9 +55,10 @@ export class MarkDrawing {
     });
   }
 
-  /** Draws `marks`; `textOf` says what is written beside each ('' nothing). */
-  show(marks: Annotation[], textOf: (mark: Annotation) => string): void {
+  /** Draws `marks`; `textOf` says what is written beside each ('' nothing); `known` false while the room's list is unread. */
+  show(marks: Annotation[], textOf: (mark: Annotation) => string, known = true): void {
     this.#marks = marks;
+    this.#known = known;
     this.#texts = new Map(marks.map((mark) => [mark.id, textOf(mark)]));
     this.#draw();
   }
@@ -88,7 +91,8 @@ export class MarkDrawing {
       if (text !== '') this.#add(textSprite(text, colourOf(mark)), anchor);
     }
     if (this.#pending) this.#add(this.#marker(new THREE.Color('#ffffff')), this.#pending);
-    this.#stage.canvas.dataset.marks = String(this.#marks.length);
+    if (this.#known) this.#stage.canvas.dataset.marks = String(this.#marks.length);
+    else delete this.#stage.canvas.dataset.marks;
     this.#stage.invalidate();
   }
 

@@ -15,14 +15,14 @@ import type { Annotation, AnnotationInput } from '../../../client/scene-types.ts
 
 export class MarkStore {
   readonly #client: VitrineClient;
-  readonly #changed: (marks: Annotation[]) => void;
+  readonly #changed: (marks: Annotation[], known: boolean) => void;
   #room: string | null = null;
   #marks: RoomAnnotations | null = null;
   #mirror: AnnotationMirror | null = null;
   #controller: AbortController | null = null;
 
-  /** `changed` after every change of the copy (and with [] when the room changes). */
-  constructor(client: VitrineClient, changed: (marks: Annotation[]) => void) {
+  /** `changed` after every change of the copy; with [] and `known` false when the room changed and its list is not read yet. */
+  constructor(client: VitrineClient, changed: (marks: Annotation[], known: boolean) => void) {
     this.#client = client;
     this.#changed = changed;
   }
@@ -46,9 +46,9 @@ export class MarkStore {
     this.#controller = controller;
     const marks = (this.#marks = this.#client.annotations(room));
     const mirror = (this.#mirror = marks.mirror());
-    this.#changed([]);
+    this.#changed([], false);
     const onChange = (): void => {
-      if (this.#mirror === mirror) this.#changed(mirror.annotations());
+      if (this.#mirror === mirror) this.#changed(mirror.annotations(), true);
     };
     marks.follow(mirror, { signal: controller.signal, onChange }).catch((error: unknown) => {
       // Aborted when the page moved on; otherwise the stream gave up reconnecting: the marks shown stay.
@@ -58,7 +58,7 @@ export class MarkStore {
 
   /** Adds a mark; it shows once its event arrives (on every page alike). */
   add(draft: AnnotationInput): Promise<Annotation> {
-    return this.#room === null ? Promise.reject(new Error('no room')) : this.#marks!.add(draft);
+    return this.#room === null ? Promise.reject(new Error('the page has not joined its room yet; try again in a moment')) : this.#marks!.add(draft);
   }
 
   /** Sets `mark`'s label ('' removes it: the host keeps no empty label), only if nobody changed it since this page read it (else a 412). */
@@ -76,6 +76,6 @@ export class MarkStore {
     const mirror = this.#mirror;
     if (!mirror) return;
     await mirror.reload();
-    if (this.#mirror === mirror) this.#changed(mirror.annotations());
+    if (this.#mirror === mirror) this.#changed(mirror.annotations(), true);
   }
 }
