@@ -1,12 +1,13 @@
 /**
- * The viewer's annotation tools: two pages on one room (neither following it). A point placed
+ * The viewer's annotation tools: two pages following one room. A point placed
  * by a click on the static cube lies on its surface and shows on the other page; a box placed
  * there by two clicks shows back on the first with the volume the host measured; a ruler
  * across a slice of a published scan (spacing 2, 1, 1 in um) joins two voxel centres, and the
  * page shows the length the host measured in um (the unit of what it shows, as the room has no entry);
  * a point on the scan ray marched lies on a voxel centre. A label edited after a peer changed the mark
  * is refused and the page says so and shows the peer's label; a removal reaches the other
- * page. In a room whose scene moves the cube, a point is sent in the cube layer's frame. Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ * page; a page that stops following keeps the list it read. In a room whose scene moves the
+ * cube, a point is sent in the cube layer's frame. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -57,8 +58,9 @@ describe('annotation tools', () => {
       method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(npyBytes([6, 12, 12])),
     });
     expect(scan.status).toBe(201);
-    const a = await openPage(session.browser, session.contexts, `${session.host.baseUrl}/${viewerQuery({ specimen: 'cube', room })}`);
-    const b = await openPage(session.browser, session.contexts, `${session.host.baseUrl}/${viewerQuery({ specimen: 'cube', room })}`);
+    const link = (specimen: string): string => `${session.host.baseUrl}/${viewerQuery({ specimen, room, follow: true })}`;
+    const a = await openPage(session.browser, session.contexts, link('cube'));
+    const b = await openPage(session.browser, session.contexts, link('cube'));
     await Promise.all([ready(a.page, 0), ready(b.page, 0)]);
 
     // A point on the cube (its faces lie at ±0.5), labelled as the toolbar says.
@@ -88,7 +90,10 @@ describe('annotation tools', () => {
     await shot(b.page, 'annotations-box-b');
 
     // A ruler across the scan's slice: two voxel centres (x, y whole, z a multiple of 2), in um.
-    await a.page.goto(`${session.host.baseUrl}/${viewerQuery({ specimen: 'scan', room })}`);
+    await a.page.goto(link('scan'));
+    await ready(a.page, 2);
+    // The room's camera is the cube's (a following page takes it): framed on the scan again.
+    await a.page.click('[data-testid=reset-camera]');
     await ready(a.page, 2);
     await tool(a.page, 'line');
     await clickStage(a.page, 0.4, 0.45);
@@ -136,6 +141,11 @@ describe('annotation tools', () => {
     await ready(b.page, 3);
     expect(await b.page.locator(row('box')).count()).toBe(0);
     expect((await marks()).map((mark) => mark.kind).sort()).toEqual(['line', 'point', 'point']);
+    // A page that stops following holds no stream: it keeps the list as it reads it, and says so.
+    expect(await a.page.locator('[data-testid=marks-unfollowed]').isHidden()).toBe(true);
+    await a.page.click('[data-testid=follow-room]');
+    await a.page.waitForSelector('[data-testid=marks-unfollowed]', { state: 'visible' });
+    await ready(a.page, 3);
 
     // In a room whose scene moves the cube 3 along x, a point picked on it is sent in its layer's frame.
     const moved = freshRoom('marks-scene');

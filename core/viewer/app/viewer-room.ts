@@ -62,11 +62,12 @@ export class ViewerRoom {
       view: (view) => this.view.remote(view),
       scene: (scene) => this.scene?.apply(scene),
       layerEvent: (event) => this.scene?.layerEvent(event) ?? false,
-      // Called whenever the follower (re)starts, also with following off: the page's room may have changed.
+      // Called whenever the follower (re)starts, also with following off: the page's room or its following changed.
       left: () => {
         this.scene?.reset();
-        this.marks?.setRoom(hooks.room());
+        this.marks?.setRoom(hooks.room(), this.follower.enabled);
       },
+      marks: (event) => this.marks?.event(event),
     });
     this.scene = stage
       ? new RoomSceneView({

@@ -2,14 +2,16 @@
  * @module annotation-panel
  * The inspector's "Annotations" section: the toolbar (mark-tools.ts), placing by clicks on
  * the stage (mark-placer.ts), the room's marks drawn in the stage (mark-drawing.ts) and listed
- * with what the host measured (mark-list.ts), kept from the room's events (mark-store.ts).
- * A mark placed here is sent to the host and shown once its event comes back, as it is on
- * every other page of the room. A label edited after someone else changed the mark is refused
+ * with what the host measured (mark-list.ts), kept from the room's events while the page
+ * follows the room (mark-store.ts). A mark placed here is sent to the host and shown once its
+ * event comes back, as it is on every other following page of the room; a page that does not
+ * follow shows the list as it read it when it joined and after each of its own writes. A label edited after someone else changed the mark is refused
  * by the host (412); the list is then read again and the page says so.
  */
 import type { VitrineClient } from '../../../client/client.ts';
 import { VitrineHttpError } from '../../../client/errors.ts';
 import type { Annotation, AnnotationInput } from '../../../client/scene-types.ts';
+import type { RoomEvent } from '../../../client/wire-types.ts';
 import { h } from '../dom.ts';
 import { describeError } from '../request-failure.ts';
 import type { Stage } from '../stage/stage.ts';
@@ -41,6 +43,7 @@ export class AnnotationPanel {
   readonly #placer: MarkPlacer;
   readonly #store: MarkStore;
   readonly #units: MarkUnits;
+  readonly #liveNote = h('p', { class: 'mark-note', 'data-testid': 'marks-unfollowed' }, 'Follow the room to see everyone’s marks as they are made.');
 
   constructor(options: AnnotationPanelOptions) {
     this.#tools = new MarkTools((tool) => this.#choose(tool));
@@ -60,15 +63,23 @@ export class AnnotationPanel {
       this.#tools.element,
       this.#list.element,
       this.#list.note,
+      this.#liveNote,
     );
   }
 
-  /** Shows (and follows) the marks of `room`, the page's room. */
-  setRoom(room: string): void {
-    if (room === this.#store.room) return;
-    this.#units.reset(room);
-    this.#placer.setTool(this.#placer.tool);
-    this.#store.setRoom(room);
+  /** Shows the marks of `room`, the page's room; `live` while the page follows it (its events then come through {@link event}). */
+  setRoom(room: string, live: boolean): void {
+    if (room !== this.#store.room) {
+      this.#units.reset(room);
+      this.#placer.setTool(this.#placer.tool);
+    }
+    this.#store.setRoom(room, live);
+    this.#liveNote.hidden = live;
+  }
+
+  /** An event of the followed room's stream (its annotations and every `state` keep the marks live). */
+  event(event: RoomEvent): void {
+    this.#store.event(event);
   }
 
   #choose(tool: MarkTool): void {
