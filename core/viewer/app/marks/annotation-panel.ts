@@ -49,7 +49,7 @@ export class AnnotationPanel {
     this.#tools = new MarkTools((tool) => this.#choose(tool));
     this.#list = new MarkList({ relabel: (mark, label) => void this.#relabel(mark, label), remove: (mark) => void this.#remove(mark) });
     this.#drawing = new MarkDrawing(options.stage);
-    this.#units = new MarkUnits(() => this.#show(this.#store.list(), true), options.shownData);
+    this.#units = new MarkUnits(() => this.#show(this.#store.list(), this.#store.known), options.shownData);
     this.#store = new MarkStore(options.client, (marks, known) => this.#show(marks, known));
     this.#placer = new MarkPlacer({
       stage: options.stage, isLayer: options.isLayer,
@@ -107,7 +107,7 @@ export class AnnotationPanel {
     if (label === (mark.label ?? '')) return;
     try {
       await this.#store.relabel(mark, label);
-      this.#tools.say('');
+      this.#tools.clearProblem();
     } catch (error) {
       await this.#refused(error, 'The label was not saved');
     }

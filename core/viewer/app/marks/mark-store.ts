@@ -19,6 +19,7 @@ export class MarkStore {
   readonly #changed: (marks: Annotation[], known: boolean) => void;
   #room: string | null = null;
   #live = false;
+  #known = false;
   #marks: RoomAnnotations | null = null;
   #mirror: AnnotationMirror | null = null;
 
@@ -38,6 +39,11 @@ export class MarkStore {
     return this.#live;
   }
 
+  /** The room's list has been read since the page joined it. */
+  get known(): boolean {
+    return this.#known;
+  }
+
   /** The marks, in id order. */
   list(): Annotation[] {
     return this.#mirror?.annotations() ?? [];
@@ -49,6 +55,7 @@ export class MarkStore {
       this.#room = room;
       this.#marks = this.#client.annotations(room);
       this.#mirror = this.#marks.mirror();
+      this.#known = false;
       this.#changed([], false);
     }
     this.#live = live;
@@ -101,6 +108,8 @@ export class MarkStore {
       console.warn('The room’s annotations could not be read:', error);
       return;
     }
-    if (this.#mirror === mirror) this.#changed(mirror.annotations(), true);
+    if (this.#mirror !== mirror) return;
+    this.#known = true;
+    this.#changed(mirror.annotations(), true);
   }
 }

@@ -43,6 +43,11 @@ export class MarkTools {
     return this.#label.value.trim();
   }
 
+  /** Takes back what was said of a failure (a later write went through). */
+  clearProblem(): void {
+    if (this.#status.classList.contains('problem')) this.say('');
+  }
+
   /** Says `text` (`problem`: in the colour of a failure). */
   say(text: string, problem = false): void {
     this.#status.textContent = text;
