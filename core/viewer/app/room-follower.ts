@@ -46,6 +46,8 @@ export interface RoomFollowerOptions {
   layerEvent?(event: RoomEvent): boolean;
   /** Following stopped or moved to another room: what the old room showed goes. */
   left?(): void;
+  /** Each `state` and `annotation` event, for the room's marks (besides what the follower does with a `state`). */
+  marks?(event: RoomEvent): void;
 }
 
 /** The stream's state, on the element's `data-stream` (for styles and tests). */
@@ -164,6 +166,7 @@ export class RoomFollower {
     try {
       for await (const event of this.#options.follow(room, signal)) {
         if (signal.aborted) return;
+        if (event.event === 'state' || event.event === 'annotation') this.#options.marks?.(event);
         if (event.event === 'scene') this.#options.scene?.(event.data);
         else if (this.#options.layerEvent?.(event)) continue;
         else if (event.event === 'view') this.#options.view?.(event.data);

@@ -2,7 +2,7 @@
  * @module viewer-room
  * The viewer's room side, beside its own request path (viewer-app.ts): "Follow room" and the
  * room's events (room-follower.ts), its shared look (room-view.ts), its scene of layers with
- * the layer list (room-scene.ts), a snapshot's read-only view (snapshot-view.ts), and what
+ * the layer list (room-scene.ts), its annotations (marks/), a snapshot's read-only view (snapshot-view.ts), and what
  * the stage's tool area shows: the selected layer's panel and, under it, the value readout
  * over every layer.
  */
@@ -11,6 +11,7 @@ import type { LayerSource } from '../../client/scene-types.ts';
 import type { DeliveryQuery, RoomEntry, SnapshotDocument } from '../../client/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 import type { Layout } from './layout.ts';
+import { AnnotationPanel } from './marks/annotation-panel.ts';
 import { RoomFollower, type RoomSubject } from './room-follower.ts';
 import { RoomSceneView } from './room-scene.ts';
 import { RoomViewBinding } from './room-view.ts';
@@ -42,6 +43,8 @@ export class ViewerRoom {
   readonly view: RoomViewBinding;
   /** The scene; null when the page cannot draw. */
   readonly scene: RoomSceneView | null;
+  /** The room's annotations: tools, list and marks on the stage; null when the page cannot draw. */
+  readonly marks: AnnotationPanel | null;
   readonly #hooks: ViewerRoomHooks;
   readonly #readout: HTMLElement | null;
   readonly #banner = h('div', { class: 'snapshot-banner', 'data-testid': 'snapshot-banner', hidden: true });
@@ -59,7 +62,12 @@ export class ViewerRoom {
       view: (view) => this.view.remote(view),
       scene: (scene) => this.scene?.apply(scene),
       layerEvent: (event) => this.scene?.layerEvent(event) ?? false,
-      left: () => this.scene?.reset(),
+      // Called whenever the follower (re)starts, also with following off: the page's room or its following changed.
+      left: () => {
+        this.scene?.reset();
+        this.marks?.setRoom(hooks.room(), this.follower.enabled);
+      },
+      marks: (event) => this.marks?.event(event),
     });
     this.scene = stage
       ? new RoomSceneView({
@@ -78,6 +86,10 @@ export class ViewerRoom {
       this.scene.list.addToHead(snapshotControl(client, hooks.room));
       layout.inspector.insertBefore(this.scene.list.element, layout.jobSection);
     }
+    this.marks = stage
+      ? new AnnotationPanel({ client, stage, isLayer: (id) => this.scene?.nameOf(id) != null, shownData: () => layout.dataLink.getAttribute('href') })
+      : null;
+    if (this.marks) layout.inspector.insertBefore(this.marks.element, layout.jobSection);
     layout.stagePane.append(this.#banner);
   }
 

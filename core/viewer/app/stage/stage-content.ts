@@ -35,6 +35,8 @@ export interface ContentHit {
   voxel?: { x: number; y: number; z: number; value: number };
   /** The label id there and its name, for segmentations. */
   label?: { id: number; name: string | null };
+  /** A volume's hit voxel's centre in world space: where a mark placed on the voxel goes. */
+  centre?: THREE.Vector3;
 }
 
 /** Something shown on the stage, disposable when replaced. */

@@ -4,7 +4,7 @@
  * layer. A mesh gives the point of its surface, a volume's slice the voxel it shows there (if
  * that voxel is drawn at all), a ray-marched volume its first visible sample along the ray, a
  * point cloud its nearest point; a layer's clip planes are honoured. The value readout uses it
- * under the mouse, and so will anything that places a mark: `Stage.pickAt(clientX, clientY)`
+ * under the mouse, and the annotation tools place marks with it: `Stage.pickAt(clientX, clientY)`
  * on the page, `Stage.pickRay(raycaster)` for a controller's ray in VR.
  */
 import type * as THREE from 'three';
@@ -20,6 +20,11 @@ export interface StagePick extends ContentHit {
   local: THREE.Vector3;
   /** The point in the room's frame (physical units, after the layer's affine). */
   room: THREE.Vector3;
+  /**
+   * Where a mark placed here goes, in both frames: a volume's voxel centre (so a ruler between
+   * two voxels measures what the host says lies between them), else the point itself.
+   */
+  place: { local: THREE.Vector3; room: THREE.Vector3 };
 }
 
 /** The default pick of a content: its visible meshes, lines left out, points by their size. */
@@ -57,5 +62,7 @@ export function pickLayers(layers: readonly StageLayer[], ray: THREE.Raycaster, 
   frame.updateWorldMatrix(true, false);
   const local = best.layer.root.worldToLocal(best.hit.point.clone());
   const room = frame.worldToLocal(best.hit.point.clone());
-  return { ...best.hit, layer: best.layer.id, local, room };
+  const at = best.hit.centre;
+  const place = at ? { local: best.layer.root.worldToLocal(at.clone()), room: frame.worldToLocal(at.clone()) } : { local, room };
+  return { ...best.hit, layer: best.layer.id, local, room, place };
 }

@@ -1,0 +1,92 @@
+/**
+ * @module mark-units
+ * The length unit of a mark's measurements. The host measures in the physical units of the
+ * frame a mark's points are in: its layer's result when it names a layer, else the room's
+ * entry (the active layer), or, in a room without one (a static specimen shown), what the page
+ * shows. That result's `unit` (`GET /api/results/{id}`) is the unit; a
+ * result that states none gives none, and the number is shown bare. A frame's unit, once
+ * found, is kept for the room; a frame without one (yet: the entry may change to a result
+ * that has one) is asked again the next time marks are shown.
+ */
+
+/** Reads a JSON document of the host (null when it answers an error). */
+type ReadJson = (path: string) => Promise<Record<string, unknown> | null>;
+
+const readJson: ReadJson = async (path) => {
+  const response = await fetch(path, { headers: { accept: 'application/json' } });
+  return response.ok ? ((await response.json()) as Record<string, unknown>) : null;
+};
+
+/** The result id a `/data` URL answers with (its `X-Result-Id`), read from the headers alone. */
+async function resultOfData(url: string): Promise<string | null> {
+  const controller = new AbortController();
+  // The page loaded these bytes already: the browser's cache answers them, or the body is left unread.
+  const response = await fetch(url, { cache: 'force-cache', signal: controller.signal });
+  controller.abort();
+  return response.ok ? response.headers.get('x-result-id') : null;
+}
+
+export class MarkUnits {
+  readonly #read: ReadJson;
+  readonly #resolved: () => void;
+  readonly #shownData: () => string | null;
+  #room = '';
+  /** Frame (a layer id, or `/` and the shown data's URL for the room's) → its unit, or the lookup under way. */
+  #units = new Map<string, string | Promise<void>>();
+
+  /**
+   * `resolved` after a unit became known (the marks are shown again with it); `shownData` is
+   * the `/data` URL of what the page shows (null when none).
+   */
+  constructor(resolved: () => void, shownData: () => string | null, read: ReadJson = readJson) {
+    this.#resolved = resolved;
+    this.#shownData = shownData;
+    this.#read = read;
+  }
+
+  /** Forgets what was looked up (another room). */
+  reset(room: string): void {
+    this.#room = room;
+    this.#units.clear();
+  }
+
+  /** The unit of frame `layer` (undefined: the room's), null when none is known (yet). */
+  unitOf(layer: string | undefined): string | null {
+    // The room's frame is named by what the page shows too: another subject may have another unit.
+    const key = layer ?? `/${this.#shownData() ?? ''}`;
+    const known = this.#units.get(key);
+    if (known === undefined) this.#units.set(key, this.#lookUp(this.#room, key));
+    return typeof known === 'string' ? known : null;
+  }
+
+  async #lookUp(room: string, key: string): Promise<void> {
+    let unit: string | null | undefined;
+    try {
+      const resultId = await this.#resultOf(room, key);
+      if (resultId) unit = stringOr((await this.#read(`/api/results/${encodeURIComponent(resultId)}`))?.unit);
+    } catch {
+      // Asked again on the next showing.
+    }
+    if (room !== this.#room) return;
+    if (typeof unit !== 'string') this.#units.delete(key);
+    else {
+      this.#units.set(key, unit);
+      this.#resolved();
+    }
+  }
+
+  /** The result whose frame `key` is: the layer's in the room's scene, or the room's entry. */
+  async #resultOf(room: string, key: string): Promise<string | null> {
+    const path = `/api/rooms/${encodeURIComponent(room)}`;
+    if (key.startsWith('/')) {
+      const entry = stringOr((await this.#read(`${path}/entry`))?.result_id);
+      const shown = key.slice(1);
+      return entry ?? (shown.includes('/data') ? resultOfData(shown) : null);
+    }
+    const scene = await this.#read(`${path}/scene`);
+    const layers = Array.isArray(scene?.layers) ? (scene.layers as { id?: unknown; result?: { result_id?: unknown } }[]) : [];
+    return stringOr(layers.find((layer) => layer.id === key)?.result?.result_id);
+  }
+}
+
+const stringOr = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
