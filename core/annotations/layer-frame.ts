@@ -27,7 +27,8 @@ export function boundFrame(layers: readonly { id: string; affine?: number[] }[],
   return { layer: layerId, affines };
 }
 
-function apply(m: readonly number[], [x, y, z]: Vec3): Vec3 {
+/** 4×4 row-major `m` applied to a point. */
+export function applyAffine(m: readonly number[], [x, y, z]: readonly [number, number, number]): Vec3 {
   const w = m[12]! * x + m[13]! * y + m[14]! * z + m[15]!;
   const s = w === 0 ? 1 : 1 / w;
   return [(m[0]! * x + m[1]! * y + m[2]! * z + m[3]!) * s, (m[4]! * x + m[5]! * y + m[6]! * z + m[7]!) * s, (m[8]! * x + m[9]! * y + m[10]! * z + m[11]!) * s];
@@ -60,7 +61,7 @@ export function intoLayerFrame(frame: BoundFrame): (point: Vec3, markLayer: stri
   return (point, markLayer) => {
     if (markLayer === frame.layer) return point;
     const own = markLayer !== undefined ? frame.affines.get(markLayer) : undefined;
-    const room = own ? apply(own, point) : point;
-    return down ? apply(down, room) : room;
+    const room = own ? applyAffine(own, point) : point;
+    return down ? applyAffine(down, room) : room;
   };
 }

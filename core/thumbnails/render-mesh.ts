@@ -4,7 +4,7 @@
  * key light, a cool fill light, a rim light and a Blinn-Phong highlight.
  */
 import type { MeshResult } from 'vitrine';
-import { frameCamera, project, toView } from './camera.ts';
+import { frameCamera, project, toView, type Camera } from './camera.ts';
 import { createBackdrop, downsample, supersampling, type Canvas } from './canvas.ts';
 import { computeFlatNormals } from './flat-normals.ts';
 
@@ -17,11 +17,14 @@ export interface MeshLook {
 
 const SUPERSAMPLE = 3;
 
-/** Renders `mesh` onto the backdrop and returns a `size` × `size` canvas. */
-export function renderMesh(mesh: MeshResult, size: number, look: MeshLook): Canvas {
+/**
+ * Renders `mesh` onto the backdrop and returns a `size` × `size` canvas: framed to fit, or as
+ * `frame` (a camera of that size shared with other layers) sees it.
+ */
+export function renderMesh(mesh: MeshResult, size: number, look: MeshLook, frame?: Camera): Canvas {
   const factor = supersampling(size, SUPERSAMPLE);
   const full = size * factor;
-  const camera = frameCamera(mesh.vertices, full, look.yaw, look.pitch);
+  const camera = frame ? { ...frame, size: full } : frameCamera(mesh.vertices, full, look.yaw, look.pitch);
   const canvas = createBackdrop(full, full);
   const normals = mesh.normals ?? computeFlatNormals(mesh.vertices, mesh.indices);
   const vertexCount = mesh.vertices.length / 3;

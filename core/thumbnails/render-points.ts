@@ -4,7 +4,7 @@
  * scalar through a colour map), then tone-mapped so dense regions glow instead of clipping.
  */
 import type { PointCloudResult } from 'vitrine';
-import { frameCamera, project } from './camera.ts';
+import { frameCamera, project, type Camera } from './camera.ts';
 import { createBackdrop, downsample, supersampling, type Canvas } from './canvas.ts';
 import { sampleColormap, type ColormapName } from './colormap.ts';
 
@@ -20,11 +20,11 @@ export interface PointLook {
 
 const SUPERSAMPLE = 2;
 
-/** Renders `cloud` to a `size` × `size` canvas. */
-export function renderPoints(cloud: PointCloudResult, size: number, look: PointLook): Canvas {
+/** Renders `cloud` to a `size` × `size` canvas: framed to fit, or as `frame` (a camera of that size) sees it. */
+export function renderPoints(cloud: PointCloudResult, size: number, look: PointLook, frame?: Camera): Canvas {
   const factor = supersampling(size, SUPERSAMPLE);
   const full = size * factor;
-  const camera = frameCamera(cloud.points, full, look.yaw, look.pitch, 1.02);
+  const camera = frame ? { ...frame, size: full } : frameCamera(cloud.points, full, look.yaw, look.pitch, 1.02);
   const light = new Float32Array(full * full * 3);
   const count = cloud.points.length / 3;
   const exposure = (look.exposure ?? 1) * Math.min(4, (full * full) / count);

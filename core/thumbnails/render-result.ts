@@ -17,14 +17,15 @@ import { renderVolume } from './render-volume.ts';
 import { DEFAULT_LOOK, LOOKS, type Look } from './thumbnail-looks.ts';
 
 /**
- * A volume with time or channels is drawn as one 3-D step: its middle step, first channel
- * (a vector field's magnitude).
+ * A volume with time or channels is drawn as one 3-D step: step `t` (absent: the middle one,
+ * or out of range: the nearest), first channel (a vector field's magnitude).
  */
-function stepOf(volume: VolumeResult): VolumeResult {
+export function stepOf(volume: VolumeResult, t?: number): VolumeResult {
   if (!hasSteps(volume)) return volume;
   const { steps } = stepLayout(volume);
   const stored = { ...volume, type: 'volume' } as StoredResult & { type: 'volume' };
-  return selectStep(stored, { t: Math.floor(steps / 2), c: volume.vector ? 'magnitude' : 0 }).step;
+  const step = t === undefined ? Math.floor(steps / 2) : Math.min(steps - 1, Math.max(0, Math.floor(t)));
+  return selectStep(stored, { t: step, c: volume.vector ? 'magnitude' : 0 }).step;
 }
 
 /** Draws `result` on a `size` × `size` canvas with `look` (each kind's part of it, else the default). */

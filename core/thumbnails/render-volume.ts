@@ -24,18 +24,25 @@ export interface VolumeLook {
   pitch?: number;
 }
 
+/** The values a colour map spans, as [low, high - low]: `window` when given, else the data's own range. */
+export function windowOf(data: ArrayLike<number>, window?: [number, number]): [number, number] {
+  let min = Infinity, max = -Infinity;
+  if (window) [min, max] = window;
+  else {
+    for (let i = 0; i < data.length; i++) {
+      const v = data[i]!;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+  }
+  return [min, max - min || 1];
+}
+
 /** Renders `volume` to a `size` × `size` canvas. */
 export function renderVolume(volume: VolumeResult, size: number, look: VolumeLook): Canvas {
   const [nz, ny, nx] = volume.shape as [number, number, number];
   const data = volume.data;
-  let min = Infinity, max = -Infinity;
-  for (let i = 0; i < data.length; i++) {
-    const v = data[i]!;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  if (look.window) [min, max] = look.window;
-  const range = max - min || 1;
+  const [min, range] = windowOf(data, look.window);
   const at = (x: number, y: number, z: number): number => (data[(z * ny + y) * nx + x]! - min) / range;
   const trilinear = (fx: number, fy: number, fz: number): number => {
     const x = Math.min(nx - 2, Math.floor(fx)), y = Math.min(ny - 2, Math.floor(fy)), z = Math.min(nz - 2, Math.floor(fz));

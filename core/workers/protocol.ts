@@ -11,6 +11,7 @@ import type { DeliveryTaskResults, LabelIndexTask, LoadStaticTask, PackFileTask,
 import type { DecodedSize } from '../formats/decoded-size.ts';
 import type { VolumeGeometryHint } from '../formats/npy/parse-npy.ts';
 import type { PictureAsk } from '../thumbnails/room-picture.ts';
+import type { PictureLayer } from '../thumbnails/scene-picture.ts';
 
 /** Run one plugin export. */
 export interface InvokeTask {
@@ -67,7 +68,7 @@ export interface PyramidTask {
 /** Draw a PNG of what a room shows (thumbnails/room-picture.ts). */
 export interface RoomPictureTask {
   op: 'roomPicture';
-  result: StoredResult;
+  layers: PictureLayer[];
   ask: PictureAsk;
 }
 

@@ -57,5 +57,5 @@ export function pyramidRunner(pool: Tinypool): PyramidRunner {
 
 /** The encode pool as room pictures see it: a PNG drawn on a thread. */
 export function pictureRunner(pool: Tinypool): PictureRunner {
-  return (result, ask) => runTask(pool, { op: 'roomPicture', result, ask });
+  return (layers, ask) => runTask(pool, { op: 'roomPicture', layers, ask });
 }

@@ -208,5 +208,5 @@ export function surface(task: SurfaceTask): Promise<StoredResult> {
 }
 
 export function roomPicture(task: RoomPictureTask): Uint8Array {
-  return renderRoomPicture(task.result, task.ask);
+  return renderRoomPicture(task.layers, task.ask);
 }

@@ -1,17 +1,20 @@
 /**
  * @module room-image
  * A picture of what a room shows, for `GET /api/rooms/{room_id}/image` and the agents'
- * `room_image`: the room's entry (its active layer's result when its cache let it go), taken
+ * `room_image`: every visible layer of its scene, each as the scene shows it (a layer whose
+ * result cannot be had is left out), or without a scene the room's entry; each result taken
  * from what the host holds or computed again as `/data` would, drawn with the room's view on
  * the encode thread (thumbnails/room-picture.ts). A room that shows nothing is a 404.
  */
 import { createHostError } from '../errors.ts';
-import type { LayerSource } from '../client/scene-types.ts';
+import type { LayerSource, SceneLayer } from '../client/scene-types.ts';
 import type { RoomEntry } from '../client/wire-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultIds } from '../serving/result-ids.ts';
 import type { PictureRunner } from '../thumbnails/room-picture.ts';
+import type { PictureLayer } from '../thumbnails/scene-picture.ts';
 import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from './layer-sources.ts';
+import type { RoomScenes } from './room-scenes.ts';
 import type { RoomWorkspace } from './room-workspace.ts';
 
 /** Each side's default and largest value, in pixels. */
@@ -21,6 +24,7 @@ export const PICTURE_SIDE = { default: 512, max: 2048 } as const;
 export type RoomImageDeps = LayerSourceDeps & {
   resultIds: Pick<ResultIds, 'of' | 'find'>;
   rooms: Pick<RoomWorkspace, 'entry' | 'view'>;
+  scenes: Pick<RoomScenes, 'scene' | 'layerData'>;
   pictures: PictureRunner;
 };
 
@@ -49,10 +53,27 @@ async function entryResult(deps: RoomImageDeps, roomId: string, entry: RoomEntry
   return (await obtainLayerResult(deps, resolved)).result;
 }
 
+/** A scene layer's result as the picture draws it, or null when it cannot be had now. */
+async function layerPicture(deps: RoomImageDeps, roomId: string, layer: SceneLayer): Promise<PictureLayer | null> {
+  const { id: _id, source: _source, kind, result: held, ...display } = layer;
+  let result = held ? await deps.resultIds.find(held.result_id) : null;
+  try {
+    result ??= (await obtainLayerResult(deps, await deps.scenes.layerData(roomId, layer.id, { asked: {}, userAgent: undefined }))).result;
+  } catch {
+    return null;
+  }
+  return { result, kind, display };
+}
+
 /** A PNG of what room `roomId` shows with its view, `width` × `height` pixels. @throws SPC_ERR_ROOM_EMPTY */
 export async function roomImage(deps: RoomImageDeps, roomId: string, width: number, height: number): Promise<Uint8Array> {
-  const [entry, view] = await Promise.all([deps.rooms.entry(roomId), deps.rooms.view(roomId)]);
+  const [entry, view, scene] = await Promise.all([deps.rooms.entry(roomId), deps.rooms.view(roomId), deps.scenes.scene(roomId)]);
+  const shown = scene.layers.filter((layer) => layer.visible !== false);
+  if (shown.length > 0) {
+    const layers = (await Promise.all(shown.map((layer) => layerPicture(deps, roomId, layer)))).filter((layer) => layer !== null);
+    if (layers.length > 0) return deps.pictures(layers, { width, height, view });
+  }
   if (!entry || (entry.function_name === null && entry.specimen_id === null)) throw createHostError('SPC_ERR_ROOM_EMPTY', roomId);
   const result = await entryResult(deps, roomId, entry);
-  return deps.pictures(result, { width, height, view });
+  return deps.pictures([{ result }], { width, height, view });
 }

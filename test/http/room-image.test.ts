@@ -93,4 +93,39 @@ describe('a picture of the room', () => {
     expect(empty.status).toBe(404);
     expect(((await empty.json()) as { detail: string }).detail).toContain('shows nothing');
   });
+  it('draws every visible layer of a scene in the room’s frame: a volume and a mesh placed on it', async () => {
+    const r = room();
+    const layer = (body: unknown) =>
+      fetch(`${url}/api/rooms/${r}/layers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await layer({ id: 'scan', source: { function: 'ramp', params: { n: 16 } }, colormap: 'gray' })).status).toBe(201);
+    // The ramp spans x 2..34, y 1.75..9.75, z 0.75..8.75 (spacing and origin in C order): a sheet of
+    // 8 × 8 units stands in its middle.
+    const onScan = [4, 0, 0, 18, 0, 4, 0, 5.75, 0, 0, 4, 4.75, 0, 0, 0, 1];
+    expect((await layer({ id: 'sheet', source: { function: 'square', params: { size: 1 } }, affine: onScan })).status).toBe(201);
+    const picture = async (): Promise<PNG> => {
+      const answer = await fetch(`${url}/api/rooms/${r}/image?w=400&h=400`);
+      expect(answer.status).toBe(200);
+      return PNG.sync.read(Buffer.from(await answer.arrayBuffer()));
+    };
+    /** Pixels of the mesh's warm colour, and of the grey volume. */
+    const census = (png: PNG): { warm: number; grey: number } => {
+      let warm = 0, grey = 0;
+      for (let i = 0; i < png.data.length; i += 4) {
+        const [red, green, blue] = [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+        if (red - blue > 60 && red > green) warm++;
+        else if (Math.abs(red - green) < 6 && Math.abs(green - blue) < 6 && red > 90) grey++;
+      }
+      return { warm, grey };
+    };
+    const both = await picture();
+    writeFileSync('/tmp/vitrine-room-scene.png', PNG.sync.write(both));
+    const drawn = census(both);
+    expect(drawn.warm).toBeGreaterThan(400);
+    expect(drawn.grey).toBeGreaterThan(4000);
+    // A hidden layer is not drawn: the volume alone.
+    await fetch(`${url}/api/rooms/${r}/layers/sheet`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"visible":false}' });
+    const alone = census(await picture());
+    expect(alone.warm).toBe(0);
+    expect(alone.grey).toBeGreaterThan(4000);
+  });
 });
