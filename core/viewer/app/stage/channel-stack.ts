@@ -1,15 +1,15 @@
 /**
  * @module channel-stack
  * Several channels of one volume step on the stage together, each in its own colour
- * (channel-volume.ts) and blended additively whatever the layer's blending: where two channels
- * are bright their colours add up. They share one frame, one set of slices (the stage's slice
- * point moves them all; the panel shows the first one's sliders) and one view picker.
+ * (channel-volume.ts), added up: on the three slices each texel is the sum of its channels'
+ * colours (clamped), see-through where every channel is under its floor; in the `volume` view
+ * the channels' boxes add their light. The slices follow the stage's slice point.
  */
-import * as THREE from 'three';
 import type { VolumeData } from '../../../client/decoded-types.ts';
 import { h } from '../dom.ts';
-import { createChannelVolume, type ChannelLook, type ChannelVolume } from './channel-volume.ts';
-import type { VolumeMode } from './volume-base.ts';
+import { CHANNEL_FLOOR, channelIndex, marchChannels, type ChannelLook } from './channel-volume.ts';
+import { createVolumeBase } from './volume-base.ts';
+import { volumeFrame } from './volume-frame.ts';
 import type { VolumeContent, VolumeStage } from './volume-slices.ts';
 
 /** One channel to draw: its step's samples and its look. */
@@ -19,52 +19,53 @@ export interface StackChannel extends ChannelLook {
 
 /** The stack of `channels` (at least one), all of one shape. */
 export function createChannelStack(channels: StackChannel[], stage: VolumeStage): VolumeContent {
-  const volumes: ChannelVolume[] = channels.map((channel) => createChannelVolume(channel.volume, channel, stage));
-  const object = new THREE.Group();
-  for (const volume of volumes) object.add(volume.base.frame.outer);
-  const first = volumes[0]!.base;
-  const title = h('div', { class: 'slice-title' }, 'Channels: slices');
-  const picker = h('select', { class: 'select small', 'aria-label': 'volume view', 'data-axis': 'view' });
-  for (const mode of ['slices', 'volume']) picker.appendChild(h('option', { value: mode }, mode));
-  const setMode = (mode: VolumeMode): void => {
-    for (const volume of volumes) volume.base.setMode(mode);
-    picker.value = first.mode();
-    title.textContent = `Channels: ${first.mode()}`;
-  };
-  picker.addEventListener('change', () => {
-    setMode(picker.value as VolumeMode);
-    content.onViewChange?.({ mode: first.mode() });
+  const frame = volumeFrame(channels[0]!.volume);
+  const { count } = frame;
+  const at = (x: number, y: number, z: number): number => (z * count.y + y) * count.x + x;
+  const indexOf = (channel: StackChannel, i: number): number => channelIndex(channel.volume.data[i]!, channel.window);
+  const base = createVolumeBase(frame, {
+    title: 'Channels',
+    alphaTest: 0.5,
+    pixel(x, y, z, out, o) {
+      const i = at(x, y, z);
+      let [r, g, b, seen] = [0, 0, 0, false];
+      for (const channel of channels) {
+        const k = indexOf(channel, i);
+        if (k < CHANNEL_FLOOR) continue;
+        seen = true;
+        r += (channel.rgb[0] * k) / 255;
+        g += (channel.rgb[1] * k) / 255;
+        b += (channel.rgb[2] * k) / 255;
+      }
+      out[o] = Math.min(255, r);
+      out[o + 1] = Math.min(255, g);
+      out[o + 2] = Math.min(255, b);
+      out[o + 3] = seen ? 255 : 0;
+    },
+    seen: (x, y, z) => channels.some((channel) => indexOf(channel, at(x, y, z)) >= CHANNEL_FLOOR),
+    pickedOnSlice: () => true,
+    march: () => marchChannels(channels, frame, stage.depth),
+    link: stage.link,
+    changed: stage.changed,
+    picked: (mode) => content.onViewChange?.({ mode }),
   });
-  const panel = h(
-    'div',
-    { class: 'slice-panel', 'data-testid': 'slice-panel' },
-    title,
-    ...first.planes.rows,
-    h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'view'), picker),
-  );
+  const panel = h('div', { class: 'slice-panel', 'data-testid': 'slice-panel' }, base.title, ...base.planes.rows, base.viewRow);
   const content: VolumeContent = {
-    object,
+    object: frame.outer,
     panel,
     applyView(view) {
-      if (view.mode === 'slices' || view.mode === 'volume') setMode(view.mode);
+      if (view.mode === 'slices' || view.mode === 'volume') base.setMode(view.mode);
     },
     applyDisplay(display) {
-      if (display.mode === 'slices' || display.mode === 'volume') setMode(display.mode);
+      if (display.mode === 'slices' || display.mode === 'volume') base.setMode(display.mode);
     },
-    applyLook(look) {
-      // Channels always add their light; the layer's opacity, clip planes and order still hold.
-      for (const volume of volumes) volume.base.applyLook({ ...look, blending: 'additive' });
-    },
+    applyLook: base.applyLook,
     pick(ray, kept) {
-      const hit = first.pick(ray, kept);
-      return hit && { ...hit, voxel: { ...hit.voxel, value: volumes[0]!.sample(hit.voxel.x, hit.voxel.y, hit.voxel.z) } };
+      const hit = base.pick(ray, kept);
+      return hit && { ...hit, voxel: { ...hit.voxel, value: frame.sample(hit.voxel.x, hit.voxel.y, hit.voxel.z) } };
     },
-    attach() {
-      for (const volume of volumes) volume.base.attach();
-    },
-    dispose() {
-      for (const volume of volumes) volume.dispose();
-    },
+    attach: base.attach,
+    dispose: base.dispose,
   };
   return content;
 }
