@@ -98,17 +98,22 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
     stage.changed();
   };
 
-  /** Draws step `t` when its pieces are in (full ones first); true when it is drawn. */
-  const draw = (): boolean => {
+  /**
+   * Draws step `t` when its pieces are in (full ones first); true when it is drawn. `partial`
+   * draws the pieces that are in (the first picture, so the stage has something to frame).
+   */
+  const draw = (partial = false): boolean => {
     const pieces: (StepPiece & { coarse: boolean })[] = [];
     for (const c of wanted()) {
       const full = cache.get(t, c, 'full');
       const data = full ?? cache.get(t, c, 'coarse');
+      if (!data && partial) continue;
       if (!data) return false;
       if (typeof c === 'number' && data.value_range) ranges.set(c, data.value_range);
       pieces.push({ c, data, coarse: !full });
     }
     const states = count > 1 && !vector ? channelStates() : null;
+    if (partial && pieces.length === 0) return false;
     const key = JSON.stringify([t, pieces.map((p) => [p.c, p.coarse]), states]);
     if (key === drawnKey) return true;
     drawnKey = key;
@@ -116,6 +121,7 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
     const looks = states && ((c: number) => ({ rgb: rgbOf(states[c]!.color), window: states[c]!.window }));
     swap(pieces.length > 0 ? createStepContent(pieces, looks, stage) : null);
     time?.drawn(t, pieces.some((p) => p.coarse));
+    panel.dataset.drawn = `${t}:${pieces.map((p) => p.c).join(',')}`;
     channels?.show(channelStates());
     return true;
   };
@@ -216,5 +222,6 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
     },
   };
   go(t);
+  if (drawnT < 0) draw(true);
   return content;
 }

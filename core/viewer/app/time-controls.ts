@@ -49,8 +49,8 @@ export class TimeControls {
     this.element = h(
       'div',
       { class: 'time-controls', 'data-testid': 'time-controls' },
-      h('div', { class: 'slice-row' }, button('⏮', 'Step back', 'step-back', () => stepBy(-1)), this.#play,
-        button('⏭', 'Step forward', 'step-forward', () => stepBy(1)), this.#rate, h('span', { class: 'slice-axis' }, 'steps/s')),
+      h('div', { class: 'slice-row' }, button('«', 'Step back', 'step-back', () => stepBy(-1)), this.#play,
+        button('»', 'Step forward', 'step-forward', () => stepBy(1)), this.#rate, h('span', { class: 'slice-axis' }, 'steps/s')),
       h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 't'), this.#slider, this.#readout),
     );
     this.show(0, 0);
