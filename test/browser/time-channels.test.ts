@@ -1,0 +1,126 @@
+/**
+ * Volumes with time and channels in the web viewer, against a real host on the fixture
+ * plugins: two channels of a 16³ time-lapse drawn each in its colour and added up (red and
+ * green, yellow where they overlap); a vector field drawn as its direction in colour; a
+ * leader moving the time slider and a following page showing the same step, which the room's
+ * layer keeps. Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ */
+import type { Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { describe, expect, it } from 'vitest';
+import type { RoomScene } from '../../core/client/scene-types.ts';
+import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
+import { browserAndHost } from './browser-host.ts';
+import { shot } from './browser-session.ts';
+
+const session = browserAndHost();
+const STEPPED = '[data-testid=stepped-panel]';
+
+async function api(method: string, path: string, body?: unknown): Promise<unknown> {
+  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+  const response = await fetch(`${session.host.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.status === 204 ? null : response.json();
+}
+
+async function open(query: string): Promise<{ page: Page; errors: string[] }> {
+  const context = await session.browser.newContext({ viewport: { width: 1100, height: 720 } });
+  session.contexts.push(context);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${session.host.baseUrl}/${query}`);
+  return { page, errors };
+}
+
+/** Waits until the stepped volume has drawn `drawn` (`<t>:<pieces>`) and the stage has put it on the canvas. */
+async function drawnStep(page: Page, drawn: string): Promise<void> {
+  try {
+    await page.waitForFunction(([sel, want]) => document.querySelector<HTMLElement>(sel)?.dataset.drawn === want, [STEPPED, drawn] as const, {
+      timeout: 20_000,
+    });
+  } catch (error) {
+    const dump = await page.evaluate(() => ({
+      panel: document.querySelector('.stage-tools')?.outerHTML.slice(0, 1500),
+      shown: document.querySelector<HTMLElement>('.stage-pane')?.dataset.shown,
+      overlay: document.querySelector('.stage-overlay')?.textContent,
+      job: document.querySelector('[data-testid=job-state]')?.textContent,
+    }));
+    throw new Error(`${JSON.stringify(dump)} ${(error as Error).message}`);
+  }
+  // The stage draws on the next animation frame after a change: two frames on, the step is on the canvas.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
+/**
+ * Stage pixels by colour, outside the tool panel over it (its channel swatches): red, green and
+ * yellow (red and green added up), and reddish or greenish over the other.
+ */
+async function colours(page: Page): Promise<Record<'red' | 'green' | 'yellow' | 'redder' | 'greener', number>> {
+  const canvas = page.locator('canvas.stage-canvas');
+  const [box, tools] = [(await canvas.boundingBox())!, (await page.locator('.stage-tools').boundingBox())!];
+  const png = PNG.sync.read(await canvas.screenshot());
+  const out = { red: 0, green: 0, yellow: 0, redder: 0, greener: 0 };
+  for (let i = 0; i < png.data.length; i += 4) {
+    const [x, y] = [box.x + ((i / 4) % png.width), box.y + Math.floor(i / 4 / png.width)];
+    if (x >= tools.x && x <= tools.x + tools.width && y >= tools.y && y <= tools.y + tools.height) continue;
+    const [r, g, b] = [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+    if (r > 150 && g > 150 && b < 90) out.yellow++;
+    else if (r > 150 && g < 90 && b < 90) out.red++;
+    else if (g > 150 && r < 90 && b < 90) out.green++;
+    if (r - g > 80) out.redder++;
+    if (g - r > 80) out.greener++;
+  }
+  return out;
+}
+
+describe('time and channels', { timeout: 120_000 }, () => {
+  it('blends two channels in their colours; a follower shows the step the leader moved to', async () => {
+    const room = freshRoom('time');
+    await api('PUT', `/api/rooms/${room}/scene`, {
+      layers: [{ id: 'balls', source: { specimen: 'two-channels', params: { size: 16, steps: 4 } } }],
+      active: 'balls',
+    });
+    const [leader, follower] = await Promise.all([open(viewerQuery({ room, follow: true })), open(viewerQuery({ room, follow: true }))]);
+    await Promise.all([drawnStep(leader.page, '0:0,1'), drawnStep(follower.page, '0:0,1')]);
+    const names = await leader.page.locator('[data-testid=channel-row] .channel-name').allTextContents();
+    expect(names).toEqual(['left', 'right']);
+    const blended = await colours(leader.page);
+    await shot(leader.page, 'time-channels-blended');
+    // Each ball in its own colour, and their overlap in both added up.
+    expect(blended.red).toBeGreaterThan(200);
+    expect(blended.green).toBeGreaterThan(200);
+    expect(blended.yellow).toBeGreaterThan(50);
+
+    await leader.page.locator(`${STEPPED} [data-control=time]`).fill('2');
+    await drawnStep(leader.page, '2:0,1');
+    await drawnStep(follower.page, '2:0,1');
+    expect(await follower.page.locator('[data-testid=time-readout]').textContent()).toBe('2 / 3');
+    const scene = (await api('GET', `/api/rooms/${room}/scene`)) as RoomScene;
+    expect(scene.layers[0]!.t).toBe(2);
+    await shot(follower.page, 'time-channels-follower-step-2');
+
+    // A channel switched off on the follower is off on the leader too, and only the other is drawn.
+    await follower.page.locator('[data-control=channel-visible][data-channel="0"]').uncheck();
+    await drawnStep(leader.page, '2:1');
+    const alone = await colours(leader.page);
+    expect(alone.red).toBe(0);
+    expect(alone.green).toBeGreaterThan(200);
+    expect([...leader.errors, ...follower.errors]).toEqual([]);
+  });
+
+  it('draws a vector field as its direction in colour', async () => {
+    const { page, errors } = await open(viewerQuery({ specimen: 'outward-flow', room: freshRoom('flow'), params: { size: 16, steps: 3 } }));
+    await drawnStep(page, '0:0');
+    await page.locator('[data-control=vector-mode]').selectOption('rgb');
+    await drawnStep(page, '0:rgb');
+    const direction = await colours(page);
+    await shot(page, 'time-channels-vector-rgb');
+    // Pointing away from the middle: towards +x and -y more red than green, towards -x and +y the other way.
+    expect(direction.redder).toBeGreaterThan(500);
+    expect(direction.greener).toBeGreaterThan(500);
+    await page.locator('[data-control=vector-mode]').selectOption('magnitude');
+    await drawnStep(page, '0:magnitude');
+    expect(errors).toEqual([]);
+  });
+});
