@@ -202,8 +202,10 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
         roomChannels = next.channels;
         moved = true;
       }
-      if (moved) go(typeof roomT === 'number' ? roomT : t);
-      clock.setRate(next.playing ?? 0);
+      const rate = next.playing ?? 0;
+      // A pause stops every page on the room's step, even one the room named before playing.
+      if (moved || (rate === 0 && clock.rate > 0)) go(typeof roomT === 'number' ? roomT : t);
+      clock.setRate(rate);
       time?.show(t, clock.rate);
     },
     applyLook(next) {
