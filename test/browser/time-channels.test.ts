@@ -1,9 +1,9 @@
 /**
  * Volumes with time and channels in the web viewer, against a real host on the fixture
  * plugins: two channels of a 16³ time-lapse drawn each in its colour and added up (red and
- * green, yellow where they overlap); a vector field drawn as its direction in colour; a
- * leader moving the time slider and a following page showing the same step, which the room's
- * layer keeps. Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ * green, yellow where they overlap); a leader moving the time slider and a following page
+ * showing the same step, which the room's layer keeps; playing and pausing reaching the
+ * follower; a vector field in a layer beside the active one drawn as its direction in colour. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -106,11 +106,40 @@ describe('time and channels', { timeout: 120_000 }, () => {
     const alone = await colours(leader.page);
     expect(alone.red).toBe(0);
     expect(alone.green).toBeGreaterThan(200);
+
+    // Played on the leader, the follower plays along; paused, both stop on the leader's step.
+    const controls = (page: Page): Promise<Record<string, string | undefined>> =>
+      page.evaluate(() => ({ ...document.querySelector<HTMLElement>('[data-testid=time-controls]')!.dataset }));
+    await leader.page.locator('[data-control=rate]').fill('8');
+    await leader.page.locator('[data-control=play]').click();
+    await follower.page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=time-controls]')?.dataset.playing === '8', null, { timeout: 20_000 });
+    await follower.page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=time-controls]')?.dataset.shownT !== '2', null, { timeout: 20_000 });
+    await leader.page.locator('[data-control=play]').click();
+    const stopped = (await controls(leader.page)).shownT!;
+    await follower.page.waitForFunction(
+      (t) => {
+        const { playing, shownT } = document.querySelector<HTMLElement>('[data-testid=time-controls]')!.dataset;
+        return playing === '0' && shownT === t;
+      },
+      stopped,
+      { timeout: 20_000 },
+    );
+    await expect.poll(async () => ((await api('GET', `/api/rooms/${room}/scene`)) as RoomScene).layers[0]).toMatchObject({ t: Number(stopped), playing: 0 });
     expect([...leader.errors, ...follower.errors]).toEqual([]);
   });
 
   it('draws a vector field as its direction in colour', async () => {
-    const { page, errors } = await open(viewerQuery({ specimen: 'outward-flow', room: freshRoom('flow'), params: { size: 16, steps: 3 } }));
+    // A layer beside the active one: its steps come from its own data URL.
+    const room = freshRoom('flow');
+    await api('PUT', `/api/rooms/${room}/scene`, {
+      layers: [
+        { id: 'balls', source: { specimen: 'two-channels', params: { size: 16, steps: 2 } }, visible: false },
+        { id: 'flow', source: { specimen: 'outward-flow', params: { size: 16, steps: 3 } } },
+      ],
+      active: 'balls',
+    });
+    const { page, errors } = await open(viewerQuery({ room, follow: true }));
+    await page.locator('[data-testid=layer-row][data-layer=flow] .layer-name').click();
     await drawnStep(page, '0:0');
     await page.locator('[data-control=vector-mode]').selectOption('rgb');
     await drawnStep(page, '0:rgb');
