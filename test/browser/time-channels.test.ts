@@ -12,6 +12,7 @@ import type { RoomScene } from '../../core/client/scene-types.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { browserAndHost } from './browser-host.ts';
 import { shot } from './browser-session.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 const session = browserAndHost();
 const STEPPED = '[data-testid=stepped-panel]';
@@ -50,6 +51,18 @@ async function drawnStep(page: Page, drawn: string): Promise<void> {
   }
   // The stage draws on the next animation frame after a change: two frames on, the step is on the canvas.
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
+/** Waits until the time controls' data attributes hold `want` (`playing`, `shownT`). */
+async function timeControls(page: Page, want: Record<string, string>): Promise<void> {
+  await page.waitForFunction(
+    (wanted) => {
+      const data = document.querySelector<HTMLElement>('[data-testid=time-controls]')?.dataset;
+      return data !== undefined && Object.entries(wanted).every(([key, value]) => data[key] === value);
+    },
+    want,
+    { timeout: STATE_WAIT_MS },
+  );
 }
 
 /**
@@ -108,22 +121,13 @@ describe('time and channels', { timeout: 120_000 }, () => {
     expect(alone.green).toBeGreaterThan(200);
 
     // Played on the leader, the follower plays along; paused, both stop on the leader's step.
-    const controls = (page: Page): Promise<Record<string, string | undefined>> =>
-      page.evaluate(() => ({ ...document.querySelector<HTMLElement>('[data-testid=time-controls]')!.dataset }));
     await leader.page.locator('[data-control=rate]').fill('8');
     await leader.page.locator('[data-control=play]').click();
-    await follower.page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=time-controls]')?.dataset.playing === '8', null, { timeout: 20_000 });
-    await follower.page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=time-controls]')?.dataset.shownT !== '2', null, { timeout: 20_000 });
+    // Playing on from step 2, it comes to step 3.
+    await timeControls(follower.page, { playing: '8', shownT: '3' });
     await leader.page.locator('[data-control=play]').click();
-    const stopped = (await controls(leader.page)).shownT!;
-    await follower.page.waitForFunction(
-      (t) => {
-        const { playing, shownT } = document.querySelector<HTMLElement>('[data-testid=time-controls]')!.dataset;
-        return playing === '0' && shownT === t;
-      },
-      stopped,
-      { timeout: 20_000 },
-    );
+    const stopped = await leader.page.locator('[data-testid=time-controls]').getAttribute('data-shown-t');
+    await timeControls(follower.page, { playing: '0', shownT: stopped! });
     await expect.poll(async () => ((await api('GET', `/api/rooms/${room}/scene`)) as RoomScene).layers[0]).toMatchObject({ t: Number(stopped), playing: 0 });
     expect([...leader.errors, ...follower.errors]).toEqual([]);
   });
