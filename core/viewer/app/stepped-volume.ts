@@ -3,10 +3,9 @@
  * A volume with time or channels on the stage, one 3-D step at a time: the step its layer
  * names (`t`), played at its layer's `playing` steps per second, its visible channels each in
  * its colour and added up (or a vector field's magnitude, one component or direction as
- * colour). Steps are fetched a few ahead and behind in both directions (step-cache.ts) and a
- * step is drawn as soon as its pieces are in. While playing, a step that is not in when its
- * beat comes is fetched at a coarser level too, and whichever level comes first is drawn: a
- * slow link plays coarse rather than stops. What the user does here (a step, play, pause,
+ * colour). Which step is wanted, what is fetched around it and when playback moves on is
+ * step-player.ts's; a step is drawn as soon as its pieces are in (step-cache.ts), from the
+ * full level or, when that was late, the coarse one. What the user does here (a step, play, pause,
  * a channel's look) goes to its layer: the room shares it, and every page that follows shows
  * the same step. Each page plays by its own clock at the shared rate; a step set in the
  * room (a seek, or the step a pause stopped on) brings every page to it.
@@ -22,12 +21,9 @@ import type { LayerLook } from './stage/stage-content.ts';
 import { createStepContent, type StepPiece } from './stage/step-content.ts';
 import type { VolumeContent, VolumeStage } from './stage/volume-slices.ts';
 import { StepCache, type FetchStep, type StepChannel } from './step-cache.ts';
-import { StepClock } from './step-clock.ts';
+import { StepPlayer } from './step-player.ts';
 import { TimeControls } from './time-controls.ts';
 import { createVectorMode } from './vector-mode.ts';
-
-/** Steps fetched ahead and behind the one shown. */
-const AROUND = 2;
 
 /** Colours of channels the result gives none: green, magenta, cyan, then others. */
 const DEFAULT_COLORS = ['#00ff00', '#ff00ff', '#00ffff', '#ff0000', '#0000ff', '#ffff00', '#ffffff'];
@@ -45,7 +41,6 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
   const vector = first.vector === true && count === 3;
   const meta = first.channels ?? [];
   const ranges = new Map<number, [number, number]>();
-  let t = Math.min(step.t, steps - 1);
   let vectorMode: StepChannel = vector ? step.c : 0;
   let roomT: number | undefined;
   let roomChannels: LayerChannel[] | undefined;
@@ -55,7 +50,6 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
   let attached = false;
   let inner: VolumeContent | null = null;
   let drawnKey = '';
-  let drawnT = -1;
   const holder = new THREE.Group();
   const slot = h('div', { class: 'step-panel' });
 
@@ -74,7 +68,7 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
     return [0];
   };
 
-  const cache = new StepCache(fetch, () => draw());
+  const cache = new StepCache(fetch, () => player.redraw());
   cache.seed(step.t, step.c, 'full', first);
 
   const swap = (next: VolumeContent | null): void => {
@@ -102,7 +96,7 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
    * Draws step `t` when its pieces are in (full ones first); true when it is drawn. `partial`
    * draws the pieces that are in (the first picture, so the stage has something to frame).
    */
-  const draw = (partial = false): boolean => {
+  const draw = (t: number, partial = false): boolean => {
     const pieces: (StepPiece & { coarse: boolean })[] = [];
     for (const c of wanted()) {
       const full = cache.get(t, c, 'full');
@@ -112,12 +106,11 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
       if (typeof c === 'number' && data.value_range) ranges.set(c, data.value_range);
       pieces.push({ c, data, coarse: !full });
     }
-    const states = count > 1 && !vector ? channelStates() : null;
     if (partial && pieces.length === 0) return false;
+    const states = count > 1 && !vector ? channelStates() : null;
     const key = JSON.stringify([t, pieces.map((p) => [p.c, p.coarse]), states]);
     if (key === drawnKey) return true;
     drawnKey = key;
-    drawnT = t;
     const looks = states && ((c: number) => ({ rgb: rgbOf(states[c]!.color), window: states[c]!.window }));
     swap(pieces.length > 0 ? createStepContent(pieces, looks, stage) : null);
     time?.drawn(t, pieces.some((p) => p.coarse));
@@ -125,45 +118,22 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
     channels?.show(channelStates());
     return true;
   };
-
-  /** Wants step `next`: fetches it and the steps around it, and draws it if it is in. */
-  const go = (next: number): void => {
-    t = Math.max(0, Math.min(steps - 1, next));
-    const cs = wanted();
-    for (const c of cs) cache.load(t, c, 'full');
-    for (let k = 1; k <= AROUND; k++) {
-      for (const c of cs) {
-        cache.load((t + k) % steps, c, 'full');
-        cache.load((t - k + steps) % steps, c, 'full');
-      }
-    }
-    draw();
-    time?.show(t, clock.rate);
-  };
-
-  const clock = new StepClock(() => {
-    // The step before is still not drawn: wait for it (its coarse level is on its way).
-    if (drawnT !== t) return;
-    go((t + 1) % steps);
-    if (drawnT !== t) for (const c of wanted()) cache.load(t, c, 'coarse');
-  });
+  const player = new StepPlayer({ steps, cache, wanted, draw: (t) => draw(t), changed: (t, rate) => time?.show(t, rate) });
 
   const time =
     steps > 1
       ? new TimeControls(steps, first, {
           seek(next) {
-            go(next);
-            share({ t });
+            player.go(next);
+            share({ t: player.t });
           },
           play(rate) {
-            clock.setRate(rate);
-            time!.show(t, rate);
-            share({ playing: clock.rate });
+            player.setRate(rate);
+            share({ playing: player.rate });
           },
           pause() {
-            clock.stop();
-            time!.show(t, 0);
-            share({ playing: 0, t });
+            player.setRate(0);
+            share({ playing: 0, t: player.t });
           },
         })
       : null;
@@ -171,14 +141,14 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
     count > 1 && !vector
       ? new ChannelList(count, (next) => {
           roomChannels = next;
-          go(t);
+          player.go(player.t);
           share({ channels: next });
         })
       : null;
   const vectorRow = vector
     ? createVectorMode(vectorMode, (c) => {
         vectorMode = c;
-        go(t);
+        player.go(player.t);
       })
     : null;
   const panel = h('div', { class: 'stepped-panel', 'data-testid': 'stepped-panel' }, time?.element, channels?.element, vectorRow, slot);
@@ -204,9 +174,8 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
       }
       const rate = next.playing ?? 0;
       // A pause stops every page on the room's step, even one the room named before playing.
-      if (moved || (rate === 0 && clock.rate > 0)) go(typeof roomT === 'number' ? roomT : t);
-      clock.setRate(rate);
-      time?.show(t, clock.rate);
+      if (moved || (rate === 0 && player.rate > 0)) player.go(typeof roomT === 'number' ? roomT : player.t);
+      player.setRate(rate);
     },
     applyLook(next) {
       look = next;
@@ -218,12 +187,12 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
       inner?.attach?.();
     },
     dispose() {
-      clock.stop();
+      player.stop();
       cache.clear();
       swap(null);
     },
   };
-  go(t);
-  if (drawnT < 0) draw(true);
+  player.go(step.t);
+  if (player.drawn < 0) draw(player.t, true);
   return content;
 }
