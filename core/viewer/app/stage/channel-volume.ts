@@ -53,7 +53,11 @@ export function marchChannels(channels: (ChannelLook & { volume: VolumeData })[]
     return box;
   });
   const [first, ...rest] = boxes;
-  for (const box of rest) first!.mesh.add(box.mesh);
+  for (const box of rest) {
+    // The first box's scale (the volume's size) already holds for its children.
+    box.mesh.scale.set(1, 1, 1);
+    first!.mesh.add(box.mesh);
+  }
   return {
     mesh: first!.mesh,
     applyLook(look: LayerLook) {
