@@ -3,7 +3,9 @@
  * plugins: two channels of a 16³ time-lapse drawn each in its colour and added up (red and
  * green, yellow where they overlap); a leader moving the time slider and a following page
  * showing the same step, which the room's layer keeps; playing and pausing reaching the
- * follower; a vector field in a layer beside the active one drawn as its direction in colour. Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ * follower; the channels ray marched where the volume stands; a vector field in a layer
+ * beside the active one drawn as its direction in colour. Screenshots land in
+ * os.tmpdir()/vitrine-browser-shots.
  */
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -69,11 +71,12 @@ async function timeControls(page: Page, want: Record<string, string>): Promise<v
  * Stage pixels by colour, outside the tool panel over it (its channel swatches): red, green and
  * yellow (red and green added up), and reddish or greenish over the other.
  */
-async function colours(page: Page): Promise<Record<'red' | 'green' | 'yellow' | 'redder' | 'greener', number>> {
+async function colours(page: Page): Promise<Record<'red' | 'green' | 'yellow' | 'redder' | 'greener', number> & { box: number[] }> {
   const canvas = page.locator('canvas.stage-canvas');
   const [box, tools] = [(await canvas.boundingBox())!, (await page.locator('.stage-tools').boundingBox())!];
   const png = PNG.sync.read(await canvas.screenshot());
-  const out = { red: 0, green: 0, yellow: 0, redder: 0, greener: 0 };
+  // `box`: [left, top, right, bottom] of the saturated pixels.
+  const out = { red: 0, green: 0, yellow: 0, redder: 0, greener: 0, box: [Infinity, Infinity, -Infinity, -Infinity] };
   for (let i = 0; i < png.data.length; i += 4) {
     const [x, y] = [box.x + ((i / 4) % png.width), box.y + Math.floor(i / 4 / png.width)];
     if (x >= tools.x && x <= tools.x + tools.width && y >= tools.y && y <= tools.y + tools.height) continue;
@@ -83,6 +86,10 @@ async function colours(page: Page): Promise<Record<'red' | 'green' | 'yellow' | 
     else if (g > 150 && r < 90 && b < 90) out.green++;
     if (r - g > 80) out.redder++;
     if (g - r > 80) out.greener++;
+    if (Math.max(r, g, b) - Math.min(r, g, b) > 60) {
+      const [left, top, right, bottom] = out.box as [number, number, number, number];
+      out.box = [Math.min(left, x), Math.min(top, y), Math.max(right, x), Math.max(bottom, y)];
+    }
   }
   return out;
 }
@@ -129,6 +136,25 @@ describe('time and channels', { timeout: 120_000 }, () => {
     const stopped = await leader.page.locator('[data-testid=time-controls]').getAttribute('data-shown-t');
     await timeControls(follower.page, { playing: '0', shownT: stopped! });
     await expect.poll(async () => ((await api('GET', `/api/rooms/${room}/scene`)) as RoomScene).layers[0]).toMatchObject({ t: Number(stopped), playing: 0 });
+
+    // Ray marched, the two channels' boxes add their light too.
+    await leader.page.locator('[data-control=channel-visible][data-channel="0"]').check();
+    await drawnStep(leader.page, `${stopped}:0,1`);
+    const sliced = await colours(leader.page);
+    await leader.page.locator(`${STEPPED} select[data-axis=view]`).selectOption('volume');
+    await leader.page.waitForFunction((sel) => document.querySelector(`${sel} .slice-title`)?.textContent === 'Channels: volume', STEPPED);
+    await drawnStep(leader.page, `${stopped}:0,1`);
+    const marched = await colours(leader.page);
+    await shot(leader.page, 'time-channels-volume');
+    expect(marched.red).toBeGreaterThan(100);
+    expect(marched.green).toBeGreaterThan(100);
+    // Where the slices through the balls were: each channel's box stands where the volume does.
+    const [left, top, right, bottom] = sliced.box as [number, number, number, number];
+    const near = 20;
+    expect(marched.box[0]).toBeGreaterThan(left - near);
+    expect(marched.box[1]).toBeGreaterThan(top - near);
+    expect(marched.box[2]).toBeLessThan(right + near);
+    expect(marched.box[3]).toBeLessThan(bottom + near);
     expect([...leader.errors, ...follower.errors]).toEqual([]);
   });
 
