@@ -3,7 +3,7 @@
  * round); a step is drawn as soon as it is in; playing moves on a step per beat once the step
  * before is drawn; a step whose full level is late by its beat is fetched coarse as well and
  * drawn from it, so playback goes on; a beat never skips a step that is not drawn at all; the
- * cache keeps a bounded number of steps and cancels the fetches it drops.
+ * cache keeps a bounded number of steps within a byte budget and cancels the fetches it drops.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SpecimenData, VolumeData } from '../../core/client/decoded-types.ts';
@@ -149,5 +149,29 @@ describe('StepCache', () => {
     expect(queries.filter((q) => q.t === 99)).toHaveLength(2);
     expect(warn).toHaveBeenCalledOnce();
     warn.mockRestore();
+  });
+
+  it('keeps the samples within its byte budget, dropping the oldest steps first', async () => {
+    const aborted: number[] = [];
+    // Each step holds 1 byte: a budget of 3 keeps the last three in.
+    const cache = new StepCache((query, signal) => {
+      signal.addEventListener('abort', () => aborted.push(Number(query.t)));
+      return Promise.resolve(volume(Number(query.t)));
+    }, () => {}, 3);
+    for (let t = 0; t < 5; t++) {
+      cache.load(t, 0, 'full');
+      await vi.advanceTimersByTimeAsync(0);
+    }
+    expect([0, 1, 2, 3, 4].map((t) => cache.get(t, 0, 'full') !== null)).toEqual([false, false, true, true, true]);
+    expect(aborted).toEqual([0, 1]);
+  });
+
+  it('drops far steps before the one a player wants when the budget is tight', async () => {
+    const cache = new StepCache((query) => Promise.resolve(volume(Number(query.t))), () => player.redraw(), 3);
+    const player = new StepPlayer({ steps: 10, cache, wanted: () => [0], draw: (t) => cache.get(t, 0, 'full') !== null, changed: () => {} });
+    player.go(5);
+    await vi.advanceTimersByTimeAsync(0);
+    expect([3, 4, 5, 6, 7].map((t) => cache.get(t, 0, 'full') !== null)).toEqual([false, true, true, true, false]);
+    expect(player.drawn).toBe(5);
   });
 });

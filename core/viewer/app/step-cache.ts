@@ -3,8 +3,9 @@
  * The steps of a volume with time or channels that this page has fetched or is fetching,
  * each a 3-D volume keyed by its time step, its channel (an index, or a vector field's
  * `magnitude` or `rgb`) and its level (`full`, or `coarse`: averaged down as a coarse first
- * view is). A handful are kept (the steps around the one shown, ahead and behind); the oldest
- * touched goes first, and a fetch dropped that way is cancelled.
+ * view is). A handful are kept (the steps around the one shown, ahead and behind), within a
+ * count and a byte budget; the oldest touched goes first, and a fetch dropped that way is
+ * cancelled.
  */
 import type { SpecimenData, VolumeData } from '../../client/decoded-types.ts';
 import { isAbortError } from '../../client/errors.ts';
@@ -26,15 +27,21 @@ interface Entry {
 /** Steps kept at most (a few steps either way for up to three channels, at two levels). */
 const LIMIT = 40;
 
+/** Bytes of samples kept at most: large steps keep fewer neighbours. @defaultValue 512 MiB */
+const MAX_BYTES = 512 * 1024 * 1024;
+
 export class StepCache {
   readonly #fetch: FetchStep;
   readonly #arrived: () => void;
   readonly #entries = new Map<string, Entry>();
 
-  /** `arrived` is told whenever a fetched step comes in. */
-  constructor(fetch: FetchStep, arrived: () => void) {
+  readonly #maxBytes: number;
+
+  /** `arrived` is told whenever a fetched step comes in; `maxBytes` bounds the samples kept. */
+  constructor(fetch: FetchStep, arrived: () => void, maxBytes = MAX_BYTES) {
     this.#fetch = fetch;
     this.#arrived = arrived;
+    this.#maxBytes = maxBytes;
   }
 
   /** The step when it is in, else null. */
@@ -65,6 +72,7 @@ export class StepCache {
       (data) => {
         if (data.type !== 'volume' || this.#entries.get(k) !== entry) return;
         entry.data = data;
+        this.#trim();
         this.#arrived();
       },
       (error: unknown) => {
@@ -80,9 +88,13 @@ export class StepCache {
     this.#entries.clear();
   }
 
+  /** Drops the oldest touched steps past the count or the byte budget (the newest always stays). */
   #trim(): void {
+    let bytes = 0;
+    for (const entry of this.#entries.values()) bytes += entry.data?.data.byteLength ?? 0;
     for (const [k, entry] of this.#entries) {
-      if (this.#entries.size <= LIMIT) return;
+      if (this.#entries.size <= 1 || (this.#entries.size <= LIMIT && bytes <= this.#maxBytes)) return;
+      bytes -= entry.data?.data.byteLength ?? 0;
       entry.controller.abort();
       this.#entries.delete(k);
     }

@@ -55,14 +55,12 @@ export class StepPlayer {
   go(t: number): void {
     const { steps, cache } = this.#options;
     this.#t = Math.max(0, Math.min(steps - 1, Math.round(t)));
-    const pieces = this.#options.wanted();
-    for (const c of pieces) cache.load(this.#t, c, 'full');
-    for (let k = 1; k <= STEPS_AROUND; k++) {
-      for (const c of pieces) {
-        cache.load((this.#t + k) % steps, c, 'full');
-        cache.load((this.#t - k + steps) % steps, c, 'full');
-      }
-    }
+    const order = [this.#t];
+    for (let k = 1; k <= STEPS_AROUND; k++) order.push((this.#t + k) % steps, (this.#t - k + steps) % steps);
+    const loads = order.flatMap((t) => this.#options.wanted().map((c) => [t, c] as const));
+    // Fetched nearest first; then touched farthest first, so the cache drops far steps before near ones.
+    for (const [t, c] of loads) cache.load(t, c, 'full');
+    for (const [t, c] of loads.reverse()) cache.load(t, c, 'full');
     this.redraw();
     this.#options.changed(this.#t, this.rate);
   }

@@ -69,7 +69,9 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
   };
 
   const cache = new StepCache(fetch, () => player.redraw());
-  cache.seed(step.t, step.c, 'full', first);
+  // A coarse first answer (a large result shown coarse first) is smaller than the whole's space.
+  const whole = ['z', 'y', 'x'].every((axis, i) => step.sizes[axis] === undefined || first.shape[i] === step.sizes[axis]);
+  cache.seed(step.t, step.c, whole ? 'full' : 'coarse', first);
 
   const swap = (next: VolumeContent | null): void => {
     if (inner) {
