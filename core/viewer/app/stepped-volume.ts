@@ -165,18 +165,19 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
     applyDisplay(next) {
       display = next;
       inner?.applyDisplay?.(next);
-      let moved = false;
+      let seek = false;
       if (next.t !== roomT) {
         roomT = next.t;
-        if (typeof next.t === 'number') moved = true;
+        seek = typeof next.t === 'number';
       }
-      if (JSON.stringify(next.channels) !== JSON.stringify(roomChannels) && next.channels !== undefined) {
-        roomChannels = next.channels;
-        moved = true;
-      }
-      const rate = next.playing ?? 0;
+      const rate = steps > 1 ? (next.playing ?? 0) : 0;
       // A pause stops every page on the room's step, even one the room named before playing.
-      if (moved || (rate === 0 && player.rate > 0)) player.go(typeof roomT === 'number' ? roomT : player.t);
+      if (seek || (rate === 0 && player.rate > 0)) player.go(roomT ?? player.t);
+      if (JSON.stringify(next.channels) !== JSON.stringify(roomChannels) && next.channels !== undefined) {
+        // Other channels or looks: the same step (a playing page keeps its place) drawn afresh.
+        roomChannels = next.channels;
+        player.go(player.t);
+      }
       player.setRate(rate);
     },
     applyLook(next) {
