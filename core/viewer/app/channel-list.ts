@@ -63,8 +63,8 @@ export class ChannelList {
       row.visible.checked = state.visible;
       row.color.value = state.color;
       (row.visible.parentElement!.querySelector('.channel-name') as HTMLElement).textContent = state.name;
-      if (document.activeElement !== row.low) row.low.value = String(+state.window[0].toPrecision(6));
-      if (document.activeElement !== row.high) row.high.value = String(+state.window[1].toPrecision(6));
+      if (document.activeElement !== row.low) row.low.value = String(+state.window[0].toPrecision(4));
+      if (document.activeElement !== row.high) row.high.value = String(+state.window[1].toPrecision(4));
     });
   }
 }

@@ -17,9 +17,11 @@ import type { RoomView } from '../../client/wire-types.ts';
 import { ChannelList, type ChannelState } from './channel-list.ts';
 import { h, replaceChildren } from './dom.ts';
 import { rgbOf } from './stage/channel-volume.ts';
+import { finiteRange } from './stage/colormaps.ts';
 import type { LayerLook } from './stage/stage-content.ts';
 import { createStepContent, type StepPiece } from './stage/step-content.ts';
 import type { VolumeContent, VolumeStage } from './stage/volume-slices.ts';
+import { defaultWindow } from './stage/window-level.ts';
 import { StepCache, type FetchStep, type StepChannel } from './step-cache.ts';
 import { StepPlayer } from './step-player.ts';
 import { TimeControls } from './time-controls.ts';
@@ -27,6 +29,13 @@ import { createVectorMode } from './vector-mode.ts';
 
 /** Colours of channels the result gives none: green, magenta, cyan, then others. */
 const DEFAULT_COLORS = ['#00ff00', '#ff00ff', '#00ffff', '#ff0000', '#0000ff', '#ffff00', '#ffffff'];
+
+/** A channel's window from a step of it, as any volume opens (window-level.ts), over its range across every step. */
+function openingWindow(data: VolumeData): [number, number] {
+  const [min, max] = data.value_range ?? finiteRange(data.data);
+  const { low, high } = defaultWindow(data.data, min, max);
+  return high > low ? [low, high] : [min, max > min ? max : min + 1];
+}
 
 /** True for an answer that is one step of a volume with time or channels. */
 export function isStep(data: VolumeData): boolean {
@@ -40,7 +49,8 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
   const count = Math.max(1, step.sizes.c ?? 1);
   const vector = first.vector === true && count === 3;
   const meta = first.channels ?? [];
-  const ranges = new Map<number, [number, number]>();
+  /** Each channel's window when neither the room nor the result gives one: read once, from the first step of it drawn. */
+  const windows = new Map<number, [number, number]>();
   let vectorMode: StepChannel = vector ? step.c : 0;
   let roomT: number | undefined;
   let roomChannels: LayerChannel[] | undefined;
@@ -59,7 +69,7 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
       name: meta[i]?.name ?? `channel ${i}`,
       visible: roomChannels?.[i]?.visible ?? true,
       color: roomChannels?.[i]?.color ?? meta[i]?.color ?? DEFAULT_COLORS[i % DEFAULT_COLORS.length]!,
-      window: roomChannels?.[i]?.window ?? meta[i]?.window ?? ranges.get(i) ?? [0, 1],
+      window: roomChannels?.[i]?.window ?? meta[i]?.window ?? windows.get(i) ?? [0, 1],
     }));
   /** The pieces a step needs: the vector mode, the visible channels, or the one volume. */
   const wanted = (): StepChannel[] => {
@@ -105,7 +115,7 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
       const data = full ?? cache.get(t, c, 'coarse');
       if (!data && partial) continue;
       if (!data) return false;
-      if (typeof c === 'number' && data.value_range) ranges.set(c, data.value_range);
+      if (typeof c === 'number' && !windows.has(c)) windows.set(c, openingWindow(data));
       pieces.push({ c, data, coarse: !full });
     }
     if (partial && pieces.length === 0) return false;

@@ -24,6 +24,8 @@ export class TimeControls {
   readonly #play: HTMLButtonElement;
   readonly #rate: HTMLInputElement;
   readonly #readout: HTMLElement;
+  /** The step's time (with the result's time step and unit), and whether it is drawn coarse. */
+  readonly #at: HTMLElement;
   readonly #steps: number;
   readonly #time: (t: number) => string;
   #t = 0;
@@ -33,7 +35,7 @@ export class TimeControls {
   constructor(steps: number, timing: { time_step?: number; time_unit?: string }, actions: TimeControlsActions) {
     this.#steps = steps;
     const { time_step: dt, time_unit: unit } = timing;
-    this.#time = (t) => (dt !== undefined ? ` · ${+(t * dt).toPrecision(6)} ${unit ?? ''}`.trimEnd() : '');
+    this.#time = (t) => (dt !== undefined ? `${+(t * dt).toPrecision(6)} ${unit ?? ''}`.trimEnd() : '');
     this.#slider = h('input', { type: 'range', class: 'slider', min: 0, max: steps - 1, step: 1, value: 0, 'aria-label': 'time step', 'data-control': 'time' });
     this.#slider.addEventListener('input', () => actions.seek(Number(this.#slider.value), 'drag'));
     this.#slider.addEventListener('change', () => actions.seek(Number(this.#slider.value), 'commit'));
@@ -46,12 +48,14 @@ export class TimeControls {
     });
     this.#rate.addEventListener('change', () => this.#playing > 0 && actions.play(this.rate()));
     this.#readout = h('output', { class: 'slice-value', 'data-testid': 'time-readout' });
+    this.#at = h('div', { class: 'step-time', 'data-testid': 'time-at', hidden: dt === undefined });
     this.element = h(
       'div',
       { class: 'time-controls', 'data-testid': 'time-controls' },
       h('div', { class: 'slice-row' }, button('«', 'Step back', 'step-back', () => stepBy(-1)), this.#play,
         button('»', 'Step forward', 'step-forward', () => stepBy(1)), this.#rate, h('span', { class: 'slice-axis' }, 'steps/s')),
       h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 't'), this.#slider, this.#readout),
+      this.#at,
     );
     this.show(0, 0);
   }
@@ -75,7 +79,9 @@ export class TimeControls {
 
   /** Step `t` is drawn (`coarse`: from a coarser level, the link did not keep up). */
   drawn(t: number, coarse: boolean): void {
-    this.#readout.textContent = `${t} / ${this.#steps - 1}${this.#time(t)}${coarse ? ' (coarse)' : ''}`;
+    this.#readout.textContent = `${t} / ${this.#steps - 1}`;
+    this.#at.textContent = `${this.#time(t)}${coarse ? ' (coarse)' : ''}`;
+    this.#at.hidden = this.#at.textContent === '';
     this.element.dataset.shownT = String(t);
     this.element.dataset.coarse = String(coarse);
   }
