@@ -157,7 +157,7 @@ describe('StepCache', () => {
     const cache = new StepCache((query, signal) => {
       signal.addEventListener('abort', () => aborted.push(Number(query.t)));
       return Promise.resolve(volume(Number(query.t)));
-    }, () => {}, 3);
+    }, () => {}, { maxBytes: 3 });
     for (let t = 0; t < 5; t++) {
       cache.load(t, 0, 'full');
       await vi.advanceTimersByTimeAsync(0);
@@ -167,7 +167,7 @@ describe('StepCache', () => {
   });
 
   it('drops far steps before the one a player wants when the budget is tight', async () => {
-    const cache = new StepCache((query) => Promise.resolve(volume(Number(query.t))), () => player.redraw(), 3);
+    const cache = new StepCache((query) => Promise.resolve(volume(Number(query.t))), () => player.redraw(), { maxBytes: 3 });
     const player = new StepPlayer({ steps: 10, cache, wanted: () => [0], draw: (t) => cache.get(t, 0, 'full') !== null, changed: () => {} });
     player.go(5);
     await vi.advanceTimersByTimeAsync(0);

@@ -36,12 +36,17 @@ export class StepCache {
   readonly #entries = new Map<string, Entry>();
 
   readonly #maxBytes: number;
+  readonly #coarseDim: number;
 
-  /** `arrived` is told whenever a fetched step comes in; `maxBytes` bounds the samples kept. */
-  constructor(fetch: FetchStep, arrived: () => void, maxBytes = MAX_BYTES) {
+  /**
+   * `arrived` is told whenever a fetched step comes in; `maxBytes` bounds the samples kept;
+   * `coarseDim` is the coarse level's samples per axis at most (`max_dim`).
+   */
+  constructor(fetch: FetchStep, arrived: () => void, options: { maxBytes?: number; coarseDim?: number } = {}) {
     this.#fetch = fetch;
     this.#arrived = arrived;
-    this.#maxBytes = maxBytes;
+    this.#maxBytes = options.maxBytes ?? MAX_BYTES;
+    this.#coarseDim = options.coarseDim ?? COARSE_VOLUME_DIM;
   }
 
   /** The step when it is in, else null. */
@@ -67,7 +72,7 @@ export class StepCache {
     const entry: Entry = { data: null, controller: new AbortController(), failed: false };
     this.#entries.set(k, entry);
     this.#trim();
-    const query: DeliveryQuery = { t, c, ...(level === 'coarse' ? { max_dim: COARSE_VOLUME_DIM } : {}) };
+    const query: DeliveryQuery = { t, c, ...(level === 'coarse' ? { max_dim: this.#coarseDim } : {}) };
     this.#fetch(query, entry.controller.signal).then(
       (data) => {
         if (data.type !== 'volume' || this.#entries.get(k) !== entry) return;

@@ -15,6 +15,7 @@ import type { VolumeData } from '../../client/decoded-types.ts';
 import type { LayerChannel, LayerDisplay } from '../../client/scene-types.ts';
 import type { RoomView } from '../../client/wire-types.ts';
 import { ChannelList, type ChannelState } from './channel-list.ts';
+import { COARSE_VOLUME_DIM } from './coarse-first.ts';
 import { h, replaceChildren } from './dom.ts';
 import { rgbOf } from './stage/channel-volume.ts';
 import { finiteRange } from './stage/colormaps.ts';
@@ -78,7 +79,9 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
     return [0];
   };
 
-  const cache = new StepCache(fetch, () => player.redraw());
+  // The coarse level: a volume's coarse first size, but at least halved on its longest axis (a small volume's coarse is no gain).
+  const longest = Math.max(...['z', 'y', 'x'].map((axis) => step.sizes[axis] ?? 1));
+  const cache = new StepCache(fetch, () => player.redraw(), { coarseDim: Math.max(1, Math.min(COARSE_VOLUME_DIM, Math.ceil(longest / 2))) });
   // A coarse first answer (a large result shown coarse first) is smaller than the whole's space.
   const whole = ['z', 'y', 'x'].every((axis, i) => step.sizes[axis] === undefined || first.shape[i] === step.sizes[axis]);
   cache.seed(step.t, step.c, whole ? 'full' : 'coarse', first);
