@@ -3,9 +3,9 @@
  * plugins: two channels of a 16³ time-lapse drawn each in its colour and added up (red and
  * green, yellow where they overlap); a leader moving the time slider and a following page
  * showing the same step, which the room's layer keeps; playing and pausing reaching the
- * follower; the channels ray marched where the volume stands; a vector field in a layer
- * beside the active one drawn as its direction in colour. Screenshots land in
- * os.tmpdir()/vitrine-browser-shots.
+ * follower; the channels ray marched where the volume stands; a late joiner opening on the
+ * room's step; a vector field in a layer beside the active one drawn as its direction in
+ * colour. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -155,7 +155,14 @@ describe('time and channels', { timeout: 120_000 }, () => {
     expect(marched.box[1]).toBeGreaterThan(top - near);
     expect(marched.box[2]).toBeLessThan(right + near);
     expect(marched.box[3]).toBeLessThan(bottom + near);
-    expect([...leader.errors, ...follower.errors]).toEqual([]);
+
+    // A page that joins later opens on the room's step (one other than the first).
+    const last = stopped === '3' ? '1' : '3';
+    await leader.page.locator(`${STEPPED} [data-control=time]`).fill(last);
+    await expect.poll(async () => ((await api('GET', `/api/rooms/${room}/scene`)) as RoomScene).layers[0]!.t).toBe(Number(last));
+    const late = await open(viewerQuery({ room, follow: true }));
+    await drawnStep(late.page, `${last}:0,1`);
+    expect([...leader.errors, ...follower.errors, ...late.errors]).toEqual([]);
   });
 
   it('draws a vector field as its direction in colour', async () => {
