@@ -135,7 +135,10 @@ describe('time and channels', { timeout: 120_000 }, () => {
     await leader.page.locator('[data-control=play]').click();
     const stopped = await leader.page.locator('[data-testid=time-controls]').getAttribute('data-shown-t');
     await timeControls(follower.page, { playing: '0', shownT: stopped! });
-    await expect.poll(async () => ((await api('GET', `/api/rooms/${room}/scene`)) as RoomScene).layers[0]).toMatchObject({ t: Number(stopped), playing: 0 });
+    await expect.poll(async () => ((await api('GET', `/api/rooms/${room}/scene`)) as RoomScene).layers[0], { timeout: STATE_WAIT_MS }).toMatchObject({
+      t: Number(stopped),
+      playing: 0,
+    });
 
     // Ray marched, the two channels' boxes add their light too.
     await leader.page.locator('[data-control=channel-visible][data-channel="0"]').check();
@@ -159,7 +162,7 @@ describe('time and channels', { timeout: 120_000 }, () => {
     // A page that joins later opens on the room's step (one other than the first).
     const last = stopped === '3' ? '1' : '3';
     await leader.page.locator(`${STEPPED} [data-control=time]`).fill(last);
-    await expect.poll(async () => ((await api('GET', `/api/rooms/${room}/scene`)) as RoomScene).layers[0]!.t).toBe(Number(last));
+    await expect.poll(async () => ((await api('GET', `/api/rooms/${room}/scene`)) as RoomScene).layers[0]!.t, { timeout: STATE_WAIT_MS }).toBe(Number(last));
     const late = await open(viewerQuery({ room, follow: true }));
     await drawnStep(late.page, `${last}:0,1`);
     expect([...leader.errors, ...follower.errors, ...late.errors]).toEqual([]);

@@ -112,6 +112,18 @@ describe('StepPlayer', () => {
     expect(drawn).toEqual(['0 full', '1 coarse', '1 full']);
   });
 
+  it('pauses on the step on screen, not on one still on its way', async () => {
+    const { player, drawn } = harness(4, (q) => q.t !== 2);
+    player.go(0);
+    await vi.advanceTimersByTimeAsync(0);
+    player.setRate(10);
+    await vi.advanceTimersByTimeAsync(200);
+    expect([player.t, player.drawn]).toEqual([2, 1]);
+    player.pause();
+    expect([player.t, player.rate]).toEqual([1, 0]);
+    expect(drawn.at(-1)).toBe('1 full');
+  });
+
   it('pauses at rate 0', async () => {
     const { player, drawn } = harness(3, () => true);
     player.go(1);

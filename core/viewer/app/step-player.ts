@@ -76,6 +76,12 @@ export class StepPlayer {
     this.#options.changed(this.#t, this.rate);
   }
 
+  /** Pauses on the step on screen (the one wanted may not be in yet). */
+  pause(): void {
+    this.#clock.stop();
+    this.go(this.#drawn >= 0 ? this.#drawn : this.#t);
+  }
+
   stop(): void {
     this.#clock.stop();
   }

@@ -147,7 +147,7 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
             share({ playing: player.rate });
           },
           pause() {
-            player.setRate(0);
+            player.pause();
             share({ playing: 0, t: player.t });
           },
         })
