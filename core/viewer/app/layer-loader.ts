@@ -7,6 +7,7 @@
  * the `data_url` with the full delivery when there is no blob (or in VR, where a mesh is asked
  * for within the headset's triangle budget). A layer whose result changes is loaded again; an
  * older load still running is dropped. A segment's surface takes the colour its label has.
+ * A volume with time or channels fetches its other steps from the same `data_url`.
  */
 import type { VitrineClient } from '../../client/client.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
@@ -102,7 +103,8 @@ export class LayerLoader {
         asDecodedMesh(await (dataUrl ? viaUrl(delivery, undefined, (response) => answered?.(answerBytes(response))) : viaBlob(() => viaUrl(delivery)))),
       full: async (delivery, part) => asDecodedMesh(await (blobId && !vr ? viaBlob(() => viaUrl(delivery, part), part) : viaUrl(delivery, part))),
       show: async (data, refined) => {
-        const rendered = await renderData(stage, data, { meshColour: segmentColour(layer), kind: layer.kind });
+        const steps = dataUrl ? (query: DeliveryQuery, part: AbortSignal) => viaUrl({ ...fine, ...query }, part) : undefined;
+        const rendered = await renderData(stage, data, { meshColour: segmentColour(layer), kind: layer.kind, steps });
         if (!isCurrent() || !rendered.content) {
           rendered.content?.dispose();
           return;

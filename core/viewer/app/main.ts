@@ -5,6 +5,7 @@
 import './styles.css';
 import './data-tools.css';
 import './layers.css';
+import './time-channels.css';
 import { ViewerApp } from './viewer-app.ts';
 
 const root = document.getElementById('app');

@@ -2,7 +2,8 @@
  * @module render-data
  * Chooses the stage content for a decoded result: a lit mesh, points, volume slices (a
  * segmentation's in label colours, when the result or its layer says it is one), an image
- * plane, or a loaded file (`.xyz` text as points).
+ * plane, or a loaded file (`.xyz` text as points). One step of a volume with time or channels
+ * is drawn with its time and channel controls (stepped-volume.ts) when the caller can fetch others.
  */
 import type * as THREE from 'three';
 import type { SpecimenData } from '../../client/decoded-types.ts';
@@ -17,6 +18,8 @@ import type { Stage } from './stage/stage.ts';
 import type { StageContent } from './stage/stage-content.ts';
 import { createVolumeSlices } from './stage/volume-slices.ts';
 import { statsOf, type Stat } from './stats-view.ts';
+import type { FetchStep } from './step-cache.ts';
+import { createSteppedVolume, isStep } from './stepped-volume.ts';
 
 export interface Rendered {
   /** null when the data cannot be drawn (an unknown file type). */
@@ -33,6 +36,8 @@ export interface RenderLook {
   meshColour: THREE.Color | null;
   /** The layer's kind, when a room's scene names it (`labels` draws a volume as a segmentation). */
   kind?: string;
+  /** Fetches another step of a volume with time or channels (its `/data` with `t` and `c`). */
+  steps?: FetchStep;
 }
 
 export async function renderData(stage: Stage, data: SpecimenData, look: RenderLook = { meshColour: null }): Promise<Rendered> {
@@ -47,7 +52,13 @@ export async function renderData(stage: Stage, data: SpecimenData, look: RenderL
       return { content: createImagePlane(data), stats: [] };
     case 'volume': {
       const volumeStage = { link: stage.slices, depth: stage.depth.uniforms, changed: () => stage.invalidate() };
-      const content = data.labels === true || look.kind === 'labels' ? createLabelsVolume(data, volumeStage) : createVolumeSlices(data, volumeStage);
+      const labels = data.labels === true || look.kind === 'labels';
+      const stepped = !labels && look.steps !== undefined && isStep(data);
+      const content = labels
+        ? createLabelsVolume(data, volumeStage)
+        : stepped
+          ? createSteppedVolume(data, look.steps!, volumeStage)
+          : createVolumeSlices(data, volumeStage);
       return { content, panel: content.panel, stats: [] };
     }
     case 'file': {

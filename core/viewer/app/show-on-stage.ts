@@ -12,6 +12,7 @@ import type { ParamPanel } from './param-panel.ts';
 import { renderData } from './render-data.ts';
 import { meshColourOf } from './stage/mesh-colour.ts';
 import type { Stage } from './stage/stage.ts';
+import type { FetchStep } from './step-cache.ts';
 import type { StageOverlay } from './stage-overlay.ts';
 import { statsOf, type StatsView } from './stats-view.ts';
 import type { ViewerRoom } from './viewer-room.ts';
@@ -29,6 +30,8 @@ export interface StageParts {
   webglProblem: string | null;
   /** The specimen's thumbnail, whose colour a mesh takes when it declares none (null for a function). */
   thumbnailUrl: string | null;
+  /** Fetches another step of a volume with time or channels (absent: only the step given is drawn). */
+  steps?: FetchStep;
 }
 
 /** Shows `data` of `meta` unless the request is no longer current; `refined` keeps the camera. */
@@ -43,7 +46,7 @@ export async function showOnStage(parts: StageParts, data: SpecimenData, meta: S
     return;
   }
   const meshColour = data.type === 'mesh' || data.type === 'file' ? await meshColourOf(meta.color, parts.thumbnailUrl) : null;
-  const rendered = await renderData(stage, data, { meshColour, kind: parts.rooms.scene?.activeKind() });
+  const rendered = await renderData(stage, data, { meshColour, kind: parts.rooms.scene?.activeKind(), steps: parts.steps });
   layout.stagePane.dataset.meshColour = meshColour ? `#${meshColour.getHexString(SRGBColorSpace)}` : '';
   if (!isCurrent()) {
     rendered.content?.dispose();

@@ -12,7 +12,7 @@ import { pageToken } from './page-token.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
 import { VitrineHttpError } from '../../client/errors.ts';
 import type { LayerSource } from '../../client/scene-types.ts';
-import type { CatalogEntry, RoomEntry, SpecimenMetadata } from '../../client/wire-types.ts';
+import type { CatalogEntry, DeliveryQuery, RoomEntry, SpecimenMetadata } from '../../client/wire-types.ts';
 import { createRefineNote, loadCoarseFirst, showRefineNote } from './coarse-first.ts';
 import { BuildErrorOverlay } from './build-error-overlay.ts';
 import { CatalogView } from './catalog-view.ts';
@@ -295,6 +295,8 @@ export class ViewerApp {
   #show(data: SpecimenData, context: RequestContext, meta: SpecimenMetadata, refined = false): Promise<void> {
     const thumbnailUrl = this.#isFunction ? null : this.#client.thumbnailUrl(meta.id);
     const parts = { stage: this.#stage, layout: this.#layout, stats: this.#stats, overlay: this.#overlay, panel: this.#panel, rooms: this.#rooms };
-    return showOnStage({ ...parts, webglProblem: this.#webglProblem, thumbnailUrl }, data, meta, () => context.isCurrent(), refined);
+    const [params, room] = [this.#panel?.values(), this.#room];
+    const steps = this.#isFunction ? undefined : (d: DeliveryQuery, s: AbortSignal) => this.#client.getData(meta.id, { params, room, delivery: d, signal: s });
+    return showOnStage({ ...parts, webglProblem: this.#webglProblem, thumbnailUrl, steps }, data, meta, () => context.isCurrent(), refined);
   }
 }
