@@ -74,10 +74,7 @@ export class ViewerApp {
   constructor(root: HTMLElement) {
     this.#layout = createLayout(root);
     this.#stats.follow(this.#layout.stageTools);
-    this.#catalog = new CatalogView(
-      (entry) => this.#client.thumbnailUrl(entry.id),
-      (entry) => this.#choose(entry),
-    );
+    this.#catalog = new CatalogView((entry) => this.#client.thumbnailUrl(entry.id), (entry) => this.#choose(entry));
     this.#job = new JobView(() => this.#requests.abort());
     try {
       this.#stage = new Stage(this.#layout.stageHost);
