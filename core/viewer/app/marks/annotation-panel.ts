@@ -95,6 +95,11 @@ export class AnnotationPanel {
     return this.#placer.waiting;
   }
 
+  /** What the page says of a failed write ('' none): the headset says it too. */
+  get problem(): string {
+    return this.#tools.problem;
+  }
+
   /** Chooses `tool` (from the toolbar or the VR panel); a first end taken is forgotten. */
   choose(tool: MarkTool): void {
     this.#tools.select(tool);

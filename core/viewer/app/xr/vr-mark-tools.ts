@@ -5,7 +5,8 @@
  * page's choice, and back), with a line saying what to aim at next. A trigger that the panel
  * did not take goes to `trigger`: with a tool chosen, the controller's ray picks on the stage
  * as a click on the page does and the mark takes the page's path to the host (one trigger for a
- * point; two for a ruler or a box, its ends or opposite corners). Off leaves the trigger to
+ * point; two for a ruler or a box, its ends or opposite corners); a write the host refused is
+ * said there as on the page. Off leaves the trigger to
  * the hands (a pinch grabs).
  */
 import { Container, Text } from '@pmndrs/uikit';
@@ -18,6 +19,8 @@ export interface VrMarks {
   readonly tool: MarkTool;
   /** True while a ruler's or a box's first end waits for its second. */
   readonly waiting: boolean;
+  /** What the page says of a failed write ('' none). */
+  readonly problem: string;
   choose(tool: MarkTool): void;
   /** Places along a world-space ray as a click would; null when no tool is chosen. */
   placeAlong(ray: THREE.Raycaster): PlaceOutcome | null;
@@ -88,14 +91,14 @@ export class VrMarkTools {
 
   /** Shows the page's tool and what to do next (called every frame: only a change is laid out again). */
   update(): void {
-    const { tool, waiting } = this.#marks;
+    const { tool, waiting, problem } = this.#marks;
     if (tool !== this.#tool) this.#missed = false;
     this.#tool = tool;
-    const key = `${tool}:${waiting}:${this.#missed}`;
+    const key = `${tool}:${waiting}:${this.#missed}:${problem}`;
     if (key === this.#shown) return;
     this.#shown = key;
     for (const [each, button] of this.#buttons) button.setProperties({ backgroundColor: each === tool ? T.accentDim : T.surface });
-    const text = hint(tool, waiting, this.#missed);
-    this.#hint.setProperties({ text, display: text ? 'flex' : 'none' });
+    const text = problem ? problem.replace(/[‘’]/g, "'").replace(/…/g, '...') : hint(tool, waiting, this.#missed);
+    this.#hint.setProperties({ text, color: problem ? T.error : T.muted, display: text ? 'flex' : 'none' });
   }
 }
