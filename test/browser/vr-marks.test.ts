@@ -58,6 +58,17 @@ async function chooseTool(page: Page, tool: 'none' | 'point' | 'line' | 'box'): 
   await page.waitForSelector(`[data-testid=annotations] [data-tool=${tool}][aria-pressed=true]`);
 }
 
+/** Moves both controllers low and off the panel (screenshots then show the panel's buttons). */
+async function holdAside(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    type Pose = { position: { set(...a: number[]): void } };
+    const { left, right } = (window as unknown as { xrDevice: { controllers: { left: Pose; right: Pose } } }).xrDevice.controllers;
+    left.position.set(-0.05, 0.7, -0.25);
+    right.position.set(0.35, 0.8, -0.3);
+  });
+  await framesPass(page, 5);
+}
+
 const measure = '[data-testid=mark-row][data-kind=line] [data-testid=mark-measure]';
 
 describe('annotation tools in VR (IWER, emulated Quest 3)', () => {
@@ -102,7 +113,7 @@ describe('annotation tools in VR (IWER, emulated Quest 3)', () => {
     const words = `length ${Number(ruler.length!.toPrecision(4))} um`;
     await waitForText(vr.page, measure, words);
     await waitForText(desk.page, measure, words);
-    await framesPass(vr.page, 5);
+    await holdAside(vr.page);
     await shot(vr.page, 'vr-marks-ruler');
 
     // A point by one trigger: on the desktop page following the room too.
@@ -113,7 +124,7 @@ describe('annotation tools in VR (IWER, emulated Quest 3)', () => {
     await desk.page.waitForSelector('[data-testid=mark-row][data-kind=point]');
     const point = (await api<AnnotationList>('GET', `/api/rooms/${room}/annotations`)).annotations.find((mark) => mark.kind === 'point')!;
     expect(point.points[0]!.slice(0, 2).map((v) => Number(v.toFixed(6)))).toEqual([2, 9]);
-    await framesPass(vr.page, 5);
+    await holdAside(vr.page);
     await shot(vr.page, 'vr-marks-point');
     await shot(desk.page, 'vr-marks-desktop');
 
