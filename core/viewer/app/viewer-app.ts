@@ -102,7 +102,7 @@ export class ViewerApp {
       const request = (mode: 'drag' | 'commit'): void => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0);
       new LinkCamera(this.#stage);
       this.#vr = createPageVr({
-        stage: this.#stage, follower: this.#rooms.follower, scene: this.#rooms.scene, layout: this.#layout, panel: () => this.#panel,
+        stage: this.#stage, follower: this.#rooms.follower, scene: this.#rooms.scene, marks: this.#rooms.marks, layout: this.#layout, panel: () => this.#panel,
         current: () => this.#current, request,
       });
     }

@@ -6,8 +6,11 @@
  * follows the room (mark-store.ts). A mark placed here is sent to the host and shown once its
  * event comes back, as it is on every other following page of the room; a page that does not
  * follow shows the list as it read it when it joined and after each of its own writes. A label edited after someone else changed the mark is refused
- * by the host (412); the list is then read again and the page says so.
+ * by the host (412); the list is then read again and the page says so. In VR the tool is
+ * chosen on the headset's panel and a controller's trigger places along its ray (`placeAlong`):
+ * the page's toolbar shows the same tool, and the marks take the page's path to the host.
  */
+import type * as THREE from 'three';
 import type { VitrineClient } from '../../../client/client.ts';
 import { VitrineHttpError } from '../../../client/errors.ts';
 import type { Annotation, AnnotationInput } from '../../../client/scene-types.ts';
@@ -18,7 +21,7 @@ import type { Stage } from '../stage/stage.ts';
 import { measurementOf } from './mark-format.ts';
 import { MarkDrawing } from './mark-drawing.ts';
 import { MarkList } from './mark-list.ts';
-import { MarkPlacer, type MarkTool } from './mark-placer.ts';
+import { MarkPlacer, type MarkTool, type PlaceOutcome } from './mark-placer.ts';
 import { MarkStore } from './mark-store.ts';
 import { MarkTools } from './mark-tools.ts';
 import { MarkUnits } from './mark-units.ts';
@@ -46,7 +49,7 @@ export class AnnotationPanel {
   readonly #liveNote = h('p', { class: 'mark-note', 'data-testid': 'marks-unfollowed' }, 'Follow the room to see everyone’s marks as they are made.');
 
   constructor(options: AnnotationPanelOptions) {
-    this.#tools = new MarkTools((tool) => this.#choose(tool));
+    this.#tools = new MarkTools((tool) => this.choose(tool));
     this.#list = new MarkList({ relabel: (mark, label) => void this.#relabel(mark, label), remove: (mark) => void this.#remove(mark) });
     this.#drawing = new MarkDrawing(options.stage);
     this.#units = new MarkUnits(() => this.#show(this.#store.list(), this.#store.known), options.shownData);
@@ -55,7 +58,7 @@ export class AnnotationPanel {
       stage: options.stage, isLayer: options.isLayer,
       place: (draft) => void this.#place(draft), pending: (point) => this.#drawing.pending(point), say: (text) => this.#tools.say(text),
     });
-    this.#choose('none');
+    this.choose('none');
     this.element = h(
       'section',
       { class: 'section marks', 'data-testid': 'annotations' },
@@ -82,9 +85,30 @@ export class AnnotationPanel {
     this.#store.event(event);
   }
 
-  #choose(tool: MarkTool): void {
+  /** The tool a click (or, in VR, a trigger) uses. */
+  get tool(): MarkTool {
+    return this.#placer.tool;
+  }
+
+  /** True while a ruler's or a box's first end waits for its second. */
+  get waiting(): boolean {
+    return this.#placer.waiting;
+  }
+
+  /** What the page says of a failed write ('' none): the headset says it too. */
+  get problem(): string {
+    return this.#tools.problem;
+  }
+
+  /** Chooses `tool` (from the toolbar or the VR panel); a first end taken is forgotten. */
+  choose(tool: MarkTool): void {
     this.#tools.select(tool);
     this.#placer.setTool(tool);
+  }
+
+  /** A controller's trigger with its ray (world space): places as a click would, or null with no tool chosen. */
+  placeAlong(ray: THREE.Raycaster): PlaceOutcome | null {
+    return this.#placer.placeAlong(ray);
   }
 
   #show(marks: Annotation[], known: boolean): void {

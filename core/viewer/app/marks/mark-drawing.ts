@@ -5,7 +5,9 @@
  * a label, when a mark has one, next to it. They hang from the content root, so they move with
  * the specimen (in VR too), and a mark that names a layer is drawn through that layer's affine
  * (its points are in the layer's frame), followed when the affine changes. Markers and labels
- * keep their size on screen and are drawn over everything, so a mark inside a volume shows.
+ * keep their size on screen and are drawn over everything, so a mark inside a volume shows;
+ * in VR, where the content root is scaled to stand on the table, they undo its scale so they
+ * keep that size whatever the specimen's.
  * The canvas says how many marks it draws (`data-marks`, once the room's list was read).
  */
 import * as THREE from 'three';
@@ -45,6 +47,8 @@ export class MarkDrawing {
   #known = false;
   /** The affines the marks were drawn through, to redraw when one changes. */
   #frames = '';
+  /** The content root's scale the sprites were sized for. */
+  #rootScale = 1;
 
   constructor(stage: Stage) {
     this.#stage = stage;
@@ -52,6 +56,7 @@ export class MarkDrawing {
     stage.contentRoot.add(this.#group);
     stage.onBeforeFrame(() => {
       if (this.#framesKey() !== this.#frames) this.#draw();
+      else if (stage.contentRoot.scale.x !== this.#rootScale) this.#fitSprites();
     });
   }
 
@@ -91,6 +96,7 @@ export class MarkDrawing {
       if (text !== '') this.#add(textSprite(text, colourOf(mark)), anchor);
     }
     if (this.#pending) this.#add(this.#marker(new THREE.Color('#ffffff')), this.#pending);
+    this.#fitSprites();
     if (this.#known) this.#stage.canvas.dataset.marks = String(this.#marks.length);
     else delete this.#stage.canvas.dataset.marks;
     this.#stage.invalidate();
@@ -120,6 +126,18 @@ export class MarkDrawing {
         this.#add(this.#marker(colour), points[0]!);
         return points[0]!;
     }
+  }
+
+  /** Sizes the markers and texts against the content root's scale (1 on the page; the table's in VR). */
+  #fitSprites(): void {
+    this.#rootScale = this.#stage.contentRoot.scale.x;
+    for (const object of this.#group.children) {
+      const sprite = object as THREE.Sprite;
+      if (!sprite.isSprite) continue;
+      const size = (sprite.userData.size ??= sprite.scale.clone()) as THREE.Vector3;
+      sprite.scale.set(size.x / this.#rootScale, size.y / this.#rootScale, 1);
+    }
+    this.#stage.invalidate();
   }
 
   #marker(colour: THREE.Color): THREE.Sprite {

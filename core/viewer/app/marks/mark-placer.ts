@@ -4,7 +4,8 @@
  * still turns the camera) picks what is seen first under it (stage-pick.ts): a mesh's surface,
  * a slice's voxel or a ray-marched volume's first visible sample, a voxel standing for its
  * centre. A point takes one click; a ruler two (its ends); a box two (opposite corners);
- * Escape forgets a first click. The points go in the frame of the layer they were picked on
+ * Escape forgets a first click. In VR a controller's trigger stands for the click, its ray for
+ * the line under the mouse (`placeAlong`): the same picks, the same marks. The points go in the frame of the layer they were picked on
  * when both ends lie on the same layer of the room's scene (the host then measures in that
  * layer's units), else in the room's frame, where any two layers' points meet.
  */
@@ -27,6 +28,9 @@ export interface MarkPlacerHooks {
   /** What the user is to do next, or what went wrong. */
   say(text: string): void;
 }
+
+/** What a pick did: nothing under it, a ruler's or a box's first end taken, or a mark placed. */
+export type PlaceOutcome = 'missed' | 'first' | 'placed';
 
 /** A pointer that moved farther than this between press and release dragged the camera. */
 const CLICK_SLOP_PX = 5;
@@ -57,6 +61,11 @@ export class MarkPlacer {
     return this.#tool;
   }
 
+  /** True while a ruler's or a box's first end is taken and the second awaited. */
+  get waiting(): boolean {
+    return this.#first !== null;
+  }
+
   setTool(tool: MarkTool): void {
     this.#tool = tool;
     this.#hooks.stage.canvas.dataset.markTool = tool;
@@ -74,24 +83,35 @@ export class MarkPlacer {
     const down = this.#down;
     this.#down = null;
     if (this.#tool === 'none' || (down && Math.hypot(event.clientX - down.x, event.clientY - down.y) > CLICK_SLOP_PX)) return;
-    const pick = this.#hooks.stage.pickAt(event.clientX, event.clientY);
+    this.#picked(this.#hooks.stage.pickAt(event.clientX, event.clientY));
+  }
+
+  /** The trigger of a controller whose ray (world space) is `ray`: what a click there would do (nothing without a tool). */
+  placeAlong(ray: THREE.Raycaster): PlaceOutcome | null {
+    return this.#tool === 'none' ? null : this.#picked(this.#hooks.stage.pickRay(ray));
+  }
+
+  #picked(pick: StagePick | null): PlaceOutcome {
+    const tool = this.#tool;
+    if (tool === 'none') return 'missed';
     if (!pick) {
       this.#hooks.say('Nothing there to mark: click on a surface, a slice or a volume.');
-      return;
+      return 'missed';
     }
-    if (this.#tool === 'point') {
+    if (tool === 'point') {
       this.#hooks.place({ kind: 'point', ...this.#frameOf([pick]) });
-      return;
+      return 'placed';
     }
     if (!this.#first) {
       this.#first = pick;
       this.#hooks.pending(pick.place.room);
-      this.#hooks.say(this.#tool === 'line' ? 'Click the ruler’s other end (Escape to start again).' : 'Click the opposite corner (Escape to start again).');
-      return;
+      this.#hooks.say(tool === 'line' ? 'Click the ruler’s other end (Escape to start again).' : 'Click the opposite corner (Escape to start again).');
+      return 'first';
     }
     const picks = [this.#first, pick];
     this.#begin();
-    this.#hooks.place({ kind: this.#tool, ...this.#frameOf(picks) });
+    this.#hooks.place({ kind: tool, ...this.#frameOf(picks) });
+    return 'placed';
   }
 
   /** The points of `picks` in one frame: their layer's when they share a scene layer, else the room's. */

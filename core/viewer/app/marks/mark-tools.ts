@@ -43,6 +43,11 @@ export class MarkTools {
     return this.#label.value.trim();
   }
 
+  /** What was said of a failure ('' when the status says none). */
+  get problem(): string {
+    return this.#status.classList.contains('problem') ? (this.#status.textContent ?? '') : '';
+  }
+
   /** Takes back what was said of a failure (a later write went through). */
   clearProblem(): void {
     if (this.#status.classList.contains('problem')) this.say('');

@@ -5,10 +5,12 @@
  * line is the page's (the room follower's "A peer is computing…", else "Computing…" while a
  * request runs), "Follow room" is the page's switch, the look buttons work the page's colour
  * map and view pickers (vr-look.ts), a layer's visibility or opacity is the page's layer
- * list's change (room-scene.ts), and the "Enter VR" button sits in the top bar.
+ * list's change (room-scene.ts), the annotation tools are the page's (a mark placed in VR
+ * goes to the host as a click's does), and the "Enter VR" button sits in the top bar.
  */
 import type { SpecimenMetadata } from '../../../client/wire-types.ts';
 import type { Layout } from '../layout.ts';
+import type { AnnotationPanel } from '../marks/annotation-panel.ts';
 import type { ParamPanel } from '../param-panel.ts';
 import type { ChangeMode } from '../param-field.ts';
 import type { RoomFollower } from '../room-follower.ts';
@@ -22,6 +24,8 @@ export interface PageVrHooks {
   follower: RoomFollower;
   /** The room's scene on the page (null when it cannot draw). */
   scene: RoomSceneView | null;
+  /** The page's annotation tools (null when it cannot draw). */
+  marks: AnnotationPanel | null;
   layout: Layout;
   /** The page's parameter panel and subject now. */
   panel(): ParamPanel | null;
@@ -44,6 +48,7 @@ export function createPageVr(hooks: PageVrHooks): VrMode {
     },
     follow: { enabled: () => hooks.follower.enabled, set: (on) => hooks.follower.toggle(on) },
     look: pageLook(hooks.layout.stageTools),
+    marks: hooks.marks ?? undefined,
     layers: { rows: () => hooks.scene?.vrRows() ?? [], change: (id, change, mode) => hooks.scene?.change(id, change, mode === 'commit') },
     // A dynamic mesh is asked for again: with the triangle budget in VR, without it after; the scene's meshes too.
     presentingChanged: () => {

@@ -2,8 +2,9 @@
  * @module vr-inputs
  * The two hands in VR, controllers or tracked hands: their models (loaded from the host's
  * `/viewer/xr-profiles/`, never from a CDN), a ray from each controller, the ray as a pointer
- * on the panel (trigger or pinch), and grabbing the specimen (squeeze; or a pinch that is not
- * on the panel, for hands). A thumbstick pushed forward or back scales the specimen.
+ * on the panel (trigger or pinch), a trigger off the panel for the annotation tools (`trigger`,
+ * given the ray in the room), and grabbing the specimen (squeeze; or a pinch that neither of
+ * them took, for hands). A thumbstick pushed forward or back scales the specimen.
  */
 import * as THREE from 'three';
 import { XRControllerModelFactory } from 'three/examples/jsm/webxr/XRControllerModelFactory.js';
@@ -37,6 +38,8 @@ export interface VrInputsOptions {
   pointer(index: number): PanelPointer;
   /** Multiplies the specimen's scale (thumbstick). */
   scaleBy(factor: number): void;
+  /** A trigger or pinch off the panel, with the hand's ray in world space: true when it was used. */
+  trigger(ray: THREE.Raycaster): boolean;
 }
 
 function rayLine(): THREE.Line {
@@ -102,7 +105,8 @@ export class VrInputs {
       slot.source = null;
     });
     slot.targetRay.addEventListener('selectstart', () => {
-      if (!slot.pointer.down() && slot.source?.hand) this.#grab(slot, true);
+      if (slot.pointer.down() || this.#options.trigger(this.#ray(slot))) return;
+      if (slot.source?.hand) this.#grab(slot, true);
     });
     slot.targetRay.addEventListener('selectend', () => {
       slot.pointer.up();
@@ -110,6 +114,15 @@ export class VrInputs {
     });
     slot.targetRay.addEventListener('squeezestart', () => this.#grab(slot, true));
     slot.targetRay.addEventListener('squeezeend', () => this.#grab(slot, false));
+  }
+
+  /** The hand's target ray in world space (as the latest frame posed it). */
+  #ray(slot: Slot): THREE.Raycaster {
+    slot.targetRay.updateMatrixWorld(true);
+    const ray = new THREE.Raycaster();
+    ray.ray.origin.setFromMatrixPosition(slot.targetRay.matrixWorld);
+    ray.ray.direction.set(0, 0, -1).transformDirection(slot.targetRay.matrixWorld);
+    return ray;
   }
 
   /** Once per frame, after the poses updated: pointers, rays, thumbsticks, grabbing. */

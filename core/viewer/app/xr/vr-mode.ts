@@ -7,7 +7,8 @@
  * requested differently: a panel change goes to the page's own request path (`change`), so
  * room peers follow as they do for a page edit, and a room peer's change reaches the headset
  * as it reaches the page. The room's layers stand together, placed as one; the panel lists
- * them with visibility and opacity. Only meshes travel with a triangle budget while in VR
+ * them with visibility and opacity, and its row of annotation tools is the page's toolbar
+ * (vr-mark-tools.ts). Only meshes travel with a triangle budget while in VR
  * (triangle-budget.ts). Ending the session (the headset's menu or "Exit VR") returns to the
  * page as it was.
  */
@@ -21,6 +22,7 @@ import { initialScale, placeOnTable, scaleAbout } from './specimen-placement.ts'
 import { vrDelivery, vrTriangleBudget } from './triangle-budget.ts';
 import type { VrLayerRow } from './vr-layer-list.ts';
 import type { VrLook, VrPanel } from './vr-panel.ts';
+import type { VrMarks, VrMarkTools } from './vr-mark-tools.ts';
 import type { VrSessionParts } from './vr-session-parts.ts';
 import { isVrSupported, requestVrSession } from './vr-support.ts';
 import { VrProbe } from './vr-probe.ts';
@@ -46,6 +48,8 @@ export interface VrModeOptions {
   look?: { current(): VrLook | null; step(setting: 'colormap' | 'mode'): void };
   /** The room's layers, and a change of one from the panel (as the page's layer list would). */
   layers?: { rows(): VrLayerRow[]; change(id: string, change: LayerDisplay, mode: ChangeMode): void };
+  /** The page's annotation tools: chosen on the panel, a trigger on the specimen places. */
+  marks?: VrMarks;
 }
 
 interface Placed {
@@ -115,6 +119,11 @@ export class VrMode {
     return this.#parts?.panel ?? null;
   }
 
+  /** The panel's annotation tools, for the automation probe (null without a session or the tools). */
+  get marks(): VrMarkTools | null {
+    return this.#parts?.marks ?? null;
+  }
+
   get root(): THREE.Object3D {
     return this.#options.stage.contentRoot;
   }
@@ -180,6 +189,7 @@ export class VrMode {
         exit: () => void this.#session?.end(),
       },
       (factor) => this.#scale(factor),
+      this.#options.marks,
     );
     return { parts: this.#parts, sort: module.reversePainterSortStable };
   }
@@ -220,6 +230,7 @@ export class VrMode {
     panel.setFollow(this.#options.follow.enabled());
     panel.setLook(this.#options.look?.current() ?? null);
     panel.layers.show(this.#options.layers?.rows() ?? []);
+    this.#parts.marks?.update();
     panel.root.update(seconds);
     this.#probe.frame(now, this.#placed.objects !== '');
   }

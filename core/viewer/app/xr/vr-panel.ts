@@ -4,7 +4,8 @@
  * status line ("A peer is computing…", "Computing…", a refusal), one control per parameter
  * (vr-widgets.ts), the look of a scalar result (its colour map and, for a volume, slices or
  * the whole volume: a room that is followed shares them), the room's layers with their
- * visibility and opacity (vr-layer-list.ts), the scale (−, real size, +),
+ * visibility and opacity (vr-layer-list.ts), the sections the session adds (the annotation
+ * tools, vr-mark-tools.ts), the scale (−, real size, +),
  * "Follow room" and "Exit VR". It stands to
  * the left of the specimen, turned towards the user.
  */
@@ -76,7 +77,8 @@ export class VrPanel {
   /** The "Exit VR" and "Follow room" buttons (automation aims at them). */
   readonly buttons: { exit: Container; follow: Container; colormap: Container; mode: Container };
 
-  constructor(actions: VrPanelActions) {
+  /** `sections` stand under the layers, above the scale. */
+  constructor(actions: VrPanelActions, sections: Container[] = []) {
     this.#actions = actions;
     this.root = new Container({
       pixelSize: T.pixelSize,
@@ -128,7 +130,7 @@ export class VrPanel {
     this.#lookRow.add(new Text({ text: 'Look', fontSize: T.fontSize, color: T.text, marginRight: 8 }), this.buttons.colormap, this.buttons.mode);
     bottom.add(followButton, this.buttons.exit);
     this.layers = new VrLayerList((id, change, mode) => actions.layer(id, change, mode));
-    this.root.add(this.#title, this.#status, this.#fieldsBox, this.#lookRow, this.layers.root, scaleRow, bottom);
+    this.root.add(this.#title, this.#status, this.#fieldsBox, this.#lookRow, this.layers.root, ...sections, scaleRow, bottom);
     this.root.position.copy(PANEL_POSITION);
     // Turned towards the eyes of someone standing at the origin, so it tilts back a little.
     this.root.lookAt(new THREE.Vector3(0, 1.6, 0));

@@ -2,10 +2,12 @@
  * @module vr-probe
  * What a test or a benchmark reads of the VR session (`window.vitrineVr`): whether it is
  * presenting, the time from pressing "Enter VR" to the first frame with the specimen placed,
- * recent frame times, the specimen's scale, and where a slider's track lies in the room (so an
- * emulated controller can be aimed at it). It changes nothing.
+ * recent frame times, the specimen's scale, and where a slider's track, a button or a point of
+ * the specimen lies in the room (so an emulated controller can be aimed at it). It changes nothing.
  */
 import * as THREE from 'three';
+import type { MarkTool } from '../marks/mark-placer.ts';
+import type { VrMarkTools } from './vr-mark-tools.ts';
 import type { VrPanel } from './vr-panel.ts';
 
 /** What the probe reads of the VR mode (vr-mode.ts), without depending on it. */
@@ -15,6 +17,7 @@ export interface ProbedVr {
   readonly status: string;
   readonly framebuffer: [number, number] | null;
   readonly panel: VrPanel | null;
+  readonly marks: VrMarkTools | null;
 }
 
 /** Frame intervals kept. */
@@ -46,6 +49,10 @@ declare global {
       buttonPoint(button: 'exit' | 'follow' | 'colormap' | 'mode'): [number, number, number] | null;
       /** A point of layer `id`'s visibility switch, or of its opacity slider at `fraction` (0 left, 1 right). */
       layerPoint(id: string, control: 'visible' | 'opacity', fraction?: number): [number, number, number] | null;
+      /** The centre of the panel's button for annotation tool `tool` (null without a session or the tools). */
+      markToolPoint(tool: MarkTool): [number, number, number] | null;
+      /** Where a point of the room's frame (the specimen's coordinates) lies in the headset's room now. */
+      inRoom(point: [number, number, number]): [number, number, number];
     };
   }
 }
@@ -79,6 +86,11 @@ export class VrProbe {
       sliderPoint: (name, fraction) => pointOn(mode.panel?.track(name), fraction - 0.5),
       buttonPoint: (button) => pointOn(mode.panel?.buttons[button], 0),
       layerPoint: (id, control, fraction = 0.5) => pointOn(mode.panel?.layers.control(id, control), control === 'opacity' ? fraction - 0.5 : 0),
+      markToolPoint: (tool) => pointOn(mode.marks?.button(tool), 0),
+      inRoom: (point) => {
+        mode.root.updateWorldMatrix(true, false);
+        return mode.root.localToWorld(new THREE.Vector3(...point)).toArray() as [number, number, number];
+      },
     };
   }
 

@@ -2,18 +2,21 @@
  * @module vr-session-parts
  * What only a VR session needs, loaded when "Enter VR" is first pressed (its own chunk of the
  * viewer bundle, so a desktop page never downloads the panel library, its font and the
- * controller model loaders): the panel, the hands with their pointers, and grabbing.
+ * controller model loaders): the panel, the hands with their pointers, grabbing, and the
+ * annotation tools when the page has them (a trigger off the panel places a mark).
  */
 import { reversePainterSortStable } from '@pmndrs/uikit';
 import type * as THREE from 'three';
 import { GrabControls } from './grab-controls.ts';
 import { PanelPointer } from './panel-pointer.ts';
 import { VrInputs } from './vr-inputs.ts';
+import { VrMarkTools, type VrMarks } from './vr-mark-tools.ts';
 import { VrPanel, type VrPanelActions } from './vr-panel.ts';
 
 export interface VrSessionParts {
   panel: VrPanel;
   inputs: VrInputs;
+  marks: VrMarkTools | null;
 }
 
 /** Makes the panel and the hands (added to `scene`); `root` is what grabbing moves. */
@@ -23,11 +26,15 @@ export function createVrSessionParts(
   root: THREE.Object3D,
   actions: VrPanelActions,
   scaleBy: (factor: number) => void,
+  pageMarks?: VrMarks,
 ): VrSessionParts {
-  const panel = new VrPanel(actions);
+  const marks = pageMarks ? new VrMarkTools(pageMarks) : null;
+  const panel = new VrPanel(actions, marks ? [marks.root] : []);
   const grab = new GrabControls(root);
-  const inputs = new VrInputs({ renderer, scene, grab, pointer: (index) => new PanelPointer(panel.root, index), scaleBy });
-  return { panel, inputs };
+  const inputs = new VrInputs({
+    renderer, scene, grab, pointer: (index) => new PanelPointer(panel.root, index), scaleBy, trigger: (ray) => marks?.trigger(ray) ?? false,
+  });
+  return { panel, inputs, marks };
 }
 
 /** uikit's transparent sort (its panels are coplanar and drawn in order). */
