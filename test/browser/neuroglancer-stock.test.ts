@@ -2,9 +2,11 @@
  * A stock Neuroglancer (the npm package, unmodified, bundled by helpers/neuroglancer-bundle.ts)
  * on a page of another origin opens a room by the URL of its Neuroglancer state alone
  * (`#!http://host/api/rooms/<room>/neuroglancer`): the room's 32³ volume, read from the host's
- * OME-Zarr store, is drawn in the cross-sections, and its point mark, read from the host's
+ * OME-Zarr store, is drawn in the cross-sections with its segmentation (a published labels
+ * volume in the same frame) as a segmentation layer, and its point mark, read from the host's
  * precomputed annotations, is drawn in the mark's colour where the point is: Neuroglancer's own
- * pointer readout over the drawn mark names the mark's id and the point's coordinates.
+ * pointer readout over the drawn mark names the mark's id, the point's coordinates, the scan's
+ * value and the segment there.
  * Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
 import { readFile } from 'node:fs/promises';
@@ -19,12 +21,22 @@ import { room as freshRoom } from '../helpers/room.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
 import { launchBrowser, shot } from './browser-session.ts';
+import { npyBytes } from '../fixtures/specimens/npy-writer.ts';
 
 const N = 32;
 /** The voxel (x, y, z) whose centre the mark is placed on: in the middle plane, a quarter along x. */
 const VOXEL: Triple = [8, N / 2, N / 2];
 /** The `ramp` fixture's value at a voxel: its samples count up along x, then y, then z. */
 const rampValue = ([x, y, z]: Triple): number => (z * N + y) * N + x;
+/** The segmentation's id at a voxel: four quarters of the volume, ids 1 to 4, by x and y. */
+const segmentOf = ([x, y]: Triple): number => 1 + (x >= N / 2 ? 1 : 0) + (y >= N / 2 ? 2 : 0);
+
+/** The segmentation as a uint8 .npy, C order [z, y, x]. */
+function segmentationNpy(): Buffer {
+  const data = new Uint8Array(N ** 3);
+  for (let z = 0; z < N; z++) for (let y = 0; y < N; y++) for (let x = 0; x < N; x++) data[(z * N + y) * N + x] = segmentOf([x, y, z]);
+  return npyBytes({ descr: '|u1', shape: [N, N, N], data });
+}
 
 let host: RunningHost;
 let browser: Browser;
@@ -132,11 +144,23 @@ async function readoutAt(page: Page, [x, y]: [number, number]): Promise<{ id: st
 describe('a stock Neuroglancer', () => {
   it('opens a room by its state URL and draws its volume and its point mark', async () => {
     const room = freshRoom('neuroglancer');
-    // Viridis over the whole value range: the cross-section through the middle is teal.
-    await api('PUT', `/api/rooms/${room}/scene`, {
-      layers: [{ id: 'scan', source: { function: 'ramp', params: { n: N } }, window: [0, N ** 3], colormap: 'viridis' }],
+    // The segmentation, published in the ramp's frame (spacing and origin in C order).
+    const published = await fetch(`${host.url}/api/specimens/quarters?filename=quarters.npy&role=labels&spacing=0.5,0.5,2&origin=1,2,3`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(segmentationNpy()),
     });
-    await waitFor(async () => ((await api<RoomScene>('GET', `/api/rooms/${room}/scene`)).layers[0]?.result ? true : undefined), 'the scan to be computed');
+    expect(published.status).toBe(201);
+    // Viridis over the whole value range: the cross-section through the middle is teal; the
+    // segments drawn over it, at a low opacity.
+    await api('PUT', `/api/rooms/${room}/scene`, {
+      layers: [
+        { id: 'scan', source: { function: 'ramp', params: { n: N } }, window: [0, N ** 3], colormap: 'viridis' },
+        { id: 'segments', source: { specimen: 'quarters' }, kind: 'labels', opacity: 0.3 },
+      ],
+    });
+    const computed = async () => ((await api<RoomScene>('GET', `/api/rooms/${room}/scene`)).layers.every((layer) => layer.result) ? true : undefined);
+    await waitFor(computed, 'the scan and its segments to be computed');
     // A point on a voxel centre in the middle plane (where Neuroglancer's first cross-section
     // lies, whether it centres on the volume or on the marks), away from the volume's
     // edges (whose box Neuroglancer also draws). The frame is the ramp's (C order, as returned).
@@ -150,7 +174,13 @@ describe('a stock Neuroglancer', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     // The state by its URL alone: Neuroglancer fetches it, then the stores it names.
     await page.goto(`${neuroglancer.url}#!${host.url}/api/rooms/${room}/neuroglancer`);
-    const panels = await readyPanels(page, 2);
+    const panels = await readyPanels(page, 3);
+    const state = await api<{ layers: { type: string; name: string }[] }>('GET', `/api/rooms/${room}/neuroglancer`);
+    expect(state.layers.map((layer) => [layer.type, layer.name])).toEqual([
+      ['image', 'scan'],
+      ['segmentation', 'segments'],
+      ['annotation', 'annotations (point)'],
+    ]);
     // Four panels: three cross-sections through the first position and a 3-D view. Which plane
     // each cross-section shows follows the axis order of whichever source answers first (the
     // marks name x, y, z; the store z, y, x), so every one is looked at.
@@ -174,9 +204,14 @@ describe('a stock Neuroglancer', () => {
     await shot(page, 'neuroglancer-stock-pointer');
     expect(readout.id).toBe(mark.id);
     expect([readout.at.x, readout.at.y, readout.at.z]).toEqual(point);
-    // ... and the volume's value there, read from the store: the ramp's value at that voxel.
-    const value = await waitFor(async () => (await page.locator('.neuroglancer-layer-item-value').first().textContent()) || undefined, 'the value readout');
+    // ... and the layers' values there, read from the stores: the ramp's value at that voxel, and its segment.
+    const values = async () => {
+      const texts = await page.locator('.neuroglancer-layer-item-value').allTextContents();
+      return texts[0] && texts[1] ? texts.slice(0, 2) : undefined;
+    };
+    const [value, segment] = await waitFor(values, 'the value readouts');
     expect(value).toBe(String(rampValue(VOXEL)));
+    expect(segment).toBe(String(segmentOf(VOXEL)));
     await context.close();
     expect(errors).toEqual([]);
   });
