@@ -21,6 +21,7 @@ import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { installEmulatedHeadset, launchBrowser, shot } from './browser-session.ts';
 import { framesPass, pullTriggerAt } from './vr-controller.ts';
+import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
 
 let host: RunningHost;
 let browser: Browser;
@@ -37,6 +38,18 @@ async function api(method: string, path: string, body?: unknown): Promise<unknow
 }
 
 const layerPath = (id: string): string => `/api/rooms/${room}/layers/${id}`;
+
+/**
+ * Points at (x, y) until the value readout's `field` reads `want`: the readout follows the
+ * pointer, so a move made while the stage was still drawing the last change is made again.
+ */
+async function readoutAt(page: Page, x: number, y: number, field: 'label' | 'layer', want: string): Promise<void> {
+  let nudge = 0;
+  await waitFor(async () => {
+    await page.mouse.move(x + (nudge++ % 2), y);
+    return (await page.locator('[data-testid=value-readout]').getAttribute(`data-${field}`)) === want ? true : undefined;
+  }, `the readout's ${field} to read ${want}`, STATE_WAIT_MS, 250);
+}
 
 async function open(name: keyof typeof pages, query: string, headset = false): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -112,7 +125,7 @@ describe('the plant session as a scene', { timeout: 600_000 }, () => {
     await shot(b, 'scenes-plant-b');
 
     await a.locator(row('labels', 'opacity')).fill('0.8');
-    await b.waitForFunction((sel) => document.querySelector<HTMLInputElement>(sel)?.value === '0.8', row('labels', 'opacity'), { timeout: 30_000 });
+    await b.waitForFunction((sel) => document.querySelector<HTMLInputElement>(sel)?.value === '0.8', row('labels', 'opacity'), { timeout: STATE_WAIT_MS });
     await a.locator(row('cell', 'visible')).uncheck();
     await drawn(b, ['scan', 'labels']);
     expect(await b.locator(row('cell', 'visible')).isChecked()).toBe(false);
@@ -135,13 +148,11 @@ describe('the plant session as a scene', { timeout: 600_000 }, () => {
     await lookAt(a, [0.22 * SIZE, 0.75 * SIZE, 10 + SIZE], 400);
     await a.locator('[data-testid=slice-panel] input[data-axis=z]').fill(String(SIZE / 2));
     const canvas = (await a.locator('canvas.stage-canvas').boundingBox())!;
-    await a.mouse.move(canvas.x + canvas.width / 2 + 1, canvas.y + canvas.height / 2 + 1);
-    await a.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=value-readout]')?.dataset.label === '4', null, { timeout: 30_000 });
+    await readoutAt(a, canvas.x + canvas.width / 2 + 1, canvas.y + canvas.height / 2 + 1, 'label', '4');
     expect(await a.locator('[data-testid=value-readout]').textContent()).toMatch(/^plant-labels: label 4 bud at x 5\d, y 19\d, z 128$/);
     await shot(a, 'scenes-labels-over-slices');
     // Beside the cells the labels are clear: the pointer reads the scan.
-    await a.mouse.move(canvas.x + canvas.width / 2 - 100, canvas.y + canvas.height / 2);
-    await a.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=value-readout]')?.dataset.layer === 'scan', null, { timeout: 30_000 });
+    await readoutAt(a, canvas.x + canvas.width / 2 - 100, canvas.y + canvas.height / 2, 'layer', 'scan');
     expect(await a.locator('[data-testid=value-readout]').textContent()).toMatch(/^plant-scan: \d+ at x \d+, y 19\d, z 128$/);
   });
 
@@ -174,7 +185,7 @@ describe('the plant session as a scene', { timeout: 600_000 }, () => {
     await drawn(vr, ['scan', 'labels', 'cell']);
     await vr.getByRole('button', { name: 'Enter VR' }).click();
     await vr.waitForFunction(() => window.vitrineVr?.state().presenting === true && window.vitrineVr.state().firstSpecimenFrameMs !== null, null, {
-      timeout: 60_000,
+      timeout: STATE_WAIT_MS,
     });
     await framesPass(vr, 5);
     await drawn(vr, ['scan', 'labels', 'cell']);

@@ -139,7 +139,7 @@ describe('shared view', () => {
     for (const p of [first, second, third]) expect(p.errors).toEqual([]);
   });
 
-  it('in VR, the panel shares the colour map and the view; the room\'s window reaches the headset', { timeout: 120_000 }, async () => {
+  it('in VR, the panel shares the colour map and the view; the room\'s window reaches the headset', async () => {
     const room = freshRoom('vr-view');
     const link = viewerQuery({ specimen: 'density', room, params: { size: 24 }, follow: true });
     const desk = await openPage(link);

@@ -40,7 +40,7 @@ async function open(query: string): Promise<{ page: Page; errors: string[] }> {
 async function drawnStep(page: Page, drawn: string): Promise<void> {
   try {
     await page.waitForFunction(([sel, want]) => document.querySelector<HTMLElement>(sel)?.dataset.drawn === want, [STEPPED, drawn] as const, {
-      timeout: 20_000,
+      timeout: STATE_WAIT_MS,
     });
   } catch (error) {
     const dump = await page.evaluate(() => ({
@@ -94,7 +94,7 @@ async function colours(page: Page): Promise<Record<'red' | 'green' | 'yellow' | 
   return out;
 }
 
-describe('time and channels', { timeout: 120_000 }, () => {
+describe('time and channels', () => {
   it('blends two channels in their colours; a follower shows the step the leader moved to', async () => {
     const room = freshRoom('time');
     await api('PUT', `/api/rooms/${room}/scene`, {

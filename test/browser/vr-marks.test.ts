@@ -72,7 +72,7 @@ async function holdAside(page: Page): Promise<void> {
 const measure = '[data-testid=mark-row][data-kind=line] [data-testid=mark-measure]';
 
 describe('annotation tools in VR (IWER, emulated Quest 3)', () => {
-  it('places a ruler on two voxels and a point with the controller; the host measures, the room sees them', { timeout: 180_000 }, async () => {
+  it('places a ruler on two voxels and a point with the controller; the host measures, the room sees them', async () => {
     const scan = await fetch(`${session.host.baseUrl}/api/specimens/scan?filename=scan.npy&spacing=2,1,1&unit=um`, {
       method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(npyBytes([6, 12, 12])),
     });

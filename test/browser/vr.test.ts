@@ -65,7 +65,7 @@ const dataRequests = (requests: Request[], room: string): URL[] =>
   requests.map((r) => new URL(r.url())).filter((u) => u.pathname === '/api/specimens/shape/data' && u.searchParams.get('room_id') === room);
 
 describe('the viewer in VR (IWER, emulated Quest 3)', () => {
-  it('enters VR, shows the specimen, moves a slider with the controller, and a following desktop page follows', { timeout: 120_000 }, async () => {
+  it('enters VR, shows the specimen, moves a slider with the controller, and a following desktop page follows', async () => {
     const room = freshRoom('vr');
     const query = (extra: Record<string, string>) => viewerQuery({ specimen: 'shape', room, params: { segments: 8 }, extra });
     const vr = await openPage(query({ xr_triangles: '1000' }), true);
