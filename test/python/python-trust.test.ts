@@ -116,12 +116,15 @@ describe('a Python plugin process fails only its own computation', () => {
     expect((await app.inject('/healthz')).statusCode).toBe(200);
     const done = await waitForJob(app, job.job_id, 120_000);
     expect(done.status).toBe('done');
-    // The job keeps the newest 10,000 it was sent, in order, the last report among them (a batch
-    // keeps the newest 1,000 of what came within 20 ms: a loop this tight loses some between).
-    expect(done.messages).toHaveLength(10_000);
+    // The job keeps at most the newest 10,000 it was sent, in order, the last report among them.
+    // A batch keeps the newest 1,000 of what came within 20 ms, so how many reach the job
+    // depends on how many 20 ms windows the loop spans: a busy machine makes fewer, longer ones.
+    const kept = done.messages.length;
+    expect(kept).toBeGreaterThanOrEqual(1_000);
+    expect(kept).toBeLessThanOrEqual(10_000);
     expect(done.messages.at(-1)!.text).toBe('report 299999');
     const numbers = done.messages.map((m) => Number(m.text.slice(7)));
     expect(numbers.every((n, i) => i === 0 || n > numbers[i - 1]!)).toBe(true);
-    expect(done.messages.at(-1)!.seq - done.messages[0]!.seq).toBe(9_999);
+    expect(done.messages.at(-1)!.seq - done.messages[0]!.seq).toBe(kept - 1);
   });
 });
