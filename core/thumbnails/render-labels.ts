@@ -8,14 +8,10 @@ import type { VolumeResult } from 'vitrine';
 import { labelRgb, rgbOfHex } from '../client/label-colors.ts';
 import { createBackdrop, type Canvas } from './canvas.ts';
 
-/** Renders the central slice of a labels volume to a `size` × `size` canvas. */
-export function renderLabels(volume: VolumeResult, size: number): Canvas {
-  const [nz, ny, nx] = volume.shape.length === 3 ? (volume.shape as [number, number, number]) : [1, volume.shape.at(-2) ?? 1, volume.shape.at(-1) ?? 1];
-  const z = Math.floor(nz / 2);
-  const canvas = createBackdrop(size, size);
-  const scale = Math.max(nx, ny) / (size * 0.9);
+/** Each label's colour (0..1 RGB): the volume's own, else the categorical one; each worked out once. */
+export function labelColours(volume: Pick<VolumeResult, 'label_colors'>): (id: number) => readonly number[] {
   const colours = new Map<number, readonly number[]>();
-  const colourOf = (id: number): readonly number[] => {
+  return (id) => {
     let rgb = colours.get(id);
     if (!rgb) {
       const given = volume.label_colors?.[String(id)];
@@ -24,6 +20,15 @@ export function renderLabels(volume: VolumeResult, size: number): Canvas {
     }
     return rgb;
   };
+}
+
+/** Renders the central slice of a labels volume to a `size` × `size` canvas. */
+export function renderLabels(volume: VolumeResult, size: number): Canvas {
+  const [nz, ny, nx] = volume.shape.length === 3 ? (volume.shape as [number, number, number]) : [1, volume.shape.at(-2) ?? 1, volume.shape.at(-1) ?? 1];
+  const z = Math.floor(nz / 2);
+  const canvas = createBackdrop(size, size);
+  const scale = Math.max(nx, ny) / (size * 0.9);
+  const colourOf = labelColours(volume);
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
       const x = Math.floor((px + 0.5 - size / 2) * scale + nx / 2);

@@ -9,10 +9,10 @@
  */
 import type { VolumeResult } from 'vitrine';
 import { invertAffine } from '../annotations/layer-frame.ts';
-import { labelRgb, rgbOfHex } from '../client/label-colors.ts';
 import { fromView, type Camera } from './camera.ts';
 import { createBackdrop, type Canvas } from './canvas.ts';
 import { sampleColormap, type ColormapName } from './colormap.ts';
+import { labelColours } from './render-labels.ts';
 import { windowOf } from './render-volume.ts';
 import { voxelGrid, type Vec3 } from './world-frame.ts';
 
@@ -71,6 +71,7 @@ export function renderVolumeInWorld(volume: VolumeResult, camera: Camera, affine
   const canvas = createBackdrop(size, size);
   const colour = new Float64Array(3);
   const at = (x: number, y: number, z: number): number => data[(z * ny + y) * nx + x]!;
+  const labelColour = labelColours(volume);
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
       const vx = ((px + 0.5) / size - 0.5) * length;
@@ -84,9 +85,7 @@ export function renderVolumeInWorld(volume: VolumeResult, camera: Camera, affine
         for (let t = span[0]; t <= span[1]; t += step) {
           const id = at(Math.round(start[0] + dir[0] * t), Math.round(start[1] + dir[1] * t), Math.round(start[2] + dir[2] * t));
           if (id === 0) continue;
-          const given = volume.label_colors?.[String(id)];
-          const rgb = given ? rgbOfHex(given) : labelRgb(id);
-          for (let k = 0; k < 3; k++) canvas.rgb[i + k] = rgb[k]! / 255;
+          canvas.rgb.set(labelColour(id), i);
           break;
         }
         continue;

@@ -13,6 +13,7 @@ import { Container, Text } from '@pmndrs/uikit';
 import type * as THREE from 'three';
 import type { MarkTool, PlaceOutcome } from '../marks/mark-placer.ts';
 import { VR_THEME as T } from './vr-theme.ts';
+import { textButton } from './vr-widgets.ts';
 
 /** The page's annotation tools as VR works them (annotation-panel.ts). */
 export interface VrMarks {
@@ -57,19 +58,10 @@ export class VrMarkTools {
     const row = new Container({ flexDirection: 'row', gap: 8, alignItems: 'center' });
     row.add(new Text({ text: 'Marks', fontSize: T.fontSize, color: T.text, marginRight: 8 }));
     for (const { tool, text } of TOOLS) {
-      const button = new Container({
-        paddingX: 14,
-        height: 40,
-        alignItems: 'center',
-        justifyContent: 'center',
-        backgroundColor: T.surface,
-        borderRadius: T.radius,
-        onClick: () => {
-          this.#missed = false;
-          marks.choose(tool);
-        },
+      const button = textButton(text, () => {
+        this.#missed = false;
+        marks.choose(tool);
       });
-      button.add(new Text({ text, fontSize: T.fontSize, color: T.text, pointerEvents: 'none' }));
       this.#buttons.set(tool, button);
       row.add(button);
     }

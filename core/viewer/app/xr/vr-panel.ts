@@ -15,7 +15,7 @@ import type { LayerDisplay } from '../../../client/scene-types.ts';
 import type { ParameterSchema } from '../../../client/wire-types.ts';
 import type { ChangeMode } from '../param-field.ts';
 import { VrLayerList } from './vr-layer-list.ts';
-import { createVrWidget, type VrWidget } from './vr-widgets.ts';
+import { createVrWidget, textButton, type VrWidget } from './vr-widgets.ts';
 import { VR_THEME as T } from './vr-theme.ts';
 
 export interface VrPanelActions {
@@ -40,20 +40,6 @@ export interface VrLook {
 
 /** Where the panel stands: left of the specimen, at chest height, turned to face the user. */
 const PANEL_POSITION = new THREE.Vector3(-0.62, 1.3, -0.78);
-
-function textButton(label: string, onClick: () => void): Container {
-  const element = new Container({
-    paddingX: 14,
-    height: 40,
-    alignItems: 'center',
-    justifyContent: 'center',
-    backgroundColor: T.surface,
-    borderRadius: T.radius,
-    onClick,
-  });
-  element.add(new Text({ text: label, fontSize: T.fontSize, color: T.text, pointerEvents: 'none' }));
-  return element;
-}
 
 export class VrPanel {
   readonly root: Container;

@@ -170,3 +170,18 @@ export function createVrWidget(name: string, prop: ParameterProperty, onChange: 
     setValue: (value) => (control ? control.setValue(value) : valueText.setProperties({ text: format(value) })),
   };
 }
+
+/** A panel button with a label: the look every button of the VR panel shares. */
+export function textButton(label: string, onClick: () => void): Container {
+  const element = new Container({
+    paddingX: 14,
+    height: 40,
+    alignItems: 'center',
+    justifyContent: 'center',
+    backgroundColor: T.surface,
+    borderRadius: T.radius,
+    onClick,
+  });
+  element.add(new Text({ text: label, fontSize: T.fontSize, color: T.text, pointerEvents: 'none' }));
+  return element;
+}
