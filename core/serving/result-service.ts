@@ -181,6 +181,10 @@ export class ResultService implements ResultSource {
     flight.promise = ready
       .then((loaded) => invoker.invoke(entry, loaded, { signal: controller.signal, onProgress, roomId, onArriving, ...(job ? { job } : {}) }))
       .then(async (result) => {
+        // A computation every waiter left (a slider step replaced at once, a cancelled job) may
+        // still finish before the cancel reaches it. Its result is not the room's: writing it
+        // would put an abandoned value in front of the room after the newer one its peer shows.
+        if (controller.signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
         // The entry carries its result id, so `state` and `result` events can name it, and its
         // blob id: the entry's bytes in their default form are the blob named by the result id.
         const resultId = await this.#idOf(result);

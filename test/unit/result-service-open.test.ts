@@ -123,4 +123,26 @@ describe('ResultService.open', () => {
     await results.open({ entry, values: {}, roomId: 'r', followsArriving: true });
     expect(invoker.runs).toBe(2);
   });
+
+  it('a computation every waiter left is not the room entry even when it finishes after the cancel', async () => {
+    // An invoker that cannot be interrupted: its result comes when the test says, cancel or not.
+    let finish: (result: StoredResult) => void = () => {};
+    const stubborn: Invoker = { invoke: () => new Promise<StoredResult>((resolve) => (finish = resolve)) };
+    const cache = new RoomCache<StoredResult>({ ttlSeconds: 60, sweepIntervalMs: 0 });
+    const events: string[] = [];
+    const results = new ResultService({
+      cache,
+      invokers: new InvokerSet({ remote: stubborn }),
+      log: pino({ level: 'silent' }),
+      publish: (_room, event) => events.push(event.event),
+    });
+    const controller = new AbortController();
+    const opening = results.open({ entry, values: {}, roomId: 'r', signal: controller.signal });
+    controller.abort();
+    await expect(opening).rejects.toMatchObject({ code: 'SPC_ERR_JOB_CANCELLED' });
+    finish({ type: 'volume', shape: [1, 1, 1], dtype: 'uint8', data: new Uint8Array(1) } as unknown as StoredResult);
+    await waitFor(() => (events.includes('failed') ? true : undefined), 'the room to hear the computation ended');
+    expect(await results.roomState('r')).toBeNull();
+    expect(events).toEqual(['computing', 'failed']);
+  });
 });
