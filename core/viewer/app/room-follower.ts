@@ -214,6 +214,13 @@ export class RoomFollower {
   #onFailed(data: RoomFailed): void {
     this.#clearPeer();
     if (this.#isMine(keyOf({ function_name: data.function_name, params: data.params ?? {} }))) return;
+    // A peer that moved on (a slider step replaced at once) or cancelled: nothing failed, and
+    // its next request says what comes instead.
+    if (data.code === 'SPC_ERR_JOB_CANCELLED') {
+      this.#status.textContent = '';
+      this.#status.title = '';
+      return;
+    }
     // The error itself, not only a tooltip: every follower reads why the wait ended.
     this.#status.textContent = `A peer's computation failed: ${data.detail}`;
     this.#status.title = data.detail;
