@@ -37,6 +37,7 @@ describe('the example specimens in specimens/', () => {
   it('scan without problems', () => {
     expect(problems).toEqual([]);
     expect(records.map((r) => r.id)).toEqual([
+      'brain-mri',
       'cinquefoil-knot',
       'ct-head-phantom',
       'sunflower-spiral',
@@ -142,6 +143,23 @@ describe('the example specimens in specimens/', () => {
     expect(at(32, 32, 32)).toBeGreaterThan(at(0, 0, 0));
     const skull = Math.max(...[8, 9, 10, 11, 12].map((x) => at(32, 32, x)));
     expect(skull).toBeGreaterThan(at(32, 32, 32) + 100);
+  });
+
+  it('serve the real brain MRI in scanner millimetres (its bytes checked against the NIfTI by the generator test)', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/specimens/brain-mri/data' });
+    expect(res.statusCode).toBe(200);
+    const volume = decodeEnvelope(res.rawPayload);
+    if (volume.type !== 'volume') throw new Error('not a volume');
+    // 57 x 67 x 56 (x, y, z) in the file: (z, y, x) here, its affine's steps and first voxel.
+    expect(volume.shape).toEqual([56, 67, 57]);
+    expect(volume.dtype).toBe('uint8');
+    expect(volume.spacing).toEqual([2.75, 2.75, 2.75]);
+    expect(volume.origin).toEqual([-91, -91, -78]);
+    // A head: bright tissue in the middle, air in the corners.
+    const at = (z: number, y: number, x: number): number => volume.data[(z * 67 + y) * 57 + x]!;
+    expect(at(28, 33, 28)).toBeGreaterThan(100);
+    expect(at(0, 0, 0)).toBeLessThan(20);
+    expect(String(record('brain-mri').story)).toContain('licence');
   });
 
   it('serve the image and the point cloud as files', async () => {

@@ -23,6 +23,7 @@ const LINTED = [
   'test/fixtures/python-plugins',
   'test/fixtures/python-bench-plugins',
   'test/fixtures/conformance-python',
+  'docs/examples',
 ];
 
 /**
@@ -36,6 +37,7 @@ const TYPED: TypeCheck[] = [
   { what: 'the Python tests', targets: ['test/python/py', 'test/python/client-py'], paths: ['core/python'] },
   { what: 'the example plugin', targets: ['plugins/python-examples'], paths: ['core/python', 'plugins/python-examples'] },
   { what: 'the conformance twins', targets: ['test/fixtures/conformance-python/invoker-cases'], paths: ['core/python'] },
+  { what: 'the docs\' examples', targets: ['docs/examples/nifti_to_npy.py'], paths: [] },
   { what: 'the benchmark plugin', targets: ['test/fixtures/python-bench-plugins/py-bench'], paths: ['core/python'] },
 ];
 
