@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RoomScene } from '../../core/client/scene-types.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
-import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
+import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
 import { installEmulatedHeadset, openPage, shot, type OpenedPage } from './browser-session.ts';
 import { framesPass, pullTriggerAt, type Vec } from './vr-controller.ts';
@@ -42,14 +42,19 @@ async function openHeadsetPage(url: string): Promise<OpenedPage> {
 
 /** Waits until the page's time controls hold `want` (`shownT`, `playing`). */
 async function timeControls(page: Page, want: Record<string, string>): Promise<void> {
-  await page.waitForFunction(
-    ([sel, wanted]) => {
-      const data = document.querySelector<HTMLElement>(sel)?.dataset;
-      return data !== undefined && Object.entries(wanted).every(([key, value]) => data[key] === value);
-    },
-    [CONTROLS, want] as const,
-    { timeout: STATE_WAIT_MS },
-  );
+  try {
+    await page.waitForFunction(
+      ([sel, wanted]) => {
+        const data = document.querySelector<HTMLElement>(sel)?.dataset;
+        return data !== undefined && Object.entries(wanted).every(([key, value]) => data[key] === value);
+      },
+      [CONTROLS, want] as const,
+      { timeout: STATE_WAIT_MS },
+    );
+  } catch (error) {
+    const actual = await page.evaluate((sel) => ({ ...document.querySelector<HTMLElement>(sel)?.dataset }), CONTROLS);
+    throw new Error(`the time controls never held ${JSON.stringify(want)} (they hold ${JSON.stringify(actual)}): ${(error as Error).message}`);
+  }
 }
 
 /** Waits until the headset panel's time readout reads `text`. */
@@ -62,10 +67,21 @@ async function readout(page: Page, text: string): Promise<void> {
   }
 }
 
-/** Pulls the trigger on a control of the panel's time row (`fraction` along the bar). */
+/**
+ * Pulls the trigger on a control of the panel's time row (`fraction` along the bar), once the
+ * control stands still: the panel lays itself out over frames after the row appears, and a
+ * loaded machine draws them slowly, so a point read too early is not where the control ends up.
+ */
 async function pressTime(page: Page, control: 'back' | 'play' | 'forward' | 'bar', fraction?: number): Promise<void> {
-  const at = await page.evaluate(([c, f]) => window.vitrineVr!.timePoint(c!, f), [control, fraction] as const);
-  expect(at, `the time row's ${control}`).not.toBeNull();
+  const where = () => page.evaluate(([c, f]) => window.vitrineVr!.timePoint(c!, f), [control, fraction] as const);
+  let last = await where();
+  const at = await waitFor(async () => {
+    await framesPass(page, 3);
+    const now = await where();
+    const still = now !== null && last !== null && now.every((v, i) => Math.abs(v - last![i]!) < 1e-6);
+    last = now;
+    return still ? now : undefined;
+  }, `the time row's ${control} standing still`);
   await pullTriggerAt(page, HAND, at!);
 }
 
@@ -131,6 +147,8 @@ describe('time on the VR panel (IWER, emulated Quest 3)', () => {
     await timeControls(vr.page, { playing: '4' });
     await timeControls(desk.page, { playing: '4' });
     await expect.poll(() => roomTime(room), { timeout: STATE_WAIT_MS }).toMatchObject({ playing: 4 });
+    await holdAside(vr.page);
+    await shot(vr.page, 'vr-time-playing');
     // Playing on from step 5, it wraps round to step 0 on both pages.
     await Promise.all([readout(vr.page, `t 0 / ${STEPS - 1}`), timeControls(desk.page, { shownT: '0' })]);
 
