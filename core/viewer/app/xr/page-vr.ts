@@ -5,8 +5,9 @@
  * line is the page's (the room follower's "A peer is computing…", else "Computing…" while a
  * request runs), "Follow room" is the page's switch, the look buttons work the page's colour
  * map and view pickers (vr-look.ts), a layer's visibility or opacity is the page's layer
- * list's change (room-scene.ts), the annotation tools are the page's (a mark placed in VR
- * goes to the host as a click's does), and the "Enter VR" button sits in the top bar.
+ * list's change (room-scene.ts), the time row works the time controls in the page's tool area
+ * (time-controls.ts), the annotation tools are the page's (a mark placed in VR goes to the host
+ * as a click's does), and the "Enter VR" button sits in the top bar.
  */
 import type { SpecimenMetadata } from '../../../client/wire-types.ts';
 import type { Layout } from '../layout.ts';
@@ -16,6 +17,7 @@ import type { ChangeMode } from '../param-field.ts';
 import type { RoomFollower } from '../room-follower.ts';
 import type { RoomSceneView } from '../room-scene.ts';
 import type { Stage } from '../stage/stage.ts';
+import { timeControlsIn } from '../time-controls.ts';
 import { pageLook } from './vr-look.ts';
 import { VrMode } from './vr-mode.ts';
 
@@ -49,6 +51,7 @@ export function createPageVr(hooks: PageVrHooks): VrMode {
     follow: { enabled: () => hooks.follower.enabled, set: (on) => hooks.follower.toggle(on) },
     look: pageLook(hooks.layout.stageTools),
     marks: hooks.marks ?? undefined,
+    time: () => timeControlsIn(hooks.layout.stageTools),
     layers: { rows: () => hooks.scene?.vrRows() ?? [], change: (id, change, mode) => hooks.scene?.change(id, change, mode === 'commit') },
     // A dynamic mesh is asked for again: with the triangle budget in VR, without it after; the scene's meshes too.
     presentingChanged: () => {

@@ -7,50 +7,22 @@
  * requested differently: a panel change goes to the page's own request path (`change`), so
  * room peers follow as they do for a page edit, and a room peer's change reaches the headset
  * as it reaches the page. The room's layers stand together, placed as one; the panel lists
- * them with visibility and opacity, and its row of annotation tools is the page's toolbar
- * (vr-mark-tools.ts). Only meshes travel with a triangle budget while in VR
+ * them with visibility and opacity, its time row works the page's time controls (vr-time.ts),
+ * and its row of annotation tools is the page's toolbar (vr-mark-tools.ts). Only meshes travel with a triangle budget while in VR
  * (triangle-budget.ts). Ending the session (the headset's menu or "Exit VR") returns to the
  * page as it was.
  */
 import * as THREE from 'three';
-import type { LayerDisplay } from '../../../client/scene-types.ts';
-import type { ParameterSchema } from '../../../client/wire-types.ts';
 import { h } from '../dom.ts';
-import type { ChangeMode } from '../param-field.ts';
-import type { Stage } from '../stage/stage.ts';
 import { initialScale, placeOnTable, scaleAbout } from './specimen-placement.ts';
 import { vrDelivery, vrTriangleBudget } from './triangle-budget.ts';
-import type { VrLayerRow } from './vr-layer-list.ts';
-import type { VrLook, VrPanel } from './vr-panel.ts';
-import type { VrMarks, VrMarkTools } from './vr-mark-tools.ts';
+import type { VrModeOptions, VrSubject } from './vr-mode-options.ts';
+import type { VrPanel } from './vr-panel.ts';
+import type { VrMarkTools } from './vr-mark-tools.ts';
 import type { VrSessionParts } from './vr-session-parts.ts';
+import type { VrTime } from './vr-time.ts';
 import { isVrSupported, requestVrSession } from './vr-support.ts';
 import { VrProbe } from './vr-probe.ts';
-
-/** What the page shows, as the VR panel needs it. */
-export interface VrSubject {
-  id: string;
-  title: string;
-  schema: ParameterSchema | null;
-  values: Record<string, unknown>;
-}
-
-export interface VrModeOptions {
-  stage: Stage;
-  /** A panel edit in VR: handled exactly like the same edit on the page. */
-  change(values: Record<string, unknown>, mode: ChangeMode): void;
-  /** The line the page shows about the room or the request ('' when none). */
-  status(): { text: string; tone: 'warn' | 'error' };
-  follow: { enabled(): boolean; set(on: boolean): void };
-  /** The session began or ended (the page asks again, with or without the triangle budget). */
-  presentingChanged(presenting: boolean): void;
-  /** The shown result's look, and a step of one of its settings from the panel (as the page's control would). */
-  look?: { current(): VrLook | null; step(setting: 'colormap' | 'mode'): void };
-  /** The room's layers, and a change of one from the panel (as the page's layer list would). */
-  layers?: { rows(): VrLayerRow[]; change(id: string, change: LayerDisplay, mode: ChangeMode): void };
-  /** The page's annotation tools: chosen on the panel, a trigger on the specimen places. */
-  marks?: VrMarks;
-}
 
 interface Placed {
   objects: string;
@@ -117,6 +89,11 @@ export class VrMode {
   /** The panel, its slider tracks and the placed root, for the automation probe (vr-probe.ts). */
   get panel(): VrPanel | null {
     return this.#parts?.panel ?? null;
+  }
+
+  /** The panel's time row, for the automation probe (null before a session). */
+  get time(): VrTime | null {
+    return this.#parts?.time ?? null;
   }
 
   /** The panel's annotation tools, for the automation probe (null without a session or the tools). */
@@ -230,6 +207,7 @@ export class VrMode {
     panel.setFollow(this.#options.follow.enabled());
     panel.setLook(this.#options.look?.current() ?? null);
     panel.layers.show(this.#options.layers?.rows() ?? []);
+    this.#parts.time.update(this.#options.time?.() ?? null);
     this.#parts.marks?.update();
     panel.root.update(seconds);
     this.#probe.frame(now, this.#placed.objects !== '');

@@ -4,8 +4,8 @@
  * status line ("A peer is computing…", "Computing…", a refusal), one control per parameter
  * (vr-widgets.ts), the look of a scalar result (its colour map and, for a volume, slices or
  * the whole volume: a room that is followed shares them), the room's layers with their
- * visibility and opacity (vr-layer-list.ts), the sections the session adds (the annotation
- * tools, vr-mark-tools.ts), the scale (−, real size, +),
+ * visibility and opacity (vr-layer-list.ts), the sections the session adds (the time row,
+ * vr-time.ts, and the annotation tools, vr-mark-tools.ts), the scale (−, real size, +),
  * "Follow room" and "Exit VR". It stands to
  * the left of the specimen, turned towards the user.
  */

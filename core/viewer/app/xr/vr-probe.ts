@@ -2,13 +2,14 @@
  * @module vr-probe
  * What a test or a benchmark reads of the VR session (`window.vitrineVr`): whether it is
  * presenting, the time from pressing "Enter VR" to the first frame with the specimen placed,
- * recent frame times, the specimen's scale, and where a slider's track, a button or a point of
+ * recent frame times, the specimen's scale, what the time row reads, and where a slider's track, a button or a point of
  * the specimen lies in the room (so an emulated controller can be aimed at it). It changes nothing.
  */
 import * as THREE from 'three';
 import type { MarkTool } from '../marks/mark-placer.ts';
 import type { VrMarkTools } from './vr-mark-tools.ts';
 import type { VrPanel } from './vr-panel.ts';
+import type { VrTime, VrTimeControl } from './vr-time.ts';
 
 /** What the probe reads of the VR mode (vr-mode.ts), without depending on it. */
 export interface ProbedVr {
@@ -18,6 +19,7 @@ export interface ProbedVr {
   readonly framebuffer: [number, number] | null;
   readonly panel: VrPanel | null;
   readonly marks: VrMarkTools | null;
+  readonly time: VrTime | null;
 }
 
 /** Frame intervals kept. */
@@ -37,6 +39,8 @@ export interface VrProbeState {
   status: string;
   /** The session's framebuffer in pixels (both eyes), null outside a session. */
   framebuffer: [number, number] | null;
+  /** The time row's readout ("t 2 / 3"), '' while the row is hidden. */
+  timeReadout: string;
 }
 
 declare global {
@@ -51,6 +55,8 @@ declare global {
       layerPoint(id: string, control: 'visible' | 'opacity', fraction?: number): [number, number, number] | null;
       /** The centre of the panel's button for annotation tool `tool` (null without a session or the tools). */
       markToolPoint(tool: MarkTool): [number, number, number] | null;
+      /** A time row button's centre, or a point of its bar at `fraction` (0 left, 1 right); null while the row is hidden. */
+      timePoint(control: VrTimeControl, fraction?: number): [number, number, number] | null;
       /** Where a point of the room's frame (the specimen's coordinates) lies in the headset's room now. */
       inRoom(point: [number, number, number]): [number, number, number];
     };
@@ -82,11 +88,13 @@ export class VrProbe {
         position: mode.root.position.toArray() as [number, number, number],
         status: mode.status,
         framebuffer: mode.framebuffer,
+        timeReadout: mode.time?.readout ?? '',
       }),
       sliderPoint: (name, fraction) => pointOn(mode.panel?.track(name), fraction - 0.5),
       buttonPoint: (button) => pointOn(mode.panel?.buttons[button], 0),
       layerPoint: (id, control, fraction = 0.5) => pointOn(mode.panel?.layers.control(id, control), control === 'opacity' ? fraction - 0.5 : 0),
       markToolPoint: (tool) => pointOn(mode.marks?.button(tool), 0),
+      timePoint: (control, fraction = 0.5) => (mode.time?.readout ? pointOn(mode.time.control(control), control === 'bar' ? fraction - 0.5 : 0) : null),
       inRoom: (point) => {
         mode.root.updateWorldMatrix(true, false);
         return mode.root.localToWorld(new THREE.Vector3(...point)).toArray() as [number, number, number];

@@ -2,8 +2,8 @@
  * @module vr-session-parts
  * What only a VR session needs, loaded when "Enter VR" is first pressed (its own chunk of the
  * viewer bundle, so a desktop page never downloads the panel library, its font and the
- * controller model loaders): the panel, the hands with their pointers, grabbing, and the
- * annotation tools when the page has them (a trigger off the panel places a mark).
+ * controller model loaders): the panel, the hands with their pointers, grabbing, the time row,
+ * and the annotation tools when the page has them (a trigger off the panel places a mark).
  */
 import { reversePainterSortStable } from '@pmndrs/uikit';
 import type * as THREE from 'three';
@@ -12,11 +12,13 @@ import { PanelPointer } from './panel-pointer.ts';
 import { VrInputs } from './vr-inputs.ts';
 import { VrMarkTools, type VrMarks } from './vr-mark-tools.ts';
 import { VrPanel, type VrPanelActions } from './vr-panel.ts';
+import { VrTime } from './vr-time.ts';
 
 export interface VrSessionParts {
   panel: VrPanel;
   inputs: VrInputs;
   marks: VrMarkTools | null;
+  time: VrTime;
 }
 
 /** Makes the panel and the hands (added to `scene`); `root` is what grabbing moves. */
@@ -29,12 +31,13 @@ export function createVrSessionParts(
   pageMarks?: VrMarks,
 ): VrSessionParts {
   const marks = pageMarks ? new VrMarkTools(pageMarks) : null;
-  const panel = new VrPanel(actions, marks ? [marks.root] : []);
+  const time = new VrTime();
+  const panel = new VrPanel(actions, marks ? [time.root, marks.root] : [time.root]);
   const grab = new GrabControls(root);
   const inputs = new VrInputs({
     renderer, scene, grab, pointer: (index) => new PanelPointer(panel.root, index), scaleBy, trigger: (ray) => marks?.trigger(ray) ?? false,
   });
-  return { panel, inputs, marks };
+  return { panel, inputs, marks, time };
 }
 
 /** uikit's transparent sort (its panels are coplanar and drawn in order). */

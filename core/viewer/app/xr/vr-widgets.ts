@@ -48,7 +48,8 @@ function button(label: string, onClick: () => void, width?: number): { element: 
   return { element, text };
 }
 
-function slider(prop: ParameterProperty, onChange: WidgetChange, valueText: Text): VrWidget & { track: Container } {
+/** A slider over `prop`'s range; `valueText` (when given) says its value. */
+export function createVrSlider(prop: ParameterProperty, onChange: WidgetChange, valueText?: Text): VrWidget & { track: Container } {
   const min = prop.minimum ?? 0;
   const max = prop.maximum ?? 1;
   const step = sliderStep(prop);
@@ -59,7 +60,7 @@ function slider(prop: ParameterProperty, onChange: WidgetChange, valueText: Text
     current = value;
     const fraction = typeof value === 'number' && max > min ? THREE.MathUtils.clamp((value - min) / (max - min), 0, 1) : 0;
     fill.setProperties({ width: `${Number((fraction * 100).toFixed(2))}%` });
-    valueText.setProperties({ text: format(value) });
+    valueText?.setProperties({ text: format(value) });
   };
   const at = (event: ThreeEvent): number => {
     const raw = min + fractionAlong(track, event.point) * (max - min);
@@ -154,7 +155,7 @@ export function createVrWidget(name: string, prop: ParameterProperty, onChange: 
   head.add(new Text({ text: name, fontSize: T.fontSize, color: T.text }), valueText);
   const kind = fieldKind(prop);
   const control =
-    kind === 'slider' ? slider(prop, onChange, valueText)
+    kind === 'slider' ? createVrSlider(prop, onChange, valueText)
     : kind === 'boolean' ? toggle(onChange, valueText)
     : kind === 'enum' ? choices(prop.enum ?? [], onChange, valueText)
     : kind === 'number' ? stepper(prop, onChange, valueText)
