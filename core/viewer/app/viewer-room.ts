@@ -4,7 +4,8 @@
  * room's events (room-follower.ts), its shared look (room-view.ts), its scene of layers with
  * the layer list (room-scene.ts), its annotations (marks/), a snapshot's read-only view (snapshot-view.ts), and what
  * the stage's tool area shows: the selected layer's panel and, under it, the value readout
- * over every layer.
+ * over every layer with where the pointer is in physical units. The scale bar reads in the
+ * room frame's unit; both take the units the marks measure in (mark-units.ts).
  */
 import type { VitrineClient } from '../../client/client.ts';
 import type { LayerSource } from '../../client/scene-types.ts';
@@ -18,6 +19,7 @@ import { RoomViewBinding } from './room-view.ts';
 import { openSnapshot, snapshotControl } from './snapshot-view.ts';
 import type { Stage } from './stage/stage.ts';
 import type { StageContent } from './stage/stage-content.ts';
+import { ScaleBar } from './stage/scale-bar.ts';
 import { attachValueReadout } from './stage/value-readout.ts';
 
 export interface ViewerRoomHooks {
@@ -81,7 +83,7 @@ export class ViewerRoom {
         })
       : null;
     this.view = new RoomViewBinding({ stage, following, send: (room, view) => client.setRoomView(room, view) });
-    this.#readout = stage ? attachValueReadout(stage, (id) => this.scene?.nameOf(id) ?? null).element : null;
+    this.#readout = stage ? attachValueReadout(stage, (id) => this.scene?.nameOf(id) ?? null, (id) => this.unitOf(id)).element : null;
     if (this.scene) {
       this.scene.list.addToHead(snapshotControl(client, hooks.room));
       layout.inspector.insertBefore(this.scene.list.element, layout.jobSection);
@@ -91,6 +93,16 @@ export class ViewerRoom {
       : null;
     if (this.marks) layout.inspector.insertBefore(this.marks.element, layout.jobSection);
     layout.stagePane.append(this.#banner);
+    if (stage) layout.stagePane.append(new ScaleBar(stage, () => this.unitOf(undefined)).element);
+  }
+
+  /**
+   * The physical unit of the frame a point picked on `layer` is in: the layer's own when it is a
+   * layer of the room's scene, else the room's (undefined: the room's); null while none is known.
+   */
+  unitOf(layer: string | undefined): string | null {
+    const own = layer !== undefined && this.scene?.nameOf(layer) != null;
+    return this.marks?.unitOf(own ? layer : undefined) ?? null;
   }
 
   /** The page's own content is on the stage (the active layer): it takes the room's look and its layer's. */

@@ -52,7 +52,11 @@ export class AnnotationPanel {
     this.#tools = new MarkTools((tool) => this.choose(tool));
     this.#list = new MarkList({ relabel: (mark, label) => void this.#relabel(mark, label), remove: (mark) => void this.#remove(mark) });
     this.#drawing = new MarkDrawing(options.stage);
-    this.#units = new MarkUnits(() => this.#show(this.#store.list(), this.#store.known), options.shownData);
+    this.#units = new MarkUnits(() => {
+      this.#show(this.#store.list(), this.#store.known);
+      // The scale bars and coordinates read the unit too: the next frame shows it.
+      options.stage.invalidate();
+    }, options.shownData);
     this.#store = new MarkStore(options.client, (marks, known) => this.#show(marks, known));
     this.#placer = new MarkPlacer({
       stage: options.stage, isLayer: options.isLayer,
@@ -104,6 +108,14 @@ export class AnnotationPanel {
   choose(tool: MarkTool): void {
     this.#tools.select(tool);
     this.#placer.setTool(tool);
+  }
+
+  /**
+   * The physical unit of frame `layer` (undefined: the room's), null while none is known: what
+   * the marks measure in, and what the scale bars and pointer coordinates read in too.
+   */
+  unitOf(layer: string | undefined): string | null {
+    return this.#units.unitOf(layer);
   }
 
   /** A controller's trigger with its ray (world space): places as a click would, or null with no tool chosen. */
