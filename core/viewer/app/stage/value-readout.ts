@@ -31,14 +31,19 @@ export function describePick(pick: StagePick): string {
   return `${pick.kind}${at}`;
 }
 
-/** Where a pick is in physical units, in its layer's frame: `x 1.5, y 2, z 0.25 mm`. */
-export function describePosition(pick: StagePick, unit: string | null): string {
-  const [x, y, z] = positionOf(pick).map((v) => formatValue(v));
+/** A point in physical units: `x 1.5, y 2, z 0.25 mm` ("units" when the frame states none). */
+export function formatPosition(point: readonly number[], unit: string | null): string {
+  const [x, y, z] = point.map((v) => formatValue(v));
   return `x ${x}, y ${y}, z ${z} ${unit || NO_UNIT}`;
 }
 
+/** Where a pick is in physical units, in its layer's frame. */
+export function describePosition(pick: StagePick, unit: string | null): string {
+  return formatPosition(positionOf(pick), unit);
+}
+
 /** The point a pick names in its layer's frame: a voxel's centre, else the point itself. */
-function positionOf(pick: StagePick): number[] {
+export function positionOf(pick: StagePick): number[] {
   return (pick.voxel ? pick.place.local : pick.local).toArray();
 }
 

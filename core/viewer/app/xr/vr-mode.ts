@@ -8,7 +8,8 @@
  * room peers follow as they do for a page edit, and a room peer's change reaches the headset
  * as it reaches the page. The room's layers stand together, placed as one; the panel lists
  * them with visibility and opacity, and its row of annotation tools is the page's toolbar
- * (vr-mark-tools.ts). Only meshes travel with a triangle budget while in VR
+ * (vr-mark-tools.ts); a scale bar stands by the specimen, and the panel says its length and
+ * where a controller points in physical units (vr-physical.ts). Only meshes travel with a triangle budget while in VR
  * (triangle-budget.ts). Ending the session (the headset's menu or "Exit VR") returns to the
  * page as it was.
  */
@@ -23,6 +24,7 @@ import { vrDelivery, vrTriangleBudget } from './triangle-budget.ts';
 import type { VrLayerRow } from './vr-layer-list.ts';
 import type { VrLook, VrPanel } from './vr-panel.ts';
 import type { VrMarks, VrMarkTools } from './vr-mark-tools.ts';
+import type { VrPhysical } from './vr-physical.ts';
 import type { VrSessionParts } from './vr-session-parts.ts';
 import { isVrSupported, requestVrSession } from './vr-support.ts';
 import { VrProbe } from './vr-probe.ts';
@@ -50,6 +52,8 @@ export interface VrModeOptions {
   layers?: { rows(): VrLayerRow[]; change(id: string, change: LayerDisplay, mode: ChangeMode): void };
   /** The page's annotation tools: chosen on the panel, a trigger on the specimen places. */
   marks?: VrMarks;
+  /** The physical unit of the frame of a point picked on `layer` (undefined: the room's); null while none is known. */
+  unitOf?(layer: string | undefined): string | null;
 }
 
 interface Placed {
@@ -117,6 +121,11 @@ export class VrMode {
   /** The panel, its slider tracks and the placed root, for the automation probe (vr-probe.ts). */
   get panel(): VrPanel | null {
     return this.#parts?.panel ?? null;
+  }
+
+  /** The scale bar and where a controller points, for the automation probe (null before a session). */
+  get physical(): VrPhysical | null {
+    return this.#parts?.physical ?? null;
   }
 
   /** The panel's annotation tools, for the automation probe (null without a session or the tools). */
@@ -189,6 +198,10 @@ export class VrMode {
         exit: () => void this.#session?.end(),
       },
       (factor) => this.#scale(factor),
+      {
+        root: this.root, box: () => this.#options.stage.layers.box(), pickRay: (ray) => this.#options.stage.pickRay(ray),
+        unitOf: (layer) => this.#options.unitOf?.(layer) ?? null,
+      },
       this.#options.marks,
     );
     return { parts: this.#parts, sort: module.reversePainterSortStable };
@@ -198,6 +211,8 @@ export class VrMode {
     const { stage } = this.#options;
     this.#session = null;
     this.#parts?.inputs.reset();
+    // The bar hangs from the content root: the page draws its own (stage/scale-bar.ts).
+    if (this.#parts) this.#parts.physical.bar.group.visible = false;
     if (this.#parts) stage.scene.remove(this.#parts.panel.root);
     stage.renderer.setTransparentSort(null);
     const root = this.root;
@@ -231,6 +246,7 @@ export class VrMode {
     panel.setLook(this.#options.look?.current() ?? null);
     panel.layers.show(this.#options.layers?.rows() ?? []);
     this.#parts.marks?.update();
+    this.#parts.physical.update(inputs.hands());
     panel.root.update(seconds);
     this.#probe.frame(now, this.#placed.objects !== '');
   }
