@@ -9,6 +9,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { STATIC_CUBE_OBJ } from '../client/host-process.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
@@ -114,6 +115,42 @@ describe('scale bar and pointer coordinates on the page', () => {
     expect(far.pixels).toBeCloseTo(far.length / far.mmPerPixel, 0);
     expect(far.drawn).toBeCloseTo(far.pixels, 0);
     await shot(page, 'scale-bar-far');
+    expect(errors).toEqual([]);
+  });
+
+  it('says "units" for a result that states none, and does not ask the host for it every frame', async () => {
+    const put = await fetch(`${session.host.baseUrl}/api/specimens/plain-cube?filename=cube.obj`, {
+      method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: STATIC_CUBE_OBJ,
+    });
+    expect(put.status).toBe(201);
+    const link = `${session.host.baseUrl}/${viewerQuery({ specimen: 'plain-cube', room: freshRoom('scale-bar-units') })}`;
+    const { page, errors, requests } = await openPage(session.browser, session.contexts, link);
+    await waitForDrawn(page);
+    const label = page.locator('[data-testid=scale-bar-label]');
+    await label.waitFor();
+    const before = (await label.textContent()) ?? '';
+    expect(before).toMatch(/^\d+(\.\d+)? units$/);
+    // Wheel out: the camera backs away, and the bar steps to longer round lengths.
+    const canvas = (await page.locator('canvas.stage-canvas').boundingBox())!;
+    await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
+    for (let i = 0; i < 12; i++) await page.mouse.wheel(0, 400);
+    await page.waitForFunction((was) => {
+      const now = document.querySelector('[data-testid=scale-bar-label]')?.textContent ?? '';
+      return now !== was && / units$/.test(now);
+    }, before, { timeout: STATE_WAIT_MS });
+    const after = (await label.textContent()) ?? '';
+    expect(Number.parseFloat(after)).toBeGreaterThan(Number.parseFloat(before));
+    // On the cube: the readout says a surface, and the row under it where, in "units".
+    await page.mouse.move(canvas.x + canvas.width / 2 + 1, canvas.y + canvas.height / 2 + 1);
+    await page.waitForFunction(() => document.querySelector('[data-testid=value-readout]')?.textContent === 'surface', null, { timeout: STATE_WAIT_MS });
+    const position = page.locator('[data-testid=pointer-position]');
+    expect(await position.textContent()).toMatch(/^x -?[\d.]+, y -?[\d.]+, z -?[\d.]+ units$/);
+    // The entry has no affine: its frame is the room's, where the readout's point is.
+    expect(await position.getAttribute('data-position')).toBe(await page.locator('[data-testid=value-readout]').getAttribute('data-point'));
+    await shot(page, 'scale-bar-units');
+    // A frame drawn per step of the zoom, each wanting the unit: the room's entry was asked for it
+    // before the cube came and once it was shown, not once a frame.
+    expect(requests.filter((request) => request.url().endsWith('/entry')).length).toBeLessThanOrEqual(2);
     expect(errors).toEqual([]);
   });
 });

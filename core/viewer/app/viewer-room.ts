@@ -5,7 +5,8 @@
  * the layer list (room-scene.ts), its annotations (marks/), a snapshot's read-only view (snapshot-view.ts), and what
  * the stage's tool area shows: the selected layer's panel and, under it, the value readout
  * over every layer with where the pointer is in physical units. The scale bar reads in the
- * room frame's unit; both take the units the marks measure in (mark-units.ts).
+ * room frame's unit; both take the units the marks measure in (mark-units.ts), asked once
+ * per showing (shown-units.ts).
  */
 import type { VitrineClient } from '../../client/client.ts';
 import type { LayerSource } from '../../client/scene-types.ts';
@@ -13,6 +14,7 @@ import type { DeliveryQuery, RoomEntry, SnapshotDocument } from '../../client/wi
 import { h, replaceChildren } from './dom.ts';
 import type { Layout } from './layout.ts';
 import { AnnotationPanel } from './marks/annotation-panel.ts';
+import { ShownUnits } from './marks/shown-units.ts';
 import { RoomFollower, type RoomSubject } from './room-follower.ts';
 import { RoomSceneView } from './room-scene.ts';
 import { RoomViewBinding } from './room-view.ts';
@@ -49,6 +51,7 @@ export class ViewerRoom {
   readonly marks: AnnotationPanel | null;
   readonly #hooks: ViewerRoomHooks;
   readonly #readout: HTMLElement | null;
+  readonly #units: ShownUnits;
   readonly #banner = h('div', { class: 'snapshot-banner', 'data-testid': 'snapshot-banner', hidden: true });
 
   constructor(hooks: ViewerRoomHooks) {
@@ -92,6 +95,15 @@ export class ViewerRoom {
       ? new AnnotationPanel({ client, stage, isLayer: (id) => this.scene?.nameOf(id) != null, shownData: () => layout.dataLink.getAttribute('href') })
       : null;
     if (this.marks) layout.inspector.insertBefore(this.marks.element, layout.jobSection);
+    this.#units = new ShownUnits((layer) => this.marks?.unitOf(layer) ?? null, () => {
+      const contents = stage?.layers.list().map((layer) => `${layer.id}:${layer.content?.object.uuid ?? ''}`) ?? [];
+      return [hooks.room(), ...contents].join(' ');
+    });
+    this.marks?.onUnitKnown(() => {
+      this.#units.forget();
+      // The scale bar reads it on the next frame drawn.
+      stage?.invalidate();
+    });
     layout.stagePane.append(this.#banner);
     if (stage) layout.stagePane.append(new ScaleBar(stage, () => this.unitOf(undefined)).element);
   }
@@ -102,7 +114,7 @@ export class ViewerRoom {
    */
   unitOf(layer: string | undefined): string | null {
     const own = layer !== undefined && this.scene?.nameOf(layer) != null;
-    return this.marks?.unitOf(own ? layer : undefined) ?? null;
+    return this.#units.unitOf(own ? layer : undefined);
   }
 
   /** The page's own content is on the stage (the active layer): it takes the room's look and its layer's. */

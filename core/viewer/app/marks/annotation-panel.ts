@@ -46,6 +46,7 @@ export class AnnotationPanel {
   readonly #placer: MarkPlacer;
   readonly #store: MarkStore;
   readonly #units: MarkUnits;
+  readonly #unitKnown = new Set<() => void>();
   readonly #liveNote = h('p', { class: 'mark-note', 'data-testid': 'marks-unfollowed' }, 'Follow the room to see everyone’s marks as they are made.');
 
   constructor(options: AnnotationPanelOptions) {
@@ -54,8 +55,7 @@ export class AnnotationPanel {
     this.#drawing = new MarkDrawing(options.stage);
     this.#units = new MarkUnits(() => {
       this.#show(this.#store.list(), this.#store.known);
-      // The scale bars and coordinates read the unit too: the next frame shows it.
-      options.stage.invalidate();
+      for (const fn of this.#unitKnown) fn();
     }, options.shownData);
     this.#store = new MarkStore(options.client, (marks, known) => this.#show(marks, known));
     this.#placer = new MarkPlacer({
@@ -116,6 +116,11 @@ export class AnnotationPanel {
    */
   unitOf(layer: string | undefined): string | null {
     return this.#units.unitOf(layer);
+  }
+
+  /** Calls `fn` each time a frame's unit became known. */
+  onUnitKnown(fn: () => void): void {
+    this.#unitKnown.add(fn);
   }
 
   /** A controller's trigger with its ray (world space): places as a click would, or null with no tool chosen. */
