@@ -1,8 +1,8 @@
 /**
  * @module value-readout
  * What is under the cursor, over every layer of the stage (stage-pick.ts): a volume's voxel
- * (x, y, z indices) and its sample, a segmentation's label id and name, a surface's or a
- * point's position. With more than one layer shown, the layer's name comes first. Under it,
+ * (x, y, z indices) and its sample, a segmentation's label id and name, or that it is a
+ * surface or a point. With more than one layer shown, the layer's name comes first. Under it,
  * where that is in physical units: x, y, z in the frame of the layer it was picked on (before
  * the layer's affine, as marks made there are) and that frame's unit ("units" when the result
  * states none); a voxel stands for its centre, origin + spacing × index. Off everything it
@@ -25,10 +25,11 @@ const IDLE_POSITION = '–';
 /** The readout's words for a pick. */
 export function describePick(pick: StagePick): string {
   const voxel = pick.voxel;
-  const at = voxel ? ` at x ${voxel.x}, y ${voxel.y}, z ${voxel.z}` : ` at (${pick.local.toArray().map((v) => formatValue(v)).join(', ')})`;
+  // Where a surface or a point is, the row under it says (describePosition), with its unit.
+  const at = voxel ? ` at x ${voxel.x}, y ${voxel.y}, z ${voxel.z}` : '';
   if (pick.label) return `label ${pick.label.id}${pick.label.name ? ` ${pick.label.name}` : ''}${at}`;
   if (voxel) return `${formatValue(voxel.value)}${at}`;
-  return `${pick.kind}${at}`;
+  return pick.kind;
 }
 
 /** A point in physical units: `x 1.5, y 2, z 0.25 mm` ("units" when the frame states none). */
