@@ -114,6 +114,9 @@ describe('scale bar and pointer coordinates on the page', () => {
     expect(far.label).toBe(`${far.length} mm`);
     expect(far.pixels).toBeCloseTo(far.length / far.mmPerPixel, 0);
     expect(far.drawn).toBeCloseTo(far.pixels, 0);
+    // The pointer stayed where the voxel was; from eight times farther the scan is small, and off it the readout says so.
+    await page.waitForFunction(() => document.querySelector('[data-testid=pointer-position]')?.textContent === '–', null, { timeout: STATE_WAIT_MS });
+    expect(await readout.getAttribute('data-value')).toBe('');
     await shot(page, 'scale-bar-far');
     expect(errors).toEqual([]);
   });

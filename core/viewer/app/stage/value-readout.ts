@@ -6,7 +6,8 @@
  * where that is in physical units: x, y, z in the frame of the layer it was picked on (before
  * the layer's affine, as marks made there are) and that frame's unit ("units" when the result
  * states none); a voxel stands for its centre, origin + spacing × index. Off everything it
- * says so. One pick per animation frame at most, whatever the mouse does.
+ * says so. One pick per animation frame at most, whatever the mouse does; a camera that moves
+ * under a still pointer picks again.
  */
 import { h } from '../dom.ts';
 import { formatValue } from './colour-bar.ts';
@@ -108,14 +109,20 @@ export function attachValueReadout(
     pending = null;
     show(null);
   };
+  // A camera that moves (a wheel's zoom, a room's camera) puts something else under a still pointer.
+  const onCamera = (): void => {
+    if (pending) onMove(pending);
+  };
   stage.canvas.addEventListener('pointermove', onMove);
   stage.canvas.addEventListener('pointerleave', onLeave);
+  stage.view.controls.addEventListener('change', onCamera);
   return {
     element,
     dispose() {
       cancelAnimationFrame(frame);
       stage.canvas.removeEventListener('pointermove', onMove);
       stage.canvas.removeEventListener('pointerleave', onLeave);
+      stage.view.controls.removeEventListener('change', onCamera);
     },
   };
 }
