@@ -1,7 +1,7 @@
 /**
  * @module vr-controller
  * The emulated headset's right controller (IWER's `window.xrDevice`): waiting for session
- * frames, and aiming at a point and pulling the trigger, as a user in the headset would.
+ * frames, aiming at a point, and pulling the trigger there, as a user in the headset would.
  */
 import type { Page } from 'playwright-core';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
@@ -22,8 +22,8 @@ function aim(d: Vec): [number, number, number, number] {
   return q.map((v) => v / n) as [number, number, number, number];
 }
 
-/** Points the right controller from `from` at `at` and pulls the trigger for a few frames (`after`: frames go on once it is let go). */
-export async function pullTriggerAt(page: Page, from: Vec, at: Vec, after = true): Promise<void> {
+/** Holds the right controller at `from`, pointing at `at`, for a few frames. */
+export async function aimAt(page: Page, from: Vec, at: Vec): Promise<void> {
   const d = at.map((v, i) => v - from[i]!) as Vec;
   const len = Math.hypot(...d);
   const q = aim(d.map((v) => v / len) as Vec);
@@ -38,6 +38,11 @@ export async function pullTriggerAt(page: Page, from: Vec, at: Vec, after = true
     [from, q] as const,
   );
   await framesPass(page, 3);
+}
+
+/** Points the right controller from `from` at `at` and pulls the trigger for a few frames (`after`: frames go on once it is let go). */
+export async function pullTriggerAt(page: Page, from: Vec, at: Vec, after = true): Promise<void> {
+  await aimAt(page, from, at);
   const press = (value: number) =>
     page.evaluate(
       (v) =>

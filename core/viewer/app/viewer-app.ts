@@ -103,7 +103,7 @@ export class ViewerApp {
       new LinkCamera(this.#stage);
       this.#vr = createPageVr({
         stage: this.#stage, follower: this.#rooms.follower, scene: this.#rooms.scene, marks: this.#rooms.marks, layout: this.#layout, panel: () => this.#panel,
-        current: () => this.#current, request,
+        current: () => this.#current, request, unitOf: (layer) => this.#rooms.unitOf(layer),
       });
     }
   }

@@ -4,7 +4,9 @@
  * room's events (room-follower.ts), its shared look (room-view.ts), its scene of layers with
  * the layer list (room-scene.ts), its annotations (marks/), a snapshot's read-only view (snapshot-view.ts), and what
  * the stage's tool area shows: the selected layer's panel and, under it, the value readout
- * over every layer.
+ * over every layer with where the pointer is in physical units. The scale bar reads in the
+ * room frame's unit; both take the units the marks measure in (mark-units.ts), asked once
+ * per showing (shown-units.ts).
  */
 import type { VitrineClient } from '../../client/client.ts';
 import type { LayerSource } from '../../client/scene-types.ts';
@@ -12,12 +14,14 @@ import type { DeliveryQuery, RoomEntry, SnapshotDocument } from '../../client/wi
 import { h, replaceChildren } from './dom.ts';
 import type { Layout } from './layout.ts';
 import { AnnotationPanel } from './marks/annotation-panel.ts';
+import { ShownUnits } from './marks/shown-units.ts';
 import { RoomFollower, type RoomSubject } from './room-follower.ts';
 import { RoomSceneView } from './room-scene.ts';
 import { RoomViewBinding } from './room-view.ts';
 import { openSnapshot, snapshotControl } from './snapshot-view.ts';
 import type { Stage } from './stage/stage.ts';
 import type { StageContent } from './stage/stage-content.ts';
+import { ScaleBar } from './stage/scale-bar.ts';
 import { attachValueReadout } from './stage/value-readout.ts';
 
 export interface ViewerRoomHooks {
@@ -47,6 +51,7 @@ export class ViewerRoom {
   readonly marks: AnnotationPanel | null;
   readonly #hooks: ViewerRoomHooks;
   readonly #readout: HTMLElement | null;
+  readonly #units: ShownUnits;
   readonly #banner = h('div', { class: 'snapshot-banner', 'data-testid': 'snapshot-banner', hidden: true });
 
   constructor(hooks: ViewerRoomHooks) {
@@ -81,7 +86,7 @@ export class ViewerRoom {
         })
       : null;
     this.view = new RoomViewBinding({ stage, following, send: (room, view) => client.setRoomView(room, view) });
-    this.#readout = stage ? attachValueReadout(stage, (id) => this.scene?.nameOf(id) ?? null).element : null;
+    this.#readout = stage ? attachValueReadout(stage, (id) => this.scene?.nameOf(id) ?? null, (id) => this.unitOf(id)).element : null;
     if (this.scene) {
       this.scene.list.addToHead(snapshotControl(client, hooks.room));
       layout.inspector.insertBefore(this.scene.list.element, layout.jobSection);
@@ -90,7 +95,26 @@ export class ViewerRoom {
       ? new AnnotationPanel({ client, stage, isLayer: (id) => this.scene?.nameOf(id) != null, shownData: () => layout.dataLink.getAttribute('href') })
       : null;
     if (this.marks) layout.inspector.insertBefore(this.marks.element, layout.jobSection);
+    this.#units = new ShownUnits((layer) => this.marks?.unitOf(layer) ?? null, () => {
+      const contents = stage?.layers.list().map((layer) => `${layer.id}:${layer.content?.object.uuid ?? ''}`) ?? [];
+      return [hooks.room(), ...contents].join(' ');
+    });
+    this.marks?.onUnitKnown(() => {
+      this.#units.forget();
+      // The scale bar reads it on the next frame drawn.
+      stage?.invalidate();
+    });
     layout.stagePane.append(this.#banner);
+    if (stage) layout.stagePane.append(new ScaleBar(stage, () => this.unitOf(undefined)).element);
+  }
+
+  /**
+   * The physical unit of the frame a point picked on `layer` is in: the layer's own when it is a
+   * layer of the room's scene, else the room's (undefined: the room's); null while none is known.
+   */
+  unitOf(layer: string | undefined): string | null {
+    const own = layer !== undefined && this.scene?.nameOf(layer) != null;
+    return this.#units.unitOf(own ? layer : undefined);
   }
 
   /** The page's own content is on the stage (the active layer): it takes the room's look and its layer's. */

@@ -46,13 +46,17 @@ export class AnnotationPanel {
   readonly #placer: MarkPlacer;
   readonly #store: MarkStore;
   readonly #units: MarkUnits;
+  readonly #unitKnown = new Set<() => void>();
   readonly #liveNote = h('p', { class: 'mark-note', 'data-testid': 'marks-unfollowed' }, 'Follow the room to see everyone’s marks as they are made.');
 
   constructor(options: AnnotationPanelOptions) {
     this.#tools = new MarkTools((tool) => this.choose(tool));
     this.#list = new MarkList({ relabel: (mark, label) => void this.#relabel(mark, label), remove: (mark) => void this.#remove(mark) });
     this.#drawing = new MarkDrawing(options.stage);
-    this.#units = new MarkUnits(() => this.#show(this.#store.list(), this.#store.known), options.shownData);
+    this.#units = new MarkUnits(() => {
+      this.#show(this.#store.list(), this.#store.known);
+      for (const fn of this.#unitKnown) fn();
+    }, options.shownData);
     this.#store = new MarkStore(options.client, (marks, known) => this.#show(marks, known));
     this.#placer = new MarkPlacer({
       stage: options.stage, isLayer: options.isLayer,
@@ -104,6 +108,19 @@ export class AnnotationPanel {
   choose(tool: MarkTool): void {
     this.#tools.select(tool);
     this.#placer.setTool(tool);
+  }
+
+  /**
+   * The physical unit of frame `layer` (undefined: the room's), null while none is known: what
+   * the marks measure in, and what the scale bars and pointer coordinates read in too.
+   */
+  unitOf(layer: string | undefined): string | null {
+    return this.#units.unitOf(layer);
+  }
+
+  /** Calls `fn` each time a frame's unit became known. */
+  onUnitKnown(fn: () => void): void {
+    this.#unitKnown.add(fn);
   }
 
   /** A controller's trigger with its ray (world space): places as a click would, or null with no tool chosen. */

@@ -34,6 +34,8 @@ export interface PageVrHooks {
   current(): SpecimenMetadata | null;
   /** Requests the current subject with the panel's values, as a page edit of `mode` does. */
   request(mode: ChangeMode): void;
+  /** The physical unit of a picked layer's frame (undefined: the room's), as the page's readout and scale bar say it. */
+  unitOf(layer: string | undefined): string | null;
 }
 
 export function createPageVr(hooks: PageVrHooks): VrMode {
@@ -52,6 +54,7 @@ export function createPageVr(hooks: PageVrHooks): VrMode {
     look: pageLook(hooks.layout.stageTools),
     marks: hooks.marks ?? undefined,
     time: () => timeControlsIn(hooks.layout.stageTools),
+    unitOf: hooks.unitOf,
     layers: { rows: () => hooks.scene?.vrRows() ?? [], change: (id, change, mode) => hooks.scene?.change(id, change, mode === 'commit') },
     // A dynamic mesh is asked for again: with the triangle budget in VR, without it after; the scene's meshes too.
     presentingChanged: () => {

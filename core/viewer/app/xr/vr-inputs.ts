@@ -125,6 +125,13 @@ export class VrInputs {
     return ray;
   }
 
+  /** The connected hands' target rays (world space), the right hand first, each saying whether it points at the panel. */
+  hands(): { ray: THREE.Raycaster; onPanel: boolean }[] {
+    const connected = this.#slots.filter((slot) => slot.source);
+    connected.sort((a, b) => Number(b.source?.handedness === 'right') - Number(a.source?.handedness === 'right'));
+    return connected.map((slot) => ({ ray: this.#ray(slot), onPanel: slot.pointer.distance !== null }));
+  }
+
   /** Once per frame, after the poses updated: pointers, rays, thumbsticks, grabbing. */
   update(seconds: number): void {
     for (const slot of this.#slots) {

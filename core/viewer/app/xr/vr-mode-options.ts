@@ -1,8 +1,8 @@
 /**
  * @module vr-mode-options
  * What the VR mode is given by the page: the subject it shows, and the page's own ways to
- * change parameters, follow the room, step a look, change a layer, mark, and work the time
- * controls. Each is the page's path, so a change in VR is the page's change.
+ * change parameters, follow the room, step a look, change a layer, mark, work the time
+ * controls, and name a frame's unit. Each is the page's path, so a change in VR is the page's change.
  */
 import type { LayerDisplay } from '../../../client/scene-types.ts';
 import type { ParameterSchema } from '../../../client/wire-types.ts';
@@ -38,5 +38,7 @@ export interface VrModeOptions {
   marks?: VrMarks;
   /** The shown result's time controls (null when it has no time axis): the panel's time row works them. */
   time?(): VrSteps | null;
+  /** The physical unit of the frame of a point picked on `layer` (undefined: the room's); null while none is known. */
+  unitOf?(layer: string | undefined): string | null;
 }
 

@@ -8,7 +8,9 @@
  * room peers follow as they do for a page edit, and a room peer's change reaches the headset
  * as it reaches the page. The room's layers stand together, placed as one; the panel lists
  * them with visibility and opacity, its time row works the page's time controls (vr-time.ts),
- * and its row of annotation tools is the page's toolbar (vr-mark-tools.ts). Only meshes travel with a triangle budget while in VR
+ * and its row of annotation tools is the page's toolbar (vr-mark-tools.ts); a scale bar stands
+ * by the specimen, and the panel says its length and where a controller points in physical
+ * units (vr-physical.ts). Only meshes travel with a triangle budget while in VR
  * (triangle-budget.ts). Ending the session (the headset's menu or "Exit VR") returns to the
  * page as it was.
  */
@@ -19,6 +21,7 @@ import { vrDelivery, vrTriangleBudget } from './triangle-budget.ts';
 import type { VrModeOptions, VrSubject } from './vr-mode-options.ts';
 import type { VrPanel } from './vr-panel.ts';
 import type { VrMarkTools } from './vr-mark-tools.ts';
+import type { VrPhysical } from './vr-physical.ts';
 import type { VrSessionParts } from './vr-session-parts.ts';
 import type { VrTime } from './vr-time.ts';
 import { isVrSupported, requestVrSession } from './vr-support.ts';
@@ -96,6 +99,11 @@ export class VrMode {
     return this.#parts?.time ?? null;
   }
 
+  /** The scale bar and where a controller points, for the automation probe (null before a session). */
+  get physical(): VrPhysical | null {
+    return this.#parts?.physical ?? null;
+  }
+
   /** The panel's annotation tools, for the automation probe (null without a session or the tools). */
   get marks(): VrMarkTools | null {
     return this.#parts?.marks ?? null;
@@ -166,6 +174,10 @@ export class VrMode {
         exit: () => void this.#session?.end(),
       },
       (factor) => this.#scale(factor),
+      {
+        root: this.root, box: () => this.#options.stage.layers.box(), pickRay: (ray) => this.#options.stage.pickRay(ray),
+        unitOf: (layer) => this.#options.unitOf?.(layer) ?? null,
+      },
       this.#options.marks,
     );
     return { parts: this.#parts, sort: module.reversePainterSortStable };
@@ -175,6 +187,8 @@ export class VrMode {
     const { stage } = this.#options;
     this.#session = null;
     this.#parts?.inputs.reset();
+    // The bar hangs from the content root: the page draws its own (stage/scale-bar.ts).
+    if (this.#parts) this.#parts.physical.bar.group.visible = false;
     if (this.#parts) stage.scene.remove(this.#parts.panel.root);
     stage.renderer.setTransparentSort(null);
     const root = this.root;
@@ -209,6 +223,7 @@ export class VrMode {
     panel.layers.show(this.#options.layers?.rows() ?? []);
     this.#parts.time.update(this.#options.time?.() ?? null);
     this.#parts.marks?.update();
+    this.#parts.physical.update(inputs.hands());
     panel.root.update(seconds);
     this.#probe.frame(now, this.#placed.objects !== '');
   }

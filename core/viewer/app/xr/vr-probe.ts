@@ -2,7 +2,8 @@
  * @module vr-probe
  * What a test or a benchmark reads of the VR session (`window.vitrineVr`): whether it is
  * presenting, the time from pressing "Enter VR" to the first frame with the specimen placed,
- * recent frame times, the specimen's scale, what the time row reads, and where a slider's track, a button or a point of
+ * recent frame times, the specimen's scale, what the time row reads, the scale bar and where a
+ * controller points in physical units, and where a slider's track, a button or a point of
  * the specimen lies in the room (so an emulated controller can be aimed at it). It changes nothing.
  */
 import * as THREE from 'three';
@@ -10,6 +11,7 @@ import type { MarkTool } from '../marks/mark-placer.ts';
 import type { VrMarkTools } from './vr-mark-tools.ts';
 import type { VrPanel } from './vr-panel.ts';
 import type { VrTime, VrTimeControl } from './vr-time.ts';
+import type { VrPhysical } from './vr-physical.ts';
 
 /** What the probe reads of the VR mode (vr-mode.ts), without depending on it. */
 export interface ProbedVr {
@@ -20,6 +22,7 @@ export interface ProbedVr {
   readonly panel: VrPanel | null;
   readonly marks: VrMarkTools | null;
   readonly time: VrTime | null;
+  readonly physical: VrPhysical | null;
 }
 
 /** Frame intervals kept. */
@@ -41,6 +44,10 @@ export interface VrProbeState {
   framebuffer: [number, number] | null;
   /** The time row's readout ("t 2 / 3"), '' while the row is hidden. */
   timeReadout: string;
+  /** The scale bar by the specimen (its label, length in physical units and in metres), null while none stands. */
+  scaleBar: { label: string; length: number; metres: number; visible: boolean } | null;
+  /** Where a controller points, as the panel says it, null before it is known. */
+  pointer: { kind: 'ray' | 'tip'; position: [number, number, number]; unit: string | null; text: string } | null;
 }
 
 declare global {
@@ -70,6 +77,11 @@ function pointOn(component: THREE.Object3D | undefined, x: number): [number, num
   return new THREE.Vector3(x, 0, 0).applyMatrix4(component.matrixWorld).toArray() as [number, number, number];
 }
 
+function barOf(physical: VrPhysical | null): VrProbeState['scaleBar'] {
+  const bar = physical?.state.bar;
+  return bar ? { label: bar.label, length: bar.value, metres: bar.metres, visible: physical!.bar.group.visible } : null;
+}
+
 export class VrProbe {
   #enteredAt: number | null = null;
   #firstSpecimenFrameMs: number | null = null;
@@ -89,6 +101,8 @@ export class VrProbe {
         status: mode.status,
         framebuffer: mode.framebuffer,
         timeReadout: mode.time?.readout ?? '',
+        scaleBar: barOf(mode.physical),
+        pointer: mode.physical?.state.pointer ?? null,
       }),
       sliderPoint: (name, fraction) => pointOn(mode.panel?.track(name), fraction - 0.5),
       buttonPoint: (button) => pointOn(mode.panel?.buttons[button], 0),
