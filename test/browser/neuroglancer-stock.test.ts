@@ -193,8 +193,11 @@ describe('a stock Neuroglancer', () => {
     // Each cross-section passes through the volume: at Neuroglancer's first zoom its 64 × 16 × 16
     // units span tens of pixels, drawn in the teal to green of viridis's middle (counted here)
     // where the plane crosses the middle values and in its darker and yellower ends elsewhere.
+    // Two planes hold its long 64-unit x axis and show a long band; the third crosses it as a
+    // small 16 × 16 square (which panel shows which plane varies, so they are sorted).
     for (const section of sections) expect(section.volume).toBeGreaterThan(20);
-    expect(sections.reduce((sum, section) => sum + section.volume, 0)).toBeGreaterThan(1000);
+    const [, second] = sections.map((section) => section.volume).sort((a, b) => b - a);
+    expect(second).toBeGreaterThan(200);
     // The mark is drawn on at least two of the planes, whether they pass through it or
     // through the volume's middle (two of those hold the line along x it lies on).
     const marked = sections.filter((section) => section.mark > 4);
