@@ -87,9 +87,13 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
   cache.seed(step.t, step.c, whole ? 'full' : 'coarse', first);
 
   const swap = (next: VolumeContent | null): void => {
-    if (inner) {
-      holder.remove(inner.object);
-      inner.dispose();
+    const before = inner;
+    if (before) {
+      holder.remove(before.object);
+      // Freed once the next frame has drawn the new step: its materials then take over the
+      // shader programs the old ones hold, where freeing first would have them compiled again.
+      if (next) requestAnimationFrame(() => before.dispose());
+      else before.dispose();
     }
     inner = next;
     if (next) {
