@@ -144,17 +144,15 @@ async function play(page: Page, what: string, piece: string, rate: number, goal:
   await page.locator('[data-control=rate]').fill(String(rate));
   await page.locator('[data-control=play]').click();
   const started = await page.evaluate(() => performance.now());
-  await page.waitForTimeout((PLAY_SECONDS * 1000) / 2);
-  await page.screenshot({ path: path.join(shots, `time-play-${piece}.png`) });
-  await page.waitForTimeout((PLAY_SECONDS * 1000) / 2);
+  await page.waitForTimeout(PLAY_SECONDS * 1000);
   await page.locator('[data-control=play]').click();
+  // After the pause: a screenshot reads the canvas back and would stall playback.
+  await page.screenshot({ path: path.join(shots, `time-play-${piece}.png`) });
   const marks = await marksOf(page);
   const got = await answers(page);
   const shown = marks.shown.slice(from).filter((s) => s.frame !== null && s.at >= started);
-  // A step counts once, when it first reaches the canvas; a coarse one refined later counts as coarse.
-  const steps = new Map<number, Shown[]>();
-  for (const s of shown) steps.set(Number(s.drawn.split(':')[0]), [...(steps.get(Number(s.drawn.split(':')[0])) ?? []), s]);
-  const firsts = [...steps.values()].map((list) => list[0]!);
+  // A step counts when it first reaches the canvas after another step (playback may wrap round); a coarse one refined later counts as coarse.
+  const firsts = shown.filter((s, i) => i === 0 || s.drawn.split(':')[0] !== shown[i - 1]!.drawn.split(':')[0]);
   const span = (Math.max(...firsts.map((s) => s.frame!)) - started) / 1000;
   const perSecond = firsts.length / span;
   const coarse = firsts.filter((s) => s.coarse).length;
@@ -174,7 +172,7 @@ async function play(page: Page, what: string, piece: string, rate: number, goal:
     bytes,
     lines: [
       `  ${what}, asked ${rate} steps/s for ${PLAY_SECONDS} s: ${fmt(perSecond, 1)} steps/s shown (goal ≥ ${goal}: ${perSecond >= goal ? 'met' : 'missed'}), ` +
-        `${coarse} of ${firsts.length} first drawn coarse; ${MB(bytes)} per full step`,
+        `${coarse} of ${firsts.length} drawn coarse first; ${MB(bytes)} per full step`,
       `    bytes in to drawn on the canvas, per draw (${sinceBytes.length}): ${spread(sinceBytes)}`,
       `    wanted and in to drawn (a step fetched ahead waits for its beat): ${spread(sinceReady)} (goal ≤ 100 ms: ` +
         `${sinceReady.length && Math.max(...sinceReady) <= 100 ? 'met' : 'missed'})`,
@@ -254,7 +252,7 @@ export async function browserPart(host: RunningHost): Promise<string[]> {
     const one = await play(page, 'one component (as the viewer asks it)', '0', 25, 25, shots);
     lines.push(...one.lines);
     drawOne = await drawOnly(page, '0');
-    lines.push(`screenshots (mid-play): ${shots}`);
+    lines.push(`screenshots (where each playback paused): ${shots}`);
   } finally {
     await browser.close();
   }

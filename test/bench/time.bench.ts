@@ -19,7 +19,7 @@
  *    connections share): the bytes before the first frame; playing as RGB8 and as one
  *    component at an asked rate, steps shown per second and per step the time from its bytes
  *    to the canvas; and the bounds of the same run, the link alone and drawing alone. It runs
- *    after part 3, so the host has made each step before (as for a room's second viewer).
+ *    after part 3, so the host has made every RGB8 step before (as for a room's second viewer).
  * TIME_ONLY=compute,steps,play,zarr,browser,small picks parts; TIME_PLAY_SECONDS (20) is how
  * long each playback runs.
  */
