@@ -2,12 +2,12 @@
  * @module step-player
  * Which time step a stepped volume wants and when it moves on. Going to a step fetches it
  * and the steps around it, ahead and behind (a few each way, wrapping round as playback
- * does; playing, a second of playback ahead, as far as the cache holds, so the link stays busy
- * while a step is drawn and one slow answer does not stall the next), and draws it the moment
- * its pieces are in. Playing, each beat moves to the next step
- * once the step before is drawn; a step not in by its beat is fetched at the coarse level as
- * well, and whichever level comes first is drawn, so a link that cannot keep up plays coarse
- * rather than stalls. Pure of the DOM and of three.js: the owner draws.
+ * does; playing, a second of playback ahead, as far as the cache holds, so the link stays
+ * busy while a step is drawn and one slow answer does not stall the next), and draws it the
+ * moment its pieces are in. Playing, each beat moves to the next step once the step before
+ * is drawn; a step not in by its beat is fetched at the coarse level as well, and whichever
+ * level comes first is drawn, so a link that cannot keep up plays coarse rather than stalls.
+ * Pure of the DOM and of three.js: the owner draws.
  */
 import type { StepCache, StepChannel } from './step-cache.ts';
 import { StepClock } from './step-clock.ts';
