@@ -15,8 +15,13 @@
  * 4. the OME-Zarr store: the pyramid made one 3-D block at a time on first read;
  * 5. the same field on a host whose budget is smaller than it (`--cache-max-bytes` 512 MB):
  *    nothing is kept, so every step computes the whole field again.
- * TIME_ONLY=compute,steps,play,zarr,small picks parts. The browser's playback figures join
- * this file later (the viewer's time slider).
+ * 6. In the viewer (time-browser.ts: Chromium with SwiftShader, through a 5 MB/s link all its
+ *    connections share): the bytes before the first frame; playing as RGB8 and as one
+ *    component at an asked rate, steps shown per second and per step the time from its bytes
+ *    to the canvas; and the bounds of the same run, the link alone and drawing alone. It runs
+ *    after part 3, so the host has made every RGB8 step before (as for a room's second viewer).
+ * TIME_ONLY=compute,steps,play,zarr,browser,small picks parts; TIME_PLAY_SECONDS (20) is how
+ * long each playback runs.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,6 +31,7 @@ import path from 'node:path';
 import { CLI, REPO } from '../helpers/cli-path.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { benchHostArgs, fmt, percentile } from './host-helpers.ts';
+import { browserPart } from './time-browser.ts';
 
 const GODOT = { 'user-agent': 'GodotEngine/4.3.stable.official (Linux)' };
 const STEPS = 301;
@@ -154,7 +160,7 @@ async function small(plugins: string, specimens: string): Promise<string[]> {
 
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const { plugins, specimens } = setup();
-  const parts = (process.env.TIME_ONLY ?? 'compute,steps,play,zarr,small').split(',');
+  const parts = (process.env.TIME_ONLY ?? 'compute,steps,play,zarr,browser,small').split(',');
   const lines = [
     `field: 100 x 100 x 20 voxels, 3 components, ${STEPS} steps, float32 (tczyx, 722 MB); load average at start ${loadavg()
       .map((l) => fmt(l, 1))
@@ -168,6 +174,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     if (parts.includes('steps')) lines.push(...(await steps(host)));
     if (parts.includes('play')) lines.push(...(await play(host)));
     if (parts.includes('zarr')) lines.push(...(await store(host)));
+    if (parts.includes('browser')) lines.push(...(await browserPart(host)));
     lines.push(`host memory after: ${rss(host)}`);
   } finally {
     await host.stop();

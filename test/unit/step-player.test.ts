@@ -1,6 +1,6 @@
 /**
  * StepPlayer and StepCache: going to a step fetches it and two steps either way (wrapping
- * round); a step is drawn as soon as it is in; playing moves on a step per beat once the step
+ * round), and playing a second of steps ahead; a step is drawn as soon as it is in; playing moves on a step per beat once the step
  * before is drawn; a step whose full level is late by its beat is fetched coarse as well and
  * drawn from it, so playback goes on; a beat never skips a step that is not drawn at all; the
  * cache keeps a bounded number of steps within a byte budget and cancels the fetches it drops.
@@ -110,6 +110,17 @@ describe('StepPlayer', () => {
     await vi.advanceTimersByTimeAsync(0);
     // The full level replaces the coarse one when it comes before the next beat.
     expect(drawn).toEqual(['0 full', '1 coarse', '1 full']);
+  });
+
+  it('playing, fetches a second of steps ahead, as many as the cache holds', async () => {
+    const { player, queries } = harness(100, () => false);
+    player.go(0);
+    player.setRate(10);
+    const full = queries.filter((q) => levelOf(q) === 'full').map((q) => q.t);
+    expect(new Set(full)).toEqual(new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 98, 99]));
+    // At 60 steps a second, only as many steps ahead as half the cache (20 for one piece).
+    player.setRate(60);
+    expect(Math.max(...queries.filter((q) => Number(q.t) < 50).map((q) => Number(q.t)))).toBe(20);
   });
 
   it('pauses on the step on screen, not on one still on its way', async () => {

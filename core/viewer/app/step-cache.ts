@@ -37,6 +37,8 @@ export class StepCache {
 
   readonly #maxBytes: number;
   readonly #coarseDim: number;
+  /** Bytes of the largest piece in so far. */
+  #largest = 0;
 
   /**
    * `arrived` is told whenever a fetched step comes in; `maxBytes` bounds the samples kept;
@@ -54,9 +56,19 @@ export class StepCache {
     return this.#entries.get(key(t, c, level))?.data ?? null;
   }
 
+  /**
+   * How many steps of `pieces` pieces fit in half the cache, by count and (with the largest
+   * piece in so far) by bytes: as many as a player may fetch ahead and still keep what it shows.
+   */
+  fits(pieces: number): number {
+    const byCount = Math.floor(LIMIT / 2 / Math.max(1, pieces));
+    return this.#largest > 0 ? Math.min(byCount, Math.floor(this.#maxBytes / 2 / (this.#largest * Math.max(1, pieces)))) : byCount;
+  }
+
   /** Puts an already fetched step in (the answer the content was made from). */
   seed(t: number, c: StepChannel, level: StepLevel, data: VolumeData): void {
     this.#entries.set(key(t, c, level), { data, controller: new AbortController(), failed: false });
+    this.#largest = Math.max(this.#largest, data.data.byteLength);
   }
 
   /** Starts fetching the step unless it is in or on its way (one that failed is asked again). */
@@ -77,6 +89,7 @@ export class StepCache {
       (data) => {
         if (data.type !== 'volume' || this.#entries.get(k) !== entry) return;
         entry.data = data;
+        this.#largest = Math.max(this.#largest, data.data.byteLength);
         this.#trim();
         this.#arrived();
       },

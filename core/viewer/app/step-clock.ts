@@ -1,13 +1,16 @@
 /**
  * @module step-clock
  * The beat of playback: calls its tick `rate` times a second while the rate is above 0.
- * Each beat is timed from the one before it ran, so a slow draw delays the next step
- * rather than piling steps up.
+ * Beats keep to a timeline set when playing starts, so the time a tick takes and a timer's
+ * lateness do not slow the rate down; a clock more than a beat behind (a busy page) beats
+ * once at once and keeps time from there, rather than piling the missed beats up.
  */
 export class StepClock {
   readonly #tick: () => void;
   #rate = 0;
   #timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the next beat is due (Date.now() milliseconds). */
+  #due = 0;
 
   constructor(tick: () => void) {
     this.#tick = tick;
@@ -22,6 +25,7 @@ export class StepClock {
     if (rate === this.#rate) return;
     this.stop();
     this.#rate = rate > 0 && Number.isFinite(rate) ? rate : 0;
+    this.#due = Date.now();
     this.#schedule();
   }
 
@@ -33,10 +37,13 @@ export class StepClock {
 
   #schedule(): void {
     if (this.#rate <= 0) return;
+    const now = Date.now();
+    const period = 1000 / this.#rate;
+    this.#due = this.#due + period < now - period ? now : this.#due + period;
     this.#timer = setTimeout(() => {
       this.#timer = null;
       this.#tick();
       this.#schedule();
-    }, 1000 / this.#rate);
+    }, this.#due - now);
   }
 }

@@ -2,16 +2,21 @@
  * @module step-player
  * Which time step a stepped volume wants and when it moves on. Going to a step fetches it
  * and the steps around it, ahead and behind (a few each way, wrapping round as playback
- * does), and draws it the moment its pieces are in. Playing, each beat moves to the next step
- * once the step before is drawn; a step not in by its beat is fetched at the coarse level as
- * well, and whichever level comes first is drawn, so a link that cannot keep up plays coarse
- * rather than stalls. Pure of the DOM and of three.js: the owner draws.
+ * does; playing, a second of playback ahead, as far as the cache holds, so the link stays
+ * busy while a step is drawn and one slow answer does not stall the next), and draws it the
+ * moment its pieces are in. Playing, each beat moves to the next step once the step before
+ * is drawn; a step not in by its beat is fetched at the coarse level as well, and whichever
+ * level comes first is drawn, so a link that cannot keep up plays coarse rather than stalls.
+ * Pure of the DOM and of three.js: the owner draws.
  */
 import type { StepCache, StepChannel } from './step-cache.ts';
 import { StepClock } from './step-clock.ts';
 
 /** Steps fetched ahead and behind the one wanted. */
 export const STEPS_AROUND = 2;
+
+/** Seconds of playback fetched ahead while playing. */
+export const AHEAD_SECONDS = 1;
 
 export interface StepPlayerOptions {
   /** Time steps of the result. */
@@ -53,14 +58,8 @@ export class StepPlayer {
 
   /** Wants step `t` (clamped to the steps there are): fetches it and its neighbours, and draws it if it is in. */
   go(t: number): void {
-    const { steps, cache } = this.#options;
-    this.#t = Math.max(0, Math.min(steps - 1, Math.round(t)));
-    const order = [this.#t];
-    for (let k = 1; k <= STEPS_AROUND; k++) order.push((this.#t + k) % steps, (this.#t - k + steps) % steps);
-    const loads = order.flatMap((t) => this.#options.wanted().map((c) => [t, c] as const));
-    // Fetched nearest first; then touched farthest first, so the cache drops far steps before near ones.
-    for (const [t, c] of loads) cache.load(t, c, 'full');
-    for (const [t, c] of loads.reverse()) cache.load(t, c, 'full');
+    this.#t = Math.max(0, Math.min(this.#options.steps - 1, Math.round(t)));
+    this.#fetch();
     this.redraw();
     this.#options.changed(this.#t, this.rate);
   }
@@ -72,7 +71,9 @@ export class StepPlayer {
 
   /** Plays at `rate` steps per second (0: pauses). */
   setRate(rate: number): void {
+    const before = this.rate;
     this.#clock.setRate(rate);
+    if (this.rate > before) this.#fetch();
     this.#options.changed(this.#t, this.rate);
   }
 
@@ -84,6 +85,22 @@ export class StepPlayer {
 
   stop(): void {
     this.#clock.stop();
+  }
+
+  /** Fetches the step wanted and the steps around it. */
+  #fetch(): void {
+    const { steps, cache } = this.#options;
+    const wanted = this.#options.wanted();
+    const ahead = this.rate > 0 ? Math.max(STEPS_AROUND, Math.min(Math.ceil(this.rate * AHEAD_SECONDS), cache.fits(wanted.length))) : STEPS_AROUND;
+    const order = [this.#t];
+    for (let k = 1; k <= Math.min(steps - 1, Math.max(ahead, STEPS_AROUND)); k++) {
+      if (k <= ahead) order.push((this.#t + k) % steps);
+      if (k <= STEPS_AROUND) order.push((this.#t - k + steps) % steps);
+    }
+    const loads = order.flatMap((t) => wanted.map((c) => [t, c] as const));
+    // Fetched nearest first; then touched farthest first, so the cache drops far steps before near ones.
+    for (const [t, c] of loads) cache.load(t, c, 'full');
+    for (const [t, c] of loads.reverse()) cache.load(t, c, 'full');
   }
 
   #beat(): void {

@@ -86,10 +86,23 @@ export function createSteppedVolume(first: VolumeData, fetch: FetchStep, stage: 
   const whole = ['z', 'y', 'x'].every((axis, i) => step.sizes[axis] === undefined || first.shape[i] === step.sizes[axis]);
   cache.seed(step.t, step.c, whole ? 'full' : 'coarse', first);
 
+  /** The step before the one shown, until a frame has drawn the new one (or the next step comes). */
+  let retired: VolumeContent | null = null;
+  const retire = (): void => {
+    retired?.dispose();
+    retired = null;
+  };
   const swap = (next: VolumeContent | null): void => {
-    if (inner) {
-      holder.remove(inner.object);
-      inner.dispose();
+    const before = inner;
+    retire();
+    if (before) {
+      holder.remove(before.object);
+      // Freed once the next frame has drawn the new step: its materials then take over the
+      // shader programs the old ones hold, where freeing first would have them compiled again.
+      // A page whose frames come from a headset frees it when the next step comes instead.
+      retired = before;
+      if (next) requestAnimationFrame(() => retired === before && retire());
+      else retire();
     }
     inner = next;
     if (next) {

@@ -120,6 +120,7 @@ export class TimeControls {
     this.#play.title = this.#play.ariaLabel = playing > 0 ? 'Pause' : 'Play';
     if (playing > 0 && document.activeElement !== this.#rate) this.#rate.value = String(playing);
     this.element.dataset.playing = String(playing);
+    this.element.dataset.wantedT = String(t);
   }
 
   /** Step `t` is drawn (`coarse`: from a coarser level, the link did not keep up). */
