@@ -83,6 +83,8 @@ export interface ChangingRoomRun {
   after: number;
   /** Room changes the writers made in the window. */
   changes: number;
+  /** Changes made in each second of the window. */
+  perSecond: number[];
   /** Stalled streams the host had ended by the time they read again; reading streams still open. */
   closed: number;
   open: number;
@@ -112,13 +114,16 @@ export async function changingRoom(options: ChangingRoomOptions): Promise<Changi
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 200);
     let changes = 0;
-    const until = performance.now() + options.windowS * 1000;
+    const perSecond = Array.from({ length: Math.ceil(options.windowS) }, () => 0);
+    const from = performance.now();
+    const until = from + options.windowS * 1000;
     await Promise.all(
       Array.from({ length: options.writers }, async (_, w) => {
         for (let i = 0; performance.now() < until; i++) {
           const res = await change(w * 1_000_000 + i);
           await res.arrayBuffer();
           changes++;
+          perSecond[Math.min(perSecond.length - 1, Math.floor((performance.now() - from) / 1000))]! += 1;
         }
       }),
     );
@@ -129,7 +134,7 @@ export async function changingRoom(options: ChangingRoomOptions): Promise<Changi
     const closed = (await Promise.all(stalled.map(endedByHost))).filter(Boolean).length;
     for (const s of stalled) s.socket.destroy();
     for (const r of readers) r.close();
-    return { before, peak, after, changes, closed, open, events };
+    return { before, peak, after, changes, perSecond, closed, open, events };
   } finally {
     await host.stop();
   }

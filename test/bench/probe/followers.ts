@@ -22,6 +22,7 @@ async function measure(): Promise<string[]> {
       `${fmt(run.changes / control.changes)} (target >= 0.8)`,
     `stalled streams the host ended: ${run.closed} of ${STALLED}; reading streams still open: ${run.open} of ${room.readers} ` +
       `(events each ${run.events.join(', ')})`,
+    `changes in each second: with ${STALLED} ${run.perSecond.join(' ')}; with none ${control.perSecond.join(' ')}`,
     `host RSS ${fmt(run.before, 0)} -> peak ${fmt(run.peak, 0)} MiB (control ${fmt(control.before, 0)} -> ${fmt(control.peak, 0)})`,
   ];
 }
