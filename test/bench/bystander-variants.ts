@@ -4,13 +4,17 @@
  * `max_triangles` variants of a 400k-triangle mesh (every one made anew on the encode threads)
  * while a ninth, from an address of its own, asks for distinct variants of a 20k-triangle
  * mesh. Gives the ninth's times with the eight idle and with them busy. The host tells clients
- * apart by address, so each client uses a loopback address of its own. Used by
+ * apart by address, so each client uses a loopback address of its own. The eight run in a
+ * process of their own (variant-clients.mjs): read by the timing process, their megabytes
+ * delayed its event loop and so the bystander's measured time. Used by
  * variants.bench.ts and probe.bench.ts.
  */
+import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 
 /** A specimens dir with `smooth-volume` (smooth_volume) and `grid` (grid_mesh) of the bench plugin. */
@@ -37,8 +41,42 @@ export function get(host: RunningHost, pathname: string, headers: Record<string,
   });
 }
 
-/** The bystander's download times (ms, `samples` of each, in order), idle and beside the eight busy clients. */
-export async function bystanderTimes(host: RunningHost, samples: number): Promise<{ idle: number[]; busy: number[] }> {
+/**
+ * Starts variant-clients.mjs: `clients` busy clients on `port`, in a process of their own.
+ * `stop` ends them and resolves with the variants they received.
+ */
+function startVariantClients(port: number, clients: number): { asking: Promise<void>; stop: () => Promise<number> } {
+  const script = fileURLToPath(new URL('variant-clients.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script, String(port), String(clients)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  let started: () => void = () => {};
+  const asking = new Promise<void>((resolve) => (started = resolve));
+  const ended = new Promise<number>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.startsWith('asking\n')) started();
+    });
+    child.once('exit', (code) => {
+      const done = /done (\d+)/.exec(out);
+      if (code === 0 && done) resolve(Number(done[1]));
+      else reject(new Error(`the variant clients exited with ${code}: ${out}`));
+    });
+  });
+  return {
+    asking,
+    stop: () => {
+      child.kill('SIGTERM');
+      return ended;
+    },
+  };
+}
+
+/**
+ * The bystander's download times (ms, `samples` of each, in order), idle and beside the eight
+ * busy clients (run by a process of their own, so reading their downloads does not delay this
+ * one's timing), and how many variants the eight received meanwhile.
+ */
+export async function bystanderTimes(host: RunningHost, samples: number): Promise<{ idle: number[]; busy: number[]; heavyVariants: number }> {
   const mesh = (room: string, extra = '') => `/api/specimens/grid/data?params=%7B%22triangles%22%3A400000%7D&room_id=${room}${extra}`;
   const small = '/api/specimens/grid/data?params=%7B%22triangles%22%3A20000%7D&room_id=bystander';
   const gzip = { 'accept-encoding': 'gzip' };
@@ -52,14 +90,10 @@ export async function bystanderTimes(host: RunningHost, samples: number): Promis
   };
   const idle: number[] = [];
   for (let i = 0; i < samples; i++) idle.push(await timed(19000 - i));
-  let stop = false;
-  const heavy = Array.from({ length: 8 }, async (_, c) => {
-    for (let i = 0; !stop; i++) await get(host, mesh(`heavy-${c}`, `&max_triangles=${300000 - c * 1000 - i}`), gzip, `127.0.0.${c + 1}`);
-  });
+  const heavy = startVariantClients(host.port, 8);
+  await heavy.asking;
   await new Promise((r) => setTimeout(r, 1000));
   const busy: number[] = [];
   for (let i = 0; i < samples; i++) busy.push(await timed(18000 - i));
-  stop = true;
-  await Promise.all(heavy);
-  return { idle, busy };
+  return { idle, busy, heavyVariants: await heavy.stop() };
 }

@@ -9,15 +9,15 @@ import { bystanderTimes, variantSpecimens } from '../bystander-variants.ts';
 import { buildBenchPlugins, fmt, percentile } from '../host-helpers.ts';
 import type { ProbePart } from './part.ts';
 
-const SAMPLES = 10;
+const SAMPLES = 20;
 
 async function measure(): Promise<string[]> {
   const host = await spawnHost(['--port', '0', '--plugins', buildBenchPlugins(), '--specimens', variantSpecimens(), '--log-level', 'warn', '--no-viewer']);
   try {
-    const { idle, busy } = await bystanderTimes(host, SAMPLES);
+    const { idle, busy, heavyVariants } = await bystanderTimes(host, SAMPLES);
     const row = (v: number[]) => `median ${fmt(percentile(v, 50), 0)} ms, max ${fmt(Math.max(...v), 0)} ms`;
     return [
-      `bystander's variant idle: ${row(idle)}; beside the 8: ${row(busy)} (${SAMPLES} each)`,
+      `bystander's variant idle: ${row(idle)}; beside the 8: ${row(busy)} (${SAMPLES} each; the 8 received ${heavyVariants} variants meanwhile)`,
       `median ratio ${fmt(percentile(busy, 50) / percentile(idle, 50))} (target <= 3)`,
     ];
   } finally {
