@@ -12,11 +12,8 @@
  *     growth per stalled stream, how many stalled streams the host closed, and how many reading
  *     streams are still open. VITRINE_TRUST_WINDOW_S sets each window (default 40 s).
  */
-import net from 'node:net';
-import { request } from 'node:http';
-import { spawnFixtureHost } from '../helpers/fixture-host.ts';
-import { rssMiB } from '../helpers/process-rss.ts';
 import { fmt, percentile, startBenchHost } from './host-helpers.ts';
+import { changingRoom, post } from './room-streams.ts';
 
 const WINDOW_S = Number(process.env.VITRINE_TRUST_WINDOW_S ?? 40);
 const FLOOD_JOBS = 1000;
@@ -25,10 +22,6 @@ const READERS = 5;
 const WRITERS = 8;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function post(base: string, path: string, body: unknown): Promise<Response> {
-  return fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-}
 
 async function shortBesideFlood(): Promise<string[]> {
   const host = await startBenchHost(['--pool-size', '2', '--max-jobs', String(FLOOD_JOBS + 100)]);
@@ -74,103 +67,11 @@ async function shortBesideFlood(): Promise<string[]> {
   ];
 }
 
-interface StalledStream {
-  socket: net.Socket;
-  closed: boolean;
-}
-
-/** Opens a room stream, reads the response head, then reads nothing more. */
-function openStalled(port: number, roomId: string): Promise<StalledStream> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write(`GET /api/rooms/${roomId}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
-    });
-    // A small receive buffer, as a client that stopped reading would leave it.
-    socket.setNoDelay(true);
-    const stream: StalledStream = { socket, closed: false };
-    socket.once('data', () => {
-      socket.pause();
-      resolve(stream);
-    });
-    socket.on('close', () => (stream.closed = true));
-    socket.on('error', () => {});
-    socket.once('error', reject);
-  });
-}
-
-interface ReadingStream {
-  events: number;
-  ended: boolean;
-  close(): void;
-}
-
-function openReading(base: string, roomId: string): Promise<ReadingStream> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}/api/rooms/${roomId}/events`, { agent: false, headers: { accept: 'text/event-stream' } }, (res) => {
-      const stream: ReadingStream = { events: 0, ended: false, close: () => req.destroy() };
-      res.setEncoding('utf8');
-      res.on('data', (text: string) => (stream.events += text.split('\n\n').length - 1));
-      res.on('end', () => (stream.ended = true));
-      res.on('close', () => (stream.ended = true));
-      resolve(stream);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** Reads what a stalled stream was sent and tells whether the host ended it (a paused socket sees no end). */
-async function endedByHost(stream: StalledStream): Promise<boolean> {
-  stream.socket.resume();
-  const deadline = performance.now() + 10_000;
-  while (!stream.closed && performance.now() < deadline) await sleep(50);
-  return stream.closed;
-}
-
-async function changingRoom(
-  stalledCount: number,
-): Promise<{ before: number; peak: number; after: number; changes: number; closed: number; open: number; events: number[] }> {
-  // The test fixtures' `square`, whose `note` parameter makes each room event about 15 KB, so
-  // the stalled clients fall past the kernel's socket buffers within the window.
-  const host = await spawnFixtureHost(['--log-level', 'warn', '--pool-size', '2']);
-  const pid = host.child.pid!;
-  const roomId = 'busy';
-  const change = (k: number) =>
-    post(host.url, '/api/specimens/dyn-square/data', { params: { size: 1 + (k % 4), note: `${k}:`.padEnd(15_000, 'x') }, room_id: roomId });
-  // Warm: both threads have run, the room has an entry.
-  await Promise.all([1, 2].map(async (k) => (await change(-k)).arrayBuffer()));
-  await sleep(2000);
-  const before = rssMiB(pid);
-  const stalled = await Promise.all(Array.from({ length: stalledCount }, () => openStalled(host.port, roomId)));
-  const readers = await Promise.all(Array.from({ length: READERS }, () => openReading(host.url, roomId)));
-  let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 200);
-  let changes = 0;
-  const until = performance.now() + WINDOW_S * 1000;
-  await Promise.all(
-    Array.from({ length: WRITERS }, async (_, w) => {
-      for (let i = 0; performance.now() < until; i++) {
-        const res = await change(w * 1_000_000 + i);
-        await res.arrayBuffer();
-        changes++;
-      }
-    }),
-  );
-  clearInterval(sampler);
-  const after = rssMiB(pid);
-  const open = readers.filter((r) => !r.ended).length;
-  const events = readers.map((r) => r.events);
-  const closed = (await Promise.all(stalled.map(endedByHost))).filter(Boolean).length;
-  for (const s of stalled) s.socket.destroy();
-  for (const r of readers) r.close();
-  await host.stop();
-  return { before, peak, after, changes, closed, open, events };
-}
-
 async function stalledStreams(): Promise<string[]> {
   // The same load without stalled streams first: what the changes themselves cost.
-  const control = await changingRoom(0);
-  const run = await changingRoom(STALLED);
+  const room = { readers: READERS, writers: WRITERS, windowS: WINDOW_S };
+  const control = await changingRoom({ ...room, stalled: 0 });
+  const run = await changingRoom({ ...room, stalled: STALLED });
   const perStream = (run.peak - run.before - (control.peak - control.before)) / STALLED;
   return [
     `${STALLED} stalled room streams + ${READERS} reading ones, ${WRITERS} clients changing the room for ${WINDOW_S} s: ${run.changes} changes ` +

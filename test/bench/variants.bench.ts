@@ -11,39 +11,13 @@
  *    while a ninth downloads a small compressed variant: the ninth's time against an idle host.
  * `VITRINE_VARIANTS_ONLY=memory` or `=fair` runs one of the two.
  */
-import { Agent, request } from 'node:http';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { rssMiB } from '../helpers/process-rss.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { buildBenchPlugins, fmt, percentile } from './host-helpers.ts';
+import { bystanderTimes, get, variantSpecimens } from './bystander-variants.ts';
 
 const BUDGET = 1_000_000_000;
 const BOUND_MIB = (1.5 * BUDGET) / 2 ** 20 + 300;
-
-function specimens(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-variants-'));
-  for (const [id, fn] of [['smooth-volume', 'smooth_volume'], ['grid', 'grid_mesh']]) {
-    mkdirSync(path.join(dir, id!));
-    writeFileSync(path.join(dir, id!, 'specimen.json'), JSON.stringify({ display_name: id, function_name: fn }));
-  }
-  return dir;
-}
-
-/** GET `pathname` with `headers` from `address` (a loopback address: the host tells clients apart by it). */
-function get(host: RunningHost, pathname: string, headers: Record<string, string>, address = '127.0.0.1'): Promise<{ status: number; ms: number }> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: host.port, path: pathname, headers, localAddress: address, agent: new Agent() }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 async function windows(host: RunningHost, encoding: string, lines: string[]): Promise<void> {
   const pid = host.child.pid!;
@@ -64,22 +38,7 @@ async function windows(host: RunningHost, encoding: string, lines: string[]): Pr
 }
 
 async function fairness(host: RunningHost, lines: string[]): Promise<void> {
-  const mesh = (room: string, extra = '') => `/api/specimens/grid/data?params=%7B%22triangles%22%3A400000%7D&room_id=${room}${extra}`;
-  const small = '/api/specimens/grid/data?params=%7B%22triangles%22%3A20000%7D&room_id=bystander';
-  const gzip = { 'accept-encoding': 'gzip' };
-  for (let c = 0; c < 8; c++) await get(host, mesh(`heavy-${c}`), { 'accept-encoding': 'identity' });
-  await get(host, small, { 'accept-encoding': 'identity' });
-  const idle: number[] = [];
-  for (let i = 0; i < 5; i++) idle.push((await get(host, `${small}&max_triangles=${19000 - i}`, gzip, '127.0.0.9')).ms);
-  let stop = false;
-  const heavy = Array.from({ length: 8 }, async (_, c) => {
-    for (let i = 0; !stop; i++) await get(host, mesh(`heavy-${c}`, `&max_triangles=${300000 - c * 1000 - i}`), gzip, `127.0.0.${c + 1}`);
-  });
-  await new Promise((r) => setTimeout(r, 1000));
-  const busy: number[] = [];
-  for (let i = 0; i < 5; i++) busy.push((await get(host, `${small}&max_triangles=${18000 - i}`, gzip, '127.0.0.9')).ms);
-  stop = true;
-  await Promise.all(heavy);
+  const { idle, busy } = await bystanderTimes(host, 5);
   lines.push(
     `a bystander's small variant (20k-triangle mesh simplified, gzip): median ${fmt(percentile(idle, 50), 0)} ms idle, ${fmt(percentile(busy, 50), 0)} ms ` +
     `while 8 clients ask for distinct max_triangles of a 400k mesh`,
@@ -91,7 +50,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   const plugins = buildBenchPlugins();
   const only = process.env.VITRINE_VARIANTS_ONLY;
   for (const encoding of ['identity', 'gzip']) {
-    const host = await spawnHost(['--port', '0', '--plugins', plugins, '--specimens', specimens(), '--log-level', 'warn', '--cache-max-bytes', String(BUDGET)]);
+    const args = ['--port', '0', '--plugins', plugins, '--specimens', variantSpecimens(), '--log-level', 'warn', '--cache-max-bytes', String(BUDGET)];
+    const host = await spawnHost(args);
     try {
       if (only !== 'fair') await windows(host, encoding, lines);
       if (encoding === 'identity' && only !== 'memory') await fairness(host, lines);
