@@ -1,10 +1,11 @@
 /**
  * @module vr-controller
  * The emulated headset's right controller (IWER's `window.xrDevice`): waiting for session
- * frames, aiming at a point, and pulling the trigger there, as a user in the headset would.
+ * frames, aiming at a point, and pulling the trigger there, as a user in the headset would;
+ * and a panel control's place once it has stopped moving.
  */
 import type { Page } from 'playwright-core';
-import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
+import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
 
 export type Vec = [number, number, number];
 
@@ -55,4 +56,20 @@ export async function pullTriggerAt(page: Page, from: Vec, at: Vec, after = true
   await framesPass(page, 3);
   await press(0);
   if (after) await framesPass(page, 3);
+}
+
+/**
+ * Where a panel control is (`where`, in room metres) once it stands still over a few frames:
+ * the panel lays itself out over frames after a row appears or changes, and a loaded machine
+ * draws them slowly, so a point read too early is not where the control ends up.
+ */
+export async function stillPoint(page: Page, where: () => Promise<Vec | null>, what: string): Promise<Vec> {
+  let last = await where();
+  return waitFor(async () => {
+    await framesPass(page, 3);
+    const now = await where();
+    const still = now !== null && last !== null && now.every((v, i) => Math.abs(v - last![i]!) < 1e-6);
+    last = now;
+    return still ? now : undefined;
+  }, `${what} standing still`);
 }

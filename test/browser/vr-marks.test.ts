@@ -15,7 +15,7 @@ import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
 import { installEmulatedHeadset, openPage, shot, waitForText, type OpenedPage } from './browser-session.ts';
-import { framesPass, pullTriggerAt, type Vec } from './vr-controller.ts';
+import { framesPass, pullTriggerAt, stillPoint, type Vec } from './vr-controller.ts';
 
 const session = browserAndHost();
 
@@ -50,11 +50,10 @@ async function aimAtColumn(page: Page, x: number, y: number): Promise<{ from: Ve
   return { from, at };
 }
 
-/** Pulls the trigger on the panel's button for annotation tool `tool`. */
+/** Pulls the trigger on the panel's button for annotation tool `tool`, once the button stands still. */
 async function chooseTool(page: Page, tool: 'none' | 'point' | 'line' | 'box'): Promise<void> {
-  const at = await page.evaluate((t) => window.vitrineVr!.markToolPoint(t), tool);
-  expect(at).not.toBeNull();
-  await pullTriggerAt(page, [0.15, 1.1, -0.1], at!);
+  const at = await stillPoint(page, () => page.evaluate((t) => window.vitrineVr!.markToolPoint(t), tool), `the ${tool} button`);
+  await pullTriggerAt(page, [0.15, 1.1, -0.1], at);
   await page.waitForSelector(`[data-testid=annotations] [data-tool=${tool}][aria-pressed=true]`);
 }
 

@@ -10,10 +10,10 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { RoomScene } from '../../core/client/scene-types.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
-import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
 import { installEmulatedHeadset, openPage, shot, type OpenedPage } from './browser-session.ts';
-import { framesPass, pullTriggerAt, type Vec } from './vr-controller.ts';
+import { framesPass, pullTriggerAt, stillPoint, type Vec } from './vr-controller.ts';
 
 const session = browserAndHost();
 const STEPS = 8;
@@ -67,22 +67,10 @@ async function readout(page: Page, text: string): Promise<void> {
   }
 }
 
-/**
- * Pulls the trigger on a control of the panel's time row (`fraction` along the bar), once the
- * control stands still: the panel lays itself out over frames after the row appears, and a
- * loaded machine draws them slowly, so a point read too early is not where the control ends up.
- */
+/** Pulls the trigger on a control of the panel's time row (`fraction` along the bar), once the control stands still. */
 async function pressTime(page: Page, control: 'back' | 'play' | 'forward' | 'bar', fraction?: number): Promise<void> {
   const where = () => page.evaluate(([c, f]) => window.vitrineVr!.timePoint(c!, f), [control, fraction] as const);
-  let last = await where();
-  const at = await waitFor(async () => {
-    await framesPass(page, 3);
-    const now = await where();
-    const still = now !== null && last !== null && now.every((v, i) => Math.abs(v - last![i]!) < 1e-6);
-    last = now;
-    return still ? now : undefined;
-  }, `the time row's ${control} standing still`);
-  await pullTriggerAt(page, HAND, at!);
+  await pullTriggerAt(page, HAND, await stillPoint(page, where, `the time row's ${control}`));
 }
 
 /** The room's layer's shared time. */

@@ -4,7 +4,8 @@
  * and answered, every long run still running. Long work never takes the lane: an unknown
  * function runs there once at most, and a run that turns out long leaves the lane for the next
  * short one. (No timing is asserted: without the lane, each short request below would wait for
- * the long runs, 60 s each, and the test would time out.)
+ * the long runs, 600 s each, and the test would time out. They are that long so that on a
+ * machine slowed many times over they are still running when the test looks.)
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -36,7 +37,7 @@ describe('the short lane', () => {
     const app = await createTestApp({ poolSize: 2 });
     addDynamicSpecimen(app, 'spin', 'spin');
     const long = [];
-    for (let i = 0; i < 6; i++) long.push(await start(app, 'spin', { seconds: 60, seed: i }));
+    for (let i = 0; i < 6; i++) long.push(await start(app, 'spin', { seconds: 600, seed: i }));
     // Both general threads run spins; the other four wait their turn (a long function is
     // never put in the lane, even before its first run is over).
     await waitFor(
@@ -53,16 +54,16 @@ describe('the short lane', () => {
     const app = await createTestApp({ poolSize: 1, cancelGraceMs: 100 });
     addDynamicSpecimen(app, 'spin', 'spin');
     addDynamicSpecimen(app, 'coop', 'cooperative');
-    const spinning = await start(app, 'spin', { seconds: 60 });
+    const spinning = await start(app, 'spin', { seconds: 600 });
     await waitFor(async () => ((await metric(app, 'vitrine_compute_threads_busy')) === 1 ? true : undefined), 'the spin running');
-    // Never run before, so it is given the lane once; it runs for a minute.
-    const misjudged = await start(app, 'coop', { seconds: 60 });
+    // Never run before, so it is given the lane once; it runs for ten minutes.
+    const misjudged = await start(app, 'coop', { seconds: 600 });
     await waitFor(async () => ((await metric(app, 'vitrine_compute_threads_busy')) === 2 ? true : undefined), 'the unknown function running');
     expect((await invokeSquare(app, 2)).type).toBe('mesh');
     expect(await statusOf(app, spinning)).toBe('running');
     expect(await statusOf(app, misjudged)).toBe('running');
     // Now known to be long, it waits for the general thread like any long run.
-    const second = await start(app, 'coop', { seconds: 60 });
+    const second = await start(app, 'coop', { seconds: 600 });
     await waitFor(async () => ((await metric(app, 'vitrine_compute_queued')) === 1 ? true : undefined), 'the second long run queued');
     expect((await invokeSquare(app, 3)).type).toBe('mesh');
     for (const id of [spinning, misjudged, second]) await app.inject({ method: 'DELETE', url: `/api/jobs/${id}` });
