@@ -6,14 +6,17 @@
  * the next once every follower saw the last: from the PATCH sent to each follower's `scene`
  * event with that version (p50, p99, max, over 10,000 deliveries). The baseline, measured in
  * the same run on the same streams: the room's shared view changed the same way (`PUT
- * .../view`, the `view` event), the room event that existed before scenes. Then a late joiner:
- * its first three events and how long until it holds the whole scene.
+ * .../view`, the `view` event), the room event that existed before scenes. Then a leader
+ * stepping a time-lapse layer (a published 20-step `tzyx` volume, every step held with its
+ * result): each step (`PATCH {t}`) to each follower's `scene` event with that step. Then a late
+ * joiner: its first three events and how long until it holds the whole scene.
  */
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SseParser } from '../../core/client/sse-parser.ts';
+import { npyBytes } from '../helpers/specimens-dir.ts';
 import type { RoomScene } from '../../core/client/scene-types.ts';
 import { startRedis } from '../helpers/redis-server.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
@@ -22,6 +25,8 @@ import { fmt, percentile } from './host-helpers.ts';
 const FOLLOWERS = 50;
 const CHANGES = 200;
 const LAYERS = 8;
+/** Steps of the time-lapse layer a leader steps through. */
+const STEPS = 20;
 
 interface Follower {
   events: { event: string; data: unknown; at: number }[];
@@ -105,7 +110,15 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   const room = `bench-${Date.now()}`;
   const followers: Follower[] = [];
   try {
-    const layers = Array.from({ length: LAYERS }, (_, i) => ({ id: `layer${i}`, source: { specimen: 'tri' }, colormap: 'viridis', window: [0, 1000] }));
+    // A time-lapse published on one host (the service holds it for both): 20 steps of 16³.
+    const clip = await fetch(`${hosts[0]!.url}/api/specimens/clip?filename=clip.npy&axes=tzyx`, {
+      method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(npyBytes([STEPS, 16, 16, 16])),
+    });
+    if (!clip.ok) throw new Error(`publishing the time-lapse answered ${clip.status}: ${await clip.text()}`);
+    const layers = [
+      ...Array.from({ length: LAYERS - 1 }, (_, i) => ({ id: `layer${i}`, source: { specimen: 'tri' }, colormap: 'viridis', window: [0, 1000] })),
+      { id: 'clip', source: { specimen: 'clip' }, t: 0 },
+    ];
     await send(hosts[0]!, 'PUT', `/api/rooms/${room}/scene`, { layers });
     // Measured in a steady room: every layer's result written first (each is a scene write of its own).
     for (;;) {
@@ -121,15 +134,21 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const firsts: number[] = [];
     for (const host of hosts) {
       const sent = performance.now();
-      await send(host, 'PATCH', `/api/rooms/${room}/layers/layer0`, { opacity: 0.999 });
+      await send(host, 'PATCH', `/api/rooms/${room}/layers/${layers[0]!.id}`, { opacity: 0.999 });
       firsts.push(performance.now() - sent);
     }
     // Each change sets a value no earlier change set, so its event is told apart by content.
     const scenes = await measure(hosts, followers, async (i, host) => {
-      const id = `layer${i % LAYERS}`;
+      const id = layers[i % layers.length]!.id;
       const opacity = (i + 1) / 1000;
       await send(host, 'PATCH', `/api/rooms/${room}/layers/${id}`, { opacity });
       return (e) => e.event === 'scene' && (e.data as RoomScene).layers.find((l) => l.id === id)?.opacity === opacity;
+    });
+    // A leader steps the time-lapse, one step after the other, on either host.
+    const steps = await measure(hosts, followers, async (i, host) => {
+      const t = (i + 1) % STEPS;
+      await send(host, 'PATCH', `/api/rooms/${room}/layers/clip`, { t });
+      return (e) => e.event === 'scene' && (e.data as RoomScene).layers.find((l) => l.id === 'clip')?.t === t;
     });
     const views = await measure(hosts, followers, async (i, host) => {
       const opacity = (i + 1) / 1000;
@@ -150,6 +169,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
         line(`layer opacity (PATCH → scene event, ${LAYERS}-layer scene of ${Buffer.byteLength(JSON.stringify(current))} bytes)`, scenes.latencies),
         line('  the PATCH answered', scenes.answers),
         `  each host's first scene write, before them: ${firsts.map((ms) => `${fmt(ms)} ms`).join(', ')}`,
+        line(`a leader's step of the ${STEPS}-step time-lapse layer, every step held (PATCH {t} → scene event)`, steps.latencies),
+        line('  the PATCH answered', steps.answers),
         line('baseline: room view opacity (PUT → view event)', views.latencies),
         line('  the PUT answered', views.answers),
         `ratio p99 scene / view: ${fmt(percentile(scenes.latencies, 99) / percentile(views.latencies, 99))}`,
