@@ -1,10 +1,29 @@
 /**
  * @module transport
  * One HTTP exchange with the host: builds the URL, sends JSON, and turns any non-2xx answer
- * into a typed {@link VitrineHttpError} carrying the host's `detail` and `code`.
+ * into a typed {@link VitrineHttpError} carrying the host's `detail` and `code`. A read (GET,
+ * HEAD) that the host refuses for now (503 with `Retry-After`: it bounds work such as store
+ * lookups per client and sheds load that way) is asked again after the wait it names, a few
+ * times, so a page that needs many blobs at once from a host that does not hold them gets
+ * them all, a little later, instead of failing some.
  */
+import { sleep } from './abortable-sleep.ts';
 import { httpError } from './errors.ts';
 import type { VitrineHttpError } from './errors.ts';
+
+/** How many times a read refused with 503 and `Retry-After` is asked again. */
+export const BUSY_RETRIES = 4;
+/** The longest wait taken from a `Retry-After`, ms (a longer one is cut to this). */
+const MAX_RETRY_AFTER_MS = 10_000;
+
+/** The wait a 503's `Retry-After` names (seconds or an HTTP date), ms; null without a usable one. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  if (header === null) return null;
+  const text = header.trim();
+  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
+  if (!Number.isFinite(ms)) return null;
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, ms));
+}
 
 /** The `fetch` a client uses (the global one by default). */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -68,9 +87,16 @@ export class Transport {
       init.body = options.text.value;
     }
     if (options.signal) init.signal = options.signal;
-    const response = await this.#fetch(this.url(path, options.query), init);
-    if (!response.ok) throw await toHttpError(response, `${method} ${path}`);
-    return response;
+    const read = method === 'GET' || method === 'HEAD';
+    for (let retries = 0; ; retries++) {
+      const response = await this.#fetch(this.url(path, options.query), init);
+      if (response.ok) return response;
+      const wait = read && response.status === 503 && retries < BUSY_RETRIES ? retryAfterMs(response.headers.get('retry-after')) : null;
+      if (wait === null) throw await toHttpError(response, `${method} ${path}`);
+      await response.body?.cancel().catch(() => {});
+      // A little spread, so that clients refused together do not all come back at once.
+      await sleep(wait + Math.random() * 250, options.signal);
+    }
   }
 
   /** {@link send}, then the body parsed as JSON. */

@@ -1,15 +1,42 @@
 """HTTP for the notebook client: one request with the standard library, errors as VitrineError.
 
 A host answers every error as JSON `{"status_code", "detail", "code"}`; the client raises it as
-a `VitrineError` that keeps all three, so a notebook shows the host's own explanation.
+a `VitrineError` that keeps all three, so a notebook shows the host's own explanation. A read
+(GET, HEAD) the host refuses for now (503 with `Retry-After`, as it does past its bounds on
+store lookups or under load) is asked again after the wait it names, a few times.
 """
 from __future__ import annotations
 
+import email.utils
 import json
+import random
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from typing import Any, Dict, Mapping, Optional
+
+
+#: How many times a read refused with 503 and Retry-After is asked again.
+BUSY_RETRIES = 4
+#: The longest wait taken from a Retry-After, in seconds.
+MAX_RETRY_AFTER_S = 10.0
+
+
+def retry_after_s(header: Optional[str], now: Optional[float] = None) -> Optional[float]:
+    """The wait a Retry-After names (seconds or an HTTP date), bounded; None without a usable one."""
+    if header is None:
+        return None
+    text = header.strip()
+    if text.isdigit():
+        wait = float(text)
+    else:
+        try:
+            when = email.utils.parsedate_to_datetime(text)
+        except (TypeError, ValueError):
+            return None
+        wait = when.timestamp() - (time.time() if now is None else now)
+    return min(MAX_RETRY_AFTER_S, max(0.0, wait))
 
 
 class VitrineError(Exception):
@@ -89,12 +116,21 @@ class Http:
              headers: Optional[Mapping[str, str]] = None, timeout: Optional[float] = None) -> Any:
         """The open response (for streams); raises VitrineError for an error status."""
         request = urllib.request.Request(self.base + path + query_string(query), data=body, method=method, headers=self.headers(headers))
-        try:
-            return urllib.request.urlopen(request, timeout=self.timeout if timeout is None else timeout)
-        except urllib.error.HTTPError as error:
-            raise error_of(error.code, error.read()) from None
-        except urllib.error.URLError as error:
-            raise VitrineError(0, f"cannot reach {self.base}: {error.reason}") from None
+        retries = 0
+        while True:
+            try:
+                return urllib.request.urlopen(request, timeout=self.timeout if timeout is None else timeout)
+            except urllib.error.HTTPError as error:
+                body_bytes = error.read()
+                wait = retry_after_s(error.headers.get("Retry-After")) if error.headers else None
+                if method in ("GET", "HEAD") and error.code == 503 and wait is not None and retries < BUSY_RETRIES:
+                    retries += 1
+                    # A little spread, so clients refused together do not all come back at once.
+                    time.sleep(wait + random.random() * 0.25)
+                    continue
+                raise error_of(error.code, body_bytes) from None
+            except urllib.error.URLError as error:
+                raise VitrineError(0, f"cannot reach {self.base}: {error.reason}") from None
 
     def send(self, method: str, path: str, *, query: Optional[Mapping[str, Any]] = None, body: Optional[bytes] = None,
              headers: Optional[Mapping[str, str]] = None) -> Response:

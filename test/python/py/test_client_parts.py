@@ -1,11 +1,13 @@
 """The notebook client's parts that need no host: the event-stream reader, query strings, the
 host's error bodies, and what needs numpy (run with and without it)."""
+import http.server
 import io
 import sys
+import threading
 import unittest
 
 from vitrine import Client, VitrineError
-from vitrine._http import error_of, query_string
+from vitrine._http import BUSY_RETRIES, Http, error_of, query_string, retry_after_s
 from vitrine._sse import read_events
 
 
@@ -24,6 +26,70 @@ class EventStream(unittest.TestCase):
             ("progress", {"seq": 3, "text": "a"}, "3"),
             ("message", "plain text", "3"),
         ])
+
+
+class Busy(unittest.TestCase):
+    """A read refused with 503 and Retry-After is asked again; a write or a bare 503 is not."""
+
+    def serve(self, busy, retry_after):
+        seen = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def answer(self):
+                seen.append(self.command)
+                length = int(self.headers.get("Content-Length") or 0)
+                self.rfile.read(length)
+                if len(seen) <= busy:
+                    body = b'{"status_code": 503, "detail": "busy, retry later", "code": "SPC_ERR_X"}'
+                    self.send_response(503)
+                    if retry_after is not None:
+                        self.send_header("Retry-After", retry_after)
+                else:
+                    body = b"ok"
+                    self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = do_POST = answer
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        return Http(f"http://127.0.0.1:{server.server_address[1]}", None, 10), seen
+
+    def test_read_asked_again_until_answered(self):
+        http_, seen = self.serve(2, "0")
+        self.assertEqual(http_.send("GET", "/api/blobs/x").body, b"ok")
+        self.assertEqual(seen, ["GET", "GET", "GET"])
+
+    def test_gives_up_with_the_hosts_error(self):
+        http_, seen = self.serve(100, "0")
+        with self.assertRaises(VitrineError) as caught:
+            http_.send("GET", "/x")
+        self.assertEqual((caught.exception.status, caught.exception.detail), (503, "busy, retry later"))
+        self.assertEqual(len(seen), BUSY_RETRIES + 1)
+
+    def test_write_or_bare_503_answered_at_once(self):
+        http_, seen = self.serve(1, "0")
+        with self.assertRaises(VitrineError):
+            http_.send("POST", "/x", body=b"{}")
+        self.assertEqual(seen, ["POST"])
+        bare, bare_seen = self.serve(1, None)
+        with self.assertRaises(VitrineError):
+            bare.send("GET", "/x")
+        self.assertEqual(bare_seen, ["GET"])
+
+    def test_retry_after_values(self):
+        self.assertEqual(retry_after_s("1"), 1.0)
+        self.assertEqual(retry_after_s("3600"), 10.0)
+        self.assertEqual(retry_after_s("Thu, 01 Jan 2026 00:00:02 GMT", now=1767225600.0), 2.0)
+        self.assertIsNone(retry_after_s("soon"))
+        self.assertIsNone(retry_after_s(None))
 
 
 class Requests(unittest.TestCase):
