@@ -12,10 +12,16 @@
 import { createHostError, type HostError } from '../errors.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
-/** Store lookups of unknown ids at once on one host. */
-export const MAX_LOOKUPS = 32;
-/** Store lookups at once for one client (by address). */
-export const MAX_CLIENT_LOOKUPS = 8;
+/**
+ * Store lookups of ids not held here at once on one host. Each costs the host a store
+ * request (a couple of milliseconds of the S3 client's CPU) and the store some of its own,
+ * whether the id is real or made up; a flood of made-up ids can cause no more of them at a
+ * time than this. Real clients hardly notice: concurrent asks for one id share its lookup, a
+ * found blob is held here afterwards, and the client library waits out the 503's Retry-After.
+ */
+export const MAX_LOOKUPS = 8;
+/** Store lookups at once for one client (by address): one client cannot take every slot. */
+export const MAX_CLIENT_LOOKUPS = 4;
 /** How long an id found missing is answered as missing without asking the store again. */
 export const MISS_MEMORY_MS = 5000;
 /** Missing ids remembered at most (the oldest go first). */
