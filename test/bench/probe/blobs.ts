@@ -7,8 +7,9 @@
  * Measures the catalog's (`GET /api/specimens`) p99 during the flood against its p99 idle just
  * before, and how the 500 were answered. The flood is sent by a process of its own
  * (blob-flood.mjs), so the bench's own event loop, busy with 500 answers, does not delay the
- * catalog requests it times. Three rounds of idle window then flood (VITRINE_PROBE_ROUNDS):
- * on a shared machine one window alone is noise.
+ * catalog requests it times. Five rounds of idle window then flood (VITRINE_PROBE_ROUNDS):
+ * on a shared machine one window alone is noise. A first round before them is timed apart
+ * and not counted: a host's first bursts compile the code paths they take.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +21,7 @@ const FLOOD = 500;
 const ADDRESSES = 50;
 const IDLE_SAMPLES = 200;
 /** Floods, each after its own idle window: the machine is shared, one window alone is noisy. */
-const ROUNDS = Number(process.env.VITRINE_PROBE_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.VITRINE_PROBE_ROUNDS ?? 5);
 
 interface Answer {
   status: number;
@@ -88,6 +89,9 @@ async function measure(): Promise<string[]> {
   try {
     const base = service.host.url;
     for (let i = 0; i < 20; i++) await catalogMs(base);
+    // One flood of each kind first, not counted: a host's first burst compiles its code paths
+    // (the 503 and 404 answers, the store client's), which a long-running host has done long ago.
+    const warm = await round(base, service.host.port);
     const rounds = [];
     for (let r = 0; r < ROUNDS; r++) rounds.push(await round(base, service.host.port));
     const idle = rounds.flatMap((r) => r.idle);
@@ -105,6 +109,8 @@ async function measure(): Promise<string[]> {
       `catalog p99 during / idle: ${fmt(busyP99 / idleP99)} (target <= 2); each round's own: ${each}`,
       `control, the same floods on unknown specimen ids (404 from memory): catalog p99 ${fmt(percentile(plain, 99), 1)} ms ` +
         `(${plain.length} requests), ${fmt(percentile(plain, 99) / idleP99)} x idle`,
+      `first (warm-up) round, not counted: catalog p99 idle ${fmt(percentile(warm.idle, 99), 1)} ms, ` +
+        `during the blob flood ${fmt(percentile(warm.during, 99), 1)} ms, during the specimen flood ${fmt(percentile(warm.plain, 99), 1)} ms`,
       `the ${ROUNDS} x ${FLOOD} unknown ids, each flood answered in ${rounds.map((r) => fmt(r.ms, 0)).join(', ')} ms: ` +
         `404 ${count((a) => a.status === 404)}, 503 ${count((a) => a.status === 503)} (with Retry-After ${count((a) => a.status === 503 && a.retryAfter)}), ` +
         `other ${other}`,
