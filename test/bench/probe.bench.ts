@@ -7,8 +7,10 @@
  * (followers) 300 stalled room streams: the room's change rate against none;
  * (outage) a 13 s S3 outage while jobs start continuously: jobs ended `error`, time to stored;
  * (python) a short Python call beside 1 s ones in other rooms: its p99 against alone;
- * (bystander) a small variant beside 8 clients' large ones: its time against idle.
- * PROBE_ONLY=blobs,followers,outage,python,bystander runs the named parts only.
+ * (bystander) a small variant beside 8 clients' large ones: its time against idle;
+ * (children) a cancelled Python job's forked children: how soon they are gone;
+ * (progress) 300,000 progress reports from a Python job: `/healthz` against idle.
+ * PROBE_ONLY=blobs,followers,outage,python,bystander,children,progress runs the named parts only.
  */
 import { blobsPart } from './probe/blobs.ts';
 import { bystanderPart } from './probe/bystander.ts';
@@ -16,8 +18,9 @@ import { followersPart } from './probe/followers.ts';
 import { outagePart } from './probe/outage.ts';
 import { runPart } from './probe/part.ts';
 import { pythonPart } from './probe/python.ts';
+import { childrenPart, progressPart } from './probe/python-faults.ts';
 
-const PARTS = [blobsPart, followersPart, outagePart, pythonPart, bystanderPart];
+const PARTS = [blobsPart, followersPart, outagePart, pythonPart, bystanderPart, childrenPart, progressPart];
 
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const only = process.env.PROBE_ONLY?.split(',').map((name) => name.trim());

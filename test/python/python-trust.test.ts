@@ -4,8 +4,8 @@
  * children a cancelled function forked are gone with it; a process past its bound of children
  * is ended with all it started; a NaN spacing is an invalid result, not a dead process; a
  * flood of prints reaches the log capped; 300,000 progress reports arrive in batches and the
- * job keeps the newest. One host serves every case. (What the reports cost `/healthz`:
- * `npm run bench probe-python`.)
+ * job keeps the newest. One host serves every case. (How soon the children are gone and what
+ * the reports cost `/healthz`: `PROBE_ONLY=children,progress npm run bench probe`.)
  */
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
