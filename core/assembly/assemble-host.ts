@@ -20,6 +20,7 @@ import type { RoomScheduler } from '../invoke/room-scheduler.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import type { ReloadCounts } from '../registry/reload-sources.ts';
 import { SpecimenCatalog } from '../registry/specimen-catalog.ts';
+import { RELOAD_IMPORT_WAIT_MS } from '../python/python-runtime.ts';
 import { JsonResultEncoder } from '../serving/json-encoder.ts';
 import { FileParser } from '../workers/file-parser.ts';
 import { deliveryTaskRunner, pictureRunner, pyramidRunner } from '../workers/task-pool.ts';
@@ -58,11 +59,16 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   const events = new EventHub();
   const stack = await assembleResults({ options, compute, catalog, events, log });
   const workspace = await assembleWorkspace({ options, results: stack.results, budget: stack.budget, catalog, events, scale: stack.scale, log });
-  // After a reload or a plugin swap: Python processes import what changed, and a Redis service
-  // learns what this host now runs.
+  // After a reload or a plugin swap, a Redis service learns what this host now runs.
   const announce = async () => {
-    compute.python.sync({ functions: compute.functions, catalog });
     await stack.scale?.node?.announce();
+  };
+  // After a plugin swap (a reload does it itself): Python processes import what changed, and a
+  // plugin whose import fails leaves before the service hears of it.
+  const afterSwap = async () => {
+    const leftOut = await compute.python.sync({ functions: compute.functions, catalog }, RELOAD_IMPORT_WAIT_MS);
+    await announce();
+    return leftOut;
   };
 
   const reloadHooks: AfterReloadHook[] = [];
@@ -110,7 +116,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   const ctx: HostContext = { ...base, scenes, snapshots };
   return {
     ctx,
-    handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), announce }),
+    handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), afterSwap }),
     local: createLocalRuns(stack.local.results, stack.local.jobs),
     scheduler: compute.scheduler,
     pythonNotReady: () => compute.python.notReady(),

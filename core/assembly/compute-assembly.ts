@@ -15,7 +15,7 @@ import { InlineInvoker } from '../invoke/inline-invoker.ts';
 import { InvokerSet, type Invoker } from '../invoke/invoker.ts';
 import { PooledInvoker } from '../invoke/pooled-invoker.ts';
 import { RoomScheduler } from '../invoke/room-scheduler.ts';
-import { PythonRuntime } from '../python/python-runtime.ts';
+import { PythonRuntime, RELOAD_IMPORT_WAIT_MS, type LeftOutPlugin } from '../python/python-runtime.ts';
 import { SMALL_VARIANT_LANE } from '../delivery/delivery-variants.ts';
 import { byRuntime } from '../invoke/runtime-invoker.ts';
 
@@ -50,7 +50,11 @@ export interface ComputeAssembly {
   invokers: InvokerSet;
   /** Python plugins' processes (started once a Python function is registered). */
   python: PythonRuntime;
-  /** Loads the specimens directory and the plugin bundles again into `catalog` and the functions. */
+  /**
+   * Loads the specimens directory and the plugin bundles again into `catalog` and the functions,
+   * leaving out the Python plugins whose import fails (named among the problems, but on the first
+   * load, when the process starts: then they are warned in the log as the imports end).
+   */
   reload(catalog: SpecimenCatalog): Promise<ReloadCounts>;
   /** Stops the pools (after whatever uses them has stopped). */
   close(): Promise<void>;
@@ -75,6 +79,7 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
     scheduler,
   );
   const plugins = byRuntime({ node: pooled, python: python.invoker });
+  let started = false;
   return {
     scheduler,
     pools,
@@ -84,13 +89,27 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
     invokers: new InvokerSet({ bundle: plugins, inline: new InlineInvoker() }),
     reload: async (catalog) => {
       const counts = await reloadSources(options, functions, catalog);
-      python.sync({ functions, catalog });
-      return counts;
+      // Starting, nothing waits for the processes; later, a reload answers for what it loaded.
+      const leftOut = await python.sync({ functions, catalog }, started ? RELOAD_IMPORT_WAIT_MS : 0);
+      started = true;
+      return withoutLeftOut(counts, leftOut, functions, catalog);
     },
     close: async () => {
       await python.close();
       await pools.destroy();
     },
+  };
+}
+
+/** A reload's counts once the plugins whose import failed have left, and the lines naming them. */
+function withoutLeftOut(counts: ReloadCounts, leftOut: LeftOutPlugin[], functions: FunctionRegistry, catalog: SpecimenCatalog): ReloadCounts {
+  if (leftOut.length === 0) return counts;
+  return {
+    ...counts,
+    specimens: catalog.list().length,
+    functions: functions.size,
+    plugins: counts.plugins - new Set(leftOut.map((p) => p.plugin)).size,
+    problems: [...counts.problems, ...leftOut.map((p) => p.line)],
   };
 }
 

@@ -18,6 +18,7 @@ import { toCodeSpecimen, toInlineEntry, type AnyFunction, type RegisterFunctionO
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import { swapPlugin, type PluginSwap } from '../registry/plugin-swap.ts';
 import type { ReloadCounts } from '../registry/reload-sources.ts';
+import type { LeftOutPlugin } from '../python/python-runtime.ts';
 
 export interface VitrineHandle {
   /** The host's options, resolved. */
@@ -59,7 +60,12 @@ declare module 'fastify' {
 
 export function createVitrineHandle(
   ctx: HostContext,
-  deps: { cache: RoomCache<StoredResult>; warn: (line: string) => void; announce: () => Promise<void> },
+  deps: {
+    cache: RoomCache<StoredResult>;
+    warn: (line: string) => void;
+    /** Settles what a swap changed (Python imports, a Redis service told): the plugins it left out. */
+    afterSwap: () => Promise<LeftOutPlugin[]>;
+  },
 ): VitrineHandle {
   const { functions, catalog, options, events } = ctx;
   const handle: VitrineHandle = {
@@ -78,9 +84,17 @@ export function createVitrineHandle(
     reload: () => ctx.reload(),
     async reloadPlugin(name) {
       if (!options.pluginsDir) throw new Error('this host serves no plugins directory');
-      const swap = await swapPlugin({ functions, catalog, cache: deps.cache }, options.pluginsDir, name);
+      const swapped = await swapPlugin({ functions, catalog, cache: deps.cache }, options.pluginsDir, name);
+      const leftOut = await deps.afterSwap();
+      // A Python plugin whose import failed has left again: nothing it brought is served.
+      const out = leftOut.some((p) => p.plugin === name);
+      const swap: PluginSwap = {
+        ...swapped,
+        functions: out ? [] : swapped.functions,
+        specimens: out ? [] : swapped.specimens,
+        problems: [...swapped.problems, ...leftOut.map((p) => p.line)],
+      };
       for (const line of swap.problems) deps.warn(line);
-      await deps.announce();
       const { problems: _problems, ...data } = swap;
       handle.publishHostEvent({ event: 'reload', data });
       return swap;

@@ -32,8 +32,6 @@ export interface PythonPoolOptions {
   /** Processes one plugin process may run besides itself. */
   maxChildren: number;
   log: { info(line: string): void; warn(line: string): void };
-  /** Called once per plugin version whose import failed. */
-  onImportProblem: (problem: ImportProblem) => void;
 }
 
 /** No plugin process runs, and none could be started: the call is refused at once. */
@@ -69,7 +67,7 @@ export class PythonPool {
 
   constructor(options: PythonPoolOptions) {
     this.#o = options;
-    this.#warmer = new PythonWarmer(options.onImportProblem, (proc) => this.#release(proc));
+    this.#warmer = new PythonWarmer((proc) => this.#release(proc));
     const total = options.processes + (options.spare ?? 0);
     const first = this.#start();
     this.first = first.ready;
@@ -90,6 +88,11 @@ export class PythonPool {
   setPlugins(plugins: PythonPlugin[]): void {
     this.#warmer.setPlugins(plugins);
     this.#warmNext();
+  }
+
+  /** Resolves once a process has tried to import each of `plugins`, with those that failed. */
+  importProblems(plugins: PythonPlugin[]): Promise<ImportProblem[]> {
+    return this.#warmer.problems(plugins);
   }
 
   /**

@@ -3,11 +3,14 @@
  * Python plugins in a host or a compute worker. Nothing starts until the registry holds a
  * Python function: then the interpreter is chosen (python-interpreter.ts) and the warm
  * processes start (python-pool.ts), off the event loop, while the catalog already answers
- * from the manifests. A plugin whose import fails in the processes leaves the catalog again
- * with one warning naming it and the module it missed; with no usable Python at all, every
- * Python plugin leaves with one line saying Python plugins are off.
+ * from the manifests. A plugin whose import fails in the processes leaves the catalog again,
+ * named with the module it missed: in one warning when the host starts, in the answer of a
+ * reload or a plugin swap (which register its functions again, so the rule is applied again);
+ * with no usable Python at all, every Python plugin leaves with one line saying Python plugins
+ * are off.
  */
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RoomScheduler } from '../invoke/room-scheduler.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
@@ -40,6 +43,18 @@ export interface PythonTargets {
   catalog: Pick<SpecimenCatalog, 'removeSource'> | null;
 }
 
+/**
+ * How long a reload or a plugin swap waits for the processes to import what changed before it
+ * answers (a plugin whose import fails later is still taken out, with a warning in the log).
+ */
+export const RELOAD_IMPORT_WAIT_MS = 30_000;
+
+/** A plugin taken out because its import failed, and the line that says so. */
+export interface LeftOutPlugin {
+  plugin: string;
+  line: string;
+}
+
 /** True for a function of a Python plugin bundle. */
 export function isPythonFunction(entry: FunctionEntry): boolean {
   return entry.source.kind === 'bundle' && entry.source.runtime === 'python';
@@ -54,6 +69,8 @@ export class PythonRuntime {
   /** Python plugins are registered and this process computes: the processes should run. */
   #wanted = false;
   #interpreter: Promise<Interpreter | null> | null = null;
+  /** The interpreter the processes run, once chosen (the hint of a failed import names it). */
+  #python = '';
   #targets: PythonTargets | null = null;
   #saidOff = false;
 
@@ -63,18 +80,33 @@ export class PythonRuntime {
   }
 
   /**
-   * Makes the processes import what the registry now holds (after a reload or a plugin swap).
-   * Returns at once: processes start and import in the background.
+   * Makes the processes import what the registry now holds (after a reload or a plugin swap)
+   * and takes out each plugin whose import fails. Resolves, once every plugin's import is known
+   * or `waitMs` has passed, with the plugins left out; those known later are warned in the log.
+   * With `waitMs` 0 (a host starting: its catalog answers from the manifests meanwhile, and
+   * readiness says when the imports are done), or while the pool is degraded, it resolves at
+   * once and every one is warned.
    */
-  sync(targets: PythonTargets): void {
+  async sync(targets: PythonTargets, waitMs = 0): Promise<LeftOutPlugin[]> {
     this.#targets = targets;
     const plugins = pythonPlugins(targets.functions.list());
-    if (plugins.length === 0 || !this.#o.warm) return;
+    if (plugins.length === 0 || !this.#o.warm) return [];
     this.#wanted = true;
-    void this.#start().then(
-      (pool) => pool.setPlugins(plugins),
-      () => this.#dropAll(),
+    const leftOut = this.#start().then(
+      async (pool) => {
+        pool.setPlugins(plugins);
+        return this.#leaveOut(await pool.importProblems(plugins));
+      },
+      () => {
+        this.#dropAll();
+        return [];
+      },
     );
+    // Processes that cannot be started import nothing until they can: no answer waits on them.
+    const wait = this.#running?.degraded == null ? waitMs : 0;
+    const answered = wait > 0 ? await Promise.race([leftOut, sleep(wait, null, { ref: false })]) : null;
+    if (answered === null) void leftOut.then((late) => late.forEach(({ line }) => this.#o.log.warn(line)));
+    return answered ?? [];
   }
 
   /**
@@ -100,6 +132,7 @@ export class PythonRuntime {
     this.#interpreter ??= chooseInterpreter(this.#o.python);
     this.#pool = this.#interpreter.then((interpreter) => {
       if (!interpreter) throw new Error(`Python plugins are off: no Python 3.8+ interpreter runs as ${this.#o.python ?? 'python3'} (set --python PATH)`);
+      this.#python = interpreter.path;
       this.#o.log.info(
         `python: ${interpreter.path} (Python ${interpreter.version}, ${interpreter.numpy ? `numpy ${interpreter.numpy}` : 'no numpy'}), ` +
           `${this.#o.processes} plugin ` +
@@ -116,7 +149,6 @@ export class PythonRuntime {
         maxBytes: this.#o.maxBytes,
         maxChildren: this.#o.maxChildren,
         log: this.#o.log,
-        onImportProblem: (problem) => void this.#drop(problem, interpreter.path),
       });
       return this.#running;
     });
@@ -124,14 +156,20 @@ export class PythonRuntime {
     return this.#pool;
   }
 
-  async #drop(problem: ImportProblem, python: string): Promise<void> {
-    this.#remove(
-      (entry) =>
-        isPythonFunction(entry) && entry.plugin === problem.plugin.name && entry.source.kind === 'bundle' && entry.source.version === problem.plugin.version,
+  /** Takes the plugins of `problems` out (at once), then says why, each with its hint. */
+  #leaveOut(problems: ImportProblem[]): Promise<LeftOutPlugin[]> {
+    for (const { plugin } of problems) {
+      this.#remove(
+        (entry) => isPythonFunction(entry) && entry.plugin === plugin.name && entry.source.kind === 'bundle' && entry.source.version === plugin.version,
+      );
+    }
+    return Promise.all(
+      problems.map(async (problem) => {
+        // Which interpreter would import what it needs (asked in child processes: after it left).
+        const why = problem.missing ? await missingModuleHint(problem.missing, this.#python) : problem.error;
+        return { plugin: problem.plugin.name, line: `plugin ${problem.plugin.name} is left out: ${why}` };
+      }),
     );
-    // Said after the plugin has left, with which interpreter would import what it needs.
-    const why = problem.missing ? await missingModuleHint(problem.missing, python) : problem.error;
-    this.#o.log.warn(`plugin ${problem.plugin.name} is left out: ${why}`);
   }
 
   #dropAll(): void {

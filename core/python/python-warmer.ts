@@ -4,7 +4,8 @@
  * time and one plugin per request, so a plugin slow to import holds one process (calls take
  * the others and import just their own plugin), and a plugin whose import kills its process
  * is known by name. The first process to import each plugin version tells whether it imports:
- * a failure is reported once (the host takes the plugin out of the catalog) and not tried again.
+ * a failure is kept, not tried again, and told to everyone who asks about that version (a reload
+ * registers the plugin's functions again, and must take them out again).
  */
 import type { PythonProcess } from './python-process.ts';
 
@@ -35,16 +36,16 @@ const keyOf = (plugin: PythonPlugin) => `${plugin.name}@${plugin.version}`;
 
 export class PythonWarmer {
   #plugins: PythonPlugin[] = [];
-  /** Plugin versions some process imported (true) or failed to import (false). */
-  #known = new Map<string, boolean>();
+  /** Plugin versions some process imported (null) or failed to import (the problem). */
+  #known = new Map<string, ImportProblem | null>();
+  /** Who waits for imports to be known: each is asked again whenever one is. */
+  #watchers = new Set<() => void>();
   #imported = new WeakMap<PythonProcess, Set<string>>();
   #busy: PythonProcess | null = null;
-  #onProblem: (problem: ImportProblem) => void;
   #done: (proc: PythonProcess) => void;
 
   /** `done` gets each process back once its import is over (it is then idle again). */
-  constructor(onProblem: (problem: ImportProblem) => void, done: (proc: PythonProcess) => void) {
-    this.#onProblem = onProblem;
+  constructor(done: (proc: PythonProcess) => void) {
     this.#done = done;
   }
 
@@ -60,6 +61,25 @@ export class PythonWarmer {
 
   setPlugins(plugins: PythonPlugin[]): void {
     this.#plugins = plugins;
+    // A version no longer wanted will not be imported: who waited for it waits no more.
+    this.#tell();
+  }
+
+  /**
+   * Resolves once some process has tried each of `plugins` (now or before) that is still
+   * wanted, with the problems of those that failed to import.
+   */
+  problems(plugins: PythonPlugin[]): Promise<ImportProblem[]> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const wanted = new Set(this.#plugins.map(keyOf));
+        if (plugins.some((plugin) => !this.#known.has(keyOf(plugin)) && wanted.has(keyOf(plugin)))) return;
+        this.#watchers.delete(check);
+        resolve(plugins.map((plugin) => this.#known.get(keyOf(plugin))).filter((problem) => problem != null));
+      };
+      this.#watchers.add(check);
+      check();
+    });
   }
 
   /** Whether `proc` lacks a current plugin that imports. */
@@ -83,7 +103,7 @@ export class PythonWarmer {
 
   #missing(proc: PythonProcess): PythonPlugin | undefined {
     const done = this.#imported.get(proc);
-    return this.#plugins.find((plugin) => this.#known.get(keyOf(plugin)) !== false && !done?.has(keyOf(plugin)));
+    return this.#plugins.find((plugin) => !this.#known.get(keyOf(plugin)) && !done?.has(keyOf(plugin)));
   }
 
   async #run(proc: PythonProcess): Promise<void> {
@@ -100,14 +120,22 @@ export class PythonWarmer {
       let done = this.#imported.get(proc);
       if (!done) this.#imported.set(proc, (done = new Set()));
       done.add(keyOf(plugin));
-      if (answer?.ok) this.#known.set(keyOf(plugin), true);
+      if (answer?.ok) this.#learn(plugin, null);
       else this.#fail(plugin, answer?.error ?? 'import failed', answer?.missing ?? null);
     }
   }
 
   #fail(plugin: PythonPlugin, error: string, missing: string | null): void {
-    if (this.#known.get(keyOf(plugin)) === false) return;
-    this.#known.set(keyOf(plugin), false);
-    this.#onProblem({ plugin, error, missing });
+    if (this.#known.get(keyOf(plugin))) return;
+    this.#learn(plugin, { plugin, error, missing });
+  }
+
+  #learn(plugin: PythonPlugin, problem: ImportProblem | null): void {
+    this.#known.set(keyOf(plugin), problem);
+    this.#tell();
+  }
+
+  #tell(): void {
+    for (const watcher of [...this.#watchers]) watcher();
   }
 }

@@ -1,6 +1,7 @@
 /**
  * How Python plugins come and go: a plugin whose import fails leaves the catalog with one
- * warning naming the missing module (and another Python on the machine that has it); a host with no usable Python serves everything else and
+ * warning naming the missing module (and another Python on the machine that has it), and
+ * leaves again on a reload, whose answer names it, until its import is fixed; a host with no usable Python serves everything else and
  * says so once; two plugins may have sibling modules of the same name; a rebuilt plugin's new
  * code is what the warm processes run next.
  */
@@ -57,6 +58,41 @@ describe('loading Python plugins', () => {
     ]);
     expect((await app.inject('/api/processing/functions/shape/schema')).statusCode).toBe(404);
     expect((await app.inject('/api/specimens/py-triangle/data')).statusCode).toBe(200);
+    // A reload registers it again from its manifest: it is left out again, and its answer says why.
+    const reloaded = (await app.inject('/api/specimens/reload')).json() as { problems: string[] };
+    expect(reloaded.problems).toContain(warnings[0]);
+    expect((await app.inject('/api/processing/functions/shape/schema')).statusCode).toBe(404);
+  });
+
+  it('leaves out, on a reload, a plugin whose import now fails, naming it in the answer; a reload after the fix brings it back', async () => {
+    const plugins = await pythonPluginsDir([]);
+    await writePythonBundle(plugins, 'breaks', MESH(1));
+    const app = await createTestApp({ pluginsDir: plugins, specimensDir: null, python: PYTHON, pythonProcesses: 1 });
+    const listed = async () => ((await app.inject('/api/processing/functions')).json() as { name: string }[]).map((f) => f.name);
+    const invoke = () => app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'shape' } });
+    const reload = async () => (await app.inject('/api/specimens/reload')).json() as { functions: number; plugins: number; problems: string[] };
+    expect((await invoke()).json().vertices[3]).toBe(1);
+
+    await writeFile(path.join(plugins, 'breaks', 'plugin.py'), `import vitrine_absent_dependency\n${MESH(2)}`);
+    const broken = await reload();
+    expect(broken.problems).toEqual([
+      `plugin breaks is left out: it needs the module 'vitrine_absent_dependency', which ${PYTHON} cannot import: ` +
+        'install it for that Python, or start the host with --python naming one that has it',
+    ]);
+    expect(broken.functions).toBe(0);
+    expect(await listed()).not.toContain('shape');
+    expect((await invoke()).statusCode).toBe(404);
+    const ids = ((await app.inject('/api/specimens')).json() as { id: string }[]).map((s) => s.id);
+    expect(ids).not.toContain('breaks-shape');
+    // Reloaded again unchanged, or swapped in alone (as `vitrine dev` does), it stays out, named again.
+    expect((await reload()).problems).toEqual(broken.problems);
+    expect(await app.vitrine.reloadPlugin('breaks')).toMatchObject({ functions: [], specimens: [], problems: broken.problems });
+    expect(await listed()).not.toContain('shape');
+
+    await writeFile(path.join(plugins, 'breaks', 'plugin.py'), MESH(3));
+    expect(await reload()).toMatchObject({ functions: 1, plugins: 1, problems: [] });
+    expect(await listed()).toContain('shape');
+    expect((await invoke()).json().vertices[3]).toBe(3);
   });
 
   it('names the interpreter that has the missing module, and the option that chooses it', async () => {
