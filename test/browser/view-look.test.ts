@@ -3,15 +3,16 @@
  * room's view `opacity` as the same 0..1 number (0.6 reads 0.60) and draws with it, and moving
  * it on one following page sets the room's view, which the other page then shows; Save picture
  * downloads a PNG of the stage at the canvas's size, named after the specimen and the room.
- * Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ * Screenshots (and the saved picture) land in os.tmpdir()/vitrine-browser-shots.
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
-import { framesDrawn, openPage, shot, waitForFrame, waitForState, waitForText } from './browser-session.ts';
+import { framesDrawn, openPage, shot, SHOTS_DIR, waitForFrame, waitForState, waitForText } from './browser-session.ts';
 
 const session = browserAndHost();
 
@@ -20,12 +21,13 @@ const OPACITY = '[data-testid=slice-panel] input[data-axis=opacity]';
 const SHOWN = '[data-testid=volume-opacity]';
 
 /** A page following `room` on the density volume, with the view changes it sent. */
-async function follower(room: string): Promise<{ page: Page; viewPuts: Request[]; errors: string[] }> {
-  const opened = await openPage(session.browser, session.contexts, `${session.host.baseUrl}/${viewerQuery({ specimen: 'density', room, params: { size: 24 }, follow: true })}`);
-  await opened.page.waitForSelector('.follow[data-stream=open]');
-  await waitForState(opened.page, JOB, ['done', 'cached']);
-  const viewPuts = () => opened.requests.filter((r) => r.method() === 'PUT' && new URL(r.url()).pathname.endsWith('/view'));
-  return { page: opened.page, errors: opened.errors, get viewPuts() { return viewPuts(); } };
+async function follower(room: string): Promise<{ page: Page; viewPuts: () => Request[]; errors: string[] }> {
+  const link = viewerQuery({ specimen: 'density', room, params: { size: 24 }, follow: true });
+  const { page, requests, errors } = await openPage(session.browser, session.contexts, `${session.host.baseUrl}/${link}`);
+  await page.waitForSelector('.follow[data-stream=open]');
+  await waitForState(page, JOB, ['done', 'cached']);
+  const viewPuts = (): Request[] => requests.filter((r) => r.method() === 'PUT' && new URL(r.url()).pathname.endsWith('/view'));
+  return { page, viewPuts, errors };
 }
 
 async function putView(room: string, view: Record<string, unknown>): Promise<void> {
@@ -68,7 +70,7 @@ describe('the look of a followed room', () => {
     const dense = await second.page.locator('canvas.stage-canvas').screenshot();
     expect(dense.equals(soft)).toBe(false);
     // Applying the room's value is not the user's change: nothing goes back.
-    expect(second.viewPuts.filter((r) => 'opacity' in (r.postDataJSON() as object))).toEqual([]);
+    expect(second.viewPuts().filter((r) => 'opacity' in (r.postDataJSON() as object))).toEqual([]);
 
     // Moved on the first page: the room's view takes the number shown, and the second page shows it.
     await first.page.evaluate((sel) => {
@@ -79,8 +81,8 @@ describe('the look of a followed room', () => {
     await waitForText(first.page, SHOWN, '0.35');
     await waitFor(async () => ((await roomView(room)).opacity === 0.35 ? true : undefined), "the room's view taking opacity 0.35");
     await waitForText(second.page, SHOWN, '0.35');
-    await waitFor(() => first.viewPuts.length > 0 || undefined, "the first page's view request being reported");
-    expect(first.viewPuts.map((r) => r.postDataJSON())).toEqual([{ opacity: 0.35 }]);
+    await waitFor(() => first.viewPuts().length > 0 || undefined, "the first page's view request being reported");
+    expect(first.viewPuts().map((r) => r.postDataJSON())).toEqual([{ opacity: 0.35 }]);
     await shot(second.page, 'view-look-opacity');
     for (const p of [first, second]) expect(p.errors).toEqual([]);
   });
@@ -97,6 +99,8 @@ describe('the look of a followed room', () => {
     });
     expect(pngSize(bytes)).toEqual(canvas);
     expect(bytes.length).toBeGreaterThan(1000);
+    // Kept beside the screenshots, to be looked at.
+    await download.saveAs(path.join(SHOTS_DIR, 'view-look-saved-picture.png'));
     await shot(page, 'view-look-save-picture');
     expect(errors).toEqual([]);
   });
