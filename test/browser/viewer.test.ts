@@ -233,7 +233,7 @@ describe('the web viewer', () => {
     await shot(page, 'volume');
   });
 
-  it('draws a volume whole by ray marching, its density changing the picture', async () => {
+  it('draws a volume whole by ray marching, its opacity changing the picture', async () => {
     const page = await open(url('density', room(), { size: 32 }));
     const consoleErrors: string[] = [];
     page.on('console', (message) => {
@@ -250,7 +250,7 @@ describe('the web viewer', () => {
     const thin = await page.locator('canvas.stage-canvas').screenshot();
     expect(thin.equals(slices)).toBe(false);
     frames = await framesDrawn(page);
-    await page.locator('[data-testid=slice-panel] input[data-axis=density]').fill('100');
+    await page.locator('[data-testid=slice-panel] input[data-axis=opacity]').fill('1');
     await waitForFrame(page, frames);
     const dense = await page.locator('canvas.stage-canvas').screenshot();
     expect(dense.equals(thin)).toBe(false);

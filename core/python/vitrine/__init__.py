@@ -15,6 +15,7 @@ is installed.
 from __future__ import annotations
 
 from .annotations import Color, Items, ProgressReporter, Range
+from ._picture import Picture
 from .client import Client, Job, VitrineError
 from .room import Room
 from .results import (
@@ -37,6 +38,7 @@ __all__ = [
     "Job",
     "MeshInput",
     "MeshResult",
+    "Picture",
     "PointCloudInput",
     "PointCloudResult",
     "ProgressReporter",

@@ -6,6 +6,7 @@
     c.publish("seg", labels, display_name="Segmentation")
     c.show("lab", "seg")                       # every page following room `lab` shows it
     c.set_view("lab", window=(0, 3), colormap="magma")
+    c.room_image("lab", width=800, height=600)  # a PNG of what the room shows; a notebook draws it
     lab = c.room("lab")                        # the room's scene: many layers at once
     mask = lab.add(labels, kind="labels", opacity=0.4)
     for event in c.follow("lab"):              # state, view, computing, result ...
@@ -25,10 +26,11 @@ from ._decode import DataFile, decode_response
 from ._encode import to_file
 from ._http import Http, VitrineError
 from ._labels import as_label_volume
+from ._picture import Picture
 from ._sse import Event, read_events
 from .room import Room
 
-__all__ = ["Client", "DataFile", "Event", "Job", "Room", "VitrineError"]
+__all__ = ["Client", "DataFile", "Event", "Job", "Picture", "Room", "VitrineError"]
 
 #: The room a request without one goes to, as on the host.
 DEFAULT_ROOM = "service"
@@ -259,6 +261,16 @@ class Client:
     def view(self, room: str) -> Optional[Dict[str, Any]]:
         """How `room` looks now."""
         return self._http.json("GET", f"/api/rooms/{_seg(room)}/view")
+
+    def room_image(self, room: str, width: int = 512, height: int = 512) -> Picture:
+        """A PNG of what `room` shows with its view, drawn by the host at `width` x `height`
+        pixels (each 1..2048). A `Picture`: bytes with `width` and `height`, drawn as an image
+        when a notebook shows it. A room that shows nothing is a VitrineError 404."""
+        for name, value in (("width", width), ("height", height)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"room_image() takes a whole number of pixels for {name}, not {value!r}")
+        answer = self._http.send("GET", f"/api/rooms/{_seg(room)}/image", query={"w": width, "h": height})
+        return Picture(answer.body)
 
     def room(self, name: str = DEFAULT_ROOM) -> Room:
         """Room `name`: its scene (`add` layers of arrays, results, specimens or functions,

@@ -8,6 +8,7 @@
     room.update(mask, visible=False)
     room.remove(scan)
     link = room.snapshot()["url"]
+    room.image(width=800, height=600)                         # a PNG of what it shows; a notebook draws it
     ruler = room.annotate("line", [[0, 0, 0], [1.3, 0, 2]], label="crack")
     print(ruler["length"])                                   # measured by the host, in physical units
     seeds = room.points(label="seed")                         # an N×3 numpy array
@@ -24,6 +25,7 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional
 from urllib.parse import quote
 
 from ._http import VitrineError
+from ._picture import Picture
 from ._room_annotations import RoomAnnotations
 from ._sse import Event, read_events
 
@@ -173,6 +175,11 @@ class Room(RoomAnnotations):
     def restore(self, snapshot: str) -> Dict[str, Any]:
         """Puts a snapshot's scene and view back into the room; gives the scene."""
         return self._client._http.json("PUT", f"{self._path}/scene", {"snapshot": snapshot})
+
+    def image(self, width: int = 512, height: int = 512) -> Picture:
+        """A PNG of what the room shows with its view (`Client.room_image`): bytes with
+        `width` and `height`, drawn as an image when a notebook shows it."""
+        return self._client.room_image(self.name, width=width, height=height)
 
     def neuroglancer(self) -> Dict[str, Any]:
         """The room's scene as a Neuroglancer viewer state (volumes and labels by URL)."""

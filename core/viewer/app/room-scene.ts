@@ -37,7 +37,12 @@ export interface RoomSceneOptions {
   current(): LayerSource | null;
 }
 
-/** A room view's change as a layer's: the density of a volume (its `opacity`) stays the page's. */
+/**
+ * A content's view change as its layer's display. Its `opacity` is not copied: a volume's
+ * opacity is the room's view (the active layer's content shares it there, room-view.ts), and a
+ * layer's own `opacity` is a second fade over the whole layer (its row's slider); copying one
+ * onto the other would fade the volume twice.
+ */
 function displayOf(change: RoomView): LayerDisplay {
   const { camera: _camera, opacity: _opacity, ...rest } = change;
   return rest;

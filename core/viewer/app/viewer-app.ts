@@ -97,7 +97,8 @@ export class ViewerApp {
     });
     this.#layout.stagePane.append(this.#refine);
     const resetParams = (): void => void (this.#panel?.reset(), this.#request(0));
-    wireControls(this.#layout, { resetCamera: () => this.#stage?.resetCamera(), resetParams, setRoom: (room) => this.#setRoom(room) });
+    const picture = () => ({ canvas: this.#stage?.canvas ?? null, subject: this.#current?.id ?? null, room: this.#room });
+    wireControls(this.#layout, { resetCamera: () => this.#stage?.resetCamera(), picture, resetParams, setRoom: (room) => this.#setRoom(room) });
     if (this.#stage) {
       const request = (mode: 'drag' | 'commit'): void => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0);
       new LinkCamera(this.#stage);

@@ -2,7 +2,8 @@
  * @module volume-slices
  * A scalar volume on the stage: three orthogonal slices through it (the stage's slice point,
  * slice-planes.ts), each with a slider, and a colour map picker; or, switched to the `volume`
- * view, drawn whole by ray marching (volume-raymarch.ts) with a density control. It stands in
+ * view, drawn whole by ray marching (volume-raymarch.ts) with an opacity control: the room's
+ * view `opacity`, shown and shared as the same 0..1 number (volume-opacity.ts). It stands in
  * its physical frame (volume-frame.ts). Colours follow a window (colour-bar.ts) that opens on
  * the histogram's defaults (window-level.ts), with the layer's gamma; samples under the floor
  * are see-through, so slices do not hide each other.
@@ -17,6 +18,7 @@ import type { SliceLink } from './slice-link.ts';
 import type { StageContent } from './stage-content.ts';
 import { createVolumeBase } from './volume-base.ts';
 import { volumeFrame } from './volume-frame.ts';
+import { densityOf, isVolumeOpacity, VOLUME_OPACITY_DEFAULT } from './volume-opacity.ts';
 import { createRaymarchedVolume, type RaymarchedVolume } from './volume-raymarch.ts';
 import { defaultWindow } from './window-level.ts';
 
@@ -76,36 +78,49 @@ export function createVolumeSlices(volume: VolumeData, stage: VolumeStage): Volu
       raymarch = createRaymarchedVolume(data, { w: count.x, h: count.y, d: count.z }, { min, span }, dims, table, stage.depth);
       raymarch.setWindow((low - min) / span, (high - min) / span);
       raymarch.setFloor(floor);
-      raymarch.setDensity(density);
+      raymarch.setDensity(densityOf(opacity));
       raymarch.setGamma(gamma);
       return raymarch;
     },
     link: stage.link,
     changed: stage.changed,
     picked(mode) {
-      densityRow.hidden = mode !== 'volume';
+      opacityRow.hidden = mode !== 'volume';
       share({ mode });
     },
   });
 
-  let density = 1;
-  const densityValue = h('output', { class: 'slice-value' }, density.toFixed(2));
-  const densityInput = h('input', { type: 'range', class: 'slider', min: 1, max: 100, step: 1, value: 20, 'aria-label': 'density', 'data-axis': 'density' });
-  densityInput.addEventListener('input', () => {
-    density = Number(densityInput.value) / 20;
-    densityValue.textContent = density.toFixed(2);
-    raymarch?.setDensity(density);
-    stage.changed();
-    share({ opacity: Number(densityInput.value) / 100 });
+  let opacity = VOLUME_OPACITY_DEFAULT;
+  const opacityValue = h('output', { class: 'slice-value', 'data-testid': 'volume-opacity' }, opacity.toFixed(2));
+  const opacityInput = h('input', {
+    type: 'range',
+    class: 'slider',
+    min: 0,
+    max: 1,
+    step: 0.01,
+    value: opacity,
+    'aria-label': 'opacity',
+    'data-axis': 'opacity',
   });
-  const densityRow = h(
+  /** Shows `next` beside the slider and draws with it. */
+  const setOpacity = (next: number): void => {
+    opacity = next;
+    opacityValue.textContent = opacity.toFixed(2);
+    raymarch?.setDensity(densityOf(opacity));
+    stage.changed();
+  };
+  opacityInput.addEventListener('input', () => {
+    setOpacity(Number(opacityInput.value));
+    share({ opacity });
+  });
+  const opacityRow = h(
     'label',
-    { class: 'slice-row', title: 'How much each sample absorbs' },
-    h('span', { class: 'slice-axis' }, 'alpha'),
-    densityInput,
-    densityValue,
+    { class: 'slice-row', title: "How opaque the volume is: the room's view opacity, shared while following" },
+    h('span', { class: 'slice-axis' }, 'opacity'),
+    opacityInput,
+    opacityValue,
   );
-  densityRow.hidden = true;
+  opacityRow.hidden = true;
   const recolour = (): void => {
     base.planes.refill();
     raymarch?.setColormap(table);
@@ -156,7 +171,7 @@ export function createVolumeSlices(volume: VolumeData, stage: VolumeStage): Volu
       floorValue,
     ),
     colourBar.element,
-    densityRow,
+    opacityRow,
     base.viewRow,
   );
 
@@ -172,7 +187,7 @@ export function createVolumeSlices(volume: VolumeData, stage: VolumeStage): Volu
       }
       if ((view.mode === 'slices' || view.mode === 'volume') && base.mode() !== view.mode) {
         base.setMode(view.mode);
-        densityRow.hidden = view.mode !== 'volume';
+        opacityRow.hidden = view.mode !== 'volume';
       }
     } finally {
       applying = false;
@@ -184,11 +199,10 @@ export function createVolumeSlices(volume: VolumeData, stage: VolumeStage): Volu
     panel,
     applyView(view) {
       applyLook(view);
-      if (typeof view.opacity === 'number' && Number.isFinite(view.opacity)) {
-        applying = true;
-        densityInput.value = String(Math.max(1, Math.min(100, Math.round(view.opacity * 100))));
-        densityInput.dispatchEvent(new Event('input'));
-        applying = false;
+      // Applied as given: the slider only shows it (its steps would round 0.605 to 0.61).
+      if (isVolumeOpacity(view.opacity) && view.opacity !== opacity) {
+        opacityInput.value = String(view.opacity);
+        setOpacity(view.opacity);
       }
     },
     applyDisplay: (display) => applyLook(display),
