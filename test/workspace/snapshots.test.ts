@@ -6,11 +6,16 @@
  * points at the host's OME-Zarr stores by absolute URL, with each layer's window, opacity,
  * visibility and segment colours.
  */
-import { describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../core/app.ts';
 import type { RoomScene, SnapshotCreated } from '../../core/client/scene-types.ts';
 import type { SnapshotDocument } from '../../core/client/wire-types.ts';
 import { fileTestApp } from '../helpers/create-test-app.ts';
+import { fileRedis } from '../helpers/file-redis.ts';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { room } from '../helpers/room.ts';
+import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -20,6 +25,34 @@ const send = (method: string, path: string, body?: unknown) =>
   fetch(`${server.url}${path}`, { method, headers: JSON_TYPE, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 const scene = async (r: string): Promise<RoomScene> => (await (await fetch(`${server.url}/api/rooms/${r}/scene`)).json()) as RoomScene;
 const computed = (r: string) => waitFor(async () => ((await scene(r)).layers.every((l) => l.result) ? scene(r) : undefined), `every layer of ${r} computed`);
+
+/**
+ * A snapshot restored into another room, which computes the same bytes again and then drops
+ * them: the snapshot and its blob still answer (the room letting its copy go must not hide the
+ * one the snapshot pinned).
+ */
+async function keptAfterRestore(base: string): Promise<void> {
+  const post = (path: string, method: string, body?: unknown) =>
+    fetch(`${base}${path}`, { method, headers: JSON_TYPE, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const done = (r: string) =>
+    waitFor(async () => {
+      const s = (await (await fetch(`${base}/api/rooms/${r}/scene`)).json()) as RoomScene;
+      return s.layers.every((l) => l.result) ? s : undefined;
+    }, `every layer of ${r} computed`);
+  const [from, into] = [room('snap'), room('snap')];
+  await post(`/api/rooms/${from}/scene`, 'PUT', { layers: [{ id: 'scan', source: { function: 'ramp', params: { n: 5, scale: 7 } } }] });
+  await done(from);
+  const { id } = (await (await post(`/api/rooms/${from}/snapshots`, 'POST')).json()) as SnapshotCreated;
+  const blob = ((await (await fetch(`${base}/api/snapshots/${id}`)).json()) as SnapshotDocument).scene.layers[0]!.result!.blob_id!;
+  const bytes = Buffer.from(await (await fetch(`${base}/api/blobs/${blob}`)).arrayBuffer());
+  expect((await post(`/api/rooms/${into}/scene`, 'PUT', { snapshot: id })).status).toBe(200);
+  await done(into);
+  expect((await post(`/api/rooms/${into}/scene`, 'PUT', { layers: [] })).status).toBe(200);
+  expect((await fetch(`${base}/api/snapshots/${id}`)).status).toBe(200);
+  const kept = await fetch(`${base}/api/blobs/${blob}`);
+  expect(kept.status).toBe(200);
+  expect(Buffer.from(await kept.arrayBuffer())).toEqual(bytes);
+}
 
 describe('snapshots', () => {
   it('keep a room as it was: the same blob ids and bytes after the room changed and its results were dropped, and restore it', async () => {
@@ -79,6 +112,21 @@ describe('snapshots', () => {
     expect((await fetch(`${server.url}/api/snapshots/${'0'.repeat(64)}`)).status).toBe(404);
     expect((await send('PUT', `/api/rooms/${r}/scene`, { snapshot: '0'.repeat(64) })).status).toBe(404);
   });
+  it('keep their bytes after being restored into another room that then lets them go', () => keptAfterRestore(server.url));
+});
+
+describe('snapshots on a Redis service', () => {
+  const redis = fileRedis();
+  let host: FastifyInstance;
+  let url = '';
+  beforeAll(async () => {
+    const dirs = { pluginsDir: await fixturePluginsDir(), specimensDir: await makeSpecimensDir() };
+    host = await createApp({ ...dirs, logLevel: false, poolSize: 2, viewer: false, redis: redis.server.url });
+    url = await host.listen({ host: '127.0.0.1', port: 0 });
+  }, 60_000);
+  afterAll(() => host?.close());
+
+  it('keep their bytes after being restored into another room that then lets them go', () => keptAfterRestore(url));
 });
 
 describe('the Neuroglancer state', () => {
