@@ -181,6 +181,38 @@ describe('what a scene refuses', () => {
   });
 });
 
+describe('an affine', () => {
+  it('is taken as 16 numbers or as 4 rows of 4, and kept as the 16 numbers row after row', async () => {
+    const r = room('scene');
+    const rows = [
+      [2, 0, 0, 1],
+      [0, 1, 0, 0],
+      [0, 0, 1, 0],
+      [0, 0, 0, 1],
+    ];
+    const added = await send('POST', `/api/rooms/${r}/layers`, { id: 'tri', source: { specimen: 'tri' }, affine: rows });
+    expect(added.status).toBe(201);
+    expect(((await added.json()) as SceneLayer).affine).toEqual(rows.flat());
+    const moved = rows.map((row, i) => row.map((v, j) => (i === 1 && j === 3 ? 5 : v)));
+    const patched = await send('PATCH', `/api/rooms/${r}/layers/tri`, { affine: moved });
+    expect(((await patched.json()) as SceneLayer).affine).toEqual(moved.flat());
+    expect((await send('PATCH', `/api/rooms/${r}/layers/tri`, { affine: rows.flat() })).status).toBe(200);
+    expect(layerOf(await scene(r), 'tri')!.affine).toEqual(rows.flat());
+
+    const refused: [unknown, RegExp][] = [
+      [rows.slice(0, 3), /^layer\.affine must be a 4×4 matrix, row-major: 16 finite numbers, or 4 rows of 4$/],
+      [[...rows.slice(0, 3), [0, 0, 1]], /^layer\.affine\[3\] must be a row of 4 finite numbers$/],
+      [[...rows.slice(0, 3), [0, 0, 0, 'x']], /^layer\.affine\[3\]\[3\] must be a finite number/],
+      [[...rows.slice(0, 3), 1], /^layer\.affine\[3\] must be a row of 4 finite numbers$/],
+    ];
+    for (const [affine, pattern] of refused) {
+      const answer = await send('PATCH', `/api/rooms/${r}/layers/tri`, { affine });
+      expect(answer.status, JSON.stringify(affine)).toBe(400);
+      expect(((await answer.json()) as { detail: string }).detail).toMatch(pattern);
+    }
+  });
+});
+
 describe('the entry is the active layer', () => {
   it('makes a one-layer scene on PUT /entry, follows /data that changes the entry, and GET entry keeps its shape', async () => {
     const r = room('scene');
