@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AnnotationKind } from '../client/scene-types.ts';
 import type { HostContext } from '../host-context.ts';
-import { neuroglancerState } from '../workspace/neuroglancer-state.ts';
+import { neuroglancerState, resultSegmentColors } from '../workspace/neuroglancer-state.ts';
 import { roomOf } from './request-input.ts';
 import { ROOM_PARAMS, type RoomParams } from './route-inputs.ts';
 import { IMMUTABLE } from './routes-blobs.ts';
@@ -23,7 +23,7 @@ function originOf(request: FastifyRequest): string {
 }
 
 /** What the snapshot and Neuroglancer routes read from their host. */
-export type SnapshotRouteDeps = Pick<HostContext, 'snapshots' | 'scenes' | 'annotations' | 'options'>;
+export type SnapshotRouteDeps = Pick<HostContext, 'snapshots' | 'scenes' | 'annotations' | 'options' | 'resultIds'>;
 
 export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: SnapshotRouteDeps }): Promise<void> {
   const { ctx } = opts;
@@ -70,7 +70,8 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
         description:
           'Image and labels layers read the host’s OME-Zarr stores (`zarr://<absolute URL>/api/results/{result_id}.zarr/`) with their window, colour map, ' +
           'opacity, ' +
-          'visibility and segment colours; each kind of the room’s annotations is an annotation layer (`precomputed://...`). Meshes and point clouds are ' +
+          'visibility and segment colours (the result’s `label_colors`, overridden per id by the layer’s `labels.colors`); ' +
+          'each kind of the room’s annotations is an annotation layer (`precomputed://...`). Meshes and point clouds are ' +
           'not listed.',
         params: ROOM_PARAMS,
       },
@@ -79,7 +80,8 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
       const roomId = roomOf(ctx, request.params.room_id);
       const [scene, marks] = await Promise.all([ctx.scenes.scene(roomId), ctx.annotations.list(roomId)]);
       const kinds = new Set<AnnotationKind>(marks.annotations.map((mark) => mark.kind));
-      return reply.header('cache-control', 'no-cache').send(neuroglancerState(roomId, scene, kinds, originOf(request)));
+      const colors = await resultSegmentColors(scene, (id) => ctx.resultIds.find(id, request.ip));
+      return reply.header('cache-control', 'no-cache').send(neuroglancerState(roomId, scene, kinds, originOf(request), colors));
     },
   );
 }

@@ -171,4 +171,24 @@ describe('the Neuroglancer state', () => {
     // The store it names answers.
     expect((await fetch(`${server.url}/api/results/${s.layers[0]!.result!.result_id}.zarr/.zattrs`)).status).toBe(200);
   });
+
+  it('gives a labels layer its result’s own segment colours, each overridden by the layer’s', async () => {
+    const r = room('ng');
+    const blobs = { function: 'label_blobs', params: { size: 16, count: 3 } };
+    await send('PUT', `/api/rooms/${r}/scene`, {
+      layers: [
+        { id: 'plain', source: blobs, kind: 'labels' },
+        { id: 'tinted', source: blobs, kind: 'labels', labels: { colors: { '1': '#0000ff', '2': '#00ff00' } } },
+      ],
+    });
+    await computed(r);
+    const state = (await (await fetch(`${server.url}/api/rooms/${r}/neuroglancer`)).json()) as { layers: Record<string, unknown>[] };
+    const byName = new Map(state.layers.map((l) => [l.name, l]));
+    // label_blobs colours segment 1 itself (#ff0000).
+    expect(byName.get('plain')).toMatchObject({ type: 'segmentation', segmentColors: { '1': '#ff0000' } });
+    expect(byName.get('tinted')!.segmentColors).toEqual({ '1': '#0000ff', '2': '#00ff00' });
+    await send('PATCH', `/api/rooms/${r}/layers/tinted`, { labels: { colors: { '3': '#123456' } } });
+    const after = (await (await fetch(`${server.url}/api/rooms/${r}/neuroglancer`)).json()) as { layers: Record<string, unknown>[] };
+    expect(after.layers.find((l) => l.name === 'tinted')!.segmentColors).toEqual({ '1': '#ff0000', '3': '#123456' });
+  });
 });
