@@ -54,6 +54,9 @@ describe('the client scene methods', () => {
 
     const taken = await lab.snapshot();
     const snapshot = await client.getSnapshot(taken.id);
+    // The id and the time taken come from the answer's headers, beside the document.
+    expect(snapshot.id).toBe(taken.id);
+    expect(Math.abs(snapshot.created - Date.now())).toBeLessThan(60_000);
     expect(snapshot.scene.layers.map((l) => l.result?.blob_id)).toEqual(done.layers.map((l) => l.result?.blob_id));
     await lab.remove('square');
     expect((await lab.get()).layers.map((l) => l.id)).toEqual(['vol']);

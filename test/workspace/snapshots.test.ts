@@ -6,6 +6,7 @@
  * points at the host's OME-Zarr stores by absolute URL, with each layer's window, opacity,
  * visibility and segment colours.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/app.ts';
@@ -78,7 +79,17 @@ describe('snapshots', () => {
 
     const first = await fetch(`${server.url}/api/snapshots/${created.id}`);
     expect(first.headers.get('cache-control')).toMatch(/immutable/);
-    const snapshot = (await first.json()) as SnapshotDocument;
+    // The body is the very bytes the id hashes; the id and the time taken are headers.
+    const body = Buffer.from(await first.arrayBuffer());
+    expect(createHash('sha256').update(body).digest('hex')).toBe(created.id);
+    const snapshot = JSON.parse(body.toString('utf8')) as SnapshotDocument;
+    expect(createHash('sha256').update(JSON.stringify(snapshot)).digest('hex')).toBe(created.id);
+    expect(Object.keys(snapshot)).toEqual(['annotations', 'scene', 'view']);
+    expect(first.headers.get('etag')).toBe(`"${created.id}"`);
+    expect(first.headers.get('content-type')).toMatch(/^application\/json/);
+    const takenAt = Number(first.headers.get('x-snapshot-created'));
+    expect(Math.abs(takenAt - Date.now())).toBeLessThan(60_000);
+    expect(first.headers.get('last-modified')).toBe(new Date(takenAt).toUTCString());
     expect(snapshot.scene.layers.map((l) => l.id)).toEqual(['scan', 'mask', 'mesh', 'tri']);
     expect(snapshot.scene.active).toBe('scan');
     expect(snapshot.view).toMatchObject({ camera: { position: [0, 0, 5] } });
@@ -93,7 +104,10 @@ describe('snapshots', () => {
     await send('PUT', `/api/rooms/${r}/view`, { camera: null });
     expect((await send('POST', '/api/processing/cache/clear')).status).toBe(200);
 
-    const later = (await (await fetch(`${server.url}/api/snapshots/${created.id}`)).json()) as SnapshotDocument;
+    const again = await fetch(`${server.url}/api/snapshots/${created.id}`);
+    expect(Buffer.from(await again.clone().arrayBuffer())).toEqual(body);
+    expect(again.headers.get('x-snapshot-created')).toBe(String(takenAt));
+    const later = (await again.json()) as SnapshotDocument;
     expect(later.scene).toEqual(snapshot.scene);
     for (const [i, layer] of later.scene.layers.entries()) {
       const blob = await fetch(`${server.url}/api/blobs/${layer.result!.blob_id}`);
