@@ -26,10 +26,12 @@ import type {
   ReloadResponse,
   RoomEvent,
   RoomView,
+  Snapshot,
   SnapshotDocument,
   SpecimenMetadata,
   StartResponse,
 } from './wire-types.ts';
+import { SNAPSHOT_CREATED_HEADER } from './wire-types.ts';
 
 /** Options of {@link createClient}. */
 export interface ClientOptions {
@@ -248,9 +250,13 @@ export class VitrineClient implements JobEndpoints {
     return new SceneClient(this.#http, room);
   }
 
-  /** `GET /api/snapshots/{id}`: a room as it was, each layer's result by blob id. */
-  getSnapshot(id: string, signal?: AbortSignal): Promise<SnapshotDocument> {
-    return this.#http.json('GET', `/api/snapshots/${enc(id)}`, { signal });
+  /** `GET /api/snapshots/{id}`: a room as it was, with its id and time taken (the host's headers, beside the document's bytes). */
+  async getSnapshot(id: string, signal?: AbortSignal): Promise<Snapshot> {
+    const response = await this.#http.send('GET', `/api/snapshots/${enc(id)}`, { signal });
+    const document = (await response.json()) as SnapshotDocument;
+    const created = Number(response.headers.get(SNAPSHOT_CREATED_HEADER) ?? Date.parse(response.headers.get('last-modified') ?? ''));
+    // The id is the document's address: the one asked for is the one answered.
+    return { ...document, id, created };
   }
 
   /** `DELETE /api/jobs/{id}`: cancels a running job (it ends as `error` / `cancelled`). */

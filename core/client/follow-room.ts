@@ -25,7 +25,8 @@ const ALL_EVENTS = new Set<string>([...ENTRY_EVENTS, 'scene', 'annotation']);
 export interface FollowRoomOptions extends FollowOptions {
   /**
    * `entry`: the room's entry and view (`state`, `computing`, `result`, `failed`, `view`, none
-   * of them about a scene's other layers), as followers written before scenes expect; `all`:
+   * of them about a scene's other layers; those of the active layer, which is the entry, name
+   * it in `layer`), as followers written before scenes expect; `all`:
    * every event, `scene` and `annotation` too, and the layers' `computing`, `result` and
    * `failed` (their `layer` names which).
    * @defaultValue 'entry'
@@ -41,12 +42,16 @@ export interface FollowRoomOptions extends FollowOptions {
 export async function* followRoom(transport: Transport, room: string, options: FollowRoomOptions = {}): AsyncGenerator<RoomEvent, never, undefined> {
   const route = { path: `/api/rooms/${encodeURIComponent(room)}/events` };
   const all = options.events === 'all';
+  // The scene's active layer: its computations are the room's entry changing (they name it).
+  let active: string | null = null;
   for await (const message of followEvents(transport, route, options)) {
+    if (message.event === 'scene') active = (JSON.parse(message.data) as { active?: string | null } | null)?.active ?? null;
     // Events a newer host may add are skipped, not passed on untyped.
     if (!(all ? ALL_EVENTS : ENTRY_EVENTS).has(message.event)) continue;
     const event = { event: message.event, data: JSON.parse(message.data) } as RoomEvent;
-    // A layer's own computation is not the room's entry changing.
-    if (!all && (event.data as { layer?: unknown } | null)?.layer !== undefined) continue;
+    // Another layer's own computation is not the room's entry changing.
+    const layer = (event.data as { layer?: unknown } | null)?.layer;
+    if (!all && layer !== undefined && layer !== active) continue;
     yield event;
   }
   throw new Error('unreachable: followEvents never ends by itself');

@@ -227,16 +227,27 @@ export type RoomEvent =
   | { event: 'scene'; data: RoomScene }
   | { event: 'annotation'; data: AnnotationEvent };
 
-/** `GET /api/snapshots/{id}`: a room as it was, each layer's result by blob id (its `data_url` is the blob's). */
+/**
+ * `GET /api/snapshots/{id}`: a room as it was, each layer's result by blob id (its `data_url` is
+ * the blob's). The body is exactly the bytes whose SHA-256 is the id (compact JSON, keys
+ * sorted), so whoever holds it can check it; the id and the time it was taken travel in headers.
+ */
 export interface SnapshotDocument {
-  id: string;
   /** The scene as it was (a snapshot is of no version). */
   scene: { layers: SceneLayer[]; active: string | null };
   view: RoomView;
   annotations: Annotation[];
+}
+
+/** A snapshot as the client gives it: its document, with the id (`ETag`) and time taken (`X-Snapshot-Created`) of the answer. */
+export interface Snapshot extends SnapshotDocument {
+  id: string;
   /** Milliseconds since the epoch when it was first taken. */
   created: number;
 }
+
+/** The header giving when a snapshot was first taken, in milliseconds since the epoch (`Last-Modified` says it to the second). */
+export const SNAPSHOT_CREATED_HEADER = 'x-snapshot-created';
 
 /** Delivery options of `/data`, as query values (e.g. `{ format: 'glb', compress: 'meshopt' }`). */
 export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim' | 'segment' | 't' | 'c', string | number>>;

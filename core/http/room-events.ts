@@ -4,7 +4,8 @@
  * `state` (the room's entry or null), `view` (its shared view) and `scene` (its layers), then
  * `computing`, `result`, `failed`, `view`, `scene` and `annotation` as the ResultSource, the
  * room workspace and the scene store
- * publishes them on the host EventHub channel `roomChannel(roomId)`, whichever endpoint
+ * publishes them (the room's own computations naming the active layer:
+ * active-layer-events.ts) on the host EventHub channel `roomChannel(roomId)`, whichever endpoint
  * (`/data`, `/invoke`, `/start`) and, in a Redis service, whichever host caused them.
  * A client more than 1 MiB behind is disconnected rather than buffered for, and what its
  * stream holds until then stays near that bound (bounded-event-writer.ts): the stream carries
@@ -17,6 +18,7 @@ import { ROOM_RESYNC, roomChannel } from '../events/channels.ts';
 import type { EventHub, HostEvent } from '../events/event-hub.ts';
 import { BoundedEventWriter } from '../events/bounded-event-writer.ts';
 import { sharedEventText } from '../events/shared-event-text.ts';
+import { withActiveLayer } from '../events/active-layer-events.ts';
 import type { StreamScope } from '../events/stream-scope.ts';
 
 /** Room events forwarded to subscribers; anything else on the channel stays inside the host. */
@@ -24,6 +26,8 @@ const ROOM_EVENTS = new Set(['computing', 'result', 'failed', 'view', 'scene', '
 
 /** The version of a `scene` event's scene (0 for anything else). */
 const sceneVersion = (event: HostEvent): number => (event.event === 'scene' ? ((event.data as { version?: number } | null)?.version ?? 0) : 0);
+/** The active layer of a `scene` event's scene. */
+const sceneActive = (event: HostEvent): string | null => (event.data as { active?: string | null } | null)?.active ?? null;
 
 /**
  * Streams room `roomId` on `reply` until the client goes away.
@@ -48,9 +52,13 @@ export async function streamRoom(
     },
   });
   scope.add(() => writer.close());
+  // The scene this stream sent last: its version, and its active layer (whose computations are the room's own).
+  let sent = { version: -1, active: null as string | null };
   // Every stream of the room sends the same text for an event; the writer keeps their order.
   const send = (event: HostEvent): void => {
-    if (!scope.closed) writer.send(sharedEventText(event));
+    if (scope.closed) return;
+    if (event.event === 'scene') sent = { version: sceneVersion(event), active: sceneActive(event) };
+    writer.send(sharedEventText(withActiveLayer(event, sent.active)));
   };
   // Subscribe before reading the state: an event published meanwhile waits in `early` and
   // follows the state (at worst repeating what the state already shows).
@@ -75,6 +83,6 @@ export async function streamRoom(
   send({ event: 'view', data: view });
   send({ event: 'scene', data: scene });
   // A scene event older than the scene just sent would take a follower back: it is left out.
-  for (const event of early.splice(0)) if (event.event !== 'scene' || sceneVersion(event) > scene.version) send(event);
+  for (const event of early.splice(0)) if (event.event !== 'scene' || sceneVersion(event) > sent.version) send(event);
   open = true;
 }

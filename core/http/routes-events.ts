@@ -69,7 +69,10 @@ const JOB_END = {
   properties: { job_id: { type: 'string' }, status: { enum: ['done', 'error'] }, error: { type: ['string', 'null'] } },
 };
 
-const LAYER = { type: 'string', description: 'The scene layer this is about (absent: the room’s entry, the active layer)' };
+const LAYER = {
+  type: 'string',
+  description: 'The scene layer this is about: the active one for the room’s entry (absent while the room has no active layer)',
+};
 const ROOM_FAILED = {
   type: 'object',
   required: ['function_name', 'specimen_id', 'job_id', 'code', 'detail'],
@@ -124,8 +127,8 @@ const ROOM_SCHEMA = {
     '(the new entry) each time the room’s entry changes, `failed` when a computation for the room ends without a result, ' +
     '`view` each time its view changes, `scene` (the whole scene) each time it changes and `annotation` for each change ' +
     'of its marks ({op, annotation, version}: a follower that sees `version` jump by more than one reads GET /api/rooms/{room_id}/annotations again). ' +
-    '`computing`, `result` and `failed` name the scene `layer` they are for; without `layer` they are about ' +
-    'the room’s entry, which is the active layer. A reconnecting subscriber gets `state`, `view` and `scene` again.',
+    '`computing`, `result` and `failed` name the scene `layer` they are for; those naming the active layer (or none, in a room ' +
+    'without one) are about the room’s entry, which is the active layer. A reconnecting subscriber gets `state`, `view` and `scene` again.',
   operationId: 'room_events',
   params: { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } },
   response: {

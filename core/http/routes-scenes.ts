@@ -32,8 +32,8 @@ const LAYER_FIELDS =
   'when absent), ' +
   '`kind` (image, labels, mesh, points; from the result when absent), `name`, `visible`, `opacity` (0..1), `blending` (translucent, additive, opaque, ' +
   'maximum, minimum), ' +
-  '`colormap`, `window` [lo, hi], `gamma` (> 0), `mode` (slices, volume, surface, points), `affine` (16 numbers, row-major), `clip_planes` (up to 4 [a, ' +
-  'b, c, d]), ' +
+  '`colormap`, `window` [lo, hi], `gamma` (> 0), `mode` (slices, volume, surface, points), ' +
+  '`affine` (4×4 row-major: 16 numbers or 4 rows of 4), `clip_planes` (up to 4 [a, b, c, d]), ' +
   '`labels` {colors, selected, show}, `t`, `playing`, `channels` [{visible, color, window}]';
 /** Only the shape is declared: the scene's checks name each bad field by its path. */
 const LAYER_BODY = { type: 'object', description: `A layer: ${LAYER_FIELDS}` };

@@ -1,15 +1,17 @@
 /**
  * @module routes-snapshots
  * Snapshots of rooms and a room as other viewers open it. `POST /api/rooms/{room_id}/snapshots`
- * records the room (201 `{id, url}`); `GET /api/snapshots/{id}` answers the record, the same
- * forever (`immutable`), 410 once its bytes were lost although pinned. `GET
+ * records the room (201 `{id, url}`); `GET /api/snapshots/{id}` answers the record's bytes as
+ * they were hashed into its id (so anyone can check them), the same forever (`immutable`), its
+ * id and time taken in headers, 410 once its bytes were lost although pinned. `GET
  * /api/rooms/{room_id}/neuroglancer` answers a Neuroglancer state of the room's scene, its URLs
  * absolute under the request's own scheme and `Host` (which the allowed-hosts guard checked).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AnnotationKind } from '../client/scene-types.ts';
+import { SNAPSHOT_CREATED_HEADER } from '../client/wire-types.ts';
 import type { HostContext } from '../host-context.ts';
-import { neuroglancerState } from '../workspace/neuroglancer-state.ts';
+import { neuroglancerState, resultSegmentColors } from '../workspace/neuroglancer-state.ts';
 import { roomOf } from './request-input.ts';
 import { ROOM_PARAMS, type RoomParams } from './route-inputs.ts';
 import { IMMUTABLE } from './routes-blobs.ts';
@@ -23,7 +25,7 @@ function originOf(request: FastifyRequest): string {
 }
 
 /** What the snapshot and Neuroglancer routes read from their host. */
-export type SnapshotRouteDeps = Pick<HostContext, 'snapshots' | 'scenes' | 'annotations' | 'options'>;
+export type SnapshotRouteDeps = Pick<HostContext, 'snapshots' | 'scenes' | 'annotations' | 'options' | 'resultIds'>;
 
 export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: SnapshotRouteDeps }): Promise<void> {
   const { ctx } = opts;
@@ -49,8 +51,9 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
       schema: {
         summary: 'A snapshot of a room, the same forever',
         description:
-          '`{id, scene: {layers, active}, view, annotations, created}`; each layer’s `result` names its bytes by blob id (`data_url` is ' +
-          '`/api/blobs/{blob_id}`). ' +
+          '`{annotations, scene: {layers, active}, view}` as compact JSON, keys sorted: exactly the bytes whose SHA-256 is the id. Each layer’s ' +
+          '`result` names its bytes by blob id (`data_url` is `/api/blobs/{blob_id}`). `ETag` is `"<id>"`; `Last-Modified` and ' +
+          '`X-Snapshot-Created` (milliseconds since the epoch) say when it was first taken. ' +
           '404 when unknown or past its time-to-live, 410 when its bytes were lost anyway. Restore it into a room with `PUT /api/rooms/{room}/scene ' +
           '{"snapshot": id}`.',
         params: SNAPSHOT_PARAMS,
@@ -58,7 +61,14 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
     },
     async (request, reply) => {
       const snapshot = await ctx.snapshots.get(request.params.id);
-      return reply.header('cache-control', IMMUTABLE).header('etag', `"${snapshot.id}"`).send(snapshot);
+      // The body is sent as stored, never re-serialised: hashing it must give the id.
+      return reply
+        .header('cache-control', IMMUTABLE)
+        .header('etag', `"${snapshot.id}"`)
+        .header('last-modified', new Date(snapshot.created).toUTCString())
+        .header(SNAPSHOT_CREATED_HEADER, String(snapshot.created))
+        .type('application/json; charset=utf-8')
+        .send(snapshot.json);
     },
   );
 
@@ -70,7 +80,8 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
         description:
           'Image and labels layers read the host’s OME-Zarr stores (`zarr://<absolute URL>/api/results/{result_id}.zarr/`) with their window, colour map, ' +
           'opacity, ' +
-          'visibility and segment colours; each kind of the room’s annotations is an annotation layer (`precomputed://...`). Meshes and point clouds are ' +
+          'visibility and segment colours (the result’s `label_colors`, overridden per id by the layer’s `labels.colors`); ' +
+          'each kind of the room’s annotations is an annotation layer (`precomputed://...`). Meshes and point clouds are ' +
           'not listed.',
         params: ROOM_PARAMS,
       },
@@ -79,7 +90,8 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
       const roomId = roomOf(ctx, request.params.room_id);
       const [scene, marks] = await Promise.all([ctx.scenes.scene(roomId), ctx.annotations.list(roomId)]);
       const kinds = new Set<AnnotationKind>(marks.annotations.map((mark) => mark.kind));
-      return reply.header('cache-control', 'no-cache').send(neuroglancerState(roomId, scene, kinds, originOf(request)));
+      const colors = await resultSegmentColors(scene, (id) => ctx.resultIds.find(id, request.ip));
+      return reply.header('cache-control', 'no-cache').send(neuroglancerState(roomId, scene, kinds, originOf(request), colors));
     },
   );
 }

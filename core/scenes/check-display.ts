@@ -116,6 +116,19 @@ function channels(value: unknown, path: string): LayerChannel[] {
   });
 }
 
+const AFFINE_FORMS = 'a 4×4 matrix, row-major: 16 finite numbers, or 4 rows of 4';
+
+/**
+ * "4×4 row-major" reads as either form, so both are taken: four rows of four numbers, or the 16
+ * numbers row after row. The scene keeps the flat form only, so every reader of a layer (the
+ * viewer, the Neuroglancer state, a snapshot's id) sees one shape of the same matrix.
+ */
+function affine(value: unknown, path: string): number[] {
+  if (!Array.isArray(value) || !value.some(Array.isArray)) return finiteList(value, 16, path, AFFINE_FORMS);
+  if (value.length !== 4) throw bad(path, `must be ${AFFINE_FORMS}`);
+  return value.flatMap((row, i) => finiteList(row, 4, `${path}[${i}]`, 'a row of 4 finite numbers'));
+}
+
 type Checks = { [K in keyof Required<LayerDisplay>]: (value: unknown, path: string) => LayerDisplay[K] };
 
 /** Each display field's check: the value as stored, or a 400 naming `path`. */
@@ -142,7 +155,7 @@ export const DISPLAY_CHECKS: Checks = {
     return gamma;
   },
   mode: (value, path) => oneOf(value, DISPLAY_MODES, path),
-  affine: (value, path) => finiteList(value, 16, path, 'a 4×4 matrix, row-major: 16 finite numbers'),
+  affine,
   clip_planes: (value, path) => {
     if (!Array.isArray(value)) throw bad(path, 'must be a list of planes [a, b, c, d]');
     if (value.length > MAX_CLIP_PLANES) throw bad(path, `lists ${value.length} planes, more than ${MAX_CLIP_PLANES}`);

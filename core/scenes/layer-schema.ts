@@ -24,7 +24,10 @@ export const DISPLAY_PROPERTIES: Record<string, Schema> = {
   window: WINDOW,
   gamma: { type: 'number', exclusiveMinimum: 0, maximum: 100, description: 'Applied to the windowed value (1: linear)' },
   mode: { enum: [...DISPLAY_MODES], description: 'How a volume is drawn (slices, volume) or a mesh or cloud (surface, points)' },
-  affine: { ...numbers(16), description: 'A 4×4 transform, row-major, in physical units (identity when absent)' },
+  affine: {
+    oneOf: [numbers(16), { type: 'array', items: numbers(4), minItems: 4, maxItems: 4 }],
+    description: 'A 4×4 transform, row-major, in physical units: 16 numbers or 4 rows of 4, kept as 16 (identity when absent)',
+  },
   clip_planes: { type: 'array', maxItems: MAX_CLIP_PLANES, items: numbers(4), description: 'Planes [a, b, c, d]: points with ax+by+cz+d ≥ 0 are kept' },
   labels: {
     type: 'object',

@@ -3,8 +3,11 @@
  * The ids of the results one host holds, and the way back from an id to its result. An id is
  * worked out once per result (results/result-id.ts): inline for a small result, on the
  * encode thread for a large one, so hashing never holds up the event loop. Looking an id up
- * finds a result this host still holds (a room entry or a finished job's result: evicted or
- * released ones are gone), else, on a Redis service, the result stored under that hash.
+ * finds a result this host still holds (a room entry, a finished job's result or a snapshot's
+ * pin: evicted or released ones are gone), else, on a Redis service, the result stored under
+ * that hash. One content may live in several objects at once (a snapshot pins the one its room
+ * computed, and restoring it computes another in the next room): an id keeps each of them, so
+ * the one that lets go does not hide the one still held.
  */
 import type Tinypool from 'tinypool';
 import type { ResultBudget } from '../cache/result-budget.ts';
@@ -19,15 +22,16 @@ export const RESULT_ID_HEADER = 'x-result-id';
 
 /** Below this many bytes, hashing inline is cheaper than a thread hop (~2 ms at most). */
 const INLINE_BYTES = 1024 * 1024;
+/** Objects kept per id: past this the oldest goes (the same content computed in many rooms at once). */
+const MAX_OBJECTS_PER_ID = 8;
 
 export class ResultIds {
   #pool: Tinypool;
   #budget: ResultBudget<StoredResult>;
   #pending = new WeakMap<StoredResult, Promise<string>>();
-  #index = new Map<string, WeakRef<StoredResult>>();
-  #forget = new FinalizationRegistry<string>((id) => {
-    if (!this.#index.get(id)?.deref()) this.#index.delete(id);
-  });
+  /** Newest first. */
+  #index = new Map<string, WeakRef<StoredResult>[]>();
+  #forget = new FinalizationRegistry<string>((id) => this.#prune(id));
   #remote: ((id: string, client: string) => Promise<StoredResult | null>) | null = null;
 
   constructor(pool: Tinypool, budget: ResultBudget<StoredResult>) {
@@ -40,13 +44,31 @@ export class ResultIds {
     this.#remote = find;
   }
 
-  /** Indexes `result` under `id` (the newest object of that content wins); returns the id. */
+  /** Indexes `result` under `id` beside the other objects of that content; returns the id. */
   #remember(result: StoredResult, id: string): string {
-    if (this.#index.get(id)?.deref() !== result) {
-      this.#index.set(id, new WeakRef(result));
-      this.#forget.register(result, id);
+    const refs = this.#index.get(id) ?? [];
+    if (refs[0]?.deref() === result) return id;
+    const others = refs.filter((ref) => {
+      const held = ref.deref();
+      return held !== undefined && held !== result;
+    });
+    const kept = [new WeakRef(result), ...others];
+    // Past the bound an object nothing holds goes first, so a pinned one is never pushed out by copies.
+    while (kept.length > MAX_OBJECTS_PER_ID) {
+      let drop = kept.length - 1;
+      while (drop > 0 && this.#budget.holds(kept[drop]!.deref()!)) drop--;
+      kept.splice(drop > 0 ? drop : kept.length - 1, 1);
     }
+    this.#index.set(id, kept);
+    this.#forget.register(result, id);
     return id;
+  }
+
+  /** Drops the objects of `id` that were collected (and the id with the last of them). */
+  #prune(id: string): void {
+    const refs = this.#index.get(id)?.filter((ref) => ref.deref() !== undefined);
+    if (refs?.length) this.#index.set(id, refs);
+    else this.#index.delete(id);
   }
 
   /**
@@ -85,8 +107,10 @@ export class ResultIds {
    * (who asks: an address) bounds how many store lookups one client may have at once.
    */
   async find(id: string, client = ''): Promise<StoredResult | null> {
-    const local = this.#index.get(id)?.deref();
-    if (local && this.#budget.holds(local)) return local;
+    for (const ref of this.#index.get(id) ?? []) {
+      const local = ref.deref();
+      if (local && this.#budget.holds(local)) return local;
+    }
     return this.#remote ? this.#remote(id, client) : null;
   }
 }

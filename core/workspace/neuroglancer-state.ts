@@ -4,11 +4,13 @@
  * image layer with a volume result is an `image` layer reading the host's OME-Zarr store of
  * that result (`zarr://<absolute URL>`), drawn through its window (the `normalized` control's
  * range), colour map, gamma and opacity; each labels layer a `segmentation` layer with its
- * segment colours and selection; each kind of the room's annotations an `annotation` layer
+ * segment colours (the result's own `label_colors`, each overridden by the layer's
+ * `labels.colors`) and selection; each kind of the room's annotations an `annotation` layer
  * reading the host's precomputed annotations. Meshes and point clouds have no Neuroglancer
  * source the host serves, and layers not computed yet have no store: neither is listed.
  */
 import type { AnnotationKind, RoomScene, SceneLayer } from '../client/scene-types.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 import { colormapTable, COLORMAPS, type ColormapName } from '../viewer/app/stage/colormaps.ts';
 
 /** Neuroglancer's annotation source types, by the kinds of marks each shows. */
@@ -66,7 +68,27 @@ function imageLayer(layer: SceneLayer, source: string): Record<string, unknown> 
   return state;
 }
 
-function labelsLayer(layer: SceneLayer, source: string): Record<string, unknown> {
+/** Segment colours by label id, as `label_colors` and a layer's `labels.colors` write them. */
+type SegmentColors = Record<string, string>;
+
+/**
+ * The colours each labels layer's result gives its segments, by layer id: read from the
+ * results themselves, since a scene names its results and never carries their colour tables.
+ * A result no longer held gives none (its store would not answer either).
+ */
+export async function resultSegmentColors(scene: RoomScene, find: (resultId: string) => Promise<StoredResult | null>): Promise<Map<string, SegmentColors>> {
+  const colors = new Map<string, SegmentColors>();
+  const labels = scene.layers.filter((layer) => layer.kind === 'labels' && layer.result?.type === 'volume');
+  await Promise.all(
+    labels.map(async (layer) => {
+      const result = await find(layer.result!.result_id).catch(() => null);
+      if (result?.type === 'volume' && result.labels && result.label_colors) colors.set(layer.id, result.label_colors);
+    }),
+  );
+  return colors;
+}
+
+function labelsLayer(layer: SceneLayer, source: string, fromResult: SegmentColors | undefined): Record<string, unknown> {
   const opacity = layer.opacity ?? 1;
   const selected = (layer.labels?.selected ?? []).map(String);
   const onlySelected = layer.labels?.show === 'selected';
@@ -80,7 +102,9 @@ function labelsLayer(layer: SceneLayer, source: string): Record<string, unknown>
     notSelectedAlpha: onlySelected ? 0 : opacity,
     objectAlpha: opacity,
   };
-  if (layer.labels?.colors) state.segmentColors = layer.labels.colors;
+  // The layer's own colours are overrides: an id it does not name keeps its result's colour.
+  const colors = { ...fromResult, ...layer.labels?.colors };
+  if (Object.keys(colors).length > 0) state.segmentColors = colors;
   return state;
 }
 
@@ -89,14 +113,21 @@ const MARK_SHADER = 'void main() {\n  setColor(prop_color());\n}\n';
 
 /**
  * The Neuroglancer state of room `roomId`'s scene, every URL absolute under `baseUrl` (the
- * request's own scheme and host); `annotationKinds`: the kinds of marks the room holds.
+ * request's own scheme and host); `annotationKinds`: the kinds of marks the room holds;
+ * `segmentColors`: the colours labels layers' results give their segments (resultSegmentColors).
  */
-export function neuroglancerState(roomId: string, scene: RoomScene, annotationKinds: ReadonlySet<AnnotationKind>, baseUrl: string): Record<string, unknown> {
+export function neuroglancerState(
+  roomId: string,
+  scene: RoomScene,
+  annotationKinds: ReadonlySet<AnnotationKind>,
+  baseUrl: string,
+  segmentColors: ReadonlyMap<string, SegmentColors> = new Map(),
+): Record<string, unknown> {
   const layers: Record<string, unknown>[] = [];
   for (const layer of scene.layers) {
     if (layer.result?.type !== 'volume' || (layer.kind !== 'image' && layer.kind !== 'labels')) continue;
     const source = `zarr://${baseUrl}/api/results/${layer.result.result_id}.zarr/`;
-    layers.push(layer.kind === 'labels' ? labelsLayer(layer, source) : imageLayer(layer, source));
+    layers.push(layer.kind === 'labels' ? labelsLayer(layer, source, segmentColors.get(layer.id)) : imageLayer(layer, source));
   }
   const types = new Set([...annotationKinds].map((kind) => ANNOTATION_TYPES[kind]));
   for (const type of types) {

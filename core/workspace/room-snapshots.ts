@@ -22,6 +22,13 @@ import type { RoomScenes } from './room-scenes.ts';
 import { VIEW_FIELDS, type ViewChange } from '../rooms/room-view.ts';
 import type { RoomWorkspace } from './room-workspace.ts';
 
+/** A snapshot as the host answers it: the document's bytes as hashed, its id, and when it was first taken (ms since the epoch). */
+export interface StoredSnapshot {
+  id: string;
+  json: string;
+  created: number;
+}
+
 export interface SnapshotDeps {
   store: SnapshotStore;
   pins: ResultPins;
@@ -83,8 +90,11 @@ export class RoomSnapshots {
     return { id, url: `/?snapshot=${id}` };
   }
 
-  /** The snapshot, 404 when unknown or expired, 410 when its bytes were lost although pinned. */
-  async get(id: string): Promise<SnapshotDocument> {
+  /**
+   * The snapshot: `json`, the very bytes its id hashes, and when it was first taken; 404 when
+   * unknown or expired, 410 when its bytes were lost although pinned.
+   */
+  async get(id: string): Promise<StoredSnapshot> {
     const record = await this.#deps.store.get(id);
     if (!record) throw createHostError('SPC_ERR_SNAPSHOT_NOT_FOUND', id);
     if (!(await this.#deps.pins.intact(id, record.pins))) {
@@ -94,13 +104,12 @@ export class RoomSnapshots {
         "the bytes of one of its layers were dropped (the host's memory budget or the blob store let them go before their time)",
       );
     }
-    const document = JSON.parse(record.json) as Omit<SnapshotDocument, 'id' | 'created'>;
-    return { id, ...document, created: record.created };
+    return { id, json: record.json, created: record.created };
   }
 
   /** `PUT .../scene {"snapshot": id}`: the snapshot's scene, view and annotations become the room's. */
   async restore(roomId: string, id: string, ifMatch?: number): Promise<RoomScene> {
-    const snapshot = await this.get(id);
+    const snapshot = JSON.parse((await this.get(id)).json) as SnapshotDocument;
     const scene = await this.#deps.scenes.restore(roomId, snapshot.scene, ifMatch);
     // The marks first were the scene's to bind: a layer bound to points computes with the snapshot's.
     await this.#deps.sources.annotations.replace(roomId, snapshot.annotations);

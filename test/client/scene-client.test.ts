@@ -54,6 +54,9 @@ describe('the client scene methods', () => {
 
     const taken = await lab.snapshot();
     const snapshot = await client.getSnapshot(taken.id);
+    // The id and the time taken come from the answer's headers, beside the document.
+    expect(snapshot.id).toBe(taken.id);
+    expect(Math.abs(snapshot.created - Date.now())).toBeLessThan(60_000);
     expect(snapshot.scene.layers.map((l) => l.result?.blob_id)).toEqual(done.layers.map((l) => l.result?.blob_id));
     await lab.remove('square');
     expect((await lab.get()).layers.map((l) => l.id)).toEqual(['vol']);
@@ -65,7 +68,9 @@ describe('the client scene methods', () => {
     );
     expect(events.some((e) => e.event === 'result' && (e.data as { layer?: string }).layer === 'square')).toBe(true);
     expect(entryOnly.map((e) => e.event)).not.toContain('scene');
-    expect(entryOnly.filter((e) => (e.data as { layer?: string } | null)?.layer !== undefined)).toEqual([]);
+    // An entry follower gets the active layer's computations (the entry's, naming it), never another layer's.
+    expect(entryOnly.filter((e) => ![undefined, 'vol'].includes((e.data as { layer?: string } | null)?.layer))).toEqual([]);
+    expect(entryOnly.some((e) => e.event === 'result' && (e.data as { layer?: string }).layer === 'vol')).toBe(true);
     expect(entryOnly.some((e) => e.event === 'result' && (e.data as { function_name: string | null }).function_name === null)).toBe(true);
     abort.abort();
     await Promise.all([following, followingEntry]);

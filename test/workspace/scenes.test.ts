@@ -45,8 +45,9 @@ describe('a room scene', () => {
     expect(first.status).toBe(201);
     const ramp = (await first.json()) as SceneLayer;
     expect(ramp).toMatchObject({ id: 'ramp', name: 'ramp', kind: 'image', visible: true, opacity: 0.5, blending: 'translucent', colormap: 'magma' });
-    // The first layer is the active one: the room's entry, computed in the room's own slot.
-    expect((await eventOf(stream, 'result', undefined)).data).toMatchObject({ function_name: 'ramp', params: { n: 4 } });
+    // The first layer is the active one: the room's entry, computed in the room's own slot, its events naming it.
+    expect((await eventOf(stream, 'computing', 'ramp')).data).toMatchObject({ function_name: 'ramp', params: { n: 4 }, layer: 'ramp' });
+    expect((await eventOf(stream, 'result', 'ramp')).data).toMatchObject({ function_name: 'ramp', params: { n: 4 }, layer: 'ramp' });
     const computed = await withResult(r, 'ramp');
     expect(computed.active).toBe('ramp');
     expect(layerOf(computed, 'ramp')!.result).toMatchObject({ type: 'volume', data_url: `/api/rooms/${r}/layers/ramp/data` });
@@ -181,6 +182,38 @@ describe('what a scene refuses', () => {
   });
 });
 
+describe('an affine', () => {
+  it('is taken as 16 numbers or as 4 rows of 4, and kept as the 16 numbers row after row', async () => {
+    const r = room('scene');
+    const rows = [
+      [2, 0, 0, 1],
+      [0, 1, 0, 0],
+      [0, 0, 1, 0],
+      [0, 0, 0, 1],
+    ];
+    const added = await send('POST', `/api/rooms/${r}/layers`, { id: 'tri', source: { specimen: 'tri' }, affine: rows });
+    expect(added.status).toBe(201);
+    expect(((await added.json()) as SceneLayer).affine).toEqual(rows.flat());
+    const moved = rows.map((row, i) => row.map((v, j) => (i === 1 && j === 3 ? 5 : v)));
+    const patched = await send('PATCH', `/api/rooms/${r}/layers/tri`, { affine: moved });
+    expect(((await patched.json()) as SceneLayer).affine).toEqual(moved.flat());
+    expect((await send('PATCH', `/api/rooms/${r}/layers/tri`, { affine: rows.flat() })).status).toBe(200);
+    expect(layerOf(await scene(r), 'tri')!.affine).toEqual(rows.flat());
+
+    const refused: [unknown, RegExp][] = [
+      [rows.slice(0, 3), /^layer\.affine must be a 4×4 matrix, row-major: 16 finite numbers, or 4 rows of 4$/],
+      [[...rows.slice(0, 3), [0, 0, 1]], /^layer\.affine\[3\] must be a row of 4 finite numbers$/],
+      [[...rows.slice(0, 3), [0, 0, 0, 'x']], /^layer\.affine\[3\]\[3\] must be a finite number/],
+      [[...rows.slice(0, 3), 1], /^layer\.affine\[3\] must be a row of 4 finite numbers$/],
+    ];
+    for (const [affine, pattern] of refused) {
+      const answer = await send('PATCH', `/api/rooms/${r}/layers/tri`, { affine });
+      expect(answer.status, JSON.stringify(affine)).toBe(400);
+      expect(((await answer.json()) as { detail: string }).detail).toMatch(pattern);
+    }
+  });
+});
+
 describe('the entry is the active layer', () => {
   it('makes a one-layer scene on PUT /entry, follows /data that changes the entry, and GET entry keeps its shape', async () => {
     const r = room('scene');
@@ -220,6 +253,42 @@ describe('the entry is the active layer', () => {
     expect(data.headers.get('x-result-id')).toBe(followed.layers[0]!.result!.result_id);
     expect((await scene(r)).active).toBe('ramp');
   });
+
+  it('names the active layer in its computing and result events, however its source changed', async () => {
+    const r = room('scene');
+    const stream = await openStream(`${server.url}/api/rooms/${r}/events`);
+    await stream.next((e) => e.event === 'scene');
+    // No scene yet: the entry's events name no layer; the scene event that follows names the layer it became.
+    await send('PUT', `/api/rooms/${r}/entry`, { function: 'ramp', params: { n: 3 } });
+    expect((await eventOf(stream, 'result', undefined)).data).toMatchObject({ function_name: 'ramp', params: { n: 3 } });
+    expect((await stream.next((e) => e.event === 'scene' && (e.data as RoomScene).active === 'ramp')).data).toMatchObject({ layers: [{ id: 'ramp' }] });
+    await withResult(r, 'ramp');
+
+    const changes: [string, () => Promise<Response>, number][] = [
+      ['PATCH', () => send('PATCH', `/api/rooms/${r}/layers/ramp`, { source: { function: 'ramp', params: { n: 5 } } }), 5],
+      ['PUT scene', () => send('PUT', `/api/rooms/${r}/scene`, { layers: [{ id: 'ramp', source: { function: 'ramp', params: { n: 6 } } }] }), 6],
+      ['PUT entry', () => send('PUT', `/api/rooms/${r}/entry`, { function: 'ramp', params: { n: 7 } }), 7],
+      ['/invoke', () => send('POST', '/api/processing/invoke', { function_name: 'ramp', kwargs: { n: 8 }, room_id: r }), 8],
+    ];
+    for (const [what, change, n] of changes) {
+      const from = stream.events.length;
+      expect((await change()).status, what).toBe(200);
+      const computing = await stream.next((e) => e.event === 'computing' && (e.data as { params: { n: number } }).params.n === n, from);
+      const result = await stream.next((e) => e.event === 'result' && (e.data as { params: { n: number } }).params.n === n, from);
+      expect(computing.data, what).toMatchObject({ function_name: 'ramp', job_id: null, layer: 'ramp' });
+      // Every member the entry's result had is there as it was, `layer` beside them.
+      expect(Object.keys(result.data as object).sort(), what).toEqual(['blob_id', 'function_name', 'layer', 'params', 'result_id', 'specimen_id', 'type']);
+    }
+    // Restoring a snapshot computes the active layer again: its events name it too.
+    const { id } = (await (await send('POST', `/api/rooms/${r}/snapshots`)).json()) as { id: string };
+    await send('PUT', `/api/rooms/${r}/scene`, { layers: [{ id: 'other', source: { function: 'ramp', params: { n: 9 } } }] });
+    await withResult(r, 'other');
+    const from = stream.events.length;
+    expect((await send('PUT', `/api/rooms/${r}/scene`, { snapshot: id })).status).toBe(200);
+    const restored = await stream.next((e) => e.event === 'result' && (e.data as { params: { n: number } }).params.n === 8, from);
+    expect(restored.data).toMatchObject({ layer: 'ramp' });
+    stream.close();
+  });
 });
 
 describe('failed computations', () => {
@@ -238,13 +307,14 @@ describe('failed computations', () => {
     // The room's own computations: an /invoke, and a job started with /start.
     const from = stream.events.length;
     await fetch(`${server.url}/api/processing/invoke`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ function_name: 'explode', room_id: r }) });
-    const plain = await eventOf(stream, 'failed', undefined, from);
-    expect(plain.data).toMatchObject({ function_name: 'explode', code: 'SPC_ERR_FUNCTION_FAILED', job_id: null });
+    // They are the active layer's: their events name it.
+    const plain = await eventOf(stream, 'failed', 'base', from);
+    expect(plain.data).toMatchObject({ function_name: 'explode', code: 'SPC_ERR_FUNCTION_FAILED', job_id: null, layer: 'base' });
     addDynamicSpecimen(server.app, 'boom', 'explode');
     const job = ((await (await send('POST', '/api/specimens/boom/start', { params: { message: 'job gone wrong' }, room_id: r })).json()) as { job_id: string })
       .job_id;
     const jobFailed = await stream.next((e) => e.event === 'failed' && (e.data as { job_id: string | null }).job_id === job, from);
-    expect(jobFailed.data).toMatchObject({ function_name: 'explode', specimen_id: 'boom', code: 'SPC_ERR_FUNCTION_FAILED' });
+    expect(jobFailed.data).toMatchObject({ function_name: 'explode', specimen_id: 'boom', code: 'SPC_ERR_FUNCTION_FAILED', layer: 'base' });
     expect((jobFailed.data as { detail: string }).detail).toMatch(/job gone wrong/);
     stream.close();
   });

@@ -6,11 +6,17 @@
  * points at the host's OME-Zarr stores by absolute URL, with each layer's window, opacity,
  * visibility and segment colours.
  */
-import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../core/app.ts';
 import type { RoomScene, SnapshotCreated } from '../../core/client/scene-types.ts';
 import type { SnapshotDocument } from '../../core/client/wire-types.ts';
 import { fileTestApp } from '../helpers/create-test-app.ts';
+import { fileRedis } from '../helpers/file-redis.ts';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { room } from '../helpers/room.ts';
+import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -20,6 +26,34 @@ const send = (method: string, path: string, body?: unknown) =>
   fetch(`${server.url}${path}`, { method, headers: JSON_TYPE, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 const scene = async (r: string): Promise<RoomScene> => (await (await fetch(`${server.url}/api/rooms/${r}/scene`)).json()) as RoomScene;
 const computed = (r: string) => waitFor(async () => ((await scene(r)).layers.every((l) => l.result) ? scene(r) : undefined), `every layer of ${r} computed`);
+
+/**
+ * A snapshot restored into another room, which computes the same bytes again and then drops
+ * them: the snapshot and its blob still answer (the room letting its copy go must not hide the
+ * one the snapshot pinned).
+ */
+async function keptAfterRestore(base: string): Promise<void> {
+  const post = (path: string, method: string, body?: unknown) =>
+    fetch(`${base}${path}`, { method, headers: JSON_TYPE, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const done = (r: string) =>
+    waitFor(async () => {
+      const s = (await (await fetch(`${base}/api/rooms/${r}/scene`)).json()) as RoomScene;
+      return s.layers.every((l) => l.result) ? s : undefined;
+    }, `every layer of ${r} computed`);
+  const [from, into] = [room('snap'), room('snap')];
+  await post(`/api/rooms/${from}/scene`, 'PUT', { layers: [{ id: 'scan', source: { function: 'ramp', params: { n: 5, scale: 7 } } }] });
+  await done(from);
+  const { id } = (await (await post(`/api/rooms/${from}/snapshots`, 'POST')).json()) as SnapshotCreated;
+  const blob = ((await (await fetch(`${base}/api/snapshots/${id}`)).json()) as SnapshotDocument).scene.layers[0]!.result!.blob_id!;
+  const bytes = Buffer.from(await (await fetch(`${base}/api/blobs/${blob}`)).arrayBuffer());
+  expect((await post(`/api/rooms/${into}/scene`, 'PUT', { snapshot: id })).status).toBe(200);
+  await done(into);
+  expect((await post(`/api/rooms/${into}/scene`, 'PUT', { layers: [] })).status).toBe(200);
+  expect((await fetch(`${base}/api/snapshots/${id}`)).status).toBe(200);
+  const kept = await fetch(`${base}/api/blobs/${blob}`);
+  expect(kept.status).toBe(200);
+  expect(Buffer.from(await kept.arrayBuffer())).toEqual(bytes);
+}
 
 describe('snapshots', () => {
   it('keep a room as it was: the same blob ids and bytes after the room changed and its results were dropped, and restore it', async () => {
@@ -45,7 +79,17 @@ describe('snapshots', () => {
 
     const first = await fetch(`${server.url}/api/snapshots/${created.id}`);
     expect(first.headers.get('cache-control')).toMatch(/immutable/);
-    const snapshot = (await first.json()) as SnapshotDocument;
+    // The body is the very bytes the id hashes; the id and the time taken are headers.
+    const body = Buffer.from(await first.arrayBuffer());
+    expect(createHash('sha256').update(body).digest('hex')).toBe(created.id);
+    const snapshot = JSON.parse(body.toString('utf8')) as SnapshotDocument;
+    expect(createHash('sha256').update(JSON.stringify(snapshot)).digest('hex')).toBe(created.id);
+    expect(Object.keys(snapshot)).toEqual(['annotations', 'scene', 'view']);
+    expect(first.headers.get('etag')).toBe(`"${created.id}"`);
+    expect(first.headers.get('content-type')).toMatch(/^application\/json/);
+    const takenAt = Number(first.headers.get('x-snapshot-created'));
+    expect(Math.abs(takenAt - Date.now())).toBeLessThan(60_000);
+    expect(first.headers.get('last-modified')).toBe(new Date(takenAt).toUTCString());
     expect(snapshot.scene.layers.map((l) => l.id)).toEqual(['scan', 'mask', 'mesh', 'tri']);
     expect(snapshot.scene.active).toBe('scan');
     expect(snapshot.view).toMatchObject({ camera: { position: [0, 0, 5] } });
@@ -60,7 +104,10 @@ describe('snapshots', () => {
     await send('PUT', `/api/rooms/${r}/view`, { camera: null });
     expect((await send('POST', '/api/processing/cache/clear')).status).toBe(200);
 
-    const later = (await (await fetch(`${server.url}/api/snapshots/${created.id}`)).json()) as SnapshotDocument;
+    const again = await fetch(`${server.url}/api/snapshots/${created.id}`);
+    expect(Buffer.from(await again.clone().arrayBuffer())).toEqual(body);
+    expect(again.headers.get('x-snapshot-created')).toBe(String(takenAt));
+    const later = (await again.json()) as SnapshotDocument;
     expect(later.scene).toEqual(snapshot.scene);
     for (const [i, layer] of later.scene.layers.entries()) {
       const blob = await fetch(`${server.url}/api/blobs/${layer.result!.blob_id}`);
@@ -79,6 +126,21 @@ describe('snapshots', () => {
     expect((await fetch(`${server.url}/api/snapshots/${'0'.repeat(64)}`)).status).toBe(404);
     expect((await send('PUT', `/api/rooms/${r}/scene`, { snapshot: '0'.repeat(64) })).status).toBe(404);
   });
+  it('keep their bytes after being restored into another room that then lets them go', () => keptAfterRestore(server.url));
+});
+
+describe('snapshots on a Redis service', () => {
+  const redis = fileRedis();
+  let host: FastifyInstance;
+  let url = '';
+  beforeAll(async () => {
+    const dirs = { pluginsDir: await fixturePluginsDir(), specimensDir: await makeSpecimensDir() };
+    host = await createApp({ ...dirs, logLevel: false, poolSize: 2, viewer: false, redis: redis.server.url });
+    url = await host.listen({ host: '127.0.0.1', port: 0 });
+  }, 60_000);
+  afterAll(() => host?.close());
+
+  it('keep their bytes after being restored into another room that then lets them go', () => keptAfterRestore(url));
 });
 
 describe('the Neuroglancer state', () => {
@@ -122,5 +184,25 @@ describe('the Neuroglancer state', () => {
     expect(state.layout).toBe('4panel');
     // The store it names answers.
     expect((await fetch(`${server.url}/api/results/${s.layers[0]!.result!.result_id}.zarr/.zattrs`)).status).toBe(200);
+  });
+
+  it('gives a labels layer its result’s own segment colours, each overridden by the layer’s', async () => {
+    const r = room('ng');
+    const blobs = { function: 'label_blobs', params: { size: 16, count: 3 } };
+    await send('PUT', `/api/rooms/${r}/scene`, {
+      layers: [
+        { id: 'plain', source: blobs, kind: 'labels' },
+        { id: 'tinted', source: blobs, kind: 'labels', labels: { colors: { '1': '#0000ff', '2': '#00ff00' } } },
+      ],
+    });
+    await computed(r);
+    const state = (await (await fetch(`${server.url}/api/rooms/${r}/neuroglancer`)).json()) as { layers: Record<string, unknown>[] };
+    const byName = new Map(state.layers.map((l) => [l.name, l]));
+    // label_blobs colours segment 1 itself (#ff0000).
+    expect(byName.get('plain')).toMatchObject({ type: 'segmentation', segmentColors: { '1': '#ff0000' } });
+    expect(byName.get('tinted')!.segmentColors).toEqual({ '1': '#0000ff', '2': '#00ff00' });
+    await send('PATCH', `/api/rooms/${r}/layers/tinted`, { labels: { colors: { '3': '#123456' } } });
+    const after = (await (await fetch(`${server.url}/api/rooms/${r}/neuroglancer`)).json()) as { layers: Record<string, unknown>[] };
+    expect(after.layers.find((l) => l.name === 'tinted')!.segmentColors).toEqual({ '1': '#ff0000', '3': '#123456' });
   });
 });

@@ -142,15 +142,15 @@ export class RoomSceneView {
   }
 
   /**
-   * A room event that names a layer (`computing`, `result`, `failed`): the active layer's
-   * events name none (its results are the room's entry), so these are never the entry's. Shown
-   * on the layer's row; a result is loaded (by its blob, until the scene event that sets it
-   * comes). True when it was such an event.
+   * A room event that names a layer other than the active one (`computing`, `result`,
+   * `failed`): the active layer's are the room's entry (they name it, or none in a room
+   * without a scene) and go the entry's way. Shown on the layer's row; a result is loaded (by
+   * its blob, until the scene event that sets it comes). True when it was such an event.
    */
   layerEvent(event: RoomEvent): boolean {
     if (event.event !== 'computing' && event.event !== 'result' && event.event !== 'failed') return false;
     const id = event.data.layer;
-    if (!id) return false;
+    if (!id || id === this.#remote?.active) return false;
     const layer = this.#remote?.layers.find((l) => l.id === id);
     if (!layer || this.#readOnly) return true;
     if (event.event === 'computing') this.#setStatus(id, 'computing', '');

@@ -7,7 +7,7 @@
  * the snapshot and then follows that room.
  */
 import type { VitrineClient } from '../../client/client.ts';
-import type { SnapshotDocument } from '../../client/wire-types.ts';
+import type { Snapshot } from '../../client/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 import { describeError } from './request-failure.ts';
 
@@ -51,7 +51,7 @@ export function snapshotControl(client: VitrineClient, room: () => string): HTML
 export interface SnapshotHooks {
   client: VitrineClient;
   /** Shows the snapshot's scene (read-only) and camera. */
-  show(snapshot: SnapshotDocument): void;
+  show(snapshot: Snapshot): void;
   /** The room the page names (the restore goes there). */
   room(): string;
   /** Where the banner goes. */
@@ -62,7 +62,7 @@ export interface SnapshotHooks {
 
 /** Opens snapshot `id`: shows it read-only, with the banner and its "Restore into room". */
 export async function openSnapshot(id: string, hooks: SnapshotHooks): Promise<void> {
-  let snapshot: SnapshotDocument;
+  let snapshot: Snapshot;
   try {
     snapshot = await hooks.client.getSnapshot(id);
   } catch (error) {
@@ -83,7 +83,7 @@ export async function openSnapshot(id: string, hooks: SnapshotHooks): Promise<vo
         restore.disabled = false;
       });
   });
-  const taken = typeof snapshot.created === 'number' ? ` taken ${new Date(snapshot.created).toLocaleString()}` : '';
+  const taken = Number.isFinite(snapshot.created) ? ` taken ${new Date(snapshot.created).toLocaleString()}` : '';
   replaceChildren(hooks.banner, h('strong', {}, 'Snapshot'), h('span', {}, `${id.slice(0, 12)}…${taken} · read-only`), restore, status);
   hooks.banner.hidden = false;
   hooks.show(snapshot);

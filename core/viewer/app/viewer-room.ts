@@ -10,7 +10,7 @@
  */
 import type { VitrineClient } from '../../client/client.ts';
 import type { LayerSource } from '../../client/scene-types.ts';
-import type { DeliveryQuery, RoomEntry, SnapshotDocument } from '../../client/wire-types.ts';
+import type { DeliveryQuery, RoomEntry, Snapshot } from '../../client/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 import type { Layout } from './layout.ts';
 import { AnnotationPanel } from './marks/annotation-panel.ts';
@@ -131,7 +131,7 @@ export class ViewerRoom {
       room: this.#hooks.room,
       banner: this.#banner,
       fail,
-      show: (snapshot: SnapshotDocument) => {
+      show: (snapshot: Snapshot) => {
         this.scene?.apply({ ...snapshot.scene, version: 0 }, true);
         if (snapshot.view?.camera) this.#hooks.stage?.setCameraView(snapshot.view.camera);
       },
