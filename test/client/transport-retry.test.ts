@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAbortError, VitrineHttpError } from '../../core/client/errors.ts';
 import { BUSY_RETRIES, retryAfterMs, Transport } from '../../core/client/transport.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 let server: Server | null = null;
 
@@ -63,7 +64,7 @@ describe('a read refused with 503 and Retry-After', () => {
     const { url, seen } = await serve(1, '5');
     const controller = new AbortController();
     const pending = new Transport(url).send('GET', '/x', { signal: controller.signal });
-    while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitFor(() => (seen.length > 0 ? true : undefined), 'the first request');
     controller.abort();
     const error = await pending.catch((e: unknown) => e);
     expect(isAbortError(error)).toBe(true);
