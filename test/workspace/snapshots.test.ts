@@ -25,7 +25,19 @@ const server = fileTestApp();
 const send = (method: string, path: string, body?: unknown) =>
   fetch(`${server.url}${path}`, { method, headers: JSON_TYPE, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 const scene = async (r: string): Promise<RoomScene> => (await (await fetch(`${server.url}/api/rooms/${r}/scene`)).json()) as RoomScene;
-const computed = (r: string) => waitFor(async () => ((await scene(r)).layers.every((l) => l.result) ? scene(r) : undefined), `every layer of ${r} computed`);
+/** The scene once every layer has its result; past the wait, the error says which had none and what the room heard. */
+async function computed(r: string): Promise<RoomScene> {
+  let last: RoomScene | null = null;
+  try {
+    return await waitFor(async () => {
+      last = await scene(r);
+      return last.layers.every((l) => l.result) ? last : undefined;
+    }, `every layer of ${r} computed`);
+  } catch (error) {
+    const missing = last ? (last as RoomScene).layers.filter((l) => !l.result).map((l) => l.id) : [];
+    throw new Error(`${(error as Error).message}; without a result: ${missing.join(', ')}; scene ${JSON.stringify(last)}`);
+  }
+}
 
 /**
  * A snapshot restored into another room, which computes the same bytes again and then drops
