@@ -94,7 +94,8 @@ const MARK_SHADER = 'void main() {\n  setColor(prop_color());\n}\n';
 export function neuroglancerState(roomId: string, scene: RoomScene, annotationKinds: ReadonlySet<AnnotationKind>, baseUrl: string): Record<string, unknown> {
   const layers: Record<string, unknown>[] = [];
   for (const layer of scene.layers) {
-    if (layer.result?.type !== 'volume' || (layer.kind !== 'image' && layer.kind !== 'labels')) continue;
+    // A file served only as it is has no result id, so no OME-Zarr store either.
+    if (layer.result?.type !== 'volume' || !layer.result.result_id || (layer.kind !== 'image' && layer.kind !== 'labels')) continue;
     const source = `zarr://${baseUrl}/api/results/${layer.result.result_id}.zarr/`;
     layers.push(layer.kind === 'labels' ? labelsLayer(layer, source) : imageLayer(layer, source));
   }
