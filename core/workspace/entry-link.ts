@@ -120,15 +120,15 @@ export class EntryLink {
       if (create) await this.#addActive(roomId, entry);
       return;
     }
+    const result = resultOf(roomId, active.id, entry);
+    // The step and channels the layer names are fitted to the entry's result.
+    const names = active.t !== undefined || active.channels !== undefined;
+    const counts = names && result && result.result_id !== active.result?.result_id ? ((await this.#runs.counts.of(result)) ?? undefined) : undefined;
     if (await this.#same(roomId, active, entry)) {
-      const result = resultOf(roomId, active.id, entry);
-      if (result && active.result?.result_id !== result.result_id) await store.setResult(roomId, active.id, active.source, result);
+      if (result && active.result?.result_id !== result.result_id) await store.setResult(roomId, active.id, active.source, result, undefined, counts);
       return;
     }
-    const write = await store.update(
-      roomId,
-      replaceSource(roomId, active.id, active.source, sourceOf(entry), defaultKind(entry.type), resultOf(roomId, active.id, entry)),
-    );
+    const write = await store.update(roomId, replaceSource(roomId, active.id, active.source, sourceOf(entry), defaultKind(entry.type), result, counts));
     await this.#runs.settle(roomId, write);
   }
 

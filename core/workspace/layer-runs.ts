@@ -17,6 +17,7 @@ import type { SceneStore, SceneWrite } from '../scenes/scene-store.ts';
 import type { ResultSource } from '../serving/result-source.ts';
 import { asIsFileResult } from './file-layers.ts';
 import { kindOfResult, obtainLayerResult, resolveLayerSource, type LayerSourceDeps, type ResolvedSource } from './layer-sources.ts';
+import { ResultCounts } from './result-counts.ts';
 import type { RoomWorkspace } from './room-workspace.ts';
 
 /** What the scenes of a host read and change. */
@@ -59,9 +60,12 @@ export class LayerRuns {
   #runs = new Map<string, Run>();
   /** The source each failed layer failed with: a later change of the scene does not run it again. */
   #failed = new Map<string, SceneLayer['source']>();
+  /** The steps and channels of the results layers show, which their `t` and `channels` are fitted to. */
+  readonly counts: ResultCounts;
 
   constructor(deps: SceneDeps) {
     this.#deps = deps;
+    this.counts = new ResultCounts(deps.sources.resultIds);
   }
 
   /**
@@ -171,7 +175,9 @@ export class LayerRuns {
       const dataUrl = isStatic ? specimenDataUrl(layer.source.specimen!) : layerDataUrl(roomId, layer.id);
       const result: LayerResult = outcome ? { result_id: outcome.resultId, type, data_url: dataUrl, blob_id: outcome.resultId } : file!;
       const kind = kindFromResult && outcome ? kindOfResult(outcome.result) : undefined;
-      const write = await store.setResult(roomId, layer.id, layer.source, result, kind);
+      // The step and channels the layer names are fitted to what it shows (they may have come before it).
+      const counts = outcome ? this.counts.remember(outcome.resultId, outcome.result) : ((await this.counts.of(result)) ?? undefined);
+      const write = await store.setResult(roomId, layer.id, layer.source, result, kind, counts);
       // The layer went (or changed) while it was computed: what the slot holds now is no one's.
       if (!write.changed && slotId !== roomId && !write.scene.layers.some((l) => l.id === layer.id)) await this.#deps.results.forgetEntry(slotId);
     } catch (error) {

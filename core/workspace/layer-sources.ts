@@ -28,7 +28,7 @@ import type { RoomRequestDeps } from './room-request.ts';
 /** What resolving and computing layers reads from its host. */
 export type LayerSourceDeps = RoomRequestDeps & {
   delivery: DeliveryVariants;
-  resultIds: Pick<ResultIds, 'of'>;
+  resultIds: Pick<ResultIds, 'of' | 'find'>;
   annotations: RoomAnnotations;
 };
 

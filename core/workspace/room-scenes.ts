@@ -8,7 +8,7 @@
  * (entry-link.ts): this service hears every change of a room's entry on its host's event hub.
  */
 import { boundFrame } from '../annotations/layer-frame.ts';
-import type { LayerKind, RoomScene, SceneLayer } from '../client/scene-types.ts';
+import type { LayerChannel, LayerKind, LayerSource, RoomScene, SceneLayer } from '../client/scene-types.ts';
 import type { RoomEntry } from '../client/wire-types.ts';
 import { ROOM_CHANNEL_PREFIX } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
@@ -16,7 +16,8 @@ import { layerSlot } from '../events/layer-slots.ts';
 import { bad } from '../scenes/check-display.ts';
 import { checkLayer, checkLayerChange, checkSceneInput, type LayerChange, type LayerInput } from '../scenes/check-layer.ts';
 import { sameSource } from '../scenes/check-source.ts';
-import type { LayerDraft } from '../scenes/scene-ops.ts';
+import { checkLayerSteps } from '../scenes/layer-steps.ts';
+import { fitSteps, type LayerDraft } from '../scenes/scene-ops.ts';
 import { EntryLink } from './entry-link.ts';
 import { LayerRuns, slotOf, type SceneDeps } from './layer-runs.ts';
 import { checkKindFits, defaultKind, resolveLayerSource, type ResolvedSource } from './layer-sources.ts';
@@ -73,10 +74,17 @@ export class RoomScenes implements EntryScenes {
     const input = checkSceneInput(body);
     if ('snapshot' in input) throw bad('snapshot', 'is restored by the snapshots service');
     const drafts = await Promise.all(input.layers.map((layer, i) => this.#draft(roomId, layer, `layers[${i}]`)));
+    // A layer that keeps its id and source keeps its result: the step and channels it names are checked against it.
+    const stepping = input.layers.filter((layer) => namesSteps(layer));
+    const before = stepping.length > 0 ? await this.#deps.store.get(roomId) : null;
+    await Promise.all(
+      input.layers.map((layer, i) => before && this.#checkSteps(layer, before.layers.find((l) => l.id === layer.id), layer.source, `layers[${i}]`)),
+    );
     const write = await this.#deps.store.replace(roomId, drafts, input.active, ifMatch);
     // The scene keeps the order given: the i-th layer stored is the i-th asked for.
     const chosen = write.scene.layers.filter((_, i) => input.layers[i]?.kind !== undefined).map((layer) => layer.id);
     await this.#runs.settle(roomId, write, new Set(chosen));
+    if (stepping.length > 0) await this.#fitSteps(roomId, write.scene, write.scene.layers.map((layer) => layer.id));
     return write.scene;
   }
 
@@ -102,10 +110,13 @@ export class RoomScenes implements EntryScenes {
   /** `PATCH .../layers/{id}`: the layer as stored after the change. */
   async patch(roomId: string, layerId: string, body: unknown, ifMatch?: number): Promise<SceneLayer> {
     const change = checkLayerChange(body, layerId);
-    // Only a new source or kind needs the layer as it is (a display change is merged as it comes).
-    const current = change.source || change.kind ? (await this.#deps.store.get(roomId)).layers.find((layer) => layer.id === layerId) : undefined;
+    const steps = namesSteps(change.display);
+    // Only a new source or kind, or a step or channels (checked against the result), need the layer as it is.
+    const current =
+      change.source || change.kind || steps ? (await this.#deps.store.get(roomId)).layers.find((layer) => layer.id === layerId) : undefined;
+    const checked = steps && (await this.#checkSteps(change.display, current, change.source, 'layer'));
     let kindFromResult = false;
-    if (current) {
+    if (current && (change.source || change.kind)) {
       const source = change.source ?? current.source;
       const resolved = await resolveLayerSource(this.#deps.sources, roomId, layerSlot(roomId, layerId), source, 'layer');
       if (change.kind) checkKindFits(change.kind, resolved.type, 'layer.kind');
@@ -116,7 +127,35 @@ export class RoomScenes implements EntryScenes {
     }
     const write = await this.#deps.store.patch(roomId, layerId, change as LayerChange & { kind?: LayerKind }, ifMatch);
     await this.#runs.settle(roomId, write, kindFromResult ? new Set() : new Set([layerId]));
-    return write.scene.layers.find((layer) => layer.id === layerId)!;
+    // Taken while its result was not known: a result set meanwhile has it fitted now.
+    const scene = steps && !checked ? await this.#fitSteps(roomId, write.scene, [layerId]) : write.scene;
+    return scene.layers.find((layer) => layer.id === layerId)!;
+  }
+
+  /**
+   * Checks the `t` and `channels` given for layer `old` against the result it shows while that
+   * is known (not when `source` replaces its own: the new result is not). True when checked.
+   * @throws SPC_ERR_SCENE_INVALID naming `<path>.t` or `<path>.channels`.
+   */
+  async #checkSteps(display: StepFields, old: SceneLayer | undefined, source: LayerSource | undefined, path: string): Promise<boolean> {
+    if (!namesSteps(display) || !old?.result || (source && !sameSource(source, old.source))) return false;
+    const counts = await this.#runs.counts.of(old.result);
+    if (!counts) return false;
+    checkLayerSteps(display, counts, path);
+    return true;
+  }
+
+  /** Fits the step and channels of layers `ids` of `scene` to the results they show, where known; the scene after. */
+  async #fitSteps(roomId: string, scene: RoomScene, ids: readonly string[]): Promise<RoomScene> {
+    let last = scene;
+    for (const layer of scene.layers) {
+      if (!ids.includes(layer.id) || !layer.result || !namesSteps(layer)) continue;
+      const counts = await this.#runs.counts.of(layer.result);
+      if (!counts) continue;
+      const write = await this.#deps.store.update(roomId, fitSteps(layer.id, layer.result, counts));
+      if (write.changed) last = write.scene;
+    }
+    return last;
   }
 
   /** `DELETE .../layers/{id}`. */
@@ -156,6 +195,13 @@ export class RoomScenes implements EntryScenes {
     this.#runs.stopAll();
     this.#deps.store.close();
   }
+}
+
+type StepFields = { t?: number | null; channels?: LayerChannel[] | null };
+
+/** Whether a layer (or a change) names a step or channels, which its result bounds. */
+function namesSteps(display: StepFields): boolean {
+  return typeof display.t === 'number' || Array.isArray(display.channels);
 }
 
 function fits(kind: LayerKind, type: string): boolean {
