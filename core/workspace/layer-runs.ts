@@ -27,6 +27,8 @@ export interface SceneDeps {
   results: Pick<ResultSource, 'copyEntry' | 'forgetEntry'>;
   rooms: Pick<RoomWorkspace, 'ownEntry' | 'showStatic' | 'computed' | 'clear' | 'announce'>;
   log: { warn(object: Record<string, unknown>, message: string): void };
+  /** Bound layers `layerIds` of the room take other points after a change of the scene: computed again at the binder's pace. */
+  boundMoved?(roomId: string, layerIds: readonly string[]): void;
 }
 
 /** The cache slot of a layer: the room's own while it is the active layer. */

@@ -4,8 +4,10 @@
  * its sources resolved as `/data` would (a 4xx names the field), then one atomic change of the
  * store (which sends the `scene` event), then the layers computed in the background
  * (layer-runs.ts: `computing`, then `result` or `failed`, each naming its layer, and the
- * layer's `result` set in the scene). The room's entry and the active layer stay one
- * (entry-link.ts): this service hears every change of a room's entry on its host's event hub.
+ * layer's `result` set in the scene). A layer's `t` and `channels` are checked against the
+ * result it shows (layer-steps.ts); a change that moves the points a bound layer takes (a new
+ * affine: moved-points.ts) has it computed again. The room's entry and the active layer stay
+ * one (entry-link.ts): this service hears every change of a room's entry on its host's event hub.
  */
 import { boundFrame } from '../annotations/layer-frame.ts';
 import type { LayerChannel, LayerKind, LayerSource, RoomScene, SceneLayer } from '../client/scene-types.ts';
@@ -18,7 +20,9 @@ import { checkLayer, checkLayerChange, checkSceneInput, type LayerChange, type L
 import { sameSource } from '../scenes/check-source.ts';
 import { checkLayerSteps } from '../scenes/layer-steps.ts';
 import { fitSteps, type LayerDraft } from '../scenes/scene-ops.ts';
+import type { SceneWrite } from '../scenes/scene-store.ts';
 import { EntryLink } from './entry-link.ts';
+import { movedBoundLayers } from './moved-points.ts';
 import { LayerRuns, slotOf, type SceneDeps } from './layer-runs.ts';
 import { checkKindFits, defaultKind, resolveLayerSource, type ResolvedSource } from './layer-sources.ts';
 import type { RequestAsk } from '../request/specimen-request.ts';
@@ -83,7 +87,7 @@ export class RoomScenes implements EntryScenes {
     const write = await this.#deps.store.replace(roomId, drafts, input.active, ifMatch);
     // The scene keeps the order given: the i-th layer stored is the i-th asked for.
     const chosen = write.scene.layers.filter((_, i) => input.layers[i]?.kind !== undefined).map((layer) => layer.id);
-    await this.#runs.settle(roomId, write, new Set(chosen));
+    await this.#settle(roomId, write, new Set(chosen));
     if (stepping.length > 0) await this.#fitSteps(roomId, write.scene, write.scene.layers.map((layer) => layer.id));
     return write.scene;
   }
@@ -103,7 +107,7 @@ export class RoomScenes implements EntryScenes {
     const write = await this.#deps.store.add(roomId, draft, index);
     const before = new Set(write.before.layers.map((layer) => layer.id));
     const added = write.scene.layers.find((layer) => !before.has(layer.id))!;
-    await this.#runs.settle(roomId, write, new Set(input.kind ? [added.id] : []));
+    await this.#settle(roomId, write, new Set(input.kind ? [added.id] : []));
     return added;
   }
 
@@ -126,7 +130,7 @@ export class RoomScenes implements EntryScenes {
       }
     }
     const write = await this.#deps.store.patch(roomId, layerId, change as LayerChange & { kind?: LayerKind }, ifMatch);
-    await this.#runs.settle(roomId, write, kindFromResult ? new Set() : new Set([layerId]));
+    await this.#settle(roomId, write, kindFromResult ? new Set() : new Set([layerId]));
     // Taken while its result was not known: a result set meanwhile has it fitted now.
     const scene = steps && !checked ? await this.#fitSteps(roomId, write.scene, [layerId]) : write.scene;
     return scene.layers.find((layer) => layer.id === layerId)!;
@@ -161,7 +165,21 @@ export class RoomScenes implements EntryScenes {
   /** `DELETE .../layers/{id}`. */
   async remove(roomId: string, layerId: string): Promise<void> {
     const write = await this.#deps.store.remove(roomId, layerId);
-    await this.#runs.settle(roomId, write);
+    await this.#settle(roomId, write);
+  }
+
+  /**
+   * What follows a change of the scene made here: its layers computed (layer-runs.ts), and the
+   * bound layers whose points it moved (a new affine) computed again, at the binder's pace.
+   */
+  async #settle(roomId: string, write: SceneWrite, explicitKinds?: ReadonlySet<string>): Promise<void> {
+    await this.#runs.settle(roomId, write, explicitKinds);
+    if (!write.changed || !this.#deps.boundMoved) return;
+    const moved = await movedBoundLayers(this.#deps.sources.annotations, roomId, write.before, write.scene).catch((error: unknown) => {
+      this.#deps.log.warn({ room: roomId, err: error }, 'the points of bound layers could not be read after a change of the scene');
+      return [];
+    });
+    if (moved.length > 0) this.#deps.boundMoved(roomId, moved);
   }
 
   /**
@@ -175,10 +193,15 @@ export class RoomScenes implements EntryScenes {
     return resolveLayerSource(this.#deps.sources, roomId, slotOf(roomId, scene, layerId), layer.source, 'layer', delivery, boundFrame(scene.layers, layerId));
   }
 
-  /** Computes again every layer whose source binds parameters to the room's points (they changed). */
-  async recomputeBound(roomId: string): Promise<void> {
+  /**
+   * Computes again the layers whose source binds parameters to the room's points (they changed):
+   * those of `layerIds` when given (their frames moved), else every one (the marks changed).
+   */
+  async recomputeBound(roomId: string, layerIds?: readonly string[]): Promise<void> {
     const scene = await this.#deps.store.get(roomId);
-    const bound = scene.layers.filter((layer) => layer.source.bind && Object.keys(layer.source.bind).length > 0).map((layer) => layer.id);
+    const bound = scene.layers
+      .filter((layer) => layer.source.bind && Object.keys(layer.source.bind).length > 0 && (!layerIds || layerIds.includes(layer.id)))
+      .map((layer) => layer.id);
     if (bound.length > 0) this.#runs.recompute(roomId, scene, bound);
   }
 
