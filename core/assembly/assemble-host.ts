@@ -107,7 +107,18 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     afterReload: (hook) => void reloadHooks.push(hook),
   };
   const sources = base;
-  const scenes = new RoomScenes({ store: workspace.sceneStore, sources, results: stack.results, rooms: workspace.rooms, log }, events);
+  const scenes = new RoomScenes(
+    {
+      store: workspace.sceneStore,
+      sources,
+      results: stack.results,
+      rooms: workspace.rooms,
+      log,
+      // A new affine moved the points some bound layers take: the binder computes them again at its pace.
+      boundMoved: (roomId, layerIds) => binder?.changed(roomId, layerIds),
+    },
+    events,
+  );
   workspace.rooms.useScenes(scenes);
   binder = new PointBinder(scenes, {
     onError: (room, err) => log.warn({ room, err }, `layers bound to the points of room '${room}' could not be computed again`),

@@ -47,7 +47,11 @@ export interface LayerChannel {
 
 /** A layer's computed result, set by the host. */
 export interface LayerResult {
-  result_id: string;
+  /**
+   * The result's content id. Absent for a static file the host serves only as it is (a `.xyz`
+   * point cloud, which no parser reads): the host holds no result of it, so names none.
+   */
+  result_id?: string;
   type: ResultType;
   /**
    * Where its data is read, as `/data` sends it (delivery options as query parameters): a

@@ -12,6 +12,7 @@ import { bad, DISPLAY_DEFAULTS, DISPLAY_FIELDS } from './check-display.ts';
 import type { LayerChange, LayerInput } from './check-layer.ts';
 import { sameSource } from './check-source.ts';
 import { makeLayerId } from './layer-ids.ts';
+import { fitLayerSteps, type StepCounts } from './layer-steps.ts';
 import { MAX_LAYERS } from './scene-limits.ts';
 import { checkLayerBytes, checkSceneBytes } from './scene-size.ts';
 
@@ -142,16 +143,32 @@ export function setActive(roomId: string, id: string | null): SceneOp {
 
 /**
  * Sets layer `id`'s result, computed from `source` (and its kind, when the result decides it),
- * unless the layer has gone or shows another source by now.
+ * unless the layer has gone or shows another source by now. `counts`: the result's steps and
+ * channels, when known: the layer's `t` and `channels` are fitted to them (layer-steps.ts).
  */
-export function setLayerResult(id: string, source: SceneLayer['source'], result: LayerResult, kind?: LayerKind): SceneOp {
+export function setLayerResult(id: string, source: SceneLayer['source'], result: LayerResult, kind?: LayerKind, counts?: StepCounts): SceneOp {
   return (scene) => {
     const at = scene.layers.findIndex((layer) => layer.id === id);
     const old = scene.layers[at];
     if (!old || !sameSource(old.source, source)) return null;
-    if (JSON.stringify(old.result) === JSON.stringify(result) && (kind === undefined || kind === old.kind)) return null;
-    const layer = { ...old, ...(kind ? { kind } : {}), result };
+    const set = { ...old, ...(kind ? { kind } : {}), result };
+    const layer = counts ? fitLayerSteps(set, counts) : set;
+    if (JSON.stringify(layer) === JSON.stringify(old)) return null;
     return { ...scene, layers: scene.layers.map((l, i) => (i === at ? layer : l)) };
+  };
+}
+
+/**
+ * Fits layer `id`'s `t` and `channels` to `counts`, the steps and channels of its `result`,
+ * unless it shows another result by now (a change taken before its result was known).
+ */
+export function fitSteps(id: string, result: LayerResult, counts: StepCounts): SceneOp {
+  return (scene) => {
+    const at = scene.layers.findIndex((layer) => layer.id === id);
+    const old = scene.layers[at];
+    if (!old?.result || JSON.stringify(old.result) !== JSON.stringify(result)) return null;
+    const layer = fitLayerSteps(old, counts);
+    return layer === old ? null : { ...scene, layers: scene.layers.map((l, i) => (i === at ? layer : l)) };
   };
 }
 
@@ -166,13 +183,14 @@ export function replaceSource(
   source: SceneLayer['source'],
   kind: LayerKind,
   result?: LayerResult,
+  counts?: StepCounts,
 ): SceneOp {
   return (scene) => {
     const layer = scene.layers.find((l) => l.id === id);
     if (!layer || !sameSource(layer.source, expected)) return null;
     const patched = patchLayer(roomId, id, { source, kind, display: {} })(scene);
     const after = patched ?? scene;
-    const withResult = result ? setLayerResult(id, source, result)(after) : null;
+    const withResult = result ? setLayerResult(id, source, result, undefined, counts)(after) : null;
     return withResult ?? patched;
   };
 }

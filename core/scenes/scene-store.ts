@@ -11,6 +11,7 @@
 import type { LayerKind, LayerResult, RoomScene } from '../client/scene-types.ts';
 import { createHostError } from '../errors.ts';
 import type { LayerChange } from './check-layer.ts';
+import type { StepCounts } from './layer-steps.ts';
 import { addLayer, patchLayer, removeLayer, replaceLayers, setActive, setLayerResult, type LayerDraft, type SceneOp } from './scene-ops.ts';
 
 /** A change made: the scene before and after it (the same when nothing changed). */
@@ -33,8 +34,8 @@ export interface SceneStore {
   remove(roomId: string, layerId: string): Promise<SceneWrite>;
   /** Makes a layer (or none) the active one. */
   setActive(roomId: string, layerId: string | null): Promise<SceneWrite>;
-  /** Sets a layer's result if it still shows `source`. */
-  setResult(roomId: string, layerId: string, source: LayerDraft['source'], result: LayerResult, kind?: LayerKind): Promise<SceneWrite>;
+  /** Sets a layer's result if it still shows `source` (its `t` and `channels` fitted to `counts` when given). */
+  setResult(roomId: string, layerId: string, source: LayerDraft['source'], result: LayerResult, kind?: LayerKind, counts?: StepCounts): Promise<SceneWrite>;
   /** Applies any op atomically. */
   update(roomId: string, op: SceneOp, expected?: number): Promise<SceneWrite>;
   close(): void;
@@ -71,7 +72,7 @@ export abstract class OpSceneStore implements SceneStore {
     return this.update(roomId, setActive(roomId, layerId));
   }
 
-  setResult(roomId: string, layerId: string, source: LayerDraft['source'], result: LayerResult, kind?: LayerKind): Promise<SceneWrite> {
-    return this.update(roomId, setLayerResult(layerId, source, result, kind));
+  setResult(roomId: string, layerId: string, source: LayerDraft['source'], result: LayerResult, kind?: LayerKind, counts?: StepCounts): Promise<SceneWrite> {
+    return this.update(roomId, setLayerResult(layerId, source, result, kind, counts));
   }
 }

@@ -79,12 +79,12 @@ export class EntryLink {
     const scene = await this.#deps.store.get(roomId);
     const layer = scene.layers.find((l) => l.id === scene.active);
     if (!layer) return null;
-    const ids = layer.result ? { result_id: layer.result.result_id, ...(layer.result.blob_id ? { blob_id: layer.result.blob_id } : {}) } : {};
+    const ids = layer.result?.result_id ? { result_id: layer.result.result_id, ...(layer.result.blob_id ? { blob_id: layer.result.blob_id } : {}) } : {};
     const type = layer.result?.type ?? (layer.kind === 'mesh' ? 'mesh' : layer.kind === 'points' ? 'point_cloud' : 'volume');
     const resolved = await resolveLayerSource(this.#deps.sources, roomId, roomId, layer.source, 'active', undefined, boundFrame(scene.layers, layer.id)).catch(
       () => null,
     );
-    if (!resolved || resolved.kind === 'static') return { function_name: null, specimen_id: layer.source.specimen ?? null, params: {}, type, ...ids };
+    if (!resolved || resolved.kind !== 'computed') return { function_name: null, specimen_id: layer.source.specimen ?? null, params: {}, type, ...ids };
     const { entry, values, record } = resolved.request;
     return { function_name: entry.name, specimen_id: record?.id ?? null, params: values, type: entry.return_type, ...ids };
   }
@@ -120,15 +120,15 @@ export class EntryLink {
       if (create) await this.#addActive(roomId, entry);
       return;
     }
+    const result = resultOf(roomId, active.id, entry);
+    // The step and channels the layer names are fitted to the entry's result.
+    const names = active.t !== undefined || active.channels !== undefined;
+    const counts = names && result && result.result_id !== active.result?.result_id ? ((await this.#runs.counts.of(result)) ?? undefined) : undefined;
     if (await this.#same(roomId, active, entry)) {
-      const result = resultOf(roomId, active.id, entry);
-      if (result && active.result?.result_id !== result.result_id) await store.setResult(roomId, active.id, active.source, result);
+      if (result && active.result?.result_id !== result.result_id) await store.setResult(roomId, active.id, active.source, result, undefined, counts);
       return;
     }
-    const write = await store.update(
-      roomId,
-      replaceSource(roomId, active.id, active.source, sourceOf(entry), defaultKind(entry.type), resultOf(roomId, active.id, entry)),
-    );
+    const write = await store.update(roomId, replaceSource(roomId, active.id, active.source, sourceOf(entry), defaultKind(entry.type), result, counts));
     await this.#runs.settle(roomId, write);
   }
 

@@ -15,7 +15,9 @@ import { sameSource } from '../scenes/check-source.ts';
 import { layerDataUrl, specimenDataUrl } from '../scenes/scene-size.ts';
 import type { SceneStore, SceneWrite } from '../scenes/scene-store.ts';
 import type { ResultSource } from '../serving/result-source.ts';
+import { asIsFileResult } from './file-layers.ts';
 import { kindOfResult, obtainLayerResult, resolveLayerSource, type LayerSourceDeps, type ResolvedSource } from './layer-sources.ts';
+import { ResultCounts } from './result-counts.ts';
 import type { RoomWorkspace } from './room-workspace.ts';
 
 /** What the scenes of a host read and change. */
@@ -25,6 +27,8 @@ export interface SceneDeps {
   results: Pick<ResultSource, 'copyEntry' | 'forgetEntry'>;
   rooms: Pick<RoomWorkspace, 'ownEntry' | 'showStatic' | 'computed' | 'clear' | 'announce'>;
   log: { warn(object: Record<string, unknown>, message: string): void };
+  /** Bound layers `layerIds` of the room take other points after a change of the scene: computed again at the binder's pace. */
+  boundMoved?(roomId: string, layerIds: readonly string[]): void;
 }
 
 /** The cache slot of a layer: the room's own while it is the active layer. */
@@ -58,9 +62,12 @@ export class LayerRuns {
   #runs = new Map<string, Run>();
   /** The source each failed layer failed with: a later change of the scene does not run it again. */
   #failed = new Map<string, SceneLayer['source']>();
+  /** The steps and channels of the results layers show, which their `t` and `channels` are fitted to. */
+  readonly counts: ResultCounts;
 
   constructor(deps: SceneDeps) {
     this.#deps = deps;
+    this.counts = new ResultCounts(deps.sources.resultIds);
   }
 
   /**
@@ -156,17 +163,23 @@ export class LayerRuns {
     try {
       const frame = boundFrame(scene.layers, layer.id, layer.affine ?? null);
       resolved = await resolveLayerSource(sources, roomId, slotId, layer.source, `layers.${layer.id}`, undefined, frame);
-      const outcome = await obtainLayerResult(sources, resolved, signal);
+      // A file no parser reads has no result to obtain: the layer shows the file as it is.
+      const file = resolved.kind === 'file' ? await asIsFileResult(resolved.record, resolved.type) : null;
+      const outcome = resolved.kind === 'file' ? null : await obtainLayerResult(sources, resolved, signal);
       if (signal.aborted) return;
       this.#failed.delete(this.#key(roomId, layer.id));
-      const isStatic = resolved.kind === 'static';
+      const type = outcome?.result.type ?? file!.type;
+      const isStatic = resolved.kind !== 'computed';
       if (slotId === roomId) {
-        if (isStatic) await this.#showStatic(roomId, layer.source.specimen!, outcome.result.type);
+        if (isStatic) await this.#showStatic(roomId, layer.source.specimen!, type);
         else await rooms.computed(roomId);
       }
       const dataUrl = isStatic ? specimenDataUrl(layer.source.specimen!) : layerDataUrl(roomId, layer.id);
-      const result: LayerResult = { result_id: outcome.resultId, type: outcome.result.type, data_url: dataUrl, blob_id: outcome.resultId };
-      const write = await store.setResult(roomId, layer.id, layer.source, result, kindFromResult ? kindOfResult(outcome.result) : undefined);
+      const result: LayerResult = outcome ? { result_id: outcome.resultId, type, data_url: dataUrl, blob_id: outcome.resultId } : file!;
+      const kind = kindFromResult && outcome ? kindOfResult(outcome.result) : undefined;
+      // The step and channels the layer names are fitted to what it shows (they may have come before it).
+      const counts = outcome ? this.counts.remember(outcome.resultId, outcome.result) : ((await this.counts.of(result)) ?? undefined);
+      const write = await store.setResult(roomId, layer.id, layer.source, result, kind, counts);
       // The layer went (or changed) while it was computed: what the slot holds now is no one's.
       if (!write.changed && slotId !== roomId && !write.scene.layers.some((l) => l.id === layer.id)) await this.#deps.results.forgetEntry(slotId);
     } catch (error) {

@@ -2,7 +2,8 @@
  * @module layer-sources
  * A layer's source as `/data` names it, resolved and computed as `/data` would: a static
  * specimen is read as the result of its file (held like a computed one, so it has a result id,
- * a blob and, for a volume, an OME-Zarr store); a dynamic specimen or a function is checked and
+ * a blob and, for a volume, an OME-Zarr store), unless no parser reads its file, which is then
+ * shown as it is (file-layers.ts); a dynamic specimen or a function is checked and
  * computed through the room's cache, in the cache slot it is given (the room's own for the
  * active layer, the layer's own otherwise). A parameter bound to the room's points takes them.
  * Errors of resolving name the layer's field (`layers[1].source: missing required parameter ...`).
@@ -12,7 +13,6 @@ import type { LayerKind, LayerSource } from '../client/scene-types.ts';
 import type { DeliveryVariants } from '../delivery/delivery-variants.ts';
 import { staticFileSource, staticResult } from '../delivery/static-result.ts';
 import { createHostError, HostError, isHostError } from '../errors.ts';
-import { unreadableStatic } from '../inputs/static-inputs.ts';
 import { specimenOr404, specimenType } from '../registry/specimen-functions.ts';
 import { computeRequestOf, resolveRequest, type RequestAsk, type RequestTarget, type SpecimenRequest } from '../request/specimen-request.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -21,18 +21,25 @@ import { ComputeTimeLimit } from '../serving/compute-time-limit.ts';
 import { computeResult } from '../serving/result-source.ts';
 import type { ResultIds } from '../serving/result-ids.ts';
 import type { BoundFrame } from '../annotations/layer-frame.ts';
+import { isAsIsFile } from './file-layers.ts';
 import { roomPoints, type RoomAnnotations } from './room-annotations.ts';
 import type { RoomRequestDeps } from './room-request.ts';
 
 /** What resolving and computing layers reads from its host. */
 export type LayerSourceDeps = RoomRequestDeps & {
   delivery: DeliveryVariants;
-  resultIds: Pick<ResultIds, 'of'>;
+  resultIds: Pick<ResultIds, 'of' | 'find'>;
   annotations: RoomAnnotations;
 };
 
-/** A source resolved: a static specimen shown as it is, or a computation's request. */
-export type ResolvedSource = { kind: 'static'; record: SpecimenRecord; type: string } | { kind: 'computed'; request: SpecimenRequest; type: string };
+/**
+ * A source resolved: a static specimen read as a result, a static file no parser reads (sent
+ * as it is), or a computation's request.
+ */
+export type ResolvedSource =
+  | { kind: 'static'; record: SpecimenRecord; type: string }
+  | { kind: 'file'; record: SpecimenRecord; type: string }
+  | { kind: 'computed'; request: SpecimenRequest; type: string };
 
 /** A layer's kind when its request gives none, by the type of what it shows. */
 export function defaultKind(type: string): LayerKind {
@@ -87,9 +94,8 @@ export async function resolveLayerSource(
       const record = specimenOr404(deps.catalog, source.specimen);
       if (!record.is_dynamic) {
         if (Object.keys(params).length > 0 || source.bind) throw bad(`${at}.params`, `cannot be given: specimen '${record.id}' is static`);
-        const why = unreadableStatic(record);
-        if (why) throw bad(`${at}.specimen`, `'${record.id}' ${why}: it cannot be a layer`);
-        return { kind: 'static', record, type: specimenType(deps.functions, record) };
+        const type = specimenType(deps.functions, record);
+        return { kind: isAsIsFile(record, type, at) ? 'file' : 'static', record, type };
       }
       target = { specimen: record };
     } else {
@@ -111,10 +117,16 @@ export interface LayerOutcome {
   resultId: string;
 }
 
-/** Computes (or takes from the cache) what `resolved` names. */
+/**
+ * Computes (or takes from the cache) what `resolved` names.
+ * @throws SPC_ERR_SCENE_INVALID for a file no parser reads: the host holds no result of it.
+ */
 export async function obtainLayerResult(deps: LayerSourceDeps, resolved: ResolvedSource, signal?: AbortSignal): Promise<LayerOutcome> {
   let result: StoredResult | null;
-  if (resolved.kind === 'static') {
+  if (resolved.kind === 'file') {
+    const data = resolved.record.data;
+    throw bad('source.specimen', `'${resolved.record.id}' is a '${data?.kind === 'file' ? data.fileName : '?'}' file, which no parser reads: it has no result`);
+  } else if (resolved.kind === 'static') {
     const file = staticFileSource(resolved.record);
     // A local file is held like a computed result (its blob and OME-Zarr store answer); a relayed one is read once.
     result = file ? await staticResult(deps.delivery, resolved.record, file) : null;

@@ -125,7 +125,8 @@ export function neuroglancerState(
 ): Record<string, unknown> {
   const layers: Record<string, unknown>[] = [];
   for (const layer of scene.layers) {
-    if (layer.result?.type !== 'volume' || (layer.kind !== 'image' && layer.kind !== 'labels')) continue;
+    // A file served only as it is has no result id, so no OME-Zarr store either.
+    if (layer.result?.type !== 'volume' || !layer.result.result_id || (layer.kind !== 'image' && layer.kind !== 'labels')) continue;
     const source = `zarr://${baseUrl}/api/results/${layer.result.result_id}.zarr/`;
     layers.push(layer.kind === 'labels' ? labelsLayer(layer, source, segmentColors.get(layer.id)) : imageLayer(layer, source));
   }

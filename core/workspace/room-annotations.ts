@@ -7,7 +7,7 @@
  */
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import { intoLayerFrame, type BoundFrame } from '../annotations/layer-frame.ts';
-import type { Vec3 } from '../client/scene-types.ts';
+import type { Annotation, Vec3 } from '../client/scene-types.ts';
 
 export type RoomAnnotations = Pick<AnnotationStore, 'list' | 'replace'>;
 
@@ -17,6 +17,11 @@ export type RoomAnnotations = Pick<AnnotationStore, 'list' | 'replace'>;
  */
 export async function roomPoints(annotations: Pick<AnnotationStore, 'list'>, roomId: string, label?: string, frame?: BoundFrame): Promise<Vec3[]> {
   const { annotations: marks } = await annotations.list(roomId);
+  return pointsOf(marks, label, frame);
+}
+
+/** The points among `marks` (those labelled `label`, or all), in `frame`'s layer frame when given. */
+export function pointsOf(marks: readonly Annotation[], label?: string, frame?: BoundFrame): Vec3[] {
   const into = frame ? intoLayerFrame(frame) : (point: Vec3) => point;
   return marks
     .filter((mark) => mark.kind === 'point' && (label === undefined || mark.label === label) && mark.points[0])

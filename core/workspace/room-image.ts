@@ -56,7 +56,7 @@ async function entryResult(deps: RoomImageDeps, roomId: string, entry: RoomEntry
 /** A scene layer's result as the picture draws it, or null when it cannot be had now. */
 async function layerPicture(deps: RoomImageDeps, roomId: string, layer: SceneLayer): Promise<PictureLayer | null> {
   const { id: _id, source: _source, kind, result: held, ...display } = layer;
-  let result = held ? await deps.resultIds.find(held.result_id) : null;
+  let result = held?.result_id ? await deps.resultIds.find(held.result_id) : null;
   try {
     result ??= (await obtainLayerResult(deps, await deps.scenes.layerData(roomId, layer.id, { asked: {}, userAgent: undefined }))).result;
   } catch {

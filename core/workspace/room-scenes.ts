@@ -4,11 +4,13 @@
  * its sources resolved as `/data` would (a 4xx names the field), then one atomic change of the
  * store (which sends the `scene` event), then the layers computed in the background
  * (layer-runs.ts: `computing`, then `result` or `failed`, each naming its layer, and the
- * layer's `result` set in the scene). The room's entry and the active layer stay one
- * (entry-link.ts): this service hears every change of a room's entry on its host's event hub.
+ * layer's `result` set in the scene). A layer's `t` and `channels` are checked against the
+ * result it shows (layer-steps.ts); a change that moves the points a bound layer takes (a new
+ * affine: moved-points.ts) has it computed again. The room's entry and the active layer stay
+ * one (entry-link.ts): this service hears every change of a room's entry on its host's event hub.
  */
 import { boundFrame } from '../annotations/layer-frame.ts';
-import type { LayerKind, RoomScene, SceneLayer } from '../client/scene-types.ts';
+import type { LayerChannel, LayerKind, LayerSource, RoomScene, SceneLayer } from '../client/scene-types.ts';
 import type { RoomEntry } from '../client/wire-types.ts';
 import { ROOM_CHANNEL_PREFIX } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
@@ -16,8 +18,11 @@ import { layerSlot } from '../events/layer-slots.ts';
 import { bad } from '../scenes/check-display.ts';
 import { checkLayer, checkLayerChange, checkSceneInput, type LayerChange, type LayerInput } from '../scenes/check-layer.ts';
 import { sameSource } from '../scenes/check-source.ts';
-import type { LayerDraft } from '../scenes/scene-ops.ts';
+import { checkLayerSteps } from '../scenes/layer-steps.ts';
+import { fitSteps, type LayerDraft } from '../scenes/scene-ops.ts';
+import type { SceneWrite } from '../scenes/scene-store.ts';
 import { EntryLink } from './entry-link.ts';
+import { movedBoundLayers } from './moved-points.ts';
 import { LayerRuns, slotOf, type SceneDeps } from './layer-runs.ts';
 import { checkKindFits, defaultKind, resolveLayerSource, type ResolvedSource } from './layer-sources.ts';
 import type { RequestAsk } from '../request/specimen-request.ts';
@@ -73,10 +78,17 @@ export class RoomScenes implements EntryScenes {
     const input = checkSceneInput(body);
     if ('snapshot' in input) throw bad('snapshot', 'is restored by the snapshots service');
     const drafts = await Promise.all(input.layers.map((layer, i) => this.#draft(roomId, layer, `layers[${i}]`)));
+    // A layer that keeps its id and source keeps its result: the step and channels it names are checked against it.
+    const stepping = input.layers.filter((layer) => namesSteps(layer));
+    const before = stepping.length > 0 ? await this.#deps.store.get(roomId) : null;
+    await Promise.all(
+      input.layers.map((layer, i) => before && this.#checkSteps(layer, before.layers.find((l) => l.id === layer.id), layer.source, `layers[${i}]`)),
+    );
     const write = await this.#deps.store.replace(roomId, drafts, input.active, ifMatch);
     // The scene keeps the order given: the i-th layer stored is the i-th asked for.
     const chosen = write.scene.layers.filter((_, i) => input.layers[i]?.kind !== undefined).map((layer) => layer.id);
-    await this.#runs.settle(roomId, write, new Set(chosen));
+    await this.#settle(roomId, write, new Set(chosen));
+    if (stepping.length > 0) await this.#fitSteps(roomId, write.scene, write.scene.layers.map((layer) => layer.id));
     return write.scene;
   }
 
@@ -95,17 +107,20 @@ export class RoomScenes implements EntryScenes {
     const write = await this.#deps.store.add(roomId, draft, index);
     const before = new Set(write.before.layers.map((layer) => layer.id));
     const added = write.scene.layers.find((layer) => !before.has(layer.id))!;
-    await this.#runs.settle(roomId, write, new Set(input.kind ? [added.id] : []));
+    await this.#settle(roomId, write, new Set(input.kind ? [added.id] : []));
     return added;
   }
 
   /** `PATCH .../layers/{id}`: the layer as stored after the change. */
   async patch(roomId: string, layerId: string, body: unknown, ifMatch?: number): Promise<SceneLayer> {
     const change = checkLayerChange(body, layerId);
-    // Only a new source or kind needs the layer as it is (a display change is merged as it comes).
-    const current = change.source || change.kind ? (await this.#deps.store.get(roomId)).layers.find((layer) => layer.id === layerId) : undefined;
+    const steps = namesSteps(change.display);
+    // Only a new source or kind, or a step or channels (checked against the result), need the layer as it is.
+    const current =
+      change.source || change.kind || steps ? (await this.#deps.store.get(roomId)).layers.find((layer) => layer.id === layerId) : undefined;
+    const checked = steps && (await this.#checkSteps(change.display, current, change.source, 'layer'));
     let kindFromResult = false;
-    if (current) {
+    if (current && (change.source || change.kind)) {
       const source = change.source ?? current.source;
       const resolved = await resolveLayerSource(this.#deps.sources, roomId, layerSlot(roomId, layerId), source, 'layer');
       if (change.kind) checkKindFits(change.kind, resolved.type, 'layer.kind');
@@ -115,14 +130,56 @@ export class RoomScenes implements EntryScenes {
       }
     }
     const write = await this.#deps.store.patch(roomId, layerId, change as LayerChange & { kind?: LayerKind }, ifMatch);
-    await this.#runs.settle(roomId, write, kindFromResult ? new Set() : new Set([layerId]));
-    return write.scene.layers.find((layer) => layer.id === layerId)!;
+    await this.#settle(roomId, write, kindFromResult ? new Set() : new Set([layerId]));
+    // Taken while its result was not known: a result set meanwhile has it fitted now.
+    const scene = steps && !checked ? await this.#fitSteps(roomId, write.scene, [layerId]) : write.scene;
+    return scene.layers.find((layer) => layer.id === layerId)!;
+  }
+
+  /**
+   * Checks the `t` and `channels` given for layer `old` against the result it shows while that
+   * is known (not when `source` replaces its own: the new result is not). True when checked.
+   * @throws SPC_ERR_SCENE_INVALID naming `<path>.t` or `<path>.channels`.
+   */
+  async #checkSteps(display: StepFields, old: SceneLayer | undefined, source: LayerSource | undefined, path: string): Promise<boolean> {
+    if (!namesSteps(display) || !old?.result || (source && !sameSource(source, old.source))) return false;
+    const counts = await this.#runs.counts.of(old.result);
+    if (!counts) return false;
+    checkLayerSteps(display, counts, path);
+    return true;
+  }
+
+  /** Fits the step and channels of layers `ids` of `scene` to the results they show, where known; the scene after. */
+  async #fitSteps(roomId: string, scene: RoomScene, ids: readonly string[]): Promise<RoomScene> {
+    let last = scene;
+    for (const layer of scene.layers) {
+      if (!ids.includes(layer.id) || !layer.result || !namesSteps(layer)) continue;
+      const counts = await this.#runs.counts.of(layer.result);
+      if (!counts) continue;
+      const write = await this.#deps.store.update(roomId, fitSteps(layer.id, layer.result, counts));
+      if (write.changed) last = write.scene;
+    }
+    return last;
   }
 
   /** `DELETE .../layers/{id}`. */
   async remove(roomId: string, layerId: string): Promise<void> {
     const write = await this.#deps.store.remove(roomId, layerId);
-    await this.#runs.settle(roomId, write);
+    await this.#settle(roomId, write);
+  }
+
+  /**
+   * What follows a change of the scene made here: its layers computed (layer-runs.ts), and the
+   * bound layers whose points it moved (a new affine) computed again, at the binder's pace.
+   */
+  async #settle(roomId: string, write: SceneWrite, explicitKinds?: ReadonlySet<string>): Promise<void> {
+    await this.#runs.settle(roomId, write, explicitKinds);
+    if (!write.changed || !this.#deps.boundMoved) return;
+    const moved = await movedBoundLayers(this.#deps.sources.annotations, roomId, write.before, write.scene).catch((error: unknown) => {
+      this.#deps.log.warn({ room: roomId, err: error }, 'the points of bound layers could not be read after a change of the scene');
+      return [];
+    });
+    if (moved.length > 0) this.#deps.boundMoved(roomId, moved);
   }
 
   /**
@@ -136,10 +193,15 @@ export class RoomScenes implements EntryScenes {
     return resolveLayerSource(this.#deps.sources, roomId, slotOf(roomId, scene, layerId), layer.source, 'layer', delivery, boundFrame(scene.layers, layerId));
   }
 
-  /** Computes again every layer whose source binds parameters to the room's points (they changed). */
-  async recomputeBound(roomId: string): Promise<void> {
+  /**
+   * Computes again the layers whose source binds parameters to the room's points (they changed):
+   * those of `layerIds` when given (their frames moved), else every one (the marks changed).
+   */
+  async recomputeBound(roomId: string, layerIds?: readonly string[]): Promise<void> {
     const scene = await this.#deps.store.get(roomId);
-    const bound = scene.layers.filter((layer) => layer.source.bind && Object.keys(layer.source.bind).length > 0).map((layer) => layer.id);
+    const bound = scene.layers
+      .filter((layer) => layer.source.bind && Object.keys(layer.source.bind).length > 0 && (!layerIds || layerIds.includes(layer.id)))
+      .map((layer) => layer.id);
     if (bound.length > 0) this.#runs.recompute(roomId, scene, bound);
   }
 
@@ -156,6 +218,13 @@ export class RoomScenes implements EntryScenes {
     this.#runs.stopAll();
     this.#deps.store.close();
   }
+}
+
+type StepFields = { t?: number | null; channels?: LayerChannel[] | null };
+
+/** Whether a layer (or a change) names a step or channels, which its result bounds. */
+function namesSteps(display: StepFields): boolean {
+  return typeof display.t === 'number' || Array.isArray(display.channels);
 }
 
 function fits(kind: LayerKind, type: string): boolean {

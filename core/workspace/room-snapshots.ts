@@ -2,7 +2,9 @@
  * @module room-snapshots
  * Snapshots of rooms: a content-addressed, immutable record of a room's scene, view and
  * annotations, each layer's result named by its blob id (`data_url` is the blob's URL, the same
- * bytes forever). Taking one computes (or takes from the cache) every layer's result, pins
+ * bytes forever), except a static file no parser reads: the host holds no result of it, so the
+ * snapshot names the specimen's file (its `/data`), which lies on disk as long as the specimen
+ * does, and pins nothing for it. Taking one computes (or takes from the cache) every layer's result, pins
  * those results for `--snapshot-ttl`, and stores the document under the SHA-256 of its
  * canonical JSON (keys sorted), so the same room taken twice unchanged is the same snapshot.
  * It opens in the viewer at `/?snapshot=<id>`; `PUT .../scene {"snapshot": id}` restores its
@@ -17,6 +19,7 @@ import { stableJson } from '../params/stable-json.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
 import { COMPUTATION_FAILURES, slotOf } from './layer-runs.ts';
+import { asIsFileResult } from './file-layers.ts';
 import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from './layer-sources.ts';
 import type { RoomScenes } from './room-scenes.ts';
 import { VIEW_FIELDS, type ViewChange } from '../rooms/room-view.ts';
@@ -55,6 +58,8 @@ export class RoomSnapshots {
       scene.layers.map(async (layer) => {
         const frame = boundFrame(scene.layers, layer.id);
         const resolved = await resolveLayerSource(sources, roomId, slotOf(roomId, scene, layer.id), layer.source, `layers.${layer.id}`, undefined, frame);
+        // A file no parser reads is referred to where it lies: the host has no result of it to pin.
+        if (resolved.kind === 'file') return { file: await asIsFileResult(resolved.record, resolved.type) };
         return obtainLayerResult(sources, resolved).catch((error: unknown) => {
           if (isHostError(error) && (COMPUTATION_FAILURES as readonly string[]).includes(error.code)) return null;
           throw error;
@@ -65,6 +70,7 @@ export class RoomSnapshots {
       const { result: _shown, ...rest } = layer;
       const outcome = outcomes[i];
       if (!outcome) return rest as SceneLayer;
+      if ('file' in outcome) return { ...rest, result: outcome.file };
       const recorded: LayerResult = {
         result_id: outcome.resultId,
         type: outcome.result.type,
@@ -73,7 +79,7 @@ export class RoomSnapshots {
       };
       return { ...rest, result: recorded };
     });
-    return { layers, results: outcomes.flatMap((o) => (o ? [o.result] : [])) };
+    return { layers, results: outcomes.flatMap((o) => (o && !('file' in o) ? [o.result] : [])) };
   }
 
   /** `POST .../snapshots`. */

@@ -1,24 +1,28 @@
 /**
  * The point binder's pace: a burst of changes to a room's marks brings one recomputation (at
  * the end of its interval, reading the points then), a change while one runs brings exactly
- * one more after it, rooms are paced apart, a failing recomputation is reported and does not
- * stop later ones, and nothing runs after close. The port counts what it is asked; nothing
- * here measures time.
+ * one more after it, rooms are paced apart, the layers a recomputation concerns are those of
+ * the changes it joins (every bound one once the marks changed), a failing recomputation is
+ * reported and does not stop later ones, and nothing runs after close. The port counts what it
+ * is asked; nothing here measures time.
  */
 import { describe, expect, it } from 'vitest';
 import { PointBinder } from '../../core/annotations/point-binder.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
-/** A port whose recomputations end when the test says so. */
+/** A port whose recomputations end when the test says so; `asked`: the layers each concerned (undefined: all). */
 function port() {
   const runs: string[] = [];
+  const asked: (readonly string[] | undefined)[] = [];
   const waiting: (() => void)[] = [];
   return {
     runs,
+    asked,
     finish: () => waiting.splice(0).forEach((done) => done()),
     pending: () => waiting.length,
-    recomputeBound: (roomId: string) => {
+    recomputeBound: (roomId: string, layerIds?: readonly string[]) => {
       runs.push(roomId);
+      asked.push(layerIds && [...layerIds].sort());
       return new Promise<void>((resolve) => waiting.push(resolve));
     },
   };
@@ -39,6 +43,28 @@ describe('point binder', () => {
     await waitFor(() => (p.pending() === 1 ? true : undefined), "room b's");
     p.finish();
     expect(p.runs).toEqual(['a', 'a', 'b']);
+    binder.close();
+  });
+
+  it('asks for the layers the joined changes concern: some, or all once the marks changed', async () => {
+    const p = port();
+    const binder = new PointBinder(p, { intervalMs: 20 });
+    binder.changed('a', ['seg']);
+    binder.changed('a', ['mask', 'seg']);
+    binder.changed('a', []);
+    await waitFor(() => (p.pending() === 1 ? true : undefined), 'the first recomputation');
+    binder.changed('a', ['seg']);
+    binder.changed('a');
+    p.finish();
+    await waitFor(() => (p.pending() === 1 ? true : undefined), 'the one after it');
+    p.finish();
+    expect(p.asked).toEqual([['mask', 'seg'], undefined]);
+    // No layer concerned: nothing to run. Room c, changed after b and paced alike, runs; b never does.
+    binder.changed('b', []);
+    binder.changed('c');
+    await waitFor(() => (p.pending() === 1 ? true : undefined), "room c's");
+    p.finish();
+    expect(p.runs).toEqual(['a', 'a', 'c']);
     binder.close();
   });
 

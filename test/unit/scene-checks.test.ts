@@ -9,7 +9,8 @@ import type { RoomScene, SceneLayer } from '../../core/client/scene-types.ts';
 import { isHostError } from '../../core/errors.ts';
 import { checkLayer, checkLayerChange, checkSceneInput } from '../../core/scenes/check-layer.ts';
 import { MAX_LAYER_BYTES, MAX_SCENE_BYTES } from '../../core/scenes/scene-limits.ts';
-import { addLayer, EMPTY_SCENE, replaceLayers, type LayerDraft } from '../../core/scenes/scene-ops.ts';
+import { checkLayerSteps, SINGLE_STEP } from '../../core/scenes/layer-steps.ts';
+import { addLayer, EMPTY_SCENE, fitSteps, replaceLayers, setLayerResult, type LayerDraft } from '../../core/scenes/scene-ops.ts';
 import { layerDataUrl } from '../../core/scenes/scene-size.ts';
 
 function detailOf(work: () => unknown): string {
@@ -145,5 +146,34 @@ describe('scene size', () => {
     const longRoom = 'é'.repeat(256);
     const layers = Array.from({ length: 32 }, (_, i) => maximalLayer(i));
     expect(detailOf(() => replaceLayers(longRoom, layers)(EMPTY_SCENE))).toMatch(/^400 the scene would take \d+ bytes of JSON, over the 65536/);
+  });
+});
+
+describe('a layer fitted to its result', () => {
+  const result = { result_id: 'a'.repeat(64), type: 'volume' as const, data_url: '/x' };
+  const channels = [{ visible: true }, { visible: false }, { color: '#ff0000' }];
+  const scene = addLayer('room', { id: 'v', source: SOURCE, kind: 'image', t: 9, channels })(EMPTY_SCENE) as RoomScene;
+
+  it('has its step brought to the last one and its extra channels dropped when the result is set', () => {
+    const set = setLayerResult('v', SOURCE, result, undefined, { steps: 4, channels: 2 })(scene) as RoomScene;
+    expect(set.layers[0]).toMatchObject({ t: 3, channels: channels.slice(0, 2), result });
+    // Without counts (not known), the step stays as asked.
+    expect((setLayerResult('v', SOURCE, result)(scene) as RoomScene).layers[0]).toMatchObject({ t: 9, channels });
+    // Fitted later, only while it shows that result; nothing to change is no change.
+    const later = setLayerResult('v', SOURCE, result)(scene) as RoomScene;
+    expect(fitSteps('v', { ...result, result_id: 'b'.repeat(64) }, { steps: 4, channels: 2 })(later)).toBeNull();
+    expect((fitSteps('v', result, { steps: 4, channels: 2 })(later) as RoomScene).layers[0]).toMatchObject({ t: 3 });
+    expect(fitSteps('v', result, { steps: 10, channels: 3 })(later)).toBeNull();
+  });
+
+  it('refuses a step or channels past the counts, naming the field', () => {
+    expect(detailOf(() => checkLayerSteps({ t: 20 }, { steps: 20, channels: 2 }, 'layer'))).toBe(
+      "400 layer.t must be a step of the layer's result, which has 20 time steps (t from 0 to 19), got 20",
+    );
+    expect(detailOf(() => checkLayerSteps({ channels: [{}, {}, {}] }, { steps: 1, channels: 2 }, 'layers[1]'))).toBe(
+      "400 layers[1].channels lists 3 channels, but the layer's result has 2 channels",
+    );
+    expect(() => checkLayerSteps({ t: 19, channels: [{}, {}] }, { steps: 20, channels: 2 }, 'layer')).not.toThrow();
+    expect(() => checkLayerSteps({ t: null, channels: null }, SINGLE_STEP, 'layer')).not.toThrow();
   });
 });

@@ -3,7 +3,9 @@
  * to the room's points labelled `seed` is computed with them when added, and again when the
  * marks change (a point added, moved, removed; marks with other labels ignored): followers get
  * the `result` event (of the room's entry: the layer is the scene's active one), and the
- * layer's data holds the seeds as they are after a burst of changes.
+ * layer's data holds the seeds as they are after a burst of changes. Points reach a bound layer
+ * in its own frame, and a new affine of that layer, or of the layer they were marked on,
+ * computes it again when its points move (and not when they stay).
  */
 import { describe, expect, it } from 'vitest';
 import { fileTestApp } from '../helpers/create-test-app.ts';
@@ -21,8 +23,8 @@ const send = (method: string, path: string, body?: unknown) =>
   });
 
 /** The points of the layer's data, as [x, y, z] triples. */
-async function layerPoints(r: string): Promise<number[][]> {
-  const data = (await (await fetch(`${server.url}/api/rooms/${r}/layers/seeds/data`)).json()) as { points: number[] };
+async function layerPoints(r: string, layer = 'seeds'): Promise<number[][]> {
+  const data = (await (await fetch(`${server.url}/api/rooms/${r}/layers/${layer}/data`)).json()) as { points: number[] };
   return Array.from({ length: data.points.length / 3 }, (_, i) => data.points.slice(i * 3, i * 3 + 3));
 }
 
@@ -134,5 +136,47 @@ describe('points bound into a moved layer', () => {
       [-4.5, 0, 0],
     ];
     await waitFor(async () => (JSON.stringify(await layerPoints(r)) === JSON.stringify(wanted) ? true : undefined), 'the seeds in the layer frame');
+  });
+});
+
+describe('a bound layer whose frame, or its points’ frame, moves', () => {
+  it('is computed again when the points it takes move, and not when they stay', async () => {
+    const r = room('reframe');
+    const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+    const shift = (x: number) => [1, 0, 0, x, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+    const stream = await openStream(`${server.url}/api/rooms/${r}/events`);
+    try {
+      // room = 2 * moved + (10, 0, 0); room = seg + (5, 0, 0).
+      await send('POST', `/api/rooms/${r}/layers`, { id: 'moved', source: { function: 'marked' }, affine: [2, 0, 0, 10, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] });
+      await send('POST', `/api/rooms/${r}/layers`, { id: 'plain', source: { function: 'marked' } });
+      await send('POST', `/api/rooms/${r}/layers`, { id: 'seg', source: { function: 'marked', bind: { points: { label: 's' } } }, affine: shift(5) });
+      await send('POST', `/api/rooms/${r}/annotations`, [
+        { kind: 'point', points: [[1, 0, 0]], layer: 'moved', label: 's' },
+        { kind: 'point', points: [[3, 3, 3]], layer: 'plain', label: 'other' },
+      ]);
+      await waitFor(async () => (JSON.stringify(await layerPoints(r, 'seg')) === '[[7,0,0]]' ? true : undefined), 'the seed in seg’s frame');
+      const seg = (name: string, from: number) => stream.next((e) => e.event === name && (e.data as { layer?: string }).layer === 'seg', from);
+      // The computations the marks started have ended once seg's result names the seed.
+      await stream.next((e) => e.event === 'result' && (e.data as { layer?: string }).layer === 'seg' &&
+        JSON.stringify((e.data as { params?: { points?: unknown } }).params?.points) === '[[7,0,0]]', 0);
+      // (Changes that move nothing seg takes, and compute nothing: test/unit/moved-points.test.ts.)
+
+      // The layer its seed was marked on moves: the seed is now at (1 - 5, 0, 0) in seg's frame.
+      let from = stream.events.length;
+      expect((await send('PATCH', `/api/rooms/${r}/layers/moved`, { affine: identity })).status).toBe(200);
+      const computing = await seg('computing', from);
+      const result = await seg('result', from);
+      expect(stream.events.indexOf(computing)).toBeLessThan(stream.events.indexOf(result));
+      expect(result.data).toMatchObject({ params: { points: [[-4, 0, 0]] } });
+      expect(await layerPoints(r, 'seg')).toEqual([[-4, 0, 0]]);
+
+      // seg itself moves back onto the room's frame: the seed is (1, 0, 0) there.
+      from = stream.events.length;
+      expect((await send('PATCH', `/api/rooms/${r}/layers/seg`, { affine: null })).status).toBe(200);
+      expect((await seg('result', from)).data).toMatchObject({ params: { points: [[1, 0, 0]] } });
+      expect(await layerPoints(r, 'seg')).toEqual([[1, 0, 0]]);
+    } finally {
+      stream.close();
+    }
   });
 });

@@ -7,7 +7,8 @@
  * the `data_url` with the full delivery when there is no blob (or in VR, where a mesh is asked
  * for within the headset's triangle budget). A layer whose result changes is loaded again; an
  * older load still running is dropped. A segment's surface takes the colour its label has.
- * A volume with time or channels fetches its other steps from the same `data_url`.
+ * A volume with time or channels fetches its other steps from the same `data_url`. A static
+ * file the host sends only as it is (no result id) is fetched once from its `data_url`, as is.
  */
 import type { VitrineClient } from '../../client/client.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
@@ -97,7 +98,9 @@ export class LayerLoader {
         throw error;
       }
     };
-    const fine = type === 'mesh' ? { ...MESH_DELIVERY, ...vr } : vr;
+    // A result without an id is a file the host sends only as it is (a `.xyz` point cloud): no delivery to ask for.
+    const asIs = layer.result!.result_id === undefined;
+    const fine = asIs ? undefined : type === 'mesh' ? { ...MESH_DELIVERY, ...vr } : vr;
     const steps: CoarseFirstSteps = {
       first: async (delivery, answered) =>
         asDecodedMesh(await (dataUrl ? viaUrl(delivery, undefined, (response) => answered?.(answerBytes(response))) : viaBlob(() => viaUrl(delivery)))),
@@ -118,7 +121,7 @@ export class LayerLoader {
     status(layer.id, 'loading');
     try {
       // Without a data URL there is no coarse delivery to ask for: the blob is drawn as it is.
-      await loadCoarseFirst(dataUrl ? type : 'none', fine, steps);
+      await loadCoarseFirst(dataUrl && !asIs ? type : 'none', fine, steps);
       if (isCurrent()) status(layer.id, '');
     } catch (error) {
       if (!isCurrent() || isAbortError(error)) return;
