@@ -78,10 +78,11 @@ type SegmentColors = Record<string, string>;
  */
 export async function resultSegmentColors(scene: RoomScene, find: (resultId: string) => Promise<StoredResult | null>): Promise<Map<string, SegmentColors>> {
   const colors = new Map<string, SegmentColors>();
-  const labels = scene.layers.filter((layer) => layer.kind === 'labels' && layer.result?.type === 'volume');
+  // A layer shown from its file as it is has no result id, and no colour table the host read.
+  const labels = scene.layers.filter((layer) => layer.kind === 'labels' && layer.result?.type === 'volume' && layer.result.result_id !== undefined);
   await Promise.all(
     labels.map(async (layer) => {
-      const result = await find(layer.result!.result_id).catch(() => null);
+      const result = await find(layer.result!.result_id!).catch(() => null);
       if (result?.type === 'volume' && result.labels && result.label_colors) colors.set(layer.id, result.label_colors);
     }),
   );
