@@ -2,8 +2,9 @@
  * @module client
  * `VitrineClient`: every route of the host as a typed method, plus `load`, the background job
  * flow. Runs in browsers and Node alike: it uses only `fetch`, `AbortController`,
- * `TextDecoder` and typed arrays.
+ * `TextDecoder` and typed arrays. What it takes is declared in client-options.ts.
  */
+import type { ClientOptions, DataOptions, InvokeOptions } from './client-options.ts';
 import type { SpecimenData, TypedData } from './decoded-types.ts';
 import { decodeTypedResult } from './decode-typed-result.ts';
 import { followJob, type FollowJobOptions } from './follow-job.ts';
@@ -14,10 +15,8 @@ import { readDataResponse } from './read-data-response.ts';
 import { RoomAnnotations } from './room-annotations.ts';
 import { SceneClient } from './scene-client.ts';
 import { Transport } from './transport.ts';
-import type { FetchLike } from './transport.ts';
 import type {
   CacheStats,
-  DeliveryQuery,
   CatalogEntry,
   FunctionInfo,
   JobEvent,
@@ -30,45 +29,6 @@ import type {
   SpecimenMetadata,
   StartResponse,
 } from './wire-types.ts';
-
-/** Options of {@link createClient}. */
-export interface ClientOptions {
-  /** The host's address, e.g. `http://127.0.0.1:8000`. @defaultValue `''` (same origin, browsers only) */
-  baseUrl?: string;
-  /** The fetch implementation. @defaultValue the global `fetch` */
-  fetch?: FetchLike;
-  /** A vendor envelope media type the host was started with (`--envelope-media-type`), if unusual. */
-  envelopeMediaType?: string;
-  /**
-   * The host's admin token (`admin token: <T>` at its start), sent as `Authorization: Bearer`:
-   * a host bound beyond loopback asks for it on writes (publishing, a room's entry, view and scene).
-   */
-  token?: string;
-}
-
-/** Parameters and room of one specimen data request. */
-export interface DataOptions {
-  /** Function parameters; omitted means the schema defaults. */
-  params?: Record<string, unknown>;
-  /** The room whose cache serves the result. @defaultValue `service` (host side) */
-  room?: string;
-  signal?: AbortSignal;
-  /** POST sends params in the body (no URL length limit). @defaultValue `'GET'` */
-  method?: 'GET' | 'POST';
-  /** How the result travels (`format`, `compress`, ...): never part of the cache key. */
-  delivery?: DeliveryQuery;
-  /** Called with the answer once its status and headers have come, before its body is read. */
-  onHeaders?: (response: Response) => void;
-}
-
-/** Arguments of one `/invoke`. */
-export interface InvokeOptions {
-  /** Positional arguments, mapped onto the parameters in order. */
-  args?: unknown[];
-  kwargs?: Record<string, unknown>;
-  room?: string;
-  signal?: AbortSignal;
-}
 
 const enc = encodeURIComponent;
 

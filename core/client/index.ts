@@ -14,7 +14,7 @@
  *   status, {@link VitrineJobError} for a job that ended in `error`.
  */
 export { createClient, VitrineClient } from './client.ts';
-export type { ClientOptions, DataOptions, InvokeOptions } from './client.ts';
+export type { ClientOptions, DataOptions, InvokeOptions } from './client-options.ts';
 export { SceneClient } from './scene-client.ts';
 export type { ReplaceOptions } from './scene-client.ts';
 export type * from './scene-types.ts';
