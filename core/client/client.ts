@@ -1,16 +1,16 @@
 /**
  * @module client
- * `VitrineClient`: every route of the host as a typed method, plus `load`, the background job
- * flow. Runs in browsers and Node alike: it uses only `fetch`, `AbortController`,
- * `TextDecoder` and typed arrays. What it takes is declared in client-options.ts.
+ * `VitrineClient`: every route of the host as a typed method, plus the background job flow:
+ * `load` for a specimen, `runFunction` for a function. Runs in browsers and Node alike: it uses
+ * only `fetch`, `AbortController`, `TextDecoder` and typed arrays. What it takes is declared in
+ * client-options.ts.
  */
 import type { ClientOptions, DataOptions, InvokeOptions } from './client-options.ts';
 import type { SpecimenData, TypedData } from './decoded-types.ts';
 import { decodeTypedResult } from './decode-typed-result.ts';
 import { followJob, type FollowJobOptions } from './follow-job.ts';
 import { followRoom, type FollowRoomOptions } from './follow-room.ts';
-import { runJob } from './load-job.ts';
-import type { JobEndpoints, LoadOptions } from './load-job.ts';
+import { runJob, runJobFlow, type JobEndpoints, type JobFlowOptions, type LoadOptions } from './load-job.ts';
 import { readDataResponse } from './read-data-response.ts';
 import { RoomAnnotations } from './room-annotations.ts';
 import { SceneClient } from './scene-client.ts';
@@ -130,6 +130,17 @@ export class VitrineClient implements JobEndpoints {
     return this.#http.json('GET', '/api/processing/functions', { signal });
   }
 
+  /** `POST /api/processing/functions/{name}/start`: a function as a job, no specimen needed; `done` at once on a room cache hit. */
+  startFunctionJob(name: string, options: Pick<DataOptions, 'params' | 'room' | 'signal'> = {}): Promise<StartResponse> {
+    return this.#start(`/api/processing/functions/${enc(name)}/start`, options);
+  }
+
+  /** Runs a function as a job, with progress and cancel as `load` has; the result from `/jobs/{id}/result`. */
+  runFunction(name: string, params?: Record<string, unknown>, options: JobFlowOptions = {}): Promise<TypedData> {
+    const start = () => this.startFunctionJob(name, { params, room: options.room });
+    return runJobFlow(this, { start, result: (jobId, signal) => this.result(jobId, signal) }, options);
+  }
+
   /** `GET /api/processing/functions/{name}/schema`. */
   getSchema(name: string, signal?: AbortSignal): Promise<ParameterSchema> {
     return this.#http.json('GET', `/api/processing/functions/${enc(name)}/schema`, { signal });
@@ -152,8 +163,12 @@ export class VitrineClient implements JobEndpoints {
 
   /** `POST /api/specimens/{id}/start`: `status` is `done` at once on a room cache hit. */
   startJob(id: string, options: Omit<DataOptions, 'method'> = {}): Promise<StartResponse> {
-    const body = { params: options.params ?? {}, room_id: options.room };
-    return this.#http.json('POST', `/api/specimens/${enc(id)}/start`, { body, signal: options.signal });
+    return this.#start(`/api/specimens/${enc(id)}/start`, options);
+  }
+
+  /** Either `/start` (a specimen's or a function's): the same body, the same answer. */
+  #start(path: string, options: Pick<DataOptions, 'params' | 'room' | 'signal'>): Promise<StartResponse> {
+    return this.#http.json('POST', path, { body: { params: options.params ?? {}, room_id: options.room }, signal: options.signal });
   }
 
   /** `GET /api/jobs/{id}/progress`: status, the messages with `seq > since`, and the error. */
