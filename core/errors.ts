@@ -80,7 +80,8 @@ export const ERRORS = {
   SPC_ERR_COMPUTE_TIMEOUT: entry(
     504,
     (name = '?', seconds = '?') =>
-      `computing '${name}' took longer than ${seconds} s (--compute-timeout) and was given up; for longer work start a job (POST /api/specimens/{id}/start)`,
+      `computing '${name}' took longer than ${seconds} s (--compute-timeout) and was given up; for longer work start a job ` +
+      '(POST /api/specimens/{id}/start, or /api/processing/functions/{name}/start for a function)',
   ),
 
   // --- inputs and uploads ---

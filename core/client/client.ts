@@ -1,23 +1,22 @@
 /**
  * @module client
- * `VitrineClient`: every route of the host as a typed method, plus `load`, the background job
- * flow. Runs in browsers and Node alike: it uses only `fetch`, `AbortController`,
- * `TextDecoder` and typed arrays.
+ * `VitrineClient`: every route of the host as a typed method, plus the background job flow:
+ * `load` for a specimen, `runFunction` for a function. Runs in browsers and Node alike: it uses
+ * only `fetch`, `AbortController`, `TextDecoder` and typed arrays. What it takes is declared in
+ * client-options.ts.
  */
+import type { ClientOptions, DataOptions, InvokeOptions } from './client-options.ts';
 import type { SpecimenData, TypedData } from './decoded-types.ts';
 import { decodeTypedResult } from './decode-typed-result.ts';
 import { followJob, type FollowJobOptions } from './follow-job.ts';
 import { followRoom, type FollowRoomOptions } from './follow-room.ts';
-import { runJob } from './load-job.ts';
-import type { JobEndpoints, LoadOptions } from './load-job.ts';
+import { runJob, runJobFlow, type JobEndpoints, type JobFlowOptions, type LoadOptions } from './load-job.ts';
 import { readDataResponse } from './read-data-response.ts';
 import { RoomAnnotations } from './room-annotations.ts';
 import { SceneClient } from './scene-client.ts';
 import { Transport } from './transport.ts';
-import type { FetchLike } from './transport.ts';
 import type {
   CacheStats,
-  DeliveryQuery,
   CatalogEntry,
   FunctionInfo,
   JobEvent,
@@ -32,45 +31,6 @@ import type {
   StartResponse,
 } from './wire-types.ts';
 import { SNAPSHOT_CREATED_HEADER } from './wire-types.ts';
-
-/** Options of {@link createClient}. */
-export interface ClientOptions {
-  /** The host's address, e.g. `http://127.0.0.1:8000`. @defaultValue `''` (same origin, browsers only) */
-  baseUrl?: string;
-  /** The fetch implementation. @defaultValue the global `fetch` */
-  fetch?: FetchLike;
-  /** A vendor envelope media type the host was started with (`--envelope-media-type`), if unusual. */
-  envelopeMediaType?: string;
-  /**
-   * The host's admin token (`admin token: <T>` at its start), sent as `Authorization: Bearer`:
-   * a host bound beyond loopback asks for it on writes (publishing, a room's entry, view and scene).
-   */
-  token?: string;
-}
-
-/** Parameters and room of one specimen data request. */
-export interface DataOptions {
-  /** Function parameters; omitted means the schema defaults. */
-  params?: Record<string, unknown>;
-  /** The room whose cache serves the result. @defaultValue `service` (host side) */
-  room?: string;
-  signal?: AbortSignal;
-  /** POST sends params in the body (no URL length limit). @defaultValue `'GET'` */
-  method?: 'GET' | 'POST';
-  /** How the result travels (`format`, `compress`, ...): never part of the cache key. */
-  delivery?: DeliveryQuery;
-  /** Called with the answer once its status and headers have come, before its body is read. */
-  onHeaders?: (response: Response) => void;
-}
-
-/** Arguments of one `/invoke`. */
-export interface InvokeOptions {
-  /** Positional arguments, mapped onto the parameters in order. */
-  args?: unknown[];
-  kwargs?: Record<string, unknown>;
-  room?: string;
-  signal?: AbortSignal;
-}
 
 const enc = encodeURIComponent;
 
@@ -172,6 +132,17 @@ export class VitrineClient implements JobEndpoints {
     return this.#http.json('GET', '/api/processing/functions', { signal });
   }
 
+  /** `POST /api/processing/functions/{name}/start`: a function as a job, no specimen needed; `done` at once on a room cache hit. */
+  startFunctionJob(name: string, options: Pick<DataOptions, 'params' | 'room' | 'signal'> = {}): Promise<StartResponse> {
+    return this.#start(`/api/processing/functions/${enc(name)}/start`, options);
+  }
+
+  /** Runs a function as a job, with progress and cancel as `load` has; the result from `/jobs/{id}/result`. */
+  runFunction(name: string, params?: Record<string, unknown>, options: JobFlowOptions = {}): Promise<TypedData> {
+    const start = () => this.startFunctionJob(name, { params, room: options.room });
+    return runJobFlow(this, { start, result: (jobId, signal) => this.result(jobId, signal) }, options);
+  }
+
   /** `GET /api/processing/functions/{name}/schema`. */
   getSchema(name: string, signal?: AbortSignal): Promise<ParameterSchema> {
     return this.#http.json('GET', `/api/processing/functions/${enc(name)}/schema`, { signal });
@@ -194,8 +165,12 @@ export class VitrineClient implements JobEndpoints {
 
   /** `POST /api/specimens/{id}/start`: `status` is `done` at once on a room cache hit. */
   startJob(id: string, options: Omit<DataOptions, 'method'> = {}): Promise<StartResponse> {
-    const body = { params: options.params ?? {}, room_id: options.room };
-    return this.#http.json('POST', `/api/specimens/${enc(id)}/start`, { body, signal: options.signal });
+    return this.#start(`/api/specimens/${enc(id)}/start`, options);
+  }
+
+  /** Either `/start` (a specimen's or a function's): the same body, the same answer. */
+  #start(path: string, options: Pick<DataOptions, 'params' | 'room' | 'signal'>): Promise<StartResponse> {
+    return this.#http.json('POST', path, { body: { params: options.params ?? {}, room_id: options.room }, signal: options.signal });
   }
 
   /** `GET /api/jobs/{id}/progress`: status, the messages with `seq > since`, and the error. */

@@ -4,7 +4,8 @@
  * `TextDecoder` and typed arrays; no Node built-ins). This is the package entry
  * `vitrine/client`; inside `core/` import from the defining files instead.
  *
- * - {@link createClient}: every host route as a typed method, `load` for the job flow, and
+ * - {@link createClient}: every host route as a typed method, `load` (a specimen) and
+ *   `runFunction` (a function) for the job flow, and
  *   `followJob` / `followRoom`: a job's or a room's Server-Sent Events as async iterators.
  * - {@link decodeEnvelope}: the binary envelope of `/data` to typed arrays. The arrays are views
  *   onto the given bytes; a block is copied only when its offset is not aligned for its
@@ -14,11 +15,11 @@
  *   status, {@link VitrineJobError} for a job that ended in `error`.
  */
 export { createClient, VitrineClient } from './client.ts';
-export type { ClientOptions, DataOptions, InvokeOptions } from './client.ts';
+export type { ClientOptions, DataOptions, InvokeOptions } from './client-options.ts';
 export { SceneClient } from './scene-client.ts';
 export type { ReplaceOptions } from './scene-client.ts';
 export type * from './scene-types.ts';
-export type { LoadOptions } from './load-job.ts';
+export type { JobFlowOptions, LoadOptions } from './load-job.ts';
 export { RoomAnnotations } from './room-annotations.ts';
 export type { AnnotationChange, VersionCheck } from './room-annotations.ts';
 export { AnnotationMirror } from './annotation-mirror.ts';

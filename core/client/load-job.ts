@@ -12,14 +12,16 @@
  * - it does not depend on the job id, which the host sweeps after its time-to-live.
  * If another peer replaced the room's single cache entry in between, `/data` recomputes and
  * the answer is still the right one. `resultVia: 'job'` selects `/jobs/{id}/result` instead.
+ * A function started without a specimen has no `/data`, so its flow (`runJobFlow`, as
+ * `VitrineClient.runFunction` uses it) takes the job's result.
  */
 import type { SpecimenData } from './decoded-types.ts';
 import { abortError, isAbortError, VitrineJobError } from './errors.ts';
 import { waitForJob, type JobWatchEndpoints } from './wait-job.ts';
 import type { DeliveryQuery, ProgressMessage, StartResponse } from './wire-types.ts';
 
-/** Options of {@link runJob} and `VitrineClient.load`. */
-export interface LoadOptions {
+/** How any job is followed: `VitrineClient.load` (a specimen) and `runFunction` (a function) alike. */
+export interface JobFlowOptions {
   /** The room whose cache serves and stores the result. @defaultValue `service` (host side) */
   room?: string;
   /** Aborting rejects the call with an `AbortError` and cancels the running job (DELETE). */
@@ -36,6 +38,10 @@ export interface LoadOptions {
   progressVia?: 'events' | 'poll';
   /** Delay between progress polls (when polling). @defaultValue 250 */
   pollIntervalMs?: number;
+}
+
+/** Options of {@link runJob} and `VitrineClient.load`. */
+export interface LoadOptions extends JobFlowOptions {
   /** Where the result comes from once the job is done. @defaultValue `'data'` */
   resultVia?: 'data' | 'job';
   /** Delivery options of the final `/data` request (not used with `resultVia: 'job'`). */
@@ -44,11 +50,15 @@ export interface LoadOptions {
   onHeaders?: (response: Response) => void;
 }
 
-/** The host calls the job flow needs (implemented by `VitrineClient`). */
-export interface JobEndpoints extends JobWatchEndpoints {
+/** The host calls following any job needs: its progress and cancelling it. */
+export interface JobControlEndpoints extends JobWatchEndpoints {
+  cancel(jobId: string): Promise<void>;
+}
+
+/** The host calls the specimen job flow needs (implemented by `VitrineClient`). */
+export interface JobEndpoints extends JobControlEndpoints {
   startJob(specimenId: string, options: { params?: Record<string, unknown>; room?: string }): Promise<StartResponse>;
   result(jobId: string, signal?: AbortSignal): Promise<SpecimenData>;
-  cancel(jobId: string): Promise<void>;
   getData(
     specimenId: string,
     options: { params?: Record<string, unknown>; room?: string; signal?: AbortSignal; delivery?: DeliveryQuery; onHeaders?: (response: Response) => void },
@@ -75,23 +85,26 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
   });
 }
 
+/** What one job flow starts, and where its result comes from once the job is done. */
+export interface JobFlow<T> {
+  start(): Promise<StartResponse>;
+  result(jobId: string, signal: AbortSignal | undefined): Promise<T>;
+}
+
 /**
- * Runs a dynamic specimen as a background job and resolves with its decoded result.
+ * Starts `flow`'s job, follows it to its end (each progress message once, in order) and
+ * resolves with its result. Whatever began the job (a specimen's `/start` or a function's),
+ * following, cancelling and the errors are the same.
  * @throws VitrineHttpError when the start, a poll or the result fetch is refused (e.g. 400 for invalid params).
  * @throws VitrineJobError when the job ends with status `error`.
  * @throws AbortError (a DOMException) when `options.signal` aborts; the job is cancelled.
  */
-export async function runJob(
-  api: JobEndpoints,
-  specimenId: string,
-  params: Record<string, unknown> | undefined,
-  options: LoadOptions = {},
-): Promise<SpecimenData> {
-  const { room, signal, onProgress, onStart, pollIntervalMs = 250, progressVia = 'events', resultVia = 'data' } = options;
+export async function runJobFlow<T>(api: JobControlEndpoints, flow: JobFlow<T>, options: JobFlowOptions = {}): Promise<T> {
+  const { signal, onProgress, onStart, pollIntervalMs = 250, progressVia = 'events' } = options;
   if (signal?.aborted) throw abortError(signal);
   // The start request is not tied to the signal: once sent, the host may have created the job,
   // so an abort waits for its id (in the background) and cancels it.
-  const starting = api.startJob(specimenId, { params, room });
+  const starting = flow.start();
   let start: StartResponse;
   try {
     start = await untilAborted(starting, signal);
@@ -115,7 +128,31 @@ export async function runJob(
     if (isAbortError(error) && status === 'running') await api.cancel(jobId).catch(() => {});
     throw error;
   }
-  return resultVia === 'job'
-    ? api.result(jobId, signal)
-    : api.getData(specimenId, { params, room, signal, delivery: options.delivery, onHeaders: options.onHeaders });
+  return flow.result(jobId, signal);
+}
+
+/**
+ * Runs a dynamic specimen as a background job and resolves with its decoded result.
+ * @throws VitrineHttpError when the start, a poll or the result fetch is refused (e.g. 400 for invalid params).
+ * @throws VitrineJobError when the job ends with status `error`.
+ * @throws AbortError (a DOMException) when `options.signal` aborts; the job is cancelled.
+ */
+export function runJob(
+  api: JobEndpoints,
+  specimenId: string,
+  params: Record<string, unknown> | undefined,
+  options: LoadOptions = {},
+): Promise<SpecimenData> {
+  const { room, resultVia = 'data' } = options;
+  return runJobFlow(
+    api,
+    {
+      start: () => api.startJob(specimenId, { params, room }),
+      result: (jobId, signal) =>
+        resultVia === 'job'
+          ? api.result(jobId, signal)
+          : api.getData(specimenId, { params, room, signal, delivery: options.delivery, onHeaders: options.onHeaders }),
+    },
+    options,
+  );
 }

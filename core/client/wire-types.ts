@@ -81,7 +81,7 @@ export interface FunctionInfo {
 /** Job status values: `running`, then `done` or `error`. */
 export type JobStatus = 'running' | 'done' | 'error';
 
-/** `POST /api/specimens/{id}/start`. `status` is `done` at once on a room cache hit. */
+/** `POST /api/specimens/{id}/start` and `POST /api/processing/functions/{name}/start`. `status` is `done` at once on a room cache hit. */
 export interface StartResponse {
   job_id: string;
   status: JobStatus;

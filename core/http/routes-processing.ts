@@ -1,15 +1,17 @@
 /**
  * @module routes-processing
- * /api/processing: function listing, schemas, invoke, cache stats and clear.
+ * /api/processing: function listing, schemas, invoke, a function started as a job (no
+ * specimen needed, so whatever the Functions list shows can report progress and be
+ * cancelled), cache stats and clear.
  */
 import type { FastifyInstance } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
-import { toFunctionListing } from '../registry/function-entry.ts';
-import type { RequestDeps } from '../request/request-deps.ts';
+import { toFunctionListing, type FunctionEntry } from '../registry/function-entry.ts';
 import { computeRequestOf, resolveRequest } from '../request/specimen-request.ts';
 import { sendComputedJson, type ComputedReplyDeps } from './reply-computed.ts';
 import { bodyOf, idParams, ROOM_ID } from './route-inputs.ts';
+import { START_BODY, START_REPLY, startJob, type StartBody, type StartDeps } from './start-job.ts';
 
 interface InvokeBody {
   function_name: string;
@@ -30,23 +32,34 @@ const INVOKE_BODY = bodyOf(
 );
 
 /** What the processing routes read from their host. */
-export type ProcessingDeps = RequestDeps & ComputedReplyDeps & Pick<HostContext, 'functions' | 'results'>;
+export type ProcessingDeps = StartDeps & ComputedReplyDeps & Pick<HostContext, 'functions' | 'results'>;
+
+type NameParams = { Params: { name: string } };
+const nameParams = idParams('name');
 
 export async function processingRoutes(app: FastifyInstance, opts: { ctx: ProcessingDeps }): Promise<void> {
   const { ctx } = opts;
+  const functionOr404 = (name: string): FunctionEntry => {
+    const entry = ctx.functions.get(name);
+    if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', name);
+    return entry;
+  };
 
   app.get('/api/processing/functions', async () => ctx.functions.list().map(toFunctionListing));
 
-  app.get<{ Params: { name: string } }>('/api/processing/functions/:name/schema', { schema: { params: idParams('name') } }, async (request) => {
-    const entry = ctx.functions.get(request.params.name);
-    if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', request.params.name);
-    return entry.schema;
-  });
+  app.get<NameParams>('/api/processing/functions/:name/schema', { schema: { params: nameParams } }, async (request) =>
+    functionOr404(request.params.name).schema,
+  );
+
+  app.post<NameParams & { Body: StartBody }>(
+    '/api/processing/functions/:name/start',
+    { schema: { params: nameParams, body: START_BODY, response: START_REPLY } },
+    async (request) => startJob(ctx, { function: functionOr404(request.params.name) }, request.body),
+  );
 
   app.post<{ Body: InvokeBody }>('/api/processing/invoke', { compress: false, schema: { body: INVOKE_BODY } }, async (request, reply) => {
     const body = request.body;
-    const entry = ctx.functions.get(body.function_name);
-    if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', body.function_name);
+    const entry = functionOr404(body.function_name);
     const params = { named: body.kwargs ?? {}, positional: body.args ?? [] };
     const resolved = await resolveRequest(ctx, { target: { function: entry }, params, room: body.room_id });
     return sendComputedJson(ctx, reply, computeRequestOf(resolved));

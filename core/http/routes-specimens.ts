@@ -9,14 +9,12 @@ import { sendThumbnail } from './send-opened.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenOr404 } from '../registry/specimen-functions.ts';
-import type { RequestDeps } from '../request/request-deps.ts';
-import { computeRequestOf, resolveRequest } from '../request/specimen-request.ts';
-import { bodyOf, idParams, PARAMS_OBJECT, ROOM_ID } from './route-inputs.ts';
+import { idParams } from './route-inputs.ts';
+import { START_BODY, START_REPLY, startJob, type StartBody, type StartDeps } from './start-job.ts';
 import { toCatalogEntry, toSpecimenMetadata, type SpecimenViewDeps } from '../registry/specimen-views.ts';
 
 type IdParams = { Params: { id: string } };
 const params = idParams('id');
-const START_BODY = bodyOf({ params: PARAMS_OBJECT, room_id: ROOM_ID });
 
 /**
  * The specimen `/start` names: its id, or (as the Ascribe-XR client sends) the function name
@@ -31,7 +29,7 @@ function specimenForStart(ctx: Pick<SpecimenDeps, 'catalog'>, id: string): Speci
 }
 
 /** What the specimen routes read from their host. */
-export type SpecimenDeps = RequestDeps & SpecimenViewDeps & Pick<HostContext, 'catalog' | 'jobs' | 'reload'>;
+export type SpecimenDeps = StartDeps & SpecimenViewDeps & Pick<HostContext, 'catalog' | 'reload'>;
 
 export async function specimenRoutes(app: FastifyInstance, opts: { ctx: SpecimenDeps }): Promise<void> {
   const { ctx } = opts;
@@ -48,17 +46,10 @@ export async function specimenRoutes(app: FastifyInstance, opts: { ctx: Specimen
     sendThumbnail(reply, specimenOr404(ctx.catalog, request.params.id)),
   );
 
-  app.post<IdParams & { Body: { params?: Record<string, unknown>; room_id?: string | null } }>(
-    '/api/specimens/:id/start',
-    { schema: { params, body: START_BODY } },
-    async (request) => {
-      const record = specimenForStart(ctx, request.params.id);
-      if (!record.is_dynamic) throw createHostError('SPC_ERR_STATIC_SPECIMEN_START', record.id);
-      const body = request.body;
-      const resolved = await resolveRequest(ctx, { target: { specimen: record }, params: { named: body.params ?? {} }, room: body.room_id });
-      // A cache hit is a job that is done already in the start response.
-      return ctx.jobs.start({ ...computeRequestOf(resolved), specimenId: record.id });
-    },
-  );
+  app.post<IdParams & { Body: StartBody }>('/api/specimens/:id/start', { schema: { params, body: START_BODY, response: START_REPLY } }, async (request) => {
+    const record = specimenForStart(ctx, request.params.id);
+    if (!record.is_dynamic) throw createHostError('SPC_ERR_STATIC_SPECIMEN_START', record.id);
+    return startJob(ctx, { specimen: record }, request.body);
+  });
 }
 

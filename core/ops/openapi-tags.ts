@@ -32,6 +32,7 @@ const SUMMARIES: Record<string, string> = {
   'post /api/specimens/{id}/data': 'The specimen’s data, parameters in the body',
   'get /api/processing/functions': 'Every registered function with its schema and return type',
   'get /api/processing/functions/{name}/schema': 'One function’s parameter schema',
+  'post /api/processing/functions/{name}/start': 'Start a function as a job (no specimen needed)',
   'post /api/processing/invoke': 'Call a function and get its typed result as JSON',
   'get /api/processing/cache/stats': 'The room cache’s entries and size',
   'post /api/processing/cache/clear': 'Empty the room cache',

@@ -4,8 +4,9 @@
  * every route's declared schema (the same one fastify validates its inputs with) as the route
  * is registered, so the collector is installed before any route; at request time the document
  * gains what only the registry knows: each function's parameter schema under `/invoke` (one
- * alternative per function) and each dynamic specimen's beside the one `/data` path
- * (openapi-data.ts), so it changes when a plugin is reloaded. Every operation lists the JSON error body; operations are grouped
+ * alternative per function), each dynamic specimen's beside the one `/data` path
+ * (openapi-data.ts) and each function's beside its `/start` (openapi-function-start.ts), so it
+ * changes when a plugin is reloaded. Every operation lists the JSON error body; operations are grouped
  * by tag and internal routes left out (openapi-tags.ts); the page wears the viewer's colours
  * (docs-theme.ts).
  */
@@ -19,6 +20,7 @@ import type { HostContext } from '../host-context.ts';
 import { ERROR_BODY_SCHEMA } from '../http/error-handler.ts';
 import { DOCS_THEME } from './docs-theme.ts';
 import { describeData } from './openapi-data.ts';
+import { describeFunctionStart } from './openapi-function-start.ts';
 import { organiseOperations } from './openapi-tags.ts';
 
 type Doc = Record<string, unknown> & { paths?: Record<string, Record<string, Record<string, unknown>>>; components?: Record<string, unknown> };
@@ -84,7 +86,9 @@ export function withRegistry(base: Doc, ctx: HostContext): Doc {
       },
     };
   }
-  describeData(paths, (doc.components as { schemas: Record<string, unknown> }).schemas, ctx);
+  const schemas = (doc.components as { schemas: Record<string, unknown> }).schemas;
+  describeData(paths, schemas, ctx);
+  describeFunctionStart(paths, schemas, ctx);
   const organised = organiseOperations(paths);
   doc.tags = organised.tags;
   doc.paths = organised.paths;

@@ -1,8 +1,9 @@
 /**
  * @module subject-plan
- * How the page's own subject is fetched (viewer-app.ts runs it): a function through `/invoke`,
- * a dynamic specimen through the job flow (`load`, progress shown, the room cache's hit
- * noted), a static one through `/data`; meshes as meshopt GLB (in VR within the headset's
+ * How the page's own subject is fetched (viewer-app.ts runs it): a dynamic specimen and a
+ * function from the Functions list alike through the job flow (`load` and `runFunction`:
+ * progress shown, Cancel stops the job, the room cache's hit noted), a static one through
+ * `/data`; meshes as meshopt GLB (in VR within the headset's
  * budget); a peer's entry this page adopts by its blob URL (room-blob.ts); all of it coarse
  * first where the type refines (coarse-first.ts).
  */
@@ -47,17 +48,19 @@ export function subjectPlan(
   const { client, vr } = deps;
   const fine = meta.type === 'mesh' ? { ...MESH_DELIVERY, ...vr?.delivery(meta.type) } : vr?.delivery(meta.type);
   const job = { job: deps.job, overlay: deps.overlay, follower: deps.follower };
+  // A function's job and a specimen's show their start and progress the same way.
+  const callbacks = () => jobCallbacks(context, job, { functionName: meta.function_name, params: params ?? {} }, (hit) => hit && deps.cached());
   const first = async (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> =>
     asDecodedMesh(
       deps.isFunction
-        ? await client.invoke(meta.id, { kwargs: params, room, signal: context.signal })
+        ? await client.runFunction(meta.id, params, { room, signal: context.signal, ...callbacks() })
         : meta.is_dynamic
           ? await client.load(meta.id, params, {
               room,
               delivery,
               signal: context.signal,
               onHeaders: (response) => answered?.(answerBytes(response)),
-              ...jobCallbacks(context, job, { functionName: meta.function_name, params: params ?? {} }, (hit) => hit && deps.cached()),
+              ...callbacks(),
             })
           : await client.getData(meta.id, { room, signal: context.signal }),
     );

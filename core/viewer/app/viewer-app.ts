@@ -1,8 +1,8 @@
 /**
  * @module viewer-app
  * The viewer's controller: loads the catalog, opens the specimen the URL names, turns parameter
- * edits into requests (the latest wins, dragging is debounced), runs dynamic specimens as jobs
- * with progress and cancel, runs other functions through `/invoke`, and puts results on the
+ * edits into requests (the latest wins, dragging is debounced), runs dynamic specimens and
+ * the Functions list's functions as jobs with progress and cancel, and puts results on the
  * stage. A reloaded plugin refreshes what is shown of it; with "follow room" on, a peer's
  * request is shown here, the room's look is shared and its scene's other layers are drawn
  * beside the page's own (viewer-room.ts). `?snapshot=<id>` opens a snapshot read-only.
@@ -66,7 +66,7 @@ export class ViewerApp {
   #webglProblem: string | null = null;
   #current: SpecimenMetadata | null = null;
   #panel: ParamPanel | null = null;
-  /** The current subject is a function without a specimen (run through /invoke). */
+  /** The current subject is a function without a specimen (run as a job of its own). */
   #isFunction = false;
   #room = DEFAULT_ROOM;
   #selection = 0;
