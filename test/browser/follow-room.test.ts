@@ -150,6 +150,15 @@ describe('follow room', () => {
     await waitForValue(follower.page, SEGMENTS, '5');
     await waitForText(follower.page, stat('triangles'), '50');
     await shot(follower.page, 'follow-function-named');
+    // The same named through the room's entry, as a notebook's show() or MCP's compute does.
+    const entry = await fetch(`${session.host.baseUrl}/api/rooms/${room}/entry`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ function: 'shape', params: { segments: 7 } }),
+    });
+    expect(entry.status).toBe(200);
+    await waitForValue(follower.page, SEGMENTS, '7');
+    await waitForText(follower.page, stat('triangles'), '98');
 
     // A computation that fails: the follower's wait ends with the error, not "computing" for good.
     const failed = await invoke('broken', { message: 'no cells above the threshold' });
