@@ -7,7 +7,6 @@
  * job keeps the newest. One host serves every case. (How soon the children are gone and what
  * the reports cost `/healthz`: `PROBE_ONLY=children,progress npm run bench probe`.)
  */
-import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -16,18 +15,9 @@ import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { room, waitForJob } from '../helpers/create-test-app.ts';
 import { PYTHON, pythonPluginsDir } from '../helpers/python-plugins.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { alive } from '../helpers/process-alive.ts';
 
 const MAX_CHILDREN = 8;
-
-/** True while `pid` is a live process (a zombie waiting to be reaped is not). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
-  } catch {
-    return false;
-  }
-}
 
 let app: FastifyInstance;
 let log = '';

@@ -7,26 +7,16 @@
  * (progress) a job sending 300,000 progress reports: `/healthz`'s p99 while they arrive
  * against its p99 idle just before, and how many reports the job kept.
  */
-import { readFileSync } from 'node:fs';
 import { pythonPluginsDir, PYTHON } from '../../helpers/python-plugins.ts';
 import { makeSpecimensDir } from '../../helpers/specimens-dir.ts';
 import { spawnHost, type RunningHost } from '../../helpers/spawn-host.ts';
 import { fmt, percentile } from '../host-helpers.ts';
 import type { ProbePart } from './part.ts';
+import { alive } from '../../helpers/process-alive.ts';
 
 const ROUNDS = 5;
 const CHILDREN = 4;
 const REPORTS = 300_000;
-
-/** True while `pid` is a live process (a zombie waiting to be reaped is not). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
-  } catch {
-    return false;
-  }
-}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
