@@ -150,6 +150,9 @@ export class ResultService implements ResultSource {
     if (cached) return cached;
     const flightKey = `${roomId}\u0000${key}`;
     let flight = this.#flights.get(flightKey);
+    // A flight every waiter left is cancelled, though it may not have ended yet: its result will
+    // not be the room's, so a new request (a slider set back, a layer computed again) starts anew.
+    if (flight?.controller.signal.aborted) flight = undefined;
     if (flight) {
       this.#logAccess('shared', roomId, entry, values);
     } else {
@@ -193,7 +196,10 @@ export class ResultService implements ResultSource {
         this.#publish(roomId, { event: 'result', data: state });
         return result;
       })
-      .finally(() => this.#flights.delete(flightKey));
+      .finally(() => {
+        // A newer flight of the same values may have taken the slot after this one was left.
+        if (this.#flights.get(flightKey) === flight) this.#flights.delete(flightKey);
+      });
     // Every follower of the room learns that no result will come (waiters get the error themselves).
     flight.promise.catch((error: unknown) => this.#publish(roomId, { event: 'failed', data: roomFailedOf(request, error) }));
     this.#flights.set(flightKey, flight);

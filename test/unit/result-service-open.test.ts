@@ -145,4 +145,26 @@ describe('ResultService.open', () => {
     expect(await results.roomState('r')).toBeNull();
     expect(events).toEqual(['computing', 'failed']);
   });
+
+  it('starts anew for a request of the values of a computation every waiter left, though it has not ended', async () => {
+    // An invoker that cannot be interrupted: each run's result comes when the test says.
+    const finishers: ((result: StoredResult) => void)[] = [];
+    const stubborn: Invoker = { invoke: () => new Promise<StoredResult>((resolve) => finishers.push(resolve)) };
+    const cache = new RoomCache<StoredResult>({ ttlSeconds: 60, sweepIntervalMs: 0 });
+    const results = new ResultService({ cache, invokers: new InvokerSet({ remote: stubborn }), log: pino({ level: 'silent' }) });
+    const controller = new AbortController();
+    const left = results.open({ entry, values: {}, roomId: 'r', signal: controller.signal });
+    controller.abort();
+    await expect(left).rejects.toMatchObject({ code: 'SPC_ERR_JOB_CANCELLED' });
+    // Asked again while the left one still runs: a computation of its own, not the cancelled one's end.
+    const again = results.open({ entry, values: {}, roomId: 'r' });
+    await waitFor(() => (finishers.length === 2 ? true : undefined), 'a second computation');
+    const volume = (n: number) => ({ type: 'volume', shape: [1, 1, 1], dtype: 'uint8', data: Uint8Array.of(n) }) as unknown as StoredResult;
+    finishers[0]!(volume(1));
+    finishers[1]!(volume(2));
+    const opened = await again;
+    expect(Array.from((opened.result as unknown as { data: Uint8Array }).data)).toEqual([2]);
+    // The first one's end did not take the second's place: the room holds the second's result.
+    expect((await results.open({ entry, values: {}, roomId: 'r' })).result).toBe(opened.result);
+  });
 });
