@@ -184,8 +184,10 @@ export class LayerRuns {
       if (!write.changed && slotId !== roomId && !write.scene.layers.some((l) => l.id === layer.id)) await this.#deps.results.forgetEntry(slotId);
     } catch (error) {
       if (signal.aborted) return;
-      // A service that could not answer for now (503) is tried again at the next change.
-      if (!isHostError(error) || error.statusCode !== 503) this.#rememberFailed(roomId, layer);
+      // A service that could not answer for now (503), or a computation someone else cancelled,
+      // says nothing of the source: tried again at the next change.
+      const passing = isHostError(error) && (error.statusCode === 503 || error.code === 'SPC_ERR_JOB_CANCELLED');
+      if (!passing) this.#rememberFailed(roomId, layer);
       // A computation's own failure was told to the room by the result service; anything before it is told here.
       const told = resolved?.kind === 'computed' && isHostError(error) && (COMPUTATION_FAILURES as readonly string[]).includes(error.code);
       if (!told) await this.#announceFailed(roomId, layer, slotId, error);
