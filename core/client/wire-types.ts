@@ -63,6 +63,8 @@ export interface CatalogEntry {
 /** `GET /api/specimens/{id}`: every Specimen field; `schema` is an object for dynamic specimens. */
 export interface SpecimenMetadata extends CatalogEntry {
   thumbnail_file?: string | null;
+  /** A static specimen's data file name (its extension says its format); null when it has none or the host relays it. */
+  data_file?: string | null;
   /** null for static specimens. */
   schema?: ParameterSchema | null;
   /** Longer text: one string, or paragraphs. */

@@ -38,7 +38,9 @@ export interface StageParts {
 export async function showOnStage(parts: StageParts, data: SpecimenData, meta: SpecimenMetadata, isCurrent: () => boolean, refined: boolean): Promise<void> {
   const { stage, layout } = parts;
   parts.panel?.setHostError(null);
-  const stats = statsOf(data);
+  // A static file the host shaped arrives as a decoded result: its file name is still a fact worth showing.
+  const file = data.type !== 'file' && !meta.is_dynamic && typeof meta.data_file === 'string' ? [{ key: 'file', label: 'file', value: meta.data_file }] : [];
+  const stats = [...statsOf(data), ...file];
   layout.stagePane.dataset.shown = data.type;
   if (!stage) {
     parts.stats.show(stats);

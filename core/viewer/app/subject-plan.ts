@@ -5,7 +5,9 @@
  * progress shown, Cancel stops the job, the room cache's hit noted), a static one through
  * `/data`; meshes as meshopt GLB (in VR within the headset's
  * budget); a peer's entry this page adopts by its blob URL (room-blob.ts); all of it coarse
- * first where the type refines (coarse-first.ts).
+ * first where the type refines (coarse-first.ts). A static or published volume or mesh is
+ * refined as a dynamic one is when the host shapes its file (static-shaping.ts); a file the
+ * host sends only as it is comes whole, with no delivery asked for.
  */
 import type { VitrineClient } from '../../client/client.ts';
 import type { SpecimenData } from '../../client/decoded-types.ts';
@@ -13,6 +15,7 @@ import type { DeliveryQuery, SpecimenMetadata } from '../../client/wire-types.ts
 import { answerBytes, type CoarseFirstSteps } from './coarse-first.ts';
 import { asDecodedMesh, MESH_DELIVERY } from './glb-mesh.ts';
 import { jobCallbacks } from './job-callbacks.ts';
+import { hostShapesStatic } from './static-shaping.ts';
 import type { JobView } from './job-view.ts';
 import { eitherSignal, type RequestContext } from './latest-request.ts';
 import { viaBlob, type AdoptedBlob } from './room-blob.ts';
@@ -46,6 +49,8 @@ export function subjectPlan(
   room: string,
 ): { type: string; fine: DeliveryQuery | undefined; steps: CoarseFirstSteps } {
   const { client, vr } = deps;
+  // A static file the host cannot shape takes no delivery options: it is fetched as it is, once.
+  const shapedStatic = !deps.isFunction && hostShapesStatic(meta);
   const fine = meta.type === 'mesh' ? { ...MESH_DELIVERY, ...vr?.delivery(meta.type) } : vr?.delivery(meta.type);
   const job = { job: deps.job, overlay: deps.overlay, follower: deps.follower };
   // A function's job and a specimen's show their start and progress the same way.
@@ -62,7 +67,9 @@ export function subjectPlan(
               onHeaders: (response) => answered?.(answerBytes(response)),
               ...callbacks(),
             })
-          : await client.getData(meta.id, { room, signal: context.signal }),
+          : shapedStatic
+            ? await client.getData(meta.id, { room, delivery, signal: context.signal, onHeaders: (response) => answered?.(answerBytes(response)) })
+            : await client.getData(meta.id, { room, signal: context.signal }),
     );
   // A peer's entry this page adopts comes by its blob URL, unless in VR (a budgeted delivery has no blob of the entry).
   const blobId = deps.adopted.take(vr?.delivery(meta.type) ? null : deps.shown());
@@ -79,6 +86,7 @@ export function subjectPlan(
     deps.cached();
     if (meta.function_name) deps.follower.settled(meta.function_name, params ?? {}, true);
   };
-  const plan = viaBlob(blobId, meta.is_dynamic && !deps.isFunction ? meta.type : 'none', steps, load, loaded);
+  const refined = (meta.is_dynamic && !deps.isFunction) || shapedStatic;
+  const plan = viaBlob(blobId, refined ? meta.type : 'none', steps, load, loaded);
   return { ...plan, fine };
 }
