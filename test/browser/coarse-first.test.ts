@@ -20,6 +20,7 @@ import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { launchBrowser, shot, textOf } from './browser-session.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
+import { settled, watchRefinement, type Seen } from './refine-watch.ts';
 
 let host: RunningHost;
 let link: ThrottledLink;
@@ -46,37 +47,15 @@ afterAll(async () => {
   await rm(specimens, { recursive: true, force: true });
 });
 
-/** What the page showed, in order: each change of the note's visibility or of a stat. */
-interface Seen {
-  note: boolean;
-  stat: string;
-}
-
 async function open(specimen: string, params: object, stat: string, base = link.url): Promise<{ page: Page; requests: string[]; seen: () => Promise<Seen[]> }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const requests: string[] = [];
   page.on('request', (r) => {
     if (r.url().includes('/data?')) requests.push(decodeURIComponent(r.url()));
   });
-  await page.addInitScript((key: string) => {
-    const seen: { note: boolean; stat: string }[] = [];
-    (window as unknown as { seen: typeof seen }).seen = seen;
-    new MutationObserver(() => {
-      const note = document.querySelector<HTMLElement>('[data-testid=refine-note]');
-      const value = document.querySelector(`[data-testid=stats] [data-stat=${key}] dd`)?.textContent ?? '';
-      const now = { note: !!note && !note.hidden, stat: value };
-      const last = seen.at(-1);
-      if (!last || last.note !== now.note || last.stat !== now.stat) seen.push(now);
-    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  }, stat);
+  const seen = await watchRefinement(page, stat);
   await page.goto(`${base}/${viewerQuery({ specimen, room: room(`coarse-${specimen}`), params })}`);
-  return { page, requests, seen: () => page.evaluate(() => (window as unknown as { seen: Seen[] }).seen) };
-}
-
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() => ['done', 'cached'].includes(document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state ?? ''), null, {
-    timeout: STATE_WAIT_MS,
-  });
+  return { page, requests, seen };
 }
 
 describe('coarse first', () => {

@@ -20,6 +20,7 @@ import { npyBytes } from '../helpers/specimens-dir.ts';
 import { REPO } from '../helpers/cli-path.ts';
 import { launchBrowser, shot, textOf, waitForDrawn } from './browser-session.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
+import { settled, watchRefinement, type Seen } from './refine-watch.ts';
 
 let host: RunningHost;
 let link: ThrottledLink;
@@ -101,12 +102,6 @@ afterAll(async () => {
   await rm(specimens, { recursive: true, force: true });
 });
 
-/** What the page showed, in order: each change of the note's visibility or of a stat. */
-interface Seen {
-  note: boolean;
-  stat: string;
-}
-
 interface Opened {
   page: Page;
   /** The `/data` requests, decoded, with their answers' status. */
@@ -125,25 +120,9 @@ async function open(specimen: string, stat: string): Promise<Opened> {
   });
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.addInitScript((key: string) => {
-    const seen: { note: boolean; stat: string }[] = [];
-    (window as unknown as { seen: typeof seen }).seen = seen;
-    new MutationObserver(() => {
-      const note = document.querySelector<HTMLElement>('[data-testid=refine-note]');
-      const value = document.querySelector(`[data-testid=stats] [data-stat=${key}] dd`)?.textContent ?? '';
-      const now = { note: !!note && !note.hidden, stat: value };
-      const last = seen.at(-1);
-      if (!last || last.note !== now.note || last.stat !== now.stat) seen.push(now);
-    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  }, stat);
+  const seen = await watchRefinement(page, stat);
   await page.goto(`${link.url}/${viewerQuery({ specimen, room: room(`static-coarse-${specimen}`) })}`);
-  return { page, data, errors, seen: () => page.evaluate(() => (window as unknown as { seen: Seen[] }).seen) };
-}
-
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() => ['done', 'cached'].includes(document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state ?? ''), null, {
-    timeout: STATE_WAIT_MS,
-  });
+  return { page, data, errors, seen };
 }
 
 const count = (s: Seen) => Number(s.stat.replace(/\D/g, ''));
