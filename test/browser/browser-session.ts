@@ -165,3 +165,19 @@ export async function installEmulatedHeadset(page: Page): Promise<void> {
     (window as unknown as { xrDevice: unknown }).xrDevice = device;
   });
 }
+
+/**
+ * Opens `url` in a fresh 1280x800 context of `browser` with IWER's emulated Quest 3 installed
+ * before the page's scripts run, recording its uncaught errors; the context is added to
+ * `contexts` for the caller to close.
+ */
+export async function openHeadsetPage(browser: Browser, contexts: BrowserContext[], url: string): Promise<OpenedPage> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  await installEmulatedHeadset(page);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  return { page, requests: [], errors };
+}

@@ -14,7 +14,7 @@ import { npyBytes } from '../helpers/specimens-dir.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
-import { installEmulatedHeadset, openPage, shot, waitForText, type OpenedPage } from './browser-session.ts';
+import { openHeadsetPage as openHeadset, openPage, shot, waitForText, type OpenedPage } from './browser-session.ts';
 import { framesPass, pullTriggerAt, stillPoint, type Vec } from './vr-controller.ts';
 
 const session = browserAndHost();
@@ -27,16 +27,7 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
 }
 
 /** A page with IWER's emulated Quest 3 installed before its scripts run. */
-async function openHeadsetPage(url: string): Promise<OpenedPage> {
-  const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  session.contexts.push(context);
-  const page = await context.newPage();
-  await installEmulatedHeadset(page);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url);
-  return { page, requests: [], errors };
-}
+const openHeadsetPage = (url: string): Promise<OpenedPage> => openHeadset(session.browser, session.contexts, url);
 
 /** Waits until the page's stage draws `count` marks of the room's list. */
 const marksDrawn = (page: Page, count: number): Promise<unknown> =>

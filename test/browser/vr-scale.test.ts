@@ -13,7 +13,7 @@ import { npyBytes } from '../helpers/specimens-dir.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
-import { installEmulatedHeadset, shot } from './browser-session.ts';
+import { openHeadsetPage, shot } from './browser-session.ts';
 import { aimAt, framesPass, type Vec } from './vr-controller.ts';
 
 const session = browserAndHost();
@@ -47,13 +47,8 @@ describe('scale bar and coordinates in VR (IWER, emulated Quest 3)', () => {
       method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(npyBytes([4, 10, 10])),
     });
     expect(put.status).toBe(201);
-    const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    session.contexts.push(context);
-    const page = await context.newPage();
-    await installEmulatedHeadset(page);
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${session.host.baseUrl}/${viewerQuery({ specimen: 'vr-scaled-scan', room: freshRoom('vr-scale'), follow: true })}`);
+    const url = `${session.host.baseUrl}/${viewerQuery({ specimen: 'vr-scaled-scan', room: freshRoom('vr-scale'), follow: true })}`;
+    const { page, errors } = await openHeadsetPage(session.browser, session.contexts, url);
     await page.waitForFunction(() => document.querySelector('[data-testid=scale-bar-label]')?.textContent?.endsWith(' mm'), null, { timeout: STATE_WAIT_MS });
 
     await page.getByRole('button', { name: 'Enter VR' }).click();

@@ -12,7 +12,7 @@ import type { RoomScene } from '../../core/client/scene-types.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
-import { installEmulatedHeadset, openPage, shot, type OpenedPage } from './browser-session.ts';
+import { openHeadsetPage as openHeadset, openPage, shot, type OpenedPage } from './browser-session.ts';
 import { framesPass, pullTriggerAt, stillPoint, type Vec } from './vr-controller.ts';
 
 const session = browserAndHost();
@@ -29,16 +29,7 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
 }
 
 /** A page with IWER's emulated Quest 3 installed before its scripts run. */
-async function openHeadsetPage(url: string): Promise<OpenedPage> {
-  const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  session.contexts.push(context);
-  const page = await context.newPage();
-  await installEmulatedHeadset(page);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url);
-  return { page, requests: [], errors };
-}
+const openHeadsetPage = (url: string): Promise<OpenedPage> => openHeadset(session.browser, session.contexts, url);
 
 /** Waits until the page's time controls hold `want` (`shownT`, `playing`). */
 async function timeControls(page: Page, want: Record<string, string>): Promise<void> {
