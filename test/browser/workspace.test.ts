@@ -31,8 +31,8 @@ describe('a room as a shared workspace', () => {
     expect(drawnAt).toBeGreaterThan(published.published_at);
     await page.waitForSelector('.tile[data-id=numpy-volume].selected');
     expect(await page.locator('[data-testid=slice-panel]').count()).toBe(1);
-    // The page drew the whole volume: its z slider spans the 128 samples.
-    expect(await page.locator('input[data-axis=z]').getAttribute('max')).toBe('127');
+    // The page draws a coarse preview first, then the whole volume: its z slider spans the 128 samples.
+    await page.waitForFunction(() => document.querySelector('input[data-axis=z]')?.getAttribute('max') === '127', null, { timeout: STATE_WAIT_MS });
     await shot(page, 'workspace-numpy-volume');
 
     const godot = await fetch(`${session.host.baseUrl}/api/specimens/numpy-volume/data`, { headers: { 'User-Agent': 'GodotEngine/4.3.stable (Linux)' } });
@@ -50,8 +50,14 @@ describe('a room as a shared workspace', () => {
       '96, 80), 7, np.uint16), display_name="A numpy volume")))',
       session.host.baseUrl,
     );
-    await page.waitForFunction(() => document.querySelector('input[data-axis=z]')?.getAttribute('max') === '63', null, { timeout: STATE_WAIT_MS });
-    expect(await page.locator('input[data-axis=x]').getAttribute('max')).toBe('79');
+    // Coarse first again, then whole: 64 samples in z, 80 in x.
+    await page.waitForFunction(
+      () =>
+        document.querySelector('input[data-axis=z]')?.getAttribute('max') === '63' &&
+        document.querySelector('input[data-axis=x]')?.getAttribute('max') === '79',
+      null,
+      { timeout: STATE_WAIT_MS },
+    );
     expect(errors).toEqual([]);
   });
 });
