@@ -5,16 +5,18 @@
  * still picture can: the window and colour map of a volume (a categorical map draws it as
  * labels), slices or a projection by its mode, the camera's direction for a mesh, a cloud or a
  * projected volume (framed to fit: a picture shows the whole result). Several layers: the
- * whole scene in the room's frame (scene-picture.ts). Rendered square on the longer side, its
- * centre kept; encoded as a PNG.
+ * whole scene in the room's frame (scene-picture.ts). The renderers draw squares; a picture of
+ * another shape still shows the whole result: drawn square on its shorter side and centred on a
+ * backdrop of the asked size. A 2-D image whose shape fits the picture is drawn on the longer
+ * side and its centre kept instead, so it loses no resolution. Encoded as a PNG.
  */
 import type { SpecimenResult } from 'vitrine';
 import type { RoomView } from '../client/wire-types.ts';
 import { encodePng } from '../formats/png/encode-png.ts';
-import { cropCentre, toBytes } from './canvas.ts';
+import { createBackdrop, cropCentre, placeCentred, toBytes, type Canvas } from './canvas.ts';
 import { COLORMAPS, type ColormapName } from './colormap.ts';
 import { renderLooked } from './render-result.ts';
-import { renderScene, type PictureLayer } from './scene-picture.ts';
+import { emptyLike, renderScene, type PictureLayer } from './scene-picture.ts';
 import { DEFAULT_LOOK, type Look } from './thumbnail-looks.ts';
 
 /** What a picture is asked for: its size in pixels and the room's view. */
@@ -56,22 +58,41 @@ export function lookOfView(view: RoomView): Look {
   };
 }
 
+/** Whether a 2-D image drawn to fit a `side` square (its longer side) fits `width` × `height` whole. */
+function imageFits(result: SpecimenResult, side: number, width: number, height: number): boolean {
+  if (!('width' in result) || 'shape' in result) return false;
+  const scale = Math.max(result.width, result.height) / side;
+  return Math.round(result.width / scale) <= width && Math.round(result.height / scale) <= height;
+}
+
+/** Draws `layers` on a `size` square, with what the same drawing leaves where it draws nothing. */
+function renderSquare(layers: readonly PictureLayer[], size: number, view: RoomView): { drawn: Canvas; bare: () => Canvas } {
+  if (layers.length > 1) return { drawn: renderScene(layers, size, view, anglesOf(view)), bare: () => createBackdrop(size, size) };
+  const { result, kind, display } = layers[0]!;
+  // The layer's own look first, the room's view under it.
+  const looked: RoomView = { ...view };
+  if (display?.colormap) looked.colormap = display.colormap;
+  if (display?.window) looked.window = display.window;
+  // A categorical map, or a labels layer, asks for a volume's values as label ids.
+  const labels = result.type === 'volume' && (looked.colormap === 'glasbey' || kind === 'labels');
+  const look = lookOfView(looked);
+  const drawn = renderLooked((labels ? { ...result, labels: true } : result) as SpecimenResult, size, look);
+  // A supersampled renderer's bare backdrop is not the plain one to the bit: draw it empty.
+  const supersampled = 'vertices' in result || 'points' in result;
+  return { drawn, bare: () => (supersampled ? renderLooked(emptyLike(result) as SpecimenResult, size, look) : createBackdrop(size, size)) };
+}
+
 /** A PNG of `layers` (one, or a scene's, bottom first) as a room with `ask.view` shows them, `ask.width` × `ask.height` pixels. */
 export function renderRoomPicture(layers: readonly PictureLayer[], ask: PictureAsk): Uint8Array {
-  const size = Math.max(ask.width, ask.height);
-  let canvas;
-  if (layers.length === 1) {
-    const { result, kind, display } = layers[0]!;
-    // The layer's own look first, the room's view under it.
-    const view: RoomView = { ...ask.view };
-    if (display?.colormap) view.colormap = display.colormap;
-    if (display?.window) view.window = display.window;
-    // A categorical map, or a labels layer, asks for a volume's values as label ids.
-    const labels = result.type === 'volume' && (view.colormap === 'glasbey' || kind === 'labels');
-    canvas = renderLooked((labels ? { ...result, labels: true } : result) as SpecimenResult, size, lookOfView(view));
+  const { width, height } = ask;
+  const longer = Math.max(width, height), shorter = Math.min(width, height);
+  const only = layers.length === 1 ? (layers[0]!.result as SpecimenResult) : null;
+  let canvas: Canvas;
+  if (width === height || (only && imageFits(only, longer, width, height))) {
+    canvas = cropCentre(renderSquare(layers, longer, ask.view).drawn, width, height);
   } else {
-    canvas = renderScene(layers, size, ask.view, anglesOf(ask.view));
+    const { drawn, bare } = renderSquare(layers, shorter, ask.view);
+    canvas = placeCentred(drawn, bare(), width, height);
   }
-  canvas = cropCentre(canvas, ask.width, ask.height);
-  return encodePng({ width: ask.width, height: ask.height, channels: 3, data: toBytes(canvas) });
+  return encodePng({ width, height, channels: 3, data: toBytes(canvas) });
 }

@@ -41,7 +41,7 @@ function linear(affine: readonly number[]): number[] {
 }
 
 /** A mesh or a cloud with nothing in it: what its renderer draws as bare backdrop. */
-function emptyLike(result: StoredResult): StoredResult {
+export function emptyLike(result: StoredResult): StoredResult {
   if (result.type === 'mesh') return { ...result, vertices: new Float32Array(0), indices: new Uint32Array(0), normals: undefined } as StoredResult;
   return { ...result, points: new Float32Array(0), colors: undefined, scalars: undefined } as StoredResult;
 }
