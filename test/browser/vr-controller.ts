@@ -73,3 +73,33 @@ export async function stillPoint(page: Page, where: () => Promise<Vec | null>, w
     return still ? now : undefined;
   }, `${what} standing still`);
 }
+
+/**
+ * Presses a panel control as a user in the headset does: points at it, waits until it stands
+ * still (the panel's readout of where the controller points changes as the controller moves,
+ * and a row that changes may move the controls), pulls the trigger there, and pulls again (up
+ * to `pulls` times in all) when `taken` says the press did not land. A press lands
+ * synchronously, so `taken` is read once the trigger is let go. A press that missed is reported
+ * with where the control was aimed at and where it is now, so a panel that moved under the ray
+ * shows in the log; one that never takes a press still fails.
+ */
+export async function pressPanel(
+  page: Page,
+  where: () => Promise<Vec | null>,
+  taken: () => Promise<boolean>,
+  what: string,
+  pulls = 3,
+): Promise<void> {
+  for (let pull = 1; pull <= pulls; pull++) {
+    const from: Vec = [0.15, 1.1, -0.1];
+    const first = await where();
+    if (first) await aimAt(page, from, first);
+    const at = await stillPoint(page, where, what);
+    await pullTriggerAt(page, from, at);
+    if (await taken()) return;
+    const pointer = await page.evaluate(() => window.vitrineVr!.state().pointer);
+    const now = JSON.stringify(await where());
+    console.warn(`pull ${pull} on ${what} did not land: aimed at ${JSON.stringify(at)}, it is now at ${now}; pointer ${JSON.stringify(pointer)}`);
+  }
+  throw new Error(`${pulls} pulls of the trigger on ${what} did not land`);
+}

@@ -15,7 +15,7 @@ import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
 import { openHeadsetPage as openHeadset, openPage, shot, waitForText, type OpenedPage } from './browser-session.ts';
-import { framesPass, pullTriggerAt, stillPoint, type Vec } from './vr-controller.ts';
+import { framesPass, pressPanel, pullTriggerAt, type Vec } from './vr-controller.ts';
 
 const session = browserAndHost();
 
@@ -41,11 +41,11 @@ async function aimAtColumn(page: Page, x: number, y: number): Promise<{ from: Ve
   return { from, at };
 }
 
-/** Pulls the trigger on the panel's button for annotation tool `tool`, once the button stands still. */
+/** Pulls the trigger on the panel's button for annotation tool `tool`: the page's toolbar shows it chosen. */
 async function chooseTool(page: Page, tool: 'none' | 'point' | 'line' | 'box'): Promise<void> {
-  const at = await stillPoint(page, () => page.evaluate((t) => window.vitrineVr!.markToolPoint(t), tool), `the ${tool} button`);
-  await pullTriggerAt(page, [0.15, 1.1, -0.1], at);
-  await page.waitForSelector(`[data-testid=annotations] [data-tool=${tool}][aria-pressed=true]`);
+  const chosen = `[data-testid=annotations] [data-tool=${tool}][aria-pressed=true]`;
+  const where = () => page.evaluate((t) => window.vitrineVr!.markToolPoint(t), tool);
+  await pressPanel(page, where, async () => (await page.$(chosen)) !== null, `the ${tool} button`);
 }
 
 /** Moves both controllers low and off the panel (screenshots then show the panel's buttons). */
@@ -77,6 +77,8 @@ describe('annotation tools in VR (IWER, emulated Quest 3)', () => {
     await vr.page.waitForFunction(() => window.vitrineVr?.state().presenting === true && window.vitrineVr.state().firstSpecimenFrameMs !== null, null, {
       timeout: STATE_WAIT_MS,
     });
+    // The scan's unit is known (looked up once the scan is shown): the panel's scale bar row stands.
+    await vr.page.waitForFunction(() => window.vitrineVr!.state().scaleBar?.label.endsWith('um') === true, null, { timeout: STATE_WAIT_MS });
     await framesPass(vr.page, 5);
 
     // Ruler from the panel: the page's toolbar shows it chosen too.
