@@ -26,6 +26,14 @@ export function stepCountsOf(result: StoredResult): StepCounts {
   return countsOf(hasSteps(result) ? result.axes : undefined, result.shape);
 }
 
+/** The fields of a layer (or of a change to one) that its result bounds; null: back to the default. */
+export type StepFields = { t?: number | null; channels?: LayerDisplay['channels'] | null };
+
+/** Whether a layer (or a change) names a step or channels, which its result bounds. */
+export function namesSteps(display: StepFields): boolean {
+  return typeof display.t === 'number' || Array.isArray(display.channels);
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -35,7 +43,7 @@ function plural(n: number, word: string): string {
  * against `counts`; `path` names the layer (`layer`, `layers[2]`).
  * @throws SPC_ERR_SCENE_INVALID naming `<path>.t` or `<path>.channels`.
  */
-export function checkLayerSteps(display: { t?: number | null; channels?: LayerDisplay['channels'] | null }, counts: StepCounts, path: string): void {
+export function checkLayerSteps(display: StepFields, counts: StepCounts, path: string): void {
   const { t, channels } = display;
   if (typeof t === 'number' && t >= counts.steps) {
     const has = counts.steps > 1 ? `which has ${plural(counts.steps, 'time step')} (t from 0 to ${counts.steps - 1})` : 'which has no time axis (t=0 only)';

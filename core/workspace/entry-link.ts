@@ -13,6 +13,7 @@ import type { LayerResult, LayerSource, SceneLayer } from '../client/scene-types
 import type { RoomEntry } from '../client/wire-types.ts';
 import { stableJson } from '../params/stable-json.ts';
 import { makeLayerId } from '../scenes/layer-ids.ts';
+import { namesSteps } from '../scenes/layer-steps.ts';
 import { addLayer, replaceSource } from '../scenes/scene-ops.ts';
 import { layerDataUrl } from '../scenes/scene-size.ts';
 import { defaultKind, resolveLayerSource } from './layer-sources.ts';
@@ -122,8 +123,8 @@ export class EntryLink {
     }
     const result = resultOf(roomId, active.id, entry);
     // The step and channels the layer names are fitted to the entry's result.
-    const names = active.t !== undefined || active.channels !== undefined;
-    const counts = names && result && result.result_id !== active.result?.result_id ? ((await this.#runs.counts.of(result)) ?? undefined) : undefined;
+    const fitted = namesSteps(active) && result && result.result_id !== active.result?.result_id;
+    const counts = fitted ? ((await this.#runs.counts.of(result)) ?? undefined) : undefined;
     if (await this.#same(roomId, active, entry)) {
       if (result && active.result?.result_id !== result.result_id) await store.setResult(roomId, active.id, active.source, result, undefined, counts);
       return;

@@ -13,7 +13,8 @@ import type { RoomScene, SceneLayer } from '../client/scene-types.ts';
 import { sameSource } from '../scenes/check-source.ts';
 import { pointsOf, type RoomAnnotations } from './room-annotations.ts';
 
-function isBound(layer: SceneLayer): boolean {
+/** Whether `layer`'s source binds parameters to the room's points. */
+export function isBound(layer: SceneLayer): boolean {
   return layer.source.bind !== undefined && Object.keys(layer.source.bind).length > 0;
 }
 

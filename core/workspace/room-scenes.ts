@@ -10,7 +10,7 @@
  * one (entry-link.ts): this service hears every change of a room's entry on its host's event hub.
  */
 import { boundFrame } from '../annotations/layer-frame.ts';
-import type { LayerChannel, LayerKind, LayerSource, RoomScene, SceneLayer } from '../client/scene-types.ts';
+import type { LayerKind, LayerSource, RoomScene, SceneLayer } from '../client/scene-types.ts';
 import type { RoomEntry } from '../client/wire-types.ts';
 import { ROOM_CHANNEL_PREFIX } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
@@ -18,11 +18,11 @@ import { layerSlot } from '../events/layer-slots.ts';
 import { bad } from '../scenes/check-display.ts';
 import { checkLayer, checkLayerChange, checkSceneInput, type LayerChange, type LayerInput } from '../scenes/check-layer.ts';
 import { sameSource } from '../scenes/check-source.ts';
-import { checkLayerSteps } from '../scenes/layer-steps.ts';
+import { checkLayerSteps, namesSteps, type StepFields } from '../scenes/layer-steps.ts';
 import { fitSteps, type LayerDraft } from '../scenes/scene-ops.ts';
 import type { SceneWrite } from '../scenes/scene-store.ts';
 import { EntryLink } from './entry-link.ts';
-import { movedBoundLayers } from './moved-points.ts';
+import { isBound, movedBoundLayers } from './moved-points.ts';
 import { LayerRuns, slotOf, type SceneDeps } from './layer-runs.ts';
 import { checkKindFits, defaultKind, resolveLayerSource, type ResolvedSource } from './layer-sources.ts';
 import type { RequestAsk } from '../request/specimen-request.ts';
@@ -199,9 +199,7 @@ export class RoomScenes implements EntryScenes {
    */
   async recomputeBound(roomId: string, layerIds?: readonly string[]): Promise<void> {
     const scene = await this.#deps.store.get(roomId);
-    const bound = scene.layers
-      .filter((layer) => layer.source.bind && Object.keys(layer.source.bind).length > 0 && (!layerIds || layerIds.includes(layer.id)))
-      .map((layer) => layer.id);
+    const bound = scene.layers.filter((layer) => isBound(layer) && (!layerIds || layerIds.includes(layer.id))).map((layer) => layer.id);
     if (bound.length > 0) this.#runs.recompute(roomId, scene, bound);
   }
 
@@ -218,13 +216,6 @@ export class RoomScenes implements EntryScenes {
     this.#runs.stopAll();
     this.#deps.store.close();
   }
-}
-
-type StepFields = { t?: number | null; channels?: LayerChannel[] | null };
-
-/** Whether a layer (or a change) names a step or channels, which its result bounds. */
-function namesSteps(display: StepFields): boolean {
-  return typeof display.t === 'number' || Array.isArray(display.channels);
 }
 
 function fits(kind: LayerKind, type: string): boolean {
