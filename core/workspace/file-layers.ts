@@ -19,7 +19,7 @@ import { specimenDataUrl } from '../scenes/scene-size.ts';
 const SHOWN_TYPES: readonly string[] = ['mesh', 'volume', 'point_cloud', 'image'] satisfies ResultType[];
 
 /**
- * Whether `record` (of `type`) is a local file no parser reads; null when a parser reads it
+ * Whether `record` (of `type`) is a local file no parser reads; false when a parser reads it
  * (or it is relayed). `at`: the source's path in errors.
  * @throws SPC_ERR_SCENE_INVALID when it has no file, or its type is none a layer shows.
  */

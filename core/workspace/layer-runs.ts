@@ -16,7 +16,7 @@ import { layerDataUrl, specimenDataUrl } from '../scenes/scene-size.ts';
 import type { SceneStore, SceneWrite } from '../scenes/scene-store.ts';
 import type { ResultSource } from '../serving/result-source.ts';
 import { asIsFileResult } from './file-layers.ts';
-import { kindOfResult, obtainLayerResult, resolveLayerSource, type LayerSourceDeps, type ResolvedSource } from './layer-sources.ts';
+import { kindOfResult, obtainLayerResult, resolveLayerSource, type LayerOutcome, type LayerSourceDeps, type ResolvedSource } from './layer-sources.ts';
 import { ResultCounts } from './result-counts.ts';
 import type { RoomWorkspace } from './room-workspace.ts';
 
@@ -163,19 +163,15 @@ export class LayerRuns {
     try {
       const frame = boundFrame(scene.layers, layer.id, layer.affine ?? null);
       resolved = await resolveLayerSource(sources, roomId, slotId, layer.source, `layers.${layer.id}`, undefined, frame);
-      // A file no parser reads has no result to obtain: the layer shows the file as it is.
-      const file = resolved.kind === 'file' ? await asIsFileResult(resolved.record, resolved.type) : null;
-      const outcome = resolved.kind === 'file' ? null : await obtainLayerResult(sources, resolved, signal);
+      const isStatic = resolved.kind !== 'computed';
+      const dataUrl = isStatic ? specimenDataUrl(layer.source.specimen!) : layerDataUrl(roomId, layer.id);
+      const { result, outcome } = await this.#obtain(resolved, dataUrl, signal);
       if (signal.aborted) return;
       this.#failed.delete(this.#key(roomId, layer.id));
-      const type = outcome?.result.type ?? file!.type;
-      const isStatic = resolved.kind !== 'computed';
       if (slotId === roomId) {
-        if (isStatic) await this.#showStatic(roomId, layer.source.specimen!, type);
+        if (isStatic) await this.#showStatic(roomId, layer.source.specimen!, result.type);
         else await rooms.computed(roomId);
       }
-      const dataUrl = isStatic ? specimenDataUrl(layer.source.specimen!) : layerDataUrl(roomId, layer.id);
-      const result: LayerResult = outcome ? { result_id: outcome.resultId, type, data_url: dataUrl, blob_id: outcome.resultId } : file!;
       const kind = kindFromResult && outcome ? kindOfResult(outcome.result) : undefined;
       // The step and channels the layer names are fitted to what it shows (they may have come before it).
       const counts = outcome ? this.counts.remember(outcome.resultId, outcome.result) : ((await this.counts.of(result)) ?? undefined);
@@ -192,6 +188,16 @@ export class LayerRuns {
       const told = resolved?.kind === 'computed' && isHostError(error) && (COMPUTATION_FAILURES as readonly string[]).includes(error.code);
       if (!told) await this.#announceFailed(roomId, layer, slotId, error);
     }
+  }
+
+  /**
+   * What `resolved` shows, as the scene records it (read at `dataUrl`), and the result obtained
+   * for it; a file no parser reads has no result to obtain: the layer shows the file as it is.
+   */
+  async #obtain(resolved: ResolvedSource, dataUrl: string, signal: AbortSignal): Promise<{ result: LayerResult; outcome: LayerOutcome | null }> {
+    if (resolved.kind === 'file') return { result: await asIsFileResult(resolved.record, resolved.type), outcome: null };
+    const outcome = await obtainLayerResult(this.#deps.sources, resolved, signal);
+    return { result: { result_id: outcome.resultId, type: outcome.result.type, data_url: dataUrl, blob_id: outcome.resultId }, outcome };
   }
 
   /** Remembers that `layer` failed with its source, so only a new source runs it again. */
