@@ -51,7 +51,8 @@ export function subjectPlan(
   const { client, vr } = deps;
   // A static file the host cannot shape takes no delivery options: it is fetched as it is, once.
   const shapedStatic = !deps.isFunction && hostShapesStatic(meta);
-  const fine = meta.type === 'mesh' ? { ...MESH_DELIVERY, ...vr?.delivery(meta.type) } : vr?.delivery(meta.type);
+  const asIs = !deps.isFunction && !meta.is_dynamic && !shapedStatic;
+  const fine = asIs ? undefined : meta.type === 'mesh' ? { ...MESH_DELIVERY, ...vr?.delivery(meta.type) } : vr?.delivery(meta.type);
   const job = { job: deps.job, overlay: deps.overlay, follower: deps.follower };
   // A function's job and a specimen's show their start and progress the same way.
   const callbacks = () => jobCallbacks(context, job, { functionName: meta.function_name, params: params ?? {} }, (hit) => hit && deps.cached());
@@ -67,9 +68,7 @@ export function subjectPlan(
               onHeaders: (response) => answered?.(answerBytes(response)),
               ...callbacks(),
             })
-          : shapedStatic
-            ? await client.getData(meta.id, { room, delivery, signal: context.signal, onHeaders: (response) => answered?.(answerBytes(response)) })
-            : await client.getData(meta.id, { room, signal: context.signal }),
+          : await client.getData(meta.id, { room, delivery, signal: context.signal, onHeaders: (response) => answered?.(answerBytes(response)) }),
     );
   // A peer's entry this page adopts comes by its blob URL, unless in VR (a budgeted delivery has no blob of the entry).
   const blobId = deps.adopted.take(vr?.delivery(meta.type) ? null : deps.shown());
