@@ -20,7 +20,7 @@ import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { launchBrowser, shot, textOf } from './browser-session.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
-import { settled, watchRefinement, type Seen } from './refine-watch.ts';
+import { openWatching, settled, type Seen } from './refine-watch.ts';
 
 let host: RunningHost;
 let link: ThrottledLink;
@@ -48,13 +48,13 @@ afterAll(async () => {
 });
 
 async function open(specimen: string, params: object, stat: string, base = link.url): Promise<{ page: Page; requests: string[]; seen: () => Promise<Seen[]> }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const requests: string[] = [];
-  page.on('request', (r) => {
-    if (r.url().includes('/data?')) requests.push(decodeURIComponent(r.url()));
-  });
-  const seen = await watchRefinement(page, stat);
-  await page.goto(`${base}/${viewerQuery({ specimen, room: room(`coarse-${specimen}`), params })}`);
+  const url = `${base}/${viewerQuery({ specimen, room: room(`coarse-${specimen}`), params })}`;
+  const { page, seen } = await openWatching(browser, url, stat, (opened) =>
+    opened.on('request', (r) => {
+      if (r.url().includes('/data?')) requests.push(decodeURIComponent(r.url()));
+    }),
+  );
   return { page, requests, seen };
 }
 

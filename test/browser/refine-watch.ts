@@ -2,9 +2,9 @@
  * @module refine-watch
  * What a page showed while it drew a result coarse first, read back in order: each change of
  * the "Coarse preview" note's visibility or of one stat, recorded in the page from its first
- * script on. Shared by the coarse-first browser tests.
+ * script on, and a page opened so. Shared by the coarse-first browser tests.
  */
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 /** One thing the page showed: whether the note was up, and the stat's text. */
@@ -34,4 +34,21 @@ export async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => ['done', 'cached'].includes(document.querySelector<HTMLElement>('[data-testid=job-state]')?.dataset.state ?? ''), null, {
     timeout: STATE_WAIT_MS,
   });
+}
+
+/**
+ * Opens `url` in a new page of `browser`, watching stat `key` (watchRefinement) from its first
+ * script on; `listen` sees the page before it loads (to record its requests).
+ */
+export async function openWatching(
+  browser: Browser,
+  url: string,
+  key: string,
+  listen: (page: Page) => void,
+): Promise<{ page: Page; seen: () => Promise<Seen[]> }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  listen(page);
+  const seen = await watchRefinement(page, key);
+  await page.goto(url);
+  return { page, seen };
 }

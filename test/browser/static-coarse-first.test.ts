@@ -12,42 +12,28 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import type { MeshResult } from 'vitrine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startThrottledLink, type ThrottledLink } from '../bench/throttled-link.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
 import { REPO } from '../helpers/cli-path.ts';
+import { dense_mesh } from '../fixtures/plugins/large-results/index.ts';
 import { launchBrowser, shot, textOf, waitForDrawn } from './browser-session.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
-import { settled, watchRefinement, type Seen } from './refine-watch.ts';
+import { openWatching, settled, type Seen } from './refine-watch.ts';
 
 let host: RunningHost;
 let link: ThrottledLink;
 let browser: Browser;
 let specimens: string;
 
-/** A bumpy sphere of about `triangles` triangles as OBJ text (dense_mesh's shape: it does not simplify away). */
-function bumpySphereObj(triangles: number): string {
-  const columns = Math.round(Math.sqrt(triangles));
-  const rows = Math.round(triangles / (2 * columns));
+/** `mesh` as OBJ text (its faces 1-based). */
+function objOf(mesh: MeshResult): string {
   const lines: string[] = [];
-  for (let r = 0; r <= rows; r++) {
-    const theta = (Math.PI * r) / rows;
-    for (let c = 0; c <= columns; c++) {
-      const phi = (2 * Math.PI * c) / columns;
-      const radius = 1 + 0.05 * Math.sin(7 * theta) * Math.cos(5 * phi);
-      const xyz = [radius * Math.sin(theta) * Math.cos(phi), radius * Math.cos(theta), radius * Math.sin(theta) * Math.sin(phi)];
-      lines.push(`v ${xyz.map((n) => n.toFixed(5)).join(' ')}`);
-    }
-  }
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < columns; c++) {
-      const a = r * (columns + 1) + c + 1;
-      const b = a + columns + 1;
-      lines.push(`f ${a} ${b} ${a + 1}`, `f ${a + 1} ${b} ${b + 1}`);
-    }
-  }
+  for (let i = 0; i < mesh.vertices.length; i += 3) lines.push(`v ${[...mesh.vertices.subarray(i, i + 3)].map((n) => n.toFixed(5)).join(' ')}`);
+  for (let i = 0; i < mesh.indices.length; i += 3) lines.push(`f ${[...mesh.indices.subarray(i, i + 3)].map((n) => n + 1).join(' ')}`);
   return lines.join('\n') + '\n';
 }
 
@@ -81,7 +67,8 @@ beforeAll(async () => {
     await writeFile(path.join(specimens, id, 'specimen.json'), JSON.stringify({ id, display_name: id, type: 'mesh', data_file: file }));
     if (body !== null) await writeFile(path.join(specimens, id, file), body);
   };
-  await folder('big-obj', 'big.obj', bumpySphereObj(200_000));
+  // dense_mesh's bumpy sphere: a shape that does not simplify away.
+  await folder('big-obj', 'big.obj', objOf(dense_mesh(200_000)));
   await folder('knot-glb', 'knot.glb', null);
   await copyFile(path.join(REPO, 'specimens/cinquefoil-knot/cinquefoil-knot.glb'), path.join(specimens, 'knot-glb', 'knot.glb'));
   await folder('square-gltf', 'square.gltf', squareGltf());
@@ -112,24 +99,33 @@ interface Opened {
 }
 
 async function open(specimen: string, stat: string): Promise<Opened> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const data: Opened['data'] = [];
   const errors: string[] = [];
-  page.on('response', (r) => {
-    if (r.url().includes(`/api/specimens/${specimen}/data`)) data.push({ url: decodeURIComponent(r.url()), status: r.status() });
+  const url = `${link.url}/${viewerQuery({ specimen, room: room(`static-coarse-${specimen}`) })}`;
+  const { page, seen } = await openWatching(browser, url, stat, (opened) => {
+    opened.on('response', (r) => {
+      if (r.url().includes(`/api/specimens/${specimen}/data`)) data.push({ url: decodeURIComponent(r.url()), status: r.status() });
+    });
+    opened.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    opened.on('pageerror', (e) => errors.push(e.message));
   });
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  const seen = await watchRefinement(page, stat);
-  await page.goto(`${link.url}/${viewerQuery({ specimen, room: room(`static-coarse-${specimen}`) })}`);
   return { page, data, errors, seen };
+}
+
+/** Some `/data` was asked for, every answer was a 200 and the page logged no error; then it is closed. */
+async function expectCleanAndClose({ page, data, errors }: Opened): Promise<void> {
+  expect(data.length).toBeGreaterThan(0);
+  expect(data.every((d) => d.status === 200)).toBe(true);
+  expect(errors).toEqual([]);
+  await page.close();
 }
 
 const count = (s: Seen) => Number(s.stat.replace(/\D/g, ''));
 
 describe('coarse first for static and published specimens', () => {
   it('draws a published volume from a 64-per-axis delivery first, with the note, then the full one', async () => {
-    const { page, data, errors, seen } = await open('pub-volume', 'shape');
+    const opened = await open('pub-volume', 'shape');
+    const { page, data, seen } = opened;
     await page.waitForSelector('[data-testid=refine-note]:not([hidden])', { timeout: STATE_WAIT_MS });
     expect(await textOf(page, '[data-testid=stats] [data-stat=shape] dd')).toBe('48 × 64 × 64');
     expect(await textOf(page, '[data-testid=refine-note]')).toContain('Coarse preview');
@@ -147,13 +143,12 @@ describe('coarse first for static and published specimens', () => {
     expect(data[0]!.url).toContain('max_dim=64');
     expect(data.filter((d) => d.url.includes('max_dim'))).toHaveLength(1);
     expect(data.length).toBeGreaterThan(1);
-    expect(data.every((d) => d.status === 200)).toBe(true);
-    expect(errors).toEqual([]);
-    await page.close();
+    await expectCleanAndClose(opened);
   });
 
   it('draws a static .obj mesh from a simplified delivery first, with the note, then the full one', async () => {
-    const { page, data, errors, seen } = await open('big-obj', 'triangles');
+    const opened = await open('big-obj', 'triangles');
+    const { page, data, seen } = opened;
     await settled(page);
     const shown = (await seen()).filter((s) => s.stat);
     expect(shown[0]!.note).toBe(true);
@@ -163,35 +158,27 @@ describe('coarse first for static and published specimens', () => {
     expect(data[0]!.url).toContain('max_triangles=20000');
     expect(data.filter((d) => d.url.includes('max_triangles'))).toHaveLength(1);
     expect(data.length).toBeGreaterThan(1);
-    expect(data.every((d) => d.status === 200)).toBe(true);
-    expect(errors).toEqual([]);
-    await page.close();
+    await expectCleanAndClose(opened);
   });
 
   it('loads a static .glb mesh whole, with no failed request and no error', async () => {
-    const { page, data, errors, seen } = await open('knot-glb', 'triangles');
+    const opened = await open('knot-glb', 'triangles');
+    const { page, seen } = opened;
     await settled(page);
     await waitForDrawn(page);
     expect(await page.locator('[data-testid=refine-note]').isHidden()).toBe(true);
     // Under the coarse budget the simplified delivery is the whole knot: what is drawn last is all of it.
     expect(count((await seen()).filter((s) => s.stat).at(-1)!)).toBe(19200);
-    expect(data.length).toBeGreaterThan(0);
-    expect(data.every((d) => d.status === 200)).toBe(true);
-    expect(errors).toEqual([]);
-    await page.close();
+    await expectCleanAndClose(opened);
   });
 
   it('asks for a .gltf the host sends only as it is with no delivery option, and draws it whole', async () => {
-    const { page, data, errors, seen } = await open('square-gltf', 'triangles');
+    const opened = await open('square-gltf', 'triangles');
+    const { page, data, seen } = opened;
     await settled(page);
     await waitForDrawn(page);
-    expect(data.length).toBeGreaterThan(0);
-    for (const d of data) {
-      expect(d.status).toBe(200);
-      expect(d.url).not.toMatch(/max_triangles|max_dim|format=/);
-    }
+    for (const d of data) expect(d.url).not.toMatch(/max_triangles|max_dim|format=/);
     expect((await seen()).some((s) => s.note)).toBe(false);
-    expect(errors).toEqual([]);
-    await page.close();
+    await expectCleanAndClose(opened);
   });
 });
