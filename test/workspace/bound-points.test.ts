@@ -155,17 +155,24 @@ describe('a bound layer whose frame, or its points’ frame, moves', () => {
         { kind: 'point', points: [[3, 3, 3]], layer: 'plain', label: 'other' },
       ]);
       await waitFor(async () => (JSON.stringify(await layerPoints(r, 'seg')) === '[[7,0,0]]' ? true : undefined), 'the seed in seg’s frame');
-      const seg = (name: string, from: number) => stream.next((e) => e.event === name && (e.data as { layer?: string }).layer === 'seg', from);
-      // The computations the marks started have ended once seg's result names the seed.
-      await stream.next((e) => e.event === 'result' && (e.data as { layer?: string }).layer === 'seg' &&
-        JSON.stringify((e.data as { params?: { points?: unknown } }).params?.points) === '[[7,0,0]]', 0);
+      // seg's event `name` about a computation with `points` (under load, one the marks started may still end after `from`).
+      const seg = (name: string, points: unknown, from: number) =>
+        stream.next(
+          (e) =>
+            e.event === name &&
+            (e.data as { layer?: string }).layer === 'seg' &&
+            JSON.stringify((e.data as { params?: { points?: unknown } }).params?.points) === JSON.stringify(points),
+          from,
+        );
+      // seg's result names the seed (another computation the marks started may still be under way).
+      await seg('result', [[7, 0, 0]], 0);
       // (Changes that move nothing seg takes, and compute nothing: test/unit/moved-points.test.ts.)
 
       // The layer its seed was marked on moves: the seed is now at (1 - 5, 0, 0) in seg's frame.
       let from = stream.events.length;
       expect((await send('PATCH', `/api/rooms/${r}/layers/moved`, { affine: identity })).status).toBe(200);
-      const computing = await seg('computing', from);
-      const result = await seg('result', from);
+      const computing = await seg('computing', [[-4, 0, 0]], from);
+      const result = await seg('result', [[-4, 0, 0]], from);
       expect(stream.events.indexOf(computing)).toBeLessThan(stream.events.indexOf(result));
       expect(result.data).toMatchObject({ params: { points: [[-4, 0, 0]] } });
       expect(await layerPoints(r, 'seg')).toEqual([[-4, 0, 0]]);
@@ -173,7 +180,7 @@ describe('a bound layer whose frame, or its points’ frame, moves', () => {
       // seg itself moves back onto the room's frame: the seed is (1, 0, 0) there.
       from = stream.events.length;
       expect((await send('PATCH', `/api/rooms/${r}/layers/seg`, { affine: null })).status).toBe(200);
-      expect((await seg('result', from)).data).toMatchObject({ params: { points: [[1, 0, 0]] } });
+      expect((await seg('result', [[1, 0, 0]], from)).data).toMatchObject({ params: { points: [[1, 0, 0]] } });
       expect(await layerPoints(r, 'seg')).toEqual([[1, 0, 0]]);
     } finally {
       stream.close();
