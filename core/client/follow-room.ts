@@ -45,14 +45,14 @@ export async function* followRoom(transport: Transport, room: string, options: F
   // The scene's active layer: its computations are the room's entry changing (they name it).
   let active: string | null = null;
   for await (const message of followEvents(transport, route, options)) {
-    if (message.event === 'scene') active = (JSON.parse(message.data) as { active?: string | null } | null)?.active ?? null;
-    // Events a newer host may add are skipped, not passed on untyped.
-    if (!(all ? ALL_EVENTS : ENTRY_EVENTS).has(message.event)) continue;
-    const event = { event: message.event, data: JSON.parse(message.data) } as RoomEvent;
+    // Events a newer host may add are skipped, not passed on untyped; a scene is read for its active layer.
+    const wanted = (all ? ALL_EVENTS : ENTRY_EVENTS).has(message.event);
+    if (!wanted && message.event !== 'scene') continue;
+    const data = JSON.parse(message.data) as { active?: string | null; layer?: unknown } | null;
+    if (message.event === 'scene') active = data?.active ?? null;
     // Another layer's own computation is not the room's entry changing.
-    const layer = (event.data as { layer?: unknown } | null)?.layer;
-    if (!all && layer !== undefined && layer !== active) continue;
-    yield event;
+    if (!wanted || (!all && data?.layer !== undefined && data.layer !== active)) continue;
+    yield { event: message.event, data } as RoomEvent;
   }
   throw new Error('unreachable: followEvents never ends by itself');
 }
