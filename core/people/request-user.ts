@@ -4,22 +4,23 @@
  * trusted login proxy names, else `anonymous`. A client never chooses this name itself; what a
  * body says of its author is not who the host says wrote it.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** The name the host gives a request nobody is known to have made. */
 export const ANONYMOUS = 'anonymous';
 
-/** How identities reach requests: set once by the host's people service at assembly. */
+/** How identities reach requests: set once per app by the host's people service at assembly. */
 export type UserResolver = (request: FastifyRequest) => string | null;
 
-let resolver: UserResolver = () => null;
+// Per app, not per process: tests and embedders run several hosts in one process.
+const resolvers = new WeakMap<FastifyInstance, UserResolver>();
 
-/** Installs how requests are identified (the people service does, at start). */
-export function setUserResolver(next: UserResolver): void {
-  resolver = next;
+/** Installs how `app`'s requests are identified (the people service does, at start). */
+export function setUserResolver(app: FastifyInstance, next: UserResolver): void {
+  resolvers.set(app, next);
 }
 
 /** The user who made `request`, or `anonymous`. */
 export function requestUser(request: FastifyRequest): string {
-  return resolver(request) ?? ANONYMOUS;
+  return resolvers.get(request.server)?.(request) ?? ANONYMOUS;
 }
