@@ -18,7 +18,7 @@ export { createClient, VitrineClient } from './client.ts';
 export type { ClientOptions, DataOptions, InvokeOptions } from './client-options.ts';
 export { SceneClient } from './scene-client.ts';
 export type { ReplaceOptions } from './scene-client.ts';
-export type * from './scene-types.ts';
+export type * from '../wire/scene-types.ts';
 export type { JobFlowOptions, LoadOptions } from './load-job.ts';
 export { RoomAnnotations } from './room-annotations.ts';
 export type { AnnotationChange, VersionCheck } from './room-annotations.ts';
@@ -47,6 +47,6 @@ export {
 } from './errors.ts';
 export type { HttpErrorKind } from './errors.ts';
 export type { FetchLike } from './transport.ts';
-export type * from './decoded-types.ts';
-export type * from './wire-types.ts';
-export type * from './scene-types.ts';
+export type * from '../wire/decoded-types.ts';
+export type * from '../wire/wire-types.ts';
+export type * from '../wire/scene-types.ts';

@@ -12,7 +12,7 @@ import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
 import { computeForRoom, type RoomRequestDeps } from '../workspace/room-request.ts';
-import { listColormaps } from '../rooms/colormaps.ts';
+import { listColormaps } from '../wire/colormaps.ts';
 import { checkViewChange, VIEW_MODES } from '../rooms/room-view.ts';
 import { roomOf } from './request-input.ts';
 import { bodyOf, PARAMS_OBJECT, ROOM_PARAMS, type RoomParams } from './route-inputs.ts';

@@ -9,7 +9,7 @@
  * field's path. Writes pass the guards every write passes (cross-site and foreign-Host 403).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RoomScene } from '../client/scene-types.ts';
+import type { RoomScene } from '../wire/scene-types.ts';
 import { parseDeliveryQuery } from '../delivery/parse-delivery.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';

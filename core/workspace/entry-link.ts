@@ -9,8 +9,8 @@
  * entry (the Godot client) sees and asks for what the scene shows.
  */
 import { boundFrame } from '../annotations/layer-frame.ts';
-import type { LayerResult, LayerSource, SceneLayer } from '../client/scene-types.ts';
-import type { RoomEntry } from '../client/wire-types.ts';
+import type { LayerResult, LayerSource, SceneLayer } from '../wire/scene-types.ts';
+import type { RoomEntry } from '../wire/wire-types.ts';
 import { stableJson } from '../params/stable-json.ts';
 import { makeLayerId } from '../scenes/layer-ids.ts';
 import { namesSteps } from '../scenes/layer-steps.ts';

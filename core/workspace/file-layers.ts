@@ -8,8 +8,8 @@
  * worker's is only known once fetched, so it goes the parsed way), is not such a layer.
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
-import type { LayerResult } from '../client/scene-types.ts';
-import type { ResultType } from '../client/wire-types.ts';
+import type { LayerResult } from '../wire/scene-types.ts';
+import type { ResultType } from '../wire/wire-types.ts';
 import { fileVersion } from '../delivery/static-result.ts';
 import { createHostError } from '../errors.ts';
 import { unreadableStatic } from '../inputs/static-inputs.ts';

@@ -8,7 +8,7 @@
  * (the result already held is copied between slots, nothing is computed again).
  */
 import { boundFrame } from '../annotations/layer-frame.ts';
-import type { LayerResult, RoomScene, SceneLayer } from '../client/scene-types.ts';
+import type { LayerResult, RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import { layerSlot } from '../events/layer-slots.ts';
 import { isHostError, type HostErrorCode } from '../errors.ts';
 import { sameSource } from '../scenes/check-source.ts';

@@ -9,7 +9,7 @@
  * Errors of resolving name the layer's field (`layers[1].source: missing required parameter ...`).
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
-import type { LayerKind, LayerSource } from '../client/scene-types.ts';
+import type { LayerKind, LayerSource } from '../wire/scene-types.ts';
 import type { DeliveryVariants } from '../delivery/delivery-variants.ts';
 import { staticFileSource, staticResult } from '../delivery/static-result.ts';
 import { createHostError, HostError, isHostError } from '../errors.ts';

@@ -9,7 +9,7 @@
  * new source) is not listed.
  */
 import { boundFrame } from '../annotations/layer-frame.ts';
-import type { RoomScene, SceneLayer } from '../client/scene-types.ts';
+import type { RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import { sameSource } from '../scenes/check-source.ts';
 import { pointsOf, type RoomAnnotations } from './room-annotations.ts';
 

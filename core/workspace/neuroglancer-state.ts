@@ -9,9 +9,9 @@
  * reading the host's precomputed annotations. Meshes and point clouds have no Neuroglancer
  * source the host serves, and layers not computed yet have no store: neither is listed.
  */
-import type { AnnotationKind, RoomScene, SceneLayer } from '../client/scene-types.ts';
+import type { AnnotationKind, RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { colormapTable, COLORMAPS, type ColormapName } from '../viewer/app/stage/colormaps.ts';
+import { colormapTable, SCALAR_COLORMAPS as COLORMAPS, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
 
 /** Neuroglancer's annotation source types, by the kinds of marks each shows. */
 const ANNOTATION_TYPES: Record<AnnotationKind, string> = {

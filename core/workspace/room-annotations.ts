@@ -7,7 +7,7 @@
  */
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import { intoLayerFrame, type BoundFrame } from '../annotations/layer-frame.ts';
-import type { Annotation, Vec3 } from '../client/scene-types.ts';
+import type { Annotation, Vec3 } from '../wire/scene-types.ts';
 
 export type RoomAnnotations = Pick<AnnotationStore, 'list' | 'replace'>;
 

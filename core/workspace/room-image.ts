@@ -7,8 +7,8 @@
  * the encode thread (thumbnails/room-picture.ts). A room that shows nothing is a 404.
  */
 import { createHostError } from '../errors.ts';
-import type { LayerSource, SceneLayer } from '../client/scene-types.ts';
-import type { RoomEntry } from '../client/wire-types.ts';
+import type { LayerSource, SceneLayer } from '../wire/scene-types.ts';
+import type { RoomEntry } from '../wire/wire-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultIds } from '../serving/result-ids.ts';
 import type { PictureRunner } from '../thumbnails/room-picture.ts';

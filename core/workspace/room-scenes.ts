@@ -10,8 +10,8 @@
  * one (entry-link.ts): this service hears every change of a room's entry on its host's event hub.
  */
 import { boundFrame } from '../annotations/layer-frame.ts';
-import type { LayerKind, LayerSource, RoomScene, SceneLayer } from '../client/scene-types.ts';
-import type { RoomEntry } from '../client/wire-types.ts';
+import type { LayerKind, LayerSource, RoomScene, SceneLayer } from '../wire/scene-types.ts';
+import type { RoomEntry } from '../wire/wire-types.ts';
 import { ROOM_CHANNEL_PREFIX } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import { layerSlot } from '../events/layer-slots.ts';

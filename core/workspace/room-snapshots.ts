@@ -12,8 +12,8 @@
  */
 import { boundFrame } from '../annotations/layer-frame.ts';
 import { createHash } from 'node:crypto';
-import type { LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../client/scene-types.ts';
-import type { SnapshotDocument } from '../client/wire-types.ts';
+import type { LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../wire/scene-types.ts';
+import type { SnapshotDocument } from '../wire/wire-types.ts';
 import { createHostError, isHostError } from '../errors.ts';
 import { stableJson } from '../params/stable-json.ts';
 import type { StoredResult } from '../results/stored-result.ts';

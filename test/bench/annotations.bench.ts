@@ -11,7 +11,7 @@
  */
 import { request } from 'node:http';
 import { SseParser } from '../../core/client/sse-parser.ts';
-import type { AnnotationEvent } from '../../core/client/scene-types.ts';
+import type { AnnotationEvent } from '../../core/wire/scene-types.ts';
 import { startRedis } from '../helpers/redis-server.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { fmt, percentile, startBenchHost } from './host-helpers.ts';

@@ -5,7 +5,7 @@
  * whose primaries add back up to each voxel's own colour.
  */
 import { describe, expect, it } from 'vitest';
-import type { VolumeData } from '../../core/client/decoded-types.ts';
+import type { VolumeData } from '../../core/wire/decoded-types.ts';
 import { channelIndex, rampTable, rgbOf } from '../../core/viewer/app/stage/channel-volume.ts';
 import { splitRgb } from '../../core/viewer/app/stage/step-content.ts';
 

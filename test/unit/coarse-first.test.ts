@@ -6,7 +6,7 @@
  * coarse body back until the full result is asked for, so a loader that waited would never end.
  */
 import { describe, expect, it } from 'vitest';
-import type { SpecimenData } from '../../core/client/decoded-types.ts';
+import type { SpecimenData } from '../../core/wire/decoded-types.ts';
 import { coarseDelivery, loadCoarseFirst, mayRefine, READ_BEFORE_REFINING_BYTES, type CoarseFirstSteps } from '../../core/viewer/app/coarse-first.ts';
 
 const volume = (shape: number[]) =>

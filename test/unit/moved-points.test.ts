@@ -5,7 +5,7 @@
  * layer computed anyway (a new source) moves nothing that needs computing again.
  */
 import { describe, expect, it } from 'vitest';
-import type { Annotation, RoomScene, SceneLayer } from '../../core/client/scene-types.ts';
+import type { Annotation, RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
 import { movedBoundLayers } from '../../core/workspace/moved-points.ts';
 
 const shift = (x: number) => [1, 0, 0, x, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];

@@ -5,9 +5,9 @@
  * once; a blob the host no longer holds falls back to the room, and other failures stay failures.
  */
 import { describe, expect, it } from 'vitest';
-import type { SpecimenData } from '../../core/client/decoded-types.ts';
+import type { SpecimenData } from '../../core/wire/decoded-types.ts';
 import { VitrineHttpError } from '../../core/client/errors.ts';
-import type { RoomEntry } from '../../core/client/wire-types.ts';
+import type { RoomEntry } from '../../core/wire/wire-types.ts';
 import { loadCoarseFirst, type CoarseFirstSteps } from '../../core/viewer/app/coarse-first.ts';
 import { AdoptedBlob, viaBlob } from '../../core/viewer/app/room-blob.ts';
 

@@ -5,8 +5,8 @@
  * applies, and layers the page did not touch are the room's as they are.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LayerChange } from '../../core/client/scene-types.ts';
-import type { RoomScene, SceneLayer } from '../../core/client/scene-types.ts';
+import type { LayerChange } from '../../core/wire/scene-types.ts';
+import type { RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
 import { SceneSync } from '../../core/viewer/app/scene-sync.ts';
 
 const layer = (id: string, display: Partial<SceneLayer> = {}): SceneLayer => ({ id, source: { specimen: id }, kind: 'image', ...display });

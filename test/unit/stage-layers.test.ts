@@ -7,8 +7,8 @@
  */
 import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
-import type { VolumeData } from '../../core/client/decoded-types.ts';
-import { labelRgb } from '../../core/client/label-colors.ts';
+import type { VolumeData } from '../../core/wire/decoded-types.ts';
+import { labelRgb } from '../../core/wire/label-colors.ts';
 import { labelColour, labelTable } from '../../core/viewer/app/stage/label-colors.ts';
 import { labelIdsOf } from '../../core/viewer/app/stage/label-ids.ts';
 import { affineMatrix, keptByPlanes, layerPlanes, toWorldPlanes } from '../../core/viewer/app/stage/layer-look.ts';

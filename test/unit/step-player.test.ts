@@ -6,8 +6,8 @@
  * cache keeps a bounded number of steps within a byte budget and cancels the fetches it drops.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SpecimenData, VolumeData } from '../../core/client/decoded-types.ts';
-import type { DeliveryQuery } from '../../core/client/wire-types.ts';
+import type { SpecimenData, VolumeData } from '../../core/wire/decoded-types.ts';
+import type { DeliveryQuery } from '../../core/wire/wire-types.ts';
 import { StepCache, type StepLevel } from '../../core/viewer/app/step-cache.ts';
 import { StepPlayer } from '../../core/viewer/app/step-player.ts';
 

@@ -12,7 +12,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['errors.ts', 'redact-credentials.ts', 's3-url.ts', 'package-layout.ts', 'memory/'],
   // What a plugin writes and returns: the SDK's types.
   ['sdk/'],
-  ['envelope/'],
+  // The binary envelope; the wire shapes and colour maps the host and every client share.
+  ['envelope/', 'wire/'],
   // File formats: each one's reader and writer, over the SDK's result types.
   ['formats/'],
   // Vocabulary: stored results, parameters, events, options, the wire types of the client.
@@ -50,11 +51,11 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['server.ts', 'tls/'],
   ['cli/'],
   // The package entry `vitrine`: it gathers the SDK's types and the envelope decoder.
-  ['sdk/index.ts'],
+  ['index.ts'],
 ];
 
 /** Files that are rooms of their own rather than part of their folder's. */
-export const ENTRY_FILES: readonly string[] = ['sdk/index.ts'];
+export const ENTRY_FILES: readonly string[] = [];
 
 /**
  * Imports against the table that are known and on their way out; each must still occur (an

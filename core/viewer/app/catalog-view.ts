@@ -3,7 +3,7 @@
  * The catalog as a grid of tiles (thumbnail, name, tags, a static/dynamic badge) with a
  * filter box matching names, ids, types, tags and descriptions.
  */
-import type { CatalogEntry } from '../../client/wire-types.ts';
+import type { CatalogEntry } from '../../wire/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 
 export class CatalogView {

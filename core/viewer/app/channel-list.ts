@@ -5,7 +5,7 @@
  * above). Every change reports the whole list, as the room's layer keeps it. Rows are
  * updated in place, so a field being typed in is not rebuilt under the cursor.
  */
-import type { LayerChannel } from '../../client/scene-types.ts';
+import type { LayerChannel } from '../../wire/scene-types.ts';
 import { h } from './dom.ts';
 
 /** A channel as the list shows it: the room's values over the result's own. */

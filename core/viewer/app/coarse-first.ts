@@ -13,8 +13,8 @@
  * budget), nothing more is fetched: a small coarse answer is read before deciding, and a full
  * fetch already under way is cancelled.
  */
-import type { SpecimenData } from '../../client/decoded-types.ts';
-import type { DeliveryQuery } from '../../client/wire-types.ts';
+import type { SpecimenData } from '../../wire/decoded-types.ts';
+import type { DeliveryQuery } from '../../wire/wire-types.ts';
 import { h } from './dom.ts';
 
 /** Samples per axis of a coarse volume (the OME-Zarr pyramid's smallest level is as small). */

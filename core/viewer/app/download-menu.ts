@@ -6,7 +6,7 @@
  * top bar as a button whose list opens over the page (nothing below it moves) and closes on
  * a choice, a click elsewhere or Escape.
  */
-import type { DeliveryQuery } from '../../client/wire-types.ts';
+import type { DeliveryQuery } from '../../wire/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 
 interface DownloadFormat {

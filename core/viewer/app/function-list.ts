@@ -3,7 +3,7 @@
  * The catalog's "Functions" section: registered functions that no specimen shows, each
  * opening its schema panel on the stage like a dynamic specimen. Hidden when there are none.
  */
-import type { CatalogEntry, FunctionInfo, SpecimenMetadata } from '../../client/wire-types.ts';
+import type { CatalogEntry, FunctionInfo, SpecimenMetadata } from '../../wire/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 
 export class FunctionList {

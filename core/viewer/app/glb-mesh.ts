@@ -9,8 +9,8 @@
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
-import type { MeshData, SpecimenData } from '../../client/decoded-types.ts';
-import type { DeliveryQuery } from '../../client/wire-types.ts';
+import type { MeshData, SpecimenData } from '../../wire/decoded-types.ts';
+import type { DeliveryQuery } from '../../wire/wire-types.ts';
 
 /** What the viewer asks for when it fetches a mesh. */
 export const MESH_DELIVERY: DeliveryQuery = { format: 'glb', compress: 'meshopt' };

@@ -4,7 +4,7 @@
  * listing the catalog's specimens of the input's type, and a drop zone (or file chooser) that
  * uploads a file and selects it. The value is `{"specimen": id}` or `{"upload": id}`.
  */
-import type { ParameterProperty } from '../../client/wire-types.ts';
+import type { ParameterProperty } from '../../wire/wire-types.ts';
 import type { InputKind } from '../../sdk/input-types.ts';
 import { h } from './dom.ts';
 import type { FieldChange, ParamField } from './param-control.ts';

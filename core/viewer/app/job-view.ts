@@ -4,7 +4,7 @@
  * a cancel button while it runs, and how it ended (done, served from the room cache,
  * cancelled, failed).
  */
-import type { ProgressMessage } from '../../client/wire-types.ts';
+import type { ProgressMessage } from '../../wire/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 
 /** What the current request is doing. */

@@ -5,8 +5,8 @@
  * of the catalog, or what the page shows now with its parameters. It only reports what the
  * user does; room-scene.ts turns that into requests and shows what the room says.
  */
-import type { LayerSource } from '../../client/scene-types.ts';
-import type { CatalogEntry, FunctionInfo } from '../../client/wire-types.ts';
+import type { LayerSource } from '../../wire/scene-types.ts';
+import type { CatalogEntry, FunctionInfo } from '../../wire/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 import { LayerRow, type LayerRowActions, type LayerRowState } from './layer-row.ts';
 

@@ -11,11 +11,11 @@
  * file the host sends only as it is (no result id) is fetched once from its `data_url`, as is.
  */
 import type { VitrineClient } from '../../client/client.ts';
-import type { SpecimenData } from '../../client/decoded-types.ts';
+import type { SpecimenData } from '../../wire/decoded-types.ts';
 import { isAbortError, VitrineHttpError } from '../../client/errors.ts';
-import { labelRgb } from '../../client/label-colors.ts';
-import type { SceneLayer } from '../../client/scene-types.ts';
-import type { DeliveryQuery } from '../../client/wire-types.ts';
+import { labelRgb } from '../../wire/label-colors.ts';
+import type { SceneLayer } from '../../wire/scene-types.ts';
+import type { DeliveryQuery } from '../../wire/wire-types.ts';
 import * as THREE from 'three';
 import { answerBytes, loadCoarseFirst, type CoarseFirstSteps } from './coarse-first.ts';
 import { asDecodedMesh, MESH_DELIVERY } from './glb-mesh.ts';

@@ -5,7 +5,7 @@
  * up, down and remove. A row is updated in place, so a slider being dragged is never rebuilt
  * under the pointer; it only reports what the user does.
  */
-import type { LayerDisplay, LayerKind } from '../../client/scene-types.ts';
+import type { LayerDisplay, LayerKind } from '../../wire/scene-types.ts';
 import { h } from './dom.ts';
 import { COLORMAPS } from './stage/colormaps.ts';
 

@@ -4,7 +4,7 @@
  * no coercion, integer, bounds, enum, tuple length, item counts, colours, input references), to
  * explain a problem next to the field before the host's 400 arrives.
  */
-import type { ParameterProperty, ParameterSchema } from '../../client/wire-types.ts';
+import type { ParameterProperty, ParameterSchema } from '../../wire/wire-types.ts';
 
 /** The control a property is shown with. */
 export type FieldKind = 'slider' | 'number' | 'enum' | 'boolean' | 'string' | 'color' | 'vector' | 'list';

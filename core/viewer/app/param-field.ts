@@ -8,7 +8,7 @@
  * explained under the control. An optional parameter with no default gets a switch to leave
  * it unset (then it is not sent).
  */
-import type { ParameterProperty } from '../../client/wire-types.ts';
+import type { ParameterProperty } from '../../wire/wire-types.ts';
 import { h } from './dom.ts';
 import { checkValue, fieldKind, initialValue, isUnsettable } from './param-check.ts';
 import { createColorControl } from './param-color.ts';

@@ -4,7 +4,7 @@
  * steps for integers, bounds as min/max), a dropdown for an enum, a checkbox for a boolean, a
  * colour picker for a colour, a text field otherwise. Invalid text is marked and not sent.
  */
-import type { ParameterProperty } from '../../client/wire-types.ts';
+import type { ParameterProperty } from '../../wire/wire-types.ts';
 import { h } from './dom.ts';
 import { checkValue, fieldKind } from './param-check.ts';
 import type { ControlChange, ParamControl } from './param-control.ts';

@@ -4,7 +4,7 @@
  * button, and an add button. `minItems` and `maxItems` are kept: remove is disabled at the
  * minimum, add at the maximum. Each edit, addition or removal sends the whole list.
  */
-import type { ParameterProperty } from '../../client/wire-types.ts';
+import type { ParameterProperty } from '../../wire/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 import { initialValue, itemSchema } from './param-check.ts';
 import type { ControlChange, ParamControl } from './param-control.ts';

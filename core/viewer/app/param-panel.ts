@@ -5,7 +5,7 @@
  * reports each change with how it should be sent, and shows the host's 400 detail for the
  * panel as a whole.
  */
-import type { ParameterSchema } from '../../client/wire-types.ts';
+import type { ParameterSchema } from '../../wire/wire-types.ts';
 import { h } from './dom.ts';
 import { createParamField } from './param-field.ts';
 import type { ChangeMode, ParamField } from './param-field.ts';

@@ -3,7 +3,7 @@
  * A fixed tuple as a row of fields, one per position, labelled x, y, z, w for a numeric tuple
  * of up to four values and 1, 2, 3 ... otherwise. Each edit sends the whole tuple.
  */
-import type { ParameterProperty } from '../../client/wire-types.ts';
+import type { ParameterProperty } from '../../wire/wire-types.ts';
 import { h } from './dom.ts';
 import { itemSchema } from './param-check.ts';
 import { disableAll, type ControlChange, type ParamControl } from './param-control.ts';

@@ -6,7 +6,7 @@
  * newest job is followed; a new one, or stop(), closes the previous stream.
  */
 import { isAbortError } from '../../client/errors.ts';
-import type { JobEvent, ProgressMessage } from '../../client/wire-types.ts';
+import type { JobEvent, ProgressMessage } from '../../wire/wire-types.ts';
 import { fractionOf } from './job-view.ts';
 
 /** The job's events until `signal` aborts (the client's `followJob`). */

@@ -6,7 +6,7 @@
  * is drawn with its time and channel controls (stepped-volume.ts) when the caller can fetch others.
  */
 import type * as THREE from 'three';
-import type { SpecimenData } from '../../client/decoded-types.ts';
+import type { SpecimenData } from '../../wire/decoded-types.ts';
 import { formatCount } from './dom.ts';
 import { createFileObject } from './stage/file-object.ts';
 import { createImagePlane } from './stage/image-plane.ts';

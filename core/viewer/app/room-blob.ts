@@ -11,9 +11,9 @@
  * is drawn from the blob at once. A blob the host no longer holds (404) falls back to `/data`.
  * In VR the page asks for a budgeted delivery, which no blob of the entry names, so it asks `/data`.
  */
-import type { SpecimenData } from '../../client/decoded-types.ts';
+import type { SpecimenData } from '../../wire/decoded-types.ts';
 import { VitrineHttpError } from '../../client/errors.ts';
-import type { RoomEntry } from '../../client/wire-types.ts';
+import type { RoomEntry } from '../../wire/wire-types.ts';
 import type { CoarseFirstSteps } from './coarse-first.ts';
 import { stableJson } from '../../params/stable-json.ts';
 import type { RoomSubject } from './room-follower.ts';

@@ -18,8 +18,8 @@
  * the entry.
  */
 import { isAbortError } from '../../client/errors.ts';
-import type { RoomFailed, RoomScene } from '../../client/scene-types.ts';
-import type { RoomComputing, RoomEntry, RoomEvent, RoomView } from '../../client/wire-types.ts';
+import type { RoomFailed, RoomScene } from '../../wire/scene-types.ts';
+import type { RoomComputing, RoomEntry, RoomEvent, RoomView } from '../../wire/wire-types.ts';
 import { stableJson } from '../../params/stable-json.ts';
 import { h } from './dom.ts';
 import { PeerJob, type FollowJob, type PeerProgress } from './peer-job.ts';

@@ -10,8 +10,8 @@
  * and `failed` show on its row. A snapshot is shown the same way, read-only.
  */
 import type { VitrineClient } from '../../client/client.ts';
-import type { LayerDisplay, LayerSource, RoomScene, SceneLayer } from '../../client/scene-types.ts';
-import type { DeliveryQuery, RoomEvent, RoomView } from '../../client/wire-types.ts';
+import type { LayerDisplay, LayerSource, RoomScene, SceneLayer } from '../../wire/scene-types.ts';
+import type { DeliveryQuery, RoomEvent, RoomView } from '../../wire/wire-types.ts';
 import { LayerList } from './layer-list.ts';
 import { LayerLoader } from './layer-loader.ts';
 import type { LayerRowState } from './layer-row.ts';

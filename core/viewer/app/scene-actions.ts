@@ -7,7 +7,7 @@
  * follows shows the outcome to every peer, this page included. A refusal is reported in words.
  */
 import type { VitrineClient } from '../../client/client.ts';
-import type { LayerChange, LayerSource, NewLayer, RoomScene, SceneLayer } from '../../client/scene-types.ts';
+import type { LayerChange, LayerSource, NewLayer, RoomScene, SceneLayer } from '../../wire/scene-types.ts';
 import { describeError } from './request-failure.ts';
 
 /** A layer as a `PUT` of the scene carries it: everything but the result the host sets. */

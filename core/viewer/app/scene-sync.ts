@@ -6,8 +6,8 @@
  * `scene` event that predates it; `resolve` gives the room's scene with this page's own values
  * over it where they still win, which is what the page shows.
  */
-import type { LayerChange } from '../../client/scene-types.ts';
-import type { LayerDisplay, RoomScene, SceneLayer } from '../../client/scene-types.ts';
+import type { LayerChange } from '../../wire/scene-types.ts';
+import type { LayerDisplay, RoomScene, SceneLayer } from '../../wire/scene-types.ts';
 import { SettingSync } from './setting-sync.ts';
 
 /** The display fields a layer shares. */

@@ -5,8 +5,8 @@
  * room's look applied and its tools beside it (viewer-room.ts), or why it cannot be shown.
  */
 import { SRGBColorSpace } from 'three';
-import type { SpecimenData } from '../../client/decoded-types.ts';
-import type { SpecimenMetadata } from '../../client/wire-types.ts';
+import type { SpecimenData } from '../../wire/decoded-types.ts';
+import type { SpecimenMetadata } from '../../wire/wire-types.ts';
 import type { Layout } from './layout.ts';
 import type { ParamPanel } from './param-panel.ts';
 import { renderData } from './render-data.ts';

@@ -6,7 +6,7 @@
  * is rounded to three significant digits (integers to whole numbers). Other ranges are linear,
  * stepping as `sliderStep` says.
  */
-import type { ParameterProperty } from '../../client/wire-types.ts';
+import type { ParameterProperty } from '../../wire/wire-types.ts';
 import { sliderStep } from './param-check.ts';
 
 /** The track's attributes and the two conversions. */

@@ -7,7 +7,7 @@
  * the snapshot and then follows that room.
  */
 import type { VitrineClient } from '../../client/client.ts';
-import type { Snapshot } from '../../client/wire-types.ts';
+import type { Snapshot } from '../../wire/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 import { describeError } from './request-failure.ts';
 

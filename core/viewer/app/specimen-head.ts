@@ -2,7 +2,7 @@
  * @module specimen-head
  * The inspector's heading for the selected specimen: name, badges, description, tags and story.
  */
-import type { SpecimenMetadata } from '../../client/wire-types.ts';
+import type { SpecimenMetadata } from '../../wire/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 
 /** The story as collapsible paragraphs (metadata files may give a string or a list of paragraphs). */

@@ -9,7 +9,7 @@
  * sending a request it knows will fail. test/unit/static-shaping.test.ts keeps this list in
  * step with the host's parsers.
  */
-import type { SpecimenMetadata } from '../../client/wire-types.ts';
+import type { SpecimenMetadata } from '../../wire/wire-types.ts';
 
 /** Data file extensions the host shapes, by the specimen type coarse-first refines. */
 export const SHAPED_EXTENSIONS: Readonly<Record<'volume' | 'mesh', readonly string[]>> = {

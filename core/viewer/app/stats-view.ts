@@ -3,7 +3,7 @@
  * Facts about what is on the stage (vertex and triangle counts, point count, volume shape and
  * value range, image size, bytes received), shown over the canvas.
  */
-import type { SpecimenData } from '../../client/decoded-types.ts';
+import type { SpecimenData } from '../../wire/decoded-types.ts';
 import { formatBytes, formatCount, h, replaceChildren } from './dom.ts';
 
 /**

@@ -7,9 +7,9 @@
  * count and a byte budget; the oldest touched goes first, and a fetch dropped that way is
  * cancelled.
  */
-import type { SpecimenData, VolumeData } from '../../client/decoded-types.ts';
+import type { SpecimenData, VolumeData } from '../../wire/decoded-types.ts';
 import { isAbortError } from '../../client/errors.ts';
-import type { DeliveryQuery } from '../../client/wire-types.ts';
+import type { DeliveryQuery } from '../../wire/wire-types.ts';
 import { COARSE_VOLUME_DIM } from './coarse-first.ts';
 
 export type StepChannel = number | 'magnitude' | 'rgb';

@@ -11,9 +11,9 @@
  * room (a seek, or the step a pause stopped on) brings every page to it.
  */
 import * as THREE from 'three';
-import type { VolumeData } from '../../client/decoded-types.ts';
-import type { LayerChannel, LayerDisplay } from '../../client/scene-types.ts';
-import type { RoomView } from '../../client/wire-types.ts';
+import type { VolumeData } from '../../wire/decoded-types.ts';
+import type { LayerChannel, LayerDisplay } from '../../wire/scene-types.ts';
+import type { RoomView } from '../../wire/wire-types.ts';
 import { ChannelList, type ChannelState } from './channel-list.ts';
 import { COARSE_VOLUME_DIM } from './coarse-first.ts';
 import { h, replaceChildren } from './dom.ts';

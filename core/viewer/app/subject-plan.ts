@@ -10,8 +10,8 @@
  * host sends only as it is comes whole, with no delivery asked for.
  */
 import type { VitrineClient } from '../../client/client.ts';
-import type { SpecimenData } from '../../client/decoded-types.ts';
-import type { DeliveryQuery, SpecimenMetadata } from '../../client/wire-types.ts';
+import type { SpecimenData } from '../../wire/decoded-types.ts';
+import type { DeliveryQuery, SpecimenMetadata } from '../../wire/wire-types.ts';
 import { answerBytes, type CoarseFirstSteps } from './coarse-first.ts';
 import { asDecodedMesh, MESH_DELIVERY } from './glb-mesh.ts';
 import { jobCallbacks } from './job-callbacks.ts';

@@ -9,10 +9,10 @@
  */
 import { createClient, type VitrineClient } from '../../client/client.ts';
 import { pageToken } from './page-token.ts';
-import type { SpecimenData } from '../../client/decoded-types.ts';
+import type { SpecimenData } from '../../wire/decoded-types.ts';
 import { VitrineHttpError } from '../../client/errors.ts';
-import type { LayerSource } from '../../client/scene-types.ts';
-import type { CatalogEntry, DeliveryQuery, RoomEntry, SpecimenMetadata } from '../../client/wire-types.ts';
+import type { LayerSource } from '../../wire/scene-types.ts';
+import type { CatalogEntry, DeliveryQuery, RoomEntry, SpecimenMetadata } from '../../wire/wire-types.ts';
 import { createRefineNote, loadCoarseFirst, showRefineNote } from './coarse-first.ts';
 import { BuildErrorOverlay } from './build-error-overlay.ts';
 import { CatalogView } from './catalog-view.ts';

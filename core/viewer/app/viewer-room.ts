@@ -9,8 +9,8 @@
  * per showing (shown-units.ts).
  */
 import type { VitrineClient } from '../../client/client.ts';
-import type { LayerSource } from '../../client/scene-types.ts';
-import type { DeliveryQuery, RoomEntry, Snapshot } from '../../client/wire-types.ts';
+import type { LayerSource } from '../../wire/scene-types.ts';
+import type { DeliveryQuery, RoomEntry, Snapshot } from '../../wire/wire-types.ts';
 import { h, replaceChildren } from './dom.ts';
 import type { Layout } from './layout.ts';
 import { AnnotationPanel } from './marks/annotation-panel.ts';

@@ -13,8 +13,8 @@
 import type * as THREE from 'three';
 import type { VitrineClient } from '../../../client/client.ts';
 import { VitrineHttpError } from '../../../client/errors.ts';
-import type { Annotation, AnnotationInput } from '../../../client/scene-types.ts';
-import type { RoomEvent } from '../../../client/wire-types.ts';
+import type { Annotation, AnnotationInput } from '../../../wire/scene-types.ts';
+import type { RoomEvent } from '../../../wire/wire-types.ts';
 import { h } from '../dom.ts';
 import { describeError } from '../request-failure.ts';
 import type { Stage } from '../stage/stage.ts';

@@ -11,7 +11,7 @@
  * The canvas says how many marks it draws (`data-marks`, once the room's list was read).
  */
 import * as THREE from 'three';
-import type { Annotation, Vec3 } from '../../../client/scene-types.ts';
+import type { Annotation, Vec3 } from '../../../wire/scene-types.ts';
 import type { Stage } from '../stage/stage.ts';
 import { colourOf } from './mark-format.ts';
 import { textSprite } from './text-sprite.ts';

@@ -4,7 +4,7 @@
  * measured them, in the unit of the frame its points are in (cubed for a volume), bare when
  * that frame states no unit; and the colour a mark is drawn in when it names none.
  */
-import type { Annotation, AnnotationKind } from '../../../client/scene-types.ts';
+import type { Annotation, AnnotationKind } from '../../../wire/scene-types.ts';
 import { formatValue } from '../stage/colour-bar.ts';
 
 /** `length 12.5 um`, `volume 40 um³`, '' for a kind the host measures nothing of. */

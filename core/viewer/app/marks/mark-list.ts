@@ -5,7 +5,7 @@
  * removes it. Rows are updated in place, so a label being typed is never rebuilt under the
  * cursor by someone else's change; the list only reports what the user does.
  */
-import type { Annotation } from '../../../client/scene-types.ts';
+import type { Annotation } from '../../../wire/scene-types.ts';
 import { h } from '../dom.ts';
 import { colourOf } from './mark-format.ts';
 

@@ -10,7 +10,7 @@
  * layer's units), else in the room's frame, where any two layers' points meet.
  */
 import type * as THREE from 'three';
-import type { AnnotationInput, Vec3 } from '../../../client/scene-types.ts';
+import type { AnnotationInput, Vec3 } from '../../../wire/scene-types.ts';
 import type { Stage } from '../stage/stage.ts';
 import type { StagePick } from '../stage/stage-pick.ts';
 

@@ -11,8 +11,8 @@
 import type { AnnotationMirror } from '../../../client/annotation-mirror.ts';
 import type { VitrineClient } from '../../../client/client.ts';
 import type { RoomAnnotations } from '../../../client/room-annotations.ts';
-import type { Annotation, AnnotationInput } from '../../../client/scene-types.ts';
-import type { RoomEvent } from '../../../client/wire-types.ts';
+import type { Annotation, AnnotationInput } from '../../../wire/scene-types.ts';
+import type { RoomEvent } from '../../../wire/wire-types.ts';
 
 export class MarkStore {
   readonly #client: VitrineClient;

@@ -5,7 +5,7 @@
  * colours (clamped), see-through where every channel is under its floor; in the `volume` view
  * the channels' boxes add their light. The slices follow the stage's slice point.
  */
-import type { VolumeData } from '../../../client/decoded-types.ts';
+import type { VolumeData } from '../../../wire/decoded-types.ts';
 import { h } from '../dom.ts';
 import { CHANNEL_FLOOR, channelIndex, marchChannels, type ChannelLook } from './channel-volume.ts';
 import { createVolumeBase } from './volume-base.ts';

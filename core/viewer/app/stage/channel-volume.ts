@@ -6,7 +6,7 @@
  * its own, marched through a black-to-colour map and blended additively, so where two channels
  * are bright their light adds up (red and green make yellow) and black adds nothing.
  */
-import type { VolumeData } from '../../../client/decoded-types.ts';
+import type { VolumeData } from '../../../wire/decoded-types.ts';
 import type { SceneDepthUniforms } from './scene-depth.ts';
 import type { LayerLook } from './stage-content.ts';
 import type { Marched } from './volume-base.ts';

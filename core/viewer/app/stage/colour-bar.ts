@@ -7,7 +7,7 @@
  * colours. It only reports changes; the owner recolours.
  */
 import { h } from '../dom.ts';
-import type { RoomView } from '../../../client/wire-types.ts';
+import type { RoomView } from '../../../wire/wire-types.ts';
 import { COLORMAPS, colormapCss } from './colormaps.ts';
 import type { ColormapName } from './colormaps.ts';
 

@@ -8,7 +8,7 @@ import * as THREE from 'three';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { PLYLoader } from 'three/examples/jsm/loaders/PLYLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
-import type { FileData } from '../../../client/decoded-types.ts';
+import type { FileData } from '../../../wire/decoded-types.ts';
 import { meshoptGltfLoader } from '../glb-mesh.ts';
 import { texturePlane } from './image-plane.ts';
 import { meshMaterial } from './mesh-object.ts';

@@ -3,7 +3,7 @@
  * An image result as a textured plane facing the camera, pixels kept sharp when magnified.
  */
 import * as THREE from 'three';
-import type { ImageData2D } from '../../../client/decoded-types.ts';
+import type { ImageData2D } from '../../../wire/decoded-types.ts';
 import { imageToRgba } from './rgba.ts';
 import type { StageContent } from './stage-content.ts';
 

@@ -7,8 +7,8 @@
  * neighbouring ids stand apart). With `show: selected`, only the ids in `selected` are drawn.
  * The table is RGBA bytes, one entry per index (label-ids.ts).
  */
-import { labelRgb, rgbOfHex } from '../../../client/label-colors.ts';
-import type { LayerLabels } from '../../../client/scene-types.ts';
+import { labelRgb, rgbOfHex } from '../../../wire/label-colors.ts';
+import type { LayerLabels } from '../../../wire/scene-types.ts';
 import type { LabelIds } from './label-ids.ts';
 
 export type Rgb = [number, number, number];

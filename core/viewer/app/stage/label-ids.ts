@@ -6,7 +6,7 @@
  * any other dtype (uint32, signed, or floats holding whole numbers) is mapped to the indices
  * of its distinct ids, in order of first appearance. Index 0 is always id 0, the background.
  */
-import type { NumericArray } from '../../../client/decoded-types.ts';
+import type { NumericArray } from '../../../wire/decoded-types.ts';
 
 export interface LabelIds {
   /** Per voxel, the index of its id. */

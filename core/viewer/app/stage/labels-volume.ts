@@ -6,10 +6,10 @@
  * selects it (and shares the selection as the layer's `labels.selected`), and "only
  * selected" draws the selected ids alone. Picking a voxel gives its id and name.
  */
-import type { VolumeData } from '../../../client/decoded-types.ts';
-import type { LayerLabels } from '../../../client/scene-types.ts';
+import type { VolumeData } from '../../../wire/decoded-types.ts';
+import type { LayerLabels } from '../../../wire/scene-types.ts';
 import { h, replaceChildren } from '../dom.ts';
-import { hexOfRgb } from '../../../client/label-colors.ts';
+import { hexOfRgb } from '../../../wire/label-colors.ts';
 import { labelColour, labelTable, type LabelSources } from './label-colors.ts';
 import { labelIdsOf } from './label-ids.ts';
 import { createLabelsRaymarch, type LabelsRaymarch } from './labels-raymarch.ts';

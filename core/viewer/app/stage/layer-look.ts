@@ -8,7 +8,7 @@
  * ignores opacity and writes depth.
  */
 import * as THREE from 'three';
-import type { LayerDisplay } from '../../../client/scene-types.ts';
+import type { LayerDisplay } from '../../../wire/scene-types.ts';
 import type { LayerLook } from './stage-content.ts';
 
 /** The look of a layer with a default display: what a content shows outside any scene. */

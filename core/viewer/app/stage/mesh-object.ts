@@ -6,7 +6,7 @@
  * them) and converted to the linear values three.js shades with.
  */
 import * as THREE from 'three';
-import type { MeshData } from '../../../client/decoded-types.ts';
+import type { MeshData } from '../../../wire/decoded-types.ts';
 import { setOwnOpacity } from './layer-look.ts';
 import type { StageContent } from './stage-content.ts';
 

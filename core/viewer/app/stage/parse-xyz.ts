@@ -5,7 +5,7 @@
  * are spaces, tabs or commas; `#` comments and blank lines are skipped, as are lines that do
  * not start with three numbers.
  */
-import type { PointCloudData } from '../../../client/decoded-types.ts';
+import type { PointCloudData } from '../../../wire/decoded-types.ts';
 
 /** Parses `.xyz` text into a point cloud. */
 export function parseXyz(text: string): PointCloudData {

@@ -9,7 +9,7 @@
  */
 import * as THREE from 'three';
 import { STAT_EVENT } from '../stats-view.ts';
-import type { PointCloudData } from '../../../client/decoded-types.ts';
+import type { PointCloudData } from '../../../wire/decoded-types.ts';
 import { h } from '../dom.ts';
 import { barChangeOf, barSettingsOf, createColourBar, type ColourBarState } from './colour-bar.ts';
 import { colormapTable, finiteRange } from './colormaps.ts';

@@ -2,7 +2,7 @@
  * @module rgba
  * Image and slice samples to 8-bit RGBA texels: uint8 as is, other types scaled by their range.
  */
-import type { ImageData2D } from '../../../client/decoded-types.ts';
+import type { ImageData2D } from '../../../wire/decoded-types.ts';
 import { finiteRange } from './colormaps.ts';
 
 /**

@@ -7,8 +7,8 @@
  * by intersecting its meshes.
  */
 import type * as THREE from 'three';
-import type { LayerBlending, LayerDisplay } from '../../../client/scene-types.ts';
-import type { RoomView } from '../../../client/wire-types.ts';
+import type { LayerBlending, LayerDisplay } from '../../../wire/scene-types.ts';
+import type { RoomView } from '../../../wire/wire-types.ts';
 
 /** How a layer is drawn over the layers below it, as the stage hands it to its content. */
 export interface LayerLook {

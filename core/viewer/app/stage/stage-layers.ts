@@ -9,7 +9,7 @@
  * transparent ones bottom layer first, so an upper layer lies over a lower one.
  */
 import * as THREE from 'three';
-import type { LayerDisplay } from '../../../client/scene-types.ts';
+import type { LayerDisplay } from '../../../wire/scene-types.ts';
 import { affineMatrix, applyObjectLook, layerPlanes, toWorldPlanes } from './layer-look.ts';
 import type { LayerLook, StageContent } from './stage-content.ts';
 

@@ -6,7 +6,7 @@
  * vector field's direction, which comes as red, green and blue bytes per voxel, as three such
  * channels in red, green and blue, so the colours add back up to the voxel's own.
  */
-import type { VolumeData } from '../../../client/decoded-types.ts';
+import type { VolumeData } from '../../../wire/decoded-types.ts';
 import { createChannelStack, type StackChannel } from './channel-stack.ts';
 import type { ChannelLook } from './channel-volume.ts';
 import { createVolumeSlices, type VolumeContent, type VolumeStage } from './volume-slices.ts';

@@ -8,7 +8,7 @@
  * mesh made from the volume in physical units (a segment's surface) lies where it belongs.
  */
 import * as THREE from 'three';
-import type { VolumeData } from '../../../client/decoded-types.ts';
+import type { VolumeData } from '../../../wire/decoded-types.ts';
 
 export type Axis = 'x' | 'y' | 'z';
 export const AXES: readonly Axis[] = ['x', 'y', 'z'];

@@ -8,8 +8,8 @@
  * the histogram's defaults (window-level.ts), with the layer's gamma; samples under the floor
  * are see-through, so slices do not hide each other.
  */
-import type { VolumeData } from '../../../client/decoded-types.ts';
-import type { RoomView } from '../../../client/wire-types.ts';
+import type { VolumeData } from '../../../wire/decoded-types.ts';
+import type { RoomView } from '../../../wire/wire-types.ts';
 import { h } from '../dom.ts';
 import { barChangeOf, barSettingsOf, createColourBar } from './colour-bar.ts';
 import { colormapTable, finiteRange, type ColormapName } from './colormaps.ts';

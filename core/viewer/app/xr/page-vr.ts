@@ -9,7 +9,7 @@
  * (time-controls.ts), the annotation tools are the page's (a mark placed in VR goes to the host
  * as a click's does), and the "Enter VR" button sits in the top bar.
  */
-import type { SpecimenMetadata } from '../../../client/wire-types.ts';
+import type { SpecimenMetadata } from '../../../wire/wire-types.ts';
 import type { Layout } from '../layout.ts';
 import type { AnnotationPanel } from '../marks/annotation-panel.ts';
 import type { ParamPanel } from '../param-panel.ts';

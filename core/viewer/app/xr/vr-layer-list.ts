@@ -7,7 +7,7 @@
  * has no scene.
  */
 import { Container, Text } from '@pmndrs/uikit';
-import type { LayerDisplay } from '../../../client/scene-types.ts';
+import type { LayerDisplay } from '../../../wire/scene-types.ts';
 import type { ChangeMode } from '../param-field.ts';
 import { createVrWidget, type VrWidget } from './vr-widgets.ts';
 import { VR_THEME as T } from './vr-theme.ts';

@@ -4,8 +4,8 @@
  * change parameters, follow the room, step a look, change a layer, mark, work the time
  * controls, and name a frame's unit. Each is the page's path, so a change in VR is the page's change.
  */
-import type { LayerDisplay } from '../../../client/scene-types.ts';
-import type { ParameterSchema } from '../../../client/wire-types.ts';
+import type { LayerDisplay } from '../../../wire/scene-types.ts';
+import type { ParameterSchema } from '../../../wire/wire-types.ts';
 import type { ChangeMode } from '../param-field.ts';
 import type { Stage } from '../stage/stage.ts';
 import type { VrLayerRow } from './vr-layer-list.ts';

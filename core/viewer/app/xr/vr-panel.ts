@@ -11,8 +11,8 @@
  */
 import { Container, Text } from '@pmndrs/uikit';
 import * as THREE from 'three';
-import type { LayerDisplay } from '../../../client/scene-types.ts';
-import type { ParameterSchema } from '../../../client/wire-types.ts';
+import type { LayerDisplay } from '../../../wire/scene-types.ts';
+import type { ParameterSchema } from '../../../wire/wire-types.ts';
 import type { ChangeMode } from '../param-field.ts';
 import { VrLayerList } from './vr-layer-list.ts';
 import { createVrWidget, textButton, type VrWidget } from './vr-widgets.ts';

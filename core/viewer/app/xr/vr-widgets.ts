@@ -8,7 +8,7 @@
  */
 import { Container, Text, type ThreeEvent } from '@pmndrs/uikit';
 import * as THREE from 'three';
-import type { ParameterProperty } from '../../../client/wire-types.ts';
+import type { ParameterProperty } from '../../../wire/wire-types.ts';
 import type { ChangeMode } from '../param-field.ts';
 import { fieldKind, sliderStep } from '../param-check.ts';
 import { VR_THEME as T } from './vr-theme.ts';
