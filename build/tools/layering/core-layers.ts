@@ -22,8 +22,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   // keys and channels, the script table, pub/sub fan-out, failures as 503s, time limits).
   ['cache/', 'redis/'],
   // Result bytes by content hash (the blob store interface, its memory, Redis and S3 stores);
-  // what a room holds beside its cache entry (the room board, its memory and Redis halves).
-  ['blobs/', 'rooms/'],
+  // what a room holds beside its cache entry (the room board, its memory and Redis halves);
+  // who makes each request (people: the name every write is stamped with).
+  ['blobs/', 'rooms/', 'people/'],
   // A room's annotations: their checks, measurements, forms, and their store in memory or Redis.
   ['annotations/'],
   // Stores of rooms' scenes and snapshots (memory and Redis), with the checks of what a scene may
