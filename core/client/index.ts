@@ -30,6 +30,7 @@ export { SseParser } from './sse-parser.ts';
 export type { SseMessage } from './sse-parser.ts';
 export { decodeEnvelope, EnvelopeDecodeError } from '../envelope/decode-envelope.ts';
 export type { DecodedEnvelope, DecodedMesh, DecodedVolume } from '../envelope/decode-envelope.ts';
+export { valueRange } from '../envelope/value-range.ts';
 export { decodeTypedResult, TypedResultError } from './decode-typed-result.ts';
 export { volumeBox, volumeCentre, volumeFrameOf, voxelAt, voxelCentre, voxelCoordinates } from '../sdk/volume-frame.ts';
 export type { Triple, VolumeFrame, VolumeGrid } from '../sdk/volume-frame.ts';

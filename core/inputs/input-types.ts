@@ -7,7 +7,7 @@
  */
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { inputKindOf } from '../params/input-schema.ts';
+import { inputKindOf } from '../wire/input-schema.ts';
 import { memoByIdentity } from '../params/memo.ts';
 import type { InputKind } from '../sdk/input-types.ts';
 

@@ -11,7 +11,7 @@
 import { boundFrame } from '../annotations/layer-frame.ts';
 import type { LayerResult, LayerSource, SceneLayer } from '../wire/scene-types.ts';
 import type { RoomEntry } from '../wire/wire-types.ts';
-import { stableJson } from '../params/stable-json.ts';
+import { stableJson } from '../wire/stable-json.ts';
 import { makeLayerId } from '../scenes/layer-ids.ts';
 import { namesSteps } from '../scenes/layer-steps.ts';
 import { addLayer, replaceSource } from '../scenes/scene-ops.ts';

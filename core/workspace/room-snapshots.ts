@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import type { LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../wire/scene-types.ts';
 import type { SnapshotDocument } from '../wire/wire-types.ts';
 import { createHostError, isHostError } from '../errors.ts';
-import { stableJson } from '../params/stable-json.ts';
+import { stableJson } from '../wire/stable-json.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
 import { COMPUTATION_FAILURES, slotOf } from './layer-runs.ts';

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LayerChange } from '../../core/wire/scene-types.ts';
 import type { RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
-import { SceneSync } from '../../core/viewer/app/scene-sync.ts';
+import { SceneSync } from '../../viewer/room/scene-sync.ts';
 
 const layer = (id: string, display: Partial<SceneLayer> = {}): SceneLayer => ({ id, source: { specimen: id }, kind: 'image', ...display });
 const scene = (version: number, ...layers: SceneLayer[]): RoomScene => ({ version, layers, active: layers[0]?.id ?? null });

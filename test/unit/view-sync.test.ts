@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RoomView } from '../../core/wire/wire-types.ts';
-import { ViewSync } from '../../core/viewer/app/view-sync.ts';
+import { ViewSync } from '../../viewer/room/view-sync.ts';
 
 function harness() {
   const sent: RoomView[] = [];

@@ -22,7 +22,7 @@ export const ASSETS_DIR = path.join(DIST_DIR, 'assets');
 const SOURCE_ROOTS = ['core', 'build'];
 
 /** Folders under the source roots that are not part of what runs. */
-const SKIPPED = new Set(['build/dist', 'build/out', 'build/tools', 'core/viewer/app'].map((p) => path.join(REPO_ROOT, p)));
+const SKIPPED = new Set(['build/dist', 'build/out', 'build/tools'].map((p) => path.join(REPO_ROOT, p)));
 
 function walk(dir: string, found: string[], wanted: (name: string) => boolean): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -30,7 +30,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   // Stores of rooms' scenes and snapshots (memory and Redis), with the checks of what a scene may
   // hold. Below delivery and the worker threads that run them: a volume's pyramid (with the block
   // reductions `max_dim` shares), and a segmentation's label index, surfaces and renumbering.
-  ['catalog/', 'uploads/', 'viewer/', 'scenes/', 'snapshots/', 'pyramid/', 'labels/'],
+  ['catalog/', 'uploads/', 'scenes/', 'snapshots/', 'pyramid/', 'labels/'],
   ['registry/', 'delivery/'],
   // The software renderers of thumbnails and room pictures, which the worker threads run.
   ['thumbnails/'],
