@@ -37,8 +37,50 @@ export interface SlicePlaneOptions {
   changed(): void;
 }
 
+/** One slice's plane, its texture (sampled nearest) and the pixels the texture shows. */
+interface SlicePlane {
+  texture: THREE.DataTexture;
+  mesh: THREE.Mesh;
+  pixels: Uint8Array<ArrayBuffer>;
+}
+
+/** The plane normal to `axis`, `size` texels, hung in the volume's inner frame. */
+function slicePlane(axis: Axis, [tw, th]: [number, number], frame: VolumeFrame, alphaTest: number): SlicePlane {
+  const { dims } = frame;
+  const pixels = new Uint8Array(tw * th * 4);
+  const texture = new THREE.DataTexture(pixels, tw, th, THREE.RGBAFormat);
+  texture.colorSpace = THREE.SRGBColorSpace;
+  texture.magFilter = THREE.NearestFilter;
+  texture.minFilter = THREE.NearestFilter;
+  const [width, height] = axis === 'x' ? [dims.z, dims.y] : axis === 'y' ? [dims.x, dims.z] : [dims.x, dims.y];
+  const material = new THREE.MeshBasicMaterial({ map: texture, side: THREE.DoubleSide, toneMapped: false, alphaTest });
+  // Slices of an upper layer are pulled forward over coplanar slices below (layer-look.ts).
+  material.userData.slice = true;
+  const mesh = new THREE.Mesh(new THREE.PlaneGeometry(width, height), material);
+  if (axis === 'x') mesh.rotation.y = -Math.PI / 2;
+  if (axis === 'y') mesh.rotation.x = Math.PI / 2;
+  frame.inner.add(mesh);
+  return { texture, mesh, pixels };
+}
+
+/** A slider's row, its input and the number shown beside it. */
+interface SliderParts {
+  row: HTMLElement;
+  input: HTMLInputElement;
+  value: HTMLOutputElement;
+}
+
+/** The slider row of one axis, at voxel `at` of `count`. */
+function sliceSlider(axis: Axis, count: number, at: number): SliderParts {
+  const value = h('output', { class: 'slice-value' }, `${at}`);
+  const input = h('input', {
+    type: 'range', class: 'slider', min: 0, max: Math.max(0, count - 1), step: 1, value: at, 'aria-label': `${axis} slice`, 'data-axis': axis,
+  });
+  return { row: h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, axis), input, value), input, value };
+}
+
 export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: SlicePlaneOptions): SlicePlanes {
-  const { count, dims } = frame;
+  const { count } = frame;
   const index: Record<Axis, number> = { x: Math.floor(count.x / 2), y: Math.floor(count.y / 2), z: Math.floor(count.z / 2) };
   /** Axes along which the stage's slice point lies outside this volume. */
   const outside = new Set<Axis>();
@@ -47,7 +89,7 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
   let unlisten: () => void = () => {};
   // Texture size per axis: the plane normal to x shows (z, y), to y shows (x, z), to z shows (x, y).
   const texSize: Record<Axis, [number, number]> = { x: [count.z, count.y], y: [count.x, count.z], z: [count.x, count.y] };
-  const planes = {} as Record<Axis, { texture: THREE.DataTexture; mesh: THREE.Mesh; pixels: Uint8Array<ArrayBuffer> }>;
+  const planes = {} as Record<Axis, SlicePlane>;
   const materials: THREE.MeshBasicMaterial[] = [];
 
   const fill = (axis: Axis): void => {
@@ -71,23 +113,9 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
   };
 
   for (const axis of AXES) {
-    const [tw, th] = texSize[axis];
-    const pixels = new Uint8Array(tw * th * 4);
-    const texture = new THREE.DataTexture(pixels, tw, th, THREE.RGBAFormat);
-    texture.colorSpace = THREE.SRGBColorSpace;
-    texture.magFilter = THREE.NearestFilter;
-    texture.minFilter = THREE.NearestFilter;
-    const geometry =
-      axis === 'x' ? new THREE.PlaneGeometry(dims.z, dims.y) : axis === 'y' ? new THREE.PlaneGeometry(dims.x, dims.z) : new THREE.PlaneGeometry(dims.x, dims.y);
-    const material = new THREE.MeshBasicMaterial({ map: texture, side: THREE.DoubleSide, toneMapped: false, alphaTest: options.alphaTest });
-    // Slices of an upper layer are pulled forward over coplanar slices below (layer-look.ts).
-    material.userData.slice = true;
-    materials.push(material);
-    const mesh = new THREE.Mesh(geometry, material);
-    if (axis === 'x') mesh.rotation.y = -Math.PI / 2;
-    if (axis === 'y') mesh.rotation.x = Math.PI / 2;
-    frame.inner.add(mesh);
-    planes[axis] = { texture, mesh, pixels };
+    const plane = slicePlane(axis, texSize[axis], frame, options.alphaTest);
+    materials.push(plane.mesh.material as THREE.MeshBasicMaterial);
+    planes[axis] = plane;
     fill(axis);
     place(axis);
   }
@@ -99,10 +127,7 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
   };
   const outputs = {} as Record<Axis, { input: HTMLInputElement; value: HTMLOutputElement }>;
   const rows = AXES.map((axis) => {
-    const value = h('output', { class: 'slice-value' }, `${index[axis]}`);
-    const input = h('input', {
-      type: 'range', class: 'slider', min: 0, max: Math.max(0, count[axis] - 1), step: 1, value: index[axis], 'aria-label': `${axis} slice`, 'data-axis': axis,
-    });
+    const { row, input, value } = sliceSlider(axis, count[axis], index[axis]);
     outputs[axis] = { input, value };
     input.addEventListener('input', () => {
       index[axis] = Number(input.value);
@@ -113,7 +138,7 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
       options.changed();
       link?.set(centre(), self);
     });
-    return h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, axis), input, value);
+    return row;
   });
 
   /** Goes to the stage's slice point; false when it lies outside this volume on every axis. */
