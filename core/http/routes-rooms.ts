@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
-import { computeForRoom, type RoomRequestDeps } from '../workspace/room-request.ts';
+import { computeForRoom, type RoomRequestDeps } from '../rooms/service/room-request.ts';
 import { listColormaps } from '../wire/colormaps.ts';
 import { checkViewChange, VIEW_MODES } from '../rooms/room-view.ts';
 import { roomOf } from './request-input.ts';

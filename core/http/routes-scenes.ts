@@ -15,7 +15,7 @@ import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { LAYER_ID_PATTERN } from '../scenes/scene-limits.ts';
 import { computeRequestOf } from '../request/specimen-request.ts';
-import { expectedVersion } from '../workspace/room-scenes.ts';
+import { expectedVersion } from '../scenes/service/room-scenes.ts';
 import { sendComputed, type ComputedReplyDeps } from './reply-computed.ts';
 import { roomOf } from './request-input.ts';
 import { ifMatchHeader, ROOM_PARAMS, roomItemParams, type RoomParams } from './route-inputs.ts';

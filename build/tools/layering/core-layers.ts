@@ -41,8 +41,15 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The cache-first result service, above the invokers it runs.
   ['serving/', 'testing/'],
   ['jobs/', 'zarr/', 'request/'],
-  // Rooms as shared workspaces.
-  ['workspace/'],
+  // What makes a room live, each service above its concept's store: published specimens
+  // (published/), a room's entry and view as requests change them (rooms/service/), a scene's
+  // layers computed and kept in step (scenes/service/), snapshots taken and restored
+  // (snapshots/service/); a room exported for other eyes: its picture, its Neuroglancer state.
+  ['published/'],
+  ['rooms/service/'],
+  ['scenes/service/'],
+  ['snapshots/service/'],
+  ['exports/'],
   // The services the routes share.
   ['host-context.ts'],
   ['federation/', 'mcp/'],
@@ -64,9 +71,18 @@ export const ENTRY_FILES: readonly string[] = [];
  */
 export const KNOWN_EXCEPTIONS: readonly string[] = [];
 
+/**
+ * Folders inside a folder that are rooms of their own: a concept's service, which stands high
+ * in the layers, kept beside the concept's store, which stands low (`scenes/service/` above
+ * `scenes/`).
+ */
+export const NESTED_ROOMS: readonly string[] = LAYERS.flat().filter((room) => room.indexOf('/') < room.length - 1);
+
 /** The room of a file given by its path inside core/ (`a/b.ts`, or `c.ts` at the root). */
 export function roomOf(rel: string): string {
   if (ENTRY_FILES.includes(rel)) return rel;
+  const nested = NESTED_ROOMS.find((room) => rel.startsWith(room));
+  if (nested) return nested;
   const slash = rel.indexOf('/');
   return slash < 0 ? rel : rel.slice(0, slash + 1);
 }

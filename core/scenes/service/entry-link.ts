@@ -8,14 +8,14 @@
  * cache let its entry go answers its active layer as its entry, so a client that knows only the
  * entry (the Godot client) sees and asks for what the scene shows.
  */
-import { boundFrame } from '../annotations/layer-frame.ts';
-import type { LayerResult, LayerSource, SceneLayer } from '../wire/scene-types.ts';
-import type { RoomEntry } from '../wire/wire-types.ts';
-import { stableJson } from '../wire/stable-json.ts';
-import { makeLayerId } from '../scenes/layer-ids.ts';
-import { namesSteps } from '../scenes/layer-steps.ts';
-import { addLayer, replaceSource } from '../scenes/scene-ops.ts';
-import { layerDataUrl } from '../scenes/scene-size.ts';
+import { boundFrame } from '../../annotations/layer-frame.ts';
+import type { LayerResult, LayerSource, SceneLayer } from '../../wire/scene-types.ts';
+import type { RoomEntry } from '../../wire/wire-types.ts';
+import { stableJson } from '../../wire/stable-json.ts';
+import { makeLayerId } from '../layer-ids.ts';
+import { namesSteps } from '../layer-steps.ts';
+import { addLayer, replaceSource } from '../scene-ops.ts';
+import { layerDataUrl } from '../scene-size.ts';
 import { defaultKind, resolveLayerSource } from './layer-sources.ts';
 import type { LayerRuns, SceneDeps } from './layer-runs.ts';
 

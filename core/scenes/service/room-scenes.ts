@@ -9,25 +9,25 @@
  * affine: moved-points.ts) has it computed again. The room's entry and the active layer stay
  * one (entry-link.ts): this service hears every change of a room's entry on its host's event hub.
  */
-import { boundFrame } from '../annotations/layer-frame.ts';
-import type { LayerKind, LayerSource, RoomScene, SceneLayer } from '../wire/scene-types.ts';
-import type { RoomEntry } from '../wire/wire-types.ts';
-import { ROOM_CHANNEL_PREFIX } from '../events/channels.ts';
-import type { EventHub } from '../events/event-hub.ts';
-import { layerSlot } from '../events/layer-slots.ts';
-import { bad } from '../scenes/check-display.ts';
-import { checkLayer, checkLayerChange, checkSceneInput, type LayerChange, type LayerInput } from '../scenes/check-layer.ts';
-import { sameSource } from '../scenes/check-source.ts';
-import { checkLayerSteps, namesSteps, type StepFields } from '../scenes/layer-steps.ts';
-import { fitSteps, type LayerDraft } from '../scenes/scene-ops.ts';
-import type { SceneWrite } from '../scenes/scene-store.ts';
+import { boundFrame } from '../../annotations/layer-frame.ts';
+import type { LayerKind, LayerSource, RoomScene, SceneLayer } from '../../wire/scene-types.ts';
+import type { RoomEntry } from '../../wire/wire-types.ts';
+import { ROOM_CHANNEL_PREFIX } from '../../events/channels.ts';
+import type { EventHub } from '../../events/event-hub.ts';
+import { layerSlot } from '../../events/layer-slots.ts';
+import { bad } from '../check-display.ts';
+import { checkLayer, checkLayerChange, checkSceneInput, type LayerChange, type LayerInput } from '../check-layer.ts';
+import { sameSource } from '../check-source.ts';
+import { checkLayerSteps, namesSteps, type StepFields } from '../layer-steps.ts';
+import { fitSteps, type LayerDraft } from '../scene-ops.ts';
+import type { SceneWrite } from '../scene-store.ts';
 import { EntryLink } from './entry-link.ts';
 import { isBound, movedBoundLayers } from './moved-points.ts';
 import { LayerRuns, slotOf, type SceneDeps } from './layer-runs.ts';
 import { checkKindFits, defaultKind, resolveLayerSource, type ResolvedSource } from './layer-sources.ts';
-import type { RequestAsk } from '../request/specimen-request.ts';
-import { createHostError } from '../errors.ts';
-import type { EntryScenes } from './room-workspace.ts';
+import type { RequestAsk } from '../../request/specimen-request.ts';
+import { createHostError } from '../../errors.ts';
+import type { EntryScenes } from '../../rooms/service/room-workspace.ts';
 
 /** A scene a snapshot recorded: its layers bottom first and its active layer. */
 export interface RecordedScene {

@@ -5,16 +5,16 @@
  * function is checked and computed into the room's cache; a static specimen is only looked
  * up (it is shown as it is). Shared by `PUT /api/rooms/{room_id}/entry` and the agents' tools.
  */
-import type { SpecimenRecord } from '../catalog/specimen-record.ts';
-import { createHostError } from '../errors.ts';
-import type { FunctionEntry } from '../registry/function-entry.ts';
-import { specimenOr404 } from '../registry/specimen-functions.ts';
-import type { RequestDeps } from '../request/request-deps.ts';
-import { computeRequestOf, resolveRequest, type RequestTarget, type SpecimenRequest } from '../request/specimen-request.ts';
-import { ComputeTimeLimit } from '../serving/compute-time-limit.ts';
-import type { ResolvedHostOptions } from '../options.ts';
-import { computeResult, type ResultSource } from '../serving/result-source.ts';
-import type { StoredResult } from '../results/stored-result.ts';
+import type { SpecimenRecord } from '../../catalog/specimen-record.ts';
+import { createHostError } from '../../errors.ts';
+import type { FunctionEntry } from '../../registry/function-entry.ts';
+import { specimenOr404 } from '../../registry/specimen-functions.ts';
+import type { RequestDeps } from '../../request/request-deps.ts';
+import { computeRequestOf, resolveRequest, type RequestTarget, type SpecimenRequest } from '../../request/specimen-request.ts';
+import { ComputeTimeLimit } from '../../serving/compute-time-limit.ts';
+import type { ResolvedHostOptions } from '../../options.ts';
+import { computeResult, type ResultSource } from '../../serving/result-source.ts';
+import type { StoredResult } from '../../results/stored-result.ts';
 
 export interface RoomRequest {
   specimen?: unknown;

@@ -13,9 +13,9 @@ import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultIds } from '../serving/result-ids.ts';
 import type { PictureRunner } from '../thumbnails/room-picture.ts';
 import type { PictureLayer } from '../thumbnails/scene-picture.ts';
-import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from './layer-sources.ts';
-import type { RoomScenes } from './room-scenes.ts';
-import type { RoomWorkspace } from './room-workspace.ts';
+import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from '../scenes/service/layer-sources.ts';
+import type { RoomScenes } from '../scenes/service/room-scenes.ts';
+import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 
 /** Each side's default and largest value, in pixels. */
 export const PICTURE_SIDE = { default: 512, max: 2048 } as const;

@@ -7,18 +7,18 @@
  * layer's slot is freed; and when another layer becomes active, the room's entry moves with it
  * (the result already held is copied between slots, nothing is computed again).
  */
-import { boundFrame } from '../annotations/layer-frame.ts';
-import type { LayerResult, RoomScene, SceneLayer } from '../wire/scene-types.ts';
-import { layerSlot } from '../events/layer-slots.ts';
-import { isHostError, type HostErrorCode } from '../errors.ts';
-import { sameSource } from '../scenes/check-source.ts';
-import { layerDataUrl, specimenDataUrl } from '../scenes/scene-size.ts';
-import type { SceneStore, SceneWrite } from '../scenes/scene-store.ts';
-import type { ResultSource } from '../serving/result-source.ts';
+import { boundFrame } from '../../annotations/layer-frame.ts';
+import type { LayerResult, RoomScene, SceneLayer } from '../../wire/scene-types.ts';
+import { layerSlot } from '../../events/layer-slots.ts';
+import { isHostError, type HostErrorCode } from '../../errors.ts';
+import { sameSource } from '../check-source.ts';
+import { layerDataUrl, specimenDataUrl } from '../scene-size.ts';
+import type { SceneStore, SceneWrite } from '../scene-store.ts';
+import type { ResultSource } from '../../serving/result-source.ts';
 import { asIsFileResult } from './file-layers.ts';
 import { kindOfResult, obtainLayerResult, resolveLayerSource, type LayerOutcome, type LayerSourceDeps, type ResolvedSource } from './layer-sources.ts';
 import { ResultCounts } from './result-counts.ts';
-import type { RoomWorkspace } from './room-workspace.ts';
+import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
 
 /** What the scenes of a host read and change. */
 export interface SceneDeps {

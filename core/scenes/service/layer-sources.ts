@@ -8,22 +8,22 @@
  * active layer, the layer's own otherwise). A parameter bound to the room's points takes them.
  * Errors of resolving name the layer's field (`layers[1].source: missing required parameter ...`).
  */
-import type { SpecimenRecord } from '../catalog/specimen-record.ts';
-import type { LayerKind, LayerSource } from '../wire/scene-types.ts';
-import type { DeliveryVariants } from '../delivery/delivery-variants.ts';
-import { staticFileSource, staticResult } from '../delivery/static-result.ts';
-import { createHostError, HostError, isHostError } from '../errors.ts';
-import { specimenOr404, specimenType } from '../registry/specimen-functions.ts';
-import { computeRequestOf, resolveRequest, type RequestAsk, type RequestTarget, type SpecimenRequest } from '../request/specimen-request.ts';
-import type { StoredResult } from '../results/stored-result.ts';
-import { bad } from '../scenes/check-display.ts';
-import { ComputeTimeLimit } from '../serving/compute-time-limit.ts';
-import { computeResult } from '../serving/result-source.ts';
-import type { ResultIds } from '../serving/result-ids.ts';
-import type { BoundFrame } from '../annotations/layer-frame.ts';
+import type { SpecimenRecord } from '../../catalog/specimen-record.ts';
+import type { LayerKind, LayerSource } from '../../wire/scene-types.ts';
+import type { DeliveryVariants } from '../../delivery/delivery-variants.ts';
+import { staticFileSource, staticResult } from '../../delivery/static-result.ts';
+import { createHostError, HostError, isHostError } from '../../errors.ts';
+import { specimenOr404, specimenType } from '../../registry/specimen-functions.ts';
+import { computeRequestOf, resolveRequest, type RequestAsk, type RequestTarget, type SpecimenRequest } from '../../request/specimen-request.ts';
+import type { StoredResult } from '../../results/stored-result.ts';
+import { bad } from '../check-display.ts';
+import { ComputeTimeLimit } from '../../serving/compute-time-limit.ts';
+import { computeResult } from '../../serving/result-source.ts';
+import type { ResultIds } from '../../serving/result-ids.ts';
+import type { BoundFrame } from '../../annotations/layer-frame.ts';
 import { isAsIsFile } from './file-layers.ts';
 import { roomPoints, type RoomAnnotations } from './room-annotations.ts';
-import type { RoomRequestDeps } from './room-request.ts';
+import type { RoomRequestDeps } from '../../rooms/service/room-request.ts';
 
 /** What resolving and computing layers reads from its host. */
 export type LayerSourceDeps = RoomRequestDeps & {

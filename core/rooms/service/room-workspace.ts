@@ -8,11 +8,11 @@
  * whatever a request shows becomes the active layer, and a room whose cache let its entry go
  * still answers its active layer.
  */
-import type { RoomEntry } from '../wire/wire-types.ts';
-import type { RoomState } from '../cache/room-state.ts';
-import type { ResultSource } from '../serving/result-source.ts';
-import type { RoomBoard, ShownSpecimen } from '../rooms/room-board.ts';
-import { applyViewChange, type RoomView, type ViewChange } from '../rooms/room-view.ts';
+import type { RoomEntry } from '../../wire/wire-types.ts';
+import type { RoomState } from '../../cache/room-state.ts';
+import type { ResultSource } from '../../serving/result-source.ts';
+import type { RoomBoard, ShownSpecimen } from '../room-board.ts';
+import { applyViewChange, type RoomView, type ViewChange } from '../room-view.ts';
 
 /** The wire shape of a room's entry (typed as the client's, so the two cannot drift apart). */
 export function toRoomEntry(state: RoomState): RoomEntry {

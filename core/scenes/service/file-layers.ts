@@ -7,14 +7,14 @@
  * lies, as the room does. A file whose type no layer shows, or one that is not local (a relayed
  * worker's is only known once fetched, so it goes the parsed way), is not such a layer.
  */
-import type { SpecimenRecord } from '../catalog/specimen-record.ts';
-import type { LayerResult } from '../wire/scene-types.ts';
-import type { ResultType } from '../wire/wire-types.ts';
-import { fileVersion } from '../delivery/static-result.ts';
-import { createHostError } from '../errors.ts';
-import { unreadableStatic } from '../inputs/static-inputs.ts';
-import { bad } from '../scenes/check-display.ts';
-import { specimenDataUrl } from '../scenes/scene-size.ts';
+import type { SpecimenRecord } from '../../catalog/specimen-record.ts';
+import type { LayerResult } from '../../wire/scene-types.ts';
+import type { ResultType } from '../../wire/wire-types.ts';
+import { fileVersion } from '../../delivery/static-result.ts';
+import { createHostError } from '../../errors.ts';
+import { unreadableStatic } from '../../inputs/static-inputs.ts';
+import { bad } from '../check-display.ts';
+import { specimenDataUrl } from '../scene-size.ts';
 
 const SHOWN_TYPES: readonly string[] = ['mesh', 'volume', 'point_cloud', 'image'] satisfies ResultType[];
 

@@ -5,9 +5,9 @@
  * to the room's points. What of the annotation store (annotations/annotation-store.ts) the
  * scenes use.
  */
-import type { AnnotationStore } from '../annotations/annotation-store.ts';
-import { intoLayerFrame, type BoundFrame } from '../annotations/layer-frame.ts';
-import type { Annotation, Vec3 } from '../wire/scene-types.ts';
+import type { AnnotationStore } from '../../annotations/annotation-store.ts';
+import { intoLayerFrame, type BoundFrame } from '../../annotations/layer-frame.ts';
+import type { Annotation, Vec3 } from '../../wire/scene-types.ts';
 
 export type RoomAnnotations = Pick<AnnotationStore, 'list' | 'replace'>;
 

@@ -7,10 +7,10 @@
  * and a leader stepping through a time-lapse costs no lookup of the result each step, even on
  * a Redis service where the lookup would fetch it.
  */
-import type { LayerResult } from '../wire/scene-types.ts';
-import type { StoredResult } from '../results/stored-result.ts';
-import { SINGLE_STEP, stepCountsOf, type StepCounts } from '../scenes/layer-steps.ts';
-import type { ResultIds } from '../serving/result-ids.ts';
+import type { LayerResult } from '../../wire/scene-types.ts';
+import type { StoredResult } from '../../results/stored-result.ts';
+import { SINGLE_STEP, stepCountsOf, type StepCounts } from '../layer-steps.ts';
+import type { ResultIds } from '../../serving/result-ids.ts';
 
 /** Result ids whose counts are kept (the oldest go first). */
 const KEPT = 1_000;

@@ -8,9 +8,9 @@
  * or none with its label) is not. A layer that is computed anyway after the change (new, or a
  * new source) is not listed.
  */
-import { boundFrame } from '../annotations/layer-frame.ts';
-import type { RoomScene, SceneLayer } from '../wire/scene-types.ts';
-import { sameSource } from '../scenes/check-source.ts';
+import { boundFrame } from '../../annotations/layer-frame.ts';
+import type { RoomScene, SceneLayer } from '../../wire/scene-types.ts';
+import { sameSource } from '../check-source.ts';
 import { pointsOf, type RoomAnnotations } from './room-annotations.ts';
 
 /** Whether `layer`'s source binds parameters to the room's points. */

@@ -10,20 +10,20 @@
  * It opens in the viewer at `/?snapshot=<id>`; `PUT .../scene {"snapshot": id}` restores its
  * scene and view into a room (each layer then computed again from its source).
  */
-import { boundFrame } from '../annotations/layer-frame.ts';
+import { boundFrame } from '../../annotations/layer-frame.ts';
 import { createHash } from 'node:crypto';
-import type { LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../wire/scene-types.ts';
-import type { SnapshotDocument } from '../wire/wire-types.ts';
-import { createHostError, isHostError } from '../errors.ts';
-import { stableJson } from '../wire/stable-json.ts';
-import type { StoredResult } from '../results/stored-result.ts';
-import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
-import { COMPUTATION_FAILURES, slotOf } from './layer-runs.ts';
-import { asIsFileResult } from './file-layers.ts';
-import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from './layer-sources.ts';
-import type { RoomScenes } from './room-scenes.ts';
-import { VIEW_FIELDS, type ViewChange } from '../rooms/room-view.ts';
-import type { RoomWorkspace } from './room-workspace.ts';
+import type { LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../../wire/scene-types.ts';
+import type { SnapshotDocument } from '../../wire/wire-types.ts';
+import { createHostError, isHostError } from '../../errors.ts';
+import { stableJson } from '../../wire/stable-json.ts';
+import type { StoredResult } from '../../results/stored-result.ts';
+import type { ResultPins, SnapshotStore } from '../snapshot-store.ts';
+import { COMPUTATION_FAILURES, slotOf } from '../../scenes/service/layer-runs.ts';
+import { asIsFileResult } from '../../scenes/service/file-layers.ts';
+import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
+import type { RoomScenes } from '../../scenes/service/room-scenes.ts';
+import { VIEW_FIELDS, type ViewChange } from '../../rooms/room-view.ts';
+import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
 
 /** A snapshot as the host answers it: the document's bytes as hashed, its id, and when it was first taken (ms since the epoch). */
 export interface StoredSnapshot {
