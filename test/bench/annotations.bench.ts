@@ -102,7 +102,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   try {
     const one = await fanOut(host, [host], 'bench-fan');
     lines.push(
-      `one host, ${FOLLOWERS} followers, ${ADDS} adds one after another: add sent → each follower's \`annotation\` event ${stats(one)} (${one.length} samples)`,
+      `one host, ${FOLLOWERS} followers, ${ADDS} adds one after another: ` +
+        `add sent → each follower's \`annotation\` event ${stats(one)} (${one.length} samples)`,
     );
 
     // ---- 2. 100,000 points in one room ------------------------------------------------------
