@@ -1,6 +1,6 @@
 /**
  * @module input-types
- * Input parameters: a parameter whose schema carries `x-vitrine-input` (params/input-schema.ts) takes another result
+ * Input parameters: a parameter whose schema carries `x-vitrine-input` (wire/input-schema.ts) takes another result
  * (a specimen's, or an upload's) instead of a plain value. The host checks the value when the
  * request arrives and loads the result just before the function runs; these are the shapes
  * both steps share.

@@ -13,7 +13,7 @@ import { COLORMAP_NAMES, isColormapName } from '../wire/colormaps.ts';
 export const VIEW_MODES = ['slices', 'volume', 'surface', 'points'] as const satisfies readonly NonNullable<RoomView['mode']>[];
 type ViewMode = (typeof VIEW_MODES)[number];
 
-// The view's shape is the wire's (client/wire-types.ts): one definition for host and clients.
+// The view's shape is the wire's (wire/wire-types.ts): one definition for host and clients.
 export type { RoomView };
 
 /** A change to a view: each setting given, or null to remove it. */
