@@ -21,10 +21,10 @@ import type { ResultSource } from './serving/result-source.ts';
 import type { StaticInputs } from './inputs/static-inputs.ts';
 import type { UploadStore } from './uploads/upload-store.ts';
 import type { FileParser } from './workers/file-parser.ts';
-import type { PublishedSpecimens } from './workspace/published-specimens.ts';
-import type { RoomScenes } from './workspace/room-scenes.ts';
-import type { RoomSnapshots } from './workspace/room-snapshots.ts';
-import type { RoomWorkspace } from './workspace/room-workspace.ts';
+import type { PublishedSpecimens } from './published/published-specimens.ts';
+import type { RoomScenes } from './scenes/service/room-scenes.ts';
+import type { RoomSnapshots } from './snapshots/service/room-snapshots.ts';
+import type { RoomWorkspace } from './rooms/service/room-workspace.ts';
 
 /**
  * Runs after the host's own sources are reloaded, in the order added; what it returns is

@@ -8,7 +8,7 @@
  * in the shortest form that reads back as the same double. The same shape imports
  * (parse-annotation-csv.ts).
  */
-import type { Annotation } from '../client/scene-types.ts';
+import type { Annotation } from '../wire/scene-types.ts';
 import { csvLine } from './csv-records.ts';
 
 /** The fixed columns, in order. */

@@ -7,7 +7,7 @@
  * command on a Redis service) and rebuilds when it moved; reads of a version being built wait
  * for that one build.
  */
-import type { AnnotationList } from '../client/scene-types.ts';
+import type { AnnotationList } from '../wire/scene-types.ts';
 import { toAnnotationCsv } from './annotation-csv.ts';
 import type { AnnotationStore } from './annotation-store.ts';
 import { precomputedCollection, type PrecomputedCollection } from './precomputed-collection.ts';

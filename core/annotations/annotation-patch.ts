@@ -5,7 +5,7 @@
  * `author`). `properties` is replaced whole. A new `kind` needs points that suit it: the merged
  * annotation is checked as a new one would be, so a change never leaves a line with one point.
  */
-import { ANNOTATION_KINDS, type Annotation, type AnnotationInput } from '../client/scene-types.ts';
+import { ANNOTATION_KINDS, type Annotation, type AnnotationInput } from '../wire/scene-types.ts';
 import { checkOptional, checkPoints, invalid, isRecord, refuseUnknown } from './check-annotation.ts';
 
 const OPTIONAL = ['layer', 'label', 'color', 'properties', 'author'] as const;

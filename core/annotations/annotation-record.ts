@@ -4,7 +4,7 @@
  * (`id`, `version`, `created`, `updated`, milliseconds since the epoch) and its measurements,
  * always in one key order, so the same annotation is the same JSON on every host.
  */
-import type { Annotation, AnnotationInput } from '../client/scene-types.ts';
+import type { Annotation, AnnotationInput } from '../wire/scene-types.ts';
 import { measure } from './measure-annotation.ts';
 
 /** What the host stamps on a draft. */

@@ -12,7 +12,7 @@
  * of more than EVENT_BATCH_LIMIT changes sends only its last, so followers see the jump in
  * versions and read the list again rather than a flood.
  */
-import type { Annotation, AnnotationEvent, AnnotationInput, AnnotationList } from '../client/scene-types.ts';
+import type { Annotation, AnnotationEvent, AnnotationInput, AnnotationList } from '../wire/scene-types.ts';
 import type { AnnotationPatch } from './annotation-patch.ts';
 
 /** The room event an annotation change sends. */

@@ -8,7 +8,7 @@
  * finite number`). What the host sets itself (`id`, `version`, `created`, `updated` and the
  * measurements) is ignored when sent, so an exported list can be imported again as it is.
  */
-import { ANNOTATION_KINDS, type AnnotationInput, type AnnotationKind, type Vec3 } from '../client/scene-types.ts';
+import { ANNOTATION_KINDS, type AnnotationInput, type AnnotationKind, type Vec3 } from '../wire/scene-types.ts';
 import { createHostError, type HostError } from '../errors.ts';
 
 export const MAX_LABEL_LENGTH = 256;

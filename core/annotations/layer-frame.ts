@@ -7,7 +7,7 @@
  * it: a mark goes up into the room by its own layer's affine, then down by the inverse of the
  * bound layer's. A layer whose affine cannot be inverted (a scale of 0) takes room coordinates.
  */
-import type { Vec3 } from '../client/scene-types.ts';
+import type { Vec3 } from '../wire/scene-types.ts';
 
 /** The bound layer and every layer's affine (absent: identity). */
 export interface BoundFrame {

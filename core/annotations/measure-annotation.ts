@@ -6,7 +6,7 @@
  * Points and lines measure nothing. Distances are summed in double precision, so a ruler
  * between two voxel centres reads what `voxelCentre` (sdk/volume-frame.ts) places them at.
  */
-import type { AnnotationKind, Vec3 } from '../client/scene-types.ts';
+import type { AnnotationKind, Vec3 } from '../wire/scene-types.ts';
 
 export interface Measurements {
   length?: number;

@@ -6,7 +6,7 @@
  * `maxPerRoom` per room and `maxPerHost` across rooms (a host alone keeps them in its heap).
  * Nothing survives the process: a host that must keep them runs with `--redis`.
  */
-import type { Annotation, AnnotationEvent, AnnotationInput, AnnotationList } from '../client/scene-types.ts';
+import type { Annotation, AnnotationEvent, AnnotationInput, AnnotationList } from '../wire/scene-types.ts';
 import { roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import { createHostError } from '../errors.ts';

@@ -11,7 +11,7 @@
  * Every failure is a 400 naming the line (`CSV line 7: x must be a finite number, got 'abc'`).
  */
 import { createHostError, isHostError } from '../errors.ts';
-import type { AnnotationInput } from '../client/scene-types.ts';
+import type { AnnotationInput } from '../wire/scene-types.ts';
 import { checkDraft } from './check-annotation.ts';
 import { parseCsvRecords, CsvSyntaxError, type CsvRecord } from './csv-records.ts';
 

@@ -12,7 +12,7 @@
  * (4-byte ones first, then `color`'s three bytes), padded to a multiple of 4 bytes; a list of
  * annotations is their count as uint64, each annotation's bytes, then each id as uint64.
  */
-import type { Annotation } from '../client/scene-types.ts';
+import type { Annotation } from '../wire/scene-types.ts';
 import { NEUROGLANCER_TYPE, type PrecomputedEntry, type PrecomputedType } from './precomputed-entries.ts';
 
 /** Distinct labels past which `label` is left out (its enum would swell the info). */

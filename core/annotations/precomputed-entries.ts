@@ -8,7 +8,7 @@
  * polyline's id with the segment's place (`2^63 + id·2^14 + k`), so selecting one in
  * Neuroglancer finds it again by id.
  */
-import type { Annotation, AnnotationKind } from '../client/scene-types.ts';
+import type { Annotation, AnnotationKind } from '../wire/scene-types.ts';
 import { MAX_POINTS } from './check-annotation.ts';
 
 export const PRECOMPUTED_TYPES = ['point', 'line', 'axis_aligned_bounding_box', 'ellipsoid'] as const;

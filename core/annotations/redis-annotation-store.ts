@@ -9,7 +9,7 @@
  * without `If-Match` is made on the version it read; when another change came first it reads
  * again and applies the patch on top, so concurrent changes are neither lost nor refused.
  */
-import type { Annotation, AnnotationEvent, AnnotationInput, AnnotationList } from '../client/scene-types.ts';
+import type { Annotation, AnnotationEvent, AnnotationInput, AnnotationList } from '../wire/scene-types.ts';
 import { createHostError } from '../errors.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';

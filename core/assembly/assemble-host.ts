@@ -27,8 +27,8 @@ import { deliveryTaskRunner, pictureRunner, pyramidRunner } from '../workers/tas
 import { VolumePyramids } from '../pyramid/volume-pyramids.ts';
 import { assembleResults } from './assemble-results.ts';
 import { assembleWorkspace } from './assemble-workspace.ts';
-import { RoomScenes } from '../workspace/room-scenes.ts';
-import { RoomSnapshots } from '../workspace/room-snapshots.ts';
+import { RoomScenes } from '../scenes/service/room-scenes.ts';
+import { RoomSnapshots } from '../snapshots/service/room-snapshots.ts';
 import { assembleCompute } from './compute-assembly.ts';
 import type { ScaleService } from './scale-service.ts';
 import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';

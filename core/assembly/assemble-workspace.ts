@@ -17,10 +17,10 @@ import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ScaleService } from './scale-service.ts';
-import { PublishedSpecimens, type PublishedLog } from '../workspace/published-specimens.ts';
+import { PublishedSpecimens, type PublishedLog } from '../published/published-specimens.ts';
 import { MemoryRoomBoard } from '../rooms/memory-room-board.ts';
 import type { RoomBoard } from '../rooms/room-board.ts';
-import { RoomWorkspace } from '../workspace/room-workspace.ts';
+import { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 import { MemorySceneStore } from '../scenes/memory-scene-store.ts';
 import type { SceneStore } from '../scenes/scene-store.ts';
 import { MemoryResultPins, MemorySnapshotStore } from '../snapshots/memory-snapshot-store.ts';
@@ -62,7 +62,7 @@ export async function assembleWorkspace(deps: {
   if (scale) {
     const [{ RedisRoomBoard }, { RedisPublished }, { RedisSceneStore }, { RedisSnapshotStore, RedisResultPins }, { RedisAnnotationStore }] = await Promise.all([
       import('../rooms/redis-room-board.ts'),
-      import('../workspace/redis-published.ts'),
+      import('../published/redis-published.ts'),
       import('../scenes/redis-scene-store.ts'),
       import('../snapshots/redis-snapshot-store.ts'),
       import('../annotations/redis-annotation-store.ts'),

@@ -5,7 +5,7 @@
  * and read the figures its routes and metrics read (cache statistics, held bytes, lookups,
  * variants made). It names each of these; the services behind them stay private.
  */
-import type { CacheStats } from '../client/wire-types.ts';
+import type { CacheStats } from '../wire/wire-types.ts';
 import type { RoomCache } from '../cache/room-cache.ts';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { HOST_CHANNEL } from '../events/channels.ts';

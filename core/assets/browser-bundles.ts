@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BuildOptions } from 'esbuild';
-import { CORE_DIR, PREBUILT_ASSETS_DIR } from '../package-layout.ts';
+import { PACKAGE_ROOT, PREBUILT_ASSETS_DIR } from '../package-layout.ts';
 
 /** One built file. */
 export interface BrowserAsset {
@@ -27,7 +27,7 @@ export type BrowserAssets = ReadonlyMap<string, BrowserAsset>;
 interface BundleSpec {
   /** Folder under `build/dist/assets/` holding the prebuilt files. */
   prebuilt: string;
-  /** Source entry (relative to core/) and the output name. */
+  /** Source entry (relative to the package root) and the output name. */
   entry: string;
   name: string;
   minify: boolean;
@@ -36,8 +36,9 @@ interface BundleSpec {
 }
 
 const SPECS = {
-  viewer: { prebuilt: 'viewer', entry: 'viewer/app/main.ts', name: 'app', minify: true, splitting: true },
-  client: { prebuilt: '.', entry: 'client/index.ts', name: 'client', minify: false, splitting: false },
+  // The viewer is a package of its own beside core/ (viewer/), built for the browser only.
+  viewer: { prebuilt: 'viewer', entry: 'viewer/main.ts', name: 'app', minify: true, splitting: true },
+  client: { prebuilt: '.', entry: 'core/client/index.ts', name: 'client', minify: false, splitting: false },
 } satisfies Record<string, BundleSpec>;
 
 export type BundleName = keyof typeof SPECS;
@@ -63,7 +64,7 @@ function toAsset(name: string, body: Buffer): BrowserAsset {
 export function browserBuildOptions(bundle: BundleName, outdir: string): BuildOptions {
   const spec: BundleSpec = SPECS[bundle];
   return {
-    entryPoints: { [spec.name]: path.join(CORE_DIR, spec.entry) },
+    entryPoints: { [spec.name]: path.join(PACKAGE_ROOT, spec.entry) },
     outdir: path.join(outdir, spec.prebuilt),
     bundle: true,
     minify: spec.minify,

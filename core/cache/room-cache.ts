@@ -6,7 +6,7 @@
  * this on one thread, so every operation is atomic with respect to requests. With a byte
  * budget, every stored value is held in it (the budget may drop the least recently used).
  */
-import type { CacheStats } from '../client/wire-types.ts';
+import type { CacheStats } from '../wire/wire-types.ts';
 import type { RoomState } from './room-state.ts';
 import type { ResultBudget } from './result-budget.ts';
 import { slotOwner } from '../events/layer-slots.ts';

@@ -18,7 +18,7 @@
  */
 import type { FollowOptions } from './follow-events.ts';
 import { followRoom } from './follow-room.ts';
-import type { Annotation, AnnotationEvent, AnnotationList } from './scene-types.ts';
+import type { Annotation, AnnotationEvent, AnnotationList } from '../wire/scene-types.ts';
 import type { Transport } from './transport.ts';
 
 export class AnnotationMirror {

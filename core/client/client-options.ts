@@ -5,7 +5,7 @@
  * the routes alone.
  */
 import type { FetchLike } from './transport.ts';
-import type { DeliveryQuery } from './wire-types.ts';
+import type { DeliveryQuery } from '../wire/wire-types.ts';
 
 /** Options of {@link createClient}. */
 export interface ClientOptions {

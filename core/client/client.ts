@@ -6,7 +6,7 @@
  * client-options.ts.
  */
 import type { ClientOptions, DataOptions, InvokeOptions } from './client-options.ts';
-import type { SpecimenData, TypedData } from './decoded-types.ts';
+import type { SpecimenData, TypedData } from '../wire/decoded-types.ts';
 import { decodeTypedResult } from './decode-typed-result.ts';
 import { followJob, type FollowJobOptions } from './follow-job.ts';
 import { followRoom, type FollowRoomOptions } from './follow-room.ts';
@@ -29,8 +29,8 @@ import type {
   SnapshotDocument,
   SpecimenMetadata,
   StartResponse,
-} from './wire-types.ts';
-import { SNAPSHOT_CREATED_HEADER } from './wire-types.ts';
+} from '../wire/wire-types.ts';
+import { SNAPSHOT_CREATED_HEADER } from '../wire/wire-types.ts';
 
 const enc = encodeURIComponent;
 

@@ -16,7 +16,7 @@ import type {
   PointCloudData,
   TypedData,
   VolumeData,
-} from './decoded-types.ts';
+} from '../wire/decoded-types.ts';
 
 
 /** Raised for JSON that is not a typed result. */

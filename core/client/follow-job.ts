@@ -13,7 +13,7 @@
  */
 import { followEvents, type FollowOptions } from './follow-events.ts';
 import type { Transport } from './transport.ts';
-import type { JobEnd, JobEvent, ProgressMessage } from './wire-types.ts';
+import type { JobEnd, JobEvent, ProgressMessage } from '../wire/wire-types.ts';
 
 /** Options of `followJob`. */
 export interface FollowJobOptions extends FollowOptions {

@@ -15,10 +15,10 @@
  * A function started without a specimen has no `/data`, so its flow (`runJobFlow`, as
  * `VitrineClient.runFunction` uses it) takes the job's result.
  */
-import type { SpecimenData } from './decoded-types.ts';
+import type { SpecimenData } from '../wire/decoded-types.ts';
 import { abortError, isAbortError, VitrineJobError } from './errors.ts';
 import { waitForJob, type JobWatchEndpoints } from './wait-job.ts';
-import type { DeliveryQuery, ProgressMessage, StartResponse } from './wire-types.ts';
+import type { DeliveryQuery, ProgressMessage, StartResponse } from '../wire/wire-types.ts';
 
 /** How any job is followed: `VitrineClient.load` (a specimen) and `runFunction` (a function) alike. */
 export interface JobFlowOptions {

@@ -8,7 +8,7 @@
  */
 import { decodeEnvelope } from '../envelope/decode-envelope.ts';
 import type { DecodedEnvelope } from '../envelope/decode-envelope.ts';
-import type { FileData, SpecimenData, TypedData } from './decoded-types.ts';
+import type { FileData, SpecimenData, TypedData } from '../wire/decoded-types.ts';
 import { decodeTypedResult } from './decode-typed-result.ts';
 import { readAxesInfo } from './volume-axes-info.ts';
 

@@ -15,7 +15,7 @@
 import { AnnotationMirror, followAnnotations } from './annotation-mirror.ts';
 import type { FollowOptions } from './follow-events.ts';
 import type { Transport } from './transport.ts';
-import type { Annotation, AnnotationInput, AnnotationList } from './scene-types.ts';
+import type { Annotation, AnnotationInput, AnnotationList } from '../wire/scene-types.ts';
 
 /** A change: the fields given replace the annotation's; `null` removes an optional one. */
 export type AnnotationChange = Partial<AnnotationInput> & { [K in 'layer' | 'label' | 'color' | 'properties' | 'author']?: AnnotationInput[K] | null };

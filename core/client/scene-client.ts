@@ -5,7 +5,7 @@
  * restore snapshots, and the room as a Neuroglancer state. Every follower of the room sees each
  * change as a `scene` event (`followRoom`).
  */
-import type { LayerChange, NewLayer, RoomScene, SceneLayer, SnapshotCreated } from './scene-types.ts';
+import type { LayerChange, NewLayer, RoomScene, SceneLayer, SnapshotCreated } from '../wire/scene-types.ts';
 import type { Transport } from './transport.ts';
 
 const enc = encodeURIComponent;

@@ -6,7 +6,7 @@
  * axis. Fields that are absent or malformed are left out: an answer of a plain volume reads
  * as it always did.
  */
-import type { VolumeAxes, VolumeAxesInfo, VolumeChannel } from './scene-types.ts';
+import type { VolumeAxes, VolumeAxesInfo, VolumeChannel } from '../wire/scene-types.ts';
 
 const AXES: readonly string[] = ['zyx', 'czyx', 'tzyx', 'tczyx'];
 

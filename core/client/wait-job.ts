@@ -11,7 +11,7 @@
 import { sleep } from './abortable-sleep.ts';
 import { isAbortError, VitrineHttpError } from './errors.ts';
 import type { FollowJobOptions } from './follow-job.ts';
-import type { JobEnd, JobEvent, ProgressMessage, ProgressResponse } from './wire-types.ts';
+import type { JobEnd, JobEvent, ProgressMessage, ProgressResponse } from '../wire/wire-types.ts';
 
 /** The host calls waiting needs (implemented by `VitrineClient`). */
 export interface JobWatchEndpoints {

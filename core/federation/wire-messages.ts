@@ -4,7 +4,7 @@
  * close codes. Binary frames carry raw payload bytes of the request named by the last `bytes`
  * message (see PROTOCOL.md).
  */
-import type { CatalogEntry } from '../client/wire-types.ts';
+import type { CatalogEntry } from '../wire/wire-types.ts';
 
 /** Bumped on any incompatible change; a relay refuses a worker speaking another version. */
 export const PROTOCOL_VERSION = 2;

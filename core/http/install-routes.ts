@@ -7,7 +7,7 @@ import { AnnotationForms } from '../annotations/annotation-forms.ts';
 import { clientRoute } from '../assets/client-route.ts';
 import type { HostContext } from '../host-context.ts';
 import { mcpRoutes } from '../mcp/routes-mcp.ts';
-import { viewerRoutes } from '../viewer/viewer-routes.ts';
+import { viewerRoutes } from '../assets/viewer-routes.ts';
 import { zarrRoutes } from '../zarr/routes-zarr.ts';
 import { annotationRoutes } from './routes-annotations.ts';
 import { blobRoutes } from './routes-blobs.ts';

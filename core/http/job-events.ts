@@ -17,7 +17,7 @@
  * resumes with Last-Event-ID.
  */
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
-import type { JobEnd, ProgressResponse } from '../client/wire-types.ts';
+import type { JobEnd, ProgressResponse } from '../wire/wire-types.ts';
 import type { JobService } from '../jobs/job-service.ts';
 import { dropIfBehind } from '../events/stream-backlog.ts';
 import type { StreamScope } from '../events/stream-scope.ts';

@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
-import type { PublishedSpecimens } from '../workspace/published-specimens.ts';
+import type { PublishedSpecimens } from '../published/published-specimens.ts';
 
 const PREFIX = '/api/specimens';
 

@@ -12,8 +12,8 @@
  * state, not history, so reconnecting (which sends `state` again) loses nothing.
  */
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
-import type { RoomScenes } from '../workspace/room-scenes.ts';
-import type { RoomWorkspace } from '../workspace/room-workspace.ts';
+import type { RoomScenes } from '../scenes/service/room-scenes.ts';
+import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 import { ROOM_RESYNC, roomChannel } from '../events/channels.ts';
 import type { EventHub, HostEvent } from '../events/event-hub.ts';
 import { BoundedEventWriter } from '../events/bounded-event-writer.ts';

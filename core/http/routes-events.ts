@@ -2,7 +2,7 @@
  * @module routes-events
  * The Server-Sent Events routes, each described where it is registered (its inputs, and the
  * events it sends with their data shapes under the `x-events` extension, as in
- * core/client/wire-types.ts): `GET /api/events` (the host's stream), `GET /api/jobs/{id}/events`
+ * core/wire/wire-types.ts): `GET /api/events` (the host's stream), `GET /api/jobs/{id}/events`
  * and `GET /api/rooms/{room_id}/events`. Every request error (a bad `since` or room id, an
  * unknown job, too many open streams) is decided before the response switches to SSE, so it
  * answers with its status and the JSON error body.

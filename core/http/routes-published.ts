@@ -14,9 +14,9 @@ import { createHostError } from '../errors.ts';
 import { PARSED_EXTENSIONS, parsedExtension } from '../formats/parse-file.ts';
 import type { HostContext } from '../host-context.ts';
 import { readUploadBody } from '../uploads/read-upload-body.ts';
-import type { PublishedSpecimens } from '../workspace/published-specimens.ts';
-import { readPublishFields } from '../workspace/publish-input.ts';
-import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishDeps, type PublishedFile } from '../workspace/publish-file.ts';
+import type { PublishedSpecimens } from '../published/published-specimens.ts';
+import { readPublishFields } from '../published/publish-input.ts';
+import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishDeps, type PublishedFile } from '../published/publish-file.ts';
 import { parseFileBody } from './file-body.ts';
 import { idParams, queryOf, VOLUME_FIELD_QUERY } from './route-inputs.ts';
 

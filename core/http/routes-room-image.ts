@@ -5,7 +5,7 @@
  * bad one is a 400 naming it; a room that shows nothing a 404. Never cached: the room changes.
  */
 import type { FastifyInstance } from 'fastify';
-import { pictureSide, PICTURE_SIDE, roomImage, type RoomImageDeps } from '../workspace/room-image.ts';
+import { pictureSide, PICTURE_SIDE, roomImage, type RoomImageDeps } from '../exports/room-image.ts';
 import { roomOf } from './request-input.ts';
 import { queryOf, ROOM_PARAMS } from './route-inputs.ts';
 

@@ -9,13 +9,13 @@
  * field's path. Writes pass the guards every write passes (cross-site and foreign-Host 403).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RoomScene } from '../client/scene-types.ts';
+import type { RoomScene } from '../wire/scene-types.ts';
 import { parseDeliveryQuery } from '../delivery/parse-delivery.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { LAYER_ID_PATTERN } from '../scenes/scene-limits.ts';
 import { computeRequestOf } from '../request/specimen-request.ts';
-import { expectedVersion } from '../workspace/room-scenes.ts';
+import { expectedVersion } from '../scenes/service/room-scenes.ts';
 import { sendComputed, type ComputedReplyDeps } from './reply-computed.ts';
 import { roomOf } from './request-input.ts';
 import { ifMatchHeader, ROOM_PARAMS, roomItemParams, type RoomParams } from './route-inputs.ts';

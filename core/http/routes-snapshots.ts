@@ -8,10 +8,10 @@
  * absolute under the request's own scheme and `Host` (which the allowed-hosts guard checked).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AnnotationKind } from '../client/scene-types.ts';
-import { SNAPSHOT_CREATED_HEADER } from '../client/wire-types.ts';
+import type { AnnotationKind } from '../wire/scene-types.ts';
+import { SNAPSHOT_CREATED_HEADER } from '../wire/wire-types.ts';
 import type { HostContext } from '../host-context.ts';
-import { neuroglancerState, resultSegmentColors } from '../workspace/neuroglancer-state.ts';
+import { neuroglancerState, resultSegmentColors } from '../exports/neuroglancer-state.ts';
 import { roomOf } from './request-input.ts';
 import { ROOM_PARAMS, type RoomParams } from './route-inputs.ts';
 import { IMMUTABLE } from './routes-blobs.ts';

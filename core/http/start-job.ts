@@ -7,7 +7,7 @@
  * how the route finds what to compute. The job is then an ordinary one: progress, events,
  * result and cancel do not know which route began it.
  */
-import type { StartResponse } from '../client/wire-types.ts';
+import type { StartResponse } from '../wire/wire-types.ts';
 import type { HostContext } from '../host-context.ts';
 import type { RequestDeps } from '../request/request-deps.ts';
 import { computeRequestOf, resolveRequest, type RequestTarget } from '../request/specimen-request.ts';

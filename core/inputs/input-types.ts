@@ -1,13 +1,13 @@
 /**
  * @module input-types
- * Input parameters: a parameter whose schema carries `x-vitrine-input` (params/input-schema.ts) takes another result
+ * Input parameters: a parameter whose schema carries `x-vitrine-input` (wire/input-schema.ts) takes another result
  * (a specimen's, or an upload's) instead of a plain value. The host checks the value when the
  * request arrives and loads the result just before the function runs; these are the shapes
  * both steps share.
  */
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { inputKindOf } from '../params/input-schema.ts';
+import { inputKindOf } from '../wire/input-schema.ts';
 import { memoByIdentity } from '../params/memo.ts';
 import type { InputKind } from '../sdk/input-types.ts';
 

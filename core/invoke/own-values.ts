@@ -8,7 +8,7 @@
  * key was made from the shared values before. Plain values need no copy, and an input's
  * loaded result is passed as it is (it is a held result, never copied).
  */
-import { inputKindOf } from '../params/input-schema.ts';
+import { inputKindOf } from '../wire/input-schema.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 
 /** `values`, with a copy of every array or object value that is not a loaded input. */

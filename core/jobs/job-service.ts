@@ -5,7 +5,7 @@
  * memory) and RedisJobs, where every host of a service answers for every job; both run the
  * jobs conformance cases.
  */
-import type { JobStatus, ProgressResponse, StartResponse } from '../client/wire-types.ts';
+import type { JobStatus, ProgressResponse, StartResponse } from '../wire/wire-types.ts';
 import type { ComputeRequest } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 

@@ -6,7 +6,7 @@
  * and a quiet job costs none); finished ones are forgotten after the job TTL, as the service
  * forgets them.
  */
-import type { JobStatus } from '../client/wire-types.ts';
+import type { JobStatus } from '../wire/wire-types.ts';
 
 const RECHECK_MS = 2000;
 

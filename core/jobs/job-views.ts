@@ -5,7 +5,7 @@
  */
 import { createHostError } from '../errors.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { ProgressResponse, StartResponse } from '../client/wire-types.ts';
+import type { ProgressResponse, StartResponse } from '../wire/wire-types.ts';
 import type { Job } from './job.ts';
 
 export function toStartResponse(job: Job): StartResponse {

@@ -6,7 +6,7 @@
 import { createHostError } from '../errors.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { ResultService } from '../serving/result-service.ts';
-import type { JobStatus, ProgressResponse, StartResponse } from '../client/wire-types.ts';
+import type { JobStatus, ProgressResponse, StartResponse } from '../wire/wire-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { jobChannel } from '../events/channels.ts';
 import type { JobRequest, JobService } from './job-service.ts';

@@ -7,7 +7,7 @@
  * functions registered in code (which run on this host only) stay in this host's own store.
  */
 import { randomUUID } from 'node:crypto';
-import type { JobStatus, ProgressResponse, StartResponse } from '../client/wire-types.ts';
+import type { JobStatus, ProgressResponse, StartResponse } from '../wire/wire-types.ts';
 import { createHostError, isHostError } from '../errors.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import { keyOf, roomStateOf } from '../serving/result-source.ts';

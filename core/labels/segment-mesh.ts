@@ -5,7 +5,7 @@
  * label colour (the result's `label_colors`, else the categorical colour every view uses) so
  * a client tells them apart without the volume. Runs on the encode worker thread.
  */
-import { labelRgb, rgbOfHex } from '../client/label-colors.ts';
+import { labelRgb, rgbOfHex } from '../wire/label-colors.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { findLabel, spatialShape, type LabelIndex } from './label-index.ts';
 import { MeshBuilder } from './mesh-builder.ts';

@@ -6,7 +6,7 @@
  * room's peers as the routes' changes do.
  */
 import { checkDraft, COLOR, MAX_LABEL_LENGTH } from '../annotations/check-annotation.ts';
-import { ANNOTATION_KINDS } from '../client/scene-types.ts';
+import { ANNOTATION_KINDS } from '../wire/scene-types.ts';
 import type { McpTool } from './mcp-tool.ts';
 import { roomArg } from './tool-calls.ts';
 import { objectSchema } from './tool-schemas.ts';

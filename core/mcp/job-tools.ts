@@ -8,8 +8,8 @@
 import { createHostError } from '../errors.ts';
 import { computeRequestOf } from '../request/specimen-request.ts';
 import { summarizeResult } from '../results/result-summary.ts';
-import { pictureSide, PICTURE_SIDE, roomImage } from '../workspace/room-image.ts';
-import { resolveRoomRequest } from '../workspace/room-request.ts';
+import { pictureSide, PICTURE_SIDE, roomImage } from '../exports/room-image.ts';
+import { resolveRoomRequest } from '../rooms/service/room-request.ts';
 import { ToolImage, type McpTool, type ToolArgs, type ToolCallContext } from './mcp-tool.ts';
 import { roomArg } from './tool-calls.ts';
 import { objectSchema } from './tool-schemas.ts';

@@ -6,8 +6,8 @@
  */
 import type { HostContext } from '../host-context.ts';
 import type { SpecimenViewDeps } from '../registry/specimen-views.ts';
-import type { PublishDeps } from '../workspace/publish-file.ts';
-import type { RoomRequestDeps } from '../workspace/room-request.ts';
+import type { PublishDeps } from '../published/publish-file.ts';
+import type { RoomRequestDeps } from '../rooms/service/room-request.ts';
 
 /** A JSON Schema as MCP lists it. */
 export type ToolSchema = Record<string, unknown>;

@@ -10,8 +10,8 @@ import { createHostError } from '../errors.ts';
 import { roomIdProblem } from '../events/room-id.ts';
 import { specimenType } from '../registry/specimen-functions.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile } from '../workspace/publish-file.ts';
-import { computeForRoom, type RoomTarget } from '../workspace/room-request.ts';
+import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile } from '../published/publish-file.ts';
+import { computeForRoom, type RoomTarget } from '../rooms/service/room-request.ts';
 import type { ToolArgs, ToolCallContext } from './mcp-tool.ts';
 import { summarizeResult } from '../results/result-summary.ts';
 

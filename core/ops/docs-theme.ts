@@ -9,7 +9,7 @@ const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32" width=
   `fill="#14202e"/><path d="M8 10l8 14 8-14" fill="none" stroke="#5cc8ff" stroke-width="3" stroke-linejoin="round" ` +
   `stroke-linecap="round"/></svg>`;
 
-/** Swagger UI styled after the viewer (core/viewer/app/styles.css). */
+/** Swagger UI styled after the viewer (viewer/styles.css). */
 const CSS = `
 :root { --bg:#0a0e14; --panel:#121a25; --panel-2:#172131; --line:#1f2b3b; --line-strong:#2b3a4f; --text:#e3eaf3; --dim:#9aa9bc; --faint:#66768b;
   --accent:#5cc8ff; --danger:#ff6b7a; --ok:#7fd6a4; --warn:#f5b74f; --dyn:#b99cff;

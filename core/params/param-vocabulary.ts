@@ -5,7 +5,7 @@
  * (`#rrggbb`) and the `x-vitrine-input` annotation keyword.
  */
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { INPUT_KEYWORD, INPUT_KINDS } from './input-schema.ts';
+import { INPUT_KEYWORD, INPUT_KINDS } from '../wire/input-schema.ts';
 
 /** The `#rrggbb` form every `Color` value has. */
 export const COLOR_PATTERN = '^#[0-9a-fA-F]{6}$';

@@ -6,7 +6,7 @@
  */
 import { hash } from 'node:crypto';
 import { identityTable } from './memo.ts';
-import { stableJson } from './stable-json.ts';
+import { stableJson } from '../wire/stable-json.ts';
 
 /** Hashes of recent short parameter texts: every cache hit computes its key, and rooms ask for the same few. */
 const recent = new Map<string, string>();

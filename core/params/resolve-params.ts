@@ -8,7 +8,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { createHostError, type HostError } from '../errors.ts';
-import { inputKindOf } from './input-schema.ts';
+import { inputKindOf } from '../wire/input-schema.ts';
 import { memoByIdentity, memoByPair } from './memo.ts';
 import { addParamVocabulary, COLOR_PATTERN } from './param-vocabulary.ts';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createHostError } from '../errors.ts';
 import type { InvokeContext, Invoker } from '../invoke/invoker.ts';
 import type { RoomScheduler } from '../invoke/room-scheduler.ts';
-import { inputKindOf } from '../params/input-schema.ts';
+import { inputKindOf } from '../wire/input-schema.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { Frame } from './frame-codec.ts';

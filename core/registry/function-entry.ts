@@ -3,7 +3,7 @@
  * A registered function as the host holds it: its schema and parameter layout (from a
  * manifest, a code registration or a relayed worker) and where it runs.
  */
-import type { FunctionInfo, ParameterSchema } from '../client/wire-types.ts';
+import type { FunctionInfo, ParameterSchema } from '../wire/wire-types.ts';
 import type { ResultType } from '../sdk/result-types.ts';
 import type { ManifestParameter } from './manifest-types.ts';
 

@@ -5,7 +5,7 @@
  * earlier plugin or a function registered in code) is refused with a problem line naming the
  * plugin; the first registration wins.
  */
-import type { ReloadResponse } from '../client/wire-types.ts';
+import type { ReloadResponse } from '../wire/wire-types.ts';
 import { scanSpecimensDir } from '../catalog/specimen-scanner.ts';
 import type { FunctionRegistry } from './function-registry.ts';
 import { loadPluginBundles } from './manifest-loader.ts';

@@ -1,10 +1,10 @@
 /**
  * @module specimen-views
  * Wire shapes of specimens: the catalog entry and the full metadata. They return the client's
- * wire types (core/client/wire-types.ts), so a drift between host and client fails typecheck.
+ * wire types (core/wire/wire-types.ts), so a drift between host and client fails typecheck.
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
-import type { CatalogEntry, ParameterSchema, SpecimenMetadata } from '../client/wire-types.ts';
+import type { CatalogEntry, ParameterSchema, SpecimenMetadata } from '../wire/wire-types.ts';
 import { specimenSchema, specimenType } from './specimen-functions.ts';
 
 /** What a view needs of the host: the functions that dynamic specimens name. */

@@ -6,14 +6,14 @@
  * A change names only what it changes: it is merged into the room's view, and `null` removes
  * a setting. Anything else is a 400 naming the setting.
  */
-import type { RoomCamera, RoomView } from '../client/wire-types.ts';
+import type { RoomCamera, RoomView } from '../wire/wire-types.ts';
 import { createHostError } from '../errors.ts';
-import { COLORMAP_NAMES, isColormapName } from './colormaps.ts';
+import { COLORMAP_NAMES, isColormapName } from '../wire/colormaps.ts';
 
 export const VIEW_MODES = ['slices', 'volume', 'surface', 'points'] as const satisfies readonly NonNullable<RoomView['mode']>[];
 type ViewMode = (typeof VIEW_MODES)[number];
 
-// The view's shape is the wire's (client/wire-types.ts): one definition for host and clients.
+// The view's shape is the wire's (wire/wire-types.ts): one definition for host and clients.
 export type { RoomView };
 
 /** A change to a view: each setting given, or null to remove it. */

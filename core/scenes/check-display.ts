@@ -4,9 +4,9 @@
  * (`layers[2].opacity must be between 0 and 1`). The table is typed by LayerDisplay's keys, so
  * a display field added to the wire types without a check does not compile.
  */
-import type { LayerBlending, LayerChannel, LayerDisplay, LayerLabels } from '../client/scene-types.ts';
+import type { LayerBlending, LayerChannel, LayerDisplay, LayerLabels } from '../wire/scene-types.ts';
 import { createHostError, type HostError } from '../errors.ts';
-import { COLORMAP_NAMES, isColormapName } from '../rooms/colormaps.ts';
+import { COLORMAP_NAMES, isColormapName } from '../wire/colormaps.ts';
 import {
   MAX_CHANNELS,
   MAX_CLIP_PLANES,

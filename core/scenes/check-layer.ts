@@ -5,7 +5,7 @@
  * the fields given are merged, `null` takes a display field back to its default), and the body
  * of `PUT .../scene`. A layer's `result` is the host's to set: one sent back is ignored.
  */
-import type { LayerDisplay, LayerKind, LayerSource } from '../client/scene-types.ts';
+import type { LayerDisplay, LayerKind, LayerSource } from '../wire/scene-types.ts';
 import { bad, DISPLAY_CHECKS, DISPLAY_FIELDS, isObject, onlyMembers } from './check-display.ts';
 import { checkSource } from './check-source.ts';
 import { LAYER_ID_PATTERN, MAX_LAYERS } from './scene-limits.ts';

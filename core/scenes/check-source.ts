@@ -5,8 +5,8 @@
  * points, all of them or those with that label). Whether the specimen, function and parameters
  * exist and check is the host's to resolve (as `/data` would); this is what any store keeps.
  */
-import type { LayerSource, PointBinding } from '../client/scene-types.ts';
-import { stableJson } from '../params/stable-json.ts';
+import type { LayerSource, PointBinding } from '../wire/scene-types.ts';
+import { stableJson } from '../wire/stable-json.ts';
 import { bad, isObject, onlyMembers } from './check-display.ts';
 import { MAX_BINDING_TEXT, MAX_BINDINGS, MAX_PARAMS_BYTES, MAX_SOURCE_NAME_LENGTH } from './scene-limits.ts';
 

@@ -3,7 +3,7 @@
  * Layer ids the host makes when a request gives none: readable, from what the layer shows (its
  * specimen or function, `ct-phantom`, `ct-phantom-2`), and unique in the scene.
  */
-import type { LayerSource } from '../client/scene-types.ts';
+import type { LayerSource } from '../wire/scene-types.ts';
 
 /** A base long enough to read, short enough to leave room for a `-N` suffix. */
 const MAX_BASE = 56;

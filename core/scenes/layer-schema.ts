@@ -5,7 +5,7 @@
  */
 import { BLENDINGS, DISPLAY_MODES } from './check-display.ts';
 import { LAYER_KINDS } from './check-layer.ts';
-import { COLORMAP_NAMES } from '../rooms/colormaps.ts';
+import { COLORMAP_NAMES } from '../wire/colormaps.ts';
 import { MAX_CHANNELS, MAX_CLIP_PLANES, MAX_LABEL_COLORS, MAX_NAME_LENGTH, MAX_SELECTED_LABELS } from './scene-limits.ts';
 
 type Schema = Record<string, unknown>;

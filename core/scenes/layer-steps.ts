@@ -7,7 +7,7 @@
  * is taken as it comes and fitted when the result is set: `t` brought down to the last step,
  * the extra channel entries dropped, so a scene never names a step or channel it cannot show.
  */
-import type { LayerDisplay, SceneLayer } from '../client/scene-types.ts';
+import type { LayerDisplay, SceneLayer } from '../wire/scene-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { countsOf, hasSteps } from '../results/volume-axes.ts';
 import { bad } from './check-display.ts';

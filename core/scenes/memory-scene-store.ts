@@ -5,7 +5,7 @@
  * before the call returns, so events leave in the order of the versions. The rooms whose
  * scenes changed least recently go past MAX_ROOMS.
  */
-import type { RoomScene } from '../client/scene-types.ts';
+import type { RoomScene } from '../wire/scene-types.ts';
 import { EMPTY_SCENE, type SceneOp } from './scene-ops.ts';
 import { OpSceneStore, staleVersion, type SceneWrite } from './scene-store.ts';
 

@@ -8,7 +8,7 @@
  * hosts never lose a change nor reuse a version, and every host's streams get the events in
  * the order of the versions. A scene is kept 30 days after its last change.
  */
-import type { RoomScene } from '../client/scene-types.ts';
+import type { RoomScene } from '../wire/scene-types.ts';
 import { createHostError } from '../errors.ts';
 import { roomEventMessage } from '../redis/redis-events.ts';
 import { KEYS } from '../redis/redis-keys.ts';

@@ -6,7 +6,7 @@
  * applying and writing only if no other writer came first. The store moves `version`; an op
  * never does. Ops throw the catalogued errors (an id taken, an unknown layer, a full scene).
  */
-import type { LayerKind, LayerResult, RoomScene, SceneLayer } from '../client/scene-types.ts';
+import type { LayerKind, LayerResult, RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import { createHostError } from '../errors.ts';
 import { bad, DISPLAY_DEFAULTS, DISPLAY_FIELDS } from './check-display.ts';
 import type { LayerChange, LayerInput } from './check-layer.ts';

@@ -5,7 +5,7 @@
  * largest result the host can add to each layer, which depends on the room's id (it is part of
  * a layer's `data_url`). Also where a layer's `data_url` is made, so the two never disagree.
  */
-import type { LayerResult, RoomScene, SceneLayer } from '../client/scene-types.ts';
+import type { LayerResult, RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import { createHostError } from '../errors.ts';
 import { bad } from './check-display.ts';
 import { MAX_LAYER_BYTES, MAX_SCENE_BYTES } from './scene-limits.ts';

@@ -8,7 +8,7 @@
  * nothing at all (a stale expected version, an error of the op). Concurrent writers on any
  * number of hosts never lose a change and never reuse a version.
  */
-import type { LayerKind, LayerResult, RoomScene } from '../client/scene-types.ts';
+import type { LayerKind, LayerResult, RoomScene } from '../wire/scene-types.ts';
 import { createHostError } from '../errors.ts';
 import type { LayerChange } from './check-layer.ts';
 import type { StepCounts } from './layer-steps.ts';

@@ -7,7 +7,7 @@
  * registered in code stay on this host's own ResultService, as before.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { CacheStats } from '../client/wire-types.ts';
+import type { CacheStats } from '../wire/wire-types.ts';
 import { createHostError } from '../errors.ts';
 import {
   keyOf,

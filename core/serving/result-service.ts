@@ -7,7 +7,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { RoomCache } from '../cache/room-cache.ts';
-import type { CacheStats } from '../client/wire-types.ts';
+import type { CacheStats } from '../wire/wire-types.ts';
 import {
   computeResult,
   keyOf,

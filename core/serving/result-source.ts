@@ -9,8 +9,8 @@
  * opening one gives (OpenedResult), the room cache key (keyOf), what a room shows
  * (roomStateOf; its shape is cache/room-state.ts) and the log line of a cache access.
  */
-import type { RoomFailed } from '../client/scene-types.ts';
-import type { CacheStats } from '../client/wire-types.ts';
+import type { RoomFailed } from '../wire/scene-types.ts';
+import type { CacheStats } from '../wire/wire-types.ts';
 import { isHostError } from '../errors.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { HostEvent } from '../events/event-hub.ts';

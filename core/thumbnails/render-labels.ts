@@ -5,7 +5,7 @@
  * background left to the backdrop. Nearest voxel, never blended: ids are categories.
  */
 import type { VolumeResult } from 'vitrine';
-import { labelRgb, rgbOfHex } from '../client/label-colors.ts';
+import { labelRgb, rgbOfHex } from '../wire/label-colors.ts';
 import { createBackdrop, type Canvas } from './canvas.ts';
 
 /** Each label's colour (0..1 RGB): the volume's own, else the categorical one; each worked out once. */

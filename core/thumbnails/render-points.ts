@@ -6,7 +6,7 @@
 import type { PointCloudResult } from 'vitrine';
 import { frameCamera, project, type Camera } from './camera.ts';
 import { createBackdrop, downsample, supersampling, type Canvas } from './canvas.ts';
-import { sampleColormap, type ColormapName } from './colormap.ts';
+import { sampleColormap, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
 
 /** View angles and splat brightness. */
 export interface PointLook {

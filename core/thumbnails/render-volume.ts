@@ -6,7 +6,7 @@
 import type { VolumeResult } from 'vitrine';
 import { fromView, type Camera } from './camera.ts';
 import { createBackdrop, type Canvas } from './canvas.ts';
-import { sampleColormap, type ColormapName } from './colormap.ts';
+import { sampleColormap, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
 
 /** How to show a volume. */
 export interface VolumeLook {

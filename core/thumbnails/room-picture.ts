@@ -11,10 +11,10 @@
  * side and its centre kept instead, so it loses no resolution. Encoded as a PNG.
  */
 import type { SpecimenResult } from 'vitrine';
-import type { RoomView } from '../client/wire-types.ts';
+import type { RoomView } from '../wire/wire-types.ts';
 import { encodePng } from '../formats/png/encode-png.ts';
 import { createBackdrop, cropCentre, placeCentred, toBytes, type Canvas } from './canvas.ts';
-import { COLORMAPS, type ColormapName } from './colormap.ts';
+import { isScalarColormap, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
 import { renderLooked } from './render-result.ts';
 import { emptyLike, renderScene, type PictureLayer } from './scene-picture.ts';
 import { DEFAULT_LOOK, type Look } from './thumbnail-looks.ts';
@@ -39,7 +39,7 @@ function anglesOf(view: RoomView): { yaw: number; pitch: number } | null {
 }
 
 function continuousMap(name: string | undefined): ColormapName | undefined {
-  return name !== undefined && Object.hasOwn(COLORMAPS, name) ? (name as ColormapName) : undefined;
+  return isScalarColormap(name) ? name : undefined;
 }
 
 /** The renderers' look for `view`. */

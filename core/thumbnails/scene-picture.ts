@@ -8,12 +8,12 @@
  * room's view. A 2-D image has no place in the room's frame and is left out of a scene picture.
  */
 import type { SpecimenResult, VolumeResult } from 'vitrine';
-import type { LayerDisplay, LayerKind } from '../client/scene-types.ts';
-import type { RoomView } from '../client/wire-types.ts';
+import type { LayerDisplay, LayerKind } from '../wire/scene-types.ts';
+import type { RoomView } from '../wire/wire-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { Camera } from './camera.ts';
 import { createBackdrop, type Canvas } from './canvas.ts';
-import { COLORMAPS, type ColormapName } from './colormap.ts';
+import { isScalarColormap, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
 import { renderMesh } from './render-mesh.ts';
 import { renderPoints } from './render-points.ts';
 import { stepOf } from './render-result.ts';
@@ -32,7 +32,7 @@ export interface PictureLayer {
 const DEFAULT_ANGLES = { yaw: 0.55, pitch: 0.4 };
 
 function mapOf(name: string | undefined): ColormapName | undefined {
-  return name !== undefined && Object.hasOwn(COLORMAPS, name) ? (name as ColormapName) : undefined;
+  return isScalarColormap(name) ? name : undefined;
 }
 
 /** The linear part of an affine (for directions: normals). */

@@ -11,7 +11,7 @@ import type { VolumeResult } from 'vitrine';
 import { invertAffine } from '../annotations/layer-frame.ts';
 import { fromView, type Camera } from './camera.ts';
 import { createBackdrop, type Canvas } from './canvas.ts';
-import { sampleColormap, type ColormapName } from './colormap.ts';
+import { sampleColormap, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
 import { labelColours } from './render-labels.ts';
 import { windowOf } from './render-volume.ts';
 import { voxelGrid, type Vec3 } from './world-frame.ts';

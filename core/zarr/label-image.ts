@@ -9,7 +9,7 @@
  * read its levels as any image's. At most 10,000 ids are listed (readers colour the rest
  * themselves), so the document stays small however many cells a segmentation holds.
  */
-import { labelRgb, rgbOfHex } from '../client/label-colors.ts';
+import { labelRgb, rgbOfHex } from '../wire/label-colors.ts';
 import type { LabelIndex } from '../labels/label-index.ts';
 import { MAX_LABEL_ENTRIES } from '../results/label-fields.ts';
 import type { StoredResult } from '../results/stored-result.ts';

@@ -11,7 +11,7 @@
  */
 import { request } from 'node:http';
 import { SseParser } from '../../core/client/sse-parser.ts';
-import type { AnnotationEvent } from '../../core/client/scene-types.ts';
+import type { AnnotationEvent } from '../../core/wire/scene-types.ts';
 import { startRedis } from '../helpers/redis-server.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { fmt, percentile, startBenchHost } from './host-helpers.ts';
@@ -102,7 +102,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   try {
     const one = await fanOut(host, [host], 'bench-fan');
     lines.push(
-      `one host, ${FOLLOWERS} followers, ${ADDS} adds one after another: add sent → each follower's \`annotation\` event ${stats(one)} (${one.length} samples)`,
+      `one host, ${FOLLOWERS} followers, ${ADDS} adds one after another: ` +
+        `add sent → each follower's \`annotation\` event ${stats(one)} (${one.length} samples)`,
     );
 
     // ---- 2. 100,000 points in one room ------------------------------------------------------

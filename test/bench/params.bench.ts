@@ -6,7 +6,7 @@
  * value given. Also the cache key of the checked values. Microseconds per call, median of 5
  * runs of 20 000 calls.
  */
-import { inputSchema } from '../../core/params/input-schema.ts';
+import { inputSchema } from '../../core/wire/input-schema.ts';
 import { colorSchema } from '../../core/params/param-vocabulary.ts';
 import { cacheKey } from '../../core/params/params-hash.ts';
 import { resolveParams } from '../../core/params/resolve-params.ts';

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { SseParser } from '../../core/client/sse-parser.ts';
-import type { ProgressMessage, ProgressResponse } from '../../core/client/wire-types.ts';
+import type { ProgressMessage, ProgressResponse } from '../../core/wire/wire-types.ts';
 import { rssBytes } from '../helpers/process-rss.ts';
 import { fmt, percentile, startBenchHost } from './host-helpers.ts';
 

@@ -14,7 +14,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import type { RoomScene } from '../../core/client/scene-types.ts';
+import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { launchBrowser } from '../browser/browser-session.ts';
 import { builtFixture } from '../helpers/built-fixture.ts';
 import { viewerQuery } from '../helpers/room.ts';

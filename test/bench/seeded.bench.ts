@@ -9,7 +9,7 @@
  * compute time for the same seeds (a `/invoke` of `grow_regions` in a room of its own).
  */
 import type { Page } from 'playwright-core';
-import type { AnnotationList, RoomScene } from '../../core/client/scene-types.ts';
+import type { AnnotationList, RoomScene } from '../../core/wire/scene-types.ts';
 import { launchBrowser } from '../browser/browser-session.ts';
 import { viewerQuery } from '../helpers/room.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';

@@ -172,7 +172,8 @@ async function play(page: Page, what: string, piece: string, rate: number, goal:
   return {
     bytes,
     lines: [
-      `  ${what}, asked ${rate} steps/s for ${PLAY_SECONDS} s: ${fmt(perSecond, 1)} steps/s shown (goal ≥ ${goal}: ${perSecond >= goal ? 'met' : 'missed'}), ` +
+      `  ${what}, asked ${rate} steps/s for ${PLAY_SECONDS} s: ${fmt(perSecond, 1)} steps/s shown ` +
+        `(goal ≥ ${goal}: ${perSecond >= goal ? 'met' : 'missed'}), ` +
         `${coarse} of ${firsts.length} drawn coarse first; ${MB(bytes)} per full step`,
       `    bytes in to drawn on the canvas, per draw (${sinceBytes.length}): ${spread(sinceBytes)}`,
       `    wanted and in to drawn (a step fetched ahead waits for its beat): ${spread(sinceReady)} (goal ≤ 100 ms: ` +

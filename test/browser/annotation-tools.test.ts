@@ -11,7 +11,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Annotation, AnnotationList } from '../../core/client/scene-types.ts';
+import type { Annotation, AnnotationList } from '../../core/wire/scene-types.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { browserAndHost } from './browser-host.ts';

@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Annotation, RoomScene } from '../../core/client/scene-types.ts';
+import type { Annotation, RoomScene } from '../../core/wire/scene-types.ts';
 import { volumeFrameOf, voxelCentre, type Triple } from '../../core/sdk/volume-frame.ts';
 import { spawnFixtureHost } from '../helpers/fixture-host.ts';
 import { serveNeuroglancer, type NeuroglancerPage } from '../helpers/neuroglancer-bundle.ts';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RoomScene } from '../../core/client/scene-types.ts';
+import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { builtFixture } from '../helpers/built-fixture.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';

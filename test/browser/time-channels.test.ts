@@ -10,7 +10,7 @@
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import type { RoomScene } from '../../core/client/scene-types.ts';
+import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { browserAndHost } from './browser-host.ts';
 import { shot } from './browser-session.ts';

@@ -1,10 +1,10 @@
 /**
- * The viewer's "latest request wins" rule (core/viewer/app/latest-request.ts): a newer request
+ * The viewer's "latest request wins" rule (viewer/room/latest-request.ts): a newer request
  * aborts the older one, an older outcome is never delivered as current, and debounced
  * requests collapse into the last one.
  */
 import { describe, expect, it } from 'vitest';
-import { eitherSignal, LatestRequest, type RequestContext } from '../../core/viewer/app/latest-request.ts';
+import { eitherSignal, LatestRequest, type RequestContext } from '../../viewer/room/latest-request.ts';
 
 /** A request whose completion the test controls. */
 function deferred(): { promise: Promise<void>; resolve: () => void } {

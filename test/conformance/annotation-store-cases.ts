@@ -9,7 +9,7 @@
  * reach, and a way to wait for them.
  */
 import { describe, expect, it } from 'vitest';
-import type { Annotation, AnnotationEvent, AnnotationInput } from '../../core/client/scene-types.ts';
+import type { Annotation, AnnotationEvent, AnnotationInput } from '../../core/wire/scene-types.ts';
 import { DEFAULT_MAX_ANNOTATIONS, EVENT_BATCH_LIMIT, type AnnotationStore } from '../../core/annotations/annotation-store.ts';
 import { roomChannel } from '../../core/events/channels.ts';
 import type { EventHub } from '../../core/events/event-hub.ts';

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.ts';
-import type { ProgressResponse } from '../../core/client/wire-types.ts';
+import type { ProgressResponse } from '../../core/wire/wire-types.ts';
 import { room } from '../helpers/create-test-app.ts';
 import { countDir, failure, linesIn, quiet, use, type JobServiceHarness } from './service-harness.ts';
 

@@ -10,7 +10,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RoomScene } from '../../core/client/scene-types.ts';
+import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { isHostError } from '../../core/errors.ts';
 import { CHANNELS } from '../../core/redis/redis-keys.ts';
 import { defineScripts } from '../../core/redis/redis-scripts.ts';

@@ -8,7 +8,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeEnvelope, type DecodedMesh } from '../../core/sdk/index.ts';
+import { decodeEnvelope, type DecodedMesh } from '../../core/index.ts';
 import { builtFixture } from '../helpers/built-fixture.ts';
 import { createTestApp, room } from '../helpers/create-test-app.ts';
 

@@ -9,7 +9,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../../core/app.ts';
-import { COLORMAPS as VIEWER_COLORMAPS } from '../../core/viewer/app/stage/colormaps.ts';
+import { SCALAR_COLORMAPS as VIEWER_COLORMAPS } from '../../core/wire/colormaps.ts';
 import { room } from '../helpers/create-test-app.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';

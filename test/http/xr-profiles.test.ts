@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { installedProfilesDir, XR_PROFILE_IDS } from '../../core/viewer/xr-profiles.ts';
+import { installedProfilesDir, XR_PROFILE_IDS } from '../../core/assets/xr-profiles.ts';
 import { createTestApp } from '../helpers/create-test-app.ts';
 
 describe('GET /viewer/xr-profiles/', () => {

@@ -37,7 +37,7 @@ export interface PackedProject {
 /** Throws unless `build/dist/` is complete and newer than every source file it comes from. */
 function requireFreshDistribution(): void {
   // The declarations are the compile's last step.
-  const marker = path.join(DIST_DIR, 'core/sdk/index.d.ts');
+  const marker = path.join(DIST_DIR, 'core/index.d.ts');
   if (!existsSync(marker)) throw new Error(`${marker} is missing: run npm run compile before the package tests`);
   const compiledAt = statSync(marker).mtimeMs;
   const newer = [...sourceFiles(), ...pythonFiles()].find((file) => statSync(file).mtimeMs > compiledAt);

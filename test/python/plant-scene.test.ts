@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RoomScene } from '../../core/client/scene-types.ts';
+import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { PYTHON_MODULE_DIR } from '../../core/python/python-module-dir.ts';
 import { room } from '../helpers/room.ts';
 import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';

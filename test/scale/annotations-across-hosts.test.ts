@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../core/client/client.ts';
 import type { AnnotationMirror } from '../../core/client/annotation-mirror.ts';
-import type { Annotation, AnnotationList } from '../../core/client/scene-types.ts';
+import type { Annotation, AnnotationList } from '../../core/wire/scene-types.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { room, startService, type Service } from './service.ts';

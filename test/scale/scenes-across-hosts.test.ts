@@ -6,7 +6,7 @@
  * change; the scene, and a snapshot of it, outlive the restart of either host.
  */
 import { describe, expect, it } from 'vitest';
-import type { RoomScene, SnapshotCreated } from '../../core/client/scene-types.ts';
+import type { RoomScene, SnapshotCreated } from '../../core/wire/scene-types.ts';
 import { openStream } from '../helpers/sse-reader.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';

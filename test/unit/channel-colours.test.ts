@@ -5,9 +5,9 @@
  * whose primaries add back up to each voxel's own colour.
  */
 import { describe, expect, it } from 'vitest';
-import type { VolumeData } from '../../core/client/decoded-types.ts';
-import { channelIndex, rampTable, rgbOf } from '../../core/viewer/app/stage/channel-volume.ts';
-import { splitRgb } from '../../core/viewer/app/stage/step-content.ts';
+import type { VolumeData } from '../../core/wire/decoded-types.ts';
+import { channelIndex, rampTable, rgbOf } from '../../viewer/layers/volume/channel-volume.ts';
+import { splitRgb } from '../../viewer/stage/step-content.ts';
 
 describe('channel colours', () => {
   it('maps a sample through the window onto 0..255, clamped at both ends', () => {

@@ -4,8 +4,8 @@
  * again while none is; and how a measurement reads with it.
  */
 import { describe, expect, it } from 'vitest';
-import { measurementOf } from '../../core/viewer/app/marks/mark-format.ts';
-import { MarkUnits } from '../../core/viewer/app/marks/mark-units.ts';
+import { measurementOf } from '../../viewer/layers/marks/mark-format.ts';
+import { MarkUnits } from '../../viewer/layers/marks/mark-units.ts';
 
 /** A host that answers these paths, counting what was read. */
 function host(documents: Record<string, Record<string, unknown>>): { read: (path: string) => Promise<Record<string, unknown> | null>; reads: string[] } {

@@ -1,7 +1,7 @@
-/** The viewer's per-specimen mesh colour (core/viewer/app/stage/mesh-colour.ts). */
+/** The viewer's per-specimen mesh colour (viewer/layers/mesh/mesh-colour.ts). */
 import { SRGBColorSpace } from 'three';
 import { describe, expect, it } from 'vitest';
-import { declaredColour, subjectColour } from '../../core/viewer/app/stage/mesh-colour.ts';
+import { declaredColour, subjectColour } from '../../viewer/layers/mesh/mesh-colour.ts';
 
 /** RGBA pixels: `n` of each colour. */
 function pixels(...runs: [number, [number, number, number]][]): Uint8Array {

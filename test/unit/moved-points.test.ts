@@ -1,12 +1,12 @@
 /**
- * Which bound layers a scene change gives other points (core/workspace/moved-points.ts): a new
+ * Which bound layers a scene change gives other points (core/scenes/service/moved-points.ts): a new
  * affine of the layer a seed was marked on, or of the bound layer itself, moves its points; a
  * new affine of a layer with no seed of the bound label, a change that is no affine, or a
  * layer computed anyway (a new source) moves nothing that needs computing again.
  */
 import { describe, expect, it } from 'vitest';
-import type { Annotation, RoomScene, SceneLayer } from '../../core/client/scene-types.ts';
-import { movedBoundLayers } from '../../core/workspace/moved-points.ts';
+import type { Annotation, RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
+import { movedBoundLayers } from '../../core/scenes/service/moved-points.ts';
 
 const shift = (x: number) => [1, 0, 0, x, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cacheKey } from '../../core/params/params-hash.ts';
-import { inputSchema } from '../../core/params/input-schema.ts';
+import { inputSchema } from '../../core/wire/input-schema.ts';
 import { colorSchema } from '../../core/params/param-vocabulary.ts';
 import { parseParamsQuery } from '../../core/params/parse-params.ts';
 import { resolveParams } from '../../core/params/resolve-params.ts';

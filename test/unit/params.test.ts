@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cacheKey } from '../../core/params/params-hash.ts';
-import { stableJson } from '../../core/params/stable-json.ts';
+import { stableJson } from '../../core/wire/stable-json.ts';
 import { parseParamsQuery } from '../../core/params/parse-params.ts';
 import { refineSchema, resolveParams } from '../../core/params/resolve-params.ts';
 

@@ -1,7 +1,7 @@
-/** The viewer's `.xyz` point-cloud reader (core/viewer/app/stage/parse-xyz.ts). */
+/** The viewer's `.xyz` point-cloud reader (viewer/layers/points/parse-xyz.ts). */
 import { describe, expect, it } from 'vitest';
-import { parseXyz } from '../../core/viewer/app/stage/parse-xyz.ts';
-import { ownColours, rareColoursLast } from '../../core/viewer/app/stage/points-object.ts';
+import { parseXyz } from '../../viewer/layers/points/parse-xyz.ts';
+import { ownColours, rareColoursLast } from '../../viewer/layers/points/points-object.ts';
 
 describe('parseXyz', () => {
   it('reads positions and byte colours, skipping comments and blank lines', () => {

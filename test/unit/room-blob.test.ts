@@ -5,11 +5,11 @@
  * once; a blob the host no longer holds falls back to the room, and other failures stay failures.
  */
 import { describe, expect, it } from 'vitest';
-import type { SpecimenData } from '../../core/client/decoded-types.ts';
+import type { SpecimenData } from '../../core/wire/decoded-types.ts';
 import { VitrineHttpError } from '../../core/client/errors.ts';
-import type { RoomEntry } from '../../core/client/wire-types.ts';
-import { loadCoarseFirst, type CoarseFirstSteps } from '../../core/viewer/app/coarse-first.ts';
-import { AdoptedBlob, viaBlob } from '../../core/viewer/app/room-blob.ts';
+import type { RoomEntry } from '../../core/wire/wire-types.ts';
+import { loadCoarseFirst, type CoarseFirstSteps } from '../../viewer/room/coarse-first.ts';
+import { AdoptedBlob, viaBlob } from '../../viewer/room/room-blob.ts';
 
 const entry = (params: Record<string, unknown>, blobId?: string): RoomEntry =>
   ({ function_name: 'shape_fn', specimen_id: 'shape', params, ...(blobId ? { blob_id: blobId } : {}) }) as RoomEntry;

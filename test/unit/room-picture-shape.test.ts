@@ -6,7 +6,7 @@
  */
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import type { RoomView } from '../../core/client/wire-types.ts';
+import type { RoomView } from '../../core/wire/wire-types.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { createBackdrop, toBytes } from '../../core/thumbnails/canvas.ts';
 import { renderRoomPicture } from '../../core/thumbnails/room-picture.ts';

@@ -5,7 +5,7 @@
  * that would push it past is refused rather than stored.
  */
 import { describe, expect, it } from 'vitest';
-import type { RoomScene, SceneLayer } from '../../core/client/scene-types.ts';
+import type { RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
 import { isHostError } from '../../core/errors.ts';
 import { checkLayer, checkLayerChange, checkSceneInput } from '../../core/scenes/check-layer.ts';
 import { MAX_LAYER_BYTES, MAX_SCENE_BYTES } from '../../core/scenes/scene-limits.ts';

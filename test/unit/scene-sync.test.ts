@@ -5,9 +5,9 @@
  * applies, and layers the page did not touch are the room's as they are.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LayerChange } from '../../core/client/scene-types.ts';
-import type { RoomScene, SceneLayer } from '../../core/client/scene-types.ts';
-import { SceneSync } from '../../core/viewer/app/scene-sync.ts';
+import type { LayerChange } from '../../core/wire/scene-types.ts';
+import type { RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
+import { SceneSync } from '../../viewer/room/scene-sync.ts';
 
 const layer = (id: string, display: Partial<SceneLayer> = {}): SceneLayer => ({ id, source: { specimen: id }, kind: 'image', ...display });
 const scene = (version: number, ...layers: SceneLayer[]): RoomScene => ({ version, layers, active: layers[0]?.id ?? null });

@@ -4,7 +4,7 @@
  * again when what it shows changes or a unit became known.
  */
 import { describe, expect, it } from 'vitest';
-import { ShownUnits } from '../../core/viewer/app/marks/shown-units.ts';
+import { ShownUnits } from '../../viewer/layers/marks/shown-units.ts';
 
 describe('shown units', () => {
   it('asks once per frame and showing, none included, and again after a change', () => {

@@ -1,6 +1,6 @@
-/** The viewer's slider scales (core/viewer/app/slider-scale.ts): logarithmic over three decades, linear below. */
+/** The viewer's slider scales (viewer/panels/params/slider-scale.ts): logarithmic over three decades, linear below. */
 import { describe, expect, it } from 'vitest';
-import { isLogRange, numberFieldChars, sliderScale } from '../../core/viewer/app/slider-scale.ts';
+import { isLogRange, numberFieldChars, sliderScale } from '../../viewer/panels/params/slider-scale.ts';
 
 describe('sliderScale', () => {
   it('is logarithmic over three decades: each decade gets the same share of the track', () => {

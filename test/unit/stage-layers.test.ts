@@ -7,14 +7,14 @@
  */
 import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
-import type { VolumeData } from '../../core/client/decoded-types.ts';
-import { labelRgb } from '../../core/client/label-colors.ts';
-import { labelColour, labelTable } from '../../core/viewer/app/stage/label-colors.ts';
-import { labelIdsOf } from '../../core/viewer/app/stage/label-ids.ts';
-import { affineMatrix, keptByPlanes, layerPlanes, toWorldPlanes } from '../../core/viewer/app/stage/layer-look.ts';
-import { StageLayers } from '../../core/viewer/app/stage/stage-layers.ts';
-import { pickLayers } from '../../core/viewer/app/stage/stage-pick.ts';
-import { volumeFrame } from '../../core/viewer/app/stage/volume-frame.ts';
+import type { VolumeData } from '../../core/wire/decoded-types.ts';
+import { labelRgb } from '../../core/wire/label-colors.ts';
+import { labelColour, labelTable } from '../../viewer/layers/labels/label-colors.ts';
+import { labelIdsOf } from '../../viewer/layers/labels/label-ids.ts';
+import { affineMatrix, keptByPlanes, layerPlanes, toWorldPlanes } from '../../viewer/stage/layer-look.ts';
+import { StageLayers } from '../../viewer/stage/stage-layers.ts';
+import { pickLayers } from '../../viewer/stage/stage-pick.ts';
+import { volumeFrame } from '../../viewer/layers/volume/volume-frame.ts';
 
 const volume = (shape: number[], spacing: number[] | null, origin: number[] | null): VolumeData => ({
   type: 'volume', shape, dtype: 'uint8', data: new Uint8Array(shape.reduce((a, b) => a * b, 1)), spacing, origin, value_range: null,

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { inferSpecimenType } from '../../core/catalog/infer-specimen-type.ts';
 import { PARSED_EXTENSIONS } from '../../core/formats/parse-file.ts';
-import { hostShapesStatic, SHAPED_EXTENSIONS } from '../../core/viewer/app/static-shaping.ts';
+import { hostShapesStatic, SHAPED_EXTENSIONS } from '../../viewer/room/static-shaping.ts';
 
 const staticMeta = (type: string, data_file: string | null) => ({ type, is_dynamic: false, data_file });
 

@@ -3,7 +3,7 @@
  * rate down; a clock far behind beats once and goes on from there.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StepClock } from '../../core/viewer/app/step-clock.ts';
+import { StepClock } from '../../viewer/time/step-clock.ts';
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -6,10 +6,10 @@
  * cache keeps a bounded number of steps within a byte budget and cancels the fetches it drops.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SpecimenData, VolumeData } from '../../core/client/decoded-types.ts';
-import type { DeliveryQuery } from '../../core/client/wire-types.ts';
-import { StepCache, type StepLevel } from '../../core/viewer/app/step-cache.ts';
-import { StepPlayer } from '../../core/viewer/app/step-player.ts';
+import type { SpecimenData, VolumeData } from '../../core/wire/decoded-types.ts';
+import type { DeliveryQuery } from '../../core/wire/wire-types.ts';
+import { StepCache, type StepLevel } from '../../viewer/time/step-cache.ts';
+import { StepPlayer } from '../../viewer/time/step-player.ts';
 
 const volume = (t: number): VolumeData => ({
   type: 'volume', shape: [1, 1, 1], dtype: 'uint8', data: new Uint8Array([t]), spacing: null, origin: null, value_range: null,

@@ -5,8 +5,8 @@
  * in one quiet spell travel as one request.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RoomView } from '../../core/client/wire-types.ts';
-import { ViewSync } from '../../core/viewer/app/view-sync.ts';
+import type { RoomView } from '../../core/wire/wire-types.ts';
+import { ViewSync } from '../../viewer/room/view-sync.ts';
 
 function harness() {
   const sent: RoomView[] = [];

@@ -1,8 +1,8 @@
 import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
-import { GrabControls } from '../../core/viewer/app/xr/grab-controls.ts';
-import { FRONT_DISTANCE, initialScale, localBox, placeOnTable, scaleAbout, TABLE_HEIGHT } from '../../core/viewer/app/xr/specimen-placement.ts';
-import { DEFAULT_VR_TRIANGLES, vrDelivery, vrTriangleBudget } from '../../core/viewer/app/xr/triangle-budget.ts';
+import { GrabControls } from '../../viewer/xr/grab-controls.ts';
+import { FRONT_DISTANCE, initialScale, localBox, placeOnTable, scaleAbout, TABLE_HEIGHT } from '../../viewer/xr/specimen-placement.ts';
+import { DEFAULT_VR_TRIANGLES, vrDelivery, vrTriangleBudget } from '../../viewer/xr/triangle-budget.ts';
 
 const box = (min: number[], max: number[]) => new THREE.Box3(new THREE.Vector3(...min), new THREE.Vector3(...max));
 const close = (a: THREE.Vector3, b: number[]) => a.toArray().forEach((v, i) => expect(v).toBeCloseTo(b[i]!, 6));

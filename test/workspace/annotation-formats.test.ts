@@ -8,7 +8,7 @@
  * polylines as their segments.
  */
 import { describe, expect, it } from 'vitest';
-import type { Annotation, AnnotationList } from '../../core/client/scene-types.ts';
+import type { Annotation, AnnotationList } from '../../core/wire/scene-types.ts';
 import { volumeFrameOf, voxelCentre } from '../../core/sdk/volume-frame.ts';
 import { fileTestApp } from '../helpers/create-test-app.ts';
 import { room } from '../helpers/room.ts';

@@ -11,7 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/app.ts';
-import type { Annotation, AnnotationEvent, AnnotationList } from '../../core/client/scene-types.ts';
+import type { Annotation, AnnotationEvent, AnnotationList } from '../../core/wire/scene-types.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { requestWithHost } from '../helpers/raw-http.ts';
 import { room } from '../helpers/room.ts';

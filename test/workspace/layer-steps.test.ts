@@ -7,7 +7,7 @@
  * brought down to the last step, the extra channel entries dropped.
  */
 import { describe, expect, it } from 'vitest';
-import type { RoomScene, SceneLayer } from '../../core/client/scene-types.ts';
+import type { RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
 import { fileTestApp } from '../helpers/create-test-app.ts';
 import { room } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';

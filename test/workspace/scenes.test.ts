@@ -7,7 +7,7 @@
  * events; ETag and 304 on the scene.
  */
 import { describe, expect, it } from 'vitest';
-import type { RoomScene, SceneLayer } from '../../core/client/scene-types.ts';
+import type { RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
 import { addDynamicSpecimen, fileTestApp } from '../helpers/create-test-app.ts';
 import { room } from '../helpers/room.ts';
 import { openStream, type StreamReader } from '../helpers/sse-reader.ts';

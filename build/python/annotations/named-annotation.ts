@@ -5,7 +5,7 @@
  * objects) and `ProgressReporter` (injected, not in the schema). The fragments come from the
  * same functions the TypeScript parsers use.
  */
-import { INPUT_KINDS, INPUT_TYPE_NAMES, inputSchema } from '../../../core/params/input-schema.ts';
+import { INPUT_KINDS, INPUT_TYPE_NAMES, inputSchema } from '../../../core/wire/input-schema.ts';
 import { colorSchema } from '../../../core/params/param-vocabulary.ts';
 import type { ParsedParam, SchemaFragment } from '../../schema/param-parser.ts';
 import { scalarFragment } from '../../schema/schema-object.ts';

@@ -4,7 +4,7 @@
  * object schema marked `x-vitrine-input`. Recognised by the annotation, because the checker
  * spreads `VolumeInput` (a union over dtypes) into members that no longer carry its name.
  */
-import { INPUT_KINDS, INPUT_TYPE_NAMES, inputSchema } from '../../../core/params/input-schema.ts';
+import { INPUT_KINDS, INPUT_TYPE_NAMES, inputSchema } from '../../../core/wire/input-schema.ts';
 import type { InputKind } from '../../../core/sdk/input-types.ts';
 import type { ParamInput, ParamParser } from '../param-parser.ts';
 import { namesSdkAlias } from '../type-queries.ts';

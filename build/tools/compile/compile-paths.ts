@@ -22,10 +22,7 @@ export const ASSETS_DIR = path.join(DIST_DIR, 'assets');
 const SOURCE_ROOTS = ['core', 'build'];
 
 /** Folders under the source roots that are not part of what runs. */
-const SKIPPED = new Set(['build/dist', 'build/out', 'build/tools', 'core/viewer/app'].map((p) => path.join(REPO_ROOT, p)));
-
-/** Files of skipped folders that the host imports too (the colour maps the Neuroglancer state of a scene names). */
-const SHARED_WITH_HOST = ['core/viewer/app/stage/colormaps.ts'].map((p) => path.join(REPO_ROOT, p));
+const SKIPPED = new Set(['build/dist', 'build/out', 'build/tools'].map((p) => path.join(REPO_ROOT, p)));
 
 function walk(dir: string, found: string[], wanted: (name: string) => boolean): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -44,7 +41,7 @@ function filesOf(wanted: (name: string) => boolean): string[] {
 
 /** Every TypeScript file the distribution is compiled from, sorted. */
 export function sourceFiles(): string[] {
-  return [...filesOf((name) => name.endsWith('.ts') && !name.endsWith('.d.ts')), ...SHARED_WITH_HOST].sort();
+  return filesOf((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'));
 }
 
 /** Python files the package runs as they are (copied, not compiled), sorted. */

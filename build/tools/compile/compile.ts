@@ -4,7 +4,7 @@
  * and `prepack`): esbuild transpiles each TypeScript file of core/ and build/ on its own into
  * an ES module (relative `.ts` imports become `.js`, packages stay imports), then bundles the
  * web viewer and the browser build of the client, copies the VR controller models
- * (core/viewer/xr-profiles.ts) and the Python files beside the modules that run them
+ * (core/assets/xr-profiles.ts) and the Python files beside the modules that run them
  * (compile-paths.ts); `tsc` adds the `.d.ts` files of the public
  * entry points (the SDK ones are also what `vitrine build` reads plugin types against).
  *
@@ -15,7 +15,7 @@ import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { browserBuildOptions } from '../../../core/assets/browser-bundles.ts';
-import { installedProfilesDir, XR_PROFILE_IDS } from '../../../core/viewer/xr-profiles.ts';
+import { installedProfilesDir, XR_PROFILE_IDS } from '../../../core/assets/xr-profiles.ts';
 import { ASSETS_DIR, DIST_DIR, pythonFiles, REPO_ROOT, sourceFiles } from './compile-paths.ts';
 
 /** Keeps every import an import: relative `.ts` specifiers point at the compiled `.js`. */

@@ -12,7 +12,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['errors.ts', 'redact-credentials.ts', 's3-url.ts', 'package-layout.ts', 'memory/'],
   // What a plugin writes and returns: the SDK's types.
   ['sdk/'],
-  ['envelope/'],
+  // The binary envelope; the wire shapes and colour maps the host and every client share.
+  ['envelope/', 'wire/'],
   // File formats: each one's reader and writer, over the SDK's result types.
   ['formats/'],
   // Vocabulary: stored results, parameters, events, options, the wire types of the client.
@@ -29,7 +30,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   // Stores of rooms' scenes and snapshots (memory and Redis), with the checks of what a scene may
   // hold. Below delivery and the worker threads that run them: a volume's pyramid (with the block
   // reductions `max_dim` shares), and a segmentation's label index, surfaces and renumbering.
-  ['catalog/', 'uploads/', 'viewer/', 'scenes/', 'snapshots/', 'pyramid/', 'labels/'],
+  ['catalog/', 'uploads/', 'scenes/', 'snapshots/', 'pyramid/', 'labels/'],
   ['registry/', 'delivery/'],
   // The software renderers of thumbnails and room pictures, which the worker threads run.
   ['thumbnails/'],
@@ -40,8 +41,15 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The cache-first result service, above the invokers it runs.
   ['serving/', 'testing/'],
   ['jobs/', 'zarr/', 'request/'],
-  // Rooms as shared workspaces.
-  ['workspace/'],
+  // What makes a room live, each service above its concept's store: published specimens
+  // (published/), a room's entry and view as requests change them (rooms/service/), a scene's
+  // layers computed and kept in step (scenes/service/), snapshots taken and restored
+  // (snapshots/service/); a room exported for other eyes: its picture, its Neuroglancer state.
+  ['published/'],
+  ['rooms/service/'],
+  ['scenes/service/'],
+  ['snapshots/service/'],
+  ['exports/'],
   // The services the routes share.
   ['host-context.ts'],
   ['federation/', 'mcp/'],
@@ -51,11 +59,11 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['server.ts', 'tls/'],
   ['cli/'],
   // The package entry `vitrine`: it gathers the SDK's types and the envelope decoder.
-  ['sdk/index.ts'],
+  ['index.ts'],
 ];
 
 /** Files that are rooms of their own rather than part of their folder's. */
-export const ENTRY_FILES: readonly string[] = ['sdk/index.ts'];
+export const ENTRY_FILES: readonly string[] = [];
 
 /**
  * Imports against the table that are known and on their way out; each must still occur (an
@@ -63,9 +71,18 @@ export const ENTRY_FILES: readonly string[] = ['sdk/index.ts'];
  */
 export const KNOWN_EXCEPTIONS: readonly string[] = [];
 
+/**
+ * Folders inside a folder that are rooms of their own: a concept's service, which stands high
+ * in the layers, kept beside the concept's store, which stands low (`scenes/service/` above
+ * `scenes/`).
+ */
+export const NESTED_ROOMS: readonly string[] = LAYERS.flat().filter((room) => room.indexOf('/') < room.length - 1);
+
 /** The room of a file given by its path inside core/ (`a/b.ts`, or `c.ts` at the root). */
 export function roomOf(rel: string): string {
   if (ENTRY_FILES.includes(rel)) return rel;
+  const nested = NESTED_ROOMS.find((room) => rel.startsWith(room));
+  if (nested) return nested;
   const slash = rel.indexOf('/');
   return slash < 0 ? rel : rel.slice(0, slash + 1);
 }

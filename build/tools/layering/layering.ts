@@ -2,14 +2,18 @@
  * @module layering
  * `npm run layering`: prints the pairs of core/ folders that import each other and the imports
  * that run against the layering table (core-layers.ts), each with a count; known exceptions
- * are listed apart. Exits 1 when an import runs against the table and is not a known
- * exception. test/unit/layering.test.ts holds the same rule.
+ * are listed apart; and the imports that cross the border between the viewer and the host
+ * (viewer-boundary.ts). Exits 1 when an import runs against the table and is not a known
+ * exception, when two folders import each other, or when an import crosses the border.
+ * test/unit/layering.test.ts and test/unit/viewer-boundary.test.ts hold the same rules.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { againstTable, coreImports, mutualFolders } from './core-imports.ts';
+import { boundaryCrossings, viewerFileCount } from './viewer-boundary.ts';
 
-const CORE = path.join(fileURLToPath(new URL('../../../', import.meta.url)), 'core');
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CORE = path.join(ROOT, 'core');
 const imports = coreImports(CORE);
 const pairs = mutualFolders(imports);
 const against = againstTable(imports);
@@ -26,5 +30,9 @@ if (known.length > 0) {
   for (const a of known) out.push(`  ${a.from} -> ${a.to}: ${a.why}`);
   out.push(`known exceptions: ${known.length}`);
 }
+const crossings = boundaryCrossings(ROOT);
+out.push('', `viewer/ (${viewerFileCount(ROOT)} files) and core/: imports across the border:`);
+for (const c of crossings) out.push(`  ${c.from} -> ${c.to}: ${c.why}`);
+out.push(`imports across the border: ${crossings.length}`);
 process.stdout.write(`${out.join('\n')}\n`);
-process.exitCode = unknown.length > 0 ? 1 : 0;
+process.exitCode = unknown.length > 0 || crossings.length > 0 || pairs.length > 0 ? 1 : 0;

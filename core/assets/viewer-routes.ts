@@ -1,0 +1,29 @@
+/**
+ * @module viewer-routes
+ * Serves the web viewer: `GET /` (the page), `GET /viewer/*` (the bundled script and
+ * styles, see core/assets/browser-bundles.ts) and the VR controller models
+ * (`/viewer/xr-profiles/`, xr-profile-routes.ts). Register with `app.register(viewerRoutes)`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendAsset } from './send-asset.ts';
+import { INDEX_HTML } from './index-html.ts';
+import { xrProfileRoutes } from './xr-profile-routes.ts';
+
+/** Options of {@link viewerRoutes} (none yet). */
+export type ViewerRoutesOptions = Record<string, never>;
+
+/**
+ * The viewer's routes as a fastify plugin.
+ * @example app.register(viewerRoutes)
+ */
+export async function viewerRoutes(app: FastifyInstance, _opts: ViewerRoutesOptions | object = {}): Promise<void> {
+  app.get('/', async (_request, reply) => {
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(INDEX_HTML);
+  });
+
+  app.get('/viewer/*', async (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => {
+    return sendAsset(request, reply, 'viewer', request.params['*']);
+  });
+
+  await app.register(xrProfileRoutes);
+}

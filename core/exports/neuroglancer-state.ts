@@ -1,0 +1,150 @@
+/**
+ * @module neuroglancer-state
+ * A room's scene as a Neuroglancer viewer state, so a stock Neuroglancer opens the room: each
+ * image layer with a volume result is an `image` layer reading the host's OME-Zarr store of
+ * that result (`zarr://<absolute URL>`), drawn through its window (the `normalized` control's
+ * range), colour map, gamma and opacity; each labels layer a `segmentation` layer with its
+ * segment colours (the result's own `label_colors`, each overridden by the layer's
+ * `labels.colors`) and selection; each kind of the room's annotations an `annotation` layer
+ * reading the host's precomputed annotations. Meshes and point clouds have no Neuroglancer
+ * source the host serves, and layers not computed yet have no store: neither is listed.
+ */
+import type { AnnotationKind, RoomScene, SceneLayer } from '../wire/scene-types.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { colormapTable, SCALAR_COLORMAPS as COLORMAPS, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
+
+/** Neuroglancer's annotation source types, by the kinds of marks each shows. */
+const ANNOTATION_TYPES: Record<AnnotationKind, string> = {
+  point: 'point',
+  line: 'line',
+  polyline: 'line',
+  box: 'axis_aligned_bounding_box',
+  ellipsoid: 'ellipsoid',
+};
+
+/** Maps the viewer does not draw yet, as a few control points (close to matplotlib's). */
+const MORE_STOPS: Record<string, [number, number, number][]> = {
+  inferno: [[0, 0, 4], [40, 11, 84], [101, 21, 110], [159, 42, 99], [212, 72, 66], [245, 125, 21], [250, 193, 39], [252, 255, 164]],
+  plasma: [[13, 8, 135], [84, 2, 163], [139, 10, 165], [185, 50, 137], [219, 92, 104], [244, 136, 73], [254, 188, 43], [240, 249, 33]],
+  bone: [[0, 0, 0], [84, 84, 116], [169, 200, 200], [255, 255, 255]],
+  hot: [[10, 0, 0], [255, 0, 0], [255, 255, 0], [255, 255, 255]],
+};
+
+/** A colour map as control points: the viewer's own, sampled, or one of MORE_STOPS; grey for anything else. */
+function colormapStops(name: string): [number, number, number][] {
+  if ((COLORMAPS as string[]).includes(name)) {
+    const table = colormapTable(name as ColormapName);
+    return Array.from({ length: 9 }, (_, i) => {
+      const at = Math.round((i / 8) * 255) * 3;
+      return [table[at]!, table[at + 1]!, table[at + 2]!];
+    });
+  }
+  return MORE_STOPS[name] ?? [[0, 0, 0], [255, 255, 255]];
+}
+
+const glslFloat = (value: number): string => (Number.isInteger(value) ? `${value}.0` : String(value));
+
+/** The GLSL of an image layer: its colour map over the `normalized` window, raised to its gamma. */
+export function imageShader(colormap: string | undefined, gamma: number | undefined): string {
+  const stops = colormapStops(colormap ?? 'gray');
+  const vec = ([r, g, b]: [number, number, number]) => `vec3(${[r, g, b].map((c) => glslFloat(Math.round((c / 255) * 1000) / 1000)).join(', ')})`;
+  const shaped = gamma !== undefined && gamma !== 1 ? `pow(clamp(normalized(), 0.0, 1.0), ${glslFloat(gamma)})` : 'clamp(normalized(), 0.0, 1.0)';
+  return [
+    '#uicontrol invlerp normalized',
+    `const vec3 STOPS[${stops.length}] = vec3[${stops.length}](${stops.map(vec).join(', ')});`,
+    'void main() {',
+    `  float t = ${shaped} * ${glslFloat(stops.length - 1)};`,
+    `  int k = int(min(floor(t), ${glslFloat(stops.length - 2)}));`,
+    '  emitRGB(mix(STOPS[k], STOPS[k + 1], t - float(k)));',
+    '}',
+  ].join('\n');
+}
+
+function imageLayer(layer: SceneLayer, source: string): Record<string, unknown> {
+  const state: Record<string, unknown> = { type: 'image', name: layer.id, source, opacity: layer.opacity ?? 1, visible: layer.visible ?? true };
+  state.shader = imageShader(layer.colormap, layer.gamma);
+  if (layer.window) state.shaderControls = { normalized: { range: layer.window } };
+  if (layer.blending === 'additive') state.blend = 'additive';
+  return state;
+}
+
+/** Segment colours by label id, as `label_colors` and a layer's `labels.colors` write them. */
+type SegmentColors = Record<string, string>;
+
+/**
+ * The colours each labels layer's result gives its segments, by layer id: read from the
+ * results themselves, since a scene names its results and never carries their colour tables.
+ * A result no longer held gives none (its store would not answer either).
+ */
+export async function resultSegmentColors(scene: RoomScene, find: (resultId: string) => Promise<StoredResult | null>): Promise<Map<string, SegmentColors>> {
+  const colors = new Map<string, SegmentColors>();
+  // A layer shown from its file as it is has no result id, and no colour table the host read.
+  const labels = scene.layers.filter((layer) => layer.kind === 'labels' && layer.result?.type === 'volume' && layer.result.result_id !== undefined);
+  await Promise.all(
+    labels.map(async (layer) => {
+      const result = await find(layer.result!.result_id!).catch(() => null);
+      if (result?.type === 'volume' && result.labels && result.label_colors) colors.set(layer.id, result.label_colors);
+    }),
+  );
+  return colors;
+}
+
+function labelsLayer(layer: SceneLayer, source: string, fromResult: SegmentColors | undefined): Record<string, unknown> {
+  const opacity = layer.opacity ?? 1;
+  const selected = (layer.labels?.selected ?? []).map(String);
+  const onlySelected = layer.labels?.show === 'selected';
+  const state: Record<string, unknown> = {
+    type: 'segmentation',
+    name: layer.id,
+    source,
+    visible: layer.visible ?? true,
+    segments: selected,
+    selectedAlpha: opacity,
+    notSelectedAlpha: onlySelected ? 0 : opacity,
+    objectAlpha: opacity,
+  };
+  // The layer's own colours are overrides: an id it does not name keeps its result's colour.
+  const colors = { ...fromResult, ...layer.labels?.colors };
+  if (Object.keys(colors).length > 0) state.segmentColors = colors;
+  return state;
+}
+
+/** The annotation layers' shader: each mark drawn in the colour it was given. */
+const MARK_SHADER = 'void main() {\n  setColor(prop_color());\n}\n';
+
+/**
+ * The Neuroglancer state of room `roomId`'s scene, every URL absolute under `baseUrl` (the
+ * request's own scheme and host); `annotationKinds`: the kinds of marks the room holds;
+ * `segmentColors`: the colours labels layers' results give their segments (resultSegmentColors).
+ */
+export function neuroglancerState(
+  roomId: string,
+  scene: RoomScene,
+  annotationKinds: ReadonlySet<AnnotationKind>,
+  baseUrl: string,
+  segmentColors: ReadonlyMap<string, SegmentColors> = new Map(),
+): Record<string, unknown> {
+  const layers: Record<string, unknown>[] = [];
+  for (const layer of scene.layers) {
+    // A file served only as it is has no result id, so no OME-Zarr store either.
+    if (layer.result?.type !== 'volume' || !layer.result.result_id || (layer.kind !== 'image' && layer.kind !== 'labels')) continue;
+    const source = `zarr://${baseUrl}/api/results/${layer.result.result_id}.zarr/`;
+    layers.push(layer.kind === 'labels' ? labelsLayer(layer, source, segmentColors.get(layer.id)) : imageLayer(layer, source));
+  }
+  const types = new Set([...annotationKinds].map((kind) => ANNOTATION_TYPES[kind]));
+  for (const type of types) {
+    // Each mark in its own colour (the collections' `color` property).
+    layers.push({
+      type: 'annotation',
+      name: `annotations (${type})`,
+      source: `precomputed://${baseUrl}/api/rooms/${encodeURIComponent(roomId)}/annotations/precomputed/${type}`,
+      shader: MARK_SHADER,
+    });
+  }
+  const active = layers.find((layer) => layer.name === scene.active);
+  return {
+    layers,
+    layout: layers.some((layer) => layer.type !== 'annotation') ? '4panel' : '3d',
+    ...(active ? { selectedLayer: { layer: active.name, visible: true } } : {}),
+  };
+}

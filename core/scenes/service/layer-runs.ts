@@ -1,0 +1,226 @@
+/**
+ * @module layer-runs
+ * What follows a change of a room's scene, on the host that made it: each layer without a
+ * result is computed (or taken from the cache) as `/data` would, in its cache slot (the room's
+ * own for the active layer, which is the room's entry; its own slot for any other), and its
+ * `result` set in the scene; a layer whose source changed stops its old computation; a removed
+ * layer's slot is freed; and when another layer becomes active, the room's entry moves with it
+ * (the result already held is copied between slots, nothing is computed again).
+ */
+import { boundFrame } from '../../annotations/layer-frame.ts';
+import type { LayerResult, RoomScene, SceneLayer } from '../../wire/scene-types.ts';
+import { layerSlot } from '../../events/layer-slots.ts';
+import { isHostError, type HostErrorCode } from '../../errors.ts';
+import { sameSource } from '../check-source.ts';
+import { layerDataUrl, specimenDataUrl } from '../scene-size.ts';
+import type { SceneStore, SceneWrite } from '../scene-store.ts';
+import type { ResultSource } from '../../serving/result-source.ts';
+import { asIsFileResult } from './file-layers.ts';
+import { kindOfResult, obtainLayerResult, resolveLayerSource, type LayerOutcome, type LayerSourceDeps, type ResolvedSource } from './layer-sources.ts';
+import { ResultCounts } from './result-counts.ts';
+import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
+
+/** What the scenes of a host read and change. */
+export interface SceneDeps {
+  store: SceneStore;
+  sources: LayerSourceDeps;
+  results: Pick<ResultSource, 'copyEntry' | 'forgetEntry'>;
+  rooms: Pick<RoomWorkspace, 'ownEntry' | 'showStatic' | 'computed' | 'clear' | 'announce'>;
+  log: { warn(object: Record<string, unknown>, message: string): void };
+  /** Bound layers `layerIds` of the room take other points after a change of the scene: computed again at the binder's pace. */
+  boundMoved?(roomId: string, layerIds: readonly string[]): void;
+}
+
+/** The cache slot of a layer: the room's own while it is the active layer. */
+export function slotOf(roomId: string, scene: Pick<RoomScene, 'active'>, layerId: string): string {
+  return scene.active === layerId ? roomId : layerSlot(roomId, layerId);
+}
+
+/** The errors a computation that ran ends with: the result services send their `failed` events themselves. */
+export const COMPUTATION_FAILURES = [
+  'SPC_ERR_FUNCTION_FAILED',
+  'SPC_ERR_JOB_CANCELLED',
+  'SPC_ERR_JOB_FAILED',
+  'SPC_ERR_RESULT_INVALID',
+  'SPC_ERR_WORKER_CRASHED',
+  'SPC_ERR_PLUGIN_PROCESS_EXITED',
+  'SPC_ERR_WORKER_DISCONNECTED',
+  'SPC_ERR_WORKER_TIMEOUT',
+  'SPC_ERR_WORKER_ERROR',
+] as const satisfies readonly HostErrorCode[];
+
+interface Run {
+  controller: AbortController;
+  layer: SceneLayer;
+}
+
+/** Layers whose computation failed that are remembered (the oldest go first): not tried again until their source changes. */
+const MAX_FAILED = 10_000;
+
+export class LayerRuns {
+  #deps: SceneDeps;
+  #runs = new Map<string, Run>();
+  /** The source each failed layer failed with: a later change of the scene does not run it again. */
+  #failed = new Map<string, SceneLayer['source']>();
+  /** The steps and channels of the results layers show, which their `t` and `channels` are fitted to. */
+  readonly counts: ResultCounts;
+
+  constructor(deps: SceneDeps) {
+    this.#deps = deps;
+    this.counts = new ResultCounts(deps.sources.resultIds);
+  }
+
+  /**
+   * Brings the rest of the host in line with `write`: slots of removed layers freed, the entry
+   * moved to a new active layer, and every layer lacking a result computed. `explicitKinds`:
+   * layers whose request chose their kind (the others take it from their result).
+   */
+  async settle(roomId: string, write: SceneWrite, explicitKinds: ReadonlySet<string> = new Set()): Promise<void> {
+    if (!write.changed) return;
+    const { before, scene } = write;
+    const ids = new Set(scene.layers.map((layer) => layer.id));
+    for (const gone of before.layers.filter((layer) => !ids.has(layer.id))) {
+      this.#stop(roomId, gone.id);
+      await this.#deps.results.forgetEntry(layerSlot(roomId, gone.id));
+    }
+    if (before.active !== scene.active) await this.#moveEntry(roomId, before, scene);
+    for (const layer of scene.layers) {
+      const key = this.#key(roomId, layer.id);
+      const run = this.#runs.get(key);
+      if (run && !sameSource(run.layer.source, layer.source)) this.#stop(roomId, layer.id);
+      const failed = this.#failed.get(key);
+      if (failed && sameSource(failed, layer.source)) continue;
+      if (!layer.result && !this.#runs.has(key)) this.#start(roomId, layer, scene, !explicitKinds.has(layer.id));
+    }
+  }
+
+  /**
+   * Computes `layerIds` of the scene again, though they have a result (their sources read the
+   * room's points when resolved): a run of one still going stops first.
+   */
+  recompute(roomId: string, scene: RoomScene, layerIds: readonly string[]): void {
+    for (const layer of scene.layers) {
+      if (!layerIds.includes(layer.id)) continue;
+      this.#stop(roomId, layer.id);
+      this.#start(roomId, layer, scene, false);
+    }
+  }
+
+  /** Stops every computation this host runs for layers (shutdown). */
+  stopAll(): void {
+    for (const run of this.#runs.values()) run.controller.abort();
+    this.#runs.clear();
+  }
+
+  #key(roomId: string, layerId: string): string {
+    return `${roomId}\u0000${layerId}`;
+  }
+
+  #stop(roomId: string, layerId: string): void {
+    const key = this.#key(roomId, layerId);
+    this.#runs.get(key)?.controller.abort();
+    this.#runs.delete(key);
+  }
+
+  /** The room's entry follows its new active layer; the old one keeps its result in its own slot. */
+  async #moveEntry(roomId: string, before: RoomScene, scene: RoomScene): Promise<void> {
+    const { results, rooms } = this.#deps;
+    const stays = before.active !== null && scene.layers.some((layer) => layer.id === before.active);
+    if (stays) await results.copyEntry(roomId, layerSlot(roomId, before.active!));
+    const next = scene.layers.find((layer) => layer.id === scene.active);
+    if (!next) {
+      if (scene.layers.length === 0) await rooms.clear(roomId);
+      return;
+    }
+    // Without a result it is computed into the room's slot by settle; a static one is shown as it is.
+    if (!next.result) return;
+    if (next.source.specimen !== undefined && this.#deps.sources.catalog.get(next.source.specimen)?.is_dynamic === false) {
+      await this.#showStatic(roomId, next.source.specimen, next.result.type);
+    } else if (!(await results.copyEntry(layerSlot(roomId, next.id), roomId))) {
+      this.#start(roomId, { ...next, result: undefined } as SceneLayer, scene, false, true);
+    }
+  }
+
+  async #showStatic(roomId: string, specimenId: string, type: string): Promise<void> {
+    const entry = await this.#deps.rooms.ownEntry(roomId);
+    if (entry?.function_name !== null || entry.specimen_id !== specimenId) await this.#deps.rooms.showStatic(roomId, specimenId, type);
+  }
+
+  #start(roomId: string, layer: SceneLayer, scene: RoomScene, kindFromResult: boolean, keepResult = false): void {
+    const controller = new AbortController();
+    const key = this.#key(roomId, layer.id);
+    const run = { controller, layer };
+    this.#runs.set(key, run);
+    void this.#run(roomId, layer, scene, kindFromResult && !keepResult, controller.signal).finally(() => {
+      if (this.#runs.get(key) === run) this.#runs.delete(key);
+    });
+  }
+
+  async #run(roomId: string, layer: SceneLayer, scene: RoomScene, kindFromResult: boolean, signal: AbortSignal): Promise<void> {
+    const { sources, store, rooms } = this.#deps;
+    const slotId = slotOf(roomId, scene, layer.id);
+    let resolved: ResolvedSource | null = null;
+    try {
+      const frame = boundFrame(scene.layers, layer.id, layer.affine ?? null);
+      resolved = await resolveLayerSource(sources, roomId, slotId, layer.source, `layers.${layer.id}`, undefined, frame);
+      const isStatic = resolved.kind !== 'computed';
+      const dataUrl = isStatic ? specimenDataUrl(layer.source.specimen!) : layerDataUrl(roomId, layer.id);
+      const { result, outcome } = await this.#obtain(resolved, dataUrl, signal);
+      if (signal.aborted) return;
+      this.#failed.delete(this.#key(roomId, layer.id));
+      if (slotId === roomId) {
+        if (isStatic) await this.#showStatic(roomId, layer.source.specimen!, result.type);
+        else await rooms.computed(roomId);
+      }
+      const kind = kindFromResult && outcome ? kindOfResult(outcome.result) : undefined;
+      // The step and channels the layer names are fitted to what it shows (they may have come before it).
+      const counts = outcome ? this.counts.remember(outcome.resultId, outcome.result) : ((await this.counts.of(result)) ?? undefined);
+      const write = await store.setResult(roomId, layer.id, layer.source, result, kind, counts);
+      // The layer went (or changed) while it was computed: what the slot holds now is no one's.
+      if (!write.changed && slotId !== roomId && !write.scene.layers.some((l) => l.id === layer.id)) await this.#deps.results.forgetEntry(slotId);
+    } catch (error) {
+      if (signal.aborted) return;
+      // A service that could not answer for now (503), or a computation someone else cancelled,
+      // says nothing of the source: tried again at the next change.
+      const passing = isHostError(error) && (error.statusCode === 503 || error.code === 'SPC_ERR_JOB_CANCELLED');
+      if (!passing) this.#rememberFailed(roomId, layer);
+      // A computation's own failure was told to the room by the result service; anything before it is told here.
+      const told = resolved?.kind === 'computed' && isHostError(error) && (COMPUTATION_FAILURES as readonly string[]).includes(error.code);
+      if (!told) await this.#announceFailed(roomId, layer, slotId, error);
+    }
+  }
+
+  /**
+   * What `resolved` shows, as the scene records it (read at `dataUrl`), and the result obtained
+   * for it; a file no parser reads has no result to obtain: the layer shows the file as it is.
+   */
+  async #obtain(resolved: ResolvedSource, dataUrl: string, signal: AbortSignal): Promise<{ result: LayerResult; outcome: LayerOutcome | null }> {
+    if (resolved.kind === 'file') return { result: await asIsFileResult(resolved.record, resolved.type), outcome: null };
+    const outcome = await obtainLayerResult(this.#deps.sources, resolved, signal);
+    return { result: { result_id: outcome.resultId, type: outcome.result.type, data_url: dataUrl, blob_id: outcome.resultId }, outcome };
+  }
+
+  /** Remembers that `layer` failed with its source, so only a new source runs it again. */
+  #rememberFailed(roomId: string, layer: SceneLayer): void {
+    const key = this.#key(roomId, layer.id);
+    this.#failed.delete(key);
+    this.#failed.set(key, layer.source);
+    if (this.#failed.size > MAX_FAILED) this.#failed.delete(this.#failed.keys().next().value!);
+  }
+
+  async #announceFailed(roomId: string, layer: SceneLayer, slotId: string, error: unknown): Promise<void> {
+    const code = isHostError(error) ? error.code : 'SPC_ERR_UNHANDLED';
+    const detail = error instanceof Error ? error.message : String(error);
+    if (!isHostError(error))
+      this.#deps.log.warn({ room: roomId, layer: layer.id, err: error }, `layer '${layer.id}' of room '${roomId}' could not be computed`);
+    const data = {
+      function_name: layer.source.function ?? null,
+      specimen_id: layer.source.specimen ?? null,
+      job_id: null,
+      code,
+      detail,
+      ...(slotId === roomId ? {} : { layer: layer.id }),
+    };
+    await this.#deps.rooms.announce(roomId, 'failed', data).catch(() => {});
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * @module layer-sources
+ * A layer's source as `/data` names it, resolved and computed as `/data` would: a static
+ * specimen is read as the result of its file (held like a computed one, so it has a result id,
+ * a blob and, for a volume, an OME-Zarr store), unless no parser reads its file, which is then
+ * shown as it is (file-layers.ts); a dynamic specimen or a function is checked and
+ * computed through the room's cache, in the cache slot it is given (the room's own for the
+ * active layer, the layer's own otherwise). A parameter bound to the room's points takes them.
+ * Errors of resolving name the layer's field (`layers[1].source: missing required parameter ...`).
+ */
+import type { SpecimenRecord } from '../../catalog/specimen-record.ts';
+import type { LayerKind, LayerSource } from '../../wire/scene-types.ts';
+import type { DeliveryVariants } from '../../delivery/delivery-variants.ts';
+import { staticFileSource, staticResult } from '../../delivery/static-result.ts';
+import { createHostError, HostError, isHostError } from '../../errors.ts';
+import { specimenOr404, specimenType } from '../../registry/specimen-functions.ts';
+import { computeRequestOf, resolveRequest, type RequestAsk, type RequestTarget, type SpecimenRequest } from '../../request/specimen-request.ts';
+import type { StoredResult } from '../../results/stored-result.ts';
+import { bad } from '../check-display.ts';
+import { ComputeTimeLimit } from '../../serving/compute-time-limit.ts';
+import { computeResult } from '../../serving/result-source.ts';
+import type { ResultIds } from '../../serving/result-ids.ts';
+import type { BoundFrame } from '../../annotations/layer-frame.ts';
+import { isAsIsFile } from './file-layers.ts';
+import { roomPoints, type RoomAnnotations } from './room-annotations.ts';
+import type { RoomRequestDeps } from '../../rooms/service/room-request.ts';
+
+/** What resolving and computing layers reads from its host. */
+export type LayerSourceDeps = RoomRequestDeps & {
+  delivery: DeliveryVariants;
+  resultIds: Pick<ResultIds, 'of' | 'find'>;
+  annotations: RoomAnnotations;
+};
+
+/**
+ * A source resolved: a static specimen read as a result, a static file no parser reads (sent
+ * as it is), or a computation's request.
+ */
+export type ResolvedSource =
+  | { kind: 'static'; record: SpecimenRecord; type: string }
+  | { kind: 'file'; record: SpecimenRecord; type: string }
+  | { kind: 'computed'; request: SpecimenRequest; type: string };
+
+/** A layer's kind when its request gives none, by the type of what it shows. */
+export function defaultKind(type: string): LayerKind {
+  if (type === 'mesh') return 'mesh';
+  if (type === 'point_cloud') return 'points';
+  return 'image';
+}
+
+/** The kind a result itself asks for: a volume marked as labels is a labels layer. */
+export function kindOfResult(result: StoredResult): LayerKind {
+  return result.type === 'volume' && result.labels === true ? 'labels' : defaultKind(result.type);
+}
+
+const FITS: Record<LayerKind, readonly string[]> = { image: ['volume', 'image'], labels: ['volume'], mesh: ['mesh'], points: ['point_cloud', 'mesh'] };
+
+/** @throws SPC_ERR_SCENE_INVALID when a layer of `kind` cannot show results of `type`. */
+export function checkKindFits(kind: LayerKind, type: string, path: string): void {
+  const fits = FITS[kind];
+  if (!fits.includes(type) && ['volume', 'image', 'mesh', 'point_cloud'].includes(type))
+    throw bad(path, `'${kind}' cannot show a ${type} result (a ${type} layer is ${defaultKind(type)})`);
+}
+
+/** A catalogued 4xx of resolving, its detail led by the field it is about. */
+function atPath(error: unknown, path: string): unknown {
+  if (!isHostError(error) || error.statusCode >= 500 || error.code === 'SPC_ERR_SCENE_INVALID') return error;
+  const named = new HostError(error.code, `${path}: ${error.message}`, { cause: error });
+  named.headers = error.headers;
+  return named;
+}
+
+/**
+ * Resolves `source` of a layer of room `roomId`, its computation asked in cache slot `slotId`
+ * (with `delivery`, as a `/data` request's). Points bound to its parameters come in `frame`'s
+ * layer frame when given (the layer's own), else as they were marked. Nothing is computed.
+ * @throws the catalogued 4xx of `/data`, led by `path`.
+ */
+export async function resolveLayerSource(
+  deps: LayerSourceDeps,
+  roomId: string,
+  slotId: string,
+  source: LayerSource,
+  path: string,
+  delivery?: RequestAsk['delivery'],
+  frame?: BoundFrame,
+): Promise<ResolvedSource> {
+  const at = `${path}.source`;
+  try {
+    const params = { ...(source.params ?? {}) };
+    let target: RequestTarget;
+    if (source.specimen !== undefined) {
+      await deps.published.refresh();
+      const record = specimenOr404(deps.catalog, source.specimen);
+      if (!record.is_dynamic) {
+        if (Object.keys(params).length > 0 || source.bind) throw bad(`${at}.params`, `cannot be given: specimen '${record.id}' is static`);
+        const type = specimenType(deps.functions, record);
+        return { kind: isAsIsFile(record, type, at) ? 'file' : 'static', record, type };
+      }
+      target = { specimen: record };
+    } else {
+      const entry = deps.functions.get(source.function!);
+      if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', source.function!);
+      target = { function: entry };
+    }
+    for (const [param, binding] of Object.entries(source.bind ?? {})) params[param] = await roomPoints(deps.annotations, roomId, binding.label, frame);
+    const request = await resolveRequest(deps, { target, params: { named: params }, room: slotId, ...(delivery ? { delivery } : {}) });
+    return { kind: 'computed', request, type: request.entry.return_type };
+  } catch (error) {
+    throw atPath(error, at);
+  }
+}
+
+/** A layer's result and its id. */
+export interface LayerOutcome {
+  result: StoredResult;
+  resultId: string;
+}
+
+/**
+ * Computes (or takes from the cache) what `resolved` names.
+ * @throws SPC_ERR_SCENE_INVALID for a file no parser reads: the host holds no result of it.
+ */
+export async function obtainLayerResult(deps: LayerSourceDeps, resolved: ResolvedSource, signal?: AbortSignal): Promise<LayerOutcome> {
+  let result: StoredResult | null;
+  if (resolved.kind === 'file') {
+    const data = resolved.record.data;
+    throw bad('source.specimen', `'${resolved.record.id}' is a '${data?.kind === 'file' ? data.fileName : '?'}' file, which no parser reads: it has no result`);
+  } else if (resolved.kind === 'static') {
+    const file = staticFileSource(resolved.record);
+    // A local file is held like a computed result (its blob and OME-Zarr store answer); a relayed one is read once.
+    result = file ? await staticResult(deps.delivery, resolved.record, file) : null;
+    result ??= await deps.staticInputs.load(resolved.record, signal ?? new AbortController().signal);
+  } else {
+    const limit = new ComputeTimeLimit(deps.options.computeTimeoutSeconds);
+    const request = resolved.request;
+    result = await limit.run(request.entry.name, () => computeResult(deps.results, computeRequestOf(request, { signal: limit.joined(signal) })));
+  }
+  return { result, resultId: await deps.resultIds.of(result) };
+}

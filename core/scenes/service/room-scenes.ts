@@ -1,0 +1,228 @@
+/**
+ * @module room-scenes
+ * Rooms' scenes as the routes and tools change them: each request checked field by field and
+ * its sources resolved as `/data` would (a 4xx names the field), then one atomic change of the
+ * store (which sends the `scene` event), then the layers computed in the background
+ * (layer-runs.ts: `computing`, then `result` or `failed`, each naming its layer, and the
+ * layer's `result` set in the scene). A layer's `t` and `channels` are checked against the
+ * result it shows (layer-steps.ts); a change that moves the points a bound layer takes (a new
+ * affine: moved-points.ts) has it computed again. The room's entry and the active layer stay
+ * one (entry-link.ts): this service hears every change of a room's entry on its host's event hub.
+ */
+import { boundFrame } from '../../annotations/layer-frame.ts';
+import type { LayerKind, LayerSource, RoomScene, SceneLayer } from '../../wire/scene-types.ts';
+import type { RoomEntry } from '../../wire/wire-types.ts';
+import { ROOM_CHANNEL_PREFIX } from '../../events/channels.ts';
+import type { EventHub } from '../../events/event-hub.ts';
+import { layerSlot } from '../../events/layer-slots.ts';
+import { bad } from '../check-display.ts';
+import { checkLayer, checkLayerChange, checkSceneInput, type LayerChange, type LayerInput } from '../check-layer.ts';
+import { sameSource } from '../check-source.ts';
+import { checkLayerSteps, namesSteps, type StepFields } from '../layer-steps.ts';
+import { fitSteps, type LayerDraft } from '../scene-ops.ts';
+import type { SceneWrite } from '../scene-store.ts';
+import { EntryLink } from './entry-link.ts';
+import { isBound, movedBoundLayers } from './moved-points.ts';
+import { LayerRuns, slotOf, type SceneDeps } from './layer-runs.ts';
+import { checkKindFits, defaultKind, resolveLayerSource, type ResolvedSource } from './layer-sources.ts';
+import type { RequestAsk } from '../../request/specimen-request.ts';
+import { createHostError } from '../../errors.ts';
+import type { EntryScenes } from '../../rooms/service/room-workspace.ts';
+
+/** A scene a snapshot recorded: its layers bottom first and its active layer. */
+export interface RecordedScene {
+  layers: SceneLayer[];
+  active: string | null;
+}
+
+/** `If-Match: "<version>"` (a version number, quoted or not); undefined when absent or `*`. */
+export function expectedVersion(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(value);
+  if (!match) throw bad('If-Match', `must name the scene's version as "<version>" (a number), got ${JSON.stringify(value.slice(0, 40))}`);
+  return Number(match[1]);
+}
+
+export class RoomScenes implements EntryScenes {
+  #deps: SceneDeps;
+  #runs: LayerRuns;
+  #link: EntryLink;
+  #untap: () => void;
+
+  constructor(deps: SceneDeps, hub: EventHub) {
+    this.#deps = deps;
+    this.#runs = new LayerRuns(deps);
+    this.#link = new EntryLink(deps, this.#runs);
+    // A `result` without a layer is the room's entry changing, whoever changed it and on whichever host.
+    this.#untap = hub.tap((channel, event) => {
+      if (event.event !== 'result' || !channel.startsWith(ROOM_CHANNEL_PREFIX)) return;
+      if ((event.data as { layer?: unknown } | null)?.layer !== undefined) return;
+      this.#link.changed(channel.slice(ROOM_CHANNEL_PREFIX.length));
+    });
+  }
+
+  scene(roomId: string): Promise<RoomScene> {
+    return this.#deps.store.get(roomId);
+  }
+
+  /** A layer as the request gives it, its source resolved and its kind decided. */
+  async #draft(roomId: string, input: LayerInput, path: string): Promise<LayerDraft> {
+    const resolved = await resolveLayerSource(this.#deps.sources, roomId, layerSlot(roomId, input.id ?? '_'), input.source, path);
+    if (input.kind) checkKindFits(input.kind, resolved.type, `${path}.kind`);
+    return { ...input, kind: input.kind ?? defaultKind(resolved.type) };
+  }
+
+  /** `PUT .../scene` with layers (or a snapshot's scene, restored by the caller). */
+  async replace(roomId: string, body: unknown, ifMatch?: number): Promise<RoomScene> {
+    const input = checkSceneInput(body);
+    if ('snapshot' in input) throw bad('snapshot', 'is restored by the snapshots service');
+    const drafts = await Promise.all(input.layers.map((layer, i) => this.#draft(roomId, layer, `layers[${i}]`)));
+    // A layer that keeps its id and source keeps its result: the step and channels it names are checked against it.
+    const stepping = input.layers.filter((layer) => namesSteps(layer));
+    const before = stepping.length > 0 ? await this.#deps.store.get(roomId) : null;
+    await Promise.all(
+      input.layers.map((layer, i) => before && this.#checkSteps(layer, before.layers.find((l) => l.id === layer.id), layer.source, `layers[${i}]`)),
+    );
+    const write = await this.#deps.store.replace(roomId, drafts, input.active, ifMatch);
+    // The scene keeps the order given: the i-th layer stored is the i-th asked for.
+    const chosen = write.scene.layers.filter((_, i) => input.layers[i]?.kind !== undefined).map((layer) => layer.id);
+    await this.#settle(roomId, write, new Set(chosen));
+    if (stepping.length > 0) await this.#fitSteps(roomId, write.scene, write.scene.layers.map((layer) => layer.id));
+    return write.scene;
+  }
+
+  /** Restores a recorded scene: its layers and active layer, each computed again from its source. */
+  async restore(roomId: string, recorded: RecordedScene, ifMatch?: number): Promise<RoomScene> {
+    const drafts = recorded.layers.map(({ result: _result, ...layer }) => layer as LayerDraft);
+    const write = await this.#deps.store.replace(roomId, drafts, recorded.active, ifMatch);
+    await this.#runs.settle(roomId, write, new Set(drafts.map((d) => d.id!)));
+    return write.scene;
+  }
+
+  /** `POST .../layers`: the layer as stored. */
+  async add(roomId: string, body: unknown, index?: number): Promise<SceneLayer> {
+    const input = checkLayer(body, 'layer');
+    const draft = await this.#draft(roomId, input, 'layer');
+    const write = await this.#deps.store.add(roomId, draft, index);
+    const before = new Set(write.before.layers.map((layer) => layer.id));
+    const added = write.scene.layers.find((layer) => !before.has(layer.id))!;
+    await this.#settle(roomId, write, new Set(input.kind ? [added.id] : []));
+    return added;
+  }
+
+  /** `PATCH .../layers/{id}`: the layer as stored after the change. */
+  async patch(roomId: string, layerId: string, body: unknown, ifMatch?: number): Promise<SceneLayer> {
+    const change = checkLayerChange(body, layerId);
+    const steps = namesSteps(change.display);
+    // Only a new source or kind, or a step or channels (checked against the result), need the layer as it is.
+    const current =
+      change.source || change.kind || steps ? (await this.#deps.store.get(roomId)).layers.find((layer) => layer.id === layerId) : undefined;
+    const checked = steps && (await this.#checkSteps(change.display, current, change.source, 'layer'));
+    let kindFromResult = false;
+    if (current && (change.source || change.kind)) {
+      const source = change.source ?? current.source;
+      const resolved = await resolveLayerSource(this.#deps.sources, roomId, layerSlot(roomId, layerId), source, 'layer');
+      if (change.kind) checkKindFits(change.kind, resolved.type, 'layer.kind');
+      else if (change.source && !sameSource(change.source, current.source)) {
+        change.kind = fits(current.kind, resolved.type) ? current.kind : defaultKind(resolved.type);
+        kindFromResult = true;
+      }
+    }
+    const write = await this.#deps.store.patch(roomId, layerId, change as LayerChange & { kind?: LayerKind }, ifMatch);
+    await this.#settle(roomId, write, kindFromResult ? new Set() : new Set([layerId]));
+    // Taken while its result was not known: a result set meanwhile has it fitted now.
+    const scene = steps && !checked ? await this.#fitSteps(roomId, write.scene, [layerId]) : write.scene;
+    return scene.layers.find((layer) => layer.id === layerId)!;
+  }
+
+  /**
+   * Checks the `t` and `channels` given for layer `old` against the result it shows while that
+   * is known (not when `source` replaces its own: the new result is not). True when checked.
+   * @throws SPC_ERR_SCENE_INVALID naming `<path>.t` or `<path>.channels`.
+   */
+  async #checkSteps(display: StepFields, old: SceneLayer | undefined, source: LayerSource | undefined, path: string): Promise<boolean> {
+    if (!namesSteps(display) || !old?.result || (source && !sameSource(source, old.source))) return false;
+    const counts = await this.#runs.counts.of(old.result);
+    if (!counts) return false;
+    checkLayerSteps(display, counts, path);
+    return true;
+  }
+
+  /** Fits the step and channels of layers `ids` of `scene` to the results they show, where known; the scene after. */
+  async #fitSteps(roomId: string, scene: RoomScene, ids: readonly string[]): Promise<RoomScene> {
+    let last = scene;
+    for (const layer of scene.layers) {
+      if (!ids.includes(layer.id) || !layer.result || !namesSteps(layer)) continue;
+      const counts = await this.#runs.counts.of(layer.result);
+      if (!counts) continue;
+      const write = await this.#deps.store.update(roomId, fitSteps(layer.id, layer.result, counts));
+      if (write.changed) last = write.scene;
+    }
+    return last;
+  }
+
+  /** `DELETE .../layers/{id}`. */
+  async remove(roomId: string, layerId: string): Promise<void> {
+    const write = await this.#deps.store.remove(roomId, layerId);
+    await this.#settle(roomId, write);
+  }
+
+  /**
+   * What follows a change of the scene made here: its layers computed (layer-runs.ts), and the
+   * bound layers whose points it moved (a new affine) computed again, at the binder's pace.
+   */
+  async #settle(roomId: string, write: SceneWrite, explicitKinds?: ReadonlySet<string>): Promise<void> {
+    await this.#runs.settle(roomId, write, explicitKinds);
+    if (!write.changed || !this.#deps.boundMoved) return;
+    const moved = await movedBoundLayers(this.#deps.sources.annotations, roomId, write.before, write.scene).catch((error: unknown) => {
+      this.#deps.log.warn({ room: roomId, err: error }, 'the points of bound layers could not be read after a change of the scene');
+      return [];
+    });
+    if (moved.length > 0) this.#deps.boundMoved(roomId, moved);
+  }
+
+  /**
+   * What `GET .../layers/{id}/data` sends: the layer's source resolved as `/data` would, in its
+   * cache slot (the room's own for the active layer), with the request's delivery.
+   */
+  async layerData(roomId: string, layerId: string, delivery: NonNullable<RequestAsk['delivery']>): Promise<ResolvedSource> {
+    const scene = await this.#deps.store.get(roomId);
+    const layer = scene.layers.find((l) => l.id === layerId);
+    if (!layer) throw createHostError('SPC_ERR_LAYER_NOT_FOUND', layerId, roomId);
+    return resolveLayerSource(this.#deps.sources, roomId, slotOf(roomId, scene, layerId), layer.source, 'layer', delivery, boundFrame(scene.layers, layerId));
+  }
+
+  /**
+   * Computes again the layers whose source binds parameters to the room's points (they changed):
+   * those of `layerIds` when given (their frames moved), else every one (the marks changed).
+   */
+  async recomputeBound(roomId: string, layerIds?: readonly string[]): Promise<void> {
+    const scene = await this.#deps.store.get(roomId);
+    const bound = scene.layers.filter((layer) => isBound(layer) && (!layerIds || layerIds.includes(layer.id))).map((layer) => layer.id);
+    if (bound.length > 0) this.#runs.recompute(roomId, scene, bound);
+  }
+
+  shown(roomId: string): Promise<void> {
+    return this.#link.shown(roomId);
+  }
+
+  activeEntry(roomId: string): Promise<RoomEntry | null> {
+    return this.#link.activeEntry(roomId);
+  }
+
+  close(): void {
+    this.#untap();
+    this.#runs.stopAll();
+    this.#deps.store.close();
+  }
+}
+
+function fits(kind: LayerKind, type: string): boolean {
+  try {
+    checkKindFits(kind, type, 'kind');
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * @module mark-tools
+ * The annotation toolbar: which tool a click on the stage uses (navigate, point, ruler, box),
+ * the label new marks get, and a status line saying what to click next or what went wrong.
+ */
+import { h } from '../../dom.ts';
+import type { MarkTool } from './mark-placer.ts';
+
+const TOOLS: { tool: MarkTool; text: string; title: string }[] = [
+  { tool: 'none', text: 'Navigate', title: 'Clicks and drags move the camera' },
+  { tool: 'point', text: 'Point', title: 'A click places a point' },
+  { tool: 'line', text: 'Ruler', title: 'Two clicks: the ends of a ruler, measured by the host' },
+  { tool: 'box', text: 'Box', title: 'Two clicks: opposite corners of a box' },
+];
+
+export class MarkTools {
+  readonly element: HTMLElement;
+  readonly #buttons: HTMLButtonElement[];
+  readonly #label: HTMLInputElement;
+  readonly #status = h('p', { class: 'mark-status', 'data-testid': 'mark-status', 'aria-live': 'polite' });
+
+  /** `choose` when the user picks a tool. */
+  constructor(choose: (tool: MarkTool) => void) {
+    this.#buttons = TOOLS.map(({ tool, text, title }) => {
+      const button = h('button', { type: 'button', class: 'button ghost small mark-tool', title, 'data-tool': tool, 'aria-pressed': 'false' }, text);
+      button.addEventListener('click', () => choose(tool));
+      return button;
+    });
+    this.#label = h('input', {
+      type: 'text', class: 'text mark-new-label', maxlength: 256, placeholder: 'label for new marks', 'aria-label': 'label for new marks',
+      'data-testid': 'mark-new-label',
+    });
+    this.element = h('div', { class: 'mark-tools' }, h('div', { class: 'mark-tool-row', role: 'toolbar' }, ...this.#buttons), this.#label, this.#status);
+  }
+
+  /** Shows `tool` as the chosen one. */
+  select(tool: MarkTool): void {
+    for (const button of this.#buttons) button.setAttribute('aria-pressed', String(button.dataset.tool === tool));
+  }
+
+  /** The label new marks get ('' none). */
+  get label(): string {
+    return this.#label.value.trim();
+  }
+
+  /** What was said of a failure ('' when the status says none). */
+  get problem(): string {
+    return this.#status.classList.contains('problem') ? (this.#status.textContent ?? '') : '';
+  }
+
+  /** Takes back what was said of a failure (a later write went through). */
+  clearProblem(): void {
+    if (this.#status.classList.contains('problem')) this.say('');
+  }
+
+  /** Says `text` (`problem`: in the colour of a failure). */
+  say(text: string, problem = false): void {
+    this.#status.textContent = text;
+    this.#status.classList.toggle('problem', problem);
+    this.#status.hidden = text === '';
+  }
+}

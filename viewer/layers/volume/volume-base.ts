@@ -1,0 +1,171 @@
+/**
+ * @module volume-base
+ * What a scalar volume (volume-slices.ts) and a segmentation (labels-volume.ts) share on the
+ * stage: the physical frame, the three slices following the stage's slice point, the view
+ * picker (slices, or the whole volume ray marched, made on first use), the layer's look on
+ * both, and picking: the visible voxel of a slice under a ray, or the first visible sample
+ * along it when ray marched. The owner says how a voxel is coloured and whether it is seen.
+ */
+import * as THREE from 'three';
+import { h } from '../../dom.ts';
+import { applyObjectLook, keptByPlanes } from '../../stage/layer-look.ts';
+import { RAYMARCH_MAX_EDGE, RAYMARCH_MAX_VOXELS } from './raymarch-shader.ts';
+import type { SliceLink } from './slice-link.ts';
+import { createSlicePlanes, type PixelFn, type SlicePlanes } from './slice-planes.ts';
+import type { ContentHit, LayerLook } from '../../stage/stage-content.ts';
+import { AXES, type VolumeFrame } from './volume-frame.ts';
+
+export type VolumeMode = 'slices' | 'volume';
+
+/** The ray-marched form an owner makes. */
+export interface Marched {
+  mesh: THREE.Mesh;
+  applyLook(look: LayerLook): void;
+  dispose(): void;
+}
+
+export interface VolumeBaseOptions {
+  /** Words before the view in the panel's title ('' for "Slices"/"Volume"). */
+  title: string;
+  pixel: PixelFn;
+  alphaTest: number;
+  /** True when voxel (x, y, z) is drawn (past the floor; a label that shows): what a ray finds first. */
+  seen(x: number, y: number, z: number): boolean;
+  /** True when a slice's voxel answers a pick (default: when it is seen). A scalar volume answers anywhere on its slices. */
+  pickedOnSlice?(x: number, y: number, z: number): boolean;
+  /** Makes the ray-marched form (called once, on first use). */
+  march(frame: VolumeFrame): Marched;
+  /** The stage's slice point. */
+  link: SliceLink;
+  /** Something changed the picture. */
+  changed(): void;
+  /** The user picked a view (not called for views applied from elsewhere). */
+  picked(mode: VolumeMode): void;
+}
+
+/** A hit on a volume before its owner says what the voxel holds. */
+export type VoxelHit = Omit<ContentHit, 'voxel'> & { voxel: { x: number; y: number; z: number } };
+
+export interface VolumeBase {
+  frame: VolumeFrame;
+  planes: SlicePlanes;
+  title: HTMLElement;
+  /** The view picker's row (`select[data-axis=view]`). */
+  viewRow: HTMLElement;
+  mode(): VolumeMode;
+  setMode(mode: VolumeMode): void;
+  applyLook(look: LayerLook): void;
+  /** The nearest voxel under `ray` on a slice (pickedOnSlice), or the first seen sample when ray marched. */
+  pick(ray: THREE.Raycaster, kept: (point: THREE.Vector3) => boolean): VoxelHit | null;
+  attach(): void;
+  dispose(): void;
+}
+
+/** The shared part of a volume standing in `frame` (volume-frame.ts). */
+export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions): VolumeBase {
+  const { count, dims, inner } = frame;
+  const planes = createSlicePlanes(frame, options.pixel, { alphaTest: options.alphaTest, changed: options.changed });
+  const edges = new THREE.EdgesGeometry(new THREE.BoxGeometry(dims.x, dims.y, dims.z));
+  const edgeMaterial = new THREE.LineBasicMaterial({ color: 0x4b5d75 });
+  const box = new THREE.LineSegments(edges, edgeMaterial);
+  inner.add(box);
+  let look: LayerLook | null = null;
+  let marched: Marched | null = null;
+  let mode: VolumeMode = 'slices';
+  const fits = Math.max(count.x, count.y, count.z) <= RAYMARCH_MAX_EDGE && count.x * count.y * count.z <= RAYMARCH_MAX_VOXELS;
+  const title = h('div', { class: 'slice-title' });
+  const viewPicker = h('select', { class: 'select small', 'aria-label': 'volume view', 'data-axis': 'view' });
+  viewPicker.appendChild(h('option', { value: 'slices' }, 'slices'));
+  const volumeOption = fits ? { value: 'volume' } : { value: 'volume', disabled: true, title: `only up to ${RAYMARCH_MAX_EDGE} samples per edge` };
+  viewPicker.appendChild(h('option', volumeOption, 'volume'));
+  const titleOf = (m: VolumeMode): string => (options.title ? `${options.title}: ${m}` : m === 'volume' ? 'Volume' : 'Slices');
+  title.textContent = titleOf(mode);
+
+  const setMode = (next: VolumeMode): void => {
+    if (next === 'volume' && !fits) return;
+    mode = next;
+    viewPicker.value = next;
+    if (next === 'volume' && !marched) {
+      marched = options.march(frame);
+      if (look) marched.applyLook(look);
+      inner.add(marched.mesh);
+    }
+    if (marched) marched.mesh.visible = next === 'volume';
+    planes.setShown(next === 'slices');
+    title.textContent = titleOf(next);
+    options.changed();
+  };
+  viewPicker.addEventListener('change', () => {
+    setMode(viewPicker.value as VolumeMode);
+    options.picked(mode);
+  });
+
+  /** The centre of `voxel` in world space (a mark placed on a voxel sits where the host puts that voxel). */
+  const centreOf = (voxel: { x: number; y: number; z: number }): THREE.Vector3 => {
+    inner.updateWorldMatrix(true, false);
+    return inner.localToWorld(new THREE.Vector3(frame.offsetOf('x', voxel.x), frame.offsetOf('y', voxel.y), frame.offsetOf('z', voxel.z)));
+  };
+
+  /** The first seen sample along `ray` inside the box (ray marched view). */
+  const march = (ray: THREE.Raycaster, kept: (point: THREE.Vector3) => boolean): VoxelHit | null => {
+    inner.updateWorldMatrix(true, false);
+    const toInner = inner.matrixWorld.clone().invert();
+    const local = ray.ray.clone().applyMatrix4(toInner);
+    const half = new THREE.Vector3(dims.x / 2, dims.y / 2, dims.z / 2);
+    const entry = local.intersectBox(new THREE.Box3(half.clone().negate(), half), new THREE.Vector3());
+    if (!entry) return null;
+    const step = Math.min(dims.x / count.x, dims.y / count.y, dims.z / count.z) / 2;
+    const p = entry.clone();
+    const world = new THREE.Vector3();
+    for (let i = 0; i < 4 * Math.max(count.x, count.y, count.z) * Math.sqrt(3); i++) {
+      const voxel = frame.voxelAt(p);
+      if (!voxel) break;
+      world.copy(p).applyMatrix4(inner.matrixWorld);
+      if (options.seen(voxel.x, voxel.y, voxel.z) && kept(world)) {
+        return { distance: ray.ray.origin.distanceTo(world), point: world.clone(), kind: 'sample', voxel, centre: centreOf(voxel) };
+      }
+      p.addScaledVector(local.direction, step);
+    }
+    return null;
+  };
+
+  return {
+    frame,
+    planes,
+    title,
+    viewRow: h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'view'), viewPicker),
+    mode: () => mode,
+    setMode,
+    applyLook(next) {
+      look = next;
+      // The slices and the box's edges take it on their materials; the ray marcher on its uniforms.
+      for (const object of [box, ...AXES.map((axis) => planes.meshes[axis])]) applyObjectLook(object, next);
+      marched?.applyLook(next);
+    },
+    pick(ray, kept) {
+      if (mode === 'volume') return march(ray, kept);
+      let best: VoxelHit | null = null;
+      for (const axis of AXES) {
+        const mesh = planes.meshes[axis];
+        if (!mesh.visible) continue;
+        for (const hit of ray.intersectObject(mesh, false)) {
+          const voxel = frame.voxelAt(inner.worldToLocal(hit.point.clone()));
+          if (!voxel || !(options.pickedOnSlice ?? options.seen)(voxel.x, voxel.y, voxel.z) || !kept(hit.point)) continue;
+          if (!best || hit.distance < best.distance) best = { distance: hit.distance, point: hit.point.clone(), kind: 'voxel', voxel };
+          break;
+        }
+      }
+      return best && { ...best, centre: centreOf(best.voxel) };
+    },
+    attach: () => planes.attach(options.link),
+    dispose() {
+      planes.dispose();
+      edges.dispose();
+      edgeMaterial.dispose();
+      marched?.dispose();
+    },
+  };
+}
+
+/** A `kept` test for a content picked outside any layer (no clip planes). */
+export const KEEP_ALL = (point: THREE.Vector3): boolean => keptByPlanes([], point);

@@ -1,0 +1,128 @@
+/**
+ * @module catalog-view
+ * The catalog as a grid of tiles (thumbnail, name, tags, a static/dynamic badge) with a
+ * filter box matching names, ids, types, tags and descriptions.
+ */
+import type { CatalogEntry } from '../../core/wire/wire-types.ts';
+import { h, replaceChildren } from '../dom.ts';
+
+export class CatalogView {
+  readonly element: HTMLElement;
+  readonly #grid: HTMLElement;
+  readonly #filter: HTMLInputElement;
+  readonly #count: HTMLElement;
+  #entries: CatalogEntry[] = [];
+  #selected: string | null = null;
+
+  constructor(
+    private readonly thumbnailUrl: (entry: CatalogEntry) => string,
+    private readonly onSelect: (entry: CatalogEntry) => void,
+  ) {
+    this.#filter = h('input', {
+      type: 'search',
+      class: 'filter',
+      placeholder: 'Filter by name, tag, type…',
+      'aria-label': 'Filter specimens',
+      'data-testid': 'filter',
+    });
+    this.#filter.addEventListener('input', () => this.#render());
+    this.#count = h('span', { class: 'count', 'data-testid': 'catalog-count' });
+    this.#grid = h('div', { class: 'catalog-grid', role: 'list', 'data-testid': 'catalog' });
+    this.element = h(
+      'div',
+      { class: 'catalog-pane-inner' },
+      h('div', { class: 'pane-head' }, h('h2', { class: 'pane-title' }, 'Specimens', this.#count), this.#filter),
+      this.#grid,
+    );
+    this.showLoading();
+  }
+
+  /** A skeleton while the catalog loads. */
+  showLoading(): void {
+    replaceChildren(this.#grid, ...Array.from({ length: 6 }, () => h('div', { class: 'tile skeleton' })));
+  }
+
+  /** The catalog could not be loaded. */
+  showError(message: string, retry: () => void): void {
+    replaceChildren(
+      this.#grid,
+      h(
+        'div',
+        { class: 'catalog-error', role: 'alert' },
+        h('strong', {}, 'The catalog could not be loaded'),
+        h('p', {}, message),
+        h('button', { class: 'button', onclick: retry }, 'Try again'),
+      ),
+    );
+  }
+
+  setEntries(entries: CatalogEntry[]): void {
+    this.#entries = [...entries].sort((a, b) => a.display_name.localeCompare(b.display_name));
+    this.#render();
+  }
+
+  /** The catalog lists specimen `id`. */
+  has(id: string): boolean {
+    return this.#entries.some((entry) => entry.id === id);
+  }
+
+  /** The first specimen (by name) that shows function `name`, if any. */
+  showing(name: string): string | null {
+    return this.#entries.find((entry) => entry.is_dynamic && entry.function_name === name)?.id ?? null;
+  }
+
+  /** Highlights the selected tile. */
+  select(id: string | null): void {
+    this.#selected = id;
+    for (const tile of this.#grid.querySelectorAll<HTMLElement>('.tile[data-id]')) {
+      const on = tile.dataset.id === id;
+      tile.classList.toggle('selected', on);
+      tile.setAttribute('aria-current', on ? 'true' : 'false');
+    }
+  }
+
+  #render(): void {
+    const words = this.#filter.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const shown = this.#entries.filter((entry) => {
+      const text = [entry.display_name, entry.id, entry.type, entry.description, ...entry.tags, entry.is_dynamic ? 'dynamic' : 'static']
+        .join(' ')
+        .toLowerCase();
+      return words.every((w) => text.includes(w));
+    });
+    this.#count.textContent = words.length ? `${shown.length} of ${this.#entries.length}` : String(this.#entries.length);
+    if (shown.length === 0) {
+      replaceChildren(
+        this.#grid,
+        h('p', { class: 'empty' }, this.#entries.length ? 'No specimen matches this filter.' : 'The catalog is empty.'),
+      );
+      return;
+    }
+    replaceChildren(this.#grid, ...shown.map((entry) => this.#tile(entry)));
+    this.select(this.#selected);
+  }
+
+  #tile(entry: CatalogEntry): HTMLElement {
+    const img = h('img', { class: 'thumb', src: this.thumbnailUrl(entry), alt: '', loading: 'lazy', decoding: 'async' });
+    img.addEventListener('error', () => img.classList.add('broken'), { once: true });
+    return h(
+      'button',
+      {
+        class: 'tile',
+        role: 'listitem',
+        type: 'button',
+        'data-id': entry.id,
+        title: entry.description || entry.display_name,
+        onclick: () => this.onSelect(entry),
+      },
+      h(
+        'div',
+        { class: 'thumb-wrap' },
+        img,
+        h('span', { class: `badge ${entry.is_dynamic ? 'dynamic' : 'static'}` }, entry.is_dynamic ? 'dynamic' : 'static'),
+      ),
+      h('span', { class: 'tile-name' }, entry.display_name),
+      h('span', { class: 'tile-meta' }, entry.type.replace('_', ' ')),
+      entry.tags.length ? h('span', { class: 'tags' }, ...entry.tags.slice(0, 3).map((t) => h('span', { class: 'tag' }, t))) : null,
+    );
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * @module param-panel
+ * A dynamic specimen's schema as a form. It keeps the current values (defaults, then the URL's
+ * values, then edits; an optional parameter with no default stays out until it is set),
+ * reports each change with how it should be sent, and shows the host's 400 detail for the
+ * panel as a whole.
+ */
+import type { ParameterSchema } from '../../../core/wire/wire-types.ts';
+import { h } from '../../dom.ts';
+import { createParamField } from './param-field.ts';
+import type { ChangeMode, ParamField } from './param-field.ts';
+import { checkValue, initialValue, isUnsettable } from './param-check.ts';
+import { UnknownParams } from './unknown-params.ts';
+
+export interface ParamPanelOptions {
+  schema: ParameterSchema;
+  /** Values to start from (e.g. from the URL); unknown names are kept and sent, so the host can refuse them. */
+  initial: Record<string, unknown> | null;
+  onChange: (values: Record<string, unknown>, mode: ChangeMode) => void;
+}
+
+/** The parameter form of one dynamic specimen. */
+export class ParamPanel {
+  readonly element: HTMLElement;
+  readonly #schema: ParameterSchema;
+  readonly #fields: ParamField[] = [];
+  readonly #hostError: HTMLElement;
+  readonly #unknown: UnknownParams;
+  #values: Record<string, unknown> = {};
+
+  constructor(options: ParamPanelOptions) {
+    this.#schema = options.schema;
+    this.#hostError = h('div', { class: 'panel-error', role: 'alert', hidden: true, 'data-testid': 'host-error' });
+    const required = new Set(options.schema.required ?? []);
+    const list = h('div', { class: 'fields' });
+    for (const [name, prop] of Object.entries(options.schema.properties ?? {})) {
+      const field = createParamField(name, prop, required.has(name), (n, value, mode) => {
+        if (value === undefined) delete this.#values[n];
+        else this.#values[n] = value;
+        options.onChange(this.values(), mode);
+      });
+      this.#fields.push(field);
+      list.appendChild(field.element);
+    }
+    if (this.#fields.length === 0) list.appendChild(h('p', { class: 'muted' }, 'This function takes no parameters.'));
+    this.#unknown = new UnknownParams((name) => {
+      delete this.#values[name];
+      this.#showUnknown();
+      options.onChange(this.values(), 'commit');
+    });
+    this.element = h('div', { class: 'param-panel' }, this.#hostError, this.#unknown.element, list);
+    this.#assign(options.initial);
+  }
+
+  /** The values to send. */
+  values(): Record<string, unknown> {
+    return { ...this.#values };
+  }
+
+  /** True when every value passes the schema checks the page can make. */
+  isValid(): boolean {
+    const props = this.#schema.properties ?? {};
+    return Object.entries(this.#values).every(([name, value]) => {
+      const prop = props[name];
+      return prop !== undefined && checkValue(prop, value) === null;
+    });
+  }
+
+  /** Back to the schema defaults (drops values the schema does not know). */
+  reset(): void {
+    this.#assign(null);
+  }
+
+  /** Shows `values` (e.g. a peer's, from the room) in place of the current ones, without raising a change. */
+  set(values: Record<string, unknown>): void {
+    this.#assign(values);
+  }
+
+  /** Shows (or clears, with null) the host's explanation of a refused request. */
+  setHostError(detail: string | null): void {
+    this.#hostError.hidden = detail === null;
+    this.#hostError.textContent = detail ? `The host refused these parameters: ${detail}` : '';
+  }
+
+  #assign(initial: Record<string, unknown> | null): void {
+    const values: Record<string, unknown> = {};
+    const required = new Set(this.#schema.required ?? []);
+    for (const [name, prop] of Object.entries(this.#schema.properties ?? {})) {
+      // An optional parameter with no default starts unset: it is not sent.
+      if (!isUnsettable(prop, required.has(name))) values[name] = initialValue(prop);
+    }
+    Object.assign(values, initial ?? {});
+    this.#values = values;
+    for (const field of this.#fields) field.setValue(values[field.name]);
+    this.#showUnknown();
+  }
+
+  #showUnknown(): void {
+    this.#unknown.show(this.#values, new Set(Object.keys(this.#schema.properties ?? {})));
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * @module layer-list
+ * The page's layer list (the inspector's "Layers" section): the room's layers, top first as
+ * napari lists them, one row each (layer-row.ts), and a way to add one: a specimen or function
+ * of the catalog, or what the page shows now with its parameters. It only reports what the
+ * user does; room-scene.ts turns that into requests and shows what the room says.
+ */
+import type { LayerSource } from '../../core/wire/scene-types.ts';
+import type { CatalogEntry, FunctionInfo } from '../../core/wire/wire-types.ts';
+import { h, replaceChildren } from '../dom.ts';
+import { LayerRow, type LayerRowActions, type LayerRowState } from './layer-row.ts';
+
+export interface LayerListActions extends LayerRowActions {
+  /** Add a layer from this source. */
+  add(source: LayerSource): void;
+  /** Add what the page shows now (its specimen or function with the panel's values). */
+  addCurrent(): void;
+}
+
+export class LayerList {
+  readonly element: HTMLElement;
+  readonly #list: HTMLOListElement;
+  readonly #note: HTMLElement;
+  readonly #picker: HTMLSelectElement;
+  readonly #head: HTMLElement;
+  readonly #addForm: HTMLElement;
+  readonly #rows = new Map<string, LayerRow>();
+  readonly #actions: LayerListActions;
+
+  constructor(actions: LayerListActions) {
+    this.#actions = actions;
+    this.#list = h('ol', { class: 'layer-list', 'data-testid': 'layer-list' });
+    this.#note = h('p', { class: 'layer-note' });
+    this.#picker = h('select', { class: 'select small', 'aria-label': 'layer to add', 'data-testid': 'add-layer-source' });
+    const addButton = h('button', { type: 'button', class: 'button small', 'data-testid': 'add-layer', onclick: () => this.#addPicked() }, 'Add');
+    const addCurrent = h(
+      'button',
+      {
+        type: 'button', class: 'button ghost small', 'data-testid': 'add-current-layer',
+        title: 'Add what the page shows now, with its parameters, as a layer', onclick: () => actions.addCurrent(),
+      },
+      'Add current',
+    );
+    this.#addForm = h('div', { class: 'layer-add' }, this.#picker, addButton, addCurrent);
+    this.#head = h('div', { class: 'section-head' }, h('h3', {}, 'Layers'));
+    this.element = h('section', { class: 'section layers', 'data-testid': 'layers' }, this.#head, this.#list, this.#note, this.#addForm);
+  }
+
+  /** Puts `control` in the section's head (the Snapshot button). */
+  addToHead(control: HTMLElement): void {
+    this.#head.append(control);
+  }
+
+  /** Shows `rows` (bottom first, as the scene lists them); `editable` false for a snapshot. */
+  show(rows: LayerRowState[], editable: boolean, note: string): void {
+    const seen = new Set<string>();
+    const elements: HTMLElement[] = [];
+    for (const state of [...rows].reverse()) {
+      let row = this.#rows.get(state.id);
+      if (!row) {
+        row = new LayerRow(state.id, this.#actions);
+        this.#rows.set(state.id, row);
+      }
+      row.show(state, editable);
+      seen.add(state.id);
+      elements.push(row.element);
+    }
+    for (const [id] of this.#rows) if (!seen.has(id)) this.#rows.delete(id);
+    // Rows are moved, not rebuilt: a focused control keeps its focus.
+    elements.forEach((element, index) => {
+      if (this.#list.children[index] !== element) this.#list.insertBefore(element, this.#list.children[index] ?? null);
+    });
+    while (this.#list.children.length > elements.length) this.#list.lastElementChild!.remove();
+    this.#note.textContent = note;
+    this.#note.hidden = note === '';
+    this.#addForm.hidden = !editable;
+  }
+
+  /** What the add picker offers: the catalog's specimens and the functions no specimen shows. */
+  setCatalog(entries: CatalogEntry[], functions: FunctionInfo[]): void {
+    const specimens = h(
+      'optgroup',
+      { label: 'Specimens' },
+      ...entries.map((entry) => h('option', { value: `specimen:${entry.id}` }, entry.display_name || entry.id)),
+    );
+    const shown = new Set(entries.map((entry) => entry.function_name));
+    const free = functions.filter((fn) => !shown.has(fn.name));
+    const fns = h('optgroup', { label: 'Functions' }, ...free.map((fn) => h('option', { value: `function:${fn.name}` }, `${fn.name}()`)));
+    replaceChildren(this.#picker, specimens, free.length > 0 ? fns : null);
+  }
+
+  #addPicked(): void {
+    const [kind, ...rest] = this.#picker.value.split(':');
+    const name = rest.join(':');
+    if (!name) return;
+    this.#actions.add(kind === 'function' ? { function: name, params: {} } : { specimen: name, params: {} });
+  }
+}

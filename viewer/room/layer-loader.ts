@@ -1,0 +1,131 @@
+/**
+ * @module layer-loader
+ * Each layer's result onto the stage, by what the room's scene says of it: coarse first from
+ * its `data_url` (a volume at 64 samples an axis, a mesh at 20,000 triangles, as the page's
+ * own results come: coarse-first.ts), then whole from its blob (`/api/blobs/{blob_id}`:
+ * immutable, so the browser's cache keeps it and a revisit costs the host nothing), or from
+ * the `data_url` with the full delivery when there is no blob (or in VR, where a mesh is asked
+ * for within the headset's triangle budget). A layer whose result changes is loaded again; an
+ * older load still running is dropped. A segment's surface takes the colour its label has.
+ * A volume with time or channels fetches its other steps from the same `data_url`. A static
+ * file the host sends only as it is (no result id) is fetched once from its `data_url`, as is.
+ */
+import type { VitrineClient } from '../../core/client/client.ts';
+import type { SpecimenData } from '../../core/wire/decoded-types.ts';
+import { isAbortError, VitrineHttpError } from '../../core/client/errors.ts';
+import { labelRgb } from '../../core/wire/label-colors.ts';
+import type { SceneLayer } from '../../core/wire/scene-types.ts';
+import type { DeliveryQuery } from '../../core/wire/wire-types.ts';
+import * as THREE from 'three';
+import { answerBytes, loadCoarseFirst, type CoarseFirstSteps } from './coarse-first.ts';
+import { asDecodedMesh, MESH_DELIVERY } from '../layers/mesh/glb-mesh.ts';
+import { eitherSignal } from './latest-request.ts';
+import { renderData } from '../stage/render-data.ts';
+import type { Stage } from '../stage/stage.ts';
+import type { StageContent } from '../stage/stage-content.ts';
+
+export interface LayerLoaderOptions {
+  client: VitrineClient;
+  stage: Stage;
+  /** What a page in VR adds to a request of this type (a mesh's triangle budget); undefined outside VR. */
+  vrDelivery(type: string): DeliveryQuery | undefined;
+  /** Layer `id` now shows `content` (`panel`: its tool panel); `refined`: the full result after the coarse one. */
+  shown(id: string, content: StageContent, panel: HTMLElement | undefined, refined: boolean): void;
+  /** Where its load stands: `loading`, `refining`, `failed` (with the reason), '' once drawn. */
+  status(id: string, status: string, detail?: string): void;
+}
+
+interface Load {
+  key: string;
+  controller: AbortController;
+}
+
+/** The colour of a segment's surface: its label's, when its parameters name one segment. */
+function segmentColour(layer: SceneLayer): THREE.Color | null {
+  const segment = layer.source.params?.segment;
+  if (typeof segment !== 'number' || !Number.isInteger(segment)) return null;
+  const [r, g, b] = labelRgb(segment);
+  return new THREE.Color().setRGB(r / 255, g / 255, b / 255, THREE.SRGBColorSpace);
+}
+
+export class LayerLoader {
+  readonly #options: LayerLoaderOptions;
+  readonly #loads = new Map<string, Load>();
+
+  constructor(options: LayerLoaderOptions) {
+    this.#options = options;
+  }
+
+  /** Loads `layer`'s result, unless it is the one shown or on its way. */
+  load(layer: SceneLayer): void {
+    const result = layer.result;
+    if (!result) return;
+    const vr = this.#options.vrDelivery(result.type);
+    const key = JSON.stringify([result.result_id, result.blob_id ?? null, result.data_url, layer.kind, vr ?? null]);
+    if (this.#loads.get(layer.id)?.key === key) return;
+    this.forget(layer.id);
+    const load: Load = { key, controller: new AbortController() };
+    this.#loads.set(layer.id, load);
+    void this.#run(layer, load, vr);
+  }
+
+  /** Stops loading layer `id` and forgets what it loaded (it was removed, or became the page's own). */
+  forget(id: string): void {
+    this.#loads.get(id)?.controller.abort();
+    this.#loads.delete(id);
+  }
+
+  /** Forgets every layer (the page left the room). */
+  clear(): void {
+    for (const id of [...this.#loads.keys()]) this.forget(id);
+  }
+
+  async #run(layer: SceneLayer, load: Load, vr: DeliveryQuery | undefined): Promise<void> {
+    const { client, stage, status } = this.#options;
+    const { type, blob_id: blobId } = layer.result!;
+    // A snapshot's layers name their blob as their data URL: no coarse delivery to ask for there.
+    const dataUrl = layer.result!.data_url.startsWith('/api/blobs/') ? '' : layer.result!.data_url;
+    const signal = load.controller.signal;
+    const isCurrent = (): boolean => this.#loads.get(layer.id) === load && !signal.aborted;
+    const viaUrl = (delivery: DeliveryQuery | undefined, part?: AbortSignal, answered?: (r: Response) => void): Promise<SpecimenData> =>
+      client.getLayerData(dataUrl, { delivery, signal: eitherSignal(signal, part), onHeaders: answered });
+    const viaBlob = async (fallback: () => Promise<SpecimenData>, part?: AbortSignal): Promise<SpecimenData> => {
+      try {
+        return await client.getBlob(blobId!, eitherSignal(signal, part));
+      } catch (error) {
+        // A blob the host no longer holds: the data URL computes or serves it again.
+        if (error instanceof VitrineHttpError && error.status === 404) return fallback();
+        throw error;
+      }
+    };
+    // A result without an id is a file the host sends only as it is (a `.xyz` point cloud): no delivery to ask for.
+    const asIs = layer.result!.result_id === undefined;
+    const fine = asIs ? undefined : type === 'mesh' ? { ...MESH_DELIVERY, ...vr } : vr;
+    const steps: CoarseFirstSteps = {
+      first: async (delivery, answered) =>
+        asDecodedMesh(await (dataUrl ? viaUrl(delivery, undefined, (response) => answered?.(answerBytes(response))) : viaBlob(() => viaUrl(delivery)))),
+      full: async (delivery, part) => asDecodedMesh(await (blobId && !vr ? viaBlob(() => viaUrl(delivery, part), part) : viaUrl(delivery, part))),
+      show: async (data, refined) => {
+        const steps = dataUrl ? (query: DeliveryQuery, part: AbortSignal) => viaUrl({ ...fine, ...query }, part) : undefined;
+        const rendered = await renderData(stage, data, { meshColour: segmentColour(layer), kind: layer.kind, steps });
+        if (!isCurrent() || !rendered.content) {
+          rendered.content?.dispose();
+          return;
+        }
+        stage.layers.setContent(layer.id, rendered.content, refined);
+        this.#options.shown(layer.id, rendered.content, rendered.panel, refined);
+      },
+      refining: (on) => isCurrent() && status(layer.id, on ? 'refining' : ''),
+      isCurrent,
+    };
+    status(layer.id, 'loading');
+    try {
+      // Without a data URL there is no coarse delivery to ask for: the blob is drawn as it is.
+      await loadCoarseFirst(dataUrl && !asIs ? type : 'none', fine, steps);
+      if (isCurrent()) status(layer.id, '');
+    } catch (error) {
+      if (!isCurrent() || isAbortError(error)) return;
+      status(layer.id, 'failed', error instanceof Error ? error.message : String(error));
+    }
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * @module layer-row
+ * One layer in the page's layer list: which is active (the room's entry), visibility, name,
+ * kind and status (computing, failed with why), opacity, colour map (for images and points),
+ * up, down and remove. A row is updated in place, so a slider being dragged is never rebuilt
+ * under the pointer; it only reports what the user does.
+ */
+import type { LayerDisplay, LayerKind } from '../../core/wire/scene-types.ts';
+import { h } from '../dom.ts';
+import { COLORMAPS } from '../layers/volume/colormaps.ts';
+
+/** What a row shows. */
+export interface LayerRowState {
+  id: string;
+  name: string;
+  kind: LayerKind;
+  visible: boolean;
+  opacity: number;
+  colormap: string | null;
+  active: boolean;
+  selected: boolean;
+  /** `computing`, `loading`, `failed` (with `detail`), or '' when shown or idle. */
+  status: string;
+  detail: string;
+}
+
+/** What the user did on a row. */
+export interface LayerRowActions {
+  change(id: string, change: LayerDisplay, mode: 'drag' | 'commit'): void;
+  move(id: string, by: -1 | 1): void;
+  remove(id: string): void;
+  activate(id: string): void;
+  select(id: string): void;
+}
+
+const STATUS_WORDS: Record<string, string> = { computing: 'computing…', loading: 'loading…', refining: 'refining…', failed: 'failed' };
+
+export class LayerRow {
+  readonly element: HTMLElement;
+  readonly #active: HTMLInputElement;
+  readonly #visible: HTMLInputElement;
+  readonly #name: HTMLElement;
+  readonly #kind: HTMLElement;
+  readonly #status: HTMLElement;
+  readonly #opacity: HTMLInputElement;
+  readonly #opacityValue: HTMLElement;
+  readonly #colormap: HTMLSelectElement;
+  readonly #colormapRow: HTMLElement;
+  readonly #buttons: HTMLButtonElement[];
+
+  constructor(id: string, actions: LayerRowActions) {
+    this.#active = h('input', {
+      type: 'radio', name: 'active-layer', class: 'layer-active', 'aria-label': 'active layer (the room entry)', 'data-control': 'active',
+    });
+    this.#active.addEventListener('change', () => actions.activate(id));
+    this.#visible = h('input', { type: 'checkbox', class: 'layer-visible', 'aria-label': 'visible', 'data-control': 'visible' });
+    this.#visible.addEventListener('change', () => actions.change(id, { visible: this.#visible.checked }, 'commit'));
+    this.#name = h('button', { type: 'button', class: 'layer-name', title: 'Show this layer\'s controls on the stage', onclick: () => actions.select(id) });
+    this.#kind = h('span', { class: 'layer-kind' });
+    this.#status = h('span', { class: 'layer-status', 'data-testid': 'layer-status', 'aria-live': 'polite' });
+    this.#opacity = h('input', { type: 'range', class: 'slider', min: 0, max: 1, step: 0.01, 'aria-label': 'opacity', 'data-control': 'opacity' });
+    this.#opacityValue = h('output', { class: 'slice-value' });
+    const opacity = (mode: 'drag' | 'commit') => (): void => {
+      this.#opacityValue.textContent = Number(this.#opacity.value).toFixed(2);
+      actions.change(id, { opacity: Number(this.#opacity.value) }, mode);
+    };
+    this.#opacity.addEventListener('input', opacity('drag'));
+    this.#opacity.addEventListener('change', opacity('commit'));
+    this.#colormap = h('select', { class: 'select small', 'aria-label': 'colour map', 'data-control': 'colormap' });
+    for (const name of COLORMAPS) this.#colormap.appendChild(h('option', { value: name }, name));
+    this.#colormap.addEventListener('change', () => actions.change(id, { colormap: this.#colormap.value }, 'commit'));
+    this.#colormapRow = h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'map'), this.#colormap);
+    const button = (label: string, title: string, control: string, onclick: () => void): HTMLButtonElement =>
+      h('button', { type: 'button', class: 'button ghost small icon', title, 'aria-label': title, 'data-control': control, onclick }, label);
+    this.#buttons = [
+      button('↑', 'Move up (drawn over the layer above)', 'up', () => actions.move(id, 1)),
+      button('↓', 'Move down', 'down', () => actions.move(id, -1)),
+      button('✕', 'Remove the layer from the room', 'remove', () => actions.remove(id)),
+    ];
+    this.element = h(
+      'li',
+      { class: 'layer-row', 'data-testid': 'layer-row', 'data-layer': id },
+      h('div', { class: 'layer-head' }, this.#active, this.#visible, this.#name, this.#kind, this.#status, h('span', { class: 'spacer' }), ...this.#buttons),
+      h(
+        'div',
+        { class: 'layer-controls' },
+        h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'opacity'), this.#opacity, this.#opacityValue),
+        this.#colormapRow,
+      ),
+    );
+  }
+
+  /** Shows `state`; `editable` false (a snapshot) leaves every control disabled. */
+  show(state: LayerRowState, editable: boolean): void {
+    this.#active.checked = state.active;
+    this.#visible.checked = state.visible;
+    this.#name.textContent = state.name;
+    this.#kind.textContent = state.kind;
+    this.#status.textContent = STATUS_WORDS[state.status] ?? '';
+    this.#status.title = state.detail;
+    this.element.dataset.status = state.status;
+    this.element.classList.toggle('selected', state.selected);
+    this.element.classList.toggle('hidden-layer', !state.visible);
+    // A slider in the user's hand is not moved under it.
+    if (document.activeElement !== this.#opacity) {
+      this.#opacity.value = String(state.opacity);
+      this.#opacityValue.textContent = state.opacity.toFixed(2);
+    }
+    this.#colormapRow.hidden = state.colormap === null;
+    if (state.colormap !== null) this.#colormap.value = state.colormap;
+    for (const control of [this.#active, this.#visible, this.#opacity, this.#colormap, ...this.#buttons]) control.disabled = !editable;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * @module scene-actions
+ * What the layer list asks of the room, as requests to its scene routes: add a layer, remove
+ * one, move one up or down (a `PUT` of the whole scene with `If-Match` on the version the page
+ * saw, so a move made on an outdated list changes nothing), make one active (a `PATCH` with
+ * `active: true`), and share display changes (`PATCH`). The page changes nothing itself: the `scene` event that
+ * follows shows the outcome to every peer, this page included. A refusal is reported in words.
+ */
+import type { VitrineClient } from '../../core/client/client.ts';
+import type { LayerChange, LayerSource, NewLayer, RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
+import { describeError } from '../panels/request-failure.ts';
+
+/** A layer as a `PUT` of the scene carries it: everything but the result the host sets. */
+function asNew(layer: SceneLayer): NewLayer {
+  const { result: _result, ...rest } = layer;
+  return rest;
+}
+
+export interface SceneActionsOptions {
+  client: VitrineClient;
+  /** The room the page follows (null: none). */
+  room(): string | null;
+  /** The room's scene as last received. */
+  scene(): RoomScene | null;
+  /** Says what went wrong ('' clears it). */
+  report(message: string): void;
+}
+
+export class SceneActions {
+  readonly #options: SceneActionsOptions;
+
+  constructor(options: SceneActionsOptions) {
+    this.#options = options;
+  }
+
+  add(source: LayerSource): void {
+    this.#run('The layer could not be added', (client, room) => client.scene(room).add({ source }));
+  }
+
+  remove(id: string): void {
+    this.#run('The layer could not be removed', (client, room) => client.scene(room).remove(id));
+  }
+
+  /** Moves layer `id` one place up (1: drawn over the next) or down (-1). */
+  move(id: string, by: -1 | 1): void {
+    const scene = this.#options.scene();
+    const layers = [...(scene?.layers ?? [])];
+    const at = layers.findIndex((layer) => layer.id === id);
+    const to = at + by;
+    if (!scene || at < 0 || to < 0 || to >= layers.length) return;
+    [layers[at], layers[to]] = [layers[to]!, layers[at]!];
+    const order = layers.map(asNew);
+    this.#run('The layers could not be reordered', (client, room) => client.scene(room).replace(order, { active: scene.active, ifMatch: scene.version }));
+  }
+
+  /** Makes layer `id` the room's active layer (its entry). */
+  activate(id: string): void {
+    if (this.#options.scene()?.active === id) return;
+    this.#run('The active layer could not be changed', (client, room) => client.scene(room).update(id, { active: true }));
+  }
+
+  /** Shares a display change of layer `id` (SceneSync's send). */
+  async update(id: string, change: LayerChange): Promise<void> {
+    const room = this.#options.room();
+    if (room === null) return;
+    try {
+      await this.#options.client.scene(room).update(id, change);
+    } catch (error) {
+      this.#options.report(`The change could not be shared: ${describeError(error)}`);
+      throw error;
+    }
+  }
+
+  #run(failure: string, request: (client: VitrineClient, room: string) => Promise<unknown>): void {
+    const room = this.#options.room();
+    if (room === null) return;
+    this.#options.report('');
+    request(this.#options.client, room).catch((error: unknown) => this.#options.report(`${failure}: ${describeError(error)}`));
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * @module subject-plan
+ * How the page's own subject is fetched (viewer-app.ts runs it): a dynamic specimen and a
+ * function from the Functions list alike through the job flow (`load` and `runFunction`:
+ * progress shown, Cancel stops the job, the room cache's hit noted), a static one through
+ * `/data`; meshes as meshopt GLB (in VR within the headset's
+ * budget); a peer's entry this page adopts by its blob URL (room-blob.ts); all of it coarse
+ * first where the type refines (coarse-first.ts). A static or published volume or mesh is
+ * refined as a dynamic one is when the host shapes its file (static-shaping.ts); a file the
+ * host sends only as it is comes whole, with no delivery asked for.
+ */
+import type { VitrineClient } from '../../core/client/client.ts';
+import type { SpecimenData } from '../../core/wire/decoded-types.ts';
+import type { DeliveryQuery, SpecimenMetadata } from '../../core/wire/wire-types.ts';
+import { answerBytes, type CoarseFirstSteps } from './coarse-first.ts';
+import { asDecodedMesh, MESH_DELIVERY } from '../layers/mesh/glb-mesh.ts';
+import { jobCallbacks } from '../panels/job-callbacks.ts';
+import { hostShapesStatic } from './static-shaping.ts';
+import type { JobView } from '../panels/job-view.ts';
+import { eitherSignal, type RequestContext } from './latest-request.ts';
+import { viaBlob, type AdoptedBlob } from './room-blob.ts';
+import type { RoomFollower, RoomSubject } from './room-follower.ts';
+import type { StageOverlay } from '../stage/stage-overlay.ts';
+import type { VrMode } from '../xr/vr-mode.ts';
+
+export interface SubjectPlanDeps {
+  client: VitrineClient;
+  job: JobView;
+  overlay: StageOverlay;
+  follower: RoomFollower;
+  vr: VrMode | null;
+  adopted: AdoptedBlob;
+  /** The subject is a function without a specimen. */
+  isFunction: boolean;
+  /** What the page shows, as a room entry names it. */
+  shown(): RoomSubject | null;
+  /** The room cache served it (a hit, or the adopted entry's blob). */
+  cached(): void;
+  show(data: SpecimenData, refined: boolean): Promise<void>;
+  refining(on: boolean): void;
+}
+
+/** The type coarse-first refines, the full delivery, and the steps, for one request of the page's subject. */
+export function subjectPlan(
+  deps: SubjectPlanDeps,
+  context: RequestContext,
+  meta: SpecimenMetadata,
+  params: Record<string, unknown> | undefined,
+  room: string,
+): { type: string; fine: DeliveryQuery | undefined; steps: CoarseFirstSteps } {
+  const { client, vr } = deps;
+  // A static file the host cannot shape takes no delivery options: it is fetched as it is, once.
+  const shapedStatic = !deps.isFunction && hostShapesStatic(meta);
+  const asIs = !deps.isFunction && !meta.is_dynamic && !shapedStatic;
+  const fine = asIs ? undefined : meta.type === 'mesh' ? { ...MESH_DELIVERY, ...vr?.delivery(meta.type) } : vr?.delivery(meta.type);
+  const job = { job: deps.job, overlay: deps.overlay, follower: deps.follower };
+  // A function's job and a specimen's show their start and progress the same way.
+  const callbacks = () => jobCallbacks(context, job, { functionName: meta.function_name, params: params ?? {} }, (hit) => hit && deps.cached());
+  const first = async (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> =>
+    asDecodedMesh(
+      deps.isFunction
+        ? await client.runFunction(meta.id, params, { room, signal: context.signal, ...callbacks() })
+        : meta.is_dynamic
+          ? await client.load(meta.id, params, {
+              room,
+              delivery,
+              signal: context.signal,
+              onHeaders: (response) => answered?.(answerBytes(response)),
+              ...callbacks(),
+            })
+          : await client.getData(meta.id, { room, delivery, signal: context.signal, onHeaders: (response) => answered?.(answerBytes(response)) }),
+    );
+  // A peer's entry this page adopts comes by its blob URL, unless in VR (a budgeted delivery has no blob of the entry).
+  const blobId = deps.adopted.take(vr?.delivery(meta.type) ? null : deps.shown());
+  const steps: CoarseFirstSteps = {
+    first,
+    full: async (delivery, signal) => asDecodedMesh(await client.getData(meta.id, { params, room, signal: eitherSignal(context.signal, signal), delivery })),
+    show: deps.show,
+    refining: deps.refining,
+    isCurrent: () => context.isCurrent(),
+  };
+  const load = (id: string, signal?: AbortSignal): Promise<SpecimenData> => client.getBlob(id, eitherSignal(context.signal, signal)).then(asDecodedMesh);
+  // The blob came: nothing was computed, so no room result will answer the request.
+  const loaded = (): void => {
+    deps.cached();
+    if (meta.function_name) deps.follower.settled(meta.function_name, params ?? {}, true);
+  };
+  const refined = (meta.is_dynamic && !deps.isFunction) || shapedStatic;
+  const plan = viaBlob(blobId, refined ? meta.type : 'none', steps, load, loaded);
+  return { ...plan, fine };
+}

@@ -1,0 +1,148 @@
+/**
+ * @module viewer-room
+ * The viewer's room side, beside its own request path (viewer-app.ts): "Follow room" and the
+ * room's events (room-follower.ts), its shared look (room-view.ts), its scene of layers with
+ * the layer list (room-scene.ts), its annotations (marks/), a snapshot's read-only view (snapshot-view.ts), and what
+ * the stage's tool area shows: the selected layer's panel and, under it, the value readout
+ * over every layer with where the pointer is in physical units. The scale bar reads in the
+ * room frame's unit; both take the units the marks measure in (mark-units.ts), asked once
+ * per showing (shown-units.ts).
+ */
+import type { VitrineClient } from '../../core/client/client.ts';
+import type { LayerSource } from '../../core/wire/scene-types.ts';
+import type { DeliveryQuery, RoomEntry, Snapshot } from '../../core/wire/wire-types.ts';
+import { h, replaceChildren } from '../dom.ts';
+import type { Layout } from '../layout.ts';
+import { AnnotationPanel } from '../layers/marks/annotation-panel.ts';
+import { ShownUnits } from '../layers/marks/shown-units.ts';
+import { RoomFollower, type RoomSubject } from './room-follower.ts';
+import { RoomSceneView } from './room-scene.ts';
+import { RoomViewBinding } from './room-view.ts';
+import { openSnapshot, snapshotControl } from '../panels/snapshot-view.ts';
+import type { Stage } from '../stage/stage.ts';
+import type { StageContent } from '../stage/stage-content.ts';
+import { ScaleBar } from '../stage/scale-bar.ts';
+import { attachValueReadout } from '../layers/volume/value-readout.ts';
+
+export interface ViewerRoomHooks {
+  client: VitrineClient;
+  layout: Layout;
+  stage: Stage | null;
+  /** The page's room. */
+  room(): string;
+  /** What the page shows (its own subject), as a room entry names it. */
+  shown(): RoomSubject | null;
+  /** Shows a room entry another peer's request made. */
+  adopt(entry: RoomEntry): void;
+  /** The user flipped "Follow room". */
+  onToggle(follow: boolean): void;
+  /** What a page in VR adds to a request. */
+  vrDelivery(type: string): DeliveryQuery | undefined;
+  /** What the page shows now as a layer's source ("Add current"). */
+  current(): LayerSource | null;
+}
+
+export class ViewerRoom {
+  readonly follower: RoomFollower;
+  readonly view: RoomViewBinding;
+  /** The scene; null when the page cannot draw. */
+  readonly scene: RoomSceneView | null;
+  /** The room's annotations: tools, list and marks on the stage; null when the page cannot draw. */
+  readonly marks: AnnotationPanel | null;
+  readonly #hooks: ViewerRoomHooks;
+  readonly #readout: HTMLElement | null;
+  readonly #units: ShownUnits;
+  readonly #banner = h('div', { class: 'snapshot-banner', 'data-testid': 'snapshot-banner', hidden: true });
+
+  constructor(hooks: ViewerRoomHooks) {
+    this.#hooks = hooks;
+    const { client, stage, layout } = hooks;
+    const following = (): string | null => (this.follower.enabled ? hooks.room() : null);
+    this.follower = new RoomFollower({
+      follow: (room, signal) => client.followRoom(room, { signal, events: 'all' }),
+      shown: hooks.shown,
+      adopt: hooks.adopt,
+      onToggle: hooks.onToggle,
+      followJob: (jobId, signal) => client.followJob(jobId, { signal }),
+      view: (view) => this.view.remote(view),
+      scene: (scene) => this.scene?.apply(scene),
+      layerEvent: (event) => this.scene?.layerEvent(event) ?? false,
+      // Called whenever the follower (re)starts, also with following off: the page's room or its following changed.
+      left: () => {
+        this.scene?.reset();
+        this.marks?.setRoom(hooks.room(), this.follower.enabled);
+      },
+      marks: (event) => this.marks?.event(event),
+    });
+    this.scene = stage
+      ? new RoomSceneView({
+          client,
+          stage,
+          room: following,
+          follow: () => this.follower.toggle(true),
+          vrDelivery: hooks.vrDelivery,
+          showPanel: (panel) => this.#tools(panel),
+          current: hooks.current,
+        })
+      : null;
+    this.view = new RoomViewBinding({ stage, following, send: (room, view) => client.setRoomView(room, view) });
+    this.#readout = stage ? attachValueReadout(stage, (id) => this.scene?.nameOf(id) ?? null, (id) => this.unitOf(id)).element : null;
+    if (this.scene) {
+      this.scene.list.addToHead(snapshotControl(client, hooks.room));
+      layout.inspector.insertBefore(this.scene.list.element, layout.jobSection);
+    }
+    this.marks = stage
+      ? new AnnotationPanel({ client, stage, isLayer: (id) => this.scene?.nameOf(id) != null, shownData: () => layout.dataLink.getAttribute('href') })
+      : null;
+    if (this.marks) layout.inspector.insertBefore(this.marks.element, layout.jobSection);
+    this.#units = new ShownUnits((layer) => this.marks?.unitOf(layer) ?? null, () => {
+      const contents = stage?.layers.list().map((layer) => `${layer.id}:${layer.content?.object.uuid ?? ''}`) ?? [];
+      return [hooks.room(), ...contents].join(' ');
+    });
+    this.marks?.onUnitKnown(() => {
+      this.#units.forget();
+      // The scale bar reads it on the next frame drawn.
+      stage?.invalidate();
+    });
+    layout.stagePane.append(this.#banner);
+    if (stage) layout.stagePane.append(new ScaleBar(stage, () => this.unitOf(undefined)).element);
+  }
+
+  /**
+   * The physical unit of the frame a point picked on `layer` is in: the layer's own when it is a
+   * layer of the room's scene, else the room's (undefined: the room's); null while none is known.
+   */
+  unitOf(layer: string | undefined): string | null {
+    const own = layer !== undefined && this.scene?.nameOf(layer) != null;
+    return this.#units.unitOf(own ? layer : undefined);
+  }
+
+  /** The page's own content is on the stage (the active layer): it takes the room's look and its layer's. */
+  shown(content: StageContent | null, panel: HTMLElement | null): void {
+    this.view.attach(content);
+    if (this.scene) this.scene.bindActive(content, panel);
+    else this.#tools(panel);
+  }
+
+  /** Opens snapshot `id` read-only (`/?snapshot=<id>`). */
+  openSnapshot(id: string, fail: (title: string, detail: string) => void): Promise<void> {
+    return openSnapshot(id, {
+      client: this.#hooks.client,
+      room: this.#hooks.room,
+      banner: this.#banner,
+      fail,
+      show: (snapshot: Snapshot) => {
+        this.scene?.apply({ ...snapshot.scene, version: 0 }, true);
+        if (snapshot.view?.camera) this.#hooks.stage?.setCameraView(snapshot.view.camera);
+      },
+    });
+  }
+
+  /** The tool area: the selected layer's panel, with the readout under it. */
+  #tools(panel: HTMLElement | null): void {
+    const tools = this.#hooks.layout.stageTools;
+    const readout = this.#readout;
+    if (panel && readout) panel.append(readout);
+    replaceChildren(tools, panel ?? (readout ? h('div', { class: 'slice-panel readout-panel' }, readout) : null));
+  }
+}

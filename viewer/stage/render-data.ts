@@ -1,0 +1,80 @@
+/**
+ * @module render-data
+ * Chooses the stage content for a decoded result: a lit mesh, points, volume slices (a
+ * segmentation's in label colours, when the result or its layer says it is one), an image
+ * plane, or a loaded file (`.xyz` text as points). One step of a volume with time or channels
+ * is drawn with its time and channel controls (stepped-volume.ts) when the caller can fetch others.
+ */
+import type * as THREE from 'three';
+import type { SpecimenData } from '../../core/wire/decoded-types.ts';
+import { formatCount } from '../dom.ts';
+import { createFileObject } from '../layers/file/file-object.ts';
+import { createImagePlane } from '../layers/image/image-plane.ts';
+import { createMeshObject } from '../layers/mesh/mesh-object.ts';
+import { parseXyz } from '../layers/points/parse-xyz.ts';
+import { createPointsObject } from '../layers/points/points-object.ts';
+import { createLabelsVolume } from '../layers/labels/labels-volume.ts';
+import type { Stage } from './stage.ts';
+import type { StageContent } from './stage-content.ts';
+import { createVolumeSlices } from '../layers/volume/volume-slices.ts';
+import { statsOf, type Stat } from '../panels/stats-view.ts';
+import type { FetchStep } from '../time/step-cache.ts';
+import { createSteppedVolume, isStep } from '../time/stepped-volume.ts';
+
+export interface Rendered {
+  /** null when the data cannot be drawn (an unknown file type). */
+  content: StageContent | null;
+  /** Controls for the stage's tool area (volume slices). */
+  panel?: HTMLElement;
+  /** Facts only known after parsing (file meshes). */
+  stats: Stat[];
+}
+
+/** What the specimen (or its layer) says about how to draw it. */
+export interface RenderLook {
+  /** Meshes' colour (mesh-colour.ts); null for the default look. */
+  meshColour: THREE.Color | null;
+  /** The layer's kind, when a room's scene names it (`labels` draws a volume as a segmentation). */
+  kind?: string;
+  /** Fetches another step of a volume with time or channels (its `/data` with `t` and `c`). */
+  steps?: FetchStep;
+}
+
+export async function renderData(stage: Stage, data: SpecimenData, look: RenderLook = { meshColour: null }): Promise<Rendered> {
+  switch (data.type) {
+    case 'mesh':
+      return { content: createMeshObject(data, look.meshColour), stats: [] };
+    case 'point_cloud': {
+      const content = createPointsObject(data, () => stage.invalidate());
+      return { content, panel: content.panel, stats: [] };
+    }
+    case 'image':
+      return { content: createImagePlane(data), stats: [] };
+    case 'volume': {
+      const volumeStage = { link: stage.slices, depth: stage.depth.uniforms, changed: () => stage.invalidate() };
+      const labels = data.labels === true || look.kind === 'labels';
+      const stepped = !labels && look.steps !== undefined && isStep(data);
+      const content = labels
+        ? createLabelsVolume(data, volumeStage)
+        : stepped
+          ? createSteppedVolume(data, look.steps!, volumeStage)
+          : createVolumeSlices(data, volumeStage);
+      return { content, panel: content.panel, stats: [] };
+    }
+    case 'file': {
+      // A plain-text point cloud is drawn like a computed one, with the same colour controls.
+      if (/\.xyz$/i.test(data.fileName)) {
+        const cloud = parseXyz(new TextDecoder().decode(data.bytes));
+        const rendered = await renderData(stage, cloud);
+        return { ...rendered, stats: statsOf(cloud) };
+      }
+      const content = await createFileObject(data, look.meshColour);
+      if (!content) return { content: null, stats: [] };
+      const stats: Stat[] = [];
+      if (content.stats.vertices) stats.push({ key: 'vertices', label: 'vertices', value: formatCount(content.stats.vertices) });
+      if (content.stats.triangles) stats.push({ key: 'triangles', label: 'triangles', value: formatCount(content.stats.triangles) });
+      if (content.stats.points) stats.push({ key: 'points', label: 'points', value: formatCount(content.stats.points) });
+      return { content, stats };
+    }
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * @module channel-list
+ * The channel list of a volume with a channel axis: for each channel its name, whether it is
+ * drawn, its colour and its window (the values its colour spans, black below, full colour
+ * above). Every change reports the whole list, as the room's layer keeps it. Rows are
+ * updated in place, so a field being typed in is not rebuilt under the cursor.
+ */
+import type { LayerChannel } from '../../core/wire/scene-types.ts';
+import { h } from '../dom.ts';
+
+/** A channel as the list shows it: the room's values over the result's own. */
+export interface ChannelState {
+  name: string;
+  visible: boolean;
+  color: string;
+  window: [number, number];
+}
+
+interface Row {
+  visible: HTMLInputElement;
+  color: HTMLInputElement;
+  low: HTMLInputElement;
+  high: HTMLInputElement;
+}
+
+export class ChannelList {
+  readonly element: HTMLElement;
+  readonly #rows: Row[] = [];
+  #states: ChannelState[] = [];
+
+  /** `change` gets every channel's settings after the user changed one. */
+  constructor(count: number, change: (channels: LayerChannel[]) => void) {
+    const report = (): void => {
+      const channels = this.#rows.map((row, i): LayerChannel => {
+        const [low, high] = [Number(row.low.value), Number(row.high.value)];
+        const window: [number, number] = Number.isFinite(low) && Number.isFinite(high) && low < high ? [low, high] : this.#states[i]!.window;
+        return { visible: row.visible.checked, color: row.color.value, window };
+      });
+      change(channels);
+    };
+    const items: HTMLElement[] = [];
+    for (let i = 0; i < count; i++) {
+      const at = { 'data-channel': i };
+      const row: Row = {
+        visible: h('input', { type: 'checkbox', 'aria-label': `channel ${i} visible`, 'data-control': 'channel-visible', ...at }),
+        color: h('input', { type: 'color', class: 'channel-color', 'aria-label': `channel ${i} colour`, 'data-control': 'channel-color', ...at }),
+        low: h('input', { type: 'number', class: 'num channel-window', 'aria-label': `channel ${i} window low`, 'data-control': 'channel-low', ...at }),
+        high: h('input', { type: 'number', class: 'num channel-window', 'aria-label': `channel ${i} window high`, 'data-control': 'channel-high', ...at }),
+      };
+      for (const input of Object.values(row)) input.addEventListener('change', report);
+      this.#rows.push(row);
+      const name = h('span', { class: 'channel-name' });
+      items.push(h('li', { class: 'channel-row', 'data-testid': 'channel-row', ...at }, row.visible, row.color, name, row.low, row.high));
+    }
+    this.element = h('ol', { class: 'channel-list', 'data-testid': 'channel-list' }, ...items);
+  }
+
+  show(states: ChannelState[]): void {
+    this.#states = states;
+    states.forEach((state, i) => {
+      const row = this.#rows[i];
+      if (!row) return;
+      row.visible.checked = state.visible;
+      row.color.value = state.color;
+      (row.visible.parentElement!.querySelector('.channel-name') as HTMLElement).textContent = state.name;
+      if (document.activeElement !== row.low) row.low.value = String(+state.window[0].toPrecision(4));
+      if (document.activeElement !== row.high) row.high.value = String(+state.window[1].toPrecision(4));
+    });
+  }
+}

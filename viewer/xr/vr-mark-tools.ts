@@ -1,0 +1,96 @@
+/**
+ * @module vr-mark-tools
+ * The annotation tools in VR: a row of the panel choosing what the trigger does on the
+ * specimen (Off, Point, Ruler, Box), always showing the page's tool (a choice here is the
+ * page's choice, and back), with a line saying what to aim at next. A trigger that the panel
+ * did not take goes to `trigger`: with a tool chosen, the controller's ray picks on the stage
+ * as a click on the page does and the mark takes the page's path to the host (one trigger for a
+ * point; two for a ruler or a box, its ends or opposite corners); a write the host refused is
+ * said there as on the page. Off leaves the trigger to
+ * the hands (a pinch grabs).
+ */
+import { Container, Text } from '@pmndrs/uikit';
+import type * as THREE from 'three';
+import type { MarkTool, PlaceOutcome } from '../layers/marks/mark-placer.ts';
+import { VR_THEME as T } from './vr-theme.ts';
+import { textButton } from './vr-widgets.ts';
+
+/** The page's annotation tools as VR works them (annotation-panel.ts). */
+export interface VrMarks {
+  readonly tool: MarkTool;
+  /** True while a ruler's or a box's first end waits for its second. */
+  readonly waiting: boolean;
+  /** What the page says of a failed write ('' none). */
+  readonly problem: string;
+  choose(tool: MarkTool): void;
+  /** Places along a world-space ray as a click would; null when no tool is chosen. */
+  placeAlong(ray: THREE.Raycaster): PlaceOutcome | null;
+}
+
+const TOOLS: { tool: MarkTool; text: string }[] = [
+  { tool: 'none', text: 'Off' },
+  { tool: 'point', text: 'Point' },
+  { tool: 'line', text: 'Ruler' },
+  { tool: 'box', text: 'Box' },
+];
+
+/** What to aim at next. The panel's font has no curly quotes: the words need none. */
+function hint(tool: MarkTool, waiting: boolean, missed: boolean): string {
+  if (tool === 'none') return '';
+  if (missed) return 'Nothing there to mark: aim the ray at the specimen';
+  if (tool === 'point') return 'Trigger on the specimen places a point';
+  const what = tool === 'line' ? 'the ruler' : 'the box';
+  return waiting ? `Trigger on the other end of ${what}` : `Trigger on the first end of ${what}`;
+}
+
+export class VrMarkTools {
+  readonly root = new Container({ flexDirection: 'column', gap: 6, width: '100%' });
+  readonly #marks: VrMarks;
+  readonly #buttons = new Map<MarkTool, Container>();
+  readonly #hint = new Text({ text: '', fontSize: T.smallFont, color: T.muted });
+  /** The last trigger hit nothing (said until the next trigger or another tool). */
+  #missed = false;
+  #tool: MarkTool = 'none';
+  #shown = '';
+
+  constructor(marks: VrMarks) {
+    this.#marks = marks;
+    const row = new Container({ flexDirection: 'row', gap: 8, alignItems: 'center' });
+    row.add(new Text({ text: 'Marks', fontSize: T.fontSize, color: T.text, marginRight: 8 }));
+    for (const { tool, text } of TOOLS) {
+      const button = textButton(text, () => {
+        this.#missed = false;
+        marks.choose(tool);
+      });
+      this.#buttons.set(tool, button);
+      row.add(button);
+    }
+    this.root.add(row, this.#hint);
+  }
+
+  /** The button of `tool` (automation aims at it). */
+  button(tool: MarkTool): Container | undefined {
+    return this.#buttons.get(tool);
+  }
+
+  /** A trigger the panel did not take, with the controller's ray: true when a tool used it. */
+  trigger(ray: THREE.Raycaster): boolean {
+    const outcome = this.#marks.placeAlong(ray);
+    if (outcome === null) return false;
+    this.#missed = outcome === 'missed';
+    return true;
+  }
+
+  /** Shows the page's tool and what to do next (called every frame: only a change is laid out again). */
+  update(): void {
+    const { tool, waiting, problem } = this.#marks;
+    if (tool !== this.#tool) this.#missed = false;
+    this.#tool = tool;
+    const key = `${tool}:${waiting}:${this.#missed}:${problem}`;
+    if (key === this.#shown) return;
+    this.#shown = key;
+    for (const [each, button] of this.#buttons) button.setProperties({ backgroundColor: each === tool ? T.accentDim : T.surface });
+    const text = problem ? problem.replace(/[‘’]/g, "'").replace(/…/g, '...') : hint(tool, waiting, this.#missed);
+    this.#hint.setProperties({ text, color: problem ? T.error : T.muted, display: text ? 'flex' : 'none' });
+  }
+}
