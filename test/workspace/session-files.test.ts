@@ -35,7 +35,7 @@ const send = (base: string, method: string, path: string, body?: unknown) =>
   fetch(`${base}${path}`, { method, headers: JSON_TYPE, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 const bytesAt = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
 const post = (base: string, body: Uint8Array, type = 'application/x-tar') =>
-  fetch(`${base}/api/snapshots`, { method: 'POST', headers: { 'content-type': type }, body });
+  fetch(`${base}/api/snapshots`, { method: 'POST', headers: { 'content-type': type }, body: Uint8Array.from(body) });
 
 /** The snapshot of a room of four layers on the source host, its document and its session file. */
 let taken: { id: string; document: SnapshotDocument; file: Buffer; blobs: Map<string, Buffer> };
