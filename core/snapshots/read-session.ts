@@ -16,7 +16,7 @@ import { rememberResultId } from '../results/result-id.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { DOCUMENT_NAME, MANIFEST_NAME, namedResults, RESULTS_DIR, SESSION_FORMAT, SESSION_VERSION, type SessionManifest } from './session-layout.ts';
 
-/** Bytes hashed between two turns of the event loop (a few milliseconds of work). */
+/** Bytes hashed or copied between two turns of the event loop (a few milliseconds of work). */
 const HASH_SLICE = 8 * 1024 * 1024;
 
 /** A session as read: the snapshot's id, document and time taken, and its results by id. */
@@ -39,6 +39,20 @@ async function sha256Of(parts: readonly Uint8Array[]): Promise<string> {
     }
   }
   return hash.digest('hex');
+}
+
+/**
+ * `bytes` copied into shared memory (where held results keep their arrays, so worker threads
+ * read them without a copy), a slice at a time like the hashing.
+ */
+async function sharedCopy(bytes: Uint8Array): Promise<SharedArrayBuffer> {
+  const shared = new SharedArrayBuffer(bytes.length);
+  const into = new Uint8Array(shared);
+  for (let at = 0; at < bytes.length; at += HASH_SLICE) {
+    if (at > 0) await nextTurn();
+    into.set(bytes.subarray(at, at + HASH_SLICE), at);
+  }
+  return shared;
 }
 
 function manifestOf(entries: Map<string, Uint8Array>): SessionManifest {
@@ -94,9 +108,7 @@ async function resultOf(entries: Map<string, Uint8Array>, id: string): Promise<S
   const { headerBytes, header, payload } = framed(name, bytes);
   const hash = await sha256Of([headerBytes, payload]);
   if (hash !== id) throw createHostError('SPC_ERR_SESSION_MISMATCH', name, `its SHA-256 is ${hash}`);
-  // Held results keep their arrays in shared memory, so worker threads read them without a copy.
-  const shared = new SharedArrayBuffer(payload.length);
-  new Uint8Array(shared).set(payload);
+  const shared = await sharedCopy(payload);
   const result = decodeResultFrame(header, shared as unknown as ArrayBuffer);
   rememberResultId(result, id);
   return result;

@@ -1,8 +1,8 @@
 /**
  * Snapshots as session files, over real HTTP: a room's snapshot downloaded from one host as a
  * `.vitrine` tar archive (which the system's `tar` reads), taken in by a fresh host of its own
- * (memory) and by a Redis service under the same id, and restored into a room there showing
- * the same results, byte for byte, at once. A byte changed, an archive cut short, one past the
+ * (memory) and by a Redis service under the same id (saved again there, the same file), and
+ * restored into a room there showing the same results, byte for byte, at once. A byte changed, an archive cut short, one past the
  * size limit and a body of another type are each refused with their catalogued code.
  */
 import { execFileSync } from 'node:child_process';
@@ -86,6 +86,8 @@ async function takenInAndRestored(base: string): Promise<void> {
   expect(await imported.json()).toEqual({ id: taken.id, url: `/?snapshot=${taken.id}` });
   const again = await fetch(`${base}/api/snapshots/${taken.id}`);
   expect(createHash('sha256').update(Buffer.from(await again.arrayBuffer())).digest('hex')).toBe(taken.id);
+  // Saved again from here, it is the very file it came from.
+  expect(await bytesAt(`${base}/api/snapshots/${taken.id}?format=bundle`)).toEqual(taken.file);
 
   const r = room('restored');
   const restored = await send(base, 'PUT', `/api/rooms/${r}/scene`, { snapshot: taken.id });
