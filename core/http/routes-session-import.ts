@@ -48,7 +48,8 @@ export async function sessionImportRoute(app: FastifyInstance, opts: { ctx: Pick
       if (!stream) throw createHostError('SPC_ERR_SESSION_INVALID', 'the request has no body');
       let bytes: Buffer;
       try {
-        bytes = await readSessionBody(stream, MAX_SESSION_BYTES);
+        const declared = Number(request.headers['content-length']);
+        bytes = await readSessionBody(stream, MAX_SESSION_BYTES, Number.isFinite(declared) ? declared : undefined);
       } catch (error) {
         reply.header('connection', 'close');
         throw error;

@@ -123,6 +123,20 @@ describe('a session file', () => {
 
   it('is taken in by a Redis service and restored there the same way', () => takenInAndRestored(urls.service));
 
+  it('is taken in from a body sent without a length, in pieces', async () => {
+    const pieces = [taken.file.subarray(0, 1000), taken.file.subarray(1000, 5000), taken.file.subarray(5000)];
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const piece of pieces) controller.enqueue(Uint8Array.from(piece));
+        controller.close();
+      },
+    });
+    const init = { method: 'POST', headers: { 'content-type': 'application/x-tar' }, body, duplex: 'half' } as RequestInit;
+    const answer = await fetch(`${urls.memory}/api/snapshots`, init);
+    expect(answer.status).toBe(201);
+    expect(((await answer.json()) as SnapshotCreated).id).toBe(taken.id);
+  });
+
   it('is refused (400 naming it) when a byte of a result changed', async () => {
     const file = Buffer.from(taken.file);
     const entry = readTar(file).find((e) => e.name.startsWith('results/'))!;
