@@ -2,7 +2,8 @@
  * @module routes-session-import
  * `POST /api/snapshots` with a session file (`<id>.vitrine`, a tar archive) as its body: the
  * snapshot taken in under its own id, each byte checked against its id, pinned as one taken
- * here. Its own scope reads raw bodies (the rest of the host keeps its JSON-only parsers);
+ * here. Its own scope reads raw bodies of any type but a form's, known as a session file by
+ * their tar magic (the rest of the host keeps its JSON-only parsers);
  * a body past the limit is refused from its Content-Length before it is read, or as soon as
  * it passes the limit.
  */
@@ -14,14 +15,17 @@ import type { HostContext } from '../host-context.ts';
 import { readSessionBody } from '../snapshots/read-session-body.ts';
 import { MAX_SESSION_BYTES } from '../snapshots/session-layout.ts';
 
-const TAKEN = ['application/x-tar', 'application/octet-stream'];
+/** The types a page's form can send to another site without asking first: never a session file. */
+const FORM_TYPES = /^\s*(?:text\/plain|multipart\/form-data|application\/x-www-form-urlencoded)\s*(?:;|$)/i;
 
 export async function sessionImportRoute(app: FastifyInstance, opts: { ctx: Pick<HostContext, 'snapshots'> }): Promise<void> {
   const { ctx } = opts;
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(TAKEN, (_request, payload, done) => done(null, payload));
-  app.addContentTypeParser('*', (request, _payload, done) => {
-    done(createHostError('SPC_ERR_SESSION_MEDIA_TYPE', request.headers['content-type'] ?? '(none)'));
+  // Any other type (or none) is read, and the file is known by its tar magic, not by its label.
+  app.addContentTypeParser('*', (request, payload, done) => {
+    const type = request.headers['content-type'];
+    if (type !== undefined && FORM_TYPES.test(type)) return done(createHostError('SPC_ERR_SESSION_MEDIA_TYPE', type));
+    done(null, payload);
   });
 
   app.post(
@@ -30,8 +34,9 @@ export async function sessionImportRoute(app: FastifyInstance, opts: { ctx: Pick
       schema: {
         summary: 'Take in a session file: a snapshot and every byte it pins, under its own id',
         description:
-          'The body is a `.vitrine` file as `GET /api/snapshots/{id}?format=bundle` answers it (`application/x-tar` or ' +
-          '`application/octet-stream`). 201 `{"id", "url"}` with the id the file names; the document and each result are checked ' +
+          'The body is a `.vitrine` file as `GET /api/snapshots/{id}?format=bundle` answers it (sent as `application/x-tar`, ' +
+          '`application/octet-stream` or any type but a form’s: it is known by its tar magic). 201 `{"id", "url"}` with the id the file names; ' +
+          'the document and each result are checked ' +
           `against their ids (400 \`SPC_ERR_SESSION_MISMATCH\` naming the part that differs), and the results pinned for \`--snapshot-ttl\`. ` +
           `At most ${MAX_SESSION_BYTES} bytes (413).`,
       },

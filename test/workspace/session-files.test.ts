@@ -123,6 +123,14 @@ describe('a session file', () => {
 
   it('is taken in by a Redis service and restored there the same way', () => takenInAndRestored(urls.service));
 
+  it('is known by its tar magic whatever its label, or without one', async () => {
+    for (const type of ['application/zip', undefined]) {
+      const headers: Record<string, string> = type ? { 'content-type': type } : {};
+      const answer = await fetch(`${urls.memory}/api/snapshots`, { method: 'POST', headers, body: Uint8Array.from(taken.file) });
+      expect(answer.status, String(type)).toBe(201);
+    }
+  });
+
   it('is taken in from a body sent without a length, in pieces', async () => {
     const pieces = [taken.file.subarray(0, 1000), taken.file.subarray(1000, 5000), taken.file.subarray(5000)];
     const body = new ReadableStream<Uint8Array>({
@@ -165,7 +173,7 @@ describe('a session file', () => {
     }
   });
 
-  it('is refused (413) past the size limit before its body is read, and (415) as a body of another type', async () => {
+  it('is refused (413) past the size limit before its body is read, and (415) as a form', async () => {
     const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(`${urls.memory}/api/snapshots`, {
         method: 'POST',
