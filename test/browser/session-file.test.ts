@@ -2,7 +2,8 @@
  * A room as a file in the web viewer: "Download session" on a page following a room of two
  * layers downloads `<id>.vitrine` (a tar archive the system's `tar` lists), and "Open session"
  * on a page of another room takes that file in and opens the snapshot read-only; "Restore into
- * room" then makes it that room's scene, each layer showing the result the first room showed.
+ * room" then makes it that room's scene, each layer showing the result the first room showed;
+ * a page of that room whose blobs the host no longer had would have its layers computed again.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
@@ -79,6 +80,14 @@ describe('a session file in the viewer', { timeout: 300_000 }, () => {
     await drawn(b.page, ['cloud', 'ball']);
     const ids = (s: RoomScene) => s.layers.map((layer) => [layer.id, layer.result?.result_id]);
     expect(ids(await scene(into))).toEqual(ids(await scene(from)));
-    expect([...a.errors, ...b.errors]).toEqual([]);
+
+    // A restored layer names only the snapshot's blob: were the host to let it go, the room's layer computes it again.
+    const c = await openPage(browser, contexts, 'about:blank');
+    const gone = JSON.stringify({ status_code: 404, detail: 'gone', code: 'SPC_ERR_BLOB_NOT_FOUND' });
+    await c.page.route('**/api/blobs/**', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: gone }));
+    await c.page.goto(`${host.url}/${viewerQuery({ room: into, follow: true })}`);
+    await drawn(c.page, ['cloud', 'ball']);
+    expect(c.requests.some((r) => r.url().includes(`/api/rooms/${into}/layers/cloud/data`))).toBe(true);
+    expect([...a.errors, ...b.errors, ...c.errors]).toEqual([]);
   });
 });
