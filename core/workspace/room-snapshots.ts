@@ -152,22 +152,22 @@ export class RoomSnapshots {
     return { id: session.id, url: `/?snapshot=${session.id}` };
   }
 
-  /** The snapshot's layers, each keeping its result while the host holds its bytes (the others computed again). */
-  async #restorable(snapshot: SnapshotDocument): Promise<RecordedScene> {
-    const layers = await Promise.all(
-      snapshot.scene.layers.map(async (layer) => {
-        const { result, ...rest } = layer;
-        const id = result?.blob_id ?? result?.result_id;
-        return id && (await this.#deps.sources.resultIds.find(id)) ? layer : (rest as SceneLayer);
-      }),
-    );
+  /**
+   * The layers of a snapshot found whole (`get` checked every pin), each keeping the result it
+   * names by id; a file shown as it is (no id) is looked up again from its specimen.
+   */
+  #restorable(snapshot: SnapshotDocument): RecordedScene {
+    const layers = snapshot.scene.layers.map((layer) => {
+      const { result, ...rest } = layer;
+      return result?.result_id ? layer : (rest as SceneLayer);
+    });
     return { layers, active: snapshot.scene.active };
   }
 
   /** `PUT .../scene {"snapshot": id}`: the snapshot's scene, view and annotations become the room's. */
   async restore(roomId: string, id: string, ifMatch?: number): Promise<RoomScene> {
     const snapshot = JSON.parse((await this.get(id)).json) as SnapshotDocument;
-    const scene = await this.#deps.scenes.restore(roomId, await this.#restorable(snapshot), ifMatch);
+    const scene = await this.#deps.scenes.restore(roomId, this.#restorable(snapshot), ifMatch);
     // The marks first were the scene's to bind: a layer bound to points computes with the snapshot's.
     await this.#deps.sources.annotations.replace(roomId, snapshot.annotations);
     const change: ViewChange = {};
