@@ -158,6 +158,10 @@ export const ERRORS = {
   SPC_ERR_LAYER_ID_TAKEN: entry(409, (id = '?', room = '?') => `room '${room}' already has a layer '${id}': choose another id, or PATCH that layer`),
   SPC_ERR_SNAPSHOT_NOT_FOUND: entry(404, (id = '?') => `no snapshot '${id}' (unknown, or past its time-to-live, --snapshot-ttl)`),
   SPC_ERR_SNAPSHOT_LOST: entry(410, (id = '?', why = '?') => `snapshot '${id}' can no longer be shown as it was: ${why}`),
+  SPC_ERR_SESSION_INVALID: entry(400, (why = '?') => `not a vitrine session file: ${why}`),
+  SPC_ERR_SESSION_MISMATCH: entry(400, (name = '?', why = '?') => `'${name}' of the session file does not match its id: ${why}`),
+  SPC_ERR_SESSION_TOO_LARGE: entry(413, (limit = '?') => `the session file is larger than the ${limit}-byte limit`),
+  SPC_ERR_SESSION_MEDIA_TYPE: entry(415, (got = '?') => `a session file is sent as application/x-tar (or application/octet-stream), not as a form's '${got}'`),
 
   // --- jobs ---
   SPC_ERR_JOB_NOT_FOUND: entry(404, (id = '?') => `job '${id}' not found`),

@@ -14,6 +14,7 @@ import { runJob, runJobFlow, type JobEndpoints, type JobFlowOptions, type LoadOp
 import { readDataResponse } from './read-data-response.ts';
 import { RoomAnnotations } from './room-annotations.ts';
 import { SceneClient } from './scene-client.ts';
+import type { SnapshotCreated } from '../wire/scene-types.ts';
 import { Transport } from './transport.ts';
 import type {
   CacheStats,
@@ -232,6 +233,29 @@ export class VitrineClient implements JobEndpoints {
     const created = Number(response.headers.get(SNAPSHOT_CREATED_HEADER) ?? Date.parse(response.headers.get('last-modified') ?? ''));
     // The id is the document's address: the one asked for is the one answered.
     return { ...document, id, created };
+  }
+
+  /**
+   * The URL of `GET /api/snapshots/{id}?format=bundle`: the snapshot as a session file
+   * (`<id>.vitrine`, a tar archive of its document and every byte it pins) to keep or take to
+   * another host.
+   */
+  sessionUrl(id: string): string {
+    return this.#http.url(`/api/snapshots/${enc(id)}`, { format: 'bundle' });
+  }
+
+  /** `GET /api/snapshots/{id}?format=bundle`: the session file's bytes. */
+  async getSession(id: string, signal?: AbortSignal): Promise<ArrayBuffer> {
+    return (await this.#http.send('GET', `/api/snapshots/${enc(id)}`, { query: { format: 'bundle' }, signal })).arrayBuffer();
+  }
+
+  /**
+   * `POST /api/snapshots`: takes a session file into the host, under the snapshot's own id,
+   * every byte checked against its id (a damaged file is a 400 naming the part at fault).
+   * Restore it into a room with `scene(room).restore(id)`.
+   */
+  loadSession(file: Blob | ArrayBuffer, signal?: AbortSignal): Promise<SnapshotCreated> {
+    return this.#http.json('POST', '/api/snapshots', { bytes: { type: 'application/x-tar', value: file }, signal });
   }
 
   /** `DELETE /api/jobs/{id}`: cancels a running job (it ends as `error` / `cancelled`). */

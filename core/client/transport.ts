@@ -35,6 +35,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Sent as it is, with its media type (e.g. CSV), instead of a JSON body. */
   text?: { type: string; value: string };
+  /** Bytes sent as they are, with their media type (a session file). */
+  bytes?: { type: string; value: Blob | ArrayBuffer };
   signal?: AbortSignal;
   /** Extra request headers (e.g. `accept`). */
   headers?: Record<string, string>;
@@ -85,6 +87,9 @@ export class Transport {
     } else if (options.text !== undefined) {
       headers['content-type'] = options.text.type;
       init.body = options.text.value;
+    } else if (options.bytes !== undefined) {
+      headers['content-type'] = options.bytes.type;
+      init.body = options.bytes.value;
     }
     if (options.signal) init.signal = options.signal;
     const read = method === 'GET' || method === 'HEAD';

@@ -3,7 +3,9 @@
  * Snapshots of rooms and a room as other viewers open it. `POST /api/rooms/{room_id}/snapshots`
  * records the room (201 `{id, url}`); `GET /api/snapshots/{id}` answers the record's bytes as
  * they were hashed into its id (so anyone can check them), the same forever (`immutable`), its
- * id and time taken in headers, 410 once its bytes were lost although pinned. `GET
+ * id and time taken in headers, 410 once its bytes were lost although pinned; with
+ * `?format=bundle`, the snapshot as a session file to keep or take to another host, which
+ * `POST /api/snapshots` takes in (routes-session-import.ts). `GET
  * /api/rooms/{room_id}/neuroglancer` answers a Neuroglancer state of the room's scene, its URLs
  * absolute under the request's own scheme and `Host` (which the allowed-hosts guard checked).
  */
@@ -15,8 +17,12 @@ import { neuroglancerState, resultSegmentColors } from '../exports/neuroglancer-
 import { roomOf } from './request-input.ts';
 import { ROOM_PARAMS, type RoomParams } from './route-inputs.ts';
 import { IMMUTABLE } from './routes-blobs.ts';
+import { sessionImportRoute } from './routes-session-import.ts';
+import { Readable } from 'node:stream';
+import { SESSION_MEDIA_TYPE } from '../snapshots/session-layout.ts';
 
 
+const SNAPSHOT_QUERY = { type: 'object', properties: { format: { enum: ['json', 'bundle'] } } };
 const SNAPSHOT_PARAMS = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[0-9a-f]{64}$' } } };
 
 /** The request's own origin: its scheme and the `Host` it named. */
@@ -45,7 +51,9 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
     async (request, reply) => reply.code(201).send(await ctx.snapshots.create(roomOf(ctx, request.params.room_id))),
   );
 
-  app.get<{ Params: { id: string } }>(
+  await app.register(sessionImportRoute, { ctx });
+
+  app.get<{ Params: { id: string }; Querystring: { format?: 'json' | 'bundle' } }>(
     '/api/snapshots/:id',
     {
       schema: {
@@ -55,11 +63,22 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
           '`result` names its bytes by blob id (`data_url` is `/api/blobs/{blob_id}`). `ETag` is `"<id>"`; `Last-Modified` and ' +
           '`X-Snapshot-Created` (milliseconds since the epoch) say when it was first taken. ' +
           '404 when unknown or past its time-to-live, 410 when its bytes were lost anyway. Restore it into a room with `PUT /api/rooms/{room}/scene ' +
-          '{"snapshot": id}`.',
+          '{"snapshot": id}`. With `?format=bundle`: the snapshot as a session file (`application/x-tar`, `<id>.vitrine`, an attachment) ' +
+          'holding its document and every byte it pins, which `POST /api/snapshots` takes in on any host.',
         params: SNAPSHOT_PARAMS,
+        querystring: SNAPSHOT_QUERY,
       },
     },
     async (request, reply) => {
+      if (request.query.format === 'bundle') {
+        const { chunks, length } = await ctx.snapshots.session(request.params.id);
+        return reply
+          .header('cache-control', IMMUTABLE)
+          .header('content-disposition', `attachment; filename="${request.params.id}.vitrine"`)
+          .header('content-length', String(length))
+          .type(SESSION_MEDIA_TYPE)
+          .send(Readable.from(chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)), { objectMode: false }));
+      }
       const snapshot = await ctx.snapshots.get(request.params.id);
       // The body is sent as stored, never re-serialised: hashing it must give the id.
       return reply

@@ -40,7 +40,7 @@ async function computed(r: string): Promise<RoomScene> {
 }
 
 /**
- * A snapshot restored into another room, which computes the same bytes again and then drops
+ * A snapshot restored into another room, which shows the same bytes (its entry computed again) and then drops
  * them: the snapshot and its blob still answer (the room letting its copy go must not hide the
  * one the snapshot pinned).
  */

@@ -33,6 +33,12 @@ export interface LayerLoaderOptions {
   shown(id: string, content: StageContent, panel: HTMLElement | undefined, refined: boolean): void;
   /** Where its load stands: `loading`, `refining`, `failed` (with the reason), '' once drawn. */
   status(id: string, status: string, detail?: string): void;
+  /**
+   * Where layer `id` of the room computes its result (its `/data`), for a layer that names only
+   * a blob the host no longer holds (one restored from a snapshot); null for a snapshot shown
+   * read-only, whose layers are not the room's.
+   */
+  ownDataUrl?(id: string): string | null;
 }
 
 interface Load {
@@ -89,12 +95,17 @@ export class LayerLoader {
     const isCurrent = (): boolean => this.#loads.get(layer.id) === load && !signal.aborted;
     const viaUrl = (delivery: DeliveryQuery | undefined, part?: AbortSignal, answered?: (r: Response) => void): Promise<SpecimenData> =>
       client.getLayerData(dataUrl, { delivery, signal: eitherSignal(signal, part), onHeaders: answered });
+    // A layer restored from a snapshot names only its blob: when that is gone, the room's layer computes it again.
+    const ownUrl = dataUrl ? '' : (this.#options.ownDataUrl?.(layer.id) ?? '');
     const viaBlob = async (fallback: () => Promise<SpecimenData>, part?: AbortSignal): Promise<SpecimenData> => {
       try {
         return await client.getBlob(blobId!, eitherSignal(signal, part));
       } catch (error) {
         // A blob the host no longer holds: the data URL computes or serves it again.
-        if (error instanceof VitrineHttpError && error.status === 404) return fallback();
+        if (error instanceof VitrineHttpError && error.status === 404) {
+          if (!dataUrl && ownUrl) return client.getLayerData(ownUrl, { signal: eitherSignal(signal, part) });
+          return fallback();
+        }
         throw error;
       }
     };

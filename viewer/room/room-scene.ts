@@ -73,6 +73,10 @@ export class RoomSceneView {
       vrDelivery: options.vrDelivery,
       shown: (id, content, panel) => this.#bind(id, content, panel),
       status: (id, status, detail) => this.#setStatus(id, status, detail ?? ''),
+      ownDataUrl: (id) => {
+        const room = options.room();
+        return this.#readOnly || room === null ? null : `/api/rooms/${encodeURIComponent(room)}/layers/${encodeURIComponent(id)}/data`;
+      },
     });
     this.list = new LayerList({
       change: (id, change, mode) => this.change(id, change, mode === 'commit'),

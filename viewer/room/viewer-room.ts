@@ -2,7 +2,7 @@
  * @module viewer-room
  * The viewer's room side, beside its own request path (viewer-app.ts): "Follow room" and the
  * room's events (room-follower.ts), its shared look (room-view.ts), its scene of layers with
- * the layer list (room-scene.ts), its annotations (marks/), a snapshot's read-only view (snapshot-view.ts), and what
+ * the layer list (room-scene.ts), its annotations (marks/), a snapshot's read-only view (snapshot-view.ts), the room as a file (session-file.ts), and what
  * the stage's tool area shows: the selected layer's panel and, under it, the value readout
  * over every layer with where the pointer is in physical units. The scale bar reads in the
  * room frame's unit; both take the units the marks measure in (mark-units.ts), asked once
@@ -19,6 +19,7 @@ import { RoomFollower, type RoomSubject } from './room-follower.ts';
 import { RoomSceneView } from './room-scene.ts';
 import { RoomViewBinding } from './room-view.ts';
 import { openSnapshot, snapshotControl } from '../panels/snapshot-view.ts';
+import { sessionControls } from '../panels/session-file.ts';
 import type { Stage } from '../stage/stage.ts';
 import type { StageContent } from '../stage/stage-content.ts';
 import { ScaleBar } from '../stage/scale-bar.ts';
@@ -89,6 +90,7 @@ export class ViewerRoom {
     this.#readout = stage ? attachValueReadout(stage, (id) => this.scene?.nameOf(id) ?? null, (id) => this.unitOf(id)).element : null;
     if (this.scene) {
       this.scene.list.addToHead(snapshotControl(client, hooks.room));
+      this.scene.list.element.append(sessionControls(client, hooks.room));
       layout.inspector.insertBefore(this.scene.list.element, layout.jobSection);
     }
     this.marks = stage

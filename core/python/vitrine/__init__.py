@@ -18,6 +18,7 @@ from .annotations import Color, Items, ProgressReporter, Range
 from ._picture import Picture
 from .client import Client, Job, VitrineError
 from .room import Room
+from ._session import Snapshot
 from .results import (
     ImageInput,
     ImageResult,
@@ -44,6 +45,7 @@ __all__ = [
     "ProgressReporter",
     "Range",
     "Room",
+    "Snapshot",
     "VitrineError",
     "VolumeInput",
     "VolumeResult",

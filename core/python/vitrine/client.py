@@ -8,6 +8,7 @@
     c.set_view("lab", window=(0, 3), colormap="magma")
     c.room_image("lab", width=800, height=600)  # a PNG of what the room shows; a notebook draws it
     lab = c.room("lab")                        # the room's scene: many layers at once
+    lab.save("lab.vitrine"); c.load("lab.vitrine").restore("lab2")   # a session as a file
     mask = lab.add(labels, kind="labels", opacity=0.4)
     for event in c.follow("lab"):              # state, view, computing, result ...
         print(event.event, event.data)
@@ -29,8 +30,9 @@ from ._labels import as_label_volume
 from ._picture import Picture
 from ._sse import Event, read_events
 from .room import Room
+from ._session import Snapshot, upload
 
-__all__ = ["Client", "DataFile", "Event", "Job", "Picture", "Room", "VitrineError"]
+__all__ = ["Client", "DataFile", "Event", "Job", "Picture", "Room", "Snapshot", "VitrineError"]
 
 #: The room a request without one goes to, as on the host.
 DEFAULT_ROOM = "service"
@@ -278,6 +280,12 @@ class Client:
         (`annotations()`, `points()`, `annotate(kind, points, **fields)`, ...). See
         `vitrine.room.Room`."""
         return Room(self, name)
+
+    def load(self, path: Any) -> Snapshot:
+        """Takes a session file (what `Room.save` wrote) into this host: the snapshot under the
+        id it had where it was saved, every byte checked against its id. A `Snapshot` with `id`,
+        `url` and `restore(room)`; a damaged file is a VitrineError 400 naming the part at fault."""
+        return upload(self, path)
 
     def follow(self, room: str = DEFAULT_ROOM) -> Generator[Event, None, None]:
         """The room's events as they happen: `state` first (its entry or None), then `view`,

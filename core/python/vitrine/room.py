@@ -8,6 +8,7 @@
     room.update(mask, visible=False)
     room.remove(scan)
     link = room.snapshot()["url"]
+    room.save("lab.vitrine")                                  # the room as a file: `Client.load` takes it in anywhere
     room.image(width=800, height=600)                         # a PNG of what it shows; a notebook draws it
     ruler = room.annotate("line", [[0, 0, 0], [1.3, 0, 2]], label="crack")
     print(ruler["length"])                                   # measured by the host, in physical units
@@ -27,6 +28,7 @@ from urllib.parse import quote
 from ._http import VitrineError
 from ._picture import Picture
 from ._room_annotations import RoomAnnotations
+from ._session import download
 from ._sse import Event, read_events
 
 #: The display fields a layer takes (see the host's docs/scenes.md).
@@ -172,9 +174,20 @@ class Room(RoomAnnotations):
         `{"id", "url"}`, `url` opening it in the viewer as it was."""
         return self._client._http.json("POST", f"{self._path}/snapshots")
 
-    def restore(self, snapshot: str) -> Dict[str, Any]:
-        """Puts a snapshot's scene and view back into the room; gives the scene."""
-        return self._client._http.json("PUT", f"{self._path}/scene", {"snapshot": snapshot})
+    def restore(self, snapshot: Any) -> Dict[str, Any]:
+        """Puts a snapshot's scene and view back into the room (its id, or what `snapshot()` or
+        `Client.load` gave); gives the scene."""
+        if isinstance(snapshot, Mapping):
+            snapshot = snapshot["id"]
+        snapshot_id = getattr(snapshot, "id", snapshot)
+        return self._client._http.json("PUT", f"{self._path}/scene", {"snapshot": snapshot_id})
+
+    def save(self, path: Any) -> Dict[str, Any]:
+        """Takes a snapshot of the room and writes it to `path` as a session file (a folder:
+        `<id>.vitrine` in it), holding every byte its layers show: `Client.load` takes it into
+        any host. Gives `{"id", "url", "path"}`."""
+        taken = self.snapshot()
+        return {**taken, "path": download(self._client, taken["id"], path)}
 
     def image(self, width: int = 512, height: int = 512) -> Picture:
         """A PNG of what the room shows with its view (`Client.room_image`): bytes with

@@ -92,9 +92,13 @@ export class RoomScenes implements EntryScenes {
     return write.scene;
   }
 
-  /** Restores a recorded scene: its layers and active layer, each computed again from its source. */
+  /**
+   * Restores a recorded scene: its layers and active layer. A layer recorded with its result
+   * (the caller keeps it only while the host holds its bytes) shows it as it is; the others are
+   * computed again from their sources.
+   */
   async restore(roomId: string, recorded: RecordedScene, ifMatch?: number): Promise<RoomScene> {
-    const drafts = recorded.layers.map(({ result: _result, ...layer }) => layer as LayerDraft);
+    const drafts = recorded.layers.map((layer) => layer as LayerDraft);
     const write = await this.#deps.store.replace(roomId, drafts, recorded.active, ifMatch);
     await this.#runs.settle(roomId, write, new Set(drafts.map((d) => d.id!)));
     return write.scene;

@@ -8,7 +8,10 @@
  * those results for `--snapshot-ttl`, and stores the document under the SHA-256 of its
  * canonical JSON (keys sorted), so the same room taken twice unchanged is the same snapshot.
  * It opens in the viewer at `/?snapshot=<id>`; `PUT .../scene {"snapshot": id}` restores its
- * scene and view into a room (each layer then computed again from its source).
+ * scene and view into a room: each layer whose bytes the host still holds (pinned, so while the
+ * snapshot lives) shows them at once, any other is computed again from its source. A snapshot
+ * also travels as a session file (write-session.ts, read-session.ts): its document and the
+ * bytes it pins, taken in by another host under the same id, its bytes pinned there.
  */
 import { boundFrame } from '../../annotations/layer-frame.ts';
 import { createHash } from 'node:crypto';
@@ -17,11 +20,14 @@ import type { SnapshotDocument } from '../../wire/wire-types.ts';
 import { createHostError, isHostError } from '../../errors.ts';
 import { stableJson } from '../../wire/stable-json.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
+import { readSession } from '../read-session.ts';
+import { namedResults } from '../session-layout.ts';
 import type { ResultPins, SnapshotStore } from '../snapshot-store.ts';
+import { writeSession } from '../write-session.ts';
 import { COMPUTATION_FAILURES, slotOf } from '../../scenes/service/layer-runs.ts';
 import { asIsFileResult } from '../../scenes/service/file-layers.ts';
 import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
-import type { RoomScenes } from '../../scenes/service/room-scenes.ts';
+import type { RecordedScene, RoomScenes } from '../../scenes/service/room-scenes.ts';
 import { VIEW_FIELDS, type ViewChange } from '../../rooms/room-view.ts';
 import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
 
@@ -113,10 +119,55 @@ export class RoomSnapshots {
     return { id, json: record.json, created: record.created };
   }
 
+  /**
+   * `GET /api/snapshots/{id}?format=bundle`: the snapshot as a session file's pieces.
+   * @throws SPC_ERR_SNAPSHOT_NOT_FOUND, or SPC_ERR_SNAPSHOT_LOST when a pinned result is gone.
+   */
+  async session(id: string): Promise<{ chunks: Uint8Array[]; length: number }> {
+    const snapshot = await this.get(id);
+    const results = new Map<string, StoredResult>();
+    for (const resultId of namedResults(JSON.parse(snapshot.json) as SnapshotDocument)) {
+      const result = await this.#deps.sources.resultIds.find(resultId);
+      if (!result) throw createHostError('SPC_ERR_SNAPSHOT_LOST', id, `the bytes of result '${resultId}' are no longer held`);
+      results.set(resultId, result);
+    }
+    return writeSession(id, snapshot.json, snapshot.created, results);
+  }
+
+  /**
+   * `POST /api/snapshots` with a session file: the snapshot under its own id, its results
+   * checked against their ids and pinned for `--snapshot-ttl` as if it had been taken here.
+   * @throws SPC_ERR_SESSION_INVALID or SPC_ERR_SESSION_MISMATCH naming what is at fault.
+   */
+  async import(bytes: Uint8Array): Promise<SnapshotCreated> {
+    const { store, pins, sources, ttlSeconds } = this.#deps;
+    const session = await readSession(bytes);
+    const results = [...session.results.values()];
+    // Indexed by id, so the blob routes and a restore find them at once.
+    await Promise.all(results.map((result) => sources.resultIds.of(result)));
+    const ttlMs = ttlSeconds * 1000;
+    const known = await store.get(session.id);
+    const pinned = await pins.pin(session.id, results, ttlMs);
+    await store.put(session.id, { json: session.json, created: known?.created ?? session.created, pins: pinned }, ttlMs);
+    return { id: session.id, url: `/?snapshot=${session.id}` };
+  }
+
+  /**
+   * The layers of a snapshot found whole (`get` checked every pin), each keeping the result it
+   * names by id; a file shown as it is (no id) is looked up again from its specimen.
+   */
+  #restorable(snapshot: SnapshotDocument): RecordedScene {
+    const layers = snapshot.scene.layers.map((layer) => {
+      const { result, ...rest } = layer;
+      return result?.result_id ? layer : (rest as SceneLayer);
+    });
+    return { layers, active: snapshot.scene.active };
+  }
+
   /** `PUT .../scene {"snapshot": id}`: the snapshot's scene, view and annotations become the room's. */
   async restore(roomId: string, id: string, ifMatch?: number): Promise<RoomScene> {
     const snapshot = JSON.parse((await this.get(id)).json) as SnapshotDocument;
-    const scene = await this.#deps.scenes.restore(roomId, snapshot.scene, ifMatch);
+    const scene = await this.#deps.scenes.restore(roomId, this.#restorable(snapshot), ifMatch);
     // The marks first were the scene's to bind: a layer bound to points computes with the snapshot's.
     await this.#deps.sources.annotations.replace(roomId, snapshot.annotations);
     const change: ViewChange = {};

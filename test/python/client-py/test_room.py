@@ -2,6 +2,8 @@
 arrays, result objects, specimens and functions, each waited for until computed; changed,
 removed, snapshotted and restored; bad fields and failing functions as VitrineError."""
 import os
+import tarfile
+import tempfile
 import unittest
 import urllib.request
 import json
@@ -9,7 +11,7 @@ import uuid
 
 import numpy as np
 
-from vitrine import Client, MeshResult, VitrineError
+from vitrine import Client, MeshResult, Snapshot, VitrineError
 
 URL = os.environ["VITRINE_URL"]
 
@@ -26,7 +28,6 @@ class RoomScene(unittest.TestCase):
         self.assertEqual(lab.layers, [])
         volume = (np.arange(4 * 5 * 6, dtype=np.uint8) % 200).reshape(4, 5, 6)
         scan = lab.add(volume, id="scan", colormap="gray", window=(0, 199))
-        self.assertEqual(scan, "scan")
         labels = np.zeros((4, 5, 6), dtype=np.uint8)
         labels[1:3, 1:4, 2:5] = 2
         mask = lab.add(labels, id="mask", kind="labels", opacity=np.float32(0.4), labels={"colors": {"2": "#ff8800"}})
@@ -65,6 +66,35 @@ class RoomScene(unittest.TestCase):
         self.assertEqual([layer["id"] for layer in restored["layers"]], [shape, scan, mask, cloud])
         state = lab.neuroglancer()
         self.assertIn("layers", state)
+
+    def test_saved_to_a_file_and_loaded_again(self):
+        lab = self.c.room(room())
+        lab.add((np.arange(3 * 4 * 5, dtype=np.uint16) * 7).reshape(3, 4, 5), id="scan")
+        lab.add(function="galaxy", params={"count": 20}, id="cloud")
+        lab.annotate("point", [1, 2, 3], label="seed")
+        shown = {layer["id"]: layer["result"]["result_id"] for layer in lab.layers}
+        folder = tempfile.mkdtemp()
+        saved = lab.save(os.path.join(folder, "lab.vitrine"))
+        self.assertEqual(saved["path"], os.path.join(folder, "lab.vitrine"))
+        self.assertTrue(tarfile.is_tarfile(saved["path"]))
+        self.assertEqual(lab.save(folder)["path"], os.path.join(folder, f"{saved['id']}.vitrine"))
+
+        loaded = self.c.load(saved["path"])
+        self.assertIsInstance(loaded, Snapshot)
+        self.assertEqual((loaded.id, loaded.url), (saved["id"], saved["url"]))
+        other = self.c.room(room())
+        scene = loaded.restore(other.name)
+        self.assertEqual({layer["id"]: layer["result"]["result_id"] for layer in scene["layers"]}, shown)
+        self.assertEqual([mark["label"] for mark in other.annotations()], ["seed"])
+
+        damaged = os.path.join(folder, "damaged.vitrine")
+        with open(saved["path"], "rb") as source:
+            data = bytearray(source.read())
+        with open(damaged, "wb") as out:
+            out.write(data[: len(data) // 2])
+        with self.assertRaises(VitrineError) as cut:
+            self.c.load(damaged)
+        self.assertEqual((cut.exception.status, cut.exception.code), (400, "SPC_ERR_SESSION_INVALID"))
 
     def test_refusals_and_failures(self):
         lab = self.c.room(room())

@@ -1,0 +1,66 @@
+/**
+ * @module routes-session-import
+ * `POST /api/snapshots` with a session file (`<id>.vitrine`, a tar archive) as its body: the
+ * snapshot taken in under its own id, each byte checked against its id, pinned as one taken
+ * here. Its own scope reads raw bodies of any type but a form's, known as a session file by
+ * their tar magic (the rest of the host keeps its JSON-only parsers);
+ * a body past the limit is refused from its Content-Length before it is read, or as soon as
+ * it passes the limit.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
+import { createHostError } from '../errors.ts';
+import { looksLikeTar } from '../formats/tar/read-tar.ts';
+import type { HostContext } from '../host-context.ts';
+import { readSessionBody } from '../snapshots/read-session-body.ts';
+import { MAX_SESSION_BYTES } from '../snapshots/session-layout.ts';
+
+/** The types a page's form can send to another site without asking first: never a session file. */
+const FORM_TYPES = /^\s*(?:text\/plain|multipart\/form-data|application\/x-www-form-urlencoded)\s*(?:;|$)/i;
+
+export async function sessionImportRoute(app: FastifyInstance, opts: { ctx: Pick<HostContext, 'snapshots'> }): Promise<void> {
+  const { ctx } = opts;
+  app.removeAllContentTypeParsers();
+  // Any other type (or none) is read, and the file is known by its tar magic, not by its label.
+  app.addContentTypeParser('*', (request, payload, done) => {
+    const type = request.headers['content-type'];
+    if (type !== undefined && FORM_TYPES.test(type)) return done(createHostError('SPC_ERR_SESSION_MEDIA_TYPE', type));
+    done(null, payload);
+  });
+
+  app.post(
+    '/api/snapshots',
+    {
+      schema: {
+        summary: 'Take in a session file: a snapshot and every byte it pins, under its own id',
+        description:
+          'The body is a `.vitrine` file as `GET /api/snapshots/{id}?format=bundle` answers it (sent as `application/x-tar`, ' +
+          '`application/octet-stream` or any type but a form’s: it is known by its tar magic). 201 `{"id", "url"}` with the id the file names; ' +
+          'the document and each result are checked ' +
+          `against their ids (400 \`SPC_ERR_SESSION_MISMATCH\` naming the part that differs), and the results pinned for \`--snapshot-ttl\`. ` +
+          `At most ${MAX_SESSION_BYTES} bytes (413).`,
+      },
+      onRequest: async (request, reply) => {
+        const declared = Number(request.headers['content-length']);
+        if (Number.isFinite(declared) && declared > MAX_SESSION_BYTES) {
+          reply.header('connection', 'close');
+          throw createHostError('SPC_ERR_SESSION_TOO_LARGE', String(MAX_SESSION_BYTES));
+        }
+      },
+    },
+    async (request, reply) => {
+      const stream = request.body as Readable | undefined;
+      if (!stream) throw createHostError('SPC_ERR_SESSION_INVALID', 'the request has no body');
+      let bytes: Buffer;
+      try {
+        const declared = Number(request.headers['content-length']);
+        bytes = await readSessionBody(stream, MAX_SESSION_BYTES, Number.isFinite(declared) ? declared : undefined);
+      } catch (error) {
+        reply.header('connection', 'close');
+        throw error;
+      }
+      if (!looksLikeTar(bytes)) throw createHostError('SPC_ERR_SESSION_INVALID', `the body (${bytes.length} bytes) is not a tar archive`);
+      return reply.code(201).send(await ctx.snapshots.import(bytes));
+    },
+  );
+}

@@ -1,0 +1,46 @@
+/**
+ * @module session-layout
+ * What a session file (`<id>.vitrine`, a ustar archive) holds and where: `vitrine.json` first
+ * (what it is, its format version, the snapshot's id and when it was taken), `snapshot.json`
+ * (the document, the very bytes its id hashes), then `results/<result id>` for each result a
+ * layer shows: the result's frame header as one line of JSON, a newline, and its payload,
+ * so the SHA-256 of the file without that newline is the id it is named by. Those ids are
+ * the blob ids the document names; a result is checked against its name on the way in.
+ */
+import type { ResultHeader } from '../results/result-frame.ts';
+
+export const SESSION_FORMAT = 'vitrine-session';
+export const SESSION_VERSION = 1;
+export const MANIFEST_NAME = 'vitrine.json';
+export const DOCUMENT_NAME = 'snapshot.json';
+export const RESULTS_DIR = 'results/';
+/** The media type a session file is sent and taken as. */
+export const SESSION_MEDIA_TYPE = 'application/x-tar';
+/** The largest session file a host takes in (1 GiB): the whole of it is held in memory while it is checked. */
+export const MAX_SESSION_BYTES = 1024 * 1024 * 1024;
+
+export interface SessionManifest {
+  format: typeof SESSION_FORMAT;
+  version: number;
+  snapshot: string;
+  /** When the snapshot was first taken, milliseconds since the epoch. */
+  created: number;
+}
+
+/** A result as it lies in a session file: its frame header and its payload, the header's bytes as hashed. */
+export interface FramedResult {
+  id: string;
+  headerJson: string;
+  header: ResultHeader;
+  payload: Uint8Array;
+}
+
+/** The ids of the results a snapshot document's layers name (each once). */
+export function namedResults(document: { scene?: { layers?: { result?: { result_id?: string; blob_id?: string } }[] } }): string[] {
+  const ids = new Set<string>();
+  for (const layer of document.scene?.layers ?? []) {
+    const id = layer.result?.blob_id ?? layer.result?.result_id;
+    if (id) ids.add(id);
+  }
+  return [...ids];
+}
