@@ -11,6 +11,9 @@ import { compareFunctions, countFunctions } from './compare-functions.ts';
 
 export const UNVERSIONED = '0.0.0';
 
+/** A manifest as this reads it: `version` may be missing in one written by an older build. */
+export type VersionedManifest = PluginManifest & { version?: string };
+
 export interface PluginVerdict {
   plugin: string;
   /** Its version in the earlier build (null: it was not there). */
@@ -46,9 +49,9 @@ export function majorWentUp(from: string | null, to: string | null): boolean {
   return before !== null && after !== null && after > before;
 }
 
-const versionOf = (manifest: PluginManifest | undefined): string | null => (manifest ? (manifest.version ?? UNVERSIONED) : null);
+const versionOf = (manifest: VersionedManifest | undefined): string | null => (manifest ? (manifest.version ?? UNVERSIONED) : null);
 
-function verdicts(before: PluginManifest[], after: PluginManifest[], changes: CompatChange[]): PluginVerdict[] {
+function verdicts(before: VersionedManifest[], after: VersionedManifest[], changes: CompatChange[]): PluginVerdict[] {
   const names = [...new Set(changes.map((change) => change.plugin))].sort();
   return names.map((plugin) => {
     const from = versionOf(before.find((m) => m.plugin === plugin));
@@ -60,7 +63,7 @@ function verdicts(before: PluginManifest[], after: PluginManifest[], changes: Co
 }
 
 /** Compares the manifests of an earlier build (`before`) with the current one's (`after`). */
-export function compareBuilds(before: PluginManifest[], after: PluginManifest[]): CompatReport {
+export function compareBuilds(before: VersionedManifest[], after: VersionedManifest[]): CompatReport {
   const changes = compareFunctions(before, after);
   const plugins = verdicts(before, after, changes);
   const counts: Record<ChangeClass, number> = { breaking: 0, 'changes-results': 0, compatible: 0 };

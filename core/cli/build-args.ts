@@ -1,7 +1,8 @@
 /**
  * @module build-args
- * Parses `vitrine build [SRC] [--out DIR] [--check] [--python PATH]`; paths are resolved
- * against the cwd (the interpreter is run as given: a name is looked up on PATH).
+ * Parses `vitrine build [SRC] [--out DIR] [--check] [--python PATH] [--against DIR|git:REF]
+ * [--format text|json]`; paths are resolved against the cwd (the interpreter is run as given: a
+ * name is looked up on PATH).
  */
 import path from 'node:path';
 
@@ -11,16 +12,24 @@ export interface BuildArgs {
   check: boolean;
   /** The interpreter that reads Python plugins, when given (else VITRINE_PYTHON, else python3). */
   python?: string;
+  /** The earlier build to compare with: a build output folder (absolute), or `git:<ref>`. */
+  against?: string;
+  /** How `--against` prints its changes. @defaultValue `text` */
+  format?: 'text' | 'json';
 }
 
 export const BUILD_DEFAULTS = Object.freeze({ src: 'plugins', out: path.join('build', 'out') });
 
-export const BUILD_USAGE = `usage: vitrine build [SRC] [--out DIR] [--check] [--python PATH]
+export const BUILD_USAGE = `usage: vitrine build [SRC] [--out DIR] [--check] [--python PATH] [--against DIR|git:REF [--format json]]
 
   SRC            folder of plugin folders, each with an index.ts or a plugin.py (default: plugins)
   --out DIR      where bundle folders are written (default: build/out)
   --check        build in memory and compare with DIR; exit 1 when anything is stale or missing
   --python PATH  the Python 3.8+ that reads plugin.py files (default: $VITRINE_PYTHON, else python3)
+  --against DIR|git:REF
+                 compare every function with an earlier build (its output folder, or SRC as it was
+                 at a git revision); exit 1 on a breaking change unless the major version went up
+  --format json  print the changes --against finds as JSON (default: text, one line per change)
 `;
 
 /** The parsed arguments, `{ help: true }`, or a usage error message. */
@@ -29,6 +38,8 @@ export function parseBuildArgs(argv: string[], cwd: string): BuildArgs | { help:
   let out: string | undefined;
   let check = false;
   let python: string | undefined;
+  let against: string | undefined;
+  let format: string | undefined;
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
     if (arg === '--help' || arg === '-h') return { help: true };
@@ -41,14 +52,23 @@ export function parseBuildArgs(argv: string[], cwd: string): BuildArgs | { help:
       const value = arg === '--python' ? argv[++index] : arg.slice('--python='.length);
       if (value === undefined || value === '') return { error: '--python needs an interpreter' };
       python = value;
+    } else if (arg === '--against' || arg.startsWith('--against=')) {
+      against = arg === '--against' ? argv[++index] : arg.slice('--against='.length);
+      if (against === undefined || against === '' || against === 'git:') return { error: '--against needs a build output folder or git:<ref>' };
+    } else if (arg === '--format' || arg.startsWith('--format=')) {
+      format = arg === '--format' ? argv[++index] : arg.slice('--format='.length);
+      if (format !== 'text' && format !== 'json') return { error: '--format is text or json' };
     } else if (arg.startsWith('-')) return { error: `unknown option '${arg}'` };
     else if (src === undefined) src = arg;
     else return { error: `unexpected argument '${arg}' (only one SRC folder)` };
   }
+  if (format !== undefined && against === undefined) return { error: '--format applies to the changes --against prints' };
   return {
     srcDir: path.resolve(cwd, src ?? BUILD_DEFAULTS.src),
     outDir: path.resolve(cwd, out ?? BUILD_DEFAULTS.out),
     check,
     ...(python !== undefined ? { python } : {}),
+    ...(against !== undefined ? { against: against.startsWith('git:') ? against : path.resolve(cwd, against) } : {}),
+    ...(format === 'text' || format === 'json' ? { format } : {}),
   };
 }

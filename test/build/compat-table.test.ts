@@ -4,10 +4,10 @@
  * give (class, kind and the words a person reads), then the major-version rule.
  */
 import { describe, expect, it } from 'vitest';
-import type { ManifestFunction, PluginManifest } from '../../core/registry/manifest-types.ts';
+import type { ManifestFunction } from '../../core/registry/manifest-types.ts';
 import type { ResultType } from '../../core/sdk/result-types.ts';
 import type { ChangeClass, ChangeKind } from '../../build/compat/compat-change.ts';
-import { compareBuilds, majorOf } from '../../build/compat/compat-report.ts';
+import { compareBuilds, majorOf, type VersionedManifest } from '../../build/compat/compat-report.ts';
 
 type Property = Record<string, unknown>;
 type Lang = 'ts' | 'py';
@@ -51,7 +51,7 @@ function fn(name: string, spec: FnSpec, line = 10): ManifestFunction {
   };
 }
 
-function build(lang: Lang, functions: Record<string, FnSpec>, version = '1.0.0'): PluginManifest[] {
+function build(lang: Lang, functions: Record<string, FnSpec>, version = '1.0.0'): VersionedManifest[] {
   const file = lang === 'py' ? 'plugin.py' : 'index.ts';
   return [{
     $comment: 'test',
