@@ -40,7 +40,7 @@ const BOUND_KINDS: ReadonlySet<ChangeKind> = new Set<ChangeKind>([
 ]);
 
 /** Places each change at its parameter's line when the parameter is still written, else at its function's. */
-function placeChanges(changes: CompatChange[], srcDir: string, cwd: string): PlacedChange[] {
+export function placeChanges(changes: CompatChange[], srcDir: string, cwd: string): PlacedChange[] {
   const texts = new Map<string, string | null>();
   const textOf = (file: string): string | null => {
     if (!texts.has(file)) {
