@@ -7,21 +7,12 @@
  * plugin with breaking changes. With `--format json` stdout holds one JSON document instead.
  * Exit 1 when a plugin has a breaking change and its major version did not go up.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { BuildArgs } from './build-args.ts';
-import type { ChangeKind, CompatChange } from '../../build/compat/compat-change.ts';
 import { compareBuilds, majorOf, type CompatReport, type PluginVerdict, type VersionedManifest } from '../../build/compat/compat-report.ts';
 import { AgainstError, loadEarlier, manifestsOf, parseAgainst } from '../../build/compat/earlier-build.ts';
-import { boundTagLine, parameterLine } from '../../build/compat/source-lines.ts';
+import { placeChanges, type PlacedChange } from '../../build/compat/place-changes.ts';
 import { displayPath } from '../../build/diagnostics/format-diagnostic.ts';
 import type { PluginOutput } from '../../build/output/plugin-output.ts';
-
-/** A change as printed: its place in the current sources. */
-export interface PlacedChange extends Omit<CompatChange, 'source'> {
-  file: string;
-  line: number;
-}
 
 /** The earlier build's manifests, or the exit code 2 after saying why there are none. */
 export async function readEarlier(args: BuildArgs & { against: string }, cwd: string): Promise<VersionedManifest[] | number> {
@@ -33,32 +24,6 @@ export async function readEarlier(args: BuildArgs & { against: string }, cwd: st
     process.stderr.write(`vitrine build --against: ${error.message}\n`);
     return 2;
   }
-}
-
-const BOUND_KINDS: ReadonlySet<ChangeKind> = new Set<ChangeKind>([
-  'minimum-raised', 'minimum-lowered', 'maximum-lowered', 'maximum-raised', 'min-items-raised', 'min-items-lowered', 'max-items-lowered', 'max-items-raised',
-]);
-
-/** Places each change at its parameter's line when the parameter is still written, else at its function's. */
-export function placeChanges(changes: CompatChange[], srcDir: string, cwd: string): PlacedChange[] {
-  const texts = new Map<string, string | null>();
-  const textOf = (file: string): string | null => {
-    if (!texts.has(file)) {
-      try {
-        texts.set(file, readFileSync(file, 'utf8'));
-      } catch {
-        texts.set(file, null);
-      }
-    }
-    return texts.get(file)!;
-  };
-  return changes.map(({ source, ...change }) => {
-    const file = path.join(srcDir, change.plugin, ...source.file.split('/'));
-    const text = change.parameter !== null && change.kind !== 'parameter-removed' ? textOf(file) : null;
-    const bound = text !== null && BOUND_KINDS.has(change.kind) ? boundTagLine(text, source.line, change.parameter!) : null;
-    const line = text === null ? source.line : (bound ?? parameterLine(text, source.line, change.parameter!));
-    return { ...change, file: displayPath(file, cwd), line };
-  });
 }
 
 function verdictLine(label: string, verdict: PluginVerdict): string {

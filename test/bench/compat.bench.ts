@@ -13,7 +13,7 @@ import path from 'node:path';
 import { buildPlugins } from '../../build/build-plugins.ts';
 import { compareBuilds } from '../../build/compat/compat-report.ts';
 import { manifestsOf, readBuiltManifests } from '../../build/compat/earlier-build.ts';
-import { placeChanges } from '../../core/cli/build-against.ts';
+import { placeChanges } from '../../build/compat/place-changes.ts';
 import { CLI } from '../helpers/cli-path.ts';
 
 const PLUGINS = 10;
