@@ -4,7 +4,7 @@
  * name across all plugins, as the host registers them; a function that left one plugin and
  * came into another keeps its name, so it is compared, not removed. A removed and an added
  * function of one plugin are a rename when they return the same type and take the same
- * parameters (or when they are that plugin's only removed and added ones).
+ * parameters; otherwise they are what they look like, one removed and one added.
  */
 import type { ManifestFunction, PluginManifest } from '../../core/registry/manifest-types.ts';
 import { classOf, type CompatChange, type Finding } from './compat-change.ts';
@@ -37,13 +37,10 @@ function findRenames(removed: Placed[], added: Placed[]): Map<Placed, Placed> {
   const renames = new Map<Placed, Placed>();
   const taken = new Set<Placed>();
   for (const before of removed) {
-    const candidates = added.filter((after) => !taken.has(after) && after.plugin.plugin === before.plugin.plugin);
-    const same = candidates.filter((after) => signatureOf(after.fn) === signatureOf(before.fn));
-    const lone = candidates.length === 1 && removed.filter((r) => r.plugin.plugin === before.plugin.plugin).length === 1 ? candidates : [];
-    const match = same.length === 1 ? same[0] : lone.find((after) => after.fn.return_type === before.fn.return_type);
-    if (match) {
-      renames.set(before, match);
-      taken.add(match);
+    const same = added.filter((after) => !taken.has(after) && after.plugin.plugin === before.plugin.plugin && signatureOf(after.fn) === signatureOf(before.fn));
+    if (same.length === 1) {
+      renames.set(before, same[0]!);
+      taken.add(same[0]!);
     }
   }
   return renames;
