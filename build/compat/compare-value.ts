@@ -71,6 +71,17 @@ function compareEnums(before: (string | number)[], after: (string | number)[], s
   ];
 }
 
+/**
+ * Tuples item by item; a bound written once for every item (`@range axis -1 1`) that changed
+ * the same way on each is one change, not one per item.
+ */
+function compareTuples(before: ValueShape[], after: ValueShape[], subject: string, language: Language): Finding[] {
+  const each = before.map((item, index) => compareValues(item, after[index]!, `each item of ${subject}`, language));
+  const first = JSON.stringify(each[0]);
+  if (each.length > 1 && each.every((findings) => JSON.stringify(findings) === first)) return each[0]!;
+  return before.flatMap((item, index) => compareValues(item, after[index]!, `item ${index} of ${subject}`, language));
+}
+
 function sameKind(before: ValueShape, after: ValueShape, subject: string, language: Language): Finding[] {
   if (before.kind === 'scalar' && after.kind === 'scalar') return compareScalars(before, after, subject, language);
   if (before.kind === 'enum' && after.kind === 'enum') return compareEnums(before.values, after.values, subject);
@@ -78,7 +89,7 @@ function sameKind(before: ValueShape, after: ValueShape, subject: string, langua
     return [...compareValues(before.items, after.items, `the items of ${subject}`, language), ...compareBounds(before, after, subject)];
   }
   if (before.kind === 'tuple' && after.kind === 'tuple' && before.items.length === after.items.length) {
-    return before.items.flatMap((item, index) => compareValues(item, after.items[index]!, `item ${index} of ${subject}`, language));
+    return compareTuples(before.items, after.items, subject, language);
   }
   if (before.kind === 'input' && after.kind === 'input' && before.input === after.input) return [];
   if (before.kind === 'other' && after.kind === 'other' && JSON.stringify(before.schema) === JSON.stringify(after.schema)) return [];
