@@ -39,7 +39,10 @@ export function parseAgainst(value: string, cwd: string): AgainstSource {
 /** The manifests a build wrote into `outDir`. */
 export function readBuiltManifests(outDir: string): VersionedManifest[] {
   if (!existsSync(outDir) || !statSync(outDir).isDirectory()) throw new AgainstError(`${outDir} is not a build output folder`);
-  return listBundleFolders(outDir).map((name) => {
+  const folders = listBundleFolders(outDir);
+  // A folder with no bundle in it is more likely a wrong path (the sources, say) than an empty build.
+  if (folders.length === 0) throw new AgainstError(`${outDir} holds no build output (no <plugin>/manifest.json)`);
+  return folders.map((name) => {
     const file = path.join(outDir, name, 'manifest.json');
     try {
       return JSON.parse(readFileSync(file, 'utf8')) as VersionedManifest;

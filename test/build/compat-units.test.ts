@@ -6,6 +6,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBuildArgs } from '../../core/cli/build-args.ts';
 import { boundTagLine, parameterLine } from '../../build/compat/source-lines.ts';
+import { AgainstError, readBuiltManifests } from '../../build/compat/earlier-build.ts';
+import { tempDir, writeFiles } from './helpers/run-cli.ts';
 
 describe('parseBuildArgs --against and --format', () => {
   const cwd = path.resolve('/work/project');
@@ -18,6 +20,19 @@ describe('parseBuildArgs --against and --format', () => {
     expect(parseBuildArgs(['--against', 'old', '--format', 'yaml'], cwd)).toEqual({ error: '--format is text or json' });
     expect(parseBuildArgs(['--format', 'json'], cwd)).toEqual({ error: '--format applies to the changes --against prints' });
     expect(parseBuildArgs([], cwd)).not.toHaveProperty('against');
+  });
+});
+
+describe('an earlier build output folder', () => {
+  it('must hold bundle folders with manifests that parse', () => {
+    const sources = tempDir('vitrine-against-dir-');
+    writeFiles(sources, { 'lab/index.ts': 'export {};\n' });
+    expect(() => readBuiltManifests(sources)).toThrow(AgainstError);
+    expect(() => readBuiltManifests(sources)).toThrow(/holds no build output/);
+    writeFiles(sources, { 'lab/manifest.json': '{ not json' });
+    expect(() => readBuiltManifests(sources)).toThrow(/lab\/manifest.json is not a manifest/);
+    writeFiles(sources, { 'lab/manifest.json': '{"plugin": "lab", "functions": []}' });
+    expect(readBuiltManifests(sources)).toEqual([{ plugin: 'lab', functions: [] }]);
   });
 });
 
