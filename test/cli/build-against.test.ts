@@ -91,7 +91,7 @@ describe('vitrine build --against git:<ref> in a scaffolded project', () => {
   });
 
   it('against HEAD, nothing changed: exit 0; an unknown ref or folder: exit 2', async () => {
-    const same = await runVitrine(['build', '--against', 'git:HEAD', '--check', '--out', out], project);
+    const same = await runVitrine(['build', '--against', 'git:HEAD', '--out', path.join(out, '..', 'out-same')], project);
     expect(same.stdout).toMatch(/1 function compared: no changes/);
     expect(same.code).toBe(0);
     const unknown = await runVitrine(['build', '--against', 'git:no-such-branch'], project);
