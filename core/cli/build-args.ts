@@ -32,36 +32,40 @@ export const BUILD_USAGE = `usage: vitrine build [SRC] [--out DIR] [--check] [--
   --format json  print the changes --against finds as JSON (default: text, one line per change)
 `;
 
+/** The options that take a value (`--name VALUE` or `--name=VALUE`): what a value must be, and what a wrong one is told. */
+const VALUE_OPTIONS = {
+  out: { accepts: (value: string) => value !== '', error: '--out needs a directory' },
+  python: { accepts: (value: string) => value !== '', error: '--python needs an interpreter' },
+  against: { accepts: (value: string) => value !== '' && value !== 'git:', error: '--against needs a build output folder or git:<ref>' },
+  format: { accepts: (value: string) => value === 'text' || value === 'json', error: '--format is text or json' },
+} as const;
+
+type ValueOption = keyof typeof VALUE_OPTIONS;
+
+function valueOptionOf(arg: string): ValueOption | null {
+  const name = /^--([a-z]+)(=|$)/.exec(arg)?.[1];
+  return name !== undefined && Object.prototype.hasOwnProperty.call(VALUE_OPTIONS, name) ? (name as ValueOption) : null;
+}
+
 /** The parsed arguments, `{ help: true }`, or a usage error message. */
 export function parseBuildArgs(argv: string[], cwd: string): BuildArgs | { help: true } | { error: string } {
   let src: string | undefined;
-  let out: string | undefined;
   let check = false;
-  let python: string | undefined;
-  let against: string | undefined;
-  let format: string | undefined;
+  const values: Partial<Record<ValueOption, string>> = {};
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
+    const option = valueOptionOf(arg);
     if (arg === '--help' || arg === '-h') return { help: true };
     if (arg === '--check') check = true;
-    else if (arg === '--out' || arg.startsWith('--out=')) {
-      const value = arg === '--out' ? argv[++index] : arg.slice('--out='.length);
-      if (value === undefined || value === '') return { error: '--out needs a directory' };
-      out = value;
-    } else if (arg === '--python' || arg.startsWith('--python=')) {
-      const value = arg === '--python' ? argv[++index] : arg.slice('--python='.length);
-      if (value === undefined || value === '') return { error: '--python needs an interpreter' };
-      python = value;
-    } else if (arg === '--against' || arg.startsWith('--against=')) {
-      against = arg === '--against' ? argv[++index] : arg.slice('--against='.length);
-      if (against === undefined || against === '' || against === 'git:') return { error: '--against needs a build output folder or git:<ref>' };
-    } else if (arg === '--format' || arg.startsWith('--format=')) {
-      format = arg === '--format' ? argv[++index] : arg.slice('--format='.length);
-      if (format !== 'text' && format !== 'json') return { error: '--format is text or json' };
+    else if (option !== null) {
+      const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++index];
+      if (value === undefined || !VALUE_OPTIONS[option].accepts(value)) return { error: VALUE_OPTIONS[option].error };
+      values[option] = value;
     } else if (arg.startsWith('-')) return { error: `unknown option '${arg}'` };
     else if (src === undefined) src = arg;
     else return { error: `unexpected argument '${arg}' (only one SRC folder)` };
   }
+  const { out, python, against, format } = values;
   if (format !== undefined && against === undefined) return { error: '--format applies to the changes --against prints' };
   return {
     srcDir: path.resolve(cwd, src ?? BUILD_DEFAULTS.src),
