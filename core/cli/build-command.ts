@@ -2,9 +2,12 @@
  * @module build-command
  * The `vitrine build` command. Exit codes: 0 built (or `--check`: everything current),
  * 1 build errors (or `--check`: something stale or missing), 2 usage errors. With any build
- * error nothing is written, so DIR never holds a half-built set.
+ * error nothing is written, so DIR never holds a half-built set. `--against` adds a comparison
+ * with an earlier build (build-against.ts): exit 1 also on a breaking change, 2 when the earlier
+ * build cannot be had; with `--format json` only its JSON goes to stdout, the rest to stderr.
  */
 import { existsSync, statSync } from 'node:fs';
+import { readEarlier, reportAgainst } from './build-against.ts';
 import { BUILD_USAGE, parseBuildArgs } from './build-args.ts';
 import { buildPlugins } from '../../build/build-plugins.ts';
 import { displayPath, formatDiagnostic } from '../../build/diagnostics/format-diagnostic.ts';
@@ -34,6 +37,12 @@ export async function runBuildCommand(argv: string[]): Promise<number> {
     return 2;
   }
 
+  const against = args.against;
+  // Read before this build writes: --against may name the output folder itself.
+  const earlier = against === undefined ? null : await readEarlier({ ...args, against }, cwd);
+  if (typeof earlier === 'number') return earlier;
+  const info = args.format === 'json' ? process.stderr : process.stdout;
+
   let built: Awaited<ReturnType<typeof buildPlugins>>;
   try {
     built = await buildPlugins(args.srcDir, args.outDir, { python: args.python });
@@ -43,8 +52,10 @@ export async function runBuildCommand(argv: string[]): Promise<number> {
     return 1;
   }
   const { plugins, diagnostics } = built;
+  const compare = (code: number): number =>
+    earlier === null || against === undefined ? code : Math.max(code, reportAgainst({ ...args, against }, earlier, plugins, cwd));
   const out = displayPath(args.outDir, cwd);
-  for (const plugin of plugins) for (const note of plugin.notes) process.stdout.write(`note: ${plugin.name}: ${note}\n`);
+  for (const plugin of plugins) for (const note of plugin.notes) info.write(`note: ${plugin.name}: ${note}\n`);
   if (diagnostics.length > 0) {
     for (const diagnostic of diagnostics) process.stderr.write(`${formatDiagnostic(diagnostic, cwd)}\n`);
     process.stderr.write(`vitrine build: ${plural(diagnostics.length, 'error')}; nothing written to ${out}\n`);
@@ -57,22 +68,22 @@ export async function runBuildCommand(argv: string[]): Promise<number> {
     for (const entry of stale) process.stderr.write(`${entry.plugin}: ${entry.reason}\n`);
     if (stale.length > 0) {
       process.stderr.write(`vitrine build --check: ${plural(stale.length, 'plugin')} not current in ${out}; run \`vitrine build\`\n`);
-      return 1;
+      return compare(1);
     }
-    process.stdout.write(`vitrine build --check: ${plural(plugins.length, 'plugin')} current in ${out} (${seconds} s)\n`);
-    return 0;
+    info.write(`vitrine build --check: ${plural(plugins.length, 'plugin')} current in ${out} (${seconds} s)\n`);
+    return compare(0);
   }
 
   const removed = writeOutput(args.outDir, plugins);
   for (const plugin of plugins) {
-    process.stdout.write(`  ${plugin.name}: ${plural(plugin.functionCount, 'function')}, ${plural(plugin.specimenCount, 'specimen')}\n`);
+    info.write(`  ${plugin.name}: ${plural(plugin.functionCount, 'function')}, ${plural(plugin.specimenCount, 'specimen')}\n`);
   }
-  for (const name of removed) process.stdout.write(`  ${name}: removed (no longer in the source folder)\n`);
+  for (const name of removed) info.write(`  ${name}: removed (no longer in the source folder)\n`);
   const functions = plugins.reduce((sum, plugin) => sum + plugin.functionCount, 0);
   const specimens = plugins.reduce((sum, plugin) => sum + plugin.specimenCount, 0);
-  process.stdout.write(
+  info.write(
     `built ${plural(plugins.length, 'plugin')} (${plural(functions, 'function')}, ${plural(specimens, 'specimen')}) into ${out} in ` +
     `${((performance.now() - started) / 1000).toFixed(2)} s\n`,
   );
-  return 0;
+  return compare(0);
 }
