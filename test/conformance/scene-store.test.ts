@@ -4,7 +4,8 @@
  * MemorySceneStore, DiskSceneStore in a lone host's data folder (kept across a restart), and
  * RedisSceneStore on a real redis-server with two stores on connections of their own, as two
  * hosts of a service have them. Every change moves the version by exactly one and sends the
- * whole scene as its event, in the order of the versions; a change that changes nothing moves nothing; a stale expected version is a 412 that leaves the scene alone;
+ * whole scene as its event, in the order of the versions; a change that changes nothing moves
+ * nothing; a stale expected version is a 412 that leaves the scene alone;
  * the limits hold (32 layers, unique ids, host-made ids unique); writers on both hosts at once
  * never lose a change nor reuse a version; and on Redis a host started anew reads the scene.
  */
