@@ -7,8 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
-import { open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { open, readFile, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { orStorageFull } from './storage-full.ts';
 
 /** A blob's name: 64 hex digits. */
 const NAME = /^[0-9a-f]{64}$/;
@@ -35,15 +36,22 @@ export class BlobFolder {
     return NAME.test(sha) && existsSync(this.path(sha));
   }
 
-  /** Writes `parts` (one blob, in order) whole and durably; returns their SHA-256, or `sha` when the caller knows it. */
+  /**
+   * Writes `parts` (one blob, in order) whole and durably; returns their SHA-256, or `sha` when
+   * the caller knows it. A disk with no room is the 507, with nothing of the blob left.
+   */
   async put(parts: readonly Uint8Array[], sha?: string): Promise<string> {
+    return orStorageFull(this.#put(parts, sha));
+  }
+
+  async #put(parts: readonly Uint8Array[], sha?: string): Promise<string> {
     const name = sha ?? parts.reduce((hash, part) => hash.update(part), createHash('sha256')).digest('hex');
     const file = this.path(name);
     if (existsSync(file)) return name;
     const tmp = path.join(this.#tmp, `${process.pid}-${++this.#serial}-${name.slice(0, 16)}`);
     const handle = await open(tmp, 'w');
     try {
-      for (const part of parts) await handle.write(part);
+      for (const part of parts) await writeWhole(handle, part);
       await handle.sync();
     } catch (error) {
       await handle.close().catch(() => {});
@@ -81,6 +89,15 @@ export class BlobFolder {
   /** Drops temporary files a stopped host left half written. */
   async clearTemporary(): Promise<void> {
     for (const name of await readdir(this.#tmp)) await rm(path.join(this.#tmp, name), { force: true });
+  }
+}
+
+/** Writes all of `part`: a write may take fewer bytes than given (a file-size limit reached), and the next one says why. */
+async function writeWhole(handle: FileHandle, part: Uint8Array): Promise<void> {
+  for (let done = 0; done < part.byteLength; ) {
+    const { bytesWritten } = await handle.write(part, done, part.byteLength - done);
+    if (bytesWritten === 0) throw Object.assign(new Error('no space left to write the blob'), { code: 'ENOSPC' });
+    done += bytesWritten;
   }
 }
 

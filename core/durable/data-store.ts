@@ -12,11 +12,13 @@
  * flushes before the promise resolves. A write that finds no room (a full disk, a file-size
  * limit, a full map) fails as the catalogued 507 with nothing of it stored.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { BlobFolder } from './blob-folder.ts';
 import { lockDataDir } from './data-lock.ts';
+import { storeFileProblem } from './store-file-check.ts';
+import { probeStore } from './store-probe.ts';
 import { checkFormat } from './store-format.ts';
 import { orStorageFull } from './storage-full.ts';
 
@@ -59,17 +61,27 @@ function openEnv(file: string): RootDatabase {
  * check before they put, so a throw has written nothing).
  */
 async function transact<T>(env: RootDatabase, work: () => T): Promise<T> {
-  const done = await orStorageFull(
-    env.transaction(() => {
-      try {
-        return { value: work() };
-      } catch (error) {
-        return { error };
-      }
-    }),
-  );
+  const committing = env.transaction(() => {
+    try {
+      return { value: work() };
+    } catch (error) {
+      return { error };
+    }
+  });
+  const done = await orStorageFull(committing);
   if ('error' in done) throw done.error;
   return done.value;
+}
+
+/**
+ * A failed commit rejects each write's promise (answered as the 507 or the fault it was) and
+ * also promises of lmdb-js's own that nothing awaits; those carry only the summary of a
+ * failure already answered. Every other unhandled rejection ends the process, as it would
+ * without this listener.
+ */
+function leaveCommitSummaries(reason: unknown): void {
+  if (reason instanceof Error && 'commitError' in reason) return;
+  throw reason;
 }
 
 /** Opens (or makes) the data folder `dir`: locked for this host, its format checked, its store open. */
@@ -78,6 +90,8 @@ export async function openDataStore(dir: string): Promise<DataStore> {
   const unlock = lockDataDir(dir);
   try {
     const file = path.join(dir, STORE_FILE);
+    const problem = storeFileProblem(file) ?? (existsSync(file) ? await probeStore(file) : null);
+    if (problem) throw damagedStore(file, problem);
     const env = openEnv(file);
     const dbs = new Map<string, Database<unknown, string | (string | number)[]>>();
     const db = <V>(name: string): Database<V, string | (string | number)[]> => {
@@ -94,6 +108,7 @@ export async function openDataStore(dir: string): Promise<DataStore> {
     }
     const blobs = new BlobFolder(dir);
     await blobs.clearTemporary();
+    process.on('unhandledRejection', leaveCommitSummaries);
     return {
       dir,
       blobs,
@@ -102,6 +117,7 @@ export async function openDataStore(dir: string): Promise<DataStore> {
       copyTo: (target) => env.backup(target, false),
       async close() {
         await env.close();
+        process.off('unhandledRejection', leaveCommitSummaries);
         unlock();
       },
     };
