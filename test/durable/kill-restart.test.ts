@@ -78,7 +78,7 @@ function startWriters(url: string, round: number, acked: Acknowledged): Promise<
   };
   const publish = async (i: number) => {
     const id = `kept-r${round}-p${i}`;
-    const body = asciiPlyCloud(5 + i);
+    const body = new Uint8Array(asciiPlyCloud(5 + i));
     const headers = { 'content-type': 'application/octet-stream' };
     const response = await fetch(`${url}/api/specimens/${id}?filename=cloud.ply`, { method: 'PUT', headers, body });
     if (response.status !== 201 && response.status !== 200) return false;

@@ -76,8 +76,9 @@ describe('a disk with no room', () => {
   it('answers 507 with its code, keeps nothing of the write, and takes writes again once there is room', async () => {
     const dir = tempDataDir();
     const host = await spawnHost([...BASE, '--data-dir', dir]);
-    const put = (id: string, body: Buffer) =>
-      fetch(`${host.url}/api/specimens/${id}?filename=m.stl`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body });
+    const octets = { 'content-type': 'application/octet-stream' };
+    const put = (id: string, bytes: Buffer) =>
+      fetch(`${host.url}/api/specimens/${id}?filename=m.stl`, { method: 'PUT', headers: octets, body: new Uint8Array(bytes) });
     const headers = { 'content-type': 'application/json' };
     const mark = () => fetch(`${host.url}/api/rooms/full/annotations`, { method: 'POST', headers, body: '{"kind":"point","points":[[1,2,3]]}' });
     expect((await put('small', binaryStl())).status).toBe(201);
