@@ -14,7 +14,9 @@ const PROBE = `
 const { open } = await import(process.argv[1]);
 const env = open({ path: process.argv[2], readOnly: true, maxDbs: 64 });
 let records = 0;
-for (const name of env.getKeys()) {
+// The names first: opening a database while the root is being walked ends that walk's transaction.
+const names = [...env.getKeys()];
+for (const name of names) {
   if (typeof name !== 'string') continue;
   const db = env.openDB({ name });
   for (const entry of db.getRange()) records += entry.value === undefined ? 0 : 1;
@@ -29,10 +31,7 @@ process.stdout.write(String(records));
 export function probeStore(file: string): Promise<string | null> {
   const lmdb = pathToFileURL(createRequire(import.meta.url).resolve('lmdb')).href;
   return new Promise((resolve) => {
-    // Without the host's allocator setting: with it, walking the root database crashes lmdb-js 3.5.6 on sound files.
-    const env = { ...process.env };
-    delete env.MALLOC_MMAP_THRESHOLD_;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', PROBE, lmdb, file], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', PROBE, lmdb, file], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stderr.resume();
     child.stdout.resume();
     child.once('error', () => resolve(null));
