@@ -33,7 +33,7 @@ async function startTls(args: string[]): Promise<{ host: RunningHost; httpsUrl: 
   const host = await spawnFixtureHost(['--https-port', '0', '--log-level', 'warn', ...args]);
   hosts.push(host);
   const lines = await waitFor(() => {
-    const out = host.stdout().split('\n').filter(Boolean);
+    const out = host.stdout().split('\n').filter((line) => line !== '' && !line.startsWith('data: '));
     return out.length >= 3 ? out : undefined;
   }, 'the https and certificate lines');
   expect(lines[0]).toBe(`listening on ${host.url}`);
