@@ -173,6 +173,7 @@ export const ERRORS = {
   SPC_ERR_TOO_MANY_JOBS: entry(503, (limit = '?') => `the host runs its limit of ${limit} queued and running jobs; retry later`),
   SPC_ERR_HOST_CLOSING: entry(503, () => 'the host is shutting down'),
   SPC_ERR_NOT_READY: entry(503, (why = '?') => `not ready: ${why}`),
+  SPC_ERR_STORAGE_FULL: entry(507, (why = '?') => `the host's data dir has no room to store this write (${why}); nothing of it was kept: free space and retry`),
   SPC_ERR_REDIS_UNAVAILABLE: entry(503, (why = '?') => `the service's Redis cannot serve this request: ${why}; retry later`),
   SPC_ERR_BLOB_STORE_UNAVAILABLE: entry(503, (why = '?') => `the object store holding result bytes cannot serve this request: ${why}; retry later`),
   SPC_ERR_BLOB_LOOKUPS_BUSY: entry(503, (why = '?') => `the host is looking up as many blob ids it does not hold as it may (${why}); retry later`),

@@ -151,6 +151,8 @@ export interface HostOptions {
    * are kept, whatever the room does next. @defaultValue 2592000 (30 days)
    */
   snapshotTtlSeconds?: number;
+  /** The folder a lone host keeps rooms and what people make in (made at start); null: memory only; unused with redis. @defaultValue null */
+  dataDir?: string | null;
 }
 
 export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream' | 'roomThreads' | 'compute' | 'pythonProcesses'>> & {
@@ -212,6 +214,7 @@ export const HOST_DEFAULTS = Object.freeze({
   publishedTtlSeconds: 86400,
   maxAnnotations: 100_000,
   snapshotTtlSeconds: 2592000,
+  dataDir: null,
 });
 
 /** A numeric option's rule: a number above 0, or from 0 (`zero`); a whole one when `integer` (within 2^53 when `safe`). */

@@ -58,7 +58,8 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   );
   const events = new EventHub();
   const stack = await assembleResults({ options, compute, catalog, events, log });
-  const workspace = await assembleWorkspace({ options, results: stack.results, budget: stack.budget, catalog, events, scale: stack.scale, log });
+  const { scale, data } = stack;
+  const workspace = await assembleWorkspace({ options, results: stack.results, budget: stack.budget, catalog, events, scale, data, log });
   // After a reload or a plugin swap, a Redis service learns what this host now runs.
   const announce = async () => {
     await stack.scale?.node?.announce();

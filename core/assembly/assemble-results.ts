@@ -20,6 +20,7 @@ import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ScaleService } from './scale-service.ts';
 import { MemoryUploadStore } from '../uploads/memory-upload-store.ts';
 import type { UploadStore } from '../uploads/upload-store.ts';
+import { openDurable, type DurableData } from './open-durable.ts';
 import { ResultIds } from '../serving/result-ids.ts';
 import { ResultService } from '../serving/result-service.ts';
 import type { ResultSource } from '../serving/result-source.ts';
@@ -37,6 +38,8 @@ export interface ResultStack {
   jobs: JobService;
   uploads: UploadStore | null;
   scale: ScaleService | null;
+  /** A lone host's data folder (`--data-dir`), else null. */
+  data: DurableData | null;
   close(): Promise<void>;
 }
 
@@ -88,7 +91,11 @@ export async function assembleResults(deps: {
     const service = scale;
     resultIds.useRemote((id, client) => service.findResult(id, client));
   }
-  const uploads = !options.uploads ? null : (scale?.uploads ?? new MemoryUploadStore(budget, options.uploadTtlSeconds));
+  const data = await openDurable(options);
+  // A result id no one holds in memory any more (a snapshot's pin after a restart) is read from the folder.
+  if (data) resultIds.useRemote((id) => data.blobs.find(id));
+  const lone = async () => (data ? diskUploads(data, options.uploadTtlSeconds) : new MemoryUploadStore(budget, options.uploadTtlSeconds));
+  const uploads = !options.uploads ? null : (scale?.uploads ?? (await lone()));
   return {
     budget,
     cache,
@@ -98,12 +105,20 @@ export async function assembleResults(deps: {
     jobs: scale?.jobs ?? jobs,
     uploads,
     scale,
+    data,
     async close() {
       uploads?.close();
       await scale?.close();
       jobs.close();
       results.abortAll();
       cache.close();
+      data?.blobs.close();
+      await data?.store.close();
     },
   };
+}
+
+async function diskUploads(data: DurableData, ttlSeconds: number): Promise<UploadStore> {
+  const { DiskUploadStore } = await import('../uploads/disk-upload-store.ts');
+  return new DiskUploadStore(data.store, data.blobs, ttlSeconds);
 }

@@ -17,6 +17,8 @@ import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ScaleService } from './scale-service.ts';
+import type { DurableData } from './open-durable.ts';
+import type { PublishedShare } from '../published/published-record.ts';
 import { PublishedSpecimens, type PublishedLog } from '../published/published-specimens.ts';
 import { MemoryRoomBoard } from '../rooms/memory-room-board.ts';
 import type { RoomBoard } from '../rooms/room-board.ts';
@@ -47,6 +49,8 @@ export async function assembleWorkspace(deps: {
   catalog: SpecimenCatalog;
   events: EventHub;
   scale: ScaleService | null;
+  /** A lone host's data folder: every store of the workspace kept in it. */
+  data: DurableData | null;
   log: PublishedLog;
 }): Promise<Workspace> {
   const { options, scale } = deps;
@@ -58,7 +62,13 @@ export async function assembleWorkspace(deps: {
     maxPerRoom: options.maxAnnotations,
     maxPerHost: Math.max(DEFAULT_MAX_PER_HOST, options.maxAnnotations),
   });
-  let share = null;
+  let share: PublishedShare | null = null;
+  if (deps.data) {
+    const durable = await durableWorkspace(deps.data, deps.events, options);
+    snapshots.pins.close();
+    snapshots.store.close();
+    ({ board, sceneStore, annotations, snapshots, share } = durable);
+  }
   if (scale) {
     const [{ RedisRoomBoard }, { RedisPublished }, { RedisSceneStore }, { RedisSnapshotStore, RedisResultPins }, { RedisAnnotationStore }] = await Promise.all([
       import('../rooms/redis-room-board.ts'),
@@ -88,7 +98,7 @@ export async function assembleWorkspace(deps: {
   // A restarted host lists what the service published before it answers (bounded wait).
   await published.refresh();
   let poll: NodeJS.Timeout | null = null;
-  if (share) {
+  if (scale) {
     poll = setInterval(() => {
       if (events.listenerCount(HOST_CHANNEL) > 0) void published.refresh();
     }, SERVICE_POLL_MS);
@@ -107,5 +117,28 @@ export async function assembleWorkspace(deps: {
       annotations.close();
       published.close();
     },
+  };
+}
+
+/** The workspace's stores in a lone host's data folder (loaded only then). */
+async function durableWorkspace(
+  data: DurableData,
+  events: EventHub,
+  options: Pick<ResolvedHostOptions, 'cacheTtlSeconds' | 'maxAnnotations'>,
+): Promise<{ board: RoomBoard; sceneStore: SceneStore; annotations: AnnotationStore; snapshots: Workspace['snapshots']; share: PublishedShare }> {
+  const [{ DiskRoomBoard }, { DiskSceneStore }, { DiskAnnotationStore }, { DiskSnapshotStore, DiskResultPins }, { DiskPublished }] = await Promise.all([
+    import('../rooms/disk-room-board.ts'),
+    import('../scenes/disk-scene-store.ts'),
+    import('../annotations/disk-annotation-store.ts'),
+    import('../snapshots/disk-snapshot-store.ts'),
+    import('../published/disk-published.ts'),
+  ]);
+  const { store } = data;
+  return {
+    board: new DiskRoomBoard(store, events, options.cacheTtlSeconds),
+    sceneStore: new DiskSceneStore(store, (roomId, scene) => events.publish(roomChannel(roomId), { event: 'scene', data: scene })),
+    annotations: new DiskAnnotationStore(store, events, options.maxAnnotations),
+    snapshots: { store: new DiskSnapshotStore(store), pins: new DiskResultPins(data.blobs) },
+    share: new DiskPublished(store),
   };
 }

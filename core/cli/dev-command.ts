@@ -102,6 +102,8 @@ export async function runDevCommand(argv: string[]): Promise<number> {
   });
   if (parsed.admin.warning) app.log.warn(parsed.admin.warning);
   if (parsed.admin.announce) out(parsed.admin.announce);
+  if (parsed.data.warning) app.log.warn(parsed.data.warning);
+  if (parsed.data.line) out(parsed.data.line);
   out(`listening on ${url}`);
   if (parsed.https) {
     try {

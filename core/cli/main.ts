@@ -1,7 +1,7 @@
 /**
  * @module main
  * Dispatches `vitrine <command>`: `build` compiles plugins, `serve` runs the host, `worker` computes for a Redis service, `init`
- * writes a plugin project, `dev` builds, serves and rebuilds on change, `thumbnails` renders
+ * writes a plugin project, `backup` copies a lone host's data folder, `dev` builds, serves and rebuilds on change, `thumbnails` renders
  * declared specimens' thumbnails, `python-path` says where
  * the `vitrine` Python module is, `--version` what runs. The build tools load only for the commands that use them.
  */
@@ -17,6 +17,7 @@ commands:
   init DIR [--vitrine SPEC]           write a plugin project into DIR; --python writes a Python one
   dev [SRC] [serve options]           build, serve, and rebuild each plugin of SRC when it changes
   thumbnails [SRC] [ID ...]           render each declared specimen's thumbnail into SRC/<plugin>/thumbnails/<id>.png
+  backup [--data-dir DIR] OUT         copy a lone host's data folder into OUT while it runs (serve OUT to restore)
   python-path                         print the folder holding the vitrine Python module (for PYTHONPATH)
   --version                           print the version of vitrine
 `;
@@ -61,6 +62,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'thumbnails': {
       const { runThumbnailsCommand } = await import('./thumbnails-command.ts');
       return runThumbnailsCommand(rest);
+    }
+    case 'backup': {
+      const { runBackupCommand } = await import('./backup-command.ts');
+      return runBackupCommand(rest);
     }
     case 'python-path': {
       const { PYTHON_MODULE_DIR } = await import('../python/python-module-dir.ts');

@@ -1,7 +1,8 @@
 /**
  * @module serve-command
  * `vitrine serve`: creates the host, listens, prints `listening on http://HOST:PORT` on
- * standard output (after `admin token: <T>` when it made one, see lab-admin-token.ts; logs go
+ * standard output (after `admin token: <T>` when it made one, see lab-admin-token.ts, and
+ * `data: <dir>`, where it keeps its work, see data-dir-choice.ts; logs go
  * to standard error), with `--https-port` a second line `listening on https://HOST:PORT`
  * (core/tls/), and shuts down cleanly on SIGINT/SIGTERM:
  * running jobs end as errors, pools stop, sockets close.
@@ -42,6 +43,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     return 1;
   }
   if (parsed.admin.warning) app.log.warn(parsed.admin.warning);
+  if (parsed.data.warning) app.log.warn(parsed.data.warning);
   let tls: HttpsListener | null = null;
   // Signals are taken before `listening on` is printed: whoever stops the host as soon as it
   // reads that line gets the clean shutdown, never the default end of the process.
@@ -55,6 +57,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   });
   // Before `listening on`, so whoever waits for that line has the token too.
   if (parsed.admin.announce) process.stdout.write(`${parsed.admin.announce}\n`);
+  if (parsed.data.line) process.stdout.write(`${parsed.data.line}\n`);
   process.stdout.write(`listening on ${url}\n`);
   if (parsed.https) {
     try {

@@ -23,6 +23,7 @@ import {
 import { prettyLogStream } from './pretty-log.ts';
 import { chooseAdminToken, type AdminTokenChoice } from './lab-admin-token.ts';
 import { redactUrl } from '../redact-credentials.ts';
+import { chooseDataDir, type DataDirChoice } from './data-dir-choice.ts';
 
 export const SERVE_USAGE = `usage: vitrine serve [options]
 
@@ -104,6 +105,10 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --max-annotations N        annotations one room holds at most (default 100000)
   --snapshot-ttl S           seconds a room's snapshot and the bytes of its layers are kept,
                              whatever the room does next (default 2592000, 30 days)
+  --data-dir DIR             where a lone host keeps rooms, scenes, annotations, snapshots,
+                             uploads and published specimens, or none (memory only, lost at
+                             exit); not used with --redis (default $XDG_DATA_HOME/vitrine,
+                             else ~/.local/share/vitrine)
   --allowed-hosts LIST       accepted Host header names, comma-separated, any port; * for any
                              (default: the bound address, localhost, 127.0.0.1 and [::1]; bound
                              beyond loopback also the machine's host name, <name>.local and
@@ -131,6 +136,8 @@ export interface ServeOptions {
   host_options: HostOptions;
   /** How the admin token was chosen (a line to print, a warning to log). */
   admin: AdminTokenChoice;
+  /** Where the host keeps its work (a line to print, a warning to log). */
+  data: DataDirChoice;
 }
 
 /** `--https-port` with its certificate options; refuses certificate options without it and a lone `--tls-cert` or `--tls-key`. */
@@ -239,5 +246,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
   if (port > 65535) throw new Error(`--port must be at most 65535, got ${port}`);
   const host = get('host') ?? '127.0.0.1';
   const admin = chooseAdminToken(host, get('admin-token'));
-  return { host, port, https: httpsOptions(get), help, admin, host_options: hostOptionsFrom(get, host, admin.token) };
+  const data = chooseDataDir(get('data-dir'), get('redis') !== undefined, env);
+  const host_options = { ...hostOptionsFrom(get, host, admin.token), dataDir: data.dir };
+  return { host, port, https: httpsOptions(get), help, admin, data, host_options };
 }

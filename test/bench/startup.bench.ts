@@ -17,7 +17,8 @@ const ROUNDS = 7;
 /** Milliseconds from spawn to `listening on`; the host is stopped afterwards. */
 export function timeToListening(bin: string, args: string[], cwd = REPO): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--log-level', 'warn', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const serve = [bin, 'serve', '--port', '0', '--log-level', 'warn', '--data-dir', 'none', ...args];
+  const child = spawn(process.execPath, serve, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));

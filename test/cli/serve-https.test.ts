@@ -33,7 +33,7 @@ async function startTls(args: string[]): Promise<{ host: RunningHost; httpsUrl: 
   const host = await spawnFixtureHost(['--https-port', '0', '--log-level', 'warn', ...args]);
   hosts.push(host);
   const lines = await waitFor(() => {
-    const out = host.stdout().split('\n').filter(Boolean);
+    const out = host.stdout().split('\n').filter((line) => line !== '' && !line.startsWith('data: '));
     return out.length >= 3 ? out : undefined;
   }, 'the https and certificate lines');
   expect(lines[0]).toBe(`listening on ${host.url}`);
@@ -86,7 +86,7 @@ describe('vitrine serve --https-port', () => {
 
   it('refuses certificate options that cannot work, with a readable message', async () => {
     const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-      spawnSync(process.execPath, [CLI, 'serve', '--port', '0', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+      spawnSync(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', 'none', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
     const lone = run(['--https-port', '0', '--tls-cert', '/nonexistent/cert.pem']);
     expect(lone.status).toBe(2);
     expect(lone.stderr).toContain('--tls-cert and --tls-key go together');

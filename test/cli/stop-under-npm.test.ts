@@ -57,7 +57,7 @@ describe('a host npm started', () => {
     const specimens = await makeSpecimensDir();
     const { child, url, output } = await startLogged(
       'npx',
-      ['--yes', 'vitrine', 'serve', '--port', '0', '--specimens', specimens, '--plugins', join(specimens, 'none')],
+      ['--yes', 'vitrine', 'serve', '--port', '0', '--data-dir', 'none', '--specimens', specimens, '--plugins', join(specimens, 'none')],
       userEnv(),
     );
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
@@ -69,8 +69,9 @@ describe('a host npm started', () => {
   it('ends when the shell npm runs a script in is killed (`npm start` chains commands)', async () => {
     const specimens = await makeSpecimensDir();
     const env = { ...userEnv(), npm_lifecycle_event: 'start' };
-    const script = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} serve --port 0 --specimens ${JSON.stringify(specimens)} --plugins ` +
-      `${JSON.stringify(join(specimens, 'none'))}; true`;
+    const script =
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} serve --port 0 --data-dir none --specimens ${JSON.stringify(specimens)} ` +
+      `--plugins ${JSON.stringify(join(specimens, 'none'))}; true`;
     const { child, url } = await startLogged('/bin/sh', ['-c', script], env);
     child.kill('SIGKILL');
     await waitFor(() => portClosed(url), 'the host to close its port after its shell ended');

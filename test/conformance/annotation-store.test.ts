@@ -1,7 +1,7 @@
 /**
  * @module annotation-store.test
- * The AnnotationStore cases (annotation-store-cases.ts) on both implementations: the memory
- * store of a lone host, and the Redis store on a real redis-server with its events arriving
+ * The AnnotationStore cases (annotation-store-cases.ts) on every implementation: the memory
+ * store of a lone host, the disk store of its data folder (kept across a restart), and the Redis store on a real redis-server with its events arriving
  * through the service's subscription. Then what only a service has: two hosts' stores adding
  * at once in one room make no id twice and lose nothing, an annotation one host wrote is read
  * by another and by a store made after it (a restarted host), and a Redis that went away is a
@@ -9,7 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_ANNOTATIONS } from '../../core/annotations/annotation-store.ts';
+import { DiskAnnotationStore } from '../../core/annotations/disk-annotation-store.ts';
 import { MemoryAnnotationStore } from '../../core/annotations/memory-annotation-store.ts';
+import type { DataStore } from '../../core/durable/data-store.ts';
+import { openTempDataStore, reopenDataStore } from '../helpers/temp-data-store.ts';
 import { RedisAnnotationStore } from '../../core/annotations/redis-annotation-store.ts';
 import { EventHub } from '../../core/events/event-hub.ts';
 import { HostError } from '../../core/errors.ts';
@@ -24,6 +27,29 @@ annotationStoreCases('memory', () => ({
   hub: memoryHub,
   store: (maxPerRoom) => new MemoryAnnotationStore(memoryHub, { maxPerRoom, maxPerHost: 10 * maxPerRoom }),
 }));
+
+let disk: DataStore;
+const diskHub = new EventHub();
+beforeAll(async () => {
+  disk = await openTempDataStore();
+});
+annotationStoreCases('disk', () => ({ hub: diskHub, store: (maxPerRoom) => new DiskAnnotationStore(disk, diskHub, maxPerRoom) }));
+
+describe('disk annotation store, a host started anew', () => {
+  it('reads every annotation and goes on from the room version and ids it had', async () => {
+    const store = await openTempDataStore();
+    const r = room('ann');
+    const first = new DiskAnnotationStore(store, new EventHub(), 100);
+    const added = await first.add(r, [{ kind: 'point', points: [[1, 2, 3]] }, { kind: 'point', points: [[4, 5, 6]] }]);
+    await first.remove(r, added.annotations[1]!.id);
+    const again = new DiskAnnotationStore(await reopenDataStore(store), new EventHub(), 100);
+    const list = await again.list(r);
+    expect(list).toEqual({ version: 3, annotations: [added.annotations[0]] });
+    const next = await again.add(r, [{ kind: 'point', points: [[7, 8, 9]] }]);
+    expect(next.version).toBe(4);
+    expect(next.annotations[0]!.id).toBe('3');
+  });
+});
 
 let redis: RedisServer;
 const opened: RedisConnections[] = [];

@@ -1,13 +1,16 @@
 /**
  * @module blob-store.test
  * The BlobStore cases (blob-store-cases.ts) run against every implementation: MemoryBlobStore
- * on a clock the test moves, RedisBlobStore on a real redis-server (a result larger than one
+ * and DiskBlobStore (a lone host's data folder) on clocks the test moves, RedisBlobStore on a real redis-server (a result larger than one
  * 4 MiB chunk forces several through) and S3BlobStore on a real S3 server (Swift with s3api).
  * Then what is each store's own: a Redis blob missing one chunk is a miss, and an S3 transfer
  * broken off midway or a store gone is the 503, never a short result.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiskBlobStore } from '../../core/blobs/disk-blob-store.ts';
 import { MemoryBlobStore } from '../../core/blobs/memory-blob-store.ts';
+import type { DataStore } from '../../core/durable/data-store.ts';
+import { openTempDataStore } from '../helpers/temp-data-store.ts';
 import { RedisBlobStore } from '../../core/blobs/redis-blob-store.ts';
 import { KEYS } from '../../core/redis/redis-keys.ts';
 import { computeResultId } from '../../core/results/result-id.ts';
@@ -26,6 +29,14 @@ blobStoreConformance('memory', () => {
   const store = new MemoryBlobStore(() => now);
   return { store, expire: async () => void (now += 120_000) };
 });
+
+// The data folder's store, on a clock of its own.
+let disk: DataStore;
+let diskNow = 1_000_000;
+beforeAll(async () => {
+  disk = await openTempDataStore();
+});
+blobStoreConformance('disk', () => ({ store: new DiskBlobStore(disk, () => diskNow), expire: async () => void (diskNow += 120_000) }));
 
 const redis = fileRedis();
 // No byte budget: every get reads Redis, never a memory copy.

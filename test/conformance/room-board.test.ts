@@ -1,13 +1,16 @@
 /**
  * @module room-board.test
- * The RoomBoard cases (room-board-cases.ts) run against both implementations:
- * MemoryRoomBoard on one host's hub, and RedisRoomBoard on a real redis-server, whose
+ * The RoomBoard cases (room-board-cases.ts) run against every implementation:
+ * MemoryRoomBoard on one host's hub, DiskRoomBoard in a data folder (kept for a host started anew), and RedisRoomBoard on a real redis-server, whose
  * announcements are heard by a second host's subscription (its own connections, events and
  * hub), as every other host of a service hears them. Then what is the Redis board's own: a
  * stored view written by another version is read for what still checks.
  */
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DataStore } from '../../core/durable/data-store.ts';
+import { DiskRoomBoard } from '../../core/rooms/disk-room-board.ts';
+import { openTempDataStore, reopenDataStore } from '../helpers/temp-data-store.ts';
 import { EventHub } from '../../core/events/event-hub.ts';
 import { createRedisConnections, type RedisConnections } from '../../core/redis/redis-connections.ts';
 import { RedisEvents } from '../../core/redis/redis-events.ts';
@@ -21,6 +24,26 @@ import { roomBoardConformance } from './room-board-cases.ts';
 roomBoardConformance('memory', () => {
   const hub = new EventHub();
   return { board: (ttl) => new MemoryRoomBoard(hub, ttl), elsewhere: hub };
+});
+
+let disk: DataStore;
+const diskHub = new EventHub();
+beforeAll(async () => {
+  disk = await openTempDataStore();
+});
+roomBoardConformance('disk', () => ({ board: (ttl) => new DiskRoomBoard(disk, diskHub, ttl), elsewhere: diskHub }));
+
+describe('disk room board, a host started anew', () => {
+  it('shows each room as it was: its view and the specimen it showed', async () => {
+    const store = await openTempDataStore();
+    const id = room('board-kept');
+    const board = new DiskRoomBoard(store, new EventHub(), 3600);
+    await board.setView(id, { colormap: 'bone', opacity: 0.5 });
+    await board.setShown(id, { specimen_id: 'torus', type: 'mesh', since: 7 });
+    const again = new DiskRoomBoard(await reopenDataStore(store), new EventHub(), 3600);
+    expect(await again.view(id)).toEqual({ colormap: 'bone', opacity: 0.5 });
+    expect(await again.shown(id)).toEqual({ specimen_id: 'torus', type: 'mesh', since: 7 });
+  });
 });
 
 let redis: RedisServer;

@@ -1,15 +1,19 @@
 /**
  * @module scene-store.test
- * The SceneStore contract, written once and run against both homes of a scene: one host's
- * MemorySceneStore, and RedisSceneStore on a real redis-server with two stores on connections
- * of their own, as two hosts of a service have them. Every change moves the version by exactly
- * one and sends the whole scene as its event, in the order of the versions; a change that
- * changes nothing moves nothing; a stale expected version is a 412 that leaves the scene alone;
+ * The SceneStore contract, written once and run against every home of a scene: one host's
+ * MemorySceneStore, DiskSceneStore in a lone host's data folder (kept across a restart), and
+ * RedisSceneStore on a real redis-server with two stores on connections of their own, as two
+ * hosts of a service have them. Every change moves the version by exactly one and sends the
+ * whole scene as its event, in the order of the versions; a change that changes nothing moves
+ * nothing; a stale expected version is a 412 that leaves the scene alone;
  * the limits hold (32 layers, unique ids, host-made ids unique); writers on both hosts at once
  * never lose a change nor reuse a version; and on Redis a host started anew reads the scene.
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DataStore } from '../../core/durable/data-store.ts';
+import { DiskSceneStore } from '../../core/scenes/disk-scene-store.ts';
+import { openTempDataStore, reopenDataStore } from '../helpers/temp-data-store.ts';
 import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { isHostError } from '../../core/errors.ts';
 import { CHANNELS } from '../../core/redis/redis-keys.ts';
@@ -132,6 +136,29 @@ sceneStoreCases('memory', () => {
   const events = new Map<string, number[]>();
   const store = new MemorySceneStore((roomId, scene) => events.set(roomId, [...(events.get(roomId) ?? []), scene.version]));
   return { stores: [store, store], versions: (roomId) => events.get(roomId) ?? [], reopen: () => null };
+});
+
+let disk: DataStore;
+const diskEvents = new Map<string, number[]>();
+const onDisk = (store: DataStore) => new DiskSceneStore(store, (roomId, scene) => diskEvents.set(roomId, [...(diskEvents.get(roomId) ?? []), scene.version]));
+beforeAll(async () => {
+  disk = await openTempDataStore();
+});
+sceneStoreCases('disk', () => {
+  const store = onDisk(disk);
+  return { stores: [store, store], versions: (roomId) => diskEvents.get(roomId) ?? [], reopen: () => onDisk(disk) };
+});
+
+describe('disk scene store, a host started anew', () => {
+  it('reads every scene and goes on from its version', async () => {
+    const store = await openTempDataStore();
+    const r = room('store');
+    await onDisk(store).replace(r, [draft('a'), draft('b')], 'a');
+    const written = await onDisk(store).patch(r, 'b', { display: { opacity: 0.25 } });
+    const again = onDisk(await reopenDataStore(store));
+    expect(await again.get(r)).toEqual(written.scene);
+    expect((await again.remove(r, 'a')).scene.version).toBe(written.scene.version + 1);
+  });
 });
 
 let redis: RedisServer;

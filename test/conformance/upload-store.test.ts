@@ -1,7 +1,7 @@
 /**
  * @module upload-store.test
- * The UploadStore contract, written once and run against both implementations: the one-host
- * MemoryUploadStore (its clock moved by the test) and RedisUploadStore on a real redis-server
+ * The UploadStore contract, written once and run against every implementation: the one-host
+ * MemoryUploadStore and DiskUploadStore (a data folder; their clocks moved by the test) and RedisUploadStore on a real redis-server
  * (time moved by shortening every key's time-to-live, as waiting would). Every result type
  * comes back with its arrays' types and values; an upload lives its time-to-live, a refresh
  * starts it again, an unknown or expired id is null everywhere, an id put again keeps working,
@@ -10,7 +10,11 @@
  * Redis out of memory refuses (the 503, and no record pointing at nothing).
  */
 import { Redis } from 'ioredis';
-import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { DiskBlobStore } from '../../core/blobs/disk-blob-store.ts';
+import type { DataStore } from '../../core/durable/data-store.ts';
+import { DiskUploadStore } from '../../core/uploads/disk-upload-store.ts';
+import { openTempDataStore, reopenDataStore } from '../helpers/temp-data-store.ts';
 import { ResultBudget } from '../../core/cache/result-budget.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { resultByteLength } from '../../core/results/to-json-result.ts';
@@ -153,6 +157,39 @@ uploadStoreCases('memory', () => {
       budget.release(filler, 'filler');
     },
   };
+});
+
+// The data folder's store, on a clock the test moves.
+let disk: DataStore;
+beforeAll(async () => {
+  disk = await openTempDataStore();
+});
+uploadStoreCases('disk', () => {
+  let now = 1_000_000;
+  const blobs = new DiskBlobStore(disk, () => now);
+  const store = new DiskUploadStore(disk, blobs, TTL_SECONDS, () => now);
+  return {
+    store,
+    age: async (ms) => void (now += ms),
+    lose: async (id) => {
+      const record = disk.db<{ hash: string }>('uploads').get(id);
+      if (record) await disk.blobs.remove(record.hash);
+    },
+  };
+});
+
+describe('disk upload store, a host started anew', () => {
+  it('still has the upload as it was put', async () => {
+    const store = await openTempDataStore();
+    const id = freshId();
+    const result = RESULTS.volume!();
+    await new DiskUploadStore(store, new DiskBlobStore(store), TTL_SECONDS).put(id, result, 99);
+    const again = await reopenDataStore(store);
+    const uploads: UploadStore = new DiskUploadStore(again, new DiskBlobStore(again), TTL_SECONDS);
+    expect(await uploads.typeOf(id)).toBe('volume');
+    expectSameResult(await uploads.get(id), result);
+    expect(await uploads.refresh(id, 99)).toMatchObject({ upload_id: id, type: 'volume', bytes: 99 });
+  });
 });
 
 describe('memory upload store, its budget', () => {

@@ -9,6 +9,9 @@
 import { afterAll } from 'vitest';
 import { runFileEnd } from './file-end.ts';
 
+// A backstop under every helper's own choice: a host a test starts without a data folder keeps
+// nothing, rather than writing to the user's (spawn-host.ts gives each host a folder of its own).
+process.env.VITRINE_DATA_DIR ??= 'none';
 const environment = { ...process.env };
 
 afterAll(async () => {

@@ -3,9 +3,14 @@
  * The one way tests start a host process: `node [nodeArgs] <cli> serve|dev ...args` (the
  * repository's CLI by default), resolved once it prints its `listening on` line. Keeps standard output and
  * standard error for assertions, can wait for a log line, and stops or kills the process.
- * Every process still running can be killed at once (afterAll/afterEach).
+ * Every process still running can be killed at once (afterAll/afterEach). A host is never
+ * left to the user's data folder: without a `--data-dir` in its arguments it gets a temporary
+ * folder of its own (removed when the test file ends), so parallel hosts never share one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ALLOCATOR_ENV } from '../../core/cli/allocator-env.ts';
 import { CLI, REPO } from './cli-path.ts';
 import { STATE_WAIT_MS } from './wait-for.ts';
@@ -15,6 +20,8 @@ export interface RunningHost {
   url: string;
   port: number;
   child: ChildProcess;
+  /** The folder the host keeps its work in (its `--data-dir`; `none` for memory only; '' when the host chose). */
+  dataDir: string;
   stdout(): string;
   /** Everything written to standard error so far (the host's logs). */
   stderr(): string;
@@ -34,13 +41,30 @@ export interface SpawnHostOptions {
   command?: 'serve' | 'dev';
   /** Node options placed before the script (e.g. `--import ./hook.mjs`). */
   nodeArgs?: string[];
+  /**
+   * Leave the data folder to the host (its default under the `env` given) rather than give it a
+   * temporary one: only for tests of that default, which point HOME or XDG_DATA_HOME elsewhere.
+   */
+  hostDataDir?: boolean;
   /** Give up when `listening on` has not appeared by then. @defaultValue 60 s */
   timeoutMs?: number;
 }
 
 const running = new Set<RunningHost>();
+/** Data folders made for hosts, removed when the test file ends. */
+const madeDirs: string[] = [];
 
-export function spawnHost(args: string[], options: SpawnHostOptions = {}): Promise<RunningHost> {
+/** The `--data-dir` in `args`, or a temporary folder appended to them. */
+export function withDataDir(args: string[]): { args: string[]; dataDir: string } {
+  const at = args.findIndex((arg) => arg === '--data-dir' || arg.startsWith('--data-dir='));
+  if (at >= 0) return { args, dataDir: args[at]!.includes('=') ? args[at]!.slice('--data-dir='.length) : args[at + 1]! };
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'vitrine-test-data-'));
+  madeDirs.push(dataDir);
+  return { args: [...args, '--data-dir', dataDir], dataDir };
+}
+
+export function spawnHost(given: string[], options: SpawnHostOptions = {}): Promise<RunningHost> {
+  const { args, dataDir } = options.hostDataDir ? { args: given, dataDir: '' } : withDataDir(given);
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.cli ?? CLI, options.command ?? 'serve', ...args], {
     cwd: options.cwd ?? REPO,
     // With the allocator setting given, `vitrine serve` runs in this one process (no relaunch),
@@ -83,6 +107,7 @@ export function spawnHost(args: string[], options: SpawnHostOptions = {}): Promi
       url: '',
       port: 0,
       child,
+      dataDir,
       stdout: () => out,
       stderr: () => err,
       waitForLog(pattern, from = 0) {
@@ -111,5 +136,8 @@ export async function killAllHosts(): Promise<void> {
   await Promise.all([...running].map((host) => host.stop('SIGKILL')));
 }
 
-// A host a test file did not stop is killed when the file ends.
-atFileEnd(killAllHosts);
+// A host a test file did not stop is killed when the file ends, and the folders made for hosts go.
+atFileEnd(async () => {
+  await killAllHosts();
+  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});

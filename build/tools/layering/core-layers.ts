@@ -20,7 +20,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['results/', 'params/', 'events/', 'options.ts', 'client/', 'assets/'],
   // The room cache and its budget; the Redis plumbing every Redis half stands on (connections,
   // keys and channels, the script table, pub/sub fan-out, failures as 503s, time limits).
-  ['cache/', 'redis/'],
+  // A lone host's data folder: its embedded store, lock, format and folder of bytes.
+  ['cache/', 'redis/', 'durable/'],
   // Result bytes by content hash (the blob store interface, its memory, Redis and S3 stores);
   // what a room holds beside its cache entry (the room board, its memory and Redis halves);
   // who makes each request (people: the name every write is stamped with).

@@ -1,0 +1,23 @@
+/**
+ * @module open-durable
+ * A lone host's data folder opened for its stores (`--data-dir`): the embedded store and the
+ * blob store over its folder of bytes, loaded only when a folder is given, so a host in memory
+ * or on a Redis service never loads the engine.
+ */
+import type { BlobStore } from '../blobs/blob-store.ts';
+import type { DataStore } from '../durable/data-store.ts';
+import type { ResolvedHostOptions } from '../options.ts';
+
+export interface DurableData {
+  store: DataStore;
+  /** Results kept by their id (snapshots' pins, uploads). */
+  blobs: BlobStore;
+}
+
+/** The folder's stores, or null when this host keeps nothing on disk (no folder, a Redis service, a worker). */
+export async function openDurable(options: Pick<ResolvedHostOptions, 'dataDir' | 'redis' | 'mode'>): Promise<DurableData | null> {
+  if (!options.dataDir || options.redis || options.mode === 'worker') return null;
+  const [{ openDataStore }, { DiskBlobStore }] = await Promise.all([import('../durable/data-store.ts'), import('../blobs/disk-blob-store.ts')]);
+  const store = await openDataStore(options.dataDir);
+  return { store, blobs: new DiskBlobStore(store) };
+}

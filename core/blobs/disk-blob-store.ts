@@ -1,0 +1,107 @@
+/**
+ * @module disk-blob-store
+ * A BlobStore in a lone host's data folder: each result's frame bytes a file of the folder of
+ * bytes (named by the result id, the SHA-256 of its frame), and its header and expiry a record
+ * of the `blobs` database, written only once the file is whole. What pins a snapshot's results
+ * and keeps uploads on a lone host; a result id no one holds in memory is found here after a
+ * restart. Expired blobs are dropped by a sweep (record first, then file).
+ */
+import type { DataStore } from '../durable/data-store.ts';
+import { decodeResultFrame } from '../results/result-frame.ts';
+import { rememberResultId } from '../results/result-id.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
+
+interface BlobRecord {
+  meta: string;
+  expiresAt: number;
+}
+
+const SWEEP_MS = 60_000;
+
+export class DiskBlobStore implements BlobStore {
+  #store: DataStore;
+  #now: () => number;
+  #sweep: NodeJS.Timeout;
+
+  constructor(store: DataStore, now: () => number = Date.now) {
+    this.#store = store;
+    this.#now = now;
+    this.#sweep = setInterval(() => void this.sweep().catch(() => {}), SWEEP_MS);
+    this.#sweep.unref();
+  }
+
+  get #db() {
+    return this.#store.db<BlobRecord>('blobs');
+  }
+
+  async put(result: StoredResult, ttlMs: number): Promise<PutBlob> {
+    const { header, blocks, hash } = frameOf(result);
+    const meta = JSON.stringify({ header, chunkBytes: header.byteLength, chunks: header.byteLength > 0 ? 1 : 0 } satisfies BlobMeta);
+    await this.#store.blobs.put(blocks, hash);
+    const until = this.#now() + ttlMs;
+    await this.#store.write(() => {
+      const held = this.#db.get(hash);
+      this.#db.put(hash, { meta, expiresAt: Math.max(held?.expiresAt ?? 0, until) });
+    });
+    return { hash, meta, stored: true };
+  }
+
+  #live(hash: string): BlobRecord | null {
+    const held = this.#db.get(hash);
+    return held && held.expiresAt > this.#now() ? held : null;
+  }
+
+  async get(ref: BlobRef): Promise<StoredResult | null> {
+    if (!this.#live(ref.hash)) return null;
+    const bytes = await this.#store.blobs.read(ref.hash);
+    if (!bytes) return null;
+    const meta = JSON.parse(ref.meta) as BlobMeta;
+    if (bytes.length !== meta.header.byteLength) return null;
+    const payload = new SharedArrayBuffer(meta.header.byteLength);
+    new Uint8Array(payload).set(bytes);
+    const result = decodeResultFrame(meta.header, payload as unknown as ArrayBuffer);
+    rememberResultId(result, ref.hash);
+    return result;
+  }
+
+  async find(hash: string): Promise<StoredResult | null> {
+    const held = /^[0-9a-f]{64}$/.test(hash) ? this.#live(hash) : null;
+    return held ? this.get({ hash, meta: held.meta }) : null;
+  }
+
+  async touch(ref: BlobRef, ttlMs: number): Promise<boolean> {
+    const held = this.#live(ref.hash);
+    if (!held || !this.#store.blobs.has(ref.hash)) return false;
+    const until = this.#now() + ttlMs;
+    if (until > held.expiresAt) await this.#store.write(() => this.#db.put(ref.hash, { ...held, expiresAt: until }));
+    return true;
+  }
+
+  async open(ref: BlobRef): Promise<OpenedBlob | null> {
+    const result = await this.get(ref);
+    return result ? { result, arriving: null } : null;
+  }
+
+  holds(hash: string): boolean {
+    return this.#live(hash) !== null;
+  }
+
+  dropLocal(): void {}
+
+  /** Drops every expired blob: its record, then its file. */
+  async sweep(): Promise<void> {
+    const now = this.#now();
+    const gone: string[] = [];
+    for (const { key, value } of this.#db.getRange()) if (value.expiresAt <= now) gone.push(key as string);
+    if (gone.length === 0) return;
+    await this.#store.write(() => {
+      for (const hash of gone) if ((this.#db.get(hash)?.expiresAt ?? 0) <= now) this.#db.remove(hash);
+    });
+    for (const hash of gone) if (!this.#db.get(hash)) await this.#store.blobs.remove(hash);
+  }
+
+  close(): void {
+    clearInterval(this.#sweep);
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * @module backup-data-dir
+ * A consistent copy of a data folder, taken while its host runs: the store copied by LMDB
+ * inside one read transaction (every write committed before it, none after), then the files
+ * of bytes that the copy names, each copied whole. Bytes are always written before a record
+ * names them, so every name in the copy has its file; one removed meanwhile (a specimen
+ * deleted after the copy was taken) is counted as missing.
+ */
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { open, type RootDatabase } from 'lmdb';
+import { BlobFolder } from './blob-folder.ts';
+import { STORE_FILE } from './data-store.ts';
+import { storeFileProblem } from './store-file-check.ts';
+
+export interface BackupSummary {
+  /** Files of bytes copied. */
+  blobs: number;
+  /** Names in the copy whose file was gone by the time it was copied. */
+  missing: number;
+}
+
+/** The records of database `name` (none when the store never made it). */
+function recordsOf(env: RootDatabase, name: string): { key: unknown; value: unknown }[] {
+  const names = new Set(env.getKeys());
+  return names.has(name) ? [...env.openDB({ name }).getRange()] : [];
+}
+
+/** The blob names the store holds records for: results kept by id, and published files. */
+function namedBlobs(env: RootDatabase): Set<string> {
+  const names = new Set<string>();
+  for (const { key } of recordsOf(env, 'blobs')) if (typeof key === 'string') names.add(key);
+  for (const { value } of recordsOf(env, 'published')) {
+    const sha = (value as { sha?: unknown } | null)?.sha;
+    if (typeof sha === 'string') names.add(sha);
+  }
+  return names;
+}
+
+/** Copies the data folder `from` into `to` (a folder that must be new or empty). */
+export async function backupDataDir(from: string, to: string): Promise<BackupSummary> {
+  const source = path.join(from, STORE_FILE);
+  const problem = storeFileProblem(source);
+  if (problem) throw new Error(`the store ${source} cannot be copied: ${problem}`);
+  await mkdir(to, { recursive: true });
+  if ((await readdir(to)).length > 0) throw new Error(`${to} is not empty: a backup goes into a new folder`);
+  const env = open({ path: source, readOnly: true, maxDbs: 64, overlappingSync: false });
+  try {
+    await env.backup(path.join(to, STORE_FILE), false);
+  } finally {
+    await env.close();
+  }
+  const copy = open({ path: path.join(to, STORE_FILE), readOnly: true, maxDbs: 64, overlappingSync: false });
+  let names: Set<string>;
+  try {
+    names = namedBlobs(copy);
+  } finally {
+    await copy.close();
+  }
+  const sourceBlobs = new BlobFolder(from);
+  const targetBlobs = new BlobFolder(to);
+  const summary: BackupSummary = { blobs: 0, missing: 0 };
+  for (const name of names) {
+    if (!sourceBlobs.has(name)) {
+      summary.missing++;
+      continue;
+    }
+    await copyFile(sourceBlobs.path(name), targetBlobs.path(name));
+    summary.blobs++;
+  }
+  return summary;
+}

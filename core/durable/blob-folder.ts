@@ -1,0 +1,112 @@
+/**
+ * @module blob-folder
+ * Bytes by their SHA-256, one file each under `blobs/` of the data folder (`blobs/<sha256>`),
+ * written whole before anything names them: to a temporary file, flushed, then renamed into
+ * place (a rename is atomic, so a crash leaves either the whole file or none), and the folder
+ * flushed so the name itself survives. The same bytes written twice are one file.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { open, readFile, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { orStorageFull } from './storage-full.ts';
+
+/** A blob's name: 64 hex digits. */
+const NAME = /^[0-9a-f]{64}$/;
+
+export class BlobFolder {
+  readonly dir: string;
+  #tmp: string;
+  #serial = 0;
+
+  constructor(dataDir: string) {
+    this.dir = path.join(dataDir, 'blobs');
+    this.#tmp = path.join(dataDir, 'tmp');
+    mkdirSync(this.dir, { recursive: true });
+    mkdirSync(this.#tmp, { recursive: true });
+  }
+
+  /** The file of blob `sha`. */
+  path(sha: string): string {
+    if (!NAME.test(sha)) throw new Error(`not a blob name: '${sha}'`);
+    return path.join(this.dir, sha);
+  }
+
+  has(sha: string): boolean {
+    return NAME.test(sha) && existsSync(this.path(sha));
+  }
+
+  /**
+   * Writes `parts` (one blob, in order) whole and durably; returns their SHA-256, or `sha` when
+   * the caller knows it. A disk with no room is the 507, with nothing of the blob left.
+   */
+  async put(parts: readonly Uint8Array[], sha?: string): Promise<string> {
+    return orStorageFull(this.#put(parts, sha));
+  }
+
+  async #put(parts: readonly Uint8Array[], sha?: string): Promise<string> {
+    const name = sha ?? parts.reduce((hash, part) => hash.update(part), createHash('sha256')).digest('hex');
+    const file = this.path(name);
+    if (existsSync(file)) return name;
+    const tmp = path.join(this.#tmp, `${process.pid}-${++this.#serial}-${name.slice(0, 16)}`);
+    const handle = await open(tmp, 'w');
+    try {
+      for (const part of parts) await writeWhole(handle, part);
+      await handle.sync();
+    } catch (error) {
+      await handle.close().catch(() => {});
+      await rm(tmp, { force: true });
+      throw error;
+    }
+    await handle.close();
+    await rename(tmp, file);
+    await syncDir(this.dir);
+    return name;
+  }
+
+  async read(sha: string): Promise<Buffer | null> {
+    try {
+      return await readFile(this.path(sha));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async size(sha: string): Promise<number | null> {
+    return stat(this.path(sha)).then((s) => s.size, () => null);
+  }
+
+  async remove(sha: string): Promise<void> {
+    await rm(this.path(sha), { force: true });
+  }
+
+  /** Every blob's name. */
+  async names(): Promise<string[]> {
+    return (await readdir(this.dir)).filter((name) => NAME.test(name));
+  }
+
+  /** Drops temporary files a stopped host left half written. */
+  async clearTemporary(): Promise<void> {
+    for (const name of await readdir(this.#tmp)) await rm(path.join(this.#tmp, name), { force: true });
+  }
+}
+
+/** Writes all of `part`: a write may take fewer bytes than given (a file-size limit reached), and the next one says why. */
+async function writeWhole(handle: FileHandle, part: Uint8Array): Promise<void> {
+  for (let done = 0; done < part.byteLength; ) {
+    const { bytesWritten } = await handle.write(part, done, part.byteLength - done);
+    if (bytesWritten === 0) throw Object.assign(new Error('no space left to write the blob'), { code: 'ENOSPC' });
+    done += bytesWritten;
+  }
+}
+
+/** Flushes a folder's entries (a new name in it) to disk. */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

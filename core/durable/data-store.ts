@@ -1,0 +1,128 @@
+/**
+ * @module data-store
+ * The one embedded store of a lone host's data folder, low under every durable store: one
+ * LMDB environment (`store.mdb`) with a named database per store, the content-addressed
+ * folder of bytes beside it (blob-folder.ts), the folder's lock (data-lock.ts) and its
+ * format (store-format.ts). LMDB (lmdb-js) installs prebuilt from the registry, commits
+ * transactions atomically, and survives `kill -9` at any moment with every committed one.
+ *
+ * Acknowledged means on disk: `write` runs its work in one write transaction and resolves only
+ * once that transaction is committed and flushed. lmdb-js by default resolves at the commit
+ * and flushes afterwards (`overlappingSync`); it is turned off here so that the commit itself
+ * flushes before the promise resolves. A write that finds no room (a full disk, a file-size
+ * limit, a full map) fails as the catalogued 507 with nothing of it stored.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { open, type Database, type RootDatabase } from 'lmdb';
+import { BlobFolder } from './blob-folder.ts';
+import { lockDataDir } from './data-lock.ts';
+import { storeFileProblem } from './store-file-check.ts';
+import { probeStore } from './store-probe.ts';
+import { checkFormat } from './store-format.ts';
+import { orStorageFull } from './storage-full.ts';
+
+/** The store's file in the data folder. */
+export const STORE_FILE = 'store.mdb';
+
+export interface DataStore {
+  /** The data folder. */
+  readonly dir: string;
+  /** Bytes by their SHA-256. */
+  readonly blobs: BlobFolder;
+  /** The named database of one store (made on first use). */
+  db<V>(name: string): Database<V, string | (string | number)[]>;
+  /** Runs `work` in one write transaction (all of it or none); resolves once it is committed and on disk. */
+  write<T>(work: () => T): Promise<T>;
+  /** A consistent copy of the store into `file` (while writes go on). */
+  copyTo(file: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What a damaged store file is told with: where it is and how to move it aside. */
+export function damagedStore(file: string, why: string): Error {
+  return new Error(
+    `the store ${file} cannot be read (${why}): it is damaged or not a vitrine store. The host will not start empty in its place: ` +
+      `move it aside (mv '${file}' '${file}.damaged', and '${file}-lock' with it) and start again, or serve a backup (vitrine serve --data-dir BACKUP)`,
+  );
+}
+
+function openEnv(file: string): RootDatabase {
+  try {
+    return open({ path: file, maxDbs: 64, overlappingSync: false, noSync: false });
+  } catch (error) {
+    throw damagedStore(file, (error as Error).message);
+  }
+}
+
+/**
+ * `work` in a write transaction, its failure kept to itself: the transactions queued in one
+ * event turn share a commit, so a throw is caught inside and rethrown once committed (stores
+ * check before they put, so a throw has written nothing).
+ */
+async function transact<T>(env: RootDatabase, work: () => T): Promise<T> {
+  const committing = env.transaction(() => {
+    try {
+      return { value: work() };
+    } catch (error) {
+      return { error };
+    }
+  });
+  const done = await orStorageFull(committing);
+  if ('error' in done) throw done.error;
+  return done.value;
+}
+
+/**
+ * A failed commit rejects each write's promise (answered as the 507 or the fault it was) and
+ * also promises of lmdb-js's own that nothing awaits; those carry only the summary of a
+ * failure already answered. Every other unhandled rejection ends the process, as it would
+ * without this listener.
+ */
+function leaveCommitSummaries(reason: unknown): void {
+  if (reason instanceof Error && 'commitError' in reason) return;
+  throw reason;
+}
+
+/** Opens (or makes) the data folder `dir`: locked for this host, its format checked, its store open. */
+export async function openDataStore(dir: string): Promise<DataStore> {
+  mkdirSync(dir, { recursive: true });
+  const unlock = lockDataDir(dir);
+  try {
+    const file = path.join(dir, STORE_FILE);
+    const problem = storeFileProblem(file) ?? (existsSync(file) ? await probeStore(file) : null);
+    if (problem) throw damagedStore(file, problem);
+    const env = openEnv(file);
+    const dbs = new Map<string, Database<unknown, string | (string | number)[]>>();
+    const db = <V>(name: string): Database<V, string | (string | number)[]> => {
+      let found = dbs.get(name);
+      if (!found) dbs.set(name, (found = env.openDB({ name })));
+      return found as Database<V, string | (string | number)[]>;
+    };
+    try {
+      await checkFormat(db('meta'), dir);
+    } catch (error) {
+      await env.close();
+      if ((error as Error).message.includes('newer vitrine')) throw error;
+      throw damagedStore(file, (error as Error).message);
+    }
+    const blobs = new BlobFolder(dir);
+    await blobs.clearTemporary();
+    process.on('unhandledRejection', leaveCommitSummaries);
+    return {
+      dir,
+      blobs,
+      db,
+      write: (work) => transact(env, work),
+      copyTo: (target) => env.backup(target, false),
+      async close() {
+        await env.close();
+        process.off('unhandledRejection', leaveCommitSummaries);
+        unlock();
+      },
+    };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}

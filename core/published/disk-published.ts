@@ -1,0 +1,86 @@
+/**
+ * @module disk-published
+ * Published specimens of a lone host with a data folder: each file a blob of the folder of
+ * bytes (by its SHA-256, written whole first), each record in the `published` database beside
+ * a version that every publish and delete moves, so the host lists them all again after a
+ * restart. A file no record names any more is removed; expired records go when listed.
+ */
+import type { DataStore } from '../durable/data-store.ts';
+import { isPublishedMeta, type PublishedMeta, type PublishedShare } from './published-record.ts';
+
+const VERSION_KEY = ['v'];
+
+export class DiskPublished implements PublishedShare {
+  #store: DataStore;
+
+  constructor(store: DataStore) {
+    this.#store = store;
+  }
+
+  get #db() {
+    return this.#store.db<PublishedMeta | number>('published');
+  }
+
+  #all(): PublishedMeta[] {
+    const all: PublishedMeta[] = [];
+    for (const { value } of this.#db.getRange({ start: ['s'], end: ['t'] })) if (isPublishedMeta(value)) all.push(value);
+    return all;
+  }
+
+  #get(id: string): PublishedMeta | null {
+    const value = this.#db.get(['s', id]);
+    return isPublishedMeta(value) ? value : null;
+  }
+
+  async version(): Promise<string> {
+    return String(this.#db.get(VERSION_KEY) ?? 0);
+  }
+
+  async list(): Promise<PublishedMeta[]> {
+    const now = Date.now();
+    const all = this.#all();
+    const gone = all.filter((meta) => meta.expires_at <= now);
+    if (gone.length > 0) void this.#forget(gone.map((meta) => meta.id)).catch(() => {});
+    return all.filter((meta) => meta.expires_at > now);
+  }
+
+  async read(meta: PublishedMeta): Promise<Buffer | null> {
+    return this.#store.blobs.read(meta.sha);
+  }
+
+  async put(meta: PublishedMeta, bytes: Buffer): Promise<boolean> {
+    // The bytes first: a record is never written before the whole file it names.
+    await this.#store.blobs.put([bytes], meta.sha);
+    const old = await this.#store.write(() => {
+      const before = this.#get(meta.id);
+      this.#db.put(['s', meta.id], meta);
+      this.#db.put(VERSION_KEY, Number(this.#db.get(VERSION_KEY) ?? 0) + 1);
+      return before;
+    });
+    if (old && old.sha !== meta.sha) await this.#dropUnnamed([old.sha]);
+    return old !== null && old.expires_at > Date.now();
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const removed = await this.#forget([id]);
+    return removed.some((meta) => meta.expires_at > Date.now());
+  }
+
+  async #forget(ids: string[]): Promise<PublishedMeta[]> {
+    const removed = await this.#store.write(() => {
+      const found = ids.map((id) => this.#get(id)).filter((meta): meta is PublishedMeta => meta !== null);
+      if (found.length === 0) return found;
+      for (const meta of found) this.#db.remove(['s', meta.id]);
+      this.#db.put(VERSION_KEY, Number(this.#db.get(VERSION_KEY) ?? 0) + 1);
+      return found;
+    });
+    await this.#dropUnnamed(removed.map((meta) => meta.sha));
+    return removed;
+  }
+
+  /** Removes the files of `shas` that no record names. */
+  async #dropUnnamed(shas: string[]): Promise<void> {
+    const named = new Set(this.#all().map((meta) => meta.sha));
+    for (const sha of shas) if (!named.has(sha)) await this.#store.blobs.remove(sha);
+  }
+}

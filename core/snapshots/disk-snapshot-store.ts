@@ -1,0 +1,79 @@
+/**
+ * @module disk-snapshot-store
+ * Snapshots in a lone host's data folder: each record in the `snapshots` database with its
+ * expiry (dropped by a sweep, and read as gone once past it), and each result it pins a blob
+ * of the folder's DiskBlobStore kept at least as long, so a restarted host restores it with
+ * every byte its layers showed.
+ */
+import type { BlobRef, BlobStore } from '../blobs/blob-store.ts';
+import type { DataStore } from '../durable/data-store.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { ResultPins, SnapshotRecord, SnapshotStore } from './snapshot-store.ts';
+
+const SWEEP_MS = 60_000;
+
+type Stored = SnapshotRecord & { until: number };
+
+export class DiskSnapshotStore implements SnapshotStore {
+  #store: DataStore;
+  #timer: NodeJS.Timeout;
+
+  constructor(store: DataStore) {
+    this.#store = store;
+    this.#timer = setInterval(() => void this.#sweep().catch(() => {}), SWEEP_MS);
+    this.#timer.unref();
+  }
+
+  get #db() {
+    return this.#store.db<Stored>('snapshots');
+  }
+
+  async put(id: string, record: SnapshotRecord, ttlMs: number): Promise<void> {
+    const stored: Stored = { json: record.json, created: record.created, pins: record.pins, until: Date.now() + ttlMs };
+    await this.#store.write(() => this.#db.put(id, stored));
+  }
+
+  async get(id: string): Promise<SnapshotRecord | null> {
+    const stored = this.#db.get(id);
+    if (!stored || stored.until <= Date.now()) return null;
+    return { json: stored.json, created: stored.created, pins: stored.pins };
+  }
+
+  async #sweep(): Promise<void> {
+    const now = Date.now();
+    const gone: string[] = [];
+    for (const { key, value } of this.#db.getRange()) if (value.until <= now) gone.push(key as string);
+    if (gone.length > 0) await this.#store.write(() => gone.forEach((id) => this.#db.remove(id)));
+  }
+
+  close(): void {
+    clearInterval(this.#timer);
+  }
+}
+
+/** A snapshot's results kept as blobs of the data folder, each at least as long as the snapshot. */
+export class DiskResultPins implements ResultPins {
+  #blobs: Pick<BlobStore, 'put' | 'touch'>;
+
+  constructor(blobs: Pick<BlobStore, 'put' | 'touch'>) {
+    this.#blobs = blobs;
+  }
+
+  async pin(_snapshotId: string, results: StoredResult[], ttlMs: number): Promise<BlobRef[]> {
+    const refs: BlobRef[] = [];
+    for (const result of results) {
+      const put = await this.#blobs.put(result, ttlMs);
+      refs.push({ hash: put.hash, meta: put.meta });
+    }
+    return refs;
+  }
+
+  async intact(_snapshotId: string, pins: unknown): Promise<boolean> {
+    const refs = Array.isArray(pins) ? (pins as BlobRef[]) : [];
+    // A life of 1 ms never shortens one: this only asks whether each is still whole.
+    const whole = await Promise.all(refs.map((ref) => this.#blobs.touch(ref, 1)));
+    return whole.every(Boolean);
+  }
+
+  close(): void {}
+}

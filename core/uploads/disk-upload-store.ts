@@ -1,0 +1,71 @@
+/**
+ * @module disk-upload-store
+ * Uploads on a lone host with a data folder: the parsed result a blob of the folder's
+ * DiskBlobStore (written whole first) and a small record in the `uploads` database naming it,
+ * both for the upload time-to-live, so an upload is still an input after a restart.
+ */
+import type { BlobRef, BlobStore } from '../blobs/blob-store.ts';
+import type { DataStore } from '../durable/data-store.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { ResultType } from '../sdk/result-types.ts';
+import type { UploadInfo, UploadStore } from './upload-store.ts';
+
+interface UploadRecord extends BlobRef {
+  type: ResultType;
+  bytes: number;
+  expiresAt: number;
+}
+
+export class DiskUploadStore implements UploadStore {
+  #store: DataStore;
+  #blobs: BlobStore;
+  #ttlMs: number;
+  #now: () => number;
+
+  /** @param now the clock time-to-lives are measured on (milliseconds) */
+  constructor(store: DataStore, blobs: BlobStore, ttlSeconds: number, now: () => number = Date.now) {
+    this.#store = store;
+    this.#blobs = blobs;
+    this.#ttlMs = ttlSeconds * 1000;
+    this.#now = now;
+  }
+
+  get #db() {
+    return this.#store.db<UploadRecord>('uploads');
+  }
+
+  #record(id: string): UploadRecord | null {
+    const record = this.#db.get(id);
+    return record && record.expiresAt > this.#now() ? record : null;
+  }
+
+  #info(id: string, record: UploadRecord): UploadInfo {
+    return { upload_id: id, type: record.type, bytes: record.bytes, expires_in: Math.round((record.expiresAt - this.#now()) / 1000) };
+  }
+
+  async refresh(id: string): Promise<UploadInfo | null> {
+    const record = this.#record(id);
+    if (!record || !(await this.#blobs.touch(record, this.#ttlMs))) return null;
+    const renewed = { ...record, expiresAt: this.#now() + this.#ttlMs };
+    await this.#store.write(() => this.#db.put(id, renewed));
+    return this.#info(id, renewed);
+  }
+
+  async put(id: string, result: StoredResult, bytes: number): Promise<UploadInfo> {
+    const { hash, meta } = await this.#blobs.put(result, this.#ttlMs);
+    const record: UploadRecord = { hash, meta, type: result.type, bytes, expiresAt: this.#now() + this.#ttlMs };
+    await this.#store.write(() => this.#db.put(id, record));
+    return this.#info(id, record);
+  }
+
+  async typeOf(id: string): Promise<ResultType | null> {
+    return this.#record(id)?.type ?? null;
+  }
+
+  async get(id: string): Promise<StoredResult | null> {
+    const record = this.#record(id);
+    return record ? this.#blobs.get(record) : null;
+  }
+
+  close(): void {}
+}

@@ -1,0 +1,116 @@
+/**
+ * @module refusals.test
+ * A data folder the host cannot serve safely is refused at start, with what to do: one written
+ * by a newer vitrine (naming both format versions), a damaged store file (naming it and how to
+ * move it aside; never an empty start in its place), a folder another host is using (naming the
+ * folder and that host's pid). And a disk with no room: a write answers 507 with its code and
+ * nothing of it is kept, reads go on, and writes succeed again once there is room (a file-size
+ * limit set on the running host with prlimit stands for a full disk).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { STORE_FILE } from '../../core/durable/data-store.ts';
+import { ALLOCATOR_ENV } from '../../core/cli/allocator-env.ts';
+import { CLI, REPO } from '../helpers/cli-path.ts';
+import { spawnHost } from '../helpers/spawn-host.ts';
+import { openTempDataStore, tempDataDir } from '../helpers/temp-data-store.ts';
+import { binaryStl } from '../helpers/upload-files.ts';
+
+const BASE = ['--port', '0', '--specimens', 'none', '--plugins', 'none', '--pool-size', '1', '--log-level', 'warn'];
+
+/** `vitrine serve` on `dir`, expected to refuse: its exit code and what it wrote. */
+function refusedServe(dir: string): { status: number | null; stderr: string; stdout: string } {
+  const run = spawnSync(process.execPath, [CLI, 'serve', ...BASE, '--data-dir', dir], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...process.env, ...ALLOCATOR_ENV },
+    timeout: 60_000,
+  });
+  return { status: run.status, stderr: run.stderr, stdout: run.stdout };
+}
+
+describe('a data folder refused at start', () => {
+  it('written by a newer vitrine: both format versions named', async () => {
+    const store = await openTempDataStore();
+    await store.write(() => store.db('meta').put('format', { version: 2, created: 1 }));
+    await store.close();
+    const run = refusedServe(store.dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('store format 2; this one reads format 1');
+    expect(run.stdout).not.toContain('listening on');
+  });
+
+  it('a damaged store file: named, with how to move it aside, and nothing started in its place', () => {
+    const dir = tempDataDir();
+    const file = path.join(dir, STORE_FILE);
+    writeFileSync(file, Buffer.alloc(64 * 1024, 0x5a));
+    const run = refusedServe(dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`the store ${file} cannot be read`);
+    expect(run.stderr).toContain(`mv '${file}' '${file}.damaged'`);
+    expect(run.stdout).not.toContain('listening on');
+  });
+
+  it('in use by another host: the folder and that host’s pid named', async () => {
+    const dir = tempDataDir();
+    const first = await spawnHost([...BASE, '--data-dir', dir]);
+    const run = refusedServe(dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`the data dir ${dir} is in use by another vitrine host (pid ${first.child.pid})`);
+    // Once the first host is gone (even killed), its lock is stale and the folder serves again.
+    await first.stop('SIGKILL');
+    const second = await spawnHost([...BASE, '--data-dir', dir]);
+    expect(second.stdout()).toContain(`data: ${dir}`);
+    await second.stop();
+  });
+});
+
+/** Sets the running process's largest file size (bytes; 'unlimited'; its soft limit only, so it can be lifted), as a full disk would stop writes. */
+function limitFileSize(pid: number, bytes: number | 'unlimited'): void {
+  execFileSync('prlimit', ['--pid', String(pid), `--fsize=${bytes}:unlimited`]);
+}
+
+describe('a disk with no room', () => {
+  it('answers 507 with its code, keeps nothing of the write, and takes writes again once there is room', async () => {
+    const dir = tempDataDir();
+    const host = await spawnHost([...BASE, '--data-dir', dir]);
+    const octets = { 'content-type': 'application/octet-stream' };
+    const put = (id: string, bytes: Buffer) =>
+      fetch(`${host.url}/api/specimens/${id}?filename=m.stl`, { method: 'PUT', headers: octets, body: new Uint8Array(bytes) });
+    const headers = { 'content-type': 'application/json' };
+    const mark = () => fetch(`${host.url}/api/rooms/full/annotations`, { method: 'POST', headers, body: '{"kind":"point","points":[[1,2,3]]}' });
+    expect((await put('small', binaryStl())).status).toBe(201);
+    expect((await mark()).status).toBe(201);
+    // A mesh of 40,000 triangles (2 MB) does not fit under a 1 MB file-size limit.
+    const big = binaryStl(Array.from({ length: 40_000 }, (_, i) => [i, 0, 0, i, 1, 0, i, 0, 1]));
+    limitFileSize(host.child.pid!, 1024 * 1024);
+    const refused = await put('big', big);
+    expect(refused.status).toBe(507);
+    expect(await refused.json()).toMatchObject({ code: 'SPC_ERR_STORAGE_FULL' });
+    expect((await fetch(`${host.url}/api/specimens/big`)).status).toBe(404);
+    expect(readdirSync(path.join(dir, 'tmp'))).toEqual([]);
+    // Reads go on, and so do writes that still fit.
+    expect((await fetch(`${host.url}/api/specimens/small`)).status).toBe(200);
+    expect((await mark()).status).toBe(201);
+    limitFileSize(host.child.pid!, 'unlimited');
+    expect((await put('big', big)).status).toBe(201);
+    expect((await fetch(`${host.url}/api/specimens/big`)).status).toBe(200);
+    // The file named by the record is whole (a write cut at the limit was never renamed into place).
+    const named = readdirSync(path.join(dir, 'blobs')).map((name) => statSync(path.join(dir, 'blobs', name)).size);
+    expect(named).toContain(big.length);
+    // The store itself with no room to grow: a batch of marks is refused whole, and taken once there is room.
+    const store = path.join(dir, STORE_FILE);
+    const batch = JSON.stringify(Array.from({ length: 5000 }, (_, i) => ({ kind: 'point', points: [[i, 0, 0]], label: 'x'.repeat(100) })));
+    const before = await (await fetch(`${host.url}/api/rooms/full/annotations`)).json();
+    limitFileSize(host.child.pid!, statSync(store).size);
+    const full = await fetch(`${host.url}/api/rooms/full/annotations`, { method: 'POST', headers, body: batch });
+    expect(full.status).toBe(507);
+    expect(await full.json()).toMatchObject({ code: 'SPC_ERR_STORAGE_FULL' });
+    expect(await (await fetch(`${host.url}/api/rooms/full/annotations`)).json()).toEqual(before);
+    limitFileSize(host.child.pid!, 'unlimited');
+    expect((await fetch(`${host.url}/api/rooms/full/annotations`, { method: 'POST', headers, body: batch })).status).toBe(201);
+    await host.stop();
+  });
+});
