@@ -3,7 +3,10 @@
  * Which folder `vitrine serve --data-dir` keeps a lone host's work in: the one given (or
  * `VITRINE_DATA_DIR`), else the user's data folder (`$XDG_DATA_HOME/vitrine`, else
  * `~/.local/share/vitrine`); `none` keeps everything in memory. A Redis service keeps rooms in
- * its own stores, so there the folder is not used, and the host says so when one was given.
+ * its own stores, so there the folder is not used, and the host says so when one was given. A
+ * worker (`--join`) keeps nothing people make either: rooms, marks and snapshots live on its
+ * relay, so unless a folder is named it runs from memory, and several workers (and their
+ * relay) can run side by side on one machine without one refusing the user's data folder.
  */
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -26,8 +29,9 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** The choice for `raw` (the flag or its variable, undefined when neither is set). */
-export function chooseDataDir(raw: string | undefined, redis: boolean, env: NodeJS.ProcessEnv = process.env): DataDirChoice {
+export function chooseDataDir(raw: string | undefined, redis: boolean, env: NodeJS.ProcessEnv = process.env, worker = false): DataDirChoice {
   if (raw !== undefined && raw.trim() === '') throw new Error('--data-dir must be a folder, or none');
+  if (worker && raw === undefined) return { dir: null, line: 'data: none (a worker: rooms are kept by its relay)', warning: null };
   if (redis) {
     const warning = raw !== undefined ? `--data-dir ${raw} is not used with --redis: the service's stores keep rooms` : null;
     return { dir: null, line: null, warning };

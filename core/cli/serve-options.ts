@@ -246,7 +246,7 @@ export function parseServeOptions(argv: string[], env: NodeJS.ProcessEnv = proce
   if (port > 65535) throw new Error(`--port must be at most 65535, got ${port}`);
   const host = get('host') ?? '127.0.0.1';
   const admin = chooseAdminToken(host, get('admin-token'));
-  const data = chooseDataDir(get('data-dir'), get('redis') !== undefined, env);
+  const data = chooseDataDir(get('data-dir'), get('redis') !== undefined, env, get('join') !== undefined);
   const host_options = { ...hostOptionsFrom(get, host, admin.token), dataDir: data.dir };
   return { host, port, https: httpsOptions(get), help, admin, data, host_options };
 }

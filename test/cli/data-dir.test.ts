@@ -44,6 +44,13 @@ describe('choosing the data folder', () => {
     expect(chooseDataDir('/srv/v', true).warning).toMatch(/--data-dir \/srv\/v is not used with --redis/);
     expect(() => chooseDataDir(' ', false)).toThrow(/--data-dir must be a folder/);
   });
+
+  it('runs a worker from memory unless a folder is named: its relay keeps the rooms', () => {
+    const worker = parseServeOptions(['--join', 'http://127.0.0.1:9'], { HOME: '/home/someone' });
+    expect(worker.host_options.dataDir).toBeNull();
+    expect(worker.data.line).toMatch(/^data: none/);
+    expect(parseServeOptions(['--join', 'http://127.0.0.1:9', '--data-dir', '/srv/w'], {}).host_options.dataDir).toBe('/srv/w');
+  });
 });
 
 describe('a host and its data folder', () => {
