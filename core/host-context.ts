@@ -25,6 +25,7 @@ import type { PublishedSpecimens } from './workspace/published-specimens.ts';
 import type { RoomScenes } from './workspace/room-scenes.ts';
 import type { RoomSnapshots } from './workspace/room-snapshots.ts';
 import type { RoomWorkspace } from './workspace/room-workspace.ts';
+import type { RoomRecorder } from './history/room-recorder.ts';
 
 /**
  * Runs after the host's own sources are reloaded, in the order added; what it returns is
@@ -65,6 +66,8 @@ export interface HostContext {
   snapshots: RoomSnapshots;
   /** Each room's annotations: this host's, or the Redis service's (scenes, snapshots and the Neuroglancer state read them too). */
   annotations: AnnotationStore;
+  /** Each room's log: every change of its stores, in one order (`GET /api/rooms/{room}/log`). */
+  history: RoomRecorder;
   /** Static specimens read as input results. */
   staticInputs: StaticInputs;
   /** Host events, streamed to clients as Server-Sent Events. */

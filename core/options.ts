@@ -151,6 +151,8 @@ export interface HostOptions {
    * are kept, whatever the room does next. @defaultValue 2592000 (30 days)
    */
   snapshotTtlSeconds?: number;
+  /** Seconds a room's log keeps each entry (`GET /api/rooms/{room}/log`). @defaultValue 2592000 (30 days) */
+  logTtlSeconds?: number;
 }
 
 export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream' | 'roomThreads' | 'compute' | 'pythonProcesses'>> & {
@@ -212,6 +214,7 @@ export const HOST_DEFAULTS = Object.freeze({
   publishedTtlSeconds: 86400,
   maxAnnotations: 100_000,
   snapshotTtlSeconds: 2592000,
+  logTtlSeconds: 2592000,
 });
 
 /** A numeric option's rule: a number above 0, or from 0 (`zero`); a whole one when `integer` (within 2^53 when `safe`). */
@@ -247,6 +250,7 @@ const NUMBER_RULES: readonly (readonly [keyof typeof HOST_DEFAULTS, NumberRule])
   ['publishedTtlSeconds', POSITIVE],
   ['maxAnnotations', { integer: true, safe: true }],
   ['snapshotTtlSeconds', POSITIVE],
+  ['logTtlSeconds', POSITIVE],
 ];
 
 function checkNumber(name: string, value: unknown, rule: NumberRule): void {

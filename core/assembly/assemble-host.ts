@@ -58,7 +58,16 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   );
   const events = new EventHub();
   const stack = await assembleResults({ options, compute, catalog, events, log });
-  const workspace = await assembleWorkspace({ options, results: stack.results, budget: stack.budget, catalog, events, scale: stack.scale, log });
+  const workspace = await assembleWorkspace({
+    options,
+    results: stack.results,
+    budget: stack.budget,
+    catalog,
+    events,
+    scale: stack.scale,
+    log,
+    warn: (message, err) => log.warn({ err }, message),
+  });
   // After a reload or a plugin swap, a Redis service learns what this host now runs.
   const announce = async () => {
     await stack.scale?.node?.announce();
@@ -90,6 +99,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     staticInputs: new StaticInputs(files.parse),
     published: workspace.published,
     rooms: workspace.rooms,
+    history: workspace.history,
     // Each write of a room's marks on this host recomputes the layers bound to its points (once scenes are made, below).
     annotations: notifyingStore(workspace.annotations, (roomId) => binder?.changed(roomId)),
     functions: compute.functions,
@@ -123,7 +133,14 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   binder = new PointBinder(scenes, {
     onError: (room, err) => log.warn({ room, err }, `layers bound to the points of room '${room}' could not be computed again`),
   });
-  const snapshots = new RoomSnapshots({ ...workspace.snapshots, scenes, rooms: workspace.rooms, sources, ttlSeconds: options.snapshotTtlSeconds });
+  const snapshots = new RoomSnapshots({
+    ...workspace.snapshots,
+    scenes,
+    rooms: workspace.rooms,
+    sources,
+    ttlSeconds: options.snapshotTtlSeconds,
+    history: workspace.history,
+  });
   const ctx: HostContext = { ...base, scenes, snapshots };
   return {
     ctx,

@@ -25,6 +25,10 @@ import { MemorySceneStore } from '../scenes/memory-scene-store.ts';
 import type { SceneStore } from '../scenes/scene-store.ts';
 import { MemoryResultPins, MemorySnapshotStore } from '../snapshots/memory-snapshot-store.ts';
 import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
+import { LoggedSceneStore, loggedAnnotations, loggedBoard } from '../history/logged-stores.ts';
+import { MemoryRoomLog } from '../history/memory-room-log.ts';
+import { RoomRecorder } from '../history/room-recorder.ts';
+import type { RoomLogStore } from '../history/room-log-store.ts';
 
 /** How often a service's host with viewers listening reads whether other hosts published. */
 const SERVICE_POLL_MS = 2000;
@@ -37,17 +41,21 @@ export interface Workspace {
   sceneStore: SceneStore;
   /** Rooms' snapshots and the pins that keep their bytes. */
   snapshots: { store: SnapshotStore; pins: ResultPins };
+  /** Rooms' logs: every change of the stores above recorded, in this host's memory or the Redis service. */
+  history: RoomRecorder;
   close(): void;
 }
 
 export async function assembleWorkspace(deps: {
-  options: Pick<ResolvedHostOptions, 'publishedTtlSeconds' | 'cacheTtlSeconds' | 'maxAnnotations'>;
+  options: Pick<ResolvedHostOptions, 'publishedTtlSeconds' | 'cacheTtlSeconds' | 'maxAnnotations' | 'logTtlSeconds'>;
   results: ResultSource;
   budget: ResultBudget<StoredResult>;
   catalog: SpecimenCatalog;
   events: EventHub;
   scale: ScaleService | null;
   log: PublishedLog;
+  /** How a log entry that could not be kept is reported. */
+  warn?: (message: string, error: unknown) => void;
 }): Promise<Workspace> {
   const { options, scale } = deps;
   let board: RoomBoard = new MemoryRoomBoard(deps.events, options.cacheTtlSeconds);
@@ -59,6 +67,7 @@ export async function assembleWorkspace(deps: {
     maxPerHost: Math.max(DEFAULT_MAX_PER_HOST, options.maxAnnotations),
   });
   let share = null;
+  let logStore: RoomLogStore = new MemoryRoomLog(options.logTtlSeconds);
   if (scale) {
     const [{ RedisRoomBoard }, { RedisPublished }, { RedisSceneStore }, { RedisSnapshotStore, RedisResultPins }, { RedisAnnotationStore }] = await Promise.all([
       import('../rooms/redis-room-board.ts'),
@@ -74,7 +83,15 @@ export async function assembleWorkspace(deps: {
     snapshots.pins.close();
     snapshots.store.close();
     snapshots = { store: new RedisSnapshotStore(scale.connections.command), pins: new RedisResultPins(scale.blobs) };
+    const { RedisRoomLog } = await import('../history/redis-room-log.ts');
+    logStore.close();
+    logStore = new RedisRoomLog(scale.connections.command, options.logTtlSeconds);
   }
+  // Every change of a room's stores is recorded in its log, whichever route or service made it.
+  const history = new RoomRecorder(logStore, deps.warn ?? (() => {}));
+  board = loggedBoard(board, history);
+  sceneStore = new LoggedSceneStore(sceneStore, history);
+  annotations = loggedAnnotations(annotations, history);
   const events = deps.events;
   const onChange = (id: string) => void events.publish(HOST_CHANNEL, { event: 'catalog', data: { specimens: [id] } });
   const published = new PublishedSpecimens({
@@ -100,11 +117,13 @@ export async function assembleWorkspace(deps: {
     sceneStore,
     snapshots,
     annotations,
+    history,
     close: () => {
       if (poll) clearInterval(poll);
       snapshots.store.close();
       snapshots.pins.close();
       annotations.close();
+      logStore.close();
       published.close();
     },
   };

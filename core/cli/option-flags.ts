@@ -56,6 +56,7 @@ export const FLAGS = {
   'published-ttl': { type: 'string' },
   'max-annotations': { type: 'string' },
   'snapshot-ttl': { type: 'string' },
+  'log-ttl': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -11,6 +11,7 @@ import { viewerRoutes } from '../viewer/viewer-routes.ts';
 import { zarrRoutes } from '../zarr/routes-zarr.ts';
 import { annotationRoutes } from './routes-annotations.ts';
 import { blobRoutes } from './routes-blobs.ts';
+import { historyRoutes } from './routes-history.ts';
 import { jobRoutes } from './routes-jobs.ts';
 import { publishedRoutes } from './routes-published.ts';
 import { roomImageRoutes } from './routes-room-image.ts';
@@ -40,6 +41,7 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext): Pro
   await app.register(precomputedAnnotationRoutes, { ctx: { options: ctx.options, forms } });
   await app.register(sceneRoutes, { ctx });
   await app.register(snapshotRoutes, { ctx });
+  await app.register(historyRoutes, { ctx });
   await app.register(mcpRoutes, { ctx });
   await app.register(clientRoute);
   if (ctx.options.viewer) await app.register(viewerRoutes);

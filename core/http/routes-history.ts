@@ -1,0 +1,52 @@
+/**
+ * @module routes-history
+ * A room's history over HTTP: `GET /api/rooms/{room_id}/log` (its changes after a seq, a page
+ * at a time), and the routes of presence and replay registered beside it (routes-presence.ts,
+ * routes-replay.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import { createHostError } from '../errors.ts';
+import type { HostContext } from '../host-context.ts';
+import { MAX_LOG_PAGE } from '../history/room-log-store.ts';
+import { roomOf } from './request-input.ts';
+import { queryOf, ROOM_PARAMS } from './route-inputs.ts';
+
+export type HistoryRouteDeps = Pick<HostContext, 'history' | 'options'>;
+
+/** Entries a page holds when `limit` is not given. */
+const DEFAULT_LIMIT = 1000;
+
+/** A whole number from the query, or `fallback` when absent; a 400 naming the field otherwise. */
+function wholeNumber(field: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw.trim());
+  if (!/^-?\d{1,15}$/.test(raw.trim()) || value < min) {
+    throw createHostError('SPC_ERR_LOG_QUERY_INVALID', field, min > 0 ? `a whole number from ${min}` : 'a whole number (a seq)', raw);
+  }
+  return value;
+}
+
+const LOG_SCHEMA = {
+  summary: 'A room’s log: every change, in one order',
+  description:
+    'The entries with a seq above `since` (default 0: from the first kept), oldest first, at most `limit` (default 1000, at most 10000 answered). ' +
+    'Each entry is `{seq, ts (host milliseconds), by, type, ...the change}`, type one of entry, view, scene, annotation, snapshot, access, replay. ' +
+    '`next_since` reads on; `more` says whether entries after this page are already there; `last_seq` is the room’s newest seq.',
+  operationId: 'room_log',
+  params: ROOM_PARAMS,
+  querystring: queryOf({ since: { type: 'string' }, limit: { type: 'string' } }),
+};
+
+export async function historyRoutes(app: FastifyInstance, opts: { ctx: HistoryRouteDeps }): Promise<void> {
+  const { ctx } = opts;
+  app.get<{ Params: { room_id: string }; Querystring: { since?: string; limit?: string } }>(
+    '/api/rooms/:room_id/log',
+    { schema: LOG_SCHEMA },
+    async (request) => {
+      const roomId = roomOf(ctx, request.params.room_id);
+      const since = wholeNumber('since', request.query.since, 0, Number.MIN_SAFE_INTEGER);
+      const limit = Math.min(MAX_LOG_PAGE, wholeNumber('limit', request.query.limit, DEFAULT_LIMIT, 1));
+      return { room_id: roomId, ...(await ctx.history.store.read(roomId, since, limit)) };
+    },
+  );
+}
