@@ -1,8 +1,10 @@
 /**
  * @module history-scripts
- * The script that appends to a room's log on a Redis service, part of the one script table
- * (redis-scripts.ts, whose prelude gives it `P`). Numbering and storing in one step is what
- * gives every host of the service one order: no two appends share a seq, none is skipped.
+ * The scripts of a room's history and presence on a Redis service, part of the one script
+ * table (redis-scripts.ts, whose prelude gives them `P`). Numbering and storing a log entry in
+ * one step is what gives every host of the service one order: no two appends share a seq, none
+ * is skipped. A roster's heartbeat refreshes only peers still listed, so a peer another host
+ * took out as gone is never listed again without its join being announced.
  */
 
 export const HISTORY_SCRIPTS = {
@@ -35,5 +37,21 @@ redis.call('PEXPIRE', log, ttl)
 -- The head outlives its entries by a day, so a quiet room's seqs carry on rather than restart.
 redis.call('PEXPIRE', head, ttl + 86400000)
 return json`,
+  },
+  /**
+   * ARGV room, ttlMs, then id, json pairs → the ids no longer listed (their host re-joins them).
+   * The roster's hash lives a day past its last heartbeat.
+   */
+  vPresenceBeat: {
+    keys: 0,
+    lua: `
+local roster = P .. 'presence:' .. ARGV[1]
+local missing = {}
+for i = 3, #ARGV, 2 do
+  if redis.call('HEXISTS', roster, ARGV[i]) == 1 then redis.call('HSET', roster, ARGV[i], ARGV[i + 1])
+  else table.insert(missing, ARGV[i]) end
+end
+redis.call('PEXPIRE', roster, 86400000)
+return missing`,
   },
 } as const;
