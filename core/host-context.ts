@@ -26,6 +26,7 @@ import type { RoomScenes } from './workspace/room-scenes.ts';
 import type { RoomSnapshots } from './workspace/room-snapshots.ts';
 import type { RoomWorkspace } from './workspace/room-workspace.ts';
 import type { RoomRecorder } from './history/room-recorder.ts';
+import type { PresenceService } from './presence/presence-service.ts';
 
 /**
  * Runs after the host's own sources are reloaded, in the order added; what it returns is
@@ -68,6 +69,8 @@ export interface HostContext {
   annotations: AnnotationStore;
   /** Each room's log: every change of its stores, in one order (`GET /api/rooms/{room}/log`). */
   history: RoomRecorder;
+  /** Who is in each room (`GET /api/rooms/{room}/presence`, `presence` events) and their live poses. */
+  presence: PresenceService;
   /** Static specimens read as input results. */
   staticInputs: StaticInputs;
   /** Host events, streamed to clients as Server-Sent Events. */

@@ -100,6 +100,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     published: workspace.published,
     rooms: workspace.rooms,
     history: workspace.history,
+    presence: workspace.presence,
     // Each write of a room's marks on this host recomputes the layers bound to its points (once scenes are made, below).
     annotations: notifyingStore(workspace.annotations, (roomId) => binder?.changed(roomId)),
     functions: compute.functions,

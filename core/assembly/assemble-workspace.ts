@@ -10,7 +10,7 @@
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import { DEFAULT_MAX_PER_HOST, MemoryAnnotationStore } from '../annotations/memory-annotation-store.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
-import { HOST_CHANNEL, roomChannel } from '../events/channels.ts';
+import { HOST_CHANNEL, ROOM_CHANNEL_PREFIX, roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
@@ -29,6 +29,11 @@ import { LoggedSceneStore, loggedAnnotations, loggedBoard } from '../history/log
 import { MemoryRoomLog } from '../history/memory-room-log.ts';
 import { RoomRecorder } from '../history/room-recorder.ts';
 import type { RoomLogStore } from '../history/room-log-store.ts';
+import { LiveHub } from '../presence/live-hub.ts';
+import { MemoryRoster } from '../presence/memory-roster.ts';
+import { PresenceService } from '../presence/presence-service.ts';
+import type { Roster } from '../presence/roster.ts';
+import type { LiveRelay } from '../presence/live-relay.ts';
 
 /** How often a service's host with viewers listening reads whether other hosts published. */
 const SERVICE_POLL_MS = 2000;
@@ -43,6 +48,8 @@ export interface Workspace {
   snapshots: { store: SnapshotStore; pins: ResultPins };
   /** Rooms' logs: every change of the stores above recorded, in this host's memory or the Redis service. */
   history: RoomRecorder;
+  /** Who is in each room and their live poses: this host's, or the whole Redis service's. */
+  presence: PresenceService;
   close(): void;
 }
 
@@ -68,6 +75,8 @@ export async function assembleWorkspace(deps: {
   });
   let share = null;
   let logStore: RoomLogStore = new MemoryRoomLog(options.logTtlSeconds);
+  let roster: Roster | null = null;
+  let relay: LiveRelay | null = null;
   if (scale) {
     const [{ RedisRoomBoard }, { RedisPublished }, { RedisSceneStore }, { RedisSnapshotStore, RedisResultPins }, { RedisAnnotationStore }] = await Promise.all([
       import('../rooms/redis-room-board.ts'),
@@ -86,7 +95,21 @@ export async function assembleWorkspace(deps: {
     const { RedisRoomLog } = await import('../history/redis-room-log.ts');
     logStore.close();
     logStore = new RedisRoomLog(scale.connections.command, options.logTtlSeconds);
+    const [{ RedisRoster }, { RedisLiveRelay }] = await Promise.all([import('../presence/redis-roster.ts'), import('../presence/redis-live-relay.ts')]);
+    // The rooms this host streams are the ones whose silent peers it looks for.
+    const streamed = () => deps.events.channels(ROOM_CHANNEL_PREFIX).map((channel) => channel.slice(ROOM_CHANNEL_PREFIX.length));
+    const announceOn = board;
+    roster = new RedisRoster(scale.connections.command, (roomId, event, data) => announceOn.announce(roomId, event, data), streamed);
+    const live = new RedisLiveRelay(scale.connections.command, scale.connections.subscriber.duplicate());
+    await live.start();
+    relay = live;
   }
+  const roomBoard = board;
+  const presence = new PresenceService(
+    roster ?? new MemoryRoster((roomId, event, data) => roomBoard.announce(roomId, event, data)),
+    new LiveHub(relay),
+    deps.events,
+  );
   // Every change of a room's stores is recorded in its log, whichever route or service made it.
   const history = new RoomRecorder(logStore, deps.warn ?? (() => {}));
   board = loggedBoard(board, history);
@@ -118,7 +141,9 @@ export async function assembleWorkspace(deps: {
     snapshots,
     annotations,
     history,
+    presence,
     close: () => {
+      void presence.close();
       if (poll) clearInterval(poll);
       snapshots.store.close();
       snapshots.pins.close();

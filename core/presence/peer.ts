@@ -48,7 +48,6 @@ export function checkName(raw: string | undefined): string | null {
   const name = raw.trim();
   if (name === '') return null;
   if ([...name].length > MAX_NAME_LENGTH) throw createHostError('SPC_ERR_PRESENCE_INVALID', 'name', `must be at most ${MAX_NAME_LENGTH} characters`);
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) throw createHostError('SPC_ERR_PRESENCE_INVALID', 'name', 'must not hold control characters');
   return name;
 }

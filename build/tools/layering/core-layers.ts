@@ -16,7 +16,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   // File formats: each one's reader and writer, over the SDK's result types.
   ['formats/'],
   // Vocabulary: stored results, parameters, events, options, the wire types of the client.
-  ['results/', 'params/', 'events/', 'options.ts', 'client/', 'assets/'],
+  ['results/', 'params/', 'events/', 'options.ts', 'client/', 'assets/', 'people/'],
   // The room cache and its budget; the Redis plumbing every Redis half stands on (connections,
   // keys and channels, the script table, pub/sub fan-out, failures as 503s, time limits).
   ['cache/', 'redis/'],
