@@ -27,6 +27,7 @@ import type { RoomSnapshots } from './workspace/room-snapshots.ts';
 import type { RoomWorkspace } from './workspace/room-workspace.ts';
 import type { RoomRecorder } from './history/room-recorder.ts';
 import type { PresenceService } from './presence/presence-service.ts';
+import type { Replays } from './history/replays.ts';
 
 /**
  * Runs after the host's own sources are reloaded, in the order added; what it returns is
@@ -71,6 +72,8 @@ export interface HostContext {
   history: RoomRecorder;
   /** Who is in each room (`GET /api/rooms/{room}/presence`, `presence` events) and their live poses. */
   presence: PresenceService;
+  /** Other rooms' logs played into rooms (`POST /api/rooms/{room}/replay`). */
+  replays: Replays;
   /** Static specimens read as input results. */
   staticInputs: StaticInputs;
   /** Host events, streamed to clients as Server-Sent Events. */

@@ -32,6 +32,8 @@ import { RoomSnapshots } from '../workspace/room-snapshots.ts';
 import { assembleCompute } from './compute-assembly.ts';
 import type { ScaleService } from './scale-service.ts';
 import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
+import { roomReplayTarget } from './room-replay-target.ts';
+import { Replays } from '../history/replays.ts';
 
 export interface HostAssembly {
   /** The services the routes share. */
@@ -92,7 +94,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
 
   const files = new FileParser(compute.pools.encode);
   let binder: PointBinder | null = null;
-  const base: Omit<HostContext, 'scenes' | 'snapshots'> = {
+  const base: Omit<HostContext, 'scenes' | 'snapshots' | 'replays'> = {
     options,
     uploads: stack.uploads,
     files,
@@ -142,7 +144,14 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     ttlSeconds: options.snapshotTtlSeconds,
     history: workspace.history,
   });
-  const ctx: HostContext = { ...base, scenes, snapshots };
+  // Another room's log played into a room, through the same services the routes change rooms with.
+  const replays = new Replays({
+    log: workspace.history.store,
+    target: roomReplayTarget({ rooms: workspace.rooms, scenes, annotations: base.annotations }),
+    recorder: workspace.history,
+    warn: (message, err) => log.warn({ err }, message),
+  });
+  const ctx: HostContext = { ...base, scenes, snapshots, replays };
   return {
     ctx,
     handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), afterSwap }),
@@ -153,6 +162,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     relay: stack.scale?.relay ?? null,
     async close() {
       binder?.close();
+      replays.close();
       ctx.scenes.close();
       workspace.close();
       await stack.close();
