@@ -13,6 +13,8 @@ import { parsePose, PoseError } from './live-pose.ts';
 import { PoseRate } from './pose-rate.ts';
 import type { Peer } from './peer.ts';
 
+/** A heartbeat ping's payload (flow pings carry another, live-receiver.ts). */
+const HEARTBEAT_PING = Buffer.from('h');
 /** How often a live socket is pinged. */
 const PING_MS = 1000;
 /** How long without a pong before a socket counts as gone. */
@@ -62,9 +64,10 @@ export class LiveHub {
         silent = true;
         return void socket.terminate();
       }
-      socket.ping();
+      socket.ping(HEARTBEAT_PING);
     }, PING_MS);
     ping.unref();
+    // Any pong says the peer is there (flow pings' too: a slow link answers them before heartbeats).
     socket.on('pong', () => void (lastPong = Date.now()));
     socket.on('message', (data, isBinary) => this.#received(roomId, peer, socket, rate, data, isBinary));
     socket.once('close', () => {
@@ -89,7 +92,9 @@ export class LiveHub {
       throw error;
     }
     if (verdict === 'drop') return;
-    const frame = JSON.stringify({ type: 'pose', peer: peer.id, name: peer.name, kind: peer.kind, ts: Date.now(), pose });
+    // `ts`: when the host took it, to a hundredth of a millisecond (how long it spent on its way).
+    const ts = Math.round((performance.timeOrigin + performance.now()) * 100) / 100;
+    const frame = JSON.stringify({ type: 'pose', peer: peer.id, name: peer.name, kind: peer.kind, ts, pose });
     this.#deliver(roomId, peer.id, frame);
     this.#relay?.publish(roomId, peer.id, frame);
   }
