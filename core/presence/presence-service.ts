@@ -49,15 +49,13 @@ export class PresenceService {
    * leaves with the socket only when the socket went silent); otherwise the socket joins.
    */
   async connect(roomId: string, peer: Peer, socket: WebSocket, standsFor: boolean): Promise<void> {
-    if (!standsFor) await this.roster.join(roomId, peer);
-    // Gone while it joined: its close has passed, so it leaves here.
-    if (socket.readyState !== socket.OPEN) {
-      if (!standsFor) await this.roster.leave(roomId, peer.id);
-      return;
-    }
+    // Served at once: a frame sent right after the upgrade arrives before the roster answers.
+    const joined = standsFor ? Promise.resolve() : this.roster.join(roomId, peer);
     this.live.attach(roomId, peer, socket, (silent) => {
-      if (!standsFor || silent) void this.roster.leave(roomId, peer.id).catch(() => {});
+      // After the join, whenever the socket goes: a leave before it would leave a ghost behind.
+      if (!standsFor || silent) void joined.then(() => this.roster.leave(roomId, peer.id)).catch(() => {});
     });
+    await joined;
   }
 
   async close(): Promise<void> {

@@ -3,7 +3,7 @@
  * both hosts at once land in one log, in one order, that both hosts answer alike; followers on
  * either host are listed by both and hear each other come; a pose sent on one host reaches a
  * peer on the other; and a host killed outright has its followers taken out, their leave told,
- * within 5 s.
+ * within 5 s; a frame sent the moment a socket opens is checked like any other.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -69,6 +69,13 @@ describe('a room’s history on a Redis service of two hosts', () => {
     expect(receiver.got.find((m) => m.type === 'pose')).toMatchObject({ name: 'sender', pose: { head: { position: [1, 2, 3] } } });
     sender.socket.close();
     receiver.socket.close();
+  });
+
+  it('checks a frame sent the moment the socket opens, before the roster has answered', async () => {
+    const socket = new WebSocket(`${hosts[0]!.url.replace('http', 'ws')}/api/rooms/${room('live')}/live?name=eager`);
+    const closed = new Promise<[number, string]>((resolve) => socket.on('close', (code, reason) => resolve([code, String(reason)])));
+    socket.on('open', () => socket.send('{"head":{"position":[1e999,0,0],"orientation":[0,0,0,1]}}'));
+    expect(await closed).toEqual([1007, 'head.position[0] must be a finite number within ±1e6']);
   });
 
   it('takes out a killed host’s followers within 5 s', async () => {
