@@ -139,10 +139,6 @@ const ROOM_SCHEMA = {
   }),
   response: {
     200: eventStream({
-      presence: {
-        type: 'object',
-        description: 'To a follower that named itself (name or kind): {op: join | leave, peer: {id, name, kind, user, since}}',
-      },
       state: { oneOf: [ROOM_ENTRY, { type: 'null' }] },
       computing: {
         ...ROOM_ENTRY,
@@ -162,6 +158,10 @@ const ROOM_SCHEMA = {
           annotation: { type: 'object', description: 'The annotation as it is now (as it was, for remove)' },
           version: { type: 'integer' },
         },
+      },
+      presence: {
+        type: 'object',
+        description: 'To a follower that named itself (name or kind): {op: join | leave, peer: {id, name, kind, user, since}}',
       },
     }),
     503: BUSY,
