@@ -11,10 +11,15 @@
  *    host sends it): the 24's p99 again, side by side with run 1 (it must not move), and what
  *    the throttled one got (poses, and how old they were when they arrived: newest-wins);
  * 3. bad input meanwhile: a 1,000 Hz sender, NaN poses and 1 MB frames (each closed with its
- *    reason), and `/healthz` p99 during them against idle.
+ *    reason), and `/healthz` p99 during them against idle;
+ * 4. the log's size per peer-hour: an hour of one active peer (a view change every 5 s, a mark
+ *    a minute, a layer changed every 3 minutes in a three-layer scene) appended to a room log,
+ *    its entries' JSON counted. Poses are not logged, so peers that only look add nothing.
+ * The machine's load average is printed first: on a shared machine the latencies move with it.
  */
 import { readFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import { MemoryRoomLog } from '../../core/history/memory-room-log.ts';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { startRedis } from '../helpers/redis-server.ts';
@@ -156,12 +161,44 @@ async function badInput(host: RunningHost): Promise<string[]> {
   ];
 }
 
+/** An hour of one active peer's changes appended to a log: entries and bytes. */
+export async function logPerPeerHour(): Promise<string> {
+  const log = new MemoryRoomLog(3600);
+  const layer = (i: number) => ({
+    id: `layer${i}`,
+    name: `layer ${i}`,
+    kind: 'image',
+    source: { function: 'ramp', params: { n: 64, scale: i } },
+    visible: true,
+    opacity: 0.8,
+    blending: 'translucent',
+    colormap: 'viridis',
+    window: [0, 255],
+    result: { result_id: 'f'.repeat(64), type: 'volume', data_url: `/api/rooms/lab/layers/layer${i}/data`, blob_id: 'f'.repeat(64) },
+  });
+  const scene = (version: number) => ({ version, layers: [layer(0), layer(1), layer(2)], active: 'layer0' });
+  const view = { window: [10, 200], colormap: 'magma', opacity: 0.6, mode: 'volume', camera: { position: [1, 2, 3], target: [0, 0, 0], up: [0, 1, 0] } };
+  const mark = (i: number) => ({ id: String(i), kind: 'line', points: [[1, 2, 3], [4, 5, 6]], label: 'crack', author: 'ada', version: 1, length: 5.2 });
+  for (let s = 0; s < 3600; s += 5) {
+    await log.append('lab', { type: 'view', by: 'ada', change: { view } });
+    if (s % 60 === 0) await log.append('lab', { type: 'annotation', by: 'ada', change: { op: 'add', annotations: [mark(s)], version: s / 60 } });
+    // A layer change writes the scene, then once more when its result arrives.
+    if (s % 180 === 0) for (let k = 0; k < 2; k++) await log.append('lab', { type: 'scene', by: 'ada', change: { scene: scene(s / 90 + k) } });
+  }
+  const { entries } = await log.read('lab', 0, 10_000);
+  const bytes = entries.reduce((sum, entry) => sum + JSON.stringify(entry).length, 0);
+  return `  one active peer-hour: ${entries.length} entries, ${fmt(bytes / 1024, 0)} KiB of JSON (${fmt(bytes / entries.length, 0)} B an entry)`;
+}
+
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const redis = await startRedis();
   const specimens = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-presence-'));
   const common = ['--port', '0', '--specimens', specimens, '--no-viewer', '--log-level', 'warn', '--redis', redis.url, '--compute', '0'];
   const hosts = await Promise.all([spawnHost(common), spawnHost(common)]);
-  const lines: string[] = [`${PEERS} peers at ${HZ} Hz on two hosts of a Redis service, ${SECONDS} s each run`];
+  const lines: string[] = [
+    `${PEERS} peers at ${HZ} Hz on two hosts of a Redis service, ${SECONDS} s each run; load average ${loadavg().map((n) => fmt(n, 1)).join(' ')} on ` +
+      `this machine`,
+  ];
   try {
     const plain = await runPeers(hosts, `bench-live-${Date.now()}`);
     lines.push('1. the 24 alone:', ...plain.lines);
@@ -169,6 +206,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     lines.push('2. the 24 beside one throttled receiver:', ...beside.lines);
     lines.push(`  the 24's p99: ${fmt(plain.p99)} ms alone, ${fmt(beside.p99)} ms beside the throttled one`);
     lines.push('3. bad input on one host:', ...(await badInput(hosts[0]!)));
+    lines.push('4. the log per peer-hour:', await logPerPeerHour());
   } finally {
     await Promise.all(hosts.map((h) => h.stop()));
     await redis.stop();
