@@ -17,6 +17,7 @@ import { SceneClient } from './scene-client.ts';
 import { Transport } from './transport.ts';
 import type {
   CacheStats,
+  RoomPeer,
   CatalogEntry,
   FunctionInfo,
   JobEvent,
@@ -198,6 +199,11 @@ export class VitrineClient implements JobEndpoints {
    */
   followRoom(room: string, options?: FollowRoomOptions): AsyncGenerator<RoomEvent, never, undefined> {
     return followRoom(this.#http, room, options);
+  }
+
+  /** `GET /api/rooms/{room}/presence`: who is in the room now, in the order they came. */
+  async roomPresence(room: string, signal?: AbortSignal): Promise<RoomPeer[]> {
+    return (await this.#http.json<{ peers: RoomPeer[] }>('GET', `/api/rooms/${enc(room)}/presence`, { signal })).peers;
   }
 
   /**
