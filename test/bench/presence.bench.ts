@@ -12,6 +12,8 @@
  *    the throttled one got (poses, and how old they were when they arrived: newest-wins);
  * 3. bad input meanwhile: a 1,000 Hz sender, NaN poses and 1 MB frames (each closed with its
  *    reason), and `/healthz` p99 during them against idle;
+ * 5. seeking: a room set to another room's state at the middle of a one-hour log (36,000 entries, 10 a
+ *    second: views, marks and scenes), read from the log store and folded (target ≤ 1 s);
  * 4. the log's size per peer-hour: an hour of one active peer (a view change every 5 s, a mark
  *    a minute, a layer changed every 3 minutes in a three-layer scene) appended to a room log,
  *    its entries' JSON counted. Poses are not logged, so peers that only look add nothing.
@@ -20,6 +22,7 @@
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { MemoryRoomLog } from '../../core/history/memory-room-log.ts';
+import { Replays } from '../../core/history/replays.ts';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { startRedis } from '../helpers/redis-server.ts';
@@ -190,6 +193,31 @@ export async function logPerPeerHour(): Promise<string> {
   return `  one active peer-hour: ${entries.length} entries, ${fmt(bytes / 1024, 0)} KiB of JSON (${fmt(bytes / entries.length, 0)} B an entry)`;
 }
 
+/** Jumps to the middle of an hour of log (a target that writes nothing: the read and fold are what is timed). */
+export async function seekHour(): Promise<string> {
+  let clock = Date.now() - 3600_000;
+  const log = new MemoryRoomLog(7200, () => clock);
+  for (let i = 0; i < 36_000; i++, clock += 100) {
+    const kind = i % 10;
+    const mark = { id: String(i), kind: 'point', points: [[i, 0, 0]] };
+    const scene = { version: i, layers: [{ id: 'scan', opacity: i / 36_000 }], active: 'scan' };
+    if (kind === 0) await log.append('hour', { type: 'annotation', by: 'ada', change: { op: 'add', annotations: [mark] } });
+    else if (kind === 5) await log.append('hour', { type: 'scene', by: 'ada', change: { scene } });
+    else await log.append('hour', { type: 'view', by: 'ada', change: { view: { opacity: i / 36_000 } } });
+  }
+  const writes: string[] = [];
+  const target = {
+    setView: async () => void writes.push('view'),
+    setScene: async () => void writes.push('scene'),
+    setAnnotations: async () => void writes.push('annotations'),
+    showEntry: async () => void writes.push('entry'),
+  };
+  const replays = new Replays({ log, target, recorder: { record: async () => null }, warn: () => {} });
+  const started = performance.now();
+  await replays.ask('into', { kind: 'jump', from: 'hour', at: clock - 1800_000 });
+  return `  an hour of log (36,000 entries): set to its middle in ${fmt(performance.now() - started, 0)} ms (target ≤ 1000; ${writes.length} writes)`;
+}
+
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const redis = await startRedis();
   const specimens = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-presence-'));
@@ -207,6 +235,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     lines.push(`  the 24's p99: ${fmt(plain.p99)} ms alone, ${fmt(beside.p99)} ms beside the throttled one`);
     lines.push('3. bad input on one host:', ...(await badInput(hosts[0]!)));
     lines.push('4. the log per peer-hour:', await logPerPeerHour());
+    lines.push('5. seeking:', await seekHour());
   } finally {
     await Promise.all(hosts.map((h) => h.stop()));
     await redis.stop();
