@@ -150,6 +150,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     target: roomReplayTarget({ rooms: workspace.rooms, scenes, annotations: base.annotations }),
     recorder: workspace.history,
     warn: (message, err) => log.warn({ err }, message),
+    announce: (roomId, status) => void workspace.rooms.announce(roomId, 'replay', status).catch(() => {}),
   });
   const ctx: HostContext = { ...base, scenes, snapshots, replays };
   return {

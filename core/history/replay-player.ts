@@ -47,6 +47,7 @@ export class ReplayPlayer {
   #room: FoldedRoom = {};
   #busy: Promise<void> = Promise.resolve();
   #onError: (error: unknown) => void;
+  #onEnd: () => void;
 
   constructor(opts: {
     roomId: string;
@@ -56,7 +57,10 @@ export class ReplayPlayer {
     entries: LogEntry[];
     speed: number;
     onError: (error: unknown) => void;
+    /** Runs once when the last entry was written (not when stopped). */
+    onEnd?: () => void;
   }) {
+    this.#onEnd = opts.onEnd ?? (() => {});
     this.roomId = opts.roomId;
     this.from = opts.from;
     this.#target = opts.target;
@@ -92,6 +96,7 @@ export class ReplayPlayer {
     const next = this.#entries[this.#index];
     if (!next) {
       this.#state = 'ended';
+      this.#onEnd();
       return;
     }
     const delay = Math.max(0, (next.ts - this.#sourceNow()) / this.#speed);

@@ -3,8 +3,10 @@
  * The replays a host plays, one per room at most (a new one replaces the last): each reads
  * the other room's log once, sets the room to where it starts and plays on (replay-player.ts);
  * `at` sets the room to the other room's state at a moment, played nothing. Each start is
- * recorded in the room's own log (`replay`). A replay lives on the host that started it: on a
- * service, steer it through the same host.
+ * recorded in the room's own log (`replay`), and every change of pace (start, pause, resume,
+ * seek, speed, end, stop) is told to the room's followers as a `replay` event with the status,
+ * so a viewer can draw the timeline without asking. A replay lives on the host that started it:
+ * on a service, steer it through the same host.
  */
 import { createHostError } from '../errors.ts';
 import { ReplayPlayer, type ReplayStatus } from './replay-player.ts';
@@ -23,8 +25,17 @@ export class Replays {
   #target: ReplayTarget;
   #recorder: Pick<RoomRecorder, 'record'>;
   #warn: (message: string, error: unknown) => void;
+  #announce: (roomId: string, status: ReplayStatus) => void;
 
-  constructor(deps: { log: RoomLogStore; target: ReplayTarget; recorder: Pick<RoomRecorder, 'record'>; warn: (message: string, error: unknown) => void }) {
+  constructor(deps: {
+    log: RoomLogStore;
+    target: ReplayTarget;
+    recorder: Pick<RoomRecorder, 'record'>;
+    warn: (message: string, error: unknown) => void;
+    /** Tells the room's followers where its replay is (the `replay` event). */
+    announce?: (roomId: string, status: ReplayStatus) => void;
+  }) {
+    this.#announce = deps.announce ?? (() => {});
     this.#log = deps.log;
     this.#target = deps.target;
     this.#recorder = deps.recorder;
@@ -63,10 +74,12 @@ export class Replays {
       entries,
       speed: ask.speed,
       onError: (error) => this.#warn(`replay of room '${ask.from}' into '${roomId}': an entry could not be written`, error),
+      onEnd: () => this.#announce(roomId, player.status()),
     });
     this.#players.set(roomId, player);
     await this.#recorder.record(roomId, 'replay', { from: ask.from, since: ask.since, until: ask.until, speed: ask.speed });
     await player.start();
+    this.#announce(roomId, player.status());
     return player.status();
   }
 
@@ -85,6 +98,7 @@ export class Replays {
     if (ask.seek !== undefined) await player.seek(ask.seek);
     if (ask.pause === true) player.pause();
     if (ask.pause === false) player.resume();
+    this.#announce(roomId, player.status());
     return player.status();
   }
 
@@ -98,8 +112,11 @@ export class Replays {
   /** Stops the replay playing into the room; false when none was. */
   stop(roomId: string): boolean {
     const player = this.#players.get(roomId);
-    player?.stop();
-    return this.#players.delete(roomId);
+    if (!player) return false;
+    player.stop();
+    this.#players.delete(roomId);
+    this.#announce(roomId, player.status());
+    return true;
   }
 
   close(): void {

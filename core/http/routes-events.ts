@@ -159,6 +159,12 @@ const ROOM_SCHEMA = {
           version: { type: 'integer' },
         },
       },
+      replay: {
+        type: 'object',
+        description:
+          'A replay playing into the room changed pace (started, paused, resumed, sought, sped, ended, stopped): ' +
+          'its status as GET /api/rooms/{room_id}/replay answers it',
+      },
       presence: {
         type: 'object',
         description: 'To a follower that named itself (name or kind): {op: join | leave, peer: {id, name, kind, user, since}}',

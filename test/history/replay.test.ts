@@ -3,7 +3,8 @@
  * Another room's log played into a room, over real HTTP on one host: a follower of the
  * replayed room sees each change as an ordinary event at its original offset (within 50 ms at
  * speed 1, and at half the offsets at speed 2); `at` sets the room to the other room's state
- * at a moment; a replay pauses, seeks, reports where it is and stops; bad asks are 400s
+ * at a moment; a replay pauses, seeks, reports where it is (and tells the room's followers each
+ * change of pace as a `replay` event) and stops; bad asks are 400s
  * naming the field, an empty range a 404.
  */
 import { describe, expect, it } from 'vitest';
@@ -80,9 +81,14 @@ describe('replay', () => {
   it('pauses, seeks, says where it is and stops', async () => {
     const { from, entries } = await recordSession();
     const into = room('steer');
+    const follower = await openStream(`${server.url}/api/rooms/${into}/events`);
+    await follower.next((e) => e.event === 'scene');
+    const told = (state: string) => follower.next((e) => e.event === 'replay' && (e.data as { state: string }).state === state);
     expect((await send('POST', `/api/rooms/${into}/replay`, { from, speed: 0.5 })).status).toBe(202);
+    expect((await told('playing')).data).toMatchObject({ from, speed: 0.5, total: GAPS.length });
     const paused = await (await send('POST', `/api/rooms/${into}/replay`, { pause: true })).json();
     expect(paused).toMatchObject({ state: 'paused', speed: 0.5 });
+    expect((await told('paused')).data).toMatchObject(paused as object);
     const sought = await (await send('POST', `/api/rooms/${into}/replay`, { seek: entries[3]!.ts })).json();
     expect(sought).toMatchObject({ state: 'paused', position: entries[3]!.ts, applied: 4 });
     expect(await (await fetch(`${server.url}/api/rooms/${into}/view`)).json()).toEqual({ opacity: 0.4 });
@@ -90,6 +96,8 @@ describe('replay', () => {
     const state = async () => ((await (await fetch(`${server.url}/api/rooms/${into}/replay`)).json()) as { state: string }).state;
     await waitFor(async () => ((await state()) === 'ended' ? true : undefined), 'the end');
     expect(await (await fetch(`${server.url}/api/rooms/${into}/view`)).json()).toEqual({ opacity: 0.5 });
+    expect((await told('ended')).data).toMatchObject({ applied: GAPS.length });
+    follower.close();
     expect((await send('DELETE', `/api/rooms/${into}/replay`)).status).toBe(204);
     expect((await fetch(`${server.url}/api/rooms/${into}/replay`)).status).toBe(404);
     expect((await send('POST', `/api/rooms/${into}/replay`, { pause: true })).status).toBe(404);

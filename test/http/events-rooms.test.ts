@@ -154,6 +154,7 @@ describe('event routes in the OpenAPI document', () => {
       'view',
       'scene',
       'annotation',
+      'replay',
       'presence',
     ]);
   });
