@@ -17,6 +17,7 @@ import { SceneClient } from './scene-client.ts';
 import { Transport } from './transport.ts';
 import type {
   CacheStats,
+  ReplayStatus,
   RoomPeer,
   CatalogEntry,
   FunctionInfo,
@@ -199,6 +200,11 @@ export class VitrineClient implements JobEndpoints {
    */
   followRoom(room: string, options?: FollowRoomOptions): AsyncGenerator<RoomEvent, never, undefined> {
     return followRoom(this.#http, room, options);
+  }
+
+  /** `POST /api/rooms/{room}/replay` without `from`: pauses, resumes, seeks or changes the speed of the replay playing into the room. */
+  async steerReplay(room: string, steer: { pause?: boolean; seek?: number; speed?: number }, signal?: AbortSignal): Promise<ReplayStatus> {
+    return this.#http.json<ReplayStatus>('POST', `/api/rooms/${enc(room)}/replay`, { body: steer, signal });
   }
 
   /** `GET /api/rooms/{room}/presence`: who is in the room now, in the order they came. */

@@ -237,6 +237,22 @@ export interface PresenceChange {
   peer: RoomPeer;
 }
 
+/** Where a replay playing into a room is (`GET /api/rooms/{room_id}/replay`, `replay` events). */
+export interface ReplayStatus {
+  room_id: string;
+  from: string;
+  state: 'playing' | 'paused' | 'ended';
+  speed: number;
+  /** Where it is, in the other room's time (host ms). */
+  position: number;
+  start_ts: number;
+  end_ts: number;
+  applied: number;
+  total: number;
+  since: number;
+  until: number;
+}
+
 export type RoomEvent =
   | { event: 'state'; data: RoomEntry | null }
   | { event: 'computing'; data: RoomComputing & { layer?: string } }
@@ -245,7 +261,8 @@ export type RoomEvent =
   | { event: 'view'; data: RoomView | null }
   | { event: 'scene'; data: RoomScene }
   | { event: 'annotation'; data: AnnotationEvent }
-  | { event: 'presence'; data: PresenceChange };
+  | { event: 'presence'; data: PresenceChange }
+  | { event: 'replay'; data: ReplayStatus };
 
 /**
  * `GET /api/snapshots/{id}`: a room as it was, each layer's result by blob id (its `data_url` is
