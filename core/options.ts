@@ -146,10 +146,7 @@ export interface HostOptions {
   publishedTtlSeconds?: number;
   /** Annotations one room holds at most; a request that would pass it adds nothing (409). @defaultValue 100000 */
   maxAnnotations?: number;
-  /**
-   * Seconds a room's snapshot (`POST /api/rooms/{room}/snapshots`) and the bytes of its layers
-   * are kept, whatever the room does next. @defaultValue 2592000 (30 days)
-   */
+  /** Seconds a room's snapshot (`POST .../snapshots`) and its layers' bytes are kept, whatever the room does next. @defaultValue 2592000 */
   snapshotTtlSeconds?: number;
   /** Seconds a room's log keeps each entry (`GET /api/rooms/{room}/log`). @defaultValue 2592000 (30 days) */
   logTtlSeconds?: number;
