@@ -91,6 +91,22 @@ describe('presence', () => {
     a.socket.close();
   });
 
+  it('lets a live socket carry the poses of a follower already listed, who stays when the socket closes', async () => {
+    const r = room('live');
+    const follower = await openStream(`${server.url}/api/rooms/${r}/events?name=cy&kind=headset`);
+    const id = follower.response.headers.get('x-peer-id')!;
+    await waitFor(async () => ((await names(r)).length === 1 ? true : undefined), 'cy listed');
+    const socket = await live(r, `?peer=${id}`);
+    expect(socket.messages[0]).toMatchObject({ type: 'welcome', peer: { id, name: 'cy', kind: 'headset' } });
+    expect(await names(r)).toEqual(['cy/headset']);
+    socket.socket.close();
+    await socket.closed;
+    expect(await names(r)).toEqual(['cy/headset']);
+    const stranger = await fetch(`${server.url}/api/rooms/${r}/live?peer=p-nobody`);
+    expect(stranger.status).toBe(400);
+    follower.close();
+  });
+
   it('closes with the reason a socket that sends non-finite numbers, a 1 MB frame, or 1,000 poses a second', async () => {
     const r = room('live');
     const nan = await live(r, '?name=nan');
