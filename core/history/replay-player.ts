@@ -121,7 +121,7 @@ export class ReplayPlayer {
     const room = this.#room;
     await asActor(entry.by, async () => {
       if (entry.type === 'view') await this.#target.setView(this.roomId, room.view!);
-      else if (entry.type === 'scene') await this.#target.setScene(this.roomId, room.scene!);
+      else if (entry.type === 'scene' || entry.type === 'layer') await this.#target.setScene(this.roomId, room.scene!);
       else if (entry.type === 'annotation') await this.#target.setAnnotations(this.roomId, [...room.annotations!.values()]);
       else if (entry.type === 'entry') await this.#target.showEntry(this.roomId, room.entry!);
     });

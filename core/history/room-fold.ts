@@ -42,7 +42,8 @@ export function foldEntry(state: FoldedRoom, entry: LogEntry): boolean {
     case 'view':
       state.view = (entry.view as Record<string, unknown>) ?? {};
       return true;
-    case 'scene': {
+    case 'scene':
+    case 'layer': {
       const scene = entry.scene as { layers?: Record<string, unknown>[]; active?: string | null } | undefined;
       state.scene = { layers: scene?.layers ?? [], active: scene?.active ?? null };
       return true;

@@ -31,7 +31,7 @@ const LOG_SCHEMA = {
   summary: 'A room’s log: every change, in one order',
   description:
     'The entries with a seq above `since` (default 0: from the first kept), oldest first, at most `limit` (default 1000, at most 10000 answered). ' +
-    'Each entry is `{seq, ts (host milliseconds), by, type, ...the change}`, type one of entry, view, scene, annotation, snapshot, access, replay. ' +
+    'Each entry is `{seq, ts (host milliseconds), by, type, ...the change}`, type one of entry, view, scene, layer, annotation, snapshot, access, replay. ' +
     '`next_since` reads on; `more` says whether entries after this page are already there; `last_seq` is the room’s newest seq.',
   operationId: 'room_log',
   params: ROOM_PARAMS,

@@ -12,7 +12,7 @@ import { objectSchema } from './tool-schemas.ts';
 export const HISTORY_TOOLS = {
   get_room_log: {
     description:
-      "Reads a room's log: every change (entry, view, scene, annotation, snapshot, access, replay) as {seq, ts (host ms), by, type, ...the change}, " +
+      "Reads a room's log: every change (entry, view, scene, layer, annotation, snapshot, access, replay) as {seq, ts (host ms), by, type, ...the change}, " +
       'oldest first, after `since` (a seq; 0 from the first kept), at most `limit` (default 100). Answers `next_since` to read on and `more`.',
     input: ({ room }) =>
       objectSchema({

@@ -14,6 +14,9 @@
  *    reason), and `/healthz` p99 during them against idle;
  * 5. seeking: a room set to another room's state at the middle of a one-hour log (36,000 entries, 10 a
  *    second: views, marks and scenes), read from the log store and folded (target ≤ 1 s);
+ * 6. replay timing: a session of view changes at irregular gaps recorded on one host, played into
+ *    another room at speed 1 and 2; each replayed change's offset (the replayed room's log, from its
+ *    first change) against the original's over the speed: the largest error (target ≤ 50 ms);
  * 4. the log's size per peer-hour: an hour of one active peer (a view change every 5 s, a mark
  *    a minute, a layer changed every 3 minutes in a three-layer scene) appended to a room log,
  *    its entries' JSON counted. Poses are not logged, so peers that only look add nothing.
@@ -218,6 +221,34 @@ export async function seekHour(): Promise<string> {
   return `  an hour of log (36,000 entries): set to its middle in ${fmt(performance.now() - started, 0)} ms (target ≤ 1000; ${writes.length} writes)`;
 }
 
+/** A session replayed at speed 1 and 2: the largest offset error of each. */
+export async function replayTiming(host: RunningHost): Promise<string> {
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${host.url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const views = async (roomId: string) =>
+    ((await (await call('GET', `/api/rooms/${roomId}/log?limit=10000`)).json()) as { entries: { type: string; ts: number }[] }).entries.filter(
+      (e) => e.type === 'view',
+    );
+  const from = `bench-session-${Date.now()}`;
+  const gaps = [0, 150, 60, 300, 120, 500, 40, 250];
+  for (const [i, gap] of gaps.entries()) {
+    await new Promise((resolve) => setTimeout(resolve, gap));
+    await call('PUT', `/api/rooms/${from}/view`, { opacity: (i + 1) / 100 });
+  }
+  const original = await views(from);
+  const errors: string[] = [];
+  for (const speed of [1, 2]) {
+    const into = `bench-replay-${speed}-${Date.now()}`;
+    await call('POST', `/api/rooms/${into}/replay`, { from, speed });
+    const span = (original.at(-1)!.ts - original[0]!.ts) / speed;
+    await new Promise((resolve) => setTimeout(resolve, span + 500));
+    const played = (await views(into)).slice(-original.length);
+    const worst = Math.max(...played.map((e, i) => Math.abs(e.ts - played[0]!.ts - (original[i]!.ts - original[0]!.ts) / speed)));
+    errors.push(`speed ${speed}: largest error ${fmt(worst, 0)} ms`);
+  }
+  return `  ${original.length} changes over ${original.at(-1)!.ts - original[0]!.ts} ms replayed: ${errors.join(', ')} (target ≤ 50)`;
+}
+
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const redis = await startRedis();
   const specimens = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-presence-'));
@@ -236,6 +267,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     lines.push('3. bad input on one host:', ...(await badInput(hosts[0]!)));
     lines.push('4. the log per peer-hour:', await logPerPeerHour());
     lines.push('5. seeking:', await seekHour());
+    lines.push('6. replay timing:', await replayTiming(hosts[0]!));
   } finally {
     await Promise.all(hosts.map((h) => h.stop()));
     await redis.stop();

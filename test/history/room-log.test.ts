@@ -36,10 +36,13 @@ describe('a room log', () => {
     // The layer's result arrives in the background: the scene then holds it, and so does the log.
     const withResult = await waitFor(async () => {
       const page = await log(r);
-      return page.entries.some((e) => e.type === 'scene' && (e.scene as { layers: { result?: unknown }[] }).layers[0]?.result) ? page : undefined;
+      const computed = (e: LogEntry) => e.type === 'layer' && e.op === 'result' && (e.scene as { layers: { result?: unknown }[] }).layers[0]?.result;
+      return page.entries.some(computed) ? page : undefined;
     }, 'the layer result in the log');
     const types = withResult.entries.map((e) => e.type);
-    expect(types.slice(0, 2)).toEqual(['view', 'scene']);
+    expect(types.slice(0, 2)).toEqual(['view', 'layer']);
+    expect(withResult.entries[1]).toMatchObject({ type: 'layer', op: 'add', layer: 'ramp', scene: { version: 1 } });
+    expect(withResult.entries.find((e) => e.op === 'result')).toMatchObject({ type: 'layer', layer: 'ramp' });
     expect(types).toContain('annotation');
     expect(withResult.entries.map((e) => e.seq)).toEqual(types.map((_, i) => i + 1));
     for (const entry of withResult.entries) {
@@ -49,7 +52,7 @@ describe('a room log', () => {
     }
     expect(withResult.entries[0]).toMatchObject({ type: 'view', view: { opacity: 0.4 } });
     expect(withResult.entries.find((e) => e.type === 'annotation')).toMatchObject({ op: 'add', annotations: [{ label: 'here' }] });
-    const versions = withResult.entries.filter((e) => e.type === 'scene').map((e) => (e.scene as { version: number }).version);
+    const versions = withResult.entries.filter((e) => e.scene !== undefined).map((e) => (e.scene as { version: number }).version);
     expect(versions).toEqual(versions.map((_, i) => i + 1));
   });
 

@@ -191,7 +191,7 @@ class Room(RoomAnnotations):
 
     def log(self, since: int = 0, limit: Optional[int] = None) -> List[Dict[str, Any]]:
         """The room's changes after seq `since`, oldest first: each `{seq, ts, by, type, ...}`
-        (type view, scene, annotation, entry, snapshot, access or replay). Every page is read
+        (type view, scene, layer, annotation, entry, snapshot, access or replay). Every page is read
         unless `limit` bounds how many are answered."""
         entries: List[Dict[str, Any]] = []
         while True:
