@@ -17,6 +17,7 @@ import { installFederation } from './federation/install-federation.ts';
 import { createFastify } from './http/create-fastify.ts';
 import { installEvents } from './http/install-events.ts';
 import { installRoutes } from './http/install-routes.ts';
+import { installRequestActor } from './history/request-actor.ts';
 import { installPublishedRefresh } from './http/published-refresh.ts';
 import { installOps } from './ops/install-ops.ts';
 import { installOpenApiCollector } from './ops/openapi.ts';
@@ -36,6 +37,8 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   const host = await assembleHost(options, app.log);
   const { ctx, handle } = host;
   keepHostContext(app, ctx);
+  // Every change a request makes is recorded in its room's log as the request's user's.
+  installRequestActor(app);
   app.decorate('vitrine', handle);
   for (const [name, fn] of Object.entries(input.meshFunctions ?? {})) handle.registerFunction(name, fn, { returnType: 'mesh' });
 

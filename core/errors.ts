@@ -163,6 +163,14 @@ export const ERRORS = {
   SPC_ERR_SESSION_TOO_LARGE: entry(413, (limit = '?') => `the session file is larger than the ${limit}-byte limit`),
   SPC_ERR_SESSION_MEDIA_TYPE: entry(415, (got = '?') => `a session file is sent as application/x-tar (or application/octet-stream), not as a form's '${got}'`),
 
+  // --- a room's history: its log, presence, live poses, replay ---
+  SPC_ERR_LOG_QUERY_INVALID: entry(400, (field = '?', wanted = '?', got = '?') => `${field} must be ${wanted}, got '${got}'`),
+  SPC_ERR_PRESENCE_INVALID: entry(400, (field = '?', why = '?') => `${field} ${why}`),
+  SPC_ERR_REPLAY_INVALID: entry(400, (field = '?', why = '?') => `replay: ${field} ${why}`),
+  SPC_ERR_REPLAY_EMPTY: entry(404, (room = '?') => `room '${room}' has no log entries to replay in that range`),
+  SPC_ERR_REPLAY_NOT_FOUND: entry(404, (room = '?') => `no replay is playing into room '${room}'`),
+  SPC_ERR_LIVE_NOT_WEBSOCKET: entry(426, () => 'live poses are a WebSocket: connect with Upgrade: websocket'),
+
   // --- jobs ---
   SPC_ERR_JOB_NOT_FOUND: entry(404, (id = '?') => `job '${id}' not found`),
   SPC_ERR_JOB_RUNNING: entry(409, (id = '?') => `Job still running: '${id}'`),

@@ -25,6 +25,9 @@ import type { PublishedSpecimens } from './published/published-specimens.ts';
 import type { RoomScenes } from './scenes/service/room-scenes.ts';
 import type { RoomSnapshots } from './snapshots/service/room-snapshots.ts';
 import type { RoomWorkspace } from './rooms/service/room-workspace.ts';
+import type { RoomRecorder } from './history/room-recorder.ts';
+import type { PresenceService } from './presence/presence-service.ts';
+import type { Replays } from './history/replays.ts';
 
 /**
  * Runs after the host's own sources are reloaded, in the order added; what it returns is
@@ -65,6 +68,12 @@ export interface HostContext {
   snapshots: RoomSnapshots;
   /** Each room's annotations: this host's, or the Redis service's (scenes, snapshots and the Neuroglancer state read them too). */
   annotations: AnnotationStore;
+  /** Each room's log: every change of its stores, in one order (`GET /api/rooms/{room}/log`). */
+  history: RoomRecorder;
+  /** Who is in each room (`GET /api/rooms/{room}/presence`, `presence` events) and their live poses. */
+  presence: PresenceService;
+  /** Other rooms' logs played into rooms (`POST /api/rooms/{room}/replay`). */
+  replays: Replays;
   /** Static specimens read as input results. */
   staticInputs: StaticInputs;
   /** Host events, streamed to clients as Server-Sent Events. */

@@ -146,13 +146,12 @@ export interface HostOptions {
   publishedTtlSeconds?: number;
   /** Annotations one room holds at most; a request that would pass it adds nothing (409). @defaultValue 100000 */
   maxAnnotations?: number;
-  /**
-   * Seconds a room's snapshot (`POST /api/rooms/{room}/snapshots`) and the bytes of its layers
-   * are kept, whatever the room does next. @defaultValue 2592000 (30 days)
-   */
+  /** Seconds a room's snapshot (`POST .../snapshots`) and its layers' bytes are kept, whatever the room does next. @defaultValue 2592000 */
   snapshotTtlSeconds?: number;
   /** The folder a lone host keeps rooms and what people make in (made at start); null: memory only; unused with redis. @defaultValue null */
   dataDir?: string | null;
+  /** Seconds a room's log keeps each entry (`GET /api/rooms/{room}/log`). @defaultValue 2592000 (30 days) */
+  logTtlSeconds?: number;
 }
 
 export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream' | 'roomThreads' | 'compute' | 'pythonProcesses'>> & {
@@ -215,6 +214,7 @@ export const HOST_DEFAULTS = Object.freeze({
   maxAnnotations: 100_000,
   snapshotTtlSeconds: 2592000,
   dataDir: null,
+  logTtlSeconds: 2592000,
 });
 
 /** A numeric option's rule: a number above 0, or from 0 (`zero`); a whole one when `integer` (within 2^53 when `safe`). */
@@ -250,6 +250,7 @@ const NUMBER_RULES: readonly (readonly [keyof typeof HOST_DEFAULTS, NumberRule])
   ['publishedTtlSeconds', POSITIVE],
   ['maxAnnotations', { integer: true, safe: true }],
   ['snapshotTtlSeconds', POSITIVE],
+  ['logTtlSeconds', POSITIVE],
 ];
 
 function checkNumber(name: string, value: unknown, rule: NumberRule): void {

@@ -32,6 +32,8 @@ import { RoomSnapshots } from '../snapshots/service/room-snapshots.ts';
 import { assembleCompute } from './compute-assembly.ts';
 import type { ScaleService } from './scale-service.ts';
 import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
+import { roomReplayTarget } from './room-replay-target.ts';
+import { Replays } from '../history/replays.ts';
 
 export interface HostAssembly {
   /** The services the routes share. */
@@ -59,7 +61,17 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   const events = new EventHub();
   const stack = await assembleResults({ options, compute, catalog, events, log });
   const { scale, data } = stack;
-  const workspace = await assembleWorkspace({ options, results: stack.results, budget: stack.budget, catalog, events, scale, data, log });
+  const workspace = await assembleWorkspace({
+    options,
+    results: stack.results,
+    budget: stack.budget,
+    catalog,
+    events,
+    scale,
+    data,
+    log,
+    warn: (message, err) => log.warn({ err }, message),
+  });
   // After a reload or a plugin swap, a Redis service learns what this host now runs.
   const announce = async () => {
     await stack.scale?.node?.announce();
@@ -84,13 +96,15 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
 
   const files = new FileParser(compute.pools.encode);
   let binder: PointBinder | null = null;
-  const base: Omit<HostContext, 'scenes' | 'snapshots'> = {
+  const base: Omit<HostContext, 'scenes' | 'snapshots' | 'replays'> = {
     options,
     uploads: stack.uploads,
     files,
     staticInputs: new StaticInputs(files.parse),
     published: workspace.published,
     rooms: workspace.rooms,
+    history: workspace.history,
+    presence: workspace.presence,
     // Each write of a room's marks on this host recomputes the layers bound to its points (once scenes are made, below).
     annotations: notifyingStore(workspace.annotations, (roomId) => binder?.changed(roomId)),
     functions: compute.functions,
@@ -124,8 +138,23 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   binder = new PointBinder(scenes, {
     onError: (room, err) => log.warn({ room, err }, `layers bound to the points of room '${room}' could not be computed again`),
   });
-  const snapshots = new RoomSnapshots({ ...workspace.snapshots, scenes, rooms: workspace.rooms, sources, ttlSeconds: options.snapshotTtlSeconds });
-  const ctx: HostContext = { ...base, scenes, snapshots };
+  const snapshots = new RoomSnapshots({
+    ...workspace.snapshots,
+    scenes,
+    rooms: workspace.rooms,
+    sources,
+    ttlSeconds: options.snapshotTtlSeconds,
+    history: workspace.history,
+  });
+  // Another room's log played into a room, through the same services the routes change rooms with.
+  const replays = new Replays({
+    log: workspace.history.store,
+    target: roomReplayTarget({ rooms: workspace.rooms, scenes, annotations: base.annotations }),
+    recorder: workspace.history,
+    warn: (message, err) => log.warn({ err }, message),
+    announce: (roomId, status) => void workspace.rooms.announce(roomId, 'replay', status).catch(() => {}),
+  });
+  const ctx: HostContext = { ...base, scenes, snapshots, replays };
   return {
     ctx,
     handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), afterSwap }),
@@ -136,6 +165,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     relay: stack.scale?.relay ?? null,
     async close() {
       binder?.close();
+      replays.close();
       ctx.scenes.close();
       workspace.close();
       await stack.close();

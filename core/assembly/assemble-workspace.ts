@@ -10,7 +10,7 @@
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import { DEFAULT_MAX_PER_HOST, MemoryAnnotationStore } from '../annotations/memory-annotation-store.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
-import { HOST_CHANNEL, roomChannel } from '../events/channels.ts';
+import { HOST_CHANNEL, ROOM_CHANNEL_PREFIX, roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
@@ -27,6 +27,15 @@ import { MemorySceneStore } from '../scenes/memory-scene-store.ts';
 import type { SceneStore } from '../scenes/scene-store.ts';
 import { MemoryResultPins, MemorySnapshotStore } from '../snapshots/memory-snapshot-store.ts';
 import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
+import { LoggedSceneStore, loggedAnnotations, loggedBoard } from '../history/logged-stores.ts';
+import { MemoryRoomLog } from '../history/memory-room-log.ts';
+import { RoomRecorder } from '../history/room-recorder.ts';
+import type { RoomLogStore } from '../history/room-log-store.ts';
+import { LiveHub } from '../presence/live-hub.ts';
+import { MemoryRoster } from '../presence/memory-roster.ts';
+import { PresenceService } from '../presence/presence-service.ts';
+import type { Roster } from '../presence/roster.ts';
+import type { LiveRelay } from '../presence/live-relay.ts';
 
 /** How often a service's host with viewers listening reads whether other hosts published. */
 const SERVICE_POLL_MS = 2000;
@@ -39,11 +48,15 @@ export interface Workspace {
   sceneStore: SceneStore;
   /** Rooms' snapshots and the pins that keep their bytes. */
   snapshots: { store: SnapshotStore; pins: ResultPins };
+  /** Rooms' logs: every change of the stores above recorded, in this host's memory or the Redis service. */
+  history: RoomRecorder;
+  /** Who is in each room and their live poses: this host's, or the whole Redis service's. */
+  presence: PresenceService;
   close(): void;
 }
 
 export async function assembleWorkspace(deps: {
-  options: Pick<ResolvedHostOptions, 'publishedTtlSeconds' | 'cacheTtlSeconds' | 'maxAnnotations'>;
+  options: Pick<ResolvedHostOptions, 'publishedTtlSeconds' | 'cacheTtlSeconds' | 'maxAnnotations' | 'logTtlSeconds'>;
   results: ResultSource;
   budget: ResultBudget<StoredResult>;
   catalog: SpecimenCatalog;
@@ -52,6 +65,8 @@ export async function assembleWorkspace(deps: {
   /** A lone host's data folder: every store of the workspace kept in it. */
   data: DurableData | null;
   log: PublishedLog;
+  /** How a log entry that could not be kept is reported. */
+  warn?: (message: string, error: unknown) => void;
 }): Promise<Workspace> {
   const { options, scale } = deps;
   let board: RoomBoard = new MemoryRoomBoard(deps.events, options.cacheTtlSeconds);
@@ -69,6 +84,9 @@ export async function assembleWorkspace(deps: {
     snapshots.store.close();
     ({ board, sceneStore, annotations, snapshots, share } = durable);
   }
+  let logStore: RoomLogStore = new MemoryRoomLog(options.logTtlSeconds);
+  let roster: Roster | null = null;
+  let relay: LiveRelay | null = null;
   if (scale) {
     const [{ RedisRoomBoard }, { RedisPublished }, { RedisSceneStore }, { RedisSnapshotStore, RedisResultPins }, { RedisAnnotationStore }] = await Promise.all([
       import('../rooms/redis-room-board.ts'),
@@ -84,7 +102,29 @@ export async function assembleWorkspace(deps: {
     snapshots.pins.close();
     snapshots.store.close();
     snapshots = { store: new RedisSnapshotStore(scale.connections.command), pins: new RedisResultPins(scale.blobs) };
+    const { RedisRoomLog } = await import('../history/redis-room-log.ts');
+    logStore.close();
+    logStore = new RedisRoomLog(scale.connections.command, options.logTtlSeconds);
+    const [{ RedisRoster }, { RedisLiveRelay }] = await Promise.all([import('../presence/redis-roster.ts'), import('../presence/redis-live-relay.ts')]);
+    // The rooms this host streams are the ones whose silent peers it looks for.
+    const streamed = () => deps.events.channels(ROOM_CHANNEL_PREFIX).map((channel) => channel.slice(ROOM_CHANNEL_PREFIX.length));
+    const announceOn = board;
+    roster = new RedisRoster(scale.connections.command, (roomId, event, data) => announceOn.announce(roomId, event, data), streamed);
+    const live = new RedisLiveRelay(scale.connections.command, scale.connections.subscriber.duplicate());
+    await live.start();
+    relay = live;
   }
+  const roomBoard = board;
+  const presence = new PresenceService(
+    roster ?? new MemoryRoster((roomId, event, data) => roomBoard.announce(roomId, event, data)),
+    new LiveHub(relay),
+    deps.events,
+  );
+  // Every change of a room's stores is recorded in its log, whichever route or service made it.
+  const history = new RoomRecorder(logStore, deps.warn ?? (() => {}));
+  board = loggedBoard(board, history);
+  sceneStore = new LoggedSceneStore(sceneStore, history);
+  annotations = loggedAnnotations(annotations, history);
   const events = deps.events;
   const onChange = (id: string) => void events.publish(HOST_CHANNEL, { event: 'catalog', data: { specimens: [id] } });
   const published = new PublishedSpecimens({
@@ -110,11 +150,15 @@ export async function assembleWorkspace(deps: {
     sceneStore,
     snapshots,
     annotations,
+    history,
+    presence,
     close: () => {
+      void presence.close();
       if (poll) clearInterval(poll);
       snapshots.store.close();
       snapshots.pins.close();
       annotations.close();
+      logStore.close();
       published.close();
     },
   };

@@ -57,6 +57,7 @@ export const FLAGS = {
   'max-annotations': { type: 'string' },
   'snapshot-ttl': { type: 'string' },
   'data-dir': { type: 'string' },
+  'log-ttl': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

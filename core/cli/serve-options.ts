@@ -109,6 +109,7 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
                              uploads and published specimens, or none (memory only, lost at
                              exit); not used with --redis (default $XDG_DATA_HOME/vitrine,
                              else ~/.local/share/vitrine)
+  --log-ttl S                seconds a room's log keeps each change (default 2592000, 30 days)
   --allowed-hosts LIST       accepted Host header names, comma-separated, any port; * for any
                              (default: the bound address, localhost, 127.0.0.1 and [::1]; bound
                              beyond loopback also the machine's host name, <name>.local and
@@ -224,6 +225,7 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     publishedTtlSeconds: number('published-ttl', get('published-ttl'), false),
     maxAnnotations: positiveInteger('max-annotations', get('max-annotations')),
     snapshotTtlSeconds: number('snapshot-ttl', get('snapshot-ttl'), false),
+    logTtlSeconds: number('log-ttl', get('log-ttl'), false),
     viewer: !(onOff('no-viewer', get('no-viewer')) ?? false),
     clientProfiles: onOff('client-profiles', get('client-profiles')),
     headsetTriangles: headsetTriangles(get('headset-triangles')),

@@ -18,6 +18,8 @@ import type { SnapshotCreated } from '../wire/scene-types.ts';
 import { Transport } from './transport.ts';
 import type {
   CacheStats,
+  ReplayStatus,
+  RoomPeer,
   CatalogEntry,
   FunctionInfo,
   JobEvent,
@@ -199,6 +201,16 @@ export class VitrineClient implements JobEndpoints {
    */
   followRoom(room: string, options?: FollowRoomOptions): AsyncGenerator<RoomEvent, never, undefined> {
     return followRoom(this.#http, room, options);
+  }
+
+  /** `POST /api/rooms/{room}/replay` without `from`: pauses, resumes, seeks or changes the speed of the replay playing into the room. */
+  async steerReplay(room: string, steer: { pause?: boolean; seek?: number; speed?: number }, signal?: AbortSignal): Promise<ReplayStatus> {
+    return this.#http.json<ReplayStatus>('POST', `/api/rooms/${enc(room)}/replay`, { body: steer, signal });
+  }
+
+  /** `GET /api/rooms/{room}/presence`: who is in the room now, in the order they came. */
+  async roomPresence(room: string, signal?: AbortSignal): Promise<RoomPeer[]> {
+    return (await this.#http.json<{ peers: RoomPeer[] }>('GET', `/api/rooms/${enc(room)}/presence`, { signal })).peers;
   }
 
   /**

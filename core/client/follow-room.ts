@@ -14,12 +14,12 @@
  */
 import { followEvents, type FollowOptions } from './follow-events.ts';
 import type { Transport } from './transport.ts';
-import type { RoomEvent } from '../wire/wire-types.ts';
+import type { RoomEvent, RoomPeer } from '../wire/wire-types.ts';
 
 /** The events of a room's entry and view: what a follower gets unless it asks for every event. */
 const ENTRY_EVENTS = new Set<string>(['state', 'computing', 'result', 'failed', 'view']);
-/** Every room event, a scene's and annotations' too. */
-const ALL_EVENTS = new Set<string>([...ENTRY_EVENTS, 'scene', 'annotation']);
+/** Every room event, a scene's and annotations' too, and who comes and goes (to a follower that names itself). */
+const ALL_EVENTS = new Set<string>([...ENTRY_EVENTS, 'scene', 'annotation', 'presence', 'replay']);
 
 /** Options of `followRoom`. */
 export interface FollowRoomOptions extends FollowOptions {
@@ -32,6 +32,8 @@ export interface FollowRoomOptions extends FollowOptions {
    * @defaultValue 'entry'
    */
   events?: 'entry' | 'all';
+  /** How this follower appears in the room's presence (its name when anonymous, its kind); it then gets `presence` events too. */
+  as?: { name?: string; kind?: RoomPeer['kind'] };
 }
 
 /**
@@ -40,7 +42,8 @@ export interface FollowRoomOptions extends FollowOptions {
  * connections in a row failed; an `AbortError` when `options.signal` aborts.
  */
 export async function* followRoom(transport: Transport, room: string, options: FollowRoomOptions = {}): AsyncGenerator<RoomEvent, never, undefined> {
-  const route = { path: `/api/rooms/${encodeURIComponent(room)}/events` };
+  const named = options.as ? new URLSearchParams(Object.entries(options.as).filter(([, v]) => v !== undefined) as [string, string][]).toString() : '';
+  const route = { path: `/api/rooms/${encodeURIComponent(room)}/events${named ? `?${named}` : ''}` };
   const all = options.events === 'all';
   // The scene's active layer: its computations are the room's entry changing (they name it).
   let active: string | null = null;

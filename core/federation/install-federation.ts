@@ -32,7 +32,8 @@ async function installRelay(app: FastifyInstance, ctx: HostContext, local: Local
     return { specimens: ctx.catalog.list().length, functions: ctx.functions.size, workers };
   });
   // Small frames only until a worker's hello is accepted; the hub raises the limit after it.
-  await app.register(websocket, { options: { maxPayload: HELLO_MAX_FRAME_BYTES, perMessageDeflate: false } });
+  // The host's routes register WebSockets with these options; a federation mounted alone registers them itself.
+  if (!app.hasDecorator('websocketServer')) await app.register(websocket, { options: { maxPayload: HELLO_MAX_FRAME_BYTES, perMessageDeflate: false } });
   app.get<{ Params: { worker_id: string } }>('/ws/federation/:worker_id', { websocket: true }, (socket, request) => {
     hub.accept(socket, request.params.worker_id);
   });

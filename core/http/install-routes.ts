@@ -11,6 +11,10 @@ import { viewerRoutes } from '../assets/viewer-routes.ts';
 import { zarrRoutes } from '../zarr/routes-zarr.ts';
 import { annotationRoutes } from './routes-annotations.ts';
 import { blobRoutes } from './routes-blobs.ts';
+import websocket from '@fastify/websocket';
+import { HELLO_MAX_FRAME_BYTES } from '../federation/frame-limit.ts';
+import { historyRoutes } from './routes-history.ts';
+import { presenceRoutes } from './routes-presence.ts';
 import { jobRoutes } from './routes-jobs.ts';
 import { publishedRoutes } from './routes-published.ts';
 import { roomImageRoutes } from './routes-room-image.ts';
@@ -40,6 +44,10 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext): Pro
   await app.register(precomputedAnnotationRoutes, { ctx: { options: ctx.options, forms } });
   await app.register(sceneRoutes, { ctx });
   await app.register(snapshotRoutes, { ctx });
+  // WebSockets for the whole host (live poses; a relay's workers too), small frames unless a route raises its own.
+  await app.register(websocket, { options: { maxPayload: HELLO_MAX_FRAME_BYTES, perMessageDeflate: false } });
+  await app.register(historyRoutes, { ctx });
+  await app.register(presenceRoutes, { ctx });
   await app.register(mcpRoutes, { ctx });
   await app.register(clientRoute);
   if (ctx.options.viewer) await app.register(viewerRoutes);

@@ -2,7 +2,8 @@
  * @module room-events
  * One room as Server-Sent Events (`GET /api/rooms/{room_id}/events`): first
  * `state` (the room's entry or null), `view` (its shared view) and `scene` (its layers), then
- * `computing`, `result`, `failed`, `view`, `scene` and `annotation` as the ResultSource, the
+ * `computing`, `result`, `failed`, `view`, `scene` and `annotation` (and `presence`, to a
+ * follower that named itself) as the ResultSource, the
  * room workspace and the scene store
  * publishes them (the room's own computations naming the active layer:
  * active-layer-events.ts) on the host EventHub channel `roomChannel(roomId)`, whichever endpoint
@@ -22,7 +23,9 @@ import { withActiveLayer } from '../events/active-layer-events.ts';
 import type { StreamScope } from '../events/stream-scope.ts';
 
 /** Room events forwarded to subscribers; anything else on the channel stays inside the host. */
-const ROOM_EVENTS = new Set(['computing', 'result', 'failed', 'view', 'scene', 'annotation']);
+const ROOM_EVENTS = new Set(['computing', 'result', 'failed', 'view', 'scene', 'annotation', 'replay']);
+/** What a stream that named itself (a member of the room's presence) gets besides. */
+const PRESENT_EVENTS = new Set([...ROOM_EVENTS, 'presence']);
 
 /** The version of a `scene` event's scene (0 for anything else). */
 const sceneVersion = (event: HostEvent): number => (event.event === 'scene' ? ((event.data as { version?: number } | null)?.version ?? 0) : 0);
@@ -42,7 +45,9 @@ export async function streamRoom(
   hub: EventHub,
   roomId: string,
   log: FastifyBaseLogger,
+  present = false,
 ): Promise<void> {
+  const forwarded = present ? PRESENT_EVENTS : ROOM_EVENTS;
   let open = false;
   const early: HostEvent[] = [];
   const writer = new BoundedEventWriter(reply, {
@@ -69,7 +74,7 @@ export async function streamRoom(
         scope.close();
         return;
       }
-      if (!ROOM_EVENTS.has(event.event)) return;
+      if (!forwarded.has(event.event)) return;
       if (open) send(event);
       // Bounded: a room busier than this during one state read is churning, and its next
       // `result` shows the entry anyway.

@@ -21,10 +21,12 @@ import { streamJob } from './job-events.ts';
 import { parseSince, roomOf } from './request-input.ts';
 import { idParams, LAST_EVENT_ID, queryOf, ROOM_ID_PATH, SINCE } from './route-inputs.ts';
 import { streamRoom } from './room-events.ts';
+import { ANONYMOUS, requestUser } from '../people/request-user.ts';
+import { PEER_KINDS, peerOf } from '../presence/peer.ts';
 
 export interface EventRoutesOptions {
   /** The host's parts the streams read: its events, jobs, rooms and default room. */
-  context: Pick<HostContext, 'events' | 'jobs' | 'rooms' | 'scenes' | 'options'>;
+  context: Pick<HostContext, 'events' | 'jobs' | 'rooms' | 'scenes' | 'options' | 'presence'>;
   /** The bound on open streams, shared with every other stream route of the host. */
   limit: StreamLimit;
   /** How often a job stream re-reads its job without a nudge, for a service that may lose them. @defaultValue never */
@@ -131,6 +133,10 @@ const ROOM_SCHEMA = {
     'without one) are about the room’s entry, which is the active layer. A reconnecting subscriber gets `state`, `view` and `scene` again.',
   operationId: 'room_events',
   params: { type: 'object', required: ['room_id'], properties: { room_id: ROOM_ID_PATH } },
+  querystring: queryOf({
+    name: { type: 'string', description: 'The follower’s name in the room’s presence when the host knows no user for it (at most 64 characters)' },
+    kind: { type: 'string', description: `What kind of client follows: ${PEER_KINDS.join(', ')} (default page)` },
+  }),
   response: {
     200: eventStream({
       state: { oneOf: [ROOM_ENTRY, { type: 'null' }] },
@@ -152,6 +158,16 @@ const ROOM_SCHEMA = {
           annotation: { type: 'object', description: 'The annotation as it is now (as it was, for remove)' },
           version: { type: 'integer' },
         },
+      },
+      replay: {
+        type: 'object',
+        description:
+          'A replay playing into the room changed pace (started, paused, resumed, sought, sped, ended, stopped): ' +
+          'its status as GET /api/rooms/{room_id}/replay answers it',
+      },
+      presence: {
+        type: 'object',
+        description: 'To a follower that named itself (name or kind): {op: join | leave, peer: {id, name, kind, user, since}}',
       },
     }),
     503: BUSY,
@@ -192,10 +208,21 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     });
   });
 
-  app.get<{ Params: { room_id: string } }>('/api/rooms/:room_id/events', { sse: 'manual', schema: ROOM_SCHEMA }, async (request, reply) => {
+  type RoomStreamRequest = { Params: { room_id: string }; Querystring: { name?: string; kind?: string } };
+  app.get<RoomStreamRequest>('/api/rooms/:room_id/events', { sse: 'manual', schema: ROOM_SCHEMA }, async (request, reply) => {
     const roomId = roomOf(context, request.params.room_id);
+    // Every follower is in the room's presence; one that names itself also hears who comes and goes.
+    const peer = peerOf(requestUser(request), ANONYMOUS, request.query);
+    const present = request.query.name !== undefined || request.query.kind !== undefined;
+    reply.header('x-peer-id', peer.id);
     const scope = new StreamScope(reply);
     scope.add(limit.acquire());
-    await streamRoom(reply, scope, context.rooms, context.scenes, context.events, roomId, request.log);
+    await streamRoom(reply, scope, context.rooms, context.scenes, context.events, roomId, request.log, present);
+    if (scope.closed) return;
+    const leave = await context.presence.follow(roomId, peer).catch((err: unknown) => {
+      request.log.warn({ err, room: roomId }, 'a follower could not be listed in the room’s presence');
+      return () => {};
+    });
+    scope.add(leave);
   });
 }

@@ -42,8 +42,8 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
       schema: {
         summary: 'Record a room as a snapshot: its scene, view and annotations, each layer’s bytes pinned',
         description:
-          '201 `{"id", "url"}`: `id` is the SHA-256 of the snapshot’s canonical JSON (the same room unchanged gives the same id), `url` opens it in the ' +
-          'viewer. ' +
+          '201 `{"id", "url", "log_seq"}`: `id` is the SHA-256 of the snapshot’s canonical JSON (the same room unchanged gives the same id), ' +
+          '`url` opens it in the viewer, `log_seq` is the room log’s entry recording it. ' +
           'Every layer’s result is computed (or taken from the cache) and kept `--snapshot-ttl` seconds whatever the room does next.',
         params: ROOM_PARAMS,
       },

@@ -19,7 +19,8 @@ export type ToolArgs = Record<string, unknown>;
 export type ToolDeps = RoomRequestDeps &
   PublishDeps &
   SpecimenViewDeps &
-  Pick<HostContext, 'catalog' | 'resultIds' | 'rooms' | 'scenes' | 'snapshots' | 'staticInputs' | 'annotations' | 'jobs' | 'delivery' | 'pictures'>;
+  Pick<HostContext, 'catalog' | 'resultIds' | 'rooms' | 'scenes' | 'snapshots' | 'staticInputs' | 'annotations' | 'jobs' | 'delivery' | 'pictures'> &
+  Pick<HostContext, 'history' | 'presence'>;
 
 /** What a tool call needs: the host's parts it reads and the host's base URL for links. */
 export interface ToolCallContext {

@@ -11,6 +11,7 @@ import { specimenOr404 } from '../registry/specimen-functions.ts';
 import { toCatalogEntry, toSpecimenMetadata } from '../registry/specimen-views.ts';
 import { checkViewChange, VIEW_PROPERTIES } from '../rooms/room-view.ts';
 import { ANNOTATION_TOOLS } from './annotation-tools.ts';
+import { HISTORY_TOOLS } from './history-tools.ts';
 import { JOB_TOOLS } from './job-tools.ts';
 import type { McpTool, ToolArgs, ToolCallContext, ToolSchema } from './mcp-tool.ts';
 import { SCENE_TOOLS } from './scene-tools.ts';
@@ -98,6 +99,7 @@ export const MCP_TOOLS = {
   ...JOB_TOOLS,
   ...ANNOTATION_TOOLS,
   ...SCENE_TOOLS,
+  ...HISTORY_TOOLS,
 } satisfies Record<string, McpTool>;
 
 export type ToolName = keyof typeof MCP_TOOLS;

@@ -68,6 +68,12 @@ export const KEYS = {
   annotations: (roomId: string) => `${P}ann:${roomId}`,
   /** HASH: a room's annotation `version` and `next` id (ids are never reused); kept for good. */
   annotationMeta: (roomId: string) => `${P}annmeta:${roomId}`,
+  /** ZSET: a room's log, seq → the entry (JSON); `--log-ttl` after its last append, older entries dropped. */
+  roomLog: (roomId: string) => `${P}log:${roomId}`,
+  /** HASH: a room's log head (`seq` the newest, `ts` its time); as long as the log. */
+  roomLogHead: (roomId: string) => `${P}loghead:${roomId}`,
+  /** HASH: a room's roster, peer id → the peer (JSON, with its expiry); each host refreshes its own. */
+  roomPresence: (roomId: string) => `${P}presence:${roomId}`,
 } as const;
 
 export const CHANNELS = {
@@ -81,4 +87,6 @@ export const CHANNELS = {
   pointer: `${P}events:pointer`,
   /** A relayed worker id whose registration changed or went: hosts re-read it. */
   relay: `${P}events:relay`,
+  /** `{room, peer, pose}`: live poses for every host's peers of the room. */
+  live: `${P}events:live`,
 } as const;

@@ -9,6 +9,7 @@
  */
 import type { Redis } from 'ioredis';
 import { ANNOTATION_SCRIPTS } from './annotation-scripts.ts';
+import { HISTORY_SCRIPTS } from './history-scripts.ts';
 import { ROOM_SCRIPTS } from './room-scripts.ts';
 
 const PRELUDE = `
@@ -268,6 +269,7 @@ end
 return n`,
   },
   ...ANNOTATION_SCRIPTS,
+  ...HISTORY_SCRIPTS,
 } as const;
 
 type ScriptName = keyof typeof SCRIPTS;

@@ -119,6 +119,8 @@ export type LayerChange = { [K in keyof LayerDisplay]?: LayerDisplay[K] | null }
 export interface SnapshotCreated {
   id: string;
   url: string;
+  /** The seq of the room's log entry recording it: the room's changes up to it are what it holds. */
+  log_seq?: number;
 }
 
 

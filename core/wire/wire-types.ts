@@ -220,6 +220,39 @@ export interface RoomView {
  * `view` on connect, then on each change; `computing` and `result` name the `layer` they are
  * for) and `annotation` one change to its marks (scene-types.ts).
  */
+/** One peer in a room (`GET /api/rooms/{room_id}/presence`, `presence` events). */
+export interface RoomPeer {
+  id: string;
+  /** Its user, or the name it gave when anonymous. */
+  name: string;
+  kind: 'page' | 'headset' | 'notebook' | 'agent';
+  user: string;
+  /** When it joined (host ms). */
+  since: number;
+}
+
+/** A `presence` event: who joined or left (sent to followers that named themselves). */
+export interface PresenceChange {
+  op: 'join' | 'leave';
+  peer: RoomPeer;
+}
+
+/** Where a replay playing into a room is (`GET /api/rooms/{room_id}/replay`, `replay` events). */
+export interface ReplayStatus {
+  room_id: string;
+  from: string;
+  state: 'playing' | 'paused' | 'ended';
+  speed: number;
+  /** Where it is, in the other room's time (host ms). */
+  position: number;
+  start_ts: number;
+  end_ts: number;
+  applied: number;
+  total: number;
+  since: number;
+  until: number;
+}
+
 export type RoomEvent =
   | { event: 'state'; data: RoomEntry | null }
   | { event: 'computing'; data: RoomComputing & { layer?: string } }
@@ -227,7 +260,9 @@ export type RoomEvent =
   | { event: 'failed'; data: RoomFailed }
   | { event: 'view'; data: RoomView | null }
   | { event: 'scene'; data: RoomScene }
-  | { event: 'annotation'; data: AnnotationEvent };
+  | { event: 'annotation'; data: AnnotationEvent }
+  | { event: 'presence'; data: PresenceChange }
+  | { event: 'replay'; data: ReplayStatus };
 
 /**
  * `GET /api/snapshots/{id}`: a room as it was, each layer's result by blob id (its `data_url` is

@@ -154,6 +154,8 @@ describe('event routes in the OpenAPI document', () => {
       'view',
       'scene',
       'annotation',
+      'replay',
+      'presence',
     ]);
   });
 });

@@ -20,6 +20,7 @@ const TOOLS = [
   'compute',
   'describe_specimen',
   'get_room',
+  'get_room_log',
   'get_scene',
   'job_status',
   'list_annotations',
@@ -33,6 +34,7 @@ const TOOLS = [
   'snapshot_room',
   'start_job',
   'update_layer',
+  'who_is_here',
 ];
 
 // One host and one client for the file.

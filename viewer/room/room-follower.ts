@@ -48,6 +48,10 @@ export interface RoomFollowerOptions {
   left?(): void;
   /** Each `state` and `annotation` event, for the room's marks (besides what the follower does with a `state`). */
   marks?(event: RoomEvent): void;
+  /** Each `state` (the stream (re)started: read who is here) and `presence` event. */
+  presence?(event: RoomEvent): void;
+  /** Each `replay` event: a replay playing into the room changed pace. */
+  replay?(event: RoomEvent): void;
 }
 
 /** The stream's state, on the element's `data-stream` (for styles and tests). */
@@ -167,6 +171,8 @@ export class RoomFollower {
       for await (const event of this.#options.follow(room, signal)) {
         if (signal.aborted) return;
         if (event.event === 'state' || event.event === 'annotation') this.#options.marks?.(event);
+        if (event.event === 'state' || event.event === 'presence') this.#options.presence?.(event);
+        if (event.event === 'replay') this.#options.replay?.(event);
         if (event.event === 'scene') this.#options.scene?.(event.data);
         else if (this.#options.layerEvent?.(event)) continue;
         else if (event.event === 'view') this.#options.view?.(event.data);

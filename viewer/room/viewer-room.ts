@@ -24,6 +24,8 @@ import type { Stage } from '../stage/stage.ts';
 import type { StageContent } from '../stage/stage-content.ts';
 import { ScaleBar } from '../stage/scale-bar.ts';
 import { attachValueReadout } from '../layers/volume/value-readout.ts';
+import { WhoIsHere } from './who-is-here.ts';
+import { ReplayTimeline } from './replay-timeline.ts';
 
 export interface ViewerRoomHooks {
   client: VitrineClient;
@@ -45,6 +47,10 @@ export interface ViewerRoomHooks {
 
 export class ViewerRoom {
   readonly follower: RoomFollower;
+  /** Who else follows the room, beside the switch. */
+  readonly here = new WhoIsHere();
+  /** The timeline of a replay playing into the room. */
+  readonly timeline: ReplayTimeline;
   readonly view: RoomViewBinding;
   /** The scene; null when the page cannot draw. */
   readonly scene: RoomSceneView | null;
@@ -59,8 +65,10 @@ export class ViewerRoom {
     this.#hooks = hooks;
     const { client, stage, layout } = hooks;
     const following = (): string | null => (this.follower.enabled ? hooks.room() : null);
+    this.timeline = new ReplayTimeline((steer) => void client.steerReplay(hooks.room(), steer).catch(() => {}));
     this.follower = new RoomFollower({
-      follow: (room, signal) => client.followRoom(room, { signal, events: 'all' }),
+      // The page is in the room's presence as a page; it hears who comes and goes.
+      follow: (room, signal) => client.followRoom(room, { signal, events: 'all', as: { kind: 'page' } }),
       shown: hooks.shown,
       adopt: hooks.adopt,
       onToggle: hooks.onToggle,
@@ -70,11 +78,25 @@ export class ViewerRoom {
       layerEvent: (event) => this.scene?.layerEvent(event) ?? false,
       // Called whenever the follower (re)starts, also with following off: the page's room or its following changed.
       left: () => {
+        this.here.clear();
+        this.timeline.clear();
         this.scene?.reset();
         this.marks?.setRoom(hooks.room(), this.follower.enabled);
       },
       marks: (event) => this.marks?.event(event),
+      replay: (event) => {
+        if (event.event === 'replay') this.timeline.show(event.data);
+      },
+      presence: (event) => {
+        if (event.event === 'presence') return this.here.change(event.data);
+        const room = hooks.room();
+        void client.roomPresence(room).then(
+          (peers) => room === hooks.room() && this.here.reset(peers),
+          () => {},
+        );
+      },
     });
+    this.follower.element.append(this.here.element, this.timeline.element);
     this.scene = stage
       ? new RoomSceneView({
           client,

@@ -33,6 +33,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   // reductions `max_dim` shares), and a segmentation's label index, surfaces and renumbering.
   ['catalog/', 'uploads/', 'scenes/', 'snapshots/', 'pyramid/', 'labels/'],
   ['registry/', 'delivery/'],
+  // A room's history (its log, every store's changes recorded, replay's reading) and who is in
+  // it now (presence, live poses).
+  ['history/', 'presence/'],
   // The software renderers of thumbnails and room pictures, which the worker threads run.
   ['thumbnails/'],
   // The worker threads' transport and their entry, which runs delivery and format work.

@@ -201,3 +201,20 @@ class Room(RoomAnnotations):
     def follow(self) -> Iterator[Event]:
         """The room's events as they happen (state, view, scene, computing, result, failed ...)."""
         return self._client.follow(self.name)
+
+    def log(self, since: int = 0, limit: Optional[int] = None) -> List[Dict[str, Any]]:
+        """The room's changes after seq `since`, oldest first: each `{seq, ts, by, type, ...}`
+        (type view, scene, layer, annotation, entry, snapshot, access or replay). Every page is read
+        unless `limit` bounds how many are answered."""
+        entries: List[Dict[str, Any]] = []
+        while True:
+            wanted = 10000 if limit is None else min(10000, limit - len(entries))
+            page = self._client._http.json("GET", f"{self._path}/log", query={"since": since, "limit": wanted})
+            entries.extend(page["entries"])
+            if not page["more"] or (limit is not None and len(entries) >= limit):
+                return entries
+            since = page["next_since"]
+
+    def presence(self) -> List[Dict[str, Any]]:
+        """Who is in the room now, in the order they came: each `{id, name, kind, user, since}`."""
+        return self._client._http.json("GET", f"{self._path}/presence")["peers"]

@@ -30,6 +30,7 @@ import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from '../
 import type { RecordedScene, RoomScenes } from '../../scenes/service/room-scenes.ts';
 import { VIEW_FIELDS, type ViewChange } from '../../rooms/room-view.ts';
 import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
+import type { RoomRecorder } from '../../history/room-recorder.ts';
 
 /** A snapshot as the host answers it: the document's bytes as hashed, its id, and when it was first taken (ms since the epoch). */
 export interface StoredSnapshot {
@@ -45,6 +46,8 @@ export interface SnapshotDeps {
   rooms: Pick<RoomWorkspace, 'view' | 'changeView'>;
   sources: LayerSourceDeps;
   ttlSeconds: number;
+  /** The rooms' logs, where a snapshot taken is recorded (and so names the seq it was taken at). */
+  history?: Pick<RoomRecorder, 'record'>;
 }
 
 export class RoomSnapshots {
@@ -99,7 +102,8 @@ export class RoomSnapshots {
     const known = await store.get(id);
     const pinned = await pins.pin(id, results, ttlMs);
     await store.put(id, { json, created: known?.created ?? Date.now(), pins: pinned }, ttlMs);
-    return { id, url: `/?snapshot=${id}` };
+    const logged = await this.#deps.history?.record(roomId, 'snapshot', { snapshot_id: id });
+    return { id, url: `/?snapshot=${id}`, ...(logged ? { log_seq: logged.seq } : {}) };
   }
 
   /**

@@ -1,0 +1,49 @@
+/**
+ * @module room-replay-target
+ * A replay's writes as a host makes them (history/replay-target.ts): through the same room
+ * services the routes use, so each is stored, announced to the room's followers and recorded in
+ * the room's log like any other change. A part the room already holds as asked is not written
+ * again: a scene whose layers and active layer are already the room's (a log records each
+ * layer's result arriving; the replayed room computes its own), the same view, no marks on none.
+ */
+import type { Annotation, RoomScene, SceneLayer } from '../wire/scene-types.ts';
+import type { ReplayTarget } from '../history/replay-target.ts';
+import { stableJson } from '../wire/stable-json.ts';
+import { VIEW_FIELDS, type ViewChange } from '../rooms/room-view.ts';
+import type { AnnotationStore } from '../annotations/annotation-store.ts';
+import type { RoomScenes } from '../scenes/service/room-scenes.ts';
+import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
+
+/** A scene's layers and active layer, without what each layer's computation left in it. */
+function shape(scene: { layers: readonly object[]; active: string | null }): string {
+  return JSON.stringify({ layers: scene.layers.map((layer) => ({ ...layer, result: undefined })), active: scene.active });
+}
+
+export function roomReplayTarget(deps: {
+  rooms: Pick<RoomWorkspace, 'view' | 'changeView' | 'showStatic'>;
+  scenes: Pick<RoomScenes, 'scene' | 'restore'>;
+  annotations: Pick<AnnotationStore, 'replace' | 'version' | 'list'>;
+}): ReplayTarget {
+  return {
+    async setView(roomId, view) {
+      if (stableJson(await deps.rooms.view(roomId)) === stableJson(view)) return;
+      const change: ViewChange = {};
+      for (const field of VIEW_FIELDS) (change as Record<string, unknown>)[field] = view[field] ?? null;
+      await deps.rooms.changeView(roomId, change);
+    },
+    async setScene(roomId, scene) {
+      const current: RoomScene = await deps.scenes.scene(roomId);
+      if (shape(current) === shape(scene)) return;
+      await deps.scenes.restore(roomId, { layers: scene.layers as unknown as SceneLayer[], active: scene.active });
+    },
+    async setAnnotations(roomId, annotations) {
+      if (annotations.length === 0 && (await deps.annotations.list(roomId)).annotations.length === 0) return;
+      await deps.annotations.replace(roomId, annotations as unknown as Annotation[]);
+    },
+    async showEntry(roomId, entry) {
+      if (entry.function_name === null && typeof entry.specimen_id === 'string' && typeof entry.type === 'string') {
+        await deps.rooms.showStatic(roomId, entry.specimen_id, entry.type);
+      }
+    },
+  };
+}

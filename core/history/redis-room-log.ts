@@ -1,0 +1,43 @@
+/**
+ * @module redis-room-log
+ * Room logs on a Redis service: one sorted set per room (score the seq, member the entry's
+ * JSON) beside a head hash, appended by one script (redis/history-scripts.ts) that numbers and
+ * stores in a single step, so every host of the service appends into one order. Entries past
+ * the time-to-live are dropped as the log grows and skipped when read.
+ */
+import { KEYS } from '../redis/redis-keys.ts';
+import type { ScriptedRedis } from '../redis/redis-scripts.ts';
+import { orUnavailable } from '../redis/redis-unavailable.ts';
+import { pageLimit, pageOf, type LogChange, type LogEntry, type LogPage, type RoomLogStore } from './room-log-store.ts';
+
+export class RedisRoomLog implements RoomLogStore {
+  #redis: ScriptedRedis;
+  #ttlMs: number;
+
+  constructor(redis: ScriptedRedis, ttlSeconds: number) {
+    this.#redis = redis;
+    this.#ttlMs = ttlSeconds * 1000;
+  }
+
+  async append(roomId: string, change: LogChange): Promise<LogEntry> {
+    const { seq: _s, ts: _t, by: _b, type: _y, ...fields } = change.change;
+    const body = JSON.stringify({ by: change.by, type: change.type, ...fields }).slice(1);
+    const json = await orUnavailable(this.#redis.vLogAppend(roomId, Date.now(), this.#ttlMs, body));
+    return JSON.parse(String(json)) as LogEntry;
+  }
+
+  async read(roomId: string, since: number, limit: number): Promise<LogPage> {
+    const n = pageLimit(limit);
+    const [rows, head] = await orUnavailable(
+      Promise.all([
+        this.#redis.zrangebyscore(KEYS.roomLog(roomId), `(${Math.max(0, since)}`, '+inf', 'LIMIT', 0, n + 1),
+        this.#redis.hget(KEYS.roomLogHead(roomId), 'seq'),
+      ]),
+    );
+    const oldest = Date.now() - this.#ttlMs;
+    const entries = rows.map((row) => JSON.parse(row) as LogEntry).filter((entry) => entry.ts >= oldest);
+    return pageOf(entries, since, n, Number(head ?? 0));
+  }
+
+  close(): void {}
+}

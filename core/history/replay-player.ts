@@ -1,0 +1,190 @@
+/**
+ * @module replay-player
+ * One replay playing into a room: another room's entries written at their original offsets
+ * (scaled by the speed) on a clock that can pause, resume, change speed and seek. The clock
+ * maps wall time to the other room's time from an anchor moved at every change of pace, so a
+ * pause or a speed change never shifts what comes after; entries due together are written in
+ * order, one at a time. Seeking folds the log up to the moment and sets the room to it.
+ */
+import { asActor } from './request-actor.ts';
+import { applyState, type ReplayTarget } from './replay-target.ts';
+import { foldAll, foldEntry, type FoldedRoom } from './room-fold.ts';
+import type { LogEntry } from './room-log-store.ts';
+
+export type ReplayState = 'playing' | 'paused' | 'ended';
+
+export interface ReplayStatus {
+  room_id: string;
+  from: string;
+  state: ReplayState;
+  speed: number;
+  /** Where the replay is, in the other room's time (host ms). */
+  position: number;
+  /** The other room's time of the first and last entry played. */
+  start_ts: number;
+  end_ts: number;
+  /** Entries written so far, and in all. */
+  applied: number;
+  total: number;
+  since: number;
+  until: number;
+}
+
+export class ReplayPlayer {
+  readonly roomId: string;
+  readonly from: string;
+  #target: ReplayTarget;
+  /** The entries up to `since`: the state the replay starts from. */
+  #before: LogEntry[];
+  #entries: LogEntry[];
+  #index = 0;
+  #state: ReplayState = 'paused';
+  #speed: number;
+  #anchorWall = 0;
+  #anchorSource: number;
+  #timer: NodeJS.Timeout | null = null;
+  /** What the room holds now, as the replay wrote it (marks are written whole). */
+  #room: FoldedRoom = {};
+  #busy: Promise<void> = Promise.resolve();
+  #onError: (error: unknown) => void;
+  #onEnd: () => void;
+
+  constructor(opts: {
+    roomId: string;
+    from: string;
+    target: ReplayTarget;
+    before: LogEntry[];
+    entries: LogEntry[];
+    speed: number;
+    onError: (error: unknown) => void;
+    /** Runs once when the last entry was written (not when stopped). */
+    onEnd?: () => void;
+  }) {
+    this.#onEnd = opts.onEnd ?? (() => {});
+    this.roomId = opts.roomId;
+    this.from = opts.from;
+    this.#target = opts.target;
+    this.#before = opts.before;
+    this.#entries = opts.entries;
+    this.#speed = opts.speed;
+    this.#onError = opts.onError;
+    this.#anchorSource = opts.entries[0]?.ts ?? 0;
+  }
+
+  /** Sets the room to where the replay starts, then plays. */
+  async start(): Promise<void> {
+    this.#room = foldAll(this.#before);
+    await applyState(this.#target, this.roomId, this.#room, true);
+    this.#state = 'playing';
+    this.#anchorWall = Date.now();
+    this.#schedule();
+  }
+
+  #sourceNow(): number {
+    return this.#state === 'playing' ? this.#anchorSource + (Date.now() - this.#anchorWall) * this.#speed : this.#anchorSource;
+  }
+
+  #reanchor(): void {
+    this.#anchorSource = this.#sourceNow();
+    this.#anchorWall = Date.now();
+  }
+
+  #schedule(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    if (this.#state !== 'playing') return;
+    const next = this.#entries[this.#index];
+    if (!next) {
+      this.#state = 'ended';
+      this.#onEnd();
+      return;
+    }
+    const delay = Math.max(0, (next.ts - this.#sourceNow()) / this.#speed);
+    this.#timer = setTimeout(() => void this.#tick(), delay);
+  }
+
+  async #tick(): Promise<void> {
+    this.#timer = null;
+    const now = this.#sourceNow();
+    const due: LogEntry[] = [];
+    while (this.#index < this.#entries.length && this.#entries[this.#index]!.ts <= now) due.push(this.#entries[this.#index++]!);
+    this.#busy = this.#busy.then(async () => {
+      for (const entry of due) await this.#write(entry).catch(this.#onError);
+    });
+    await this.#busy;
+    this.#schedule();
+  }
+
+  /** Writes one entry as the one who made it. */
+  async #write(entry: LogEntry): Promise<void> {
+    if (!foldEntry(this.#room, entry)) return;
+    const room = this.#room;
+    await asActor(entry.by, async () => {
+      if (entry.type === 'view') await this.#target.setView(this.roomId, room.view!);
+      else if (entry.type === 'scene' || entry.type === 'layer') await this.#target.setScene(this.roomId, room.scene!);
+      else if (entry.type === 'annotation') await this.#target.setAnnotations(this.roomId, [...room.annotations!.values()]);
+      else if (entry.type === 'entry') await this.#target.showEntry(this.roomId, room.entry!);
+    });
+  }
+
+  pause(): void {
+    if (this.#state !== 'playing') return;
+    this.#reanchor();
+    this.#state = 'paused';
+    this.#schedule();
+  }
+
+  resume(): void {
+    if (this.#state !== 'paused') return;
+    this.#anchorWall = Date.now();
+    this.#state = 'playing';
+    this.#schedule();
+  }
+
+  setSpeed(speed: number): void {
+    this.#reanchor();
+    this.#speed = speed;
+    this.#schedule();
+  }
+
+  /** Sets the room to the other room's state at `ts` and plays on from there (or stays paused). */
+  async seek(ts: number): Promise<void> {
+    if (this.#state === 'ended') this.#state = 'paused';
+    const playing = this.#state === 'playing';
+    this.#state = 'paused';
+    this.#schedule();
+    await this.#busy;
+    let index = 0;
+    while (index < this.#entries.length && this.#entries[index]!.ts <= ts) index++;
+    this.#room = foldAll([...this.#before, ...this.#entries.slice(0, index)]);
+    await applyState(this.#target, this.roomId, this.#room, true);
+    this.#index = index;
+    this.#anchorSource = ts;
+    this.#anchorWall = Date.now();
+    this.#state = playing ? 'playing' : 'paused';
+    this.#schedule();
+  }
+
+  stop(): void {
+    this.#state = 'ended';
+    this.#schedule();
+  }
+
+  status(): ReplayStatus {
+    const first = this.#entries[0];
+    const last = this.#entries.at(-1);
+    return {
+      room_id: this.roomId,
+      from: this.from,
+      state: this.#state,
+      speed: this.#speed,
+      position: Math.round(Math.min(this.#sourceNow(), last?.ts ?? 0)),
+      start_ts: first?.ts ?? 0,
+      end_ts: last?.ts ?? 0,
+      applied: this.#index,
+      total: this.#entries.length,
+      since: first ? first.seq - 1 : 0,
+      until: last?.seq ?? 0,
+    };
+  }
+}

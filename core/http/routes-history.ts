@@ -1,0 +1,85 @@
+/**
+ * @module routes-history
+ * A room's history over HTTP: `GET /api/rooms/{room_id}/log` (its changes after a seq, a page
+ * at a time) and `/api/rooms/{room_id}/replay` (another room's log played into this one:
+ * POST to play, jump or steer, GET where it is, DELETE to stop it).
+ */
+import type { FastifyInstance } from 'fastify';
+import { createHostError } from '../errors.ts';
+import type { HostContext } from '../host-context.ts';
+import { MAX_LOG_PAGE } from '../history/room-log-store.ts';
+import { roomOf } from './request-input.ts';
+import { queryOf, ROOM_PARAMS } from './route-inputs.ts';
+import { checkReplayAsk } from '../history/replay-request.ts';
+
+export type HistoryRouteDeps = Pick<HostContext, 'history' | 'replays' | 'options'>;
+
+/** Entries a page holds when `limit` is not given. */
+const DEFAULT_LIMIT = 1000;
+
+/** A whole number from the query, or `fallback` when absent; a 400 naming the field otherwise. */
+function wholeNumber(field: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw.trim());
+  if (!/^-?\d{1,15}$/.test(raw.trim()) || value < min) {
+    throw createHostError('SPC_ERR_LOG_QUERY_INVALID', field, min > 0 ? `a whole number from ${min}` : 'a whole number (a seq)', raw);
+  }
+  return value;
+}
+
+const LOG_SCHEMA = {
+  summary: 'A room’s log: every change, in one order',
+  description:
+    'The entries with a seq above `since` (default 0: from the first kept), oldest first, at most `limit` (default 1000, at most 10000 answered). ' +
+    'Each entry is `{seq, ts (host milliseconds), by, type, ...the change}`, type one of entry, view, scene, layer, annotation, snapshot, access, replay. ' +
+    '`next_since` reads on; `more` says whether entries after this page are already there; `last_seq` is the room’s newest seq.',
+  operationId: 'room_log',
+  params: ROOM_PARAMS,
+  querystring: queryOf({ since: { type: 'string' }, limit: { type: 'string' } }),
+};
+
+const REPLAY_SCHEMA = {
+  summary: 'Play another room’s log into this room, set it to another room’s state at a moment, or steer the replay playing',
+  description:
+    '`{"from", "since"?, "until"?, "speed"? (0.5 to 4, default 1)}`: the room is set to `from`’s state at `since` (empty from the start), ' +
+    'then each later entry up to `until` is written at its original offset over `speed`; 202 with the replay’s status. ' +
+    '`{"from", "at": ts}`: the room is set to the state `from` had at `at` (host ms); 200. ' +
+    '`{"pause": true|false}`, `{"seek": ts}`, `{"speed": x}` (without `from`): steer the replay playing into this room; 404 when none is. ' +
+    'Followers of the room see every write as an ordinary change.',
+  operationId: 'room_replay',
+  params: ROOM_PARAMS,
+};
+
+export async function historyRoutes(app: FastifyInstance, opts: { ctx: HistoryRouteDeps }): Promise<void> {
+  const { ctx } = opts;
+  app.get<{ Params: { room_id: string }; Querystring: { since?: string; limit?: string } }>(
+    '/api/rooms/:room_id/log',
+    { schema: LOG_SCHEMA },
+    async (request) => {
+      const roomId = roomOf(ctx, request.params.room_id);
+      const since = wholeNumber('since', request.query.since, 0, Number.MIN_SAFE_INTEGER);
+      const limit = Math.min(MAX_LOG_PAGE, wholeNumber('limit', request.query.limit, DEFAULT_LIMIT, 1));
+      return { room_id: roomId, ...(await ctx.history.store.read(roomId, since, limit)) };
+    },
+  );
+
+  app.post<{ Params: { room_id: string }; Body: unknown }>('/api/rooms/:room_id/replay', { schema: REPLAY_SCHEMA }, async (request, reply) => {
+    const roomId = roomOf(ctx, request.params.room_id);
+    const answer = await ctx.replays.ask(roomId, checkReplayAsk(request.body, roomId));
+    return reply.code(answer.status).send(answer.body);
+  });
+  app.get<{ Params: { room_id: string } }>(
+    '/api/rooms/:room_id/replay',
+    { schema: { summary: 'The replay playing into a room', operationId: 'room_replay_status', params: ROOM_PARAMS } },
+    async (request) => ctx.replays.status(roomOf(ctx, request.params.room_id)),
+  );
+  app.delete<{ Params: { room_id: string } }>(
+    '/api/rooms/:room_id/replay',
+    { schema: { summary: 'Stop the replay playing into a room (the room stays as it is)', operationId: 'room_replay_stop', params: ROOM_PARAMS } },
+    async (request, reply) => {
+      const roomId = roomOf(ctx, request.params.room_id);
+      if (!ctx.replays.stop(roomId)) throw createHostError('SPC_ERR_REPLAY_NOT_FOUND', roomId);
+      return reply.code(204).send();
+    },
+  );
+}

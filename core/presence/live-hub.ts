@@ -1,0 +1,121 @@
+/**
+ * @module live-hub
+ * A host's live sockets, by room: each peer's poses checked (live-pose.ts), held to their rate
+ * (pose-rate.ts), stamped with who sent them and when, and offered to every other peer of the
+ * room on this host (live-receiver.ts: newest-wins per sender) and, through the relay, on every
+ * other host. A socket that stops answering pings for HEARTBEAT_LOSS_MS is closed, so a peer
+ * that vanished without a word leaves within 5 s.
+ */
+import type { WebSocket } from 'ws';
+import { LiveReceiver } from './live-receiver.ts';
+import type { LiveRelay } from './live-relay.ts';
+import { parsePose, PoseError } from './live-pose.ts';
+import { PoseRate } from './pose-rate.ts';
+import type { Peer } from './peer.ts';
+
+/** A heartbeat ping's payload (flow pings carry another, live-receiver.ts). */
+const HEARTBEAT_PING = Buffer.from('h');
+/** How often a live socket is pinged. */
+const PING_MS = 1000;
+/** How long without a pong before a socket counts as gone. */
+export const HEARTBEAT_LOSS_MS = 3000;
+
+/** WebSocket close codes the hub gives. */
+export const CLOSE = { invalid: 1007, policy: 1008, tooBig: 1009, unsupported: 1003, away: 1001 } as const;
+
+/** A text frame's text, whichever form ws hands it in. */
+function textOf(data: unknown): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data as Buffer[]).toString('utf8');
+  return Buffer.from(data as ArrayBuffer).toString('utf8');
+}
+
+interface Member {
+  peer: Peer;
+  receiver: LiveReceiver;
+}
+
+export class LiveHub {
+  #rooms = new Map<string, Map<string, Member>>();
+  #relay: LiveRelay | null;
+
+  constructor(relay: LiveRelay | null) {
+    this.#relay = relay;
+    relay?.onFrame((roomId, sender, frame) => this.#deliver(roomId, sender, frame));
+  }
+
+  /** How many live sockets this host holds. */
+  get size(): number {
+    let n = 0;
+    for (const members of this.#rooms.values()) n += members.size;
+    return n;
+  }
+
+  /** Serves `socket` as `peer` of the room until it closes; `onGone` runs once when it does (`silent`: its heartbeat was lost). */
+  attach(roomId: string, peer: Peer, socket: WebSocket, onGone: (silent: boolean) => void): void {
+    let members = this.#rooms.get(roomId);
+    if (!members) this.#rooms.set(roomId, (members = new Map()));
+    members.set(peer.id, { peer, receiver: new LiveReceiver(socket) });
+    const rate = new PoseRate();
+    let lastPong = Date.now();
+    let silent = false;
+    const ping = setInterval(() => {
+      if (Date.now() - lastPong > HEARTBEAT_LOSS_MS) {
+        silent = true;
+        return void socket.terminate();
+      }
+      socket.ping(HEARTBEAT_PING);
+    }, PING_MS);
+    ping.unref();
+    // Any pong says the peer is there (flow pings' too: a slow link answers them before heartbeats).
+    socket.on('pong', () => void (lastPong = Date.now()));
+    socket.on('message', (data, isBinary) => this.#received(roomId, peer, socket, rate, data, isBinary));
+    socket.once('close', () => {
+      clearInterval(ping);
+      members.delete(peer.id);
+      if (members.size === 0 && this.#rooms.get(roomId) === members) this.#rooms.delete(roomId);
+      onGone(silent);
+    });
+    socket.send(JSON.stringify({ type: 'welcome', peer }));
+  }
+
+  #received(roomId: string, peer: Peer, socket: WebSocket, rate: PoseRate, data: unknown, isBinary: boolean): void {
+    if (isBinary) return socket.close(CLOSE.unsupported, 'poses are JSON text frames');
+    const text = textOf(data);
+    const verdict = rate.take();
+    if (verdict === 'close') return socket.close(CLOSE.policy, 'poses faster than 20 a second');
+    let pose;
+    try {
+      pose = parsePose(text);
+    } catch (error) {
+      if (error instanceof PoseError) return socket.close(text.length > 4096 ? CLOSE.tooBig : CLOSE.invalid, error.message.slice(0, 120));
+      throw error;
+    }
+    if (verdict === 'drop') return;
+    // `ts`: when the host took it, to a hundredth of a millisecond (how long it spent on its way).
+    const ts = Math.round((performance.timeOrigin + performance.now()) * 100) / 100;
+    const frame = JSON.stringify({ type: 'pose', peer: peer.id, name: peer.name, kind: peer.kind, ts, pose });
+    this.#deliver(roomId, peer.id, frame);
+    this.#relay?.publish(roomId, peer.id, frame);
+  }
+
+  #deliver(roomId: string, sender: string, frame: string): void {
+    const members = this.#rooms.get(roomId);
+    if (!members) return;
+    for (const [id, member] of members) if (id !== sender) member.receiver.offer(sender, frame);
+  }
+
+  /** Tells this host's live peers of the room that `peerId` left (their avatar goes). */
+  gone(roomId: string, peerId: string): void {
+    const members = this.#rooms.get(roomId);
+    if (!members) return;
+    const frame = JSON.stringify({ type: 'leave', peer: peerId });
+    for (const [id, member] of members) if (id !== peerId && member.receiver.socket.readyState === 1) member.receiver.socket.send(frame);
+  }
+
+  async close(): Promise<void> {
+    for (const members of this.#rooms.values()) for (const member of members.values()) member.receiver.socket.close(CLOSE.away, 'the host is shutting down');
+    this.#rooms.clear();
+    await this.#relay?.close();
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * @module room-log.test
+ * The RoomLogStore contract, written once and run against every home of a room's log: one
+ * host's MemoryRoomLog, and RedisRoomLog on a real redis-server with two stores on
+ * connections of their own, as two hosts of a service have them. Seqs run 1, 2, 3, … with no
+ * gap nor repeat however many writers append at once; ts never goes back; pages read on with
+ * `next_since` and end with `more: false`; a page holds at most 10,000; entries past the
+ * time-to-live go; a change's own fields never overwrite seq, ts, by or type.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryRoomLog } from '../../core/history/memory-room-log.ts';
+import { RedisRoomLog } from '../../core/history/redis-room-log.ts';
+import { MAX_LOG_PAGE, type LogEntry, type RoomLogStore } from '../../core/history/room-log-store.ts';
+import { defineScripts } from '../../core/redis/redis-scripts.ts';
+import { room } from '../helpers/room.ts';
+import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+
+/** Two stores as two hosts have them (the memory store: one and the same), made with `ttlSeconds`. */
+type LogHarness = (ttlSeconds?: number) => [RoomLogStore, RoomLogStore];
+
+const view = (i: number) => ({ type: 'view' as const, by: `user${i % 3}`, change: { view: { opacity: i / 1000 } } });
+
+async function readAll(store: RoomLogStore, roomId: string, limit: number): Promise<LogEntry[]> {
+  const all: LogEntry[] = [];
+  let since = 0;
+  for (;;) {
+    const page = await store.read(roomId, since, limit);
+    all.push(...page.entries);
+    if (!page.more) return all;
+    since = page.next_since;
+  }
+}
+
+function roomLogCases(label: string, make: LogHarness): void {
+  describe(`${label} room log`, () => {
+    it('numbers entries from 1, stamps ts and by, and answers them after since', async () => {
+      const [store] = make();
+      const r = room('log');
+      expect(await store.read(r, 0, 10)).toEqual({ entries: [], next_since: 0, more: false, last_seq: 0 });
+      const before = Date.now();
+      const first = await store.append(r, { type: 'view', by: 'ada', change: { view: { opacity: 0.5 }, seq: 99, type: 'x' } });
+      expect(first).toEqual({ seq: 1, ts: first.ts, by: 'ada', type: 'view', view: { opacity: 0.5 } });
+      expect(Object.keys(first).slice(0, 4)).toEqual(['seq', 'ts', 'by', 'type']);
+      expect(first.ts).toBeGreaterThanOrEqual(before);
+      await store.append(r, { type: 'snapshot', by: 'bo', change: { snapshot_id: 'abc' } });
+      const page = await store.read(r, 1, 10);
+      expect(page).toMatchObject({ next_since: 2, more: false, last_seq: 2 });
+      expect(page.entries).toEqual([expect.objectContaining({ seq: 2, by: 'bo', type: 'snapshot', snapshot_id: 'abc' })]);
+      expect((await store.read(r, 2, 10)).entries).toEqual([]);
+      expect((await store.read(r, -1, 10)).entries.map((e) => e.seq)).toEqual([1, 2]);
+    });
+
+    it('pages with next_since, at most 10,000 at once', async () => {
+      const [store] = make();
+      const r = room('log');
+      for (let i = 0; i < 25; i++) await store.append(r, view(i));
+      const first = await store.read(r, 0, 10);
+      expect(first.entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(first).toMatchObject({ next_since: 10, more: true, last_seq: 25 });
+      expect((await readAll(store, r, 7)).map((e) => e.seq)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+      const big = room('log');
+      await Promise.all(Array.from({ length: MAX_LOG_PAGE + 5 }, (_, i) => store.append(big, view(i))));
+      const capped = await store.read(big, 0, 50_000);
+      expect(capped.entries).toHaveLength(MAX_LOG_PAGE);
+      expect(capped).toMatchObject({ next_since: MAX_LOG_PAGE, more: true });
+    });
+
+    it('keeps one order with no gap nor repeat when both hosts append at once, ts never going back', async () => {
+      const [a, b] = make();
+      const r = room('log');
+      const appended = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).append(r, view(i))));
+      expect(appended.map((e) => e.seq).sort((x, y) => x - y)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+      const all = await readAll(b, r, 64);
+      expect(all.map((e) => e.seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+      for (let i = 1; i < all.length; i++) expect(all[i]!.ts).toBeGreaterThanOrEqual(all[i - 1]!.ts);
+      expect((await a.read(r, 0, 1)).last_seq).toBe(200);
+    });
+
+    it('lets entries past the time-to-live go', async () => {
+      const [store] = make(0.3);
+      const r = room('log');
+      await store.append(r, view(1));
+      expect((await store.read(r, 0, 10)).entries).toHaveLength(1);
+      await waitFor(async () => ((await store.read(r, 0, 10)).entries.length === 0 ? true : undefined), 'the entry to expire');
+      const next = await store.append(r, view(2));
+      expect(next.seq).toBe(2);
+      expect((await store.read(r, 0, 10)).entries.map((e) => e.seq)).toEqual([2]);
+    });
+  });
+}
+
+roomLogCases('memory', (ttl = 3600) => {
+  const store = new MemoryRoomLog(ttl);
+  return [store, store];
+});
+
+let redis: RedisServer;
+const connections: Redis[] = [];
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  for (const connection of connections) connection.disconnect();
+  await redis?.stop();
+});
+
+function redisLog(ttl: number): RoomLogStore {
+  const connection = new Redis(redis.url);
+  connections.push(connection);
+  return new RedisRoomLog(defineScripts(connection), ttl);
+}
+
+roomLogCases('redis', (ttl = 3600) => [redisLog(ttl), redisLog(ttl)]);
