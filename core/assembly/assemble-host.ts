@@ -93,6 +93,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     // Each write of a room's marks on this host recomputes the layers bound to its points (once scenes are made, below).
     annotations: notifyingStore(workspace.annotations, (roomId) => binder?.changed(roomId)),
     functions: compute.functions,
+    plugins: compute.home,
     catalog,
     results: stack.results,
     jobs: stack.jobs,
@@ -127,7 +128,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   const ctx: HostContext = { ...base, scenes, snapshots };
   return {
     ctx,
-    handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), afterSwap }),
+    handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), info: (line) => log.info(line), afterSwap }),
     local: createLocalRuns(stack.local.results, stack.local.jobs),
     scheduler: compute.scheduler,
     pythonNotReady: () => compute.python.notReady(),

@@ -6,7 +6,14 @@
  * invokers (pooled for plugin bundles, inline for functions registered in code). A Redis
  * service adds a compute node on top (scale/compute-node.ts `createComputeNode`).
  */
-import { reloadSources, type ReloadCounts } from '../registry/reload-sources.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { reloadSources, type PluginHome, type ReloadCounts } from '../registry/reload-sources.ts';
+import { signatureMode } from '../plugin-options.ts';
+import { readTrustedKeys } from '../registry/bundle-signature.ts';
+import { KeptBundles } from '../registry/kept-bundles.ts';
+import { describeChange, PluginVersions } from '../registry/plugin-versions.ts';
 import { FunctionRegistry } from '../registry/function-registry.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ResolvedHostOptions } from '../options.ts';
@@ -32,6 +39,10 @@ export type ComputeOptions = Pick<
   | 'pythonMaxChildren'
   | 'redis'
   | 'compute'
+  | 'pluginVersions'
+  | 'trustKeys'
+  | 'signatures'
+  | 'keptBundlesDir'
 >;
 
 /** Where the compute half says what it does (the host's logger, or the worker's). */
@@ -50,6 +61,8 @@ export interface ComputeAssembly {
   invokers: InvokerSet;
   /** Python plugins' processes (started once a Python function is registered). */
   python: PythonRuntime;
+  /** The plugin versions kept side by side and how bundles are checked. */
+  home: PluginHome;
   /**
    * Loads the specimens directory and the plugin bundles again into `catalog` and the functions,
    * leaving out the Python plugins whose import fails (named among the problems, but on the first
@@ -79,6 +92,14 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
     scheduler,
   );
   const plugins = byRuntime({ node: pooled, python: python.invoker });
+  const keptDir = options.keptBundlesDir ?? mkdtempSync(path.join(tmpdir(), 'vitrine-bundles-'));
+  const home: PluginHome = {
+    versions: new PluginVersions(options.pluginVersions, new KeptBundles(keptDir)),
+    load: {
+      kept: new KeptBundles(keptDir),
+      signatures: { mode: signatureMode(options), keys: options.trustKeys ? readTrustedKeys(options.trustKeys) : [] },
+    },
+  };
   let started = false;
   return {
     scheduler,
@@ -86,9 +107,12 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
     functions,
     plugins,
     python,
+    home,
     invokers: new InvokerSet({ bundle: plugins, inline: new InlineInvoker() }),
     reload: async (catalog) => {
-      const counts = await reloadSources(options, functions, catalog);
+      const { change, ...counts } = await reloadSources(options, functions, catalog, home);
+      const line = describeChange(change);
+      if (line) (change.refused.length ? log.warn : log.info)(line);
       // Starting, nothing waits for the processes; later, a reload answers for what it loaded.
       const leftOut = await python.sync({ functions, catalog }, started ? RELOAD_IMPORT_WAIT_MS : 0);
       started = true;
@@ -97,6 +121,7 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
     close: async () => {
       await python.close();
       await pools.destroy();
+      if (!options.keptBundlesDir) rmSync(keptDir, { recursive: true, force: true });
     },
   };
 }

@@ -56,6 +56,9 @@ export const FLAGS = {
   'published-ttl': { type: 'string' },
   'max-annotations': { type: 'string' },
   'snapshot-ttl': { type: 'string' },
+  'plugin-versions': { type: 'string' },
+  'trust-keys': { type: 'string' },
+  signatures: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -58,6 +58,10 @@ export interface CatalogEntry {
   thumbnail_url: string;
   /** True for a segmentation (a labels volume) where the host knows it before computing: static and published ones. */
   labels?: true;
+  /** A plugin's specimen: the plugin, its version and what its signature says. */
+  plugin?: string;
+  version?: string;
+  signature?: 'valid' | 'unsigned' | 'untrusted' | 'invalid';
 }
 
 /** `GET /api/specimens/{id}`: every Specimen field; `schema` is an object for dynamic specimens. */
