@@ -257,3 +257,4 @@ export const SNAPSHOT_CREATED_HEADER = 'x-snapshot-created';
 
 /** Delivery options of `/data`, as query values (e.g. `{ format: 'glb', compress: 'meshopt' }`). */
 export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim' | 'segment' | 't' | 'c', string | number>>;
+

@@ -197,7 +197,8 @@ export class LayerRuns {
   async #obtain(resolved: ResolvedSource, dataUrl: string, signal: AbortSignal): Promise<{ result: LayerResult; outcome: LayerOutcome | null }> {
     if (resolved.kind === 'file') return { result: await asIsFileResult(resolved.record, resolved.type), outcome: null };
     const outcome = await obtainLayerResult(this.#deps.sources, resolved, signal);
-    return { result: { result_id: outcome.resultId, type: outcome.result.type, data_url: dataUrl, blob_id: outcome.resultId }, outcome };
+    const result: LayerResult = { result_id: outcome.resultId, type: outcome.result.type, data_url: dataUrl, blob_id: outcome.resultId };
+    return { result: outcome.provenance ? { ...result, provenance: outcome.provenance } : result, outcome };
   }
 
   /** Remembers that `layer` failed with its source, so only a new source runs it again. */

@@ -16,6 +16,8 @@ import { createHostError, HostError, isHostError } from '../errors.ts';
 import { specimenOr404, specimenType } from '../registry/specimen-functions.ts';
 import { computeRequestOf, resolveRequest, type RequestAsk, type RequestTarget, type SpecimenRequest } from '../request/specimen-request.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import type { Provenance } from '../client/provenance-types.ts';
+import { provenanceOf } from '../registry/provenance.ts';
 import { bad } from '../scenes/check-display.ts';
 import { ComputeTimeLimit } from '../serving/compute-time-limit.ts';
 import { computeResult } from '../serving/result-source.ts';
@@ -115,6 +117,8 @@ export async function resolveLayerSource(
 export interface LayerOutcome {
   result: StoredResult;
   resultId: string;
+  /** What computed it; absent for a static specimen's file. */
+  provenance?: Provenance;
 }
 
 /**
@@ -135,6 +139,7 @@ export async function obtainLayerResult(deps: LayerSourceDeps, resolved: Resolve
     const limit = new ComputeTimeLimit(deps.options.computeTimeoutSeconds);
     const request = resolved.request;
     result = await limit.run(request.entry.name, () => computeResult(deps.results, computeRequestOf(request, { signal: limit.joined(signal) })));
+    return { result, resultId: await deps.resultIds.of(result), provenance: provenanceOf(request.entry, request.values) };
   }
   return { result, resultId: await deps.resultIds.of(result) };
 }

@@ -76,6 +76,7 @@ export class RoomSnapshots {
         type: outcome.result.type,
         data_url: `/api/blobs/${outcome.resultId}`,
         blob_id: outcome.resultId,
+        ...(outcome.provenance ? { provenance: outcome.provenance } : {}),
       };
       return { ...rest, result: recorded };
     });
