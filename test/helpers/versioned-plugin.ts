@@ -4,7 +4,7 @@
  * real `vitrine build`, each into a folder of its own, once per version and test process; and
  * the drop-in an operator makes: a built bundle copied into a host's plugins folder.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runVitrine, sampleShapesPlugin, writeFiles } from '../build/helpers/run-cli.ts';
@@ -33,8 +33,7 @@ export function pluginsFolder(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'vitrine-plugins-'));
 }
 
-/** Copies a built bundle folder into `pluginsDir` as plugin `name` (replacing what is there). */
+/** Copies a built bundle folder into `pluginsDir` as plugin `name`, over what is there, file by file (as `cp -r` does). */
 export async function dropIn(bundleDir: string, pluginsDir: string, name = 'shapes'): Promise<void> {
-  await rm(path.join(pluginsDir, name), { recursive: true, force: true });
-  await cp(bundleDir, path.join(pluginsDir, name), { recursive: true });
+  await cp(bundleDir, path.join(pluginsDir, name), { recursive: true, force: true });
 }
