@@ -158,6 +158,12 @@ export const ERRORS = {
   SPC_ERR_LAYER_ID_TAKEN: entry(409, (id = '?', room = '?') => `room '${room}' already has a layer '${id}': choose another id, or PATCH that layer`),
   SPC_ERR_SNAPSHOT_NOT_FOUND: entry(404, (id = '?') => `no snapshot '${id}' (unknown, or past its time-to-live, --snapshot-ttl)`),
   SPC_ERR_SNAPSHOT_LOST: entry(410, (id = '?', why = '?') => `snapshot '${id}' can no longer be shown as it was: ${why}`),
+  SPC_ERR_PLUGIN_VERSION_GONE: entry(
+    409,
+    (plugin = '?', version = '?') =>
+      `plugin '${plugin}' version '${version}' is not kept by this host (it keeps the newest --plugin-versions): ` +
+      'pin a kept version, or drop the pin to follow the newest',
+  ),
 
   // --- jobs ---
   SPC_ERR_JOB_NOT_FOUND: entry(404, (id = '?') => `job '${id}' not found`),

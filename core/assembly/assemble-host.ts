@@ -121,6 +121,12 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     events,
   );
   workspace.rooms.useScenes(scenes);
+  // Layers that follow a plugin's newest version are computed again when a reload brings one.
+  compute.home.versions.onChange((change) => {
+    const plugins = new Set(change.came.map((p) => p.name));
+    if (plugins.size > 0)
+      void scenes.followNewest(plugins).catch((err: unknown) => log.warn({ err }, 'layers following the newest plugin versions could not be computed again'));
+  });
   binder = new PointBinder(scenes, {
     onError: (room, err) => log.warn({ room, err }, `layers bound to the points of room '${room}' could not be computed again`),
   });

@@ -30,6 +30,8 @@ export interface LayerSource {
   function?: string;
   params?: Record<string, unknown>;
   bind?: Record<string, PointBinding>;
+  /** The plugin version (a version or a bundle id) that computes it; absent: the newest. */
+  version?: string;
 }
 
 /** How a labels layer is drawn: colour overrides, the selected ids, and which ids show. */

@@ -74,6 +74,7 @@ export async function swapPlugin(targets: SwapTargets, pluginsDir: string, name:
   if (loaded) catalog.setSource(`plugin:${name}`, 'plugin', loaded.specimens);
   else catalog.removeSource(`plugin:${name}`);
   cache.deleteWhere((entry) => changed.has(entry.functionName));
+  targets.home.versions.announce(change);
   const specimens = loaded?.specimens.map((s) => s.id) ?? [];
   return { plugin: name, functions: accepted.map((fn) => fn.name), specimens, removed: loaded === null, problems, change };
 }

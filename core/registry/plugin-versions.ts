@@ -33,6 +33,7 @@ export function matchesPin(plugin: LoadedPlugin, pin: string): boolean {
 
 export class PluginVersions {
   #plugins = new Map<string, PluginRecord>();
+  #listeners: ((change: VersionChange) => void)[] = [];
   readonly keep: number;
   #kept: KeptBundles | null;
 
@@ -76,6 +77,17 @@ export class PluginVersions {
     let record = this.#plugins.get(name);
     if (!record) this.#plugins.set(name, (record = { name, versions: [], problems: [] }));
     return record;
+  }
+
+  /** Calls `listener` after each reload that brought or took a version, once the newest serve. */
+  onChange(listener: (change: VersionChange) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Tells the listeners what a reload changed (nothing when it changed nothing). */
+  announce(change: VersionChange): void {
+    if (change.came.length === 0 && change.went.length === 0) return;
+    for (const listener of this.#listeners) listener(change);
   }
 
   /** The serving version of each plugin, by name order. */

@@ -90,6 +90,7 @@ export async function reloadSources(
     const served = serveNewest(home.versions, functions, catalog);
     problems.push(...served.problems);
     pluginCount = served.plugins;
+    home.versions.announce(change);
   }
   return { count: diskCount, specimens: catalog.list().length, functions: functions.size, plugins: pluginCount, problems, change };
 }

@@ -24,6 +24,7 @@ import { computeResult } from '../serving/result-source.ts';
 import type { ResultIds } from '../serving/result-ids.ts';
 import type { BoundFrame } from '../annotations/layer-frame.ts';
 import { isAsIsFile } from './file-layers.ts';
+import { functionsFor, type PinDeps } from './pinned-versions.ts';
 import { roomPoints, type RoomAnnotations } from './room-annotations.ts';
 import type { RoomRequestDeps } from './room-request.ts';
 
@@ -32,6 +33,8 @@ export type LayerSourceDeps = RoomRequestDeps & {
   delivery: DeliveryVariants;
   resultIds: Pick<ResultIds, 'of' | 'find'>;
   annotations: RoomAnnotations;
+  /** Plugin versions kept side by side, for sources that pin one. */
+  plugins?: PinDeps['plugins'];
 };
 
 /**
@@ -89,6 +92,7 @@ export async function resolveLayerSource(
 ): Promise<ResolvedSource> {
   const at = `${path}.source`;
   try {
+    const functions = functionsFor(deps, source);
     const params = { ...(source.params ?? {}) };
     let target: RequestTarget;
     if (source.specimen !== undefined) {
@@ -101,12 +105,13 @@ export async function resolveLayerSource(
       }
       target = { specimen: record };
     } else {
-      const entry = deps.functions.get(source.function!);
+      const entry = functions.get(source.function!);
       if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', source.function!);
       target = { function: entry };
     }
     for (const [param, binding] of Object.entries(source.bind ?? {})) params[param] = await roomPoints(deps.annotations, roomId, binding.label, frame);
-    const request = await resolveRequest(deps, { target, params: { named: params }, room: slotId, ...(delivery ? { delivery } : {}) });
+    const ask: RequestAsk = { target, params: { named: params }, room: slotId, ...(delivery ? { delivery } : {}) };
+    const request = await resolveRequest(functions === deps.functions ? deps : { ...deps, functions }, ask);
     return { kind: 'computed', request, type: request.entry.return_type };
   } catch (error) {
     throw atPath(error, at);

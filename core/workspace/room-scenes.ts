@@ -203,6 +203,18 @@ export class RoomScenes implements EntryScenes {
     if (bound.length > 0) this.#runs.recompute(roomId, scene, bound);
   }
 
+  /**
+   * A reload brought new versions of `plugins`: each layer computed by one of them that pins no
+   * version is computed again with the newest (its followers get `computing` and `result`).
+   */
+  async followNewest(plugins: ReadonlySet<string>): Promise<void> {
+    for (const roomId of [...this.#runs.rooms]) {
+      const scene = await this.#deps.store.get(roomId);
+      const following = scene.layers.filter((l) => l.source.version === undefined && plugins.has(l.result?.provenance?.plugin ?? ''));
+      if (following.length > 0) this.#runs.recompute(roomId, scene, following.map((l) => l.id));
+    }
+  }
+
   shown(roomId: string): Promise<void> {
     return this.#link.shown(roomId);
   }

@@ -89,7 +89,7 @@ describe('signed bundles', { timeout: 120_000 }, () => {
     const code = path.join(plugins, 'shapes', 'index.mjs');
     const cut = await signedPlugins(mine);
     const bytes = await readFile(code);
-    bytes[bytes.length - 2] ^= 1;
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 2) ^ 1, bytes.length - 2);
     await writeFile(path.join(cut, 'shapes', 'index.mjs'), bytes);
     const warned = await host(cut, { trustKeys: trusted });
     expect(await ringOf(warned)).toBeUndefined();
