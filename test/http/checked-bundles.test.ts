@@ -70,18 +70,17 @@ describe('checked bundles', { timeout: 120_000 }, () => {
     const readers = Array.from({ length: 20 }, async () => {
       while (!stop) seen.push(await invoke());
     });
-    let stopReloads = false;
     // A reload every 100 ms whatever the copies are doing: most meet a bundle being copied.
-    const reloads = (async () => {
-      while (!stopReloads) await Promise.all([reload(), new Promise((resolve) => setTimeout(resolve, 100))]);
-    })();
+    const reloads: Promise<unknown>[] = [];
+    const ticker = setInterval(() => reloads.push(reload()), 100);
     for (let round = 0; round < 6; round++) {
       await dropIn(round % 2 === 0 ? v2 : v1, plugins);
       const version = round % 2 === 0 ? '1.1.0' : '1.0.0';
       await waitFor(async () => ((await invoke()).provenance?.startsWith(`shapes@${version};`) ? true : undefined), `version ${version} to serve`);
     }
-    stopReloads = true;
-    await reloads;
+    clearInterval(ticker);
+    await Promise.all(reloads);
+    expect(reloads.length).toBeGreaterThan(5);
     stop = true;
     await Promise.all(readers);
     expect(seen.length).toBeGreaterThan(20);
