@@ -150,11 +150,18 @@ export async function loadPluginBundle(sourceDir: string, options: LoadOptions =
   return { name: manifest.plugin, dir, version: pluginVersion, bundle: bundleId, signature, loadedAt, functions: [...functions.values()], specimens };
 }
 
+async function isFolder(file: string): Promise<boolean> {
+  return stat(file).then((s) => s.isDirectory(), () => false);
+}
+
 /** Loads every bundle folder in `pluginsDir` (a missing directory means no plugins). */
 export async function loadPluginBundles(pluginsDir: string, options: LoadOptions = {}): Promise<PluginLoadResult> {
   let names: string[];
   try {
-    names = (await readdir(pluginsDir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+    // A plugin may be a symbolic link to its bundle folder: swapping the link is an atomic deploy.
+    const entries = (await readdir(pluginsDir, { withFileTypes: true })).filter((e) => !e.name.startsWith('.'));
+    const folders = await Promise.all(entries.map(async (e) => e.isDirectory() || (e.isSymbolicLink() && (await isFolder(path.join(pluginsDir, e.name))))));
+    names = entries.filter((_, i) => folders[i]).map((e) => e.name).sort();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return {

@@ -4,7 +4,7 @@
  * the file, and the version served before keeps serving; readers during reloads every 100 ms
  * never fail and never see one version's header with another's result.
  */
-import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,5 +89,22 @@ describe('checked bundles', { timeout: 120_000 }, () => {
       expect(answer.x).toBe(answer.provenance!.startsWith('shapes@1.0.0;') ? 1.5 : 2.5);
     }
     expect(new Set(seen.map((a) => a.x))).toEqual(new Set([1.5, 2.5]));
+  });
+
+  it('loads a plugin that is a symbolic link, and takes a new version when the link is swapped', async () => {
+    const linked = await pluginsFolder();
+    await symlink(v1, path.join(linked, 'shapes'));
+    const other = await createApp({ pluginsDir: linked, specimensDir: null, logLevel: false, poolSize: 1, viewer: false });
+    try {
+      const at = await other.listen({ host: '127.0.0.1', port: 0 });
+      const served = async () => (await fetch(`${at}/api/plugins`)).json() as Promise<{ plugins: { version: string }[] }>;
+      expect((await served()).plugins.map((p) => p.version)).toEqual(['1.0.0']);
+      await symlink(v2, path.join(linked, '.shapes.tmp'));
+      await rename(path.join(linked, '.shapes.tmp'), path.join(linked, 'shapes'));
+      expect(((await (await fetch(`${at}/api/specimens/reload`)).json()) as { problems: string[] }).problems).toEqual([]);
+      expect((await served()).plugins.map((p) => p.version)).toEqual(['1.1.0']);
+    } finally {
+      await other.close();
+    }
   });
 });
