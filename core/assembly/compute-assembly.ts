@@ -25,6 +25,7 @@ import { RoomScheduler } from '../invoke/room-scheduler.ts';
 import { PythonRuntime, RELOAD_IMPORT_WAIT_MS, type LeftOutPlugin } from '../python/python-runtime.ts';
 import { SMALL_VARIANT_LANE } from '../delivery/delivery-variants.ts';
 import { byRuntime } from '../invoke/runtime-invoker.ts';
+import { ThreadRetirement } from '../workers/thread-retirement.ts';
 
 export type ComputeOptions = Pick<
   ResolvedHostOptions,
@@ -101,6 +102,12 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
     },
   };
   let started = false;
+  // Old versions' modules stay in the threads that imported them: the threads are retired now and then.
+  const retirement = new ThreadRetirement(pools.compute);
+  home.versions.onChange((change) => {
+    const newCode = change.came.some((p) => p.functions.some((f) => f.source.kind === 'bundle' && f.source.runtime !== 'python'));
+    if (started && newCode) retirement.reloaded();
+  });
   return {
     scheduler,
     pools,
