@@ -215,6 +215,16 @@ export class RoomScenes implements EntryScenes {
     }
   }
 
+  /** The rooms this host computed layers for, by the bundle id that made each layer's result. */
+  async roomsByBundle(): Promise<Map<string, string[]>> {
+    const rooms = new Map<string, string[]>();
+    for (const roomId of [...this.#runs.rooms]) {
+      const bundles = new Set((await this.#deps.store.get(roomId)).layers.map((l) => l.result?.provenance?.bundle).filter((b) => b !== undefined));
+      for (const bundle of bundles as Set<string>) rooms.set(bundle, [...(rooms.get(bundle) ?? []), roomId]);
+    }
+    return rooms;
+  }
+
   shown(roomId: string): Promise<void> {
     return this.#link.shown(roomId);
   }

@@ -74,9 +74,9 @@ describe('plugin versions side by side', { timeout: 180_000 }, () => {
     expect(pinnedData.headers.get('vitrine-provenance')).toBe(`shapes@1.0.0; bundle=${bundle1.slice(0, 12)}`);
     expect((await layerOf('side', 'pinned')).result!.result_id).toBe(pinnedBefore.result!.result_id);
 
-    type Listed = { plugins: { plugin: string; versions: { version: string; serving: boolean }[] }[] };
+    type Listed = { plugins: { plugin: string; versions: { version: string; serving: boolean; rooms: string[] }[] }[] };
     const listed = (await (await fetch(`${url}/api/plugins`)).json()) as Listed;
-    expect(listed.plugins[0]!.versions.map((v) => [v.version, v.serving])).toEqual([['1.1.0', true], ['1.0.0', false]]);
+    expect(listed.plugins[0]!.versions.map((v) => [v.version, v.serving, v.rooms])).toEqual([['1.1.0', true, ['side']], ['1.0.0', false, ['side']]]);
     const same = (await (await send('POST', `/api/snapshots/${snapshot.id}/verify`)).json()) as { layers: { id: string; status: string }[] };
     expect(same.layers.map((l) => [l.id, l.status])).toEqual([['pinned', 'same'], ['follow', 'same']]);
 
