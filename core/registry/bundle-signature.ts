@@ -64,7 +64,13 @@ export function signatureOf(bundle: { manifestBytes: Buffer; signature: Buffer |
 /** The public keys (PEM, one per file; a private key's public half counts too) in `dir`. */
 export function readTrustedKeys(dir: string): KeyObject[] {
   const keys: KeyObject[] = [];
-  for (const name of readdirSync(dir).sort()) {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (error) {
+    throw new Error(`--trust-keys: ${dir} is not a readable folder of public keys (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  for (const name of names) {
     if (name.startsWith('.')) continue;
     const text = readFileSync(path.join(dir, name), 'utf8');
     if (!text.includes('-----BEGIN')) continue;

@@ -116,4 +116,11 @@ describe('signed bundles', { timeout: 120_000 }, () => {
     expect(() => parseServeOptions(['--signatures', 'maybe'])).toThrow(/--signatures must be off, warn or require/);
     expect(() => parseServeOptions(['--signatures', 'require'])).toThrow(/needs --trust-keys/);
   });
+
+  it('refuses to start with --trust-keys naming no folder, saying which', async () => {
+    const missing = path.join(work, 'no-such-keys');
+    await expect(createApp({ pluginsDir: null, specimensDir: null, logLevel: false, trustKeys: missing })).rejects.toThrow(
+      `--trust-keys: ${missing} is not a readable folder of public keys (ENOENT)`,
+    );
+  });
 });
