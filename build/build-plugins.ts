@@ -12,6 +12,7 @@ import path from 'node:path';
 import { createDiagnostic, type BuildDiagnostic } from './diagnostics/build-diagnostic.ts';
 import { bundlePlugin } from './bundle/bundle-plugin.ts';
 import { BUNDLE_FILE } from './bundle/esbuild-options.ts';
+import { pluginVersion } from './manifest/plugin-version.ts';
 import { renderManifest, toManifest } from './manifest/write-manifest.ts';
 import type { PluginOutput } from './output/plugin-output.ts';
 import { analyzePlugin, type PluginAnalysis } from './plugins/analyze-plugin.ts';
@@ -111,7 +112,8 @@ export function toPluginOutput(analysis: PluginAnalysis, bundle: Buffer | null, 
   const { runtime } = analysis.plugin;
   const files = new Map<string, Buffer>(pluginFiles);
   if (runtime === 'node') files.set(BUNDLE_FILE, bundle ?? Buffer.alloc(0));
-  files.set('manifest.json', Buffer.from(renderManifest(toManifest(analysis.plugin.name, analysis.functions, analysis.specimens, runtime))));
   for (const thumbnail of analysis.thumbnails) files.set(thumbnail.bundlePath, readFileSync(thumbnail.source));
+  const manifest = toManifest(analysis.plugin.name, analysis.functions, analysis.specimens, { runtime, version: pluginVersion(analysis.plugin), files });
+  files.set('manifest.json', Buffer.from(renderManifest(manifest)));
   return { name: analysis.plugin.name, files, functionCount: analysis.functions.length, specimenCount: analysis.specimens.length, notes: analysis.notes };
 }

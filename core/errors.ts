@@ -170,6 +170,12 @@ export const ERRORS = {
   SPC_ERR_REPLAY_EMPTY: entry(404, (room = '?') => `room '${room}' has no log entries to replay in that range`),
   SPC_ERR_REPLAY_NOT_FOUND: entry(404, (room = '?') => `no replay is playing into room '${room}'`),
   SPC_ERR_LIVE_NOT_WEBSOCKET: entry(426, () => 'live poses are a WebSocket: connect with Upgrade: websocket'),
+  SPC_ERR_PLUGIN_VERSION_GONE: entry(
+    409,
+    (plugin = '?', version = '?') =>
+      `plugin '${plugin}' version '${version}' is not kept by this host (it keeps the newest --plugin-versions): ` +
+      'pin a kept version, or drop the pin to follow the newest',
+  ),
 
   // --- jobs ---
   SPC_ERR_JOB_NOT_FOUND: entry(404, (id = '?') => `job '${id}' not found`),

@@ -4,6 +4,7 @@
  * jobs and encoders. Built by app.ts, passed to each route group. (What a specimen's function,
  * type and schema are: registry/specimen-functions.ts.)
  */
+import type { PluginHome } from './registry/reload-sources.ts';
 import type { AnnotationStore } from './annotations/annotation-store.ts';
 import type { EventHub } from './events/event-hub.ts';
 import type { JobService } from './jobs/job-service.ts';
@@ -78,6 +79,8 @@ export interface HostContext {
   staticInputs: StaticInputs;
   /** Host events, streamed to clients as Server-Sent Events. */
   events: EventHub;
+  /** Plugin versions kept side by side, and how bundles are checked. */
+  plugins: PluginHome;
   /** Reloads the specimens directory and plugin bundles, then runs the after-reload hooks. */
   reload(): Promise<ReloadCounts>;
   /** Adds a step to every reload (federation: reload the workers, re-register with the relay). */

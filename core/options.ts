@@ -6,6 +6,7 @@
 import { availableParallelism, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { ENVELOPE_MEDIA_TYPE } from './envelope/media-type.ts';
+import { PLUGIN_DEFAULTS, type PluginOptions } from './plugin-options.ts';
 import { redactUrl } from './redact-credentials.ts';
 import { isS3Url } from './s3-url.ts';
 
@@ -16,7 +17,7 @@ export function isRedisUrl(value: string): boolean {
   return /^rediss?:\/\/[^/\s]+(\/\d+)?$/.test(value);
 }
 
-export interface HostOptions {
+export interface HostOptions extends PluginOptions {
   /** Specimens directory (one folder with a specimen.json per specimen). @defaultValue `"specimens"` */
   specimensDir?: string | null;
   /** Directory of built plugin bundles. @defaultValue `"build/out"` */
@@ -215,6 +216,7 @@ export const HOST_DEFAULTS = Object.freeze({
   snapshotTtlSeconds: 2592000,
   dataDir: null,
   logTtlSeconds: 2592000,
+  ...PLUGIN_DEFAULTS,
 });
 
 /** A numeric option's rule: a number above 0, or from 0 (`zero`); a whole one when `integer` (within 2^53 when `safe`). */
@@ -251,6 +253,7 @@ const NUMBER_RULES: readonly (readonly [keyof typeof HOST_DEFAULTS, NumberRule])
   ['maxAnnotations', { integer: true, safe: true }],
   ['snapshotTtlSeconds', POSITIVE],
   ['logTtlSeconds', POSITIVE],
+  ['pluginVersions', { integer: true }],
 ];
 
 function checkNumber(name: string, value: unknown, rule: NumberRule): void {

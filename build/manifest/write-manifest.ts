@@ -4,6 +4,7 @@
  * as 2-space JSON with a trailing newline. Keys are placed explicitly, so the output is
  * stable without a sorting stringifier.
  */
+import { createHash } from 'node:crypto';
 import { MANIFEST_VERSION, type ManifestFunction, type ManifestSpecimen, type PluginManifest } from '../../core/registry/manifest-types.ts';
 import { BUNDLE_FILE } from '../bundle/esbuild-options.ts';
 import { PLUGIN_ENTRIES, type PluginRuntime } from '../plugins/find-plugins.ts';
@@ -39,17 +40,34 @@ function orderSpecimen(specimen: ManifestSpecimen): ManifestSpecimen {
   };
 }
 
+/** What a manifest says of its plugin beyond its functions: the version and the bundle's files. */
+export interface ManifestBundle {
+  runtime?: PluginRuntime;
+  version?: string;
+  /** The bundle folder's other files (relative posix path → bytes), hashed into `files`. */
+  files?: Map<string, Buffer>;
+}
+
+/** Each file's SHA-256, in path order so the manifest's bytes do not depend on map order. */
+export function fileHashes(files: Map<string, Buffer>): Record<string, string> {
+  const sorted = [...files.keys()].filter((file) => file !== 'manifest.json').sort();
+  return Object.fromEntries(sorted.map((file) => [file, createHash('sha256').update(files.get(file)!).digest('hex')]));
+}
+
 /**
  * The manifest of `plugin`. A Python plugin's names its runtime, and its `bundle` is its
  * `plugin.py` (the folder holds its files beside it); a TypeScript plugin's stays as it was.
  */
-export function toManifest(plugin: string, functions: ManifestFunction[], specimens: ManifestSpecimen[], runtime: PluginRuntime = 'node'): PluginManifest {
+export function toManifest(plugin: string, functions: ManifestFunction[], specimens: ManifestSpecimen[], bundle: ManifestBundle = {}): PluginManifest {
+  const runtime = bundle.runtime ?? 'node';
   return {
     $comment: generatedComment(plugin, runtime),
     manifest_version: MANIFEST_VERSION,
     plugin,
+    version: bundle.version ?? '0.0.0',
     ...(runtime === 'python' ? { runtime } : {}),
     bundle: runtime === 'python' ? PLUGIN_ENTRIES.python : BUNDLE_FILE,
+    files: fileHashes(bundle.files ?? new Map()),
     functions: functions.map(orderFunction),
     specimens: specimens.map(orderSpecimen),
   };

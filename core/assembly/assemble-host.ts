@@ -108,6 +108,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     // Each write of a room's marks on this host recomputes the layers bound to its points (once scenes are made, below).
     annotations: notifyingStore(workspace.annotations, (roomId) => binder?.changed(roomId)),
     functions: compute.functions,
+    plugins: compute.home,
     catalog,
     results: stack.results,
     jobs: stack.jobs,
@@ -135,6 +136,12 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     events,
   );
   workspace.rooms.useScenes(scenes);
+  // Layers that follow a plugin's newest version are computed again when a reload brings one.
+  compute.home.versions.onChange((change) => {
+    const plugins = new Set(change.came.map((p) => p.name));
+    if (plugins.size > 0)
+      void scenes.followNewest(plugins).catch((err: unknown) => log.warn({ err }, 'layers following the newest plugin versions could not be computed again'));
+  });
   binder = new PointBinder(scenes, {
     onError: (room, err) => log.warn({ room, err }, `layers bound to the points of room '${room}' could not be computed again`),
   });
@@ -157,7 +164,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   const ctx: HostContext = { ...base, scenes, snapshots, replays };
   return {
     ctx,
-    handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), afterSwap }),
+    handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), info: (line) => log.info(line), afterSwap }),
     local: createLocalRuns(stack.local.results, stack.local.jobs),
     scheduler: compute.scheduler,
     pythonNotReady: () => compute.python.notReady(),

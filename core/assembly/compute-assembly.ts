@@ -6,7 +6,14 @@
  * invokers (pooled for plugin bundles, inline for functions registered in code). A Redis
  * service adds a compute node on top (scale/compute-node.ts `createComputeNode`).
  */
-import { reloadSources, type ReloadCounts } from '../registry/reload-sources.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { reloadSources, type PluginHome, type ReloadCounts } from '../registry/reload-sources.ts';
+import { signatureMode } from '../plugin-options.ts';
+import { readTrustedKeys } from '../registry/bundle-signature.ts';
+import { KeptBundles } from '../registry/kept-bundles.ts';
+import { describeChange, PluginVersions } from '../registry/plugin-versions.ts';
 import { FunctionRegistry } from '../registry/function-registry.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ResolvedHostOptions } from '../options.ts';
@@ -18,6 +25,7 @@ import { RoomScheduler } from '../invoke/room-scheduler.ts';
 import { PythonRuntime, RELOAD_IMPORT_WAIT_MS, type LeftOutPlugin } from '../python/python-runtime.ts';
 import { SMALL_VARIANT_LANE } from '../delivery/delivery-variants.ts';
 import { byRuntime } from '../invoke/runtime-invoker.ts';
+import { ThreadRetirement } from '../workers/thread-retirement.ts';
 
 export type ComputeOptions = Pick<
   ResolvedHostOptions,
@@ -32,6 +40,10 @@ export type ComputeOptions = Pick<
   | 'pythonMaxChildren'
   | 'redis'
   | 'compute'
+  | 'pluginVersions'
+  | 'trustKeys'
+  | 'signatures'
+  | 'keptBundlesDir'
 >;
 
 /** Where the compute half says what it does (the host's logger, or the worker's). */
@@ -50,6 +62,8 @@ export interface ComputeAssembly {
   invokers: InvokerSet;
   /** Python plugins' processes (started once a Python function is registered). */
   python: PythonRuntime;
+  /** The plugin versions kept side by side and how bundles are checked. */
+  home: PluginHome;
   /**
    * Loads the specimens directory and the plugin bundles again into `catalog` and the functions,
    * leaving out the Python plugins whose import fails (named among the problems, but on the first
@@ -79,16 +93,33 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
     scheduler,
   );
   const plugins = byRuntime({ node: pooled, python: python.invoker });
+  const keptDir = options.keptBundlesDir ?? mkdtempSync(path.join(tmpdir(), 'vitrine-bundles-'));
+  const home: PluginHome = {
+    versions: new PluginVersions(options.pluginVersions, new KeptBundles(keptDir)),
+    load: {
+      kept: new KeptBundles(keptDir),
+      signatures: { mode: signatureMode(options), keys: options.trustKeys ? readTrustedKeys(options.trustKeys) : [] },
+    },
+  };
   let started = false;
+  // Old versions' modules stay in the threads that imported them: the threads are retired now and then.
+  const retirement = new ThreadRetirement(pools.compute);
+  home.versions.onChange((change) => {
+    const newCode = change.came.some((p) => p.functions.some((f) => f.source.kind === 'bundle' && f.source.runtime !== 'python'));
+    if (started && newCode) retirement.reloaded();
+  });
   return {
     scheduler,
     pools,
     functions,
     plugins,
     python,
+    home,
     invokers: new InvokerSet({ bundle: plugins, inline: new InlineInvoker() }),
     reload: async (catalog) => {
-      const counts = await reloadSources(options, functions, catalog);
+      const { change, ...counts } = await reloadSources(options, functions, catalog, home);
+      const line = describeChange(change);
+      if (line) (change.refused.length ? log.warn : log.info)(line);
       // Starting, nothing waits for the processes; later, a reload answers for what it loaded.
       const leftOut = await python.sync({ functions, catalog }, started ? RELOAD_IMPORT_WAIT_MS : 0);
       started = true;
@@ -97,6 +128,7 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
     close: async () => {
       await python.close();
       await pools.destroy();
+      if (!options.keptBundlesDir) rmSync(keptDir, { recursive: true, force: true });
     },
   };
 }

@@ -17,6 +17,7 @@ import type { ResultFigures } from '../serving/result-source.ts';
 import { toCodeSpecimen, toInlineEntry, type AnyFunction, type RegisterFunctionOptions, type RegisterSpecimenOptions } from '../registry/code-registration.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import { swapPlugin, type PluginSwap } from '../registry/plugin-swap.ts';
+import { describeChange } from '../registry/plugin-versions.ts';
 import type { ReloadCounts } from '../registry/reload-sources.ts';
 import type { LeftOutPlugin } from '../python/python-runtime.ts';
 
@@ -63,6 +64,7 @@ export function createVitrineHandle(
   deps: {
     cache: RoomCache<StoredResult>;
     warn: (line: string) => void;
+    info: (line: string) => void;
     /** Settles what a swap changed (Python imports, a Redis service told): the plugins it left out. */
     afterSwap: () => Promise<LeftOutPlugin[]>;
   },
@@ -84,7 +86,13 @@ export function createVitrineHandle(
     reload: () => ctx.reload(),
     async reloadPlugin(name) {
       if (!options.pluginsDir) throw new Error('this host serves no plugins directory');
-      const swapped = await swapPlugin({ functions, catalog, cache: deps.cache }, options.pluginsDir, name);
+      const swapped = await swapPlugin({ functions, catalog, cache: deps.cache, home: ctx.plugins }, options.pluginsDir, name).catch((error: unknown) => {
+        const line = describeChange({ came: [], went: [], refused: [{ plugin: name, problem: (error as Error).message }] });
+        if (line) deps.warn(line);
+        throw error;
+      });
+      const line = describeChange(swapped.change);
+      if (line) deps.info(line);
       const leftOut = await deps.afterSwap();
       // A Python plugin whose import failed has left again: nothing it brought is served.
       const out = leftOut.some((p) => p.plugin === name);
@@ -95,7 +103,7 @@ export function createVitrineHandle(
         problems: [...swapped.problems, ...leftOut.map((p) => p.line)],
       };
       for (const line of swap.problems) deps.warn(line);
-      const { problems: _problems, ...data } = swap;
+      const { problems: _problems, change: _change, ...data } = swap;
       handle.publishHostEvent({ event: 'reload', data });
       return swap;
     },

@@ -66,4 +66,6 @@ export interface SpecimenRecord {
   origin: SpecimenOrigin;
   /** For relayed specimens: the owning worker. */
   worker_id?: string;
+  /** A plugin's specimen: what its bundle's signature says. */
+  signature?: 'valid' | 'unsigned' | 'untrusted' | 'invalid';
 }

@@ -1,7 +1,7 @@
 /**
  * @module main
  * Dispatches `vitrine <command>`: `build` compiles plugins, `serve` runs the host, `worker` computes for a Redis service, `init`
- * writes a plugin project, `backup` copies a lone host's data folder, `dev` builds, serves and rebuilds on change, `thumbnails` renders
+ * writes a plugin project, `backup` copies a lone host's data folder, `sign` signs bundles, `dev` builds, serves and rebuilds on change, `thumbnails` renders
  * declared specimens' thumbnails, `python-path` says where
  * the `vitrine` Python module is, `--version` what runs. The build tools load only for the commands that use them.
  */
@@ -16,6 +16,7 @@ commands:
   worker --redis URL [options]        compute for a Redis service, no HTTP (vitrine worker --help)
   init DIR [--vitrine SPEC]           write a plugin project into DIR; --python writes a Python one
   dev [SRC] [serve options]           build, serve, and rebuild each plugin of SRC when it changes
+  sign --key KEY.pem DIR              sign each plugin bundle in DIR with an Ed25519 key (manifest.sig)
   thumbnails [SRC] [ID ...]           render each declared specimen's thumbnail into SRC/<plugin>/thumbnails/<id>.png
   backup [--data-dir DIR] OUT         copy a lone host's data folder into OUT while it runs (serve OUT to restore)
   python-path                         print the folder holding the vitrine Python module (for PYTHONPATH)
@@ -58,6 +59,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'dev': {
       const { runDevCommand } = await import('./dev-command.ts');
       return runDevCommand(rest);
+    }
+    case 'sign': {
+      const { runSignCommand } = await import('./sign-command.ts');
+      return runSignCommand(rest);
     }
     case 'thumbnails': {
       const { runThumbnailsCommand } = await import('./thumbnails-command.ts');

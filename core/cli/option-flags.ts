@@ -58,6 +58,9 @@ export const FLAGS = {
   'snapshot-ttl': { type: 'string' },
   'data-dir': { type: 'string' },
   'log-ttl': { type: 'string' },
+  'plugin-versions': { type: 'string' },
+  'trust-keys': { type: 'string' },
+  signatures: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

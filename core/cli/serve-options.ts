@@ -110,6 +110,13 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
                              exit); not used with --redis (default $XDG_DATA_HOME/vitrine,
                              else ~/.local/share/vitrine)
   --log-ttl S                seconds a room's log keeps each change (default 2592000, 30 days)
+  --plugin-versions N        versions of each plugin kept side by side after reloads; layers
+                             pinned to one keep computing with it (default 3)
+  --trust-keys DIR           Ed25519 public keys (PEM) plugin bundles' signatures are checked
+                             against (vitrine sign writes them)
+  --signatures MODE          off, warn (load, and show each plugin's signature) or require
+                             (load only validly signed plugins); default warn with
+                             --trust-keys, else off
   --allowed-hosts LIST       accepted Host header names, comma-separated, any port; * for any
                              (default: the bound address, localhost, 127.0.0.1 and [::1]; bound
                              beyond loopback also the machine's host name, <name>.local and
@@ -226,9 +233,26 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     maxAnnotations: positiveInteger('max-annotations', get('max-annotations')),
     snapshotTtlSeconds: number('snapshot-ttl', get('snapshot-ttl'), false),
     logTtlSeconds: number('log-ttl', get('log-ttl'), false),
+    ...pluginTrustOptions(get),
     viewer: !(onOff('no-viewer', get('no-viewer')) ?? false),
     clientProfiles: onOff('client-profiles', get('client-profiles')),
     headsetTriangles: headsetTriangles(get('headset-triangles')),
+  };
+}
+
+/** `--plugin-versions`, `--trust-keys` and `--signatures`. */
+function pluginTrustOptions(get: FlagReader): Pick<HostOptions, 'pluginVersions' | 'trustKeys' | 'signatures'> {
+  const versions = positiveInteger('plugin-versions', get('plugin-versions'));
+  const trustKeys = get('trust-keys');
+  const signatures = get('signatures');
+  if (signatures !== undefined && !['off', 'warn', 'require'].includes(signatures))
+    throw new Error(`--signatures must be off, warn or require, got '${signatures}'`);
+  if (signatures === 'require' && trustKeys === undefined)
+    throw new Error('--signatures require needs --trust-keys DIR (the public keys bundles must be signed with)');
+  return {
+    ...(versions !== undefined ? { pluginVersions: versions } : {}),
+    ...(trustKeys !== undefined ? { trustKeys } : {}),
+    ...(signatures !== undefined ? { signatures: signatures as 'off' | 'warn' | 'require' } : {}),
   };
 }
 

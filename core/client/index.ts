@@ -51,3 +51,4 @@ export type { FetchLike } from './transport.ts';
 export type * from '../wire/decoded-types.ts';
 export type * from '../wire/wire-types.ts';
 export type * from '../wire/scene-types.ts';
+export type * from '../wire/provenance-types.ts';

@@ -23,6 +23,8 @@ import { precomputedAnnotationRoutes } from './routes-precomputed-annotations.ts
 import { sceneRoutes } from './routes-scenes.ts';
 import { snapshotRoutes } from './routes-snapshots.ts';
 import { processingRoutes } from './routes-processing.ts';
+import { pluginRoutes } from './routes-plugins.ts';
+import { provenanceRoutes } from './routes-provenance.ts';
 import { specimenDataRoutes } from './routes-specimen-data.ts';
 import { specimenRoutes } from './routes-specimens.ts';
 import { uploadRoutes } from './routes-uploads.ts';
@@ -48,6 +50,8 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext): Pro
   await app.register(websocket, { options: { maxPayload: HELLO_MAX_FRAME_BYTES, perMessageDeflate: false } });
   await app.register(historyRoutes, { ctx });
   await app.register(presenceRoutes, { ctx });
+  await app.register(provenanceRoutes, { ctx });
+  await app.register(pluginRoutes, { ctx });
   await app.register(mcpRoutes, { ctx });
   await app.register(clientRoute);
   if (ctx.options.viewer) await app.register(viewerRoutes);

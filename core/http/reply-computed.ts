@@ -15,6 +15,7 @@ import type { ComputeRequest, OpenedResult } from '../serving/result-source.ts';
 import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { hasSteps } from '../results/volume-axes.ts';
+import { PROVENANCE_HEADER, provenanceHeader, provenanceOf } from '../registry/provenance.ts';
 import { DisconnectSignal } from './abort-on-disconnect.ts';
 import { sendDelivery, sendJsonDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
 import { sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
@@ -40,6 +41,12 @@ function open(deps: ComputedReplyDeps, reply: FastifyReply, request: ComputeRequ
       },
     }),
   );
+}
+
+/** Says what made the result: `Vitrine-Provenance: <plugin>@<version>; bundle=<12 hex>`. */
+function sayProvenance(reply: FastifyReply, request: ComputeRequest): void {
+  const value = provenanceHeader(provenanceOf(request.entry, request.values));
+  if (value) reply.header(PROVENANCE_HEADER, value);
 }
 
 /** Resolves once every byte of an arriving result is in. */
@@ -73,6 +80,7 @@ export async function sendComputed(
 ): Promise<FastifyReply> {
   const type = request.entry.return_type;
   const opened = await open(deps, reply, request, type === 'mesh' || type === 'volume');
+  sayProvenance(reply, request);
   const { result, arriving } = opened;
   const envelope = arriving ? toEnvelope(result) : null;
   if (arriving && envelope && isEmptyDelivery(delivery) && !(result.type === 'volume' && hasSteps(result))) {
@@ -87,6 +95,7 @@ export async function sendComputed(
 /** Sends `request`'s result as the JSON typed result (`/invoke`), once every byte is in. */
 export async function sendComputedJson(deps: ComputedReplyDeps, reply: FastifyReply, request: ComputeRequest): Promise<FastifyReply> {
   const opened = await open(deps, reply, request, false);
+  sayProvenance(reply, request);
   const resultId = await nameResult(deps, reply, opened);
   return sendJsonDelivery(deps, reply, opened.result, request.entry.name, resultId);
 }

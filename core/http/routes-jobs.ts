@@ -7,6 +7,7 @@ import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { sendJsonDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
 import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
+import { PROVENANCE_HEADER, provenanceHeader } from '../registry/provenance.ts';
 import { parseSince } from './request-input.ts';
 import { idParams, queryOf, SINCE } from './route-inputs.ts';
 
@@ -29,7 +30,9 @@ export async function jobRoutes(app: FastifyInstance, opts: { ctx: JobDeps }): P
   );
 
   app.get<JobParams>('/api/jobs/:id/result', { compress: false, schema: { params } }, async (request, reply) => {
-    const { result, functionName } = await ctx.jobs.result(request.params.id);
+    const { result, functionName, provenance } = await ctx.jobs.result(request.params.id);
+    const said = provenance ? provenanceHeader(provenance) : null;
+    if (said) reply.header(PROVENANCE_HEADER, said);
     const resultId = await ctx.resultIds.of(result);
     reply.header(RESULT_ID_HEADER, resultId);
     return sendJsonDelivery(ctx, reply, result, functionName, resultId, true);

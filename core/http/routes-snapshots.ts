@@ -91,6 +91,20 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
     },
   );
 
+  app.post<{ Params: { id: string } }>(
+    '/api/snapshots/:id/verify',
+    {
+      schema: {
+        summary: 'Whether a snapshot can be made again: each layer computed anew with the plugin version it pinned',
+        description:
+          '`{"snapshot", "layers": [{"id", "status", "plugin", "version", "result_id", "computed_result_id"?, "detail"?}]}`: `status` is `same` ' +
+          '(the same result id), `differs` (with both ids) or `unavailable` (its version is no longer kept, or it cannot be computed here).',
+        params: SNAPSHOT_PARAMS,
+      },
+    },
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await ctx.snapshots.verify(request.params.id)),
+  );
+
   app.get<RoomParams>(
     '/api/rooms/:room_id/neuroglancer',
     {

@@ -7,11 +7,19 @@
  */
 import type { JobStatus, ProgressResponse, StartResponse } from '../wire/wire-types.ts';
 import type { ComputeRequest } from '../serving/result-source.ts';
+import type { Provenance } from '../wire/provenance-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
 /** What `/start` asks for: the computation, and the specimen it is for. */
 export interface JobRequest extends ComputeRequest {
   specimenId: string | null;
+}
+
+/** A done job's result, the function that made it and, where the host knows it, what made it. */
+export interface JobResult {
+  result: StoredResult;
+  functionName: string;
+  provenance?: Provenance;
 }
 
 export interface JobService {
@@ -20,7 +28,7 @@ export interface JobService {
   /** Status and messages with seq above `since`. @throws SPC_ERR_JOB_NOT_FOUND */
   progress(id: string, since: number): Promise<ProgressResponse>;
   /** The result of a done job. @throws 404, 409 running, 410 failed or result dropped */
-  result(id: string): Promise<{ result: StoredResult; functionName: string }>;
+  result(id: string): Promise<JobResult>;
   /** Cancels a running job (it ends `error`/`cancelled`); false for an unknown id. */
   cancel(id: string): Promise<boolean>;
   /**

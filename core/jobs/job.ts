@@ -3,6 +3,7 @@
  * One background job: its status, ordered progress messages, error and result. Live state
  * (abort controller, sweep timer) stays here; job-views.ts builds the wire shapes.
  */
+import type { Provenance } from '../wire/provenance-types.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { isTerminal, type JobStatus } from './job-status.ts';
@@ -20,6 +21,8 @@ export interface JobMeta {
   specimenId: string | null;
   functionName: string;
   roomId: string;
+  /** What computes it. */
+  provenance?: Provenance;
 }
 
 export class Job {

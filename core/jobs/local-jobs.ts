@@ -7,9 +7,9 @@ import { createHostError } from '../errors.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { ResultService } from '../serving/result-service.ts';
 import type { JobStatus, ProgressResponse, StartResponse } from '../wire/wire-types.ts';
-import type { StoredResult } from '../results/stored-result.ts';
 import { jobChannel } from '../events/channels.ts';
-import type { JobRequest, JobService } from './job-service.ts';
+import type { JobRequest, JobResult, JobService } from './job-service.ts';
+import { provenanceOf } from '../registry/provenance.ts';
 import type { JobStore } from './job-store.ts';
 import { resultOf, toProgressResponse, toStartResponse } from './job-views.ts';
 
@@ -26,7 +26,7 @@ export class LocalJobs implements JobService {
 
   async start(request: JobRequest): Promise<StartResponse> {
     const { entry, roomId, specimenId } = request;
-    const meta = { specimenId, functionName: entry.name, roomId };
+    const meta = { specimenId, functionName: entry.name, roomId, provenance: provenanceOf(entry, request.values) };
     const cached = this.#results.lookupSync(request);
     if (cached) return toStartResponse(this.#store.createDone(meta, cached));
     const job = this.#store.start(meta, (signal, onProgress, jobId) =>
@@ -41,11 +41,11 @@ export class LocalJobs implements JobService {
     return toProgressResponse(job, since);
   }
 
-  async result(id: string): Promise<{ result: StoredResult; functionName: string }> {
+  async result(id: string): Promise<JobResult> {
     const job = this.#store.get(id);
     const result = resultOf(job, id);
     this.#store.touch(job!);
-    return { result, functionName: job!.meta.functionName };
+    return { result, functionName: job!.meta.functionName, ...(job!.meta.provenance ? { provenance: job!.meta.provenance } : {}) };
   }
 
   async cancel(id: string): Promise<boolean> {

@@ -11,11 +11,10 @@ import type { JobStatus, ProgressResponse, StartResponse } from '../wire/wire-ty
 import { createHostError, isHostError } from '../errors.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import { keyOf, roomStateOf } from '../serving/result-source.ts';
-import type { JobRequest, JobService } from './job-service.ts';
+import type { JobRequest, JobResult, JobService } from './job-service.ts';
 import type { JobStore } from './job-store.ts';
 import type { ProgressMessage } from './job.ts';
 import type { LocalJobs } from './local-jobs.ts';
-import type { StoredResult } from '../results/stored-result.ts';
 import { JobTally } from './job-tally.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
@@ -188,7 +187,7 @@ export class RedisJobs implements JobService {
     return { status: status as JobStatus, messages: messages.map(toMessage), error: status === 'error' ? error : null };
   }
 
-  async result(id: string): Promise<{ result: StoredResult; functionName: string }> {
+  async result(id: string): Promise<JobResult> {
     if (this.#store.get(id)) return this.#local.result(id);
     const [status, error, , fn, meta, hash] = await this.#read(id, null);
     if (status === 'running') throw createHostError('SPC_ERR_JOB_RUNNING', id);

@@ -5,6 +5,7 @@
  * room's followers see it) and hear a summary, never the bytes; show a specimen to a room;
  * publish an upload as a specimen.
  */
+import { provenanceOf } from '../registry/provenance.ts';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { createHostError } from '../errors.ts';
 import { roomIdProblem } from '../events/room-id.ts';
@@ -56,7 +57,8 @@ export async function compute(call: ToolCallContext, args: ToolArgs): Promise<un
   }
   await ctx.rooms.computed(room);
   const resultId = await ctx.resultIds.of(target.result);
-  const base = { room, specimen_id: target.record?.id ?? null, function_name: target.entry.name, params: target.values };
+  const provenance = provenanceOf(target.entry, target.values);
+  const base = { room, specimen_id: target.record?.id ?? null, function_name: target.entry.name, params: target.values, provenance };
   return { ...(await summary(call, target.result, base)), data_url: computedUrl(call, target, room, resultId) };
 }
 

@@ -10,7 +10,18 @@ import type { ManifestParameter } from './manifest-types.ts';
 /** Where a function's code lives, which decides the invoker that runs it. */
 export type FunctionSource =
   /** An export of a built plugin bundle: on the worker-thread pool, or (`python`) in a Python process. */
-  | { kind: 'bundle'; modulePath: string; exportName: string; version: string; runtime?: 'node' | 'python' }
+  | {
+      kind: 'bundle';
+      modulePath: string;
+      exportName: string;
+      /** The code's version in cache keys and worker imports. */
+      version: string;
+      runtime?: 'node' | 'python';
+      /** The bundle id: SHA-256 of its manifest.json. */
+      bundle?: string;
+      /** The version its author gave the plugin. */
+      pluginVersion?: string;
+    }
   /** A function registered in code, run on the main thread (it cannot move to a worker). */
   | { kind: 'inline'; fn: (...args: unknown[]) => unknown }
   /** A function of a worker connected to this relay. */
@@ -33,13 +44,21 @@ export function valueParameterNames(entry: FunctionEntry): string[] {
   return entry.parameters.filter((p) => p.kind === 'value').map((p) => p.name);
 }
 
+/** The plugin's version and bundle id, for a function that came from a bundle. */
+export function bundleOf(entry: FunctionEntry): { version: string; bundle: string } | null {
+  const source = entry.source;
+  return source.kind === 'bundle' ? { version: source.pluginVersion ?? '0.0.0', bundle: source.bundle ?? source.version } : null;
+}
+
 /** Function listing entry: `{name, schema, return_type}` plus a little more. */
 export function toFunctionListing(entry: FunctionEntry): FunctionInfo {
+  const bundle = bundleOf(entry);
   return {
     name: entry.name,
     schema: entry.schema as unknown as ParameterSchema,
     return_type: entry.return_type,
     async: entry.async,
     plugin: entry.plugin,
+    version: bundle?.version ?? null,
   };
 }

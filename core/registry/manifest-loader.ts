@@ -2,11 +2,17 @@
  * @module manifest-loader
  * Loads the plugin bundles in the plugins directory: each `DIR/<plugin>/manifest.json` with
  * its ESM bundle. A broken bundle is reported and skipped; the host keeps serving the others.
- * The bundle itself is imported only inside worker threads, never on the host's event loop.
+ * Every file the manifest lists is checked against its SHA-256 first (checked-bundle.ts), and
+ * a checked bundle is served from its kept copy (kept-bundles.ts), never from the folder an
+ * operator may be overwriting. The bundle itself is imported only inside worker threads,
+ * never on the host's event loop.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { pythonVersion } from './python-version.ts';
+import { readCheckedBundle } from './checked-bundle.ts';
+import type { KeptBundles } from './kept-bundles.ts';
+import { signatureOf, type SignaturePolicy, type SignatureStatus } from './bundle-signature.ts';
 import path from 'node:path';
 import { resolveInside } from '../catalog/safe-path.ts';
 import type { SpecimenRecord, ThumbnailSource } from '../catalog/specimen-record.ts';
@@ -18,14 +24,32 @@ const RESULT_TYPES = new Set(['mesh', 'volume', 'point_cloud', 'image']);
 
 export interface LoadedPlugin {
   name: string;
+  /** The folder its code is served from (its kept copy, or the plugins folder for a hand-written manifest). */
   dir: string;
+  /** The version its author gave it. */
+  version: string;
+  /** SHA-256 of its manifest.json: the bundle id. */
+  bundle: string;
+  signature: SignatureStatus;
+  /** When this host loaded it (ISO 8601). */
+  loadedAt: string;
   functions: FunctionEntry[];
   specimens: SpecimenRecord[];
+}
+
+/** How bundles are loaded: where checked ones are kept, and which signatures are trusted. */
+export interface LoadOptions {
+  kept?: KeptBundles | null;
+  signatures?: SignaturePolicy;
 }
 
 export interface PluginLoadResult {
   plugins: LoadedPlugin[];
   problems: string[];
+  /** Each folder whose bundle was refused, with why. */
+  failed: { name: string; problem: string }[];
+  /** Every plugin folder present (with or without a manifest yet). */
+  folders: string[];
 }
 
 function checkManifest(value: unknown): asserts value is PluginManifest {
@@ -71,18 +95,33 @@ async function toRecord(bundleDir: string, spec: ManifestSpecimen, functions: Ma
   };
 }
 
-/** Loads one bundle folder; throws with a readable reason when it is unusable. */
-export async function loadPluginBundle(dir: string): Promise<LoadedPlugin> {
-  const manifestPath = path.join(dir, 'manifest.json');
-  const manifest: unknown = JSON.parse(await readFile(manifestPath, 'utf8'));
-  checkManifest(manifest);
-  const modulePath = await resolveInside(dir, manifest.bundle);
-  if (!modulePath) throw new Error(`bundle ${JSON.stringify(manifest.bundle)} is outside the plugin folder`);
+/** The code's version in cache keys and worker imports: the bundle id, or for a hand-written manifest its code's hash. */
+async function codeVersion(dir: string, modulePath: string, python: boolean, bundleId: string, listed: boolean): Promise<string> {
+  if (listed) return bundleId.slice(0, 16);
   // The bundle's content, not its file time: hosts of one Redis service that were given copies
   // of the same bundle share room entries and computations (the version is in the cache key).
   // A Python plugin's code is every module of its folder, not only plugin.py.
+  return python ? await pythonVersion(dir) : createHash('sha256').update(await readFile(modulePath)).digest('hex').slice(0, 16);
+}
+
+/** Loads one bundle folder; throws with a readable reason when it is unusable. */
+export async function loadPluginBundle(sourceDir: string, options: LoadOptions = {}): Promise<LoadedPlugin> {
+  const checked = await readCheckedBundle(sourceDir);
+  const manifest = checked.manifest;
+  checkManifest(manifest);
+  const signature = signatureOf(checked, options.signatures);
+  if (checked.mismatch) throw new Error(checked.signature ? `signature invalid: ${checked.mismatch}` : checked.mismatch);
+  if (options.signatures?.mode === 'require' && signature !== 'valid')
+    throw new Error(`signature ${signature}: only plugins signed by a trusted key are loaded (--signatures require)`);
+  if (checked.files && !(manifest.bundle in (manifest.files ?? {}))) throw new Error(`manifest "files" does not list its bundle ${manifest.bundle}`);
+  const dir = checked.files && options.kept ? await options.kept.keep({ ...checked, files: checked.files }) : sourceDir;
+  const modulePath = await resolveInside(dir, manifest.bundle);
+  if (!modulePath) throw new Error(`bundle ${JSON.stringify(manifest.bundle)} is outside the plugin folder`);
   const python = manifest.runtime === 'python';
-  const version = python ? await pythonVersion(dir) : createHash('sha256').update(await readFile(modulePath)).digest('hex').slice(0, 16);
+  const version = await codeVersion(dir, modulePath, python, checked.bundleId, checked.files !== null);
+  // A hand-written manifest lists no files: its code's hash joins the manifest's so that new code is a new bundle.
+  const bundleId = checked.files ? checked.bundleId : createHash('sha256').update(checked.manifestBytes).update(`\0${version}`).digest('hex');
+  const pluginVersion = typeof manifest.version === 'string' && manifest.version !== '' ? manifest.version : '0.0.0';
   const functions = new Map<string, FunctionEntry>();
   for (const f of manifest.functions) {
     precompileSchema(f.schema);
@@ -92,23 +131,43 @@ export async function loadPluginBundle(dir: string): Promise<LoadedPlugin> {
       schema: f.schema,
       parameters: f.parameters,
       async: f.async,
-      source: { kind: 'bundle', modulePath, exportName: f.name, version, ...(python ? { runtime: 'python' as const } : {}) },
+      source: {
+        kind: 'bundle',
+        modulePath,
+        exportName: f.name,
+        version,
+        bundle: bundleId,
+        pluginVersion,
+        ...(python ? { runtime: 'python' as const } : {}),
+      },
       plugin: manifest.plugin,
     });
   }
-  const specimens = await Promise.all(manifest.specimens.filter((s) => functions.has(s.function_name)).map((s) => toRecord(dir, s, functions)));
-  return { name: manifest.plugin, dir, functions: [...functions.values()], specimens };
+  const specimens = await Promise.all(
+    manifest.specimens.filter((s) => functions.has(s.function_name)).map(async (s) => ({ ...(await toRecord(dir, s, functions)), signature })),
+  );
+  const loadedAt = new Date().toISOString();
+  return { name: manifest.plugin, dir, version: pluginVersion, bundle: bundleId, signature, loadedAt, functions: [...functions.values()], specimens };
+}
+
+async function isFolder(file: string): Promise<boolean> {
+  return stat(file).then((s) => s.isDirectory(), () => false);
 }
 
 /** Loads every bundle folder in `pluginsDir` (a missing directory means no plugins). */
-export async function loadPluginBundles(pluginsDir: string): Promise<PluginLoadResult> {
+export async function loadPluginBundles(pluginsDir: string, options: LoadOptions = {}): Promise<PluginLoadResult> {
   let names: string[];
   try {
-    names = (await readdir(pluginsDir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+    // A plugin may be a symbolic link to its bundle folder: swapping the link is an atomic deploy.
+    const entries = (await readdir(pluginsDir, { withFileTypes: true })).filter((e) => !e.name.startsWith('.'));
+    const folders = await Promise.all(entries.map(async (e) => e.isDirectory() || (e.isSymbolicLink() && (await isFolder(path.join(pluginsDir, e.name))))));
+    names = entries.filter((_, i) => folders[i]).map((e) => e.name).sort();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return {
       plugins: [],
+      failed: [],
+      folders: [],
       problems:
         code === 'ENOENT'
           ? [`plugins directory ${path.resolve(pluginsDir)} does not exist: no plugins loaded (run vitrine build)`]
@@ -116,6 +175,7 @@ export async function loadPluginBundles(pluginsDir: string): Promise<PluginLoadR
     };
   }
   const problems: string[] = [];
+  const failed: { name: string; problem: string }[] = [];
   const loaded = await Promise.all(
     names.map(async (name) => {
       const dir = path.join(pluginsDir, name);
@@ -125,12 +185,13 @@ export async function loadPluginBundles(pluginsDir: string): Promise<PluginLoadR
         return null;
       }
       try {
-        return await loadPluginBundle(dir);
+        return await loadPluginBundle(dir, options);
       } catch (error) {
         problems.push(`plugin ${name}: ${(error as Error).message}`);
+        failed.push({ name, problem: (error as Error).message });
         return null;
       }
     }),
   );
-  return { plugins: loaded.filter((p): p is LoadedPlugin => p !== null), problems };
+  return { plugins: loaded.filter((p): p is LoadedPlugin => p !== null), problems, failed, folders: names };
 }

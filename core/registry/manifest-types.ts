@@ -51,6 +51,8 @@ export interface PluginManifest {
   $comment: string;
   manifest_version: typeof MANIFEST_VERSION;
   plugin: string;
+  /** The version its author gave it (package.json, `__version__`, pyproject.toml), else `0.0.0`. */
+  version?: string;
   /**
    * What the functions run in: absent (or `node`) for a TypeScript plugin, whose `bundle` is the
    * ESM bundle; `python` for a Python plugin, whose `bundle` is its `plugin.py` (the folder holds
@@ -59,6 +61,11 @@ export interface PluginManifest {
   runtime?: 'node' | 'python';
   /** The entry file, relative to the bundle folder. */
   bundle: string;
+  /**
+   * Every other file of the bundle folder (relative posix path) with its SHA-256 in hex: the
+   * host checks them before it loads the plugin. Absent only in manifests written by hand.
+   */
+  files?: Record<string, string>;
   functions: ManifestFunction[];
   specimens: ManifestSpecimen[];
 }

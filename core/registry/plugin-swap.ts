@@ -10,7 +10,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RoomCache } from '../cache/room-cache.ts';
 import type { FunctionRegistry } from './function-registry.ts';
-import { loadPluginBundle } from './manifest-loader.ts';
+import { loadPluginBundle, type LoadedPlugin } from './manifest-loader.ts';
+import { noChange, type VersionChange } from './plugin-versions.ts';
+import type { PluginHome } from './reload-sources.ts';
 import type { SpecimenCatalog } from './specimen-catalog.ts';
 
 /** What a swap changed: the plugin's functions and specimen ids now (empty when removed). */
@@ -20,12 +22,31 @@ export interface PluginSwap {
   specimens: string[];
   removed: boolean;
   problems: string[];
+  /** What came, went and was refused. */
+  change: VersionChange;
 }
 
 export interface SwapTargets {
   functions: FunctionRegistry;
   catalog: SpecimenCatalog;
   cache: Pick<RoomCache<unknown>, 'deleteWhere'>;
+  home: PluginHome;
+}
+
+/** Loads the folder into the kept versions; a refused bundle is recorded, then thrown. */
+async function loadInto(home: PluginHome, dir: string, name: string, change: VersionChange): Promise<LoadedPlugin | null> {
+  if (!existsSync(path.join(dir, 'manifest.json'))) {
+    home.versions.remove(name, change);
+    return null;
+  }
+  try {
+    const loaded = await loadPluginBundle(dir, home.load);
+    home.versions.accept(loaded, change);
+    return home.versions.get(name)?.versions[0] ?? loaded;
+  } catch (error) {
+    home.versions.refuse(name, (error as Error).message, change);
+    throw error;
+  }
 }
 
 /**
@@ -33,8 +54,8 @@ export interface SwapTargets {
  * @throws when the bundle folder exists but cannot be loaded (the old version stays).
  */
 export async function swapPlugin(targets: SwapTargets, pluginsDir: string, name: string): Promise<PluginSwap> {
-  const dir = path.join(pluginsDir, name);
-  const loaded = existsSync(path.join(dir, 'manifest.json')) ? await loadPluginBundle(dir) : null;
+  const change = noChange();
+  const loaded = await loadInto(targets.home, path.join(pluginsDir, name), name, change);
   const { functions, catalog, cache } = targets;
   const ours = (entry: { source: { kind: string }; plugin: string | null }) => entry.source.kind === 'bundle' && entry.plugin === name;
   const problems: string[] = [];
@@ -53,5 +74,7 @@ export async function swapPlugin(targets: SwapTargets, pluginsDir: string, name:
   if (loaded) catalog.setSource(`plugin:${name}`, 'plugin', loaded.specimens);
   else catalog.removeSource(`plugin:${name}`);
   cache.deleteWhere((entry) => changed.has(entry.functionName));
-  return { plugin: name, functions: accepted.map((fn) => fn.name), specimens: loaded?.specimens.map((s) => s.id) ?? [], removed: loaded === null, problems };
+  targets.home.versions.announce(change);
+  const specimens = loaded?.specimens.map((s) => s.id) ?? [];
+  return { plugin: name, functions: accepted.map((fn) => fn.name), specimens, removed: loaded === null, problems, change };
 }

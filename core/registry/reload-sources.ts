@@ -1,14 +1,17 @@
 /**
  * @module reload-sources
  * Reloading a host's own sources: rescans the specimens directory and reloads the plugin
- * bundles into the function registry and the catalog. A function name already taken (by an
- * earlier plugin or a function registered in code) is refused with a problem line naming the
- * plugin; the first registration wins.
+ * bundles into the kept versions (plugin-versions.ts), then serves each plugin's newest in
+ * the function registry and the catalog. A bundle that fails its checks leaves the version
+ * it would replace serving. A function name already taken (by an earlier plugin or a
+ * function registered in code) is refused with a problem line naming the plugin; the first
+ * registration wins.
  */
 import type { ReloadResponse } from '../wire/wire-types.ts';
 import { scanSpecimensDir } from '../catalog/specimen-scanner.ts';
 import type { FunctionRegistry } from './function-registry.ts';
-import { loadPluginBundles } from './manifest-loader.ts';
+import { loadPluginBundles, type LoadOptions } from './manifest-loader.ts';
+import { noChange, type PluginVersions, type VersionChange } from './plugin-versions.ts';
 import type { SpecimenCatalog } from './specimen-catalog.ts';
 
 /** What a reload found: the answer of `GET /api/specimens/reload`. */
@@ -19,7 +22,57 @@ export interface SourceDirs {
   pluginsDir: string | null;
 }
 
-export async function reloadSources(dirs: SourceDirs, functions: FunctionRegistry, catalog: SpecimenCatalog): Promise<ReloadCounts> {
+/** Where plugins are kept and how they are loaded. */
+export interface PluginHome {
+  versions: PluginVersions;
+  load: LoadOptions;
+}
+
+/** Reads every bundle folder into the kept versions; returns the problem lines and what changed. */
+export async function reloadPlugins(pluginsDir: string, home: PluginHome): Promise<{ problems: string[]; change: VersionChange }> {
+  const loaded = await loadPluginBundles(pluginsDir, home.load);
+  const change = noChange();
+  const { versions } = home;
+  for (const plugin of loaded.plugins) versions.accept(plugin, change);
+  for (const failed of loaded.failed) versions.refuse(failed.name, failed.problem, change);
+  const problems = [...loaded.problems];
+  const loadedNames = new Set([...loaded.plugins.map((p) => p.name), ...loaded.failed.map((f) => f.name)]);
+  for (const name of versions.names()) {
+    if (!loaded.folders.includes(name)) versions.remove(name, change);
+    else if (!loadedNames.has(name) && versions.get(name)?.versions.length) {
+      // A folder emptied to be copied into again: what served keeps serving until a manifest is back.
+      const problem = 'manifest.json is missing (not built, or still being copied): the kept version serves';
+      versions.refuse(name, problem, change);
+      problems.push(`plugin ${name}: ${problem}`);
+    }
+  }
+  return { problems, change };
+}
+
+/** Serves each plugin's newest kept version; returns the problem lines of names already taken. */
+export function serveNewest(versions: PluginVersions, functions: FunctionRegistry, catalog: SpecimenCatalog): { plugins: number; problems: string[] } {
+  const problems: string[] = [];
+  functions.removeWhere((e) => e.source.kind === 'bundle');
+  catalog.removeSourcesWithPrefix('plugin:');
+  const serving = versions.serving();
+  for (const plugin of serving) {
+    const accepted = plugin.functions.filter((f) => {
+      if (!functions.has(f.name)) return true;
+      problems.push(`plugin ${plugin.name}: function '${f.name}' is already registered; this one is ignored`);
+      return false;
+    });
+    for (const f of accepted) functions.register(f);
+    catalog.setSource(`plugin:${plugin.name}`, 'plugin', plugin.specimens);
+  }
+  return { plugins: serving.length, problems };
+}
+
+export async function reloadSources(
+  dirs: SourceDirs,
+  functions: FunctionRegistry,
+  catalog: SpecimenCatalog,
+  home: PluginHome,
+): Promise<ReloadCounts & { change: VersionChange }> {
   const problems: string[] = [];
   let diskCount = 0;
   if (dirs.specimensDir) {
@@ -29,21 +82,15 @@ export async function reloadSources(dirs: SourceDirs, functions: FunctionRegistr
     problems.push(...scan.problems);
   }
   let pluginCount = 0;
+  let change = noChange();
   if (dirs.pluginsDir) {
-    const loaded = await loadPluginBundles(dirs.pluginsDir);
-    problems.push(...loaded.problems);
-    functions.removeWhere((e) => e.source.kind === 'bundle');
-    catalog.removeSourcesWithPrefix('plugin:');
-    for (const plugin of loaded.plugins) {
-      const accepted = plugin.functions.filter((f) => {
-        if (!functions.has(f.name)) return true;
-        problems.push(`plugin ${plugin.name}: function '${f.name}' is already registered; this one is ignored`);
-        return false;
-      });
-      for (const f of accepted) functions.register(f);
-      catalog.setSource(`plugin:${plugin.name}`, 'plugin', plugin.specimens);
-      pluginCount++;
-    }
+    const reloaded = await reloadPlugins(dirs.pluginsDir, home);
+    change = reloaded.change;
+    problems.push(...reloaded.problems);
+    const served = serveNewest(home.versions, functions, catalog);
+    problems.push(...served.problems);
+    pluginCount = served.plugins;
+    home.versions.announce(change);
   }
-  return { count: diskCount, specimens: catalog.list().length, functions: functions.size, plugins: pluginCount, problems };
+  return { count: diskCount, specimens: catalog.list().length, functions: functions.size, plugins: pluginCount, problems, change };
 }

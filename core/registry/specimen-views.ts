@@ -5,6 +5,7 @@
  */
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import type { CatalogEntry, ParameterSchema, SpecimenMetadata } from '../wire/wire-types.ts';
+import { bundleOf } from './function-entry.ts';
 import { specimenSchema, specimenType } from './specimen-functions.ts';
 
 /** What a view needs of the host: the functions that dynamic specimens name. */
@@ -26,6 +27,9 @@ export function toCatalogEntry(ctx: SpecimenViewDeps, record: SpecimenRecord): C
     thumbnail_url: thumbnailUrl(record.id),
   };
   if (record.data?.kind === 'npy' && record.data.labels) entry.labels = true;
+  const fn = record.origin === 'plugin' && record.function_name ? ctx.functions.get(record.function_name) : undefined;
+  const bundle = fn ? bundleOf(fn) : null;
+  if (fn && bundle) Object.assign(entry, { plugin: fn.plugin, version: bundle.version, ...(record.signature ? { signature: record.signature } : {}) });
   return entry;
 }
 

@@ -2,7 +2,8 @@
  * @module check-source
  * The shape of a layer's source: `{"specimen": id}` or `{"function": name}`, with `params` (an
  * object) and optionally `bind` (`{"<param>": {"label": "<label>"}}`: a parameter fed the room's
- * points, all of them or those with that label). Whether the specimen, function and parameters
+ * points, all of them or those with that label), and optionally `version`: the plugin version
+ * (or bundle id) that computes it, kept by the host side by side with newer ones. Whether the specimen, function and parameters
  * exist and check is the host's to resolve (as `/data` would); this is what any store keeps.
  */
 import type { LayerSource, PointBinding } from '../wire/scene-types.ts';
@@ -38,7 +39,7 @@ function bindings(value: unknown, path: string, params: Record<string, unknown>)
 /** The source `value` at `path`, checked for shape. @throws SPC_ERR_SCENE_INVALID naming the field. */
 export function checkSource(value: unknown, path: string): LayerSource {
   if (!isObject(value)) throw bad(path, 'must be {"specimen": id} or {"function": name}, with "params"');
-  onlyMembers(value, ['specimen', 'function', 'params', 'bind'], path);
+  onlyMembers(value, ['specimen', 'function', 'params', 'bind', 'version'], path);
   if ((value.specimen === undefined) === (value.function === undefined)) throw bad(path, "must give exactly one of 'specimen' (an id) and 'function' (a name)");
   const params = value.params ?? {};
   if (!isObject(params)) throw bad(`${path}.params`, 'must be an object of parameter values by name');
@@ -54,6 +55,7 @@ export function checkSource(value: unknown, path: string): LayerSource {
       : { function: name(value.function, `${path}.function`, 'a function name') };
   source.params = params;
   if (value.bind !== undefined) source.bind = bindings(value.bind, `${path}.bind`, params);
+  if (value.version !== undefined && value.version !== null) source.version = name(value.version, `${path}.version`, "a plugin's version or bundle id");
   return source;
 }
 
@@ -63,5 +65,6 @@ export function sameSource(a: LayerSource, b: LayerSource): boolean {
 }
 
 function canonical(source: LayerSource): string {
-  return stableJson({ specimen: source.specimen ?? null, function: source.function ?? null, params: source.params ?? {}, bind: source.bind ?? {} });
+  const { specimen = null, function: fn = null, params = {}, bind = {}, version = null } = source;
+  return stableJson({ specimen, function: fn, params, bind, version });
 }

@@ -76,7 +76,7 @@ export function logCacheAccess(log: FastifyBaseLogger, kind: CacheAccess, roomId
  */
 export function keyOf(entry: FunctionEntry, values: Record<string, unknown>): string {
   const key = cacheKey(entry.name, values);
-  return entry.source.kind === 'bundle' ? `${key}@${entry.source.version}` : key;
+  return entry.source.kind === 'bundle' ? `${key}@${entry.source.bundle ?? entry.source.version}` : key;
 }
 
 /**

@@ -5,6 +5,7 @@
  * host, the viewer and every other client, as `wire-types.ts` is for the rest.
  */
 import type { ResultType } from '../sdk/result-types.ts';
+import type { Provenance } from './provenance-types.ts';
 
 /** A point in physical units (x, y, z). */
 export type Vec3 = [number, number, number];
@@ -29,6 +30,8 @@ export interface LayerSource {
   function?: string;
   params?: Record<string, unknown>;
   bind?: Record<string, PointBinding>;
+  /** The plugin version (a version or a bundle id) that computes it; absent: the newest. */
+  version?: string;
 }
 
 /** How a labels layer is drawn: colour overrides, the selected ids, and which ids show. */
@@ -61,6 +64,8 @@ export interface LayerResult {
   data_url: string;
   /** The bytes in their default form at `/api/blobs/{blob_id}`, for as long as the host holds them. */
   blob_id?: string;
+  /** What made it (a computed result). */
+  provenance?: Provenance;
 }
 
 /** How a layer looks; every field optional, each shared like the room's view. */

@@ -58,6 +58,10 @@ export interface CatalogEntry {
   thumbnail_url: string;
   /** True for a segmentation (a labels volume) where the host knows it before computing: static and published ones. */
   labels?: true;
+  /** A plugin's specimen: the plugin, its version and what its signature says. */
+  plugin?: string;
+  version?: string;
+  signature?: 'valid' | 'unsigned' | 'untrusted' | 'invalid';
 }
 
 /** `GET /api/specimens/{id}`: every Specimen field; `schema` is an object for dynamic specimens. */
@@ -288,3 +292,4 @@ export const SNAPSHOT_CREATED_HEADER = 'x-snapshot-created';
 
 /** Delivery options of `/data`, as query values (e.g. `{ format: 'glb', compress: 'meshopt' }`). */
 export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim' | 'segment' | 't' | 'c', string | number>>;
+

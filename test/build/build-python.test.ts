@@ -31,7 +31,7 @@ describe('vitrine build of Python plugins', { timeout: 240_000 }, () => {
     const text = files.get('manifest.json')!.toString('utf8');
     const manifest = JSON.parse(text) as PluginManifest;
     expect(text).toBe(`${JSON.stringify(manifest, null, 2)}\n`);
-    expect(Object.keys(manifest)).toEqual(['$comment', 'manifest_version', 'plugin', 'runtime', 'bundle', 'functions', 'specimens']);
+    expect(Object.keys(manifest)).toEqual(['$comment', 'manifest_version', 'plugin', 'version', 'runtime', 'bundle', 'files', 'functions', 'specimens']);
     expect(manifest.$comment).toContain('waves/plugin.py');
     expect(manifest).toMatchObject({ plugin: 'waves', runtime: 'python', bundle: 'plugin.py' });
     expect(manifest.functions).toEqual([

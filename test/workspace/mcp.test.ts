@@ -92,6 +92,9 @@ describe('MCP', () => {
       triangles: expect.any(Number),
     });
     expect(summary.result_id).toMatch(/^[0-9a-f]{64}$/);
+    // What made it, as every computed result says.
+    const bundle = expect.stringMatching(/^[0-9a-f]{64}$/);
+    expect(summary.provenance).toMatchObject({ plugin: 'host-fixtures', function: 'square', params: { size: 3 }, bundle });
     expect(answer.content[0]!.text!.length).toBeLessThan(4000);
     const result = await follower.next((e) => e.event === 'result', from);
     expect(result.data).toMatchObject({ function_name: 'square', params: { size: 3 }, result_id: summary.result_id });

@@ -9,7 +9,7 @@
 
 /** Low to high. Rooms of one layer are independent of each other. */
 export const LAYERS: readonly (readonly string[])[] = [
-  ['errors.ts', 'redact-credentials.ts', 's3-url.ts', 'package-layout.ts', 'memory/'],
+  ['errors.ts', 'redact-credentials.ts', 's3-url.ts', 'package-layout.ts', 'plugin-options.ts', 'memory/'],
   // What a plugin writes and returns: the SDK's types.
   ['sdk/'],
   // The binary envelope; the wire shapes and colour maps the host and every client share.

@@ -172,4 +172,6 @@ def decode_response(response: Response) -> Any:
         return result
     result.result_id = response.headers.get("x-result-id")
     result.blob_id = response.headers.get("x-blob-id")
+    # What made it, as the host says it: "<plugin>@<version>; bundle=<12 hex>" (None for code not from a plugin).
+    result.provenance = response.headers.get("vitrine-provenance")
     return result

@@ -64,6 +64,8 @@ export class LayerRuns {
   #failed = new Map<string, SceneLayer['source']>();
   /** The steps and channels of the results layers show, which their `t` and `channels` are fitted to. */
   readonly counts: ResultCounts;
+  /** Rooms whose layers this host computed (the newest last): those a new plugin version may concern. */
+  readonly rooms = new Set<string>();
 
   constructor(deps: SceneDeps) {
     this.#deps = deps;
@@ -168,6 +170,7 @@ export class LayerRuns {
       const { result, outcome } = await this.#obtain(resolved, dataUrl, signal);
       if (signal.aborted) return;
       this.#failed.delete(this.#key(roomId, layer.id));
+      this.#remember(roomId);
       if (slotId === roomId) {
         if (isStatic) await this.#showStatic(roomId, layer.source.specimen!, result.type);
         else await rooms.computed(roomId);
@@ -197,7 +200,14 @@ export class LayerRuns {
   async #obtain(resolved: ResolvedSource, dataUrl: string, signal: AbortSignal): Promise<{ result: LayerResult; outcome: LayerOutcome | null }> {
     if (resolved.kind === 'file') return { result: await asIsFileResult(resolved.record, resolved.type), outcome: null };
     const outcome = await obtainLayerResult(this.#deps.sources, resolved, signal);
-    return { result: { result_id: outcome.resultId, type: outcome.result.type, data_url: dataUrl, blob_id: outcome.resultId }, outcome };
+    const result: LayerResult = { result_id: outcome.resultId, type: outcome.result.type, data_url: dataUrl, blob_id: outcome.resultId };
+    return { result: outcome.provenance ? { ...result, provenance: outcome.provenance } : result, outcome };
+  }
+
+  #remember(roomId: string): void {
+    this.rooms.delete(roomId);
+    this.rooms.add(roomId);
+    if (this.rooms.size > MAX_FAILED) this.rooms.delete(this.rooms.values().next().value!);
   }
 
   /** Remembers that `layer` failed with its source, so only a new source runs it again. */

@@ -16,12 +16,15 @@ import { createHostError, HostError, isHostError } from '../../errors.ts';
 import { specimenOr404, specimenType } from '../../registry/specimen-functions.ts';
 import { computeRequestOf, resolveRequest, type RequestAsk, type RequestTarget, type SpecimenRequest } from '../../request/specimen-request.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
+import type { Provenance } from '../../wire/provenance-types.ts';
+import { provenanceOf } from '../../registry/provenance.ts';
 import { bad } from '../check-display.ts';
 import { ComputeTimeLimit } from '../../serving/compute-time-limit.ts';
 import { computeResult } from '../../serving/result-source.ts';
 import type { ResultIds } from '../../serving/result-ids.ts';
 import type { BoundFrame } from '../../annotations/layer-frame.ts';
 import { isAsIsFile } from './file-layers.ts';
+import { functionsFor, type PinDeps } from './pinned-versions.ts';
 import { roomPoints, type RoomAnnotations } from './room-annotations.ts';
 import type { RoomRequestDeps } from '../../rooms/service/room-request.ts';
 
@@ -30,6 +33,8 @@ export type LayerSourceDeps = RoomRequestDeps & {
   delivery: DeliveryVariants;
   resultIds: Pick<ResultIds, 'of' | 'find'>;
   annotations: RoomAnnotations;
+  /** Plugin versions kept side by side, for sources that pin one. */
+  plugins?: PinDeps['plugins'];
 };
 
 /**
@@ -87,6 +92,7 @@ export async function resolveLayerSource(
 ): Promise<ResolvedSource> {
   const at = `${path}.source`;
   try {
+    const functions = functionsFor(deps, source);
     const params = { ...(source.params ?? {}) };
     let target: RequestTarget;
     if (source.specimen !== undefined) {
@@ -99,12 +105,13 @@ export async function resolveLayerSource(
       }
       target = { specimen: record };
     } else {
-      const entry = deps.functions.get(source.function!);
+      const entry = functions.get(source.function!);
       if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', source.function!);
       target = { function: entry };
     }
     for (const [param, binding] of Object.entries(source.bind ?? {})) params[param] = await roomPoints(deps.annotations, roomId, binding.label, frame);
-    const request = await resolveRequest(deps, { target, params: { named: params }, room: slotId, ...(delivery ? { delivery } : {}) });
+    const ask: RequestAsk = { target, params: { named: params }, room: slotId, ...(delivery ? { delivery } : {}) };
+    const request = await resolveRequest(functions === deps.functions ? deps : { ...deps, functions }, ask);
     return { kind: 'computed', request, type: request.entry.return_type };
   } catch (error) {
     throw atPath(error, at);
@@ -115,6 +122,8 @@ export async function resolveLayerSource(
 export interface LayerOutcome {
   result: StoredResult;
   resultId: string;
+  /** What computed it; absent for a static specimen's file. */
+  provenance?: Provenance;
 }
 
 /**
@@ -135,6 +144,7 @@ export async function obtainLayerResult(deps: LayerSourceDeps, resolved: Resolve
     const limit = new ComputeTimeLimit(deps.options.computeTimeoutSeconds);
     const request = resolved.request;
     result = await limit.run(request.entry.name, () => computeResult(deps.results, computeRequestOf(request, { signal: limit.joined(signal) })));
+    return { result, resultId: await deps.resultIds.of(result), provenance: provenanceOf(request.entry, request.values) };
   }
   return { result, resultId: await deps.resultIds.of(result) };
 }

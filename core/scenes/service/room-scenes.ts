@@ -207,6 +207,28 @@ export class RoomScenes implements EntryScenes {
     if (bound.length > 0) this.#runs.recompute(roomId, scene, bound);
   }
 
+  /**
+   * A reload brought new versions of `plugins`: each layer computed by one of them that pins no
+   * version is computed again with the newest (its followers get `computing` and `result`).
+   */
+  async followNewest(plugins: ReadonlySet<string>): Promise<void> {
+    for (const roomId of [...this.#runs.rooms]) {
+      const scene = await this.#deps.store.get(roomId);
+      const following = scene.layers.filter((l) => l.source.version === undefined && plugins.has(l.result?.provenance?.plugin ?? ''));
+      if (following.length > 0) this.#runs.recompute(roomId, scene, following.map((l) => l.id));
+    }
+  }
+
+  /** The rooms this host computed layers for, by the bundle id that made each layer's result. */
+  async roomsByBundle(): Promise<Map<string, string[]>> {
+    const rooms = new Map<string, string[]>();
+    for (const roomId of [...this.#runs.rooms]) {
+      const bundles = new Set((await this.#deps.store.get(roomId)).layers.map((l) => l.result?.provenance?.bundle).filter((b) => b !== undefined));
+      for (const bundle of bundles as Set<string>) rooms.set(bundle, [...(rooms.get(bundle) ?? []), roomId]);
+    }
+    return rooms;
+  }
+
   shown(roomId: string): Promise<void> {
     return this.#link.shown(roomId);
   }

@@ -31,6 +31,8 @@ import type { RecordedScene, RoomScenes } from '../../scenes/service/room-scenes
 import { VIEW_FIELDS, type ViewChange } from '../../rooms/room-view.ts';
 import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
 import type { RoomRecorder } from '../../history/room-recorder.ts';
+import { pinnedVersion } from '../../scenes/service/pinned-versions.ts';
+import { verifySnapshot, type SnapshotVerification } from './snapshot-verify.ts';
 
 /** A snapshot as the host answers it: the document's bytes as hashed, its id, and when it was first taken (ms since the epoch). */
 export interface StoredSnapshot {
@@ -85,8 +87,11 @@ export class RoomSnapshots {
         type: outcome.result.type,
         data_url: `/api/blobs/${outcome.resultId}`,
         blob_id: outcome.resultId,
+        ...(outcome.provenance ? { provenance: outcome.provenance } : {}),
       };
-      return { ...rest, result: recorded };
+      // The version that made it is pinned: restored, the layer is computed by it while the host keeps it.
+      const source = outcome.provenance?.bundle ? { ...rest.source, version: outcome.provenance.bundle } : rest.source;
+      return { ...rest, source, result: recorded };
     });
     return { layers, results: outcomes.flatMap((o) => (o && !('file' in o) ? [o.result] : [])) };
   }
@@ -168,9 +173,17 @@ export class RoomSnapshots {
     return { layers, active: snapshot.scene.active };
   }
 
+  /** `POST /api/snapshots/{id}/verify`: each layer computed again with its pinned version, compared. */
+  async verify(id: string): Promise<SnapshotVerification> {
+    const snapshot = JSON.parse((await this.get(id)).json) as SnapshotDocument;
+    return verifySnapshot(this.#deps.sources, id, snapshot);
+  }
+
   /** `PUT .../scene {"snapshot": id}`: the snapshot's scene, view and annotations become the room's. */
   async restore(roomId: string, id: string, ifMatch?: number): Promise<RoomScene> {
     const snapshot = JSON.parse((await this.get(id)).json) as SnapshotDocument;
+    // A layer pinned to a version this host no longer keeps is refused now, before the room changes.
+    for (const layer of snapshot.scene.layers) pinnedVersion(this.#deps.sources, layer.source);
     const scene = await this.#deps.scenes.restore(roomId, this.#restorable(snapshot), ifMatch);
     // The marks first were the scene's to bind: a layer bound to points computes with the snapshot's.
     await this.#deps.sources.annotations.replace(roomId, snapshot.annotations);

@@ -49,8 +49,11 @@ class Data(unittest.TestCase):
         self.assertEqual(vol.data.dtype, np.float32)
         self.assertEqual(vol.spacing, [1, 1, 1])
         self.assertTrue(vol.result_id)
+        # What made it: the plugin, its version and its bundle id's first 12 hex digits.
+        self.assertRegex(vol.provenance, r"^[\w.-]+@[\w.+-]+; bundle=[0-9a-f]{12}$")
         # The same values as the typed JSON of /invoke.
         same = self.c.invoke("density", {"size": 8})
+        self.assertEqual(same.provenance, vol.provenance)
         np.testing.assert_array_equal(same.data, vol.data)
         # The arrays are the caller's to change.
         vol.data[0, 0, 0] = 42

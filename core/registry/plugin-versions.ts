@@ -1,0 +1,138 @@
+/**
+ * @module plugin-versions
+ * The versions of each plugin a host keeps side by side: the newest serves layers and links
+ * that name no version, older ones (up to the host's `--plugin-versions`) still compute for
+ * what pinned them. A bundle that fails its checks is refused and recorded against its
+ * plugin, while the version it would have replaced keeps serving.
+ */
+import type { FunctionEntry } from './function-entry.ts';
+import type { KeptBundles } from './kept-bundles.ts';
+import type { LoadedPlugin } from './manifest-loader.ts';
+
+/** One plugin as operators see it. */
+export interface PluginRecord {
+  name: string;
+  /** Kept versions, newest (the serving one) first. */
+  versions: LoadedPlugin[];
+  /** What was refused at the last reload that looked at it. */
+  problems: string[];
+}
+
+/** What one reload changed, for its log line. */
+export interface VersionChange {
+  came: LoadedPlugin[];
+  went: LoadedPlugin[];
+  refused: { plugin: string; problem: string }[];
+}
+
+/** A pin: a version people read (`1.2.0`), a bundle id, or a bundle id's first 12 or more hex digits. */
+export function matchesPin(plugin: LoadedPlugin, pin: string): boolean {
+  if (plugin.version === pin) return true;
+  return /^[0-9a-f]{12,64}$/.test(pin) && plugin.bundle.startsWith(pin);
+}
+
+export class PluginVersions {
+  #plugins = new Map<string, PluginRecord>();
+  #listeners: ((change: VersionChange) => void)[] = [];
+  readonly keep: number;
+  #kept: KeptBundles | null;
+
+  constructor(keep: number, kept: KeptBundles | null = null) {
+    this.keep = Math.max(1, keep);
+    this.#kept = kept;
+  }
+
+  /** Takes `loaded` as its plugin's newest version (nothing changes when it already is). */
+  accept(loaded: LoadedPlugin, change: VersionChange): void {
+    const record = this.#record(loaded.name);
+    record.problems = [];
+    if (record.versions[0]?.bundle === loaded.bundle) return;
+    const earlier = record.versions.find((v) => v.bundle === loaded.bundle);
+    record.versions = [earlier ? { ...earlier, loadedAt: loaded.loadedAt } : loaded, ...record.versions.filter((v) => v.bundle !== loaded.bundle)];
+    change.came.push(loaded);
+    for (const old of record.versions.splice(this.keep)) this.#forget(old, change);
+  }
+
+  /** Records that a bundle of `name` was refused; its serving version, if any, stays. */
+  refuse(name: string, problem: string, change: VersionChange): void {
+    this.#record(name).problems = [problem];
+    change.refused.push({ plugin: name, problem });
+  }
+
+  /** The plugin's folder is gone: every version of it goes. */
+  remove(name: string, change: VersionChange): void {
+    const record = this.#plugins.get(name);
+    if (!record) return;
+    this.#plugins.delete(name);
+    for (const old of record.versions) this.#forget(old, change);
+  }
+
+  #forget(old: LoadedPlugin, change: VersionChange): void {
+    change.went.push(old);
+    const stillKept = [...this.#plugins.values()].some((r) => r.versions.some((v) => v.bundle === old.bundle));
+    if (!stillKept) void this.#kept?.drop(old.bundle).catch(() => {});
+  }
+
+  #record(name: string): PluginRecord {
+    let record = this.#plugins.get(name);
+    if (!record) this.#plugins.set(name, (record = { name, versions: [], problems: [] }));
+    return record;
+  }
+
+  /** Calls `listener` after each reload that brought or took a version, once the newest serve. */
+  onChange(listener: (change: VersionChange) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Tells the listeners what a reload changed (nothing when it changed nothing). */
+  announce(change: VersionChange): void {
+    if (change.came.length === 0 && change.went.length === 0) return;
+    for (const listener of this.#listeners) listener(change);
+  }
+
+  /** The serving version of each plugin, by name order. */
+  serving(): LoadedPlugin[] {
+    return this.list().flatMap((r) => r.versions.slice(0, 1));
+  }
+
+  names(): string[] {
+    return [...this.#plugins.keys()].sort();
+  }
+
+  get(name: string): PluginRecord | undefined {
+    return this.#plugins.get(name);
+  }
+
+  list(): PluginRecord[] {
+    return [...this.#plugins.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** The kept version of `plugin` that `pin` names, or undefined. */
+  find(plugin: string, pin: string): LoadedPlugin | undefined {
+    return this.#plugins.get(plugin)?.versions.find((v) => matchesPin(v, pin));
+  }
+
+  /** Function `name` as a kept version of its plugin has it. */
+  entryOf(plugin: string, pin: string, name: string): FunctionEntry | undefined {
+    return this.find(plugin, pin)?.functions.find((f) => f.name === name);
+  }
+
+  /** The kept version whose bundle id is `bundle` (any plugin). */
+  byBundle(bundle: string): LoadedPlugin | undefined {
+    for (const record of this.#plugins.values()) for (const v of record.versions) if (v.bundle === bundle) return v;
+    return undefined;
+  }
+}
+
+export const noChange = (): VersionChange => ({ came: [], went: [], refused: [] });
+
+/** The log line of a reload: what came, went and was refused. */
+export function describeChange(change: VersionChange): string | null {
+  const named = (p: LoadedPlugin) => `${p.name}@${p.version} (bundle ${p.bundle.slice(0, 12)})`;
+  const parts = [
+    change.came.length ? `came ${change.came.map(named).join(', ')}` : '',
+    change.went.length ? `went ${change.went.map(named).join(', ')}` : '',
+    change.refused.length ? `refused ${change.refused.map((r) => `${r.plugin}: ${r.problem}`).join('; ')}` : '',
+  ].filter(Boolean);
+  return parts.length ? `plugins reloaded: ${parts.join('; ')}` : null;
+}

@@ -1,0 +1,54 @@
+/**
+ * @module snapshot-verify
+ * Whether a snapshot can be made again: each layer computed anew with the version it pinned,
+ * in a cache slot of its own (no room's entry moves), and its result id compared with the one
+ * recorded: `same`, `differs` (with both ids) or `unavailable` (its version is no longer kept,
+ * or it cannot be computed here).
+ */
+import type { SceneLayer } from '../../wire/scene-types.ts';
+import type { SnapshotDocument } from '../../wire/wire-types.ts';
+import { layerSlot } from '../../events/layer-slots.ts';
+import { isHostError } from '../../errors.ts';
+import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
+
+export type LayerVerdict = 'same' | 'differs' | 'unavailable';
+
+export interface LayerVerification {
+  id: string;
+  status: LayerVerdict;
+  plugin: string | null;
+  /** The version (a bundle id in a snapshot) the layer pinned, or null. */
+  version: string | null;
+  /** The result id the snapshot recorded. */
+  result_id: string | null;
+  /** The result id computed now, when it differs. */
+  computed_result_id?: string;
+  /** Why it is unavailable. */
+  detail?: string;
+}
+
+export interface SnapshotVerification {
+  snapshot: string;
+  layers: LayerVerification[];
+}
+
+async function verifyLayer(sources: LayerSourceDeps, room: string, layer: SceneLayer): Promise<LayerVerification> {
+  const recorded = layer.result?.result_id ?? null;
+  const base = { id: layer.id, plugin: layer.result?.provenance?.plugin ?? null, version: layer.source.version ?? null, result_id: recorded };
+  try {
+    const resolved = await resolveLayerSource(sources, room, layerSlot(room, layer.id), layer.source, `layers.${layer.id}`);
+    // A file no parser reads is shown as it lies: nothing is computed, nothing can differ.
+    if (resolved.kind === 'file') return { ...base, status: 'same' };
+    const { resultId } = await obtainLayerResult(sources, resolved);
+    return resultId === recorded ? { ...base, status: 'same' } : { ...base, status: 'differs', computed_result_id: resultId };
+  } catch (error) {
+    if (isHostError(error) && error.statusCode < 500 && error.statusCode !== 404 && error.code !== 'SPC_ERR_PLUGIN_VERSION_GONE') throw error;
+    return { ...base, status: 'unavailable', detail: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Verifies snapshot `id` whose document is `doc`. */
+export async function verifySnapshot(sources: LayerSourceDeps, id: string, doc: SnapshotDocument): Promise<SnapshotVerification> {
+  const room = `verify-${id.slice(0, 16)}`;
+  return { snapshot: id, layers: await Promise.all(doc.scene.layers.map((layer) => verifyLayer(sources, room, layer))) };
+}
