@@ -68,6 +68,14 @@ export const KEYS = {
   annotations: (roomId: string) => `${P}ann:${roomId}`,
   /** HASH: a room's annotation `version` and `next` id (ids are never reused); kept for good. */
   annotationMeta: (roomId: string) => `${P}annmeta:${roomId}`,
+  /** STRING: a user's record (JSON: name, admin, its token's SHA-256, created); kept until removed. */
+  user: (name: string) => `${P}user:${name}`,
+  /** STRING: the same record by its token's SHA-256, what a request's token is looked up by. */
+  userToken: (tokenHash: string) => `${P}usertoken:${tokenHash}`,
+  /** STRING: a room's access (JSON: owner, editors, viewers, public); absent while the room is open. */
+  roomAccess: (roomId: string) => `${P}access:${roomId}`,
+  /** STRING: a one-time event stream ticket (JSON: who it stands for); a minute's time-to-live. */
+  ticket: (id: string) => `${P}ticket:${id}`,
 } as const;
 
 export const CHANNELS = {
