@@ -12,15 +12,18 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { assembleHost } from './assembly/assemble-host.ts';
+import { assemblePeople } from './assembly/assemble-people.ts';
 import { keepHostContext } from './assembly/host-internals.ts';
 import { installFederation } from './federation/install-federation.ts';
 import { createFastify } from './http/create-fastify.ts';
 import { installEvents } from './http/install-events.ts';
 import { installRoutes } from './http/install-routes.ts';
 import { installPublishedRefresh } from './http/published-refresh.ts';
+import { isGuardedRoute } from './ops/admin-guard.ts';
 import { installOps } from './ops/install-ops.ts';
 import { installOpenApiCollector } from './ops/openapi.ts';
 import { resolveHostOptions, type HostOptions } from './options.ts';
+import { peopleRoutes } from './people/routes-people.ts';
 import type { AnyFunction } from './registry/code-registration.ts';
 
 export type { VitrineHandle } from './assembly/vitrine-handle.ts';
@@ -39,6 +42,8 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   app.decorate('vitrine', handle);
   for (const [name, fn] of Object.entries(input.meshFunctions ?? {})) handle.registerFunction(name, fn, { returnType: 'mesh' });
 
+  // Before every other hook: the admin guard and the routes ask who a request is.
+  const people = assemblePeople(app, options, host.scale?.connections.command ?? null, isGuardedRoute);
   await installOpenApiCollector(app);
   await installEvents(app, ctx, { maxStreams: options.maxEventStreams });
   const readiness = await installOps(app, ctx, host.scheduler);
@@ -55,6 +60,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
 
   installPublishedRefresh(app, ctx.catalog, ctx.published);
   await installRoutes(app, ctx);
+  await app.register(peopleRoutes, { people });
   await installFederation(app, ctx, host.local, host.relay);
   app.addHook('onClose', () => host.close());
   return app;

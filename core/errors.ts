@@ -205,6 +205,7 @@ export const ERRORS = {
 
   // --- people and rooms' access ---
   SPC_ERR_TOKEN_UNKNOWN: entry(401, () => 'the token sent as Authorization: Bearer is not one this host knows (mistyped, or its user was removed)'),
+  SPC_ERR_TICKET_SIGN_IN: entry(401, () => 'a ticket stands for a user: send Authorization: Bearer <token> to ask for one'),
   SPC_ERR_TICKET_UNKNOWN: entry(401, () => 'the event stream ticket is unknown, already used or expired: ask POST /api/tickets for a new one'),
   SPC_ERR_ADMIN_USER_NEEDED: entry(403, (name = '?') => `user '${name}' is not an admin; this route needs an admin's token`),
   SPC_ERR_ROOM_SIGN_IN: entry(401, (room = '?') => `room '${room}' is closed to anonymous writes: send Authorization: Bearer <token> of its owner or an editor`),

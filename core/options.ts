@@ -6,6 +6,7 @@
 import { availableParallelism, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { ENVELOPE_MEDIA_TYPE } from './envelope/media-type.ts';
+import { checkPeopleOptions, PEOPLE_DEFAULTS, type PeopleHostOptions } from './people-options.ts';
 import { redactUrl } from './redact-credentials.ts';
 import { isS3Url } from './s3-url.ts';
 
@@ -16,7 +17,7 @@ export function isRedisUrl(value: string): boolean {
   return /^rediss?:\/\/[^/\s]+(\/\d+)?$/.test(value);
 }
 
-export interface HostOptions {
+export interface HostOptions extends PeopleHostOptions {
   /** Specimens directory (one folder with a specimen.json per specimen). @defaultValue `"specimens"` */
   specimensDir?: string | null;
   /** Directory of built plugin bundles. @defaultValue `"build/out"` */
@@ -212,6 +213,7 @@ export const HOST_DEFAULTS = Object.freeze({
   publishedTtlSeconds: 86400,
   maxAnnotations: 100_000,
   snapshotTtlSeconds: 2592000,
+  ...PEOPLE_DEFAULTS,
 });
 
 /** A numeric option's rule: a number above 0, or from 0 (`zero`); a whole one when `integer` (within 2^53 when `safe`). */
@@ -292,6 +294,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   const python: unknown = o.python;
   if (python !== null && (typeof python !== 'string' || python.trim() === ''))
     throw new TypeError(`python must be an interpreter path or null, got '${String(python)}'`);
+  checkPeopleOptions(o);
   const mode: HostMode = o.relay ? 'relay' : o.join ? 'worker' : 'local';
   return { ...o, compute, roomThreads, pythonProcesses, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;
 }

@@ -17,6 +17,7 @@ commands:
   init DIR [--vitrine SPEC]           write a plugin project into DIR; --python writes a Python one
   dev [SRC] [serve options]           build, serve, and rebuild each plugin of SRC when it changes
   thumbnails [SRC] [ID ...]           render each declared specimen's thumbnail into SRC/<plugin>/thumbnails/<id>.png
+  users add|list|remove [NAME]        the people who may use a host and their tokens (vitrine users --help)
   python-path                         print the folder holding the vitrine Python module (for PYTHONPATH)
   --version                           print the version of vitrine
 `;
@@ -61,6 +62,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'thumbnails': {
       const { runThumbnailsCommand } = await import('./thumbnails-command.ts');
       return runThumbnailsCommand(rest);
+    }
+    case 'users': {
+      const { runUsersCommand } = await import('./users-command.ts');
+      return runUsersCommand(rest);
     }
     case 'python-path': {
       const { PYTHON_MODULE_DIR } = await import('../python/python-module-dir.ts');

@@ -9,7 +9,7 @@
 
 /** Low to high. Rooms of one layer are independent of each other. */
 export const LAYERS: readonly (readonly string[])[] = [
-  ['errors.ts', 'redact-credentials.ts', 's3-url.ts', 'package-layout.ts', 'memory/'],
+  ['errors.ts', 'redact-credentials.ts', 's3-url.ts', 'package-layout.ts', 'memory/', 'people-options.ts'],
   // What a plugin writes and returns: the SDK's types.
   ['sdk/'],
   ['envelope/'],
@@ -22,7 +22,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cache/', 'redis/'],
   // Result bytes by content hash (the blob store interface, its memory, Redis and S3 stores);
   // what a room holds beside its cache entry (the room board, its memory and Redis halves).
-  ['blobs/', 'rooms/'],
+  // Who a request is and what each room lets them do (users, tickets, access; memory, Redis, lmdb).
+  ['blobs/', 'rooms/', 'people/'],
   // A room's annotations: their checks, measurements, forms, and their store in memory or Redis.
   ['annotations/'],
   // Stores of rooms' scenes and snapshots (memory and Redis), with the checks of what a scene may

@@ -1,0 +1,45 @@
+/**
+ * @module assemble-people
+ * A host's people service over the stores of its home: on a Redis service its users, tickets and
+ * rooms' access live in the service's Redis (every host agrees at once); on a lone host users
+ * live in the data dir (shared with `vitrine users`), tickets and access in its memory.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ResolvedHostOptions } from '../options.ts';
+import { installPeople } from '../people/install-people.ts';
+import { MemoryAccessStore } from '../people/memory-access-store.ts';
+import { MemoryTicketStore } from '../people/memory-ticket-store.ts';
+import { openUserStore } from '../people/open-user-store.ts';
+import { People, type PeopleStores } from '../people/people.ts';
+import { RedisAccessStore } from '../people/redis-access-store.ts';
+import { RedisTicketStore } from '../people/redis-ticket-store.ts';
+import type { ScriptedRedis } from '../redis/redis-scripts.ts';
+import { createProxyTrust } from '../people/trusted-proxy.ts';
+
+type PeopleOptions = Pick<ResolvedHostOptions, 'adminToken' | 'trustProxy' | 'userHeader' | 'dataDir' | 'defaultRoomId'>;
+
+function storesOf(options: PeopleOptions, redis: ScriptedRedis | null): PeopleStores {
+  if (redis) return { users: openUserStore({ connection: redis }), tickets: new RedisTicketStore(redis), access: new RedisAccessStore(redis) };
+  return { users: openUserStore({ dataDir: options.dataDir }), tickets: new MemoryTicketStore(), access: new MemoryAccessStore() };
+}
+
+/** Makes the people service and puts it in front of every route `app` will have; closed with `app`. */
+export function assemblePeople(
+  app: FastifyInstance,
+  options: PeopleOptions,
+  redis: ScriptedRedis | null,
+  adminGuarded: (request: FastifyRequest) => boolean,
+): People {
+  const people = new People(storesOf(options, redis), {
+    adminToken: options.adminToken,
+    trust: createProxyTrust(options.trustProxy),
+    userHeader: options.userHeader,
+  });
+  installPeople(app, people, {
+    defaultRoomId: options.defaultRoomId,
+    userHeader: options.userHeader,
+    adminGuarded: options.adminToken ? adminGuarded : () => false,
+  });
+  app.addHook('onClose', () => people.close());
+  return people;
+}

@@ -1,0 +1,39 @@
+/**
+ * @module people-options
+ * The host options of people (`--data-dir`, `--trust-proxy`, `--user-header`): their defaults
+ * and checks, beside options.ts, which folds them into the host's.
+ */
+import { isIP } from 'node:net';
+
+export interface PeopleHostOptions {
+  /**
+   * Where users and their (hashed) tokens are kept on a lone host: `<dataDir>/store`, shared with
+   * `vitrine users`; null keeps them in memory. A Redis service keeps them in its Redis. @defaultValue null
+   */
+  dataDir?: string | null;
+  /** Addresses or CIDR ranges of login proxies whose `userHeader` names the user (`--trust-proxy`). @defaultValue [] */
+  trustProxy?: string[];
+  /** The header a trusted login proxy names the user in (`--user-header`). @defaultValue `"X-Forwarded-User"` */
+  userHeader?: string;
+}
+
+export const PEOPLE_DEFAULTS = Object.freeze({ dataDir: null, trustProxy: [] as string[], userHeader: 'X-Forwarded-User' });
+
+/** Whether `entry` is an IP address or a CIDR range. */
+export function isIpOrCidr(entry: string): boolean {
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+
+/** Throws a TypeError naming the first bad people option. */
+export function checkPeopleOptions(o: { trustProxy: unknown; userHeader: unknown; dataDir: unknown }): void {
+  if (!Array.isArray(o.trustProxy) || !o.trustProxy.every((entry) => typeof entry === 'string' && isIpOrCidr(entry))) {
+    throw new TypeError(`trustProxy must be a list of IP addresses or CIDR ranges, got '${String(o.trustProxy)}'`);
+  }
+  if (typeof o.userHeader !== 'string' || !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(o.userHeader)) {
+    throw new TypeError(`userHeader must be a header name, got '${String(o.userHeader)}'`);
+  }
+  if (o.dataDir !== null && (typeof o.dataDir !== 'string' || o.dataDir === '')) throw new TypeError('dataDir must be a folder or null');
+}
