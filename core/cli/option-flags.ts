@@ -56,6 +56,9 @@ export const FLAGS = {
   'published-ttl': { type: 'string' },
   'max-annotations': { type: 'string' },
   'snapshot-ttl': { type: 'string' },
+  'data-dir': { type: 'string' },
+  'trust-proxy': { type: 'string' },
+  'user-header': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -11,7 +11,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError, isHostError } from '../errors.ts';
 import type { People } from './people.ts';
 import type { Want } from './room-access.ts';
+import { runAs } from '../events/acting-user.ts';
 import { requestIdentity, setRequestIdentity } from './request-user.ts';
+import type { Identity } from './users.ts';
 import { ACCESS_PATH } from './routes-people.ts';
 
 /** A room a request reads or writes. */
@@ -66,16 +68,23 @@ export interface PeopleHookOptions {
 
 export function installPeople(app: FastifyInstance, people: People, options: PeopleHookOptions): void {
   const header = options.userHeader.toLowerCase();
-  app.addHook('onRequest', async (request) => {
+  const identify = async (request: FastifyRequest): Promise<Identity | null> => {
     const { authorization, [header]: proxyUser } = request.headers;
-    const shown = { peer: request.socket.remoteAddress, authorization, proxyUser, ticket: ticketOf(request) };
     try {
-      const identity = await people.identify(shown);
-      if (identity) setRequestIdentity(request, identity);
+      return await people.identify({ peer: request.socket.remoteAddress, authorization, proxyUser, ticket: ticketOf(request) });
     } catch (error) {
       if (isHostError(error) && error.code === 'SPC_ERR_TOKEN_UNKNOWN' && options.adminGuarded(request)) throw createHostError('SPC_ERR_ADMIN_TOKEN_WRONG');
       throw error;
     }
+  };
+  // The rest of an identified request, and all it starts, runs as its user: room events carry
+  // `by`. An anonymous one's events stay as they always were (no `by`: nobody is named).
+  app.addHook('onRequest', (request, _reply, done) => {
+    identify(request).then((identity) => {
+      if (!identity) return done();
+      setRequestIdentity(request, identity);
+      runAs(identity.name, () => done());
+    }, done);
   });
   app.addHook('preHandler', async (request) => {
     if (request.routeOptions.url === ACCESS_PATH) return;
