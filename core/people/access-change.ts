@@ -24,6 +24,7 @@ export async function changeAccess(store: AccessStore, roomId: string, who: Iden
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const current = await store.get(roomId);
     if (current && !who.admin && who.name !== current.owner) {
+      // Someone who may not even read the room is told it is not there.
       throw accessRefusal(roomId, current, who, 'read') ?? createHostError('SPC_ERR_ACCESS_OWNER_ONLY', roomId, current.owner);
     }
     const access: RoomAccess = { ...change, owner: nextOwner(current, who, change.owner) };

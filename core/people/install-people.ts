@@ -2,7 +2,7 @@
  * @module install-people
  * Puts the people service in front of every route: as a request arrives it is identified (a
  * trusted proxy's header, `Authorization: Bearer`, or a stream's `?ticket=`; an unknown token is a
- * 401 before anything else runs), and before its handler a request that names a room, in its
+ * 401 before anything else runs), and before its input is checked a request that names a room, in its
  * path or as the `room_id` its schema takes (absent: the default room), is checked against the
  * room's access: reads by GET and HEAD, writes by every other method. A route whose rooms are
  * elsewhere (MCP's tool calls) says so in its `config.roomAccess`.
@@ -86,7 +86,8 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
       runAs(identity.name, () => done());
     }, done);
   });
-  app.addHook('preHandler', async (request) => {
+  // Once the body is parsed and before it is checked: a refused request learns nothing of the room's routes.
+  app.addHook('preValidation', async (request) => {
     if (request.routeOptions.url === ACCESS_PATH) return;
     for (const use of roomUses(request, options.defaultRoomId)) await people.check(use.room, requestIdentity(request), use.want);
   });

@@ -4,7 +4,7 @@
  * writes, as a headset that sends no credentials needs). A record names an owner, editors,
  * viewers and what everyone else may do (`public`). An admin may do anything. A write refused is
  * a 401 to someone unknown (signing in may help) and a 403 to a known user; a read refused is a
- * 404, so a closed room is not even seen to exist.
+ * 404, so a closed room is not seen to exist by those who may not read it.
  */
 import { createHostError, type HostError } from '../errors.ts';
 import type { Identity } from './users.ts';
@@ -34,7 +34,7 @@ function may(access: RoomAccess, who: Identity | null, want: Want): boolean {
 /** The refusal of `who` wanting to `want` room `roomId`, or null when it may. */
 export function accessRefusal(roomId: string, access: RoomAccess | null, who: Identity | null, want: Want): HostError | null {
   if (!access || may(access, who, want)) return null;
-  if (!may(access, who, 'read')) return createHostError('SPC_ERR_ROOM_NOT_VISIBLE', roomId);
+  if (want === 'read') return createHostError('SPC_ERR_ROOM_NOT_VISIBLE', roomId);
   if (!who) return createHostError('SPC_ERR_ROOM_SIGN_IN', roomId);
   return createHostError('SPC_ERR_ROOM_WRITE_FORBIDDEN', roomId, who.name);
 }
