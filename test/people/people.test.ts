@@ -82,12 +82,14 @@ describe('room access', () => {
     expect(await call('PUT', `/api/rooms/${r}/access`, {}, { public: 'read' })).toMatchObject({ status: 401, body: { code: 'SPC_ERR_ACCESS_SIGN_IN' } });
     const set = await call('PUT', `/api/rooms/${r}/access`, as('ada'), { owner: 'bob', editors: ['bob'], public: 'read' });
     expect(set).toEqual({ status: 200, body: { owner: 'ada', editors: ['bob'], viewers: [], public: 'read' } });
-    expect(await call('PUT', `/api/rooms/${r}/access`, as('bob'), { public: 'write' })).toMatchObject({ status: 403, body: { code: 'SPC_ERR_ACCESS_OWNER_ONLY' } });
+    const editorSets = await call('PUT', `/api/rooms/${r}/access`, as('bob'), { public: 'write' });
+    expect(editorSets).toMatchObject({ status: 403, body: { code: 'SPC_ERR_ACCESS_OWNER_ONLY' } });
     expect((await call('GET', `/api/rooms/${r}/access`)).body).toMatchObject({ owner: 'ada', public: 'read' });
     // Readers read, editors write, others are refused as the room says.
     expect((await call('GET', `/api/rooms/${r}/view`)).status).toBe(200);
     expect((await call('PUT', `/api/rooms/${r}/view`, as('bob'), { opacity: 0.2 })).status).toBe(200);
-    expect(await call('PUT', `/api/rooms/${r}/view`, as('cy'), { opacity: 0.3 })).toMatchObject({ status: 403, body: { code: 'SPC_ERR_ROOM_WRITE_FORBIDDEN' } });
+    const otherWrites = await call('PUT', `/api/rooms/${r}/view`, as('cy'), { opacity: 0.3 });
+    expect(otherWrites).toMatchObject({ status: 403, body: { code: 'SPC_ERR_ROOM_WRITE_FORBIDDEN' } });
     expect(await call('PUT', `/api/rooms/${r}/view`, {}, { opacity: 0.3 })).toMatchObject({ status: 401, body: { code: 'SPC_ERR_ROOM_SIGN_IN' } });
     // An admin may hand the room on; its new owner closes it to everyone else.
     expect((await call('PUT', `/api/rooms/${r}/access`, as('root'), { owner: 'cy', public: 'none' })).body).toMatchObject({ owner: 'cy' });

@@ -80,7 +80,8 @@ function expected(route: Route, who: Who): number | null {
 async function closedRoom(): Promise<string> {
   const r = room('closed');
   const body = JSON.stringify({ editors: ['ed'], viewers: ['vi'], public: 'none' });
-  const set = await fetch(`${host.url}/api/rooms/${r}/access`, { method: 'PUT', headers: { ...bearer(people.tokens.own!), 'content-type': 'application/json' }, body });
+  const headers = { ...bearer(people.tokens.own!), 'content-type': 'application/json' };
+  const set = await fetch(`${host.url}/api/rooms/${r}/access`, { method: 'PUT', headers, body });
   expect(set.status).toBe(200);
   return r;
 }
