@@ -11,7 +11,7 @@ import { ROOM_ID_PATTERN } from '../events/room-id.ts';
 import { createHostError } from '../errors.ts';
 import { changeAccess } from './access-change.ts';
 import type { People } from './people.ts';
-import { requestIdentity } from './request-user.ts';
+import { ANONYMOUS, requestIdentity } from './request-user.ts';
 import { OPEN_ROOM } from './room-access.ts';
 import { TICKET_TTL_SECONDS } from './ticket-store.ts';
 
@@ -49,6 +49,9 @@ export async function peopleRoutes(app: FastifyInstance, opts: { people: People 
     if (!who) throw createHostError('SPC_ERR_TICKET_SIGN_IN');
     return reply.code(201).send({ ticket: await people.stores.tickets.issue(who), expires_in: TICKET_TTL_SECONDS });
   });
+
+  app.get('/api/me', { schema: { summary: 'Who the host takes the request for: `{"name", "admin"}` (`anonymous` when nobody is known)' } }, async (request) =>
+    requestIdentity(request) ?? { name: ANONYMOUS, admin: false });
 
   app.get<AccessRequest>(ACCESS_PATH, { schema: { summary: "Who may read and write a room", params: PARAMS } }, async (request) => {
     const room = request.params.room_id;

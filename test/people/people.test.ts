@@ -29,6 +29,8 @@ async function call(method: string, path: string, headers: Record<string, string
 describe('tokens', () => {
   it('names the user; an unknown token is a 401 wherever it is sent, and answers carry no token', async () => {
     expect((await call('GET', '/api/specimens/', as('ada'))).status).toBe(200);
+    expect((await call('GET', '/api/me', as('root'))).body).toEqual({ name: 'root', admin: true });
+    expect((await call('GET', '/api/me')).body).toEqual({ name: 'anonymous', admin: false });
     for (const path of ['/api/specimens/', `/api/rooms/${room()}/scene`, '/healthz']) {
       const refused = await call('GET', path, bearer('vt_not-a-token'));
       expect(refused, path).toMatchObject({ status: 401, body: { code: 'SPC_ERR_TOKEN_UNKNOWN' } });

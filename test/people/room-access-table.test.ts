@@ -24,7 +24,7 @@ const NOT_ROOM = new Set([
   'GET /api/specimens/:id', 'PUT /api/specimens/:id', 'DELETE /api/specimens/:id', 'GET /api/specimens/:id/thumbnail',
   'GET /api/snapshots/:id', 'GET /api/processing/functions', 'GET /api/processing/functions/:name/schema',
   'GET /api/processing/cache/stats', 'POST /api/processing/cache/clear', 'GET /api/blobs/:blob_id', 'POST /api/uploads',
-  'GET /api/colormaps', 'POST /api/tickets', 'GET /docs', 'GET /docs/', 'GET /docs/static/theme/vitrine.css', 'GET /docs/static/index.html',
+  'GET /api/colormaps', 'POST /api/tickets', 'GET /api/me', 'GET /docs', 'GET /docs/', 'GET /docs/static/theme/vitrine.css', 'GET /docs/static/index.html',
   'GET /docs/static/swagger-initializer.js', 'GET /docs/*', 'GET /docs/json', 'GET /docs/yaml', 'GET /openapi.json', 'GET /metrics',
   'GET /mcp', 'DELETE /mcp', 'GET /healthz', 'GET /readyz', 'GET /client.js', 'PUT /api/rooms/:room_id/access',
 ]);
