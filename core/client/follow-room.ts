@@ -19,7 +19,7 @@ import type { RoomEvent } from './wire-types.ts';
 /** The events of a room's entry and view: what a follower gets unless it asks for every event. */
 const ENTRY_EVENTS = new Set<string>(['state', 'computing', 'result', 'failed', 'view']);
 /** Every room event, a scene's and annotations' too. */
-const ALL_EVENTS = new Set<string>([...ENTRY_EVENTS, 'scene', 'annotation']);
+const ALL_EVENTS = new Set<string>([...ENTRY_EVENTS, 'scene', 'annotation', 'snapshot']);
 
 /** Options of `followRoom`. */
 export interface FollowRoomOptions extends FollowOptions {

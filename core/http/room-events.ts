@@ -22,7 +22,7 @@ import { withActiveLayer } from '../events/active-layer-events.ts';
 import type { StreamScope } from '../events/stream-scope.ts';
 
 /** Room events forwarded to subscribers; anything else on the channel stays inside the host. */
-const ROOM_EVENTS = new Set(['computing', 'result', 'failed', 'view', 'scene', 'annotation']);
+const ROOM_EVENTS = new Set(['computing', 'result', 'failed', 'view', 'scene', 'annotation', 'snapshot']);
 
 /** The version of a `scene` event's scene (0 for anything else). */
 const sceneVersion = (event: HostEvent): number => (event.event === 'scene' ? ((event.data as { version?: number } | null)?.version ?? 0) : 0);

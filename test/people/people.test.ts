@@ -46,7 +46,7 @@ describe('tokens', () => {
     expect((await call('POST', `/api/rooms/${r}/annotations`, {}, mark)).body).toMatchObject({ author: 'mallory' });
   });
 
-  it('sends by with the scene and view changes a known user makes', async () => {
+  it('sends by with the scene, view and snapshot changes a known user makes', async () => {
     const r = room('by');
     const stream = await openStream(`${host.url}/api/rooms/${r}/events`);
     try {
@@ -55,6 +55,8 @@ describe('tokens', () => {
       expect(view.data).toMatchObject({ by: 'cy' });
       await call('POST', `/api/rooms/${r}/layers`, as('bob'), { id: 'a', source: { function: 'ramp', params: {} } });
       expect((await stream.next((e) => e.event === 'scene' && (e.data as { version: number }).version === 1)).data).toMatchObject({ by: 'bob' });
+      const taken = await call('POST', `/api/rooms/${r}/snapshots`, as('ada'));
+      expect((await stream.next((e) => e.event === 'snapshot')).data).toEqual({ ...taken.body, by: 'ada' });
     } finally {
       stream.close();
     }
