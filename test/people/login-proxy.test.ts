@@ -5,7 +5,7 @@
  * knowing it the moment the command removes it. A login proxy process in front (forwarding from
  * 127.0.0.2, the one address the host trusts) names the user who made each mark; the same header
  * sent straight to the host from 127.0.0.1 is ignored. After it all, no token is in the host's
- * logs, its answers, its metrics or the command's listing.
+ * logs, its answers, its metrics, a snapshot of the room or the command's listing.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -70,6 +70,10 @@ describe('users and a login proxy, as processes', () => {
       const metrics = await fetch(`${host.url}/metrics`, { headers: { authorization: `Bearer ${admin}` } });
       expect(metrics.status).toBe(200);
       seen.push(await metrics.text(), await (await fetch(`${host.url}${marks}?format=csv`)).text());
+      const snapshot = await fetch(`${host.url}/api/rooms/${r}/snapshots`, { method: 'POST', headers: { authorization: `Bearer ${admin}` } });
+      expect(snapshot.status).toBe(201);
+      const { id } = (await snapshot.json()) as { id: string };
+      seen.push(id, await (await fetch(`${host.url}/api/snapshots/${id}`)).text());
     } finally {
       proxy.stop();
       await host.stop();
