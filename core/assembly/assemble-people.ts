@@ -9,7 +9,9 @@ import type { ResolvedHostOptions } from '../options.ts';
 import { installPeople } from '../people/install-people.ts';
 import { MemoryAccessStore } from '../people/memory-access-store.ts';
 import { MemoryTicketStore } from '../people/memory-ticket-store.ts';
+import { MemoryUserStore } from '../people/memory-user-store.ts';
 import { openUserStore } from '../people/open-user-store.ts';
+import type { UserStore } from '../people/user-store.ts';
 import { People, type PeopleStores } from '../people/people.ts';
 import { RedisAccessStore } from '../people/redis-access-store.ts';
 import { RedisTicketStore } from '../people/redis-ticket-store.ts';
@@ -18,9 +20,19 @@ import { createProxyTrust } from '../people/trusted-proxy.ts';
 
 type PeopleOptions = Pick<ResolvedHostOptions, 'adminToken' | 'trustProxy' | 'userHeader' | 'dataDir' | 'defaultRoomId'>;
 
-function storesOf(options: PeopleOptions, redis: ScriptedRedis | null): PeopleStores {
+/** The data dir's users, or (when its store cannot be opened) none, said once in the log: the host still serves open rooms. */
+function dataDirUsers(dataDir: string | null, warn: (line: string) => void): UserStore {
+  try {
+    return openUserStore({ dataDir });
+  } catch (error) {
+    warn(`users: the store in ${dataDir} cannot be opened (${(error as Error).message}); no user's token will be known`);
+    return new MemoryUserStore();
+  }
+}
+
+function storesOf(options: PeopleOptions, redis: ScriptedRedis | null, warn: (line: string) => void): PeopleStores {
   if (redis) return { users: openUserStore({ connection: redis }), tickets: new RedisTicketStore(redis), access: new RedisAccessStore(redis) };
-  return { users: openUserStore({ dataDir: options.dataDir }), tickets: new MemoryTicketStore(), access: new MemoryAccessStore() };
+  return { users: dataDirUsers(options.dataDir, warn), tickets: new MemoryTicketStore(), access: new MemoryAccessStore() };
 }
 
 /** Makes the people service and puts it in front of every route `app` will have; closed with `app`. */
@@ -30,7 +42,7 @@ export function assemblePeople(
   redis: ScriptedRedis | null,
   adminGuarded: (request: FastifyRequest) => boolean,
 ): People {
-  const people = new People(storesOf(options, redis), {
+  const people = new People(storesOf(options, redis, (line) => app.log.warn(line)), {
     adminToken: options.adminToken,
     trust: createProxyTrust(options.trustProxy),
     userHeader: options.userHeader,
