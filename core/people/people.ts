@@ -76,8 +76,10 @@ export class People {
   async #ofToken(token: string): Promise<Identity> {
     if (this.#admin && timingSafeEqual(digest(token), this.#admin)) return { name: ADMIN_NAME, admin: true };
     const user = await userOfToken(this.stores.users, token);
-    if (!user) throw createHostError('SPC_ERR_TOKEN_UNKNOWN');
-    return user;
+    if (user) return user;
+    const error = createHostError('SPC_ERR_TOKEN_UNKNOWN');
+    error.headers['www-authenticate'] = 'Bearer error="invalid_token"';
+    throw error;
   }
 
   /** Throws the refusal when `who` may not `want` the room. */

@@ -35,6 +35,8 @@ describe('tokens', () => {
       const refused = await call('GET', path, bearer('vt_not-a-token'));
       expect(refused, path).toMatchObject({ status: 401, body: { code: 'SPC_ERR_TOKEN_UNKNOWN' } });
     }
+    const challenged = await fetch(`${host.url}/api/specimens/`, { headers: bearer('vt_not-a-token') });
+    expect(challenged.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
   });
 
   it("authors a known user's marks by that user whatever the body says; an anonymous body keeps its own", async () => {
