@@ -24,6 +24,7 @@ import { installOps } from './ops/install-ops.ts';
 import { installOpenApiCollector } from './ops/openapi.ts';
 import { resolveHostOptions, type HostOptions } from './options.ts';
 import { peopleRoutes } from './people/routes-people.ts';
+import { ROOM_ACCESS } from './events/channels.ts';
 import type { AnyFunction } from './registry/code-registration.ts';
 
 export type { VitrineHandle } from './assembly/vitrine-handle.ts';
@@ -60,7 +61,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
 
   installPublishedRefresh(app, ctx.catalog, ctx.published);
   await installRoutes(app, ctx);
-  await app.register(peopleRoutes, { people });
+  await app.register(peopleRoutes, { people, announce: (roomId, access) => ctx.rooms.announce(roomId, ROOM_ACCESS, access) });
   await installFederation(app, ctx, host.local, host.relay);
   app.addHook('onClose', () => host.close());
   return app;

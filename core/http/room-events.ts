@@ -14,7 +14,7 @@
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { RoomScenes } from '../workspace/room-scenes.ts';
 import type { RoomWorkspace } from '../workspace/room-workspace.ts';
-import { ROOM_RESYNC, roomChannel } from '../events/channels.ts';
+import { ROOM_ACCESS, ROOM_RESYNC, roomChannel } from '../events/channels.ts';
 import type { EventHub, HostEvent } from '../events/event-hub.ts';
 import { BoundedEventWriter } from '../events/bounded-event-writer.ts';
 import { sharedEventText } from '../events/shared-event-text.ts';
@@ -42,6 +42,8 @@ export async function streamRoom(
   hub: EventHub,
   roomId: string,
   log: FastifyBaseLogger,
+  /** Whether the stream's client may still read the room under a new access (absent: always). */
+  mayRead: (access: unknown) => boolean = () => true,
 ): Promise<void> {
   let open = false;
   const early: HostEvent[] = [];
@@ -64,7 +66,7 @@ export async function streamRoom(
   // follows the state (at worst repeating what the state already shows).
   scope.add(
     hub.subscribe(roomChannel(roomId), (event) => {
-      if (event.event === ROOM_RESYNC) {
+      if (event.event === ROOM_RESYNC || (event.event === ROOM_ACCESS && !mayRead(event.data))) {
         reply.sse.close();
         scope.close();
         return;

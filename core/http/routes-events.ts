@@ -10,6 +10,8 @@
  * The job and room routes use the `'manual'` kind of @fastify/sse: the `'only'` kind answers a
  * client that refuses `text/event-stream` with a 406 whose body is not the host's error shape.
  */
+import { requestIdentity } from '../people/request-user.ts';
+import { accessRefusal, type RoomAccess } from '../people/room-access.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HOST_CHANNEL } from '../events/channels.ts';
 import { streamChannel } from '../events/event-stream.ts';
@@ -196,6 +198,8 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     const roomId = roomOf(context, request.params.room_id);
     const scope = new StreamScope(reply);
     scope.add(limit.acquire());
-    await streamRoom(reply, scope, context.rooms, context.scenes, context.events, roomId, request.log);
+    const who = requestIdentity(request);
+    const mayRead = (access: unknown) => accessRefusal(roomId, access as RoomAccess | null, who, 'read') === null;
+    await streamRoom(reply, scope, context.rooms, context.scenes, context.events, roomId, request.log, mayRead);
   });
 }

@@ -12,7 +12,7 @@ import { createHostError } from '../errors.ts';
 import { changeAccess } from './access-change.ts';
 import type { People } from './people.ts';
 import { ANONYMOUS, requestIdentity } from './request-user.ts';
-import { OPEN_ROOM } from './room-access.ts';
+import { OPEN_ROOM, type RoomAccess } from './room-access.ts';
 import { TICKET_TTL_SECONDS } from './ticket-store.ts';
 
 export const ACCESS_PATH = '/api/rooms/:room_id/access';
@@ -34,8 +34,14 @@ const ACCESS_BODY = {
 
 type AccessRequest = { Params: { room_id: string } };
 
-export async function peopleRoutes(app: FastifyInstance, opts: { people: People }): Promise<void> {
-  const { people } = opts;
+export interface PeopleRouteOptions {
+  people: People;
+  /** Tells every host's streams of the room its new access (they close for whoever may no longer read). */
+  announce(roomId: string, access: RoomAccess): Promise<void>;
+}
+
+export async function peopleRoutes(app: FastifyInstance, opts: PeopleRouteOptions): Promise<void> {
+  const { people, announce } = opts;
 
   app.post('/api/tickets', {
     schema: {
@@ -67,5 +73,9 @@ export async function peopleRoutes(app: FastifyInstance, opts: { people: People 
       params: PARAMS,
       body: ACCESS_BODY,
     },
-  }, async (request) => changeAccess(people.stores.access, request.params.room_id, requestIdentity(request), request.body));
+  }, async (request) => {
+    const access = await changeAccess(people.stores.access, request.params.room_id, requestIdentity(request), request.body);
+    await announce(request.params.room_id, access).catch(() => {});
+    return access;
+  });
 }

@@ -103,6 +103,18 @@ describe('room access', () => {
     expect((await call('GET', `/api/rooms/${r}/access`, as('cy'))).status).toBe(200);
   });
 
+  it("closes a room's open streams for whoever may no longer read it, and keeps its readers'", async () => {
+    const r = room('streams');
+    const anonymous = await openStream(`${host.url}/api/rooms/${r}/events`);
+    const viewer = await openStream(`${host.url}/api/rooms/${r}/events`, as('cy'));
+    await Promise.all([anonymous.next((e) => e.event === 'scene'), viewer.next((e) => e.event === 'scene')]);
+    expect((await call('PUT', `/api/rooms/${r}/access`, as('ada'), { viewers: ['cy'] })).status).toBe(200);
+    await anonymous.ended;
+    await call('PUT', `/api/rooms/${r}/view`, as('ada'), { opacity: 0.25 });
+    expect((await viewer.next((e) => e.event === 'view' && (e.data as { opacity?: number } | null)?.opacity === 0.25)).data).toMatchObject({ by: 'ada' });
+    viewer.close();
+  });
+
   it('makes exactly one owner of two users closing an open room at once', async () => {
     const r = room('race');
     const answers = await Promise.all(['ada', 'bob'].map((name) => call('PUT', `/api/rooms/${r}/access`, as(name), { public: 'none' })));
