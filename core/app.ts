@@ -12,6 +12,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { assembleHost } from './assembly/assemble-host.ts';
+import { assemblePeople } from './assembly/assemble-people.ts';
 import { keepHostContext } from './assembly/host-internals.ts';
 import { installFederation } from './federation/install-federation.ts';
 import { createFastify } from './http/create-fastify.ts';
@@ -19,9 +20,12 @@ import { installEvents } from './http/install-events.ts';
 import { installRoutes } from './http/install-routes.ts';
 import { installRequestActor } from './history/request-actor.ts';
 import { installPublishedRefresh } from './http/published-refresh.ts';
+import { isGuardedRoute } from './ops/admin-guard.ts';
 import { installOps } from './ops/install-ops.ts';
 import { installOpenApiCollector } from './ops/openapi.ts';
 import { resolveHostOptions, type HostOptions } from './options.ts';
+import { peopleRoutes } from './people/routes-people.ts';
+import { ROOM_ACCESS } from './events/channels.ts';
 import type { AnyFunction } from './registry/code-registration.ts';
 
 export type { VitrineHandle } from './assembly/vitrine-handle.ts';
@@ -42,6 +46,8 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   app.decorate('vitrine', handle);
   for (const [name, fn] of Object.entries(input.meshFunctions ?? {})) handle.registerFunction(name, fn, { returnType: 'mesh' });
 
+  // Before every other hook: the admin guard and the routes ask who a request is.
+  const people = assemblePeople(app, options, host.scale?.connections.command ?? null, isGuardedRoute, host.data?.store ?? null);
   await installOpenApiCollector(app);
   await installEvents(app, ctx, { maxStreams: options.maxEventStreams });
   const readiness = await installOps(app, ctx, host.scheduler);
@@ -58,6 +64,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
 
   installPublishedRefresh(app, ctx.catalog, ctx.published);
   await installRoutes(app, ctx);
+  await app.register(peopleRoutes, { people, announce: (roomId, access) => ctx.rooms.announce(roomId, ROOM_ACCESS, access) });
   await installFederation(app, ctx, host.local, host.relay);
   app.addHook('onClose', () => host.close());
   return app;

@@ -7,6 +7,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { ENVELOPE_MEDIA_TYPE } from './envelope/media-type.ts';
 import { PLUGIN_DEFAULTS, type PluginOptions } from './plugin-options.ts';
+import { checkPeopleOptions, PEOPLE_DEFAULTS, type PeopleHostOptions } from './people-options.ts';
 import { redactUrl } from './redact-credentials.ts';
 import { isS3Url } from './s3-url.ts';
 
@@ -17,7 +18,7 @@ export function isRedisUrl(value: string): boolean {
   return /^rediss?:\/\/[^/\s]+(\/\d+)?$/.test(value);
 }
 
-export interface HostOptions extends PluginOptions {
+export interface HostOptions extends PluginOptions, PeopleHostOptions {
   /** Specimens directory (one folder with a specimen.json per specimen). @defaultValue `"specimens"` */
   specimensDir?: string | null;
   /** Directory of built plugin bundles. @defaultValue `"build/out"` */
@@ -217,6 +218,7 @@ export const HOST_DEFAULTS = Object.freeze({
   dataDir: null,
   logTtlSeconds: 2592000,
   ...PLUGIN_DEFAULTS,
+  ...PEOPLE_DEFAULTS,
 });
 
 /** A numeric option's rule: a number above 0, or from 0 (`zero`); a whole one when `integer` (within 2^53 when `safe`). */
@@ -299,6 +301,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   const python: unknown = o.python;
   if (python !== null && (typeof python !== 'string' || python.trim() === ''))
     throw new TypeError(`python must be an interpreter path or null, got '${String(python)}'`);
+  checkPeopleOptions(o);
   const mode: HostMode = o.relay ? 'relay' : o.join ? 'worker' : 'local';
   return { ...o, compute, roomThreads, pythonProcesses, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;
 }

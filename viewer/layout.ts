@@ -4,6 +4,7 @@
  * stats, tools) and the inspector (specimen, parameters, job, links).
  */
 import { h } from './dom.ts';
+import { signInControl } from './panels/sign-in.ts';
 
 export interface Layout {
   root: HTMLElement;
@@ -49,6 +50,7 @@ export function createLayout(root: HTMLElement): Layout {
     hostLabel,
     h('div', { class: 'spacer' }),
     h('label', { class: 'room', for: 'room', title: 'Peers in the same room share one result cache' }, h('span', { class: 'room-label' }, 'Room'), roomInput),
+    signInControl(),
   );
   const catalogPane = h('aside', { class: 'catalog-pane', 'aria-label': 'Catalog' });
   const stageHost = h('div', { class: 'stage-host' });

@@ -1,12 +1,32 @@
 /**
  * @module page-token
- * The host's admin token as the page knows it: a host bound beyond loopback asks for it on
- * room writes (sharing the view, putting an entry), so a link may carry it (`?token=T`, the
- * token the host printed at start). The page keeps it for this tab (sessionStorage) and takes
- * it out of the address bar at once, so it is not left in history or copied with a link.
+ * The token the page sends as Bearer: the host's admin token a link carried (`?token=T`, the
+ * token the host printed at start), kept for this tab (sessionStorage) and taken out of the
+ * address bar at once, so it is not left in history or copied with a link; else the user's own
+ * token, entered once with "Sign in" and kept by the browser (localStorage) until "Sign out".
  */
 
 const KEY = 'vitrine.token';
+const USER_KEY = 'vitrine.user-token';
+
+/** The signed-in user's token, or undefined. */
+export function userToken(): string | undefined {
+  try {
+    return localStorage.getItem(USER_KEY) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps (or with null forgets) the user's token for this browser. */
+export function keepUserToken(token: string | null): void {
+  try {
+    if (token) localStorage.setItem(USER_KEY, token);
+    else localStorage.removeItem(USER_KEY);
+  } catch {
+    // No storage: signing in lasts as long as the page.
+  }
+}
 
 /** The token given in the URL (then remembered) or remembered for this tab; undefined when none. */
 export function pageToken(location: Location = window.location): string | undefined {
@@ -24,8 +44,8 @@ export function pageToken(location: Location = window.location): string | undefi
     return given;
   }
   try {
-    return sessionStorage.getItem(KEY) ?? undefined;
+    return sessionStorage.getItem(KEY) ?? userToken();
   } catch {
-    return undefined;
+    return userToken();
   }
 }

@@ -31,6 +31,7 @@ import { RoomScenes } from '../scenes/service/room-scenes.ts';
 import { RoomSnapshots } from '../snapshots/service/room-snapshots.ts';
 import { assembleCompute } from './compute-assembly.ts';
 import type { ScaleService } from './scale-service.ts';
+import type { DurableData } from './open-durable.ts';
 import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
 import { roomReplayTarget } from './room-replay-target.ts';
 import { Replays } from '../history/replays.ts';
@@ -47,6 +48,8 @@ export interface HostAssembly {
   pythonNotReady(): string | null;
   /** The Redis service's side of this host (`--redis`), else null. */
   scale: ScaleService | null;
+  /** A lone host's data folder, opened (`--data-dir`), else null. */
+  data: DurableData | null;
   /** A relay's part in the Redis service, else null. */
   relay: ServiceRelay | null;
   /** Stops everything, last what the rest uses (the pools). */
@@ -169,6 +172,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     scheduler: compute.scheduler,
     pythonNotReady: () => compute.python.notReady(),
     scale: stack.scale,
+    data: stack.data,
     relay: stack.scale?.relay ?? null,
     async close() {
       binder?.close();

@@ -19,6 +19,7 @@ commands:
   sign --key KEY.pem DIR              sign each plugin bundle in DIR with an Ed25519 key (manifest.sig)
   thumbnails [SRC] [ID ...]           render each declared specimen's thumbnail into SRC/<plugin>/thumbnails/<id>.png
   backup [--data-dir DIR] OUT         copy a lone host's data folder into OUT while it runs (serve OUT to restore)
+  users add|list|remove [NAME]        the people who may use a host and their tokens (vitrine users --help)
   python-path                         print the folder holding the vitrine Python module (for PYTHONPATH)
   --version                           print the version of vitrine
 `;
@@ -71,6 +72,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'backup': {
       const { runBackupCommand } = await import('./backup-command.ts');
       return runBackupCommand(rest);
+    }
+    case 'users': {
+      const { runUsersCommand } = await import('./users-command.ts');
+      return runUsersCommand(rest);
     }
     case 'python-path': {
       const { PYTHON_MODULE_DIR } = await import('../python/python-module-dir.ts');

@@ -61,6 +61,8 @@ export const FLAGS = {
   'plugin-versions': { type: 'string' },
   'trust-keys': { type: 'string' },
   signatures: { type: 'string' },
+  'trust-proxy': { type: 'string' },
+  'user-header': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -9,11 +9,17 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../app.ts';
+import { isLoopbackAddress } from '../http/allowed-hosts.ts';
 import { listen } from '../server.ts';
 import type { HttpsListener } from '../tls/https-listener.ts';
 import { startHttps } from '../tls/start-https.ts';
 import { untilSignalled } from './process-lifecycle.ts';
 import { parseServeOptions, SERVE_USAGE, type ServeOptions } from './serve-options.ts';
+
+/** Said at start beyond loopback: whoever reaches the host may use a room nobody closed. */
+const OPEN_ROOMS_LINE =
+  'rooms: every room is open to anyone who reaches this host until its access is set; to close one, ' +
+  "vitrine users add NAME, then PUT /api/rooms/{room}/access '{\"public\": \"none\"}' with Authorization: Bearer <token>";
 
 export async function runServeCommand(argv: string[]): Promise<number> {
   let parsed: ServeOptions;
@@ -58,6 +64,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   // Before `listening on`, so whoever waits for that line has the token too.
   if (parsed.admin.announce) process.stdout.write(`${parsed.admin.announce}\n`);
   if (parsed.data.line) process.stdout.write(`${parsed.data.line}\n`);
+  if (!isLoopbackAddress(parsed.host)) process.stdout.write(`${OPEN_ROOMS_LINE}\n`);
   process.stdout.write(`listening on ${url}\n`);
   if (parsed.https) {
     try {

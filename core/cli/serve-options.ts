@@ -24,6 +24,7 @@ import { prettyLogStream } from './pretty-log.ts';
 import { chooseAdminToken, type AdminTokenChoice } from './lab-admin-token.ts';
 import { redactUrl } from '../redact-credentials.ts';
 import { chooseDataDir, type DataDirChoice } from './data-dir-choice.ts';
+import { isIpOrCidr } from '../people-options.ts';
 
 export const SERVE_USAGE = `usage: vitrine serve [options]
 
@@ -121,6 +122,11 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
                              (default: the bound address, localhost, 127.0.0.1 and [::1]; bound
                              beyond loopback also the machine's host name, <name>.local and
                              the addresses of its network interfaces)
+  --trust-proxy LIST         addresses or CIDR ranges of login proxies, comma-separated: a
+                             request from one of them is the user its --user-header names;
+                             from anywhere else that header is ignored (default: none)
+  --user-header H            the header a trusted login proxy names the user in
+                             (default X-Forwarded-User)
 
 Each option can also be set as VITRINE_<NAME>, e.g. VITRINE_PORT=9000 (an on/off flag:
 VITRINE_RELAY=on or off; true/false, 1/0 and yes/no too).
@@ -237,6 +243,7 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     viewer: !(onOff('no-viewer', get('no-viewer')) ?? false),
     clientProfiles: onOff('client-profiles', get('client-profiles')),
     headsetTriangles: headsetTriangles(get('headset-triangles')),
+    ...peopleOptions(get),
   };
 }
 
@@ -254,6 +261,14 @@ function pluginTrustOptions(get: FlagReader): Pick<HostOptions, 'pluginVersions'
     ...(trustKeys !== undefined ? { trustKeys } : {}),
     ...(signatures !== undefined ? { signatures: signatures as 'off' | 'warn' | 'require' } : {}),
   };
+}
+
+/** `--trust-proxy` and `--user-header` (the data folder users are kept in is the host's own, chooseDataDir). */
+function peopleOptions(get: FlagReader): Pick<HostOptions, 'trustProxy' | 'userHeader'> {
+  const trustProxy = list(get('trust-proxy')) ?? undefined;
+  const bad = trustProxy?.find((entry) => !isIpOrCidr(entry));
+  if (bad !== undefined) throw new Error(`--trust-proxy takes IP addresses or CIDR ranges (like 10.0.0.0/8,::1), got '${bad}'`);
+  return { trustProxy, userHeader: get('user-header') };
 }
 
 /** A number of seconds that must be above 0. */

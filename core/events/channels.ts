@@ -23,6 +23,9 @@ export const ROOM_CHANNEL_PREFIX = roomChannel('');
  */
 export const ROOM_RESYNC = 'resync';
 
+/** Room event (inside the hosts only) carrying a room's new access: its streams re-check who may still read. */
+export const ROOM_ACCESS = 'access';
+
 /** The channel nudged when a job may have changed. */
 export function jobChannel(id: string): string {
   return `job:${id}`;

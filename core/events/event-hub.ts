@@ -9,11 +9,19 @@
  * hub.publish('host', { event: 'reload', data: { plugin: 'shapes' } });
  */
 
+import { isRoomChannel, stampedData } from './acting-user.ts';
+
 /** One event: its SSE `event:` name, JSON data, and an optional `id:`. */
 export interface HostEvent {
   event: string;
   data: unknown;
   id?: string;
+}
+
+/** A room event stamped with who made it (acting-user.ts), the same object when nothing is added. */
+function withBy(event: HostEvent): HostEvent {
+  const data = stampedData(event.event, event.data);
+  return data === event.data ? event : { ...event, data };
 }
 
 export type HostEventListener = (event: HostEvent) => void;
@@ -23,7 +31,8 @@ export class EventHub {
   #taps = new Set<(channel: string, event: HostEvent) => void>();
 
   /** Sends `event` to every current subscriber of `channel`; returns how many got it. */
-  publish(channel: string, event: HostEvent): number {
+  publish(channel: string, given: HostEvent): number {
+    const event = isRoomChannel(channel) ? withBy(given) : given;
     for (const tap of this.#taps) {
       try {
         tap(channel, event);

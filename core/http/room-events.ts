@@ -15,7 +15,7 @@
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { RoomScenes } from '../scenes/service/room-scenes.ts';
 import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
-import { ROOM_RESYNC, roomChannel } from '../events/channels.ts';
+import { ROOM_ACCESS, ROOM_RESYNC, roomChannel } from '../events/channels.ts';
 import type { EventHub, HostEvent } from '../events/event-hub.ts';
 import { BoundedEventWriter } from '../events/bounded-event-writer.ts';
 import { sharedEventText } from '../events/shared-event-text.ts';
@@ -23,7 +23,7 @@ import { withActiveLayer } from '../events/active-layer-events.ts';
 import type { StreamScope } from '../events/stream-scope.ts';
 
 /** Room events forwarded to subscribers; anything else on the channel stays inside the host. */
-const ROOM_EVENTS = new Set(['computing', 'result', 'failed', 'view', 'scene', 'annotation', 'replay']);
+const ROOM_EVENTS = new Set(['computing', 'result', 'failed', 'view', 'scene', 'annotation', 'snapshot', 'replay']);
 /** What a stream that named itself (a member of the room's presence) gets besides. */
 const PRESENT_EVENTS = new Set([...ROOM_EVENTS, 'presence']);
 
@@ -46,6 +46,8 @@ export async function streamRoom(
   roomId: string,
   log: FastifyBaseLogger,
   present = false,
+  /** Whether the stream's client may still read the room under a new access (absent: always). */
+  mayRead: (access: unknown) => boolean = () => true,
 ): Promise<void> {
   const forwarded = present ? PRESENT_EVENTS : ROOM_EVENTS;
   let open = false;
@@ -69,7 +71,7 @@ export async function streamRoom(
   // follows the state (at worst repeating what the state already shows).
   scope.add(
     hub.subscribe(roomChannel(roomId), (event) => {
-      if (event.event === ROOM_RESYNC) {
+      if (event.event === ROOM_RESYNC || (event.event === ROOM_ACCESS && !mayRead(event.data))) {
         reply.sse.close();
         scope.close();
         return;

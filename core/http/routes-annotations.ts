@@ -15,6 +15,7 @@ import type { AnnotationForms } from '../annotations/annotation-forms.ts';
 import { checkPatch } from '../annotations/annotation-patch.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import { checkDrafts, isRecord } from '../annotations/check-annotation.ts';
+import { requestIdentity } from '../people/request-user.ts';
 import { parseAnnotationCsv } from '../annotations/parse-annotation-csv.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
@@ -60,6 +61,12 @@ function isCsv(request: FastifyRequest): boolean {
 
 /** A room id as a file name. */
 const fileNameOf = (roomId: string) => `${roomId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64)}-annotations.csv`;
+
+/** The drafts with their author the request's user when it is known (what a body says is then ignored). */
+function authoredBy<T extends { author?: string }>(request: FastifyRequest, drafts: T[]): T[] {
+  const who = requestIdentity(request);
+  return who ? drafts.map((draft) => ({ ...draft, author: who.name })) : drafts;
+}
 
 export async function annotationRoutes(app: FastifyInstance, opts: { ctx: AnnotationRouteDeps }): Promise<void> {
   const { ctx } = opts;
@@ -115,7 +122,7 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
       const roomId = roomOf(ctx, request.params.room_id);
       const csv = isCsv(request);
       const drafts = csv ? parseAnnotationCsv(String(request.body), max) : checkDrafts(request.body, max);
-      const added = await store.add(roomId, drafts);
+      const added = await store.add(roomId, authoredBy(request, drafts));
       const single = !csv && !Array.isArray(request.body) && !(isRecord(request.body) && Array.isArray(request.body.annotations));
       reply.code(201);
       if (!single) return reply.send(added);
@@ -151,7 +158,10 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
     async (request, reply) => {
       const roomId = roomOf(ctx, request.params.room_id);
       const expected = ifMatchOf(request);
-      const { annotation } = await store.change(roomId, request.params.id, checkPatch(request.body), expected);
+      const patch = checkPatch(request.body);
+      // Who wrote a mark is the host's to say once it knows who asks.
+      if (requestIdentity(request)) delete patch.author;
+      const { annotation } = await store.change(roomId, request.params.id, patch, expected);
       return sendOne(reply, annotation);
     },
   );

@@ -10,6 +10,8 @@
  * The job and room routes use the `'manual'` kind of @fastify/sse: the `'only'` kind answers a
  * client that refuses `text/event-stream` with a 406 whose body is not the host's error shape.
  */
+import { requestIdentity } from '../people/request-user.ts';
+import { accessRefusal, type RoomAccess } from '../people/room-access.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HOST_CHANNEL } from '../events/channels.ts';
 import { streamChannel } from '../events/event-stream.ts';
@@ -217,7 +219,9 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     reply.header('x-peer-id', peer.id);
     const scope = new StreamScope(reply);
     scope.add(limit.acquire());
-    await streamRoom(reply, scope, context.rooms, context.scenes, context.events, roomId, request.log, present);
+    const who = requestIdentity(request);
+    const mayRead = (access: unknown) => accessRefusal(roomId, access as RoomAccess | null, who, 'read') === null;
+    await streamRoom(reply, scope, context.rooms, context.scenes, context.events, roomId, request.log, present, mayRead);
     if (scope.closed) return;
     const leave = await context.presence.follow(roomId, peer).catch((err: unknown) => {
       request.log.warn({ err, room: roomId }, 'a follower could not be listed in the room’s presence');

@@ -31,7 +31,7 @@ function originOf(request: FastifyRequest): string {
 }
 
 /** What the snapshot and Neuroglancer routes read from their host. */
-export type SnapshotRouteDeps = Pick<HostContext, 'snapshots' | 'scenes' | 'annotations' | 'options' | 'resultIds'>;
+export type SnapshotRouteDeps = Pick<HostContext, 'snapshots' | 'scenes' | 'annotations' | 'options' | 'resultIds' | 'rooms'>;
 
 export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: SnapshotRouteDeps }): Promise<void> {
   const { ctx } = opts;
@@ -48,7 +48,13 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
         params: ROOM_PARAMS,
       },
     },
-    async (request, reply) => reply.code(201).send(await ctx.snapshots.create(roomOf(ctx, request.params.room_id))),
+    async (request, reply) => {
+      const roomId = roomOf(ctx, request.params.room_id);
+      const taken = await ctx.snapshots.create(roomId);
+      // The room hears of it (with who took it, when known), as it hears of every other change.
+      await ctx.rooms.announce(roomId, 'snapshot', taken).catch(() => {});
+      return reply.code(201).send(taken);
+    },
   );
 
   await app.register(sessionImportRoute, { ctx });

@@ -8,6 +8,7 @@
 import { checkDraft, COLOR, MAX_LABEL_LENGTH } from '../annotations/check-annotation.ts';
 import { ANNOTATION_KINDS } from '../wire/scene-types.ts';
 import type { McpTool } from './mcp-tool.ts';
+import { actingUser } from '../events/acting-user.ts';
 import { roomArg } from './tool-calls.ts';
 import { objectSchema } from './tool-schemas.ts';
 
@@ -63,7 +64,10 @@ export const ANNOTATION_TOOLS = {
     call: async (call, args) => {
       const room = roomArg(call, args);
       const { room: _room, ...fields } = args;
-      const { annotations } = await call.ctx.annotations.add(room, [checkDraft(fields, '')]);
+      const draft = checkDraft(fields, '');
+      // An agent known to the host writes under its own name, whatever its arguments say.
+      const who = actingUser();
+      const { annotations } = await call.ctx.annotations.add(room, [who ? { ...draft, author: who } : draft]);
       return { room, annotation: annotations[0] };
     },
   },

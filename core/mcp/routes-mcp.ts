@@ -16,6 +16,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { createHostError, HostError } from '../errors.ts';
 import { ToolImage, type ToolCallContext, type ToolDeps } from './mcp-tool.ts';
 import { callTool, isToolName, listTools, TOOL_NAMES } from './mcp-tools.ts';
+import { mcpRoomUses } from './tool-rooms.ts';
 
 /** The server's name and version as MCP clients see them. */
 const SERVER_INFO = { name: 'vitrine', version: '1' };
@@ -66,6 +67,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: { ctx: ToolDeps }): 
       description: 'JSON-RPC messages of the Model Context Protocol. Tools: ' + TOOL_NAMES.join(', ') + '. Needs the admin token when the host has one.',
     },
     compress: false,
+    config: { roomAccess: mcpRoomUses },
     handler: async (request, reply) => {
       const server = createServer({ ctx, baseUrl: baseUrlOf(request) }, request.log);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

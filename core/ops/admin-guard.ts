@@ -6,12 +6,12 @@
  * or what a room shows: publishing and removing specimens, `/mcp` (its tools drive rooms),
  * and the room writes themselves (entry, view, scene, layers, snapshots, annotations), so the HTTP routes
  * ask what MCP's equivalents ask. A host bound beyond loopback always has a token (made at
- * start unless `--admin-token none`). Everything else stays open. Tokens are compared in
- * constant time.
+ * start unless `--admin-token none`). Everything else stays open. A user's token (`vitrine
+ * users`) opens the writes; an admin user's opens the admin routes too.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
+import { requestIdentity } from '../people/request-user.ts';
 
 /** Routes (method and route pattern) that need the admin token. */
 export const ADMIN_ROUTES = new Set([
@@ -48,25 +48,34 @@ export function isAdminPath(url: string): boolean {
   return ADMIN_PATHS.has(query === -1 ? url : url.slice(0, query));
 }
 
-const digest = (text: string) => createHash('sha256').update(text).digest();
+/** Whether a host with an admin token guards this request's route (method and pattern). */
+export function isGuardedRoute(request: FastifyRequest): boolean {
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const route = `${method} ${request.routeOptions.url}`;
+  return ADMIN_ROUTES.has(route) || TOKEN_WRITE_ROUTES.has(route);
+}
 
-function check(request: FastifyRequest, expected: Buffer): void {
-  const header = request.headers.authorization;
-  const match = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
-  if (!match) {
+function check(request: FastifyRequest, adminOnly: boolean): void {
+  const who = requestIdentity(request);
+  if (!who) {
     const error = createHostError('SPC_ERR_ADMIN_TOKEN_MISSING');
     error.headers['www-authenticate'] = 'Bearer';
     throw error;
   }
-  if (!timingSafeEqual(digest(match[1]!), expected)) throw createHostError('SPC_ERR_ADMIN_TOKEN_WRONG');
+  if (adminOnly && !who.admin) throw createHostError('SPC_ERR_ADMIN_USER_NEEDED', who.name);
 }
 
+/**
+ * With an admin token, the admin routes need an admin (the admin token, or a user added with
+ * `--admin`) and the guarded writes need someone known (any user; the room's access decides the
+ * rest). Who a request is was settled before this hook (people/install-people.ts), tokens
+ * compared there in constant time.
+ */
 export function installAdminGuard(app: FastifyInstance, token: string | null): void {
   if (!token) return;
-  const expected = digest(token);
   app.addHook('onRequest', async (request) => {
+    if (!isGuardedRoute(request)) return;
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    const route = `${method} ${request.routeOptions.url}`;
-    if (ADMIN_ROUTES.has(route) || TOKEN_WRITE_ROUTES.has(route)) check(request, expected);
+    check(request, ADMIN_ROUTES.has(`${method} ${request.routeOptions.url}`));
   });
 }

@@ -15,6 +15,7 @@ import type { EventHub } from '../events/event-hub.ts';
 import { ROOM_CHANNEL_PREFIX, ROOM_RESYNC, roomChannel } from '../events/channels.ts';
 import { CHANNELS } from './redis-keys.ts';
 import { roomEventOf } from '../events/layer-slots.ts';
+import { stampedData } from '../events/acting-user.ts';
 
 /** The host EventHub channels of nudges: `nudge:{id}`. */
 const NUDGE = 'nudge:';
@@ -147,5 +148,5 @@ export class RedisEvents {
 
 /** The message publishing `event` for `room`. */
 export function roomEventMessage(room: string, event: string, data: unknown): string {
-  return JSON.stringify({ room, event, data } satisfies RoomEventMessage);
+  return JSON.stringify({ room, event, data: stampedData(event, data) } satisfies RoomEventMessage);
 }

@@ -74,6 +74,14 @@ export const KEYS = {
   roomLogHead: (roomId: string) => `${P}loghead:${roomId}`,
   /** HASH: a room's roster, peer id → the peer (JSON, with its expiry); each host refreshes its own. */
   roomPresence: (roomId: string) => `${P}presence:${roomId}`,
+  /** STRING: a user's record (JSON: name, admin, its token's SHA-256, created); kept until removed. */
+  user: (name: string) => `${P}user:${name}`,
+  /** STRING: the same record by its token's SHA-256, what a request's token is looked up by. */
+  userToken: (tokenHash: string) => `${P}usertoken:${tokenHash}`,
+  /** STRING: a room's access (JSON: owner, editors, viewers, public); absent while the room is open. */
+  roomAccess: (roomId: string) => `${P}access:${roomId}`,
+  /** STRING: a one-time event stream ticket (JSON: who it stands for); a minute's time-to-live. */
+  ticket: (id: string) => `${P}ticket:${id}`,
 } as const;
 
 export const CHANNELS = {

@@ -222,7 +222,8 @@ export interface RoomView {
  * each change) with how the room looks. A reconnecting subscriber gets `state` again. `failed`
  * ends a computation that will not give a result; `scene` carries the room's whole scene (after
  * `view` on connect, then on each change; `computing` and `result` name the `layer` they are
- * for) and `annotation` one change to its marks (scene-types.ts).
+ * for) and `annotation` one change to its marks (scene-types.ts); `snapshot` a snapshot taken of
+ * it. A change a known user made carries `by`, the user's name.
  */
 /** One peer in a room (`GET /api/rooms/{room_id}/presence`, `presence` events). */
 export interface RoomPeer {
@@ -266,7 +267,8 @@ export type RoomEvent =
   | { event: 'scene'; data: RoomScene }
   | { event: 'annotation'; data: AnnotationEvent }
   | { event: 'presence'; data: PresenceChange }
-  | { event: 'replay'; data: ReplayStatus };
+  | { event: 'replay'; data: ReplayStatus }
+  | { event: 'snapshot'; data: { id: string; url: string; by?: string } };
 
 /**
  * `GET /api/snapshots/{id}`: a room as it was, each layer's result by blob id (its `data_url` is

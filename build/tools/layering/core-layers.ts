@@ -9,7 +9,7 @@
 
 /** Low to high. Rooms of one layer are independent of each other. */
 export const LAYERS: readonly (readonly string[])[] = [
-  ['errors.ts', 'redact-credentials.ts', 's3-url.ts', 'package-layout.ts', 'plugin-options.ts', 'memory/'],
+  ['errors.ts', 'redact-credentials.ts', 's3-url.ts', 'package-layout.ts', 'plugin-options.ts', 'memory/', 'people-options.ts'],
   // What a plugin writes and returns: the SDK's types.
   ['sdk/'],
   // The binary envelope; the wire shapes and colour maps the host and every client share.
@@ -23,8 +23,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   // A lone host's data folder: its embedded store, lock, format and folder of bytes.
   ['cache/', 'redis/', 'durable/'],
   // Result bytes by content hash (the blob store interface, its memory, Redis and S3 stores);
-  // what a room holds beside its cache entry (the room board, its memory and Redis halves);
-  // who makes each request (people: the name every write is stamped with).
+  // what a room holds beside its cache entry (the room board, its memory and Redis halves).
+  // Who a request is and what each room lets them do (users, tickets, access; memory, Redis, lmdb).
   ['blobs/', 'rooms/', 'people/'],
   // A room's annotations: their checks, measurements, forms, and their store in memory or Redis.
   ['annotations/'],

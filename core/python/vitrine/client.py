@@ -115,8 +115,10 @@ class Job:
 
 
 class Client:
-    """A vitrine host at `url` (`http://HOST:PORT`). `token`: the host's admin token, sent as a
-    Bearer token (a host bound beyond loopback asks for it to publish). `timeout`: seconds per
+    """A vitrine host at `url` (`http://HOST:PORT`). `token`: a user's token (`vitrine users add`)
+    or the host's admin token, sent as a Bearer token on every request: the host then knows who
+    writes (marks are authored by that user) and closed rooms let it in as their access says (a
+    host bound beyond loopback asks for a token to publish). `timeout`: seconds per
     request; `stream_timeout`: seconds an event stream may stay silent (None: forever; hosts
     send a heartbeat at least every 15 s)."""
 

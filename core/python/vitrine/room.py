@@ -22,7 +22,7 @@ it has one, else in the room's.
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Iterator, List, Mapping, Optional
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence
 from urllib.parse import quote
 
 from ._http import VitrineError
@@ -188,6 +188,21 @@ class Room(RoomAnnotations):
         any host. Gives `{"id", "url", "path"}`."""
         taken = self.snapshot()
         return {**taken, "path": download(self._client, taken["id"], path)}
+
+    def access(self) -> Dict[str, Any]:
+        """Who may read and write the room: `{"owner", "editors", "viewers", "public"}` (an open
+        room: no owner, `public` "write")."""
+        return self._client._http.json("GET", f"{self._path}/access")
+
+    def set_access(self, *, editors: Sequence[str] = (), viewers: Sequence[str] = (), public: str = "none",
+                   owner: Optional[str] = None) -> Dict[str, Any]:
+        """Closes the room (the client's token's user becomes its owner when it was open), or
+        changes who may use it: editors read and write, viewers read, everyone else as `public`
+        says ("write", "read" or "none"). Only the owner or an admin may."""
+        access: Dict[str, Any] = {"editors": list(editors), "viewers": list(viewers), "public": public}
+        if owner is not None:
+            access["owner"] = owner
+        return self._client._http.json("PUT", f"{self._path}/access", access)
 
     def image(self, width: int = 512, height: int = 512) -> Picture:
         """A PNG of what the room shows with its view (`Client.room_image`): bytes with

@@ -1,8 +1,8 @@
 /**
  * @module mark-list
  * The room's marks as a list: each row its kind, its label (editable: a change is sent when
- * the field is left or Enter is pressed), what the host measured of it, and a button that
- * removes it. Rows are updated in place, so a label being typed is never rebuilt under the
+ * the field is left or Enter is pressed), what the host measured of it, who made it, and a
+ * button that removes it. Rows are updated in place, so a label being typed is never rebuilt under the
  * cursor by someone else's change; the list only reports what the user does.
  */
 import type { Annotation } from '../../../core/wire/scene-types.ts';
@@ -21,6 +21,7 @@ class MarkRow {
   readonly #kind = h('span', { class: 'mark-kind' });
   readonly #label: HTMLInputElement;
   readonly #measure = h('span', { class: 'mark-measure', 'data-testid': 'mark-measure' });
+  readonly #author = h('span', { class: 'mark-measure mark-author', 'data-testid': 'mark-author' });
   #mark: Annotation;
   /** The mark as it was when its label began to be edited: the edit is for that version. */
   #editing: Annotation | null = null;
@@ -38,7 +39,7 @@ class MarkRow {
     });
     const remove = h('button', { type: 'button', class: 'button ghost small icon', title: 'Remove this mark', 'data-testid': 'mark-remove' }, '×');
     remove.addEventListener('click', () => actions.remove(this.#mark));
-    this.element = h('li', { class: 'mark-row', 'data-testid': 'mark-row' }, this.#kind, this.#label, this.#measure, remove);
+    this.element = h('li', { class: 'mark-row', 'data-testid': 'mark-row' }, this.#kind, this.#label, this.#measure, this.#author, remove);
   }
 
   show(mark: Annotation, measurement: string): void {
@@ -49,6 +50,7 @@ class MarkRow {
     // A label being edited stays as typed until it is sent.
     if (document.activeElement !== this.#label) this.#label.value = mark.label ?? '';
     this.#measure.textContent = measurement;
+    this.#author.textContent = mark.author ? `by ${mark.author}` : '';
     this.#measure.dataset.length = mark.length === undefined ? '' : String(mark.length);
     this.#measure.dataset.volume = mark.volume === undefined ? '' : String(mark.volume);
   }

@@ -1,0 +1,19 @@
+/**
+ * @module access-store
+ * Where rooms' access records are kept, one interface for every home: a host's memory
+ * (memory-access-store.ts) and a Redis service (redis-access-store.ts); a data dir's home joins
+ * the same way. A change is a compare-and-set on the owner, so two people closing an open room
+ * at once cannot both become its owner.
+ */
+import type { RoomAccess } from './room-access.ts';
+
+export interface AccessStore {
+  /** The room's access, or null while it is open. */
+  get(roomId: string): Promise<RoomAccess | null>;
+  /**
+   * Stores `access` if the room's owner is still `expectedOwner` (null: the room is still open);
+   * answers the access the room has afterwards and whether this change made it.
+   */
+  set(roomId: string, access: RoomAccess, expectedOwner: string | null): Promise<{ access: RoomAccess | null; changed: boolean }>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,95 @@
+/**
+ * @module install-people
+ * Puts the people service in front of every route: as a request arrives it is identified (a
+ * trusted proxy's header, `Authorization: Bearer`, or a stream's `?ticket=`; an unknown token is a
+ * 401 before anything else runs), and before its input is checked a request that names a room, in its
+ * path or as the `room_id` its schema takes (absent: the default room), is checked against the
+ * room's access: reads by GET and HEAD, writes by every other method. A route whose rooms are
+ * elsewhere (MCP's tool calls) says so in its `config.roomAccess`.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHostError, isHostError } from '../errors.ts';
+import type { People } from './people.ts';
+import type { Want } from './room-access.ts';
+import { runAs } from '../events/acting-user.ts';
+import { requestIdentity, setRequestIdentity } from './request-user.ts';
+import type { Identity } from './users.ts';
+import { ACCESS_PATH } from './routes-people.ts';
+
+/** A room a request reads or writes. */
+export interface RoomUse {
+  room: string;
+  want: Want;
+}
+
+/** How a route names the rooms it uses when they are not its `room_id` (parsed body at hand). */
+export type RoomAccessOf = (request: FastifyRequest, defaultRoom: string) => RoomUse[];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    roomAccess?: RoomAccessOf;
+  }
+}
+
+type SchemaPart = { properties?: Record<string, unknown> } | undefined;
+
+function takesRoomId(part: unknown): boolean {
+  return typeof part === 'object' && part !== null && 'room_id' in ((part as SchemaPart)?.properties ?? {});
+}
+
+/** The rooms a request uses, from its path, its schema's `room_id`, or its route's own say. */
+export function roomUses(request: FastifyRequest, defaultRoom: string): RoomUse[] {
+  const own = request.routeOptions.config?.roomAccess;
+  if (own) return own(request, defaultRoom);
+  const want: Want = request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
+  const params = request.params as Record<string, unknown> | undefined;
+  if (typeof params?.room_id === 'string') return [{ room: params.room_id || defaultRoom, want }];
+  const schema = request.routeOptions.schema as { querystring?: unknown; body?: unknown } | undefined;
+  for (const [part, values] of [[schema?.querystring, request.query], [schema?.body, request.body]] as const) {
+    if (!takesRoomId(part)) continue;
+    const given = (values as Record<string, unknown> | null | undefined)?.room_id;
+    return [{ room: typeof given === 'string' && given ? given : defaultRoom, want }];
+  }
+  return [];
+}
+
+function ticketOf(request: FastifyRequest): string | undefined {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+  const ticket = (request.query as Record<string, unknown> | undefined)?.ticket;
+  return typeof ticket === 'string' ? ticket : undefined;
+}
+
+export interface PeopleHookOptions {
+  defaultRoomId: string;
+  userHeader: string;
+  /** Routes the admin token guards, where a wrong token keeps answering as a wrong admin token (403). */
+  adminGuarded(request: FastifyRequest): boolean;
+}
+
+export function installPeople(app: FastifyInstance, people: People, options: PeopleHookOptions): void {
+  const header = options.userHeader.toLowerCase();
+  const identify = async (request: FastifyRequest): Promise<Identity | null> => {
+    const { authorization, [header]: proxyUser } = request.headers;
+    try {
+      return await people.identify({ peer: request.socket.remoteAddress, authorization, proxyUser, ticket: ticketOf(request) });
+    } catch (error) {
+      if (isHostError(error) && error.code === 'SPC_ERR_TOKEN_UNKNOWN' && options.adminGuarded(request)) throw createHostError('SPC_ERR_ADMIN_TOKEN_WRONG');
+      throw error;
+    }
+  };
+  // The rest of an identified request, and all it starts, runs as its user: room events carry
+  // `by`. An anonymous one's events stay as they always were (no `by`: nobody is named).
+  app.addHook('onRequest', (request, _reply, done) => {
+    identify(request).then((identity) => {
+      if (!identity) return done();
+      setRequestIdentity(request, identity);
+      runAs(identity.name, () => done());
+    }, done);
+  });
+  // Once the body is parsed and before it is checked: a refused request learns nothing of the room's routes.
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.url === ACCESS_PATH) return;
+    for (const use of roomUses(request, options.defaultRoomId)) await people.check(use.room, requestIdentity(request), use.want);
+  });
+
+}

@@ -1,0 +1,81 @@
+/**
+ * @module lmdb-user-store
+ * Users in a lone host's data folder: the `users` database of the folder's one embedded store
+ * (`<data-dir>/store.mdb`, core/durable/), each record under its name and under its token's
+ * digest, both written or removed in one transaction. The host reaches it through its open
+ * data store; `vitrine users` opens the same file beside a running host (LMDB is shared
+ * between processes), and the host sees a new user, or stops honouring a removed one's token,
+ * from its next request on (readers see each committed write without reopening anything).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { open, type Database } from 'lmdb';
+import { STORE_FILE, type DataStore } from '../durable/data-store.ts';
+import { byName, type UserRecord, type UserStore } from './user-store.ts';
+
+const NAME = 'user:';
+const TOKEN = 'token:';
+
+/** The users' database, how a change to it is committed, and what closing it means. */
+export interface UserDb {
+  db: Database<UserRecord, string>;
+  /** Runs `work` in one write transaction; resolves once it is on disk. */
+  write<T>(work: () => T): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The users of a host's open data store (closed with the store, not here). */
+export function usersOfDataStore(store: DataStore): UserDb {
+  return { db: store.db<UserRecord>('users') as Database<UserRecord, string>, write: (work) => store.write(work), close: async () => {} };
+}
+
+/** The users of the data folder `dataDir`, opened by a command beside (or without) its host. */
+export function usersOfDataDir(dataDir: string): UserDb {
+  mkdirSync(dataDir, { recursive: true });
+  // The same environment settings as the host's (core/durable/data-store.ts): one file, flushed commits.
+  const env = open({ path: join(dataDir, STORE_FILE), maxDbs: 64, overlappingSync: false, noSync: false });
+  const db = env.openDB<UserRecord, string>({ name: 'users' });
+  return { db, write: (work) => env.transaction(work), close: () => env.close() };
+}
+
+export class LmdbUserStore implements UserStore {
+  #home: UserDb;
+
+  constructor(home: UserDb) {
+    this.#home = home;
+  }
+
+  async add(record: UserRecord): Promise<boolean> {
+    const { db, write } = this.#home;
+    return write(() => {
+      if (db.get(NAME + record.name) !== undefined) return false;
+      void db.put(NAME + record.name, record);
+      void db.put(TOKEN + record.tokenHash, record);
+      return true;
+    });
+  }
+
+  async byTokenHash(tokenHash: string): Promise<UserRecord | null> {
+    return this.#home.db.get(TOKEN + tokenHash) ?? null;
+  }
+
+  async list(): Promise<UserRecord[]> {
+    const records = [...this.#home.db.getRange({ start: NAME, end: `${NAME}\uffff` })].map(({ value }) => value);
+    return byName(records);
+  }
+
+  async remove(name: string): Promise<boolean> {
+    const { db, write } = this.#home;
+    return write(() => {
+      const record = db.get(NAME + name);
+      if (record === undefined) return false;
+      void db.remove(NAME + name);
+      void db.remove(TOKEN + record.tokenHash);
+      return true;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#home.close();
+  }
+}

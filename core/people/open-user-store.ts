@@ -1,0 +1,32 @@
+/**
+ * @module open-user-store
+ * The one chooser of where users live: a Redis service's Redis when there is one (every host of
+ * the service, and `vitrine users --redis`, share it), else a data dir's store, else memory
+ * (a host made in code, or `--data-dir none`). `vitrine users` and the host choose alike, so
+ * the host reads the users the command wrote.
+ */
+import { Redis } from 'ioredis';
+import type { DataStore } from '../durable/data-store.ts';
+import { LmdbUserStore, usersOfDataDir, usersOfDataStore } from './lmdb-user-store.ts';
+import { MemoryUserStore } from './memory-user-store.ts';
+import { RedisUserStore } from './redis-user-store.ts';
+import type { UserStore } from './user-store.ts';
+
+export interface UserHome {
+  /** A Redis service's URL; wins over `dataDir`. */
+  redis?: string | null;
+  /** A data dir (its store is shared with `vitrine users`); null: memory. */
+  dataDir?: string | null;
+  /** The host's own open data store, when it keeps one (wins over `dataDir`). */
+  data?: DataStore | null;
+  /** The service's own connection, when the host has one (else one is opened and owned). */
+  connection?: Redis;
+}
+
+export function openUserStore(home: UserHome): UserStore {
+  if (home.connection) return new RedisUserStore(home.connection);
+  if (home.redis) return new RedisUserStore(new Redis(home.redis, { maxRetriesPerRequest: 1, lazyConnect: false }), true);
+  if (home.data) return new LmdbUserStore(usersOfDataStore(home.data));
+  if (home.dataDir) return new LmdbUserStore(usersOfDataDir(home.dataDir));
+  return new MemoryUserStore();
+}

@@ -1,0 +1,96 @@
+/**
+ * @module people
+ * A host's people service: who a request is (a trusted proxy's user header, a token, a stream
+ * ticket) and what rooms let them do, over the user, ticket and access stores of the host's home.
+ * Nothing here answers HTTP; install-people.ts puts it in front of the routes.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHostError } from '../errors.ts';
+import type { AccessStore } from './access-store.ts';
+import { accessRefusal, type RoomAccess, type Want } from './room-access.ts';
+import type { TicketStore } from './ticket-store.ts';
+import type { ProxyTrust } from './trusted-proxy.ts';
+import type { UserStore } from './user-store.ts';
+import { ADMIN_NAME, userOfToken, type Identity } from './users.ts';
+
+export interface PeopleStores {
+  users: UserStore;
+  tickets: TicketStore;
+  access: AccessStore;
+}
+
+export interface PeopleSettings {
+  /** The admin token (`--admin-token`), an admin when presented; null when there is none. */
+  adminToken: string | null;
+  trust: ProxyTrust;
+  /** The header a trusted proxy names the user in, lower case. */
+  userHeader: string;
+}
+
+/** What a request shows of itself to be identified. */
+export interface Presented {
+  /** The connection's peer address. */
+  peer: string | undefined;
+  authorization: string | undefined;
+  /** The trusted proxy header's value(s). */
+  proxyUser: string | string[] | undefined;
+  /** A `?ticket=` of the query string. */
+  ticket: string | undefined;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+const PROXY_NAME = /^[^\s\x00-\x1f\x7f]{1,256}$/;
+
+export class People {
+  readonly stores: PeopleStores;
+  #settings: PeopleSettings;
+  #admin: Buffer | null;
+
+  constructor(stores: PeopleStores, settings: PeopleSettings) {
+    this.stores = stores;
+    this.#settings = settings;
+    this.#admin = settings.adminToken ? digest(settings.adminToken) : null;
+  }
+
+  /** Who presented this, or null for nobody; an unknown token or ticket is refused (401). */
+  async identify(shown: Presented): Promise<Identity | null> {
+    const proxied = this.#proxyUser(shown);
+    if (proxied) return proxied;
+    const bearer = typeof shown.authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(shown.authorization.trim()) : null;
+    if (bearer) return this.#ofToken(bearer[1]!);
+    if (shown.ticket !== undefined) {
+      const identity = shown.ticket ? await this.stores.tickets.take(shown.ticket) : null;
+      if (!identity) throw createHostError('SPC_ERR_TICKET_UNKNOWN');
+      return identity;
+    }
+    return null;
+  }
+
+  #proxyUser(shown: Presented): Identity | null {
+    const value = Array.isArray(shown.proxyUser) ? shown.proxyUser[0] : shown.proxyUser;
+    if (value === undefined || !this.#settings.trust.trusts(shown.peer)) return null;
+    const name = value.trim();
+    return PROXY_NAME.test(name) ? { name, admin: false } : null;
+  }
+
+  async #ofToken(token: string): Promise<Identity> {
+    if (this.#admin && timingSafeEqual(digest(token), this.#admin)) return { name: ADMIN_NAME, admin: true };
+    const user = await userOfToken(this.stores.users, token);
+    if (user) return user;
+    const error = createHostError('SPC_ERR_TOKEN_UNKNOWN');
+    error.headers['www-authenticate'] = 'Bearer error="invalid_token"';
+    throw error;
+  }
+
+  /** Throws the refusal when `who` may not `want` the room. */
+  async check(roomId: string, who: Identity | null, want: Want): Promise<RoomAccess | null> {
+    const access = await this.stores.access.get(roomId);
+    const refusal = accessRefusal(roomId, access, who, want);
+    if (refusal) throw refusal;
+    return access;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.stores.users.close(), this.stores.access.close()]);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * @module routes-people
+ * The routes of people: `POST /api/tickets` (a one-time ticket for an event stream, for the
+ * user the request is) and a room's access, `GET` (to those who may read it; an open room
+ * answers `public: "write"` and no owner) and `PUT` (its owner or an admin; the first user to
+ * set it when the room is open becomes its owner).
+ */
+import type { FastifyInstance } from 'fastify';
+import { MAX_ROOM_ID_LENGTH } from '../events/layer-slots.ts';
+import { ROOM_ID_PATTERN } from '../events/room-id.ts';
+import { createHostError } from '../errors.ts';
+import { changeAccess } from './access-change.ts';
+import type { People } from './people.ts';
+import { ANONYMOUS, requestIdentity } from './request-user.ts';
+import { OPEN_ROOM, type RoomAccess } from './room-access.ts';
+import { TICKET_TTL_SECONDS } from './ticket-store.ts';
+
+export const ACCESS_PATH = '/api/rooms/:room_id/access';
+
+const PARAMS = {
+  type: 'object',
+  required: ['room_id'],
+  properties: { room_id: { type: 'string', minLength: 1, maxLength: MAX_ROOM_ID_LENGTH, pattern: ROOM_ID_PATTERN } },
+};
+const ACCESS_BODY = {
+  type: 'object',
+  properties: {
+    owner: { type: 'string' },
+    editors: { type: 'array', items: { type: 'string' } },
+    viewers: { type: 'array', items: { type: 'string' } },
+    public: { enum: ['write', 'read', 'none'] },
+  },
+};
+
+type AccessRequest = { Params: { room_id: string } };
+
+export interface PeopleRouteOptions {
+  people: People;
+  /** Tells every host's streams of the room its new access (they close for whoever may no longer read). */
+  announce(roomId: string, access: RoomAccess): Promise<void>;
+}
+
+export async function peopleRoutes(app: FastifyInstance, opts: PeopleRouteOptions): Promise<void> {
+  const { people, announce } = opts;
+
+  app.post('/api/tickets', {
+    schema: {
+      summary: 'A one-time ticket for an event stream, for a browser whose EventSource cannot send Authorization',
+      description:
+        `201 \`{"ticket", "expires_in"}\`: open the stream with \`?ticket=<ticket>\` within ${TICKET_TTL_SECONDS} s; ` +
+        'it serves once. 401 without a user.',
+    },
+  }, async (request, reply) => {
+    const who = requestIdentity(request);
+    if (!who) throw createHostError('SPC_ERR_TICKET_SIGN_IN');
+    return reply.code(201).send({ ticket: await people.stores.tickets.issue(who), expires_in: TICKET_TTL_SECONDS });
+  });
+
+  app.get('/api/me', { schema: { summary: 'Who the host takes the request for: `{"name", "admin"}` (`anonymous` when nobody is known)' } }, async (request) =>
+    requestIdentity(request) ?? { name: ANONYMOUS, admin: false });
+
+  app.get<AccessRequest>(ACCESS_PATH, { schema: { summary: "Who may read and write a room", params: PARAMS } }, async (request) => {
+    const room = request.params.room_id;
+    return (await people.check(room, requestIdentity(request), 'read')) ?? OPEN_ROOM;
+  });
+
+  app.put<AccessRequest>(ACCESS_PATH, {
+    schema: {
+      summary: "Close a room, or change who may read and write it",
+      description:
+        '`{"owner", "editors": [...], "viewers": [...], "public": "write" | "read" | "none"}`. The owner or an admin may set it; on an open room the first ' +
+        'user to set it becomes its owner. Owner and editors read and write, viewers read, everyone else as `public` says (default `none`).',
+      params: PARAMS,
+      body: ACCESS_BODY,
+    },
+  }, async (request) => {
+    const access = await changeAccess(people.stores.access, request.params.room_id, requestIdentity(request), request.body);
+    await announce(request.params.room_id, access).catch(() => {});
+    return access;
+  });
+}

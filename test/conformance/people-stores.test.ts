@@ -1,0 +1,100 @@
+/**
+ * @module people-stores.test
+ * The AccessStore and TicketStore contracts, written once and run against every home: one host's
+ * memory, and Redis with two stores on connections of their own (two hosts of a service). A room
+ * is open until an access is set; a change holds only while the owner it was decided on is still
+ * the owner, so of two closing an open room at once exactly one wins; a ticket stands for its
+ * user once, and on Redis once across both hosts.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccessStore } from '../../core/people/access-store.ts';
+import { DiskAccessStore } from '../../core/people/disk-access-store.ts';
+import type { DataStore } from '../../core/durable/data-store.ts';
+import { openTempDataStore } from '../helpers/temp-data-store.ts';
+import { MemoryAccessStore } from '../../core/people/memory-access-store.ts';
+import { MemoryTicketStore } from '../../core/people/memory-ticket-store.ts';
+import { RedisAccessStore } from '../../core/people/redis-access-store.ts';
+import { RedisTicketStore } from '../../core/people/redis-ticket-store.ts';
+import type { RoomAccess } from '../../core/people/room-access.ts';
+import type { TicketStore } from '../../core/people/ticket-store.ts';
+import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+
+interface Homes {
+  access: [AccessStore, AccessStore];
+  tickets: [TicketStore, TicketStore];
+}
+
+const closedBy = (owner: string, more: Partial<RoomAccess> = {}): RoomAccess => ({ owner, editors: [], viewers: [], public: 'none', ...more });
+
+function peopleStoreCases(label: string, make: () => Homes): void {
+  describe(`${label} access and ticket stores`, () => {
+    it('keeps a room open until its access is set, then changes it only for its owner of the moment', async () => {
+      const { access: [one, other] } = make();
+      const r = `room-${randomUUID()}`;
+      expect(await one.get(r)).toBeNull();
+      expect(await one.set(r, closedBy('ada'), null)).toEqual({ access: closedBy('ada'), changed: true });
+      expect(await other.get(r)).toEqual(closedBy('ada'));
+      expect(await other.set(r, closedBy('bob'), null)).toEqual({ access: closedBy('ada'), changed: false });
+      const handed = closedBy('bob', { editors: ['cy'], public: 'read' });
+      expect(await other.set(r, handed, 'ada')).toEqual({ access: handed, changed: true });
+      expect(await one.get(r)).toEqual(handed);
+    });
+
+    it('makes exactly one owner of two closing an open room at once', async () => {
+      const { access: [one, other] } = make();
+      const r = `race-${randomUUID()}`;
+      const done = await Promise.all([one.set(r, closedBy('ada'), null), other.set(r, closedBy('bob'), null)]);
+      expect(done.filter((d) => d.changed)).toHaveLength(1);
+      expect(done[0]!.access).toEqual(done[1]!.access);
+    });
+
+    it('spends a ticket once, wherever it is taken', async () => {
+      const { tickets: [one, other] } = make();
+      const ticket = await one.issue({ name: 'ada', admin: false });
+      expect(ticket).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      expect(await other.take(ticket)).toEqual({ name: 'ada', admin: false });
+      expect(await one.take(ticket)).toBeNull();
+      expect(await other.take('not-a-ticket')).toBeNull();
+    });
+  });
+}
+
+peopleStoreCases('memory', () => {
+  const access = new MemoryAccessStore();
+  const tickets = new MemoryTicketStore();
+  return { access: [access, access], tickets: [tickets, tickets] };
+});
+
+let redis: RedisServer;
+let data: DataStore;
+const connections: Redis[] = [];
+beforeAll(async () => {
+  redis = await startRedis();
+  data = await openTempDataStore();
+});
+afterAll(async () => {
+  for (const connection of connections) connection.disconnect();
+  await redis?.stop();
+  await data?.close();
+});
+
+function connection(): Redis {
+  const made = new Redis(redis.url);
+  connections.push(made);
+  return made;
+}
+
+peopleStoreCases('redis', () => ({
+  access: [new RedisAccessStore(connection()), new RedisAccessStore(connection())],
+  tickets: [new RedisTicketStore(connection()), new RedisTicketStore(connection())],
+}));
+
+// A lone host's data folder keeps access (a room closed before a restart stays closed); its
+// one-time tickets stay in memory.
+peopleStoreCases('disk', () => {
+  const access = new DiskAccessStore(data);
+  const tickets = new MemoryTicketStore();
+  return { access: [access, access], tickets: [tickets, tickets] };
+});
