@@ -195,6 +195,8 @@ export interface VolumeAxesInfo {
   time_step?: number;
   time_unit?: string;
   vector?: boolean;
+  /** The length unit of `spacing` and `origin` (`micrometer`, ...), when the volume names one. */
+  unit?: string;
   step?: VolumeStepInfo;
 }
 

