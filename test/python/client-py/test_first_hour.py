@@ -45,6 +45,20 @@ class FirstHour(unittest.TestCase):
         finally:
             self.c.unpublish(name)
 
+    def test_an_array_with_labels_true_is_a_labels_layer(self):
+        mask = np.zeros((4, 5, 6), dtype=np.int64)
+        mask[1:3, 1:4, 2:5] = 3
+        lab = self.c.room(room())
+        layer = lab.layer(lab.add(mask, labels=True, opacity=0.5))
+        self.assertEqual(layer["kind"], "labels")
+        self.assertNotIn("labels", layer)
+        shown = self.c.data(layer["source"]["specimen"])
+        self.assertTrue(shown.labels)
+        self.assertEqual(shown.dtype, "uint8")
+        np.testing.assert_array_equal(shown.data, mask)
+        with self.assertRaises(TypeError):
+            lab.add("shape", labels=True)
+
 
 if __name__ == "__main__":
     unittest.main()
