@@ -66,4 +66,6 @@ export interface SpecimenRecord {
   origin: SpecimenOrigin;
   /** For relayed specimens: the owning worker. */
   worker_id?: string;
+  /** A published array of a room's layer: listed by the catalog only when that room is named. */
+  room?: string;
 }

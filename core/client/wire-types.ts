@@ -58,6 +58,8 @@ export interface CatalogEntry {
   thumbnail_url: string;
   /** True for a segmentation (a labels volume) where the host knows it before computing: static and published ones. */
   labels?: true;
+  /** An array published for this room's layers (listed only with `?room=`). */
+  room?: string;
 }
 
 /** `GET /api/specimens/{id}`: every Specimen field; `schema` is an object for dynamic specimens. */

@@ -26,6 +26,7 @@ export function toCatalogEntry(ctx: SpecimenViewDeps, record: SpecimenRecord): C
     thumbnail_url: thumbnailUrl(record.id),
   };
   if (record.data?.kind === 'npy' && record.data.labels) entry.labels = true;
+  if (record.room !== undefined) entry.room = record.room;
   return entry;
 }
 

@@ -34,9 +34,13 @@ describe('docs/examples/plant-scene.py', () => {
   it('puts a scan, its labels at opacity 0.4 and a cell’s surface in one room', { timeout: 300_000 }, async () => {
     const host = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--specimens', await mkdtemp(path.join(tmpdir(), 'vitrine-plant-'))]);
     const r = room('plant');
+    const catalog = async () => ((await (await fetch(`${host.url}/api/specimens`)).json()) as { id: string }[]).map((entry) => entry.id).sort();
+    const before = await catalog();
     const result = await run(['--url', host.url, '--room', r, '--size', '96']);
     expect(result.code, `${result.output}\n--- host ---\n${host.stderr()}`).toBe(0);
     expect(result.output).toMatch(/snapshot: http:\/\/.*\/\?snapshot=[0-9a-f]{64}/);
+    // What the script gave its layers is the room's: the catalog everyone sees is as it was.
+    expect(await catalog()).toEqual(before);
 
     const scene = (await (await fetch(`${host.url}/api/rooms/${r}/scene`)).json()) as RoomScene;
     expect(scene.layers.map((l) => [l.id, l.kind])).toEqual([['scan', 'image'], ['cells', 'labels'], ['cell-3-mask', 'image'], ['cell-3-surface', 'mesh']]);

@@ -14,7 +14,8 @@
     seeds = room.points(label="seed")                         # an N×3 numpy array
 
 Every page, headset and notebook following the room sees each change at once. Arrays and
-result objects are published as specimens of the host (`<room>.<layer>`) and shown from there.
+result objects are published as specimens of the host (`<room>.<layer>`) for the room (the
+catalog lists them only to `specimens(room=...)`) and shown from there.
 Annotation points are (x, y, z) in physical units, in the frame of the annotation's `layer` when
 it has one, else in the room's.
 """
@@ -101,7 +102,7 @@ class Room(RoomAnnotations):
         # An array or result: published as a specimen of the host, named after the room and layer.
         base = layer_id or name or type(value).__name__.lower()
         specimen = re.sub(r"[^A-Za-z0-9._-]+", "-", f"{self.name}.{base}").strip("-.")[:128] or "layer"
-        self._client.publish(specimen, value, display_name=name or base, labels=True if labels else None)
+        self._client.publish(specimen, value, display_name=name or base, labels=True if labels else None, room=self.name)
         return {"specimen": specimen, "params": {}}
 
     def add(self, value: Any = None, *, id: Optional[str] = None, kind: Optional[str] = None, params: Optional[Mapping[str, Any]] = None,

@@ -59,6 +59,17 @@ class FirstHour(unittest.TestCase):
         with self.assertRaises(TypeError):
             lab.add("shape", labels=True)
 
+    def test_a_rooms_arrays_stay_out_of_the_shared_catalog(self):
+        before = sorted(entry["id"] for entry in self.c.specimens())
+        lab = self.c.room(room())
+        layer = lab.layer(lab.add(np.ones((3, 4, 5), dtype=np.float32), id="scan"))
+        specimen = layer["source"]["specimen"]
+        self.assertEqual(specimen, f"{lab.name}.scan")
+        self.assertEqual(sorted(entry["id"] for entry in self.c.specimens()), before)
+        mine = {entry["id"]: entry for entry in self.c.specimens(room=lab.name)}
+        self.assertEqual(mine[specimen]["room"], lab.name)
+        self.assertEqual(self.c.data(specimen).shape, [3, 4, 5])
+
 
 if __name__ == "__main__":
     unittest.main()
