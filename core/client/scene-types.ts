@@ -29,6 +29,8 @@ export interface LayerSource {
   function?: string;
   params?: Record<string, unknown>;
   bind?: Record<string, PointBinding>;
+  /** The surface of this label (or of every label, `all`) of the labels volume the source gives: a mesh layer. */
+  segment?: number | 'all';
 }
 
 /** How a labels layer is drawn: colour overrides, the selected ids, and which ids show. */

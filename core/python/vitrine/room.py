@@ -2,7 +2,8 @@
 
     room = Client("http://127.0.0.1:8000").room("lab")
     scan = room.add(volume, colormap="gray")                 # publishes it, returns the layer id
-    mask = room.add(labels, kind="labels", opacity=0.4)
+    mask = room.add(labels, labels=True, opacity=0.4)
+    cell = room.add_segment(mask, 3, opacity=0.9)               # label 3's surface, made by the host
     room.add("ct-phantom", window=(0, 3000))                  # a specimen of the host, by id
     room.add(function="sphere", params={"radius": 2})         # a function's result
     room.update(mask, visible=False)
@@ -141,6 +142,17 @@ class Room(RoomAnnotations):
                     break
             added = self._client._http.json("POST", f"{self._path}/layers", layer, query=query)
             return self._await(events, added["id"])
+
+    def add_segment(self, layer: str, segment: Any = "all", *, id: Optional[str] = None, index: Optional[int] = None,
+                    wait: bool = True, **display: Any) -> str:
+        """Adds the surface of label `segment` (an id, or "all") of labels layer `layer` as a mesh
+        layer, made by the host from the same segmentation (no mask to publish) and kept with
+        it. Returns the new layer's id (default `<layer>-<segment>`); takes `add`'s display fields."""
+        if segment != "all" and (isinstance(segment, bool) or not isinstance(segment, int) or segment < 1):
+            raise ValueError(f"segment is a label id (a whole number from 1) or 'all', not {segment!r}")
+        source = dict(self.layer(layer)["source"])
+        source["segment"] = segment
+        return self.add(source, id=id or f"{layer}-{segment}", index=index, wait=wait, **display)
 
     def _await(self, events: Any, layer_id: str) -> str:
         active = None

@@ -10,6 +10,7 @@ import uuid
 import numpy as np
 
 from vitrine import Client, VolumeResult
+from vitrine._decode import decode_response
 
 URL = os.environ["VITRINE_URL"]
 
@@ -69,6 +70,30 @@ class FirstHour(unittest.TestCase):
         mine = {entry["id"]: entry for entry in self.c.specimens(room=lab.name)}
         self.assertEqual(mine[specimen]["room"], lab.name)
         self.assertEqual(self.c.data(specimen).shape, [3, 4, 5])
+
+    def test_a_segments_surface_is_a_layer(self):
+        cells = np.zeros((8, 8, 8), dtype=np.uint8)
+        cells[1:4, 1:4, 1:4] = 1
+        cells[4:7, 2:6, 3:7] = 2
+        lab = self.c.room(room())
+        lab.add(VolumeResult.from_numpy(cells, spacing=(2.0, 1.0, 1.0)), id="cells", labels=True)
+        surface = lab.add_segment("cells", 2, opacity=0.8)
+        self.assertEqual(surface, "cells-2")
+        layer = lab.layer(surface)
+        self.assertEqual(layer["kind"], "mesh")
+        self.assertEqual(layer["source"]["segment"], 2)
+        self.assertEqual(layer["result"]["type"], "mesh")
+        # The layer is the same surface `/data?segment=2` gives, and lies on label 2 (z 4..7 at spacing 2).
+        mesh = self.c.data(layer["source"]["specimen"], segment=2)
+        shown = decode_response(self.c._http.send("GET", layer["result"]["data_url"]))
+        np.testing.assert_array_equal(shown.vertices, mesh.vertices)
+        self.assertEqual(get_json(f"/api/results/{layer['result']['result_id']}")["type"], "mesh")
+        self.assertGreater(mesh.vertices[:, 2].min(), 6.0)
+        self.assertLess(mesh.vertices[:, 2].max(), 14.0)
+        everything = lab.layer(lab.add_segment("cells"))
+        self.assertEqual(everything["source"]["segment"], "all")
+        with self.assertRaises(ValueError):
+            lab.add_segment("cells", 0)
 
 
 if __name__ == "__main__":
