@@ -2,6 +2,7 @@
  * @module manifest-loader
  * Loads the plugin bundles in the plugins directory: each `DIR/<plugin>/manifest.json` with
  * its ESM bundle. A broken bundle is reported and skipped; the host keeps serving the others.
+ * A folder without a manifest is reported too (and skipped).
  * The bundle itself is imported only inside worker threads, never on the host's event loop.
  */
 import { createHash } from 'node:crypto';
@@ -122,6 +123,9 @@ export async function loadPluginBundles(pluginsDir: string): Promise<PluginLoadR
       try {
         await stat(path.join(dir, 'manifest.json'));
       } catch {
+        // Said, not skipped in silence: a folder copied without its manifest looks like a plugin to whoever put it there.
+        if (name !== '__pycache__' && name !== 'node_modules')
+          problems.push(`plugin folder ${name}: no manifest.json in ${dir}, so it is not loaded (a bundle folder is what vitrine build writes)`);
         return null;
       }
       try {
