@@ -4,6 +4,7 @@
  * published specimen, and a malformed room is a 400 naming it.
  */
 import { describe, expect, it } from 'vitest';
+import { createClient } from '../../core/client/index.ts';
 import { createTestApp } from '../helpers/create-test-app.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
 
@@ -39,6 +40,10 @@ describe('arrays published for a room', () => {
     expect(lab).not.toContain('other.scan');
     const entry = ((await (await fetch(`${url}/api/specimens/?room=lab`)).json()) as { id: string; room?: string }[]).find((e) => e.id === 'lab.scan');
     expect(entry).toMatchObject({ room: 'lab', type: 'volume' });
+    // The client a page uses lists them for the page's room (whose entry may be one of them).
+    const client = createClient({ baseUrl: url });
+    expect((await client.listSpecimens(undefined, 'lab')).map((e) => e.id)).toContain('lab.scan');
+    expect((await client.listSpecimens()).map((e) => e.id)).not.toContain('lab.scan');
 
     // Named by id, it is reached from anywhere: the room's layers and anyone given the id.
     expect((await fetch(`${url}/api/specimens/lab.scan`)).status).toBe(200);
