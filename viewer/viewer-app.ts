@@ -43,7 +43,6 @@ import type { VrMode } from './xr/vr-mode.ts';
 
 /** Debounce while a slider is dragged or a field is typed in. */
 const DRAG_DEBOUNCE_MS = 150;
-
 export class ViewerApp {
   readonly #client: VitrineClient = createClient({ baseUrl: '', token: pageToken() });
   readonly #layout: Layout;
@@ -109,7 +108,7 @@ export class ViewerApp {
     }
   }
 
-  /** Loads the catalog and whatever the URL names. */
+  /** Loads the catalog (with the arrays of the page's room: its entry may be one) and whatever the URL names. */
   start(): void {
     const url = readUrlState();
     this.#room = url.room;
@@ -131,7 +130,7 @@ export class ViewerApp {
   async #loadCatalog(): Promise<void> {
     this.#catalog.showLoading();
     try {
-      const [entries, functions] = await Promise.all([this.#client.listSpecimens(), this.#client.listFunctions().catch(() => [])]);
+      const [entries, functions] = await Promise.all([this.#client.listSpecimens(undefined, this.#room), this.#client.listFunctions().catch(() => [])]);
       this.#catalog.setEntries(entries);
       this.#functions.set(functions, entries);
       this.#rooms.scene?.list.setCatalog(entries, functions);
@@ -160,6 +159,7 @@ export class ViewerApp {
     this.#layout.roomInput.value = room;
     if (room === this.#room) return;
     this.#room = room;
+    void this.#loadCatalog();
     // With a subject, this viewer asks the new room for it (and wins over the room's state).
     this.#rooms.follower.setRoom(room, !this.#current);
     if (this.#current) this.#request(0);

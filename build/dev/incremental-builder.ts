@@ -5,8 +5,14 @@
  * plugin's sources (the type checker reuses everything else) and bundles incrementally. Names
  * are checked across plugins against the last analysis of the others. A Python plugin is read
  * again by the interpreter (a fraction of a TypeScript rebuild) and its files collected anew.
+ *
+ * Every file the checker holds is read again before an analysis, not only those added to the
+ * project: a function in a second file of the plugin (re-exported from index.ts) is held only
+ * as an import's target. After the bundle is made, the sources it read are compared with what
+ * the analysis read; a file saved in between is built again, so a manifest never describes
+ * older code than the bundle beside it.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { context, type BuildContext } from 'esbuild';
 import type { Project } from 'ts-morph';
@@ -31,7 +37,12 @@ export interface PluginBuild {
   name: string;
   output: PluginOutput | null;
   diagnostics: BuildDiagnostic[];
+  /** No output because its sources kept changing while it was built (a later save builds it again). */
+  changing?: true;
 }
+
+/** Builds of one plugin tried while its sources change under them, before giving up for now. */
+const MAX_ATTEMPTS = 3;
 
 export class IncrementalBuilder {
   readonly #srcDir: string;
@@ -100,22 +111,53 @@ export class IncrementalBuilder {
     const diagnostics: BuildDiagnostic[] = [];
     if (!checkPluginFolder(plugin, diagnostics)) return { name, output: null, diagnostics };
     if (plugin.runtime === 'python') return this.#buildPython(plugin);
-    const analysis = this.#analyze(plugin, diagnostics);
-    const bundle = await this.#bundle(plugin, diagnostics);
-    if (diagnostics.length > 0) return { name, output: null, diagnostics };
-    this.#analyses.set(name, analysis);
-    return { name, output: toPluginOutput(analysis, bundle), diagnostics };
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const tried: BuildDiagnostic[] = [];
+      const analysis = this.#analyze(plugin, tried);
+      const bundle = await this.#bundle(plugin, tried);
+      if (tried.length > 0) return { name, output: null, diagnostics: tried };
+      if (!this.#analysedAsBundled(plugin)) continue;
+      this.#analyses.set(name, analysis);
+      return { name, output: toPluginOutput(analysis, bundle), diagnostics: tried };
+    }
+    return { name, output: null, diagnostics, changing: true };
+  }
+
+  /** Whether every source the bundle read is, on disk now, what the analysis read. */
+  #analysedAsBundled(plugin: PluginSource): boolean {
+    for (const filePath of this.#inputs.get(plugin.name) ?? []) {
+      const held = this.#project.getSourceFile(filePath);
+      if (!held) continue;
+      let text: string;
+      try {
+        text = readFileSync(filePath, 'utf8');
+      } catch {
+        return false;
+      }
+      if (text !== held.getFullText()) return false;
+    }
+    return true;
+  }
+
+  /** Reads again every source of SRC the checker holds (a plugin's, shared code, what its bundle read). */
+  #refresh(plugin: PluginSource): void {
+    const roots = [`${plugin.dir}${path.sep}`, `${this.#srcDir}${path.sep}`];
+    const inputs = this.#inputs.get(plugin.name);
+    const held = new Set(this.#project.getSourceFiles().map((file) => path.resolve(file.getFilePath())));
+    // An import's target is held by the checker without being added to the project: listed by the program only.
+    for (const file of this.#project.getProgram().compilerObject.getSourceFiles()) held.add(path.resolve(file.fileName));
+    for (const filePath of held) {
+      const ours = roots.some((root) => filePath.startsWith(root)) && !filePath.includes(`${path.sep}node_modules${path.sep}`);
+      if (!ours && !inputs?.has(filePath)) continue;
+      const file = this.#project.getSourceFile(filePath);
+      if (!file) continue;
+      if (existsSync(filePath)) file.refreshFromFileSystemSync();
+      else this.#project.removeSourceFile(file);
+    }
   }
 
   #analyze(plugin: PluginSource, diagnostics: BuildDiagnostic[]): PluginAnalysis {
-    const inside = `${plugin.dir}${path.sep}`;
-    const inputs = this.#inputs.get(plugin.name);
-    for (const file of this.#project.getSourceFiles()) {
-      const filePath = path.resolve(file.getFilePath());
-      if (!filePath.startsWith(inside) && !inputs?.has(filePath)) continue;
-      if (existsSync(file.getFilePath())) file.refreshFromFileSystemSync();
-      else this.#project.removeSourceFile(file);
-    }
+    this.#refresh(plugin);
     if (!this.#project.getSourceFile(plugin.entry)) this.#project.addSourceFileAtPath(plugin.entry);
     const analysis = analyzePlugin(this.#project, plugin, this.#chain, diagnostics);
     this.#checkNames(analysis, diagnostics);

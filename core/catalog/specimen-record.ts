@@ -68,4 +68,6 @@ export interface SpecimenRecord {
   worker_id?: string;
   /** A plugin's specimen: what its bundle's signature says. */
   signature?: 'valid' | 'unsigned' | 'untrusted' | 'invalid';
+  /** A published array of a room's layer: listed by the catalog only when that room is named. */
+  room?: string;
 }

@@ -6,7 +6,8 @@
  * IncrementalBuilder, written to its bundle folder and swapped into the running host. Builds
  * run one at a time; a plugin saved again while it builds is rebuilt once more afterwards.
  * Failed builds print their diagnostics, publish a `build-error` event for open viewers, and
- * leave the last good build serving.
+ * leave the last good build serving. A build whose sources changed while it ran writes nothing
+ * (its manifest could describe other code than its bundle) and is tried again.
  */
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -96,6 +97,11 @@ export class DevSession {
       return;
     }
     const built = await builder.build(plugin);
+    // Saved again while it was built: the save's own event builds it once more.
+    if (built.changing) {
+      this.#schedule(plugin);
+      return;
+    }
     if (!built.output) {
       const cwd = process.cwd();
       for (const diagnostic of built.diagnostics) err(formatDiagnostic(diagnostic, cwd));

@@ -52,9 +52,9 @@ export class VitrineClient implements JobEndpoints {
     return this.#http.baseUrl;
   }
 
-  /** `GET /api/specimens/`: the catalog. */
-  listSpecimens(signal?: AbortSignal): Promise<CatalogEntry[]> {
-    return this.#http.json('GET', '/api/specimens/', { signal });
+  /** `GET /api/specimens/`: the catalog; with `room`, the arrays published for that room's layers too. */
+  listSpecimens(signal?: AbortSignal, room?: string): Promise<CatalogEntry[]> {
+    return this.#http.json('GET', room ? `/api/specimens/?room=${enc(room)}` : '/api/specimens/', { signal });
   }
 
   /** `GET /api/specimens/{id}`: full metadata; `schema` is set for dynamic specimens. */

@@ -1,9 +1,9 @@
 /**
  * @module volume-axes-info
  * What a volume answer says of its time and channels, read from an envelope preamble or the
- * JSON typed result: the whole array's `axes`, `channels`, `time_step`, `time_unit` and
- * `vector`, or for one step of it (`/data`) which step (`t`, `c`) and the `sizes` of every
- * axis. Fields that are absent or malformed are left out: an answer of a plain volume reads
+ * JSON typed result: the whole array's `axes`, `channels`, `time_step`, `time_unit`, `vector`
+ * and the length `unit` of its spacing, or for one step of it (`/data`) which step (`t`, `c`)
+ * and the `sizes` of every axis. Fields that are absent or malformed are left out: an answer of a plain volume reads
  * as it always did.
  */
 import type { VolumeAxes, VolumeAxesInfo, VolumeChannel } from '../wire/scene-types.ts';
@@ -24,6 +24,7 @@ export function readAxesInfo(fields: Record<string, unknown>): VolumeAxesInfo {
   if (typeof fields.time_step === 'number') info.time_step = fields.time_step;
   if (typeof fields.time_unit === 'string') info.time_unit = fields.time_unit;
   if (fields.vector === true) info.vector = true;
+  if (typeof fields.unit === 'string' && fields.unit !== '') info.unit = fields.unit;
   const sizes = sizesOf(fields.sizes);
   const c = fields.c;
   if (sizes && typeof fields.t === 'number' && (typeof c === 'number' || c === 'magnitude' || c === 'rgb')) info.step = { t: fields.t, c, sizes };

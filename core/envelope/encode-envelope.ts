@@ -56,6 +56,8 @@ export function encodeVolumeEnvelope(volume: VolumeResult, range?: [number, numb
   const preamble: Record<string, unknown> = { type: 'volume', shape: volume.shape, dtype: volume.dtype };
   if (volume.spacing) preamble.spacing = volume.spacing;
   if (volume.origin) preamble.origin = volume.origin;
+  // The length unit of spacing and origin: without it a client's scale bar can only say "units".
+  if (volume.unit) preamble.unit = volume.unit;
   if (range) preamble.value_range = range;
   if (volume.labels) {
     preamble.labels = true;

@@ -6,12 +6,13 @@
  * range), colour map, gamma and opacity; each labels layer a `segmentation` layer with its
  * segment colours (the result's own `label_colors`, each overridden by the layer's
  * `labels.colors`) and selection; each kind of the room's annotations an `annotation` layer
- * reading the host's precomputed annotations. Meshes and point clouds have no Neuroglancer
- * source the host serves, and layers not computed yet have no store: neither is listed.
+ * reading the host's precomputed annotations; mesh and point layers as neuroglancer-geometry.ts
+ * makes them. Layers not computed yet have nothing to read: they are not listed.
  */
 import type { AnnotationKind, RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { colormapTable, SCALAR_COLORMAPS as COLORMAPS, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
+import { meshLayer, pointsLayer } from './neuroglancer-geometry.ts';
 
 /** Neuroglancer's annotation source types, by the kinds of marks each shows. */
 const ANNOTATION_TYPES: Record<AnnotationKind, string> = {
@@ -109,13 +110,30 @@ function labelsLayer(layer: SceneLayer, source: string, fromResult: SegmentColor
   return state;
 }
 
+/** A scene layer as a Neuroglancer layer; null for one with nothing to read yet. */
+function layerState(
+  layer: SceneLayer,
+  baseUrl: string,
+  segmentColors: ReadonlyMap<string, SegmentColors>,
+  points: ReadonlyMap<string, readonly number[][]>,
+): Record<string, unknown> | null {
+  // A file served only as it is has no result id, so no OME-Zarr store either.
+  if (!layer.result?.result_id) return null;
+  if (layer.kind === 'mesh' && layer.result.type === 'mesh') return meshLayer(layer, baseUrl);
+  if (layer.kind === 'points') return points.has(layer.id) ? pointsLayer(layer, points.get(layer.id)!) : null;
+  if (layer.result.type !== 'volume' || (layer.kind !== 'image' && layer.kind !== 'labels')) return null;
+  const source = `zarr://${baseUrl}/api/results/${layer.result.result_id}.zarr/`;
+  return layer.kind === 'labels' ? labelsLayer(layer, source, segmentColors.get(layer.id)) : imageLayer(layer, source);
+}
+
 /** The annotation layers' shader: each mark drawn in the colour it was given. */
 const MARK_SHADER = 'void main() {\n  setColor(prop_color());\n}\n';
 
 /**
  * The Neuroglancer state of room `roomId`'s scene, every URL absolute under `baseUrl` (the
  * request's own scheme and host); `annotationKinds`: the kinds of marks the room holds;
- * `segmentColors`: the colours labels layers' results give their segments (resultSegmentColors).
+ * `segmentColors`: the colours labels layers' results give their segments (resultSegmentColors);
+ * `points`: the points of point layers (resultPoints).
  */
 export function neuroglancerState(
   roomId: string,
@@ -123,13 +141,12 @@ export function neuroglancerState(
   annotationKinds: ReadonlySet<AnnotationKind>,
   baseUrl: string,
   segmentColors: ReadonlyMap<string, SegmentColors> = new Map(),
+  points: ReadonlyMap<string, readonly number[][]> = new Map(),
 ): Record<string, unknown> {
   const layers: Record<string, unknown>[] = [];
   for (const layer of scene.layers) {
-    // A file served only as it is has no result id, so no OME-Zarr store either.
-    if (layer.result?.type !== 'volume' || !layer.result.result_id || (layer.kind !== 'image' && layer.kind !== 'labels')) continue;
-    const source = `zarr://${baseUrl}/api/results/${layer.result.result_id}.zarr/`;
-    layers.push(layer.kind === 'labels' ? labelsLayer(layer, source, segmentColors.get(layer.id)) : imageLayer(layer, source));
+    const shown = layerState(layer, baseUrl, segmentColors, points);
+    if (shown) layers.push(shown);
   }
   const types = new Set([...annotationKinds].map((kind) => ANNOTATION_TYPES[kind]));
   for (const type of types) {
@@ -144,7 +161,7 @@ export function neuroglancerState(
   const active = layers.find((layer) => layer.name === scene.active);
   return {
     layers,
-    layout: layers.some((layer) => layer.type !== 'annotation') ? '4panel' : '3d',
+    layout: layers.some((layer) => layer.type === 'image' || layer.type === 'segmentation') ? '4panel' : '3d',
     ...(active ? { selectedLayer: { layer: active.name, visible: true } } : {}),
   };
 }

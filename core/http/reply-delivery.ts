@@ -95,14 +95,16 @@ export async function sendJsonDelivery(
   resultId: string,
   redirect = false,
   sending: BlobSending = answerSending(ctx, functionName, redirect),
+  shapedBy: DeliveryOptions = {},
 ): Promise<FastifyReply> {
   const size = resultByteLength(result);
   const encoding = size < COMPRESS_FROM_BYTES ? null : requestEncoding(reply);
-  const blob: BlobDescriptor = { result: resultId, format: TYPED_JSON, options: {}, encoding: null, baseName: '' };
+  // `result` as a delivery shaped it (`shapedBy`) is other bytes than the result: its blob id says how.
+  const blob: BlobDescriptor = { result: resultId, format: TYPED_JSON, options: optionsOf(shapedBy), encoding: null, baseName: '' };
   if (!encoding) return sendBlob(ctx, reply, blob, result, null, sending);
   checkJsonSize(ctx, result, functionName);
   const names = { baseName: functionName, envelopeMediaType: ctx.options.envelopeMediaType };
-  const variant = await ctx.delivery.packed(result, TYPED_JSON, {}, names, encoding, false, reply.request.ip);
+  const variant = await ctx.delivery.packed(result, TYPED_JSON, optionsOf(shapedBy), names, encoding, false, reply.request.ip);
   if (!variant.encoding) return sendBlob(ctx, reply, blob, result, null, sending);
   return sendBlob(ctx, reply, { ...blob, encoding: variant.encoding }, result, variant.bytes, sending);
 }

@@ -21,12 +21,15 @@ export type InputError = (value: unknown, keyword: string) => HostError;
 type Schema = Record<string, unknown>;
 
 const bad = (why: string): HostError => createHostError('SPC_ERR_BAD_REQUEST', why);
-const roomIdError: InputError = (_value, keyword) =>
-  keyword === 'maxLength'
-    ? bad(`room_id is longer than ${MAX_ROOM_ID_LENGTH} characters`)
-    : keyword === 'pattern'
-      ? bad('room_id holds a control character (CR, LF, tab, NUL ...)')
-      : bad('room_id must be a string');
+const roomError =
+  (name: string): InputError =>
+  (_value, keyword) =>
+    keyword === 'maxLength'
+      ? bad(`${name} is longer than ${MAX_ROOM_ID_LENGTH} characters`)
+      : keyword === 'pattern'
+        ? bad(`${name} holds a control character (CR, LF, tab, NUL ...)`)
+        : bad(`${name} must be a string`);
+const roomIdError = roomError('room_id');
 const sinceError: InputError = (value) => createHostError('SPC_ERR_SINCE_INVALID', String(value));
 
 /** Where a body or query names its room: absent, null or empty means the host's default room. */
@@ -99,6 +102,7 @@ export const INPUT_ERRORS: Readonly<Record<RequestPart, Readonly<Record<string, 
   },
   querystring: {
     room_id: roomIdError,
+    room: roomError('room'),
     params: () => bad('params may be given only once'),
     since: sinceError,
     filename: () => bad("filename (the uploaded file's name, e.g. ?filename=scan.stl) is required"),

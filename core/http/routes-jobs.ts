@@ -1,11 +1,16 @@
 /**
  * @module routes-jobs
- * /api/jobs/{id}: progress (with `since`), result, and DELETE to cancel.
+ * /api/jobs/{id}: progress (with `since`), result, and DELETE to cancel. A known client that
+ * cannot ask for a delivery (the Godot headset client) gets a job's result as its `/data`
+ * would be: one step of a volume with time or channels, its volumes uint8 at most 256 a side,
+ * its meshes within the headset's triangle budget.
  */
 import type { FastifyInstance } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { sendJsonDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
+import { isHeadsetClient, withClientProfile, type ClientProfileSettings } from '../delivery/client-profile.ts';
+import { stepDelivery } from '../delivery/volume-step.ts';
 import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
 import { PROVENANCE_HEADER, provenanceHeader } from '../registry/provenance.ts';
 import { parseSince } from './request-input.ts';
@@ -15,7 +20,7 @@ type JobParams = { Params: { id: string } };
 const params = idParams('id');
 
 /** What the job routes read from their host. */
-export type JobDeps = DeliveryReplyDeps & Pick<HostContext, 'jobs' | 'resultIds'>;
+export type JobDeps = DeliveryReplyDeps & Pick<HostContext, 'jobs' | 'resultIds'> & { options: ClientProfileSettings };
 
 export async function jobRoutes(app: FastifyInstance, opts: { ctx: JobDeps }): Promise<void> {
   const { ctx } = opts;
@@ -35,7 +40,13 @@ export async function jobRoutes(app: FastifyInstance, opts: { ctx: JobDeps }): P
     if (said) reply.header(PROVENANCE_HEADER, said);
     const resultId = await ctx.resultIds.of(result);
     reply.header(RESULT_ID_HEADER, resultId);
-    return sendJsonDelivery(ctx, reply, result, functionName, resultId, true);
+    const userAgent = request.headers['user-agent'];
+    if (!isHeadsetClient(userAgent) || !ctx.options.clientProfiles) return sendJsonDelivery(ctx, reply, result, functionName, resultId, true);
+    const profile = stepDelivery(result, withClientProfile({}, result.type, userAgent, ctx.options));
+    const shaped = await ctx.delivery.shaped(result, profile, request.ip);
+    // Shaped for this client alone: never handed to a shared cache under the result's own blob.
+    const sending = { accelRedirect: null, extra: { 'cache-control': 'no-cache', vary: 'Accept-Encoding, User-Agent' }, name: functionName };
+    return sendJsonDelivery(ctx, reply, shaped, functionName, resultId, false, sending, profile);
   });
 
   app.delete<JobParams>('/api/jobs/:id', { schema: { params } }, async (request, reply) => {

@@ -30,7 +30,8 @@ const PUT_SCHEMA = {
     `${PARSED_EXTENSIONS.join(', ')}) or JSON {"upload": upload_id}. display_name, description, tags (comma-separated in the query, a list in JSON), ` +
     'spacing and origin (a .npy volume) are optional, and so are a .npy volume\'s unit, axes (tczyx, czyx, tzyx), channels, time_step, time_unit ' +
     'and vector; role=labels marks a uint8, uint16 or uint32 volume as a segmentation, with optional label_names and label_colors (objects ' +
-    'keyed by label id: JSON text in the query). 201 when new, 200 when replaced, 409 when the id is a specimen that is not published.',
+    'keyed by label id: JSON text in the query). room=R publishes it for room R\'s layers: the catalog lists it only with ?room=R. ' +
+    '201 when new, 200 when replaced, 409 when the id is a specimen that is not published.',
   consumes: ['application/octet-stream', 'application/json'],
   params: idParams('id'),
   querystring: queryOf({
@@ -43,6 +44,7 @@ const PUT_SCHEMA = {
     role: TEXT,
     label_names: TEXT,
     label_colors: TEXT,
+    room: { type: 'string', description: "The room whose layer this array is for: the catalog lists it only with ?room=<room>" },
     ...VOLUME_FIELD_QUERY,
   }),
 };

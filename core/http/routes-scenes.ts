@@ -169,7 +169,8 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
       const asked = parseDeliveryQuery(request.query);
       const resolved = await scenes.layerData(roomId, layerIdOf(request, roomId), { asked, userAgent: request.headers['user-agent'] });
       // A file no parser reads goes as it is (a delivery option is a 400 there, as on its own /data).
-      if (resolved.kind !== 'computed') return sendStaticDelivery(ctx, reply, resolved.record, asked);
+      if (resolved.kind !== 'computed')
+        return sendStaticDelivery(ctx, reply, resolved.record, resolved.segment === undefined ? asked : { ...asked, segment: resolved.segment });
       const request_ = resolved.request;
       return sendComputed(ctx, reply, computeRequestOf(request_), request_.delivery, request_.record?.id ?? request_.entry.name);
     },

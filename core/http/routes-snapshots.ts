@@ -14,6 +14,7 @@ import type { AnnotationKind } from '../wire/scene-types.ts';
 import { SNAPSHOT_CREATED_HEADER } from '../wire/wire-types.ts';
 import type { HostContext } from '../host-context.ts';
 import { neuroglancerState, resultSegmentColors } from '../exports/neuroglancer-state.ts';
+import { resultPoints } from '../exports/neuroglancer-geometry.ts';
 import { roomOf } from './request-input.ts';
 import { ROOM_PARAMS, type RoomParams } from './route-inputs.ts';
 import { IMMUTABLE } from './routes-blobs.ts';
@@ -120,8 +121,8 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
           'Image and labels layers read the host’s OME-Zarr stores (`zarr://<absolute URL>/api/results/{result_id}.zarr/`) with their window, colour map, ' +
           'opacity, ' +
           'visibility and segment colours (the result’s `label_colors`, overridden per id by the layer’s `labels.colors`); ' +
-          'each kind of the room’s annotations is an annotation layer (`precomputed://...`). Meshes and point clouds are ' +
-          'not listed.',
+          'each kind of the room’s annotations is an annotation layer (`precomputed://...`); a mesh layer is a single mesh ' +
+          '(`obj://<its data URL>?format=obj`), a point layer an annotation layer of its points (at most 5000, picked evenly).',
         params: ROOM_PARAMS,
       },
     },
@@ -129,8 +130,9 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
       const roomId = roomOf(ctx, request.params.room_id);
       const [scene, marks] = await Promise.all([ctx.scenes.scene(roomId), ctx.annotations.list(roomId)]);
       const kinds = new Set<AnnotationKind>(marks.annotations.map((mark) => mark.kind));
-      const colors = await resultSegmentColors(scene, (id) => ctx.resultIds.find(id, request.ip));
-      return reply.header('cache-control', 'no-cache').send(neuroglancerState(roomId, scene, kinds, originOf(request), colors));
+      const find = (id: string) => ctx.resultIds.find(id, request.ip);
+      const [colors, points] = await Promise.all([resultSegmentColors(scene, find), resultPoints(scene, find)]);
+      return reply.header('cache-control', 'no-cache').send(neuroglancerState(roomId, scene, kinds, originOf(request), colors, points));
     },
   );
 }

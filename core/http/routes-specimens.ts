@@ -3,13 +3,13 @@
  * /api/specimens: catalog, metadata, thumbnail, reload and /start.
  * (/data lives in routes-specimen-data.ts.)
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { sendThumbnail } from './send-opened.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { specimenOr404 } from '../registry/specimen-functions.ts';
-import { idParams } from './route-inputs.ts';
+import { idParams, queryOf, ROOM_ID } from './route-inputs.ts';
 import { START_BODY, START_REPLY, startJob, type StartBody, type StartDeps } from './start-job.ts';
 import { toCatalogEntry, toSpecimenMetadata, type SpecimenViewDeps } from '../registry/specimen-views.ts';
 
@@ -34,9 +34,17 @@ export type SpecimenDeps = StartDeps & SpecimenViewDeps & Pick<HostContext, 'cat
 export async function specimenRoutes(app: FastifyInstance, opts: { ctx: SpecimenDeps }): Promise<void> {
   const { ctx } = opts;
 
-  const list = async () => ctx.catalog.list().map((record) => toCatalogEntry(ctx, record));
-  app.get('/api/specimens', list);
-  app.get('/api/specimens/', list);
+  // Arrays published for a room's layers are that room's: listed only to a request naming it.
+  const list = async (request: FastifyRequest<{ Querystring: { room?: string } }>) => {
+    const room = request.query.room || undefined;
+    return ctx.catalog
+      .list()
+      .filter((record) => record.room === undefined || record.room === room)
+      .map((record) => toCatalogEntry(ctx, record));
+  };
+  const listSchema = { schema: { querystring: queryOf({ room: ROOM_ID }) } };
+  app.get('/api/specimens', listSchema, list);
+  app.get('/api/specimens/', listSchema, list);
 
   app.get('/api/specimens/reload', async () => ctx.reload());
 

@@ -11,6 +11,11 @@ import { objectSchema } from './tool-schemas.ts';
 
 /** Where add_layer puts the layer. */
 const INDEX_PROPERTY = { type: 'integer', minimum: 0, description: 'Where in the stack (0 the bottom; absent: on top)' };
+/** A segment's surface as the layer: the label id (or all) of the labels volume its source gives. */
+const SEGMENT_PROPERTY = {
+  oneOf: [{ type: 'integer', minimum: 1, maximum: 4294967295 }, { const: 'all' }],
+  description: "The surface of this label (or 'all' labels) of the labels volume the source gives: the layer is a mesh",
+};
 /** update_layer's switch to make a layer the room's entry. */
 const ACTIVE_PROPERTY = { const: true, description: "true makes this layer the room's entry" };
 
@@ -19,7 +24,17 @@ function layerFields(args: ToolArgs, skip: string[]): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args).filter(([key]) => !skip.includes(key)));
 }
 
-const SOURCE_NOTE = 'Give `specimen` (an id from list_specimens) or `function` (a name), with `params` (absent ones take their defaults).';
+const SOURCE_NOTE =
+  'Give `specimen` (an id from list_specimens) or `function` (a name), with `params` (absent ones take their defaults), ' +
+  'and `segment` (a label id or all) to show a segment’s surface of a labels volume.';
+
+/** The source a call names (specimen or function, params, segment). */
+function sourceOf(args: ToolArgs): Record<string, unknown> {
+  const source: Record<string, unknown> =
+    args.function !== undefined ? { function: args.function, params: args.params ?? {} } : { specimen: args.specimen, params: args.params ?? {} };
+  if (args.segment !== undefined) source.segment = args.segment;
+  return source;
+}
 
 export const SCENE_TOOLS = {
   get_scene: {
@@ -36,12 +51,10 @@ export const SCENE_TOOLS = {
       'Optional: `id` (made from the source when absent), `kind` (image, labels, mesh, points), and display fields. A scene holds at most 32 layers. ' +
       'Answers the layer; its result is computed in the background (get_scene shows `result` once it is in).',
     input: ({ room, target }) =>
-      objectSchema({ room, ...target, id: LAYER_ID_PROPERTY, kind: KIND_PROPERTY, index: INDEX_PROPERTY, ...DISPLAY_PROPERTIES }),
+      objectSchema({ room, ...target, segment: SEGMENT_PROPERTY, id: LAYER_ID_PROPERTY, kind: KIND_PROPERTY, index: INDEX_PROPERTY, ...DISPLAY_PROPERTIES }),
     call: async (call: ToolCallContext, args: ToolArgs) => {
       const room = roomArg(call, args);
-      const source =
-        args.function !== undefined ? { function: args.function, params: args.params ?? {} } : { specimen: args.specimen, params: args.params ?? {} };
-      const layer = { ...layerFields(args, ['room', 'specimen', 'function', 'params', 'index']), source };
+      const layer = { ...layerFields(args, ['room', 'specimen', 'function', 'params', 'segment', 'index']), source: sourceOf(args) };
       const index = typeof args.index === 'number' ? args.index : undefined;
       return { room, layer: await call.ctx.scenes.add(room, layer, index) };
     },
@@ -51,14 +64,14 @@ export const SCENE_TOOLS = {
       "Changes a layer of a room's scene: any display field given (null takes it back to its default), `kind`, `active: true` to make it the room's entry, " +
       `or a new source (${SOURCE_NOTE} It is computed again). Answers the layer.`,
     input: ({ room, target }) =>
-      objectSchema({ room, layer: LAYER_ID_PROPERTY, ...target, kind: KIND_PROPERTY, active: ACTIVE_PROPERTY, ...DISPLAY_PROPERTIES }, ['layer']),
+      objectSchema(
+        { room, layer: LAYER_ID_PROPERTY, ...target, segment: SEGMENT_PROPERTY, kind: KIND_PROPERTY, active: ACTIVE_PROPERTY, ...DISPLAY_PROPERTIES },
+        ['layer'],
+      ),
     call: async (call: ToolCallContext, args: ToolArgs) => {
       const room = roomArg(call, args);
-      const change = layerFields(args, ['room', 'layer', 'specimen', 'function', 'params']);
-      if (args.specimen !== undefined || args.function !== undefined) {
-        change.source =
-          args.function !== undefined ? { function: args.function, params: args.params ?? {} } : { specimen: args.specimen, params: args.params ?? {} };
-      }
+      const change = layerFields(args, ['room', 'layer', 'specimen', 'function', 'params', 'segment']);
+      if (args.specimen !== undefined || args.function !== undefined) change.source = sourceOf(args);
       return { room, layer: await call.ctx.scenes.patch(room, String(args.layer ?? ''), change) };
     },
   },

@@ -130,6 +130,7 @@ function metaOf(id: string, file: PublishedFile, ttlMs: number): PublishedMeta {
     ...(spacing ? { spacing: [...spacing] } : {}),
     ...(origin ? { origin: [...origin] } : {}),
     ...(labels ? { labels } : {}),
+    ...(fields.room !== undefined ? { room: fields.room } : {}),
     ...describedOf(file),
   };
 }

@@ -5,10 +5,12 @@
  * `spacing` and `origin` (three numbers, or comma-separated text), its length `unit` and its
  * time and channels (`axes`, `channels`, `time_step`, `time_unit`, `vector`), and for a
  * segmentation `role=labels` with optional `label_names` and `label_colors` (objects keyed by
- * label id; JSON text in the query). Read from the query for a file body and from the JSON
- * body otherwise; anything malformed is a 400 naming the field.
+ * label id; JSON text in the query), and the `room` a layer's array is published for. Read
+ * from the query for a file body and from the JSON body otherwise; anything malformed is a
+ * 400 naming the field.
  */
 import { createHostError } from '../errors.ts';
+import { roomIdProblem } from '../events/room-id.ts';
 import { LabelFieldError, readLabelFields, type LabelFields } from '../results/label-fields.ts';
 import { AxesFieldError } from '../results/volume-axes.ts';
 import { readVolumeFields, VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
@@ -23,6 +25,8 @@ export interface PublishFields {
   labels?: LabelFields;
   /** A volume's unit, time and channels, as given (checked against its shape when its file is read). */
   described?: VolumeFieldsInput;
+  /** The room it was published for (a layer's array): listed only to a catalog request naming that room. */
+  room?: string;
 }
 
 /** What `role` may say: `image` (the default) or `labels`. */
@@ -86,6 +90,15 @@ function labels(source: Record<string, unknown>): LabelFields | undefined {
   }
 }
 
+/** The room a specimen is published for, held to the rule every room id is. */
+function roomOf(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw bad("'room' must be a string");
+  const problem = roomIdProblem(value);
+  if (problem) throw bad(`'room' ${problem}`);
+  return value;
+}
+
 /** The fields of a publish request, from its query or JSON body. */
 export function readPublishFields(source: Record<string, unknown>): PublishFields {
   const fields: PublishFields = {};
@@ -99,6 +112,8 @@ export function readPublishFields(source: Record<string, unknown>): PublishField
   if (spacing !== undefined) fields.spacing = spacing;
   const origin = triple('origin', source.origin);
   if (origin !== undefined) fields.origin = origin;
+  const room = roomOf(source.room);
+  if (room !== undefined) fields.room = room;
   const label = labels(source);
   if (label) fields.labels = label;
   try {
@@ -123,5 +138,6 @@ export const PUBLISH_BODY_FIELDS = new Set([
   'role',
   'label_names',
   'label_colors',
+  'room',
   ...VOLUME_FIELD_NAMES,
 ]);

@@ -34,6 +34,8 @@ export interface PublishedMeta {
   time_step?: number;
   time_unit?: string;
   vector?: boolean;
+  /** Published for a room's layer: the catalog lists it only to a request naming that room. */
+  room?: string;
 }
 
 /** Where published specimens are shared between the hosts of a service (a Redis service). */

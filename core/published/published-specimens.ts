@@ -258,5 +258,6 @@ function toRecord(meta: PublishedMeta, file: string): SpecimenRecord {
     story: null,
     data,
     origin: 'published',
+    ...(meta.room !== undefined ? { room: meta.room } : {}),
   };
 }

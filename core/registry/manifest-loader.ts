@@ -5,7 +5,7 @@
  * Every file the manifest lists is checked against its SHA-256 first (checked-bundle.ts), and
  * a checked bundle is served from its kept copy (kept-bundles.ts), never from the folder an
  * operator may be overwriting. The bundle itself is imported only inside worker threads,
- * never on the host's event loop.
+ * never on the host's event loop. A folder without a manifest is reported too (and skipped).
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -182,6 +182,9 @@ export async function loadPluginBundles(pluginsDir: string, options: LoadOptions
       try {
         await stat(path.join(dir, 'manifest.json'));
       } catch {
+        // Said, not skipped in silence: a folder copied without its manifest looks like a plugin to whoever put it there.
+        if (name !== '__pycache__' && name !== 'node_modules')
+          problems.push(`plugin folder ${name}: no manifest.json in ${dir}, so it is not loaded (a bundle folder is what vitrine build writes)`);
         return null;
       }
       try {

@@ -30,6 +30,7 @@ export function toCatalogEntry(ctx: SpecimenViewDeps, record: SpecimenRecord): C
   const fn = record.origin === 'plugin' && record.function_name ? ctx.functions.get(record.function_name) : undefined;
   const bundle = fn ? bundleOf(fn) : null;
   if (fn && bundle) Object.assign(entry, { plugin: fn.plugin, version: bundle.version, ...(record.signature ? { signature: record.signature } : {}) });
+  if (record.room !== undefined) entry.room = record.room;
   return entry;
 }
 

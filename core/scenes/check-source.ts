@@ -2,9 +2,11 @@
  * @module check-source
  * The shape of a layer's source: `{"specimen": id}` or `{"function": name}`, with `params` (an
  * object) and optionally `bind` (`{"<param>": {"label": "<label>"}}`: a parameter fed the room's
- * points, all of them or those with that label), and optionally `version`: the plugin version
- * (or bundle id) that computes it, kept by the host side by side with newer ones. Whether the specimen, function and parameters
- * exist and check is the host's to resolve (as `/data` would); this is what any store keeps.
+ * points, all of them or those with that label), optionally `version`: the plugin version (or
+ * bundle id) that computes it, kept by the host side by side with newer ones, and `segment` (a
+ * label id or `all`: the layer is that label's surface, made of the labels volume the source
+ * gives). Whether the specimen, function and parameters exist and check is the host's to
+ * resolve (as `/data` would); this is what any store keeps.
  */
 import type { LayerSource, PointBinding } from '../wire/scene-types.ts';
 import { stableJson } from '../wire/stable-json.ts';
@@ -39,7 +41,7 @@ function bindings(value: unknown, path: string, params: Record<string, unknown>)
 /** The source `value` at `path`, checked for shape. @throws SPC_ERR_SCENE_INVALID naming the field. */
 export function checkSource(value: unknown, path: string): LayerSource {
   if (!isObject(value)) throw bad(path, 'must be {"specimen": id} or {"function": name}, with "params"');
-  onlyMembers(value, ['specimen', 'function', 'params', 'bind', 'version'], path);
+  onlyMembers(value, ['specimen', 'function', 'params', 'bind', 'version', 'segment'], path);
   if ((value.specimen === undefined) === (value.function === undefined)) throw bad(path, "must give exactly one of 'specimen' (an id) and 'function' (a name)");
   const params = value.params ?? {};
   if (!isObject(params)) throw bad(`${path}.params`, 'must be an object of parameter values by name');
@@ -56,7 +58,16 @@ export function checkSource(value: unknown, path: string): LayerSource {
   source.params = params;
   if (value.bind !== undefined) source.bind = bindings(value.bind, `${path}.bind`, params);
   if (value.version !== undefined && value.version !== null) source.version = name(value.version, `${path}.version`, "a plugin's version or bundle id");
+  if (value.segment !== undefined) source.segment = segmentOf(value.segment, `${path}.segment`);
   return source;
+}
+
+/** A label id (a whole number from 1 to the largest uint32) or `all`. */
+function segmentOf(value: unknown, path: string): number | 'all' {
+  if (value === 'all') return value;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 0xffffffff)
+    throw bad(path, 'must be a label id (a whole number from 1 to 4294967295; 0 is the background) or "all"');
+  return value;
 }
 
 /** Whether two sources name the same thing with the same parameters and bindings. */
@@ -65,6 +76,12 @@ export function sameSource(a: LayerSource, b: LayerSource): boolean {
 }
 
 function canonical(source: LayerSource): string {
-  const { specimen = null, function: fn = null, params = {}, bind = {}, version = null } = source;
-  return stableJson({ specimen, function: fn, params, bind, version });
+  return stableJson({
+    specimen: source.specimen ?? null,
+    function: source.function ?? null,
+    params: source.params ?? {},
+    bind: source.bind ?? {},
+    version: source.version ?? null,
+    segment: source.segment ?? null,
+  });
 }

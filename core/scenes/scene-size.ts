@@ -15,9 +15,10 @@ export function layerDataUrl(roomId: string, layerId: string): string {
   return `/api/rooms/${encodeURIComponent(roomId)}/layers/${encodeURIComponent(layerId)}/data`;
 }
 
-/** Where a static specimen's file is read. */
-export function specimenDataUrl(specimenId: string): string {
-  return `/api/specimens/${encodeURIComponent(specimenId)}/data`;
+/** Where a static specimen's file is read (or, given `segment`, that label's surface made of it). */
+export function specimenDataUrl(specimenId: string, segment?: number | 'all'): string {
+  const url = `/api/specimens/${encodeURIComponent(specimenId)}/data`;
+  return segment === undefined ? url : `${url}?segment=${segment}`;
 }
 
 const bytesOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
@@ -26,7 +27,7 @@ const bytesOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(val
 function resultBytes(roomId: string, layerId: string): number {
   const hash = 'f'.repeat(64);
   const widest: LayerResult = { result_id: hash, type: 'point_cloud', data_url: layerDataUrl(roomId, layerId), blob_id: hash };
-  const staticUrl = specimenDataUrl('s'.repeat(200));
+  const staticUrl = specimenDataUrl('s'.repeat(200), 0xffffffff);
   return bytesOf({ result: widest }) + Math.max(0, staticUrl.length - widest.data_url.length);
 }
 

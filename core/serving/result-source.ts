@@ -14,6 +14,7 @@ import type { CacheStats } from '../wire/wire-types.ts';
 import { isHostError } from '../errors.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { HostEvent } from '../events/event-hub.ts';
+import { slotOwner } from '../events/layer-slots.ts';
 import type { InputLoaders } from '../inputs/input-types.ts';
 import type { JobRef, ProgressUpdate } from '../invoke/invoker.ts';
 import type { ArrivingResult } from '../results/payload-fill.ts';
@@ -60,13 +61,18 @@ export interface ResultSource {
 
 export type CacheAccess = 'hit' | 'miss' | 'shared';
 
-/** The INFO line of a room-cache access: room, function and parameter names. */
+/**
+ * The INFO line of a room-cache access: room (and layer, for a layer's cache slot, whose id is
+ * padded with NULs no reader wants to see), function and parameter names.
+ */
 export function logCacheAccess(log: FastifyBaseLogger, kind: CacheAccess, roomId: string, functionName: string, values: Record<string, unknown>): void {
   // Every hit comes here: the line is not even made when INFO is off (the usual level).
   if ((log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') === false) return;
+  const owner = slotOwner(roomId);
+  const where = owner ? { room: owner.room, layer: owner.layer } : { room: roomId };
   log.info(
-    { cache: kind, room: roomId, function: functionName, params: Object.keys(values) },
-    `cache ${kind}: room=${roomId} function=${functionName} params=[${Object.keys(values).join(',')}]`,
+    { cache: kind, ...where, function: functionName, params: Object.keys(values) },
+    `cache ${kind}: room=${where.room}${owner ? ` layer=${owner.layer}` : ''} function=${functionName} params=[${Object.keys(values).join(',')}]`,
   );
 }
 

@@ -32,6 +32,8 @@ export interface LayerSource {
   bind?: Record<string, PointBinding>;
   /** The plugin version (a version or a bundle id) that computes it; absent: the newest. */
   version?: string;
+  /** The surface of this label (or of every label, `all`) of the labels volume the source gives: a mesh layer. */
+  segment?: number | 'all';
 }
 
 /** How a labels layer is drawn: colour overrides, the selected ids, and which ids show. */
@@ -202,6 +204,8 @@ export interface VolumeAxesInfo {
   time_step?: number;
   time_unit?: string;
   vector?: boolean;
+  /** The length unit of `spacing` and `origin` (`micrometer`, ...), when the volume names one. */
+  unit?: string;
   step?: VolumeStepInfo;
 }
 

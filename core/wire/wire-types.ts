@@ -62,6 +62,8 @@ export interface CatalogEntry {
   plugin?: string;
   version?: string;
   signature?: 'valid' | 'unsigned' | 'untrusted' | 'invalid';
+  /** An array published for this room's layers (listed only with `?room=`). */
+  room?: string;
 }
 
 /** `GET /api/specimens/{id}`: every Specimen field; `schema` is an object for dynamic specimens. */

@@ -1,9 +1,10 @@
 """The plant session as one room's scene, from a Python script.
 
 A scan of a plant stem (a 256³ uint8 volume), its segmentation into a few cells (a labels
-layer at opacity 0.4 over the scan) and one cell's surface (a mesh the host makes from that
-cell's mask with the example `isosurface` function), all three in one room: every page,
-headset and notebook following the room shows them together, in one physical frame.
+layer at opacity 0.4 over the scan) and one cell's surface (a mesh the host makes from the
+segmentation itself: a segment layer), all three in one room: every page, headset and notebook
+following the room shows them together, in one physical frame. The arrays are published for
+the room alone: the catalog everyone else sees is left as it was.
 
     python3 docs/examples/plant-scene.py --url http://127.0.0.1:8000 --room plant
     # then open http://127.0.0.1:8000/?room=plant&follow=1
@@ -64,15 +65,13 @@ def main() -> None:
     scan, labels = plant(args.size)
     room = Client(args.url).room(args.room)
     room.clear()
-    room.add(VolumeResult.from_numpy(scan, spacing=(1.0, 1.0, 1.0)), id="scan", name="Plant stem (scan)", colormap="gray", window=(0, 255))
+    scan_volume = VolumeResult.from_numpy(scan, spacing=(1.0, 1.0, 1.0), unit="micrometer")
+    room.add(scan_volume, id="scan", name="Plant stem (scan)", colormap="gray", window=(0, 255))
     # A segmentation: shown in categorical colours over the scan (a labels layer).
-    room.add(VolumeResult.from_numpy(labels), id="cells", name="Cells (segmentation)", kind="labels", opacity=0.4)
-    # One cell's surface: its mask, contoured by the host's `isosurface` function at half height.
-    mask = (labels == args.segment).astype(np.uint8) * 255
-    room.add(VolumeResult.from_numpy(mask), id=f"cell-{args.segment}-mask", name=f"Cell {args.segment} (mask)", visible=False)
-    mask_specimen = room.layer(f"cell-{args.segment}-mask")["source"]["specimen"]
-    room.add(function="isosurface", params={"volume": {"specimen": mask_specimen}, "level": 0.5},
-             id=f"cell-{args.segment}-surface", name=f"Cell {args.segment} (surface)", opacity=0.9)
+    room.add(VolumeResult.from_numpy(labels, spacing=(1.0, 1.0, 1.0), unit="micrometer"), id="cells", name="Cells (segmentation)",
+             labels=True, opacity=0.4)
+    # One cell's surface, made by the host from the segmentation (as napari and Neuroglancer draw a segment).
+    room.add_segment("cells", args.segment, id=f"cell-{args.segment}-surface", name=f"Cell {args.segment} (surface)", opacity=0.9)
 
     for layer in room.layers:
         result = layer.get("result", {})

@@ -2,9 +2,10 @@
  * `vitrine dev`: a saved plugin is rebuilt alone and swapped into the running host, announced
  * on stdout and as a `reload` event; other plugins' cache entries, open event streams and a
  * running job of the old version survive; a build error prints file:line:col, is published as
- * `build-error`, and the last good build keeps serving.
+ * `build-error`, and the last good build keeps serving. A function in a second file of a plugin
+ * (re-exported from index.ts) is rebuilt from that file, its manifest and bundle alike.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +38,17 @@ export function beta_mesh(size = 1): MeshResult {
 }
 `;
 
+/** A plugin whose function lives in a second file, re-exported by its index.ts. */
+const DELTA_INDEX = `export { lumpy } from './shapes.ts';
+export const specimens = [{ id: 'lumpy', function: 'lumpy', display_name: 'Lumpy' }];
+`;
+const deltaShapes = (param: string) => `import type { MeshResult } from 'vitrine';
+/** A triangle. */
+export function lumpy(${param} = 1): MeshResult {
+  return { vertices: new Float32Array([0, 0, 0, ${param}, 0, 0, 0, ${param}, 0]), indices: new Uint32Array([0, 1, 2]) };
+}
+`;
+
 /** A plugin whose parameter type no schema has: it never builds. */
 const GAMMA = alphaSource('1').replaceAll('alpha', 'gamma').replace('size = 1', 'size: Date');
 
@@ -54,12 +66,13 @@ const sizeDefault = async () =>
 
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'vitrine-dev-'));
-  for (const [name, source] of [['alpha', alphaSource('1')], ['beta', BETA], ['gamma', GAMMA]] as const) {
+  for (const [name, source] of [['alpha', alphaSource('1')], ['beta', BETA], ['gamma', GAMMA], ['delta', DELTA_INDEX]] as const) {
     mkdirSync(path.join(root, 'plugins', name), { recursive: true });
     writeFileSync(path.join(root, 'plugins', name, 'index.ts'), source);
   }
   mkdirSync(path.dirname(scaleFile()));
   writeFileSync(scaleFile(), 'export const SCALE = 1;\n');
+  writeFileSync(path.join(root, 'plugins', 'delta', 'shapes.ts'), deltaShapes('radius'));
   dev = await spawnHost(['plugins', '--port', '0', '--specimens', 'none', '--pool-size', '1', '--log-level', 'warn'], { cwd: root, command: 'dev' });
   events = await openStream(`${dev.url}/api/events`);
 });
@@ -71,7 +84,7 @@ afterAll(async () => {
 
 describe('vitrine dev', () => {
   it('swaps in a saved plugin alone; other cache entries, streams and a running old job survive', async () => {
-    expect(dev.stdout()).toMatch(/built 2 of 3 plugins/);
+    expect(dev.stdout()).toMatch(/built 3 of 4 plugins/);
     expect((await post(`${dev.url}/api/processing/invoke`, { function_name: 'beta_mesh', room_id: 'beta-room' })).status).toBe(200);
     const { job_id: jobId } = (await (await post(`${dev.url}/api/specimens/alpha-slow/start`, { params: {}, room_id: 'slow-room' })).json()) as {
       job_id: string;
@@ -106,6 +119,22 @@ describe('vitrine dev', () => {
     expect(reload.data).toMatchObject({ plugin: 'beta' });
     const res = await post(`${dev.url}/api/processing/invoke`, { function_name: 'beta_mesh', room_id: 'shared-room' });
     expect(((await res.json()) as { vertices: number[] }).vertices[3]).toBe(5);
+  });
+
+  it('rebuilds a function that lives in a second file: the schema served, the manifest and the bundle agree', async () => {
+    const properties = async () =>
+      Object.keys(((await (await fetch(`${dev.url}/api/processing/functions/lumpy/schema`)).json()) as { properties: object }).properties);
+    expect(await properties()).toEqual(['radius']);
+    for (const param of ['size', 'scale']) {
+      const from = events.events.length;
+      writeFileSync(path.join(root, 'plugins', 'delta', 'shapes.ts'), deltaShapes(param));
+      const reload = await events.next((e) => e.event === 'reload' && (e.data as { plugin?: string }).plugin === 'delta', from);
+      expect(reload.data).toMatchObject({ functions: ['lumpy'] });
+      expect(await properties()).toEqual([param]);
+      const manifest = readFileSync(path.join(root, 'build', 'out', 'delta', 'manifest.json'), 'utf8');
+      expect(JSON.parse(manifest).functions[0].parameters.map((p: { name: string }) => p.name)).toEqual([param]);
+      expect(readFileSync(path.join(root, 'build', 'out', 'delta', 'index.mjs'), 'utf8')).toContain(`function lumpy(${param} = 1)`);
+    }
   });
 
   it('prints build errors with file:line:col, publishes them, and keeps the last good build', async () => {

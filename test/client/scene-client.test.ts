@@ -61,7 +61,12 @@ describe('the client scene methods', () => {
     await lab.remove('square');
     expect((await lab.get()).layers.map((l) => l.id)).toEqual(['vol']);
     expect((await lab.restore(taken.id)).layers.map((l) => l.id)).toEqual(['square', 'vol']);
-    expect((await lab.neuroglancer()).layers).toHaveLength(1);
+    // Both layers are in Neuroglancer's state once computed again: the volume by its store, the mesh as a single mesh.
+    const types = async () => {
+      const layers = (await lab.neuroglancer()).layers as { type: string; name: string }[];
+      return layers.length === 2 ? layers.map((l) => [l.type, l.name]) : undefined;
+    };
+    expect(await waitFor(types, 'both restored layers in the Neuroglancer state')).toEqual([['mesh', 'square'], ['image', 'vol']]);
     await waitFor(
       () => (events.some((e) => e.event === 'scene' && e.data.layers.length === 2 && e.data.version > done.version) ? true : undefined),
       'the restored scene event',

@@ -1,8 +1,8 @@
 /**
  * The plant session as a scene, from the Python script shipped in docs/examples/plant-scene.py,
  * run by a real interpreter against a real host process on the example plugins: a scan, its
- * segmentation as a labels layer at opacity 0.4, a cell's mask and that cell's surface made by
- * the host's `isosurface` function, all in one room, each computed, and a snapshot of it.
+ * segmentation as a labels layer at opacity 0.4 and that cell's surface (a segment layer of the
+ * segmentation), all in one room, each computed, and a snapshot of it; the catalog is left as it was.
  * The script defaults to a 256³ volume; the test runs it at 96³ to stay quick.
  */
 import { execFile } from 'node:child_process';
@@ -34,18 +34,25 @@ describe('docs/examples/plant-scene.py', () => {
   it('puts a scan, its labels at opacity 0.4 and a cell’s surface in one room', { timeout: 300_000 }, async () => {
     const host = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--specimens', await mkdtemp(path.join(tmpdir(), 'vitrine-plant-'))]);
     const r = room('plant');
+    const catalog = async () => ((await (await fetch(`${host.url}/api/specimens`)).json()) as { id: string }[]).map((entry) => entry.id).sort();
+    const before = await catalog();
     const result = await run(['--url', host.url, '--room', r, '--size', '96']);
     expect(result.code, `${result.output}\n--- host ---\n${host.stderr()}`).toBe(0);
     expect(result.output).toMatch(/snapshot: http:\/\/.*\/\?snapshot=[0-9a-f]{64}/);
+    // What the script gave its layers is the room's: the catalog everyone sees is as it was.
+    expect(await catalog()).toEqual(before);
 
     const scene = (await (await fetch(`${host.url}/api/rooms/${r}/scene`)).json()) as RoomScene;
-    expect(scene.layers.map((l) => [l.id, l.kind])).toEqual([['scan', 'image'], ['cells', 'labels'], ['cell-3-mask', 'image'], ['cell-3-surface', 'mesh']]);
+    expect(scene.layers.map((l) => [l.id, l.kind])).toEqual([['scan', 'image'], ['cells', 'labels'], ['cell-3-surface', 'mesh']]);
     expect(scene.active).toBe('scan');
-    const [scan, cells, , surface] = scene.layers;
+    const [scan, cells, surface] = scene.layers;
+    expect(surface!.source).toMatchObject({ specimen: cells!.source.specimen, segment: 3 });
     expect(cells!.opacity).toBe(0.4);
     expect(scan!.result).toMatchObject({ type: 'volume' });
     expect(surface!.result).toMatchObject({ type: 'mesh' });
-    const mesh = await fetch(`${host.url}${surface!.result!.data_url}?format=stl`);
+    const stl = new URL(surface!.result!.data_url, host.url);
+    stl.searchParams.set('format', 'stl');
+    const mesh = await fetch(stl);
     expect(mesh.status).toBe(200);
     const triangles = Buffer.from(await mesh.arrayBuffer()).readUInt32LE(80);
     expect(triangles).toBeGreaterThan(100);

@@ -169,13 +169,30 @@ describe('the Neuroglancer state', () => {
           visible: false,
           labels: { colors: { '3': '#ff8800' }, selected: [3], show: 'selected' },
         },
-        { id: 'mesh', source: { function: 'square' } },
+        { id: 'mesh', source: { function: 'square' }, opacity: 0.5 },
+        { id: 'dots', source: { function: 'cloud', params: { count: 4 } } },
       ],
     });
     const s = await computed(r);
     const state = (await (await fetch(`${server.url}/api/rooms/${r}/neuroglancer`)).json()) as { layers: Record<string, unknown>[]; layout: string };
     const host = new URL(server.url).host;
-    expect(state.layers.map((l) => [l.type, l.name])).toEqual([['image', 'scan'], ['segmentation', 'mask']]);
+    expect(state.layers.map((l) => [l.type, l.name])).toEqual([['image', 'scan'], ['segmentation', 'mask'], ['mesh', 'mesh'], ['annotation', 'dots']]);
+    // The mesh as a single mesh Neuroglancer reads: the layer's own data URL as OBJ, which answers.
+    const meshSource = String(state.layers[2]!.source);
+    expect(meshSource).toBe(`obj://http://${host}${s.layers[2]!.result!.data_url}?format=obj`);
+    expect(state.layers[2]).toMatchObject({ visible: true, objectAlpha: 0.5 });
+    const obj = await fetch(meshSource.slice('obj://'.length));
+    expect(obj.status).toBe(200);
+    expect(await obj.text()).toMatch(/^v /m);
+    // The points, written into the state as point annotations.
+    const dots = state.layers[3] as { source: string; annotations: { type: string; id: string; point: number[] }[] };
+    expect(dots.source).toBe('local://annotations');
+    const cloud = (await (await fetch(`${server.url}${s.layers[3]!.result!.data_url}`)).json()) as { points: number[] };
+    expect(dots.annotations).toHaveLength(4);
+    dots.annotations.forEach((mark, i) => {
+      expect(mark).toMatchObject({ type: 'point', id: String(i) });
+      for (let k = 0; k < 3; k++) expect(mark.point[k]).toBeCloseTo(cloud.points[i * 3 + k]!, 5);
+    });
     const [scan, mask] = state.layers as [Record<string, unknown>, Record<string, unknown>];
     expect(scan).toMatchObject({
       source: `zarr://http://${host}/api/results/${s.layers[0]!.result!.result_id}.zarr/`,

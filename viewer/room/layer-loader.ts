@@ -48,7 +48,8 @@ interface Load {
 
 /** The colour of a segment's surface: its label's, when its parameters name one segment. */
 function segmentColour(layer: SceneLayer): THREE.Color | null {
-  const segment = layer.source.params?.segment;
+  // A segment layer (`"segment"` in its source) or a function given a segment id: drawn in that label's colour.
+  const segment = layer.source.segment ?? layer.source.params?.segment;
   if (typeof segment !== 'number' || !Number.isInteger(segment)) return null;
   const [r, g, b] = labelRgb(segment);
   return new THREE.Color().setRGB(r / 255, g / 255, b / 255, THREE.SRGBColorSpace);

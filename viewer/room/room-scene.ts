@@ -274,9 +274,11 @@ export class RoomSceneView {
       };
     });
     const unfollowed = this.#options.room() === null && !this.#readOnly;
+    // Until the room's first `scene` event the page does not know what the room shows: it says nothing of it.
+    const known = this.#remote !== null;
     const note =
       this.#note ||
-      (unfollowed ? 'Follow the room to see and share its layers.' : rows.length === 0 ? 'This room shows one thing; add a layer to show more.' : '');
+      (unfollowed ? 'Follow the room to see and share its layers.' : known && rows.length === 0 ? 'This room shows one thing; add a layer to show more.' : '');
     this.list.show(rows, !this.#readOnly, note);
   }
 }

@@ -7,8 +7,10 @@
  * (core/assets/xr-profiles.ts) and the Python files beside the modules that run them
  * (compile-paths.ts); `tsc` adds the `.d.ts` files of the public
  * entry points (the SDK ones are also what `vitrine build` reads plugin types against).
+ * Nothing is done when no input changed since the last compile (input-stamp.mjs): the stamp
+ * of core/, build/ and the package files is written into build/dist once it is complete.
  *
- * Usage: `node --import tsx build/tools/compile/compile.ts`
+ * Usage: `node --import tsx build/tools/compile/compile.ts [--force]`
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +19,7 @@ import { build, type Plugin } from 'esbuild';
 import { browserBuildOptions } from '../../../core/assets/browser-bundles.ts';
 import { installedProfilesDir, XR_PROFILE_IDS } from '../../../core/assets/xr-profiles.ts';
 import { ASSETS_DIR, DIST_DIR, pythonFiles, REPO_ROOT, sourceFiles } from './compile-paths.ts';
+import { COMPILE_STAMP, compileInputs, isCurrent, stampOf, writeStamp } from './input-stamp.mjs';
 
 /** Keeps every import an import: relative `.ts` specifiers point at the compiled `.js`. */
 const keepImports: Plugin = {
@@ -77,10 +80,18 @@ function declarations(): void {
 }
 
 const started = performance.now();
+// Taken before anything is read: a file saved during the compile moves it, so the next run compiles again.
+const inputs = compileInputs();
+const stamp = stampOf(inputs);
+if (!process.argv.includes('--force') && isCurrent(COMPILE_STAMP, stamp)) {
+  process.stdout.write(`${path.relative(REPO_ROOT, DIST_DIR)} is up to date (${inputs.length} input files unchanged since it was compiled)\n`);
+  process.exit(0);
+}
 rmSync(DIST_DIR, { recursive: true, force: true });
 const count = await transpile();
 await browserBundles();
 xrProfiles();
 python();
 declarations();
+writeStamp(COMPILE_STAMP, stamp);
 process.stdout.write(`compiled ${count} files into ${path.relative(REPO_ROOT, DIST_DIR)} in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);

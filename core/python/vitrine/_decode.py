@@ -85,7 +85,7 @@ def decode_envelope(body: bytes) -> Any:
         whole = axes_fields(preamble) if "sizes" not in preamble else {}
         result: Any = VolumeResult(
             shape=shape, dtype=str(preamble["dtype"]), data=data, spacing=preamble.get("spacing"), origin=preamble.get("origin"),
-            **_labels_of(preamble), **whole,
+            unit=preamble.get("unit"), **_labels_of(preamble), **whole,
         )
         vr = preamble.get("value_range")
         result.value_range = tuple(vr) if isinstance(vr, list) and len(vr) == 2 else None
@@ -125,7 +125,7 @@ def decode_typed_json(payload: Dict[str, Any]) -> Any:
         data = np.frombuffer(bytearray(base64.b64decode(payload["data"])), dtype=payload["dtype"]).reshape(payload["shape"])
         result: Any = VolumeResult(
             shape=payload["shape"], dtype=payload["dtype"], data=data, spacing=payload.get("spacing"), origin=payload.get("origin"),
-            **_labels_of(payload), **axes_fields(payload),
+            unit=payload.get("unit"), **_labels_of(payload), **axes_fields(payload),
         )
         vr = payload.get("value_range")
         result.value_range = tuple(vr) if isinstance(vr, list) and len(vr) == 2 else None

@@ -41,6 +41,8 @@ DEFAULT_ROOM = "service"
 DELIVERY_OPTIONS = ("format", "compress", "max_triangles", "dtype", "window", "max_dim", "segment", "t", "c")
 #: What a volume with time or channels says of them when it is published (VolumeResult's fields).
 AXES_FIELDS = ("axes", "channels", "time_step", "time_unit", "vector")
+#: Everything a volume says of itself besides its samples, geometry and labels: kept when published.
+VOLUME_FIELDS = ("unit",) + AXES_FIELDS
 
 
 def _seg(value: str) -> str:
@@ -132,9 +134,10 @@ class Client:
 
     # The catalog.
 
-    def specimens(self) -> List[Dict[str, Any]]:
-        """The catalog: one dict per specimen (`id`, `display_name`, `type`, `is_dynamic`, ...)."""
-        return self._http.json("GET", "/api/specimens/")
+    def specimens(self, room: Optional[str] = None) -> List[Dict[str, Any]]:
+        """The catalog: one dict per specimen (`id`, `display_name`, `type`, `is_dynamic`, ...).
+        With `room`, the arrays published for that room's layers are listed too."""
+        return self._http.json("GET", "/api/specimens/", query={"room": room} if room else None)
 
     def specimen(self, id: str) -> Dict[str, Any]:
         """A specimen's full metadata."""
@@ -188,18 +191,20 @@ class Client:
                 tags: Optional[Sequence[str]] = None, spacing: Optional[Sequence[float]] = None,
                 origin: Optional[Sequence[float]] = None, filename: Optional[str] = None, labels: Optional[bool] = None,
                 label_names: Optional[Mapping[Any, str]] = None, label_colors: Optional[Mapping[Any, str]] = None,
-                **axes: Any) -> Dict[str, Any]:
+                room: Optional[str] = None, **axes: Any) -> Dict[str, Any]:
         """Publishes `value` as the static specimen `id` on the host (and every host of its
         service): a result object, a numpy array (3-D: a volume; 2-D or H×W×C uint8: an image;
         wrap a 3-D uint8 volume in `VolumeResult.from_numpy` to say so; 4-D or 5-D: a volume
         with time or channels), a file path, or bytes with `filename`. A volume's `spacing` and
-        `origin` (z, y, x) come from a VolumeResult or are given here, and so do its `axes`
+        `origin` (z, y, x) come from a VolumeResult or are given here, and so do its length `unit`
+        (`micrometer`, ...: the scale bar and OME-Zarr axes say it), its `axes`
         (`tczyx`, `czyx`, `tzyx`), `channels`, `time_step`, `time_unit` and `vector`.
         `labels=True` publishes a segmentation (integer ids, 0 the background; an integer array
         is converted to uint8, uint16 or uint32), with optional `label_names` and `label_colors`
-        keyed by id; a VolumeResult marked as labels says so itself. Publishing again replaces
-        it. Gives the host's answer."""
-        unknown = sorted(set(axes) - set(AXES_FIELDS))
+        keyed by id; a VolumeResult marked as labels says so itself. `room` publishes it for that
+        room's layers: the catalog lists it only to `specimens(room=...)`. Publishing again
+        replaces it. Gives the host's answer."""
+        unknown = sorted(set(axes) - set(VOLUME_FIELDS))
         if unknown:
             raise TypeError(f"publish() got an unexpected keyword {unknown[0]!r}")
         labels = labels if labels is not None else getattr(value, "labels", False)
@@ -208,7 +213,7 @@ class Client:
         if labels:
             value = as_label_volume(value)
         body, name = to_file(value, filename or id)
-        query: Dict[str, Any] = {"filename": name, "display_name": display_name, "description": description}
+        query: Dict[str, Any] = {"filename": name, "display_name": display_name, "description": description, "room": room}
         if tags:
             query["tags"] = ",".join(tags)
         for key, given in (("spacing", spacing), ("origin", origin)):
@@ -220,7 +225,7 @@ class Client:
             for key, table in (("label_names", label_names), ("label_colors", label_colors)):
                 if table is not None:
                     query[key] = json.dumps({str(k): v for k, v in table.items()})
-        for key in AXES_FIELDS:
+        for key in VOLUME_FIELDS:
             given = axes.get(key, getattr(value, key, None))
             if given is not None and given is not False:
                 query[key] = json.dumps(given) if key == "channels" else str(given).lower() if key == "vector" else str(given)

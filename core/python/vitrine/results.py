@@ -15,19 +15,49 @@ from . import _arrays
 
 
 class MeshResult:
-    """A triangle mesh: vertices (flat x,y,z or N×3), triangle indices, optional normals and colours."""
+    """A triangle mesh: vertices (flat x,y,z or N×3), triangle indices, optional normals and colours.
+
+    Positions are (x, y, z) in physical units, the frame a volume's voxel (z, y, x) is placed in
+    by `origin + index × spacing`. Arrays in the other order, as numpy indexing and
+    `skimage.measure.marching_cubes` give them, say so with `axes="zyx"` (columns swapped and
+    each triangle's winding reversed, so it still faces the way it did), or come through
+    `from_marching_cubes`.
+    """
 
     type = "mesh"
 
-    def __init__(self, vertices: Any = None, indices: Any = None, normals: Any = None, colors: Any = None) -> None:
+    def __init__(self, vertices: Any = None, indices: Any = None, normals: Any = None, colors: Any = None, axes: str = "xyz") -> None:
+        if axes not in ("xyz", "zyx"):
+            raise ValueError(f"a mesh's axes are 'xyz' or 'zyx', not {axes!r}")
+        if axes == "zyx":
+            vertices, indices, normals = _xyz_of_zyx(vertices), _reversed_winding(indices), _xyz_of_zyx(normals)
         self.vertices = vertices
         self.indices = indices
         self.normals = normals
         self.colors = colors
 
     @classmethod
-    def from_numpy(cls, vertices: Any, indices: Any, normals: Any = None, colors: Any = None) -> "MeshResult":
-        return cls(vertices=vertices, indices=indices, normals=normals, colors=colors)
+    def from_numpy(cls, vertices: Any, indices: Any, normals: Any = None, colors: Any = None, axes: str = "xyz") -> "MeshResult":
+        return cls(vertices=vertices, indices=indices, normals=normals, colors=colors, axes=axes)
+
+    @classmethod
+    def from_marching_cubes(cls, verts: Any, faces: Any, normals: Any = None, values: Any = None, *,
+                            spacing: Optional[Sequence[float]] = None, origin: Optional[Sequence[float]] = None) -> "MeshResult":
+        """What `skimage.measure.marching_cubes(volume)` returns, as a mesh lying on that volume:
+        `verts` and `normals` are (z, y, x) voxel indices, placed by the volume's `spacing` and
+        `origin` (z, y, x, as a VolumeResult takes them). Give `spacing` here or to
+        marching_cubes, not to both. `values` is accepted and ignored, so the whole answer can be
+        passed as `MeshResult.from_marching_cubes(*marching_cubes(volume, 0.5), spacing=...)`."""
+        np = _arrays.numpy
+        if np is None:
+            raise RuntimeError("from_marching_cubes needs numpy")
+        points = np.asarray(verts, dtype="float64").reshape(-1, 3)
+        if spacing is not None:
+            points = points * np.asarray(spacing, dtype="float64").reshape(1, 3)
+        if origin is not None:
+            points = points + np.asarray(origin, dtype="float64").reshape(1, 3)
+        normals = None if normals is None else np.asarray(normals, dtype="float32").reshape(-1, 3)
+        return cls(vertices=points.astype("float32"), indices=faces, normals=normals, axes="zyx")
 
     def __repr__(self) -> str:
         return f"MeshResult({_count(self.vertices, 3)} vertices, {_count(self.indices, 3)} triangles)"
@@ -179,6 +209,28 @@ class PointCloudInput(PointCloudResult):
 
 class ImageInput(ImageResult):
     """An image parameter's value: `data` is H×W×C (numpy) or flat."""
+
+
+def _xyz_of_zyx(value: Any) -> Any:
+    """Triples (flat or N×3) with their first and last members swapped; None stays None."""
+    if value is None:
+        return None
+    np = _arrays.numpy
+    if np is not None:
+        return np.ascontiguousarray(np.asarray(value).reshape(-1, 3)[:, ::-1])
+    flat = _arrays.as_flat(value, "float64", "vertices")
+    return [v for i in range(0, len(flat), 3) for v in (flat[i + 2], flat[i + 1], flat[i])]
+
+
+def _reversed_winding(indices: Any) -> Any:
+    """Each triangle (a, b, c) as (a, c, b): swapping two axes mirrors the mesh, which turns faces inside out."""
+    if indices is None:
+        return None
+    np = _arrays.numpy
+    if np is not None:
+        return np.ascontiguousarray(np.asarray(indices).reshape(-1, 3)[:, [0, 2, 1]])
+    flat = _arrays.as_flat(indices, "uint32", "indices")
+    return [v for i in range(0, len(flat), 3) for v in (flat[i], flat[i + 2], flat[i + 1])]
 
 
 def _count(value: Any, per: int) -> str:

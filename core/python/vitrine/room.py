@@ -2,7 +2,8 @@
 
     room = Client("http://127.0.0.1:8000").room("lab")
     scan = room.add(volume, colormap="gray")                 # publishes it, returns the layer id
-    mask = room.add(labels, kind="labels", opacity=0.4)
+    mask = room.add(labels, labels=True, opacity=0.4)
+    cell = room.add_segment(mask, 3, opacity=0.9)               # label 3's surface, made by the host
     room.add("ct-phantom", window=(0, 3000))                  # a specimen of the host, by id
     room.add(function="sphere", params={"radius": 2})         # a function's result
     room.update(mask, visible=False)
@@ -15,7 +16,8 @@
     seeds = room.points(label="seed")                         # an N×3 numpy array
 
 Every page, headset and notebook following the room sees each change at once. Arrays and
-result objects are published as specimens of the host (`<room>.<layer>`) and shown from there.
+result objects are published as specimens of the host (`<room>.<layer>`) for the room (the
+catalog lists them only to `specimens(room=...)`) and shown from there.
 Annotation points are (x, y, z) in physical units, in the frame of the annotation's `layer` when
 it has one, else in the room's.
 """
@@ -89,7 +91,7 @@ class Room(RoomAnnotations):
         raise VitrineError(404, f"room '{self.name}' has no layer '{id}'")
 
     def _source(self, value: Any, params: Optional[Mapping[str, Any]], function: Optional[str], layer_id: Optional[str],
-                name: Optional[str]) -> Dict[str, Any]:
+                name: Optional[str], labels: bool = False) -> Dict[str, Any]:
         if function is not None:
             if value is not None:
                 raise TypeError("add() takes a value or function=, not both")
@@ -103,7 +105,7 @@ class Room(RoomAnnotations):
         # An array or result: published as a specimen of the host, named after the room and layer.
         base = layer_id or name or type(value).__name__.lower()
         specimen = re.sub(r"[^A-Za-z0-9._-]+", "-", f"{self.name}.{base}").strip("-.")[:128] or "layer"
-        self._client.publish(specimen, value, display_name=name or base)
+        self._client.publish(specimen, value, display_name=name or base, labels=True if labels else None, room=self.name)
         return {"specimen": specimen, "params": {}}
 
     def add(self, value: Any = None, *, id: Optional[str] = None, kind: Optional[str] = None, params: Optional[Mapping[str, Any]] = None,
@@ -111,11 +113,22 @@ class Room(RoomAnnotations):
         """Adds a layer and returns its id. `value`: a numpy array or result object (published
         as a specimen first), a specimen id with `params`, or a source dict; or `function=` a
         function name with `params`. `kind`: image, labels, mesh or points (from the result when
-        absent). Display fields: name, visible, opacity, blending, colormap, window, gamma,
-        mode, affine, clip_planes, labels, t, playing, channels. With `wait` (the default) it
+        absent). `labels=True` with an array publishes it as a segmentation and makes a labels
+        layer; as a dict, `labels` is the layer's {colors, selected, show}. Display fields: name,
+        visible, opacity, blending, colormap, window, gamma, mode, affine, clip_planes, labels, t,
+        playing, channels. With `wait` (the default) it
         returns once the layer's result is in the scene, raising VitrineError if it failed."""
+        # `labels=True` with an array says what the array is (a segmentation), as it does for a
+        # VolumeResult; the layer's `labels` display field is the dict of colours and selection.
+        as_labels = display.get("labels") is True
+        if as_labels:
+            if value is None or isinstance(value, (str, Mapping)):
+                raise TypeError("labels=True marks an array or VolumeResult as a segmentation; a specimen's layer takes kind='labels'")
+            del display["labels"]
         layer: Dict[str, Any] = _display(display)
-        layer["source"] = self._source(value, params, function, id, display.get("name"))
+        layer["source"] = self._source(value, params, function, id, display.get("name"), as_labels)
+        if as_labels and kind is None:
+            kind = "labels"
         if id is not None:
             layer["id"] = id
         if kind is not None:
@@ -131,6 +144,17 @@ class Room(RoomAnnotations):
                     break
             added = self._client._http.json("POST", f"{self._path}/layers", layer, query=query)
             return self._await(events, added["id"])
+
+    def add_segment(self, layer: str, segment: Any = "all", *, id: Optional[str] = None, index: Optional[int] = None,
+                    wait: bool = True, **display: Any) -> str:
+        """Adds the surface of label `segment` (an id, or "all") of labels layer `layer` as a mesh
+        layer, made by the host from the same segmentation (no mask to publish) and kept with
+        it. Returns the new layer's id (default `<layer>-<segment>`); takes `add`'s display fields."""
+        if segment != "all" and (isinstance(segment, bool) or not isinstance(segment, int) or segment < 1):
+            raise ValueError(f"segment is a label id (a whole number from 1) or 'all', not {segment!r}")
+        source = dict(self.layer(layer)["source"])
+        source["segment"] = segment
+        return self.add(source, id=id or f"{layer}-{segment}", index=index, wait=wait, **display)
 
     def _await(self, events: Any, layer_id: str) -> str:
         active = None

@@ -126,6 +126,8 @@ export class EntryLink {
     const fitted = namesSteps(active) && result && result.result_id !== active.result?.result_id;
     const counts = fitted ? ((await this.#runs.counts.of(result)) ?? undefined) : undefined;
     if (await this.#same(roomId, active, entry)) {
+      // A segment layer shows a surface of the entry's labels volume: its own run sets that result.
+      if (active.source.segment !== undefined) return;
       if (result && active.result?.result_id !== result.result_id) await store.setResult(roomId, active.id, active.source, result, undefined, counts);
       return;
     }

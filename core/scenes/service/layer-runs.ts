@@ -166,7 +166,7 @@ export class LayerRuns {
       const frame = boundFrame(scene.layers, layer.id, layer.affine ?? null);
       resolved = await resolveLayerSource(sources, roomId, slotId, layer.source, `layers.${layer.id}`, undefined, frame);
       const isStatic = resolved.kind !== 'computed';
-      const dataUrl = isStatic ? specimenDataUrl(layer.source.specimen!) : layerDataUrl(roomId, layer.id);
+      const dataUrl = isStatic ? specimenDataUrl(layer.source.specimen!, layer.source.segment) : layerDataUrl(roomId, layer.id);
       const { result, outcome } = await this.#obtain(resolved, dataUrl, signal);
       if (signal.aborted) return;
       this.#failed.delete(this.#key(roomId, layer.id));

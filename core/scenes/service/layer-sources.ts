@@ -7,6 +7,8 @@
  * computed through the room's cache, in the cache slot it is given (the room's own for the
  * active layer, the layer's own otherwise). A parameter bound to the room's points takes them.
  * Errors of resolving name the layer's field (`layers[1].source: missing required parameter ...`).
+ * A source with `segment` shows that label's surface: the labels volume is obtained as above,
+ * and its surface made as `/data?segment=` makes it (kept with the volume, content-addressed).
  */
 import type { SpecimenRecord } from '../../catalog/specimen-record.ts';
 import type { LayerKind, LayerSource } from '../../wire/scene-types.ts';
@@ -41,10 +43,14 @@ export type LayerSourceDeps = RoomRequestDeps & {
  * A source resolved: a static specimen read as a result, a static file no parser reads (sent
  * as it is), or a computation's request.
  */
-export type ResolvedSource =
+export type ResolvedSource = (
   | { kind: 'static'; record: SpecimenRecord; type: string }
   | { kind: 'file'; record: SpecimenRecord; type: string }
-  | { kind: 'computed'; request: SpecimenRequest; type: string };
+  | { kind: 'computed'; request: SpecimenRequest; type: string }
+) & {
+  /** The label whose surface is shown (`type` is then `mesh`), made of the labels volume resolved. */
+  segment?: number | 'all';
+};
 
 /** A layer's kind when its request gives none, by the type of what it shows. */
 export function defaultKind(type: string): LayerKind {
@@ -92,30 +98,49 @@ export async function resolveLayerSource(
 ): Promise<ResolvedSource> {
   const at = `${path}.source`;
   try {
-    const functions = functionsFor(deps, source);
-    const params = { ...(source.params ?? {}) };
-    let target: RequestTarget;
-    if (source.specimen !== undefined) {
-      await deps.published.refresh();
-      const record = specimenOr404(deps.catalog, source.specimen);
-      if (!record.is_dynamic) {
-        if (Object.keys(params).length > 0 || source.bind) throw bad(`${at}.params`, `cannot be given: specimen '${record.id}' is static`);
-        const type = specimenType(deps.functions, record);
-        return { kind: isAsIsFile(record, type, at) ? 'file' : 'static', record, type };
-      }
-      target = { specimen: record };
-    } else {
-      const entry = functions.get(source.function!);
-      if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', source.function!);
-      target = { function: entry };
-    }
-    for (const [param, binding] of Object.entries(source.bind ?? {})) params[param] = await roomPoints(deps.annotations, roomId, binding.label, frame);
-    const ask: RequestAsk = { target, params: { named: params }, room: slotId, ...(delivery ? { delivery } : {}) };
-    const request = await resolveRequest(functions === deps.functions ? deps : { ...deps, functions }, ask);
-    return { kind: 'computed', request, type: request.entry.return_type };
+    const resolved = await resolveUnsegmented(deps, roomId, slotId, source, at, delivery, frame);
+    if (source.segment === undefined) return resolved;
+    if (resolved.type !== 'volume')
+      throw bad(`${at}.segment`, `asks for a label's surface, and '${source.specimen ?? source.function}' gives a ${resolved.type.replace('_', ' ')}`);
+    return { ...resolved, type: 'mesh', segment: source.segment };
   } catch (error) {
     throw atPath(error, at);
   }
+}
+
+/** The source as it names a result, whatever its `segment`. */
+async function resolveUnsegmented(
+  deps: LayerSourceDeps,
+  roomId: string,
+  slotId: string,
+  source: LayerSource,
+  at: string,
+  delivery?: RequestAsk['delivery'],
+  frame?: BoundFrame,
+): Promise<ResolvedSource> {
+  const functions = functionsFor(deps, source);
+  const params = { ...(source.params ?? {}) };
+  let target: RequestTarget;
+  if (source.specimen !== undefined) {
+    await deps.published.refresh();
+    const record = specimenOr404(deps.catalog, source.specimen);
+    if (!record.is_dynamic) {
+      if (Object.keys(params).length > 0 || source.bind) throw bad(`${at}.params`, `cannot be given: specimen '${record.id}' is static`);
+      const type = specimenType(deps.functions, record);
+      return { kind: isAsIsFile(record, type, at) ? 'file' : 'static', record, type };
+    }
+    target = { specimen: record };
+  } else {
+    const entry = functions.get(source.function!);
+    if (!entry) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', source.function!);
+    target = { function: entry };
+  }
+  for (const [param, binding] of Object.entries(source.bind ?? {})) params[param] = await roomPoints(deps.annotations, roomId, binding.label, frame);
+  // A segment layer's bytes are its surface: asked of the labels volume as `/data?segment=` asks.
+  const asked = delivery && source.segment !== undefined ? { ...delivery, asked: { ...delivery.asked, segment: source.segment } } : delivery;
+  const ask: RequestAsk = { target, params: { named: params }, room: slotId, ...(asked ? { delivery: asked } : {}) };
+  const request = await resolveRequest(functions === deps.functions ? deps : { ...deps, functions }, ask);
+  return { kind: 'computed', request, type: request.entry.return_type };
 }
 
 /** A layer's result and its id. */
@@ -146,5 +171,6 @@ export async function obtainLayerResult(deps: LayerSourceDeps, resolved: Resolve
     result = await limit.run(request.entry.name, () => computeResult(deps.results, computeRequestOf(request, { signal: limit.joined(signal) })));
     return { result, resultId: await deps.resultIds.of(result), provenance: provenanceOf(request.entry, request.values) };
   }
+  if (resolved.segment !== undefined) result = await deps.delivery.shaped(result, { segment: resolved.segment });
   return { result, resultId: await deps.resultIds.of(result) };
 }

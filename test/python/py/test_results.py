@@ -38,6 +38,51 @@ class Meshes(unittest.TestCase):
             self.assertIn(message, str(caught.exception))
 
 
+def signed_volume(vertices, indices):
+    """Positive for a closed mesh whose triangles face outward (x, y, z right-handed)."""
+    v = [list(map(float, vertices[i:i + 3])) for i in range(0, len(vertices), 3)]
+    total = 0.0
+    for i in range(0, len(indices), 3):
+        a, b, c = (v[int(k)] for k in indices[i:i + 3])
+        total += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6
+    return total
+
+
+def flat(value):
+    return [float(x) for x in (value.reshape(-1).tolist() if hasattr(value, "reshape") else value)]
+
+
+#: A tetrahedron in (z, y, x), its faces outward in that order of axes.
+TETRA_ZYX = [0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4]
+TETRA_FACES = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]
+
+
+class MeshAxes(unittest.TestCase):
+    def test_zyx_arrays_become_xyz_still_facing_outward(self):
+        self.assertGreater(signed_volume(TETRA_ZYX, TETRA_FACES), 0)
+        # Read as x, y, z the same triangles face inward: what a zyx mesh looks like unconverted.
+        self.assertLess(signed_volume([TETRA_ZYX[i + k] for i in range(0, 12, 3) for k in (2, 1, 0)], TETRA_FACES), 0)
+        mesh = MeshResult(vertices=TETRA_ZYX, indices=TETRA_FACES, normals=[0, 0, 1] * 4, axes="zyx")
+        self.assertEqual(flat(mesh.vertices), [0, 0, 0, 0, 0, 2, 0, 3, 0, 4, 0, 0])
+        self.assertEqual(flat(mesh.normals), [1, 0, 0] * 4)
+        self.assertGreater(signed_volume(flat(mesh.vertices), flat(mesh.indices)), 0)
+        with self.assertRaises(ValueError):
+            MeshResult(vertices=TETRA_ZYX, indices=TETRA_FACES, axes="yxz")
+
+    def test_from_marching_cubes_places_voxel_indices_by_spacing_and_origin(self):
+        if not NUMPY:
+            with self.assertRaises(RuntimeError):
+                MeshResult.from_marching_cubes(TETRA_ZYX, TETRA_FACES, spacing=(2.0, 0.5, 0.25))
+            return
+        verts = np.asarray(TETRA_ZYX, dtype="float32").reshape(-1, 3)
+        faces = np.asarray(TETRA_FACES).reshape(-1, 3)
+        mesh = MeshResult.from_marching_cubes(verts, faces, np.zeros_like(verts), np.zeros(4), spacing=(2.0, 0.5, 0.25), origin=(10, 20, 30))
+        self.assertEqual(mesh.vertices.shape, (4, 3))
+        # Voxel (z, y, x) = (2, 0, 0) sits at z = 10 + 2 × 2; its x, y are the origin's.
+        np.testing.assert_allclose(mesh.vertices, [[30, 20, 10], [30, 20, 14], [30, 21.5, 10], [31, 20, 10]])
+        self.assertGreater(signed_volume(flat(mesh.vertices), flat(mesh.indices)), 0)
+
+
 class Volumes(unittest.TestCase):
     def test_the_reference_base64_form(self):
         raw = bytes(range(8))

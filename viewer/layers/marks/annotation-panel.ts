@@ -130,7 +130,7 @@ export class AnnotationPanel {
 
   #show(marks: Annotation[], known: boolean): void {
     const measurement = (mark: Annotation): string => measurementOf(mark, this.#units.unitOf(mark.layer));
-    this.#list.show(marks, measurement);
+    this.#list.show(marks, measurement, known);
     const text = (mark: Annotation): string => [mark.label ?? '', mark.kind === 'point' ? '' : measurement(mark)].filter(Boolean).join(' · ');
     this.#drawing.show(marks, text, known);
   }

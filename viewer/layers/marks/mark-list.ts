@@ -58,12 +58,14 @@ class MarkRow {
 
 export class MarkList {
   readonly element = h('ol', { class: 'mark-list', 'data-testid': 'mark-list' });
-  readonly #empty = h('p', { class: 'mark-note' }, 'No marks in this room yet.');
+  readonly #empty = h('p', { class: 'mark-note', 'data-testid': 'marks-empty' }, 'No marks in this room yet.');
   readonly #rows = new Map<string, MarkRow>();
   readonly #actions: MarkListActions;
 
   constructor(actions: MarkListActions) {
     this.#actions = actions;
+    // Nothing is said of the room's marks before they are known (its stream may still be connecting).
+    this.#empty.hidden = true;
   }
 
   /** Said when the room has no marks. */
@@ -71,8 +73,8 @@ export class MarkList {
     return this.#empty;
   }
 
-  /** Shows `marks` (in id order), each with its measurement's words. */
-  show(marks: Annotation[], measurementOf: (mark: Annotation) => string): void {
+  /** Shows `marks` (in id order), each with its measurement's words; `known`: the room's marks have been read. */
+  show(marks: Annotation[], measurementOf: (mark: Annotation) => string, known = true): void {
     const seen = new Set<string>();
     marks.forEach((mark, index) => {
       let row = this.#rows.get(mark.id);
@@ -86,6 +88,6 @@ export class MarkList {
       row.element.remove();
       this.#rows.delete(id);
     }
-    this.#empty.hidden = marks.length > 0;
+    this.#empty.hidden = !known || marks.length > 0;
   }
 }

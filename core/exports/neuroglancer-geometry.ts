@@ -1,0 +1,57 @@
+/**
+ * @module neuroglancer-geometry
+ * The mesh and point layers of a room's Neuroglancer state. A mesh layer is a single-mesh
+ * layer reading the layer's own data URL as OBJ (`obj://<absolute URL>?format=obj`, a segment's
+ * surface included); a point layer is an annotation layer of points written into the state
+ * (Neuroglancer's `local://annotations`), read from the layer's result, at most
+ * MAX_STATE_POINTS of them, picked evenly, since the page that opens a state reads it whole.
+ */
+import type { RoomScene, SceneLayer } from '../wire/scene-types.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+
+/** The most points of one layer written into a state. */
+export const MAX_STATE_POINTS = 5000;
+
+/** The single-mesh layer of mesh layer `layer` (computed: it has a result), its URLs under `baseUrl`. */
+export function meshLayer(layer: SceneLayer, baseUrl: string): Record<string, unknown> {
+  const url = new URL(layer.result!.data_url, `${baseUrl}/`);
+  url.searchParams.set('format', 'obj');
+  return { type: 'mesh', name: layer.id, source: `obj://${url.href}`, visible: layer.visible ?? true, objectAlpha: layer.opacity ?? 1 };
+}
+
+/** The annotation layer of points of point layer `layer`, with `points` (x, y, z each). */
+export function pointsLayer(layer: SceneLayer, points: readonly number[][]): Record<string, unknown> {
+  return {
+    type: 'annotation',
+    name: layer.id,
+    source: 'local://annotations',
+    visible: layer.visible ?? true,
+    annotations: points.map((point, i) => ({ type: 'point', id: String(i), point })),
+  };
+}
+
+/** Every `step`-th point of a flat x, y, z list, at most MAX_STATE_POINTS of them. */
+function picked(flat: Float32Array): number[][] {
+  const count = Math.floor(flat.length / 3);
+  const step = Math.max(1, Math.ceil(count / MAX_STATE_POINTS));
+  const out: number[][] = [];
+  for (let i = 0; i < count; i += step) out.push([flat[i * 3]!, flat[i * 3 + 1]!, flat[i * 3 + 2]!]);
+  return out;
+}
+
+/**
+ * The points each computed point layer shows, by layer id, read from the results (a scene never
+ * carries arrays). A result no longer held gives none, and its layer is left out.
+ */
+export async function resultPoints(scene: RoomScene, find: (resultId: string) => Promise<StoredResult | null>): Promise<Map<string, number[][]>> {
+  const points = new Map<string, number[][]>();
+  const layers = scene.layers.filter((layer) => layer.kind === 'points' && layer.result?.result_id !== undefined);
+  await Promise.all(
+    layers.map(async (layer) => {
+      const result = await find(layer.result!.result_id!).catch(() => null);
+      if (result?.type === 'point_cloud') points.set(layer.id, picked(result.points));
+      else if (result?.type === 'mesh') points.set(layer.id, picked(result.vertices));
+    }),
+  );
+  return points;
+}
