@@ -158,6 +158,12 @@ export const ERRORS = {
   SPC_ERR_LAYER_ID_TAKEN: entry(409, (id = '?', room = '?') => `room '${room}' already has a layer '${id}': choose another id, or PATCH that layer`),
   SPC_ERR_SNAPSHOT_NOT_FOUND: entry(404, (id = '?') => `no snapshot '${id}' (unknown, or past its time-to-live, --snapshot-ttl)`),
   SPC_ERR_SNAPSHOT_LOST: entry(410, (id = '?', why = '?') => `snapshot '${id}' can no longer be shown as it was: ${why}`),
+  SPC_ERR_HOST_CANNOT_KEEP: entry(
+    507,
+    (what = '?', size = '?', kept = '?', limit = '?') =>
+      `this host cannot keep ${what} (${size} bytes more): it already keeps ${kept} of the ${limit} bytes it may hold for published specimens, ` +
+      'uploads and snapshots; nothing older was dropped for it: delete some, or wait for them to expire',
+  ),
 
   // --- jobs ---
   SPC_ERR_JOB_NOT_FOUND: entry(404, (id = '?') => `job '${id}' not found`),

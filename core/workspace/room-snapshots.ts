@@ -92,7 +92,13 @@ export class RoomSnapshots {
     const ttlMs = ttlSeconds * 1000;
     const known = await store.get(id);
     const pinned = await pins.pin(id, results, ttlMs);
-    await store.put(id, { json, created: known?.created ?? Date.now(), pins: pinned }, ttlMs);
+    try {
+      await store.put(id, { json, created: known?.created ?? Date.now(), pins: pinned }, ttlMs);
+    } catch (error) {
+      // Refused: the results pinned for it are let go, unless an earlier take still keeps them.
+      if (!known) pins.release?.(id);
+      throw error;
+    }
     return { id, url: `/?snapshot=${id}` };
   }
 
