@@ -55,6 +55,11 @@ export const ERRORS = {
   SPC_ERR_DELIVERY_OPTION_MISFIT: entry(400, (name = '?', why = '?') => `delivery option '${name}' cannot be used here: ${why}`),
   SPC_ERR_DELIVERY_FORMAT_UNAVAILABLE: entry(400, (format = '?', type = '?') => `format '${format}' for ${type} results is not available on this host`),
   SPC_ERR_SEGMENT_NOT_FOUND: entry(404, (id = '?', held = '?') => `segment ${id}: no voxel of the labels volume has this id (${held})`),
+  SPC_ERR_DELIVERY_TOO_LARGE: entry(
+    413,
+    (what = '?', size = '?', limit = '?', less = '?') =>
+      `${what} would make a mesh of about ${size} bytes, past the ${limit}-byte limit (--max-delivery-bytes); nothing was built: ask for less, ${less}`,
+  ),
 
   // --- specimens ---
   SPC_ERR_SPECIMEN_NOT_FOUND: entry(404, (id = '?') => `specimen '${id}' not found`),
