@@ -8,16 +8,18 @@
  * removal answer 412 when the annotation moved past that version. A single annotation's
  * answers carry its version as `ETag`, so the next `If-Match` is what the last answer said.
  * Writes pass the host's guards like every other write (cross-site and foreign-Host 403);
- * events go out from the store (annotation-store.ts).
+ * events go out from the store (annotation-store.ts). A large import (JSON or CSV) is read on
+ * the encode thread, not the event loop, and refused at the first annotation past the cap.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnnotationForms } from '../annotations/annotation-forms.ts';
 import { checkPatch } from '../annotations/annotation-patch.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
-import { checkDrafts, isRecord } from '../annotations/check-annotation.ts';
-import { parseAnnotationCsv } from '../annotations/parse-annotation-csv.ts';
+import { checkDrafts } from '../annotations/check-annotation.ts';
+import { draftsOf, INLINE_IMPORT_CHARS, isSingle, parseImport, type ReadImport } from '../annotations/parse-import.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
+import { parseJson } from './json-body.ts';
 import { roomOf } from './request-input.ts';
 import { ifMatchHeader, queryOf, ROOM_PARAMS, roomItemParams, type RoomParams } from './route-inputs.ts';
 
@@ -35,7 +37,12 @@ const FIELDS_TEXT =
   'each a number or a string ≤ 256) and author (≤ 64)';
 
 /** What the annotation routes read from their host. */
-export type AnnotationRouteDeps = Pick<HostContext, 'options'> & { annotations: AnnotationStore; forms: AnnotationForms };
+export type AnnotationRouteDeps = Pick<HostContext, 'options' | 'files'> & { annotations: AnnotationStore; forms: AnnotationForms };
+
+/** A large import's text, kept as it arrived for the encode thread to read. */
+class ImportText {
+  constructor(readonly text: string) {}
+}
 
 /** The version `If-Match` names, undefined without one (`*` is any version). */
 export function ifMatchOf(request: FastifyRequest): number | undefined {
@@ -68,6 +75,23 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
   app.addContentTypeParser(['text/csv', 'application/csv'], { parseAs: 'string', bodyLimit: ANNOTATION_BODY_LIMIT }, (_request, body, done) =>
     done(null, body),
   );
+  // A large list to import is not parsed here: the encode thread reads it (the only POST here is the import).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (request.method === 'POST' && (body as string).length > INLINE_IMPORT_CHARS) return done(null, new ImportText(body as string));
+    parseJson(request, body as string, done);
+  });
+  /** The drafts a POST carries, read off the event loop when large. */
+  const draftsIn = async (request: FastifyRequest): Promise<ReadImport> => {
+    const body = request.body;
+    if (isCsv(request)) {
+      const text = String(body);
+      if (text.length <= INLINE_IMPORT_CHARS) return draftsOf(parseImport({ op: 'parseImport', kind: 'csv', text, max }));
+      return ctx.files.parseAnnotations('csv', text, max);
+    }
+    if (body instanceof ImportText) return ctx.files.parseAnnotations('json', body.text, max);
+    return { drafts: checkDrafts(body, max), single: isSingle(body) };
+  };
 
   app.get<RoomParams & { Querystring: { format?: string } }>(
     '/api/rooms/:room_id/annotations',
@@ -113,10 +137,8 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
     },
     async (request, reply) => {
       const roomId = roomOf(ctx, request.params.room_id);
-      const csv = isCsv(request);
-      const drafts = csv ? parseAnnotationCsv(String(request.body), max) : checkDrafts(request.body, max);
+      const { drafts, single } = await draftsIn(request);
       const added = await store.add(roomId, drafts);
-      const single = !csv && !Array.isArray(request.body) && !(isRecord(request.body) && Array.isArray(request.body.annotations));
       reply.code(201);
       if (!single) return reply.send(added);
       const [annotation] = added.annotations;
