@@ -93,7 +93,7 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
     return { drafts: checkDrafts(body, max), single: isSingle(body) };
   };
 
-  app.get<RoomParams & { Querystring: { format?: string } }>(
+  app.get<RoomParams & { Querystring: { format?: string; since_version?: string } }>(
     '/api/rooms/:room_id/annotations',
     {
       schema: {
@@ -102,9 +102,14 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
           '`version` moves by one for every annotation added, changed or removed (the `annotation` events of the room stream carry it). ' +
           'Each annotation has id, kind, points, its own version, created and updated (ms since the epoch), its optional fields and what the host ' +
           'measured: length (line, polyline) or volume (box, ellipsoid), in the physical units of its points. ' +
-          '`?format=csv`: columns id, kind, label, layer, point, x, y, z, length, volume, color, author and one per property.',
+          '`?format=csv`: columns id, kind, label, layer, point, x, y, z, length, volume, color, author and one per property. ' +
+          '`?since_version=V` (JSON): `{version, since_version, changes}`, the changes after V as the `annotation` events carry them ' +
+          '(`{op, annotation, version}`, oldest first), when the host still knows them; else the whole list as without it.',
         params: ROOM_PARAMS,
-        querystring: queryOf({ format: { enum: ['json', 'csv'], description: 'json (default) or csv' } }),
+        querystring: queryOf({
+          format: { enum: ['json', 'csv'], description: 'json (default) or csv' },
+          since_version: { type: 'string', pattern: '^[0-9]{1,15}$', description: 'The room version the reader has: answer only the changes after it' },
+        }),
       },
     },
     async (request, reply) => {
@@ -114,6 +119,12 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="${fileNameOf(roomId)}"`)
           .send(await ctx.forms.csv(roomId));
+      }
+      const since = request.query.since_version === undefined ? undefined : Number(request.query.since_version);
+      const changes = since === undefined ? null : await store.changesSince?.(roomId, since);
+      if (changes) {
+        const version = changes.at(-1)?.version ?? since;
+        return reply.header('cache-control', 'no-cache').send({ version, since_version: since, changes });
       }
       return reply.type('application/json; charset=utf-8').send(await ctx.forms.json(roomId));
     },
