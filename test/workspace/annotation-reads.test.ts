@@ -2,8 +2,10 @@
  * Reading a room's annotations without holding the host: `?since_version=V` answers only the
  * changes after V (oldest first, as the room's events carry them), or the whole list once they
  * are no longer known; the JSON and CSV forms are rendered a batch at a time with the event loop
- * free between batches, as the same text a single pass would make.
+ * free between batches, as the same text a single pass would make. On a host with an admin
+ * token, writes need it as the docs say, and reads do not.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderCsv, renderJson } from '../../core/annotations/chunked-render.ts';
 import type { Annotation } from '../../core/client/scene-types.ts';
@@ -53,5 +55,16 @@ describe('annotation reads', () => {
     const moved = [...annotations];
     moved[3] = { ...annotations[3]!, points: [[9, 9, 9]] };
     expect((await renderCsv(moved)).split('\r\n')[4]).toBe('4,point,,,0,9,9,9,,,,,,');
+  });
+
+  it('on a token host need the token to write, as the docs say, and none to read', async () => {
+    const docs = readFileSync(new URL('../../docs/annotations.md', import.meta.url), 'utf8');
+    expect(docs).toMatch(/annotation writes need the admin token when the host\s+has one/);
+    const host = await createTestApp({ adminToken: 'sesame' });
+    const at = `/api/rooms/${room()}/annotations`;
+    const mark = { kind: 'point', points: [[1, 2, 3]] };
+    expect((await host.inject({ method: 'POST', url: at, payload: mark })).statusCode).toBe(401);
+    expect((await host.inject({ method: 'POST', url: at, headers: { authorization: 'Bearer sesame' }, payload: mark })).statusCode).toBe(201);
+    expect((await host.inject({ url: at })).statusCode).toBe(200);
   });
 });
