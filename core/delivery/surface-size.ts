@@ -1,16 +1,15 @@
 /**
  * @module surface-size
  * A segment surface's size told before it is made, so a delivery is bounded by its output as an
- * upload is by its input. Each label's surface is estimated from its voxel count alone, as the
- * least a surface enclosing that many voxels takes (a sphere's): the estimate never refuses a
- * mesh that would have been small, and `segment=all` of a volume with many small labels, whose
- * surfaces are mostly boundary, is seen for what it is.
+ * upload is by its input. Each label's surface is estimated from its label index entry: at most
+ * six faces per voxel, and about its bounding box's surface for a compact label. The lesser of
+ * the two is near the truth both for a compact label (a large blob: its box) and for one
+ * scattered in small pieces through the volume (its voxels' own faces), and it is never below
+ * the least surface that many voxels can have.
  */
 import { createHostError } from '../errors.ts';
 import type { LabelIndex } from '../labels/label-index.ts';
 
-/** A sphere's area over its volume^(2/3): the fewest voxel faces enclosing a given count. */
-const SPHERE_FACES = Math.cbrt(36 * Math.PI);
 /** A surface-nets face: about one vertex (position, normal: 24 bytes) and two triangles (24 bytes). */
 const FACE_BYTES = 48;
 /** Painted surfaces carry an RGB colour per vertex. */
@@ -21,7 +20,11 @@ const TRIANGLE_BYTES = 26;
 /** About how many bytes the surfaces of the labels in `index` take (painted: with colours). */
 export function surfaceBytes(index: LabelIndex, painted: boolean): number {
   let faces = 0;
-  for (let k = 0; k < index.ids.length; k++) faces += Math.max(6, SPHERE_FACES * Math.cbrt(index.counts[k]!) ** 2);
+  for (let k = 0; k < index.ids.length; k++) {
+    const [z0, y0, x0, z1, y1, x1] = index.boxes.subarray(k * 6, k * 6 + 6);
+    const dz = z1! - z0! + 1, dy = y1! - y0! + 1, dx = x1! - x0! + 1;
+    faces += Math.min(6 * index.counts[k]!, 2 * (dz * dy + dy * dx + dz * dx));
+  }
   return Math.ceil(faces * (FACE_BYTES + (painted ? PAINT_BYTES : 0)));
 }
 

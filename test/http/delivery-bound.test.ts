@@ -11,6 +11,8 @@ import { parseServeOptions } from '../../core/cli/serve-options.ts';
 import { resolveHostOptions } from '../../core/options.ts';
 import { hostContextOf } from '../../core/assembly/host-internals.ts';
 import { createTestApp } from '../helpers/create-test-app.ts';
+import { surfaceBytes } from '../../core/delivery/surface-size.ts';
+import type { LabelIndex } from '../../core/labels/label-index.ts';
 
 /** A 16³ uint16 volume of 512 labels, each a 2³ cube. */
 function manyLabels(): Buffer {
@@ -46,6 +48,14 @@ describe('--max-delivery-bytes', () => {
     expect(fewer.statusCode).toBe(200);
     expect(decodeEnvelope(fewer.rawPayload).type).toBe('mesh');
     expect((await host.inject({ url: '/api/specimens/seg/data' })).statusCode).toBe(200);
+  });
+
+  it('estimates a compact label by its box and a scattered one by its voxels', () => {
+    const index = (count: number, box: number[]): LabelIndex => ({ ids: new Uint32Array([1]), counts: new Float64Array([count]), boxes: new Uint32Array(box) });
+    // A 100³ cube: its box's 60,000 faces, not six per voxel.
+    expect(surfaceBytes(index(1_000_000, [0, 0, 0, 99, 99, 99]), false)).toBe(60_000 * 48);
+    // 32 voxels spread through a 128³ volume: at most their own 192 faces, not the volume's box.
+    expect(surfaceBytes(index(32, [0, 0, 0, 127, 127, 127]), false)).toBe(192 * 48);
   });
 
   it('defaults to a quarter of --cache-max-bytes, and reads --max-delivery-bytes and VITRINE_MAX_DELIVERY_BYTES', () => {
