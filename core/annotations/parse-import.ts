@@ -26,7 +26,14 @@ export interface ReadImport {
   single: boolean;
 }
 
-export type ImportOutcome = ({ ok: true } & ReadImport) | { ok: false; code: HostErrorCode; message: string };
+/**
+ * What the thread sends back: the drafts as JSON texts of a few thousand each (cloning 100,000
+ * objects across would hold the event loop at once; texts are parsed a batch per turn), or the refusal.
+ */
+export type ImportOutcome = { ok: true; batches: string[]; single: boolean } | { ok: false; code: HostErrorCode; message: string };
+
+/** Drafts per JSON text sent back. */
+const BATCH = 2000;
 
 /** Whether a JSON body is one annotation rather than a list of them. */
 export function isSingle(body: unknown): boolean {
@@ -48,15 +55,22 @@ function parseJsonList(text: string, max: number): ReadImport {
 export function parseImport(task: ParseImportTask): ImportOutcome {
   try {
     const read = task.kind === 'csv' ? { drafts: parseAnnotationCsv(task.text, task.max), single: false } : parseJsonList(task.text, task.max);
-    return { ok: true, ...read };
+    const batches: string[] = [];
+    for (let at = 0; at < read.drafts.length; at += BATCH) batches.push(JSON.stringify(read.drafts.slice(at, at + BATCH)));
+    return { ok: true, batches, single: read.single };
   } catch (error) {
     if (isHostError(error)) return { ok: false, code: error.code, message: error.message };
     throw error;
   }
 }
 
-/** The drafts, or the refusal thrown again where the request is answered. */
-export function draftsOf(outcome: ImportOutcome): ReadImport {
-  if (outcome.ok) return { drafts: outcome.drafts, single: outcome.single };
-  throw new HostError(outcome.code, outcome.message);
+/** The drafts, a batch per turn of the event loop, or the refusal thrown again where the request is answered. */
+export async function draftsOf(outcome: ImportOutcome): Promise<ReadImport> {
+  if (!outcome.ok) throw new HostError(outcome.code, outcome.message);
+  const drafts: AnnotationInput[] = [];
+  for (const [i, batch] of outcome.batches.entries()) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const draft of JSON.parse(batch) as AnnotationInput[]) drafts.push(draft);
+  }
+  return { drafts, single: outcome.single };
 }

@@ -16,6 +16,7 @@ import type { AnnotationForms } from '../annotations/annotation-forms.ts';
 import { checkPatch } from '../annotations/annotation-patch.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import { checkDrafts } from '../annotations/check-annotation.ts';
+import { renderJson } from '../annotations/chunked-render.ts';
 import { draftsOf, INLINE_IMPORT_CHARS, isSingle, parseImport, type ReadImport } from '../annotations/parse-import.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
@@ -151,7 +152,8 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
       const { drafts, single } = await draftsIn(request);
       const added = await store.add(roomId, drafts);
       reply.code(201);
-      if (!single) return reply.send(added);
+      // A large import's answer is rendered a batch at a time, as the room's list is.
+      if (!single) return reply.type('application/json; charset=utf-8').send(await renderJson(added));
       const [annotation] = added.annotations;
       reply.header('location', `/api/rooms/${encodeURIComponent(roomId)}/annotations/${annotation!.id}`);
       return sendOne(reply, annotation!);
