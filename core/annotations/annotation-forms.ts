@@ -20,8 +20,8 @@ const KEPT_ROOMS = 4;
 interface RoomForms {
   version: number;
   list: Promise<AnnotationList>;
-  json?: Promise<string>;
-  csv?: Promise<string>;
+  json?: Promise<Buffer>;
+  csv?: Promise<Buffer>;
   collections: Map<PrecomputedType, { collection: PrecomputedCollection; byId: Map<bigint, PrecomputedEntry> }>;
 }
 
@@ -52,16 +52,16 @@ export class AnnotationForms {
     return (await this.#forms(roomId)).list;
   }
 
-  /** The list as the JSON the routes answer. */
-  async json(roomId: string): Promise<string> {
+  /** The list as the JSON the routes answer, encoded once for every reader of the version. */
+  async json(roomId: string): Promise<Buffer> {
     const forms = await this.#forms(roomId);
-    return (forms.json ??= forms.list.then(renderJson));
+    return (forms.json ??= forms.list.then(renderJson).then((text) => Buffer.from(text)));
   }
 
-  /** The list as CSV, one row per point. */
-  async csv(roomId: string): Promise<string> {
+  /** The list as CSV, one row per point, encoded once. */
+  async csv(roomId: string): Promise<Buffer> {
     const forms = await this.#forms(roomId);
-    return (forms.csv ??= forms.list.then((list) => renderCsv(list.annotations)));
+    return (forms.csv ??= forms.list.then((list) => renderCsv(list.annotations)).then((text) => Buffer.from(text)));
   }
 
   /** Collection `type` of the room, with its entries by id. */
