@@ -1,6 +1,6 @@
 /**
  * @module chunked-render
- * A room's list rendered as JSON or CSV text without holding the event loop: the annotations
+ * A room's list rendered as JSON (as answered, or canonical for a snapshot) or CSV text without holding the event loop: the annotations
  * are taken a few thousand at a time, the loop free between batches, and each annotation's
  * text is kept with it (annotations are replaced, never changed in place), so the next version
  * of a room of 100,000 marks renders again only the marks that moved.
@@ -8,6 +8,7 @@
 import type { Annotation, AnnotationList } from '../client/scene-types.ts';
 import { CSV_COLUMNS, csvRowsOf, propertyColumns } from './annotation-csv.ts';
 import { csvLine } from './csv-records.ts';
+import { stableJson } from '../params/stable-json.ts';
 
 /** Annotations rendered between two turns of the event loop. */
 const BATCH = 2000;
@@ -16,6 +17,8 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Each annotation's JSON, kept for as long as the annotation object lives. */
 const jsonOf = new WeakMap<Annotation, string>();
+/** Each annotation's canonical JSON (keys sorted), as snapshots hash it. */
+const stableOf = new WeakMap<Annotation, string>();
 /** Each annotation's CSV rows, for the property columns they were written with. */
 const rowsOf = new WeakMap<Annotation, { columns: string; rows: string }>();
 
@@ -37,6 +40,16 @@ export async function renderJson(list: AnnotationList): Promise<string> {
     return text;
   });
   return `{"version":${list.version},"annotations":[${parts.join(',')}]}`;
+}
+
+/** The annotations as canonical JSON (`stableJson(annotations)`, the same text), a batch per turn. */
+export async function renderStableJson(annotations: readonly Annotation[]): Promise<string> {
+  const parts = await renderEach(annotations, (a) => {
+    let text = stableOf.get(a);
+    if (text === undefined) stableOf.set(a, (text = stableJson(a)));
+    return text;
+  });
+  return `[${parts.join(',')}]`;
 }
 
 /** The annotations as CSV, one row per point (annotation-csv.ts's shape). */

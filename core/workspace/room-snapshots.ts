@@ -11,6 +11,7 @@
  * scene and view into a room (each layer then computed again from its source).
  */
 import { boundFrame } from '../annotations/layer-frame.ts';
+import { renderStableJson } from '../annotations/chunked-render.ts';
 import { createHash } from 'node:crypto';
 import type { LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../client/scene-types.ts';
 import type { SnapshotDocument } from '../client/wire-types.ts';
@@ -87,7 +88,9 @@ export class RoomSnapshots {
     const { store, pins, scenes, rooms, sources, ttlSeconds } = this.#deps;
     const [scene, view, { annotations }] = await Promise.all([scenes.scene(roomId), rooms.view(roomId), sources.annotations.list(roomId)]);
     const { layers, results } = await this.#layers(roomId, scene);
-    const json = stableJson({ scene: { layers, active: scene.active }, view, annotations });
+    // Keys sorted, `annotations` first: the marks' canonical JSON is made a batch at a time, each mark's kept.
+    const rest = stableJson({ scene: { layers, active: scene.active }, view });
+    const json = `{"annotations":${await renderStableJson(annotations)},${rest.slice(1)}`;
     const id = createHash('sha256').update(json).digest('hex');
     const ttlMs = ttlSeconds * 1000;
     const known = await store.get(id);

@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderCsv, renderJson } from '../../core/annotations/chunked-render.ts';
+import { renderCsv, renderJson, renderStableJson } from '../../core/annotations/chunked-render.ts';
+import { stableJson } from '../../core/params/stable-json.ts';
 import type { Annotation } from '../../core/client/scene-types.ts';
 import { createTestApp, room } from '../helpers/create-test-app.ts';
 
@@ -47,6 +48,7 @@ describe('annotation reads', () => {
     setImmediate(() => (turned = true));
     expect(JSON.parse(await json)).toEqual({ version: 5_000, annotations });
     expect(turned).toBe(true);
+    expect(await renderStableJson(annotations)).toBe(stableJson(annotations));
     const csv = await renderCsv(annotations);
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe('id,kind,label,layer,point,x,y,z,length,volume,color,author,note,score');
