@@ -55,6 +55,11 @@ export const ERRORS = {
   SPC_ERR_DELIVERY_OPTION_MISFIT: entry(400, (name = '?', why = '?') => `delivery option '${name}' cannot be used here: ${why}`),
   SPC_ERR_DELIVERY_FORMAT_UNAVAILABLE: entry(400, (format = '?', type = '?') => `format '${format}' for ${type} results is not available on this host`),
   SPC_ERR_SEGMENT_NOT_FOUND: entry(404, (id = '?', held = '?') => `segment ${id}: no voxel of the labels volume has this id (${held})`),
+  SPC_ERR_DELIVERY_TOO_LARGE: entry(
+    413,
+    (what = '?', size = '?', limit = '?', less = '?') =>
+      `${what} would make a mesh of about ${size} bytes, past the ${limit}-byte limit (--max-delivery-bytes); nothing was built: ask for less, ${less}`,
+  ),
 
   // --- specimens ---
   SPC_ERR_SPECIMEN_NOT_FOUND: entry(404, (id = '?') => `specimen '${id}' not found`),
@@ -175,6 +180,12 @@ export const ERRORS = {
     (plugin = '?', version = '?') =>
       `plugin '${plugin}' version '${version}' is not kept by this host (it keeps the newest --plugin-versions): ` +
       'pin a kept version, or drop the pin to follow the newest',
+  ),
+  SPC_ERR_HOST_CANNOT_KEEP: entry(
+    507,
+    (what = '?', size = '?', kept = '?', limit = '?') =>
+      `this host cannot keep ${what} (${size} bytes more): it already keeps ${kept} of the ${limit} bytes it may hold for published specimens, ` +
+      'uploads and snapshots; nothing older was dropped for it: delete some, or wait for them to expire',
   ),
 
   // --- jobs ---

@@ -142,6 +142,8 @@ export interface HostOptions extends PluginOptions, PeopleHostOptions {
   uploads?: boolean;
   /** Largest accepted upload, bytes (past it a 413). @defaultValue 268435456 */
   maxUploadBytes?: number;
+  /** Largest mesh a delivery makes (estimated before building), else 413. @defaultValue a quarter of `cacheMaxBytes` */
+  maxDeliveryBytes?: number;
   /** Seconds an upload is kept after it was last stored. @defaultValue 3600 */
   uploadTtlSeconds?: number;
   /** Seconds a published specimen (PUT /api/specimens/{id}) is kept after it was last published. @defaultValue 86400 */
@@ -303,5 +305,6 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
     throw new TypeError(`python must be an interpreter path or null, got '${String(python)}'`);
   checkPeopleOptions(o);
   const mode: HostMode = o.relay ? 'relay' : o.join ? 'worker' : 'local';
-  return { ...o, compute, roomThreads, pythonProcesses, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;
+  const maxDeliveryBytes = options.maxDeliveryBytes ?? Math.floor(o.cacheMaxBytes / 4);
+  return { ...o, maxDeliveryBytes, compute, roomThreads, pythonProcesses, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;
 }

@@ -16,16 +16,16 @@ export const CSV_COLUMNS = ['id', 'kind', 'label', 'layer', 'point', 'x', 'y', '
 
 const text = (value: string | number | undefined): string => (value === undefined ? '' : String(value));
 
-export function toAnnotationCsv(annotations: readonly Annotation[]): string {
+/** The property names found in the room, sorted: one column each after the fixed ones. */
+export function propertyColumns(annotations: readonly Annotation[]): string[] {
   const names = new Set<string>();
-  for (const a of annotations) for (const name of Object.keys(a.properties ?? {})) names.add(name);
-  const properties = [...names].sort();
-  const parts = [csvLine([...CSV_COLUMNS, ...properties])];
-  for (const a of annotations) {
-    const tail = [text(a.length), text(a.volume), text(a.color), text(a.author), ...properties.map((name) => text(a.properties?.[name]))];
-    a.points.forEach((p, index) =>
-      parts.push(csvLine([a.id, a.kind, text(a.label), text(a.layer), String(index), String(p[0]), String(p[1]), String(p[2]), ...tail])),
-    );
-  }
-  return parts.join('');
+  for (const a of annotations) if (a.properties) for (const name of Object.keys(a.properties)) names.add(name);
+  return [...names].sort();
+}
+
+/** One annotation's rows (one per point) under the given property columns. */
+export function csvRowsOf(a: Annotation, properties: readonly string[]): string {
+  const tail = [text(a.length), text(a.volume), text(a.color), text(a.author), ...properties.map((name) => text(a.properties?.[name]))];
+  const head = [a.id, a.kind, text(a.label), text(a.layer)];
+  return a.points.map((p, index) => csvLine([...head, String(index), String(p[0]), String(p[1]), String(p[2]), ...tail])).join('');
 }

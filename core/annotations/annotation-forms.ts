@@ -5,10 +5,11 @@
  * 100,000 annotations is tens of megabytes of text, and Neuroglancer asks for a collection's
  * keys one after another. Each read asks the store for the room's version only (one small
  * command on a Redis service) and rebuilds when it moved; reads of a version being built wait
- * for that one build.
+ * for that one build. The JSON and CSV are rendered in batches with the event loop free between
+ * them (chunked-render.ts), each mark's text kept from the version before.
  */
 import type { AnnotationList } from '../wire/scene-types.ts';
-import { toAnnotationCsv } from './annotation-csv.ts';
+import { renderCsv, renderJson } from './chunked-render.ts';
 import type { AnnotationStore } from './annotation-store.ts';
 import { precomputedCollection, type PrecomputedCollection } from './precomputed-collection.ts';
 import { entriesOf, type PrecomputedEntry, type PrecomputedType } from './precomputed-entries.ts';
@@ -19,8 +20,8 @@ const KEPT_ROOMS = 4;
 interface RoomForms {
   version: number;
   list: Promise<AnnotationList>;
-  json?: string;
-  csv?: string;
+  json?: Promise<Buffer>;
+  csv?: Promise<Buffer>;
   collections: Map<PrecomputedType, { collection: PrecomputedCollection; byId: Map<bigint, PrecomputedEntry> }>;
 }
 
@@ -51,16 +52,16 @@ export class AnnotationForms {
     return (await this.#forms(roomId)).list;
   }
 
-  /** The list as the JSON the routes answer. */
-  async json(roomId: string): Promise<string> {
+  /** The list as the JSON the routes answer, encoded once for every reader of the version. */
+  async json(roomId: string): Promise<Buffer> {
     const forms = await this.#forms(roomId);
-    return (forms.json ??= JSON.stringify(await forms.list));
+    return (forms.json ??= forms.list.then(renderJson).then((text) => Buffer.from(text)));
   }
 
-  /** The list as CSV, one row per point. */
-  async csv(roomId: string): Promise<string> {
+  /** The list as CSV, one row per point, encoded once. */
+  async csv(roomId: string): Promise<Buffer> {
     const forms = await this.#forms(roomId);
-    return (forms.csv ??= toAnnotationCsv((await forms.list).annotations));
+    return (forms.csv ??= forms.list.then((list) => renderCsv(list.annotations)).then((text) => Buffer.from(text)));
   }
 
   /** Collection `type` of the room, with its entries by id. */

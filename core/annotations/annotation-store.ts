@@ -49,6 +49,11 @@ export interface AnnotationStore {
    * a snapshot does; later ids stay past every id it holds. Answers the room's version after.
    */
   replace(roomId: string, annotations: readonly Annotation[]): Promise<number>;
+  /**
+   * The changes after version `since`, in version order, for a follower that missed some; null
+   * when they are no longer known (too old, or this store keeps none): read the whole list then.
+   */
+  changesSince?(roomId: string, since: number): Promise<AnnotationEvent[] | null>;
   close(): void;
 }
 

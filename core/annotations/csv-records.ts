@@ -22,14 +22,15 @@ export class CsvSyntaxError extends Error {
 }
 
 /** The records of `text`. @throws CsvSyntaxError naming the line. */
-export function parseCsvRecords(text: string): CsvRecord[] {
+export function parseCsvRecords(text: string, each?: (record: CsvRecord) => void): CsvRecord[] {
   const records: CsvRecord[] = [];
+  const keep = each ?? ((record: CsvRecord) => records.push(record));
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 1;
   let fields: string[] = [];
   let start = line;
   const endRecord = (): void => {
-    if (!(fields.length === 1 && fields[0] === '')) records.push({ line: start, fields });
+    if (!(fields.length === 1 && fields[0] === '')) keep({ line: start, fields });
     fields = [];
   };
   while (i <= text.length) {

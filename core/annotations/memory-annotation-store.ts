@@ -4,7 +4,8 @@
  * ids only grow), the room's version and its next id. Every change is made and announced on the
  * host's event hub in one synchronous step, so events go out in version order. Bounded twice:
  * `maxPerRoom` per room and `maxPerHost` across rooms (a host alone keeps them in its heap).
- * Nothing survives the process: a host that must keep them runs with `--redis`.
+ * Nothing survives the process: a host that must keep them runs with `--redis`. The last
+ * CHANGE_LOG changes of each room are kept, so a follower that missed a few reads only those.
  */
 import type { Annotation, AnnotationEvent, AnnotationInput, AnnotationList } from '../wire/scene-types.ts';
 import { roomChannel } from '../events/channels.ts';
@@ -18,7 +19,13 @@ interface RoomMarks {
   version: number;
   next: number;
   marks: Map<string, Annotation>;
+  /** The latest changes, oldest first; every change after version `logFrom` is in it. */
+  log: AnnotationEvent[];
+  logFrom: number;
 }
+
+/** Changes a room keeps for followers that missed some. */
+const CHANGE_LOG = 10_000;
 
 export interface MemoryAnnotationLimits {
   maxPerRoom: number;
@@ -43,7 +50,7 @@ export class MemoryAnnotationStore implements AnnotationStore {
 
   #room(roomId: string): RoomMarks {
     let room = this.#rooms.get(roomId);
-    if (!room) this.#rooms.set(roomId, (room = { version: 0, next: 1, marks: new Map() }));
+    if (!room) this.#rooms.set(roomId, (room = { version: 0, next: 1, marks: new Map(), log: [], logFrom: 0 }));
     return room;
   }
 
@@ -56,7 +63,32 @@ export class MemoryAnnotationStore implements AnnotationStore {
   }
 
   #announce(roomId: string, events: readonly AnnotationEvent[]): void {
+    this.#remember(this.#room(roomId), events);
     for (const data of eventsOf(events)) this.#hub.publish(roomChannel(roomId), { event: ANNOTATION_EVENT, data });
+  }
+
+  #remember(room: RoomMarks, events: readonly AnnotationEvent[]): void {
+    if (events.length >= CHANGE_LOG) {
+      room.log = [];
+      room.logFrom = room.version;
+      return;
+    }
+    room.log.push(...events);
+    // Trimmed in halves, not one by one: each trim copies the log.
+    if (room.log.length <= 2 * CHANGE_LOG) return;
+    const dropped = room.log.length - CHANGE_LOG;
+    room.logFrom = room.log[dropped - 1]!.version;
+    room.log = room.log.slice(dropped);
+  }
+
+  async changesSince(roomId: string, since: number): Promise<AnnotationEvent[] | null> {
+    const room = this.#rooms.get(roomId);
+    const version = room?.version ?? 0;
+    if (since === version) return [];
+    if (!room || since < room.logFrom || since > version) return null;
+    let from = room.log.length;
+    while (from > 0 && room.log[from - 1]!.version > since) from--;
+    return room.log.slice(from);
   }
 
   async list(roomId: string): Promise<AnnotationList> {

@@ -81,36 +81,55 @@ function draftOf(group: Group, columns: Map<string, number>, header: CsvRecord):
   return draft;
 }
 
-/** The annotations of a CSV text (at most `max`). @throws SPC_ERR_ANNOTATION_CSV naming the line. */
-export function parseAnnotationCsv(text: string, max: number): AnnotationInput[] {
-  let records: CsvRecord[];
-  try {
-    records = parseCsvRecords(text);
-  } catch (error) {
-    if (error instanceof CsvSyntaxError) throw bad(error.line, error.message);
-    throw error;
+/** Rows grouped into annotations as they are read, refused as soon as there are more than `max`. */
+class Grouping {
+  header: CsvRecord | null = null;
+  columns = new Map<string, number>();
+  groups = new Map<string, Group>();
+  alone: Group[] = [];
+  #max: number;
+
+  constructor(max: number) {
+    this.#max = max;
   }
-  const [header, ...rows] = records;
-  if (!header) throw bad(1, 'the file is empty: it needs a header row (x, y, z, ...) and a row per point');
-  if (rows.length === 0) throw bad(header.line, 'there is no row after the header');
-  const columns = columnsOf(header);
-  const groups = new Map<string, Group>();
-  const alone: Group[] = [];
-  for (const record of rows) {
+
+  readonly take = (record: CsvRecord): void => {
+    if (!this.header) {
+      this.header = record;
+      this.columns = columnsOf(record);
+      return;
+    }
+    const { header, columns } = this;
     if (record.fields.length !== header.fields.length) throw bad(record.line, `has ${record.fields.length} fields, the header has ${header.fields.length}`);
     const id = columns.has('id') ? record.fields[columns.get('id')!]!.trim() : '';
     const pointCell = columns.has('point') ? record.fields[columns.get('point')!]!.trim() : '';
     const order = pointCell === '' ? Number.MAX_SAFE_INTEGER : readNumber(pointCell, 'point', record.line);
-    if (id === '') {
-      alone.push({ line: record.line, id: '', rows: [{ record, order }] });
-      continue;
+    let group = id === '' ? undefined : this.groups.get(id);
+    if (!group) {
+      // Refused at the first annotation past the cap, not after reading the rest.
+      if (this.groups.size + this.alone.length >= this.#max)
+        throw bad(record.line, `starts annotation ${this.#max + 1}, more than a room keeps (${this.#max}); nothing was added`);
+      group = { line: record.line, id, rows: [] };
+      if (id === '') this.alone.push(group);
+      else this.groups.set(id, group);
     }
-    let group = groups.get(id);
-    if (!group) groups.set(id, (group = { line: record.line, id, rows: [] }));
-    group.rows.push({ record, order: pointCell === '' ? group.rows.length : order });
+    group.rows.push({ record, order: pointCell === '' && id !== '' ? group.rows.length : order });
+  };
+}
+
+/** The annotations of a CSV text (at most `max`). @throws SPC_ERR_ANNOTATION_CSV naming the line. */
+export function parseAnnotationCsv(text: string, max: number): AnnotationInput[] {
+  const grouping = new Grouping(max);
+  try {
+    parseCsvRecords(text, grouping.take);
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) throw bad(error.line, error.message);
+    throw error;
   }
-  const all = [...groups.values(), ...alone].sort((a, b) => a.line - b.line);
-  if (all.length > max) throw bad(header.line, `holds ${all.length} annotations, more than a room keeps (${max})`);
+  const { header, columns } = grouping;
+  if (!header) throw bad(1, 'the file is empty: it needs a header row (x, y, z, ...) and a row per point');
+  const all = [...grouping.groups.values(), ...grouping.alone].sort((a, b) => a.line - b.line);
+  if (all.length === 0) throw bad(header.line, 'there is no row after the header');
   return all.map((group) => {
     try {
       return checkDraft(draftOf(group, columns, header), '');

@@ -117,7 +117,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     jobs: stack.jobs,
     json: new JsonResultEncoder(compute.pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes, budget: stack.budget }),
     resultIds: stack.resultIds,
-    delivery: new DeliveryVariants(deliveryTaskRunner(compute.pools.encode), stack.budget),
+    delivery: new DeliveryVariants(deliveryTaskRunner(compute.pools.encode), stack.budget, options.maxDeliveryBytes),
     pyramids: new VolumePyramids(pyramidRunner(compute.pools.encode), stack.budget),
     pictures: pictureRunner(compute.pools.encode),
     invokers: compute.invokers,

@@ -71,8 +71,11 @@ export async function assembleWorkspace(deps: {
   const { options, scale } = deps;
   let board: RoomBoard = new MemoryRoomBoard(deps.events, options.cacheTtlSeconds);
   let sceneStore: SceneStore = new MemorySceneStore((roomId, scene) => deps.events.publish(roomChannel(roomId), { event: 'scene', data: scene }));
-  // Pins may hold up to half the byte budget: the oldest snapshots' go first past it.
-  let snapshots: Workspace['snapshots'] = { store: new MemorySnapshotStore(), pins: new MemoryResultPins(deps.budget, deps.budget.maxBytes / 2) };
+  // Snapshots never give way to each other: past these bounds a new one is refused (507).
+  let snapshots: Workspace['snapshots'] = {
+    store: new MemorySnapshotStore(Math.max(64 * 1024 * 1024, deps.budget.maxBytes / 4)),
+    pins: new MemoryResultPins(deps.budget),
+  };
   let annotations: AnnotationStore = new MemoryAnnotationStore(deps.events, {
     maxPerRoom: options.maxAnnotations,
     maxPerHost: Math.max(DEFAULT_MAX_PER_HOST, options.maxAnnotations),

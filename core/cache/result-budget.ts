@@ -9,7 +9,9 @@
  * the host goes quiet, so their memory goes back to the system. Bytes derived from a result
  * (a delivery's compressed or reshaped variants) are held as its dependents: they count in
  * the same budget and go when it goes. Bytes made from a result and living exactly as long
- * (its JSON encoding) are attached to it and count with it.
+ * (its JSON encoding) are attached to it and count with it. What people made (published
+ * files, uploads, snapshots' results) is pinned: it counts in the budget but is never evicted,
+ * and its keepers ask {@link ResultBudget.pinnable} first so that pins never pass the budget.
  */
 
 import { PressureCollector } from '../memory/pressure-gc.ts';
@@ -41,6 +43,7 @@ export class ResultBudget<T> {
   /** Bytes attached to values (held or not yet), counted whenever the value is held. */
   #attached = new WeakMap<object, number>();
   #totalBytes = 0;
+  #pinnedBytes = 0;
   #freedSinceCollect = 0;
   #gc = new PressureCollector(COLLECT_NOW_BYTES, 1000);
 
@@ -89,11 +92,30 @@ export class ResultBudget<T> {
     this.#hold(value, () => this.#sizeOf(value), holder, () => {}, true);
   }
 
+  /** Pins `token`, counted as `bytes` (a file kept elsewhere whose bytes the host answers for). */
+  pinBytes(token: object, bytes: number, holder: string): void {
+    this.#hold(token, () => bytes, holder, () => {}, true);
+  }
+
   /** Bytes of the values held under a pin. */
   get pinnedBytes(): number {
+    return this.#pinnedBytes;
+  }
+
+  /** Bytes that pinning `values` would add (those pinned already count nothing, each value once). */
+  unpinnedBytes(values: Iterable<T>): number {
     let bytes = 0;
-    for (const held of this.#held.values()) if (held.pins?.size) bytes += held.bytes;
+    for (const value of new Set(values)) {
+      const held = this.#held.get(value);
+      if (!held) bytes += this.#sizeOf(value) + (this.#attached.get(value as object) ?? 0);
+      else if (!held.pins?.size) bytes += held.bytes;
+    }
     return bytes;
+  }
+
+  /** Whether `bytes` more can be pinned without pins passing the budget. */
+  pinnable(bytes: number): boolean {
+    return this.#pinnedBytes + bytes <= this.maxBytes;
   }
 
   /** Values held as dependents of another (each dependent once): what the budget still points at. */
@@ -111,14 +133,17 @@ export class ResultBudget<T> {
     }
     this.#held.set(value, held);
     held.holders.set(holder, onEvict);
-    if (pinned) (held.pins ??= new Set()).add(holder);
+    if (pinned) {
+      if (!held.pins?.size) this.#pinnedBytes += held.bytes;
+      (held.pins ??= new Set()).add(holder);
+    }
     this.#evictOverBudget();
   }
 
   /** `holder` no longer keeps `value`; the bytes are freed once no holder is left. */
   release(value: T | object, holder: string): void {
     const held = this.#held.get(value);
-    held?.pins?.delete(holder);
+    if (held?.pins?.delete(holder) && held.pins.size === 0) this.#pinnedBytes -= held.bytes;
     if (!held || !held.holders.delete(holder) || held.holders.size > 0) return;
     this.#held.delete(value);
     this.#freed(held.bytes);
@@ -148,7 +173,8 @@ export class ResultBudget<T> {
     for (const dependent of set) {
       this.#sources.delete(dependent);
       const held = this.#held.get(dependent);
-      if (!held) continue;
+      // A pinned value outlives what it was made from.
+      if (!held || held.pins?.size) continue;
       this.#held.delete(dependent);
       this.#freed(held.bytes);
       for (const onEvict of held.holders.values()) onEvict();
@@ -179,6 +205,7 @@ export class ResultBudget<T> {
     const before = held.bytes;
     held.bytes = this.#sizeOf(value) + total;
     this.#totalBytes += held.bytes - before;
+    if (held.pins?.size) this.#pinnedBytes += held.bytes - before;
     this.#evictOverBudget();
   }
 

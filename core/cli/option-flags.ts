@@ -52,6 +52,7 @@ export const FLAGS = {
   'max-rss': { type: 'string' },
   uploads: { type: 'string' },
   'max-upload-bytes': { type: 'string' },
+  'max-delivery-bytes': { type: 'string' },
   'upload-ttl': { type: 'string' },
   'published-ttl': { type: 'string' },
   'max-annotations': { type: 'string' },

@@ -102,6 +102,8 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --uploads on|off           accept file uploads at POST /api/uploads (default on)
   --max-upload-bytes N       largest accepted upload in bytes, else 413 (default 268435456)
   --upload-ttl S             seconds an upload is kept (default 3600)
+  --max-delivery-bytes N     largest mesh a delivery makes (segment surfaces), else 413
+                             (default a quarter of --cache-max-bytes)
   --published-ttl S          seconds a published specimen is kept (default 86400)
   --max-annotations N        annotations one room holds at most (default 100000)
   --snapshot-ttl S           seconds a room's snapshot and the bytes of its layers are kept,
@@ -235,6 +237,7 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     uploads: onOff('uploads', get('uploads')),
     maxUploadBytes: number('max-upload-bytes', get('max-upload-bytes'), true),
     uploadTtlSeconds: number('upload-ttl', get('upload-ttl'), false),
+    maxDeliveryBytes: number('max-delivery-bytes', get('max-delivery-bytes'), true),
     publishedTtlSeconds: number('published-ttl', get('published-ttl'), false),
     maxAnnotations: positiveInteger('max-annotations', get('max-annotations')),
     snapshotTtlSeconds: number('snapshot-ttl', get('snapshot-ttl'), false),

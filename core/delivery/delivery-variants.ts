@@ -11,6 +11,8 @@
  * volume the same way. The encode threads take variant work by turns, round-robin between
  * the clients asking (fair-turns.ts), and one of them is kept for variants of small results,
  * so a client asking for a small one never waits for a large one being made for someone else.
+ * A segment surface whose estimated size passes the delivery limit is refused before it is made,
+ * and past MAX_SURFACES being made or waiting a new one is refused with 503.
  */
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -25,6 +27,11 @@ import type { StaticFileSource } from './load-static-file.ts';
 import { changesResult, onlyViews, shapeResult, shapingOptions } from './shape-result.ts';
 import { labelIndexBytes, type LabelIndex } from '../labels/label-index.ts';
 import { segmentVolume, surfaceTask } from './segment-delivery.ts';
+import { checkSurfaceSize } from './surface-size.ts';
+import { WorkGate } from '../work-gate.ts';
+
+/** Segment surfaces being made or waiting for a thread at once; past it a 503 with Retry-After. */
+export const MAX_SURFACES = 32;
 
 /**
  * A made variant, as sent: the bytes and their Content-Encoding. `encoding` null with no
@@ -66,12 +73,17 @@ export class DeliveryVariants {
   #indexes = new WeakMap<object, Memo<LabelIndex>>();
   /** Static files: path → the version whose variants are kept, and those variants. */
   #files = new Map<string, { version: string; token: object }>();
+  #surfaces = new WorkGate('segment surfaces', MAX_SURFACES);
   /** Variants made since start (the one-off costs clients did not pay twice). */
   made = 0;
 
-  constructor(runner: DeliveryTaskRunner, budget: ResultBudget<StoredResult>) {
+  /** The most bytes a mesh made for a delivery may take (segment surfaces are checked before they are made). */
+  #maxMeshBytes: number;
+
+  constructor(runner: DeliveryTaskRunner, budget: ResultBudget<StoredResult>, maxMeshBytes = Math.floor(budget.maxBytes / 4)) {
     this.#runner = runner;
     this.#budget = budget;
+    this.#maxMeshBytes = maxMeshBytes;
     const lane = runner.threads > SMALL_VARIANT_LANE ? SMALL_VARIANT_LANE : 0;
     this.turns = new FairTurns(runner.threads - lane, undefined, lane);
   }
@@ -141,7 +153,11 @@ export class DeliveryVariants {
     const { segment, ...rest } = options;
     const volume = segmentVolume(result);
     const task = surfaceTask(volume, await this.labelIndex(volume, client), segment!);
-    const mesh = await this.#once(this.#shaped, volume, `segment=${segment}`, () => this.#run(client, task, volume), resultByteLength);
+    if (!this.#shaped.get(volume)?.has(`segment=${segment}`)) {
+      checkSurfaceSize(task.index, { segment: segment!, max_triangles: rest.max_triangles }, this.#maxMeshBytes, this.#budget.maxBytes);
+    }
+    const make = () => this.#surfaces.run(() => this.#run(client, task, volume));
+    const mesh = await this.#once(this.#shaped, volume, `segment=${segment}`, make, resultByteLength);
     return this.shaped(mesh, rest, client);
   }
 

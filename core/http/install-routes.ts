@@ -42,7 +42,7 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext): Pro
   await app.register(roomImageRoutes, { ctx });
   // One host's forms of its rooms' lists (JSON, CSV, precomputed), shared by both route groups.
   const forms = new AnnotationForms(ctx.annotations);
-  await app.register(annotationRoutes, { ctx: { options: ctx.options, annotations: ctx.annotations, forms } });
+  await app.register(annotationRoutes, { ctx: { options: ctx.options, files: ctx.files, annotations: ctx.annotations, forms } });
   await app.register(precomputedAnnotationRoutes, { ctx: { options: ctx.options, forms } });
   await app.register(sceneRoutes, { ctx });
   await app.register(snapshotRoutes, { ctx });

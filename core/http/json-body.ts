@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
 
-function parseJson(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void): void {
+export function parseJson(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void): void {
   if (body.trim() === '') return done(null, undefined);
   let value: unknown;
   try {

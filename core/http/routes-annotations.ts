@@ -8,17 +8,20 @@
  * removal answer 412 when the annotation moved past that version. A single annotation's
  * answers carry its version as `ETag`, so the next `If-Match` is what the last answer said.
  * Writes pass the host's guards like every other write (cross-site and foreign-Host 403);
- * events go out from the store (annotation-store.ts).
+ * events go out from the store (annotation-store.ts). A large import (JSON or CSV) is read on
+ * the encode thread, not the event loop, and refused at the first annotation past the cap.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnnotationForms } from '../annotations/annotation-forms.ts';
 import { checkPatch } from '../annotations/annotation-patch.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
-import { checkDrafts, isRecord } from '../annotations/check-annotation.ts';
+import { checkDrafts } from '../annotations/check-annotation.ts';
 import { requestIdentity } from '../people/request-user.ts';
-import { parseAnnotationCsv } from '../annotations/parse-annotation-csv.ts';
+import { renderJson } from '../annotations/chunked-render.ts';
+import { draftsOf, INLINE_IMPORT_CHARS, isSingle, parseImport, type ReadImport } from '../annotations/parse-import.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
+import { parseJson } from './json-body.ts';
 import { roomOf } from './request-input.ts';
 import { ifMatchHeader, queryOf, ROOM_PARAMS, roomItemParams, type RoomParams } from './route-inputs.ts';
 
@@ -36,7 +39,12 @@ const FIELDS_TEXT =
   'each a number or a string ≤ 256) and author (≤ 64)';
 
 /** What the annotation routes read from their host. */
-export type AnnotationRouteDeps = Pick<HostContext, 'options'> & { annotations: AnnotationStore; forms: AnnotationForms };
+export type AnnotationRouteDeps = Pick<HostContext, 'options' | 'files'> & { annotations: AnnotationStore; forms: AnnotationForms };
+
+/** A large import's text, kept as it arrived for the encode thread to read. */
+class ImportText {
+  constructor(readonly text: string) {}
+}
 
 /** The version `If-Match` names, undefined without one (`*` is any version). */
 export function ifMatchOf(request: FastifyRequest): number | undefined {
@@ -75,8 +83,25 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
   app.addContentTypeParser(['text/csv', 'application/csv'], { parseAs: 'string', bodyLimit: ANNOTATION_BODY_LIMIT }, (_request, body, done) =>
     done(null, body),
   );
+  // A large list to import is not parsed here: the encode thread reads it (the only POST here is the import).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (request.method === 'POST' && (body as string).length > INLINE_IMPORT_CHARS) return done(null, new ImportText(body as string));
+    parseJson(request, body as string, done);
+  });
+  /** The drafts a POST carries, read off the event loop when large. */
+  const draftsIn = async (request: FastifyRequest): Promise<ReadImport> => {
+    const body = request.body;
+    if (isCsv(request)) {
+      const text = String(body);
+      if (text.length <= INLINE_IMPORT_CHARS) return draftsOf(parseImport({ op: 'parseImport', kind: 'csv', text, max }));
+      return ctx.files.parseAnnotations('csv', text, max);
+    }
+    if (body instanceof ImportText) return ctx.files.parseAnnotations('json', body.text, max);
+    return { drafts: checkDrafts(body, max), single: isSingle(body) };
+  };
 
-  app.get<RoomParams & { Querystring: { format?: string } }>(
+  app.get<RoomParams & { Querystring: { format?: string; since_version?: string } }>(
     '/api/rooms/:room_id/annotations',
     {
       schema: {
@@ -85,9 +110,14 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
           '`version` moves by one for every annotation added, changed or removed (the `annotation` events of the room stream carry it). ' +
           'Each annotation has id, kind, points, its own version, created and updated (ms since the epoch), its optional fields and what the host ' +
           'measured: length (line, polyline) or volume (box, ellipsoid), in the physical units of its points. ' +
-          '`?format=csv`: columns id, kind, label, layer, point, x, y, z, length, volume, color, author and one per property.',
+          '`?format=csv`: columns id, kind, label, layer, point, x, y, z, length, volume, color, author and one per property. ' +
+          '`?since_version=V` (JSON): `{version, since_version, changes}`, the changes after V as the `annotation` events carry them ' +
+          '(`{op, annotation, version}`, oldest first), when the host still knows them; else the whole list as without it.',
         params: ROOM_PARAMS,
-        querystring: queryOf({ format: { enum: ['json', 'csv'], description: 'json (default) or csv' } }),
+        querystring: queryOf({
+          format: { enum: ['json', 'csv'], description: 'json (default) or csv' },
+          since_version: { type: 'string', pattern: '^[0-9]{1,15}$', description: 'The room version the reader has: answer only the changes after it' },
+        }),
       },
     },
     async (request, reply) => {
@@ -97,6 +127,12 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="${fileNameOf(roomId)}"`)
           .send(await ctx.forms.csv(roomId));
+      }
+      const since = request.query.since_version === undefined ? undefined : Number(request.query.since_version);
+      const changes = since === undefined ? null : await store.changesSince?.(roomId, since);
+      if (changes) {
+        const version = changes.at(-1)?.version ?? since;
+        return reply.header('cache-control', 'no-cache').send({ version, since_version: since, changes });
       }
       return reply.type('application/json; charset=utf-8').send(await ctx.forms.json(roomId));
     },
@@ -120,12 +156,11 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
     },
     async (request, reply) => {
       const roomId = roomOf(ctx, request.params.room_id);
-      const csv = isCsv(request);
-      const drafts = csv ? parseAnnotationCsv(String(request.body), max) : checkDrafts(request.body, max);
+      const { drafts, single } = await draftsIn(request);
       const added = await store.add(roomId, authoredBy(request, drafts));
-      const single = !csv && !Array.isArray(request.body) && !(isRecord(request.body) && Array.isArray(request.body.annotations));
       reply.code(201);
-      if (!single) return reply.send(added);
+      // A large import's answer is rendered a batch at a time, as the room's list is.
+      if (!single) return reply.type('application/json; charset=utf-8').send(await renderJson(added));
       const [annotation] = added.annotations;
       reply.header('location', `/api/rooms/${encodeURIComponent(roomId)}/annotations/${annotation!.id}`);
       return sendOne(reply, annotation!);

@@ -3,7 +3,8 @@
  * /api/jobs/{id}: progress (with `since`), result, and DELETE to cancel. A known client that
  * cannot ask for a delivery (the Godot headset client) gets a job's result as its `/data`
  * would be: one step of a volume with time or channels, its volumes uint8 at most 256 a side,
- * its meshes within the headset's triangle budget.
+ * its meshes within the headset's triangle budget. Cancels are bounded: past MAX_CANCELS within
+ * a second, a DELETE gets 503 with `Retry-After`.
  */
 import type { FastifyInstance } from 'fastify';
 import { createHostError } from '../errors.ts';
@@ -15,6 +16,11 @@ import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
 import { PROVENANCE_HEADER, provenanceHeader } from '../registry/provenance.ts';
 import { parseSince } from './request-input.ts';
 import { idParams, queryOf, SINCE } from './route-inputs.ts';
+import { WorkGate } from '../work-gate.ts';
+
+/** Cancels taken within CANCEL_COST_MS; past them a DELETE is refused (503, Retry-After). */
+export const MAX_CANCELS = 200;
+const CANCEL_COST_MS = 1000;
 
 type JobParams = { Params: { id: string } };
 const params = idParams('id');
@@ -24,6 +30,7 @@ export type JobDeps = DeliveryReplyDeps & Pick<HostContext, 'jobs' | 'resultIds'
 
 export async function jobRoutes(app: FastifyInstance, opts: { ctx: JobDeps }): Promise<void> {
   const { ctx } = opts;
+  const cancels = new WorkGate('job cancellations within a second', MAX_CANCELS);
 
   app.get<JobParams & { Querystring: { since?: string } }>(
     '/api/jobs/:id/progress',
@@ -50,6 +57,8 @@ export async function jobRoutes(app: FastifyInstance, opts: { ctx: JobDeps }): P
   });
 
   app.delete<JobParams>('/api/jobs/:id', { schema: { params } }, async (request, reply) => {
+    // A cancel's cost follows it (a thread ended and started again): counted for a while after.
+    cancels.hold(CANCEL_COST_MS);
     if (!(await ctx.jobs.cancel(request.params.id))) throw createHostError('SPC_ERR_JOB_NOT_FOUND', request.params.id);
     return reply.code(204).send();
   });

@@ -7,6 +7,7 @@
  * is a specimen from anywhere else. `DELETE /api/specimens/{id}` removes one (204). Both are
  * writes: the cross-site guard applies, and so does the admin token when the host has one.
  */
+import { lingerOnRefusedBody } from './linger-refused-body.ts';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -89,10 +90,10 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: Publish
   app.put('/api/specimens/:id', {
     schema: PUT_SCHEMA,
     // Before the body is read: a refusal here costs the client no upload.
-    onRequest: async (request, reply) => {
+    onRequest: async (request) => {
       const declared = Number(request.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) {
-        reply.header('connection', 'close');
+        lingerOnRefusedBody(request.raw);
         throw createHostError('SPC_ERR_UPLOAD_TOO_LARGE', String(maxBytes));
       }
     },
@@ -105,7 +106,7 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: Publish
       try {
         file = isFileBody(request) ? await fileFromBody(ctx, request) : await fileFromUpload(ctx, id, request.body, request.query);
       } catch (error) {
-        if (isFileBody(request)) reply.header('connection', 'close');
+        if (isFileBody(request)) lingerOnRefusedBody(request.raw);
         throw error;
       }
       const { replaced, metadata } = await publishFile(ctx, id, file);

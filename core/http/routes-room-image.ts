@@ -3,9 +3,11 @@
  * `GET /api/rooms/{room_id}/image?w=W&h=H`: a PNG of what the room shows with its view, drawn
  * on the encode thread (workspace/room-image.ts). Each side 1..2048 pixels, 512 when absent; a
  * bad one is a 400 naming it; a room that shows nothing a 404. Never cached: the room changes.
+ * At most MAX_PICTURES are drawn or wait at once; past them a 503 with `Retry-After`.
  */
 import type { FastifyInstance } from 'fastify';
 import { pictureSide, PICTURE_SIDE, roomImage, type RoomImageDeps } from '../exports/room-image.ts';
+import { WorkGate } from '../work-gate.ts';
 import { roomOf } from './request-input.ts';
 import { queryOf, ROOM_PARAMS } from './route-inputs.ts';
 
@@ -18,8 +20,12 @@ const side = (what: string) => ({
 const IMAGE_QUERY = queryOf({ w: side('width'), h: side('height') });
 const PNG_REPLY = { 200: { description: 'The picture', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } } };
 
+/** Pictures drawn or waiting for the encode threads at once. */
+export const MAX_PICTURES = 16;
+
 export async function roomImageRoutes(app: FastifyInstance, opts: { ctx: RoomImageDeps }): Promise<void> {
   const { ctx } = opts;
+  const gate = new WorkGate('room pictures', MAX_PICTURES);
   app.get<ImageRequest>(
     '/api/rooms/:room_id/image',
     {
@@ -36,7 +42,7 @@ export async function roomImageRoutes(app: FastifyInstance, opts: { ctx: RoomIma
     async (request, reply) => {
       const width = pictureSide('w', request.query.w);
       const height = pictureSide('h', request.query.h);
-      const png = await roomImage(ctx, roomOf(ctx, request.params.room_id), width, height);
+      const png = await gate.run(() => roomImage(ctx, roomOf(ctx, request.params.room_id), width, height));
       return reply.type('image/png').header('cache-control', 'no-cache').send(Buffer.from(png.buffer, png.byteOffset, png.byteLength));
     },
   );

@@ -9,7 +9,7 @@
  * field's path. Writes pass the guards every write passes (cross-site and foreign-Host 403).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RoomScene } from '../wire/scene-types.ts';
+import type { RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import { parseDeliveryQuery } from '../delivery/parse-delivery.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
@@ -45,6 +45,11 @@ function sendScene(request: FastifyRequest, reply: FastifyReply, scene: RoomScen
   reply.header('etag', etag).header('cache-control', 'no-cache');
   if (request.method === 'GET' && noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
   return reply.send(scene);
+}
+
+/** A layer as written, with the scene's version after the write as its ETag (what the next `If-Match` names). */
+function sendLayer(reply: FastifyReply, layer: SceneLayer, scene: RoomScene): FastifyReply {
+  return reply.header('etag', `"${scene.version}"`).header('cache-control', 'no-cache').send(layer);
 }
 
 function layerIdOf(request: FastifyRequest<LayerParams>, roomId: string): string {
@@ -118,8 +123,9 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
       },
     },
     async (request, reply) => {
-      const layer = await scenes.add(roomOf(ctx, request.params.room_id), request.body, indexOf(request.query.index));
-      return reply.code(201).send(layer);
+      const roomId = roomOf(ctx, request.params.room_id);
+      const layer = await scenes.add(roomId, request.body, indexOf(request.query.index));
+      return sendLayer(reply.code(201), layer, await scenes.scene(roomId));
     },
   );
 
@@ -136,9 +142,10 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
         body: LAYER_BODY,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const roomId = roomOf(ctx, request.params.room_id);
-      return scenes.patch(roomId, layerIdOf(request, roomId), request.body, expectedVersion(request.headers['if-match']));
+      const layer = await scenes.patch(roomId, layerIdOf(request, roomId), request.body, expectedVersion(request.headers['if-match']));
+      return sendLayer(reply, layer, await scenes.scene(roomId));
     },
   );
 

@@ -11,6 +11,7 @@
  * fastify cannot validate, so the route declares only what it `consumes` (ops/openapi.ts shows
  * such a body as binary).
  */
+import { lingerOnRefusedBody } from './linger-refused-body.ts';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
@@ -110,17 +111,17 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: UploadDeps
   app.post('/api/uploads', {
     schema: uploadSchema(ctx.uploads !== null),
     // Runs before the body is read: refusals here cost the client no upload.
-    onRequest: async (request, reply) => {
+    onRequest: async (request) => {
       if (!ctx.uploads) throw createHostError('SPC_ERR_UPLOADS_OFF');
       // A form is a little larger than its file.
       const overhead = request.headers['content-type']?.startsWith('multipart/form-data') ? FORM_OVERHEAD_BYTES : 0;
       const declared = Number(request.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes + overhead) {
-        reply.header('connection', 'close');
+        lingerOnRefusedBody(request.raw);
         throw createHostError('SPC_ERR_UPLOAD_TOO_LARGE', String(maxBytes));
       }
     },
-    handler: async (request: UploadRequest, reply) => {
+    handler: async (request: UploadRequest) => {
       const uploads = ctx.uploads!;
       const { name, stream, declared } = await uploadOf(request);
       // Still before the file is read: it streams in below.
@@ -130,7 +131,7 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: UploadDeps
       try {
         body = stream ? await readUploadBody(stream, maxBytes, ext, declared, describedKey(described)) : { bytes: Buffer.alloc(0), id: '' };
       } catch (error) {
-        reply.header('connection', 'close');
+        lingerOnRefusedBody(request.raw);
         throw error;
       }
       const { bytes, id } = body;

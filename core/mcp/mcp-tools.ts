@@ -13,7 +13,8 @@ import { checkViewChange, VIEW_PROPERTIES } from '../rooms/room-view.ts';
 import { ANNOTATION_TOOLS } from './annotation-tools.ts';
 import { HISTORY_TOOLS } from './history-tools.ts';
 import { JOB_TOOLS } from './job-tools.ts';
-import type { McpTool, ToolArgs, ToolCallContext, ToolSchema } from './mcp-tool.ts';
+import type { McpTool, ToolArgs, ToolCallContext, ToolSchema, ToolSchemaParts } from './mcp-tool.ts';
+import { createHostError } from '../errors.ts';
 import { SCENE_TOOLS } from './scene-tools.ts';
 import { compute, publishFromUpload, roomArg, showInRoom } from './tool-calls.ts';
 import { objectSchema, toolSchemaParts } from './tool-schemas.ts';
@@ -117,8 +118,24 @@ export function listTools(ctx: Pick<HostContext, 'catalog' | 'functions'>): { na
   return TOOL_NAMES.map((name) => ({ name, description: MCP_TOOLS[name].description, inputSchema: MCP_TOOLS[name].input(parts) }));
 }
 
+/** Parts enough to read which arguments a tool's schema names (their contents do not matter). */
+const NAMES_ONLY: ToolSchemaParts = { target: { specimen: {}, function: {}, params: {} }, room: {} };
+
+/**
+ * Refuses an argument the tool does not take: a misspelt `room` would otherwise be ignored and
+ * the tool act on the default room.
+ */
+function checkArgNames(name: ToolName, args: ToolArgs): void {
+  const properties = (MCP_TOOLS[name] as McpTool).input(NAMES_ONLY).properties as Record<string, unknown> | undefined;
+  if (!properties) return;
+  const unknown = Object.keys(args).find((arg) => !Object.hasOwn(properties, arg));
+  if (unknown === undefined) return;
+  throw createHostError('SPC_ERR_BAD_REQUEST', `tool '${name}' takes no argument '${unknown}' (its arguments: ${Object.keys(properties).join(', ')})`);
+}
+
 /** Runs tool `name` with `args`; throws what the routes throw (catalogued host errors). */
 export function callTool(call: ToolCallContext, name: ToolName, args: ToolArgs): Promise<unknown> {
   const tool: McpTool = MCP_TOOLS[name];
+  checkArgNames(name, args);
   return tool.call(call, args);
 }

@@ -4,7 +4,8 @@
  * static file specimens: each file is written to a folder of this host's own, so every route
  * serves it as it serves a file from the specimens directory (the envelope of a `.npy` volume,
  * the known-client profile, ranges, compression, thumbnails). Their bytes count in the host's
- * result budget. A lone host is their only keeper; on a Redis service they live in the
+ * result budget. A lone host is their only keeper: it pins them, so no computed result ever
+ * pushes one out, and refuses a new one (507) once pins would pass the budget; on a Redis service they live in the
  * service (PublishedShare) and this host keeps copies: it reads the list again whenever the
  * service's version has moved, so a specimen published or deleted on one host is listed (or
  * gone) on every other at its next catalog request, and a restarted host lists them all.
@@ -13,6 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { assertPinnable } from '../cache/pin-room.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
@@ -96,6 +98,7 @@ export class PublishedSpecimens {
    * the service keeps it first, so a host that fails to write its copy still lists it later.
    */
   async publish(meta: PublishedMeta, bytes: Buffer): Promise<boolean> {
+    if (!this.#share) assertPinnable(this.#budget, bytes.length - (this.#held.get(meta.id)?.meta.bytes ?? 0), `the published file '${meta.id}'`);
     this.#edits++;
     const replaced = this.#share ? await this.#share.put(meta, bytes) : this.get(meta.id) !== undefined;
     await this.#keep(meta, bytes);
@@ -164,7 +167,9 @@ export class PublishedSpecimens {
     const held: Held = { meta, record: toRecord(meta, file), token, dir };
     this.#held.set(meta.id, held);
     if (old) this.#release(old, old.dir !== dir);
-    this.#budget.holdDependent(token, bytes.length, token, `published:${meta.id}`, () => this.#evicted(meta.id, token));
+    // A service keeps the file itself: this host's copy may go and be read again.
+    if (this.#share) this.#budget.holdDependent(token, bytes.length, token, `published:${meta.id}`, () => this.#evicted(meta.id, token));
+    else this.#budget.pinBytes(token, bytes.length, `published:${meta.id}`);
     this.#list(meta.id);
   }
 
@@ -174,15 +179,14 @@ export class PublishedSpecimens {
     this.#list(meta.id);
   }
 
-  /** The budget dropped a file: a lone host forgets the specimen; a service's host reads it again later. */
+  /** The budget dropped this host's copy of a service's file: it is read again later. */
   #evicted(id: string, token: object): void {
     const held = this.#held.get(id);
     if (!held || held.token !== token) return;
     this.#held.delete(id);
     void rm(held.dir, { recursive: true, force: true });
     this.#list(id);
-    if (this.#share) this.#version = null;
-    else this.#log.warn(`published specimen '${id}' was dropped to keep the host within --cache-max-bytes`);
+    this.#version = null;
   }
 
   #drop(id: string): void {

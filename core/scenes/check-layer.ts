@@ -34,7 +34,7 @@ const LAYER_FIELDS = ['id', 'source', 'kind', 'result', ...DISPLAY_FIELDS];
 const CHANGE_FIELDS = ['id', 'source', 'kind', 'result', 'active', ...DISPLAY_FIELDS];
 
 export function checkLayerId(value: unknown, path: string): string {
-  if (typeof value !== 'string' || !LAYER_ID_PATTERN.test(value)) throw bad(path, 'must be 1 to 64 letters, digits, _ . or -');
+  if (typeof value !== 'string' || !LAYER_ID_PATTERN.test(value)) throw bad(path, "must be 1 to 64 letters, digits, _ . or -, and not '.' or '..'");
   return value;
 }
 

@@ -9,8 +9,8 @@
 
 /** Layers in one scene. */
 export const MAX_LAYERS = 32;
-/** A layer id: letters, digits, `_`, `.` and `-`, 1 to 64 of them. */
-export const LAYER_ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+/** A layer id: letters, digits, `_`, `.` and `-`, 1 to 64 of them; not `.` or `..` (clients that normalise URLs could not reach them). */
+export const LAYER_ID_PATTERN = /^(?!\.\.?$)[A-Za-z0-9_.-]{1,64}$/;
 /** The whole scene as JSON (the `scene` event's data, `GET .../scene`), in bytes. */
 export const MAX_SCENE_BYTES = 64 * 1024;
 /**

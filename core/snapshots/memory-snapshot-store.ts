@@ -1,16 +1,19 @@
 /**
  * @module memory-snapshot-store
- * Snapshots in one host's memory: records in a map (each dropped at its expiry, the oldest past
- * MAX_SNAPSHOTS or MAX_RECORD_BYTES), and their results pinned in the host's byte budget, where they count like any
- * result but are never evicted. Pinned bytes stay under a share of the budget: past it, the
- * oldest snapshots' pins go first (those snapshots then answer 410), so pins never starve the
- * rooms' own results.
+ * Snapshots in one host's memory: records in a map, each dropped at its expiry and never before,
+ * their annotations held once per content (snapshot-marks.ts), and their results pinned in the
+ * host's byte budget, where they count like any result but are never evicted. When a new record
+ * or its pins would pass what the host keeps, the new snapshot is refused (507): no older one is
+ * dropped to make room, so every snapshot taken answers until its time-to-live.
  */
+import { assertPinnable } from '../cache/pin-room.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
+import { createHostError } from '../errors.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { MarkPool, splitDocument, type SplitDocument } from './snapshot-marks.ts';
 import type { ResultPins, SnapshotRecord, SnapshotStore } from './snapshot-store.ts';
 
-/** Snapshots one host keeps, and the bytes of their records (a room's annotations may be many). */
+/** Snapshots one host keeps, and the characters of their records by default (annotations counted once per content). */
 const MAX_SNAPSHOTS = 10_000;
 const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 /** How often expired records and pins are dropped. */
@@ -22,45 +25,75 @@ function sweeper(sweep: () => void): NodeJS.Timeout {
   return timer;
 }
 
+interface Kept {
+  doc: SplitDocument;
+  created: number;
+  pins: unknown;
+  until: number;
+}
+
 export class MemorySnapshotStore implements SnapshotStore {
-  #records = new Map<string, SnapshotRecord & { until: number }>();
-  #bytes = 0;
+  #records = new Map<string, Kept>();
+  #marks = new MarkPool();
+  /** Characters of the records' heads and tails (their marks are in the pool). */
+  #frames = 0;
+  #maxBytes: number;
+  #maxSnapshots: number;
   #timer = sweeper(() => {
     const now = Date.now();
     for (const [id, record] of this.#records) if (record.until <= now) this.#drop(id);
   });
 
+  /** `maxBytes`: the most characters the records may take; `maxSnapshots`: the most records. */
+  constructor(maxBytes = MAX_RECORD_BYTES, maxSnapshots = MAX_SNAPSHOTS) {
+    this.#maxBytes = maxBytes;
+    this.#maxSnapshots = maxSnapshots;
+  }
+
+  /** Characters the records take: each annotation's text once, plus each record's own parts. */
+  get bytes(): number {
+    return this.#marks.bytes + this.#frames;
+  }
+
   #drop(id: string): void {
     const record = this.#records.get(id);
     if (!record) return;
     this.#records.delete(id);
-    this.#bytes -= record.json.length;
+    this.#marks.give(record.doc.marks);
+    this.#frames -= record.doc.head.length + record.doc.tail.length;
   }
 
   async put(id: string, record: SnapshotRecord, ttlMs: number): Promise<void> {
+    const doc = splitDocument(record.json);
+    const replacing = this.#records.has(id);
+    const added = this.#marks.added(doc.marks) + doc.head.length + doc.tail.length;
+    if (!replacing && (this.#records.size >= this.#maxSnapshots || this.bytes + added > this.#maxBytes)) {
+      const what = this.#records.size >= this.#maxSnapshots ? `more than ${this.#maxSnapshots} snapshots` : 'another snapshot';
+      throw createHostError('SPC_ERR_HOST_CANNOT_KEEP', what, String(added), String(this.bytes), `${this.#maxBytes} (snapshot records)`);
+    }
+    const kept: Kept = { doc: { ...doc, marks: this.#marks.take(doc.marks) }, created: record.created, pins: record.pins, until: Date.now() + ttlMs };
     this.#drop(id);
-    this.#records.set(id, { ...record, until: Date.now() + ttlMs });
-    this.#bytes += record.json.length;
-    // The oldest go first past either bound (they then answer 404, as expired ones do).
-    while (this.#records.size > MAX_SNAPSHOTS || (this.#bytes > MAX_RECORD_BYTES && this.#records.size > 1)) this.#drop(this.#records.keys().next().value!);
+    this.#records.set(id, kept);
+    this.#frames += doc.head.length + doc.tail.length;
   }
 
   async get(id: string): Promise<SnapshotRecord | null> {
     const record = this.#records.get(id);
     if (!record || record.until <= Date.now()) return null;
-    return { json: record.json, created: record.created, pins: record.pins };
+    const { head, marks, tail } = record.doc;
+    return { json: head + marks.join(',') + tail, created: record.created, pins: record.pins };
   }
 
   close(): void {
     clearInterval(this.#timer);
     this.#records.clear();
-    this.#bytes = 0;
+    this.#marks.clear();
+    this.#frames = 0;
   }
 }
 
 export class MemoryResultPins implements ResultPins {
   #budget: ResultBudget<StoredResult>;
-  #maxBytes: number;
   /** Pinned results by snapshot, oldest first. */
   #pinned = new Map<string, { results: StoredResult[]; until: number }>();
   #timer = sweeper(() => {
@@ -68,21 +101,24 @@ export class MemoryResultPins implements ResultPins {
     for (const [id, pinned] of this.#pinned) if (pinned.until <= now) this.#unpin(id);
   });
 
-  /** `maxBytes`: the most bytes pins may hold (a share of the budget). */
-  constructor(budget: ResultBudget<StoredResult>, maxBytes: number) {
+  constructor(budget: ResultBudget<StoredResult>) {
     this.#budget = budget;
-    this.#maxBytes = maxBytes;
   }
 
+  /** Refused with 507 when the results would take pins past the budget (nothing else unpinned). */
   async pin(snapshotId: string, results: StoredResult[], ttlMs: number): Promise<unknown> {
-    this.#unpin(snapshotId);
+    assertPinnable(this.#budget, this.#budget.unpinnedBytes(results), 'the layers of another snapshot');
+    const earlier = this.#pinned.get(snapshotId);
     for (const result of results) this.#budget.pin(result, this.#holder(snapshotId));
+    // Taken again: the earlier pins go only once the new ones hold (they may be the same results).
+    if (earlier) for (const result of earlier.results) if (!results.includes(result)) this.#budget.release(result, this.#holder(snapshotId));
     this.#pinned.set(snapshotId, { results, until: Date.now() + ttlMs });
-    for (const id of this.#pinned.keys()) {
-      if (this.#budget.pinnedBytes <= this.#maxBytes || id === snapshotId) break;
-      this.#unpin(id);
-    }
     return null;
+  }
+
+  /** Lets go of a snapshot's pins at once (its record could not be kept). */
+  release(snapshotId: string): void {
+    this.#unpin(snapshotId);
   }
 
   async intact(snapshotId: string): Promise<boolean> {

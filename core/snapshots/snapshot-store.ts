@@ -6,7 +6,8 @@
  * rooms do next. Two homes behind these interfaces: a host's memory (memory-snapshot-store.ts:
  * the record in a map, the results pinned in the host's byte budget) and a Redis service
  * (redis-snapshot-store.ts: the record in Redis, each result's blob kept in the service's blob
- * store), which every host reads and which outlives them.
+ * store), which every host reads and which outlives them. A store that cannot keep a new record
+ * refuses it (a catalogued 507) rather than drop an older one.
  */
 import type { StoredResult } from '../results/stored-result.ts';
 
@@ -32,5 +33,7 @@ export interface ResultPins {
   pin(snapshotId: string, results: StoredResult[], ttlMs: number): Promise<unknown>;
   /** Whether every result pinned for the snapshot is still there. */
   intact(snapshotId: string, pins: unknown): Promise<boolean>;
+  /** Lets go at once of what `pin` kept for a snapshot whose record was refused (where pins cost the host). */
+  release?(snapshotId: string): void;
   close(): void;
 }

@@ -1,9 +1,11 @@
 /**
  * @module memory-upload-store
- * Uploads held by one host: counted in its result budget like cached results (least recently
- * used dropped first), swept once their time-to-live has passed. An id put again (the same
- * bytes uploaded twice at once) holds only its newest result in the budget.
+ * Uploads held by one host: pinned in its result budget (counted like cached results, but never
+ * evicted for them) until their time-to-live has passed, when they are swept; an upload that
+ * would take the pins past the budget is refused (507). An id put again (the same bytes uploaded
+ * twice at once) holds only its newest result in the budget.
  */
+import { assertPinnable } from '../cache/pin-room.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
@@ -36,7 +38,8 @@ export class MemoryUploadStore implements UploadStore {
   #live(id: string): Held | null {
     const held = this.#held.get(id);
     if (!held) return null;
-    if (held.expiresAt > this.#now()) return held;
+    // Released from the budget by anything else (a cleared cache), it is gone as if expired.
+    if (held.expiresAt > this.#now() && this.#budget.holds(held.result)) return held;
     this.#drop(id, held);
     return null;
   }
@@ -66,13 +69,14 @@ export class MemoryUploadStore implements UploadStore {
   async put(id: string, result: StoredResult, bytes: number): Promise<UploadInfo | null> {
     const held: Held = { result, bytes, expiresAt: this.#now() + this.#ttlMs };
     const earlier = this.#held.get(id);
+    const adding = this.#budget.unpinnedBytes([result]);
+    // Larger than the whole budget: never kept (413); else refused only while others fill it (507).
+    if (adding > this.#budget.maxBytes) return null;
+    assertPinnable(this.#budget, adding, 'another upload');
     if (earlier && earlier.result !== result) this.#drop(id, earlier);
     this.#held.set(id, held);
-    // Evicted later, it forgets only itself: the id may hold a newer result by then.
-    this.#budget.hold(result, `upload:${id}`, () => {
-      if (this.#held.get(id) === held) this.#held.delete(id);
-    });
-    return this.#held.get(id) === held ? this.#info(id, held) : null;
+    this.#budget.pin(result, `upload:${id}`);
+    return this.#info(id, held);
   }
 
   async typeOf(id: string): Promise<ResultType | null> {

@@ -34,7 +34,9 @@ export async function readUploadBody(stream: Readable, maxBytes: number, extensi
   let target = known ? sharedBytes(declaredBytes) : null;
   const chunks: Buffer[] = [];
   let total = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  // Not destroyed when refused: the host reads and drops the rest, so the client reads the refusal.
+  const arriving = typeof stream.iterator === 'function' ? stream.iterator({ destroyOnReturn: false }) : (stream as AsyncIterable<Buffer>);
+  for await (const chunk of arriving as AsyncIterable<Buffer>) {
     const end = total + chunk.length;
     if (end > maxBytes) throw createHostError('SPC_ERR_UPLOAD_TOO_LARGE', String(maxBytes));
     hash.update(chunk);

@@ -5,12 +5,13 @@
  * hold up the requests the host is answering meanwhile (`/healthz` above all). The file's
  * decoded size is checked there first (decoded-size.ts), so a file past the limit is refused
  * before any of it is decoded. The bytes cross to the thread without a copy: shared memory
- * as it is, a buffer of its own by transfer.
+ * as it is, a buffer of its own by transfer. Annotation imports (CSV, JSON lists) are read there too.
  */
 import type Tinypool from 'tinypool';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ParseFileTask } from './protocol.ts';
 import { runTask } from './task-pool.ts';
+import { draftsOf, type ReadImport } from '../annotations/parse-import.ts';
 import { DecodedSizeError } from '../formats/decoded-size.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { VolumeGeometryHint } from '../formats/npy/parse-npy.ts';
@@ -59,4 +60,9 @@ export class FileParser {
     if (outcome.kind === 'size') throw new DecodedSizeError(outcome.size, outcome.limit);
     throw new FormatError(outcome.message);
   };
+
+  /** An annotation import (CSV or a JSON list) read and checked on the thread, refused past `max` annotations. */
+  async parseAnnotations(kind: 'csv' | 'json', text: string, max: number): Promise<ReadImport> {
+    return draftsOf(await runTask(this.#pool, { op: 'parseImport', kind, text, max }));
+  }
 }

@@ -3,6 +3,7 @@
  * Messages between the host and its worker threads. Tasks go through tinypool; progress and
  * cancellation travel on a MessagePort made per run (transferred with the task).
  */
+import type { ImportOutcome, ParseImportTask } from '../annotations/parse-import.ts';
 import type { MessagePort } from 'node:worker_threads';
 import type { CallOutcome } from '../results/call-plugin-function.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -73,6 +74,7 @@ export interface RoomPictureTask {
 }
 
 export type WorkerTask =
+  | ParseImportTask
   | InvokeTask
   | JsonTask
   | ShapeTask
@@ -99,6 +101,7 @@ export interface TaskResults extends DeliveryTaskResults {
   json: Uint8Array;
   hash: string;
   parseFile: ParseFileOutcome;
+  parseImport: ImportOutcome;
   /** The levels below level 0, largest first. */
   pyramid: (StoredResult & { type: 'volume' })[];
   /** The PNG's bytes. */

@@ -21,6 +21,7 @@ export const TASK_EXPORTS = {
   loadStatic: 'loadStatic',
   hash: 'hash',
   parseFile: 'parseFileTask',
+  parseImport: 'parseImport',
   pyramid: 'pyramid',
   labelIndex: 'labelIndex',
   surface: 'surface',

@@ -3,10 +3,11 @@
  * The worker-thread entry (bundled by worker-script.ts, run by tinypool). `invoke` imports a
  * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a
  * result's id; `parseFile` reads an uploaded file; `pyramid` makes a volume's OME-Zarr levels; `labelIndex` and `surface` find a segmentation's labels and make
- * their surfaces; `roomPicture` draws a room's PNG. Progress leaves on the task's
+ * their surfaces; `roomPicture` draws a room's PNG; `parseImport` reads an annotation import. Progress leaves on the task's
  * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
+export { parseImport } from '../annotations/parse-import.ts';
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';

@@ -9,8 +9,10 @@
  * (python) a short Python call beside 1 s ones in other rooms: its p99 against alone;
  * (bystander) a small variant beside 8 clients' large ones: its time against idle;
  * (children) a cancelled Python job's forked children: how soon they are gone;
- * (progress) 300,000 progress reports from a Python job: `/healthz` against idle.
- * PROBE_ONLY=blobs,followers,outage,python,bystander,children,progress runs the named parts only.
+ * (progress) 300,000 progress reports from a Python job: `/healthz` against idle;
+ * (snapshots, segments, readers, imports) what people make kept, deliveries bounded by their
+ * output, annotations read and imported off the event loop (probe/kept-work.ts).
+ * PROBE_ONLY=blobs,followers,...,imports runs the named parts only.
  */
 import { blobsPart } from './probe/blobs.ts';
 import { bystanderPart } from './probe/bystander.ts';
@@ -19,8 +21,21 @@ import { outagePart } from './probe/outage.ts';
 import { runPart } from './probe/part.ts';
 import { pythonPart } from './probe/python.ts';
 import { childrenPart, progressPart } from './probe/python-faults.ts';
+import { importsPart, readersPart, segmentsPart, snapshotsPart } from './probe/kept-work.ts';
 
-const PARTS = [blobsPart, followersPart, outagePart, pythonPart, bystanderPart, childrenPart, progressPart];
+const PARTS = [
+  blobsPart,
+  followersPart,
+  outagePart,
+  pythonPart,
+  bystanderPart,
+  childrenPart,
+  progressPart,
+  snapshotsPart,
+  segmentsPart,
+  readersPart,
+  importsPart,
+];
 
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const only = process.env.PROBE_ONLY?.split(',').map((name) => name.trim());

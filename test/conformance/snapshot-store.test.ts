@@ -5,9 +5,10 @@
  * in a real redis-server, results' blobs kept in its blob store). A record comes back as it was
  * put and is gone after its time-to-live; pinned results stay whole whatever else the holder
  * does, and results lost anyway are reported lost. A lone host's data folder is the third home
- * (records in its store, results as blobs in its folder), and keeps both across a restart. Then what only one home does: the memory
- * pins never let the budget evict them and give way oldest first past their share; a Redis blob
- * evicted from under a pin is seen as lost.
+ * (records in its store, results as blobs in its folder), and keeps both across a restart. Then
+ * what only one home does: the memory pins never let the budget evict them, and past the budget a
+ * new snapshot's pins are refused (507) while the older ones hold; a Redis blob evicted from
+ * under a pin is seen as lost.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DiskBlobStore } from '../../core/blobs/disk-blob-store.ts';
@@ -71,7 +72,7 @@ snapshotCases('memory', () => {
   const budget = new ResultBudget<StoredResult>(64 * 1024 * 1024, resultByteLength);
   return {
     store: new MemorySnapshotStore(),
-    pins: new MemoryResultPins(budget, 32 * 1024 * 1024),
+    pins: new MemoryResultPins(budget),
     dropOthers: (results) => {
       for (const result of results) budget.hold(result, 'room:x', () => {});
       for (const result of results) budget.release(result, 'room:x');
@@ -80,22 +81,24 @@ snapshotCases('memory', () => {
 });
 
 describe('memory pins', () => {
-  it('are never evicted by the budget, and give way oldest first past their share', async () => {
-    const budget = new ResultBudget<StoredResult>(10_000, resultByteLength);
-    const pins = new MemoryResultPins(budget, 2_500);
+  it('are never evicted by the budget, and past it refuse a new snapshot rather than drop an older one', async () => {
+    const budget = new ResultBudget<StoredResult>(2_500, resultByteLength);
+    const pins = new MemoryResultPins(budget);
     const first = [volume(256)];
-    const second = [volume(256)];
     await pins.pin('first', first, 60_000);
     // Room entries past the budget push out each other, never a pinned result.
     for (let i = 0; i < 20; i++) budget.hold(volume(256), `room:r${i}`, () => {});
     expect(await pins.intact('first')).toBe(true);
-    await pins.pin('second', second, 60_000);
-    await pins.pin('third', [volume(256)], 60_000);
-    await pins.pin('fourth', [volume(256)], 60_000);
-    expect(await pins.intact('fourth')).toBe(true);
-    expect(await pins.intact('first')).toBe(false);
+    await pins.pin('second', [volume(256)], 60_000);
+    await expect(pins.pin('third', [volume(256)], 60_000)).rejects.toMatchObject({ statusCode: 507, code: 'SPC_ERR_HOST_CANNOT_KEEP' });
+    expect(await pins.intact('first')).toBe(true);
+    expect(await pins.intact('second')).toBe(true);
+    expect(await pins.intact('third')).toBe(false);
+    // The same results again cost nothing more.
+    await pins.pin('first again', first, 60_000);
     expect(budget.pinnedBytes).toBeLessThanOrEqual(2_500);
     pins.close();
+    expect(budget.pinnedBytes).toBe(0);
   });
 });
 

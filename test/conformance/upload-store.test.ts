@@ -148,14 +148,8 @@ uploadStoreCases('memory', () => {
   return {
     store,
     age: async (ms) => void (now += ms),
-    // The budget evicts the least recently used first: every other upload is used, then
-    // bytes just past the room left push out this one alone.
-    lose: async (id) => {
-      for (const [other, result] of store.results) if (other !== id) budget.touch(result);
-      const filler = {};
-      budget.holdDependent(filler, budget.maxBytes - budget.totalBytes + resultByteLength(store.results.get(id)!), filler, 'filler', () => {});
-      budget.release(filler, 'filler');
-    },
+    // The budget never evicts a pinned upload for other results: only a release from outside loses it.
+    lose: async (id) => budget.release(store.results.get(id)!, `upload:${id}`),
   };
 });
 
@@ -217,7 +211,18 @@ describe('memory upload store, its budget', () => {
     expect(own.size).toBe(1);
     expect(own.totalBytes).toBe(resultByteLength(RESULTS.volume!()));
     // Other uploads come and go; the id still answers.
-    for (let i = 0; i < 3; i++) await store.put(freshId(), RESULTS.mesh!(), 1);
+    for (let i = 0; i < 3; i++) await store.put(freshId(), RESULTS.mesh!(), 1).catch(() => null);
+    expectSameResult(await store.get(id), RESULTS.volume!());
+  });
+
+  it('keeps an upload whatever computed results pass through, and refuses a new one (507) once uploads fill the budget', async () => {
+    const { store, budget: own } = storeIn(4096);
+    const id = freshId();
+    await store.put(id, RESULTS.volume!(), 1);
+    for (let i = 0; i < 20; i++) own.hold({ type: 'volume', shape: [1, 1, 256], dtype: 'float32', data: new Float32Array(256) }, `room:${i}`, () => {});
+    expectSameResult(await store.get(id), RESULTS.volume!());
+    const big: StoredResult = { type: 'mesh', vertices: new Float32Array(1020), indices: new Uint32Array(3) };
+    await expect(store.put(freshId(), big, 1)).rejects.toMatchObject({ statusCode: 507, code: 'SPC_ERR_HOST_CANNOT_KEEP' });
     expectSameResult(await store.get(id), RESULTS.volume!());
   });
 });

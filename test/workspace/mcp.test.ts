@@ -200,6 +200,8 @@ describe('MCP', () => {
       ['describe_specimen', { id: 'nope' }, /^404: specimen 'nope' not found/],
       ['publish_from_upload', { id: 'tri', upload: 'x' }, /^409: /],
       ['no_such_tool', {}, /no tool 'no_such_tool'/],
+      // A misspelt argument is refused, not ignored (the default room would be changed instead).
+      ['set_view', { rooom: 'lab', opacity: 0.5 }, /^400: tool 'set_view' takes no argument 'rooom' \(its arguments: .*room/],
       // The room ids the HTTP routes refuse.
       ['get_room', { room: 'x'.repeat(10_000) }, /^400: room is longer than 256 characters/],
       ['set_view', { room: 'lab\r\nSet-Cookie: x', opacity: 0.5 }, /^400: room holds a control character/],

@@ -11,7 +11,7 @@
 export const LAYERS: readonly (readonly string[])[] = [
   ['errors.ts', 'redact-credentials.ts', 's3-url.ts', 'package-layout.ts', 'plugin-options.ts', 'memory/', 'people-options.ts'],
   // What a plugin writes and returns: the SDK's types.
-  ['sdk/'],
+  ['sdk/', 'work-gate.ts'],
   // The binary envelope; the wire shapes and colour maps the host and every client share.
   ['envelope/', 'wire/'],
   // File formats: each one's reader and writer, over the SDK's result types.

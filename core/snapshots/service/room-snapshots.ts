@@ -14,6 +14,7 @@
  * bytes it pins, taken in by another host under the same id, its bytes pinned there.
  */
 import { boundFrame } from '../../annotations/layer-frame.ts';
+import { renderStableJson } from '../../annotations/chunked-render.ts';
 import { createHash } from 'node:crypto';
 import type { LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../../wire/scene-types.ts';
 import type { SnapshotDocument } from '../../wire/wire-types.ts';
@@ -101,12 +102,20 @@ export class RoomSnapshots {
     const { store, pins, scenes, rooms, sources, ttlSeconds } = this.#deps;
     const [scene, view, { annotations }] = await Promise.all([scenes.scene(roomId), rooms.view(roomId), sources.annotations.list(roomId)]);
     const { layers, results } = await this.#layers(roomId, scene);
-    const json = stableJson({ scene: { layers, active: scene.active }, view, annotations });
+    // Keys sorted, `annotations` first: the marks' canonical JSON is made a batch at a time, each mark's kept.
+    const rest = stableJson({ scene: { layers, active: scene.active }, view });
+    const json = `{"annotations":${await renderStableJson(annotations)},${rest.slice(1)}`;
     const id = createHash('sha256').update(json).digest('hex');
     const ttlMs = ttlSeconds * 1000;
     const known = await store.get(id);
     const pinned = await pins.pin(id, results, ttlMs);
-    await store.put(id, { json, created: known?.created ?? Date.now(), pins: pinned }, ttlMs);
+    try {
+      await store.put(id, { json, created: known?.created ?? Date.now(), pins: pinned }, ttlMs);
+    } catch (error) {
+      // Refused: the results pinned for it are let go, unless an earlier take still keeps them.
+      if (!known) pins.release?.(id);
+      throw error;
+    }
     const logged = await this.#deps.history?.record(roomId, 'snapshot', { snapshot_id: id });
     return { id, url: `/?snapshot=${id}`, ...(logged ? { log_seq: logged.seq } : {}) };
   }

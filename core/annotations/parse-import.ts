@@ -1,0 +1,76 @@
+/**
+ * @module parse-import
+ * An annotation import (a JSON list or a CSV text) read into checked drafts, on the encode thread:
+ * a room's worth of marks is megabytes of text, and reading it on the event loop would hold up
+ * every other request. A refusal comes back as a value (its catalogued code and detail), so
+ * the host answers it as if it had been thrown here.
+ */
+import type { AnnotationInput } from '../wire/scene-types.ts';
+import { createHostError, HostError, isHostError, type HostErrorCode } from '../errors.ts';
+import { checkDrafts, isRecord } from './check-annotation.ts';
+import { parseAnnotationCsv } from './parse-annotation-csv.ts';
+
+/** Bodies up to this many characters are read where they arrive (a thread's round trip costs more). */
+export const INLINE_IMPORT_CHARS = 64 * 1024;
+
+export interface ParseImportTask {
+  op: 'parseImport';
+  kind: 'csv' | 'json';
+  text: string;
+  max: number;
+}
+
+/** The drafts read, and whether the body was one annotation (not a list): the answer differs. */
+export interface ReadImport {
+  drafts: AnnotationInput[];
+  single: boolean;
+}
+
+/**
+ * What the thread sends back: the drafts as JSON texts of a few thousand each (cloning 100,000
+ * objects across would hold the event loop at once; texts are parsed a batch per turn), or the refusal.
+ */
+export type ImportOutcome = { ok: true; batches: string[]; single: boolean } | { ok: false; code: HostErrorCode; message: string };
+
+/** Drafts per JSON text sent back. */
+const BATCH = 2000;
+
+/** Whether a JSON body is one annotation rather than a list of them. */
+export function isSingle(body: unknown): boolean {
+  return !Array.isArray(body) && !(isRecord(body) && Array.isArray(body.annotations));
+}
+
+function parseJsonList(text: string, max: number): ReadImport {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw createHostError('SPC_ERR_BODY_INVALID_JSON', (error as Error).message);
+  }
+  if (body === null) throw createHostError('SPC_ERR_BODY_NULL');
+  return { drafts: checkDrafts(body, max), single: isSingle(body) };
+}
+
+/** The drafts of an import, or its refusal as a value. */
+export function parseImport(task: ParseImportTask): ImportOutcome {
+  try {
+    const read = task.kind === 'csv' ? { drafts: parseAnnotationCsv(task.text, task.max), single: false } : parseJsonList(task.text, task.max);
+    const batches: string[] = [];
+    for (let at = 0; at < read.drafts.length; at += BATCH) batches.push(JSON.stringify(read.drafts.slice(at, at + BATCH)));
+    return { ok: true, batches, single: read.single };
+  } catch (error) {
+    if (isHostError(error)) return { ok: false, code: error.code, message: error.message };
+    throw error;
+  }
+}
+
+/** The drafts, a batch per turn of the event loop, or the refusal thrown again where the request is answered. */
+export async function draftsOf(outcome: ImportOutcome): Promise<ReadImport> {
+  if (!outcome.ok) throw new HostError(outcome.code, outcome.message);
+  const drafts: AnnotationInput[] = [];
+  for (const [i, batch] of outcome.batches.entries()) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const draft of JSON.parse(batch) as AnnotationInput[]) drafts.push(draft);
+  }
+  return { drafts, single: outcome.single };
+}

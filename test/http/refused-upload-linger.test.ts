@@ -1,0 +1,81 @@
+/**
+ * A refused upload is answered to every client: the host reads and drops the rest of a body it
+ * refused (up to a bound) rather than closing while the client still sends, so Node's own `http`
+ * client reads the 413 and its detail instead of failing with EPIPE, and on a raw connection the
+ * whole body is taken and the connection still answers the next request. Both refusals are
+ * covered: a Content-Length past `--max-upload-bytes`, and a chunked body that passes it.
+ */
+import { connect, type Socket } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { createTestApp } from '../helpers/create-test-app.ts';
+
+const MAX = 1024 * 1024;
+
+/** Sends `total` bytes to `path` with node:http (with or without a Content-Length): the status and body it reads. */
+function send(url: string, path: string, total: number, withLength: boolean): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { 'content-type': 'application/octet-stream' };
+    if (withLength) headers['content-length'] = total;
+    const req = httpRequest(`${url}${path}`, { method: path.startsWith('/api/uploads') ? 'POST' : 'PUT', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    // The whole body in one write, as a client holding the file in memory sends it.
+    req.end(Buffer.alloc(total, 7));
+  });
+}
+
+/** Writes `data` to `socket`, waiting while its buffer is full. */
+async function write(socket: Socket, data: Buffer | string): Promise<void> {
+  if (!socket.write(data)) await new Promise((resolve, reject) => (socket.once('drain', resolve), socket.once('error', reject)));
+}
+
+/** Sends a refused upload on a raw connection, then a second request on it: everything the host answered. */
+async function refusedThenAnother(url: string, chunked: boolean): Promise<string> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  let received = '';
+  socket.on('data', (data: Buffer) => (received += data.toString('latin1')));
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.on('error', () => {});
+  const body = Buffer.alloc(8 * MAX, 3);
+  const framing = chunked ? 'transfer-encoding: chunked' : `content-length: ${body.length}`;
+  const head = `POST /api/uploads?filename=big.npy HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/octet-stream\r\n`;
+  await write(socket, `${head}${framing}\r\n\r\n`);
+  for (let at = 0; at < body.length; at += 64 * 1024) {
+    const piece = body.subarray(at, at + 64 * 1024);
+    await write(socket, chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece);
+  }
+  if (chunked) await write(socket, '0\r\n\r\n');
+  await write(socket, `GET /healthz HTTP/1.1\r\nhost: ${hostname}:${port}\r\nconnection: close\r\n\r\n`);
+  await closed;
+  return received;
+}
+
+describe('a refused upload', () => {
+  for (const chunked of [false, true]) {
+    it(`is read to its end and leaves the connection answering (${chunked ? 'chunked' : 'Content-Length'})`, async () => {
+      const host = await createTestApp({ maxUploadBytes: MAX });
+      const url = await host.listen({ host: '127.0.0.1', port: 0 });
+      const received = await refusedThenAnother(url, chunked);
+      expect(received).toMatch(/^HTTP\/1\.1 413 /);
+      expect(received).toMatch(/SPC_ERR_UPLOAD_TOO_LARGE/);
+      expect(received).toMatch(/HTTP\/1\.1 200 [^]*"status"/);
+    });
+  }
+
+  for (const [what, withLength] of [['with a Content-Length past the limit', true], ['streamed past the limit without one', false]] as const) {
+    it(`is answered 413 to node:http, ${what}`, async () => {
+      const host = await createTestApp({ maxUploadBytes: MAX });
+      const url = await host.listen({ host: '127.0.0.1', port: 0 });
+      for (const path of ['/api/uploads?filename=big.npy', '/api/specimens/big?filename=big.npy']) {
+        const answer = await send(url, path, 64 * MAX, withLength);
+        expect(answer.status, path).toBe(413);
+        expect(JSON.parse(answer.body)).toMatchObject({ code: 'SPC_ERR_UPLOAD_TOO_LARGE' });
+      }
+    });
+  }
+});

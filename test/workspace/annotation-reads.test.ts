@@ -1,0 +1,72 @@
+/**
+ * Reading a room's annotations without holding the host: `?since_version=V` answers only the
+ * changes after V (oldest first, as the room's events carry them), or the whole list once they
+ * are no longer known; the JSON and CSV forms are rendered a batch at a time with the event loop
+ * free between batches, as the same text a single pass would make. On a host with an admin
+ * token, writes need it as the docs say, and reads do not.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { renderCsv, renderJson, renderStableJson } from '../../core/annotations/chunked-render.ts';
+import { stableJson } from '../../core/wire/stable-json.ts';
+import type { Annotation } from '../../core/wire/scene-types.ts';
+import { createTestApp, room } from '../helpers/create-test-app.ts';
+
+describe('annotation reads', () => {
+  it('answer the changes since a version, nothing when current, the whole list when unknown, 400 for a bad one', async () => {
+    const host = await createTestApp();
+    const r = room();
+    const at = `/api/rooms/${r}/annotations`;
+    const marks = Array.from({ length: 5 }, (_, i) => ({ kind: 'point', points: [[i, 0, 0]] }));
+    const added = (await host.inject({ method: 'POST', url: at, payload: marks })).json() as { annotations: Annotation[] };
+    const [first, second] = added.annotations;
+    expect((await host.inject({ method: 'PATCH', url: `${at}/${first!.id}`, payload: { label: 'moved' } })).statusCode).toBe(200);
+    expect((await host.inject({ method: 'DELETE', url: `${at}/${second!.id}` })).statusCode).toBe(204);
+    const since = (await host.inject({ url: `${at}?since_version=5` })).json();
+    expect(since).toMatchObject({ version: 7, since_version: 5 });
+    expect(since.changes.map((c: { op: string; version: number; annotation: Annotation }) => [c.op, c.version, c.annotation.id])).toEqual([
+      ['change', 6, first!.id],
+      ['remove', 7, second!.id],
+    ]);
+    expect(since.changes[0].annotation.label).toBe('moved');
+    expect((await host.inject({ url: `${at}?since_version=7` })).json()).toEqual({ version: 7, since_version: 7, changes: [] });
+    const whole = (await host.inject({ url: `${at}?since_version=70` })).json();
+    expect(whole.version).toBe(7);
+    expect(whole.annotations).toHaveLength(4);
+    const bad = await host.inject({ url: `${at}?since_version=-1` });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toMatch(/since_version/);
+  });
+
+  it('render a room of marks a batch at a time, as the text of one pass', async () => {
+    const annotations: Annotation[] = Array.from({ length: 5_000 }, (_, i) => ({
+      id: String(i + 1), kind: 'point', points: [[i, i / 3, -1 - i]], version: 1, created: 5, updated: 5,
+      ...(i % 7 === 0 ? { properties: { score: i, note: `n, "${i}"` } } : {}),
+    }));
+    let turned = false;
+    const json = renderJson({ version: 5_000, annotations });
+    setImmediate(() => (turned = true));
+    expect(JSON.parse(await json)).toEqual({ version: 5_000, annotations });
+    expect(turned).toBe(true);
+    expect(await renderStableJson(annotations)).toBe(stableJson(annotations));
+    const csv = await renderCsv(annotations);
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('id,kind,label,layer,point,x,y,z,length,volume,color,author,note,score');
+    expect(lines).toHaveLength(5_001);
+    expect(lines[1]).toBe('1,point,,,0,0,0,-1,,,,,"n, ""0""",0');
+    const moved = [...annotations];
+    moved[3] = { ...annotations[3]!, points: [[9, 9, 9]] };
+    expect((await renderCsv(moved)).split('\r\n')[4]).toBe('4,point,,,0,9,9,9,,,,,,');
+  });
+
+  it('on a token host need the token to write, as the docs say, and none to read', async () => {
+    const docs = readFileSync(new URL('../../docs/annotations.md', import.meta.url), 'utf8');
+    expect(docs).toMatch(/annotation writes need the admin token when the host\s+has one/);
+    const host = await createTestApp({ adminToken: 'sesame' });
+    const at = `/api/rooms/${room()}/annotations`;
+    const mark = { kind: 'point', points: [[1, 2, 3]] };
+    expect((await host.inject({ method: 'POST', url: at, payload: mark })).statusCode).toBe(401);
+    expect((await host.inject({ method: 'POST', url: at, headers: { authorization: 'Bearer sesame' }, payload: mark })).statusCode).toBe(201);
+    expect((await host.inject({ url: at })).statusCode).toBe(200);
+  });
+});
