@@ -6,6 +6,7 @@
 import { availableParallelism, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { ENVELOPE_MEDIA_TYPE } from './envelope/media-type.ts';
+import { KEEPING_DEFAULTS, type KeepingOptions } from './keeping-options.ts';
 import { PLUGIN_DEFAULTS, type PluginOptions } from './plugin-options.ts';
 import { checkPeopleOptions, PEOPLE_DEFAULTS, type PeopleHostOptions } from './people-options.ts';
 import { redactUrl } from './redact-credentials.ts';
@@ -18,7 +19,7 @@ export function isRedisUrl(value: string): boolean {
   return /^rediss?:\/\/[^/\s]+(\/\d+)?$/.test(value);
 }
 
-export interface HostOptions extends PluginOptions, PeopleHostOptions {
+export interface HostOptions extends PluginOptions, PeopleHostOptions, KeepingOptions {
   /** Specimens directory (one folder with a specimen.json per specimen). @defaultValue `"specimens"` */
   specimensDir?: string | null;
   /** Directory of built plugin bundles. @defaultValue `"build/out"` */
@@ -144,18 +145,8 @@ export interface HostOptions extends PluginOptions, PeopleHostOptions {
   maxUploadBytes?: number;
   /** Largest mesh a delivery makes (estimated before building), else 413. @defaultValue a quarter of `cacheMaxBytes` */
   maxDeliveryBytes?: number;
-  /** Seconds an upload is kept after it was last stored. @defaultValue 3600 */
-  uploadTtlSeconds?: number;
-  /** Seconds a published specimen (PUT /api/specimens/{id}) is kept after it was last published. @defaultValue 86400 */
-  publishedTtlSeconds?: number;
   /** Annotations one room holds at most; a request that would pass it adds nothing (409). @defaultValue 100000 */
   maxAnnotations?: number;
-  /** Seconds a room's snapshot (`POST .../snapshots`) and its layers' bytes are kept, whatever the room does next. @defaultValue 2592000 */
-  snapshotTtlSeconds?: number;
-  /** The folder a lone host keeps rooms and what people make in (made at start); null: memory only; unused with redis. @defaultValue null */
-  dataDir?: string | null;
-  /** Seconds a room's log keeps each entry (`GET /api/rooms/{room}/log`). @defaultValue 2592000 (30 days) */
-  logTtlSeconds?: number;
 }
 
 export type ResolvedHostOptions = Required<Omit<HostOptions, 'logStream' | 'roomThreads' | 'compute' | 'pythonProcesses'>> & {
@@ -213,12 +204,8 @@ export const HOST_DEFAULTS = Object.freeze({
   writeTimeoutSeconds: 60,
   uploads: true,
   maxUploadBytes: 268435456,
-  uploadTtlSeconds: 3600,
-  publishedTtlSeconds: 86400,
   maxAnnotations: 100_000,
-  snapshotTtlSeconds: 2592000,
-  dataDir: null,
-  logTtlSeconds: 2592000,
+  ...KEEPING_DEFAULTS,
   ...PLUGIN_DEFAULTS,
   ...PEOPLE_DEFAULTS,
 });

@@ -213,10 +213,7 @@ export class VitrineClient implements JobEndpoints {
     return (await this.#http.json<{ peers: RoomPeer[] }>('GET', `/api/rooms/${enc(room)}/presence`, { signal })).peers;
   }
 
-  /**
-   * `PUT /api/rooms/{room}/view`: shares how `room` looks (only the settings given change);
-   * every follower gets a `view` event.
-   */
+  /** `PUT /api/rooms/{room}/view`: shares how `room` looks (only the settings given change); followers get a `view` event. */
   async setRoomView(room: string, view: RoomView, signal?: AbortSignal): Promise<void> {
     await this.#http.send('PUT', `/api/rooms/${enc(room)}/view`, { body: view, signal });
   }
@@ -247,11 +244,7 @@ export class VitrineClient implements JobEndpoints {
     return { ...document, id, created };
   }
 
-  /**
-   * The URL of `GET /api/snapshots/{id}?format=bundle`: the snapshot as a session file
-   * (`<id>.vitrine`, a tar archive of its document and every byte it pins) to keep or take to
-   * another host.
-   */
+  /** The URL of the snapshot as a session file (`<id>.vitrine`: its document and every byte it pins, to keep or move). */
   sessionUrl(id: string): string {
     return this.#http.url(`/api/snapshots/${enc(id)}`, { format: 'bundle' });
   }
@@ -261,11 +254,7 @@ export class VitrineClient implements JobEndpoints {
     return (await this.#http.send('GET', `/api/snapshots/${enc(id)}`, { query: { format: 'bundle' }, signal })).arrayBuffer();
   }
 
-  /**
-   * `POST /api/snapshots`: takes a session file into the host, under the snapshot's own id,
-   * every byte checked against its id (a damaged file is a 400 naming the part at fault).
-   * Restore it into a room with `scene(room).restore(id)`.
-   */
+  /** `POST /api/snapshots`: a session file taken in under its own id, each byte checked; restore with `scene(room).restore(id)`. */
   loadSession(file: Blob | ArrayBuffer, signal?: AbortSignal): Promise<SnapshotCreated> {
     return this.#http.json('POST', '/api/snapshots', { bytes: { type: 'application/x-tar', value: file }, signal });
   }
