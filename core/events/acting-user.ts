@@ -4,7 +4,7 @@
  * rest of the request's life) and read where a room event is sent, so that every change of a
  * scene, a layer, a view or an entry carries `by` without each store and route handing the name
  * down. Work a request starts and that ends later (a computation's result) is still its
- * user's; work no known user started carries no `by`.
+ * user's (`anonymous` for a request that names nobody); work no request started carries no `by`.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ROOM_CHANNEL_PREFIX } from './channels.ts';

@@ -114,6 +114,8 @@ export function loggedAnnotations(store: AnnotationStore, log: RoomRecorder): An
       await log.record(roomId, 'annotation', { op: 'replace', annotations, version });
       return version;
     },
+    // What a follower that missed versions reads (a home that keeps no changes answers the whole list).
+    ...(store.changesSince ? { changesSince: (roomId: string, since: number) => store.changesSince!(roomId, since) } : {}),
     close: () => store.close(),
   };
 }

@@ -12,7 +12,7 @@ import { createHostError, isHostError } from '../errors.ts';
 import type { People } from './people.ts';
 import type { Want } from './room-access.ts';
 import { runAs } from '../events/acting-user.ts';
-import { requestIdentity, setRequestIdentity } from './request-user.ts';
+import { ANONYMOUS, requestIdentity, setRequestIdentity } from './request-user.ts';
 import type { Identity } from './users.ts';
 import { ACCESS_PATH } from './routes-people.ts';
 
@@ -77,11 +77,11 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
       throw error;
     }
   };
-  // The rest of an identified request, and all it starts, runs as its user: room events carry
-  // `by`. An anonymous one's events stay as they always were (no `by`: nobody is named).
+  // The rest of a request, and all it starts, runs as its user: room events carry `by`, the
+  // user's name, or `anonymous` when the request names nobody (the host says who, never a body).
   app.addHook('onRequest', (request, _reply, done) => {
     identify(request).then((identity) => {
-      if (!identity) return done();
+      if (!identity) return runAs(ANONYMOUS, () => done());
       setRequestIdentity(request, identity);
       runAs(identity.name, () => done());
     }, done);

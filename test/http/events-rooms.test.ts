@@ -40,7 +40,8 @@ describe('room event stream', () => {
 
     const invokedAnswer = await post(`${url}/api/processing/invoke`, { function_name: 'square', kwargs: { size: 2 }, room_id: r });
     expect(invokedAnswer.status).toBe(200);
-    const invoked = { function_name: 'square', specimen_id: null, params: squareParams(2), type: 'mesh' };
+    // Each event says who made it: these requests name nobody, so the host says `anonymous`.
+    const invoked = { function_name: 'square', specimen_id: null, params: squareParams(2), type: 'mesh', by: 'anonymous' };
     expect((await stream.next((e) => e.event === 'computing')).data).toEqual({ ...invoked, job_id: null });
     expect((await stream.next((e) => e.event === 'result')).data).toEqual({
       ...invoked,
@@ -52,7 +53,7 @@ describe('room event stream', () => {
     const data = await fetch(`${url}/api/specimens/dyn-square/data?params=${encodeURIComponent('{"size":3}')}&room_id=${r}`);
     expect(data.status).toBe(200);
     await data.arrayBuffer();
-    const fetched = { function_name: 'square', specimen_id: 'dyn-square', params: squareParams(3), type: 'mesh' };
+    const fetched = { function_name: 'square', specimen_id: 'dyn-square', params: squareParams(3), type: 'mesh', by: 'anonymous' };
     expect((await stream.next((e) => e.event === 'computing', from)).data).toEqual({ ...fetched, job_id: null });
     expect((await stream.next((e) => e.event === 'result', from)).data).toEqual({
       ...fetched,
@@ -63,7 +64,7 @@ describe('room event stream', () => {
     from = stream.events.length;
     const started = await post(`${url}/api/specimens/dyn-square/start`, { params: { size: 4 }, room_id: r });
     const { job_id: jobId } = (await started.json()) as { job_id: string };
-    const job = { function_name: 'square', specimen_id: 'dyn-square', params: squareParams(4), type: 'mesh' };
+    const job = { function_name: 'square', specimen_id: 'dyn-square', params: squareParams(4), type: 'mesh', by: 'anonymous' };
     expect((await stream.next((e) => e.event === 'computing', from)).data).toEqual({ ...job, job_id: jobId });
     const jobResult = await stream.next((e) => e.event === 'result', from);
     expect(jobResult.data).toEqual({ ...job, result_id: anyResultId, blob_id: anyResultId });

@@ -27,6 +27,8 @@ const NOT_ROOM = new Set([
   'GET /api/colormaps', 'POST /api/tickets', 'GET /api/me', 'GET /docs', 'GET /docs/', 'GET /docs/static/theme/vitrine.css', 'GET /docs/static/index.html',
   'GET /docs/static/swagger-initializer.js', 'GET /docs/*', 'GET /docs/json', 'GET /docs/yaml', 'GET /openapi.json', 'GET /metrics',
   'GET /mcp', 'DELETE /mcp', 'GET /healthz', 'GET /readyz', 'GET /client.js', 'PUT /api/rooms/:room_id/access',
+  // A session file taken in, a snapshot verified, the plugins deployed: no room is named.
+  'POST /api/snapshots', 'POST /api/snapshots/:id/verify', 'GET /api/plugins',
 ]);
 
 const REFUSALS = new Set(['SPC_ERR_ROOM_NOT_VISIBLE', 'SPC_ERR_ROOM_SIGN_IN', 'SPC_ERR_ROOM_WRITE_FORBIDDEN']);

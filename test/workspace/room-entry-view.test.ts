@@ -29,7 +29,7 @@ describe('room entry', () => {
     expect(shown.status).toBe(200);
     const staticEntry = { function_name: null, specimen_id: 'vol', params: {}, type: 'volume' };
     expect(await shown.json()).toEqual(staticEntry);
-    expect((await stream.next((e) => e.event === 'result')).data).toEqual(staticEntry);
+    expect((await stream.next((e) => e.event === 'result')).data).toEqual({ ...staticEntry, by: 'anonymous' });
     expect(await (await fetch(`${url}/api/rooms/${r}/entry`)).json()).toEqual(staticEntry);
 
     const from = stream.events.length;
@@ -92,7 +92,7 @@ describe('room view', () => {
     const second = await put(`${url}/api/rooms/${r}/view`, { opacity: 0.4, mode: 'volume', colormap: null });
     const view = { window: [10, 200], opacity: 0.4, mode: 'volume', camera };
     expect(await second.json()).toEqual(view);
-    expect((await stream.next((e) => e.event === 'view' && (e.data as { mode?: string }).mode === 'volume', from)).data).toEqual(view);
+    expect((await stream.next((e) => e.event === 'view' && (e.data as { mode?: string }).mode === 'volume', from)).data).toEqual({ ...view, by: 'anonymous' });
     expect(await (await fetch(`${url}/api/rooms/${r}/view`)).json()).toEqual(view);
 
     const late = await openStream(`${url}/api/rooms/${r}/events`);

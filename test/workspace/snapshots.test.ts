@@ -130,8 +130,11 @@ describe('snapshots', () => {
     const restored = await send('PUT', `/api/rooms/${r}/scene`, { snapshot: created.id });
     expect(restored.status).toBe(200);
     const back = await computed(r);
-    const strip = (s: RoomScene) => s.layers.map(({ result, ...layer }) => ({ ...layer, result_id: result?.result_id }));
+    // Restored layers are pinned to the plugin version that made them (a computed layer's source names it).
+    const strip = (s: RoomScene) =>
+      s.layers.map(({ result, source: { version: _version, ...source }, ...layer }) => ({ ...layer, source, result_id: result?.result_id }));
     expect(strip(back)).toEqual(strip(before));
+    expect(back.layers.filter((layer) => layer.source.function).every((layer) => typeof layer.source.version === 'string')).toBe(true);
     expect(back.active).toBe('scan');
     expect(await (await fetch(`${server.url}/api/rooms/${r}/view`)).json()).toMatchObject({ camera: { position: [0, 0, 5] } });
 

@@ -157,6 +157,7 @@ export interface LayerOutcome {
  */
 export async function obtainLayerResult(deps: LayerSourceDeps, resolved: ResolvedSource, signal?: AbortSignal): Promise<LayerOutcome> {
   let result: StoredResult | null;
+  let provenance: Provenance | undefined;
   if (resolved.kind === 'file') {
     const data = resolved.record.data;
     throw bad('source.specimen', `'${resolved.record.id}' is a '${data?.kind === 'file' ? data.fileName : '?'}' file, which no parser reads: it has no result`);
@@ -169,8 +170,8 @@ export async function obtainLayerResult(deps: LayerSourceDeps, resolved: Resolve
     const limit = new ComputeTimeLimit(deps.options.computeTimeoutSeconds);
     const request = resolved.request;
     result = await limit.run(request.entry.name, () => computeResult(deps.results, computeRequestOf(request, { signal: limit.joined(signal) })));
-    return { result, resultId: await deps.resultIds.of(result), provenance: provenanceOf(request.entry, request.values) };
+    provenance = provenanceOf(request.entry, request.values);
   }
   if (resolved.segment !== undefined) result = await deps.delivery.shaped(result, { segment: resolved.segment });
-  return { result, resultId: await deps.resultIds.of(result) };
+  return { result, resultId: await deps.resultIds.of(result), ...(provenance ? { provenance } : {}) };
 }
