@@ -141,3 +141,10 @@ class Http:
         body = None if payload is None else json.dumps(payload).encode("utf-8")
         headers = {"Content-Type": "application/json"} if body is not None else None
         return self.send(method, path, query=query, body=body, headers=headers).json()
+
+
+def _seg(value: str) -> str:
+    """`value` as one segment of a URL path (an id), refused when it is not a non-empty string."""
+    if not isinstance(value, str) or value == "":
+        raise ValueError(f"an id is a non-empty string, not {value!r}")
+    return urllib.parse.quote(value, safe="")

@@ -107,6 +107,6 @@ class RoomAnnotations:
 
 
 def _id(value: Any) -> str:
-    from .client import _seg
+    from ._http import _seg
 
     return _seg(str(value))

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import json
 from typing import Any, Callable, Dict, Generator, List, Mapping, Optional, Sequence
-from urllib.parse import quote
 
 from ._decode import DataFile, decode_response
 from ._encode import to_file
-from ._http import Http, VitrineError
+from ._http import Http, VitrineError, _seg
+from ._job import Job
 from ._labels import as_label_volume
 from ._picture import Picture
 from ._sse import Event, read_events
@@ -45,12 +45,6 @@ AXES_FIELDS = ("axes", "channels", "time_step", "time_unit", "vector")
 VOLUME_FIELDS = ("unit",) + AXES_FIELDS
 
 
-def _seg(value: str) -> str:
-    if not isinstance(value, str) or value == "":
-        raise ValueError(f"an id is a non-empty string, not {value!r}")
-    return quote(value, safe="")
-
-
 def _delivery(options: Mapping[str, Any]) -> Dict[str, Any]:
     unknown = sorted(set(options) - set(DELIVERY_OPTIONS))
     if unknown:
@@ -61,59 +55,6 @@ def _delivery(options: Mapping[str, Any]) -> Dict[str, Any]:
             value = ",".join(str(v) for v in value)
         out[key] = value
     return out
-
-
-class Job:
-    """A computation started with `Client.start`: its id, its progress and its result."""
-
-    def __init__(self, client: "Client", specimen: str, params: Dict[str, Any], room: Optional[str], start: Dict[str, Any]) -> None:
-        self._client = client
-        self.specimen = specimen
-        self.params = params
-        self.room = room
-        self.id: str = start["job_id"]
-        self.status: str = start["status"]
-        self.error: Optional[str] = None
-
-    def __repr__(self) -> str:
-        return f"Job({self.id!r}, {self.specimen!r}, {self.status})"
-
-    def progress(self) -> Dict[str, Any]:
-        """The job's status and every progress message so far."""
-        answer = self._client._http.json("GET", f"/api/jobs/{_seg(self.id)}/progress")
-        self.status, self.error = answer["status"], answer.get("error")
-        return answer
-
-    def events(self) -> Generator[Event, None, None]:
-        """The job's event stream: `progress` events, then `done` or `error` (then it ends)."""
-        path = f"/api/jobs/{_seg(self.id)}/events"
-        with self._client._http.open("GET", path, headers={"Accept": "text/event-stream"}, timeout=self._client.stream_timeout) as stream:
-            for event in read_events(stream):
-                if event.event in ("done", "error") and isinstance(event.data, dict):
-                    self.status, self.error = event.data.get("status", event.event), event.data.get("error")
-                yield event
-                if event.event in ("done", "error"):
-                    return
-
-    def wait(self, on_progress: Optional[Callable[[Dict[str, Any]], None]] = None) -> "Job":
-        """Blocks until the job ends, handing each progress message to `on_progress` once.
-        Raises VitrineError when the job ended in an error (cancelled included)."""
-        if self.status == "running":
-            for event in self.events():
-                if event.event == "progress" and on_progress is not None:
-                    on_progress(event.data)
-        if self.status == "error":
-            raise VitrineError(500, f"job {self.id} failed: {self.error}")
-        return self
-
-    def result(self, **delivery: Any) -> Any:
-        """Waits, then the result as `data()` gives it (from the room cache the job filled)."""
-        self.wait()
-        return self._client.data(self.specimen, self.params, room=self.room, **delivery)
-
-    def cancel(self) -> None:
-        """Stops the computation (the job ends as error `cancelled`)."""
-        self._client._http.send("DELETE", f"/api/jobs/{_seg(self.id)}")
 
 
 class Client:
