@@ -28,6 +28,7 @@ import type { SceneStore } from '../scenes/scene-store.ts';
 import { MemoryResultPins, MemorySnapshotStore } from '../snapshots/memory-snapshot-store.ts';
 import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
 import { LoggedSceneStore, loggedAnnotations, loggedBoard } from '../history/logged-stores.ts';
+import { DiskRoomLog } from '../history/disk-room-log.ts';
 import { MemoryRoomLog } from '../history/memory-room-log.ts';
 import { RoomRecorder } from '../history/room-recorder.ts';
 import type { RoomLogStore } from '../history/room-log-store.ts';
@@ -87,7 +88,8 @@ export async function assembleWorkspace(deps: {
     snapshots.store.close();
     ({ board, sceneStore, annotations, snapshots, share } = durable);
   }
-  let logStore: RoomLogStore = new MemoryRoomLog(options.logTtlSeconds);
+  // A lone host's data folder keeps each room's log as it keeps the room; else memory (or Redis, below).
+  let logStore: RoomLogStore = deps.data ? new DiskRoomLog(deps.data.store, options.logTtlSeconds) : new MemoryRoomLog(options.logTtlSeconds);
   let roster: Roster | null = null;
   let relay: LiveRelay | null = null;
   if (scale) {

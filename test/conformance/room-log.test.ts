@@ -10,6 +10,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRoomLog } from '../../core/history/memory-room-log.ts';
+import { DiskRoomLog } from '../../core/history/disk-room-log.ts';
+import type { DataStore } from '../../core/durable/data-store.ts';
+import { openTempDataStore, reopenDataStore } from '../helpers/temp-data-store.ts';
 import { RedisRoomLog } from '../../core/history/redis-room-log.ts';
 import { MAX_LOG_PAGE, type LogEntry, type RoomLogStore } from '../../core/history/room-log-store.ts';
 import { defineScripts } from '../../core/redis/redis-scripts.ts';
@@ -97,13 +100,16 @@ roomLogCases('memory', (ttl = 3600) => {
 });
 
 let redis: RedisServer;
+let data: DataStore;
 const connections: Redis[] = [];
 beforeAll(async () => {
   redis = await startRedis();
+  data = await openTempDataStore();
 });
 afterAll(async () => {
   for (const connection of connections) connection.disconnect();
   await redis?.stop();
+  await data?.close();
 });
 
 function redisLog(ttl: number): RoomLogStore {
@@ -113,3 +119,22 @@ function redisLog(ttl: number): RoomLogStore {
 }
 
 roomLogCases('redis', (ttl = 3600) => [redisLog(ttl), redisLog(ttl)]);
+
+// A lone host's data folder: one store, as the host has it.
+roomLogCases('disk', (ttl = 3600) => {
+  const store = new DiskRoomLog(data, ttl);
+  return [store, store];
+});
+
+describe('disk room log across a restart', () => {
+  it('keeps every entry and goes on from the last seq', async () => {
+    let store = await openTempDataStore();
+    const r = `restart-${Math.random().toString(36).slice(2)}`;
+    for (let i = 0; i < 3; i++) await new DiskRoomLog(store, 3600).append(r, view(i));
+    store = await reopenDataStore(store);
+    const log = new DiskRoomLog(store, 3600);
+    expect((await log.append(r, view(3))).seq).toBe(4);
+    expect((await readAll(log, r, 10)).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    await store.close();
+  });
+});

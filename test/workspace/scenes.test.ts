@@ -277,7 +277,8 @@ describe('the entry is the active layer', () => {
       const result = await stream.next((e) => e.event === 'result' && (e.data as { params: { n: number } }).params.n === n, from);
       expect(computing.data, what).toMatchObject({ function_name: 'ramp', job_id: null, layer: 'ramp' });
       // Every member the entry's result had is there as it was, `layer` beside them.
-      expect(Object.keys(result.data as object).sort(), what).toEqual(['blob_id', 'by', 'function_name', 'layer', 'params', 'result_id', 'specimen_id', 'type']);
+      const members = ['blob_id', 'by', 'function_name', 'layer', 'params', 'result_id', 'specimen_id', 'type'];
+      expect(Object.keys(result.data as object).sort(), what).toEqual(members);
     }
     // Restoring a snapshot computes the active layer again: its events name it too.
     const { id } = (await (await send('POST', `/api/rooms/${r}/snapshots`)).json()) as { id: string };
