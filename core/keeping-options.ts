@@ -7,6 +7,11 @@
 export interface KeepingOptions {
   /** The folder a lone host keeps rooms and what people make in (made at start); null: memory only; unused with redis. @defaultValue null */
   dataDir?: string | null;
+  /**
+   * Bytes of computed results (rooms' layers) a lone host keeps in its data folder, so a restart
+   * shows them without computing again; the least recently used go first. @defaultValue 10737418240 (10 GiB)
+   */
+  diskCacheMaxBytes?: number;
   /** Seconds an upload is kept after it was last stored. @defaultValue 3600 */
   uploadTtlSeconds?: number;
   /** Seconds a published specimen (PUT /api/specimens/{id}) is kept after it was last published. @defaultValue 86400 */
@@ -19,6 +24,7 @@ export interface KeepingOptions {
 
 export const KEEPING_DEFAULTS = {
   dataDir: null as string | null,
+  diskCacheMaxBytes: 10 * 1024 ** 3,
   uploadTtlSeconds: 3600,
   publishedTtlSeconds: 86400,
   snapshotTtlSeconds: 2592000,

@@ -244,6 +244,7 @@ const NUMBER_RULES: readonly (readonly [keyof typeof HOST_DEFAULTS, NumberRule])
   ['maxAnnotations', { integer: true, safe: true }],
   ['snapshotTtlSeconds', POSITIVE],
   ['logTtlSeconds', POSITIVE],
+  ['diskCacheMaxBytes', { zero: true, integer: true, safe: true }],
   ['pluginVersions', { integer: true }],
 ];
 

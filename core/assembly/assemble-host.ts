@@ -135,6 +135,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
       log,
       // A new affine moved the points some bound layers take: the binder computes them again at its pace.
       boundMoved: (roomId, layerIds) => binder?.changed(roomId, layerIds),
+      kept: stack.kept,
     },
     events,
   );

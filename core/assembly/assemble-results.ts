@@ -26,6 +26,7 @@ import { ResultService } from '../serving/result-service.ts';
 import type { ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
+import type { DiskKeptResults } from '../blobs/disk-kept-results.ts';
 
 export interface ResultStack {
   budget: ResultBudget<StoredResult>;
@@ -40,6 +41,8 @@ export interface ResultStack {
   scale: ScaleService | null;
   /** A lone host's data folder (`--data-dir`), else null. */
   data: DurableData | null;
+  /** Computed results a lone host keeps in its data folder (`--disk-cache-max-bytes`), else null. */
+  kept: DiskKeptResults | null;
   close(): Promise<void>;
 }
 
@@ -93,7 +96,9 @@ export async function assembleResults(deps: {
   }
   const data = await openDurable(options);
   // A result id no one holds in memory any more (a snapshot's pin after a restart) is read from the folder.
-  if (data) resultIds.useRemote((id) => data.blobs.find(id));
+  // So is a kept result (a room's layer computed before the restart).
+  const kept = data && options.diskCacheMaxBytes > 0 ? await keptResults(data, options.diskCacheMaxBytes) : null;
+  if (data) resultIds.useRemote(async (id) => (await data.blobs.find(id)) ?? (await kept?.find(id)) ?? null);
   const lone = async () => (data ? diskUploads(data, options.uploadTtlSeconds) : new MemoryUploadStore(budget, options.uploadTtlSeconds));
   const uploads = !options.uploads ? null : (scale?.uploads ?? (await lone()));
   return {
@@ -106,6 +111,7 @@ export async function assembleResults(deps: {
     uploads,
     scale,
     data,
+    kept,
     async close() {
       uploads?.close();
       await scale?.close();
@@ -116,6 +122,11 @@ export async function assembleResults(deps: {
       await data?.store.close();
     },
   };
+}
+
+async function keptResults(data: DurableData, maxBytes: number): Promise<DiskKeptResults> {
+  const { DiskKeptResults } = await import('../blobs/disk-kept-results.ts');
+  return new DiskKeptResults(data.store, data.blobs, maxBytes);
 }
 
 async function diskUploads(data: DurableData, ttlSeconds: number): Promise<UploadStore> {

@@ -4,14 +4,14 @@
  * blob store over its folder of bytes, loaded only when a folder is given, so a host in memory
  * or on a Redis service never loads the engine.
  */
-import type { BlobStore } from '../blobs/blob-store.ts';
+import type { DiskBlobStore } from '../blobs/disk-blob-store.ts';
 import type { DataStore } from '../durable/data-store.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 
 export interface DurableData {
   store: DataStore;
   /** Results kept by their id (snapshots' pins, uploads). */
-  blobs: BlobStore;
+  blobs: DiskBlobStore;
 }
 
 /** The folder's stores, or null when this host keeps nothing on disk (no folder, a Redis service, a worker). */

@@ -19,6 +19,9 @@ interface BlobRecord {
 
 const SWEEP_MS = 60_000;
 
+/** The database of computed results kept on disk (disk-kept-results.ts), whose files a sweep leaves. */
+export const KEPT_DB = 'kept';
+
 export class DiskBlobStore implements BlobStore {
   #store: DataStore;
   #now: () => number;
@@ -53,7 +56,11 @@ export class DiskBlobStore implements BlobStore {
   }
 
   async get(ref: BlobRef): Promise<StoredResult | null> {
-    if (!this.#live(ref.hash)) return null;
+    return this.#live(ref.hash) ? this.read(ref) : null;
+  }
+
+  /** The result a file of the folder holds, read whatever record keeps it (a blob's, or a kept result's). */
+  async read(ref: BlobRef): Promise<StoredResult | null> {
     const bytes = await this.#store.blobs.read(ref.hash);
     if (!bytes) return null;
     const meta = JSON.parse(ref.meta) as BlobMeta;
@@ -98,7 +105,9 @@ export class DiskBlobStore implements BlobStore {
     await this.#store.write(() => {
       for (const hash of gone) if ((this.#db.get(hash)?.expiresAt ?? 0) <= now) this.#db.remove(hash);
     });
-    for (const hash of gone) if (!this.#db.get(hash)) await this.#store.blobs.remove(hash);
+    // A file a kept result still names (disk-kept-results.ts) stays for it.
+    const kept = this.#store.db<unknown>(KEPT_DB);
+    for (const hash of gone) if (!this.#db.get(hash) && kept.get(hash) === undefined) await this.#store.blobs.remove(hash);
   }
 
   close(): void {

@@ -58,6 +58,7 @@ export const FLAGS = {
   'max-annotations': { type: 'string' },
   'snapshot-ttl': { type: 'string' },
   'data-dir': { type: 'string' },
+  'disk-cache-max-bytes': { type: 'string' },
   'log-ttl': { type: 'string' },
   'plugin-versions': { type: 'string' },
   'trust-keys': { type: 'string' },

@@ -112,6 +112,8 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
                              uploads and published specimens, or none (memory only, lost at
                              exit); not used with --redis (default $XDG_DATA_HOME/vitrine,
                              else ~/.local/share/vitrine)
+  --disk-cache-max-bytes N   bytes of computed layer results a lone host keeps in its data
+                             folder, least recently used dropped first (default 10737418240)
   --log-ttl S                seconds a room's log keeps each change (default 2592000, 30 days)
   --plugin-versions N        versions of each plugin kept side by side after reloads; layers
                              pinned to one keep computing with it (default 3)
@@ -239,6 +241,7 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     uploadTtlSeconds: number('upload-ttl', get('upload-ttl'), false),
     maxDeliveryBytes: number('max-delivery-bytes', get('max-delivery-bytes'), true),
     publishedTtlSeconds: number('published-ttl', get('published-ttl'), false),
+    diskCacheMaxBytes: number('disk-cache-max-bytes', get('disk-cache-max-bytes'), true),
     maxAnnotations: positiveInteger('max-annotations', get('max-annotations')),
     snapshotTtlSeconds: number('snapshot-ttl', get('snapshot-ttl'), false),
     logTtlSeconds: number('log-ttl', get('log-ttl'), false),

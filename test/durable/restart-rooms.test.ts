@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnFixtureHost } from '../helpers/fixture-host.ts';
 import { tempDataDir } from '../helpers/temp-data-store.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const ARGS = ['--pool-size', '1', '--no-viewer', '--log-level', 'warn'];
 const jsonBody = (method: string, body: unknown) => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -40,6 +41,34 @@ describe('a room after kill -9 and a restart', () => {
     const restored = await fetch(`${host.url}/api/rooms/other/scene`, jsonBody('PUT', { snapshot: id }));
     expect(restored.status).toBe(200);
     expect(((await restored.json()) as { layers: unknown[] }).layers).toHaveLength(1);
+    await host.stop();
+  });
+
+  it('shows its layers after a restart without computing them again (their results kept on disk)', async () => {
+    const dir = tempDataDir();
+    let host = await spawnFixtureHost(['--data-dir', dir, ...ARGS]);
+    const scene = () => `${host.url}/api/rooms/kept/scene`;
+    const layer = { id: 'ramp', source: { function: 'ramp', params: { n: 7 } } };
+    expect((await fetch(`${host.url}/api/rooms/kept/layers`, jsonBody('POST', layer))).status).toBe(201);
+    const blobId = await waitFor(async () => {
+      const layers = ((await (await fetch(scene())).json()) as { layers: { result?: { blob_id?: string } }[] }).layers;
+      return layers[0]?.result?.blob_id;
+    }, 'the layer result');
+    const bytes = Buffer.from(await (await fetch(`${host.url}/api/blobs/${blobId}`)).arrayBuffer());
+    await host.stop('SIGKILL');
+
+    // No snapshot pins it: the bytes come from the kept results of the data folder.
+    host = await spawnFixtureHost(['--data-dir', dir, ...ARGS]);
+    const layers = ((await (await fetch(scene())).json()) as { layers: { result?: { blob_id?: string } }[] }).layers;
+    expect(layers[0]?.result?.blob_id).toBe(blobId);
+    const after = await fetch(`${host.url}/api/blobs/${blobId}`);
+    expect(after.status).toBe(200);
+    expect(Buffer.from(await after.arrayBuffer()).equals(bytes)).toBe(true);
+    await host.stop();
+
+    // The control: a host that keeps no results on disk has nothing to answer with.
+    host = await spawnFixtureHost(['--data-dir', dir, '--disk-cache-max-bytes', '0', ...ARGS]);
+    expect((await fetch(`${host.url}/api/blobs/${blobId}`)).status).toBe(404);
     await host.stop();
   });
 });

@@ -16,6 +16,7 @@ import { layerDataUrl, specimenDataUrl } from '../scene-size.ts';
 import type { SceneStore, SceneWrite } from '../scene-store.ts';
 import type { ResultSource } from '../../serving/result-source.ts';
 import { asIsFileResult } from './file-layers.ts';
+import type { StoredResult } from '../../results/stored-result.ts';
 import { kindOfResult, obtainLayerResult, resolveLayerSource, type LayerOutcome, type LayerSourceDeps, type ResolvedSource } from './layer-sources.ts';
 import { ResultCounts } from './result-counts.ts';
 import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
@@ -29,6 +30,8 @@ export interface SceneDeps {
   log: { warn(object: Record<string, unknown>, message: string): void };
   /** Bound layers `layerIds` of the room take other points after a change of the scene: computed again at the binder's pace. */
   boundMoved?(roomId: string, layerIds: readonly string[]): void;
+  /** Where a lone host keeps layers' results across restarts (its data folder), when it does. */
+  kept?: { keep(result: StoredResult): Promise<void> } | null;
 }
 
 /** The cache slot of a layer: the room's own while it is the active layer. */
@@ -200,6 +203,8 @@ export class LayerRuns {
   async #obtain(resolved: ResolvedSource, dataUrl: string, signal: AbortSignal): Promise<{ result: LayerResult; outcome: LayerOutcome | null }> {
     if (resolved.kind === 'file') return { result: await asIsFileResult(resolved.record, resolved.type), outcome: null };
     const outcome = await obtainLayerResult(this.#deps.sources, resolved, signal);
+    // Kept on disk beside the scene that names it, so a restart shows the layer without computing it again.
+    this.#deps.kept?.keep(outcome.result).catch((err: unknown) => this.#deps.log.warn({ err }, 'a layer result could not be kept on disk'));
     const result: LayerResult = { result_id: outcome.resultId, type: outcome.result.type, data_url: dataUrl, blob_id: outcome.resultId };
     return { result: outcome.provenance ? { ...result, provenance: outcome.provenance } : result, outcome };
   }

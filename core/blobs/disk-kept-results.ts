@@ -1,0 +1,84 @@
+/**
+ * @module disk-kept-results
+ * Computed results a lone host keeps on disk (`--disk-cache-max-bytes`), so a restart shows
+ * every room's layers as they were without computing them again: each result's frame a file of
+ * the data folder's content-addressed bytes (shared with blobs of the same content), and a
+ * record of the `kept` database with its size and when it was last used. Past the bound the
+ * least recently used go first (a dropped one is computed again when asked); a file a blob
+ * record (a snapshot's pin, an upload) still names stays for it.
+ */
+import type { DataStore } from '../durable/data-store.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { frameOf, type BlobMeta } from './blob-store.ts';
+import { KEPT_DB, type DiskBlobStore } from './disk-blob-store.ts';
+
+interface KeptRecord {
+  meta: string;
+  bytes: number;
+  used: number;
+}
+
+export class DiskKeptResults {
+  #store: DataStore;
+  #blobs: DiskBlobStore;
+  #maxBytes: number;
+  #now: () => number;
+  #total = 0;
+
+  constructor(store: DataStore, blobs: DiskBlobStore, maxBytes: number, now: () => number = Date.now) {
+    this.#store = store;
+    this.#blobs = blobs;
+    this.#maxBytes = maxBytes;
+    this.#now = now;
+    for (const { value } of this.#db.getRange()) this.#total += value.bytes;
+  }
+
+  get #db() {
+    return this.#store.db<KeptRecord>(KEPT_DB);
+  }
+
+  /** Bytes kept now. */
+  get bytes(): number {
+    return this.#total;
+  }
+
+  /** Keeps `result` (or marks it used again); results larger than the whole bound are not kept. */
+  async keep(result: StoredResult): Promise<void> {
+    const { header, blocks, hash } = frameOf(result);
+    const bytes = header.byteLength;
+    if (bytes > this.#maxBytes) return;
+    const held = this.#db.get(hash);
+    if (held) {
+      await this.#store.write(() => this.#db.put(hash, { ...held, used: this.#now() }));
+      return;
+    }
+    const meta = JSON.stringify({ header, chunkBytes: bytes, chunks: bytes > 0 ? 1 : 0 } satisfies BlobMeta);
+    await this.#store.blobs.put(blocks, hash);
+    await this.#store.write(() => this.#db.put(hash, { meta, bytes, used: this.#now() }));
+    this.#total += bytes;
+    if (this.#total > this.#maxBytes) await this.#evict();
+  }
+
+  /** The kept result with id `hash`, or null. */
+  async find(hash: string): Promise<StoredResult | null> {
+    const held = /^[0-9a-f]{64}$/.test(hash) ? this.#db.get(hash) : undefined;
+    return held ? this.#blobs.read({ hash, meta: held.meta }) : null;
+  }
+
+  /** Drops the least recently used until the kept bytes are within the bound. */
+  async #evict(): Promise<void> {
+    const all = [...this.#db.getRange()].map(({ key, value }) => ({ hash: key as string, ...value })).sort((a, b) => a.used - b.used);
+    const gone: string[] = [];
+    let total = this.#total;
+    for (const record of all) {
+      if (total <= this.#maxBytes) break;
+      gone.push(record.hash);
+      total -= record.bytes;
+    }
+    await this.#store.write(() => {
+      for (const hash of gone) this.#db.remove(hash);
+    });
+    this.#total = total;
+    for (const hash of gone) if (!this.#blobs.holds(hash)) await this.#store.blobs.remove(hash);
+  }
+}
