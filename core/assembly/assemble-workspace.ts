@@ -116,7 +116,8 @@ export async function assembleWorkspace(deps: {
     const announceOn = board;
     roster = new RedisRoster(scale.connections.command, (roomId, event, data) => announceOn.announce(roomId, event, data), streamed);
     const live = new RedisLiveRelay(scale.connections.command, scale.connections.subscriber.duplicate());
-    await live.start();
+    // Not awaited: a host started while Redis is down listens at once, and poses cross hosts once it answers.
+    live.start().catch((err: unknown) => deps.warn?.('live poses could not subscribe across hosts', err));
     relay = live;
   }
   const roomBoard = board;

@@ -25,7 +25,12 @@ export interface UserHome {
 
 export function openUserStore(home: UserHome): UserStore {
   if (home.connection) return new RedisUserStore(home.connection);
-  if (home.redis) return new RedisUserStore(new Redis(home.redis, { maxRetriesPerRequest: 1, lazyConnect: false }), true);
+  if (home.redis) {
+    // A command's own connection: a refused one fails the command (one retry) with its message, not ioredis's log line.
+    const connection = new Redis(home.redis, { maxRetriesPerRequest: 1, lazyConnect: false });
+    connection.on('error', () => {});
+    return new RedisUserStore(connection, true);
+  }
   if (home.data) return new LmdbUserStore(usersOfDataStore(home.data));
   if (home.dataDir) return new LmdbUserStore(usersOfDataDir(home.dataDir));
   return new MemoryUserStore();

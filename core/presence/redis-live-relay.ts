@@ -20,8 +20,12 @@ export class RedisLiveRelay implements LiveRelay {
     this.#publisher = publisher;
     this.#subscriber = subscriber;
     this.#subscriber.on('message', (_channel: string, message: string) => this.#dispatch(message));
+    // Redis going away shows in the host's readiness (and its other connections' logs); this one
+    // reconnects and subscribes again by itself, so its errors are no news of their own.
+    this.#subscriber.on('error', () => {});
   }
 
+  /** Subscribes; resolves once Redis answers (a host started while Redis is down does not wait for it). */
   async start(): Promise<void> {
     await this.#subscriber.subscribe(CHANNELS.live);
   }

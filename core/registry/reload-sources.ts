@@ -43,6 +43,9 @@ export async function reloadPlugins(pluginsDir: string, home: PluginHome): Promi
       // A folder emptied to be copied into again: what served keeps serving until a manifest is back.
       const problem = 'manifest.json is missing (not built, or still being copied): the kept version serves';
       versions.refuse(name, problem, change);
+      // Said once, for what it means here: the generic line of a folder without a manifest gives way.
+      const generic = problems.findIndex((line) => line.startsWith(`plugin folder ${name}: no manifest.json`));
+      if (generic >= 0) problems.splice(generic, 1);
       problems.push(`plugin ${name}: ${problem}`);
     }
   }

@@ -96,6 +96,8 @@ describe('the web viewer', () => {
     // Drag the segments slider all the way left with the mouse: input events while dragging
     // (debounced), change on release; the latest value wins.
     const slider = page.locator('[data-param=segments] input[type=range]');
+    // The side panel may reach below the window (the layer list's session buttons): the mouse needs the slider in view.
+    await slider.scrollIntoViewIfNeeded();
     const box = await slider.boundingBox();
     if (!box) throw new Error('segments slider has no box');
     const frames = await framesDrawn(page);

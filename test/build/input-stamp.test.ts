@@ -63,7 +63,7 @@ describe('input stamps', () => {
   it('cover the compiled sources and the package files, never the outputs', () => {
     const inputs = compileInputs().map((file) => path.relative(REPO_ROOT, file));
     expect(inputs).toContain(path.join('core', 'cli', 'main.ts'));
-    expect(inputs).toContain(path.join('core', 'viewer', 'app', 'main.ts'));
+    expect(inputs).toContain(path.join('viewer', 'main.ts'));
     expect(inputs).toContain('package-lock.json');
     expect(inputs.filter((file) => /^build[\\/](dist|out)[\\/]|node_modules/.test(file))).toEqual([]);
     expect(pluginInputs()).toContain(COMPILE_STAMP);

@@ -70,7 +70,8 @@ describe('rooms as shared workspaces on a Redis service', () => {
     expect(
       (await fetch(`${a.url}/api/rooms/${r}/view`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(view) })).status,
     ).toBe(200);
-    expect((await stream.next((e) => e.event === 'view', from)).data).toEqual(view);
+    // The event says who changed the view (nobody named: anonymous); the view itself is as set.
+    expect((await stream.next((e) => e.event === 'view', from)).data).toEqual({ ...view, by: 'anonymous' });
     expect(await (await fetch(`${b.url}/api/rooms/${r}/view`)).json()).toEqual(view);
     const shown = await fetch(`${a.url}/api/rooms/${r}/entry`, {
       method: 'PUT',
@@ -79,7 +80,7 @@ describe('rooms as shared workspaces on a Redis service', () => {
     });
     expect(shown.status).toBe(200);
     const entry = { function_name: null, specimen_id: 'shared-scan', params: {}, type: 'volume' };
-    expect((await stream.next((e) => e.event === 'result', from)).data).toEqual(entry);
+    expect((await stream.next((e) => e.event === 'result', from)).data).toEqual({ ...entry, by: 'anonymous' });
     expect(await (await fetch(`${b.url}/api/rooms/${r}/entry`)).json()).toEqual(entry);
     stream.close();
 

@@ -39,7 +39,8 @@ function walk(dir, found, outputs) {
 /** What the compiled distribution is made of: core/ and build/ (not its outputs), the package's manifest and lock, and the TypeScript settings. */
 export function compileInputs(root = REPO_ROOT) {
   const outputs = new Set([path.join(root, 'build', 'dist'), path.join(root, 'build', 'out')]);
-  const files = [...walk(path.join(root, 'core'), [], outputs), ...walk(path.join(root, 'build'), [], outputs)];
+  // The web viewer (viewer/) is bundled by the compile too.
+  const files = ['core', 'viewer', 'build'].flatMap((dir) => walk(path.join(root, dir), [], outputs));
   for (const name of ['package.json', 'package-lock.json', 'tsconfig.json']) files.push(path.join(root, name));
   return files;
 }
