@@ -18,9 +18,15 @@ export const LINGER_MS = 30_000;
 export function lingerOnRefusedBody(raw: IncomingMessage): void {
   if (raw.complete || raw.destroyed) return;
   let drained = 0;
-  const close = (): void => void raw.socket?.destroy();
+  // A request made in process (light-my-request's, for `inject`) has no real socket to close.
+  const close = (): void => {
+    const socket = raw.socket as { destroy?: () => void } | null | undefined;
+    if (typeof socket?.destroy === 'function') socket.destroy();
+    else raw.destroy();
+  };
   const timer = setTimeout(close, LINGER_MS);
   timer.unref();
+  raw.once('end', () => clearTimeout(timer));
   raw.on('data', (chunk: Buffer) => {
     drained += chunk.length;
     if (drained > LINGER_BYTES) close();
