@@ -5,10 +5,9 @@
  * of the folder's DiskBlobStore kept at least as long, so a restarted host restores it with
  * every byte its layers showed.
  */
-import type { BlobRef, BlobStore } from '../blobs/blob-store.ts';
 import type { DataStore } from '../durable/data-store.ts';
-import type { StoredResult } from '../results/stored-result.ts';
-import type { ResultPins, SnapshotRecord, SnapshotStore } from './snapshot-store.ts';
+import { BlobResultPins } from './blob-result-pins.ts';
+import type { SnapshotRecord, SnapshotStore } from './snapshot-store.ts';
 
 const SWEEP_MS = 60_000;
 
@@ -52,28 +51,4 @@ export class DiskSnapshotStore implements SnapshotStore {
 }
 
 /** A snapshot's results kept as blobs of the data folder, each at least as long as the snapshot. */
-export class DiskResultPins implements ResultPins {
-  #blobs: Pick<BlobStore, 'put' | 'touch'>;
-
-  constructor(blobs: Pick<BlobStore, 'put' | 'touch'>) {
-    this.#blobs = blobs;
-  }
-
-  async pin(_snapshotId: string, results: StoredResult[], ttlMs: number): Promise<BlobRef[]> {
-    const refs: BlobRef[] = [];
-    for (const result of results) {
-      const put = await this.#blobs.put(result, ttlMs);
-      refs.push({ hash: put.hash, meta: put.meta });
-    }
-    return refs;
-  }
-
-  async intact(_snapshotId: string, pins: unknown): Promise<boolean> {
-    const refs = Array.isArray(pins) ? (pins as BlobRef[]) : [];
-    // A life of 1 ms never shortens one: this only asks whether each is still whole.
-    const whole = await Promise.all(refs.map((ref) => this.#blobs.touch(ref, 1)));
-    return whole.every(Boolean);
-  }
-
-  close(): void {}
-}
+export class DiskResultPins extends BlobResultPins {}

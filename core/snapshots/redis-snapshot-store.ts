@@ -5,13 +5,11 @@
  * ever lengthens). Checking a snapshot asks the blob store whether each blob is still whole, so
  * one an evicting blob store dropped anyway is known for lost.
  */
-import type { BlobRef, BlobStore } from '../blobs/blob-store.ts';
-import { createHostError } from '../errors.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
-import type { StoredResult } from '../results/stored-result.ts';
-import type { ResultPins, SnapshotRecord, SnapshotStore } from './snapshot-store.ts';
+import { BlobResultPins } from './blob-result-pins.ts';
+import type { SnapshotRecord, SnapshotStore } from './snapshot-store.ts';
 
 export class RedisSnapshotStore implements SnapshotStore {
   #redis: ScriptedRedis;
@@ -37,29 +35,5 @@ export class RedisSnapshotStore implements SnapshotStore {
   close(): void {}
 }
 
-export class RedisResultPins implements ResultPins {
-  #blobs: Pick<BlobStore, 'put' | 'touch'>;
-
-  constructor(blobs: Pick<BlobStore, 'put' | 'touch'>) {
-    this.#blobs = blobs;
-  }
-
-  async pin(_snapshotId: string, results: StoredResult[], ttlMs: number): Promise<BlobRef[]> {
-    const refs: BlobRef[] = [];
-    for (const result of results) {
-      const put = await this.#blobs.put(result, ttlMs);
-      if (!put.stored) throw createHostError('SPC_ERR_REDIS_UNAVAILABLE', "the blob store is out of memory and could not keep the snapshot's bytes");
-      refs.push({ hash: put.hash, meta: put.meta });
-    }
-    return refs;
-  }
-
-  async intact(_snapshotId: string, pins: unknown): Promise<boolean> {
-    const refs = Array.isArray(pins) ? (pins as BlobRef[]) : [];
-    // A life of 1 ms never shortens one (it only ever lengthens): this only asks whether each is whole.
-    const whole = await Promise.all(refs.map((ref) => this.#blobs.touch(ref, 1)));
-    return whole.every(Boolean);
-  }
-
-  close(): void {}
-}
+/** A snapshot's results kept in the service's blob store (blob-result-pins.ts). */
+export class RedisResultPins extends BlobResultPins {}
