@@ -6,6 +6,7 @@
  * annotation is checked as a new one would be, so a change never leaves a line with one point.
  */
 import { ANNOTATION_KINDS, type Annotation, type AnnotationInput } from '../wire/scene-types.ts';
+import { toAnnotation } from './annotation-record.ts';
 import { checkOptional, checkPoints, invalid, isRecord, refuseUnknown } from './check-annotation.ts';
 
 const OPTIONAL = ['layer', 'label', 'color', 'properties', 'author'] as const;
@@ -45,4 +46,17 @@ export function applyPatch(annotation: Annotation, patch: AnnotationPatch): Anno
     if (value !== undefined && value !== null) (draft as unknown as Record<string, unknown>)[name] = value;
   }
   return draft;
+}
+
+/**
+ * `current` with `patch` applied, as every store keeps a change: one version on, created when it
+ * was, updated now (never before its last update, whatever the clock did).
+ */
+export function changedAnnotation(current: Annotation, patch: AnnotationPatch, now: number): Annotation {
+  return toAnnotation(applyPatch(current, patch), {
+    id: current.id,
+    version: current.version + 1,
+    created: current.created,
+    updated: Math.max(now, current.updated),
+  });
 }

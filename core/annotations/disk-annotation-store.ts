@@ -11,7 +11,7 @@ import type { DataStore } from '../durable/data-store.ts';
 import { roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import { createHostError } from '../errors.ts';
-import { applyPatch, type AnnotationPatch } from './annotation-patch.ts';
+import { changedAnnotation, type AnnotationPatch } from './annotation-patch.ts';
 import { toAnnotation } from './annotation-record.ts';
 import { ANNOTATION_EVENT, byId, eventsOf, nextIdAfter, type AnnotationStore } from './annotation-store.ts';
 
@@ -97,12 +97,7 @@ export class DiskAnnotationStore implements AnnotationStore {
   async change(roomId: string, id: string, patch: AnnotationPatch, expected?: number): Promise<AnnotationEvent> {
     const event = await this.#store.write((): AnnotationEvent => {
       const current = this.#found(roomId, id, expected);
-      const annotation = toAnnotation(applyPatch(current, patch), {
-        id,
-        version: current.version + 1,
-        created: current.created,
-        updated: Math.max(this.#now(), current.updated),
-      });
+      const annotation = changedAnnotation(current, patch, this.#now());
       const room = this.#room(roomId);
       this.#db.put([roomId, 'a', id], annotation);
       this.#db.put([roomId, 'm'], { ...room, version: room.version + 1 });

@@ -11,7 +11,7 @@ import type { Annotation, AnnotationEvent, AnnotationInput, AnnotationList } fro
 import { roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import { createHostError } from '../errors.ts';
-import { applyPatch, type AnnotationPatch } from './annotation-patch.ts';
+import { changedAnnotation, type AnnotationPatch } from './annotation-patch.ts';
 import { toAnnotation } from './annotation-record.ts';
 import { ANNOTATION_EVENT, eventsOf, nextIdAfter, byId, type AnnotationStore } from './annotation-store.ts';
 
@@ -123,12 +123,7 @@ export class MemoryAnnotationStore implements AnnotationStore {
 
   async change(roomId: string, id: string, patch: AnnotationPatch, expected?: number): Promise<AnnotationEvent> {
     const current = this.#found(roomId, id, expected);
-    const annotation = toAnnotation(applyPatch(current, patch), {
-      id,
-      version: current.version + 1,
-      created: current.created,
-      updated: Math.max(this.#now(), current.updated),
-    });
+    const annotation = changedAnnotation(current, patch, this.#now());
     const room = this.#room(roomId);
     room.marks.set(id, annotation);
     const event: AnnotationEvent = { op: 'change', annotation, version: ++room.version };

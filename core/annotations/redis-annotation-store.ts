@@ -14,7 +14,7 @@ import { createHostError } from '../errors.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
-import { applyPatch, type AnnotationPatch } from './annotation-patch.ts';
+import { changedAnnotation, type AnnotationPatch } from './annotation-patch.ts';
 import { toAnnotation } from './annotation-record.ts';
 import { byId, EVENT_BATCH_LIMIT, nextIdAfter, type AnnotationStore } from './annotation-store.ts';
 
@@ -92,12 +92,7 @@ export class RedisAnnotationStore implements AnnotationStore {
       if (!current) throw createHostError('SPC_ERR_ANNOTATION_NOT_FOUND', id, roomId);
       if (expected !== undefined && current.version !== expected)
         throw createHostError('SPC_ERR_ANNOTATION_STALE', id, String(expected), String(current.version));
-      const annotation = toAnnotation(applyPatch(current, patch), {
-        id,
-        version: current.version + 1,
-        created: current.created,
-        updated: Math.max(this.#now(), current.updated),
-      });
+      const annotation = changedAnnotation(current, patch, this.#now());
       const [version, at] = (await orUnavailable(this.#redis.vAnnChange(roomId, JSON.stringify(roomId), id, current.version, JSON.stringify(annotation)))) as [
         number,
         number,
