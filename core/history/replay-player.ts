@@ -10,25 +10,11 @@ import { asActor } from './request-actor.ts';
 import { applyState, type ReplayTarget } from './replay-target.ts';
 import { foldAll, foldEntry, type FoldedRoom } from './room-fold.ts';
 import type { LogEntry } from './room-log-store.ts';
+import type { ReplayStatus } from '../wire/wire-types.ts';
 
-export type ReplayState = 'playing' | 'paused' | 'ended';
-
-export interface ReplayStatus {
-  room_id: string;
-  from: string;
-  state: ReplayState;
-  speed: number;
-  /** Where the replay is, in the other room's time (host ms). */
-  position: number;
-  /** The other room's time of the first and last entry played. */
-  start_ts: number;
-  end_ts: number;
-  /** Entries written so far, and in all. */
-  applied: number;
-  total: number;
-  since: number;
-  until: number;
-}
+// The status is the wire's (what a client reads from POST .../replay and the `replay` event).
+export type { ReplayStatus };
+export type ReplayState = ReplayStatus['state'];
 
 export class ReplayPlayer {
   readonly roomId: string;
