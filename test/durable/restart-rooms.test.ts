@@ -48,19 +48,22 @@ describe('a room after kill -9 and a restart', () => {
     const dir = tempDataDir();
     let host = await spawnFixtureHost(['--data-dir', dir, ...ARGS]);
     const scene = () => `${host.url}/api/rooms/kept/scene`;
-    const layer = { id: 'ramp', source: { function: 'ramp', params: { n: 7 } } };
-    expect((await fetch(`${host.url}/api/rooms/kept/layers`, jsonBody('POST', layer))).status).toBe(201);
+    // The first layer is the room's entry; the second is a layer only, computed by the scene's runs.
+    for (const [id, n] of [['entry', 3], ['ramp', 7]] as const) {
+      const layer = { id, source: { function: 'ramp', params: { n } } };
+      expect((await fetch(`${host.url}/api/rooms/kept/layers`, jsonBody('POST', layer))).status).toBe(201);
+    }
     const blobId = await waitFor(async () => {
-      const layers = ((await (await fetch(scene())).json()) as { layers: { result?: { blob_id?: string } }[] }).layers;
-      return layers[0]?.result?.blob_id;
+      const layers = ((await (await fetch(scene())).json()) as { layers: { id: string; result?: { blob_id?: string } }[] }).layers;
+      return layers.find((l) => l.id === 'ramp')?.result?.blob_id;
     }, 'the layer result');
     const bytes = Buffer.from(await (await fetch(`${host.url}/api/blobs/${blobId}`)).arrayBuffer());
     await host.stop('SIGKILL');
 
     // No snapshot pins it: the bytes come from the kept results of the data folder.
     host = await spawnFixtureHost(['--data-dir', dir, ...ARGS]);
-    const layers = ((await (await fetch(scene())).json()) as { layers: { result?: { blob_id?: string } }[] }).layers;
-    expect(layers[0]?.result?.blob_id).toBe(blobId);
+    const layers = ((await (await fetch(scene())).json()) as { layers: { id: string; result?: { blob_id?: string } }[] }).layers;
+    expect(layers.find((l) => l.id === 'ramp')?.result?.blob_id).toBe(blobId);
     const after = await fetch(`${host.url}/api/blobs/${blobId}`);
     expect(after.status).toBe(200);
     expect(Buffer.from(await after.arrayBuffer()).equals(bytes)).toBe(true);

@@ -203,8 +203,9 @@ export class LayerRuns {
   async #obtain(resolved: ResolvedSource, dataUrl: string, signal: AbortSignal): Promise<{ result: LayerResult; outcome: LayerOutcome | null }> {
     if (resolved.kind === 'file') return { result: await asIsFileResult(resolved.record, resolved.type), outcome: null };
     const outcome = await obtainLayerResult(this.#deps.sources, resolved, signal);
-    // Kept on disk beside the scene that names it, so a restart shows the layer without computing it again.
-    this.#deps.kept?.keep(outcome.result).catch((err: unknown) => this.#deps.log.warn({ err }, 'a layer result could not be kept on disk'));
+    // Kept on disk before the scene names it, so a restart shows the layer without computing it again
+    // (a result that cannot be kept is still shown: it is computed again after a restart).
+    await this.#deps.kept?.keep(outcome.result).catch((err: unknown) => this.#deps.log.warn({ err }, 'a layer result could not be kept on disk'));
     const result: LayerResult = { result_id: outcome.resultId, type: outcome.result.type, data_url: dataUrl, blob_id: outcome.resultId };
     return { result: outcome.provenance ? { ...result, provenance: outcome.provenance } : result, outcome };
   }
