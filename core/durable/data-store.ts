@@ -60,7 +60,7 @@ function openEnv(file: string): RootDatabase {
  * event turn share a commit, so a throw is caught inside and rethrown once committed (stores
  * check before they put, so a throw has written nothing).
  */
-async function transact<T>(env: RootDatabase, work: () => T): Promise<T> {
+async function transact<T>(env: RootDatabase, file: string, work: () => T): Promise<T> {
   const committing = env.transaction(() => {
     try {
       return { value: work() };
@@ -68,7 +68,7 @@ async function transact<T>(env: RootDatabase, work: () => T): Promise<T> {
       return { error };
     }
   });
-  const done = await orStorageFull(committing);
+  const done = await orStorageFull(committing, file);
   if ('error' in done) throw done.error;
   return done.value;
 }
@@ -113,7 +113,7 @@ export async function openDataStore(dir: string): Promise<DataStore> {
       dir,
       blobs,
       db,
-      write: (work) => transact(env, work),
+      write: (work) => transact(env, file, work),
       copyTo: (target) => env.backup(target, false),
       async close() {
         await env.close();
