@@ -10,7 +10,7 @@
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import { DEFAULT_MAX_PER_HOST, MemoryAnnotationStore } from '../annotations/memory-annotation-store.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
-import { HOST_CHANNEL, ROOM_CHANNEL_PREFIX, roomChannel } from '../events/channels.ts';
+import { HOST_CHANNEL, ROOM_CHANNEL_PREFIX } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
@@ -71,7 +71,7 @@ export async function assembleWorkspace(deps: {
 }): Promise<Workspace> {
   const { options, scale } = deps;
   let board: RoomBoard = new MemoryRoomBoard(deps.events, options.cacheTtlSeconds);
-  let sceneStore: SceneStore = new MemorySceneStore((roomId, scene) => deps.events.publish(roomChannel(roomId), { event: 'scene', data: scene }));
+  let sceneStore: SceneStore = new MemorySceneStore(deps.events);
   // Snapshots never give way to each other: past these bounds a new one is refused (507).
   let snapshots: Workspace['snapshots'] = {
     store: new MemorySnapshotStore(Math.max(64 * 1024 * 1024, deps.budget.maxBytes / 4)),
@@ -186,7 +186,7 @@ async function durableWorkspace(
   const { store } = data;
   return {
     board: new DiskRoomBoard(store, events, options.cacheTtlSeconds),
-    sceneStore: new DiskSceneStore(store, (roomId, scene) => events.publish(roomChannel(roomId), { event: 'scene', data: scene })),
+    sceneStore: new DiskSceneStore(store, events),
     annotations: new DiskAnnotationStore(store, events, options.maxAnnotations),
     snapshots: { store: new DiskSnapshotStore(store), pins: new DiskResultPins(data.blobs) },
     share: new DiskPublished(store),

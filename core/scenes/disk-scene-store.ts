@@ -9,17 +9,18 @@
 import type { RoomScene } from '../wire/scene-types.ts';
 import type { DataStore } from '../durable/data-store.ts';
 import { EMPTY_SCENE, type SceneOp } from './scene-ops.ts';
-import { OpSceneStore, staleVersion, type SceneWrite } from './scene-store.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import { announceScene, OpSceneStore, staleVersion, type SceneWrite } from './scene-store.ts';
 
 export class DiskSceneStore extends OpSceneStore {
   #store: DataStore;
-  #announce: (roomId: string, scene: RoomScene) => void;
+  #hub: Pick<EventHub, 'publish'>;
 
-  /** `announce`: sends the room's `scene` event (to this host's streams of the room). */
-  constructor(store: DataStore, announce: (roomId: string, scene: RoomScene) => void) {
+  /** `hub`: this host's events, where each change's `scene` event goes. */
+  constructor(store: DataStore, hub: Pick<EventHub, 'publish'>) {
     super();
     this.#store = store;
-    this.#announce = announce;
+    this.#hub = hub;
   }
 
   get #db() {
@@ -40,7 +41,7 @@ export class DiskSceneStore extends OpSceneStore {
       this.#db.put(roomId, scene);
       return { before, scene, changed: true };
     });
-    if (written.changed) this.#announce(roomId, written.scene);
+    if (written.changed) announceScene(this.#hub, roomId, written.scene);
     return written;
   }
 

@@ -7,19 +7,20 @@
  */
 import type { RoomScene } from '../wire/scene-types.ts';
 import { EMPTY_SCENE, type SceneOp } from './scene-ops.ts';
-import { OpSceneStore, staleVersion, type SceneWrite } from './scene-store.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import { announceScene, OpSceneStore, staleVersion, type SceneWrite } from './scene-store.ts';
 
 /** Rooms whose scene one host keeps. */
 const MAX_ROOMS = 10_000;
 
 export class MemorySceneStore extends OpSceneStore {
   #scenes = new Map<string, RoomScene>();
-  #announce: (roomId: string, scene: RoomScene) => void;
+  #hub: Pick<EventHub, 'publish'>;
 
-  /** `announce`: sends the room's `scene` event (to this host's streams of the room). */
-  constructor(announce: (roomId: string, scene: RoomScene) => void) {
+  /** `hub`: this host's events, where each change's `scene` event goes. */
+  constructor(hub: Pick<EventHub, 'publish'>) {
     super();
-    this.#announce = announce;
+    this.#hub = hub;
   }
 
   async get(roomId: string): Promise<RoomScene> {
@@ -35,7 +36,7 @@ export class MemorySceneStore extends OpSceneStore {
     this.#scenes.delete(roomId);
     this.#scenes.set(roomId, scene);
     if (this.#scenes.size > MAX_ROOMS) this.#scenes.delete(this.#scenes.keys().next().value!);
-    this.#announce(roomId, scene);
+    announceScene(this.#hub, roomId, scene);
     return { before, scene, changed: true };
   }
 

@@ -15,7 +15,7 @@ import { KEYS } from '../redis/redis-keys.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { EMPTY_SCENE, type SceneOp } from './scene-ops.ts';
-import { OpSceneStore, staleVersion, type SceneWrite } from './scene-store.ts';
+import { OpSceneStore, sceneEvent, staleVersion, type SceneWrite } from './scene-store.ts';
 
 /** How long a scene is kept after its last change. */
 export const SCENE_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -57,7 +57,8 @@ export class RedisSceneStore extends OpSceneStore {
       if (!after) return { before, scene: before, changed: false };
       const scene: RoomScene = { version: before.version + 1, layers: after.layers, active: after.active };
       const json = JSON.stringify(scene);
-      const event = roomEventMessage(roomId, 'scene', scene);
+      const { event: name, data } = sceneEvent(scene);
+      const event = roomEventMessage(roomId, name, data);
       const written = await orUnavailable(this.#redis.vSceneWrite(roomId, before.version, json, SCENE_TTL_MS, event));
       if (Number(written) === 1) return { before, scene, changed: true };
       // Another writer came first: read its scene and apply the op to it, spreading retries out under contention.

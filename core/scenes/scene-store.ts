@@ -10,6 +10,8 @@
  */
 import type { LayerKind, LayerResult, RoomScene } from '../wire/scene-types.ts';
 import { createHostError } from '../errors.ts';
+import { roomChannel } from '../events/channels.ts';
+import type { EventHub, HostEvent } from '../events/event-hub.ts';
 import type { LayerChange } from './check-layer.ts';
 import type { StepCounts } from './layer-steps.ts';
 import { addLayer, patchLayer, removeLayer, replaceLayers, setActive, setLayerResult, type LayerDraft, type SceneOp } from './scene-ops.ts';
@@ -19,6 +21,16 @@ export interface SceneWrite {
   before: RoomScene;
   scene: RoomScene;
   changed: boolean;
+}
+
+/** The room's `scene` event, as every home sends it: the whole scene after the change. */
+export function sceneEvent(scene: RoomScene): HostEvent & { event: 'scene' } {
+  return { event: 'scene', data: scene };
+}
+
+/** Sends `scene` as the room's `scene` event to this host's streams of the room (the memory and disk homes). */
+export function announceScene(hub: Pick<EventHub, 'publish'>, roomId: string, scene: RoomScene): void {
+  hub.publish(roomChannel(roomId), sceneEvent(scene));
 }
 
 export interface SceneStore {

@@ -16,6 +16,8 @@ import { DiskSceneStore } from '../../core/scenes/disk-scene-store.ts';
 import { openTempDataStore, reopenDataStore } from '../helpers/temp-data-store.ts';
 import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { isHostError } from '../../core/errors.ts';
+import { ROOM_CHANNEL_PREFIX } from '../../core/events/channels.ts';
+import type { EventHub } from '../../core/events/event-hub.ts';
 import { CHANNELS } from '../../core/redis/redis-keys.ts';
 import { defineScripts } from '../../core/redis/redis-scripts.ts';
 import { MemorySceneStore } from '../../core/scenes/memory-scene-store.ts';
@@ -132,15 +134,27 @@ function sceneStoreCases(label: string, make: () => SceneHarness): void {
   });
 }
 
+/** A hub that notes the version of each `scene` event by room. */
+function versionsInto(events: Map<string, number[]>): Pick<EventHub, 'publish'> {
+  return {
+    publish(channel, event) {
+      expect(event.event).toBe('scene');
+      const roomId = channel.slice(ROOM_CHANNEL_PREFIX.length);
+      events.set(roomId, [...(events.get(roomId) ?? []), (event.data as RoomScene).version]);
+      return 1;
+    },
+  };
+}
+
 sceneStoreCases('memory', () => {
   const events = new Map<string, number[]>();
-  const store = new MemorySceneStore((roomId, scene) => events.set(roomId, [...(events.get(roomId) ?? []), scene.version]));
+  const store = new MemorySceneStore(versionsInto(events));
   return { stores: [store, store], versions: (roomId) => events.get(roomId) ?? [], reopen: () => null };
 });
 
 let disk: DataStore;
 const diskEvents = new Map<string, number[]>();
-const onDisk = (store: DataStore) => new DiskSceneStore(store, (roomId, scene) => diskEvents.set(roomId, [...(diskEvents.get(roomId) ?? []), scene.version]));
+const onDisk = (store: DataStore) => new DiskSceneStore(store, versionsInto(diskEvents));
 beforeAll(async () => {
   disk = await openTempDataStore();
 });
