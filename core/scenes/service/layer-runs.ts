@@ -17,7 +17,8 @@ import type { SceneStore, SceneWrite } from '../scene-store.ts';
 import type { ResultSource } from '../../serving/result-source.ts';
 import { asIsFileResult } from './file-layers.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
-import { kindOfResult, obtainLayerResult, resolveLayerSource, type LayerOutcome, type LayerSourceDeps, type ResolvedSource } from './layer-sources.ts';
+import { inSlot, kindOfResult, obtainLayerResult, resolveLayerSource, type LayerOutcome, type LayerSourceDeps, type ResolvedSource } from './layer-sources.ts';
+import { isBound } from './moved-points.ts';
 import { ResultCounts } from './result-counts.ts';
 import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
 
@@ -57,6 +58,9 @@ interface Run {
   layer: SceneLayer;
 }
 
+/** Sources the request already resolved, by layer id: a layer is not resolved twice for one change. */
+export type ResolvedLayers = ReadonlyMap<string, ResolvedSource>;
+
 /** Layers whose computation failed that are remembered (the oldest go first): not tried again until their source changes. */
 const MAX_FAILED = 10_000;
 
@@ -78,9 +82,10 @@ export class LayerRuns {
   /**
    * Brings the rest of the host in line with `write`: slots of removed layers freed, the entry
    * moved to a new active layer, and every layer lacking a result computed. `explicitKinds`:
-   * layers whose request chose their kind (the others take it from their result).
+   * layers whose request chose their kind (the others take it from their result). `resolved`:
+   * sources the request resolved already (a bound layer's is resolved again, in its frame).
    */
-  async settle(roomId: string, write: SceneWrite, explicitKinds: ReadonlySet<string> = new Set()): Promise<void> {
+  async settle(roomId: string, write: SceneWrite, explicitKinds: ReadonlySet<string> = new Set(), resolved?: ResolvedLayers): Promise<void> {
     if (!write.changed) return;
     const { before, scene } = write;
     const ids = new Set(scene.layers.map((layer) => layer.id));
@@ -95,7 +100,7 @@ export class LayerRuns {
       if (run && !sameSource(run.layer.source, layer.source)) this.#stop(roomId, layer.id);
       const failed = this.#failed.get(key);
       if (failed && sameSource(failed, layer.source)) continue;
-      if (!layer.result && !this.#runs.has(key)) this.#start(roomId, layer, scene, !explicitKinds.has(layer.id));
+      if (!layer.result && !this.#runs.has(key)) this.#start(roomId, layer, scene, !explicitKinds.has(layer.id), false, resolved?.get(layer.id));
     }
   }
 
@@ -151,23 +156,27 @@ export class LayerRuns {
     if (entry?.function_name !== null || entry.specimen_id !== specimenId) await this.#deps.rooms.showStatic(roomId, specimenId, type);
   }
 
-  #start(roomId: string, layer: SceneLayer, scene: RoomScene, kindFromResult: boolean, keepResult = false): void {
+  #start(roomId: string, layer: SceneLayer, scene: RoomScene, kindFromResult: boolean, keepResult = false, given?: ResolvedSource): void {
     const controller = new AbortController();
     const key = this.#key(roomId, layer.id);
     const run = { controller, layer };
     this.#runs.set(key, run);
-    void this.#run(roomId, layer, scene, kindFromResult && !keepResult, controller.signal).finally(() => {
+    void this.#run(roomId, layer, scene, kindFromResult && !keepResult, controller.signal, given).finally(() => {
       if (this.#runs.get(key) === run) this.#runs.delete(key);
     });
   }
 
-  async #run(roomId: string, layer: SceneLayer, scene: RoomScene, kindFromResult: boolean, signal: AbortSignal): Promise<void> {
+  async #run(roomId: string, layer: SceneLayer, scene: RoomScene, kindFromResult: boolean, signal: AbortSignal, given?: ResolvedSource): Promise<void> {
     const { sources, store, rooms } = this.#deps;
     const slotId = slotOf(roomId, scene, layer.id);
     let resolved: ResolvedSource | null = null;
     try {
+      // Resolved by the request unless its points come in the layer's own frame, known only now.
       const frame = boundFrame(scene.layers, layer.id, layer.affine ?? null);
-      resolved = await resolveLayerSource(sources, roomId, slotId, layer.source, `layers.${layer.id}`, undefined, frame);
+      resolved =
+        given && !isBound(layer)
+          ? inSlot(given, slotId)
+          : await resolveLayerSource(sources, roomId, slotId, layer.source, `layers.${layer.id}`, undefined, frame);
       const isStatic = resolved.kind !== 'computed';
       const dataUrl = isStatic ? specimenDataUrl(layer.source.specimen!, layer.source.segment) : layerDataUrl(roomId, layer.id);
       const { result, outcome } = await this.#obtain(resolved, dataUrl, signal);

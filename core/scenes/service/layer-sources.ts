@@ -143,6 +143,15 @@ async function resolveUnsegmented(
   return { kind: 'computed', request, type: request.entry.return_type };
 }
 
+/**
+ * `resolved` asked in cache slot `slotId`: a source resolved when its layer was asked for is
+ * computed where the scene puts the layer (the room's own slot once it is the active layer).
+ */
+export function inSlot(resolved: ResolvedSource, slotId: string): ResolvedSource {
+  if (resolved.kind !== 'computed' || resolved.request.roomId === slotId) return resolved;
+  return { ...resolved, request: { ...resolved.request, roomId: slotId } };
+}
+
 /** A layer's result and its id. */
 export interface LayerOutcome {
   result: StoredResult;

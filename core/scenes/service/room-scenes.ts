@@ -23,7 +23,7 @@ import { fitSteps, type LayerDraft } from '../scene-ops.ts';
 import type { SceneWrite } from '../scene-store.ts';
 import { EntryLink } from './entry-link.ts';
 import { isBound, movedBoundLayers } from './moved-points.ts';
-import { LayerRuns, slotOf, type SceneDeps } from './layer-runs.ts';
+import { LayerRuns, slotOf, type ResolvedLayers, type SceneDeps } from './layer-runs.ts';
 import { checkKindFits, defaultKind, resolveLayerSource, type ResolvedSource } from './layer-sources.ts';
 import type { RequestAsk } from '../../request/specimen-request.ts';
 import { createHostError } from '../../errors.ts';
@@ -66,28 +66,28 @@ export class RoomScenes implements EntryScenes {
     return this.#deps.store.get(roomId);
   }
 
-  /** A layer as the request gives it, its source resolved and its kind decided. */
-  async #draft(roomId: string, input: LayerInput, path: string): Promise<LayerDraft> {
+  /** A layer as the request gives it, its kind decided, and its source resolved (once: its run takes it). */
+  async #draft(roomId: string, input: LayerInput, path: string): Promise<{ draft: LayerDraft; resolved: ResolvedSource }> {
     const resolved = await resolveLayerSource(this.#deps.sources, roomId, layerSlot(roomId, input.id ?? '_'), input.source, path);
     if (input.kind) checkKindFits(input.kind, resolved.type, `${path}.kind`);
-    return { ...input, kind: input.kind ?? defaultKind(resolved.type) };
+    return { draft: { ...input, kind: input.kind ?? defaultKind(resolved.type) }, resolved };
   }
 
   /** `PUT .../scene` with layers (or a snapshot's scene, restored by the caller). */
   async replace(roomId: string, body: unknown, ifMatch?: number): Promise<RoomScene> {
     const input = checkSceneInput(body);
     if ('snapshot' in input) throw bad('snapshot', 'is restored by the snapshots service');
-    const drafts = await Promise.all(input.layers.map((layer, i) => this.#draft(roomId, layer, `layers[${i}]`)));
+    const asked = await Promise.all(input.layers.map((layer, i) => this.#draft(roomId, layer, `layers[${i}]`)));
     // A layer that keeps its id and source keeps its result: the step and channels it names are checked against it.
     const stepping = input.layers.filter((layer) => namesSteps(layer));
     const before = stepping.length > 0 ? await this.#deps.store.get(roomId) : null;
     await Promise.all(
       input.layers.map((layer, i) => before && this.#checkSteps(layer, before.layers.find((l) => l.id === layer.id), layer.source, `layers[${i}]`)),
     );
-    const write = await this.#deps.store.replace(roomId, drafts, input.active, ifMatch);
+    const write = await this.#deps.store.replace(roomId, asked.map((a) => a.draft), input.active, ifMatch);
     // The scene keeps the order given: the i-th layer stored is the i-th asked for.
     const chosen = write.scene.layers.filter((_, i) => input.layers[i]?.kind !== undefined).map((layer) => layer.id);
-    await this.#settle(roomId, write, new Set(chosen));
+    await this.#settle(roomId, write, new Set(chosen), new Map(write.scene.layers.map((layer, i) => [layer.id, asked[i]!.resolved])));
     if (stepping.length > 0) await this.#fitSteps(roomId, write.scene, write.scene.layers.map((layer) => layer.id));
     return write.scene;
   }
@@ -107,11 +107,11 @@ export class RoomScenes implements EntryScenes {
   /** `POST .../layers`: the layer as stored. */
   async add(roomId: string, body: unknown, index?: number): Promise<SceneLayer> {
     const input = checkLayer(body, 'layer');
-    const draft = await this.#draft(roomId, input, 'layer');
+    const { draft, resolved } = await this.#draft(roomId, input, 'layer');
     const write = await this.#deps.store.add(roomId, draft, index);
     const before = new Set(write.before.layers.map((layer) => layer.id));
     const added = write.scene.layers.find((layer) => !before.has(layer.id))!;
-    await this.#settle(roomId, write, new Set(input.kind ? [added.id] : []));
+    await this.#settle(roomId, write, new Set(input.kind ? [added.id] : []), new Map([[added.id, resolved]]));
     return added;
   }
 
@@ -124,9 +124,10 @@ export class RoomScenes implements EntryScenes {
       change.source || change.kind || steps ? (await this.#deps.store.get(roomId)).layers.find((layer) => layer.id === layerId) : undefined;
     const checked = steps && (await this.#checkSteps(change.display, current, change.source, 'layer'));
     let kindFromResult = false;
+    let resolved: ResolvedSource | undefined;
     if (current && (change.source || change.kind)) {
       const source = change.source ?? current.source;
-      const resolved = await resolveLayerSource(this.#deps.sources, roomId, layerSlot(roomId, layerId), source, 'layer');
+      resolved = await resolveLayerSource(this.#deps.sources, roomId, layerSlot(roomId, layerId), source, 'layer');
       if (change.kind) checkKindFits(change.kind, resolved.type, 'layer.kind');
       else if (change.source && !sameSource(change.source, current.source)) {
         change.kind = fits(current.kind, resolved.type) ? current.kind : defaultKind(resolved.type);
@@ -134,7 +135,7 @@ export class RoomScenes implements EntryScenes {
       }
     }
     const write = await this.#deps.store.patch(roomId, layerId, change as LayerChange & { kind?: LayerKind }, ifMatch);
-    await this.#settle(roomId, write, kindFromResult ? new Set() : new Set([layerId]));
+    await this.#settle(roomId, write, kindFromResult ? new Set() : new Set([layerId]), resolved && new Map([[layerId, resolved]]));
     // Taken while its result was not known: a result set meanwhile has it fitted now.
     const scene = steps && !checked ? await this.#fitSteps(roomId, write.scene, [layerId]) : write.scene;
     return scene.layers.find((layer) => layer.id === layerId)!;
@@ -176,8 +177,8 @@ export class RoomScenes implements EntryScenes {
    * What follows a change of the scene made here: its layers computed (layer-runs.ts), and the
    * bound layers whose points it moved (a new affine) computed again, at the binder's pace.
    */
-  async #settle(roomId: string, write: SceneWrite, explicitKinds?: ReadonlySet<string>): Promise<void> {
-    await this.#runs.settle(roomId, write, explicitKinds);
+  async #settle(roomId: string, write: SceneWrite, explicitKinds?: ReadonlySet<string>, resolved?: ResolvedLayers): Promise<void> {
+    await this.#runs.settle(roomId, write, explicitKinds, resolved);
     if (!write.changed || !this.#deps.boundMoved) return;
     const moved = await movedBoundLayers(this.#deps.sources.annotations, roomId, write.before, write.scene).catch((error: unknown) => {
       this.#deps.log.warn({ room: roomId, err: error }, 'the points of bound layers could not be read after a change of the scene');
