@@ -21,7 +21,9 @@ export class BuildErrorOverlay {
     this.element.dataset.plugin = event.plugin;
     replaceChildren(
       this.element,
-      h('div', { class: 'build-error-head' },
+      h(
+        'div',
+        { class: 'build-error-head' },
         h('strong', {}, `${event.plugin} does not build`),
         h('span', { class: 'muted' }, 'still showing its last good build'),
         h('button', { class: 'button ghost small', type: 'button', onclick: () => this.hide() }, 'Dismiss'),

@@ -26,7 +26,9 @@ export interface Layout {
   dataLink: HTMLAnchorElement;
 }
 
-const LOGO = `<svg viewBox="0 0 32 32" width="22" height="22" aria-hidden="true"><rect width="32" height="32" rx="8" fill="#14202e"/><path d="M8 10l8 14 ` +
+const LOGO =
+  `<svg viewBox="0 0 32 32" width="22" height="22" aria-hidden="true">` +
+  `<rect width="32" height="32" rx="8" fill="#14202e"/><path d="M8 10l8 14 ` +
   `8-14" fill="none" stroke="#5cc8ff" stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/></svg>`;
 
 export function createLayout(root: HTMLElement): Layout {
@@ -49,7 +51,12 @@ export function createLayout(root: HTMLElement): Layout {
     brand,
     hostLabel,
     h('div', { class: 'spacer' }),
-    h('label', { class: 'room', for: 'room', title: 'Peers in the same room share one result cache' }, h('span', { class: 'room-label' }, 'Room'), roomInput),
+    h(
+      'label',
+      { class: 'room', for: 'room', title: 'Peers in the same room share one result cache' },
+      h('span', { class: 'room-label' }, 'Room'),
+      roomInput,
+    ),
     signInControl(),
   );
   const catalogPane = h('aside', { class: 'catalog-pane', 'aria-label': 'Catalog' });
@@ -65,7 +72,11 @@ export function createLayout(root: HTMLElement): Layout {
     h('div', { class: 'section-head' }, h('h3', {}, 'Parameters'), resetButton),
     paramsBody,
   );
-  const jobSection = h('section', { class: 'section job-section', hidden: true }, h('div', { class: 'section-head' }, h('h3', {}, 'Request')));
+  const jobSection = h(
+    'section',
+    { class: 'section job-section', hidden: true },
+    h('div', { class: 'section-head' }, h('h3', {}, 'Request')),
+  );
   const dataLink = h('a', { class: 'link', target: '_blank', rel: 'noopener', 'data-testid': 'data-link' }, 'Open raw data');
   const linksSection = h('section', { class: 'section links', hidden: true }, dataLink, copyLinkButton());
   const inspector = h('aside', { class: 'inspector', 'aria-label': 'Inspector' }, jobSection, paramsSection, linksSection);

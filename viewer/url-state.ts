@@ -69,12 +69,17 @@ export function writeUrlState(state: UrlState): void {
   if (state.specimen) query.set('specimen', state.specimen);
   else if (state.fn) query.set('function', state.fn);
   if (state.room !== DEFAULT_ROOM) query.set('room', state.room);
-  if ((state.specimen || state.fn) && state.params && Object.keys(state.params).length > 0) query.set('params', JSON.stringify(state.params));
+  if ((state.specimen || state.fn) && state.params && Object.keys(state.params).length > 0)
+    query.set('params', JSON.stringify(state.params));
   if (state.follow) query.set('follow', '1');
   // The camera stays in the link while it shows the same thing.
   const now = new URLSearchParams(window.location.search);
   const cam = now.get('cam');
-  if (cam && (now.get('specimen') ?? null) === (query.get('specimen') ?? null) && (now.get('function') ?? null) === (query.get('function') ?? null))
+  if (
+    cam &&
+    (now.get('specimen') ?? null) === (query.get('specimen') ?? null) &&
+    (now.get('function') ?? null) === (query.get('function') ?? null)
+  )
     query.set('cam', cam);
   const search = query.toString();
   const url = `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;

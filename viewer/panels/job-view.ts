@@ -50,7 +50,11 @@ export class JobView {
     this.#log = h('ol', { class: 'job-log', 'data-testid': 'progress-log', 'aria-label': 'progress messages' });
     this.#timing = h('span', { class: 'job-timing' });
     this.#meta = h('div', { class: 'job-meta none' }, 'job ', this.#jobId);
-    this.#cancel = h('button', { class: 'button danger', type: 'button', 'data-testid': 'cancel', disabled: true, onclick: onCancel }, 'Cancel');
+    this.#cancel = h(
+      'button',
+      { class: 'button danger', type: 'button', 'data-testid': 'cancel', disabled: true, onclick: onCancel },
+      'Cancel',
+    );
     this.element = h(
       'div',
       { class: 'job' },

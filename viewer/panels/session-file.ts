@@ -17,7 +17,9 @@ export function sessionControls(client: VitrineClient, room: () => string): HTML
   const download = h(
     'button',
     {
-      type: 'button', class: 'button ghost small', 'data-testid': 'download-session',
+      type: 'button',
+      class: 'button ghost small',
+      'data-testid': 'download-session',
       title: 'Save the room (layers, view, marks, results) as one .vitrine file',
     },
     'Download session',
@@ -41,7 +43,12 @@ export function sessionControls(client: VitrineClient, room: () => string): HTML
   const picker = h('input', { type: 'file', accept: '.vitrine,application/x-tar', hidden: true, 'data-testid': 'session-file' });
   const open = h(
     'button',
-    { type: 'button', class: 'button ghost small', 'data-testid': 'open-session', title: 'Open a .vitrine file saved here or on another host' },
+    {
+      type: 'button',
+      class: 'button ghost small',
+      'data-testid': 'open-session',
+      title: 'Open a .vitrine file saved here or on another host',
+    },
     'Open session',
   );
   open.addEventListener('click', () => picker.click());

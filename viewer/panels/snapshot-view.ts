@@ -17,7 +17,9 @@ export function snapshotControl(client: VitrineClient, room: () => string): HTML
   const button = h(
     'button',
     {
-      type: 'button', class: 'button ghost small', 'data-testid': 'snapshot',
+      type: 'button',
+      class: 'button ghost small',
+      'data-testid': 'snapshot',
       title: 'Keep the room as it is now (layers, view, results) and get a link to it',
     },
     'Snapshot',

@@ -34,7 +34,9 @@ export class SpecimenHead {
   show(meta: SpecimenMetadata): void {
     replaceChildren(
       this.element,
-      h('div', { class: 'badges' },
+      h(
+        'div',
+        { class: 'badges' },
         h('span', { class: `badge ${meta.is_dynamic ? 'dynamic' : 'static'}` }, meta.is_dynamic ? 'dynamic' : 'static'),
         h('span', { class: 'badge type' }, meta.type.replace('_', ' ')),
         meta.function_name ? h('code', { class: 'fn', title: 'function' }, `${meta.function_name}()`) : null,

@@ -60,7 +60,11 @@ export function answerBytes(response: Response): number | null {
 
 /** The note shown over a coarse view while the full one loads. */
 export function createRefineNote(): HTMLElement {
-  return h('div', { class: 'refine-note', role: 'status', 'data-testid': 'refine-note', hidden: '' }, 'Coarse preview — loading full detail…');
+  return h(
+    'div',
+    { class: 'refine-note', role: 'status', 'data-testid': 'refine-note', hidden: '' },
+    'Coarse preview — loading full detail…',
+  );
 }
 
 /** Shows or hides the note; while it shows, the stage is not dimmed (the coarse view is the picture). */
@@ -102,7 +106,10 @@ class FullFetch {
     if (!this.#data) {
       this.#data = this.#steps.full(this.#delivery, this.#stop.signal);
       // Settled here so that a fetch nobody waits for (cancelled, or failed after a failed coarse one) is no unhandled rejection.
-      this.#data.then(() => (this.arrived = true), () => {});
+      this.#data.then(
+        () => (this.arrived = true),
+        () => {},
+      );
     }
     return this.#data;
   }

@@ -32,12 +32,19 @@ export class LayerList {
     this.#list = h('ol', { class: 'layer-list', 'data-testid': 'layer-list' });
     this.#note = h('p', { class: 'layer-note' });
     this.#picker = h('select', { class: 'select small', 'aria-label': 'layer to add', 'data-testid': 'add-layer-source' });
-    const addButton = h('button', { type: 'button', class: 'button small', 'data-testid': 'add-layer', onclick: () => this.#addPicked() }, 'Add');
+    const addButton = h(
+      'button',
+      { type: 'button', class: 'button small', 'data-testid': 'add-layer', onclick: () => this.#addPicked() },
+      'Add',
+    );
     const addCurrent = h(
       'button',
       {
-        type: 'button', class: 'button ghost small', 'data-testid': 'add-current-layer',
-        title: 'Add what the page shows now, with its parameters, as a layer', onclick: () => actions.addCurrent(),
+        type: 'button',
+        class: 'button ghost small',
+        'data-testid': 'add-current-layer',
+        title: 'Add what the page shows now, with its parameters, as a layer',
+        onclick: () => actions.addCurrent(),
       },
       'Add current',
     );

@@ -115,8 +115,11 @@ export class LayerLoader {
     const fine = asIs ? undefined : type === 'mesh' ? { ...MESH_DELIVERY, ...vr } : vr;
     const steps: CoarseFirstSteps = {
       first: async (delivery, answered) =>
-        asDecodedMesh(await (dataUrl ? viaUrl(delivery, undefined, (response) => answered?.(answerBytes(response))) : viaBlob(() => viaUrl(delivery)))),
-      full: async (delivery, part) => asDecodedMesh(await (blobId && !vr ? viaBlob(() => viaUrl(delivery, part), part) : viaUrl(delivery, part))),
+        asDecodedMesh(
+          await (dataUrl ? viaUrl(delivery, undefined, (response) => answered?.(answerBytes(response))) : viaBlob(() => viaUrl(delivery))),
+        ),
+      full: async (delivery, part) =>
+        asDecodedMesh(await (blobId && !vr ? viaBlob(() => viaUrl(delivery, part), part) : viaUrl(delivery, part))),
       show: async (data, refined) => {
         const steps = dataUrl ? (query: DeliveryQuery, part: AbortSignal) => viaUrl({ ...fine, ...query }, part) : undefined;
         const rendered = await renderData(stage, data, { meshColour: segmentColour(layer), kind: layer.kind, steps });

@@ -33,7 +33,12 @@ export interface LayerRowActions {
   select(id: string): void;
 }
 
-const STATUS_WORDS: Record<string, string> = { computing: 'computing…', loading: 'loading…', refining: 'refining…', failed: 'failed' };
+const STATUS_WORDS: Record<string, string> = {
+  computing: 'computing…',
+  loading: 'loading…',
+  refining: 'refining…',
+  failed: 'failed',
+};
 
 export class LayerRow {
   readonly element: HTMLElement;
@@ -50,15 +55,32 @@ export class LayerRow {
 
   constructor(id: string, actions: LayerRowActions) {
     this.#active = h('input', {
-      type: 'radio', name: 'active-layer', class: 'layer-active', 'aria-label': 'active layer (the room entry)', 'data-control': 'active',
+      type: 'radio',
+      name: 'active-layer',
+      class: 'layer-active',
+      'aria-label': 'active layer (the room entry)',
+      'data-control': 'active',
     });
     this.#active.addEventListener('change', () => actions.activate(id));
     this.#visible = h('input', { type: 'checkbox', class: 'layer-visible', 'aria-label': 'visible', 'data-control': 'visible' });
     this.#visible.addEventListener('change', () => actions.change(id, { visible: this.#visible.checked }, 'commit'));
-    this.#name = h('button', { type: 'button', class: 'layer-name', title: 'Show this layer\'s controls on the stage', onclick: () => actions.select(id) });
+    this.#name = h('button', {
+      type: 'button',
+      class: 'layer-name',
+      title: "Show this layer's controls on the stage",
+      onclick: () => actions.select(id),
+    });
     this.#kind = h('span', { class: 'layer-kind' });
     this.#status = h('span', { class: 'layer-status', 'data-testid': 'layer-status', 'aria-live': 'polite' });
-    this.#opacity = h('input', { type: 'range', class: 'slider', min: 0, max: 1, step: 0.01, 'aria-label': 'opacity', 'data-control': 'opacity' });
+    this.#opacity = h('input', {
+      type: 'range',
+      class: 'slider',
+      min: 0,
+      max: 1,
+      step: 0.01,
+      'aria-label': 'opacity',
+      'data-control': 'opacity',
+    });
     this.#opacityValue = h('output', { class: 'slice-value' });
     const opacity = (mode: 'drag' | 'commit') => (): void => {
       this.#opacityValue.textContent = Number(this.#opacity.value).toFixed(2);
@@ -71,7 +93,11 @@ export class LayerRow {
     this.#colormap.addEventListener('change', () => actions.change(id, { colormap: this.#colormap.value }, 'commit'));
     this.#colormapRow = h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'map'), this.#colormap);
     const button = (label: string, title: string, control: string, onclick: () => void): HTMLButtonElement =>
-      h('button', { type: 'button', class: 'button ghost small icon', title, 'aria-label': title, 'data-control': control, onclick }, label);
+      h(
+        'button',
+        { type: 'button', class: 'button ghost small icon', title, 'aria-label': title, 'data-control': control, onclick },
+        label,
+      );
     this.#buttons = [
       button('↑', 'Move up (drawn over the layer above)', 'up', () => actions.move(id, 1)),
       button('↓', 'Move down', 'down', () => actions.move(id, -1)),
@@ -80,7 +106,17 @@ export class LayerRow {
     this.element = h(
       'li',
       { class: 'layer-row', 'data-testid': 'layer-row', 'data-layer': id },
-      h('div', { class: 'layer-head' }, this.#active, this.#visible, this.#name, this.#kind, this.#status, h('span', { class: 'spacer' }), ...this.#buttons),
+      h(
+        'div',
+        { class: 'layer-head' },
+        this.#active,
+        this.#visible,
+        this.#name,
+        this.#kind,
+        this.#status,
+        h('span', { class: 'spacer' }),
+        ...this.#buttons,
+      ),
       h(
         'div',
         { class: 'layer-controls' },

@@ -33,9 +33,20 @@ export class ReplayTimeline {
   constructor(steer: ReplaySteer) {
     this.#play = h('button', { type: 'button', class: 'replay-play', 'data-testid': 'replay-play' }, 'Pause');
     this.#slider = h('input', { type: 'range', class: 'replay-seek', 'data-testid': 'replay-seek', min: '0', max: '0', step: '1' });
-    this.#speed = h('select', { class: 'replay-speed', 'data-testid': 'replay-speed' }, ...SPEEDS.map((s) => h('option', { value: String(s) }, `${s}×`)));
+    this.#speed = h(
+      'select',
+      { class: 'replay-speed', 'data-testid': 'replay-speed' },
+      ...SPEEDS.map((s) => h('option', { value: String(s) }, `${s}×`)),
+    );
     this.#time = h('span', { class: 'replay-time', 'data-testid': 'replay-time' });
-    this.element = h('div', { class: 'replay-timeline', 'data-testid': 'replay-timeline', hidden: true }, this.#play, this.#slider, this.#time, this.#speed);
+    this.element = h(
+      'div',
+      { class: 'replay-timeline', 'data-testid': 'replay-timeline', hidden: true },
+      this.#play,
+      this.#slider,
+      this.#time,
+      this.#speed,
+    );
     this.#play.addEventListener('click', () => steer({ pause: this.#status?.state === 'playing' }));
     this.#slider.addEventListener('change', () => steer({ seek: Number(this.#slider.value) }));
     this.#speed.addEventListener('change', () => steer({ speed: Number(this.#speed.value) }));

@@ -66,6 +66,7 @@ export function viaBlob(
       throw error;
     }
   };
-  if (type === 'volume') return { type, steps: { ...steps, full: (delivery, signal) => orData(() => steps.full(delivery, signal), signal) } };
+  if (type === 'volume')
+    return { type, steps: { ...steps, full: (delivery, signal) => orData(() => steps.full(delivery, signal), signal) } };
   return { type: 'none', steps: { ...steps, first: (delivery, answered) => orData(() => steps.first(delivery, answered)) } };
 }

@@ -65,7 +65,12 @@ export class RoomSceneView {
 
   constructor(options: RoomSceneOptions) {
     this.#options = options;
-    this.#actions = new SceneActions({ client: options.client, room: options.room, scene: () => this.#remote, report: (message) => this.#report(message) });
+    this.#actions = new SceneActions({
+      client: options.client,
+      room: options.room,
+      scene: () => this.#remote,
+      report: (message) => this.#report(message),
+    });
     this.#sync = new SceneSync({ send: (layer, change) => this.#actions.update(layer, change) });
     this.#loader = new LayerLoader({
       client: options.client,
@@ -112,7 +117,10 @@ export class RoomSceneView {
   /** The layers as the VR panel lists them. */
   vrRows(): VrLayerRow[] {
     return (this.#shown?.layers ?? []).map((layer) => ({
-      id: layer.id, name: this.nameOf(layer.id)!, visible: layer.visible !== false, opacity: layer.opacity ?? 1,
+      id: layer.id,
+      name: this.nameOf(layer.id)!,
+      visible: layer.visible !== false,
+      opacity: layer.opacity ?? 1,
     }));
   }
 
@@ -220,7 +228,10 @@ export class RoomSceneView {
     if (this.#selected === id) this.#selected = null;
   }
 
-  /** A display change made on this page (its list, a layer's panel, the VR panel): shown at once, shared once the changes pause (at once on `commit`). */
+  /**
+   * A display change made on this page (its list, a layer's panel, the VR panel): shown at
+   * once, shared once the changes pause (at once on `commit`).
+   */
   change(id: string, change: LayerDisplay, commit: boolean): void {
     if (this.#readOnly || !this.#remote || Object.keys(change).length === 0) return;
     this.#sync.local(id, change);
@@ -278,7 +289,11 @@ export class RoomSceneView {
     const known = this.#remote !== null;
     const note =
       this.#note ||
-      (unfollowed ? 'Follow the room to see and share its layers.' : known && rows.length === 0 ? 'This room shows one thing; add a layer to show more.' : '');
+      (unfollowed
+        ? 'Follow the room to see and share its layers.'
+        : known && rows.length === 0
+          ? 'This room shows one thing; add a layer to show more.'
+          : '');
     this.list.show(rows, !this.#readOnly, note);
   }
 }

@@ -50,7 +50,9 @@ export class SceneActions {
     if (!scene || at < 0 || to < 0 || to >= layers.length) return;
     [layers[at], layers[to]] = [layers[to]!, layers[at]!];
     const order = layers.map(asNew);
-    this.#run('The layers could not be reordered', (client, room) => client.scene(room).replace(order, { active: scene.active, ifMatch: scene.version }));
+    this.#run('The layers could not be reordered', (client, room) =>
+      client.scene(room).replace(order, { active: scene.active, ifMatch: scene.version }),
+    );
   }
 
   /** Makes layer `id` the room's active layer (its entry). */

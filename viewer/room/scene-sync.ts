@@ -12,7 +12,20 @@ import { SettingSync } from './setting-sync.ts';
 
 /** The display fields a layer shares. */
 export const LAYER_FIELDS = [
-  'name', 'visible', 'opacity', 'blending', 'colormap', 'window', 'gamma', 'mode', 'affine', 'clip_planes', 'labels', 't', 'playing', 'channels',
+  'name',
+  'visible',
+  'opacity',
+  'blending',
+  'colormap',
+  'window',
+  'gamma',
+  'mode',
+  'affine',
+  'clip_planes',
+  'labels',
+  't',
+  'playing',
+  'channels',
 ] as const;
 type Field = (typeof LAYER_FIELDS)[number];
 
@@ -57,7 +70,9 @@ export class SceneSync {
 
   /** The room's scene as this page shows it: its own values over the room's where they still win. */
   resolve(scene: RoomScene): RoomScene {
-    this.#sync.remote(scene.layers.flatMap((layer) => LAYER_FIELDS.map((field): [string, unknown] => [keyOf(layer.id, field), layer[field]])));
+    this.#sync.remote(
+      scene.layers.flatMap((layer) => LAYER_FIELDS.map((field): [string, unknown] => [keyOf(layer.id, field), layer[field]])),
+    );
     return { ...scene, layers: scene.layers.map((layer) => this.#resolveLayer(layer)) };
   }
 

@@ -55,7 +55,8 @@ export function subjectPlan(
   const fine = asIs ? undefined : meta.type === 'mesh' ? { ...MESH_DELIVERY, ...vr?.delivery(meta.type) } : vr?.delivery(meta.type);
   const job = { job: deps.job, overlay: deps.overlay, follower: deps.follower };
   // A function's job and a specimen's show their start and progress the same way.
-  const callbacks = () => jobCallbacks(context, job, { functionName: meta.function_name, params: params ?? {} }, (hit) => hit && deps.cached());
+  const callbacks = () =>
+    jobCallbacks(context, job, { functionName: meta.function_name, params: params ?? {} }, (hit) => hit && deps.cached());
   const first = async (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> =>
     asDecodedMesh(
       deps.isFunction
@@ -68,18 +69,25 @@ export function subjectPlan(
               onHeaders: (response) => answered?.(answerBytes(response)),
               ...callbacks(),
             })
-          : await client.getData(meta.id, { room, delivery, signal: context.signal, onHeaders: (response) => answered?.(answerBytes(response)) }),
+          : await client.getData(meta.id, {
+              room,
+              delivery,
+              signal: context.signal,
+              onHeaders: (response) => answered?.(answerBytes(response)),
+            }),
     );
   // A peer's entry this page adopts comes by its blob URL, unless in VR (a budgeted delivery has no blob of the entry).
   const blobId = deps.adopted.take(vr?.delivery(meta.type) ? null : deps.shown());
   const steps: CoarseFirstSteps = {
     first,
-    full: async (delivery, signal) => asDecodedMesh(await client.getData(meta.id, { params, room, signal: eitherSignal(context.signal, signal), delivery })),
+    full: async (delivery, signal) =>
+      asDecodedMesh(await client.getData(meta.id, { params, room, signal: eitherSignal(context.signal, signal), delivery })),
     show: deps.show,
     refining: deps.refining,
     isCurrent: () => context.isCurrent(),
   };
-  const load = (id: string, signal?: AbortSignal): Promise<SpecimenData> => client.getBlob(id, eitherSignal(context.signal, signal)).then(asDecodedMesh);
+  const load = (id: string, signal?: AbortSignal): Promise<SpecimenData> =>
+    client.getBlob(id, eitherSignal(context.signal, signal)).then(asDecodedMesh);
   // The blob came: nothing was computed, so no room result will answer the request.
   const loaded = (): void => {
     deps.cached();

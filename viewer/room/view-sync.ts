@@ -37,7 +37,9 @@ export class ViewSync {
 
   constructor(options: ViewSyncOptions) {
     this.#sync = new SettingSync({
-      send: (changes) => options.send(toView(changes)), apply: (changes) => options.apply(toView(changes)), debounceMs: options.debounceMs,
+      send: (changes) => options.send(toView(changes)),
+      apply: (changes) => options.apply(toView(changes)),
+      debounceMs: options.debounceMs,
     });
   }
 

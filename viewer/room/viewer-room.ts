@@ -2,7 +2,8 @@
  * @module viewer-room
  * The viewer's room side, beside its own request path (viewer-app.ts): "Follow room" and the
  * room's events (room-follower.ts), its shared look (room-view.ts), its scene of layers with
- * the layer list (room-scene.ts), its annotations (marks/), a snapshot's read-only view (snapshot-view.ts), the room as a file (session-file.ts), and what
+ * the layer list (room-scene.ts), its annotations (marks/), a snapshot's read-only view
+ * (snapshot-view.ts), the room as a file (session-file.ts), and what
  * the stage's tool area shows: the selected layer's panel and, under it, the value readout
  * over every layer with where the pointer is in physical units. The scale bar reads in the
  * room frame's unit; both take the units the marks measure in (mark-units.ts), asked once
@@ -109,20 +110,34 @@ export class ViewerRoom {
         })
       : null;
     this.view = new RoomViewBinding({ stage, following, send: (room, view) => client.setRoomView(room, view) });
-    this.#readout = stage ? attachValueReadout(stage, (id) => this.scene?.nameOf(id) ?? null, (id) => this.unitOf(id)).element : null;
+    this.#readout = stage
+      ? attachValueReadout(
+          stage,
+          (id) => this.scene?.nameOf(id) ?? null,
+          (id) => this.unitOf(id),
+        ).element
+      : null;
     if (this.scene) {
       this.scene.list.addToHead(snapshotControl(client, hooks.room));
       this.scene.list.element.append(sessionControls(client, hooks.room));
       layout.inspector.insertBefore(this.scene.list.element, layout.jobSection);
     }
     this.marks = stage
-      ? new AnnotationPanel({ client, stage, isLayer: (id) => this.scene?.nameOf(id) != null, shownData: () => layout.dataLink.getAttribute('href') })
+      ? new AnnotationPanel({
+          client,
+          stage,
+          isLayer: (id) => this.scene?.nameOf(id) != null,
+          shownData: () => layout.dataLink.getAttribute('href'),
+        })
       : null;
     if (this.marks) layout.inspector.insertBefore(this.marks.element, layout.jobSection);
-    this.#units = new ShownUnits((layer) => this.marks?.unitOf(layer) ?? null, () => {
-      const contents = stage?.layers.list().map((layer) => `${layer.id}:${layer.content?.object.uuid ?? ''}`) ?? [];
-      return [hooks.room(), ...contents].join(' ');
-    });
+    this.#units = new ShownUnits(
+      (layer) => this.marks?.unitOf(layer) ?? null,
+      () => {
+        const contents = stage?.layers.list().map((layer) => `${layer.id}:${layer.content?.object.uuid ?? ''}`) ?? [];
+        return [hooks.room(), ...contents].join(' ');
+      },
+    );
     this.marks?.onUnitKnown(() => {
       this.#units.forget();
       // The scale bar reads it on the next frame drawn.

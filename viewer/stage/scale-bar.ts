@@ -49,7 +49,12 @@ export class ScaleBar {
     this.#unit = unit;
     this.element = h(
       'div',
-      { class: 'scale-bar', 'data-testid': 'scale-bar', hidden: true, title: 'Scale at the depth the camera turns about, in the result’s units' },
+      {
+        class: 'scale-bar',
+        'data-testid': 'scale-bar',
+        hidden: true,
+        title: 'Scale at the depth the camera turns about, in the result’s units',
+      },
       this.#line,
       this.#label,
     );
@@ -60,9 +65,10 @@ export class ScaleBar {
     const stage = this.#stage;
     const shown = stage.layers.list().some((layer) => layer.content && layer.root.visible);
     const height = stage.canvas.clientHeight;
-    const bar = shown && !stage.renderer.xr.isPresenting && height > 0
-      ? scaleBarLength(unitsPerPixel(stage.view.camera, stage.view.controls.target, height, stage.contentRoot), SCALE_BAR_MAX_PX)
-      : null;
+    const bar =
+      shown && !stage.renderer.xr.isPresenting && height > 0
+        ? scaleBarLength(unitsPerPixel(stage.view.camera, stage.view.controls.target, height, stage.contentRoot), SCALE_BAR_MAX_PX)
+        : null;
     const label = bar ? formatLength(bar, this.#unit()) : '';
     const pixels = bar ? bar.pixels.toFixed(1) : '';
     // Called before every drawn frame: the page changes only when the bar does.

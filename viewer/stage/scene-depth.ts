@@ -32,7 +32,11 @@ function isOpaque(node: THREE.Object3D): boolean {
 }
 
 export class SceneDepth {
-  readonly uniforms: SceneDepthUniforms = { sceneDepth: { value: null }, depthSize: { value: new THREE.Vector2(1, 1) }, useDepth: { value: false } };
+  readonly uniforms: SceneDepthUniforms = {
+    sceneDepth: { value: null },
+    depthSize: { value: new THREE.Vector2(1, 1) },
+    useDepth: { value: false },
+  };
   #target: THREE.WebGLRenderTarget | null = null;
   readonly #hidden: THREE.Object3D[] = [];
 

@@ -35,11 +35,20 @@ export interface StageParts {
 }
 
 /** Shows `data` of `meta` unless the request is no longer current; `refined` keeps the camera. */
-export async function showOnStage(parts: StageParts, data: SpecimenData, meta: SpecimenMetadata, isCurrent: () => boolean, refined: boolean): Promise<void> {
+export async function showOnStage(
+  parts: StageParts,
+  data: SpecimenData,
+  meta: SpecimenMetadata,
+  isCurrent: () => boolean,
+  refined: boolean,
+): Promise<void> {
   const { stage, layout } = parts;
   parts.panel?.setHostError(null);
   // A static file the host shaped arrives as a decoded result: its file name is still a fact worth showing.
-  const file = data.type !== 'file' && !meta.is_dynamic && typeof meta.data_file === 'string' ? [{ key: 'file', label: 'file', value: meta.data_file }] : [];
+  const file =
+    data.type !== 'file' && !meta.is_dynamic && typeof meta.data_file === 'string'
+      ? [{ key: 'file', label: 'file', value: meta.data_file }]
+      : [];
   const stats = [...statsOf(data), ...file];
   layout.stagePane.dataset.shown = data.type;
   if (!stage) {

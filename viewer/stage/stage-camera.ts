@@ -66,7 +66,8 @@ export class StageCamera {
 
   /** Moves the camera to a room's camera; false when the view is malformed. */
   setView(view: RoomCamera): boolean {
-    const ok = (v: unknown): v is Triple => Array.isArray(v) && v.length === 3 && v.every((n) => typeof n === 'number' && Number.isFinite(n));
+    const ok = (v: unknown): v is Triple =>
+      Array.isArray(v) && v.length === 3 && v.every((n) => typeof n === 'number' && Number.isFinite(n));
     if (!ok(view.position) || !ok(view.target) || !ok(view.up)) return false;
     this.#applying = true;
     this.controls.enableDamping = false;

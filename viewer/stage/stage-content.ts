@@ -29,7 +29,10 @@ export interface ContentHit {
   distance: number;
   /** In world space. */
   point: THREE.Vector3;
-  /** `surface` (a mesh), `voxel` (a slice's voxel), `sample` (the first visible sample of a ray-marched volume), `point` (a point cloud). */
+  /**
+   * `surface` (a mesh), `voxel` (a slice's voxel), `sample` (the first visible sample of a
+   * ray-marched volume), `point` (a point cloud).
+   */
   kind: 'surface' | 'voxel' | 'sample' | 'point';
   /** The voxel (indices x, y, z) and its sample, for volumes. */
   voxel?: { x: number; y: number; z: number; value: number };
@@ -51,7 +54,10 @@ export interface StageContent {
   onViewChange?: (change: RoomView) => void;
   /** Shows the look its layer gives it (window, colour map, gamma, mode, labels). */
   applyDisplay?(display: LayerDisplay): void;
-  /** Set by the viewer: told of each layer setting the user changes on this content that a room's view has no word for (a segmentation's selection). */
+  /**
+   * Set by the viewer: told of each layer setting the user changes on this content that a
+   * room's view has no word for (a segmentation's selection).
+   */
   onDisplayChange?: (change: LayerDisplay) => void;
   /** Called once its object hangs in the stage's scene (a volume then joins the stage's slice point). */
   attach?(): void;

@@ -21,7 +21,10 @@ export class StageOverlay {
   }
 
   loading(text: string): void {
-    this.#set('loading', h('div', { class: 'pill' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', { class: 'pill-text' }, text)));
+    this.#set(
+      'loading',
+      h('div', { class: 'pill' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), h('span', { class: 'pill-text' }, text)),
+    );
   }
 
   /** Updates the loading pill's text (e.g. the latest progress message). */
@@ -57,14 +60,16 @@ export class StageOverlay {
   /** Nothing chosen yet: how to start (or, with `webglProblem`, why nothing can be drawn). */
   idle(webglProblem: string | null): void {
     if (webglProblem) this.noWebGL(webglProblem);
-    else this.empty('Choose a specimen', 'Pick one from the catalog. Dynamic specimens get a parameter panel; every change is a new request.');
+    else
+      this.empty('Choose a specimen', 'Pick one from the catalog. Dynamic specimens get a parameter panel; every change is a new request.');
   }
 
   /** The browser gives the page no WebGL context. */
   noWebGL(problem: string | null): void {
     this.notice(
       'WebGL is not available',
-      `This browser gives the page no WebGL context (${problem}), so specimens cannot be drawn. Parameters, progress and counts still work.`,
+      `This browser gives the page no WebGL context (${problem}), so specimens cannot be drawn. ` +
+        'Parameters, progress and counts still work.',
     );
   }
 

@@ -100,7 +100,10 @@ export class Stage {
     this.#renderer.setAnimationLoop(this.#loop);
   }
 
-  /** Replaces what the active layer shows (disposing the previous content) and frames it; `keepView` keeps the camera (a refined view of the same thing). */
+  /**
+   * Replaces what the active layer shows (disposing the previous content) and frames it;
+   * `keepView` keeps the camera (a refined view of the same thing).
+   */
   show(content: StageContent | null, keepView = false): void {
     if (content && !keepView) this.#cameraTaken = false;
     this.layers.setContent(this.#active, content, keepView);

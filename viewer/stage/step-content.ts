@@ -17,7 +17,11 @@ export interface StepPiece {
   data: VolumeData;
 }
 
-const PRIMARIES: [number, number, number][] = [[255, 0, 0], [0, 255, 0], [0, 0, 255]];
+const PRIMARIES: [number, number, number][] = [
+  [255, 0, 0],
+  [0, 255, 0],
+  [0, 0, 255],
+];
 
 /** An RGB step (`[z, y, x, 3]` bytes) as its three components, each a volume of its own. */
 export function splitRgb(volume: VolumeData): VolumeData[] {
@@ -37,8 +41,14 @@ export function splitRgb(volume: VolumeData): VolumeData[] {
 export function createStepContent(pieces: StepPiece[], looks: ((c: number) => ChannelLook) | null, stage: VolumeStage): VolumeContent {
   const only = pieces[0]!;
   if (only.c === 'rgb') {
-    return createChannelStack(splitRgb(only.data).map((volume, k) => ({ volume, rgb: PRIMARIES[k]!, window: [0, 255] })), stage);
+    return createChannelStack(
+      splitRgb(only.data).map((volume, k) => ({ volume, rgb: PRIMARIES[k]!, window: [0, 255] })),
+      stage,
+    );
   }
   if (looks === null || typeof only.c !== 'number') return createVolumeSlices(only.data, stage);
-  return createChannelStack(pieces.map((piece): StackChannel => ({ volume: piece.data, ...looks(piece.c as number) })), stage);
+  return createChannelStack(
+    pieces.map((piece): StackChannel => ({ volume: piece.data, ...looks(piece.c as number) })),
+    stage,
+  );
 }

@@ -33,7 +33,8 @@ export class ChannelList {
     const report = (): void => {
       const channels = this.#rows.map((row, i): LayerChannel => {
         const [low, high] = [Number(row.low.value), Number(row.high.value)];
-        const window: [number, number] = Number.isFinite(low) && Number.isFinite(high) && low < high ? [low, high] : this.#states[i]!.window;
+        const window: [number, number] =
+          Number.isFinite(low) && Number.isFinite(high) && low < high ? [low, high] : this.#states[i]!.window;
         return { visible: row.visible.checked, color: row.color.value, window };
       });
       change(channels);
@@ -43,9 +44,27 @@ export class ChannelList {
       const at = { 'data-channel': i };
       const row: Row = {
         visible: h('input', { type: 'checkbox', 'aria-label': `channel ${i} visible`, 'data-control': 'channel-visible', ...at }),
-        color: h('input', { type: 'color', class: 'channel-color', 'aria-label': `channel ${i} colour`, 'data-control': 'channel-color', ...at }),
-        low: h('input', { type: 'number', class: 'num channel-window', 'aria-label': `channel ${i} window low`, 'data-control': 'channel-low', ...at }),
-        high: h('input', { type: 'number', class: 'num channel-window', 'aria-label': `channel ${i} window high`, 'data-control': 'channel-high', ...at }),
+        color: h('input', {
+          type: 'color',
+          class: 'channel-color',
+          'aria-label': `channel ${i} colour`,
+          'data-control': 'channel-color',
+          ...at,
+        }),
+        low: h('input', {
+          type: 'number',
+          class: 'num channel-window',
+          'aria-label': `channel ${i} window low`,
+          'data-control': 'channel-low',
+          ...at,
+        }),
+        high: h('input', {
+          type: 'number',
+          class: 'num channel-window',
+          'aria-label': `channel ${i} window high`,
+          'data-control': 'channel-high',
+          ...at,
+        }),
       };
       for (const input of Object.values(row)) input.addEventListener('change', report);
       this.#rows.push(row);

@@ -91,7 +91,8 @@ export class StepPlayer {
   #fetch(): void {
     const { steps, cache } = this.#options;
     const wanted = this.#options.wanted();
-    const ahead = this.rate > 0 ? Math.max(STEPS_AROUND, Math.min(Math.ceil(this.rate * AHEAD_SECONDS), cache.fits(wanted.length))) : STEPS_AROUND;
+    const ahead =
+      this.rate > 0 ? Math.max(STEPS_AROUND, Math.min(Math.ceil(this.rate * AHEAD_SECONDS), cache.fits(wanted.length))) : STEPS_AROUND;
     const order = [this.#t];
     for (let k = 1; k <= Math.min(steps - 1, Math.max(ahead, STEPS_AROUND)); k++) {
       if (k <= ahead) order.push((this.#t + k) % steps);

@@ -50,14 +50,34 @@ export class TimeControls {
     this.#actions = actions;
     const { time_step: dt, time_unit: unit } = timing;
     this.#time = (t) => (dt !== undefined ? `${+(t * dt).toPrecision(6)} ${unit ?? ''}`.trimEnd() : '');
-    this.#slider = h('input', { type: 'range', class: 'slider', min: 0, max: steps - 1, step: 1, value: 0, 'aria-label': 'time step', 'data-control': 'time' });
+    this.#slider = h('input', {
+      type: 'range',
+      class: 'slider',
+      min: 0,
+      max: steps - 1,
+      step: 1,
+      value: 0,
+      'aria-label': 'time step',
+      'data-control': 'time',
+    });
     this.#slider.addEventListener('input', () => actions.seek(Number(this.#slider.value), 'drag'));
     this.#slider.addEventListener('change', () => actions.seek(Number(this.#slider.value), 'commit'));
     const button = (label: string, title: string, control: string, onclick: () => void): HTMLButtonElement =>
-      h('button', { type: 'button', class: 'button ghost small icon', title, 'aria-label': title, 'data-control': control, onclick }, label);
+      h(
+        'button',
+        { type: 'button', class: 'button ghost small icon', title, 'aria-label': title, 'data-control': control, onclick },
+        label,
+      );
     this.#play = button('▶', 'Play', 'play', () => this.togglePlay());
     this.#rate = h('input', {
-      type: 'number', class: 'num step-rate', min: 0.5, max: 60, step: 0.5, value: DEFAULT_RATE, 'aria-label': 'steps per second', 'data-control': 'rate',
+      type: 'number',
+      class: 'num step-rate',
+      min: 0.5,
+      max: 60,
+      step: 0.5,
+      value: DEFAULT_RATE,
+      'aria-label': 'steps per second',
+      'data-control': 'rate',
     });
     this.#rate.addEventListener('change', () => this.#playing > 0 && actions.play(this.rate()));
     this.#readout = h('output', { class: 'slice-value', 'data-testid': 'time-readout' });
@@ -65,8 +85,15 @@ export class TimeControls {
     this.element = h(
       'div',
       { class: 'time-controls', 'data-testid': 'time-controls' },
-      h('div', { class: 'slice-row' }, button('«', 'Step back', 'step-back', () => this.stepBy(-1)), this.#play,
-        button('»', 'Step forward', 'step-forward', () => this.stepBy(1)), this.#rate, h('span', { class: 'slice-axis' }, 'steps/s')),
+      h(
+        'div',
+        { class: 'slice-row' },
+        button('«', 'Step back', 'step-back', () => this.stepBy(-1)),
+        this.#play,
+        button('»', 'Step forward', 'step-forward', () => this.stepBy(1)),
+        this.#rate,
+        h('span', { class: 'slice-axis' }, 'steps/s'),
+      ),
       h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 't'), this.#slider, this.#readout),
       this.#at,
     );

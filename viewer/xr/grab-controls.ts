@@ -97,6 +97,11 @@ export class GrabControls {
     }
     const pa = new THREE.Vector3().setFromMatrixPosition(a.matrixWorld);
     const pb = new THREE.Vector3().setFromMatrixPosition(b.matrixWorld);
-    this.#start = { root, mid: pa.clone().add(pb).multiplyScalar(0.5), distance: Math.max(pa.distanceTo(pb), 1e-3), heading: heading(pa, pb) };
+    this.#start = {
+      root,
+      mid: pa.clone().add(pb).multiplyScalar(0.5),
+      distance: Math.max(pa.distanceTo(pb), 1e-3),
+      heading: heading(pa, pb),
+    };
   }
 }

@@ -66,7 +66,14 @@ export class VrLayerList {
     this.#rows = new Map();
     // Top first, as the page lists them.
     for (const row of [...rows].reverse()) {
-      const element = new Container({ flexDirection: 'column', gap: 4, width: '100%', padding: 8, backgroundColor: T.surface, borderRadius: T.radius });
+      const element = new Container({
+        flexDirection: 'column',
+        gap: 4,
+        width: '100%',
+        padding: 8,
+        backgroundColor: T.surface,
+        borderRadius: T.radius,
+      });
       const visible = createVrWidget(row.name, { type: 'boolean' }, (value) => this.#change(row.id, { visible: value === true }, 'commit'));
       const opacity = createVrWidget('opacity', { type: 'number', minimum: 0, maximum: 1 }, (value, mode) =>
         this.#change(row.id, { opacity: Number(value) }, mode),

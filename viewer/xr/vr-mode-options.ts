@@ -41,4 +41,3 @@ export interface VrModeOptions {
   /** The physical unit of the frame of a point picked on `layer` (undefined: the room's); null while none is known. */
   unitOf?(layer: string | undefined): string | null;
 }
-

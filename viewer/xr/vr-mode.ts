@@ -175,7 +175,9 @@ export class VrMode {
       },
       (factor) => this.#scale(factor),
       {
-        root: this.root, box: () => this.#options.stage.layers.box(), pickRay: (ray) => this.#options.stage.pickRay(ray),
+        root: this.root,
+        box: () => this.#options.stage.layers.box(),
+        pickRay: (ray) => this.#options.stage.pickRay(ray),
         unitOf: (layer) => this.#options.unitOf?.(layer) ?? null,
       },
       this.#options.marks,

@@ -113,7 +113,11 @@ export class VrPanel {
       colormap: lookButton(this.#colormapText, 'colormap'),
       mode: lookButton(this.#modeText, 'mode'),
     };
-    this.#lookRow.add(new Text({ text: 'Look', fontSize: T.fontSize, color: T.text, marginRight: 8 }), this.buttons.colormap, this.buttons.mode);
+    this.#lookRow.add(
+      new Text({ text: 'Look', fontSize: T.fontSize, color: T.text, marginRight: 8 }),
+      this.buttons.colormap,
+      this.buttons.mode,
+    );
     bottom.add(followButton, this.buttons.exit);
     this.layers = new VrLayerList((id, change, mode) => actions.layer(id, change, mode));
     this.root.add(this.#title, this.#status, this.#fieldsBox, this.#lookRow, this.layers.root, ...sections, scaleRow, bottom);

@@ -106,9 +106,11 @@ export class VrProbe {
       }),
       sliderPoint: (name, fraction) => pointOn(mode.panel?.track(name), fraction - 0.5),
       buttonPoint: (button) => pointOn(mode.panel?.buttons[button], 0),
-      layerPoint: (id, control, fraction = 0.5) => pointOn(mode.panel?.layers.control(id, control), control === 'opacity' ? fraction - 0.5 : 0),
+      layerPoint: (id, control, fraction = 0.5) =>
+        pointOn(mode.panel?.layers.control(id, control), control === 'opacity' ? fraction - 0.5 : 0),
       markToolPoint: (tool) => pointOn(mode.marks?.button(tool), 0),
-      timePoint: (control, fraction = 0.5) => (mode.time?.readout ? pointOn(mode.time.control(control), control === 'bar' ? fraction - 0.5 : 0) : null),
+      timePoint: (control, fraction = 0.5) =>
+        mode.time?.readout ? pointOn(mode.time.control(control), control === 'bar' ? fraction - 0.5 : 0) : null,
       inRoom: (point) => {
         mode.root.updateWorldMatrix(true, false);
         return mode.root.localToWorld(new THREE.Vector3(...point)).toArray() as [number, number, number];

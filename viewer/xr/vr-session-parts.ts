@@ -40,7 +40,12 @@ export function createVrSessionParts(
   const panel = new VrPanel(actions, [time.root, ...(marks ? [marks.root] : []), physical.root]);
   const grab = new GrabControls(root);
   const inputs = new VrInputs({
-    renderer, scene, grab, pointer: (index) => new PanelPointer(panel.root, index), scaleBy, trigger: (ray) => marks?.trigger(ray) ?? false,
+    renderer,
+    scene,
+    grab,
+    pointer: (index) => new PanelPointer(panel.root, index),
+    scaleBy,
+    trigger: (ray) => marks?.trigger(ray) ?? false,
   });
   return { panel, inputs, marks, time, physical };
 }

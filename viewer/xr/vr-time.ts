@@ -52,9 +52,25 @@ export class VrTime {
     });
     play.add(this.#playText);
     // The panel's font has no arrow or play glyphs: plain characters and words stand in.
-    this.#buttons = { back: textButton('<', act((source) => source.stepBy(-1))), play, forward: textButton('>', act((source) => source.stepBy(1))) };
+    this.#buttons = {
+      back: textButton(
+        '<',
+        act((source) => source.stepBy(-1)),
+      ),
+      play,
+      forward: textButton(
+        '>',
+        act((source) => source.stepBy(1)),
+      ),
+    };
     const row = new Container({ flexDirection: 'row', gap: 8, alignItems: 'center' });
-    row.add(new Text({ text: 'Time', fontSize: T.fontSize, color: T.text, marginRight: 8 }), this.#buttons.back, play, this.#buttons.forward, this.#readout);
+    row.add(
+      new Text({ text: 'Time', fontSize: T.fontSize, color: T.text, marginRight: 8 }),
+      this.#buttons.back,
+      play,
+      this.#buttons.forward,
+      this.#readout,
+    );
     this.root.add(row);
   }
 

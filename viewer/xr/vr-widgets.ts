@@ -104,10 +104,12 @@ function toggle(onChange: WidgetChange, valueText: Text): VrWidget {
     pill.setProperties({ justifyContent: on ? 'flex-end' : 'flex-start', backgroundColor: on ? T.accentDim : T.surface });
     valueText.setProperties({ text: on ? 'on' : 'off' });
   };
-  pill.setProperties({ onClick: () => {
-    show(!on);
-    onChange(on, 'commit');
-  } });
+  pill.setProperties({
+    onClick: () => {
+      show(!on);
+      onChange(on, 'commit');
+    },
+  });
   pill.add(knob);
   return { element: pill, setValue: show };
 }
@@ -149,17 +151,25 @@ function stepper(prop: ParameterProperty, onChange: WidgetChange, valueText: Tex
 }
 
 /** The labelled control of parameter `name`; `track` is set for sliders and `control` is the part to point at (automation aims at them). */
-export function createVrWidget(name: string, prop: ParameterProperty, onChange: WidgetChange): VrWidget & { track?: Container; control?: Container } {
+export function createVrWidget(
+  name: string,
+  prop: ParameterProperty,
+  onChange: WidgetChange,
+): VrWidget & { track?: Container; control?: Container } {
   const valueText = new Text({ text: '–', fontSize: T.fontSize, color: T.accent });
   const head = new Container({ flexDirection: 'row', justifyContent: 'space-between', width: '100%' });
   head.add(new Text({ text: name, fontSize: T.fontSize, color: T.text }), valueText);
   const kind = fieldKind(prop);
   const control =
-    kind === 'slider' ? createVrSlider(prop, onChange, valueText)
-    : kind === 'boolean' ? toggle(onChange, valueText)
-    : kind === 'enum' ? choices(prop.enum ?? [], onChange, valueText)
-    : kind === 'number' ? stepper(prop, onChange, valueText)
-    : null;
+    kind === 'slider'
+      ? createVrSlider(prop, onChange, valueText)
+      : kind === 'boolean'
+        ? toggle(onChange, valueText)
+        : kind === 'enum'
+          ? choices(prop.enum ?? [], onChange, valueText)
+          : kind === 'number'
+            ? stepper(prop, onChange, valueText)
+            : null;
   const element = new Container({ flexDirection: 'column', gap: 6, width: '100%' });
   element.add(head);
   if (control) element.add(control.element);

@@ -29,7 +29,13 @@ export function labelIdsOf(data: NumericArray): LabelIds {
     for (let i = 0; i < data.length; i++) seen[data[i]!] = 1;
     const present: number[] = [];
     for (let id = 1; id < size; id++) if (seen[id]) present.push(id);
-    return { index: data, size, idOf: (index) => index, indexOf: (id) => (Number.isInteger(id) && id >= 0 && id < size && seen[id] ? id : -1), present };
+    return {
+      index: data,
+      size,
+      idOf: (index) => index,
+      indexOf: (id) => (Number.isInteger(id) && id >= 0 && id < size && seen[id] ? id : -1),
+      present,
+    };
   }
   const ids: number[] = [0];
   const indices = new Map<number, number>([[0, 0]]);

@@ -60,9 +60,12 @@ export function createLabelsVolume(volume: VolumeData, stage: VolumeStage): Volu
     const selected = new Set(sources.labels?.selected ?? []);
     const chips = ids.present.slice(0, LISTED).map((id) => {
       const colour = labelColour(id, { ...sources, labels: { ...sources.labels, show: 'all' } });
-      const chip = h('button', { type: 'button', class: `label-chip${selected.has(id) ? ' selected' : ''}`, 'data-label': id, title: `Select label ${id}` },
+      const chip = h(
+        'button',
+        { type: 'button', class: `label-chip${selected.has(id) ? ' selected' : ''}`, 'data-label': id, title: `Select label ${id}` },
         h('span', { class: 'label-swatch', style: `background:${colour ? hexOfRgb(colour) : 'transparent'}` }),
-        nameOf(id) ? `${id} ${nameOf(id)}` : String(id));
+        nameOf(id) ? `${id} ${nameOf(id)}` : String(id),
+      );
       chip.addEventListener('click', () => {
         const next = selected.has(id) ? [...selected].filter((s) => s !== id) : [...selected, id];
         share({ ...sources.labels, selected: next });

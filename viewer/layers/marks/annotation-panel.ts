@@ -5,7 +5,8 @@
  * with what the host measured (mark-list.ts), kept from the room's events while the page
  * follows the room (mark-store.ts). A mark placed here is sent to the host and shown once its
  * event comes back, as it is on every other following page of the room; a page that does not
- * follow shows the list as it read it when it joined and after each of its own writes. A label edited after someone else changed the mark is refused
+ * follow shows the list as it read it when it joined and after each of its own writes. A
+ * label edited after someone else changed the mark is refused
  * by the host (412); the list is then read again and the page says so. In VR the tool is
  * chosen on the headset's panel and a controller's trigger places along its ray (`placeAlong`):
  * the page's toolbar shows the same tool, and the marks take the page's path to the host.
@@ -47,7 +48,11 @@ export class AnnotationPanel {
   readonly #store: MarkStore;
   readonly #units: MarkUnits;
   readonly #unitKnown = new Set<() => void>();
-  readonly #liveNote = h('p', { class: 'mark-note', 'data-testid': 'marks-unfollowed' }, 'Follow the room to see everyone’s marks as they are made.');
+  readonly #liveNote = h(
+    'p',
+    { class: 'mark-note', 'data-testid': 'marks-unfollowed' },
+    'Follow the room to see everyone’s marks as they are made.',
+  );
 
   constructor(options: AnnotationPanelOptions) {
     this.#tools = new MarkTools((tool) => this.choose(tool));
@@ -59,8 +64,11 @@ export class AnnotationPanel {
     }, options.shownData);
     this.#store = new MarkStore(options.client, (marks, known) => this.#show(marks, known));
     this.#placer = new MarkPlacer({
-      stage: options.stage, isLayer: options.isLayer,
-      place: (draft) => void this.#place(draft), pending: (point) => this.#drawing.pending(point), say: (text) => this.#tools.say(text),
+      stage: options.stage,
+      isLayer: options.isLayer,
+      place: (draft) => void this.#place(draft),
+      pending: (point) => this.#drawing.pending(point),
+      say: (text) => this.#tools.say(text),
     });
     this.choose('none');
     this.element = h(
@@ -131,7 +139,8 @@ export class AnnotationPanel {
   #show(marks: Annotation[], known: boolean): void {
     const measurement = (mark: Annotation): string => measurementOf(mark, this.#units.unitOf(mark.layer));
     this.#list.show(marks, measurement, known);
-    const text = (mark: Annotation): string => [mark.label ?? '', mark.kind === 'point' ? '' : measurement(mark)].filter(Boolean).join(' · ');
+    const text = (mark: Annotation): string =>
+      [mark.label ?? '', mark.kind === 'point' ? '' : measurement(mark)].filter(Boolean).join(' · ');
     this.#drawing.show(marks, text, known);
   }
 

@@ -141,7 +141,13 @@ export class MarkDrawing {
   }
 
   #marker(colour: THREE.Color): THREE.Sprite {
-    const material = new THREE.SpriteMaterial({ map: this.#disc, color: colour, depthTest: false, depthWrite: false, sizeAttenuation: false });
+    const material = new THREE.SpriteMaterial({
+      map: this.#disc,
+      color: colour,
+      depthTest: false,
+      depthWrite: false,
+      sizeAttenuation: false,
+    });
     material.transparent = true;
     const sprite = new THREE.Sprite(material);
     sprite.scale.setScalar(MARKER);

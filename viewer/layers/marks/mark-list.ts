@@ -14,7 +14,13 @@ export interface MarkListActions {
   remove(mark: Annotation): void;
 }
 
-const KIND_WORDS: Record<Annotation['kind'], string> = { point: 'point', line: 'ruler', polyline: 'path', box: 'box', ellipsoid: 'ellipsoid' };
+const KIND_WORDS: Record<Annotation['kind'], string> = {
+  point: 'point',
+  line: 'ruler',
+  polyline: 'path',
+  box: 'box',
+  ellipsoid: 'ellipsoid',
+};
 
 class MarkRow {
   readonly element: HTMLElement;
@@ -29,7 +35,12 @@ class MarkRow {
   constructor(mark: Annotation, actions: MarkListActions) {
     this.#mark = mark;
     this.#label = h('input', {
-      type: 'text', class: 'text mark-label', maxlength: 256, placeholder: 'label', 'aria-label': 'label', 'data-testid': 'mark-label',
+      type: 'text',
+      class: 'text mark-label',
+      maxlength: 256,
+      placeholder: 'label',
+      'aria-label': 'label',
+      'data-testid': 'mark-label',
     });
     this.#label.addEventListener('focus', () => (this.#editing = this.#mark));
     this.#label.addEventListener('change', () => actions.relabel(this.#editing ?? this.#mark, this.#label.value.trim()));
@@ -37,7 +48,11 @@ class MarkRow {
     this.#label.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') this.#label.blur();
     });
-    const remove = h('button', { type: 'button', class: 'button ghost small icon', title: 'Remove this mark', 'data-testid': 'mark-remove' }, '×');
+    const remove = h(
+      'button',
+      { type: 'button', class: 'button ghost small icon', title: 'Remove this mark', 'data-testid': 'mark-remove' },
+      '×',
+    );
     remove.addEventListener('click', () => actions.remove(this.#mark));
     this.element = h('li', { class: 'mark-row', 'data-testid': 'mark-row' }, this.#kind, this.#label, this.#measure, this.#author, remove);
   }

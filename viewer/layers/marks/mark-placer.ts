@@ -105,7 +105,9 @@ export class MarkPlacer {
     if (!this.#first) {
       this.#first = pick;
       this.#hooks.pending(pick.place.room);
-      this.#hooks.say(tool === 'line' ? 'Click the ruler’s other end (Escape to start again).' : 'Click the opposite corner (Escape to start again).');
+      this.#hooks.say(
+        tool === 'line' ? 'Click the ruler’s other end (Escape to start again).' : 'Click the opposite corner (Escape to start again).',
+      );
       return 'first';
     }
     const picks = [this.#first, pick];

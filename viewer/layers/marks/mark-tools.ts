@@ -22,15 +22,29 @@ export class MarkTools {
   /** `choose` when the user picks a tool. */
   constructor(choose: (tool: MarkTool) => void) {
     this.#buttons = TOOLS.map(({ tool, text, title }) => {
-      const button = h('button', { type: 'button', class: 'button ghost small mark-tool', title, 'data-tool': tool, 'aria-pressed': 'false' }, text);
+      const button = h(
+        'button',
+        { type: 'button', class: 'button ghost small mark-tool', title, 'data-tool': tool, 'aria-pressed': 'false' },
+        text,
+      );
       button.addEventListener('click', () => choose(tool));
       return button;
     });
     this.#label = h('input', {
-      type: 'text', class: 'text mark-new-label', maxlength: 256, placeholder: 'label for new marks', 'aria-label': 'label for new marks',
+      type: 'text',
+      class: 'text mark-new-label',
+      maxlength: 256,
+      placeholder: 'label for new marks',
+      'aria-label': 'label for new marks',
       'data-testid': 'mark-new-label',
     });
-    this.element = h('div', { class: 'mark-tools' }, h('div', { class: 'mark-tool-row', role: 'toolbar' }, ...this.#buttons), this.#label, this.#status);
+    this.element = h(
+      'div',
+      { class: 'mark-tools' },
+      h('div', { class: 'mark-tool-row', role: 'toolbar' }, ...this.#buttons),
+      this.#label,
+      this.#status,
+    );
   }
 
   /** Shows `tool` as the chosen one. */

@@ -26,7 +26,9 @@ export function textSprite(text: string, colour: string): THREE.Sprite {
   context.fillText(text, FONT_PX / 2, canvas.height / 2);
   const texture = new THREE.CanvasTexture(canvas);
   texture.colorSpace = THREE.SRGBColorSpace;
-  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture, depthTest: false, depthWrite: false, sizeAttenuation: false, transparent: true }));
+  const sprite = new THREE.Sprite(
+    new THREE.SpriteMaterial({ map: texture, depthTest: false, depthWrite: false, sizeAttenuation: false, transparent: true }),
+  );
   sprite.scale.set((HEIGHT * canvas.width) / canvas.height, HEIGHT, 1);
   // Centred just above its anchor rather than over it (the marker under it stays visible).
   sprite.center.set(0.5, -0.6);

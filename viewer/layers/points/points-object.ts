@@ -66,7 +66,9 @@ export function rareColoursLast(cloud: PointCloudData): PointCloudData {
   const binOf = (i: number): number => ((colors[i * 3]! * scale) << 8) | ((colors[i * 3 + 1]! * scale) << 4) | (colors[i * 3 + 2]! * scale);
   const frequency = new Map<number, number>();
   for (let i = 0; i < count; i++) frequency.set(binOf(i), (frequency.get(binOf(i)) ?? 0) + 1);
-  const order = Uint32Array.from({ length: count }, (_, i) => i).sort((a, b) => frequency.get(binOf(b))! - frequency.get(binOf(a))! || a - b);
+  const order = Uint32Array.from({ length: count }, (_, i) => i).sort(
+    (a, b) => frequency.get(binOf(b))! - frequency.get(binOf(a))! || a - b,
+  );
   const points = new Float32Array(count * 3);
   const outColours = colors instanceof Uint8Array ? new Uint8Array(count * 3) : new Float32Array(count * 3);
   const scalars = cloud.scalars && cloud.scalars.length === count ? new Float32Array(count) : null;

@@ -73,7 +73,15 @@ export function createColourBar(options: ColourBarOptions): ColourBar {
   const picker = h('select', { class: 'select small', 'aria-label': 'colour map', 'data-testid': 'colour-map' });
   for (const name of COLORMAPS) picker.appendChild(h('option', { value: name }, name));
   const level = h('input', { type: 'range', class: 'slider', min: 0, max: STEPS, step: 1, 'aria-label': 'level', 'data-testid': 'level' });
-  const width = h('input', { type: 'range', class: 'slider', min: 1, max: STEPS, step: 1, 'aria-label': 'window width', 'data-testid': 'width' });
+  const width = h('input', {
+    type: 'range',
+    class: 'slider',
+    min: 1,
+    max: STEPS,
+    step: 1,
+    'aria-label': 'window width',
+    'data-testid': 'width',
+  });
   const auto = h(
     'button',
     { class: 'button ghost small', type: 'button', title: 'Back to the window read from the histogram', 'data-testid': 'window-auto' },
@@ -112,7 +120,12 @@ export function createColourBar(options: ColourBarOptions): ColourBar {
     h('div', { class: 'colour-bar-labels' }, lowLabel, highLabel),
     h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'map'), picker, auto),
     h('label', { class: 'slice-row', title: 'The centre of the window' }, h('span', { class: 'slice-axis' }, 'level'), level),
-    h('label', { class: 'slice-row', title: 'The range of values the colour map spans' }, h('span', { class: 'slice-axis' }, 'width'), width),
+    h(
+      'label',
+      { class: 'slice-row', title: 'The range of values the colour map spans' },
+      h('span', { class: 'slice-axis' }, 'width'),
+      width,
+    ),
   );
   show();
   return { element, state: () => ({ ...state }), set: update };

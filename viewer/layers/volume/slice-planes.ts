@@ -74,7 +74,14 @@ interface SliderParts {
 function sliceSlider(axis: Axis, count: number, at: number): SliderParts {
   const value = h('output', { class: 'slice-value' }, `${at}`);
   const input = h('input', {
-    type: 'range', class: 'slider', min: 0, max: Math.max(0, count - 1), step: 1, value: at, 'aria-label': `${axis} slice`, 'data-axis': axis,
+    type: 'range',
+    class: 'slider',
+    min: 0,
+    max: Math.max(0, count - 1),
+    step: 1,
+    value: at,
+    'aria-label': `${axis} slice`,
+    'data-axis': axis,
   });
   return { row: h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, axis), input, value), input, value };
 }
@@ -123,7 +130,9 @@ export function createSlicePlanes(frame: VolumeFrame, pixel: PixelFn, options: S
   /** The centre of the voxel all three slices go through, in world space. */
   const centre = (): THREE.Vector3 => {
     frame.inner.updateWorldMatrix(true, false);
-    return frame.inner.localToWorld(new THREE.Vector3(frame.offsetOf('x', index.x), frame.offsetOf('y', index.y), frame.offsetOf('z', index.z)));
+    return frame.inner.localToWorld(
+      new THREE.Vector3(frame.offsetOf('x', index.x), frame.offsetOf('y', index.y), frame.offsetOf('z', index.z)),
+    );
   };
   const outputs = {} as Record<Axis, { input: HTMLInputElement; value: HTMLOutputElement }>;
   const rows = AXES.map((axis) => {

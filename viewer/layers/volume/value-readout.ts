@@ -87,7 +87,7 @@ export function attachValueReadout(
       return;
     }
     const several = stage.layers.list().filter((layer) => layer.content && layer.root.visible).length > 1;
-    const name = several ? nameOf(pick.layer) ?? pick.layer : null;
+    const name = several ? (nameOf(pick.layer) ?? pick.layer) : null;
     text.textContent = `${name ? `${name}: ` : ''}${describePick(pick)}`;
     text.dataset.value = pick.voxel ? String(pick.voxel.value) : '';
     text.dataset.layer = pick.layer;

@@ -76,7 +76,9 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
   const title = h('div', { class: 'slice-title' });
   const viewPicker = h('select', { class: 'select small', 'aria-label': 'volume view', 'data-axis': 'view' });
   viewPicker.appendChild(h('option', { value: 'slices' }, 'slices'));
-  const volumeOption = fits ? { value: 'volume' } : { value: 'volume', disabled: true, title: `only up to ${RAYMARCH_MAX_EDGE} samples per edge` };
+  const volumeOption = fits
+    ? { value: 'volume' }
+    : { value: 'volume', disabled: true, title: `only up to ${RAYMARCH_MAX_EDGE} samples per edge` };
   viewPicker.appendChild(h('option', volumeOption, 'volume'));
   const titleOf = (m: VolumeMode): string => (options.title ? `${options.title}: ${m}` : m === 'volume' ? 'Volume' : 'Slices');
   title.textContent = titleOf(mode);

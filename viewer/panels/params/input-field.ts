@@ -27,7 +27,10 @@ let catalog: Promise<CatalogItem[]> | null = null;
 
 /** The catalog, fetched once per page (the picker only needs ids, names and types). */
 function specimens(): Promise<CatalogItem[]> {
-  catalog ??= fetch('/api/specimens/').then((res) => (res.ok ? (res.json() as Promise<CatalogItem[]>) : []), () => []);
+  catalog ??= fetch('/api/specimens/').then(
+    (res) => (res.ok ? (res.json() as Promise<CatalogItem[]>) : []),
+    () => [],
+  );
   return catalog;
 }
 
@@ -41,7 +44,13 @@ function optionValue(value: unknown): string {
 }
 
 /** Builds the picker and drop zone for input parameter `name` of `kind`. */
-export function createInputField(name: string, kind: InputKind, prop: ParameterProperty, required: boolean, onChange: FieldChange): ParamField {
+export function createInputField(
+  name: string,
+  kind: InputKind,
+  prop: ParameterProperty,
+  required: boolean,
+  onChange: FieldChange,
+): ParamField {
   const id = `param-${name}`;
   const select = h('select', { id, class: 'select', 'data-testid': `input-picker-${name}` }, h('option', { value: '' }, '— choose —'));
   const status = h('div', { class: 'field-error', role: 'status', 'aria-live': 'polite' });

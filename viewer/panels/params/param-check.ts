@@ -31,8 +31,10 @@ export function itemSchema(prop: ParameterProperty, index: number): ParameterPro
 function checkArray(prop: ParameterProperty, value: unknown): string | null {
   if (!Array.isArray(value)) return 'must be a list';
   if (prop.prefixItems && value.length !== prop.prefixItems.length) return `must have exactly ${prop.prefixItems.length} values`;
-  if (typeof prop.minItems === 'number' && value.length < prop.minItems) return `must have at least ${prop.minItems} item${prop.minItems === 1 ? '' : 's'}`;
-  if (typeof prop.maxItems === 'number' && value.length > prop.maxItems) return `must have at most ${prop.maxItems} item${prop.maxItems === 1 ? '' : 's'}`;
+  if (typeof prop.minItems === 'number' && value.length < prop.minItems)
+    return `must have at least ${prop.minItems} item${prop.minItems === 1 ? '' : 's'}`;
+  if (typeof prop.maxItems === 'number' && value.length > prop.maxItems)
+    return `must have at most ${prop.maxItems} item${prop.maxItems === 1 ? '' : 's'}`;
   for (const [index, item] of value.entries()) {
     const problem = checkValue(itemSchema(prop, index), item);
     if (problem) return `item ${index + 1} ${problem}`;
@@ -42,7 +44,10 @@ function checkArray(prop: ParameterProperty, value: unknown): string | null {
 
 function checkInput(value: unknown): string | null {
   const shape = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  const ok = shape && ((typeof shape['specimen'] === 'string' && shape['specimen'] !== '') || (typeof shape['upload'] === 'string' && shape['upload'] !== ''));
+  const ok =
+    shape &&
+    ((typeof shape['specimen'] === 'string' && shape['specimen'] !== '') ||
+      (typeof shape['upload'] === 'string' && shape['upload'] !== ''));
   return ok ? null : 'must name a specimen or an upload';
 }
 
@@ -107,5 +112,7 @@ export function initialValue(prop: ParameterProperty): unknown {
 /** The values that differ from their schema defaults: what the user chose, kept across a plugin reload. */
 export function editedValues(schema: ParameterSchema | null | undefined, values: Record<string, unknown>): Record<string, unknown> {
   const props = schema?.properties ?? {};
-  return Object.fromEntries(Object.entries(values).filter(([name, value]) => JSON.stringify(props[name]?.default) !== JSON.stringify(value)));
+  return Object.fromEntries(
+    Object.entries(values).filter(([name, value]) => JSON.stringify(props[name]?.default) !== JSON.stringify(value)),
+  );
 }

@@ -12,7 +12,14 @@ const COLOR = /^#[0-9a-fA-F]{6}$/;
 /** A colour picker and its hex text; `label` is the accessible name. */
 export function createColorControl(label: string, onChange: ControlChange): ParamControl {
   const picker = h('input', { type: 'color', class: 'color-swatch', 'aria-label': label });
-  const text = h('input', { type: 'text', class: 'text color-hex', spellcheck: false, autocomplete: 'off', maxlength: 7, 'aria-label': `${label} hex` });
+  const text = h('input', {
+    type: 'text',
+    class: 'text color-hex',
+    spellcheck: false,
+    autocomplete: 'off',
+    maxlength: 7,
+    'aria-label': `${label} hex`,
+  });
   const fromPicker = (mode: 'drag' | 'commit'): void => {
     text.value = picker.value;
     text.classList.remove('item-invalid');

@@ -21,7 +21,8 @@ export interface ParamControl {
 
 /** Sets `disabled` on every input, select and button inside `root`. */
 export function disableAll(root: HTMLElement, disabled: boolean): void {
-  for (const el of root.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLButtonElement>('input, select, button')) el.disabled = disabled;
+  for (const el of root.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLButtonElement>('input, select, button'))
+    el.disabled = disabled;
 }
 
 /** A parameter's field in the panel, whatever its control. */

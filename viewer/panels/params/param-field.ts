@@ -23,7 +23,6 @@ import { numberFieldChars, sliderScale } from './slider-scale.ts';
 import { inputKindOf } from '../../../core/wire/input-schema.ts';
 import { createInputField } from './input-field.ts';
 
-
 /** A rendered field. */
 
 function formatNumber(value: unknown): string {
@@ -174,7 +173,9 @@ const CONTROLS: Record<FieldKind, (context: FieldContext) => BuiltControl> = {
 /** The range a number may take, as the label shows it (`≥ 0, ≤ 10`). */
 function rangeText(prop: ParameterProperty): string {
   if (prop.type !== 'integer' && prop.type !== 'number') return '';
-  const bounds = [typeof prop.minimum === 'number' ? `≥ ${prop.minimum}` : '', typeof prop.maximum === 'number' ? `≤ ${prop.maximum}` : ''];
+  const low = typeof prop.minimum === 'number' ? `≥ ${prop.minimum}` : '';
+  const high = typeof prop.maximum === 'number' ? `≤ ${prop.maximum}` : '';
+  const bounds = [low, high];
   return bounds.filter(Boolean).join(', ');
 }
 

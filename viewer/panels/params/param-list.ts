@@ -12,7 +12,14 @@ import { createItemInput } from './param-item-input.ts';
 
 function countText(prop: ParameterProperty, count: number): string {
   const { minItems: min, maxItems: max } = prop;
-  const limits = min !== undefined && max !== undefined ? `${min}–${max}` : min !== undefined ? `at least ${min}` : max !== undefined ? `at most ${max}` : '';
+  const limits =
+    min !== undefined && max !== undefined
+      ? `${min}–${max}`
+      : min !== undefined
+        ? `at least ${min}`
+        : max !== undefined
+          ? `at most ${max}`
+          : '';
   return `${count} item${count === 1 ? '' : 's'}${limits ? ` (${limits})` : ''}`;
 }
 

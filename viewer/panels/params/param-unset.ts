@@ -21,7 +21,13 @@ export function withUnset(
   setControl: (value: unknown) => void,
   onChange: (name: string, value: unknown, mode: ChangeMode) => void,
 ): (value: unknown) => void {
-  const toggle = h('input', { type: 'checkbox', class: 'field-set', role: 'switch', 'aria-label': `set ${name}`, title: 'Send this parameter' });
+  const toggle = h('input', {
+    type: 'checkbox',
+    class: 'field-set',
+    role: 'switch',
+    'aria-label': `set ${name}`,
+    title: 'Send this parameter',
+  });
   const show = (set: boolean): void => {
     toggle.checked = set;
     disableAll(control, !set);

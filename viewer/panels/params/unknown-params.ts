@@ -36,7 +36,11 @@ export class UnknownParams {
           { class: 'unknown-item', 'data-param': name },
           h('code', { class: 'unknown-name' }, name),
           h('code', { class: 'unknown-value' }, JSON.stringify(values[name]) ?? 'undefined'),
-          h('button', { class: 'button ghost small', type: 'button', 'aria-label': `Remove ${name}`, onclick: () => this.#onRemove(name) }, 'Remove'),
+          h(
+            'button',
+            { class: 'button ghost small', type: 'button', 'aria-label': `Remove ${name}`, onclick: () => this.#onRemove(name) },
+            'Remove',
+          ),
         ),
       ),
     );

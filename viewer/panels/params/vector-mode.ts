@@ -19,6 +19,8 @@ export function createVectorMode(initial: StepChannel, picked: (c: StepChannel) 
     h('option', { value: 'rgb' }, 'direction as RGB'),
   );
   select.value = String(initial);
-  select.addEventListener('change', () => picked(select.value === 'magnitude' || select.value === 'rgb' ? select.value : Number(select.value)));
+  select.addEventListener('change', () =>
+    picked(select.value === 'magnitude' || select.value === 'rgb' ? select.value : Number(select.value)),
+  );
   return h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'show'), select);
 }
