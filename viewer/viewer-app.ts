@@ -9,31 +9,29 @@
  */
 import { createClient, type VitrineClient } from '../core/client/client.ts';
 import { pageToken } from './page-token.ts';
-import type { SpecimenData } from '../core/wire/decoded-types.ts';
-import { VitrineHttpError } from '../core/client/errors.ts';
 import type { LayerSource } from '../core/wire/scene-types.ts';
-import type { CatalogEntry, DeliveryQuery, RoomEntry, SpecimenMetadata } from '../core/wire/wire-types.ts';
-import { createRefineNote, loadCoarseFirst, showRefineNote } from './room/coarse-first.ts';
+import type { CatalogEntry, RoomEntry, SpecimenMetadata } from '../core/wire/wire-types.ts';
+import { createRefineNote } from './room/coarse-first.ts';
 import { BuildErrorOverlay } from './build-error-overlay.ts';
 import { CatalogView } from './panels/catalog-view.ts';
-import { replaceChildren } from './dom.ts';
-import { FunctionList, functionMetadata } from './panels/function-list.ts';
+import { FunctionList } from './panels/function-list.ts';
 import { watchHostEvents, type ReloadEvent } from './host-events.ts';
 import { JobView } from './panels/job-view.ts';
 import { LatestRequest, type RequestContext } from './room/latest-request.ts';
 import { createLayout, type Layout } from './layout.ts';
 import { editedValues } from './panels/params/param-check.ts';
-import { ParamPanel } from './panels/params/param-panel.ts';
-import { describeError, showFailure } from './panels/request-failure.ts';
+import type { ParamPanel } from './panels/params/param-panel.ts';
+import { describeError } from './panels/request-failure.ts';
 import { DownloadMenu } from './panels/download-menu.ts';
 import { AdoptedBlob } from './room/room-blob.ts';
-import { subjectPlan } from './room/subject-plan.ts';
 import type { RoomSubject } from './room/room-follower.ts';
 import { SpecimenHead } from './panels/specimen-head.ts';
-import { Stage, WebGLUnavailableError } from './stage/stage.ts';
+import type { Stage } from './stage/stage.ts';
+import { stageOrProblem } from './stage/stage-or-problem.ts';
 import { StageOverlay } from './stage/stage-overlay.ts';
 import { StatsView } from './panels/stats-view.ts';
-import { showOnStage } from './stage/show-on-stage.ts';
+import { runSubject } from './subject-run.ts';
+import { openSubject, placePanel, subjectAsEntry, subjectAsSource } from './subject-open.ts';
 import { DEFAULT_ROOM, readUrlState, writeUrlState } from './url-state.ts';
 import { LinkCamera } from './stage/link-camera.ts';
 import { createPageVr } from './xr/page-vr.ts';
@@ -43,12 +41,16 @@ import type { VrMode } from './xr/vr-mode.ts';
 
 /** Debounce while a slider is dragged or a field is typed in. */
 const DRAG_DEBOUNCE_MS = 150;
+
 export class ViewerApp {
   readonly #client: VitrineClient = createClient({ baseUrl: '', token: pageToken() });
   readonly #layout: Layout;
-  readonly #catalog: CatalogView;
+  readonly #catalog = new CatalogView(
+    (entry) => this.#client.thumbnailUrl(entry.id),
+    (entry) => this.#choose(entry),
+  );
   readonly #head = new SpecimenHead();
-  readonly #job: JobView;
+  readonly #job = new JobView(() => this.#requests.abort());
   readonly #stats = new StatsView();
   readonly #overlay = new StageOverlay();
   readonly #requests = new LatestRequest();
@@ -73,37 +75,53 @@ export class ViewerApp {
   constructor(root: HTMLElement) {
     this.#layout = createLayout(root);
     this.#stats.follow(this.#layout.stageTools);
-    this.#catalog = new CatalogView((entry) => this.#client.thumbnailUrl(entry.id), (entry) => this.#choose(entry));
-    this.#job = new JobView(() => this.#requests.abort());
-    try {
-      this.#stage = new Stage(this.#layout.stageHost);
-    } catch (error) {
-      if (!(error instanceof WebGLUnavailableError)) throw error;
-      this.#webglProblem = error.message;
-      this.#layout.stagePane.dataset.webgl = 'unavailable';
-    }
+    ({ stage: this.#stage, problem: this.#webglProblem } = stageOrProblem(this.#layout));
     this.#rooms = new ViewerRoom({
-      client: this.#client, layout: this.#layout, stage: this.#stage, room: () => this.#room,
-      shown: () => this.#shown(), adopt: (entry) => this.#adopt(entry), current: () => this.#source(),
+      client: this.#client,
+      layout: this.#layout,
+      stage: this.#stage,
+      room: () => this.#room,
+      shown: () => this.#shown(),
+      adopt: (entry) => this.#adopt(entry),
+      current: () => this.#source(),
       onToggle: (follow) => writeUrlState({ ...readUrlState(), follow }),
       vrDelivery: (type) => this.#vr?.delivery(type),
     });
     const views = {
-      catalog: [this.#catalog.element, this.#functions.element], buildErrors: this.#buildErrors.element, head: this.#head.element, job: this.#job.element,
+      catalog: [this.#catalog.element, this.#functions.element],
+      buildErrors: this.#buildErrors.element,
+      head: this.#head.element,
+      job: this.#job.element,
     };
     mountViews(this.#layout, {
-      ...views, follower: this.#rooms.follower.element, overlay: this.#overlay.element, stats: this.#stats.element, downloads: this.#downloads.element,
+      ...views,
+      follower: this.#rooms.follower.element,
+      overlay: this.#overlay.element,
+      stats: this.#stats.element,
+      downloads: this.#downloads.element,
     });
     this.#layout.stagePane.append(this.#refine);
     const resetParams = (): void => void (this.#panel?.reset(), this.#request(0));
     const picture = () => ({ canvas: this.#stage?.canvas ?? null, subject: this.#current?.id ?? null, room: this.#room });
-    wireControls(this.#layout, { resetCamera: () => this.#stage?.resetCamera(), picture, resetParams, setRoom: (room) => this.#setRoom(room) });
+    wireControls(this.#layout, {
+      resetCamera: () => this.#stage?.resetCamera(),
+      picture,
+      resetParams,
+      setRoom: (room) => this.#setRoom(room),
+    });
     if (this.#stage) {
       const request = (mode: 'drag' | 'commit'): void => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0);
       new LinkCamera(this.#stage);
       this.#vr = createPageVr({
-        stage: this.#stage, follower: this.#rooms.follower, scene: this.#rooms.scene, marks: this.#rooms.marks, layout: this.#layout, panel: () => this.#panel,
-        current: () => this.#current, request, unitOf: (layer) => this.#rooms.unitOf(layer),
+        stage: this.#stage,
+        follower: this.#rooms.follower,
+        scene: this.#rooms.scene,
+        marks: this.#rooms.marks,
+        layout: this.#layout,
+        panel: () => this.#panel,
+        current: () => this.#current,
+        request,
+        unitOf: (layer) => this.#rooms.unitOf(layer),
       });
     }
   }
@@ -120,7 +138,8 @@ export class ViewerApp {
     }
     this.#rooms.follower.start(url.room, url.follow, !(url.specimen || url.fn), this.#loadCatalog());
     watchHostEvents({
-      reload: (event) => this.#onReload(event), buildError: (event) => this.#buildErrors.show(event),
+      reload: (event) => this.#onReload(event),
+      buildError: (event) => this.#buildErrors.show(event),
       catalog: ({ specimens }) => this.#onReload({ plugin: '', specimens }),
     });
     if (url.specimen || url.fn) void this.#select((url.specimen ?? url.fn)!, url.params, !url.specimen);
@@ -130,7 +149,10 @@ export class ViewerApp {
   async #loadCatalog(): Promise<void> {
     this.#catalog.showLoading();
     try {
-      const [entries, functions] = await Promise.all([this.#client.listSpecimens(undefined, this.#room), this.#client.listFunctions().catch(() => [])]);
+      const [entries, functions] = await Promise.all([
+        this.#client.listSpecimens(undefined, this.#room),
+        this.#client.listFunctions().catch(() => []),
+      ]);
       this.#catalog.setEntries(entries);
       this.#functions.set(functions, entries);
       this.#rooms.scene?.list.setCatalog(entries, functions);
@@ -139,13 +161,16 @@ export class ViewerApp {
     }
   }
 
-  /** After a plugin reload (or published specimens changed): a fresh catalog, and the current subject asked again (edited values kept) if it is among them. */
+  /** After a reload or a publish: the catalog read again, the current subject asked again (its edits kept) if it is among them. */
   #onReload(event: ReloadEvent): void {
     if (event.plugin) this.#buildErrors.hide(event.plugin);
     void this.#loadCatalog();
     const meta = this.#current;
     if (!meta) return;
-    const ours = event.plugin === null || event.specimens?.includes(meta.id) || (meta.function_name !== null && event.functions?.includes(meta.function_name));
+    const ours =
+      event.plugin === null ||
+      event.specimens?.includes(meta.id) ||
+      (meta.function_name !== null && event.functions?.includes(meta.function_name));
     if (ours) void this.#select(meta.id, this.#panel ? editedValues(meta.schema, this.#panel.values()) : null, this.#isFunction);
   }
 
@@ -168,16 +193,12 @@ export class ViewerApp {
 
   /** What the viewer shows, as a room entry names it (for the follower's comparisons). */
   #shown(): RoomSubject | null {
-    const meta = this.#current;
-    if (!meta?.is_dynamic || !meta.function_name) return null;
-    return { function_name: meta.function_name, specimen_id: this.#isFunction ? null : meta.id, params: this.#panel?.values() ?? {} };
+    return subjectAsEntry(this.#current, this.#isFunction, this.#panel?.values() ?? {});
   }
 
   /** What the viewer shows, as a layer's source ("Add current"). */
   #source(): LayerSource | null {
-    const meta = this.#current;
-    if (!meta) return null;
-    return this.#isFunction ? { function: meta.id, params: this.#panel?.values() ?? {} } : { specimen: meta.id, params: this.#panel?.values() ?? {} };
+    return subjectAsSource(this.#current, this.#isFunction, this.#panel?.values() ?? {});
   }
 
   /**
@@ -187,14 +208,15 @@ export class ViewerApp {
   #adopt(entry: RoomEntry): void {
     this.#adopted.expect(entry);
     const meta = this.#current;
-    const same = entry.specimen_id !== null ? !this.#isFunction && meta?.id === entry.specimen_id : meta?.function_name === entry.function_name;
+    const same =
+      entry.specimen_id !== null ? !this.#isFunction && meta?.id === entry.specimen_id : meta?.function_name === entry.function_name;
     if (same) {
       this.#panel?.set(entry.params);
       if (this.#panel) this.#request(0);
     } else void this.#adoptSubject(entry);
   }
 
-  /** A room's specimen (the catalog read again for one published since); for an entry named by its function, it or the specimen showing it. */
+  /** A room's specimen (the catalog read again for one published since), or for an entry named by its function, it or its specimen. */
   async #adoptSubject(entry: RoomEntry): Promise<void> {
     const fn = entry.function_name;
     if (entry.specimen_id === null && fn !== null && this.#functions.has(fn)) return this.#select(fn, entry.params, true);
@@ -211,33 +233,12 @@ export class ViewerApp {
     this.#isFunction = asFunction;
     this.#catalog.select(asFunction ? null : id);
     this.#functions.select(asFunction ? id : null);
-    this.#head.loading(id);
-    this.#layout.paramsSection.hidden = true;
-    this.#overlay.loading('Opening specimen…');
-    let meta: SpecimenMetadata;
-    try {
-      meta = asFunction ? functionMetadata(await this.#client.listFunctions(), id) : await this.#client.getSpecimen(id);
-    } catch (error) {
-      if (token !== this.#selection) return;
-      this.#head.empty();
-      this.#overlay.error(
-        error instanceof VitrineHttpError && error.status === 404 ? 'Specimen not found' : 'The specimen could not be opened',
-        describeError(error),
-      );
-      return;
-    }
-    if (token !== this.#selection) return;
+    const isCurrent = () => token === this.#selection;
+    const views = { client: this.#client, layout: this.#layout, head: this.#head, overlay: this.#overlay };
+    const meta = await openSubject(views, id, asFunction, isCurrent);
+    if (!meta || !isCurrent()) return;
     this.#current = meta;
-    this.#head.show(meta);
-    if (meta.is_dynamic) {
-      this.#panel = new ParamPanel({
-        schema: meta.schema ?? { type: 'object', properties: {} }, initial, onChange: (_values, mode) => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0),
-      });
-      replaceChildren(this.#layout.paramsBody, this.#panel.element);
-      this.#layout.paramsSection.hidden = false;
-    }
-    this.#layout.jobSection.hidden = false;
-    this.#layout.linksSection.hidden = false;
+    this.#panel = placePanel(this.#layout, meta, initial, (mode) => this.#request(mode === 'drag' ? DRAG_DEBOUNCE_MS : 0));
     this.#request(0);
   }
 
@@ -248,53 +249,48 @@ export class ViewerApp {
     const params = this.#panel?.values();
     const room = this.#room;
     writeUrlState({
-      specimen: this.#isFunction ? null : meta.id, fn: this.#isFunction ? meta.id : null, room, params: params ?? null, follow: this.#rooms.follower.enabled,
+      specimen: this.#isFunction ? null : meta.id,
+      fn: this.#isFunction ? meta.id : null,
+      room,
+      params: params ?? null,
+      follow: this.#rooms.follower.enabled,
     });
-    this.#vr?.show({ id: meta.id, title: meta.display_name || meta.id, schema: meta.is_dynamic ? (meta.schema ?? null) : null, values: params ?? {} });
+    this.#vr?.show({
+      id: meta.id,
+      title: meta.display_name || meta.id,
+      schema: meta.is_dynamic ? (meta.schema ?? null) : null,
+      values: params ?? {},
+    });
     this.#layout.dataLink.setAttribute(
       'href',
-      this.#isFunction ? `/api/processing/functions/${encodeURIComponent(meta.id)}/schema` : this.#client.dataUrl(meta.id, { params, room }),
+      this.#isFunction
+        ? `/api/processing/functions/${encodeURIComponent(meta.id)}/schema`
+        : this.#client.dataUrl(meta.id, { params, room }),
     );
-    if (meta.is_dynamic && !this.#isFunction) this.#downloads.show(meta.type, (delivery) => this.#client.dataUrl(meta.id, { params, room, delivery }));
+    if (meta.is_dynamic && !this.#isFunction)
+      this.#downloads.show(meta.type, (delivery) => this.#client.dataUrl(meta.id, { params, room, delivery }));
     else this.#downloads.hide();
     this.#requests.schedule((context) => this.#run(context, meta, params, room), delayMs);
   }
 
-  async #run(context: RequestContext, meta: SpecimenMetadata, params: Record<string, unknown> | undefined, room: string): Promise<void> {
-    const started = performance.now();
-    let cached = false;
-    const follower = this.#rooms.follower;
-    if (meta.function_name) follower.sent(meta.function_name, params ?? {});
-    this.#job.begin();
-    this.#overlay.loading(meta.is_dynamic ? 'Computing…' : 'Loading data…');
-    this.#layout.stagePane.classList.add('busy');
-    try {
-      const deps = {
-        client: this.#client, job: this.#job, overlay: this.#overlay, follower, vr: this.#vr, adopted: this.#adopted, isFunction: this.#isFunction,
-      };
-      const plan = subjectPlan({
-        ...deps, shown: () => this.#shown(), cached: () => (cached = true),
-        show: (data, refined) => this.#show(data, context, meta, refined),
-        refining: (on) => showRefineNote(this.#refine, this.#layout.stagePane, on),
-      }, context, meta, params, room);
-      await loadCoarseFirst(plan.type, plan.fine, plan.steps);
-      if (!context.isCurrent()) return;
-      this.#job.set(cached ? 'cached' : 'done', cached ? 'Served from the room cache.' : meta.is_dynamic ? 'Computed.' : 'Loaded.');
-      this.#job.setTiming(performance.now() - started);
-    } catch (error) {
-      if (!context.isCurrent()) return;
-      showFailure(error, { job: this.#job, overlay: this.#overlay, panel: this.#panel, retry: () => this.#request(0) });
-    } finally {
-      if (meta.function_name) follower.settled(meta.function_name, params ?? {}, false);
-      if (context.isCurrent()) this.#layout.stagePane.classList.remove('busy');
-    }
-  }
-
-  #show(data: SpecimenData, context: RequestContext, meta: SpecimenMetadata, refined = false): Promise<void> {
-    const thumbnailUrl = this.#isFunction ? null : this.#client.thumbnailUrl(meta.id);
-    const parts = { stage: this.#stage, layout: this.#layout, stats: this.#stats, overlay: this.#overlay, panel: this.#panel, rooms: this.#rooms };
-    const [params, room] = [this.#panel?.values(), this.#room];
-    const steps = this.#isFunction ? undefined : (d: DeliveryQuery, s: AbortSignal) => this.#client.getData(meta.id, { params, room, delivery: d, signal: s });
-    return showOnStage({ ...parts, webglProblem: this.#webglProblem, thumbnailUrl, steps }, data, meta, () => context.isCurrent(), refined);
+  #run(context: RequestContext, meta: SpecimenMetadata, params: Record<string, unknown> | undefined, room: string): Promise<void> {
+    const views = {
+      client: this.#client,
+      layout: this.#layout,
+      job: this.#job,
+      overlay: this.#overlay,
+      stats: this.#stats,
+      refine: this.#refine,
+    };
+    const scene = {
+      stage: this.#stage,
+      vr: this.#vr,
+      rooms: this.#rooms,
+      adopted: this.#adopted,
+      panel: this.#panel,
+      webglProblem: this.#webglProblem,
+    };
+    const asks = { isFunction: this.#isFunction, shown: () => this.#shown(), retry: () => this.#request(0) };
+    return runSubject({ ...views, ...scene, ...asks }, context, meta, params, room);
   }
 }

@@ -1,0 +1,108 @@
+/**
+ * @module subject-run
+ * One request of the page's own subject, from "Computing…" to the stage: the room told what
+ * this page asked for, the subject fetched as its plan says (subject-plan.ts, coarse first
+ * where the type refines), each answer shown on the stage while the request is still the
+ * newest, the job's end noted with its timing, and a failure shown with a Retry.
+ */
+import type { VitrineClient } from '../core/client/client.ts';
+import type { SpecimenData } from '../core/wire/decoded-types.ts';
+import type { DeliveryQuery, SpecimenMetadata } from '../core/wire/wire-types.ts';
+import { loadCoarseFirst, showRefineNote } from './room/coarse-first.ts';
+import type { Layout } from './layout.ts';
+import type { JobView } from './panels/job-view.ts';
+import type { ParamPanel } from './panels/params/param-panel.ts';
+import { showFailure } from './panels/request-failure.ts';
+import type { StatsView } from './panels/stats-view.ts';
+import type { RequestContext } from './room/latest-request.ts';
+import type { AdoptedBlob } from './room/room-blob.ts';
+import type { RoomSubject } from './room/room-follower.ts';
+import { subjectPlan } from './room/subject-plan.ts';
+import type { ViewerRoom } from './room/viewer-room.ts';
+import { showOnStage } from './stage/show-on-stage.ts';
+import type { Stage } from './stage/stage.ts';
+import type { StageOverlay } from './stage/stage-overlay.ts';
+import type { VrMode } from './xr/vr-mode.ts';
+
+/** The page's parts one run reads and shows into. */
+export interface SubjectRunParts {
+  client: VitrineClient;
+  layout: Layout;
+  job: JobView;
+  overlay: StageOverlay;
+  stats: StatsView;
+  stage: Stage | null;
+  vr: VrMode | null;
+  rooms: ViewerRoom;
+  adopted: AdoptedBlob;
+  refine: HTMLElement;
+  panel: ParamPanel | null;
+  webglProblem: string | null;
+  /** The subject is a function without a specimen (run as a job of its own). */
+  isFunction: boolean;
+  /** What the page shows, as a room entry names it. */
+  shown(): RoomSubject | null;
+  /** Asks again (the failure's Retry). */
+  retry(): void;
+}
+
+/** The subject `meta` with `params` in `room`, shown on the stage while `context` is the newest request. */
+export async function runSubject(
+  parts: SubjectRunParts,
+  context: RequestContext,
+  meta: SpecimenMetadata,
+  params: Record<string, unknown> | undefined,
+  room: string,
+): Promise<void> {
+  const { job, overlay, layout } = parts;
+  const follower = parts.rooms.follower;
+  const started = performance.now();
+  let cached = false;
+  if (meta.function_name) follower.sent(meta.function_name, params ?? {});
+  job.begin();
+  overlay.loading(meta.is_dynamic ? 'Computing…' : 'Loading data…');
+  layout.stagePane.classList.add('busy');
+  try {
+    const plan = subjectPlan(
+      {
+        ...parts,
+        follower,
+        cached: () => (cached = true),
+        show: (data, refined) => showSubject(parts, data, context, meta, params, room, refined),
+        refining: (on) => showRefineNote(parts.refine, layout.stagePane, on),
+      },
+      context,
+      meta,
+      params,
+      room,
+    );
+    await loadCoarseFirst(plan.type, plan.fine, plan.steps);
+    if (!context.isCurrent()) return;
+    job.set(cached ? 'cached' : 'done', cached ? 'Served from the room cache.' : meta.is_dynamic ? 'Computed.' : 'Loaded.');
+    job.setTiming(performance.now() - started);
+  } catch (error) {
+    if (!context.isCurrent()) return;
+    showFailure(error, { job, overlay, panel: parts.panel, retry: parts.retry });
+  } finally {
+    if (meta.function_name) follower.settled(meta.function_name, params ?? {}, false);
+    if (context.isCurrent()) layout.stagePane.classList.remove('busy');
+  }
+}
+
+/** One answer on the stage; a volume with time or channels fetches its other steps with the same values. */
+function showSubject(
+  parts: SubjectRunParts,
+  data: SpecimenData,
+  context: RequestContext,
+  meta: SpecimenMetadata,
+  params: Record<string, unknown> | undefined,
+  room: string,
+  refined: boolean,
+): Promise<void> {
+  const { client, isFunction } = parts;
+  const thumbnailUrl = isFunction ? null : client.thumbnailUrl(meta.id);
+  const steps = isFunction
+    ? undefined
+    : (delivery: DeliveryQuery, signal: AbortSignal) => client.getData(meta.id, { params, room, delivery, signal });
+  return showOnStage({ ...parts, thumbnailUrl, steps }, data, meta, () => context.isCurrent(), refined);
+}
