@@ -7,12 +7,14 @@
  * segment colours (the result's own `label_colors`, each overridden by the layer's
  * `labels.colors`) and selection; each kind of the room's annotations an `annotation` layer
  * reading the host's precomputed annotations; mesh and point layers as neuroglancer-geometry.ts
- * makes them. Layers not computed yet have nothing to read: they are not listed.
+ * makes them. Layers not computed yet have nothing to read: they are not listed. Each layer's
+ * `description` and the state's `title` say what made it (its plugin, version, bundle, call).
  */
 import type { AnnotationKind, RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { colormapTable, SCALAR_COLORMAPS as COLORMAPS, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
 import { meshLayer, pointsLayer } from './neuroglancer-geometry.ts';
+import { provenanceSentence } from '../registry/provenance.ts';
 
 /** Neuroglancer's annotation source types, by the kinds of marks each shows. */
 const ANNOTATION_TYPES: Record<AnnotationKind, string> = {
@@ -144,9 +146,17 @@ export function neuroglancerState(
   points: ReadonlyMap<string, readonly number[][]> = new Map(),
 ): Record<string, unknown> {
   const layers: Record<string, unknown>[] = [];
+  const made: string[] = [];
   for (const layer of scene.layers) {
     const shown = layerState(layer, baseUrl, segmentColors, points);
-    if (shown) layers.push(shown);
+    if (!shown) continue;
+    // What made the layer, beside its name: Neuroglancer keeps a layer's unknown keys and ignores them.
+    const provenance = layer.result?.provenance;
+    if (provenance) {
+      shown.description = provenanceSentence(provenance);
+      made.push(`${layer.id}: ${shown.description}`);
+    }
+    layers.push(shown);
   }
   const types = new Set([...annotationKinds].map((kind) => ANNOTATION_TYPES[kind]));
   for (const type of types) {
@@ -160,6 +170,8 @@ export function neuroglancerState(
   }
   const active = layers.find((layer) => layer.name === scene.active);
   return {
+    // The window's title, so a screenshot of the tab says what made the room's layers.
+    title: made.length > 0 ? `vitrine room ${roomId} — ${made.join('; ')}` : `vitrine room ${roomId}`,
     layers,
     layout: layers.some((layer) => layer.type === 'image' || layer.type === 'segmentation') ? '4panel' : '3d',
     ...(active ? { selectedLayer: { layer: active.name, visible: true } } : {}),

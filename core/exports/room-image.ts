@@ -4,7 +4,8 @@
  * `room_image`: every visible layer of its scene, each as the scene shows it (a layer whose
  * result cannot be had is left out), or without a scene the room's entry; each result taken
  * from what the host holds or computed again as `/data` would, drawn with the room's view on
- * the encode thread (thumbnails/room-picture.ts). A room that shows nothing is a 404.
+ * the encode thread (thumbnails/room-picture.ts). A room that shows nothing is a 404. The PNG's
+ * text says what made each layer drawn (room-provenance.ts), so a figure names its code.
  */
 import { createHostError } from '../errors.ts';
 import type { LayerSource, SceneLayer } from '../wire/scene-types.ts';
@@ -16,6 +17,8 @@ import type { PictureLayer } from '../thumbnails/scene-picture.ts';
 import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from '../scenes/service/layer-sources.ts';
 import type { RoomScenes } from '../scenes/service/room-scenes.ts';
 import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
+import { withPngText } from '../formats/png/png-text.ts';
+import { provenanceText, roomProvenance, type RoomProvenanceDeps } from './room-provenance.ts';
 
 /** Each side's default and largest value, in pixels. */
 export const PICTURE_SIDE = { default: 512, max: 2048 } as const;
@@ -26,7 +29,7 @@ export type RoomImageDeps = LayerSourceDeps & {
   rooms: Pick<RoomWorkspace, 'entry' | 'view'>;
   scenes: Pick<RoomScenes, 'scene' | 'layerData'>;
   pictures: PictureRunner;
-};
+} & RoomProvenanceDeps;
 
 /**
  * A picture side as a query or a tool gives it (absent: the default).
@@ -65,15 +68,23 @@ async function layerPicture(deps: RoomImageDeps, roomId: string, layer: SceneLay
   return { result, kind, display };
 }
 
-/** A PNG of what room `roomId` shows with its view, `width` × `height` pixels. @throws SPC_ERR_ROOM_EMPTY */
+/**
+ * A PNG of what room `roomId` shows with its view, `width` × `height` pixels, its text saying
+ * what made each layer drawn (or the entry). @throws SPC_ERR_ROOM_EMPTY
+ */
 export async function roomImage(deps: RoomImageDeps, roomId: string, width: number, height: number): Promise<Uint8Array> {
   const [entry, view, scene] = await Promise.all([deps.rooms.entry(roomId), deps.rooms.view(roomId), deps.scenes.scene(roomId)]);
   const shown = scene.layers.filter((layer) => layer.visible !== false);
+  const said = (drawn: ReadonlySet<string>) => roomProvenance(deps, roomId).then((made) => provenanceText(made, drawn));
   if (shown.length > 0) {
-    const layers = (await Promise.all(shown.map((layer) => layerPicture(deps, roomId, layer)))).filter((layer) => layer !== null);
-    if (layers.length > 0) return deps.pictures(layers, { width, height, view });
+    const pictured = await Promise.all(shown.map(async (layer) => ({ id: layer.id, picture: await layerPicture(deps, roomId, layer) })));
+    const drawn = pictured.filter((p) => p.picture !== null);
+    if (drawn.length > 0) {
+      const png = await deps.pictures(drawn.map((p) => p.picture!), { width, height, view });
+      return withPngText(png, await said(new Set(drawn.map((p) => p.id))));
+    }
   }
   if (!entry || (entry.function_name === null && entry.specimen_id === null)) throw createHostError('SPC_ERR_ROOM_EMPTY', roomId);
   const result = await entryResult(deps, roomId, entry);
-  return deps.pictures([{ result }], { width, height, view });
+  return withPngText(await deps.pictures([{ result }], { width, height, view }), await said(new Set()));
 }

@@ -1,7 +1,8 @@
 /**
  * Provenance over HTTP on a real host: catalog entries and functions name their plugin and
  * version; `/data`, `/invoke` and a job's `/result` answer `Vitrine-Provenance`; a layer's
- * result, a snapshot and the room's provenance list say what made each result.
+ * result, a snapshot and the room's provenance list say what made each result; so do a room's
+ * picture (its PNG text, read back chunk by chunk) and its Neuroglancer state.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/app.ts';
+import { readPngText } from '../../core/formats/png/png-text.ts';
 import type { Provenance } from '../../core/wire/provenance-types.ts';
 import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { dropIn, pluginsFolder, shapesVersion } from '../helpers/versioned-plugin.ts';
@@ -73,5 +75,23 @@ describe('provenance', { timeout: 120_000 }, () => {
     const snap = (await (await post('/api/rooms/prov/snapshots', {})).json()) as { id: string };
     const doc = (await (await get(`/api/snapshots/${snap.id}`)).json()) as { scene: RoomScene };
     expect(doc.scene.layers[0]!.result!.provenance).toEqual(provenance);
+  });
+
+  it("a room's picture and its Neuroglancer state say what made each layer drawn", async () => {
+    expect((await post('/api/rooms/figure/layers', { id: 'rim', source: { function: 'ring', params: { segments: 10 } } })).status).toBe(201);
+    await waitFor(async () => ((await (await get('/api/rooms/figure/scene')).json()) as RoomScene).layers[0]?.result, 'the layer result');
+    const made = `ring({"mode":"fast","radius":1.5,"segments":10}) by shapes@1.0.0 (bundle ${bundle.slice(0, 12)}), vitrine ${hostVersion}`;
+    const picture = await get('/api/rooms/figure/image?w=64&h=48');
+    expect(picture.status).toBe(200);
+    const text = readPngText(new Uint8Array(await picture.arrayBuffer()));
+    expect(text.Software).toBe(`vitrine ${hostVersion}`);
+    expect(text.Title).toBe('room figure');
+    expect(text.Comment).toBe(`layer rim: ${made}`);
+    const recorded = JSON.parse(text['vitrine:provenance']!) as { layers: { id: string; provenance: Provenance }[] };
+    const provenance: Provenance = { plugin: 'shapes', version: '1.0.0', bundle, function: 'ring', params: { ...DEFAULTS, segments: 10 }, host: hostVersion };
+    expect(recorded.layers).toEqual([{ id: 'rim', provenance }]);
+    const state = (await (await get('/api/rooms/figure/neuroglancer')).json()) as { title: string; layers: { name: string; description?: string }[] };
+    expect(state.layers.find((layer) => layer.name === 'rim')?.description).toBe(made);
+    expect(state.title).toBe(`vitrine room figure — rim: ${made}`);
   });
 });

@@ -22,7 +22,8 @@ export interface RasterImage {
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const COLOR_TYPE = { 1: 0, 2: 4, 3: 2, 4: 6 } as const;
 
-function chunk(type: string, body: Buffer): Buffer {
+/** One PNG chunk: length, type, body and the CRC of type and body. */
+export function pngChunk(type: string, body: Buffer): Buffer {
   const out = Buffer.alloc(12 + body.length);
   out.writeUInt32BE(body.length, 0);
   out.write(type, 4, 'ascii');
@@ -93,8 +94,8 @@ export function encodePng(image: RasterImage): Buffer {
   // bytes 10-12: deflate compression, adaptive filtering, no interlace (all zero)
   return Buffer.concat([
     SIGNATURE,
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(filterRows(image), { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(filterRows(image), { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }

@@ -1,0 +1,49 @@
+/**
+ * @module room-provenance
+ * What made what a room shows: every layer's provenance as its result recorded it (null for a
+ * layer not computed yet, or a static file), and its entry's (from its active layer when that
+ * shows the entry's function, else from the function and the entry's values). The provenance
+ * route answers it; a room's picture carries it in its PNG text, so a figure says what made it.
+ */
+import type { FunctionRegistry } from '../registry/function-registry.ts';
+import { hostVersion, provenanceOf, provenanceSentence } from '../registry/provenance.ts';
+import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
+import type { RoomScenes } from '../scenes/service/room-scenes.ts';
+import type { Provenance, RoomProvenance } from '../wire/provenance-types.ts';
+
+/** What the room's provenance reads. */
+export interface RoomProvenanceDeps {
+  scenes: Pick<RoomScenes, 'scene'>;
+  rooms: Pick<RoomWorkspace, 'entry'>;
+  functions: Pick<FunctionRegistry, 'get'>;
+}
+
+/** The room's provenance: its layers' as their results recorded it; its entry's from its active layer, else its function. */
+export async function roomProvenance(deps: RoomProvenanceDeps, roomId: string): Promise<RoomProvenance> {
+  const [scene, entry] = await Promise.all([deps.scenes.scene(roomId), deps.rooms.entry(roomId)]);
+  const layers = scene.layers.map((layer) => ({ id: layer.id, provenance: layer.result?.provenance ?? null }));
+  let shown: Provenance | null = scene.layers.find((layer) => layer.id === scene.active)?.result?.provenance ?? null;
+  if (entry?.function_name && (!shown || shown.function !== entry.function_name)) {
+    const fn = deps.functions.get(entry.function_name);
+    shown = fn ? provenanceOf(fn, entry.params) : null;
+  }
+  return { room: roomId, entry: entry?.function_name ? shown : null, layers };
+}
+
+/**
+ * The PNG text of a room's picture: `Software`, a `Title`, a `Comment` with one line per
+ * computed layer (or the entry) saying what made it, and `vitrine:provenance` with the whole
+ * record as JSON for a script to read.
+ */
+export function provenanceText(provenance: RoomProvenance, layerIds?: ReadonlySet<string>): Record<string, string> {
+  const layers = provenance.layers.filter((layer) => !layerIds || layerIds.has(layer.id));
+  const lines = layers.flatMap((layer) => (layer.provenance ? [`layer ${layer.id}: ${provenanceSentence(layer.provenance)}`] : []));
+  if (layers.length === 0 && provenance.entry) lines.push(`entry: ${provenanceSentence(provenance.entry)}`);
+  const kept: RoomProvenance = { room: provenance.room, entry: provenance.entry, layers };
+  return {
+    Software: `vitrine ${hostVersion()}`,
+    Title: `room ${provenance.room}`,
+    ...(lines.length > 0 ? { Comment: lines.join('\n') } : {}),
+    'vitrine:provenance': JSON.stringify(kept),
+  };
+}
