@@ -6,7 +6,7 @@
  * invokers (pooled for plugin bundles, inline for functions registered in code). A Redis
  * service adds a compute node on top (scale/compute-node.ts `createComputeNode`).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { reloadSources, type PluginHome, type ReloadCounts } from '../registry/reload-sources.ts';
@@ -105,8 +105,11 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
   // Old versions' modules stay in the threads that imported them: the threads are retired now and then.
   const retirement = new ThreadRetirement(pools.compute);
   home.versions.onChange((change) => {
-    const newCode = change.came.some((p) => p.functions.some((f) => f.source.kind === 'bundle' && f.source.runtime !== 'python'));
-    if (started && newCode) retirement.reloaded();
+    if (!started) return;
+    const modules = new Set(
+      change.came.flatMap((p) => p.functions.flatMap((f) => (f.source.kind === 'bundle' && f.source.runtime !== 'python' ? [f.source.modulePath] : []))),
+    );
+    if (modules.size > 0) retirement.reloaded([...modules].reduce((sum, file) => sum + fileSize(file), 0));
   });
   return {
     scheduler,
@@ -146,3 +149,12 @@ function withoutLeftOut(counts: ReloadCounts, leftOut: LeftOutPlugin[], function
 }
 
 const SILENT: ComputeLog = { info: () => {}, warn: () => {} };
+
+/** A bundle's size in bytes (0 when it cannot be read: it is counted as a reload all the same). */
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
