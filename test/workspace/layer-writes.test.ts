@@ -4,7 +4,9 @@
  * the write as its `ETag`, so the next `If-Match` can name it.
  */
 import { describe, expect, it } from 'vitest';
+import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { createTestApp, room } from '../helpers/create-test-app.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const SOURCE = { function: 'square', params: { size: 2 } };
 
@@ -30,6 +32,8 @@ describe('layer writes', () => {
     const scene = (await host.inject({ url: `/api/rooms/${r}/scene` })).json() as { version: number };
     expect(added.headers.etag).toMatch(/^"\d+"$/);
     expect(Number(JSON.parse(added.headers.etag as string))).toBeLessThanOrEqual(scene.version);
+    // Once the layer's result is in the scene (setting it is a change of its own), no write comes between.
+    await waitFor(async () => ((await host.inject({ url: `/api/rooms/${r}/scene` })).json() as RoomScene).layers[0]?.result, 'the layer result');
     const current = (await host.inject({ url: `/api/rooms/${r}/scene` })).headers.etag as string;
     const patched = await host.inject({ method: 'PATCH', url: `/api/rooms/${r}/layers/m`, headers: { 'if-match': current }, payload: { opacity: 0.5 } });
     expect(patched.statusCode).toBe(200);

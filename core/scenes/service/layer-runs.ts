@@ -183,14 +183,16 @@ export class LayerRuns {
       if (signal.aborted) return;
       this.#failed.delete(this.#key(roomId, layer.id));
       this.#remember(roomId);
-      if (slotId === roomId) {
-        if (isStatic) await this.#showStatic(roomId, layer.source.specimen!, result.type);
-        else await rooms.computed(roomId);
-      }
       const kind = kindFromResult && outcome ? kindOfResult(outcome.result) : undefined;
       // The step and channels the layer names are fitted to what it shows (they may have come before it).
       const counts = outcome ? this.counts.remember(outcome.resultId, outcome.result) : ((await this.counts.of(result)) ?? undefined);
       const write = await store.setResult(roomId, layer.id, layer.source, result, kind, counts);
+      // The active layer is the room's entry: announced once the scene holds its result, so the
+      // entry link on every host finds the two alike and writes nothing more.
+      if (slotId === roomId) {
+        if (isStatic) await this.#showStatic(roomId, layer.source.specimen!, result.type);
+        else await rooms.computed(roomId);
+      }
       // The layer went (or changed) while it was computed: what the slot holds now is no one's.
       if (!write.changed && slotId !== roomId && !write.scene.layers.some((l) => l.id === layer.id)) await this.#deps.results.forgetEntry(slotId);
     } catch (error) {
