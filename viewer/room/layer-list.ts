@@ -8,6 +8,7 @@
 import type { LayerSource } from '../../core/wire/scene-types.ts';
 import type { CatalogEntry, FunctionInfo } from '../../core/wire/wire-types.ts';
 import { h, replaceChildren } from '../dom.ts';
+import { newerVersion, servedVersions } from './layer-made.ts';
 import { LayerRow, type LayerRowActions, type LayerRowState } from './layer-row.ts';
 
 export interface LayerListActions extends LayerRowActions {
@@ -25,6 +26,9 @@ export class LayerList {
   readonly #head: HTMLElement;
   readonly #addForm: HTMLElement;
   readonly #rows = new Map<string, LayerRow>();
+  /** The version each plugin serves (a pinned layer behind it is offered the update). */
+  #served = new Map<string, string>();
+  #last: [LayerRowState[], boolean, string] | null = null;
   readonly #actions: LayerListActions;
 
   constructor(actions: LayerListActions) {
@@ -60,6 +64,7 @@ export class LayerList {
 
   /** Shows `rows` (bottom first, as the scene lists them); `editable` false for a snapshot. */
   show(rows: LayerRowState[], editable: boolean, note: string): void {
+    this.#last = [rows, editable, note];
     const seen = new Set<string>();
     const elements: HTMLElement[] = [];
     for (const state of [...rows].reverse()) {
@@ -68,7 +73,7 @@ export class LayerList {
         row = new LayerRow(state.id, this.#actions);
         this.#rows.set(state.id, row);
       }
-      row.show(state, editable);
+      row.show({ ...state, newer: newerVersion(state.made, this.#served) }, editable);
       seen.add(state.id);
       elements.push(row.element);
     }
@@ -85,6 +90,8 @@ export class LayerList {
 
   /** What the add picker offers: the catalog's specimens and the functions no specimen shows. */
   setCatalog(entries: CatalogEntry[], functions: FunctionInfo[]): void {
+    this.#served = servedVersions(functions);
+    if (this.#last) this.show(...this.#last);
     const specimens = h(
       'optgroup',
       { label: 'Specimens' },

@@ -2,12 +2,14 @@
  * @module layer-row
  * One layer in the page's layer list: which is active (the room's entry), visibility, name,
  * kind and status (computing, failed with why), opacity, colour map (for images and points),
- * up, down and remove. A row is updated in place, so a slider being dragged is never rebuilt
+ * the plugin and version that made it (with "Update to N" on a pinned layer whose plugin has a
+ * newer version: layer-made.ts), up, down and remove. A row is updated in place, so a slider being dragged is never rebuilt
  * under the pointer; it only reports what the user does.
  */
 import type { LayerDisplay, LayerKind } from '../../core/wire/scene-types.ts';
 import { h } from '../dom.ts';
 import { COLORMAPS } from '../layers/volume/colormaps.ts';
+import type { LayerMade } from './layer-made.ts';
 
 /** What a row shows. */
 export interface LayerRowState {
@@ -22,6 +24,10 @@ export interface LayerRowState {
   /** `computing`, `loading`, `failed` (with `detail`), or '' when shown or idle. */
   status: string;
   detail: string;
+  /** What made the layer's result (null until it has one). */
+  made: LayerMade | null;
+  /** For a pinned layer, the newer version its plugin serves (the row offers to take it). */
+  newer?: string | null;
 }
 
 /** What the user did on a row. */
@@ -31,6 +37,8 @@ export interface LayerRowActions {
   remove(id: string): void;
   activate(id: string): void;
   select(id: string): void;
+  /** Pins layer `id` to `version` of its plugin (the newer one its row offers). */
+  update(id: string, version: string): void;
 }
 
 const STATUS_WORDS: Record<string, string> = {
@@ -47,6 +55,9 @@ export class LayerRow {
   readonly #name: HTMLElement;
   readonly #kind: HTMLElement;
   readonly #status: HTMLElement;
+  readonly #made: HTMLElement;
+  readonly #update: HTMLButtonElement;
+  #newer: string | null = null;
   readonly #opacity: HTMLInputElement;
   readonly #opacityValue: HTMLElement;
   readonly #colormap: HTMLSelectElement;
@@ -72,6 +83,13 @@ export class LayerRow {
     });
     this.#kind = h('span', { class: 'layer-kind' });
     this.#status = h('span', { class: 'layer-status', 'data-testid': 'layer-status', 'aria-live': 'polite' });
+    this.#made = h('span', { class: 'layer-made', 'data-testid': 'layer-made' });
+    this.#update = h('button', {
+      type: 'button',
+      class: 'button ghost small',
+      'data-control': 'update',
+      onclick: () => this.#newer && actions.update(id, this.#newer),
+    });
     this.#opacity = h('input', {
       type: 'range',
       class: 'slider',
@@ -122,6 +140,7 @@ export class LayerRow {
         { class: 'layer-controls' },
         h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'opacity'), this.#opacity, this.#opacityValue),
         this.#colormapRow,
+        h('div', { class: 'slice-row layer-code' }, this.#made, this.#update),
       ),
     );
   }
@@ -142,8 +161,21 @@ export class LayerRow {
       this.#opacity.value = String(state.opacity);
       this.#opacityValue.textContent = state.opacity.toFixed(2);
     }
+    this.#showMade(state);
     this.#colormapRow.hidden = state.colormap === null;
     if (state.colormap !== null) this.#colormap.value = state.colormap;
-    for (const control of [this.#active, this.#visible, this.#opacity, this.#colormap, ...this.#buttons]) control.disabled = !editable;
+    const controls = [this.#active, this.#visible, this.#opacity, this.#colormap, this.#update, ...this.#buttons];
+    for (const control of controls) control.disabled = !editable;
+  }
+
+  /** The plugin and version behind the layer, and "Update to N" on a pinned layer its plugin has moved past. */
+  #showMade(state: LayerRowState): void {
+    this.#made.textContent = state.made ? state.made.label + (state.made.pinned ? ' (pinned)' : '') : '';
+    this.#made.title = state.made?.title ?? '';
+    this.#newer = state.newer ?? null;
+    this.#update.hidden = this.#newer === null;
+    this.#update.textContent = this.#newer ? `Update to ${this.#newer}` : '';
+    const plugin = state.made?.plugin;
+    this.#update.title = this.#newer ? `Compute this layer with version ${this.#newer} of ${plugin}, for everyone in the room` : '';
   }
 }

@@ -14,7 +14,7 @@ import type { LayerDisplay, LayerSource, RoomScene, SceneLayer } from '../../cor
 import type { DeliveryQuery, RoomEvent, RoomView } from '../../core/wire/wire-types.ts';
 import { LayerList } from './layer-list.ts';
 import { LayerLoader } from './layer-loader.ts';
-import type { LayerRowState } from './layer-row.ts';
+import { layerName, layerRows, vrLayerRows } from './layer-rows.ts';
 import { SceneActions } from './scene-actions.ts';
 import { LAYER_FIELDS, SceneSync } from './scene-sync.ts';
 import { stableJson } from '../../core/wire/stable-json.ts';
@@ -89,6 +89,7 @@ export class RoomSceneView {
       remove: (id) => this.#actions.remove(id),
       activate: (id) => this.#actions.activate(id),
       select: (id) => this.#select(id),
+      update: (id, version) => this.#actions.pin(id, version),
       add: (source) => this.#add(source),
       addCurrent: () => {
         const source = options.current();
@@ -106,7 +107,7 @@ export class RoomSceneView {
   /** Layer `id`'s name as the list shows it (null when the room has no such layer). */
   nameOf(id: string): string | null {
     const layer = this.#shown?.layers.find((l) => l.id === id);
-    return layer ? (layer.name ?? layer.source.specimen ?? layer.source.function ?? layer.id) : null;
+    return layer ? layerName(layer) : null;
   }
 
   /** The kind the room gives the active layer (a `labels` entry is drawn as a segmentation). */
@@ -116,12 +117,7 @@ export class RoomSceneView {
 
   /** The layers as the VR panel lists them. */
   vrRows(): VrLayerRow[] {
-    return (this.#shown?.layers ?? []).map((layer) => ({
-      id: layer.id,
-      name: this.nameOf(layer.id)!,
-      visible: layer.visible !== false,
-      opacity: layer.opacity ?? 1,
-    }));
+    return vrLayerRows(this.#shown);
   }
 
   /** A scene: the room's (a `scene` event), or a snapshot's (`readOnly`). */
@@ -266,24 +262,7 @@ export class RoomSceneView {
   }
 
   #render(): void {
-    const scene = this.#shown;
-    const selected = this.#selected ?? this.#options.stage.activeLayer;
-    const rows = (scene?.layers ?? []).map((layer): LayerRowState => {
-      const status = this.#status.get(layer.id) ?? { status: layer.result ? '' : 'computing', detail: '' };
-      const scalar = layer.kind === 'image' || layer.kind === 'points';
-      return {
-        id: layer.id,
-        name: this.nameOf(layer.id)!,
-        kind: layer.kind,
-        visible: layer.visible !== false,
-        opacity: typeof layer.opacity === 'number' ? layer.opacity : 1,
-        colormap: scalar ? (layer.colormap ?? 'viridis') : null,
-        active: layer.id === scene?.active,
-        selected: layer.id === selected,
-        status: status.status,
-        detail: status.detail,
-      };
-    });
+    const rows = layerRows(this.#shown, this.#selected ?? this.#options.stage.activeLayer, this.#status);
     const unfollowed = this.#options.room() === null && !this.#readOnly;
     // Until the room's first `scene` event the page does not know what the room shows: it says nothing of it.
     const known = this.#remote !== null;

@@ -61,6 +61,14 @@ export class SceneActions {
     this.#run('The active layer could not be changed', (client, room) => client.scene(room).update(id, { active: true }));
   }
 
+  /** Pins layer `id` to `version` of its plugin: computed again with it, for everyone in the room. */
+  pin(id: string, version: string): void {
+    const layer = this.#options.scene()?.layers.find((l) => l.id === id);
+    if (!layer) return;
+    const source = { ...layer.source, version };
+    this.#run(`The layer could not be moved to version ${version}`, (client, room) => client.scene(room).update(id, { source }));
+  }
+
   /** Shares a display change of layer `id` (SceneSync's send). */
   async update(id: string, change: LayerChange): Promise<void> {
     const room = this.#options.room();

@@ -1,10 +1,10 @@
 /**
  * @module vr-layer-list
  * The VR panel's layer list: the room's layers, top first as on the page, each with a switch
- * for its visibility and a slider for its opacity (vr-widgets.ts, driven by the controller's
- * ray and trigger as the other panel controls). A change is the page's own (room-scene.ts
- * shares it with the room); a change from elsewhere moves the controls. Hidden while the room
- * has no scene.
+ * for its visibility, the plugin version that made it, and a slider for its opacity
+ * (vr-widgets.ts, driven by the controller's ray and trigger as the other panel controls). A
+ * change is the page's own (room-scene.ts shares it with the room); a change from elsewhere
+ * moves the controls. Hidden while the room has no scene.
  */
 import { Container, Text } from '@pmndrs/uikit';
 import type { LayerDisplay } from '../../core/wire/scene-types.ts';
@@ -18,6 +18,8 @@ export interface VrLayerRow {
   name: string;
   visible: boolean;
   opacity: number;
+  /** The plugin and version that made it (`shapes 1.0.0`; '' until it has a result). */
+  made?: string;
 }
 
 type Widget = VrWidget & { track?: Container; control?: Container };
@@ -26,6 +28,7 @@ interface Row {
   element: Container;
   visible: Widget;
   opacity: Widget;
+  made: Text;
 }
 
 export class VrLayerList {
@@ -52,6 +55,7 @@ export class VrLayerList {
       const view = this.#rows.get(row.id)!;
       view.visible.setValue(row.visible);
       view.opacity.setValue(row.opacity);
+      view.made.setProperties({ text: row.made ?? '', display: row.made ? 'flex' : 'none' });
     }
   }
 
@@ -78,9 +82,11 @@ export class VrLayerList {
       const opacity = createVrWidget('opacity', { type: 'number', minimum: 0, maximum: 1 }, (value, mode) =>
         this.#change(row.id, { opacity: Number(value) }, mode),
       );
-      element.add(visible.element, opacity.element);
+      // The plugin and version that made the layer, under its switch.
+      const made = new Text({ text: row.made ?? '', fontSize: T.fontSize * 0.8, color: T.muted, display: row.made ? 'flex' : 'none' });
+      element.add(visible.element, made, opacity.element);
       this.#rowsBox.add(element);
-      this.#rows.set(row.id, { element, visible, opacity });
+      this.#rows.set(row.id, { element, visible, opacity, made });
     }
   }
 }

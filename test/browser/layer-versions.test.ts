@@ -1,0 +1,79 @@
+/**
+ * A layer's plugin version in the viewer: each row of a following page says which plugin and
+ * version made its layer (the whole record in its tooltip), a pinned layer says so; after a new
+ * version is dropped in and reloaded, the layer that follows the newest shows the new version
+ * and the pinned one offers "Update to 1.1.0", which moves it for everyone in the room.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RoomScene } from '../../core/wire/scene-types.ts';
+import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { dropIn, pluginsFolder, shapesVersion } from '../helpers/versioned-plugin.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+import { launchBrowser, shot } from './browser-session.ts';
+
+let host: RunningHost;
+let browser: Browser;
+let plugins: string;
+
+const send = async (method: string, path: string, body?: unknown): Promise<Response> =>
+  fetch(`${host.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+const made = (page: Page, id: string) => page.locator(`[data-testid=layer-row][data-layer=${id}] [data-testid=layer-made]`);
+const update = (page: Page, id: string) => page.locator(`[data-testid=layer-row][data-layer=${id}] [data-control=update]`);
+
+async function madeText(page: Page, id: string, want: string): Promise<void> {
+  await waitFor(async () => ((await made(page, id).textContent()) === want ? true : undefined), `layer ${id} to say '${want}'`);
+}
+
+beforeAll(async () => {
+  plugins = await pluginsFolder();
+  const [first] = await Promise.all([shapesVersion('1.0.0'), shapesVersion('1.1.0', '2.5')]);
+  await dropIn(first, plugins);
+  [host, browser] = await Promise.all([
+    spawnHost(['--port', '0', '--plugins', plugins, '--specimens', 'none', '--pool-size', '1', '--log-level', 'warn']),
+    launchBrowser(),
+  ]);
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await host?.stop();
+});
+
+describe('layer versions in the viewer', { timeout: 240_000 }, () => {
+  it('names the version behind each layer and moves a pinned one to the newest on request', async () => {
+    const room = freshRoom('versions');
+    expect((await send('POST', `/api/rooms/${room}/layers`, { id: 'follows', source: { function: 'ring', params: { segments: 9 } } })).status).toBe(201);
+    const pinned = { id: 'pinned', source: { function: 'ring', params: { segments: 7 }, version: '1.0.0' } };
+    expect((await send('POST', `/api/rooms/${room}/layers`, pinned)).status).toBe(201);
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${host.url}/${viewerQuery({ room, follow: true })}`);
+
+    await madeText(page, 'follows', 'shapes 1.0.0');
+    await madeText(page, 'pinned', 'shapes 1.0.0 (pinned)');
+    const record = /^ring\(.*"segments":9.*\) by shapes@1\.0\.0 \(bundle [0-9a-f]{12}\), vitrine .*; follows the newest version$/;
+    expect(await made(page, 'follows').getAttribute('title')).toMatch(record);
+    expect(await made(page, 'pinned').getAttribute('title')).toMatch(/; pinned to 1\.0\.0$/);
+    expect(await update(page, 'pinned').isVisible()).toBe(false);
+
+    // A new version dropped in and reloaded: the following layer takes it, the pinned one is offered it.
+    await dropIn(await shapesVersion('1.1.0', '2.5'), plugins);
+    expect((await fetch(`${host.url}/api/specimens/reload`)).status).toBe(200);
+    await madeText(page, 'follows', 'shapes 1.1.0');
+    await waitFor(async () => ((await update(page, 'pinned').isVisible()) ? true : undefined), 'the pinned layer offered the update');
+    expect(await update(page, 'pinned').textContent()).toBe('Update to 1.1.0');
+    expect(await made(page, 'pinned').textContent()).toBe('shapes 1.0.0 (pinned)');
+    await shot(page, 'layer-versions-offered');
+
+    await update(page, 'pinned').click();
+    await madeText(page, 'pinned', 'shapes 1.1.0 (pinned)');
+    expect(await update(page, 'pinned').isVisible()).toBe(false);
+    const scene = (await (await send('GET', `/api/rooms/${room}/scene`)).json()) as RoomScene;
+    expect(scene.layers.find((l) => l.id === 'pinned')?.source).toEqual({ function: 'ring', params: { segments: 7 }, version: '1.1.0' });
+    expect(scene.layers.find((l) => l.id === 'pinned')?.result?.provenance).toMatchObject({ plugin: 'shapes', version: '1.1.0' });
+    await shot(page, 'layer-versions-updated');
+    expect(errors).toEqual([]);
+  });
+});

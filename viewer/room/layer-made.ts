@@ -1,0 +1,49 @@
+/**
+ * @module layer-made
+ * What made a layer, as its row says it: the plugin and version of its result
+ * (`shapes 1.0.0`), the whole record in the row's tooltip (the call with its parameters, the
+ * bundle, vitrine's version, whether the layer is pinned to its version or follows the newest),
+ * and, for a pinned layer whose plugin now serves a newer version, that version (the row
+ * offers "update to newest").
+ */
+import type { FunctionInfo } from '../../core/wire/wire-types.ts';
+import type { SceneLayer } from '../../core/wire/scene-types.ts';
+
+/** What a row shows of the code behind its layer. */
+export interface LayerMade {
+  /** `shapes 1.0.0`, or the function's name for code that came from no plugin. */
+  label: string;
+  /** The whole record, one line a reader can cite. */
+  title: string;
+  /** The plugin, when the result came from one, and the version that made the result. */
+  plugin: string | null;
+  version: string | null;
+  /** The version the layer is pinned to (absent: it follows the newest). */
+  pinned: string | null;
+}
+
+/** What made `layer`'s result; null while it has none (not computed yet, or a static file). */
+export function layerMade(layer: SceneLayer): LayerMade | null {
+  const made = layer.result?.provenance;
+  if (!made) return null;
+  const pinned = layer.source.version ?? null;
+  const label = made.plugin ? `${made.plugin} ${made.version ?? ''}`.trim() : `${made.function}()`;
+  const by = made.plugin ? ` by ${made.plugin}@${made.version ?? '?'}${made.bundle ? ` (bundle ${made.bundle.slice(0, 12)})` : ''}` : '';
+  const follows = made.plugin ? (pinned ? `; pinned to ${pinned}` : '; follows the newest version') : '';
+  const title = `${made.function}(${JSON.stringify(made.params)})${by}, vitrine ${made.host}${follows}`;
+  return { label, title, plugin: made.plugin, version: made.version, pinned };
+}
+
+/** The version each plugin serves now, from the function listing (each function names its plugin and version). */
+export function servedVersions(functions: readonly FunctionInfo[]): Map<string, string> {
+  const served = new Map<string, string>();
+  for (const fn of functions) if (typeof fn.plugin === 'string' && typeof fn.version === 'string') served.set(fn.plugin, fn.version);
+  return served;
+}
+
+/** The newer version a pinned layer could take: its plugin's served one, when that is not the version it shows. */
+export function newerVersion(made: LayerMade | null, served: ReadonlyMap<string, string>): string | null {
+  if (!made?.pinned || !made.plugin) return null;
+  const now = served.get(made.plugin);
+  return now && now !== made.version && now !== made.pinned ? now : null;
+}

@@ -1,0 +1,51 @@
+/**
+ * @module layer-rows
+ * The rows the page's layer list and the VR panel's show for a scene: each layer's name, kind,
+ * display, whether it is active or selected, its status (computing until it has a result,
+ * else what its loader last said) and what made it (layer-made.ts).
+ */
+import type { RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
+import type { VrLayerRow } from '../xr/vr-layer-list.ts';
+import { layerMade } from './layer-made.ts';
+import type { LayerRowState } from './layer-row.ts';
+
+/** A layer's name as the lists show it: its own, else its specimen's or function's, else its id. */
+export function layerName(layer: SceneLayer): string {
+  return layer.name ?? layer.source.specimen ?? layer.source.function ?? layer.id;
+}
+
+/** The page's rows for `scene` (bottom first); `selected`: the layer whose controls are shown. */
+export function layerRows(
+  scene: RoomScene | null,
+  selected: string | null,
+  status: ReadonlyMap<string, { status: string; detail: string }>,
+): LayerRowState[] {
+  return (scene?.layers ?? []).map((layer) => {
+    const said = status.get(layer.id) ?? { status: layer.result ? '' : 'computing', detail: '' };
+    const scalar = layer.kind === 'image' || layer.kind === 'points';
+    return {
+      id: layer.id,
+      name: layerName(layer),
+      kind: layer.kind,
+      visible: layer.visible !== false,
+      opacity: typeof layer.opacity === 'number' ? layer.opacity : 1,
+      colormap: scalar ? (layer.colormap ?? 'viridis') : null,
+      active: layer.id === scene?.active,
+      selected: layer.id === selected,
+      status: said.status,
+      detail: said.detail,
+      made: layerMade(layer),
+    };
+  });
+}
+
+/** The VR panel's rows for `scene`: name, visibility, opacity and the plugin version that made each. */
+export function vrLayerRows(scene: RoomScene | null): VrLayerRow[] {
+  return (scene?.layers ?? []).map((layer) => ({
+    id: layer.id,
+    name: layerName(layer),
+    visible: layer.visible !== false,
+    opacity: layer.opacity ?? 1,
+    made: layerMade(layer)?.label ?? '',
+  }));
+}
