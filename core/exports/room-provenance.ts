@@ -1,7 +1,7 @@
 /**
  * @module room-provenance
  * What made what a room shows: every layer's provenance as its result recorded it (null for a
- * layer not computed yet, or a static file), and its entry's (from its active layer when that
+ * layer not computed yet, or a static file; a stale layer's says why), and its entry's (from its active layer when that
  * shows the entry's function, else from the function and the entry's values). The provenance
  * route answers it; a room's picture carries it in its PNG text, so a figure says what made it.
  */
@@ -21,7 +21,7 @@ export interface RoomProvenanceDeps {
 /** The room's provenance: its layers' as their results recorded it; its entry's from its active layer, else its function. */
 export async function roomProvenance(deps: RoomProvenanceDeps, roomId: string): Promise<RoomProvenance> {
   const [scene, entry] = await Promise.all([deps.scenes.scene(roomId), deps.rooms.entry(roomId)]);
-  const layers = scene.layers.map((layer) => ({ id: layer.id, provenance: layer.result?.provenance ?? null }));
+  const layers = scene.layers.map((layer) => ({ id: layer.id, provenance: layer.result?.provenance ?? null, ...(layer.stale ? { stale: layer.stale } : {}) }));
   let shown: Provenance | null = scene.layers.find((layer) => layer.id === scene.active)?.result?.provenance ?? null;
   if (entry?.function_name && (!shown || shown.function !== entry.function_name)) {
     const fn = deps.functions.get(entry.function_name);
@@ -37,7 +37,11 @@ export async function roomProvenance(deps: RoomProvenanceDeps, roomId: string): 
  */
 export function provenanceText(provenance: RoomProvenance, layerIds?: ReadonlySet<string>): Record<string, string> {
   const layers = provenance.layers.filter((layer) => !layerIds || layerIds.has(layer.id));
-  const lines = layers.flatMap((layer) => (layer.provenance ? [`layer ${layer.id}: ${provenanceSentence(layer.provenance)}`] : []));
+  const lines = layers.flatMap((layer) => {
+    if (!layer.provenance) return [];
+    const stale = layer.stale ? ` (stale: ${layer.stale.detail})` : '';
+    return [`layer ${layer.id}: ${provenanceSentence(layer.provenance)}${stale}`];
+  });
   if (layers.length === 0 && provenance.entry) lines.push(`entry: ${provenanceSentence(provenance.entry)}`);
   const kept: RoomProvenance = { room: provenance.room, entry: provenance.entry, layers };
   return {

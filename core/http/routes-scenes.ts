@@ -17,6 +17,9 @@ import { LAYER_ID_PATTERN } from '../scenes/scene-limits.ts';
 import { computeRequestOf } from '../request/specimen-request.ts';
 import { expectedVersion } from '../scenes/service/room-scenes.ts';
 import { sendComputed, type ComputedReplyDeps } from './reply-computed.ts';
+import { sendDelivery } from './reply-delivery.ts';
+import { resolveDelivery } from '../delivery/request-delivery.ts';
+import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
 import { roomOf } from './request-input.ts';
 import { ifMatchHeader, ROOM_PARAMS, roomItemParams, type RoomParams } from './route-inputs.ts';
 import { noneMatch } from './revalidate.ts';
@@ -174,7 +177,14 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
     async (request, reply) => {
       const roomId = roomOf(ctx, request.params.room_id);
       const asked = parseDeliveryQuery(request.query);
-      const resolved = await scenes.layerData(roomId, layerIdOf(request, roomId), { asked, userAgent: request.headers['user-agent'] });
+      const layerId = layerIdOf(request, roomId);
+      // A stale layer shows its last result, as long as the host holds it: its source no longer gives it.
+      const held = await scenes.staleResult(roomId, layerId);
+      if (held) {
+        const delivery = resolveDelivery(asked, held.result.type, request.headers['user-agent'], ctx.options);
+        return sendDelivery(ctx, reply.header(RESULT_ID_HEADER, held.id), held.result, delivery, layerId, held.id);
+      }
+      const resolved = await scenes.layerData(roomId, layerId, { asked, userAgent: request.headers['user-agent'] });
       // A file no parser reads goes as it is (a delivery option is a 400 there, as on its own /data).
       if (resolved.kind !== 'computed')
         return sendStaticDelivery(ctx, reply, resolved.record, resolved.segment === undefined ? asked : { ...asked, segment: resolved.segment });

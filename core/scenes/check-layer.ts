@@ -3,7 +3,7 @@
  * What a request may say about layers, checked field by field with each error naming its path:
  * a new layer (`POST .../layers`, each of `PUT .../scene`'s `layers`), a change to one (`PATCH`:
  * the fields given are merged, `null` takes a display field back to its default), and the body
- * of `PUT .../scene`. A layer's `result` is the host's to set: one sent back is ignored.
+ * of `PUT .../scene`. A layer's `result` and `stale` are the host's to set: sent back, they are ignored.
  */
 import type { LayerDisplay, LayerKind, LayerSource } from '../wire/scene-types.ts';
 import { bad, DISPLAY_CHECKS, DISPLAY_FIELDS, isObject, onlyMembers } from './check-display.ts';
@@ -30,8 +30,10 @@ export interface LayerChange {
 /** What `PUT .../scene` asks for: layers bottom first and the active one, or a snapshot to restore. */
 export type SceneInput = { layers: LayerInput[]; active?: string | null } | { snapshot: string };
 
-const LAYER_FIELDS = ['id', 'source', 'kind', 'result', ...DISPLAY_FIELDS];
-const CHANGE_FIELDS = ['id', 'source', 'kind', 'result', 'active', ...DISPLAY_FIELDS];
+/** Fields the host sets: one sent back (a scene read and put again) is ignored. */
+const HOST_FIELDS = ['result', 'stale'];
+const LAYER_FIELDS = ['id', 'source', 'kind', ...HOST_FIELDS, ...DISPLAY_FIELDS];
+const CHANGE_FIELDS = ['id', 'source', 'kind', ...HOST_FIELDS, 'active', ...DISPLAY_FIELDS];
 
 export function checkLayerId(value: unknown, path: string): string {
   if (typeof value !== 'string' || !LAYER_ID_PATTERN.test(value)) throw bad(path, "must be 1 to 64 letters, digits, _ . or -, and not '.' or '..'");
@@ -46,7 +48,7 @@ function kind(value: unknown, path: string): LayerKind {
 function fields(value: unknown, path: string, known: string[]): Record<string, unknown> {
   if (!isObject(value)) throw bad(path, 'must be an object');
   const extra = Object.keys(value).find((key) => !known.includes(key));
-  if (extra !== undefined) throw bad(`${path}.${extra}`, `is not a layer field (fields: ${known.filter((f) => f !== 'result').join(', ')})`);
+  if (extra !== undefined) throw bad(`${path}.${extra}`, `is not a layer field (fields: ${known.filter((f) => !HOST_FIELDS.includes(f)).join(', ')})`);
   return value;
 }
 

@@ -6,7 +6,7 @@
  * applying and writing only if no other writer came first. The store moves `version`; an op
  * never does. Ops throw the catalogued errors (an id taken, an unknown layer, a full scene).
  */
-import type { LayerKind, LayerResult, RoomScene, SceneLayer } from '../wire/scene-types.ts';
+import type { LayerKind, LayerResult, LayerStale, RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import { createHostError } from '../errors.ts';
 import { bad, DISPLAY_DEFAULTS, DISPLAY_FIELDS } from './check-display.ts';
 import type { LayerChange, LayerInput } from './check-layer.ts';
@@ -17,7 +17,7 @@ import { MAX_LAYERS } from './scene-limits.ts';
 import { checkLayerBytes, checkSceneBytes } from './scene-size.ts';
 
 /** A layer ready to store: its kind decided (the host fills it from the source when not given). */
-export type LayerDraft = LayerInput & { kind: LayerKind; result?: LayerResult };
+export type LayerDraft = LayerInput & { kind: LayerKind; result?: LayerResult; stale?: LayerStale };
 
 /** One change: the scene after it, or null when it changes nothing. */
 export type SceneOp = (scene: RoomScene) => RoomScene | null;
@@ -38,6 +38,7 @@ export function composeLayer(id: string, draft: LayerDraft): SceneLayer {
     if (value !== undefined) layer[field] = value;
   }
   if (draft.result) layer.result = draft.result;
+  if (draft.result && draft.stale) layer.stale = draft.stale;
   return layer as unknown as SceneLayer;
 }
 
@@ -73,7 +74,8 @@ export function replaceLayers(roomId: string, drafts: LayerDraft[], active?: str
       const id = draft.id ?? makeLayerId(draft.source, taken);
       taken.add(id);
       const before = scene.layers.find((layer) => layer.id === id);
-      const kept = before?.result && sameSource(before.source, draft.source) ? { ...draft, result: before.result } : draft;
+      // A layer that keeps its source keeps its result (and whether that result is stale).
+      const kept = before?.result && sameSource(before.source, draft.source) ? { ...draft, result: before.result, stale: before.stale } : draft;
       return composeLayer(id, kept);
     });
     const ids = layers.map((layer) => layer.id);
@@ -105,6 +107,7 @@ export function patchLayer(roomId: string, id: string, change: LayerChange & { k
     if (change.source && !sameSource(old.source, change.source)) {
       next.source = change.source;
       delete next.result;
+      delete next.stale;
       if (change.display.name === undefined && old.name === (old.source.specimen ?? old.source.function))
         next.name = change.source.specimen ?? change.source.function;
     }
@@ -151,10 +154,26 @@ export function setLayerResult(id: string, source: SceneLayer['source'], result:
     const at = scene.layers.findIndex((layer) => layer.id === id);
     const old = scene.layers[at];
     if (!old || !sameSource(old.source, source)) return null;
-    const set = { ...old, ...(kind ? { kind } : {}), result };
+    // A result of its source set again: the layer is no longer stale.
+    const { stale: _stale, ...fresh } = old;
+    const set = { ...fresh, ...(kind ? { kind } : {}), result };
     const layer = counts ? fitLayerSteps(set, counts) : set;
     if (JSON.stringify(layer) === JSON.stringify(old)) return null;
     return { ...scene, layers: scene.layers.map((l, i) => (i === at ? layer : l)) };
+  };
+}
+
+/**
+ * Marks layer `id`'s result stale (`stale`: why its source failed) while it still shows
+ * `source` and has a result; a layer without one has nothing stale to show.
+ */
+export function setLayerStale(id: string, source: SceneLayer['source'], stale: LayerStale): SceneOp {
+  return (scene) => {
+    const at = scene.layers.findIndex((layer) => layer.id === id);
+    const old = scene.layers[at];
+    if (!old?.result || !sameSource(old.source, source)) return null;
+    if (old.stale && old.stale.code === stale.code && old.stale.detail === stale.detail) return null;
+    return { ...scene, layers: scene.layers.map((l, i) => (i === at ? { ...old, stale } : l)) };
   };
 }
 

@@ -22,5 +22,6 @@ export interface Provenance {
 export interface RoomProvenance {
   room: string;
   entry: Provenance | null;
-  layers: { id: string; provenance: Provenance | null }[];
+  /** `stale`: the layer shows this result, though its source no longer gives it (why). */
+  layers: { id: string; provenance: Provenance | null; stale?: { code: string; detail: string } }[];
 }

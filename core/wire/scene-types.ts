@@ -98,6 +98,19 @@ export interface SceneLayer extends LayerDisplay {
   source: LayerSource;
   kind: LayerKind;
   result?: LayerResult;
+  /** Set by the host: the layer still shows `result`, but its source no longer gives it. */
+  stale?: LayerStale;
+}
+
+/**
+ * Why a layer's result is stale: computing its source again failed (a reload brought a plugin
+ * version that refuses its parameters, say) while the layer kept showing its last result. Gone
+ * once a result of its source is set again.
+ */
+export interface LayerStale {
+  /** The error's code (`SPC_ERR_PARAM_INVALID`, ...) and its readable detail. */
+  code: string;
+  detail: string;
 }
 
 /** A room's scene: its layers bottom first, and which one is the room's entry. */

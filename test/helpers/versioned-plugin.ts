@@ -11,14 +11,24 @@ import { runVitrine, sampleShapesPlugin, writeFiles } from '../build/helpers/run
 
 const built = new Map<string, Promise<string>>();
 
+/** Ways a version of `shapes` may differ beyond its default radius: `mode-renamed` calls `ring`'s mode 'fast' 'quick'. */
+export type ShapesVariant = 'same' | 'mode-renamed';
+
+/** `shapes`' source files as `variant` changes them. */
+function variantFiles(radius: string, variant: ShapesVariant): Record<string, string | Uint8Array> {
+  const files = sampleShapesPlugin(radius);
+  if (variant === 'mode-renamed') files['shapes/index.ts'] = String(files['shapes/index.ts']).replace("'fast' | 'fine' = 'fast'", "'quick' | 'fine' = 'quick'");
+  return files;
+}
+
 /** The bundle folder of `shapes` at `version`, whose `ring` has `radius` as its default. */
-export function shapesVersion(version: string, radius = '1.5'): Promise<string> {
-  const key = `${version}/${radius}`;
+export function shapesVersion(version: string, radius = '1.5', variant: ShapesVariant = 'same'): Promise<string> {
+  const key = `${version}/${radius}/${variant}`;
   let dir = built.get(key);
   if (!dir) {
     dir = (async () => {
       const root = await mkdtemp(path.join(tmpdir(), 'vitrine-versioned-'));
-      writeFiles(path.join(root, 'src'), { ...sampleShapesPlugin(radius), 'shapes/package.json': JSON.stringify({ name: 'shapes', version }) });
+      writeFiles(path.join(root, 'src'), { ...variantFiles(radius, variant), 'shapes/package.json': JSON.stringify({ name: 'shapes', version }) });
       const run = await runVitrine(['build', 'src', '--out', 'out'], root);
       if (run.code !== 0) throw new Error(`vitrine build failed: ${run.stderr}`);
       return path.join(root, 'out', 'shapes');

@@ -4,7 +4,8 @@
  * result is computed (or taken from the cache) as `/data` would, in its cache slot (the room's
  * own for the active layer, which is the room's entry; its own slot for any other), and its
  * `result` set in the scene; a layer whose source changed stops its old computation; a removed
- * layer's slot is freed; and when another layer becomes active, the room's entry moves with it
+ * layer's slot is freed; a layer whose source fails while it still shows a result keeps it,
+ * marked `stale` with why (until a result of its source is set again); and when another layer becomes active, the room's entry moves with it
  * (the result already held is copied between slots, nothing is computed again).
  */
 import { boundFrame } from '../../annotations/layer-frame.ts';
@@ -13,6 +14,7 @@ import { layerSlot } from '../../events/layer-slots.ts';
 import { isHostError, type HostErrorCode } from '../../errors.ts';
 import { sameSource } from '../check-source.ts';
 import { layerDataUrl, specimenDataUrl } from '../scene-size.ts';
+import { setLayerStale } from '../scene-ops.ts';
 import type { SceneStore, SceneWrite } from '../scene-store.ts';
 import type { ResultSource } from '../../serving/result-source.ts';
 import { asIsFileResult } from './file-layers.ts';
@@ -201,6 +203,8 @@ export class LayerRuns {
       // says nothing of the source: tried again at the next change.
       const passing = isHostError(error) && (error.statusCode === 503 || error.code === 'SPC_ERR_JOB_CANCELLED');
       if (!passing) this.#rememberFailed(roomId, layer);
+      // A layer that still shows its last result shows it marked stale, with why.
+      if (!passing) await this.#markStale(roomId, layer, error);
       // A computation's own failure was told to the room by the result service; anything before it is told here.
       const told = resolved?.kind === 'computed' && isHostError(error) && (COMPUTATION_FAILURES as readonly string[]).includes(error.code);
       if (!told) await this.#announceFailed(roomId, layer, slotId, error);
@@ -233,6 +237,11 @@ export class LayerRuns {
     this.#failed.delete(key);
     this.#failed.set(key, layer.source);
     if (this.#failed.size > MAX_FAILED) this.#failed.delete(this.#failed.keys().next().value!);
+  }
+
+  async #markStale(roomId: string, layer: SceneLayer, error: unknown): Promise<void> {
+    const stale = { code: isHostError(error) ? error.code : 'SPC_ERR_UNHANDLED', detail: error instanceof Error ? error.message : String(error) };
+    await this.#deps.store.update(roomId, setLayerStale(layer.id, layer.source, stale)).catch(() => {});
   }
 
   async #announceFailed(roomId: string, layer: SceneLayer, slotId: string, error: unknown): Promise<void> {

@@ -26,6 +26,7 @@ import { isBound, movedBoundLayers } from './moved-points.ts';
 import { LayerRuns, slotOf, type ResolvedLayers, type SceneDeps } from './layer-runs.ts';
 import { checkKindFits, defaultKind, resolveLayerSource, type ResolvedSource } from './layer-sources.ts';
 import type { RequestAsk } from '../../request/specimen-request.ts';
+import type { StoredResult } from '../../results/stored-result.ts';
 import { createHostError } from '../../errors.ts';
 import type { EntryScenes } from '../../rooms/service/room-workspace.ts';
 
@@ -66,8 +67,13 @@ export class RoomScenes implements EntryScenes {
     return this.#deps.store.get(roomId);
   }
 
-  /** A layer as the request gives it, its kind decided, and its source resolved (once: its run takes it). */
-  async #draft(roomId: string, input: LayerInput, path: string): Promise<{ draft: LayerDraft; resolved: ResolvedSource }> {
+  /**
+   * A layer as the request gives it, its kind decided, and its source resolved (once: its run
+   * takes it). A stale layer given again as it is (`kept`: same id and source) is not resolved:
+   * its source no longer resolves, and it keeps showing its last result.
+   */
+  async #draft(roomId: string, input: LayerInput, path: string, kept?: SceneLayer): Promise<{ draft: LayerDraft; resolved?: ResolvedSource }> {
+    if (kept?.stale && input.id === kept.id && sameSource(input.source, kept.source)) return { draft: { ...input, kind: input.kind ?? kept.kind } };
     const resolved = await resolveLayerSource(this.#deps.sources, roomId, layerSlot(roomId, input.id ?? '_'), input.source, path);
     if (input.kind) checkKindFits(input.kind, resolved.type, `${path}.kind`);
     return { draft: { ...input, kind: input.kind ?? defaultKind(resolved.type) }, resolved };
@@ -77,17 +83,17 @@ export class RoomScenes implements EntryScenes {
   async replace(roomId: string, body: unknown, ifMatch?: number): Promise<RoomScene> {
     const input = checkSceneInput(body);
     if ('snapshot' in input) throw bad('snapshot', 'is restored by the snapshots service');
-    const asked = await Promise.all(input.layers.map((layer, i) => this.#draft(roomId, layer, `layers[${i}]`)));
+    const before = await this.#deps.store.get(roomId);
+    const had = (id: string | undefined) => before.layers.find((l) => l.id === id);
+    const asked = await Promise.all(input.layers.map((layer, i) => this.#draft(roomId, layer, `layers[${i}]`, had(layer.id))));
     // A layer that keeps its id and source keeps its result: the step and channels it names are checked against it.
     const stepping = input.layers.filter((layer) => namesSteps(layer));
-    const before = stepping.length > 0 ? await this.#deps.store.get(roomId) : null;
-    await Promise.all(
-      input.layers.map((layer, i) => before && this.#checkSteps(layer, before.layers.find((l) => l.id === layer.id), layer.source, `layers[${i}]`)),
-    );
+    await Promise.all(stepping.map((layer) => this.#checkSteps(layer, had(layer.id), layer.source, `layers[${input.layers.indexOf(layer)}]`)));
     const write = await this.#deps.store.replace(roomId, asked.map((a) => a.draft), input.active, ifMatch);
     // The scene keeps the order given: the i-th layer stored is the i-th asked for.
     const chosen = write.scene.layers.filter((_, i) => input.layers[i]?.kind !== undefined).map((layer) => layer.id);
-    await this.#settle(roomId, write, new Set(chosen), new Map(write.scene.layers.map((layer, i) => [layer.id, asked[i]!.resolved])));
+    const resolved = write.scene.layers.flatMap((layer, i) => (asked[i]?.resolved ? [[layer.id, asked[i]!.resolved!] as const] : []));
+    await this.#settle(roomId, write, new Set(chosen), new Map(resolved));
     if (stepping.length > 0) await this.#fitSteps(roomId, write.scene, write.scene.layers.map((layer) => layer.id));
     return write.scene;
   }
@@ -111,7 +117,7 @@ export class RoomScenes implements EntryScenes {
     const write = await this.#deps.store.add(roomId, draft, index);
     const before = new Set(write.before.layers.map((layer) => layer.id));
     const added = write.scene.layers.find((layer) => !before.has(layer.id))!;
-    await this.#settle(roomId, write, new Set(input.kind ? [added.id] : []), new Map([[added.id, resolved]]));
+    await this.#settle(roomId, write, new Set(input.kind ? [added.id] : []), new Map(resolved ? [[added.id, resolved]] : []));
     return added;
   }
 
@@ -196,6 +202,14 @@ export class RoomScenes implements EntryScenes {
     const layer = scene.layers.find((l) => l.id === layerId);
     if (!layer) throw createHostError('SPC_ERR_LAYER_NOT_FOUND', layerId, roomId);
     return resolveLayerSource(this.#deps.sources, roomId, slotOf(roomId, scene, layerId), layer.source, 'layer', delivery, boundFrame(scene.layers, layerId));
+  }
+
+  /** The result a stale layer still shows, while the host holds it (null for a layer that is not stale). */
+  async staleResult(roomId: string, layerId: string): Promise<{ id: string; result: StoredResult } | null> {
+    const layer = (await this.#deps.store.get(roomId)).layers.find((l) => l.id === layerId);
+    const id = layer?.stale ? layer.result?.result_id : undefined;
+    const result = id ? await this.#deps.sources.resultIds.find(id) : null;
+    return id && result ? { id, result } : null;
   }
 
   /**

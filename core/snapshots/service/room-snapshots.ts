@@ -27,7 +27,7 @@ import type { ResultPins, SnapshotStore } from '../snapshot-store.ts';
 import { writeSession } from '../write-session.ts';
 import { COMPUTATION_FAILURES, slotOf } from '../../scenes/service/layer-runs.ts';
 import { asIsFileResult } from '../../scenes/service/file-layers.ts';
-import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
+import { obtainLayerResult, resolveLayerSource, type LayerOutcome, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
 import type { RecordedScene, RoomScenes } from '../../scenes/service/room-scenes.ts';
 import { VIEW_FIELDS, type ViewChange } from '../../rooms/room-view.ts';
 import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
@@ -53,6 +53,14 @@ export interface SnapshotDeps {
   history?: Pick<RoomRecorder, 'record'>;
 }
 
+/** The result a stale layer shows, as a layer's outcome; null once the host no longer holds it. */
+async function staleOutcome(sources: LayerSourceDeps, layer: SceneLayer): Promise<LayerOutcome | null> {
+  const id = layer.result?.result_id;
+  const result = id ? await sources.resultIds.find(id) : null;
+  if (!id || !result) return null;
+  return { result, resultId: id, ...(layer.result?.provenance ? { provenance: layer.result.provenance } : {}) };
+}
+
 export class RoomSnapshots {
   #deps: SnapshotDeps;
 
@@ -68,6 +76,8 @@ export class RoomSnapshots {
     const { sources } = this.#deps;
     const outcomes = await Promise.all(
       scene.layers.map(async (layer) => {
+        // A stale layer is recorded as it shows: its last result, while the host holds it.
+        if (layer.stale) return staleOutcome(sources, layer);
         const frame = boundFrame(scene.layers, layer.id);
         const resolved = await resolveLayerSource(sources, roomId, slotOf(roomId, scene, layer.id), layer.source, `layers.${layer.id}`, undefined, frame);
         // A file no parser reads is referred to where it lies: the host has no result of it to pin.
