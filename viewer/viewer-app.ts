@@ -161,17 +161,20 @@ export class ViewerApp {
     }
   }
 
-  /** After a reload or a publish: the catalog read again, the current subject asked again (its edits kept) if it is among them. */
+  /**
+   * After a reload or a publish: the catalog read again, the current subject asked again if it is among them, its edits kept;
+   * a page following a room asks with the room's values, never its own (a new schema may read them otherwise; the room would follow).
+   */
   #onReload(event: ReloadEvent): void {
     if (event.plugin) this.#buildErrors.hide(event.plugin);
     void this.#loadCatalog();
     const meta = this.#current;
     if (!meta) return;
-    const ours =
-      event.plugin === null ||
-      event.specimens?.includes(meta.id) ||
-      (meta.function_name !== null && event.functions?.includes(meta.function_name));
-    if (ours) void this.#select(meta.id, this.#panel ? editedValues(meta.schema, this.#panel.values()) : null, this.#isFunction);
+    const fn = meta.function_name;
+    const ours = event.plugin === null || event.specimens?.includes(meta.id) || (fn !== null && event.functions?.includes(fn));
+    const roomValues = this.#rooms.follower.enabled ? this.#rooms.scene?.activeParams(meta) : undefined;
+    const values = roomValues ?? (this.#panel ? editedValues(meta.schema, this.#panel.values()) : null);
+    if (ours) void this.#select(meta.id, values, this.#isFunction);
   }
 
   #choose(entry: CatalogEntry): void {

@@ -8,7 +8,7 @@
 import type { LayerSource } from '../../core/wire/scene-types.ts';
 import type { CatalogEntry, FunctionInfo } from '../../core/wire/wire-types.ts';
 import { h, replaceChildren } from '../dom.ts';
-import { newerVersion, servedVersions } from './layer-made.ts';
+import { servedVersions, versionOffers } from './version-offers.ts';
 import { LayerRow, type LayerRowActions, type LayerRowState } from './layer-row.ts';
 
 export interface LayerListActions extends LayerRowActions {
@@ -28,6 +28,7 @@ export class LayerList {
   readonly #rows = new Map<string, LayerRow>();
   /** The version each plugin serves (a pinned layer behind it is offered the update). */
   #served = new Map<string, string>();
+  #functions: FunctionInfo[] = [];
   #last: [LayerRowState[], boolean, string] | null = null;
   readonly #actions: LayerListActions;
 
@@ -73,7 +74,7 @@ export class LayerList {
         row = new LayerRow(state.id, this.#actions);
         this.#rows.set(state.id, row);
       }
-      row.show({ ...state, newer: newerVersion(state.made, this.#served) }, editable);
+      row.show({ ...state, offers: versionOffers(state.made, state.stale, state.source, this.#served, this.#functions) }, editable);
       seen.add(state.id);
       elements.push(row.element);
     }
@@ -91,6 +92,7 @@ export class LayerList {
   /** What the add picker offers: the catalog's specimens and the functions no specimen shows. */
   setCatalog(entries: CatalogEntry[], functions: FunctionInfo[]): void {
     this.#served = servedVersions(functions);
+    this.#functions = functions;
     if (this.#last) this.show(...this.#last);
     const specimens = h(
       'optgroup',

@@ -2,11 +2,9 @@
  * @module layer-made
  * What made a layer, as its row says it: the plugin and version of its result
  * (`shapes 1.0.0`), the whole record in the row's tooltip (the call with its parameters, the
- * bundle, vitrine's version, whether the layer is pinned to its version or follows the newest),
- * and, for a pinned layer whose plugin now serves a newer version, that version (the row
- * offers "update to newest").
+ * bundle, vitrine's version, whether the layer is pinned to its version or follows the newest).
+ * What a row offers about versions is version-offers.ts.
  */
-import type { FunctionInfo } from '../../core/wire/wire-types.ts';
 import type { SceneLayer } from '../../core/wire/scene-types.ts';
 
 /** What a row shows of the code behind its layer. */
@@ -32,18 +30,4 @@ export function layerMade(layer: SceneLayer): LayerMade | null {
   const follows = made.plugin ? (pinned ? `; pinned to ${pinned}` : '; follows the newest version') : '';
   const title = `${made.function}(${JSON.stringify(made.params)})${by}, vitrine ${made.host}${follows}`;
   return { label, title, plugin: made.plugin, version: made.version, pinned };
-}
-
-/** The version each plugin serves now, from the function listing (each function names its plugin and version). */
-export function servedVersions(functions: readonly FunctionInfo[]): Map<string, string> {
-  const served = new Map<string, string>();
-  for (const fn of functions) if (typeof fn.plugin === 'string' && typeof fn.version === 'string') served.set(fn.plugin, fn.version);
-  return served;
-}
-
-/** The newer version a pinned layer could take: its plugin's served one, when that is not the version it shows. */
-export function newerVersion(made: LayerMade | null, served: ReadonlyMap<string, string>): string | null {
-  if (!made?.pinned || !made.plugin) return null;
-  const now = served.get(made.plugin);
-  return now && now !== made.version && now !== made.pinned ? now : null;
 }

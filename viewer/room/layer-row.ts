@@ -6,10 +6,11 @@
  * newer version: layer-made.ts), up, down and remove. A row is updated in place, so a slider being dragged is never rebuilt
  * under the pointer; it only reports what the user does.
  */
-import type { LayerDisplay, LayerKind } from '../../core/wire/scene-types.ts';
+import type { LayerDisplay, LayerKind, LayerSource, LayerStale } from '../../core/wire/scene-types.ts';
 import { h } from '../dom.ts';
 import { COLORMAPS } from '../layers/volume/colormaps.ts';
 import type { LayerMade } from './layer-made.ts';
+import type { VersionOffer } from './version-offers.ts';
 
 /** What a row shows. */
 export interface LayerRowState {
@@ -26,8 +27,11 @@ export interface LayerRowState {
   detail: string;
   /** What made the layer's result (null until it has one). */
   made: LayerMade | null;
-  /** For a pinned layer, the newer version its plugin serves (the row offers to take it). */
-  newer?: string | null;
+  source: LayerSource;
+  /** Set when the layer shows a result its source no longer gives (why). */
+  stale?: LayerStale;
+  /** Changes of version the row offers (version-offers.ts). */
+  offers?: VersionOffer[];
 }
 
 /** What the user did on a row. */
@@ -37,11 +41,12 @@ export interface LayerRowActions {
   remove(id: string): void;
   activate(id: string): void;
   select(id: string): void;
-  /** Pins layer `id` to `version` of its plugin (the newer one its row offers). */
-  update(id: string, version: string): void;
+  /** Takes one of the row's version offers for layer `id`. */
+  retarget(id: string, offer: VersionOffer): void;
 }
 
 const STATUS_WORDS: Record<string, string> = {
+  stale: 'stale',
   computing: 'computing…',
   loading: 'loading…',
   refining: 'refining…',
@@ -56,8 +61,9 @@ export class LayerRow {
   readonly #kind: HTMLElement;
   readonly #status: HTMLElement;
   readonly #made: HTMLElement;
-  readonly #update: HTMLButtonElement;
-  #newer: string | null = null;
+  readonly #offers: HTMLElement;
+  readonly #retarget: (offer: VersionOffer) => void;
+  #offered = '';
   readonly #opacity: HTMLInputElement;
   readonly #opacityValue: HTMLElement;
   readonly #colormap: HTMLSelectElement;
@@ -84,12 +90,8 @@ export class LayerRow {
     this.#kind = h('span', { class: 'layer-kind' });
     this.#status = h('span', { class: 'layer-status', 'data-testid': 'layer-status', 'aria-live': 'polite' });
     this.#made = h('span', { class: 'layer-made', 'data-testid': 'layer-made' });
-    this.#update = h('button', {
-      type: 'button',
-      class: 'button ghost small',
-      'data-control': 'update',
-      onclick: () => this.#newer && actions.update(id, this.#newer),
-    });
+    this.#offers = h('span', { class: 'layer-offers' });
+    this.#retarget = (offer) => actions.retarget(id, offer);
     this.#opacity = h('input', {
       type: 'range',
       class: 'slider',
@@ -140,7 +142,7 @@ export class LayerRow {
         { class: 'layer-controls' },
         h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'opacity'), this.#opacity, this.#opacityValue),
         this.#colormapRow,
-        h('div', { class: 'slice-row layer-code' }, this.#made, this.#update),
+        h('div', { class: 'slice-row layer-code' }, this.#made, this.#offers),
       ),
     );
   }
@@ -164,18 +166,32 @@ export class LayerRow {
     this.#showMade(state);
     this.#colormapRow.hidden = state.colormap === null;
     if (state.colormap !== null) this.#colormap.value = state.colormap;
-    const controls = [this.#active, this.#visible, this.#opacity, this.#colormap, this.#update, ...this.#buttons];
-    for (const control of controls) control.disabled = !editable;
+    const offers = [...this.#offers.querySelectorAll('button')];
+    for (const control of [this.#active, this.#visible, this.#opacity, this.#colormap, ...offers, ...this.#buttons])
+      control.disabled = !editable;
   }
 
-  /** The plugin and version behind the layer, and "Update to N" on a pinned layer its plugin has moved past. */
+  /** The plugin and version behind the layer, and the changes of version its row offers. */
   #showMade(state: LayerRowState): void {
     this.#made.textContent = state.made ? state.made.label + (state.made.pinned ? ' (pinned)' : '') : '';
     this.#made.title = state.made?.title ?? '';
-    this.#newer = state.newer ?? null;
-    this.#update.hidden = this.#newer === null;
-    this.#update.textContent = this.#newer ? `Update to ${this.#newer}` : '';
-    const plugin = state.made?.plugin;
-    this.#update.title = this.#newer ? `Compute this layer with version ${this.#newer} of ${plugin}, for everyone in the room` : '';
+    const offers = state.offers ?? [];
+    const key = JSON.stringify(offers);
+    if (key === this.#offered) return;
+    this.#offered = key;
+    const buttons = offers.map((offer) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'button ghost small',
+          'data-control': offer.control,
+          title: offer.title,
+          onclick: () => this.#retarget(offer),
+        },
+        offer.label,
+      ),
+    );
+    this.#offers.replaceChildren(...buttons);
   }
 }

@@ -2,7 +2,8 @@
  * @module layer-rows
  * The rows the page's layer list and the VR panel's show for a scene: each layer's name, kind,
  * display, whether it is active or selected, its status (computing until it has a result,
- * else what its loader last said) and what made it (layer-made.ts).
+ * else what its loader last said; `stale` with why for a layer whose source no longer gives what
+ * it shows) and what made it (layer-made.ts).
  */
 import type { RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
 import type { VrLayerRow } from '../xr/vr-layer-list.ts';
@@ -21,7 +22,13 @@ export function layerRows(
   status: ReadonlyMap<string, { status: string; detail: string }>,
 ): LayerRowState[] {
   return (scene?.layers ?? []).map((layer) => {
-    const said = status.get(layer.id) ?? { status: layer.result ? '' : 'computing', detail: '' };
+    const loading = status.get(layer.id);
+    // A stale layer says so (with why), unless its last result is still arriving.
+    const stale =
+      layer.stale && loading?.status !== 'loading' && loading?.status !== 'refining'
+        ? { status: 'stale', detail: layer.stale.detail }
+        : null;
+    const said = stale ?? loading ?? { status: layer.result ? '' : 'computing', detail: '' };
     const scalar = layer.kind === 'image' || layer.kind === 'points';
     return {
       id: layer.id,
@@ -35,6 +42,8 @@ export function layerRows(
       status: said.status,
       detail: said.detail,
       made: layerMade(layer),
+      source: layer.source,
+      ...(layer.stale ? { stale: layer.stale } : {}),
     };
   });
 }

@@ -11,7 +11,7 @@
  */
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { LayerDisplay, LayerSource, RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
-import type { DeliveryQuery, RoomEvent, RoomView } from '../../core/wire/wire-types.ts';
+import type { DeliveryQuery, RoomEvent, RoomView, SpecimenMetadata } from '../../core/wire/wire-types.ts';
 import { LayerList } from './layer-list.ts';
 import { LayerLoader } from './layer-loader.ts';
 import { layerName, layerRows, vrLayerRows } from './layer-rows.ts';
@@ -89,7 +89,7 @@ export class RoomSceneView {
       remove: (id) => this.#actions.remove(id),
       activate: (id) => this.#actions.activate(id),
       select: (id) => this.#select(id),
-      update: (id, version) => this.#actions.pin(id, version),
+      retarget: (id, offer) => this.#actions.retarget(id, offer),
       add: (source) => this.#add(source),
       addCurrent: () => {
         const source = options.current();
@@ -108,6 +108,14 @@ export class RoomSceneView {
   nameOf(id: string): string | null {
     const layer = this.#shown?.layers.find((l) => l.id === id);
     return layer ? layerName(layer) : null;
+  }
+
+  /** The parameters of the room's active layer when it shows `meta` (a specimen, or a function by name); else undefined. */
+  activeParams(meta: Pick<SpecimenMetadata, 'id' | 'function_name'>): Record<string, unknown> | undefined {
+    const source = this.#shown?.layers.find((layer) => layer.id === this.#shown?.active)?.source;
+    if (!source) return undefined;
+    const shows = source.specimen === meta.id || (source.specimen === undefined && source.function === (meta.function_name ?? meta.id));
+    return shows ? (source.params ?? {}) : undefined;
   }
 
   /** The kind the room gives the active layer (a `labels` entry is drawn as a segmentation). */

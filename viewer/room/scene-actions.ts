@@ -9,6 +9,7 @@
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { LayerChange, LayerSource, NewLayer, RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
 import { describeError } from '../panels/request-failure.ts';
+import type { VersionOffer } from './version-offers.ts';
 
 /** A layer as a `PUT` of the scene carries it: everything but the result the host sets. */
 function asNew(layer: SceneLayer): NewLayer {
@@ -61,12 +62,16 @@ export class SceneActions {
     this.#run('The active layer could not be changed', (client, room) => client.scene(room).update(id, { active: true }));
   }
 
-  /** Pins layer `id` to `version` of its plugin: computed again with it, for everyone in the room. */
-  pin(id: string, version: string): void {
+  /**
+   * Takes a version offer for layer `id`: pinned to its version (absent: following the newest),
+   * with its parameters when it gives them; computed again, for everyone in the room.
+   */
+  retarget(id: string, offer: VersionOffer): void {
     const layer = this.#options.scene()?.layers.find((l) => l.id === id);
     if (!layer) return;
-    const source = { ...layer.source, version };
-    this.#run(`The layer could not be moved to version ${version}`, (client, room) => client.scene(room).update(id, { source }));
+    const { version: _pinned, ...rest } = layer.source;
+    const source = { ...rest, ...(offer.params ? { params: offer.params } : {}), ...(offer.version ? { version: offer.version } : {}) };
+    this.#run(`The layer could not take ${offer.label.toLowerCase()}`, (client, room) => client.scene(room).update(id, { source }));
   }
 
   /** Shares a display change of layer `id` (SceneSync's send). */
