@@ -13,6 +13,7 @@ import { reloadSources, type PluginHome, type ReloadCounts } from '../registry/r
 import { signatureMode } from '../plugin-options.ts';
 import { readTrustedKeys } from '../registry/bundle-signature.ts';
 import { KeptBundles } from '../registry/kept-bundles.ts';
+import { loadPluginBundle } from '../registry/manifest-loader.ts';
 import { describeChange, PluginVersions } from '../registry/plugin-versions.ts';
 import { FunctionRegistry } from '../registry/function-registry.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
@@ -44,6 +45,8 @@ export type ComputeOptions = Pick<
   | 'trustKeys'
   | 'signatures'
   | 'keptBundlesDir'
+  | 'dataDir'
+  | 'mode'
 >;
 
 /** Where the compute half says what it does (the host's logger, or the worker's). */
@@ -93,7 +96,9 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
     scheduler,
   );
   const plugins = byRuntime({ node: pooled, python: python.invoker });
-  const keptDir = options.keptBundlesDir ?? mkdtempSync(path.join(tmpdir(), 'vitrine-bundles-'));
+  // A lone host keeps its plugins' older versions in its data folder, so pinned layers outlive a restart.
+  const lasting = options.keptBundlesDir ?? (options.dataDir && !options.redis && options.mode !== 'worker' ? path.join(options.dataDir, 'bundles') : null);
+  const keptDir = lasting ?? mkdtempSync(path.join(tmpdir(), 'vitrine-bundles-'));
   const home: PluginHome = {
     versions: new PluginVersions(options.pluginVersions, new KeptBundles(keptDir)),
     load: {
@@ -120,6 +125,8 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
     home,
     invokers: new InvokerSet({ bundle: plugins, inline: new InlineInvoker() }),
     reload: async (catalog) => {
+      // Started on a data folder: the versions it kept come back first, the plugins folder's on top.
+      if (!started && lasting) for (const problem of await home.versions.restore((dir) => loadPluginBundle(dir, home.load))) log.warn(problem);
       const { change, ...counts } = await reloadSources(options, functions, catalog, home);
       const line = describeChange(change);
       if (line) (change.refused.length ? log.warn : log.info)(line);
@@ -131,7 +138,7 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
     close: async () => {
       await python.close();
       await pools.destroy();
-      if (!options.keptBundlesDir) rmSync(keptDir, { recursive: true, force: true });
+      if (!lasting) rmSync(keptDir, { recursive: true, force: true });
     },
   };
 }

@@ -5,6 +5,7 @@
  * what pinned them. A bundle that fails its checks is refused and recorded against its
  * plugin, while the version it would have replaced keeps serving.
  */
+import path from 'node:path';
 import type { FunctionEntry } from './function-entry.ts';
 import type { KeptBundles } from './kept-bundles.ts';
 import type { LoadedPlugin } from './manifest-loader.ts';
@@ -84,10 +85,33 @@ export class PluginVersions {
     this.#listeners.push(listener);
   }
 
-  /** Tells the listeners what a reload changed (nothing when it changed nothing). */
+  /** Tells the listeners what a reload changed (nothing when it changed nothing), and notes the kept versions beside them. */
   announce(change: VersionChange): void {
     if (change.came.length === 0 && change.went.length === 0) return;
+    this.#kept?.writeIndex(Object.fromEntries(this.list().map((r) => [r.name, r.versions.map((v) => v.bundle)])));
     for (const listener of this.#listeners) listener(change);
+  }
+
+  /**
+   * Takes back the versions kept in the kept folder's index (a host started again on its data
+   * folder), oldest first, so the plugins folder's bundles then come on top of them. A kept
+   * bundle that no longer loads is left out with why.
+   */
+  async restore(load: (dir: string) => Promise<LoadedPlugin>): Promise<string[]> {
+    if (!this.#kept) return [];
+    const problems: string[] = [];
+    const change = noChange();
+    for (const [plugin, bundles] of Object.entries(this.#kept.readIndex())) {
+      for (const bundle of [...bundles].reverse().slice(-this.keep)) {
+        try {
+          const loaded = await load(path.join(this.#kept.dir, bundle));
+          if (loaded.name === plugin) this.accept(loaded, change);
+        } catch (error) {
+          problems.push(`${plugin}: the kept version ${bundle.slice(0, 12)} cannot be loaded (${(error as Error).message}); left out`);
+        }
+      }
+    }
+    return problems;
   }
 
   /** The serving version of each plugin, by name order. */
