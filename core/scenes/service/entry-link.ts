@@ -128,6 +128,8 @@ export class EntryLink {
     if (await this.#same(roomId, active, entry)) {
       // A segment layer shows a surface of the entry's labels volume: its own run sets that result.
       if (active.source.segment !== undefined) return;
+      // A layer this host is computing sets its own result, with what made it: the entry came first.
+      if (this.#runs.running(roomId, active.id)) return;
       if (result && active.result?.result_id !== result.result_id) await store.setResult(roomId, active.id, active.source, result, undefined, counts);
       return;
     }

@@ -118,6 +118,11 @@ export class LayerRuns {
     }
   }
 
+  /** Whether this host is computing layer `layerId` of the room now (its run sets its result, provenance and all). */
+  running(roomId: string, layerId: string): boolean {
+    return this.#runs.has(this.#key(roomId, layerId));
+  }
+
   /** Stops every computation this host runs for layers (shutdown). */
   stopAll(): void {
     for (const run of this.#runs.values()) run.controller.abort();
