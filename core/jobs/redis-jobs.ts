@@ -17,6 +17,8 @@ import type { ProgressMessage } from './job.ts';
 import type { LocalJobs } from './local-jobs.ts';
 import { JobTally } from './job-tally.ts';
 import { KEYS } from '../redis/redis-keys.ts';
+import { provenanceOf } from '../registry/provenance.ts';
+import type { Provenance } from '../wire/provenance-types.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { storeInputs } from '../serving/input-refs.ts';
 import { laneOf, runsOnService, type ClaimRequest, type ServiceComputations } from '../serving/service-computations.ts';
@@ -99,6 +101,7 @@ export class RedisJobs implements JobService {
         room: request.roomId,
         specimen: request.specimenId ?? '',
         created: Date.now(),
+        prov: JSON.stringify(provenanceOf(request.entry, request.values)),
       };
       await orUnavailable(this.#comps.redis.multi().hset(job, fields).pexpire(job, jobTtlMs).exec());
       this.#tally.add(id, 'done');
@@ -123,6 +126,10 @@ export class RedisJobs implements JobService {
     // the job's messages) and only then is the computation queued (see serving/input-refs.ts).
     const { cid, created } = request.inputs ? await this.#comps.reserve(claim) : await this.#comps.claim(claim);
     if (created && request.inputs) void this.#queueWithInputs(cid, request, claim);
+    // What makes the result, beside the job's record (any host answering its /result says it).
+    const job = KEYS.job(id);
+    const prov = JSON.stringify(provenanceOf(request.entry, request.values));
+    await orUnavailable(this.#comps.redis.multi().hset(job, 'prov', prov).pexpire(job, this.#comps.times.jobTtlMs).exec());
     const events = this.#comps.events;
     this.#tally.add(id, 'running', (mark) => {
       const offs = [events.watch(cid, mark), events.watch(id, mark)];
@@ -194,7 +201,18 @@ export class RedisJobs implements JobService {
     if (status !== 'done') throw createHostError('SPC_ERR_JOB_FAILED', id, error);
     const result = await this.#comps.read({ hash, meta });
     if (!result) throw createHostError('SPC_ERR_JOB_RESULT_EVICTED', id);
-    return { result, functionName: fn };
+    const provenance = await this.#provenance(id);
+    return { result, functionName: fn, ...(provenance ? { provenance } : {}) };
+  }
+
+  /** What made job `id`'s result, as its record keeps it (null for a job started before it was kept). */
+  async #provenance(id: string): Promise<Provenance | null> {
+    const said = await orUnavailable(this.#comps.redis.hget(KEYS.job(id), 'prov'));
+    try {
+      return said ? (JSON.parse(said) as Provenance) : null;
+    } catch {
+      return null;
+    }
   }
 
   async cancel(id: string): Promise<boolean> {

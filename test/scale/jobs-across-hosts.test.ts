@@ -37,6 +37,9 @@ describe('a job started on one host', () => {
 
     const result = await fetch(`${s.b.url}/api/jobs/${id}/result`);
     expect(result.status).toBe(200);
+    // The host that answers says what made it, though another host started the job.
+    expect(result.headers.get('vitrine-provenance')).toMatch(/^[\w.-]+@[\w.+-]+; bundle=[0-9a-f]{12}$/);
+    expect(result.headers.get('vitrine-provenance')).toBe((await fetch(`${s.a.url}/api/jobs/${id}/result`)).headers.get('vitrine-provenance'));
     const mesh = (await result.json()) as { type: string; vertices: number[] };
     expect(mesh.type).toBe('mesh');
     // steps returns s.a quad of edge `count`.
