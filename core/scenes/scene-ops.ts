@@ -154,9 +154,11 @@ export function setLayerResult(id: string, source: SceneLayer['source'], result:
     const at = scene.layers.findIndex((layer) => layer.id === id);
     const old = scene.layers[at];
     if (!old || !sameSource(old.source, source)) return null;
-    // A result of its source set again: the layer is no longer stale.
+    // A result of its source set again: the layer is no longer stale. The same result told
+    // without what made it (the room's entry knows no provenance) keeps the provenance it has.
     const { stale: _stale, ...fresh } = old;
-    const set = { ...fresh, ...(kind ? { kind } : {}), result };
+    const known = old.result?.result_id === result.result_id && old.result?.provenance && !result.provenance;
+    const set = { ...fresh, ...(kind ? { kind } : {}), result: known ? { ...result, provenance: old.result!.provenance } : result };
     const layer = counts ? fitLayerSteps(set, counts) : set;
     if (JSON.stringify(layer) === JSON.stringify(old)) return null;
     return { ...scene, layers: scene.layers.map((l, i) => (i === at ? layer : l)) };

@@ -1,0 +1,28 @@
+/**
+ * Setting a layer's result: the same result told again without its provenance (as the room's
+ * entry tells it) keeps the provenance the layer has; a new result replaces it; a stale mark goes.
+ */
+import { describe, expect, it } from 'vitest';
+import { setLayerResult, setLayerStale } from '../../core/scenes/scene-ops.ts';
+import type { LayerResult, RoomScene } from '../../core/wire/scene-types.ts';
+
+const source = { function: 'ring', params: {} };
+const provenance = { plugin: 'shapes', version: '1.0.0', bundle: 'b'.repeat(64), function: 'ring', params: {}, host: '0.1.0' };
+const made: LayerResult = { result_id: 'a'.repeat(64), type: 'mesh', data_url: '/x', provenance };
+const scene = (result?: LayerResult): RoomScene => ({ version: 1, active: 'l', layers: [{ id: 'l', kind: 'mesh', source, ...(result ? { result } : {}) }] });
+
+describe('a layer result set', () => {
+  it('keeps the provenance of the same result told without it', () => {
+    const { provenance: _p, ...bare } = made;
+    expect(setLayerResult('l', source, bare)(scene(made))).toBeNull();
+    const other = { ...bare, result_id: 'c'.repeat(64) };
+    expect(setLayerResult('l', source, other)(scene(made))?.layers[0]?.result).toEqual(other);
+  });
+
+  it('ends a stale mark', () => {
+    const stale = setLayerStale('l', source, { code: 'SPC_ERR_PARAM_INVALID', detail: 'no' })(scene(made))!;
+    expect(stale.layers[0]?.stale).toEqual({ code: 'SPC_ERR_PARAM_INVALID', detail: 'no' });
+    expect(setLayerResult('l', source, made)(stale)?.layers[0]).not.toHaveProperty('stale');
+    expect(setLayerStale('l', source, { code: 'X', detail: 'y' })(scene())).toBeNull();
+  });
+});
