@@ -16,8 +16,10 @@ export default defineConfig({
     // undone when it ends (helpers/file-end-setup.ts). Three such processes on two cores: with
     // two, the cores stood idle a third of the run (138% of 200%) while files waited on the
     // hosts, browsers and servers they start; a third fills that (14:27 -> 13:43 of tests).
+    // All three stay for the run: a process let go while idle ended with vitest's own
+    // "Terminating worker thread" rejection, which fails the run.
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 3, minForks: 1, isolate: false } },
+    poolOptions: { forks: { maxForks: 3, minForks: 3, isolate: false } },
     setupFiles: ['test/helpers/file-end-setup.ts'],
   },
 });
