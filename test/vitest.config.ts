@@ -13,13 +13,11 @@ export default defineConfig({
     hookTimeout: 300_000,
     // One process runs many files, in turn (no fresh process and module graph per file: that
     // start cost the suite paid 224 times). What a file starts or changes of the process is
-    // undone when it ends (helpers/file-end-setup.ts). Three such processes on two cores: with
-    // two, the cores stood idle a third of the run (138% of 200%) while files waited on the
-    // hosts, browsers and servers they start; a third fills that (14:27 -> 13:43 of tests).
-    // All three stay for the run: a process let go while idle ended with vitest's own
-    // "Terminating worker thread" rejection, which fails the run.
+    // undone when it ends (helpers/file-end-setup.ts). Two such processes, one per core: a third
+    // beside two files that each start hosts, browsers and servers overloads two cores (a clean
+    // clone's run went from 14:27 of tests with two to 15:20 with three).
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 3, minForks: 3, isolate: false } },
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
     setupFiles: ['test/helpers/file-end-setup.ts'],
   },
 });
