@@ -178,13 +178,15 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
       const roomId = roomOf(ctx, request.params.room_id);
       const asked = parseDeliveryQuery(request.query);
       const layerId = layerIdOf(request, roomId);
+      const userAgent = request.headers['user-agent'];
+      const answer = await scenes.layerAnswer(roomId, layerId, { asked, userAgent });
       // A stale layer shows its last result, as long as the host holds it: its source no longer gives it.
-      const held = await scenes.staleResult(roomId, layerId);
-      if (held) {
-        const delivery = resolveDelivery(asked, held.result.type, request.headers['user-agent'], ctx.options);
-        return sendDelivery(ctx, reply.header(RESULT_ID_HEADER, held.id), held.result, delivery, layerId, held.id);
+      if ('held' in answer) {
+        const { result, resultId } = answer.held;
+        const delivery = resolveDelivery(asked, result.type, userAgent, ctx.options);
+        return sendDelivery(ctx, reply.header(RESULT_ID_HEADER, resultId), result, delivery, layerId, resultId);
       }
-      const resolved = await scenes.layerData(roomId, layerId, { asked, userAgent: request.headers['user-agent'] });
+      const resolved = answer.resolved;
       // A file no parser reads goes as it is (a delivery option is a 400 there, as on its own /data).
       if (resolved.kind !== 'computed')
         return sendStaticDelivery(ctx, reply, resolved.record, resolved.segment === undefined ? asked : { ...asked, segment: resolved.segment });

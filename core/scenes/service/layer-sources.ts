@@ -11,7 +11,7 @@
  * and its surface made as `/data?segment=` makes it (kept with the volume, content-addressed).
  */
 import type { SpecimenRecord } from '../../catalog/specimen-record.ts';
-import type { LayerKind, LayerSource } from '../../wire/scene-types.ts';
+import type { LayerKind, LayerSource, SceneLayer } from '../../wire/scene-types.ts';
 import type { DeliveryVariants } from '../../delivery/delivery-variants.ts';
 import { staticFileSource, staticResult } from '../../delivery/static-result.ts';
 import { createHostError, HostError, isHostError } from '../../errors.ts';
@@ -158,6 +158,17 @@ export interface LayerOutcome {
   resultId: string;
   /** What computed it; absent for a static specimen's file. */
   provenance?: Provenance;
+}
+
+/**
+ * The result a stale layer still shows (its source no longer gives it), as a layer's outcome;
+ * null for a layer that is not stale, or once the host no longer holds that result.
+ */
+export async function staleOutcome(deps: Pick<LayerSourceDeps, 'resultIds'>, layer: SceneLayer): Promise<LayerOutcome | null> {
+  const id = layer.stale ? layer.result?.result_id : undefined;
+  const result = id ? await deps.resultIds.find(id) : null;
+  if (!id || !result) return null;
+  return { result, resultId: id, ...(layer.result?.provenance ? { provenance: layer.result.provenance } : {}) };
 }
 
 /**

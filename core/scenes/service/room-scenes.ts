@@ -24,9 +24,8 @@ import type { SceneWrite } from '../scene-store.ts';
 import { EntryLink } from './entry-link.ts';
 import { isBound, movedBoundLayers } from './moved-points.ts';
 import { LayerRuns, slotOf, type ResolvedLayers, type SceneDeps } from './layer-runs.ts';
-import { checkKindFits, defaultKind, resolveLayerSource, type ResolvedSource } from './layer-sources.ts';
+import { checkKindFits, defaultKind, resolveLayerSource, staleOutcome, type LayerOutcome, type ResolvedSource } from './layer-sources.ts';
 import type { RequestAsk } from '../../request/specimen-request.ts';
-import type { StoredResult } from '../../results/stored-result.ts';
 import { createHostError } from '../../errors.ts';
 import type { EntryScenes } from '../../rooms/service/room-workspace.ts';
 
@@ -35,6 +34,9 @@ export interface RecordedScene {
   layers: SceneLayer[];
   active: string | null;
 }
+
+/** The delivery a layer's data is asked with, as a `/data` request's. */
+type LayerDelivery = NonNullable<RequestAsk['delivery']>;
 
 /** `If-Match: "<version>"` (a version number, quoted or not); undefined when absent or `*`. */
 export function expectedVersion(header: string | string[] | undefined): number | undefined {
@@ -194,22 +196,34 @@ export class RoomScenes implements EntryScenes {
   }
 
   /**
-   * What `GET .../layers/{id}/data` sends: the layer's source resolved as `/data` would, in its
-   * cache slot (the room's own for the active layer), with the request's delivery.
+   * A layer's source resolved as `/data` would, in its cache slot (the room's own for the active
+   * layer), with `delivery` (the picture's layers).
    */
-  async layerData(roomId: string, layerId: string, delivery: NonNullable<RequestAsk['delivery']>): Promise<ResolvedSource> {
+  async layerData(roomId: string, layerId: string, delivery: LayerDelivery): Promise<ResolvedSource> {
     const scene = await this.#deps.store.get(roomId);
-    const layer = scene.layers.find((l) => l.id === layerId);
-    if (!layer) throw createHostError('SPC_ERR_LAYER_NOT_FOUND', layerId, roomId);
-    return resolveLayerSource(this.#deps.sources, roomId, slotOf(roomId, scene, layerId), layer.source, 'layer', delivery, boundFrame(scene.layers, layerId));
+    return this.#resolveLayer(roomId, scene, this.#layerOf(roomId, scene, layerId), delivery);
   }
 
-  /** The result a stale layer still shows, while the host holds it (null for a layer that is not stale). */
-  async staleResult(roomId: string, layerId: string): Promise<{ id: string; result: StoredResult } | null> {
-    const layer = (await this.#deps.store.get(roomId)).layers.find((l) => l.id === layerId);
-    const id = layer?.stale ? layer.result?.result_id : undefined;
-    const result = id ? await this.#deps.sources.resultIds.find(id) : null;
-    return id && result ? { id, result } : null;
+  /**
+   * What `GET .../layers/{id}/data` sends: a stale layer's last result while the host holds it
+   * (its source no longer gives it), else the layer's source resolved as `layerData` does.
+   */
+  async layerAnswer(roomId: string, layerId: string, delivery: LayerDelivery): Promise<{ held: LayerOutcome } | { resolved: ResolvedSource }> {
+    const scene = await this.#deps.store.get(roomId);
+    const layer = this.#layerOf(roomId, scene, layerId);
+    const held = await staleOutcome(this.#deps.sources, layer);
+    return held ? { held } : { resolved: await this.#resolveLayer(roomId, scene, layer, delivery) };
+  }
+
+  #layerOf(roomId: string, scene: RoomScene, layerId: string): SceneLayer {
+    const layer = scene.layers.find((l) => l.id === layerId);
+    if (!layer) throw createHostError('SPC_ERR_LAYER_NOT_FOUND', layerId, roomId);
+    return layer;
+  }
+
+  #resolveLayer(roomId: string, scene: RoomScene, layer: SceneLayer, delivery: LayerDelivery): Promise<ResolvedSource> {
+    const frame = boundFrame(scene.layers, layer.id);
+    return resolveLayerSource(this.#deps.sources, roomId, slotOf(roomId, scene, layer.id), layer.source, 'layer', delivery, frame);
   }
 
   /**

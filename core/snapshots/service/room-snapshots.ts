@@ -27,7 +27,7 @@ import type { ResultPins, SnapshotStore } from '../snapshot-store.ts';
 import { writeSession } from '../write-session.ts';
 import { COMPUTATION_FAILURES, slotOf } from '../../scenes/service/layer-runs.ts';
 import { asIsFileResult } from '../../scenes/service/file-layers.ts';
-import { obtainLayerResult, resolveLayerSource, type LayerOutcome, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
+import { obtainLayerResult, resolveLayerSource, staleOutcome, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
 import type { RecordedScene, RoomScenes } from '../../scenes/service/room-scenes.ts';
 import { VIEW_FIELDS, type ViewChange } from '../../rooms/room-view.ts';
 import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
@@ -51,14 +51,6 @@ export interface SnapshotDeps {
   ttlSeconds: number;
   /** The rooms' logs, where a snapshot taken is recorded (and so names the seq it was taken at). */
   history?: Pick<RoomRecorder, 'record'>;
-}
-
-/** The result a stale layer shows, as a layer's outcome; null once the host no longer holds it. */
-async function staleOutcome(sources: LayerSourceDeps, layer: SceneLayer): Promise<LayerOutcome | null> {
-  const id = layer.result?.result_id;
-  const result = id ? await sources.resultIds.find(id) : null;
-  if (!id || !result) return null;
-  return { result, resultId: id, ...(layer.result?.provenance ? { provenance: layer.result.provenance } : {}) };
 }
 
 export class RoomSnapshots {
