@@ -9,7 +9,7 @@
  * (the result already held is copied between slots, nothing is computed again).
  */
 import { boundFrame } from '../../annotations/layer-frame.ts';
-import type { LayerResult, RoomScene, SceneLayer } from '../../wire/scene-types.ts';
+import type { LayerResult, LayerStale, RoomScene, SceneLayer } from '../../wire/scene-types.ts';
 import { layerSlot } from '../../events/layer-slots.ts';
 import { isHostError, type HostErrorCode } from '../../errors.ts';
 import { sameSource } from '../check-source.ts';
@@ -54,6 +54,11 @@ export const COMPUTATION_FAILURES = [
   'SPC_ERR_WORKER_TIMEOUT',
   'SPC_ERR_WORKER_ERROR',
 ] as const satisfies readonly HostErrorCode[];
+
+/** A failure as the room is told it and a stale layer keeps it: its catalogued code and its words. */
+function failureOf(error: unknown): LayerStale {
+  return { code: isHostError(error) ? error.code : 'SPC_ERR_UNHANDLED', detail: error instanceof Error ? error.message : String(error) };
+}
 
 interface Run {
   controller: AbortController;
@@ -207,9 +212,11 @@ export class LayerRuns {
       // A service that could not answer for now (503), or a computation someone else cancelled,
       // says nothing of the source: tried again at the next change.
       const passing = isHostError(error) && (error.statusCode === 503 || error.code === 'SPC_ERR_JOB_CANCELLED');
-      if (!passing) this.#rememberFailed(roomId, layer);
-      // A layer that still shows its last result shows it marked stale, with why.
-      if (!passing) await this.#markStale(roomId, layer, error);
+      if (!passing) {
+        this.#rememberFailed(roomId, layer);
+        // A layer that still shows its last result shows it marked stale, with why.
+        await this.#deps.store.update(roomId, setLayerStale(layer.id, layer.source, failureOf(error))).catch(() => {});
+      }
       // A computation's own failure was told to the room by the result service; anything before it is told here.
       const told = resolved?.kind === 'computed' && isHostError(error) && (COMPUTATION_FAILURES as readonly string[]).includes(error.code);
       if (!told) await this.#announceFailed(roomId, layer, slotId, error);
@@ -244,14 +251,8 @@ export class LayerRuns {
     if (this.#failed.size > MAX_FAILED) this.#failed.delete(this.#failed.keys().next().value!);
   }
 
-  async #markStale(roomId: string, layer: SceneLayer, error: unknown): Promise<void> {
-    const stale = { code: isHostError(error) ? error.code : 'SPC_ERR_UNHANDLED', detail: error instanceof Error ? error.message : String(error) };
-    await this.#deps.store.update(roomId, setLayerStale(layer.id, layer.source, stale)).catch(() => {});
-  }
-
   async #announceFailed(roomId: string, layer: SceneLayer, slotId: string, error: unknown): Promise<void> {
-    const code = isHostError(error) ? error.code : 'SPC_ERR_UNHANDLED';
-    const detail = error instanceof Error ? error.message : String(error);
+    const { code, detail } = failureOf(error);
     if (!isHostError(error))
       this.#deps.log.warn({ room: roomId, layer: layer.id, err: error }, `layer '${layer.id}' of room '${roomId}' could not be computed`);
     const data = {
