@@ -11,7 +11,7 @@
  * treats that as a miss, never as a fault.
  */
 import { encodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
-import { hashFrame, rememberResultId } from '../results/result-id.ts';
+import { hashFrame, knownResultId, rememberResultId } from '../results/result-id.ts';
 import type { ArrivingResult } from '../results/payload-fill.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
@@ -68,9 +68,14 @@ export interface BlobStore {
   close(): void;
 }
 
-/** A result's frame (blocks of bytes) and its content hash (remembered as its result id). */
+/**
+ * A result's frame (blocks of bytes) and its content hash (remembered as its result id). A
+ * result whose id was worked out before (off the event loop, for a large one) is not hashed again.
+ */
 export function frameOf(result: StoredResult): { header: ResultHeader; blocks: Uint8Array[]; hash: string } {
   const { header, blocks } = encodeResultFrame(result);
+  const known = knownResultId(result);
+  if (known) return { header, blocks, hash: known };
   const hash = hashFrame(header, blocks);
   rememberResultId(result, hash);
   return { header, blocks, hash };
