@@ -87,6 +87,8 @@ export class RedisJobs implements JobService {
     if (!runsOnService(request.entry)) return this.#local.start(request);
     const id = randomUUID();
     const key = keyOf(request.entry, request.values);
+    // What makes the result, kept beside the job's record: any host answering its /result says it.
+    const prov = JSON.stringify(provenanceOf(request.entry, request.values));
     const ref = await this.#comps.hit(request.roomId, key);
     // A hit only while its bytes are there: an evicted result is a miss, computed again.
     if (ref && !(await orUnavailable(this.#comps.blobs.touch(ref, this.#comps.times.jobTtlMs)))) await this.#comps.forget(request.roomId);
@@ -101,7 +103,7 @@ export class RedisJobs implements JobService {
         room: request.roomId,
         specimen: request.specimenId ?? '',
         created: Date.now(),
-        prov: JSON.stringify(provenanceOf(request.entry, request.values)),
+        prov,
       };
       await orUnavailable(this.#comps.redis.multi().hset(job, fields).pexpire(job, jobTtlMs).exec());
       this.#tally.add(id, 'done');
@@ -126,9 +128,7 @@ export class RedisJobs implements JobService {
     // the job's messages) and only then is the computation queued (see serving/input-refs.ts).
     const { cid, created } = request.inputs ? await this.#comps.reserve(claim) : await this.#comps.claim(claim);
     if (created && request.inputs) void this.#queueWithInputs(cid, request, claim);
-    // What makes the result, beside the job's record (any host answering its /result says it).
     const job = KEYS.job(id);
-    const prov = JSON.stringify(provenanceOf(request.entry, request.values));
     await orUnavailable(this.#comps.redis.multi().hset(job, 'prov', prov).pexpire(job, this.#comps.times.jobTtlMs).exec());
     const events = this.#comps.events;
     this.#tally.add(id, 'running', (mark) => {
