@@ -13,6 +13,7 @@ import { reloadSources, type PluginHome, type ReloadCounts } from '../registry/r
 import { signatureMode } from '../plugin-options.ts';
 import { readTrustedKeys } from '../registry/bundle-signature.ts';
 import { KeptBundles } from '../registry/kept-bundles.ts';
+import { lastingDataDir } from './open-durable.ts';
 import { loadPluginBundle } from '../registry/manifest-loader.ts';
 import { describeChange, PluginVersions } from '../registry/plugin-versions.ts';
 import { FunctionRegistry } from '../registry/function-registry.ts';
@@ -97,12 +98,13 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
   );
   const plugins = byRuntime({ node: pooled, python: python.invoker });
   // A lone host keeps its plugins' older versions in its data folder, so pinned layers outlive a restart.
-  const lasting = options.keptBundlesDir ?? (options.dataDir && !options.redis && options.mode !== 'worker' ? path.join(options.dataDir, 'bundles') : null);
-  const keptDir = lasting ?? mkdtempSync(path.join(tmpdir(), 'vitrine-bundles-'));
+  const dataDir = lastingDataDir(options);
+  const lasting = options.keptBundlesDir ?? (dataDir ? path.join(dataDir, 'bundles') : null);
+  const kept = new KeptBundles(lasting ?? mkdtempSync(path.join(tmpdir(), 'vitrine-bundles-')));
   const home: PluginHome = {
-    versions: new PluginVersions(options.pluginVersions, new KeptBundles(keptDir)),
+    versions: new PluginVersions(options.pluginVersions, kept),
     load: {
-      kept: new KeptBundles(keptDir),
+      kept,
       signatures: { mode: signatureMode(options), keys: options.trustKeys ? readTrustedKeys(options.trustKeys) : [] },
     },
   };
@@ -138,7 +140,7 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
     close: async () => {
       await python.close();
       await pools.destroy();
-      if (!lasting) rmSync(keptDir, { recursive: true, force: true });
+      if (!lasting) rmSync(kept.dir, { recursive: true, force: true });
     },
   };
 }

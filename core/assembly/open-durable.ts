@@ -14,10 +14,16 @@ export interface DurableData {
   blobs: DiskBlobStore;
 }
 
+/** The data folder this host keeps its work in: null without one, on a Redis service and for a worker (they keep nothing on disk). */
+export function lastingDataDir(options: Pick<ResolvedHostOptions, 'dataDir' | 'redis' | 'mode'>): string | null {
+  return !options.dataDir || options.redis || options.mode === 'worker' ? null : options.dataDir;
+}
+
 /** The folder's stores, or null when this host keeps nothing on disk (no folder, a Redis service, a worker). */
 export async function openDurable(options: Pick<ResolvedHostOptions, 'dataDir' | 'redis' | 'mode'>): Promise<DurableData | null> {
-  if (!options.dataDir || options.redis || options.mode === 'worker') return null;
+  const dataDir = lastingDataDir(options);
+  if (!dataDir) return null;
   const [{ openDataStore }, { DiskBlobStore }] = await Promise.all([import('../durable/data-store.ts'), import('../blobs/disk-blob-store.ts')]);
-  const store = await openDataStore(options.dataDir);
+  const store = await openDataStore(dataDir);
   return { store, blobs: new DiskBlobStore(store) };
 }
