@@ -14,7 +14,7 @@ import type { AnnotationKind, RoomScene, SceneLayer } from '../wire/scene-types.
 import type { StoredResult } from '../results/stored-result.ts';
 import { colormapTable, SCALAR_COLORMAPS as COLORMAPS, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
 import { meshLayer, pointsLayer } from './neuroglancer-geometry.ts';
-import { provenanceSentence } from '../registry/provenance.ts';
+import { provenanceSentence } from '../wire/provenance-sentence.ts';
 
 /** Neuroglancer's annotation source types, by the kinds of marks each shows. */
 const ANNOTATION_TYPES: Record<AnnotationKind, string> = {

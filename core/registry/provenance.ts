@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Provenance } from '../wire/provenance-types.ts';
-import { stableJson } from '../wire/stable-json.ts';
 import { PACKAGE_ROOT } from '../package-layout.ts';
 import { bundleOf, type FunctionEntry } from './function-entry.ts';
 
@@ -43,15 +42,4 @@ export function provenanceOf(entry: FunctionEntry, values: Record<string, unknow
 export function provenanceHeader(provenance: Pick<Provenance, 'plugin' | 'version' | 'bundle'>): string | null {
   if (!provenance.plugin || !provenance.bundle) return null;
   return `${provenance.plugin}@${provenance.version ?? '0.0.0'}; bundle=${provenance.bundle.slice(0, 12)}`;
-}
-
-/**
- * What made a result in one line a reader can cite:
- * `mri({"size":64}) by brain@1.2.0 (bundle 0123456789ab), vitrine 0.1.0`.
- */
-export function provenanceSentence(provenance: Provenance): string {
-  const call = `${provenance.function}(${stableJson(provenance.params)})`;
-  const by = provenance.plugin ? ` by ${provenance.plugin}@${provenance.version ?? '0.0.0'}` : '';
-  const bundle = provenance.bundle ? ` (bundle ${provenance.bundle.slice(0, 12)})` : '';
-  return `${call}${by}${bundle}, vitrine ${provenance.host}`;
 }

@@ -5,13 +5,14 @@
  * bundle, vitrine's version, whether the layer is pinned to its version or follows the newest).
  * What a row offers about versions is version-offers.ts.
  */
+import { provenanceSentence } from '../../core/wire/provenance-sentence.ts';
 import type { SceneLayer } from '../../core/wire/scene-types.ts';
 
 /** What a row shows of the code behind its layer. */
 export interface LayerMade {
   /** `shapes 1.0.0`, or the function's name for code that came from no plugin. */
   label: string;
-  /** The whole record, one line a reader can cite. */
+  /** The whole record, one line a reader can cite (as the picture and the Neuroglancer state say it). */
   title: string;
   /** The plugin, when the result came from one, and the version that made the result. */
   plugin: string | null;
@@ -26,8 +27,7 @@ export function layerMade(layer: SceneLayer): LayerMade | null {
   if (!made) return null;
   const pinned = layer.source.version ?? null;
   const label = made.plugin ? `${made.plugin} ${made.version ?? ''}`.trim() : `${made.function}()`;
-  const by = made.plugin ? ` by ${made.plugin}@${made.version ?? '?'}${made.bundle ? ` (bundle ${made.bundle.slice(0, 12)})` : ''}` : '';
   const follows = made.plugin ? (pinned ? `; pinned to ${pinned}` : '; follows the newest version') : '';
-  const title = `${made.function}(${JSON.stringify(made.params)})${by}, vitrine ${made.host}${follows}`;
+  const title = `${provenanceSentence(made)}${follows}`;
   return { label, title, plugin: made.plugin, version: made.version, pinned };
 }

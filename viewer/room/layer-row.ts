@@ -1,10 +1,10 @@
 /**
  * @module layer-row
  * One layer in the page's layer list: which is active (the room's entry), visibility, name,
- * kind and status (computing, failed with why), opacity, colour map (for images and points),
- * the plugin and version that made it (with "Update to N" on a pinned layer whose plugin has a
- * newer version: layer-made.ts), up, down and remove. A row is updated in place, so a slider being dragged is never rebuilt
- * under the pointer; it only reports what the user does.
+ * kind and status (computing, stale or failed, with why), opacity, colour map (for images and
+ * points), the plugin and version that made it with the changes of version it offers
+ * (version-offers.ts), up, down and remove. A row is updated in place, so a slider being
+ * dragged is never rebuilt under the pointer; it only reports what the user does.
  */
 import type { LayerDisplay, LayerKind, LayerSource, LayerStale } from '../../core/wire/scene-types.ts';
 import { h } from '../dom.ts';

@@ -1,0 +1,16 @@
+/**
+ * @module provenance-sentence
+ * What made a result in one line a reader can cite, as every figure and page says it: the
+ * picture's PNG text, the Neuroglancer state, a layer row's tooltip in the viewer. Pure, so
+ * the browser bundles share it.
+ */
+import type { Provenance } from './provenance-types.ts';
+import { stableJson } from './stable-json.ts';
+
+/** `mri({"size":64}) by brain@1.2.0 (bundle 0123456789ab), vitrine 0.1.0`. */
+export function provenanceSentence(provenance: Provenance): string {
+  const call = `${provenance.function}(${stableJson(provenance.params)})`;
+  const by = provenance.plugin ? ` by ${provenance.plugin}@${provenance.version ?? '0.0.0'}` : '';
+  const bundle = provenance.bundle ? ` (bundle ${provenance.bundle.slice(0, 12)})` : '';
+  return `${call}${by}${bundle}, vitrine ${provenance.host}`;
+}
