@@ -18,7 +18,7 @@ import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from '../
 import type { RoomScenes } from '../scenes/service/room-scenes.ts';
 import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 import { withPngText } from '../formats/png/png-text.ts';
-import { provenanceText, roomProvenance, type RoomProvenanceDeps } from './room-provenance.ts';
+import { provenanceOfRoom, provenanceText, type RoomProvenanceDeps } from './room-provenance.ts';
 
 /** Each side's default and largest value, in pixels. */
 export const PICTURE_SIDE = { default: 512, max: 2048 } as const;
@@ -29,7 +29,7 @@ export type RoomImageDeps = LayerSourceDeps & {
   rooms: Pick<RoomWorkspace, 'entry' | 'view'>;
   scenes: Pick<RoomScenes, 'scene' | 'layerData'>;
   pictures: PictureRunner;
-} & RoomProvenanceDeps;
+} & Pick<RoomProvenanceDeps, 'functions'>;
 
 /**
  * A picture side as a query or a tool gives it (absent: the default).
@@ -75,16 +75,17 @@ async function layerPicture(deps: RoomImageDeps, roomId: string, layer: SceneLay
 export async function roomImage(deps: RoomImageDeps, roomId: string, width: number, height: number): Promise<Uint8Array> {
   const [entry, view, scene] = await Promise.all([deps.rooms.entry(roomId), deps.rooms.view(roomId), deps.scenes.scene(roomId)]);
   const shown = scene.layers.filter((layer) => layer.visible !== false);
-  const said = (drawn: ReadonlySet<string>) => roomProvenance(deps, roomId).then((made) => provenanceText(made, drawn));
+  // What made what is drawn, from the scene and entry the picture drew.
+  const said = (drawn: ReadonlySet<string>) => provenanceText(provenanceOfRoom(deps.functions, roomId, scene, entry), drawn);
   if (shown.length > 0) {
     const pictured = await Promise.all(shown.map(async (layer) => ({ id: layer.id, picture: await layerPicture(deps, roomId, layer) })));
     const drawn = pictured.filter((p) => p.picture !== null);
     if (drawn.length > 0) {
       const png = await deps.pictures(drawn.map((p) => p.picture!), { width, height, view });
-      return withPngText(png, await said(new Set(drawn.map((p) => p.id))));
+      return withPngText(png, said(new Set(drawn.map((p) => p.id))));
     }
   }
   if (!entry || (entry.function_name === null && entry.specimen_id === null)) throw createHostError('SPC_ERR_ROOM_EMPTY', roomId);
   const result = await entryResult(deps, roomId, entry);
-  return withPngText(await deps.pictures([{ result }], { width, height, view }), await said(new Set()));
+  return withPngText(await deps.pictures([{ result }], { width, height, view }), said(new Set()));
 }

@@ -11,6 +11,8 @@ import { provenanceSentence } from '../wire/provenance-sentence.ts';
 import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 import type { RoomScenes } from '../scenes/service/room-scenes.ts';
 import type { Provenance, RoomProvenance } from '../wire/provenance-types.ts';
+import type { RoomScene } from '../wire/scene-types.ts';
+import type { RoomEntry } from '../wire/wire-types.ts';
 
 /** What the room's provenance reads. */
 export interface RoomProvenanceDeps {
@@ -22,10 +24,15 @@ export interface RoomProvenanceDeps {
 /** The room's provenance: its layers' as their results recorded it; its entry's from its active layer, else its function. */
 export async function roomProvenance(deps: RoomProvenanceDeps, roomId: string): Promise<RoomProvenance> {
   const [scene, entry] = await Promise.all([deps.scenes.scene(roomId), deps.rooms.entry(roomId)]);
+  return provenanceOfRoom(deps.functions, roomId, scene, entry);
+}
+
+/** The provenance of `scene` and `entry` as read (a picture says what made the scene it drew). */
+export function provenanceOfRoom(functions: RoomProvenanceDeps['functions'], roomId: string, scene: RoomScene, entry: RoomEntry | null): RoomProvenance {
   const layers = scene.layers.map((layer) => ({ id: layer.id, provenance: layer.result?.provenance ?? null, ...(layer.stale ? { stale: layer.stale } : {}) }));
   let shown: Provenance | null = scene.layers.find((layer) => layer.id === scene.active)?.result?.provenance ?? null;
   if (entry?.function_name && (!shown || shown.function !== entry.function_name)) {
-    const fn = deps.functions.get(entry.function_name);
+    const fn = functions.get(entry.function_name);
     shown = fn ? provenanceOf(fn, entry.params) : null;
   }
   return { room: roomId, entry: entry?.function_name ? shown : null, layers };
