@@ -25,6 +25,7 @@ import type { RoomBoard } from '../rooms/room-board.ts';
 import { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 import { MemorySceneStore } from '../scenes/memory-scene-store.ts';
 import type { SceneStore } from '../scenes/scene-store.ts';
+import { BlobResultPins } from '../snapshots/blob-result-pins.ts';
 import { MemoryResultPins, MemorySnapshotStore } from '../snapshots/memory-snapshot-store.ts';
 import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
 import { LoggedSceneStore, loggedAnnotations, loggedBoard } from '../history/logged-stores.ts';
@@ -93,7 +94,7 @@ export async function assembleWorkspace(deps: {
   let roster: Roster | null = null;
   let relay: LiveRelay | null = null;
   if (scale) {
-    const [{ RedisRoomBoard }, { RedisPublished }, { RedisSceneStore }, { RedisSnapshotStore, RedisResultPins }, { RedisAnnotationStore }] = await Promise.all([
+    const [{ RedisRoomBoard }, { RedisPublished }, { RedisSceneStore }, { RedisSnapshotStore }, { RedisAnnotationStore }] = await Promise.all([
       import('../rooms/redis-room-board.ts'),
       import('../published/redis-published.ts'),
       import('../scenes/redis-scene-store.ts'),
@@ -106,7 +107,7 @@ export async function assembleWorkspace(deps: {
     annotations = new RedisAnnotationStore(scale.connections.command, options.maxAnnotations);
     snapshots.pins.close();
     snapshots.store.close();
-    snapshots = { store: new RedisSnapshotStore(scale.connections.command), pins: new RedisResultPins(scale.blobs) };
+    snapshots = { store: new RedisSnapshotStore(scale.connections.command), pins: new BlobResultPins(scale.blobs) };
     const { RedisRoomLog } = await import('../history/redis-room-log.ts');
     logStore.close();
     logStore = new RedisRoomLog(scale.connections.command, options.logTtlSeconds);
@@ -176,7 +177,7 @@ async function durableWorkspace(
   events: EventHub,
   options: Pick<ResolvedHostOptions, 'cacheTtlSeconds' | 'maxAnnotations'>,
 ): Promise<{ board: RoomBoard; sceneStore: SceneStore; annotations: AnnotationStore; snapshots: Workspace['snapshots']; share: PublishedShare }> {
-  const [{ DiskRoomBoard }, { DiskSceneStore }, { DiskAnnotationStore }, { DiskSnapshotStore, DiskResultPins }, { DiskPublished }] = await Promise.all([
+  const [{ DiskRoomBoard }, { DiskSceneStore }, { DiskAnnotationStore }, { DiskSnapshotStore }, { DiskPublished }] = await Promise.all([
     import('../rooms/disk-room-board.ts'),
     import('../scenes/disk-scene-store.ts'),
     import('../annotations/disk-annotation-store.ts'),
@@ -188,7 +189,7 @@ async function durableWorkspace(
     board: new DiskRoomBoard(store, events, options.cacheTtlSeconds),
     sceneStore: new DiskSceneStore(store, events),
     annotations: new DiskAnnotationStore(store, events, options.maxAnnotations),
-    snapshots: { store: new DiskSnapshotStore(store), pins: new DiskResultPins(data.blobs) },
+    snapshots: { store: new DiskSnapshotStore(store), pins: new BlobResultPins(data.blobs) },
     share: new DiskPublished(store),
   };
 }

@@ -2,11 +2,10 @@
  * @module disk-snapshot-store
  * Snapshots in a lone host's data folder: each record in the `snapshots` database with its
  * expiry (dropped by a sweep, and read as gone once past it), and each result it pins a blob
- * of the folder's DiskBlobStore kept at least as long, so a restarted host restores it with
+ * of the folder's DiskBlobStore kept at least as long (blob-result-pins.ts), so a restarted host restores it with
  * every byte its layers showed.
  */
 import type { DataStore } from '../durable/data-store.ts';
-import { BlobResultPins } from './blob-result-pins.ts';
 import type { SnapshotRecord, SnapshotStore } from './snapshot-store.ts';
 
 const SWEEP_MS = 60_000;
@@ -49,6 +48,3 @@ export class DiskSnapshotStore implements SnapshotStore {
     clearInterval(this.#timer);
   }
 }
-
-/** A snapshot's results kept as blobs of the data folder, each at least as long as the snapshot. */
-export class DiskResultPins extends BlobResultPins {}

@@ -8,7 +8,6 @@
 import { KEYS } from '../redis/redis-keys.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
-import { BlobResultPins } from './blob-result-pins.ts';
 import type { SnapshotRecord, SnapshotStore } from './snapshot-store.ts';
 
 export class RedisSnapshotStore implements SnapshotStore {
@@ -34,6 +33,3 @@ export class RedisSnapshotStore implements SnapshotStore {
 
   close(): void {}
 }
-
-/** A snapshot's results kept in the service's blob store (blob-result-pins.ts). */
-export class RedisResultPins extends BlobResultPins {}

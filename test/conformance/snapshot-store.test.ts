@@ -13,7 +13,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DiskBlobStore } from '../../core/blobs/disk-blob-store.ts';
 import type { DataStore } from '../../core/durable/data-store.ts';
-import { DiskResultPins, DiskSnapshotStore } from '../../core/snapshots/disk-snapshot-store.ts';
+import { BlobResultPins } from '../../core/snapshots/blob-result-pins.ts';
+import { DiskSnapshotStore } from '../../core/snapshots/disk-snapshot-store.ts';
 import { openTempDataStore, reopenDataStore } from '../helpers/temp-data-store.ts';
 import { RedisBlobStore } from '../../core/blobs/redis-blob-store.ts';
 import { ResultBudget } from '../../core/cache/result-budget.ts';
@@ -22,7 +23,7 @@ import { defineScripts } from '../../core/redis/redis-scripts.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { resultByteLength } from '../../core/results/to-json-result.ts';
 import { MemoryResultPins, MemorySnapshotStore } from '../../core/snapshots/memory-snapshot-store.ts';
-import { RedisResultPins, RedisSnapshotStore } from '../../core/snapshots/redis-snapshot-store.ts';
+import { RedisSnapshotStore } from '../../core/snapshots/redis-snapshot-store.ts';
 import type { ResultPins, SnapshotStore } from '../../core/snapshots/snapshot-store.ts';
 import { fileRedis } from '../helpers/file-redis.ts';
 import { waitFor } from '../helpers/wait-for.ts';
@@ -106,13 +107,13 @@ const redis = fileRedis();
 
 snapshotCases('redis', () => {
   const scripted = defineScripts(redis.client);
-  return { store: new RedisSnapshotStore(scripted), pins: new RedisResultPins(new RedisBlobStore(redis.client, null)), dropOthers: () => {} };
+  return { store: new RedisSnapshotStore(scripted), pins: new BlobResultPins(new RedisBlobStore(redis.client, null)), dropOthers: () => {} };
 });
 
 describe('redis pins', () => {
   it('lengthen a blob’s life to the snapshot’s, and see one evicted anyway as lost', async () => {
     const blobs = new RedisBlobStore(redis.client, null);
-    const pins = new RedisResultPins(blobs);
+    const pins = new BlobResultPins(blobs);
     const result = volume(128);
     const stored = await blobs.put(result, 1_000);
     const refs = await pins.pin('kept', [result], 3_600_000);
@@ -128,18 +129,18 @@ beforeAll(async () => {
   disk = await openTempDataStore();
 });
 
-snapshotCases('disk', () => ({ store: new DiskSnapshotStore(disk), pins: new DiskResultPins(new DiskBlobStore(disk)), dropOthers: () => {} }));
+snapshotCases('disk', () => ({ store: new DiskSnapshotStore(disk), pins: new BlobResultPins(new DiskBlobStore(disk)), dropOthers: () => {} }));
 
 describe('disk snapshots', () => {
   it('keep the record and every pinned byte for a host started anew, and see a lost blob as lost', async () => {
     const store = await openTempDataStore();
     const result = volume(128);
-    const refs = await new DiskResultPins(new DiskBlobStore(store)).pin('kept', [result], 3_600_000);
+    const refs = await new BlobResultPins(new DiskBlobStore(store)).pin('kept', [result], 3_600_000);
     await new DiskSnapshotStore(store).put('kept', { json: '{"a":1}', created: 5, pins: refs }, 3_600_000);
     const again = await reopenDataStore(store);
     const blobs = new DiskBlobStore(again);
     expect(await new DiskSnapshotStore(again).get('kept')).toEqual({ json: '{"a":1}', created: 5, pins: refs });
-    const pins = new DiskResultPins(blobs);
+    const pins = new BlobResultPins(blobs);
     expect(await pins.intact('kept', refs)).toBe(true);
     expect(await blobs.find(refs[0]!.hash)).toMatchObject({ type: 'volume', shape: [1, 1, 128] });
     await again.blobs.remove(refs[0]!.hash);
