@@ -7,7 +7,8 @@
  * schema, the others left to their defaults).
  */
 import type { LayerSource, LayerStale } from '../../core/wire/scene-types.ts';
-import type { FunctionInfo, ParameterProperty } from '../../core/wire/wire-types.ts';
+import type { FunctionInfo } from '../../core/wire/wire-types.ts';
+import { checkValue } from '../panels/params/param-check.ts';
 import type { LayerMade } from './layer-made.ts';
 
 /** A change of a layer's source a row offers: a version to pin (absent: follow the newest) and the parameters to give. */
@@ -26,23 +27,11 @@ export function servedVersions(functions: readonly FunctionInfo[]): Map<string, 
   return served;
 }
 
-/** Whether `value` is one `property` accepts (its type, enum and bounds; lists and objects by type only). */
-function fits(value: unknown, property: ParameterProperty): boolean {
-  if (property.enum) return property.enum.includes(value as never);
-  const type = property.type;
-  if (type === 'integer' && !Number.isInteger(value)) return false;
-  if (type === 'number' && typeof value !== 'number') return false;
-  if ((type === 'string' || type === 'boolean') && typeof value !== type) return false;
-  if (type === 'array' && !Array.isArray(value)) return false;
-  if (typeof value === 'number' && ((property.minimum ?? -Infinity) > value || (property.maximum ?? Infinity) < value)) return false;
-  return true;
-}
-
 /** The parameters of `params` the function's schema still takes. */
 export function fittingParams(params: Record<string, unknown>, fn: FunctionInfo | undefined): Record<string, unknown> {
   const properties = fn?.schema.properties ?? {};
   return Object.fromEntries(
-    Object.entries(params).filter(([name, value]) => properties[name] !== undefined && fits(value, properties[name]!)),
+    Object.entries(params).filter(([name, value]) => properties[name] !== undefined && checkValue(properties[name]!, value) === null),
   );
 }
 
