@@ -80,6 +80,14 @@ export const KEYS = {
   userToken: (tokenHash: string) => `${P}usertoken:${tokenHash}`,
   /** STRING: a room's access (JSON: owner, editors, viewers, public); absent while the room is open. */
   roomAccess: (roomId: string) => `${P}access:${roomId}`,
+  /** SET: the plugins that have versions shared by the service's hosts. */
+  sharedPlugins: `${P}versions`,
+  /** ZSET: a plugin's shared bundle ids → when each was first offered (`sharedClock`); its newest `--plugin-versions` stay. */
+  sharedVersions: (plugin: string) => `${P}versions:${plugin}`,
+  /** STRING: a counter that orders the offers of shared plugin versions. */
+  sharedClock: `${P}versionclock`,
+  /** STRING: a shared bundle's files, packed (registry/shared-bundles.ts); kept while its version is. */
+  sharedBundle: (bundleId: string) => `${P}bundle:${bundleId}`,
   /** STRING: a one-time event stream ticket (JSON: who it stands for); a minute's time-to-live. */
   ticket: (id: string) => `${P}ticket:${id}`,
 } as const;
