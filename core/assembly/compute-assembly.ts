@@ -14,7 +14,8 @@ import { signatureMode } from '../plugin-options.ts';
 import { readTrustedKeys } from '../registry/bundle-signature.ts';
 import { KeptBundles } from '../registry/kept-bundles.ts';
 import { lastingDataDir } from './open-durable.ts';
-import { loadPluginBundle } from '../registry/manifest-loader.ts';
+import { loadPluginBundle, type LoadedPlugin } from '../registry/manifest-loader.ts';
+import type { VersionSharing } from '../registry/version-sharing.ts';
 import { describeChange, PluginVersions } from '../registry/plugin-versions.ts';
 import { FunctionRegistry } from '../registry/function-registry.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
@@ -102,6 +103,7 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
   const lasting = options.keptBundlesDir ?? (dataDir ? path.join(dataDir, 'bundles') : null);
   const kept = new KeptBundles(lasting ?? mkdtempSync(path.join(tmpdir(), 'vitrine-bundles-')));
   const home: PluginHome = {
+    sharing: null,
     versions: new PluginVersions(options.pluginVersions, kept),
     load: {
       kept,
@@ -127,11 +129,13 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
     home,
     invokers: new InvokerSet({ bundle: plugins, inline: new InlineInvoker() }),
     reload: async (catalog) => {
-      // Started on a data folder: the versions it kept come back first, the plugins folder's on top.
-      if (!started && lasting) for (const problem of await home.versions.restore((dir) => loadPluginBundle(dir, home.load))) log.warn(problem);
+      // Started on a data folder, or joining a service whose hosts share their versions: the
+      // versions kept (or shared) come back first, the plugins folder's on top.
+      if (!started) for (const problem of await restoreVersions(home, lasting !== null, log)) log.warn(problem);
       const { change, ...counts } = await reloadSources(options, functions, catalog, home);
       const line = describeChange(change);
       if (line) (change.refused.length ? log.warn : log.info)(line);
+      if (home.sharing) await shareVersions(home.sharing, change.came, started, log);
       // Starting, nothing waits for the processes; later, a reload answers for what it loaded.
       const leftOut = await python.sync({ functions, catalog }, started ? RELOAD_IMPORT_WAIT_MS : 0);
       started = true;
@@ -143,6 +147,28 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
       if (!lasting) rmSync(kept.dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The versions a host starts with before its plugins folder's: those it kept, or those its service shares. */
+async function restoreVersions(home: PluginHome, lasting: boolean, log: ComputeLog): Promise<string[]> {
+  const load = (dir: string) => loadPluginBundle(dir, home.load);
+  if (!home.sharing) return lasting ? home.versions.restore(load) : [];
+  try {
+    return await home.versions.restore(load, await home.sharing.take());
+  } catch (error) {
+    log.warn(`the service's shared plugin versions could not be read (${(error as Error).message}); starting with the plugins folder's`);
+    return [];
+  }
+}
+
+/** Offers what a reload brought to the service's other hosts; after the first, takes what they brought. */
+async function shareVersions(sharing: VersionSharing, came: LoadedPlugin[], started: boolean, log: ComputeLog): Promise<void> {
+  try {
+    await sharing.offer(came);
+    if (started) await sharing.catchUp();
+  } catch (error) {
+    log.warn(`plugin versions could not be shared with the service (${(error as Error).message})`);
+  }
 }
 
 /** A reload's counts once the plugins whose import failed have left, and the lines naming them. */

@@ -21,6 +21,9 @@ import { createComputeNode, type ComputeNode, type NodeLog } from '../scale/comp
 import { blobRedisUrl, openBlobStore } from '../blobs/open-blob-store.ts';
 import { createRedisConnections, type RedisConnections } from '../redis/redis-connections.ts';
 import { RedisEvents } from '../redis/redis-events.ts';
+import type { PluginHome } from '../registry/reload-sources.ts';
+import { RedisSharedBundles } from '../registry/redis-shared-bundles.ts';
+import { VersionSharing } from '../registry/version-sharing.ts';
 
 /** Which kind of process joins: it names the node and says what waits for a silent Redis. */
 export type JoiningKind = 'host' | 'worker';
@@ -58,7 +61,7 @@ export async function joinService(deps: {
   /** Where the service's room, job and host events are published in this process. */
   hub: EventHub;
   /** The compute half whose pool the node lends; its functions are the ones the node runs. */
-  compute: { functions: FunctionRegistry; plugins: Invoker };
+  compute: { functions: FunctionRegistry; plugins: Invoker; home: PluginHome };
   /** Whether this process lends threads (a host with `--compute 0` does not). */
   lends: boolean;
   /** The budget cold reads of result bytes are held in; null keeps none in memory (a worker). */
@@ -86,6 +89,11 @@ export async function joinService(deps: {
     throw error;
   }
   const nodeId = nodeIdOf(kind);
-  const node = deps.lends ? createComputeNode(deps.compute, options, { nodeId, connections, events, blobs, log }) : null;
+  // The service's hosts and workers share the plugin versions they load, by bundle id.
+  const { home } = deps.compute;
+  const sharing = home.load.kept ? new VersionSharing(new RedisSharedBundles(connections.command, connections.blobs), home, home.load.kept) : null;
+  home.sharing = sharing;
+  const pinned = sharing ? (name: string, bundle: string) => sharing.entry(name, bundle) : undefined;
+  const node = deps.lends ? createComputeNode(deps.compute, options, { nodeId, connections, events, blobs, log, pinned }) : null;
   return { nodeId, up, connections, events, blobs, node };
 }

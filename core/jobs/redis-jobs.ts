@@ -22,6 +22,7 @@ import type { Provenance } from '../wire/provenance-types.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { storeInputs } from '../serving/input-refs.ts';
 import { laneOf, runsOnService, type ClaimRequest, type ServiceComputations } from '../serving/service-computations.ts';
+import { pinnedBundle } from '../registry/function-entry.ts';
 
 /** The work queue as jobs see it: how many computations wait for a compute node. */
 export interface PendingWork {
@@ -116,6 +117,7 @@ export class RedisJobs implements JobService {
     }
     const claim: ClaimRequest = {
       fn: request.entry.name,
+      ...pinnedBundle(request.entry),
       key,
       values: request.values,
       room: request.roomId,

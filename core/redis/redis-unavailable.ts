@@ -42,3 +42,16 @@ export async function orUnavailable<T>(work: Promise<T>): Promise<T> {
     throw redisUnavailable(error);
   }
 }
+
+/** Runs `write`, again every 250 ms for up to 5 s while Redis refuses it for want of memory. */
+export async function whenMemoryAllows<T>(write: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isOutOfMemory(error) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}

@@ -50,6 +50,12 @@ export function bundleOf(entry: FunctionEntry): { version: string; bundle: strin
   return source.kind === 'bundle' ? { version: source.pluginVersion ?? '0.0.0', bundle: source.bundle ?? source.version } : null;
 }
 
+/** `{bundle}` naming the version that computes `entry` on a compute node, for a function from a bundle; else nothing. */
+export function pinnedBundle(entry: FunctionEntry): { bundle?: string } {
+  const made = bundleOf(entry);
+  return made ? { bundle: made.bundle } : {};
+}
+
 /** Function listing entry: `{name, schema, return_type}` plus a little more. */
 export function toFunctionListing(entry: FunctionEntry): FunctionInfo {
   const bundle = bundleOf(entry);

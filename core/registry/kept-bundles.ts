@@ -24,7 +24,7 @@ export class KeptBundles {
   }
 
   /** The folder holding `bundle`'s files, written now if it is not there yet. */
-  async keep(bundle: CheckedBundle & { files: Map<string, Buffer> }): Promise<string> {
+  async keep(bundle: Pick<CheckedBundle, 'bundleId' | 'manifestBytes' | 'signature'> & { files: Map<string, Buffer> }): Promise<string> {
     const target = path.join(this.dir, bundle.bundleId);
     if (existsSync(target)) return target;
     const scratch = path.join(this.dir, `.${bundle.bundleId}.${process.pid}.${Date.now()}`);
@@ -64,6 +64,11 @@ export class KeptBundles {
     const scratch = path.join(this.dir, `.${INDEX_FILE}.${process.pid}`);
     writeFileSync(scratch, JSON.stringify(index));
     renameSync(scratch, path.join(this.dir, INDEX_FILE));
+  }
+
+  /** Whether `bundleId` has a kept copy here. */
+  has(bundleId: string): boolean {
+    return /^[0-9a-f]{64}$/.test(bundleId) && existsSync(path.join(this.dir, bundleId));
   }
 
   /** Drops a bundle no kept version needs any more. */

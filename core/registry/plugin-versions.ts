@@ -54,6 +54,17 @@ export class PluginVersions {
     for (const old of record.versions.splice(this.keep)) this.#forget(old, change);
   }
 
+  /**
+   * Keeps `loaded` as an older version of its plugin, when the host serves that plugin, does not
+   * keep this version yet and has room for it: what serves, and what it kept, stay as they are.
+   */
+  adopt(loaded: LoadedPlugin): boolean {
+    const record = this.#plugins.get(loaded.name);
+    if (!record || record.versions.length >= this.keep || record.versions.some((v) => v.bundle === loaded.bundle)) return false;
+    record.versions.push(loaded);
+    return true;
+  }
+
   /** Records that a bundle of `name` was refused; its serving version, if any, stays. */
   refuse(name: string, problem: string, change: VersionChange): void {
     this.#record(name).problems = [problem];
@@ -94,14 +105,14 @@ export class PluginVersions {
 
   /**
    * Takes back the versions kept in the kept folder's index (a host started again on its data
-   * folder), oldest first, so the plugins folder's bundles then come on top of them. A kept
+   * folder), or those `index` names (copied into the kept folder from a share), oldest first, so the plugins folder's bundles then come on top of them. A kept
    * bundle that no longer loads is left out with why.
    */
-  async restore(load: (dir: string) => Promise<LoadedPlugin>): Promise<string[]> {
+  async restore(load: (dir: string) => Promise<LoadedPlugin>, index: Record<string, string[]> | null = null): Promise<string[]> {
     if (!this.#kept) return [];
     const problems: string[] = [];
     const change = noChange();
-    for (const [plugin, bundles] of Object.entries(this.#kept.readIndex())) {
+    for (const [plugin, bundles] of Object.entries(index ?? this.#kept.readIndex())) {
       for (const bundle of [...bundles].reverse().slice(-this.keep)) {
         try {
           const loaded = await load(path.join(this.#kept.dir, bundle));

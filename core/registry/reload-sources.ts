@@ -13,6 +13,7 @@ import type { FunctionRegistry } from './function-registry.ts';
 import { loadPluginBundles, type LoadOptions } from './manifest-loader.ts';
 import { noChange, type PluginVersions, type VersionChange } from './plugin-versions.ts';
 import type { SpecimenCatalog } from './specimen-catalog.ts';
+import type { VersionSharing } from './version-sharing.ts';
 
 /** What a reload found: the answer of `GET /api/specimens/reload`. */
 export type ReloadCounts = ReloadResponse;
@@ -26,6 +27,8 @@ export interface SourceDirs {
 export interface PluginHome {
   versions: PluginVersions;
   load: LoadOptions;
+  /** On a Redis service, the versions its hosts share (set when the host joins it), else null. */
+  sharing: VersionSharing | null;
 }
 
 /** Reads every bundle folder into the kept versions; returns the problem lines and what changed. */

@@ -151,6 +151,7 @@ export class Computations implements ServiceComputations {
       const task = {
         cid,
         fn: request.fn,
+        ...(request.bundle ? { bundle: request.bundle } : {}),
         values: request.values,
         room: request.room,
         specimen: request.specimen,

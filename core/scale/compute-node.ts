@@ -25,7 +25,8 @@ import { NodeDirectory, startHeartbeat } from './compute-nodes.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import type { BlobStore, PutBlob } from '../blobs/blob-store.ts';
 import type { RedisConnections } from '../redis/redis-connections.ts';
-import { describeRedisFailure, isOutOfMemory } from '../redis/redis-unavailable.ts';
+import { describeRedisFailure, whenMemoryAllows } from '../redis/redis-unavailable.ts';
+import { taskEntry } from './task-entry.ts';
 import { roomEventMessage, type RedisEvents } from '../redis/redis-events.ts';
 import { LANE_QUEUES, type ComputeTask } from './work-queue.ts';
 import type { WorkLane } from '../serving/service-computations.ts';
@@ -45,19 +46,6 @@ const DRAIN_MS = 30_000;
 /** How long a computation this node cannot run waits, handed back, before a node takes it again. */
 const HAND_BACK_MS = 200;
 
-/** Runs `write`, again every 250 ms for up to 5 s while Redis refuses it for want of memory. */
-async function whenMemoryAllows<T>(write: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    try {
-      return await write();
-    } catch (error) {
-      if (!isOutOfMemory(error) || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-}
-
 export interface ComputeNodeOptions {
   nodeId: string;
   connections: RedisConnections;
@@ -70,6 +58,8 @@ export interface ComputeNodeOptions {
    * `relay` (a relay host running its workers' functions through the remote invoker).
    */
   lane?: WorkLane;
+  /** Function `name` as the version with bundle id `bundle` has it, for a pinned computation (none: only serving versions run). */
+  pinned?: (name: string, bundle: string) => Promise<FunctionEntry | undefined>;
   /** Which functions it runs. @defaultValue its lane's kind: plugin functions, or relayed ones */
   runs?: (entry: FunctionEntry) => boolean;
   /** Computations run at once; the invoker's room scheduler shares threads across rooms. */
@@ -88,7 +78,7 @@ export interface ComputeNodeOptions {
 export function createComputeNode(
   compute: { functions: FunctionRegistry; plugins: Invoker },
   options: Pick<ResolvedHostOptions, 'compute' | 'maxJobMessages' | 'cacheMaxBytes'>,
-  deps: Pick<ComputeNodeOptions, 'nodeId' | 'connections' | 'events' | 'blobs' | 'log'>,
+  deps: Pick<ComputeNodeOptions, 'nodeId' | 'connections' | 'events' | 'blobs' | 'log' | 'pinned'>,
 ): ComputeNode {
   // Results waiting for a store that is down are held within the host's own byte budget.
   const { compute: threads, maxJobMessages, cacheMaxBytes } = options;
@@ -184,10 +174,14 @@ export class ComputeNode {
   async #process(job: Job<ComputeTask, void>, token: string | undefined, bullSignal?: AbortSignal): Promise<void> {
     const o = this.#o;
     const redis = o.connections.command;
-    const { cid, fn, values, room, specimen, inputs, cacheTtlMs, jobTtlMs, timeoutMs } = job.data;
+    const { cid, fn, bundle, values, room, specimen, inputs, cacheTtlMs, jobTtlMs, timeoutMs } = job.data;
     const jobId = job.data.job;
     if ((await redis.hget(KEYS.comp(cid), 'status')) !== 'running') return;
-    const entry = o.functions.get(fn);
+    const entry = await taskEntry(o, fn, bundle);
+    if (isHostError(entry)) {
+      await redis.vFail(cid, entry.message, entry.code, jobTtlMs);
+      return;
+    }
     if (!this.#runs(entry)) {
       // Nodes share one queue: a computation another live node can run is handed back for it.
       if (token && (await this.#nodes.canRun(fn).catch(() => false))) {

@@ -32,6 +32,8 @@ export const LANE_QUEUES: Record<QueueName, string> = { compute: KEYS.queue, sho
 export interface ComputeTask {
   cid: string;
   fn: string;
+  /** The bundle id of the version that must compute it (a pinned layer's), when not the serving one's. */
+  bundle?: string;
   values: Record<string, unknown>;
   room: string;
   specimen: string | null;

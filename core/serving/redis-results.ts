@@ -27,6 +27,7 @@ import { KEYS } from '../redis/redis-keys.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { storeInputs } from './input-refs.ts';
 import { laneOf, runsOnService, type ServiceComputations } from './service-computations.ts';
+import { pinnedBundle } from '../registry/function-entry.ts';
 
 /** Computations run for one request whose bytes the blob store keeps evicting before giving up. */
 const COMPUTE_ATTEMPTS = 4;
@@ -106,6 +107,7 @@ export class RedisResults implements ResultSource {
   ): Promise<T | null> {
     const { cid, created, holder } = await this.#comps.claim({
       fn: request.entry.name,
+      ...pinnedBundle(request.entry),
       key,
       values: request.values,
       room: request.roomId,

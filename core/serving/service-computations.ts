@@ -46,6 +46,8 @@ export interface ClaimRequest {
   room: string;
   specimen: string | null;
   jobId: string | null;
+  /** The bundle id of the plugin version that computes it (a compute node serving another takes this one). */
+  bundle?: string;
   /** The queue a new computation goes to. */
   lane: WorkLane;
   /** Input parameters already stored (input-refs.ts). */
