@@ -26,6 +26,7 @@ export const ERRORS = {
   SPC_ERR_UNHANDLED: entry(500, () => 'internal server error'),
   SPC_ERR_UNSUPPORTED_MEDIA_TYPE: entry(415, (got = '?') => `request bodies must be JSON (application/json or */*+json), got content type '${got}'`),
   SPC_ERR_HOST_NOT_ALLOWED: entry(403, (host = '?') => `host '${host}' is not allowed (see --allowed-hosts)`),
+  SPC_ERR_HOST_MALFORMED: entry(400, (host = '?') => `Host header '${host}' is not a host name or address with an optional port`),
   SPC_ERR_CROSS_SITE_WRITE: entry(
     403,
     (method = '?', origin = '?') => `a ${method} from another origin (${origin}) is refused: only origins listed in --cors-origin may write from a browser`,

@@ -6,7 +6,8 @@
  * and `[::1]`; bound to any other address they are those loopback names, the machine's host
  * name and `<name>.local`, the bound address and the addresses of its network interfaces.
  * Each is accepted with any port; `allowedHosts` replaces the defaults (`*` in it accepts
- * any). Other `Host` values get 403.
+ * any). Other `Host` values get 403, and a value that is not a host name with an optional port
+ * gets 400 whatever the list says.
  */
 import { isIP } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
@@ -62,6 +63,19 @@ export function machineHostNames(): string[] {
   return names;
 }
 
+/**
+ * A host name (letters, digits, `.`, `-`, `_`) or a bracketed IPv6 literal, with an optional
+ * port: nothing else may stand in `Host`, since absolute URLs the host hands out (a room's
+ * Neuroglancer state, an agent's links) are built on it. `localhost:1@evil.example` names
+ * `localhost` to a reader that cuts at the last colon, and `evil.example` to a URL parser.
+ */
+const HOST_VALUE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::\d{1,5})?$/;
+
+/** Whether `header` is a well-formed `Host` value. */
+export function isWellFormedHost(header: string): boolean {
+  return header.length <= 255 && HOST_VALUE.test(header);
+}
+
 /** Whether a request's `Host` header is accepted (a leading `.` in the list matches subdomains). */
 export function isHostAllowed(allowed: HostAllowList, header: string | undefined): boolean {
   if (allowed === null) return true;
@@ -75,22 +89,37 @@ export function isHostAllowed(allowed: HostAllowList, header: string | undefined
 /** `Host` values whose answer is remembered; past it the memory starts again (a client sending many names gains nothing). */
 const REMEMBERED_HOSTS = 64;
 
+/** What a `Host` value gets: through, 400 (malformed, whatever the list) or 403 (not on the list). */
+type HostVerdict = 'ok' | 'malformed' | 'refused';
+
+function verdictOf(allowed: HostAllowList, header: string | undefined): HostVerdict {
+  if (header !== undefined && !isWellFormedHost(header)) return 'malformed';
+  return isHostAllowed(allowed, header) ? 'ok' : 'refused';
+}
+
 /**
- * Answers 403 to every request whose `Host` is not on the list, before any route runs. The
- * answer for each `Host` value seen is remembered (clients send the same few), so a request
- * costs one map lookup in a synchronous hook.
+ * Answers 400 to every request whose `Host` is not a host name with an optional port, and 403
+ * to one whose host is not on the list, before any route runs. The verdict for each `Host`
+ * value seen is remembered (clients send the same few), so a request costs one map lookup in
+ * a synchronous hook.
  */
 export function installHostCheck(app: FastifyInstance, allowed: HostAllowList): void {
-  if (allowed === null) return;
-  const seen = new Map<string, boolean>();
+  const seen = new Map<string, HostVerdict>();
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const header = request.headers.host;
-    let ok = header === undefined ? false : seen.get(header);
-    if (ok === undefined) {
-      ok = isHostAllowed(allowed, header);
-      if (seen.size >= REMEMBERED_HOSTS) seen.clear();
-      seen.set(header!, ok);
+    let verdict = header === undefined ? undefined : seen.get(header);
+    if (verdict === undefined) {
+      verdict = verdictOf(allowed, header);
+      if (header !== undefined) {
+        if (seen.size >= REMEMBERED_HOSTS) seen.clear();
+        seen.set(header, verdict);
+      }
     }
-    done(ok ? undefined : createHostError('SPC_ERR_HOST_NOT_ALLOWED', header ?? '(none)'));
+    if (verdict === 'ok') return done();
+    done(
+      verdict === 'malformed'
+        ? createHostError('SPC_ERR_HOST_MALFORMED', JSON.stringify(header).slice(1, -1).slice(0, 100))
+        : createHostError('SPC_ERR_HOST_NOT_ALLOWED', header ?? '(none)'),
+    );
   });
 }

@@ -9,7 +9,7 @@
  * /api/rooms/{room_id}/neuroglancer` answers a Neuroglancer state of the room's scene, its URLs
  * absolute under the request's own scheme and `Host` (which the allowed-hosts guard checked).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AnnotationKind } from '../wire/scene-types.ts';
 import { SNAPSHOT_CREATED_HEADER } from '../wire/wire-types.ts';
 import type { HostContext } from '../host-context.ts';
@@ -21,16 +21,13 @@ import { IMMUTABLE } from './routes-blobs.ts';
 import { sessionImportRoute } from './routes-session-import.ts';
 import { Readable } from 'node:stream';
 import { SESSION_MEDIA_TYPE } from '../snapshots/session-layout.ts';
+import { requestOrigin } from '../exports/request-origin.ts';
 
 
 const SNAPSHOT_QUERY = { type: 'object', properties: { format: { enum: ['json', 'bundle'] } } };
 const SNAPSHOT_PARAMS = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[0-9a-f]{64}$' } } };
 
 /** The request's own origin: its scheme and the `Host` it named. */
-function originOf(request: FastifyRequest): string {
-  return `${request.protocol}://${request.headers.host ?? request.hostname}`;
-}
-
 /** What the snapshot and Neuroglancer routes read from their host. */
 export type SnapshotRouteDeps = Pick<HostContext, 'snapshots' | 'scenes' | 'annotations' | 'options' | 'resultIds' | 'rooms'>;
 
@@ -132,7 +129,7 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
       const kinds = new Set<AnnotationKind>(marks.annotations.map((mark) => mark.kind));
       const find = (id: string) => ctx.resultIds.find(id, request.ip);
       const [colors, points] = await Promise.all([resultSegmentColors(scene, find), resultPoints(scene, find)]);
-      return reply.header('cache-control', 'no-cache').send(neuroglancerState(roomId, scene, kinds, originOf(request), colors, points));
+      return reply.header('cache-control', 'no-cache').send(neuroglancerState(roomId, scene, kinds, requestOrigin(request), colors, points));
     },
   );
 }

@@ -14,6 +14,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { createHostError, HostError } from '../errors.ts';
+import { requestOrigin } from '../exports/request-origin.ts';
 import { ToolImage, type ToolCallContext, type ToolDeps } from './mcp-tool.ts';
 import { callTool, isToolName, listTools, TOOL_NAMES } from './mcp-tools.ts';
 import { mcpRoomUses } from './tool-rooms.ts';
@@ -54,10 +55,6 @@ function createServer(call: ToolCallContext, log: FastifyRequest['log']): Server
   return server;
 }
 
-function baseUrlOf(request: FastifyRequest): string {
-  return `${request.protocol}://${request.headers.host ?? `${request.hostname}`}`;
-}
-
 export async function mcpRoutes(app: FastifyInstance, opts: { ctx: ToolDeps }): Promise<void> {
   const { ctx } = opts;
 
@@ -69,7 +66,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: { ctx: ToolDeps }): 
     compress: false,
     config: { roomAccess: mcpRoomUses },
     handler: async (request, reply) => {
-      const server = createServer({ ctx, baseUrl: baseUrlOf(request) }, request.log);
+      const server = createServer({ ctx, baseUrl: requestOrigin(request) }, request.log);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       // The headers the host's hooks set (CORS, request id) go out with the SDK's answer.
       reply.hijack();

@@ -74,6 +74,22 @@ describe('Host allow-list', () => {
     expect((await requestWithHost(`${any.url}/api/specimens/`, 'whatever.example')).status).toBe(200);
   });
 
+  it('answers 400 to a Host that is not a name with a port, whatever the list; URLs handed out keep the name', async () => {
+    for (const allowedHosts of [null, ['*']]) {
+      const { url } = await listenTestApp(allowedHosts ? { allowedHosts } : {});
+      for (const host of ['localhost:1@evil.example', 'localhost:80/x', 'localhost:', 'local host', 'localhost:123456', '[::1]x']) {
+        const res = await requestWithHost(`${url}/api/rooms/lax/neuroglancer`, host);
+        expect(res.status, host).toBe(400);
+        expect(JSON.parse(res.body)).toMatchObject({ status_code: 400, code: 'SPC_ERR_HOST_MALFORMED' });
+      }
+      const mark = { kind: 'point', points: [[1, 2, 3]] };
+      await fetch(`${url}/api/rooms/lax/annotations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(mark) });
+      const state = await requestWithHost(`${url}/api/rooms/lax/neuroglancer`, 'localhost:9');
+      expect(state.status).toBe(200);
+      expect(state.body).toContain('precomputed://http://localhost:9/api/rooms/lax/annotations/precomputed/point');
+    }
+  });
+
   it('bound beyond loopback: accepts the machine\'s own names and addresses, 403 for others', async () => {
     const any = resolveAllowedHosts('0.0.0.0', null);
     const name = hostname().toLowerCase();
