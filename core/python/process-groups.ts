@@ -1,46 +1,104 @@
 /**
  * @module process-groups
- * How many live processes each process group holds, read from `/proc` (Linux). The pool uses
- * it to bound what a plugin process starts and to find children left behind by a cancelled
- * call. RLIMIT_NPROC cannot do this alone: it counts every thread of the user, and the kernel
- * does not apply it to root at all. Where there is no `/proc`, nothing is counted (an empty map).
+ * The live processes each plugin process holds, read from `/proc` (Linux): those in its process
+ * group, and every process descended from it. A child that calls `setsid` leaves the group but
+ * not the tree: the plugin process makes itself its descendants' subreaper at start (vitrine's
+ * runner), so even a child that forks twice and lets its parent die stays under it. The pool uses
+ * this to bound what a plugin process starts and to find children left behind by a call, and
+ * `killTree` ends all of it. RLIMIT_NPROC cannot do this alone: it counts every thread of the
+ * user, and the kernel does not apply it to root at all. Where there is no `/proc`, nothing is
+ * counted (an empty map).
  */
 import { readdir, readFile } from 'node:fs/promises';
 
-/** The process group of the process whose `/proc/<pid>/stat` is `stat`, or null when it is a zombie. */
-function liveGroupOf(stat: string): number | null {
+interface ProcessStat {
+  pid: number;
+  ppid: number;
+  group: number;
+}
+
+/** The process whose `/proc/<pid>/stat` is `stat`, or null when it is a zombie (dead, not yet reaped). */
+function liveStatOf(pid: number, stat: string): ProcessStat | null {
   // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so read after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   if (fields[0] === 'Z' || fields[0] === 'X') return null;
-  const group = Number(fields[2]);
-  return Number.isInteger(group) ? group : null;
+  const [ppid, group] = [Number(fields[1]), Number(fields[2])];
+  return Number.isInteger(ppid) && Number.isInteger(group) ? { pid, ppid, group } : null;
 }
 
-/** Live processes per process group, for the groups in `groups` (members' pids). */
-export async function groupMembers(groups: ReadonlySet<number>): Promise<Map<number, number[]>> {
-  const members = new Map<number, number[]>();
-  if (groups.size === 0) return members;
+/** Every live process of the machine; empty where there is no `/proc`. */
+async function liveProcesses(): Promise<ProcessStat[]> {
   let entries: string[];
   try {
     entries = await readdir('/proc');
   } catch {
-    return members;
+    return [];
   }
-  await Promise.all(
+  const stats = await Promise.all(
     entries.map(async (entry) => {
-      if (!/^\d+$/.test(entry)) return;
-      let stat: string;
+      if (!/^\d+$/.test(entry)) return null;
       try {
-        stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+        return liveStatOf(Number(entry), await readFile(`/proc/${entry}/stat`, 'utf8'));
       } catch {
-        return; // gone since the listing
+        return null; // gone since the listing
       }
-      const group = liveGroupOf(stat);
-      if (group === null || !groups.has(group)) return;
-      const list = members.get(group);
-      if (list) list.push(Number(entry));
-      else members.set(group, [Number(entry)]);
     }),
   );
+  return stats.filter((stat): stat is ProcessStat => stat !== null);
+}
+
+/** Live processes under each of `roots` (plugin processes' pids): each root itself, its group and its descendants. */
+export async function groupMembers(roots: ReadonlySet<number>): Promise<Map<number, number[]>> {
+  const members = new Map<number, number[]>();
+  if (roots.size === 0) return members;
+  const processes = await liveProcesses();
+  const children = new Map<number, number[]>();
+  for (const p of processes) {
+    const siblings = children.get(p.ppid);
+    if (siblings) siblings.push(p.pid);
+    else children.set(p.ppid, [p.pid]);
+  }
+  const live = new Set(processes.map((p) => p.pid));
+  for (const root of roots) {
+    if (!live.has(root)) continue;
+    const found = new Set<number>([root]);
+    for (const p of processes) if (p.group === root) found.add(p.pid);
+    // Descendants: the tree below the root (a pid is its own parent nowhere, so this ends).
+    const queue = [root];
+    while (queue.length > 0) {
+      for (const child of children.get(queue.pop()!) ?? []) {
+        found.add(child);
+        queue.push(child);
+      }
+    }
+    members.set(root, [...found]);
+  }
   return members;
+}
+
+/** Rounds of looking for what is still under a process being ended (each may find children forked meanwhile). */
+const KILL_ROUNDS = 5;
+
+/**
+ * Ends process `root`, its group and every process under it. The group is stopped first (it
+ * forks no more), then what is under the root is killed round by round while the root still
+ * lives, since a process orphaned meanwhile is handed to the root and found in the next round;
+ * the root's group last.
+ */
+export async function killTree(root: number): Promise<void> {
+  const signal = (pid: number, name: NodeJS.Signals) => {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // Gone already.
+    }
+  };
+  signal(-root, 'SIGSTOP');
+  for (let round = 0; round < KILL_ROUNDS; round++) {
+    const under = ((await groupMembers(new Set([root]))).get(root) ?? []).filter((pid) => pid !== root);
+    if (under.length === 0) break;
+    for (const pid of under) signal(pid, 'SIGKILL');
+  }
+  signal(-root, 'SIGKILL');
+  signal(root, 'SIGKILL');
 }

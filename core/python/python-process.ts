@@ -7,8 +7,9 @@
  * When the process ends for any reason, the call it was running fails with `PythonProcessExit`
  * and the pool starts another.
  *
- * Each process leads a session (and process group) of its own, so whatever a plugin forks is
- * in that group and `kill()` ends all of it: nothing a plugin started outlives its process. The
+ * Each process leads a session (and process group) of its own and is the subreaper of what it
+ * starts, so whatever a plugin forks stays under it (process-groups.ts) and `kill()` ends all of
+ * it: nothing a plugin started outlives its process. The
  * process is not trusted with the host's memory either: a frame declaring more than `maxBytes`
  * (what the process itself may hold) is refused before anything is allocated, and the process
  * is killed. A process that cannot even be started fails like one that exited at once.
@@ -18,6 +19,7 @@ import { setPriority, totalmem } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { encodeFrame, FrameReader, type Frame, type FrameHeader } from './frame-codec.ts';
 import { PluginOutput } from './plugin-output.ts';
+import { killTree } from './process-groups.ts';
 
 export interface PythonProcessOptions {
   /** The interpreter to run. */
@@ -176,17 +178,15 @@ export class PythonProcess {
     if (this.#exited === null) this.#child?.kill('SIGINT');
   }
 
-  /** Ends the process and everything in its group (whatever the plugin forked). */
+  /** Ends the process and everything under it (whatever the plugin forked, in its group or gone off on a session of its own). */
   kill(): void {
     const pid = this.#child?.pid;
-    if (pid === undefined) return;
+    if (pid === undefined || this.#killed) return;
     this.#killed = true;
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // The group is gone already (or was never made): the process alone, if it still runs.
+    void killTree(pid).catch(() => {
+      // No /proc to read: the group, or the process alone if it still runs.
       if (this.#exited === null) this.#child?.kill('SIGKILL');
-    }
+    });
   }
 
   /** Kills the process (and its group), saying `why` to the call it ran instead of the signal. */

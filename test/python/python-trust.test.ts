@@ -7,6 +7,9 @@
  * job keeps the newest. One host serves every case. (How soon the children are gone and what
  * the reports cost `/healthz`: `PROBE_ONLY=children,progress npm run bench probe`.)
  */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +82,17 @@ describe('a Python plugin process fails only its own computation', () => {
     expect(answer.statusCode).toBe(500);
     expect(answer.json().detail).toMatch(new RegExp(`ran \\d+ processes, past its limit of ${MAX_CHILDREN} \\(--python-max-children\\)`));
     expect((await invoke('triangle', { scale: 5 })).json().vertices[3]).toBe(5);
+  });
+
+  it('ends children that left its process group (setsid, then orphaned), with all of them', async () => {
+    const pidDir = await mkdtemp(path.join(tmpdir(), 'vitrine-escaped-'));
+    const answer = await invoke('fork_many', { count: 100, escape: true, pid_dir: pidDir });
+    expect(answer.statusCode).toBe(500);
+    expect(answer.json().detail).toMatch(new RegExp(`ran \\d+ processes, past its limit of ${MAX_CHILDREN} \\(--python-max-children\\)`));
+    const pids = (await readdir(pidDir)).map(Number);
+    expect(pids.length).toBeGreaterThan(0);
+    await waitFor(() => (pids.some(alive) ? undefined : true), 'the escaped children to be gone');
+    await rm(pidDir, { recursive: true, force: true });
   });
 
   it('answers a NaN or infinite spacing as an invalid result, and the process lives on', async () => {

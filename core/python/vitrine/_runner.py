@@ -13,7 +13,6 @@ import inspect
 import math
 import os
 import platform
-import resource
 import signal
 import sys
 import threading
@@ -24,6 +23,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from . import _arrays
 from ._coerce import ResultShapeError, to_wire
 from ._inputs import read_inputs
+from ._limits import adopt_orphans, limit_memory, limit_processes
 from ._plugins import describe_import_error, import_plugin
 from ._wire import FrameReader, FrameWriter
 
@@ -188,52 +188,6 @@ async def _awaited(value: Any) -> Any:
     return await value
 
 
-def _limit_memory() -> None:
-    limit = os.environ.get("VITRINE_PYTHON_MAX_BYTES")
-    if limit and limit.isdigit() and int(limit) > 0:
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        new = int(limit) if hard == resource.RLIM_INFINITY else min(int(limit), hard)
-        resource.setrlimit(resource.RLIMIT_AS, (new, hard))
-
-
-#: Threads this process may start beside the processes it is allowed (RLIMIT_NPROC counts both).
-THREAD_MARGIN = 64
-
-
-def _user_tasks() -> int:
-    """Processes and threads of this process's real user now (what RLIMIT_NPROC counts)."""
-    uid = os.getuid()
-    tasks = 0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as status:
-                fields = dict(line.split(":", 1) for line in status if ":" in line)
-        except OSError:
-            continue
-        if int(fields.get("Uid", "-1 ").split()[0]) == uid:
-            tasks += int(fields.get("Threads", "1").strip() or 1)
-    return tasks
-
-
-def _limit_processes() -> None:
-    """Bounds what a plugin may fork: RLIMIT_NPROC at what the user runs now plus the allowance.
-
-    The limit counts every process and thread of the user, not of this process, so it is set
-    from the user's count at start. The kernel does not apply it to root; the host also counts
-    this process's group and ends it past the allowance.
-    """
-    allowance = os.environ.get("VITRINE_PYTHON_MAX_CHILDREN", "")
-    if not allowance.isdigit() or not os.path.isdir("/proc"):
-        return
-    want = _user_tasks() + int(allowance) + THREAD_MARGIN
-    soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
-    new = want if hard == resource.RLIM_INFINITY else min(want, hard)
-    if soft == resource.RLIM_INFINITY or new < soft:
-        resource.setrlimit(resource.RLIMIT_NPROC, (new, hard))
-
-
 def _widen_pipe(fd: int) -> None:
     # A larger buffer moves large results in fewer wake-ups of both processes: the host's end
     # is a socket (asked for 4 MiB; the kernel may give less), or a pipe elsewhere.
@@ -260,8 +214,9 @@ def main(argv: List[str]) -> int:
     in_fd, out_fd = int(argv[1]), int(argv[2])
     _widen_pipe(out_fd)
     signal.signal(signal.SIGINT, _on_sigint)
-    _limit_memory()
-    _limit_processes()
+    limit_memory()
+    limit_processes()
+    adopt_orphans()
     reader = FrameReader(os.fdopen(in_fd, "rb", buffering=1 << 16))
     writer = FrameWriter(out_fd)
     numpy_version = _arrays.numpy.__version__ if _arrays.numpy is not None else None
