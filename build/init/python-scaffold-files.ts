@@ -121,7 +121,9 @@ if __name__ == "__main__":
 function readme(input: PythonScaffoldInput): string {
   return `# ${input.packageName}
 
-A [vitrine](https://www.npmjs.com/package/vitrine) plugin project in Python. npm installs
+A vitrine plugin project in Python (once installed, vitrine's guides are beside it:
+[node_modules/vitrine/plugins/README.md](node_modules/vitrine/plugins/README.md) and
+[node_modules/vitrine/README.md](node_modules/vitrine/README.md)). npm installs
 vitrine (the build, the host, and the \`vitrine\` Python module your plugin imports); the
 plugin needs nothing installed but what it imports itself.
 

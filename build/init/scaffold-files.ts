@@ -137,7 +137,10 @@ test('the ripple specimen is declared', () => {
 function readme(input: ScaffoldInput): string {
   return `# ${input.packageName}
 
-A [vitrine](https://www.npmjs.com/package/vitrine) plugin project.
+A vitrine plugin project. Once installed, vitrine's guides are beside it: how to write a plugin in
+[node_modules/vitrine/plugins/README.md](node_modules/vitrine/plugins/README.md), the build in
+[node_modules/vitrine/build/README.md](node_modules/vitrine/build/README.md), the host in
+[node_modules/vitrine/README.md](node_modules/vitrine/README.md).
 
 \`\`\`sh
 npm install        # installs vitrine and the test tools

@@ -49,6 +49,13 @@ describe('the packed package, installed into a new project', () => {
     expect(missing).toEqual([]);
   });
 
+  it("links the scaffold's README only to files its install has", async () => {
+    const readme = await readFile(path.join(project.dir, 'README.md'), 'utf8');
+    const linked = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1]!);
+    expect(linked).toContain('node_modules/vitrine/plugins/README.md');
+    expect(linked.filter((target) => /^[a-z]+:/.test(target) || !existsSync(path.join(project.dir, target)))).toEqual([]);
+  });
+
   it('scaffolds from the installed CLI depending on the same tarball by default', async () => {
     await project.exec(process.execPath, [project.bin, 'init', 'nested/second']);
     const pkg = JSON.parse(await readFile(path.join(project.dir, 'nested/second/package.json'), 'utf8')) as { dependencies: Record<string, string> };
