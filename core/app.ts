@@ -18,7 +18,6 @@ import { installFederation } from './federation/install-federation.ts';
 import { createFastify } from './http/create-fastify.ts';
 import { installEvents } from './http/install-events.ts';
 import { installRoutes } from './http/install-routes.ts';
-import { installRequestActor } from './history/request-actor.ts';
 import { installPublishedRefresh } from './http/published-refresh.ts';
 import { isGuardedRoute } from './ops/admin-guard.ts';
 import { installOps } from './ops/install-ops.ts';
@@ -41,12 +40,11 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   const host = await assembleHost(options, app.log);
   const { ctx, handle } = host;
   keepHostContext(app, ctx);
-  // Every change a request makes is recorded in its room's log as the request's user's.
-  installRequestActor(app);
   app.decorate('vitrine', handle);
   for (const [name, fn] of Object.entries(input.meshFunctions ?? {})) handle.registerFunction(name, fn, { returnType: 'mesh' });
 
-  // Before every other hook: the admin guard and the routes ask who a request is.
+  // Before every other hook: the admin guard and the routes ask who a request is; every change a
+  // request makes is then its user's, in its room's events and its room's log.
   const people = assemblePeople(app, options, host.scale?.connections.command ?? null, isGuardedRoute, host.data?.store ?? null);
   await installOpenApiCollector(app);
   await installEvents(app, ctx, { maxStreams: options.maxEventStreams });

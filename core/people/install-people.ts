@@ -80,6 +80,9 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
   // The rest of a request, and all it starts, runs as its user: room events carry `by`, the
   // user's name, or `anonymous` when the request names nobody (the host says who, never a body).
   app.addHook('onRequest', (request, _reply, done) => {
+    // Nothing presented (most requests to an open host): anonymous at once, no promise on the way.
+    const { authorization, [header]: proxyUser } = request.headers;
+    if (authorization === undefined && proxyUser === undefined && ticketOf(request) === undefined) return runAs(ANONYMOUS, () => done());
     identify(request).then((identity) => {
       if (!identity) return runAs(ANONYMOUS, () => done());
       setRequestIdentity(request, identity);
