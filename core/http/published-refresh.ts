@@ -30,12 +30,14 @@ export function specimenIdOfUrl(url: string): string | null {
 
 export function installPublishedRefresh(app: FastifyInstance, catalog: SpecimenCatalog, published: PublishedSpecimens): void {
   if (!published.shared) return;
-  app.addHook('onRequest', async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'POST') return;
+  // A plain hook, not an async one: the requests that need no refresh (every other route, a
+  // plugin specimen's hit) go on with no promise made for them.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'POST') return done();
     const id = specimenIdOfUrl(request.url);
-    if (id === null || id === 'reload') return;
+    if (id === null || id === 'reload') return done();
     const known = id === '' ? undefined : catalog.get(id);
-    if (known && known.origin !== 'published') return;
-    await published.refresh();
+    if (known && known.origin !== 'published') return done();
+    published.refresh().then(() => done(), done);
   });
 }
