@@ -23,6 +23,7 @@ import { isGuardedRoute } from './ops/admin-guard.ts';
 import { installOps } from './ops/install-ops.ts';
 import { installOpenApiCollector } from './ops/openapi.ts';
 import { resolveHostOptions, type HostOptions } from './options.ts';
+import { roomsReader } from './people/install-people.ts';
 import { peopleRoutes } from './people/routes-people.ts';
 import { ROOM_ACCESS } from './events/channels.ts';
 import type { AnyFunction } from './registry/code-registration.ts';
@@ -61,7 +62,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   loaded = true;
 
   installPublishedRefresh(app, ctx.catalog, ctx.published);
-  await installRoutes(app, ctx);
+  await installRoutes(app, ctx, roomsReader(people));
   await app.register(peopleRoutes, { people, announce: (roomId, access) => ctx.rooms.announce(roomId, ROOM_ACCESS, access) });
   await installFederation(app, ctx, host.local, host.relay);
   app.addHook('onClose', () => host.close());

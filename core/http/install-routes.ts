@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { AnnotationForms } from '../annotations/annotation-forms.ts';
 import { clientRoute } from '../assets/client-route.ts';
 import type { HostContext } from '../host-context.ts';
+import type { RoomsReader } from '../people/install-people.ts';
 import { mcpRoutes } from '../mcp/routes-mcp.ts';
 import { viewerRoutes } from '../assets/viewer-routes.ts';
 import { zarrRoutes } from '../zarr/routes-zarr.ts';
@@ -29,7 +30,8 @@ import { specimenDataRoutes } from './routes-specimen-data.ts';
 import { specimenRoutes } from './routes-specimens.ts';
 import { uploadRoutes } from './routes-uploads.ts';
 
-export async function installRoutes(app: FastifyInstance, ctx: HostContext): Promise<void> {
+/** `readable`: whether a request may read one of the rooms a snapshot it names was taken of. */
+export async function installRoutes(app: FastifyInstance, ctx: HostContext, readable: RoomsReader): Promise<void> {
   await app.register(specimenRoutes, { ctx });
   await app.register(specimenDataRoutes, { ctx });
   await app.register(processingRoutes, { ctx });
@@ -44,8 +46,8 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext): Pro
   const forms = new AnnotationForms(ctx.annotations);
   await app.register(annotationRoutes, { ctx: { options: ctx.options, files: ctx.files, annotations: ctx.annotations, forms } });
   await app.register(precomputedAnnotationRoutes, { ctx: { options: ctx.options, forms } });
-  await app.register(sceneRoutes, { ctx });
-  await app.register(snapshotRoutes, { ctx });
+  await app.register(sceneRoutes, { ctx, readable });
+  await app.register(snapshotRoutes, { ctx, readable });
   // WebSockets for the whole host (live poses; a relay's workers too), small frames unless a route raises its own.
   await app.register(websocket, { options: { maxPayload: HELLO_MAX_FRAME_BYTES, perMessageDeflate: false } });
   await app.register(historyRoutes, { ctx });

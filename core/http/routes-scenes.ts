@@ -1,7 +1,8 @@
 /**
  * @module routes-scenes
  * A room's scene: `GET/PUT /api/rooms/{room_id}/scene` (PUT with `If-Match: "<version>"`
- * answers 412 when another writer came first, and `{"snapshot": id}` restores one),
+ * answers 412 when another writer came first, and `{"snapshot": id}` restores one, to those
+ * who may read one of the rooms it was taken of: to others it is an unknown snapshot, 404),
  * `POST /api/rooms/{room_id}/layers` (`?index=N`), `PATCH` and `DELETE
  * /api/rooms/{room_id}/layers/{layer_id}`, and `GET .../layers/{layer_id}/data`: the layer's
  * result as `/data` sends it, computed again when its cache slot let it go. Bodies are checked
@@ -10,6 +11,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RoomScene, SceneLayer } from '../wire/scene-types.ts';
+import type { RoomsReader } from '../people/install-people.ts';
+import type { RoomSnapshots } from '../snapshots/service/room-snapshots.ts';
 import { parseDeliveryQuery } from '../delivery/parse-delivery.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
@@ -70,10 +73,10 @@ function indexOf(raw: unknown): number | undefined {
 /** What the scene routes read from their host. */
 export type SceneRouteDeps = Pick<HostContext, 'scenes' | 'options' | 'catalog'> &
   StaticDeliveryDeps &
-  ComputedReplyDeps & { snapshots: { restore(roomId: string, id: string, ifMatch?: number): Promise<RoomScene> } };
+  ComputedReplyDeps & { snapshots: Pick<RoomSnapshots, 'restore'> };
 
-export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteDeps; readable: RoomsReader }): Promise<void> {
+  const { ctx, readable } = opts;
   const scenes = ctx.scenes;
 
   app.get<RoomParams>(
@@ -108,7 +111,11 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
       const ifMatch = expectedVersion(request.headers['if-match']);
       const body = request.body as { snapshot?: unknown } | null;
       const restoring = typeof body === 'object' && body !== null && typeof body.snapshot === 'string' && Object.keys(body).length === 1;
-      const scene = restoring ? await ctx.snapshots.restore(roomId, body.snapshot as string, ifMatch) : await scenes.replace(roomId, request.body, ifMatch);
+      // The snapshot restored is read as its own route reads it: of rooms the request may not read, it is not there.
+      const reader = (rooms: readonly string[]) => readable(request, rooms);
+      const scene = restoring
+        ? await ctx.snapshots.restore(roomId, body.snapshot as string, reader, ifMatch)
+        : await scenes.replace(roomId, request.body, ifMatch);
       return sendScene(request, reply, scene);
     },
   );

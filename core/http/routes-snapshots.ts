@@ -8,11 +8,15 @@
  * `POST /api/snapshots` takes in (routes-session-import.ts). `GET
  * /api/rooms/{room_id}/neuroglancer` answers a Neuroglancer state of the room's scene, its URLs
  * absolute under the request's own scheme and `Host` (which the allowed-hosts guard checked).
+ * A snapshot answers (in every form, verified or restored) only those who may read one of the
+ * rooms it was taken of; to anyone else it is an unknown snapshot.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AnnotationKind } from '../wire/scene-types.ts';
 import { SNAPSHOT_CREATED_HEADER } from '../wire/wire-types.ts';
 import type { HostContext } from '../host-context.ts';
+import type { RoomsReader } from '../people/install-people.ts';
+import type { SnapshotReader } from '../snapshots/service/room-snapshots.ts';
 import { neuroglancerState, resultSegmentColors } from '../exports/neuroglancer-state.ts';
 import { resultPoints } from '../exports/neuroglancer-geometry.ts';
 import { roomOf } from './request-input.ts';
@@ -31,8 +35,10 @@ const SNAPSHOT_PARAMS = { type: 'object', required: ['id'], properties: { id: { 
 /** What the snapshot and Neuroglancer routes read from their host. */
 export type SnapshotRouteDeps = Pick<HostContext, 'snapshots' | 'scenes' | 'annotations' | 'options' | 'resultIds' | 'rooms'>;
 
-export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: SnapshotRouteDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: SnapshotRouteDeps; readable: RoomsReader }): Promise<void> {
+  const { ctx, readable } = opts;
+  // A snapshot is read by whoever may read one of the rooms it was taken of; to anyone else it is not there.
+  const readerOf = (request: FastifyRequest): SnapshotReader => (rooms) => readable(request, rooms);
 
   app.post<RoomParams>(
     '/api/rooms/:room_id/snapshots',
@@ -66,7 +72,8 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
           '`{annotations, scene: {layers, active}, view}` as compact JSON, keys sorted: exactly the bytes whose SHA-256 is the id. Each layer’s ' +
           '`result` names its bytes by blob id (`data_url` is `/api/blobs/{blob_id}`). `ETag` is `"<id>"`; `Last-Modified` and ' +
           '`X-Snapshot-Created` (milliseconds since the epoch) say when it was first taken. ' +
-          '404 when unknown or past its time-to-live, 410 when its bytes were lost anyway. Restore it into a room with `PUT /api/rooms/{room}/scene ' +
+          '404 when unknown, past its time-to-live, or taken of rooms none of which the request may read; 410 when its bytes were lost anyway. ' +
+          'Restore it into a room with `PUT /api/rooms/{room}/scene ' +
           '{"snapshot": id}`. With `?format=bundle`: the snapshot as a session file (`application/x-tar`, `<id>.vitrine`, an attachment) ' +
           'holding its document and every byte it pins, which `POST /api/snapshots` takes in on any host.',
         params: SNAPSHOT_PARAMS,
@@ -75,7 +82,7 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
     },
     async (request, reply) => {
       if (request.query.format === 'bundle') {
-        const { chunks, length } = await ctx.snapshots.session(request.params.id);
+        const { chunks, length } = await ctx.snapshots.session(request.params.id, readerOf(request));
         return reply
           .header('cache-control', IMMUTABLE)
           .header('content-disposition', `attachment; filename="${request.params.id}.vitrine"`)
@@ -83,7 +90,7 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
           .type(SESSION_MEDIA_TYPE)
           .send(Readable.from(chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)), { objectMode: false }));
       }
-      const snapshot = await ctx.snapshots.get(request.params.id);
+      const snapshot = await ctx.snapshots.get(request.params.id, readerOf(request));
       // The body is sent as stored, never re-serialised: hashing it must give the id.
       return reply
         .header('cache-control', IMMUTABLE)
@@ -102,11 +109,12 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
         summary: 'Whether a snapshot can be made again: each layer computed anew with the plugin version it pinned',
         description:
           '`{"snapshot", "layers": [{"id", "status", "plugin", "version", "result_id", "computed_result_id"?, "detail"?}]}`: `status` is `same` ' +
-          '(the same result id), `differs` (with both ids) or `unavailable` (its version is no longer kept, or it cannot be computed here).',
+          '(the same result id), `differs` (with both ids) or `unavailable` (its version is no longer kept, or it cannot be computed here). ' +
+          '404 as `GET /api/snapshots/{id}` answers it.',
         params: SNAPSHOT_PARAMS,
       },
     },
-    async (request, reply) => reply.header('cache-control', 'no-store').send(await ctx.snapshots.verify(request.params.id)),
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await ctx.snapshots.verify(request.params.id, readerOf(request))),
   );
 
   app.get<RoomParams>(

@@ -5,7 +5,8 @@
  * 401 before anything else runs), and before its input is checked a request that names a room, in its
  * path or as the `room_id` its schema takes (absent: the default room), is checked against the
  * room's access: reads by GET and HEAD, writes by every other method. A route whose rooms are
- * elsewhere (MCP's tool calls) says so in its `config.roomAccess`.
+ * elsewhere (MCP's tool calls) says so in its `config.roomAccess`; one that reaches rooms only
+ * through what it names (a snapshot's) asks a {@link RoomsReader} once it has read them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError, isHostError } from '../errors.ts';
@@ -57,6 +58,17 @@ function ticketOf(request: FastifyRequest): string | undefined {
   if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
   const ticket = (request.query as Record<string, unknown> | undefined)?.ticket;
   return typeof ticket === 'string' ? ticket : undefined;
+}
+
+/**
+ * Whether a request may read one of `rooms` at least: for what it reaches through something
+ * else it names (a snapshot, which belongs to the rooms it was taken of), asked by the route.
+ */
+export type RoomsReader = (request: FastifyRequest, rooms: readonly string[]) => Promise<boolean>;
+
+/** The {@link RoomsReader} of `people`, for the routes. */
+export function roomsReader(people: People): RoomsReader {
+  return (request, rooms) => people.mayAny(rooms, requestIdentity(request), 'read');
 }
 
 export interface PeopleHookOptions {

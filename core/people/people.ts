@@ -90,6 +90,13 @@ export class People {
     return access;
   }
 
+  /** Whether `who` may `want` one of `roomIds` at least; an empty list names no room, so anyone may. */
+  async mayAny(roomIds: readonly string[], who: Identity | null, want: Want): Promise<boolean> {
+    if (roomIds.length === 0) return true;
+    const records = await Promise.all(roomIds.map((roomId) => this.stores.access.get(roomId)));
+    return records.some((access, i) => accessRefusal(roomIds[i]!, access, who, want) === null);
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled([this.stores.users.close(), this.stores.access.close()]);
   }

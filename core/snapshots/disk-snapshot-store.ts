@@ -7,6 +7,7 @@
  */
 import type { DataStore } from '../durable/data-store.ts';
 import type { SnapshotRecord, SnapshotStore } from './snapshot-store.ts';
+import { roomsOf } from './snapshot-rooms.ts';
 
 const SWEEP_MS = 60_000;
 
@@ -27,14 +28,14 @@ export class DiskSnapshotStore implements SnapshotStore {
   }
 
   async put(id: string, record: SnapshotRecord, ttlMs: number): Promise<void> {
-    const stored: Stored = { json: record.json, created: record.created, pins: record.pins, until: Date.now() + ttlMs };
+    const stored: Stored = { json: record.json, created: record.created, pins: record.pins, ...roomsOf(record), until: Date.now() + ttlMs };
     await this.#store.write(() => this.#db.put(id, stored));
   }
 
   async get(id: string): Promise<SnapshotRecord | null> {
     const stored = this.#db.get(id);
     if (!stored || stored.until <= Date.now()) return null;
-    return { json: stored.json, created: stored.created, pins: stored.pins };
+    return { json: stored.json, created: stored.created, pins: stored.pins, ...roomsOf(stored) };
   }
 
   async #sweep(): Promise<void> {

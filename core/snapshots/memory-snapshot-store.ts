@@ -12,6 +12,7 @@ import { createHostError } from '../errors.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { MarkPool, splitDocument, type SplitDocument } from './snapshot-marks.ts';
 import type { ResultPins, SnapshotRecord, SnapshotStore } from './snapshot-store.ts';
+import { roomsOf } from './snapshot-rooms.ts';
 
 /** Snapshots one host keeps, and the characters of their records by default (annotations counted once per content). */
 const MAX_SNAPSHOTS = 10_000;
@@ -29,7 +30,13 @@ interface Kept {
   doc: SplitDocument;
   created: number;
   pins: unknown;
+  rooms?: string[];
   until: number;
+}
+
+/** Characters a record takes besides its marks: its document's head and tail, and the rooms it names. */
+function frameOf(doc: SplitDocument, rooms: string[] | undefined): number {
+  return doc.head.length + doc.tail.length + (rooms?.reduce((n, room) => n + room.length, 0) ?? 0);
 }
 
 export class MemorySnapshotStore implements SnapshotStore {
@@ -60,28 +67,29 @@ export class MemorySnapshotStore implements SnapshotStore {
     if (!record) return;
     this.#records.delete(id);
     this.#marks.give(record.doc.marks);
-    this.#frames -= record.doc.head.length + record.doc.tail.length;
+    this.#frames -= frameOf(record.doc, record.rooms);
   }
 
   async put(id: string, record: SnapshotRecord, ttlMs: number): Promise<void> {
     const doc = splitDocument(record.json);
     const replacing = this.#records.has(id);
-    const added = this.#marks.added(doc.marks) + doc.head.length + doc.tail.length;
+    const added = this.#marks.added(doc.marks) + frameOf(doc, record.rooms);
     if (!replacing && (this.#records.size >= this.#maxSnapshots || this.bytes + added > this.#maxBytes)) {
       const what = this.#records.size >= this.#maxSnapshots ? `more than ${this.#maxSnapshots} snapshots` : 'another snapshot';
       throw createHostError('SPC_ERR_HOST_CANNOT_KEEP', what, String(added), String(this.bytes), `${this.#maxBytes} (snapshot records)`);
     }
-    const kept: Kept = { doc: { ...doc, marks: this.#marks.take(doc.marks) }, created: record.created, pins: record.pins, until: Date.now() + ttlMs };
+    const marks = this.#marks.take(doc.marks);
+    const kept: Kept = { doc: { ...doc, marks }, created: record.created, pins: record.pins, ...roomsOf(record), until: Date.now() + ttlMs };
     this.#drop(id);
     this.#records.set(id, kept);
-    this.#frames += doc.head.length + doc.tail.length;
+    this.#frames += frameOf(doc, kept.rooms);
   }
 
   async get(id: string): Promise<SnapshotRecord | null> {
     const record = this.#records.get(id);
     if (!record || record.until <= Date.now()) return null;
     const { head, marks, tail } = record.doc;
-    return { json: head + marks.join(',') + tail, created: record.created, pins: record.pins };
+    return { json: head + marks.join(',') + tail, created: record.created, pins: record.pins, ...roomsOf(record) };
   }
 
   close(): void {

@@ -18,6 +18,11 @@ export interface SnapshotRecord {
   created: number;
   /** Whatever the pins gave back (blob references on a Redis service). */
   pins: unknown;
+  /**
+   * The rooms it was taken of (one room's content taken of another room is the same snapshot):
+   * whoever may read one of them may read it. Absent: no room's, so anyone may (see snapshot-rooms.ts).
+   */
+  rooms?: string[];
 }
 
 export interface SnapshotStore {

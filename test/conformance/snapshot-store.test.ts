@@ -3,9 +3,10 @@
  * The SnapshotStore and ResultPins contract, written once and run against both homes: one
  * host's memory (records in a map, results pinned in a byte budget) and a Redis service (records
  * in a real redis-server, results' blobs kept in its blob store). A record comes back as it was
- * put and is gone after its time-to-live; pinned results stay whole whatever else the holder
- * does, and results lost anyway are reported lost. A lone host's data folder is the third home
- * (records in its store, results as blobs in its folder), and keeps both across a restart. Then
+ * put, with the rooms it was taken of, and is gone after its time-to-live; pinned results stay
+ * whole whatever else the holder does, and results lost anyway are reported lost. A lone host's
+ * data folder is the third home (records in its store, results as blobs in its folder), and
+ * keeps both across a restart. Then
  * what only one home does: the memory pins never let the budget evict them, and past the budget a
  * new snapshot's pins are refused (507) while the older ones hold; a Redis blob evicted from
  * under a pin is seen as lost.
@@ -52,6 +53,11 @@ function snapshotCases(label: string, make: () => SnapshotHarness): void {
       expect(await store.get(key)).toBeNull();
       await store.put(key, { json: '{"scene":{}}', created: 1234, pins: [1, 'two'] }, 60_000);
       expect(await store.get(key)).toEqual({ json: '{"scene":{}}', created: 1234, pins: [1, 'two'] });
+      // The rooms it was taken of come back with it; a record of no room's names none.
+      const owned = id();
+      await store.put(owned, { json: '{"scene":{}}', created: 99, pins: null, rooms: ['a', 'b'] }, 60_000);
+      expect(await store.get(owned)).toEqual({ json: '{"scene":{}}', created: 99, pins: null, rooms: ['a', 'b'] });
+      expect(Object.keys((await store.get(key))!)).not.toContain('rooms');
       const short = id();
       await store.put(short, { json: '{}', created: 1, pins: null }, 30);
       await waitFor(async () => ((await store.get(short)) === null ? true : undefined), 'the short-lived record to expire');

@@ -5,7 +5,10 @@
  * a login proxy's header from an address the host does not trust. A route that names a room (in
  * its path, or as `room_id`) refuses those the room refuses: reads 404, writes 403 (401 when
  * anonymous); every other route is listed here by name as using no room, so a room route added
- * later and left unguarded fails this test instead of leaking a closed room.
+ * later and left unguarded fails this test instead of leaking a closed room. A route naming a
+ * snapshot is asked about a snapshot of each room (one of its own content): it answers as the
+ * room's reads do, an unknown snapshot's 404 to those the room refuses, a verify (a POST that
+ * only reads) included.
  */
 import { describe, expect, it } from 'vitest';
 import { fileTestApp } from '../helpers/create-test-app.ts';
@@ -22,16 +25,21 @@ const NOT_ROOM = new Set([
   'GET /api/events', 'DELETE /api/jobs/:id', 'GET /api/jobs/:id/events', 'GET /api/jobs/:id/progress', 'GET /api/jobs/:id/result',
   'GET /api/results/:store', 'GET /api/results/:store*', 'GET /api/specimens', 'GET /api/specimens/', 'GET /api/specimens/reload',
   'GET /api/specimens/:id', 'PUT /api/specimens/:id', 'DELETE /api/specimens/:id', 'GET /api/specimens/:id/thumbnail',
-  'GET /api/snapshots/:id', 'GET /api/processing/functions', 'GET /api/processing/functions/:name/schema',
+  'GET /api/processing/functions', 'GET /api/processing/functions/:name/schema',
   'GET /api/processing/cache/stats', 'POST /api/processing/cache/clear', 'GET /api/blobs/:blob_id', 'POST /api/uploads',
   'GET /api/colormaps', 'POST /api/tickets', 'GET /api/me', 'GET /docs', 'GET /docs/', 'GET /docs/static/theme/vitrine.css', 'GET /docs/static/index.html',
   'GET /docs/static/swagger-initializer.js', 'GET /docs/*', 'GET /docs/json', 'GET /docs/yaml', 'GET /openapi.json', 'GET /metrics',
   'GET /mcp', 'DELETE /mcp', 'GET /healthz', 'GET /readyz', 'GET /client.js', 'PUT /api/rooms/:room_id/access',
-  // A session file taken in, a snapshot verified, the plugins deployed: no room is named.
-  'POST /api/snapshots', 'POST /api/snapshots/:id/verify', 'GET /api/plugins',
+  // A session file taken in, the plugins deployed: no room is named.
+  'POST /api/snapshots', 'GET /api/plugins',
 ]);
 
-const REFUSALS = new Set(['SPC_ERR_ROOM_NOT_VISIBLE', 'SPC_ERR_ROOM_SIGN_IN', 'SPC_ERR_ROOM_WRITE_FORBIDDEN']);
+/** Routes that name a snapshot: asked about one of the room's; a refused read is an unknown snapshot. */
+const SNAPSHOT_ROUTES = new Set(['GET /api/snapshots/:id', 'POST /api/snapshots/:id/verify']);
+/** Routes that only read although not by GET. */
+const POST_READS = new Set(['POST /api/snapshots/:id/verify']);
+
+const REFUSALS = new Set(['SPC_ERR_ROOM_NOT_VISIBLE', 'SPC_ERR_ROOM_SIGN_IN', 'SPC_ERR_ROOM_WRITE_FORBIDDEN', 'SPC_ERR_SNAPSHOT_NOT_FOUND']);
 
 type Who = 'own' | 'ed' | 'vi' | 'other' | 'anonymous' | 'forged';
 const WHO: Who[] = ['own', 'ed', 'vi', 'other', 'anonymous', 'forged'];
@@ -44,7 +52,8 @@ function headersOf(who: Who): Record<string, string> {
 
 /** A request on `route` naming room `r`: in its path, its query and (for writes) its body. MCP calls a tool on it. */
 function requestOf(route: Route, r: string, who: Who): { url: string; init: RequestInit } {
-  const path = route.url.replace(':room_id', encodeURIComponent(r)).replace(/:[a-z_]+/g, 'x').replace('*', 'x');
+  const named = SNAPSHOT_ROUTES.has(`${route.method} ${route.url}`) ? route.url.replace(':id', snapshots.get(r)!) : route.url;
+  const path = named.replace(':room_id', encodeURIComponent(r)).replace(/:[a-z_]+/g, 'x').replace('*', 'x');
   const headers: Record<string, string> = { ...headersOf(who), accept: 'application/json' };
   if (route.method === 'GET') return { url: `${host.url}${path}?room_id=${encodeURIComponent(r)}`, init: { headers } };
   const body = route.url === '/mcp' ? mcpCall(r) : { room_id: r };
@@ -72,11 +81,23 @@ async function refusalOf(route: Route, r: string, who: Who): Promise<{ status: n
 }
 
 function expected(route: Route, who: Who): number | null {
-  const write = route.method !== 'GET';
+  const write = route.method !== 'GET' && !POST_READS.has(`${route.method} ${route.url}`);
   if (who === 'own' || who === 'ed') return null;
   if (who === 'vi') return write ? 403 : null;
   if (who === 'other') return write ? 403 : 404;
   return write ? 401 : 404;
+}
+
+/** Each room's snapshot by room: taken of its own content (a mark naming it), so no other room's is the same. */
+const snapshots = new Map<string, string>();
+
+async function takeSnapshot(r: string): Promise<void> {
+  const headers = { ...bearer(people.tokens.own!), 'content-type': 'application/json' };
+  const mark = JSON.stringify({ kind: 'point', points: [[0, 0, 0]], label: r });
+  expect((await fetch(`${host.url}/api/rooms/${r}/annotations`, { method: 'POST', headers, body: mark })).status).toBe(201);
+  const taken = await fetch(`${host.url}/api/rooms/${r}/snapshots`, { method: 'POST', headers });
+  expect(taken.status).toBe(201);
+  snapshots.set(r, ((await taken.json()) as { id: string }).id);
 }
 
 async function closedRoom(): Promise<string> {
@@ -85,6 +106,13 @@ async function closedRoom(): Promise<string> {
   const headers = { ...bearer(people.tokens.own!), 'content-type': 'application/json' };
   const set = await fetch(`${host.url}/api/rooms/${r}/access`, { method: 'PUT', headers, body });
   expect(set.status).toBe(200);
+  await takeSnapshot(r);
+  return r;
+}
+
+async function openRoom(): Promise<string> {
+  const r = room('open');
+  await takeSnapshot(r);
   return r;
 }
 
@@ -104,7 +132,7 @@ describe('every route against a closed room', () => {
     const roomRoutes = routeTable(host.app).filter((route) => !NOT_ROOM.has(`${route.method} ${route.url}`));
     expect(roomRoutes.length).toBeGreaterThan(25);
     const closed = await closedRoom();
-    const open = room('open');
+    const open = await openRoom();
     const got: string[] = [];
     const want: string[] = [];
     for (const route of roomRoutes) {

@@ -11,7 +11,10 @@
  * scene and view into a room: each layer whose bytes the host still holds (pinned, so while the
  * snapshot lives) shows them at once, any other is computed again from its source. A snapshot
  * also travels as a session file (write-session.ts, read-session.ts): its document and the
- * bytes it pins, taken in by another host under the same id, its bytes pinned there.
+ * bytes it pins, taken in by another host under the same id, its bytes pinned there. Every
+ * read of a snapshot (its document, its session file, verifying it, restoring it) is asked with
+ * who may read which rooms: a snapshot of rooms the asker may not read is not there to them
+ * (snapshot-rooms.ts), the same 404 as an unknown one, so a closed room's name never shows.
  */
 import { boundFrame } from '../../annotations/layer-frame.ts';
 import { renderStableJson } from '../../annotations/chunked-render.ts';
@@ -24,6 +27,7 @@ import type { StoredResult } from '../../results/stored-result.ts';
 import { readSession } from '../read-session.ts';
 import { namedResults } from '../session-layout.ts';
 import type { ResultPins, SnapshotStore } from '../snapshot-store.ts';
+import { roomsAfterTaking, roomsOf } from '../snapshot-rooms.ts';
 import { writeSession } from '../write-session.ts';
 import { COMPUTATION_FAILURES, slotOf } from '../../scenes/service/layer-runs.ts';
 import { asIsFileResult } from '../../scenes/service/file-layers.ts';
@@ -34,6 +38,12 @@ import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
 import type { RoomRecorder } from '../../history/room-recorder.ts';
 import { pinnedVersion } from '../../scenes/service/pinned-versions.ts';
 import { verifySnapshot, type SnapshotVerification } from './snapshot-verify.ts';
+
+/**
+ * Whether the one asking for a snapshot may read one of `rooms`, the rooms it was taken of (an
+ * empty list: no room's, anyone may).
+ */
+export type SnapshotReader = (rooms: readonly string[]) => Promise<boolean>;
 
 /** A snapshot as the host answers it: the document's bytes as hashed, its id, and when it was first taken (ms since the epoch). */
 export interface StoredSnapshot {
@@ -111,8 +121,9 @@ export class RoomSnapshots {
     const ttlMs = ttlSeconds * 1000;
     const known = await store.get(id);
     const pinned = await pins.pin(id, results, ttlMs);
+    const owners = roomsAfterTaking(known, roomId);
     try {
-      await store.put(id, { json, created: known?.created ?? Date.now(), pins: pinned }, ttlMs);
+      await store.put(id, { json, created: known?.created ?? Date.now(), pins: pinned, ...(owners ? { rooms: owners } : {}) }, ttlMs);
     } catch (error) {
       // Refused: the results pinned for it are let go, unless an earlier take still keeps them.
       if (!known) pins.release?.(id);
@@ -124,11 +135,11 @@ export class RoomSnapshots {
 
   /**
    * The snapshot: `json`, the very bytes its id hashes, and when it was first taken; 404 when
-   * unknown or expired, 410 when its bytes were lost although pinned.
+   * unknown, expired or of rooms `reader` may not read, 410 when its bytes were lost although pinned.
    */
-  async get(id: string): Promise<StoredSnapshot> {
+  async get(id: string, reader: SnapshotReader): Promise<StoredSnapshot> {
     const record = await this.#deps.store.get(id);
-    if (!record) throw createHostError('SPC_ERR_SNAPSHOT_NOT_FOUND', id);
+    if (!record || !(await reader(record.rooms ?? []))) throw createHostError('SPC_ERR_SNAPSHOT_NOT_FOUND', id);
     if (!(await this.#deps.pins.intact(id, record.pins))) {
       throw createHostError(
         'SPC_ERR_SNAPSHOT_LOST',
@@ -143,8 +154,8 @@ export class RoomSnapshots {
    * `GET /api/snapshots/{id}?format=bundle`: the snapshot as a session file's pieces.
    * @throws SPC_ERR_SNAPSHOT_NOT_FOUND, or SPC_ERR_SNAPSHOT_LOST when a pinned result is gone.
    */
-  async session(id: string): Promise<{ chunks: Uint8Array[]; length: number }> {
-    const snapshot = await this.get(id);
+  async session(id: string, reader: SnapshotReader): Promise<{ chunks: Uint8Array[]; length: number }> {
+    const snapshot = await this.get(id, reader);
     const results = new Map<string, StoredResult>();
     for (const resultId of namedResults(JSON.parse(snapshot.json) as SnapshotDocument)) {
       const result = await this.#deps.sources.resultIds.find(resultId);
@@ -168,7 +179,10 @@ export class RoomSnapshots {
     const ttlMs = ttlSeconds * 1000;
     const known = await store.get(session.id);
     const pinned = await pins.pin(session.id, results, ttlMs);
-    await store.put(session.id, { json: session.json, created: known?.created ?? session.created, pins: pinned }, ttlMs);
+    // Taken in, a snapshot new here is no room's (whoever holds the file could give its bytes to
+    // anyone); one kept here already stays its rooms', so no file brought in opens a closed room's.
+    const rooms = known ? roomsOf(known) : {};
+    await store.put(session.id, { json: session.json, created: known?.created ?? session.created, pins: pinned, ...rooms }, ttlMs);
     return { id: session.id, url: `/?snapshot=${session.id}` };
   }
 
@@ -185,14 +199,14 @@ export class RoomSnapshots {
   }
 
   /** `POST /api/snapshots/{id}/verify`: each layer computed again with its pinned version, compared. */
-  async verify(id: string): Promise<SnapshotVerification> {
-    const snapshot = JSON.parse((await this.get(id)).json) as SnapshotDocument;
+  async verify(id: string, reader: SnapshotReader): Promise<SnapshotVerification> {
+    const snapshot = JSON.parse((await this.get(id, reader)).json) as SnapshotDocument;
     return verifySnapshot(this.#deps.sources, id, snapshot);
   }
 
   /** `PUT .../scene {"snapshot": id}`: the snapshot's scene, view and annotations become the room's. */
-  async restore(roomId: string, id: string, ifMatch?: number): Promise<RoomScene> {
-    const snapshot = JSON.parse((await this.get(id)).json) as SnapshotDocument;
+  async restore(roomId: string, id: string, reader: SnapshotReader, ifMatch?: number): Promise<RoomScene> {
+    const snapshot = JSON.parse((await this.get(id, reader)).json) as SnapshotDocument;
     // A layer pinned to a version this host no longer keeps is refused now, before the room changes.
     for (const layer of snapshot.scene.layers) pinnedVersion(this.#deps.sources, layer.source);
     const scene = await this.#deps.scenes.restore(roomId, this.#restorable(snapshot), ifMatch);
