@@ -31,6 +31,16 @@ export function stampedData(event: string, data: unknown): unknown {
   return by === undefined ? data : { ...data, by };
 }
 
+/**
+ * `value` saying who makes it (`by`): the user the work in progress is done for, or nothing
+ * outside any request; whatever `value` said of that itself (a body, a recorded copy) is dropped.
+ */
+export function madeByActing<T extends object>(value: T): T & { by?: string } {
+  const { by: _said, ...rest } = value as T & { by?: string };
+  const by = acting.getStore();
+  return (by === undefined ? rest : { ...rest, by }) as T & { by?: string };
+}
+
 /** Whether a hub channel is a room's. */
 export function isRoomChannel(channel: string): boolean {
   return channel.startsWith(ROOM_CHANNEL_PREFIX);

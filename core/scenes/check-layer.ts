@@ -3,7 +3,7 @@
  * What a request may say about layers, checked field by field with each error naming its path:
  * a new layer (`POST .../layers`, each of `PUT .../scene`'s `layers`), a change to one (`PATCH`:
  * the fields given are merged, `null` takes a display field back to its default), and the body
- * of `PUT .../scene`. A layer's `result` and `stale` are the host's to set: sent back, they are ignored.
+ * of `PUT .../scene`. A layer's `result`, `stale` and `by` are the host's to set: sent back, they are ignored.
  */
 import type { LayerDisplay, LayerKind, LayerSource } from '../wire/scene-types.ts';
 import { bad, DISPLAY_CHECKS, DISPLAY_FIELDS, isObject, onlyMembers } from './check-display.ts';
@@ -25,13 +25,15 @@ export interface LayerChange {
   kind?: LayerKind;
   display: { [K in keyof LayerDisplay]?: LayerDisplay[K] | null };
   active?: true;
+  /** Who makes the change, as the host knows them (never read from the body). */
+  by?: string;
 }
 
 /** What `PUT .../scene` asks for: layers bottom first and the active one, or a snapshot to restore. */
 export type SceneInput = { layers: LayerInput[]; active?: string | null } | { snapshot: string };
 
 /** Fields the host sets: one sent back (a scene read and put again) is ignored. */
-const HOST_FIELDS = ['result', 'stale'];
+const HOST_FIELDS = ['result', 'stale', 'by'];
 const LAYER_FIELDS = ['id', 'source', 'kind', ...HOST_FIELDS, ...DISPLAY_FIELDS];
 const CHANGE_FIELDS = ['id', 'source', 'kind', ...HOST_FIELDS, 'active', ...DISPLAY_FIELDS];
 

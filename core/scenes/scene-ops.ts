@@ -15,9 +15,13 @@ import { makeLayerId } from './layer-ids.ts';
 import { fitLayerSteps, type StepCounts } from './layer-steps.ts';
 import { MAX_LAYERS } from './scene-limits.ts';
 import { checkLayerBytes, checkSceneBytes } from './scene-size.ts';
+import { stableJson } from '../wire/stable-json.ts';
 
-/** A layer ready to store: its kind decided (the host fills it from the source when not given). */
-export type LayerDraft = LayerInput & { kind: LayerKind; result?: LayerResult; stale?: LayerStale };
+/**
+ * A layer ready to store: its kind decided (the host fills it from the source when not given),
+ * and who makes it (`by`, as the host knows them; absent when no one is known to).
+ */
+export type LayerDraft = LayerInput & { kind: LayerKind; result?: LayerResult; stale?: LayerStale; by?: string };
 
 /** One change: the scene after it, or null when it changes nothing. */
 export type SceneOp = (scene: RoomScene) => RoomScene | null;
@@ -39,7 +43,15 @@ export function composeLayer(id: string, draft: LayerDraft): SceneLayer {
   }
   if (draft.result) layer.result = draft.result;
   if (draft.result && draft.stale) layer.stale = draft.stale;
+  if (draft.by !== undefined) layer.by = draft.by;
   return layer as unknown as SceneLayer;
+}
+
+/** Whether two layers are the same, whoever changed each last (field order aside). */
+function sameLayer(a: SceneLayer, b: SceneLayer): boolean {
+  const { by: _a, ...restA } = a;
+  const { by: _b, ...restB } = b;
+  return stableJson(restA) === stableJson(restB);
 }
 
 function finish(roomId: string, scene: RoomScene, changed: ReadonlySet<string>): RoomScene {
@@ -76,7 +88,9 @@ export function replaceLayers(roomId: string, drafts: LayerDraft[], active?: str
       const before = scene.layers.find((layer) => layer.id === id);
       // A layer that keeps its source keeps its result (and whether that result is stale).
       const kept = before?.result && sameSource(before.source, draft.source) ? { ...draft, result: before.result, stale: before.stale } : draft;
-      return composeLayer(id, kept);
+      const layer = composeLayer(id, kept);
+      // A layer given again as it was is not changed: it keeps who changed it last.
+      return before && sameLayer(layer, before) ? before : layer;
     });
     const ids = layers.map((layer) => layer.id);
     if (active !== undefined && active !== null && !ids.includes(active)) throw bad('active', `names '${active}', which is not one of the layers given`);
@@ -118,9 +132,12 @@ export function patchLayer(roomId: string, id: string, change: LayerChange & { k
       else if (field in DISPLAY_DEFAULTS) next[field] = (DISPLAY_DEFAULTS as Record<string, unknown>)[field];
       else delete next[field];
     }
-    const layer = composeLayer(id, next as unknown as LayerDraft);
+    const composed = composeLayer(id, next as unknown as LayerDraft);
     const active = change.active ? id : scene.active;
-    if (JSON.stringify(layer) === JSON.stringify(old) && active === scene.active) return null;
+    const same = sameLayer(composed, old);
+    if (same && active === scene.active) return null;
+    // Only a change of the layer itself says who made it (making it active changes the scene).
+    const layer = same ? old : change.by !== undefined ? { ...composed, by: change.by } : composed;
     const layers = scene.layers.map((l, i) => (i === at ? layer : l));
     return finish(roomId, { version: scene.version, layers, active }, new Set([id]));
   };

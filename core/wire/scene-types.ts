@@ -100,6 +100,11 @@ export interface SceneLayer extends LayerDisplay {
   result?: LayerResult;
   /** Set by the host: the layer still shows `result`, but its source no longer gives it. */
   stale?: LayerStale;
+  /**
+   * Set by the host: who made the layer's last change (adding it, or changing its source or how
+   * it looks), as the host knows them: a user's name, or `anonymous`. Never read from a request.
+   */
+  by?: string;
 }
 
 /**

@@ -2,8 +2,8 @@
  * @module people.test
  * Who a request is, and what a closed room lets them do, on a real host over real HTTP: a user's
  * token names its user, an unknown one is a 401 on any route, the admin token is an admin; a
- * known user's marks are authored by that user whatever the body says, and its changes' events
- * carry `by`; a ticket opens a stream once; a room is open until its first user closes it, and
+ * known user's marks are authored by that user whatever the body says, its changes' events
+ * carry `by`, and each layer says who made its last change; a ticket opens a stream once; a room is open until its first user closes it, and
  * then only its owner (or an admin) changes its access.
  */
 import { describe, expect, it } from 'vitest';
@@ -62,6 +62,26 @@ describe('tokens', () => {
     } finally {
       stream.close();
     }
+  });
+
+  it("records in each layer who made its last change, never what a body says", async () => {
+    const r = room('layer-by');
+    const layers = async () => ((await call('GET', `/api/rooms/${r}/scene`)).body!.layers as { id: string; by?: string }[]);
+    const ramp = { id: 'a', source: { function: 'ramp', params: {} }, by: 'mallory' };
+    expect((await call('POST', `/api/rooms/${r}/layers`, as('ada'), ramp)).body).toMatchObject({ id: 'a', by: 'ada' });
+    expect((await call('PATCH', `/api/rooms/${r}/layers/a`, as('bob'), { opacity: 0.5, by: 'mallory' })).body).toMatchObject({ by: 'bob' });
+    // A change that changes nothing of the layer (the same opacity; making it active) says nothing of who.
+    await call('PATCH', `/api/rooms/${r}/layers/a`, as('cy'), { opacity: 0.5, active: true });
+    expect((await layers()).map((l) => l.by)).toEqual(['bob']);
+    // The scene put again with one more layer: the layer given as it was keeps its author; the new one is the writer's.
+    const [a] = await layers();
+    expect((await call('PUT', `/api/rooms/${r}/scene`, {}, { layers: [{ ...a, by: 'mallory' }, { id: 'b', source: ramp.source }] })).status).toBe(200);
+    expect((await layers()).map((l) => [l.id, l.by])).toEqual([['a', 'bob'], ['b', 'anonymous']]);
+    // A snapshot restored into another room is the restorer's change.
+    const taken = await call('POST', `/api/rooms/${r}/snapshots`, as('ada'));
+    const into = room('layer-by-into');
+    const restored = await call('PUT', `/api/rooms/${into}/scene`, as('cy'), { snapshot: taken.body!.id });
+    expect((restored.body!.layers as { by?: string }[]).map((l) => l.by)).toEqual(['cy', 'cy']);
   });
 });
 

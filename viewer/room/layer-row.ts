@@ -3,7 +3,8 @@
  * One layer in the page's layer list: which is active (the room's entry), visibility, name,
  * kind and status (computing, stale or failed, with why), opacity, colour map (for images and
  * points), the plugin and version that made it with the changes of version it offers
- * (version-offers.ts), up, down and remove. A row is updated in place, so a slider being
+ * (version-offers.ts), who made its last change ("by ada", said in full in its tooltip), up,
+ * down and remove. A row is updated in place, so a slider being
  * dragged is never rebuilt under the pointer; it only reports what the user does.
  */
 import type { LayerDisplay, LayerKind, LayerSource, LayerStale } from '../../core/wire/scene-types.ts';
@@ -32,6 +33,8 @@ export interface LayerRowState {
   stale?: LayerStale;
   /** Changes of version the row offers (version-offers.ts). */
   offers?: VersionOffer[];
+  /** Who made the layer's last change, as the host recorded it (null: not known). */
+  by: string | null;
 }
 
 /** What the user did on a row. */
@@ -61,6 +64,7 @@ export class LayerRow {
   readonly #kind: HTMLElement;
   readonly #status: HTMLElement;
   readonly #made: HTMLElement;
+  readonly #by: HTMLElement;
   readonly #offers: HTMLElement;
   readonly #retarget: (offer: VersionOffer) => void;
   #offered = '';
@@ -90,6 +94,7 @@ export class LayerRow {
     this.#kind = h('span', { class: 'layer-kind' });
     this.#status = h('span', { class: 'layer-status', 'data-testid': 'layer-status', 'aria-live': 'polite' });
     this.#made = h('span', { class: 'layer-made', 'data-testid': 'layer-made' });
+    this.#by = h('span', { class: 'layer-by', 'data-testid': 'layer-by' });
     this.#offers = h('span', { class: 'layer-offers' });
     this.#retarget = (offer) => actions.retarget(id, offer);
     this.#opacity = h('input', {
@@ -142,7 +147,7 @@ export class LayerRow {
         { class: 'layer-controls' },
         h('label', { class: 'slice-row' }, h('span', { class: 'slice-axis' }, 'opacity'), this.#opacity, this.#opacityValue),
         this.#colormapRow,
-        h('div', { class: 'slice-row layer-code' }, this.#made, this.#offers),
+        h('div', { class: 'slice-row layer-code' }, this.#made, this.#by, this.#offers),
       ),
     );
   }
@@ -164,6 +169,8 @@ export class LayerRow {
       this.#opacityValue.textContent = state.opacity.toFixed(2);
     }
     this.#showMade(state);
+    this.#by.textContent = state.by ? `by ${state.by}` : '';
+    this.#by.title = state.by ? `${state.by} made the last change to this layer` : '';
     this.#colormapRow.hidden = state.colormap === null;
     if (state.colormap !== null) this.#colormap.value = state.colormap;
     const offers = [...this.#offers.querySelectorAll('button')];

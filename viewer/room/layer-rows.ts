@@ -3,7 +3,7 @@
  * The rows the page's layer list and the VR panel's show for a scene: each layer's name, kind,
  * display, whether it is active or selected, its status (computing until it has a result,
  * else what its loader last said; `stale` with why for a layer whose source no longer gives what
- * it shows) and what made it (layer-made.ts).
+ * it shows), what made it (layer-made.ts) and who made its last change.
  */
 import type { RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
 import type { VrLayerRow } from '../xr/vr-layer-list.ts';
@@ -42,6 +42,7 @@ export function layerRows(
       status: said.status,
       detail: said.detail,
       made: layerMade(layer),
+      by: layer.by ?? null,
       source: layer.source,
       ...(layer.stale ? { stale: layer.stale } : {}),
     };

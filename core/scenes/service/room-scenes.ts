@@ -8,10 +8,13 @@
  * result it shows (layer-steps.ts); a change that moves the points a bound layer takes (a new
  * affine: moved-points.ts) has it computed again. The room's entry and the active layer stay
  * one (entry-link.ts): this service hears every change of a room's entry on its host's event hub.
+ * Each layer a request adds or changes records who made it (`by`: the request's user, or
+ * `anonymous`), never what a body says.
  */
 import { boundFrame } from '../../annotations/layer-frame.ts';
 import type { LayerKind, LayerSource, RoomScene, SceneLayer } from '../../wire/scene-types.ts';
 import type { RoomEntry } from '../../wire/wire-types.ts';
+import { madeByActing } from '../../events/acting-user.ts';
 import { ROOM_CHANNEL_PREFIX } from '../../events/channels.ts';
 import type { EventHub } from '../../events/event-hub.ts';
 import { layerSlot } from '../../events/layer-slots.ts';
@@ -91,7 +94,7 @@ export class RoomScenes implements EntryScenes {
     // A layer that keeps its id and source keeps its result: the step and channels it names are checked against it.
     const stepping = input.layers.filter((layer) => namesSteps(layer));
     await Promise.all(stepping.map((layer) => this.#checkSteps(layer, had(layer.id), layer.source, `layers[${input.layers.indexOf(layer)}]`)));
-    const write = await this.#deps.store.replace(roomId, asked.map((a) => a.draft), input.active, ifMatch);
+    const write = await this.#deps.store.replace(roomId, asked.map((a) => madeByActing(a.draft)), input.active, ifMatch);
     // The scene keeps the order given: the i-th layer stored is the i-th asked for.
     const chosen = write.scene.layers.filter((_, i) => input.layers[i]?.kind !== undefined).map((layer) => layer.id);
     const resolved = write.scene.layers.flatMap((layer, i) => (asked[i]?.resolved ? [[layer.id, asked[i]!.resolved!] as const] : []));
@@ -106,7 +109,8 @@ export class RoomScenes implements EntryScenes {
    * computed again from their sources.
    */
   async restore(roomId: string, recorded: RecordedScene, ifMatch?: number): Promise<RoomScene> {
-    const drafts = recorded.layers.map((layer) => layer as LayerDraft);
+    // Restoring is a change made now: each layer it changes is the restorer's.
+    const drafts = recorded.layers.map((layer) => madeByActing(layer as LayerDraft));
     const write = await this.#deps.store.replace(roomId, drafts, recorded.active, ifMatch);
     await this.#runs.settle(roomId, write, new Set(drafts.map((d) => d.id!)));
     return write.scene;
@@ -116,7 +120,7 @@ export class RoomScenes implements EntryScenes {
   async add(roomId: string, body: unknown, index?: number): Promise<SceneLayer> {
     const input = checkLayer(body, 'layer');
     const { draft, resolved } = await this.#draft(roomId, input, 'layer');
-    const write = await this.#deps.store.add(roomId, draft, index);
+    const write = await this.#deps.store.add(roomId, madeByActing(draft), index);
     const before = new Set(write.before.layers.map((layer) => layer.id));
     const added = write.scene.layers.find((layer) => !before.has(layer.id))!;
     await this.#settle(roomId, write, new Set(input.kind ? [added.id] : []), new Map(resolved ? [[added.id, resolved]] : []));
@@ -142,7 +146,7 @@ export class RoomScenes implements EntryScenes {
         kindFromResult = true;
       }
     }
-    const write = await this.#deps.store.patch(roomId, layerId, change as LayerChange & { kind?: LayerKind }, ifMatch);
+    const write = await this.#deps.store.patch(roomId, layerId, madeByActing(change as LayerChange & { kind?: LayerKind }), ifMatch);
     await this.#settle(roomId, write, kindFromResult ? new Set() : new Set([layerId]), resolved && new Map([[layerId, resolved]]));
     // Taken while its result was not known: a result set meanwhile has it fitted now.
     const scene = steps && !checked ? await this.#fitSteps(roomId, write.scene, [layerId]) : write.scene;
