@@ -4,23 +4,31 @@
  * (and so on the page's toolbar), two triggers with the controller's ray on two voxels of a
  * slice place a ruler whose ends are those voxels' centres, and the host measures it exactly as
  * it measures a line posted with the same points; the page lists it with its length. A point
- * placed by the trigger shows on a second, desktop page following the room. Screenshots of the
- * emulated session land in os.tmpdir()/vitrine-browser-shots.
+ * placed by the trigger shows on a second, desktop page following the room. The headset's panel
+ * lists the room's newest marks with who made each: a mark a user adds with a token names that
+ * user there, whatever its body said, and the headset's own (made without a token) name nobody.
+ * Screenshots of the emulated session land in os.tmpdir()/vitrine-browser-shots.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Annotation, AnnotationList } from '../../core/wire/scene-types.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
+import { bearer, peopleDir } from '../people/people-helpers.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
 import { openHeadsetPage as openHeadset, openPage, shot, waitForText, type OpenedPage } from './browser-session.ts';
 import { framesPass, pressPanel, pullTriggerAt, type Vec } from './vr-controller.ts';
 
-const session = browserAndHost();
+const people = await peopleDir(['ada']);
+const session = browserAndHost(['--data-dir', people.dir]);
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+/** A request to the host, as `user` (with that user's token) when given. */
+async function api<T>(method: string, path: string, body?: unknown, user?: string): Promise<T> {
+  const headers: Record<string, string> = {
+    ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    ...(user ? bearer(people.tokens[user]!) : {}),
+  };
   const response = await fetch(`${session.host.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
@@ -124,6 +132,20 @@ describe('annotation tools in VR (IWER, emulated Quest 3)', () => {
     await chooseTool(vr.page, 'none');
     await pullTriggerAt(vr.page, spot.from, spot.at);
     expect((await api<AnnotationList>('GET', `/api/rooms/${room}/annotations`)).annotations).toHaveLength(2);
+
+    // A mark a user adds with a token: the panel names the user the host knows, not the body's author.
+    const seed = { kind: 'point', points: [[1, 1, 1]], label: 'seed', author: 'mallory' };
+    expect(await api<Annotation>('POST', `/api/rooms/${room}/annotations`, seed, 'ada')).toMatchObject({ author: 'ada' });
+    await marksDrawn(vr.page, 3);
+    await vr.page.waitForFunction(() => window.vitrineVr!.state().marks.length === 3, null, { timeout: STATE_WAIT_MS });
+    // Newest first; the headset's own marks were made without a token, so they name nobody.
+    expect(await vr.page.evaluate(() => window.vitrineVr!.state().marks)).toEqual([
+      { text: 'point - seed', author: 'ada' },
+      { text: 'point', author: '' },
+      { text: `ruler - ${words}`, author: '' },
+    ]);
+    await holdAside(vr.page);
+    await shot(vr.page, 'vr-marks-authors');
     expect([...vr.errors, ...desk.errors]).toEqual([]);
   });
 });

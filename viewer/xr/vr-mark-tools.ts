@@ -7,11 +7,14 @@
  * as a click on the page does and the mark takes the page's path to the host (one trigger for a
  * point; two for a ruler or a box, its ends or opposite corners); a write the host refused is
  * said there as on the page. Off leaves the trigger to
- * the hands (a pinch grabs).
+ * the hands (a pinch grabs). Under the tools, the room's newest marks with who made each
+ * (vr-mark-list.ts).
  */
 import { Container, Text } from '@pmndrs/uikit';
 import type * as THREE from 'three';
+import type { MarkLines } from '../layers/marks/mark-format.ts';
 import type { MarkTool, PlaceOutcome } from '../layers/marks/mark-placer.ts';
+import { VrMarkList } from './vr-mark-list.ts';
 import { VR_THEME as T } from './vr-theme.ts';
 import { textButton } from './vr-widgets.ts';
 
@@ -25,6 +28,8 @@ export interface VrMarks {
   choose(tool: MarkTool): void;
   /** Places along a world-space ray as a click would; null when no tool is chosen. */
   placeAlong(ray: THREE.Raycaster): PlaceOutcome | null;
+  /** The room's marks as the panel lists them (a new object each time they change). */
+  readonly lines: MarkLines;
 }
 
 const TOOLS: { tool: MarkTool; text: string }[] = [
@@ -48,6 +53,8 @@ export class VrMarkTools {
   readonly #marks: VrMarks;
   readonly #buttons = new Map<MarkTool, Container>();
   readonly #hint = new Text({ text: '', fontSize: T.smallFont, color: T.muted });
+  /** The room's newest marks and who made them. */
+  readonly list = new VrMarkList();
   /** The last trigger hit nothing (said until the next trigger or another tool). */
   #missed = false;
   #tool: MarkTool = 'none';
@@ -65,7 +72,7 @@ export class VrMarkTools {
       this.#buttons.set(tool, button);
       row.add(button);
     }
-    this.root.add(row, this.#hint);
+    this.root.add(row, this.#hint, this.list.root);
   }
 
   /** The button of `tool` (automation aims at it). */
@@ -81,8 +88,9 @@ export class VrMarkTools {
     return true;
   }
 
-  /** Shows the page's tool and what to do next (called every frame: only a change is laid out again). */
+  /** Shows the page's tool, what to do next and the newest marks (called every frame: only a change is laid out again). */
   update(): void {
+    this.list.show(this.#marks.lines);
     const { tool, waiting, problem } = this.#marks;
     if (tool !== this.#tool) this.#missed = false;
     this.#tool = tool;

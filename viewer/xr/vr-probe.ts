@@ -3,8 +3,9 @@
  * What a test or a benchmark reads of the VR session (`window.vitrineVr`): whether it is
  * presenting, the time from pressing "Enter VR" to the first frame with the specimen placed,
  * recent frame times, the specimen's scale, what the time row reads, the scale bar and where a
- * controller points in physical units, and where a slider's track, a button or a point of
- * the specimen lies in the room (so an emulated controller can be aimed at it). It changes nothing.
+ * controller points in physical units, the marks the panel lists, and where a slider's track, a
+ * button or a point of the specimen lies in the room (so an emulated controller can be aimed at
+ * it). It changes nothing.
  */
 import * as THREE from 'three';
 import type { MarkTool } from '../layers/marks/mark-placer.ts';
@@ -48,6 +49,8 @@ export interface VrProbeState {
   scaleBar: { label: string; length: number; metres: number; visible: boolean } | null;
   /** Where a controller points, as the panel says it, null before it is known. */
   pointer: { kind: 'ray' | 'tip'; position: [number, number, number]; unit: string | null; text: string } | null;
+  /** The marks the panel lists, newest first, as it writes them (each line, and who made it; '' when unknown). */
+  marks: { text: string; author: string }[];
 }
 
 declare global {
@@ -103,6 +106,7 @@ export class VrProbe {
         timeReadout: mode.time?.readout ?? '',
         scaleBar: barOf(mode.physical),
         pointer: mode.physical?.state.pointer ?? null,
+        marks: (mode.marks?.list.shown ?? []).map(({ text, author }) => ({ text, author })),
       }),
       sliderPoint: (name, fraction) => pointOn(mode.panel?.track(name), fraction - 0.5),
       buttonPoint: (button) => pointOn(mode.panel?.buttons[button], 0),

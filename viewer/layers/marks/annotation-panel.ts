@@ -9,7 +9,8 @@
  * label edited after someone else changed the mark is refused
  * by the host (412); the list is then read again and the page says so. In VR the tool is
  * chosen on the headset's panel and a controller's trigger places along its ray (`placeAlong`):
- * the page's toolbar shows the same tool, and the marks take the page's path to the host.
+ * the page's toolbar shows the same tool, and the marks take the page's path to the host; the
+ * panel lists the newest marks with who made each (`lines`).
  */
 import type * as THREE from 'three';
 import type { VitrineClient } from '../../../core/client/client.ts';
@@ -19,7 +20,7 @@ import type { RoomEvent } from '../../../core/wire/wire-types.ts';
 import { h } from '../../dom.ts';
 import { describeError } from '../../panels/request-failure.ts';
 import type { Stage } from '../../stage/stage.ts';
-import { measurementOf } from './mark-format.ts';
+import { measurementOf, newestMarkLines, type MarkLines } from './mark-format.ts';
 import { MarkDrawing } from './mark-drawing.ts';
 import { MarkList } from './mark-list.ts';
 import { MarkPlacer, type MarkTool, type PlaceOutcome } from './mark-placer.ts';
@@ -39,6 +40,9 @@ export interface AnnotationPanelOptions {
 
 const STALE = 'Someone changed this mark first; the list now shows theirs. Edit it again if needed.';
 
+/** How many of the newest marks the VR panel lists. */
+const VR_LINES = 5;
+
 export class AnnotationPanel {
   readonly element: HTMLElement;
   readonly #tools: MarkTools;
@@ -48,6 +52,7 @@ export class AnnotationPanel {
   readonly #store: MarkStore;
   readonly #units: MarkUnits;
   readonly #unitKnown = new Set<() => void>();
+  #lines: MarkLines = { total: 0, newest: [] };
   readonly #liveNote = h(
     'p',
     { class: 'mark-note', 'data-testid': 'marks-unfollowed' },
@@ -131,6 +136,11 @@ export class AnnotationPanel {
     this.#unitKnown.add(fn);
   }
 
+  /** The marks as the VR panel lists them (a new object each time they change). */
+  get lines(): MarkLines {
+    return this.#lines;
+  }
+
   /** A controller's trigger with its ray (world space): places as a click would, or null with no tool chosen. */
   placeAlong(ray: THREE.Raycaster): PlaceOutcome | null {
     return this.#placer.placeAlong(ray);
@@ -142,6 +152,7 @@ export class AnnotationPanel {
     const text = (mark: Annotation): string =>
       [mark.label ?? '', mark.kind === 'point' ? '' : measurement(mark)].filter(Boolean).join(' · ');
     this.#drawing.show(marks, text, known);
+    this.#lines = { total: marks.length, newest: newestMarkLines(marks, VR_LINES, measurement) };
   }
 
   async #place(draft: Pick<AnnotationInput, 'kind' | 'points' | 'layer'>): Promise<void> {

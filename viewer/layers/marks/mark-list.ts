@@ -7,20 +7,12 @@
  */
 import type { Annotation } from '../../../core/wire/scene-types.ts';
 import { h } from '../../dom.ts';
-import { colourOf } from './mark-format.ts';
+import { colourOf, KIND_WORDS } from './mark-format.ts';
 
 export interface MarkListActions {
   relabel(mark: Annotation, label: string): void;
   remove(mark: Annotation): void;
 }
-
-const KIND_WORDS: Record<Annotation['kind'], string> = {
-  point: 'point',
-  line: 'ruler',
-  polyline: 'path',
-  box: 'box',
-  ellipsoid: 'ellipsoid',
-};
 
 class MarkRow {
   readonly element: HTMLElement;
