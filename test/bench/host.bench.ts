@@ -9,14 +9,19 @@
  *    every operations feature on, against a bare node:http server sending the same bytes
  *    (target ≥ 0.95; the median of alternating rounds), and against one sending the host's
  *    head as well, with each server's CPU per request;
- * 4. progress-poll p99 while two CPU-bound jobs run, against the same polls on an idle host
+ * 4. a small request sent with a user's Bearer token against the same request sent anonymously
+ *    (identified-cost.ts; target: within noise);
+ * 5. progress-poll p99 while two CPU-bound jobs run, against the same polls on an idle host
  *    (target ≤ 2x).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import { REPO } from '../helpers/cli-path.ts';
+import { peopleDir } from '../people/people-helpers.ts';
 import { download, fmt, percentile, startBenchHost, startScriptServer } from './host-helpers.ts';
+import { identifiedCost } from './identified-cost.ts';
 
 /**
  * A child process serving on GET / the bytes `bytesFromUrl` answers a request without
@@ -61,7 +66,9 @@ async function cannon(url: string, connections = 50): Promise<autocannon.Result>
 
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const lines: string[] = [];
-  const host = await startBenchHost();
+  // The host's data folder holds a user, as `vitrine users add` leaves one, for section 4.
+  const people = await peopleDir(['bench']);
+  const host = await startBenchHost(['--data-dir', people.dir]);
   try {
     // 1. Large envelope throughput.
     const volumeUrl = `${host.url}/api/specimens/float_volume/data?params=${encodeURIComponent('{"megabytes":256}')}&room_id=bench`;
@@ -159,7 +166,10 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
       sameHead.stop();
     }
 
-    // 4. Progress polls, idle vs two CPU-bound jobs.
+    // 4. The same small request anonymous and identified (before any job loads the machine).
+    lines.push(...(await identifiedCost(host.url, people.tokens.bench!, 'bench')));
+
+    // 5. Progress polls, idle vs two CPU-bound jobs.
     const stepJob = (await (
       await fetch(`${host.url}/api/specimens/burn/start`, {
         method: 'POST',
@@ -204,6 +214,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     );
   } finally {
     await host.stop('SIGTERM');
+    await rm(people.dir, { recursive: true, force: true });
   }
   return { name: 'host', lines };
 }
