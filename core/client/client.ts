@@ -16,23 +16,9 @@ import { RoomAnnotations } from './room-annotations.ts';
 import { SceneClient } from './scene-client.ts';
 import type { SnapshotCreated } from '../wire/scene-types.ts';
 import { Transport } from './transport.ts';
-import type {
-  CacheStats,
-  ReplayStatus,
-  RoomPeer,
-  CatalogEntry,
-  FunctionInfo,
-  JobEvent,
-  ParameterSchema,
-  ProgressResponse,
-  ReloadResponse,
-  RoomEvent,
-  RoomView,
-  Snapshot,
-  SnapshotDocument,
-  SpecimenMetadata,
-  StartResponse,
-} from '../wire/wire-types.ts';
+import { liveUrl, type LiveWho } from './live-url.ts';
+import type { CacheStats, ReplayStatus, RoomPeer, CatalogEntry, FunctionInfo, JobEvent, ParameterSchema, ProgressResponse } from '../wire/wire-types.ts';
+import type { ReloadResponse, RoomEvent, RoomView, Snapshot, SnapshotDocument, SpecimenMetadata, StartResponse } from '../wire/wire-types.ts';
 import { SNAPSHOT_CREATED_HEADER } from '../wire/wire-types.ts';
 
 const enc = encodeURIComponent;
@@ -211,6 +197,11 @@ export class VitrineClient implements JobEndpoints {
   /** `GET /api/rooms/{room}/presence`: who is in the room now, in the order they came. */
   async roomPresence(room: string, signal?: AbortSignal): Promise<RoomPeer[]> {
     return (await this.#http.json<{ peers: RoomPeer[] }>('GET', `/api/rooms/${enc(room)}/presence`, { signal })).peers;
+  }
+
+  /** The address of `WS /api/rooms/{room}/live` for `who` (a listed follower, or a new peer), with a one-time ticket when signed in. */
+  liveUrl(room: string, who: LiveWho, signal?: AbortSignal): Promise<string> {
+    return liveUrl(this.#http, room, who, signal);
   }
 
   /** `PUT /api/rooms/{room}/view`: shares how `room` looks (only the settings given change); followers get a `view` event. */

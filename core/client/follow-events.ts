@@ -31,6 +31,8 @@ export interface FollowOptions {
    * for dead and replaced. @defaultValue 45000
    */
   idleTimeoutMs?: number;
+  /** Called as each connection opens, with its response (the room stream's `X-Peer-Id` says which peer this follower is). */
+  onOpen?: (response: Response) => void;
 }
 
 /** One events route: its path, and the headers of each (re)connection. */
@@ -78,6 +80,7 @@ export async function* followEvents(transport: Transport, route: EventRoute, opt
       if (!response.body || !type?.toLowerCase().startsWith('text/event-stream')) {
         throw new EventStreamUnavailableError(`GET ${route.path}`, type);
       }
+      options.onOpen?.(response);
       let delivered = false;
       for await (const message of readEventStream(response.body, touch)) {
         delivered = true;

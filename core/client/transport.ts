@@ -61,6 +61,11 @@ export class Transport {
     this.#fetch = fetchImpl ?? globalFetch;
   }
 
+  /** True when requests carry a token (a socket, which cannot, then needs a ticket). */
+  get authorized(): boolean {
+    return this.#authorization !== null;
+  }
+
   /** The absolute (or same-origin) URL of a host path. */
   url(path: string, query?: RequestOptions['query']): string {
     let url = `${this.baseUrl}${path}`;

@@ -6,23 +6,12 @@
  * the way round). Every number finite and bounded, nothing else in it: a pose is checked whole
  * before anyone else sees it, and what fails closes the socket with the reason.
  */
+import type { Placement, Pose } from '../wire/live-types.ts';
 
 /** A frame longer than this is refused (a pose is well under 1 KiB). */
 export const MAX_POSE_BYTES = 4096;
 /** Coordinates beyond this many metres are refused. */
 const MAX_COORDINATE = 1e6;
-
-export interface Placement {
-  position: [number, number, number];
-  orientation: [number, number, number, number];
-}
-
-export interface Pose {
-  head?: Placement;
-  hands?: { left?: Placement; right?: Placement };
-  pointer?: Placement;
-  t?: number;
-}
 
 /** Why a frame is refused, said to the peer as the close reason. */
 export class PoseError extends Error {}
