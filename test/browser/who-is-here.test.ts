@@ -1,38 +1,78 @@
 /**
- * "Who is here" in the web viewer: a page following a room lists everyone following it
- * (another page, a notebook naming itself), each with its kind, learnt from the room's
- * `presence` events; one that leaves is gone from the list. Nothing is polled.
+ * Who is here in the web viewer, in Debian's Chromium. A page following a room lists everyone
+ * following it (another page, a notebook naming itself) with their kinds, learnt from the
+ * room's `presence` events; one that leaves is gone from the list; nothing is polled. Two pages
+ * in one room each draw the other's camera and mouse ray (read through `window.vitrinePresence`
+ * and looked at in a screenshot); a page that closes is gone from the other's stage. In a headset (Meta's IWER
+ * emulating a Quest 3) the other peers' heads and hands stand where they are relative to the
+ * specimen, and a page sees the headset's head. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { PresenceProbeState } from '../../viewer/presence/presence-probe.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { openStream } from '../helpers/sse-reader.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
+import { openHeadsetPage, openPage, shot, waitForDrawn } from './browser-session.ts';
 
 const session = browserAndHost();
 const HERE = '[data-testid=who-is-here]';
+type Vec = [number, number, number];
 
-async function openPage(query: string): Promise<Page> {
-  const context = await session.browser.newContext({ viewport: { width: 1440, height: 900 } });
-  session.contexts.push(context);
-  const page = await context.newPage();
-  await page.goto(`${session.host.baseUrl}/${query}`);
-  return page;
+/** A page of the viewer at `query`. */
+async function open(query: string): Promise<Page> {
+  return (await openPage(session.browser, session.contexts, `${session.host.baseUrl}/${query}`)).page;
 }
 
-/** Waits until the list says exactly `text`. */
+/** Waits until the list names exactly `text` (`Here: ` and each peer's name and kind; its Follow buttons aside). */
 async function waitForHere(page: Page, text: string): Promise<void> {
-  await page.waitForFunction(([sel, want]) => document.querySelector(sel)?.textContent === want, [HERE, text] as const, { timeout: STATE_WAIT_MS });
+  await page.waitForFunction(
+    ([sel, want]) => {
+      const names = [...document.querySelectorAll(`${sel} .here-name`)].map((name) => name.textContent);
+      return `Here: ${names.join(', ')}` === want;
+    },
+    [HERE, text] as const,
+    { timeout: STATE_WAIT_MS },
+  );
 }
+
+const presence = (page: Page): Promise<PresenceProbeState> => page.evaluate(() => window.vitrinePresence!.state());
+
+/**
+ * Waits until `test` holds in the page (it reads `window.vitrinePresence` itself; `arg` is
+ * handed to it there), and returns the probe then; a wait that fails says what the probe read.
+ */
+async function waitPresence<A>(page: Page, what: string, test: (arg: A) => boolean, arg: A): Promise<PresenceProbeState> {
+  try {
+    await page.waitForFunction(test as (given: unknown) => boolean, arg as unknown, { timeout: STATE_WAIT_MS });
+  } catch (error) {
+    throw new Error(`never ${what}: the probe reads ${JSON.stringify(await presence(page))} (${(error as Error).message})`);
+  }
+  return presence(page);
+}
+
+/** The page's live socket is open and it knows which peer it is. */
+const socketOpen = (): boolean => window.vitrinePresence?.state().socket === 'open' && window.vitrinePresence.state().self !== null;
+
+/** Turns the wheel over the stage: `delta` 1400 takes the camera about twice as far out. */
+async function zoom(page: Page, delta: number): Promise<void> {
+  const canvas = (await page.locator('canvas.stage-canvas').boundingBox())!;
+  await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
+  await page.mouse.wheel(0, delta);
+  await page.waitForSelector('canvas.stage-canvas[data-camera=still]');
+}
+
+const near = (a: Vec, b: Vec, tolerance: number): boolean => a.every((v, i) => Math.abs(v - b[i]!) <= tolerance);
 
 describe('who is here', () => {
   it('lists the room’s followers with their kinds as they come and go', async () => {
     const room = freshRoom('here');
-    const first = await openPage(viewerQuery({ specimen: 'shape', room, follow: true }));
+    const first = await open(viewerQuery({ specimen: 'shape', room, follow: true }));
     await first.waitForSelector('.follow[data-stream=open]');
     await waitForHere(first, 'Here: anonymous (page)');
-    const second = await openPage(viewerQuery({ specimen: 'shape', room, follow: true }));
+    const second = await open(viewerQuery({ specimen: 'shape', room, follow: true }));
     await waitForHere(first, 'Here: anonymous (page), anonymous (page)');
     await waitForHere(second, 'Here: anonymous (page), anonymous (page)');
     const notebook = await openStream(`${session.host.baseUrl}/api/rooms/${room}/events?name=nb&kind=notebook`);
@@ -41,5 +81,82 @@ describe('who is here', () => {
     await second.close();
     await waitForHere(first, 'Here: anonymous (page)');
     expect(await first.locator(HERE).isVisible()).toBe(true);
+  });
+
+  it('draws each other page’s camera and ray, gone when it leaves', async () => {
+    const link = `${session.host.baseUrl}/${viewerQuery({ specimen: 'shape', room: freshRoom('peers'), follow: true })}`;
+    const a = await openPage(session.browser, session.contexts, link);
+    const b = await openPage(session.browser, session.contexts, link);
+    await Promise.all([waitForDrawn(a.page), waitForDrawn(b.page)]);
+    const aId = (await waitPresence(a.page, 'opened its live socket', socketOpen, null)).self!;
+    await waitPresence(b.page, 'opened its live socket', socketOpen, null);
+
+    // B steps back (a wheel turn: a drag's glide would cost a software renderer hundreds of frames):
+    // the room shares its camera and A takes it; A then frames the shape again, which it does not
+    // share, so B sees A's camera between it and the shape, looking the same way, and A's ray.
+    await zoom(b.page, 1600);
+    const atCamera = (at: Vec): boolean => window.vitrinePresence!.state().camera.position.every((v, i) => Math.abs(v - at[i]!) < 1e-3);
+    await waitPresence(a.page, 'took the room’s camera', atCamera, (await presence(b.page)).camera.position);
+    await a.page.click('[data-testid=reset-camera]');
+    const canvas = (await a.page.locator('canvas.stage-canvas').boundingBox())!;
+    await a.page.mouse.move(canvas.x + canvas.width * 0.4, canvas.y + canvas.height * 0.38);
+    const aCamera = (await presence(a.page)).camera.position;
+    const seen = await waitPresence(
+      b.page,
+      'drew A’s camera where it is, with its ray',
+      ([id, at]) =>
+        window.vitrinePresence!.state().peers.some((p) => p.id === id && p.pointer !== null && p.head?.every((v, i) => Math.abs(v - at[i]!) < 1e-3)),
+      [aId, aCamera] as [string, Vec],
+    );
+    expect(near(seen.camera.position, aCamera, 1e-2)).toBe(false);
+    expect(await b.page.locator('canvas.stage-canvas').getAttribute('data-peers')).toBe(aId);
+    await shot(b.page, 'peer-presence-camera-and-ray');
+
+    // A leaves: it is gone from B's stage.
+    await a.page.close();
+    await b.page.waitForSelector('canvas.stage-canvas[data-peers=""]');
+    expect([...a.errors, ...b.errors]).toEqual([]);
+  });
+
+  it('shows a headset the others’ heads and hands, and a page the headset’s head', async () => {
+    const room = freshRoom('peers-vr');
+    const link = `${session.host.baseUrl}/${viewerQuery({ specimen: 'shape', room, follow: true })}`;
+    const desk = await openPage(session.browser, session.contexts, link);
+    const vr = await openHeadsetPage(session.browser, session.contexts, link);
+    await waitForDrawn(vr.page);
+    await vr.page.getByRole('button', { name: 'Enter VR' }).click();
+    await vr.page.waitForFunction(() => window.vitrineVr?.state().firstSpecimenFrameMs != null, null, { timeout: STATE_WAIT_MS });
+    const vrId = (await waitPresence(vr.page, 'opened its live socket', socketOpen, null)).self!;
+
+    // Another headset, straight on the live socket: it stands behind the specimen and to the right,
+    // facing the user, its hands out in front. Its pose is said in the room's frame: where the specimen was placed.
+    const { position: placed, scale } = await vr.page.evaluate(() => window.vitrineVr!.state());
+    const toRoom = (world: Vec): Vec => world.map((v, i) => (v - placed[i]!) / scale) as Vec;
+    const facing: [number, number, number, number] = [0, 1, 0, 0];
+    const headAt: Vec = [0.55, 1.75, -1.7];
+    const peer = new WebSocket(`${session.host.baseUrl.replace('http', 'ws')}/api/rooms/${room}/live?name=quest&kind=headset`);
+    const welcome = await new Promise<{ peer: { id: string } }>((resolve, reject) => {
+      peer.once('message', (data) => resolve(JSON.parse(String(data))));
+      peer.once('error', reject);
+    });
+    const place = (at: Vec) => ({ position: toRoom(at), orientation: facing });
+    peer.send(JSON.stringify({ head: place(headAt), hands: { left: place([0.85, 1.45, -1.4]), right: place([0.3, 1.45, -1.4]) } }));
+    const seen = await waitPresence(
+      vr.page,
+      'drew the other headset’s head and hands',
+      (id) => window.vitrinePresence!.state().peers.some((p) => p.id === id && p.head !== null && p.hands.length === 2),
+      welcome.peer.id,
+    );
+    expect(near(seen.peers.find((p) => p.id === welcome.peer.id)!.head!, headAt, 1e-3)).toBe(true);
+    await shot(vr.page, 'peer-presence-headset-sees-peer');
+
+    // The page sees the headset's head (and its hands: the emulated controllers are tracked).
+    const headSeen = (id: string): boolean => window.vitrinePresence!.state().peers.some((p) => p.id === id && p.head !== null);
+    const fromDesk = await waitPresence(desk.page, 'drew the headset’s head', headSeen, vrId);
+    expect(fromDesk.peers.find((p) => p.id === vrId)!.hands).toEqual(['left', 'right']);
+    await shot(desk.page, 'peer-presence-page-sees-headset');
+    peer.close();
+    await desk.page.waitForFunction((id) => !window.vitrinePresence!.state().peers.some((p) => p.id === id), welcome.peer.id, { timeout: STATE_WAIT_MS });
+    expect([...desk.errors, ...vr.errors]).toEqual([]);
   });
 });

@@ -7,7 +7,8 @@
  * the stage's tool area shows: the selected layer's panel and, under it, the value readout
  * over every layer with where the pointer is in physical units. The scale bar reads in the
  * room frame's unit; both take the units the marks measure in (mark-units.ts), asked once
- * per showing (shown-units.ts).
+ * per showing (shown-units.ts). Who else is here, and their cameras, pointers, heads and hands,
+ * are presence/.
  */
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { LayerSource } from '../../core/wire/scene-types.ts';
@@ -25,7 +26,8 @@ import type { Stage } from '../stage/stage.ts';
 import type { StageContent } from '../stage/stage-content.ts';
 import { ScaleBar } from '../stage/scale-bar.ts';
 import { attachValueReadout } from '../layers/volume/value-readout.ts';
-import { WhoIsHere } from './who-is-here.ts';
+import { WhoIsHere } from '../presence/who-is-here.ts';
+import { LivePresence } from '../presence/live-presence.ts';
 import { ReplayTimeline } from './replay-timeline.ts';
 
 export interface ViewerRoomHooks {
@@ -49,7 +51,9 @@ export interface ViewerRoomHooks {
 export class ViewerRoom {
   readonly follower: RoomFollower;
   /** Who else follows the room, beside the switch. */
-  readonly here = new WhoIsHere();
+  readonly here: WhoIsHere;
+  /** The others' cameras, pointers, heads and hands on the stage, and this page's sent (null when the page cannot draw). */
+  readonly presence: LivePresence | null;
   /** The timeline of a replay playing into the room. */
   readonly timeline: ReplayTimeline;
   readonly view: RoomViewBinding;
@@ -66,10 +70,19 @@ export class ViewerRoom {
     this.#hooks = hooks;
     const { client, stage, layout } = hooks;
     const following = (): string | null => (this.follower.enabled ? hooks.room() : null);
+    this.here = new WhoIsHere({ changed: (peers, left) => this.presence?.roster(peers, left) });
+    this.presence = stage ? new LivePresence(client, stage, this.here) : null;
     this.timeline = new ReplayTimeline((steer) => void client.steerReplay(hooks.room(), steer).catch(() => {}));
     this.follower = new RoomFollower({
       // The page is in the room's presence as a page; it hears who comes and goes.
-      follow: (room, signal) => client.followRoom(room, { signal, events: 'all', as: { kind: 'page' } }),
+      // Its stream says which peer it is: the live socket carries that peer's poses.
+      follow: (room, signal) =>
+        client.followRoom(room, {
+          signal,
+          events: 'all',
+          as: { kind: 'page' },
+          onOpen: (response) => this.presence?.streamOpened(room, response.headers.get('x-peer-id')),
+        }),
       shown: hooks.shown,
       adopt: hooks.adopt,
       onToggle: hooks.onToggle,
@@ -79,6 +92,7 @@ export class ViewerRoom {
       layerEvent: (event) => this.scene?.layerEvent(event) ?? false,
       // Called whenever the follower (re)starts, also with following off: the page's room or its following changed.
       left: () => {
+        this.presence?.stop();
         this.here.clear();
         this.timeline.clear();
         this.scene?.reset();

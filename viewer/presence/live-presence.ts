@@ -1,0 +1,138 @@
+/**
+ * @module live-presence
+ * The page among the others in its room, while it follows the room: once its follower is
+ * listed (the room stream's `X-Peer-Id` in the roster) it opens the room's live socket for
+ * that peer, sends its own pose (its camera and mouse ray on the page, its head and hands in a
+ * headset; pose-sender.ts keeps to 20 a second and to changes) and draws everyone else's
+ * (peer-avatars.ts), which go when they leave. Poses are sent only when they change, so a
+ * peer seen on the socket for the first time is sent this page's pose again: it would
+ * otherwise not see a page that keeps still.
+ */
+import type { VitrineClient } from '../../core/client/client.ts';
+import type { LiveMessage, Pose } from '../../core/wire/live-types.ts';
+import type { RoomPeer } from '../../core/wire/wire-types.ts';
+import type { Stage } from '../stage/stage.ts';
+import { LiveSocket, type SocketState } from './live-socket.ts';
+import { pagePose } from './page-pose.ts';
+import { peerColour } from './peer-colour.ts';
+import { PeerAvatars } from './peer-avatars.ts';
+import { PoseSender } from './pose-sender.ts';
+import { installPresenceProbe } from './presence-probe.ts';
+import type { WhoIsHere } from './who-is-here.ts';
+import { xrPose } from './xr-pose.ts';
+
+export class LivePresence {
+  readonly #client: VitrineClient;
+  readonly #stage: Stage;
+  readonly #here: WhoIsHere;
+  readonly #avatars: PeerAvatars;
+  readonly #sender = new PoseSender((text) => this.#socket?.send(text) ?? false);
+  #room: string | null = null;
+  #self: string | null = null;
+  #socket: LiveSocket | null = null;
+  #socketState: SocketState | 'off' = 'off';
+  /** Each peer's newest pose and name, as the socket gave them. */
+  #latest = new Map<string, { name: string; pose: Pose }>();
+  /** Where the mouse is over the stage (client pixels), or null. */
+  #mouse: { x: number; y: number } | null = null;
+
+  constructor(client: VitrineClient, stage: Stage, here: WhoIsHere) {
+    this.#client = client;
+    this.#stage = stage;
+    this.#here = here;
+    this.#avatars = new PeerAvatars(stage);
+    stage.canvas.addEventListener('pointermove', (event) => {
+      this.#mouse = { x: event.clientX, y: event.clientY };
+      this.#sendOwn(undefined);
+    });
+    stage.canvas.addEventListener('pointerleave', () => {
+      this.#mouse = null;
+      this.#sendOwn(undefined);
+    });
+    stage.onBeforeFrame((frame) => this.#sendOwn(frame));
+    installPresenceProbe(() => ({
+      self: this.#self,
+      socket: this.#socketState,
+      sent: this.#sender.sent,
+      camera: stage.view.camera,
+      peers: this.#avatars.ids().map((id) => {
+        return { id, name: this.#latest.get(id)?.name ?? '', colour: peerColour(id), avatar: this.#avatars.get(id)! };
+      }),
+    }));
+  }
+
+  /** The room's stream (re)connected as peer `id` of `room`: a new peer, so a new socket once it is listed. */
+  streamOpened(room: string, id: string | null): void {
+    if (id === this.#self && room === this.#room) return;
+    this.stop();
+    this.#room = room;
+    this.#self = id;
+    this.#here.setSelf(id);
+  }
+
+  /** Who is here changed (`left`: who left): the socket opens once this page is listed. */
+  roster(peers: readonly RoomPeer[], left?: RoomPeer): void {
+    if (left) this.#gone(left.id);
+    const room = this.#room;
+    const self = this.#self;
+    if (this.#socket || room === null || self === null || !peers.some((peer) => peer.id === self)) return;
+    this.#socket = new LiveSocket({
+      url: () => this.#client.liveUrl(room, { peer: self }),
+      message: (message) => this.#message(message),
+      state: (state) => this.#socketChanged(state),
+    });
+  }
+
+  /** Following the room stopped or moved to another room: the socket closes and the others go. */
+  stop(): void {
+    this.#socket?.close();
+    this.#socket = null;
+    this.#socketState = 'off';
+    this.#room = null;
+    this.#self = null;
+    this.#here.setSelf(null);
+    this.#forgetOthers();
+  }
+
+  #message(message: LiveMessage): void {
+    if (message.type === 'leave') return this.#gone(message.peer);
+    if (message.type !== 'pose') return;
+    const known = this.#latest.has(message.peer);
+    this.#latest.set(message.peer, { name: message.name, pose: message.pose });
+    this.#avatars.show(message.peer, peerColour(message.peer), message.pose);
+    if (!known) this.#resend();
+  }
+
+  #socketChanged(state: SocketState): void {
+    this.#socketState = state;
+    if (state === 'open') this.#resend();
+    // A dropped socket hears nobody: what it showed of them is stale.
+    if (state === 'closed') this.#forgetOthers();
+  }
+
+  #gone(id: string): void {
+    this.#latest.delete(id);
+    this.#avatars.remove(id);
+  }
+
+  #forgetOthers(): void {
+    this.#latest.clear();
+    this.#avatars.clear();
+  }
+
+  /** This page's pose goes out again even if unchanged. */
+  #resend(): void {
+    this.#sender.reset();
+    if (!this.#stage.renderer.xr.isPresenting) this.#sendOwn(undefined);
+  }
+
+  /** This page's pose now: from the headset's frame in a session, else its camera and mouse. */
+  #sendOwn(frame: XRFrame | undefined): void {
+    if (this.#socketState !== 'open') return;
+    const { renderer, contentRoot } = this.#stage;
+    if (!renderer.xr.isPresenting) return this.#sender.update(pagePose(this.#stage, this.#mouse));
+    const space = renderer.xr.getReferenceSpace();
+    const pose = frame && space ? xrPose(frame, space, contentRoot) : null;
+    if (pose) this.#sender.update(pose);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * @module peer-avatar
+ * One other peer as drawn: its head, its hands and its pointer ray, placed from its newest
+ * pose. A pose is in the room's frame; `toWorld` is where that frame is now (the content root:
+ * as it is on the page, placed on the table in a headset). `size` is a head's size in the
+ * world (a share of what the stage shows on a page, a real head's in a headset), so the
+ * shapes keep their size however the content was placed. A part the pose leaves out is hidden.
+ */
+import * as THREE from 'three';
+import type { Placement, Pose } from '../../core/wire/live-types.ts';
+import { disposeShapes, handShape, headShape, pointerShape } from './avatar-shapes.ts';
+
+/** A hand's size, and a pointer's thickness and end dot, as shares of a head's. */
+const HAND = 0.7;
+const ROD = 0.03;
+const DOT = 0.12;
+
+/** Where a ray placed in the world goes and how far it reaches (`length`: the world distance). */
+export type RayReach = (origin: THREE.Vector3, direction: THREE.Vector3) => number;
+
+export class PeerAvatar {
+  readonly root = new THREE.Group();
+  readonly #head: THREE.Group;
+  readonly #hands: { left: THREE.Mesh; right: THREE.Mesh };
+  readonly #rod: THREE.Mesh;
+  readonly #dot: THREE.Mesh;
+  /** The head's world position and the pointer's ends, as last placed (for the probe). */
+  head: THREE.Vector3 | null = null;
+  pointer: { from: THREE.Vector3; to: THREE.Vector3 } | null = null;
+  hands: ('left' | 'right')[] = [];
+
+  constructor(colour: string) {
+    const tint = new THREE.Color(colour);
+    this.#head = headShape(tint);
+    this.#hands = { left: handShape(tint), right: handShape(tint) };
+    const { rod, dot } = pointerShape(tint);
+    this.#rod = rod;
+    this.#dot = dot;
+    this.root.add(this.#head, this.#hands.left, this.#hands.right, rod, dot);
+  }
+
+  /** Places every part from `pose`. */
+  place(pose: Pose, toWorld: THREE.Matrix4, size: number, reach: RayReach): void {
+    this.head = placeOn(this.#head, pose.head, toWorld, size);
+    this.hands = [];
+    for (const side of ['left', 'right'] as const) {
+      if (placeOn(this.#hands[side], pose.hands?.[side], toWorld, size * HAND)) this.hands.push(side);
+    }
+    this.pointer = null;
+    const from = placeOn(this.#rod, pose.pointer, toWorld, 1);
+    this.#dot.visible = from !== null;
+    if (!from) return;
+    const direction = new THREE.Vector3(0, 0, -1).applyQuaternion(this.#rod.quaternion);
+    const length = reach(from, direction);
+    this.#rod.scale.set(size * ROD, size * ROD, length);
+    this.#dot.scale.setScalar(size * DOT);
+    const to = from.clone().addScaledVector(direction, length);
+    this.#dot.position.copy(to);
+    this.pointer = { from, to };
+  }
+
+  dispose(): void {
+    this.root.removeFromParent();
+    disposeShapes(this.root);
+  }
+}
+
+/** Puts `object` at `placement` (room frame) in the world, `size` large; hidden (null) without one. */
+function placeOn(object: THREE.Object3D, placement: Placement | undefined, toWorld: THREE.Matrix4, size: number): THREE.Vector3 | null {
+  object.visible = placement !== undefined;
+  if (!placement) return null;
+  const local = new THREE.Matrix4().compose(
+    new THREE.Vector3(...placement.position),
+    new THREE.Quaternion(...placement.orientation).normalize(),
+    new THREE.Vector3(1, 1, 1),
+  );
+  const world = toWorld.clone().multiply(local);
+  const position = new THREE.Vector3();
+  const scale = new THREE.Vector3();
+  world.decompose(position, object.quaternion, scale);
+  object.position.copy(position);
+  object.scale.setScalar(size);
+  return position.clone();
+}
