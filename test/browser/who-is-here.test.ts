@@ -3,7 +3,8 @@
  * following it (another page, a notebook naming itself) with their kinds, learnt from the
  * room's `presence` events; one that leaves is gone from the list; nothing is polled. Two pages
  * in one room each draw the other's camera and mouse ray (read through `window.vitrinePresence`
- * and looked at in a screenshot); a page that closes is gone from the other's stage. In a headset (Meta's IWER
+ * and looked at in a screenshot); "Follow" on one page makes its camera track the other's until
+ * the user moves the camera; a page that closes is gone from the other's stage. In a headset (Meta's IWER
  * emulating a Quest 3) the other peers' heads and hands stand where they are relative to the
  * specimen, and a page sees the headset's head. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
@@ -56,7 +57,7 @@ async function waitPresence<A>(page: Page, what: string, test: (arg: A) => boole
 /** The page's live socket is open and it knows which peer it is. */
 const socketOpen = (): boolean => window.vitrinePresence?.state().socket === 'open' && window.vitrinePresence.state().self !== null;
 
-/** Turns the wheel over the stage: `delta` 1400 takes the camera about twice as far out. */
+/** Turns the wheel over the stage: `delta` 1400 takes the camera about twice as far out, -700 about a third nearer. */
 async function zoom(page: Page, delta: number): Promise<void> {
   const canvas = (await page.locator('canvas.stage-canvas').boundingBox())!;
   await page.mouse.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2);
@@ -77,13 +78,15 @@ describe('who is here', () => {
     await waitForHere(second, 'Here: anonymous (page), anonymous (page)');
     const notebook = await openStream(`${session.host.baseUrl}/api/rooms/${room}/events?name=nb&kind=notebook`);
     await waitForHere(first, 'Here: anonymous (page), anonymous (page), nb (notebook)');
+    // Only the other page has a camera to follow: neither this page itself nor the notebook.
+    expect(await first.locator(`${HERE} [data-testid=follow-peer]`).count()).toBe(1);
     notebook.close();
     await second.close();
     await waitForHere(first, 'Here: anonymous (page)');
     expect(await first.locator(HERE).isVisible()).toBe(true);
   });
 
-  it('draws each other page’s camera and ray, gone when it leaves', async () => {
+  it('draws each other page’s camera and ray; Follow tracks one until the user moves the camera', async () => {
     const link = `${session.host.baseUrl}/${viewerQuery({ specimen: 'shape', room: freshRoom('peers'), follow: true })}`;
     const a = await openPage(session.browser, session.contexts, link);
     const b = await openPage(session.browser, session.contexts, link);
@@ -111,6 +114,30 @@ describe('who is here', () => {
     expect(near(seen.camera.position, aCamera, 1e-2)).toBe(false);
     expect(await b.page.locator('canvas.stage-canvas').getAttribute('data-peers')).toBe(aId);
     await shot(b.page, 'peer-presence-camera-and-ray');
+
+    // Follow A: B's camera goes to A's at once, then along with A's as A moves it.
+    const follow = b.page.locator(`[data-peer="${aId}"] [data-testid=follow-peer]`);
+    await follow.click();
+    expect(await follow.textContent()).toBe('Following');
+    await waitPresence(b.page, 'went to A’s camera', atCamera, aCamera);
+    // A's frustum would sit at B's own eye: it is not drawn while B follows A.
+    expect((await presence(b.page)).peers.find((p) => p.id === aId)?.visible).toBe(false);
+    await zoom(a.page, -700);
+    const turned = (await presence(a.page)).camera.position;
+    expect(near(turned, aCamera, 1e-2)).toBe(false);
+    const following = await waitPresence(b.page, 'followed A’s camera', atCamera, turned);
+    const aForward = (await presence(a.page)).camera.forward;
+    expect(near(following.camera.forward, aForward, 1e-3)).toBe(true);
+    await shot(b.page, 'peer-presence-following');
+
+    // B moves its own camera: following ends and the button says so.
+    await zoom(b.page, 300);
+    await b.page.waitForSelector(`[data-peer="${aId}"] [data-testid=follow-peer][data-state=ended]`);
+    expect(await follow.textContent()).toBe('Follow');
+    expect(await follow.getAttribute('title')).toContain('you moved the camera');
+    const ended = await presence(b.page);
+    expect(ended.following).toMatchObject({ peer: aId, state: 'ended' });
+    expect(ended.peers.find((p) => p.id === aId)?.visible).toBe(true);
 
     // A leaves: it is gone from B's stage.
     await a.page.close();

@@ -6,7 +6,8 @@
  * headset; pose-sender.ts keeps to 20 a second and to changes) and draws everyone else's
  * (peer-avatars.ts), which go when they leave. Poses are sent only when they change, so a
  * peer seen on the socket for the first time is sent this page's pose again: it would
- * otherwise not see a page that keeps still.
+ * otherwise not see a page that keeps still. "Follow" in the who-is-here list is peer-follow.ts;
+ * the peer followed is not drawn meanwhile (its frustum would sit at this page's own eye).
  */
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { LiveMessage, Pose } from '../../core/wire/live-types.ts';
@@ -16,6 +17,7 @@ import { LiveSocket, type SocketState } from './live-socket.ts';
 import { pagePose } from './page-pose.ts';
 import { peerColour } from './peer-colour.ts';
 import { PeerAvatars } from './peer-avatars.ts';
+import { PeerFollow } from './peer-follow.ts';
 import { PoseSender } from './pose-sender.ts';
 import { installPresenceProbe } from './presence-probe.ts';
 import type { WhoIsHere } from './who-is-here.ts';
@@ -26,6 +28,7 @@ export class LivePresence {
   readonly #stage: Stage;
   readonly #here: WhoIsHere;
   readonly #avatars: PeerAvatars;
+  readonly #follow: PeerFollow;
   readonly #sender = new PoseSender((text) => this.#socket?.send(text) ?? false);
   #room: string | null = null;
   #self: string | null = null;
@@ -41,6 +44,10 @@ export class LivePresence {
     this.#stage = stage;
     this.#here = here;
     this.#avatars = new PeerAvatars(stage);
+    this.#follow = new PeerFollow(stage, () => {
+      here.setFollow(this.#follow.state);
+      this.#avatars.hide(this.#follow.leader);
+    });
     stage.canvas.addEventListener('pointermove', (event) => {
       this.#mouse = { x: event.clientX, y: event.clientY };
       this.#sendOwn(undefined);
@@ -55,10 +62,16 @@ export class LivePresence {
       socket: this.#socketState,
       sent: this.#sender.sent,
       camera: stage.view.camera,
+      following: this.#follow.state,
       peers: this.#avatars.ids().map((id) => {
         return { id, name: this.#latest.get(id)?.name ?? '', colour: peerColour(id), avatar: this.#avatars.get(id)! };
       }),
     }));
+  }
+
+  /** A peer leads the camera: the room's shared camera is not applied meanwhile. */
+  get leading(): boolean {
+    return this.#follow.leader !== null;
   }
 
   /** The room's stream (re)connected as peer `id` of `room`: a new peer, so a new socket once it is listed. */
@@ -83,6 +96,12 @@ export class LivePresence {
     });
   }
 
+  /** The user pressed `peer`'s Follow button: follows it, or stops when it is followed already. */
+  toggleFollow(peer: RoomPeer): void {
+    if (this.#follow.leader === peer.id) return this.#follow.stop();
+    this.#follow.start(peer.id, peer.name, this.#latest.get(peer.id)?.pose ?? null);
+  }
+
   /** Following the room stopped or moved to another room: the socket closes and the others go. */
   stop(): void {
     this.#socket?.close();
@@ -91,6 +110,7 @@ export class LivePresence {
     this.#room = null;
     this.#self = null;
     this.#here.setSelf(null);
+    this.#follow.stop();
     this.#forgetOthers();
   }
 
@@ -100,6 +120,7 @@ export class LivePresence {
     const known = this.#latest.has(message.peer);
     this.#latest.set(message.peer, { name: message.name, pose: message.pose });
     this.#avatars.show(message.peer, peerColour(message.peer), message.pose);
+    this.#follow.pose(message.peer, message.pose);
     if (!known) this.#resend();
   }
 
@@ -113,6 +134,7 @@ export class LivePresence {
   #gone(id: string): void {
     this.#latest.delete(id);
     this.#avatars.remove(id);
+    this.#follow.left(id);
   }
 
   #forgetOthers(): void {

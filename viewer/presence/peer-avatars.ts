@@ -22,6 +22,8 @@ export class PeerAvatars {
   readonly #stage: Stage;
   readonly #group = new THREE.Group();
   readonly #avatars = new Map<string, { avatar: PeerAvatar; pose: Pose }>();
+  /** The peer not drawn (the one this page follows), or null. */
+  #hidden: string | null = null;
   /** Where the content root was, and whether in a headset, when the avatars were last placed. */
   #placedFor = '';
 
@@ -39,6 +41,7 @@ export class PeerAvatars {
     if (!drawn) {
       drawn = { avatar: new PeerAvatar(colour), pose };
       drawn.avatar.root.name = `peer ${id}`;
+      drawn.avatar.root.visible = id !== this.#hidden;
       this.#avatars.set(id, drawn);
       this.#group.add(drawn.avatar.root);
       this.#mark();
@@ -61,6 +64,13 @@ export class PeerAvatars {
   /** Everyone is gone (the page left the room, or its socket dropped). */
   clear(): void {
     for (const id of [...this.#avatars.keys()]) this.remove(id);
+  }
+
+  /** Draws everyone but `id` (null: everyone). */
+  hide(id: string | null): void {
+    this.#hidden = id;
+    for (const [peer, { avatar }] of this.#avatars) avatar.root.visible = peer !== id;
+    this.#stage.invalidate();
   }
 
   /** The peers drawn, in the order they came. */

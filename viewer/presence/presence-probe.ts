@@ -1,10 +1,11 @@
 /**
  * @module presence-probe
  * What a test reads of the others on this page's stage (`window.vitrinePresence`): which peer
- * this page is, its socket, how many poses it sent, where its camera is,
+ * this page is, its socket, how many poses it sent, where its camera is and whom it follows,
  * and each peer drawn with where its head, hands and pointer are in the world. It changes nothing.
  */
 import * as THREE from 'three';
+import type { FollowState } from './peer-follow.ts';
 import type { PeerAvatar } from './peer-avatar.ts';
 import type { SocketState } from './live-socket.ts';
 
@@ -15,10 +16,13 @@ export interface PresenceProbeState {
   socket: SocketState | 'off';
   sent: number;
   camera: { position: Triple; forward: Triple };
+  following: FollowState | null;
   peers: {
     id: string;
     name: string;
     colour: string;
+    /** False while hidden (the peer this page follows). */
+    visible: boolean;
     head: Triple | null;
     hands: ('left' | 'right')[];
     pointer: { from: Triple; to: Triple } | null;
@@ -31,6 +35,7 @@ export interface ProbedPresence {
   socket: SocketState | 'off';
   sent: number;
   camera: THREE.Camera;
+  following: FollowState | null;
   peers: { id: string; name: string; colour: string; avatar: PeerAvatar }[];
 }
 
@@ -55,6 +60,7 @@ export function installPresenceProbe(read: () => ProbedPresence): void {
           id,
           name,
           colour,
+          visible: avatar.root.visible,
           head: avatar.head ? triple(avatar.head) : null,
           hands: avatar.hands,
           pointer: avatar.pointer ? { from: triple(avatar.pointer.from), to: triple(avatar.pointer.to) } : null,

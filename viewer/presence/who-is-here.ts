@@ -3,13 +3,18 @@
  * Who else follows the room, beside the "Follow room" switch: each peer's name and kind of
  * client in its colour (the colour it has on the stage), in the order they came. Read whole
  * whenever the room's stream (re)starts (its `state`), then kept by the stream's `presence`
- * events; nothing is polled. This page itself is listed too, in its own colour.
+ * events; nothing is polled. Every other page and headset has a "Follow" button: pressed,
+ * this page's camera tracks that peer's (peer-follow.ts) and the button says "Following";
+ * pressed again, or once the user moves the camera, following stops and the button says so.
  */
 import type { PresenceChange, RoomPeer } from '../../core/wire/wire-types.ts';
 import { h } from '../dom.ts';
 import { peerColour } from './peer-colour.ts';
+import type { FollowState } from './peer-follow.ts';
 
 export interface WhoIsHereHooks {
+  /** The user pressed `peer`'s Follow button (none without: the page cannot draw). */
+  follow?: (peer: RoomPeer) => void;
   /** Who is here changed: `left`, a peer who left. */
   changed(peers: readonly RoomPeer[], left?: RoomPeer): void;
 }
@@ -19,6 +24,7 @@ export class WhoIsHere {
   readonly #hooks: WhoIsHereHooks;
   #peers = new Map<string, RoomPeer>();
   #self: string | null = null;
+  #follow: FollowState | null = null;
 
   constructor(hooks: WhoIsHereHooks) {
     this.#hooks = hooks;
@@ -35,9 +41,15 @@ export class WhoIsHere {
     return this.#peers.get(id);
   }
 
-  /** Which peer this page is; null while not known. */
+  /** Which peer this page is (it gets no Follow button); null while not known. */
   setSelf(id: string | null): void {
     this.#self = id;
+    this.#draw();
+  }
+
+  /** Whom this page follows, or followed until the user moved the camera. */
+  setFollow(state: FollowState | null): void {
+    this.#follow = state;
     this.#draw();
   }
 
@@ -77,6 +89,28 @@ export class WhoIsHere {
       h('span', { class: 'here-name' }, `${peer.name} (${peer.kind})`),
     );
     if (peer.id === this.#self) entry.classList.add('self');
+    // Only a page or a headset has a camera to follow.
+    else if (this.#hooks.follow && (peer.kind === 'page' || peer.kind === 'headset')) entry.append(this.#button(peer, this.#hooks.follow));
     return entry;
+  }
+
+  #button(peer: RoomPeer, follow: (peer: RoomPeer) => void): HTMLButtonElement {
+    const state = this.#follow?.peer === peer.id ? this.#follow : null;
+    const on = state?.state === 'following';
+    const button = h(
+      'button',
+      {
+        type: 'button',
+        class: 'button small follow-peer',
+        'data-testid': 'follow-peer',
+        'data-state': state?.state ?? 'off',
+        'aria-pressed': String(on),
+        'aria-label': `${on ? 'Stop following' : 'Follow'} ${peer.name}`,
+        title: state?.state === 'ended' ? `Following ${peer.name} ended: ${state.why}` : `Your camera tracks ${peer.name}'s`,
+      },
+      on ? 'Following' : 'Follow',
+    );
+    button.addEventListener('click', () => follow(peer));
+    return button;
   }
 }

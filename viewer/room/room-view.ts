@@ -19,6 +19,8 @@ export interface RoomViewOptions {
   following(): string | null;
   /** Shares settings with `room` (PUT its view). */
   send(room: string, view: RoomView): Promise<void>;
+  /** True while a peer this page follows leads its camera: the room's camera waits (presence/peer-follow.ts). */
+  cameraLed?(): boolean;
 }
 
 export class RoomViewBinding {
@@ -77,7 +79,7 @@ export class RoomViewBinding {
     const content = this.#options.stage?.content ?? null;
     content?.applyView?.(rest);
     this.#options.stage?.invalidate();
-    if (!camera) return;
+    if (!camera || this.#options.cameraLed?.()) return;
     if (content) this.#options.stage?.setCameraView(camera);
     else this.#cameraOwed = true;
   }

@@ -70,7 +70,10 @@ export class ViewerRoom {
     this.#hooks = hooks;
     const { client, stage, layout } = hooks;
     const following = (): string | null => (this.follower.enabled ? hooks.room() : null);
-    this.here = new WhoIsHere({ changed: (peers, left) => this.presence?.roster(peers, left) });
+    this.here = new WhoIsHere({
+      follow: stage ? (peer) => this.presence?.toggleFollow(peer) : undefined,
+      changed: (peers, left) => this.presence?.roster(peers, left),
+    });
     this.presence = stage ? new LivePresence(client, stage, this.here) : null;
     this.timeline = new ReplayTimeline((steer) => void client.steerReplay(hooks.room(), steer).catch(() => {}));
     this.follower = new RoomFollower({
@@ -123,7 +126,12 @@ export class ViewerRoom {
           current: hooks.current,
         })
       : null;
-    this.view = new RoomViewBinding({ stage, following, send: (room, view) => client.setRoomView(room, view) });
+    this.view = new RoomViewBinding({
+      stage,
+      following,
+      send: (room, view) => client.setRoomView(room, view),
+      cameraLed: () => this.presence?.leading ?? false,
+    });
     this.#readout = stage
       ? attachValueReadout(
           stage,
