@@ -93,6 +93,9 @@ describe('who is here', () => {
     await Promise.all([waitForDrawn(a.page), waitForDrawn(b.page)]);
     const aId = (await waitPresence(a.page, 'opened its live socket', socketOpen, null)).self!;
     await waitPresence(b.page, 'opened its live socket', socketOpen, null);
+    // Both framed the shape alike: A's camera is at B's eye, where its frustum is not drawn.
+    const atEye = (id: string): boolean => window.vitrinePresence!.state().peers.some((p) => p.id === id && p.head !== null && !p.headShown);
+    await waitPresence(b.page, 'knew A’s camera, at its own eye', atEye, aId);
 
     // B steps back (a wheel turn: a drag's glide would cost a software renderer hundreds of frames):
     // the room shares its camera and A takes it; A then frames the shape again, which it does not
@@ -108,7 +111,9 @@ describe('who is here', () => {
       b.page,
       'drew A’s camera where it is, with its ray',
       ([id, at]) =>
-        window.vitrinePresence!.state().peers.some((p) => p.id === id && p.pointer !== null && p.head?.every((v, i) => Math.abs(v - at[i]!) < 1e-3)),
+        window.vitrinePresence!.state().peers.some(
+          (p) => p.id === id && p.pointer !== null && p.headShown && p.head?.every((v, i) => Math.abs(v - at[i]!) < 1e-3),
+        ),
       [aId, aCamera] as [string, Vec],
     );
     expect(near(seen.camera.position, aCamera, 1e-2)).toBe(false);

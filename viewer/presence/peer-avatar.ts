@@ -59,6 +59,23 @@ export class PeerAvatar {
     this.pointer = { from, to };
   }
 
+  /**
+   * Hides the head while it is within `within` of `eye` (a page sharing the room's camera has
+   * every other page's camera at its own eye, where the frustum would tint the whole view).
+   * @returns whether that changed what is drawn.
+   */
+  hideHeadNear(eye: THREE.Vector3, within: number): boolean {
+    const shown = this.head !== null && this.head.distanceTo(eye) > within;
+    if (shown === this.#head.visible) return false;
+    this.#head.visible = shown;
+    return true;
+  }
+
+  /** The head is drawn (it is known and not at this page's eye). */
+  get headShown(): boolean {
+    return this.#head.visible;
+  }
+
   dispose(): void {
     this.root.removeFromParent();
     disposeShapes(this.root);

@@ -6,7 +6,8 @@
  * what is shown, in a headset it is a real head's size. A pointer ray reaches to what it
  * points at on this stage (the first thing along it), or about as far as the content is when
  * it points at nothing. Each is placed again when the content moves under it (a headset's
- * hands grab it, a session starts or ends). The canvas lists who is drawn (`data-peers`).
+ * hands grab it, a session starts or ends). A head at this page's own eye is not drawn: pages
+ * sharing the room's camera all stand there. The canvas lists who is drawn (`data-peers`).
  */
 import * as THREE from 'three';
 import type { Pose } from '../../core/wire/live-types.ts';
@@ -32,7 +33,7 @@ export class PeerAvatars {
     this.#group.name = 'peers';
     stage.scene.add(this.#group);
     this.#mark();
-    stage.onBeforeFrame(() => this.#follow());
+    stage.onBeforeFrame(() => this.#beforeFrame());
   }
 
   /** Draws peer `id` (of `colour`) at `pose`. */
@@ -89,8 +90,15 @@ export class PeerAvatars {
     avatar.place(pose, root.matrixWorld, this.#size(), (origin, direction) => this.#reach(origin, direction));
   }
 
-  /** Before a frame: everyone placed again if the content moved or a session began or ended. */
-  #follow(): void {
+  /** Before a frame: everyone placed again if the content moved or a session began or ended; heads at the eye hidden. */
+  #beforeFrame(): void {
+    this.#placeAgain();
+    const eye = this.#stage.view.camera.getWorldPosition(new THREE.Vector3());
+    const within = this.#size() * 1.5;
+    for (const { avatar } of this.#avatars.values()) avatar.hideHeadNear(eye, within);
+  }
+
+  #placeAgain(): void {
     const root = this.#stage.contentRoot;
     root.updateMatrixWorld(true);
     const placedFor = `${this.#stage.renderer.xr.isPresenting} ${root.matrixWorld.elements.join(' ')}`;

@@ -23,6 +23,8 @@ export interface PresenceProbeState {
     colour: string;
     /** False while hidden (the peer this page follows). */
     visible: boolean;
+    /** False while its head is not drawn (not known, or at this page's eye). */
+    headShown: boolean;
     head: Triple | null;
     hands: ('left' | 'right')[];
     pointer: { from: Triple; to: Triple } | null;
@@ -61,6 +63,7 @@ export function installPresenceProbe(read: () => ProbedPresence): void {
           name,
           colour,
           visible: avatar.root.visible,
+          headShown: avatar.headShown,
           head: avatar.head ? triple(avatar.head) : null,
           hands: avatar.hands,
           pointer: avatar.pointer ? { from: triple(avatar.pointer.from), to: triple(avatar.pointer.to) } : null,
