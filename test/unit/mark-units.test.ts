@@ -4,7 +4,7 @@
  * again while none is; and how a measurement reads with it.
  */
 import { describe, expect, it } from 'vitest';
-import { measurementOf } from '../../viewer/layers/marks/mark-format.ts';
+import { measurementOf } from '../../core/wire/mark-format.ts';
 import { MarkUnits } from '../../viewer/layers/marks/mark-units.ts';
 
 /** A host that answers these paths, counting what was read. */

@@ -4,7 +4,7 @@
  * (or "units" when it states none).
  */
 import { describe, expect, it } from 'vitest';
-import { formatLength, roundLength, scaleBarLength } from '../../viewer/stage/round-length.ts';
+import { formatLength, roundLength, scaleBarLength } from '../../core/wire/round-length.ts';
 
 describe('roundLength', () => {
   it('takes the longest of 1, 2 and 5 times a power of ten at most the limit', () => {

@@ -1,5 +1,5 @@
 /**
- * The viewer's default display window (viewer/layers/volume/window-level.ts): percentiles
+ * The viewer's default display window (core/wire/window-level.ts, shared with the room's picture): percentiles
  * from the histogram, a see-through floor past a background peak, and a window read from
  * the body past it (the example phantom, stretched to 12 bits).
  */
@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli-path.ts';
-import { defaultWindow, histogramOf } from '../../viewer/layers/volume/window-level.ts';
+import { defaultWindow, histogramOf } from '../../core/wire/window-level.ts';
 
 describe('defaultWindow', () => {
   it('spans the 1st to 99th percentile, so a few outliers do not set the range', () => {

@@ -11,11 +11,8 @@
  */
 import * as THREE from 'three';
 import { h } from '../dom.ts';
-import { formatLength, scaleBarLength } from './round-length.ts';
+import { formatLength, SCALE_BAR_MAX_PX, scaleBarLength } from '../../core/wire/round-length.ts';
 import type { Stage } from './stage.ts';
-
-/** The bar's longest length on the page, CSS pixels. */
-export const SCALE_BAR_MAX_PX = 150;
 
 /** Physical units (of the frame under `root`) one CSS pixel spans at the depth of `target`, for a canvas `heightPx` tall. */
 export function unitsPerPixel(camera: THREE.Camera, target: THREE.Vector3, heightPx: number, root: THREE.Object3D): number {

@@ -22,7 +22,7 @@ import { finiteRange } from '../layers/volume/colormaps.ts';
 import type { ContentHit, LayerLook } from '../stage/stage-content.ts';
 import { createStepContent, type StepPiece } from '../stage/step-content.ts';
 import type { VolumeContent, VolumeStage } from '../layers/volume/volume-slices.ts';
-import { defaultWindow } from '../layers/volume/window-level.ts';
+import { defaultWindow } from '../../core/wire/window-level.ts';
 import { StepCache, type FetchStep, type StepChannel } from './step-cache.ts';
 import { StepPlayer } from './step-player.ts';
 import { TimeControls } from './time-controls.ts';

@@ -7,7 +7,7 @@
  * little else: other characters stand in as plain ones ('³' as '^3', quotes straight), or '?'.
  */
 import { Container, Text } from '@pmndrs/uikit';
-import type { MarkLine, MarkLines } from '../layers/marks/mark-format.ts';
+import type { MarkLine, MarkLines } from '../layers/marks/mark-lines.ts';
 import { VR_THEME as T } from './vr-theme.ts';
 
 /** `text` in characters the panel's font draws. */

@@ -12,7 +12,7 @@
  */
 import { Container, Text } from '@pmndrs/uikit';
 import type * as THREE from 'three';
-import type { MarkLines } from '../layers/marks/mark-format.ts';
+import type { MarkLines } from '../layers/marks/mark-lines.ts';
 import type { MarkTool, PlaceOutcome } from '../layers/marks/mark-placer.ts';
 import { VrMarkList } from './vr-mark-list.ts';
 import { VR_THEME as T } from './vr-theme.ts';

@@ -8,7 +8,7 @@
  */
 import * as THREE from 'three';
 import { textSprite } from '../layers/marks/text-sprite.ts';
-import { formatLength, scaleBarLength, type ScaleBarLength } from '../stage/round-length.ts';
+import { formatLength, scaleBarLength, type ScaleBarLength } from '../../core/wire/round-length.ts';
 
 /** The bar's longest length in the headset's room, metres. */
 const MAX_METRES = 0.2;

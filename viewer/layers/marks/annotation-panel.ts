@@ -20,8 +20,9 @@ import type { RoomEvent } from '../../../core/wire/wire-types.ts';
 import { h } from '../../dom.ts';
 import { describeError } from '../../panels/request-failure.ts';
 import type { Stage } from '../../stage/stage.ts';
-import { measurementOf, newestMarkLines, type MarkLines } from './mark-format.ts';
+import { markText, measurementOf } from '../../../core/wire/mark-format.ts';
 import { MarkDrawing } from './mark-drawing.ts';
+import { newestMarkLines, type MarkLines } from './mark-lines.ts';
 import { MarkList } from './mark-list.ts';
 import { MarkPlacer, type MarkTool, type PlaceOutcome } from './mark-placer.ts';
 import { MarkStore } from './mark-store.ts';
@@ -149,9 +150,7 @@ export class AnnotationPanel {
   #show(marks: Annotation[], known: boolean): void {
     const measurement = (mark: Annotation): string => measurementOf(mark, this.#units.unitOf(mark.layer));
     this.#list.show(marks, measurement, known);
-    const text = (mark: Annotation): string =>
-      [mark.label ?? '', mark.kind === 'point' ? '' : measurement(mark)].filter(Boolean).join(' · ');
-    this.#drawing.show(marks, text, known);
+    this.#drawing.show(marks, (mark) => markText(mark, this.#units.unitOf(mark.layer)), known);
     this.#lines = { total: marks.length, newest: newestMarkLines(marks, VR_LINES, measurement) };
   }
 

@@ -13,7 +13,7 @@
 import * as THREE from 'three';
 import type { Annotation, Vec3 } from '../../../core/wire/scene-types.ts';
 import type { Stage } from '../../stage/stage.ts';
-import { colourOf } from './mark-format.ts';
+import { colourOf } from '../../../core/wire/mark-colours.ts';
 import { textSprite } from './text-sprite.ts';
 
 /** A marker's size as a share of the view's height. */

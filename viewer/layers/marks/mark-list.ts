@@ -7,7 +7,8 @@
  */
 import type { Annotation } from '../../../core/wire/scene-types.ts';
 import { h } from '../../dom.ts';
-import { colourOf, KIND_WORDS } from './mark-format.ts';
+import { colourOf } from '../../../core/wire/mark-colours.ts';
+import { KIND_WORDS } from './mark-lines.ts';
 
 export interface MarkListActions {
   relabel(mark: Annotation, label: string): void;

@@ -7,6 +7,7 @@
  */
 import * as THREE from 'three';
 import type { MeshData } from '../../../core/wire/decoded-types.ts';
+import { DEFAULT_MESH_COLOUR } from '../../../core/wire/layer-defaults.ts';
 import { setOwnOpacity } from '../../stage/layer-look.ts';
 import type { StageContent } from '../../stage/stage-content.ts';
 
@@ -30,7 +31,8 @@ function linearColors(colors: Uint8Array | Float32Array): Float32Array {
 
 /** The standard look of meshes, in the specimen's own colour when it has one (mesh-colour.ts). */
 export function meshMaterial(colour: THREE.Color | null = null): THREE.MeshStandardMaterial {
-  return new THREE.MeshStandardMaterial({ color: colour ?? 0x5f9fd6, roughness: 0.38, metalness: 0.1, side: THREE.DoubleSide });
+  const color = colour ?? new THREE.Color().setStyle(DEFAULT_MESH_COLOUR, THREE.SRGBColorSpace);
+  return new THREE.MeshStandardMaterial({ color, roughness: 0.38, metalness: 0.1, side: THREE.DoubleSide });
 }
 
 /** A mesh result on the stage. */

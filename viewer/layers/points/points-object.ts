@@ -16,7 +16,7 @@ import { colormapTable, finiteRange } from '../volume/colormaps.ts';
 import type { ColormapName } from '../volume/colormaps.ts';
 import { setOwnOpacity } from '../../stage/layer-look.ts';
 import type { StageContent } from '../../stage/stage-content.ts';
-import { defaultWindow } from '../volume/window-level.ts';
+import { defaultWindow } from '../../../core/wire/window-level.ts';
 
 /** How the points are coloured. */
 export type PointColouring = 'own' | 'scalar' | 'single';

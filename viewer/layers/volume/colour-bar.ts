@@ -7,6 +7,7 @@
  * colours. It only reports changes; the owner recolours.
  */
 import { h } from '../../dom.ts';
+import { formatValue } from '../../../core/wire/format-value.ts';
 import type { RoomView } from '../../../core/wire/wire-types.ts';
 import { COLORMAPS, colormapCss } from './colormaps.ts';
 import type { ColormapName } from './colormaps.ts';
@@ -28,14 +29,6 @@ export interface ColourBarOptions {
 
 /** Slider resolution: this many steps across the data's range. */
 const STEPS = 1000;
-
-/** A value for a label: four significant digits, no trailing zeros. */
-export function formatValue(value: number): string {
-  if (!Number.isFinite(value)) return String(value);
-  const abs = Math.abs(value);
-  if (abs !== 0 && (abs >= 1e5 || abs < 1e-3)) return value.toExponential(2);
-  return String(Number(value.toPrecision(4)));
-}
 
 export interface ColourBar {
   element: HTMLElement;

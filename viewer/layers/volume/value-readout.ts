@@ -10,8 +10,8 @@
  * under a still pointer picks again.
  */
 import { h } from '../../dom.ts';
-import { formatValue } from './colour-bar.ts';
-import { NO_UNIT } from '../../stage/round-length.ts';
+import { formatValue } from '../../../core/wire/format-value.ts';
+import { NO_UNIT } from '../../../core/wire/round-length.ts';
 import type { Stage } from '../../stage/stage.ts';
 import type { StagePick } from '../../stage/stage-pick.ts';
 

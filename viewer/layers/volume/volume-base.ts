@@ -7,6 +7,7 @@
  * along it when ray marched. The owner says how a voxel is coloured and whether it is seen.
  */
 import * as THREE from 'three';
+import { DEFAULT_VOLUME_MODE, VOLUME_BOX_COLOUR } from '../../../core/wire/layer-defaults.ts';
 import { h } from '../../dom.ts';
 import { applyObjectLook, keptByPlanes } from '../../stage/layer-look.ts';
 import { RAYMARCH_MAX_EDGE, RAYMARCH_MAX_VOXELS } from './raymarch-shader.ts';
@@ -66,12 +67,12 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
   const { count, dims, inner } = frame;
   const planes = createSlicePlanes(frame, options.pixel, { alphaTest: options.alphaTest, changed: options.changed });
   const edges = new THREE.EdgesGeometry(new THREE.BoxGeometry(dims.x, dims.y, dims.z));
-  const edgeMaterial = new THREE.LineBasicMaterial({ color: 0x4b5d75 });
+  const edgeMaterial = new THREE.LineBasicMaterial({ color: new THREE.Color().setStyle(VOLUME_BOX_COLOUR, THREE.SRGBColorSpace) });
   const box = new THREE.LineSegments(edges, edgeMaterial);
   inner.add(box);
   let look: LayerLook | null = null;
   let marched: Marched | null = null;
-  let mode: VolumeMode = 'slices';
+  let mode: VolumeMode = DEFAULT_VOLUME_MODE;
   const fits = Math.max(count.x, count.y, count.z) <= RAYMARCH_MAX_EDGE && count.x * count.y * count.z <= RAYMARCH_MAX_VOXELS;
   const title = h('div', { class: 'slice-title' });
   const viewPicker = h('select', { class: 'select small', 'aria-label': 'volume view', 'data-axis': 'view' });

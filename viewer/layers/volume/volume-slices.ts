@@ -10,6 +10,7 @@
  */
 import type * as THREE from 'three';
 import type { VolumeData } from '../../../core/wire/decoded-types.ts';
+import { DEFAULT_VOLUME_COLORMAP } from '../../../core/wire/layer-defaults.ts';
 import type { LayerDisplay } from '../../../core/wire/scene-types.ts';
 import type { RoomView } from '../../../core/wire/wire-types.ts';
 import { h } from '../../dom.ts';
@@ -22,7 +23,7 @@ import { createVolumeBase, type VolumeBase } from './volume-base.ts';
 import { volumeFrame } from './volume-frame.ts';
 import { densityOf, isVolumeOpacity, VOLUME_OPACITY_DEFAULT } from './volume-opacity.ts';
 import { createRaymarchedVolume, type RaymarchedVolume } from './volume-raymarch.ts';
-import { defaultWindow } from './window-level.ts';
+import { defaultWindow } from '../../../core/wire/window-level.ts';
 
 /** A volume on the stage, with its controls. */
 export interface VolumeContent extends StageContent {
@@ -69,8 +70,8 @@ class VolumeSlices implements VolumeContent {
   #low: number;
   #high: number;
   #gamma = 1;
-  #mapName: ColormapName = 'viridis';
-  #table = colormapTable('viridis');
+  #mapName: ColormapName = DEFAULT_VOLUME_COLORMAP;
+  #table = colormapTable(DEFAULT_VOLUME_COLORMAP);
   /** Colour-map index (0..255) under which a voxel is transparent: past the background, at least a sliver. */
   #floor: number;
   #opacity = VOLUME_OPACITY_DEFAULT;
@@ -94,7 +95,7 @@ class VolumeSlices implements VolumeContent {
     this.#opacityRow = this.#createOpacityRow();
     this.#colourBar = createColourBar({
       range: [min, max],
-      initial: { map: 'viridis', low: this.#low, high: this.#high },
+      initial: { map: DEFAULT_VOLUME_COLORMAP, low: this.#low, high: this.#high },
       onChange: (state) => {
         const change = barChangeOf({ low: this.#low, high: this.#high, map: this.#mapName }, state);
         this.#mapName = state.map;

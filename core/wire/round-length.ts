@@ -4,8 +4,11 @@
  * result's physical unit, the longest that still fits in the room the bar has, so the bar
  * stays between 40% and 100% of that room as the view zooms. Its label says the unit the
  * result states, or "units" when it states none (the numbers are still physical: the
- * result's own coordinates). Shared by the page's bar and the one drawn in VR.
+ * result's own coordinates). Shared by the page's bar, the one drawn in VR and the room's picture.
  */
+
+/** A scale bar's longest length on the page, CSS pixels (a picture's bar keeps to it too). */
+export const SCALE_BAR_MAX_PX = 150;
 
 /** The mantissas of round lengths, longest first. */
 const MANTISSAS = [5, 2, 1] as const;

@@ -10,7 +10,8 @@
  * skull at the top, leave the inside a sliver of the colour map, one flat colour; a shell
  * is a small share of the body, so it takes the map's last colour and the inside spans the
  * map. Without a background the window is the 1st to 99th percentile of all samples, so a
- * few outliers do not squeeze the rest into a few colours. Pure: no DOM, no three.js.
+ * few outliers do not squeeze the rest into a few colours. Pure (no DOM, no three.js): the page
+ * and the room's picture open a volume with the same window.
  */
 
 /** Bins of the histogram the defaults are read from. */
