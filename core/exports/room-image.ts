@@ -3,15 +3,21 @@
  * A picture of what a room shows, for `GET /api/rooms/{room_id}/image` and the agents'
  * `room_image`: every visible layer of its scene, each as the scene shows it (a layer whose
  * result cannot be had is left out), or without a scene the room's entry; each result taken
- * from what the host holds or computed again as `/data` would, drawn with the room's view on
- * the encode thread (thumbnails/room-picture.ts). A room that shows nothing is a 404. The PNG's
- * text says what made each layer drawn (room-provenance.ts), so a figure names its code.
+ * from what the host holds or computed again as `/data` would, drawn as the page draws it on
+ * the encode thread (thumbnails/room-picture.ts), with the room's marks and a scale bar in the
+ * unit of the room's frame (the active layer's result's, as the page reads it). A room that
+ * shows nothing is a 404. The PNG's text says what made each layer drawn (room-provenance.ts),
+ * so a figure names its code.
  */
 import { createHostError } from '../errors.ts';
+import { labelRgb } from '../wire/label-colors.ts';
+import { colourOf } from '../wire/mark-colours.ts';
+import { markText } from '../wire/mark-format.ts';
 import type { LayerSource, SceneLayer } from '../wire/scene-types.ts';
 import type { RoomEntry } from '../wire/wire-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultIds } from '../serving/result-ids.ts';
+import type { PictureMark } from '../thumbnails/picture-marks.ts';
 import type { PictureRunner } from '../thumbnails/room-picture.ts';
 import type { PictureLayer } from '../thumbnails/scene-picture.ts';
 import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from '../scenes/service/layer-sources.ts';
@@ -56,16 +62,56 @@ async function entryResult(deps: RoomImageDeps, roomId: string, entry: RoomEntry
   return (await obtainLayerResult(deps, resolved)).result;
 }
 
+/** The colour the page gives a segment's surface: its label's, when its source names one segment. */
+function segmentColour(source: LayerSource): string | undefined {
+  const segment = source.segment ?? source.params?.segment;
+  if (typeof segment !== 'number' || !Number.isInteger(segment)) return undefined;
+  return `#${labelRgb(segment).map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+}
+
 /** A scene layer's result as the picture draws it, or null when it cannot be had now. */
-async function layerPicture(deps: RoomImageDeps, roomId: string, layer: SceneLayer): Promise<PictureLayer | null> {
-  const { id: _id, source: _source, kind, result: held, ...display } = layer;
+async function layerPicture(deps: RoomImageDeps, roomId: string, layer: SceneLayer, active: boolean): Promise<PictureLayer | null> {
+  const { id: _id, source, kind, result: held, stale: _stale, ...display } = layer;
   let result = held?.result_id ? await deps.resultIds.find(held.result_id) : null;
   try {
     result ??= (await obtainLayerResult(deps, await deps.scenes.layerData(roomId, layer.id, { asked: {}, userAgent: undefined }))).result;
   } catch {
     return null;
   }
-  return { result, kind, display };
+  const meshColour = segmentColour(source);
+  return { result, kind, display, active, ...(meshColour ? { meshColour } : {}) };
+}
+
+/** A result's length unit, null when it states none. */
+function unitOf(result: StoredResult | undefined): string | null {
+  const unit = (result as { unit?: unknown } | undefined)?.unit;
+  return typeof unit === 'string' && unit !== '' ? unit : null;
+}
+
+/**
+ * The room's marks as the picture draws them: each in its colour, through its layer's affine,
+ * with the words the page writes beside it, measured in its frame's unit (its layer's result's,
+ * else `roomUnit`).
+ */
+async function picturedMarks(
+  deps: RoomImageDeps,
+  roomId: string,
+  layers: readonly SceneLayer[],
+  drawn: ReadonlyMap<string, PictureLayer>,
+  roomUnit: string | null,
+): Promise<PictureMark[]> {
+  const { annotations } = await deps.annotations.list(roomId);
+  return annotations.map((mark) => {
+    const layer = mark.layer === undefined ? undefined : layers.find((l) => l.id === mark.layer);
+    const unit = mark.layer === undefined ? roomUnit : unitOf(drawn.get(mark.layer)?.result);
+    return {
+      kind: mark.kind,
+      points: mark.points,
+      colour: colourOf(mark),
+      text: markText(mark, unit),
+      ...(layer?.affine ? { affine: layer.affine } : {}),
+    };
+  });
 }
 
 /**
@@ -78,14 +124,21 @@ export async function roomImage(deps: RoomImageDeps, roomId: string, width: numb
   // What made what is drawn, from the scene and entry the picture drew.
   const said = (drawn: ReadonlySet<string>) => provenanceText(provenanceOfRoom(deps.functions, roomId, scene, entry), drawn);
   if (shown.length > 0) {
-    const pictured = await Promise.all(shown.map(async (layer) => ({ id: layer.id, picture: await layerPicture(deps, roomId, layer) })));
-    const drawn = pictured.filter((p) => p.picture !== null);
-    if (drawn.length > 0) {
-      const png = await deps.pictures(drawn.map((p) => p.picture!), { width, height, view });
-      return withPngText(png, said(new Set(drawn.map((p) => p.id))));
+    const pictured = await Promise.all(
+      shown.map(async (layer) => ({ id: layer.id, picture: await layerPicture(deps, roomId, layer, layer.id === scene.active) })),
+    );
+    const drawn = new Map(pictured.filter((p) => p.picture !== null).map((p) => [p.id, p.picture!] as const));
+    if (drawn.size > 0) {
+      // The room's frame is the active layer's (the entry's): its unit is the one the page's bar reads.
+      const unit = unitOf((scene.active !== null ? drawn.get(scene.active) : undefined)?.result);
+      const marks = await picturedMarks(deps, roomId, scene.layers, drawn, unit);
+      const png = await deps.pictures([...drawn.values()], { width, height, view, marks, unit });
+      return withPngText(png, said(new Set(drawn.keys())));
     }
   }
   if (!entry || (entry.function_name === null && entry.specimen_id === null)) throw createHostError('SPC_ERR_ROOM_EMPTY', roomId);
   const result = await entryResult(deps, roomId, entry);
-  return withPngText(await deps.pictures([{ result }], { width, height, view }), said(new Set()));
+  const unit = unitOf(result);
+  const marks = await picturedMarks(deps, roomId, [], new Map(), unit);
+  return withPngText(await deps.pictures([{ result, active: true }], { width, height, view, marks, unit }), said(new Set()));
 }

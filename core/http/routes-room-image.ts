@@ -32,7 +32,8 @@ export async function roomImageRoutes(app: FastifyInstance, opts: { ctx: RoomIma
       schema: {
         summary: 'A picture (PNG) of what the room shows, with its view',
         description:
-          "The room's entry drawn on the host with the room's window, colour map, mode and camera direction where they apply (framed to fit). " +
+          "The room drawn on the host as the page draws it: each layer's mode, colour map, window and opacity, the room's camera " +
+          "(else the page's framing), the room's marks and a scale bar (its label also in the PNG's `Scale bar` text). " +
           '404 when the room shows nothing.',
         params: ROOM_PARAMS,
         querystring: IMAGE_QUERY,

@@ -89,7 +89,8 @@ export const JOB_TOOLS = {
   },
   room_image: {
     description:
-      "A picture (PNG image) of what a room shows, drawn on the host with the room's view (window, colour map, mode, camera direction). " +
+      "A picture (PNG image) of what a room shows, drawn on the host as the page draws it (each layer's mode and colours, the room's camera, " +
+      'its marks and a scale bar). ' +
       'An error when the room shows nothing yet.',
     input: ({ room }) => objectSchema({ room, w: SIDE('Width'), h: SIDE('Height') }),
     call: roomImageTool,

@@ -73,14 +73,14 @@ export function cropCentre(canvas: Canvas, width: number, height: number): Canva
 
 /**
  * `square` (drawn on its own backdrop, `bare` where nothing is drawn) centred on a fresh
- * `width` × `height` backdrop: what the square drew is kept, its bare backdrop gives way to the
- * wide one, so no seam shows where the square ends.
+ * `width` × `height` backdrop (what lies outside it cut off): what the square drew is kept,
+ * its bare backdrop gives way to the fresh one, so no seam shows where the square ends.
  */
 export function placeCentred(square: Canvas, bare: Canvas, width: number, height: number): Canvas {
   const wide = createBackdrop(width, height);
   const x0 = Math.floor((width - square.width) / 2), y0 = Math.floor((height - square.height) / 2);
-  for (let y = 0; y < square.height; y++) {
-    for (let x = 0; x < square.width; x++) {
+  for (let y = Math.max(0, -y0); y < Math.min(square.height, height - y0); y++) {
+    for (let x = Math.max(0, -x0); x < Math.min(square.width, width - x0); x++) {
       const i = (y * square.width + x) * 3;
       if (square.rgb[i] === bare.rgb[i] && square.rgb[i + 1] === bare.rgb[i + 1] && square.rgb[i + 2] === bare.rgb[i + 2]) continue;
       wide.rgb.set(square.rgb.subarray(i, i + 3), ((y + y0) * width + x + x0) * 3);

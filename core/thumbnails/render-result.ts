@@ -2,7 +2,7 @@
  * @module render-result
  * Draws any result with the small software renderers of this folder, picking the renderer
  * from its shape: a mesh, a volume (a segmentation's labels apart), a point cloud or an image.
- * Thumbnails and room pictures both draw through here.
+ * Thumbnails draw through here; a room's picture takes its `stepOf` (scene-picture.ts).
  */
 import type { SpecimenResult, VolumeResult } from 'vitrine';
 import { selectStep } from '../delivery/select-step.ts';

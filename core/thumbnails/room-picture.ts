@@ -1,98 +1,69 @@
 /**
  * @module room-picture
- * A picture of what a room shows. One layer (or the room's entry): its result drawn by the
- * thumbnail renderers at the size asked, with the layer's look over the room's view where a
- * still picture can: the window and colour map of a volume (a categorical map draws it as
- * labels), slices or a projection by its mode, the camera's direction for a mesh, a cloud or a
- * projected volume (framed to fit: a picture shows the whole result). Several layers: the
- * whole scene in the room's frame (scene-picture.ts). The renderers draw squares; a picture of
- * another shape still shows the whole result: drawn square on its shorter side and centred on a
- * backdrop of the asked size. A 2-D image whose shape fits the picture is drawn on the longer
- * side and its centre kept instead, so it loses no resolution. Encoded as a PNG.
+ * A picture of what a room shows, drawn as the page draws it. Its layers (or the room's entry)
+ * stand in the room's frame and are drawn by one camera set as the page sets its own
+ * (picture-camera.ts: the room's camera, else the page's framing of them), each layer as the
+ * page shows it (scene-picture.ts); then the room's marks over them (picture-marks.ts) and the
+ * page's scale bar in the corner (picture-scale-bar.ts), whose label the PNG also carries as
+ * its `Scale bar` text. A 2-D image alone has no place in a frame: it is drawn to fit (on its
+ * longer side and cropped to its centre when its shape fits the picture, else on the shorter
+ * side and centred). Encoded as a PNG.
  */
-import type { SpecimenResult } from 'vitrine';
+import type { ImageResult, SpecimenResult } from 'vitrine';
 import type { RoomView } from '../wire/wire-types.ts';
 import { encodePng } from '../formats/png/encode-png.ts';
+import { withPngText } from '../formats/png/png-text.ts';
 import { createBackdrop, cropCentre, placeCentred, toBytes, type Canvas } from './canvas.ts';
-import { isScalarColormap, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
-import { renderLooked } from './render-result.ts';
-import { emptyLike, renderScene, type PictureLayer } from './scene-picture.ts';
-import { DEFAULT_LOOK, type Look } from './thumbnail-looks.ts';
+import { pictureCamera } from './picture-camera.ts';
+import { drawMarks, type PictureMark } from './picture-marks.ts';
+import { drawScaleBar } from './picture-scale-bar.ts';
+import { renderImage } from './render-image.ts';
+import { renderScene, type PictureLayer } from './scene-picture.ts';
+import { worldBounds } from './world-frame.ts';
 
-/** What a picture is asked for: its size in pixels and the room's view. */
+/** What a picture is asked for: its size in pixels, the room's view, its marks and the unit of its frame. */
 export interface PictureAsk {
   width: number;
   height: number;
   view: RoomView;
+  marks?: PictureMark[];
+  /** The length unit of the room's frame (the entry's result's), null or absent when it states none. */
+  unit?: string | null;
 }
 
 /** Draws a room's picture of `layers` (bottom first) off the event loop (the encode pool's `roomPicture` task). */
 export type PictureRunner = (layers: PictureLayer[], ask: PictureAsk) => Promise<Uint8Array>;
 
-/** A camera's direction as the renderers' angles: turn about the vertical, then tilt (looking down is positive). */
-function anglesOf(view: RoomView): { yaw: number; pitch: number } | null {
-  const camera = view.camera;
-  if (!camera) return null;
-  const [dx, dy, dz] = [0, 1, 2].map((k) => camera.position[k]! - camera.target[k]!) as [number, number, number];
-  if (dx === 0 && dy === 0 && dz === 0) return null;
-  return { yaw: Math.atan2(dx, dz), pitch: Math.atan2(dy, Math.hypot(dx, dz)) };
-}
-
-function continuousMap(name: string | undefined): ColormapName | undefined {
-  return isScalarColormap(name) ? name : undefined;
-}
-
-/** The renderers' look for `view`. */
-export function lookOfView(view: RoomView): Look {
-  const angles = anglesOf(view) ?? {};
-  const colormap = continuousMap(view.colormap);
-  return {
-    mesh: { ...DEFAULT_LOOK.mesh, ...angles },
-    points: { ...angles, ...(colormap ? { colormap } : {}) },
-    volume: {
-      mode: view.mode === 'slices' ? 'slice' : 'mip',
-      colormap: colormap ?? (view.window ? 'gray' : DEFAULT_LOOK.volume.colormap),
-      ...(view.window ? { window: view.window } : {}),
-      ...angles,
-    },
-  };
-}
-
 /** Whether a 2-D image drawn to fit a `side` square (its longer side) fits `width` × `height` whole. */
-function imageFits(result: SpecimenResult, side: number, width: number, height: number): boolean {
-  if (!('width' in result) || 'shape' in result) return false;
-  const scale = Math.max(result.width, result.height) / side;
-  return Math.round(result.width / scale) <= width && Math.round(result.height / scale) <= height;
+function imageFits(image: ImageResult, side: number, width: number, height: number): boolean {
+  const scale = Math.max(image.width, image.height) / side;
+  return Math.round(image.width / scale) <= width && Math.round(image.height / scale) <= height;
 }
 
-/** Draws `layers` on a `size` square, with what the same drawing leaves where it draws nothing. */
-function renderSquare(layers: readonly PictureLayer[], size: number, view: RoomView): { drawn: Canvas; bare: () => Canvas } {
-  if (layers.length > 1) return { drawn: renderScene(layers, size, view, anglesOf(view)), bare: () => createBackdrop(size, size) };
-  const { result, kind, display } = layers[0]!;
-  // The layer's own look first, the room's view under it.
-  const looked: RoomView = { ...view };
-  if (display?.colormap) looked.colormap = display.colormap;
-  if (display?.window) looked.window = display.window;
-  // A categorical map, or a labels layer, asks for a volume's values as label ids.
-  const labels = result.type === 'volume' && (looked.colormap === 'glasbey' || kind === 'labels');
-  const look = lookOfView(looked);
-  const drawn = renderLooked((labels ? { ...result, labels: true } : result) as SpecimenResult, size, look);
-  // A supersampled renderer's bare backdrop is not the plain one to the bit: draw it empty.
-  const supersampled = 'vertices' in result || 'points' in result;
-  return { drawn, bare: () => (supersampled ? renderLooked(emptyLike(result) as SpecimenResult, size, look) : createBackdrop(size, size)) };
+/** A 2-D image alone, drawn to fit the picture. */
+function imagePicture(image: ImageResult, width: number, height: number): Canvas {
+  const longer = Math.max(width, height), shorter = Math.min(width, height);
+  if (width === height || imageFits(image, longer, width, height)) return cropCentre(renderImage(image, longer), width, height);
+  return placeCentred(renderImage(image, shorter), createBackdrop(shorter, shorter), width, height);
 }
 
 /** A PNG of `layers` (one, or a scene's, bottom first) as a room with `ask.view` shows them, `ask.width` × `ask.height` pixels. */
 export function renderRoomPicture(layers: readonly PictureLayer[], ask: PictureAsk): Uint8Array {
-  const { width, height } = ask;
-  const longer = Math.max(width, height), shorter = Math.min(width, height);
-  const only = layers.length === 1 ? (layers[0]!.result as SpecimenResult) : null;
+  const { width, height, view } = ask;
+  const shown = layers.filter((layer) => layer.display?.visible !== false);
+  const boxes = shown.map((layer) => worldBounds(layer.result as SpecimenResult, layer.display?.affine)).filter((box) => box !== null);
+  const framed = boxes.length > 0 ? pictureCamera(boxes, view, width, height) : null;
   let canvas: Canvas;
-  if (width === height || (only && imageFits(only, longer, width, height))) {
-    canvas = cropCentre(renderSquare(layers, longer, ask.view).drawn, width, height);
+  let label: string | null = null;
+  if (framed) {
+    const square = renderScene(shown, framed.camera, view);
+    drawMarks(square, ask.marks ?? [], framed.camera, height);
+    canvas = placeCentred(square, createBackdrop(framed.camera.size, framed.camera.size), width, height);
+    label = drawScaleBar(canvas, framed.unitsPerPixel, ask.unit ?? null);
   } else {
-    const { drawn, bare } = renderSquare(layers, shorter, ask.view);
-    canvas = placeCentred(drawn, bare(), width, height);
+    const image = shown.find((layer) => layer.result.type === 'image')?.result as ImageResult | undefined;
+    canvas = image ? imagePicture(image, width, height) : createBackdrop(width, height);
   }
-  return encodePng({ width, height, channels: 3, data: toBytes(canvas) });
+  const png = encodePng({ width, height, channels: 3, data: toBytes(canvas) });
+  return label ? withPngText(png, { 'Scale bar': label }) : png;
 }

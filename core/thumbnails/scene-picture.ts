@@ -1,24 +1,30 @@
 /**
  * @module scene-picture
- * A picture of a room's whole scene: every visible layer drawn by one camera in the room's
- * frame (their joint bounds framed, seen from the room camera's direction), bottom layer
- * first, each over what is below it with its opacity. Volumes are ray-marched through their
- * placement (a segmentation as its first labelled voxels), meshes rasterised with their depth,
- * clouds splatted; each layer's colour map, window and gamma come from the layer, else from the
- * room's view. A 2-D image has no place in the room's frame and is left out of a scene picture.
+ * A picture of a room's layers: each drawn by one camera in the room's frame, bottom layer
+ * first, each over what is below it with its opacity, and each as the page draws it. A layer
+ * takes its own look (mode, colour map, window, gamma, opacity); the room's view fills in what
+ * the active layer (the room's entry) leaves unset, as on the page, where the view applies to
+ * the content the page shows; then the page's defaults (layer-defaults.ts). A volume is drawn
+ * as the page's three slices unless its mode is `volume` (ray marched: a maximum-intensity
+ * projection), a segmentation's in its labels' colours, with its box's edges either way;
+ * meshes in the colour the page gives them (their segment's, their specimen's, else the
+ * page's blue), rasterised with depth; clouds splatted. A 2-D image has no place in the room's
+ * frame and is left out here.
  */
 import type { SpecimenResult, VolumeResult } from 'vitrine';
+import { isScalarColormap, type ScalarColormap } from '../wire/colormaps.ts';
+import { DEFAULT_MESH_COLOUR, DEFAULT_VOLUME_COLORMAP, DEFAULT_VOLUME_MODE, hexRgb } from '../wire/layer-defaults.ts';
 import type { LayerDisplay, LayerKind } from '../wire/scene-types.ts';
 import type { RoomView } from '../wire/wire-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { Camera } from './camera.ts';
 import { createBackdrop, type Canvas } from './canvas.ts';
-import { isScalarColormap, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
 import { renderMesh } from './render-mesh.ts';
 import { renderPoints } from './render-points.ts';
 import { stepOf } from './render-result.ts';
-import { DEFAULT_LOOK } from './thumbnail-looks.ts';
-import { frameBounds, placed, worldBounds } from './world-frame.ts';
+import { placed } from './world-frame.ts';
+import { drawVolumeBox } from './volume-box.ts';
+import { renderSlicesInWorld } from './world-slices.ts';
 import { renderVolumeInWorld } from './world-volume.ts';
 
 /** One layer of a picture: its result, and how the room's scene shows it. */
@@ -26,13 +32,37 @@ export interface PictureLayer {
   result: StoredResult;
   kind?: LayerKind;
   display?: LayerDisplay;
+  /** The room's entry (its active layer): the room's view applies to it. */
+  active?: boolean;
+  /** A mesh's colour as the page picks it (`#rrggbb`); absent: the page's default. */
+  meshColour?: string;
 }
 
-/** The default direction of a picture whose room has no camera: a three-quarter view. */
-const DEFAULT_ANGLES = { yaw: 0.55, pitch: 0.4 };
+/** What a layer is drawn with: its display, the room's view under it when active. */
+interface LayerLookOf {
+  colormap?: ScalarColormap;
+  labels: boolean;
+  window?: [number, number];
+  gamma?: number;
+  mode: 'slices' | 'volume' | 'surface' | 'points';
+  opacity: number;
+}
 
-function mapOf(name: string | undefined): ColormapName | undefined {
-  return isScalarColormap(name) ? name : undefined;
+function lookOf(layer: PictureLayer, view: RoomView): LayerLookOf {
+  const display = layer.display ?? {};
+  const under: RoomView = layer.active ? view : {};
+  const named = display.colormap ?? under.colormap;
+  const volumeLabels = layer.result.type === 'volume' && (layer.result as { labels?: boolean }).labels === true;
+  // The room's opacity fades the page's active mesh; a volume's is its ray marcher's density, not drawn here.
+  const faded = layer.result.type === 'mesh' && typeof under.opacity === 'number' ? under.opacity : 1;
+  return {
+    ...(isScalarColormap(named) ? { colormap: named } : {}),
+    labels: layer.kind === 'labels' || volumeLabels || named === 'glasbey',
+    ...((display.window ?? under.window) ? { window: display.window ?? under.window } : {}),
+    ...(display.gamma !== undefined ? { gamma: display.gamma } : {}),
+    mode: display.mode ?? under.mode ?? DEFAULT_VOLUME_MODE,
+    opacity: (display.opacity ?? 1) * faded,
+  };
 }
 
 /** The linear part of an affine (for directions: normals). */
@@ -41,55 +71,59 @@ function linear(affine: readonly number[]): number[] {
 }
 
 /** A mesh or a cloud with nothing in it: what its renderer draws as bare backdrop. */
-export function emptyLike(result: StoredResult): StoredResult {
+function emptyLike(result: StoredResult): StoredResult {
   if (result.type === 'mesh') return { ...result, vertices: new Float32Array(0), indices: new Uint32Array(0), normals: undefined } as StoredResult;
   return { ...result, points: new Float32Array(0), colors: undefined, scalars: undefined } as StoredResult;
 }
 
-function drawLayer(layer: PictureLayer, camera: Camera, view: RoomView): Canvas | null {
-  const result = layer.result as SpecimenResult;
+function drawVolume(layer: PictureLayer, look: LayerLookOf, camera: Camera): Canvas {
   const display = layer.display ?? {};
-  const affine = display.affine;
-  const colormap = mapOf(display.colormap) ?? mapOf(view.colormap);
+  const volume = stepOf(layer.result as unknown as VolumeResult, display.t);
+  const values = {
+    colormap: look.colormap ?? DEFAULT_VOLUME_COLORMAP,
+    ...(look.window ? { window: look.window } : {}),
+    ...(look.gamma !== undefined ? { gamma: look.gamma } : {}),
+  };
+  const drawn =
+    look.mode === 'volume'
+      ? renderVolumeInWorld(volume, camera, display.affine, look.labels ? { labels: true } : values)
+      : renderSlicesInWorld(volume, camera, display.affine, look.labels ? { labels: true } : values);
+  drawVolumeBox(drawn, volume, display.affine, camera);
+  return drawn;
+}
+
+function drawLayer(layer: PictureLayer, look: LayerLookOf, camera: Camera): Canvas | null {
+  const result = layer.result as SpecimenResult;
+  const affine = layer.display?.affine;
   if ('vertices' in result) {
     const normals = result.normals && affine ? placed(result.normals, linear(affine)) : affine ? undefined : result.normals;
     const mesh = { ...result, vertices: placed(result.vertices, affine), normals };
-    return renderMesh(mesh, camera.size, DEFAULT_LOOK.mesh, camera);
+    const colour = hexRgb(layer.meshColour) ?? hexRgb(DEFAULT_MESH_COLOUR)!;
+    return renderMesh(mesh, camera.size, { colour }, camera);
   }
-  if ('points' in result) return renderPoints({ ...result, points: placed(result.points, affine) }, camera.size, colormap ? { colormap } : {}, camera);
-  if ('shape' in result) {
-    const volume = stepOf(result, display.t);
-    if (layer.kind === 'labels' || volume.labels) return renderVolumeInWorld(volume, camera, affine, { labels: true });
-    const window = display.window ?? view.window;
-    return renderVolumeInWorld(volume as VolumeResult, camera, affine, {
-      colormap: colormap ?? (window ? 'gray' : DEFAULT_LOOK.volume.colormap),
-      ...(window ? { window } : {}),
-      ...(display.gamma !== undefined ? { gamma: display.gamma } : {}),
-    });
+  if ('points' in result) {
+    return renderPoints({ ...result, points: placed(result.points, affine) }, camera.size, look.colormap ? { colormap: look.colormap } : {}, camera);
   }
+  if ('shape' in result) return drawVolume(layer, look, camera);
   return null;
 }
 
-/** Draws `layers` (bottom first) on a `size` × `size` canvas as the room with `view` shows them. */
-export function renderScene(layers: readonly PictureLayer[], size: number, view: RoomView, angles?: { yaw: number; pitch: number } | null): Canvas {
-  const shown = layers.filter((layer) => layer.display?.visible !== false);
-  const boxes = shown.map((layer) => worldBounds(layer.result as SpecimenResult, layer.display?.affine)).filter((box) => box !== null);
-  const canvas = createBackdrop(size, size);
-  if (boxes.length === 0) return canvas;
-  const { yaw, pitch } = angles ?? DEFAULT_ANGLES;
-  const camera = frameBounds(boxes, size, yaw, pitch);
-  for (const layer of shown) {
-    const drawn = drawLayer(layer, camera, view);
+/** Draws `layers` (bottom first) on the camera's square as the room with `view` shows them. */
+export function renderScene(layers: readonly PictureLayer[], camera: Camera, view: RoomView): Canvas {
+  const canvas = createBackdrop(camera.size, camera.size);
+  for (const layer of layers) {
+    if (layer.display?.visible === false) continue;
+    const look = lookOf(layer, view);
+    const drawn = drawLayer(layer, look, camera);
     if (!drawn) continue;
     // The same renderer's bare backdrop (a supersampled one is not the plain one to the bit).
     const supersampled = layer.result.type === 'mesh' || layer.result.type === 'point_cloud';
-    const bare = supersampled ? drawLayer({ ...layer, result: emptyLike(layer.result) }, camera, view) : null;
-    const backdrop = (bare ?? createBackdrop(size, size)).rgb;
-    const opacity = layer.display?.opacity ?? 1;
+    const bare = supersampled ? drawLayer({ ...layer, result: emptyLike(layer.result) }, look, camera) : null;
+    const backdrop = (bare ?? createBackdrop(camera.size, camera.size)).rgb;
     // Where the layer drew (its pixels differ from the bare backdrop), it covers what is below.
     for (let i = 0; i < canvas.rgb.length; i += 3) {
       if (drawn.rgb[i] === backdrop[i] && drawn.rgb[i + 1] === backdrop[i + 1] && drawn.rgb[i + 2] === backdrop[i + 2]) continue;
-      for (let k = 0; k < 3; k++) canvas.rgb[i + k] = canvas.rgb[i + k]! * (1 - opacity) + drawn.rgb[i + k]! * opacity;
+      for (let k = 0; k < 3; k++) canvas.rgb[i + k] = canvas.rgb[i + k]! * (1 - look.opacity) + drawn.rgb[i + k]! * look.opacity;
     }
   }
   return canvas;

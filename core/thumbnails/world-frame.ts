@@ -30,7 +30,7 @@ export function voxelGrid(volume: VolumeResult): { shape: Vec3; spacing: Vec3; o
 }
 
 /** The eight corners of a volume's voxel box in its own physical frame (x, y, z). */
-function volumeCorners(volume: VolumeResult): Vec3[] {
+export function volumeCorners(volume: VolumeResult): Vec3[] {
   const { shape, spacing, origin } = voxelGrid(volume);
   const lo = [0, 1, 2].map((k) => origin[k]! - spacing[k]! / 2);
   const hi = [0, 1, 2].map((k) => origin[k]! + (shape[k]! - 0.5) * spacing[k]!);

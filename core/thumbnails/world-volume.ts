@@ -23,7 +23,7 @@ export type WorldVolumeLook = { labels: true } | { labels?: false; colormap: Col
 const SAMPLES_PER_VOXEL = 1.25;
 
 /** The map from room coordinates to continuous voxel indices (x, y, z), as a 3×4 row-major matrix. */
-function roomToVoxel(volume: VolumeResult, affine: readonly number[] | undefined): number[] {
+export function roomToVoxel(volume: VolumeResult, affine: readonly number[] | undefined): number[] {
   const { spacing, origin } = voxelGrid(volume);
   const inverse = affine ? (invertAffine(affine) ?? IDENTITY) : IDENTITY;
   // voxel_k = (physical_k - origin_k) / spacing_k, with physical = inverse · room; axes x, y, z are C order's 2, 1, 0.

@@ -107,25 +107,25 @@ describe('a picture of the room', () => {
       expect(answer.status).toBe(200);
       return PNG.sync.read(Buffer.from(await answer.arrayBuffer()));
     };
-    /** Pixels of the mesh's warm colour, and of the grey volume. */
-    const census = (png: PNG): { warm: number; grey: number } => {
-      let warm = 0, grey = 0;
+    /** Pixels of the mesh's blue (the page's default mesh colour), and of the grey volume. */
+    const census = (png: PNG): { blue: number; grey: number } => {
+      let blue = 0, grey = 0;
       for (let i = 0; i < png.data.length; i += 4) {
-        const [red, green, blue] = [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
-        if (red - blue > 60 && red > green) warm++;
-        else if (Math.abs(red - green) < 6 && Math.abs(green - blue) < 6 && red > 90) grey++;
+        const [r, g, b] = [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+        if (b - r > 60 && b > g) blue++;
+        else if (Math.abs(r - g) < 6 && Math.abs(g - b) < 6 && r > 90) grey++;
       }
-      return { warm, grey };
+      return { blue, grey };
     };
     const both = await picture();
     writeFileSync('/tmp/vitrine-room-scene.png', PNG.sync.write(both));
     const drawn = census(both);
-    expect(drawn.warm).toBeGreaterThan(400);
+    expect(drawn.blue).toBeGreaterThan(400);
     expect(drawn.grey).toBeGreaterThan(4000);
     // A hidden layer is not drawn: the volume alone.
     await fetch(`${url}/api/rooms/${r}/layers/sheet`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"visible":false}' });
     const alone = census(await picture());
-    expect(alone.warm).toBe(0);
+    expect(alone.blue).toBe(0);
     expect(alone.grey).toBeGreaterThan(4000);
   });
 });

@@ -2,12 +2,14 @@
  * A room's picture of another shape than square shows the whole result: a mesh, a cloud, a
  * volume or a scene asked wide or tall keeps a margin of backdrop on its short sides (nothing
  * cut off) and the bands beside it are the wide backdrop to the bit (no seam where the drawn
- * square ends); a 2-D image whose shape fits the picture fills it at full resolution.
+ * square ends), but for the scale bar in the lower right corner, where the page has it; a 2-D
+ * image whose shape fits the picture fills it at full resolution.
  */
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import type { RoomView } from '../../core/wire/wire-types.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
+import { readPngText } from '../../core/formats/png/png-text.ts';
 import { createBackdrop, toBytes } from '../../core/thumbnails/canvas.ts';
 import { renderRoomPicture } from '../../core/thumbnails/room-picture.ts';
 import type { PictureLayer } from '../../core/thumbnails/scene-picture.ts';
@@ -24,14 +26,18 @@ const cloud = {
 
 /** The picture's pixels that are not the plain backdrop of its size, and their extent. */
 function drawnExtent(layers: PictureLayer[], width: number, height: number) {
-  const png = PNG.sync.read(Buffer.from(renderRoomPicture(layers, { width, height, view })));
+  const bytes = renderRoomPicture(layers, { width, height, view });
+  const png = PNG.sync.read(Buffer.from(bytes));
   expect([png.width, png.height]).toEqual([width, height]);
+  // The scale bar's plate (a small picture's: at most 130 × 30 pixels) stands in the lower right corner.
+  const bar = readPngText(bytes)['Scale bar'] !== undefined;
+  const inBar = (x: number, y: number): boolean => bar && x >= width - 130 && y >= height - 30;
   const backdrop = toBytes(createBackdrop(width, height));
   const box = { left: width, right: -1, top: height, bottom: -1, count: 0 };
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const [i, j] = [(y * width + x) * 4, (y * width + x) * 3];
-      if (png.data[i] === backdrop[j] && png.data[i + 1] === backdrop[j + 1] && png.data[i + 2] === backdrop[j + 2]) continue;
+      if (inBar(x, y) || (png.data[i] === backdrop[j] && png.data[i + 1] === backdrop[j + 1] && png.data[i + 2] === backdrop[j + 2])) continue;
       box.count++;
       Object.assign(box, { left: Math.min(box.left, x), right: Math.max(box.right, x), top: Math.min(box.top, y), bottom: Math.max(box.bottom, y) });
     }

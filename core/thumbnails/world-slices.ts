@@ -1,0 +1,103 @@
+/**
+ * @module world-slices
+ * A volume as the page opens it: three orthogonal slices through its middle voxel (one across
+ * each axis), drawn in the room's frame as a shared camera sees them, the nearest slice in
+ * front. Each pixel's ray is carried into voxel coordinates (world-volume.ts) and met with the
+ * three planes; the voxel hit is coloured as the page colours it: an image through its colour
+ * map over its window (the page's opening window, window-level.ts, unless the layer or room
+ * gives one), values under the page's see-through floor letting the ray pass on; a
+ * segmentation in its labels' colours, background passing. Nearest voxel, as the page's slices.
+ */
+import type { VolumeResult } from 'vitrine';
+import { sampleColormap, type ScalarColormap } from '../wire/colormaps.ts';
+import { defaultWindow } from '../wire/window-level.ts';
+import { fromView, type Camera } from './camera.ts';
+import { createBackdrop, type Canvas } from './canvas.ts';
+import { labelColours } from './render-labels.ts';
+import { voxelGrid, type Vec3 } from './world-frame.ts';
+import { roomToVoxel } from './world-volume.ts';
+
+/** How the slices are coloured: labels in their colours, or values through a map over a window. */
+export type SliceLook = { labels: true } | { labels?: false; colormap: ScalarColormap; window?: [number, number]; gamma?: number };
+
+/** The finite range of `data`, [0, 1] when it has none. */
+function finiteRange(data: ArrayLike<number>): [number, number] {
+  let min = Infinity, max = -Infinity;
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i]!;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return Number.isFinite(min) && Number.isFinite(max) ? [min, max] : [0, 1];
+}
+
+/** A voxel's colour (written to `out`), or false when it is see-through, for `look`. */
+function colourer(volume: VolumeResult, look: SliceLook): (value: number, out: Float64Array) => boolean {
+  if (look.labels) {
+    const colourOf = labelColours(volume);
+    return (id, out) => {
+      if (id === 0) return false;
+      out.set(colourOf(id));
+      return true;
+    };
+  }
+  const [min, max] = finiteRange(volume.data);
+  const opening = defaultWindow(volume.data, min, max);
+  // The floor is a share of the colour map, fixed when the page opens the volume; a window given later keeps it.
+  const floor = Math.max(3, Math.min(255, Math.round(((opening.floor - opening.low) / (opening.high - opening.low || 1)) * 255)));
+  const [low, high] = look.window ?? [opening.low, opening.high];
+  const gamma = look.gamma ?? 1;
+  return (value, out) => {
+    const t = Math.max(0, Math.min(1, (value - low) / (high - low || 1)));
+    const index = Math.round((gamma === 1 ? t : t ** gamma) * 255);
+    if (index < floor) return false;
+    sampleColormap(look.colormap, index / 255, out);
+    return true;
+  };
+}
+
+/** Draws `volume`'s three middle slices, placed by `affine`, as `camera` sees them. */
+export function renderSlicesInWorld(volume: VolumeResult, camera: Camera, affine: readonly number[] | undefined, look: SliceLook): Canvas {
+  const size = camera.size;
+  const [nz, ny, nx] = voxelGrid(volume).shape;
+  const n: Vec3 = [nx, ny, nz];
+  const middle: Vec3 = [Math.floor(nx / 2), Math.floor(ny / 2), Math.floor(nz / 2)];
+  const m = roomToVoxel(volume, affine);
+  const toVoxel = (p: readonly number[], w: number): Vec3 =>
+    [0, 1, 2].map((r) => m[r * 4]! * p[0]! + m[r * 4 + 1]! * p[1]! + m[r * 4 + 2]! * p[2]! + m[r * 4 + 3]! * w) as Vec3;
+  const dir = toVoxel(fromView(camera, 0, 0, -1), 0);
+  const length = 2 * camera.halfExtent;
+  const colour = colourer(volume, look);
+  const canvas = createBackdrop(size, size);
+  const rgb = new Float64Array(3);
+  const data = volume.data;
+  // Voxel centres sit at whole coordinates: a slice's voxels reach half a voxel either side.
+  const inside = (p: Vec3, axis: number): boolean => [0, 1, 2].every((k) => k === axis || (p[k]! >= -0.5 && p[k]! < n[k]! - 0.5));
+  const hits: { t: number; value: number }[] = [];
+  for (let py = 0; py < size; py++) {
+    for (let px = 0; px < size; px++) {
+      const vx = ((px + 0.5) / size - 0.5) * length;
+      const vy = (0.5 - (py + 0.5) / size) * length;
+      const off = fromView(camera, vx, vy, camera.halfExtent);
+      const start = toVoxel([camera.centre[0] + off[0], camera.centre[1] + off[1], camera.centre[2] + off[2]], 1);
+      hits.length = 0;
+      for (let axis = 0; axis < 3; axis++) {
+        if (Math.abs(dir[axis]!) < 1e-12) continue;
+        const t = (middle[axis]! - start[axis]!) / dir[axis]!;
+        if (t < 0 || t > length) continue;
+        const p = [0, 1, 2].map((k) => start[k]! + dir[k]! * t) as Vec3;
+        if (!inside(p, axis)) continue;
+        const [x, y, z] = [0, 1, 2].map((k) => (k === axis ? middle[k]! : Math.min(n[k]! - 1, Math.max(0, Math.round(p[k]!)))));
+        hits.push({ t, value: data[(z! * ny + y!) * nx + x!]! });
+      }
+      hits.sort((a, b) => a.t - b.t);
+      // The nearest slice that shows something there; see-through voxels let the ray on to the next.
+      for (const hit of hits) {
+        if (!colour(hit.value, rgb)) continue;
+        canvas.rgb.set(rgb, (py * size + px) * 3);
+        break;
+      }
+    }
+  }
+  return canvas;
+}
