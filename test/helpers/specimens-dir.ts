@@ -9,8 +9,8 @@ import { join } from 'node:path';
 
 export const OBJ_TEXT = 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n';
 
-/** A little-endian float32 .npy file of the given shape holding 0, 1, 2, ... */
-export function npyBytes(shape: number[], order: 'little' | 'big' = 'little'): Buffer {
+/** A float32 .npy file of the given shape holding `value(i)` at flat index i (absent: 0, 1, 2, ...). */
+export function npyBytes(shape: number[], order: 'little' | 'big' = 'little', value: (i: number) => number = (i) => i): Buffer {
   const count = shape.reduce((a, b) => a * b, 1);
   let header = `{'descr': '${order === 'big' ? '>' : '<'}f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
   const total = 10 + header.length + 1;
@@ -23,8 +23,8 @@ export function npyBytes(shape: number[], order: 'little' | 'big' = 'little'): B
   prelude.writeUInt16LE(header.length, 8);
   const data = Buffer.alloc(count * 4);
   for (let i = 0; i < count; i++) {
-    if (order === 'big') data.writeFloatBE(i, i * 4);
-    else data.writeFloatLE(i, i * 4);
+    if (order === 'big') data.writeFloatBE(value(i), i * 4);
+    else data.writeFloatLE(value(i), i * 4);
   }
   return Buffer.concat([prelude, Buffer.from(header, 'latin1'), data]);
 }
