@@ -62,8 +62,13 @@ async function entryResult(deps: RoomImageDeps, roomId: string, entry: RoomEntry
   return (await obtainLayerResult(deps, resolved)).result;
 }
 
-/** The colour the page gives a segment's surface: its label's, when its source names one segment. */
-function segmentColour(source: LayerSource): string | undefined {
+/**
+ * The colour the page gives a mesh of `source`, when not its default: the page's own subject
+ * (the active layer, or the entry) takes its specimen's declared colour; another layer a
+ * segment's surface takes its label's colour.
+ */
+function meshColourOf(deps: RoomImageDeps, source: LayerSource, active: boolean): string | undefined {
+  if (active) return source.specimen !== undefined ? deps.catalog.get(source.specimen)?.color : undefined;
   const segment = source.segment ?? source.params?.segment;
   if (typeof segment !== 'number' || !Number.isInteger(segment)) return undefined;
   return `#${labelRgb(segment).map((c) => c.toString(16).padStart(2, '0')).join('')}`;
@@ -78,7 +83,7 @@ async function layerPicture(deps: RoomImageDeps, roomId: string, layer: SceneLay
   } catch {
     return null;
   }
-  const meshColour = segmentColour(source);
+  const meshColour = meshColourOf(deps, source, active);
   return { result, kind, display, active, ...(meshColour ? { meshColour } : {}) };
 }
 
@@ -140,5 +145,7 @@ export async function roomImage(deps: RoomImageDeps, roomId: string, width: numb
   const result = await entryResult(deps, roomId, entry);
   const unit = unitOf(result);
   const marks = await picturedMarks(deps, roomId, [], new Map(), unit);
-  return withPngText(await deps.pictures([{ result, active: true }], { width, height, view, marks, unit }), said(new Set()));
+  const meshColour = meshColourOf(deps, sourceOf(entry), true);
+  const layer: PictureLayer = { result, active: true, ...(meshColour ? { meshColour } : {}) };
+  return withPngText(await deps.pictures([layer], { width, height, view, marks, unit }), said(new Set()));
 }

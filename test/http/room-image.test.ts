@@ -4,7 +4,8 @@
  * viewer offers is accepted; `GET /api/rooms/{room_id}/image` answers a PNG of the asked size
  * with a picture in it (not one colour), 400 for a bad side naming it, 404 for an empty room.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -12,13 +13,18 @@ import { createApp } from '../../core/app.ts';
 import { SCALAR_COLORMAPS as VIEWER_COLORMAPS } from '../../core/wire/colormaps.ts';
 import { room } from '../helpers/create-test-app.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
-import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+import { makeSpecimensDir, OBJ_TEXT } from '../helpers/specimens-dir.ts';
 
 let url = '';
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir: await makeSpecimensDir(), logLevel: false, poolSize: 2, viewer: false });
+  const specimensDir = await makeSpecimensDir();
+  // A mesh that declares its colour: the page draws it in that colour, not its default blue.
+  mkdirSync(join(specimensDir, 'red-tri'));
+  writeFileSync(join(specimensDir, 'red-tri', 'specimen.json'), JSON.stringify({ type: 'mesh', data_file: 'tri.obj', color: '#e04030' }));
+  writeFileSync(join(specimensDir, 'red-tri', 'tri.obj'), OBJ_TEXT);
+  app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir, logLevel: false, poolSize: 2, viewer: false });
   url = await app.listen({ host: '127.0.0.1', port: 0 });
 });
 
@@ -78,6 +84,14 @@ describe('a picture of the room', () => {
     writeFileSync('/tmp/vitrine-room-mesh.png', PNG.sync.write(meshPng));
     expect([meshPng.width, meshPng.height]).toEqual([512, 512]);
     expect(colours(meshPng)).toBeGreaterThan(50);
+
+    // A specimen's declared colour, as the page draws the mesh it shows.
+    const red = room();
+    await put(`/api/rooms/${red}/entry`, { specimen: 'red-tri' });
+    const redPng = PNG.sync.read(Buffer.from(await (await fetch(`${url}/api/rooms/${red}/image?w=128&h=128`)).arrayBuffer()));
+    let reddish = 0;
+    for (let i = 0; i < redPng.data.length; i += 4) if (redPng.data[i]! - redPng.data[i + 2]! > 60) reddish++;
+    expect(reddish).toBeGreaterThan(500);
   });
 
   it('refuses a bad side naming it, and a room that shows nothing with a 404', async () => {
