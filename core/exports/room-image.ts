@@ -25,6 +25,7 @@ import type { RoomScenes } from '../scenes/service/room-scenes.ts';
 import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 import { withPngText } from '../formats/png/png-text.ts';
 import { provenanceOfRoom, provenanceText, type RoomProvenanceDeps } from './room-provenance.ts';
+import { thumbnailColour } from './thumbnail-colour.ts';
 
 /** Each side's default and largest value, in pixels. */
 export const PICTURE_SIDE = { default: 512, max: 2048 } as const;
@@ -64,11 +65,14 @@ async function entryResult(deps: RoomImageDeps, roomId: string, entry: RoomEntry
 
 /**
  * The colour the page gives a mesh of `source`, when not its default: the page's own subject
- * (the active layer, or the entry) takes its specimen's declared colour; another layer a
- * segment's surface takes its label's colour.
+ * (the active layer, or the entry) takes its specimen's declared colour, else its thumbnail's;
+ * another layer a segment's surface takes its label's colour.
  */
-function meshColourOf(deps: RoomImageDeps, source: LayerSource, active: boolean): string | undefined {
-  if (active) return source.specimen !== undefined ? deps.catalog.get(source.specimen)?.color : undefined;
+async function meshColourOf(deps: RoomImageDeps, source: LayerSource, active: boolean): Promise<string | undefined> {
+  if (active) {
+    const record = source.specimen !== undefined ? deps.catalog.get(source.specimen) : undefined;
+    return record && (record.color ?? (await thumbnailColour(record)));
+  }
   const segment = source.segment ?? source.params?.segment;
   if (typeof segment !== 'number' || !Number.isInteger(segment)) return undefined;
   return `#${labelRgb(segment).map((c) => c.toString(16).padStart(2, '0')).join('')}`;
@@ -83,7 +87,7 @@ async function layerPicture(deps: RoomImageDeps, roomId: string, layer: SceneLay
   } catch {
     return null;
   }
-  const meshColour = meshColourOf(deps, source, active);
+  const meshColour = result.type === 'mesh' ? await meshColourOf(deps, source, active) : undefined;
   return { result, kind, display, active, ...(meshColour ? { meshColour } : {}) };
 }
 
@@ -145,7 +149,7 @@ export async function roomImage(deps: RoomImageDeps, roomId: string, width: numb
   const result = await entryResult(deps, roomId, entry);
   const unit = unitOf(result);
   const marks = await picturedMarks(deps, roomId, [], new Map(), unit);
-  const meshColour = meshColourOf(deps, sourceOf(entry), true);
+  const meshColour = result.type === 'mesh' ? await meshColourOf(deps, sourceOf(entry), true) : undefined;
   const layer: PictureLayer = { result, active: true, ...(meshColour ? { meshColour } : {}) };
   return withPngText(await deps.pictures([layer], { width, height, view, marks, unit }), said(new Set()));
 }

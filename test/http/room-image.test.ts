@@ -24,6 +24,13 @@ beforeAll(async () => {
   mkdirSync(join(specimensDir, 'red-tri'));
   writeFileSync(join(specimensDir, 'red-tri', 'specimen.json'), JSON.stringify({ type: 'mesh', data_file: 'tri.obj', color: '#e04030' }));
   writeFileSync(join(specimensDir, 'red-tri', 'tri.obj'), OBJ_TEXT);
+  // One that declares none: the page draws it in its thumbnail's colour (a green PNG here).
+  mkdirSync(join(specimensDir, 'green-tri'));
+  writeFileSync(join(specimensDir, 'green-tri', 'specimen.json'), JSON.stringify({ type: 'mesh', data_file: 'tri.obj', thumbnail_file: 'thumb.png' }));
+  writeFileSync(join(specimensDir, 'green-tri', 'tri.obj'), OBJ_TEXT);
+  const thumb = new PNG({ width: 16, height: 16 });
+  for (let i = 0; i < thumb.data.length; i += 4) thumb.data.set(i < thumb.data.length / 2 ? [40, 200, 60, 255] : [10, 12, 16, 255], i);
+  writeFileSync(join(specimensDir, 'green-tri', 'thumb.png'), PNG.sync.write(thumb));
   app = await createApp({ pluginsDir: await fixturePluginsDir(), specimensDir, logLevel: false, poolSize: 2, viewer: false });
   url = await app.listen({ host: '127.0.0.1', port: 0 });
 });
@@ -85,13 +92,17 @@ describe('a picture of the room', () => {
     expect([meshPng.width, meshPng.height]).toEqual([512, 512]);
     expect(colours(meshPng)).toBeGreaterThan(50);
 
-    // A specimen's declared colour, as the page draws the mesh it shows.
-    const red = room();
-    await put(`/api/rooms/${red}/entry`, { specimen: 'red-tri' });
-    const redPng = PNG.sync.read(Buffer.from(await (await fetch(`${url}/api/rooms/${red}/image?w=128&h=128`)).arrayBuffer()));
-    let reddish = 0;
-    for (let i = 0; i < redPng.data.length; i += 4) if (redPng.data[i]! - redPng.data[i + 2]! > 60) reddish++;
-    expect(reddish).toBeGreaterThan(500);
+    // A specimen's declared colour, else its thumbnail's, as the page draws the mesh it shows.
+    const meshPixels = async (specimen: string, test: (r: number, g: number, b: number) => boolean): Promise<number> => {
+      const r = room();
+      await put(`/api/rooms/${r}/entry`, { specimen });
+      const png = PNG.sync.read(Buffer.from(await (await fetch(`${url}/api/rooms/${r}/image?w=128&h=128`)).arrayBuffer()));
+      let count = 0;
+      for (let i = 0; i < png.data.length; i += 4) if (test(png.data[i]!, png.data[i + 1]!, png.data[i + 2]!)) count++;
+      return count;
+    };
+    expect(await meshPixels('red-tri', (r, _g, b) => r - b > 60)).toBeGreaterThan(500);
+    expect(await meshPixels('green-tri', (r, g, b) => g - r > 60 && g - b > 60)).toBeGreaterThan(500);
   });
 
   it('refuses a bad side naming it, and a room that shows nothing with a 404', async () => {
