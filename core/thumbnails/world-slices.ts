@@ -63,37 +63,47 @@ export function renderSlicesInWorld(volume: VolumeResult, camera: Camera, affine
   const n: Vec3 = [nx, ny, nz];
   const middle: Vec3 = [Math.floor(nx / 2), Math.floor(ny / 2), Math.floor(nz / 2)];
   const m = roomToVoxel(volume, affine);
-  const toVoxel = (p: readonly number[], w: number): Vec3 =>
-    [0, 1, 2].map((r) => m[r * 4]! * p[0]! + m[r * 4 + 1]! * p[1]! + m[r * 4 + 2]! * p[2]! + m[r * 4 + 3]! * w) as Vec3;
-  const dir = toVoxel(fromView(camera, 0, 0, -1), 0);
+  const world = fromView(camera, 0, 0, -1);
+  const dir = [0, 1, 2].map((r) => m[r * 4]! * world[0] + m[r * 4 + 1]! * world[1] + m[r * 4 + 2]! * world[2]) as Vec3;
   const length = 2 * camera.halfExtent;
   const colour = colourer(volume, look);
   const canvas = createBackdrop(size, size);
   const rgb = new Float64Array(3);
   const data = volume.data;
   // Voxel centres sit at whole coordinates: a slice's voxels reach half a voxel either side.
-  const inside = (p: Vec3, axis: number): boolean => [0, 1, 2].every((k) => k === axis || (p[k]! >= -0.5 && p[k]! < n[k]! - 0.5));
-  const hits: { t: number; value: number }[] = [];
+  const within = (v: number, k: number): boolean => v >= -0.5 && v < n[k]! - 0.5;
+  const nearest = (v: number, k: number): number => Math.min(n[k]! - 1, Math.max(0, Math.round(v)));
+  const start = [0, 0, 0];
+  const hitT = [0, 0, 0];
+  const hitValue = [0, 0, 0];
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
       const vx = ((px + 0.5) / size - 0.5) * length;
       const vy = (0.5 - (py + 0.5) / size) * length;
       const off = fromView(camera, vx, vy, camera.halfExtent);
-      const start = toVoxel([camera.centre[0] + off[0], camera.centre[1] + off[1], camera.centre[2] + off[2]], 1);
-      hits.length = 0;
+      const p = [camera.centre[0] + off[0], camera.centre[1] + off[1], camera.centre[2] + off[2]];
+      for (let r = 0; r < 3; r++) start[r] = m[r * 4]! * p[0]! + m[r * 4 + 1]! * p[1]! + m[r * 4 + 2]! * p[2]! + m[r * 4 + 3]!;
+      let hits = 0;
       for (let axis = 0; axis < 3; axis++) {
         if (Math.abs(dir[axis]!) < 1e-12) continue;
         const t = (middle[axis]! - start[axis]!) / dir[axis]!;
         if (t < 0 || t > length) continue;
-        const p = [0, 1, 2].map((k) => start[k]! + dir[k]! * t) as Vec3;
-        if (!inside(p, axis)) continue;
-        const [x, y, z] = [0, 1, 2].map((k) => (k === axis ? middle[k]! : Math.min(n[k]! - 1, Math.max(0, Math.round(p[k]!)))));
-        hits.push({ t, value: data[(z! * ny + y!) * nx + x!]! });
+        const [x, y, z] = [start[0]! + dir[0] * t, start[1]! + dir[1] * t, start[2]! + dir[2] * t];
+        if ((axis !== 0 && !within(x, 0)) || (axis !== 1 && !within(y, 1)) || (axis !== 2 && !within(z, 2))) continue;
+        const [ix, iy, iz] = [axis === 0 ? middle[0] : nearest(x, 0), axis === 1 ? middle[1] : nearest(y, 1), axis === 2 ? middle[2] : nearest(z, 2)];
+        // Kept in order of distance: at most three, so an insertion is enough.
+        let at = hits++;
+        while (at > 0 && hitT[at - 1]! > t) {
+          hitT[at] = hitT[at - 1]!;
+          hitValue[at] = hitValue[at - 1]!;
+          at--;
+        }
+        hitT[at] = t;
+        hitValue[at] = data[(iz * ny + iy) * nx + ix]!;
       }
-      hits.sort((a, b) => a.t - b.t);
       // The nearest slice that shows something there; see-through voxels let the ray on to the next.
-      for (const hit of hits) {
-        if (!colour(hit.value, rgb)) continue;
+      for (let k = 0; k < hits; k++) {
+        if (!colour(hitValue[k]!, rgb)) continue;
         canvas.rgb.set(rgb, (py * size + px) * 3);
         break;
       }
