@@ -8,12 +8,12 @@
  * as the page's three slices unless its mode is `volume` (ray marched: a maximum-intensity
  * projection), a segmentation's in its labels' colours, with its box's edges either way;
  * meshes in the colour the page gives them (their segment's, their specimen's, else the
- * page's blue), rasterised with depth; clouds splatted. A 2-D image has no place in the room's
- * frame and is left out here.
+ * page's blue), rasterised with depth; clouds splatted, their scalars through the page's map.
+ * A 2-D image has no place in the room's frame and is left out here.
  */
 import type { SpecimenResult, VolumeResult } from 'vitrine';
 import { isScalarColormap, type ScalarColormap } from '../wire/colormaps.ts';
-import { DEFAULT_MESH_COLOUR, DEFAULT_VOLUME_COLORMAP, DEFAULT_VOLUME_MODE, hexRgb } from '../wire/layer-defaults.ts';
+import { DEFAULT_MESH_COLOUR, DEFAULT_COLORMAP, DEFAULT_VOLUME_MODE, hexRgb } from '../wire/layer-defaults.ts';
 import type { LayerDisplay, LayerKind } from '../wire/scene-types.ts';
 import type { RoomView } from '../wire/wire-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -80,7 +80,7 @@ function drawVolume(layer: PictureLayer, look: LayerLookOf, camera: Camera): Can
   const display = layer.display ?? {};
   const volume = stepOf(layer.result as unknown as VolumeResult, display.t);
   const values = {
-    colormap: look.colormap ?? DEFAULT_VOLUME_COLORMAP,
+    colormap: look.colormap ?? DEFAULT_COLORMAP,
     ...(look.window ? { window: look.window } : {}),
     ...(look.gamma !== undefined ? { gamma: look.gamma } : {}),
   };
@@ -102,7 +102,7 @@ function drawLayer(layer: PictureLayer, look: LayerLookOf, camera: Camera): Canv
     return renderMesh(mesh, camera.size, { colour }, camera);
   }
   if ('points' in result) {
-    return renderPoints({ ...result, points: placed(result.points, affine) }, camera.size, look.colormap ? { colormap: look.colormap } : {}, camera);
+    return renderPoints({ ...result, points: placed(result.points, affine) }, camera.size, { colormap: look.colormap ?? DEFAULT_COLORMAP }, camera);
   }
   if ('shape' in result) return drawVolume(layer, look, camera);
   return null;

@@ -1,17 +1,17 @@
 /**
  * @module layer-defaults
  * How a layer looks when neither it nor the room says otherwise, one home for the page and the
- * room's picture: a mesh's colour, a volume's colour map and view (its slices, not ray
- * marched), the colour of a volume's box edges. A picture made on the host then shows what a
- * page opening the same room shows.
+ * room's picture: a mesh's colour, the colour map of a volume and of a cloud's scalars, a
+ * volume's view (its slices, not ray marched), the colour of a volume's box edges. A picture
+ * made on the host then shows what a page opening the same room shows.
  */
 import type { ScalarColormap } from './colormaps.ts';
 
 /** A mesh's colour (sRGB `#rrggbb`) when its specimen, its segment or its layer names none. */
 export const DEFAULT_MESH_COLOUR = '#5f9fd6';
 
-/** The map a scalar volume opens with. */
-export const DEFAULT_VOLUME_COLORMAP: ScalarColormap = 'viridis';
+/** The map a scalar volume, or a cloud's scalars, opens with. */
+export const DEFAULT_COLORMAP: ScalarColormap = 'viridis';
 
 /** How a volume is drawn until its layer or the room asks for the other view. */
 export const DEFAULT_VOLUME_MODE = 'slices' as const;

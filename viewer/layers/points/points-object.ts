@@ -14,6 +14,7 @@ import { h } from '../../dom.ts';
 import { barChangeOf, barSettingsOf, createColourBar, type ColourBarState } from '../volume/colour-bar.ts';
 import { colormapTable, finiteRange } from '../volume/colormaps.ts';
 import type { ColormapName } from '../volume/colormaps.ts';
+import { DEFAULT_COLORMAP } from '../../../core/wire/layer-defaults.ts';
 import { setOwnOpacity } from '../../stage/layer-look.ts';
 import type { StageContent } from '../../stage/stage-content.ts';
 import { defaultWindow } from '../../../core/wire/window-level.ts';
@@ -103,7 +104,7 @@ export function createPointsObject(original: PointCloudData, onChange: () => voi
   const opening = scalars ? defaultWindow(scalars, min, max) : { low: 0, high: 1 };
   /** True while a room's view is being applied: those changes are not the user's to share. */
   let applying = false;
-  let barState: ColourBarState = { map: 'viridis', low: opening.low, high: opening.high };
+  let barState: ColourBarState = { map: DEFAULT_COLORMAP, low: opening.low, high: opening.high };
   const colourBar = scalars
     ? createColourBar({
         range: [min, max],

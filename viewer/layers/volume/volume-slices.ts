@@ -10,7 +10,7 @@
  */
 import type * as THREE from 'three';
 import type { VolumeData } from '../../../core/wire/decoded-types.ts';
-import { DEFAULT_VOLUME_COLORMAP } from '../../../core/wire/layer-defaults.ts';
+import { DEFAULT_COLORMAP } from '../../../core/wire/layer-defaults.ts';
 import type { LayerDisplay } from '../../../core/wire/scene-types.ts';
 import type { RoomView } from '../../../core/wire/wire-types.ts';
 import { h } from '../../dom.ts';
@@ -70,8 +70,8 @@ class VolumeSlices implements VolumeContent {
   #low: number;
   #high: number;
   #gamma = 1;
-  #mapName: ColormapName = DEFAULT_VOLUME_COLORMAP;
-  #table = colormapTable(DEFAULT_VOLUME_COLORMAP);
+  #mapName: ColormapName = DEFAULT_COLORMAP;
+  #table = colormapTable(DEFAULT_COLORMAP);
   /** Colour-map index (0..255) under which a voxel is transparent: past the background, at least a sliver. */
   #floor: number;
   #opacity = VOLUME_OPACITY_DEFAULT;
@@ -95,7 +95,7 @@ class VolumeSlices implements VolumeContent {
     this.#opacityRow = this.#createOpacityRow();
     this.#colourBar = createColourBar({
       range: [min, max],
-      initial: { map: DEFAULT_VOLUME_COLORMAP, low: this.#low, high: this.#high },
+      initial: { map: DEFAULT_COLORMAP, low: this.#low, high: this.#high },
       onChange: (state) => {
         const change = barChangeOf({ low: this.#low, high: this.#high, map: this.#mapName }, state);
         this.#mapName = state.map;
