@@ -61,12 +61,14 @@ function hsvAt(png: PNG, x: number, y: number): { h: number; s: number; v: numbe
   return { h, s: v === 0 ? 0 : d / v, v };
 }
 
-/** The pixels of `png` within the slice-plane region `inside(x, y)` (room units). */
-function pixelsIn(png: PNG, inside: (x: number, y: number) => boolean): { h: number; s: number; v: number }[] {
+/** The pixels of `png` within the slice-plane region `inside(x, y)` (room units), which lies within `around` units of (cx, cy). */
+function pixelsIn(png: PNG, [cx, cy, around]: [number, number, number], inside: (x: number, y: number) => boolean): { h: number; s: number; v: number }[] {
   const out = [];
   const unitsPerPixel = (2 * DISTANCE * Math.tan((45 / 2) * (Math.PI / 180))) / png.height;
-  for (let py = 0; py < png.height; py++) {
-    for (let px = 0; px < png.width; px++) {
+  const [left, top] = screenOf(png, cx - around, cy + around).map((v) => Math.max(0, Math.floor(v)));
+  const [right, bottom] = screenOf(png, cx + around, cy - around);
+  for (let py = top!; py < Math.min(png.height, Math.ceil(bottom!)); py++) {
+    for (let px = left!; px < Math.min(png.width, Math.ceil(right!)); px++) {
       if (inside(MID + (px + 0.5 - png.width / 2) * unitsPerPixel, MID - (py + 0.5 - png.height / 2) * unitsPerPixel)) out.push(hsvAt(png, px, py));
     }
   }
@@ -108,10 +110,10 @@ function structureOf(png: PNG) {
   const along = Array.from({ length: 13 }, (_, k) => ax + (bx - ax) * (0.2 + (0.6 * k) / 12));
   const rulerSeen = along.filter((x) => [-2, -1, 0, 1, 2].some((d) => green(hsvAt(png, x, (ay + by) / 2 + d)))).length / along.length;
   return {
-    meshHue: meanHue(pixelsIn(png, (x, y) => Math.hypot(x - MESH.x, y - MESH.y) < MESH.radius - 1)),
-    ring: share(pixelsIn(png, (x, y) => Math.hypot(x - MID, y - MID) > 4.5 && Math.hypot(x - MID, y - MID) < 8.5 && x > 9), coloured),
-    cube: share(pixelsIn(png, (x, y) => x > 2.5 && x < 8 && y > 22.5 && y < 27.5), coloured),
-    point: share(pixelsIn(png, (x, y) => Math.hypot(x - POINT[0], y - POINT[1]) < 0.25), yellow),
+    meshHue: meanHue(pixelsIn(png, [MESH.x, MESH.y, MESH.radius], (x, y) => Math.hypot(x - MESH.x, y - MESH.y) < MESH.radius - 1)),
+    ring: share(pixelsIn(png, [MID, MID, 9], (x, y) => Math.hypot(x - MID, y - MID) > 4.5 && Math.hypot(x - MID, y - MID) < 8.5 && x > 9), coloured),
+    cube: share(pixelsIn(png, [5.25, 25, 3], (x, y) => x > 2.5 && x < 8 && y > 22.5 && y < 27.5), coloured),
+    point: share(pixelsIn(png, [...POINT, 1], (x, y) => Math.hypot(x - POINT[0], y - POINT[1]) < 0.25), yellow),
     rulerSeen,
     bar: longestWhiteRun(png),
   };
