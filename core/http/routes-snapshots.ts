@@ -11,7 +11,7 @@
  * A snapshot answers (in every form, verified or restored) only those who may read one of the
  * rooms it was taken of; to anyone else it is an unknown snapshot.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AnnotationKind } from '../wire/scene-types.ts';
 import { SNAPSHOT_CREATED_HEADER } from '../wire/wire-types.ts';
 import type { HostContext } from '../host-context.ts';
