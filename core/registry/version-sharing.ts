@@ -10,18 +10,24 @@ import path from 'node:path';
 import { readCheckedBundle } from './checked-bundle.ts';
 import type { FunctionEntry } from './function-entry.ts';
 import type { KeptBundles } from './kept-bundles.ts';
-import { loadPluginBundle, type LoadedPlugin } from './manifest-loader.ts';
-import type { PluginHome } from './reload-sources.ts';
+import { loadPluginBundle, type LoadedPlugin, type LoadOptions } from './manifest-loader.ts';
+import type { PluginVersions } from './plugin-versions.ts';
 import type { SharedBundles } from './shared-bundles.ts';
+
+/** The versions a host keeps and how it loads a bundle (its plugin home). */
+export interface VersionHome {
+  versions: PluginVersions;
+  load: LoadOptions;
+}
 
 export class VersionSharing {
   #shared: SharedBundles;
-  #home: PluginHome;
+  #home: VersionHome;
   #kept: KeptBundles;
   /** Versions taken for pinned computations, by bundle id (each loaded once). */
   #taken = new Map<string, Promise<LoadedPlugin | null>>();
 
-  constructor(shared: SharedBundles, home: PluginHome, kept: KeptBundles) {
+  constructor(shared: SharedBundles, home: VersionHome, kept: KeptBundles) {
     this.#shared = shared;
     this.#home = home;
     this.#kept = kept;
