@@ -71,6 +71,11 @@ export class PeerAvatar {
     return true;
   }
 
+  /** Whether any part of it is drawn: a head away from this page's eye, a hand or a pointer. */
+  get drawsAnything(): boolean {
+    return this.root.visible && (this.#head.visible || this.hands.length > 0 || this.pointer !== null);
+  }
+
   /** The head is drawn (it is known and not at this page's eye). */
   get headShown(): boolean {
     return this.#head.visible;

@@ -47,9 +47,13 @@ export class PeerAvatars {
       this.#group.add(drawn.avatar.root);
       this.#mark();
     }
+    // A pose that moves nothing drawn (a head at this page's eye, as every page sharing the
+    // room's camera sends) asks for no frame: a room of followers would redraw at their rate.
+    const drewAnything = drawn.avatar.drawsAnything;
     drawn.pose = pose;
     this.#place(drawn.avatar, pose);
-    this.#stage.invalidate();
+    this.#hideHeadsAtEye([drawn.avatar]);
+    if (drewAnything || drawn.avatar.drawsAnything) this.#stage.invalidate();
   }
 
   /** Peer `id` is gone. */
@@ -93,9 +97,13 @@ export class PeerAvatars {
   /** Before a frame: everyone placed again if the content moved or a session began or ended; heads at the eye hidden. */
   #beforeFrame(): void {
     this.#placeAgain();
+    this.#hideHeadsAtEye([...this.#avatars.values()].map(({ avatar }) => avatar));
+  }
+
+  #hideHeadsAtEye(avatars: PeerAvatar[]): void {
     const eye = this.#stage.view.camera.getWorldPosition(new THREE.Vector3());
     const within = this.#size() * 1.5;
-    for (const { avatar } of this.#avatars.values()) avatar.hideHeadNear(eye, within);
+    for (const avatar of avatars) avatar.hideHeadNear(eye, within);
   }
 
   #placeAgain(): void {
