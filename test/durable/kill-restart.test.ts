@@ -127,7 +127,10 @@ describe('a host killed while clients write', () => {
       const from = acked.count;
       const killAt = from + 20 + Math.floor(Math.random() * 60);
       const writers = startWriters(host.url, round, acked);
-      await waitFor(() => (acked.count >= killAt ? true : undefined), `${killAt - from} acknowledged writes`);
+      // The kill waits for every kind of write to have been acknowledged at least once (on a
+      // loaded machine a publish can take longer than the first writes of the others).
+      const everyKind = () => [acked.annotations.size, acked.layers.size, acked.views.length, acked.published.size].every((n) => n > 0);
+      await waitFor(() => (acked.count >= killAt && everyKind() ? true : undefined), `${killAt - from} acknowledged writes, of every kind`);
       await host.stop('SIGKILL');
       await Promise.all(writers);
       const followed = { annotation: seen(follower, 'annotation'), scene: seen(sceneFollower, 'scene') };
