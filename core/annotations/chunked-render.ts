@@ -5,6 +5,7 @@
  * text is kept with it (annotations are replaced, never changed in place), so the next version
  * of a room of 100,000 marks renders again only the marks that moved.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Annotation, AnnotationList } from '../wire/scene-types.ts';
 import { CSV_COLUMNS, csvRowsOf, propertyColumns } from './annotation-csv.ts';
 import { csvLine } from './csv-records.ts';
@@ -12,8 +13,6 @@ import { stableJson } from '../wire/stable-json.ts';
 
 /** Annotations rendered between two turns of the event loop. */
 const BATCH = 2000;
-
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Each annotation's JSON, kept for as long as the annotation object lives. */
 const jsonOf = new WeakMap<Annotation, string>();
@@ -26,7 +25,7 @@ const rowsOf = new WeakMap<Annotation, { columns: string; rows: string }>();
 async function renderEach(annotations: readonly Annotation[], render: (a: Annotation) => string): Promise<string[]> {
   const parts = new Array<string>(annotations.length);
   for (let i = 0; i < annotations.length; i++) {
-    if (i > 0 && i % BATCH === 0) await turn();
+    if (i > 0 && i % BATCH === 0) await nextTurn();
     parts[i] = render(annotations[i]!);
   }
   return parts;

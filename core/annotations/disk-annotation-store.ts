@@ -6,6 +6,7 @@
  * all there or none of it after any crash, ids are never made twice and versions go on from
  * where they were; its events go out once it is on disk, in version order.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Annotation, AnnotationEvent, AnnotationInput, AnnotationList } from '../wire/scene-types.ts';
 import type { DataStore } from '../durable/data-store.ts';
 import { roomChannel } from '../events/channels.ts';
@@ -25,8 +26,6 @@ const NEW_ROOM: RoomRecord = { version: 0, next: 1, count: 0 };
 
 /** Marks read between two turns of the event loop. */
 const READ_BATCH = 2000;
-
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class DiskAnnotationStore implements AnnotationStore {
   #store: DataStore;
@@ -49,23 +48,25 @@ export class DiskAnnotationStore implements AnnotationStore {
     return (this.#db.get([roomId, 'm']) as RoomRecord | undefined) ?? NEW_ROOM;
   }
 
+  /** The room's marks, unsorted; with `snapshot`, as the database held them when the range began, whatever is written meanwhile. */
+  #range(roomId: string, snapshot?: true): Iterable<Annotation> {
+    return this.#db.getRange({ start: [roomId, 'a'], end: [roomId, 'b'], ...(snapshot ? { snapshot } : {}) }).map(({ value }) => value as Annotation);
+  }
+
   /** The room's marks at once (inside a write, which must not wait). */
   #marksNow(roomId: string): Annotation[] {
-    const marks: Annotation[] = [];
-    for (const { value } of this.#db.getRange({ start: [roomId, 'a'], end: [roomId, 'b'] })) marks.push(value as Annotation);
-    return marks.sort(byId);
+    return [...this.#range(roomId)].sort(byId);
   }
 
   /**
    * The room's marks, read a batch per turn of the event loop: a room of 100,000 marks is a
-   * few hundred milliseconds of reading and decoding, which would hold every other request. The
-   * range reads the database as it was when it began, whatever is written between batches.
+   * few hundred milliseconds of reading and decoding, which would hold every other request.
    */
   async #marks(roomId: string): Promise<Annotation[]> {
     const marks: Annotation[] = [];
-    for (const { value } of this.#db.getRange({ start: [roomId, 'a'], end: [roomId, 'b'], snapshot: true })) {
-      marks.push(value as Annotation);
-      if (marks.length % READ_BATCH === 0) await turn();
+    for (const mark of this.#range(roomId, true)) {
+      marks.push(mark);
+      if (marks.length % READ_BATCH === 0) await nextTurn();
     }
     return marks.sort(byId);
   }
