@@ -120,6 +120,7 @@ describe('a host killed while clients write', () => {
   it(`has every acknowledged write after a restart, ${ROUNDS} times`, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-kill-'));
     const acked: Acknowledged = { annotations: new Map(), annotationVersion: 0, layers: new Set(), views: [], viewSent: -1, published: new Set(), count: 0 };
+    const everyKind = () => [acked.annotations.size, acked.layers.size, acked.views.length, acked.published.size].every((n) => n > 0);
     let host = await start(dir);
     for (let round = 0; round < ROUNDS; round++) {
       const follower = await openStream(`${host.url}/api/rooms/${ROOM}/events`);
@@ -129,7 +130,6 @@ describe('a host killed while clients write', () => {
       const writers = startWriters(host.url, round, acked);
       // The kill waits for every kind of write to have been acknowledged at least once (on a
       // loaded machine a publish can take longer than the first writes of the others).
-      const everyKind = () => [acked.annotations.size, acked.layers.size, acked.views.length, acked.published.size].every((n) => n > 0);
       await waitFor(() => (acked.count >= killAt && everyKind() ? true : undefined), `${killAt - from} acknowledged writes, of every kind`);
       await host.stop('SIGKILL');
       await Promise.all(writers);
@@ -138,7 +138,7 @@ describe('a host killed while clients write', () => {
       await checkKept(host.url, round, acked, followed);
     }
     // Every kind of write was acknowledged at least once, so each was checked.
-    expect([acked.annotations.size, acked.layers.size, acked.views.length, acked.published.size].every((n) => n > 0)).toBe(true);
+    expect(everyKind()).toBe(true);
     await host.stop();
     rmSync(dir, { recursive: true, force: true });
   });
