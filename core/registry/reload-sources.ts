@@ -10,10 +10,10 @@
 import type { ReloadResponse } from '../wire/wire-types.ts';
 import { scanSpecimensDir } from '../catalog/specimen-scanner.ts';
 import type { FunctionRegistry } from './function-registry.ts';
-import { loadPluginBundles, type LoadOptions } from './manifest-loader.ts';
+import { loadPluginBundles } from './manifest-loader.ts';
 import { noChange, type PluginVersions, type VersionChange } from './plugin-versions.ts';
 import type { SpecimenCatalog } from './specimen-catalog.ts';
-import type { VersionSharing } from './version-sharing.ts';
+import type { VersionHome, VersionSharing } from './version-sharing.ts';
 
 /** What a reload found: the answer of `GET /api/specimens/reload`. */
 export type ReloadCounts = ReloadResponse;
@@ -24,9 +24,7 @@ export interface SourceDirs {
 }
 
 /** Where plugins are kept and how they are loaded. */
-export interface PluginHome {
-  versions: PluginVersions;
-  load: LoadOptions;
+export interface PluginHome extends VersionHome {
   /** On a Redis service, the versions its hosts share (set when the host joins it), else null. */
   sharing: VersionSharing | null;
 }
