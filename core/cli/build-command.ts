@@ -7,9 +7,7 @@
  * build cannot be had; with `--format json` only its JSON goes to stdout, the rest to stderr.
  */
 import { existsSync, statSync } from 'node:fs';
-import { readEarlier, reportAgainst } from './build-against.ts';
 import { BUILD_USAGE, parseBuildArgs } from './build-args.ts';
-import { buildPlugins } from '../../build/build-plugins.ts';
 import { displayPath, formatDiagnostic } from '../../build/diagnostics/format-diagnostic.ts';
 import { checkOutput } from '../../build/output/check-output.ts';
 import { writeOutput } from '../../build/output/write-output.ts';
@@ -37,6 +35,10 @@ export async function runBuildCommand(argv: string[]): Promise<number> {
     return 2;
   }
 
+  // The compiler (ts-morph and TypeScript) takes half a second of CPU to load: only once the
+  // arguments hold, so --help and a usage error answer at once.
+  const { buildPlugins } = await import('../../build/build-plugins.ts');
+  const { readEarlier, reportAgainst } = await import('./build-against.ts');
   const against = args.against;
   // Read before this build writes: --against may name the output folder itself.
   const earlier = against === undefined ? null : await readEarlier({ ...args, against }, cwd);
