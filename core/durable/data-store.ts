@@ -19,7 +19,7 @@ import { BlobFolder } from './blob-folder.ts';
 import { lockDataDir } from './data-lock.ts';
 import { storeFileProblem } from './store-file-check.ts';
 import { probeStore } from './store-probe.ts';
-import { checkFormat } from './store-format.ts';
+import { checkFormat, FORMAT_STEPS, FORMAT_VERSION, type FormatStep } from './store-format.ts';
 import { orStorageFull } from './storage-full.ts';
 
 /** The store's file in the data folder. */
@@ -84,8 +84,14 @@ function leaveCommitSummaries(reason: unknown): void {
   throw reason;
 }
 
-/** Opens (or makes) the data folder `dir`: locked for this host, its format checked, its store open. */
-export async function openDataStore(dir: string): Promise<DataStore> {
+/** How a store's format is brought forward: this vitrine's steps, or a test's. */
+export interface FormatSteps {
+  steps: ReadonlyMap<number, FormatStep>;
+  target: number;
+}
+
+/** Opens (or makes) the data folder `dir`: locked for this host, its format checked (and an older one migrated), its store open. */
+export async function openDataStore(dir: string, format: FormatSteps = { steps: FORMAT_STEPS, target: FORMAT_VERSION }): Promise<DataStore> {
   mkdirSync(dir, { recursive: true });
   const unlock = lockDataDir(dir);
   try {
@@ -100,10 +106,11 @@ export async function openDataStore(dir: string): Promise<DataStore> {
       return found as Database<V, string | (string | number)[]>;
     };
     try {
-      await checkFormat(db('meta'), dir);
+      const writeAll = (work: () => void) => env.transactionSync(work);
+      await checkFormat({ dir, file, db, writeAll, copyTo: (target) => env.backup(target, false) }, format.steps, format.target);
     } catch (error) {
       await env.close();
-      if ((error as Error).message.includes('newer vitrine')) throw error;
+      if ((error as Error).message.startsWith('the data dir ')) throw error;
       throw damagedStore(file, (error as Error).message);
     }
     const blobs = new BlobFolder(dir);

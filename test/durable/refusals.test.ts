@@ -1,17 +1,20 @@
 /**
  * @module refusals.test
  * A data folder the host cannot serve safely is refused at start, with what to do: one written
- * by a newer vitrine (naming both format versions), a damaged store file (naming it and how to
+ * by a newer vitrine (naming both format versions), one by an older vitrine this one has no step
+ * from (one it has steps from is migrated, its old store kept beside it, all or nothing), a damaged store file (naming it and how to
  * move it aside; never an empty start in its place), a folder another host is using (naming the
  * folder and that host's pid). And a disk with no room: a write answers 507 with its code and
  * nothing of it is kept, reads go on, and writes succeed again once there is room (a file-size
  * limit set on the running host with prlimit stands for a full disk).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { open } from 'lmdb';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { STORE_FILE } from '../../core/durable/data-store.ts';
+import { openDataStore, STORE_FILE } from '../../core/durable/data-store.ts';
+import { formatCopyOf, type FormatStep } from '../../core/durable/store-format.ts';
 import { ALLOCATOR_ENV } from '../../core/cli/allocator-env.ts';
 import { CLI, REPO } from '../helpers/cli-path.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';
@@ -40,6 +43,57 @@ describe('a data folder refused at start', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('store format 2; this one reads format 1');
     expect(run.stdout).not.toContain('listening on');
+  });
+
+  describe('written by an older vitrine', () => {
+    /** A folder in format 0 holding one mark, its store closed. */
+    async function formatZero(): Promise<string> {
+      const store = await openTempDataStore();
+      await store.write(() => {
+        store.db('meta').putSync('format', { version: 0, created: 7 });
+        store.db('marks').putSync('a', 'old');
+      });
+      await store.close();
+      return store.dir;
+    }
+    /** The format record and the mark in `file`, read without a host. */
+    function readStore(file: string): { format: unknown; mark: unknown } {
+      const env = open({ path: file, readOnly: true, maxDbs: 64 });
+      try {
+        return { format: env.openDB({ name: 'meta' }).get('format'), mark: env.openDB({ name: 'marks' }).get('a') };
+      } finally {
+        void env.close();
+      }
+    }
+    const renameMark: FormatStep = (db) => db('marks').putSync('a', `${String(db('marks').get('a'))}-new`);
+
+    it('is brought forward at start by each step, a copy of it as it was kept beside it', async () => {
+      const dir = await formatZero();
+      const store = await openDataStore(dir, { steps: new Map([[0, renameMark]]), target: 1 });
+      expect(store.db('marks').get('a')).toBe('old-new');
+      expect(store.db('meta').get('format')).toEqual({ version: 1, created: 7, migrated_from: 0 });
+      await store.close();
+      expect(readStore(formatCopyOf(path.join(dir, STORE_FILE), 0))).toEqual({ format: { version: 0, created: 7 }, mark: 'old' });
+    });
+
+    it('is left as it was when a step fails, and refused naming the copy', async () => {
+      const dir = await formatZero();
+      const failing: FormatStep = (db) => {
+        renameMark(db);
+        throw new Error('a record it cannot read');
+      };
+      const opening = openDataStore(dir, { steps: new Map([[0, failing]]), target: 1 });
+      await expect(opening).rejects.toThrow(`could not be brought from store format 0 to 1 (a record it cannot read); nothing of it was changed`);
+      expect(readStore(path.join(dir, STORE_FILE))).toEqual({ format: { version: 0, created: 7 }, mark: 'old' });
+    });
+
+    it('is refused naming both formats when this vitrine has no step from it', async () => {
+      const dir = await formatZero();
+      const opening = openDataStore(dir, { steps: new Map(), target: 1 });
+      await expect(opening).rejects.toThrow('written in store format 0, which this vitrine (format 1) cannot bring forward');
+      expect(existsSync(formatCopyOf(path.join(dir, STORE_FILE), 0))).toBe(false);
+      expect(readStore(path.join(dir, STORE_FILE)).format).toEqual({ version: 0, created: 7 });
+    });
   });
 
   it('a damaged store file: named, with how to move it aside, and nothing started in its place', () => {
