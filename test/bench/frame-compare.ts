@@ -5,7 +5,7 @@
  * share of each image that is drawn (not the dark background), the mean hue of what is drawn,
  * and a grid of regions whose mean colours are compared cell by cell.
  */
-import { PNG } from 'pngjs';
+import type { PNG } from 'pngjs';
 
 interface Hsv {
   h: number;
@@ -57,6 +57,8 @@ export function structureOf(png: PNG): FrameStructure {
 
 /** How two frames differ: the largest cell difference (0..255 in one channel), cells off by more than 16, drawn shares, hues. */
 export interface FrameDifference {
+  /** Share of pixels off by more than 32 in a channel (0 when the two are drawn alike to the pixel). */
+  pixelsOff: number;
   worstCell: number;
   cellsOff: number;
   cells: number;
@@ -67,5 +69,17 @@ export interface FrameDifference {
 export function compareFrames(a: PNG, b: PNG): FrameDifference {
   const [sa, sb] = [structureOf(a), structureOf(b)];
   const offs = sa.cells.map((cell, i) => Math.max(...cell.map((v, c) => Math.abs(v - sb.cells[i]![c]!))));
-  return { worstCell: Math.max(...offs), cellsOff: offs.filter((off) => off > 16).length, cells: offs.length, drawn: [sa.drawn, sb.drawn], hue: [sa.hue, sb.hue] };
+  let pixelsOff = 0;
+  for (let i = 0; i < Math.min(a.data.length, b.data.length); i += 4) {
+    if ([0, 1, 2].some((c) => Math.abs(a.data[i + c]! - b.data[i + c]!) > 32)) pixelsOff++;
+  }
+  const sizes = a.width === b.width && a.height === b.height ? 1 : NaN;
+  return {
+    pixelsOff: (sizes * pixelsOff) / (a.width * a.height),
+    worstCell: Math.max(...offs),
+    cellsOff: offs.filter((off) => off > 16).length,
+    cells: offs.length,
+    drawn: [sa.drawn, sb.drawn],
+    hue: [sa.hue, sb.hue],
+  };
 }

@@ -12,7 +12,8 @@
  *    offset in room A's log: max and p99 error (target ≤ 50 ms);
  * 2. frames: each pair of screenshots compared by structure (frame-compare.ts); the PNGs land in
  *    os.tmpdir()/vitrine-browser-shots as replay-A-<moment>.png and replay-B-<moment>.png.
- * Seeking to the middle of an hour of log is part 5 of `npm run bench presence`.
+ * Seeking to the middle of an hour of log is part 5 of `npm run bench presence`. With
+ * REPLAY_BENCH_LOGS=<file>, both rooms' logs are written there as JSON (to see what was matched).
  */
 import { rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -112,20 +113,47 @@ async function record(notebook: Notebook, driver: Page, follower: Page): Promise
   return shots;
 }
 
-/** Each replayed change's offset against its original's: the errors, ms, and what was matched. */
+/**
+ * What a log entry changed, as the replayed room records it (a layer added or changed there is
+ * a scene set whole). A layer's result, and the room's entry it makes when the layer is the
+ * active one, follow from the layer: the replayed room computes them itself ('result').
+ */
+function part(entry: Entry): string {
+  if ((entry.type === 'layer' && entry.op === 'result') || entry.type === 'entry') return 'result';
+  return entry.type === 'layer' ? 'scene' : entry.type;
+}
+
+const said = (e: Entry) => `${e.type}${e.op ? ` ${e.op}` : ''} by ${e.by}`;
+
+/**
+ * Each change room A's log holds against the replayed room's record of it (the next entry of
+ * room B's log after the replay began that changed the same part), as offsets from the first
+ * change of each. A layer's result is not replayed (room B computes its own): those are listed
+ * beside, with their offsets in both rooms, and not counted. The first change's own delay (from
+ * the replay's start, its `replay` entry) is said too.
+ */
 function offsetErrors(original: Entry[], replayed: Entry[]): { errors: number[]; lines: string[] } {
-  // The changes people made (the layers' results are computed again by the replayed room itself).
-  const made = original.filter((e) => e.by !== 'host');
-  const start = replayed.findIndex((e) => e.type === 'replay');
-  const played = replayed.slice(start + 1).filter((e) => e.by !== 'host');
-  // The replay first sets the room to where the session starts (an empty room here): those writes come before the first change.
-  const echoed = played.slice(played.length - made.length);
-  const errors = made.map((e, i) => Math.abs(echoed[i]!.ts - echoed[0]!.ts - (e.ts - made[0]!.ts)));
-  const lines = made.map(
-    (e, i) =>
-      `    ${e.type}${e.op ? ` ${e.op}` : ''} by ${e.by}: at ${e.ts - made[0]!.ts} ms in A, ${echoed[i]!.ts - echoed[0]!.ts} ms in B ` +
-      `(${echoed[i]!.type}${echoed[i]!.op ? ` ${echoed[i]!.op}` : ''} by ${echoed[i]!.by})`,
+  const played = replayed.slice(replayed.findIndex((e) => e.type === 'replay') + 1);
+  const pairs: [Entry, Entry | undefined][] = [];
+  let at = 0;
+  for (const entry of original.filter((e) => part(e) !== 'result')) {
+    const next = played.findIndex((e, i) => i >= at && part(e) === part(entry));
+    pairs.push([entry, played[next]]);
+    if (next >= 0) at = next + 1;
+  }
+  const [a0, b0] = [pairs[0]![0].ts, pairs[0]![1]?.ts ?? 0];
+  const errors = pairs.filter(([, b]) => b).map(([a, b]) => Math.abs(b!.ts - b0 - (a.ts - a0)));
+  const lines = pairs.map(([a, b]) =>
+    b
+      ? `    ${said(a)}: at ${a.ts - a0} ms in A, ${b.ts - b0} ms in B (${said(b)}), off by ${b.ts - b0 - (a.ts - a0)} ms`
+      : `    ${said(a)}: at ${a.ts - a0} ms in A, NOT FOUND in B`,
   );
+  const results = (log: Entry[], origin: number) => log.filter((e) => part(e) === 'result').map((e) => `${e.ts - origin}`);
+  const [inA, inB] = [results(original, a0).join(', '), results(played, b0).join(', ')];
+  lines.push(`    layers' results and the entries they made (computed in each room, not replayed): at ${inA} ms in A, ${inB} ms in B`);
+  const begun = replayed.find((e) => e.type === 'replay')!.ts;
+  lines.push(`    the first change was written ${b0 - begun} ms after the replay began (its \`replay\` entry)`);
+  if (errors.length < pairs.length) errors.push(Infinity);
   return { errors, lines };
 }
 
@@ -170,7 +198,8 @@ async function session(host: HostProcess, browser: Browser, contexts: BrowserCon
       const d = compareFrames(shotsA.get(moment)!, shotsB.get(moment)!);
       const hue = (h: number | null) => (h === null ? 'none' : `${fmt(h, 0)}°`);
       lines.push(
-        `  ${moment}: worst cell ${fmt(d.worstCell, 1)}/255, ${d.cellsOff} of ${d.cells} cells off by more than 16; ` +
+        `  ${moment}: ${fmt(100 * d.pixelsOff, 2)}% of pixels off by more than 32; worst cell ${fmt(d.worstCell, 1)}/255, ` +
+          `${d.cellsOff} of ${d.cells} cells off by more than 16; ` +
           `drawn ${fmt(100 * d.drawn[0], 1)}% / ${fmt(100 * d.drawn[1], 1)}%; hue ${hue(d.hue[0])} / ${hue(d.hue[1])}`,
       );
     }
@@ -195,6 +224,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     await host.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  lines.push(`load average ${loadavg().map((n) => fmt(n, 1)).join(' ')} at the end`, 'seeking to the middle of a one-hour log: part 5 of npm run bench presence');
+  lines.push(`load average ${loadavg().map((n) => fmt(n, 1)).join(' ')} at the end`);
+  lines.push('seeking to the middle of a one-hour log: part 5 of npm run bench presence');
   return { name: 'replay: a recorded session of a page and a notebook played into another room', lines };
 }
