@@ -151,8 +151,14 @@ function offsetErrors(original: Entry[], replayed: Entry[]): { errors: number[];
   const results = (log: Entry[], origin: number) => log.filter((e) => part(e) === 'result').map((e) => `${e.ts - origin}`);
   const [inA, inB] = [results(original, a0).join(', '), results(played, b0).join(', ')];
   lines.push(`    layers' results and the entries they made (computed in each room, not replayed): at ${inA} ms in A, ${inB} ms in B`);
+  // From the replay's start instead: how late each change was written against its offset (the first one's lateness is in every
+  // error above, with its sign turned); the spread of these is the jitter whatever the origin.
   const begun = replayed.find((e) => e.type === 'replay')!.ts;
-  lines.push(`    the first change was written ${b0 - begun} ms after the replay began (its \`replay\` entry)`);
+  const late = pairs.filter(([, b]) => b).map(([a, b]) => b!.ts - begun - (a.ts - a0));
+  lines.push(
+    `    from the replay's start (its \`replay\` entry) each change was written ${Math.min(...late)} to ${Math.max(...late)} ms after its offset ` +
+      `(the first ${late[0]} ms); spread ${Math.max(...late) - Math.min(...late)} ms`,
+  );
   if (errors.length < pairs.length) errors.push(Infinity);
   return { errors, lines };
 }
