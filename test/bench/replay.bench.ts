@@ -176,6 +176,8 @@ async function session(host: HostProcess, browser: Browser, contexts: BrowserCon
     const shotsA = await record(notebook, driver.page, followA.page);
     errors.push(...driver.errors, ...followA.errors);
     const original = await logOf(base, roomA);
+    // Room A's session is over: its pages go, so they draw nothing while room B is measured.
+    await Promise.all([driver, followA].map((opened) => opened.page.context().close()));
 
     const followB = await openPage(browser, contexts, `${base}/${viewerQuery({ room: roomB, follow: true })}`);
     await followB.page.waitForSelector('.follow[data-stream=open]');
