@@ -4,7 +4,9 @@
  * services the routes use, so each is stored, announced to the room's followers and recorded in
  * the room's log like any other change. A part the room already holds as asked is not written
  * again: a scene whose layers and active layer are already the room's (a log records each
- * layer's result arriving; the replayed room computes its own), the same view, no marks on none.
+ * layer's result arriving; the replayed room computes its own), the same view, no marks on none,
+ * the static specimen the room already shows (the replayed room showed it itself once its own
+ * layer's result arrived, and a second `result` event would have its followers load it again).
  */
 import type { Annotation, RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import type { ReplayTarget } from '../history/replay-target.ts';
@@ -20,7 +22,7 @@ function shape(scene: { layers: readonly object[]; active: string | null }): str
 }
 
 export function roomReplayTarget(deps: {
-  rooms: Pick<RoomWorkspace, 'view' | 'changeView' | 'showStatic'>;
+  rooms: Pick<RoomWorkspace, 'view' | 'changeView' | 'showStatic' | 'ownEntry'>;
   scenes: Pick<RoomScenes, 'scene' | 'restore'>;
   annotations: Pick<AnnotationStore, 'replace' | 'version' | 'list'>;
 }): ReplayTarget {
@@ -41,9 +43,10 @@ export function roomReplayTarget(deps: {
       await deps.annotations.replace(roomId, annotations as unknown as Annotation[]);
     },
     async showEntry(roomId, entry) {
-      if (entry.function_name === null && typeof entry.specimen_id === 'string' && typeof entry.type === 'string') {
-        await deps.rooms.showStatic(roomId, entry.specimen_id, entry.type);
-      }
+      if (entry.function_name !== null || typeof entry.specimen_id !== 'string' || typeof entry.type !== 'string') return;
+      const shown = await deps.rooms.ownEntry(roomId);
+      if (shown?.function_name === null && shown.specimen_id === entry.specimen_id && shown.type === entry.type) return;
+      await deps.rooms.showStatic(roomId, entry.specimen_id, entry.type);
     },
   };
 }

@@ -82,6 +82,21 @@ describe('replay', () => {
     expect(own.at(-1)).toMatchObject({ type: 'view', view: { opacity: 0.3 } });
   });
 
+  it('writes nothing of what the room already shows: a static specimen shown again is not a second change', async () => {
+    const from = room('static');
+    expect((await send('POST', `/api/rooms/${from}/layers`, { id: 'tri', source: { specimen: 'tri' } })).status).toBe(201);
+    await waitFor(async () => ((await log(from)).some((e) => e.type === 'entry') ? true : undefined), "the layer's result shown as the entry");
+    const into = room('static-into');
+    const at = (await log(from)).at(-1)!.ts;
+    expect((await send('POST', `/api/rooms/${into}/replay`, { from, at })).status).toBe(200);
+    await waitFor(async () => ((await log(into)).some((e) => e.type === 'entry') ? true : undefined), 'the replayed room showing the triangle');
+    const before = (await log(into)).length;
+    // The same moment again: the room holds every part of it already (a replay's result arriving
+    // after the room computed its own is the same case), so only the replay itself is recorded.
+    expect((await send('POST', `/api/rooms/${into}/replay`, { from, at })).status).toBe(200);
+    expect((await log(into)).slice(before).map((e) => e.type)).toEqual(['replay']);
+  });
+
   it('pauses, seeks, says where it is and stops', async () => {
     const { from, entries } = await recordSession();
     const into = room('steer');
