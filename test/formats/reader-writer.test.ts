@@ -54,6 +54,16 @@ describe('a format read back as what its writer wrote', () => {
     expect(Array.from(back.indices)).toEqual(Array.from(mesh.indices));
   });
 
+  it('obj: every face a plain `f a b c` (all Neuroglancer reads), a mesh with normals shaded smooth', () => {
+    expect(mesh.normals).toBeDefined();
+    const lines = new TextDecoder().decode(encodeObj(mesh)).split('\n');
+    const faces = lines.filter((line) => line.startsWith('f '));
+    expect(faces).toHaveLength(mesh.indices.length / 3);
+    // Neuroglancer's own pattern for a face line.
+    for (const face of faces) expect(face).toMatch(/^f\s+([0-9]+)\s+([0-9]+)\s+([0-9]+)\s*$/);
+    expect(lines).toContain('s 1');
+  });
+
   it('glb: the same vertices and faces', async () => {
     const back = await readBack(await encodeGlb(mesh, { meshopt: false }), 'mesh.glb', 'mesh');
     expect(corners(back)).toEqual(corners(mesh));
