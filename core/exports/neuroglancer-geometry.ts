@@ -1,7 +1,8 @@
 /**
  * @module neuroglancer-geometry
  * The mesh and point layers of a room's Neuroglancer state. A mesh layer is a single-mesh
- * layer reading the layer's own data URL as OBJ (`obj://<absolute URL>?format=obj`, a segment's
+ * layer reading the layer's own data URL as OBJ without normals (`obj://<absolute
+ * URL>?format=obj&normals=false`: plain faces, the only ones Neuroglancer reads; a segment's
  * surface included), in the room's frame (neuroglancer-frame.ts) and in the colour the page
  * gives it (a segment's surface its label's, else the page's mesh colour) at the layer's
  * opacity; a point layer is an annotation layer of points written into the state
@@ -37,6 +38,8 @@ function meshColour(layer: SceneLayer): number[] {
 export function meshLayer(layer: SceneLayer, baseUrl: string, frame: FrameDimensions): Record<string, unknown> {
   const url = new URL(layer.result!.data_url, `${baseUrl}/`);
   url.searchParams.set('format', 'obj');
+  // Neuroglancer's OBJ reader takes only plain `f a b c` faces: the normals (`a//a`) stay out.
+  url.searchParams.set('normals', 'false');
   return {
     type: 'mesh',
     name: layer.id,

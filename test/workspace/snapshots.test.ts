@@ -184,13 +184,17 @@ describe('the Neuroglancer state', () => {
     // The mesh as a single mesh Neuroglancer reads: the layer's own data URL as OBJ, which answers,
     // its numbers read in the room's units (unitless here: the ramp names none), in the page's mesh colour at its opacity.
     const { url: meshSource, transform } = state.layers[2]!.source as { url: string; transform: unknown };
-    expect(meshSource).toBe(`obj://http://${host}${s.layers[2]!.result!.data_url}?format=obj`);
+    expect(meshSource).toBe(`obj://http://${host}${s.layers[2]!.result!.data_url}?format=obj&normals=false`);
     const unitless = { x: [1, ''], y: [1, ''], z: [1, ''] };
     expect(transform).toEqual({ inputDimensions: unitless, outputDimensions: unitless });
     expect(state.layers[2]).toMatchObject({ visible: true, shader: 'void main() {\n  emitRGBA(vec4(0.373, 0.624, 0.839, 0.500));\n}\n' });
     const obj = await fetch(meshSource.slice('obj://'.length));
     expect(obj.status).toBe(200);
-    expect(await obj.text()).toMatch(/^v /m);
+    const text = await obj.text();
+    expect(text).toMatch(/^v /m);
+    // Plain faces, the only ones Neuroglancer's OBJ reader takes.
+    expect(text).toMatch(/^f \d+ \d+ \d+$/m);
+    expect(text).not.toMatch(/\/\//);
     // The points, written into the state as point annotations.
     const dots = state.layers[3] as { source: string; annotations: { type: string; id: string; point: number[] }[] };
     expect(dots.source).toBe('local://annotations');
