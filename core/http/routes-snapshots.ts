@@ -129,7 +129,8 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
           'visibility and segment colours (the page’s: the result’s `label_colors` or each id’s categorical colour, ' +
           'overridden per id by the layer’s `labels.colors`); ' +
           'each kind of the room’s annotations is an annotation layer (`precomputed://...`); a mesh layer is a single mesh ' +
-          '(`obj://<its data URL>?format=obj`) in the page’s colour, a point layer an annotation layer of its points (at most 5000, picked evenly); ' +
+          '(`obj://<its data URL>?format=obj&normals=false`) in the page’s colour, ' +
+          'a point layer an annotation layer of its points (at most 5000, picked evenly); ' +
           'meshes, points and marks are read in the room’s length unit (a source `transform`), so they lie on its volumes; ' +
           '`dimensions` name that unit and `projectionScale` frames the 3-D view on the scene.',
         params: ROOM_PARAMS,
