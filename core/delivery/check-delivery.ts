@@ -1,7 +1,7 @@
 /**
  * @module check-delivery
  * Checks parsed delivery options against the type of the result they would shape: an option
- * or format that does not fit the type, or `compress` without the format it applies to, is a
+ * or format that does not fit the type, or `compress` or `normals` without the format it applies to, is a
  * catalogued 400 naming it. Runs before anything is computed.
  */
 import { createHostError } from '../errors.ts';
@@ -43,5 +43,8 @@ export function checkDeliveryFits(options: DeliveryOptions, resultType: string):
   }
   if (options.compress !== undefined && options.format !== COMPRESS_FORMATS[options.compress]) {
     throw createHostError('SPC_ERR_DELIVERY_OPTION_MISFIT', 'compress', `compress=${options.compress} needs format=${COMPRESS_FORMATS[options.compress]}`);
+  }
+  if (options.normals !== undefined && options.format !== 'obj') {
+    throw createHostError('SPC_ERR_DELIVERY_OPTION_MISFIT', 'normals', 'normals=false needs format=obj (the other formats keep a mesh whole)');
   }
 }

@@ -12,6 +12,8 @@ function optionSchema(name: DeliveryOptionName, type: ResultType): Record<string
       return { enum: FORMATS_BY_TYPE[type], description: 'How the result travels (the first is the default)' };
     case 'compress':
       return { enum: Object.keys(COMPRESS_FORMATS), description: 'With format=glb: EXT_meshopt_compression' };
+    case 'normals':
+      return { enum: ['true', 'false'], description: 'With format=obj: false leaves the normals out (plain f a b c faces, as Neuroglancer reads)' };
     case 'max_triangles':
       return { type: 'integer', minimum: 1, description: 'At most this many triangles (simplified)' };
     case 'dtype':

@@ -22,13 +22,14 @@ export const FORMATS_BY_TYPE: Readonly<Record<ResultType, readonly string[]>> = 
 export const COMPRESS_FORMATS: Readonly<Record<string, string>> = Object.freeze({ meshopt: 'glb' });
 
 /** Every option name, in the order they are documented. */
-export const DELIVERY_OPTION_NAMES = ['format', 'compress', 'max_triangles', 'dtype', 'window', 'max_dim', 'segment', 't', 'c'] as const;
+export const DELIVERY_OPTION_NAMES = ['format', 'compress', 'normals', 'max_triangles', 'dtype', 'window', 'max_dim', 'segment', 't', 'c'] as const;
 export type DeliveryOptionName = (typeof DELIVERY_OPTION_NAMES)[number];
 
 /** The result types each option applies to (`format` applies to all). */
 export const OPTION_TYPES: Readonly<Record<DeliveryOptionName, readonly ResultType[]>> = Object.freeze({
   format: ['mesh', 'volume', 'point_cloud', 'image'],
   compress: ['mesh'],
+  normals: ['mesh'],
   max_triangles: ['mesh'],
   dtype: ['volume'],
   window: ['volume'],
@@ -45,6 +46,11 @@ export const VECTOR_MODES = ['magnitude', 'rgb'] as const;
 export interface DeliveryOptions {
   format?: string;
   compress?: string;
+  /**
+   * Mesh as OBJ: `false` leaves out its normals, so faces are plain `f a b c` lines (all
+   * Neuroglancer's OBJ reader takes); absent (the default), the normals go too.
+   */
+  normals?: false;
   /** Mesh: at most this many triangles (simplified when over). */
   max_triangles?: number;
   /** Volume: the delivered element type. */

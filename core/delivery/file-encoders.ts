@@ -1,7 +1,7 @@
 /**
  * @module file-encoders
  * The download formats as FormatEncoders (the delivery seam): a mesh as GLB (plain, or
- * meshopt-compressed with `compress=meshopt`), binary STL, OBJ or PLY (with its colours); a volume as NumPy `.npy`; a
+ * meshopt-compressed with `compress=meshopt`), binary STL, OBJ (without normals with `normals=false`) or PLY (with its colours); a volume as NumPy `.npy`; a
  * point cloud as binary PLY; an image as PNG. Each takes one kind of result; media types are
  * the ones static files of the same extension are served with. The writers themselves live
  * with their readers, one folder per format under formats/.
@@ -16,6 +16,7 @@ import { encodeImagePng } from '../formats/png/encode-image-png.ts';
 import { encodeStl } from '../formats/stl/encode-stl.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
+import type { DeliveryOptions } from './delivery-options.ts';
 import type { FormatEncoder } from './format-encoder.ts';
 
 type Of<T extends ResultType> = StoredResult & { type: T };
@@ -24,7 +25,7 @@ type Of<T extends ResultType> = StoredResult & { type: T };
 function fileEncoder<T extends ResultType>(
   type: T,
   format: string,
-  encode: (result: Of<T>, compress: string | undefined) => Uint8Array | Promise<Uint8Array>,
+  encode: (result: Of<T>, options: DeliveryOptions) => Uint8Array | Promise<Uint8Array>,
 ): FormatEncoder {
   const mediaType = dataMediaType(`file.${format}`);
   return {
@@ -34,18 +35,18 @@ function fileEncoder<T extends ResultType>(
     mediaType: () => mediaType,
     async encode(result, options) {
       if (result.type !== type) throw new TypeError(`format ${format} holds ${type} results, not ${result.type}`);
-      return [await encode(result as Of<T>, options.compress)];
+      return [await encode(result as Of<T>, options)];
     },
   };
 }
 
-export const glbEncoder = fileEncoder('mesh', 'glb', (mesh, compress) => encodeGlb(mesh, { meshopt: compress === 'meshopt' }));
-export const stlEncoder = fileEncoder('mesh', 'stl', encodeStl);
-export const objEncoder = fileEncoder('mesh', 'obj', encodeObj);
-export const meshPlyEncoder = fileEncoder('mesh', 'ply', encodeMeshPly);
-export const npyEncoder = fileEncoder('volume', 'npy', encodeNpy);
-export const plyEncoder = fileEncoder('point_cloud', 'ply', encodePly);
-export const pngEncoder = fileEncoder('image', 'png', encodeImagePng);
+export const glbEncoder = fileEncoder('mesh', 'glb', (mesh, { compress }) => encodeGlb(mesh, { meshopt: compress === 'meshopt' }));
+export const stlEncoder = fileEncoder('mesh', 'stl', (mesh) => encodeStl(mesh));
+export const objEncoder = fileEncoder('mesh', 'obj', (mesh, { normals }) => encodeObj(mesh, { normals: normals !== false }));
+export const meshPlyEncoder = fileEncoder('mesh', 'ply', (mesh) => encodeMeshPly(mesh));
+export const npyEncoder = fileEncoder('volume', 'npy', (volume) => encodeNpy(volume));
+export const plyEncoder = fileEncoder('point_cloud', 'ply', (cloud) => encodePly(cloud));
+export const pngEncoder = fileEncoder('image', 'png', (image) => encodeImagePng(image));
 
 /** Every download format, for the format registry. */
 export const FILE_ENCODERS: readonly FormatEncoder[] = [glbEncoder, stlEncoder, objEncoder, meshPlyEncoder, npyEncoder, plyEncoder, pngEncoder];

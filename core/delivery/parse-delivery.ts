@@ -89,6 +89,10 @@ function parseOption(options: DeliveryOptions, name: string, raw: unknown): void
     case 'compress':
       options.compress = oneOf(name, raw, Object.keys(COMPRESS_FORMATS));
       return;
+    case 'normals':
+      // true is the default, left out so a delivery has one key.
+      if (oneOf(name, raw === true || raw === false ? String(raw) : raw, ['true', 'false']) === 'false') options.normals = false;
+      return;
     case 'max_triangles':
       options.max_triangles = positiveInteger(name, raw);
       return;

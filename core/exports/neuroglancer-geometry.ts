@@ -1,30 +1,61 @@
 /**
  * @module neuroglancer-geometry
  * The mesh and point layers of a room's Neuroglancer state. A mesh layer is a single-mesh
- * layer reading the layer's own data URL as OBJ (`obj://<absolute URL>?format=obj`, a segment's
- * surface included); a point layer is an annotation layer of points written into the state
+ * layer reading the layer's own data URL as OBJ without normals (`obj://<absolute
+ * URL>?format=obj&normals=false`: plain faces, the only ones Neuroglancer reads; a segment's
+ * surface included), in the room's frame (neuroglancer-frame.ts) and in the colour the page
+ * gives it (a segment's surface its label's, else the page's mesh colour) at the layer's
+ * opacity; a point layer is an annotation layer of points written into the state
  * (Neuroglancer's `local://annotations`), read from the layer's result, at most
  * MAX_STATE_POINTS of them, picked evenly, since the page that opens a state reads it whole.
  */
 import type { RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { labelRgb } from '../wire/label-colors.ts';
+import { DEFAULT_MESH_COLOUR, hexRgb } from '../wire/layer-defaults.ts';
+import { hasUnit, sourceInFrame, type FrameDimensions } from './neuroglancer-frame.ts';
 
 /** The most points of one layer written into a state. */
 export const MAX_STATE_POINTS = 5000;
 
-/** The single-mesh layer of mesh layer `layer` (computed: it has a result), its URLs under `baseUrl`. */
-export function meshLayer(layer: SceneLayer, baseUrl: string): Record<string, unknown> {
-  const url = new URL(layer.result!.data_url, `${baseUrl}/`);
-  url.searchParams.set('format', 'obj');
-  return { type: 'mesh', name: layer.id, source: `obj://${url.href}`, visible: layer.visible ?? true, objectAlpha: layer.opacity ?? 1 };
+const glslChannel = (c: number): string => (Math.round(c * 1000) / 1000).toFixed(3);
+
+/** The single-mesh shader: every face in `colour` (0..1 RGB) at `opacity`, lit by Neuroglancer. */
+export function meshShader(colour: readonly number[], opacity: number): string {
+  const rgb = colour.map(glslChannel).join(', ');
+  const emit = opacity < 1 ? `emitRGBA(vec4(${rgb}, ${glslChannel(opacity)}));` : `emitRGB(vec3(${rgb}));`;
+  return `void main() {\n  ${emit}\n}\n`;
 }
 
-/** The annotation layer of points of point layer `layer`, with `points` (x, y, z each). */
-export function pointsLayer(layer: SceneLayer, points: readonly number[][]): Record<string, unknown> {
+/** The colour the page gives mesh layer `layer` (0..1 RGB): a segment's surface its label's, else the default. */
+function meshColour(layer: SceneLayer): number[] {
+  const segment = layer.source.segment ?? layer.source.params?.segment;
+  if (typeof segment === 'number' && Number.isInteger(segment)) return labelRgb(segment).map((c) => c / 255);
+  return hexRgb(DEFAULT_MESH_COLOUR)!;
+}
+
+/** The single-mesh layer of mesh layer `layer` (computed: it has a result), its URLs under `baseUrl`, in the room's `frame`. */
+export function meshLayer(layer: SceneLayer, baseUrl: string, frame: FrameDimensions): Record<string, unknown> {
+  const url = new URL(layer.result!.data_url, `${baseUrl}/`);
+  url.searchParams.set('format', 'obj');
+  // Neuroglancer's OBJ reader takes only plain `f a b c` faces: the normals (`a//a`) stay out.
+  url.searchParams.set('normals', 'false');
+  return {
+    type: 'mesh',
+    name: layer.id,
+    // Neuroglancer reads an OBJ's numbers as nanometres: they are the room's units.
+    source: sourceInFrame(`obj://${url.href}`, frame),
+    visible: layer.visible ?? true,
+    shader: meshShader(meshColour(layer), layer.opacity ?? 1),
+  };
+}
+
+/** The annotation layer of points of point layer `layer`, with `points` (x, y, z each, in the room's `frame`). */
+export function pointsLayer(layer: SceneLayer, points: readonly number[][], frame: FrameDimensions): Record<string, unknown> {
   return {
     type: 'annotation',
     name: layer.id,
-    source: 'local://annotations',
+    source: hasUnit(frame) ? sourceInFrame('local://annotations', frame) : 'local://annotations',
     visible: layer.visible ?? true,
     annotations: points.map((point, i) => ({ type: 'point', id: String(i), point })),
   };

@@ -7,13 +7,17 @@
  * segment colours (the result's own `label_colors`, each overridden by the layer's
  * `labels.colors`) and selection; each kind of the room's annotations an `annotation` layer
  * reading the host's precomputed annotations; mesh and point layers as neuroglancer-geometry.ts
- * makes them. Layers not computed yet have nothing to read: they are not listed. Each layer's
+ * makes them; meshes and marks in the room's frame (neuroglancer-frame.ts). A labels layer's
+ * segments take the page's categorical colours (Neuroglancer would pick its own): each id up to
+ * the result's largest, at most MAX_COLOURED_SEGMENTS of them. Layers not computed yet have nothing to read: they are not listed. Each layer's
  * `description` and the state's `title` say what made it (its plugin, version, bundle, call).
  */
 import type { AnnotationKind, RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { colormapTable, SCALAR_COLORMAPS as COLORMAPS, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
 import { meshLayer, pointsLayer } from './neuroglancer-geometry.ts';
+import { frameDimensions, hasUnit, projectionScale, sourceInFrame, type FrameDimensions } from './neuroglancer-frame.ts';
+import { labelColor } from '../wire/label-colors.ts';
 import { provenanceSentence } from '../wire/provenance-sentence.ts';
 
 /** Neuroglancer's annotation source types, by the kinds of marks each shows. */
@@ -74,10 +78,15 @@ function imageLayer(layer: SceneLayer, source: string): Record<string, unknown> 
 /** Segment colours by label id, as `label_colors` and a layer's `labels.colors` write them. */
 type SegmentColors = Record<string, string>;
 
+/** The most segments of one labels layer the state colours (ids 1 to this); a larger id keeps Neuroglancer's colour. */
+export const MAX_COLOURED_SEGMENTS = 1000;
+
 /**
- * The colours each labels layer's result gives its segments, by layer id: read from the
- * results themselves, since a scene names its results and never carries their colour tables.
- * A result no longer held gives none (its store would not answer either).
+ * The colours each labels layer's segments are drawn in on the page, by layer id: the result's
+ * own `label_colors`, else each id's categorical colour, for every id up to the result's largest
+ * (at most MAX_COLOURED_SEGMENTS), read from the results themselves, since a scene names its
+ * results and never carries their colour tables. A result no longer held gives none (its store
+ * would not answer either).
  */
 export async function resultSegmentColors(scene: RoomScene, find: (resultId: string) => Promise<StoredResult | null>): Promise<Map<string, SegmentColors>> {
   const colors = new Map<string, SegmentColors>();
@@ -86,7 +95,12 @@ export async function resultSegmentColors(scene: RoomScene, find: (resultId: str
   await Promise.all(
     labels.map(async (layer) => {
       const result = await find(layer.result!.result_id!).catch(() => null);
-      if (result?.type === 'volume' && result.labels && result.label_colors) colors.set(layer.id, result.label_colors);
+      if (result?.type !== 'volume') return;
+      const largest = Math.min(MAX_COLOURED_SEGMENTS, Math.floor(result.valueRange?.[1] ?? 0));
+      const table: SegmentColors = {};
+      for (let id = 1; id <= largest; id++) table[String(id)] = labelColor(id, result.label_colors);
+      const all = { ...table, ...result.label_colors };
+      if (Object.keys(all).length > 0) colors.set(layer.id, all);
     }),
   );
   return colors;
@@ -118,11 +132,12 @@ function layerState(
   baseUrl: string,
   segmentColors: ReadonlyMap<string, SegmentColors>,
   points: ReadonlyMap<string, readonly number[][]>,
+  frame: FrameDimensions,
 ): Record<string, unknown> | null {
   // A file served only as it is has no result id, so no OME-Zarr store either.
   if (!layer.result?.result_id) return null;
-  if (layer.kind === 'mesh' && layer.result.type === 'mesh') return meshLayer(layer, baseUrl);
-  if (layer.kind === 'points') return points.has(layer.id) ? pointsLayer(layer, points.get(layer.id)!) : null;
+  if (layer.kind === 'mesh' && layer.result.type === 'mesh') return meshLayer(layer, baseUrl, frame);
+  if (layer.kind === 'points') return points.has(layer.id) ? pointsLayer(layer, points.get(layer.id)!, frame) : null;
   if (layer.result.type !== 'volume' || (layer.kind !== 'image' && layer.kind !== 'labels')) return null;
   const source = `zarr://${baseUrl}/api/results/${layer.result.result_id}.zarr/`;
   return layer.kind === 'labels' ? labelsLayer(layer, source, segmentColors.get(layer.id)) : imageLayer(layer, source);
@@ -135,7 +150,8 @@ const MARK_SHADER = 'void main() {\n  setColor(prop_color());\n}\n';
  * The Neuroglancer state of room `roomId`'s scene, every URL absolute under `baseUrl` (the
  * request's own scheme and host); `annotationKinds`: the kinds of marks the room holds;
  * `segmentColors`: the colours labels layers' results give their segments (resultSegmentColors);
- * `points`: the points of point layers (resultPoints).
+ * `points`: the points of point layers (resultPoints); `unit`: the room's length unit (roomUnit);
+ * `extent`: the largest side of what the scene shows, in that unit (sceneExtent).
  */
 export function neuroglancerState(
   roomId: string,
@@ -144,11 +160,14 @@ export function neuroglancerState(
   baseUrl: string,
   segmentColors: ReadonlyMap<string, SegmentColors> = new Map(),
   points: ReadonlyMap<string, readonly number[][]> = new Map(),
+  unit: string | null = null,
+  extent: number | null = null,
 ): Record<string, unknown> {
+  const frame = frameDimensions(unit);
   const layers: Record<string, unknown>[] = [];
   const made: string[] = [];
   for (const layer of scene.layers) {
-    const shown = layerState(layer, baseUrl, segmentColors, points);
+    const shown = layerState(layer, baseUrl, segmentColors, points, frame);
     if (!shown) continue;
     // What made the layer, beside its name: Neuroglancer keeps a layer's unknown keys and ignores them.
     const provenance = layer.result?.provenance;
@@ -160,19 +179,17 @@ export function neuroglancerState(
   }
   const types = new Set([...annotationKinds].map((kind) => ANNOTATION_TYPES[kind]));
   for (const type of types) {
-    // Each mark in its own colour (the collections' `color` property).
-    layers.push({
-      type: 'annotation',
-      name: `annotations (${type})`,
-      source: `precomputed://${baseUrl}/api/rooms/${encodeURIComponent(roomId)}/annotations/precomputed/${type}`,
-      shader: MARK_SHADER,
-    });
+    // Each mark in its own colour (the collections' `color` property); the collections state no unit.
+    const source = `precomputed://${baseUrl}/api/rooms/${encodeURIComponent(roomId)}/annotations/precomputed/${type}`;
+    layers.push({ type: 'annotation', name: `annotations (${type})`, source: hasUnit(frame) ? sourceInFrame(source, frame) : source, shader: MARK_SHADER });
   }
   const active = layers.find((layer) => layer.name === scene.active);
   return {
     // The window's title, so a screenshot of the tab says what made the room's layers.
     title: made.length > 0 ? `vitrine room ${roomId} — ${made.join('; ')}` : `vitrine room ${roomId}`,
     layers,
+    // Coordinates in the room's unit, and the 3-D view framed on the scene whichever source answers first.
+    ...(extent !== null ? { dimensions: frame, projectionScale: projectionScale(extent) } : {}),
     layout: layers.some((layer) => layer.type === 'image' || layer.type === 'segmentation') ? '4panel' : '3d',
     ...(active ? { selectedLayer: { layer: active.name, visible: true } } : {}),
   };

@@ -19,6 +19,7 @@ import type { RoomsReader } from '../people/install-people.ts';
 import type { SnapshotReader } from '../snapshots/service/room-snapshots.ts';
 import { neuroglancerState, resultSegmentColors } from '../exports/neuroglancer-state.ts';
 import { resultPoints } from '../exports/neuroglancer-geometry.ts';
+import { roomUnit, sceneExtent } from '../exports/neuroglancer-frame.ts';
 import { roomOf } from './request-input.ts';
 import { ROOM_PARAMS, type RoomParams } from './route-inputs.ts';
 import { IMMUTABLE } from './routes-blobs.ts';
@@ -125,9 +126,13 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
         description:
           'Image and labels layers read the host’s OME-Zarr stores (`zarr://<absolute URL>/api/results/{result_id}.zarr/`) with their window, colour map, ' +
           'opacity, ' +
-          'visibility and segment colours (the result’s `label_colors`, overridden per id by the layer’s `labels.colors`); ' +
+          'visibility and segment colours (the page’s: the result’s `label_colors` or each id’s categorical colour, ' +
+          'overridden per id by the layer’s `labels.colors`); ' +
           'each kind of the room’s annotations is an annotation layer (`precomputed://...`); a mesh layer is a single mesh ' +
-          '(`obj://<its data URL>?format=obj`), a point layer an annotation layer of its points (at most 5000, picked evenly).',
+          '(`obj://<its data URL>?format=obj&normals=false`) in the page’s colour, ' +
+          'a point layer an annotation layer of its points (at most 5000, picked evenly); ' +
+          'meshes, points and marks are read in the room’s length unit (a source `transform`), so they lie on its volumes; ' +
+          '`dimensions` name that unit and `projectionScale` frames the 3-D view on the scene.',
         params: ROOM_PARAMS,
       },
     },
@@ -136,8 +141,13 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
       const [scene, marks] = await Promise.all([ctx.scenes.scene(roomId), ctx.annotations.list(roomId)]);
       const kinds = new Set<AnnotationKind>(marks.annotations.map((mark) => mark.kind));
       const find = (id: string) => ctx.resultIds.find(id, request.ip);
-      const [colors, points] = await Promise.all([resultSegmentColors(scene, find), resultPoints(scene, find)]);
-      return reply.header('cache-control', 'no-cache').send(neuroglancerState(roomId, scene, kinds, requestOrigin(request), colors, points));
+      const [colors, points, unit, extent] = await Promise.all([
+        resultSegmentColors(scene, find),
+        resultPoints(scene, find),
+        roomUnit(scene, find),
+        sceneExtent(scene, find),
+      ]);
+      return reply.header('cache-control', 'no-cache').send(neuroglancerState(roomId, scene, kinds, requestOrigin(request), colors, points, unit, extent));
     },
   );
 }

@@ -4,7 +4,8 @@
  * point (and at each end of a ruler or polyline), a line along a ruler or polyline, a box's
  * twelve edges, an ellipsoid's centre, each in its colour, over every layer (a mark inside a
  * volume still shows), and what the page writes beside it (label, measurement) on a dark plate
- * centred just above it, the page's text height.
+ * centred just above it. Markers and words are the page's size in pixels (a few, as the page's
+ * scale bar writes), whatever the picture's size, so words never spread across the data.
  * A mark that names a layer is drawn through that layer's affine: its points are in its frame.
  */
 import { applyAffine } from '../annotations/layer-frame.ts';
@@ -27,18 +28,16 @@ export interface PictureMark {
   affine?: number[];
 }
 
-/** A marker's radius and a text's plate height as shares of the picture's height (the page's, at its field of view). */
-const MARKER_RADIUS = 0.011;
-const TEXT_HEIGHT = 0.048;
+/** A marker's radius, pixels (the page's 12 px marker). */
+const MARKER_RADIUS = 6;
+/** The font's scale: its 7-pixel glyphs 14 pixels tall, near the page's 13 px text. */
+const TEXT_SCALE = 2;
 /** The page's text plate. */
 const PLATE: Rgb = [11 / 255, 15 / 255, 21 / 255];
 
 /** Draws `marks` on `canvas` (the camera's square) for a picture `height` pixels tall. */
 export function drawMarks(canvas: Canvas, marks: readonly PictureMark[], camera: Camera, height: number): void {
-  const radius = Math.max(3, height * MARKER_RADIUS);
   const lineWidth = Math.max(1.5, height / 400);
-  // The plate is the glyphs' height and a half: the page's 40 px font on a 60 px plate.
-  const scale = Math.max(1, Math.round((height * TEXT_HEIGHT) / (GLYPH.height * 1.5)));
   const out = new Float64Array(3);
   for (const mark of marks) {
     const colour = (hexRgb(mark.colour) ?? [1, 1, 1]) as Rgb;
@@ -52,20 +51,21 @@ export function drawMarks(canvas: Canvas, marks: readonly PictureMark[], camera:
     if (mark.kind === 'line' || mark.kind === 'polyline') {
       for (let i = 1; i < screen.length; i++) drawLine(canvas, screen[i - 1]!, screen[i]!, colour, lineWidth);
       const [a, b] = [screen[0]!, screen.at(-1)!];
-      for (const end of [a, b]) drawMarker(canvas, end[0], end[1], radius, colour);
+      for (const end of [a, b]) drawMarker(canvas, end[0], end[1], MARKER_RADIUS, colour);
       anchor = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
     } else if (mark.kind === 'box' && mark.points.length >= 2) {
       anchor = drawBox(canvas, mark, colour, camera, lineWidth);
     } else {
-      drawMarker(canvas, anchor[0], anchor[1], radius, colour);
+      drawMarker(canvas, anchor[0], anchor[1], MARKER_RADIUS, colour);
     }
     if (mark.text === '') continue;
-    // Centred over the anchor, its bottom six tenths of its height above it, so the marker stays seen.
-    const plateHeight = Math.round(GLYPH.height * scale * 1.5);
-    const plateWidth = textWidth(mark.text, scale) + plateHeight;
+    // As on the page: a plate the glyphs' height and a half, centred over the anchor, its bottom
+    // six tenths of its height above it, so the marker stays seen.
+    const plateHeight = Math.round(GLYPH.height * TEXT_SCALE * 1.5);
+    const plateWidth = textWidth(mark.text, TEXT_SCALE) + plateHeight;
     const [left, top] = [anchor[0] - plateWidth / 2, anchor[1] - 1.6 * plateHeight];
     fillBox(canvas, left, top, plateWidth, plateHeight, PLATE, 0.8);
-    drawText(canvas, mark.text, left + plateHeight / 2, top + (plateHeight - GLYPH.height * scale) / 2, colour, scale);
+    drawText(canvas, mark.text, left + plateHeight / 2, top + (plateHeight - GLYPH.height * TEXT_SCALE) / 2, colour, TEXT_SCALE);
   }
 }
 

@@ -2,8 +2,10 @@
 
 A scan of a plant stem (a 256³ uint8 volume), its segmentation into a few cells (a labels
 layer at opacity 0.4 over the scan) and one cell's surface (a mesh the host makes from the
-segmentation itself: a segment layer), all three in one room: every page, headset and notebook
-following the room shows them together, in one physical frame. The arrays are published for
+segmentation itself: a segment layer), all three in one room, with two marks on that cell (a
+point at its centre, a ruler across it): every page, headset and notebook following the room
+shows them together, in one physical frame, and so does a stock Neuroglancer opening the room's
+state (`room.neuroglancer()`). The arrays are published for
 the room alone: the catalog everyone else sees is left as it was.
 
     python3 docs/examples/plant-scene.py --url http://127.0.0.1:8000 --room plant
@@ -72,11 +74,22 @@ def main() -> None:
              labels=True, opacity=0.4)
     # One cell's surface, made by the host from the segmentation (as napari and Neuroglancer draw a segment).
     room.add_segment("cells", args.segment, id=f"cell-{args.segment}-surface", name=f"Cell {args.segment} (surface)", opacity=0.9)
+    # Marks on that cell, in micrometres (x, y, z; voxel i at i µm): a point at its centre and a
+    # ruler across it along x (the host measures its length). A run replaces the last run's marks.
+    for mark in room.annotations():
+        room.remove_annotation(mark["id"])
+    (cz, cy, cx), (_, _, rx) = CELLS[args.segment - 1]
+    centre = [round(cx * args.size, 1), round(cy * args.size, 1), round(cz * args.size, 1)]
+    room.annotate("point", centre, label=f"cell {args.segment}", color="#ffd23f")
+    across = [[round((cx - 0.8 * rx) * args.size, 1), centre[1], centre[2]], [round((cx + 0.8 * rx) * args.size, 1), centre[1], centre[2]]]
+    ruler = room.annotate("line", across, label="across", color="#5cf2a0")
 
     for layer in room.layers:
         result = layer.get("result", {})
         print(f"{layer['id']:>16}  {layer['kind']:<6} opacity {layer['opacity']:<4} {result.get('type', '?')} {result.get('result_id', '')[:12]}")
+    print(f"ruler across cell {args.segment}: {ruler['length']:.1f} micrometer")
     print(f"room {args.room}: {args.url}/?room={args.room}&follow=1")
+    print(f"neuroglancer state: {args.url}/api/rooms/{args.room}/neuroglancer")
     print(f"snapshot: {args.url}{room.snapshot()['url']}")
 
 

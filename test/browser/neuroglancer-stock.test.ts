@@ -3,10 +3,11 @@
  * on a page of another origin opens a room by the URL of its Neuroglancer state alone
  * (`#!http://host/api/rooms/<room>/neuroglancer`): the room's 32³ volume, read from the host's
  * OME-Zarr store, is drawn in the cross-sections with its segmentation (a published labels
- * volume in the same frame) as a segmentation layer, and its point mark, read from the host's
- * precomputed annotations, is drawn in the mark's colour where the point is: Neuroglancer's own
- * pointer readout over the drawn mark names the mark's id, the point's coordinates, the scan's
- * value and the segment there.
+ * volume in the same frame) as a segmentation layer in the page's segment colours, one segment's
+ * surface (a mesh layer made from the segmentation, read as OBJ) in the 3-D view in its label's
+ * colour, and its point mark, read from the host's precomputed annotations, is drawn in the
+ * mark's colour where the point is: Neuroglancer's own pointer readout over the drawn mark names
+ * the mark's id, the point's coordinates, the scan's value and the segment there.
  * Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
 import { readFile } from 'node:fs/promises';
@@ -30,6 +31,8 @@ const VOXEL: Triple = [8, N / 2, N / 2];
 const rampValue = ([x, y, z]: Triple): number => (z * N + y) * N + x;
 /** The segmentation's id at a voxel: four quarters of the volume, ids 1 to 4, by x and y. */
 const segmentOf = ([x, y]: Triple): number => 1 + (x >= N / 2 ? 1 : 0) + (y >= N / 2 ? 2 : 0);
+/** The segment whose surface is a mesh layer: its label's colour is lime (155, 240, 36), unlike the volume's or the mark's. */
+const SURFACE_SEGMENT = 2;
 
 /** The segmentation as a uint8 .npy, C order [z, y, x]. */
 function segmentationNpy(): Buffer {
@@ -124,6 +127,33 @@ function pixelsIn(png: PNG, box: PanelBox): { mark: number; markAt: [number, num
   return { mark, markAt: mark > 0 ? [sx / mark, sy / mark] : null, volume };
 }
 
+/**
+ * The mesh layer `surface` in the 3-D view `box` of screenshot `shown`: how many of its pixels
+ * change once the layer is hidden, and how many of those were lime (lit: green leads, red
+ * behind it, little blue).
+ */
+async function surfacePixels(page: Page, shown: PNG, box: PanelBox): Promise<{ changed: number; lime: number }> {
+  await page.evaluate(() => {
+    const layers = (window as unknown as { viewer: { layerManager: { getLayerByName(name: string): { setVisible(on: boolean): void } } } }).viewer.layerManager;
+    layers.getLayerByName('surface').setVisible(false);
+  });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const hidden = PNG.sync.read(await page.screenshot());
+  let changed = 0;
+  let lime = 0;
+  for (let y = Math.ceil(box.y); y < Math.floor(box.y + box.height); y++) {
+    for (let x = Math.ceil(box.x); x < Math.floor(box.x + box.width); x++) {
+      const at = (y * shown.width + x) * 4;
+      const [r, g, b] = [shown.data[at]!, shown.data[at + 1]!, shown.data[at + 2]!];
+      const moved = Math.abs(r - hidden.data[at]!) + Math.abs(g - hidden.data[at + 1]!) + Math.abs(b - hidden.data[at + 2]!);
+      if (moved < 30) continue;
+      changed++;
+      if (g > 40 && g > r && r > 2 * b) lime++;
+    }
+  }
+  return { changed, lime };
+}
+
 /** What Neuroglancer reads out under the pointer at (x, y), once it names an annotation: its id and the pointer's physical coordinates by axis. */
 async function readoutAt(page: Page, [x, y]: [number, number]): Promise<{ id: string; at: Record<string, number> }> {
   await page.mouse.move(x, y);
@@ -157,10 +187,11 @@ describe('a stock Neuroglancer', () => {
       layers: [
         { id: 'scan', source: { function: 'ramp', params: { n: N } }, window: [0, N ** 3], colormap: 'viridis' },
         { id: 'segments', source: { specimen: 'quarters' }, kind: 'labels', opacity: 0.3 },
+        { id: 'surface', source: { specimen: 'quarters', segment: SURFACE_SEGMENT } },
       ],
     });
     const computed = async () => ((await api<RoomScene>('GET', `/api/rooms/${room}/scene`)).layers.every((layer) => layer.result) ? true : undefined);
-    await waitFor(computed, 'the scan and its segments to be computed');
+    await waitFor(computed, 'the scan, its segments and the surface to be computed');
     // A point on a voxel centre in the middle plane (where Neuroglancer's first cross-section
     // lies, whether it centres on the volume or on the marks), away from the volume's
     // edges (whose box Neuroglancer also draws). The frame is the ramp's (C order, as returned).
@@ -174,11 +205,12 @@ describe('a stock Neuroglancer', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     // The state by its URL alone: Neuroglancer fetches it, then the stores it names.
     await page.goto(`${neuroglancer.url}#!${host.url}/api/rooms/${room}/neuroglancer`);
-    const panels = await readyPanels(page, 3);
+    const panels = await readyPanels(page, 4);
     const state = await api<{ layers: { type: string; name: string }[] }>('GET', `/api/rooms/${room}/neuroglancer`);
     expect(state.layers.map((layer) => [layer.type, layer.name])).toEqual([
       ['image', 'scan'],
       ['segmentation', 'segments'],
+      ['mesh', 'surface'],
       ['annotation', 'annotations (point)'],
     ]);
     // Four panels: three cross-sections through the first position and a 3-D view. Which plane
@@ -202,6 +234,11 @@ describe('a stock Neuroglancer', () => {
     // through the volume's middle (two of those hold the line along x it lies on).
     const marked = sections.filter((section) => section.mark > 4);
     expect(marked.length).toBeGreaterThanOrEqual(2);
+    // The segment's surface in the 3-D view: many of its pixels change when the mesh is hidden, and they were its lime.
+    const surface = await surfacePixels(page, png, panels.find((panel) => panel.kind === 'PerspectivePanel')!);
+    console.log(`the surface in the 3-D view: ${JSON.stringify(surface)}`);
+    expect(surface.changed).toBeGreaterThan(300);
+    expect(surface.lime / surface.changed).toBeGreaterThan(0.8);
     // Under the drawn mark, Neuroglancer itself names the mark and the point's coordinates.
     const readout = await readoutAt(page, marked[0]!.markAt!);
     await shot(page, 'neuroglancer-stock-pointer');

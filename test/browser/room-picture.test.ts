@@ -5,8 +5,8 @@
  * depth. The page's stage and `GET /api/rooms/{room}/image` at the stage's size are compared
  * by structure, not pixel by pixel: the mesh's region has the same dominant hue; the scan is
  * drawn as slices in both (the ring shows, the cube off the slices does not); the marks' colours
- * are where the marks are; both have the scale bar, of the same length and label. Both images
- * land in os.tmpdir()/vitrine-browser-shots.
+ * are where the marks are, the ruler's words a few pixels tall in both; both have the scale bar,
+ * of the same length and label. Both images land in os.tmpdir()/vitrine-browser-shots.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -99,6 +99,25 @@ function longestWhiteRun(png: PNG): number {
   return best;
 }
 
+/**
+ * How tall the ruler's words are drawn, pixels: the rows of the mark's green within 40 pixels of
+ * the ruler's middle and 8 to 70 pixels above it (clear of its markers, the ring and the mesh).
+ */
+function wordsHeight(png: PNG, green: (p: { h: number; s: number; v: number }) => boolean): number {
+  const [[ax, ay], [bx]] = [screenOf(png, ...RULER[0]), screenOf(png, ...RULER[1])];
+  const middle = Math.round((ax + bx) / 2);
+  const rows = [];
+  for (let y = Math.round(ay - 70); y < ay - 8; y++) {
+    for (let x = middle - 40; x < middle + 40; x++) {
+      if (green(hsvAt(png, x, y))) {
+        rows.push(y);
+        break;
+      }
+    }
+  }
+  return rows.length === 0 ? 0 : rows.at(-1)! - rows[0]! + 1;
+}
+
 /** What both images must show alike, read from one of them. */
 function structureOf(png: PNG) {
   const coloured = (p: { v: number }): boolean => p.v > 0.25;
@@ -115,6 +134,7 @@ function structureOf(png: PNG) {
     cube: share(pixelsIn(png, [5.25, 25, 3], (x, y) => x > 2.5 && x < 8 && y > 22.5 && y < 27.5), coloured),
     point: share(pixelsIn(png, [...POINT, 1], (x, y) => Math.hypot(x - POINT[0], y - POINT[1]) < 0.25), yellow),
     rulerSeen,
+    words: wordsHeight(png, green),
     bar: longestWhiteRun(png),
   };
 }
@@ -182,10 +202,14 @@ describe("the room's picture draws what the page draws", () => {
       // The point's yellow where the point is; the ruler's green along the ruler.
       expect(s.point, where).toBeGreaterThan(0.5);
       expect(s.rulerSeen, where).toBeGreaterThan(0.8);
+      // The ruler's words a few pixels tall, as a scale bar writes, not spread across the data.
+      expect(s.words, where).toBeGreaterThanOrEqual(8);
+      expect(s.words, where).toBeLessThanOrEqual(18);
       // The scale bar's line, as long as the page's.
       expect(Math.abs(s.bar - barPixels), where).toBeLessThanOrEqual(3);
     }
     expect(Math.abs(seen.page.meshHue - seen.picture.meshHue)).toBeLessThan(20);
+    expect(Math.abs(seen.page.words - seen.picture.words)).toBeLessThanOrEqual(4);
     expect(label).toMatch(/^\d+(\.\d+)? mm$/);
     expect(readPngText(bytes)['Scale bar']).toBe(label);
     expect(errors).toEqual([]);

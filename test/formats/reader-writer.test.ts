@@ -54,6 +54,20 @@ describe('a format read back as what its writer wrote', () => {
     expect(Array.from(back.indices)).toEqual(Array.from(mesh.indices));
   });
 
+  it('obj without normals: every face a plain `f a b c` (all Neuroglancer reads), a mesh with normals shaded smooth', async () => {
+    expect(mesh.normals).toBeDefined();
+    const bytes = encodeObj(mesh, { normals: false });
+    const back = await readBack(bytes, 'mesh.obj', 'mesh');
+    expect(Array.from(back.indices)).toEqual(Array.from(mesh.indices));
+    const lines = new TextDecoder().decode(bytes).split('\n');
+    expect(lines.some((line) => line.startsWith('vn '))).toBe(false);
+    const faces = lines.filter((line) => line.startsWith('f '));
+    expect(faces).toHaveLength(mesh.indices.length / 3);
+    // Neuroglancer's own pattern for a face line.
+    for (const face of faces) expect(face).toMatch(/^f\s+([0-9]+)\s+([0-9]+)\s+([0-9]+)\s*$/);
+    expect(lines).toContain('s 1');
+  });
+
   it('glb: the same vertices and faces', async () => {
     const back = await readBack(await encodeGlb(mesh, { meshopt: false }), 'mesh.glb', 'mesh');
     expect(corners(back)).toEqual(corners(mesh));

@@ -2,7 +2,9 @@
  * The plant session as a scene, from the Python script shipped in docs/examples/plant-scene.py,
  * run by a real interpreter against a real host process on the example plugins: a scan, its
  * segmentation as a labels layer at opacity 0.4 and that cell's surface (a segment layer of the
- * segmentation), all in one room, each computed, and a snapshot of it; the catalog is left as it was.
+ * segmentation), all in one room, each computed, with a point and a ruler on that cell, and a
+ * snapshot of it; the catalog is left as it was. The room's Neuroglancer state lists the three
+ * layers and the marks, the surface and the marks read in the scan's micrometres.
  * The script defaults to a 256³ volume; the test runs it at 96³ to stay quick.
  */
 import { execFile } from 'node:child_process';
@@ -11,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RoomScene } from '../../core/wire/scene-types.ts';
+import type { Annotation, RoomScene } from '../../core/wire/scene-types.ts';
 import { PYTHON_MODULE_DIR } from '../../core/python/python-module-dir.ts';
 import { room } from '../helpers/room.ts';
 import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
@@ -31,7 +33,7 @@ function run(args: string[]): Promise<{ code: number; output: string }> {
 }
 
 describe('docs/examples/plant-scene.py', () => {
-  it('puts a scan, its labels at opacity 0.4 and a cell’s surface in one room', { timeout: 300_000 }, async () => {
+  it('puts a scan, its labels at opacity 0.4, a cell’s surface and marks on it in one room', { timeout: 300_000 }, async () => {
     const host = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--specimens', await mkdtemp(path.join(tmpdir(), 'vitrine-plant-'))]);
     const r = room('plant');
     const catalog = async () => ((await (await fetch(`${host.url}/api/specimens`)).json()) as { id: string }[]).map((entry) => entry.id).sort();
@@ -58,5 +60,17 @@ describe('docs/examples/plant-scene.py', () => {
     expect(triangles).toBeGreaterThan(100);
     const volume = await fetch(`${host.url}/api/results/${scan!.result!.result_id}.zarr/0/.zarray`);
     expect(((await volume.json()) as { shape: number[]; dtype: string })).toMatchObject({ shape: [96, 96, 96], dtype: '|u1' });
+
+    // The marks on the cell: a point at its centre, a ruler across it that the host measured.
+    const { annotations } = (await (await fetch(`${host.url}/api/rooms/${r}/annotations`)).json()) as { annotations: Annotation[] };
+    expect(annotations.map((mark) => [mark.kind, mark.label])).toEqual([['point', 'cell 3'], ['line', 'across']]);
+    expect(annotations[1]!.length).toBeGreaterThan(10);
+    expect(result.output).toMatch(/ruler across cell 3: \d+\.\d micrometer/);
+    const state = (await (await fetch(`${host.url}/api/rooms/${r}/neuroglancer`)).json()) as { layers: { type: string; name: string; source: unknown }[] };
+    expect(state.layers.map((layer) => [layer.type, layer.name])).toEqual([
+      ['image', 'scan'], ['segmentation', 'cells'], ['mesh', 'cell-3-surface'], ['annotation', 'annotations (point)'], ['annotation', 'annotations (line)'],
+    ]);
+    const um = { x: [1e-6, 'm'], y: [1e-6, 'm'], z: [1e-6, 'm'] };
+    for (const layer of state.layers.slice(2)) expect(layer.source).toMatchObject({ transform: { inputDimensions: um, outputDimensions: um } });
   });
 });

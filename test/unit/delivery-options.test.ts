@@ -48,6 +48,7 @@ describe('delivery options', () => {
     [{ max_dim: '-1' }, 'SPC_ERR_DELIVERY_OPTION_INVALID', 'max_dim'],
     [{ format: 'fbx' }, 'SPC_ERR_DELIVERY_OPTION_INVALID', 'format'],
     [{ compress: 'zip' }, 'SPC_ERR_DELIVERY_OPTION_INVALID', 'compress'],
+    [{ normals: 'no' }, 'SPC_ERR_DELIVERY_OPTION_INVALID', 'normals'],
     [{ dtype: ['uint8', 'uint16'] }, 'SPC_ERR_DELIVERY_OPTION_INVALID', 'dtype'],
   ])('refuses %j naming the option', (query, code, name) => {
     const { code: got, detail } = refusal(() => parseDeliveryQuery(query));
@@ -62,6 +63,8 @@ describe('delivery options', () => {
     [{ format: 'glb', compress: 'meshopt' }, 'volume', 'compress'],
     [{ format: 'stl', compress: 'meshopt' }, 'mesh', 'compress'],
     [{ compress: 'meshopt' }, 'mesh', 'compress'],
+    [{ format: 'glb', normals: false as const }, 'mesh', 'normals'],
+    [{ format: 'obj', normals: false as const }, 'volume', 'normals'],
     [{ max_dim: 4 }, 'image', 'max_dim'],
   ])('refuses %j on a %s result', (options, type, name) => {
     const { code, detail } = refusal(() => checkDeliveryFits(options, type));
@@ -72,6 +75,12 @@ describe('delivery options', () => {
   it('accepts options that fit', () => {
     expect(() => checkDeliveryFits({ format: 'glb', compress: 'meshopt', max_triangles: 5 }, 'mesh')).not.toThrow();
     expect(() => checkDeliveryFits({ dtype: 'uint8', window: [0, 1], max_dim: 2 }, 'volume')).not.toThrow();
+    expect(() => checkDeliveryFits({ format: 'obj', normals: false }, 'mesh')).not.toThrow();
+  });
+
+  it('reads normals=false, and leaves out normals=true (the default) so a delivery has one key', () => {
+    expect(parseDeliveryQuery({ format: 'obj', normals: 'false' })).toEqual({ format: 'obj', normals: false });
+    expect(parseDeliveryQuery({ format: 'obj', normals: 'true' })).toEqual({ format: 'obj' });
   });
 
   it('gives the headset client its profile unless it asked for something', () => {

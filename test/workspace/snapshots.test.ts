@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/app.ts';
+import { labelColor } from '../../core/wire/label-colors.ts';
 import type { RoomScene, SnapshotCreated } from '../../core/wire/scene-types.ts';
 import type { SnapshotDocument } from '../../core/wire/wire-types.ts';
 import { fileTestApp } from '../helpers/create-test-app.ts';
@@ -180,13 +181,20 @@ describe('the Neuroglancer state', () => {
     const state = (await (await fetch(`${server.url}/api/rooms/${r}/neuroglancer`)).json()) as { layers: Record<string, unknown>[]; layout: string };
     const host = new URL(server.url).host;
     expect(state.layers.map((l) => [l.type, l.name])).toEqual([['image', 'scan'], ['segmentation', 'mask'], ['mesh', 'mesh'], ['annotation', 'dots']]);
-    // The mesh as a single mesh Neuroglancer reads: the layer's own data URL as OBJ, which answers.
-    const meshSource = String(state.layers[2]!.source);
-    expect(meshSource).toBe(`obj://http://${host}${s.layers[2]!.result!.data_url}?format=obj`);
-    expect(state.layers[2]).toMatchObject({ visible: true, objectAlpha: 0.5 });
+    // The mesh as a single mesh Neuroglancer reads: the layer's own data URL as OBJ, which answers,
+    // its numbers read in the room's units (unitless here: the ramp names none), in the page's mesh colour at its opacity.
+    const { url: meshSource, transform } = state.layers[2]!.source as { url: string; transform: unknown };
+    expect(meshSource).toBe(`obj://http://${host}${s.layers[2]!.result!.data_url}?format=obj&normals=false`);
+    const unitless = { x: [1, ''], y: [1, ''], z: [1, ''] };
+    expect(transform).toEqual({ inputDimensions: unitless, outputDimensions: unitless });
+    expect(state.layers[2]).toMatchObject({ visible: true, shader: 'void main() {\n  emitRGBA(vec4(0.373, 0.624, 0.839, 0.500));\n}\n' });
     const obj = await fetch(meshSource.slice('obj://'.length));
     expect(obj.status).toBe(200);
-    expect(await obj.text()).toMatch(/^v /m);
+    const text = await obj.text();
+    expect(text).toMatch(/^v /m);
+    // Plain faces, the only ones Neuroglancer's OBJ reader takes.
+    expect(text).toMatch(/^f \d+ \d+ \d+$/m);
+    expect(text).not.toMatch(/\/\//);
     // The points, written into the state as point annotations.
     const dots = state.layers[3] as { source: string; annotations: { type: string; id: string; point: number[] }[] };
     expect(dots.source).toBe('local://annotations');
@@ -218,7 +226,7 @@ describe('the Neuroglancer state', () => {
     expect((await fetch(`${server.url}/api/results/${s.layers[0]!.result!.result_id}.zarr/.zattrs`)).status).toBe(200);
   });
 
-  it('gives a labels layer its result’s own segment colours, each overridden by the layer’s', async () => {
+  it('gives a labels layer the page’s segment colours: its result’s own, else each id’s categorical one, each overridden by the layer’s', async () => {
     const r = room('ng');
     const blobs = { function: 'label_blobs', params: { size: 16, count: 3 } };
     await send('PUT', `/api/rooms/${r}/scene`, {
@@ -230,11 +238,13 @@ describe('the Neuroglancer state', () => {
     await computed(r);
     const state = (await (await fetch(`${server.url}/api/rooms/${r}/neuroglancer`)).json()) as { layers: Record<string, unknown>[] };
     const byName = new Map(state.layers.map((l) => [l.name, l]));
-    // label_blobs colours segment 1 itself (#ff0000).
-    expect(byName.get('plain')).toMatchObject({ type: 'segmentation', segmentColors: { '1': '#ff0000' } });
-    expect(byName.get('tinted')!.segmentColors).toEqual({ '1': '#0000ff', '2': '#00ff00' });
+    // label_blobs colours segment 1 itself (#ff0000); its other ids (2 and 3) take their categorical colours, as on the page.
+    const page = (given: Record<string, string>) => ({ '1': '#ff0000', '2': labelColor(2), '3': labelColor(3), ...given });
+    expect(byName.get('plain')).toMatchObject({ type: 'segmentation' });
+    expect(byName.get('plain')!.segmentColors).toEqual(page({}));
+    expect(byName.get('tinted')!.segmentColors).toEqual(page({ '1': '#0000ff', '2': '#00ff00' }));
     await send('PATCH', `/api/rooms/${r}/layers/tinted`, { labels: { colors: { '3': '#123456' } } });
     const after = (await (await fetch(`${server.url}/api/rooms/${r}/neuroglancer`)).json()) as { layers: Record<string, unknown>[] };
-    expect(after.layers.find((l) => l.name === 'tinted')!.segmentColors).toEqual({ '1': '#ff0000', '3': '#123456' });
+    expect(after.layers.find((l) => l.name === 'tinted')!.segmentColors).toEqual(page({ '3': '#123456' }));
   });
 });

@@ -1,8 +1,11 @@
 /**
  * @module encode-obj
  * A mesh result as Wavefront OBJ text: `v` lines, `vn` lines when the mesh has normals, and
- * one-based `f` lines (`a//a` with normals). Coordinates are written with float32 precision
- * (9 significant digits round-trip a float32 exactly).
+ * one-based `f` lines (`a//a` with normals). Without its normals (`normals: false`) faces are
+ * plain `f a b c` lines, with `s 1` when the mesh had normals so a reader shades it smooth from
+ * its own: Neuroglancer's OBJ reader takes no other face line and would read no face at all.
+ * Coordinates are written with float32 precision (9 significant digits round-trip a float32
+ * exactly).
  */
 import type { MeshResult } from '../../sdk/result-types.ts';
 
@@ -13,8 +16,8 @@ function number(x: number): string {
   return Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(9)));
 }
 
-/** The OBJ bytes (UTF-8) of `mesh`. */
-export function encodeObj(mesh: MeshResult): Uint8Array {
+/** The OBJ bytes (UTF-8) of `mesh`, its normals left out with `normals: false`. */
+export function encodeObj(mesh: MeshResult, { normals = true }: { normals?: boolean } = {}): Uint8Array {
   const pieces: Buffer[] = [];
   let text = '# vitrine\n';
   const push = (line: string) => {
@@ -26,10 +29,12 @@ export function encodeObj(mesh: MeshResult): Uint8Array {
   };
   const { vertices: v, normals: n, indices } = mesh;
   for (let i = 0; i < v.length; i += 3) push(`v ${number(v[i]!)} ${number(v[i + 1]!)} ${number(v[i + 2]!)}\n`);
-  if (n) for (let i = 0; i < n.length; i += 3) push(`vn ${number(n[i]!)} ${number(n[i + 1]!)} ${number(n[i + 2]!)}\n`);
+  const withNormals = n !== undefined && normals;
+  if (withNormals) for (let i = 0; i < n.length; i += 3) push(`vn ${number(n[i]!)} ${number(n[i + 1]!)} ${number(n[i + 2]!)}\n`);
+  else if (n) push('s 1\n');
   const corner = (k: number) => {
     const one = indices[k]! + 1;
-    return n ? `${one}//${one}` : String(one);
+    return withNormals ? `${one}//${one}` : String(one);
   };
   for (let t = 0; t + 2 < indices.length; t += 3) push(`f ${corner(t)} ${corner(t + 1)} ${corner(t + 2)}\n`);
   pieces.push(Buffer.from(text, 'utf8'));

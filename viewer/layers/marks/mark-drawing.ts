@@ -5,19 +5,21 @@
  * a label, when a mark has one, next to it. They hang from the content root, so they move with
  * the specimen (in VR too), and a mark that names a layer is drawn through that layer's affine
  * (its points are in the layer's frame), followed when the affine changes. Markers and labels
- * keep their size on screen and are drawn over everything, so a mark inside a volume shows;
- * in VR, where the content root is scaled to stand on the table, they undo its scale so they
- * keep that size whatever the specimen's.
+ * keep a fixed size on screen, a few CSS pixels whatever the data's scale, the camera's distance
+ * or the window's height (screen-size.ts), and are drawn over everything, so a mark inside a
+ * volume shows; in VR, where the content root is scaled to stand on the table, they undo its
+ * scale so they keep that size whatever the specimen's.
  * The canvas says how many marks it draws (`data-marks`, once the room's list was read).
  */
 import * as THREE from 'three';
 import type { Annotation, Vec3 } from '../../../core/wire/scene-types.ts';
 import type { Stage } from '../../stage/stage.ts';
 import { colourOf } from '../../../core/wire/mark-colours.ts';
+import { fitPixelSized, pixelSized, scalePerPixel } from './screen-size.ts';
 import { textSprite } from './text-sprite.ts';
 
-/** A marker's size as a share of the view's height. */
-const MARKER = 0.022;
+/** A marker's diameter, CSS pixels. */
+const MARKER_PX = 12;
 /** Drawn after (over) the layers. */
 const ON_TOP = 1000;
 
@@ -47,8 +49,9 @@ export class MarkDrawing {
   #known = false;
   /** The affines the marks were drawn through, to redraw when one changes. */
   #frames = '';
-  /** The content root's scale the sprites were sized for. */
+  /** The content root's scale and the scale per CSS pixel the sprites were sized for. */
   #rootScale = 1;
+  #perPixel = 0;
 
   constructor(stage: Stage) {
     this.#stage = stage;
@@ -56,7 +59,7 @@ export class MarkDrawing {
     stage.contentRoot.add(this.#group);
     stage.onBeforeFrame(() => {
       if (this.#framesKey() !== this.#frames) this.#draw();
-      else if (stage.contentRoot.scale.x !== this.#rootScale) this.#fitSprites();
+      else if (stage.contentRoot.scale.x !== this.#rootScale || this.#scalePerPixel() !== this.#perPixel) this.#fitSprites();
     });
   }
 
@@ -128,14 +131,18 @@ export class MarkDrawing {
     }
   }
 
-  /** Sizes the markers and texts against the content root's scale (1 on the page; the table's in VR). */
+  /** A sprite's scale per CSS pixel now: the canvas's height and the camera's field of view set it on the page. */
+  #scalePerPixel(): number {
+    const stage = this.#stage;
+    return scalePerPixel(stage.view.camera, stage.canvas.clientHeight, stage.renderer.xr.isPresenting);
+  }
+
+  /** Sizes the markers and texts in CSS pixels, against the content root's scale (1 on the page; the table's in VR). */
   #fitSprites(): void {
     this.#rootScale = this.#stage.contentRoot.scale.x;
+    this.#perPixel = this.#scalePerPixel();
     for (const object of this.#group.children) {
-      const sprite = object as THREE.Sprite;
-      if (!sprite.isSprite) continue;
-      const size = (sprite.userData.size ??= sprite.scale.clone()) as THREE.Vector3;
-      sprite.scale.set(size.x / this.#rootScale, size.y / this.#rootScale, 1);
+      if ((object as THREE.Sprite).isSprite) fitPixelSized(object as THREE.Sprite, this.#perPixel, this.#rootScale);
     }
     this.#stage.invalidate();
   }
@@ -149,9 +156,7 @@ export class MarkDrawing {
       sizeAttenuation: false,
     });
     material.transparent = true;
-    const sprite = new THREE.Sprite(material);
-    sprite.scale.setScalar(MARKER);
-    return sprite;
+    return pixelSized(new THREE.Sprite(material), MARKER_PX);
   }
 
   #lineMaterial(colour: THREE.Color): THREE.LineBasicMaterial {
