@@ -18,10 +18,13 @@ import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import { checkDrafts } from '../annotations/check-annotation.ts';
 import { requestIdentity } from '../people/request-user.ts';
 import { renderJson } from '../annotations/chunked-render.ts';
+import type { SharedAnswer } from '../annotations/shared-answer.ts';
 import { draftsOf, INLINE_IMPORT_CHARS, isSingle, parseImport, type ReadImport } from '../annotations/parse-import.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { parseJson } from './json-body.ts';
+import { requestEncoding } from './reply-delivery.ts';
+import { noneMatch } from './revalidate.ts';
 import { roomOf } from './request-input.ts';
 import { ifMatchHeader, queryOf, ROOM_PARAMS, roomItemParams, type RoomParams } from './route-inputs.ts';
 
@@ -65,6 +68,20 @@ function sendOne(reply: FastifyReply, annotation: { version: number }): FastifyR
 function isCsv(request: FastifyRequest): boolean {
   const type = request.headers['content-type'];
   return typeof type === 'string' && /^(text|application)\/csv\s*(;|$)/i.test(type.trim());
+}
+
+/**
+ * A room's list, the same bytes for every reader of its version, with their ETag, compressed
+ * (once per version) when the client takes it, so no reader makes a compressed copy of its
+ * own. An `If-None-Match` that holds gets its 304 from revalidate.ts.
+ */
+async function sendShared(reply: FastifyReply, answer: SharedAnswer): Promise<FastifyReply> {
+  reply.header('etag', answer.etag).header('cache-control', 'no-cache');
+  if (noneMatch(reply.request.headers['if-none-match'], answer.etag)) return reply.send(answer.bytes);
+  reply.header('vary', 'Accept-Encoding');
+  const encoding = requestEncoding(reply);
+  const variant = encoding && (await answer.encoded(encoding));
+  return variant ? reply.header('content-encoding', encoding).send(variant) : reply.send(answer.bytes);
 }
 
 /** A room id as a file name. */
@@ -123,10 +140,8 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
     async (request, reply) => {
       const roomId = roomOf(ctx, request.params.room_id);
       if (request.query.format === 'csv') {
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${fileNameOf(roomId)}"`)
-          .send(await ctx.forms.csv(roomId));
+        reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileNameOf(roomId)}"`);
+        return sendShared(reply, await ctx.forms.csv(roomId));
       }
       const since = request.query.since_version === undefined ? undefined : Number(request.query.since_version);
       const changes = since === undefined ? null : await store.changesSince?.(roomId, since);
@@ -134,7 +149,7 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
         const version = changes.at(-1)?.version ?? since;
         return reply.header('cache-control', 'no-cache').send({ version, since_version: since, changes });
       }
-      return reply.type('application/json; charset=utf-8').send(await ctx.forms.json(roomId));
+      return sendShared(reply.type('application/json; charset=utf-8'), await ctx.forms.json(roomId));
     },
   );
 
