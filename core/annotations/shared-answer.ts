@@ -4,7 +4,8 @@
  * hash revalidate.ts would take of it) and each compressed variant are made once too. Twenty
  * readers of a room of 100,000 marks each hashing and compressing 15 MB of their own held the
  * event loop over half a second; now the hash is taken a part per turn of the loop and each
- * variant is compressed on libuv's thread pool, once per version and encoding.
+ * variant is compressed on libuv's thread pool, once per version and encoding. An import's
+ * answer (all the marks it added) goes out the same way, without an ETag.
  */
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -27,8 +28,8 @@ const brotliAsync = promisify(brotliCompress);
 
 export interface SharedAnswer {
   bytes: Buffer;
-  /** Quoted, as the `ETag` header carries it. */
-  etag: string;
+  /** Quoted, as the `ETag` header carries it; null for an answer made for one reader (nothing to revalidate). */
+  etag: string | null;
   /** The bytes as `encoding`, or null when compressing them is not worth it. */
   encoded(encoding: AnswerEncoding): Promise<Buffer | null>;
 }
@@ -40,14 +41,19 @@ function compress(bytes: Buffer, encoding: AnswerEncoding): Promise<Buffer> {
   return brotliAsync(bytes, { params, chunkSize: ZLIB_CHUNK });
 }
 
-/** The answer made of `parts` (each small enough to hash within a turn). */
-export async function sharedAnswer(parts: readonly Buffer[]): Promise<SharedAnswer> {
+/** The ETag of `parts` (each small enough to hash within a turn). */
+async function etagOf(parts: readonly Buffer[]): Promise<string> {
   const hash = createHash('sha256');
   for (const part of parts) {
     hash.update(part);
     await nextTurn();
   }
-  const etag = `"${hash.digest('base64url').slice(0, 32)}"`;
+  return `"${hash.digest('base64url').slice(0, 32)}"`;
+}
+
+/** The answer made of `parts`, with its ETag unless `tagged` is false. */
+export async function sharedAnswer(parts: readonly Buffer[], tagged = true): Promise<SharedAnswer> {
+  const etag = tagged ? await etagOf(parts) : null;
   const bytes = Buffer.concat(parts);
   const variants = new Map<AnswerEncoding, Promise<Buffer | null>>();
   const encoded = (encoding: AnswerEncoding): Promise<Buffer | null> => {

@@ -17,8 +17,8 @@ import { checkPatch } from '../annotations/annotation-patch.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import { checkDrafts } from '../annotations/check-annotation.ts';
 import { requestIdentity } from '../people/request-user.ts';
-import { renderJson } from '../annotations/chunked-render.ts';
-import type { SharedAnswer } from '../annotations/shared-answer.ts';
+import { renderJsonParts } from '../annotations/chunked-render.ts';
+import { sharedAnswer, type SharedAnswer } from '../annotations/shared-answer.ts';
 import { draftsOf, INLINE_IMPORT_CHARS, isSingle, parseImport, type ReadImport } from '../annotations/parse-import.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
@@ -76,8 +76,10 @@ function isCsv(request: FastifyRequest): boolean {
  * own. An `If-None-Match` that holds gets its 304 from revalidate.ts.
  */
 async function sendShared(reply: FastifyReply, answer: SharedAnswer): Promise<FastifyReply> {
-  reply.header('etag', answer.etag).header('cache-control', 'no-cache');
-  if (noneMatch(reply.request.headers['if-none-match'], answer.etag)) return reply.send(answer.bytes);
+  if (answer.etag !== null) {
+    reply.header('etag', answer.etag).header('cache-control', 'no-cache');
+    if (noneMatch(reply.request.headers['if-none-match'], answer.etag)) return reply.send(answer.bytes);
+  }
   reply.header('vary', 'Accept-Encoding');
   const encoding = requestEncoding(reply);
   const variant = encoding && (await answer.encoded(encoding));
@@ -175,7 +177,7 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
       const added = await store.add(roomId, authoredBy(request, drafts));
       reply.code(201);
       // A large import's answer is rendered a batch at a time, as the room's list is.
-      if (!single) return reply.type('application/json; charset=utf-8').send(await renderJson(added));
+      if (!single) return sendShared(reply.type('application/json; charset=utf-8'), await sharedAnswer(await renderJsonParts(added), false));
       const [annotation] = added.annotations;
       reply.header('location', `/api/rooms/${encodeURIComponent(roomId)}/annotations/${annotation!.id}`);
       return sendOne(reply, annotation!);
