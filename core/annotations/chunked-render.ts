@@ -13,7 +13,7 @@ import { csvLine } from './csv-records.ts';
 import { stableJson } from '../wire/stable-json.ts';
 
 /** Annotations rendered between two turns of the event loop. */
-const BATCH = 2000;
+const BATCH = 500;
 
 /** Each annotation's JSON, kept for as long as the annotation object lives. */
 const jsonOf = new WeakMap<Annotation, string>();

@@ -33,7 +33,7 @@ interface RoomRecord {
 const NEW_ROOM: RoomRecord = { version: 0, next: 1, count: 0 };
 
 /** Marks read between two turns of the event loop. */
-const READ_BATCH = 2000;
+const READ_BATCH = 500;
 
 export class DiskAnnotationStore implements AnnotationStore {
   #store: DataStore;
