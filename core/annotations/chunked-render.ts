@@ -1,9 +1,9 @@
 /**
  * @module chunked-render
  * A room's list rendered as JSON (as answered, or canonical for a snapshot) or CSV text without holding the event loop: the annotations
- * are taken a few thousand at a time, the loop free between batches, and each annotation's
+ * are taken a few hundred at a time, the loop free between batches, and each annotation's
  * text is kept with it (annotations are replaced, never changed in place), so the next version
- * of a room of 100,000 marks renders again only the marks that moved. The answered forms also
+ * of a room of 100,000 marks held in memory renders again only the marks that moved. The answered forms also
  * come as bytes, a part per batch, so no text of a whole room is ever made.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -55,10 +55,12 @@ export async function renderJson(list: AnnotationList): Promise<string> {
 
 /**
  * renderJson's bytes, a part per batch: no text of the whole list is ever made, so a large
- * room's answer lives outside the JavaScript heap and no single turn copies all of it.
+ * room's answer lives outside the JavaScript heap and no single turn copies all of it. With
+ * `keep` false each mark's text is not kept with it: for marks decoded anew for every read
+ * (disk, Redis) a kept text is never used again, only copied by the collector while it lives.
  */
-export async function renderJsonParts(list: AnnotationList): Promise<Buffer[]> {
-  const parts = await renderBatches(list.annotations, jsonText, ',', (text) => Buffer.from(text));
+export async function renderJsonParts(list: AnnotationList, keep = true): Promise<Buffer[]> {
+  const parts = await renderBatches(list.annotations, keep ? jsonText : (a) => JSON.stringify(a), ',', (text) => Buffer.from(text));
   return [Buffer.from(`{"version":${list.version},"annotations":[`), ...parts, Buffer.from(']}')];
 }
 
@@ -73,14 +75,14 @@ export async function renderStableJson(annotations: readonly Annotation[]): Prom
 }
 
 /** The CSV's header line and a function rendering each annotation's rows under it. */
-function csvForm(annotations: readonly Annotation[]): { head: string; rows: (a: Annotation) => string } {
+function csvForm(annotations: readonly Annotation[], keep = true): { head: string; rows: (a: Annotation) => string } {
   const properties = propertyColumns(annotations);
   const columns = properties.join('\u0000');
   const rows = (a: Annotation): string => {
     const kept = rowsOf.get(a);
     if (kept?.columns === columns) return kept.rows;
     const made = csvRowsOf(a, properties);
-    rowsOf.set(a, { columns, rows: made });
+    if (keep) rowsOf.set(a, { columns, rows: made });
     return made;
   };
   return { head: csvLine([...CSV_COLUMNS, ...properties]), rows };
@@ -92,8 +94,8 @@ export async function renderCsv(annotations: readonly Annotation[]): Promise<str
   return head + (await renderBatches(annotations, rows, '', (text) => text)).join('');
 }
 
-/** renderCsv's bytes, a part per batch (as renderJsonParts). */
-export async function renderCsvParts(annotations: readonly Annotation[]): Promise<Buffer[]> {
-  const { head, rows } = csvForm(annotations);
+/** renderCsv's bytes, a part per batch (as renderJsonParts, `keep` too). */
+export async function renderCsvParts(annotations: readonly Annotation[], keep = true): Promise<Buffer[]> {
+  const { head, rows } = csvForm(annotations, keep);
   return [Buffer.from(head), ...(await renderBatches(annotations, rows, '', (text) => Buffer.from(text)))];
 }

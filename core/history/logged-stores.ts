@@ -134,6 +134,7 @@ export function loggedAnnotations(store: AnnotationStore, log: RoomRecorder): An
       return version;
     },
     // What a follower that missed versions reads (a home that keeps no changes answers the whole list).
+    ...(store.stableMarks ? { stableMarks: true } : {}),
     ...(store.changesSince ? { changesSince: (roomId: string, since: number) => store.changesSince!(roomId, since) } : {}),
     close: () => store.close(),
   };

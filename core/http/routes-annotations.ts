@@ -178,7 +178,7 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
       const added = await store.add(roomId, authoredBy(request, drafts));
       reply.code(201);
       // A large import's answer is rendered a batch at a time, as the room's list is.
-      if (!single) return sendShared(reply.type('application/json; charset=utf-8'), await sharedAnswer(await renderJsonParts(added), false));
+      if (!single) return sendShared(reply.type('application/json; charset=utf-8'), await sharedAnswer(await renderJsonParts(added, false), false));
       const [annotation] = added.annotations;
       reply.header('location', `/api/rooms/${encodeURIComponent(roomId)}/annotations/${annotation!.id}`);
       return sendOne(reply, annotation!);
