@@ -6,10 +6,13 @@
  * keys one after another. Each read asks the store for the room's version only (one small
  * command on a Redis service) and rebuilds when it moved; reads of a version being built wait
  * for that one build. The JSON and CSV are rendered in batches with the event loop free between
- * them (chunked-render.ts), each mark's text kept from the version before.
+ * them (chunked-render.ts), each mark's text kept from the version before when the store hands out
+ * the same marks again (memory; not disk or Redis, which decode them anew); each answer's ETag and
+ * compressed variants are made once with it (shared-answer.ts).
  */
 import type { AnnotationList } from '../wire/scene-types.ts';
-import { renderCsv, renderJson } from './chunked-render.ts';
+import { renderCsvParts, renderJsonParts } from './chunked-render.ts';
+import { sharedAnswer, type SharedAnswer } from './shared-answer.ts';
 import type { AnnotationStore } from './annotation-store.ts';
 import { precomputedCollection, type PrecomputedCollection } from './precomputed-collection.ts';
 import { entriesOf, type PrecomputedEntry, type PrecomputedType } from './precomputed-entries.ts';
@@ -20,16 +23,16 @@ const KEPT_ROOMS = 4;
 interface RoomForms {
   version: number;
   list: Promise<AnnotationList>;
-  json?: Promise<Buffer>;
-  csv?: Promise<Buffer>;
+  json?: Promise<SharedAnswer>;
+  csv?: Promise<SharedAnswer>;
   collections: Map<PrecomputedType, { collection: PrecomputedCollection; byId: Map<bigint, PrecomputedEntry> }>;
 }
 
 export class AnnotationForms {
-  #store: Pick<AnnotationStore, 'list' | 'version'>;
+  #store: Pick<AnnotationStore, 'list' | 'version' | 'stableMarks'>;
   #rooms = new Map<string, RoomForms>();
 
-  constructor(store: Pick<AnnotationStore, 'list' | 'version'>) {
+  constructor(store: Pick<AnnotationStore, 'list' | 'version' | 'stableMarks'>) {
     this.#store = store;
   }
 
@@ -52,16 +55,18 @@ export class AnnotationForms {
     return (await this.#forms(roomId)).list;
   }
 
-  /** The list as the JSON the routes answer, encoded once for every reader of the version. */
-  async json(roomId: string): Promise<Buffer> {
+  /** The list as the JSON the routes answer, encoded (hashed, compressed) once for every reader of the version. */
+  async json(roomId: string): Promise<SharedAnswer> {
     const forms = await this.#forms(roomId);
-    return (forms.json ??= forms.list.then(renderJson).then((text) => Buffer.from(text)));
+    const keep = this.#store.stableMarks === true;
+    return (forms.json ??= forms.list.then((list) => renderJsonParts(list, keep)).then((parts) => sharedAnswer(parts)));
   }
 
   /** The list as CSV, one row per point, encoded once. */
-  async csv(roomId: string): Promise<Buffer> {
+  async csv(roomId: string): Promise<SharedAnswer> {
     const forms = await this.#forms(roomId);
-    return (forms.csv ??= forms.list.then((list) => renderCsv(list.annotations)).then((text) => Buffer.from(text)));
+    const keep = this.#store.stableMarks === true;
+    return (forms.csv ??= forms.list.then((list) => renderCsvParts(list.annotations, keep)).then((parts) => sharedAnswer(parts)));
   }
 
   /** Collection `type` of the room, with its entries by id. */

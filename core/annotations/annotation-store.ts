@@ -25,6 +25,11 @@ export const EVENT_BATCH_LIMIT = 1000;
 export const DEFAULT_MAX_ANNOTATIONS = 100_000;
 
 export interface AnnotationStore {
+  /**
+   * True when `list` hands out the same objects for marks that did not change (a host's
+   * memory): what is rendered of them may be kept with them for the next version.
+   */
+  readonly stableMarks?: boolean;
   /** The room's version and every annotation, in id order. */
   list(roomId: string): Promise<AnnotationList>;
   /** The room's version alone (0 for a room never annotated): what forms made from the list are keyed by. */

@@ -1,9 +1,10 @@
 /**
  * @module chunked-render
  * A room's list rendered as JSON (as answered, or canonical for a snapshot) or CSV text without holding the event loop: the annotations
- * are taken a few thousand at a time, the loop free between batches, and each annotation's
+ * are taken a few hundred at a time, the loop free between batches, and each annotation's
  * text is kept with it (annotations are replaced, never changed in place), so the next version
- * of a room of 100,000 marks renders again only the marks that moved.
+ * of a room of 100,000 marks held in memory renders again only the marks that moved. The answered forms also
+ * come as bytes, a part per batch, so no text of a whole room is ever made.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Annotation, AnnotationList } from '../wire/scene-types.ts';
@@ -12,7 +13,7 @@ import { csvLine } from './csv-records.ts';
 import { stableJson } from '../wire/stable-json.ts';
 
 /** Annotations rendered between two turns of the event loop. */
-const BATCH = 2000;
+const BATCH = 500;
 
 /** Each annotation's JSON, kept for as long as the annotation object lives. */
 const jsonOf = new WeakMap<Annotation, string>();
@@ -21,46 +22,80 @@ const stableOf = new WeakMap<Annotation, string>();
 /** Each annotation's CSV rows, for the property columns they were written with. */
 const rowsOf = new WeakMap<Annotation, { columns: string; rows: string }>();
 
-/** `render(a)` of every annotation, in order, a batch per turn of the event loop. */
-async function renderEach(annotations: readonly Annotation[], render: (a: Annotation) => string): Promise<string[]> {
-  const parts = new Array<string>(annotations.length);
-  for (let i = 0; i < annotations.length; i++) {
-    if (i > 0 && i % BATCH === 0) await nextTurn();
-    parts[i] = render(annotations[i]!);
+/**
+ * `render(a)` of every annotation, in order and joined by `separator`, as one text per batch
+ * (a batch per turn of the event loop): `take` turns each batch's text into what is kept.
+ */
+async function renderBatches<T>(
+  annotations: readonly Annotation[],
+  render: (a: Annotation) => string,
+  separator: string,
+  take: (text: string) => T,
+): Promise<T[]> {
+  const out: T[] = [];
+  for (let at = 0; at < annotations.length; at += BATCH) {
+    if (at > 0) await nextTurn();
+    const texts = annotations.slice(at, at + BATCH).map(render);
+    out.push(take((at > 0 ? separator : '') + texts.join(separator)));
   }
-  return parts;
+  return out;
+}
+
+function jsonText(a: Annotation): string {
+  let text = jsonOf.get(a);
+  if (text === undefined) jsonOf.set(a, (text = JSON.stringify(a)));
+  return text;
 }
 
 /** The list as `{"version":V,"annotations":[...]}`. */
 export async function renderJson(list: AnnotationList): Promise<string> {
-  const parts = await renderEach(list.annotations, (a) => {
-    let text = jsonOf.get(a);
-    if (text === undefined) jsonOf.set(a, (text = JSON.stringify(a)));
-    return text;
-  });
-  return `{"version":${list.version},"annotations":[${parts.join(',')}]}`;
+  const parts = await renderBatches(list.annotations, jsonText, ',', (text) => text);
+  return `{"version":${list.version},"annotations":[${parts.join('')}]}`;
+}
+
+/**
+ * renderJson's bytes, a part per batch: no text of the whole list is ever made, so a large
+ * room's answer lives outside the JavaScript heap and no single turn copies all of it. With
+ * `keep` false each mark's text is not kept with it: for marks decoded anew for every read
+ * (disk, Redis) a kept text is never used again, only copied by the collector while it lives.
+ */
+export async function renderJsonParts(list: AnnotationList, keep = true): Promise<Buffer[]> {
+  const parts = await renderBatches(list.annotations, keep ? jsonText : (a) => JSON.stringify(a), ',', (text) => Buffer.from(text));
+  return [Buffer.from(`{"version":${list.version},"annotations":[`), ...parts, Buffer.from(']}')];
 }
 
 /** The annotations as canonical JSON (`stableJson(annotations)`, the same text), a batch per turn. */
 export async function renderStableJson(annotations: readonly Annotation[]): Promise<string> {
-  const parts = await renderEach(annotations, (a) => {
+  const stableText = (a: Annotation): string => {
     let text = stableOf.get(a);
     if (text === undefined) stableOf.set(a, (text = stableJson(a)));
     return text;
-  });
-  return `[${parts.join(',')}]`;
+  };
+  return `[${(await renderBatches(annotations, stableText, ',', (text) => text)).join('')}]`;
+}
+
+/** The CSV's header line and a function rendering each annotation's rows under it. */
+function csvForm(annotations: readonly Annotation[], keep = true): { head: string; rows: (a: Annotation) => string } {
+  const properties = propertyColumns(annotations);
+  const columns = properties.join('\u0000');
+  const rows = (a: Annotation): string => {
+    const kept = rowsOf.get(a);
+    if (kept?.columns === columns) return kept.rows;
+    const made = csvRowsOf(a, properties);
+    if (keep) rowsOf.set(a, { columns, rows: made });
+    return made;
+  };
+  return { head: csvLine([...CSV_COLUMNS, ...properties]), rows };
 }
 
 /** The annotations as CSV, one row per point (annotation-csv.ts's shape). */
 export async function renderCsv(annotations: readonly Annotation[]): Promise<string> {
-  const properties = propertyColumns(annotations);
-  const columns = properties.join('\u0000');
-  const parts = await renderEach(annotations, (a) => {
-    const kept = rowsOf.get(a);
-    if (kept?.columns === columns) return kept.rows;
-    const rows = csvRowsOf(a, properties);
-    rowsOf.set(a, { columns, rows });
-    return rows;
-  });
-  return csvLine([...CSV_COLUMNS, ...properties]) + parts.join('');
+  const { head, rows } = csvForm(annotations);
+  return head + (await renderBatches(annotations, rows, '', (text) => text)).join('');
+}
+
+/** renderCsv's bytes, a part per batch (as renderJsonParts, `keep` too). */
+export async function renderCsvParts(annotations: readonly Annotation[], keep = true): Promise<Buffer[]> {
+  const { head, rows } = csvForm(annotations, keep);
+  return [Buffer.from(head), ...(await renderBatches(annotations, rows, '', (text) => Buffer.from(text)))];
 }

@@ -36,6 +36,7 @@ export interface MemoryAnnotationLimits {
 export const DEFAULT_MAX_PER_HOST = 1_000_000;
 
 export class MemoryAnnotationStore implements AnnotationStore {
+  readonly stableMarks = true;
   #rooms = new Map<string, RoomMarks>();
   #total = 0;
   #hub: EventHub;

@@ -19,6 +19,7 @@ export function notifyingStore(store: AnnotationStore, changed: (roomId: string)
     change: (roomId, id, patch, expected) => after(roomId, store.change(roomId, id, patch, expected)),
     remove: (roomId, id, expected) => after(roomId, store.remove(roomId, id, expected)),
     replace: (roomId, annotations) => after(roomId, store.replace(roomId, annotations)),
+    ...(store.stableMarks ? { stableMarks: true } : {}),
     ...(store.changesSince ? { changesSince: (roomId: string, since: number) => store.changesSince!(roomId, since) } : {}),
     close: () => store.close(),
   };

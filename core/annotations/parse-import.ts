@@ -16,7 +16,8 @@ export const INLINE_IMPORT_CHARS = 64 * 1024;
 export interface ParseImportTask {
   op: 'parseImport';
   kind: 'csv' | 'json';
-  text: string;
+  /** The body: text, or (a large CSV) its UTF-8 bytes as they arrived, decoded on the thread. */
+  text: string | Uint8Array;
   max: number;
 }
 
@@ -54,7 +55,8 @@ function parseJsonList(text: string, max: number): ReadImport {
 /** The drafts of an import, or its refusal as a value. */
 export function parseImport(task: ParseImportTask): ImportOutcome {
   try {
-    const read = task.kind === 'csv' ? { drafts: parseAnnotationCsv(task.text, task.max), single: false } : parseJsonList(task.text, task.max);
+    const text = typeof task.text === 'string' ? task.text : Buffer.from(task.text.buffer, task.text.byteOffset, task.text.byteLength).toString('utf8');
+    const read = task.kind === 'csv' ? { drafts: parseAnnotationCsv(text, task.max), single: false } : parseJsonList(text, task.max);
     const batches: string[] = [];
     for (let at = 0; at < read.drafts.length; at += BATCH) batches.push(JSON.stringify(read.drafts.slice(at, at + BATCH)));
     return { ok: true, batches, single: read.single };

@@ -3,7 +3,9 @@
  * The room's stores as the host uses them, each change recorded in the room's log after it
  * was made: the scene (the whole scene, as its `scene` event carries it; a change of one layer
  * is a `layer` entry naming the layer and what happened to it), the view and the
- * static specimen shown (the room board), and the marks (one entry per write). Wrapping the
+ * static specimen shown (the room board), and the marks (one entry per write; a large import is
+ * several `add` entries of LOGGED_MARKS marks each, so that no turn of the event loop encodes a
+ * whole room of marks as one entry; folded, they make the same room). Wrapping the
  * stores, rather than the routes, records every change whichever route, tool, snapshot
  * restore or background computation made it, and on a service only on the host that made it.
  */
@@ -11,7 +13,7 @@ import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import type { RoomBoard } from '../rooms/room-board.ts';
 import { OpSceneStore, type SceneStore, type SceneWrite } from '../scenes/scene-store.ts';
 import type { LayerDraft, SceneOp } from '../scenes/scene-ops.ts';
-import type { LayerKind, LayerResult, RoomScene } from '../wire/scene-types.ts';
+import type { AnnotationList, LayerKind, LayerResult, RoomScene } from '../wire/scene-types.ts';
 import type { LayerChange } from '../scenes/check-layer.ts';
 import type { StepCounts } from '../scenes/layer-steps.ts';
 import type { RoomRecorder } from './room-recorder.ts';
@@ -89,6 +91,23 @@ export function loggedBoard(board: RoomBoard, log: RoomRecorder): RoomBoard {
   };
 }
 
+/** Marks per `add` entry of the log. */
+export const LOGGED_MARKS = 2000;
+
+/** Records the marks `added` as entries of at most LOGGED_MARKS, each with the room version its last mark made. */
+async function recordAdded(log: RoomRecorder, roomId: string, added: AnnotationList): Promise<void> {
+  const { annotations, version } = added;
+  if (annotations.length <= LOGGED_MARKS) {
+    await log.record(roomId, 'annotation', { op: 'add', annotations, version });
+    return;
+  }
+  const before = version - annotations.length;
+  for (let at = 0; at < annotations.length; at += LOGGED_MARKS) {
+    const part = annotations.slice(at, at + LOGGED_MARKS);
+    await log.record(roomId, 'annotation', { op: 'add', annotations: part, version: before + at + part.length });
+  }
+}
+
 export function loggedAnnotations(store: AnnotationStore, log: RoomRecorder): AnnotationStore {
   return {
     list: (roomId) => store.list(roomId),
@@ -96,7 +115,7 @@ export function loggedAnnotations(store: AnnotationStore, log: RoomRecorder): An
     get: (roomId, id) => store.get(roomId, id),
     add: async (roomId, drafts) => {
       const added = await store.add(roomId, drafts);
-      await log.record(roomId, 'annotation', { op: 'add', annotations: added.annotations, version: added.version });
+      await recordAdded(log, roomId, added);
       return added;
     },
     change: async (roomId, id, patch, expected) => {
@@ -115,6 +134,7 @@ export function loggedAnnotations(store: AnnotationStore, log: RoomRecorder): An
       return version;
     },
     // What a follower that missed versions reads (a home that keeps no changes answers the whole list).
+    ...(store.stableMarks ? { stableMarks: true } : {}),
     ...(store.changesSince ? { changesSince: (roomId: string, since: number) => store.changesSince!(roomId, since) } : {}),
     close: () => store.close(),
   };

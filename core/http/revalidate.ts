@@ -4,7 +4,8 @@
  * status) are never cached blindly: they go out with `Cache-Control: no-cache` and a strong
  * `ETag` (a hash of the body), and a request whose `If-None-Match` names the current one gets
  * 304 with no body. A cache or a client may keep them, but asks each time whether they still
- * hold. Applied by route path, on GET answers of 200, before any compression.
+ * hold. Applied by route path, on GET answers of 200, before any compression; a route that set
+ * the ETag itself (of the same uncompressed bytes, made once) keeps it.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -33,7 +34,9 @@ export function installRevalidation(app: FastifyInstance): void {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
     if (!REVALIDATED_ROUTES.has(request.routeOptions.url ?? '')) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    const etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
+    // A route that keeps one answer for many readers hashes it once and says so; others are hashed here.
+    const set = reply.getHeader('etag');
+    const etag = typeof set === 'string' ? set : `"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
     reply.header('etag', etag).header('cache-control', 'no-cache');
     if (!noneMatch(request.headers['if-none-match'], etag)) return payload;
     reply.code(304).removeHeader('content-length').removeHeader('content-type');

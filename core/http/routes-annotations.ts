@@ -17,11 +17,14 @@ import { checkPatch } from '../annotations/annotation-patch.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import { checkDrafts } from '../annotations/check-annotation.ts';
 import { requestIdentity } from '../people/request-user.ts';
-import { renderJson } from '../annotations/chunked-render.ts';
+import { renderJsonParts } from '../annotations/chunked-render.ts';
+import { sharedAnswer, type SharedAnswer } from '../annotations/shared-answer.ts';
 import { draftsOf, INLINE_IMPORT_CHARS, isSingle, parseImport, type ReadImport } from '../annotations/parse-import.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { parseJson } from './json-body.ts';
+import { requestEncoding } from './reply-delivery.ts';
+import { noneMatch } from './revalidate.ts';
 import { roomOf } from './request-input.ts';
 import { ifMatchHeader, queryOf, ROOM_PARAMS, roomItemParams, type RoomParams } from './route-inputs.ts';
 
@@ -67,6 +70,22 @@ function isCsv(request: FastifyRequest): boolean {
   return typeof type === 'string' && /^(text|application)\/csv\s*(;|$)/i.test(type.trim());
 }
 
+/**
+ * A room's list, the same bytes for every reader of its version, with their ETag, compressed
+ * (once per version) when the client takes it, so no reader makes a compressed copy of its
+ * own. An `If-None-Match` that holds gets its 304 from revalidate.ts.
+ */
+async function sendShared(reply: FastifyReply, answer: SharedAnswer): Promise<FastifyReply> {
+  if (answer.etag !== null) {
+    reply.header('etag', answer.etag).header('cache-control', 'no-cache');
+    if (noneMatch(reply.request.headers['if-none-match'], answer.etag)) return reply.send(answer.bytes);
+  }
+  reply.header('vary', 'Accept-Encoding');
+  const encoding = requestEncoding(reply);
+  const variant = encoding && (await answer.encoded(encoding));
+  return variant ? reply.header('content-encoding', encoding).send(variant) : reply.send(answer.bytes);
+}
+
 /** A room id as a file name. */
 const fileNameOf = (roomId: string) => `${roomId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64)}-annotations.csv`;
 
@@ -80,7 +99,8 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
   const { ctx } = opts;
   const store = ctx.annotations;
   const max = ctx.options.maxAnnotations;
-  app.addContentTypeParser(['text/csv', 'application/csv'], { parseAs: 'string', bodyLimit: ANNOTATION_BODY_LIMIT }, (_request, body, done) =>
+  // Kept as bytes: decoding 16 MiB of text is the encode thread's work, not the event loop's.
+  app.addContentTypeParser(['text/csv', 'application/csv'], { parseAs: 'buffer', bodyLimit: ANNOTATION_BODY_LIMIT }, (_request, body, done) =>
     done(null, body),
   );
   // A large list to import is not parsed here: the encode thread reads it (the only POST here is the import).
@@ -93,9 +113,9 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
   const draftsIn = async (request: FastifyRequest): Promise<ReadImport> => {
     const body = request.body;
     if (isCsv(request)) {
-      const text = String(body);
-      if (text.length <= INLINE_IMPORT_CHARS) return draftsOf(parseImport({ op: 'parseImport', kind: 'csv', text, max }));
-      return ctx.files.parseAnnotations('csv', text, max);
+      const bytes = Buffer.isBuffer(body) ? body : Buffer.from(String(body));
+      if (bytes.byteLength <= INLINE_IMPORT_CHARS) return draftsOf(parseImport({ op: 'parseImport', kind: 'csv', text: bytes.toString('utf8'), max }));
+      return ctx.files.parseAnnotations('csv', bytes, max);
     }
     if (body instanceof ImportText) return ctx.files.parseAnnotations('json', body.text, max);
     return { drafts: checkDrafts(body, max), single: isSingle(body) };
@@ -123,10 +143,8 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
     async (request, reply) => {
       const roomId = roomOf(ctx, request.params.room_id);
       if (request.query.format === 'csv') {
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${fileNameOf(roomId)}"`)
-          .send(await ctx.forms.csv(roomId));
+        reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileNameOf(roomId)}"`);
+        return sendShared(reply, await ctx.forms.csv(roomId));
       }
       const since = request.query.since_version === undefined ? undefined : Number(request.query.since_version);
       const changes = since === undefined ? null : await store.changesSince?.(roomId, since);
@@ -134,7 +152,7 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
         const version = changes.at(-1)?.version ?? since;
         return reply.header('cache-control', 'no-cache').send({ version, since_version: since, changes });
       }
-      return reply.type('application/json; charset=utf-8').send(await ctx.forms.json(roomId));
+      return sendShared(reply.type('application/json; charset=utf-8'), await ctx.forms.json(roomId));
     },
   );
 
@@ -160,7 +178,7 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
       const added = await store.add(roomId, authoredBy(request, drafts));
       reply.code(201);
       // A large import's answer is rendered a batch at a time, as the room's list is.
-      if (!single) return reply.type('application/json; charset=utf-8').send(await renderJson(added));
+      if (!single) return sendShared(reply.type('application/json; charset=utf-8'), await sharedAnswer(await renderJsonParts(added, false), false));
       const [annotation] = added.annotations;
       reply.header('location', `/api/rooms/${encodeURIComponent(roomId)}/annotations/${annotation!.id}`);
       return sendOne(reply, annotation!);

@@ -62,7 +62,7 @@ export class FileParser {
   };
 
   /** An annotation import (CSV or a JSON list) read and checked on the thread, refused past `max` annotations. */
-  async parseAnnotations(kind: 'csv' | 'json', text: string, max: number): Promise<ReadImport> {
+  async parseAnnotations(kind: 'csv' | 'json', text: string | Uint8Array, max: number): Promise<ReadImport> {
     return draftsOf(await runTask(this.#pool, { op: 'parseImport', kind, text, max }));
   }
 }

@@ -15,6 +15,7 @@ import type { DataStore } from '../../core/durable/data-store.ts';
 import { openTempDataStore, reopenDataStore } from '../helpers/temp-data-store.ts';
 import { RedisAnnotationStore } from '../../core/annotations/redis-annotation-store.ts';
 import { EventHub } from '../../core/events/event-hub.ts';
+import type { AnnotationInput } from '../../core/wire/scene-types.ts';
 import { HostError } from '../../core/errors.ts';
 import { createRedisConnections, type RedisConnections } from '../../core/redis/redis-connections.ts';
 import { RedisEvents } from '../../core/redis/redis-events.ts';
@@ -34,6 +35,59 @@ beforeAll(async () => {
   disk = await openTempDataStore();
 });
 annotationStoreCases('disk', () => ({ hub: diskHub, store: (maxPerRoom) => new DiskAnnotationStore(disk, diskHub, maxPerRoom) }));
+// Every batch of three or more written as a large import is: hidden, a chunk per transaction, then shown.
+annotationStoreCases('disk, batches staged', () => ({
+  hub: diskHub,
+  store: (maxPerRoom) => new DiskAnnotationStore(disk, diskHub, maxPerRoom, Date.now, { from: 3, chunk: 1000 }),
+}));
+
+describe('disk annotation store, a large import', () => {
+  const marks = (n: number, at = 0): AnnotationInput[] => Array.from({ length: n }, (_, i) => ({ kind: 'point', points: [[at + i, 0, 0]] }));
+
+  it('shows nothing of an import until it ends; one a crash stopped is removed when the store opens again', async () => {
+    const store = await openTempDataStore();
+    const r = room('ann');
+    let stopped!: () => void;
+    const atStop = new Promise<void>((resolve) => (stopped = resolve));
+    const never = new Promise<void>(() => {});
+    const afterChunk = async (written: number) => (written >= 8 ? (stopped(), never) : undefined);
+    // Room for 25: 2 marks, 20 being imported, 1 added meanwhile; 3 more (or 8, an import) do not fit.
+    const first = new DiskAnnotationStore(store, new EventHub(), 25, Date.now, { from: 5, chunk: 4, afterChunk });
+    await first.add(r, marks(2));
+    void first.add(r, marks(20, 100));
+    await atStop;
+    expect(await first.list(r)).toMatchObject({ version: 2, annotations: [{ id: '1' }, { id: '2' }] });
+    expect(await first.get(r, '3')).toBeNull();
+    await expect(first.change(r, '3', { label: 'x' })).rejects.toThrow(HostError);
+    // Its ids and its room in the limit are held for it meanwhile.
+    expect((await first.add(r, marks(1))).annotations[0]!.id).toBe('23');
+    await expect(first.add(r, marks(3))).rejects.toMatchObject({ code: 'SPC_ERR_ANNOTATIONS_FULL' });
+    await expect(first.add(r, marks(8))).rejects.toMatchObject({ code: 'SPC_ERR_ANNOTATIONS_FULL' });
+
+    const reopened = await reopenDataStore(store);
+    const again = new DiskAnnotationStore(reopened, new EventHub(), 100);
+    const list = await again.list(r);
+    expect(list.version).toBe(3);
+    expect(list.annotations.map((a) => a.id)).toEqual(['1', '2', '23']);
+    expect([...reopened.db('annotations').getKeys({ start: [r, 'a'], end: [r, 'b'] })]).toHaveLength(3);
+    expect([...reopened.db('annotation-imports').getKeys({})]).toEqual([]);
+    expect((await again.add(r, marks(97))).annotations).toHaveLength(97);
+  });
+
+  it('leaves nothing of an import whose write failed midway', async () => {
+    const store = await openTempDataStore();
+    const r = room('ann');
+    const afterChunk = async (written: number) => {
+      if (written >= 4) throw new Error('the disk went away');
+    };
+    const failing = new DiskAnnotationStore(store, new EventHub(), 100, Date.now, { from: 5, chunk: 2, afterChunk });
+    await expect(failing.add(r, marks(10))).rejects.toThrow('the disk went away');
+    expect(await failing.list(r)).toEqual({ version: 0, annotations: [] });
+    expect([...store.db('annotations').getKeys({ start: [r, 'a'], end: [r, 'b'] })]).toHaveLength(0);
+    const added = await failing.add(r, marks(3));
+    expect(added.version).toBe(3);
+  });
+});
 
 describe('disk annotation store, a host started anew', () => {
   it('reads every annotation and goes on from the room version and ids it had', async () => {

@@ -22,12 +22,12 @@ describe('annotation imports', () => {
     const host = await createTestApp();
     const parse = vi.spyOn(hostContextOf(host).files, 'parseAnnotations');
     const r = room();
-    const rows = Array.from({ length: 5000 }, (_, i) => `${i},${i / 2},1,mark ${i}`).join('\n');
+    const rows = Array.from({ length: 5000 }, (_, i) => `${i},${i / 2},1,mark ${i} ü`).join('\n');
     const csvBody = { headers: { 'content-type': 'text/csv' }, payload: `x,y,z,label\n${rows}\n` };
     const csv = await host.inject({ method: 'POST', url: `/api/rooms/${r}/annotations`, ...csvBody });
     expect(csv.statusCode).toBe(201);
     expect(csv.json().annotations).toHaveLength(5000);
-    expect(csv.json().annotations[4999]).toMatchObject({ kind: 'point', label: 'mark 4999', points: [[4999, 2499.5, 1]] });
+    expect(csv.json().annotations[4999]).toMatchObject({ kind: 'point', label: 'mark 4999 ü', points: [[4999, 2499.5, 1]] });
     const list = Array.from({ length: 3000 }, (_, i) => ({ kind: 'point', points: [[i, 0, 0]], label: `json ${i}` }));
     const json = await host.inject({ method: 'POST', url: `/api/rooms/${r}/annotations`, payload: list });
     expect(json.statusCode).toBe(201);

@@ -6,8 +6,12 @@
  * token, writes need it as the docs say, and reads do not.
  */
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { renderCsv, renderJson, renderStableJson } from '../../core/annotations/chunked-render.ts';
+import { AnnotationForms } from '../../core/annotations/annotation-forms.ts';
+import { renderCsv, renderCsvParts, renderJson, renderJsonParts, renderStableJson } from '../../core/annotations/chunked-render.ts';
+import { MemoryAnnotationStore } from '../../core/annotations/memory-annotation-store.ts';
+import { EventHub } from '../../core/events/event-hub.ts';
 import { stableJson } from '../../core/wire/stable-json.ts';
 import type { Annotation } from '../../core/wire/scene-types.ts';
 import { createTestApp, room } from '../helpers/create-test-app.ts';
@@ -57,6 +61,35 @@ describe('annotation reads', () => {
     const moved = [...annotations];
     moved[3] = { ...annotations[3]!, points: [[9, 9, 9]] };
     expect((await renderCsv(moved)).split('\r\n')[4]).toBe('4,point,,,0,9,9,9,,,,,,');
+    expect(Buffer.concat(await renderJsonParts({ version: 5_000, annotations })).toString()).toBe(await json);
+    expect(Buffer.concat(await renderCsvParts(annotations)).toString()).toBe(csv);
+  });
+
+  it('answer every reader of a version the same bytes, ETag and compressed variant, made once', async () => {
+    const store = new MemoryAnnotationStore(new EventHub(), { maxPerRoom: 10_000, maxPerHost: 10_000 });
+    const r = room();
+    await store.add(r, Array.from({ length: 3_000 }, (_, i) => ({ kind: 'point', points: [[i, 1, 2]], label: `m${i}` })));
+    const forms = new AnnotationForms(store);
+    const [one, two] = await Promise.all([forms.json(r), forms.json(r)]);
+    expect(two).toBe(one);
+    expect(await one.encoded('gzip')).toBe(await two.encoded('gzip'));
+    await store.change(r, '1', { label: 'moved' });
+    expect((await forms.json(r)).etag).not.toBe(one.etag);
+
+    const host = await createTestApp();
+    const at = `/api/rooms/${r}/annotations`;
+    await host.inject({ method: 'POST', url: at, payload: Array.from({ length: 3_000 }, (_, i) => ({ kind: 'point', points: [[i, 1, 2]] })) });
+    const plain = await host.inject({ url: at });
+    const zipped = await host.inject({ url: at, headers: { 'accept-encoding': 'gzip' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.etag).toBe(plain.headers.etag);
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(plain.body);
+    const again = await host.inject({ url: at, headers: { 'accept-encoding': 'gzip', 'if-none-match': String(plain.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers['content-encoding']).toBeUndefined();
+    const csv = await host.inject({ url: `${at}?format=csv`, headers: { 'accept-encoding': 'gzip' } });
+    expect(csv.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(csv.rawPayload).toString()).toMatch(/^id,kind,label,/);
   });
 
   it('on a token host need the token to write, as the docs say, and none to read', async () => {

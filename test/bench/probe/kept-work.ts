@@ -9,6 +9,7 @@
  * (imports) a 16 MiB CSV import: `/healthz` max against idle; a 1,000,000-row CSV past the cap:
  * time to its refusal.
  */
+import { Worker } from 'node:worker_threads';
 import { spawnHost, type RunningHost } from '../../helpers/spawn-host.ts';
 import { encodeNpy } from '../../../core/formats/npy/encode-npy.ts';
 import { fmt, percentile } from '../host-helpers.ts';
@@ -31,13 +32,40 @@ async function healthzMs(host: RunningHost): Promise<number> {
   return performance.now() - started;
 }
 
-/** `/healthz` times, polled until `done` settles. */
+/** Polls a URL from a thread of its own until told to stop, posting each answer's time, then 'done'. */
+const POLLER = `
+const { parentPort, workerData } = require('node:worker_threads');
+let stop = false;
+parentPort.on('message', () => (stop = true));
+(async () => {
+  while (!stop) {
+    const started = performance.now();
+    await (await fetch(workerData.url)).arrayBuffer();
+    parentPort.postMessage(performance.now() - started);
+  }
+  parentPort.postMessage('done');
+})();
+`;
+
+/**
+ * `/healthz` times, polled until `done` settles, from a worker thread: the probe's own event
+ * loop, busy taking in (and inflating) the hundreds of megabytes it asked for, would otherwise
+ * add its stalls to the host's.
+ */
 async function healthzWhile(host: RunningHost, done: Promise<unknown>): Promise<number[]> {
-  let over = false;
-  void done.finally(() => (over = true));
+  const poller = new Worker(POLLER, { eval: true, workerData: { url: `${host.url}/healthz` } });
   const times: number[] = [];
-  while (!over) times.push(await healthzMs(host));
-  await done;
+  const finished = new Promise<void>((resolve, reject) => {
+    poller.on('message', (message: number | 'done') => (message === 'done' ? resolve() : times.push(message)));
+    poller.once('error', reject);
+  });
+  try {
+    await done;
+  } finally {
+    poller.postMessage('stop');
+    await finished;
+    await poller.terminate();
+  }
   return times;
 }
 
