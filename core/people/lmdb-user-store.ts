@@ -55,6 +55,7 @@ export class LmdbUserStore implements UserStore {
 
   async add(record: UserRecord): Promise<boolean> {
     const { db, write } = this.#home;
+    this.#tell();
     return this.#told(
       await write(() => {
         if (db.get(NAME + record.name) !== undefined) return false;
@@ -76,6 +77,7 @@ export class LmdbUserStore implements UserStore {
 
   async remove(name: string): Promise<boolean> {
     const { db, write } = this.#home;
+    this.#tell();
     return this.#told(
       await write(() => {
         const record = db.get(NAME + name);
@@ -87,9 +89,17 @@ export class LmdbUserStore implements UserStore {
     );
   }
 
-  /** After a committed change: rewrites the file every watcher (in any process) hears of. */
+  /**
+   * Rewrites the file every watcher (in any process) hears of. Also done before a change, so a
+   * folder where it cannot be written refuses the change rather than leave hosts unaware of it.
+   */
+  #tell(): void {
+    writeFileSync(join(this.#home.dir, USERS_CHANGED_FILE), `${Date.now()}\n`);
+  }
+
+  /** After a write: told to every watcher when it changed the users. */
   #told(changed: boolean): boolean {
-    if (changed) writeFileSync(join(this.#home.dir, USERS_CHANGED_FILE), `${Date.now()}\n`);
+    if (changed) this.#tell();
     return changed;
   }
 
