@@ -12,6 +12,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RoomScene, SceneLayer } from '../wire/scene-types.ts';
 import type { RoomsReader } from '../people/install-people.ts';
+import { requestIdentity } from '../people/request-user.ts';
 import type { RoomSnapshots } from '../snapshots/service/room-snapshots.ts';
 import { parseDeliveryQuery } from '../delivery/parse-delivery.ts';
 import { createHostError } from '../errors.ts';
@@ -114,7 +115,7 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
       // The snapshot restored is read as its own route reads it: of rooms the request may not read, it is not there.
       const reader = (rooms: readonly string[]) => readable(request, rooms);
       const scene = restoring
-        ? await ctx.snapshots.restore(roomId, body.snapshot as string, reader, ifMatch)
+        ? await ctx.snapshots.restore(roomId, body.snapshot as string, reader, ifMatch, requestIdentity(request)?.name)
         : await scenes.replace(roomId, request.body, ifMatch);
       return sendScene(request, reply, scene);
     },

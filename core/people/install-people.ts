@@ -10,10 +10,10 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError, isHostError } from '../errors.ts';
-import type { People } from './people.ts';
+import type { People, Presented } from './people.ts';
 import type { Want } from './room-access.ts';
 import { runAs } from '../events/acting-user.ts';
-import { ANONYMOUS, requestIdentity, setRequestIdentity } from './request-user.ts';
+import { ANONYMOUS, declareRequestIdentity, requestIdentity, setRequestIdentity } from './request-user.ts';
 import type { Identity } from './users.ts';
 import { ACCESS_PATH } from './routes-people.ts';
 
@@ -71,6 +71,13 @@ export function roomsReader(people: People): RoomsReader {
   return (request, rooms) => people.mayAny(rooms, requestIdentity(request), 'read');
 }
 
+/** The rest of `request` (and all it starts) run as `identity`, or as nobody. */
+function actAs(request: FastifyRequest, identity: Identity | null, done: () => void): void {
+  if (!identity) return runAs(ANONYMOUS, () => done());
+  setRequestIdentity(request, identity);
+  runAs(identity.name, () => done());
+}
+
 export interface PeopleHookOptions {
   defaultRoomId: string;
   userHeader: string;
@@ -80,10 +87,10 @@ export interface PeopleHookOptions {
 
 export function installPeople(app: FastifyInstance, people: People, options: PeopleHookOptions): void {
   const header = options.userHeader.toLowerCase();
-  const identify = async (request: FastifyRequest): Promise<Identity | null> => {
-    const { authorization, [header]: proxyUser } = request.headers;
+  declareRequestIdentity(app);
+  const identify = async (request: FastifyRequest, shown: Presented): Promise<Identity | null> => {
     try {
-      return await people.identify({ peer: request.socket.remoteAddress, authorization, proxyUser, ticket: ticketOf(request) });
+      return await people.identify(shown);
     } catch (error) {
       if (isHostError(error) && error.code === 'SPC_ERR_TOKEN_UNKNOWN' && options.adminGuarded(request)) throw createHostError('SPC_ERR_ADMIN_TOKEN_WRONG');
       throw error;
@@ -94,12 +101,14 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
   app.addHook('onRequest', (request, _reply, done) => {
     // Nothing presented (most requests to an open host): anonymous at once, no promise on the way.
     const { authorization, [header]: proxyUser } = request.headers;
-    if (authorization === undefined && proxyUser === undefined && ticketOf(request) === undefined) return runAs(ANONYMOUS, () => done());
-    identify(request).then((identity) => {
-      if (!identity) return runAs(ANONYMOUS, () => done());
-      setRequestIdentity(request, identity);
-      runAs(identity.name, () => done());
-    }, done);
+    const ticket = ticketOf(request);
+    if (authorization === undefined && proxyUser === undefined && ticket === undefined) return runAs(ANONYMOUS, () => done());
+    // The peer matters only to a proxy's header (and asking the socket for it is a system call).
+    const shown: Presented = { peer: proxyUser === undefined ? undefined : request.socket.remoteAddress, authorization, proxyUser, ticket };
+    // A token seen before (a user's every request after the first) costs what nothing presented does.
+    const known = people.knownNow(shown);
+    if (known !== undefined) return actAs(request, known, done);
+    identify(request, shown).then((identity) => actAs(request, identity, done), done);
   });
   // Once the body is parsed and before it is checked: a refused request learns nothing of the room's routes.
   app.addHook('preValidation', async (request) => {

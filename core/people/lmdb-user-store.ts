@@ -6,18 +6,25 @@
  * data store; `vitrine users` opens the same file beside a running host (LMDB is shared
  * between processes), and the host sees a new user, or stops honouring a removed one's token,
  * from its next request on (readers see each committed write without reopening anything).
+ * Each committed change also rewrites a small file beside the store (`users.changed`), which a
+ * host watches: the kernel queues that news before the writer goes on, so the host hears of a
+ * change before any request sent after it, and may remember tokens in between (token-memo.ts).
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database } from 'lmdb';
 import { STORE_FILE, type DataStore } from '../durable/data-store.ts';
-import { byName, type UserRecord, type UserStore } from './user-store.ts';
+import { byName, type UserRecord, type UserStore, type UsersWatcher } from './user-store.ts';
 
 const NAME = 'user:';
 const TOKEN = 'token:';
+/** The file rewritten after each committed change of the users, in the data folder. */
+export const USERS_CHANGED_FILE = 'users.changed';
 
 /** The users' database, how a change to it is committed, and what closing it means. */
 export interface UserDb {
+  /** The data folder the store is in. */
+  dir: string;
   db: Database<UserRecord, string>;
   /** Runs `work` in one write transaction; resolves once it is on disk. */
   write<T>(work: () => T): Promise<T>;
@@ -26,7 +33,8 @@ export interface UserDb {
 
 /** The users of a host's open data store (closed with the store, not here). */
 export function usersOfDataStore(store: DataStore): UserDb {
-  return { db: store.db<UserRecord>('users') as Database<UserRecord, string>, write: (work) => store.write(work), close: async () => {} };
+  const db = store.db<UserRecord>('users') as Database<UserRecord, string>;
+  return { dir: store.dir, db, write: (work) => store.write(work), close: async () => {} };
 }
 
 /** The users of the data folder `dataDir`, opened by a command beside (or without) its host. */
@@ -35,7 +43,7 @@ export function usersOfDataDir(dataDir: string): UserDb {
   // The same environment settings as the host's (core/durable/data-store.ts): one file, flushed commits.
   const env = open({ path: join(dataDir, STORE_FILE), maxDbs: 64, overlappingSync: false, noSync: false });
   const db = env.openDB<UserRecord, string>({ name: 'users' });
-  return { db, write: (work) => env.transaction(work), close: () => env.close() };
+  return { dir: dataDir, db, write: (work) => env.transaction(work), close: () => env.close() };
 }
 
 export class LmdbUserStore implements UserStore {
@@ -47,12 +55,15 @@ export class LmdbUserStore implements UserStore {
 
   async add(record: UserRecord): Promise<boolean> {
     const { db, write } = this.#home;
-    return write(() => {
-      if (db.get(NAME + record.name) !== undefined) return false;
-      void db.put(NAME + record.name, record);
-      void db.put(TOKEN + record.tokenHash, record);
-      return true;
-    });
+    this.#tell();
+    return this.#told(
+      await write(() => {
+        if (db.get(NAME + record.name) !== undefined) return false;
+        void db.put(NAME + record.name, record);
+        void db.put(TOKEN + record.tokenHash, record);
+        return true;
+      }),
+    );
   }
 
   async byTokenHash(tokenHash: string): Promise<UserRecord | null> {
@@ -66,13 +77,43 @@ export class LmdbUserStore implements UserStore {
 
   async remove(name: string): Promise<boolean> {
     const { db, write } = this.#home;
-    return write(() => {
-      const record = db.get(NAME + name);
-      if (record === undefined) return false;
-      void db.remove(NAME + name);
-      void db.remove(TOKEN + record.tokenHash);
-      return true;
-    });
+    this.#tell();
+    return this.#told(
+      await write(() => {
+        const record = db.get(NAME + name);
+        if (record === undefined) return false;
+        void db.remove(NAME + name);
+        void db.remove(TOKEN + record.tokenHash);
+        return true;
+      }),
+    );
+  }
+
+  /**
+   * Rewrites the file every watcher (in any process) hears of. Also done before a change, so a
+   * folder where it cannot be written refuses the change rather than leave hosts unaware of it.
+   */
+  #tell(): void {
+    writeFileSync(join(this.#home.dir, USERS_CHANGED_FILE), `${Date.now()}\n`);
+  }
+
+  /** After a write: told to every watcher when it changed the users. */
+  #told(changed: boolean): boolean {
+    if (changed) this.#tell();
+    return changed;
+  }
+
+  watch(watcher: UsersWatcher): (() => void) | null {
+    const file = join(this.#home.dir, USERS_CHANGED_FILE);
+    try {
+      if (!existsSync(file)) writeFileSync(file, '');
+      // Not persistent: watching never keeps a process alive on its own.
+      const watching = watch(file, { persistent: false }, (event) => (event === 'change' ? watcher.changed() : watcher.lost()));
+      watching.on('error', () => watcher.lost());
+      return () => watching.close();
+    } catch {
+      return null;
+    }
   }
 
   async close(): Promise<void> {

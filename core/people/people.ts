@@ -4,11 +4,12 @@
  * ticket) and what rooms let them do, over the user, ticket and access stores of the host's home.
  * Nothing here answers HTTP; install-people.ts puts it in front of the routes.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { createHostError } from '../errors.ts';
 import type { AccessStore } from './access-store.ts';
 import { accessRefusal, type RoomAccess, type Want } from './room-access.ts';
 import type { TicketStore } from './ticket-store.ts';
+import { TokenMemo } from './token-memo.ts';
 import type { ProxyTrust } from './trusted-proxy.ts';
 import type { UserStore } from './user-store.ts';
 import { ADMIN_NAME, userOfToken, type Identity } from './users.ts';
@@ -38,26 +39,56 @@ export interface Presented {
   ticket: string | undefined;
 }
 
-const digest = (text: string) => createHash('sha256').update(text).digest();
+const digest = (text: string) => hash('sha256', text, 'buffer');
 const PROXY_NAME = /^[^\s\x00-\x1f\x7f]{1,256}$/;
+
+/** The token of an `Authorization: Bearer` header, or null for any other (or none). */
+function bearerToken(authorization: string | undefined): string | null {
+  const bearer = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim()) : null;
+  return bearer ? bearer[1]! : null;
+}
 
 export class People {
   readonly stores: PeopleStores;
   #settings: PeopleSettings;
   #admin: Buffer | null;
+  #memo: TokenMemo;
+  #unwatch: (() => void) | null;
 
   constructor(stores: PeopleStores, settings: PeopleSettings) {
     this.stores = stores;
     this.#settings = settings;
     this.#admin = settings.adminToken ? digest(settings.adminToken) : null;
+    // Tokens are remembered only over a store that says of every change of its users.
+    const memo = new TokenMemo(true);
+    this.#unwatch = stores.users.watch?.({ changed: () => memo.changed(), lost: () => memo.lost() }) ?? null;
+    if (!this.#unwatch) memo.lost();
+    this.#memo = memo;
+  }
+
+  /**
+   * Who presented this when that is known at once, without asking a store (nobody, a trusted
+   * proxy's user, a token remembered): the request then goes on in the same turn, with no promise
+   * on the way. Undefined when the stores must be asked ({@link identify}).
+   */
+  knownNow(shown: Presented): Identity | null | undefined {
+    const proxied = this.#proxyUser(shown);
+    if (proxied) return proxied;
+    // Remembered by the header as sent: a user's next request is found before any parsing.
+    if (shown.authorization !== undefined) {
+      const known = this.#memo.get(shown.authorization);
+      if (known) return known;
+    }
+    if (bearerToken(shown.authorization) !== null) return undefined;
+    return shown.ticket === undefined ? null : undefined;
   }
 
   /** Who presented this, or null for nobody; an unknown token or ticket is refused (401). */
   async identify(shown: Presented): Promise<Identity | null> {
     const proxied = this.#proxyUser(shown);
     if (proxied) return proxied;
-    const bearer = typeof shown.authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(shown.authorization.trim()) : null;
-    if (bearer) return this.#ofToken(bearer[1]!);
+    const token = bearerToken(shown.authorization);
+    if (token !== null) return this.#ofToken(token, shown.authorization!);
     if (shown.ticket !== undefined) {
       const identity = shown.ticket ? await this.stores.tickets.take(shown.ticket) : null;
       if (!identity) throw createHostError('SPC_ERR_TICKET_UNKNOWN');
@@ -73,10 +104,14 @@ export class People {
     return PROXY_NAME.test(name) ? { name, admin: false } : null;
   }
 
-  async #ofToken(token: string): Promise<Identity> {
-    if (this.#admin && timingSafeEqual(digest(token), this.#admin)) return { name: ADMIN_NAME, admin: true };
+  /** Who `token` (sent as the header `authorization`) stands for; an unknown one is refused. */
+  async #ofToken(token: string, authorization: string): Promise<Identity> {
+    const known = this.#memo.get(authorization);
+    if (known) return known;
+    const generation = this.#memo.generation;
+    if (this.#admin && timingSafeEqual(digest(token), this.#admin)) return this.#memo.remember(authorization, { name: ADMIN_NAME, admin: true }, generation);
     const user = await userOfToken(this.stores.users, token);
-    if (user) return user;
+    if (user) return this.#memo.remember(authorization, user, generation);
     const error = createHostError('SPC_ERR_TOKEN_UNKNOWN');
     error.headers['www-authenticate'] = 'Bearer error="invalid_token"';
     throw error;
@@ -98,6 +133,7 @@ export class People {
   }
 
   async close(): Promise<void> {
+    this.#unwatch?.();
     await Promise.allSettled([this.stores.users.close(), this.stores.access.close()]);
   }
 }

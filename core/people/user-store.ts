@@ -26,7 +26,19 @@ export interface UserStore {
   list(): Promise<UserRecord[]>;
   /** Forgets a user and its token at once; false when there was none. */
   remove(name: string): Promise<boolean>;
+  /**
+   * Says of every change of the users (`changed`), made by this store or by any other process of
+   * its home, before a request that could see it is read; `lost` when it can no longer promise
+   * that. A home that cannot promise it at all leaves this out, and who a token stands for is
+   * then asked of it on every request. Answers how to stop, or null when it cannot watch.
+   */
+  watch?(watcher: UsersWatcher): (() => void) | null;
   close(): Promise<void>;
+}
+
+export interface UsersWatcher {
+  changed(): void;
+  lost(): void;
 }
 
 /** Records ordered by name, as `list` answers them. */

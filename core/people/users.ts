@@ -4,7 +4,7 @@
  * shown once, kept only as its SHA-256), and finding who a token stands for. A token is 32
  * random bytes, base64url, after a `vt_` prefix so a leaked one is easy to recognise and grep for.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { UserRecord, UserStore } from './user-store.ts';
 
 /** Who a request is, once known: a user of the store, the admin token, or a trusted proxy's name. */
@@ -28,7 +28,7 @@ export function userNameProblem(name: string): string | null {
 
 /** The hex SHA-256 of a token: all a store ever keeps of it. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** A new random token. */

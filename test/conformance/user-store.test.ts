@@ -4,8 +4,9 @@
  * Redis (two stores on connections of their own, as two hosts of a service) and a data dir's
  * lmdb store (two handles, as a host and the `vitrine users` command have it). A user is found
  * by its token's digest, never by anything else of the token; a taken name adds nothing; a
- * removed user's token is unknown at once to every store of the home; and where users outlive
- * their host, a store opened anew knows them.
+ * removed user's token is unknown at once to every store of the home; a store that watches says
+ * of each change, whichever store of the home made it; and where users outlive their host, a
+ * store opened anew knows them.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -20,6 +21,7 @@ import { RedisUserStore } from '../../core/people/redis-user-store.ts';
 import type { UserStore } from '../../core/people/user-store.ts';
 import { addUser, hashToken, userOfToken } from '../../core/people/users.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 interface UserHarness {
   /** Two stores as two processes of one home have them (memory: one and the same). */
@@ -66,6 +68,23 @@ function userStoreCases(label: string, make: () => Promise<UserHarness>): void {
       expect((await one.list()).some((record) => record.name === name)).toBe(false);
       const again = await addUser(one, name, true);
       expect(await userOfToken(other, again!.token)).toEqual({ name, admin: true });
+    });
+
+    it('says of every change made by any store of the home, where it can watch at all', async () => {
+      const { stores: [one, other] } = await make();
+      let changes = 0;
+      const stop = one.watch?.({ changed: () => changes++, lost: () => expect.fail('the watch was lost') }) ?? null;
+      if (!stop) return expect(label).toBe('redis');
+      try {
+        const name = unique('watched');
+        await addUser(other, name, false);
+        await waitFor(() => changes >= 1 || undefined, 'the add heard of');
+        const before = changes;
+        await other.remove(name);
+        await waitFor(() => changes > before || undefined, 'the removal heard of');
+      } finally {
+        stop();
+      }
     });
 
     it('keeps users for a store opened anew where they outlive their host', async () => {

@@ -1,7 +1,8 @@
 /**
  * @module people.test
  * Who a request is, and what a closed room lets them do, on a real host over real HTTP: a user's
- * token names its user, an unknown one is a 401 on any route, the admin token is an admin; a
+ * token names its user, an unknown one is a 401 on any route, a user removed beside the running
+ * host is refused at its next request, the admin token is an admin; a
  * known user's marks are authored by that user whatever the body says, its changes' events
  * carry `by`, and each layer says who made its last change; a ticket opens a stream once; a room is open until its first user closes it, and
  * then only its owner (or an admin) changes its access.
@@ -10,9 +11,10 @@ import { describe, expect, it } from 'vitest';
 import { fileTestApp } from '../helpers/create-test-app.ts';
 import { room } from '../helpers/room.ts';
 import { openStream } from '../helpers/sse-reader.ts';
+import { LmdbUserStore, usersOfDataDir } from '../../core/people/lmdb-user-store.ts';
 import { bearer, peopleDir } from './people-helpers.ts';
 
-const people = await peopleDir(['ada', 'bob', 'cy', 'root'], ['root']);
+const people = await peopleDir(['ada', 'bob', 'cy', 'eve', 'root'], ['root']);
 const host = fileTestApp({ dataDir: people.dir, adminToken: null });
 const as = (name: string) => bearer(people.tokens[name]!);
 
@@ -37,6 +39,19 @@ describe('tokens', () => {
     }
     const challenged = await fetch(`${host.url}/api/specimens/`, { headers: bearer('vt_not-a-token') });
     expect(challenged.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+  });
+
+  it('refuses a user removed beside the host at its next request, though its token was just honoured', async () => {
+    // Twice, so the host has seen (and may remember) the token before the user goes.
+    for (let i = 0; i < 2; i++) expect((await call('GET', '/api/me', as('eve'))).body).toEqual({ name: 'eve', admin: false });
+    // The data dir's store opened anew, as `vitrine users remove` opens it beside a running host.
+    const beside = new LmdbUserStore(usersOfDataDir(people.dir));
+    try {
+      expect(await beside.remove('eve')).toBe(true);
+    } finally {
+      await beside.close();
+    }
+    expect((await call('GET', '/api/me', as('eve'))).status).toBe(401);
   });
 
   it("authors a known user's marks by that user whatever the body says; an anonymous body keeps its own", async () => {

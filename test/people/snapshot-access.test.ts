@@ -5,7 +5,8 @@
  * restore it into a room of their own; another user and someone anonymous get, from each of
  * those, the 404 of an unknown snapshot, which does not name the room. The same content taken of
  * an open room as well is anyone's, as that room is. A session file of it brought in again by
- * someone the room refuses opens nothing.
+ * someone the room refuses opens nothing. A known user restoring a snapshot (one brought in as a
+ * file, too) is the author of every mark it puts in the room; the snapshot keeps what it said.
  */
 import { describe, expect, it } from 'vitest';
 import { fileTestApp } from '../helpers/create-test-app.ts';
@@ -81,6 +82,28 @@ describe('snapshots of a closed room', () => {
     expect(await snapshotOf(room('open'), 'anonymous')).toBe(id);
     expect(await readsOf(id, 'other')).toEqual(READ);
     expect(await readsOf(id, 'anonymous')).toEqual(READ);
+  });
+
+  it("restore their marks as the restorer's: a session file's authors are its claims, kept in it", async () => {
+    // An open room lets a mark sent anonymously say anyone wrote it, as a crafted file can.
+    const r = room('claims');
+    const mark = { kind: 'point', points: [[1, 2, 3]], author: 'own' };
+    expect((await call('POST', `/api/rooms/${r}/annotations`, 'anonymous', mark)).status).toBe(201);
+    const id = await snapshotOf(r, 'anonymous');
+    const file = new Uint8Array(await (await fetch(`${host.url}/api/snapshots/${id}?format=bundle`)).arrayBuffer());
+    const headers = { ...headersOf('other'), 'content-type': 'application/x-tar' };
+    const imported = await fetch(`${host.url}/api/snapshots`, { method: 'POST', headers, body: file });
+    expect(imported.status).toBe(201);
+    const authorsAfter = async (who: Who) => {
+      const into = room('into');
+      expect((await call('PUT', `/api/rooms/${into}/scene`, who, { snapshot: id })).status).toBe(200);
+      const { annotations } = JSON.parse((await call('GET', `/api/rooms/${into}/annotations`, who)).text) as { annotations: { author?: string }[] };
+      return annotations.map((a) => a.author);
+    };
+    expect(await authorsAfter('other')).toEqual(['other']);
+    // Restored anonymously, the marks say what the file says, as an anonymous body's do.
+    expect(await authorsAfter('anonymous')).toEqual(['own']);
+    expect(JSON.parse((await call('GET', `/api/snapshots/${id}`, 'other')).text)).toMatchObject({ annotations: [{ author: 'own' }] });
   });
 
   it('stay closed when their session file is brought in again by someone the room refuses', async () => {

@@ -204,14 +204,21 @@ export class RoomSnapshots {
     return verifySnapshot(this.#deps.sources, id, snapshot);
   }
 
-  /** `PUT .../scene {"snapshot": id}`: the snapshot's scene, view and annotations become the room's. */
-  async restore(roomId: string, id: string, reader: SnapshotReader, ifMatch?: number): Promise<RoomScene> {
+  /**
+   * `PUT .../scene {"snapshot": id}`: the snapshot's scene, view and annotations become the room's.
+   * `author`, when the one restoring is known, becomes every mark's author: what a snapshot says
+   * of who placed its marks is a claim (a session file can be made to say anything), kept in the
+   * snapshot, never passed on to the room as the host's word; a restore is its restorer's write,
+   * as a mark sent in a body is its sender's.
+   */
+  async restore(roomId: string, id: string, reader: SnapshotReader, ifMatch?: number, author?: string): Promise<RoomScene> {
     const snapshot = JSON.parse((await this.get(id, reader)).json) as SnapshotDocument;
     // A layer pinned to a version this host no longer keeps is refused now, before the room changes.
     for (const layer of snapshot.scene.layers) pinnedVersion(this.#deps.sources, layer.source);
     const scene = await this.#deps.scenes.restore(roomId, this.#restorable(snapshot), ifMatch);
     // The marks first were the scene's to bind: a layer bound to points computes with the snapshot's.
-    await this.#deps.sources.annotations.replace(roomId, snapshot.annotations);
+    const marks = author === undefined ? snapshot.annotations : snapshot.annotations.map((mark) => ({ ...mark, author }));
+    await this.#deps.sources.annotations.replace(roomId, marks);
     const change: ViewChange = {};
     for (const field of VIEW_FIELDS) (change as Record<string, unknown>)[field] = snapshot.view[field] ?? null;
     await this.#deps.rooms.changeView(roomId, change);
