@@ -1,12 +1,13 @@
 /**
  * @module token-memo
- * Who a token stood for, remembered between its requests (by the `Authorization` header as sent). On a busy host, hashing the token and
- * reading its record cost an identified request far more than they do in a loop (the SHA-256
- * code and the users' pages are cold by the time the next request comes), which made a user's
- * request markedly dearer than an anonymous one. A token's identity is remembered only while
- * its users' store promises to say of every change, its own or another process's, before a
- * request that could see the change arrives: any change forgets everything, and a store that
- * cannot promise that (or stops being able to) is asked on every request.
+ * Who a token stood for, remembered between its requests (by the `Authorization` header as sent).
+ * On a busy host, hashing the token and reading its record cost an identified request far more
+ * than they do in a loop (the SHA-256 code and the users' pages are cold by the time the next
+ * request comes), which made a user's request markedly dearer than an anonymous one. A token's
+ * identity is remembered only while its users' store promises to say of every change, its own or
+ * another process's, before a request that could see the change arrives: any change forgets
+ * everything, and a store that cannot promise that (or stops being able to) is asked on every
+ * request.
  */
 import type { Identity } from './users.ts';
 
