@@ -9,6 +9,12 @@ export interface Canvas {
   width: number;
   height: number;
   rgb: Float32Array;
+  /**
+   * How far behind the camera's centre plane each pixel's drawn surface lies (room units along
+   * the view; Infinity where nothing with a depth was drawn), for the renderers of a room's
+   * picture that draw surfaces: a later layer is hidden where an earlier one lies in front.
+   */
+  depth?: Float32Array;
 }
 
 /** A canvas filled with the thumbnail backdrop: a dark blue-grey vertical gradient with a soft vignette. */
@@ -26,6 +32,21 @@ export function createBackdrop(width: number, height: number): Canvas {
     }
   }
   return { width, height, rgb };
+}
+
+/** The nearest depth of each `factor` × `factor` block of `depth` (a supersampled canvas's, `side` pixels a side). */
+export function downsampleDepth(depth: Float32Array, side: number, factor: number): Float32Array {
+  if (factor === 1) return depth;
+  const out = new Float32Array((side / factor) ** 2).fill(Infinity);
+  const outSide = side / factor;
+  for (let y = 0; y < side; y++) {
+    for (let x = 0; x < side; x++) {
+      const o = Math.floor(y / factor) * outSide + Math.floor(x / factor);
+      const d = depth[y * side + x]!;
+      if (d < out[o]!) out[o] = d;
+    }
+  }
+  return out;
 }
 
 /** Past this many pixels a side, a supersampled canvas is sampled less finely (its memory grows as the square). */

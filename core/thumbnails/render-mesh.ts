@@ -5,7 +5,7 @@
  */
 import type { MeshResult } from 'vitrine';
 import { frameCamera, project, toView, type Camera } from './camera.ts';
-import { createBackdrop, downsample, supersampling, type Canvas } from './canvas.ts';
+import { createBackdrop, downsample, downsampleDepth, supersampling, type Canvas } from './canvas.ts';
 import { computeFlatNormals } from './flat-normals.ts';
 
 /** Surface colour (0..1 RGB) and optional view angles. */
@@ -70,7 +70,8 @@ export function renderMesh(mesh: MeshResult, size: number, look: MeshLook, frame
     }
   }
   shade(canvas, depth, gNormal, look.colour);
-  return downsample(canvas, factor);
+  // In a room's picture (a shared camera) the depth goes with it, for the layers drawn after.
+  return frame ? { ...downsample(canvas, factor), depth: downsampleDepth(depth, full, factor) } : downsample(canvas, factor);
 }
 
 const KEY = normalise([-0.45, 0.7, 0.55]);

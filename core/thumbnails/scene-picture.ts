@@ -1,7 +1,8 @@
 /**
  * @module scene-picture
  * A picture of a room's layers: each drawn by one camera in the room's frame, bottom layer
- * first, each over what is below it with its opacity, and each as the page draws it. A layer
+ * first, each over what is below it with its opacity (but behind a surface drawn before it that
+ * lies in front, as the page's depth test has it), and each as the page draws it. A layer
  * takes its own look (mode, colour map, window, gamma, opacity); the room's view fills in what
  * the active layer (the room's entry) leaves unset, as on the page, where the view applies to
  * the content the page shows; then the page's defaults (layer-defaults.ts). A volume is drawn
@@ -111,6 +112,9 @@ function drawLayer(layer: PictureLayer, look: LayerLookOf, camera: Camera): Canv
 /** Draws `layers` (bottom first) on the camera's square as the room with `view` shows them. */
 export function renderScene(layers: readonly PictureLayer[], camera: Camera, view: RoomView): Canvas {
   const canvas = createBackdrop(camera.size, camera.size);
+  /** The nearest surface drawn so far at each pixel; what carries no depth (a box's edges, a cloud) neither hides nor is hidden. */
+  const nearest = new Float32Array(camera.size * camera.size).fill(Infinity);
+  const sameDepth = camera.halfExtent * 1e-3;
   for (const layer of layers) {
     if (layer.display?.visible === false) continue;
     const look = lookOf(layer, view);
@@ -120,9 +124,17 @@ export function renderScene(layers: readonly PictureLayer[], camera: Camera, vie
     const supersampled = layer.result.type === 'mesh' || layer.result.type === 'point_cloud';
     const bare = supersampled ? drawLayer({ ...layer, result: emptyLike(layer.result) }, look, camera) : null;
     const backdrop = (bare ?? createBackdrop(camera.size, camera.size)).rgb;
-    // Where the layer drew (its pixels differ from the bare backdrop), it covers what is below.
-    for (let i = 0; i < canvas.rgb.length; i += 3) {
+    // Where the layer drew (its pixels differ from the bare backdrop), it covers what is below,
+    // unless a layer drawn before lies in front of it there, as the page's depth test has it. A
+    // surface at the same depth as one below (a segmentation's slice on its scan's) is drawn
+    // over it, as the page pulls an upper layer's slices forward.
+    for (let i = 0, pixel = 0; i < canvas.rgb.length; i += 3, pixel++) {
       if (drawn.rgb[i] === backdrop[i] && drawn.rgb[i + 1] === backdrop[i + 1] && drawn.rgb[i + 2] === backdrop[i + 2]) continue;
+      const depth = drawn.depth?.[pixel] ?? Infinity;
+      if (depth !== Infinity) {
+        if (depth > nearest[pixel]! + sameDepth) continue;
+        nearest[pixel] = Math.min(nearest[pixel]!, depth);
+      }
       for (let k = 0; k < 3; k++) canvas.rgb[i + k] = canvas.rgb[i + k]! * (1 - look.opacity) + drawn.rgb[i + k]! * look.opacity;
     }
   }

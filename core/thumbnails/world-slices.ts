@@ -67,7 +67,7 @@ export function renderSlicesInWorld(volume: VolumeResult, camera: Camera, affine
   const dir = [0, 1, 2].map((r) => m[r * 4]! * world[0] + m[r * 4 + 1]! * world[1] + m[r * 4 + 2]! * world[2]) as Vec3;
   const length = 2 * camera.halfExtent;
   const colour = colourer(volume, look);
-  const canvas = createBackdrop(size, size);
+  const canvas: Canvas = { ...createBackdrop(size, size), depth: new Float32Array(size * size).fill(Infinity) };
   const rgb = new Float64Array(3);
   const data = volume.data;
   // Voxel centres sit at whole coordinates: a slice's voxels reach half a voxel either side.
@@ -105,6 +105,8 @@ export function renderSlicesInWorld(volume: VolumeResult, camera: Camera, affine
       for (let k = 0; k < hits; k++) {
         if (!colour(hitValue[k]!, rgb)) continue;
         canvas.rgb.set(rgb, (py * size + px) * 3);
+        // The ray set out from the camera's near plane, half the extent in front of its centre.
+        canvas.depth![py * size + px] = hitT[k]! - camera.halfExtent;
         break;
       }
     }

@@ -118,14 +118,16 @@ describe('a picture of the room', () => {
     expect(empty.status).toBe(404);
     expect(((await empty.json()) as { detail: string }).detail).toContain('shows nothing');
   });
-  it('draws every visible layer of a scene in the room’s frame: a volume and a mesh placed on it', async () => {
+  it('draws every visible layer of a scene in the room’s frame: a volume and a mesh placed on it, hidden where a slice is in front', async () => {
     const r = room();
     const layer = (body: unknown) =>
       fetch(`${url}/api/rooms/${r}/layers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect((await layer({ id: 'scan', source: { function: 'ramp', params: { n: 16 } }, colormap: 'gray' })).status).toBe(201);
-    // The ramp spans x 2..34, y 1.75..9.75, z 0.75..8.75 (spacing and origin in C order): a sheet of
-    // 8 × 8 units stands in its middle.
-    const onScan = [4, 0, 0, 18, 0, 4, 0, 5.75, 0, 0, 4, 4.75, 0, 0, 0, 1];
+    // The ramp spans x 2..34, y 1.75..9.75, z 0.75..8.75 (spacing and origin in C order), its middle
+    // z slice at z 5: a sheet of 4 × 4 units lies flat half a unit above that slice, where the
+    // camera (from above) sees it.
+    const sheetAt = (z: number) => [4, 0, 0, 18, 0, 4, 0, 5.75, 0, 0, 4, z, 0, 0, 0, 1];
+    const onScan = sheetAt(5.5);
     expect((await layer({ id: 'sheet', source: { function: 'square', params: { size: 1 } }, affine: onScan })).status).toBe(201);
     const picture = async (): Promise<PNG> => {
       const answer = await fetch(`${url}/api/rooms/${r}/image?w=400&h=400`);
@@ -147,8 +149,14 @@ describe('a picture of the room', () => {
     const drawn = census(both);
     expect(drawn.blue).toBeGreaterThan(400);
     expect(drawn.grey).toBeGreaterThan(4000);
+    // Half a unit under the slice, the slice hides it, as the page's depth test does.
+    const patch = (body: unknown) =>
+      fetch(`${url}/api/rooms/${r}/layers/sheet`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await patch({ affine: sheetAt(4.5) })).status).toBe(200);
+    // (A few pixels still show through where the middle x slice is see-through.)
+    expect(census(await picture()).blue).toBeLessThan(drawn.blue / 10);
     // A hidden layer is not drawn: the volume alone.
-    await fetch(`${url}/api/rooms/${r}/layers/sheet`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"visible":false}' });
+    await patch({ visible: false });
     const alone = census(await picture());
     expect(alone.blue).toBe(0);
     expect(alone.grey).toBeGreaterThan(4000);
