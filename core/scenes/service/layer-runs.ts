@@ -28,7 +28,7 @@ import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
 export interface SceneDeps {
   store: SceneStore;
   sources: LayerSourceDeps;
-  results: Pick<ResultSource, 'copyEntry' | 'forgetEntry'>;
+  results: Pick<ResultSource, 'copyEntry' | 'forgetEntry' | 'roomState'>;
   rooms: Pick<RoomWorkspace, 'ownEntry' | 'showStatic' | 'computed' | 'clear' | 'announce'>;
   log: { warn(object: Record<string, unknown>, message: string): void };
   /** Bound layers `layerIds` of the room take other points after a change of the scene: computed again at the binder's pace. */
