@@ -102,6 +102,8 @@ export async function assembleResults(deps: {
   // Held in memory once read, so a hit after the restart costs no read of the folder.
   const reads = data ? new FolderReads(async (id) => (await data.blobs.find(id)) ?? (await kept?.find(id)) ?? null, budget) : null;
   if (reads) resultIds.useRemote((id) => reads.find(id));
+  // A slot's kept result (a room's entry, a layer's) is put back in the cache when the slot is asked for.
+  if (kept) results.useRecall((slotId, key) => kept.recall({ slotId, key }));
   const lone = async () => (data ? diskUploads(data, options.uploadTtlSeconds) : new MemoryUploadStore(budget, options.uploadTtlSeconds));
   const uploads = !options.uploads ? null : (scale?.uploads ?? (await lone()));
   return {

@@ -210,29 +210,13 @@ export class RoomScenes implements EntryScenes {
 
   /**
    * What `GET .../layers/{id}/data` sends: a stale layer's last result while the host holds it
-   * (its source no longer gives it), or the kept result of a layer whose slot let it go, else the
-   * layer's source resolved as `layerData` does.
+   * (its source no longer gives it), else the layer's source resolved as `layerData` does.
    */
   async layerAnswer(roomId: string, layerId: string, delivery: LayerDelivery): Promise<{ held: LayerOutcome } | { resolved: ResolvedSource }> {
     const scene = await this.#deps.store.get(roomId);
     const layer = this.#layerOf(roomId, scene, layerId);
     const held = await staleOutcome(this.#deps.sources, layer);
-    if (held) return { held };
-    const resolved = await this.#resolveLayer(roomId, scene, layer, delivery);
-    const kept = resolved.kind === 'computed' && resolved.segment === undefined ? await this.#keptOutcome(roomId, scene, layer) : null;
-    return kept ? { held: kept } : { resolved };
-  }
-
-  /**
-   * The result the scene names for a computed layer whose cache slot holds nothing and that no
-   * run is computing (the host restarted, or its memory let the result go), where the host still
-   * keeps it (its data folder): sent rather than computed again. Null when it is not kept.
-   */
-  async #keptOutcome(roomId: string, scene: RoomScene, layer: SceneLayer): Promise<LayerOutcome | null> {
-    const id = layer.result?.result_id;
-    if (!id || this.#runs.running(roomId, layer.id) || (await this.#deps.results.roomState(slotOf(roomId, scene, layer.id)))) return null;
-    const result = await this.#deps.sources.resultIds.find(id);
-    return result ? { result, resultId: id, ...(layer.result?.provenance ? { provenance: layer.result.provenance } : {}) } : null;
+    return held ? { held } : { resolved: await this.#resolveLayer(roomId, scene, layer, delivery) };
   }
 
   #layerOf(roomId: string, scene: RoomScene, layerId: string): SceneLayer {
