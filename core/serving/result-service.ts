@@ -156,7 +156,8 @@ export class ResultService implements ResultSource {
   async #obtain(request: ComputeRequest, early: boolean): Promise<OpenedResult> {
     const { entry, values, roomId } = request;
     const key = keyOf(entry, values);
-    const cached = this.#hit(roomId, entry, values, key) ?? (await this.#recalled(request, key));
+    // Without a recall nothing is awaited before the flight starts: a request cancelled at once finds it.
+    const cached = this.#hit(roomId, entry, values, key) ?? (this.#recall ? await this.#recalled(request, key) : undefined);
     if (cached) return cached;
     const flightKey = `${roomId}\u0000${key}`;
     let flight = this.#flights.get(flightKey);
@@ -175,8 +176,8 @@ export class ResultService implements ResultSource {
   /** The result kept for the request's slot and key, put back in the cache (nothing computed, no event: the room shows it already). */
   async #recalled(request: ComputeRequest, key: string): Promise<OpenedResult | undefined> {
     const { entry, values, roomId } = request;
-    if (!this.#recall || this.#flights.has(`${roomId}\u0000${key}`)) return undefined;
-    const result = await this.#recall(roomId, key).catch(() => null);
+    if (this.#flights.has(`${roomId}\u0000${key}`)) return undefined;
+    const result = await this.#recall!(roomId, key).catch(() => null);
     if (!result) return undefined;
     // Another request may have put it back (or computed it) meanwhile.
     if (!this.#cache.get(roomId, key)) {
