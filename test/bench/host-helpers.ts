@@ -56,6 +56,31 @@ export function startScriptServer(
   });
 }
 
+/**
+ * A child process serving on GET / the bytes `bytesFromUrl` answers a request without
+ * Accept-Encoding: with node:http under a minimal head, with node:http under the same head
+ * the URL answered with (`node-same-head`: every header but Date and the connection ones),
+ * or with fastify. Resolves its URL and pid.
+ */
+export function startBaseline(kind: 'node' | 'node-same-head' | 'fastify', bytesFromUrl: string): Promise<{ url: string; pid: number; stop: () => void }> {
+  const fetchBytes = `const get=(u)=>new Promise((ok,no)=>require('node:http').get(u,(r)=>{const ` +
+    `c=[];r.on('data',(d)=>c.push(d));r.on('end',()=>ok({headers:r.headers,buf:Buffer.concat(c)}))}).on('error',no));`;
+  const listening = (port: string) => `console.log('listening on http://127.0.0.1:'+${port})`;
+  // node:http with the URL's own head (but Date and the connection headers), or a minimal one.
+  const head =
+    kind === 'node-same-head'
+      ? `Object.fromEntries(Object.entries(headers).filter(([k])=>!['date','connection','keep-alive'].includes(k)))`
+      : `{'content-type':'application/octet-stream','content-length':buf.length}`;
+  const script =
+    kind === 'fastify'
+      ? `${fetchBytes}const ` +
+        `f=require('fastify')();get(process.argv[1]).then(async({buf})=>{f.get('/',async(q,r)=>r.type('application/octet-stream').send(buf));await ` +
+        `f.listen({port:0,host:'127.0.0.1'});${listening('f.server.address().port')}})`
+      : `${fetchBytes}const http=require('node:http');get(process.argv[1]).then(({headers,buf})=>{const h=${head};const ` +
+        `s=http.createServer((q,r)=>{r.writeHead(200,h);r.end(buf)});s.listen(0,'127.0.0.1',()=>${listening('s.address().port')})})`;
+  return startScriptServer(script, [bytesFromUrl], { cwd: REPO });
+}
+
 /** Downloads a URL, counting bytes without keeping them; returns bytes and seconds. */
 export function download(url: string, method = 'GET'): Promise<{ bytes: number; seconds: number; status: number }> {
   const started = performance.now();
