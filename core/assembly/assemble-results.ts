@@ -27,6 +27,7 @@ import type { ResultSource } from '../serving/result-source.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
 import type { DiskKeptResults } from '../blobs/disk-kept-results.ts';
+import { FolderReads } from '../blobs/folder-reads.ts';
 
 export interface ResultStack {
   budget: ResultBudget<StoredResult>;
@@ -98,7 +99,11 @@ export async function assembleResults(deps: {
   // A result id no one holds in memory any more (a snapshot's pin after a restart) is read from the folder.
   // So is a kept result (a room's layer computed before the restart).
   const kept = data && options.diskCacheMaxBytes > 0 ? await keptResults(data, options.diskCacheMaxBytes) : null;
-  if (data) resultIds.useRemote(async (id) => (await data.blobs.find(id)) ?? (await kept?.find(id)) ?? null);
+  // Held in memory once read, so a hit after the restart costs no read of the folder.
+  const reads = data ? new FolderReads(async (id) => (await data.blobs.find(id)) ?? (await kept?.find(id)) ?? null, budget) : null;
+  if (reads) resultIds.useRemote((id) => reads.find(id));
+  // A slot's kept result (a room's entry, a layer's) is put back in the cache when the slot is asked for.
+  if (kept) results.useRecall((slotId, key) => kept.recall({ slotId, key }));
   const lone = async () => (data ? diskUploads(data, options.uploadTtlSeconds) : new MemoryUploadStore(budget, options.uploadTtlSeconds));
   const uploads = !options.uploads ? null : (scale?.uploads ?? (await lone()));
   return {
@@ -118,6 +123,7 @@ export async function assembleResults(deps: {
       jobs.close();
       results.abortAll();
       cache.close();
+      reads?.close();
       data?.blobs.close();
       await data?.store.close();
     },

@@ -5,12 +5,23 @@
  * the data folder's content-addressed bytes (shared with blobs of the same content), and a
  * record of the `kept` database with its size and when it was last used. Past the bound the
  * least recently used go first (a dropped one is computed again when asked); a file a blob
- * record (a snapshot's pin, an upload) still names stays for it.
+ * record (a snapshot's pin, an upload) still names stays for it. Each result also names the
+ * cache slot and key it was computed for, so a request of that slot after a restart (a page's
+ * own `/data`, a layer's data URL) finds it rather than computing it again.
  */
 import type { DataStore } from '../durable/data-store.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { frameOf, type BlobMeta } from './blob-store.ts';
 import { KEPT_DB, type DiskBlobStore } from './disk-blob-store.ts';
+
+/** The database naming, for a cache slot and key, the hash of the result kept for them. */
+const SLOTS_DB = 'kept-slots';
+
+/** The cache slot (a room, or a layer's) and key a result was computed for. */
+export interface KeptSlot {
+  slotId: string;
+  key: string;
+}
 
 interface KeptRecord {
   meta: string;
@@ -42,19 +53,33 @@ export class DiskKeptResults {
     return this.#total;
   }
 
-  /** Keeps `result` (or marks it used again); results larger than the whole bound are not kept. */
-  async keep(result: StoredResult): Promise<void> {
+  get #slots() {
+    return this.#store.db<string>(SLOTS_DB);
+  }
+
+  /**
+   * Keeps `result` (or marks it used again), as the result of `slot` when given; results larger
+   * than the whole bound are not kept.
+   */
+  async keep(result: StoredResult, slot?: KeptSlot): Promise<void> {
     const { header, blocks, hash } = frameOf(result);
     const bytes = header.byteLength;
     if (bytes > this.#maxBytes) return;
+    const named = () => slot && this.#slots.put(slotKey(slot), hash);
     const held = this.#db.get(hash);
     if (held) {
-      await this.#store.write(() => this.#db.put(hash, { ...held, used: this.#now() }));
+      await this.#store.write(() => {
+        this.#db.put(hash, { ...held, used: this.#now() });
+        named();
+      });
       return;
     }
     const meta = JSON.stringify({ header, chunkBytes: bytes, chunks: bytes > 0 ? 1 : 0 } satisfies BlobMeta);
     await this.#store.blobs.put(blocks, hash);
-    await this.#store.write(() => this.#db.put(hash, { meta, bytes, used: this.#now() }));
+    await this.#store.write(() => {
+      this.#db.put(hash, { meta, bytes, used: this.#now() });
+      named();
+    });
     this.#total += bytes;
     if (this.#total > this.#maxBytes) await this.#evict();
   }
@@ -63,6 +88,12 @@ export class DiskKeptResults {
   async find(hash: string): Promise<StoredResult | null> {
     const held = /^[0-9a-f]{64}$/.test(hash) ? this.#db.get(hash) : undefined;
     return held ? this.#blobs.read({ hash, meta: held.meta }) : null;
+  }
+
+  /** The result kept for `slot`, or null (none was, or it was dropped since). */
+  async recall(slot: KeptSlot): Promise<StoredResult | null> {
+    const hash = this.#slots.get(slotKey(slot));
+    return hash ? this.find(hash) : null;
   }
 
   /** Drops the least recently used until the kept bytes are within the bound. */
@@ -75,10 +106,17 @@ export class DiskKeptResults {
       gone.push(record.hash);
       total -= record.bytes;
     }
+    const dropped = new Set(gone);
+    const names = [...this.#slots.getRange()].filter(({ value }) => dropped.has(value)).map(({ key }) => key);
     await this.#store.write(() => {
       for (const hash of gone) this.#db.remove(hash);
+      for (const name of names) this.#slots.remove(name);
     });
     this.#total = total;
     for (const hash of gone) if (!this.#blobs.holds(hash)) await this.#store.blobs.remove(hash);
   }
+}
+
+function slotKey(slot: KeptSlot): string {
+  return `${slot.slotId}\u0000${slot.key}`;
 }

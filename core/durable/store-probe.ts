@@ -18,7 +18,8 @@ let records = 0;
 const names = [...env.getKeys()];
 for (const name of names) {
   if (typeof name !== 'string') continue;
-  const db = env.openDB({ name });
+  // Raw bytes: every page is read as the host would, without decoding a value it will decode itself.
+  const db = env.openDB({ name, encoding: 'binary' });
   for (const entry of db.getRange()) records += entry.value === undefined ? 0 : 1;
 }
 process.stdout.write(String(records));

@@ -3,7 +3,8 @@
  * Published specimens of a lone host with a data folder: each file a blob of the folder of
  * bytes (by its SHA-256, written whole first), each record in the `published` database beside
  * a version that every publish and delete moves, so the host lists them all again after a
- * restart. A file no record names any more is removed; expired records go when listed.
+ * restart. A file no record names any more is removed; expired records go when listed. The
+ * host serves each file where it lies (`fileOf`), so published bytes take no memory until read.
  */
 import type { DataStore } from '../durable/data-store.ts';
 import { isPublishedMeta, type PublishedMeta, type PublishedShare } from './published-record.ts';
@@ -42,6 +43,10 @@ export class DiskPublished implements PublishedShare {
     const gone = all.filter((meta) => meta.expires_at <= now);
     if (gone.length > 0) void this.#forget(gone.map((meta) => meta.id)).catch(() => {});
     return all.filter((meta) => meta.expires_at > now);
+  }
+
+  fileOf(meta: PublishedMeta): string | null {
+    return this.#store.blobs.has(meta.sha) ? this.#store.blobs.path(meta.sha) : null;
   }
 
   async read(meta: PublishedMeta): Promise<Buffer | null> {

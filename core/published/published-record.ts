@@ -50,6 +50,11 @@ export interface PublishedShare {
   put(meta: PublishedMeta, bytes: Buffer): Promise<boolean>;
   /** Removes the published specimen `id`; false when there was none. */
   remove(id: string): Promise<boolean>;
+  /**
+   * Where the file of `meta` lies on this host's disk, when the share keeps it in a file of its
+   * own (a lone host's data folder): served from there, never read into memory to be copied.
+   */
+  fileOf?(meta: PublishedMeta): string | null;
 }
 
 /** Whether `value` reads as a stored PublishedMeta (what another host wrote, or an older version). */

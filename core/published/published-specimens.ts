@@ -5,13 +5,14 @@
  * serves it as it serves a file from the specimens directory (the envelope of a `.npy` volume,
  * the known-client profile, ranges, compression, thumbnails). Their bytes count in the host's
  * result budget. A lone host is their only keeper: it pins them, so no computed result ever
- * pushes one out, and refuses a new one (507) once pins would pass the budget; on a Redis service they live in the
+ * pushes one out, and refuses a new one (507) once pins would pass the budget; with a data folder they live in its
+ * files, linked from the host's folder and held nowhere in memory; on a Redis service they live in the
  * service (PublishedShare) and this host keeps copies: it reads the list again whenever the
  * service's version has moved, so a specimen published or deleted on one host is listed (or
  * gone) on every other at its next catalog request, and a restarted host lists them all.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { assertPinnable } from '../cache/pin-room.ts';
@@ -101,7 +102,8 @@ export class PublishedSpecimens {
     if (!this.#share) assertPinnable(this.#budget, bytes.length - (this.#held.get(meta.id)?.meta.bytes ?? 0), `the published file '${meta.id}'`);
     this.#edits++;
     const replaced = this.#share ? await this.#share.put(meta, bytes) : this.get(meta.id) !== undefined;
-    await this.#keep(meta, bytes);
+    const file = this.#share?.fileOf?.(meta);
+    await (file ? this.#keepAt(meta, file) : this.#keep(meta, bytes));
     // This host's copy is current, but another host may have written meanwhile: read again next time.
     if (this.#share) this.#version = null;
     return replaced;
@@ -147,9 +149,10 @@ export class PublishedSpecimens {
         if (held.meta.published_at !== meta.published_at) this.#relist(held, meta);
         continue;
       }
-      const bytes = await share.read(meta);
-      if (bytes)
-        await this.#keep(meta, bytes).catch(
+      const file = share.fileOf?.(meta);
+      const bytes = file ? null : await share.read(meta);
+      if (file || bytes)
+        await (file ? this.#keepAt(meta, file) : this.#keep(meta, bytes!)).catch(
           (error: Error) => ((complete = false), this.#log.warn(`published specimen '${meta.id}' could not be written here: ${error.message}`)),
         );
     }
@@ -170,6 +173,23 @@ export class PublishedSpecimens {
     // A service keeps the file itself: this host's copy may go and be read again.
     if (this.#share) this.#budget.holdDependent(token, bytes.length, token, `published:${meta.id}`, () => this.#evicted(meta.id, token));
     else this.#budget.pinBytes(token, bytes.length, `published:${meta.id}`);
+    this.#list(meta.id);
+  }
+
+  /**
+   * Lists a file the share keeps on this host's disk, by a link under its own name in a folder
+   * of its own: nothing read or copied, and nothing held in memory (its bytes are on disk).
+   */
+  async #keepAt(meta: PublishedMeta, target: string): Promise<void> {
+    const dir = path.join(this.#rootDir(), `${meta.id}-${meta.sha.slice(0, 16)}`);
+    await mkdir(dir, { recursive: true });
+    const file = path.join(dir, meta.file_name);
+    await rm(file, { force: true });
+    await symlink(target, file);
+    const old = this.#held.get(meta.id);
+    const held: Held = { meta, record: toRecord(meta, file), token: {}, dir };
+    this.#held.set(meta.id, held);
+    if (old) this.#release(old, old.dir !== dir);
     this.#list(meta.id);
   }
 

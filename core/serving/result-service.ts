@@ -1,7 +1,8 @@
 /**
  * @module result-service
  * Cache-first computation: the one path /invoke, /data and /start take to a result.
- * A hit is served from the room cache; identical requests in
+ * A hit is served from the room cache (or from a result kept for the same slot and key, put
+ * back in the cache: a lone host's data folder after a restart); identical requests in
  * flight in the same room share one computation (its progress is replayed to late joiners);
  * the computation is cancelled only when every request waiting on it has gone.
  */
@@ -49,6 +50,7 @@ export class ResultService implements ResultSource {
   #flights = new Map<string, Flight>();
   #publish: RoomEventSink;
   #idOf: (result: StoredResult) => Promise<string | undefined>;
+  #recall: ((roomId: string, key: string) => Promise<StoredResult | null>) | null = null;
 
   constructor(options: {
     cache: RoomCache<StoredResult>;
@@ -65,6 +67,14 @@ export class ResultService implements ResultSource {
     const idOf = options.idOf;
     // An id that cannot be worked out leaves the entry without one rather than failing it.
     this.#idOf = idOf ? (result) => idOf(result).catch(() => undefined) : async () => undefined;
+  }
+
+  /**
+   * Where a result kept for a slot and key is found when the cache has none (a lone host's data
+   * folder, after a restart): put back in the cache and served as a hit rather than computed.
+   */
+  useRecall(recall: (roomId: string, key: string) => Promise<StoredResult | null>): void {
+    this.#recall = recall;
   }
 
   get cache(): RoomCache<StoredResult> {
@@ -146,7 +156,8 @@ export class ResultService implements ResultSource {
   async #obtain(request: ComputeRequest, early: boolean): Promise<OpenedResult> {
     const { entry, values, roomId } = request;
     const key = keyOf(entry, values);
-    const cached = this.#hit(roomId, entry, values, key);
+    // Without a recall nothing is awaited before the flight starts: a request cancelled at once finds it.
+    const cached = this.#hit(roomId, entry, values, key) ?? (this.#recall ? await this.#recalled(request, key) : undefined);
     if (cached) return cached;
     const flightKey = `${roomId}\u0000${key}`;
     let flight = this.#flights.get(flightKey);
@@ -160,6 +171,21 @@ export class ResultService implements ResultSource {
       flight = this.#start(request, key, flightKey);
     }
     return this.#wait(flight, request, early);
+  }
+
+  /** The result kept for the request's slot and key, put back in the cache (nothing computed, no event: the room shows it already). */
+  async #recalled(request: ComputeRequest, key: string): Promise<OpenedResult | undefined> {
+    const { entry, values, roomId } = request;
+    if (this.#flights.has(`${roomId}\u0000${key}`)) return undefined;
+    const result = await this.#recall!(roomId, key).catch(() => null);
+    if (!result) return undefined;
+    // Another request may have put it back (or computed it) meanwhile.
+    if (!this.#cache.get(roomId, key)) {
+      const resultId = await this.#idOf(result);
+      const state: RoomState = resultId ? { ...roomStateOf(request), result_id: resultId, blob_id: resultId } : roomStateOf(request);
+      this.#cache.set(roomId, key, entry.name, Object.keys(values), result, state);
+    }
+    return this.#hit(roomId, entry, values, key);
   }
 
   #start(request: ComputeRequest, key: string, flightKey: string): Flight {

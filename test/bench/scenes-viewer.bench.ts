@@ -26,20 +26,20 @@ const RUNS = Number(process.env.SCENES_RUNS ?? 3);
 const SIZE = 256;
 
 const SCAN = { id: 'scan', source: { specimen: 'plant-scan', params: { size: SIZE, dtype: 'uint16' } } };
-const FOUR = [
+export const FOUR = [
   SCAN,
   { id: 'labels', source: { specimen: 'plant-labels', params: { size: SIZE, dtype: 'uint16' } }, kind: 'labels', opacity: 0.4 },
   { id: 'mesh', source: { specimen: 'plant-cell', params: { size: SIZE, segment: 2, rings: 500 } } },
   { id: 'points', source: { specimen: 'plant-points', params: { size: SIZE, count: 100_000 } } },
 ];
 
-interface Timing {
+export interface Timing {
   first: number;
   full: number;
 }
 
 /** Opens a following page on `room` in a fresh context; ms from the request to the first frame of every layer, and to full detail. */
-async function open(browser: Browser, url: string, ids: string[]): Promise<Timing> {
+export async function open(browser: Browser, url: string, ids: string[]): Promise<Timing> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
@@ -69,6 +69,18 @@ async function open(browser: Browser, url: string, ids: string[]): Promise<Timin
   }
 }
 
+/** Sets the scene of `room` (the scan active) and resolves once every layer has its result. */
+export async function putScene(url: string, room: string, layers: typeof FOUR): Promise<void> {
+  const response = await fetch(`${url}/api/rooms/${room}/scene`, {
+    method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ layers, active: 'scan' }),
+  });
+  if (!response.ok) throw new Error(`PUT scene of ${room}: ${response.status} ${await response.text()}`);
+  await waitFor(async () => {
+    const scene = (await (await fetch(`${url}/api/rooms/${room}/scene`)).json()) as RoomScene;
+    return scene.layers.every((layer) => layer.result) || undefined;
+  }, `every layer of ${room} computed`);
+}
+
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const [plugins, specimens] = await Promise.all([builtFixture('scene-plugins'), mkdtemp(join(tmpdir(), 'vitrine-scenes-bench-'))]);
   const [host, browser] = await Promise.all([
@@ -76,18 +88,8 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     launchBrowser(),
   ]);
   try {
-    const put = async (room: string, layers: typeof FOUR): Promise<void> => {
-      const response = await fetch(`${host.url}/api/rooms/${room}/scene`, {
-        method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ layers, active: 'scan' }),
-      });
-      if (!response.ok) throw new Error(`PUT scene of ${room}: ${response.status} ${await response.text()}`);
-      await waitFor(async () => {
-        const scene = (await (await fetch(`${host.url}/api/rooms/${room}/scene`)).json()) as RoomScene;
-        return scene.layers.every((layer) => layer.result) || undefined;
-      }, `every layer of ${room} computed`);
-    };
-    await put('bench-one', [SCAN]);
-    await put('bench-four', FOUR);
+    await putScene(host.url, 'bench-one', [SCAN]);
+    await putScene(host.url, 'bench-four', FOUR);
     const one: Timing[] = [];
     const four: Timing[] = [];
     // A first pass of each makes the host's coarse deliveries, as a room's first viewer would; not counted.

@@ -67,6 +67,17 @@ describe('a room after kill -9 and a restart', () => {
     const after = await fetch(`${host.url}/api/blobs/${blobId}`);
     expect(after.status).toBe(200);
     expect(Buffer.from(await after.arrayBuffer()).equals(bytes)).toBe(true);
+    // Asked again, from the copy the first answer read, and by the layer's own data URL as a page
+    // asks first: the same result, and nothing was computed for any of it.
+    expect(Buffer.from(await (await fetch(`${host.url}/api/blobs/${blobId}`)).arrayBuffer()).equals(bytes)).toBe(true);
+    for (const layer of layers) {
+      const own = await fetch(`${host.url}/api/rooms/kept/layers/${layer.id}/data`);
+      expect([own.status, own.headers.get('x-result-id')]).toEqual([200, layer.result?.blob_id]);
+    }
+    // The room's entry asked for as a page asks for its own subject: the kept result of its slot.
+    const entry = await fetch(`${host.url}/api/processing/invoke`, jsonBody('POST', { function_name: 'ramp', kwargs: { n: 3 }, room_id: 'kept' }));
+    expect([entry.status, entry.headers.get('x-result-id')]).toEqual([200, layers.find((l) => l.id === 'entry')?.result?.blob_id]);
+    expect(await (await fetch(`${host.url}/metrics`)).text()).toMatch(/^vitrine_cache_lookups\{outcome="miss"\} 0$/m);
     await host.stop();
 
     // The control: a host that keeps no results on disk has nothing to answer with.

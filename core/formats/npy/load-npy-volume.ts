@@ -4,9 +4,9 @@
  * compress it like a computed one. The host has checked the file when it opened it (header,
  * dtype, order, size); this only reads it. Runs on the encode worker thread.
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { TYPED_ARRAYS, type AnyTypedArray } from '../../envelope/dtypes.ts';
-import { elementCount, npyElementType, parseNpyHeader } from './npy-header.ts';
+import { elementCount, npyElementType, NpyFormatError, readNpyHeader, type NpyHeader } from './npy-header.ts';
 import type { TaggedResult } from '../../sdk/result-types.ts';
 
 export interface NpySource {
@@ -15,14 +15,36 @@ export interface NpySource {
   origin?: number[];
 }
 
+interface ReadValues {
+  header: NpyHeader;
+  element: ReturnType<typeof npyElementType>;
+  bytes: Uint8Array;
+  shared: SharedArrayBuffer;
+}
+
+/** The values of a `.npy` file, read straight into shared memory, with its header. */
+async function readValues(path: string): Promise<ReadValues> {
+  const handle = await open(path, 'r');
+  try {
+    const header = await readNpyHeader(handle);
+    const element = npyElementType(header.descr);
+    const shared = new SharedArrayBuffer(elementCount(header.shape) * element.itemSize);
+    const bytes = new Uint8Array(shared);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, header.dataOffset + filled);
+      if (bytesRead === 0) throw new NpyFormatError(`the file ends after ${filled} of ${bytes.length} bytes of values`);
+      filled += bytesRead;
+    }
+    return { header, element, bytes, shared };
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function loadNpyVolume(source: NpySource): Promise<TaggedResult> {
-  const file = await readFile(source.path);
-  const header = parseNpyHeader(file);
-  const element = npyElementType(header.descr);
-  const count = elementCount(header.shape);
-  const shared = new SharedArrayBuffer(count * element.itemSize);
-  const bytes = new Uint8Array(shared);
-  bytes.set(file.subarray(header.dataOffset, header.dataOffset + count * element.itemSize));
+  // The file is never held whole beside the values (twice a large volume's size for a moment).
+  const { header, element, bytes, shared } = await readValues(source.path);
   // The envelope is little-endian: big-endian files are swapped element by element.
   if (element.byteOrder === 'big') {
     const size = element.itemSize;

@@ -16,7 +16,8 @@ import { sameSource } from '../check-source.ts';
 import { layerDataUrl, specimenDataUrl } from '../scene-size.ts';
 import { setLayerStale } from '../scene-ops.ts';
 import type { SceneStore, SceneWrite } from '../scene-store.ts';
-import type { ResultSource } from '../../serving/result-source.ts';
+import { keyOf, type ResultSource } from '../../serving/result-source.ts';
+import type { KeptSlot } from '../../blobs/disk-kept-results.ts';
 import { asIsFileResult } from './file-layers.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
 import { inSlot, kindOfResult, obtainLayerResult, resolveLayerSource, type LayerOutcome, type LayerSourceDeps, type ResolvedSource } from './layer-sources.ts';
@@ -28,13 +29,13 @@ import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
 export interface SceneDeps {
   store: SceneStore;
   sources: LayerSourceDeps;
-  results: Pick<ResultSource, 'copyEntry' | 'forgetEntry'>;
+  results: Pick<ResultSource, 'copyEntry' | 'forgetEntry' | 'roomState'>;
   rooms: Pick<RoomWorkspace, 'ownEntry' | 'showStatic' | 'computed' | 'clear' | 'announce'>;
   log: { warn(object: Record<string, unknown>, message: string): void };
   /** Bound layers `layerIds` of the room take other points after a change of the scene: computed again at the binder's pace. */
   boundMoved?(roomId: string, layerIds: readonly string[]): void;
   /** Where a lone host keeps layers' results across restarts (its data folder), when it does. */
-  kept?: { keep(result: StoredResult): Promise<void> } | null;
+  kept?: { keep(result: StoredResult, slot?: KeptSlot): Promise<void> } | null;
 }
 
 /** The cache slot of a layer: the room's own while it is the active layer. */
@@ -232,7 +233,10 @@ export class LayerRuns {
     const outcome = await obtainLayerResult(this.#deps.sources, resolved, signal);
     // Kept on disk before the scene names it, so a restart shows the layer without computing it again
     // (a result that cannot be kept is still shown: it is computed again after a restart).
-    await this.#deps.kept?.keep(outcome.result).catch((err: unknown) => this.#deps.log.warn({ err }, 'a layer result could not be kept on disk'));
+    // A computed one names its cache slot and key: a request of them after a restart finds it.
+    const computed = resolved.kind === 'computed' && resolved.segment === undefined ? resolved.request : null;
+    const slot = computed ? { slotId: computed.roomId, key: keyOf(computed.entry, computed.values) } : undefined;
+    await this.#deps.kept?.keep(outcome.result, slot).catch((err: unknown) => this.#deps.log.warn({ err }, 'a layer result could not be kept on disk'));
     const result: LayerResult = { result_id: outcome.resultId, type: outcome.result.type, data_url: dataUrl, blob_id: outcome.resultId };
     return { result: outcome.provenance ? { ...result, provenance: outcome.provenance } : result, outcome };
   }
