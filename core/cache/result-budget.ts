@@ -222,10 +222,20 @@ export class ResultBudget<T> {
     this.#held.set(value, held);
   }
 
-  #evictOverBudget(): void {
+  /**
+   * Drops least recently used results until `bytes` more would fit, before something that size
+   * is read into memory (a file from the data folder): its room is freed first, so it never sits
+   * in memory beside the results it then evicts. Nothing is dropped for more than the whole
+   * budget (that is not kept anyway), nor what holds no bytes.
+   */
+  makeRoom(bytes: number): void {
+    if (bytes <= this.maxBytes) this.#evictOverBudget(bytes);
+  }
+
+  #evictOverBudget(room = 0): void {
     for (const [value, held] of this.#held) {
-      if (this.#totalBytes <= this.maxBytes) return;
-      if (held.pins?.size) continue;
+      if (this.#totalBytes + room <= this.maxBytes) return;
+      if (held.pins?.size || (room > 0 && held.bytes === 0)) continue;
       this.#held.delete(value);
       this.#freed(held.bytes);
       this.#leaveSource(value);

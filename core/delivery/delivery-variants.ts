@@ -14,6 +14,7 @@
  * A segment surface whose estimated size passes the delivery limit is refused before it is made,
  * and past MAX_SURFACES being made or waiting a new one is refused with 503.
  */
+import { stat } from 'node:fs/promises';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
@@ -215,6 +216,8 @@ export class DeliveryVariants {
     const token = this.#fileToken(source.path, version);
     const task: LoadStaticTask = { op: 'loadStatic', source };
     const load = async (): Promise<StoredResult> => {
+      // The file's room in the budget is made before it is read (its bytes in memory are about its size on disk).
+      this.#budget.makeRoom((await stat(source.path)).size);
       const loaded = await this.#run(client, task);
       if ('invalid' in loaded) throw new FormatError(loaded.invalid);
       return loaded.result;

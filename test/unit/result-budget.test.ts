@@ -65,6 +65,20 @@ describe('ResultBudget', () => {
     expect(budget.totalBytes).toBe(90);
   });
 
+  it('makes room for bytes about to be read before they are, passing by pins and what holds nothing', () => {
+    const budget = new ResultBudget<Blob>(100, (b) => b.bytes);
+    const evicted: string[] = [];
+    budget.pin(blob('pinned', 20), 'snapshot:1');
+    budget.holdDependent({ name: 'file' }, 0, { name: 'file' }, 'file:x', () => evicted.push('file'));
+    for (const name of ['a', 'b', 'c']) budget.hold(blob(name, 25), `room:${name}`, () => evicted.push(name));
+    budget.makeRoom(40);
+    expect(evicted).toEqual(['a', 'b']);
+    expect(budget.totalBytes).toBe(45);
+    // More than the whole budget is not kept anyway: nothing goes for it.
+    budget.makeRoom(101);
+    expect(evicted).toEqual(['a', 'b']);
+  });
+
   it('does not keep a value larger than the whole budget', () => {
     const budget = new ResultBudget<Blob>(100, (b) => b.bytes);
     let dropped = false;
