@@ -1,7 +1,7 @@
 /**
  * @module kill-restart.test
  * Acknowledged means on disk, on real processes: a host on a data folder is killed with
- * SIGKILL while clients write as fast as they can (annotations, layers, views, publishes) and
+ * SIGKILL while ten clients write as fast as they can (annotations, layers, views, publishes) and
  * a follower reads the rooms' events; started again on the same folder it has every write that
  * was answered 2xx, none half applied, and each room's versions past every one the follower
  * saw. The kill comes after a random number of acknowledged writes; VITRINE_DURABLE_ROUNDS sets
@@ -85,7 +85,9 @@ function startWriters(url: string, round: number, acked: Acknowledged): Promise<
     acked.published.add(id);
     return true;
   };
-  return [annotate(1), annotate(2), annotate(3), layer, view, publish].map((write) => writer(acked, write));
+  // Ten clients: seven annotating, one changing layers, one the view, one publishing.
+  const annotators = [1, 2, 3, 4, 5, 6, 7].map(annotate);
+  return [...annotators, layer, view, publish].map((write) => writer(acked, write));
 }
 
 async function start(dir: string): Promise<RunningHost> {
