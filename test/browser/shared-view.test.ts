@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { installEmulatedHeadset, shot, waitForState } from './browser-session.ts';
-import { framesPass, pullTriggerAt } from './vr-controller.ts';
+import { framesPass, pressPanel } from './vr-controller.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
 
@@ -152,18 +152,34 @@ describe('shared view', () => {
     await framesPass(vr.page, 3);
 
     const before = await barOf(desk.page);
-    const colours = await vr.page.evaluate(() => window.vitrineVr!.buttonPoint('colormap'));
-    expect(colours).not.toBeNull();
-    await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], colours!);
+    expect(await vr.page.evaluate(() => window.vitrineVr!.buttonPoint('colormap'))).not.toBeNull();
     // The pull is a click on the panel's button: the page applies it on one of its next frames.
+    // The panel lays itself out again as rows change, so the press is aimed once the button stands still.
+    await pressPanel(
+      vr.page,
+      () => vr.page.evaluate(() => window.vitrineVr!.buttonPoint('colormap')),
+      async () => {
+        await framesPass(vr.page, 3);
+        return (await barOf(vr.page)).map !== before.map;
+      },
+      'the colour map button',
+    );
     const chosen = await waitFor(async () => {
       const { map } = await barOf(vr.page);
       return map !== before.map ? map : undefined;
     }, 'the colour map the panel picked');
     await waitForBar(desk.page, { map: chosen });
 
-    const view = await vr.page.evaluate(() => window.vitrineVr!.buttonPoint('mode'));
-    await pullTriggerAt(vr.page, [0.15, 1.1, -0.1], view!);
+    const vrView = () => vr.page.evaluate(() => document.querySelector<HTMLSelectElement>('select[data-axis=view]')?.value);
+    await pressPanel(
+      vr.page,
+      () => vr.page.evaluate(() => window.vitrineVr!.buttonPoint('mode')),
+      async () => {
+        await framesPass(vr.page, 3);
+        return (await vrView()) === 'volume';
+      },
+      'the view button',
+    );
     await desk.page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-axis=view]')?.value === 'volume', null, {
       timeout: STATE_WAIT_MS,
     });
