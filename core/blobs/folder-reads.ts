@@ -18,7 +18,6 @@ export class FolderReads {
   #read: (id: string) => Promise<StoredResult | null>;
   #copies: LocalBlobCopies;
   #keepMs: number;
-  #running = new Map<string, Promise<StoredResult | null>>();
 
   constructor(read: (id: string) => Promise<StoredResult | null>, budget: ResultBudget<StoredResult>, keepMs = FOLDER_COPY_MS) {
     this.#read = read;
@@ -28,19 +27,11 @@ export class FolderReads {
 
   /** The result with id `id`: the copy held, else read from the folder (and held); null when the folder has none. */
   find(id: string): Promise<StoredResult | null> {
-    const held = this.#copies.use(id);
-    if (held) return Promise.resolve(held);
-    let running = this.#running.get(id);
-    if (!running) {
-      running = this.#read(id)
-        .then((result) => {
-          if (result) this.#copies.keep(id, result, this.#keepMs);
-          return result;
-        })
-        .finally(() => this.#running.delete(id));
-      this.#running.set(id, running);
-    }
-    return running;
+    return this.#copies.useOrRead(id, async () => {
+      const result = await this.#read(id);
+      if (result) this.#copies.keep(id, result, this.#keepMs);
+      return result;
+    });
   }
 
   /** Lets every copy go. */

@@ -4,6 +4,7 @@
  * costs no trip to Redis or S3. Each copy is held in the host's result budget (which may drop
  * it first) and lives no longer than its blob in the store, nor than `keepMs`; a sweep lets
  * the expired ones go. Without a budget (a worker process) nothing is kept: hosts read results.
+ * A result not held is read once however many ask for it at the same moment.
  */
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -21,6 +22,8 @@ export class LocalBlobCopies {
   #budget: ResultBudget<StoredResult> | null;
   #keepMs: number;
   #held = new Map<string, Held>();
+  /** Reads of results not held, under way: those who ask meanwhile share them. */
+  #reading = new Map<string, Promise<StoredResult | null>>();
   #sweeper: NodeJS.Timeout | null = null;
 
   /**
@@ -50,6 +53,23 @@ export class LocalBlobCopies {
   extend(hash: string, lifeMs: number): void {
     const held = this.#held.get(hash);
     if (held) held.until = Math.max(held.until, Date.now() + Math.min(lifeMs, this.#keepMs));
+  }
+
+  /** The kept copy of `hash`, else the read of it under way, else `read()` started and shared until it ends. */
+  useOrRead(hash: string, read: () => Promise<StoredResult | null>): Promise<StoredResult | null> {
+    const held = this.use(hash);
+    if (held) return Promise.resolve(held);
+    let reading = this.#reading.get(hash);
+    if (!reading) {
+      reading = read().finally(() => this.#reading.delete(hash));
+      this.#reading.set(hash, reading);
+    }
+    return reading;
+  }
+
+  /** Whether a read of `hash` is under way. */
+  reading(hash: string): boolean {
+    return this.#reading.has(hash);
   }
 
   /** The kept copy, still alive, marked as used in the budget; undefined when there is none. */

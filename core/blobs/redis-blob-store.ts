@@ -66,7 +66,6 @@ export class RedisBlobStore implements BlobStore {
   /** Where large reads go on a connection of their own (null: through the client). */
   #direct: BulkReadTarget | null;
   #local: LocalBlobCopies;
-  #reading = new Map<string, Promise<StoredResult | null>>();
   readonly #streamCold: boolean;
 
   /**
@@ -122,14 +121,7 @@ export class RedisBlobStore implements BlobStore {
   }
 
   get(ref: BlobRef): Promise<StoredResult | null> {
-    const local = this.#local.use(ref.hash);
-    if (local) return Promise.resolve(local);
-    let reading = this.#reading.get(ref.hash);
-    if (!reading) {
-      reading = this.#read(ref).finally(() => this.#reading.delete(ref.hash));
-      this.#reading.set(ref.hash, reading);
-    }
-    return reading;
+    return this.#local.useOrRead(ref.hash, () => this.#read(ref));
   }
 
   /**
@@ -141,7 +133,7 @@ export class RedisBlobStore implements BlobStore {
    */
   async open(ref: BlobRef): Promise<OpenedBlob | null> {
     // In memory (the usual hit), small or already on its way: nothing gained by following the chunks.
-    const held = !this.#streamCold || this.#local.alive(ref.hash) || this.#reading.has(ref.hash);
+    const held = !this.#streamCold || this.#local.alive(ref.hash) || this.#local.reading(ref.hash);
     const meta = held ? null : (JSON.parse(ref.meta) as BlobMeta);
     if (meta === null || meta.chunks < 2) {
       const result = await this.get(ref);
@@ -158,8 +150,8 @@ export class RedisBlobStore implements BlobStore {
       () => (this.#local.keep(ref.hash, result, life), result),
       (error: Error) => (fill.fail(error), null),
     );
-    this.#reading.set(ref.hash, reading);
-    void reading.finally(() => this.#reading.delete(ref.hash));
+    // Those who ask for the blob while it arrives share this read.
+    void this.#local.useOrRead(ref.hash, () => reading);
     return { result, arriving: arrivingResult(result, fill) };
   }
 

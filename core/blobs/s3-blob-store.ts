@@ -112,7 +112,6 @@ export class S3BlobStore implements BlobStore {
   #location: S3Location;
   #keepMs: number;
   #local: LocalBlobCopies;
-  #reading = new Map<string, Promise<StoredResult | null>>();
   #health: StoreHealth;
 
   /**
@@ -225,14 +224,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   find(hash: string): Promise<StoredResult | null> {
-    const local = this.#local.use(hash);
-    if (local) return Promise.resolve(local);
-    let reading = this.#reading.get(hash);
-    if (!reading) {
-      reading = this.#read(hash).finally(() => this.#reading.delete(hash));
-      this.#reading.set(hash, reading);
-    }
-    return reading;
+    return this.#local.useOrRead(hash, () => this.#read(hash));
   }
 
   async #read(hash: string): Promise<StoredResult | null> {
