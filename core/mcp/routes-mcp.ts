@@ -8,9 +8,8 @@
  * host has one (always, when bound beyond loopback). GET and DELETE (sessions, server
  * streams) are not used: 405.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { createHostError, HostError } from '../errors.ts';
@@ -26,6 +25,25 @@ const INSTRUCTIONS =
   'Rooms are shared workspaces: compute or show_in_room puts a result in front of everyone following a room, set_view shares how it is shown, ' +
   'room_image shows it to you. For long work, start_job, then job_status until it is not running (cancel_job to stop).';
 
+/**
+ * The SDK, loaded by the first call rather than at start: it and its schema library are a few
+ * hundred modules, and most hosts never see an agent.
+ */
+let sdk: Promise<{
+  Server: typeof Server;
+  Transport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+  types: typeof import('@modelcontextprotocol/sdk/types.js');
+}> | null = null;
+
+function loadSdk(): NonNullable<typeof sdk> {
+  sdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([server, transport, types]) => ({ Server: server.Server, Transport: transport.StreamableHTTPServerTransport, types }));
+  return sdk;
+}
+
 function asText(value: unknown): CallToolResult {
   if (value instanceof ToolImage) {
     const data = Buffer.from(value.png.buffer, value.png.byteOffset, value.png.byteLength).toString('base64');
@@ -36,7 +54,9 @@ function asText(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text }], ...structured };
 }
 
-function createServer(call: ToolCallContext, log: FastifyRequest['log']): Server {
+async function createServer(call: ToolCallContext, log: FastifyRequest['log']): Promise<Server> {
+  const { Server, types } = await loadSdk();
+  const { CallToolRequestSchema, ListToolsRequestSchema } = types;
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     return { tools: listTools(call.ctx) as { name: string; description: string; inputSchema: { type: 'object' } }[] };
@@ -66,8 +86,8 @@ export async function mcpRoutes(app: FastifyInstance, opts: { ctx: ToolDeps }): 
     compress: false,
     config: { roomAccess: mcpRoomUses },
     handler: async (request, reply) => {
-      const server = createServer({ ctx, baseUrl: requestOrigin(request) }, request.log);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const server = await createServer({ ctx, baseUrl: requestOrigin(request) }, request.log);
+      const transport = new (await loadSdk()).Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       // The headers the host's hooks set (CORS, request id) go out with the SDK's answer.
       reply.hijack();
       for (const [name, value] of Object.entries(reply.getHeaders() as OutgoingHttpHeaders)) if (value !== undefined) reply.raw.setHeader(name, value);

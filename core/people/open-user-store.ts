@@ -5,7 +5,8 @@
  * (a host made in code, or `--data-dir none`). `vitrine users` and the host choose alike, so
  * the host reads the users the command wrote.
  */
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import type { DataStore } from '../durable/data-store.ts';
 import { LmdbUserStore, usersOfDataDir, usersOfDataStore } from './lmdb-user-store.ts';
 import { MemoryUserStore } from './memory-user-store.ts';
@@ -27,7 +28,9 @@ export function openUserStore(home: UserHome): UserStore {
   if (home.connection) return new RedisUserStore(home.connection);
   if (home.redis) {
     // A command's own connection: a refused one fails the command (one retry) with its message, not ioredis's log line.
-    const connection = new Redis(home.redis, { maxRetriesPerRequest: 1, lazyConnect: false });
+    // Required here, not imported at the top: a host without Redis never loads the client.
+    const { Redis: Client } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+    const connection = new Client(home.redis, { maxRetriesPerRequest: 1, lazyConnect: false });
     connection.on('error', () => {});
     return new RedisUserStore(connection, true);
   }
