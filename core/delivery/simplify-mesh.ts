@@ -8,7 +8,7 @@
  * on a grid instead (cluster-mesh.ts): linear in the mesh, and nobody inspects the detail
  * edge collapse would keep at a tenth of the triangles or less. Runs on the encode worker thread.
  */
-import { MeshoptSimplifier } from 'meshoptimizer';
+import { meshoptModule, type Meshopt } from '../formats/glb/gltf-modules.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { clusterMesh } from './cluster-mesh.ts';
 
@@ -39,7 +39,7 @@ function extremeVertices(vertices: Float32Array): Uint8Array {
 }
 
 /** The triangle indices of a simplification within `target` indices. */
-function simplifiedIndices(mesh: StoredMesh, target: number): Uint32Array {
+function simplifiedIndices(MeshoptSimplifier: Meshopt['MeshoptSimplifier'], mesh: StoredMesh, target: number): Uint32Array {
   const positions = mesh.vertices;
   const lock = extremeVertices(positions);
   const none = new Float32Array(0);
@@ -73,8 +73,9 @@ export async function simplifyMesh(mesh: StoredMesh, maxTriangles: number): Prom
 
 /** The mesh simplified by edge collapse to at most `maxTriangles` triangles (over them, as simplifyMesh calls it). */
 export async function collapseMesh(mesh: StoredMesh, maxTriangles: number): Promise<StoredMesh> {
+  const { MeshoptSimplifier } = await meshoptModule();
   await MeshoptSimplifier.ready;
-  const indices = simplifiedIndices(mesh, maxTriangles * 3);
+  const indices = simplifiedIndices(MeshoptSimplifier, mesh, maxTriangles * 3);
   // Renumber the vertices still used, in first-use order.
   const [remap, unique] = MeshoptSimplifier.compactMesh(indices);
   const vertices = shared(Float32Array, unique * 3);

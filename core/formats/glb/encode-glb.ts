@@ -8,10 +8,8 @@
  * EXT_meshopt_compression and KHR_mesh_quantization are then required, so a reader without
  * them refuses the file instead of drawing garbage.
  */
-import { Document, NodeIO } from '@gltf-transform/core';
-import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
-import { MeshoptEncoder } from 'meshoptimizer';
 import type { MeshResult } from '../../sdk/result-types.ts';
+import { gltfModules, type GltfModules } from './gltf-modules.ts';
 
 /**
  * Quantised position precision: a step of 1/4095 of the largest extent (a quarter of a
@@ -32,7 +30,12 @@ function indexArray(indices: ArrayLike<number>, vertexCount: number): Uint16Arra
 }
 
 /** A document with one mesh of one triangle primitive; returns the node that holds it. */
-function meshDocument(positions: Float32Array | Uint16Array, normals: Float32Array | undefined, indices: Uint16Array | Uint32Array) {
+function meshDocument(
+  { core: { Document } }: GltfModules,
+  positions: Float32Array | Uint16Array,
+  normals: Float32Array | undefined,
+  indices: Uint16Array | Uint32Array,
+) {
   const doc = new Document();
   doc.getRoot().getAsset().generator = 'vitrine';
   const buffer = doc.createBuffer();
@@ -46,17 +49,24 @@ function meshDocument(positions: Float32Array | Uint16Array, normals: Float32Arr
   return { doc, node };
 }
 
-async function encodePlain(mesh: MeshResult): Promise<Uint8Array> {
+async function encodePlain(libs: GltfModules, mesh: MeshResult): Promise<Uint8Array> {
   const vertexCount = mesh.vertices.length / 3;
-  const { doc } = meshDocument(mesh.vertices, mesh.normals, indexArray(mesh.indices, vertexCount));
-  return new NodeIO().writeBinary(doc);
+  const { doc } = meshDocument(libs, mesh.vertices, mesh.normals, indexArray(mesh.indices, vertexCount));
+  return new libs.core.NodeIO().writeBinary(doc);
+}
+
+interface Reordered {
+  vertices: Float32Array;
+  normals?: Float32Array;
+  indices: Uint32Array;
+  count: number;
 }
 
 /**
  * Vertices in the order their triangles first use them (meshoptimizer's reorderMesh, which
  * also orders triangles for the codec); unused vertices are dropped.
  */
-function reorder(mesh: MeshResult): { vertices: Float32Array; normals?: Float32Array; indices: Uint32Array; count: number } {
+function reorder({ meshopt: { MeshoptEncoder } }: GltfModules, mesh: MeshResult): Reordered {
   const indices = Uint32Array.from(mesh.indices);
   const [remap, count] = MeshoptEncoder.reorderMesh(indices, true, true);
   const vertices = new Float32Array(count * 3);
@@ -100,18 +110,19 @@ function isEmpty(mesh: MeshResult): boolean {
  * A GLB with an empty scene, for a mesh with no triangle: glTF allows no empty accessor, and
  * with no data there is nothing to compress (and no extension to require).
  */
-function encodeEmpty(): Promise<Uint8Array> {
+function encodeEmpty({ core: { Document, NodeIO } }: GltfModules): Promise<Uint8Array> {
   const doc = new Document();
   doc.getRoot().getAsset().generator = 'vitrine';
   doc.getRoot().setDefaultScene(doc.createScene('scene'));
   return new NodeIO().writeBinary(doc);
 }
 
-async function encodeMeshopt(mesh: MeshResult): Promise<Uint8Array> {
+async function encodeMeshopt(libs: GltfModules, mesh: MeshResult): Promise<Uint8Array> {
+  const { core: { NodeIO }, extensions: { EXTMeshoptCompression, KHRMeshQuantization }, meshopt: { MeshoptEncoder } } = libs;
   await MeshoptEncoder.ready;
-  const ordered = reorder(mesh);
+  const ordered = reorder(libs, mesh);
   const { q, min, scale } = quantizePositions(ordered.vertices);
-  const { doc, node } = meshDocument(q, ordered.normals, indexArray(ordered.indices, ordered.count));
+  const { doc, node } = meshDocument(libs, q, ordered.normals, indexArray(ordered.indices, ordered.count));
   node.setTranslation(min).setScale([scale, scale, scale]);
   doc.createExtension(KHRMeshQuantization).setRequired(true);
   // 'filter' encodes normals octahedrally (8 bits) before the lossless codec.
@@ -121,7 +132,8 @@ async function encodeMeshopt(mesh: MeshResult): Promise<Uint8Array> {
 }
 
 /** The GLB bytes of `mesh`. */
-export function encodeGlb(mesh: MeshResult, options: GlbOptions): Promise<Uint8Array> {
-  if (isEmpty(mesh)) return encodeEmpty();
-  return options.meshopt ? encodeMeshopt(mesh) : encodePlain(mesh);
+export async function encodeGlb(mesh: MeshResult, options: GlbOptions): Promise<Uint8Array> {
+  const libs = await gltfModules();
+  if (isEmpty(mesh)) return encodeEmpty(libs);
+  return options.meshopt ? encodeMeshopt(libs, mesh) : encodePlain(libs, mesh);
 }

@@ -5,12 +5,11 @@
  * merged into one vertex and index list. The container's declared length must be the
  * file's length.
  */
-import { NodeIO, type Node as GltfNode, type Primitive } from '@gltf-transform/core';
-import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
-import { MeshoptDecoder } from 'meshoptimizer';
+import type { NodeIO, Node as GltfNode, Primitive } from '@gltf-transform/core';
 import type { TaggedResult } from '../../sdk/result-types.ts';
 import { expectFinite, fail } from '../format-error.ts';
 import { toSharedFloat32, toSharedUint32 } from '../shared-arrays.ts';
+import { gltfModules } from './gltf-modules.ts';
 
 const GLB_MAGIC = 0x46546c67; // "glTF"
 const TRIANGLES = 4;
@@ -18,9 +17,11 @@ const TRIANGLES = 4;
 let io: Promise<NodeIO> | null = null;
 
 function reader(): Promise<NodeIO> {
-  io ??= MeshoptDecoder.ready.then(() =>
-    new NodeIO().registerExtensions([EXTMeshoptCompression, KHRMeshQuantization]).registerDependencies({ 'meshopt.decoder': MeshoptDecoder }),
-  );
+  io ??= gltfModules().then(async ({ core: { NodeIO }, extensions: { EXTMeshoptCompression, KHRMeshQuantization }, meshopt: { MeshoptDecoder } }) => {
+    await MeshoptDecoder.ready;
+    return new NodeIO().registerExtensions([EXTMeshoptCompression, KHRMeshQuantization]).registerDependencies({ 'meshopt.decoder': MeshoptDecoder });
+  });
+  io.catch(() => (io = null));
   return io;
 }
 

@@ -1,0 +1,37 @@
+/**
+ * @module gltf-modules
+ * glTF-Transform and meshoptimizer, loaded by the first GLB written or read or the first mesh
+ * simplified, not when a thread starts: they are about a third of what each worker thread
+ * loads (and meshoptimizer compiles WebAssembly), while most threads never touch a GLB. Each
+ * loads once per thread; a failed load is tried again by the next call.
+ */
+
+export type GltfCore = typeof import('@gltf-transform/core');
+export type GltfExtensions = typeof import('@gltf-transform/extensions');
+export type Meshopt = typeof import('meshoptimizer');
+
+export interface GltfModules {
+  core: GltfCore;
+  extensions: GltfExtensions;
+  meshopt: Meshopt;
+}
+
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | null = null;
+  return () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = null;
+      throw error;
+    });
+    return loading;
+  };
+}
+
+/** meshoptimizer (its WebAssembly instantiated by the caller's `.ready` of the part it uses). */
+export const meshoptModule = once(() => import('meshoptimizer'));
+
+/** glTF-Transform's core and extensions, with meshoptimizer. */
+export const gltfModules = once(async (): Promise<GltfModules> => {
+  const [core, extensions, meshopt] = await Promise.all([import('@gltf-transform/core'), import('@gltf-transform/extensions'), meshoptModule()]);
+  return { core, extensions, meshopt };
+});
