@@ -138,13 +138,22 @@ export class PythonPool {
     this.#closed = true;
     clearInterval(this.#groupTimer);
     for (const waiter of this.#waiters.splice(0)) waiter.reject(new PythonProcessExit('the host is shutting down'));
+    const idle = new Set(this.#idle);
     await Promise.all(
       [...this.#all].map(
         (proc) =>
           new Promise<void>((resolve) => {
             proc.onExit(() => resolve());
-            proc.close();
-            setTimeout(() => proc.kill(), 1000).unref();
+            if (idle.has(proc)) {
+              // An idle process ends cleanly when its input closes (a plugin's own exit handlers run).
+              proc.close();
+              setTimeout(() => proc.kill(), 1000).unref();
+            } else {
+              // Still starting, importing plugins or running a call: nothing it would finish is
+              // wanted any more, and waiting for it held a host stopped soon after its start
+              // for a second or two.
+              proc.kill();
+            }
           }),
       ),
     );
