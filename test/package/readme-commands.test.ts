@@ -9,16 +9,15 @@
  * napari), placeholders (`...`), and the long-running commands themselves.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseServeOptions } from '../../core/cli/serve-options.ts';
 import { parseWorkerOptions } from '../../core/cli/worker-command.ts';
-import { CLI, REPO } from '../helpers/cli-path.ts';
+import { REPO } from '../helpers/cli-path.ts';
 import { killAllHosts, spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { TEST_PYTHON } from '../helpers/test-python.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
@@ -106,8 +105,13 @@ let examples: RunningHost;
 const ran: string[] = [];
 
 beforeAll(async () => {
-  plugins = mkdtempSync(join(tmpdir(), 'vitrine-readme-plugins-'));
-  await promisify(execFile)(process.execPath, [CLI, 'build', 'plugins', '--out', plugins], { cwd: REPO, env: { ...process.env, VITRINE_PYTHON: TEST_PYTHON } });
+  // The example plugins as `npm start` serves them: build/out, which `npm test` builds before
+  // the tests run (as the browser tests read it), not a second build of them here.
+  plugins = join(REPO, 'build/out');
+  const isPlugin = (name: string) => ['index.ts', 'plugin.py'].some((entry) => existsSync(join(REPO, 'plugins', name, entry)));
+  const pluginNames = readdirSync(join(REPO, 'plugins')).filter(isPlugin);
+  const missing = pluginNames.filter((name) => !existsSync(join(plugins, name, 'manifest.json')));
+  if (missing.length > 0) throw new Error(`build/out lacks ${missing.join(', ')}: run node core/cli/vitrine.mjs build first`);
   examples = await spawnHost(['--port', '0', '--plugins', plugins, '--specimens', join(REPO, 'specimens'), '--log-level', 'warn']);
   // The README's `/readyz` line shows a host whose plugins have loaded.
   await untilReady(examples.url);
