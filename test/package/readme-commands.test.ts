@@ -9,7 +9,7 @@
  * napari), placeholders (`...`), and the long-running commands themselves.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseServeOptions } from '../../core/cli/serve-options.ts';
 import { parseWorkerOptions } from '../../core/cli/worker-command.ts';
 import { REPO } from '../helpers/cli-path.ts';
+import { builtExamplePlugins } from '../helpers/example-plugins.ts';
 import { killAllHosts, spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
 import { waitFor } from '../helpers/wait-for.ts';
@@ -105,13 +106,8 @@ let examples: RunningHost;
 const ran: string[] = [];
 
 beforeAll(async () => {
-  // The example plugins as `npm start` serves them: build/out, which `npm test` builds before
-  // the tests run (as the browser tests read it), not a second build of them here.
-  plugins = join(REPO, 'build/out');
-  const isPlugin = (name: string) => ['index.ts', 'plugin.py'].some((entry) => existsSync(join(REPO, 'plugins', name, entry)));
-  const pluginNames = readdirSync(join(REPO, 'plugins')).filter(isPlugin);
-  const missing = pluginNames.filter((name) => !existsSync(join(plugins, name, 'manifest.json')));
-  if (missing.length > 0) throw new Error(`build/out lacks ${missing.join(', ')}: run node core/cli/vitrine.mjs build first`);
+  // The example plugins as `npm start` serves them (build/out), not a second build of them here.
+  plugins = builtExamplePlugins();
   examples = await spawnHost(['--port', '0', '--plugins', plugins, '--specimens', join(REPO, 'specimens'), '--log-level', 'warn']);
   // The README's `/readyz` line shows a host whose plugins have loaded.
   await untilReady(examples.url);
