@@ -10,7 +10,7 @@ import type { PluginManifest } from '../../core/registry/manifest-types.ts';
 import { execFile } from 'node:child_process';
 import { PYTHON_MODULE_DIR } from '../../core/python/python-module-dir.ts';
 import { PYTHON } from '../helpers/python-plugins.ts';
-import { REPO_ROOT, runNode, runVitrine, tempDir } from './helpers/run-cli.ts';
+import { REPO_ROOT, runNode, runVitrine, tempDir, type CliRun } from './helpers/run-cli.ts';
 
 function runPython(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -99,11 +99,20 @@ for name in json.loads(sys.argv[2]):
 print(json.dumps(out))
 `;
 
+/** One build of plugins/ into a temp folder, shared by the tests of this file (they only read it). */
+let built: Promise<{ out: string; build: CliRun }> | undefined;
+function examplesBuilt(): Promise<{ out: string; build: CliRun }> {
+  built ??= (async () => {
+    const out = path.join(tempDir('vitrine-real-'), 'out');
+    return { out, build: await runVitrine(['build', 'plugins', '--out', out]) };
+  })();
+  return built;
+}
+
 describe('the example plugins', () => {
   it('build without errors into a temp folder', { timeout: 300_000 }, async () => {
     expect(pluginNames.length).toBeGreaterThan(0);
-    const out = path.join(tempDir('vitrine-real-'), 'out');
-    const build = await runVitrine(['build', 'plugins', '--out', out]);
+    const { out, build } = await examplesBuilt();
     expect(build.stderr).toBe('');
     expect(build.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual([...pluginNames, ...pythonPluginNames].sort());
@@ -132,9 +141,9 @@ describe('the example plugins', () => {
 
   it('include a Python plugin whose functions all run with their defaults on the standard library', { timeout: 120_000 }, async () => {
     expect(pythonPluginNames.length).toBeGreaterThan(0);
+    const { out, build } = await examplesBuilt();
+    expect(build.code).toBe(0);
     for (const name of pythonPluginNames) {
-      const out = path.join(tempDir('vitrine-real-py-'), 'out');
-      expect((await runVitrine(['build', 'plugins', '--out', out])).code).toBe(0);
       const manifest = JSON.parse(readFileSync(path.join(out, name, 'manifest.json'), 'utf8')) as PluginManifest;
       expect(manifest.runtime).toBe('python');
       // numpy made unimportable: the example needs nothing but the standard library.

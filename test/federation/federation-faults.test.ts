@@ -3,12 +3,12 @@
  * relay restarted, a wrong token, and a second connection under an id already in use.
  */
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixturePlugins, FIXTURES, NO_PLUGINS, workerArgs } from './helpers/fixture-build.ts';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sharedFixturePlugins, FIXTURES, NO_PLUGINS, workerArgs } from './helpers/fixture-build.ts';
 import { catalogIds, eventually, killAll, registered, startHost } from './helpers/host-process.ts';
 
 type Json = Record<string, unknown>;
-let plugins: { dir: string; cleanup: () => void };
+let plugins: { dir: string };
 const SPECIMENS_A = path.join(FIXTURES, 'specimens-a');
 const SPECIMENS_B = path.join(FIXTURES, 'specimens-b');
 
@@ -17,15 +17,13 @@ async function getJson(url: string): Promise<Json> {
 }
 
 
-beforeAll(() => {
-  plugins = buildFixturePlugins();
+beforeAll(async () => {
+  plugins = await sharedFixturePlugins();
 });
 
 afterEach(async () => {
   await killAll();
 });
-
-afterAll(() => plugins?.cleanup());
 
 describe('a worker that goes away', () => {
   it('ends its running jobs as errors, fails pending requests with 502 and leaves the catalog; restarted, it comes back', async () => {

@@ -9,12 +9,12 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync, openSync, writeSync, clo
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixturePlugins, NO_PLUGINS, workerArgs } from './helpers/fixture-build.ts';
+import { sharedFixturePlugins, NO_PLUGINS, workerArgs } from './helpers/fixture-build.ts';
 import { killAll, registered, startHost, type HostProcess } from './helpers/host-process.ts';
 import { readVolumeStream } from './helpers/read-volume-stream.ts';
 
 const MIB = 1024 * 1024;
-let plugins: { dir: string; cleanup: () => void };
+let plugins: { dir: string };
 let specimens: string;
 let relay: HostProcess;
 let worker: HostProcess;
@@ -29,7 +29,7 @@ function writePatternFile(file: string, size: number): void {
 }
 
 beforeAll(async () => {
-  plugins = buildFixturePlugins();
+  plugins = await sharedFixturePlugins();
   specimens = mkdtempSync(path.join(tmpdir(), 'vitrine-fed-large-'));
   mkdirSync(path.join(specimens, 'blob'));
   writePatternFile(path.join(specimens, 'blob', 'blob.bin'), 64 * MIB);
@@ -41,7 +41,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await killAll();
-  plugins?.cleanup();
   if (specimens) rmSync(specimens, { recursive: true, force: true });
 });
 

@@ -10,20 +10,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
-import { buildFixturePlugins, FIXTURES, NO_PLUGINS, workerArgs } from './helpers/fixture-build.ts';
+import { sharedFixturePlugins, FIXTURES, NO_PLUGINS, workerArgs } from './helpers/fixture-build.ts';
 import { catalogIds, eventually, killAll, registered, startHost, type HostProcess } from './helpers/host-process.ts';
 import { getJson, postJson, type Json } from './helpers/json-http.ts';
 
 let relay: HostProcess;
 let w1: HostProcess;
 let w2: HostProcess;
-let plugins: { dir: string; cleanup: () => void };
+let plugins: { dir: string };
 let w1Specimens: string;
 
 
 
 beforeAll(async () => {
-  plugins = buildFixturePlugins();
+  plugins = await sharedFixturePlugins();
   w1Specimens = mkdtempSync(path.join(tmpdir(), 'vitrine-fed-specimens-'));
   cpSync(path.join(FIXTURES, 'specimens-b'), w1Specimens, { recursive: true });
   relay = await startHost(['--relay', '--token', 'sesame', '--specimens', path.join(FIXTURES, 'specimens-a'), '--plugins', NO_PLUGINS]);
@@ -36,7 +36,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await killAll();
-  plugins?.cleanup();
   if (w1Specimens) rmSync(w1Specimens, { recursive: true, force: true });
 });
 

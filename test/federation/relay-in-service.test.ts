@@ -9,14 +9,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { room } from '../helpers/room.ts';
-import { buildFixturePlugins, FIXTURES, NO_PLUGINS, workerArgs } from './helpers/fixture-build.ts';
+import { sharedFixturePlugins, FIXTURES, NO_PLUGINS, workerArgs } from './helpers/fixture-build.ts';
 import { catalogIds, eventually, killAll, registered, startHost, type HostProcess } from './helpers/host-process.ts';
 import { getJson, postJson, type Json } from './helpers/json-http.ts';
 
 const SPECIMENS_A = path.join(FIXTURES, 'specimens-a');
 const SPECIMENS_B = path.join(FIXTURES, 'specimens-b');
 
-let plugins: { dir: string; cleanup: () => void };
+let plugins: { dir: string };
 let redis: RedisServer;
 let relay: HostProcess;
 let other: HostProcess;
@@ -49,8 +49,7 @@ function progressed(host: HostProcess, id: string): Promise<true> {
 }
 
 beforeAll(async () => {
-  plugins = buildFixturePlugins();
-  redis = await startRedis();
+  [plugins, redis] = await Promise.all([sharedFixturePlugins(), startRedis()]);
   const service = ['--redis', redis.url, '--specimens', SPECIMENS_A, '--plugins', NO_PLUGINS];
   [relay, other] = await Promise.all([startHost(['--relay', ...service]), startHost(service)]);
   worker = await startHost(workerArgs(relay.url, 'w1', plugins.dir, SPECIMENS_B));
@@ -60,7 +59,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await killAll();
   await redis?.stop();
-  plugins?.cleanup();
 });
 
 describe('a relay in a Redis service', () => {

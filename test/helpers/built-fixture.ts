@@ -13,12 +13,12 @@ import { CLI, REPO } from './cli-path.ts';
 
 const built = new Map<string, Promise<string>>();
 
-/** The built plugins of `test/fixtures/<folder>`. */
+/** The built plugins of `test/fixtures/<folder>` (a nested folder such as `federation/plugins` too). */
 export function builtFixture(folder: string): Promise<string> {
   let dir = built.get(folder);
   if (!dir) {
     dir = (async () => {
-      const out = await mkdtemp(join(tmpdir(), `vitrine-${folder}-`));
+      const out = await mkdtemp(join(tmpdir(), `vitrine-${folder.replaceAll('/', '-')}-`));
       await promisify(execFile)(process.execPath, [CLI, 'build', join(REPO, 'test/fixtures', folder), '--out', out], { cwd: REPO });
       return out;
     })();

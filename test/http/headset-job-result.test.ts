@@ -3,16 +3,11 @@
  * example (two channels over time), one step, uint8, at most 256 a side, the same samples the
  * client's `/data` of that job's parameters gets; any other client gets the whole result.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/app.ts';
 import { decodeEnvelope, type DecodedVolume } from '../../core/envelope/decode-envelope.ts';
-import { CLI, REPO } from '../helpers/cli-path.ts';
+import { builtExamplePlugins } from '../helpers/example-plugins.ts';
 import { room, waitForJob } from '../helpers/create-test-app.ts';
 
 const GODOT = { 'user-agent': 'GodotEngine/4.3.stable.official (Linux)' };
@@ -21,10 +16,8 @@ const PARAMS = { size: 20, steps: 4 };
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  // The example plugin itself, built as `npm start` builds it.
-  const out = await mkdtemp(join(tmpdir(), 'vitrine-time-lapse-'));
-  await promisify(execFile)(process.execPath, [CLI, 'build', join(REPO, 'plugins'), '--out', out], { cwd: REPO });
-  app = await createApp({ pluginsDir: out, specimensDir: null, logLevel: false, poolSize: 1, viewer: false });
+  // The example plugin itself, built as `npm start` builds it (build/out).
+  app = await createApp({ pluginsDir: builtExamplePlugins(), specimensDir: null, logLevel: false, poolSize: 1, viewer: false });
 });
 afterAll(() => app?.close());
 

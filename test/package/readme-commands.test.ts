@@ -16,9 +16,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseServeOptions } from '../../core/cli/serve-options.ts';
 import { parseWorkerOptions } from '../../core/cli/worker-command.ts';
-import { CLI, REPO } from '../helpers/cli-path.ts';
+import { REPO } from '../helpers/cli-path.ts';
+import { builtExamplePlugins } from '../helpers/example-plugins.ts';
 import { killAllHosts, spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { TEST_PYTHON } from '../helpers/test-python.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
@@ -106,8 +106,8 @@ let examples: RunningHost;
 const ran: string[] = [];
 
 beforeAll(async () => {
-  plugins = mkdtempSync(join(tmpdir(), 'vitrine-readme-plugins-'));
-  await promisify(execFile)(process.execPath, [CLI, 'build', 'plugins', '--out', plugins], { cwd: REPO, env: { ...process.env, VITRINE_PYTHON: TEST_PYTHON } });
+  // The example plugins as `npm start` serves them (build/out), not a second build of them here.
+  plugins = builtExamplePlugins();
   examples = await spawnHost(['--port', '0', '--plugins', plugins, '--specimens', join(REPO, 'specimens'), '--log-level', 'warn']);
   // The README's `/readyz` line shows a host whose plugins have loaded.
   await untilReady(examples.url);

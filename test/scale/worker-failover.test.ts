@@ -6,6 +6,8 @@
  * same sequence: every poll's messages extend the previous poll's (seq never goes back), the
  * seqs run 0, 1, 2, ... without a gap, and the second run's `tick 1` follows the first's ticks.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
@@ -30,8 +32,9 @@ describe('a worker killed mid-job', () => {
   it('hands the job to another worker: it finishes, its seq keeps increasing without going back', async () => {
     const t = tag();
     const ticks = `${t}.ticks`;
-    // 6 s of ticks: the job outlives the second worker's start on the first one.
-    const id = await startJob(a, 'tick', { dir: service.runs, tag: t, interval_ms: 100, seconds: 6 }, room());
+    // The job ticks until the test stops it (its 120 s only a backstop): it outlives the second
+    // worker's start on the first one, and the failover.
+    const id = await startJob(a, 'tick', { dir: service.runs, tag: t, interval_ms: 100, seconds: 120 }, room());
     await waitFor(() => (lineCount(service.runs, ticks) >= 3 ? true : undefined), 'the first worker to tick');
     const second = await service.worker({ poolSize: 1 });
     await waitFor(async () => ((await progress(b, id)).messages.length >= 3 ? true : undefined), 'progress on B');
@@ -44,6 +47,8 @@ describe('a worker killed mid-job', () => {
     const final = await waitFor(async () => {
       const body = await progress(polls.length % 2 === 0 ? a : b, id);
       polls.push(body);
+      // Three ticks of the second run in: it may end.
+      if (lineCount(service.runs, ticks) >= ticksAtKill + 3) writeFileSync(join(service.runs, `${t}.stop`), '');
       return body.status === 'running' ? undefined : body;
     }, 'the job to finish on the second worker', 60_000, 200);
 

@@ -1,0 +1,18 @@
+/**
+ * @module example-plugins
+ * The example plugins as `npm start` serves them: build/out, which `npm test` builds before the
+ * tests run. A test that serves them reads that folder rather than building them again; one
+ * run alone needs `node core/cli/vitrine.mjs build` first, and is told so.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO } from './cli-path.ts';
+
+/** build/out, once every example plugin of plugins/ has a manifest there; throws naming those that do not. */
+export function builtExamplePlugins(): string {
+  const out = join(REPO, 'build/out');
+  const isPlugin = (name: string) => ['index.ts', 'plugin.py'].some((entry) => existsSync(join(REPO, 'plugins', name, entry)));
+  const missing = readdirSync(join(REPO, 'plugins')).filter(isPlugin).filter((name) => !existsSync(join(out, name, 'manifest.json')));
+  if (missing.length > 0) throw new Error(`build/out lacks ${missing.join(', ')}: run node core/cli/vitrine.mjs build first`);
+  return out;
+}
