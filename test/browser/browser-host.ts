@@ -1,11 +1,13 @@
 /**
  * @module browser-host
  * The set-up most browser test files share: a host on the viewer fixtures and a Chromium,
- * started together before the file's tests, and stopped after them with every browser context
- * the tests opened.
+ * started together before the file's tests and stopped after them. The browser contexts a test
+ * opened are closed when it ends: a page left open goes on working through the tests after it
+ * (a page in VR draws every frame of its session on the CPU), slowing them and the other files
+ * running beside them.
  */
 import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
 import { launchBrowser } from './browser-session.ts';
 
@@ -13,7 +15,7 @@ import { launchBrowser } from './browser-session.ts';
 export interface BrowserHost {
   host: HostProcess;
   browser: Browser;
-  /** Contexts the tests opened, closed after the file. */
+  /** Contexts the running test opened, closed when it ends. */
   contexts: BrowserContext[];
 }
 
@@ -23,8 +25,10 @@ export function browserAndHost(hostArgs: string[] = []): BrowserHost {
   beforeAll(async () => {
     [session.host, session.browser] = await Promise.all([startHost(hostArgs), launchBrowser()]);
   });
+  afterEach(async () => {
+    await Promise.all(session.contexts.splice(0).map((context) => context.close()));
+  });
   afterAll(async () => {
-    await Promise.all(session.contexts.map((context) => context.close()));
     await session.browser?.close();
     await session.host?.close();
   });

@@ -205,6 +205,10 @@ describe('the plant session as a scene', { timeout: 600_000 }, () => {
     await shot(vr, 'scenes-vr-labels-off');
     await pullTriggerAt(vr, [0.15, 1.1, -0.1], (await vr.evaluate(() => window.vitrineVr!.layerPoint('labels', 'visible')))!);
     await drawn(pages.a.page, ['scan', 'labels', 'cell']);
+    // "Exit VR" on the panel: out of the session the page goes on following the room as a page
+    // does (a session left open would draw every frame of it in software through the next test).
+    await pullTriggerAt(vr, [0.15, 1.1, -0.1], (await vr.evaluate(() => window.vitrineVr!.buttonPoint('exit')))!, false);
+    await vr.waitForFunction(() => window.vitrineVr?.state().presenting === false);
   });
 
   it('opens a snapshot as it was, read-only, after the room changed, and restores it into the room', async () => {
