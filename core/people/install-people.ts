@@ -78,6 +78,11 @@ function actAs(request: FastifyRequest, identity: Identity | null, done: () => v
   runAs(identity.name, () => done());
 }
 
+/** Checks `uses` one after another, asking the store of each (the first refusal throws). */
+async function checkEach(people: People, request: FastifyRequest, uses: RoomUse[]): Promise<void> {
+  for (const use of uses) await people.check(use.room, requestIdentity(request), use.want);
+}
+
 export interface PeopleHookOptions {
   defaultRoomId: string;
   userHeader: string;
@@ -111,9 +116,20 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
     identify(request, shown).then((identity) => actAs(request, identity, done), done);
   });
   // Once the body is parsed and before it is checked: a refused request learns nothing of the room's routes.
-  app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.url === ACCESS_PATH) return;
-    for (const use of roomUses(request, options.defaultRoomId)) await people.check(use.room, requestIdentity(request), use.want);
+  // A plain hook: where every room's access is at hand (a lone host's), the request goes on in
+  // the same turn with no promise made for it; a room only a service can say of is asked there.
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.routeOptions.url === ACCESS_PATH) return done();
+    let uses: RoomUse[];
+    let at = 0;
+    try {
+      uses = roomUses(request, options.defaultRoomId);
+      while (at < uses.length && people.checkedNow(uses[at]!.room, requestIdentity(request), uses[at]!.want)) at++;
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (at === uses.length) return done();
+    checkEach(people, request, uses.slice(at)).then(() => done(), done);
   });
 
 }
