@@ -15,7 +15,7 @@ import type { ComputeRequest, OpenedResult } from '../serving/result-source.ts';
 import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { hasSteps } from '../results/volume-axes.ts';
-import { PROVENANCE_HEADER, provenanceHeader, provenanceOf } from '../registry/provenance.ts';
+import { PROVENANCE_HEADER, provenanceHeaderOf } from '../registry/provenance.ts';
 import { DisconnectSignal } from './abort-on-disconnect.ts';
 import { sendDelivery, sendJsonDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
 import { sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
@@ -45,7 +45,7 @@ function open(deps: ComputedReplyDeps, reply: FastifyReply, request: ComputeRequ
 
 /** Says what made the result: `Vitrine-Provenance: <plugin>@<version>; bundle=<12 hex>`. */
 function sayProvenance(reply: FastifyReply, request: ComputeRequest): void {
-  const value = provenanceHeader(provenanceOf(request.entry, request.values));
+  const value = provenanceHeaderOf(request.entry);
   if (value) reply.header(PROVENANCE_HEADER, value);
 }
 
@@ -56,11 +56,16 @@ async function whole(arriving: ArrivingResult): Promise<StoredResult> {
   return arriving.result;
 }
 
-/** The result's id, set as X-Result-Id. */
-async function nameResult(deps: ComputedReplyDeps, reply: FastifyReply, opened: OpenedResult): Promise<string> {
-  const resultId = opened.resultId ? deps.resultIds.knownAs(opened.result, opened.resultId) : await deps.resultIds.of(opened.result);
-  reply.header(RESULT_ID_HEADER, resultId);
-  return resultId;
+/**
+ * The result's id, set as X-Result-Id. A room hit knows it already: then it is answered in the
+ * same turn, with no promise made for it.
+ */
+function nameResult(deps: ComputedReplyDeps, reply: FastifyReply, opened: OpenedResult): string | Promise<string> {
+  const named = (resultId: string) => {
+    reply.header(RESULT_ID_HEADER, resultId);
+    return resultId;
+  };
+  return opened.resultId ? named(deps.resultIds.knownAs(opened.result, opened.resultId)) : deps.resultIds.of(opened.result).then(named);
 }
 
 /**
@@ -88,7 +93,8 @@ export async function sendComputed(
     return sendEnvelopeAsItArrives(reply, envelope, deps.options.envelopeMediaType, arriving);
   }
   if (arriving) await whole(arriving);
-  const resultId = await nameResult(deps, reply, opened);
+  const named = nameResult(deps, reply, opened);
+  const resultId = typeof named === 'string' ? named : await named;
   return sendDelivery(deps, reply, result, delivery, baseName, resultId);
 }
 

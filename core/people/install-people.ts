@@ -107,7 +107,7 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
     // Nothing presented (most requests to an open host): anonymous at once, no promise on the way.
     const { authorization, [header]: proxyUser } = request.headers;
     const ticket = ticketOf(request);
-    if (authorization === undefined && proxyUser === undefined && ticket === undefined) return runAs(ANONYMOUS, () => done());
+    if (authorization === undefined && proxyUser === undefined && ticket === undefined) return runAs(ANONYMOUS, done as () => void);
     // The peer matters only to a proxy's header (and asking the socket for it is a system call).
     const shown: Presented = { peer: proxyUser === undefined ? undefined : request.socket.remoteAddress, authorization, proxyUser, ticket };
     // A token seen before (a user's every request after the first) costs what nothing presented does.
