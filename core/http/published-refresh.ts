@@ -9,6 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { PublishedSpecimens } from '../published/published-specimens.ts';
+import { routeOf } from './route-of.ts';
 
 const PREFIX = '/api/specimens';
 const ID_ROUTE = `${PREFIX}/:id`;
@@ -34,7 +35,7 @@ export function specimenIdOfUrl(url: string): string | null {
  * decoded by the router, when it has one (every hit does); from the URL for any other request.
  */
 function specimenIdOfRequest(request: FastifyRequest): string | null {
-  const route = request.routeOptions.url;
+  const route = routeOf(request).url;
   if (route !== undefined && !route.startsWith(PREFIX)) return null;
   const id = (request.params as { id?: unknown } | undefined)?.id;
   return route?.startsWith(ID_ROUTE) && typeof id === 'string' ? id : specimenIdOfUrl(request.url);

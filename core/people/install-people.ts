@@ -38,20 +38,32 @@ function takesRoomId(part: unknown): boolean {
   return typeof part === 'object' && part !== null && 'room_id' in ((part as SchemaPart)?.properties ?? {});
 }
 
-/** The rooms a request uses, from its path, its schema's `room_id`, or its route's own say. */
-export function roomUses(request: FastifyRequest, defaultRoom: string): RoomUse[] {
-  const own = request.routeOptions.config?.roomAccess;
+type RouteSchema = { querystring?: unknown; body?: unknown };
+
+/** Where a route's schema takes `room_id` (its query first, then its body), worked out once per route. */
+const roomIdParts = new WeakMap<RouteSchema, 'query' | 'body' | null>();
+
+function roomIdPart(schema: RouteSchema): 'query' | 'body' | null {
+  let part = roomIdParts.get(schema);
+  if (part === undefined) roomIdParts.set(schema, (part = takesRoomId(schema.querystring) ? 'query' : takesRoomId(schema.body) ? 'body' : null));
+  return part;
+}
+
+/**
+ * The rooms a request uses, from its path, its schema's `room_id`, or its route's own say
+ * (`route`: the request's route options, which fastify builds anew on each read).
+ */
+export function roomUses(request: FastifyRequest, defaultRoom: string, route: FastifyRequest['routeOptions'] = request.routeOptions): RoomUse[] {
+  const own = route.config?.roomAccess;
   if (own) return own(request, defaultRoom);
   const want: Want = request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
   const params = request.params as Record<string, unknown> | undefined;
   if (typeof params?.room_id === 'string') return [{ room: params.room_id || defaultRoom, want }];
-  const schema = request.routeOptions.schema as { querystring?: unknown; body?: unknown } | undefined;
-  for (const [part, values] of [[schema?.querystring, request.query], [schema?.body, request.body]] as const) {
-    if (!takesRoomId(part)) continue;
-    const given = (values as Record<string, unknown> | null | undefined)?.room_id;
-    return [{ room: typeof given === 'string' && given ? given : defaultRoom, want }];
-  }
-  return [];
+  const schema = route.schema as RouteSchema | undefined;
+  const part = schema ? roomIdPart(schema) : null;
+  if (part === null) return [];
+  const given = (request[part] as Record<string, unknown> | null | undefined)?.room_id;
+  return [{ room: typeof given === 'string' && given ? given : defaultRoom, want }];
 }
 
 function ticketOf(request: FastifyRequest): string | undefined {
@@ -119,11 +131,12 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
   // A plain hook: where every room's access is at hand (a lone host's), the request goes on in
   // the same turn with no promise made for it; a room only a service can say of is asked there.
   app.addHook('preValidation', (request, _reply, done) => {
-    if (request.routeOptions.url === ACCESS_PATH) return done();
+    const route = request.routeOptions;
+    if (route.url === ACCESS_PATH) return done();
     let uses: RoomUse[];
     let at = 0;
     try {
-      uses = roomUses(request, options.defaultRoomId);
+      uses = roomUses(request, options.defaultRoomId, route);
       while (at < uses.length && people.checkedNow(uses[at]!.room, requestIdentity(request), uses[at]!.want)) at++;
     } catch (error) {
       return done(error as Error);
