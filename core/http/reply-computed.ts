@@ -32,16 +32,26 @@ function open(deps: ComputedReplyDeps, reply: FastifyReply, request: ComputeRequ
   const disconnect = new DisconnectSignal(reply.request, reply);
   const limit = new ComputeTimeLimit(deps.options.computeTimeoutSeconds);
   let signal: AbortSignal | undefined;
-  return limit.run(request.entry.name, () =>
-    deps.results.open({
-      ...request,
-      followsArriving,
-      get signal() {
-        return (signal ??= limit.joined(disconnect.signal));
-      },
-    }),
-  );
+  // Each field named rather than spread: a spread into an object with a getter takes V8's slow
+  // path (about 1 µs a hit more); the type holds the list to every field of ComputeRequest.
+  const opening: EveryField<ComputeRequest> = {
+    entry: request.entry,
+    values: request.values,
+    roomId: request.roomId,
+    onProgress: request.onProgress,
+    job: request.job,
+    specimenId: request.specimenId,
+    inputs: request.inputs,
+    followsArriving,
+    get signal() {
+      return (signal ??= limit.joined(disconnect.signal));
+    },
+  };
+  return limit.run(request.entry.name, () => deps.results.open(opening));
 }
+
+/** Every field of `T`, optional ones included (as possibly undefined): a new one must be listed. */
+type EveryField<T> = { [K in keyof Required<T>]: T[K] };
 
 /** Says what made the result: `Vitrine-Provenance: <plugin>@<version>; bundle=<12 hex>`. */
 function sayProvenance(reply: FastifyReply, request: ComputeRequest): void {
