@@ -15,6 +15,7 @@ import { installLoadShedding } from './load-shedding.ts';
 import { INPUT_VALIDATION, toInputError } from './schema-errors.ts';
 import { installWriteTimeout } from './write-timeout.ts';
 import { redactingLogHooks } from './log-redaction.ts';
+import { declareRouteOf } from './route-of.ts';
 import { Redactor, urlSecrets } from '../redact-credentials.ts';
 
 /** The credentials a host knows of, hidden from every answer and log line. */
@@ -35,6 +36,7 @@ export async function createFastify(options: ResolvedHostOptions): Promise<Fasti
     schemaErrorFormatter: toInputError,
     ...serverOptions(options),
   });
+  declareRouteOf(app);
   installErrorHandlers(app, redactor);
   const stopWriteTimeout = installWriteTimeout(app.server, options.writeTimeoutSeconds);
   app.addHook('onClose', async () => stopWriteTimeout());

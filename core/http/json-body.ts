@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
+import { routeOf } from './route-of.ts';
 
 export function parseJson(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void): void {
   if (body.trim() === '') return done(null, undefined);
@@ -31,7 +32,7 @@ export function installJsonBodyParsers(app: FastifyInstance): void {
   });
   // Before validation, so a body schema checks what the handler sees: no body is `{}`.
   app.addHook('preValidation', (request, _reply, done) => {
-    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+    if (request.body === undefined && routeOf(request).schema?.body) request.body = {};
     done();
   });
 }

@@ -15,7 +15,7 @@ import type { ComputeRequest, OpenedResult } from '../serving/result-source.ts';
 import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { hasSteps } from '../results/volume-axes.ts';
-import { PROVENANCE_HEADER, provenanceHeader, provenanceOf } from '../registry/provenance.ts';
+import { PROVENANCE_HEADER, provenanceHeaderOf } from '../registry/provenance.ts';
 import { DisconnectSignal } from './abort-on-disconnect.ts';
 import { sendDelivery, sendJsonDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
 import { sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';
@@ -32,20 +32,30 @@ function open(deps: ComputedReplyDeps, reply: FastifyReply, request: ComputeRequ
   const disconnect = new DisconnectSignal(reply.request, reply);
   const limit = new ComputeTimeLimit(deps.options.computeTimeoutSeconds);
   let signal: AbortSignal | undefined;
-  return limit.run(request.entry.name, () =>
-    deps.results.open({
-      ...request,
-      followsArriving,
-      get signal() {
-        return (signal ??= limit.joined(disconnect.signal));
-      },
-    }),
-  );
+  // Each field named rather than spread: a spread into an object with a getter takes V8's slow
+  // path (about 1 µs a hit more); the type holds the list to every field of ComputeRequest.
+  const opening: EveryField<ComputeRequest> = {
+    entry: request.entry,
+    values: request.values,
+    roomId: request.roomId,
+    onProgress: request.onProgress,
+    job: request.job,
+    specimenId: request.specimenId,
+    inputs: request.inputs,
+    followsArriving,
+    get signal() {
+      return (signal ??= limit.joined(disconnect.signal));
+    },
+  };
+  return limit.run(request.entry.name, () => deps.results.open(opening));
 }
+
+/** Every field of `T`, optional ones included (as possibly undefined): a new one must be listed. */
+type EveryField<T> = { [K in keyof Required<T>]: T[K] };
 
 /** Says what made the result: `Vitrine-Provenance: <plugin>@<version>; bundle=<12 hex>`. */
 function sayProvenance(reply: FastifyReply, request: ComputeRequest): void {
-  const value = provenanceHeader(provenanceOf(request.entry, request.values));
+  const value = provenanceHeaderOf(request.entry);
   if (value) reply.header(PROVENANCE_HEADER, value);
 }
 
@@ -56,11 +66,16 @@ async function whole(arriving: ArrivingResult): Promise<StoredResult> {
   return arriving.result;
 }
 
-/** The result's id, set as X-Result-Id. */
-async function nameResult(deps: ComputedReplyDeps, reply: FastifyReply, opened: OpenedResult): Promise<string> {
-  const resultId = opened.resultId ? deps.resultIds.knownAs(opened.result, opened.resultId) : await deps.resultIds.of(opened.result);
-  reply.header(RESULT_ID_HEADER, resultId);
-  return resultId;
+/**
+ * The result's id, set as X-Result-Id. A room hit knows it already: then it is answered in the
+ * same turn, with no promise made for it.
+ */
+function nameResult(deps: ComputedReplyDeps, reply: FastifyReply, opened: OpenedResult): string | Promise<string> {
+  const named = (resultId: string) => {
+    reply.header(RESULT_ID_HEADER, resultId);
+    return resultId;
+  };
+  return opened.resultId ? named(deps.resultIds.knownAs(opened.result, opened.resultId)) : deps.resultIds.of(opened.result).then(named);
 }
 
 /**
@@ -88,7 +103,8 @@ export async function sendComputed(
     return sendEnvelopeAsItArrives(reply, envelope, deps.options.envelopeMediaType, arriving);
   }
   if (arriving) await whole(arriving);
-  const resultId = await nameResult(deps, reply, opened);
+  const named = nameResult(deps, reply, opened);
+  const resultId = typeof named === 'string' ? named : await named;
   return sendDelivery(deps, reply, result, delivery, baseName, resultId);
 }
 

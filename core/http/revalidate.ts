@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { routeOf } from './route-of.ts';
 
 /** The routes whose GET answers change over time and are revalidated. */
 export const REVALIDATED_ROUTES: ReadonlySet<string> = new Set([
@@ -32,7 +33,7 @@ export function noneMatch(header: string | string[] | undefined, etag: string): 
 export function installRevalidation(app: FastifyInstance): void {
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
-    if (!REVALIDATED_ROUTES.has(request.routeOptions.url ?? '')) return payload;
+    if (!REVALIDATED_ROUTES.has(routeOf(request).url ?? '')) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     // A route that keeps one answer for many readers hashes it once and says so; others are hashed here.
     const set = reply.getHeader('etag');

@@ -12,6 +12,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
 import { requestIdentity } from '../people/request-user.ts';
+import { routeOf } from '../http/route-of.ts';
 
 /** Routes (method and route pattern) that need the admin token. */
 export const ADMIN_ROUTES = new Set([
@@ -51,7 +52,7 @@ export function isAdminPath(url: string): boolean {
 /** Whether a host with an admin token guards this request's route (method and pattern). */
 export function isGuardedRoute(request: FastifyRequest): boolean {
   const method = request.method === 'HEAD' ? 'GET' : request.method;
-  const route = `${method} ${request.routeOptions.url}`;
+  const route = `${method} ${routeOf(request).url}`;
   return ADMIN_ROUTES.has(route) || TOKEN_WRITE_ROUTES.has(route);
 }
 
@@ -76,6 +77,6 @@ export function installAdminGuard(app: FastifyInstance, token: string | null): v
   app.addHook('onRequest', async (request) => {
     if (!isGuardedRoute(request)) return;
     const method = request.method === 'HEAD' ? 'GET' : request.method;
-    check(request, ADMIN_ROUTES.has(`${method} ${request.routeOptions.url}`));
+    check(request, ADMIN_ROUTES.has(`${method} ${routeOf(request).url}`));
   });
 }

@@ -11,6 +11,7 @@ import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'pr
 import type { HostContext } from '../host-context.ts';
 import type { RoomScheduler } from '../invoke/room-scheduler.ts';
 import { RequestDurations, type RouteDurations } from './request-durations.ts';
+import { routeOf } from '../http/route-of.ts';
 
 type Kind = 'envelope' | 'json' | 'file' | 'other';
 const KINDS: readonly Kind[] = ['envelope', 'json', 'file', 'other'];
@@ -83,7 +84,7 @@ export function installMetrics(app: FastifyInstance, ctx: HostContext, scheduler
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const res = reply.raw as TimedResponse;
     res[STARTED] = performance.now();
-    res[ROUTE] = durations.route(request.routeOptions.url ?? 'unmatched');
+    res[ROUTE] = durations.route(routeOf(request).url ?? 'unmatched');
     res.on('close', onClose);
     done();
   });

@@ -11,6 +11,12 @@ export interface AccessStore {
   /** The room's access, or null while it is open. */
   get(roomId: string): Promise<RoomAccess | null>;
   /**
+   * The room's access when it is at hand without waiting (a host's memory, its data folder),
+   * or undefined when only {@link get} can say (a service's): every request that names a room
+   * asks, and a read answered in the same turn makes no promise on its way.
+   */
+  known(roomId: string): RoomAccess | null | undefined;
+  /**
    * Stores `access` if the room's owner is still `expectedOwner` (null: the room is still open);
    * answers the access the room has afterwards and whether this change made it.
    */

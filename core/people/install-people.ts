@@ -38,20 +38,32 @@ function takesRoomId(part: unknown): boolean {
   return typeof part === 'object' && part !== null && 'room_id' in ((part as SchemaPart)?.properties ?? {});
 }
 
-/** The rooms a request uses, from its path, its schema's `room_id`, or its route's own say. */
-export function roomUses(request: FastifyRequest, defaultRoom: string): RoomUse[] {
-  const own = request.routeOptions.config?.roomAccess;
+type RouteSchema = { querystring?: unknown; body?: unknown };
+
+/** Where a route's schema takes `room_id` (its query first, then its body), worked out once per route. */
+const roomIdParts = new WeakMap<RouteSchema, 'query' | 'body' | null>();
+
+function roomIdPart(schema: RouteSchema): 'query' | 'body' | null {
+  let part = roomIdParts.get(schema);
+  if (part === undefined) roomIdParts.set(schema, (part = takesRoomId(schema.querystring) ? 'query' : takesRoomId(schema.body) ? 'body' : null));
+  return part;
+}
+
+/**
+ * The rooms a request uses, from its path, its schema's `room_id`, or its route's own say
+ * (`route`: the request's route options, which fastify builds anew on each read).
+ */
+export function roomUses(request: FastifyRequest, defaultRoom: string, route: FastifyRequest['routeOptions'] = request.routeOptions): RoomUse[] {
+  const own = route.config?.roomAccess;
   if (own) return own(request, defaultRoom);
   const want: Want = request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
   const params = request.params as Record<string, unknown> | undefined;
   if (typeof params?.room_id === 'string') return [{ room: params.room_id || defaultRoom, want }];
-  const schema = request.routeOptions.schema as { querystring?: unknown; body?: unknown } | undefined;
-  for (const [part, values] of [[schema?.querystring, request.query], [schema?.body, request.body]] as const) {
-    if (!takesRoomId(part)) continue;
-    const given = (values as Record<string, unknown> | null | undefined)?.room_id;
-    return [{ room: typeof given === 'string' && given ? given : defaultRoom, want }];
-  }
-  return [];
+  const schema = route.schema as RouteSchema | undefined;
+  const part = schema ? roomIdPart(schema) : null;
+  if (part === null) return [];
+  const given = (request[part] as Record<string, unknown> | null | undefined)?.room_id;
+  return [{ room: typeof given === 'string' && given ? given : defaultRoom, want }];
 }
 
 function ticketOf(request: FastifyRequest): string | undefined {
@@ -78,6 +90,11 @@ function actAs(request: FastifyRequest, identity: Identity | null, done: () => v
   runAs(identity.name, () => done());
 }
 
+/** Checks `uses` one after another, asking the store of each (the first refusal throws). */
+async function checkEach(people: People, request: FastifyRequest, uses: RoomUse[]): Promise<void> {
+  for (const use of uses) await people.check(use.room, requestIdentity(request), use.want);
+}
+
 export interface PeopleHookOptions {
   defaultRoomId: string;
   userHeader: string;
@@ -102,7 +119,7 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
     // Nothing presented (most requests to an open host): anonymous at once, no promise on the way.
     const { authorization, [header]: proxyUser } = request.headers;
     const ticket = ticketOf(request);
-    if (authorization === undefined && proxyUser === undefined && ticket === undefined) return runAs(ANONYMOUS, () => done());
+    if (authorization === undefined && proxyUser === undefined && ticket === undefined) return runAs(ANONYMOUS, done as () => void);
     // The peer matters only to a proxy's header (and asking the socket for it is a system call).
     const shown: Presented = { peer: proxyUser === undefined ? undefined : request.socket.remoteAddress, authorization, proxyUser, ticket };
     // A token seen before (a user's every request after the first) costs what nothing presented does.
@@ -111,9 +128,21 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
     identify(request, shown).then((identity) => actAs(request, identity, done), done);
   });
   // Once the body is parsed and before it is checked: a refused request learns nothing of the room's routes.
-  app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.url === ACCESS_PATH) return;
-    for (const use of roomUses(request, options.defaultRoomId)) await people.check(use.room, requestIdentity(request), use.want);
+  // A plain hook: where every room's access is at hand (a lone host's), the request goes on in
+  // the same turn with no promise made for it; a room only a service can say of is asked there.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const route = request.routeOptions;
+    if (route.url === ACCESS_PATH) return done();
+    let uses: RoomUse[];
+    let at = 0;
+    try {
+      uses = roomUses(request, options.defaultRoomId, route);
+      while (at < uses.length && people.checkedNow(uses[at]!.room, requestIdentity(request), uses[at]!.want)) at++;
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (at === uses.length) return done();
+    checkEach(people, request, uses.slice(at)).then(() => done(), done);
   });
 
 }

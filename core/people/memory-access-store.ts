@@ -11,6 +11,10 @@ export class MemoryAccessStore implements AccessStore {
   #rooms = new Map<string, RoomAccess>();
 
   async get(roomId: string): Promise<RoomAccess | null> {
+    return this.known(roomId);
+  }
+
+  known(roomId: string): RoomAccess | null {
     const access = this.#rooms.get(roomId);
     return access ? copy(access) : null;
   }

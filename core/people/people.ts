@@ -117,6 +117,18 @@ export class People {
     throw error;
   }
 
+  /**
+   * Whether the room's access was at hand to decide on now (false: {@link check} must ask the
+   * store); throws the refusal when `who` may not `want` it.
+   */
+  checkedNow(roomId: string, who: Identity | null, want: Want): boolean {
+    const access = this.stores.access.known(roomId);
+    if (access === undefined) return false;
+    const refusal = accessRefusal(roomId, access, who, want);
+    if (refusal) throw refusal;
+    return true;
+  }
+
   /** Throws the refusal when `who` may not `want` the room. */
   async check(roomId: string, who: Identity | null, want: Want): Promise<RoomAccess | null> {
     const access = await this.stores.access.get(roomId);

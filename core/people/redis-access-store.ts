@@ -31,6 +31,11 @@ export class RedisAccessStore implements AccessStore {
     return parse(await orUnavailable(this.#redis.get(KEYS.roomAccess(roomId))));
   }
 
+  /** Another host may have changed it a moment ago: only Redis can say. */
+  known(): undefined {
+    return undefined;
+  }
+
   async set(roomId: string, access: RoomAccess, expectedOwner: string | null) {
     const [changed, json] = (await orUnavailable(
       this.#redis.eval(SET, 1, KEYS.roomAccess(roomId), expectedOwner ?? '', JSON.stringify(access)),

@@ -38,6 +38,15 @@ export function provenanceOf(entry: FunctionEntry, values: Record<string, unknow
   };
 }
 
+const headers = new WeakMap<FunctionEntry, string | null>();
+
+/** The header's value for what `entry` computes (made once per function entry: every hit says it). */
+export function provenanceHeaderOf(entry: FunctionEntry): string | null {
+  let value = headers.get(entry);
+  if (value === undefined) headers.set(entry, (value = provenanceHeader(provenanceOf(entry, {}))));
+  return value;
+}
+
 /** The header's value, or null for a function that came from no plugin. */
 export function provenanceHeader(provenance: Pick<Provenance, 'plugin' | 'version' | 'bundle'>): string | null {
   if (!provenance.plugin || !provenance.bundle) return null;

@@ -50,6 +50,27 @@ function peopleStoreCases(label: string, make: () => Homes): void {
       expect(done[0]!.access).toEqual(done[1]!.access);
     });
 
+    it('says at once only what get says: open, closed, then changed, on either store', async () => {
+      const { access: [one, other] } = make();
+      const r = `known-${randomUUID()}`;
+      // A store that cannot say at once (a service's) answers undefined; one that can agrees with get.
+      const same = async (store: AccessStore) => {
+        const now = store.known(r);
+        if (now !== undefined) expect(now).toEqual(await store.get(r));
+      };
+      await same(one);
+      await same(other);
+      await one.set(r, closedBy('ada'), null);
+      await same(one);
+      await same(other);
+      await other.set(r, closedBy('bob', { viewers: ['cy'] }), 'ada');
+      await same(one);
+      await same(other);
+      expect(await one.set(r, closedBy('dan'), 'ada')).toEqual({ access: closedBy('bob', { viewers: ['cy'] }), changed: false });
+      await same(one);
+      expect(one.known(r) ?? (await one.get(r))).toEqual(closedBy('bob', { viewers: ['cy'] }));
+    });
+
     it('spends a ticket once, wherever it is taken', async () => {
       const { tickets: [one, other] } = make();
       const ticket = await one.issue({ name: 'ada', admin: false });
