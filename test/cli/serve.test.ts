@@ -75,18 +75,17 @@ describe('vitrine serve', () => {
 
   it('started without the allocator setting, relaunches itself with it: signals pass through, and it ends with its launcher', async () => {
     const args = ['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', await makeSpecimensDir(), '--no-viewer'];
-    const polite = await spawnHost(args, { env: { MALLOC_MMAP_THRESHOLD_: undefined } });
-    hosts.push(polite);
-    const pid = await hostPid(polite.url);
-    expect(pid).not.toBe(polite.child.pid);
+    // Two launchers at once: the first is stopped politely, the second killed, and neither needs the other.
+    const [polite, killed] = await Promise.all([0, 1].map(() => spawnHost(args, { env: { MALLOC_MMAP_THRESHOLD_: undefined } })));
+    hosts.push(polite!, killed!);
+    const pid = await hostPid(polite!.url);
+    expect(pid).not.toBe(polite!.child.pid);
     expect(readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0')).toContain('MALLOC_MMAP_THRESHOLD_=65536');
-    expect(await polite.stop('SIGTERM')).toBe(0);
+    expect(await polite!.stop('SIGTERM')).toBe(0);
     expect(existsSync(`/proc/${pid}`)).toBe(false);
 
-    const killed = await spawnHost(args, { env: { MALLOC_MMAP_THRESHOLD_: undefined } });
-    hosts.push(killed);
-    const orphan = await hostPid(killed.url);
-    await killed.stop('SIGKILL');
+    const orphan = await hostPid(killed!.url);
+    await killed!.stop('SIGKILL');
     await eventually(async () => (existsSync(`/proc/${orphan}`) ? undefined : true), 'the relaunched host to end');
   });
 
@@ -108,8 +107,11 @@ describe('vitrine serve', () => {
   });
 
   it('refuses bad options with a readable message', async () => {
-    await expect(spawnHost(['--port', 'abc'])).rejects.toThrow(/--port must be/);
-    await expect(spawnHost(['--bogus'])).rejects.toThrow(/bogus/);
-    await expect(spawnHost(['--cors-origin', 'https://ok.example,viewer.example/app'])).rejects.toThrow(/--cors-origin takes .*viewer\.example\/app/);
+    // Each refusal is its own process, so they run side by side.
+    await Promise.all([
+      expect(spawnHost(['--port', 'abc'])).rejects.toThrow(/--port must be/),
+      expect(spawnHost(['--bogus'])).rejects.toThrow(/bogus/),
+      expect(spawnHost(['--cors-origin', 'https://ok.example,viewer.example/app'])).rejects.toThrow(/--cors-origin takes .*viewer\.example\/app/),
+    ]);
   });
 });
