@@ -1,10 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ALLOCATOR_ENV } from '../../core/cli/allocator-env.ts';
 import { CLI } from '../helpers/cli-path.ts';
 import { spawnFixtureHost } from '../helpers/fixture-host.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
@@ -85,29 +86,28 @@ describe('vitrine serve --https-port', () => {
   });
 
   it('refuses certificate options that cannot work, with a readable message', async () => {
+    // With the allocator setting given, as spawnHost gives it, each refusal is one process, not a launcher and its relaunch.
     const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-      spawnSync(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', 'none', ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
-    const lone = run(['--https-port', '0', '--tls-cert', '/nonexistent/cert.pem']);
+      new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        const childEnv = { ...process.env, ...ALLOCATOR_ENV, ...env };
+        const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', 'none', ...args], { env: childEnv });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+        child.on('close', (status) => resolve({ status, stderr }));
+      });
+    // Each refusal is a process of its own, so they run side by side.
+    const [lone, stray, badPort, unreadable] = await Promise.all([
+      run(['--https-port', '0', '--tls-cert', '/nonexistent/cert.pem']),
+      run(['--tls-dir', '/tmp']),
+      run([], { VITRINE_HTTPS_PORT: 'x' }),
+      run(['--https-port', '0', '--tls-cert', '/nonexistent/cert.pem', '--tls-key', '/nonexistent/key.pem', '--plugins', 'none', '--specimens', 'none']),
+    ]);
     expect(lone.status).toBe(2);
     expect(lone.stderr).toContain('--tls-cert and --tls-key go together');
-    const stray = run(['--tls-dir', '/tmp']);
     expect(stray.status).toBe(2);
     expect(stray.stderr).toContain('--tls-dir needs --https-port');
-    const badPort = run([], { VITRINE_HTTPS_PORT: 'x' });
     expect(badPort.status).toBe(2);
     expect(badPort.stderr).toContain('--https-port must be a non-negative integer');
-    const unreadable = run([
-      '--https-port',
-      '0',
-      '--tls-cert',
-      '/nonexistent/cert.pem',
-      '--tls-key',
-      '/nonexistent/key.pem',
-      '--plugins',
-      'none',
-      '--specimens',
-      'none',
-    ]);
     expect(unreadable.status).toBe(1);
     expect(unreadable.stderr).toContain('cannot read the TLS certificate /nonexistent/cert.pem');
   });
