@@ -17,7 +17,8 @@ const ADMIN = ['/api/processing/cache/stats', '/api/specimens/reload', '/metrics
 
 describe('a lab host', () => {
   it('makes an admin token, prints it once, and guards the admin routes with it', async () => {
-    const { host, base } = await spawnLabHost();
+    // The second host, started beside the first, is only compared with it at the end.
+    const [{ host, base }, other] = await Promise.all([spawnLabHost(), spawnLabHost()]);
     const lines = host.stdout().split('\n').filter((line) => line.startsWith('admin token: '));
     expect(lines).toHaveLength(1);
     const token = lines[0]!.slice('admin token: '.length);
@@ -50,32 +51,32 @@ describe('a lab host', () => {
     expect((await mark({ authorization: `Bearer ${token}` })).status).toBe(201);
     expect((await fetch(`${base}/api/rooms/lab/annotations`)).status).toBe(200);
     // A second host makes a token of its own.
-    const other = await spawnLabHost();
     expect(other.host.stdout()).toMatch(/admin token: \S+/);
     expect(other.host.stdout()).not.toContain(token);
     await Promise.all([host.stop(), other.host.stop()]);
   });
 
   it('answers only the machine\'s own names and addresses (DNS rebinding), or any with *', async () => {
-    const { host, base } = await spawnLabHost();
+    const [{ host, base }, open] = await Promise.all([spawnLabHost(), spawnLabHost(['--allowed-hosts', '*'])]);
     expect((await requestWithHost(`${base}/api/specimens/`, `${hostname()}:${host.port}`)).status).toBe(200);
     expect((await requestWithHost(`${base}/api/specimens/`, `localhost:${host.port}`)).status).toBe(200);
     const rebound = await requestWithHost(`${base}/api/specimens/`, `rebind.evil.example:${host.port}`);
     expect(rebound.status).toBe(403);
     expect(JSON.parse(rebound.body)).toMatchObject({ code: 'SPC_ERR_HOST_NOT_ALLOWED' });
-    const open = await spawnLabHost(['--allowed-hosts', '*']);
     expect((await requestWithHost(`${open.base}/api/specimens/`, 'rebind.evil.example')).status).toBe(200);
     await Promise.all([host.stop(), open.host.stop()]);
   });
 
   it('keeps the admin routes open with --admin-token none, saying so; uses a given token without printing it', async () => {
-    const open = await spawnLabHost(['--admin-token', 'none']);
+    const [open, named] = await Promise.all([
+      spawnLabHost(['--admin-token', 'none']),
+      spawnHost(['--host', '0.0.0.0', '--port', '0', '--plugins', 'none', '--specimens', 'none', '--no-viewer', '--pool-size', '1'], {
+        env: { VITRINE_ADMIN_TOKEN: 'lab-secret' },
+      }),
+    ]);
     expect(open.host.stdout()).not.toContain('admin token:');
     await open.host.waitForLog('--admin-token none');
     expect((await fetch(`${open.base}/api/processing/cache/stats`)).status).toBe(200);
-    const named = await spawnHost(['--host', '0.0.0.0', '--port', '0', '--plugins', 'none', '--specimens', 'none', '--no-viewer', '--pool-size', '1'], {
-      env: { VITRINE_ADMIN_TOKEN: 'lab-secret' },
-    });
     expect(named.stdout()).not.toContain('admin token:');
     const base = `http://127.0.0.1:${named.port}`;
     expect((await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer lab-secret' } })).status).toBe(200);
