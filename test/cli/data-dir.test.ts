@@ -53,7 +53,8 @@ describe('choosing the data folder', () => {
   });
 });
 
-describe('a host and its data folder', () => {
+// Each test starts hosts of its own on folders of its own, so they run side by side.
+describe.concurrent('a host and its data folder', () => {
   it('makes the default folder under HOME on first start and prints it', async () => {
     const home = mkdtempSync(path.join(tmpdir(), 'vitrine-home-'));
     const env = { HOME: home, XDG_DATA_HOME: undefined, VITRINE_DATA_DIR: undefined };
