@@ -8,7 +8,6 @@
  * running jobs end as errors, pools stop, sockets close.
  */
 import type { FastifyInstance } from 'fastify';
-import { createApp } from '../app.ts';
 import { isLoopbackAddress } from '../http/allowed-hosts.ts';
 import { listen } from '../server.ts';
 import type { HttpsListener } from '../tls/https-listener.ts';
@@ -35,6 +34,9 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   }
   let app: FastifyInstance;
   try {
+    // The host's modules load only once the options are good: a refused option (or --help) then
+    // answers without paying for them (about 0.6 s of CPU).
+    const { createApp } = await import('../app.ts');
     app = await createApp(parsed.host_options);
   } catch (error) {
     process.stderr.write(`vitrine serve: ${(error as Error).message}\n`);
