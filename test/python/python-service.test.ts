@@ -13,7 +13,8 @@ import { ended, getData, invoke, room, startJob, startService } from '../scale/s
 
 afterAll(() => killAllHosts());
 
-describe('Python plugins in a service', () => {
+// The Redis service and the relay are separate, each with its own processes: the two run side by side.
+describe.concurrent('Python plugins in a service', () => {
   it('run on a vitrine worker of a Redis service, results and progress seen from a front end', async () => {
     const service = await startService();
     const plugins = await pythonPluginsDir();
