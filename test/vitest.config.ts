@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import HeavyFirstSequencer from './helpers/heavy-first-sequencer.ts';
 
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
@@ -20,7 +19,5 @@ export default defineConfig({
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
     setupFiles: ['test/helpers/file-end-setup.ts'],
-    // Files that start processes and browsers first, short ones last (helpers/heavy-first-sequencer.ts).
-    sequence: { sequencer: HeavyFirstSequencer },
   },
 });
