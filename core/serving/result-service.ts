@@ -9,19 +9,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RoomCache } from '../cache/room-cache.ts';
 import type { CacheStats } from '../wire/wire-types.ts';
-import {
-  computeResult,
-  keyOf,
-  logCacheAccess,
-  roomFailedOf,
-  roomStateOf,
-  type CacheAccess,
-  type ComputeRequest,
-  type OpenedResult,
-  type ResultFigures,
-  type ResultSource,
-  type RoomEventSink,
-} from './result-source.ts';
+import { computeResult, keyOf, logCacheAccess, roomFailedOf, roomStateOf } from './result-source.ts';
+import type { CacheAccess, ComputeRequest, OpenedResult, ResultFigures, ResultSource, RoomEventSink } from './result-source.ts';
+import { RoomAsks } from './room-asks.ts';
 import type { RoomState } from '../cache/room-state.ts';
 import { createHostError } from '../errors.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
@@ -48,6 +38,7 @@ export class ResultService implements ResultSource {
   #invokers: InvokerSet;
   #log: FastifyBaseLogger;
   #flights = new Map<string, Flight>();
+  #asks = new RoomAsks();
   #publish: RoomEventSink;
   #idOf: (result: StoredResult) => Promise<string | undefined>;
   #recall: ((roomId: string, key: string) => Promise<StoredResult | null>) | null = null;
@@ -158,7 +149,10 @@ export class ResultService implements ResultSource {
     const key = keyOf(entry, values);
     // Without a recall nothing is awaited before the flight starts: a request cancelled at once finds it.
     const cached = this.#hit(roomId, entry, values, key) ?? (this.#recall ? await this.#recalled(request, key) : undefined);
-    if (cached) return cached;
+    if (cached) {
+      this.#asks.hit(roomId);
+      return cached;
+    }
     const flightKey = `${roomId}\u0000${key}`;
     let flight = this.#flights.get(flightKey);
     // A flight every waiter left is cancelled, though it may not have ended yet: its result will
@@ -193,6 +187,7 @@ export class ResultService implements ResultSource {
     const invoker = this.#invokers.get(entry.source.kind);
     if (!invoker) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', entry.name);
     const controller = new AbortController();
+    const asked = this.#asks.started(roomId);
     let onArriving: (arriving: ArrivingResult) => void = () => {};
     const flight: Flight = {
       promise: Promise.resolve(null as never),
@@ -217,12 +212,16 @@ export class ResultService implements ResultSource {
         // The entry carries its result id, so `state` and `result` events can name it, and its
         // blob id: the entry's bytes in their default form are the blob named by the result id.
         const resultId = await this.#idOf(result);
+        // Something asked after it in its room (room-asks.ts): its waiters get it, the room keeps
+        // the newer. A job's result is always the room's: it stays there for a later request.
+        if (!job && !this.#asks.isLatest(roomId, asked)) return result;
         const state: RoomState = resultId ? { ...roomStateOf(request), result_id: resultId, blob_id: resultId } : roomStateOf(request);
         this.#cache.set(roomId, key, entry.name, Object.keys(values), result, state);
         this.#publish(roomId, { event: 'result', data: state });
         return result;
       })
       .finally(() => {
+        this.#asks.ended(roomId);
         // A newer flight of the same values may have taken the slot after this one was left.
         if (this.#flights.get(flightKey) === flight) this.#flights.delete(flightKey);
       });
