@@ -42,6 +42,7 @@ function open(deps: ComputedReplyDeps, reply: FastifyReply, request: ComputeRequ
     job: request.job,
     specimenId: request.specimenId,
     inputs: request.inputs,
+    asInput: request.asInput,
     followsArriving,
     get signal() {
       return (signal ??= limit.joined(disconnect.signal));

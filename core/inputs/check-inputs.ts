@@ -144,6 +144,7 @@ async function checkSpecimen(deps: InputDeps, label: string, type: InputKind, va
         ...(nested.inputs ? { inputs: nested.inputs } : {}),
         roomId: run.roomId,
         specimenId: id,
+        asInput: true as const,
         signal: run.signal,
         ...(run.onProgress ? { onProgress: run.onProgress } : {}),
       };

@@ -25,6 +25,8 @@ export interface InputComputation {
   specimenId: string;
   signal: AbortSignal;
   onProgress?: (update: ProgressUpdate) => void;
+  /** Always true: an input is not what the room was asked for. */
+  asInput: true;
 }
 
 export interface InputDeps {

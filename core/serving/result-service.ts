@@ -150,7 +150,7 @@ export class ResultService implements ResultSource {
     // Without a recall nothing is awaited before the flight starts: a request cancelled at once finds it.
     const cached = this.#hit(roomId, entry, values, key) ?? (this.#recall ? await this.#recalled(request, key) : undefined);
     if (cached) {
-      this.#asks.hit(roomId);
+      if (!request.asInput) this.#asks.hit(roomId);
       return cached;
     }
     const flightKey = `${roomId}\u0000${key}`;
@@ -187,7 +187,8 @@ export class ResultService implements ResultSource {
     const invoker = this.#invokers.get(entry.source.kind);
     if (!invoker) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', entry.name);
     const controller = new AbortController();
-    const asked = this.#asks.started(roomId);
+    // An input's computation neither counts as asked nor waits its turn: the room was asked for what takes it.
+    const asked = request.asInput ? null : this.#asks.started(roomId);
     let onArriving: (arriving: ArrivingResult) => void = () => {};
     const flight: Flight = {
       promise: Promise.resolve(null as never),
@@ -214,14 +215,14 @@ export class ResultService implements ResultSource {
         const resultId = await this.#idOf(result);
         // Something asked after it in its room (room-asks.ts): its waiters get it, the room keeps
         // the newer. A job's result is always the room's: it stays there for a later request.
-        if (!job && !this.#asks.isLatest(roomId, asked)) return result;
+        if (asked !== null && !job && !this.#asks.isLatest(roomId, asked)) return result;
         const state: RoomState = resultId ? { ...roomStateOf(request), result_id: resultId, blob_id: resultId } : roomStateOf(request);
         this.#cache.set(roomId, key, entry.name, Object.keys(values), result, state);
         this.#publish(roomId, { event: 'result', data: state });
         return result;
       })
       .finally(() => {
-        this.#asks.ended(roomId);
+        if (asked !== null) this.#asks.ended(roomId);
         // A newer flight of the same values may have taken the slot after this one was left.
         if (this.#flights.get(flightKey) === flight) this.#flights.delete(flightKey);
       });

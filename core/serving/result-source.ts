@@ -118,6 +118,8 @@ export interface ComputeRequest {
   followsArriving?: boolean;
   /** The specimen asked for, if any (room events name it). */
   specimenId?: string | null;
+  /** Computed as another computation's input: not something the room was asked for (room-asks.ts). */
+  asInput?: boolean;
   /**
    * Loaders of the input parameters in `values` (core/inputs/): run just before the function,
    * in the same room, and only on a miss (`values` already covers each input's own key).

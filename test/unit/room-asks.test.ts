@@ -100,6 +100,17 @@ describe('the latest thing asked of a room', () => {
     expect(await shown('other')).toBe(9);
   });
 
+  it('does not count an input computed for a computation of the room as asked after it', async () => {
+    const { invoker, results, shown } = setUp();
+    const outer = results.compute({ entry, values: { n: 2 }, roomId: 'r' });
+    const input = results.compute({ entry, values: { n: 1 }, roomId: 'r', asInput: true });
+    await invoker.end(1);
+    await input;
+    await invoker.end(2);
+    await outer;
+    expect(await shown('r')).toBe(2);
+  });
+
   it("writes a job's result even when something was asked after it", async () => {
     const { invoker, results, shown } = setUp();
     const job = results.compute({ entry, values: { n: 3 }, roomId: 'r', job: { id: 'j1' } as never });
