@@ -15,7 +15,7 @@ import { installLoadShedding } from './load-shedding.ts';
 import { INPUT_VALIDATION, toInputError } from './schema-errors.ts';
 import { installWriteTimeout } from './write-timeout.ts';
 import { redactingLogHooks } from './log-redaction.ts';
-import { declareRouteOf } from './route-of.ts';
+import { declareRouteOf } from '../route-of.ts';
 import { Redactor, urlSecrets } from '../redact-credentials.ts';
 
 /** The credentials a host knows of, hidden from every answer and log line. */

@@ -11,7 +11,7 @@ import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'pr
 import type { HostContext } from '../host-context.ts';
 import type { RoomScheduler } from '../invoke/room-scheduler.ts';
 import { RequestDurations, type RouteDurations } from './request-durations.ts';
-import { routeOf } from '../http/route-of.ts';
+import { routeOf } from '../route-of.ts';
 
 type Kind = 'envelope' | 'json' | 'file' | 'other';
 const KINDS: readonly Kind[] = ['envelope', 'json', 'file', 'other'];

@@ -13,6 +13,7 @@ import { createHostError, isHostError } from '../errors.ts';
 import type { People, Presented } from './people.ts';
 import type { Want } from './room-access.ts';
 import { runAs } from '../events/acting-user.ts';
+import { routeOf } from '../route-of.ts';
 import { ANONYMOUS, declareRequestIdentity, requestIdentity, setRequestIdentity } from './request-user.ts';
 import type { Identity } from './users.ts';
 import { ACCESS_PATH } from './routes-people.ts';
@@ -49,11 +50,9 @@ function roomIdPart(schema: RouteSchema): 'query' | 'body' | null {
   return part;
 }
 
-/**
- * The rooms a request uses, from its path, its schema's `room_id`, or its route's own say
- * (`route`: the request's route options, which fastify builds anew on each read).
- */
-export function roomUses(request: FastifyRequest, defaultRoom: string, route: FastifyRequest['routeOptions'] = request.routeOptions): RoomUse[] {
+/** The rooms a request uses, from its path, its schema's `room_id`, or its route's own say. */
+export function roomUses(request: FastifyRequest, defaultRoom: string): RoomUse[] {
+  const route = routeOf(request);
   const own = route.config?.roomAccess;
   if (own) return own(request, defaultRoom);
   const want: Want = request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
@@ -131,12 +130,11 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
   // A plain hook: where every room's access is at hand (a lone host's), the request goes on in
   // the same turn with no promise made for it; a room only a service can say of is asked there.
   app.addHook('preValidation', (request, _reply, done) => {
-    const route = request.routeOptions;
-    if (route.url === ACCESS_PATH) return done();
+    if (routeOf(request).url === ACCESS_PATH) return done();
     let uses: RoomUse[];
     let at = 0;
     try {
-      uses = roomUses(request, options.defaultRoomId, route);
+      uses = roomUses(request, options.defaultRoomId);
       while (at < uses.length && people.checkedNow(uses[at]!.room, requestIdentity(request), uses[at]!.want)) at++;
     } catch (error) {
       return done(error as Error);

@@ -9,7 +9,17 @@
 
 /** Low to high. Rooms of one layer are independent of each other. */
 export const LAYERS: readonly (readonly string[])[] = [
-  ['errors.ts', 'redact-credentials.ts', 's3-url.ts', 'package-layout.ts', 'plugin-options.ts', 'keeping-options.ts', 'memory/', 'people-options.ts'],
+  [
+    'errors.ts',
+    'redact-credentials.ts',
+    's3-url.ts',
+    'package-layout.ts',
+    'plugin-options.ts',
+    'keeping-options.ts',
+    'memory/',
+    'people-options.ts',
+    'route-of.ts',
+  ],
   // What a plugin writes and returns: the SDK's types.
   ['sdk/', 'work-gate.ts'],
   // The binary envelope; the wire shapes and colour maps the host and every client share.

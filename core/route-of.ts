@@ -2,9 +2,10 @@
  * @module route-of
  * A request's route options, read once. Fastify builds a new `routeOptions` object (a dozen
  * fields and a look at the router's constraints) each time it is read, and several hooks of
- * every request read it: the metrics, the people check, the revalidation, the published
- * refresh, the JSON body. The first read is kept on the request, in a slot the root instance
- * declares so every request keeps one shape.
+ * every request read it: the metrics, the admin guard, the people check, the revalidation, the
+ * published refresh, the JSON body. The first read is kept on the request, in a slot the root
+ * instance declares so every request keeps one shape. It sits low, beside the error catalog, so
+ * that every layer's hooks (the people check's among them) share the one read.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
