@@ -47,9 +47,4 @@ export class RoomAsks {
     const room = this.#rooms.get(roomId);
     if (room && --room.running === 0) this.#rooms.delete(roomId);
   }
-
-  /** Rooms with a computation under way (a figure for tests). */
-  get size(): number {
-    return this.#rooms.size;
-  }
 }

@@ -16,7 +16,8 @@ export interface GltfModules {
   meshopt: Meshopt;
 }
 
-function once<T>(load: () => Promise<T>): () => Promise<T> {
+/** `load` run by the first call and shared by the later ones; a failed load is run again by the next call. */
+export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
   let loading: Promise<T> | null = null;
   return () => {
     loading ??= load().catch((error: unknown) => {
@@ -28,10 +29,10 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 /** meshoptimizer (its WebAssembly instantiated by the caller's `.ready` of the part it uses). */
-export const meshoptModule = once(() => import('meshoptimizer'));
+export const meshoptModule = loadOnce(() => import('meshoptimizer'));
 
 /** glTF-Transform's core and extensions, with meshoptimizer. */
-export const gltfModules = once(async (): Promise<GltfModules> => {
+export const gltfModules = loadOnce(async (): Promise<GltfModules> => {
   const [core, extensions, meshopt] = await Promise.all([import('@gltf-transform/core'), import('@gltf-transform/extensions'), meshoptModule()]);
   return { core, extensions, meshopt };
 });

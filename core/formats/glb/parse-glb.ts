@@ -9,21 +9,19 @@ import type { NodeIO, Node as GltfNode, Primitive } from '@gltf-transform/core';
 import type { TaggedResult } from '../../sdk/result-types.ts';
 import { expectFinite, fail } from '../format-error.ts';
 import { toSharedFloat32, toSharedUint32 } from '../shared-arrays.ts';
-import { gltfModules } from './gltf-modules.ts';
+import { gltfModules, loadOnce } from './gltf-modules.ts';
 
 const GLB_MAGIC = 0x46546c67; // "glTF"
 const TRIANGLES = 4;
 
-let io: Promise<NodeIO> | null = null;
-
-function reader(): Promise<NodeIO> {
-  io ??= gltfModules().then(async ({ core: { NodeIO }, extensions: { EXTMeshoptCompression, KHRMeshQuantization }, meshopt: { MeshoptDecoder } }) => {
-    await MeshoptDecoder.ready;
-    return new NodeIO().registerExtensions([EXTMeshoptCompression, KHRMeshQuantization]).registerDependencies({ 'meshopt.decoder': MeshoptDecoder });
-  });
-  io.catch(() => (io = null));
-  return io;
-}
+/** A reader with meshopt decoding, made once per thread. */
+const reader = loadOnce(async (): Promise<NodeIO> => {
+  const { core, extensions, meshopt } = await gltfModules();
+  await meshopt.MeshoptDecoder.ready;
+  return new core.NodeIO()
+    .registerExtensions([extensions.EXTMeshoptCompression, extensions.KHRMeshQuantization])
+    .registerDependencies({ 'meshopt.decoder': meshopt.MeshoptDecoder });
+});
 
 function addPrimitive(node: GltfNode, primitive: Primitive, positions: number[], indices: number[]): void {
   if (primitive.getMode() !== TRIANGLES) return;
