@@ -5,7 +5,7 @@
  * an ES module (relative `.ts` imports become `.js`, packages stay imports), then bundles the
  * web viewer and the browser build of the client, copies the VR controller models
  * (core/assets/xr-profiles.ts) and the Python files beside the modules that run them
- * (compile-paths.ts); `tsc` adds the `.d.ts` files of the public
+ * (compile-paths.ts); `tsc` (tsc-path.mjs picks which) adds the `.d.ts` files of the public
  * entry points (the SDK ones are also what `vitrine build` reads plugin types against).
  * Nothing is done when no input changed since the last compile (input-stamp.mjs): the stamp
  * of core/, build/ and the package files is written into build/dist once it is complete.
@@ -20,6 +20,7 @@ import { browserBuildOptions } from '../../../core/assets/browser-bundles.ts';
 import { installedProfilesDir, XR_PROFILE_IDS } from '../../../core/assets/xr-profiles.ts';
 import { ASSETS_DIR, DIST_DIR, pythonFiles, REPO_ROOT, sourceFiles } from './compile-paths.ts';
 import { COMPILE_STAMP, compileInputs, isCurrent, stampOf, writeStamp } from './input-stamp.mjs';
+import { tscPath } from '../setup/tsc-path.mjs';
 
 /** Keeps every import an import: relative `.ts` specifiers point at the compiled `.js`. */
 const keepImports: Plugin = {
@@ -70,8 +71,8 @@ function python(): void {
 const TS_SPECIFIER = /((?:from|import)\s*\(?\s*['"]\.{1,2}\/[^'"]*)\.ts(['"])/g;
 
 function declarations(): void {
-  const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  execFileSync(process.execPath, [tsc, '-p', path.join(REPO_ROOT, 'build/tools/compile/tsconfig.types.json')], { cwd: REPO_ROOT, stdio: 'inherit' });
+  const project = path.join(REPO_ROOT, 'build/tools/compile/tsconfig.types.json');
+  execFileSync(process.execPath, [tscPath(REPO_ROOT), '-p', project], { cwd: REPO_ROOT, stdio: 'inherit' });
   for (const entry of readdirSync(DIST_DIR, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
     const file = path.join(entry.parentPath, entry.name);

@@ -1,29 +1,46 @@
 /**
  * The checks `npm test` runs before its tests, at once rather than one after another: the type
- * check, the lint and the package's compile are each one process bound to one core, and the
- * suite runs on two. Each one's output is printed whole when it ends (never interleaved); the
- * first failure is the exit code, after every check has ended.
+ * check, the TypeScript lint, the import-cycle check, the Python gate, the package's compile and
+ * the example plugins' build (then its `--check`) are each a process of their own, most bound to
+ * one core, and the suite runs on two: side by side they end when the longest does, not when
+ * the sum would. Each one's output is printed whole when it ends (never interleaved); the first
+ * failure is the exit code, after every check has ended.
  */
 import { spawn } from 'node:child_process';
 
-const CHECKS = ['typecheck', 'lint', 'compile'];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const vitrine = (...args) => [process.execPath, ['core/cli/vitrine.mjs', ...args]];
+const script = (name) => [npm, ['run', '--silent', name]];
 
-function run(script) {
+/** Each check: its name, and the commands it runs in turn (a later one only if the earlier passed). */
+const CHECKS = [
+  ['lint:ts', [script('lint:ts')]],
+  ['typecheck', [script('typecheck')]],
+  ['compile', [script('compile')]],
+  ['cycles', [script('cycles')]],
+  ['lint:python', [script('lint:python')]],
+  ['vitrine build, then --check', [vitrine('build'), vitrine('build', '--check')]],
+];
+
+function runOne([command, args], out) {
   return new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(npm, ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const out = [];
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (chunk) => out.push(chunk));
     child.stderr.on('data', (chunk) => out.push(chunk));
     child.on('error', (error) => out.push(Buffer.from(`${error.message}\n`)));
-    child.on('close', (code) => {
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      process.stdout.write(`\n> npm run ${script} (${code === 0 ? 'passed' : `failed, exit ${code}`}, ${seconds} s)\n`);
-      process.stdout.write(Buffer.concat(out));
-      resolve(code ?? 1);
-    });
+    child.on('close', (code) => resolve(code ?? 1));
   });
+}
+
+async function run([name, commands]) {
+  const started = Date.now();
+  const out = [];
+  let code = 0;
+  for (const command of commands) if ((code = await runOne(command, out)) !== 0) break;
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  process.stdout.write(`\n> ${name} (${code === 0 ? 'passed' : `failed, exit ${code}`}, ${seconds} s)\n`);
+  process.stdout.write(Buffer.concat(out));
+  return code;
 }
 
 const codes = await Promise.all(CHECKS.map(run));
