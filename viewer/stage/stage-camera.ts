@@ -23,10 +23,17 @@ export class StageCamera {
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.enableDamping = true;
     this.controls.addEventListener('change', changed);
+    // A drag or wheel turn starting asks for frames too: damping moves the camera in them.
+    this.controls.addEventListener('start', changed);
     this.#rest = new CameraRest(this.controls, canvas);
     // Damping never quite ends: it moves the camera less and less without telling. At rest the
     // rest of it is spent at once, so the pose a link or a room gets is the one left on screen.
     this.#rest.onRest(() => this.stopGlide());
+  }
+
+  /** The user holds the camera or it still glides: frames must go on for damping to move it. */
+  get moving(): boolean {
+    return this.#rest.moving;
   }
 
   /** Applies damping (a 'change' while the camera still moves); once a frame, outside VR. */
