@@ -7,7 +7,6 @@
  * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
-export { parseImport } from '../annotations/parse-import.ts';
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -26,22 +25,35 @@ import type {
   WorkerPortMessage,
 } from './protocol.ts';
 import type { LabelIndexTask, LoadStaticTask, PackFileTask, PackTask, ShapeTask, SurfaceTask } from '../delivery/delivery-tasks.ts';
-import { buildLabelIndex, type LabelIndex } from '../labels/label-index.ts';
-import { segmentMesh } from '../labels/segment-mesh.ts';
-import { loadStaticFile, type LoadedStaticFile } from '../delivery/load-static-file.ts';
-import { DecodedSizeError } from '../formats/decoded-size.ts';
-import { FormatError } from '../formats/format-error.ts';
-import { parseCheckedFile } from '../results/parse-checked-file.ts';
-import { packFile, packResult, type PackedBytes } from '../delivery/pack-delivery.ts';
-import { shapeResult } from '../delivery/shape-result.ts';
-import { buildStepPyramid } from '../pyramid/step-pyramid.ts';
+import type { LabelIndex } from '../labels/label-index.ts';
+import type { LoadedStaticFile } from '../delivery/load-static-file.ts';
+import type { PackedBytes } from '../delivery/pack-delivery.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import type { ImportOutcome, ParseImportTask } from '../annotations/parse-import.ts';
 import { PressureCollector } from '../memory/pressure-gc.ts';
 import { callPluginFunction, type ReportedProgress } from '../results/call-plugin-function.ts';
 import { ProgressBatch } from '../results/progress-batch.ts';
 import { computeResultId } from '../results/result-id.ts';
 import { resultByteLength, toJsonResult } from '../results/to-json-result.ts';
-import { renderRoomPicture } from '../thumbnails/room-picture.ts';
+import { loadOnce } from '../formats/glb/gltf-modules.ts';
+
+// What a thread needs only for some tasks is loaded by the first such task, not when the thread
+// starts: a host starts its warm threads with it (three on two cores), and each loaded the whole
+// graph (109 modules) in about 120 ms of CPU, most of it for work few threads ever do.
+const labels = loadOnce(async () => ({ ...(await import('../labels/label-index.ts')), ...(await import('../labels/segment-mesh.ts')) }));
+const delivery = loadOnce(async () => ({
+  ...(await import('../delivery/pack-delivery.ts')),
+  ...(await import('../delivery/shape-result.ts')),
+  ...(await import('../delivery/load-static-file.ts')),
+}));
+const files = loadOnce(async () => ({
+  ...(await import('../results/parse-checked-file.ts')),
+  ...(await import('../formats/decoded-size.ts')),
+  ...(await import('../formats/format-error.ts')),
+}));
+const pyramids = loadOnce(() => import('../pyramid/step-pyramid.ts'));
+const pictures = loadOnce(() => import('../thumbnails/room-picture.ts'));
+const imports = loadOnce(() => import('../annotations/parse-import.ts'));
 
 // Plugin work yields the CPU to the host's event loop: on Linux a thread has its own nice
 // value, so lowering this thread's priority keeps requests (progress polls above all) fast
@@ -162,26 +174,33 @@ async function handingOver<V>(make: () => Promise<V>, sizeOf: (value: V) => numb
 const packedSize = (packed: PackedBytes) => packed.bytes.byteLength;
 
 export function shape(task: ShapeTask): Promise<StoredResult> {
-  return handingOver(() => shapeResult(task.result, task.options), (shaped) => (shaped === task.result ? 0 : resultByteLength(shaped)));
+  return handingOver(
+    async () => (await delivery()).shapeResult(task.result, task.options),
+    (shaped) => (shaped === task.result ? 0 : resultByteLength(shaped)),
+  );
 }
 
 export function pack(task: PackTask): Promise<PackedBytes> {
   return handingOver(
-    async () => sharedPacked(await packResult(task)),
+    async () => sharedPacked(await (await delivery()).packResult(task)),
     packedSize,
   );
 }
 
 export function packFileTask(task: PackFileTask): Promise<PackedBytes> {
-  return handingOver(async () => sharedPacked(await packFile(task.path, task.encoding)), packedSize);
+  return handingOver(async () => sharedPacked(await (await delivery()).packFile(task.path, task.encoding)), packedSize);
 }
 
 export function loadStatic(task: LoadStaticTask): Promise<LoadedStaticFile> {
-  return handingOver(() => loadStaticFile(task.source), (loaded) => ('result' in loaded ? resultByteLength(loaded.result) : 0));
+  return handingOver(
+    async (): Promise<LoadedStaticFile> => (await delivery()).loadStaticFile(task.source),
+    (loaded) => ('result' in loaded ? resultByteLength(loaded.result) : 0),
+  );
 }
 
 export async function parseFileTask(task: ParseFileTask): Promise<ParseFileOutcome> {
   const { bytes } = task;
+  const { parseCheckedFile, DecodedSizeError, FormatError } = await files();
   let handed = 0;
   try {
     const result = await parseCheckedFile(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), task.fileName, task.geometry, task.maxDecodedBytes);
@@ -197,17 +216,22 @@ export async function parseFileTask(task: ParseFileTask): Promise<ParseFileOutco
 }
 
 export function pyramid(task: PyramidTask): Promise<TaskResults['pyramid']> {
-  return handingOver(async () => buildStepPyramid(task.volume), (levels) => levels.reduce((sum, level) => sum + resultByteLength(level), 0));
+  return handingOver(async () => (await pyramids()).buildStepPyramid(task.volume), (levels) => levels.reduce((sum, level) => sum + resultByteLength(level), 0));
 }
 
-export function labelIndex(task: LabelIndexTask): LabelIndex {
-  return buildLabelIndex(task.volume.data, task.volume.shape, task.volume.valueRange?.[1]);
+export async function labelIndex(task: LabelIndexTask): Promise<LabelIndex> {
+  return (await labels()).buildLabelIndex(task.volume.data, task.volume.shape, task.volume.valueRange?.[1]);
 }
 
 export function surface(task: SurfaceTask): Promise<StoredResult> {
-  return handingOver(async () => segmentMesh(task.volume, task.index, task.ids, task.painted), resultByteLength);
+  return handingOver(async () => (await labels()).segmentMesh(task.volume, task.index, task.ids, task.painted), resultByteLength);
 }
 
-export function roomPicture(task: RoomPictureTask): Uint8Array {
-  return renderRoomPicture(task.layers, task.ask);
+export async function roomPicture(task: RoomPictureTask): Promise<Uint8Array> {
+  return (await pictures()).renderRoomPicture(task.layers, task.ask);
+}
+
+/** An annotation import read off the host's event loop (annotations/parse-import.ts). */
+export async function parseImport(task: ParseImportTask): Promise<ImportOutcome> {
+  return (await imports()).parseImport(task);
 }
