@@ -104,10 +104,7 @@ export async function sendBlob(
   if (bytes) return sendBytes(reply, [bytes], head, etag);
   const envelope = d.format === defaultFormat(shaped.type) ? toEnvelope(shaped) : null;
   const ranged = reply.request.headers.range !== undefined || reply.request.method === 'HEAD';
-  if (envelope && !ranged) {
-    for (const [name, value] of Object.entries(head)) if (value !== undefined) reply.header(name, value);
-    return sendEnvelope(reply, envelope, head['content-type'] as string);
-  }
+  if (envelope && !ranged) return sendEnvelope(reply, envelope, head);
   if (envelope) return sendBytes(reply, envelope.parts, head, etag);
   const lease = await ctx.json.acquire(shaped, sending.name);
   // Held until the response is over: the socket writes from the shared bytes.

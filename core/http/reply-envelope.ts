@@ -22,17 +22,18 @@ export const toEnvelope = memoByIdentity((result: StoredResult): EnvelopeParts |
 });
 
 /**
- * Writes the preamble and the blocks straight to the socket in one corked batch: the blocks
+ * Writes the head (`own`: every header but the length, none undefined), then the preamble and
+ * the blocks straight to the socket in one corked batch: the blocks
  * are views onto memory the cache already holds, so queueing them costs nothing and the
  * kernel drains them as fast as the client reads (one writev for small envelopes).
  */
-export function sendEnvelope(reply: FastifyReply, envelope: EnvelopeParts, mediaType: string): FastifyReply {
+export function sendEnvelope(reply: FastifyReply, envelope: EnvelopeParts, own: OutgoingHttpHeaders): FastifyReply {
   reply.hijack();
   const res = reply.raw;
-  // Headers set by hooks so far (CORS) go out too: writeHead bypasses the reply's own.
+  // Headers set so far (CORS, the result's id) go out too, with the envelope's `own` (its media
+  // type, blob id, ETag...) over them: writeHead bypasses the reply's own headers.
   // getHeaders() makes a new object each call, so it is completed in place.
-  const head = reply.getHeaders() as OutgoingHttpHeaders;
-  head['content-type'] = mediaType;
+  const head = Object.assign(reply.getHeaders() as OutgoingHttpHeaders, own);
   head['content-length'] = envelope.byteLength;
   res.writeHead(200, head);
   res.cork();
