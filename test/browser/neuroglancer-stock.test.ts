@@ -83,14 +83,22 @@ interface PanelBox {
 
 /** The viewer's rendered panels, once Neuroglancer says every layer is loaded and drawn. */
 async function readyPanels(page: Page, layers: number): Promise<PanelBox[]> {
-  await page.waitForFunction(
-    (count) => {
-      const viewer = (window as unknown as { viewer?: { layerManager: { managedLayers: unknown[] }; isReady(): boolean } }).viewer;
-      return viewer !== undefined && viewer.layerManager.managedLayers.length === count && viewer.isReady();
-    },
-    layers,
-    { timeout: STATE_WAIT_MS, polling: 100 },
-  );
+  // What the page asked that did not come back well: named if it never gets ready.
+  const troubles: string[] = [];
+  page.on('requestfailed', (request) => troubles.push(`${request.url()} failed: ${request.failure()?.errorText}`));
+  page.on('response', (response) => void (response.status() >= 400 && troubles.push(`${response.url()} answered ${response.status()}`)));
+  await page
+    .waitForFunction(
+      (count) => {
+        const viewer = (window as unknown as { viewer?: { layerManager: { managedLayers: unknown[] }; isReady(): boolean } }).viewer;
+        return viewer !== undefined && viewer.layerManager.managedLayers.length === count && viewer.isReady();
+      },
+      layers,
+      { timeout: STATE_WAIT_MS, polling: 100 },
+    )
+    .catch((error: unknown) => {
+      throw new Error(`Neuroglancer never drew every layer (${troubles.length ? troubles.join('; ') : 'no request failed'}): ${String(error)}`);
+    });
   // A frame after ready: what was ready is on the canvas.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   return page.evaluate(() => {
