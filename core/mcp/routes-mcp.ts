@@ -12,6 +12,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
+import { loadOnce } from '../load-once.ts';
 import { createHostError, HostError } from '../errors.ts';
 import { requestOrigin } from '../exports/request-origin.ts';
 import { ToolImage, type ToolCallContext, type ToolDeps } from './mcp-tool.ts';
@@ -29,20 +30,14 @@ const INSTRUCTIONS =
  * The SDK, loaded by the first call rather than at start: it and its schema library are a few
  * hundred modules, and most hosts never see an agent.
  */
-let sdk: Promise<{
-  Server: typeof Server;
-  Transport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
-  types: typeof import('@modelcontextprotocol/sdk/types.js');
-}> | null = null;
-
-function loadSdk(): NonNullable<typeof sdk> {
-  sdk ??= Promise.all([
+const loadSdk = loadOnce(async () => {
+  const [server, transport, types] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
-  ]).then(([server, transport, types]) => ({ Server: server.Server, Transport: transport.StreamableHTTPServerTransport, types }));
-  return sdk;
-}
+  ]);
+  return { Server: server.Server, Transport: transport.StreamableHTTPServerTransport, types };
+});
 
 function asText(value: unknown): CallToolResult {
   if (value instanceof ToolImage) {

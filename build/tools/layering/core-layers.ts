@@ -19,6 +19,7 @@ export const LAYERS: readonly (readonly string[])[] = [
     'memory/',
     'people-options.ts',
     'route-of.ts',
+    'load-once.ts',
   ],
   // What a plugin writes and returns: the SDK's types.
   ['sdk/', 'work-gate.ts'],

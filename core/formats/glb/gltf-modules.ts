@@ -6,6 +6,8 @@
  * loads once per thread; a failed load is tried again by the next call.
  */
 
+import { loadOnce } from '../../load-once.ts';
+
 export type GltfCore = typeof import('@gltf-transform/core');
 export type GltfExtensions = typeof import('@gltf-transform/extensions');
 export type Meshopt = typeof import('meshoptimizer');
@@ -14,18 +16,6 @@ export interface GltfModules {
   core: GltfCore;
   extensions: GltfExtensions;
   meshopt: Meshopt;
-}
-
-/** `load` run by the first call and shared by the later ones; a failed load is run again by the next call. */
-export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
-  let loading: Promise<T> | null = null;
-  return () => {
-    loading ??= load().catch((error: unknown) => {
-      loading = null;
-      throw error;
-    });
-    return loading;
-  };
 }
 
 /** meshoptimizer (its WebAssembly instantiated by the caller's `.ready` of the part it uses). */
