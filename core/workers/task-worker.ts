@@ -40,17 +40,19 @@ import { loadOnce } from '../load-once.ts';
 // What a thread needs only for some tasks is loaded by the first such task, not when the thread
 // starts: a host starts its warm threads with it (three on two cores), and each loaded the whole
 // graph (109 modules) in about 120 ms of CPU, most of it for work few threads ever do.
-const labels = loadOnce(async () => ({ ...(await import('../labels/label-index.ts')), ...(await import('../labels/segment-mesh.ts')) }));
-const delivery = loadOnce(async () => ({
-  ...(await import('../delivery/pack-delivery.ts')),
-  ...(await import('../delivery/shape-result.ts')),
-  ...(await import('../delivery/load-static-file.ts')),
-}));
-const files = loadOnce(async () => ({
-  ...(await import('../results/parse-checked-file.ts')),
-  ...(await import('../formats/decoded-size.ts')),
-  ...(await import('../formats/format-error.ts')),
-}));
+const labelIndexes = loadOnce(() => import('../labels/label-index.ts'));
+const segmentMeshes = loadOnce(() => import('../labels/segment-mesh.ts'));
+const shaping = loadOnce(() => import('../delivery/shape-result.ts'));
+const packing = loadOnce(() => import('../delivery/pack-delivery.ts'));
+const staticFiles = loadOnce(() => import('../delivery/load-static-file.ts'));
+const files = loadOnce(async () => {
+  const [parse, size, format] = await Promise.all([
+    import('../results/parse-checked-file.ts'),
+    import('../formats/decoded-size.ts'),
+    import('../formats/format-error.ts'),
+  ]);
+  return { ...parse, ...size, ...format };
+});
 const pyramids = loadOnce(() => import('../pyramid/step-pyramid.ts'));
 const pictures = loadOnce(() => import('../thumbnails/room-picture.ts'));
 const imports = loadOnce(() => import('../annotations/parse-import.ts'));
@@ -175,25 +177,25 @@ const packedSize = (packed: PackedBytes) => packed.bytes.byteLength;
 
 export function shape(task: ShapeTask): Promise<StoredResult> {
   return handingOver(
-    async () => (await delivery()).shapeResult(task.result, task.options),
+    async () => (await shaping()).shapeResult(task.result, task.options),
     (shaped) => (shaped === task.result ? 0 : resultByteLength(shaped)),
   );
 }
 
 export function pack(task: PackTask): Promise<PackedBytes> {
   return handingOver(
-    async () => sharedPacked(await (await delivery()).packResult(task)),
+    async () => sharedPacked(await (await packing()).packResult(task)),
     packedSize,
   );
 }
 
 export function packFileTask(task: PackFileTask): Promise<PackedBytes> {
-  return handingOver(async () => sharedPacked(await (await delivery()).packFile(task.path, task.encoding)), packedSize);
+  return handingOver(async () => sharedPacked(await (await packing()).packFile(task.path, task.encoding)), packedSize);
 }
 
 export function loadStatic(task: LoadStaticTask): Promise<LoadedStaticFile> {
   return handingOver(
-    async (): Promise<LoadedStaticFile> => (await delivery()).loadStaticFile(task.source),
+    async (): Promise<LoadedStaticFile> => (await staticFiles()).loadStaticFile(task.source),
     (loaded) => ('result' in loaded ? resultByteLength(loaded.result) : 0),
   );
 }
@@ -220,11 +222,11 @@ export function pyramid(task: PyramidTask): Promise<TaskResults['pyramid']> {
 }
 
 export async function labelIndex(task: LabelIndexTask): Promise<LabelIndex> {
-  return (await labels()).buildLabelIndex(task.volume.data, task.volume.shape, task.volume.valueRange?.[1]);
+  return (await labelIndexes()).buildLabelIndex(task.volume.data, task.volume.shape, task.volume.valueRange?.[1]);
 }
 
 export function surface(task: SurfaceTask): Promise<StoredResult> {
-  return handingOver(async () => (await labels()).segmentMesh(task.volume, task.index, task.ids, task.painted), resultByteLength);
+  return handingOver(async () => (await segmentMeshes()).segmentMesh(task.volume, task.index, task.ids, task.painted), resultByteLength);
 }
 
 export async function roomPicture(task: RoomPictureTask): Promise<Uint8Array> {
