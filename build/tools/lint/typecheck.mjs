@@ -7,27 +7,20 @@
  *
  * Usage: `node build/tools/lint/typecheck.mjs [--classic]` (`--classic`: TypeScript 5's tsc).
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCollected } from '../setup/run-collected.mjs';
 import { tscPath } from '../setup/tsc-path.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const PROJECTS = ['tsconfig.json', 'viewer/tsconfig.json'];
 const tsc = tscPath(ROOT, process.argv.includes('--classic'));
 
-function check(project) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [tsc, '--noEmit', '-p', project], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out = [];
-    child.stdout.on('data', (chunk) => out.push(chunk));
-    child.stderr.on('data', (chunk) => out.push(chunk));
-    child.on('error', (error) => out.push(Buffer.from(`${error.message}\n`)));
-    child.on('close', (code) => {
-      process.stdout.write(Buffer.concat(out));
-      resolve(code ?? 1);
-    });
-  });
+async function check(project) {
+  const out = [];
+  const code = await runCollected(process.execPath, [tsc, '--noEmit', '-p', project], out, { cwd: ROOT });
+  process.stdout.write(Buffer.concat(out));
+  return code;
 }
 
 const codes = await Promise.all(PROJECTS.map(check));

@@ -6,7 +6,7 @@
  * the sum would. Each one's output is printed whole when it ends (never interleaved); the first
  * failure is the exit code, after every check has ended.
  */
-import { spawn } from 'node:child_process';
+import { runCollected } from './run-collected.mjs';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const vitrine = (...args) => [process.execPath, ['core/cli/vitrine.mjs', ...args]];
@@ -22,21 +22,11 @@ const CHECKS = [
   ['vitrine build, then --check', [vitrine('build'), vitrine('build', '--check')]],
 ];
 
-function runOne([command, args], out) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (chunk) => out.push(chunk));
-    child.stderr.on('data', (chunk) => out.push(chunk));
-    child.on('error', (error) => out.push(Buffer.from(`${error.message}\n`)));
-    child.on('close', (code) => resolve(code ?? 1));
-  });
-}
-
 async function run([name, commands]) {
   const started = Date.now();
   const out = [];
   let code = 0;
-  for (const command of commands) if ((code = await runOne(command, out)) !== 0) break;
+  for (const command of commands) if ((code = await runCollected(...command, out)) !== 0) break;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   process.stdout.write(`\n> ${name} (${code === 0 ? 'passed' : `failed, exit ${code}`}, ${seconds} s)\n`);
   process.stdout.write(Buffer.concat(out));
