@@ -160,6 +160,11 @@ export async function waitForFrame(page: Page, since: number): Promise<void> {
  */
 export const HEADSET_VIEWPORT = { width: 640, height: 400 } as const;
 
+/** The window of a page that may wear the headset: {@link HEADSET_VIEWPORT} if it does, else 1280x800. */
+export function viewportFor(headset: boolean): { width: number; height: number } {
+  return headset ? HEADSET_VIEWPORT : { width: 1280, height: 800 };
+}
+
 /**
  * Installs Meta's IWER into `page` before any of its scripts run, emulating a Quest 3 with its
  * two controllers: `navigator.xr` then supports `immersive-vr`, and `window.xrDevice` (IWER's

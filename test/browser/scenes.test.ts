@@ -19,7 +19,7 @@ import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { builtFixture } from '../helpers/built-fixture.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { HEADSET_VIEWPORT, installEmulatedHeadset, launchBrowser, shot } from './browser-session.ts';
+import { installEmulatedHeadset, launchBrowser, shot, viewportFor } from './browser-session.ts';
 import { framesPass, pullTriggerAt } from './vr-controller.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
 
@@ -53,7 +53,7 @@ async function readoutAt(page: Page, x: number, y: number, field: 'label' | 'lay
 }
 
 async function open(name: keyof typeof pages, query: string, headset = false): Promise<Page> {
-  const context = await browser.newContext({ viewport: headset ? HEADSET_VIEWPORT : { width: 1280, height: 800 } });
+  const context = await browser.newContext({ viewport: viewportFor(headset) });
   contexts.push(context);
   const page = await context.newPage();
   if (headset) await installEmulatedHeadset(page);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { HEADSET_VIEWPORT, installEmulatedHeadset, launchBrowser, shot, waitForState, waitForText } from './browser-session.ts';
+import { installEmulatedHeadset, launchBrowser, shot, viewportFor, waitForState, waitForText } from './browser-session.ts';
 import { framesPass, pullTriggerAt, type Vec } from './vr-controller.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
@@ -39,7 +39,7 @@ interface Opened {
 
 /** A page in a context of its own; `headset`: with IWER's emulated Quest 3 installed first. */
 async function openPage(query: string, headset: boolean): Promise<Opened> {
-  const page = await (await browser.newContext({ viewport: headset ? HEADSET_VIEWPORT : { width: 1280, height: 800 } })).newPage();
+  const page = await (await browser.newContext({ viewport: viewportFor(headset) })).newPage();
   if (headset) {
     await installEmulatedHeadset(page);
   }
