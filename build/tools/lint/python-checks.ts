@@ -76,7 +76,7 @@ export async function mypy(cwd: string, check: TypeCheck): Promise<string[]> {
   const version = check.pythonVersion ? ['--python-version', check.pythonVersion] : [];
   const env = { MYPYPATH: check.paths.map((p) => path.join(cwd, p)).join(path.delimiter) };
   const ran = await run(
-    ['-m', 'mypy', '--config-file', MYPY_CONFIG, '--cache-dir', path.join(cwd, 'build/out/mypy-cache'), ...version, ...check.targets],
+    ['-m', 'mypy', '--config-file', MYPY_CONFIG, '--cache-dir', path.join(cwd, 'node_modules/.cache/mypy'), ...version, ...check.targets],
     cwd,
     env,
   );
