@@ -19,19 +19,7 @@ import type { StoredResult } from '../results/stored-result.ts';
 import type { InvokerSet, ProgressUpdate } from '../invoke/invoker.ts';
 import type { ArrivingResult } from '../results/payload-fill.ts';
 import { loadInputs } from '../inputs/load-inputs.ts';
-
-/** Progress kept for replay to requests that join a computation late. */
-const MAX_REPLAY = 1000;
-
-interface Flight {
-  promise: Promise<StoredResult>;
-  controller: AbortController;
-  waiting: number;
-  history: ProgressUpdate[];
-  listeners: Set<(update: ProgressUpdate) => void>;
-  /** Settles once a relayed result's shape is known and its bytes are on their way (never for one computed here). */
-  arriving: Promise<ArrivingResult>;
-}
+import { joinFlight, MAX_REPLAY, type Flight } from './flight.ts';
 
 export class ResultService implements ResultSource {
   #cache: RoomCache<StoredResult>;
@@ -164,7 +152,7 @@ export class ResultService implements ResultSource {
       this.#logAccess('miss', roomId, entry, values);
       flight = this.#start(request, key, flightKey);
     }
-    return this.#wait(flight, request, early);
+    return joinFlight(flight, request, early);
   }
 
   /** The result kept for the request's slot and key, put back in the cache (nothing computed, no event: the room shows it already). */
@@ -231,64 +219,6 @@ export class ResultService implements ResultSource {
     this.#flights.set(flightKey, flight);
     this.#publish(roomId, { event: 'computing', data: { ...roomStateOf(request), job_id: job?.id ?? null } });
     return flight;
-  }
-
-  /**
-   * Joins a flight: resolves with its result, or with the arriving result first when `early`.
-   * An early waiter keeps counting as waiting (and its signal keeps cancelling) until the
-   * flight settles, because its reply is still reading the bytes.
-   */
-  #wait(flight: Flight, request: ComputeRequest, early: boolean): Promise<OpenedResult> {
-    const { signal, onProgress } = request;
-    if (signal?.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
-    flight.waiting++;
-    if (onProgress) {
-      for (const update of flight.history) onProgress(update);
-      flight.listeners.add(onProgress);
-    }
-    return new Promise<OpenedResult>((resolve, reject) => {
-      let left = false;
-      let answered = false;
-      const answer = (opened: OpenedResult) => {
-        if (answered) return;
-        answered = true;
-        resolve(opened);
-      };
-      const leave = () => {
-        if (onProgress) flight.listeners.delete(onProgress);
-        signal?.removeEventListener('abort', onAbort);
-        left = true;
-      };
-      const onAbort = () => {
-        if (left) return;
-        leave();
-        if (--flight.waiting === 0) flight.controller.abort();
-        if (!answered) reject(createHostError('SPC_ERR_JOB_CANCELLED'));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      // A reader that follows arriving bytes is answered as soon as they start to arrive.
-      if (early) {
-        void flight.arriving.then((arriving) => {
-          if (!left) answer({ result: arriving.result, arriving });
-        });
-      }
-      flight.promise.then(
-        (result) => {
-          if (left) return;
-          leave();
-          flight.waiting--;
-          answer({ result, arriving: null });
-        },
-        (error: unknown) => {
-          if (left) return;
-          leave();
-          flight.waiting--;
-          // An early waiter already answered learns of the failure from `arriving` itself.
-          if (!answered) reject(error);
-          answered = true;
-        },
-      );
-    });
   }
 
   /** Cancels every computation under way (shutdown). */
