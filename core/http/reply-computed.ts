@@ -95,7 +95,9 @@ export async function sendComputed(
   baseName: string,
 ): Promise<FastifyReply> {
   const type = request.entry.return_type;
-  const opened = await open(deps, reply, request, type === 'mesh' || type === 'volume');
+  // A room hit held here is answered in this turn: no time limit, no disconnect signal, no promise.
+  const now = deps.results.openNow?.(request);
+  const opened = now ?? (await open(deps, reply, request, type === 'mesh' || type === 'volume'));
   sayProvenance(reply, request);
   const { result, arriving } = opened;
   const envelope = arriving ? toEnvelope(result) : null;

@@ -131,6 +131,13 @@ export class ResultService implements ResultSource {
     return this.#obtain(request, request.followsArriving === true);
   }
 
+  openNow(request: ComputeRequest): OpenedResult | undefined {
+    const { entry, values, roomId } = request;
+    const cached = this.#hit(roomId, entry, values, keyOf(entry, values));
+    if (cached && !request.asInput) this.#asks.hit(roomId);
+    return cached;
+  }
+
   /** A hit, or joins the flight computing these values in this room (starting one if none). */
   async #obtain(request: ComputeRequest, early: boolean): Promise<OpenedResult> {
     const { entry, values, roomId } = request;
