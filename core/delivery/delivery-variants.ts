@@ -133,8 +133,8 @@ export class DeliveryVariants {
    */
   shaped(result: StoredResult, options: DeliveryOptions, client = ''): Promise<StoredResult> {
     if (options.segment !== undefined) return this.#surface(result, options, client);
+    if (!changesResult(result, options)) return Promise.resolve(result);
     const shaping = shapingOptions(options);
-    if (!changesResult(result, shaping)) return Promise.resolve(result);
     const key = deliveryKey(shaping);
     const task: ShapeTask = { op: 'shape', result, options: shaping };
     const make = onlyViews(result, shaping) ? () => shapeResult(result, shaping) : () => this.#run(client, task, result);

@@ -12,6 +12,7 @@ import type { BlobDescriptor } from '../delivery/blob-ids.ts';
 import { chooseEncoding, type ContentEncoding } from '../delivery/content-encoding.ts';
 import { defaultFormat, type DeliveryOptions } from '../delivery/delivery-options.ts';
 import { TYPED_JSON } from '../delivery/pack-delivery.ts';
+import { changesResult } from '../delivery/shape-result.ts';
 import { stepDelivery } from '../delivery/volume-step.ts';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
@@ -74,7 +75,8 @@ export async function sendDelivery(
   const names = { baseName, envelopeMediaType: ctx.options.envelopeMediaType };
   const encoding = resultByteLength(result) < COMPRESS_FROM_BYTES ? null : requestEncoding(reply);
   const client = reply.request.ip;
-  const shaped = await ctx.delivery.shaped(result, delivery, client);
+  // The usual request shapes nothing: it goes on in this turn.
+  const shaped = changesResult(result, delivery) ? await ctx.delivery.shaped(result, delivery, client) : result;
   const blob: BlobDescriptor = { result: resultId, format, options: optionsOf(delivery), encoding: null, baseName };
   if (isDefault && !encoding) return sendBlob(ctx, reply, blob, shaped, null, sending);
   if (isDefault && !toEnvelope(shaped)) checkJsonSize(ctx, shaped, baseName);

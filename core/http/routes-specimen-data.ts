@@ -14,7 +14,7 @@ import { sendStaticDelivery, type StaticDeliveryDeps } from './send-static-deliv
 import { parseDeliveryObject, parseDeliveryQuery } from '../delivery/parse-delivery.ts';
 import type { GivenParams } from '../request/given-params.ts';
 import type { RequestDeps } from '../request/request-deps.ts';
-import { computeRequestOf, resolveRequest } from '../request/specimen-request.ts';
+import { computeRequestOf, resolveRequestNow } from '../request/specimen-request.ts';
 import { bodyOf, DELIVERY_OBJECT, idParams, PARAMS_OBJECT, PARAMS_QUERY, queryOf, ROOM_ID } from './route-inputs.ts';
 import { sendComputed, type ComputedReplyDeps } from './reply-computed.ts';
 
@@ -48,7 +48,9 @@ async function serveData(deps: DataDeps, request: FastifyRequest, reply: Fastify
   const asked = ask.delivery();
   if (!record.is_dynamic) return sendStaticDelivery(deps, reply, record, asked);
   const delivery = { asked, userAgent: request.headers['user-agent'] };
-  const resolved = await resolveRequest(deps, { target: { specimen: record }, params: ask.params, room: ask.room, delivery });
+  // A function without inputs is resolved in this turn (most requests: no promise on the way).
+  const resolving = resolveRequestNow(deps, { target: { specimen: record }, params: ask.params, room: ask.room, delivery });
+  const resolved = resolving instanceof Promise ? await resolving : resolving;
   // HEAD checks the specimen, parameters and room, and says what GET would send, without computing.
   if (request.method === 'HEAD') {
     const names = { baseName: record.id, envelopeMediaType: deps.options.envelopeMediaType };

@@ -11,7 +11,8 @@
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import type { DeliveryOptions } from '../delivery/delivery-options.ts';
 import { resolveDelivery } from '../delivery/request-delivery.ts';
-import { checkInputs } from '../inputs/check-inputs.ts';
+import { checkInputs, type CheckedInputs } from '../inputs/check-inputs.ts';
+import { inputParameters } from '../inputs/input-types.ts';
 import type { InputLoaders } from '../inputs/input-types.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import { functionOfSpecimen, schemaOfSpecimen } from '../registry/specimen-functions.ts';
@@ -52,15 +53,25 @@ export interface SpecimenRequest {
  * option). Nothing is computed.
  */
 export async function resolveRequest(deps: RequestDeps, ask: RequestAsk): Promise<SpecimenRequest> {
+  return resolveRequestNow(deps, ask);
+}
+
+/**
+ * {@link resolveRequest} in this turn when the function takes no inputs (every request of most
+ * functions: no promise made); a promise when inputs must be checked. Throws where that rejects.
+ */
+export function resolveRequestNow(deps: RequestDeps, ask: RequestAsk): SpecimenRequest | Promise<SpecimenRequest> {
   const { target } = ask;
   const record = 'specimen' in target ? target.specimen : null;
   const entry = record ? functionOfSpecimen(deps.functions, record) : (target as { function: FunctionEntry }).function;
   const schema = record ? schemaOfSpecimen(record, entry) : entry.schema;
   const checked = valuesOf(schema, entry, ask.params, deps.options.maxParamsLength);
-  const { values, inputs } = await checkInputs(deps, entry, schema, checked);
-  const delivery = ask.delivery ? resolveDelivery(ask.delivery.asked, entry.return_type, ask.delivery.userAgent, deps.options) : {};
-  const roomId = ask.room ? ask.room : deps.options.defaultRoomId;
-  return { record, entry, schema, values, ...(inputs ? { inputs } : {}), delivery, roomId };
+  const finish = ({ values, inputs }: CheckedInputs): SpecimenRequest => {
+    const delivery = ask.delivery ? resolveDelivery(ask.delivery.asked, entry.return_type, ask.delivery.userAgent, deps.options) : {};
+    const roomId = ask.room ? ask.room : deps.options.defaultRoomId;
+    return { record, entry, schema, values, ...(inputs ? { inputs } : {}), delivery, roomId };
+  };
+  return inputParameters(schema).length === 0 ? finish({ values: checked }) : checkInputs(deps, entry, schema, checked).then(finish);
 }
 
 /** What the result source is asked for `request`, with what the caller adds (signal, progress). */
