@@ -59,6 +59,35 @@ export function stepHeaders(shaped: StoredResult): OutgoingHttpHeaders {
   return head;
 }
 
+/** A head made for a shaped result, and what it was made of. */
+interface MadeHead {
+  id: string;
+  format: string;
+  baseName: string;
+  mediaType: string;
+  extra: OutgoingHttpHeaders;
+  head: OutgoingHttpHeaders;
+}
+
+/**
+ * The last head made for each shaped result: every hit of a room entry sends the same blob the
+ * same way, so its head is made once and shared (never written to: the senders copy it).
+ */
+const madeHeads = new WeakMap<StoredResult, MadeHead>();
+
+/** The head of blob `d` (id `id`) of `shaped`, with `extra` (the answer's caching headers). */
+function headOf(ctx: Pick<BlobReplyDeps, 'options'>, d: BlobDescriptor, shaped: StoredResult, id: string, extra: OutgoingHttpHeaders): OutgoingHttpHeaders {
+  const mediaType = ctx.options.envelopeMediaType;
+  const made = madeHeads.get(shaped);
+  if (made && made.id === id && made.format === d.format && made.baseName === d.baseName && made.mediaType === mediaType && made.extra === extra) {
+    return made.head;
+  }
+  const head: OutgoingHttpHeaders = { ...extra, ...blobHead(ctx, d, shaped.type), ...stepHeaders(shaped), [BLOB_ID_HEADER]: id, etag: `"${id}"` };
+  head['accept-ranges'] = 'bytes';
+  madeHeads.set(shaped, { id, format: d.format, baseName: d.baseName, mediaType, extra, head });
+  return head;
+}
+
 /** Whether `If-None-Match` names `etag` (or is `*`). */
 function matches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -87,18 +116,10 @@ export async function sendBlob(
 ): Promise<FastifyReply> {
   const id = blobIdOf(d, shaped.type);
   const etag = `"${id}"`;
-  const head: OutgoingHttpHeaders = {
-    ...sending.extra,
-    ...blobHead(ctx, d, shaped.type),
-    ...stepHeaders(shaped),
-    [BLOB_ID_HEADER]: id,
-    etag,
-    'accept-ranges': 'bytes',
-  };
+  const head = headOf(ctx, d, shaped, id, sending.extra);
   if (matches(reply.request.headers['if-none-match'], etag)) {
-    delete head['content-type'];
-    delete head['content-disposition'];
-    return headOnly(reply, 304, head);
+    const { 'content-type': _type, 'content-disposition': _name, ...rest } = head;
+    return headOnly(reply, 304, rest);
   }
   if (sending.accelRedirect !== null) return headOnly(reply, 200, { ...head, 'x-accel-redirect': `${sending.accelRedirect}${id}`, 'content-length': 0 });
   if (bytes) return sendBytes(reply, [bytes], head, etag);

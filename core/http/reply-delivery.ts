@@ -45,8 +45,11 @@ function checkJsonSize(ctx: DeliveryReplyDeps, result: StoredResult, name: strin
 
 /** How an answer of `/data`, `/result` or `/invoke` sends its blob: redirected behind a cache, else itself. */
 function answerSending(ctx: DeliveryReplyDeps, name: string, redirect: boolean): BlobSending {
-  return { accelRedirect: redirect ? ctx.options.accelRedirect : null, extra: { 'cache-control': 'no-cache', vary: 'Accept-Encoding' }, name };
+  return { accelRedirect: redirect ? ctx.options.accelRedirect : null, extra: ANSWER_HEAD, name };
 }
+
+/** What every such answer says besides its bytes' own headers (one object: heads made of it are kept). */
+const ANSWER_HEAD = Object.freeze({ 'cache-control': 'no-cache', vary: 'Accept-Encoding' });
 
 /** The delivery's options without `format` (the descriptor keeps the format apart). */
 function optionsOf(delivery: DeliveryOptions): DeliveryOptions {
