@@ -15,6 +15,7 @@ import { installLoadShedding } from './load-shedding.ts';
 import { INPUT_VALIDATION, toInputError } from './schema-errors.ts';
 import { installWriteTimeout } from './write-timeout.ts';
 import { redactingLogHooks } from './log-redaction.ts';
+import { lazyChildLogger } from './lazy-child-logger.ts';
 import { declareRouteOf } from '../route-of.ts';
 import { Redactor, urlSecrets } from '../redact-credentials.ts';
 
@@ -30,6 +31,7 @@ export async function createFastify(options: ResolvedHostOptions): Promise<Fasti
     bodyLimit: options.bodyLimitBytes,
     // Per-request lines would drown the cache and job logs (progress is polled every 0.5 s).
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLogger,
     routerOptions: { maxParamLength: 1024 },
     forceCloseConnections: true,
     ajv: INPUT_VALIDATION,
