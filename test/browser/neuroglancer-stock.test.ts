@@ -83,10 +83,23 @@ interface PanelBox {
 
 /** The viewer's rendered panels, once Neuroglancer says every layer is loaded and drawn. */
 async function readyPanels(page: Page, layers: number): Promise<PanelBox[]> {
-  // What the page asked that did not come back well: named if it never gets ready.
+  // What the page asked that did not come back well, what it still waits for, and what it
+  // said: named if it never gets ready (a stuck request, a lost WebGL context, a layer's error).
   const troubles: string[] = [];
-  page.on('requestfailed', (request) => troubles.push(`${request.url()} failed: ${request.failure()?.errorText}`));
+  const pending = new Set<string>();
+  const said: string[] = [];
+  page.on('request', (request) => pending.add(request.url()));
+  page.on('requestfinished', (request) => pending.delete(request.url()));
+  page.on('requestfailed', (request) => {
+    pending.delete(request.url());
+    troubles.push(`${request.url()} failed: ${request.failure()?.errorText}`);
+  });
   page.on('response', (response) => void (response.status() >= 400 && troubles.push(`${response.url()} answered ${response.status()}`)));
+  // Warnings and errors but the 4xx already named and SwiftShader's performance notes.
+  const noise = /Failed to load resource|GL Driver Message \(OpenGL, Performance/;
+  page.on('console', (message) => {
+    if (message.type() === 'warning' || message.type() === 'error') if (!noise.test(message.text())) said.push(`${message.type()}: ${message.text()}`);
+  });
   await page
     .waitForFunction(
       (count) => {
@@ -96,8 +109,22 @@ async function readyPanels(page: Page, layers: number): Promise<PanelBox[]> {
       layers,
       { timeout: STATE_WAIT_MS, polling: 100 },
     )
-    .catch((error: unknown) => {
-      throw new Error(`Neuroglancer never drew every layer (${troubles.length ? troubles.join('; ') : 'no request failed'}): ${String(error)}`);
+    .catch(async (error: unknown) => {
+      const layerStates = await page
+        .evaluate(() => {
+          type Managed = { name: string; visible: boolean; isReady(): boolean };
+          const viewer = (window as unknown as { viewer?: { layerManager: { managedLayers: Managed[] } } }).viewer;
+          if (!viewer) return 'no viewer';
+          return viewer.layerManager.managedLayers.map((layer) => `${layer.name}: ${layer.isReady() ? 'sources ready' : 'sources loading'}`).join(', ');
+        })
+        .catch((reason: unknown) => `layers unreadable: ${String(reason)}`);
+      const told = [
+        troubles.length ? troubles.join('; ') : 'no request failed',
+        `still waiting for: ${pending.size ? [...pending].join(', ') : 'nothing'}`,
+        `layers: ${layerStates}`,
+        `the page said: ${said.length ? said.slice(-8).join(' | ') : 'nothing'}`,
+      ];
+      throw new Error(`Neuroglancer never drew every layer (${told.join('; ')}): ${String(error)}`);
     });
   // A frame after ready: what was ready is on the canvas.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
