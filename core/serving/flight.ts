@@ -11,7 +11,7 @@ import type { ArrivingResult } from '../results/payload-fill.ts';
 import type { ComputeRequest, OpenedResult } from './result-source.ts';
 
 /** Progress kept for replay to requests that join a computation late. */
-export const MAX_REPLAY = 1000;
+const MAX_REPLAY = 1000;
 
 export interface Flight {
   promise: Promise<StoredResult>;
@@ -21,6 +21,12 @@ export interface Flight {
   listeners: Set<(update: ProgressUpdate) => void>;
   /** Settles once a relayed result's shape is known and its bytes are on their way (never for one computed here). */
   arriving: Promise<ArrivingResult>;
+}
+
+/** Tells the flight's waiters of `update`, and keeps it for those who join later. */
+export function tellProgress(flight: Flight, update: ProgressUpdate): void {
+  if (flight.history.length < MAX_REPLAY) flight.history.push(update);
+  for (const listener of flight.listeners) listener(update);
 }
 
 /**

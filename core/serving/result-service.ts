@@ -19,7 +19,7 @@ import type { StoredResult } from '../results/stored-result.ts';
 import type { InvokerSet, ProgressUpdate } from '../invoke/invoker.ts';
 import type { ArrivingResult } from '../results/payload-fill.ts';
 import { loadInputs } from '../inputs/load-inputs.ts';
-import { joinFlight, MAX_REPLAY, type Flight } from './flight.ts';
+import { joinFlight, tellProgress, type Flight } from './flight.ts';
 
 export class ResultService implements ResultSource {
   #cache: RoomCache<StoredResult>;
@@ -132,9 +132,13 @@ export class ResultService implements ResultSource {
   }
 
   openNow(request: ComputeRequest): OpenedResult | undefined {
-    const { entry, values, roomId } = request;
-    const cached = this.#hit(roomId, entry, values, keyOf(entry, values));
-    if (cached && !request.asInput) this.#asks.hit(roomId);
+    return this.#answer(request, keyOf(request.entry, request.values));
+  }
+
+  /** The room's entry under `key` as this request's answer: a hit, and (but for an input) the room's latest ask. */
+  #answer(request: ComputeRequest, key: string): OpenedResult | undefined {
+    const cached = this.#hit(request.roomId, request.entry, request.values, key);
+    if (cached && !request.asInput) this.#asks.hit(request.roomId);
     return cached;
   }
 
@@ -143,11 +147,8 @@ export class ResultService implements ResultSource {
     const { entry, values, roomId } = request;
     const key = keyOf(entry, values);
     // Without a recall nothing is awaited before the flight starts: a request cancelled at once finds it.
-    const cached = this.#hit(roomId, entry, values, key) ?? (this.#recall ? await this.#recalled(request, key) : undefined);
-    if (cached) {
-      if (!request.asInput) this.#asks.hit(roomId);
-      return cached;
-    }
+    const cached = this.#answer(request, key) ?? (this.#recall ? await this.#recalled(request, key) : undefined);
+    if (cached) return cached;
     const flightKey = `${roomId}\u0000${key}`;
     let flight = this.#flights.get(flightKey);
     // A flight every waiter left is cancelled, though it may not have ended yet: its result will
@@ -174,7 +175,7 @@ export class ResultService implements ResultSource {
       const state: RoomState = resultId ? { ...roomStateOf(request), result_id: resultId, blob_id: resultId } : roomStateOf(request);
       this.#cache.set(roomId, key, entry.name, Object.keys(values), result, state);
     }
-    return this.#hit(roomId, entry, values, key);
+    return this.#answer(request, key);
   }
 
   #start(request: ComputeRequest, key: string, flightKey: string): Flight {
@@ -193,10 +194,7 @@ export class ResultService implements ResultSource {
       listeners: new Set(),
       arriving: new Promise((resolve) => (onArriving = resolve)),
     };
-    const onProgress = (update: ProgressUpdate) => {
-      if (flight.history.length < MAX_REPLAY) flight.history.push(update);
-      for (const listener of flight.listeners) listener(update);
-    };
+    const onProgress = (update: ProgressUpdate) => tellProgress(flight, update);
     const ready = request.inputs ? loadInputs(values, request.inputs, { roomId, signal: controller.signal, onProgress }) : Promise.resolve(values);
     flight.promise = ready
       .then((loaded) => invoker.invoke(entry, loaded, { signal: controller.signal, onProgress, roomId, onArriving, ...(job ? { job } : {}) }))
