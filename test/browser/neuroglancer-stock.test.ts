@@ -22,6 +22,7 @@ import { room as freshRoom } from '../helpers/room.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
 import { launchBrowser, shot } from './browser-session.ts';
+import { PageLoadWatch } from './page-load-watch.ts';
 import { npyBytes } from '../fixtures/specimens/npy-writer.ts';
 
 const N = 32;
@@ -123,39 +124,18 @@ function layerStates(page: Page): Promise<string> {
  * for and said, and the page is loaded again. A second stall fails the test, naming both.
  */
 async function readyPanels(page: Page, layers: number): Promise<PanelBox[]> {
-  // What the page asked that did not come back well, what it still waits for, and what it
-  // said: named if it does not get ready (a stuck request, a lost WebGL context, a layer's error).
-  const troubles: string[] = [];
-  const pending = new Set<string>();
-  const said: string[] = [];
-  page.on('request', (request) => pending.add(request.url()));
-  page.on('requestfinished', (request) => pending.delete(request.url()));
-  page.on('requestfailed', (request) => {
-    pending.delete(request.url());
-    troubles.push(`${request.url()} failed: ${request.failure()?.errorText}`);
-  });
-  page.on('response', (response) => void (response.status() >= 400 && troubles.push(`${response.url()} answered ${response.status()}`)));
-  // Warnings and errors but the 4xx already named and SwiftShader's performance notes.
-  const noise = /Failed to load resource|GL Driver Message \(OpenGL, Performance/;
-  page.on('console', (message) => {
-    if (message.type() === 'warning' || message.type() === 'error') if (!noise.test(message.text())) said.push(`${message.type()}: ${message.text()}`);
-  });
-  const stalled = async (): Promise<string> =>
-    [
-      troubles.length ? troubles.join('; ') : 'no request failed',
-      `still waiting for: ${pending.size ? [...pending].join(', ') : 'nothing'}`,
-      `layers: ${await layerStates(page)}`,
-      `the page said: ${said.length ? said.slice(-8).join(' | ') : 'nothing'}`,
-    ].join('; ');
-  if (!(await becameReady(page, layers, FIRST_LOAD_MS))) {
-    const first = await stalled();
-    console.log(`Neuroglancer was not ready ${FIRST_LOAD_MS / 1000} s after its first load (${first}); loading the page again`);
-    troubles.length = 0;
-    said.length = 0;
+  const first = new PageLoadWatch(page);
+  const ready = await becameReady(page, layers, FIRST_LOAD_MS);
+  first.stop();
+  if (!ready) {
+    const told = first.account(`layers: ${await layerStates(page)}`);
+    console.log(`Neuroglancer was not ready ${FIRST_LOAD_MS / 1000} s after its first load (${told}); loading the page again`);
+    const again = new PageLoadWatch(page);
     await page.reload();
     if (!(await becameReady(page, layers, STATE_WAIT_MS))) {
-      throw new Error(`Neuroglancer never drew every layer, twice (first: ${first}; again: ${await stalled()})`);
+      throw new Error(`Neuroglancer never drew every layer, twice (first: ${told}; again: ${again.account(`layers: ${await layerStates(page)}`)})`);
     }
+    again.stop();
   }
   // A frame after ready: what was ready is on the canvas.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
