@@ -48,7 +48,7 @@ export const ERRORS = {
   SPC_ERR_PARAM_MISSING: entry(400, (name = '?', fn = '?') => `missing required parameter '${name}' for ${fn}`),
   SPC_ERR_ARGS_TOO_MANY: entry(400, (given = '?', fn = '?', max = '?') => `${fn} takes at most ${max} positional arguments, got ${given}`),
   SPC_ERR_ARG_TWICE: entry(400, (name = '?') => `parameter '${name}' given both positionally and by name`),
-  SPC_ERR_SINCE_INVALID: entry(400, (got = '?') => `since must be an integer, got '${got}'`),
+  SPC_ERR_SINCE_INVALID: entry(400, (got = '?', wanted = 'an integer') => `since must be ${wanted}, got '${got}'`),
 
   // --- delivery ---
   SPC_ERR_DELIVERY_OPTION_UNKNOWN: entry(400, (name = '?', known = '?') => `unknown delivery option '${name}' (delivery options: ${known})`),
@@ -170,7 +170,7 @@ export const ERRORS = {
   SPC_ERR_SESSION_MEDIA_TYPE: entry(415, (got = '?') => `a session file is sent as application/x-tar (or application/octet-stream), not as a form's '${got}'`),
 
   // --- a room's history: its log, presence, live poses, replay ---
-  SPC_ERR_LOG_QUERY_INVALID: entry(400, (field = '?', wanted = '?', got = '?') => `${field} must be ${wanted}, got '${got}'`),
+  SPC_ERR_LOG_QUERY_INVALID: entry(400, (wanted = '?', got = '?') => `limit must be ${wanted}, got '${got}'`),
   SPC_ERR_PRESENCE_INVALID: entry(400, (field = '?', why = '?') => `${field} ${why}`),
   SPC_ERR_REPLAY_INVALID: entry(400, (field = '?', why = '?') => `replay: ${field} ${why}`),
   SPC_ERR_REPLAY_EMPTY: entry(404, (room = '?') => `room '${room}' has no log entries to replay in that range`),

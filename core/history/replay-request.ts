@@ -33,15 +33,22 @@ function speedOf(body: Record<string, unknown>): number | undefined {
   return value;
 }
 
-function time(body: Record<string, unknown>, field: string): number | undefined {
+/**
+ * How far past the host's clock a moment may be: a client's clock a little ahead still names
+ * now, while a moment further on is one no log has reached (1e20 is no time at all).
+ */
+export const CLOCK_SLACK_MS = 60_000;
+
+function time(body: Record<string, unknown>, field: string, now: number): number | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw bad(field, 'must be a time in host milliseconds since the epoch');
+  if (value > now + CLOCK_SLACK_MS) throw bad(field, `must be a moment that has come (host milliseconds since the epoch, now ${now}), not ${value}`);
   return value;
 }
 
 /** The ask `body` makes of room `roomId`. */
-export function checkReplayAsk(body: unknown, roomId: string): ReplayAsk {
+export function checkReplayAsk(body: unknown, roomId: string, now = Date.now()): ReplayAsk {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('body', 'must be a JSON object');
   const fields = body as Record<string, unknown>;
   const unknown = Object.keys(fields).find((key) => !KNOWN.includes(key));
@@ -49,7 +56,7 @@ export function checkReplayAsk(body: unknown, roomId: string): ReplayAsk {
   const speed = speedOf(fields);
   if (fields.from === undefined) {
     if (fields.pause !== undefined && typeof fields.pause !== 'boolean') throw bad('pause', 'must be true or false');
-    const seek = time(fields, 'seek');
+    const seek = time(fields, 'seek', now);
     if (fields.pause === undefined && seek === undefined && speed === undefined) {
       throw bad('from', 'is required (the room to play), or steer with pause, seek or speed');
     }
@@ -58,7 +65,7 @@ export function checkReplayAsk(body: unknown, roomId: string): ReplayAsk {
   }
   if (typeof fields.from !== 'string' || fields.from === '' || fields.from.length > 256) throw bad('from', 'must name a room');
   if (fields.from === roomId) throw bad('from', 'must name another room than the one played into');
-  const at = time(fields, 'at');
+  const at = time(fields, 'at', now);
   if (at !== undefined) return { kind: 'jump', from: fields.from, at };
   const since = seq(fields, 'since') ?? 0;
   const until = seq(fields, 'until') ?? null;

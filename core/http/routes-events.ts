@@ -20,7 +20,7 @@ import { StreamScope } from '../events/stream-scope.ts';
 import type { HostContext } from '../host-context.ts';
 import { ERROR_BODY_SCHEMA } from './error-handler.ts';
 import { streamJob } from './job-events.ts';
-import { parseSince, roomOf } from './request-input.ts';
+import { parseSince, roomOf, sinceQuery } from './request-input.ts';
 import { idParams, LAST_EVENT_ID, queryOf, ROOM_ID_PATH, SINCE } from './route-inputs.ts';
 import { streamRoom } from './room-events.ts';
 import { ANONYMOUS, requestUser } from '../people/request-user.ts';
@@ -184,7 +184,7 @@ export function resumeSeq(request: JobRequest): number {
   const header = request.headers['last-event-id'];
   const lastEventId = Array.isArray(header) ? header[0] : header;
   if (lastEventId !== undefined && lastEventId.trim() !== '') return parseSince(lastEventId);
-  return parseSince(request.query.since);
+  return parseSince(sinceQuery(request.query));
 }
 
 export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions): Promise<void> {

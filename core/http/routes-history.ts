@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { MAX_LOG_PAGE } from '../history/room-log-store.ts';
-import { roomOf } from './request-input.ts';
+import { roomOf, sinceQuery } from './request-input.ts';
 import { queryOf, ROOM_PARAMS } from './route-inputs.ts';
 import { checkReplayAsk } from '../history/replay-request.ts';
 
@@ -17,20 +17,29 @@ export type HistoryRouteDeps = Pick<HostContext, 'history' | 'replays' | 'option
 /** Entries a page holds when `limit` is not given. */
 const DEFAULT_LIMIT = 1000;
 
-/** A whole number from the query, or `fallback` when absent; a 400 naming the field otherwise. */
-function wholeNumber(field: string, raw: string | undefined, fallback: number, min: number): number {
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw.trim());
-  if (!/^-?\d{1,15}$/.test(raw.trim()) || value < min) {
-    throw createHostError('SPC_ERR_LOG_QUERY_INVALID', field, min > 0 ? `a whole number from ${min}` : 'a whole number (a seq)', raw);
-  }
-  return value;
+/** Digits only: a whole number from 0. */
+const WHOLE = /^\d{1,15}$/;
+
+/** The seq a page of the log reads after: absent, from the start; anything but a whole number from 0 is the one 400. */
+function logSince(query: Record<string, unknown>): number {
+  const raw = sinceQuery(query);
+  if (raw === undefined) return 0;
+  if (!WHOLE.test(raw.trim())) throw createHostError('SPC_ERR_SINCE_INVALID', raw, 'a whole number from 0 (the seq of the last entry read)');
+  return Number(raw.trim());
+}
+
+/** How many entries a page holds: absent, the default; else a whole number from 1. */
+function pageLimit(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_LIMIT;
+  if (!WHOLE.test(raw.trim()) || Number(raw.trim()) < 1) throw createHostError('SPC_ERR_LOG_QUERY_INVALID', 'a whole number from 1', raw);
+  return Math.min(MAX_LOG_PAGE, Number(raw.trim()));
 }
 
 const LOG_SCHEMA = {
   summary: 'A room’s log: every change, in one order',
   description:
-    'The entries with a seq above `since` (default 0: from the first kept), oldest first, at most `limit` (default 1000, at most 10000 answered). ' +
+    'The entries with a seq above `since` (a whole number from 0; absent: from the first kept), oldest first, ' +
+    'at most `limit` (default 1000, at most 10000 answered). ' +
     'Each entry is `{seq, ts (host milliseconds), by, type, ...the change}`, type one of entry, view, scene, layer, annotation, snapshot, access, replay. ' +
     '`next_since` reads on; `more` says whether entries after this page are already there; `last_seq` is the room’s newest seq.',
   operationId: 'room_log',
@@ -57,8 +66,8 @@ export async function historyRoutes(app: FastifyInstance, opts: { ctx: HistoryRo
     { schema: LOG_SCHEMA },
     async (request) => {
       const roomId = roomOf(ctx, request.params.room_id);
-      const since = wholeNumber('since', request.query.since, 0, Number.MIN_SAFE_INTEGER);
-      const limit = Math.min(MAX_LOG_PAGE, wholeNumber('limit', request.query.limit, DEFAULT_LIMIT, 1));
+      const since = logSince(request.query);
+      const limit = pageLimit(request.query.limit);
       return { room_id: roomId, ...(await ctx.history.store.read(roomId, since, limit)) };
     },
   );

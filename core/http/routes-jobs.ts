@@ -14,7 +14,7 @@ import { isHeadsetClient, withClientProfile, type ClientProfileSettings } from '
 import { stepDelivery } from '../delivery/volume-step.ts';
 import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
 import { PROVENANCE_HEADER, provenanceHeader } from '../registry/provenance.ts';
-import { parseSince } from './request-input.ts';
+import { parseSince, sinceQuery } from './request-input.ts';
 import { idParams, queryOf, SINCE } from './route-inputs.ts';
 import { WorkGate } from '../work-gate.ts';
 
@@ -36,7 +36,7 @@ export async function jobRoutes(app: FastifyInstance, opts: { ctx: JobDeps }): P
     '/api/jobs/:id/progress',
     { schema: { params, querystring: queryOf({ since: SINCE }) } },
     async (request) => {
-      const since = parseSince(request.query.since);
+      const since = parseSince(sinceQuery(request.query));
       return ctx.jobs.progress(request.params.id, since);
     },
   );

@@ -132,10 +132,14 @@ describe('replay', () => {
       { from: 'x', since: -1 },
       { from: 'x', since: 3, until: 2 },
       { frm: 'x' },
+      // A moment no log has reached (past any clock, or a day ahead) is out of range, as is a seek there.
+      { from: 'x', at: 1e20 },
+      { from: 'x', at: Date.now() + 86_400_000 },
+      { seek: 1e20 },
     ];
     for (const body of bodies) {
       const answer = await send('POST', `/api/rooms/${into}/replay`, body);
-      expect(answer.status).toBe(400);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(await answer.json()).toMatchObject({ code: 'SPC_ERR_REPLAY_INVALID' });
     }
     const empty = await send('POST', `/api/rooms/${into}/replay`, { from: room('nothing') });

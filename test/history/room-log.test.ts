@@ -2,7 +2,8 @@
  * @module room-log.test
  * A room's log over real HTTP on one host: every change (view, scene and its layers' results,
  * marks, a snapshot taken) appended once in order with its seq, ts and by; read a page at a
- * time with `next_since`; bad `since` and `limit` refused with the catalogued 400; the snapshot
+ * time with `next_since`; bad `since` and `limit` refused with the catalogued 400 (a `since` that is
+ * not a seq, however given, is one code and never a read from the start); the snapshot
  * naming the seq it was taken at.
  */
 import { describe, expect, it } from 'vitest';
@@ -77,10 +78,16 @@ describe('a room log', () => {
     expect(rest.entries.map((e) => e.seq)).toEqual([3, 4, 5]);
     expect(rest).toMatchObject({ next_since: 5, more: false });
     expect((await log(r, '?limit=50000')).entries).toHaveLength(5);
-    for (const query of ['?since=abc', '?limit=0', '?limit=1.5']) {
+    for (const query of ['?limit=0', '?limit=1.5', '?limit=']) {
       const bad = await fetch(`${server.url}/api/rooms/${r}/log${query}`);
-      expect(bad.status).toBe(400);
+      expect(bad.status, query).toBe(400);
       expect(await bad.json()).toMatchObject({ code: 'SPC_ERR_LOG_QUERY_INVALID' });
+    }
+    // Every way of giving a seq that is not one is the same 400, never a read from the start.
+    for (const query of ['?since=abc', '?since=-1', '?since=', '?since=%20', '?since[]=1', '?since[0]=2', '?since=1&since=2', '?since=1.5']) {
+      const bad = await fetch(`${server.url}/api/rooms/${r}/log${query}`);
+      expect(bad.status, query).toBe(400);
+      expect(await bad.json(), query).toMatchObject({ code: 'SPC_ERR_SINCE_INVALID' });
     }
   });
 });

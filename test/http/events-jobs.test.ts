@@ -82,6 +82,12 @@ describe('job event stream', () => {
     const badSince = await fetch(`${url}/api/jobs/nope/events?since=x`);
     expect(badSince.status).toBe(400);
     expect(await badSince.json()).toMatchObject({ status_code: 400, code: 'SPC_ERR_SINCE_INVALID' });
+    // A list's form of since is not since: refused, not read as absent (from the start).
+    for (const path of ['/api/jobs/nope/events?since[]=1', '/api/jobs/nope/progress?since[]=1']) {
+      const listed = await fetch(`${url}${path}`);
+      expect(listed.status, path).toBe(400);
+      expect(await listed.json()).toMatchObject({ code: 'SPC_ERR_SINCE_INVALID' });
+    }
     const badHeader = await fetch(`${url}/api/jobs/nope/events`, { headers: { 'last-event-id': 'abc' } });
     expect(badHeader.status).toBe(400);
     expect(await badHeader.json()).toMatchObject({ code: 'SPC_ERR_SINCE_INVALID' });
