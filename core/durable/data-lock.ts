@@ -1,11 +1,15 @@
 /**
  * @module data-lock
- * One host per data folder: a `lock` file holding the process id of the host using it, made
- * with exclusive creation. A lock whose process is gone (a crash, `kill -9`) is stale and
- * taken over; a live one refuses the second host with the folder and the first one's pid.
+ * One host per data folder: a `lock` file holding the process id of the host using it and when
+ * that process started (process-start.ts), made with exclusive creation. A lock is held only
+ * while a process of that id runs and is that very process: one whose pid is gone (a crash,
+ * `kill -9`) or now names another process (started at another time: after a reboot or a
+ * container's restart, pid 1 is the new container's first process) is stale and taken over;
+ * a held one refuses the second host with the folder and the first one's pid.
  */
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { processStart, runsVitrine } from './process-start.ts';
 
 export const LOCK_FILE = 'lock';
 
@@ -19,19 +23,38 @@ function alive(pid: number): boolean {
   }
 }
 
-function ownerOf(file: string): number | null {
+/** What a lock says: the holder's pid, and when it started (absent in a lock an older vitrine wrote). */
+interface LockOwner {
+  pid: number;
+  start: string | null;
+}
+
+function ownerOf(file: string): LockOwner | null {
   try {
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+    const [first, second] = readFileSync(file, 'utf8').split('\n');
+    const pid = Number(first?.trim());
+    if (!Number.isSafeInteger(pid) || pid <= 0) return null;
+    const start = second?.startsWith('start ') ? second.slice(6).trim() : null;
+    return { pid, start };
   } catch {
     return null;
   }
 }
 
+/** Whether the lock's holder still runs: its pid alive and the same process that wrote it. */
+function holds(owner: LockOwner): boolean {
+  if (!alive(owner.pid)) return false;
+  const now = processStart(owner.pid);
+  // Without /proc the pid alone decides; a lock with no start (an older vitrine's) holds while a vitrine runs under that pid.
+  if (now === null) return true;
+  return owner.start !== null ? owner.start === now : runsVitrine(owner.pid) !== false;
+}
+
 function tryCreate(file: string): boolean {
   try {
     const fd = openSync(file, 'wx');
-    writeSync(fd, `${process.pid}\n`);
+    const start = processStart(process.pid);
+    writeSync(fd, `${process.pid}\n${start ? `start ${start}\n` : ''}`);
     closeSync(fd);
     return true;
   } catch (error) {
@@ -46,10 +69,10 @@ export function lockDataDir(dir: string): () => void {
   for (let attempt = 0; attempt < 3; attempt++) {
     if (tryCreate(file)) return () => release(file);
     const owner = ownerOf(file);
-    if (owner !== null && owner !== process.pid && alive(owner)) {
-      throw new Error(`the data dir ${dir} is in use by another vitrine host (pid ${owner}); stop it first, or give this one another --data-dir`);
+    if (owner !== null && owner.pid !== process.pid && holds(owner)) {
+      throw new Error(`the data dir ${dir} is in use by another vitrine host (pid ${owner.pid}); stop it first, or give this one another --data-dir`);
     }
-    // Stale (its host is gone) or half written: taken over.
+    // Stale (its host is gone, or its pid is another process's now) or half written: taken over.
     try {
       unlinkSync(file);
     } catch {
@@ -60,7 +83,7 @@ export function lockDataDir(dir: string): () => void {
 }
 
 function release(file: string): void {
-  if (ownerOf(file) !== process.pid) return;
+  if (ownerOf(file)?.pid !== process.pid) return;
   try {
     unlinkSync(file);
   } catch {
