@@ -17,7 +17,7 @@ import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { BlobFolder } from './blob-folder.ts';
 import { lockDataDir } from './data-lock.ts';
-import { storeFileProblem } from './store-file-check.ts';
+import { missingStore, missingStoreProblem, storeFileProblem } from './store-file-check.ts';
 import { probeStore } from './store-probe.ts';
 import { checkFormat, FORMAT_STEPS, FORMAT_VERSION, type FormatStep } from './store-format.ts';
 import { orStorageFull } from './storage-full.ts';
@@ -96,6 +96,8 @@ export async function openDataStore(dir: string, format: FormatSteps = { steps: 
   const unlock = lockDataDir(dir);
   try {
     const file = path.join(dir, STORE_FILE);
+    const left = missingStoreProblem(dir, file);
+    if (left) throw missingStore(dir, file, left);
     const problem = storeFileProblem(file) ?? (existsSync(file) ? await probeStore(file) : null);
     if (problem) throw damagedStore(file, problem);
     const env = openEnv(file);

@@ -3,13 +3,15 @@
  * A data folder the host cannot serve safely is refused at start, with what to do: one written
  * by a newer vitrine (naming both format versions), one by an older vitrine this one has no step
  * from (one it has steps from is migrated, its old store kept beside it, all or nothing), a damaged store file (naming it and how to
- * move it aside; never an empty start in its place), a folder another host is using (naming the
- * folder and that host's pid). And a disk with no room: a write answers 507 with its code and
+ * move it aside, a record past the meta pages that does not decode too; never an empty start in
+ * its place), a store file gone from a folder still holding its bytes, a folder another host is using (naming the
+ * folder and that host's pid; a lock naming a process that is not that host, as pid 1 after a container's
+ * restart, is stale). And a disk with no room: a write answers 507 with its code and
  * nothing of it is kept, reads go on, and writes succeed again once there is room (a file-size
  * limit set on the running host with prlimit stands for a full disk).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'lmdb';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -107,6 +109,46 @@ describe('a data folder refused at start', () => {
     expect(run.stdout).not.toContain('listening on');
   });
 
+  it('a record damaged past the meta pages: the file and the way out named, not the decoder’s words', async () => {
+    const store = await openTempDataStore();
+    await store.write(() => store.db('marks').put('r1', { kind: 'point', label: 'a-mark-to-damage', points: [[1, 2, 3]] }));
+    await store.close();
+    const file = path.join(store.dir, STORE_FILE);
+    // One byte of the record's value (the type of its label) made one no encoder writes.
+    const bytes = readFileSync(file);
+    bytes[bytes.indexOf('a-mark-to-damage') - 1] = 0xc1;
+    writeFileSync(file, bytes);
+    const run = refusedServe(store.dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`the store ${file} cannot be read (its record "r1" of database "marks" does not decode)`);
+    expect(run.stderr).toContain(`mv '${file}' '${file}.damaged'`);
+    expect(run.stderr).not.toMatch(/MessagePack|end of buffer/);
+    expect(run.stdout).not.toContain('listening on');
+  });
+
+  it('a store file gone while its bytes are there: refused naming the file and what to do, never started empty', async () => {
+    const dir = tempDataDir();
+    const host = await spawnHost([...BASE, '--data-dir', dir]);
+    const put = await fetch(`${host.url}/api/specimens/kept?filename=m.stl`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(binaryStl()),
+    });
+    expect(put.status).toBe(201);
+    await host.stop();
+    const file = path.join(dir, STORE_FILE);
+    rmSync(file);
+    const run = refusedServe(dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`the data dir ${dir} held a store, and its store file ${file} is gone`);
+    expect(run.stderr).toContain(`mv '${dir}' '${dir}.orphaned'`);
+    expect(run.stdout).not.toContain('listening on');
+    expect(existsSync(file)).toBe(false);
+    // Its bytes alone tell it too (the engine's lock file gone as well).
+    rmSync(`${file}-lock`, { force: true });
+    expect(refusedServe(dir).stderr).toContain(`1 file of bytes in ${path.join(dir, 'blobs')}`);
+  });
+
   it('in use by another host: the folder and that host’s pid named', async () => {
     const dir = tempDataDir();
     const first = await spawnHost([...BASE, '--data-dir', dir]);
@@ -118,6 +160,23 @@ describe('a data folder refused at start', () => {
     const second = await spawnHost([...BASE, '--data-dir', dir]);
     expect(second.stdout()).toContain(`data: ${dir}`);
     await second.stop();
+  });
+
+  it('a lock naming a live process that is not its host (pid 1 after a container restart) is stale', async () => {
+    const dir = tempDataDir();
+    // The lock a host running as pid 1 wrote before its container restarted: pid 1 runs again, started since.
+    writeFileSync(path.join(dir, 'lock'), `1\nstart ${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}/7\n`);
+    const started = await spawnHost([...BASE, '--data-dir', dir]);
+    expect(started.stdout()).toContain(`data: ${dir}`);
+    // Its own lock names it, and holds against a second host.
+    expect(readFileSync(path.join(dir, 'lock'), 'utf8')).toMatch(new RegExp(`^${started.child.pid}\nstart `));
+    expect(refusedServe(dir).stderr).toContain(`(pid ${started.child.pid})`);
+    await started.stop();
+    // A lock of an older vitrine (a pid alone) naming a live process that is no vitrine is stale too.
+    writeFileSync(path.join(dir, 'lock'), '1\n');
+    const again = await spawnHost([...BASE, '--data-dir', dir]);
+    expect(again.stdout()).toContain(`data: ${dir}`);
+    await again.stop();
   });
 });
 
