@@ -95,7 +95,7 @@ export async function assembleResults(deps: {
     const service = scale;
     resultIds.useRemote((id, client) => service.findResult(id, client));
   }
-  const data = await openDurable(options);
+  const data = await openDurable(options, (line) => log.warn(line));
   // A result id no one holds in memory any more (a snapshot's pin after a restart) is read from the folder.
   // So is a kept result (a room's layer computed before the restart).
   const kept = data && options.diskCacheMaxBytes > 0 ? await keptResults(data, options.diskCacheMaxBytes) : null;

@@ -19,11 +19,17 @@ export function lastingDataDir(options: Pick<ResolvedHostOptions, 'dataDir' | 'r
   return !options.dataDir || options.redis || options.mode === 'worker' ? null : options.dataDir;
 }
 
-/** The folder's stores, or null when this host keeps nothing on disk (no folder, a Redis service, a worker). */
-export async function openDurable(options: Pick<ResolvedHostOptions, 'dataDir' | 'redis' | 'mode'>): Promise<DurableData | null> {
+/**
+ * The folder's stores, or null when this host keeps nothing on disk (no folder, a Redis service,
+ * a worker). `warn` hears of bytes found damaged on disk.
+ */
+export async function openDurable(
+  options: Pick<ResolvedHostOptions, 'dataDir' | 'redis' | 'mode'>,
+  warn?: (line: string) => void,
+): Promise<DurableData | null> {
   const dataDir = lastingDataDir(options);
   if (!dataDir) return null;
   const [{ openDataStore }, { DiskBlobStore }] = await Promise.all([import('../durable/data-store.ts'), import('../blobs/disk-blob-store.ts')]);
   const store = await openDataStore(dataDir);
-  return { store, blobs: new DiskBlobStore(store) };
+  return { store, blobs: new DiskBlobStore(store, Date.now, warn) };
 }

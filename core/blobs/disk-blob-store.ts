@@ -4,7 +4,10 @@
  * bytes (named by the result id, the SHA-256 of its frame), and its header and expiry a record
  * of the `blobs` database, written only once the file is whole. What pins a snapshot's results
  * and keeps uploads on a lone host; a result id no one holds in memory is found here after a
- * restart. Expired blobs are dropped by a sweep (record first, then file).
+ * restart. Expired blobs are dropped by a sweep (record first, then file). A file read back is
+ * checked against its result id as it is read: one whose bytes changed on disk is moved aside
+ * and reads as gone (a kept result is computed again, a snapshot says its bytes were lost),
+ * never served under the id, and `warn` says which.
  */
 import type { DataStore } from '../durable/data-store.ts';
 import { decodeResultFrame } from '../results/result-frame.ts';
@@ -26,10 +29,12 @@ export class DiskBlobStore implements BlobStore {
   #store: DataStore;
   #now: () => number;
   #sweep: NodeJS.Timeout;
+  #warn: (line: string) => void;
 
-  constructor(store: DataStore, now: () => number = Date.now) {
+  constructor(store: DataStore, now: () => number = Date.now, warn: (line: string) => void = () => {}) {
     this.#store = store;
     this.#now = now;
+    this.#warn = warn;
     this.#sweep = setInterval(() => void this.sweep().catch(() => {}), SWEEP_MS);
     this.#sweep.unref();
   }
@@ -59,14 +64,16 @@ export class DiskBlobStore implements BlobStore {
     return this.#live(ref.hash) ? this.read(ref) : null;
   }
 
-  /** The result a file of the folder holds, read whatever record keeps it (a blob's, or a kept result's). */
+  /** The result a file of the folder holds, read whatever record keeps it (a blob's, or a kept result's), once its bytes hash to its id. */
   async read(ref: BlobRef): Promise<StoredResult | null> {
-    const bytes = await this.#store.blobs.read(ref.hash);
-    if (!bytes) return null;
     const meta = JSON.parse(ref.meta) as BlobMeta;
-    if (bytes.length !== meta.header.byteLength) return null;
     const payload = new SharedArrayBuffer(meta.header.byteLength);
-    new Uint8Array(payload).set(bytes);
+    const read = await this.#store.blobs.readChecked(ref.hash, new Uint8Array(payload), JSON.stringify(meta.header));
+    if (read === 'damaged') {
+      const file = this.#store.blobs.path(ref.hash);
+      this.#warn(`the bytes of result ${ref.hash} in ${file} are not the ones its id names (changed on disk): moved aside to ${file}.damaged, read as gone`);
+    }
+    if (read !== 'whole') return null;
     const result = decodeResultFrame(meta.header, payload as unknown as ArrayBuffer);
     rememberResultId(result, ref.hash);
     return result;

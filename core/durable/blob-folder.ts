@@ -3,7 +3,9 @@
  * Bytes by their SHA-256, one file each under `blobs/` of the data folder (`blobs/<sha256>`),
  * written whole before anything names them: to a temporary file, flushed, then renamed into
  * place (a rename is atomic, so a crash leaves either the whole file or none), and the folder
- * flushed so the name itself survives. The same bytes written twice are one file.
+ * flushed so the name itself survives. The same bytes written twice are one file. A file read
+ * back into memory is checked against its name as it comes (readChecked): a byte the disk
+ * changed since is never taken for the bytes the name promises.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -13,6 +15,8 @@ import { orStorageFull } from './storage-full.ts';
 
 /** A blob's name: 64 hex digits. */
 const NAME = /^[0-9a-f]{64}$/;
+/** Bytes read (and hashed) at a time: a few milliseconds of hashing between two turns of the event loop. */
+const READ_SLICE = 4 * 1024 * 1024;
 
 export class BlobFolder {
   readonly dir: string;
@@ -62,6 +66,39 @@ export class BlobFolder {
     await rename(tmp, file);
     await syncDir(this.dir);
     return name;
+  }
+
+  /**
+   * Reads blob `sha` into `into` (as long as the file must be), hashing as it comes: the SHA-256
+   * of `prefix` then the file's bytes must be `sha` (a result's file holds its payload, and its
+   * id hashes its header first). 'missing' when the file is not there or not that long;
+   * 'damaged' when its bytes are not the ones named: the file is then moved aside
+   * (`<sha>.damaged`, out of every listing), so the blob reads as gone from then on and the
+   * same bytes can be written whole again.
+   */
+  async readChecked(sha: string, into: Uint8Array, prefix = ''): Promise<'whole' | 'missing' | 'damaged'> {
+    let handle: FileHandle;
+    try {
+      handle = await open(this.path(sha), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+      throw error;
+    }
+    const hash = createHash('sha256').update(prefix);
+    try {
+      if ((await handle.stat()).size !== into.byteLength) return 'missing';
+      for (let at = 0; at < into.byteLength; ) {
+        const { bytesRead } = await handle.read(into, at, Math.min(READ_SLICE, into.byteLength - at), at);
+        if (bytesRead === 0) return 'missing';
+        hash.update(into.subarray(at, at + bytesRead));
+        at += bytesRead;
+      }
+    } finally {
+      await handle.close();
+    }
+    if (hash.digest('hex') === sha) return 'whole';
+    await rename(this.path(sha), `${this.path(sha)}.damaged`).catch(() => {});
+    return 'damaged';
   }
 
   async read(sha: string): Promise<Buffer | null> {
