@@ -219,6 +219,8 @@ export const ERRORS = {
   SPC_ERR_BLOB_NOT_FOUND: entry(404, (id = '?') => `no blob with id '${id}' is held here (unknown, or dropped since: request its data again)`),
   SPC_ERR_RANGE_NOT_SATISFIABLE: entry(416, (range = '?', size = '?') => `range '${range}' is outside the ${size} bytes of this answer`),
   SPC_ERR_ZARR_KEY_NOT_FOUND: entry(404, (key = '?', id = '?') => `'${key}' is not in the OME-Zarr store of result '${id}'`),
+  SPC_ERR_NO_MESH_LEVELS: entry(404, (id = '?', why = '?') => `result '${id}' has no levels of detail: ${why}`),
+  SPC_ERR_MESH_KEY_NOT_FOUND: entry(404, (key = '?', id = '?') => `'${key}' is not in the multi-resolution meshes of result '${id}'`),
 
   // --- federation ---
   SPC_ERR_WORKER_DISCONNECTED: entry(502, (id = '?') => `worker '${id}' disconnected`),

@@ -17,6 +17,7 @@ import type { PictureRunner } from './thumbnails/room-picture.ts';
 import type { ResultIds } from './serving/result-ids.ts';
 import type { DeliveryVariants } from './delivery/delivery-variants.ts';
 import type { VolumePyramids } from './pyramid/volume-pyramids.ts';
+import type { MeshLods } from './meshes/mesh-lods.ts';
 import type { InvokerSet } from './invoke/invoker.ts';
 import type { ResultSource } from './serving/result-source.ts';
 import type { StaticInputs } from './inputs/static-inputs.ts';
@@ -51,6 +52,8 @@ export interface HostContext {
   delivery: DeliveryVariants;
   /** The OME-Zarr pyramids of held volumes, made once on the encode thread. */
   pyramids: VolumePyramids;
+  /** Held results' surfaces in levels of detail (labels volumes, large meshes), built once on the encode thread. */
+  meshes: MeshLods;
   /** Pictures of what rooms show (PNG), drawn on the encode thread. */
   pictures: PictureRunner;
   /** Invokers by function source; a relay adds `remote`. */

@@ -92,6 +92,8 @@ export interface HostOptions extends PluginOptions, PeopleHostOptions, KeepingOp
   clientProfiles?: boolean;
   /** Most triangles a mesh sent to a headset client has (simplified when over). @defaultValue 500000 */
   headsetTriangles?: number;
+  /** A mesh result over this many triangles gets levels of detail (`/api/results/{id}/meshes/`), as every labels result does. @defaultValue 300000 */
+  meshLodTriangles?: number;
   /** Logger: false, or a pino level. @defaultValue `"info"` */
   logLevel?: false | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Where logs go (pino destination stream). @defaultValue process.stderr */
@@ -182,7 +184,7 @@ export const HOST_DEFAULTS = Object.freeze({
   defaultRoomId: 'service',
   viewer: true,
   clientProfiles: true,
-  headsetTriangles: 500000,
+  ...{ headsetTriangles: 500000, meshLodTriangles: 300000 },
   logLevel: 'info' as const,
   relay: false,
   join: null,
@@ -231,7 +233,7 @@ const NUMBER_RULES: readonly (readonly [keyof typeof HOST_DEFAULTS, NumberRule])
   ['maxJobs', POSITIVE],
   ['maxEventStreams', { integer: true }],
   ['cacheMaxBytes', POSITIVE],
-  ['headsetTriangles', { integer: true, safe: true }],
+  ...(['headsetTriangles', 'meshLodTriangles'] as const).map((name) => [name, { integer: true, safe: true }] as const),
   ['poolSize', { integer: true }],
   ['requestTimeoutSeconds', NON_NEGATIVE],
   ['maxEventLoopDelayMs', NON_NEGATIVE],

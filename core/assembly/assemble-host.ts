@@ -23,7 +23,8 @@ import { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import { RELOAD_IMPORT_WAIT_MS } from '../python/python-runtime.ts';
 import { JsonResultEncoder } from '../serving/json-encoder.ts';
 import { FileParser } from '../workers/file-parser.ts';
-import { deliveryTaskRunner, pictureRunner, pyramidRunner } from '../workers/task-pool.ts';
+import { deliveryTaskRunner, meshLodsRunner, pictureRunner, pyramidRunner } from '../workers/task-pool.ts';
+import { MeshLods } from '../meshes/mesh-lods.ts';
 import { VolumePyramids } from '../pyramid/volume-pyramids.ts';
 import { assembleResults } from './assemble-results.ts';
 import { assembleWorkspace } from './assemble-workspace.ts';
@@ -98,6 +99,14 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   }
 
   const files = new FileParser(compute.pools.encode);
+  const delivery = new DeliveryVariants(deliveryTaskRunner(compute.pools.encode), stack.budget, options.maxDeliveryBytes);
+  const meshes = new MeshLods({
+    run: meshLodsRunner(compute.pools.encode),
+    turns: delivery.turns,
+    budget: stack.budget,
+    labelIndex: (volume, client) => delivery.labelIndex(volume, client),
+    lodTriangles: options.meshLodTriangles,
+  });
   let binder: PointBinder | null = null;
   const base: Omit<HostContext, 'scenes' | 'snapshots' | 'replays'> = {
     options,
@@ -117,7 +126,8 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     jobs: stack.jobs,
     json: new JsonResultEncoder(compute.pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes, budget: stack.budget }),
     resultIds: stack.resultIds,
-    delivery: new DeliveryVariants(deliveryTaskRunner(compute.pools.encode), stack.budget, options.maxDeliveryBytes),
+    delivery,
+    meshes,
     pyramids: new VolumePyramids(pyramidRunner(compute.pools.encode), stack.budget),
     pictures: pictureRunner(compute.pools.encode),
     invokers: compute.invokers,

@@ -45,6 +45,7 @@ export const FLAGS = {
   'no-viewer': { type: 'boolean' },
   'client-profiles': { type: 'string' },
   'headset-triangles': { type: 'string' },
+  'mesh-lod-triangles': { type: 'string' },
   'allowed-hosts': { type: 'string' },
   'request-timeout': { type: 'string' },
   'write-timeout': { type: 'string' },

@@ -91,6 +91,7 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
                              uint8 volumes of at most 256 per axis and meshes within
                              --headset-triangles (default on)
   --headset-triangles N      most triangles of a mesh sent to a headset client (default 500000)
+  --mesh-lod-triangles N     levels of detail for mesh results over N triangles (default 300000)
   --request-timeout S        seconds a request's headers and body may take to arrive, else 408;
                              0 for none (default 30)
   --write-timeout S          seconds a response may make no progress because its client stopped
@@ -248,7 +249,7 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     ...pluginTrustOptions(get),
     viewer: !(onOff('no-viewer', get('no-viewer')) ?? false),
     clientProfiles: onOff('client-profiles', get('client-profiles')),
-    headsetTriangles: headsetTriangles(get('headset-triangles')),
+    ...{ headsetTriangles: headsetTriangles(get('headset-triangles')), meshLodTriangles: positiveInteger('mesh-lod-triangles', get('mesh-lod-triangles')) },
     ...peopleOptions(get),
   };
 }

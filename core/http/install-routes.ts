@@ -12,6 +12,7 @@ import { viewerRoutes } from '../assets/viewer-routes.ts';
 import { zarrRoutes } from '../zarr/routes-zarr.ts';
 import { annotationRoutes } from './routes-annotations.ts';
 import { blobRoutes } from './routes-blobs.ts';
+import { meshRoutes } from './routes-meshes.ts';
 import websocket from '@fastify/websocket';
 import { HELLO_MAX_FRAME_BYTES } from '../federation/frame-limit.ts';
 import { historyRoutes } from './routes-history.ts';
@@ -37,6 +38,7 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext, read
   await app.register(processingRoutes, { ctx });
   await app.register(jobRoutes, { ctx });
   await app.register(zarrRoutes, { ctx });
+  await app.register(meshRoutes, { ctx });
   await app.register(blobRoutes, { ctx });
   await app.register(uploadRoutes, { ctx });
   await app.register(publishedRoutes, { ctx, published: ctx.published });

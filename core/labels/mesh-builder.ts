@@ -81,7 +81,7 @@ function shared<T extends Float32Array | Uint32Array | Uint8Array>(Ctor: SharedC
 }
 
 /** Unit normals per vertex: the sum of its triangles' (area-weighted) normals. */
-function smoothNormals(vertices: Float32Array, indices: Uint32Array): Float32Array {
+export function smoothNormals(vertices: ArrayLike<number>, indices: ArrayLike<number>): Float32Array {
   const sums = new Float64Array(vertices.length);
   for (let t = 0; t < indices.length; t += 3) {
     const a = indices[t]! * 3;

@@ -12,6 +12,8 @@ import type { DeliveryTaskResults, LabelIndexTask, LoadStaticTask, PackFileTask,
 import type { DecodedSize } from '../formats/decoded-size.ts';
 import type { VolumeGeometryHint } from '../formats/npy/parse-npy.ts';
 import type { PictureAsk } from '../thumbnails/room-picture.ts';
+import type { MeshLodsTask } from '../meshes/lod-tasks.ts';
+import type { SegmentLods } from '../meshes/segment-lods.ts';
 import type { PictureLayer } from '../thumbnails/scene-picture.ts';
 
 /** Run one plugin export. */
@@ -86,6 +88,7 @@ export type WorkerTask =
   | PyramidTask
   | LabelIndexTask
   | SurfaceTask
+  | MeshLodsTask
   | RoomPictureTask;
 
 /** A task kind's name, the `op` it is tagged with. */
@@ -106,6 +109,8 @@ export interface TaskResults extends DeliveryTaskResults {
   pyramid: (StoredResult & { type: 'volume' })[];
   /** The PNG's bytes. */
   roomPicture: Uint8Array;
+  /** A surface's levels of detail, their bytes in shared memory. */
+  meshLods: SegmentLods;
 }
 
 /** Sent by the worker on the task port. */

@@ -9,6 +9,7 @@ import type Tinypool from 'tinypool';
 import type { DeliveryTaskRunner } from '../delivery/delivery-tasks.ts';
 import type { PyramidRunner } from '../pyramid/volume-pyramids.ts';
 import type { PictureRunner } from '../thumbnails/room-picture.ts';
+import type { MeshLodsRunner } from '../meshes/lod-tasks.ts';
 import type { TaskKind, TaskResults, WorkerTask } from './protocol.ts';
 
 /** The export of the worker entry (task-worker.ts) that runs each kind of task. */
@@ -25,6 +26,7 @@ export const TASK_EXPORTS = {
   pyramid: 'pyramid',
   labelIndex: 'labelIndex',
   surface: 'surface',
+  meshLods: 'meshLods',
   roomPicture: 'roomPicture',
 } as const satisfies Record<TaskKind, string>;
 
@@ -59,4 +61,9 @@ export function pyramidRunner(pool: Tinypool): PyramidRunner {
 /** The encode pool as room pictures see it: a PNG drawn on a thread. */
 export function pictureRunner(pool: Tinypool): PictureRunner {
   return (layers, ask) => runTask(pool, { op: 'roomPicture', layers, ask });
+}
+
+/** The encode pool as the level-set cache sees it: a surface's levels of detail built on a thread. */
+export function meshLodsRunner(pool: Tinypool): MeshLodsRunner {
+  return (task) => runTask(pool, task);
 }

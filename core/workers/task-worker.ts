@@ -3,7 +3,8 @@
  * The worker-thread entry (bundled by worker-script.ts, run by tinypool). `invoke` imports a
  * plugin bundle once per version and calls the export (results/call-plugin-function.ts); `json` encodes a stored result as JSON text; `hash` works out a
  * result's id; `parseFile` reads an uploaded file; `pyramid` makes a volume's OME-Zarr levels; `labelIndex` and `surface` find a segmentation's labels and make
- * their surfaces; `roomPicture` draws a room's PNG; `parseImport` reads an annotation import. Progress leaves on the task's
+ * their surfaces; `meshLods` builds a surface's levels of detail; `roomPicture` draws a room's PNG;
+ * `parseImport` reads an annotation import. Progress leaves on the task's
  * MessagePort; a cancel arrives on it (cooperative: the signal aborts, and the next `report`
  * call throws). If the function does not stop, the host terminates this thread.
  */
@@ -30,6 +31,8 @@ import type { LoadedStaticFile } from '../delivery/load-static-file.ts';
 import type { PackedBytes } from '../delivery/pack-delivery.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ImportOutcome, ParseImportTask } from '../annotations/parse-import.ts';
+import type { MeshLodsTask } from '../meshes/lod-tasks.ts';
+import type { SegmentLods } from '../meshes/segment-lods.ts';
 import { PressureCollector } from '../memory/pressure-gc.ts';
 import { callPluginFunction, type ReportedProgress } from '../results/call-plugin-function.ts';
 import { ProgressBatch } from '../results/progress-batch.ts';
@@ -56,6 +59,7 @@ const files = loadOnce(async () => {
 const pyramids = loadOnce(() => import('../pyramid/step-pyramid.ts'));
 const pictures = loadOnce(() => import('../thumbnails/room-picture.ts'));
 const imports = loadOnce(() => import('../annotations/parse-import.ts'));
+const meshLevels = loadOnce(() => import('../meshes/run-lods-task.ts'));
 
 // Plugin work yields the CPU to the host's event loop: on Linux a thread has its own nice
 // value, so lowering this thread's priority keeps requests (progress polls above all) fast
@@ -227,6 +231,11 @@ export async function labelIndex(task: LabelIndexTask): Promise<LabelIndex> {
 
 export function surface(task: SurfaceTask): Promise<StoredResult> {
   return handingOver(async () => (await segmentMeshes()).segmentMesh(task.volume, task.index, task.ids, task.painted), resultByteLength);
+}
+
+/** A surface's levels of detail (meshes/segment-lods.ts); what it hands over counts towards the next collection. */
+export function meshLods(task: MeshLodsTask): Promise<SegmentLods> {
+  return handingOver(async () => (await meshLevels()).runLodsTask(task), (lods) => lods.draco.byteLength + lods.glb.byteLength);
 }
 
 export async function roomPicture(task: RoomPictureTask): Promise<Uint8Array> {

@@ -15,6 +15,9 @@ import { coreModulePath, RUNNING_COMPILED } from '../package-layout.ts';
 
 let pending: Promise<string> | null = null;
 
+/** Packages the bundle imports from the host's node_modules rather than holding. */
+const OUTSIDE = ['tinypool', 'draco3d'];
+
 async function bundle(): Promise<string> {
   const { build } = await import('esbuild');
   const entry = coreModulePath('workers/task-worker.ts');
@@ -25,16 +28,22 @@ async function bundle(): Promise<string> {
     format: 'esm',
     target: 'node20',
     write: false,
-    external: ['tinypool'],
+    // Packages that find files beside their own (draco3d reads its WebAssembly from its folder)
+    // stay outside the bundle, imported from the host's node_modules.
+    external: [...OUTSIDE],
     // CommonJS dependencies bundled in (pngjs for the file parsers) require Node's built-in
     // modules, which an ES module can only do through a require of its own.
     banner: { js: "import { createRequire as __vitrineRequire } from 'node:module'; const require = __vitrineRequire(import.meta.url);" },
     logLevel: 'silent',
   });
   let code = out.outputFiles[0]!.text;
-  // Resolve tinypool from the host package, wherever the file is written.
-  const tinypoolUrl = pathToFileURL(createRequire(import.meta.url).resolve('tinypool')).href;
-  code = code.replace(/from\s*["']tinypool["']/g, `from ${JSON.stringify(tinypoolUrl)}`);
+  // Resolve them from the host package, wherever the file is written.
+  const resolver = createRequire(import.meta.url);
+  for (const name of OUTSIDE) {
+    const url = JSON.stringify(pathToFileURL(resolver.resolve(name)).href);
+    code = code.replace(new RegExp(`from\\s*["']${name}["']`, 'g'), `from ${url}`);
+    code = code.replace(new RegExp(`import\\(\\s*["']${name}["']\\s*\\)`, 'g'), `import(${url})`);
+  }
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
   const dir = join(tmpdir(), 'vitrine-workers');
   const file = join(dir, `task-worker-${hash}.mjs`);

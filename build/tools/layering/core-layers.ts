@@ -44,6 +44,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   // reductions `max_dim` shares), and a segmentation's label index, surfaces and renumbering.
   ['catalog/', 'uploads/', 'scenes/', 'snapshots/', 'pyramid/', 'labels/'],
   ['registry/', 'delivery/'],
+  // A surface's levels of detail (Neuroglancer's multi-resolution meshes, GLB fragments), over
+  // segmentations' surfaces and delivery's simplifier; built on the worker threads above.
+  ['meshes/'],
   // A room's history (its log, every store's changes recorded, replay's reading) and who is in
   // it now (presence, live poses).
   ['history/', 'presence/'],

@@ -1,0 +1,88 @@
+/**
+ * @module routes-meshes
+ * `GET /api/results/{result_id}/meshes/<key>`: a held result's surfaces in levels of detail.
+ * For Neuroglancer, its unsharded multi-resolution mesh format as it reads it: `info`,
+ * `{segment}.index` (the manifest) and `{segment}` (the Draco fragments, level 0 first, with
+ * ranges). For vitrine's page and WebXR viewer: `segments.json` (the segments and their
+ * boxes), `{segment}.json` (the levels and each fragment's cell, triangles, bytes and box) and
+ * `{segment}/{level}/{fragment}.glb` (one fragment as meshopt-compressed GLB). Everything is
+ * named by the result's content, so every answer is immutable. A result that is neither a
+ * labels volume nor a mesh over `--mesh-lod-triangles`, an unknown segment or key: 404.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createHostError } from '../errors.ts';
+import type { HostContext } from '../host-context.ts';
+import { isResultId } from '../results/result-id.ts';
+import { meshInfo, segmentList, segmentSidecar } from '../meshes/lod-documents.ts';
+import type { LodSubject } from '../meshes/mesh-lods.ts';
+import type { SegmentLods } from '../meshes/segment-lods.ts';
+import { sendBytes } from './send-bytes.ts';
+
+type MeshesContext = Pick<HostContext, 'resultIds' | 'meshes'>;
+type MeshRequest = FastifyRequest<{ Params: { id: string; '*': string } }>;
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** A key of the source: a document, a segment's file, or one of its GLB fragments. */
+const KEY = /^(?:(info|segments\.json)|(\d{1,10})(\.index|\.json)?|(\d{1,10})\/(\d{1,2})\/(\d{1,9})\.glb)$/;
+
+async function subjectOf(ctx: MeshesContext, id: string, client: string): Promise<LodSubject> {
+  const result = isResultId(id) ? await ctx.resultIds.find(id, client) : null;
+  if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
+  return ctx.meshes.subject(result, id, client);
+}
+
+function sendJson(reply: FastifyReply, body: object): FastifyReply {
+  return reply.header('cache-control', IMMUTABLE).type('application/json').send(JSON.stringify(body));
+}
+
+function sendPart(reply: FastifyReply, bytes: Uint8Array, type: string, etag: string): FastifyReply {
+  return sendBytes(reply, [bytes], { 'content-type': type, 'cache-control': IMMUTABLE, etag }, etag);
+}
+
+/** Fragment `index` of `level`, as its GLB bytes. */
+function glbOf(lods: SegmentLods, level: number, index: number): Uint8Array | null {
+  const fragment = lods.fragments.filter((f) => f.level === level)[index];
+  return fragment ? lods.glb.subarray(fragment.glb[0], fragment.glb[0] + fragment.glb[1]) : null;
+}
+
+async function serveKey(ctx: MeshesContext, request: MeshRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { id } = request.params;
+  const key = request.params['*'];
+  const subject = await subjectOf(ctx, id, request.ip);
+  const match = KEY.exec(key);
+  if (!match) throw createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', key, id);
+  if (match[1] === 'info') return sendJson(reply, meshInfo(subject));
+  if (match[1]) return sendJson(reply, segmentList(subject));
+  const segment = Number(match[2] ?? match[4]);
+  const lods = await ctx.meshes.segment(subject, segment, request.ip);
+  const etag = `"${id}.${key}"`;
+  if (match[3] === '.index') return sendPart(reply, lods.manifest, 'application/octet-stream', etag);
+  if (match[3] === '.json') return sendJson(reply, segmentSidecar(segment, lods));
+  if (match[2]) return sendPart(reply, lods.draco, 'application/octet-stream', etag);
+  const glb = glbOf(lods, Number(match[5]), Number(match[6]));
+  if (!glb) throw createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', key, id);
+  return sendPart(reply, glb, 'model/gltf-binary', etag);
+}
+
+export async function meshRoutes(app: FastifyInstance, opts: { ctx: MeshesContext }): Promise<void> {
+  const { ctx } = opts;
+  const schema = {
+    summary: "A held result's surfaces in levels of detail (Neuroglancer's multi-resolution meshes, and GLB fragments)",
+    description:
+      'Every labels result (each segment) and every mesh result over `--mesh-lod-triangles` (segment 1). For Neuroglancer ' +
+      '(`precomputed://<host>/api/results/{result_id}/meshes`): `info`, `{segment}.index` (the manifest), `{segment}` (Draco fragments, ' +
+      'level 0 first; ranges answered 206, past the end 416). For the page and WebXR: `segments.json`, `{segment}.json` ' +
+      '(levels and fragments with their cells, triangles, bytes and boxes) and `{segment}/{level}/{fragment}.glb` ' +
+      '(meshopt-compressed GLB). Built on first ask, then kept; immutable.',
+    params: {
+      type: 'object',
+      required: ['id', '*'],
+      properties: {
+        id: { type: 'string', description: 'The result id (X-Result-Id)' },
+        '*': { type: 'string', description: 'The key inside the source' },
+      },
+    },
+  };
+  app.get('/api/results/:id/meshes/*', { schema }, (request: MeshRequest, reply) => serveKey(ctx, request, reply));
+}

@@ -1,0 +1,55 @@
+/**
+ * @module draco-fragment
+ * A fragment's Draco bytes, written by Google's own encoder (the `draco3d` package, loaded once
+ * per thread): its quantised positions as a 3-component integer attribute (Neuroglancer reads
+ * them as they are: Draco's own quantisation is not used) and its triangles, by edgebreaker.
+ */
+import { loadOnce } from '../load-once.ts';
+import type { Fragment } from './level-fragments.ts';
+
+interface DracoEncoderModule {
+  Mesh: new () => object;
+  MeshBuilder: new () => {
+    AddFacesToMesh(mesh: object, faces: number, indices: Uint32Array): boolean;
+    AddInt32AttributeToMesh(mesh: object, type: number, vertices: number, components: number, values: Int32Array): number;
+  };
+  Encoder: new () => {
+    SetSpeedOptions(encode: number, decode: number): void;
+    SetEncodingMethod(method: number): void;
+    EncodeMeshToDracoBuffer(mesh: object, out: object): number;
+  };
+  DracoInt8Array: new () => { GetValue(i: number): number };
+  POSITION: number;
+  MESH_EDGEBREAKER_ENCODING: number;
+  destroy(object: object): void;
+}
+
+const encoderModule = loadOnce(async (): Promise<DracoEncoderModule> => {
+  // @ts-expect-error -- draco3d ships no type declarations: the part used is declared above.
+  const draco = ((await import('draco3d')) as { default: { createEncoderModule(options: object): Promise<DracoEncoderModule> } }).default;
+  return draco.createEncoderModule({});
+});
+
+/** Speed 5 of 0..10: Draco's middle ground between size and encoding time. */
+const SPEED = 5;
+
+export async function encodeDracoFragment(fragment: Fragment): Promise<Uint8Array> {
+  const draco = await encoderModule();
+  const mesh = new draco.Mesh();
+  const builder = new draco.MeshBuilder();
+  const encoder = new draco.Encoder();
+  const out = new draco.DracoInt8Array();
+  try {
+    builder.AddFacesToMesh(mesh, fragment.indices.length / 3, fragment.indices);
+    builder.AddInt32AttributeToMesh(mesh, draco.POSITION, fragment.positions.length / 3, 3, Int32Array.from(fragment.positions));
+    encoder.SetSpeedOptions(SPEED, SPEED);
+    encoder.SetEncodingMethod(draco.MESH_EDGEBREAKER_ENCODING);
+    const length = encoder.EncodeMeshToDracoBuffer(mesh, out);
+    if (length <= 0) throw new Error(`Draco could not encode a fragment of ${fragment.indices.length / 3} triangles`);
+    const bytes = new Uint8Array(length);
+    for (let i = 0; i < length; i++) bytes[i] = out.GetValue(i);
+    return bytes;
+  } finally {
+    for (const object of [out, encoder, builder, mesh]) draco.destroy(object);
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * @module level-fragments
+ * One level of a surface as the octree's fragments: the level's mesh is moved into grid units
+ * (a cell is CELL_STEPS units a side), cut at every cell face and, above level 0, at every
+ * cell's middle planes (its 2 × 2 × 2 children, where Neuroglancer splits a fragment to draw
+ * part of it beside finer ones), then each triangle goes to the cell that holds it. Positions
+ * are quantised to whole units relative to their cell, as the multi-resolution format stores
+ * them; a triangle rounding flat is dropped. Fragments come in Z-curve order of their cells
+ * (x the fastest bit), the order the manifest lists them in.
+ */
+import { CELL_STEPS, type LodPlan } from './lod-plan.ts';
+import { cutAlong, type CutMesh } from './grid-cut.ts';
+import { Growable } from './growable.ts';
+
+/** Where a fragment's children split it: local coordinate 512 of 0..1023 (Neuroglancer's partition point). */
+export const MIDDLE = Math.floor(CELL_STEPS / 2) + 1;
+
+export interface Fragment {
+  /** The cell's grid position at its level (x, y, z). */
+  cell: [number, number, number];
+  /** Quantised positions in the cell, 0..CELL_STEPS, 3 per vertex (x, y, z). */
+  positions: Uint16Array;
+  /** Unit normals as signed bytes (127 = 1), 3 per vertex; null when the level had none. */
+  normals: Int8Array | null;
+  indices: Uint32Array;
+}
+
+/** The Z-curve code of cell (x, y, z) (each under 1024): bits interleaved x, y, z from the lowest. */
+export function mortonCode(x: number, y: number, z: number): number {
+  let code = 0;
+  for (let bit = 0; bit < 10; bit++) code |= (((x >> bit) & 1) | (((y >> bit) & 1) << 1) | (((z >> bit) & 1) << 2)) << (3 * bit);
+  return code >>> 0;
+}
+
+/** The next plane above `value`: cell faces, and with `middles` the middle planes too. */
+function planes(middles: boolean): (value: number) => number {
+  return (value) => {
+    const k = Math.floor(value / CELL_STEPS);
+    const middle = CELL_STEPS * k + MIDDLE;
+    return middles && middle > value ? middle : CELL_STEPS * (k + 1);
+  };
+}
+
+/** The mesh in grid units of `level`, ready to cut. */
+function inGridUnits(positions: ArrayLike<number>, normals: ArrayLike<number> | null, indices: ArrayLike<number>, plan: LodPlan, level: number): CutMesh {
+  const unit = CELL_STEPS / (plan.chunk * 2 ** level);
+  const coords = new Growable(new Float64Array(Math.ceil(positions.length * 1.2) + 3));
+  for (let i = 0; i < positions.length; i++) coords.array[i] = (positions[i]! - plan.origin[i % 3]!) * unit;
+  coords.length = positions.length;
+  let normalsOut: Growable<Float32Array> | null = null;
+  if (normals) {
+    normalsOut = new Growable(new Float32Array(coords.array.length));
+    normalsOut.array.set(normals as ArrayLike<number>);
+    normalsOut.length = normals.length;
+  }
+  const triangles = new Growable(new Uint32Array(indices.length));
+  triangles.array.set(indices as ArrayLike<number>);
+  triangles.length = indices.length;
+  return { coords, normals: normalsOut, triangles };
+}
+
+/** The fragments of one level's mesh (`positions` in the surface's coordinates, as the plan). */
+export function levelFragments(
+  positions: ArrayLike<number>,
+  normals: ArrayLike<number> | null,
+  indices: ArrayLike<number>,
+  plan: LodPlan,
+  level: number,
+): Fragment[] {
+  const mesh = inGridUnits(positions, normals, indices, plan, level);
+  const next = planes(level > 0);
+  for (let axis = 0; axis < 3; axis++) mesh.triangles = cutAlong(mesh, axis, next);
+  const vertexCount = mesh.coords.length / 3;
+  const rounded = new Int32Array(vertexCount * 3);
+  for (let i = 0; i < rounded.length; i++) rounded[i] = Math.round(mesh.coords.array[i]!);
+  const cells = 2 ** (plan.levels - 1 - level);
+  const triangles = mesh.triangles.view();
+  const codes = new Float64Array(triangles.length / 3);
+  const counts = new Map<number, number>();
+  for (let t = 0; t < codes.length; t++) {
+    const code = cellCode(rounded, triangles, t, cells);
+    codes[t] = code;
+    if (code >= 0) counts.set(code, (counts.get(code) ?? 0) + 1);
+  }
+  return gather(rounded, mesh.normals?.view() ?? null, triangles, codes, counts);
+}
+
+/** The Z-curve code of the cell holding triangle `t`; -1 when it rounds flat (two corners on one point). */
+function cellCode(rounded: Int32Array, triangles: Uint32Array, t: number, cells: number): number {
+  const a = triangles[t * 3]! * 3, b = triangles[t * 3 + 1]! * 3, c = triangles[t * 3 + 2]! * 3;
+  if (samePoint(rounded, a, b) || samePoint(rounded, b, c) || samePoint(rounded, a, c)) return -1;
+  let x = 0, y = 0, z = 0;
+  for (let k = 0; k < 3; k++) {
+    const ra = rounded[a + k]!, rb = rounded[b + k]!, rc = rounded[c + k]!;
+    const lo = Math.min(ra, rb, rc), hi = Math.max(ra, rb, rc);
+    const at = Math.max(0, Math.min(cells - 1, Math.floor((lo + hi) / 2 / CELL_STEPS)));
+    if (k === 0) x = at;
+    else if (k === 1) y = at;
+    else z = at;
+  }
+  return mortonCode(x, y, z);
+}
+
+function samePoint(rounded: Int32Array, u: number, v: number): boolean {
+  return rounded[u] === rounded[v] && rounded[u + 1] === rounded[v + 1] && rounded[u + 2] === rounded[v + 2];
+}
+
+/** The cell (x, y, z) of a Z-curve code. */
+function cellOf(code: number): [number, number, number] {
+  const cell: [number, number, number] = [0, 0, 0];
+  for (let bit = 0; bit < 10; bit++) for (let k = 0; k < 3; k++) cell[k]! |= ((code >>> (3 * bit + k)) & 1) << bit;
+  return cell;
+}
+
+/** The triangles of each cell as a fragment with its own vertices, cells in Z-curve order. */
+function gather(rounded: Int32Array, normals: Float32Array | null, triangles: Uint32Array, codes: Float64Array, counts: Map<number, number>): Fragment[] {
+  const order = [...counts.keys()].sort((x, y) => x - y);
+  const start = new Map<number, number>();
+  let offset = 0;
+  for (const code of order) {
+    start.set(code, offset);
+    offset += counts.get(code)!;
+  }
+  const sorted = new Uint32Array(offset);
+  for (let t = 0; t < codes.length; t++) {
+    const code = codes[t]!;
+    if (code < 0) continue;
+    const at = start.get(code)!;
+    sorted[at] = t;
+    start.set(code, at + 1);
+  }
+  const stamp = new Int32Array(rounded.length / 3).fill(-1);
+  const local = new Uint32Array(rounded.length / 3);
+  const fragments: Fragment[] = [];
+  let from = 0;
+  order.forEach((code, k) => {
+    const count = counts.get(code)!;
+    fragments.push(fragmentOf(code, k, sorted.subarray(from, from + count), rounded, normals, triangles, stamp, local));
+    from += count;
+  });
+  return fragments;
+}
+
+function fragmentOf(
+  code: number,
+  serial: number,
+  members: Uint32Array,
+  rounded: Int32Array,
+  normals: Float32Array | null,
+  triangles: Uint32Array,
+  stamp: Int32Array,
+  local: Uint32Array,
+): Fragment {
+  const cell = cellOf(code);
+  const indices = new Uint32Array(members.length * 3);
+  const used: number[] = [];
+  for (let i = 0; i < members.length; i++) {
+    for (let j = 0; j < 3; j++) {
+      const v = triangles[members[i]! * 3 + j]!;
+      if (stamp[v] !== serial) {
+        stamp[v] = serial;
+        local[v] = used.length;
+        used.push(v);
+      }
+      indices[i * 3 + j] = local[v]!;
+    }
+  }
+  const positions = new Uint16Array(used.length * 3);
+  const packedNormals = normals ? new Int8Array(used.length * 3) : null;
+  used.forEach((v, i) => {
+    for (let k = 0; k < 3; k++) positions[i * 3 + k] = Math.max(0, Math.min(CELL_STEPS, rounded[v * 3 + k]! - CELL_STEPS * cell[k]!));
+    if (!packedNormals) return;
+    // Interpolated along a cut edge, a normal is shorter than 1: unit length again.
+    const length = Math.hypot(normals![v * 3]!, normals![v * 3 + 1]!, normals![v * 3 + 2]!) || 1;
+    for (let k = 0; k < 3; k++) packedNormals[i * 3 + k] = Math.round((normals![v * 3 + k]! / length) * 127);
+  });
+  return { cell, positions, normals: packedNormals, indices };
+}

@@ -1,0 +1,67 @@
+/**
+ * @module lod-documents
+ * The JSON documents of a result's multi-resolution meshes: Neuroglancer's `info` (the format,
+ * 10-bit positions, the transform from stored model coordinates into the result's physical
+ * units, the scale multiplier: each level's scale is in the manifest already), the page's list
+ * of segments (each with its box in physical units, from the label index: no surface built)
+ * and each segment's sidecar (its levels and every fragment's cell, triangles, bytes, box and
+ * GLB path, so a viewer picks fragments by screen-space error without reading the manifest).
+ */
+import { QUANTIZATION_BITS } from './lod-plan.ts';
+import type { LodSubject } from './mesh-lods.ts';
+import type { SegmentLods } from './segment-lods.ts';
+
+/** Neuroglancer's `info` of the mesh source. */
+export function meshInfo(subject: LodSubject): object {
+  return {
+    '@type': 'neuroglancer_multilod_draco',
+    vertex_quantization_bits: QUANTIZATION_BITS,
+    transform: subject.transform,
+    lod_scale_multiplier: 1,
+  };
+}
+
+/** A box of stored model coordinates (min x, y, z, max x, y, z) in physical units. */
+function physicalBox(transform: readonly number[], box: readonly number[]): number[] {
+  const at = (k: number, v: number) => transform[k * 4 + k]! * v + transform[k * 4 + 3]!;
+  const ends = [0, 1, 2].map((k) => [at(k, box[k]!), at(k, box[k + 3]!)].sort((a, b) => a - b));
+  return [...ends.map((e) => e[0]!), ...ends.map((e) => e[1]!)];
+}
+
+/** `segments.json`: every segment with levels, and (labels) its voxel count and box. */
+export function segmentList(subject: LodSubject): object {
+  const { index, transform } = subject;
+  const segments = Array.from(subject.segments, (id, k) => {
+    if (!index) return { id };
+    const [z0, y0, x0, z1, y1, x1] = Array.from(index.boxes.subarray(k * 6, k * 6 + 6));
+    // A voxel spans half a step either side of its centre.
+    return { id, voxels: index.counts[k]!, box: physicalBox(transform, [x0! - 0.5, y0! - 0.5, z0! - 0.5, x1! + 0.5, y1! + 0.5, z1! + 0.5]) };
+  });
+  return { transform, segments };
+}
+
+/** `{segment}.json`: a segment's levels and fragments for the page and WebXR viewers. */
+export function segmentSidecar(segment: number, lods: SegmentLods): object {
+  const counters = new Array<number>(lods.levels).fill(0);
+  return {
+    segment,
+    levels: lods.levels,
+    chunk_shape: [lods.plan.chunk, lods.plan.chunk, lods.plan.chunk],
+    grid_origin: lods.plan.origin,
+    transform: lods.transform,
+    level_scales: lods.scales,
+    level_triangles: lods.triangles,
+    fragments: lods.fragments.map((fragment) => {
+      const index = counters[fragment.level]!++;
+      return {
+        level: fragment.level,
+        index,
+        cell: fragment.cell,
+        triangles: fragment.triangles,
+        bytes: fragment.glb[1],
+        box: fragment.box,
+        glb: `${segment}/${fragment.level}/${index}.glb`,
+      };
+    }),
+  };
+}

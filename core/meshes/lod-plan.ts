@@ -1,0 +1,78 @@
+/**
+ * @module lod-plan
+ * How a surface is cut into levels of detail before any is made: how many levels, the side of
+ * the finest octree cell and where the grid starts. A surface's triangles per unit of area
+ * fall to a quarter at each coarser level while a cell's area grows four times, so every
+ * fragment, fine or coarse, holds about the same number of triangles; the number of levels is
+ * chosen so that this number is about FRAGMENT_TRIANGLES (and cells are not too small for
+ * their triangles, MIN_CELL_EDGES) and the root, one cell around the whole surface, is the
+ * coarsest level. Cells are cubes in the surface's own ("stored model")
+ * coordinates, and the grid is centred on its bounding box.
+ */
+
+/** About how many triangles one fragment holds, at every level. */
+export const FRAGMENT_TRIANGLES = 2048;
+
+/** The most levels a surface gets (a root cell of 2^11 finest cells a side). */
+export const MAX_LEVELS = 12;
+
+/** Quantisation steps along a cell's side: positions are integers 0..CELL_STEPS (10 bits). */
+export const CELL_STEPS = 1023;
+
+/** The bits each quantised coordinate takes (Neuroglancer's `vertex_quantization_bits`). */
+export const QUANTIZATION_BITS = 10;
+
+export interface LodPlan {
+  /** Levels of detail, level 0 the finest. */
+  levels: number;
+  /** The side of a level-0 cell (level L's is this times 2^L). */
+  chunk: number;
+  /** The grid's first corner (x, y, z). */
+  origin: [number, number, number];
+}
+
+/** The axis-aligned box of `positions` (x, y, z triples). */
+export function boundsOf(positions: ArrayLike<number>): { min: [number, number, number]; max: [number, number, number] } {
+  const min: [number, number, number] = [Infinity, Infinity, Infinity];
+  const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < positions.length; i += 3) {
+    for (let a = 0; a < 3; a++) {
+      const v = positions[i + a]!;
+      if (v < min[a]!) min[a] = v;
+      if (v > max[a]!) max[a] = v;
+    }
+  }
+  return { min, max };
+}
+
+/**
+ * Cells at least this many of the surface's edges a side: cutting a surface at cell faces
+ * adds triangles in proportion to its edge length over the cells' side, about a tenth at
+ * this size (and twice that at coarser levels, whose edges are longer for cells of the same
+ * proportion), so fragments are not made so small that the cuts outweigh them.
+ */
+export const MIN_CELL_EDGES = 24;
+
+/** A surface over this many triangles is large: its coarsest level should be at most a sixteenth of it in bytes. */
+export const LARGE_SURFACE = 65536;
+
+/** The fewest levels of a large surface: a sixty-fourth of its triangles at the coarsest, a sixteenth or less of its bytes. */
+export const LARGE_LEVELS = 4;
+
+/**
+ * The plan of a surface of `triangles` triangles whose vertices lie in the box `min`..`max`
+ * and whose edges are about `edge` long.
+ */
+export function planLods(min: readonly number[], max: readonly number[], triangles: number, edge: number): LodPlan {
+  const extent = Math.max(max[0]! - min[0]!, max[1]! - min[1]!, max[2]! - min[2]!, 0);
+  // A little room on every side, so no vertex lies on the root cell's outer faces by rounding.
+  const side = extent > 0 ? extent * 1.001 : 1;
+  const byTriangles = 1 + Math.max(0, Math.ceil(Math.log(triangles / FRAGMENT_TRIANGLES) / Math.log(4)));
+  const bySize = 1 + Math.max(0, Math.floor(Math.log2(side / (MIN_CELL_EDGES * Math.max(edge, 1e-12)))));
+  // A large surface gets at least LARGE_LEVELS, so that its coarsest level is a small fraction of it.
+  const least = triangles > LARGE_SURFACE ? LARGE_LEVELS : 1;
+  const levels = Math.max(1, Math.min(MAX_LEVELS, byTriangles, Math.max(least, bySize)));
+  const chunk = side / 2 ** (levels - 1);
+  const origin = [0, 1, 2].map((a) => (min[a]! + max[a]!) / 2 - side / 2) as [number, number, number];
+  return { levels, chunk, origin };
+}

@@ -1,0 +1,44 @@
+/**
+ * @module lod-sources
+ * The surfaces a level set is built from, in their stored model coordinates. A labels
+ * volume's segment is its surface-nets surface in voxel coordinates (x, y, z = column, row,
+ * slice: grid and quantisation land on whole voxels, and float32 keeps them exact), with the
+ * volume's spacing and origin as the transform into physical units; a mesh result's one
+ * surface is its own vertices, whose coordinates are already physical (identity transform).
+ */
+import { MeshBuilder } from '../labels/mesh-builder.ts';
+import { addSegmentSurface } from '../labels/segment-surface.ts';
+import { voxelFrameOf } from '../labels/segment-mesh.ts';
+import { spatialShape } from '../labels/label-index.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { LodSource } from './segment-lods.ts';
+
+type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
+type StoredMesh = Extract<StoredResult, { type: 'mesh' }>;
+
+/** The identity as a 3 × 4 row-major transform. */
+export const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0];
+
+/** The transform from voxel coordinates (x, y, z) into a volume's physical units. */
+export function voxelTransform(volume: StoredVolume): number[] {
+  const { spacing, origin } = voxelFrameOf(volume);
+  const [sz, sy, sx] = spacing;
+  const [oz, oy, ox] = origin;
+  return [sx, 0, 0, ox, 0, sy, 0, oy, 0, 0, sz, oz];
+}
+
+/** Segment `id` of a labels volume, whose voxels lie in `box` (first z, y, x, then last). */
+export function labelSource(volume: StoredVolume, id: number, box: ArrayLike<number>): LodSource {
+  const builder = new MeshBuilder(4096);
+  addSegmentSurface(volume.data, spatialShape(volume.shape), id, box, { spacing: [1, 1, 1], origin: [0, 0, 0] }, builder);
+  return {
+    positions: builder.positions.subarray(0, builder.vertexCount * 3),
+    indices: builder.indices.subarray(0, builder.indexCount),
+    transform: voxelTransform(volume),
+  };
+}
+
+/** A mesh result's one surface. */
+export function meshSource(mesh: StoredMesh): LodSource {
+  return { positions: mesh.vertices, indices: mesh.indices, transform: IDENTITY };
+}

@@ -1,0 +1,21 @@
+/**
+ * @module lod-tasks
+ * The encode-thread task that builds one surface's levels of detail, and how the level-set
+ * cache reaches the thread: the worker pool implements the runner (workers/task-pool.ts), so
+ * the transport depends on this folder's shapes and never the other way round.
+ */
+import type { StoredResult } from '../results/stored-result.ts';
+import type { SegmentLods } from './segment-lods.ts';
+
+/** What a level set is built from: a segment of a labels volume (its box from the label index), or a mesh. */
+export type LodTaskSource =
+  | { kind: 'labels'; volume: StoredResult & { type: 'volume' }; id: number; box: number[] }
+  | { kind: 'mesh'; mesh: StoredResult & { type: 'mesh' } };
+
+export interface MeshLodsTask {
+  op: 'meshLods';
+  source: LodTaskSource;
+}
+
+/** Runs a build on an encode thread. */
+export type MeshLodsRunner = (task: MeshLodsTask) => Promise<SegmentLods>;

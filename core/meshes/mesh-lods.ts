@@ -1,0 +1,120 @@
+/**
+ * @module mesh-lods
+ * The level sets of held results, per surface: every labels volume (each segment its own set)
+ * and every mesh over `--mesh-lod-triangles` (one set, segment 1). A set is built on an encode
+ * thread the first time any of its files is asked, in the asking client's turn among the
+ * delivery work (fair turns, so a build never holds back a small answer for someone else);
+ * concurrent askers share the one build; the set is then kept beside its result as a dependent
+ * in the host's result budget (counted in its bytes, gone when the result goes, or earlier
+ * when the budget needs room; built again if asked after). A set is determined by its result,
+ * so the files it answers may be cached by anyone for good.
+ */
+import type { ResultBudget } from '../cache/result-budget.ts';
+import { createHostError, wrapHostError } from '../errors.ts';
+import { findLabel, type LabelIndex } from '../labels/label-index.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import { segmentVolume } from '../delivery/segment-delivery.ts';
+import type { LodTaskSource, MeshLodsRunner } from './lod-tasks.ts';
+import { IDENTITY, voxelTransform } from './lod-sources.ts';
+import type { SegmentLods } from './segment-lods.ts';
+
+type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
+
+/** A mesh result's one surface. */
+export const MESH_SEGMENT = 1;
+
+/** What the sets are made with: the encode threads, their turns, the budget, a volume's label index. */
+export interface MeshLodsDeps {
+  run: MeshLodsRunner;
+  turns: { run<V>(client: string, work: () => Promise<V>, small?: boolean): Promise<V> };
+  budget: ResultBudget<StoredResult>;
+  labelIndex(volume: StoredVolume, client: string): Promise<LabelIndex>;
+  /** A mesh over this many triangles has levels (`--mesh-lod-triangles`). */
+  lodTriangles: number;
+}
+
+/** A result that has levels of detail: its surfaces' ids and the transform of their stored coordinates. */
+export interface LodSubject {
+  result: StoredResult;
+  /** Segment ids, ascending. */
+  segments: Uint32Array;
+  transform: number[];
+  /** A labels volume's index (its segments' voxel counts and boxes); null for a mesh. */
+  index: LabelIndex | null;
+}
+
+export class MeshLods {
+  #deps: MeshLodsDeps;
+  #sets = new WeakMap<StoredResult, Map<number, Promise<SegmentLods>>>();
+  /** Level sets built since start. */
+  built = 0;
+
+  constructor(deps: MeshLodsDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * The result as a subject of levels of detail. @throws SPC_ERR_NO_MESH_LEVELS (404) for a
+   * result that has none (neither a labels volume nor a mesh over the bound).
+   */
+  async subject(result: StoredResult, id: string, client = ''): Promise<LodSubject> {
+    if (result.type === 'mesh') {
+      const triangles = result.indices.length / 3;
+      if (triangles <= this.#deps.lodTriangles) {
+        throw createHostError('SPC_ERR_NO_MESH_LEVELS', id, `it is a mesh of ${triangles} triangles, within --mesh-lod-triangles (${this.#deps.lodTriangles})`);
+      }
+      return { result, segments: Uint32Array.of(MESH_SEGMENT), transform: IDENTITY, index: null };
+    }
+    let volume: StoredVolume;
+    try {
+      volume = segmentVolume(result);
+    } catch (error) {
+      const why = result.type === 'volume' ? 'it is a volume that is not a 3-D labels volume' : `it is a ${result.type.replace('_', ' ')}`;
+      throw wrapHostError(error, 'SPC_ERR_NO_MESH_LEVELS', id, why);
+    }
+    const index = await this.#deps.labelIndex(volume, client);
+    return { result, segments: index.ids, transform: voxelTransform(volume), index };
+  }
+
+  /** The level set of `segment` of a subject, built on first ask. @throws SPC_ERR_SEGMENT_NOT_FOUND. */
+  segment(subject: LodSubject, segment: number, client = ''): Promise<SegmentLods> {
+    const source = this.#source(subject, segment);
+    const { result } = subject;
+    let sets = this.#sets.get(result);
+    if (!sets) this.#sets.set(result, (sets = new Map()));
+    this.#deps.budget.touch(result);
+    const known = sets.get(segment);
+    if (known) {
+      void known.then((lods) => this.#deps.budget.touch(lods), () => {});
+      return known;
+    }
+    const table = sets;
+    const making = this.#deps.turns.run(client, () => this.#deps.run({ op: 'meshLods', source })).then(
+      (lods) => {
+        this.built++;
+        const bytes = lods.draco.byteLength + lods.glb.byteLength + lods.manifest.byteLength + lods.fragments.length * 128;
+        this.#deps.budget.holdDependent(lods, bytes, result, `levels:${segment}`, () => table.delete(segment));
+        return lods;
+      },
+      (error: unknown) => {
+        table.delete(segment);
+        throw error;
+      },
+    );
+    table.set(segment, making);
+    return making;
+  }
+
+  #source(subject: LodSubject, segment: number): LodTaskSource {
+    const { result, index } = subject;
+    if (!index) {
+      if (segment !== MESH_SEGMENT || result.type !== 'mesh') {
+        throw createHostError('SPC_ERR_SEGMENT_NOT_FOUND', String(segment), `a mesh result's one surface is segment ${MESH_SEGMENT}`);
+      }
+      return { kind: 'mesh', mesh: result };
+    }
+    const k = findLabel(index, segment);
+    if (k < 0 || result.type !== 'volume') throw createHostError('SPC_ERR_SEGMENT_NOT_FOUND', String(segment), `it holds ${index.ids.length} labels`);
+    return { kind: 'labels', volume: result, id: segment, box: Array.from(index.boxes.subarray(k * 6, k * 6 + 6)) };
+  }
+}

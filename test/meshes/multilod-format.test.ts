@@ -1,0 +1,146 @@
+/**
+ * The multi-resolution meshes of a published labels volume, read over HTTP by a reader written
+ * from Neuroglancer's documentation of the format (multilod-reader.ts), not from the writer:
+ * `info`, every segment's manifest and every fragment's Draco header and contents. Levels hold
+ * about a quarter of the triangles of the one below, no fragment above level 0 has a triangle
+ * across its 2 × 2 × 2 split, positions lie within their cells and, placed by the transform,
+ * on the segment's voxels; a `Range` past the end is 416, an unknown segment, a result that is
+ * not labels and a mesh within `--mesh-lod-triangles` are 404.
+ */
+import { describe, expect, it } from 'vitest';
+import { encodeNpy } from '../../core/formats/npy/encode-npy.ts';
+import { addDynamicSpecimen, createTestApp } from '../helpers/create-test-app.ts';
+import { decodeFragment, readDracoHeader, readInfo, readManifest, zBefore, type Manifest } from './multilod-reader.ts';
+
+const N = 112;
+/** Three blobs of labels 3, 7 and 200 (a large wavy one, a small ball, a flat slab). */
+function blobs(): Uint8Array {
+  const data = new Uint8Array(N * N * N);
+  for (let z = 0; z < N; z++)
+    for (let y = 0; y < N; y++)
+      for (let x = 0; x < N; x++) {
+        const at = (z * N + y) * N + x;
+        if (Math.hypot(x - 56, y - 56, z - 56) + 3 * Math.sin(x / 4) * Math.cos(y / 5) < 50) data[at] = 3;
+        if (Math.hypot(x - 10, y - 10, z - 10) < 6) data[at] = 7;
+        if (z >= 104 && z < 108 && x < 40 && y < 30) data[at] = 200;
+      }
+  return data;
+}
+
+const SPACING = [2, 0.5, 0.5];
+const ORIGIN = [100, -5, 7];
+
+async function publishedLabels() {
+  const host = await createTestApp({ meshLodTriangles: 5000 });
+  const npy = encodeNpy({ shape: [N, N, N], dtype: 'uint8', data: blobs() } as never);
+  const put = await host.inject({
+    method: 'PUT',
+    url: `/api/specimens/seg?filename=seg.npy&role=labels&spacing=${SPACING.join(',')}&origin=${ORIGIN.join(',')}`,
+    headers: { 'content-type': 'application/octet-stream' },
+    payload: Buffer.from(npy),
+  });
+  expect(put.statusCode, put.body).toBe(201);
+  const data = await host.inject({ url: '/api/specimens/seg/data' });
+  expect(data.statusCode, data.body).toBe(200);
+  return { host, id: String(data.headers['x-result-id']) };
+}
+
+describe('multi-resolution meshes of a labels result', () => {
+  it('reads info, every manifest and every fragment as the format documents them', async () => {
+    const { host, id } = await publishedLabels();
+    const base = `/api/results/${id}/meshes`;
+    const infoAnswer = await host.inject({ url: `${base}/info` });
+    expect(infoAnswer.statusCode, infoAnswer.body).toBe(200);
+    expect(infoAnswer.headers['cache-control']).toMatch(/immutable/);
+    const info = readInfo(infoAnswer.json());
+    // Voxel (x, y, z) into physical units: the spacing and origin, x first.
+    expect(info.transform).toEqual([0.5, 0, 0, 7, 0, 0.5, 0, -5, 0, 0, 2, 100]);
+    const steps = 2 ** info.quantizationBits - 1;
+    for (const segment of [3, 7, 200]) {
+      const manifestAnswer = await host.inject({ url: `${base}/${segment}.index` });
+      expect(manifestAnswer.statusCode).toBe(200);
+      const manifest = readManifest(manifestAnswer.rawPayload);
+      const data = (await host.inject({ url: `${base}/${segment}` })).rawPayload;
+      const sizes = manifest.levels.flatMap((level) => level.sizes);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(data.byteLength);
+      const triangles: number[] = [];
+      let offset = 0;
+      for (const [lod, level] of manifest.levels.entries()) {
+        for (let i = 1; i < level.positions.length; i++) expect(zBefore(level.positions[i - 1]!, level.positions[i]!)).toBe(true);
+        let count = 0;
+        for (const [i, size] of level.sizes.entries()) {
+          const bytes = data.subarray(offset, offset + size);
+          offset += size;
+          const header = readDracoHeader(bytes);
+          expect(header).toMatchObject({ major: 2, minor: 2, geometry: 1 });
+          const { positions, indices } = await decodeFragment(bytes);
+          count += indices.length / 3;
+          expect(Math.min(...positions)).toBeGreaterThanOrEqual(0);
+          expect(Math.max(...positions)).toBeLessThanOrEqual(steps);
+          if (lod > 0) expect(crossesSplit(positions, indices, steps)).toBe(false);
+          checkOnVoxels(positions, manifest, lod, level.positions[i]!, steps, info.transform);
+        }
+        triangles.push(count);
+      }
+      for (let lod = 1; lod < triangles.length; lod++) {
+        expect(triangles[lod]! / triangles[lod - 1]!).toBeGreaterThan(0.15);
+        expect(triangles[lod]! / triangles[lod - 1]!).toBeLessThan(0.4);
+      }
+      if (triangles[0]! > 65536) {
+        const bytesOf = (lod: number) => manifest.levels[lod]!.sizes.reduce((a, b) => a + b, 0);
+        expect(bytesOf(manifest.levels.length - 1)).toBeLessThanOrEqual(bytesOf(0) / 16);
+      }
+    }
+  });
+
+  it('answers ranges, and 404s and 416 where the source has nothing', async () => {
+    const { host, id } = await publishedLabels();
+    const base = `/api/results/${id}/meshes`;
+    const whole = (await host.inject({ url: `${base}/7` })).rawPayload;
+    const part = await host.inject({ url: `${base}/7`, headers: { range: 'bytes=2-9' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.rawPayload).toEqual(whole.subarray(2, 10));
+    const past = await host.inject({ url: `${base}/7`, headers: { range: `bytes=${whole.byteLength}-` } });
+    expect(past.statusCode).toBe(416);
+    expect((await host.inject({ url: `${base}/8.index` })).statusCode).toBe(404);
+    expect((await host.inject({ url: `${base}/nothing` })).statusCode).toBe(404);
+    addDynamicSpecimen(host, 'dense', 'dense_mesh');
+    const meshId = async (triangles: number) => {
+      const answer = await host.inject({ url: `/api/specimens/dense/data?params=${JSON.stringify({ triangles })}` });
+      return String(answer.headers['x-result-id']);
+    };
+    const small = await host.inject({ url: `/api/results/${await meshId(2000)}/meshes/info` });
+    expect(small.statusCode).toBe(404);
+    expect(small.json().code).toBe('SPC_ERR_NO_MESH_LEVELS');
+    // A mesh over the bound: its one surface is segment 1.
+    const large = `/api/results/${await meshId(20000)}/meshes`;
+    expect(readInfo((await host.inject({ url: `${large}/info` })).json()).transform).toEqual([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]);
+    expect(readManifest((await host.inject({ url: `${large}/1.index` })).rawPayload).levels.length).toBeGreaterThan(1);
+    expect((await host.inject({ url: `${large}/2.index` })).statusCode).toBe(404);
+  });
+});
+
+/** Whether a triangle has corners on both sides of a middle plane (the 2 × 2 × 2 split). */
+function crossesSplit(positions: Int32Array, indices: Uint32Array, steps: number): boolean {
+  const split = Math.floor(steps / 2) + 1;
+  for (let t = 0; t < indices.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const values = [0, 1, 2].map((j) => positions[indices[t + j]! * 3 + k]!);
+      if (values.some((v) => v < split) && values.some((v) => v > split)) return true;
+    }
+  }
+  return false;
+}
+
+/** Every vertex, placed as the documentation says and then by the transform, lies in the volume's extent. */
+function checkOnVoxels(positions: Int32Array, manifest: Manifest, lod: number, cell: number[], steps: number, transform: number[]): void {
+  for (let v = 0; v < positions.length; v += 3) {
+    for (let k = 0; k < 3; k++) {
+      const stored = manifest.gridOrigin[k]! + manifest.vertexOffsets[lod]![k]! + manifest.chunkShape[k]! * 2 ** lod * (cell[k]! + positions[v + k]! / steps);
+      // Voxel coordinates: within the volume, half a voxel of surface past its last centre.
+      expect(stored).toBeGreaterThanOrEqual(-1);
+      expect(stored).toBeLessThanOrEqual(N);
+      expect(transform[k * 4 + k]).toBeGreaterThan(0);
+    }
+  }
+}
