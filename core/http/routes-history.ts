@@ -4,13 +4,14 @@
  * at a time) and `/api/rooms/{room_id}/replay` (another room's log played into this one:
  * POST to play, jump or steer, GET where it is, DELETE to stop it).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { MAX_LOG_PAGE } from '../history/room-log-store.ts';
 import { roomOf, sinceQuery } from './request-input.ts';
 import { queryOf, ROOM_PARAMS } from './route-inputs.ts';
 import { checkReplayAsk } from '../history/replay-request.ts';
+import type { RoomUse } from '../people/install-people.ts';
 
 export type HistoryRouteDeps = Pick<HostContext, 'history' | 'replays' | 'options'>;
 
@@ -59,6 +60,16 @@ const REPLAY_SCHEMA = {
   params: ROOM_PARAMS,
 };
 
+/**
+ * The rooms a replay uses: it writes the room it plays into, and reads the room it plays from,
+ * as whoever asks it (one who may not read that room is told it is not there).
+ */
+function replayRooms(request: FastifyRequest, defaultRoom: string): RoomUse[] {
+  const into: RoomUse = { room: (request.params as { room_id: string }).room_id || defaultRoom, want: 'write' };
+  const from = (request.body as { from?: unknown } | null | undefined)?.from;
+  return typeof from === 'string' && from !== '' ? [into, { room: from, want: 'read' }] : [into];
+}
+
 export async function historyRoutes(app: FastifyInstance, opts: { ctx: HistoryRouteDeps }): Promise<void> {
   const { ctx } = opts;
   app.get<{ Params: { room_id: string }; Querystring: { since?: string; limit?: string } }>(
@@ -72,7 +83,8 @@ export async function historyRoutes(app: FastifyInstance, opts: { ctx: HistoryRo
     },
   );
 
-  app.post<{ Params: { room_id: string }; Body: unknown }>('/api/rooms/:room_id/replay', { schema: REPLAY_SCHEMA }, async (request, reply) => {
+  const replayRoute = { schema: REPLAY_SCHEMA, config: { roomAccess: replayRooms } };
+  app.post<{ Params: { room_id: string }; Body: unknown }>('/api/rooms/:room_id/replay', replayRoute, async (request, reply) => {
     const roomId = roomOf(ctx, request.params.room_id);
     const answer = await ctx.replays.ask(roomId, checkReplayAsk(request.body, roomId));
     return reply.code(answer.status).send(answer.body);
