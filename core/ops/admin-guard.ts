@@ -3,11 +3,12 @@
  * `--admin-token`: with a token set, the routes that reveal or change every room's state
  * (cache stats, cache clear, reload) and /metrics need `Authorization: Bearer <token>`:
  * 401 without one, 403 with a wrong one. So do the writes that change what every host lists
- * or what a room shows: publishing and removing specimens, `/mcp` (its tools drive rooms),
- * and the room writes themselves (entry, view, scene, layers, snapshots, annotations), so the HTTP routes
- * ask what MCP's equivalents ask. A host bound beyond loopback always has a token (made at
- * start unless `--admin-token none`). Everything else stays open. A user's token (`vitrine
- * users`) opens the writes; an admin user's opens the admin routes too.
+ * or that drive any room at all: publishing and removing specimens, and `/mcp` (its tools).
+ * A room's own writes are the room's to decide (people/room-access.ts): an open room is open
+ * to anyone, as a headset that sends nothing needs, and a closed one asks who may. A host
+ * bound beyond loopback always has a token (made at start unless `--admin-token none`).
+ * A user's token (`vitrine users`) opens the guarded writes; an admin user's opens the admin
+ * routes too.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
@@ -23,23 +24,7 @@ export const ADMIN_ROUTES = new Set([
 ]);
 
 /** Writes (method and route pattern) that need the admin token when the host has one. */
-export const TOKEN_WRITE_ROUTES = new Set([
-  'PUT /api/specimens/:id',
-  'DELETE /api/specimens/:id',
-  'POST /mcp',
-  'GET /mcp',
-  'DELETE /mcp',
-  'PUT /api/rooms/:room_id/entry',
-  'PUT /api/rooms/:room_id/view',
-  'PUT /api/rooms/:room_id/scene',
-  'POST /api/rooms/:room_id/layers',
-  'PATCH /api/rooms/:room_id/layers/:layer_id',
-  'DELETE /api/rooms/:room_id/layers/:layer_id',
-  'POST /api/rooms/:room_id/snapshots',
-  'POST /api/rooms/:room_id/annotations',
-  'PATCH /api/rooms/:room_id/annotations/:id',
-  'DELETE /api/rooms/:room_id/annotations/:id',
-]);
+export const TOKEN_WRITE_ROUTES = new Set(['PUT /api/specimens/:id', 'DELETE /api/specimens/:id', 'POST /mcp', 'GET /mcp', 'DELETE /mcp']);
 
 const ADMIN_PATHS = new Set([...ADMIN_ROUTES].map((route) => route.slice(route.indexOf(' ') + 1)));
 

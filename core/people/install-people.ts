@@ -15,7 +15,7 @@ import type { Want } from './room-access.ts';
 import { runAs } from '../events/acting-user.ts';
 import { routeOf } from '../route-of.ts';
 import { ANONYMOUS, declareRequestIdentity, requestIdentity, setRequestIdentity } from './request-user.ts';
-import type { Identity } from './users.ts';
+import { bearsUserToken, type Identity } from './users.ts';
 import { ACCESS_PATH } from './routes-people.ts';
 
 /** A room a request reads or writes. */
@@ -97,7 +97,7 @@ async function checkEach(people: People, request: FastifyRequest, uses: RoomUse[
 export interface PeopleHookOptions {
   defaultRoomId: string;
   userHeader: string;
-  /** Routes the admin token guards, where a wrong token keeps answering as a wrong admin token (403). */
+  /** Routes the admin token guards, where a token that is no user's answers as a wrong admin token (403). */
   adminGuarded(request: FastifyRequest): boolean;
 }
 
@@ -108,7 +108,10 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
     try {
       return await people.identify(shown);
     } catch (error) {
-      if (isHostError(error) && error.code === 'SPC_ERR_TOKEN_UNKNOWN' && options.adminGuarded(request)) throw createHostError('SPC_ERR_ADMIN_TOKEN_WRONG');
+      // On an admin route a token that is no user's form is a wrong admin token (403); a user's
+      // token the host does not know is refused as on any route (401).
+      const wrongAdmin = isHostError(error) && error.code === 'SPC_ERR_TOKEN_UNKNOWN' && !bearsUserToken(shown.authorization);
+      if (wrongAdmin && options.adminGuarded(request)) throw createHostError('SPC_ERR_ADMIN_TOKEN_WRONG');
       throw error;
     }
   };

@@ -36,6 +36,11 @@ export function newToken(): string {
   return `vt_${randomBytes(32).toString('base64url')}`;
 }
 
+/** Whether an `Authorization` header carries a token of the form {@link newToken} makes (a user's, known or not). */
+export function bearsUserToken(authorization: string | undefined): boolean {
+  return authorization !== undefined && /^\s*Bearer\s+vt_[A-Za-z0-9_-]{43}\s*$/i.test(authorization);
+}
+
 /** Adds a user with a new token; the token is answered here and nowhere else, ever. Null when the name is taken. */
 export async function addUser(store: UserStore, name: string, admin: boolean): Promise<{ record: UserRecord; token: string } | null> {
   const token = newToken();

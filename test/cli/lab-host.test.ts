@@ -1,6 +1,6 @@
 /**
  * A host bound beyond loopback (a lab host), as a real `vitrine serve` process: it makes an
- * admin token and prints it once (the admin routes and room writes ask for it, as MCP does),
+ * admin token and prints it once (the admin routes, publishing and MCP ask for it; open rooms do not),
  * `--admin-token none` leaves the admin routes open with a
  * warning, and its `Host` allow-list defaults to the machine's own names and addresses.
  * Requests go to 127.0.0.1 on the port the host bound on every address.
@@ -31,22 +31,28 @@ describe('a lab host', () => {
     const clear = await fetch(`${base}/api/processing/cache/clear`, { method: 'POST' });
     expect(clear.status).toBe(401);
     expect((await fetch(`${base}/api/specimens/`)).status).toBe(200);
-    // Room writes ask what MCP's equivalents (show_in_room, set_view) ask: the token. Reads stay open.
+    // A user's token the host does not know is a 401 there as anywhere (any other wrong token is a wrong admin token).
+    const stranger = { authorization: `Bearer vt_${'x'.repeat(43)}` };
+    for (const path of [...ADMIN, '/mcp']) {
+      const refused = await fetch(`${base}${path}`, { method: path === '/mcp' ? 'POST' : 'GET', headers: stranger });
+      expect(refused.status, path).toBe(401);
+      expect(await refused.json()).toMatchObject({ code: 'SPC_ERR_TOKEN_UNKNOWN' });
+    }
+    // An open room is open to anyone: its writes ask for no token (MCP's tools do). Reads stay open.
     const put = (path: string, body: unknown, headers: Record<string, string> = {}) =>
       fetch(`${base}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
     const writes: [string, unknown][] = [['/api/rooms/lab/view', { opacity: 0.5 }], ['/api/rooms/lab/entry', { function: 'square' }]];
-    for (const [path, body] of writes) {
-      expect((await put(path, body)).status, path).toBe(401);
-      expect((await put(path, body, { authorization: `Bearer ${token}` })).status, path).toBe(200);
-    }
+    for (const [path, body] of writes) expect((await put(path, body)).status, path).toBe(200);
     expect(await (await fetch(`${base}/api/rooms/lab/view`)).json()).toMatchObject({ opacity: 0.5 });
-    // So do a room's marks.
+    // So do a room's marks, until the room is closed (here by the admin token, an admin).
     const mark = (headers: Record<string, string> = {}) =>
       fetch(`${base}/api/rooms/lab/annotations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify({ kind: 'point', points: [[0, 0, 0]] }),
       });
+    expect((await mark()).status).toBe(201);
+    expect((await put('/api/rooms/lab/access', { public: 'read' }, { authorization: `Bearer ${token}` })).status).toBe(200);
     expect((await mark()).status).toBe(401);
     expect((await mark({ authorization: `Bearer ${token}` })).status).toBe(201);
     expect((await fetch(`${base}/api/rooms/lab/annotations`)).status).toBe(200);

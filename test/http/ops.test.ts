@@ -73,7 +73,7 @@ describe('CORS', () => {
 });
 
 describe('--admin-token', () => {
-  it('guards cache stats, cache clear, reload and /metrics (401 without, 403 wrong) and leaves the rest open', async () => {
+  it('guards cache stats, cache clear, reload and /metrics (401 without, 403 wrong, 401 an unknown user) and leaves the rest open', async () => {
     const app = await createTestApp({ adminToken: 's3cret' });
     for (const [method, url] of [
       ['GET', '/api/processing/cache/stats'],
@@ -87,6 +87,10 @@ describe('--admin-token', () => {
       const wrong = await app.inject({ method, url, headers: { authorization: 'Bearer nope' } });
       expect(wrong.statusCode, url).toBe(403);
       expect(wrong.json()).toMatchObject({ code: 'SPC_ERR_ADMIN_TOKEN_WRONG' });
+      // A user's token the host does not know is refused as on any route.
+      const unknownUser = await app.inject({ method, url, headers: { authorization: `Bearer vt_${'a'.repeat(43)}` } });
+      expect(unknownUser.statusCode, url).toBe(401);
+      expect(unknownUser.json()).toMatchObject({ code: 'SPC_ERR_TOKEN_UNKNOWN' });
       expect((await app.inject({ method, url, headers: { authorization: 'Bearer s3cret' } })).statusCode, url).toBe(200);
     }
     expect((await app.inject({ method: 'GET', url: '/api/specimens/' })).statusCode).toBe(200);
