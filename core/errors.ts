@@ -240,6 +240,12 @@ export const ERRORS = {
   SPC_ERR_TOKEN_UNKNOWN: entry(401, () => 'the token sent as Authorization: Bearer is not one this host knows (mistyped, or its user was removed)'),
   SPC_ERR_TICKET_SIGN_IN: entry(401, () => 'a ticket stands for a user: send Authorization: Bearer <token> to ask for one'),
   SPC_ERR_TICKET_UNKNOWN: entry(401, () => 'the event stream ticket is unknown, already used or expired: ask POST /api/tickets for a new one'),
+  SPC_ERR_PROXY_USER_REFUSED: entry(
+    403,
+    (header = '?', name = '?') =>
+      `the login proxy names the user '${name}' (${header}), a name this host does not accept: user names are letters, digits and . _ @ + - ` +
+      '(up to 128, starting with a letter or digit), never admin, anonymous or host',
+  ),
   SPC_ERR_ADMIN_USER_NEEDED: entry(403, (name = '?') => `user '${name}' is not an admin; this route needs an admin's token`),
   SPC_ERR_ROOM_SIGN_IN: entry(
     401,

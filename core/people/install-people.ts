@@ -125,7 +125,12 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
     // The peer matters only to a proxy's header (and asking the socket for it is a system call).
     const shown: Presented = { peer: proxyUser === undefined ? undefined : request.socket.remoteAddress, authorization, proxyUser, ticket };
     // A token seen before (a user's every request after the first) costs what nothing presented does.
-    const known = people.knownNow(shown);
+    let known: Identity | null | undefined;
+    try {
+      known = people.knownNow(shown);
+    } catch (error) {
+      return done(error as Error);
+    }
     if (known !== undefined) return actAs(request, known, done);
     identify(request, shown).then((identity) => actAs(request, identity, done), done);
   });

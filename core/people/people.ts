@@ -12,7 +12,7 @@ import type { TicketStore } from './ticket-store.ts';
 import { TokenMemo } from './token-memo.ts';
 import type { ProxyTrust } from './trusted-proxy.ts';
 import type { UserStore } from './user-store.ts';
-import { ADMIN_NAME, userOfToken, type Identity } from './users.ts';
+import { ADMIN_NAME, userNameProblem, userOfToken, type Identity } from './users.ts';
 
 export interface PeopleStores {
   users: UserStore;
@@ -40,7 +40,6 @@ export interface Presented {
 }
 
 const digest = (text: string) => hash('sha256', text, 'buffer');
-const PROXY_NAME = /^[^\s\x00-\x1f\x7f]{1,256}$/;
 
 /** The token of an `Authorization: Bearer` header, or null for any other (or none). */
 function bearerToken(authorization: string | undefined): string | null {
@@ -97,11 +96,18 @@ export class People {
     return null;
   }
 
+  /**
+   * The user a trusted proxy names, held to the rules `vitrine users add` holds names to: a
+   * name the host keeps for itself (`admin` would own every room the admin token closed) or
+   * one no user could have is refused (403), never believed and never taken for nobody.
+   */
   #proxyUser(shown: Presented): Identity | null {
     const value = Array.isArray(shown.proxyUser) ? shown.proxyUser[0] : shown.proxyUser;
     if (value === undefined || !this.#settings.trust.trusts(shown.peer)) return null;
     const name = value.trim();
-    return PROXY_NAME.test(name) ? { name, admin: false } : null;
+    if (name === '') return null;
+    if (userNameProblem(name)) throw createHostError('SPC_ERR_PROXY_USER_REFUSED', this.#settings.userHeader, name.slice(0, 64));
+    return { name, admin: false };
   }
 
   /** Who `token` (sent as the header `authorization`) stands for; an unknown one is refused. */

@@ -19,10 +19,16 @@ export const ADMIN_NAME = 'admin';
 /** A user's name: what logs, `author` and `by` show. No spaces, slashes or colons. */
 export const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$/;
 
+/**
+ * Names the host gives itself: the admin token's, nobody's (`anonymous`) and the host's own
+ * doing in a room's log (`host`). No user, added or named by a login proxy, may take one.
+ */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set([ADMIN_NAME, 'anonymous', 'host']);
+
 /** Why `name` cannot be a user's name, or null when it can. */
 export function userNameProblem(name: string): string | null {
   if (!USER_NAME.test(name)) return `'${name}' is not a user name: letters, digits and . _ @ + - (up to 128, starting with a letter or digit)`;
-  if (name === ADMIN_NAME || name === 'anonymous') return `'${name}' is a name the host keeps for itself`;
+  if (RESERVED_NAMES.has(name)) return `'${name}' is a name the host keeps for itself`;
   return null;
 }
 
