@@ -46,9 +46,10 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
 
   // Before every other hook: the admin guard and the routes ask who a request is; every change a
   // request makes is then its user's, in its room's events and its room's log.
-  const people = assemblePeople(app, options, host.scale?.connections.command ?? null, isGuardedRoute, host.data?.store ?? null);
+  const home = { redis: host.scale?.connections.command ?? null, data: host.data?.store ?? null, hub: ctx.events, usersChanged: host.scale?.onUsersChanged };
+  const { people, readers } = assemblePeople(app, options, home, isGuardedRoute);
   await installOpenApiCollector(app);
-  await installEvents(app, ctx, { maxStreams: options.maxEventStreams });
+  await installEvents(app, ctx, { maxStreams: options.maxEventStreams, readers });
   const readiness = await installOps(app, ctx, host.scheduler);
   let loaded = false;
   let closing = false;
@@ -62,7 +63,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   loaded = true;
 
   installPublishedRefresh(app, ctx.catalog, ctx.published);
-  await installRoutes(app, ctx, roomsReader(people));
+  await installRoutes(app, ctx, roomsReader(people), readers);
   await app.register(peopleRoutes, { people, announce: (roomId, access) => ctx.rooms.announce(roomId, ROOM_ACCESS, access) });
   await installFederation(app, ctx, host.local, host.relay);
   app.addHook('onClose', () => host.close());

@@ -2,7 +2,8 @@
  * @module assemble-people
  * A host's people service over the stores of its home: on a Redis service its users, tickets and
  * rooms' access live in the service's Redis (every host agrees at once); on a lone host users
- * live in the data dir (shared with `vitrine users`), tickets and access in its memory.
+ * live in the data dir (shared with `vitrine users`), tickets and access in its memory. Also
+ * the registry of rooms' lasting readers, told of every user removed.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ResolvedHostOptions } from '../options.ts';
@@ -19,6 +20,8 @@ import { RedisAccessStore } from '../people/redis-access-store.ts';
 import { RedisTicketStore } from '../people/redis-ticket-store.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import { createProxyTrust } from '../people/trusted-proxy.ts';
+import { RoomReaders } from '../people/room-readers.ts';
+import type { EventHub } from '../events/event-hub.ts';
 
 type PeopleOptions = Pick<ResolvedHostOptions, 'adminToken' | 'trustProxy' | 'userHeader' | 'dataDir' | 'defaultRoomId'>;
 
@@ -39,15 +42,50 @@ function storesOf(options: PeopleOptions, redis: ScriptedRedis | null, warn: (li
   return { users: dataDirUsers(options.dataDir, warn), tickets: new MemoryTicketStore(), access: new MemoryAccessStore() };
 }
 
-/** Makes the people service and puts it in front of every route `app` will have; closed with `app`. */
+/** Where a host's people are kept, and what tells it of changes made elsewhere. */
+export interface PeopleHome {
+  /** A Redis service's connection: users, tickets and access live in its Redis. */
+  redis: ScriptedRedis | null;
+  /** A lone host's open data folder. */
+  data: DataStore | null;
+  /** The host's event hub, where rooms' access changes arrive from every host. */
+  hub: EventHub;
+  /** A Redis service's news of users removed (on any host, or by `vitrine users`). */
+  usersChanged?: (listener: () => void) => () => void;
+}
+
+/** How often a host whose users' home cannot say of changes looks for removed users among its readers. */
+const USERS_SWEEP_MS = 2000;
+
+/**
+ * Ends the readers of users removed, as soon as the users' home says of a change (its watch, or a
+ * service's message), else by looking every {@link USERS_SWEEP_MS}; answers how to stop.
+ */
+function endRemovedReaders(readers: RoomReaders, users: UserStore, usersChanged: PeopleHome['usersChanged']): () => void {
+  const sweep = () => void readers.usersChanged();
+  let timer: NodeJS.Timeout | null = null;
+  const poll = () => void (timer ??= setInterval(sweep, USERS_SWEEP_MS).unref());
+  const unwatch = users.watch?.({ changed: sweep, lost: poll }) ?? null;
+  const unhear = usersChanged?.(sweep) ?? null;
+  if (!unwatch && !unhear) poll();
+  return () => {
+    unwatch?.();
+    unhear?.();
+    if (timer) clearInterval(timer);
+  };
+}
+
+/**
+ * Makes the people service and puts it in front of every route `app` will have, with the
+ * registry of rooms' lasting readers (event streams, live sockets) it ends; closed with `app`.
+ */
 export function assemblePeople(
   app: FastifyInstance,
   options: PeopleOptions,
-  redis: ScriptedRedis | null,
+  home: PeopleHome,
   adminGuarded: (request: FastifyRequest) => boolean,
-  data: DataStore | null = null,
-): People {
-  const people = new People(storesOf(options, redis, (line) => app.log.warn(line), data), {
+): { people: People; readers: RoomReaders } {
+  const people = new People(storesOf(options, home.redis, (line) => app.log.warn(line), home.data), {
     adminToken: options.adminToken,
     trust: createProxyTrust(options.trustProxy),
     userHeader: options.userHeader,
@@ -57,6 +95,12 @@ export function assemblePeople(
     userHeader: options.userHeader,
     adminGuarded: options.adminToken ? adminGuarded : () => false,
   });
-  app.addHook('onClose', () => people.close());
-  return people;
+  const readers = new RoomReaders(home.hub, people.readerChecks(), (message, err) => app.log.warn({ err }, message));
+  const stop = endRemovedReaders(readers, people.stores.users, home.usersChanged);
+  app.addHook('onClose', async () => {
+    stop();
+    readers.close();
+    await people.close();
+  });
+  return { people, readers };
 }

@@ -55,6 +55,8 @@ export interface ScaleService {
   uploads: RedisUploadStore;
   /** A relay host's part in the service (`--relay`): it runs the relayed functions every host queues. */
   relay: SharedRelay | null;
+  /** Calls `listener` each time a user of the service is removed (or may have been, unheard); answers how to stop. */
+  onUsersChanged(listener: () => void): () => void;
   /** Null when Redis answers, else why not (for /readyz). */
   notReady(): string | null;
   close(): Promise<void>;
@@ -160,6 +162,7 @@ export async function createScaleService(deps: {
       return blobs.notReady?.() ?? null;
     },
     findResult: (id, client) => lookups.find(id, client),
+    onUsersChanged: (listener) => events.onUsersChanged(listener),
     async close() {
       health.close();
       await stopHeartbeat();

@@ -15,10 +15,12 @@ export const HEARTBEAT_MS = 15_000;
 export interface InstallEventsOptions {
   /** Open event streams at most, across every stream route. @defaultValue 10,000 */
   maxStreams?: number;
+  /** Where room streams register, ended once their client may no longer read the room. */
+  readers: EventRoutesOptions['readers'];
 }
 
-export async function installEvents(app: FastifyInstance, ctx: EventRoutesOptions['context'], options: InstallEventsOptions = {}): Promise<void> {
+export async function installEvents(app: FastifyInstance, ctx: EventRoutesOptions['context'], options: InstallEventsOptions): Promise<void> {
   await app.register(fastifySSE, { heartbeatInterval: HEARTBEAT_MS });
   const limit = new StreamLimit(options.maxStreams ?? DEFAULT_MAX_EVENT_STREAMS);
-  await app.register(eventRoutes, { context: ctx, limit });
+  await app.register(eventRoutes, { context: ctx, limit, readers: options.readers });
 }

@@ -7,6 +7,7 @@ import { AnnotationForms } from '../annotations/annotation-forms.ts';
 import { clientRoute } from '../assets/client-route.ts';
 import type { HostContext } from '../host-context.ts';
 import type { RoomsReader } from '../people/install-people.ts';
+import type { RoomReaders } from '../people/room-readers.ts';
 import { mcpRoutes } from '../mcp/routes-mcp.ts';
 import { viewerRoutes } from '../assets/viewer-routes.ts';
 import { zarrRoutes } from '../zarr/routes-zarr.ts';
@@ -31,8 +32,12 @@ import { specimenDataRoutes } from './routes-specimen-data.ts';
 import { specimenRoutes } from './routes-specimens.ts';
 import { uploadRoutes } from './routes-uploads.ts';
 
-/** `readable`: whether a request may read one of the rooms a snapshot it names was taken of. */
-export async function installRoutes(app: FastifyInstance, ctx: HostContext, readable: RoomsReader): Promise<void> {
+/**
+ * `readable`: whether a request may read one of the rooms a snapshot it names was taken of;
+ * `readers`: where a route that keeps a room open to its client (a socket) registers, to be
+ * ended once the client may no longer read the room.
+ */
+export async function installRoutes(app: FastifyInstance, ctx: HostContext, readable: RoomsReader, readers: Pick<RoomReaders, 'register'>): Promise<void> {
   await app.register(specimenRoutes, { ctx });
   await app.register(specimenDataRoutes, { ctx });
   await app.register(processingRoutes, { ctx });
@@ -53,7 +58,7 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext, read
   // WebSockets for the whole host (live poses; a relay's workers too), small frames unless a route raises its own.
   await app.register(websocket, { options: { maxPayload: HELLO_MAX_FRAME_BYTES, perMessageDeflate: false } });
   await app.register(historyRoutes, { ctx });
-  await app.register(presenceRoutes, { ctx });
+  await app.register(presenceRoutes, { ctx, readers });
   await app.register(provenanceRoutes, { ctx });
   await app.register(pluginRoutes, { ctx });
   await app.register(mcpRoutes, { ctx });

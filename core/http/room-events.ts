@@ -10,12 +10,13 @@
  * (`/data`, `/invoke`, `/start`) and, in a Redis service, whichever host caused them.
  * A client more than 1 MiB behind is disconnected rather than buffered for, and what its
  * stream holds until then stays near that bound (bounded-event-writer.ts): the stream carries
- * state, not history, so reconnecting (which sends `state` again) loses nothing.
+ * state, not history, so reconnecting (which sends `state` again) loses nothing. Whoever may no
+ * longer read the room has the stream ended by the room's readers (people/room-readers.ts).
  */
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { RoomScenes } from '../scenes/service/room-scenes.ts';
 import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
-import { ROOM_ACCESS, ROOM_RESYNC, roomChannel } from '../events/channels.ts';
+import { ROOM_RESYNC, roomChannel } from '../events/channels.ts';
 import type { EventHub, HostEvent } from '../events/event-hub.ts';
 import { BoundedEventWriter } from '../events/bounded-event-writer.ts';
 import { sharedEventText } from '../events/shared-event-text.ts';
@@ -46,8 +47,6 @@ export async function streamRoom(
   roomId: string,
   log: FastifyBaseLogger,
   present = false,
-  /** Whether the stream's client may still read the room under a new access (absent: always). */
-  mayRead: (access: unknown) => boolean = () => true,
 ): Promise<void> {
   const forwarded = present ? PRESENT_EVENTS : ROOM_EVENTS;
   let open = false;
@@ -71,7 +70,7 @@ export async function streamRoom(
   // follows the state (at worst repeating what the state already shows).
   scope.add(
     hub.subscribe(roomChannel(roomId), (event) => {
-      if (event.event === ROOM_RESYNC || (event.event === ROOM_ACCESS && !mayRead(event.data))) {
+      if (event.event === ROOM_RESYNC) {
         reply.sse.close();
         scope.close();
         return;

@@ -11,7 +11,7 @@
  * client that refuses `text/event-stream` with a 406 whose body is not the host's error shape.
  */
 import { requestIdentity } from '../people/request-user.ts';
-import { accessRefusal, type RoomAccess } from '../people/room-access.ts';
+import type { RoomReaders } from '../people/room-readers.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HOST_CHANNEL } from '../events/channels.ts';
 import { streamChannel } from '../events/event-stream.ts';
@@ -33,6 +33,8 @@ export interface EventRoutesOptions {
   limit: StreamLimit;
   /** How often a job stream re-reads its job without a nudge, for a service that may lose them. @defaultValue never */
   jobRereadMs?: number;
+  /** Where each room stream registers, to be ended once its client may no longer read the room (absent: never ended so). */
+  readers?: Pick<RoomReaders, 'register'>;
 }
 
 type JobRequest = FastifyRequest<{ Params: { id: string }; Querystring: { since?: string } }>;
@@ -219,9 +221,14 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     reply.header('x-peer-id', peer.id);
     const scope = new StreamScope(reply);
     scope.add(limit.acquire());
-    const who = requestIdentity(request);
-    const mayRead = (access: unknown) => accessRefusal(roomId, access as RoomAccess | null, who, 'read') === null;
-    await streamRoom(reply, scope, context.rooms, context.scenes, context.events, roomId, request.log, present, mayRead);
+    // Ended as soon as its client may no longer read the room (the room closed to them, their user removed).
+    if (opts.readers) {
+      scope.add(opts.readers.register(roomId, requestIdentity(request), () => {
+        reply.sse.close();
+        scope.close();
+      }));
+    }
+    await streamRoom(reply, scope, context.rooms, context.scenes, context.events, roomId, request.log, present);
     if (scope.closed) return;
     const leave = await context.presence.follow(roomId, peer).catch((err: unknown) => {
       request.log.warn({ err, room: roomId }, 'a follower could not be listed in the room’s presence');

@@ -4,12 +4,14 @@
  * `WS /api/rooms/{room_id}/live` (poses in, everyone else's poses out; presence/live-hub.ts).
  * A live socket names itself as a follower does (`?name=`, `?kind=`, default headset), or stands
  * for a follower already listed (`?peer=<id>`, the `X-Peer-Id` of its event stream). What it
- * says of itself is checked before the upgrade, so a bad name is a plain 400.
+ * says of itself is checked before the upgrade, so a bad name is a plain 400. A socket whose
+ * peer may no longer read the room is closed (1008) by the room's readers (people/room-readers.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
-import { ANONYMOUS, requestUser } from '../people/request-user.ts';
+import { ANONYMOUS, requestIdentity, requestUser } from '../people/request-user.ts';
+import type { RoomReaders } from '../people/room-readers.ts';
 import { PEER_KINDS, peerOf, type Peer } from '../presence/peer.ts';
 import { roomOf } from './request-input.ts';
 import { queryOf, ROOM_PARAMS } from './route-inputs.ts';
@@ -33,8 +35,11 @@ async function liveIdentity(ctx: PresenceRouteDeps, request: LiveRequest, roomId
   return { peer: listed, standsFor: true };
 }
 
-export async function presenceRoutes(app: FastifyInstance, opts: { ctx: PresenceRouteDeps }): Promise<void> {
-  const { ctx } = opts;
+/** The close a live socket gets when its peer may no longer read the room (a policy's, with the reason). */
+export const LIVE_NOT_READABLE = { code: 1008, reason: 'no longer allowed to read this room' } as const;
+
+export async function presenceRoutes(app: FastifyInstance, opts: { ctx: PresenceRouteDeps; readers: Pick<RoomReaders, 'register'> }): Promise<void> {
+  const { ctx, readers } = opts;
   app.get<{ Params: { room_id: string } }>(
     '/api/rooms/:room_id/presence',
     {
@@ -78,6 +83,9 @@ export async function presenceRoutes(app: FastifyInstance, opts: { ctx: Presence
     wsHandler: (socket, request) => {
       const roomId = roomOf(ctx, (request as LiveRequest).params.room_id);
       const identity = identities.get(request)!;
+      // Ended as soon as its peer may no longer read the room (the room closed to them, their user removed).
+      const unregister = readers.register(roomId, requestIdentity(request), () => socket.close(LIVE_NOT_READABLE.code, LIVE_NOT_READABLE.reason));
+      socket.once('close', unregister);
       void ctx.presence.connect(roomId, identity.peer, socket, identity.standsFor).catch((err: unknown) => {
         request.log.warn({ err, room: roomId }, 'a live socket could not join the room');
         socket.close(1011, 'the room’s presence is unavailable');

@@ -8,11 +8,12 @@ import { hash, timingSafeEqual } from 'node:crypto';
 import { createHostError } from '../errors.ts';
 import type { AccessStore } from './access-store.ts';
 import { accessRefusal, type RoomAccess, type Want } from './room-access.ts';
+import type { ReaderChecks } from './room-readers.ts';
 import type { TicketStore } from './ticket-store.ts';
 import { TokenMemo } from './token-memo.ts';
 import type { ProxyTrust } from './trusted-proxy.ts';
 import type { UserStore } from './user-store.ts';
-import { ADMIN_NAME, userNameProblem, userOfToken, type Identity } from './users.ts';
+import { ADMIN_NAME, stillThere, userNameProblem, userOfToken, type Identity } from './users.ts';
 
 export interface PeopleStores {
   users: UserStore;
@@ -90,7 +91,8 @@ export class People {
     if (token !== null) return this.#ofToken(token, shown.authorization!);
     if (shown.ticket !== undefined) {
       const identity = shown.ticket ? await this.stores.tickets.take(shown.ticket) : null;
-      if (!identity) throw createHostError('SPC_ERR_TICKET_UNKNOWN');
+      // A ticket of a user removed since it was made stands for nobody.
+      if (!identity || !(await stillThere(this.stores.users, identity))) throw createHostError('SPC_ERR_TICKET_UNKNOWN');
       return identity;
     }
     return null;
@@ -148,6 +150,14 @@ export class People {
     if (roomIds.length === 0) return true;
     const records = await Promise.all(roomIds.map((roomId) => this.stores.access.get(roomId)));
     return records.some((access, i) => accessRefusal(roomIds[i]!, access, who, want) === null);
+  }
+
+  /** What a room's lasting readers are checked against (room-readers.ts): the access and users stores. */
+  readerChecks(): ReaderChecks {
+    return {
+      mayRead: async (roomId, who) => accessRefusal(roomId, await this.stores.access.get(roomId), who, 'read') === null,
+      stillThere: (who) => stillThere(this.stores.users, who),
+    };
   }
 
   async close(): Promise<void> {

@@ -27,7 +27,7 @@ export class RedisTicketStore implements TicketStore {
   async take(ticket: string): Promise<Identity | null> {
     const json = (await orUnavailable(this.#redis.eval(TAKE, 1, KEYS.ticket(ticket)))) as string | null;
     if (!json) return null;
-    const { name, admin } = JSON.parse(json) as Identity;
-    return { name, admin: admin === true };
+    const { name, admin, tokenHash } = JSON.parse(json) as Identity;
+    return { name, admin: admin === true, ...(typeof tokenHash === 'string' ? { tokenHash } : {}) };
   }
 }

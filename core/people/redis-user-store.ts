@@ -2,19 +2,22 @@
  * @module redis-user-store
  * Users on a Redis service: each record twice, by name and by its token's digest, written and
  * removed together by one script, so every host of the service knows a new user at once and
- * refuses a removed one's token at its next request. Kept until removed.
+ * refuses a removed one's token at its next request; a removal is also published to every host
+ * (people/room-readers.ts ends what the user kept open). Kept until removed.
  */
 import type { Redis } from 'ioredis';
-import { KEYS } from '../redis/redis-keys.ts';
+import { CHANNELS, KEYS } from '../redis/redis-keys.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { byName, type UserRecord, type UserStore } from './user-store.ts';
 
 // KEYS: user, userToken. ARGV: the record. Nothing written when the name is taken.
 const ADD = `if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('SET', KEYS[1], ARGV[1]) redis.call('SET', KEYS[2], ARGV[1]) return 1`;
-// KEYS: user. ARGV: the token key prefix. Both keys go in one step.
+// KEYS: user. ARGV: the token key prefix, the channel every host hears removals on. Both keys go
+// in one step, and the hosts are told in the same step.
 const REMOVE = `local json = redis.call('GET', KEYS[1]) if not json then return 0 end
-local record = cjson.decode(json) redis.call('DEL', KEYS[1], ARGV[1] .. record.tokenHash) return 1`;
+local record = cjson.decode(json) redis.call('DEL', KEYS[1], ARGV[1] .. record.tokenHash)
+redis.call('PUBLISH', ARGV[2], record.name) return 1`;
 
 function parse(json: string | null): UserRecord | null {
   if (!json) return null;
@@ -55,7 +58,7 @@ export class RedisUserStore implements UserStore {
   }
 
   async remove(name: string): Promise<boolean> {
-    return (await orUnavailable(this.#redis.eval(REMOVE, 1, KEYS.user(name), KEYS.userToken('')))) === 1;
+    return (await orUnavailable(this.#redis.eval(REMOVE, 1, KEYS.user(name), KEYS.userToken(''), CHANNELS.users))) === 1;
   }
 
   async close(): Promise<void> {

@@ -56,8 +56,10 @@ export async function peopleRoutes(app: FastifyInstance, opts: PeopleRouteOption
     return reply.code(201).send({ ticket: await people.stores.tickets.issue(who), expires_in: TICKET_TTL_SECONDS });
   });
 
-  app.get('/api/me', { schema: { summary: 'Who the host takes the request for: `{"name", "admin"}` (`anonymous` when nobody is known)' } }, async (request) =>
-    requestIdentity(request) ?? { name: ANONYMOUS, admin: false });
+  app.get('/api/me', { schema: { summary: 'Who the host takes the request for: `{"name", "admin"}` (`anonymous` when nobody is known)' } }, async (request) => {
+    const who = requestIdentity(request);
+    return { name: who?.name ?? ANONYMOUS, admin: who?.admin ?? false };
+  });
 
   app.get<AccessRequest>(ACCESS_PATH, { schema: { summary: "Who may read and write a room", params: PARAMS } }, async (request) => {
     const room = request.params.room_id;

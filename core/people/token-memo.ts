@@ -36,7 +36,7 @@ export class TokenMemo {
 
   /** Remembers `identity` for `token`, unless the users changed since `generation`. */
   remember(token: string, identity: Identity, generation: number): Identity {
-    const kept = Object.freeze({ name: identity.name, admin: identity.admin });
+    const kept: Identity = Object.freeze({ name: identity.name, admin: identity.admin, ...(identity.tokenHash ? { tokenHash: identity.tokenHash } : {}) });
     if (!this.#enabled || generation !== this.#generation) return kept;
     if (this.#known.size >= MAX_TOKENS) this.#known.delete(this.#known.keys().next().value!);
     this.#known.set(token, kept);

@@ -11,6 +11,11 @@ import type { UserRecord, UserStore } from './user-store.ts';
 export interface Identity {
   name: string;
   admin: boolean;
+  /**
+   * For a user of the store: the digest of the token it was known by, so what it keeps open (a
+   * stream, a socket, a ticket) ends once that user is removed. Never answered to anyone.
+   */
+  tokenHash?: string;
 }
 
 /** The name the admin token (`--admin-token`) stands for. */
@@ -57,5 +62,11 @@ export async function addUser(store: UserStore, name: string, admin: boolean): P
 /** Who `token` stands for, or null when no user has it. */
 export async function userOfToken(store: UserStore, token: string): Promise<Identity | null> {
   const record = await store.byTokenHash(hashToken(token));
-  return record ? { name: record.name, admin: record.admin } : null;
+  return record ? { name: record.name, admin: record.admin, tokenHash: record.tokenHash } : null;
+}
+
+/** Whether `who` is still who it was known as: false once a user of the store was removed (anyone else always is). */
+export async function stillThere(store: UserStore, who: Identity): Promise<boolean> {
+  if (who.tokenHash === undefined) return true;
+  return (await store.byTokenHash(who.tokenHash))?.name === who.name;
 }

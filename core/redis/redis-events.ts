@@ -8,7 +8,8 @@
  * nothing changes. Pub/sub loses what is published while a connection is down, so once the
  * subscriptions are back after every reconnection each watcher is nudged once: it re-reads
  * the durable state, and a lost message costs one read. Relayed workers' registrations changing
- * reach the hosts that list them (scale/relay-mirror.ts).
+ * reach the hosts that list them (scale/relay-mirror.ts); users removed reach the hosts whose
+ * streams and sockets they kept open (people/room-readers.ts).
  */
 import type { Redis } from 'ioredis';
 import type { EventHub } from '../events/event-hub.ts';
@@ -35,6 +36,7 @@ export class RedisEvents {
   #resubscribeListeners = new Set<() => void>();
   #pointerListeners = new Set<(room: string) => void>();
   #relayListeners = new Set<(workerId: string) => void>();
+  #usersListeners = new Set<() => void>();
   /** Set once the first subscription is in: later connections are reconnections. */
   #subscribed = false;
   /** True while the subscriptions are in: nothing published now is lost to this host. */
@@ -62,7 +64,7 @@ export class RedisEvents {
     });
     // Subscribing waits for a connection; ioredis subscribes again after every reconnection.
     // A host answers only once subscribed, so no event of a request it serves falls before.
-    const subscribed = this.#subscriber.subscribe(CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel, CHANNELS.pointer, CHANNELS.relay).then(
+    const subscribed = this.#subscriber.subscribe(CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel, CHANNELS.pointer, CHANNELS.relay, CHANNELS.users).then(
       () => {
         this.#subscribed = true;
         this.#live = true;
@@ -78,6 +80,8 @@ export class RedisEvents {
   #resubscribed(again: boolean): void {
     if (this.#subscribed) this.#live = true;
     for (const listener of this.#resubscribeListeners) listener();
+    // A user removed while the subscription was away was not heard of: every watcher looks again.
+    if (again) for (const listener of this.#usersListeners) listener();
     this.nudgeAll();
     // Room streams cannot re-read: they close, and their clients reconnect to a fresh `state`.
     if (again) for (const channel of this.#hub.channels(ROOM_CHANNEL_PREFIX)) this.#hub.publish(channel, { event: ROOM_RESYNC, data: null });
@@ -99,6 +103,7 @@ export class RedisEvents {
     else if (channel === CHANNELS.cancel) for (const listener of this.#cancelListeners) listener(message);
     else if (channel === CHANNELS.pointer) for (const listener of this.#pointerListeners) listener(message);
     else if (channel === CHANNELS.relay) for (const listener of this.#relayListeners) listener(message);
+    else if (channel === CHANNELS.users) for (const listener of this.#usersListeners) listener();
     else if (channel === CHANNELS.room) {
       let parsed: RoomEventMessage;
       try {
@@ -137,6 +142,12 @@ export class RedisEvents {
   onRelayChange(listener: (workerId: string) => void): () => void {
     this.#relayListeners.add(listener);
     return () => this.#relayListeners.delete(listener);
+  }
+
+  /** Calls `listener` each time a user of the service was removed, or may have been while this host was not listening. */
+  onUsersChanged(listener: () => void): () => void {
+    this.#usersListeners.add(listener);
+    return () => this.#usersListeners.delete(listener);
   }
 
   /** Calls `listener` with each computation id whose run must stop. */

@@ -103,6 +103,8 @@ export const CHANNELS = {
   pointer: `${P}events:pointer`,
   /** A relayed worker id whose registration changed or went: hosts re-read it. */
   relay: `${P}events:relay`,
+  /** A user's name, published as `vitrine users remove` (or any host) removes the user: hosts end what it kept open. */
+  users: `${P}events:users`,
   /** `{room, peer, pose}`: live poses for every host's peers of the room. */
   live: `${P}events:live`,
 } as const;

@@ -39,7 +39,7 @@ function userStoreCases(label: string, make: () => Promise<UserHarness>): void {
       const name = unique('ada');
       const made = await addUser(store, name, false);
       expect(made?.token).toMatch(/^vt_[A-Za-z0-9_-]{43}$/);
-      expect(await userOfToken(store, made!.token)).toEqual({ name, admin: false });
+      expect(await userOfToken(store, made!.token)).toEqual({ name, admin: false, tokenHash: hashToken(made!.token) });
       expect(await userOfToken(store, `${made!.token}x`)).toBeNull();
       const listed = (await store.list()).find((record) => record.name === name);
       expect(listed).toMatchObject({ name, admin: false, tokenHash: hashToken(made!.token) });
@@ -52,7 +52,7 @@ function userStoreCases(label: string, make: () => Promise<UserHarness>): void {
       const first = await addUser(store, b, true);
       await addUser(store, a, false);
       expect(await addUser(store, b, false)).toBeNull();
-      expect(await userOfToken(store, first!.token)).toEqual({ name: b, admin: true });
+      expect(await userOfToken(store, first!.token)).toEqual({ name: b, admin: true, tokenHash: hashToken(first!.token) });
       const names = (await store.list()).map((record) => record.name).filter((n) => n === a || n === b);
       expect(names).toEqual([a, b]);
     });
@@ -61,13 +61,13 @@ function userStoreCases(label: string, make: () => Promise<UserHarness>): void {
       const { stores: [one, other] } = await make();
       const name = unique('gone');
       const made = await addUser(one, name, false);
-      expect(await userOfToken(other, made!.token)).toEqual({ name, admin: false });
+      expect(await userOfToken(other, made!.token)).toEqual({ name, admin: false, tokenHash: hashToken(made!.token) });
       expect(await other.remove(name)).toBe(true);
       expect(await other.remove(name)).toBe(false);
       expect(await userOfToken(one, made!.token)).toBeNull();
       expect((await one.list()).some((record) => record.name === name)).toBe(false);
       const again = await addUser(one, name, true);
-      expect(await userOfToken(other, again!.token)).toEqual({ name, admin: true });
+      expect(await userOfToken(other, again!.token)).toEqual({ name, admin: true, tokenHash: hashToken(again!.token) });
     });
 
     it('says of every change made by any store of the home, where it can watch at all', async () => {
@@ -93,7 +93,7 @@ function userStoreCases(label: string, make: () => Promise<UserHarness>): void {
       const made = await addUser(h.stores[0], name, false);
       const reopened = h.reopen();
       if (!reopened) return expect(label).toBe('memory');
-      expect(await userOfToken(reopened, made!.token)).toEqual({ name, admin: false });
+      expect(await userOfToken(reopened, made!.token)).toEqual({ name, admin: false, tokenHash: hashToken(made!.token) });
       await reopened.close();
     });
   });

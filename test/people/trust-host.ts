@@ -2,14 +2,15 @@
  * @module trust-host
  * One host (of any home: memory, a data folder, a Redis service) as the trust tests speak to
  * it: its URL, and the headers each person sends (`own` owns the rooms the tests close, `vi`
- * views them, `other` is a user with no access, `anonymous` sends nothing). A memory host knows
+ * views them, `other` is a user with no access, `gone` a user a test removes, `anonymous` sends
+ * nothing). A memory host knows
  * its people from a trusted login proxy's header; the others from their users' tokens. Also
  * closing a room and a JSON call as someone.
  */
 import { expect } from 'vitest';
 import { bearer } from './people-helpers.ts';
 
-export type Who = 'own' | 'vi' | 'other' | 'anonymous';
+export type Who = 'own' | 'vi' | 'other' | 'anonymous' | 'gone';
 
 export interface TrustHost {
   url: string;
@@ -26,7 +27,7 @@ export function tokenPeople(url: string, tokens: Record<string, string>, otherUr
 
 /** A host whose people are named by a login proxy it trusts (the tests' own address). */
 export function proxyPeople(url: string): TrustHost {
-  return { url, as: (who) => (who === 'anonymous' ? {} : { 'x-forwarded-user': who }) };
+  return { url, as: (who): Record<string, string> => (who === 'anonymous' ? {} : { 'x-forwarded-user': who }) };
 }
 
 export interface Answer {
