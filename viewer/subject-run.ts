@@ -13,7 +13,7 @@ import type { Layout } from './layout.ts';
 import type { JobView } from './panels/job-view.ts';
 import type { ParamPanel } from './panels/params/param-panel.ts';
 import { showFailure } from './panels/request-failure.ts';
-import type { StatsView } from './panels/stats-view.ts';
+import type { StatsView } from './stage/stats-view.ts';
 import type { RequestContext } from './room/latest-request.ts';
 import type { AdoptedBlob } from './room/room-blob.ts';
 import type { RoomSubject } from './room/room-follower.ts';

@@ -29,7 +29,7 @@ import { SpecimenHead } from './panels/specimen-head.ts';
 import type { Stage } from './stage/stage.ts';
 import { stageOrProblem } from './stage/stage-or-problem.ts';
 import { StageOverlay } from './stage/stage-overlay.ts';
-import { StatsView } from './panels/stats-view.ts';
+import { StatsView } from './stage/stats-view.ts';
 import { runSubject } from './subject-run.ts';
 import { openSubject, placePanel, subjectAsEntry, subjectAsSource } from './subject-open.ts';
 import { DEFAULT_ROOM, readUrlState, writeUrlState } from './url-state.ts';

@@ -17,7 +17,7 @@ import { createLabelsVolume } from '../layers/labels/labels-volume.ts';
 import type { Stage } from './stage.ts';
 import type { StageContent } from './stage-content.ts';
 import { createVolumeSlices } from '../layers/volume/volume-slices.ts';
-import { statsOf, type Stat } from '../panels/stats-view.ts';
+import { statsOf, type Stat } from './stats-view.ts';
 import type { FetchStep } from '../time/step-cache.ts';
 import { createSteppedVolume, isStep } from '../time/stepped-volume.ts';
 

@@ -14,7 +14,7 @@ import { meshColourOf } from '../layers/mesh/mesh-colour.ts';
 import type { Stage } from './stage.ts';
 import type { FetchStep } from '../time/step-cache.ts';
 import type { StageOverlay } from './stage-overlay.ts';
-import { statsOf, type StatsView } from '../panels/stats-view.ts';
+import { statsOf, type StatsView } from './stats-view.ts';
 import type { ViewerRoom } from '../room/viewer-room.ts';
 
 /** The parts of the page a shown specimen goes into. */

@@ -15,7 +15,7 @@
 import * as THREE from 'three';
 import type { RoomCamera } from '../../core/wire/wire-types.ts';
 import { SceneDepth } from './scene-depth.ts';
-import { SliceLink } from '../layers/volume/slice-link.ts';
+import { SliceLink } from './slice-link.ts';
 import { StageCamera } from './stage-camera.ts';
 import type { StageContent } from './stage-content.ts';
 import { StageLayers, type LayersChange } from './stage-layers.ts';

@@ -4,7 +4,7 @@
  */
 import * as THREE from 'three';
 import type { ImageData2D } from '../../../core/wire/decoded-types.ts';
-import { imageToRgba } from '../../stage/rgba.ts';
+import { imageToRgba } from './rgba.ts';
 import type { StageContent } from '../../stage/stage-content.ts';
 
 /** A plane of the image's aspect, 2 units on its longer side, showing `texture`. */

@@ -8,7 +8,7 @@
  * stays pink rather than washing out to white.
  */
 import * as THREE from 'three';
-import { STAT_EVENT } from '../../panels/stats-view.ts';
+import { STAT_EVENT } from '../../stage/stats-view.ts';
 import type { PointCloudData } from '../../../core/wire/decoded-types.ts';
 import { h } from '../../dom.ts';
 import { barChangeOf, barSettingsOf, createColourBar, type ColourBarState } from '../volume/colour-bar.ts';

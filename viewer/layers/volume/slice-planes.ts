@@ -9,7 +9,7 @@
  */
 import * as THREE from 'three';
 import { h } from '../../dom.ts';
-import type { SliceLink } from './slice-link.ts';
+import type { SliceLink } from '../../stage/slice-link.ts';
 import { AXES, type Axis, type VolumeFrame } from './volume-frame.ts';
 
 /** Writes the RGBA of voxel (x, y, z) at `out[o..o+3]`. */

@@ -11,7 +11,7 @@ import { DEFAULT_VOLUME_MODE, VOLUME_BOX_COLOUR } from '../../../core/wire/layer
 import { h } from '../../dom.ts';
 import { applyObjectLook, keptByPlanes } from '../../stage/layer-look.ts';
 import { RAYMARCH_MAX_EDGE, RAYMARCH_MAX_VOXELS } from './raymarch-shader.ts';
-import type { SliceLink } from './slice-link.ts';
+import type { SliceLink } from '../../stage/slice-link.ts';
 import { createSlicePlanes, type PixelFn, type SlicePlanes } from './slice-planes.ts';
 import type { ContentHit, LayerLook } from '../../stage/stage-content.ts';
 import { AXES, type VolumeFrame } from './volume-frame.ts';

@@ -17,7 +17,7 @@ import { h } from '../../dom.ts';
 import { barChangeOf, barSettingsOf, createColourBar } from './colour-bar.ts';
 import { colormapTable, finiteRange, type ColormapName } from './colormaps.ts';
 import type { SceneDepthUniforms } from '../../stage/scene-depth.ts';
-import type { SliceLink } from './slice-link.ts';
+import type { SliceLink } from '../../stage/slice-link.ts';
 import type { ContentHit, LayerLook, StageContent } from '../../stage/stage-content.ts';
 import { createVolumeBase, type VolumeBase } from './volume-base.ts';
 import { volumeFrame } from './volume-frame.ts';

@@ -2,8 +2,8 @@
  * @module rgba
  * Image and slice samples to 8-bit RGBA texels: uint8 as is, other types scaled by their range.
  */
-import type { ImageData2D } from '../../core/wire/decoded-types.ts';
-import { finiteRange } from '../layers/volume/colormaps.ts';
+import type { ImageData2D } from '../../../core/wire/decoded-types.ts';
+import { finiteRange } from '../volume/colormaps.ts';
 
 /**
  * An image result as RGBA bytes, rows flipped bottom-up (texture rows start at the bottom;
