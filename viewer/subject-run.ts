@@ -8,7 +8,7 @@
 import type { VitrineClient } from '../core/client/client.ts';
 import type { SpecimenData } from '../core/wire/decoded-types.ts';
 import type { DeliveryQuery, SpecimenMetadata } from '../core/wire/wire-types.ts';
-import { loadCoarseFirst, showRefineNote } from './room/coarse-first.ts';
+import { loadCoarseFirst, showRefineNote } from './coarse-first.ts';
 import type { Layout } from './layout.ts';
 import type { JobView } from './panels/job-view.ts';
 import type { ParamPanel } from './panels/params/param-panel.ts';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startThrottledLink, type ThrottledLink } from '../bench/throttled-link.ts';
-import { READ_BEFORE_REFINING_BYTES } from '../../viewer/room/coarse-first.ts';
+import { READ_BEFORE_REFINING_BYTES } from '../../viewer/coarse-first.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { startHoldingProxy, type HoldingProxy } from '../helpers/holding-proxy.ts';
 import { room, viewerQuery } from '../helpers/room.ts';

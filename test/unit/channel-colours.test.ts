@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { VolumeData } from '../../core/wire/decoded-types.ts';
 import { channelIndex, rampTable, rgbOf } from '../../viewer/layers/volume/channel-volume.ts';
-import { splitRgb } from '../../viewer/stage/step-content.ts';
+import { splitRgb } from '../../viewer/layers/volume/step-content.ts';
 
 describe('channel colours', () => {
   it('maps a sample through the window onto 0..255, clamped at both ends', () => {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SpecimenData } from '../../core/wire/decoded-types.ts';
-import { coarseDelivery, loadCoarseFirst, mayRefine, READ_BEFORE_REFINING_BYTES, type CoarseFirstSteps } from '../../viewer/room/coarse-first.ts';
+import { coarseDelivery, loadCoarseFirst, mayRefine, READ_BEFORE_REFINING_BYTES, type CoarseFirstSteps } from '../../viewer/coarse-first.ts';
 
 const volume = (shape: number[]) =>
   ({ type: 'volume', shape, dtype: 'uint8', data: new Uint8Array(0), spacing: null, origin: null, value_range: null }) as unknown as SpecimenData;

@@ -17,7 +17,7 @@ import { labelRgb } from '../../core/wire/label-colors.ts';
 import type { SceneLayer } from '../../core/wire/scene-types.ts';
 import type { DeliveryQuery } from '../../core/wire/wire-types.ts';
 import * as THREE from 'three';
-import { answerBytes, loadCoarseFirst, type CoarseFirstSteps } from './coarse-first.ts';
+import { answerBytes, loadCoarseFirst, type CoarseFirstSteps } from '../coarse-first.ts';
 import { asDecodedMesh, MESH_DELIVERY } from '../layers/mesh/glb-mesh.ts';
 import { eitherSignal } from './latest-request.ts';
 import { renderData } from '../stage/render-data.ts';

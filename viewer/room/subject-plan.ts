@@ -12,7 +12,7 @@
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { SpecimenData } from '../../core/wire/decoded-types.ts';
 import type { DeliveryQuery, SpecimenMetadata } from '../../core/wire/wire-types.ts';
-import { answerBytes, type CoarseFirstSteps } from './coarse-first.ts';
+import { answerBytes, type CoarseFirstSteps } from '../coarse-first.ts';
 import { asDecodedMesh, MESH_DELIVERY } from '../layers/mesh/glb-mesh.ts';
 import { jobCallbacks } from '../panels/job-callbacks.ts';
 import { hostShapesStatic } from './static-shaping.ts';

@@ -19,7 +19,7 @@ import type { StageContent } from './stage-content.ts';
 import { createVolumeSlices } from '../layers/volume/volume-slices.ts';
 import { statsOf, type Stat } from './stats-view.ts';
 import type { FetchStep } from '../time/step-cache.ts';
-import { createSteppedVolume, isStep } from '../time/stepped-volume.ts';
+import { createSteppedVolume, isStep } from '../layers/volume/stepped-volume.ts';
 
 export interface Rendered {
   /** null when the data cannot be drawn (an unknown file type). */

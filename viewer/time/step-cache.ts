@@ -10,7 +10,7 @@
 import type { SpecimenData, VolumeData } from '../../core/wire/decoded-types.ts';
 import { isAbortError } from '../../core/client/errors.ts';
 import type { DeliveryQuery } from '../../core/wire/wire-types.ts';
-import { COARSE_VOLUME_DIM } from '../room/coarse-first.ts';
+import { COARSE_VOLUME_DIM } from '../coarse-first.ts';
 
 export type StepChannel = number | 'magnitude' | 'rgb';
 export type StepLevel = 'full' | 'coarse';

@@ -6,10 +6,10 @@
  * vector field's direction, which comes as red, green and blue bytes per voxel, as three such
  * channels in red, green and blue, so the colours add back up to the voxel's own.
  */
-import type { VolumeData } from '../../core/wire/decoded-types.ts';
-import { createChannelStack, type StackChannel } from '../layers/volume/channel-stack.ts';
-import type { ChannelLook } from '../layers/volume/channel-volume.ts';
-import { createVolumeSlices, type VolumeContent, type VolumeStage } from '../layers/volume/volume-slices.ts';
+import type { VolumeData } from '../../../core/wire/decoded-types.ts';
+import { createChannelStack, type StackChannel } from './channel-stack.ts';
+import type { ChannelLook } from './channel-volume.ts';
+import { createVolumeSlices, type VolumeContent, type VolumeStage } from './volume-slices.ts';
 
 /** One fetched piece of a step: a channel (or vector mode) and its samples. */
 export interface StepPiece {

@@ -13,9 +13,9 @@
  * budget), nothing more is fetched: a small coarse answer is read before deciding, and a full
  * fetch already under way is cancelled.
  */
-import type { SpecimenData } from '../../core/wire/decoded-types.ts';
-import type { DeliveryQuery } from '../../core/wire/wire-types.ts';
-import { h } from '../dom.ts';
+import type { SpecimenData } from '../core/wire/decoded-types.ts';
+import type { DeliveryQuery } from '../core/wire/wire-types.ts';
+import { h } from './dom.ts';
 
 /** Samples per axis of a coarse volume (the OME-Zarr pyramid's smallest level is as small). */
 export const COARSE_VOLUME_DIM = 64;

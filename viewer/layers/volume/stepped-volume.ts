@@ -11,22 +11,22 @@
  * room (a seek, or the step a pause stopped on) brings every page to it.
  */
 import * as THREE from 'three';
-import type { VolumeData } from '../../core/wire/decoded-types.ts';
-import type { LayerChannel, LayerDisplay } from '../../core/wire/scene-types.ts';
-import type { RoomView } from '../../core/wire/wire-types.ts';
-import { ChannelList, type ChannelState } from './channel-list.ts';
-import { COARSE_VOLUME_DIM } from '../room/coarse-first.ts';
-import { h, replaceChildren } from '../dom.ts';
-import { rgbOf } from '../layers/volume/channel-volume.ts';
-import { finiteRange } from '../layers/volume/colormaps.ts';
-import type { ContentHit, LayerLook } from '../stage/stage-content.ts';
-import { createStepContent, type StepPiece } from '../stage/step-content.ts';
-import type { VolumeContent, VolumeStage } from '../layers/volume/volume-slices.ts';
-import { defaultWindow } from '../../core/wire/window-level.ts';
-import { StepCache, type FetchStep, type StepChannel } from './step-cache.ts';
-import { StepPlayer } from './step-player.ts';
-import { TimeControls } from './time-controls.ts';
-import { createVectorMode } from '../panels/params/vector-mode.ts';
+import type { VolumeData } from '../../../core/wire/decoded-types.ts';
+import type { LayerChannel, LayerDisplay } from '../../../core/wire/scene-types.ts';
+import type { RoomView } from '../../../core/wire/wire-types.ts';
+import { ChannelList, type ChannelState } from '../../time/channel-list.ts';
+import { COARSE_VOLUME_DIM } from '../../coarse-first.ts';
+import { h, replaceChildren } from '../../dom.ts';
+import { rgbOf } from './channel-volume.ts';
+import { finiteRange } from './colormaps.ts';
+import type { ContentHit, LayerLook } from '../../stage/stage-content.ts';
+import { createStepContent, type StepPiece } from './step-content.ts';
+import type { VolumeContent, VolumeStage } from './volume-slices.ts';
+import { defaultWindow } from '../../../core/wire/window-level.ts';
+import { StepCache, type FetchStep, type StepChannel } from '../../time/step-cache.ts';
+import { StepPlayer } from '../../time/step-player.ts';
+import { TimeControls } from '../../time/time-controls.ts';
+import { createVectorMode } from './vector-mode.ts';
 
 /** Colours of channels the result gives none: green, magenta, cyan, then others. */
 const DEFAULT_COLORS = ['#00ff00', '#ff00ff', '#00ffff', '#ff0000', '#0000ff', '#ffff00', '#ffffff'];
