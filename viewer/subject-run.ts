@@ -19,7 +19,7 @@ import type { AdoptedBlob } from './room/room-blob.ts';
 import type { RoomSubject } from './room/room-follower.ts';
 import { subjectPlan } from './room/subject-plan.ts';
 import type { ViewerRoom } from './room/viewer-room.ts';
-import { showOnStage } from './stage/show-on-stage.ts';
+import { showOnStage } from './show-on-stage.ts';
 import type { Stage } from './stage/stage.ts';
 import type { StageOverlay } from './stage/stage-overlay.ts';
 import type { VrMode } from './xr/vr-mode.ts';

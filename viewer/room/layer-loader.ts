@@ -20,7 +20,7 @@ import * as THREE from 'three';
 import { answerBytes, loadCoarseFirst, type CoarseFirstSteps } from '../coarse-first.ts';
 import { asDecodedMesh, MESH_DELIVERY } from '../layers/mesh/glb-mesh.ts';
 import { eitherSignal } from './latest-request.ts';
-import { renderData } from '../stage/render-data.ts';
+import { renderData } from '../layers/render-data.ts';
 import type { Stage } from '../stage/stage.ts';
 import type { StageContent } from '../stage/stage-content.ts';
 

@@ -2,20 +2,20 @@
  * @module show-on-stage
  * Puts a loaded specimen on the page: its stats, then (with WebGL) its content on the stage's
  * active layer in its mesh colour (drawn as the kind the room's scene gives that layer), the
- * room's look applied and its tools beside it (viewer-room.ts), or why it cannot be shown.
+ * room's look applied and its tools beside it (room/viewer-room.ts), or why it cannot be shown.
  */
 import { SRGBColorSpace } from 'three';
-import type { SpecimenData } from '../../core/wire/decoded-types.ts';
-import type { SpecimenMetadata } from '../../core/wire/wire-types.ts';
-import type { Layout } from '../layout.ts';
-import type { ParamPanel } from '../panels/params/param-panel.ts';
-import { renderData } from './render-data.ts';
-import { meshColourOf } from '../layers/mesh/mesh-colour.ts';
-import type { Stage } from './stage.ts';
-import type { FetchStep } from '../time/step-cache.ts';
-import type { StageOverlay } from './stage-overlay.ts';
-import { statsOf, type StatsView } from './stats-view.ts';
-import type { ViewerRoom } from '../room/viewer-room.ts';
+import type { SpecimenData } from '../core/wire/decoded-types.ts';
+import type { SpecimenMetadata } from '../core/wire/wire-types.ts';
+import type { Layout } from './layout.ts';
+import type { ParamPanel } from './panels/params/param-panel.ts';
+import { renderData } from './layers/render-data.ts';
+import { meshColourOf } from './layers/mesh/mesh-colour.ts';
+import type { Stage } from './stage/stage.ts';
+import type { FetchStep } from './time/step-cache.ts';
+import type { StageOverlay } from './stage/stage-overlay.ts';
+import { statsOf, type StatsView } from './stage/stats-view.ts';
+import type { ViewerRoom } from './room/viewer-room.ts';
 
 /** The parts of the page a shown specimen goes into. */
 export interface StageParts {

@@ -1,25 +1,27 @@
 /**
  * @module render-data
- * Chooses the stage content for a decoded result: a lit mesh, points, volume slices (a
- * segmentation's in label colours, when the result or its layer says it is one), an image
- * plane, or a loaded file (`.xyz` text as points). One step of a volume with time or channels
- * is drawn with its time and channel controls (stepped-volume.ts) when the caller can fetch others.
+ * The kind dispatch: the stage content for a decoded result, drawn by its layer kind: a lit
+ * mesh, points, volume slices (a segmentation's in label colours, when the result or its
+ * layer says it is one), an image plane, or a loaded file (`.xyz` text as points). One step
+ * of a volume with time or channels is drawn with its time and channel controls
+ * (volume/stepped-volume.ts) when the caller can fetch others. It sits with the kinds, above
+ * the stage machinery, which knows no kind: a new kind is a folder here and a case below.
  */
 import type * as THREE from 'three';
 import type { SpecimenData } from '../../core/wire/decoded-types.ts';
 import { formatCount } from '../dom.ts';
-import { createFileObject } from '../layers/file/file-object.ts';
-import { createImagePlane } from '../layers/image/image-plane.ts';
-import { createMeshObject } from '../layers/mesh/mesh-object.ts';
-import { parseXyz } from '../layers/points/parse-xyz.ts';
-import { createPointsObject } from '../layers/points/points-object.ts';
-import { createLabelsVolume } from '../layers/labels/labels-volume.ts';
-import type { Stage } from './stage.ts';
-import type { StageContent } from './stage-content.ts';
-import { createVolumeSlices } from '../layers/volume/volume-slices.ts';
-import { statsOf, type Stat } from './stats-view.ts';
+import { createFileObject } from './file/file-object.ts';
+import { createImagePlane } from './image/image-plane.ts';
+import { createMeshObject } from './mesh/mesh-object.ts';
+import { parseXyz } from './points/parse-xyz.ts';
+import { createPointsObject } from './points/points-object.ts';
+import { createLabelsVolume } from './labels/labels-volume.ts';
+import type { Stage } from '../stage/stage.ts';
+import type { StageContent } from '../stage/stage-content.ts';
+import { createVolumeSlices } from './volume/volume-slices.ts';
+import { statsOf, type Stat } from '../stage/stats-view.ts';
 import type { FetchStep } from '../time/step-cache.ts';
-import { createSteppedVolume, isStep } from '../layers/volume/stepped-volume.ts';
+import { createSteppedVolume, isStep } from './volume/stepped-volume.ts';
 
 export interface Rendered {
   /** null when the data cannot be drawn (an unknown file type). */
