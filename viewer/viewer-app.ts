@@ -34,7 +34,7 @@ import { runSubject } from './subject-run.ts';
 import { openSubject, placePanel, subjectAsEntry, subjectAsSource } from './subject-open.ts';
 import { DEFAULT_ROOM, readUrlState, writeUrlState } from './url-state.ts';
 import { LinkCamera } from './stage/link-camera.ts';
-import { createPageVr } from './xr/page-vr.ts';
+import { createPageVr } from './page-vr.ts';
 import { mountViews, wireControls } from './viewer-controls.ts';
 import { ViewerRoom } from './room/viewer-room.ts';
 import type { VrMode } from './xr/vr-mode.ts';
@@ -75,7 +75,7 @@ export class ViewerApp {
   constructor(root: HTMLElement) {
     this.#layout = createLayout(root);
     this.#stats.follow(this.#layout.stageTools);
-    ({ stage: this.#stage, problem: this.#webglProblem } = stageOrProblem(this.#layout));
+    ({ stage: this.#stage, problem: this.#webglProblem } = stageOrProblem(this.#layout.stageHost, this.#layout.stagePane));
     this.#rooms = new ViewerRoom({
       client: this.#client,
       layout: this.#layout,

@@ -14,7 +14,7 @@ import type { SpecimenData } from '../../core/wire/decoded-types.ts';
 import type { DeliveryQuery, SpecimenMetadata } from '../../core/wire/wire-types.ts';
 import { answerBytes, type CoarseFirstSteps } from '../coarse-first.ts';
 import { asDecodedMesh, MESH_DELIVERY } from '../layers/mesh/glb-mesh.ts';
-import { jobCallbacks } from '../panels/job-callbacks.ts';
+import { jobCallbacks } from './job-callbacks.ts';
 import { hostShapesStatic } from './static-shaping.ts';
 import type { JobView } from '../panels/job-view.ts';
 import { eitherSignal, type RequestContext } from './latest-request.ts';

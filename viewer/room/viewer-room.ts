@@ -15,7 +15,7 @@ import type { LayerSource } from '../../core/wire/scene-types.ts';
 import type { DeliveryQuery, RoomEntry, Snapshot } from '../../core/wire/wire-types.ts';
 import { h, replaceChildren } from '../dom.ts';
 import type { Layout } from '../layout.ts';
-import { AnnotationPanel } from '../layers/marks/annotation-panel.ts';
+import { AnnotationPanel } from '../panels/annotation-panel.ts';
 import { ShownUnits } from '../layers/marks/shown-units.ts';
 import { RoomFollower, type RoomSubject } from './room-follower.ts';
 import { RoomSceneView } from './room-scene.ts';

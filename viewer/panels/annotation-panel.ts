@@ -1,8 +1,9 @@
 /**
  * @module annotation-panel
- * The inspector's "Annotations" section: the toolbar (mark-tools.ts), placing by clicks on
- * the stage (mark-placer.ts), the room's marks drawn in the stage (mark-drawing.ts) and listed
- * with what the host measured (mark-list.ts), kept from the room's events while the page
+ * The inspector's "Annotations" section, over the marks kind's parts (layers/marks/): the
+ * toolbar (mark-tools.ts), placing by clicks on the stage (mark-placer.ts), the room's marks
+ * drawn in the stage (mark-drawing.ts) and listed with what the host measured
+ * (mark-list.ts), kept from the room's events while the page
  * follows the room (mark-store.ts). A mark placed here is sent to the host and shown once its
  * event comes back, as it is on every other following page of the room; a page that does not
  * follow shows the list as it read it when it joined and after each of its own writes. A
@@ -13,22 +14,22 @@
  * panel lists the newest marks with who made each (`lines`).
  */
 import type * as THREE from 'three';
-import type { VitrineClient } from '../../../core/client/client.ts';
-import { VitrineHttpError } from '../../../core/client/errors.ts';
-import type { Annotation, AnnotationInput } from '../../../core/wire/scene-types.ts';
-import type { RoomEvent } from '../../../core/wire/wire-types.ts';
-import { h } from '../../dom.ts';
-import { describeError } from '../../panels/request-failure.ts';
-import type { Stage } from '../../stage/stage.ts';
-import { markText, measurementOf } from '../../../core/wire/mark-format.ts';
-import { MarkDrawing } from './mark-drawing.ts';
-import { newestMarkLines, type MarkLines } from './mark-lines.ts';
-import { MarkList } from './mark-list.ts';
-import { MarkPlacer, type MarkTool, type PlaceOutcome } from './mark-placer.ts';
-import { MarkStore } from './mark-store.ts';
-import { MarkTools } from './mark-tools.ts';
-import { MarkUnits } from './mark-units.ts';
-import './marks.css';
+import type { VitrineClient } from '../../core/client/client.ts';
+import { VitrineHttpError } from '../../core/client/errors.ts';
+import type { Annotation, AnnotationInput } from '../../core/wire/scene-types.ts';
+import type { RoomEvent } from '../../core/wire/wire-types.ts';
+import { h } from '../dom.ts';
+import { describeError } from './request-failure.ts';
+import type { Stage } from '../stage/stage.ts';
+import { markText, measurementOf } from '../../core/wire/mark-format.ts';
+import { MarkDrawing } from '../layers/marks/mark-drawing.ts';
+import { newestMarkLines, type MarkLines } from '../layers/marks/mark-lines.ts';
+import { MarkList } from '../layers/marks/mark-list.ts';
+import { MarkPlacer, type MarkTool, type PlaceOutcome } from '../layers/marks/mark-placer.ts';
+import { MarkStore } from '../layers/marks/mark-store.ts';
+import { MarkTools } from '../layers/marks/mark-tools.ts';
+import { MarkUnits } from '../layers/marks/mark-units.ts';
+import '../layers/marks/marks.css';
 
 export interface AnnotationPanelOptions {
   client: VitrineClient;

@@ -4,22 +4,22 @@
  * takes the values and the page requests, debounced while dragging), the headset's status
  * line is the page's (the room follower's "A peer is computing…", else "Computing…" while a
  * request runs), "Follow room" is the page's switch, the look buttons work the page's colour
- * map and view pickers (vr-look.ts), a layer's visibility or opacity is the page's layer
- * list's change (room-scene.ts), the time row works the time controls in the page's tool area
- * (time-controls.ts), the annotation tools are the page's (a mark placed in VR goes to the host
- * as a click's does), and the "Enter VR" button sits in the top bar.
+ * map and view pickers (xr/vr-look.ts), a layer's visibility or opacity is the page's layer
+ * list's change (room/room-scene.ts), the time row works the time controls in the page's
+ * tool area (time/time-controls.ts), the annotation tools are the page's (a mark placed in VR
+ * goes to the host as a click's does), and the "Enter VR" button sits in the top bar.
  */
-import type { SpecimenMetadata } from '../../core/wire/wire-types.ts';
-import type { Layout } from '../layout.ts';
-import type { AnnotationPanel } from '../layers/marks/annotation-panel.ts';
-import type { ParamPanel } from '../panels/params/param-panel.ts';
-import type { ChangeMode } from '../panels/params/param-field.ts';
-import type { RoomFollower } from '../room/room-follower.ts';
-import type { RoomSceneView } from '../room/room-scene.ts';
-import type { Stage } from '../stage/stage.ts';
-import { timeControlsIn } from '../time/time-controls.ts';
-import { pageLook } from './vr-look.ts';
-import { VrMode } from './vr-mode.ts';
+import type { SpecimenMetadata } from '../core/wire/wire-types.ts';
+import type { Layout } from './layout.ts';
+import type { AnnotationPanel } from './panels/annotation-panel.ts';
+import type { ParamPanel } from './panels/params/param-panel.ts';
+import type { ChangeMode } from './panels/params/param-field.ts';
+import type { RoomFollower } from './room/room-follower.ts';
+import type { RoomSceneView } from './room/room-scene.ts';
+import type { Stage } from './stage/stage.ts';
+import { timeControlsIn } from './time/time-controls.ts';
+import { pageLook } from './xr/vr-look.ts';
+import { VrMode } from './xr/vr-mode.ts';
 
 export interface PageVrHooks {
   stage: Stage;

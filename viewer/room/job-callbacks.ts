@@ -5,9 +5,9 @@
  * the room follower learns that a room cache hit settled the request.
  */
 import type { LoadOptions } from '../../core/client/load-job.ts';
-import type { JobView } from './job-view.ts';
-import type { RequestContext } from '../room/latest-request.ts';
-import type { RoomFollower } from '../room/room-follower.ts';
+import type { JobView } from '../panels/job-view.ts';
+import type { RequestContext } from './latest-request.ts';
+import type { RoomFollower } from './room-follower.ts';
 import type { StageOverlay } from '../stage/stage-overlay.ts';
 
 export interface JobCallbackViews {
