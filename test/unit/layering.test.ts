@@ -4,26 +4,13 @@
  * included, so no change adds an arrow back up unnoticed. `npm run layering` prints the same
  * findings with counts.
  */
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { againstTable, coreImports, mutualFolders, specifiersOf } from '../../build/tools/layering/core-imports.ts';
+import { againstTable, coreImports, mutualFolders, roomsIn, specifiersOf } from '../../build/tools/layering/core-imports.ts';
 import { ENTRY_FILES, KNOWN_EXCEPTIONS, LAYERS, layerOf } from '../../build/tools/layering/core-layers.ts';
 
 const CORE = fileURLToPath(new URL('../../core/', import.meta.url));
 const imports = coreImports(CORE);
-
-/** The rooms core/ has: each folder holding TypeScript, each TypeScript file at its root, the entry files. */
-function rooms(): string[] {
-  const found: string[] = [...ENTRY_FILES];
-  for (const entry of readdirSync(CORE, { withFileTypes: true })) {
-    const holdsTs = entry.isDirectory() && readdirSync(path.join(CORE, entry.name), { recursive: true, encoding: 'utf8' }).some((name) => name.endsWith('.ts'));
-    if (holdsTs) found.push(`${entry.name}/`);
-    else if (entry.isFile() && entry.name.endsWith('.ts')) found.push(entry.name);
-  }
-  return found;
-}
 
 describe('the layering of core/', () => {
   it('has no import against the table', () => {
@@ -38,7 +25,7 @@ describe('the layering of core/', () => {
   });
 
   it('places every room of core/ exactly once', () => {
-    expect(rooms().filter((room) => layerOf(room) === undefined)).toEqual([]);
+    expect([...ENTRY_FILES, ...roomsIn(CORE)].filter((room) => layerOf(room) === undefined)).toEqual([]);
     const listed = LAYERS.flat();
     expect(listed.filter((room, at) => listed.indexOf(room) !== at)).toEqual([]);
   });

@@ -111,8 +111,8 @@ export function folderOf(rel: string): string {
   return slash < 0 ? rel : rel.slice(0, slash + 1);
 }
 
-/** A room's layer (0 lowest), or undefined when the table does not place it. */
-export function layerOf(room: string): number | undefined {
-  const at = LAYERS.findIndex((rooms) => rooms.includes(room));
+/** A room's layer (0 lowest) in `layers` (core/'s unless told), or undefined when they do not place it. */
+export function layerOf(room: string, layers: readonly (readonly string[])[] = LAYERS): number | undefined {
+  const at = layers.findIndex((rooms) => rooms.includes(room));
   return at < 0 ? undefined : at;
 }
