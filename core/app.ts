@@ -11,6 +11,8 @@
  * const res = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'cube' } });
  */
 import type { FastifyInstance } from 'fastify';
+import { agentRoutes } from './agent/routes-agent.ts';
+import { assembleAgent } from './assembly/assemble-agent.ts';
 import { assembleHost } from './assembly/assemble-host.ts';
 import { assemblePeople } from './assembly/assemble-people.ts';
 import { keepHostContext } from './assembly/host-internals.ts';
@@ -48,9 +50,10 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   // request makes is then its user's, in its room's events and its room's log.
   const home = { redis: host.scale?.connections.command ?? null, data: host.data?.store ?? null, hub: ctx.events, usersChanged: host.scale?.onUsersChanged };
   const { people, readers } = assemblePeople(app, options, home, isGuardedRoute);
+  const agent = assembleAgent(ctx, people, app.log);
   await installOpenApiCollector(app);
   await installEvents(app, ctx, { maxStreams: options.maxEventStreams, readers });
-  const readiness = await installOps(app, ctx, host.scheduler);
+  const readiness = await installOps(app, ctx, host.scheduler, agent.figures);
   let loaded = false;
   let closing = false;
   readiness.add('plugins', () => (loaded ? null : 'plugins are still loading'));
@@ -63,9 +66,13 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   loaded = true;
 
   installPublishedRefresh(app, ctx.catalog, ctx.published);
-  await installRoutes(app, ctx, roomsReader(people), readers);
+  await installRoutes(app, ctx, roomsReader(people), readers, agent.headsets);
+  await app.register(agentRoutes, { agent, options, readers });
   await app.register(peopleRoutes, { people, announce: (roomId, access) => ctx.rooms.announce(roomId, ROOM_ACCESS, access) });
   await installFederation(app, ctx, host.local, host.relay);
-  app.addHook('onClose', () => host.close());
+  app.addHook('onClose', async () => {
+    agent.close();
+    await host.close();
+  });
   return app;
 }

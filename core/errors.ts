@@ -176,6 +176,12 @@ export const ERRORS = {
   SPC_ERR_REPLAY_EMPTY: entry(404, (room = '?') => `room '${room}' has no log entries to replay in that range`),
   SPC_ERR_REPLAY_NOT_FOUND: entry(404, (room = '?') => `no replay is playing into room '${room}'`),
   SPC_ERR_LIVE_NOT_WEBSOCKET: entry(426, () => 'live poses are a WebSocket: connect with Upgrade: websocket'),
+  // --- the headset's agent: its socket and the headsets' tools ---
+  SPC_ERR_AGENT_NOT_WEBSOCKET: entry(426, () => 'the agent socket is a WebSocket: connect with Upgrade: websocket'),
+  SPC_ERR_AGENT_NO_HEADSET: entry(409, (room = '?') => `no headset is connected to the agent socket of room '${room}' to run the call`),
+  SPC_ERR_HEADSET_GONE: entry(502, (tool = '?', client = '?') => `executing client ${client} disconnected before replying to ${tool}`),
+  SPC_ERR_HEADSET_REFUSED: entry(502, (tool = '?', why = '?') => `the headset could not run ${tool}: ${why}`),
+  SPC_ERR_HEADSET_TIMEOUT: entry(504, (tool = '?', seconds = '?') => `the headset running ${tool} did not answer within ${seconds} s`),
   SPC_ERR_PLUGIN_VERSION_GONE: entry(
     409,
     (plugin = '?', version = '?') =>

@@ -9,6 +9,7 @@ import { ENVELOPE_MEDIA_TYPE } from './envelope/media-type.ts';
 import { KEEPING_DEFAULTS, type KeepingOptions } from './keeping-options.ts';
 import { PLUGIN_DEFAULTS, type PluginOptions } from './plugin-options.ts';
 import { checkPeopleOptions, PEOPLE_DEFAULTS, type PeopleHostOptions } from './people-options.ts';
+import { AGENT_DEFAULTS, checkAgentOptions, type AgentHostOptions } from './agent-options.ts';
 import { redactUrl } from './redact-credentials.ts';
 import { isS3Url } from './s3-url.ts';
 
@@ -19,7 +20,7 @@ export function isRedisUrl(value: string): boolean {
   return /^rediss?:\/\/[^/\s]+(\/\d+)?$/.test(value);
 }
 
-export interface HostOptions extends PluginOptions, PeopleHostOptions, KeepingOptions {
+export interface HostOptions extends PluginOptions, PeopleHostOptions, KeepingOptions, AgentHostOptions {
   /** Specimens directory (one folder with a specimen.json per specimen). @defaultValue `"specimens"` */
   specimensDir?: string | null;
   /** Directory of built plugin bundles. @defaultValue `"build/out"` */
@@ -207,9 +208,7 @@ export const HOST_DEFAULTS = Object.freeze({
   uploads: true,
   maxUploadBytes: 268435456,
   maxAnnotations: 100_000,
-  ...KEEPING_DEFAULTS,
-  ...PLUGIN_DEFAULTS,
-  ...PEOPLE_DEFAULTS,
+  ...KEEPING_DEFAULTS, ...PLUGIN_DEFAULTS, ...PEOPLE_DEFAULTS, ...AGENT_DEFAULTS,
 });
 
 /** A numeric option's rule: a number above 0, or from 0 (`zero`); a whole one when `integer` (within 2^53 when `safe`). */
@@ -294,6 +293,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   if (python !== null && (typeof python !== 'string' || python.trim() === ''))
     throw new TypeError(`python must be an interpreter path or null, got '${String(python)}'`);
   checkPeopleOptions(o);
+  checkAgentOptions(o);
   const mode: HostMode = o.relay ? 'relay' : o.join ? 'worker' : 'local';
   const maxDeliveryBytes = options.maxDeliveryBytes ?? Math.floor(o.cacheMaxBytes / 4);
   return { ...o, maxDeliveryBytes, compute, roomThreads, pythonProcesses, logStream: options.logStream ?? process.stderr, mode } as ResolvedHostOptions;

@@ -66,6 +66,13 @@ export const FLAGS = {
   signatures: { type: 'string' },
   'trust-proxy': { type: 'string' },
   'user-header': { type: 'string' },
+  'agent-model': { type: 'string' },
+  'agent-provider': { type: 'string' },
+  'agent-url': { type: 'string' },
+  'agent-turn-timeout': { type: 'string' },
+  'agent-max-rooms': { type: 'string' },
+  'stt-url': { type: 'string' },
+  'tts-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

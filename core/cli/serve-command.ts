@@ -13,7 +13,8 @@ import { listen } from '../server.ts';
 import type { HttpsListener } from '../tls/https-listener.ts';
 import { startHttps } from '../tls/start-https.ts';
 import { untilSignalled } from './process-lifecycle.ts';
-import { parseServeOptions, SERVE_USAGE, type ServeOptions } from './serve-options.ts';
+import { parseServeOptions, type ServeOptions } from './serve-options.ts';
+import { SERVE_USAGE } from './serve-usage.ts';
 
 /** Said at start beyond loopback: whoever reaches the host may use a room nobody closed. */
 const OPEN_ROOMS_LINE =

@@ -9,7 +9,7 @@
  */
 
 /** The kinds of change a room's log records. */
-export type LogType = 'entry' | 'view' | 'scene' | 'layer' | 'annotation' | 'snapshot' | 'access' | 'replay';
+export type LogType = 'entry' | 'view' | 'scene' | 'layer' | 'annotation' | 'snapshot' | 'access' | 'replay' | 'conversation';
 
 /** One change as a writer gives it: its kind and its fields (what the room's event carries). */
 export interface LogChange {

@@ -9,6 +9,7 @@ import type { HostContext } from '../host-context.ts';
 import type { RoomsReader } from '../people/install-people.ts';
 import type { RoomReaders } from '../people/room-readers.ts';
 import { mcpRoutes } from '../mcp/routes-mcp.ts';
+import type { HeadsetCalls } from '../mcp/mcp-tool.ts';
 import { viewerRoutes } from '../assets/viewer-routes.ts';
 import { zarrRoutes } from '../zarr/routes-zarr.ts';
 import { annotationRoutes } from './routes-annotations.ts';
@@ -35,9 +36,16 @@ import { uploadRoutes } from './routes-uploads.ts';
 /**
  * `readable`: whether a request may read one of the rooms a snapshot it names was taken of;
  * `readers`: where a route that keeps a room open to its client (a socket) registers, to be
- * ended once the client may no longer read the room.
+ * ended once the client may no longer read the room; `headsets`: where the headset tools of `/mcp`
+ * go (the agent sockets).
  */
-export async function installRoutes(app: FastifyInstance, ctx: HostContext, readable: RoomsReader, readers: Pick<RoomReaders, 'register'>): Promise<void> {
+export async function installRoutes(
+  app: FastifyInstance,
+  ctx: HostContext,
+  readable: RoomsReader,
+  readers: Pick<RoomReaders, 'register'>,
+  headsets: HeadsetCalls,
+): Promise<void> {
   await app.register(specimenRoutes, { ctx });
   await app.register(specimenDataRoutes, { ctx });
   await app.register(processingRoutes, { ctx });
@@ -55,13 +63,13 @@ export async function installRoutes(app: FastifyInstance, ctx: HostContext, read
   await app.register(precomputedAnnotationRoutes, { ctx: { options: ctx.options, forms } });
   await app.register(sceneRoutes, { ctx, readable });
   await app.register(snapshotRoutes, { ctx, readable });
-  // WebSockets for the whole host (live poses; a relay's workers too), small frames unless a route raises its own.
+  // WebSockets for the whole host (live poses, agent sockets; a relay's workers too), small frames unless a route raises its own.
   await app.register(websocket, { options: { maxPayload: HELLO_MAX_FRAME_BYTES, perMessageDeflate: false } });
   await app.register(historyRoutes, { ctx });
   await app.register(presenceRoutes, { ctx, readers });
   await app.register(provenanceRoutes, { ctx });
   await app.register(pluginRoutes, { ctx });
-  await app.register(mcpRoutes, { ctx });
+  await app.register(mcpRoutes, { ctx, headsets });
   await app.register(clientRoute);
   if (ctx.options.viewer) await app.register(viewerRoutes);
 }

@@ -12,7 +12,7 @@ import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import { ANONYMOUS, requestIdentity, requestUser } from '../people/request-user.ts';
 import type { RoomReaders } from '../people/room-readers.ts';
-import { PEER_KINDS, peerOf, type Peer } from '../presence/peer.ts';
+import { markExecutor, PEER_KINDS, peerOf, type Peer } from '../presence/peer.ts';
 import { roomOf } from './request-input.ts';
 import { queryOf, ROOM_PARAMS } from './route-inputs.ts';
 
@@ -46,15 +46,16 @@ export async function presenceRoutes(app: FastifyInstance, opts: { ctx: Presence
       schema: {
         summary: 'Who is in a room now',
         description:
-          '`{"room_id", "peers": [{id, name, kind, user, since}]}` in the order they joined: every follower of the room’s event stream and every ' +
-          'live socket; one that goes away leaves within 5 s.',
+          '`{"room_id", "peers": [{id, name, kind, user, since}]}` in the order they joined: every follower of the room’s event stream, every ' +
+          'live socket and every agent socket (with its `client_id`; the one that runs headset tools has `executor: true`); one that goes away ' +
+          'leaves within 5 s.',
         operationId: 'room_presence',
         params: ROOM_PARAMS,
       },
     },
     async (request) => {
       const roomId = roomOf(ctx, request.params.room_id);
-      return { room_id: roomId, peers: await ctx.presence.list(roomId) };
+      return { room_id: roomId, peers: markExecutor(await ctx.presence.list(roomId)) };
     },
   );
 

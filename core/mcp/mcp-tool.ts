@@ -22,11 +22,24 @@ export type ToolDeps = RoomRequestDeps &
   Pick<HostContext, 'catalog' | 'resultIds' | 'rooms' | 'scenes' | 'snapshots' | 'staticInputs' | 'annotations' | 'jobs' | 'delivery' | 'pictures'> &
   Pick<HostContext, 'history' | 'presence'>;
 
+/** The tools a headset runs (the room's oldest agent socket), as the table's rows reach them. */
+export type HeadsetToolName = 'load_specimen' | 'set_active_specimen' | 'remove_specimen' | 'set_room_scene' | 'set_display_param' | 'capture_viewport';
+
+/**
+ * Where a headset tool call goes: the agent sockets of the room (core/agent/). It answers the
+ * executing headset's result, or for `capture_viewport` the screenshot it sent.
+ */
+export interface HeadsetCalls {
+  call(roomId: string, name: HeadsetToolName, args: Record<string, unknown>): Promise<unknown>;
+}
+
 /** What a tool call needs: the host's parts it reads and the host's base URL for links. */
 export interface ToolCallContext {
   ctx: ToolDeps;
   /** e.g. `http://127.0.0.1:8000` */
   baseUrl: string;
+  /** The room's headsets, when the host has agent sockets (absent: a headset tool answers that none is there). */
+  headsets?: HeadsetCalls;
 }
 
 /** The schema members several tools share, built once per listing (tool-schemas.ts). */
@@ -47,10 +60,11 @@ export interface McpTool {
   // A picture answers a ToolImage (sent as image content); anything else is sent as JSON text.
 }
 
-/** A tool's answer that is a picture: sent as MCP image content (base64 PNG), `about` beside it as text. */
+/** A tool's answer that is a picture: sent as MCP image content (base64), `about` beside it as text. */
 export class ToolImage {
   constructor(
-    readonly png: Uint8Array,
+    readonly bytes: Uint8Array,
     readonly about: Record<string, unknown>,
+    readonly mime: 'image/png' | 'image/jpeg' = 'image/png',
   ) {}
 }

@@ -11,6 +11,7 @@ import { specimenOr404 } from '../registry/specimen-functions.ts';
 import { toCatalogEntry, toSpecimenMetadata } from '../registry/specimen-views.ts';
 import { checkViewChange, VIEW_PROPERTIES } from '../rooms/room-view.ts';
 import { ANNOTATION_TOOLS } from './annotation-tools.ts';
+import { HEADSET_TOOLS } from './headset-tools.ts';
 import { HISTORY_TOOLS } from './history-tools.ts';
 import { JOB_TOOLS } from './job-tools.ts';
 import type { McpTool, ToolArgs, ToolCallContext, ToolSchema, ToolSchemaParts } from './mcp-tool.ts';
@@ -50,7 +51,8 @@ export const MCP_TOOLS = {
   compute: {
     description:
       'Computes a specimen or function with parameters in a room (the room shows the result to everyone following it) and answers a summary: ' +
-      'type, sizes, value range or bounds, result_id and the URL of its data. Never the data itself.',
+      'type, sizes, value range or bounds, result_id, load_id (the specimen id load_specimen puts it into headsets by) and the URL of its data. ' +
+      'Never the data itself.',
     input: ({ target, room }) => objectSchema({ ...target, room }),
     call: compute,
   },
@@ -101,6 +103,7 @@ export const MCP_TOOLS = {
   ...ANNOTATION_TOOLS,
   ...SCENE_TOOLS,
   ...HISTORY_TOOLS,
+  ...HEADSET_TOOLS,
 } satisfies Record<string, McpTool>;
 
 export type ToolName = keyof typeof MCP_TOOLS;

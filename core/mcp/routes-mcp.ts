@@ -15,7 +15,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { loadOnce } from '../load-once.ts';
 import { createHostError, HostError } from '../errors.ts';
 import { requestOrigin } from '../exports/request-origin.ts';
-import { ToolImage, type ToolCallContext, type ToolDeps } from './mcp-tool.ts';
+import { ToolImage, type HeadsetCalls, type ToolCallContext, type ToolDeps } from './mcp-tool.ts';
 import { callTool, isToolName, listTools, TOOL_NAMES } from './mcp-tools.ts';
 import { mcpRoomUses } from './tool-rooms.ts';
 
@@ -41,8 +41,8 @@ const loadSdk = loadOnce(async () => {
 
 function asText(value: unknown): CallToolResult {
   if (value instanceof ToolImage) {
-    const data = Buffer.from(value.png.buffer, value.png.byteOffset, value.png.byteLength).toString('base64');
-    return { content: [{ type: 'image', data, mimeType: 'image/png' }, { type: 'text', text: JSON.stringify(value.about) }] };
+    const data = Buffer.from(value.bytes.buffer, value.bytes.byteOffset, value.bytes.byteLength).toString('base64');
+    return { content: [{ type: 'image', data, mimeType: value.mime }, { type: 'text', text: JSON.stringify(value.about) }] };
   }
   const text = JSON.stringify(value, null, 1);
   const structured = typeof value === 'object' && value !== null && !Array.isArray(value) ? { structuredContent: value as Record<string, unknown> } : {};
@@ -70,8 +70,8 @@ async function createServer(call: ToolCallContext, log: FastifyRequest['log']): 
   return server;
 }
 
-export async function mcpRoutes(app: FastifyInstance, opts: { ctx: ToolDeps }): Promise<void> {
-  const { ctx } = opts;
+export async function mcpRoutes(app: FastifyInstance, opts: { ctx: ToolDeps; headsets?: HeadsetCalls }): Promise<void> {
+  const { ctx, headsets } = opts;
 
   app.post('/mcp', {
     schema: {
@@ -81,7 +81,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: { ctx: ToolDeps }): 
     compress: false,
     config: { roomAccess: mcpRoomUses },
     handler: async (request, reply) => {
-      const server = await createServer({ ctx, baseUrl: requestOrigin(request) }, request.log);
+      const server = await createServer({ ctx, baseUrl: requestOrigin(request), ...(headsets ? { headsets } : {}) }, request.log);
       const transport = new (await loadSdk()).Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       // The headers the host's hooks set (CORS, request id) go out with the SDK's answer.
       reply.hijack();

@@ -15,6 +15,7 @@ import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile } from '
 import { computeForRoom, type RoomTarget } from '../rooms/service/room-request.ts';
 import type { ToolArgs, ToolCallContext } from './mcp-tool.ts';
 import { summarizeResult } from '../results/result-summary.ts';
+import { loadableId } from './loadable-id.ts';
 
 /**
  * The room a call names, or the host's default room.
@@ -52,13 +53,16 @@ export async function compute(call: ToolCallContext, args: ToolArgs): Promise<un
   if (target.kind === 'static') {
     const result = await ctx.staticInputs.load(target.record, new AbortController().signal);
     await ctx.rooms.showStatic(room, target.record.id, specimenType(ctx.functions, target.record));
-    const base = { room, specimen_id: target.record.id, function_name: null, params: {}, data_url: dataUrl(call, target.record.id, null, room) };
+    const id = target.record.id;
+    const base = { room, specimen_id: id, load_id: id, function_name: null, params: {}, data_url: dataUrl(call, id, null, room) };
     return summary(call, result, base);
   }
   await ctx.rooms.computed(room);
   const resultId = await ctx.resultIds.of(target.result);
   const provenance = provenanceOf(target.entry, target.values);
-  const base = { room, specimen_id: target.record?.id ?? null, function_name: target.entry.name, params: target.values, provenance };
+  // A headset loads by specimen id only: the result, published for the room, gets one of its own.
+  const loadId = await loadableId(call, room, target.record?.id ?? target.entry.name, target.result, resultId);
+  const base = { room, specimen_id: target.record?.id ?? null, load_id: loadId, function_name: target.entry.name, params: target.values, provenance };
   return { ...(await summary(call, target.result, base)), data_url: computedUrl(call, target, room, resultId) };
 }
 

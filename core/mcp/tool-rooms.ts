@@ -31,7 +31,19 @@ const TOOL_ROOMS: Record<ToolName, Want | null> = {
   snapshot_room: 'write',
   get_room_log: 'read',
   who_is_here: 'read',
+  load_specimen: 'write',
+  set_active_specimen: 'write',
+  remove_specimen: 'write',
+  set_room_scene: 'write',
+  set_display_param: 'write',
+  // What a headset shows is what the room shows: reading it is reading the room.
+  capture_viewport: 'read',
 };
+
+/** What tool `name` does to the room it names (null: it names none). */
+export function toolRoomWant(name: ToolName): Want | null {
+  return TOOL_ROOMS[name];
+}
 
 type Message = { method?: unknown; params?: { name?: unknown; arguments?: { room?: unknown } } };
 

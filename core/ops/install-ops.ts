@@ -16,8 +16,9 @@ import { installRevalidation } from '../http/revalidate.ts';
 import { parseCorsOrigins } from '../http/cors-origins.ts';
 import { installMetrics } from './metrics.ts';
 import { installOpenApi } from './openapi.ts';
+import type { AgentFigures } from '../agent/agent-figures.ts';
 
-export async function installOps(app: FastifyInstance, ctx: HostContext, scheduler: RoomScheduler): Promise<Readiness> {
+export async function installOps(app: FastifyInstance, ctx: HostContext, scheduler: RoomScheduler, agent: AgentFigures): Promise<Readiness> {
   const origins = parseCorsOrigins(ctx.options.corsOrigin);
   installCrossSiteGuard(app, origins);
   installCors(app, origins);
@@ -26,7 +27,7 @@ export async function installOps(app: FastifyInstance, ctx: HostContext, schedul
   await installCompression(app);
   await installOpenApi(app, ctx);
   installAdminGuard(app, ctx.options.adminToken);
-  installMetrics(app, ctx, scheduler);
+  installMetrics(app, ctx, scheduler, agent);
   const readiness = new Readiness();
   await app.register(healthRoutes, { readiness });
   return readiness;

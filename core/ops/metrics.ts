@@ -3,7 +3,8 @@
  * `GET /metrics` in the Prometheus text format (prom-client, one registry per host): requests
  * by route and status with their durations, bytes sent by kind (envelope, JSON, file), room
  * cache hits, misses, entries and bytes, jobs by state, compute threads busy and work queued,
- * federation workers connected, and the process's own figures. Guarded by --admin-token.
+ * federation workers connected, the headset agent's turns, tools and tokens (agent-metrics.ts),
+ * and the process's own figures. Guarded by --admin-token.
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
@@ -11,6 +12,8 @@ import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'pr
 import type { HostContext } from '../host-context.ts';
 import type { RoomScheduler } from '../invoke/room-scheduler.ts';
 import { RequestDurations, type RouteDurations } from './request-durations.ts';
+import type { AgentFigures } from '../agent/agent-figures.ts';
+import { registerAgentMetrics } from './agent-metrics.ts';
 import { routeOf } from '../route-of.ts';
 
 type Kind = 'envelope' | 'json' | 'file' | 'other';
@@ -33,9 +36,10 @@ function kindOf(contentType: string, envelopeMediaType: string): Kind {
 }
 
 /** Adds the request hook to the root instance (so it sees every route) and the /metrics route. */
-export function installMetrics(app: FastifyInstance, ctx: HostContext, scheduler: RoomScheduler): void {
+export function installMetrics(app: FastifyInstance, ctx: HostContext, scheduler: RoomScheduler, agent: AgentFigures): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'vitrine_process_' });
+  registerAgentMetrics(registry, agent);
   const durations = new RequestDurations({
     name: 'vitrine_http_request_duration_seconds',
     help: 'HTTP requests by route and status, with their duration until the response ended',

@@ -3,7 +3,7 @@
  * A host's live sockets, by room: each peer's poses checked (live-pose.ts), held to their rate
  * (pose-rate.ts), stamped with who sent them and when, and offered to every other peer of the
  * room on this host (live-receiver.ts: newest-wins per sender) and, through the relay, on every
- * other host. A socket that stops answering pings for HEARTBEAT_LOSS_MS is closed, so a peer
+ * other host. A socket that stops answering pings is closed (socket-heartbeat.ts), so a peer
  * that vanished without a word leaves within 5 s.
  */
 import type { WebSocket } from 'ws';
@@ -11,14 +11,8 @@ import { LiveReceiver } from './live-receiver.ts';
 import type { LiveRelay } from './live-relay.ts';
 import { parsePose, PoseError } from './live-pose.ts';
 import { PoseRate } from './pose-rate.ts';
+import { keepAlive } from './socket-heartbeat.ts';
 import type { Peer } from './peer.ts';
-
-/** A heartbeat ping's payload (flow pings carry another, live-receiver.ts). */
-const HEARTBEAT_PING = Buffer.from('h');
-/** How often a live socket is pinged. */
-const PING_MS = 1000;
-/** How long without a pong before a socket counts as gone. */
-export const HEARTBEAT_LOSS_MS = 3000;
 
 /** WebSocket close codes the hub gives. */
 export const CLOSE = { invalid: 1007, policy: 1008, tooBig: 1009, unsupported: 1003, away: 1001 } as const;
@@ -57,21 +51,11 @@ export class LiveHub {
     if (!members) this.#rooms.set(roomId, (members = new Map()));
     members.set(peer.id, { peer, receiver: new LiveReceiver(socket) });
     const rate = new PoseRate();
-    let lastPong = Date.now();
     let silent = false;
-    const ping = setInterval(() => {
-      if (Date.now() - lastPong > HEARTBEAT_LOSS_MS) {
-        silent = true;
-        return void socket.terminate();
-      }
-      socket.ping(HEARTBEAT_PING);
-    }, PING_MS);
-    ping.unref();
     // Any pong says the peer is there (flow pings' too: a slow link answers them before heartbeats).
-    socket.on('pong', () => void (lastPong = Date.now()));
+    keepAlive(socket, () => void (silent = true));
     socket.on('message', (data, isBinary) => this.#received(roomId, peer, socket, rate, data, isBinary));
     socket.once('close', () => {
-      clearInterval(ping);
       members.delete(peer.id);
       if (members.size === 0 && this.#rooms.get(roomId) === members) this.#rooms.delete(roomId);
       onGone(silent);

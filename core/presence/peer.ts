@@ -22,6 +22,10 @@ export interface Peer {
   user: string;
   /** When it joined (host ms). */
   since: number;
+  /** An agent socket's client id in the room (`WS /ws/agent/{room}`): they grow, so the smallest is the oldest socket. */
+  client_id?: number;
+  /** In the roster's answer: this agent socket runs the room's headset tools (the oldest one). */
+  executor?: boolean;
 }
 
 /** A `presence` event's data: who joined or left. */
@@ -56,4 +60,11 @@ export function checkName(raw: string | undefined): string | null {
 export function peerOf(user: string, anonymous: string, given: { name?: string; kind?: string }, kind: PeerKind = 'page'): Peer {
   const name = checkName(given.name);
   return { id: newPeerId(), name: user !== anonymous ? user : (name ?? anonymous), kind: checkKind(given.kind, kind), user, since: Date.now() };
+}
+
+/** `peers` with the executor of headset tools marked: the agent socket with the smallest client id. */
+export function markExecutor(peers: Peer[]): Peer[] {
+  let oldest: Peer | undefined;
+  for (const peer of peers) if (peer.client_id !== undefined && (oldest === undefined || peer.client_id < oldest.client_id!)) oldest = peer;
+  return oldest ? peers.map((peer) => (peer === oldest ? { ...peer, executor: true } : peer)) : peers;
 }

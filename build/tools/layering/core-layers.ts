@@ -18,6 +18,7 @@ export const LAYERS: readonly (readonly string[])[] = [
     'keeping-options.ts',
     'memory/',
     'people-options.ts',
+    'agent-options.ts',
     'route-of.ts',
     'load-once.ts',
   ],
@@ -72,6 +73,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['host-context.ts'],
   ['federation/', 'mcp/'],
   ['scale/', 'http/'],
+  // The headset's agent: its socket, its rooms' conversations, the model behind them, voice.
+  ['agent/'],
   ['ops/', 'assembly/'],
   ['app.ts'],
   ['server.ts', 'tls/'],

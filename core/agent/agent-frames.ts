@@ -1,0 +1,93 @@
+/**
+ * @module agent-frames
+ * The agent socket's text frames (`WS /ws/agent/{room}`), as the headset client speaks them: every
+ * text frame is a JSON object whose `type` is a string. What a client may send is read here and
+ * nothing else gets through: a frame that is not JSON, has no `type`, names a type the socket does
+ * not take, or lacks what its type needs is answered with the reason, and the socket stays open.
+ * Microphone audio travels only in binary frames, so an `audio` text frame is refused by name.
+ */
+
+/** A frame a client sends, once read. */
+export type ClientFrame =
+  | { type: 'text'; text: string }
+  | { type: 'tool_result'; request_id: string; result: unknown }
+  | { type: 'screenshot_meta' }
+  | { type: 'interrupt' }
+  | { type: 'end_conversation' }
+  | { type: 'bind' }
+  | { type: 'unbind' };
+
+export type ClientFrameType = ClientFrame['type'];
+
+/** Every type a client may send. */
+export const CLIENT_TYPES: readonly ClientFrameType[] = ['text', 'tool_result', 'screenshot_meta', 'interrupt', 'end_conversation', 'bind', 'unbind'];
+
+/** Types that exist only as binary frames: named when they arrive as text. */
+const BINARY_ONLY = new Set(['audio', 'screenshot']);
+
+/** A frame that could not be read: the words the `error` frame carries. */
+export class FrameProblem {
+  constructor(readonly message: string) {}
+}
+
+function isClientType(type: string): type is ClientFrameType {
+  return (CLIENT_TYPES as readonly string[]).includes(type);
+}
+
+/** Reads one text frame; a {@link FrameProblem} names what is wrong with it. */
+export function readClientFrame(text: string): ClientFrame | FrameProblem {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return new FrameProblem(`invalid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return new FrameProblem('a frame must be a JSON object');
+  const frame = value as Record<string, unknown>;
+  if (!('type' in frame)) return new FrameProblem("frame must have a 'type' key");
+  const type = frame.type;
+  if (typeof type !== 'string') return new FrameProblem('type must be a string');
+  if (BINARY_ONLY.has(type)) return new FrameProblem(`type '${type}' travels only in binary frames`);
+  if (!isClientType(type)) return new FrameProblem(`unknown frame type '${type.slice(0, 64)}'`);
+  if (type === 'text') {
+    if (typeof frame.text !== 'string' || frame.text.trim() === '') return new FrameProblem("text frame requires non-empty 'text' field");
+    return { type, text: frame.text };
+  }
+  if (type === 'tool_result') {
+    if (typeof frame.request_id !== 'string' || frame.request_id === '') return new FrameProblem("tool_result frame requires a 'request_id' string");
+    if (!('result' in frame)) return new FrameProblem("tool_result frame requires 'result' field");
+    return { type, request_id: frame.request_id, result: frame.result };
+  }
+  return { type } as ClientFrame;
+}
+
+/** One entry of the room's conversation as `history` lists it. */
+export interface TranscriptEntry {
+  role: 'user' | 'agent';
+  text: string;
+}
+
+/** The frames the host sends, each built in one place so every socket hears the same shape. */
+export const hostFrames = {
+  agentText: (text: string) => ({ type: 'agent_text', text }),
+  agentTextDone: () => ({ type: 'agent_text_done' }),
+  toolCall: (requestId: string, name: string, args: Record<string, unknown>, executor: number | null) => ({
+    type: 'tool_call',
+    request_id: requestId,
+    name,
+    args,
+    executor,
+  }),
+  status: (text: string) => ({ type: 'status', text }),
+  error: (message: string) => ({ type: 'error', message }),
+  history: (entries: readonly TranscriptEntry[], clientId: number) => ({ type: 'history', entries, client_id: clientId }),
+  turnQueued: (position: number) => ({ type: 'turn_queued', position }),
+  speakerBound: (clientId: number) => ({ type: 'speaker_bound', client_id: clientId }),
+  speakerReleased: () => ({ type: 'speaker_released' }),
+  transcript: (text: string, clientId: number) => ({ type: 'transcript', text, client_id: clientId, final: true }),
+  // `interrupted` says whether speech was cut short (the client stops its player either way).
+  agentAudioEnd: (interrupted: boolean) => ({ type: 'agent_audio_end', interrupted }),
+} as const;
+
+/** A frame the host sends. */
+export type HostFrame = ReturnType<(typeof hostFrames)[keyof typeof hostFrames]>;

@@ -1,0 +1,93 @@
+/**
+ * @module agent-service
+ * The headset's agent on one host, put together: the rooms it holds (agent-rooms.ts), the
+ * client ids it gives, the tools (the MCP table's rows), the model (or none), the speech
+ * services (or none) and the figures `/metrics` reads. `serve` takes an agent socket once its
+ * upgrade is allowed; `headsets` is where any headset tool call goes, the room agent's or an MCP
+ * client's.
+ */
+import type { WebSocket } from 'ws';
+import type { HostContext } from '../host-context.ts';
+import type { HeadsetCalls, ToolDeps } from '../mcp/mcp-tool.ts';
+import type { People } from '../people/people.ts';
+import { AgentFigures } from './agent-figures.ts';
+import { AgentRooms } from './agent-rooms.ts';
+import { serveAgentSocket, type SocketWho } from './agent-socket.ts';
+import { AgentTools, type RoomRight } from './agent-tools.ts';
+import type { ClientIds } from './client-ids.ts';
+import { ConversationLog } from './conversation-log.ts';
+import type { AgentModel } from './model/agent-model.ts';
+import type { AgentRoom } from './agent-room.ts';
+import type { RoomVoice } from './voice/room-voice.ts';
+
+export interface AgentServiceDeps {
+  ctx: ToolDeps & Pick<HostContext, 'options' | 'history' | 'rooms' | 'presence'>;
+  people: Pick<People, 'mayAny' | 'check'>;
+  ids: ClientIds;
+  model: AgentModel | null;
+  /** The room's voice, or null when the host has no speech services. */
+  voice: ((room: AgentRoom) => RoomVoice) | null;
+  warn(message: string, error: unknown): void;
+}
+
+export class AgentService {
+  readonly figures = new AgentFigures();
+  readonly rooms: AgentRooms;
+  /** Where headset tool calls go (the rooms' tools reach the rooms through it, made before them). */
+  readonly headsets: HeadsetCalls = { call: (roomId, name, args) => this.rooms.call(roomId, name, args) };
+  #deps: AgentServiceDeps;
+  #right: RoomRight;
+
+  constructor(deps: AgentServiceDeps) {
+    this.#deps = deps;
+    this.#right = async (roomId, who, want) => {
+      try {
+        await deps.people.check(roomId, who, want);
+        return null;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    };
+    const options = deps.ctx.options;
+    this.rooms = new AgentRooms({
+      log: new ConversationLog(deps.ctx.history, (roomId, event, data) => deps.ctx.rooms.announce(roomId, event, data)),
+      figures: this.figures,
+      maxConversations: options.agentMaxRooms,
+      parts: {
+        model: deps.model,
+        tools: new AgentTools({
+          ctx: deps.ctx,
+          headsets: this.headsets,
+          right: this.#right,
+          fault: (tool, error) => deps.warn(`agent tool '${tool}' failed`, error),
+        }),
+        turnTimeoutMs: options.agentTurnTimeoutSeconds * 1000,
+        voice: (room) => deps.voice?.(room) ?? null,
+        fault: deps.warn,
+      },
+    });
+  }
+
+  /** Serves an agent socket whose upgrade was allowed, until it closes. */
+  serve(roomId: string, who: SocketWho, socket: WebSocket): Promise<void> {
+    const { ctx, ids, warn } = this.#deps;
+    return serveAgentSocket(
+      {
+        rooms: this.rooms,
+        ids,
+        right: this.#right,
+        follow: (room, peer) => ctx.presence.follow(room, peer),
+        opened: () => void this.figures.sockets++,
+        closed: () => void this.figures.sockets--,
+        fault: warn,
+      },
+      roomId,
+      who,
+      socket,
+    );
+  }
+
+  close(): void {
+    this.rooms.close();
+  }
+}

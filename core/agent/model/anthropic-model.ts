@@ -1,0 +1,106 @@
+/**
+ * @module anthropic-model
+ * The model behind the Anthropic Messages API, through its official client library: each step
+ * is one streamed `POST <--agent-url>/v1/messages` (the library's default URL when none is
+ * given) with the tools as the API defines them; the reply's text is handed on as it streams,
+ * and its tool_use blocks become the step's calls. The key comes from ANTHROPIC_API_KEY. The
+ * library is loaded by the first turn, not at start. No retries: a refusal reaches the room at
+ * once, in the provider's words.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import { loadOnce } from '../../load-once.ts';
+import type { AgentModel, ModelMessage, ModelPart, ModelRequest, ModelStep, ModelToolCall } from './agent-model.ts';
+import { providerRedactor, providerRefusal } from './provider-refusal.ts';
+
+/** Longest reply one step may write. */
+const MAX_TOKENS = 4096;
+
+const loadSdk = loadOnce(async () => (await import('@anthropic-ai/sdk')).default);
+
+type Block = Anthropic.ContentBlockParam;
+type ToolResultBlock = Anthropic.ToolResultBlockParam;
+
+function partBlock(part: ModelPart): Anthropic.TextBlockParam | Anthropic.ImageBlockParam {
+  if (part.type === 'text') return { type: 'text', text: part.text || ' ' };
+  const media = (part.mime === 'image/png' ? 'image/png' : 'image/jpeg') as 'image/png' | 'image/jpeg';
+  return { type: 'image', source: { type: 'base64', media_type: media, data: part.data.toString('base64') } };
+}
+
+/** The conversation in the Messages API's shapes (tool results are the user's turn there). */
+export function anthropicMessages(messages: readonly ModelMessage[]): Anthropic.MessageParam[] {
+  return messages.map((message): Anthropic.MessageParam => {
+    if (message.role === 'user') return { role: 'user', content: message.parts.map(partBlock) };
+    if (message.role === 'assistant') {
+      const content: Block[] = message.text ? [{ type: 'text', text: message.text }] : [];
+      for (const call of message.calls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args });
+      return { role: 'assistant', content: content.length > 0 ? content : [{ type: 'text', text: '(no answer)' }] };
+    }
+    const results: ToolResultBlock[] = message.results.map((result) => ({
+      type: 'tool_result',
+      tool_use_id: result.id,
+      content: result.parts.map(partBlock),
+      ...(result.isError ? { is_error: true } : {}),
+    }));
+    return { role: 'user', content: results };
+  });
+}
+
+export class AnthropicModel implements AgentModel {
+  readonly name: string;
+  #url: string | null;
+  #key: string | undefined;
+  #timeoutMs: number;
+  #client: Anthropic | null = null;
+  #redact: (text: string) => string;
+
+  constructor(options: { model: string; url: string | null; timeoutMs: number; env?: NodeJS.ProcessEnv }) {
+    this.name = options.model;
+    this.#url = options.url;
+    this.#key = (options.env ?? process.env).ANTHROPIC_API_KEY || undefined;
+    this.#timeoutMs = options.timeoutMs;
+    this.#redact = providerRedactor([this.#key]);
+  }
+
+  async #connect(): Promise<Anthropic> {
+    const Sdk = await loadSdk();
+    this.#client ??= new Sdk({
+      ...(this.#key !== undefined ? { apiKey: this.#key } : {}),
+      ...(this.#url !== null ? { baseURL: this.#url } : {}),
+      maxRetries: 0,
+      timeout: this.#timeoutMs,
+    });
+    return this.#client;
+  }
+
+  async step(request: ModelRequest): Promise<ModelStep> {
+    const { signal } = request;
+    try {
+      const client = await this.#connect();
+      const stream = client.messages.stream(
+        {
+          model: this.name,
+          max_tokens: MAX_TOKENS,
+          system: request.system,
+          messages: anthropicMessages(request.messages),
+          tools: request.tools.map((tool) => ({
+            name: tool.name,
+            description: tool.description,
+            input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
+          })),
+        },
+        { signal },
+      );
+      stream.on('text', (delta) => request.onText(delta));
+      const message = await stream.finalMessage();
+      let text = '';
+      const calls: ModelToolCall[] = [];
+      for (const block of message.content) {
+        if (block.type === 'text') text += block.text;
+        else if (block.type === 'tool_use') calls.push({ id: block.id, name: block.name, args: (block.input ?? {}) as Record<string, unknown> });
+      }
+      return { text, calls, usage: { input: message.usage?.input_tokens ?? 0, output: message.usage?.output_tokens ?? 0 } };
+    } catch (error) {
+      throw providerRefusal('anthropic', error, signal, this.#redact);
+    }
+  }
+}

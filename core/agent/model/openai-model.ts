@@ -1,0 +1,141 @@
+/**
+ * @module openai-model
+ * The model behind any OpenAI-compatible chat-completions server (llama.cpp's server, Ollama,
+ * vLLM, OpenAI itself), through the official `openai` client library: each step is one streamed
+ * `POST <--agent-url>/chat/completions` with the tools as functions; text deltas are handed on
+ * as they come, tool-call deltas are put together by their index. The key is OPENAI_API_KEY when
+ * set; a local server without one gets no Authorization header at all. Pictures a tool answered
+ * follow the tool's message as a user message (tool messages carry text only on most servers).
+ */
+import type OpenAI from 'openai';
+import { loadOnce } from '../../load-once.ts';
+import type { AgentModel, ModelMessage, ModelPart, ModelRequest, ModelStep, ModelToolCall } from './agent-model.ts';
+import { providerRedactor, providerRefusal } from './provider-refusal.ts';
+
+type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+type ContentPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
+
+const loadSdk = loadOnce(async () => (await import('openai')).default);
+
+function contentPart(part: ModelPart): ContentPart {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  return { type: 'image_url', image_url: { url: `data:${part.mime};base64,${part.data.toString('base64')}` } };
+}
+
+function userContent(parts: readonly ModelPart[]): string | ContentPart[] {
+  return parts.every((part) => part.type === 'text') ? parts.map((part) => (part as { text: string }).text).join('\n') : parts.map(contentPart);
+}
+
+/** The conversation in chat-completions shapes. */
+export function openaiMessages(system: string, messages: readonly ModelMessage[]): Message[] {
+  const out: Message[] = [{ role: 'system', content: system }];
+  for (const message of messages) {
+    if (message.role === 'user') out.push({ role: 'user', content: userContent(message.parts) });
+    else if (message.role === 'assistant') {
+      const calls = message.calls.map((call) => ({
+        id: call.id,
+        type: 'function' as const,
+        function: { name: call.name, arguments: JSON.stringify(call.args) },
+      }));
+      out.push({ role: 'assistant', content: message.text || (calls.length > 0 ? null : '(no answer)'), ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+    } else {
+      const pictures: ModelPart[] = [];
+      for (const result of message.results) {
+        const text = result.parts.filter((part) => part.type === 'text').map((part) => (part as { text: string }).text);
+        const images = result.parts.filter((part) => part.type === 'image');
+        pictures.push(...images);
+        const said = [...text, ...(images.length > 0 ? ['(the picture follows)'] : [])].join('\n') || '(nothing)';
+        out.push({ role: 'tool', tool_call_id: result.id, content: result.isError ? `error: ${said}` : said });
+      }
+      if (pictures.length > 0) out.push({ role: 'user', content: [{ type: 'text', text: 'The picture the tool answered:' }, ...pictures.map(contentPart)] });
+    }
+  }
+  return out;
+}
+
+/** Tool calls as their deltas arrive: by index, the id and name once, the arguments piece by piece. */
+class CallParts {
+  #calls: { id: string; name: string; args: string }[] = [];
+
+  add(deltas: readonly { index: number; id?: string; function?: { name?: string; arguments?: string } }[] | undefined): void {
+    for (const delta of deltas ?? []) {
+      const call = (this.#calls[delta.index] ??= { id: '', name: '', args: '' });
+      if (delta.id) call.id = delta.id;
+      if (delta.function?.name) call.name += delta.function.name;
+      if (delta.function?.arguments) call.args += delta.function.arguments;
+    }
+  }
+
+  calls(): ModelToolCall[] {
+    return this.#calls.filter(Boolean).map((call, i) => {
+      let args: Record<string, unknown> = {};
+      try {
+        const parsed: unknown = JSON.parse(call.args || '{}');
+        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
+      } catch {
+        // Arguments that are not JSON reach the tool as none: it answers what it is missing.
+      }
+      return { id: call.id || `call-${i}`, name: call.name, args };
+    });
+  }
+}
+
+export class OpenAiModel implements AgentModel {
+  readonly name: string;
+  #url: string | null;
+  #key: string | undefined;
+  #timeoutMs: number;
+  #client: OpenAI | null = null;
+  #redact: (text: string) => string;
+
+  constructor(options: { model: string; url: string | null; timeoutMs: number; env?: NodeJS.ProcessEnv }) {
+    this.name = options.model;
+    this.#url = options.url;
+    this.#key = (options.env ?? process.env).OPENAI_API_KEY || undefined;
+    this.#timeoutMs = options.timeoutMs;
+    this.#redact = providerRedactor([this.#key]);
+  }
+
+  async #connect(): Promise<OpenAI> {
+    const Sdk = await loadSdk();
+    // Without a key the library still wants one: it is given a word and the header it would make is left out.
+    const auth = this.#key !== undefined ? { apiKey: this.#key } : { apiKey: 'none', defaultHeaders: { Authorization: null } };
+    this.#client ??= new Sdk({ ...auth, ...(this.#url !== null ? { baseURL: this.#url } : {}), maxRetries: 0, timeout: this.#timeoutMs });
+    return this.#client;
+  }
+
+  async step(request: ModelRequest): Promise<ModelStep> {
+    const { signal } = request;
+    try {
+      const client = await this.#connect();
+      const stream = await client.chat.completions.create(
+        {
+          model: this.name,
+          messages: openaiMessages(request.system, request.messages),
+          tools: request.tools.map((tool) => ({
+            type: 'function' as const,
+            function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+          })),
+          stream: true,
+          stream_options: { include_usage: true },
+        },
+        { signal },
+      );
+      let text = '';
+      const calls = new CallParts();
+      const usage = { input: 0, output: 0 };
+      for await (const chunk of stream) {
+        const delta = chunk.choices?.[0]?.delta;
+        if (delta?.content) {
+          text += delta.content;
+          request.onText(delta.content);
+        }
+        calls.add(delta?.tool_calls);
+        if (chunk.usage) Object.assign(usage, { input: chunk.usage.prompt_tokens ?? 0, output: chunk.usage.completion_tokens ?? 0 });
+      }
+      return { text, calls: calls.calls(), usage };
+    } catch (error) {
+      throw providerRefusal('the chat-completions server', error, signal, this.#redact);
+    }
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * @module turn-runner
+ * One turn of a room's conversation against its model: the user's words (and a screenshot a
+ * headset attached) go in; the model's reply streams out to every socket as `agent_text` pieces;
+ * each tool it asks for is announced (`status`), run, and its answer handed back, until it
+ * answers without asking for one. The model's steps are bounded, so a model that keeps asking
+ * for tools ends its turn rather than running forever.
+ */
+import { HEADSET_TOOLS } from '../mcp/headset-tools.ts';
+import { hostFrames } from './agent-frames.ts';
+import type { AgentFigures } from './agent-figures.ts';
+import type { TurnAuthor } from './agent-tools.ts';
+import type { AgentModel, ModelMessage, ModelPart, ModelTool, ModelToolCall, ModelToolResult } from './model/agent-model.ts';
+
+const HEADSET_TOOL_NAMES = new Set(Object.keys(HEADSET_TOOLS));
+
+/** Most model steps in one turn (each one a reply that may ask for tools). */
+export const MAX_STEPS = 24;
+
+/** What the agent is told of itself and its room. */
+export function systemPrompt(roomId: string): string {
+  return (
+    `You are the agent of room '${roomId}' of a vitrine host: people in the room (in VR headsets, on web pages, in notebooks) talk to you ` +
+    'together, by text or voice, and see everything you say. You can list, compute and publish specimens (meshes, volumes, point clouds, ' +
+    'images), change what the room shows and how, and drive the headsets: load_specimen loads a specimen (a catalog id, or the load_id ' +
+    'compute answers) into every headset, and capture_viewport shows you what a headset sees. Keep spoken answers short.'
+  );
+}
+
+/** A turn as the queue holds it. */
+export interface Turn {
+  text: string;
+  /** A screenshot a headset sent before the turn, shown to the model with it. */
+  image: Buffer | null;
+  author: TurnAuthor;
+}
+
+export interface TurnDeps {
+  roomId: string;
+  model: AgentModel;
+  tools: { list(): ModelTool[]; run(roomId: string, author: TurnAuthor, call: ModelToolCall): Promise<ModelToolResult> };
+  /** To every socket of the room. */
+  broadcast(frame: object): void;
+  /** Each piece of reply text (the speech of a reply reads it). */
+  spoken(delta: string): void;
+  figures: AgentFigures;
+}
+
+/** `work`, or its turn's stop if that comes first (a model or a headset slow to let go holds no one up). */
+function orStopped<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
+function userParts(turn: Turn): ModelPart[] {
+  const parts: ModelPart[] = [{ type: 'text', text: turn.text }];
+  if (turn.image) parts.push({ type: 'image', mime: 'image/jpeg', data: turn.image });
+  return parts;
+}
+
+/**
+ * Runs `turn`, adding its messages to `messages`; answers the reply's text. Throws what the model
+ * throws (an abort, a refusal) with `messages` as they were when the turn began.
+ */
+export async function runTurn(deps: TurnDeps, messages: ModelMessage[], turn: Turn, signal: AbortSignal, said: { text: string }): Promise<string> {
+  const before = messages.length;
+  deps.broadcast(hostFrames.status('thinking'));
+  messages.push({ role: 'user', parts: userParts(turn) });
+  const tools = deps.tools.list();
+  try {
+    for (let step = 0; step < MAX_STEPS; step++) {
+      const started = performance.now();
+      const reply = await orStopped(deps.model.step({
+        system: systemPrompt(deps.roomId),
+        messages,
+        tools,
+        signal,
+        onText: (delta) => {
+          if (delta === '' || signal.aborted) return;
+          said.text += delta;
+          deps.broadcast(hostFrames.agentText(delta));
+          deps.spoken(delta);
+        },
+      }), signal);
+      deps.figures.step((performance.now() - started) / 1000, reply.usage.input, reply.usage.output);
+      messages.push({ role: 'assistant', text: reply.text, calls: reply.calls });
+      if (reply.calls.length === 0) return said.text;
+      const results: ModelToolResult[] = [];
+      for (const call of reply.calls) {
+        signal.throwIfAborted();
+        deps.broadcast(hostFrames.status(`Using the ${call.name} tool...`));
+        const result = await orStopped(deps.tools.run(deps.roomId, turn.author, call), signal);
+        deps.figures.tool(HEADSET_TOOL_NAMES.has(call.name) ? 'headset' : 'host', !result.isError);
+        results.push(result);
+      }
+      messages.push({ role: 'tool', results });
+    }
+    return said.text;
+  } catch (error) {
+    // The conversation goes on from what people saw: the question, and what was said of the answer.
+    messages.splice(before, messages.length - before, { role: 'user', parts: userParts(turn) });
+    messages.push({ role: 'assistant', text: said.text || '(no answer: the turn was stopped)', calls: [] });
+    throw error;
+  }
+}

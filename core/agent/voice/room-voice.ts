@@ -1,0 +1,25 @@
+/**
+ * @module room-voice
+ * What a room's voice is to the room: the speaker floor (`bind`, `unbind`, audio frames) and the
+ * agent's speech (its reply's text in, `tts` frames and `agent_audio_end` out). The room hands
+ * it what it hears; speech-floor.ts and reply-speech.ts are its halves.
+ */
+import type { AgentMember } from '../agent-member.ts';
+import type { BinaryFrame } from '../binary-frame.ts';
+
+export interface RoomVoice {
+  /** Whether the floor is held or the agent is speaking (the room is kept in memory meanwhile). */
+  readonly busy: boolean;
+  bind(member: AgentMember): void;
+  unbind(member: AgentMember): void;
+  audio(member: AgentMember, frame: BinaryFrame): void;
+  /** A socket left: its floor is let go (an utterance long enough still becomes a turn). */
+  left(member: AgentMember): void;
+  /** A piece of the agent's reply, to be spoken. */
+  spoken(delta: string): void;
+  /** The reply is complete: what is left of it is spoken, then `agent_audio_end`. */
+  replyDone(): void;
+  /** Stops the agent's speech now (an interrupt, a barge-in). */
+  silence(interrupted: boolean): void;
+  close(): void;
+}

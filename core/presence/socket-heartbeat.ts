@@ -1,0 +1,29 @@
+/**
+ * @module socket-heartbeat
+ * A WebSocket pinged every second and closed once it has answered nothing for HEARTBEAT_LOSS_MS,
+ * so a peer that vanished without a word (a headset switched off, a network gone) leaves within
+ * 5 s. Any pong counts, whatever ping it answers.
+ */
+import type { WebSocket } from 'ws';
+
+/** A heartbeat ping's payload (a live socket's flow pings carry another). */
+const HEARTBEAT_PING = Buffer.from('h');
+/** How often a socket is pinged. */
+const PING_MS = 1000;
+/** How long without a pong before a socket counts as gone. */
+export const HEARTBEAT_LOSS_MS = 3000;
+
+/** Pings `socket` until it closes; `onSilent` runs (and the socket is ended) when its pongs stop. */
+export function keepAlive(socket: WebSocket, onSilent: () => void): void {
+  let lastPong = Date.now();
+  const ping = setInterval(() => {
+    if (Date.now() - lastPong > HEARTBEAT_LOSS_MS) {
+      onSilent();
+      return void socket.terminate();
+    }
+    socket.ping(HEARTBEAT_PING);
+  }, PING_MS);
+  ping.unref();
+  socket.on('pong', () => void (lastPong = Date.now()));
+  socket.once('close', () => clearInterval(ping));
+}
