@@ -97,7 +97,12 @@ describe('a room’s conversation', () => {
       ['agent', 'agent', 'Again.'],
     ]);
     // The model was given the conversation so far with the second turn.
-    expect(model.requests.at(-1)!.body.messages).toMatchObject([{ role: 'system' }, { role: 'user', content: 'first?' }, { role: 'assistant', content: 'Hello there.' }, { role: 'user', content: 'second?' }]);
+    expect(model.requests.at(-1)!.body.messages).toMatchObject([
+      { role: 'system' },
+      { role: 'user', content: 'first?' },
+      { role: 'assistant', content: 'Hello there.' },
+      { role: 'user', content: 'second?' },
+    ]);
     await Promise.all([a.close(), b.close(), late.close()]);
   });
 

@@ -106,7 +106,8 @@ describe('the agent socket without a model', () => {
     const toB = await b.next((f) => f.type === 'tool_call');
     expect(toB).toEqual(toA);
     b.send({ type: 'tool_result', request_id: toB.request_id, result: { ok: true } });
-    expect((await b.next((f) => f.type === 'error')).message).toBe(`request_id '${toB.request_id as string}' was sent to client ${a.clientId}: only its tool_result counts`);
+    const refused = `request_id '${toB.request_id as string}' was sent to client ${a.clientId}: only its tool_result counts`;
+    expect((await b.next((f) => f.type === 'error')).message).toBe(refused);
     a.send({ type: 'tool_result', request_id: toA.request_id, result: { ok: true } });
     expect((await answer).structuredContent).toEqual({ ok: true });
     expect((await call('load_specimen', { specimen_id: 'nope' })).content[0]!.text).toContain("unknown specimen id 'nope'");
@@ -126,9 +127,10 @@ describe('the agent socket without a model', () => {
     a.send({ type: 'tool_result', request_id: call.request_id, result: { ok: true } });
     // Another socket's screenshot does not answer it; the executor's does.
     b.sendBinary({ kind: 'screenshot', mime: 'image/jpeg' }, Buffer.from('not this one'));
-    a.sendBinary({ kind: 'screenshot', mime: 'image/jpeg' }, Buffer.from([0xff, 0xd8, 1, 2, 3, 0xff, 0xd9]));
+    const jpeg = Buffer.from([0xff, 0xd8, 1, 2, 3, 0xff, 0xd9]);
+    a.sendBinary({ kind: 'screenshot', mime: 'image/jpeg' }, jpeg);
     const picture = await capture;
-    expect(picture.content[0]).toMatchObject({ type: 'image', mimeType: 'image/jpeg', data: Buffer.from([0xff, 0xd8, 1, 2, 3, 0xff, 0xd9]).toString('base64') });
+    expect(picture.content[0]).toMatchObject({ type: 'image', mimeType: 'image/jpeg', data: jpeg.toString('base64') });
     const left = mcp.callTool({ name: 'remove_specimen', arguments: { room: r, index: 0 } }) as Promise<ToolAnswer>;
     await a.next((f) => f.type === 'tool_call' && f.name === 'remove_specimen');
     await a.close();

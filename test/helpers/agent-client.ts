@@ -44,7 +44,8 @@ export async function connectAgent(base: string, room: string, query = '', optio
   socket.on('message', (data: Buffer, isBinary) => {
     if (!isBinary) return void received.push({ text: JSON.parse(data.toString('utf8')) as Frame });
     const length = data.readUInt32LE(0);
-    received.push({ binary: { header: JSON.parse(data.subarray(4, 4 + length).toString('utf8')) as Record<string, unknown>, payload: data.subarray(4 + length) } });
+    const header = JSON.parse(data.subarray(4, 4 + length).toString('utf8')) as Record<string, unknown>;
+    received.push({ binary: { header, payload: data.subarray(4 + length) } });
   });
   await new Promise((resolve, reject) => {
     socket.once('open', resolve);

@@ -67,7 +67,8 @@ function readAnthropic(body: Record<string, unknown>): Pick<ModelRequestSeen, 'l
   const toolResults = blocks
     .filter((b) => b.type === 'tool_result')
     .map((b) => ({ id: b.tool_use_id ?? '', text: textOf(b.content), images: imagesOf(b.content), isError: b.is_error === true }));
-  const lastUser = [...messages].reverse().find((m) => m.role === 'user' && textOf(m.content) !== '' && !(Array.isArray(m.content) && (m.content as Block[])[0]?.type === 'tool_result'));
+  const isResults = (m: Message) => Array.isArray(m.content) && (m.content as Block[])[0]?.type === 'tool_result';
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user' && textOf(m.content) !== '' && !isResults(m));
   return { lastUserText: textOf(lastUser?.content), toolResults, toolNames: ((body.tools as { name: string }[]) ?? []).map((t) => t.name) };
 }
 
@@ -94,7 +95,9 @@ function sse(res: ServerResponse, event: string | null, data: unknown): void {
 
 /** The Messages API's stream: message_start, a block per text and tool call, message_delta, message_stop. */
 function streamAnthropic(res: ServerResponse, reply: ScriptedReply, n: number): void {
-  sse(res, 'message_start', { type: 'message_start', message: { id: `msg_${n}`, type: 'message', role: 'assistant', content: [], model: 'scripted', stop_reason: null, stop_sequence: null, usage: { input_tokens: 100 + n, output_tokens: 1 } } });
+  const usage = { input_tokens: 100 + n, output_tokens: 1 };
+  const message = { id: `msg_${n}`, type: 'message', role: 'assistant', content: [], model: 'scripted', stop_reason: null, stop_sequence: null, usage };
+  sse(res, 'message_start', { type: 'message_start', message });
   let index = 0;
   if (reply.text?.length) {
     sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
@@ -102,7 +105,8 @@ function streamAnthropic(res: ServerResponse, reply: ScriptedReply, n: number): 
     sse(res, 'content_block_stop', { type: 'content_block_stop', index: index++ });
   }
   for (const [k, call] of (reply.calls ?? []).entries()) {
-    sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: `toolu_${n}_${k}`, name: call.name, input: {} } });
+    const block = { type: 'tool_use', id: `toolu_${n}_${k}`, name: call.name, input: {} };
+    sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: block });
     const json = JSON.stringify(call.args);
     // Split, as the API streams a tool's input in pieces.
     for (const piece of [json.slice(0, Math.ceil(json.length / 2)), json.slice(Math.ceil(json.length / 2))]) {
@@ -117,7 +121,13 @@ function streamAnthropic(res: ServerResponse, reply: ScriptedReply, n: number): 
 
 /** Chat completions' stream: content deltas, tool-call deltas by index, the finish, usage, [DONE]. */
 function streamOpenai(res: ServerResponse, reply: ScriptedReply, n: number): void {
-  const chunk = (delta: unknown, finish: string | null = null) => ({ id: `chatcmpl-${n}`, object: 'chat.completion.chunk', created: 1, model: 'scripted', choices: [{ index: 0, delta, finish_reason: finish }] });
+  const chunk = (delta: unknown, finish: string | null = null) => ({
+    id: `chatcmpl-${n}`,
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'scripted',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
   sse(res, null, chunk({ role: 'assistant', content: '' }));
   for (const piece of reply.text ?? []) sse(res, null, chunk({ content: piece }));
   for (const [k, call] of (reply.calls ?? []).entries()) {
@@ -125,12 +135,14 @@ function streamOpenai(res: ServerResponse, reply: ScriptedReply, n: number): voi
     sse(res, null, chunk({ tool_calls: [{ index: k, function: { arguments: JSON.stringify(call.args) } }] }));
   }
   sse(res, null, chunk({}, reply.calls?.length ? 'tool_calls' : 'stop'));
-  sse(res, null, { id: `chatcmpl-${n}`, object: 'chat.completion.chunk', created: 1, model: 'scripted', choices: [], usage: { prompt_tokens: 100 + n, completion_tokens: 10 + n, total_tokens: 110 + 2 * n } });
+  const usage = { prompt_tokens: 100 + n, completion_tokens: 10 + n, total_tokens: 110 + 2 * n };
+  sse(res, null, { id: `chatcmpl-${n}`, object: 'chat.completion.chunk', created: 1, model: 'scripted', choices: [], usage });
   sse(res, null, '[DONE]');
 }
 
 function errorBody(provider: Provider, status: number, message: string): unknown {
-  if (provider === 'anthropic') return { type: 'error', error: { type: status === 401 ? 'authentication_error' : status === 429 ? 'rate_limit_error' : 'api_error', message } };
+  const kind = status === 401 ? 'authentication_error' : status === 429 ? 'rate_limit_error' : 'api_error';
+  if (provider === 'anthropic') return { type: 'error', error: { type: kind, message } };
   return { error: { message, type: status === 401 ? 'invalid_request_error' : 'server_error', code: null } };
 }
 
@@ -148,7 +160,8 @@ export async function startScriptedModel(provider: Provider): Promise<ScriptedMo
         if (req.method !== 'POST' || req.url?.split('?')[0] !== path) return res.writeHead(404).end();
         const raw = Buffer.concat(chunks);
         const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-        const seen: ModelRequestSeen = { body, headers: req.headers, bytes: raw.length, ...(provider === 'anthropic' ? readAnthropic(body) : readOpenai(body)) };
+        const read = provider === 'anthropic' ? readAnthropic(body) : readOpenai(body);
+        const seen: ModelRequestSeen = { body, headers: req.headers, bytes: raw.length, ...read };
         requests.push(seen);
         timings.push({ arrived });
         const reply = await script(seen);
