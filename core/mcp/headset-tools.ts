@@ -78,13 +78,21 @@ export const HEADSET_TOOLS = {
   },
   set_room_scene: {
     description: 'Changes the backdrop the room’s headsets show around the specimens.',
-    input: ({ room }) => objectSchema({ room, name: { type: 'string', enum: [...ROOM_SCENES] } }, ['name']),
+    input: ({ room }) => objectSchema({ room, name: { type: 'string', enum: [...ROOM_SCENES], description: 'The backdrop' } }, ['name']),
     call: async (call, args) => toHeadsets(call, roomArg(call, args), 'set_room_scene', { name: oneOf(args, 'name', ROOM_SCENES) }),
   },
   set_display_param: {
     description: 'Sets a display parameter (gamma, opacity, color_scalar, max_steps, step_size, zoom) of a specimen loaded in the room’s headsets.',
     input: ({ room }) =>
-      objectSchema({ room, index: INDEX, name: { type: 'string', enum: [...DISPLAY_PARAMS] }, value: { type: 'number' } }, ['index', 'name', 'value']),
+      objectSchema(
+        {
+          room,
+          index: INDEX,
+          name: { type: 'string', enum: [...DISPLAY_PARAMS], description: 'The display parameter' },
+          value: { type: 'number', description: 'Its new value' },
+        },
+        ['index', 'name', 'value'],
+      ),
     call: async (call, args) => {
       const index = integerArg(args, 'index');
       const name = oneOf(args, 'name', DISPLAY_PARAMS);
