@@ -9,39 +9,18 @@
  * to the model; a provider's refusal is an `error` frame in its words without the key; a turn
  * past the timeout is stopped; a host past its conversations refuses a turn at once.
  */
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../core/app.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { connectAgent, type AgentClient, type Frame } from '../helpers/agent-client.ts';
-import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { fileTestApp } from '../helpers/create-test-app.ts';
 import { room } from '../helpers/room.ts';
 import { startScriptedModel, type ScriptedModel, type ScriptedReply } from '../helpers/scripted-model.ts';
-import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 
 let model: ScriptedModel;
-let app: FastifyInstance;
-let url = '';
-
-beforeAll(async () => {
+const server = fileTestApp(async () => {
   model = await startScriptedModel('openai');
-  app = await createApp({
-    pluginsDir: await fixturePluginsDir(),
-    specimensDir: await makeSpecimensDir(),
-    logLevel: false,
-    poolSize: 2,
-    viewer: false,
-    agentModel: 'scripted',
-    agentProvider: 'openai',
-    agentUrl: model.url,
-    agentTurnTimeoutSeconds: 5,
-    agentMaxRooms: 6,
-  });
-  url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return { agentModel: 'scripted', agentProvider: 'openai', agentUrl: model.url, agentTurnTimeoutSeconds: 5, agentMaxRooms: 6 };
 });
-afterAll(async () => {
-  await app?.close();
-  await model?.close();
-});
+afterAll(() => model?.close());
 
 /** Answers each request by the last user words: `script[words]` gives the steps, one per request of that turn. */
 function scripted(script: Record<string, ScriptedReply[]>): void {
@@ -65,8 +44,8 @@ describe('a room’s conversation', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     scripted({ 'first?': [{ text: ['Hel', 'lo ', 'there.'], hold: held }], 'second?': [{ text: ['Again.'] }] });
     const r = room('talk');
-    const a = await connectAgent(url, r);
-    const b = await connectAgent(url, r, '?kind=page');
+    const a = await connectAgent(server.url, r);
+    const b = await connectAgent(server.url, r, '?kind=page');
     a.send({ type: 'text', text: 'first?' });
     await b.next((f) => f.type === 'status' && f.text === 'thinking');
     b.send({ type: 'text', text: 'second?' });
@@ -78,7 +57,7 @@ describe('a room’s conversation', () => {
     expect(seen(a)).toEqual(seen(b));
     expect(types(seen(a))).toEqual(['status', 'agent_text', 'agent_text', 'agent_text', 'agent_text_done', 'status', 'agent_text', 'agent_text_done']);
     expect(seen(a).filter((f) => f.type === 'agent_text').map((f) => f.text).join('')).toBe('Hello there.Again.');
-    const late = await connectAgent(url, r);
+    const late = await connectAgent(server.url, r);
     expect(late.frames()[0]).toEqual({
       type: 'history',
       client_id: late.clientId,
@@ -89,7 +68,7 @@ describe('a room’s conversation', () => {
         { role: 'agent', text: 'Again.' },
       ],
     });
-    const log = (await (await fetch(`${url}/api/rooms/${r}/log`)).json()) as { entries: Record<string, unknown>[] };
+    const log = (await (await fetch(`${server.url}/api/rooms/${r}/log`)).json()) as { entries: Record<string, unknown>[] };
     expect(log.entries.filter((e) => e.type === 'conversation').map((e) => [e.by, e.role, e.text])).toEqual([
       ['anonymous', 'user', 'first?'],
       ['anonymous', 'user', 'second?'],
@@ -110,7 +89,7 @@ describe('a room’s conversation', () => {
     let release!: () => void;
     scripted({ 'long?': [{ text: ['Once upon'], hold: new Promise<void>((resolve) => (release = resolve)) }], 'fresh?': [{ text: ['New.'] }] });
     const r = room('talk');
-    const a = await connectAgent(url, r);
+    const a = await connectAgent(server.url, r);
     a.send({ type: 'text', text: 'long?' });
     await a.next((f) => f.type === 'status' && f.text === 'thinking');
     a.send({ type: 'interrupt' });
@@ -122,7 +101,7 @@ describe('a room’s conversation', () => {
     await a.next((f) => f.type === 'agent_text_done');
     expect(turnOf(a, from)).toEqual(['status', 'agent_text', 'agent_text_done']);
     expect(model.requests.at(-1)!.body.messages).toMatchObject([{ role: 'system' }, { role: 'user', content: 'fresh?' }]);
-    const late = await connectAgent(url, r);
+    const late = await connectAgent(server.url, r);
     expect(late.frames()[0]!.entries).toEqual([{ role: 'user', text: 'fresh?' }, { role: 'agent', text: 'New.' }]);
     await Promise.all([a.close(), late.close()]);
   });
@@ -143,15 +122,15 @@ describe('a room’s conversation', () => {
       ];
       return steps[step]!;
     });
-    const a = await connectAgent(url, r);
+    const a = await connectAgent(server.url, r);
     a.headset(jpeg);
-    const b = await connectAgent(url, r);
+    const b = await connectAgent(server.url, r);
     b.send({ type: 'text', text: 'show me a ramp' });
     const load = await b.next((f) => f.type === 'tool_call' && f.name === 'load_specimen');
     expect(load).toMatchObject({ args: { specimen_id: loadId, type: 'volume' }, executor: a.clientId });
     expect(loadId).toMatch(new RegExp(`^${r}\\.ramp-`));
     // Served at once by its id.
-    const data = await fetch(`${url}/api/specimens/${loadId}/data`);
+    const data = await fetch(`${server.url}/api/specimens/${loadId}/data`);
     expect(data.status).toBe(200);
     await b.next((f) => f.type === 'agent_text_done');
     expect(b.frames().filter((f) => f.type === 'status').map((f) => f.text)).toEqual([
@@ -170,8 +149,8 @@ describe('a room’s conversation', () => {
   it('tells the model when the executor leaves during its call', async () => {
     const r = room('tools');
     model.answer((request) => (request.toolResults.length === 0 ? { calls: [{ name: 'set_room_scene', args: { name: 'lab' } }] } : { text: ['Noted.'] }));
-    const a = await connectAgent(url, r);
-    const b = await connectAgent(url, r);
+    const a = await connectAgent(server.url, r);
+    const b = await connectAgent(server.url, r);
     b.send({ type: 'text', text: 'change the scene' });
     await a.next((f) => f.type === 'tool_call');
     await a.close();
@@ -185,7 +164,7 @@ describe('a room’s conversation', () => {
   it('turns a provider’s refusal into an error frame in its words, never with the key', async () => {
     const r = room('fail');
     model.answer(() => ({ status: 401, error: 'Incorrect API key provided: sk-proj-abc123secretkey456. You can find your API key at https://x' }));
-    const a = await connectAgent(url, r);
+    const a = await connectAgent(server.url, r);
     a.send({ type: 'text', text: 'hello?' });
     const error = await a.next((f) => f.type === 'error');
     expect(error.message).toContain('answered 401: Incorrect API key provided');
@@ -204,10 +183,10 @@ describe('a room’s conversation', () => {
 
   it('refuses a turn past --agent-max-rooms conversations at once, and serves it once one ends', async () => {
     model.answer(() => ({ text: ['ok'], hold: new Promise(() => {}) }));
-    const rooms = await Promise.all(Array.from({ length: 6 }, () => connectAgent(url, room('full'))));
+    const rooms = await Promise.all(Array.from({ length: 6 }, () => connectAgent(server.url, room('full'))));
     for (const client of rooms) client.send({ type: 'text', text: 'hold' });
     await Promise.all(rooms.map((client) => client.next((f) => f.type === 'status' && f.text === 'thinking')));
-    const extra = await connectAgent(url, room('full'));
+    const extra = await connectAgent(server.url, room('full'));
     extra.send({ type: 'text', text: 'one more' });
     expect((await extra.next((f) => f.type === 'error')).message).toBe(
       'this host holds its most conversations at once (6, --agent-max-rooms): try again once one ends',

@@ -31,12 +31,13 @@ export interface FileTestApp {
 
 /**
  * Starts one host for the calling file's tests before they run (within `timeoutMs`, for a
- * slow first build of the fixtures) and closes it after them. Called at the top of a file.
+ * slow first build of the fixtures) and closes it after them. Called at the top of a file;
+ * `options` may be made in the file's beforeAll (e.g. naming a server the file starts first).
  */
-export function fileTestApp(options: CreateAppOptions = {}, timeoutMs?: number): FileTestApp {
+export function fileTestApp(options: CreateAppOptions | (() => Promise<CreateAppOptions>) = {}, timeoutMs?: number): FileTestApp {
   const host = { app: undefined as unknown as FastifyInstance, url: '' };
   beforeAll(async () => {
-    host.app = await fixtureApp(options);
+    host.app = await fixtureApp(typeof options === 'function' ? await options() : options);
     host.url = await host.app.listen({ host: '127.0.0.1', port: 0 });
   }, timeoutMs);
   afterAll(() => host.app?.close());

@@ -10,7 +10,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { loadOnce } from '../../load-once.ts';
 import type { AgentModel, ModelMessage, ModelPart, ModelRequest, ModelStep, ModelToolCall } from './agent-model.ts';
-import { providerRedactor, providerRefusal } from './provider-refusal.ts';
+import { providerAccess, type ProviderAccess, type ProviderSettings } from './provider-access.ts';
+import { providerRefusal } from './provider-refusal.ts';
 
 /** Longest reply one step may write. */
 const MAX_TOKENS = 4096;
@@ -47,28 +48,18 @@ export function anthropicMessages(messages: readonly ModelMessage[]): Anthropic.
 
 export class AnthropicModel implements AgentModel {
   readonly name: string;
-  #url: string | null;
-  #key: string | undefined;
-  #timeoutMs: number;
+  #access: ProviderAccess;
   #client: Anthropic | null = null;
-  #redact: (text: string) => string;
 
-  constructor(options: { model: string; url: string | null; timeoutMs: number; env?: NodeJS.ProcessEnv }) {
-    this.name = options.model;
-    this.#url = options.url;
-    this.#key = (options.env ?? process.env).ANTHROPIC_API_KEY || undefined;
-    this.#timeoutMs = options.timeoutMs;
-    this.#redact = providerRedactor([this.#key]);
+  constructor(settings: ProviderSettings) {
+    this.name = settings.model;
+    this.#access = providerAccess(settings, 'ANTHROPIC_API_KEY');
   }
 
   async #connect(): Promise<Anthropic> {
     const Sdk = await loadSdk();
-    this.#client ??= new Sdk({
-      ...(this.#key !== undefined ? { apiKey: this.#key } : {}),
-      ...(this.#url !== null ? { baseURL: this.#url } : {}),
-      maxRetries: 0,
-      timeout: this.#timeoutMs,
-    });
+    const { key, client } = this.#access;
+    this.#client ??= new Sdk({ ...(key !== undefined ? { apiKey: key } : {}), ...client });
     return this.#client;
   }
 
@@ -100,7 +91,7 @@ export class AnthropicModel implements AgentModel {
       }
       return { text, calls, usage: { input: message.usage?.input_tokens ?? 0, output: message.usage?.output_tokens ?? 0 } };
     } catch (error) {
-      throw providerRefusal('anthropic', error, signal, this.#redact);
+      throw providerRefusal('anthropic', error, signal, this.#access.redact);
     }
   }
 }

@@ -10,7 +10,8 @@
 import type OpenAI from 'openai';
 import { loadOnce } from '../../load-once.ts';
 import type { AgentModel, ModelMessage, ModelPart, ModelRequest, ModelStep, ModelToolCall } from './agent-model.ts';
-import { providerRedactor, providerRefusal } from './provider-refusal.ts';
+import { providerAccess, type ProviderAccess, type ProviderSettings } from './provider-access.ts';
+import { providerRefusal } from './provider-refusal.ts';
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ContentPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
@@ -82,25 +83,20 @@ class CallParts {
 
 export class OpenAiModel implements AgentModel {
   readonly name: string;
-  #url: string | null;
-  #key: string | undefined;
-  #timeoutMs: number;
+  #access: ProviderAccess;
   #client: OpenAI | null = null;
-  #redact: (text: string) => string;
 
-  constructor(options: { model: string; url: string | null; timeoutMs: number; env?: NodeJS.ProcessEnv }) {
-    this.name = options.model;
-    this.#url = options.url;
-    this.#key = (options.env ?? process.env).OPENAI_API_KEY || undefined;
-    this.#timeoutMs = options.timeoutMs;
-    this.#redact = providerRedactor([this.#key]);
+  constructor(settings: ProviderSettings) {
+    this.name = settings.model;
+    this.#access = providerAccess(settings, 'OPENAI_API_KEY');
   }
 
   async #connect(): Promise<OpenAI> {
     const Sdk = await loadSdk();
+    const { key, client } = this.#access;
     // Without a key the library still wants one: it is given a word and the header it would make is left out.
-    const auth = this.#key !== undefined ? { apiKey: this.#key } : { apiKey: 'none', defaultHeaders: { Authorization: null } };
-    this.#client ??= new Sdk({ ...auth, ...(this.#url !== null ? { baseURL: this.#url } : {}), maxRetries: 0, timeout: this.#timeoutMs });
+    const auth = key !== undefined ? { apiKey: key } : { apiKey: 'none', defaultHeaders: { Authorization: null } };
+    this.#client ??= new Sdk({ ...auth, ...client });
     return this.#client;
   }
 
@@ -135,7 +131,7 @@ export class OpenAiModel implements AgentModel {
       }
       return { text, calls: calls.calls(), usage };
     } catch (error) {
-      throw providerRefusal('the chat-completions server', error, signal, this.#redact);
+      throw providerRefusal('the chat-completions server', error, signal, this.#access.redact);
     }
   }
 }
