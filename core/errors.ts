@@ -2,20 +2,12 @@
  * @module errors
  * The one catalog of host errors: each code with its HTTP status and message template.
  * Route code only throws `createHostError(code, ...args)`; `core/http/error-handler.ts` turns
- * it into `{"status_code", "detail", "code"}`. Codes are grouped by area and documented in
- * core/ERRORS.md (a test keeps the two in step).
+ * it into `{"status_code", "detail", "code"}`. Codes are grouped by area (a large area in a file
+ * of its own beside this one) and documented in core/ERRORS.md (a test keeps the two in step).
  */
 
-type Template = (...args: string[]) => string;
-
-interface CatalogEntry {
-  status: number;
-  message: Template;
-}
-
-function entry(status: number, message: Template): CatalogEntry {
-  return { status, message };
-}
+import { AGENT_ERRORS } from './agent-errors.ts';
+import { entry, type CatalogEntry } from './error-entry.ts';
 
 export const ERRORS = {
   // --- request shape ---
@@ -176,12 +168,8 @@ export const ERRORS = {
   SPC_ERR_REPLAY_EMPTY: entry(404, (room = '?') => `room '${room}' has no log entries to replay in that range`),
   SPC_ERR_REPLAY_NOT_FOUND: entry(404, (room = '?') => `no replay is playing into room '${room}'`),
   SPC_ERR_LIVE_NOT_WEBSOCKET: entry(426, () => 'live poses are a WebSocket: connect with Upgrade: websocket'),
-  // --- the headset's agent: its socket and the headsets' tools ---
-  SPC_ERR_AGENT_NOT_WEBSOCKET: entry(426, () => 'the agent socket is a WebSocket: connect with Upgrade: websocket'),
-  SPC_ERR_AGENT_NO_HEADSET: entry(409, (room = '?') => `no headset is connected to the agent socket of room '${room}' to run the call`),
-  SPC_ERR_HEADSET_GONE: entry(502, (tool = '?', client = '?') => `executing client ${client} disconnected before replying to ${tool}`),
-  SPC_ERR_HEADSET_REFUSED: entry(502, (tool = '?', why = '?') => `the headset could not run ${tool}: ${why}`),
-  SPC_ERR_HEADSET_TIMEOUT: entry(504, (tool = '?', seconds = '?') => `the headset running ${tool} did not answer within ${seconds} s`),
+  // --- the headset's agent (agent-errors.ts) ---
+  ...AGENT_ERRORS,
   SPC_ERR_PLUGIN_VERSION_GONE: entry(
     409,
     (plugin = '?', version = '?') =>

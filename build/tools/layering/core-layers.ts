@@ -9,6 +9,8 @@
 
 /** Low to high. Rooms of one layer are independent of each other. */
 export const LAYERS: readonly (readonly string[])[] = [
+  // The error catalog's parts: an entry's shape, and the entries of an area kept apart.
+  ['error-entry.ts', 'agent-errors.ts'],
   [
     'errors.ts',
     'redact-credentials.ts',
