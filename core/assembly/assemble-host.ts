@@ -107,6 +107,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     labelIndex: (volume, client) => delivery.labelIndex(volume, client),
     lodTriangles: options.meshLodTriangles,
   });
+  delivery.useLevels((result, segment, maxTriangles, client) => meshes.levelMesh(result, segment, maxTriangles, client));
   let binder: PointBinder | null = null;
   const base: Omit<HostContext, 'scenes' | 'snapshots' | 'replays'> = {
     options,

@@ -28,7 +28,7 @@ import type { StaticFileSource } from './load-static-file.ts';
 import { changesResult, onlyViews, shapeResult, shapingOptions } from './shape-result.ts';
 import { labelIndexBytes, type LabelIndex } from '../labels/label-index.ts';
 import { segmentVolume, surfaceTask } from './segment-delivery.ts';
-import { checkSurfaceSize } from './surface-size.ts';
+import { checkSurfaceSize, surfaceTriangles } from './surface-size.ts';
 import { WorkGate } from '../work-gate.ts';
 
 /** Segment surfaces being made or waiting for a thread at once; past it a 503 with Retry-After. */
@@ -44,6 +44,13 @@ export interface Variant {
 }
 
 type Memo<V> = Map<string, Promise<V>>;
+
+/**
+ * A surface within a triangle budget taken from its levels of detail rather than simplified
+ * again: one segment's (or every one's, `all`) of a labels volume, or a large mesh's (segment
+ * null); null when the result has no levels (meshes/mesh-lods.ts answers it).
+ */
+export type LevelPicker = (result: StoredResult, segment: number | 'all' | null, maxTriangles: number, client: string) => Promise<StoredResult | null>;
 
 /**
  * The bytes a shaped result adds to its result's: none for a step that is a view onto the
@@ -68,7 +75,7 @@ export class DeliveryVariants {
   #budget: ResultBudget<StoredResult>;
   /** Variant work waits its client's turn for an encode thread. */
   readonly turns: FairTurns;
-  #shaped = new WeakMap<object, Memo<StoredResult>>();
+  #shapedMemo = new WeakMap<object, Memo<StoredResult>>();
   #packed = new WeakMap<object, Memo<Variant>>();
   #loaded = new WeakMap<object, Memo<StoredResult>>();
   #indexes = new WeakMap<object, Memo<LabelIndex>>();
@@ -77,6 +84,7 @@ export class DeliveryVariants {
   #surfaces = new WorkGate('segment surfaces', MAX_SURFACES);
   /** Variants made since start (the one-off costs clients did not pay twice). */
   made = 0;
+  #levels: LevelPicker | null = null;
 
   /** The most bytes a mesh made for a delivery may take (segment surfaces are checked before they are made). */
   #maxMeshBytes: number;
@@ -132,13 +140,40 @@ export class DeliveryVariants {
    * (an address) is whose turn the work waits for.
    */
   shaped(result: StoredResult, options: DeliveryOptions, client = ''): Promise<StoredResult> {
+    const budget = options.max_triangles;
+    const large = result.type === 'mesh' && budget !== undefined && result.indices.length / 3 > budget;
+    if (this.#levels && budget !== undefined && (options.segment !== undefined || large)) return this.#leveled(result, options, budget, client);
+    return this.#shaped(result, options, client);
+  }
+
+  /** Surfaces within a triangle budget are taken from their levels of detail (`useLevels`). */
+  useLevels(pick: LevelPicker): void {
+    this.#levels = pick;
+  }
+
+  /**
+   * A surface's level that fits the budget (simplified further only when even its coarsest does
+   * not); a segment's surface that fits whole is made as it is.
+   */
+  async #leveled(result: StoredResult, options: DeliveryOptions, budget: number, client: string): Promise<StoredResult> {
+    const { segment, ...rest } = options;
+    if (segment !== undefined) {
+      const volume = segmentVolume(result);
+      const task = surfaceTask(volume, await this.labelIndex(volume, client), segment);
+      if (surfaceTriangles(task.index) <= budget) return this.#shaped(result, options, client);
+    }
+    const picked = await this.#levels!(result, segment ?? null, budget, client);
+    return picked ? this.#shaped(picked, rest, client) : this.#shaped(result, options, client);
+  }
+
+  #shaped(result: StoredResult, options: DeliveryOptions, client: string): Promise<StoredResult> {
     if (options.segment !== undefined) return this.#surface(result, options, client);
     if (!changesResult(result, options)) return Promise.resolve(result);
     const shaping = shapingOptions(options);
     const key = deliveryKey(shaping);
     const task: ShapeTask = { op: 'shape', result, options: shaping };
     const make = onlyViews(result, shaping) ? () => shapeResult(result, shaping) : () => this.#run(client, task, result);
-    return this.#once(this.#shaped, result, key, make, (shaped) => ownBytes(shaped, result));
+    return this.#once(this.#shapedMemo, result, key, make, (shaped) => ownBytes(shaped, result));
   }
 
   /** The ids a labels volume holds, with their voxel counts and boxes: found once, kept with the volume. */
@@ -154,12 +189,12 @@ export class DeliveryVariants {
     const { segment, ...rest } = options;
     const volume = segmentVolume(result);
     const task = surfaceTask(volume, await this.labelIndex(volume, client), segment!);
-    if (!this.#shaped.get(volume)?.has(`segment=${segment}`)) {
+    if (!this.#shapedMemo.get(volume)?.has(`segment=${segment}`)) {
       checkSurfaceSize(task.index, { segment: segment!, max_triangles: rest.max_triangles }, this.#maxMeshBytes, this.#budget.maxBytes);
     }
     const make = () => this.#surfaces.run(() => this.#run(client, task, volume));
-    const mesh = await this.#once(this.#shaped, volume, `segment=${segment}`, make, resultByteLength);
-    return this.shaped(mesh, rest, client);
+    const mesh = await this.#once(this.#shapedMemo, volume, `segment=${segment}`, make, resultByteLength);
+    return this.#shaped(mesh, rest, client);
   }
 
   /** The bytes of `result` (already shaped) in `format`, compressed with `encoding` when worth it. */

@@ -28,6 +28,11 @@ export function surfaceBytes(index: LabelIndex, painted: boolean): number {
   return Math.ceil(faces * (FACE_BYTES + (painted ? PAINT_BYTES : 0)));
 }
 
+/** About how many triangles the surfaces of the labels in `index` have (two a face). */
+export function surfaceTriangles(index: LabelIndex): number {
+  return Math.ceil((2 * surfaceBytes(index, false)) / FACE_BYTES);
+}
+
 /** What a delivery of a surface asks, for the check. */
 export interface SurfaceAsk {
   segment: number | 'all';

@@ -16,6 +16,8 @@ import type { AnnotationKind, RoomScene, SceneLayer } from '../wire/scene-types.
 import type { StoredResult } from '../results/stored-result.ts';
 import { colormapTable, SCALAR_COLORMAPS as COLORMAPS, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
 import { meshLayer, pointsLayer } from './neuroglancer-geometry.ts';
+import { lodMeshLayer, meshSource, shownSegments } from './neuroglancer-meshes.ts';
+import { DEFAULT_MESH_COLOUR } from '../wire/layer-defaults.ts';
 import { frameDimensions, hasUnit, projectionScale, sourceInFrame, type FrameDimensions } from './neuroglancer-frame.ts';
 import { labelColor } from '../wire/label-colors.ts';
 import { provenanceSentence } from '../wire/provenance-sentence.ts';
@@ -106,22 +108,29 @@ export async function resultSegmentColors(scene: RoomScene, find: (resultId: str
   return colors;
 }
 
-function labelsLayer(layer: SceneLayer, source: string, fromResult: SegmentColors | undefined): Record<string, unknown> {
+/** A labels layer: its volume and, beside it, its segments' surfaces in levels of detail (`meshes`), the segments it holds (`held`) shown. */
+function labelsLayer(
+  layer: SceneLayer,
+  source: string,
+  meshes: Record<string, unknown> | null,
+  held: number[] | undefined,
+  fromResult: SegmentColors | undefined,
+): Record<string, unknown> {
   const opacity = layer.opacity ?? 1;
-  const selected = (layer.labels?.selected ?? []).map(String);
   const onlySelected = layer.labels?.show === 'selected';
+  // The colours are overrides: an id the layer does not name keeps its result's colour.
+  const colors = { ...fromResult, ...layer.labels?.colors };
   const state: Record<string, unknown> = {
     type: 'segmentation',
     name: layer.id,
-    source,
+    source: meshes ? [source, meshes] : source,
     visible: layer.visible ?? true,
-    segments: selected,
+    // Neuroglancer draws the surfaces of the segments it shows; in slices every segment is drawn whatever this says.
+    segments: shownSegments(layer, held),
     selectedAlpha: opacity,
     notSelectedAlpha: onlySelected ? 0 : opacity,
     objectAlpha: opacity,
   };
-  // The layer's own colours are overrides: an id it does not name keeps its result's colour.
-  const colors = { ...fromResult, ...layer.labels?.colors };
   if (Object.keys(colors).length > 0) state.segmentColors = colors;
   return state;
 }
@@ -133,14 +142,18 @@ function layerState(
   segmentColors: ReadonlyMap<string, SegmentColors>,
   points: ReadonlyMap<string, readonly number[][]>,
   frame: FrameDimensions,
+  lodMeshes: ReadonlyMap<string, number[]>,
 ): Record<string, unknown> | null {
   // A file served only as it is has no result id, so no OME-Zarr store either.
   if (!layer.result?.result_id) return null;
+  if (layer.kind === 'mesh' && lodMeshes.has(layer.id)) return lodMeshLayer(layer, baseUrl, frame, DEFAULT_MESH_COLOUR);
   if (layer.kind === 'mesh' && layer.result.type === 'mesh') return meshLayer(layer, baseUrl, frame);
   if (layer.kind === 'points') return points.has(layer.id) ? pointsLayer(layer, points.get(layer.id)!, frame) : null;
   if (layer.result.type !== 'volume' || (layer.kind !== 'image' && layer.kind !== 'labels')) return null;
   const source = `zarr://${baseUrl}/api/results/${layer.result.result_id}.zarr/`;
-  return layer.kind === 'labels' ? labelsLayer(layer, source, segmentColors.get(layer.id)) : imageLayer(layer, source);
+  if (layer.kind === 'image') return imageLayer(layer, source);
+  const meshes = lodMeshes.has(layer.id) ? meshSource(layer.result.result_id, baseUrl, frame) : null;
+  return labelsLayer(layer, source, meshes, lodMeshes.get(layer.id), segmentColors.get(layer.id));
 }
 
 /** The annotation layers' shader: each mark drawn in the colour it was given. */
@@ -151,7 +164,8 @@ const MARK_SHADER = 'void main() {\n  setColor(prop_color());\n}\n';
  * request's own scheme and host); `annotationKinds`: the kinds of marks the room holds;
  * `segmentColors`: the colours labels layers' results give their segments (resultSegmentColors);
  * `points`: the points of point layers (resultPoints); `unit`: the room's length unit (roomUnit);
- * `extent`: the largest side of what the scene shows, in that unit (sceneExtent).
+ * `extent`: the largest side of what the scene shows, in that unit (sceneExtent); `lodMeshes`: the
+ * labels and mesh layers whose results have levels of detail, with their segments (layersWithLevels).
  */
 export function neuroglancerState(
   roomId: string,
@@ -162,12 +176,13 @@ export function neuroglancerState(
   points: ReadonlyMap<string, readonly number[][]> = new Map(),
   unit: string | null = null,
   extent: number | null = null,
+  lodMeshes: ReadonlyMap<string, number[]> = new Map(),
 ): Record<string, unknown> {
   const frame = frameDimensions(unit);
   const layers: Record<string, unknown>[] = [];
   const made: string[] = [];
   for (const layer of scene.layers) {
-    const shown = layerState(layer, baseUrl, segmentColors, points, frame);
+    const shown = layerState(layer, baseUrl, segmentColors, points, frame, lodMeshes);
     if (!shown) continue;
     // What made the layer, beside its name: Neuroglancer keeps a layer's unknown keys and ignores them.
     const provenance = layer.result?.provenance;

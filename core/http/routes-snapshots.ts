@@ -20,6 +20,7 @@ import type { SnapshotReader } from '../snapshots/service/room-snapshots.ts';
 import { neuroglancerState, resultSegmentColors } from '../exports/neuroglancer-state.ts';
 import { resultPoints } from '../exports/neuroglancer-geometry.ts';
 import { roomUnit, sceneExtent } from '../exports/neuroglancer-frame.ts';
+import { layersWithLevels } from '../exports/neuroglancer-meshes.ts';
 import { roomOf } from './request-input.ts';
 import { ROOM_PARAMS, type RoomParams } from './route-inputs.ts';
 import { IMMUTABLE } from './routes-blobs.ts';
@@ -34,7 +35,7 @@ const SNAPSHOT_PARAMS = { type: 'object', required: ['id'], properties: { id: { 
 
 /** The request's own origin: its scheme and the `Host` it named. */
 /** What the snapshot and Neuroglancer routes read from their host. */
-export type SnapshotRouteDeps = Pick<HostContext, 'snapshots' | 'scenes' | 'annotations' | 'options' | 'resultIds' | 'rooms'>;
+export type SnapshotRouteDeps = Pick<HostContext, 'snapshots' | 'scenes' | 'annotations' | 'options' | 'resultIds' | 'rooms' | 'meshes'>;
 
 export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: SnapshotRouteDeps; readable: RoomsReader }): Promise<void> {
   const { ctx, readable } = opts;
@@ -129,7 +130,8 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
           'visibility and segment colours (the page’s: the result’s `label_colors` or each id’s categorical colour, ' +
           'overridden per id by the layer’s `labels.colors`); ' +
           'each kind of the room’s annotations is an annotation layer (`precomputed://...`); a mesh layer is a single mesh ' +
-          '(`obj://<its data URL>?format=obj&normals=false`) in the page’s colour, ' +
+          '(`obj://<its data URL>?format=obj&normals=false`) in the page’s colour, or past `--mesh-lod-triangles` a segmentation layer of its ' +
+          'levels of detail (`precomputed://<absolute URL>/api/results/{result_id}/meshes`, segment 1), which every labels layer reads beside its volume; ' +
           'a point layer an annotation layer of its points (at most 5000, picked evenly); ' +
           'meshes, points and marks are read in the room’s length unit (a source `transform`), so they lie on its volumes; ' +
           '`dimensions` name that unit and `projectionScale` frames the 3-D view on the scene.',
@@ -141,13 +143,15 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
       const [scene, marks] = await Promise.all([ctx.scenes.scene(roomId), ctx.annotations.list(roomId)]);
       const kinds = new Set<AnnotationKind>(marks.annotations.map((mark) => mark.kind));
       const find = (id: string) => ctx.resultIds.find(id, request.ip);
-      const [colors, points, unit, extent] = await Promise.all([
+      const [colors, points, unit, extent, lodMeshes] = await Promise.all([
         resultSegmentColors(scene, find),
         resultPoints(scene, find),
         roomUnit(scene, find),
         sceneExtent(scene, find),
+        layersWithLevels(scene, find, (result) => ctx.meshes.subject(result, '', request.ip).then((subject) => Array.from(subject.segments))),
       ]);
-      return reply.header('cache-control', 'no-cache').send(neuroglancerState(roomId, scene, kinds, requestOrigin(request), colors, points, unit, extent));
+      const state = neuroglancerState(roomId, scene, kinds, requestOrigin(request), colors, points, unit, extent, lodMeshes);
+      return reply.header('cache-control', 'no-cache').send(state);
     },
   );
 }

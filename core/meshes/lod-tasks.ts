@@ -6,6 +6,7 @@
  */
 import type { StoredResult } from '../results/stored-result.ts';
 import type { SegmentLods } from './segment-lods.ts';
+import type { LevelPart } from './assemble-level.ts';
 
 /** What a level set is built from: a segment of a labels volume (its box from the label index), or a mesh. */
 export type LodTaskSource =
@@ -17,5 +18,14 @@ export interface MeshLodsTask {
   source: LodTaskSource;
 }
 
-/** Runs a build on an encode thread. */
-export type MeshLodsRunner = (task: MeshLodsTask) => Promise<SegmentLods>;
+/** One level of level sets assembled into one mesh (assemble-level.ts). */
+export interface AssembleLevelTask {
+  op: 'assembleLevel';
+  parts: LevelPart[];
+}
+
+/** Runs the level-set tasks on an encode thread. */
+export interface MeshLodsRunner {
+  build(task: MeshLodsTask): Promise<SegmentLods>;
+  assemble(task: AssembleLevelTask): Promise<StoredResult>;
+}

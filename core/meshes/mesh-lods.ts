@@ -17,6 +17,8 @@ import { segmentVolume } from '../delivery/segment-delivery.ts';
 import type { LodTaskSource, MeshLodsRunner } from './lod-tasks.ts';
 import { IDENTITY, voxelTransform } from './lod-sources.ts';
 import type { SegmentLods } from './segment-lods.ts';
+import type { LevelPart } from './assemble-level.ts';
+import { labelRgb, rgbOfHex } from '../wire/label-colors.ts';
 
 type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 
@@ -46,6 +48,7 @@ export interface LodSubject {
 export class MeshLods {
   #deps: MeshLodsDeps;
   #sets = new WeakMap<StoredResult, Map<number, Promise<SegmentLods>>>();
+  #levels = new WeakMap<StoredResult, Map<string, Promise<StoredResult>>>();
   /** Level sets built since start. */
   built = 0;
 
@@ -89,7 +92,7 @@ export class MeshLods {
       return known;
     }
     const table = sets;
-    const making = this.#deps.turns.run(client, () => this.#deps.run({ op: 'meshLods', source })).then(
+    const making = this.#deps.turns.run(client, () => this.#deps.run.build({ op: 'meshLods', source })).then(
       (lods) => {
         this.built++;
         const bytes = lods.draco.byteLength + lods.glb.byteLength + lods.manifest.byteLength + lods.fragments.length * 128;
@@ -102,6 +105,48 @@ export class MeshLods {
       },
     );
     table.set(segment, making);
+    return making;
+  }
+
+  /**
+   * One segment's surface (a mesh's: null), or every segment's painted in its colour (`all`),
+   * at the finest level whose triangles are within `maxTriangles` (the coarsest when none is),
+   * as one mesh in physical units; null when the result has no levels. Made once per level.
+   */
+  async levelMesh(result: StoredResult, segment: number | 'all' | null, maxTriangles: number, client = ''): Promise<StoredResult | null> {
+    const subject = await this.subject(result, '', client).catch(() => null);
+    if (!subject || (segment === null) !== (subject.index === null)) return null;
+    const ids = segment === 'all' ? Array.from(subject.segments) : [segment ?? MESH_SEGMENT];
+    const sets = await Promise.all(ids.map((id) => this.segment(subject, id, client)));
+    const deepest = Math.max(...sets.map((lods) => lods.levels));
+    const at = (lods: SegmentLods, level: number) => Math.min(level, lods.levels - 1);
+    let level = 0;
+    while (level < deepest - 1 && sets.reduce((n, lods) => n + lods.triangles[at(lods, level)]!, 0) > maxTriangles) level++;
+    const colors = result.type === 'volume' ? result.label_colors : undefined;
+    const parts: LevelPart[] = sets.map((lods, k) => {
+      const given = colors?.[String(ids[k])];
+      const rgb = segment === 'all' ? (given ? rgbOfHex(given) : labelRgb(ids[k]!)) : undefined;
+      return { lods, level: at(lods, level), ...(rgb ? { rgb } : {}) };
+    });
+    let made = this.#levels.get(result);
+    if (!made) this.#levels.set(result, (made = new Map()));
+    const key = `${segment ?? MESH_SEGMENT}@${level}`;
+    const known = made.get(key);
+    if (known) return known;
+    const table = made;
+    const making = this.#deps.turns.run(client, () => this.#deps.run.assemble({ op: 'assembleLevel', parts })).then(
+      (mesh) => {
+        this.#deps.budget.holdDependent(mesh, mesh.type === 'mesh' ? mesh.vertices.byteLength * 2 + mesh.indices.byteLength : 0, result, `level:${key}`, () =>
+          table.delete(key),
+        );
+        return mesh;
+      },
+      (error: unknown) => {
+        table.delete(key);
+        throw error;
+      },
+    );
+    table.set(key, making);
     return making;
   }
 

@@ -12,7 +12,7 @@ import type { DeliveryTaskResults, LabelIndexTask, LoadStaticTask, PackFileTask,
 import type { DecodedSize } from '../formats/decoded-size.ts';
 import type { VolumeGeometryHint } from '../formats/npy/parse-npy.ts';
 import type { PictureAsk } from '../thumbnails/room-picture.ts';
-import type { MeshLodsTask } from '../meshes/lod-tasks.ts';
+import type { AssembleLevelTask, MeshLodsTask } from '../meshes/lod-tasks.ts';
 import type { SegmentLods } from '../meshes/segment-lods.ts';
 import type { PictureLayer } from '../thumbnails/scene-picture.ts';
 
@@ -89,6 +89,7 @@ export type WorkerTask =
   | LabelIndexTask
   | SurfaceTask
   | MeshLodsTask
+  | AssembleLevelTask
   | RoomPictureTask;
 
 /** A task kind's name, the `op` it is tagged with. */
@@ -111,6 +112,8 @@ export interface TaskResults extends DeliveryTaskResults {
   roomPicture: Uint8Array;
   /** A surface's levels of detail, their bytes in shared memory. */
   meshLods: SegmentLods;
+  /** A level of level sets as one mesh. */
+  assembleLevel: StoredResult;
 }
 
 /** Sent by the worker on the task port. */

@@ -27,6 +27,7 @@ export const TASK_EXPORTS = {
   labelIndex: 'labelIndex',
   surface: 'surface',
   meshLods: 'meshLods',
+  assembleLevel: 'assembleLevel',
   roomPicture: 'roomPicture',
 } as const satisfies Record<TaskKind, string>;
 
@@ -65,5 +66,5 @@ export function pictureRunner(pool: Tinypool): PictureRunner {
 
 /** The encode pool as the level-set cache sees it: a surface's levels of detail built on a thread. */
 export function meshLodsRunner(pool: Tinypool): MeshLodsRunner {
-  return (task) => runTask(pool, task);
+  return { build: (task) => runTask(pool, task), assemble: (task) => runTask(pool, task) };
 }

@@ -31,7 +31,7 @@ import type { LoadedStaticFile } from '../delivery/load-static-file.ts';
 import type { PackedBytes } from '../delivery/pack-delivery.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ImportOutcome, ParseImportTask } from '../annotations/parse-import.ts';
-import type { MeshLodsTask } from '../meshes/lod-tasks.ts';
+import type { AssembleLevelTask, MeshLodsTask } from '../meshes/lod-tasks.ts';
 import type { SegmentLods } from '../meshes/segment-lods.ts';
 import { PressureCollector } from '../memory/pressure-gc.ts';
 import { callPluginFunction, type ReportedProgress } from '../results/call-plugin-function.ts';
@@ -236,6 +236,11 @@ export function surface(task: SurfaceTask): Promise<StoredResult> {
 /** A surface's levels of detail (meshes/segment-lods.ts); what it hands over counts towards the next collection. */
 export function meshLods(task: MeshLodsTask): Promise<SegmentLods> {
   return handingOver(async () => (await meshLevels()).runLodsTask(task), (lods) => lods.draco.byteLength + lods.glb.byteLength);
+}
+
+/** A level of level sets as one mesh (meshes/assemble-level.ts). */
+export function assembleLevel(task: AssembleLevelTask): Promise<StoredResult> {
+  return handingOver(async () => (await meshLevels()).runAssembleTask(task), resultByteLength);
 }
 
 export async function roomPicture(task: RoomPictureTask): Promise<Uint8Array> {
