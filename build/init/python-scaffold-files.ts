@@ -7,9 +7,9 @@
  * builds the plugin (its schema errors fail the test) and runs the Python tests with the
  * module on PYTHONPATH.
  */
-import { SPECIMENS_README, type ScaffoldInput } from './scaffold-files.ts';
+import { allowScriptsOf, SPECIMENS_README, type ScaffoldInput } from './scaffold-files.ts';
 
-export type PythonScaffoldInput = Pick<ScaffoldInput, 'packageName' | 'plugin' | 'vitrineSpec'>;
+export type PythonScaffoldInput = Pick<ScaffoldInput, 'packageName' | 'plugin' | 'vitrineSpec' | 'allowScripts'>;
 
 /** The test module's name: unittest imports it, so it must be an identifier. */
 function testModule(plugin: string): string {
@@ -29,6 +29,7 @@ function packageJson(input: PythonScaffoldInput): string {
       test: `vitrine build && PYTHONPATH="$(vitrine python-path)" ${python} -m unittest discover -s test -v`,
     },
     dependencies: { vitrine: input.vitrineSpec },
+    ...allowScriptsOf(input.allowScripts),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }

@@ -16,6 +16,17 @@ export interface ScaffoldInput {
   tsxSpec: string;
   typesNodeSpec: string;
   typescriptSpec: string;
+  /** The packages whose install scripts npm may run (vitrine's own list), so installing warns of none. */
+  allowScripts: Record<string, boolean>;
+}
+
+/**
+ * `allowScripts` for a project's package.json: npm (11.16 and later) warns of every install
+ * script a project has not listed, and vitrine's dependencies have some (native builds, a
+ * platform binary). Nothing when the list is empty.
+ */
+export function allowScriptsOf(allowed: Record<string, boolean>): { allowScripts?: Record<string, boolean> } {
+  return Object.keys(allowed).length > 0 ? { allowScripts: { ...allowed } } : {};
 }
 
 function packageJson(input: ScaffoldInput): string {
@@ -33,6 +44,7 @@ function packageJson(input: ScaffoldInput): string {
     },
     dependencies: { vitrine: input.vitrineSpec },
     devDependencies: { '@types/node': input.typesNodeSpec, tsx: input.tsxSpec, typescript: input.typescriptSpec },
+    ...allowScriptsOf(input.allowScripts),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }

@@ -25,6 +25,8 @@ export const INIT_USAGE = `usage: vitrine init DIR [--vitrine SPEC] [--python]
 interface OwnPackage {
   version: string;
   devDependencies?: Record<string, string>;
+  /** The dependencies whose install scripts npm may run: the project installs them too. */
+  allowScripts?: Record<string, boolean>;
 }
 
 function parse(argv: string[]): { dir: string; spec: string | undefined; python: boolean } | { error: string } | { help: true } {
@@ -107,12 +109,14 @@ export function runInitCommand(argv: string[]): number {
   const packageName = packageNameOf(projectDir);
   const plugin = packageName.replace(/^[^a-z0-9]+/, '') || 'shapes';
   const vitrineSpec = dependencySpec(args.spec, projectDir, cwd, own);
+  const allowScripts = own.allowScripts ?? {};
   const files = args.python
-    ? pythonScaffoldFiles({ packageName, plugin, vitrineSpec })
+    ? pythonScaffoldFiles({ packageName, plugin, vitrineSpec, allowScripts })
     : scaffoldFiles({
         packageName,
         plugin,
         vitrineSpec,
+        allowScripts,
         tsxSpec: own.devDependencies?.tsx ?? '^4.0.0',
         typesNodeSpec: own.devDependencies?.['@types/node'] ?? '^20.0.0',
         typescriptSpec: own.devDependencies?.typescript ?? '^5.0.0',

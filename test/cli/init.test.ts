@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PluginManifest } from '../../core/registry/manifest-types.ts';
-import { runVitrine, tempDir } from '../build/helpers/run-cli.ts';
+import { REPO_ROOT, runVitrine, tempDir } from '../build/helpers/run-cli.ts';
 import { TEST_PYTHON } from '../helpers/test-python.ts';
 
 const OWN = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -88,4 +88,40 @@ describe('vitrine init', () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/DIR is missing/);
   });
+
+  it('lets npm run the install scripts of every package it installs that has one (allowScripts)', async () => {
+    const withScripts = installScriptPackages(['vitrine', 'tsx', 'typescript', '@types/node']);
+    expect(withScripts).toContain('esbuild');
+    for (const python of [false, true]) {
+      const cwd = tempDir('vitrine-init-');
+      expect((await runVitrine(['init', 'lab', ...(python ? ['--python'] : [])], cwd)).code).toBe(0);
+      const written = JSON.parse(readFileSync(path.join(cwd, 'lab', 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> };
+      const allowed = written.allowScripts ?? {};
+      expect(withScripts.filter((name) => allowed[name] !== true), python ? 'the Python project' : 'the TypeScript project').toEqual([]);
+    }
+  });
 });
+
+/**
+ * The packages installed with `roots` (this checkout's, as npm installed them) that run a script
+ * at install: npm warns of each one a project's `allowScripts` does not list.
+ */
+function installScriptPackages(roots: string[]): string[] {
+  const modules = path.join(REPO_ROOT, 'node_modules');
+  const seen = new Set<string>();
+  const found: string[] = [];
+  const walk = (name: string, dir: string) => {
+    if (seen.has(name) || !existsSync(path.join(dir, 'package.json'))) return;
+    seen.add(name);
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
+    const scripts = pkg.scripts ?? {};
+    if (scripts.preinstall || scripts.install || scripts.postinstall || existsSync(path.join(dir, 'binding.gyp'))) found.push(name);
+    for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) walk(dep, path.join(modules, dep));
+  };
+  for (const root of roots) walk(root, root === 'vitrine' ? REPO_ROOT : path.join(modules, root));
+  return found.sort();
+}
