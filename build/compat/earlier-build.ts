@@ -16,6 +16,7 @@ import { formatDiagnostic } from '../diagnostics/format-diagnostic.ts';
 import { listBundleFolders } from '../output/read-bundle-folder.ts';
 import type { PluginOutput } from '../output/plugin-output.ts';
 import type { VersionedManifest } from './compat-report.ts';
+import { fetchedCommit } from './fetched-ref.ts';
 import { withVersion } from './source-version.ts';
 
 export type AgainstSource = { kind: 'dir'; dir: string } | { kind: 'git'; ref: string };
@@ -76,7 +77,10 @@ function locate(srcDir: string, ref: string): { top: string; commit: string; rel
   try {
     commit = git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], top);
   } catch {
-    throw new AgainstError(`unknown git revision '${ref}'`);
+    // A shallow single-branch clone keeps a fetched remote branch only in FETCH_HEAD.
+    const fetched = fetchedCommit(top, ref);
+    if (fetched === null) throw new AgainstError(`unknown git revision '${ref}'`);
+    commit = fetched;
   }
   return { top, commit, relative: path.relative(top, realpathSync(srcDir)) };
 }

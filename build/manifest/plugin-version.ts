@@ -19,8 +19,8 @@ function nearest(dir: string, name: string): string | null {
   }
 }
 
-function packageVersion(dir: string): string | null {
-  const file = nearest(dir, 'package.json');
+/** The `version` of the package.json `file`, or null. */
+function packageVersion(file: string | null): string | null {
   if (!file) return null;
   try {
     const version = (JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown }).version;
@@ -37,9 +37,8 @@ function dunderVersion(file: string): string | null {
   return match ? match[2]!.trim() : null;
 }
 
-/** `version = "…"` in a pyproject's `[project]` (or Poetry's `[tool.poetry]`) table. */
-function pyprojectVersion(dir: string): string | null {
-  const file = nearest(dir, 'pyproject.toml');
+/** `version = "…"` in the pyproject `file`'s `[project]` (or Poetry's `[tool.poetry]`) table. */
+function pyprojectVersion(file: string | null): string | null {
   if (!file) return null;
   let table = '';
   for (const line of readFileSync(file, 'utf8').split(/\r?\n/)) {
@@ -53,7 +52,26 @@ function pyprojectVersion(dir: string): string | null {
   return null;
 }
 
+/** A plugin's version and the file that states it (where to raise it); `file` null when nothing states one. */
+export interface StatedVersion {
+  version: string;
+  file: string | null;
+}
+
+/** Where the plugin's version is stated, and what it says. */
+export function statedVersion(plugin: Pick<PluginSource, 'dir' | 'entry' | 'runtime'>): StatedVersion {
+  if (plugin.runtime === 'python') {
+    const own = dunderVersion(plugin.entry);
+    if (own !== null) return { version: own, file: plugin.entry };
+    const pyproject = nearest(plugin.dir, 'pyproject.toml');
+    const version = pyprojectVersion(pyproject);
+    return version !== null ? { version, file: pyproject } : { version: UNVERSIONED, file: null };
+  }
+  const pkg = nearest(plugin.dir, 'package.json');
+  const version = packageVersion(pkg);
+  return version !== null ? { version, file: pkg } : { version: UNVERSIONED, file: null };
+}
+
 export function pluginVersion(plugin: Pick<PluginSource, 'dir' | 'entry' | 'runtime'>): string {
-  if (plugin.runtime === 'python') return dunderVersion(plugin.entry) ?? pyprojectVersion(plugin.dir) ?? UNVERSIONED;
-  return packageVersion(plugin.dir) ?? UNVERSIONED;
+  return statedVersion(plugin).version;
 }

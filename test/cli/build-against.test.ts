@@ -54,7 +54,8 @@ describe('vitrine build --against git:<ref> in a scaffolded project', () => {
     const tag = lineOf(plugin, '@range segments');
     expect(run.stdout).toContain(`plugins/lab/index.ts:${tag}: compatible: maximum of 'segments' of 'ripple' raised from 256 to 512\n`);
     expect(run.stdout).toMatch(/1 function compared: 1 breaking, 1 changes-results, 1 compatible/);
-    expect(run.stderr).toContain('lab: 1 breaking change and version 0.1.0 → 0.1.0: raise its major version (to 1.0.0) or undo them');
+    const verdict = 'lab: 1 breaking change and version 0.1.0 → 0.1.0: raise its major version (to 1.0.0): "version" in package.json, or undo them';
+    expect(run.stderr).toContain(verdict);
     // The repository is as it was: no worktree, nothing checked out.
     expect(git(project, 'status', '--porcelain')).toBe('');
     expect(git(project, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
@@ -127,5 +128,10 @@ describe('vitrine build --against DIR with a Python plugin', () => {
     const segments = lineOf(entry, 'segments:');
     expect(hard.stdout).toContain(`plugins/waves/plugin.py:${segments}: compatible: type of 'segments' of 'wave' widened from int to float\n`);
     expect(hard.code).toBe(1);
+    // The plugin states no version: the verdict says where to state one.
+    expect(hard.stderr).toContain(`raise its major version (to 1.0.0): add __version__ = "1.0.0" to plugins/waves/plugin.py, or undo them`);
+    edit(entry, (text) => `__version__ = "0.2.0"\n${text}`);
+    const stated = await runVitrine(['build', src, '--out', path.join(root, 'now'), '--against', before], root, env);
+    expect(stated.stderr).toContain(`version 0.0.0 → 0.2.0: raise its major version (to 1.0.0): __version__ in plugins/waves/plugin.py, or undo them`);
   });
 });
