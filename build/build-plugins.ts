@@ -115,5 +115,6 @@ export function toPluginOutput(analysis: PluginAnalysis, bundle: Buffer | null, 
   for (const thumbnail of analysis.thumbnails) files.set(thumbnail.bundlePath, readFileSync(thumbnail.source));
   const manifest = toManifest(analysis.plugin.name, analysis.functions, analysis.specimens, { runtime, version: pluginVersion(analysis.plugin), files });
   files.set('manifest.json', Buffer.from(renderManifest(manifest)));
-  return { name: analysis.plugin.name, files, functionCount: analysis.functions.length, specimenCount: analysis.specimens.length, notes: analysis.notes };
+  const { notes, warnings } = analysis;
+  return { name: analysis.plugin.name, files, functionCount: analysis.functions.length, specimenCount: analysis.specimens.length, notes, warnings };
 }

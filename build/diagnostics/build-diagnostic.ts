@@ -24,6 +24,8 @@ export interface BuildDiagnostic {
   plugin: string;
   functionName?: string;
   parameterName?: string;
+  /** A warning: the plugin still builds (an error under `vitrine build --check`). Absent: an error. */
+  severity?: 'warning';
 }
 
 /** What a diagnostic is about, beyond its code and message. */

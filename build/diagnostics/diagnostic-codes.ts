@@ -3,6 +3,7 @@
  * The catalog of build errors. Every error `vitrine build` reports carries one of these stable
  * codes; the numbers group by area (1xx parameters and schemas, 2xx functions, 3xx declared
  * specimens, 4xx plugins and bundles); type errors keep the compiler's own `TS` codes. build/README.md documents each one.
+ * A few are warnings (a diagnostic's `severity`): the build goes on, and `--check` fails on them.
  */
 
 export const DIAGNOSTIC_CODES = {
@@ -16,6 +17,7 @@ export const DIAGNOSTIC_CODES = {
   VITRINE_SCHEMA_107: 'injected parameter given twice',
   VITRINE_SCHEMA_108: 'item count on a parameter that is not an array',
   VITRINE_SCHEMA_109: 'parameter the host cannot pass by name',
+  VITRINE_SCHEMA_110: 'doc comment names no parameter',
   VITRINE_FUNCTION_200: 'return type is not a result type',
   VITRINE_FUNCTION_201: 'duplicate function name',
   VITRINE_SPECIMEN_300: 'specimens declaration is not a literal',

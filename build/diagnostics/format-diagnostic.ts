@@ -1,7 +1,8 @@
 /**
  * @module format-diagnostic
  * Renders a build diagnostic as one line in the compiler style editors link:
- * `plugins/shapes/index.ts:12:3 error VITRINE_SCHEMA_100 unsupported parameter type: ...`.
+ * `plugins/shapes/index.ts:12:3 error VITRINE_SCHEMA_100 unsupported parameter type: ...` (a
+ * warning says `warning` in place of `error`).
  */
 import path from 'node:path';
 import { titleOf, type BuildDiagnostic } from './build-diagnostic.ts';
@@ -15,7 +16,7 @@ export function formatDiagnostic(diagnostic: BuildDiagnostic, cwd: string): stri
   if (diagnostic.functionName !== undefined) subject.push(`function '${diagnostic.functionName}'`);
   if (diagnostic.parameterName !== undefined) subject.push(`parameter '${diagnostic.parameterName}'`);
   const about = subject.length > 0 ? ` [${subject.join(', ')}]` : '';
-  return `${where} error ${diagnostic.code} ${titleOf(diagnostic.code)}${about}: ${diagnostic.message}`;
+  return `${where} ${diagnostic.severity ?? 'error'} ${diagnostic.code} ${titleOf(diagnostic.code)}${about}: ${diagnostic.message}`;
 }
 
 /** `file` relative to `cwd` (posix separators) when inside it, else absolute. */

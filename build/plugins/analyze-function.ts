@@ -12,7 +12,7 @@ import { classifyReturnType } from './classify-return-type.ts';
 import type { ExportedFunction } from './find-exported-functions.ts';
 
 export type FunctionAnalysis =
-  | { kind: 'registered'; entry: ManifestFunction }
+  | { kind: 'registered'; entry: ManifestFunction; warnings: BuildDiagnostic[] }
   | { kind: 'helper'; note: string }
   | { kind: 'failed' };
 
@@ -38,6 +38,7 @@ export function analyzeFunction(
   const location = locationOf(node);
   return {
     kind: 'registered',
+    warnings: signature.warnings,
     entry: {
       name,
       return_type: returnClass.returnType,

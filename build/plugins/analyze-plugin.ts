@@ -21,12 +21,15 @@ export interface PluginAnalysis {
   /** Where each specimen id is declared. */
   specimenLocations: Map<string, SourceLocation>;
   notes: string[];
+  /** What the build reports about the plugin and goes on (warnings). */
+  warnings: BuildDiagnostic[];
 }
 
 export function analyzePlugin(project: Project, plugin: PluginSource, chain: ParamChain, diagnostics: BuildDiagnostic[]): PluginAnalysis {
   const sourceFile = project.getSourceFileOrThrow(plugin.entry);
   const functions: ManifestFunction[] = [];
   const notes: string[] = [];
+  const warnings: BuildDiagnostic[] = [];
   const attempted = new Set<string>();
   for (const exported of findExportedFunctions(sourceFile)) {
     if (exported.name === 'default') {
@@ -34,12 +37,15 @@ export function analyzePlugin(project: Project, plugin: PluginSource, chain: Par
       continue;
     }
     const analysis = analyzeFunction(exported, plugin.dir, plugin.name, chain, diagnostics);
-    if (analysis.kind === 'registered') functions.push(analysis.entry);
+    if (analysis.kind === 'registered') {
+      functions.push(analysis.entry);
+      warnings.push(...analysis.warnings);
+    }
     if (analysis.kind === 'helper') notes.push(analysis.note);
     // A function that failed still counts as declared, so specimens naming it do not add noise.
     if (analysis.kind !== 'helper') attempted.add(exported.name);
   }
   const declared = readSpecimens(sourceFile, plugin.name, diagnostics);
   const { specimens, thumbnails, locations } = analyzeSpecimens(declared, attempted, plugin.dir, plugin.name, diagnostics);
-  return { plugin, functions, specimens, thumbnails, specimenLocations: locations, notes };
+  return { plugin, functions, specimens, thumbnails, specimenLocations: locations, notes, warnings };
 }

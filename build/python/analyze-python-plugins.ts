@@ -21,13 +21,14 @@ import type { PyModule } from './reader-output.ts';
 import { runReader } from './run-reader.ts';
 
 function emptyAnalysis(plugin: PluginSource): PluginAnalysis {
-  return { plugin, functions: [], specimens: [], thumbnails: [], specimenLocations: new Map(), notes: [] };
+  return { plugin, functions: [], specimens: [], thumbnails: [], specimenLocations: new Map(), notes: [], warnings: [] };
 }
 
 /** One read module → its analysis. */
 export function analyzePythonModule(module: PyModule, plugin: PluginSource, chain: PyAnnotationChain, diagnostics: BuildDiagnostic[]): PluginAnalysis {
   const scope: PyScope = { file: plugin.entry, imports: module.imports };
   const functions: ManifestFunction[] = [];
+  const warnings: BuildDiagnostic[] = [];
   const attempted = new Set<string>();
   for (const fn of module.functions) {
     const returnClass = classifyPythonReturn(fn.returns, scope);
@@ -43,6 +44,7 @@ export function analyzePythonModule(module: PyModule, plugin: PluginSource, chai
     const before = diagnostics.length;
     const signature = generatePythonSignature(fn, scope, chain, { plugin: plugin.name }, diagnostics);
     if (diagnostics.length > before) continue;
+    warnings.push(...signature.warnings);
     functions.push({
       name: fn.name,
       return_type: returnClass.returnType,
@@ -56,7 +58,7 @@ export function analyzePythonModule(module: PyModule, plugin: PluginSource, chai
   }
   const declared = readPythonSpecimens(module, scope, plugin.name, diagnostics);
   const { specimens, thumbnails, locations } = analyzeSpecimens(declared, attempted, plugin.dir, plugin.name, diagnostics);
-  return { plugin, functions, specimens, thumbnails, specimenLocations: locations, notes: [] };
+  return { plugin, functions, specimens, thumbnails, specimenLocations: locations, notes: [], warnings };
 }
 
 /** Reads and analyses `plugins` (Python ones) with the interpreter `python`. */

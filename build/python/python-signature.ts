@@ -117,5 +117,17 @@ export function generatePythonSignature(
       report(error, param.name);
     }
   }
-  return { parameters, reporterParameter, signalParameter: null, schema: toFunctionSchema(fn.name, doc.summary, properties, required) };
+  // A documented parameter the function no longer takes (renamed or removed): warned, at the function.
+  const taken = new Set(fn.parameters.map((param) => param.name));
+  const warnings = [...doc.params.keys()]
+    .filter((name) => !taken.has(name))
+    .map((name) => ({
+      ...createDiagnostic('VITRINE_SCHEMA_110', locationIn(scope, fn), `the docstring documents '${name}', no parameter of ${fn.name}: rename or remove it`, {
+        ...subject,
+        functionName: fn.name,
+        parameterName: name,
+      }),
+      severity: 'warning' as const,
+    }));
+  return { parameters, reporterParameter, signalParameter: null, schema: toFunctionSchema(fn.name, doc.summary, properties, required), warnings };
 }

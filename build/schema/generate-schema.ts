@@ -13,7 +13,7 @@ import { acceptsBounds, acceptsItemCounts, applyConstraints } from './apply-cons
 import { defaultMismatch } from './default-mismatch.ts';
 import { readBounds } from './read-bounds.ts';
 import { readDefault, type DefaultValue } from './read-default.ts';
-import { readDoc } from './read-doc.ts';
+import { readDoc, type FunctionDoc } from './read-doc.ts';
 import { readItemCounts } from './read-item-counts.ts';
 import { SchemaError } from './schema-error.ts';
 import { toFunctionSchema, toProperty } from './schema-object.ts';
@@ -25,6 +25,8 @@ export interface GeneratedSignature {
   reporterParameter: string | null;
   signalParameter: string | null;
   schema: Record<string, unknown>;
+  /** What the build reports and goes on: an `@param` naming no parameter (left out of the schema). */
+  warnings: BuildDiagnostic[];
 }
 
 function isScalarNumber(parsed: ParsedParam): boolean {
@@ -148,7 +150,26 @@ export function generateSchema(
     }
   }
 
-  return { parameters, reporterParameter, signalParameter, schema: toFunctionSchema(name, doc.summary, properties, required) };
+  const warnings = staleParamTags(doc, seen, name, subject);
+  return { parameters, reporterParameter, signalParameter, schema: toFunctionSchema(name, doc.summary, properties, required), warnings };
+}
+
+/** An `@param` naming no parameter of `name` (one renamed or removed, its text left behind): a warning each. */
+function staleParamTags(doc: FunctionDoc, seen: Set<string>, name: string, subject: DiagnosticSubject): BuildDiagnostic[] {
+  return [...doc.paramTags].flatMap(([tagged, tag]) =>
+    seen.has(tagged)
+      ? []
+      : [
+          {
+            ...createDiagnostic('VITRINE_SCHEMA_110', tag, `\`@param ${tagged}\` names no parameter of ${name}: rename it or remove it`, {
+              ...subject,
+              functionName: name,
+              parameterName: tagged,
+            }),
+            severity: 'warning' as const,
+          },
+        ],
+  );
 }
 
 function toInput(declaration: ParameterDeclaration) {

@@ -27,6 +27,8 @@ export interface FunctionDoc {
   summary: string | undefined;
   /** `@param` text by parameter name. */
   params: Map<string, string>;
+  /** Every `@param` tag by the name it gives (with or without a text). */
+  paramTags: Map<string, JSDocTag>;
   bounds: BoundTag[];
   itemCounts: ItemCountTag[];
 }
@@ -46,13 +48,14 @@ export function firstParagraph(text: string): string | undefined {
 /** Reads the doc comment closest to the declaration (the last of `docs`). */
 export function readDoc(docs: JSDoc[]): FunctionDoc {
   const doc = docs[docs.length - 1];
-  const result: FunctionDoc = { summary: undefined, params: new Map(), bounds: [], itemCounts: [] };
+  const result: FunctionDoc = { summary: undefined, params: new Map(), paramTags: new Map(), bounds: [], itemCounts: [] };
   if (!doc) return result;
   result.summary = firstParagraph(doc.getDescription());
   for (const tag of doc.getTags()) {
     if (Node.isJSDocParameterTag(tag)) {
       const text = oneLine(tag.getCommentText() ?? '').replace(/^-\s*/, '');
       if (text !== '') result.params.set(tag.getName(), text);
+      result.paramTags.set(tag.getName(), tag);
       continue;
     }
     const name = tag.getTagName();

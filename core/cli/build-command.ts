@@ -58,6 +58,8 @@ export async function runBuildCommand(argv: string[]): Promise<number> {
     earlier === null || against === undefined ? code : Math.max(code, reportAgainst({ ...args, against }, earlier, plugins, cwd));
   const out = displayPath(args.outDir, cwd);
   for (const plugin of plugins) for (const note of plugin.notes) info.write(`note: ${plugin.name}: ${note}\n`);
+  const warnings = plugins.flatMap((plugin) => plugin.warnings);
+  for (const warning of warnings) process.stderr.write(`${formatDiagnostic(warning, cwd)}\n`);
   if (diagnostics.length > 0) {
     for (const diagnostic of diagnostics) process.stderr.write(`${formatDiagnostic(diagnostic, cwd)}\n`);
     process.stderr.write(`vitrine build: ${plural(diagnostics.length, 'error')}; nothing written to ${out}\n`);
@@ -68,12 +70,14 @@ export async function runBuildCommand(argv: string[]): Promise<number> {
   if (args.check) {
     const stale = checkOutput(args.outDir, plugins);
     for (const entry of stale) process.stderr.write(`${entry.plugin}: ${entry.reason}\n`);
+    // A warning is an error here: a check in CI is where a stale doc comment must not pass.
+    if (warnings.length > 0) process.stderr.write(`vitrine build --check: ${plural(warnings.length, 'warning')}, each an error under --check\n`);
     if (stale.length > 0) {
       process.stderr.write(`vitrine build --check: ${plural(stale.length, 'plugin')} not current in ${out}; run \`vitrine build\`\n`);
       return compare(1);
     }
     info.write(`vitrine build --check: ${plural(plugins.length, 'plugin')} current in ${out} (${seconds} s)\n`);
-    return compare(0);
+    return compare(warnings.length > 0 ? 1 : 0);
   }
 
   const removed = writeOutput(args.outDir, plugins);

@@ -62,8 +62,10 @@ export async function runDevCommand(argv: string[]): Promise<number> {
   const names = new Set(builds.map((b) => b.name));
   for (const stale of listBundleFolders(outDir)) if (!names.has(stale)) rmSync(path.join(outDir, stale), { recursive: true, force: true });
   for (const build of builds) {
-    if (build.output) writePluginFolder(outDir, build.output);
-    else {
+    if (build.output) {
+      writePluginFolder(outDir, build.output);
+      for (const warning of build.output.warnings) err(formatDiagnostic(warning, cwd));
+    } else {
       rmSync(path.join(outDir, build.name), { recursive: true, force: true });
       for (const diagnostic of build.diagnostics) err(formatDiagnostic(diagnostic, cwd));
       err(buildFailedLine(build.name, build.diagnostics.length, false));

@@ -120,6 +120,7 @@ export class DevSession {
       return;
     }
     writePluginFolder(outDir, built.output);
+    for (const warning of built.output.warnings) err(formatDiagnostic(warning, process.cwd()));
     await app.vitrine.reloadPlugin(plugin);
     out(`reloaded ${plugin} in ${Math.round(performance.now() - since)} ms`);
   }

@@ -1,11 +1,14 @@
 /**
  * `vitrine build --check`: 0 when DIR matches what a build would write, 1 naming each stale,
- * missing or left-over plugin otherwise.
+ * missing or left-over plugin otherwise. A doc comment naming a parameter that is gone is a
+ * warning of the build and an error of the check, TypeScript and Python alike.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runVitrine, sampleShapesPlugin, tempDir, writeFiles } from './helpers/run-cli.ts';
+import { samplePythonPlugin } from './helpers/python-plugin.ts';
+import { TEST_PYTHON } from '../helpers/test-python.ts';
 
 async function freshBuild(): Promise<string> {
   const root = tempDir();
@@ -65,5 +68,30 @@ describe('vitrine build --check', { timeout: 240_000 }, () => {
     writeFiles(path.join(root, 'src'), sampleShapesPlugin());
     await check(root);
     expect(() => readFileSync(path.join(root, 'out', 'shapes', 'manifest.json'))).toThrow();
+  });
+
+  it('an @param naming no parameter is a warning of the build and an error of --check', async () => {
+    const root = tempDir();
+    writeFiles(path.join(root, 'src'), {
+      'dots/index.ts':
+        "import type { ImageResult } from 'vitrine';\n/**\n * A row of dots.\n * @param size How many.\n * @param colour Renamed away.\n */\n" +
+        'export function dot(size = 1): ImageResult {\n  return { width: size, height: 1, channels: 1, data: new Uint8Array(size) };\n}\n',
+    });
+    writeFiles(path.join(root, 'src'), samplePythonPlugin());
+    const index = path.join(root, 'src', 'waves', 'plugin.py');
+    const documented = '    radius : float\n        Ring radius.\n';
+    writeFileSync(index, readFileSync(index, 'utf8').replace(documented, `${documented}    width : float\n        Gone.\n`));
+    const env = { VITRINE_PYTHON: TEST_PYTHON };
+    const build = await runVitrine(['build', 'src', '--out', 'out'], root, env);
+    expect(build.code).toBe(0);
+    expect(build.stderr).toMatch(/^src\/dots\/index\.ts:5:4 warning VITRINE_SCHEMA_110 doc comment names no parameter \[function 'dot', parameter 'colour'\]/m);
+    expect(build.stderr).toMatch(/^src\/waves\/plugin\.py:\d+:\d+ warning VITRINE_SCHEMA_110 .*\[function 'wave', parameter 'width'\]/m);
+    // Built whole all the same, without the stale text.
+    const manifest = JSON.parse(readFileSync(path.join(root, 'out', 'dots', 'manifest.json'), 'utf8')) as { functions: { schema: { properties: object } }[] };
+    expect(Object.keys(manifest.functions[0]!.schema.properties)).toEqual(['size']);
+    const checked = await runVitrine(['build', 'src', '--out', 'out', '--check'], root, env);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain("warning VITRINE_SCHEMA_110 doc comment names no parameter [function 'dot', parameter 'colour']");
+    expect(checked.stderr).toContain('2 warnings, each an error under --check');
   });
 });
