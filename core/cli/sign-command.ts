@@ -8,8 +8,8 @@ import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { keyFingerprint, signManifest } from '../registry/bundle-signature.ts';
-import { SIGNATURE_FILE } from '../registry/checked-bundle.ts';
+import { keyFingerprint, signManifest } from '../bundles/bundle-signature.ts';
+import { SIGNATURE_FILE } from '../bundles/checked-bundle.ts';
 
 const USAGE = `usage: vitrine sign --key KEY.pem DIR
 

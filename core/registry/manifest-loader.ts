@@ -9,10 +9,10 @@
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { pythonVersion } from './python-version.ts';
-import { readCheckedBundle } from './checked-bundle.ts';
-import type { KeptBundles } from './kept-bundles.ts';
-import { signatureOf, type SignaturePolicy, type SignatureStatus } from './bundle-signature.ts';
+import { pythonVersion } from '../bundles/python-version.ts';
+import { readCheckedBundle } from '../bundles/checked-bundle.ts';
+import type { KeptBundles } from '../bundles/kept-bundles.ts';
+import { signatureOf, type SignaturePolicy, type SignatureStatus } from '../bundles/bundle-signature.ts';
 import path from 'node:path';
 import { resolveInside } from '../catalog/safe-path.ts';
 import type { SpecimenRecord, ThumbnailSource } from '../catalog/specimen-record.ts';

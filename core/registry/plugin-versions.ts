@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { FunctionEntry } from './function-entry.ts';
-import type { KeptBundles } from './kept-bundles.ts';
+import type { KeptBundles } from '../bundles/kept-bundles.ts';
 import type { LoadedPlugin } from './manifest-loader.ts';
 
 /** One plugin as operators see it. */

@@ -7,9 +7,9 @@
  * from there with the checks any bundle gets.
  */
 import path from 'node:path';
-import { readCheckedBundle } from './checked-bundle.ts';
+import { readCheckedBundle } from '../bundles/checked-bundle.ts';
 import type { FunctionEntry } from './function-entry.ts';
-import type { KeptBundles } from './kept-bundles.ts';
+import type { KeptBundles } from '../bundles/kept-bundles.ts';
 import { loadPluginBundle, type LoadedPlugin, type LoadOptions } from './manifest-loader.ts';
 import type { PluginVersions } from './plugin-versions.ts';
 import type { SharedBundles } from './shared-bundles.ts';

@@ -16,7 +16,6 @@ export const LAYERS: readonly (readonly string[])[] = [
     'redact-credentials.ts',
     's3-url.ts',
     'package-layout.ts',
-    'plugin-options.ts',
     'keeping-options.ts',
     'memory/',
     'people-options.ts',
@@ -30,8 +29,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['envelope/', 'wire/'],
   // File formats: each one's reader and writer, over the SDK's result types.
   ['formats/'],
-  // Vocabulary: stored results, parameters, events, options, the wire types of the client.
-  ['results/', 'params/', 'events/', 'options.ts', 'client/', 'assets/'],
+  // Vocabulary: stored results, parameters, events, the wire types of the client.
+  ['results/', 'params/', 'events/', 'client/', 'assets/'],
   // The room cache and its budget; the Redis plumbing every Redis half stands on (connections,
   // keys and channels, the script table, pub/sub fan-out, failures as 503s, time limits).
   // A lone host's data folder: its embedded store, lock, format and folder of bytes.
@@ -46,10 +45,15 @@ export const LAYERS: readonly (readonly string[])[] = [
   // hold. Below delivery and the worker threads that run them: a volume's pyramid (with the block
   // reductions `max_dim` shares), and a segmentation's label index, surfaces and renumbering.
   ['catalog/', 'uploads/', 'scenes/', 'snapshots/', 'pyramid/', 'labels/'],
+  // A plugin bundle read once and checked file by file, its signature, and the checked bundles a
+  // host keeps by bundle id; the host's options of plugin versions and trust.
+  ['bundles/'],
   ['registry/', 'delivery/'],
   // A surface's levels of detail (Neuroglancer's multi-resolution meshes, GLB fragments), over
   // segmentations' surfaces and delivery's simplifier; built on the worker threads above.
   ['meshes/'],
+  // The host's options, resolved once: above the folders whose option groups it gathers.
+  ['options.ts'],
   // A room's history (its log, every store's changes recorded, replay's reading) and who is in
   // it now (presence, live poses).
   ['history/', 'presence/'],

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export type SignatureStatus = 'valid' | 'unsigned' | 'untrusted' | 'invalid';
-import type { SignatureMode } from '../plugin-options.ts';
+import type { SignatureMode } from './plugin-options.ts';
 
 export interface SignaturePolicy {
   mode: SignatureMode;
