@@ -4,12 +4,12 @@
  * jobs and encoders. Built by app.ts, passed to each route group. (What a specimen's function,
  * type and schema are: registry/specimen-functions.ts.)
  */
-import type { PluginHome } from './registry/reload-sources.ts';
+import type { PluginHome } from './versions/reload-sources.ts';
 import type { AnnotationStore } from './annotations/annotation-store.ts';
 import type { EventHub } from './events/event-hub.ts';
 import type { JobService } from './jobs/job-service.ts';
 import type { ResolvedHostOptions } from './options.ts';
-import type { ReloadCounts } from './registry/reload-sources.ts';
+import type { ReloadCounts } from './versions/reload-sources.ts';
 import type { FunctionRegistry } from './registry/function-registry.ts';
 import type { SpecimenCatalog } from './registry/specimen-catalog.ts';
 import type { JsonResultEncoder } from './serving/json-encoder.ts';

@@ -18,7 +18,7 @@ import type { AfterReloadHook, HostContext } from '../host-context.ts';
 import { StaticInputs } from '../inputs/static-inputs.ts';
 import type { RoomScheduler } from '../invoke/room-scheduler.ts';
 import type { ResolvedHostOptions } from '../options.ts';
-import type { ReloadCounts } from '../registry/reload-sources.ts';
+import type { ReloadCounts } from '../versions/reload-sources.ts';
 import { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import { RELOAD_IMPORT_WAIT_MS } from '../python/python-runtime.ts';
 import { JsonResultEncoder } from '../serving/json-encoder.ts';

@@ -9,14 +9,14 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { reloadSources, type PluginHome, type ReloadCounts } from '../registry/reload-sources.ts';
+import { reloadSources, type PluginHome, type ReloadCounts } from '../versions/reload-sources.ts';
 import { signatureMode } from '../bundles/plugin-options.ts';
 import { readTrustedKeys } from '../bundles/bundle-signature.ts';
 import { KeptBundles } from '../bundles/kept-bundles.ts';
 import { lastingDataDir } from './open-durable.ts';
 import { loadPluginBundle, type LoadedPlugin } from '../registry/manifest-loader.ts';
-import type { VersionSharing } from '../registry/version-sharing.ts';
-import { describeChange, PluginVersions } from '../registry/plugin-versions.ts';
+import type { VersionSharing } from '../versions/version-sharing.ts';
+import { describeChange, PluginVersions } from '../versions/plugin-versions.ts';
 import { FunctionRegistry } from '../registry/function-registry.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ResolvedHostOptions } from '../options.ts';

@@ -21,9 +21,9 @@ import { createComputeNode, type ComputeNode, type NodeLog } from '../scale/comp
 import { blobRedisUrl, openBlobStore } from '../blobs/open-blob-store.ts';
 import { createRedisConnections, type RedisConnections } from '../redis/redis-connections.ts';
 import { RedisEvents } from '../redis/redis-events.ts';
-import type { PluginHome } from '../registry/reload-sources.ts';
-import { RedisSharedBundles } from '../registry/redis-shared-bundles.ts';
-import { VersionSharing } from '../registry/version-sharing.ts';
+import type { PluginHome } from '../versions/reload-sources.ts';
+import { RedisSharedBundles } from '../versions/redis-shared-bundles.ts';
+import { VersionSharing } from '../versions/version-sharing.ts';
 
 /** Which kind of process joins: it names the node and says what waits for a silent Redis. */
 export type JoiningKind = 'host' | 'worker';

@@ -16,9 +16,9 @@ import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultFigures } from '../serving/result-source.ts';
 import { toCodeSpecimen, toInlineEntry, type AnyFunction, type RegisterFunctionOptions, type RegisterSpecimenOptions } from '../registry/code-registration.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
-import { swapPlugin, type PluginSwap } from '../registry/plugin-swap.ts';
-import { describeChange } from '../registry/plugin-versions.ts';
-import type { ReloadCounts } from '../registry/reload-sources.ts';
+import { swapPlugin, type PluginSwap } from '../versions/plugin-swap.ts';
+import { describeChange } from '../versions/plugin-versions.ts';
+import type { ReloadCounts } from '../versions/reload-sources.ts';
 import type { LeftOutPlugin } from '../python/python-runtime.ts';
 
 export interface VitrineHandle {

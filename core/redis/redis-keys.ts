@@ -86,7 +86,7 @@ export const KEYS = {
   sharedVersions: (plugin: string) => `${P}versions:${plugin}`,
   /** STRING: a counter that orders the offers of shared plugin versions. */
   sharedClock: `${P}versionclock`,
-  /** STRING: a shared bundle's files, packed (registry/shared-bundles.ts); kept while its version is. */
+  /** STRING: a shared bundle's files, packed (versions/shared-bundles.ts); kept while its version is. */
   sharedBundle: (bundleId: string) => `${P}bundle:${bundleId}`,
   /** STRING: a one-time event stream ticket (JSON: who it stands for); a minute's time-to-live. */
   ticket: (id: string) => `${P}ticket:${id}`,

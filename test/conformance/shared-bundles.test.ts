@@ -9,9 +9,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemorySharedBundles } from '../../core/registry/memory-shared-bundles.ts';
-import { RedisSharedBundles } from '../../core/registry/redis-shared-bundles.ts';
-import { packBundle, unpackBundle, type SharedBundle, type SharedBundles } from '../../core/registry/shared-bundles.ts';
+import { MemorySharedBundles } from '../../core/versions/memory-shared-bundles.ts';
+import { RedisSharedBundles } from '../../core/versions/redis-shared-bundles.ts';
+import { packBundle, unpackBundle, type SharedBundle, type SharedBundles } from '../../core/versions/shared-bundles.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 
 /** A bundle of plugin `plugin` at `version`: its manifest, two files and, when asked, a signature. */

@@ -52,6 +52,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   // A surface's levels of detail (Neuroglancer's multi-resolution meshes, GLB fragments), over
   // segmentations' surfaces and delivery's simplifier; built on the worker threads above.
   ['meshes/'],
+  // The versions of each plugin a host keeps side by side: reloaded, swapped one plugin at a
+  // time, and shared with a Redis service's other hosts (the share's memory and Redis homes).
+  ['versions/'],
   // The host's options, resolved once: above the folders whose option groups it gathers.
   ['options.ts'],
   // A room's history (its log, every store's changes recorded, replay's reading) and who is in

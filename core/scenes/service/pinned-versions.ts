@@ -8,7 +8,7 @@ import type { LayerSource } from '../../wire/scene-types.ts';
 import { createHostError } from '../../errors.ts';
 import type { FunctionEntry } from '../../registry/function-entry.ts';
 import type { LoadedPlugin } from '../../registry/manifest-loader.ts';
-import type { PluginVersions } from '../../registry/plugin-versions.ts';
+import type { PluginVersions } from '../../versions/plugin-versions.ts';
 import type { FunctionLookup } from '../../registry/specimen-functions.ts';
 import type { SpecimenCatalog } from '../../registry/specimen-catalog.ts';
 

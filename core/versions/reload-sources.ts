@@ -9,10 +9,10 @@
  */
 import type { ReloadResponse } from '../wire/wire-types.ts';
 import { scanSpecimensDir } from '../catalog/specimen-scanner.ts';
-import type { FunctionRegistry } from './function-registry.ts';
-import { loadPluginBundles } from './manifest-loader.ts';
+import type { FunctionRegistry } from '../registry/function-registry.ts';
+import { loadPluginBundles } from '../registry/manifest-loader.ts';
 import { noChange, type PluginVersions, type VersionChange } from './plugin-versions.ts';
-import type { SpecimenCatalog } from './specimen-catalog.ts';
+import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { VersionHome, VersionSharing } from './version-sharing.ts';
 
 /** What a reload found: the answer of `GET /api/specimens/reload`. */

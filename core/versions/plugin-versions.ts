@@ -6,9 +6,9 @@
  * plugin, while the version it would have replaced keeps serving.
  */
 import path from 'node:path';
-import type { FunctionEntry } from './function-entry.ts';
+import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { KeptBundles } from '../bundles/kept-bundles.ts';
-import type { LoadedPlugin } from './manifest-loader.ts';
+import type { LoadedPlugin } from '../registry/manifest-loader.ts';
 
 /** One plugin as operators see it. */
 export interface PluginRecord {

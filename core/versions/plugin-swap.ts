@@ -9,11 +9,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RoomCache } from '../cache/room-cache.ts';
-import type { FunctionRegistry } from './function-registry.ts';
-import { loadPluginBundle, type LoadedPlugin } from './manifest-loader.ts';
+import type { FunctionRegistry } from '../registry/function-registry.ts';
+import { loadPluginBundle, type LoadedPlugin } from '../registry/manifest-loader.ts';
 import { noChange, type VersionChange } from './plugin-versions.ts';
 import type { PluginHome } from './reload-sources.ts';
-import type { SpecimenCatalog } from './specimen-catalog.ts';
+import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 
 /** What a swap changed: the plugin's functions and specimen ids now (empty when removed). */
 export interface PluginSwap {

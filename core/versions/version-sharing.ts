@@ -8,9 +8,9 @@
  */
 import path from 'node:path';
 import { readCheckedBundle } from '../bundles/checked-bundle.ts';
-import type { FunctionEntry } from './function-entry.ts';
+import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { KeptBundles } from '../bundles/kept-bundles.ts';
-import { loadPluginBundle, type LoadedPlugin, type LoadOptions } from './manifest-loader.ts';
+import { loadPluginBundle, type LoadedPlugin, type LoadOptions } from '../registry/manifest-loader.ts';
 import type { PluginVersions } from './plugin-versions.ts';
 import type { SharedBundles } from './shared-bundles.ts';
 
