@@ -6,7 +6,7 @@
  * route answers it; a room's picture carries it in its PNG text, so a figure says what made it.
  */
 import type { FunctionRegistry } from '../registry/function-registry.ts';
-import { hostVersion, provenanceOf } from '../registry/provenance.ts';
+import { hostVersion, provenanceOf } from '../versions/provenance.ts';
 import { provenanceSentence } from '../wire/provenance-sentence.ts';
 import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 import type { RoomScenes } from '../scenes/service/room-scenes.ts';

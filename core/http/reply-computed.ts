@@ -15,7 +15,7 @@ import type { ComputeRequest, OpenedResult } from '../serving/result-source.ts';
 import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { hasSteps } from '../results/volume-axes.ts';
-import { PROVENANCE_HEADER, provenanceHeaderOf } from '../registry/provenance.ts';
+import { PROVENANCE_HEADER, provenanceHeaderOf } from '../versions/provenance.ts';
 import { DisconnectSignal } from './abort-on-disconnect.ts';
 import { sendDelivery, sendJsonDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
 import { sendEnvelopeAsItArrives, toEnvelope } from './reply-envelope.ts';

@@ -13,7 +13,7 @@ import { sendJsonDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
 import { isHeadsetClient, withClientProfile, type ClientProfileSettings } from '../delivery/client-profile.ts';
 import { stepDelivery } from '../delivery/volume-step.ts';
 import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
-import { PROVENANCE_HEADER, provenanceHeader } from '../registry/provenance.ts';
+import { PROVENANCE_HEADER, provenanceHeader } from '../versions/provenance.ts';
 import { parseSince, sinceQuery } from './request-input.ts';
 import { idParams, queryOf, SINCE } from './route-inputs.ts';
 import { WorkGate } from '../work-gate.ts';

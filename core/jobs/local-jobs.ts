@@ -9,7 +9,7 @@ import type { ResultService } from '../serving/result-service.ts';
 import type { JobStatus, ProgressResponse, StartResponse } from '../wire/wire-types.ts';
 import { jobChannel } from '../events/channels.ts';
 import type { JobRequest, JobResult, JobService } from './job-service.ts';
-import { provenanceOf } from '../registry/provenance.ts';
+import { provenanceOf } from '../versions/provenance.ts';
 import type { JobStore } from './job-store.ts';
 import { resultOf, toProgressResponse, toStartResponse } from './job-views.ts';
 

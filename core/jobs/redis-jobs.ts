@@ -17,7 +17,7 @@ import type { ProgressMessage } from './job.ts';
 import type { LocalJobs } from './local-jobs.ts';
 import { JobTally } from './job-tally.ts';
 import { KEYS } from '../redis/redis-keys.ts';
-import { provenanceOf } from '../registry/provenance.ts';
+import { provenanceOf } from '../versions/provenance.ts';
 import type { Provenance } from '../wire/provenance-types.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { storeInputs } from '../serving/input-refs.ts';

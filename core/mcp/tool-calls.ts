@@ -5,7 +5,7 @@
  * room's followers see it) and hear a summary, never the bytes; show a specimen to a room;
  * publish an upload as a specimen.
  */
-import { provenanceOf } from '../registry/provenance.ts';
+import { provenanceOf } from '../versions/provenance.ts';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { createHostError } from '../errors.ts';
 import { roomIdProblem } from '../events/room-id.ts';

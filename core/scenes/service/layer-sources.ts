@@ -19,7 +19,7 @@ import { specimenOr404, specimenType } from '../../registry/specimen-functions.t
 import { computeRequestOf, resolveRequest, type RequestAsk, type RequestTarget, type SpecimenRequest } from '../../request/specimen-request.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
 import type { Provenance } from '../../wire/provenance-types.ts';
-import { provenanceOf } from '../../registry/provenance.ts';
+import { provenanceOf } from '../../versions/provenance.ts';
 import { bad } from '../check-display.ts';
 import { ComputeTimeLimit } from '../../serving/compute-time-limit.ts';
 import { computeResult } from '../../serving/result-source.ts';
