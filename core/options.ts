@@ -6,9 +6,9 @@
 import { availableParallelism, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { ENVELOPE_MEDIA_TYPE } from './envelope/media-type.ts';
-import { KEEPING_DEFAULTS, type KeepingOptions } from './keeping-options.ts';
+import { KEEPING_DEFAULTS, type KeepingOptions } from './durable/keeping-options.ts';
 import { PLUGIN_DEFAULTS, type PluginOptions } from './bundles/plugin-options.ts';
-import { checkPeopleOptions, PEOPLE_DEFAULTS, type PeopleHostOptions } from './people-options.ts';
+import { checkPeopleOptions, PEOPLE_DEFAULTS, type PeopleHostOptions } from './people/people-options.ts';
 import { AGENT_DEFAULTS, checkAgentOptions, type AgentHostOptions } from './agent-options.ts';
 import { redactUrl } from './redact-credentials.ts';
 import { isS3Url } from './s3-url.ts';

@@ -24,7 +24,7 @@ import { prettyLogStream } from './pretty-log.ts';
 import { chooseAdminToken, type AdminTokenChoice } from './lab-admin-token.ts';
 import { redactUrl } from '../redact-credentials.ts';
 import { chooseDataDir, type DataDirChoice } from './data-dir-choice.ts';
-import { isIpOrCidr } from '../people-options.ts';
+import { isIpOrCidr } from '../people/people-options.ts';
 import { agentOptions } from './agent-flags.ts';
 
 /** The TLS listener `--https-port` asks for, and where its certificate comes from. */

@@ -5,7 +5,7 @@
  * cannot pass itself off as the proxy; an IPv4 peer seen as `::ffff:a.b.c.d` counts as `a.b.c.d`.
  */
 import { BlockList, isIP } from 'node:net';
-import { isIpOrCidr } from '../people-options.ts';
+import { isIpOrCidr } from './people-options.ts';
 
 export interface ProxyTrust {
   /** Whether the connection's peer address is a listed proxy. */

@@ -2,7 +2,8 @@
  * @module keeping-options
  * The host options of what it keeps and for how long: the data folder a lone host keeps what
  * people make in, and each kind of kept thing's time-to-live (uploads, published specimens,
- * snapshots, a room's log). Beside options.ts, which folds them into the host's.
+ * snapshots, a room's log). Beside the data folder they configure; options.ts folds them into
+ * the host's.
  */
 export interface KeepingOptions {
   /** The folder a lone host keeps rooms and what people make in (made at start); null: memory only; unused with redis. @defaultValue null */

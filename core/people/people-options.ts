@@ -1,7 +1,7 @@
 /**
  * @module people-options
  * The host options of people (`--trust-proxy`, `--user-header`): their defaults and checks,
- * beside options.ts, which folds them into the host's. Users and rooms' access are kept where the
+ * beside what they configure; options.ts folds them into the host's. Users and rooms' access are kept where the
  * host keeps rooms (its data folder, `dataDir`, or its Redis service).
  */
 import { isIP } from 'node:net';
