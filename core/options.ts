@@ -11,7 +11,7 @@ import { PLUGIN_DEFAULTS, type PluginOptions } from './bundles/plugin-options.ts
 import { checkPeopleOptions, PEOPLE_DEFAULTS, type PeopleHostOptions } from './people/people-options.ts';
 import { AGENT_DEFAULTS, checkAgentOptions, type AgentHostOptions } from './agent-options.ts';
 import { redactUrl } from './redact-credentials.ts';
-import { isS3Url } from './s3-url.ts';
+import { isS3Url } from './blobs/s3-url.ts';
 
 export type HostMode = 'local' | 'relay' | 'worker';
 

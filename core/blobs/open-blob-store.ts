@@ -10,7 +10,7 @@ import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { BlobStore } from './blob-store.ts';
 import { RedisBlobStore } from './redis-blob-store.ts';
-import { parseS3Url } from '../s3-url.ts';
+import { parseS3Url } from './s3-url.ts';
 
 /** The Redis URL result bytes travel to: `blobStore` when it is a Redis, else the service's. */
 export function blobRedisUrl(serviceUrl: string, blobStore: string | null): string {

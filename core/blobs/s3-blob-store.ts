@@ -27,7 +27,7 @@ import type { StoredResult } from '../results/stored-result.ts';
 import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
 import { LocalBlobCopies } from './local-blob-copies.ts';
 import { StoreHealth } from './store-health.ts';
-import type { S3Location } from '../s3-url.ts';
+import type { S3Location } from './s3-url.ts';
 
 /** Multipart part size and how many parts go up at once. */
 const PART_BYTES = 8 * 1024 * 1024;

@@ -5,7 +5,7 @@
  */
 import { hostname } from 'node:os';
 import { isRedisUrl, type HostOptions } from '../options.ts';
-import { isS3Url } from '../s3-url.ts';
+import { isS3Url } from '../blobs/s3-url.ts';
 import {
   corsOrigin,
   directory,

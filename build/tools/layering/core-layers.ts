@@ -14,7 +14,6 @@ export const LAYERS: readonly (readonly string[])[] = [
   [
     'errors.ts',
     'redact-credentials.ts',
-    's3-url.ts',
     'package-layout.ts',
     'memory/',
     'agent-options.ts',
