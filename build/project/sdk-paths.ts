@@ -6,7 +6,7 @@
  * is `build/dist/core/index.js` with its `index.d.ts` beside it.
  */
 import path from 'node:path';
-import { CORE_DIR, coreModulePath, PACKAGE_ROOT, RUNNING_COMPILED } from '../../core/package-layout.ts';
+import { CORE_DIR, coreModulePath, PACKAGE_ROOT, RUNNING_COMPILED } from '../../core/loading/package-layout.ts';
 
 export { PACKAGE_ROOT };
 

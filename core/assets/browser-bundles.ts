@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BuildOptions } from 'esbuild';
-import { PACKAGE_ROOT, PREBUILT_ASSETS_DIR } from '../package-layout.ts';
+import { PACKAGE_ROOT, PREBUILT_ASSETS_DIR } from '../loading/package-layout.ts';
 
 /** One built file. */
 export interface BrowserAsset {

@@ -8,7 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PREBUILT_ASSETS_DIR } from '../package-layout.ts';
+import { PREBUILT_ASSETS_DIR } from '../loading/package-layout.ts';
 
 /** Profile ids shipped, in the order `fetchProfile` may fall back on them. */
 export const XR_PROFILE_IDS = [

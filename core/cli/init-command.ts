@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { displayPath } from '../../build/diagnostics/format-diagnostic.ts';
-import { PACKAGE_ROOT } from '../package-layout.ts';
+import { PACKAGE_ROOT } from '../loading/package-layout.ts';
 import { pythonScaffoldFiles } from '../../build/init/python-scaffold-files.ts';
 import { scaffoldFiles } from '../../build/init/scaffold-files.ts';
 

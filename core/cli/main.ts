@@ -28,7 +28,7 @@ commands:
 async function ownVersion(): Promise<string> {
   const { readFile } = await import('node:fs/promises');
   const { join } = await import('node:path');
-  const { PACKAGE_ROOT } = await import('../package-layout.ts');
+  const { PACKAGE_ROOT } = await import('../loading/package-layout.ts');
   return (JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 

@@ -12,7 +12,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
-import { loadOnce } from '../load-once.ts';
+import { loadOnce } from '../loading/load-once.ts';
 import { createHostError, HostError } from '../errors.ts';
 import { requestOrigin } from '../exports/request-origin.ts';
 import { ToolImage, type HeadsetCalls, type ToolCallContext, type ToolDeps } from './mcp-tool.ts';

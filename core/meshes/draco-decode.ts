@@ -3,7 +3,7 @@
  * A Draco fragment read back by Google's own decoder (the `draco3d` package, loaded once per
  * thread): its integer positions and triangles, to assemble a level into one mesh.
  */
-import { loadOnce } from '../load-once.ts';
+import { loadOnce } from '../loading/load-once.ts';
 
 interface DracoArray {
   GetValue(i: number): number;

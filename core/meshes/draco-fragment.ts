@@ -4,7 +4,7 @@
  * per thread): its quantised positions as a 3-component integer attribute (Neuroglancer reads
  * them as they are: Draco's own quantisation is not used) and its triangles, by edgebreaker.
  */
-import { loadOnce } from '../load-once.ts';
+import { loadOnce } from '../loading/load-once.ts';
 import type { Fragment } from './level-fragments.ts';
 
 interface DracoEncoderModule {

@@ -5,6 +5,6 @@
  * on their PYTHONPATH; `vitrine python-path` prints it for editors, notebooks and scripts.
  */
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../package-layout.ts';
+import { PACKAGE_ROOT } from '../loading/package-layout.ts';
 
 export const PYTHON_MODULE_DIR = path.join(PACKAGE_ROOT, 'core', 'python');

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Provenance } from '../wire/provenance-types.ts';
-import { PACKAGE_ROOT } from '../package-layout.ts';
+import { PACKAGE_ROOT } from '../loading/package-layout.ts';
 import { bundleOf, type FunctionEntry } from '../registry/function-entry.ts';
 
 export const PROVENANCE_HEADER = 'vitrine-provenance';

@@ -38,7 +38,7 @@ import { callPluginFunction, type ReportedProgress } from '../results/call-plugi
 import { ProgressBatch } from '../results/progress-batch.ts';
 import { computeResultId } from '../results/result-id.ts';
 import { resultByteLength, toJsonResult } from '../results/to-json-result.ts';
-import { loadOnce } from '../load-once.ts';
+import { loadOnce } from '../loading/load-once.ts';
 
 // What a thread needs only for some tasks is loaded by the first such task, not when the thread
 // starts: a host starts its warm threads with it (three on two cores), and each loaded the whole

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { coreModulePath, RUNNING_COMPILED } from '../package-layout.ts';
+import { coreModulePath, RUNNING_COMPILED } from '../loading/package-layout.ts';
 
 let pending: Promise<string> | null = null;
 

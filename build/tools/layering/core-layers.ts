@@ -14,11 +14,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   [
     'errors.ts',
     'redact-credentials.ts',
-    'package-layout.ts',
     'memory/',
     'agent-options.ts',
+    'loading/',
     'route-of.ts',
-    'load-once.ts',
   ],
   // What a plugin writes and returns: the SDK's types.
   ['sdk/', 'work-gate.ts'],

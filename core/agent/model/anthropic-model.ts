@@ -8,7 +8,7 @@
  * once, in the provider's words.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import { loadOnce } from '../../load-once.ts';
+import { loadOnce } from '../../loading/load-once.ts';
 import type { AgentModel, ModelMessage, ModelPart, ModelRequest, ModelStep, ModelToolCall } from './agent-model.ts';
 import { providerAccess, type ProviderAccess, type ProviderSettings } from './provider-access.ts';
 import { providerRefusal } from './provider-refusal.ts';

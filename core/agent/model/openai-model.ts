@@ -8,7 +8,7 @@
  * follow the tool's message as a user message (tool messages carry text only on most servers).
  */
 import type OpenAI from 'openai';
-import { loadOnce } from '../../load-once.ts';
+import { loadOnce } from '../../loading/load-once.ts';
 import type { AgentModel, ModelMessage, ModelPart, ModelRequest, ModelStep, ModelToolCall } from './agent-model.ts';
 import { providerAccess, type ProviderAccess, type ProviderSettings } from './provider-access.ts';
 import { providerRefusal } from './provider-refusal.ts';

@@ -6,7 +6,7 @@
  * loads once per thread; a failed load is tried again by the next call.
  */
 
-import { loadOnce } from '../../load-once.ts';
+import { loadOnce } from '../../loading/load-once.ts';
 
 export type GltfCore = typeof import('@gltf-transform/core');
 export type GltfExtensions = typeof import('@gltf-transform/extensions');

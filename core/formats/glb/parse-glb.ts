@@ -9,7 +9,7 @@ import type { NodeIO, Node as GltfNode, Primitive } from '@gltf-transform/core';
 import type { TaggedResult } from '../../sdk/result-types.ts';
 import { expectFinite, fail } from '../format-error.ts';
 import { toSharedFloat32, toSharedUint32 } from '../shared-arrays.ts';
-import { loadOnce } from '../../load-once.ts';
+import { loadOnce } from '../../loading/load-once.ts';
 import { gltfModules } from './gltf-modules.ts';
 
 const GLB_MAGIC = 0x46546c67; // "glTF"

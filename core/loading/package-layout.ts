@@ -15,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 /** True when this file is the compiled JavaScript of the package, false when run from sources. */
 export const RUNNING_COMPILED = import.meta.url.endsWith('.js');
 
-/** The `core/` folder of this run: the sources, or `build/dist/core/` of the compiled package. */
-export const CORE_DIR = path.dirname(fileURLToPath(import.meta.url));
+/** The `core/` folder of this run (this file's parent's): the sources, or `build/dist/core/` of the compiled package. */
+export const CORE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function findPackageRoot(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
