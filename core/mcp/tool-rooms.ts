@@ -5,8 +5,7 @@
  * a new tool does not compile until it says what it does to rooms.
  */
 import type { FastifyRequest } from 'fastify';
-import type { RoomUse } from '../people/install-people.ts';
-import type { Want } from '../people/room-access.ts';
+import type { RoomUse, Want } from '../people/room-access.ts';
 import { isToolName, type ToolName } from './mcp-tools.ts';
 
 const TOOL_ROOMS: Record<ToolName, Want | null> = {

@@ -11,18 +11,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError, isHostError } from '../errors.ts';
 import type { People, Presented } from './people.ts';
-import type { Want } from './room-access.ts';
+import type { RoomUse, Want } from './room-access.ts';
 import { runAs } from '../events/acting-user.ts';
 import { routeOf } from '../route-of.ts';
 import { ANONYMOUS, declareRequestIdentity, requestIdentity, setRequestIdentity } from './request-user.ts';
 import { bearsUserToken, type Identity } from './users.ts';
 import { ACCESS_PATH } from './routes-people.ts';
-
-/** A room a request reads or writes. */
-export interface RoomUse {
-  room: string;
-  want: Want;
-}
 
 /** How a route names the rooms it uses when they are not its `room_id` (parsed body at hand). */
 export type RoomAccessOf = (request: FastifyRequest, defaultRoom: string) => RoomUse[];

@@ -23,6 +23,12 @@ export const OPEN_ROOM = Object.freeze({ owner: null, editors: [], viewers: [], 
 
 export type Want = 'read' | 'write';
 
+/** A room a request reads or writes. */
+export interface RoomUse {
+  room: string;
+  want: Want;
+}
+
 function may(access: RoomAccess, who: Identity | null, want: Want): boolean {
   if (who?.admin) return true;
   if (access.public === 'write' || (access.public === 'read' && want === 'read')) return true;
