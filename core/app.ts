@@ -25,8 +25,8 @@ import { isGuardedRoute } from './ops/admin-guard.ts';
 import { installOps } from './ops/install-ops.ts';
 import { installOpenApiCollector } from './ops/openapi.ts';
 import { resolveHostOptions, type HostOptions } from './options.ts';
-import { roomsReader } from './people/install-people.ts';
-import { peopleRoutes } from './people/routes-people.ts';
+import { roomsReader } from './http/people/install-people.ts';
+import { peopleRoutes } from './http/people/routes-people.ts';
 import { ROOM_ACCESS } from './events/channels.ts';
 import type { AnyFunction } from './registry/code-registration.ts';
 

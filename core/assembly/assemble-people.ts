@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ResolvedHostOptions } from '../options.ts';
-import { installPeople } from '../people/install-people.ts';
+import { installPeople } from '../http/people/install-people.ts';
 import { MemoryAccessStore } from '../people/memory-access-store.ts';
 import { MemoryTicketStore } from '../people/memory-ticket-store.ts';
 import { MemoryUserStore } from '../people/memory-user-store.ts';

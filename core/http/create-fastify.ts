@@ -16,7 +16,7 @@ import { INPUT_VALIDATION, toInputError } from './schema-errors.ts';
 import { installWriteTimeout } from './write-timeout.ts';
 import { redactingLogHooks } from './log-redaction.ts';
 import { lazyChildLogger } from './lazy-child-logger.ts';
-import { declareRouteOf } from '../route-of.ts';
+import { declareRouteOf } from './route-of.ts';
 import { Redactor, urlSecrets } from '../redact-credentials.ts';
 
 /** The credentials a host knows of, hidden from every answer and log line. */

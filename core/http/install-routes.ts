@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { AnnotationForms } from '../annotations/annotation-forms.ts';
 import { clientRoute } from '../assets/client-route.ts';
 import type { HostContext } from '../host-context.ts';
-import type { RoomsReader } from '../people/install-people.ts';
+import type { RoomsReader } from './people/install-people.ts';
 import type { RoomReaders } from '../people/room-readers.ts';
 import { mcpRoutes } from '../mcp/routes-mcp.ts';
 import type { HeadsetCalls } from '../mcp/mcp-tool.ts';

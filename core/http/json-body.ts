@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
-import { routeOf } from '../route-of.ts';
+import { routeOf } from './route-of.ts';
 
 export function parseJson(_request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void): void {
   if (body.trim() === '') return done(null, undefined);

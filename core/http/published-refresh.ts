@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { PublishedSpecimens } from '../published/published-specimens.ts';
-import { routeOf } from '../route-of.ts';
+import { routeOf } from './route-of.ts';
 
 const PREFIX = '/api/specimens';
 const ID_ROUTE = `${PREFIX}/:id`;

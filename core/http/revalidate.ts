@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { routeOf } from '../route-of.ts';
+import { routeOf } from './route-of.ts';
 
 /** The routes whose GET answers change over time and are revalidated. */
 export const REVALIDATED_ROUTES: ReadonlySet<string> = new Set([

@@ -11,7 +11,7 @@ import { MAX_LOG_PAGE } from '../history/room-log-store.ts';
 import { roomOf, sinceQuery } from './request-input.ts';
 import { queryOf, ROOM_PARAMS } from './route-inputs.ts';
 import { checkReplayAsk } from '../history/replay-request.ts';
-import type { RoomUse } from '../people/install-people.ts';
+import type { RoomUse } from '../people/room-access.ts';
 
 export type HistoryRouteDeps = Pick<HostContext, 'history' | 'replays' | 'options'>;
 

@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RoomScene, SceneLayer } from '../wire/scene-types.ts';
-import type { RoomsReader } from '../people/install-people.ts';
+import type { RoomsReader } from './people/install-people.ts';
 import { requestIdentity } from '../people/request-user.ts';
 import type { RoomSnapshots } from '../snapshots/service/room-snapshots.ts';
 import { parseDeliveryQuery } from '../delivery/parse-delivery.ts';

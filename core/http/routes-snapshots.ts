@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AnnotationKind } from '../wire/scene-types.ts';
 import { SNAPSHOT_CREATED_HEADER } from '../wire/wire-types.ts';
 import type { HostContext } from '../host-context.ts';
-import type { RoomsReader } from '../people/install-people.ts';
+import type { RoomsReader } from './people/install-people.ts';
 import type { SnapshotReader } from '../snapshots/service/room-snapshots.ts';
 import { neuroglancerState, resultSegmentColors } from '../exports/neuroglancer-state.ts';
 import { resultPoints } from '../exports/neuroglancer-geometry.ts';

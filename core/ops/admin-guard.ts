@@ -13,7 +13,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError } from '../errors.ts';
 import { requestIdentity } from '../people/request-user.ts';
-import { routeOf } from '../route-of.ts';
+import { routeOf } from '../http/route-of.ts';
 
 /** Routes (method and route pattern) that need the admin token. */
 export const ADMIN_ROUTES = new Set([
@@ -54,7 +54,7 @@ function check(request: FastifyRequest, adminOnly: boolean): void {
 /**
  * With an admin token, the admin routes need an admin (the admin token, or a user added with
  * `--admin`) and the guarded writes need someone known (any user; the room's access decides the
- * rest). Who a request is was settled before this hook (people/install-people.ts), tokens
+ * rest). Who a request is was settled before this hook (http/people/install-people.ts), tokens
  * compared there in constant time.
  */
 export function installAdminGuard(app: FastifyInstance, token: string | null): void {

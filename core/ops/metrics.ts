@@ -14,7 +14,7 @@ import type { RoomScheduler } from '../invoke/room-scheduler.ts';
 import { RequestDurations, type RouteDurations } from './request-durations.ts';
 import type { AgentFigures } from '../agent/agent-figures.ts';
 import { registerAgentMetrics } from './agent-metrics.ts';
-import { routeOf } from '../route-of.ts';
+import { routeOf } from '../http/route-of.ts';
 
 type Kind = 'envelope' | 'json' | 'file' | 'other';
 const KINDS: readonly Kind[] = ['envelope', 'json', 'file', 'other'];

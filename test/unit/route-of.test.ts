@@ -6,7 +6,7 @@
  */
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { declareRouteOf, routeOf } from '../../core/route-of.ts';
+import { declareRouteOf, routeOf } from '../../core/http/route-of.ts';
 
 describe('routeOf', () => {
   it('gives every hook of a request the same route options, and each request its own', async () => {

@@ -17,7 +17,6 @@ export const LAYERS: readonly (readonly string[])[] = [
     'memory/',
     'agent-options.ts',
     'loading/',
-    'route-of.ts',
   ],
   // What a plugin writes and returns: the SDK's types.
   ['sdk/', 'work-gate.ts'],

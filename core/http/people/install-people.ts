@@ -9,13 +9,13 @@
  * through what it names (a snapshot's) asks a {@link RoomsReader} once it has read them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createHostError, isHostError } from '../errors.ts';
-import type { People, Presented } from './people.ts';
-import type { RoomUse, Want } from './room-access.ts';
-import { runAs } from '../events/acting-user.ts';
+import { createHostError, isHostError } from '../../errors.ts';
+import type { People, Presented } from '../../people/people.ts';
+import type { RoomUse, Want } from '../../people/room-access.ts';
+import { runAs } from '../../events/acting-user.ts';
 import { routeOf } from '../route-of.ts';
-import { ANONYMOUS, declareRequestIdentity, requestIdentity, setRequestIdentity } from './request-user.ts';
-import { bearsUserToken, type Identity } from './users.ts';
+import { ANONYMOUS, declareRequestIdentity, requestIdentity, setRequestIdentity } from '../../people/request-user.ts';
+import { bearsUserToken, type Identity } from '../../people/users.ts';
 import { ACCESS_PATH } from './routes-people.ts';
 
 /** How a route names the rooms it uses when they are not its `room_id` (parsed body at hand). */

@@ -6,14 +6,14 @@
  * set it when the room is open becomes its owner).
  */
 import type { FastifyInstance } from 'fastify';
-import { MAX_ROOM_ID_LENGTH } from '../events/layer-slots.ts';
-import { ROOM_ID_PATTERN } from '../events/room-id.ts';
-import { createHostError } from '../errors.ts';
-import { changeAccess } from './access-change.ts';
-import type { People } from './people.ts';
-import { ANONYMOUS, requestIdentity } from './request-user.ts';
-import { OPEN_ROOM, type RoomAccess } from './room-access.ts';
-import { TICKET_TTL_SECONDS } from './ticket-store.ts';
+import { MAX_ROOM_ID_LENGTH } from '../../events/layer-slots.ts';
+import { ROOM_ID_PATTERN } from '../../events/room-id.ts';
+import { createHostError } from '../../errors.ts';
+import { changeAccess } from '../../people/access-change.ts';
+import type { People } from '../../people/people.ts';
+import { ANONYMOUS, requestIdentity } from '../../people/request-user.ts';
+import { OPEN_ROOM, type RoomAccess } from '../../people/room-access.ts';
+import { TICKET_TTL_SECONDS } from '../../people/ticket-store.ts';
 
 export const ACCESS_PATH = '/api/rooms/:room_id/access';
 
