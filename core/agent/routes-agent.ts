@@ -15,7 +15,7 @@ import { isListedOrigin, parseCorsOrigins, type CorsOrigins } from '../http/cors
 import { isCrossOrigin } from '../http/cross-site-writes.ts';
 import { roomOf } from '../http/request-input.ts';
 import { queryOf, ROOM_PARAMS } from '../http/route-inputs.ts';
-import { LIVE_NOT_READABLE } from '../http/routes-presence.ts';
+import { LIVE_NOT_READABLE } from '../http/rooms/routes-presence.ts';
 import type { RoomReaders } from '../people/room-readers.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import { ANONYMOUS, requestIdentity, requestUser } from '../people/request-user.ts';

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.ts';
-import { eventRoutes } from '../../core/http/routes-events.ts';
+import { eventRoutes } from '../../core/http/events/routes-events.ts';
 import { StreamLimit } from '../../core/events/stream-limit.ts';
 import { jobChannel } from '../../core/events/channels.ts';
 import type { JobService } from '../../core/jobs/job-service.ts';

@@ -10,7 +10,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait-for.ts';
-import { eventRoutes } from '../../core/http/routes-events.ts';
+import { eventRoutes } from '../../core/http/events/routes-events.ts';
 import { StreamLimit } from '../../core/events/stream-limit.ts';
 import { roomChannel } from '../../core/events/channels.ts';
 import { createTestApp, room } from '../helpers/create-test-app.ts';

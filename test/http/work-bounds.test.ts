@@ -4,8 +4,8 @@
  * and the bound frees as the work ends.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_CANCELS } from '../../core/http/routes-jobs.ts';
-import { MAX_PICTURES } from '../../core/http/routes-room-image.ts';
+import { MAX_CANCELS } from '../../core/http/jobs/routes-jobs.ts';
+import { MAX_PICTURES } from '../../core/http/rooms/routes-room-image.ts';
 import { WorkGate } from '../../core/work-gate.ts';
 import { createTestApp, room } from '../helpers/create-test-app.ts';
 

@@ -7,11 +7,11 @@
  * how the route finds what to compute. The job is then an ordinary one: progress, events,
  * result and cancel do not know which route began it.
  */
-import type { StartResponse } from '../wire/wire-types.ts';
-import type { HostContext } from '../host-context.ts';
-import type { RequestDeps } from '../request/request-deps.ts';
-import { computeRequestOf, resolveRequest, type RequestTarget } from '../request/specimen-request.ts';
-import { bodyOf, PARAMS_OBJECT, ROOM_ID } from './route-inputs.ts';
+import type { StartResponse } from '../../wire/wire-types.ts';
+import type { HostContext } from '../../host-context.ts';
+import type { RequestDeps } from '../../request/request-deps.ts';
+import { computeRequestOf, resolveRequest, type RequestTarget } from '../../request/specimen-request.ts';
+import { bodyOf, PARAMS_OBJECT, ROOM_ID } from '../route-inputs.ts';
 
 /** The body of either `/start`: parameter values by name and the room. */
 export interface StartBody {

@@ -17,10 +17,10 @@
  * resumes with Last-Event-ID.
  */
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
-import type { JobEnd, ProgressResponse } from '../wire/wire-types.ts';
-import type { JobService } from '../jobs/job-service.ts';
-import { dropIfBehind } from '../events/stream-backlog.ts';
-import type { StreamScope } from '../events/stream-scope.ts';
+import type { JobEnd, ProgressResponse } from '../../wire/wire-types.ts';
+import type { JobService } from '../../jobs/job-service.ts';
+import { dropIfBehind } from '../../events/stream-backlog.ts';
+import type { StreamScope } from '../../events/stream-scope.ts';
 
 export interface JobStreamOptions {
   /** Messages with seq above this are sent (from `Last-Event-ID` or `?since`; -1: all). */

@@ -6,10 +6,10 @@
  * At most MAX_PICTURES are drawn or wait at once; past them a 503 with `Retry-After`.
  */
 import type { FastifyInstance } from 'fastify';
-import { pictureSide, PICTURE_SIDE, roomImage, type RoomImageDeps } from '../exports/room-image.ts';
-import { WorkGate } from '../work-gate.ts';
-import { roomOf } from './request-input.ts';
-import { queryOf, ROOM_PARAMS } from './route-inputs.ts';
+import { pictureSide, PICTURE_SIDE, roomImage, type RoomImageDeps } from '../../exports/room-image.ts';
+import { WorkGate } from '../../work-gate.ts';
+import { roomOf } from '../request-input.ts';
+import { queryOf, ROOM_PARAMS } from '../route-inputs.ts';
 
 type ImageRequest = { Params: { room_id: string }; Querystring: { w?: string; h?: string } };
 

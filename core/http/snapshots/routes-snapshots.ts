@@ -12,22 +12,22 @@
  * rooms it was taken of; to anyone else it is an unknown snapshot.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AnnotationKind } from '../wire/scene-types.ts';
-import { SNAPSHOT_CREATED_HEADER } from '../wire/wire-types.ts';
-import type { HostContext } from '../host-context.ts';
-import type { RoomsReader } from './people/install-people.ts';
-import type { SnapshotReader } from '../snapshots/service/room-snapshots.ts';
-import { neuroglancerState, resultSegmentColors } from '../exports/neuroglancer-state.ts';
-import { resultPoints } from '../exports/neuroglancer-geometry.ts';
-import { roomUnit, sceneExtent } from '../exports/neuroglancer-frame.ts';
-import { layersWithLevels } from '../exports/neuroglancer-meshes.ts';
-import { roomOf } from './request-input.ts';
-import { ROOM_PARAMS, type RoomParams } from './route-inputs.ts';
-import { IMMUTABLE } from './routes-blobs.ts';
+import type { AnnotationKind } from '../../wire/scene-types.ts';
+import { SNAPSHOT_CREATED_HEADER } from '../../wire/wire-types.ts';
+import type { HostContext } from '../../host-context.ts';
+import type { RoomsReader } from '../people/install-people.ts';
+import type { SnapshotReader } from '../../snapshots/service/room-snapshots.ts';
+import { neuroglancerState, resultSegmentColors } from '../../exports/neuroglancer-state.ts';
+import { resultPoints } from '../../exports/neuroglancer-geometry.ts';
+import { roomUnit, sceneExtent } from '../../exports/neuroglancer-frame.ts';
+import { layersWithLevels } from '../../exports/neuroglancer-meshes.ts';
+import { roomOf } from '../request-input.ts';
+import { ROOM_PARAMS, type RoomParams } from '../route-inputs.ts';
+import { IMMUTABLE } from '../blobs/routes-blobs.ts';
 import { sessionImportRoute } from './routes-session-import.ts';
 import { Readable } from 'node:stream';
-import { SESSION_MEDIA_TYPE } from '../snapshots/session-layout.ts';
-import { requestOrigin } from '../exports/request-origin.ts';
+import { SESSION_MEDIA_TYPE } from '../../snapshots/session-layout.ts';
+import { requestOrigin } from '../../exports/request-origin.ts';
 
 
 const SNAPSHOT_QUERY = { type: 'object', properties: { format: { enum: ['json', 'bundle'] } } };

@@ -5,10 +5,10 @@
  * exports/room-provenance.ts reads them.
  */
 import type { FastifyInstance } from 'fastify';
-import type { HostContext } from '../host-context.ts';
-import { roomProvenance } from '../exports/room-provenance.ts';
-import { roomOf } from './request-input.ts';
-import { ROOM_PARAMS, type RoomParams } from './route-inputs.ts';
+import type { HostContext } from '../../host-context.ts';
+import { roomProvenance } from '../../exports/room-provenance.ts';
+import { roomOf } from '../request-input.ts';
+import { ROOM_PARAMS, type RoomParams } from '../route-inputs.ts';
 
 export type ProvenanceRouteDeps = Pick<HostContext, 'options' | 'scenes' | 'rooms' | 'functions'>;
 

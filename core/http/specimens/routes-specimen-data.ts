@@ -6,17 +6,17 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { HostContext } from '../host-context.ts';
-import { specimenOr404 } from '../registry/specimen-functions.ts';
-import { formatEncoder } from '../delivery/formats.ts';
-import { deliveredType, type DeliveryOptions } from '../delivery/delivery-options.ts';
+import type { HostContext } from '../../host-context.ts';
+import { specimenOr404 } from '../../registry/specimen-functions.ts';
+import { formatEncoder } from '../../delivery/formats.ts';
+import { deliveredType, type DeliveryOptions } from '../../delivery/delivery-options.ts';
 import { sendStaticDelivery, type StaticDeliveryDeps } from './send-static-delivery.ts';
-import { parseDeliveryObject, parseDeliveryQuery } from '../delivery/parse-delivery.ts';
-import type { GivenParams } from '../request/given-params.ts';
-import type { RequestDeps } from '../request/request-deps.ts';
-import { computeRequestOf, resolveRequestNow } from '../request/specimen-request.ts';
-import { bodyOf, DELIVERY_OBJECT, idParams, PARAMS_OBJECT, PARAMS_QUERY, queryOf, ROOM_ID } from './route-inputs.ts';
-import { sendComputed, type ComputedReplyDeps } from './reply-computed.ts';
+import { parseDeliveryObject, parseDeliveryQuery } from '../../delivery/parse-delivery.ts';
+import type { GivenParams } from '../../request/given-params.ts';
+import type { RequestDeps } from '../../request/request-deps.ts';
+import { computeRequestOf, resolveRequestNow } from '../../request/specimen-request.ts';
+import { bodyOf, DELIVERY_OBJECT, idParams, PARAMS_OBJECT, PARAMS_QUERY, queryOf, ROOM_ID } from '../route-inputs.ts';
+import { sendComputed, type ComputedReplyDeps } from '../reply-computed.ts';
 
 type IdParams = { Params: { id: string } };
 type DataQuery = { params?: string; room_id?: string } & Record<string, unknown>;

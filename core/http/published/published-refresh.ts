@@ -7,9 +7,9 @@
  * specimen's cache hit) cost no Redis round trip.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
-import type { PublishedSpecimens } from '../published/published-specimens.ts';
-import { routeOf } from './route-of.ts';
+import type { SpecimenCatalog } from '../../registry/specimen-catalog.ts';
+import type { PublishedSpecimens } from '../../published/published-specimens.ts';
+import { routeOf } from '../route-of.ts';
 
 const PREFIX = '/api/specimens';
 const ID_ROUTE = `${PREFIX}/:id`;

@@ -5,8 +5,8 @@
  * functions and the rooms whose layers it computed, and what the last reload refused of it.
  */
 import type { FastifyInstance } from 'fastify';
-import type { HostContext } from '../host-context.ts';
-import type { LoadedPlugin } from '../registry/manifest-loader.ts';
+import type { HostContext } from '../../host-context.ts';
+import type { LoadedPlugin } from '../../registry/manifest-loader.ts';
 
 /** One kept version as operators see it, with the rooms whose layers it computed. */
 function versionView(plugin: LoadedPlugin, serving: boolean, rooms: Map<string, string[]>) {

@@ -7,19 +7,19 @@
  * is a specimen from anywhere else. `DELETE /api/specimens/{id}` removes one (204). Both are
  * writes: the cross-site guard applies, and so does the admin token when the host has one.
  */
-import { lingerOnRefusedBody } from './linger-refused-body.ts';
+import { lingerOnRefusedBody } from '../linger-refused-body.ts';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createHostError } from '../errors.ts';
-import { PARSED_EXTENSIONS, parsedExtension } from '../formats/parse-file.ts';
-import type { HostContext } from '../host-context.ts';
-import { readUploadBody } from '../uploads/read-upload-body.ts';
-import type { PublishedSpecimens } from '../published/published-specimens.ts';
-import { readPublishFields } from '../published/publish-input.ts';
-import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishDeps, type PublishedFile } from '../published/publish-file.ts';
-import { parseFileBody } from './file-body.ts';
-import { idParams, queryOf, VOLUME_FIELD_QUERY } from './route-inputs.ts';
+import { createHostError } from '../../errors.ts';
+import { PARSED_EXTENSIONS, parsedExtension } from '../../formats/parse-file.ts';
+import type { HostContext } from '../../host-context.ts';
+import { readUploadBody } from '../../uploads/read-upload-body.ts';
+import type { PublishedSpecimens } from '../../published/published-specimens.ts';
+import { readPublishFields } from '../../published/publish-input.ts';
+import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishDeps, type PublishedFile } from '../../published/publish-file.ts';
+import { parseFileBody } from '../file-body.ts';
+import { idParams, queryOf, VOLUME_FIELD_QUERY } from '../route-inputs.ts';
 
 type PublishRequest = FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>;
 

@@ -5,13 +5,13 @@
  * POST to play, jump or steer, GET where it is, DELETE to stop it).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import { MAX_LOG_PAGE } from '../history/room-log-store.ts';
-import { roomOf, sinceQuery } from './request-input.ts';
-import { queryOf, ROOM_PARAMS } from './route-inputs.ts';
-import { checkReplayAsk } from '../history/replay-request.ts';
-import type { RoomUse } from '../people/room-access.ts';
+import { createHostError } from '../../errors.ts';
+import type { HostContext } from '../../host-context.ts';
+import { MAX_LOG_PAGE } from '../../history/room-log-store.ts';
+import { roomOf, sinceQuery } from '../request-input.ts';
+import { queryOf, ROOM_PARAMS } from '../route-inputs.ts';
+import { checkReplayAsk } from '../../history/replay-request.ts';
+import type { RoomUse } from '../../people/room-access.ts';
 
 export type HistoryRouteDeps = Pick<HostContext, 'history' | 'replays' | 'options'>;
 

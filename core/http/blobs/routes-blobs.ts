@@ -8,15 +8,15 @@
  * the URL alone. An id that names nothing held (unknown, dropped, malformed) is a 404.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { BLOB_ID_HEADER, blobOfType, readBlobId, type BlobDescriptor } from '../delivery/blob-ids.ts';
-import { defaultFormat, deliveryKey } from '../delivery/delivery-options.ts';
-import { stepDelivery } from '../delivery/volume-step.ts';
-import { TYPED_JSON } from '../delivery/pack-delivery.ts';
-import { createHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import type { StoredResult } from '../results/stored-result.ts';
-import { sendBlob, type BlobReplyDeps, type BlobSending } from './blob-reply.ts';
-import { idParams } from './route-inputs.ts';
+import { BLOB_ID_HEADER, blobOfType, readBlobId, type BlobDescriptor } from '../../delivery/blob-ids.ts';
+import { defaultFormat, deliveryKey } from '../../delivery/delivery-options.ts';
+import { stepDelivery } from '../../delivery/volume-step.ts';
+import { TYPED_JSON } from '../../delivery/pack-delivery.ts';
+import { createHostError } from '../../errors.ts';
+import type { HostContext } from '../../host-context.ts';
+import type { StoredResult } from '../../results/stored-result.ts';
+import { sendBlob, type BlobReplyDeps, type BlobSending } from '../blob-reply.ts';
+import { idParams } from '../route-inputs.ts';
 
 /** A year: the longest a cache is asked to keep anything. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -8,7 +8,7 @@
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { createHostError } from '../errors.ts';
+import { createHostError } from '../../errors.ts';
 
 export interface FormUpload {
   name: string;

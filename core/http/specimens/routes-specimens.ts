@@ -4,14 +4,14 @@
  * (/data lives in routes-specimen-data.ts.)
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SpecimenRecord } from '../catalog/specimen-record.ts';
-import { sendThumbnail } from './send-opened.ts';
-import { createHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import { specimenOr404 } from '../registry/specimen-functions.ts';
-import { idParams, queryOf, ROOM_ID } from './route-inputs.ts';
-import { START_BODY, START_REPLY, startJob, type StartBody, type StartDeps } from './start-job.ts';
-import { toCatalogEntry, toSpecimenMetadata, type SpecimenViewDeps } from '../registry/specimen-views.ts';
+import type { SpecimenRecord } from '../../catalog/specimen-record.ts';
+import { sendThumbnail } from '../send-opened.ts';
+import { createHostError } from '../../errors.ts';
+import type { HostContext } from '../../host-context.ts';
+import { specimenOr404 } from '../../registry/specimen-functions.ts';
+import { idParams, queryOf, ROOM_ID } from '../route-inputs.ts';
+import { START_BODY, START_REPLY, startJob, type StartBody, type StartDeps } from '../jobs/start-job.ts';
+import { toCatalogEntry, toSpecimenMetadata, type SpecimenViewDeps } from '../../registry/specimen-views.ts';
 
 type IdParams = { Params: { id: string } };
 const params = idParams('id');

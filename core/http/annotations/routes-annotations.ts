@@ -12,21 +12,21 @@
  * the encode thread, not the event loop, and refused at the first annotation past the cap.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AnnotationForms } from '../annotations/annotation-forms.ts';
-import { checkPatch } from '../annotations/annotation-patch.ts';
-import type { AnnotationStore } from '../annotations/annotation-store.ts';
-import { checkDrafts } from '../annotations/check-annotation.ts';
-import { requestIdentity } from '../people/request-user.ts';
-import { renderJsonParts } from '../annotations/chunked-render.ts';
-import { sharedAnswer, type SharedAnswer } from '../annotations/shared-answer.ts';
-import { draftsOf, INLINE_IMPORT_CHARS, isSingle, parseImport, type ReadImport } from '../annotations/parse-import.ts';
-import { createHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import { parseJson } from './json-body.ts';
-import { requestEncoding } from './reply-delivery.ts';
-import { noneMatch } from './revalidate.ts';
-import { roomOf } from './request-input.ts';
-import { ifMatchHeader, queryOf, ROOM_PARAMS, roomItemParams, type RoomParams } from './route-inputs.ts';
+import type { AnnotationForms } from '../../annotations/annotation-forms.ts';
+import { checkPatch } from '../../annotations/annotation-patch.ts';
+import type { AnnotationStore } from '../../annotations/annotation-store.ts';
+import { checkDrafts } from '../../annotations/check-annotation.ts';
+import { requestIdentity } from '../../people/request-user.ts';
+import { renderJsonParts } from '../../annotations/chunked-render.ts';
+import { sharedAnswer, type SharedAnswer } from '../../annotations/shared-answer.ts';
+import { draftsOf, INLINE_IMPORT_CHARS, isSingle, parseImport, type ReadImport } from '../../annotations/parse-import.ts';
+import { createHostError } from '../../errors.ts';
+import type { HostContext } from '../../host-context.ts';
+import { parseJson } from '../json-body.ts';
+import { requestEncoding } from '../reply-delivery.ts';
+import { noneMatch } from '../revalidate.ts';
+import { roomOf } from '../request-input.ts';
+import { ifMatchHeader, queryOf, ROOM_PARAMS, roomItemParams, type RoomParams } from '../route-inputs.ts';
 
 /** Largest body of a POST (JSON or CSV): about 100,000 points of CSV with room to spare. */
 export const ANNOTATION_BODY_LIMIT = 16 * 1024 * 1024;

@@ -7,16 +7,16 @@
  * a second, a DELETE gets 503 with `Retry-After`.
  */
 import type { FastifyInstance } from 'fastify';
-import { createHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import { sendJsonDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
-import { isHeadsetClient, withClientProfile, type ClientProfileSettings } from '../delivery/client-profile.ts';
-import { stepDelivery } from '../delivery/volume-step.ts';
-import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
-import { PROVENANCE_HEADER, provenanceHeader } from '../versions/provenance.ts';
-import { parseSince, sinceQuery } from './request-input.ts';
-import { idParams, queryOf, SINCE } from './route-inputs.ts';
-import { WorkGate } from '../work-gate.ts';
+import { createHostError } from '../../errors.ts';
+import type { HostContext } from '../../host-context.ts';
+import { sendJsonDelivery, type DeliveryReplyDeps } from '../reply-delivery.ts';
+import { isHeadsetClient, withClientProfile, type ClientProfileSettings } from '../../delivery/client-profile.ts';
+import { stepDelivery } from '../../delivery/volume-step.ts';
+import { RESULT_ID_HEADER } from '../../serving/result-ids.ts';
+import { PROVENANCE_HEADER, provenanceHeader } from '../../versions/provenance.ts';
+import { parseSince, sinceQuery } from '../request-input.ts';
+import { idParams, queryOf, SINCE } from '../route-inputs.ts';
+import { WorkGate } from '../../work-gate.ts';
 
 /** Cancels taken within CANCEL_COST_MS; past them a DELETE is refused (503, Retry-After). */
 export const MAX_CANCELS = 200;

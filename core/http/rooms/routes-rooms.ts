@@ -8,14 +8,14 @@
  * `GET` answers it. `GET /api/colormaps` lists the colour maps a view or a layer may name.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { createHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import { specimenType } from '../registry/specimen-functions.ts';
-import { computeForRoom, type RoomRequestDeps } from '../rooms/service/room-request.ts';
-import { listColormaps } from '../wire/colormaps.ts';
-import { checkViewChange, VIEW_MODES } from '../rooms/room-view.ts';
-import { roomOf } from './request-input.ts';
-import { bodyOf, PARAMS_OBJECT, ROOM_PARAMS, type RoomParams } from './route-inputs.ts';
+import { createHostError } from '../../errors.ts';
+import type { HostContext } from '../../host-context.ts';
+import { specimenType } from '../../registry/specimen-functions.ts';
+import { computeForRoom, type RoomRequestDeps } from '../../rooms/service/room-request.ts';
+import { listColormaps } from '../../wire/colormaps.ts';
+import { checkViewChange, VIEW_MODES } from '../../rooms/room-view.ts';
+import { roomOf } from '../request-input.ts';
+import { bodyOf, PARAMS_OBJECT, ROOM_PARAMS, type RoomParams } from '../route-inputs.ts';
 
 type EntryBody = { specimen?: string; function?: string; params?: Record<string, unknown> };
 

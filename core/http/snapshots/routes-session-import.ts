@@ -9,11 +9,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Readable } from 'node:stream';
-import { createHostError } from '../errors.ts';
-import { looksLikeTar } from '../formats/tar/read-tar.ts';
-import type { HostContext } from '../host-context.ts';
-import { readSessionBody } from '../snapshots/read-session-body.ts';
-import { MAX_SESSION_BYTES } from '../snapshots/session-layout.ts';
+import { createHostError } from '../../errors.ts';
+import { looksLikeTar } from '../../formats/tar/read-tar.ts';
+import type { HostContext } from '../../host-context.ts';
+import { readSessionBody } from '../../snapshots/read-session-body.ts';
+import { MAX_SESSION_BYTES } from '../../snapshots/session-layout.ts';
 
 /** The types a page's form can send to another site without asking first: never a session file. */
 const FORM_TYPES = /^\s*(?:text\/plain|multipart\/form-data|application\/x-www-form-urlencoded)\s*(?:;|$)/i;

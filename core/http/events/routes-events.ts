@@ -10,21 +10,21 @@
  * The job and room routes use the `'manual'` kind of @fastify/sse: the `'only'` kind answers a
  * client that refuses `text/event-stream` with a 406 whose body is not the host's error shape.
  */
-import { requestIdentity } from '../people/request-user.ts';
-import type { RoomReaders } from '../people/room-readers.ts';
+import { requestIdentity } from '../../people/request-user.ts';
+import type { RoomReaders } from '../../people/room-readers.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HOST_CHANNEL } from '../events/channels.ts';
-import { streamChannel } from '../events/event-stream.ts';
-import type { StreamLimit } from '../events/stream-limit.ts';
-import { StreamScope } from '../events/stream-scope.ts';
-import type { HostContext } from '../host-context.ts';
-import { ERROR_BODY_SCHEMA } from './error-handler.ts';
+import { HOST_CHANNEL } from '../../events/channels.ts';
+import { streamChannel } from '../../events/event-stream.ts';
+import type { StreamLimit } from '../../events/stream-limit.ts';
+import { StreamScope } from '../../events/stream-scope.ts';
+import type { HostContext } from '../../host-context.ts';
+import { ERROR_BODY_SCHEMA } from '../error-handler.ts';
 import { streamJob } from './job-events.ts';
-import { parseSince, roomOf, sinceQuery } from './request-input.ts';
-import { idParams, LAST_EVENT_ID, queryOf, ROOM_ID_PATH, SINCE } from './route-inputs.ts';
+import { parseSince, roomOf, sinceQuery } from '../request-input.ts';
+import { idParams, LAST_EVENT_ID, queryOf, ROOM_ID_PATH, SINCE } from '../route-inputs.ts';
 import { streamRoom } from './room-events.ts';
-import { ANONYMOUS, requestUser } from '../people/request-user.ts';
-import { PEER_KINDS, peerOf } from '../presence/peer.ts';
+import { ANONYMOUS, requestUser } from '../../people/request-user.ts';
+import { PEER_KINDS, peerOf } from '../../presence/peer.ts';
 
 export interface EventRoutesOptions {
   /** The host's parts the streams read: its events, jobs, rooms and default room. */

@@ -14,14 +14,14 @@
  * longer read the room has the stream ended by the room's readers (people/room-readers.ts).
  */
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
-import type { RoomScenes } from '../scenes/service/room-scenes.ts';
-import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
-import { ROOM_RESYNC, roomChannel } from '../events/channels.ts';
-import type { EventHub, HostEvent } from '../events/event-hub.ts';
-import { BoundedEventWriter } from '../events/bounded-event-writer.ts';
-import { sharedEventText } from '../events/shared-event-text.ts';
-import { withActiveLayer } from '../events/active-layer-events.ts';
-import type { StreamScope } from '../events/stream-scope.ts';
+import type { RoomScenes } from '../../scenes/service/room-scenes.ts';
+import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
+import { ROOM_RESYNC, roomChannel } from '../../events/channels.ts';
+import type { EventHub, HostEvent } from '../../events/event-hub.ts';
+import { BoundedEventWriter } from '../../events/bounded-event-writer.ts';
+import { sharedEventText } from '../../events/shared-event-text.ts';
+import { withActiveLayer } from '../../events/active-layer-events.ts';
+import type { StreamScope } from '../../events/stream-scope.ts';
 
 /** Room events forwarded to subscribers; anything else on the channel stays inside the host. */
 const ROOM_EVENTS = new Set(['computing', 'result', 'failed', 'view', 'scene', 'annotation', 'snapshot', 'replay']);

@@ -11,19 +11,19 @@
  * fastify cannot validate, so the route declares only what it `consumes` (ops/openapi.ts shows
  * such a body as binary).
  */
-import { lingerOnRefusedBody } from './linger-refused-body.ts';
+import { lingerOnRefusedBody } from '../linger-refused-body.ts';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { createHostError } from '../errors.ts';
-import { PARSED_EXTENSIONS, parsedExtension } from '../formats/parse-file.ts';
-import type { HostContext } from '../host-context.ts';
-import { readUploadBody, type UploadBody } from '../uploads/read-upload-body.ts';
-import { FORMATS_BY_TYPE } from '../delivery/delivery-options.ts';
-import { INPUT_ERRORS, queryOf, VOLUME_FIELD_QUERY } from './route-inputs.ts';
-import { parseFileBody } from './file-body.ts';
-import { AxesFieldError } from '../results/volume-axes.ts';
-import { readVolumeFields, VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
+import { createHostError } from '../../errors.ts';
+import { PARSED_EXTENSIONS, parsedExtension } from '../../formats/parse-file.ts';
+import type { HostContext } from '../../host-context.ts';
+import { readUploadBody, type UploadBody } from '../../uploads/read-upload-body.ts';
+import { FORMATS_BY_TYPE } from '../../delivery/delivery-options.ts';
+import { INPUT_ERRORS, queryOf, VOLUME_FIELD_QUERY } from '../route-inputs.ts';
+import { parseFileBody } from '../file-body.ts';
+import { AxesFieldError } from '../../results/volume-axes.ts';
+import { readVolumeFields, VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../../results/volume-fields-input.ts';
 import { FORM_OVERHEAD_BYTES, formLimits, formUpload } from './upload-form.ts';
 
 type UploadRequest = FastifyRequest<{ Querystring: { filename?: string } & Record<string, string | undefined> }>;

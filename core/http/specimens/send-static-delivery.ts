@@ -10,23 +10,23 @@
  * file.
  */
 import type { FastifyReply } from 'fastify';
-import { contentDisposition } from '../catalog/content-disposition.ts';
-import { dataMediaType } from '../catalog/file-media-types.ts';
-import { openStaticData } from '../catalog/open-static-data.ts';
-import type { SpecimenRecord } from '../catalog/specimen-record.ts';
-import { checkDeliveryFits } from '../delivery/check-delivery.ts';
-import { isEmptyDelivery, type DeliveryOptions } from '../delivery/delivery-options.ts';
-import { resolveDelivery } from '../delivery/request-delivery.ts';
-import type { ClientProfileSettings } from '../delivery/client-profile.ts';
-import { fileStem, headsetFileDelivery } from '../delivery/headset-file.ts';
-import { fileVersion, staticFileSource, staticResult } from '../delivery/static-result.ts';
-import { createHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import { specimenType } from '../registry/specimen-functions.ts';
-import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
-import { requestEncoding, sendDelivery, type DeliveryReplyDeps } from './reply-delivery.ts';
-import { sendBytes } from './send-bytes.ts';
-import { sendStaticData } from './send-opened.ts';
+import { contentDisposition } from '../../catalog/content-disposition.ts';
+import { dataMediaType } from '../../catalog/file-media-types.ts';
+import { openStaticData } from '../../catalog/open-static-data.ts';
+import type { SpecimenRecord } from '../../catalog/specimen-record.ts';
+import { checkDeliveryFits } from '../../delivery/check-delivery.ts';
+import { isEmptyDelivery, type DeliveryOptions } from '../../delivery/delivery-options.ts';
+import { resolveDelivery } from '../../delivery/request-delivery.ts';
+import type { ClientProfileSettings } from '../../delivery/client-profile.ts';
+import { fileStem, headsetFileDelivery } from '../../delivery/headset-file.ts';
+import { fileVersion, staticFileSource, staticResult } from '../../delivery/static-result.ts';
+import { createHostError } from '../../errors.ts';
+import type { HostContext } from '../../host-context.ts';
+import { specimenType } from '../../registry/specimen-functions.ts';
+import { RESULT_ID_HEADER } from '../../serving/result-ids.ts';
+import { requestEncoding, sendDelivery, type DeliveryReplyDeps } from '../reply-delivery.ts';
+import { sendBytes } from '../send-bytes.ts';
+import { sendStaticData } from '../send-opened.ts';
 
 /** What sending static data reads from its host. */
 export type StaticDeliveryDeps = DeliveryReplyDeps & { options: ClientProfileSettings } & Pick<HostContext, 'functions' | 'resultIds'>;

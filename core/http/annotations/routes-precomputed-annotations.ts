@@ -10,12 +10,12 @@
  * own page's origin).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AnnotationForms } from '../annotations/annotation-forms.ts';
-import { isPrecomputedType, PRECOMPUTED_TYPES, type PrecomputedType } from '../annotations/precomputed-entries.ts';
-import { createHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import { roomOf } from './request-input.ts';
-import { ROOM_ID_PATH } from './route-inputs.ts';
+import type { AnnotationForms } from '../../annotations/annotation-forms.ts';
+import { isPrecomputedType, PRECOMPUTED_TYPES, type PrecomputedType } from '../../annotations/precomputed-entries.ts';
+import { createHostError } from '../../errors.ts';
+import type { HostContext } from '../../host-context.ts';
+import { roomOf } from '../request-input.ts';
+import { ROOM_ID_PATH } from '../route-inputs.ts';
 
 type KeyRequest = { Params: { room_id: string; type: string; key?: string } };
 

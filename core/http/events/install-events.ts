@@ -6,7 +6,7 @@
  */
 import { fastifySSE } from '@fastify/sse';
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_MAX_EVENT_STREAMS, StreamLimit } from '../events/stream-limit.ts';
+import { DEFAULT_MAX_EVENT_STREAMS, StreamLimit } from '../../events/stream-limit.ts';
 import { eventRoutes, type EventRoutesOptions } from './routes-events.ts';
 
 /** Heartbeat comments at least this often on every stream. */

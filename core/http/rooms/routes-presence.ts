@@ -8,13 +8,13 @@
  * peer may no longer read the room is closed (1008) by the room's readers (people/room-readers.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import { ANONYMOUS, requestIdentity, requestUser } from '../people/request-user.ts';
-import type { RoomReaders } from '../people/room-readers.ts';
-import { markExecutor, PEER_KINDS, peerOf, type Peer } from '../presence/peer.ts';
-import { roomOf } from './request-input.ts';
-import { queryOf, ROOM_PARAMS } from './route-inputs.ts';
+import { createHostError } from '../../errors.ts';
+import type { HostContext } from '../../host-context.ts';
+import { ANONYMOUS, requestIdentity, requestUser } from '../../people/request-user.ts';
+import type { RoomReaders } from '../../people/room-readers.ts';
+import { markExecutor, PEER_KINDS, peerOf, type Peer } from '../../presence/peer.ts';
+import { roomOf } from '../request-input.ts';
+import { queryOf, ROOM_PARAMS } from '../route-inputs.ts';
 
 export type PresenceRouteDeps = Pick<HostContext, 'presence' | 'options'>;
 

@@ -5,13 +5,13 @@
  * cancelled), cache stats and clear.
  */
 import type { FastifyInstance } from 'fastify';
-import { createHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import { toFunctionListing, type FunctionEntry } from '../registry/function-entry.ts';
-import { computeRequestOf, resolveRequest } from '../request/specimen-request.ts';
-import { sendComputedJson, type ComputedReplyDeps } from './reply-computed.ts';
-import { bodyOf, idParams, ROOM_ID } from './route-inputs.ts';
-import { START_BODY, START_REPLY, startJob, type StartBody, type StartDeps } from './start-job.ts';
+import { createHostError } from '../../errors.ts';
+import type { HostContext } from '../../host-context.ts';
+import { toFunctionListing, type FunctionEntry } from '../../registry/function-entry.ts';
+import { computeRequestOf, resolveRequest } from '../../request/specimen-request.ts';
+import { sendComputedJson, type ComputedReplyDeps } from '../reply-computed.ts';
+import { bodyOf, idParams, ROOM_ID } from '../route-inputs.ts';
+import { START_BODY, START_REPLY, startJob, type StartBody, type StartDeps } from '../jobs/start-job.ts';
 
 interface InvokeBody {
   function_name: string;

@@ -10,24 +10,24 @@
  * field's path. Writes pass the guards every write passes (cross-site and foreign-Host 403).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RoomScene, SceneLayer } from '../wire/scene-types.ts';
-import type { RoomsReader } from './people/install-people.ts';
-import { requestIdentity } from '../people/request-user.ts';
-import type { RoomSnapshots } from '../snapshots/service/room-snapshots.ts';
-import { parseDeliveryQuery } from '../delivery/parse-delivery.ts';
-import { createHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import { LAYER_ID_PATTERN } from '../scenes/scene-limits.ts';
-import { computeRequestOf } from '../request/specimen-request.ts';
-import { expectedVersion } from '../scenes/service/room-scenes.ts';
-import { sendComputed, type ComputedReplyDeps } from './reply-computed.ts';
-import { sendDelivery } from './reply-delivery.ts';
-import { resolveDelivery } from '../delivery/request-delivery.ts';
-import { RESULT_ID_HEADER } from '../serving/result-ids.ts';
-import { roomOf } from './request-input.ts';
-import { ifMatchHeader, ROOM_PARAMS, roomItemParams, type RoomParams } from './route-inputs.ts';
-import { noneMatch } from './revalidate.ts';
-import { sendStaticDelivery, type StaticDeliveryDeps } from './send-static-delivery.ts';
+import type { RoomScene, SceneLayer } from '../../wire/scene-types.ts';
+import type { RoomsReader } from '../people/install-people.ts';
+import { requestIdentity } from '../../people/request-user.ts';
+import type { RoomSnapshots } from '../../snapshots/service/room-snapshots.ts';
+import { parseDeliveryQuery } from '../../delivery/parse-delivery.ts';
+import { createHostError } from '../../errors.ts';
+import type { HostContext } from '../../host-context.ts';
+import { LAYER_ID_PATTERN } from '../../scenes/scene-limits.ts';
+import { computeRequestOf } from '../../request/specimen-request.ts';
+import { expectedVersion } from '../../scenes/service/room-scenes.ts';
+import { sendComputed, type ComputedReplyDeps } from '../reply-computed.ts';
+import { sendDelivery } from '../reply-delivery.ts';
+import { resolveDelivery } from '../../delivery/request-delivery.ts';
+import { RESULT_ID_HEADER } from '../../serving/result-ids.ts';
+import { roomOf } from '../request-input.ts';
+import { ifMatchHeader, ROOM_PARAMS, roomItemParams, type RoomParams } from '../route-inputs.ts';
+import { noneMatch } from '../revalidate.ts';
+import { sendStaticDelivery, type StaticDeliveryDeps } from '../specimens/send-static-delivery.ts';
 
 type LayerParams = { Params: { room_id: string; layer_id: string } };
 
