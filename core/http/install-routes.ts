@@ -4,14 +4,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { AnnotationForms } from '../annotations/annotation-forms.ts';
-import { clientRoute } from '../assets/client-route.ts';
+import { clientRoute } from './viewer/routes-client.ts';
 import type { HostContext } from '../host-context.ts';
 import type { RoomsReader } from './people/install-people.ts';
 import type { RoomReaders } from '../people/room-readers.ts';
-import { mcpRoutes } from '../mcp/routes-mcp.ts';
+import { mcpRoutes } from './mcp/routes-mcp.ts';
 import type { HeadsetCalls } from '../mcp/mcp-tool.ts';
-import { viewerRoutes } from '../assets/viewer-routes.ts';
-import { zarrRoutes } from '../zarr/routes-zarr.ts';
+import { viewerRoutes } from './viewer/routes-viewer.ts';
+import { zarrRoutes } from './zarr/routes-zarr.ts';
 import { annotationRoutes } from './annotations/routes-annotations.ts';
 import { blobRoutes } from './blobs/routes-blobs.ts';
 import { meshRoutes } from './routes-meshes.ts';

@@ -8,7 +8,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { installErrorHandlers } from '../../core/http/error-handler.ts';
-import { healthRoutes, Readiness } from '../../core/ops/health-routes.ts';
+import { healthRoutes, Readiness } from '../../core/http/ops/routes-health.ts';
 import { addDynamicSpecimen, createTestApp, room } from '../helpers/create-test-app.ts';
 
 describe('health and readiness', () => {

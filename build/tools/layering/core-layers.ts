@@ -79,7 +79,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['scale/', 'http/'],
   // The headset's agent: its socket, its rooms' conversations, the model behind them, voice.
   ['agent/'],
-  ['ops/', 'assembly/'],
+  ['assembly/'],
   ['app.ts'],
   ['server.ts', 'tls/'],
   ['cli/'],

@@ -1,13 +1,13 @@
 /**
- * @module viewer-routes
+ * @module routes-viewer
  * Serves the web viewer: `GET /` (the page), `GET /viewer/*` (the bundled script and
  * styles, see core/assets/browser-bundles.ts) and the VR controller models
- * (`/viewer/xr-profiles/`, xr-profile-routes.ts). Register with `app.register(viewerRoutes)`.
+ * (`/viewer/xr-profiles/`, routes-xr-profiles.ts). Register with `app.register(viewerRoutes)`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendAsset } from './send-asset.ts';
-import { INDEX_HTML } from './index-html.ts';
-import { xrProfileRoutes } from './xr-profile-routes.ts';
+import { sendAsset } from '../../assets/send-asset.ts';
+import { INDEX_HTML } from '../../assets/index-html.ts';
+import { xrProfileRoutes } from './routes-xr-profiles.ts';
 
 /** Options of {@link viewerRoutes} (none yet). */
 export type ViewerRoutesOptions = Record<string, never>;

@@ -6,7 +6,7 @@
  * sockets and conversations this host holds now.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { AgentFigures } from '../agent/agent-figures.ts';
+import type { AgentFigures } from '../../agent/agent-figures.ts';
 
 type Reader = (set: (labels: Record<string, string>, n: number) => void) => void;
 

@@ -7,9 +7,9 @@
  * result type, each saying which types it fits. It follows the registry, so a reloaded plugin
  * changes it.
  */
-import type { HostContext } from '../host-context.ts';
-import { anyTypeDeliveryBody, anyTypeDeliveryParameters } from '../delivery/delivery-openapi.ts';
-import { specimenSchema, specimenType } from '../registry/specimen-functions.ts';
+import type { HostContext } from '../../host-context.ts';
+import { anyTypeDeliveryBody, anyTypeDeliveryParameters } from '../../delivery/delivery-openapi.ts';
+import { specimenSchema, specimenType } from '../../registry/specimen-functions.ts';
 
 type Operation = Record<string, unknown> & { parameters?: Record<string, unknown>[] };
 

@@ -12,12 +12,12 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
-import { loadOnce } from '../loading/load-once.ts';
-import { createHostError, HostError } from '../errors.ts';
-import { requestOrigin } from '../exports/request-origin.ts';
-import { ToolImage, type HeadsetCalls, type ToolCallContext, type ToolDeps } from './mcp-tool.ts';
-import { callTool, isToolName, listTools, TOOL_NAMES } from './mcp-tools.ts';
-import { mcpRoomUses } from './tool-rooms.ts';
+import { loadOnce } from '../../loading/load-once.ts';
+import { createHostError, HostError } from '../../errors.ts';
+import { requestOrigin } from '../../exports/request-origin.ts';
+import { ToolImage, type HeadsetCalls, type ToolCallContext, type ToolDeps } from '../../mcp/mcp-tool.ts';
+import { callTool, isToolName, listTools, TOOL_NAMES } from '../../mcp/mcp-tools.ts';
+import { mcpRoomUses } from '../../mcp/tool-rooms.ts';
 
 /** The server's name and version as MCP clients see them. */
 const SERVER_INFO = { name: 'vitrine', version: '1' };

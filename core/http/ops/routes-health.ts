@@ -1,11 +1,11 @@
 /**
- * @module health-routes
+ * @module routes-health
  * `GET /healthz`: 200 while the process runs (load shedding lets it through). `GET /readyz`:
  * 200 when every readiness check passes, else 503 naming the first that does not. Checks are
  * named functions other parts add (plugins loaded; a Redis service adds its reachability).
  */
 import type { FastifyInstance } from 'fastify';
-import { createHostError } from '../errors.ts';
+import { createHostError } from '../../errors.ts';
 
 /** A readiness check: null when ready, else why not. */
 export type ReadinessCheck = () => Promise<string | null> | string | null;

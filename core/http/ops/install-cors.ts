@@ -13,7 +13,7 @@
  * allocates nothing for a request that carries no listed origin.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { isListedOrigin, type CorsOrigins } from '../http/cors-origins.ts';
+import { isListedOrigin, type CorsOrigins } from '../cors-origins.ts';
 import { isAdminPath } from './admin-guard.ts';
 
 export const EXPOSED_HEADERS = [

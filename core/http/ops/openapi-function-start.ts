@@ -7,7 +7,7 @@
  * may refine its function's schema, so the two are kept apart even when the names agree. It
  * follows the registry, so a reloaded plugin changes it.
  */
-import type { HostContext } from '../host-context.ts';
+import type { HostContext } from '../../host-context.ts';
 
 type Operation = Record<string, unknown>;
 

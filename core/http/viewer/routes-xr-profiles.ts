@@ -1,5 +1,5 @@
 /**
- * @module xr-profile-routes
+ * @module routes-xr-profiles
  * `GET /viewer/xr-profiles/profilesList.json` and `GET /viewer/xr-profiles/{profile}/{file}`:
  * the shipped controller and hand models (xr-profiles.ts), where the VR viewer's model
  * factories are pointed instead of their default CDN.
@@ -7,8 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { createHostError } from '../errors.ts';
-import { profilesList, XR_PROFILE_IDS, xrProfilesDir } from './xr-profiles.ts';
+import { createHostError } from '../../errors.ts';
+import { profilesList, XR_PROFILE_IDS, xrProfilesDir } from '../../assets/xr-profiles.ts';
 
 const TYPES: Record<string, string> = { '.glb': 'model/gltf-binary', '.json': 'application/json; charset=utf-8' };
 /** The pinned package never changes a file under the same version: a day of caching is safe. */

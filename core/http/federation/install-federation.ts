@@ -10,15 +10,15 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { hostname } from 'node:os';
-import { createHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import type { LocalRuns } from './local-runs.ts';
-import { RelayHub } from './relay-hub.ts';
-import { RemoteInvoker } from './remote-invoker.ts';
-import type { ServiceRelay } from './service-relay.ts';
-import { HELLO_MAX_FRAME_BYTES } from './frame-limit.ts';
-import { reachableUrl } from './reachable-url.ts';
-import { WorkerLink } from './worker-link.ts';
+import { createHostError } from '../../errors.ts';
+import type { HostContext } from '../../host-context.ts';
+import type { LocalRuns } from '../../federation/local-runs.ts';
+import { RelayHub } from '../../federation/relay-hub.ts';
+import { RemoteInvoker } from '../../federation/remote-invoker.ts';
+import type { ServiceRelay } from '../../federation/service-relay.ts';
+import { HELLO_MAX_FRAME_BYTES } from '../../federation/frame-limit.ts';
+import { reachableUrl } from '../../federation/reachable-url.ts';
+import { WorkerLink } from '../../federation/worker-link.ts';
 
 async function installRelay(app: FastifyInstance, ctx: HostContext, local: LocalRuns, service: ServiceRelay | null): Promise<void> {
   const hub = new RelayHub(ctx, local, app.log, service);

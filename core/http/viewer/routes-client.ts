@@ -1,11 +1,11 @@
 /**
- * @module client-route
+ * @module routes-client
  * `GET /client.js`: the browser build of `vitrine/client`, one ES module a page imports with
  * no bundler (`import { createClient } from 'http://HOST/client.js'`). Register with
  * `app.register(clientRoute)`.
  */
 import type { FastifyInstance } from 'fastify';
-import { sendAsset } from './send-asset.ts';
+import { sendAsset } from '../../assets/send-asset.ts';
 
 /** The client script route as a fastify plugin. */
 export async function clientRoute(app: FastifyInstance): Promise<void> {

@@ -14,15 +14,15 @@
  * good.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createHostError } from '../errors.ts';
-import type { ResultIds } from '../serving/result-ids.ts';
-import type { VolumePyramids } from '../pyramid/volume-pyramids.ts';
-import type { DeliveryVariants } from '../delivery/delivery-variants.ts';
-import { imageLabel } from './label-image.ts';
-import { isResultId } from '../results/result-id.ts';
-import { summarizeResult } from '../results/result-summary.ts';
-import { encodeChunk, parseChunkKey } from './zarr-chunk.ts';
-import { chunkShapeOf, hasOmeAxes, zarray, zattrs, zgroup, type VolumeOfStore } from './zarr-metadata.ts';
+import { createHostError } from '../../errors.ts';
+import type { ResultIds } from '../../serving/result-ids.ts';
+import type { VolumePyramids } from '../../pyramid/volume-pyramids.ts';
+import type { DeliveryVariants } from '../../delivery/delivery-variants.ts';
+import { imageLabel } from '../../zarr/label-image.ts';
+import { isResultId } from '../../results/result-id.ts';
+import { summarizeResult } from '../../results/result-summary.ts';
+import { encodeChunk, parseChunkKey } from '../../zarr/zarr-chunk.ts';
+import { chunkShapeOf, hasOmeAxes, zarray, zattrs, zgroup, type VolumeOfStore } from '../../zarr/zarr-metadata.ts';
 
 /** What the store routes use of the host: results by id, their pyramids, and a segmentation's label index. */
 export interface ZarrDeps {

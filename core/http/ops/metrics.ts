@@ -9,12 +9,12 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
-import type { HostContext } from '../host-context.ts';
-import type { RoomScheduler } from '../invoke/room-scheduler.ts';
+import type { HostContext } from '../../host-context.ts';
+import type { RoomScheduler } from '../../invoke/room-scheduler.ts';
 import { RequestDurations, type RouteDurations } from './request-durations.ts';
-import type { AgentFigures } from '../agent/agent-figures.ts';
+import type { AgentFigures } from '../../agent/agent-figures.ts';
 import { registerAgentMetrics } from './agent-metrics.ts';
-import { routeOf } from '../http/route-of.ts';
+import { routeOf } from '../route-of.ts';
 
 type Kind = 'envelope' | 'json' | 'file' | 'other';
 const KINDS: readonly Kind[] = ['envelope', 'json', 'file', 'other'];

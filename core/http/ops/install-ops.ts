@@ -5,18 +5,18 @@
  * /healthz and /readyz.
  */
 import type { FastifyInstance } from 'fastify';
-import type { HostContext } from '../host-context.ts';
-import type { RoomScheduler } from '../invoke/room-scheduler.ts';
+import type { HostContext } from '../../host-context.ts';
+import type { RoomScheduler } from '../../invoke/room-scheduler.ts';
 import { installAdminGuard } from './admin-guard.ts';
-import { healthRoutes, Readiness } from './health-routes.ts';
+import { healthRoutes, Readiness } from './routes-health.ts';
 import { installCompression } from './install-compression.ts';
 import { installCors } from './install-cors.ts';
-import { installCrossSiteGuard } from '../http/cross-site-writes.ts';
-import { installRevalidation } from '../http/revalidate.ts';
-import { parseCorsOrigins } from '../http/cors-origins.ts';
+import { installCrossSiteGuard } from '../cross-site-writes.ts';
+import { installRevalidation } from '../revalidate.ts';
+import { parseCorsOrigins } from '../cors-origins.ts';
 import { installMetrics } from './metrics.ts';
 import { installOpenApi } from './openapi.ts';
-import type { AgentFigures } from '../agent/agent-figures.ts';
+import type { AgentFigures } from '../../agent/agent-figures.ts';
 
 export async function installOps(app: FastifyInstance, ctx: HostContext, scheduler: RoomScheduler, agent: AgentFigures): Promise<Readiness> {
   const origins = parseCorsOrigins(ctx.options.corsOrigin);

@@ -11,9 +11,9 @@
  * routes too.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createHostError } from '../errors.ts';
-import { requestIdentity } from '../people/request-user.ts';
-import { routeOf } from '../http/route-of.ts';
+import { createHostError } from '../../errors.ts';
+import { requestIdentity } from '../../people/request-user.ts';
+import { routeOf } from '../route-of.ts';
 
 /** Routes (method and route pattern) that need the admin token. */
 export const ADMIN_ROUTES = new Set([
