@@ -14,7 +14,7 @@ import { viewerRoutes } from './viewer/routes-viewer.ts';
 import { zarrRoutes } from './zarr/routes-zarr.ts';
 import { annotationRoutes } from './annotations/routes-annotations.ts';
 import { blobRoutes } from './blobs/routes-blobs.ts';
-import { meshRoutes } from './routes-meshes.ts';
+import { meshRoutes } from './meshes/routes-meshes.ts';
 import websocket from '@fastify/websocket';
 import { HELLO_MAX_FRAME_BYTES } from '../federation/frame-limit.ts';
 import { historyRoutes } from './rooms/routes-history.ts';

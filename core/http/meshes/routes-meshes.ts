@@ -10,13 +10,13 @@
  * labels volume nor a mesh over `--mesh-lod-triangles`, an unknown segment or key: 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createHostError } from '../errors.ts';
-import type { HostContext } from '../host-context.ts';
-import { isResultId } from '../results/result-id.ts';
-import { meshInfo, segmentList, segmentSidecar } from '../meshes/lod-documents.ts';
-import type { LodSubject } from '../meshes/mesh-lods.ts';
-import type { SegmentLods } from '../meshes/segment-lods.ts';
-import { sendBytes } from './send-bytes.ts';
+import { createHostError } from '../../errors.ts';
+import type { HostContext } from '../../host-context.ts';
+import { isResultId } from '../../results/result-id.ts';
+import { meshInfo, segmentList, segmentSidecar } from '../../meshes/lod-documents.ts';
+import type { LodSubject } from '../../meshes/mesh-lods.ts';
+import type { SegmentLods } from '../../meshes/segment-lods.ts';
+import { sendBytes } from '../send-bytes.ts';
 
 type MeshesContext = Pick<HostContext, 'resultIds' | 'meshes'>;
 type MeshRequest = FastifyRequest<{ Params: { id: string; '*': string } }>;
