@@ -9,8 +9,8 @@
 
 /** Low to high. Rooms of one layer are independent of each other. */
 export const LAYERS: readonly (readonly string[])[] = [
-  // The error catalog's parts: an entry's shape, and the entries of an area kept apart.
-  ['error-entry.ts', 'agent-errors.ts'],
+  // The error catalog's codes, an area a file, which errors.ts gathers.
+  ['errors/'],
   [
     'errors.ts',
     'redact-credentials.ts',
