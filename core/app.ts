@@ -11,7 +11,7 @@
  * const res = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'cube' } });
  */
 import type { FastifyInstance } from 'fastify';
-import { agentRoutes } from './agent/routes-agent.ts';
+import { agentRoutes } from './http/agent/routes-agent.ts';
 import { assembleAgent } from './assembly/assemble-agent.ts';
 import { assembleHost } from './assembly/assemble-host.ts';
 import { assemblePeople } from './assembly/assemble-people.ts';

@@ -76,9 +76,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The services the routes share.
   ['host-context.ts'],
   ['federation/', 'mcp/'],
-  ['scale/', 'http/'],
-  // The headset's agent: its socket, its rooms' conversations, the model behind them, voice.
+  // The headset's agent: its socket, its rooms' conversations, the model behind them, voice
+  // (its route is http/agent/).
   ['agent/'],
+  ['scale/', 'http/'],
   ['assembly/'],
   ['app.ts'],
   ['server.ts', 'tls/'],

@@ -9,19 +9,19 @@
  * whose client may no longer read the room (closed to them, their user removed) is closed (1008).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createHostError } from '../errors.ts';
-import { requestOrigin } from '../exports/request-origin.ts';
-import { isListedOrigin, parseCorsOrigins, type CorsOrigins } from '../http/cors-origins.ts';
-import { isCrossOrigin } from '../http/cross-site-writes.ts';
-import { roomOf } from '../http/request-input.ts';
-import { queryOf, ROOM_PARAMS } from '../http/route-inputs.ts';
-import { LIVE_NOT_READABLE } from '../http/rooms/routes-presence.ts';
-import type { RoomReaders } from '../people/room-readers.ts';
-import type { ResolvedHostOptions } from '../options.ts';
-import { ANONYMOUS, requestIdentity, requestUser } from '../people/request-user.ts';
-import { PEER_KINDS, peerOf } from '../presence/peer.ts';
-import type { SocketWho } from './agent-socket.ts';
-import type { AgentService } from './agent-service.ts';
+import { createHostError } from '../../errors.ts';
+import { requestOrigin } from '../../exports/request-origin.ts';
+import { isListedOrigin, parseCorsOrigins, type CorsOrigins } from '../cors-origins.ts';
+import { isCrossOrigin } from '../cross-site-writes.ts';
+import { roomOf } from '../request-input.ts';
+import { queryOf, ROOM_PARAMS } from '../route-inputs.ts';
+import { LIVE_NOT_READABLE } from '../rooms/routes-presence.ts';
+import type { RoomReaders } from '../../people/room-readers.ts';
+import type { ResolvedHostOptions } from '../../options.ts';
+import { ANONYMOUS, requestIdentity, requestUser } from '../../people/request-user.ts';
+import { PEER_KINDS, peerOf } from '../../presence/peer.ts';
+import type { SocketWho } from '../../agent/agent-socket.ts';
+import type { AgentService } from '../../agent/agent-service.ts';
 
 type AgentRequest = FastifyRequest<{ Params: { room_id: string }; Querystring: { name?: string; kind?: string } }>;
 
