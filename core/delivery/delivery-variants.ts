@@ -29,7 +29,7 @@ import { changesResult, onlyViews, shapeResult, shapingOptions } from './shape-r
 import { labelIndexBytes, type LabelIndex } from '../labels/label-index.ts';
 import { segmentVolume, surfaceTask } from './segment-delivery.ts';
 import { checkSurfaceSize, surfaceTriangles } from './surface-size.ts';
-import { WorkGate } from '../work-gate.ts';
+import { WorkGate } from '../memory/work-gate.ts';
 
 /** Segment surfaces being made or waiting for a thread at once; past it a 503 with Retry-After. */
 export const MAX_SURFACES = 32;

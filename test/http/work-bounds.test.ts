@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CANCELS } from '../../core/http/jobs/routes-jobs.ts';
 import { MAX_PICTURES } from '../../core/http/rooms/routes-room-image.ts';
-import { WorkGate } from '../../core/work-gate.ts';
+import { WorkGate } from '../../core/memory/work-gate.ts';
 import { createTestApp, room } from '../helpers/create-test-app.ts';
 
 describe('work bounds', () => {

@@ -14,12 +14,12 @@ export const LAYERS: readonly (readonly string[])[] = [
   [
     'errors.ts',
     'redact-credentials.ts',
-    'memory/',
     'agent-options.ts',
     'loading/',
   ],
-  // What a plugin writes and returns: the SDK's types.
-  ['sdk/', 'work-gate.ts'],
+  // What a plugin writes and returns: the SDK's types. Keeping a thread within bounds: garbage
+  // collected when idle or under pressure, queued work refused past its bound.
+  ['sdk/', 'memory/'],
   // The binary envelope; the wire shapes and colour maps the host and every client share.
   ['envelope/', 'wire/'],
   // File formats: each one's reader and writer, over the SDK's result types.

@@ -16,7 +16,7 @@ import { RESULT_ID_HEADER } from '../../serving/result-ids.ts';
 import { PROVENANCE_HEADER, provenanceHeader } from '../../versions/provenance.ts';
 import { parseSince, sinceQuery } from '../request-input.ts';
 import { idParams, queryOf, SINCE } from '../route-inputs.ts';
-import { WorkGate } from '../../work-gate.ts';
+import { WorkGate } from '../../memory/work-gate.ts';
 
 /** Cancels taken within CANCEL_COST_MS; past them a DELETE is refused (503, Retry-After). */
 export const MAX_CANCELS = 200;

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { pictureSide, PICTURE_SIDE, roomImage, type RoomImageDeps } from '../../exports/room-image.ts';
-import { WorkGate } from '../../work-gate.ts';
+import { WorkGate } from '../../memory/work-gate.ts';
 import { roomOf } from '../request-input.ts';
 import { queryOf, ROOM_PARAMS } from '../route-inputs.ts';
 

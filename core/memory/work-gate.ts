@@ -5,7 +5,7 @@
  * `Retry-After`, so every request accepted is answered rather than left waiting behind an
  * unbounded queue.
  */
-import { createHostError, type HostError } from './errors.ts';
+import { createHostError, type HostError } from '../errors.ts';
 
 const RETRY_AFTER_SECONDS = 2;
 
