@@ -17,6 +17,7 @@ import { ToolWaits } from './tool-waits.ts';
 import type { TurnOutcome } from './agent-figures.ts';
 import { createHostError } from '../errors.ts';
 import type { RoomVoice } from './voice/room-voice.ts';
+import type { VoiceHost } from './voice/voice-host.ts';
 
 /** The words a `text` gets on a host with no model. */
 export const NO_MODEL = 'no agent model is configured on this host';
@@ -40,7 +41,7 @@ export interface AgentRoomDeps {
   fault(message: string, error: unknown): void;
 }
 
-export class AgentRoom {
+export class AgentRoom implements VoiceHost {
   readonly id: string;
   #deps: AgentRoomDeps;
   #transcript: Transcript;
@@ -134,6 +135,15 @@ export class AgentRoom {
       return this.voice.audio(member, frame);
     }
     member.send(hostFrames.error(`unknown binary kind '${String(kind).slice(0, 64)}'`));
+  }
+
+  /** Stops the running turn (a barge-in: its speech was silenced first). */
+  interruptTurn(): void {
+    this.#conversation?.interrupt();
+  }
+
+  fault(message: string, error: unknown): void {
+    this.#deps.fault(`room '${this.id}': ${message}`, error);
   }
 
   /** A turn from `member` (typed, or spoken and transcribed). */

@@ -7,8 +7,19 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AgentService } from '../agent/agent-service.ts';
 import { MemoryClientIds } from '../agent/client-ids.ts';
 import { modelOf } from '../agent/model/model-of.ts';
+import type { AgentRoom } from '../agent/agent-room.ts';
+import { OpenAiSpeechToText, OpenAiTextToSpeech } from '../agent/voice/speech-services.ts';
+import { VoiceRoom } from '../agent/voice/voice-room.ts';
 import type { HostContext } from '../host-context.ts';
 import type { People } from '../people/people.ts';
+
+/** A room's voice when the host has speech to text (`--stt-url`), speaking replies when it has text to speech. */
+function voiceOf(options: HostContext['options']): ((room: AgentRoom) => VoiceRoom) | null {
+  if (options.sttUrl === null) return null;
+  const stt = new OpenAiSpeechToText(options.sttUrl);
+  const tts = options.ttsUrl === null ? null : new OpenAiTextToSpeech(options.ttsUrl);
+  return (room) => new VoiceRoom(room, stt, tts);
+}
 
 export function assembleAgent(ctx: HostContext, people: People, log: FastifyBaseLogger): AgentService {
   return new AgentService({
@@ -16,7 +27,7 @@ export function assembleAgent(ctx: HostContext, people: People, log: FastifyBase
     people,
     ids: new MemoryClientIds(),
     model: modelOf(ctx.options),
-    voice: null,
+    voice: voiceOf(ctx.options),
     warn: (message, err) => log.warn({ err }, message),
   });
 }

@@ -1,0 +1,100 @@
+/**
+ * @module reply-speech
+ * The agent's reply spoken: its text, as it streams, cut into sentences, each spoken by the
+ * text-to-speech service in turn and sent to every socket as a `tts` binary frame (numbered from
+ * 0 within the reply); once the reply is complete and its last sentence sent, `agent_audio_end`.
+ * Silencing it (an interrupt, someone taking the floor) drops what is waiting, abandons the
+ * sentence being spoken, and says `agent_audio_end` with `interrupted` at once.
+ */
+import { hostFrames } from '../agent-frames.ts';
+import { encodeBinary, ttsHeader } from '../binary-frame.ts';
+import { bytesOf } from './pcm-audio.ts';
+import { SentenceChunks } from './sentence-chunks.ts';
+import type { TextToSpeech } from './speech-services.ts';
+import type { VoiceHost } from './voice-host.ts';
+
+/** The end of a reply in the queue of sentences. */
+const END = Symbol('end of the reply');
+
+export class ReplySpeech {
+  #tts: TextToSpeech;
+  #host: VoiceHost;
+  #chunks = new SentenceChunks();
+  #queue: (string | typeof END)[] = [];
+  #draining = false;
+  #seq = 0;
+  #speaking = false;
+  /** Moves on each silencing: a sentence spoken for an earlier reply is dropped. */
+  #epoch = 0;
+  #current: AbortController | null = null;
+
+  constructor(tts: TextToSpeech, host: VoiceHost) {
+    this.#tts = tts;
+    this.#host = host;
+  }
+
+  /** Whether a reply is being spoken (from its first piece of text to its `agent_audio_end`). */
+  get speaking(): boolean {
+    return this.#speaking;
+  }
+
+  spoken(piece: string): void {
+    this.#speaking = true;
+    this.#push(...this.#chunks.feed(piece));
+  }
+
+  /** The reply is complete: its last sentence, then the end. */
+  replyDone(): void {
+    const rest = this.#chunks.flush();
+    this.#speaking = true;
+    this.#push(...(rest ? [rest] : []), END);
+  }
+
+  silence(interrupted: boolean): void {
+    if (!this.#speaking && this.#queue.length === 0) return;
+    this.#epoch++;
+    this.#current?.abort();
+    this.#queue = [];
+    this.#chunks = new SentenceChunks();
+    this.#seq = 0;
+    this.#speaking = false;
+    this.#host.broadcast(hostFrames.agentAudioEnd(interrupted));
+  }
+
+  #push(...items: (string | typeof END)[]): void {
+    this.#queue.push(...items);
+    if (!this.#draining) void this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    this.#draining = true;
+    try {
+      for (let item = this.#queue.shift(); item !== undefined; item = this.#queue.shift()) {
+        if (item === END) {
+          this.#speaking = false;
+          this.#seq = 0;
+          this.#host.broadcast(hostFrames.agentAudioEnd(false));
+          continue;
+        }
+        await this.#say(item);
+      }
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  async #say(sentence: string): Promise<void> {
+    const epoch = this.#epoch;
+    const current = (this.#current = new AbortController());
+    try {
+      const samples = await this.#tts.speak(sentence, current.signal);
+      if (epoch !== this.#epoch || samples.length === 0) return;
+      this.#host.broadcastBytes(encodeBinary(ttsHeader(this.#seq++), bytesOf(samples)));
+    } catch (error) {
+      // One sentence the service could not speak leaves a gap, not a silent reply.
+      if (epoch === this.#epoch) this.#host.fault('a sentence could not be spoken', error);
+    } finally {
+      if (this.#current === current) this.#current = null;
+    }
+  }
+}
