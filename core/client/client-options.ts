@@ -35,6 +35,11 @@ export interface DataOptions {
   delivery?: DeliveryQuery;
   /** Called with the answer once its status and headers have come, before its body is read. */
   onHeaders?: (response: Response) => void;
+  /**
+   * This reads what the room shows because a peer put it there (a follower catching up), not
+   * something asked of the room: its hit never keeps a peer's newer value from the room.
+   */
+  follows?: boolean;
 }
 
 /** Arguments of one `/invoke`. */

@@ -20,6 +20,7 @@ import { liveUrl, type LiveWho } from './live-url.ts';
 import type { CacheStats, ReplayStatus, RoomPeer, CatalogEntry, FunctionInfo, JobEvent, ParameterSchema, ProgressResponse } from '../wire/wire-types.ts';
 import type { ReloadResponse, RoomEvent, RoomView, Snapshot, SnapshotDocument, SpecimenMetadata, StartResponse } from '../wire/wire-types.ts';
 import { SNAPSHOT_CREATED_HEADER } from '../wire/wire-types.ts';
+import { FOLLOWER_HEADER } from '../wire/follower-header.ts';
 
 const enc = encodeURIComponent;
 
@@ -76,10 +77,12 @@ export class VitrineClient implements JobEndpoints {
         ? await this.#http.send('POST', path, {
             body: { params: options.params ?? {}, room_id: options.room, ...(options.delivery ? { delivery: options.delivery } : {}) },
             signal: options.signal,
+            ...(options.follows ? { headers: { [FOLLOWER_HEADER]: '1' } } : {}),
           })
         : await this.#http.send('GET', path, {
             query: { params: options.params ? JSON.stringify(options.params) : undefined, room_id: options.room, ...options.delivery },
             signal: options.signal,
+            ...(options.follows ? { headers: { [FOLLOWER_HEADER]: '1' } } : {}),
           });
     options.onHeaders?.(response);
     return readDataResponse(response, this.#envelopeMediaType);
@@ -271,7 +274,8 @@ export class VitrineClient implements JobEndpoints {
     options: LoadOptions = {},
   ): Promise<SpecimenData> {
     if (typeof specimen !== 'string' && !specimen.is_dynamic) {
-      return this.getData(specimen.id, { room: options.room, signal: options.signal, delivery: options.delivery, onHeaders: options.onHeaders });
+      const { room, signal, delivery, onHeaders, follows } = options;
+      return this.getData(specimen.id, { room, signal, delivery, onHeaders, follows });
     }
     return runJob(this, typeof specimen === 'string' ? specimen : specimen.id, params, options);
   }

@@ -15,6 +15,7 @@
  * A function started without a specimen has no `/data`, so its flow (`runJobFlow`, as
  * `VitrineClient.runFunction` uses it) takes the job's result.
  */
+import type { DataOptions } from './client-options.ts';
 import type { SpecimenData } from '../wire/decoded-types.ts';
 import { abortError, isAbortError, VitrineJobError } from './errors.ts';
 import { waitForJob, type JobWatchEndpoints } from './wait-job.ts';
@@ -48,6 +49,8 @@ export interface LoadOptions extends JobFlowOptions {
   delivery?: DeliveryQuery;
   /** Called with the final `/data` answer once its headers have come, before its body is read. */
   onHeaders?: (response: Response) => void;
+  /** The final `/data` reads what the room shows for a follower (`DataOptions.follows`). */
+  follows?: boolean;
 }
 
 /** The host calls following any job needs: its progress and cancelling it. */
@@ -61,7 +64,7 @@ export interface JobEndpoints extends JobControlEndpoints {
   result(jobId: string, signal?: AbortSignal): Promise<SpecimenData>;
   getData(
     specimenId: string,
-    options: { params?: Record<string, unknown>; room?: string; signal?: AbortSignal; delivery?: DeliveryQuery; onHeaders?: (response: Response) => void },
+    options: Pick<DataOptions, 'params' | 'room' | 'signal' | 'delivery' | 'onHeaders' | 'follows'>,
   ): Promise<SpecimenData>;
 }
 
@@ -151,7 +154,7 @@ export function runJob(
       result: (jobId, signal) =>
         resultVia === 'job'
           ? api.result(jobId, signal)
-          : api.getData(specimenId, { params, room, signal, delivery: options.delivery, onHeaders: options.onHeaders }),
+          : api.getData(specimenId, { params, room, signal, delivery: options.delivery, onHeaders: options.onHeaders, follows: options.follows }),
     },
     options,
   );

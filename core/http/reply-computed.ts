@@ -43,6 +43,7 @@ function open(deps: ComputedReplyDeps, reply: FastifyReply, request: ComputeRequ
     specimenId: request.specimenId,
     inputs: request.inputs,
     asInput: request.asInput,
+    echo: request.echo,
     followsArriving,
     get signal() {
       return (signal ??= limit.joined(disconnect.signal));

@@ -135,10 +135,10 @@ export class ResultService implements ResultSource {
     return this.#answer(request, keyOf(request.entry, request.values));
   }
 
-  /** The room's entry under `key` as this request's answer: a hit, and (but for an input) the room's latest ask. */
+  /** The room's entry under `key` as this request's answer: a hit, and (but for an input or a follower's echo) the room's latest ask. */
   #answer(request: ComputeRequest, key: string): OpenedResult | undefined {
     const cached = this.#hit(request.roomId, request.entry, request.values, key);
-    if (cached && !request.asInput) this.#asks.hit(request.roomId);
+    if (cached && !request.asInput && !request.echo) this.#asks.hit(request.roomId);
     return cached;
   }
 

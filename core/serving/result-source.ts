@@ -127,6 +127,8 @@ export interface ComputeRequest {
   specimenId?: string | null;
   /** Computed as another computation's input: not something the room was asked for (room-asks.ts). */
   asInput?: boolean;
+  /** A follower reading what the room shows (the follower header): its hit is not an ask (room-asks.ts). */
+  echo?: boolean;
   /**
    * Loaders of the input parameters in `values` (core/inputs/): run just before the function,
    * in the same room, and only on a miss (`values` already covers each input's own key).

@@ -1,7 +1,8 @@
 /**
  * A room shows the latest thing asked of it, not the latest to finish: a computation that ends
  * after something newer was asked in its room answers its own waiters and leaves the room's
- * entry (and its followers) to the newer; a finished job's result stays the room's regardless.
+ * entry (and its followers) to the newer; a finished job's result stays the room's regardless; a
+ * follower's echo of the room's entry is a hit but not an ask.
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -98,6 +99,20 @@ describe('the latest thing asked of a room', () => {
     expect(await shown('r')).toBe(5);
     expect(resultsOf('r')).toEqual([5]);
     expect(await shown('other')).toBe(9);
+  });
+
+  it("does not count a follower's echo of the room's entry as asked, so a peer's newer value still lands", async () => {
+    const { invoker, results, shown, resultsOf } = setUp();
+    const seven = results.compute({ entry, values: { n: 7 }, roomId: 'r' });
+    await invoker.end(7);
+    await seven;
+    // A peer asks 8; a follower told `result` for 7 reads 7 while 8 computes: a hit, but an echo.
+    const eight = results.compute({ entry, values: { n: 8 }, roomId: 'r' });
+    expect(((await results.compute({ entry, values: { n: 7 }, roomId: 'r', echo: true })) as unknown as { n: number }).n).toBe(7);
+    await invoker.end(8);
+    await eight;
+    expect(await shown('r')).toBe(8);
+    expect(resultsOf('r')).toEqual([7, 8]);
   });
 
   it('does not count an input computed for a computation of the room as asked after it', async () => {

@@ -33,7 +33,7 @@ describe('a peer entry by its blob', () => {
   it('is taken once, by a request for that very entry (values in any key order)', () => {
     const adopted = new AdoptedBlob();
     adopted.expect(entry({ a: 1, b: [2, { c: 3 }] }, 'blob-1'));
-    expect(adopted.take(subject({ b: [2, { c: 3 }], a: 1 }))).toBe('blob-1');
+    expect(adopted.take(subject({ b: [2, { c: 3 }], a: 1 }))).toEqual({ blobId: 'blob-1' });
     expect(adopted.take(subject({ a: 1, b: [2, { c: 3 }] }))).toBeNull();
 
     adopted.expect(entry({ a: 1 }, 'blob-2'));
@@ -44,7 +44,12 @@ describe('a peer entry by its blob', () => {
     expect(adopted.take({ function_name: 'shape_fn', specimen_id: null, params: { a: 1 } })).toBeNull();
     adopted.expect(entry({ a: 1 }, 'blob-4'));
     expect(adopted.take(null)).toBeNull();
+  });
+
+  it('takes an entry that names no blob as adopted all the same (its request follows the room)', () => {
+    const adopted = new AdoptedBlob();
     adopted.expect(entry({ a: 1 }));
+    expect(adopted.take(subject({ a: 1 }))).toEqual({ blobId: null });
     expect(adopted.take(subject({ a: 1 }))).toBeNull();
   });
 

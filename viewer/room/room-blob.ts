@@ -24,23 +24,25 @@ function keyOf(subject: RoomSubject): string {
 }
 
 /**
- * The blob of the room entry the viewer is about to show. `expect` notes it when the viewer
- * adopts a peer's entry; the next request takes it only if it asks for that very entry (a
- * parameter change in between, or another subject, forgets it).
+ * The room entry the viewer is about to show because a peer put it there. `expect` notes it
+ * when the viewer adopts a peer's entry; the next request takes it only if it asks for that very
+ * entry (a parameter change in between, or another subject, forgets it). Such a request is the
+ * room's echo, not an ask of the room: it loads the entry's blob when there is one, and says it
+ * follows when it must ask `/data`.
  */
 export class AdoptedBlob {
-  #pending: { key: string; blobId: string } | null = null;
+  #pending: { key: string; blobId: string | null } | null = null;
 
   /** The viewer adopts `entry`: its next request may load the entry's blob. */
   expect(entry: RoomEntry): void {
-    this.#pending = entry.blob_id ? { key: keyOf(entry), blobId: entry.blob_id } : null;
+    this.#pending = { key: keyOf(entry), blobId: entry.blob_id ?? null };
   }
 
-  /** The blob id for a request of `subject`, or null when it must ask `/data`; forgets it either way. */
-  take(subject: RoomSubject | null): string | null {
+  /** The adopted entry's blob id (null when it names none) if `subject` is that entry, else null; forgets it either way. */
+  take(subject: RoomSubject | null): { blobId: string | null } | null {
     const pending = this.#pending;
     this.#pending = null;
-    return pending && subject && pending.key === keyOf(subject) ? pending.blobId : null;
+    return pending && subject && pending.key === keyOf(subject) ? { blobId: pending.blobId } : null;
   }
 }
 

@@ -57,6 +57,10 @@ export function subjectPlan(
   // A function's job and a specimen's show their start and progress the same way.
   const callbacks = () =>
     jobCallbacks(context, job, { functionName: meta.function_name, params: params ?? {} }, (hit) => hit && deps.cached());
+  // A peer's entry this page adopts is the room's echo: by its blob URL, unless in VR (a
+  // budgeted delivery has no blob of the entry), and any `/data` it still asks says it follows.
+  const adopted = deps.adopted.take(deps.shown());
+  const follows = adopted !== null;
   const first = async (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> =>
     asDecodedMesh(
       deps.isFunction
@@ -65,6 +69,7 @@ export function subjectPlan(
           ? await client.load(meta.id, params, {
               room,
               delivery,
+              follows,
               signal: context.signal,
               onHeaders: (response) => answered?.(answerBytes(response)),
               ...callbacks(),
@@ -72,16 +77,16 @@ export function subjectPlan(
           : await client.getData(meta.id, {
               room,
               delivery,
+              follows,
               signal: context.signal,
               onHeaders: (response) => answered?.(answerBytes(response)),
             }),
     );
-  // A peer's entry this page adopts comes by its blob URL, unless in VR (a budgeted delivery has no blob of the entry).
-  const blobId = deps.adopted.take(vr?.delivery(meta.type) ? null : deps.shown());
+  const blobId = vr?.delivery(meta.type) ? null : (adopted?.blobId ?? null);
   const steps: CoarseFirstSteps = {
     first,
     full: async (delivery, signal) =>
-      asDecodedMesh(await client.getData(meta.id, { params, room, signal: eitherSignal(context.signal, signal), delivery })),
+      asDecodedMesh(await client.getData(meta.id, { params, room, signal: eitherSignal(context.signal, signal), delivery, follows })),
     show: deps.show,
     refining: deps.refining,
     isCurrent: () => context.isCurrent(),

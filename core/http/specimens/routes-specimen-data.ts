@@ -17,6 +17,7 @@ import type { RequestDeps } from '../../request/request-deps.ts';
 import { computeRequestOf, resolveRequestNow } from '../../request/specimen-request.ts';
 import { bodyOf, DELIVERY_OBJECT, idParams, PARAMS_OBJECT, PARAMS_QUERY, queryOf, ROOM_ID } from '../route-inputs.ts';
 import { sendComputed, type ComputedReplyDeps } from '../reply-computed.ts';
+import { FOLLOWER_HEADER } from '../../wire/follower-header.ts';
 
 type IdParams = { Params: { id: string } };
 type DataQuery = { params?: string; room_id?: string } & Record<string, unknown>;
@@ -56,7 +57,9 @@ async function serveData(deps: DataDeps, request: FastifyRequest, reply: Fastify
     const names = { baseName: record.id, envelopeMediaType: deps.options.envelopeMediaType };
     return answerHead(reply, formatEncoder(deliveredType(resolved.entry.return_type, resolved.delivery), resolved.delivery.format).mediaType(names));
   }
-  return sendComputed(deps, reply, computeRequestOf(resolved), resolved.delivery, record.id);
+  // A follower catching up on the room's entry reads it without asking the room for it.
+  const echo = request.headers[FOLLOWER_HEADER] !== undefined;
+  return sendComputed(deps, reply, computeRequestOf(resolved, echo ? { echo } : undefined), resolved.delivery, record.id);
 }
 
 /** What the data routes read from their host. */
