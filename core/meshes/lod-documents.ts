@@ -4,8 +4,9 @@
  * 10-bit positions, the transform from stored model coordinates into the result's physical
  * units, the scale multiplier: each level's scale is in the manifest already), the page's list
  * of segments (each with its box in physical units, from the label index: no surface built)
- * and each segment's sidecar (its levels and every fragment's cell, triangles, bytes, box and
- * GLB path, so a viewer picks fragments by screen-space error without reading the manifest).
+ * and each segment's sidecars (its levels, then each level's fragments with their cell,
+ * triangles, bytes, box and GLB path, so a viewer picks fragments by screen-space error
+ * without reading the manifest).
  */
 import { QUANTIZATION_BITS } from './lod-plan.ts';
 import type { LodSubject } from './mesh-lods.ts';
@@ -40,9 +41,29 @@ export function segmentList(subject: LodSubject): object {
   return { transform, segments };
 }
 
-/** `{segment}.json`: a segment's levels and fragments for the page and WebXR viewers. */
+/** Fragment entries of `level` (each with its place in its level) as the sidecars list them. */
+function fragmentsOf(segment: number, lods: SegmentLods, level: number): object[] {
+  return lods.fragments
+    .filter((fragment) => fragment.level === level)
+    .map((fragment, index) => ({
+      level,
+      index,
+      cell: fragment.cell,
+      triangles: fragment.triangles,
+      bytes: fragment.glb[1],
+      box: fragment.box,
+      glb: `${segment}/${level}/${index}.glb`,
+    }));
+}
+
+/**
+ * `{segment}.json`: a segment's levels (scales, triangles and fragments of each) and the
+ * fragments of its coarsest level, what a viewer draws first; each finer level's fragments
+ * are `{segment}/{level}.json`.
+ */
 export function segmentSidecar(segment: number, lods: SegmentLods): object {
-  const counters = new Array<number>(lods.levels).fill(0);
+  const counts = new Array<number>(lods.levels).fill(0);
+  for (const fragment of lods.fragments) counts[fragment.level]!++;
   return {
     segment,
     levels: lods.levels,
@@ -51,17 +72,12 @@ export function segmentSidecar(segment: number, lods: SegmentLods): object {
     transform: lods.transform,
     level_scales: lods.scales,
     level_triangles: lods.triangles,
-    fragments: lods.fragments.map((fragment) => {
-      const index = counters[fragment.level]!++;
-      return {
-        level: fragment.level,
-        index,
-        cell: fragment.cell,
-        triangles: fragment.triangles,
-        bytes: fragment.glb[1],
-        box: fragment.box,
-        glb: `${segment}/${fragment.level}/${index}.glb`,
-      };
-    }),
+    level_fragments: counts,
+    coarsest: fragmentsOf(segment, lods, lods.levels - 1),
   };
+}
+
+/** `{segment}/{level}.json`: one level's fragments; null past the segment's levels. */
+export function levelSidecar(segment: number, lods: SegmentLods, level: number): object | null {
+  return level < lods.levels ? { segment, level, fragments: fragmentsOf(segment, lods, level) } : null;
 }

@@ -128,17 +128,26 @@ export class MeshLods {
       const rgb = segment === 'all' ? (given ? rgbOfHex(given) : labelRgb(ids[k]!)) : undefined;
       return { lods, level: at(lods, level), ...(rgb ? { rgb } : {}) };
     });
+    return this.#assembled(result, `${segment ?? MESH_SEGMENT}@${level}`, parts, client);
+  }
+
+  /** Level `level` of one segment's set as one mesh in physical units (unpainted). */
+  async level(subject: LodSubject, segment: number, level: number, client = ''): Promise<StoredResult> {
+    const lods = await this.segment(subject, segment, client);
+    return this.#assembled(subject.result, `${segment}#${level}`, [{ lods, level: Math.min(level, lods.levels - 1) }], client);
+  }
+
+  /** Parts of level sets assembled into one mesh on an encode thread, once per key, kept beside the result. */
+  #assembled(result: StoredResult, key: string, parts: LevelPart[], client: string): Promise<StoredResult> {
     let made = this.#levels.get(result);
     if (!made) this.#levels.set(result, (made = new Map()));
-    const key = `${segment ?? MESH_SEGMENT}@${level}`;
     const known = made.get(key);
     if (known) return known;
     const table = made;
     const making = this.#deps.turns.run(client, () => this.#deps.run.assemble({ op: 'assembleLevel', parts })).then(
       (mesh) => {
-        this.#deps.budget.holdDependent(mesh, mesh.type === 'mesh' ? mesh.vertices.byteLength * 2 + mesh.indices.byteLength : 0, result, `level:${key}`, () =>
-          table.delete(key),
-        );
+        const bytes = mesh.type === 'mesh' ? mesh.vertices.byteLength * 2 + mesh.indices.byteLength : 0;
+        this.#deps.budget.holdDependent(mesh, bytes, result, `level:${key}`, () => table.delete(key));
         return mesh;
       },
       (error: unknown) => {

@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { encodeNpy } from '../../core/formats/npy/encode-npy.ts';
+import { parseGlb } from '../../core/formats/glb/parse-glb.ts';
 import { addDynamicSpecimen, createTestApp } from '../helpers/create-test-app.ts';
 import { decodeFragment, readDracoHeader, readInfo, readManifest, zBefore, type Manifest } from './multilod-reader.ts';
 
@@ -102,7 +103,30 @@ describe('multi-resolution meshes of a labels result', () => {
     expect(part.rawPayload).toEqual(whole.subarray(2, 10));
     const past = await host.inject({ url: `${base}/7`, headers: { range: `bytes=${whole.byteLength}-` } });
     expect(past.statusCode).toBe(416);
+    // The page's sidecars: the levels and the coarsest fragments, then each level's; each fragment a GLB of its triangles.
+    type Entry = { level: number; triangles: number; glb: string; box: number[] };
+    const sidecar = (await host.inject({ url: `${base}/7.json` })).json() as { levels: number; level_fragments: number[]; coarsest: Entry[] };
+    expect(sidecar.coarsest).toHaveLength(sidecar.level_fragments[sidecar.levels - 1]!);
+    for (let level = 0; level < sidecar.levels; level++) {
+      const fragments = ((await host.inject({ url: `${base}/7/${level}.json` })).json() as { fragments: Entry[] }).fragments;
+      expect(fragments).toHaveLength(sidecar.level_fragments[level]!);
+      for (const fragment of fragments) {
+        const glb = await host.inject({ url: `${base}/${fragment.glb}` });
+        expect(glb.headers['content-type']).toBe('model/gltf-binary');
+        const mesh = await parseGlb(glb.rawPayload);
+        expect(mesh.type === 'mesh' && mesh.indices.length / 3).toBe(fragment.triangles);
+        // Placed in physical units: voxel (10, 10, 10) of a ball of radius 6 lies near x = 7 + 10 × 0.5.
+        if (mesh.type === 'mesh') for (let v = 0; v < mesh.vertices.length; v += 3) expect(Math.abs(mesh.vertices[v]! - 12)).toBeLessThan(4);
+      }
+    }
+    expect((await host.inject({ url: `${base}/7/${sidecar.levels}.json` })).statusCode).toBe(404);
     expect((await host.inject({ url: `${base}/8.index` })).statusCode).toBe(404);
+    // Beside the labels in their OME-Zarr store, as the NGFF mesh proposal lays them out.
+    const group = await host.inject({ url: `/api/results/${id}.zarr/meshes/zarr.json` });
+    expect(group.json()).toMatchObject({ zarr_format: 3, attributes: { ome: { mesh: { type: 'neuroglancer_multilod_draco', source: { labels: '../' } } } } });
+    const inStore = await host.inject({ url: `/api/results/${id}.zarr/meshes/7.index` });
+    expect(inStore.statusCode).toBe(200);
+    expect(inStore.rawPayload).toEqual((await host.inject({ url: `${base}/7.index` })).rawPayload);
     expect((await host.inject({ url: `${base}/nothing` })).statusCode).toBe(404);
     addDynamicSpecimen(host, 'dense', 'dense_mesh');
     const meshId = async (triangles: number) => {

@@ -4,27 +4,32 @@
  * For Neuroglancer, its unsharded multi-resolution mesh format as it reads it: `info`,
  * `{segment}.index` (the manifest) and `{segment}` (the Draco fragments, level 0 first, with
  * ranges). For vitrine's page and WebXR viewer: `segments.json` (the segments and their
- * boxes), `{segment}.json` (the levels and each fragment's cell, triangles, bytes and box) and
- * `{segment}/{level}/{fragment}.glb` (one fragment as meshopt-compressed GLB). Everything is
- * named by the result's content, so every answer is immutable. A result that is neither a
+ * boxes), `{segment}.json` (the levels and the coarsest fragments), `{segment}/{level}.json`
+ * (a level's fragments: cell, triangles, bytes and box) and `{segment}/{level}/{fragment}.glb`
+ * (one fragment as meshopt-compressed GLB); for a notebook, `{segment}/{level}` (a whole level
+ * as one mesh, the envelope). Everything is
+ * named by the result's content, so every answer is immutable. A labels result's OME-Zarr store
+ * (`{result_id}.zarr/meshes/`) answers the same files beside its `zarr.json` (NGFF's mesh proposal). A result that is neither a
  * labels volume nor a mesh over `--mesh-lod-triangles`, an unknown segment or key: 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError } from '../../errors.ts';
 import type { HostContext } from '../../host-context.ts';
 import { isResultId } from '../../results/result-id.ts';
-import { meshInfo, segmentList, segmentSidecar } from '../../meshes/lod-documents.ts';
+import { levelSidecar, meshInfo, segmentList, segmentSidecar } from '../../meshes/lod-documents.ts';
+import { encodeMeshEnvelope } from '../../envelope/encode-envelope.ts';
 import type { LodSubject } from '../../meshes/mesh-lods.ts';
 import type { SegmentLods } from '../../meshes/segment-lods.ts';
 import { sendBytes } from '../send-bytes.ts';
+import { meshGroup } from '../../zarr/mesh-group.ts';
 
-type MeshesContext = Pick<HostContext, 'resultIds' | 'meshes'>;
+type MeshesContext = Pick<HostContext, 'resultIds' | 'meshes'> & { options: Pick<HostContext['options'], 'envelopeMediaType'> };
 type MeshRequest = FastifyRequest<{ Params: { id: string; '*': string } }>;
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** A key of the source: a document, a segment's file, or one of its GLB fragments. */
-const KEY = /^(?:(info|segments\.json)|(\d{1,10})(\.index|\.json)?|(\d{1,10})\/(\d{1,2})\/(\d{1,9})\.glb)$/;
+const KEY = /^(?:(info|segments\.json)|(\d{1,10})(\.index|\.json)?|(\d{1,10})\/(\d{1,2})(\.json|\/(\d{1,9})\.glb)?)$/;
 
 async function subjectOf(ctx: MeshesContext, id: string, client: string): Promise<LodSubject> {
   const result = isResultId(id) ? await ctx.resultIds.find(id, client) : null;
@@ -47,9 +52,13 @@ function glbOf(lods: SegmentLods, level: number, index: number): Uint8Array | nu
 }
 
 async function serveKey(ctx: MeshesContext, request: MeshRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const { id } = request.params;
+  // A labels result's OME-Zarr store holds the same files in its `meshes` group, as the NGFF mesh proposal lays them out.
+  const inStore = request.params.id.endsWith('.zarr');
+  const id = inStore ? request.params.id.slice(0, -'.zarr'.length) : request.params.id;
   const key = request.params['*'];
   const subject = await subjectOf(ctx, id, request.ip);
+  if (inStore && !subject.index) throw createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', `meshes/${key}`, `${id}.zarr`);
+  if (inStore && key === 'zarr.json') return sendJson(reply, meshGroup());
   const match = KEY.exec(key);
   if (!match) throw createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', key, id);
   if (match[1] === 'info') return sendJson(reply, meshInfo(subject));
@@ -60,9 +69,19 @@ async function serveKey(ctx: MeshesContext, request: MeshRequest, reply: Fastify
   if (match[3] === '.index') return sendPart(reply, lods.manifest, 'application/octet-stream', etag);
   if (match[3] === '.json') return sendJson(reply, segmentSidecar(segment, lods));
   if (match[2]) return sendPart(reply, lods.draco, 'application/octet-stream', etag);
-  const glb = glbOf(lods, Number(match[5]), Number(match[6]));
-  if (!glb) throw createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', key, id);
-  return sendPart(reply, glb, 'model/gltf-binary', etag);
+  const level = Number(match[5]);
+  if (match[6] === '.json') {
+    const sidecar = levelSidecar(segment, lods, level);
+    if (sidecar) return sendJson(reply, sidecar);
+  } else if (match[6]) {
+    const glb = glbOf(lods, level, Number(match[7]));
+    if (glb) return sendPart(reply, glb, 'model/gltf-binary', etag);
+  } else if (level < lods.levels) {
+    const mesh = await ctx.meshes.level(subject, segment, level, request.ip);
+    const headers = { 'content-type': ctx.options.envelopeMediaType, 'cache-control': IMMUTABLE, etag };
+    if (mesh.type === 'mesh') return sendBytes(reply, encodeMeshEnvelope(mesh).parts, headers, etag);
+  }
+  throw createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', key, id);
 }
 
 export async function meshRoutes(app: FastifyInstance, opts: { ctx: MeshesContext }): Promise<void> {
@@ -73,8 +92,9 @@ export async function meshRoutes(app: FastifyInstance, opts: { ctx: MeshesContex
       'Every labels result (each segment) and every mesh result over `--mesh-lod-triangles` (segment 1). For Neuroglancer ' +
       '(`precomputed://<host>/api/results/{result_id}/meshes`): `info`, `{segment}.index` (the manifest), `{segment}` (Draco fragments, ' +
       'level 0 first; ranges answered 206, past the end 416). For the page and WebXR: `segments.json`, `{segment}.json` ' +
-      '(levels and fragments with their cells, triangles, bytes and boxes) and `{segment}/{level}/{fragment}.glb` ' +
-      '(meshopt-compressed GLB). Built on first ask, then kept; immutable.',
+      '(its levels and its coarsest fragments), `{segment}/{level}.json` (a level\'s fragments with their cells, triangles, bytes and ' +
+      'boxes) and `{segment}/{level}/{fragment}.glb` (meshopt-compressed GLB); `{segment}/{level}` is a whole level as one mesh ' +
+      '(the envelope). Built on first ask, then kept; immutable.',
     params: {
       type: 'object',
       required: ['id', '*'],

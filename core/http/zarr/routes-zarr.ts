@@ -6,7 +6,8 @@
  * for a segmentation, the NGFF `image-label`: label-image.ts), and
  * per pyramid level L: `L/.zarray`, `L/.zattrs` and the chunks `L/z/y/x` (also answered as
  * `L/z.y.x`, the names of the store's first, single-level version). The pyramid is made on
- * the first read of anything but `.zgroup`. An id that is unknown or no longer held, a result
+ * the first read of anything but `.zgroup`. A segmentation's store also holds its surfaces'
+ * levels of detail in a `meshes` group, answered by the meshes' routes (http/meshes/). An id that is unknown or no longer held, a result
  * that is not a volume, a key the store lacks or a chunk outside the array: 404 JSON.
  * `GET /api/results/{result_id}` (no `.zarr`) answers what the result is instead: its sizes,
  * and a volume's axes and the size of each, channels, time step and ranges (a viewer builds

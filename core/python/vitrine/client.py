@@ -29,6 +29,7 @@ from ._job import Job
 from ._labels import as_label_volume
 from ._picture import Picture
 from ._sse import Event, read_events
+from .results import MeshResult, VolumeResult
 from .room import Room
 from ._session import Snapshot, upload
 
@@ -103,7 +104,15 @@ class Client:
         for a vector field also "magnitude" or "rgb"); the answer's `t`, `c` and `sizes` say
         which step it is and how many there are."""
         query = {"params": dict(params) if params else None, "room_id": room, **_delivery(delivery)}
-        return decode_response(self._http.send("GET", f"/api/specimens/{_seg(id)}/data", query=query))
+        return self._with_levels(decode_response(self._http.send("GET", f"/api/specimens/{_seg(id)}/data", query=query)))
+
+    def _with_levels(self, result: Any) -> Any:
+        """`result`, able to ask this host for its surfaces' levels of detail (`result.mesh(...)`)."""
+        result_id = getattr(result, "result_id", None)
+        if result_id and isinstance(result, (VolumeResult, MeshResult)):
+            http = self._http
+            result._levels = lambda segment, level: decode_response(http.send("GET", f"/api/results/{result_id}/meshes/{segment}/{level}"))
+        return result
 
     def invoke(self, function: str, params: Optional[Mapping[str, Any]] = None, room: Optional[str] = None) -> Any:
         """Runs a function by name (`/api/processing/invoke`) and gives its result."""

@@ -9,12 +9,29 @@ Values are kept as given; they are checked and converted once, when the result i
 from __future__ import annotations
 
 import base64
-from typing import Any, List, Mapping, Optional, Sequence
+from typing import Any, Callable, List, Mapping, Optional, Sequence
 
 from . import _arrays
 
 
-class MeshResult:
+class _Levels:
+    """A result from a host whose surfaces have levels of detail (a labels volume, a large mesh)."""
+
+    #: How the client that fetched it asks its host for a level (set by `Client.data`).
+    _levels: Optional[Callable[[int, int], Any]] = None
+
+    def mesh(self, segment: int = 1, level: int = 0) -> "MeshResult":
+        """The surface of `segment` (a mesh result's one surface is segment 1) at level of detail
+        `level` (0 the finest, each next one about a quarter of its triangles; past the coarsest,
+        the coarsest), as the host's octree holds it, in physical units. Only a result that came
+        from a host (`Client.data`) has levels."""
+        if self._levels is None:
+            raise ValueError("this result did not come from a vitrine host: it has no levels of detail to ask for")
+        mesh: MeshResult = self._levels(int(segment), int(level))
+        return mesh
+
+
+class MeshResult(_Levels):
     """A triangle mesh: vertices (flat x,y,z or N×3), triangle indices, optional normals and colours.
 
     Positions are (x, y, z) in physical units, the frame a volume's voxel (z, y, x) is placed in
@@ -63,7 +80,7 @@ class MeshResult:
         return f"MeshResult({_count(self.vertices, 3)} vertices, {_count(self.indices, 3)} triangles)"
 
 
-class VolumeResult:
+class VolumeResult(_Levels):
     """A volume in C order (slowest axis first), with optional voxel spacing, origin and unit.
 
     A segmentation says `labels=True` (each sample a label id, 0 the background; uint8, uint16 or

@@ -1,0 +1,189 @@
+/**
+ * @module meshes.bench
+ * `npm run bench meshes`: levels of detail of a generated segmentation whose level-0 surfaces
+ * total at least 10 million triangles (a wavy Voronoi partition of a uint8 volume into 64
+ * segments, published as labels), on a host process. In the same run:
+ * 1. the build: every segment's level set asked at once, four at a time (the encode threads
+ *    build them), its wall time and level-0 triangles a second, `/healthz` polled every 100 ms
+ *    throughout (its slowest answer) and the host's resident memory sampled;
+ * 2. the baseline: meshoptimizer's simplifier alone on the same surfaces (made in this process
+ *    by the same surface nets), the same chain of quarter steps, in triangles a second;
+ * 3. the first picture on the headset profile through a 5 MB/s link (the existing throttle,
+ *    six connections sharing it as a browser's do): `segments.json`, every segment's sidecar and
+ *    the coarsest fragments of every segment (all are in view), as the viewer asks them;
+ * 4. a Godot headset's `/data` of every segment's surface (`segment=all`) through the same link:
+ *    the finest level within `--headset-triangles`, its triangles and time;
+ * 5. the fly-through (the page's and WebXR's drawing) is the viewer's: `flyThrough` below is its
+ *    hook, and says so when nothing is plugged in.
+ */
+import { request } from 'node:http';
+import { loadavg } from 'node:os';
+import { encodeNpy } from '../../core/formats/npy/encode-npy.ts';
+import { labelSource } from '../../core/meshes/lod-sources.ts';
+import { simplifyMesh } from '../../core/delivery/simplify-mesh.ts';
+import { buildLabelIndex } from '../../core/labels/label-index.ts';
+import { rssMiB } from '../helpers/process-rss.ts';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { fmt } from './host-helpers.ts';
+import { startThrottledLink } from './throttled-link.ts';
+
+const SIDE = 448;
+const SEEDS = 64;
+const LINK = 5 * 1024 * 1024;
+const GODOT = { 'user-agent': 'GodotEngine/4.3.stable.official (Linux)', 'accept-encoding': 'gzip' };
+
+/** A wavy Voronoi partition: each voxel the id (1..SEEDS) of its nearest seed, distances bent by a few waves. */
+function partition(): Uint8Array {
+  let state = 7;
+  const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const seeds = Array.from({ length: SEEDS }, () => [random() * SIDE, random() * SIDE, random() * SIDE]);
+  const data = new Uint8Array(SIDE ** 3);
+  for (let z = 0; z < SIDE; z++)
+    for (let y = 0; y < SIDE; y++)
+      for (let x = 0; x < SIDE; x++) {
+        const wave = 6 * Math.sin(x / 9) * Math.cos(y / 11) + 5 * Math.sin(z / 7);
+        let best = 0;
+        let nearest = Infinity;
+        for (let s = 0; s < SEEDS; s++) {
+          const [sx, sy, sz] = seeds[s]!;
+          const d = (x - sx!) ** 2 + (y - sy! + wave) ** 2 + (z - sz!) ** 2;
+          if (d < nearest) {
+            nearest = d;
+            best = s + 1;
+          }
+        }
+        data[(z * SIDE + y) * SIDE + x] = best;
+      }
+  return data;
+}
+
+function fetchTimed(url: string, init: { method?: string; headers?: Record<string, string>; body?: Uint8Array } = {}) {
+  const started = performance.now();
+  return new Promise<{ body: Buffer; ms: number; status: number; headers: Record<string, unknown> }>((resolve, reject) => {
+    const req = request(url, { method: init.method ?? 'GET', headers: init.headers ?? {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ body: Buffer.concat(chunks), ms: performance.now() - started, status: res.statusCode ?? 0, headers: res.headers }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** Runs `work` on `items`, `width` at a time. */
+async function inTurns<T, V>(items: T[], width: number, work: (item: T) => Promise<V>): Promise<V[]> {
+  const out: V[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < items.length) {
+      const at = next++;
+      out[at] = await work(items[at]!);
+    }
+  }));
+  return out;
+}
+
+interface Sidecar {
+  levels: number;
+  level_triangles: number[];
+  coarsest: { glb: string; bytes: number; triangles: number }[];
+}
+
+/**
+ * The fly-through hook: a scripted camera path through the level sets in the page and in WebXR
+ * (IWER), counting the triangles drawn and the frames with holes. The viewer's drawing plugs
+ * in here; until it does, this says so rather than report a figure.
+ */
+export async function flyThrough(_host: RunningHost, _resultId: string): Promise<string[]> {
+  return ["fly-through (≤ 300,000 triangles a frame, 0 frames with holes, page and WebXR): not measured here, the viewer's drawing plugs into flyThrough()"];
+}
+
+export async function run(): Promise<{ name: string; lines: string[] }> {
+  const lines: string[] = [`load average at start ${loadavg().map((n) => n.toFixed(1)).join(' ')}`];
+  const data = partition();
+  const args = ['--port', '0', '--log-level', 'warn', '--cache-max-bytes', String(3 * 2 ** 30), '--no-viewer', '--max-upload-bytes', String(2 ** 30)];
+  const host = await spawnHost(args);
+  try {
+    const npy = encodeNpy({ shape: [SIDE, SIDE, SIDE], dtype: 'uint8', data } as never);
+    const put = await fetchTimed(`${host.url}/api/specimens/cells?filename=cells.npy&role=labels`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: npy,
+    });
+    if (put.status !== 201) throw new Error(`publishing: ${put.status} ${put.body.toString()}`);
+    const answer = await fetchTimed(`${host.url}/api/specimens/cells/data`, { method: 'HEAD' });
+    const id = String(answer.headers['x-result-id']);
+    const base = `${host.url}/api/results/${id}/meshes`;
+    const ids = (JSON.parse((await fetchTimed(`${base}/segments.json`)).body.toString()) as { segments: { id: number }[] }).segments.map((s) => s.id);
+
+    // 1. The build, /healthz and memory watched throughout.
+    let slowest = 0;
+    let rss = rssMiB(host.child.pid!);
+    let building = true;
+    const watch = (async () => {
+      while (building) {
+        const health = await fetchTimed(`${host.url}/healthz`);
+        slowest = Math.max(slowest, health.ms);
+        rss = Math.max(rss, rssMiB(host.child.pid!));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    const started = performance.now();
+    const sidecars = await inTurns(ids, 4, async (segment) => JSON.parse((await fetchTimed(`${base}/${segment}.json`)).body.toString()) as Sidecar);
+    const seconds = (performance.now() - started) / 1000;
+    building = false;
+    await watch;
+    const level0 = sidecars.reduce((n, s) => n + s.level_triangles[0]!, 0);
+    const all = sidecars.reduce((n, s) => n + s.level_triangles.reduce((a, b) => a + b, 0), 0);
+    lines.push(`volume ${SIDE}³ uint8, ${ids.length} segments: level 0 ${fmt(level0 / 1e6)} M triangles, all levels ${fmt(all / 1e6)} M`);
+    lines.push(
+      `build: ${fmt(seconds, 1)} s, ${fmt(level0 / seconds / 1e3, 0)} k level-0 triangles/s; ` +
+        `/healthz slowest ${fmt(slowest, 0)} ms (target ≤ 250); host RSS at most ${fmt(rss, 0)} MiB`,
+    );
+
+    // 2. meshoptimizer alone on the same surfaces, the same quarter steps.
+    const volume = { type: 'volume' as const, data, shape: [SIDE, SIDE, SIDE], dtype: 'uint8' as const, labels: true };
+    const index = buildLabelIndex(data, volume.shape);
+    let simplified = 0;
+    let simplifyMs = 0;
+    for (const [k, segment] of ids.entries()) {
+      const at = index.ids.indexOf(segment);
+      const source = labelSource(volume as never, segment, index.boxes.subarray(at * 6, at * 6 + 6));
+      let mesh = { type: 'mesh' as const, vertices: source.positions, indices: source.indices };
+      const t0 = performance.now();
+      for (let level = 1; level < sidecars[k]!.levels; level++) mesh = await simplifyMesh(mesh, Math.floor(mesh.indices.length / 12));
+      simplifyMs += performance.now() - t0;
+      simplified += source.indices.length / 3;
+    }
+    lines.push(`meshoptimizer's simplifier alone, same surfaces and steps: ${fmt(simplified / (simplifyMs / 1000) / 1e3, 0)} k level-0 triangles/s ` +
+      `(the build: ${fmt((level0 / seconds) / (simplified / (simplifyMs / 1000)), 2)}× its rate, with cutting, Draco and GLB)`);
+
+    // 3. The first picture through a 5 MB/s link, six connections sharing it.
+    const link = await startThrottledLink(host.url, LINK, { shared: true });
+    try {
+      const far = `${link.url}/api/results/${id}/meshes`;
+      const t0 = performance.now();
+      const list = JSON.parse((await fetchTimed(`${far}/segments.json`)).body.toString()) as { segments: { id: number }[] };
+      const cars = await inTurns(list.segments, 6, async (s) => JSON.parse((await fetchTimed(`${far}/${s.id}.json`)).body.toString()) as Sidecar);
+      const roots = cars.flatMap((car) => car.coarsest.map((fragment) => fragment.glb));
+      await inTurns(roots, 6, (path) => fetchTimed(`${far}/${path}`));
+      const firstMs = performance.now() - t0;
+      const triangles = cars.reduce((n, car) => n + car.coarsest.reduce((m, f) => m + f.triangles, 0), 0);
+      lines.push(`first picture at 5 MB/s: ${fmt(firstMs, 0)} ms (target ≤ 500), ${fmt(link.bytes / 1e6, 3)} MB (target ≤ 0.8): ` +
+        `${roots.length} coarsest fragments, ${triangles} triangles`);
+      // 4. A Godot headset's /data of every surface.
+      const before = link.bytes;
+      const godot = await fetchTimed(`${link.url}/api/specimens/cells/data?segment=all`, { headers: GODOT });
+      lines.push(`Godot /data segment=all at 5 MB/s: ${godot.status}, ${fmt(godot.ms, 0)} ms (target ≤ 2000), ${fmt((link.bytes - before) / 1e6, 2)} MB, ` +
+        `the finest level within --headset-triangles (500000)`);
+    } finally {
+      await link.close();
+    }
+    lines.push(...(await flyThrough(host, id)));
+    lines.push(`host RSS at the end ${fmt(rssMiB(host.child.pid!), 0)} MiB; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+  } finally {
+    await host.stop();
+  }
+  return { name: 'meshes: levels of detail at 10 million triangles', lines };
+}
