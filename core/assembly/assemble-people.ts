@@ -22,6 +22,7 @@ import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import { createProxyTrust } from '../people/trusted-proxy.ts';
 import { RoomReaders } from '../people/room-readers.ts';
 import type { EventHub } from '../events/event-hub.ts';
+import type { RoomSpecimen } from '../people/specimen-access.ts';
 
 type PeopleOptions = Pick<ResolvedHostOptions, 'adminToken' | 'trustProxy' | 'userHeader' | 'dataDir' | 'defaultRoomId'>;
 
@@ -42,8 +43,8 @@ function storesOf(options: PeopleOptions, redis: ScriptedRedis | null, warn: (li
   return { users: dataDirUsers(options.dataDir, warn), tickets: new MemoryTicketStore(), access: new MemoryAccessStore() };
 }
 
-/** Where a host's people are kept, and what tells it of changes made elsewhere. */
-export interface PeopleHome {
+/** Where a host's people are kept, what tells it of changes made elsewhere, and what it asks of the host. */
+export interface PeopleDeps {
   /** A Redis service's connection: users, tickets and access live in its Redis. */
   redis: ScriptedRedis | null;
   /** A lone host's open data folder. */
@@ -52,6 +53,8 @@ export interface PeopleHome {
   hub: EventHub;
   /** A Redis service's news of users removed (on any host, or by `vitrine users`). */
   usersChanged?: (listener: () => void) => () => void;
+  /** The specimen of an id in the host's catalog (a room's published specimen is that room's). */
+  specimen(id: string): RoomSpecimen | undefined;
 }
 
 /** How often a host whose users' home cannot say of changes looks for removed users among its readers. */
@@ -61,7 +64,7 @@ const USERS_SWEEP_MS = 2000;
  * Ends the readers of users removed, as soon as the users' home says of a change (its watch, or a
  * service's message), else by looking every {@link USERS_SWEEP_MS}; answers how to stop.
  */
-function endRemovedReaders(readers: RoomReaders, users: UserStore, usersChanged: PeopleHome['usersChanged']): () => void {
+function endRemovedReaders(readers: RoomReaders, users: UserStore, usersChanged: PeopleDeps['usersChanged']): () => void {
   const sweep = () => void readers.usersChanged();
   let timer: NodeJS.Timeout | null = null;
   const poll = () => void (timer ??= setInterval(sweep, USERS_SWEEP_MS).unref());
@@ -82,7 +85,7 @@ function endRemovedReaders(readers: RoomReaders, users: UserStore, usersChanged:
 export function assemblePeople(
   app: FastifyInstance,
   options: PeopleOptions,
-  home: PeopleHome,
+  home: PeopleDeps,
   adminGuarded: (request: FastifyRequest) => boolean,
 ): { people: People; readers: RoomReaders } {
   const people = new People(storesOf(options, home.redis, (line) => app.log.warn(line), home.data), {
@@ -94,6 +97,7 @@ export function assemblePeople(
     defaultRoomId: options.defaultRoomId,
     userHeader: options.userHeader,
     adminGuarded: options.adminToken ? adminGuarded : () => false,
+    specimen: home.specimen,
   });
   const readers = new RoomReaders(home.hub, people.readerChecks(), (message, err) => app.log.warn({ err }, message));
   const stop = endRemovedReaders(readers, people.stores.users, home.usersChanged);

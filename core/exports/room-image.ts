@@ -26,6 +26,7 @@ import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 import { withPngText } from '../formats/png/png-text.ts';
 import { provenanceOfRoom, provenanceText, type RoomProvenanceDeps } from './room-provenance.ts';
 import { thumbnailColour } from './thumbnail-colour.ts';
+import { asRoomsOwn } from '../events/acting-user.ts';
 
 /** Each side's default and largest value, in pixels. */
 export const PICTURE_SIDE = { default: 512, max: 2048 } as const;
@@ -59,7 +60,8 @@ function sourceOf(entry: RoomEntry): LayerSource {
 async function entryResult(deps: RoomImageDeps, roomId: string, entry: RoomEntry): Promise<StoredResult> {
   const held = entry.result_id ? await deps.resultIds.find(entry.result_id) : null;
   if (held) return held;
-  const resolved = await resolveLayerSource(deps, roomId, roomId, sourceOf(entry), 'entry');
+  // The room's own entry: what whoever showed it was checked for is not asked again.
+  const resolved = await asRoomsOwn(() => resolveLayerSource(deps, roomId, roomId, sourceOf(entry), 'entry'));
   return (await obtainLayerResult(deps, resolved)).result;
 }
 

@@ -18,6 +18,7 @@ import type { InputKind } from '../sdk/input-types.ts';
 import { inputParameters, MAX_INPUT_DEPTH, type InputLoader, type InputLoaders } from './input-types.ts';
 import type { InputDeps } from './input-deps.ts';
 import { unreadableStatic } from './static-inputs.ts';
+import { checkSpecimenUse } from '../people/specimen-access.ts';
 
 /** Checked values, and loaders for their inputs (absent when the function takes none). */
 export interface CheckedInputs {
@@ -114,7 +115,10 @@ async function checkSpecimen(deps: InputDeps, label: string, type: InputKind, va
   const listed = deps.catalog.get(id);
   if (!listed || listed.origin === 'published') await deps.published.refresh();
   const record = deps.catalog.get(id);
-  if (!record) throw createHostError('SPC_ERR_INPUT_UNKNOWN', label, `specimen '${id}'`);
+  const unknown = () => createHostError('SPC_ERR_INPUT_UNKNOWN', label, `specimen '${id}'`);
+  if (!record) throw unknown();
+  // A room's published specimen is unknown to whoever may not read its room.
+  await checkSpecimenUse(record, false, unknown);
   const got = specimenType(deps.functions, record);
   if (got !== type) throw createHostError('SPC_ERR_INPUT_TYPE', label, type, `${got} (specimen '${id}')`);
   if (!record.is_dynamic) {

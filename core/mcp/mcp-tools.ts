@@ -8,6 +8,7 @@
  */
 import type { HostContext } from '../host-context.ts';
 import { specimenOr404 } from '../registry/specimen-functions.ts';
+import { checkSpecimenUse } from '../people/specimen-access.ts';
 import { toCatalogEntry, toSpecimenMetadata } from '../registry/specimen-views.ts';
 import { checkViewChange, VIEW_PROPERTIES } from '../rooms/room-view.ts';
 import { ANNOTATION_TOOLS } from './annotation-tools.ts';
@@ -34,8 +35,10 @@ export const MCP_TOOLS = {
       await ctx.published.refresh();
       const wanted = (entry: { type: string; tags: string[] }) =>
         (args.type === undefined || entry.type === args.type) && (typeof args.tag !== 'string' || entry.tags.includes(args.tag));
+      // What was published for everyone, as the catalog lists it without a room.
       return ctx.catalog
         .list()
+        .filter((record) => record.room === undefined)
         .map((record) => toCatalogEntry(ctx, record))
         .filter(wanted);
     },
@@ -45,7 +48,9 @@ export const MCP_TOOLS = {
     input: ({ target }) => objectSchema({ id: { ...target.specimen, description: 'A specimen id (list_specimens lists them)' } }, ['id']),
     call: async ({ ctx }, args) => {
       await ctx.published.refresh();
-      return toSpecimenMetadata(ctx, specimenOr404(ctx.catalog, String(args.id ?? '')));
+      const record = specimenOr404(ctx.catalog, String(args.id ?? ''));
+      await checkSpecimenUse(record);
+      return toSpecimenMetadata(ctx, record);
     },
   },
   compute: {

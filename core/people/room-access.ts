@@ -23,10 +23,11 @@ export const OPEN_ROOM = Object.freeze({ owner: null, editors: [], viewers: [], 
 
 export type Want = 'read' | 'write';
 
-/** A room a request reads or writes. */
+/** A room a request reads or writes (`hidden`: what a refused read answers instead of the room's 404). */
 export interface RoomUse {
   room: string;
   want: Want;
+  hidden?: () => HostError;
 }
 
 function may(access: RoomAccess, who: Identity | null, want: Want): boolean {

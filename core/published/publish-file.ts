@@ -20,6 +20,7 @@ import { resultAsFile } from './upload-as-file.ts';
 import { checkedLabels } from '../results/label-fields.ts';
 import { AxesFieldError, checkAxesFields } from '../results/volume-axes.ts';
 import { VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
+import { checkPublishInto, checkSpecimenUse } from '../people/specimen-access.ts';
 
 /** What publishing uses of the host. */
 export interface PublishDeps {
@@ -141,7 +142,13 @@ export async function publishFile(ctx: PublishDeps, id: string, file: PublishedF
   if (!published.fits(file.bytes.length)) throw createHostError('SPC_ERR_PUBLISH_TOO_LARGE', String(file.bytes.length), String(ctx.options.cacheMaxBytes));
   // Checked again: a specimen of that id may have come from elsewhere while the file arrived.
   checkPublishable(ctx, id);
-  const replaced = await published.publish(metaOf(id, file, published.ttlMs), file.bytes);
+  // Publishing over a room's specimen changes it, and publishing for a room writes to it; what
+  // replaces a room's specimen stays that room's unless it names another.
+  const existing = ctx.catalog.get(id);
+  await checkSpecimenUse(existing, true);
+  await checkPublishInto(file.fields.room);
+  const room = file.fields.room ?? (existing?.origin === 'published' ? existing.room : undefined);
+  const replaced = await published.publish(metaOf(id, { ...file, fields: { ...file.fields, room } }, published.ttlMs), file.bytes);
   const record = ctx.catalog.get(id);
   if (!record) throw createHostError('SPC_ERR_SPECIMEN_NOT_FOUND', id);
   return { replaced, metadata: { ...toSpecimenMetadata(ctx, record), expires_in: Math.round(published.ttlMs / 1000) } };

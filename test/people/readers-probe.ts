@@ -5,8 +5,8 @@
  * removed loses every stream and socket it had open and the stream tickets it was given, while
  * those who may still read keep theirs. The change is made through one host and the readers sit
  * on another when the home is a service. Each probe answers how long after the change (the
- * access change's answer, the removal's start) the last reader ended (ms), for the report;
- * nothing waits a fixed time.
+ * access change's answer; the removal's start and its end) the last reader ended (ms), for the
+ * report; nothing waits a fixed time.
  */
 import { expect } from 'vitest';
 import WebSocket from 'ws';
@@ -77,7 +77,7 @@ export async function accessChangeProbe(host: TrustHost): Promise<number> {
  * A user removed (by `remove`, as `vitrine users remove` does) loses its streams and sockets of a
  * closed room it edited, and the ticket it was given before; the owner keeps its own.
  */
-export async function removalProbe(host: TrustHost, remove: (name: string) => Promise<void>): Promise<number> {
+export async function removalProbe(host: TrustHost, remove: (name: string) => Promise<void>): Promise<{ sinceBegan: number; sinceDone: number }> {
   const r = room('lab');
   expect((await call(host, 'own', 'PUT', `/api/rooms/${enc(r)}/access`, { editors: ['gone'], public: 'none' })).status).toBe(200);
   const open = room('open');
@@ -89,6 +89,7 @@ export async function removalProbe(host: TrustHost, remove: (name: string) => Pr
   // From when the removal begins (a command's own start takes most of its run).
   const began = Date.now();
   await remove('gone');
+  const done = Date.now();
   const ends = await Promise.all([...streams.map((s) => s.endedAt), ...sockets.map((s) => s.closed.then((c) => c.at))]);
   for (const socket of sockets) expect(await socket.closed).toMatchObject({ code: 1008 });
   const used = await fetch(`${far(host)}/api/rooms/${enc(r)}/events?ticket=${ticket.body!.ticket as string}`);
@@ -96,5 +97,5 @@ export async function removalProbe(host: TrustHost, remove: (name: string) => Pr
   expect(await used.json()).toMatchObject({ code: 'SPC_ERR_TICKET_UNKNOWN' });
   await stillCarries(host, r, owner);
   owner.close();
-  return Math.max(...ends) - began;
+  return { sinceBegan: Math.max(...ends) - began, sinceDone: Math.max(...ends) - done };
 }

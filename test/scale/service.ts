@@ -39,13 +39,15 @@ export interface ServiceOptions {
   redisArgs?: string[];
   /** A Redis for result bytes: every host and worker gets `--blob-store` with its URL. */
   blobStore?: RedisServer;
+  /** The plugins folder of every host and worker (default: the fixture plugins). */
+  plugins?: string;
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<Service> {
   const blob = options.blobStore ? ['--blob-store', options.blobStore.url] : [];
   const [redis, plugins, specimens, runs] = await Promise.all([
     startRedis({ args: options.redisArgs }),
-    fixturePluginsDir(),
+    options.plugins ?? fixturePluginsDir(),
     mkdtemp(join(tmpdir(), 'vitrine-scale-specimens-')),
     mkdtemp(join(tmpdir(), 'vitrine-scale-runs-')),
   ]);

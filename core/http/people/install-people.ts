@@ -12,11 +12,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError, isHostError } from '../../errors.ts';
 import type { People, Presented } from '../../people/people.ts';
 import type { RoomUse, Want } from '../../people/room-access.ts';
-import { runAs } from '../../events/acting-user.ts';
+import { runAs, type Acting } from '../../events/acting-user.ts';
 import { routeOf } from '../route-of.ts';
 import { ANONYMOUS, declareRequestIdentity, requestIdentity, setRequestIdentity } from '../../people/request-user.ts';
 import { bearsUserToken, type Identity } from '../../people/users.ts';
 import { ACCESS_PATH } from './routes-people.ts';
+import { asUseAnswers, type RoomSpecimen } from '../../people/specimen-access.ts';
+import { specimenUses } from './specimen-uses.ts';
 
 /** How a route names the rooms it uses when they are not its `room_id` (parsed body at hand). */
 export type RoomAccessOf = (request: FastifyRequest, defaultRoom: string) => RoomUse[];
@@ -76,16 +78,26 @@ export function roomsReader(people: People): RoomsReader {
   return (request, rooms) => people.mayAny(rooms, requestIdentity(request), 'read');
 }
 
-/** The rest of `request` (and all it starts) run as `identity`, or as nobody. */
-function actAs(request: FastifyRequest, identity: Identity | null, done: () => void): void {
-  if (!identity) return runAs(ANONYMOUS, () => done());
-  setRequestIdentity(request, identity);
-  runAs(identity.name, () => done());
+/** Who the work of a request is done for, and what rooms let it do (what it names deep below its route asks). */
+function actingOf(people: People, identity: Identity | null): Acting {
+  return { name: identity?.name ?? ANONYMOUS, check: async (room, want) => void (await people.check(room, identity, want)) };
+}
+
+/** The rest of `request` (and all it starts) run as `identity`, or as nobody (`nobody`, made once). */
+function actAs(request: FastifyRequest, acting: Acting, identity: Identity | null, done: () => void): void {
+  if (identity) setRequestIdentity(request, identity);
+  runAs(acting, () => done());
 }
 
 /** Checks `uses` one after another, asking the store of each (the first refusal throws). */
 async function checkEach(people: People, request: FastifyRequest, uses: RoomUse[]): Promise<void> {
-  for (const use of uses) await people.check(use.room, requestIdentity(request), use.want);
+  for (const use of uses) {
+    try {
+      await people.check(use.room, requestIdentity(request), use.want);
+    } catch (error) {
+      throw asUseAnswers(use, error);
+    }
+  }
 }
 
 export interface PeopleHookOptions {
@@ -93,10 +105,13 @@ export interface PeopleHookOptions {
   userHeader: string;
   /** Routes the admin token guards, where a token that is no user's answers as a wrong admin token (403). */
   adminGuarded(request: FastifyRequest): boolean;
+  /** The specimen of an id (whose room it was published for), for the routes that name one in their path. */
+  specimen(id: string): RoomSpecimen | undefined;
 }
 
 export function installPeople(app: FastifyInstance, people: People, options: PeopleHookOptions): void {
   const header = options.userHeader.toLowerCase();
+  const nobody = actingOf(people, null);
   declareRequestIdentity(app);
   const identify = async (request: FastifyRequest, shown: Presented): Promise<Identity | null> => {
     try {
@@ -115,7 +130,7 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
     // Nothing presented (most requests to an open host): anonymous at once, no promise on the way.
     const { authorization, [header]: proxyUser } = request.headers;
     const ticket = ticketOf(request);
-    if (authorization === undefined && proxyUser === undefined && ticket === undefined) return runAs(ANONYMOUS, done as () => void);
+    if (authorization === undefined && proxyUser === undefined && ticket === undefined) return runAs(nobody, done as () => void);
     // The peer matters only to a proxy's header (and asking the socket for it is a system call).
     const shown: Presented = { peer: proxyUser === undefined ? undefined : request.socket.remoteAddress, authorization, proxyUser, ticket };
     // A token seen before (a user's every request after the first) costs what nothing presented does.
@@ -125,21 +140,25 @@ export function installPeople(app: FastifyInstance, people: People, options: Peo
     } catch (error) {
       return done(error as Error);
     }
-    if (known !== undefined) return actAs(request, known, done);
-    identify(request, shown).then((identity) => actAs(request, identity, done), done);
+    const act = (identity: Identity | null) => actAs(request, identity ? actingOf(people, identity) : nobody, identity, done);
+    if (known !== undefined) return act(known);
+    identify(request, shown).then(act, done);
   });
   // Once the body is parsed and before it is checked: a refused request learns nothing of the room's routes.
   // A plain hook: where every room's access is at hand (a lone host's), the request goes on in
   // the same turn with no promise made for it; a room only a service can say of is asked there.
   app.addHook('preValidation', (request, _reply, done) => {
     if (routeOf(request).url === ACCESS_PATH) return done();
-    let uses: RoomUse[];
+    let uses: RoomUse[] = [];
     let at = 0;
     try {
       uses = roomUses(request, options.defaultRoomId);
+      // A specimen its path names that was published for a room is that room's.
+      const ofSpecimen = specimenUses(request, options.specimen);
+      if (ofSpecimen.length > 0) uses = [...ofSpecimen, ...uses];
       while (at < uses.length && people.checkedNow(uses[at]!.room, requestIdentity(request), uses[at]!.want)) at++;
     } catch (error) {
-      return done(error as Error);
+      return done(asUseAnswers(uses[at] ?? {}, error) as Error);
     }
     if (at === uses.length) return done();
     checkEach(people, request, uses.slice(at)).then(() => done(), done);

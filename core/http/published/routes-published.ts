@@ -20,6 +20,7 @@ import { readPublishFields } from '../../published/publish-input.ts';
 import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishDeps, type PublishedFile } from '../../published/publish-file.ts';
 import { parseFileBody } from '../file-body.ts';
 import { idParams, queryOf, VOLUME_FIELD_QUERY } from '../route-inputs.ts';
+import type { RoomUse } from '../../people/room-access.ts';
 
 type PublishRequest = FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>;
 
@@ -81,6 +82,13 @@ function isFileBody(request: FastifyRequest): boolean {
   return typeof type === 'string' && type.split(';')[0]!.trim().toLowerCase() === 'application/octet-stream';
 }
 
+/** Publishing for a room (a JSON body's `room`, else the query's) writes to it; checked before the file is read. */
+function publishedFor(request: FastifyRequest): RoomUse[] {
+  const body = request.body as { room?: unknown } | null | undefined;
+  const room = (isFileBody(request) ? undefined : body?.room) ?? (request.query as { room?: unknown } | undefined)?.room;
+  return typeof room === 'string' && room !== '' ? [{ room, want: 'write' }] : [];
+}
+
 export async function publishedRoutes(app: FastifyInstance, opts: { ctx: PublishedRouteDeps; published: PublishedSpecimens }): Promise<void> {
   const { ctx, published } = opts;
   const maxBytes = ctx.options.maxUploadBytes;
@@ -89,6 +97,7 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: Publish
 
   app.put('/api/specimens/:id', {
     schema: PUT_SCHEMA,
+    config: { roomAccess: publishedFor },
     // Before the body is read: a refusal here costs the client no upload.
     onRequest: async (request) => {
       const declared = Number(request.headers['content-length']);

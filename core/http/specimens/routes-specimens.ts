@@ -12,6 +12,7 @@ import { specimenOr404 } from '../../registry/specimen-functions.ts';
 import { idParams, queryOf, ROOM_ID } from '../route-inputs.ts';
 import { START_BODY, START_REPLY, startJob, type StartBody, type StartDeps } from '../jobs/start-job.ts';
 import { toCatalogEntry, toSpecimenMetadata, type SpecimenViewDeps } from '../../registry/specimen-views.ts';
+import type { RoomUse } from '../../people/room-access.ts';
 
 type IdParams = { Params: { id: string } };
 const params = idParams('id');
@@ -42,7 +43,12 @@ export async function specimenRoutes(app: FastifyInstance, opts: { ctx: Specimen
       .filter((record) => record.room === undefined || record.room === room)
       .map((record) => toCatalogEntry(ctx, record));
   };
-  const listSchema = { schema: { querystring: queryOf({ room: ROOM_ID }) } };
+  // Naming a room reads it: a room closed to the request is not there (404), nor are its arrays.
+  const roomListed = (request: FastifyRequest): RoomUse[] => {
+    const room = (request.query as { room?: unknown } | undefined)?.room;
+    return typeof room === 'string' && room !== '' ? [{ room, want: 'read' }] : [];
+  };
+  const listSchema = { schema: { querystring: queryOf({ room: ROOM_ID }) }, config: { roomAccess: roomListed } };
   app.get('/api/specimens', listSchema, list);
   app.get('/api/specimens/', listSchema, list);
 

@@ -24,6 +24,7 @@ import { inSlot, kindOfResult, obtainLayerResult, resolveLayerSource, type Layer
 import { isBound } from './moved-points.ts';
 import { ResultCounts } from './result-counts.ts';
 import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
+import { asRoomsOwn } from '../../events/acting-user.ts';
 
 /** What the scenes of a host read and change. */
 export interface SceneDeps {
@@ -184,14 +185,16 @@ export class LayerRuns {
     const slotId = slotOf(roomId, scene, layer.id);
     let resolved: ResolvedSource | null = null;
     try {
-      // Resolved by the request unless its points come in the layer's own frame, known only now.
+      // Resolved by the request unless its points come in the layer's own frame, known only now (the room's own then).
       const frame = boundFrame(scene.layers, layer.id, layer.affine ?? null);
       resolved =
         given && !isBound(layer)
           ? inSlot(given, slotId)
-          : await resolveLayerSource(sources, roomId, slotId, layer.source, `layers.${layer.id}`, undefined, frame);
+          : await asRoomsOwn(() => resolveLayerSource(sources, roomId, slotId, layer.source, `layers.${layer.id}`, undefined, frame));
       const isStatic = resolved.kind !== 'computed';
-      const dataUrl = isStatic ? specimenDataUrl(layer.source.specimen!, layer.source.segment) : layerDataUrl(roomId, layer.id);
+      // A room's published specimen is read by name only by its room's readers: this room's copy goes by the layer's URL.
+      const ownRoom = resolved.kind !== 'computed' && resolved.record.room !== undefined;
+      const dataUrl = isStatic && !ownRoom ? specimenDataUrl(layer.source.specimen!, layer.source.segment) : layerDataUrl(roomId, layer.id);
       const { result, outcome } = await this.#obtain(resolved, dataUrl, signal);
       if (signal.aborted) return;
       this.#failed.delete(this.#key(roomId, layer.id));

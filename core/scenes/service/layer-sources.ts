@@ -16,6 +16,7 @@ import type { DeliveryVariants } from '../../delivery/delivery-variants.ts';
 import { staticFileSource, staticResult } from '../../delivery/static-result.ts';
 import { createHostError, HostError, isHostError } from '../../errors.ts';
 import { specimenOr404, specimenType } from '../../registry/specimen-functions.ts';
+import { checkSpecimenUse } from '../../people/specimen-access.ts';
 import { computeRequestOf, resolveRequest, type RequestAsk, type RequestTarget, type SpecimenRequest } from '../../request/specimen-request.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
 import type { Provenance } from '../../wire/provenance-types.ts';
@@ -124,6 +125,7 @@ async function resolveUnsegmented(
   if (source.specimen !== undefined) {
     await deps.published.refresh();
     const record = specimenOr404(deps.catalog, source.specimen);
+    await checkSpecimenUse(record);
     if (!record.is_dynamic) {
       if (Object.keys(params).length > 0 || source.bind) throw bad(`${at}.params`, `cannot be given: specimen '${record.id}' is static`);
       const type = specimenType(deps.functions, record);

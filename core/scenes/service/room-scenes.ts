@@ -14,7 +14,7 @@
 import { boundFrame } from '../../annotations/layer-frame.ts';
 import type { LayerKind, LayerSource, RoomScene, SceneLayer } from '../../wire/scene-types.ts';
 import type { RoomEntry } from '../../wire/wire-types.ts';
-import { madeByActing } from '../../events/acting-user.ts';
+import { asRoomsOwn, madeByActing } from '../../events/acting-user.ts';
 import { ROOM_CHANNEL_PREFIX } from '../../events/channels.ts';
 import type { EventHub } from '../../events/event-hub.ts';
 import { layerSlot } from '../../events/layer-slots.ts';
@@ -225,9 +225,10 @@ export class RoomScenes implements EntryScenes {
     return layer;
   }
 
+  /** The room's own layer resolved: what whoever put it there was checked for (a specimen's room's access) is not asked again. */
   #resolveLayer(roomId: string, scene: RoomScene, layer: SceneLayer, delivery: LayerDelivery): Promise<ResolvedSource> {
     const frame = boundFrame(scene.layers, layer.id);
-    return resolveLayerSource(this.#deps.sources, roomId, slotOf(roomId, scene, layer.id), layer.source, 'layer', delivery, frame);
+    return asRoomsOwn(() => resolveLayerSource(this.#deps.sources, roomId, slotOf(roomId, scene, layer.id), layer.source, 'layer', delivery, frame));
   }
 
   /**

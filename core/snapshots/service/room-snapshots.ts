@@ -38,6 +38,7 @@ import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
 import type { RoomRecorder } from '../../history/room-recorder.ts';
 import { pinnedVersion } from '../../scenes/service/pinned-versions.ts';
 import { verifySnapshot, type SnapshotVerification } from './snapshot-verify.ts';
+import { asRoomsOwn } from '../../events/acting-user.ts';
 
 /**
  * Whether the one asking for a snapshot may read one of `rooms`, the rooms it was taken of (an
@@ -81,7 +82,9 @@ export class RoomSnapshots {
         // A stale layer is recorded as it shows: its last result, while the host holds it.
         if (layer.stale) return staleOutcome(sources, layer);
         const frame = boundFrame(scene.layers, layer.id);
-        const resolved = await resolveLayerSource(sources, roomId, slotOf(roomId, scene, layer.id), layer.source, `layers.${layer.id}`, undefined, frame);
+        // The room's own layer: what whoever put it there was checked for is not asked again.
+        const slot = slotOf(roomId, scene, layer.id);
+        const resolved = await asRoomsOwn(() => resolveLayerSource(sources, roomId, slot, layer.source, `layers.${layer.id}`, undefined, frame));
         // A file no parser reads is referred to where it lies: the host has no result of it to pin.
         if (resolved.kind === 'file') return { file: await asIsFileResult(resolved.record, resolved.type) };
         return obtainLayerResult(sources, resolved).catch((error: unknown) => {
