@@ -23,7 +23,7 @@ const host = fileTestApp({ dataDir: people.dir, trustProxy: ['::1'] });
 /** Routes that use no room (`METHOD pattern`); the access routes answer for themselves. */
 const NOT_ROOM = new Set([
   'GET /api/events', 'DELETE /api/jobs/:id', 'GET /api/jobs/:id/events', 'GET /api/jobs/:id/progress', 'GET /api/jobs/:id/result',
-  'GET /api/results/:store', 'GET /api/results/:store*', 'GET /api/specimens', 'GET /api/specimens/', 'GET /api/specimens/reload',
+  'GET /api/results/:store|:id', 'GET /api/results/:store|:id*', 'GET /api/specimens', 'GET /api/specimens/', 'GET /api/specimens/reload',
   'GET /api/specimens/:id', 'PUT /api/specimens/:id', 'DELETE /api/specimens/:id', 'GET /api/specimens/:id/thumbnail',
   'GET /api/processing/functions', 'GET /api/processing/functions/:name/schema',
   'GET /api/processing/cache/stats', 'POST /api/processing/cache/clear', 'GET /api/blobs/:blob_id', 'POST /api/uploads',
