@@ -56,7 +56,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
     specimen: (id: string) => ctx.catalog.get(id),
   };
   const { people, readers } = assemblePeople(app, options, home, isGuardedRoute);
-  const agent = assembleAgent(ctx, people, app.log);
+  const agent = assembleAgent(ctx, people, host.conversations, app.log);
   await installOpenApiCollector(app);
   await installEvents(app, ctx, { maxStreams: options.maxEventStreams, readers });
   const readiness = await installOps(app, ctx, host.scheduler, agent.figures);

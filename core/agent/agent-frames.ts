@@ -6,6 +6,7 @@
  * not take, or lacks what its type needs is answered with the reason, and the socket stays open.
  * Microphone audio travels only in binary frames, so an `audio` text frame is refused by name.
  */
+import type { TranscriptEntry } from '../history/conversation-record.ts';
 
 /** A frame a client sends, once read. */
 export type ClientFrame =
@@ -59,12 +60,6 @@ export function readClientFrame(text: string): ClientFrame | FrameProblem {
     return { type, request_id: frame.request_id, result: frame.result };
   }
   return { type } as ClientFrame;
-}
-
-/** One entry of the room's conversation as `history` lists it. */
-export interface TranscriptEntry {
-  role: 'user' | 'agent';
-  text: string;
 }
 
 /** The frames the host sends, each built in one place so every socket hears the same shape. */

@@ -10,7 +10,7 @@ import type { AgentFigures } from './agent-figures.ts';
 import type { AgentMember } from './agent-member.ts';
 import type { AgentTools } from './agent-tools.ts';
 import type { BinaryFrame } from './binary-frame.ts';
-import { AGENT_ACTOR, type ConversationLog, type Transcript } from './conversation-log.ts';
+import { AGENT_ACTOR, type ConversationChange, type ConversationRecord, type Transcript } from '../history/conversation-record.ts';
 import { Conversation } from './conversation.ts';
 import type { AgentModel } from './model/agent-model.ts';
 import { ToolWaits } from './tool-waits.ts';
@@ -25,7 +25,7 @@ export const NO_MODEL = 'no agent model is configured on this host';
 export interface AgentRoomDeps {
   model: AgentModel | null;
   tools: AgentTools;
-  log: ConversationLog;
+  log: ConversationRecord;
   figures: AgentFigures;
   turnTimeoutMs: number;
   /** Takes one of the host's conversations for this room; false when it holds its most already. */
@@ -152,7 +152,7 @@ export class AgentRoom implements VoiceHost {
     const conversation = this.#conversation ?? this.#open();
     if (!conversation) return member.send(hostFrames.error(this.#deps.fullMessage));
     this.#transcript.add({ role: 'user', text });
-    void this.#deps.log.said(this.id, { role: 'user', text }, member.peer.user);
+    void this.#deps.log.write(this.id, { role: 'user', text }, member.peer.user, this);
     const image = this.#attached;
     this.#attached = null;
     const position = conversation.submit({ text, image, author: { identity: member.identity, baseUrl: member.baseUrl } });
@@ -195,7 +195,7 @@ export class AgentRoom implements VoiceHost {
     this.#deps.figures.turn(outcome);
     if (text && conversation === this.#conversation) {
       this.#transcript.add({ role: 'agent', text });
-      void this.#deps.log.said(this.id, { role: 'agent', text, ...(outcome === 'interrupted' ? { interrupted: true } : {}) }, AGENT_ACTOR);
+      void this.#deps.log.write(this.id, { role: 'agent', text, ...(outcome === 'interrupted' ? { interrupted: true } : {}) }, AGENT_ACTOR, this);
     }
     if (outcome === 'interrupted') {
       this.broadcast(hostFrames.status('interrupted'));
@@ -211,11 +211,20 @@ export class AgentRoom implements VoiceHost {
     });
   }
 
+  /**
+   * A change someone else wrote into the room's conversation (a replay): the transcript follows
+   * it, and the model's conversation starts again from the transcript at the next turn.
+   */
+  written(change: ConversationChange): void {
+    this.#transcript.fold(change as unknown as Record<string, unknown>);
+    if (this.#conversation && !this.#conversation.busy) this.#release();
+  }
+
   #end(member: AgentMember): void {
     this.#conversation?.end();
     this.#transcript.clear();
     this.#attached = null;
-    void this.#deps.log.ended(this.id, member.peer.user);
+    void this.#deps.log.write(this.id, { op: 'end' }, member.peer.user, this);
     this.#release();
   }
 

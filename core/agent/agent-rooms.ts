@@ -11,7 +11,7 @@ import type { AgentFigures } from './agent-figures.ts';
 import type { AgentMember } from './agent-member.ts';
 import { AgentRoom, type AgentRoomDeps } from './agent-room.ts';
 import type { BinaryFrame } from './binary-frame.ts';
-import type { ConversationLog } from './conversation-log.ts';
+import type { ConversationRecord } from '../history/conversation-record.ts';
 import { createHostError } from '../errors.ts';
 import type { HeadsetCalls, HeadsetToolName } from '../mcp/mcp-tool.ts';
 
@@ -20,7 +20,7 @@ export type RoomParts = Omit<AgentRoomDeps, 'openConversation' | 'closeConversat
 
 export interface AgentRoomsDeps {
   parts: RoomParts;
-  log: ConversationLog;
+  log: ConversationRecord;
   figures: AgentFigures;
   maxConversations: number;
 }
@@ -39,8 +39,15 @@ export class AgentRooms implements HeadsetCalls {
   #joining = new Map<string, number>();
   #open = 0;
 
+  #unlisten: () => void;
+
   constructor(deps: AgentRoomsDeps) {
     this.#deps = deps;
+    // What others write into a held room's conversation (a replay) reaches its transcript.
+    this.#unlisten = deps.log.listen((roomId, change, origin) => {
+      const room = this.#rooms.get(roomId);
+      if (room && origin !== room) room.written(change);
+    });
   }
 
   /** The room, made (and its conversation read from the log) when this host does not hold it yet. */
@@ -128,6 +135,7 @@ export class AgentRooms implements HeadsetCalls {
   }
 
   close(): void {
+    this.#unlisten();
     for (const room of this.#rooms.values()) room.close();
     this.#rooms.clear();
   }

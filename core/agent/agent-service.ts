@@ -15,7 +15,7 @@ import { AgentRooms } from './agent-rooms.ts';
 import { serveAgentSocket, type SocketWho } from './agent-socket.ts';
 import { AgentTools, type RoomRight } from './agent-tools.ts';
 import type { ClientIds } from './client-ids.ts';
-import { ConversationLog } from './conversation-log.ts';
+import type { ConversationRecord } from '../history/conversation-record.ts';
 import type { AgentModel } from './model/agent-model.ts';
 import type { AgentRoom } from './agent-room.ts';
 import type { RoomVoice } from './voice/room-voice.ts';
@@ -24,6 +24,8 @@ export interface AgentServiceDeps {
   ctx: ToolDeps & Pick<HostContext, 'options' | 'history' | 'rooms' | 'presence'>;
   people: Pick<People, 'mayAny' | 'check'>;
   ids: ClientIds;
+  /** The rooms' conversations in their logs (shared with replays and snapshots). */
+  conversations: ConversationRecord;
   model: AgentModel | null;
   /** The room's voice, or null when the host has no speech services. */
   voice: ((room: AgentRoom) => RoomVoice) | null;
@@ -50,7 +52,7 @@ export class AgentService {
     };
     const options = deps.ctx.options;
     this.rooms = new AgentRooms({
-      log: new ConversationLog(deps.ctx.history, (roomId, event, data) => deps.ctx.rooms.announce(roomId, event, data)),
+      log: deps.conversations,
       figures: this.figures,
       maxConversations: options.agentMaxRooms,
       parts: {

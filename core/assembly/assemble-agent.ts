@@ -12,6 +12,7 @@ import { OpenAiSpeechToText, OpenAiTextToSpeech } from '../agent/voice/speech-se
 import { VoiceRoom } from '../agent/voice/voice-room.ts';
 import type { HostContext } from '../host-context.ts';
 import type { People } from '../people/people.ts';
+import type { ConversationRecord } from '../history/conversation-record.ts';
 
 /** A room's voice when the host has speech to text (`--stt-url`), speaking replies when it has text to speech. */
 function voiceOf(options: HostContext['options']): ((room: AgentRoom) => VoiceRoom) | null {
@@ -21,11 +22,12 @@ function voiceOf(options: HostContext['options']): ((room: AgentRoom) => VoiceRo
   return (room) => new VoiceRoom(room, stt, tts);
 }
 
-export function assembleAgent(ctx: HostContext, people: People, log: FastifyBaseLogger): AgentService {
+export function assembleAgent(ctx: HostContext, people: People, conversations: ConversationRecord, log: FastifyBaseLogger): AgentService {
   return new AgentService({
     ctx,
     people,
     ids: new MemoryClientIds(),
+    conversations,
     model: modelOf(ctx.options),
     voice: voiceOf(ctx.options),
     warn: (message, err) => log.warn({ err }, message),

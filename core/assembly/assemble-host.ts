@@ -36,6 +36,7 @@ import type { DurableData } from './open-durable.ts';
 import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
 import { roomReplayTarget } from './room-replay-target.ts';
 import { Replays } from '../history/replays.ts';
+import { ConversationRecord } from '../history/conversation-record.ts';
 
 export interface HostAssembly {
   /** The services the routes share. */
@@ -51,6 +52,8 @@ export interface HostAssembly {
   scale: ScaleService | null;
   /** A lone host's data folder, opened (`--data-dir`), else null. */
   data: DurableData | null;
+  /** Each room's conversation with its agent, as its log keeps it. */
+  conversations: ConversationRecord;
   /** A relay's part in the Redis service, else null. */
   relay: ServiceRelay | null;
   /** Stops everything, last what the rest uses (the pools). */
@@ -160,6 +163,8 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   binder = new PointBinder(scenes, {
     onError: (room, err) => log.warn({ room, err }, `layers bound to the points of room '${room}' could not be computed again`),
   });
+  // A room's conversation with its agent, in its log: written by the agent, a replay and read by snapshots.
+  const conversations = new ConversationRecord(workspace.history, (roomId, event, data) => workspace.rooms.announce(roomId, event, data));
   const snapshots = new RoomSnapshots({
     ...workspace.snapshots,
     scenes,
@@ -167,11 +172,12 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     sources,
     ttlSeconds: options.snapshotTtlSeconds,
     history: workspace.history,
+    conversation: async (roomId) => (await conversations.load(roomId)).entries,
   });
   // Another room's log played into a room, through the same services the routes change rooms with.
   const replays = new Replays({
     log: workspace.history.store,
-    target: roomReplayTarget({ rooms: workspace.rooms, scenes, annotations: base.annotations }),
+    target: roomReplayTarget({ rooms: workspace.rooms, scenes, annotations: base.annotations, conversations }),
     recorder: workspace.history,
     warn: (message, err) => log.warn({ err }, message),
     announce: (roomId, status) => void workspace.rooms.announce(roomId, 'replay', status).catch(() => {}),
@@ -186,6 +192,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     scale: stack.scale,
     data: stack.data,
     relay: stack.scale?.relay ?? null,
+    conversations,
     async close() {
       binder?.close();
       replays.close();

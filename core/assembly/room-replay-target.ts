@@ -2,7 +2,8 @@
  * @module room-replay-target
  * A replay's writes as a host makes them (history/replay-target.ts): through the same room
  * services the routes use, so each is stored, announced to the room's followers and recorded in
- * the room's log like any other change. A part the room already holds as asked is not written
+ * the room's log like any other change (a conversation's turns through the conversation record,
+ * so a room's held agent hears them). A part the room already holds as asked is not written
  * again: a scene whose layers and active layer are already the room's (a log records each
  * layer's result arriving; the replayed room computes its own), the same view, no marks on none,
  * the static specimen the room already shows (the replayed room showed it itself once its own
@@ -15,6 +16,7 @@ import { VIEW_FIELDS, type ViewChange } from '../rooms/room-view.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import type { RoomScenes } from '../scenes/service/room-scenes.ts';
 import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
+import type { ConversationRecord } from '../history/conversation-record.ts';
 
 /** A scene's layers and active layer, without what each layer's computation left in it. */
 function shape(scene: { layers: readonly object[]; active: string | null }): string {
@@ -22,6 +24,7 @@ function shape(scene: { layers: readonly object[]; active: string | null }): str
 }
 
 export function roomReplayTarget(deps: {
+  conversations: Pick<ConversationRecord, 'write' | 'load'>;
   rooms: Pick<RoomWorkspace, 'view' | 'changeView' | 'showStatic' | 'ownEntry'>;
   scenes: Pick<RoomScenes, 'scene' | 'restore'>;
   annotations: Pick<AnnotationStore, 'replace' | 'version' | 'list'>;
@@ -47,6 +50,15 @@ export function roomReplayTarget(deps: {
       const shown = await deps.rooms.ownEntry(roomId);
       if (shown?.function_name === null && shown.specimen_id === entry.specimen_id && shown.type === entry.type) return;
       await deps.rooms.showStatic(roomId, entry.specimen_id, entry.type);
+    },
+    async sayConversation(roomId, change) {
+      await deps.conversations.write(roomId, change);
+    },
+    async setConversation(roomId, entries) {
+      const held = (await deps.conversations.load(roomId)).entries;
+      if (JSON.stringify(held) === JSON.stringify(entries)) return;
+      if (held.length > 0) await deps.conversations.write(roomId, { op: 'end' });
+      for (const entry of entries) await deps.conversations.write(roomId, entry);
     },
   };
 }

@@ -8,6 +8,7 @@
  */
 import { asActor } from './request-actor.ts';
 import { applyState, type ReplayTarget } from './replay-target.ts';
+import { conversationChange } from './conversation-record.ts';
 import { foldAll, foldEntry, type FoldedRoom } from './room-fold.ts';
 import type { LogEntry } from './room-log-store.ts';
 import type { ReplayStatus } from '../wire/wire-types.ts';
@@ -110,6 +111,7 @@ export class ReplayPlayer {
       else if (entry.type === 'scene' || entry.type === 'layer') await this.#target.setScene(this.roomId, room.scene!);
       else if (entry.type === 'annotation') await this.#target.setAnnotations(this.roomId, [...room.annotations!.values()]);
       else if (entry.type === 'entry') await this.#target.showEntry(this.roomId, room.entry!);
+      else if (entry.type === 'conversation') await this.#target.sayConversation(this.roomId, conversationChange(entry));
     });
   }
 

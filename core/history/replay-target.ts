@@ -4,6 +4,7 @@
  * services (so every write is an ordinary change: stored, announced to the room's followers
  * and recorded in its log). Each setter sets its part whole, as the other room had it.
  */
+import type { ConversationChange, TranscriptEntry } from './conversation-record.ts';
 import type { FoldedRoom } from './room-fold.ts';
 
 export interface ReplayTarget {
@@ -13,6 +14,10 @@ export interface ReplayTarget {
   setAnnotations(roomId: string, annotations: Record<string, unknown>[]): Promise<void>;
   /** Shows a static specimen the other room showed (a computed entry comes with its scene's active layer). */
   showEntry(roomId: string, entry: Record<string, unknown>): Promise<void>;
+  /** Adds a turn (or the end) to the room's conversation, as the other room's log has it. */
+  sayConversation(roomId: string, change: ConversationChange): Promise<void>;
+  /** Makes the room's conversation these entries (a new conversation, when it held one). */
+  setConversation(roomId: string, entries: readonly TranscriptEntry[]): Promise<void>;
 }
 
 /** Sets every part `state` holds into the room (parts it does not hold: left empty when `reset`). */
@@ -21,4 +26,5 @@ export async function applyState(target: ReplayTarget, roomId: string, state: Fo
   if (state.view || reset) await target.setView(roomId, state.view ?? {});
   if (state.annotations || reset) await target.setAnnotations(roomId, [...(state.annotations?.values() ?? [])]);
   if (state.entry) await target.showEntry(roomId, state.entry);
+  if (state.conversation || reset) await target.setConversation(roomId, state.conversation?.entries ?? []);
 }

@@ -1,9 +1,10 @@
 /**
  * @module room-fold
  * A room as its log makes it: each entry folded into the state it leaves (the view, the
- * scene, the marks, the static entry shown), so a replay can set a room to the state another
+ * scene, the marks, the static entry shown, the conversation with its agent), so a replay can set a room to the state another
  * room had at any moment by folding that room's log up to it.
  */
+import { Transcript } from './conversation-record.ts';
 import type { LogEntry } from './room-log-store.ts';
 
 /** What of a room a replay sets: each part as the log last left it (absent: never changed in the log). */
@@ -13,6 +14,8 @@ export interface FoldedRoom {
   /** Marks by id, in the order they were made. */
   annotations?: Map<string, Record<string, unknown>>;
   entry?: Record<string, unknown>;
+  /** The conversation with the room's agent, since its last end. */
+  conversation?: Transcript;
 }
 
 type Mark = Record<string, unknown> & { id: string };
@@ -53,6 +56,9 @@ export function foldEntry(state: FoldedRoom, entry: LogEntry): boolean {
       return true;
     case 'entry':
       state.entry = entry.entry as Record<string, unknown>;
+      return true;
+    case 'conversation':
+      (state.conversation ??= new Transcript()).fold(entry);
       return true;
     default:
       return false;

@@ -282,6 +282,7 @@ export interface SnapshotDocument {
   scene: { layers: SceneLayer[]; active: string | null };
   view: RoomView;
   annotations: Annotation[];
+  /** The room's conversation with its agent when taken (absent: none). */ conversation?: { role: 'user' | 'agent'; text: string }[];
 }
 
 /** A snapshot as the client gives it: its document, with the id (`ETag`) and time taken (`X-Snapshot-Created`) of the answer. */

@@ -214,6 +214,8 @@ export async function seekHour(): Promise<string> {
     setScene: async () => void writes.push('scene'),
     setAnnotations: async () => void writes.push('annotations'),
     showEntry: async () => void writes.push('entry'),
+    sayConversation: async () => void writes.push('conversation'),
+    setConversation: async () => void writes.push('conversation'),
   };
   const replays = new Replays({ log, target, recorder: { record: async () => null }, warn: () => {} });
   const started = performance.now();

@@ -36,6 +36,7 @@ import type { RecordedScene, RoomScenes } from '../../scenes/service/room-scenes
 import { VIEW_FIELDS, type ViewChange } from '../../rooms/room-view.ts';
 import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
 import type { RoomRecorder } from '../../history/room-recorder.ts';
+import type { TranscriptEntry } from '../../history/conversation-record.ts';
 import { pinnedVersion } from '../../scenes/service/pinned-versions.ts';
 import { verifySnapshot, type SnapshotVerification } from './snapshot-verify.ts';
 import { asRoomsOwn } from '../../events/acting-user.ts';
@@ -62,6 +63,8 @@ export interface SnapshotDeps {
   ttlSeconds: number;
   /** The rooms' logs, where a snapshot taken is recorded (and so names the seq it was taken at). */
   history?: Pick<RoomRecorder, 'record'>;
+  /** The room's conversation with its agent (its log's), carried by the snapshot when it holds one. */
+  conversation?: (roomId: string) => Promise<readonly TranscriptEntry[]>;
 }
 
 export class RoomSnapshots {
@@ -115,10 +118,16 @@ export class RoomSnapshots {
   /** `POST .../snapshots`. */
   async create(roomId: string): Promise<SnapshotCreated> {
     const { store, pins, scenes, rooms, sources, ttlSeconds } = this.#deps;
-    const [scene, view, { annotations }] = await Promise.all([scenes.scene(roomId), rooms.view(roomId), sources.annotations.list(roomId)]);
+    const [scene, view, { annotations }, conversation] = await Promise.all([
+      scenes.scene(roomId),
+      rooms.view(roomId),
+      sources.annotations.list(roomId),
+      this.#deps.conversation?.(roomId) ?? [],
+    ]);
     const { layers, results } = await this.#layers(roomId, scene);
     // Keys sorted, `annotations` first: the marks' canonical JSON is made a batch at a time, each mark's kept.
-    const rest = stableJson({ scene: { layers, active: scene.active }, view });
+    // A room that never talked to its agent is taken as before (its id unchanged).
+    const rest = stableJson({ ...(conversation.length > 0 ? { conversation } : {}), scene: { layers, active: scene.active }, view });
     const json = `{"annotations":${await renderStableJson(annotations)},${rest.slice(1)}`;
     const id = createHash('sha256').update(json).digest('hex');
     const ttlMs = ttlSeconds * 1000;

@@ -1,0 +1,112 @@
+/**
+ * @module conversation-record
+ * A room's conversation with its agent as the room's log keeps it: each turn, the user's and
+ * the agent's, is an entry `{type: "conversation", role, text}` stamped `by` its speaker (the user
+ * who spoke, `agent` for the agent's), and ending the conversation is an entry `{op: "end"}`. So
+ * a late joiner, a replay and a snapshot carry the transcript, and a host that restarts (or takes
+ * a room over from another host of a service) reads the conversation back from the log. Each
+ * entry written is also the room's `conversation` event (the viewer's panel follows it) and is
+ * told to this host's listeners (the agent's rooms, which keep their transcript in step with
+ * what a replay writes).
+ */
+import { currentActor } from './request-actor.ts';
+import type { RoomRecorder } from './room-recorder.ts';
+import { MAX_LOG_PAGE, type LogEntry, type RoomLogStore } from './room-log-store.ts';
+import { asActor } from './request-actor.ts';
+
+/** One entry of a room's conversation as `history` lists it. */
+export interface TranscriptEntry {
+  role: 'user' | 'agent';
+  text: string;
+}
+
+/** What a conversation's entry says: a turn, or its end. */
+export type ConversationChange = (TranscriptEntry & { interrupted?: boolean }) | { op: 'end' };
+
+/** The change a conversation entry of a log records. */
+export function conversationChange(entry: Record<string, unknown>): ConversationChange {
+  if (entry.op === 'end') return { op: 'end' };
+  return { role: entry.role === 'agent' ? 'agent' : 'user', text: String(entry.text ?? ''), ...(entry.interrupted === true ? { interrupted: true } : {}) };
+}
+
+/** Entries `history` gives a joining socket: the conversation's newest. */
+export const HISTORY_ENTRIES = 200;
+
+/** `by` of what the agent says. */
+export const AGENT_ACTOR = 'agent';
+
+/** The room event each conversation entry is announced as. */
+export const CONVERSATION_EVENT = 'conversation';
+
+/** The conversation's newest entries, at most {@link HISTORY_ENTRIES}. */
+export class Transcript {
+  #entries: TranscriptEntry[] = [];
+
+  get entries(): readonly TranscriptEntry[] {
+    return this.#entries;
+  }
+
+  add(entry: TranscriptEntry): void {
+    this.#entries.push({ role: entry.role, text: entry.text });
+    if (this.#entries.length > HISTORY_ENTRIES) this.#entries.splice(0, this.#entries.length - HISTORY_ENTRIES);
+  }
+
+  clear(): void {
+    this.#entries = [];
+  }
+
+  /** Folds one change in (a log entry of another type is passed over). */
+  fold(entry: Record<string, unknown>): void {
+    if (entry.type !== undefined && entry.type !== 'conversation') return;
+    if (entry.op === 'end') return this.clear();
+    if ((entry.role === 'user' || entry.role === 'agent') && typeof entry.text === 'string') this.add({ role: entry.role, text: entry.text });
+  }
+}
+
+/** Hears each conversation change written on this host, with the `origin` its writer gave. */
+export type ConversationListener = (roomId: string, change: ConversationChange, origin: unknown) => void;
+
+export class ConversationRecord {
+  #recorder: RoomRecorder;
+  #announce: (roomId: string, event: string, data: unknown) => Promise<void>;
+  #listeners = new Set<ConversationListener>();
+
+  constructor(recorder: RoomRecorder, announce: (roomId: string, event: string, data: unknown) => Promise<void>) {
+    this.#recorder = recorder;
+    this.#announce = announce;
+  }
+
+  get log(): RoomLogStore {
+    return this.#recorder.store;
+  }
+
+  /** The room's current conversation, read from its log (oldest first, since its last end). */
+  async load(roomId: string): Promise<Transcript> {
+    const transcript = new Transcript();
+    let since = 0;
+    for (;;) {
+      const page = await this.#recorder.store.read(roomId, since, MAX_LOG_PAGE);
+      for (const entry of page.entries) transcript.fold(entry);
+      if (!page.more) return transcript;
+      since = page.next_since;
+    }
+  }
+
+  /** Hears every change written on this host from now on; answers what stops it. */
+  listen(listener: ConversationListener): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  /**
+   * Records `change` by `by` (absent: whoever the work is done for) and announces it; answers the
+   * log's entry (null when the log could not take it). `origin` is passed to the listeners.
+   */
+  async write(roomId: string, change: ConversationChange, by?: string, origin?: unknown): Promise<LogEntry | null> {
+    for (const listener of this.#listeners) listener(roomId, change, origin);
+    const actor = by ?? currentActor();
+    const logged = await asActor(actor, () => this.#recorder.record(roomId, 'conversation', { ...change }));
+    await this.#announce(roomId, CONVERSATION_EVENT, logged ?? { type: 'conversation', by: actor, ...change }).catch(() => {});
+    return logged;
+  }
+}
