@@ -11,6 +11,7 @@
     link = room.snapshot()["url"]
     room.save("lab.vitrine")                                  # the room as a file: `Client.load` takes it in anywhere
     room.image(width=800, height=600)                         # a PNG of what it shows; a notebook draws it
+    print(room.ask("What does this room show?"))              # a turn of the room's conversation with its agent
     ruler = room.annotate("line", [[0, 0, 0], [1.3, 0, 2]], label="crack")
     print(ruler["length"])                                   # measured by the host, in physical units
     seeds = room.points(label="seed")                         # an N×3 numpy array
@@ -27,6 +28,7 @@ import re
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence
 from urllib.parse import quote
 
+from ._agent import ask as _ask
 from ._http import VitrineError
 from ._picture import Picture
 from ._room_annotations import RoomAnnotations
@@ -73,6 +75,12 @@ class Room(RoomAnnotations):
 
     def __repr__(self) -> str:
         return f"Room({self.name!r})"
+
+    def ask(self, text: str, *, name: Optional[str] = None, timeout: Optional[float] = None) -> str:
+        """Says `text` to the room's agent, as a turn of the conversation everyone in the room
+        shares (headsets and pages hear it), and answers its reply; VitrineError when the host has
+        no model, the turn fails or runs past `timeout` seconds (default: the client's)."""
+        return _ask(self._client._http, self.name, text, name=name, timeout=timeout)
 
     def scene(self) -> Dict[str, Any]:
         """The whole scene: `version`, `layers` (bottom first) and `active` (the room's entry)."""
