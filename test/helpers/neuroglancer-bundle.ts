@@ -16,7 +16,7 @@
  */
 import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -74,7 +74,13 @@ async function bundleInto(out: string): Promise<void> {
     sourcemap: false,
     logLevel: 'error',
   });
+  // The WebAssembly modules its workers fetch beside themselves (`new URL('./x.wasm', import.meta.url)`),
+  // which esbuild leaves alone: the Draco decoder of multi-resolution meshes among them.
+  for (const file of WASM_FILES) await copyFile(path.join(PACKAGE_DIR, 'lib', file), path.join(out, path.basename(file)));
 }
+
+/** The package's WebAssembly modules, by path under its `lib/`. */
+const WASM_FILES = ['mesh/draco/neuroglancer_draco.wasm', 'sliceview/png/libpng.wasm', 'sliceview/compresso/compresso.wasm'];
 
 let made: Promise<string> | undefined;
 
@@ -113,7 +119,7 @@ const INDEX = [
   '</head><body><script type="module" src="/main.bundle.js"></script></body></html>',
 ].join('\n');
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css' };
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
 
 /** A stock Neuroglancer served on loopback: `url` (its origin, ending in `/`) and `close`. */
 export interface NeuroglancerPage {
