@@ -14,6 +14,11 @@ const RULE_AFTER = '68c5c50f9e0db08d8849f28a77b8b61299207e5d';
 /** When RULE_AFTER was committed (for a shallow clone that does not reach it). */
 const RULE_AFTER_TIME = '2026-11-24T21:41:20Z';
 const MAX_SUBJECT = 72;
+/**
+ * Commits already on main whose subjects are longer: main's history is never rewritten, so
+ * they are named here once; the list only ever gets the ones that slipped through.
+ */
+const LANDED_LONG: readonly string[] = ['c8607493e92f56e90e5c2d2071aa43f4d52d95a7', 'a309248f3f593c8ed94755f0750c22f7d9d669f8'];
 
 function git(...args: string[]): string {
   return execFileSync('git', args, { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -43,7 +48,7 @@ function heldCommits(): { hash: string; subject: string }[] {
 
 describe('commit subjects', () => {
   it(`are at most ${MAX_SUBJECT} characters after ${RULE_AFTER.slice(0, 7)}`, () => {
-    const long = heldCommits().filter((c) => [...c.subject].length > MAX_SUBJECT);
+    const long = heldCommits().filter((c) => [...c.subject].length > MAX_SUBJECT && !LANDED_LONG.includes(c.hash));
     expect(long.map((c) => `${c.hash.slice(0, 7)} (${[...c.subject].length}): ${c.subject}`)).toEqual([]);
   });
 });
