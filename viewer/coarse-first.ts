@@ -87,6 +87,8 @@ export interface CoarseFirstSteps {
   /** Shows or hides the refining note. */
   refining(on: boolean): void;
   isCurrent(): boolean;
+  /** False when the coarse answer is all that is wanted (a mesh drawn from its levels of detail); absent: mayRefine decides. */
+  refines?(coarse: SpecimenData): boolean;
 }
 
 /** The full fetch, started at most once, and whether it has come in. */
@@ -143,7 +145,7 @@ export async function loadCoarseFirst(type: string, fine: DeliveryQuery | undefi
     full.cancel();
     return;
   }
-  if (!mayRefine(first, coarse)) {
+  if (!mayRefine(first, coarse) || steps.refines?.(first) === false) {
     full.cancel();
     steps.refining(false);
     await steps.show(first, false);

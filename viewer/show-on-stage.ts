@@ -16,6 +16,7 @@ import type { FetchStep } from './time/step-cache.ts';
 import type { StageOverlay } from './stage/stage-overlay.ts';
 import { statsOf, type StatsView } from './stage/stats-view.ts';
 import type { ViewerRoom } from './room/viewer-room.ts';
+import type { LodSource } from './layers/mesh/lod-shared.ts';
 
 /** The parts of the page a shown specimen goes into. */
 export interface StageParts {
@@ -32,6 +33,8 @@ export interface StageParts {
   thumbnailUrl: string | null;
   /** Fetches another step of a volume with time or channels (absent: only the step given is drawn). */
   steps?: FetchStep;
+  /** The result's levels of detail, when it has them (a large mesh, a segmentation): drawn from them. */
+  levels?: LodSource;
 }
 
 /** Shows `data` of `meta` unless the request is no longer current; `refined` keeps the camera. */
@@ -57,7 +60,7 @@ export async function showOnStage(
     return;
   }
   const meshColour = data.type === 'mesh' || data.type === 'file' ? await meshColourOf(meta.color, parts.thumbnailUrl) : null;
-  const rendered = await renderData(stage, data, { meshColour, kind: parts.rooms.scene?.activeKind(), steps: parts.steps });
+  const rendered = await renderData(stage, data, { meshColour, kind: parts.rooms.scene?.activeKind(), steps: parts.steps, levels: parts.levels });
   layout.stagePane.dataset.meshColour = meshColour ? `#${meshColour.getHexString(SRGBColorSpace)}` : '';
   if (!isCurrent()) {
     rendered.content?.dispose();

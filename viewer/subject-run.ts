@@ -23,6 +23,7 @@ import { showOnStage } from './show-on-stage.ts';
 import type { Stage } from './stage/stage.ts';
 import type { StageOverlay } from './stage/stage-overlay.ts';
 import type { VrMode } from './xr/vr-mode.ts';
+import type { LodSource } from './layers/mesh/lod-shared.ts';
 
 /** The page's parts one run reads and shows into. */
 export interface SubjectRunParts {
@@ -68,7 +69,8 @@ export async function runSubject(
         ...parts,
         follower,
         cached: () => (cached = true),
-        show: (data, refined) => showSubject(parts, data, context, meta, params, room, refined),
+        show: (data, refined, levels) => showSubject(parts, data, context, meta, params, room, refined, levels),
+        surfacesOnly: () => parts.rooms.scene?.activeSurfaces() === true,
         refining: (on) => showRefineNote(parts.refine, layout.stagePane, on),
       },
       context,
@@ -98,11 +100,12 @@ function showSubject(
   params: Record<string, unknown> | undefined,
   room: string,
   refined: boolean,
+  levels?: LodSource,
 ): Promise<void> {
   const { client, isFunction } = parts;
   const thumbnailUrl = isFunction ? null : client.thumbnailUrl(meta.id);
   const steps = isFunction
     ? undefined
     : (delivery: DeliveryQuery, signal: AbortSignal) => client.getData(meta.id, { params, room, delivery, signal });
-  return showOnStage({ ...parts, thumbnailUrl, steps }, data, meta, () => context.isCurrent(), refined);
+  return showOnStage({ ...parts, thumbnailUrl, steps, levels }, data, meta, () => context.isCurrent(), refined);
 }

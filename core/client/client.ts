@@ -14,6 +14,7 @@ import { runJob, runJobFlow, type JobEndpoints, type JobFlowOptions, type LoadOp
 import { readDataResponse } from './read-data-response.ts';
 import { RoomAnnotations } from './room-annotations.ts';
 import { SceneClient } from './scene-client.ts';
+import { MeshLevels } from './mesh-levels.ts';
 import type { SnapshotCreated } from '../wire/scene-types.ts';
 import { Transport } from './transport.ts';
 import { liveUrl, type LiveWho } from './live-url.ts';
@@ -220,13 +221,14 @@ export class VitrineClient implements JobEndpoints {
   /**
    * A room's scene: its layers read, replaced, added, changed and removed, snapshots taken and
    * restored (scene-client.ts). Followers get each change as a `scene` event.
-   * @example
-   * const lab = client.scene('lab');
-   * const mask = await lab.add({ source: { specimen: 'seg' }, kind: 'labels', opacity: 0.4 });
-   * await lab.update(mask.id, { visible: false });
    */
   scene(room: string): SceneClient {
     return new SceneClient(this.#http, room);
+  }
+
+  /** A result's levels of detail (its surfaces' octrees of fragments, mesh-levels.ts), by its `X-Result-Id`. */
+  meshLevels(resultId: string): MeshLevels {
+    return new MeshLevels(this.#http, resultId);
   }
 
   /** `GET /api/snapshots/{id}`: a room as it was, with its id and time taken (the host's headers, beside the document's bytes). */
@@ -260,13 +262,10 @@ export class VitrineClient implements JobEndpoints {
 
   /**
    * Loads a specimen with progress: a dynamic one through the job flow (see `load-job.ts`:
-   * start, follow the job's events (or poll, on a host without them), then the result from the room cache; abort cancels the job), a static one
-   * (pass its catalog entry) with a plain `getData`.
+   * start, follow the job's events (or poll, on a host without them), then the result from the
+   * room cache; abort cancels the job), a static one (pass its catalog entry) with `getData`.
    * @example
-   * const ac = new AbortController();
-   * const mesh = await client.load('sphere', { radius: 2 }, {
-   *   room: 'lab-1', signal: ac.signal, onProgress: (m) => console.log(m.text),
-   * });
+   * const mesh = await client.load('sphere', { radius: 2 }, { room: 'lab-1', onProgress: (m) => console.log(m.text) });
    */
   load(
     specimen: string | Pick<CatalogEntry, 'id' | 'is_dynamic'>,

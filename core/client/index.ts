@@ -18,6 +18,8 @@ export { createClient, VitrineClient } from './client.ts';
 export type { ClientOptions, DataOptions, InvokeOptions } from './client-options.ts';
 export { SceneClient } from './scene-client.ts';
 export type { ReplaceOptions } from './scene-client.ts';
+export { MeshLevels } from './mesh-levels.ts';
+export type * from '../wire/mesh-level-types.ts';
 export type * from '../wire/scene-types.ts';
 export type { JobFlowOptions, LoadOptions } from './load-job.ts';
 export { RoomAnnotations } from './room-annotations.ts';

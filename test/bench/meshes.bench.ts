@@ -13,8 +13,7 @@
  *    the coarsest fragments of every segment (all are in view), as the viewer asks them;
  * 4. a Godot headset's `/data` of every segment's surface (`segment=all`) through the same link:
  *    the finest level within `--headset-triangles`, its triangles and time;
- * 5. the fly-through (the page's and WebXR's drawing) is the viewer's: `flyThrough` below is its
- *    hook, and says so when nothing is plugged in.
+ * 5. the viewer's first picture and fly-through in the page and in WebXR (lod-fly-through.ts).
  */
 import { request } from 'node:http';
 import { loadavg } from 'node:os';
@@ -26,6 +25,7 @@ import { rssMiB } from '../helpers/process-rss.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { fmt } from './host-helpers.ts';
 import { startThrottledLink } from './throttled-link.ts';
+import { flyThrough } from './lod-fly-through.ts';
 
 const SIDE = 448;
 const LINK = 5 * 1024 * 1024;
@@ -80,19 +80,10 @@ interface Sidecar {
   coarsest: { glb: string; bytes: number; triangles: number }[];
 }
 
-/**
- * The fly-through hook: a scripted camera path through the level sets in the page and in WebXR
- * (IWER), counting the triangles drawn and the frames with holes. The viewer's drawing plugs
- * in here; until it does, this says so rather than report a figure.
- */
-export async function flyThrough(_host: RunningHost, _resultId: string): Promise<string[]> {
-  return ["fly-through (≤ 300,000 triangles a frame, 0 frames with holes, page and WebXR): not measured here, the viewer's drawing plugs into flyThrough()"];
-}
-
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const lines: string[] = [`load average at start ${loadavg().map((n) => n.toFixed(1)).join(' ')}`];
   const data = partition();
-  const args = ['--port', '0', '--log-level', 'warn', '--cache-max-bytes', String(3 * 2 ** 30), '--no-viewer', '--max-upload-bytes', String(2 ** 30)];
+  const args = ['--port', '0', '--log-level', 'warn', '--cache-max-bytes', String(3 * 2 ** 30), '--max-upload-bytes', String(2 ** 30)];
   const host = await spawnHost(args);
   try {
     const npy = encodeNpy({ shape: [SIDE, SIDE, SIDE], dtype: 'uint8', data } as never);

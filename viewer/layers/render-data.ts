@@ -6,8 +6,10 @@
  * of a volume with time or channels is drawn with its time and channel controls
  * (volume/stepped-volume.ts) when the caller can fetch others. It sits with the kinds, above
  * the stage machinery, which knows no kind: a new kind is a folder here and a case below.
+ * A mesh or a segmentation whose result has levels of detail, when the caller hands them over,
+ * is drawn from them (mesh/lod-surfaces.ts): the mesh as its octree of fragments, the
+ * segmentation with its segments' surfaces.
  */
-import type * as THREE from 'three';
 import type { SpecimenData } from '../../core/wire/decoded-types.ts';
 import { formatCount } from '../dom.ts';
 import { createFileObject } from './file/file-object.ts';
@@ -16,6 +18,10 @@ import { createMeshObject } from './mesh/mesh-object.ts';
 import { parseXyz } from './points/parse-xyz.ts';
 import { createPointsObject } from './points/points-object.ts';
 import { createLabelsVolume } from './labels/labels-volume.ts';
+import { withSurfaces } from './labels/labels-surfaces.ts';
+import { surfacesContent, type LodSource } from './mesh/lod-shared.ts';
+import { DEFAULT_MESH_COLOUR } from '../../core/wire/layer-defaults.ts';
+import * as THREE from 'three';
 import type { Stage } from '../stage/stage.ts';
 import type { StageContent } from '../stage/stage-content.ts';
 import { createVolumeSlices } from './volume/volume-slices.ts';
@@ -40,12 +46,20 @@ export interface RenderLook {
   kind?: string;
   /** Fetches another step of a volume with time or channels (its `/data` with `t` and `c`). */
   steps?: FetchStep;
+  /** The result's levels of detail, when it has them: drawn from them (a mesh's data is then not read). */
+  levels?: LodSource;
+}
+
+/** A large mesh's surface from its levels, in the layer's mesh colour. */
+export function meshFromLevels(stage: Stage, levels: LodSource, colour: THREE.Color | null): StageContent {
+  const drawn = colour ?? new THREE.Color().setStyle(DEFAULT_MESH_COLOUR, THREE.SRGBColorSpace);
+  return surfacesContent(stage, levels, { colour: () => drawn });
 }
 
 export async function renderData(stage: Stage, data: SpecimenData, look: RenderLook = { meshColour: null }): Promise<Rendered> {
   switch (data.type) {
     case 'mesh':
-      return { content: createMeshObject(data, look.meshColour), stats: [] };
+      return { content: look.levels ? meshFromLevels(stage, look.levels, look.meshColour) : createMeshObject(data, look.meshColour), stats: [] };
     case 'point_cloud': {
       const content = createPointsObject(data, () => stage.invalidate());
       return { content, panel: content.panel, stats: [] };
@@ -57,7 +71,9 @@ export async function renderData(stage: Stage, data: SpecimenData, look: RenderL
       const labels = data.labels === true || look.kind === 'labels';
       const stepped = !labels && look.steps !== undefined && isStep(data);
       const content = labels
-        ? createLabelsVolume(data, volumeStage)
+        ? look.levels
+          ? withSurfaces(stage, look.levels, createLabelsVolume(data, volumeStage), { resultColors: data.label_colors, names: data.label_names })
+          : createLabelsVolume(data, volumeStage)
         : stepped
           ? createSteppedVolume(data, look.steps!, volumeStage)
           : createVolumeSlices(data, volumeStage);

@@ -9,6 +9,8 @@
  * older load still running is dropped. A segment's surface takes the colour its label has.
  * A volume with time or channels fetches its other steps from the same `data_url`. A static
  * file the host sends only as it is (no result id) is fetched once from its `data_url`, as is.
+ * A mesh or a segmentation whose result has levels of detail is drawn from them (level-layers.ts):
+ * the mesh's data is never fetched, a segmentation's surfaces come before its volume.
  */
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { SpecimenData } from '../../core/wire/decoded-types.ts';
@@ -21,8 +23,10 @@ import { answerBytes, loadCoarseFirst, type CoarseFirstSteps } from '../coarse-f
 import { asDecodedMesh, MESH_DELIVERY } from '../layers/mesh/glb-mesh.ts';
 import { eitherSignal } from './latest-request.ts';
 import { renderData } from '../layers/render-data.ts';
+import type { LodSource } from '../layers/mesh/lod-shared.ts';
 import type { Stage } from '../stage/stage.ts';
 import type { StageContent } from '../stage/stage-content.ts';
+import { findLevels, levelsFirst } from './level-layers.ts';
 
 export interface LayerLoaderOptions {
   client: VitrineClient;
@@ -58,6 +62,8 @@ function segmentColour(layer: SceneLayer): THREE.Color | null {
 export class LayerLoader {
   readonly #options: LayerLoaderOptions;
   readonly #loads = new Map<string, Load>();
+  /** Results known to have levels of detail: drawn alike in and out of VR, so entering it loads nothing again. */
+  readonly #leveled = new Set<string>();
 
   constructor(options: LayerLoaderOptions) {
     this.#options = options;
@@ -67,8 +73,10 @@ export class LayerLoader {
   load(layer: SceneLayer): void {
     const result = layer.result;
     if (!result) return;
-    const vr = this.#options.vrDelivery(result.type);
-    const key = JSON.stringify([result.result_id, result.blob_id ?? null, result.data_url, layer.kind, vr ?? null]);
+    const vr = result.result_id && this.#leveled.has(result.result_id) ? undefined : this.#options.vrDelivery(result.type);
+    // A segmentation shown as surfaces alone reads no volume: another mode loads it again with one.
+    const surfaces = layer.kind === 'labels' && layer.mode === 'surface';
+    const key = JSON.stringify([result.result_id, result.blob_id ?? null, result.data_url, layer.kind, vr ?? null, surfaces]);
     if (this.#loads.get(layer.id)?.key === key) return;
     this.forget(layer.id);
     const load: Load = { key, controller: new AbortController() };
@@ -85,6 +93,11 @@ export class LayerLoader {
   /** Forgets every layer (the page left the room). */
   clear(): void {
     for (const id of [...this.#loads.keys()]) this.forget(id);
+  }
+
+  #show(id: string, content: StageContent, panel?: HTMLElement, refined = false): void {
+    this.#options.stage.layers.setContent(id, content, refined);
+    this.#options.shown(id, content, panel, refined);
   }
 
   async #run(layer: SceneLayer, load: Load, vr: DeliveryQuery | undefined): Promise<void> {
@@ -113,6 +126,15 @@ export class LayerLoader {
     // A result without an id is a file the host sends only as it is (a `.xyz` point cloud): no delivery to ask for.
     const asIs = layer.result!.result_id === undefined;
     const fine = asIs ? undefined : type === 'mesh' ? { ...MESH_DELIVERY, ...vr } : vr;
+    const show = async (data: SpecimenData, refined: boolean, levels?: LodSource): Promise<void> => {
+      const steps = dataUrl ? (query: DeliveryQuery, part: AbortSignal) => viaUrl({ ...fine, ...query }, part) : undefined;
+      const rendered = await renderData(stage, data, { meshColour: segmentColour(layer), kind: layer.kind, steps, levels });
+      if (!isCurrent() || !rendered.content) {
+        rendered.content?.dispose();
+        return;
+      }
+      this.#show(layer.id, rendered.content, rendered.panel, refined);
+    };
     const steps: CoarseFirstSteps = {
       first: async (delivery, answered) =>
         asDecodedMesh(
@@ -120,23 +142,21 @@ export class LayerLoader {
         ),
       full: async (delivery, part) =>
         asDecodedMesh(await (blobId && !vr ? viaBlob(() => viaUrl(delivery, part), part) : viaUrl(delivery, part))),
-      show: async (data, refined) => {
-        const steps = dataUrl ? (query: DeliveryQuery, part: AbortSignal) => viaUrl({ ...fine, ...query }, part) : undefined;
-        const rendered = await renderData(stage, data, { meshColour: segmentColour(layer), kind: layer.kind, steps });
-        if (!isCurrent() || !rendered.content) {
-          rendered.content?.dispose();
-          return;
-        }
-        stage.layers.setContent(layer.id, rendered.content, refined);
-        this.#options.shown(layer.id, rendered.content, rendered.panel, refined);
-      },
+      show: (data, refined) => show(data, refined),
       refining: (on) => isCurrent() && status(layer.id, on ? 'refining' : ''),
       isCurrent,
     };
     status(layer.id, 'loading');
     try {
+      const levels = await findLevels(client, layer, signal);
+      if (levels) this.#leveled.add(levels.levels.resultId);
+      const first = (content: StageContent) => (isCurrent() ? this.#show(layer.id, content) : content.dispose());
+      if (levels && !levelsFirst(stage, layer, levels, segmentColour(layer), first)) {
+        if (isCurrent()) status(layer.id, '');
+        return;
+      }
       // Without a data URL there is no coarse delivery to ask for: the blob is drawn as it is.
-      await loadCoarseFirst(dataUrl && !asIs ? type : 'none', fine, steps);
+      await loadCoarseFirst(dataUrl && !asIs ? type : 'none', fine, levels ? { ...steps, show: (data) => show(data, true, levels) } : steps);
       if (isCurrent()) status(layer.id, '');
     } catch (error) {
       if (!isCurrent() || isAbortError(error)) return;

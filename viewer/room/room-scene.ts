@@ -123,6 +123,12 @@ export class RoomSceneView {
     return this.#shown?.layers.find((layer) => layer.id === this.#shown?.active)?.kind;
   }
 
+  /** Whether the active layer is a segmentation shown as its surfaces alone (no volume to fetch past the coarse one). */
+  activeSurfaces(): boolean {
+    const layer = this.#shown?.layers.find((l) => l.id === this.#shown?.active);
+    return layer?.kind === 'labels' && layer.mode === 'surface';
+  }
+
   /** The layers as the VR panel lists them. */
   vrRows(): VrLayerRow[] {
     return vrLayerRows(this.#shown);

@@ -7,7 +7,9 @@
  * budget); a peer's entry this page adopts by its blob URL (room-blob.ts); all of it coarse
  * first where the type refines (coarse-first.ts). A static or published volume or mesh is
  * refined as a dynamic one is when the host shapes its file (static-shaping.ts); a file the
- * host sends only as it is comes whole, with no delivery asked for.
+ * host sends only as it is comes whole, with no delivery asked for. A mesh or a segmentation
+ * whose answer names a result with levels of detail is drawn from them (level-layers.ts): the
+ * mesh's full delivery is then never asked for.
  */
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { SpecimenData } from '../../core/wire/decoded-types.ts';
@@ -19,6 +21,8 @@ import { hostShapesStatic } from './static-shaping.ts';
 import type { JobView } from '../panels/job-view.ts';
 import { eitherSignal, type RequestContext } from './latest-request.ts';
 import { viaBlob, type AdoptedBlob } from './room-blob.ts';
+import { levelsOfAnswer } from './level-layers.ts';
+import type { LodSource } from '../layers/mesh/lod-shared.ts';
 import type { RoomFollower, RoomSubject } from './room-follower.ts';
 import type { StageOverlay } from '../stage/stage-overlay.ts';
 import type { VrMode } from '../xr/vr-mode.ts';
@@ -36,7 +40,9 @@ export interface SubjectPlanDeps {
   shown(): RoomSubject | null;
   /** The room cache served it (a hit, or the adopted entry's blob). */
   cached(): void;
-  show(data: SpecimenData, refined: boolean): Promise<void>;
+  show(data: SpecimenData, refined: boolean, levels?: LodSource): Promise<void>;
+  /** The subject is a segmentation shown as its surfaces alone: with levels, nothing past its coarse answer is fetched. */
+  surfacesOnly?(): boolean;
   refining(on: boolean): void;
 }
 
@@ -61,35 +67,35 @@ export function subjectPlan(
   // budgeted delivery has no blob of the entry), and any `/data` it still asks says it follows.
   const adopted = deps.adopted.take(deps.shown());
   const follows = adopted !== null;
-  const first = async (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> =>
-    asDecodedMesh(
-      deps.isFunction
-        ? await client.runFunction(meta.id, params, { room, signal: context.signal, ...callbacks() })
-        : meta.is_dynamic
-          ? await client.load(meta.id, params, {
-              room,
-              delivery,
-              follows,
-              signal: context.signal,
-              onHeaders: (response) => answered?.(answerBytes(response)),
-              ...callbacks(),
-            })
-          : await client.getData(meta.id, {
-              room,
-              delivery,
-              follows,
-              signal: context.signal,
-              onHeaders: (response) => answered?.(answerBytes(response)),
-            }),
-    );
+  // The levels of the answer's result, looked for once its headers come; a mesh that has them
+  // asks for no full delivery (so its coarse answer's size does not start one either).
+  let levels: LodSource | null = null;
+  const levelsSuffice = (): boolean => meta.type === 'mesh' || deps.surfacesOnly?.() === true;
+  let found: Promise<LodSource | null> = Promise.resolve(null);
+  const headers = (response: Response, answered?: (bytes: number | null) => void): void => {
+    found = levelsOfAnswer(client, response, meta.type, context.signal).catch(() => null);
+    void found.then((lod) => (lod && levelsSuffice() ? undefined : answered?.(answerBytes(response))));
+  };
+  const fetched = (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> => {
+    const onHeaders = (response: Response) => headers(response, answered);
+    if (deps.isFunction) return client.runFunction(meta.id, params, { room, signal: context.signal, ...callbacks() });
+    if (meta.is_dynamic) return client.load(meta.id, params, { room, delivery, follows, signal: context.signal, onHeaders, ...callbacks() });
+    return client.getData(meta.id, { room, delivery, follows, signal: context.signal, onHeaders });
+  };
+  const first = async (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> => {
+    const data = await asDecodedMesh(await fetched(delivery, answered));
+    levels = await found;
+    return data;
+  };
   const blobId = vr?.delivery(meta.type) ? null : (adopted?.blobId ?? null);
   const steps: CoarseFirstSteps = {
     first,
     full: async (delivery, signal) =>
       asDecodedMesh(await client.getData(meta.id, { params, room, signal: eitherSignal(context.signal, signal), delivery, follows })),
-    show: deps.show,
+    show: (data, refined) => deps.show(data, refined, levels ?? undefined),
     refining: deps.refining,
     isCurrent: () => context.isCurrent(),
+    refines: () => !(levels && levelsSuffice()),
   };
   const load = (id: string, signal?: AbortSignal): Promise<SpecimenData> =>
     client.getBlob(id, eitherSignal(context.signal, signal)).then(asDecodedMesh);

@@ -4,7 +4,9 @@
  * normals, about a tenth of the envelope's bytes). This module names that delivery and turns
  * the GLB back into the viewer's mesh data with three's GLTFLoader and meshoptimizer's
  * decoder, applying the node transform that undoes the quantisation. Anything else (an
- * envelope from a host that ignores the request, a volume) passes through unchanged.
+ * envelope from a host that ignores the request, a volume) passes through unchanged. A
+ * fragment of a level of detail is read the same way but kept as it came (quantised, placed
+ * by its node's matrix), as it is drawn.
  */
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
@@ -61,4 +63,22 @@ export async function asDecodedMesh(data: SpecimenData): Promise<SpecimenData> {
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   const gltf = await meshoptGltfLoader().parseAsync(buffer, '');
   return flatten(gltf.scene);
+}
+
+/** A fragment's GLB as its geometry (quantised attributes, as the GPU takes them), the matrix placing it, and its bytes held. */
+export async function decodeFragmentGlb(bytes: ArrayBuffer): Promise<{ geometry: THREE.BufferGeometry; matrix: THREE.Matrix4; bytes: number }> {
+  const gltf = await meshoptGltfLoader().parseAsync(bytes, '');
+  gltf.scene.updateMatrixWorld(true);
+  let found: THREE.Mesh | null = null;
+  gltf.scene.traverse((node) => {
+    if (!found && node instanceof THREE.Mesh) found = node;
+  });
+  if (!found) throw new Error('the fragment holds no mesh');
+  const mesh: THREE.Mesh = found;
+  (mesh.material as THREE.Material).dispose();
+  const geometry = mesh.geometry as THREE.BufferGeometry;
+  let held = geometry.index?.array.byteLength ?? 0;
+  for (const attribute of Object.values(geometry.attributes)) held += (attribute.array as ArrayBufferView).byteLength;
+  geometry.computeBoundingSphere();
+  return { geometry, matrix: mesh.matrixWorld.clone(), bytes: held };
 }

@@ -1,0 +1,48 @@
+/**
+ * @module mesh-level-types
+ * The JSON documents of a result's levels of detail as the page and WebXR viewer read them
+ * (`/api/results/{result_id}/meshes/`): the list of segments, a segment's levels with its
+ * coarsest fragments, and one level's fragments. Boxes are in the result's physical units
+ * (min x, y, z, then max x, y, z); a fragment's `cell` is its octree cell at its level, whose
+ * parent cell one level coarser is each coordinate halved (rounded down).
+ */
+
+/** `segments.json`: every surface with levels (a mesh result's one surface is segment 1). */
+export interface MeshSegmentList {
+  /** 3 × 4 row-major, stored model coordinates into physical units. */
+  transform: number[];
+  segments: { id: number; voxels?: number; box?: number[] }[];
+}
+
+/** One fragment of a level: where it is, what it holds, where its GLB is (relative to `meshes/`). */
+export interface MeshFragmentEntry {
+  level: number;
+  /** Its place in its level (Z-curve order). */
+  index: number;
+  cell: [number, number, number];
+  triangles: number;
+  bytes: number;
+  box: number[];
+  glb: string;
+}
+
+/** `{segment}.json`: a segment's levels, level 0 the finest, and its coarsest level's fragments. */
+export interface MeshSegmentLevels {
+  segment: number;
+  levels: number;
+  /** The side of a level-0 cell, in stored model coordinates (a level-L cell's is 2^L times it). */
+  chunk_shape: [number, number, number];
+  grid_origin: [number, number, number];
+  transform: number[];
+  level_scales: number[];
+  level_triangles: number[];
+  level_fragments: number[];
+  coarsest: MeshFragmentEntry[];
+}
+
+/** `{segment}/{level}.json`: one level's fragments. */
+export interface MeshLevelFragments {
+  segment: number;
+  level: number;
+  fragments: MeshFragmentEntry[];
+}

@@ -1,0 +1,143 @@
+/**
+ * Surfaces drawn from their levels of detail, in Debian's Chromium against a real host: a
+ * dynamic mesh of 200,000 triangles (over `--mesh-lod-triangles`, so it has levels) is drawn
+ * from its octree on the page, coarsest level first and without its data ever fetched; a
+ * scripted fly-through on the page and in WebXR (IWER's Quest 3) stays within the frame's
+ * triangle budget in every frame with no frame showing a hole, and refines as the camera comes
+ * close. A published segmentation shown as surfaces draws each segment in its label's colour,
+ * and pointing at one names its label. Screenshots land in os.tmpdir()/vitrine-browser-shots.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, BrowserContext, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { labelRgb } from '../../core/wire/label-colors.ts';
+import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
+import { room as freshRoom } from '../helpers/room.ts';
+import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
+import { npyBytes } from '../fixtures/specimens/npy-writer.ts';
+import { launchBrowser, openHeadsetPage, shot } from './browser-session.ts';
+import { firstPictures, flyHeadset, flyPage, line, lodLayers } from './lod-fly.ts';
+import { framesPass } from './vr-controller.ts';
+
+let host: RunningHost;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+/** The frame budget the pages are given (far under the mesh's triangles, so it binds). */
+const BUDGET = 30_000;
+const N = 64;
+
+/** A ball of four wavy segments (ids 1 to 4), uint8 [z, y, x]. */
+function segmentation(): Buffer {
+  const data = new Uint8Array(N ** 3);
+  const seeds = [[0.3, 0.3, 0.3], [0.7, 0.3, 0.6], [0.4, 0.7, 0.7], [0.7, 0.7, 0.3]].map((s) => s.map((v) => v * N));
+  for (let z = 0; z < N; z++)
+    for (let y = 0; y < N; y++)
+      for (let x = 0; x < N; x++) {
+        if (Math.hypot(x - N / 2, y - N / 2, z - N / 2) >= N * 0.45) continue;
+        const wave = 3 * Math.sin(x / 4) * Math.cos(y / 5);
+        const d = seeds.map(([sx, sy, sz]) => (x - sx!) ** 2 + (y - sy! + wave) ** 2 + (z - sz!) ** 2);
+        data[(z * N + y) * N + x] = 1 + d.indexOf(Math.min(...d));
+      }
+  return npyBytes({ descr: '|u1', shape: [N, N, N], data });
+}
+
+beforeAll(async () => {
+  const specimens = await makeSpecimensDir();
+  await mkdir(path.join(specimens, 'big-mesh'));
+  const spec = { id: 'big-mesh', display_name: 'Big mesh', type: 'mesh', function_name: 'dense_mesh' };
+  await writeFile(path.join(specimens, 'big-mesh', 'specimen.json'), JSON.stringify(spec));
+  const args = ['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', specimens, '--mesh-lod-triangles', '20000'];
+  [host, browser] = await Promise.all([spawnHost(args), launchBrowser()]);
+  const put = await fetch(`${host.url}/api/specimens/seg?filename=seg.npy&role=labels`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: segmentation(),
+  });
+  expect(put.status).toBe(201);
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await host?.stop();
+});
+
+const bigMesh = (room: string, extra: Record<string, string> = {}): string =>
+  `${host.url}/?${new URLSearchParams({ specimen: 'big-mesh', room, params: JSON.stringify({ triangles: 200_000 }), ...extra })}`;
+
+describe('surfaces drawn from their levels of detail', () => {
+  it('draws a large mesh coarse first and flies through it on the page within the budget, with no holes', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    const requests: Request[] = [];
+    page.on('request', (r) => requests.push(r));
+    const room = freshRoom('lod-page');
+    await page.goto(bigMesh(room, { lod_triangles: String(BUDGET), follow: '1' }));
+    const [first] = await firstPictures(page, 1);
+    // The first picture is the coarsest level alone.
+    expect(first!.levels.slice(0, -1).every((n) => n === 0)).toBe(true);
+    expect(first!.levels.length).toBeGreaterThanOrEqual(3);
+    await shot(page, 'lod-page-first');
+    // From 6 radii out, through the surface to the centre's side, and back.
+    await flyPage(page, host.url, room, line([0.4, 0.3, 6], [0.1, 0.05, 0.4], 12), [0, 0, 0]);
+    const [flown] = await lodLayers(page);
+    await shot(page, 'lod-page-flown');
+    expect(flown!.maxTriangles).toBeLessThanOrEqual(BUDGET);
+    expect(flown!.holeFrames).toBe(0);
+    expect(flown!.frames).toBeGreaterThan(26);
+    // Coming close, finer levels were fetched and drawn.
+    expect(flown!.started).toBeGreaterThan(2);
+    // The mesh's full delivery was never asked for: its coarse answer, then its levels.
+    const full = requests.filter((r) => r.url().includes('/data') && !r.url().includes('max_triangles'));
+    expect(full.map((r) => r.url())).toEqual([]);
+    expect(requests.some((r) => /\/meshes\/1\/[0-9]+\/[0-9]+\.glb$/.test(r.url()))).toBe(true);
+  });
+
+  it('flies through it in WebXR on the headset budget, with no holes', async () => {
+    const { page } = await openHeadsetPage(browser, contexts, bigMesh(freshRoom('lod-vr'), { xr_triangles: String(BUDGET) }));
+    await firstPictures(page, 1);
+    await page.getByRole('button', { name: 'Enter VR' }).click();
+    await page.waitForFunction(() => window.vitrineVr?.state().presenting === true, null, { timeout: STATE_WAIT_MS });
+    await framesPass(page, 5);
+    await page.evaluate(() => window.vitrineLod!.reset());
+    // The specimen stands a metre in front at table height: walk up to it and back.
+    await flyHeadset(page, [0, 1.6, 0.6], [0, 1.1, -0.55], 8);
+    const [flown] = await lodLayers(page);
+    await shot(page, 'lod-vr-flown');
+    expect(flown!.vrFrames).toBeGreaterThan(30);
+    expect(flown!.budget).toBe(BUDGET);
+    expect(flown!.maxTriangles).toBeLessThanOrEqual(BUDGET);
+    expect(flown!.holeFrames).toBe(0);
+  });
+
+  it('draws a segmentation as surfaces in its labels\' colours, and pointing at one names its label', async () => {
+    const room = freshRoom('lod-labels');
+    const scene = await fetch(`${host.url}/api/rooms/${room}/scene`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ layers: [{ id: 'seg', source: { specimen: 'seg' }, kind: 'labels', mode: 'surface' }] }),
+    });
+    expect(scene.status).toBe(200);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${host.url}/?room=${room}&follow=1`);
+    const [layer] = await firstPictures(page, 1);
+    expect(layer!.segments).toBe(4);
+    const file = await shot(page, 'lod-labels');
+    expect(file).toBeTruthy();
+    // The canvas's centre shows one of the four labels' colours (lit: its hue, not its exact bytes).
+    const box = (await page.locator('canvas.stage-canvas').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const readout = page.locator('[data-testid=value-readout]');
+    await expect.poll(() => readout.getAttribute('data-label'), { timeout: STATE_WAIT_MS }).toMatch(/^[1-4]$/);
+    const id = Number(await readout.getAttribute('data-label'));
+    expect(await readout.textContent()).toContain(`label ${id}`);
+    expect(labelRgb(id)).toHaveLength(3);
+  });
+});

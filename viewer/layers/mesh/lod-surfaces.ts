@@ -1,0 +1,210 @@
+/**
+ * @module lod-surfaces
+ * Surfaces drawn from their levels of detail (a segmentation's segments, or a large mesh's one
+ * surface): before every frame, on the page or in a headset alike, it reads the camera the
+ * stage draws with (the headset's in a VR session), chooses the fragments by screen-space
+ * error within the frame's triangle budget (lod-select.ts), hangs exactly those in its group,
+ * and hands the store what to fetch (lod-store.ts). Each segment is drawn in its own colour;
+ * the layer's look (opacity, blending, clip planes) goes on every segment's material; a pick
+ * names the segment it hit. Its figures are on `window.vitrineLod` (lod-probe.ts).
+ */
+import * as THREE from 'three';
+import type { MeshLevels } from '../../../core/client/mesh-levels.ts';
+import type { MeshSegmentList } from '../../../core/wire/mesh-level-types.ts';
+import type { Stage } from '../../stage/stage.ts';
+import type { ContentHit, LayerLook, StageContent } from '../../stage/stage-content.ts';
+import { applyMaterialLook, PLAIN_LOOK, setOwnOpacity } from '../../stage/layer-look.ts';
+import { decodeFragmentGlb } from './glb-mesh.ts';
+import { meshMaterial } from './mesh-object.ts';
+import { HEADSET_BYTES, LOD_CONCURRENCY, PAGE_BYTES, type LodBudget } from './lod-budget.ts';
+import { lodLayerCount, probeLayer } from './lod-probe.ts';
+import { countHoles, selectFragments } from './lod-select.ts';
+import { LodStore, type LodTask } from './lod-store.ts';
+import { SegmentTree, type LodNode } from './lod-tree.ts';
+import { lodView } from './lod-view.ts';
+
+export interface LodSurfacesOptions {
+  levels: MeshLevels;
+  list: MeshSegmentList;
+  /** The colour segment `id` is drawn in; null: not drawn. */
+  colour(id: number): THREE.Color | null;
+  /** Picks name the segment hit as a label (a segmentation's surfaces), with this name. */
+  label?(id: number): string | null;
+  budget: LodBudget;
+}
+
+export interface LodSurfaces extends StageContent {
+  /** Reads every segment's colour again (and which are drawn), from `colour` when given. */
+  recolour(colour?: (id: number) => THREE.Color | null): void;
+}
+
+type LodStage = Pick<Stage, 'onBeforeFrame' | 'invalidate' | 'renderer' | 'view'>;
+
+/**
+ * An unseen box around every surface listed, so the stage frames them before any fragment is
+ * in (its box is what the camera is put around); null when the list gives no boxes.
+ */
+function boundsOf(list: MeshSegmentList): THREE.Mesh | null {
+  const box = new THREE.Box3();
+  for (const { box: b } of list.segments) if (b?.length === 6) box.union(new THREE.Box3(new THREE.Vector3(b[0], b[1], b[2]), new THREE.Vector3(b[3], b[4], b[5])));
+  if (box.isEmpty()) return null;
+  const size = box.getSize(new THREE.Vector3());
+  const mesh = new THREE.Mesh(new THREE.BoxGeometry(size.x, size.y, size.z));
+  box.getCenter(mesh.position);
+  mesh.visible = false;
+  return mesh;
+}
+
+export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions): LodSurfaces {
+  const { levels } = options;
+  const group = new THREE.Group();
+  const trees = new Map<number, SegmentTree>();
+  const materials = new Map<number, THREE.MeshStandardMaterial>();
+  const meshes = new Map<string, THREE.Mesh>();
+  const everShown = new Set<number>();
+  const probe = probeLayer(levels.resultId);
+  const figures = probe.figures;
+  let colourOf = options.colour;
+  let look: LayerLook = PLAIN_LOOK;
+  let ownOpacity = 1;
+  const presenting = () => stage.renderer.xr.isPresenting;
+  const store = new LodStore({
+    concurrency: LOD_CONCURRENCY,
+    maxBytes: () => (presenting() ? HEADSET_BYTES : PAGE_BYTES),
+    decode: async (node, signal) => decodeFragmentGlb(await levels.fragment(node.entry.glb, signal)),
+    arrived: () => stage.invalidate(),
+    failed: (error) => console.warn('a level of detail could not be read:', error),
+  });
+
+  const materialOf = (id: number): THREE.MeshStandardMaterial | null => {
+    let material = materials.get(id);
+    if (material === undefined) {
+      const colour = colourOf(id);
+      if (!colour) return null;
+      material = meshMaterial(colour);
+      setOwnOpacity(material, ownOpacity);
+      applyMaterialLook(material, look);
+      materials.set(id, material);
+    }
+    return material.visible ? material : null;
+  };
+  const drawable = (id: number) => materialOf(id) !== null;
+
+  /** Sidecars of shown segments not read yet, then the levels the selection needs. */
+  const tasks = (needed: { tree: SegmentTree; level: number; urgency: number }[]): LodTask[] => {
+    const out: LodTask[] = [];
+    for (const { id } of options.list.segments) {
+      if (trees.has(id) || !drawable(id)) continue;
+      out.push({ key: `segment:${id}`, urgency: Infinity, run: async (signal) => void trees.set(id, new SegmentTree(await levels.segment(id, signal))) });
+    }
+    for (const { tree, level, urgency } of needed) {
+      const key = `level:${tree.segment}/${level}`;
+      if (out.some((task) => task.key === key)) continue;
+      out.push({ key, urgency, run: async (signal) => tree.addLevel(level, (await levels.level(tree.segment, level, signal)).fragments) });
+    }
+    return out;
+  };
+
+  /** Hangs exactly the fragments `drawn` in the group. */
+  const hang = (drawn: readonly LodNode[]): void => {
+    const keys = new Set(drawn.map((node) => node.key));
+    for (const [key, mesh] of meshes) {
+      if (keys.has(key)) continue;
+      group.remove(mesh);
+      meshes.delete(key);
+    }
+    for (const node of drawn) {
+      if (meshes.has(node.key)) continue;
+      const held = store.get(node)!;
+      const mesh = new THREE.Mesh(held.geometry, materialOf(node.segment)!);
+      mesh.matrixAutoUpdate = false;
+      mesh.matrix.copy(held.matrix);
+      mesh.renderOrder = look.renderOrder;
+      mesh.userData.node = node;
+      group.add(mesh);
+      meshes.set(node.key, mesh);
+    }
+  };
+
+  const frame = (): void => {
+    let seen = true;
+    group.traverseAncestors((node) => (seen &&= node.visible));
+    if (!seen || !group.parent) return;
+    const shownTrees = [...trees.values()].filter((tree) => drawable(tree.segment));
+    // Every layer drawn from levels has its share of the frame's budget.
+    const budget = Math.floor((presenting() ? options.budget.headset : options.budget.page) / Math.max(1, lodLayerCount()));
+    const view = lodView(stage, group);
+    const selection = selectFragments(shownTrees, view, budget, (node) => store.has(node));
+    hang(selection.drawn);
+    const drawn = new Set(selection.drawn);
+    const kept = new Set<string>();
+    for (const node of selection.drawn) for (let up: LodNode | null = node; up && !kept.has(up.key); up = up.parent) kept.add(up.key);
+    for (const tree of shownTrees) if (tree.roots.every((root) => drawn.has(root))) everShown.add(tree.segment);
+    const wanted = selection.wanted.map(({ node, urgency }) => store.fragmentTask(node, urgency));
+    store.update([...tasks(selection.levels), ...wanted].sort((a, b) => b.urgency - a.urgency), selection.drawn, kept);
+    record(selection.triangles, countHoles(shownTrees, drawn, (tree) => everShown.has(tree.segment)), selection.drawn, budget);
+  };
+
+  const record = (triangles: number, holes: number, drawn: readonly LodNode[], budget: number): void => {
+    figures.frames++;
+    if (presenting()) figures.vrFrames++;
+    figures.triangles = triangles;
+    figures.maxTriangles = Math.max(figures.maxTriangles, triangles);
+    figures.budget = budget;
+    figures.holes = holes;
+    if (holes > 0) figures.holeFrames++;
+    figures.levels = [];
+    for (const node of drawn) figures.levels[node.level] = (figures.levels[node.level] ?? 0) + 1;
+    figures.levels = Array.from(figures.levels, (n) => n ?? 0);
+    const shown = options.list.segments.filter(({ id }) => drawable(id));
+    figures.segments = shown.length;
+    figures.shown = shown.filter(({ id }) => everShown.has(id)).length;
+    if (figures.firstPictureAt === null && shown.length > 0 && figures.shown === shown.length) figures.firstPictureAt = performance.now();
+    Object.assign(figures, { heldBytes: store.bytes, inFlight: store.inFlight, ...store.counts });
+  };
+
+  const bounds = boundsOf(options.list);
+  if (bounds) group.add(bounds);
+  const off = stage.onBeforeFrame(frame);
+  stage.invalidate();
+
+  return {
+    object: group,
+    applyView(view) {
+      if (typeof view.opacity !== 'number' || !(view.opacity >= 0 && view.opacity <= 1)) return;
+      ownOpacity = view.opacity;
+      for (const material of materials.values()) setOwnOpacity(material, ownOpacity);
+    },
+    applyLook(next) {
+      look = next;
+      for (const material of materials.values()) applyMaterialLook(material, look);
+      for (const mesh of meshes.values()) mesh.renderOrder = look.renderOrder;
+    },
+    recolour(colour) {
+      colourOf = colour ?? colourOf;
+      for (const [id, material] of materials) {
+        const colour = colourOf(id);
+        material.visible = colour !== null;
+        if (colour) material.color.copy(colour);
+      }
+      stage.invalidate();
+    },
+    pick(ray, kept): ContentHit | null {
+      for (const hit of ray.intersectObjects([...meshes.values()], false)) {
+        if (!kept(hit.point)) continue;
+        const id = (hit.object.userData.node as LodNode).segment;
+        return { distance: hit.distance, point: hit.point.clone(), kind: 'surface', ...(options.label ? { label: { id, name: options.label(id) } } : {}) };
+      }
+      return null;
+    },
+    dispose() {
+      off();
+      store.dispose();
+      group.clear();
+      meshes.clear();
+      for (const material of materials.values()) material.dispose();
+      bounds?.geometry.dispose();
+      probe.forget();
+    },
+  };
+}
