@@ -60,7 +60,8 @@ export async function showOnStage(
     return;
   }
   const meshColour = data.type === 'mesh' || data.type === 'file' ? await meshColourOf(meta.color, parts.thumbnailUrl) : null;
-  const rendered = await renderData(stage, data, { meshColour, kind: parts.rooms.scene?.activeKind(), steps: parts.steps, levels: parts.levels });
+  const { steps, levels } = parts;
+  const rendered = await renderData(stage, data, { meshColour, kind: parts.rooms.scene?.activeKind(), steps, levels });
   layout.stagePane.dataset.meshColour = meshColour ? `#${meshColour.getHexString(SRGBColorSpace)}` : '';
   if (!isCurrent()) {
     rendered.content?.dispose();

@@ -22,7 +22,14 @@ const LINK = 5 * 1024 * 1024;
 const HEADSET = 300_000;
 
 /** One viewer's first picture through the link: ms from its first request for the layer's data, and MB carried meanwhile. */
-async function firstPicture(browser: Browser, link: ThrottledLink, room: string): Promise<{ ms: number; mb: number; layer: LodProbeLayer; close(): Promise<void> }> {
+interface FirstPicture {
+  ms: number;
+  mb: number;
+  layer: LodProbeLayer;
+  close(): Promise<void>;
+}
+
+async function firstPicture(browser: Browser, link: ThrottledLink, room: string): Promise<FirstPicture> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto(`${link.url}/?room=${room}&follow=1&lod_triangles=${HEADSET}`);

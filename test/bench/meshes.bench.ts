@@ -22,7 +22,7 @@ import { labelSource } from '../../core/meshes/lod-sources.ts';
 import { simplifyMesh } from '../../core/delivery/simplify-mesh.ts';
 import { buildLabelIndex } from '../../core/labels/label-index.ts';
 import { rssMiB } from '../helpers/process-rss.ts';
-import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { spawnHost } from '../helpers/spawn-host.ts';
 import { fmt } from './host-helpers.ts';
 import { startThrottledLink } from './throttled-link.ts';
 import { flyThrough } from './lod-fly-through.ts';

@@ -59,7 +59,10 @@ export function meshFromLevels(stage: Stage, levels: LodSource, colour: THREE.Co
 export async function renderData(stage: Stage, data: SpecimenData, look: RenderLook = { meshColour: null }): Promise<Rendered> {
   switch (data.type) {
     case 'mesh':
-      return { content: look.levels ? meshFromLevels(stage, look.levels, look.meshColour) : createMeshObject(data, look.meshColour), stats: [] };
+      return {
+        content: look.levels ? meshFromLevels(stage, look.levels, look.meshColour) : createMeshObject(data, look.meshColour),
+        stats: [],
+      };
     case 'point_cloud': {
       const content = createPointsObject(data, () => stage.invalidate());
       return { content, panel: content.panel, stats: [] };
@@ -72,7 +75,10 @@ export async function renderData(stage: Stage, data: SpecimenData, look: RenderL
       const stepped = !labels && look.steps !== undefined && isStep(data);
       const content = labels
         ? look.levels
-          ? withSurfaces(stage, look.levels, createLabelsVolume(data, volumeStage), { resultColors: data.label_colors, names: data.label_names })
+          ? withSurfaces(stage, look.levels, createLabelsVolume(data, volumeStage), {
+              resultColors: data.label_colors,
+              names: data.label_names,
+            })
           : createLabelsVolume(data, volumeStage)
         : stepped
           ? createSteppedVolume(data, look.steps!, volumeStage)

@@ -156,7 +156,8 @@ export class LayerLoader {
         return;
       }
       // Without a data URL there is no coarse delivery to ask for: the blob is drawn as it is.
-      await loadCoarseFirst(dataUrl && !asIs ? type : 'none', fine, levels ? { ...steps, show: (data) => show(data, true, levels) } : steps);
+      const withLevels = levels ? { ...steps, show: (data: SpecimenData) => show(data, true, levels) } : steps;
+      await loadCoarseFirst(dataUrl && !asIs ? type : 'none', fine, withLevels);
       if (isCurrent()) status(layer.id, '');
     } catch (error) {
       if (!isCurrent() || isAbortError(error)) return;

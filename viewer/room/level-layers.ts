@@ -66,7 +66,13 @@ export function levelsOfAnswer(client: VitrineClient, response: Response, type: 
  * Shows what `layer` draws from `levels` before any data; true when its data is still to load
  * (a segmentation's volume), false when the levels are all of it.
  */
-export function levelsFirst(stage: Stage, layer: SceneLayer, levels: LodSource, colour: THREE.Color | null, show: (content: StageContent) => void): boolean {
+export function levelsFirst(
+  stage: Stage,
+  layer: SceneLayer,
+  levels: LodSource,
+  colour: THREE.Color | null,
+  show: (content: StageContent) => void,
+): boolean {
   if (layer.result!.type === 'mesh') {
     show(meshFromLevels(stage, levels, colour));
     return false;

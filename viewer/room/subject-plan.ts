@@ -79,7 +79,8 @@ export function subjectPlan(
   const fetched = (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> => {
     const onHeaders = (response: Response) => headers(response, answered);
     if (deps.isFunction) return client.runFunction(meta.id, params, { room, signal: context.signal, ...callbacks() });
-    if (meta.is_dynamic) return client.load(meta.id, params, { room, delivery, follows, signal: context.signal, onHeaders, ...callbacks() });
+    const { signal } = context;
+    if (meta.is_dynamic) return client.load(meta.id, params, { room, delivery, follows, signal, onHeaders, ...callbacks() });
     return client.getData(meta.id, { room, delivery, follows, signal: context.signal, onHeaders });
   };
   const first = async (delivery: DeliveryQuery | undefined, answered?: (bytes: number | null) => void): Promise<SpecimenData> => {

@@ -65,8 +65,15 @@ export async function asDecodedMesh(data: SpecimenData): Promise<SpecimenData> {
   return flatten(gltf.scene);
 }
 
+/** A fragment as drawn: its geometry, the matrix placing it, and its bytes held. */
+export interface DecodedFragment {
+  geometry: THREE.BufferGeometry;
+  matrix: THREE.Matrix4;
+  bytes: number;
+}
+
 /** A fragment's GLB as its geometry (quantised attributes, as the GPU takes them), the matrix placing it, and its bytes held. */
-export async function decodeFragmentGlb(bytes: ArrayBuffer): Promise<{ geometry: THREE.BufferGeometry; matrix: THREE.Matrix4; bytes: number }> {
+export async function decodeFragmentGlb(bytes: ArrayBuffer): Promise<DecodedFragment> {
   const gltf = await meshoptGltfLoader().parseAsync(bytes, '');
   gltf.scene.updateMatrixWorld(true);
   let found: THREE.Mesh | null = null;

@@ -77,7 +77,12 @@ class ByError {
 }
 
 /** The fragments a frame draws from `trees` seen by `view`, within `budget` triangles; `resident(node)`: its geometry is in. */
-export function selectFragments(trees: readonly SegmentTree[], view: LodView, budget: number, resident: (node: LodNode) => boolean): LodSelection {
+export function selectFragments(
+  trees: readonly SegmentTree[],
+  view: LodView,
+  budget: number,
+  resident: (node: LodNode) => boolean,
+): LodSelection {
   const drawn = new Set<LodNode>();
   const out: LodSelection = { drawn: [], triangles: 0, wanted: [], levels: [] };
   const heap = new ByError();

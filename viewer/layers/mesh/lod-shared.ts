@@ -38,7 +38,8 @@ export function holdSurfaces(
   const key = `${source.slot}\u0000${source.levels.resultId}`;
   let entry = held.get(key);
   if (!entry) {
-    entry = { surfaces: createLodSurfaces(stage, { ...options, levels: source.levels, list: source.list, budget: source.budget }), holders: 0 };
+    const { levels, list, budget } = source;
+    entry = { surfaces: createLodSurfaces(stage, { ...options, levels, list, budget }), holders: 0 };
     held.set(key, entry);
   }
   const mine = entry;

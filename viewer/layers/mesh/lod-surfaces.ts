@@ -17,7 +17,7 @@ import { applyMaterialLook, PLAIN_LOOK, setOwnOpacity } from '../../stage/layer-
 import { decodeFragmentGlb } from './glb-mesh.ts';
 import { meshMaterial } from './mesh-object.ts';
 import { HEADSET_BYTES, LOD_CONCURRENCY, PAGE_BYTES, type LodBudget } from './lod-budget.ts';
-import { lodLayerCount, probeLayer } from './lod-probe.ts';
+import { lodLayerCount, probeLayer, type LodProbeLayer } from './lod-probe.ts';
 import { countHoles, selectFragments } from './lod-select.ts';
 import { LodStore, type LodTask } from './lod-store.ts';
 import { SegmentTree, type LodNode } from './lod-tree.ts';
@@ -46,13 +46,67 @@ type LodStage = Pick<Stage, 'onBeforeFrame' | 'invalidate' | 'renderer' | 'view'
  */
 function boundsOf(list: MeshSegmentList): THREE.Mesh | null {
   const box = new THREE.Box3();
-  for (const { box: b } of list.segments) if (b?.length === 6) box.union(new THREE.Box3(new THREE.Vector3(b[0], b[1], b[2]), new THREE.Vector3(b[3], b[4], b[5])));
+  for (const { box: b } of list.segments) {
+    if (b?.length === 6) box.union(new THREE.Box3(new THREE.Vector3(b[0], b[1], b[2]), new THREE.Vector3(b[3], b[4], b[5])));
+  }
   if (box.isEmpty()) return null;
   const size = box.getSize(new THREE.Vector3());
   const mesh = new THREE.Mesh(new THREE.BoxGeometry(size.x, size.y, size.z));
   box.getCenter(mesh.position);
   mesh.visible = false;
   return mesh;
+}
+
+/** What a frame hangs its fragments in. */
+interface Hanger {
+  group: THREE.Group;
+  meshes: Map<string, THREE.Mesh>;
+  store: LodStore;
+  material(id: number): THREE.Material;
+  renderOrder: number;
+}
+
+/** Hangs exactly the fragments `drawn` in the group (each held by the store). */
+function hang({ group, meshes, store, material, renderOrder }: Hanger, drawn: readonly LodNode[]): void {
+  const keys = new Set(drawn.map((node) => node.key));
+  for (const [key, mesh] of meshes) {
+    if (keys.has(key)) continue;
+    group.remove(mesh);
+    meshes.delete(key);
+  }
+  for (const node of drawn) {
+    if (meshes.has(node.key)) continue;
+    const held = store.get(node)!;
+    const mesh = new THREE.Mesh(held.geometry, material(node.segment));
+    mesh.matrixAutoUpdate = false;
+    mesh.matrix.copy(held.matrix);
+    mesh.renderOrder = renderOrder;
+    mesh.userData.node = node;
+    group.add(mesh);
+    meshes.set(node.key, mesh);
+  }
+}
+
+/** A frame's figures into the layer's probe. */
+function record(
+  figures: LodProbeLayer,
+  frame: { triangles: number; holes: number; budget: number; vr: boolean; drawn: readonly LodNode[]; segments: number; shown: number },
+  store: LodStore,
+): void {
+  figures.frames++;
+  if (frame.vr) figures.vrFrames++;
+  figures.triangles = frame.triangles;
+  figures.maxTriangles = Math.max(figures.maxTriangles, frame.triangles);
+  figures.budget = frame.budget;
+  figures.holes = frame.holes;
+  if (frame.holes > 0) figures.holeFrames++;
+  const levels: number[] = [];
+  for (const node of frame.drawn) levels[node.level] = (levels[node.level] ?? 0) + 1;
+  figures.levels = Array.from(levels, (n) => n ?? 0);
+  figures.segments = frame.segments;
+  figures.shown = frame.shown;
+  if (figures.firstPictureAt === null && frame.segments > 0 && frame.shown === frame.segments) figures.firstPictureAt = performance.now();
+  Object.assign(figures, { heldBytes: store.bytes, inFlight: store.inFlight, ...store.counts });
 }
 
 export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions): LodSurfaces {
@@ -95,7 +149,8 @@ export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions):
     const out: LodTask[] = [];
     for (const { id } of options.list.segments) {
       if (trees.has(id) || !drawable(id)) continue;
-      out.push({ key: `segment:${id}`, urgency: Infinity, run: async (signal) => void trees.set(id, new SegmentTree(await levels.segment(id, signal))) });
+      const run = async (signal: AbortSignal) => void trees.set(id, new SegmentTree(await levels.segment(id, signal)));
+      out.push({ key: `segment:${id}`, urgency: Infinity, run });
     }
     for (const { tree, level, urgency } of needed) {
       const key = `level:${tree.segment}/${level}`;
@@ -103,27 +158,6 @@ export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions):
       out.push({ key, urgency, run: async (signal) => tree.addLevel(level, (await levels.level(tree.segment, level, signal)).fragments) });
     }
     return out;
-  };
-
-  /** Hangs exactly the fragments `drawn` in the group. */
-  const hang = (drawn: readonly LodNode[]): void => {
-    const keys = new Set(drawn.map((node) => node.key));
-    for (const [key, mesh] of meshes) {
-      if (keys.has(key)) continue;
-      group.remove(mesh);
-      meshes.delete(key);
-    }
-    for (const node of drawn) {
-      if (meshes.has(node.key)) continue;
-      const held = store.get(node)!;
-      const mesh = new THREE.Mesh(held.geometry, materialOf(node.segment)!);
-      mesh.matrixAutoUpdate = false;
-      mesh.matrix.copy(held.matrix);
-      mesh.renderOrder = look.renderOrder;
-      mesh.userData.node = node;
-      group.add(mesh);
-      meshes.set(node.key, mesh);
-    }
   };
 
   const frame = (): void => {
@@ -135,32 +169,18 @@ export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions):
     const budget = Math.floor((presenting() ? options.budget.headset : options.budget.page) / Math.max(1, lodLayerCount()));
     const view = lodView(stage, group);
     const selection = selectFragments(shownTrees, view, budget, (node) => store.has(node));
-    hang(selection.drawn);
+    hang({ group, meshes, store, material: (id) => materialOf(id)!, renderOrder: look.renderOrder }, selection.drawn);
     const drawn = new Set(selection.drawn);
     const kept = new Set<string>();
     for (const node of selection.drawn) for (let up: LodNode | null = node; up && !kept.has(up.key); up = up.parent) kept.add(up.key);
     for (const tree of shownTrees) if (tree.roots.every((root) => drawn.has(root))) everShown.add(tree.segment);
     const wanted = selection.wanted.map(({ node, urgency }) => store.fragmentTask(node, urgency));
     store.update([...tasks(selection.levels), ...wanted].sort((a, b) => b.urgency - a.urgency), selection.drawn, kept);
-    record(selection.triangles, countHoles(shownTrees, drawn, (tree) => everShown.has(tree.segment)), selection.drawn, budget);
-  };
-
-  const record = (triangles: number, holes: number, drawn: readonly LodNode[], budget: number): void => {
-    figures.frames++;
-    if (presenting()) figures.vrFrames++;
-    figures.triangles = triangles;
-    figures.maxTriangles = Math.max(figures.maxTriangles, triangles);
-    figures.budget = budget;
-    figures.holes = holes;
-    if (holes > 0) figures.holeFrames++;
-    figures.levels = [];
-    for (const node of drawn) figures.levels[node.level] = (figures.levels[node.level] ?? 0) + 1;
-    figures.levels = Array.from(figures.levels, (n) => n ?? 0);
-    const shown = options.list.segments.filter(({ id }) => drawable(id));
-    figures.segments = shown.length;
-    figures.shown = shown.filter(({ id }) => everShown.has(id)).length;
-    if (figures.firstPictureAt === null && shown.length > 0 && figures.shown === shown.length) figures.firstPictureAt = performance.now();
-    Object.assign(figures, { heldBytes: store.bytes, inFlight: store.inFlight, ...store.counts });
+    const listed = options.list.segments.filter(({ id }) => drawable(id));
+    const holes = countHoles(shownTrees, drawn, (tree) => everShown.has(tree.segment));
+    const shown = listed.filter(({ id }) => everShown.has(id)).length;
+    const { triangles, drawn: nodes } = selection;
+    record(figures, { triangles, holes, budget, vr: presenting(), drawn: nodes, segments: listed.length, shown }, store);
   };
 
   const bounds = boundsOf(options.list);
@@ -193,7 +213,8 @@ export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions):
       for (const hit of ray.intersectObjects([...meshes.values()], false)) {
         if (!kept(hit.point)) continue;
         const id = (hit.object.userData.node as LodNode).segment;
-        return { distance: hit.distance, point: hit.point.clone(), kind: 'surface', ...(options.label ? { label: { id, name: options.label(id) } } : {}) };
+        const label = options.label ? { label: { id, name: options.label(id) } } : {};
+        return { distance: hit.distance, point: hit.point.clone(), kind: 'surface', ...label };
       }
       return null;
     },
