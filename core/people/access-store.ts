@@ -21,5 +21,12 @@ export interface AccessStore {
    * answers the access the room has afterwards and whether this change made it.
    */
   set(roomId: string, access: RoomAccess, expectedOwner: string | null): Promise<{ access: RoomAccess | null; changed: boolean }>;
+  /**
+   * Forgets user `name` (removed from the host) in every room's access (room-access.ts's
+   * `withoutUser`); answers the rooms changed, each with its access now.
+   */
+  forget(name: string): Promise<{ roomId: string; access: RoomAccess }[]>;
+  /** Forgets what it remembers of rooms' access, for a home another process may have changed (told with the users' changes). */
+  reread?(): void;
   close(): Promise<void>;
 }

@@ -6,22 +6,28 @@
  *
  * Every request that names a room reads its access, so the answers read are remembered: the
  * folder is locked to this host and every change goes through {@link DiskAccessStore.set},
- * which remembers what it committed. The memory is bounded (a client naming many rooms starts
- * it again, gaining nothing).
+ * which remembers what it committed, but for `vitrine users remove` beside it, which forgets the
+ * user in every room's access before it removes the user: the host, told of the removal, reads
+ * again ({@link DiskAccessStore.reread}). The memory is bounded (a client naming many rooms
+ * starts it again, gaining nothing).
  */
 import type { DataStore } from '../durable/data-store.ts';
+
+/** What of a data folder's store rooms' access needs: its databases, and a write transaction. */
+export type AccessHome = Pick<DataStore, 'db' | 'write'>;
 import type { AccessStore } from './access-store.ts';
-import type { RoomAccess } from './room-access.ts';
+import { withoutUser, type RoomAccess } from './room-access.ts';
+import { ADMIN_NAME } from './users.ts';
 
 /** Rooms whose access is remembered; past it the memory starts again. */
 const REMEMBERED_ROOMS = 4096;
 
 export class DiskAccessStore implements AccessStore {
-  #store: DataStore;
+  #store: AccessHome;
   /** Frozen copies, so no reader can change what the next one is told. */
   #known = new Map<string, Readonly<RoomAccess> | null>();
 
-  constructor(store: DataStore) {
+  constructor(store: AccessHome) {
     this.#store = store;
   }
 
@@ -58,6 +64,26 @@ export class DiskAccessStore implements AccessStore {
     });
     this.#remember(roomId, done.access);
     return done;
+  }
+
+  async forget(name: string) {
+    const db = this.#db();
+    // What is remembered is read again after: the change may touch any room.
+    this.#known.clear();
+    return this.#store.write(() => {
+      const changed: { roomId: string; access: RoomAccess }[] = [];
+      for (const { key, value } of db.getRange({})) {
+        const without = typeof key === 'string' ? withoutUser(value, name, ADMIN_NAME) : null;
+        if (without) changed.push({ roomId: key as string, access: without });
+      }
+      for (const { roomId, access } of changed) void db.put(roomId, access);
+      return changed;
+    });
+  }
+
+  /** Forgets what it remembers: the folder's store was changed by another process (`vitrine users remove`). */
+  reread(): void {
+    this.#known.clear();
   }
 
   async close(): Promise<void> {}

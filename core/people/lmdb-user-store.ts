@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database } from 'lmdb';
 import { STORE_FILE, type DataStore } from '../durable/data-store.ts';
+import type { AccessHome } from './disk-access-store.ts';
 import { byName, type UserRecord, type UserStore, type UsersWatcher } from './user-store.ts';
 
 const NAME = 'user:';
@@ -37,13 +38,18 @@ export function usersOfDataStore(store: DataStore): UserDb {
   return { dir: store.dir, db, write: (work) => store.write(work), close: async () => {} };
 }
 
-/** The users of the data folder `dataDir`, opened by a command beside (or without) its host. */
-export function usersOfDataDir(dataDir: string): UserDb {
+/**
+ * The users of the data folder `dataDir`, opened by a command beside (or without) its host, with
+ * the folder's other databases the same command changes (`folder`: rooms' access).
+ */
+export function usersOfDataDir(dataDir: string): UserDb & { folder: AccessHome } {
   mkdirSync(dataDir, { recursive: true });
   // The same environment settings as the host's (core/durable/data-store.ts): one file, flushed commits.
   const env = open({ path: join(dataDir, STORE_FILE), maxDbs: 64, overlappingSync: false, noSync: false });
   const db = env.openDB<UserRecord, string>({ name: 'users' });
-  return { dir: dataDir, db, write: (work) => env.transaction(work), close: () => env.close() };
+  const write = <T>(work: () => T): Promise<T> => env.transaction(work);
+  const folder: AccessHome = { db: <V>(name: string) => env.openDB<V, string | (string | number)[]>({ name }), write };
+  return { dir: dataDir, db, write, folder, close: () => env.close() };
 }
 
 export class LmdbUserStore implements UserStore {

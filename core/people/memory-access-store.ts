@@ -3,7 +3,8 @@
  * Rooms' access in one host's memory, gone with it (as its rooms are).
  */
 import type { AccessStore } from './access-store.ts';
-import type { RoomAccess } from './room-access.ts';
+import { withoutUser, type RoomAccess } from './room-access.ts';
+import { ADMIN_NAME } from './users.ts';
 
 const copy = (access: RoomAccess): RoomAccess => ({ ...access, editors: [...access.editors], viewers: [...access.viewers] });
 
@@ -24,6 +25,17 @@ export class MemoryAccessStore implements AccessStore {
     if ((current?.owner ?? null) !== expectedOwner) return { access: current ? copy(current) : null, changed: false };
     this.#rooms.set(roomId, copy(access));
     return { access: copy(access), changed: true };
+  }
+
+  async forget(name: string) {
+    const changed: { roomId: string; access: RoomAccess }[] = [];
+    for (const [roomId, access] of this.#rooms) {
+      const without = withoutUser(access, name, ADMIN_NAME);
+      if (!without) continue;
+      this.#rooms.set(roomId, without);
+      changed.push({ roomId, access: copy(without) });
+    }
+    return changed;
   }
 
   async close(): Promise<void> {}

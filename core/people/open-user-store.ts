@@ -12,6 +12,9 @@ import { LmdbUserStore, usersOfDataDir, usersOfDataStore } from './lmdb-user-sto
 import { MemoryUserStore } from './memory-user-store.ts';
 import { RedisUserStore } from './redis-user-store.ts';
 import type { UserStore } from './user-store.ts';
+import type { AccessStore } from './access-store.ts';
+import { DiskAccessStore } from './disk-access-store.ts';
+import { RedisAccessStore } from './redis-access-store.ts';
 
 export interface UserHome {
   /** A Redis service's URL; wins over `dataDir`. */
@@ -22,6 +25,19 @@ export interface UserHome {
   data?: DataStore | null;
   /** The service's own connection, when the host has one (else one is opened and owned). */
   connection?: Redis;
+}
+
+/**
+ * The users and rooms' access of a home, for a command (`vitrine users remove` forgets a user in
+ * every room's access): a Redis service's or a data folder's, on one connection or one file.
+ */
+export function openPeopleHome(home: { redis: string | null; dataDir: string | null }): { users: UserStore; access: AccessStore } {
+  if (home.redis) {
+    const users = openUserStore({ redis: home.redis }) as RedisUserStore;
+    return { users, access: new RedisAccessStore(users.connection) };
+  }
+  const opened = usersOfDataDir(home.dataDir!);
+  return { users: new LmdbUserStore(opened), access: new DiskAccessStore(opened.folder) };
 }
 
 export function openUserStore(home: UserHome): UserStore {

@@ -61,7 +61,12 @@ export class People {
     this.#admin = settings.adminToken ? digest(settings.adminToken) : null;
     // Tokens are remembered only over a store that says of every change of its users.
     const memo = new TokenMemo(true);
-    this.#unwatch = stores.users.watch?.({ changed: () => memo.changed(), lost: () => memo.lost() }) ?? null;
+    // A user removed beside the host (`vitrine users remove`) was first forgotten in rooms' access.
+    const changed = () => {
+      memo.changed();
+      stores.access.reread?.();
+    };
+    this.#unwatch = stores.users.watch?.({ changed, lost: () => memo.lost() }) ?? null;
     if (!this.#unwatch) memo.lost();
     this.#memo = memo;
   }

@@ -35,6 +35,11 @@ export class RedisUserStore implements UserStore {
     this.#owned = owned;
   }
 
+  /** The connection it speaks on (a command's other stores share it; closed with this store when owned). */
+  get connection(): Redis {
+    return this.#redis;
+  }
+
   async add(record: UserRecord): Promise<boolean> {
     const keys = [KEYS.user(record.name), KEYS.userToken(record.tokenHash)];
     return (await orUnavailable(this.#redis.eval(ADD, 2, ...keys, JSON.stringify(record)))) === 1;

@@ -46,6 +46,17 @@ export function accessRefusal(roomId: string, access: RoomAccess | null, who: Id
   return createHostError('SPC_ERR_ROOM_WRITE_FORBIDDEN', roomId, who.name);
 }
 
+/**
+ * `access` without user `name` (removed from the host): out of its editors and viewers, and, when
+ * it owned the room, the room passes to the admins (owner `admin`, a name no user may take), so a
+ * user added later under the same name inherits nothing; null when `access` did not name them.
+ */
+export function withoutUser(access: RoomAccess, name: string, admins: string): RoomAccess | null {
+  if (access.owner !== name && !access.editors.includes(name) && !access.viewers.includes(name)) return null;
+  const others = (names: string[]) => names.filter((other) => other !== name);
+  return { ...access, owner: access.owner === name ? admins : access.owner, editors: others(access.editors), viewers: others(access.viewers) };
+}
+
 const NAMES_MAX = 1000;
 
 function names(value: unknown, field: string): string[] {

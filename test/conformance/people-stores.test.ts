@@ -3,8 +3,8 @@
  * The AccessStore and TicketStore contracts, written once and run against every home: one host's
  * memory, and Redis with two stores on connections of their own (two hosts of a service). A room
  * is open until an access is set; a change holds only while the owner it was decided on is still
- * the owner, so of two closing an open room at once exactly one wins; a ticket stands for its
- * user once, and on Redis once across both hosts.
+ * the owner, so of two closing an open room at once exactly one wins; a user removed is forgotten
+ * in every room's access; a ticket stands for its user once, and on Redis once across both hosts.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -69,6 +69,28 @@ function peopleStoreCases(label: string, make: () => Homes): void {
       expect(await one.set(r, closedBy('dan'), 'ada')).toEqual({ access: closedBy('bob', { viewers: ['cy'] }), changed: false });
       await same(one);
       expect(one.known(r) ?? (await one.get(r))).toEqual(closedBy('bob', { viewers: ['cy'] }));
+    });
+
+    it("forgets a removed user in every room's access: out of editors and viewers, its rooms the admins'", async () => {
+      const { access: [one, other] } = make();
+      const gone = `gone-${randomUUID()}`;
+      const rooms = ['edited', 'owned', 'viewed', 'untouched'].map((what) => `${what}-${randomUUID()}`);
+      const [edited, owned, viewed, untouched] = rooms as [string, string, string, string];
+      await one.set(edited, closedBy('ada', { editors: [gone, 'bob'], viewers: ['cy'] }), null);
+      await one.set(owned, closedBy(gone, { viewers: ['cy'], public: 'read' }), null);
+      await one.set(viewed, closedBy('ada', { viewers: ['cy', gone] }), null);
+      await one.set(untouched, closedBy('ada', { editors: ['bob'] }), null);
+      const changed = await other.forget(gone);
+      const mine = changed.filter(({ roomId }) => rooms.includes(roomId));
+      expect(mine.map(({ roomId }) => roomId).sort()).toEqual([edited, owned, viewed].sort());
+      for (const store of [one, other]) {
+        expect(await store.get(edited)).toEqual(closedBy('ada', { editors: ['bob'], viewers: ['cy'] }));
+        expect(await store.get(owned)).toEqual(closedBy('admin', { viewers: ['cy'], public: 'read' }));
+        expect(await store.get(viewed)).toEqual(closedBy('ada', { viewers: ['cy'] }));
+        expect(await store.get(untouched)).toEqual(closedBy('ada', { editors: ['bob'] }));
+        expect(store.known(edited) ?? (await store.get(edited))).toEqual(closedBy('ada', { editors: ['bob'], viewers: ['cy'] }));
+      }
+      expect(await one.forget(gone)).toEqual([]);
     });
 
     it('spends a ticket once, wherever it is taken', async () => {

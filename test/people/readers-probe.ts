@@ -75,7 +75,8 @@ export async function accessChangeProbe(host: TrustHost): Promise<number> {
 
 /**
  * A user removed (by `remove`, as `vitrine users remove` does) loses its streams and sockets of a
- * closed room it edited, and the ticket it was given before; the owner keeps its own.
+ * closed room it edited, and the ticket it was given before, and is dropped from the room's
+ * access; the owner keeps its own.
  */
 export async function removalProbe(host: TrustHost, remove: (name: string) => Promise<void>): Promise<{ sinceBegan: number; sinceDone: number }> {
   const r = room('lab');
@@ -97,5 +98,9 @@ export async function removalProbe(host: TrustHost, remove: (name: string) => Pr
   expect(await used.json()).toMatchObject({ code: 'SPC_ERR_TICKET_UNKNOWN' });
   await stillCarries(host, r, owner);
   owner.close();
+  // The room's access no longer names the user (a user added later under that name inherits nothing).
+  for (const base of new Set([host.url, far(host)])) {
+    expect((await call(host, 'own', 'GET', `/api/rooms/${enc(r)}/access`, undefined, base)).body).toMatchObject({ owner: 'own', editors: [] });
+  }
   return { sinceBegan: Math.max(...ends) - began, sinceDone: Math.max(...ends) - done };
 }
