@@ -3,7 +3,8 @@
  * A closed room on a Redis service of two host processes, as the lone host's tests have it: a
  * replay reads the room it plays from as whoever asks it (people/replay-probe.ts); its published
  * array is given at no door to a stranger and at every door to its readers
- * (people/published-doors-probe.ts); a viewer taken
+ * (people/published-doors-probe.ts); a layer changed anonymously says so on both hosts
+ * (people/layer-by-probe.ts); a viewer taken
  * off the room through one host loses its stream and live socket on the other, and a user
  * removed with `vitrine users remove --redis` loses every stream, socket and ticket it had on
  * either host (people/readers-probe.ts).
@@ -17,6 +18,7 @@ import { addUser } from '../../core/people/users.ts';
 import { CLI, REPO } from '../helpers/cli-path.ts';
 import { inputPluginsDir } from '../helpers/input-plugins.ts';
 import { publishedDoorsProbe } from '../people/published-doors-probe.ts';
+import { layerByProbe } from '../people/layer-by-probe.ts';
 import { accessChangeProbe, removalProbe } from '../people/readers-probe.ts';
 import { replayProbe } from '../people/replay-probe.ts';
 import { tokenPeople, type TrustHost } from '../people/trust-host.ts';
@@ -39,6 +41,8 @@ beforeAll(async () => {
 
 describe('a closed room on a Redis service of two hosts', () => {
   it('refuses a replay of it (404) to whoever may not read it', () => replayProbe(host));
+
+  it('says by: anonymous of a layer changed anonymously, on both hosts', () => layerByProbe(host));
 
   it('gives its published array at no door to a stranger and at every door to its viewer and owner', async () => {
     const seen = await publishedDoorsProbe(host);
