@@ -14,6 +14,7 @@ import { signatureMode } from '../bundles/plugin-options.ts';
 import { readTrustedKeys } from '../bundles/bundle-signature.ts';
 import { KeptBundles } from '../bundles/kept-bundles.ts';
 import { lastingDataDir } from './open-durable.ts';
+import { BUNDLES_DIR } from '../durable/bundles-dir.ts';
 import { loadPluginBundle, type LoadedPlugin } from '../registry/manifest-loader.ts';
 import type { VersionSharing } from '../versions/version-sharing.ts';
 import { describeChange, PluginVersions } from '../versions/plugin-versions.ts';
@@ -100,7 +101,7 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
   const plugins = byRuntime({ node: pooled, python: python.invoker });
   // A lone host keeps its plugins' older versions in its data folder, so pinned layers outlive a restart.
   const dataDir = lastingDataDir(options);
-  const lasting = options.keptBundlesDir ?? (dataDir ? path.join(dataDir, 'bundles') : null);
+  const lasting = options.keptBundlesDir ?? (dataDir ? path.join(dataDir, BUNDLES_DIR) : null);
   const kept = new KeptBundles(lasting ?? mkdtempSync(path.join(tmpdir(), 'vitrine-bundles-')));
   const home: PluginHome = {
     sharing: null,

@@ -38,7 +38,7 @@ export async function runBackupCommand(argv: string[], env: NodeJS.ProcessEnv = 
   try {
     const summary = await backupDataDir(dir, out);
     const missing = summary.missing > 0 ? ` (${summary.missing} removed while copying)` : '';
-    process.stdout.write(`backup: ${dir} -> ${out}, ${summary.blobs} files of bytes${missing}\n`);
+    process.stdout.write(`backup: ${dir} -> ${out}, ${summary.blobs} files of bytes${missing}, ${summary.bundles} kept plugin versions\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`vitrine backup: ${(error as Error).message}\n`);

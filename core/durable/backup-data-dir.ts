@@ -4,12 +4,16 @@
  * inside one read transaction (every write committed before it, none after), then the files
  * of bytes that the copy names, each copied whole. Bytes are always written before a record
  * names them, so every name in the copy has its file; one removed meanwhile (a specimen
- * deleted after the copy was taken) is counted as missing.
+ * deleted after the copy was taken) is counted as missing. Then the plugin versions the host
+ * keeps (`bundles/`: one folder per bundle id, each renamed into place whole, and the index
+ * of which ones each plugin keeps), so a host restored from the copy still computes layers
+ * pinned to an older version. Users and their tokens are records of the store.
  */
-import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { BlobFolder } from './blob-folder.ts';
+import { BUNDLES_DIR } from './bundles-dir.ts';
 import { STORE_FILE } from './data-store.ts';
 import { storeFileProblem } from './store-file-check.ts';
 
@@ -18,6 +22,29 @@ export interface BackupSummary {
   blobs: number;
   /** Names in the copy whose file was gone by the time it was copied. */
   missing: number;
+  /** Kept plugin versions (bundle folders) copied. */
+  bundles: number;
+}
+
+/**
+ * Copies the kept bundles of `from` into `to`: the index first, then every bundle folder (a
+ * folder being written has a hidden name until it is whole, and is left out).
+ */
+async function copyBundles(from: string, to: string): Promise<number> {
+  const source = path.join(from, BUNDLES_DIR);
+  const entries = await readdir(source, { withFileTypes: true }).catch(() => []);
+  if (entries.length === 0) return 0;
+  await mkdir(path.join(to, BUNDLES_DIR), { recursive: true });
+  let copied = 0;
+  for (const entry of entries.filter((e) => !e.name.startsWith('.')).sort((a, b) => Number(b.isFile()) - Number(a.isFile()))) {
+    // Removed meanwhile (a version no longer kept): the index copied before it no longer needs it either way.
+    const done = await cp(path.join(source, entry.name), path.join(to, BUNDLES_DIR, entry.name), { recursive: true }).then(
+      () => true,
+      () => false,
+    );
+    if (done && entry.isDirectory()) copied++;
+  }
+  return copied;
 }
 
 /** The records of database `name` (none when the store never made it). */
@@ -59,7 +86,7 @@ export async function backupDataDir(from: string, to: string): Promise<BackupSum
   }
   const sourceBlobs = new BlobFolder(from);
   const targetBlobs = new BlobFolder(to);
-  const summary: BackupSummary = { blobs: 0, missing: 0 };
+  const summary: BackupSummary = { blobs: 0, missing: 0, bundles: 0 };
   for (const name of names) {
     if (!sourceBlobs.has(name)) {
       summary.missing++;
@@ -68,5 +95,6 @@ export async function backupDataDir(from: string, to: string): Promise<BackupSum
     await copyFile(sourceBlobs.path(name), targetBlobs.path(name));
     summary.blobs++;
   }
+  summary.bundles = await copyBundles(from, to);
   return summary;
 }
