@@ -173,6 +173,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     ttlSeconds: options.snapshotTtlSeconds,
     history: workspace.history,
     conversation: async (roomId) => (await conversations.load(roomId)).entries,
+    published: workspace.published,
   });
   // Another room's log played into a room, through the same services the routes change rooms with.
   const replays = new Replays({

@@ -25,6 +25,7 @@ import type { RoomBoard } from '../rooms/room-board.ts';
 import { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 import { MemorySceneStore } from '../scenes/memory-scene-store.ts';
 import type { SceneStore } from '../scenes/scene-store.ts';
+import { SceneNamers } from '../scenes/scene-names.ts';
 import { BlobResultPins } from '../snapshots/blob-result-pins.ts';
 import { MemoryResultPins, MemorySnapshotStore } from '../snapshots/memory-snapshot-store.ts';
 import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
@@ -141,6 +142,8 @@ export async function assembleWorkspace(deps: {
     ttlSeconds: options.publishedTtlSeconds,
     log: deps.log,
     onChange,
+    // What a room's scene names lives as long as the room names it.
+    namers: new SceneNamers(sceneStore),
   });
   // A restarted host lists what the service published before it answers (bounded wait).
   await published.refresh();

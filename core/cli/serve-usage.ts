@@ -83,7 +83,8 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
   --upload-ttl S             seconds an upload is kept (default 3600)
   --max-delivery-bytes N     largest mesh a delivery makes (segment surfaces), else 413
                              (default a quarter of --cache-max-bytes)
-  --published-ttl S          seconds a published specimen is kept (default 86400)
+  --published-ttl S          seconds a published specimen is kept once nothing names it (a
+                             room's layer or a snapshot keeps what it names) (default 86400)
   --max-annotations N        annotations one room holds at most (default 100000)
   --snapshot-ttl S           seconds a room's snapshot and the bytes of its layers are kept,
                              whatever the room does next (default 2592000, 30 days)

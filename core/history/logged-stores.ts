@@ -32,6 +32,10 @@ export class LoggedSceneStore extends OpSceneStore {
     return this.#inner.get(roomId);
   }
 
+  everyScene(): AsyncIterable<RoomScene> {
+    return this.#inner.everyScene();
+  }
+
   async update(roomId: string, op: SceneOp, expected?: number): Promise<SceneWrite> {
     const write = await this.#inner.update(roomId, op, expected);
     if (write.changed) await this.#log.record(roomId, 'scene', { scene: write.scene });

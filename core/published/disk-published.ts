@@ -3,8 +3,10 @@
  * Published specimens of a lone host with a data folder: each file a blob of the folder of
  * bytes (by its SHA-256, written whole first), each record in the `published` database beside
  * a version that every publish and delete moves, so the host lists them all again after a
- * restart. A file no record names any more is removed; expired records go when listed. The
- * host serves each file where it lies (`fileOf`), so published bytes take no memory until read.
+ * restart. A file no record names any more is removed. Records past their expiry stay listed
+ * until the host removes them (`sweptByHost`): it asks first whether anything still names
+ * them, and renews what does. The host serves each file where it lies (`fileOf`), so published
+ * bytes take no memory until read.
  */
 import type { DataStore } from '../durable/data-store.ts';
 import { isPublishedMeta, type PublishedMeta, type PublishedShare } from './published-record.ts';
@@ -13,6 +15,7 @@ const VERSION_KEY = ['v'];
 
 export class DiskPublished implements PublishedShare {
   #store: DataStore;
+  readonly sweptByHost = true;
 
   constructor(store: DataStore) {
     this.#store = store;
@@ -38,11 +41,15 @@ export class DiskPublished implements PublishedShare {
   }
 
   async list(): Promise<PublishedMeta[]> {
-    const now = Date.now();
-    const all = this.#all();
-    const gone = all.filter((meta) => meta.expires_at <= now);
-    if (gone.length > 0) void this.#forget(gone.map((meta) => meta.id)).catch(() => {});
-    return all.filter((meta) => meta.expires_at > now);
+    return this.#all();
+  }
+
+  async renew(meta: PublishedMeta): Promise<void> {
+    await this.#store.write(() => {
+      const kept = this.#get(meta.id);
+      // Only the same file lives longer: a file published over it meanwhile keeps its own expiry.
+      if (kept && kept.sha === meta.sha) this.#db.put(['s', meta.id], { ...kept, expires_at: Math.max(kept.expires_at, meta.expires_at) });
+    });
   }
 
   fileOf(meta: PublishedMeta): string | null {

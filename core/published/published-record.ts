@@ -50,6 +50,14 @@ export interface PublishedShare {
   put(meta: PublishedMeta, bytes: Buffer): Promise<boolean>;
   /** Removes the published specimen `id`; false when there was none. */
   remove(id: string): Promise<boolean>;
+  /** Keeps the published specimen `meta.id` (the same file) until `meta.expires_at`. */
+  renew(meta: PublishedMeta): Promise<void>;
+  /**
+   * True where the host alone keeps its specimens (a lone host's data folder): records past
+   * their expiry stay listed until the host lets them go, having asked whether anything names
+   * them. A service's records expire by themselves, so every host sees them go at once.
+   */
+  readonly sweptByHost?: boolean;
   /**
    * Where the file of `meta` lies on this host's disk, when the share keeps it in a file of its
    * own (a lone host's data folder): served from there, never read into memory to be copied.

@@ -10,6 +10,8 @@
  * service (PublishedShare) and this host keeps copies: it reads the list again whenever the
  * service's version has moved, so a specimen published or deleted on one host is listed (or
  * gone) on every other at its next catalog request, and a restarted host lists them all.
+ * A specimen goes `--published-ttl` after it was published unless something names it
+ * (published-expiry.ts): a room's scene renews it, a snapshot holds it until the snapshot goes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
@@ -18,16 +20,14 @@ import path from 'node:path';
 import { assertPinnable } from '../cache/pin-room.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { SpecimenRecord } from '../catalog/specimen-record.ts';
+import { publishedRecord } from './published-catalog-record.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
 import type { PublishedMeta, PublishedShare } from './published-record.ts';
-import { publishedThumbnail } from './published-thumbnail.ts';
+import { PublishedExpiry, type SpecimenNamers } from './published-expiry.ts';
 
 /** The catalog source of published specimens. */
 const SOURCE = 'published';
-/** How often expired specimens are dropped. */
-const SWEEP_MS = 1000;
 /** Longest a catalog request waits for the service's list before answering with this host's copy. */
 const REFRESH_WAIT_MS = 1500;
 
@@ -55,7 +55,7 @@ export class PublishedSpecimens {
   #refreshing: Promise<void> | null = null;
   /** Moved by each publish and delete made here: a list read before one of them is stale. */
   #edits = 0;
-  #sweep: NodeJS.Timeout;
+  #expiry: PublishedExpiry;
   #onChange: (id: string) => void;
   readonly ttlMs: number;
 
@@ -67,6 +67,8 @@ export class PublishedSpecimens {
     ttlSeconds: number;
     log: PublishedLog;
     onChange?: (id: string) => void;
+    /** What names published specimens (the rooms' scenes): what they name does not expire. */
+    namers?: SpecimenNamers;
   }) {
     this.#onChange = deps.onChange ?? (() => {});
     this.#catalog = deps.catalog;
@@ -74,8 +76,13 @@ export class PublishedSpecimens {
     this.#share = deps.share;
     this.#log = deps.log;
     this.ttlMs = deps.ttlSeconds * 1000;
-    this.#sweep = setInterval(() => this.#dropExpired(), SWEEP_MS);
-    this.#sweep.unref();
+    this.#expiry = new PublishedExpiry(this.ttlMs, deps.namers ?? null, {
+      held: () => [...this.#held.values()].map((held) => held.meta),
+      renew: (id, until) => this.#extend(id, until),
+      // A host that alone keeps its specimens removes them; a service's expire there on their own.
+      drop: async (id) => void (this.#share && !this.#share.sweptByHost ? this.#drop(id) : await this.remove(id)),
+      warn: (line) => this.#log.warn(line),
+    });
   }
 
   /** Whether published specimens live in a service shared with other hosts. */
@@ -147,6 +154,8 @@ export class PublishedSpecimens {
       if (held && held.meta.sha === meta.sha && held.meta.file_name === meta.file_name) {
         // The same file published again (new fields, a new expiry): only the record changes.
         if (held.meta.published_at !== meta.published_at) this.#relist(held, meta);
+        // Renewed or held longer by another host.
+        else if (meta.expires_at > held.meta.expires_at) held.meta = meta;
         continue;
       }
       const file = share.fileOf?.(meta);
@@ -160,42 +169,42 @@ export class PublishedSpecimens {
   }
 
   /** Writes the file into a folder of its own (named by its hash) and lists it. */
-  async #keep(meta: PublishedMeta, bytes: Buffer): Promise<void> {
-    const dir = path.join(this.#rootDir(), `${meta.id}-${meta.sha.slice(0, 16)}`);
-    await mkdir(dir, { recursive: true });
-    const file = path.join(dir, meta.file_name);
-    await writeFile(file, bytes);
-    const old = this.#held.get(meta.id);
-    const token = {};
-    const held: Held = { meta, record: toRecord(meta, file), token, dir };
-    this.#held.set(meta.id, held);
-    if (old) this.#release(old, old.dir !== dir);
-    // A service keeps the file itself: this host's copy may go and be read again.
-    if (this.#share) this.#budget.holdDependent(token, bytes.length, token, `published:${meta.id}`, () => this.#evicted(meta.id, token));
-    else this.#budget.pinBytes(token, bytes.length, `published:${meta.id}`);
-    this.#list(meta.id);
+  #keep(meta: PublishedMeta, bytes: Buffer): Promise<void> {
+    return this.#place(meta, (file) => writeFile(file, bytes), (token) => {
+      // A service keeps the file itself: this host's copy may go and be read again.
+      if (this.#share) this.#budget.holdDependent(token, bytes.length, token, `published:${meta.id}`, () => this.#evicted(meta.id, token));
+      else this.#budget.pinBytes(token, bytes.length, `published:${meta.id}`);
+    });
   }
 
   /**
    * Lists a file the share keeps on this host's disk, by a link under its own name in a folder
    * of its own: nothing read or copied, and nothing held in memory (its bytes are on disk).
    */
-  async #keepAt(meta: PublishedMeta, target: string): Promise<void> {
+  #keepAt(meta: PublishedMeta, target: string): Promise<void> {
+    return this.#place(meta, async (file) => {
+      await rm(file, { force: true });
+      await symlink(target, file);
+    });
+  }
+
+  /** Puts the file of `meta` in its folder (`write`), holds it in place of an older one, lists it. */
+  async #place(meta: PublishedMeta, write: (file: string) => Promise<void>, count?: (token: object) => void): Promise<void> {
     const dir = path.join(this.#rootDir(), `${meta.id}-${meta.sha.slice(0, 16)}`);
     await mkdir(dir, { recursive: true });
     const file = path.join(dir, meta.file_name);
-    await rm(file, { force: true });
-    await symlink(target, file);
+    await write(file);
     const old = this.#held.get(meta.id);
-    const held: Held = { meta, record: toRecord(meta, file), token: {}, dir };
+    const held: Held = { meta, record: publishedRecord(meta, file), token: {}, dir };
     this.#held.set(meta.id, held);
     if (old) this.#release(old, old.dir !== dir);
+    count?.(held.token);
     this.#list(meta.id);
   }
 
   #relist(held: Held, meta: PublishedMeta): void {
     held.meta = meta;
-    held.record = toRecord(meta, path.join(held.dir, meta.file_name));
+    held.record = publishedRecord(meta, path.join(held.dir, meta.file_name));
     this.#list(meta.id);
   }
 
@@ -222,9 +231,21 @@ export class PublishedSpecimens {
     if (removeFiles) void rm(held.dir, { recursive: true, force: true });
   }
 
-  #dropExpired(): void {
-    const now = Date.now();
-    for (const [id, held] of [...this.#held]) if (held.meta.expires_at <= now) this.#drop(id);
+  /**
+   * Keeps each of `ids` published here at least until `until` (ms since the epoch), whatever
+   * `--published-ttl` says: a snapshot holds what it names as long as it lives.
+   */
+  async holdUntil(ids: Iterable<string>, until: number): Promise<void> {
+    for (const id of new Set(ids)) if ((this.#held.get(id)?.meta.expires_at ?? Infinity) < until) await this.#extend(id, until);
+  }
+
+  async #extend(id: string, until: number): Promise<void> {
+    const held = this.#held.get(id);
+    if (!held || held.meta.expires_at >= until) return;
+    const meta = { ...held.meta, expires_at: until };
+    await this.#share?.renew(meta);
+    // Replaced meanwhile: the new file has an expiry of its own.
+    if (this.#held.get(id) === held) held.meta = meta;
   }
 
   #list(changed: string): void {
@@ -242,46 +263,9 @@ export class PublishedSpecimens {
   }
 
   close(): void {
-    clearInterval(this.#sweep);
+    this.#expiry.close();
     for (const held of this.#held.values()) this.#budget.release(held.token, `published:${held.meta.id}`);
     this.#held.clear();
     if (this.#root) rmSync(this.#root, { recursive: true, force: true });
   }
-}
-
-/** What a published volume says of its time, channels and unit, as its data source carries it. */
-function describedOf(meta: PublishedMeta): { described?: VolumeFieldsInput } {
-  const described = Object.fromEntries(VOLUME_FIELD_NAMES.filter((name) => meta[name] !== undefined).map((name) => [name, meta[name]]));
-  return Object.keys(described).length > 0 ? { described } : {};
-}
-
-/** The catalog record of a published specimen whose file is at `file`. */
-function toRecord(meta: PublishedMeta, file: string): SpecimenRecord {
-  const data: SpecimenRecord['data'] =
-    meta.type === 'volume' && meta.file_name.toLowerCase().endsWith('.npy')
-      ? {
-          kind: 'npy',
-          path: file,
-          fileName: meta.file_name,
-          ...(meta.spacing ? { spacing: meta.spacing } : {}),
-          ...(meta.origin ? { origin: meta.origin } : {}),
-          ...(meta.labels ? { labels: meta.labels } : {}),
-          ...describedOf(meta),
-        }
-      : { kind: 'file', path: file, fileName: meta.file_name };
-  return {
-    id: meta.id,
-    display_name: meta.display_name,
-    description: meta.description,
-    type: meta.type,
-    tags: meta.tags,
-    is_dynamic: false,
-    function_name: null,
-    thumbnail_file: null,
-    thumbnail: publishedThumbnail(meta, file),
-    story: null,
-    data,
-    origin: 'published',
-    ...(meta.room !== undefined ? { room: meta.room } : {}),
-  };
 }

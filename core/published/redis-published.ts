@@ -3,7 +3,8 @@
  * Published specimens on a Redis service: one hash of records (every host lists them) and
  * each file's bytes under its own key, both for the published time-to-live, and a version
  * counter that every publish and delete moves so hosts know when to read the list again.
- * Records past their expiry are skipped and removed by whoever reads them.
+ * Records past their expiry are skipped and removed by whoever reads them; a host renews what
+ * a room still names ahead of its expiry (the record and its file's time-to-live).
  */
 import type { Redis } from 'ioredis';
 import { isPublishedMeta, type PublishedMeta, type PublishedShare } from './published-record.ts';
@@ -61,6 +62,14 @@ export class RedisPublished implements PublishedShare {
     await orUnavailable(write.exec());
     if (old && old.sha !== meta.sha) await this.#bytes.del(KEYS.publishedFile(old.id, old.sha)).catch(() => 0);
     return old !== null && old.expires_at > Date.now();
+  }
+
+  async renew(meta: PublishedMeta): Promise<void> {
+    const old = parse(await orUnavailable(this.#redis.hget(KEYS.published, meta.id)));
+    // Only the same file lives longer: a file published over it meanwhile keeps its own expiry.
+    if (!old || old.sha !== meta.sha || old.expires_at >= meta.expires_at) return;
+    await orUnavailable(this.#bytes.pexpireat(KEYS.publishedFile(meta.id, meta.sha), meta.expires_at));
+    await orUnavailable(this.#redis.hset(KEYS.published, meta.id, JSON.stringify({ ...old, expires_at: meta.expires_at })));
   }
 
   async remove(id: string): Promise<boolean> {

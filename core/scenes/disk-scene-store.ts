@@ -45,5 +45,9 @@ export class DiskSceneStore extends OpSceneStore {
     return written;
   }
 
+  async *everyScene(): AsyncIterable<RoomScene> {
+    for (const { value } of this.#db.getRange()) if (value.layers.length > 0) yield value;
+  }
+
   close(): void {}
 }

@@ -40,6 +40,10 @@ export class MemorySceneStore extends OpSceneStore {
     return { before, scene, changed: true };
   }
 
+  async *everyScene(): AsyncIterable<RoomScene> {
+    for (const scene of [...this.#scenes.values()]) if (scene.layers.length > 0) yield scene;
+  }
+
   close(): void {
     this.#scenes.clear();
   }

@@ -19,6 +19,8 @@ import { OpSceneStore, sceneEvent, staleVersion, type SceneWrite } from './scene
 
 /** How long a scene is kept after its last change. */
 export const SCENE_TTL_MS = 30 * 24 * 3600 * 1000;
+/** Keys a SCAN asks for at once when every scene is read. */
+const SCAN_PAGE = 200;
 /** Writes tried before a change gives up under contention (each one lost to another writer's). */
 const ATTEMPTS = 100;
 
@@ -65,6 +67,23 @@ export class RedisSceneStore extends OpSceneStore {
       if (attempt >= 3) await sleep(Math.random() * Math.min(50, attempt * 2));
     }
     throw createHostError('SPC_ERR_SCENE_CONTENDED', roomId);
+  }
+
+  /** Every room's scene, found by a SCAN of the scene keys (a page of keys at a time, never KEYS). */
+  async *everyScene(): AsyncIterable<RoomScene> {
+    const prefix = KEYS.roomScene('');
+    let cursor = '0';
+    do {
+      const [next, keys] = await orUnavailable(this.#redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', SCAN_PAGE));
+      cursor = next;
+      const read = this.#redis.pipeline();
+      for (const key of keys) read.hmget(key, 'v', 'json');
+      for (const [, found] of (await orUnavailable(read.exec())) ?? []) {
+        const [version, json] = (found ?? []) as (string | null)[];
+        const scene = parseScene(version ?? null, json ?? null);
+        if (scene.layers.length > 0) yield scene;
+      }
+    } while (cursor !== '0');
   }
 
   close(): void {}

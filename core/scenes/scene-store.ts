@@ -50,6 +50,8 @@ export interface SceneStore {
   setResult(roomId: string, layerId: string, source: LayerDraft['source'], result: LayerResult, kind?: LayerKind, counts?: StepCounts): Promise<SceneWrite>;
   /** Applies any op atomically. */
   update(roomId: string, op: SceneOp, expected?: number): Promise<SceneWrite>;
+  /** Every room's scene that has layers, in no particular order (what holds published specimens reads them all). */
+  everyScene(): AsyncIterable<RoomScene>;
   close(): void;
 }
 
@@ -62,6 +64,7 @@ export function staleVersion(expected: number, current: number): Error {
 export abstract class OpSceneStore implements SceneStore {
   abstract get(roomId: string): Promise<RoomScene>;
   abstract update(roomId: string, op: SceneOp, expected?: number): Promise<SceneWrite>;
+  abstract everyScene(): AsyncIterable<RoomScene>;
   abstract close(): void;
 
   replace(roomId: string, layers: LayerDraft[], active?: string | null, expected?: number): Promise<SceneWrite> {

@@ -8,6 +8,7 @@
  * nothing; a stale expected version is a 412 that leaves the scene alone;
  * the limits hold (32 layers, unique ids, host-made ids unique); writers on both hosts at once
  * never lose a change nor reuse a version; and on Redis a host started anew reads the scene.
+ * Every room with layers is read back (what keeps the published specimens they name).
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +25,7 @@ import { MemorySceneStore } from '../../core/scenes/memory-scene-store.ts';
 import { RedisSceneStore } from '../../core/scenes/redis-scene-store.ts';
 import type { LayerDraft } from '../../core/scenes/scene-ops.ts';
 import type { SceneStore } from '../../core/scenes/scene-store.ts';
+import { SceneNamers } from '../../core/scenes/scene-names.ts';
 import { room } from '../helpers/room.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { waitFor } from '../helpers/wait-for.ts';
@@ -130,6 +132,20 @@ function sceneStoreCases(label: string, make: () => SceneHarness): void {
       const reopened = h.reopen();
       if (reopened) expect(await reopened.get(r)).toEqual(written.scene);
       else expect(await h.stores[1].get(r)).toEqual(written.scene);
+    });
+
+    it('reads every room with layers (what names published specimens), on either host', async () => {
+      const h = make();
+      const [full, emptied] = [room('every'), room('every')];
+      const named = { id: 'scan', source: { specimen: `${full}.scan`, params: {} }, kind: 'image' as const };
+      const written = await h.stores[0].replace(full, [named, draft('b')], 'scan');
+      await h.stores[0].add(emptied, draft('c'));
+      await h.stores[0].replace(emptied, []);
+      const seen: RoomScene[] = [];
+      for await (const scene of h.stores[1].everyScene()) seen.push(scene);
+      expect(seen).toContainEqual(written.scene);
+      expect(seen.every((scene) => scene.layers.length > 0)).toBe(true);
+      expect(await new SceneNamers(h.stores[1]).named(new Set([`${full}.scan`, `${emptied}.scan`]))).toEqual(new Set([`${full}.scan`]));
     });
   });
 }

@@ -21,11 +21,13 @@ import { waitFor } from '../helpers/wait-for.ts';
 const send = (host: RunningHost, method: string, p: string, body?: unknown) =>
   fetch(`${host.url}${p}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
 
-async function computedLayer(host: RunningHost, room: string, id: string) {
+/** The layer's result once it is computed with `segments` (a result of its source before shows until then). */
+async function computedLayer(host: RunningHost, room: string, id: string, segments: number) {
   return waitFor(async () => {
     const scene = (await (await send(host, 'GET', `/api/rooms/${room}/scene`)).json()) as RoomScene;
-    return scene.layers.find((l) => l.id === id)?.result;
-  }, `layer ${id} computed`);
+    const result = scene.layers.find((l) => l.id === id)?.result;
+    return result?.provenance?.params.segments === segments ? result : undefined;
+  }, `layer ${id} computed with ${segments} segments`);
 }
 
 describe('kept plugin versions across a restart', { timeout: 240_000 }, () => {
@@ -38,7 +40,7 @@ describe('kept plugin versions across a restart', { timeout: 240_000 }, () => {
     const host = await spawnHost(args);
     const source = { function: 'ring', params: { segments: 11 }, version: '1.0.0' };
     expect((await send(host, 'POST', '/api/rooms/kept/layers', { id: 'pinned', source })).status).toBe(201);
-    const made = await computedLayer(host, 'kept', 'pinned');
+    const made = await computedLayer(host, 'kept', 'pinned', 11);
     await dropIn(second, plugins);
     expect((await send(host, 'GET', '/api/specimens/reload')).status).toBe(200);
     await host.stop('SIGKILL');
@@ -49,10 +51,10 @@ describe('kept plugin versions across a restart', { timeout: 240_000 }, () => {
       expect(listed.plugins.find((p) => p.plugin === 'shapes')?.versions.map((v) => v.version)).toEqual(['1.1.0', '1.0.0']);
       // The pinned layer computed anew by the kept version: the same result as before the restart.
       expect((await send(again, 'PATCH', '/api/rooms/kept/layers/pinned', { source: { ...source, params: { segments: 12 } } })).status).toBe(200);
-      const r12 = await computedLayer(again, 'kept', 'pinned');
+      const r12 = await computedLayer(again, 'kept', 'pinned', 12);
       expect(r12.provenance).toMatchObject({ version: '1.0.0' });
       expect((await send(again, 'PATCH', '/api/rooms/kept/layers/pinned', { source })).status).toBe(200);
-      const recomputed = await computedLayer(again, 'kept', 'pinned');
+      const recomputed = await computedLayer(again, 'kept', 'pinned', 11);
       expect(recomputed.result_id).toBe(made.result_id);
       expect(recomputed.provenance).toEqual(made.provenance);
     } finally {
@@ -73,7 +75,7 @@ describe('kept plugin versions across a restart', { timeout: 240_000 }, () => {
     const token = /[A-Za-z0-9_-]{32,}/.exec(added.stdout)![0];
     const source = { function: 'ring', params: { segments: 11 }, version: '1.0.0' };
     expect((await send(host, 'POST', '/api/rooms/kept/layers', { id: 'pinned', source })).status).toBe(201);
-    const made = await computedLayer(host, 'kept', 'pinned');
+    const made = await computedLayer(host, 'kept', 'pinned', 11);
     await dropIn(second, plugins);
     expect((await send(host, 'GET', '/api/specimens/reload')).status).toBe(200);
     const { stdout } = await run(process.execPath, [CLI, 'backup', '--data-dir', dir, copy], { cwd: REPO });
@@ -89,9 +91,9 @@ describe('kept plugin versions across a restart', { timeout: 240_000 }, () => {
       const listed = (await (await send(restored, 'GET', '/api/plugins')).json()) as { plugins: { plugin: string; versions: { version: string }[] }[] };
       expect(listed.plugins.find((p) => p.plugin === 'shapes')?.versions.map((v) => v.version)).toEqual(['1.1.0', '1.0.0']);
       expect((await send(restored, 'PATCH', '/api/rooms/kept/layers/pinned', { source: { ...source, params: { segments: 12 } } })).status).toBe(200);
-      expect((await computedLayer(restored, 'kept', 'pinned')).provenance).toMatchObject({ version: '1.0.0' });
+      expect((await computedLayer(restored, 'kept', 'pinned', 12)).provenance).toMatchObject({ version: '1.0.0' });
       expect((await send(restored, 'PATCH', '/api/rooms/kept/layers/pinned', { source })).status).toBe(200);
-      expect((await computedLayer(restored, 'kept', 'pinned')).result_id).toBe(made.result_id);
+      expect((await computedLayer(restored, 'kept', 'pinned', 11)).result_id).toBe(made.result_id);
       const me = await fetch(`${restored.url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
       expect(await me.json()).toEqual({ name: 'ada', admin: false });
     } finally {

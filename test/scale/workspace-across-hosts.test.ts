@@ -4,6 +4,8 @@
  * viewers hear of it on the host stream),
  * survives the restart of either host, and a DELETE on one host removes it from the other; a
  * room's view and shown specimen set on one host are answered, and streamed, on the other.
+ * A published specimen a room's layer names outlives `--published-ttl` on every host, while one
+ * nothing names expires.
  */
 import { describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
@@ -11,6 +13,7 @@ import { npyBytes } from '../helpers/specimens-dir.ts';
 import { openStream } from '../helpers/sse-reader.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import { room, startService } from './service.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const GODOT = { 'user-agent': 'GodotEngine/4.3.stable.official (Linux)' };
 
@@ -87,5 +90,28 @@ describe('rooms as shared workspaces on a Redis service', () => {
     expect((await fetch(`${b.url}/api/specimens/shared-scan`, { method: 'DELETE' })).status).toBe(204);
     expect(await listed(a)).not.toContain('shared-scan');
     expect((await fetch(`${a.url}/api/specimens/shared-scan/data`)).status).toBe(404);
+  }, 120_000);
+
+  it('keeps a published specimen a room names past --published-ttl on every host; one nothing names goes', async () => {
+    const service = await startService();
+    const [a, b] = await Promise.all([service.host({ args: ['--published-ttl', '3'] }), service.host({ args: ['--published-ttl', '3'] })]);
+    const r = room();
+    const put = (host: RunningHost, id: string) =>
+      fetch(`${host.url}/api/specimens/${id}?filename=${id}.npy&room=${r}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: new Uint8Array(npyBytes([4, 4, 4])),
+      });
+    expect((await put(a, `${r}.scan`)).status).toBe(201);
+    const layer = { id: 'scan', source: { specimen: `${r}.scan` } };
+    const json = { 'content-type': 'application/json' };
+    const added = await fetch(`${a.url}/api/rooms/${r}/layers`, { method: 'POST', headers: json, body: JSON.stringify(layer) });
+    expect(added.status).toBe(201);
+    expect((await put(b, `${r}.control`)).status).toBe(201);
+    await waitFor(async () => ((await fetch(`${a.url}/api/specimens/${r}.control`)).status === 404 ? true : undefined), 'the unnamed specimen to expire');
+    for (const host of [a, b]) {
+      expect((await fetch(`${host.url}/api/specimens/${r}.scan/data`)).status).toBe(200);
+      expect((await fetch(`${host.url}/api/rooms/${r}/layers/scan/data`)).status).toBe(200);
+    }
   }, 120_000);
 });

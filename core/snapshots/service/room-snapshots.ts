@@ -40,6 +40,8 @@ import type { TranscriptEntry } from '../../history/conversation-record.ts';
 import { pinnedVersion } from '../../scenes/service/pinned-versions.ts';
 import { verifySnapshot, type SnapshotVerification } from './snapshot-verify.ts';
 import { asRoomsOwn } from '../../events/acting-user.ts';
+import { specimensOfScene } from '../../scenes/scene-names.ts';
+import type { PublishedSpecimens } from '../../published/published-specimens.ts';
 
 /**
  * Whether the one asking for a snapshot may read one of `rooms`, the rooms it was taken of (an
@@ -65,6 +67,8 @@ export interface SnapshotDeps {
   history?: Pick<RoomRecorder, 'record'>;
   /** The room's conversation with its agent (its log's), carried by the snapshot when it holds one. */
   conversation?: (roomId: string) => Promise<readonly TranscriptEntry[]>;
+  /** The published specimens, each a snapshot names held as long as the snapshot lives. */
+  published?: Pick<PublishedSpecimens, 'holdUntil'>;
 }
 
 export class RoomSnapshots {
@@ -141,6 +145,7 @@ export class RoomSnapshots {
       if (!known) pins.release?.(id);
       throw error;
     }
+    await this.#deps.published?.holdUntil(specimensOfScene({ layers }), Date.now() + ttlMs);
     const logged = await this.#deps.history?.record(roomId, 'snapshot', { snapshot_id: id });
     return { id, url: `/?snapshot=${id}`, ...(logged ? { log_seq: logged.seq } : {}) };
   }
@@ -195,6 +200,7 @@ export class RoomSnapshots {
     // anyone); one kept here already stays its rooms', so no file brought in opens a closed room's.
     const rooms = known ? roomsOf(known) : {};
     await store.put(session.id, { json: session.json, created: known?.created ?? session.created, pins: pinned, ...rooms }, ttlMs);
+    await this.#deps.published?.holdUntil(specimensOfScene((JSON.parse(session.json) as SnapshotDocument).scene), Date.now() + ttlMs);
     return { id: session.id, url: `/?snapshot=${session.id}` };
   }
 
