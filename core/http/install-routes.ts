@@ -26,6 +26,7 @@ import { roomRoutes } from './rooms/routes-rooms.ts';
 import { precomputedAnnotationRoutes } from './annotations/routes-precomputed-annotations.ts';
 import { sceneRoutes } from './scenes/routes-scenes.ts';
 import { snapshotRoutes } from './snapshots/routes-snapshots.ts';
+import { neuroglancerRoutes } from './rooms/routes-neuroglancer.ts';
 import { processingRoutes } from './functions/routes-processing.ts';
 import { pluginRoutes } from './functions/routes-plugins.ts';
 import { provenanceRoutes } from './rooms/routes-provenance.ts';
@@ -63,6 +64,7 @@ export async function installRoutes(
   await app.register(precomputedAnnotationRoutes, { ctx: { options: ctx.options, forms } });
   await app.register(sceneRoutes, { ctx, readable });
   await app.register(snapshotRoutes, { ctx, readable });
+  await app.register(neuroglancerRoutes, { ctx });
   // WebSockets for the whole host (live poses, agent sockets; a relay's workers too), small frames unless a route raises its own.
   await app.register(websocket, { options: { maxPayload: HELLO_MAX_FRAME_BYTES, perMessageDeflate: false } });
   await app.register(historyRoutes, { ctx });

@@ -3,66 +3,30 @@
  * A room's annotations. `GET /api/rooms/{room_id}/annotations` answers `{version, annotations}`
  * (`?format=csv`: one row per point); `POST` adds one annotation (201 with it), a list or
  * `{"annotations": [...]}` (201 with `{version, annotations}` of those added), or imports
- * `text/csv` in the export's shape; `GET`, `PATCH` (the fields given; `null` removes one) and
- * `DELETE` (204) `.../annotations/{id}`, where `If-Match: "<version>"` makes a change or a
- * removal answer 412 when the annotation moved past that version. A single annotation's
- * answers carry its version as `ETag`, so the next `If-Match` is what the last answer said.
+ * `text/csv` in the export's shape; one annotation's routes are routes-annotation-items.ts.
  * Writes pass the host's guards like every other write (cross-site and foreign-Host 403);
  * events go out from the store (annotation-store.ts). A large import (JSON or CSV) is read on
  * the encode thread, not the event loop, and refused at the first annotation past the cap.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AnnotationForms } from '../../annotations/annotation-forms.ts';
-import { checkPatch } from '../../annotations/annotation-patch.ts';
-import type { AnnotationStore } from '../../annotations/annotation-store.ts';
 import { checkDrafts } from '../../annotations/check-annotation.ts';
 import { requestIdentity } from '../../people/request-user.ts';
 import { renderJsonParts } from '../../annotations/chunked-render.ts';
 import { sharedAnswer, type SharedAnswer } from '../../annotations/shared-answer.ts';
 import { draftsOf, INLINE_IMPORT_CHARS, isSingle, parseImport, type ReadImport } from '../../annotations/parse-import.ts';
-import { createHostError } from '../../errors.ts';
-import type { HostContext } from '../../host-context.ts';
 import { parseJson } from '../json-body.ts';
 import { requestEncoding } from '../reply-delivery.ts';
 import { noneMatch } from '../revalidate.ts';
 import { roomOf } from '../request-input.ts';
-import { ifMatchHeader, queryOf, ROOM_PARAMS, roomItemParams, type RoomParams } from '../route-inputs.ts';
+import { queryOf, ROOM_PARAMS, type RoomParams } from '../route-inputs.ts';
+import { annotationItemRoutes, FIELDS_TEXT, sendOne, type AnnotationRouteDeps } from './routes-annotation-items.ts';
 
 /** Largest body of a POST (JSON or CSV): about 100,000 points of CSV with room to spare. */
 export const ANNOTATION_BODY_LIMIT = 16 * 1024 * 1024;
 
-type OneParams = { Params: { room_id: string; id: string } };
-
-const ONE_PARAMS = roomItemParams('id', { type: 'string', maxLength: 64, description: 'The annotation id (the host made it)' });
-const IF_MATCH = ifMatchHeader('The annotation version the change is for, in quotes ("3"): 412 when it moved on');
-const FIELDS_TEXT =
-  'kind (point, line, polyline, box, ellipsoid) and points ([x, y, z] in physical units: one; two ends; two or more vertices; two opposite corners; a ' +
-  'centre then its radii), ' +
-  'optionally layer (a layer id: the points are in its frame, else in the room’s), label (≤ 256 characters), color (#rrggbb), properties (≤ 16 names, ' +
-  'each a number or a string ≤ 256) and author (≤ 64)';
-
-/** What the annotation routes read from their host. */
-export type AnnotationRouteDeps = Pick<HostContext, 'options' | 'files'> & { annotations: AnnotationStore; forms: AnnotationForms };
-
 /** A large import's text, kept as it arrived for the encode thread to read. */
 class ImportText {
   constructor(readonly text: string) {}
-}
-
-/** The version `If-Match` names, undefined without one (`*` is any version). */
-export function ifMatchOf(request: FastifyRequest): number | undefined {
-  const raw = request.headers['if-match'];
-  if (raw === undefined) return undefined;
-  const text = (Array.isArray(raw) ? raw.join(',') : raw).trim();
-  if (text === '*') return undefined;
-  const match = /^(?:W\/)?"?(\d{1,15})"?$/.exec(text);
-  if (!match) throw createHostError('SPC_ERR_ANNOTATION_IF_MATCH', text);
-  return Number(match[1]);
-}
-
-/** One annotation, its version as the ETag. */
-function sendOne(reply: FastifyReply, annotation: { version: number }): FastifyReply {
-  return reply.header('etag', `"${annotation.version}"`).header('cache-control', 'no-cache').send(annotation);
 }
 
 function isCsv(request: FastifyRequest): boolean {
@@ -95,11 +59,8 @@ function authoredBy<T extends { author?: string }>(request: FastifyRequest, draf
   return who ? drafts.map((draft) => ({ ...draft, author: who.name })) : drafts;
 }
 
-export async function annotationRoutes(app: FastifyInstance, opts: { ctx: AnnotationRouteDeps }): Promise<void> {
-  const { ctx } = opts;
-  const store = ctx.annotations;
-  const max = ctx.options.maxAnnotations;
-  // Kept as bytes: decoding 16 MiB of text is the encode thread's work, not the event loop's.
+/** CSV kept as bytes and a large JSON list kept as text: the encode thread reads them, not the event loop. */
+function installImportParsers(app: FastifyInstance): void {
   app.addContentTypeParser(['text/csv', 'application/csv'], { parseAs: 'buffer', bodyLimit: ANNOTATION_BODY_LIMIT }, (_request, body, done) =>
     done(null, body),
   );
@@ -109,18 +70,29 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
     if (request.method === 'POST' && (body as string).length > INLINE_IMPORT_CHARS) return done(null, new ImportText(body as string));
     parseJson(request, body as string, done);
   });
-  /** The drafts a POST carries, read off the event loop when large. */
-  const draftsIn = async (request: FastifyRequest): Promise<ReadImport> => {
-    const body = request.body;
-    if (isCsv(request)) {
-      const bytes = Buffer.isBuffer(body) ? body : Buffer.from(String(body));
-      if (bytes.byteLength <= INLINE_IMPORT_CHARS) return draftsOf(parseImport({ op: 'parseImport', kind: 'csv', text: bytes.toString('utf8'), max }));
-      return ctx.files.parseAnnotations('csv', bytes, max);
-    }
-    if (body instanceof ImportText) return ctx.files.parseAnnotations('json', body.text, max);
-    return { drafts: checkDrafts(body, max), single: isSingle(body) };
-  };
+}
 
+/** The drafts a POST carries, read off the event loop when large. */
+async function draftsIn(ctx: AnnotationRouteDeps, request: FastifyRequest): Promise<ReadImport> {
+  const body = request.body;
+  const max = ctx.options.maxAnnotations;
+  if (isCsv(request)) {
+    const bytes = Buffer.isBuffer(body) ? body : Buffer.from(String(body));
+    if (bytes.byteLength <= INLINE_IMPORT_CHARS) return draftsOf(parseImport({ op: 'parseImport', kind: 'csv', text: bytes.toString('utf8'), max }));
+    return ctx.files.parseAnnotations('csv', bytes, max);
+  }
+  if (body instanceof ImportText) return ctx.files.parseAnnotations('json', body.text, max);
+  return { drafts: checkDrafts(body, max), single: isSingle(body) };
+}
+
+export async function annotationRoutes(app: FastifyInstance, opts: { ctx: AnnotationRouteDeps }): Promise<void> {
+  installImportParsers(app);
+  annotationListRoutes(app, opts.ctx);
+  annotationItemRoutes(app, opts.ctx);
+}
+
+/** A room's list: `GET` (JSON, CSV, or the changes since a version) and `POST` (one, a list, or CSV). */
+function annotationListRoutes(app: FastifyInstance, ctx: AnnotationRouteDeps): void {
   app.get<RoomParams & { Querystring: { format?: string; since_version?: string } }>(
     '/api/rooms/:room_id/annotations',
     {
@@ -147,7 +119,7 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
         return sendShared(reply, await ctx.forms.csv(roomId));
       }
       const since = request.query.since_version === undefined ? undefined : Number(request.query.since_version);
-      const changes = since === undefined ? null : await store.changesSince?.(roomId, since);
+      const changes = since === undefined ? null : await ctx.annotations.changesSince?.(roomId, since);
       if (changes) {
         const version = changes.at(-1)?.version ?? since;
         return reply.header('cache-control', 'no-cache').send({ version, since_version: since, changes });
@@ -167,71 +139,22 @@ export async function annotationRoutes(app: FastifyInstance, opts: { ctx: Annota
           `added, all or none. ` +
           'text/csv in the export’s shape (x, y, z required; rows of one id make one annotation): 201 as for a list. The host makes ids; what it sets ' +
           'itself is ignored when sent. ' +
-          `A bad field: 400 naming it (annotations[3].points[1][2] must be a finite number); a room past ${max} annotations: 409, nothing added.`,
+          'A bad field: 400 naming it (annotations[3].points[1][2] must be a finite number); ' +
+          `a room past ${ctx.options.maxAnnotations} annotations: 409, nothing added.`,
         consumes: ['application/json', 'text/csv'],
         params: ROOM_PARAMS,
       },
     },
     async (request, reply) => {
       const roomId = roomOf(ctx, request.params.room_id);
-      const { drafts, single } = await draftsIn(request);
-      const added = await store.add(roomId, authoredBy(request, drafts));
+      const { drafts, single } = await draftsIn(ctx, request);
+      const added = await ctx.annotations.add(roomId, authoredBy(request, drafts));
       reply.code(201);
       // A large import's answer is rendered a batch at a time, as the room's list is.
       if (!single) return sendShared(reply.type('application/json; charset=utf-8'), await sharedAnswer(await renderJsonParts(added, false), false));
       const [annotation] = added.annotations;
       reply.header('location', `/api/rooms/${encodeURIComponent(roomId)}/annotations/${annotation!.id}`);
       return sendOne(reply, annotation!);
-    },
-  );
-
-  app.get<OneParams>(
-    '/api/rooms/:room_id/annotations/:id',
-    { schema: { summary: 'One annotation (its version as the ETag)', params: ONE_PARAMS } },
-    async (request, reply) => {
-      const roomId = roomOf(ctx, request.params.room_id);
-      const annotation = await store.get(roomId, request.params.id);
-      if (!annotation) throw createHostError('SPC_ERR_ANNOTATION_NOT_FOUND', request.params.id, roomId);
-      return sendOne(reply, annotation);
-    },
-  );
-
-  app.patch<OneParams & { Body: unknown }>(
-    '/api/rooms/:room_id/annotations/:id',
-    {
-      schema: {
-        summary: 'Change an annotation',
-        description: `Any of ${FIELDS_TEXT}; null removes an optional field, properties are replaced whole. With If-Match: "<version>", 412 when someone ` +
-          `changed it first. Answers the annotation (version + 1).`,
-        params: ONE_PARAMS,
-        headers: IF_MATCH,
-        body: { type: 'object', description: 'The fields to change' },
-      },
-    },
-    async (request, reply) => {
-      const roomId = roomOf(ctx, request.params.room_id);
-      const expected = ifMatchOf(request);
-      const patch = checkPatch(request.body);
-      // Who wrote a mark is the host's to say once it knows who asks.
-      if (requestIdentity(request)) delete patch.author;
-      const { annotation } = await store.change(roomId, request.params.id, patch, expected);
-      return sendOne(reply, annotation);
-    },
-  );
-
-  app.delete<OneParams>(
-    '/api/rooms/:room_id/annotations/:id',
-    {
-      schema: {
-        summary: 'Remove an annotation (204)',
-        description: 'With If-Match: "<version>", 412 when someone changed it first; 404 when the room holds no such annotation.',
-        params: ONE_PARAMS,
-        headers: IF_MATCH,
-      },
-    },
-    async (request, reply) => {
-      await store.remove(roomOf(ctx, request.params.room_id), request.params.id, ifMatchOf(request));
-      return reply.code(204).send();
     },
   );
 }

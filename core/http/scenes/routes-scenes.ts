@@ -77,7 +77,13 @@ export type SceneRouteDeps = Pick<HostContext, 'scenes' | 'options' | 'catalog'>
   ComputedReplyDeps & { snapshots: Pick<RoomSnapshots, 'restore'> };
 
 export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteDeps; readable: RoomsReader }): Promise<void> {
-  const { ctx, readable } = opts;
+  wholeSceneRoutes(app, opts.ctx, opts.readable);
+  layerRoutes(app, opts.ctx);
+  layerDataRoute(app, opts.ctx);
+}
+
+/** `GET` and `PUT` of a room's whole scene (a snapshot restored into it). */
+function wholeSceneRoutes(app: FastifyInstance, ctx: SceneRouteDeps, readable: RoomsReader): void {
   const scenes = ctx.scenes;
 
   app.get<RoomParams>(
@@ -120,7 +126,11 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
       return sendScene(request, reply, scene);
     },
   );
+}
 
+/** A layer added, changed or removed. */
+function layerRoutes(app: FastifyInstance, ctx: SceneRouteDeps): void {
+  const scenes = ctx.scenes;
   app.post<RoomParams & { Body: unknown; Querystring: { index?: string } }>(
     '/api/rooms/:room_id/layers',
     {
@@ -169,7 +179,10 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
       return reply.code(204).send();
     },
   );
+}
 
+/** A layer's result, as `/data` sends it. */
+function layerDataRoute(app: FastifyInstance, ctx: SceneRouteDeps): void {
   app.get<LayerParams & { Querystring: Record<string, unknown> }>(
     '/api/rooms/:room_id/layers/:layer_id/data',
     {
@@ -187,7 +200,7 @@ export async function sceneRoutes(app: FastifyInstance, opts: { ctx: SceneRouteD
       const asked = parseDeliveryQuery(request.query);
       const layerId = layerIdOf(request, roomId);
       const userAgent = request.headers['user-agent'];
-      const answer = await scenes.layerAnswer(roomId, layerId, { asked, userAgent });
+      const answer = await ctx.scenes.layerAnswer(roomId, layerId, { asked, userAgent });
       // A stale layer shows its last result, as long as the host holds it: its source no longer gives it.
       if ('held' in answer) {
         const { result, resultId } = answer.held;

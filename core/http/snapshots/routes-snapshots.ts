@@ -1,41 +1,40 @@
 /**
  * @module routes-snapshots
- * Snapshots of rooms and a room as other viewers open it. `POST /api/rooms/{room_id}/snapshots`
- * records the room (201 `{id, url}`); `GET /api/snapshots/{id}` answers the record's bytes as
- * they were hashed into its id (so anyone can check them), the same forever (`immutable`), its
- * id and time taken in headers, 410 once its bytes were lost although pinned; with
- * `?format=bundle`, the snapshot as a session file to keep or take to another host, which
- * `POST /api/snapshots` takes in (routes-session-import.ts). `GET
- * /api/rooms/{room_id}/neuroglancer` answers a Neuroglancer state of the room's scene, its URLs
- * absolute under the request's own scheme and `Host` (which the allowed-hosts guard checked).
- * A snapshot answers (in every form, verified or restored) only those who may read one of the
- * rooms it was taken of; to anyone else it is an unknown snapshot.
+ * Snapshots of rooms. `POST /api/rooms/{room_id}/snapshots` records the room (201 `{id, url}`);
+ * `GET /api/snapshots/{id}` answers the record's bytes as they were hashed into its id (so
+ * anyone can check them), the same forever (`immutable`), its id and time taken in headers, 410
+ * once its bytes were lost although pinned; with `?format=bundle`, the snapshot as a session
+ * file to keep or take to another host, which `POST /api/snapshots` takes in
+ * (routes-session-import.ts). A snapshot answers (in every form, verified or restored) only
+ * those who may read one of the rooms it was taken of; to anyone else it is an unknown snapshot.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AnnotationKind } from '../../wire/scene-types.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SNAPSHOT_CREATED_HEADER } from '../../wire/wire-types.ts';
 import type { HostContext } from '../../host-context.ts';
 import type { RoomsReader } from '../people/install-people.ts';
 import type { SnapshotReader } from '../../snapshots/service/room-snapshots.ts';
-import { neuroglancerState, resultSegmentColors } from '../../exports/neuroglancer-state.ts';
-import { resultPoints } from '../../exports/neuroglancer-geometry.ts';
-import { roomUnit, sceneExtent } from '../../exports/neuroglancer-frame.ts';
-import { layersWithLevels } from '../../exports/neuroglancer-meshes.ts';
 import { roomOf } from '../request-input.ts';
 import { ROOM_PARAMS, type RoomParams } from '../route-inputs.ts';
 import { IMMUTABLE } from '../blobs/routes-blobs.ts';
 import { sessionImportRoute } from './routes-session-import.ts';
 import { Readable } from 'node:stream';
 import { SESSION_MEDIA_TYPE } from '../../snapshots/session-layout.ts';
-import { requestOrigin } from '../../exports/request-origin.ts';
-
 
 const SNAPSHOT_QUERY = { type: 'object', properties: { format: { enum: ['json', 'bundle'] } } };
 const SNAPSHOT_PARAMS = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[0-9a-f]{64}$' } } };
 
-/** The request's own origin: its scheme and the `Host` it named. */
-/** What the snapshot and Neuroglancer routes read from their host. */
-export type SnapshotRouteDeps = Pick<HostContext, 'snapshots' | 'scenes' | 'annotations' | 'options' | 'resultIds' | 'rooms' | 'meshes'>;
+/** What the snapshot routes read from their host. */
+export type SnapshotRouteDeps = Pick<HostContext, 'snapshots' | 'options' | 'rooms'>;
+
+/** A snapshot as a session file: its document and every byte it pins, an attachment to keep. */
+function sendSession(reply: FastifyReply, id: string, session: { chunks: Uint8Array[]; length: number }): FastifyReply {
+  return reply
+    .header('cache-control', IMMUTABLE)
+    .header('content-disposition', `attachment; filename="${id}.vitrine"`)
+    .header('content-length', String(session.length))
+    .type(SESSION_MEDIA_TYPE)
+    .send(Readable.from(session.chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)), { objectMode: false }));
+}
 
 export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: SnapshotRouteDeps; readable: RoomsReader }): Promise<void> {
   const { ctx, readable } = opts;
@@ -83,15 +82,7 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
       },
     },
     async (request, reply) => {
-      if (request.query.format === 'bundle') {
-        const { chunks, length } = await ctx.snapshots.session(request.params.id, readerOf(request));
-        return reply
-          .header('cache-control', IMMUTABLE)
-          .header('content-disposition', `attachment; filename="${request.params.id}.vitrine"`)
-          .header('content-length', String(length))
-          .type(SESSION_MEDIA_TYPE)
-          .send(Readable.from(chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)), { objectMode: false }));
-      }
+      if (request.query.format === 'bundle') return sendSession(reply, request.params.id, await ctx.snapshots.session(request.params.id, readerOf(request)));
       const snapshot = await ctx.snapshots.get(request.params.id, readerOf(request));
       // The body is sent as stored, never re-serialised: hashing it must give the id.
       return reply
@@ -117,41 +108,5 @@ export async function snapshotRoutes(app: FastifyInstance, opts: { ctx: Snapshot
       },
     },
     async (request, reply) => reply.header('cache-control', 'no-store').send(await ctx.snapshots.verify(request.params.id, readerOf(request))),
-  );
-
-  app.get<RoomParams>(
-    '/api/rooms/:room_id/neuroglancer',
-    {
-      schema: {
-        summary: 'A room’s scene as a Neuroglancer viewer state',
-        description:
-          'Image and labels layers read the host’s OME-Zarr stores (`zarr://<absolute URL>/api/results/{result_id}.zarr/`) with their window, colour map, ' +
-          'opacity, ' +
-          'visibility and segment colours (the page’s: the result’s `label_colors` or each id’s categorical colour, ' +
-          'overridden per id by the layer’s `labels.colors`); ' +
-          'each kind of the room’s annotations is an annotation layer (`precomputed://...`); a mesh layer is a single mesh ' +
-          '(`obj://<its data URL>?format=obj&normals=false`) in the page’s colour, or past `--mesh-lod-triangles` a segmentation layer of its ' +
-          'levels of detail (`precomputed://<absolute URL>/api/results/{result_id}/meshes`, segment 1), which every labels layer reads beside its volume; ' +
-          'a point layer an annotation layer of its points (at most 5000, picked evenly); ' +
-          'meshes, points and marks are read in the room’s length unit (a source `transform`), so they lie on its volumes; ' +
-          '`dimensions` name that unit and `projectionScale` frames the 3-D view on the scene.',
-        params: ROOM_PARAMS,
-      },
-    },
-    async (request, reply) => {
-      const roomId = roomOf(ctx, request.params.room_id);
-      const [scene, marks] = await Promise.all([ctx.scenes.scene(roomId), ctx.annotations.list(roomId)]);
-      const kinds = new Set<AnnotationKind>(marks.annotations.map((mark) => mark.kind));
-      const find = (id: string) => ctx.resultIds.find(id, request.ip);
-      const [colors, points, unit, extent, lodMeshes] = await Promise.all([
-        resultSegmentColors(scene, find),
-        resultPoints(scene, find),
-        roomUnit(scene, find),
-        sceneExtent(scene, find),
-        layersWithLevels(scene, find, (result) => ctx.meshes.subject(result, '', request.ip).then((subject) => Array.from(subject.segments))),
-      ]);
-      const state = neuroglancerState(roomId, scene, kinds, requestOrigin(request), colors, points, unit, extent, lodMeshes);
-      return reply.header('cache-control', 'no-cache').send(state);
-    },
   );
 }
