@@ -42,7 +42,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   const app = await createFastify(options);
   const host = await assembleHost(options, app.log);
   const { ctx, handle } = host;
-  keepHostContext(app, ctx);
+  keepHostContext(app, ctx, host.federation.invokers);
   app.decorate('vitrine', handle);
   for (const [name, fn] of Object.entries(input.meshFunctions ?? {})) handle.registerFunction(name, fn, { returnType: 'mesh' });
 
@@ -72,10 +72,10 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   loaded = true;
 
   installPublishedRefresh(app, ctx.catalog, ctx.published);
-  await installRoutes(app, ctx, roomsReader(people), readers, agent.headsets);
+  await installRoutes(app, ctx, { ...host.own, readable: roomsReader(people), readers, headsets: agent.headsets });
   await app.register(agentRoutes, { agent, options, readers });
   await app.register(peopleRoutes, { people, announce: (roomId, access) => ctx.rooms.announce(roomId, ROOM_ACCESS, access) });
-  await installFederation(app, ctx, host.local, host.relay);
+  await installFederation(app, ctx, host.federation);
   app.addHook('onClose', async () => {
     agent.close();
     await host.close();

@@ -1,7 +1,10 @@
 /**
  * @module host-context
  * The services one host instance shares between its routes: registries, result service,
- * jobs and encoders. Built by app.ts, passed to each route group. (What a specimen's function,
+ * jobs and encoders. Built by assembly/assemble-host.ts, passed to each route group, which takes
+ * a `Pick` of what it reads. What one or two route groups alone read (pyramids, levels of
+ * detail, replays) is handed to them by http/install-routes.ts instead, and what federation
+ * alone takes (the invokers, the reload's hooks) by its own port. (What a specimen's function,
  * type and schema are: registry/specimen-functions.ts.)
  */
 import type { PluginHome } from './versions/reload-sources.ts';
@@ -16,9 +19,6 @@ import type { JsonResultEncoder } from './serving/json-encoder.ts';
 import type { PictureRunner } from './thumbnails/room-picture.ts';
 import type { ResultIds } from './serving/result-ids.ts';
 import type { DeliveryVariants } from './delivery/delivery-variants.ts';
-import type { VolumePyramids } from './pyramid/volume-pyramids.ts';
-import type { MeshLods } from './meshes/mesh-lods.ts';
-import type { InvokerSet } from './invoke/invoker.ts';
 import type { ResultSource } from './serving/result-source.ts';
 import type { StaticInputs } from './inputs/static-inputs.ts';
 import type { UploadStore } from './uploads/upload-store.ts';
@@ -29,7 +29,6 @@ import type { RoomSnapshots } from './snapshots/service/room-snapshots.ts';
 import type { RoomWorkspace } from './rooms/service/room-workspace.ts';
 import type { RoomRecorder } from './history/room-recorder.ts';
 import type { PresenceService } from './presence/presence-service.ts';
-import type { Replays } from './history/replays.ts';
 
 /**
  * Runs after the host's own sources are reloaded, in the order added; what it returns is
@@ -50,14 +49,8 @@ export interface HostContext {
   resultIds: ResultIds;
   /** Delivery variants (shaped, encoded, compressed), made once on the encode thread. */
   delivery: DeliveryVariants;
-  /** The OME-Zarr pyramids of held volumes, made once on the encode thread. */
-  pyramids: VolumePyramids;
-  /** Held results' surfaces in levels of detail (labels volumes, large meshes), built once on the encode thread. */
-  meshes: MeshLods;
   /** Pictures of what rooms show (PNG), drawn on the encode thread. */
   pictures: PictureRunner;
-  /** Invokers by function source; a relay adds `remote`. */
-  invokers: InvokerSet;
   /** Uploaded files (null with `--uploads off`). */
   uploads: UploadStore | null;
   /** Parses uploaded and static files off the event loop. */
@@ -76,8 +69,6 @@ export interface HostContext {
   history: RoomRecorder;
   /** Who is in each room (`GET /api/rooms/{room}/presence`, `presence` events) and their live poses. */
   presence: PresenceService;
-  /** Other rooms' logs played into rooms (`POST /api/rooms/{room}/replay`). */
-  replays: Replays;
   /** Static specimens read as input results. */
   staticInputs: StaticInputs;
   /** Host events, streamed to clients as Server-Sent Events. */
@@ -86,6 +77,4 @@ export interface HostContext {
   plugins: PluginHome;
   /** Reloads the specimens directory and plugin bundles, then runs the after-reload hooks. */
   reload(): Promise<ReloadCounts>;
-  /** Adds a step to every reload (federation: reload the workers, re-register with the relay). */
-  afterReload(hook: AfterReloadHook): void;
 }

@@ -12,8 +12,9 @@ import { PointBinder } from '../annotations/point-binder.ts';
 import { DeliveryVariants } from '../delivery/delivery-variants.ts';
 import { HOST_CHANNEL } from '../events/channels.ts';
 import { EventHub } from '../events/event-hub.ts';
-import { createLocalRuns, type LocalRuns } from '../federation/local-runs.ts';
-import type { ServiceRelay } from '../federation/service-relay.ts';
+import { createLocalRuns } from '../federation/local-runs.ts';
+import type { FederationPort } from '../http/federation/install-federation.ts';
+import type { OwnRouteServices } from '../http/install-routes.ts';
 import type { AfterReloadHook, HostContext } from '../host-context.ts';
 import { StaticInputs } from '../inputs/static-inputs.ts';
 import type { RoomScheduler } from '../invoke/room-scheduler.ts';
@@ -43,8 +44,10 @@ export interface HostAssembly {
   ctx: HostContext;
   /** `app.vitrine`. */
   handle: VitrineHandle;
-  /** This host's own result service and job store, as far as federation needs them. */
-  local: LocalRuns;
+  /** What some route groups alone read, beside the services they share (`ctx`). */
+  own: Pick<OwnRouteServices, 'pyramids' | 'meshes' | 'replays'>;
+  /** What federation takes of this host: its own results and jobs, the invokers, the reload's hooks. */
+  federation: FederationPort;
   scheduler: RoomScheduler;
   /** Why Python plugins cannot be served yet (starting, importing, degraded), or null. */
   pythonNotReady(): string | null;
@@ -54,8 +57,6 @@ export interface HostAssembly {
   data: DurableData | null;
   /** Each room's conversation with its agent, as its log keeps it. */
   conversations: ConversationRecord;
-  /** A relay's part in the Redis service, else null. */
-  relay: ServiceRelay | null;
   /** Stops everything, last what the rest uses (the pools). */
   close(): Promise<void>;
 }
@@ -112,7 +113,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
   });
   delivery.useLevels((result, segment, maxTriangles, client) => meshes.levelMesh(result, segment, maxTriangles, client));
   let binder: PointBinder | null = null;
-  const base: Omit<HostContext, 'scenes' | 'snapshots' | 'replays'> = {
+  const base: Omit<HostContext, 'scenes' | 'snapshots'> = {
     options,
     uploads: stack.uploads,
     files,
@@ -131,13 +132,9 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     json: new JsonResultEncoder(compute.pools.encode, { maxJsonResultBytes: options.maxJsonResultBytes, budget: stack.budget }),
     resultIds: stack.resultIds,
     delivery,
-    meshes,
-    pyramids: new VolumePyramids(pyramidRunner(compute.pools.encode), stack.budget),
     pictures: pictureRunner(compute.pools.encode),
-    invokers: compute.invokers,
     events,
     reload,
-    afterReload: (hook) => void reloadHooks.push(hook),
   };
   const sources = base;
   const scenes = new RoomScenes(
@@ -183,16 +180,21 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     warn: (message, err) => log.warn({ err }, message),
     announce: (roomId, status) => void workspace.rooms.announce(roomId, 'replay', status).catch(() => {}),
   });
-  const ctx: HostContext = { ...base, scenes, snapshots, replays };
+  const ctx: HostContext = { ...base, scenes, snapshots };
   return {
     ctx,
     handle: createVitrineHandle(ctx, { cache: stack.cache, warn: (line) => log.warn(line), info: (line) => log.info(line), afterSwap }),
-    local: createLocalRuns(stack.local.results, stack.local.jobs),
+    own: { pyramids: new VolumePyramids(pyramidRunner(compute.pools.encode), stack.budget), meshes, replays },
+    federation: {
+      local: createLocalRuns(stack.local.results, stack.local.jobs),
+      relay: stack.scale?.relay ?? null,
+      invokers: compute.invokers,
+      afterReload: (hook) => void reloadHooks.push(hook),
+    },
     scheduler: compute.scheduler,
     pythonNotReady: () => compute.python.notReady(),
     scale: stack.scale,
     data: stack.data,
-    relay: stack.scale?.relay ?? null,
     conversations,
     async close() {
       binder?.close();

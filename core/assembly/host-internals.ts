@@ -7,17 +7,27 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { HostContext } from '../host-context.ts';
+import type { InvokerSet } from '../invoke/invoker.ts';
 
-const contexts = new WeakMap<FastifyInstance, HostContext>();
+const hosts = new WeakMap<FastifyInstance, { ctx: HostContext; invokers: InvokerSet }>();
 
 /** Called once by createApp for each host it builds. */
-export function keepHostContext(app: FastifyInstance, ctx: HostContext): void {
-  contexts.set(app, ctx);
+export function keepHostContext(app: FastifyInstance, ctx: HostContext, invokers: InvokerSet): void {
+  hosts.set(app, { ctx, invokers });
+}
+
+function internalsOf(app: FastifyInstance): { ctx: HostContext; invokers: InvokerSet } {
+  const kept = hosts.get(app);
+  if (!kept) throw new Error('not a host built by createApp');
+  return kept;
 }
 
 /** The services `app`'s routes share; throws for an instance createApp did not build. */
 export function hostContextOf(app: FastifyInstance): HostContext {
-  const ctx = contexts.get(app);
-  if (!ctx) throw new Error('not a host built by createApp');
-  return ctx;
+  return internalsOf(app).ctx;
+}
+
+/** `app`'s invokers by function source (a relay's `remote` among them). */
+export function hostInvokersOf(app: FastifyInstance): InvokerSet {
+  return internalsOf(app).invokers;
 }

@@ -6,6 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import { AnnotationForms } from '../annotations/annotation-forms.ts';
 import { clientRoute } from './viewer/routes-client.ts';
 import type { HostContext } from '../host-context.ts';
+import type { Replays } from '../history/replays.ts';
+import type { MeshLods } from '../meshes/mesh-lods.ts';
+import type { VolumePyramids } from '../pyramid/volume-pyramids.ts';
 import type { RoomsReader } from './people/install-people.ts';
 import type { RoomReaders } from '../people/room-readers.ts';
 import { mcpRoutes } from './mcp/routes-mcp.ts';
@@ -34,25 +37,30 @@ import { specimenDataRoutes } from './specimens/routes-specimen-data.ts';
 import { specimenRoutes } from './specimens/routes-specimens.ts';
 import { uploadRoutes } from './uploads/routes-uploads.ts';
 
-/**
- * `readable`: whether a request may read one of the rooms a snapshot it names was taken of;
- * `readers`: where a route that keeps a room open to its client (a socket) registers, to be
- * ended once the client may no longer read the room; `headsets`: where the headset tools of `/mcp`
- * go (the agent sockets).
- */
-export async function installRoutes(
-  app: FastifyInstance,
-  ctx: HostContext,
-  readable: RoomsReader,
-  readers: Pick<RoomReaders, 'register'>,
-  headsets: HeadsetCalls,
-): Promise<void> {
+/** What some route groups alone read, handed to them here rather than shared in the `HostContext`. */
+export interface OwnRouteServices {
+  /** Whether a request may read one of the rooms a snapshot it names was taken of. */
+  readable: RoomsReader;
+  /** Where a route that keeps a room open to its client (a socket) registers, to be ended once the client may no longer read the room. */
+  readers: Pick<RoomReaders, 'register'>;
+  /** Where the headset tools of `/mcp` go (the agent sockets). */
+  headsets: HeadsetCalls;
+  /** The OME-Zarr pyramids of held volumes (the store routes). */
+  pyramids: VolumePyramids;
+  /** Held results' surfaces in levels of detail (their routes, and the Neuroglancer state). */
+  meshes: MeshLods;
+  /** Other rooms' logs played into rooms (the history routes). */
+  replays: Replays;
+}
+
+export async function installRoutes(app: FastifyInstance, ctx: HostContext, own: OwnRouteServices): Promise<void> {
+  const { readable, readers, headsets, meshes } = own;
   await app.register(specimenRoutes, { ctx });
   await app.register(specimenDataRoutes, { ctx });
   await app.register(processingRoutes, { ctx });
   await app.register(jobRoutes, { ctx });
-  await app.register(zarrRoutes, { ctx });
-  await app.register(meshRoutes, { ctx });
+  await app.register(zarrRoutes, { ctx: { resultIds: ctx.resultIds, delivery: ctx.delivery, pyramids: own.pyramids } });
+  await app.register(meshRoutes, { ctx: { resultIds: ctx.resultIds, options: ctx.options, meshes } });
   await app.register(blobRoutes, { ctx });
   await app.register(uploadRoutes, { ctx });
   await app.register(publishedRoutes, { ctx, published: ctx.published });
@@ -64,10 +72,10 @@ export async function installRoutes(
   await app.register(precomputedAnnotationRoutes, { ctx: { options: ctx.options, forms } });
   await app.register(sceneRoutes, { ctx, readable });
   await app.register(snapshotRoutes, { ctx, readable });
-  await app.register(neuroglancerRoutes, { ctx });
+  await app.register(neuroglancerRoutes, { ctx: { ...ctx, meshes } });
   // WebSockets for the whole host (live poses, agent sockets; a relay's workers too), small frames unless a route raises its own.
   await app.register(websocket, { options: { maxPayload: HELLO_MAX_FRAME_BYTES, perMessageDeflate: false } });
-  await app.register(historyRoutes, { ctx });
+  await app.register(historyRoutes, { ctx: { history: ctx.history, options: ctx.options, replays: own.replays } });
   await app.register(presenceRoutes, { ctx, readers });
   await app.register(provenanceRoutes, { ctx });
   await app.register(pluginRoutes, { ctx });

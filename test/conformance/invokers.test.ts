@@ -20,7 +20,7 @@ import type { FunctionEntry } from '../../core/registry/function-entry.ts';
 import { eventually } from '../federation/helpers/host-process.ts';
 import { CLI, REPO } from '../helpers/cli-path.ts';
 import { invokerConformance } from './invoker-cases.ts';
-import { hostContextOf } from '../../core/assembly/host-internals.ts';
+import { hostInvokersOf } from '../../core/assembly/host-internals.ts';
 
 let pluginsDir = '';
 let pooledApp: FastifyInstance;
@@ -56,7 +56,7 @@ function entryOf(app: FastifyInstance, name: string): FunctionEntry {
 }
 
 function invokerOf(app: FastifyInstance, kind: 'bundle' | 'remote'): Invoker {
-  const invoker = hostContextOf(app).invokers.get(kind);
+  const invoker = hostInvokersOf(app).get(kind);
   if (!invoker) throw new Error(`no ${kind} invoker`);
   return invoker;
 }

@@ -11,7 +11,8 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { hostname } from 'node:os';
 import { createHostError } from '../../errors.ts';
-import type { HostContext } from '../../host-context.ts';
+import type { AfterReloadHook, HostContext } from '../../host-context.ts';
+import type { InvokerSet } from '../../invoke/invoker.ts';
 import type { LocalRuns } from '../../federation/local-runs.ts';
 import { RelayHub } from '../../federation/relay-hub.ts';
 import { RemoteInvoker } from '../../federation/remote-invoker.ts';
@@ -20,13 +21,26 @@ import { HELLO_MAX_FRAME_BYTES } from '../../federation/frame-limit.ts';
 import { reachableUrl } from '../../federation/reachable-url.ts';
 import { WorkerLink } from '../../federation/worker-link.ts';
 
-async function installRelay(app: FastifyInstance, ctx: HostContext, local: LocalRuns, service: ServiceRelay | null): Promise<void> {
+/** What federation takes of its host beyond the services the routes share. */
+export interface FederationPort {
+  /** This host's own result service and job store, as far as federation needs them. */
+  local: LocalRuns;
+  /** The Redis service's side of a relay, when the host is part of one. */
+  relay: ServiceRelay | null;
+  /** Invokers by function source: a relay registers `remote`. */
+  invokers: InvokerSet;
+  /** Adds a step to every reload (a relay reloads its workers, a worker registers again). */
+  afterReload(hook: AfterReloadHook): void;
+}
+
+async function installRelay(app: FastifyInstance, ctx: HostContext, port: FederationPort): Promise<void> {
+  const { local, relay: service } = port;
   const hub = new RelayHub(ctx, local, app.log, service);
   const remote = new RemoteInvoker((id) => hub.channelOf(id), { timeoutMs: ctx.options.jobTimeoutSeconds * 1000 });
-  ctx.invokers.register('remote', remote);
+  port.invokers.register('remote', remote);
   // On a Redis service every host queues relayed computations; this relay runs them.
   await service?.serve(remote);
-  ctx.afterReload(async () => {
+  port.afterReload(async () => {
     const workers = await hub.reloadWorkers();
     // Totals after the workers' new registrations; `count` stays the relay's own disk count.
     return { specimens: ctx.catalog.list().length, functions: ctx.functions.size, workers };
@@ -42,10 +56,10 @@ async function installRelay(app: FastifyInstance, ctx: HostContext, local: Local
   app.addHook('preClose', async () => hub.close());
 }
 
-function installWorker(app: FastifyInstance, ctx: HostContext, local: LocalRuns): void {
+function installWorker(app: FastifyInstance, ctx: HostContext, port: FederationPort): void {
   const workerId = ctx.options.workerId ?? hostname();
-  const link = new WorkerLink(ctx, local, app.log, workerId);
-  ctx.afterReload(async () => link.register());
+  const link = new WorkerLink(ctx, port.local, app.log, workerId);
+  port.afterReload(async () => link.register());
   app.get('/api/federation/workers', async () => {
     throw createHostError('SPC_ERR_NOT_RELAY');
   });
@@ -54,11 +68,7 @@ function installWorker(app: FastifyInstance, ctx: HostContext, local: LocalRuns)
   app.addHook('preClose', async () => link.stop());
 }
 
-/**
- * `local`: this host's own result service and job store, as far as federation needs them;
- * `service`: the Redis service's side of a relay, when the host is part of one.
- */
-export async function installFederation(app: FastifyInstance, ctx: HostContext, local: LocalRuns, service: ServiceRelay | null = null): Promise<void> {
-  if (ctx.options.mode === 'relay') await installRelay(app, ctx, local, service);
-  else if (ctx.options.mode === 'worker') installWorker(app, ctx, local);
+export async function installFederation(app: FastifyInstance, ctx: HostContext, port: FederationPort): Promise<void> {
+  if (ctx.options.mode === 'relay') await installRelay(app, ctx, port);
+  else if (ctx.options.mode === 'worker') installWorker(app, ctx, port);
 }

@@ -18,12 +18,12 @@ import type { HostContext } from '../../host-context.ts';
 import { isResultId } from '../../results/result-id.ts';
 import { levelSidecar, meshInfo, segmentList, segmentSidecar } from '../../meshes/lod-documents.ts';
 import { encodeMeshEnvelope } from '../../envelope/encode-envelope.ts';
-import type { LodSubject } from '../../meshes/mesh-lods.ts';
+import type { LodSubject, MeshLods } from '../../meshes/mesh-lods.ts';
 import type { SegmentLods } from '../../meshes/segment-lods.ts';
 import { sendBytes } from '../send-bytes.ts';
 import { meshGroup } from '../../zarr/mesh-group.ts';
 
-type MeshesContext = Pick<HostContext, 'resultIds' | 'meshes'> & { options: Pick<HostContext['options'], 'envelopeMediaType'> };
+type MeshesContext = Pick<HostContext, 'resultIds'> & { meshes: MeshLods; options: Pick<HostContext['options'], 'envelopeMediaType'> };
 type MeshRequest = FastifyRequest<{ Params: { id: string; '*': string } }>;
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';

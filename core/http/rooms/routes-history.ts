@@ -7,13 +7,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHostError } from '../../errors.ts';
 import type { HostContext } from '../../host-context.ts';
+import type { Replays } from '../../history/replays.ts';
 import { MAX_LOG_PAGE } from '../../history/room-log-store.ts';
 import { roomOf, sinceQuery } from '../request-input.ts';
 import { queryOf, ROOM_PARAMS } from '../route-inputs.ts';
 import { checkReplayAsk } from '../../history/replay-request.ts';
 import type { RoomUse } from '../../people/room-access.ts';
 
-export type HistoryRouteDeps = Pick<HostContext, 'history' | 'replays' | 'options'>;
+export type HistoryRouteDeps = Pick<HostContext, 'history' | 'options'> & { replays: Replays };
 
 /** Entries a page holds when `limit` is not given. */
 const DEFAULT_LIMIT = 1000;

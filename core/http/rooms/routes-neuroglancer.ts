@@ -11,12 +11,13 @@ import { resultPoints } from '../../exports/neuroglancer-geometry.ts';
 import { roomUnit, sceneExtent } from '../../exports/neuroglancer-frame.ts';
 import { requestOrigin } from '../../exports/request-origin.ts';
 import type { HostContext } from '../../host-context.ts';
+import type { MeshLods } from '../../meshes/mesh-lods.ts';
 import type { AnnotationKind } from '../../wire/scene-types.ts';
 import { roomOf } from '../request-input.ts';
 import { ROOM_PARAMS, type RoomParams } from '../route-inputs.ts';
 
 /** What the Neuroglancer route reads from its host. */
-export type NeuroglancerRouteDeps = Pick<HostContext, 'scenes' | 'annotations' | 'options' | 'resultIds' | 'meshes'>;
+export type NeuroglancerRouteDeps = Pick<HostContext, 'scenes' | 'annotations' | 'options' | 'resultIds'> & { meshes: MeshLods };
 
 export async function neuroglancerRoutes(app: FastifyInstance, opts: { ctx: NeuroglancerRouteDeps }): Promise<void> {
   const { ctx } = opts;
