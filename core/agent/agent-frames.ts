@@ -6,7 +6,7 @@
  * not take, or lacks what its type needs is answered with the reason, and the socket stays open.
  * Microphone audio travels only in binary frames, so an `audio` text frame is refused by name.
  */
-import type { TranscriptEntry } from '../history/conversation-record.ts';
+import type { TranscriptEntry } from '../wire/agent-types.ts';
 
 /** A frame a client sends, once read. */
 export type ClientFrame =

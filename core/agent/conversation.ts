@@ -6,7 +6,7 @@
  * stops it and drops the turns waiting, and the next turn starts afresh. The model is given the
  * conversation so far: what was said, and within the turns this host ran, the tools called.
  */
-import type { TranscriptEntry } from '../history/conversation-record.ts';
+import type { TranscriptEntry } from '../wire/agent-types.ts';
 import type { TurnOutcome } from './agent-figures.ts';
 import type { ModelMessage } from './model/agent-model.ts';
 import { ModelRefusal } from './model/agent-model.ts';

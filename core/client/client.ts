@@ -19,8 +19,9 @@ import type { SnapshotCreated } from '../wire/scene-types.ts';
 import { Transport } from './transport.ts';
 import { liveUrl, type LiveWho } from './live-url.ts';
 import type { CacheStats, ReplayStatus, RoomPeer, CatalogEntry, FunctionInfo, JobEvent, ParameterSchema, ProgressResponse } from '../wire/wire-types.ts';
-import type { ReloadResponse, RoomEvent, RoomView, Snapshot, SnapshotDocument, SpecimenMetadata, StartResponse } from '../wire/wire-types.ts';
-import { SNAPSHOT_CREATED_HEADER } from '../wire/wire-types.ts';
+import type { ReloadResponse, RoomEvent, RoomView, SpecimenMetadata, StartResponse } from '../wire/wire-types.ts';
+import type { Snapshot, SnapshotDocument } from '../wire/snapshot-types.ts';
+import { SNAPSHOT_CREATED_HEADER } from '../wire/snapshot-types.ts';
 import { FOLLOWER_HEADER } from '../wire/follower-header.ts';
 
 const enc = encodeURIComponent;

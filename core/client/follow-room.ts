@@ -18,8 +18,8 @@ import type { RoomEvent, RoomPeer } from '../wire/wire-types.ts';
 
 /** The events of a room's entry and view: what a follower gets unless it asks for every event. */
 const ENTRY_EVENTS = new Set<string>(['state', 'computing', 'result', 'failed', 'view']);
-/** Every room event, a scene's and annotations' too, a snapshot taken, and who comes and goes (to a follower that names itself). */
-const ALL_EVENTS = new Set<string>([...ENTRY_EVENTS, 'scene', 'annotation', 'snapshot', 'presence', 'replay']);
+/** Every room event, a scene's and annotations' too, a snapshot taken, the conversation, and who comes and goes (to a follower that names itself). */
+const ALL_EVENTS = new Set<string>([...ENTRY_EVENTS, 'scene', 'annotation', 'snapshot', 'presence', 'replay', 'conversation']);
 
 /** Options of `followRoom`. */
 export interface FollowRoomOptions extends FollowOptions {

@@ -13,12 +13,7 @@ import { currentActor } from './request-actor.ts';
 import type { RoomRecorder } from './room-recorder.ts';
 import { MAX_LOG_PAGE, type LogEntry, type RoomLogStore } from './room-log-store.ts';
 import { asActor } from './request-actor.ts';
-
-/** One entry of a room's conversation as `history` lists it. */
-export interface TranscriptEntry {
-  role: 'user' | 'agent';
-  text: string;
-}
+import type { TranscriptEntry } from '../wire/agent-types.ts';
 
 /** What a conversation's entry says: a turn, or its end. */
 export type ConversationChange = (TranscriptEntry & { interrupted?: boolean }) | { op: 'end' };

@@ -4,7 +4,8 @@
  * services (so every write is an ordinary change: stored, announced to the room's followers
  * and recorded in its log). Each setter sets its part whole, as the other room had it.
  */
-import type { ConversationChange, TranscriptEntry } from './conversation-record.ts';
+import type { ConversationChange } from './conversation-record.ts';
+import type { TranscriptEntry } from '../wire/agent-types.ts';
 import type { FoldedRoom } from './room-fold.ts';
 
 export interface ReplayTarget {

@@ -4,7 +4,8 @@
  * these same types. Index signatures allow fields only where the host may add more later
  * (metadata, function listing, cache stats entries).
  */
-import type { Annotation, AnnotationEvent, RoomFailed, RoomScene, SceneLayer } from './scene-types.ts';
+import type { ConversationEntry } from './agent-types.ts';
+import type { AnnotationEvent, RoomFailed, RoomScene } from './scene-types.ts';
 
 /** The four typed result kinds of a dynamic specimen. */
 export type ResultType = 'mesh' | 'volume' | 'point_cloud' | 'image';
@@ -270,30 +271,8 @@ export type RoomEvent =
   | { event: 'annotation'; data: AnnotationEvent }
   | { event: 'presence'; data: PresenceChange }
   | { event: 'replay'; data: ReplayStatus }
-  | { event: 'snapshot'; data: { id: string; url: string; by?: string } };
-
-/**
- * `GET /api/snapshots/{id}`: a room as it was, each layer's result by blob id (its `data_url` is
- * the blob's). The body is exactly the bytes whose SHA-256 is the id (compact JSON, keys
- * sorted), so whoever holds it can check it; the id and the time it was taken travel in headers.
- */
-export interface SnapshotDocument {
-  /** The scene as it was (a snapshot is of no version). */
-  scene: { layers: SceneLayer[]; active: string | null };
-  view: RoomView;
-  annotations: Annotation[];
-  /** The room's conversation with its agent when taken (absent: none). */ conversation?: { role: 'user' | 'agent'; text: string }[];
-}
-
-/** A snapshot as the client gives it: its document, with the id (`ETag`) and time taken (`X-Snapshot-Created`) of the answer. */
-export interface Snapshot extends SnapshotDocument {
-  id: string;
-  /** Milliseconds since the epoch when it was first taken. */
-  created: number;
-}
-
-/** The header giving when a snapshot was first taken, in milliseconds since the epoch (`Last-Modified` says it to the second). */
-export const SNAPSHOT_CREATED_HEADER = 'x-snapshot-created';
+  | { event: 'snapshot'; data: { id: string; url: string; by?: string } }
+  | { event: 'conversation'; data: ConversationEntry };
 
 /** Delivery options of `/data`, as query values (e.g. `{ format: 'glb', compress: 'meshopt' }`). */
 export type DeliveryQuery = Partial<Record<'format' | 'compress' | 'max_triangles' | 'dtype' | 'window' | 'max_dim' | 'segment' | 't' | 'c', string | number>>;

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RoomScene, SceneLayer, SnapshotCreated } from '../../core/wire/scene-types.ts';
-import type { SnapshotDocument } from '../../core/wire/wire-types.ts';
+import type { SnapshotDocument } from '../../core/wire/snapshot-types.ts';
 import { fileTestApp } from '../helpers/create-test-app.ts';
 import { room } from '../helpers/room.ts';
 import { openStream } from '../helpers/sse-reader.ts';

@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/app.ts';
 import type { RoomScene, SnapshotCreated } from '../../core/wire/scene-types.ts';
-import type { SnapshotDocument } from '../../core/wire/wire-types.ts';
+import type { SnapshotDocument } from '../../core/wire/snapshot-types.ts';
 import { readTar } from '../../core/formats/tar/read-tar.ts';
 import { MAX_SESSION_BYTES } from '../../core/snapshots/session-layout.ts';
 import { fileTestApp } from '../helpers/create-test-app.ts';

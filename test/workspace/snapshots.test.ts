@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/app.ts';
 import { labelColor } from '../../core/wire/label-colors.ts';
 import type { RoomScene, SnapshotCreated } from '../../core/wire/scene-types.ts';
-import type { SnapshotDocument } from '../../core/wire/wire-types.ts';
+import type { SnapshotDocument } from '../../core/wire/snapshot-types.ts';
 import { fileTestApp } from '../helpers/create-test-app.ts';
 import { fileRedis } from '../helpers/file-redis.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';

@@ -7,7 +7,7 @@
  * the snapshot and then follows that room.
  */
 import type { VitrineClient } from '../../core/client/client.ts';
-import type { Snapshot } from '../../core/wire/wire-types.ts';
+import type { Snapshot } from '../../core/wire/snapshot-types.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { describeError } from './request-failure.ts';
 

@@ -9,7 +9,7 @@
  * those who may read one of the rooms it was taken of; to anyone else it is an unknown snapshot.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SNAPSHOT_CREATED_HEADER } from '../../wire/wire-types.ts';
+import { SNAPSHOT_CREATED_HEADER } from '../../wire/snapshot-types.ts';
 import type { HostContext } from '../../host-context.ts';
 import type { RoomsReader } from '../people/install-people.ts';
 import type { SnapshotReader } from '../../snapshots/service/room-snapshots.ts';

@@ -20,7 +20,7 @@ import { boundFrame } from '../../annotations/layer-frame.ts';
 import { renderStableJson } from '../../annotations/chunked-render.ts';
 import { createHash } from 'node:crypto';
 import type { LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../../wire/scene-types.ts';
-import type { SnapshotDocument } from '../../wire/wire-types.ts';
+import type { SnapshotDocument } from '../../wire/snapshot-types.ts';
 import { createHostError, isHostError } from '../../errors.ts';
 import { stableJson } from '../../wire/stable-json.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
@@ -36,7 +36,7 @@ import type { RecordedScene, RoomScenes } from '../../scenes/service/room-scenes
 import { VIEW_FIELDS, type ViewChange } from '../../rooms/room-view.ts';
 import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
 import type { RoomRecorder } from '../../history/room-recorder.ts';
-import type { TranscriptEntry } from '../../history/conversation-record.ts';
+import type { TranscriptEntry } from '../../wire/agent-types.ts';
 import { pinnedVersion } from '../../scenes/service/pinned-versions.ts';
 import { verifySnapshot, type SnapshotVerification } from './snapshot-verify.ts';
 import { asRoomsOwn } from '../../events/acting-user.ts';

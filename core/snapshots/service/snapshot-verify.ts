@@ -6,7 +6,7 @@
  * or it cannot be computed here).
  */
 import type { SceneLayer } from '../../wire/scene-types.ts';
-import type { SnapshotDocument } from '../../wire/wire-types.ts';
+import type { SnapshotDocument } from '../../wire/snapshot-types.ts';
 import { layerSlot } from '../../events/layer-slots.ts';
 import { isHostError } from '../../errors.ts';
 import { obtainLayerResult, resolveLayerSource, type LayerSourceDeps } from '../../scenes/service/layer-sources.ts';
