@@ -17,9 +17,9 @@ import { SceneClient } from './scene-client.ts';
 import { MeshLevels } from './mesh-levels.ts';
 import type { SnapshotCreated } from '../wire/scene-types.ts';
 import { Transport } from './transport.ts';
-import { liveUrl, type LiveWho } from './live-url.ts';
+import { agentUrl, liveUrl, type AgentWho, type LiveWho } from './live-url.ts';
 import type { CacheStats, ReplayStatus, RoomPeer, CatalogEntry, FunctionInfo, JobEvent, ParameterSchema, ProgressResponse } from '../wire/wire-types.ts';
-import type { ReloadResponse, RoomEvent, RoomView, SpecimenMetadata, StartResponse } from '../wire/wire-types.ts';
+import type { ReloadResponse, RoomEvent, RoomLogPage, RoomView, SpecimenMetadata, StartResponse } from '../wire/wire-types.ts';
 import type { Snapshot, SnapshotDocument } from '../wire/snapshot-types.ts';
 import { SNAPSHOT_CREATED_HEADER } from '../wire/snapshot-types.ts';
 import { FOLLOWER_HEADER } from '../wire/follower-header.ts';
@@ -209,6 +209,16 @@ export class VitrineClient implements JobEndpoints {
     return liveUrl(this.#http, room, who, signal);
   }
 
+  /** `GET /api/rooms/{room}/log`: the room's changes after `since`, oldest first (read on from `next_since` while `more`). */
+  roomLog(room: string, since = 0, signal?: AbortSignal): Promise<RoomLogPage> {
+    return this.#http.json('GET', `/api/rooms/${enc(room)}/log?since=${since}`, { signal });
+  }
+
+  /** The address of `WS /ws/agent/{room}` (the room's agent) for a socket named `who`, with a one-time ticket when signed in. */
+  agentUrl(room: string, who: AgentWho, signal?: AbortSignal): Promise<string> {
+    return agentUrl(this.#http, room, who, signal);
+  }
+
   /** `PUT /api/rooms/{room}/view`: shares how `room` looks (only the settings given change); followers get a `view` event. */
   async setRoomView(room: string, view: RoomView, signal?: AbortSignal): Promise<void> {
     await this.#http.send('PUT', `/api/rooms/${enc(room)}/view`, { body: view, signal });
@@ -268,11 +278,7 @@ export class VitrineClient implements JobEndpoints {
    * @example
    * const mesh = await client.load('sphere', { radius: 2 }, { room: 'lab-1', onProgress: (m) => console.log(m.text) });
    */
-  load(
-    specimen: string | Pick<CatalogEntry, 'id' | 'is_dynamic'>,
-    params?: Record<string, unknown>,
-    options: LoadOptions = {},
-  ): Promise<SpecimenData> {
+  load(specimen: string | Pick<CatalogEntry, 'id' | 'is_dynamic'>, params?: Record<string, unknown>, options: LoadOptions = {}): Promise<SpecimenData> {
     if (typeof specimen !== 'string' && !specimen.is_dynamic) {
       const { room, signal, delivery, onHeaders, follows } = options;
       return this.getData(specimen.id, { room, signal, delivery, onHeaders, follows });

@@ -245,6 +245,18 @@ export interface PresenceChange {
   peer: RoomPeer;
 }
 
+/** One change of a room as its log answers it (`GET /api/rooms/{room}/log`): seq, when (host ms), by whom, type, its fields. */
+export type RoomLogEntry = { seq: number; ts: number; by: string; type: string } & Record<string, unknown>;
+
+/** A page of a room's log: entries after a seq, oldest first, and where to read on (`next_since`, while `more`). */
+export interface RoomLogPage {
+  entries: RoomLogEntry[];
+  next_since: number;
+  more: boolean;
+  /** The room's newest seq (0 when it has none). */
+  last_seq: number;
+}
+
 /** Where a replay playing into a room is (`GET /api/rooms/{room_id}/replay`, `replay` events). */
 export interface ReplayStatus {
   room_id: string;

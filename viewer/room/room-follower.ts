@@ -20,6 +20,7 @@
 import { isAbortError } from '../../core/client/errors.ts';
 import type { RoomFailed, RoomScene } from '../../core/wire/scene-types.ts';
 import type { RoomComputing, RoomEntry, RoomEvent, RoomView } from '../../core/wire/wire-types.ts';
+import type { ConversationEntry } from '../../core/wire/agent-types.ts';
 import { stableJson } from '../../core/wire/stable-json.ts';
 import { h } from '../dom.ts';
 import { PeerJob, type FollowJob, type PeerProgress } from './peer-job.ts';
@@ -52,6 +53,8 @@ export interface RoomFollowerOptions {
   presence?(event: RoomEvent): void;
   /** Each `replay` event: a replay playing into the room changed pace. */
   replay?(event: RoomEvent): void;
+  /** Each `conversation` event: an entry of the room's conversation with its agent. */
+  conversation?(entry: ConversationEntry): void;
 }
 
 /** The stream's state, on the element's `data-stream` (for styles and tests). */
@@ -173,6 +176,7 @@ export class RoomFollower {
         if (event.event === 'state' || event.event === 'annotation') this.#options.marks?.(event);
         if (event.event === 'state' || event.event === 'presence') this.#options.presence?.(event);
         if (event.event === 'replay') this.#options.replay?.(event);
+        if (event.event === 'conversation') this.#options.conversation?.(event.data);
         if (event.event === 'scene') this.#options.scene?.(event.data);
         else if (this.#options.layerEvent?.(event)) continue;
         else if (event.event === 'view') this.#options.view?.(event.data);

@@ -7,8 +7,8 @@
  * the stage's tool area shows: the selected layer's panel and, under it, the value readout
  * over every layer with where the pointer is in physical units. The scale bar reads in the
  * room frame's unit; both take the units the marks measure in (mark-units.ts), asked once
- * per showing (shown-units.ts). Who else is here, and their cameras, pointers, heads and hands,
- * are presence/.
+ * per showing (shown-units.ts). The room's conversation with its agent: agent-link.ts. Who
+ * else is here, and their cameras, pointers, heads and hands, are presence/.
  */
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { LayerSource } from '../../core/wire/scene-types.ts';
@@ -30,6 +30,7 @@ import { attachValueReadout } from '../layers/volume/value-readout.ts';
 import { WhoIsHere } from '../presence/who-is-here.ts';
 import { LivePresence } from '../presence/live-presence.ts';
 import { ReplayTimeline } from './replay-timeline.ts';
+import { AgentLink } from './agent-link.ts';
 
 export interface ViewerRoomHooks {
   client: VitrineClient;
@@ -62,6 +63,8 @@ export class ViewerRoom {
   readonly scene: RoomSceneView | null;
   /** The room's annotations: tools, list and marks on the stage; null when the page cannot draw. */
   readonly marks: AnnotationPanel | null;
+  /** The room's conversation with its agent, while the page follows the room. */
+  readonly agent: AgentLink;
   readonly #hooks: ViewerRoomHooks;
   readonly #readout: HTMLElement | null;
   readonly #units: ShownUnits;
@@ -77,6 +80,7 @@ export class ViewerRoom {
     });
     this.presence = stage ? new LivePresence(client, stage, this.here) : null;
     this.timeline = new ReplayTimeline((steer) => void client.steerReplay(hooks.room(), steer).catch(() => {}));
+    this.agent = new AgentLink(client);
     this.follower = new RoomFollower({
       // The page is in the room's presence as a page; it hears who comes and goes.
       // Its stream says which peer it is: the live socket carries that peer's poses.
@@ -101,7 +105,9 @@ export class ViewerRoom {
         this.timeline.clear();
         this.scene?.reset();
         this.marks?.setRoom(hooks.room(), this.follower.enabled);
+        this.agent.follow(following());
       },
+      conversation: (entry) => this.agent.event(entry),
       marks: (event) => this.marks?.event(event),
       replay: (event) => {
         if (event.event === 'replay') this.timeline.show(event.data);
@@ -154,6 +160,7 @@ export class ViewerRoom {
         })
       : null;
     if (this.marks) layout.inspector.insertBefore(this.marks.element, layout.jobSection);
+    layout.inspector.insertBefore(this.agent.panel.element, layout.jobSection);
     this.#units = new ShownUnits(
       (layer) => this.marks?.unitOf(layer) ?? null,
       () => {
