@@ -8,6 +8,7 @@
 import type { Readable } from 'node:stream';
 import type { LabelFields } from '../results/label-fields.ts';
 import type { VolumeFieldsInput } from '../results/volume-fields-input.ts';
+import type { PublishedOrigin } from '../wire/provenance-types.ts';
 
 /** Bytes produced by a remote or computed source. */
 export interface FetchedBody {
@@ -70,4 +71,6 @@ export interface SpecimenRecord {
   signature?: 'valid' | 'unsigned' | 'untrusted' | 'invalid';
   /** A published array of a room's layer: listed by the catalog only when that room is named. */
   room?: string;
+  /** A published specimen: who published it, with what client, when, and what they say made it. */
+  published?: PublishedOrigin;
 }

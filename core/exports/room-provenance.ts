@@ -10,7 +10,7 @@ import { hostVersion, provenanceOf } from '../versions/provenance.ts';
 import { provenanceSentence } from '../wire/provenance-sentence.ts';
 import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 import type { RoomScenes } from '../scenes/service/room-scenes.ts';
-import type { Provenance, RoomProvenance } from '../wire/provenance-types.ts';
+import { computedProvenance, type LayerProvenance, type RoomProvenance } from '../wire/provenance-types.ts';
 import type { RoomScene } from '../wire/scene-types.ts';
 import type { RoomEntry } from '../wire/wire-types.ts';
 
@@ -30,12 +30,13 @@ export async function roomProvenance(deps: RoomProvenanceDeps, roomId: string): 
 /** The provenance of `scene` and `entry` as read (a picture says what made the scene it drew). */
 export function provenanceOfRoom(functions: RoomProvenanceDeps['functions'], roomId: string, scene: RoomScene, entry: RoomEntry | null): RoomProvenance {
   const layers = scene.layers.map((layer) => ({ id: layer.id, provenance: layer.result?.provenance ?? null, ...(layer.stale ? { stale: layer.stale } : {}) }));
-  let shown: Provenance | null = scene.layers.find((layer) => layer.id === scene.active)?.result?.provenance ?? null;
-  if (entry?.function_name && (!shown || shown.function !== entry.function_name)) {
+  let shown: LayerProvenance | null = scene.layers.find((layer) => layer.id === scene.active)?.result?.provenance ?? null;
+  if (entry?.function_name && computedProvenance(shown)?.function !== entry.function_name) {
     const fn = functions.get(entry.function_name);
     shown = fn ? provenanceOf(fn, entry.params) : null;
   }
-  return { room: roomId, entry: entry?.function_name ? shown : null, layers };
+  // A published array shown as the entry says what published it, as its layer does.
+  return { room: roomId, entry: entry ? shown : null, layers };
 }
 
 /**

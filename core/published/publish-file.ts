@@ -4,6 +4,8 @@
  * agent's `publish_from_upload`): the id must be free or already published, the file must fit
  * the host's byte budget, and the answer is the specimen's metadata as `GET` shows it.
  */
+import { actingUser } from '../events/acting-user.ts';
+import { ANONYMOUS } from '../people/request-user.ts';
 import { createHash } from 'node:crypto';
 import { isValidSpecimenId } from '../catalog/specimen-id.ts';
 import { createHostError } from '../errors.ts';
@@ -36,6 +38,8 @@ export interface PublishedFile {
   fileName: string;
   result: StoredResult;
   fields: PublishFields;
+  /** The client that sent it, as its User-Agent names it (never a field the client fills in). */
+  client?: string | null;
 }
 
 const bad = (why: string) => createHostError('SPC_ERR_PUBLISH_INVALID', why);
@@ -133,6 +137,7 @@ function metaOf(id: string, file: PublishedFile, ttlMs: number): PublishedMeta {
     ...(labels ? { labels } : {}),
     ...(fields.room !== undefined ? { room: fields.room } : {}),
     ...describedOf(file),
+    by: { user: actingUser() ?? ANONYMOUS, client: file.client ?? null, source: fields.source ?? null },
   };
 }
 

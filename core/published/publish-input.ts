@@ -5,7 +5,8 @@
  * `spacing` and `origin` (three numbers, or comma-separated text), its length `unit` and its
  * time and channels (`axes`, `channels`, `time_step`, `time_unit`, `vector`), and for a
  * segmentation `role=labels` with optional `label_names` and `label_colors` (objects keyed by
- * label id; JSON text in the query), and the `room` a layer's array is published for. Read
+ * label id; JSON text in the query), the `room` a layer's array is published for, and the
+ * `source` the publisher says made it (kept in its provenance). Read
  * from the query for a file body and from the JSON body otherwise; anything malformed is a
  * 400 naming the field.
  */
@@ -27,6 +28,8 @@ export interface PublishFields {
   described?: VolumeFieldsInput;
   /** The room it was published for (a layer's array): listed only to a catalog request naming that room. */
   room?: string;
+  /** What the publisher says made it (a script, a notebook: `segment.py`), kept in its provenance. */
+  source?: string;
 }
 
 /** What `role` may say: `image` (the default) or `labels`. */
@@ -35,6 +38,8 @@ const ROLES = ['image', 'labels'];
 /** Longest display name, description and tag accepted. */
 const MAX_TEXT = 10_000;
 const MAX_TAGS = 64;
+/** Longest `source` kept (a script's name or path, not its text). */
+const MAX_SOURCE = 500;
 
 const bad = (why: string) => createHostError('SPC_ERR_PUBLISH_INVALID', why);
 
@@ -114,6 +119,8 @@ export function readPublishFields(source: Record<string, unknown>): PublishField
   if (origin !== undefined) fields.origin = origin;
   const room = roomOf(source.room);
   if (room !== undefined) fields.room = room;
+  const made = text('source', source.source);
+  if (made !== undefined) fields.source = made.slice(0, MAX_SOURCE);
   const label = labels(source);
   if (label) fields.labels = label;
   try {
@@ -139,5 +146,6 @@ export const PUBLISH_BODY_FIELDS = new Set([
   'label_names',
   'label_colors',
   'room',
+  'source',
   ...VOLUME_FIELD_NAMES,
 ]);

@@ -8,6 +8,7 @@ import type { SpecimenRecord } from '../catalog/specimen-record.ts';
 import { VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../results/volume-fields-input.ts';
 import type { PublishedMeta } from './published-record.ts';
 import { publishedThumbnail } from './published-thumbnail.ts';
+import { ANONYMOUS } from '../people/request-user.ts';
 
 /** What a published volume says of its time, channels and unit, as its data source carries it. */
 function describedOf(meta: PublishedMeta): { described?: VolumeFieldsInput } {
@@ -43,5 +44,13 @@ export function publishedRecord(meta: PublishedMeta, file: string): SpecimenReco
     data,
     origin: 'published',
     ...(meta.room !== undefined ? { room: meta.room } : {}),
+    published: {
+      specimen: meta.id,
+      sha256: meta.sha,
+      client: meta.by?.client ?? null,
+      user: meta.by?.user ?? ANONYMOUS,
+      published_at: new Date(meta.published_at).toISOString(),
+      source: meta.by?.source ?? null,
+    },
   };
 }

@@ -36,6 +36,12 @@ export interface PublishedMeta {
   vector?: boolean;
   /** Published for a room's layer: the catalog lists it only to a request naming that room. */
   room?: string;
+  /**
+   * Who published it (the user the host took the request for), with what client (its
+   * User-Agent), and what the publisher says made it (`source`); absent in records written
+   * before the host kept it.
+   */
+  by?: { user: string; client: string | null; source: string | null };
 }
 
 /** Where published specimens are shared between the hosts of a service (a Redis service). */

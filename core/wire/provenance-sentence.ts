@@ -4,11 +4,20 @@
  * picture's PNG text, the Neuroglancer state, a layer row's tooltip in the viewer. Pure, so
  * the browser bundles share it.
  */
-import type { Provenance } from './provenance-types.ts';
+import type { LayerProvenance } from './provenance-types.ts';
 import { stableJson } from './stable-json.ts';
 
-/** `mri({"size":64}) by brain@1.2.0 (bundle 0123456789ab), vitrine 0.1.0`. */
-export function provenanceSentence(provenance: Provenance): string {
+/**
+ * `mri({"size":64}) by brain@1.2.0 (bundle 0123456789ab), vitrine 0.1.0`; a published array's:
+ * `lab.scan (sha256 0123456789ab) published by ada with vitrine-python/0.1.0 from segment.py at
+ * 2026-11-26T10:00:00.000Z, vitrine 0.1.0`.
+ */
+export function provenanceSentence(provenance: LayerProvenance): string {
+  if ('published' in provenance) {
+    const { specimen, sha256, user, client, source, published_at } = provenance.published;
+    const made = `${client ? ` with ${client}` : ''}${source ? ` from ${source}` : ''}`;
+    return `${specimen} (sha256 ${sha256.slice(0, 12)}) published by ${user}${made} at ${published_at}, vitrine ${provenance.host}`;
+  }
   const call = `${provenance.function}(${stableJson(provenance.params)})`;
   const by = provenance.plugin ? ` by ${provenance.plugin}@${provenance.version ?? '0.0.0'}` : '';
   const bundle = provenance.bundle ? ` (bundle ${provenance.bundle.slice(0, 12)})` : '';

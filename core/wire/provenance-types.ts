@@ -18,10 +18,39 @@ export interface Provenance {
   host: string;
 }
 
+/**
+ * What published an array a layer shows (`PUT /api/specimens/{id}`, or a notebook's
+ * `room.add(array)`): the specimen and its file's SHA-256, the client that sent it (its
+ * User-Agent, `vitrine-python/0.1.0`), the user the host took the request for, when (ISO 8601),
+ * and what the publisher says made it (`source`, e.g. `segment.py`), or null.
+ */
+export interface PublishedOrigin {
+  specimen: string;
+  sha256: string;
+  client: string | null;
+  user: string;
+  published_at: string;
+  source: string | null;
+}
+
+/** A published array's provenance: what published it, and the host's version. */
+export interface PublishedProvenance {
+  published: PublishedOrigin;
+  host: string;
+}
+
+/** What made a layer's result: a computation, or a publication. */
+export type LayerProvenance = Provenance | PublishedProvenance;
+
+/** The computation's provenance, or null for a published array's (or none). */
+export function computedProvenance(provenance: LayerProvenance | null | undefined): Provenance | null {
+  return provenance && !('published' in provenance) ? provenance : null;
+}
+
 /** `GET /api/rooms/{room}/provenance`: the room's entry's and every layer's. */
 export interface RoomProvenance {
   room: string;
-  entry: Provenance | null;
+  entry: LayerProvenance | null;
   /** `stale`: the layer shows this result, though its source no longer gives it (why). */
-  layers: { id: string; provenance: Provenance | null; stale?: { code: string; detail: string } }[];
+  layers: { id: string; provenance: LayerProvenance | null; stale?: { code: string; detail: string } }[];
 }

@@ -5,7 +5,7 @@
  * host, the viewer and every other client, as `wire-types.ts` is for the rest.
  */
 import type { ResultType } from '../sdk/result-types.ts';
-import type { Provenance } from './provenance-types.ts';
+import type { LayerProvenance } from './provenance-types.ts';
 
 /** A point in physical units (x, y, z). */
 export type Vec3 = [number, number, number];
@@ -67,7 +67,7 @@ export interface LayerResult {
   /** The bytes in their default form at `/api/blobs/{blob_id}`, for as long as the host holds them. */
   blob_id?: string;
   /** What made it (a computed result). */
-  provenance?: Provenance;
+  provenance?: LayerProvenance;
 }
 
 /** How a layer looks; every field optional, each shared like the room's view. */

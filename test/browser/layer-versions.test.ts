@@ -8,6 +8,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computedProvenance } from '../../core/wire/provenance-types.ts';
 import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
@@ -91,7 +92,7 @@ describe('layer versions in the viewer', { timeout: 240_000 }, () => {
     expect((await send('POST', `/api/rooms/${room}/layers`, { id: 'fast', source })).status).toBe(201);
     // The version serving now (1.1.0 after the test above; 1.0.0 alone).
     const computed = await waitFor(async () => ((await (await send('GET', `/api/rooms/${room}/scene`)).json()) as RoomScene).layers[0]?.result, 'the result');
-    const before = computed.provenance!.version!;
+    const before = computedProvenance(computed.provenance)!.version!;
     const { page, errors } = await openRoom(room);
     await madeText(page, 'fast', `shapes ${before}`);
 

@@ -6,6 +6,7 @@
  * lists both versions, computes the pinned layer with the older one, and knows the user's token.
  * docs/data.md names every entry of the folder.
  */
+import { computedProvenance } from '../../core/wire/provenance-types.ts';
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +27,7 @@ async function computedLayer(host: RunningHost, room: string, id: string, segmen
   return waitFor(async () => {
     const scene = (await (await send(host, 'GET', `/api/rooms/${room}/scene`)).json()) as RoomScene;
     const result = scene.layers.find((l) => l.id === id)?.result;
-    return result?.provenance?.params.segments === segments ? result : undefined;
+    return computedProvenance(result?.provenance)?.params.segments === segments ? result : undefined;
   }, `layer ${id} computed with ${segments} segments`);
 }
 

@@ -5,6 +5,7 @@
  * a snapshot pins each layer's bundle and verifies as `same` while its version is kept, and
  * once that version is pushed out, verifying says `unavailable` and restoring answers 409.
  */
+import { computedProvenance } from '../../core/wire/provenance-types.ts';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +30,7 @@ const logLines = () => log.split('\n').filter(Boolean).map((line) => (JSON.parse
 async function computed(room: string, id: string, version: string): Promise<SceneLayer> {
   return waitFor(async () => {
     const layer = await layerOf(room, id);
-    return layer.result?.provenance?.version === version ? layer : undefined;
+    return computedProvenance(layer.result?.provenance)?.version === version ? layer : undefined;
   }, `layer ${id} computed by ${version}`);
 }
 
@@ -53,7 +54,7 @@ describe('plugin versions side by side', { timeout: 180_000 }, () => {
     const followBefore = await computed('side', 'follow', '1.0.0');
     const snapshot = (await (await send('POST', '/api/rooms/side/snapshots', {})).json()) as { id: string };
     const recorded = (await (await fetch(`${url}/api/snapshots/${snapshot.id}`)).json()) as { scene: RoomScene };
-    const bundle1 = followBefore.result!.provenance!.bundle!;
+    const bundle1 = computedProvenance(followBefore.result!.provenance)!.bundle!;
     expect(recorded.scene.layers.map((l) => l.source.version)).toEqual([bundle1, bundle1]);
 
     // A new version with another default is dropped in: the following layer is computed again, with its events.
@@ -64,7 +65,7 @@ describe('plugin versions side by side', { timeout: 180_000 }, () => {
     await events.next((e) => e.event === 'result' && (e.data as { layer?: string }).layer === 'follow');
     events.close();
     const followAfter = await computed('side', 'follow', '1.1.0');
-    expect(followAfter.result!.provenance!.params).toEqual({ radius: 2.5, mode: 'fast', segments: 8 });
+    expect(computedProvenance(followAfter.result!.provenance)!.params).toEqual({ radius: 2.5, mode: 'fast', segments: 8 });
     expect(followAfter.result!.result_id).not.toBe(followBefore.result!.result_id);
     expect(logLines()).toContainEqual(expect.stringMatching(/^plugins reloaded: came shapes@1\.1\.0 \(bundle [0-9a-f]{12}\)$/));
 

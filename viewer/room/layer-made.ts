@@ -23,9 +23,14 @@ export interface LayerMade {
 
 /** What made `layer`'s result; null while it has none (not computed yet, or a static file). */
 export function layerMade(layer: SceneLayer): LayerMade | null {
-  const made = layer.result?.provenance;
-  if (!made) return null;
+  const shown = layer.result?.provenance;
+  if (!shown) return null;
   const pinned = layer.source.version ?? null;
+  // A published array: who published it, with what and from what, in the tooltip.
+  if ('published' in shown) {
+    return { label: shown.published.source ?? 'published', title: provenanceSentence(shown), plugin: null, version: null, pinned };
+  }
+  const made = shown;
   const label = made.plugin ? `${made.plugin} ${made.version ?? ''}`.trim() : `${made.function}()`;
   const follows = made.plugin ? (pinned ? `; pinned to ${pinned}` : '; follows the newest version') : '';
   const title = `${provenanceSentence(made)}${follows}`;

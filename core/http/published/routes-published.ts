@@ -33,6 +33,8 @@ const PUT_SCHEMA = {
     'spacing and origin (a .npy volume) are optional, and so are a .npy volume\'s unit, axes (tczyx, czyx, tzyx), channels, time_step, time_unit ' +
     'and vector; role=labels marks a uint8, uint16 or uint32 volume as a segmentation, with optional label_names and label_colors (objects ' +
     'keyed by label id: JSON text in the query). room=R publishes it for room R\'s layers: the catalog lists it only with ?room=R. ' +
+    'source names what made it (segment.py); a layer showing it carries provenance {"published": {specimen, sha256, client, user, published_at, ' +
+    'source}} (client: the request\'s User-Agent; user: who the host took the request for). ' +
     '201 when new, 200 when replaced, 409 when the id is a specimen that is not published.',
   consumes: ['application/octet-stream', 'application/json'],
   params: idParams('id'),
@@ -46,6 +48,7 @@ const PUT_SCHEMA = {
     role: TEXT,
     label_names: TEXT,
     label_colors: TEXT,
+    source: { type: 'string', description: 'What made the file (a script or notebook: segment.py), kept in its provenance' },
     room: { type: 'string', description: "The room whose layer this array is for: the catalog lists it only with ?room=<room>" },
     ...VOLUME_FIELD_QUERY,
   }),
@@ -74,7 +77,13 @@ async function fileFromBody(ctx: PublishedRouteDeps, request: PublishRequest): P
   // As an upload is: off the event loop, refused before decoding past the limit.
   const geometry = { ...fields.described, spacing: fields.spacing ?? null, origin: fields.origin ?? null };
   const result = await parseFileBody(ctx.files.parse, bytes, fileName, ctx.options.maxUploadBytes, geometry);
-  return { bytes: Buffer.from(bytes), fileName, result, fields };
+  return { bytes: Buffer.from(bytes), fileName, result, fields, client: clientOf(request) };
+}
+
+/** The client a request came from, as its User-Agent names it (`vitrine-python/0.1.0`), bounded. */
+function clientOf(request: FastifyRequest): string | null {
+  const agent = request.headers['user-agent']?.trim();
+  return agent ? agent.slice(0, 200) : null;
 }
 
 function isFileBody(request: FastifyRequest): boolean {
@@ -113,7 +122,8 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: Publish
       checkPublishable(ctx, id);
       let file: PublishedFile;
       try {
-        file = isFileBody(request) ? await fileFromBody(ctx, request) : await fileFromUpload(ctx, id, request.body, request.query);
+        const upload = isFileBody(request) ? null : await fileFromUpload(ctx, id, request.body, request.query);
+        file = upload ? { ...upload, client: clientOf(request) } : await fileFromBody(ctx, request);
       } catch (error) {
         if (isFileBody(request)) lingerOnRefusedBody(request.raw);
         throw error;

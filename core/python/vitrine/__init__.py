@@ -14,6 +14,7 @@ is installed.
 """
 from __future__ import annotations
 
+from ._version import __version__
 from .annotations import Color, Items, ProgressReporter, Range
 from ._picture import Picture
 from .client import Client, Job, VitrineError
@@ -49,4 +50,5 @@ __all__ = [
     "VitrineError",
     "VolumeInput",
     "VolumeResult",
+    "__version__",
 ]

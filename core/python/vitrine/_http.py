@@ -15,6 +15,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from typing import Any, Dict, Mapping, Optional
+from ._version import __version__
 
 
 #: How many times a read refused with 503 and Retry-After is asked again.
@@ -105,7 +106,7 @@ class Http:
         self.timeout = timeout
 
     def headers(self, extra: Optional[Mapping[str, str]] = None) -> Dict[str, str]:
-        out = {"User-Agent": "vitrine-python"}
+        out = {"User-Agent": f"vitrine-python/{__version__}"}
         if self.token:
             out["Authorization"] = f"Bearer {self.token}"
         if extra:

@@ -141,7 +141,7 @@ class Client:
                 tags: Optional[Sequence[str]] = None, spacing: Optional[Sequence[float]] = None,
                 origin: Optional[Sequence[float]] = None, filename: Optional[str] = None, labels: Optional[bool] = None,
                 label_names: Optional[Mapping[Any, str]] = None, label_colors: Optional[Mapping[Any, str]] = None,
-                room: Optional[str] = None, **axes: Any) -> Dict[str, Any]:
+                room: Optional[str] = None, source: Optional[str] = None, **axes: Any) -> Dict[str, Any]:
         """Publishes `value` as the static specimen `id` on the host (and every host of its
         service): a result object, a numpy array (3-D: a volume; 2-D or H×W×C uint8: an image;
         wrap a 3-D uint8 volume in `VolumeResult.from_numpy` to say so; 4-D or 5-D: a volume
@@ -152,8 +152,10 @@ class Client:
         `labels=True` publishes a segmentation (integer ids, 0 the background; an integer array
         is converted to uint8, uint16 or uint32), with optional `label_names` and `label_colors`
         keyed by id; a VolumeResult marked as labels says so itself. `room` publishes it for that
-        room's layers: the catalog lists it only to `specimens(room=...)`. Publishing again
-        replaces it. Gives the host's answer."""
+        room's layers: the catalog lists it only to `specimens(room=...)`. `source` names what
+        made it (a script or notebook: `"segment.py"`); a layer showing it carries it in its
+        provenance, with this client's name and version, the user and the time. Publishing
+        again replaces it. Gives the host's answer."""
         unknown = sorted(set(axes) - set(VOLUME_FIELDS))
         if unknown:
             raise TypeError(f"publish() got an unexpected keyword {unknown[0]!r}")
@@ -163,7 +165,8 @@ class Client:
         if labels:
             value = as_label_volume(value)
         body, name = to_file(value, filename or id)
-        query: Dict[str, Any] = {"filename": name, "display_name": display_name, "description": description, "room": room}
+        query: Dict[str, Any] = {"filename": name, "display_name": display_name, "description": description, "room": room,
+                                 "source": source}
         if tags:
             query["tags"] = ",".join(tags)
         for key, given in (("spacing", spacing), ("origin", origin)):

@@ -99,7 +99,9 @@ class Room(RoomAnnotations):
         raise VitrineError(404, f"room '{self.name}' has no layer '{id}'")
 
     def _source(self, value: Any, params: Optional[Mapping[str, Any]], function: Optional[str], layer_id: Optional[str],
-                name: Optional[str], labels: bool = False) -> Dict[str, Any]:
+                name: Optional[str], labels: bool = False, made_by: Optional[str] = None) -> Dict[str, Any]:
+        if made_by is not None and (function is not None or isinstance(value, (str, Mapping)) or value is None):
+            raise TypeError("source= names what made an array or result that add() publishes, not a specimen or a function")
         if function is not None:
             if value is not None:
                 raise TypeError("add() takes a value or function=, not both")
@@ -113,18 +115,21 @@ class Room(RoomAnnotations):
         # An array or result: published as a specimen of the host, named after the room and layer.
         base = layer_id or name or type(value).__name__.lower()
         specimen = re.sub(r"[^A-Za-z0-9._-]+", "-", f"{self.name}.{base}").strip("-.")[:128] or "layer"
-        self._client.publish(specimen, value, display_name=name or base, labels=True if labels else None, room=self.name)
+        self._client.publish(specimen, value, display_name=name or base, labels=True if labels else None, room=self.name,
+                             source=made_by)
         return {"specimen": specimen, "params": {}}
 
     def add(self, value: Any = None, *, id: Optional[str] = None, kind: Optional[str] = None, params: Optional[Mapping[str, Any]] = None,
-            function: Optional[str] = None, index: Optional[int] = None, wait: bool = True, **display: Any) -> str:
+            function: Optional[str] = None, index: Optional[int] = None, wait: bool = True, source: Optional[str] = None,
+            **display: Any) -> str:
         """Adds a layer and returns its id. `value`: a numpy array or result object (published
         as a specimen first), a specimen id with `params`, or a source dict; or `function=` a
         function name with `params`. `kind`: image, labels, mesh or points (from the result when
         absent). `labels=True` with an array publishes it as a segmentation and makes a labels
         layer; as a dict, `labels` is the layer's {colors, selected, show}. Display fields: name,
         visible, opacity, blending, colormap, window, gamma, mode, affine, clip_planes, labels, t,
-        playing, channels. With `wait` (the default) it
+        playing, channels. `source` names what made an array or result (`"segment.py"`): its
+        layer's provenance says so, with this client, the user and the time. With `wait` (the default) it
         returns once the layer's result is in the scene, raising VitrineError if it failed."""
         # `labels=True` with an array says what the array is (a segmentation), as it does for a
         # VolumeResult; the layer's `labels` display field is the dict of colours and selection.
@@ -134,7 +139,7 @@ class Room(RoomAnnotations):
                 raise TypeError("labels=True marks an array or VolumeResult as a segmentation; a specimen's layer takes kind='labels'")
             del display["labels"]
         layer: Dict[str, Any] = _display(display)
-        layer["source"] = self._source(value, params, function, id, display.get("name"), as_labels)
+        layer["source"] = self._source(value, params, function, id, display.get("name"), as_labels, source)
         if as_labels and kind is None:
             kind = "labels"
         if id is not None:

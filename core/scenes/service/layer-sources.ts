@@ -19,8 +19,8 @@ import { specimenOr404, specimenType } from '../../registry/specimen-functions.t
 import { checkSpecimenUse } from '../../people/specimen-access.ts';
 import { computeRequestOf, resolveRequest, type RequestAsk, type RequestTarget, type SpecimenRequest } from '../../request/specimen-request.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
-import type { Provenance } from '../../wire/provenance-types.ts';
-import { provenanceOf } from '../../versions/provenance.ts';
+import type { LayerProvenance } from '../../wire/provenance-types.ts';
+import { hostVersion, provenanceOf } from '../../versions/provenance.ts';
 import { bad } from '../check-display.ts';
 import { ComputeTimeLimit } from '../../serving/compute-time-limit.ts';
 import { computeResult } from '../../serving/result-source.ts';
@@ -158,8 +158,8 @@ export function inSlot(resolved: ResolvedSource, slotId: string): ResolvedSource
 export interface LayerOutcome {
   result: StoredResult;
   resultId: string;
-  /** What computed it; absent for a static specimen's file. */
-  provenance?: Provenance;
+  /** What computed it, or what published the array it is; absent for any other static specimen's file. */
+  provenance?: LayerProvenance;
 }
 
 /**
@@ -179,7 +179,7 @@ export async function staleOutcome(deps: Pick<LayerSourceDeps, 'resultIds'>, lay
  */
 export async function obtainLayerResult(deps: LayerSourceDeps, resolved: ResolvedSource, signal?: AbortSignal): Promise<LayerOutcome> {
   let result: StoredResult | null;
-  let provenance: Provenance | undefined;
+  let provenance: LayerProvenance | undefined;
   if (resolved.kind === 'file') {
     const data = resolved.record.data;
     throw bad('source.specimen', `'${resolved.record.id}' is a '${data?.kind === 'file' ? data.fileName : '?'}' file, which no parser reads: it has no result`);
@@ -188,6 +188,7 @@ export async function obtainLayerResult(deps: LayerSourceDeps, resolved: Resolve
     // A local file is held like a computed result (its blob and OME-Zarr store answer); a relayed one is read once.
     result = file ? await staticResult(deps.delivery, resolved.record, file) : null;
     result ??= await deps.staticInputs.load(resolved.record, signal ?? new AbortController().signal);
+    if (resolved.record.published) provenance = { published: resolved.record.published, host: hostVersion() };
   } else {
     const limit = new ComputeTimeLimit(deps.options.computeTimeoutSeconds);
     const request = resolved.request;

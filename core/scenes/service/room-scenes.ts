@@ -11,6 +11,7 @@
  * Each layer a request adds or changes records who made it (`by`: the request's user, or
  * `anonymous`), never what a body says.
  */
+import { computedProvenance } from '../../wire/provenance-types.ts';
 import { boundFrame } from '../../annotations/layer-frame.ts';
 import type { LayerKind, LayerSource, RoomScene, SceneLayer } from '../../wire/scene-types.ts';
 import type { RoomEntry } from '../../wire/wire-types.ts';
@@ -248,7 +249,7 @@ export class RoomScenes implements EntryScenes {
   async followNewest(plugins: ReadonlySet<string>): Promise<void> {
     for (const roomId of [...this.#runs.rooms]) {
       const scene = await this.#deps.store.get(roomId);
-      const following = scene.layers.filter((l) => l.source.version === undefined && plugins.has(l.result?.provenance?.plugin ?? ''));
+      const following = scene.layers.filter((l) => l.source.version === undefined && plugins.has(computedProvenance(l.result?.provenance)?.plugin ?? ''));
       if (following.length > 0) this.#runs.recompute(roomId, scene, following.map((l) => l.id));
     }
   }
@@ -257,7 +258,8 @@ export class RoomScenes implements EntryScenes {
   async roomsByBundle(): Promise<Map<string, string[]>> {
     const rooms = new Map<string, string[]>();
     for (const roomId of [...this.#runs.rooms]) {
-      const bundles = new Set((await this.#deps.store.get(roomId)).layers.map((l) => l.result?.provenance?.bundle).filter((b) => b !== undefined));
+      const { layers } = await this.#deps.store.get(roomId);
+      const bundles = new Set(layers.map((l) => computedProvenance(l.result?.provenance)?.bundle).filter((b) => b !== undefined));
       for (const bundle of bundles as Set<string>) rooms.set(bundle, [...(rooms.get(bundle) ?? []), roomId]);
     }
     return rooms;

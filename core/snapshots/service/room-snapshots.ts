@@ -16,6 +16,7 @@
  * who may read which rooms: a snapshot of rooms the asker may not read is not there to them
  * (snapshot-rooms.ts), the same 404 as an unknown one, so a closed room's name never shows.
  */
+import { computedProvenance } from '../../wire/provenance-types.ts';
 import { boundFrame } from '../../annotations/layer-frame.ts';
 import { renderStableJson } from '../../annotations/chunked-render.ts';
 import { createHash } from 'node:crypto';
@@ -113,7 +114,8 @@ export class RoomSnapshots {
         ...(outcome.provenance ? { provenance: outcome.provenance } : {}),
       };
       // The version that made it is pinned: restored, the layer is computed by it while the host keeps it.
-      const source = outcome.provenance?.bundle ? { ...rest.source, version: outcome.provenance.bundle } : rest.source;
+      const bundle = computedProvenance(outcome.provenance)?.bundle;
+      const source = bundle ? { ...rest.source, version: bundle } : rest.source;
       return { ...rest, source, result: recorded };
     });
     return { layers, results: outcomes.flatMap((o) => (o && !('file' in o) ? [o.result] : [])) };

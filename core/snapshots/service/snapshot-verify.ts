@@ -3,8 +3,12 @@
  * Whether a snapshot can be made again: each layer computed anew with the version it pinned,
  * in a cache slot of its own (no room's entry moves), and its result id compared with the one
  * recorded: `same`, `differs` (with both ids) or `unavailable` (its version is no longer kept,
- * or it cannot be computed here).
+ * or it cannot be computed here: a function, a specimen or an input this host lacks, named).
+ * A layer made from a published array is checked by its bytes: the file this host publishes
+ * under that id, read as a result, hashes to the one recorded or not. Whatever one layer lacks,
+ * the others are still checked: nothing a layer names refuses the whole snapshot.
  */
+import { computedProvenance } from '../../wire/provenance-types.ts';
 import type { SceneLayer } from '../../wire/scene-types.ts';
 import type { SnapshotDocument } from '../../wire/snapshot-types.ts';
 import { layerSlot } from '../../events/layer-slots.ts';
@@ -23,8 +27,10 @@ export interface LayerVerification {
   result_id: string | null;
   /** The result id computed now, when it differs. */
   computed_result_id?: string;
-  /** Why it is unavailable. */
+  /** Why it is unavailable: what this host lacks, named. */
   detail?: string;
+  /** The error code that said so. */
+  code?: string;
 }
 
 export interface SnapshotVerification {
@@ -34,7 +40,8 @@ export interface SnapshotVerification {
 
 async function verifyLayer(sources: LayerSourceDeps, room: string, layer: SceneLayer): Promise<LayerVerification> {
   const recorded = layer.result?.result_id ?? null;
-  const base = { id: layer.id, plugin: layer.result?.provenance?.plugin ?? null, version: layer.source.version ?? null, result_id: recorded };
+  const plugin = computedProvenance(layer.result?.provenance)?.plugin ?? null;
+  const base = { id: layer.id, plugin, version: layer.source.version ?? null, result_id: recorded };
   try {
     const resolved = await resolveLayerSource(sources, room, layerSlot(room, layer.id), layer.source, `layers.${layer.id}`);
     // A file no parser reads is shown as it lies: nothing is computed, nothing can differ.
@@ -42,8 +49,10 @@ async function verifyLayer(sources: LayerSourceDeps, room: string, layer: SceneL
     const { resultId } = await obtainLayerResult(sources, resolved);
     return resultId === recorded ? { ...base, status: 'same' } : { ...base, status: 'differs', computed_result_id: resultId };
   } catch (error) {
-    if (isHostError(error) && error.statusCode < 500 && error.statusCode !== 404 && error.code !== 'SPC_ERR_PLUGIN_VERSION_GONE') throw error;
-    return { ...base, status: 'unavailable', detail: error instanceof Error ? error.message : String(error) };
+    // What a host refuses for one layer (a specimen or input it lacks, a version gone, a function
+    // failing) is that layer's answer; anything else is the host's own fault.
+    if (!isHostError(error)) throw error;
+    return { ...base, status: 'unavailable', detail: error.message, code: error.code };
   }
 }
 

@@ -1,0 +1,87 @@
+/**
+ * A layer made from a notebook's array says what published it: `room.add(arr, source=...)`
+ * gives the layer's result a provenance naming the specimen, its file's SHA-256, the client
+ * (`vitrine-python/<version>`), the signed-in user, the time and the source the notebook named;
+ * the room's provenance and a snapshot carry it. Verifying the snapshot checks that layer by
+ * its bytes (`same`), and once the array is gone from the host, verify still answers for every
+ * layer: the array's layer and the function layer whose input names it are `unavailable`,
+ * each naming what is missing, rather than the whole snapshot refused.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { PublishedProvenance, RoomProvenance } from '../../core/wire/provenance-types.ts';
+import type { SnapshotDocument } from '../../core/wire/snapshot-types.ts';
+import { CLI, REPO } from '../helpers/cli-path.ts';
+import { runPython } from '../helpers/python-publish.ts';
+import { room } from '../helpers/room.ts';
+import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
+import { tempDataDir } from '../helpers/temp-data-store.ts';
+
+afterAll(() => killAllHosts());
+
+const BUILD = (r: string, token: string) => `
+import json, os, numpy as np
+from vitrine import Client, VolumeResult, __version__
+c = Client(os.environ["VITRINE_URL"], token=${JSON.stringify(token)})
+room = c.room(${JSON.stringify(r)})
+z, y, x = np.mgrid[0:20, 0:20, 0:20]
+blob = (((z - 12) ** 2 + (y - 8) ** 2 + (x - 11) ** 2 < 16) * 200).astype(np.uint8)
+room.add(VolumeResult.from_numpy(blob, spacing=(1, 1, 1)), id="scan", source="segment.py")
+room.add(function="isosurface", params={"volume": {"specimen": ${JSON.stringify(`${r}.scan`)}}, "level": 0.5}, id="surface")
+try:
+    room.add("ct-head-phantom", source="segment.py")
+    refused = None
+except TypeError as error:
+    refused = str(error)
+print(json.dumps({"snapshot": room.snapshot()["id"], "version": __version__, "refused": refused}))
+`;
+
+interface Verified {
+  layers: { id: string; status: string; detail?: string; code?: string }[];
+}
+
+describe('provenance of a published array', () => {
+  it('names the client, the user, the time and the source; verify checks it by its bytes, per layer', { timeout: 180_000 }, async () => {
+    const dir = tempDataDir();
+    const added = await promisify(execFile)(process.execPath, [CLI, 'users', 'add', 'ada', '--data-dir', dir], { cwd: REPO });
+    const token = /[A-Za-z0-9_-]{32,}/.exec(added.stdout)![0];
+    const host = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--specimens', 'none', '--data-dir', dir]);
+    const r = room('made-by');
+    const before = Date.now();
+    const built = await runPython<{ snapshot: string; version: string; refused: string | null }>(BUILD(r, token), host.url);
+    expect(built.refused).toMatch(/source= names what made an array/);
+
+    const provenance = (await (await fetch(`${host.url}/api/rooms/${r}/provenance`)).json()) as RoomProvenance;
+    const scan = provenance.layers.find((l) => l.id === 'scan')!.provenance as PublishedProvenance;
+    expect(scan.published).toMatchObject({ specimen: `${r}.scan`, user: 'ada', client: `vitrine-python/${built.version}`, source: 'segment.py' });
+    expect(scan.published.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const at = Date.parse(scan.published.published_at);
+    expect(at).toBeGreaterThanOrEqual(before - 1000);
+    expect(at).toBeLessThanOrEqual(Date.now());
+    expect(provenance.layers.find((l) => l.id === 'surface')!.provenance).toMatchObject({ function: 'isosurface', plugin: 'isosurfaces' });
+
+    // The snapshot carries it, and verifying checks the array's layer by its bytes.
+    const document = (await (await fetch(`${host.url}/api/snapshots/${built.snapshot}`)).json()) as SnapshotDocument;
+    expect(document.scene.layers.find((l) => l.id === 'scan')!.result!.provenance).toEqual(scan);
+    const verify = async () => {
+      const answer = await fetch(`${host.url}/api/snapshots/${built.snapshot}/verify`, { method: 'POST' });
+      expect(answer.status).toBe(200);
+      return ((await answer.json()) as Verified).layers;
+    };
+    expect((await verify()).map((l) => [l.id, l.status])).toEqual([
+      ['scan', 'same'],
+      ['surface', 'same'],
+    ]);
+
+    // The array gone from the host: every layer still answers, naming what is missing.
+    expect((await fetch(`${host.url}/api/specimens/${r}.scan`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })).status).toBe(204);
+    const gone = await verify();
+    expect(gone.map((l) => [l.id, l.status])).toEqual([
+      ['scan', 'unavailable'],
+      ['surface', 'unavailable'],
+    ]);
+    for (const layer of gone) expect(layer.detail, layer.id).toContain(`${r}.scan`);
+    await host.stop();
+  });
+});
