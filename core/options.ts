@@ -10,6 +10,8 @@ import { KEEPING_DEFAULTS, type KeepingOptions } from './durable/keeping-options
 import { PLUGIN_DEFAULTS, type PluginOptions } from './bundles/plugin-options.ts';
 import { checkPeopleOptions, PEOPLE_DEFAULTS, type PeopleHostOptions } from './people/people-options.ts';
 import { AGENT_DEFAULTS, checkAgentOptions, type AgentHostOptions } from './agent-options.ts';
+import { JOB_DEFAULTS, JOB_NUMBER_RULES, type JobHostOptions } from './jobs/job-options.ts';
+import { checkPythonOptions, PYTHON_DEFAULTS, PYTHON_NUMBER_RULES, type PythonHostOptions } from './python/python-options.ts';
 import { redactUrl } from './redact-credentials.ts';
 import { isS3Url } from './blobs/s3-url.ts';
 
@@ -20,39 +22,17 @@ export function isRedisUrl(value: string): boolean {
   return /^rediss?:\/\/[^/\s]+(\/\d+)?$/.test(value);
 }
 
-export interface HostOptions extends PluginOptions, PeopleHostOptions, KeepingOptions, AgentHostOptions {
+export interface HostOptions extends PluginOptions, PeopleHostOptions, KeepingOptions, AgentHostOptions, JobHostOptions, PythonHostOptions {
   /** Specimens directory (one folder with a specimen.json per specimen). @defaultValue `"specimens"` */
   specimensDir?: string | null;
   /** Directory of built plugin bundles. @defaultValue `"build/out"` */
   pluginsDir?: string | null;
   /** Room cache time-to-live in seconds. @defaultValue 300 */
   cacheTtlSeconds?: number;
-  /** How long a finished job stays pollable, in seconds. @defaultValue 300 */
-  jobTtlSeconds?: number;
-  /** Longest a job may run before it is ended as an error, in seconds. @defaultValue 3600 */
-  jobTimeoutSeconds?: number;
   /** Worker threads for plugin functions. @defaultValue one per core */
   poolSize?: number;
   /** Grace period between a cooperative cancel and terminating the worker thread, ms. @defaultValue 300 */
   cancelGraceMs?: number;
-  /**
-   * The Python interpreter that runs Python plugins (`--python`). Null chooses: `python3`, or
-   * `/usr/bin/python3` when only that one has numpy. @defaultValue null
-   */
-  python?: string | null;
-  /** Warm Python plugin processes (`--python-processes`). @defaultValue the pool size */
-  pythonProcesses?: number | null;
-  /**
-   * Address space each Python plugin process may take, bytes (`--python-max-bytes`): a runaway
-   * allocation raises MemoryError in its own process instead of starving the machine.
-   * @defaultValue half the machine's memory
-   */
-  pythonMaxBytes?: number;
-  /**
-   * Processes each Python plugin process may run besides itself (`--python-max-children`):
-   * past it the process and everything it started are ended (its call fails). @defaultValue 32
-   */
-  pythonMaxChildren?: number;
   /**
    * Longest a request waits for a computation (`/data`, `/invoke`, a room's entry, the agents'
    * `compute`), seconds (`--compute-timeout`): then it answers 504, and the computation stops
@@ -67,12 +47,6 @@ export interface HostOptions extends PluginOptions, PeopleHostOptions, KeepingOp
   maxParamsLength?: number;
   /** Largest typed result (bytes of array data) returned as JSON by /invoke and /result. @defaultValue 256 MiB */
   maxJsonResultBytes?: number;
-  /** Progress messages kept per job (older ones are dropped, newest kept). @defaultValue 10000 */
-  maxJobMessages?: number;
-  /** Finished jobs kept at most (oldest swept first). @defaultValue 10000 */
-  maxFinishedJobs?: number;
-  /** Queued and running jobs at most; past it `/start` answers 503 with Retry-After. @defaultValue 1000 */
-  maxJobs?: number;
   /** Event streams (SSE) open at once on this host; past it a new stream gets 503 with Retry-After. @defaultValue 10000 */
   maxEventStreams?: number;
   /**
@@ -164,21 +138,13 @@ export const HOST_DEFAULTS = Object.freeze({
   specimensDir: 'specimens',
   pluginsDir: 'build/out',
   cacheTtlSeconds: 300,
-  jobTtlSeconds: 300,
-  jobTimeoutSeconds: 3600,
   poolSize: Math.max(1, availableParallelism()),
   cancelGraceMs: 300,
-  python: null,
-  pythonMaxBytes: Math.floor(totalmem() / 2),
-  pythonMaxChildren: 32,
   computeTimeoutSeconds: 600,
   envelopeMediaType: ENVELOPE_MEDIA_TYPE,
   bodyLimitBytes: 1024 * 1024,
   maxParamsLength: 16384,
   maxJsonResultBytes: 256 * 1024 * 1024,
-  maxJobMessages: 10000,
-  maxFinishedJobs: 10000,
-  maxJobs: 1000,
   maxEventStreams: 10_000,
   cacheMaxBytes: Math.floor(totalmem() / 4),
   roomThreads: null,
@@ -208,7 +174,7 @@ export const HOST_DEFAULTS = Object.freeze({
   uploads: true,
   maxUploadBytes: 268435456,
   maxAnnotations: 100_000,
-  ...KEEPING_DEFAULTS, ...PLUGIN_DEFAULTS, ...PEOPLE_DEFAULTS, ...AGENT_DEFAULTS,
+  ...KEEPING_DEFAULTS, ...PLUGIN_DEFAULTS, ...PEOPLE_DEFAULTS, ...AGENT_DEFAULTS, ...JOB_DEFAULTS, ...PYTHON_DEFAULTS,
 });
 
 /** A numeric option's rule: a number above 0, or from 0 (`zero`); a whole one when `integer` (within 2^53 when `safe`). */
@@ -219,17 +185,11 @@ const NON_NEGATIVE: NumberRule = { zero: true };
 /** The numeric options and their rules, in the order they are checked. */
 const NUMBER_RULES: readonly (readonly [keyof typeof HOST_DEFAULTS, NumberRule])[] = [
   ['cacheTtlSeconds', POSITIVE],
-  ['jobTtlSeconds', NON_NEGATIVE],
-  ['jobTimeoutSeconds', POSITIVE],
   ['computeTimeoutSeconds', POSITIVE],
-  ['pythonMaxChildren', { zero: true, integer: true }],
   ['cancelGraceMs', NON_NEGATIVE],
   ['bodyLimitBytes', POSITIVE],
   ['maxParamsLength', POSITIVE],
   ['maxJsonResultBytes', POSITIVE],
-  ['maxJobMessages', POSITIVE],
-  ['maxFinishedJobs', POSITIVE],
-  ['maxJobs', POSITIVE],
   ['maxEventStreams', { integer: true }],
   ['cacheMaxBytes', POSITIVE],
   ...(['headsetTriangles', 'meshLodTriangles'] as const).map((name) => [name, { integer: true, safe: true }] as const),
@@ -247,6 +207,8 @@ const NUMBER_RULES: readonly (readonly [keyof typeof HOST_DEFAULTS, NumberRule])
   ['logTtlSeconds', POSITIVE],
   ['diskCacheMaxBytes', { zero: true, integer: true, safe: true }],
   ['pluginVersions', { integer: true }],
+  ...JOB_NUMBER_RULES,
+  ...PYTHON_NUMBER_RULES,
 ];
 
 function checkNumber(name: string, value: unknown, rule: NumberRule): void {
@@ -289,9 +251,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   checkNumber('roomThreads', roomThreads, { integer: true });
   const pythonProcesses = options.pythonProcesses ?? o.poolSize;
   checkNumber('pythonProcesses', pythonProcesses, { integer: true });
-  const python: unknown = o.python;
-  if (python !== null && (typeof python !== 'string' || python.trim() === ''))
-    throw new TypeError(`python must be an interpreter path or null, got '${String(python)}'`);
+  checkPythonOptions(o);
   checkPeopleOptions(o);
   checkAgentOptions(o);
   const mode: HostMode = o.relay ? 'relay' : o.join ? 'worker' : 'local';

@@ -50,8 +50,6 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The versions of each plugin a host keeps side by side: reloaded, swapped one plugin at a
   // time, and shared with a Redis service's other hosts (the share's memory and Redis homes).
   ['versions/'],
-  // The host's options, resolved once: above the folders whose option groups it gathers.
-  ['options.ts'],
   // A room's history (its log, every store's changes recorded, replay's reading) and who is in
   // it now (presence, live poses).
   ['history/', 'presence/'],
@@ -63,7 +61,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['python/', 'inputs/'],
   // The cache-first result service, above the invokers it runs.
   ['serving/', 'testing/'],
-  ['jobs/', 'zarr/', 'request/'],
+  ['jobs/', 'zarr/'],
+  // The host's options, resolved once: above the folders whose option groups it gathers.
+  ['options.ts'],
+  ['request/'],
   // What makes a room live, each service above its concept's store: published specimens
   // (published/), a room's entry and view as requests change them (rooms/service/), a scene's
   // layers computed and kept in step (scenes/service/), snapshots taken and restored
