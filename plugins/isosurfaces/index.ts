@@ -17,7 +17,7 @@ import { surfaceFromField } from './surface-pipeline.ts';
  * compact support, and the surface is where the sum equals `level`.
  *
  * @param count Number of balls.
- * @param level Iso-level of the summed field: lower values merge the balls sooner.
+ * @param level Iso-level of the summed field, from 0.01 to 0.99: lower values merge the balls sooner.
  * @param resolution Grid samples along each axis.
  * @param seed Random seed for the ball positions and sizes.
  * @minimum count 1
@@ -102,8 +102,8 @@ export async function gyroid_surface(
  * (`{"upload": id}`).
  *
  * @param volume The volume to contour.
- * @param level Where the surface sits, as a fraction of the volume's value range (0: its
- *   minimum, 1: its maximum).
+ * @param level Where the surface sits, as a fraction of the volume's value range from 0.01 to
+ *   0.99 (0 would be its minimum, 1 its maximum), not a value of the volume.
  * @minimum level 0.01
  * @maximum level 0.99
  */

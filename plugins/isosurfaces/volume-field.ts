@@ -2,22 +2,18 @@
  * @module volume-field
  * A volume input as a sampled field for surface nets: the volume's C-order samples (slowest
  * axis first) are the grid's z, y, x (x fastest), so the data is only converted to float32;
- * its spacing and origin, given in array axis order, are reversed into x, y, z. A volume
- * without spacing gets unit voxels centred on the origin.
+ * its spacing and origin are the host's frame of it (vitrine's volumeFrameOf: x, y, z, spacing
+ * 1 and origin 0 where the volume states none), so the surface lies where the page, the room's
+ * picture and Neuroglancer draw the volume, whether or not it was published with an origin.
  */
 import type { VolumeInput } from 'vitrine';
+import { volumeFrameOf } from 'vitrine';
 import type { SampledField } from './sampled-field.ts';
 
 export function volumeField(volume: VolumeInput): SampledField {
-  const [nz, ny, nx] = volume.shape as [number, number, number];
   const values = volume.data instanceof Float32Array ? volume.data : Float32Array.from(volume.data as ArrayLike<number>);
-  const spacing = (volume.spacing ?? [1, 1, 1]).slice().reverse() as [number, number, number];
-  const origin = (volume.origin?.slice().reverse() as [number, number, number] | undefined) ?? [
-    (-(nx - 1) * spacing[0]) / 2,
-    (-(ny - 1) * spacing[1]) / 2,
-    (-(nz - 1) * spacing[2]) / 2,
-  ];
-  return { values, dims: [nx, ny, nz], origin, spacing };
+  const { size, spacing, origin } = volumeFrameOf(volume);
+  return { values, dims: size, origin, spacing };
 }
 
 /** The finite [min, max] of the samples. */

@@ -16,8 +16,8 @@ import { taubinSmooth } from './smooth.ts';
  * of the mesh's size).
  *
  * @param mesh The mesh to simplify (a specimen or an upload).
- * @param ratio The share of triangles to keep.
- * @param error The largest deviation allowed, relative to the mesh's extent.
+ * @param ratio The share of triangles to keep, from 0.01 to 1.
+ * @param error The largest deviation allowed, as a fraction of the mesh's extent from 0.0001 to 0.2.
  * @minimum ratio 0.01
  * @maximum ratio 1
  * @minimum error 0.0001

@@ -90,7 +90,7 @@ export function thomas_attractor(points: Integer = 120000, b = 0.18, dt = 0.05):
  * @param stars Number of stars.
  * @param arms Number of spiral arms.
  * @param pitch Pitch angle of the arms in degrees: small values wind them tightly.
- * @param bulge Fraction of stars in the central bulge.
+ * @param bulge Fraction of stars in the central bulge, from 0 to 0.9.
  * @param seed Random seed.
  * @minimum stars 1000
  * @maximum stars 2000000

@@ -18,7 +18,8 @@ import { growRegions } from './grow-regions.ts';
  * @param volume The volume to segment (default: the CT head phantom).
  * @param seeds Physical points (x, y, z) to grow from: bind them to a room's points labelled `seed`
  *   (default: the phantom's centre, inside its brain).
- * @param tolerance How far a voxel's value may be from its seed's, as a share of the volume's value range.
+ * @param tolerance How far a voxel's value may be from its seed's, as a share of the volume's value range
+ *   from 0 to 0.5.
  * @param max_voxels Most voxels one region may take (a seed in the background would flood the volume).
  * @maxItems seeds 255
  * @minimum tolerance 0

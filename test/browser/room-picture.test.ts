@@ -13,6 +13,7 @@ import path from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { readPngText } from '../../core/formats/png/png-text.ts';
+import { hsvAt } from '../helpers/png-hsv.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
@@ -50,15 +51,6 @@ async function api(method: string, route: string, body: unknown): Promise<void> 
 function screenOf(png: PNG, x: number, y: number): [number, number] {
   const unitsPerPixel = (2 * DISTANCE * Math.tan((45 / 2) * (Math.PI / 180))) / png.height;
   return [png.width / 2 + (x - MID) / unitsPerPixel, png.height / 2 - (y - MID) / unitsPerPixel];
-}
-
-/** Hue (degrees), saturation and value of the pixel at (x, y). */
-function hsvAt(png: PNG, x: number, y: number): { h: number; s: number; v: number } {
-  const i = (Math.round(y) * png.width + Math.round(x)) * 4;
-  const [r, g, b] = [png.data[i]! / 255, png.data[i + 1]! / 255, png.data[i + 2]! / 255];
-  const v = Math.max(r, g, b), d = v - Math.min(r, g, b);
-  const h = d === 0 ? 0 : v === r ? 60 * (((g - b) / d + 6) % 6) : v === g ? 60 * ((b - r) / d + 2) : 60 * ((r - g) / d + 4);
-  return { h, s: v === 0 ? 0 : d / v, v };
 }
 
 /** The pixels of `png` within the slice-plane region `inside(x, y)` (room units), which lies within `around` units of (cx, cy). */
