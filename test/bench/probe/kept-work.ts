@@ -52,7 +52,7 @@ parentPort.on('message', () => (stop = true));
  * loop, busy taking in (and inflating) the hundreds of megabytes it asked for, would otherwise
  * add its stalls to the host's.
  */
-async function healthzWhile(host: RunningHost, done: Promise<unknown>): Promise<number[]> {
+export async function healthzWhile(host: RunningHost, done: Promise<unknown>): Promise<number[]> {
   const poller = new Worker(POLLER, { eval: true, workerData: { url: `${host.url}/healthz` } });
   const times: number[] = [];
   const finished = new Promise<void>((resolve, reject) => {

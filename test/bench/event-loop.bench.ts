@@ -1,0 +1,162 @@
+/**
+ * @module event-loop.bench
+ * `npm run bench event-loop`: what large requests hold of a host's event loop, on host processes
+ * profiled with `--cpu-prof`. Each part prints `/healthz` (polled from a thread of its own) idle
+ * and during the work, and the host's main-thread stretches busy over 40 ms (busy-stretches.ts),
+ * beside the load average (the machine is shared).
+ * (import) a CSV of about 90,000 marks just under the 16 MiB a POST may take, on a host with a
+ * data folder and on one in memory;
+ * (log) 20 reads at once of a room's log 10,000 entries long (`?limit=10000`), both homes.
+ * LOOP_ONLY=import,log runs the named parts only.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { waitFor } from '../helpers/wait-for.ts';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { busyStretches, describeStretches, monotonicMs, type Window } from './busy-stretches.ts';
+import { fmt, percentile } from './host-helpers.ts';
+import { healthzWhile } from './probe/kept-work.ts';
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+const BODY_LIMIT = 16 * 1024 * 1024;
+const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+const row = (v: number[]) => `p50 ${fmt(percentile(v, 50), 1)} ms, p99 ${fmt(percentile(v, 99), 1)} ms, max ${fmt(Math.max(...v), 1)} ms (${v.length})`;
+
+const PRELOAD = fileURLToPath(new URL('./loop-delay-preload.mjs', import.meta.url));
+
+/** The host's event-loop delay since the last call (loop-delay-preload.mjs), as a line's words. */
+async function loopDelay(host: RunningHost, file: string): Promise<string> {
+  rmSync(file, { force: true });
+  host.child.kill('SIGUSR2');
+  const text = await waitFor(() => (existsSync(file) ? readFileSync(file, 'utf8') || undefined : undefined), 'the loop delay written');
+  const { max, p99, count } = JSON.parse(text) as { max: number; p99: number; count: number };
+  return `event-loop delay p99 ${fmt(p99, 0)} ms, max ${fmt(max, 0)} ms (${count} timer turns)`;
+}
+
+/** What a part measured, and when its work ran (the stretches listed are those begun then). */
+interface Measured {
+  lines: string[];
+  window: Window;
+}
+
+/** A host with a data folder (`disk`) or none, profiled; `use` measures; the profile's stretches after. */
+async function profiled(home: 'disk' | 'memory', use: (host: RunningHost, delay: () => Promise<string>) => Promise<Measured>): Promise<string[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-loop-prof-'));
+  const args = ['--port', '0', '--log-level', 'warn', '--no-viewer', ...(home === 'memory' ? ['--data-dir', 'none'] : [])];
+  const delays = path.join(dir, 'loop-delay.json');
+  const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', PRELOAD];
+  const host = await spawnHost(args, { nodeArgs, env: { LOOP_DELAY_FILE: delays } });
+  try {
+    const { lines, window } = await use(host, () => loopDelay(host, delays));
+    await host.stop('SIGTERM');
+    const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+    const stretches = file ? busyStretches(JSON.parse(readFileSync(path.join(dir, file), 'utf8')), 40, window) : [];
+    const heading = `${home}: main thread busy over 40 ms during the work: ${stretches.length}${file ? '' : ' (no profile written)'}`;
+    return [...lines, heading, ...describeStretches(stretches).map((l) => `  ${l}`)];
+  } finally {
+    await host.stop('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function idleHealthz(host: RunningHost, n = 100): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    await (await fetch(`${host.url}/healthz`)).arrayBuffer();
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+/** Rows of about 185 bytes (a label padded) until just under the body limit: about 90,000 marks. */
+function importCsv(): { text: string; rows: number } {
+  const pad = 'x'.repeat(150);
+  const lines = ['x,y,z,label'];
+  let size = lines[0]!.length + 1;
+  for (let i = 0; ; i++) {
+    const line = `${i % 1000},${i % 997}.5,${i % 13},${pad}${i}`;
+    if (size + line.length + 1 > BODY_LIMIT - 64) break;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return { text: `${lines.join('\n')}\n`, rows: lines.length - 1 };
+}
+
+async function measureImport(home: 'disk' | 'memory'): Promise<string[]> {
+  const { text, rows } = importCsv();
+  return profiled(home, async (host, delay) => {
+    const idle = await idleHealthz(host);
+    await delay();
+    const started = performance.now();
+    const from = monotonicMs();
+    const importing = fetch(`${host.url}/api/rooms/csv/annotations`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: text }).then(async (r) => {
+      await r.arrayBuffer();
+      return r.status;
+    });
+    const during = await healthzWhile(host, importing);
+    const ms = performance.now() - started;
+    const window = { from, to: monotonicMs() };
+    const lines = [
+      `${home}: /healthz idle ${row(idle)}`,
+      `${home}: /healthz while a ${fmt(text.length / 2 ** 20, 2)} MiB CSV of ${rows.toLocaleString('en')} marks is imported ` +
+        `(${await importing} in ${fmt(ms / 1000, 2)} s): ${row(during)} (target max <= 250 ms); ${await delay()}`,
+    ];
+    return { lines, window };
+  });
+}
+
+/** `count` entries in the room's log: single marks added, eight at a time. */
+async function fillLog(host: RunningHost, room: string, count: number): Promise<void> {
+  let next = 0;
+  const writer = async () => {
+    while (next < count) {
+      const i = next++;
+      const body = JSON.stringify({ kind: 'point', points: [[i, i % 97, i % 13]], label: `mark ${i}` });
+      const res = await fetch(`${host.url}/api/rooms/${room}/annotations`, { method: 'POST', headers: JSON_TYPE, body });
+      if (res.status !== 201) throw new Error(`adding a mark: ${res.status} ${await res.text()}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, writer));
+}
+
+async function measureLog(home: 'disk' | 'memory'): Promise<string[]> {
+  return profiled(home, async (host, delay) => {
+    await fillLog(host, 'logged', 10_000);
+    const idle = await idleHealthz(host);
+    await delay();
+    const started = performance.now();
+    const from = monotonicMs();
+    const reads = Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${host.url}/api/rooms/logged/log?limit=10000`).then(async (r) => (await r.arrayBuffer()).byteLength)),
+    );
+    const during = await healthzWhile(host, reads);
+    const bytes = (await reads)[0]!;
+    const window = { from, to: monotonicMs() };
+    const lines = [
+      `${home}: /healthz idle ${row(idle)}`,
+      `${home}: /healthz while 20 read 10,000 log entries at once (${fmt(bytes / 2 ** 20, 2)} MiB each, ` +
+        `all in ${fmt((performance.now() - started) / 1000, 2)} s): ${row(during)} (target max <= 250 ms); ${await delay()}`,
+    ];
+    return { lines, window };
+  });
+}
+
+const PARTS: Record<string, () => Promise<string[]>> = {
+  import: async () => [...(await measureImport('disk')), ...(await measureImport('memory'))],
+  log: async () => [...(await measureLog('disk')), ...(await measureLog('memory'))],
+};
+
+export async function run(): Promise<{ name: string; lines: string[] }> {
+  const only = process.env.LOOP_ONLY?.split(',').map((name) => name.trim());
+  const lines: string[] = [];
+  for (const [name, measure] of Object.entries(PARTS)) {
+    if (only && !only.includes(name)) continue;
+    const before = load();
+    const measured = await measure();
+    lines.push(`(${name}) load average ${before} at start, ${load()} at end`, ...measured.map((l) => `    ${l}`));
+  }
+  return { name: 'event loop: /healthz and the host’s busy stretches beside large requests', lines };
+}
