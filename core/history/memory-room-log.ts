@@ -70,6 +70,10 @@ export class MemoryRoomLog implements RoomLogStore {
     return pageOf(log.entries.slice(from, from + n + 1), since, n, log.seq);
   }
 
+  async lastSeq(roomId: string): Promise<number> {
+    return this.#rooms.get(roomId)?.seq ?? 0;
+  }
+
   close(): void {
     this.#rooms.clear();
   }

@@ -5,10 +5,14 @@
  * stores in a single step, so every host of the service appends into one order. Entries past
  * the time-to-live are dropped as the log grows and skipped when read.
  */
+import { inTurns } from '../memory/turn-batches.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { pageLimit, pageOf, type LogChange, type LogEntry, type LogPage, type RoomLogStore } from './room-log-store.ts';
+
+/** Entries parsed between two turns of the event loop. */
+const PARSE_BATCH = 500;
 
 export class RedisRoomLog implements RoomLogStore {
   #redis: ScriptedRedis;
@@ -35,8 +39,14 @@ export class RedisRoomLog implements RoomLogStore {
       ]),
     );
     const oldest = Date.now() - this.#ttlMs;
-    const entries = rows.map((row) => JSON.parse(row) as LogEntry).filter((entry) => entry.ts >= oldest);
+    // Parsed a batch per turn: a page of 10,000 entries is megabytes of JSON.
+    const parsed = await inTurns(rows, PARSE_BATCH, (batch) => batch.map((row) => JSON.parse(row) as LogEntry));
+    const entries = parsed.flat().filter((entry) => entry.ts >= oldest);
     return pageOf(entries, since, n, Number(head ?? 0));
+  }
+
+  async lastSeq(roomId: string): Promise<number> {
+    return Number((await orUnavailable(this.#redis.hget(KEYS.roomLogHead(roomId), 'seq'))) ?? 0);
   }
 
   close(): void {}

@@ -48,6 +48,8 @@ export interface RoomLogStore {
   append(roomId: string, change: LogChange): Promise<LogEntry>;
   /** The entries with a seq above `since`, oldest first, at most `limit` (capped at MAX_LOG_PAGE). */
   read(roomId: string, since: number, limit: number): Promise<LogPage>;
+  /** The room's newest seq (0 when it has none): a page read at the same one holds the same entries. */
+  lastSeq(roomId: string): Promise<number>;
   close(): void;
 }
 

@@ -19,6 +19,7 @@ export const REVALIDATED_ROUTES: ReadonlySet<string> = new Set([
   '/api/rooms/:room_id/entry',
   '/api/rooms/:room_id/view',
   '/api/rooms/:room_id/annotations',
+  '/api/rooms/:room_id/log',
   '/api/jobs/:id/progress',
   '/api/processing/functions',
   '/api/processing/cache/stats',

@@ -4,8 +4,9 @@
  * host's MemoryRoomLog, and RedisRoomLog on a real redis-server with two stores on
  * connections of their own, as two hosts of a service have them. Seqs run 1, 2, 3, … with no
  * gap nor repeat however many writers append at once; ts never goes back; pages read on with
- * `next_since` and end with `more: false`; a page holds at most 10,000; entries past the
- * time-to-live go; a change's own fields never overwrite seq, ts, by or type.
+ * `next_since` and end with `more: false`; a page holds at most 10,000; the newest seq is told
+ * alone; entries past the time-to-live go; a change's own fields never overwrite seq, ts, by or
+ * type.
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +54,16 @@ function roomLogCases(label: string, make: LogHarness): void {
       expect(page.entries).toEqual([expect.objectContaining({ seq: 2, by: 'bo', type: 'snapshot', snapshot_id: 'abc' })]);
       expect((await store.read(r, 2, 10)).entries).toEqual([]);
       expect((await store.read(r, -1, 10)).entries.map((e) => e.seq)).toEqual([1, 2]);
+    });
+
+    it('says the newest seq of a room, 0 for one never written', async () => {
+      const [a, b] = make();
+      const r = room('log');
+      expect(await a.lastSeq(r)).toBe(0);
+      await a.append(r, view(1));
+      await b.append(r, view(2));
+      expect(await b.lastSeq(r)).toBe(2);
+      expect(await a.lastSeq(r)).toBe((await a.read(r, 0, 1)).last_seq);
     });
 
     it('pages with next_since, at most 10,000 at once', async () => {

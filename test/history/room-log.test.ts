@@ -2,7 +2,8 @@
  * @module room-log.test
  * A room's log over real HTTP on one host: every change (view, scene and its layers' results,
  * marks, a snapshot taken) appended once in order with its seq, ts and by; read a page at a
- * time with `next_since`; bad `since` and `limit` refused with the catalogued 400 (a `since` that is
+ * time with `next_since` (one page's readers answered the same bytes, revalidated by their ETag,
+ * never a page older than their read); bad `since` and `limit` refused with the catalogued 400 (a `since` that is
  * not a seq, however given, is one code and never a read from the start); the snapshot
  * naming the seq it was taken at.
  */
@@ -89,5 +90,29 @@ describe('a room log', () => {
       expect(bad.status, query).toBe(400);
       expect(await bad.json(), query).toMatchObject({ code: 'SPC_ERR_SINCE_INVALID' });
     }
+  });
+
+  it('answers readers of one page the same bytes with an ETag, 304 to it, and an entry written since at once', async () => {
+    const r = room('log');
+    for (let i = 1; i <= 30; i++) {
+      expect((await send('POST', `/api/rooms/${r}/annotations`, { kind: 'point', points: [[i, 0, 0]], label: `ünïcode ${i} "quoted"\n` })).status).toBe(201);
+    }
+    const readers = await Promise.all(Array.from({ length: 6 }, () => fetch(`${server.url}/api/rooms/${r}/log?limit=100`)));
+    const texts = await Promise.all(readers.map((res) => res.text()));
+    const etag = readers[0]!.headers.get('etag');
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(readers.map((res) => [res.status, res.headers.get('etag'), res.headers.get('cache-control')])).toEqual(readers.map(() => [200, etag, 'no-cache']));
+    expect(new Set(texts).size).toBe(1);
+    // The text rendered a batch at a time is the one JSON.stringify makes of the page, key order and all.
+    const page = JSON.parse(texts[0]!) as Page;
+    expect(JSON.stringify(page)).toBe(texts[0]);
+    expect(Object.keys(page)).toEqual(['room_id', 'entries', 'next_since', 'more', 'last_seq']);
+    expect(page.entries.map((e) => e.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    const revalidated = await fetch(`${server.url}/api/rooms/${r}/log?limit=100`, { headers: { 'if-none-match': etag! } });
+    expect(revalidated.status).toBe(304);
+    await send('PUT', `/api/rooms/${r}/view`, { opacity: 1 });
+    const after = await fetch(`${server.url}/api/rooms/${r}/log?limit=100`, { headers: { 'if-none-match': etag! } });
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as Page).entries.map((e) => e.seq)).toHaveLength(31);
   });
 });

@@ -8,15 +8,14 @@
  * events go out from the store (annotation-store.ts). A large import (JSON or CSV) is read on
  * the encode thread, not the event loop, and refused at the first annotation past the cap.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkDrafts } from '../../annotations/check-annotation.ts';
 import { requestIdentity } from '../../people/request-user.ts';
 import { renderJsonParts } from '../../annotations/chunked-render.ts';
-import { sharedAnswer, type SharedAnswer } from '../../annotations/shared-answer.ts';
+import { sharedAnswer } from '../../annotations/shared-answer.ts';
 import { draftsOf, INLINE_IMPORT_CHARS, isSingle, parseImport, type ReadImport } from '../../annotations/parse-import.ts';
 import { parseJson } from '../json-body.ts';
-import { requestEncoding } from '../reply-delivery.ts';
-import { noneMatch } from '../revalidate.ts';
+import { sendShared } from '../send-shared.ts';
 import { roomOf } from '../request-input.ts';
 import { queryOf, ROOM_PARAMS, type RoomParams } from '../route-inputs.ts';
 import { annotationItemRoutes, FIELDS_TEXT, sendOne, type AnnotationRouteDeps } from './routes-annotation-items.ts';
@@ -32,22 +31,6 @@ class ImportText {
 function isCsv(request: FastifyRequest): boolean {
   const type = request.headers['content-type'];
   return typeof type === 'string' && /^(text|application)\/csv\s*(;|$)/i.test(type.trim());
-}
-
-/**
- * A room's list, the same bytes for every reader of its version, with their ETag, compressed
- * (once per version) when the client takes it, so no reader makes a compressed copy of its
- * own. An `If-None-Match` that holds gets its 304 from revalidate.ts.
- */
-async function sendShared(reply: FastifyReply, answer: SharedAnswer): Promise<FastifyReply> {
-  if (answer.etag !== null) {
-    reply.header('etag', answer.etag).header('cache-control', 'no-cache');
-    if (noneMatch(reply.request.headers['if-none-match'], answer.etag)) return reply.send(answer.bytes);
-  }
-  reply.header('vary', 'Accept-Encoding');
-  const encoding = requestEncoding(reply);
-  const variant = encoding && (await answer.encoded(encoding));
-  return variant ? reply.header('content-encoding', encoding).send(variant) : reply.send(answer.bytes);
 }
 
 /** A room id as a file name. */

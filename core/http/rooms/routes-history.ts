@@ -9,6 +9,8 @@ import { createHostError } from '../../errors.ts';
 import type { HostContext } from '../../host-context.ts';
 import type { Replays } from '../../history/replays.ts';
 import { MAX_LOG_PAGE } from '../../history/room-log-store.ts';
+import { LogPages } from '../../history/log-pages.ts';
+import { sendShared } from '../send-shared.ts';
 import { roomOf, sinceQuery } from '../request-input.ts';
 import { queryOf, ROOM_PARAMS } from '../route-inputs.ts';
 import { checkReplayAsk } from '../../history/replay-request.ts';
@@ -73,14 +75,15 @@ function replayRooms(request: FastifyRequest, defaultRoom: string): RoomUse[] {
 
 export async function historyRoutes(app: FastifyInstance, opts: { ctx: HistoryRouteDeps }): Promise<void> {
   const { ctx } = opts;
+  const pages = new LogPages(ctx.history.store);
   app.get<{ Params: { room_id: string }; Querystring: { since?: string; limit?: string } }>(
     '/api/rooms/:room_id/log',
     { schema: LOG_SCHEMA },
-    async (request) => {
+    async (request, reply) => {
       const roomId = roomOf(ctx, request.params.room_id);
       const since = logSince(request.query);
       const limit = pageLimit(request.query.limit);
-      return { room_id: roomId, ...(await ctx.history.store.read(roomId, since, limit)) };
+      return sendShared(reply.type('application/json; charset=utf-8'), await pages.page(roomId, since, limit));
     },
   );
 
