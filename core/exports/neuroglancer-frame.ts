@@ -6,15 +6,17 @@
  * the room's unit instead (a source's `transform` naming its dimensions), so a segment's
  * surface and the marks lie on the scan they were made from rather than a thousandth of its
  * size. The room's unit is its active layer's result's, else its first volume's that names one.
- * The state names its dimensions in that unit and frames the 3-D view on the scene's extent:
- * left to itself, Neuroglancer sizes that view from whichever source answers first, and a mesh
- * (no bounds) or a lone mark (a point) answering first leaves it at a few units across.
+ * The state names its dimensions in that unit, frames the 3-D view on the scene's extent and
+ * puts its position at the scene's centre: left to itself, Neuroglancer sizes that view and
+ * places that position from whichever source answers first, and a mesh (no bounds: an OBJ, or
+ * a labels layer's multi-resolution surfaces) or a lone mark (a point) answering first leaves
+ * the view a few units across and the cross-sections at the origin, away from every volume.
  */
 import type { RoomScene } from '../wire/scene-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { omeSpaceUnit } from '../zarr/ome-unit.ts';
-import { worldBounds } from '../thumbnails/world-frame.ts';
-import type { SpecimenResult } from '../sdk/result-types.ts';
+import { voxelGrid, worldBounds } from '../thumbnails/world-frame.ts';
+import type { SpecimenResult, VolumeResult } from '../sdk/result-types.ts';
 
 /** Metres in one of each NGFF length unit Neuroglancer's metre scales can say. */
 const METRES: Record<string, number> = {
@@ -54,17 +56,37 @@ export async function roomUnit(scene: RoomScene, find: (resultId: string) => Pro
   return null;
 }
 
+/** Where a state places its views: the largest side of the scene and the point its cross-sections cross. */
+export interface ScenePlace {
+  extent: number;
+  position: number[];
+}
+
 /**
- * The largest side of the box around every computed layer's result (volumes, meshes, points) in
- * the room's frame, as Neuroglancer places them (without their affines); null when none has a place.
+ * The place of everything the scene's computed layers show (volumes, meshes, points) in the
+ * room's frame, as Neuroglancer places them (without their affines): the largest side of the box
+ * around them, and its centre moved to the nearest voxel centre of the scene's first volume (a
+ * plane there crosses that volume's voxels rather than running along their faces); null when
+ * nothing has a place or it is flat.
  */
-export async function sceneExtent(scene: RoomScene, find: (resultId: string) => Promise<StoredResult | null>): Promise<number | null> {
+export async function scenePlace(scene: RoomScene, find: (resultId: string) => Promise<StoredResult | null>): Promise<ScenePlace | null> {
   const results = await Promise.all(scene.layers.map((layer) => (layer.result?.result_id ? find(layer.result.result_id).catch(() => null) : null)));
   const boxes = results.flatMap((result) => (result ? [worldBounds(result as SpecimenResult, undefined)] : [])).filter((box) => box !== null);
   if (boxes.length === 0) return null;
-  const side = (k: number): number => Math.max(...boxes.map((box) => box.max[k]!)) - Math.min(...boxes.map((box) => box.min[k]!));
-  const largest = Math.max(side(0), side(1), side(2));
-  return largest > 0 && Number.isFinite(largest) ? largest : null;
+  const min = [0, 1, 2].map((k) => Math.min(...boxes.map((box) => box.min[k]!)));
+  const max = [0, 1, 2].map((k) => Math.max(...boxes.map((box) => box.max[k]!)));
+  const extent = Math.max(...[0, 1, 2].map((k) => max[k]! - min[k]!));
+  if (!(extent > 0 && Number.isFinite(extent))) return null;
+  const volume = results.find((result) => result?.type === 'volume');
+  const grid = volume ? voxelGrid(volume as VolumeResult) : null;
+  const position = [0, 1, 2].map((k) => {
+    const centre = (min[k]! + max[k]!) / 2;
+    if (!grid) return centre;
+    // The grid is C order (z, y, x); the position x, y, z.
+    const [origin, spacing] = [grid.origin[2 - k]!, grid.spacing[2 - k]!];
+    return origin + Math.round((centre - origin) / spacing) * spacing;
+  });
+  return { extent, position };
 }
 
 /** The 3-D view's height, as Neuroglancer would size it from bounds: the extent rounded up to a power of two. */

@@ -18,7 +18,7 @@ import { colormapTable, SCALAR_COLORMAPS as COLORMAPS, type ScalarColormap as Co
 import { meshLayer, pointsLayer } from './neuroglancer-geometry.ts';
 import { lodMeshLayer, meshSource, shownSegments } from './neuroglancer-meshes.ts';
 import { DEFAULT_MESH_COLOUR } from '../wire/layer-defaults.ts';
-import { frameDimensions, hasUnit, projectionScale, sourceInFrame, type FrameDimensions } from './neuroglancer-frame.ts';
+import { frameDimensions, hasUnit, projectionScale, sourceInFrame, type FrameDimensions, type ScenePlace } from './neuroglancer-frame.ts';
 import { labelColor } from '../wire/label-colors.ts';
 import { provenanceSentence } from '../wire/provenance-sentence.ts';
 
@@ -164,7 +164,7 @@ const MARK_SHADER = 'void main() {\n  setColor(prop_color());\n}\n';
  * request's own scheme and host); `annotationKinds`: the kinds of marks the room holds;
  * `segmentColors`: the colours labels layers' results give their segments (resultSegmentColors);
  * `points`: the points of point layers (resultPoints); `unit`: the room's length unit (roomUnit);
- * `extent`: the largest side of what the scene shows, in that unit (sceneExtent); `lodMeshes`: the
+ * `place`: the extent and middle of what the scene shows, in that unit (scenePlace); `lodMeshes`: the
  * labels and mesh layers whose results have levels of detail, with their segments (layersWithLevels).
  */
 export function neuroglancerState(
@@ -175,7 +175,7 @@ export function neuroglancerState(
   segmentColors: ReadonlyMap<string, SegmentColors> = new Map(),
   points: ReadonlyMap<string, readonly number[][]> = new Map(),
   unit: string | null = null,
-  extent: number | null = null,
+  place: ScenePlace | null = null,
   lodMeshes: ReadonlyMap<string, number[]> = new Map(),
 ): Record<string, unknown> {
   const frame = frameDimensions(unit);
@@ -203,8 +203,9 @@ export function neuroglancerState(
     // The window's title, so a screenshot of the tab says what made the room's layers.
     title: made.length > 0 ? `vitrine room ${roomId} — ${made.join('; ')}` : `vitrine room ${roomId}`,
     layers,
-    // Coordinates in the room's unit, and the 3-D view framed on the scene whichever source answers first.
-    ...(extent !== null ? { dimensions: frame, projectionScale: projectionScale(extent) } : {}),
+    // Coordinates in the room's unit, the 3-D view framed on the scene and the cross-sections
+    // through its middle, whichever source answers first.
+    ...(place !== null ? { dimensions: frame, position: place.position, projectionScale: projectionScale(place.extent) } : {}),
     layout: layers.some((layer) => layer.type === 'image' || layer.type === 'segmentation') ? '4panel' : '3d',
     ...(active ? { selectedLayer: { layer: active.name, visible: true } } : {}),
   };

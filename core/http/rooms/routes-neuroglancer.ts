@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { layersWithLevels } from '../../exports/neuroglancer-meshes.ts';
 import { neuroglancerState, resultSegmentColors } from '../../exports/neuroglancer-state.ts';
 import { resultPoints } from '../../exports/neuroglancer-geometry.ts';
-import { roomUnit, sceneExtent } from '../../exports/neuroglancer-frame.ts';
+import { roomUnit, scenePlace } from '../../exports/neuroglancer-frame.ts';
 import { requestOrigin } from '../../exports/request-origin.ts';
 import type { HostContext } from '../../host-context.ts';
 import type { MeshLods } from '../../meshes/mesh-lods.ts';
@@ -36,7 +36,8 @@ export async function neuroglancerRoutes(app: FastifyInstance, opts: { ctx: Neur
           'levels of detail (`precomputed://<absolute URL>/api/results/{result_id}/meshes`, segment 1), which every labels layer reads beside its volume; ' +
           'a point layer an annotation layer of its points (at most 5000, picked evenly); ' +
           'meshes, points and marks are read in the room’s length unit (a source `transform`), so they lie on its volumes; ' +
-          '`dimensions` name that unit and `projectionScale` frames the 3-D view on the scene.',
+          '`dimensions` name that unit, `projectionScale` frames the 3-D view on the scene and `position` puts the cross-sections ' +
+          'through its middle (on a voxel centre of its first volume).',
         params: ROOM_PARAMS,
       },
     },
@@ -45,14 +46,14 @@ export async function neuroglancerRoutes(app: FastifyInstance, opts: { ctx: Neur
       const [scene, marks] = await Promise.all([ctx.scenes.scene(roomId), ctx.annotations.list(roomId)]);
       const kinds = new Set<AnnotationKind>(marks.annotations.map((mark) => mark.kind));
       const find = (id: string) => ctx.resultIds.find(id, request.ip);
-      const [colors, points, unit, extent, lodMeshes] = await Promise.all([
+      const [colors, points, unit, place, lodMeshes] = await Promise.all([
         resultSegmentColors(scene, find),
         resultPoints(scene, find),
         roomUnit(scene, find),
-        sceneExtent(scene, find),
+        scenePlace(scene, find),
         layersWithLevels(scene, find, (result) => ctx.meshes.subject(result, '', request.ip).then((subject) => Array.from(subject.segments))),
       ]);
-      const state = neuroglancerState(roomId, scene, kinds, requestOrigin(request), colors, points, unit, extent, lodMeshes);
+      const state = neuroglancerState(roomId, scene, kinds, requestOrigin(request), colors, points, unit, place, lodMeshes);
       return reply.header('cache-control', 'no-cache').send(state);
     },
   );
