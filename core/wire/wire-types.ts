@@ -237,6 +237,10 @@ export interface RoomPeer {
   user: string;
   /** When it joined (host ms). */
   since: number;
+  /** An agent socket's client id in the room (`WS /ws/agent/{room}`); absent for any other follower. */
+  client_id?: number;
+  /** In the roster's answer: this agent socket runs the room's headset tools. */
+  executor?: boolean;
 }
 
 /** A `presence` event: who joined or left (sent to followers that named themselves). */

@@ -6,11 +6,16 @@
  * events; nothing is polled. Every other page and headset has a "Follow" button: pressed,
  * this page's camera tracks that peer's (peer-follow.ts) and the button says "Following";
  * pressed again, or once the user moves the camera, following stops and the button says so.
+ * A page's agent socket (its Agent panel's: kind `page` with a `client_id`) is not listed: the
+ * page it belongs to is, by its event stream, and one page is one entry.
  */
 import type { PresenceChange, RoomPeer } from '../../core/wire/wire-types.ts';
 import { h } from '../dom.ts';
 import { peerColour } from './peer-colour.ts';
 import type { FollowState } from './peer-follow.ts';
+
+/** Whether `peer` is a member of its own rather than a page's second door (its agent socket). */
+const isMember = (peer: RoomPeer): boolean => !(peer.kind === 'page' && peer.client_id !== undefined);
 
 export interface WhoIsHereHooks {
   /** The user pressed `peer`'s Follow button (none without: the page cannot draw). */
@@ -55,13 +60,15 @@ export class WhoIsHere {
 
   /** The room's roster as read whole. */
   reset(peers: readonly RoomPeer[]): void {
-    this.#peers = new Map(peers.map((peer) => [peer.id, peer]));
+    const members = peers.filter(isMember);
+    this.#peers = new Map(members.map((peer) => [peer.id, peer]));
     this.#draw();
-    this.#hooks.changed(peers);
+    this.#hooks.changed(members);
   }
 
   /** One join or leave. */
   change(change: PresenceChange): void {
+    if (!isMember(change.peer)) return;
     if (change.op === 'join') this.#peers.set(change.peer.id, change.peer);
     else this.#peers.delete(change.peer.id);
     this.#draw();
