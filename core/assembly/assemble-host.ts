@@ -38,6 +38,7 @@ import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
 import { roomReplayTarget } from './room-replay-target.ts';
 import { Replays } from '../history/replays.ts';
 import { ConversationRecord } from '../history/conversation-record.ts';
+import { hasMeshLevels } from '../meshes/has-levels.ts';
 
 export interface HostAssembly {
   /** The services the routes share. */
@@ -147,6 +148,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
       // A new affine moved the points some bound layers take: the binder computes them again at its pace.
       boundMoved: (roomId, layerIds) => binder?.changed(roomId, layerIds),
       kept: stack.kept,
+      hasLevels: (result) => hasMeshLevels(result, options.meshLodTriangles),
     },
     events,
   );

@@ -20,7 +20,11 @@ export class MeshLevels {
     this.#path = `/api/results/${encodeURIComponent(resultId)}/meshes`;
   }
 
-  /** `segments.json`: the surfaces with levels; null when the result has none (a 404: not labels, or a mesh within the bound). */
+  /**
+   * `segments.json`: the surfaces with levels; null when the result has none (a 404: not labels,
+   * or a mesh within the bound). A `/data` answer's `Vitrine-Mesh-Levels` header, or a scene
+   * layer's `levels`, says beforehand whether it has: a page asks only then.
+   */
   async segments(signal?: AbortSignal): Promise<MeshSegmentList | null> {
     try {
       return await this.#http.json<MeshSegmentList>('GET', `${this.#path}/segments.json`, { signal });

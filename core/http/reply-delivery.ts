@@ -18,14 +18,15 @@ import { createHostError } from '../errors.ts';
 import type { HostContext } from '../host-context.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { resultByteLength } from '../results/to-json-result.ts';
+import { hasMeshLevels } from '../meshes/has-levels.ts';
+import { MESH_LEVELS_HEADER } from '../wire/mesh-level-types.ts';
 import { sendBlob, type BlobReplyDeps, type BlobSending } from './blob-reply.ts';
 import { toEnvelope } from './reply-envelope.ts';
 
 /** What sending a delivery reads from its host: its options, the variant cache and the JSON encoder. */
-export type DeliveryReplyDeps = BlobReplyDeps & { options: Pick<HostContext['options'], 'envelopeMediaType' | 'maxJsonResultBytes' | 'accelRedirect'> } & Pick<
-    HostContext,
-    'delivery'
-  >;
+export type DeliveryReplyDeps = BlobReplyDeps & {
+  options: Pick<HostContext['options'], 'envelopeMediaType' | 'maxJsonResultBytes' | 'accelRedirect' | 'meshLodTriangles'>;
+} & Pick<HostContext, 'delivery'>;
 
 /** Below this many bytes of array data a result is sent as it is: compressing saves nothing worth a trip. */
 const COMPRESS_FROM_BYTES = 1024;
@@ -78,6 +79,8 @@ export async function sendDelivery(
   const names = { baseName, envelopeMediaType: ctx.options.envelopeMediaType };
   const encoding = resultByteLength(result) < COMPRESS_FROM_BYTES ? null : requestEncoding(reply);
   const client = reply.request.ip;
+  // Where the result's levels of detail are, when it has them: a viewer asks for them only then.
+  if (hasMeshLevels(result, ctx.options.meshLodTriangles)) reply.header(MESH_LEVELS_HEADER, `/api/results/${resultId}/meshes/`);
   // The usual request shapes nothing: it goes on in this turn.
   const shaped = changesResult(result, delivery) ? await ctx.delivery.shaped(result, delivery, client) : result;
   const blob: BlobDescriptor = { result: resultId, format, options: optionsOf(delivery), encoding: null, baseName };

@@ -7,6 +7,12 @@
  * parent cell one level coarser is each coordinate halved (rounded down).
  */
 
+/**
+ * The header of a `/data` answer whose result has levels of detail: where they are
+ * (`/api/results/{result_id}/meshes/`). Absent, the result has none.
+ */
+export const MESH_LEVELS_HEADER = 'vitrine-mesh-levels';
+
 /** `segments.json`: every surface with levels (a mesh result's one surface is segment 1). */
 export interface MeshSegmentList {
   /** 3 × 4 row-major, stored model coordinates into physical units. */

@@ -66,6 +66,11 @@ export interface LayerResult {
   data_url: string;
   /** The bytes in their default form at `/api/blobs/{blob_id}`, for as long as the host holds them. */
   blob_id?: string;
+  /**
+   * Set when the result has levels of detail at `/api/results/{result_id}/meshes/` (a labels
+   * volume, a mesh over `--mesh-lod-triangles`): a viewer draws its surfaces from them.
+   */
+  levels?: true;
   /** What made it (a computed result). */
   provenance?: LayerProvenance;
 }

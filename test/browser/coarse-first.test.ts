@@ -5,7 +5,10 @@
  * replaces it, and the note goes. Behind a proxy that holds answers back, the full mesh is
  * asked for while the coarse answer's body is still held (so it waits for no more than the
  * coarse answer's headers). A small result is drawn once, with no second request; a larger
- * whole one once, with no note. Screenshots of the coarse and the refined views land in os.tmpdir()/vitrine-browser-shots.
+ * whole one once, with no note. The mesh (300,304 triangles) is within the host's
+ * `--mesh-lod-triangles`, set here above it: a mesh past that bound is drawn from its levels of
+ * detail instead (lod-surfaces.test.ts). Screenshots of the coarse and the refined views land in
+ * os.tmpdir()/vitrine-browser-shots.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,7 +39,9 @@ beforeAll(async () => {
   await dynamic('big-volume', 'volume', 'sized_volume');
   await dynamic('big-mesh', 'mesh', 'dense_mesh');
   const plugins = await fixturePluginsDir();
-  [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens]), launchBrowser()]);
+  // The mesh stays within the bound past which it would have levels of detail, so it is delivered coarse first.
+  const args = ['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens, '--mesh-lod-triangles', '1000000'];
+  [host, browser] = await Promise.all([spawnHost(args), launchBrowser()]);
   link = await startThrottledLink(host.url, 1.5e6);
 });
 

@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { encodeNpy } from '../../core/formats/npy/encode-npy.ts';
 import { parseGlb } from '../../core/formats/glb/parse-glb.ts';
 import { addDynamicSpecimen, createTestApp } from '../helpers/create-test-app.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { decodeFragment, readDracoHeader, readInfo, readManifest, zBefore, type Manifest } from './multilod-reader.ts';
 
 const N = 112;
@@ -129,9 +131,14 @@ describe('multi-resolution meshes of a labels result', () => {
     expect(inStore.rawPayload).toEqual((await host.inject({ url: `${base}/7.index` })).rawPayload);
     expect((await host.inject({ url: `${base}/nothing` })).statusCode).toBe(404);
     addDynamicSpecimen(host, 'dense', 'dense_mesh');
+    // A /data answer says where its result's levels are, and only when it has them (a viewer asks for no levels to find out).
+    const levelsHeader = (answer: { headers: Record<string, unknown> }) => answer.headers['vitrine-mesh-levels'];
+    expect(levelsHeader(await host.inject({ url: '/api/specimens/seg/data?max_dim=8' }))).toBe(`/api/results/${id}/meshes/`);
     const meshId = async (triangles: number) => {
       const answer = await host.inject({ url: `/api/specimens/dense/data?params=${JSON.stringify({ triangles })}` });
-      return String(answer.headers['x-result-id']);
+      const resultId = String(answer.headers['x-result-id']);
+      expect(levelsHeader(answer)).toBe(triangles > 5000 ? `/api/results/${resultId}/meshes/` : undefined);
+      return resultId;
     };
     const small = await host.inject({ url: `/api/results/${await meshId(2000)}/meshes/info` });
     expect(small.statusCode).toBe(404);
@@ -141,6 +148,18 @@ describe('multi-resolution meshes of a labels result', () => {
     expect(readInfo((await host.inject({ url: `${large}/info` })).json()).transform).toEqual([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]);
     expect(readManifest((await host.inject({ url: `${large}/1.index` })).rawPayload).levels.length).toBeGreaterThan(1);
     expect((await host.inject({ url: `${large}/2.index` })).statusCode).toBe(404);
+    // A room's layers say the same of their results.
+    const layers = [
+      { id: 'seg', source: { specimen: 'seg' }, kind: 'labels' },
+      { id: 'small', source: { specimen: 'dense', params: { triangles: 2000 } } },
+      { id: 'large', source: { specimen: 'dense', params: { triangles: 20000 } } },
+    ];
+    expect((await host.inject({ method: 'PUT', url: '/api/rooms/levels/scene', payload: { layers } })).statusCode).toBe(200);
+    const shown = await waitFor(async () => {
+      const scene = (await host.inject({ url: '/api/rooms/levels/scene' })).json() as RoomScene;
+      return scene.layers.every((layer) => layer.result) ? scene.layers : undefined;
+    }, 'the layers to be computed');
+    expect(shown.map((layer) => layer.result!.levels)).toEqual([true, undefined, true]);
   });
 });
 

@@ -1,7 +1,9 @@
 /**
  * @module level-layers
  * Which of a room's layers are drawn from levels of detail, and what shows before their data:
- * a mesh layer or a segmentation whose result has them (its `meshes/segments.json` answers).
+ * a mesh layer or a segmentation whose result has them, as the host says (a layer's result
+ * `levels`, a `/data` answer's `Vitrine-Mesh-Levels` header): nothing is asked to find out, so
+ * a result without levels costs no request that fails.
  * A large mesh is its surface from the levels, and nothing else is fetched; a segmentation
  * shows its segments' surfaces at once and then, unless its mode is `surface`, its volume
  * coarse first beside them. Budgets: the page's (lod_triangles), and the headset's triangle
@@ -9,6 +11,7 @@
  */
 import type { VitrineClient } from '../../core/client/client.ts';
 import { isAbortError } from '../../core/client/errors.ts';
+import { MESH_LEVELS_HEADER } from '../../core/wire/mesh-level-types.ts';
 import type { SceneLayer } from '../../core/wire/scene-types.ts';
 import type * as THREE from 'three';
 import { labelSurfaces } from '../layers/labels/labels-surfaces.ts';
@@ -46,7 +49,7 @@ async function levelsOf(client: VitrineClient, slot: string, resultId: string, s
 /** The levels of `layer`'s result, when it is a mesh or a segmentation that has them; else null. */
 export function findLevels(client: VitrineClient, layer: SceneLayer, signal: AbortSignal): Promise<LodSource | null> {
   const result = layer.result;
-  if (!result?.result_id || (result.type !== 'mesh' && layer.kind !== 'labels')) return Promise.resolve(null);
+  if (!result?.result_id || !result.levels || (result.type !== 'mesh' && layer.kind !== 'labels')) return Promise.resolve(null);
   return levelsOf(client, layer.id, result.result_id, signal);
 }
 
@@ -55,11 +58,12 @@ const PAGE_SLOT = 'page-subject';
 
 /**
  * The levels of the result a `/data` answer carries (its `X-Result-Id`), for a mesh or a
- * volume (of volumes, only a segmentation has them); null otherwise.
+ * volume (of volumes, only a segmentation has them) whose answer says it has them; null otherwise.
  */
 export function levelsOfAnswer(client: VitrineClient, response: Response, type: string, signal?: AbortSignal): Promise<LodSource | null> {
   const id = response.headers.get('x-result-id');
-  return id && (type === 'mesh' || type === 'volume') ? levelsOf(client, PAGE_SLOT, id, signal) : Promise.resolve(null);
+  const has = response.headers.get(MESH_LEVELS_HEADER) !== null && (type === 'mesh' || type === 'volume');
+  return id && has ? levelsOf(client, PAGE_SLOT, id, signal) : Promise.resolve(null);
 }
 
 /**

@@ -24,6 +24,7 @@ export const EXPOSED_HEADERS = [
   'ETag',
   'Last-Modified',
   'Retry-After',
+  'Vitrine-Mesh-Levels',
   'Vitrine-Provenance',
   'X-Blob-Id',
   'X-Result-Id',

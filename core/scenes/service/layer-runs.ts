@@ -37,6 +37,8 @@ export interface SceneDeps {
   boundMoved?(roomId: string, layerIds: readonly string[]): void;
   /** Where a lone host keeps layers' results across restarts (its data folder), when it does. */
   kept?: { keep(result: StoredResult, slot?: KeptSlot): Promise<void> } | null;
+  /** Whether a result has levels of detail (the layer then says so: a viewer asks for them only then). */
+  hasLevels?(result: StoredResult): boolean;
 }
 
 /** The cache slot of a layer: the room's own while it is the active layer. */
@@ -241,6 +243,7 @@ export class LayerRuns {
     const slot = computed ? { slotId: computed.roomId, key: keyOf(computed.entry, computed.values) } : undefined;
     await this.#deps.kept?.keep(outcome.result, slot).catch((err: unknown) => this.#deps.log.warn({ err }, 'a layer result could not be kept on disk'));
     const result: LayerResult = { result_id: outcome.resultId, type: outcome.result.type, data_url: dataUrl, blob_id: outcome.resultId };
+    if (this.#deps.hasLevels?.(outcome.result)) result.levels = true;
     return { result: outcome.provenance ? { ...result, provenance: outcome.provenance } : result, outcome };
   }
 
