@@ -6,7 +6,8 @@
  * `show: selected` only the selected ones). Its mode says what shows: `surface` the surfaces
  * alone, `volume` the ray-marched volume alone, `slices` (the default) the slices with the
  * surfaces, as Neuroglancer's 3-D view has them. The surfaces come first, alone, while the
- * volume is on its way; picking a surface names its segment as picking a voxel does.
+ * volume is on its way; picking a surface names its segment as picking a voxel does, and a
+ * labelled voxel of a slice under the pointer answers before any surface.
  */
 import * as THREE from 'three';
 import type { LayerDisplay, LayerLabels } from '../../../core/wire/scene-types.ts';
@@ -86,8 +87,11 @@ export function withSurfaces(stage: LodStage, source: LodSource, volume: VolumeC
       surfaces.applyLook?.(look);
     },
     pick(ray, kept) {
-      const hits = [volume.object.visible ? volume.pick?.(ray, kept) : null, surfaces.object.visible ? surfaces.pick?.(ray, kept) : null];
-      return hits.filter((hit) => hit !== null && hit !== undefined).sort((a, b) => a!.distance - b!.distance)[0] ?? null;
+      // A labelled voxel of a slice answers before the surfaces, even one in front of it: it says
+      // the label, its name and where the voxel is, and the slice is what the pointer reads. A
+      // surface answers where no labelled voxel lies under the pointer (or the slices are hidden).
+      const onSlice = volume.object.visible ? volume.pick?.(ray, kept) : null;
+      return onSlice ?? (surfaces.object.visible ? (surfaces.pick?.(ray, kept) ?? null) : null);
     },
     attach: () => volume.attach?.(),
     dispose() {
