@@ -48,13 +48,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
 
   // Before every other hook: the admin guard and the routes ask who a request is; every change a
   // request makes is then its user's, in its room's events and its room's log.
-  const home = {
-    redis: host.scale?.connections.command ?? null,
-    data: host.data?.store ?? null,
-    hub: ctx.events,
-    usersChanged: host.scale?.onUsersChanged,
-    specimen: (id: string) => ctx.catalog.get(id),
-  };
+  const home = { stores: host.people, hub: ctx.events, usersChanged: host.scale?.onUsersChanged, specimen: (id: string) => ctx.catalog.get(id) };
   const { people, readers } = assemblePeople(app, options, home, isGuardedRoute);
   const agent = assembleAgent(ctx, people, host.conversations, app.log);
   await installOpenApiCollector(app);

@@ -6,6 +6,7 @@
  * again), the test of a mark against it, and the removal of an import that did not end.
  */
 import type { DataStore } from '../durable/data-store.ts';
+import { DISK } from '../durable/disk-keys.ts';
 import type { Annotation, AnnotationEvent } from '../wire/scene-types.ts';
 import { EVENT_BATCH_LIMIT } from './annotation-store.ts';
 
@@ -28,7 +29,7 @@ export const STAGING: Staging = { from: 5000, chunk: 2000 };
 
 /** The database of imports under way, by room. */
 export function pendingImports(store: DataStore) {
-  return store.db<PendingImport>('annotation-imports');
+  return store.db<PendingImport>(DISK.annotationImports.name);
 }
 
 /** Whether a mark id is shown beside `pending`: not one of the ids it holds hidden. */
@@ -43,10 +44,10 @@ export function shownBeside(pending: PendingImport | undefined): (id: string) =>
 
 /** Removes the hidden marks of an import that did not end, `chunk` per transaction, then its reservation. */
 export async function removePending(store: DataStore, roomId: string, pending: PendingImport, chunk: number): Promise<void> {
-  const marks = store.db('annotations');
+  const marks = store.db(DISK.annotations.name);
   for (let from = pending.from; from < pending.to; from += chunk) {
     await store.write(() => {
-      for (let id = from; id < Math.min(pending.to, from + chunk); id++) void marks.remove([roomId, 'a', String(id)]);
+      for (let id = from; id < Math.min(pending.to, from + chunk); id++) void marks.remove(DISK.annotations.mark(roomId, String(id)));
     });
   }
   await store.write(() => void pendingImports(store).remove(roomId));

@@ -1,8 +1,9 @@
 /**
  * @module memory-annotation-store
  * A lone host's annotations, in its memory: per room a map of id → annotation (in id order, as
- * ids only grow), the room's version and its next id. Every change is made and announced on the
- * host's event hub in one synchronous step, so events go out in version order. Bounded twice:
+ * ids only grow), the room's version and its next id. Every change is made, logged in the room's
+ * log and announced on the host's event hub in one synchronous step, so events go out in version
+ * order and the log has every change the room has. Bounded twice:
  * `maxPerRoom` per room and `maxPerHost` across rooms (a host alone keeps them in its heap).
  * Nothing survives the process: a host that must keep them runs with `--redis`. The last
  * CHANGE_LOG changes of each room are kept, so a follower that missed a few reads only those.
@@ -14,6 +15,8 @@ import { createHostError } from '../errors.ts';
 import { changedAnnotation, type AnnotationPatch } from './annotation-patch.ts';
 import { toAnnotation } from './annotation-record.ts';
 import { ANNOTATION_EVENT, eventsOf, nextIdAfter, byId, type AnnotationStore } from './annotation-store.ts';
+import { markChanged, marksAdded, marksReplaced } from '../history/room-changes.ts';
+import type { LogWriter } from '../history/room-log-store.ts';
 
 interface RoomMarks {
   version: number;
@@ -41,11 +44,14 @@ export class MemoryAnnotationStore implements AnnotationStore {
   #total = 0;
   #hub: EventHub;
   #limits: MemoryAnnotationLimits;
+  #log: LogWriter;
   #now: () => number;
 
-  constructor(hub: EventHub, limits: MemoryAnnotationLimits, now: () => number = Date.now) {
+  /** `log`: the rooms' logs in this host's memory. */
+  constructor(hub: EventHub, limits: MemoryAnnotationLimits, log: LogWriter, now: () => number = Date.now) {
     this.#hub = hub;
     this.#limits = limits;
+    this.#log = log;
     this.#now = now;
   }
 
@@ -118,8 +124,10 @@ export class MemoryAnnotationStore implements AnnotationStore {
       return { op: 'add', annotation, version: ++room.version };
     });
     this.#total += drafts.length;
+    const added = { version: room.version, annotations: events.map((e) => e.annotation) };
+    for (const entry of marksAdded(added)) this.#log.appendNow(roomId, entry);
     this.#announce(roomId, events);
-    return { version: room.version, annotations: events.map((e) => e.annotation) };
+    return added;
   }
 
   async change(roomId: string, id: string, patch: AnnotationPatch, expected?: number): Promise<AnnotationEvent> {
@@ -128,6 +136,7 @@ export class MemoryAnnotationStore implements AnnotationStore {
     const room = this.#room(roomId);
     room.marks.set(id, annotation);
     const event: AnnotationEvent = { op: 'change', annotation, version: ++room.version };
+    this.#log.appendNow(roomId, markChanged(event));
     this.#announce(roomId, [event]);
     return event;
   }
@@ -138,6 +147,7 @@ export class MemoryAnnotationStore implements AnnotationStore {
     room.marks.delete(id);
     this.#total--;
     const event: AnnotationEvent = { op: 'remove', annotation, version: ++room.version };
+    this.#log.appendNow(roomId, markChanged(event));
     this.#announce(roomId, [event]);
     return event;
   }
@@ -153,6 +163,7 @@ export class MemoryAnnotationStore implements AnnotationStore {
     this.#total += incoming.length;
     room.next = Math.max(room.next, nextIdAfter(incoming));
     for (const annotation of incoming) events.push({ op: 'add', annotation, version: ++room.version });
+    this.#log.appendNow(roomId, marksReplaced(incoming, room.version));
     this.#announce(roomId, events);
     return room.version;
   }

@@ -4,8 +4,9 @@
  * room's version and last id, shared by every host and kept across their restarts (as long as
  * Redis keeps its data). Ids are taken from the room's counter before the annotations are
  * written, so two hosts adding at once never make the same id, and an id is never made twice.
- * Each write is one script (redis/annotation-scripts.ts) that also publishes its event on the
- * service's room channel, which every host's subscription hands to its room streams. A change
+ * Each write is one script (redis/annotation-scripts.ts) that also appends it to the room's
+ * log and publishes its event on the service's room channel, which every host's subscription
+ * hands to its room streams. A change
  * without `If-Match` is made on the version it read; when another change came first it reads
  * again and applies the patch on top, so concurrent changes are neither lost nor refused.
  */
@@ -17,6 +18,8 @@ import { orUnavailable } from '../redis/redis-unavailable.ts';
 import { changedAnnotation, type AnnotationPatch } from './annotation-patch.ts';
 import { toAnnotation } from './annotation-record.ts';
 import { byId, EVENT_BATCH_LIMIT, nextIdAfter, type AnnotationStore } from './annotation-store.ts';
+import type { RedisRoomLog } from '../history/redis-room-log.ts';
+import { LOGGED_MARKS } from '../history/room-changes.ts';
 
 /** Annotations read per round trip when listing a room. */
 const LIST_PAGE = 2000;
@@ -35,12 +38,20 @@ function parse(json: string): Annotation | null {
 export class RedisAnnotationStore implements AnnotationStore {
   #redis: ScriptedRedis;
   #maxPerRoom: number;
+  #log: Pick<RedisRoomLog, 'actorArgs'>;
   #now: () => number;
 
-  constructor(redis: ScriptedRedis, maxPerRoom: number, now: () => number = Date.now) {
+  /** `log`: the service's room logs, each change's entries made by the script that makes it (which makes the room's version). */
+  constructor(redis: ScriptedRedis, maxPerRoom: number, log: Pick<RedisRoomLog, 'actorArgs'>, now: () => number = Date.now) {
     this.#redis = redis;
     this.#maxPerRoom = maxPerRoom;
+    this.#log = log;
     this.#now = now;
+  }
+
+  /** What every script of a room's marks starts with: the room, as JSON too, and its log's arguments. */
+  #head(roomId: string): (string | number)[] {
+    return [roomId, JSON.stringify(roomId), ...this.#log.actorArgs()];
   }
 
   /**
@@ -78,7 +89,7 @@ export class RedisAnnotationStore implements AnnotationStore {
     const now = this.#now();
     const added = drafts.map((draft, i) => toAnnotation(draft, { id: String(last - drafts.length + 1 + i), version: 1, created: now, updated: now }));
     const pairs = added.flatMap((a) => [a.id, JSON.stringify(a)]);
-    const [version, held] = (await orUnavailable(this.#redis.vAnnAdd(roomId, JSON.stringify(roomId), this.#maxPerRoom, EVENT_BATCH_LIMIT, ...pairs))) as [
+    const [version, held] = (await orUnavailable(this.#redis.vAnnAdd(...this.#head(roomId), this.#maxPerRoom, EVENT_BATCH_LIMIT, LOGGED_MARKS, ...pairs))) as [
       number,
       number,
     ];
@@ -93,7 +104,7 @@ export class RedisAnnotationStore implements AnnotationStore {
       if (expected !== undefined && current.version !== expected)
         throw createHostError('SPC_ERR_ANNOTATION_STALE', id, String(expected), String(current.version));
       const annotation = changedAnnotation(current, patch, this.#now());
-      const [version, at] = (await orUnavailable(this.#redis.vAnnChange(roomId, JSON.stringify(roomId), id, current.version, JSON.stringify(annotation)))) as [
+      const [version, at] = (await orUnavailable(this.#redis.vAnnChange(...this.#head(roomId), id, current.version, JSON.stringify(annotation)))) as [
         number,
         number,
       ];
@@ -106,7 +117,7 @@ export class RedisAnnotationStore implements AnnotationStore {
   }
 
   async remove(roomId: string, id: string, expected?: number): Promise<AnnotationEvent> {
-    const answer = (await orUnavailable(this.#redis.vAnnRemove(roomId, JSON.stringify(roomId), id, expected ?? ''))) as [number, number, string?];
+    const answer = (await orUnavailable(this.#redis.vAnnRemove(...this.#head(roomId), id, expected ?? ''))) as [number, number, string?];
     const [version, at, json] = answer;
     if (version === -1) throw createHostError('SPC_ERR_ANNOTATION_NOT_FOUND', id, roomId);
     if (version === -2) throw createHostError('SPC_ERR_ANNOTATION_STALE', id, String(expected), String(at));
@@ -116,7 +127,7 @@ export class RedisAnnotationStore implements AnnotationStore {
   async replace(roomId: string, annotations: readonly Annotation[]): Promise<number> {
     const pairs = [...annotations].sort(byId).flatMap((a) => [a.id, JSON.stringify(a)]);
     const lastId = nextIdAfter(annotations) - 1;
-    return Number(await orUnavailable(this.#redis.vAnnReplace(roomId, JSON.stringify(roomId), EVENT_BATCH_LIMIT, lastId, ...pairs)));
+    return Number(await orUnavailable(this.#redis.vAnnReplace(...this.#head(roomId), EVENT_BATCH_LIMIT, lastId, ...pairs)));
   }
 
   close(): void {

@@ -34,6 +34,7 @@ import { RoomSnapshots } from '../snapshots/service/room-snapshots.ts';
 import { assembleCompute } from './compute-assembly.ts';
 import type { ScaleService } from './scale-service.ts';
 import type { DurableData } from './open-durable.ts';
+import type { PeopleStores } from '../people/people.ts';
 import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
 import { roomReplayTarget } from './room-replay-target.ts';
 import { Replays } from '../history/replays.ts';
@@ -58,6 +59,8 @@ export interface HostAssembly {
   data: DurableData | null;
   /** Each room's conversation with its agent, as its log keeps it. */
   conversations: ConversationRecord;
+  /** The stores of users, tickets and rooms' access, in the host's home. */
+  people: PeopleStores;
   /** Stops everything, last what the rest uses (the pools). */
   close(): Promise<void>;
 }
@@ -170,7 +173,6 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     rooms: workspace.rooms,
     sources,
     ttlSeconds: options.snapshotTtlSeconds,
-    history: workspace.history,
     conversation: async (roomId) => (await conversations.load(roomId)).entries,
     published: workspace.published,
   });
@@ -197,6 +199,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     pythonNotReady: () => compute.python.notReady(),
     scale: stack.scale,
     data: stack.data,
+    people: workspace.people,
     conversations,
     async close() {
       binder?.close();

@@ -1,54 +1,27 @@
 /**
  * @module assemble-people
- * A host's people service over the stores of its home: on a Redis service its users, tickets and
- * rooms' access live in the service's Redis (every host agrees at once); on a lone host users
- * live in the data dir (shared with `vitrine users`), tickets and access in its memory. Also
- * the registry of rooms' lasting readers, told of every user removed.
+ * A host's people service over the stores of its home (store-homes.ts: on a Redis service its
+ * users, tickets and rooms' access live in the service's Redis, so every host agrees at once; on
+ * a lone host users live in the data dir, shared with `vitrine users`, and access beside the
+ * rooms it closes), put in front of every route. Also the registry of rooms' lasting readers,
+ * told of every user removed.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ResolvedHostOptions } from '../options.ts';
 import { installPeople } from '../http/people/install-people.ts';
-import { MemoryAccessStore } from '../people/memory-access-store.ts';
-import { MemoryTicketStore } from '../people/memory-ticket-store.ts';
-import { MemoryUserStore } from '../people/memory-user-store.ts';
-import { openUserStore } from '../people/open-user-store.ts';
 import type { UserStore } from '../people/user-store.ts';
-import { DiskAccessStore } from '../people/disk-access-store.ts';
-import type { DataStore } from '../durable/data-store.ts';
 import { People, type PeopleStores } from '../people/people.ts';
-import { RedisAccessStore } from '../people/redis-access-store.ts';
-import { RedisTicketStore } from '../people/redis-ticket-store.ts';
-import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import { createProxyTrust } from '../people/trusted-proxy.ts';
 import { RoomReaders } from '../people/room-readers.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { RoomSpecimen } from '../people/specimen-access.ts';
 
-type PeopleOptions = Pick<ResolvedHostOptions, 'adminToken' | 'trustProxy' | 'userHeader' | 'dataDir' | 'defaultRoomId'>;
-
-/** The data dir's users, or (when its store cannot be opened) none, said once in the log: the host still serves open rooms. */
-function dataDirUsers(dataDir: string | null, warn: (line: string) => void): UserStore {
-  try {
-    return openUserStore({ dataDir });
-  } catch (error) {
-    warn(`users: the store in ${dataDir} cannot be opened (${(error as Error).message}); no user's token will be known`);
-    return new MemoryUserStore();
-  }
-}
-
-function storesOf(options: PeopleOptions, redis: ScriptedRedis | null, warn: (line: string) => void, data: DataStore | null): PeopleStores {
-  if (redis) return { users: openUserStore({ connection: redis }), tickets: new RedisTicketStore(redis), access: new RedisAccessStore(redis) };
-  // A lone host with a data folder keeps its users and rooms' access in the folder's store.
-  if (data) return { users: openUserStore({ data }), tickets: new MemoryTicketStore(), access: new DiskAccessStore(data) };
-  return { users: dataDirUsers(options.dataDir, warn), tickets: new MemoryTicketStore(), access: new MemoryAccessStore() };
-}
+type PeopleOptions = Pick<ResolvedHostOptions, 'adminToken' | 'trustProxy' | 'userHeader' | 'defaultRoomId'>;
 
 /** Where a host's people are kept, what tells it of changes made elsewhere, and what it asks of the host. */
 export interface PeopleDeps {
-  /** A Redis service's connection: users, tickets and access live in its Redis. */
-  redis: ScriptedRedis | null;
-  /** A lone host's open data folder. */
-  data: DataStore | null;
+  /** Users, tickets and rooms' access, in the host's home. */
+  stores: PeopleStores;
   /** The host's event hub, where rooms' access changes arrive from every host. */
   hub: EventHub;
   /** A Redis service's news of users removed (on any host, or by `vitrine users`). */
@@ -88,7 +61,7 @@ export function assemblePeople(
   home: PeopleDeps,
   adminGuarded: (request: FastifyRequest) => boolean,
 ): { people: People; readers: RoomReaders } {
-  const people = new People(storesOf(options, home.redis, (line) => app.log.warn(line), home.data), {
+  const people = new People(home.stores, {
     adminToken: options.adminToken,
     trust: createProxyTrust(options.trustProxy),
     userHeader: options.userHeader,

@@ -10,6 +10,7 @@
  * never served under the id, and `warn` says which.
  */
 import type { DataStore } from '../durable/data-store.ts';
+import { DISK } from '../durable/disk-keys.ts';
 import { decodeResultFrame } from '../results/result-frame.ts';
 import { rememberResultId } from '../results/result-id.ts';
 import type { StoredResult } from '../results/stored-result.ts';
@@ -22,8 +23,6 @@ interface BlobRecord {
 
 const SWEEP_MS = 60_000;
 
-/** The database of computed results kept on disk (disk-kept-results.ts), whose files a sweep leaves. */
-export const KEPT_DB = 'kept';
 
 export class DiskBlobStore implements BlobStore {
   #store: DataStore;
@@ -40,7 +39,7 @@ export class DiskBlobStore implements BlobStore {
   }
 
   get #db() {
-    return this.#store.db<BlobRecord>('blobs');
+    return this.#store.db<BlobRecord>(DISK.blobs.name);
   }
 
   async put(result: StoredResult, ttlMs: number): Promise<PutBlob> {
@@ -113,7 +112,7 @@ export class DiskBlobStore implements BlobStore {
       for (const hash of gone) if ((this.#db.get(hash)?.expiresAt ?? 0) <= now) this.#db.remove(hash);
     });
     // A file a kept result still names (disk-kept-results.ts) stays for it.
-    const kept = this.#store.db<unknown>(KEPT_DB);
+    const kept = this.#store.db<unknown>(DISK.kept.name);
     for (const hash of gone) if (!this.#db.get(hash) && kept.get(hash) === undefined) await this.#store.blobs.remove(hash);
   }
 

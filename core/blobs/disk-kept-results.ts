@@ -10,12 +10,10 @@
  * own `/data`, a layer's data URL) finds it rather than computing it again.
  */
 import type { DataStore } from '../durable/data-store.ts';
+import { DISK } from '../durable/disk-keys.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { frameOf, type BlobMeta } from './blob-store.ts';
-import { KEPT_DB, type DiskBlobStore } from './disk-blob-store.ts';
-
-/** The database naming, for a cache slot and key, the hash of the result kept for them. */
-const SLOTS_DB = 'kept-slots';
+import type { DiskBlobStore } from './disk-blob-store.ts';
 
 /** The cache slot (a room, or a layer's) and key a result was computed for. */
 export interface KeptSlot {
@@ -45,7 +43,7 @@ export class DiskKeptResults {
   }
 
   get #db() {
-    return this.#store.db<KeptRecord>(KEPT_DB);
+    return this.#store.db<KeptRecord>(DISK.kept.name);
   }
 
   /** Bytes kept now. */
@@ -54,7 +52,7 @@ export class DiskKeptResults {
   }
 
   get #slots() {
-    return this.#store.db<string>(SLOTS_DB);
+    return this.#store.db<string>(DISK.keptSlots.name);
   }
 
   /**
@@ -118,5 +116,5 @@ export class DiskKeptResults {
 }
 
 function slotKey(slot: KeptSlot): string {
-  return `${slot.slotId}\u0000${slot.key}`;
+  return DISK.keptSlots.slot(slot.slotId, slot.key);
 }

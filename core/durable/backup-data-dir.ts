@@ -15,6 +15,7 @@ import { open, type RootDatabase } from 'lmdb';
 import { BlobFolder } from './blob-folder.ts';
 import { BUNDLES_DIR } from './bundles-dir.ts';
 import { STORE_FILE } from './data-store.ts';
+import { DISK } from './disk-keys.ts';
 import { storeFileProblem } from './store-file-check.ts';
 
 export interface BackupSummary {
@@ -56,8 +57,8 @@ function recordsOf(env: RootDatabase, name: string): { key: unknown; value: unkn
 /** The blob names the store holds records for: results kept by id, and published files. */
 function namedBlobs(env: RootDatabase): Set<string> {
   const names = new Set<string>();
-  for (const { key } of recordsOf(env, 'blobs')) if (typeof key === 'string') names.add(key);
-  for (const { value } of recordsOf(env, 'published')) {
+  for (const { key } of recordsOf(env, DISK.blobs.name)) if (typeof key === 'string') names.add(key);
+  for (const { value } of recordsOf(env, DISK.published.name)) {
     const sha = (value as { sha?: unknown } | null)?.sha;
     if (typeof sha === 'string') names.add(sha);
   }

@@ -16,6 +16,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { BlobFolder } from './blob-folder.ts';
+import { DISK_DATABASES, type DiskKey } from './disk-keys.ts';
 import { lockDataDir } from './data-lock.ts';
 import { missingStore, missingStoreProblem, storeFileProblem } from './store-file-check.ts';
 import { probeStore } from './store-probe.ts';
@@ -30,10 +31,12 @@ export interface DataStore {
   readonly dir: string;
   /** Bytes by their SHA-256. */
   readonly blobs: BlobFolder;
-  /** The named database of one store (made on first use). */
-  db<V>(name: string): Database<V, string | (string | number)[]>;
+  /** The named database of one store (disk-keys.ts names them; all are opened with the store). */
+  db<V>(name: string): Database<V, DiskKey>;
   /** Runs `work` in one write transaction (all of it or none); resolves once it is committed and on disk. */
   write<T>(work: () => T): Promise<T>;
+  /** True while the work of a {@link write} runs: what must join that transaction checks it. */
+  readonly writing: boolean;
   /** A consistent copy of the store into `file` (while writes go on). */
   copyTo(file: string): Promise<void>;
   close(): Promise<void>;
@@ -57,15 +60,20 @@ function openEnv(file: string): RootDatabase {
 
 /**
  * `work` in a write transaction, its failure kept to itself: the transactions queued in one
- * event turn share a commit, so a throw is caught inside and rethrown once committed (stores
- * check before they put, so a throw has written nothing).
+ * event turn share a commit, so `work` runs in a child transaction of it, which a throw rolls
+ * back alone (nothing of that write is kept, a change or its log entry without the other least
+ * of all), and the throw is rethrown once the rest is committed.
  */
-async function transact<T>(env: RootDatabase, file: string, work: () => T): Promise<T> {
+async function transact<T>(env: RootDatabase, file: string, work: () => T, within: { writing: boolean }): Promise<T> {
   const committing = env.transaction(() => {
+    within.writing = true;
     try {
-      return { value: work() };
+      // Boxed: a child transaction waits on what its work gives back when that is a promise (a put's).
+      return env.childTransaction(() => ({ value: work() })) as unknown as { value: T };
     } catch (error) {
       return { error };
+    } finally {
+      within.writing = false;
     }
   });
   const done = await orStorageFull(committing, file);
@@ -82,6 +90,23 @@ async function transact<T>(env: RootDatabase, file: string, work: () => T): Prom
 function leaveCommitSummaries(reason: unknown): void {
   if (reason instanceof Error && 'commitError' in reason) return;
   throw reason;
+}
+
+/**
+ * The store's databases by name, each opened once. Those of disk-keys.ts are all opened with
+ * the store; another (a format step's, a test's) is opened on first use, never inside a write,
+ * where a failure of that write would close it again.
+ */
+function databases(env: RootDatabase, within: { writing: boolean }): <V>(name: string) => Database<V, DiskKey> {
+  const dbs = new Map<string, Database<unknown, DiskKey>>();
+  return <V>(name: string) => {
+    let found = dbs.get(name);
+    if (!found) {
+      if (within.writing) throw new Error(`the database '${name}' is opened with the store, not inside a write: name it in disk-keys.ts`);
+      dbs.set(name, (found = env.openDB({ name })));
+    }
+    return found as Database<V, DiskKey>;
+  };
 }
 
 /** How a store's format is brought forward: this vitrine's steps, or a test's. */
@@ -101,12 +126,8 @@ export async function openDataStore(dir: string, format: FormatSteps = { steps: 
     const problem = storeFileProblem(file) ?? (existsSync(file) ? await probeStore(file) : null);
     if (problem) throw damagedStore(file, problem);
     const env = openEnv(file);
-    const dbs = new Map<string, Database<unknown, string | (string | number)[]>>();
-    const db = <V>(name: string): Database<V, string | (string | number)[]> => {
-      let found = dbs.get(name);
-      if (!found) dbs.set(name, (found = env.openDB({ name })));
-      return found as Database<V, string | (string | number)[]>;
-    };
+    const within = { writing: false };
+    const db = databases(env, within);
     try {
       const writeAll = (work: () => void) => env.transactionSync(work);
       await checkFormat({ dir, file, db, writeAll, copyTo: (target) => env.backup(target, false) }, format.steps, format.target);
@@ -115,6 +136,7 @@ export async function openDataStore(dir: string, format: FormatSteps = { steps: 
       if ((error as Error).message.startsWith('the data dir ')) throw error;
       throw damagedStore(file, (error as Error).message);
     }
+    for (const name of DISK_DATABASES) db(name);
     const blobs = new BlobFolder(dir);
     await blobs.clearTemporary();
     process.on('unhandledRejection', leaveCommitSummaries);
@@ -122,7 +144,10 @@ export async function openDataStore(dir: string, format: FormatSteps = { steps: 
       dir,
       blobs,
       db,
-      write: (work) => transact(env, file, work),
+      write: (work) => transact(env, file, work, within),
+      get writing() {
+        return within.writing;
+      },
       copyTo: (target) => env.backup(target, false),
       async close() {
         await env.close();

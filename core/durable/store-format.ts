@@ -8,6 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Database } from 'lmdb';
+import { DISK } from './disk-keys.ts';
 
 /** The format this vitrine writes and reads. */
 export const FORMAT_VERSION = 1;
@@ -50,10 +51,10 @@ export const formatCopyOf = (file: string, version: number): string => `${file}.
  * when it cannot be served. `steps` is this vitrine's table, or a test's.
  */
 export async function checkFormat(store: FormatHost, steps: ReadonlyMap<number, FormatStep> = FORMAT_STEPS, target = FORMAT_VERSION): Promise<void> {
-  const meta = store.db('meta');
-  const found: unknown = meta.get('format');
+  const meta = store.db(DISK.meta.name);
+  const found: unknown = meta.get(DISK.meta.format);
   if (found === undefined) {
-    await meta.put('format', { version: target, created: Date.now() } satisfies FormatRecord);
+    await meta.put(DISK.meta.format, { version: target, created: Date.now() } satisfies FormatRecord);
     return;
   }
   if (!isFormat(found)) throw new Error('its format record is not one vitrine wrote');
@@ -77,7 +78,7 @@ export async function checkFormat(store: FormatHost, steps: ReadonlyMap<number, 
   try {
     store.writeAll(() => {
       for (let version = found.version; version < target; version++) steps.get(version)!(store.db);
-      meta.putSync('format', { version: target, created: found.created, migrated_from: found.migrated_from ?? found.version } satisfies FormatRecord);
+      meta.putSync(DISK.meta.format, { version: target, created: found.created, migrated_from: found.migrated_from ?? found.version } satisfies FormatRecord);
     });
   } catch (error) {
     throw new Error(

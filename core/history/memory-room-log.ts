@@ -3,9 +3,10 @@
  * A lone host's room logs in its memory: one array per room in seq order, entries past the
  * time-to-live dropped from the front as the room is read or written, and bounded in rooms
  * (the least recently written going first) and in entries per room (the oldest going first),
- * so a busy host's memory stays bounded whatever its rooms do.
+ * so a busy host's memory stays bounded whatever its rooms do. The memory stores append in the
+ * same turn as they make a change, so no reader sees one without the other.
  */
-import { entryOf, pageLimit, pageOf, type LogChange, type LogEntry, type LogPage, type RoomLogStore } from './room-log-store.ts';
+import { entryOf, pageLimit, pageOf, type LogChange, type LogEntry, type LogPage, type LogWriter, type RoomLogStore } from './room-log-store.ts';
 
 /** Rooms whose logs one host keeps. */
 const MAX_ROOMS = 10_000;
@@ -30,7 +31,7 @@ function firstAfter(entries: LogEntry[], since: number): number {
   return lo;
 }
 
-export class MemoryRoomLog implements RoomLogStore {
+export class MemoryRoomLog implements RoomLogStore, LogWriter {
   #rooms = new Map<string, RoomLog>();
   #ttlMs: number;
   #now: () => number;
@@ -49,6 +50,10 @@ export class MemoryRoomLog implements RoomLogStore {
   }
 
   async append(roomId: string, change: LogChange): Promise<LogEntry> {
+    return this.appendNow(roomId, change);
+  }
+
+  appendNow(roomId: string, change: LogChange): LogEntry {
     const log = this.#rooms.get(roomId) ?? { entries: [], seq: 0, ts: 0 };
     this.#rooms.delete(roomId);
     this.#rooms.set(roomId, log);

@@ -1,8 +1,10 @@
 /**
  * @module room-log-store
- * Where each room's log is kept, one interface for every home: a host's memory
- * (memory-room-log.ts) and a Redis service (redis-room-log.ts), side by side; a disk home
- * joins the same way and runs the same conformance suite. An append gets the next `seq` of
+ * Where each room's log is kept, one interface for every home side by side: a host's memory
+ * (memory-room-log.ts), a lone host's data folder (disk-room-log.ts) and a Redis service
+ * (redis-room-log.ts), all run by one conformance suite. A change of a room is logged by the
+ * store that makes it, in the same write (room-changes.ts says what each is logged as); an
+ * append of its own is for what changes no store (a replay started). An append gets the next `seq` of
  * its room (1, 2, 3, … with no gap and no repeat, whichever host appends) and a `ts` that
  * never goes back within the room, so a replay's offsets are never negative. Entries older
  * than the log's time-to-live go.
@@ -51,6 +53,16 @@ export interface RoomLogStore {
   /** The room's newest seq (0 when it has none): a page read at the same one holds the same entries. */
   lastSeq(roomId: string): Promise<number>;
   close(): void;
+}
+
+/**
+ * A log as the room stores of its home write it: inside the write that makes the change (the
+ * data folder's transaction, or the same turn of a host's memory), so the change and its entry
+ * are kept together or not at all.
+ */
+export interface LogWriter {
+  /** Appends `change` to the room's log within the write under way; answers the entry as it will be stored. */
+  appendNow(roomId: string, change: LogChange): LogEntry;
 }
 
 /** The stored form of an entry: its fields in one object, `seq`, `ts`, `by`, `type` first. */

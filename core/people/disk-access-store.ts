@@ -2,7 +2,8 @@
  * @module disk-access-store
  * Rooms' access in a lone host's data folder (the `access` database of its store), so a room
  * closed before a restart is closed after it. The compare-and-set on the owner runs inside one
- * write transaction, which the store commits and flushes before the change is answered.
+ * write transaction with the change's entry in the room's log, which the store commits and
+ * flushes before the change is answered.
  *
  * Every request that names a room reads its access, so the answers read are remembered: the
  * folder is locked to this host and every change goes through {@link DiskAccessStore.set},
@@ -12,9 +13,12 @@
  * starts it again, gaining nothing).
  */
 import type { DataStore } from '../durable/data-store.ts';
+import { DISK } from '../durable/disk-keys.ts';
+import { accessSet } from '../history/room-changes.ts';
+import type { LogWriter } from '../history/room-log-store.ts';
 
-/** What of a data folder's store rooms' access needs: its databases, and a write transaction. */
-export type AccessHome = Pick<DataStore, 'db' | 'write'>;
+/** What of a data folder's store rooms' access needs: its databases, and a write transaction (and whether one is running, for the rooms' log). */
+export type AccessHome = Pick<DataStore, 'db' | 'write' | 'writing'>;
 import type { AccessStore } from './access-store.ts';
 import { withoutUser, type RoomAccess } from './room-access.ts';
 import { ADMIN_NAME } from './users.ts';
@@ -24,15 +28,18 @@ const REMEMBERED_ROOMS = 4096;
 
 export class DiskAccessStore implements AccessStore {
   #store: AccessHome;
+  #log: LogWriter;
   /** Frozen copies, so no reader can change what the next one is told. */
   #known = new Map<string, Readonly<RoomAccess> | null>();
 
-  constructor(store: AccessHome) {
+  /** `log`: the rooms' logs in the same store. */
+  constructor(store: AccessHome, log: LogWriter) {
     this.#store = store;
+    this.#log = log;
   }
 
   #db() {
-    return this.#store.db<RoomAccess>('access');
+    return this.#store.db<RoomAccess>(DISK.access.name);
   }
 
   #remember(roomId: string, access: RoomAccess | null): RoomAccess | null {
@@ -60,6 +67,7 @@ export class DiskAccessStore implements AccessStore {
       const current = db.get(roomId) ?? null;
       if ((current?.owner ?? null) !== expectedOwner) return { access: current, changed: false };
       void db.put(roomId, access);
+      this.#log.appendNow(roomId, accessSet(access));
       return { access, changed: true };
     });
     this.#remember(roomId, done.access);
@@ -76,7 +84,10 @@ export class DiskAccessStore implements AccessStore {
         const without = typeof key === 'string' ? withoutUser(value, name, ADMIN_NAME) : null;
         if (without) changed.push({ roomId: key as string, access: without });
       }
-      for (const { roomId, access } of changed) void db.put(roomId, access);
+      for (const { roomId, access } of changed) {
+        void db.put(roomId, access);
+        this.#log.appendNow(roomId, accessSet(access));
+      }
       return changed;
     });
   }

@@ -14,11 +14,10 @@ import { existsSync, mkdirSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database } from 'lmdb';
 import { STORE_FILE, type DataStore } from '../durable/data-store.ts';
+import { DISK } from '../durable/disk-keys.ts';
 import type { AccessHome } from './disk-access-store.ts';
 import { byName, type UserRecord, type UserStore, type UsersWatcher } from './user-store.ts';
 
-const NAME = 'user:';
-const TOKEN = 'token:';
 /** The file rewritten after each committed change of the users, in the data folder. */
 export const USERS_CHANGED_FILE = 'users.changed';
 
@@ -34,7 +33,7 @@ export interface UserDb {
 
 /** The users of a host's open data store (closed with the store, not here). */
 export function usersOfDataStore(store: DataStore): UserDb {
-  const db = store.db<UserRecord>('users') as Database<UserRecord, string>;
+  const db = store.db<UserRecord>(DISK.users.name) as Database<UserRecord, string>;
   return { dir: store.dir, db, write: (work) => store.write(work), close: async () => {} };
 }
 
@@ -46,9 +45,25 @@ export function usersOfDataDir(dataDir: string): UserDb & { folder: AccessHome }
   mkdirSync(dataDir, { recursive: true });
   // The same environment settings as the host's (core/durable/data-store.ts): one file, flushed commits.
   const env = open({ path: join(dataDir, STORE_FILE), maxDbs: 64, overlappingSync: false, noSync: false });
-  const db = env.openDB<UserRecord, string>({ name: 'users' });
-  const write = <T>(work: () => T): Promise<T> => env.transaction(work);
-  const folder: AccessHome = { db: <V>(name: string) => env.openDB<V, string | (string | number)[]>({ name }), write };
+  const db = env.openDB<UserRecord, string>({ name: DISK.users.name });
+  // Whether a write's work is running: a room's log appends only inside the write of its change.
+  const within = { writing: false };
+  const write = <T>(work: () => T): Promise<T> =>
+    env.transaction(() => {
+      within.writing = true;
+      try {
+        return work();
+      } finally {
+        within.writing = false;
+      }
+    });
+  const folder: AccessHome = {
+    db: <V>(name: string) => env.openDB<V, string | (string | number)[]>({ name }),
+    write,
+    get writing() {
+      return within.writing;
+    },
+  };
   return { dir: dataDir, db, write, folder, close: () => env.close() };
 }
 
@@ -64,20 +79,20 @@ export class LmdbUserStore implements UserStore {
     this.#tell();
     return this.#told(
       await write(() => {
-        if (db.get(NAME + record.name) !== undefined) return false;
-        void db.put(NAME + record.name, record);
-        void db.put(TOKEN + record.tokenHash, record);
+        if (db.get(DISK.users.byName(record.name)) !== undefined) return false;
+        void db.put(DISK.users.byName(record.name), record);
+        void db.put(DISK.users.byToken(record.tokenHash), record);
         return true;
       }),
     );
   }
 
   async byTokenHash(tokenHash: string): Promise<UserRecord | null> {
-    return this.#home.db.get(TOKEN + tokenHash) ?? null;
+    return this.#home.db.get(DISK.users.byToken(tokenHash)) ?? null;
   }
 
   async list(): Promise<UserRecord[]> {
-    const records = [...this.#home.db.getRange({ start: NAME, end: `${NAME}\uffff` })].map(({ value }) => value);
+    const records = [...this.#home.db.getRange(DISK.users.names)].map(({ value }) => value);
     return byName(records);
   }
 
@@ -86,10 +101,10 @@ export class LmdbUserStore implements UserStore {
     this.#tell();
     return this.#told(
       await write(() => {
-        const record = db.get(NAME + name);
+        const record = db.get(DISK.users.byName(name));
         if (record === undefined) return false;
-        void db.remove(NAME + name);
-        void db.remove(TOKEN + record.tokenHash);
+        void db.remove(DISK.users.byName(name));
+        void db.remove(DISK.users.byToken(record.tokenHash));
         return true;
       }),
     );

@@ -1,7 +1,10 @@
 /**
  * @module memory-access-store
- * Rooms' access in one host's memory, gone with it (as its rooms are).
+ * Rooms' access in one host's memory, gone with it (as its rooms are); each change logged in
+ * the room's log in the same turn.
  */
+import { accessSet } from '../history/room-changes.ts';
+import type { LogWriter } from '../history/room-log-store.ts';
 import type { AccessStore } from './access-store.ts';
 import { withoutUser, type RoomAccess } from './room-access.ts';
 import { ADMIN_NAME } from './users.ts';
@@ -10,6 +13,12 @@ const copy = (access: RoomAccess): RoomAccess => ({ ...access, editors: [...acce
 
 export class MemoryAccessStore implements AccessStore {
   #rooms = new Map<string, RoomAccess>();
+  #log: LogWriter;
+
+  /** `log`: the rooms' logs in memory. */
+  constructor(log: LogWriter) {
+    this.#log = log;
+  }
 
   async get(roomId: string): Promise<RoomAccess | null> {
     return this.known(roomId);
@@ -24,6 +33,7 @@ export class MemoryAccessStore implements AccessStore {
     const current = this.#rooms.get(roomId) ?? null;
     if ((current?.owner ?? null) !== expectedOwner) return { access: current ? copy(current) : null, changed: false };
     this.#rooms.set(roomId, copy(access));
+    this.#log.appendNow(roomId, accessSet(copy(access)));
     return { access: copy(access), changed: true };
   }
 
@@ -33,6 +43,7 @@ export class MemoryAccessStore implements AccessStore {
       const without = withoutUser(access, name, ADMIN_NAME);
       if (!without) continue;
       this.#rooms.set(roomId, without);
+      this.#log.appendNow(roomId, accessSet(copy(without)));
       changed.push({ roomId, access: copy(without) });
     }
     return changed;

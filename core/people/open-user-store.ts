@@ -13,6 +13,10 @@ import { MemoryUserStore } from './memory-user-store.ts';
 import { RedisUserStore } from './redis-user-store.ts';
 import type { UserStore } from './user-store.ts';
 import type { AccessStore } from './access-store.ts';
+import { KEEPING_DEFAULTS } from '../durable/keeping-options.ts';
+import { DiskRoomLog } from '../history/disk-room-log.ts';
+import { RedisRoomLog } from '../history/redis-room-log.ts';
+import { defineScripts } from '../redis/redis-scripts.ts';
 import { DiskAccessStore } from './disk-access-store.ts';
 import { RedisAccessStore } from './redis-access-store.ts';
 
@@ -32,12 +36,16 @@ export interface UserHome {
  * every room's access): a Redis service's or a data folder's, on one connection or one file.
  */
 export function openPeopleHome(home: { redis: string | null; dataDir: string | null }): { users: UserStore; access: AccessStore } {
+  // Each room's access changed is logged in its room's log, as a host logs it (the host's own
+  // --log-ttl trims the entries as it next writes the room).
+  const ttl = KEEPING_DEFAULTS.logTtlSeconds;
   if (home.redis) {
     const users = openUserStore({ redis: home.redis }) as RedisUserStore;
-    return { users, access: new RedisAccessStore(users.connection) };
+    const redis = defineScripts(users.connection);
+    return { users, access: new RedisAccessStore(redis, new RedisRoomLog(redis, ttl)) };
   }
   const opened = usersOfDataDir(home.dataDir!);
-  return { users: new LmdbUserStore(opened), access: new DiskAccessStore(opened.folder) };
+  return { users: new LmdbUserStore(opened), access: new DiskAccessStore(opened.folder, new DiskRoomLog(opened.folder, ttl)) };
 }
 
 export function openUserStore(home: UserHome): UserStore {

@@ -9,9 +9,8 @@
  * bytes take no memory until read.
  */
 import type { DataStore } from '../durable/data-store.ts';
+import { DISK } from '../durable/disk-keys.ts';
 import { isPublishedMeta, type PublishedMeta, type PublishedShare } from './published-record.ts';
-
-const VERSION_KEY = ['v'];
 
 export class DiskPublished implements PublishedShare {
   #store: DataStore;
@@ -22,22 +21,22 @@ export class DiskPublished implements PublishedShare {
   }
 
   get #db() {
-    return this.#store.db<PublishedMeta | number>('published');
+    return this.#store.db<PublishedMeta | number>(DISK.published.name);
   }
 
   #all(): PublishedMeta[] {
     const all: PublishedMeta[] = [];
-    for (const { value } of this.#db.getRange({ start: ['s'], end: ['t'] })) if (isPublishedMeta(value)) all.push(value);
+    for (const { value } of this.#db.getRange(DISK.published.all)) if (isPublishedMeta(value)) all.push(value);
     return all;
   }
 
   #get(id: string): PublishedMeta | null {
-    const value = this.#db.get(['s', id]);
+    const value = this.#db.get(DISK.published.specimen(id));
     return isPublishedMeta(value) ? value : null;
   }
 
   async version(): Promise<string> {
-    return String(this.#db.get(VERSION_KEY) ?? 0);
+    return String(this.#db.get(DISK.published.version) ?? 0);
   }
 
   async list(): Promise<PublishedMeta[]> {
@@ -48,7 +47,7 @@ export class DiskPublished implements PublishedShare {
     await this.#store.write(() => {
       const kept = this.#get(meta.id);
       // Only the same file lives longer: a file published over it meanwhile keeps its own expiry.
-      if (kept && kept.sha === meta.sha) this.#db.put(['s', meta.id], { ...kept, expires_at: Math.max(kept.expires_at, meta.expires_at) });
+      if (kept && kept.sha === meta.sha) this.#db.put(DISK.published.specimen(meta.id), { ...kept, expires_at: Math.max(kept.expires_at, meta.expires_at) });
     });
   }
 
@@ -65,8 +64,8 @@ export class DiskPublished implements PublishedShare {
     await this.#store.blobs.put([bytes], meta.sha);
     const old = await this.#store.write(() => {
       const before = this.#get(meta.id);
-      this.#db.put(['s', meta.id], meta);
-      this.#db.put(VERSION_KEY, Number(this.#db.get(VERSION_KEY) ?? 0) + 1);
+      this.#db.put(DISK.published.specimen(meta.id), meta);
+      this.#db.put(DISK.published.version, Number(this.#db.get(DISK.published.version) ?? 0) + 1);
       return before;
     });
     if (old && old.sha !== meta.sha) await this.#dropUnnamed([old.sha]);
@@ -82,8 +81,8 @@ export class DiskPublished implements PublishedShare {
     const removed = await this.#store.write(() => {
       const found = ids.map((id) => this.#get(id)).filter((meta): meta is PublishedMeta => meta !== null);
       if (found.length === 0) return found;
-      for (const meta of found) this.#db.remove(['s', meta.id]);
-      this.#db.put(VERSION_KEY, Number(this.#db.get(VERSION_KEY) ?? 0) + 1);
+      for (const meta of found) this.#db.remove(DISK.published.specimen(meta.id));
+      this.#db.put(DISK.published.version, Number(this.#db.get(DISK.published.version) ?? 0) + 1);
       return found;
     });
     await this.#dropUnnamed(removed.map((meta) => meta.sha));

@@ -9,7 +9,7 @@
  */
 import type { Redis } from 'ioredis';
 import { ANNOTATION_SCRIPTS } from './annotation-scripts.ts';
-import { HISTORY_SCRIPTS } from './history-scripts.ts';
+import { HISTORY_SCRIPTS, LOG_APPEND } from './history-scripts.ts';
 import { ROOM_SCRIPTS } from './room-scripts.ts';
 
 const PRELUDE = `
@@ -74,7 +74,7 @@ local function release(cid, ttl, host)
   redis.call('PUBLISH', P .. 'events:cancel', cid)
   return 1
 end
-`;
+${LOG_APPEND}`;
 
 const SCRIPTS = {
   ...ROOM_SCRIPTS,

@@ -1,8 +1,9 @@
 /**
  * @module room-scripts
- * The scripts that move a room's entry between cache slots and change a room's scene, part of
- * the one script table (redis-scripts.ts, whose prelude gives them `P`, the key prefix). Each
- * changes its keys and tells every host in one step.
+ * The scripts that move a room's entry between cache slots and change a room's scene, view and
+ * shown specimen, part of the one script table (redis-scripts.ts, whose prelude gives them `P`,
+ * the key prefix, and `logAppend`). Each changes its keys, appends its change to the room's log
+ * and tells every host in one step.
  */
 
 export const ROOM_SCRIPTS = {
@@ -26,9 +27,10 @@ redis.call('PUBLISH', P .. 'events:room', '{"room":' .. cjson.encode(ARGV[2]) ..
 return 1`,
   },
   /**
-   * ARGV room, version, json, ttlMs, event → 1 when the room's scene was still at `version`
-   * and is now `json` (at version + 1; its `scene` event sent to every host in the same step,
-   * so events leave in the order of the versions), else 0 and nothing changed.
+   * ARGV room, version, json, ttlMs, event, now, logTtlMs, logBody → 1 when the room's scene
+   * was still at `version` and is now `json` (at version + 1, its log entry appended and its
+   * `scene` event sent to every host in the same step, so events leave in the order of the
+   * versions), else 0 and nothing changed.
    */
   vSceneWrite: {
     keys: 0,
@@ -37,7 +39,61 @@ local key = P .. 'scene:' .. ARGV[1]
 if tonumber(redis.call('HGET', key, 'v') or '0') ~= tonumber(ARGV[2]) then return 0 end
 redis.call('HSET', key, 'v', tonumber(ARGV[2]) + 1, 'json', ARGV[3])
 redis.call('PEXPIRE', key, ARGV[4])
+logAppend(ARGV[1], ARGV[6], ARGV[7], ARGV[8])
 redis.call('PUBLISH', P .. 'events:room', ARGV[5])
+return 1`,
+  },
+  /**
+   * ARGV id, json, ttlMs, room | '', now, logTtlMs, logBody → the log entry's JSON when taken
+   * of a room (appended in the same step), else nil: a snapshot's record kept for `ttlMs`.
+   */
+  vSnapshotPut: {
+    keys: 0,
+    lua: `
+redis.call('SET', P .. 'snapshot:' .. ARGV[1], ARGV[2], 'PX', ARGV[3])
+if ARGV[4] == '' then return false end
+return logAppend(ARGV[4], ARGV[5], ARGV[6], ARGV[7])`,
+  },
+  /**
+   * ARGV room, expected owner ('' for an open room), access (JSON), now, logTtlMs, logBody →
+   * {1, access} when the room's owner was still the one expected and the access is now set
+   * (logged in the same step), else {0, the access it has ('' when open)}.
+   */
+  vAccessSet: {
+    keys: 0,
+    lua: `
+local key = P .. 'access:' .. ARGV[1]
+local cur = redis.call('GET', key)
+local owner = ''
+if cur then owner = cjson.decode(cur).owner end
+if owner ~= ARGV[2] then return {0, cur or ''} end
+redis.call('SET', key, ARGV[3])
+logAppend(ARGV[1], ARGV[4], ARGV[5], ARGV[6])
+return {1, ARGV[3]}`,
+  },
+  /**
+   * ARGV room, access as read (JSON), access to store, now, logTtlMs, logBody → 1 when the room's
+   * access was still as read and is now the one given (logged in the same step), else 0.
+   */
+  vAccessReplace: {
+    keys: 0,
+    lua: `
+local key = P .. 'access:' .. ARGV[1]
+if redis.call('GET', key) ~= ARGV[2] then return 0 end
+redis.call('SET', key, ARGV[3])
+logAppend(ARGV[1], ARGV[4], ARGV[5], ARGV[6])
+return 1`,
+  },
+  /**
+   * ARGV room, key (view|shown), json ('' removes it), ttlMs, now, logTtlMs, logBody: a room's
+   * view or the static specimen it shows set, with its log entry, in one step.
+   */
+  vBoardSet: {
+    keys: 0,
+    lua: `
+local key = P .. ARGV[2] .. ':' .. ARGV[1]
+if ARGV[3] == '' then redis.call('DEL', key) else redis.call('SET', key, ARGV[3], 'PX', ARGV[4]) end
+logAppend(ARGV[1], ARGV[5], ARGV[6], ARGV[7])
 return 1`,
   },
 } as const;

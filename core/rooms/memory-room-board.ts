@@ -2,10 +2,12 @@
  * @module memory-room-board
  * The RoomBoard of a lone host: views and shown specimens in its memory (bounded in rooms,
  * the least recently set going first), a shown specimen for the room cache's time-to-live,
- * and events published on the host's own hub.
+ * each change logged in the same turn, and events published on the host's own hub.
  */
 import { roomChannel } from '../events/channels.ts';
 import type { EventHub } from '../events/event-hub.ts';
+import { entryShown, viewChanged } from '../history/room-changes.ts';
+import type { LogWriter } from '../history/room-log-store.ts';
 import type { RoomBoard, ShownSpecimen } from './room-board.ts';
 import type { RoomView } from './room-view.ts';
 
@@ -23,11 +25,13 @@ export class MemoryRoomBoard implements RoomBoard {
   #shown = new Map<string, ShownSpecimen & { expiresAt: number }>();
   #hub: EventHub;
   #ttlMs: number;
+  #log: LogWriter;
 
-  /** `ttlSeconds`: how long a shown specimen stays the room's entry (the room cache's time-to-live). */
-  constructor(hub: EventHub, ttlSeconds: number) {
+  /** `ttlSeconds`: how long a shown specimen stays the room's entry (the room cache's time-to-live); `log`: the rooms' logs in memory. */
+  constructor(hub: EventHub, ttlSeconds: number, log: LogWriter) {
     this.#hub = hub;
     this.#ttlMs = ttlSeconds * 1000;
+    this.#log = log;
   }
 
   async view(roomId: string): Promise<RoomView> {
@@ -37,6 +41,7 @@ export class MemoryRoomBoard implements RoomBoard {
   async setView(roomId: string, view: RoomView): Promise<void> {
     if (Object.keys(view).length === 0) this.#views.delete(roomId);
     else setBounded(this.#views, roomId, view);
+    this.#log.appendNow(roomId, viewChanged(view));
   }
 
   async shown(roomId: string): Promise<ShownSpecimen | null> {
@@ -49,6 +54,7 @@ export class MemoryRoomBoard implements RoomBoard {
 
   async setShown(roomId: string, shown: ShownSpecimen): Promise<void> {
     setBounded(this.#shown, roomId, { ...shown, expiresAt: Date.now() + this.#ttlMs });
+    this.#log.appendNow(roomId, entryShown(shown));
   }
 
   async clearShown(roomId: string): Promise<boolean> {

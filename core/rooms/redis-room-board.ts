@@ -1,10 +1,12 @@
 /**
  * @module redis-room-board
  * A room's view and shown static specimen on a Redis service: one key each, so every host
- * answers the same, and room events published through the service's room channel, so every
+ * answers the same, each set with its log entry by one script, and room events published through the service's room channel, so every
  * host's streams of the room get them (this host's too, through its own subscription).
  */
-import type { Redis } from 'ioredis';
+import type { RedisRoomLog } from '../history/redis-room-log.ts';
+import { entryShown, viewChanged } from '../history/room-changes.ts';
+import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import type { RoomBoard, ShownSpecimen } from './room-board.ts';
 import { readStoredView, type RoomView } from './room-view.ts';
 import { roomEventMessage } from '../redis/redis-events.ts';
@@ -15,12 +17,15 @@ import { orUnavailable } from '../redis/redis-unavailable.ts';
 const VIEW_TTL_MS = 7 * 24 * 3600 * 1000;
 
 export class RedisRoomBoard implements RoomBoard {
-  #redis: Redis;
+  #redis: ScriptedRedis;
   #shownTtlMs: number;
+  #log: Pick<RedisRoomLog, 'entryArgs'>;
 
-  constructor(redis: Redis, shownTtlSeconds: number) {
+  /** `log`: the service's room logs, each change's entry appended by the script that makes it. */
+  constructor(redis: ScriptedRedis, shownTtlSeconds: number, log: Pick<RedisRoomLog, 'entryArgs'>) {
     this.#redis = redis;
     this.#shownTtlMs = Math.max(1, shownTtlSeconds * 1000);
+    this.#log = log;
   }
 
   async view(roomId: string): Promise<RoomView> {
@@ -34,8 +39,8 @@ export class RedisRoomBoard implements RoomBoard {
   }
 
   async setView(roomId: string, view: RoomView): Promise<void> {
-    if (Object.keys(view).length === 0) await orUnavailable(this.#redis.del(KEYS.roomView(roomId)));
-    else await orUnavailable(this.#redis.set(KEYS.roomView(roomId), JSON.stringify(view), 'PX', VIEW_TTL_MS));
+    const json = Object.keys(view).length === 0 ? '' : JSON.stringify(view);
+    await orUnavailable(this.#redis.vBoardSet(roomId, 'view', json, VIEW_TTL_MS, ...this.#log.entryArgs(viewChanged(view))));
   }
 
   async shown(roomId: string): Promise<ShownSpecimen | null> {
@@ -51,7 +56,7 @@ export class RedisRoomBoard implements RoomBoard {
   }
 
   async setShown(roomId: string, shown: ShownSpecimen): Promise<void> {
-    await orUnavailable(this.#redis.set(KEYS.roomShown(roomId), JSON.stringify(shown), 'PX', this.#shownTtlMs));
+    await orUnavailable(this.#redis.vBoardSet(roomId, 'shown', JSON.stringify(shown), this.#shownTtlMs, ...this.#log.entryArgs(entryShown(shown))));
   }
 
   async clearShown(roomId: string): Promise<boolean> {

@@ -8,7 +8,8 @@
 import type { RoomScene } from '../wire/scene-types.ts';
 import { EMPTY_SCENE, type SceneOp } from './scene-ops.ts';
 import type { EventHub } from '../events/event-hub.ts';
-import { announceScene, OpSceneStore, staleVersion, type SceneWrite } from './scene-store.ts';
+import type { LogWriter } from '../history/room-log-store.ts';
+import { announceScene, applyOp, OpSceneStore, type SceneEntry, type SceneWrite } from './scene-store.ts';
 
 /** Rooms whose scene one host keeps. */
 const MAX_ROOMS = 10_000;
@@ -16,28 +17,29 @@ const MAX_ROOMS = 10_000;
 export class MemorySceneStore extends OpSceneStore {
   #scenes = new Map<string, RoomScene>();
   #hub: Pick<EventHub, 'publish'>;
+  #log: LogWriter;
 
-  /** `hub`: this host's events, where each change's `scene` event goes. */
-  constructor(hub: Pick<EventHub, 'publish'>) {
+  /** `hub`: this host's events, where each change's `scene` event goes; `log`: the rooms' logs of this host's memory. */
+  constructor(hub: Pick<EventHub, 'publish'>, log: LogWriter) {
     super();
     this.#hub = hub;
+    this.#log = log;
   }
 
   async get(roomId: string): Promise<RoomScene> {
     return this.#scenes.get(roomId) ?? EMPTY_SCENE;
   }
 
-  async update(roomId: string, op: SceneOp, expected?: number): Promise<SceneWrite> {
-    const before = this.#scenes.get(roomId) ?? EMPTY_SCENE;
-    if (expected !== undefined && expected !== before.version) throw staleVersion(expected, before.version);
-    const after = op(structuredClone(before));
-    if (!after) return { before, scene: before, changed: false };
-    const scene: RoomScene = { version: before.version + 1, layers: after.layers, active: after.active };
+  protected async apply(roomId: string, op: SceneOp, expected: number | undefined, entry: SceneEntry): Promise<SceneWrite> {
+    const write = applyOp(this.#scenes.get(roomId) ?? EMPTY_SCENE, op, expected);
+    if (!write.changed) return write;
+    const { before, scene } = write;
+    this.#log.appendNow(roomId, entry(before, scene));
     this.#scenes.delete(roomId);
     this.#scenes.set(roomId, scene);
     if (this.#scenes.size > MAX_ROOMS) this.#scenes.delete(this.#scenes.keys().next().value!);
     announceScene(this.#hub, roomId, scene);
-    return { before, scene, changed: true };
+    return write;
   }
 
   async *everyScene(): AsyncIterable<RoomScene> {

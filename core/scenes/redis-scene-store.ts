@@ -3,7 +3,8 @@
  * Scenes on a Redis service: one hash per room (`v` the version, `json` the scene), shared by
  * every host and kept across their restarts. A change reads the scene, applies its op here,
  * and writes the result with a script that checks the version is still the one read, storing
- * it at the next version and publishing the `scene` event in the same step; another writer
+ * it at the next version, appending its log entry and publishing the `scene` event in the same
+ * step; another writer
  * having come first, it reads again and applies the op again. So writers on any number of
  * hosts never lose a change nor reuse a version, and every host's streams get the events in
  * the order of the versions. A scene is kept 30 days after its last change.
@@ -14,8 +15,9 @@ import { roomEventMessage } from '../redis/redis-events.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
+import type { RedisRoomLog } from '../history/redis-room-log.ts';
 import { EMPTY_SCENE, type SceneOp } from './scene-ops.ts';
-import { OpSceneStore, sceneEvent, staleVersion, type SceneWrite } from './scene-store.ts';
+import { applyOp, OpSceneStore, sceneEvent, type SceneEntry, type SceneWrite } from './scene-store.ts';
 
 /** How long a scene is kept after its last change. */
 export const SCENE_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -40,10 +42,13 @@ function parseScene(version: string | null, json: string | null): RoomScene {
 
 export class RedisSceneStore extends OpSceneStore {
   #redis: ScriptedRedis;
+  #log: Pick<RedisRoomLog, 'entryArgs'>;
 
-  constructor(redis: ScriptedRedis) {
+  /** `log`: the service's room logs, each change's entry appended by the script that makes it. */
+  constructor(redis: ScriptedRedis, log: Pick<RedisRoomLog, 'entryArgs'>) {
     super();
     this.#redis = redis;
+    this.#log = log;
   }
 
   async get(roomId: string): Promise<RoomScene> {
@@ -51,18 +56,16 @@ export class RedisSceneStore extends OpSceneStore {
     return parseScene(version ?? null, json ?? null);
   }
 
-  async update(roomId: string, op: SceneOp, expected?: number): Promise<SceneWrite> {
+  protected async apply(roomId: string, op: SceneOp, expected: number | undefined, entry: SceneEntry): Promise<SceneWrite> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const before = await this.get(roomId);
-      if (expected !== undefined && expected !== before.version) throw staleVersion(expected, before.version);
-      const after = op(structuredClone(before));
-      if (!after) return { before, scene: before, changed: false };
-      const scene: RoomScene = { version: before.version + 1, layers: after.layers, active: after.active };
-      const json = JSON.stringify(scene);
+      const write = applyOp(await this.get(roomId), op, expected);
+      if (!write.changed) return write;
+      const { before, scene } = write;
       const { event: name, data } = sceneEvent(scene);
       const event = roomEventMessage(roomId, name, data);
-      const written = await orUnavailable(this.#redis.vSceneWrite(roomId, before.version, json, SCENE_TTL_MS, event));
-      if (Number(written) === 1) return { before, scene, changed: true };
+      const logged = this.#log.entryArgs(entry(before, scene));
+      const written = await orUnavailable(this.#redis.vSceneWrite(roomId, before.version, JSON.stringify(scene), SCENE_TTL_MS, event, ...logged));
+      if (Number(written) === 1) return write;
       // Another writer came first: read its scene and apply the op to it, spreading retries out under contention.
       if (attempt >= 3) await sleep(Math.random() * Math.min(50, attempt * 2));
     }

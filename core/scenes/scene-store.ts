@@ -1,17 +1,20 @@
 /**
  * @module scene-store
- * Where rooms' scenes are kept, one interface for both homes: a host's memory
- * (memory-scene-store.ts) and a Redis service (redis-scene-store.ts), which every host of the
- * service reads and writes and which survives their restarts. Each change is one of the pure
- * ops of scene-ops.ts applied atomically: it moves `version` up by one and sends the whole
- * scene as the room's `scene` event, in the order the changes were made, or it changes
- * nothing at all (a stale expected version, an error of the op). Concurrent writers on any
- * number of hosts never lose a change and never reuse a version.
+ * Where rooms' scenes are kept, one interface for every home: a host's memory
+ * (memory-scene-store.ts), a lone host's data folder (disk-scene-store.ts) and a Redis service
+ * (redis-scene-store.ts), which every host of the service reads and writes and which survives
+ * their restarts. Each change is one of the pure ops of scene-ops.ts applied atomically: it
+ * moves `version` up by one, appends its entry to the room's log in the same write, and sends
+ * the whole scene as the room's `scene` event, in the order the changes were made; or it
+ * changes nothing at all (a stale expected version, an error of the op). Concurrent writers on
+ * any number of hosts never lose a change and never reuse a version.
  */
 import type { LayerKind, LayerResult, RoomScene } from '../wire/scene-types.ts';
 import { createHostError } from '../errors.ts';
 import { roomChannel } from '../events/channels.ts';
 import type { EventHub, HostEvent } from '../events/event-hub.ts';
+import { layerChanged, sceneChanged } from '../history/room-changes.ts';
+import type { LogChange } from '../history/room-log-store.ts';
 import type { LayerChange } from './check-layer.ts';
 import type { StepCounts } from './layer-steps.ts';
 import { addLayer, patchLayer, removeLayer, replaceLayers, setActive, setLayerResult, type LayerDraft, type SceneOp } from './scene-ops.ts';
@@ -60,27 +63,49 @@ export function staleVersion(expected: number, current: number): Error {
   return createHostError('SPC_ERR_SCENE_VERSION', String(expected), String(current));
 }
 
-/** The named changes, each one op through `update`: what both stores share. */
+/** What a change is logged as, made once the scene before and after it are known. */
+export type SceneEntry = (before: RoomScene, scene: RoomScene) => LogChange;
+
+const wholeScene: SceneEntry = (_before, scene) => sceneChanged(scene);
+const oneLayer =
+  (op: string, layerId: string | null): SceneEntry =>
+  (before, scene) =>
+    layerChanged(op, layerId, before, scene);
+
+/** `op` applied to `before`: the scene at the next version, or no change. @throws the 412 of a stale `expected` */
+export function applyOp(before: RoomScene, op: SceneOp, expected: number | undefined): SceneWrite {
+  if (expected !== undefined && expected !== before.version) throw staleVersion(expected, before.version);
+  const after = op(structuredClone(before));
+  if (!after) return { before, scene: before, changed: false };
+  return { before, scene: { version: before.version + 1, layers: after.layers, active: after.active }, changed: true };
+}
+
+/** The named changes, each one op applied by the home: what every home shares. */
 export abstract class OpSceneStore implements SceneStore {
   abstract get(roomId: string): Promise<RoomScene>;
-  abstract update(roomId: string, op: SceneOp, expected?: number): Promise<SceneWrite>;
+  /** Applies `op` atomically; a change made is appended to the room's log as `entry` makes it, in the same write. */
+  protected abstract apply(roomId: string, op: SceneOp, expected: number | undefined, entry: SceneEntry): Promise<SceneWrite>;
   abstract everyScene(): AsyncIterable<RoomScene>;
   abstract close(): void;
+
+  update(roomId: string, op: SceneOp, expected?: number): Promise<SceneWrite> {
+    return this.apply(roomId, op, expected, wholeScene);
+  }
 
   replace(roomId: string, layers: LayerDraft[], active?: string | null, expected?: number): Promise<SceneWrite> {
     return this.update(roomId, replaceLayers(roomId, layers, active), expected);
   }
 
   add(roomId: string, layer: LayerDraft, index?: number): Promise<SceneWrite> {
-    return this.update(roomId, addLayer(roomId, layer, index));
+    return this.apply(roomId, addLayer(roomId, layer, index), undefined, oneLayer('add', null));
   }
 
   patch(roomId: string, layerId: string, change: LayerChange, expected?: number): Promise<SceneWrite> {
-    return this.update(roomId, patchLayer(roomId, layerId, change), expected);
+    return this.apply(roomId, patchLayer(roomId, layerId, change), expected, oneLayer('change', layerId));
   }
 
   remove(roomId: string, layerId: string): Promise<SceneWrite> {
-    return this.update(roomId, removeLayer(roomId, layerId));
+    return this.apply(roomId, removeLayer(roomId, layerId), undefined, oneLayer('remove', layerId));
   }
 
   setActive(roomId: string, layerId: string | null): Promise<SceneWrite> {
@@ -88,6 +113,6 @@ export abstract class OpSceneStore implements SceneStore {
   }
 
   setResult(roomId: string, layerId: string, source: LayerDraft['source'], result: LayerResult, kind?: LayerKind, counts?: StepCounts): Promise<SceneWrite> {
-    return this.update(roomId, setLayerResult(layerId, source, result, kind, counts));
+    return this.apply(roomId, setLayerResult(layerId, source, result, kind, counts), undefined, oneLayer('result', layerId));
   }
 }

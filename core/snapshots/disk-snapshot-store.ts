@@ -1,11 +1,15 @@
 /**
  * @module disk-snapshot-store
  * Snapshots in a lone host's data folder: each record in the `snapshots` database with its
- * expiry (dropped by a sweep, and read as gone once past it), and each result it pins a blob
+ * expiry (dropped by a sweep, and read as gone once past it), written with its entry in the
+ * log of the room it was taken of in one transaction, and each result it pins a blob
  * of the folder's DiskBlobStore kept at least as long (blob-result-pins.ts), so a restarted host restores it with
  * every byte its layers showed.
  */
 import type { DataStore } from '../durable/data-store.ts';
+import { DISK } from '../durable/disk-keys.ts';
+import { snapshotTaken } from '../history/room-changes.ts';
+import type { LogEntry, LogWriter } from '../history/room-log-store.ts';
 import type { SnapshotRecord, SnapshotStore } from './snapshot-store.ts';
 import { roomsOf } from './snapshot-rooms.ts';
 
@@ -15,21 +19,27 @@ type Stored = SnapshotRecord & { until: number };
 
 export class DiskSnapshotStore implements SnapshotStore {
   #store: DataStore;
+  #log: LogWriter;
   #timer: NodeJS.Timeout;
 
-  constructor(store: DataStore) {
+  /** `log`: the rooms' logs in the same store. */
+  constructor(store: DataStore, log: LogWriter) {
     this.#store = store;
+    this.#log = log;
     this.#timer = setInterval(() => void this.#sweep().catch(() => {}), SWEEP_MS);
     this.#timer.unref();
   }
 
   get #db() {
-    return this.#store.db<Stored>('snapshots');
+    return this.#store.db<Stored>(DISK.snapshots.name);
   }
 
-  async put(id: string, record: SnapshotRecord, ttlMs: number): Promise<void> {
+  async put(id: string, record: SnapshotRecord, ttlMs: number, takenOf?: string): Promise<LogEntry | null> {
     const stored: Stored = { json: record.json, created: record.created, pins: record.pins, ...roomsOf(record), until: Date.now() + ttlMs };
-    await this.#store.write(() => this.#db.put(id, stored));
+    return this.#store.write(() => {
+      void this.#db.put(id, stored);
+      return takenOf === undefined ? null : this.#log.appendNow(takenOf, snapshotTaken(id));
+    });
   }
 
   async get(id: string): Promise<SnapshotRecord | null> {

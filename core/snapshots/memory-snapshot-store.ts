@@ -10,6 +10,8 @@ import { assertPinnable } from '../cache/pin-room.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import { createHostError } from '../errors.ts';
 import type { StoredResult } from '../results/stored-result.ts';
+import { snapshotTaken } from '../history/room-changes.ts';
+import type { LogEntry, LogWriter } from '../history/room-log-store.ts';
 import { MarkPool, splitDocument, type SplitDocument } from './snapshot-marks.ts';
 import type { ResultPins, SnapshotRecord, SnapshotStore } from './snapshot-store.ts';
 import { roomsOf } from './snapshot-rooms.ts';
@@ -44,6 +46,7 @@ export class MemorySnapshotStore implements SnapshotStore {
   #marks = new MarkPool();
   /** Characters of the records' heads and tails (their marks are in the pool). */
   #frames = 0;
+  #log: LogWriter;
   #maxBytes: number;
   #maxSnapshots: number;
   #timer = sweeper(() => {
@@ -51,8 +54,9 @@ export class MemorySnapshotStore implements SnapshotStore {
     for (const [id, record] of this.#records) if (record.until <= now) this.#drop(id);
   });
 
-  /** `maxBytes`: the most characters the records may take; `maxSnapshots`: the most records. */
-  constructor(maxBytes = MAX_RECORD_BYTES, maxSnapshots = MAX_SNAPSHOTS) {
+  /** `log`: the rooms' logs in memory; `maxBytes`: the most characters the records may take; `maxSnapshots`: the most records. */
+  constructor(log: LogWriter, maxBytes = MAX_RECORD_BYTES, maxSnapshots = MAX_SNAPSHOTS) {
+    this.#log = log;
     this.#maxBytes = maxBytes;
     this.#maxSnapshots = maxSnapshots;
   }
@@ -70,7 +74,7 @@ export class MemorySnapshotStore implements SnapshotStore {
     this.#frames -= frameOf(record.doc, record.rooms);
   }
 
-  async put(id: string, record: SnapshotRecord, ttlMs: number): Promise<void> {
+  async put(id: string, record: SnapshotRecord, ttlMs: number, takenOf?: string): Promise<LogEntry | null> {
     const doc = splitDocument(record.json);
     const replacing = this.#records.has(id);
     const added = this.#marks.added(doc.marks) + frameOf(doc, record.rooms);
@@ -83,6 +87,7 @@ export class MemorySnapshotStore implements SnapshotStore {
     this.#drop(id);
     this.#records.set(id, kept);
     this.#frames += frameOf(doc, kept.rooms);
+    return takenOf === undefined ? null : this.#log.appendNow(takenOf, snapshotTaken(id));
   }
 
   async get(id: string): Promise<SnapshotRecord | null> {

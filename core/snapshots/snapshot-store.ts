@@ -3,12 +3,14 @@
  * Where snapshots of rooms are kept, and how their bytes are kept with them. A snapshot is a
  * record (its canonical JSON, by its SHA-256) that lives `--snapshot-ttl`; the results its
  * layers show are pinned for as long, so no byte budget or blob store lets them go whatever the
- * rooms do next. Two homes behind these interfaces: a host's memory (memory-snapshot-store.ts:
- * the record in a map, the results pinned in the host's byte budget) and a Redis service
+ * rooms do next. Three homes behind these interfaces: a host's memory (memory-snapshot-store.ts:
+ * the record in a map, the results pinned in the host's byte budget), a lone host's data folder
+ * (disk-snapshot-store.ts: each result a blob of the folder's), and a Redis service
  * (redis-snapshot-store.ts: the record in Redis, each result's blob kept in the service's blob
  * store), which every host reads and which outlives them. A store that cannot keep a new record
  * refuses it (a catalogued 507) rather than drop an older one.
  */
+import type { LogEntry } from '../history/room-log-store.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
 /** A snapshot as stored: its document's canonical JSON, and what its pins need to be checked. */
@@ -26,8 +28,12 @@ export interface SnapshotRecord {
 }
 
 export interface SnapshotStore {
-  /** Keeps `record` under `id` for `ttlMs` (a record already there lives on for `ttlMs` from now). */
-  put(id: string, record: SnapshotRecord, ttlMs: number): Promise<void>;
+  /**
+   * Keeps `record` under `id` for `ttlMs` (a record already there lives on for `ttlMs` from now).
+   * Taken of room `takenOf`, it is appended to that room's log in the same write: answers that
+   * entry (null for a snapshot taken in from a session file, which is no room's change).
+   */
+  put(id: string, record: SnapshotRecord, ttlMs: number, takenOf?: string): Promise<LogEntry | null>;
   /** The record, or null when unknown or expired. */
   get(id: string): Promise<SnapshotRecord | null>;
   close(): void;

@@ -6,6 +6,7 @@
  */
 import type { BlobRef, BlobStore } from '../blobs/blob-store.ts';
 import type { DataStore } from '../durable/data-store.ts';
+import { DISK } from '../durable/disk-keys.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
 import type { UploadInfo, UploadStore } from './upload-store.ts';
@@ -31,7 +32,7 @@ export class DiskUploadStore implements UploadStore {
   }
 
   get #db() {
-    return this.#store.db<UploadRecord>('uploads');
+    return this.#store.db<UploadRecord>(DISK.uploads.name);
   }
 
   #record(id: string): UploadRecord | null {

@@ -26,6 +26,7 @@ import { readFileSync, mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { MemoryRoomLog } from '../../core/history/memory-room-log.ts';
 import { Replays } from '../../core/history/replays.ts';
+import type { LogType } from '../../core/history/room-log-store.ts';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { startRedis } from '../helpers/redis-server.ts';
@@ -217,7 +218,8 @@ export async function seekHour(): Promise<string> {
     sayConversation: async () => void writes.push('conversation'),
     setConversation: async () => void writes.push('conversation'),
   };
-  const replays = new Replays({ log, target, recorder: { record: async () => null }, warn: () => {} });
+  const recorder = { record: (roomId: string, type: LogType, change: Record<string, unknown>) => log.append(roomId, { type, by: 'host', change }) };
+  const replays = new Replays({ log, target, recorder, warn: () => {} });
   const started = performance.now();
   await replays.ask('into', { kind: 'jump', from: 'hour', at: clock - 1800_000 });
   return `  an hour of log (36,000 entries): set to its middle in ${fmt(performance.now() - started, 0)} ms (target ≤ 1000; ${writes.length} writes)`;

@@ -1,12 +1,13 @@
 /**
  * @module annotation-store-cases
- * The AnnotationStore contract, written once (annotation-store.test.ts runs it on the memory
- * and the Redis store): ids made by the host and never made twice, the room's version moved by
+ * The AnnotationStore contract, written once (annotation-store.test.ts runs it on the memory,
+ * disk and Redis stores): ids made by the host and never made twice, the room's version moved by
  * one per annotation changed, each annotation's own version, `If-Match` refusing a stale
  * version and changing nothing, a change without it applied on top of whatever came first,
  * the limit per room refusing a whole request, the events in version order (a large batch
- * sending only its last), and a replaced list. A harness hands the store, the hub its events
- * reach, and a way to wait for them.
+ * sending only its last), a replaced list, and every write in the room's log with the version
+ * it made (a large batch in entries of at most LOGGED_MARKS marks that fold into the room) and
+ * nothing of a refused one. A harness hands the store, the hub its events reach and the log.
  */
 import { describe, expect, it } from 'vitest';
 import type { Annotation, AnnotationEvent, AnnotationInput } from '../../core/wire/scene-types.ts';
@@ -14,6 +15,11 @@ import { DEFAULT_MAX_ANNOTATIONS, EVENT_BATCH_LIMIT, type AnnotationStore } from
 import { roomChannel } from '../../core/events/channels.ts';
 import type { EventHub } from '../../core/events/event-hub.ts';
 import { HostError } from '../../core/errors.ts';
+import { LOGGED_MARKS } from '../../core/history/room-changes.ts';
+import { foldAll } from '../../core/history/room-fold.ts';
+import { asActor } from '../../core/history/request-actor.ts';
+import type { RoomLogStore } from '../../core/history/room-log-store.ts';
+import { entriesOf } from '../helpers/home-logs.ts';
 import { room } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
@@ -22,6 +28,8 @@ export interface AnnotationHarness {
   store(maxPerRoom: number): AnnotationStore;
   /** The hub the store's events reach (on a Redis service, through its subscription). */
   hub: EventHub;
+  /** The rooms' log the store appends to. */
+  log: RoomLogStore;
 }
 
 const point = (x: number, label?: string): AnnotationInput => ({ kind: 'point', points: [[x, 0, 0]], ...(label ? { label } : {}) });
@@ -173,6 +181,45 @@ export function annotationStoreCases(label: string, harness: () => AnnotationHar
       } finally {
         seen.stop();
       }
+    });
+
+    it('logs each write with the room version it made, by whoever made it, and nothing of a refused one', async () => {
+      const h = harness();
+      const store = h.store(5);
+      const r = room('ann');
+      await asActor('ada', () => store.add(r, [point(1), point(2)]));
+      await store.change(r, '1', { label: 'x' });
+      await refused(store.change(r, '1', { label: 'late' }, 1));
+      await refused(store.add(r, [point(3), point(4), point(5), point(6)]));
+      await store.remove(r, '2');
+      await refused(store.remove(r, '2'));
+      const marks = (await store.list(r)).annotations;
+      await store.replace(r, marks);
+      const entries = await entriesOf(h.log, r);
+      expect(entries.map((e) => [e.seq, e.by, e.type, e.op, e.version])).toEqual([
+        [1, 'ada', 'annotation', 'add', 2],
+        [2, 'host', 'annotation', 'change', 3],
+        [3, 'host', 'annotation', 'remove', 4],
+        [4, 'host', 'annotation', 'replace', 6],
+      ]);
+      expect(entries[1]!.annotation).toMatchObject({ id: '1', label: 'x', version: 2 });
+      expect(entries[3]!.annotations).toEqual(marks);
+    });
+
+    it('logs a large batch as entries of at most LOGGED_MARKS marks that fold into the room', async () => {
+      const h = harness();
+      const store = h.store(DEFAULT_MAX_ANNOTATIONS);
+      const r = room('ann');
+      await store.add(r, [point(-1), point(-2), point(-3)]);
+      const added = await store.add(r, Array.from({ length: 2 * LOGGED_MARKS + 5 }, (_, i) => point(i)));
+      const entries = await entriesOf(h.log, r);
+      expect(entries.map((e) => [(e.annotations as unknown[]).length, e.version])).toEqual([
+        [3, 3],
+        [LOGGED_MARKS, 3 + LOGGED_MARKS],
+        [LOGGED_MARKS, 3 + 2 * LOGGED_MARKS],
+        [5, added.version],
+      ]);
+      expect([...foldAll(entries).annotations!.values()]).toEqual((await store.list(r)).annotations);
     });
 
     it('replaces a room’s list, keeping ids, versions and times, and makes later ids past them', async () => {

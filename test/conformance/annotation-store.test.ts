@@ -1,8 +1,8 @@
 /**
  * @module annotation-store.test
  * The AnnotationStore cases (annotation-store-cases.ts) on every implementation: the memory
- * store of a lone host, the disk store of its data folder (kept across a restart), and the Redis store on a real redis-server with its events arriving
- * through the service's subscription. Then what only a service has: two hosts' stores adding
+ * store of a lone host, the disk store of its data folder (kept across a restart), and the
+ * Redis store on a real redis-server with its events arriving through the service's subscription. Then what only a service has: two hosts' stores adding
  * at once in one room make no id twice and lose nothing, an annotation one host wrote is read
  * by another and by a store made after it (a restarted host), and a Redis that went away is a
  * 503 in the service's words. Last, the memory store's bound across rooms.
@@ -12,6 +12,7 @@ import { DEFAULT_MAX_ANNOTATIONS } from '../../core/annotations/annotation-store
 import { DiskAnnotationStore } from '../../core/annotations/disk-annotation-store.ts';
 import { MemoryAnnotationStore } from '../../core/annotations/memory-annotation-store.ts';
 import type { DataStore } from '../../core/durable/data-store.ts';
+import { DISK } from '../../core/durable/disk-keys.ts';
 import { openTempDataStore, reopenDataStore } from '../helpers/temp-data-store.ts';
 import { RedisAnnotationStore } from '../../core/annotations/redis-annotation-store.ts';
 import { EventHub } from '../../core/events/event-hub.ts';
@@ -22,11 +23,17 @@ import { RedisEvents } from '../../core/redis/redis-events.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { room } from '../helpers/room.ts';
 import { annotationStoreCases } from './annotation-store-cases.ts';
+import { DiskRoomLog } from '../../core/history/disk-room-log.ts';
+import { MemoryRoomLog } from '../../core/history/memory-room-log.ts';
+import { RedisRoomLog } from '../../core/history/redis-room-log.ts';
+import { entriesOf } from '../helpers/home-logs.ts';
 
 const memoryHub = new EventHub();
+const memoryLog = new MemoryRoomLog(3600);
 annotationStoreCases('memory', () => ({
   hub: memoryHub,
-  store: (maxPerRoom) => new MemoryAnnotationStore(memoryHub, { maxPerRoom, maxPerHost: 10 * maxPerRoom }),
+  store: (maxPerRoom) => new MemoryAnnotationStore(memoryHub, { maxPerRoom, maxPerHost: 10 * maxPerRoom }, memoryLog),
+  log: memoryLog,
 }));
 
 let disk: DataStore;
@@ -34,11 +41,15 @@ const diskHub = new EventHub();
 beforeAll(async () => {
   disk = await openTempDataStore();
 });
-annotationStoreCases('disk', () => ({ hub: diskHub, store: (maxPerRoom) => new DiskAnnotationStore(disk, diskHub, maxPerRoom) }));
+/** A disk store over `store`'s room log (what a lone host's assembly gives it). */
+const onDisk = (store: DataStore, hub: EventHub, maxPerRoom: number, staging?: ConstructorParameters<typeof DiskAnnotationStore>[5]) =>
+  new DiskAnnotationStore(store, hub, maxPerRoom, new DiskRoomLog(store, 3600), Date.now, staging);
+annotationStoreCases('disk', () => ({ hub: diskHub, store: (maxPerRoom) => onDisk(disk, diskHub, maxPerRoom), log: new DiskRoomLog(disk, 3600) }));
 // Every batch of three or more written as a large import is: hidden, a chunk per transaction, then shown.
 annotationStoreCases('disk, batches staged', () => ({
   hub: diskHub,
-  store: (maxPerRoom) => new DiskAnnotationStore(disk, diskHub, maxPerRoom, Date.now, { from: 3, chunk: 1000 }),
+  store: (maxPerRoom) => onDisk(disk, diskHub, maxPerRoom, { from: 3, chunk: 1000 }),
+  log: new DiskRoomLog(disk, 3600),
 }));
 
 describe('disk annotation store, a large import', () => {
@@ -52,7 +63,7 @@ describe('disk annotation store, a large import', () => {
     const never = new Promise<void>(() => {});
     const afterChunk = async (written: number) => (written >= 8 ? (stopped(), never) : undefined);
     // Room for 25: 2 marks, 20 being imported, 1 added meanwhile; 3 more (or 8, an import) do not fit.
-    const first = new DiskAnnotationStore(store, new EventHub(), 25, Date.now, { from: 5, chunk: 4, afterChunk });
+    const first = onDisk(store, new EventHub(), 25, { from: 5, chunk: 4, afterChunk });
     await first.add(r, marks(2));
     void first.add(r, marks(20, 100));
     await atStop;
@@ -65,12 +76,18 @@ describe('disk annotation store, a large import', () => {
     await expect(first.add(r, marks(8))).rejects.toMatchObject({ code: 'SPC_ERR_ANNOTATIONS_FULL' });
 
     const reopened = await reopenDataStore(store);
-    const again = new DiskAnnotationStore(reopened, new EventHub(), 100);
+    const again = onDisk(reopened, new EventHub(), 100);
     const list = await again.list(r);
     expect(list.version).toBe(3);
     expect(list.annotations.map((a) => a.id)).toEqual(['1', '2', '23']);
-    expect([...reopened.db('annotations').getKeys({ start: [r, 'a'], end: [r, 'b'] })]).toHaveLength(3);
-    expect([...reopened.db('annotation-imports').getKeys({})]).toEqual([]);
+    expect([...reopened.db(DISK.annotations.name).getKeys(DISK.annotations.marks(r))]).toHaveLength(3);
+    expect([...reopened.db(DISK.annotationImports.name).getKeys({})]).toEqual([]);
+    // The log never heard of the import: only the writes the room shows are in it.
+    const logged = await entriesOf(new DiskRoomLog(reopened, 3600), r);
+    expect(logged.map((e) => [e.op, (e.annotations as { id: string }[]).map((a) => a.id), e.version])).toEqual([
+      ['add', ['1', '2'], 2],
+      ['add', ['23'], 3],
+    ]);
     expect((await again.add(r, marks(97))).annotations).toHaveLength(97);
   });
 
@@ -80,10 +97,11 @@ describe('disk annotation store, a large import', () => {
     const afterChunk = async (written: number) => {
       if (written >= 4) throw new Error('the disk went away');
     };
-    const failing = new DiskAnnotationStore(store, new EventHub(), 100, Date.now, { from: 5, chunk: 2, afterChunk });
+    const failing = onDisk(store, new EventHub(), 100, { from: 5, chunk: 2, afterChunk });
     await expect(failing.add(r, marks(10))).rejects.toThrow('the disk went away');
     expect(await failing.list(r)).toEqual({ version: 0, annotations: [] });
-    expect([...store.db('annotations').getKeys({ start: [r, 'a'], end: [r, 'b'] })]).toHaveLength(0);
+    expect([...store.db(DISK.annotations.name).getKeys(DISK.annotations.marks(r))]).toHaveLength(0);
+    expect(await entriesOf(new DiskRoomLog(store, 3600), r)).toEqual([]);
     const added = await failing.add(r, marks(3));
     expect(added.version).toBe(3);
   });
@@ -93,10 +111,10 @@ describe('disk annotation store, a host started anew', () => {
   it('reads every annotation and goes on from the room version and ids it had', async () => {
     const store = await openTempDataStore();
     const r = room('ann');
-    const first = new DiskAnnotationStore(store, new EventHub(), 100);
+    const first = onDisk(store, new EventHub(), 100);
     const added = await first.add(r, [{ kind: 'point', points: [[1, 2, 3]] }, { kind: 'point', points: [[4, 5, 6]] }]);
     await first.remove(r, added.annotations[1]!.id);
-    const again = new DiskAnnotationStore(await reopenDataStore(store), new EventHub(), 100);
+    const again = onDisk(await reopenDataStore(store), new EventHub(), 100);
     const list = await again.list(r);
     expect(list).toEqual({ version: 3, annotations: [added.annotations[0]] });
     const next = await again.add(r, [{ kind: 'point', points: [[7, 8, 9]] }]);
@@ -127,12 +145,19 @@ afterAll(async () => {
   await Promise.all(opened.map((c) => c.close()));
 });
 
-annotationStoreCases('redis', () => ({ hub: redisHub, store: (maxPerRoom) => new RedisAnnotationStore(shared.command, maxPerRoom) }));
+annotationStoreCases('redis', () => {
+  const log = new RedisRoomLog(shared.command, 3600);
+  return { hub: redisHub, store: (maxPerRoom) => new RedisAnnotationStore(shared.command, maxPerRoom, log), log };
+});
+
+/** A store of a host on `connections`, over that host's handle on the service's logs. */
+const onRedis = (connections: RedisConnections) =>
+  new RedisAnnotationStore(connections.command, DEFAULT_MAX_ANNOTATIONS, new RedisRoomLog(connections.command, 3600));
 
 describe('redis annotation store, across hosts', () => {
   it('two hosts adding at once in one room make no id twice and lose none', async () => {
     const [a, b] = [await connect(), await connect()];
-    const stores = [new RedisAnnotationStore(a.command, DEFAULT_MAX_ANNOTATIONS), new RedisAnnotationStore(b.command, DEFAULT_MAX_ANNOTATIONS)];
+    const stores = [onRedis(a), onRedis(b)];
     const r = room('ann');
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
@@ -150,20 +175,23 @@ describe('redis annotation store, across hosts', () => {
     const [listA, listB] = await Promise.all(stores.map((s) => s.list(r)));
     expect(listA).toEqual(listB);
     expect(listA!.annotations.map((x) => x.id)).toEqual(Array.from({ length: 400 }, (_, i) => String(i + 1)));
+    // One entry per write in the room's log, in the order of the versions they made.
+    const logged = (await entriesOf(new RedisRoomLog(a.command, 3600), r)).map((e) => e.version);
+    expect(logged).toEqual(versions);
   });
 
   it('keeps what one host wrote for another and for a store made later (a restarted host)', async () => {
     const r = room('ann');
-    const first = new RedisAnnotationStore((await connect()).command, DEFAULT_MAX_ANNOTATIONS);
+    const first = onRedis(await connect());
     const { annotations } = await first.add(r, [{ kind: 'polyline', points: [[0, 0, 0], [1, 0, 0], [1, 1, 0]], label: 'path', author: 'ana' }]);
-    const later = new RedisAnnotationStore((await connect()).command, DEFAULT_MAX_ANNOTATIONS);
+    const later = onRedis(await connect());
     expect(await later.list(r)).toEqual({ version: 1, annotations });
     expect((await later.add(r, [{ kind: 'point', points: [[0, 0, 0]] }])).annotations[0]!.id).toBe('2');
   });
 
   it('answers 503 in the service’s words while Redis is away, and works again when it is back', async () => {
     const connections = await connect();
-    const store = new RedisAnnotationStore(connections.command, DEFAULT_MAX_ANNOTATIONS);
+    const store = onRedis(connections);
     const r = room('ann');
     await store.add(r, [{ kind: 'point', points: [[0, 0, 0]] }]);
     redis.freeze();
@@ -181,7 +209,7 @@ describe('redis annotation store, across hosts', () => {
 
 describe('memory annotation store, across rooms', () => {
   it('keeps at most its host-wide number of annotations, and takes more once some went', async () => {
-    const store = new MemoryAnnotationStore(new EventHub(), { maxPerRoom: 10, maxPerHost: 15 });
+    const store = new MemoryAnnotationStore(new EventHub(), { maxPerRoom: 10, maxPerHost: 15 }, new MemoryRoomLog(3600));
     const point = { kind: 'point' as const, points: [[0, 0, 0] as [number, number, number]] };
     await store.add('a', Array.from({ length: 10 }, () => point));
     const error = (await store.add('b', Array.from({ length: 6 }, () => point)).catch((e: unknown) => e)) as HostError;

@@ -1,10 +1,11 @@
 /**
  * @module people-stores.test
  * The AccessStore and TicketStore contracts, written once and run against every home: one host's
- * memory, and Redis with two stores on connections of their own (two hosts of a service). A room
- * is open until an access is set; a change holds only while the owner it was decided on is still
- * the owner, so of two closing an open room at once exactly one wins; a user removed is forgotten
- * in every room's access; a ticket stands for its user once, and on Redis once across both hosts.
+ * memory, a lone host's data folder, and Redis with two stores on connections of their own (two
+ * hosts of a service). A room is open until an access is set; a change holds only while the
+ * owner it was decided on is still the owner, so of two closing an open room at once exactly
+ * one wins; a user removed is forgotten in every room's access; each change is in the room's
+ * log, by whoever made it, and a refused one is not; a ticket stands for its user once, and on Redis once across both hosts.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -19,11 +20,20 @@ import { RedisAccessStore } from '../../core/people/redis-access-store.ts';
 import { RedisTicketStore } from '../../core/people/redis-ticket-store.ts';
 import type { RoomAccess } from '../../core/people/room-access.ts';
 import type { TicketStore } from '../../core/people/ticket-store.ts';
+import { DiskRoomLog } from '../../core/history/disk-room-log.ts';
+import { MemoryRoomLog } from '../../core/history/memory-room-log.ts';
+import { RedisRoomLog } from '../../core/history/redis-room-log.ts';
+import { asActor } from '../../core/history/request-actor.ts';
+import type { RoomLogStore } from '../../core/history/room-log-store.ts';
+import { defineScripts, type ScriptedRedis } from '../../core/redis/redis-scripts.ts';
+import { entriesOf } from '../helpers/home-logs.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 
 interface Homes {
   access: [AccessStore, AccessStore];
   tickets: [TicketStore, TicketStore];
+  /** The rooms' log the access stores append to. */
+  log: RoomLogStore;
 }
 
 const closedBy = (owner: string, more: Partial<RoomAccess> = {}): RoomAccess => ({ owner, editors: [], viewers: [], public: 'none', ...more });
@@ -72,7 +82,8 @@ function peopleStoreCases(label: string, make: () => Homes): void {
     });
 
     it("forgets a removed user in every room's access: out of editors and viewers, its rooms the admins'", async () => {
-      const { access: [one, other] } = make();
+      const made = make();
+      const { access: [one, other] } = made;
       const gone = `gone-${randomUUID()}`;
       const rooms = ['edited', 'owned', 'viewed', 'untouched'].map((what) => `${what}-${randomUUID()}`);
       const [edited, owned, viewed, untouched] = rooms as [string, string, string, string];
@@ -91,6 +102,26 @@ function peopleStoreCases(label: string, make: () => Homes): void {
         expect(store.known(edited) ?? (await store.get(edited))).toEqual(closedBy('ada', { editors: ['bob'], viewers: ['cy'] }));
       }
       expect(await one.forget(gone)).toEqual([]);
+      // Each room changed by the removal has it in its log, with the room's access after.
+      const { log } = made;
+      for (const roomId of [edited, owned, viewed]) {
+        expect((await entriesOf(log, roomId)).at(-1)).toMatchObject({ type: 'access', access: await one.get(roomId) });
+      }
+      expect(await entriesOf(log, untouched)).toHaveLength(1);
+    });
+
+    it('logs each change of a room’s access with it, by whoever made it, and nothing of a refused one', async () => {
+      const { access: [one, other], log } = make();
+      const r = `logged-${randomUUID()}`;
+      await asActor('ada', () => one.set(r, closedBy('ada'), null));
+      expect((await other.set(r, closedBy('bob'), null)).changed).toBe(false);
+      const handed = closedBy('bob', { viewers: ['cy'] });
+      await other.set(r, handed, 'ada');
+      const entries = await entriesOf(log, r);
+      expect(entries.map((e) => [e.seq, e.type, e.by, e.access])).toEqual([
+        [1, 'access', 'ada', closedBy('ada')],
+        [2, 'access', 'host', handed],
+      ]);
     });
 
     it('spends a ticket once, wherever it is taken', async () => {
@@ -105,9 +136,10 @@ function peopleStoreCases(label: string, make: () => Homes): void {
 }
 
 peopleStoreCases('memory', () => {
-  const access = new MemoryAccessStore();
+  const log = new MemoryRoomLog(3600);
+  const access = new MemoryAccessStore(log);
   const tickets = new MemoryTicketStore();
-  return { access: [access, access], tickets: [tickets, tickets] };
+  return { access: [access, access], tickets: [tickets, tickets], log };
 });
 
 let redis: RedisServer;
@@ -123,21 +155,27 @@ afterAll(async () => {
   await data?.close();
 });
 
-function connection(): Redis {
+function connection(): ScriptedRedis {
   const made = new Redis(redis.url);
   connections.push(made);
-  return made;
+  return defineScripts(made);
 }
 
-peopleStoreCases('redis', () => ({
-  access: [new RedisAccessStore(connection()), new RedisAccessStore(connection())],
-  tickets: [new RedisTicketStore(connection()), new RedisTicketStore(connection())],
-}));
+peopleStoreCases('redis', () => {
+  const [a, b] = [connection(), connection()];
+  const [logA, logB] = [new RedisRoomLog(a, 3600), new RedisRoomLog(b, 3600)];
+  return {
+    access: [new RedisAccessStore(a, logA), new RedisAccessStore(b, logB)],
+    tickets: [new RedisTicketStore(connection()), new RedisTicketStore(connection())],
+    log: logA,
+  };
+});
 
 // A lone host's data folder keeps access (a room closed before a restart stays closed); its
 // one-time tickets stay in memory.
 peopleStoreCases('disk', () => {
-  const access = new DiskAccessStore(data);
+  const log = new DiskRoomLog(data, 3600);
+  const access = new DiskAccessStore(data, log);
   const tickets = new MemoryTicketStore();
-  return { access: [access, access], tickets: [tickets, tickets] };
+  return { access: [access, access], tickets: [tickets, tickets], log };
 });

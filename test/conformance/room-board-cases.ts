@@ -4,14 +4,18 @@
  * service) must do alike. A room's view is stored whole, merged as the workspace merges a
  * change (a null removes a setting) and removed when set empty; a shown static specimen is
  * kept, replaced, cleared (saying whether there was one) and lets go after its time-to-live;
+ * each view set and each specimen shown is in the room's log, by whoever made it, in order;
  * an announcement reaches the room's channel on another host's hub (on Redis through its
  * pub/sub), and that room's only. Each implementation's test file supplies a harness.
  */
 import { describe, expect, it } from 'vitest';
 import { ROOM_RESYNC, roomChannel } from '../../core/events/channels.ts';
 import type { EventHub, HostEvent } from '../../core/events/event-hub.ts';
+import { asActor } from '../../core/history/request-actor.ts';
+import type { RoomLogStore } from '../../core/history/room-log-store.ts';
 import type { RoomBoard, ShownSpecimen } from '../../core/rooms/room-board.ts';
 import { applyViewChange, type RoomView } from '../../core/rooms/room-view.ts';
+import { entriesOf } from '../helpers/home-logs.ts';
 import { room } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
@@ -20,6 +24,8 @@ export interface RoomBoardHarness {
   board(shownTtlSeconds: number): RoomBoard;
   /** The hub of another host of the same service (a lone host's own): where room streams listen. */
   elsewhere: EventHub;
+  /** The rooms' log the boards append to. */
+  log: RoomLogStore;
 }
 
 /** A long time-to-live: nothing a case sets goes while it runs. */
@@ -85,6 +91,21 @@ export function roomBoardConformance(label: string, make: () => RoomBoardHarness
       expect(await board.clearShown(id)).toBe(true);
       expect(await board.shown(id)).toBeNull();
       expect(await board.clearShown(id)).toBe(false);
+    });
+
+    it('logs each view set and each specimen shown, by whoever made it, in the order they were made', async () => {
+      const harness = make();
+      const board = harness.board(LONG_TTL_SECONDS);
+      const id = room('board-log');
+      await asActor('ada', () => board.setView(id, { opacity: 0.5 }));
+      await board.setShown(id, { specimen_id: 'bunny', type: 'mesh', since: 1 });
+      await asActor('bo', () => board.setView(id, {}));
+      const entries = await entriesOf(harness.log, id);
+      expect(entries.map(({ seq, by, type, view, entry }) => ({ seq, by, type, ...(view ? { view } : { entry }) }))).toEqual([
+        { seq: 1, by: 'ada', type: 'view', view: { opacity: 0.5 } },
+        { seq: 2, by: 'host', type: 'entry', entry: { function_name: null, specimen_id: 'bunny', params: {}, type: 'mesh' } },
+        { seq: 3, by: 'bo', type: 'view', view: {} },
+      ]);
     });
 
     it('lets a shown specimen go once its time-to-live has passed', async () => {

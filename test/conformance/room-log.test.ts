@@ -1,8 +1,8 @@
 /**
  * @module room-log.test
  * The RoomLogStore contract, written once and run against every home of a room's log: one
- * host's MemoryRoomLog, and RedisRoomLog on a real redis-server with two stores on
- * connections of their own, as two hosts of a service have them. Seqs run 1, 2, 3, … with no
+ * host's MemoryRoomLog, DiskRoomLog in a data folder, and RedisRoomLog on a real redis-server
+ * with two stores on connections of their own, as two hosts of a service have them. Seqs run 1, 2, 3, … with no
  * gap nor repeat however many writers append at once; ts never goes back; pages read on with
  * `next_since` and end with `more: false`; a page holds at most 10,000; the newest seq is told
  * alone; entries past the time-to-live go; a change's own fields never overwrite seq, ts, by or
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRoomLog } from '../../core/history/memory-room-log.ts';
 import { DiskRoomLog } from '../../core/history/disk-room-log.ts';
 import type { DataStore } from '../../core/durable/data-store.ts';
+import { DISK } from '../../core/durable/disk-keys.ts';
 import { openTempDataStore, reopenDataStore } from '../helpers/temp-data-store.ts';
 import { RedisRoomLog } from '../../core/history/redis-room-log.ts';
 import { MAX_LOG_PAGE, type LogEntry, type RoomLogStore } from '../../core/history/room-log-store.ts';
@@ -135,6 +136,23 @@ roomLogCases('redis', (ttl = 3600) => [redisLog(ttl), redisLog(ttl)]);
 roomLogCases('disk', (ttl = 3600) => {
   const store = new DiskRoomLog(data, ttl);
   return [store, store];
+});
+
+describe('disk room log inside the write of a change', () => {
+  it('appends only inside a write, and keeps nothing of a write that fails after its entry', async () => {
+    const log = new DiskRoomLog(data, 3600);
+    const r = `inside-${Math.random().toString(36).slice(2)}`;
+    expect(() => log.appendNow(r, view(1))).toThrow('a log entry is appended only inside the write of its change');
+    const failing = data.write(() => {
+      log.appendNow(r, view(1));
+      void data.db(DISK.scenes.name).put(r, { version: 1, layers: [], active: null });
+      throw new Error('refused after its entry');
+    });
+    await expect(failing).rejects.toThrow('refused after its entry');
+    expect(await log.read(r, 0, 10)).toEqual({ entries: [], next_since: 0, more: false, last_seq: 0 });
+    expect(data.db(DISK.scenes.name).get(r)).toBeUndefined();
+    expect((await data.write(() => log.appendNow(r, view(2)))).seq).toBe(1);
+  });
 });
 
 describe('disk room log across a restart', () => {

@@ -4,8 +4,9 @@
  * MemorySceneStore, DiskSceneStore in a lone host's data folder (kept across a restart), and
  * RedisSceneStore on a real redis-server with two stores on connections of their own, as two
  * hosts of a service have them. Every change moves the version by exactly one and sends the
- * whole scene as its event, in the order of the versions; a change that changes nothing moves
- * nothing; a stale expected version is a 412 that leaves the scene alone;
+ * whole scene as its event, in the order of the versions, and is in the room's log (a change of
+ * one layer as a `layer` entry naming it); a change that changes nothing moves and logs
+ * nothing; a stale expected version is a 412 that leaves the scene and its log alone;
  * the limits hold (32 layers, unique ids, host-made ids unique); writers on both hosts at once
  * never lose a change nor reuse a version; and on Redis a host started anew reads the scene.
  * Every room with layers is read back (what keeps the published specimens they name).
@@ -29,6 +30,12 @@ import { SceneNamers } from '../../core/scenes/scene-names.ts';
 import { room } from '../helpers/room.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { entriesOf } from '../helpers/home-logs.ts';
+import { DiskRoomLog } from '../../core/history/disk-room-log.ts';
+import { MemoryRoomLog } from '../../core/history/memory-room-log.ts';
+import { RedisRoomLog } from '../../core/history/redis-room-log.ts';
+import { asActor } from '../../core/history/request-actor.ts';
+import type { RoomLogStore } from '../../core/history/room-log-store.ts';
 
 /** What a store under test comes with. */
 interface SceneHarness {
@@ -38,6 +45,8 @@ interface SceneHarness {
   versions(roomId: string): number[];
   /** A store as a host started anew opens it; null where a scene does not outlive its host. */
   reopen(): SceneStore | null;
+  /** The rooms' log the stores append to. */
+  log: RoomLogStore;
 }
 
 const draft = (id: string | undefined, fn = 'ramp'): LayerDraft => ({ ...(id ? { id } : {}), source: { function: fn, params: {} }, kind: 'image' });
@@ -73,6 +82,28 @@ function sceneStoreCases(label: string, make: () => SceneHarness): void {
       expect(await store.get(r)).toEqual(removed.scene);
       await waitFor(() => (h.versions(r).length === 5 ? true : undefined), 'five scene events');
       expect(h.versions(r)).toEqual([1, 2, 3, 4, 5]);
+    });
+
+    it('logs each change with the scene after it, a layer’s as a `layer` entry naming it, and nothing that changed nothing', async () => {
+      const h = make();
+      const [store] = h.stores;
+      const r = room('store');
+      await asActor('ada', () => store.add(r, draft(undefined)));
+      await store.patch(r, 'ramp', { display: { opacity: 0.5 } });
+      await store.patch(r, 'ramp', { display: { opacity: 0.5 } });
+      expect(await codeOf(store.patch(r, 'ramp', { display: { opacity: 0.1 } }, 1))).toBe('SPC_ERR_SCENE_VERSION');
+      await store.setActive(r, null);
+      await store.replace(r, [draft('x')], 'x');
+      await store.remove(r, 'x');
+      const entries = await entriesOf(h.log, r);
+      expect(entries.map((e) => [e.seq, e.by, e.type, e.op, e.layer, (e.scene as RoomScene).version])).toEqual([
+        [1, 'ada', 'layer', 'add', 'ramp', 1],
+        [2, 'host', 'layer', 'change', 'ramp', 2],
+        [3, 'host', 'scene', undefined, undefined, 3],
+        [4, 'host', 'scene', undefined, undefined, 4],
+        [5, 'host', 'layer', 'remove', 'x', 5],
+      ]);
+      expect(entries.at(-1)!.scene).toEqual(await store.get(r));
     });
 
     it('refuses a stale version with 412, leaving the scene as it was', async () => {
@@ -123,6 +154,9 @@ function sceneStoreCases(label: string, make: () => SceneHarness): void {
       }
       await waitFor(() => (h.versions(r).length === 90 ? true : undefined), 'ninety scene events');
       expect(h.versions(r)).toEqual(Array.from({ length: 90 }, (_, i) => i + 1));
+      // The log has one entry per version, in the order of the versions: each was appended in the write of its change.
+      const logged = (await entriesOf(h.log, r)).map((e) => (e.scene as RoomScene).version);
+      expect(logged).toEqual(Array.from({ length: 90 }, (_, i) => i + 1));
     });
 
     it('keeps the scene for a host started anew (on a service)', async () => {
@@ -164,19 +198,20 @@ function versionsInto(events: Map<string, number[]>): Pick<EventHub, 'publish'> 
 
 sceneStoreCases('memory', () => {
   const events = new Map<string, number[]>();
-  const store = new MemorySceneStore(versionsInto(events));
-  return { stores: [store, store], versions: (roomId) => events.get(roomId) ?? [], reopen: () => null };
+  const log = new MemoryRoomLog(3600);
+  const store = new MemorySceneStore(versionsInto(events), log);
+  return { stores: [store, store], versions: (roomId) => events.get(roomId) ?? [], reopen: () => null, log };
 });
 
 let disk: DataStore;
 const diskEvents = new Map<string, number[]>();
-const onDisk = (store: DataStore) => new DiskSceneStore(store, versionsInto(diskEvents));
+const onDisk = (store: DataStore) => new DiskSceneStore(store, versionsInto(diskEvents), new DiskRoomLog(store, 3600));
 beforeAll(async () => {
   disk = await openTempDataStore();
 });
 sceneStoreCases('disk', () => {
   const store = onDisk(disk);
-  return { stores: [store, store], versions: (roomId) => diskEvents.get(roomId) ?? [], reopen: () => onDisk(disk) };
+  return { stores: [store, store], versions: (roomId) => diskEvents.get(roomId) ?? [], reopen: () => onDisk(disk), log: new DiskRoomLog(disk, 3600) };
 });
 
 describe('disk scene store, a host started anew', () => {
@@ -211,11 +246,15 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-/** A store on a connection of its own, as one host has it. */
-function hostStore(): RedisSceneStore {
-  const connection = new Redis(redis.url);
+/** A store on a connection of its own, as one host has it, over that host's handle on the service's logs. */
+function onHost(): { store: RedisSceneStore; log: RedisRoomLog } {
+  const connection = defineScripts(new Redis(redis.url));
   connections.push(connection);
-  return new RedisSceneStore(defineScripts(connection));
+  const log = new RedisRoomLog(connection, 3600);
+  return { store: new RedisSceneStore(connection, log), log };
 }
 
-sceneStoreCases('redis', () => ({ stores: [hostStore(), hostStore()], versions: (roomId) => events.get(roomId) ?? [], reopen: hostStore }));
+sceneStoreCases('redis', () => {
+  const [one, other] = [onHost(), onHost()];
+  return { stores: [one.store, other.store], versions: (roomId) => events.get(roomId) ?? [], reopen: () => onHost().store, log: one.log };
+});

@@ -1,10 +1,11 @@
 /**
  * @module snapshot-store.test
- * The SnapshotStore and ResultPins contract, written once and run against both homes: one
+ * The SnapshotStore and ResultPins contract, written once and run against every home: one
  * host's memory (records in a map, results pinned in a byte budget) and a Redis service (records
  * in a real redis-server, results' blobs kept in its blob store). A record comes back as it was
  * put, with the rooms it was taken of, and is gone after its time-to-live; pinned results stay
- * whole whatever else the holder does, and results lost anyway are reported lost. A lone host's
+ * whole whatever else the holder does, and results lost anyway are reported lost; a snapshot
+ * taken of a room is in that room's log with it, one taken in from a file in none. A lone host's
  * data folder is the third home (records in its store, results as blobs in its folder), and
  * keeps both across a restart. Then
  * what only one home does: the memory pins never let the budget evict them, and past the budget a
@@ -28,6 +29,11 @@ import { RedisSnapshotStore } from '../../core/snapshots/redis-snapshot-store.ts
 import type { ResultPins, SnapshotStore } from '../../core/snapshots/snapshot-store.ts';
 import { fileRedis } from '../helpers/file-redis.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { entriesOf } from '../helpers/home-logs.ts';
+import { DiskRoomLog } from '../../core/history/disk-room-log.ts';
+import { MemoryRoomLog } from '../../core/history/memory-room-log.ts';
+import { RedisRoomLog } from '../../core/history/redis-room-log.ts';
+import type { RoomLogStore } from '../../core/history/room-log-store.ts';
 
 let serial = 0;
 /** A volume no other case made (its bytes differ), of `n` float32 samples. */
@@ -43,6 +49,8 @@ interface SnapshotHarness {
   pins: ResultPins;
   /** Lets the holder drop every result it holds for any other reason (rooms moved on, caches cleared). */
   dropOthers(results: StoredResult[]): void;
+  /** The rooms' log the store appends a snapshot taken to. */
+  log: RoomLogStore;
 }
 
 function snapshotCases(label: string, make: () => SnapshotHarness): void {
@@ -63,6 +71,16 @@ function snapshotCases(label: string, make: () => SnapshotHarness): void {
       await waitFor(async () => ((await store.get(short)) === null ? true : undefined), 'the short-lived record to expire');
     });
 
+    it('logs a snapshot taken of a room with it, and answers that entry; one of no room is in no log', async () => {
+      const { store, log } = make();
+      const [taken, imported, roomId] = [id(), id(), `snap-log-${id().slice(0, 12)}`];
+      const entry = await store.put(taken, { json: '{"scene":{}}', created: 1, pins: null, rooms: [roomId] }, 60_000, roomId);
+      expect(entry).toMatchObject({ seq: 1, type: 'snapshot', by: 'host', snapshot_id: taken });
+      expect(await store.put(imported, { json: '{}', created: 2, pins: null }, 60_000)).toBeNull();
+      expect(await entriesOf(log, roomId)).toEqual([entry]);
+      expect(await store.get(imported)).toMatchObject({ json: '{}' });
+    });
+
     it('keeps pinned results whole whatever else lets them go', async () => {
       const h = make();
       const results = [volume(), volume(256)];
@@ -77,8 +95,10 @@ function snapshotCases(label: string, make: () => SnapshotHarness): void {
 
 snapshotCases('memory', () => {
   const budget = new ResultBudget<StoredResult>(64 * 1024 * 1024, resultByteLength);
+  const log = new MemoryRoomLog(3600);
   return {
-    store: new MemorySnapshotStore(),
+    store: new MemorySnapshotStore(log),
+    log,
     pins: new MemoryResultPins(budget),
     dropOthers: (results) => {
       for (const result of results) budget.hold(result, 'room:x', () => {});
@@ -113,7 +133,8 @@ const redis = fileRedis();
 
 snapshotCases('redis', () => {
   const scripted = defineScripts(redis.client);
-  return { store: new RedisSnapshotStore(scripted), pins: new BlobResultPins(new RedisBlobStore(redis.client, null)), dropOthers: () => {} };
+  const log = new RedisRoomLog(scripted, 3600);
+  return { store: new RedisSnapshotStore(scripted, log), log, pins: new BlobResultPins(new RedisBlobStore(redis.client, null)), dropOthers: () => {} };
 });
 
 describe('redis pins', () => {
@@ -135,17 +156,20 @@ beforeAll(async () => {
   disk = await openTempDataStore();
 });
 
-snapshotCases('disk', () => ({ store: new DiskSnapshotStore(disk), pins: new BlobResultPins(new DiskBlobStore(disk)), dropOthers: () => {} }));
+snapshotCases('disk', () => {
+  const log = new DiskRoomLog(disk, 3600);
+  return { store: new DiskSnapshotStore(disk, log), log, pins: new BlobResultPins(new DiskBlobStore(disk)), dropOthers: () => {} };
+});
 
 describe('disk snapshots', () => {
   it('keep the record and every pinned byte for a host started anew, and see a lost blob as lost', async () => {
     const store = await openTempDataStore();
     const result = volume(128);
     const refs = await new BlobResultPins(new DiskBlobStore(store)).pin('kept', [result], 3_600_000);
-    await new DiskSnapshotStore(store).put('kept', { json: '{"a":1}', created: 5, pins: refs }, 3_600_000);
+    await new DiskSnapshotStore(store, new DiskRoomLog(store, 3600)).put('kept', { json: '{"a":1}', created: 5, pins: refs }, 3_600_000);
     const again = await reopenDataStore(store);
     const blobs = new DiskBlobStore(again);
-    expect(await new DiskSnapshotStore(again).get('kept')).toEqual({ json: '{"a":1}', created: 5, pins: refs });
+    expect(await new DiskSnapshotStore(again, new DiskRoomLog(again, 3600)).get('kept')).toEqual({ json: '{"a":1}', created: 5, pins: refs });
     const pins = new BlobResultPins(blobs);
     expect(await pins.intact('kept', refs)).toBe(true);
     expect(await blobs.find(refs[0]!.hash)).toMatchObject({ type: 'volume', shape: [1, 1, 128] });

@@ -51,9 +51,10 @@ describe('a data folder refused at start', () => {
     /** A folder in format 0 holding one mark, its store closed. */
     async function formatZero(): Promise<string> {
       const store = await openTempDataStore();
+      const [meta, marks] = [store.db('meta'), store.db('marks')];
       await store.write(() => {
-        store.db('meta').putSync('format', { version: 0, created: 7 });
-        store.db('marks').putSync('a', 'old');
+        meta.putSync('format', { version: 0, created: 7 });
+        marks.putSync('a', 'old');
       });
       await store.close();
       return store.dir;
@@ -111,7 +112,8 @@ describe('a data folder refused at start', () => {
 
   it('a record damaged past the meta pages: the file and the way out named, not the decoder’s words', async () => {
     const store = await openTempDataStore();
-    await store.write(() => store.db('marks').put('r1', { kind: 'point', label: 'a-mark-to-damage', points: [[1, 2, 3]] }));
+    const marks = store.db('marks');
+    await store.write(() => marks.put('r1', { kind: 'point', label: 'a-mark-to-damage', points: [[1, 2, 3]] }));
     await store.close();
     const file = path.join(store.dir, STORE_FILE);
     // One byte of the record's value (the type of its label) made one no encoder writes.

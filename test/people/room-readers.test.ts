@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { EventHub } from '../../core/events/event-hub.ts';
 import { ROOM_ACCESS, roomChannel } from '../../core/events/channels.ts';
 import { MemoryAccessStore } from '../../core/people/memory-access-store.ts';
+import { MemoryRoomLog } from '../../core/history/memory-room-log.ts';
 import { MemoryTicketStore } from '../../core/people/memory-ticket-store.ts';
 import { MemoryUserStore } from '../../core/people/memory-user-store.ts';
 import { People } from '../../core/people/people.ts';
@@ -49,7 +50,7 @@ describe('what a reader keeps open on a room', () => {
 describe('the registry of a room\'s readers', () => {
   it("ends a removed user's readers as the memory users' store says of the change, and a reader that missed a change at once", async () => {
     const hub = new EventHub();
-    const stores = { users: new MemoryUserStore(), tickets: new MemoryTicketStore(), access: new MemoryAccessStore() };
+    const stores = { users: new MemoryUserStore(), tickets: new MemoryTicketStore(), access: new MemoryAccessStore(new MemoryRoomLog(3600)) };
     const service = new People(stores, { adminToken: null, trust: createProxyTrust([]), userHeader: 'x-forwarded-user' });
     const readers = new RoomReaders(hub, service.readerChecks(), (message, error) => { throw new Error(`${message}: ${String(error)}`); });
     stores.users.watch({ changed: () => void readers.usersChanged(), lost: () => {} });

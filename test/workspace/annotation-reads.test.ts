@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { AnnotationForms } from '../../core/annotations/annotation-forms.ts';
 import { renderCsv, renderCsvParts, renderJson, renderJsonParts, renderStableJson } from '../../core/annotations/chunked-render.ts';
 import { MemoryAnnotationStore } from '../../core/annotations/memory-annotation-store.ts';
+import { MemoryRoomLog } from '../../core/history/memory-room-log.ts';
 import { EventHub } from '../../core/events/event-hub.ts';
 import { stableJson } from '../../core/wire/stable-json.ts';
 import type { Annotation } from '../../core/wire/scene-types.ts';
@@ -66,7 +67,7 @@ describe('annotation reads', () => {
   });
 
   it('answer every reader of a version the same bytes, ETag and compressed variant, made once', async () => {
-    const store = new MemoryAnnotationStore(new EventHub(), { maxPerRoom: 10_000, maxPerHost: 10_000 });
+    const store = new MemoryAnnotationStore(new EventHub(), { maxPerRoom: 10_000, maxPerHost: 10_000 }, new MemoryRoomLog(3600));
     const r = room();
     await store.add(r, Array.from({ length: 3_000 }, (_, i) => ({ kind: 'point', points: [[i, 1, 2]], label: `m${i}` })));
     const forms = new AnnotationForms(store);

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { MemorySnapshotStore } from '../../core/snapshots/memory-snapshot-store.ts';
+import { MemoryRoomLog } from '../../core/history/memory-room-log.ts';
 import { stableJson } from '../../core/wire/stable-json.ts';
 import { createTestApp, room } from '../helpers/create-test-app.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
@@ -73,7 +74,7 @@ describe('what people make', () => {
   it('keeps a room’s annotations once however many snapshots hold them', async () => {
     const marks = Array.from({ length: 1000 }, (_, i) => ({ id: `m${i}`, kind: 'point', label: `a "mark", [${i}]`, points: [[i, 0.5, -1 - i]] }));
     const once = stableJson(marks).length;
-    const store = new MemorySnapshotStore(once * 3);
+    const store = new MemorySnapshotStore(new MemoryRoomLog(3600), once * 3);
     const ids: string[] = [];
     for (let i = 0; i < 1000; i++) {
       const json = stableJson({ annotations: marks, scene: { active: null, layers: [] }, view: { opacity: i / 1000 } });

@@ -30,6 +30,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   // keys and channels, the script table, pub/sub fan-out, failures as 503s, time limits).
   // A lone host's data folder: its embedded store, lock, format and folder of bytes.
   ['cache/', 'redis/', 'durable/'],
+  // A room's log (its entries, each home's store of it, what each change is logged as) and
+  // replay's reading of it: below every store of a room, which appends its change's entry in
+  // the write of the change itself.
+  ['history/'],
   // Result bytes by content hash (the blob store interface, its memory, Redis and S3 stores);
   // what a room holds beside its cache entry (the room board, its memory and Redis halves).
   // Who a request is and what each room lets them do (users, tickets, access; memory, Redis, lmdb).
@@ -50,9 +54,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The versions of each plugin a host keeps side by side: reloaded, swapped one plugin at a
   // time, and shared with a Redis service's other hosts (the share's memory and Redis homes).
   ['versions/'],
-  // A room's history (its log, every store's changes recorded, replay's reading) and who is in
-  // it now (presence, live poses).
-  ['history/', 'presence/'],
+  // Who is in a room now (presence, live poses).
+  ['presence/'],
   // The software renderers of thumbnails and room pictures, which the worker threads run.
   ['thumbnails/'],
   // The worker threads' transport and their entry, which runs delivery and format work.

@@ -36,7 +36,6 @@ import { obtainLayerResult, resolveLayerSource, staleOutcome, type LayerSourceDe
 import type { RecordedScene, RoomScenes } from '../../scenes/service/room-scenes.ts';
 import { VIEW_FIELDS, type ViewChange } from '../../rooms/room-view.ts';
 import type { RoomWorkspace } from '../../rooms/service/room-workspace.ts';
-import type { RoomRecorder } from '../../history/room-recorder.ts';
 import type { TranscriptEntry } from '../../wire/agent-types.ts';
 import { pinnedVersion } from '../../scenes/service/pinned-versions.ts';
 import { verifySnapshot, type SnapshotVerification } from './snapshot-verify.ts';
@@ -64,8 +63,6 @@ export interface SnapshotDeps {
   rooms: Pick<RoomWorkspace, 'view' | 'changeView'>;
   sources: LayerSourceDeps;
   ttlSeconds: number;
-  /** The rooms' logs, where a snapshot taken is recorded (and so names the seq it was taken at). */
-  history?: Pick<RoomRecorder, 'record'>;
   /** The room's conversation with its agent (its log's), carried by the snapshot when it holds one. */
   conversation?: (roomId: string) => Promise<readonly TranscriptEntry[]>;
   /** The published specimens, each a snapshot names held as long as the snapshot lives. */
@@ -140,15 +137,16 @@ export class RoomSnapshots {
     const known = await store.get(id);
     const pinned = await pins.pin(id, results, ttlMs);
     const owners = roomsAfterTaking(known, roomId);
+    // Kept with its entry in the room's log (which so names the seq it was taken at), in one write.
+    let logged;
     try {
-      await store.put(id, { json, created: known?.created ?? Date.now(), pins: pinned, ...(owners ? { rooms: owners } : {}) }, ttlMs);
+      logged = await store.put(id, { json, created: known?.created ?? Date.now(), pins: pinned, ...(owners ? { rooms: owners } : {}) }, ttlMs, roomId);
     } catch (error) {
       // Refused: the results pinned for it are let go, unless an earlier take still keeps them.
       if (!known) pins.release?.(id);
       throw error;
     }
     await this.#deps.published?.holdUntil(specimensOfScene({ layers }), Date.now() + ttlMs);
-    const logged = await this.#deps.history?.record(roomId, 'snapshot', { snapshot_id: id });
     return { id, url: `/?snapshot=${id}`, ...(logged ? { log_seq: logged.seq } : {}) };
   }
 

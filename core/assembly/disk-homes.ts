@@ -1,0 +1,48 @@
+/**
+ * @module disk-homes
+ * The stores of a lone host with a data folder: every one in the folder's one store
+ * (core/durable/), over the same room log, so a change of a room and its log entry are one
+ * transaction, flushed once before the change is answered; the bytes snapshots pin and
+ * published files in the folder's blob store. Users are the folder's (shared with
+ * `vitrine users`); stream tickets live a minute, in memory.
+ */
+import { DiskAnnotationStore } from '../annotations/disk-annotation-store.ts';
+import { BlobResultPins } from '../snapshots/blob-result-pins.ts';
+import { DiskRoomLog } from '../history/disk-room-log.ts';
+import { DiskAccessStore } from '../people/disk-access-store.ts';
+import { MemoryTicketStore } from '../people/memory-ticket-store.ts';
+import { openUserStore } from '../people/open-user-store.ts';
+import { MemoryRoster } from '../presence/memory-roster.ts';
+import { DiskPublished } from '../published/disk-published.ts';
+import { DiskRoomBoard } from '../rooms/disk-room-board.ts';
+import { DiskSceneStore } from '../scenes/disk-scene-store.ts';
+import { DiskSnapshotStore } from '../snapshots/disk-snapshot-store.ts';
+import type { DurableData } from './open-durable.ts';
+import type { HomeDeps, StoreHomes } from './store-homes.ts';
+
+export function diskHomes({ options, events }: HomeDeps, data: DurableData): StoreHomes {
+  const { store } = data;
+  const log = new DiskRoomLog(store, options.logTtlSeconds);
+  const board = new DiskRoomBoard(store, events, options.cacheTtlSeconds, log);
+  const annotations = new DiskAnnotationStore(store, events, options.maxAnnotations, log);
+  const snapshots = new DiskSnapshotStore(store, log);
+  const pins = new BlobResultPins(data.blobs);
+  return {
+    log,
+    board,
+    scenes: new DiskSceneStore(store, events, log),
+    annotations,
+    snapshots,
+    pins,
+    share: new DiskPublished(store),
+    people: { users: openUserStore({ data: store }), tickets: new MemoryTicketStore(), access: new DiskAccessStore(store, log) },
+    roster: new MemoryRoster((roomId, event, eventData) => board.announce(roomId, event, eventData)),
+    relay: null,
+    close() {
+      snapshots.close();
+      pins.close();
+      annotations.close();
+      log.close();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * @module store-homes
+ * What a home of a host's stores gives: every store of its rooms and people, built once by the
+ * home the assembly chose (memory-homes.ts, disk-homes.ts, redis-homes.ts), every one over the
+ * same room log, so each change of a room and its log entry are one write of that home (one
+ * transaction of the data folder, one Redis script, one turn of memory).
+ */
+import type { AnnotationStore } from '../annotations/annotation-store.ts';
+import type { ResultBudget } from '../cache/result-budget.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import type { RoomLogStore } from '../history/room-log-store.ts';
+import type { ResolvedHostOptions } from '../options.ts';
+import type { PeopleStores } from '../people/people.ts';
+import type { LiveRelay } from '../presence/live-relay.ts';
+import type { Roster } from '../presence/roster.ts';
+import type { PublishedShare } from '../published/published-record.ts';
+import type { StoredResult } from '../results/stored-result.ts';
+import type { RoomBoard } from '../rooms/room-board.ts';
+import type { SceneStore } from '../scenes/scene-store.ts';
+import type { ResultPins, SnapshotStore } from '../snapshots/snapshot-store.ts';
+
+/** Every store of a host's rooms and people, all of one home. */
+export interface StoreHomes {
+  /** Each room's log, which every store below appends to in the write of its change. */
+  log: RoomLogStore;
+  board: RoomBoard;
+  scenes: SceneStore;
+  annotations: AnnotationStore;
+  snapshots: SnapshotStore;
+  /** What keeps the results snapshots show. */
+  pins: ResultPins;
+  /** Where published specimens are shared beyond this host's memory (null: nowhere). */
+  share: PublishedShare | null;
+  people: PeopleStores;
+  /** Who is in each room; and, on a service, the relay of live poses between hosts. */
+  roster: Roster;
+  relay: LiveRelay | null;
+  /** Stops what the stores run (sweeps, subscriptions); the scenes close with their service, people with theirs. */
+  close(): void;
+}
+
+/** What every home is built from. */
+export interface HomeDeps {
+  options: Pick<ResolvedHostOptions, 'cacheTtlSeconds' | 'maxAnnotations' | 'logTtlSeconds' | 'dataDir'>;
+  events: EventHub;
+  budget: ResultBudget<StoredResult>;
+  warn: (message: string, error: unknown) => void;
+}
