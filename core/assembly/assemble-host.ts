@@ -8,7 +8,6 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { notifyingStore } from '../annotations/notifying-store.ts';
-import { PointBinder } from '../annotations/point-binder.ts';
 import { DeliveryVariants } from '../delivery/delivery-variants.ts';
 import { HOST_CHANNEL } from '../events/channels.ts';
 import { EventHub } from '../events/event-hub.ts';
@@ -116,8 +115,8 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     lodTriangles: options.meshLodTriangles,
   });
   delivery.useLevels((result, segment, maxTriangles, client) => meshes.levelMesh(result, segment, maxTriangles, client));
-  let binder: PointBinder | null = null;
-  const base: Omit<HostContext, 'scenes' | 'snapshots'> = {
+  // What scenes read the room's marks through; every other writer of marks goes through the notifying store made after them.
+  const sources: Omit<HostContext, 'scenes' | 'snapshots'> = {
     options,
     uploads: stack.uploads,
     files,
@@ -126,8 +125,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     rooms: workspace.rooms,
     history: workspace.history,
     presence: workspace.presence,
-    // Each write of a room's marks on this host recomputes the layers bound to its points (once scenes are made, below).
-    annotations: notifyingStore(workspace.annotations, (roomId) => binder?.changed(roomId)),
+    annotations: workspace.annotations,
     functions: compute.functions,
     plugins: compute.home,
     catalog,
@@ -140,7 +138,6 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     events,
     reload,
   };
-  const sources = base;
   const scenes = new RoomScenes(
     {
       store: workspace.sceneStore,
@@ -148,13 +145,13 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
       results: stack.results,
       rooms: workspace.rooms,
       log,
-      // A new affine moved the points some bound layers take: the binder computes them again at its pace.
-      boundMoved: (roomId, layerIds) => binder?.changed(roomId, layerIds),
       kept: stack.kept,
       hasLevels: (result) => hasMeshLevels(result, options.meshLodTriangles),
     },
     events,
   );
+  // Each write of a room's marks on this host has the layers bound to its points computed again.
+  const base = { ...sources, annotations: notifyingStore(workspace.annotations, (roomId) => scenes.marksChanged(roomId)) };
   workspace.rooms.useScenes(scenes);
   // Layers that follow a plugin's newest version are computed again when a reload brings one.
   compute.home.versions.onChange((change) => {
@@ -162,16 +159,13 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     if (plugins.size > 0)
       void scenes.followNewest(plugins).catch((err: unknown) => log.warn({ err }, 'layers following the newest plugin versions could not be computed again'));
   });
-  binder = new PointBinder(scenes, {
-    onError: (room, err) => log.warn({ room, err }, `layers bound to the points of room '${room}' could not be computed again`),
-  });
   // A room's conversation with its agent, in its log: written by the agent, a replay and read by snapshots.
   const conversations = new ConversationRecord(workspace.history, (roomId, event, data) => workspace.rooms.announce(roomId, event, data));
   const snapshots = new RoomSnapshots({
     ...workspace.snapshots,
     scenes,
     rooms: workspace.rooms,
-    sources,
+    sources: base,
     ttlSeconds: options.snapshotTtlSeconds,
     conversation: async (roomId) => (await conversations.load(roomId)).entries,
     published: workspace.published,
@@ -202,7 +196,6 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     people: workspace.people,
     conversations,
     async close() {
-      binder?.close();
       replays.close();
       ctx.scenes.close();
       workspace.close();

@@ -33,8 +33,6 @@ export interface SceneDeps {
   results: Pick<ResultSource, 'copyEntry' | 'forgetEntry' | 'roomState'>;
   rooms: Pick<RoomWorkspace, 'ownEntry' | 'showStatic' | 'computed' | 'clear' | 'announce'>;
   log: { warn(object: Record<string, unknown>, message: string): void };
-  /** Bound layers `layerIds` of the room take other points after a change of the scene: computed again at the binder's pace. */
-  boundMoved?(roomId: string, layerIds: readonly string[]): void;
   /** Where a lone host keeps layers' results across restarts (its data folder), when it does. */
   kept?: { keep(result: StoredResult, slot?: KeptSlot): Promise<void> } | null;
   /** Whether a result has levels of detail (the layer then says so: a viewer asks for them only then). */

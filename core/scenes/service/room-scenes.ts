@@ -6,13 +6,15 @@
  * (layer-runs.ts: `computing`, then `result` or `failed`, each naming its layer, and the
  * layer's `result` set in the scene). A layer's `t` and `channels` are checked against the
  * result it shows (layer-steps.ts); a change that moves the points a bound layer takes (a new
- * affine: moved-points.ts) has it computed again. The room's entry and the active layer stay
+ * affine: moved-points.ts), or a change of the room's marks ({@link RoomScenes.marksChanged}),
+ * has it computed again at the pace of this service's point binder. The room's entry and the active layer stay
  * one (entry-link.ts): this service hears every change of a room's entry on its host's event hub.
  * Each layer a request adds or changes records who made it (`by`: the request's user, or
  * `anonymous`), never what a body says.
  */
 import { computedProvenance } from '../../wire/provenance-types.ts';
 import { boundFrame } from '../../annotations/layer-frame.ts';
+import { PointBinder } from '../../annotations/point-binder.ts';
 import type { LayerKind, LayerSource, RoomScene, SceneLayer } from '../../wire/scene-types.ts';
 import type { RoomEntry } from '../../wire/wire-types.ts';
 import { asRoomsOwn, madeByActing } from '../../events/acting-user.ts';
@@ -55,12 +57,16 @@ export class RoomScenes implements EntryScenes {
   #deps: SceneDeps;
   #runs: LayerRuns;
   #link: EntryLink;
+  #binder: PointBinder;
   #untap: () => void;
 
   constructor(deps: SceneDeps, hub: EventHub) {
     this.#deps = deps;
     this.#runs = new LayerRuns(deps);
     this.#link = new EntryLink(deps, this.#runs);
+    this.#binder = new PointBinder(this, {
+      onError: (room, err) => deps.log.warn({ room, err }, `layers bound to the points of room '${room}' could not be computed again`),
+    });
     // A `result` without a layer is the room's entry changing, whoever changed it and on whichever host.
     this.#untap = hub.tap((channel, event) => {
       if (event.event !== 'result' || !channel.startsWith(ROOM_CHANNEL_PREFIX)) return;
@@ -192,12 +198,17 @@ export class RoomScenes implements EntryScenes {
    */
   async #settle(roomId: string, write: SceneWrite, explicitKinds?: ReadonlySet<string>, resolved?: ResolvedLayers): Promise<void> {
     await this.#runs.settle(roomId, write, explicitKinds, resolved);
-    if (!write.changed || !this.#deps.boundMoved) return;
+    if (!write.changed) return;
     const moved = await movedBoundLayers(this.#deps.sources.annotations, roomId, write.before, write.scene).catch((error: unknown) => {
       this.#deps.log.warn({ room: roomId, err: error }, 'the points of bound layers could not be read after a change of the scene');
       return [];
     });
-    if (moved.length > 0) this.#deps.boundMoved(roomId, moved);
+    if (moved.length > 0) this.#binder.changed(roomId, moved);
+  }
+
+  /** The room's marks changed on this host: the layers bound to its points are computed again, at the binder's pace. */
+  marksChanged(roomId: string): void {
+    this.#binder.changed(roomId);
   }
 
   /**
@@ -275,6 +286,7 @@ export class RoomScenes implements EntryScenes {
 
   close(): void {
     this.#untap();
+    this.#binder.close();
     this.#runs.stopAll();
     this.#deps.store.close();
   }
