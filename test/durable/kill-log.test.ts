@@ -1,0 +1,81 @@
+/**
+ * @module kill-log.test
+ * A room and its log never disagree, on real processes with a data folder: a host is killed
+ * with SIGKILL at a random moment while writers of every kind change rooms as fast as it answers
+ * (marks added, changed, removed and imported in bulk, layers, the view, the specimen shown, a
+ * closed room's access, snapshots); started again on the same folder, every acknowledged change
+ * is in its room and in the room's log, and nothing is in one without the other
+ * (room-log-check.ts). VITRINE_LOG_ROUNDS sets how many kills (the suite runs a few; 20 for the
+ * full round). Then the same writers against a disk with no room (a file-size limit on the
+ * running host, as refusals.test.ts makes one): some writes are refused with 507, and every one
+ * answered 2xx is in its room's log, before and after there is room again.
+ */
+import { execFileSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { STORE_FILE } from '../../core/durable/data-store.ts';
+import { spawnFixtureHost } from '../helpers/fixture-host.ts';
+import type { RunningHost } from '../helpers/spawn-host.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+import { peopleDir } from '../people/people-helpers.ts';
+import { noneAcked, startWriters, type Acked } from './log-writers.ts';
+import { checkRooms } from './room-log-check.ts';
+
+const ROUNDS = Number(process.env.VITRINE_LOG_ROUNDS ?? 3);
+
+function start(dir: string): Promise<RunningHost> {
+  return spawnFixtureHost(['--data-dir', dir, '--pool-size', '1', '--no-viewer', '--log-level', 'warn']);
+}
+
+/** Whether every writer has had an answer at least once. */
+const everyKind = (acked: Acked) => Object.values(acked.writes).every((n) => n > 0) && acked.snapshots.size > 0 && acked.changed.size > 0;
+
+/** Sets the running host's largest file size (its soft limit), as a full disk would stop writes. */
+function limitFileSize(pid: number, bytes: number | 'unlimited'): void {
+  execFileSync('prlimit', ['--pid', String(pid), `--fsize=${bytes}:unlimited`]);
+}
+
+describe('a host killed while every kind of writer writes', () => {
+  it(`keeps each room and its log in step, every acknowledged change in both, ${ROUNDS} times`, async () => {
+    const { dir, tokens } = await peopleDir(['ada']);
+    const acked = noneAcked();
+    let host = await start(dir);
+    for (let round = 1; round <= ROUNDS; round++) {
+      const writers = startWriters(host.url, tokens.ada!, acked);
+      const killAt = acked.count + 20 + Math.floor(Math.random() * 80);
+      await waitFor(() => (acked.count >= killAt && everyKind(acked) ? true : undefined), `${killAt} answers, of every kind`);
+      await host.stop('SIGKILL');
+      await writers.done;
+      host = await start(dir);
+      // Each writer may have had one change kept without its answer in each round so far.
+      await checkRooms(host.url, tokens.ada!, acked, round);
+    }
+    await host.stop();
+  });
+});
+
+describe('a disk with no room while every kind of writer writes', () => {
+  it('refuses some writes with 507, and logs every one it answered 2xx', async () => {
+    const { dir, tokens } = await peopleDir(['ada']);
+    const acked = noneAcked();
+    const host = await start(dir);
+    const full = startWriters(host.url, tokens.ada!, acked);
+    await waitFor(() => (everyKind(acked) ? true : undefined), 'an answer of every kind');
+    limitFileSize(host.child.pid!, statSync(path.join(dir, STORE_FILE)).size);
+    await waitFor(() => (acked.refused >= 20 ? true : undefined), 'twenty writes refused for want of room');
+    full.stop();
+    await full.done;
+    // Every writer has had its last answer: the log holds exactly what was answered.
+    await checkRooms(host.url, tokens.ada!, acked, 0);
+    limitFileSize(host.child.pid!, 'unlimited');
+    const answered = acked.count;
+    const again = startWriters(host.url, tokens.ada!, acked);
+    await waitFor(() => (acked.count >= answered + 50 ? true : undefined), 'fifty writes answered once there is room');
+    again.stop();
+    await again.done;
+    await checkRooms(host.url, tokens.ada!, acked, 0);
+    expect(acked.refused).toBeGreaterThanOrEqual(20);
+    await host.stop();
+  });
+});
