@@ -2,8 +2,9 @@
  * @module durable.bench
  * `npm run bench durable`: what keeping a lone host's work on disk costs, each beside its
  * control in the same run.
- * 1. One annotation added at a time (500 in a row): latency p50/p99 on a host with a data
- *    folder (each answer after its commit is flushed) and on one with `--data-dir none`.
+ * 1. One annotation added at a time (500 on each host, in turn): latency p50/p99 on a host with
+ *    a data folder (each answer after its commit is flushed) and on one with `--data-dir none`,
+ *    and the disk flushes each acknowledged add takes, counted by strace (durable-flushes.ts).
  * 2. A kept hit: a layer's result (a 2,000-triangle mesh, about 50 KB) kept in the data folder,
  *    served by blob id by a host killed and started again (no computation since), at 50
  *    keep-alive connections, against a bare node:http server sending the same bytes
@@ -23,43 +24,19 @@ import path from 'node:path';
 import { spawnHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { compareHits, spread } from './blobs-hits.ts';
+import { singleWrites } from './durable-flushes.ts';
 import { computationsOf, keptRoomFrames } from './durable-room.ts';
 import { publishedRss } from './durable-rss.ts';
 import { startBaseline } from './hit-baselines.ts';
 import { benchHostArgs, benchSpecimens, buildBenchPlugins, fmt, percentile, startBenchHost } from './host-helpers.ts';
 
 const QUICK = process.env.DURABLE_QUICK === '1';
-const SINGLE_ADDS = 500;
 const ROOMS = QUICK ? 100 : 1000;
 const PER_ROOM = 100;
 const SNAPSHOTS = QUICK ? 10 : 100;
 const START_RUNS = 3;
 const HITS = QUICK ? { rounds: 2, seconds: 2, connections: 50 } : { rounds: 5, seconds: 5, connections: 50 };
 const json = (body: unknown, method = 'POST') => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-
-async function singleAdds(url: string): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < SINGLE_ADDS; i++) {
-    const started = performance.now();
-    const res = await fetch(`${url}/api/rooms/bench/annotations`, json({ kind: 'point', points: [[i, 0, 0]] }));
-    if (res.status !== 201) throw new Error(`add answered ${res.status}`);
-    await res.arrayBuffer();
-    times.push(performance.now() - started);
-  }
-  return times;
-}
-
-/** Section 1: single adds on disk and in memory. */
-async function adds(dir: string): Promise<string[]> {
-  const lines: string[] = [];
-  for (const [label, dataDir] of [['--data-dir (on disk)', path.join(dir, 'adds')], ['--data-dir none', 'none']] as const) {
-    const host = await startBenchHost(['--data-dir', dataDir]);
-    const times = await singleAdds(host.url);
-    await host.stop();
-    lines.push(`annotation add, one at a time (${SINGLE_ADDS}), ${label}: p50 ${fmt(percentile(times, 50))} ms, p99 ${fmt(percentile(times, 99))} ms`);
-  }
-  return lines;
-}
 
 /** Section 2: a kept result served after a restart, against bare node:http. */
 async function keptHits(dir: string): Promise<string[]> {
@@ -154,7 +131,7 @@ async function startUp(dir: string): Promise<string[]> {
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const lines: string[] = [`load average at the start: ${readFileSync('/proc/loadavg', 'utf8').trim()}`];
   const only = process.env.DURABLE_ONLY?.split(',').map(Number);
-  const sections = [adds, keptHits, startUp, (dir: string) => publishedRss(dir, QUICK), (dir: string) => keptRoomFrames(dir, QUICK)];
+  const sections = [singleWrites, keptHits, startUp, (dir: string) => publishedRss(dir, QUICK), (dir: string) => keptRoomFrames(dir, QUICK)];
   const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-durable-'));
   try {
     for (const [i, section] of sections.entries()) if (!only || only.includes(i + 1)) lines.push(...(await section(dir)));

@@ -1,0 +1,98 @@
+/**
+ * @module durable-flushes
+ * Section 1 of `npm run bench durable`: what one acknowledged annotation write costs a host with
+ * a data folder. Single-mark adds one after another, on a host with a data folder and on one
+ * with `--data-dir none` in turn (each add on one, then the other, so both see the same load):
+ * latency p50/p99 and the p99's difference. Then the disk flushes each write takes, counted from
+ * outside by `strace -f -c -w -e trace=fsync,fdatasync,msync,sync_file_range` attached to the host
+ * while FLUSHED_ADDS adds run one after another (a change and its room's log entry are one
+ * transaction, so one flush a write); where strace is missing or may not attach, the line says so.
+ * DURABLE_CLI names another checkout's `vitrine` command (its core/cli/vitrine.mjs, or its
+ * compiled bin.js) to measure in its place: the figures before and after a change, in one session.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
+import { waitFor } from '../helpers/wait-for.ts';
+import { benchHostArgs, benchSpecimens, buildBenchPlugins, fmt, percentile } from './host-helpers.ts';
+
+const SINGLE_ADDS = 500;
+const FLUSHED_ADDS = 100;
+const FLUSH_CALLS = 'fsync,fdatasync,msync,sync_file_range';
+
+async function addOne(url: string, i: number): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(`${url}/api/rooms/bench/annotations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ kind: 'point', points: [[i, 0, 0]] }),
+  });
+  if (res.status !== 201) throw new Error(`add answered ${res.status}`);
+  await res.arrayBuffer();
+  return performance.now() - started;
+}
+
+/** What strace's `-c` table totals: the flush calls and the seconds spent in them. */
+interface Flushes {
+  calls: number;
+  seconds: number;
+}
+
+/** The flush calls strace counted while `work` ran on the host `pid`, or why they were not counted. */
+async function flushesDuring(pid: number, file: string, work: () => Promise<void>): Promise<Flushes | string> {
+  const strace = spawn('strace', ['-f', '-c', '-w', '-e', `trace=${FLUSH_CALLS}`, '-o', file, '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let said = '';
+  strace.stderr.on('data', (text: Buffer) => void (said += text.toString()));
+  const failed = new Promise<string>((resolve) => {
+    strace.once('error', (error) => resolve(`strace could not run (${error.message})`));
+    strace.once('exit', (code) => resolve(`strace ended with ${code}: ${said.trim().split('\n').at(-1)}`));
+  });
+  // strace says once it holds every thread of the host.
+  const attached = waitFor(() => (/attached/.test(said) ? true : undefined), 'strace to attach');
+  const why = await Promise.race([attached.then(() => null), failed]);
+  if (why) return why;
+  await work();
+  strace.kill('SIGINT');
+  await failed;
+  // The total line: % time, seconds, usecs/call, calls, [errors,] `total`; no line when nothing was called.
+  const total = /^\S+\s+(\S+)\s+\S+\s+(\d+)\s+(?:\d+\s+)?total$/m.exec(readFileSync(file, 'utf8'));
+  return total ? { calls: Number(total[2]), seconds: Number(total[1]) } : { calls: 0, seconds: 0 };
+}
+
+/** The command measured: this checkout's, or the one DURABLE_CLI names. */
+const MEASURED_CLI = process.env.DURABLE_CLI;
+
+function startMeasured(dataDir: string, plugins: string, specimens: string): Promise<RunningHost> {
+  return spawnHost([...benchHostArgs(plugins, specimens), '--data-dir', dataDir], MEASURED_CLI ? { cli: MEASURED_CLI } : {});
+}
+
+/** Section 1: single adds on disk and in memory, in turn; then the flushes each write takes on disk. */
+export async function singleWrites(dir: string): Promise<string[]> {
+  const [plugins, specimens] = [buildBenchPlugins(), benchSpecimens()];
+  const [disk, memory] = await Promise.all([startMeasured(path.join(dir, 'adds'), plugins, specimens), startMeasured('none', plugins, specimens)]);
+  const times: Record<'disk' | 'memory', number[]> = { disk: [], memory: [] };
+  try {
+    for (let i = 0; i < SINGLE_ADDS; i++) {
+      const order: [RunningHost, number[]][] = [[disk, times.disk], [memory, times.memory]];
+      for (const [host, into] of i % 2 ? order.reverse() : order) into.push(await addOne(host.url, i));
+    }
+    const flushes = await flushesDuring(disk.child.pid!, path.join(dir, 'strace.txt'), async () => {
+      for (let i = 0; i < FLUSHED_ADDS; i++) await addOne(disk.url, SINGLE_ADDS + i);
+    });
+    const line = (label: string, values: number[]) => `${label}: p50 ${fmt(percentile(values, 50))} ms, p99 ${fmt(percentile(values, 99))} ms`;
+    const over = percentile(times.disk, 99) - percentile(times.memory, 99);
+    return [
+      ...(MEASURED_CLI ? [`measured: ${MEASURED_CLI}`] : []),
+      `annotation add, one at a time (${SINGLE_ADDS} on each host, in turn), ${line('--data-dir (on disk)', times.disk)}; ` +
+        `${line('--data-dir none', times.memory)}; p99 on disk ${over >= 0 ? '+' : ''}${fmt(over)} ms (goal <= 2 ms)`,
+      typeof flushes === 'string'
+        ? `disk flushes per acknowledged add: not counted, ${flushes}`
+        : `disk flushes (${FLUSH_CALLS}) per acknowledged add, strace -f on the host, ${FLUSHED_ADDS} adds one after another: ` +
+          `${flushes.calls} in all, ${fmt(flushes.calls / FLUSHED_ADDS)} a write (goal <= 1.05), ` +
+          `${fmt((flushes.seconds * 1000) / Math.max(1, flushes.calls))} ms in each`,
+    ];
+  } finally {
+    await Promise.all([disk.stop(), memory.stop()]);
+  }
+}
