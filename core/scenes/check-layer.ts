@@ -3,7 +3,8 @@
  * What a request may say about layers, checked field by field with each error naming its path:
  * a new layer (`POST .../layers`, each of `PUT .../scene`'s `layers`), a change to one (`PATCH`:
  * the fields given are merged, `null` takes a display field back to its default), and the body
- * of `PUT .../scene`. A layer's `result`, `stale` and `by` are the host's to set: sent back, they are ignored.
+ * of `PUT .../scene`, and the scene's version an `If-Match` names. A layer's `result`, `stale`
+ * and `by` are the host's to set: sent back, they are ignored.
  */
 import type { LayerDisplay, LayerKind, LayerSource } from '../wire/scene-types.ts';
 import { bad, DISPLAY_CHECKS, DISPLAY_FIELDS, isObject, onlyMembers } from './check-display.ts';
@@ -105,4 +106,13 @@ export function checkSceneInput(value: unknown): SceneInput {
   if (value.active === undefined) return { layers };
   if (value.active !== null) checkLayerId(value.active, 'active');
   return { layers, active: value.active as string | null };
+}
+
+/** `If-Match: "<version>"` (a version number, quoted or not); undefined when absent or `*`. */
+export function expectedVersion(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(value);
+  if (!match) throw bad('If-Match', `must name the scene's version as "<version>" (a number), got ${JSON.stringify(value.slice(0, 40))}`);
+  return Number(match[1]);
 }

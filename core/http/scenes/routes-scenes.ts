@@ -19,7 +19,7 @@ import { createHostError } from '../../errors.ts';
 import type { HostContext } from '../../host-context.ts';
 import { LAYER_ID_PATTERN } from '../../scenes/scene-limits.ts';
 import { computeRequestOf } from '../../request/specimen-request.ts';
-import { expectedVersion } from '../../scenes/service/room-scenes.ts';
+import { expectedVersion } from '../../scenes/check-layer.ts';
 import { sendComputed, type ComputedReplyDeps } from '../reply-computed.ts';
 import { sendDelivery } from '../reply-delivery.ts';
 import { resolveDelivery } from '../../delivery/request-delivery.ts';

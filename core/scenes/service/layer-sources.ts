@@ -69,9 +69,12 @@ const FITS: Record<LayerKind, readonly string[]> = { image: ['volume', 'image'],
 
 /** @throws SPC_ERR_SCENE_INVALID when a layer of `kind` cannot show results of `type`. */
 export function checkKindFits(kind: LayerKind, type: string, path: string): void {
-  const fits = FITS[kind];
-  if (!fits.includes(type) && ['volume', 'image', 'mesh', 'point_cloud'].includes(type))
-    throw bad(path, `'${kind}' cannot show a ${type} result (a ${type} layer is ${defaultKind(type)})`);
+  if (!kindFits(kind, type)) throw bad(path, `'${kind}' cannot show a ${type} result (a ${type} layer is ${defaultKind(type)})`);
+}
+
+/** Whether a layer of `kind` can show a result of `type` (a type no kind names fits any). */
+export function kindFits(kind: LayerKind, type: string): boolean {
+  return FITS[kind].includes(type) || !['volume', 'image', 'mesh', 'point_cloud'].includes(type);
 }
 
 /** A catalogued 4xx of resolving, its detail led by the field it is about. */

@@ -7,8 +7,9 @@
  * layer's `result` set in the scene). A layer's `t` and `channels` are checked against the
  * result it shows (layer-steps.ts); a change that moves the points a bound layer takes (a new
  * affine: moved-points.ts), or a change of the room's marks ({@link RoomScenes.marksChanged}),
- * has it computed again at the pace of this service's point binder. The room's entry and the active layer stay
- * one (entry-link.ts): this service hears every change of a room's entry on its host's event hub.
+ * has it computed again at the pace of this service's point binder. The room's entry and the
+ * active layer stay one (entry-link.ts): this service hears every change of a room's entry on
+ * its host's event hub.
  * Each layer a request adds or changes records who made it (`by`: the request's user, or
  * `anonymous`), never what a body says.
  */
@@ -30,7 +31,7 @@ import type { SceneWrite } from '../scene-store.ts';
 import { EntryLink } from './entry-link.ts';
 import { isBound, movedBoundLayers } from './moved-points.ts';
 import { LayerRuns, slotOf, type ResolvedLayers, type SceneDeps } from './layer-runs.ts';
-import { checkKindFits, defaultKind, resolveLayerSource, staleOutcome, type LayerOutcome, type ResolvedSource } from './layer-sources.ts';
+import { checkKindFits, defaultKind, kindFits, resolveLayerSource, staleOutcome, type LayerOutcome, type ResolvedSource } from './layer-sources.ts';
 import type { RequestAsk } from '../../request/specimen-request.ts';
 import { createHostError } from '../../errors.ts';
 import type { EntryScenes } from '../../rooms/service/room-workspace.ts';
@@ -43,15 +44,6 @@ export interface RecordedScene {
 
 /** The delivery a layer's data is asked with, as a `/data` request's. */
 type LayerDelivery = NonNullable<RequestAsk['delivery']>;
-
-/** `If-Match: "<version>"` (a version number, quoted or not); undefined when absent or `*`. */
-export function expectedVersion(header: string | string[] | undefined): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined || value.trim() === '*') return undefined;
-  const match = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(value);
-  if (!match) throw bad('If-Match', `must name the scene's version as "<version>" (a number), got ${JSON.stringify(value.slice(0, 40))}`);
-  return Number(match[1]);
-}
 
 export class RoomScenes implements EntryScenes {
   #deps: SceneDeps;
@@ -149,7 +141,7 @@ export class RoomScenes implements EntryScenes {
       resolved = await resolveLayerSource(this.#deps.sources, roomId, layerSlot(roomId, layerId), source, 'layer');
       if (change.kind) checkKindFits(change.kind, resolved.type, 'layer.kind');
       else if (change.source && !sameSource(change.source, current.source)) {
-        change.kind = fits(current.kind, resolved.type) ? current.kind : defaultKind(resolved.type);
+        change.kind = kindFits(current.kind, resolved.type) ? current.kind : defaultKind(resolved.type);
         kindFromResult = true;
       }
     }
@@ -289,14 +281,5 @@ export class RoomScenes implements EntryScenes {
     this.#binder.close();
     this.#runs.stopAll();
     this.#deps.store.close();
-  }
-}
-
-function fits(kind: LayerKind, type: string): boolean {
-  try {
-    checkKindFits(kind, type, 'kind');
-    return true;
-  } catch {
-    return false;
   }
 }
