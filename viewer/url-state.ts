@@ -5,8 +5,9 @@
  * asks for the same data and is served from the room cache; `follow=1` turns on "follow
  * room" there too; `cam=px,py,pz,tx,ty,tz` is where the camera was left (position and the
  * point it orbits), kept while the same specimen or function is shown; `snapshot=<id>` opens a
- * snapshot of a room read-only (snapshot-view.ts). Updates replace the
- * history entry rather than pushing one per slider step.
+ * snapshot of a room read-only (snapshot-view.ts); `name=<name>` is what the page calls itself
+ * in a room's list of who is here when nobody is signed in (kept as the rest changes). Updates
+ * replace the history entry rather than pushing one per slider step.
  */
 
 /** What the URL says to show. */
@@ -35,6 +36,11 @@ export function writeCameraPose(pose: readonly number[]): void {
   const query = new URLSearchParams(window.location.search);
   query.set('cam', pose.map((v) => Number(v.toPrecision(5))).join(','));
   window.history.replaceState(null, '', `${window.location.pathname}?${query.toString()}${window.location.hash}`);
+}
+
+/** The name the page gives itself in a room's presence (`?name=`), or undefined. */
+export function readPageName(location: Location = window.location): string | undefined {
+  return new URLSearchParams(location.search).get('name')?.trim() || undefined;
 }
 
 /** The room id a request names when it names none. */
@@ -72,8 +78,10 @@ export function writeUrlState(state: UrlState): void {
   if ((state.specimen || state.fn) && state.params && Object.keys(state.params).length > 0)
     query.set('params', JSON.stringify(state.params));
   if (state.follow) query.set('follow', '1');
-  // The camera stays in the link while it shows the same thing.
   const now = new URLSearchParams(window.location.search);
+  const name = now.get('name');
+  if (name) query.set('name', name);
+  // The camera stays in the link while it shows the same thing.
   const cam = now.get('cam');
   if (
     cam &&

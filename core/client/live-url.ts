@@ -9,8 +9,8 @@
 import type { Transport } from './transport.ts';
 import type { LivePeer } from '../wire/live-types.ts';
 
-/** Who a live socket is: a listed follower, or a new peer. */
-export type LiveWho = { peer: string } | { name?: string; kind?: LivePeer['kind'] };
+/** Who a live socket is: a listed follower (as the kind it is now, when it says one: a page in VR is a headset), or a new peer. */
+export type LiveWho = { peer: string; kind?: LivePeer['kind'] } | { name?: string; kind?: LivePeer['kind'] };
 
 /** A socket's absolute `ws:` or `wss:` address at `path` with `query`, and a one-time ticket when signed in. */
 export async function socketUrl(transport: Transport, path: string, query: Record<string, string | undefined>, signal?: AbortSignal): Promise<string> {

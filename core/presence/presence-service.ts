@@ -14,6 +14,13 @@ import type { LiveHub } from './live-hub.ts';
 import type { Peer, PresenceChange } from './peer.ts';
 import { PRESENCE_EVENT, type Roster } from './roster.ts';
 
+/** Who a live socket is: a new peer, or a follower already listed (`standsFor`), perhaps as a new kind (`relisted`). */
+export interface LiveIdentity {
+  peer: Peer;
+  standsFor: boolean;
+  relisted?: boolean;
+}
+
 export class PresenceService {
   readonly roster: Roster;
   readonly live: LiveHub;
@@ -45,12 +52,16 @@ export class PresenceService {
   }
 
   /**
-   * Serves a live socket as `peer`. `standsFor`: the peer is a follower already listed (it
-   * leaves with the socket only when the socket went silent); otherwise the socket joins.
+   * Serves a live socket as `identity.peer`. `standsFor`: the peer is a follower already listed
+   * (it leaves with the socket only when the socket went silent); otherwise the socket joins.
+   * `relisted`: the follower says it is now another kind: listed again under the same id (one
+   * entry, replaced in place on every home, so no ghost of the old kind stays), and the room
+   * hears it join as that kind.
    */
-  async connect(roomId: string, peer: Peer, socket: WebSocket, standsFor: boolean): Promise<void> {
+  async connect(roomId: string, identity: LiveIdentity, socket: WebSocket): Promise<void> {
+    const { peer, standsFor } = identity;
     // Served at once: a frame sent right after the upgrade arrives before the roster answers.
-    const joined = standsFor ? Promise.resolve() : this.roster.join(roomId, peer);
+    const joined = standsFor && !identity.relisted ? Promise.resolve() : this.roster.join(roomId, peer);
     this.live.attach(roomId, peer, socket, (silent) => {
       // After the join, whenever the socket goes: a leave before it would leave a ghost behind.
       if (!standsFor || silent) void joined.then(() => this.roster.leave(roomId, peer.id)).catch(() => {});

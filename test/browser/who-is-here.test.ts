@@ -1,7 +1,8 @@
 /**
  * Who is here in the web viewer, in Debian's Chromium. A page following a room lists everyone
  * following it (another page, a notebook naming itself) with their kinds, learnt from the
- * room's `presence` events; one that leaves is gone from the list; nothing is polled. Two pages
+ * room's `presence` events; a page names itself with `name=` in its address, and a page in VR is
+ * listed as a headset; one that leaves is gone from the list; nothing is polled. Two pages
  * in one room each draw the other's camera and mouse ray (read through `window.vitrinePresence`
  * and looked at in a screenshot); "Follow" on one page makes its camera track the other's until
  * the user moves the camera; a page that closes is gone from the other's stage. In a headset (Meta's IWER
@@ -73,11 +74,13 @@ describe('who is here', () => {
     const first = await open(viewerQuery({ specimen: 'shape', room, follow: true }));
     await first.waitForSelector('.follow[data-stream=open]');
     await waitForHere(first, 'Here: anonymous (page)');
-    const second = await open(viewerQuery({ specimen: 'shape', room, follow: true }));
-    await waitForHere(first, 'Here: anonymous (page), anonymous (page)');
-    await waitForHere(second, 'Here: anonymous (page), anonymous (page)');
+    // A page names itself with `name=` in its address, which it keeps as its address changes.
+    const second = await open(`${viewerQuery({ specimen: 'shape', room, follow: true })}&name=bob`);
+    await waitForHere(first, 'Here: anonymous (page), bob (page)');
+    await waitForHere(second, 'Here: anonymous (page), bob (page)');
+    expect(new URL(second.url()).searchParams.get('name')).toBe('bob');
     const notebook = await openStream(`${session.host.baseUrl}/api/rooms/${room}/events?name=nb&kind=notebook`);
-    await waitForHere(first, 'Here: anonymous (page), anonymous (page), nb (notebook)');
+    await waitForHere(first, 'Here: anonymous (page), bob (page), nb (notebook)');
     // Only the other page has a camera to follow: neither this page itself nor the notebook.
     expect(await first.locator(`${HERE} [data-testid=follow-peer]`).count()).toBe(1);
     notebook.close();
@@ -159,6 +162,8 @@ describe('who is here', () => {
     await vr.page.getByRole('button', { name: 'Enter VR' }).click();
     await vr.page.waitForFunction(() => window.vitrineVr?.state().firstSpecimenFrameMs != null, null, { timeout: STATE_WAIT_MS });
     const vrId = (await waitPresence(vr.page, 'opened its live socket', socketOpen, null)).self!;
+    // A page in VR is a headset to the others, listed once (no page left behind).
+    await waitForHere(desk.page, 'Here: anonymous (page), anonymous (headset)');
 
     // Another headset, straight on the live socket: it stands behind the specimen and to the right,
     // facing the user, its hands out in front. Its pose is said in the room's frame: where the specimen was placed.

@@ -3,7 +3,8 @@
  * The Roster contract, written once and run on every home of a room's presence: one host's
  * MemoryRoster, and RedisRoster on a real redis-server with two rosters on connections of
  * their own, as two hosts of a service have them. Joins and leaves are listed by every host
- * and told once each; on Redis a host that stops without a word (killed) has its peers taken
+ * and told once each; a peer joining again as another kind (a page entering VR) is listed once,
+ * in its place, as that kind; on Redis a host that stops without a word (killed) has its peers taken
  * out and their leave told within 5 s by a host serving the room, and a peer taken out while
  * its host still holds it is listed again with its join told.
  */
@@ -47,6 +48,21 @@ function rosterCases(label: string, make: (watched?: () => string[]) => RosterHa
       expect((await b.list(r)).map((p) => p.name)).toEqual(['ada']);
       expect(toldOf(told, r)).toEqual(['join:ada', 'join:bo', 'leave:bo']);
       expect(told.find((t) => t.change.op === 'leave')!.change.peer).toEqual(bo);
+    });
+
+    it('lists a peer joining again as another kind once, in its place, and its leave takes it out', async () => {
+      const { rosters: [a, b], told } = make();
+      const r = room('presence-kind');
+      const page = peer('pat');
+      await a.join(r, page);
+      await b.join(r, peer('cy'));
+      // A page entering VR: the same peer, listed again as a headset.
+      await a.join(r, { ...page, kind: 'headset' });
+      for (const roster of [a, b]) expect((await roster.list(r)).map((p) => `${p.name} ${p.kind}`)).toEqual(['pat headset', 'cy page']);
+      expect(await a.leave(r, page.id)).toBe(true);
+      expect((await b.list(r)).map((p) => p.name)).toEqual(['cy']);
+      expect(toldOf(told, r)).toEqual(['join:pat', 'join:cy', 'join:pat', 'leave:pat']);
+      expect(told.filter((t) => t.room === r).at(-1)!.change.peer.kind).toBe('headset');
     });
   });
 }

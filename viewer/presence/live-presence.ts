@@ -8,6 +8,8 @@
  * peer seen on the socket for the first time is sent this page's pose again: it would
  * otherwise not see a page that keeps still. "Follow" in the who-is-here list is peer-follow.ts;
  * the peer followed is not drawn meanwhile (its frustum would sit at this page's own eye).
+ * Entering or leaving VR opens the socket again saying the kind the page is now (`headset` in
+ * VR), so the others' lists show it as what it is; the host lists it again under the same id.
  */
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { LiveMessage, Pose } from '../../core/wire/live-types.ts';
@@ -34,6 +36,8 @@ export class LivePresence {
   #self: string | null = null;
   #socket: LiveSocket | null = null;
   #socketState: SocketState | 'off' = 'off';
+  /** This page's peer is in the roster (its socket may open). */
+  #listed = false;
   /** Each peer's newest pose and name, as the socket gave them. */
   #latest = new Map<string, { name: string; pose: Pose }>();
   /** Where the mouse is over the stage (client pixels), or null. */
@@ -57,6 +61,10 @@ export class LivePresence {
       this.#sendOwn(undefined);
     });
     stage.onBeforeFrame((frame) => this.#sendOwn(frame));
+    // Entering or leaving VR changes what this page is to the others: its socket opens again saying so.
+    const relist = (): void => this.#reopen();
+    stage.renderer.xr.addEventListener('sessionstart', relist);
+    stage.renderer.xr.addEventListener('sessionend', relist);
     installPresenceProbe(() => ({
       self: this.#self,
       socket: this.#socketState,
@@ -83,17 +91,38 @@ export class LivePresence {
     this.#here.setSelf(id);
   }
 
+  /** What this page is to the others: a headset while in VR, else a page. */
+  get kind(): 'page' | 'headset' {
+    return this.#stage.renderer.xr.isPresenting ? 'headset' : 'page';
+  }
+
   /** Who is here changed (`left`: who left): the socket opens once this page is listed. */
   roster(peers: readonly RoomPeer[], left?: RoomPeer): void {
     if (left) this.#gone(left.id);
+    this.#listed = this.#self !== null && peers.some((peer) => peer.id === this.#self);
+    this.#open();
+  }
+
+  /** Opens the live socket for this page's peer once it is listed, saying the kind it is now. */
+  #open(): void {
     const room = this.#room;
     const self = this.#self;
-    if (this.#socket || room === null || self === null || !peers.some((peer) => peer.id === self)) return;
+    if (this.#socket || room === null || self === null || !this.#listed) return;
+    const kind = this.kind;
     this.#socket = new LiveSocket({
-      url: () => this.#client.liveUrl(room, { peer: self }),
+      url: () => this.#client.liveUrl(room, { peer: self, kind }),
       message: (message) => this.#message(message),
       state: (state) => this.#socketChanged(state),
     });
+  }
+
+  /** The socket again, as the kind the page is now (listed again under the same peer id). */
+  #reopen(): void {
+    if (!this.#socket) return;
+    this.#socket.close();
+    this.#socket = null;
+    this.#socketState = 'off';
+    this.#open();
   }
 
   /** The user pressed `peer`'s Follow button: follows it, or stops when it is followed already. */
@@ -109,6 +138,7 @@ export class LivePresence {
     this.#socketState = 'off';
     this.#room = null;
     this.#self = null;
+    this.#listed = false;
     this.#here.setSelf(null);
     this.#follow.stop();
     this.#forgetOthers();

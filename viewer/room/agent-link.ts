@@ -1,6 +1,7 @@
 /**
  * @module agent-link
- * The page's agent socket in the room it follows (`WS /ws/agent/{room}?kind=page`), handed to the
+ * The page's agent socket in the room it follows (`WS /ws/agent/{room}?kind=page`, with the
+ * page's `?name=`: the roster lists it under the page's name), handed to the
  * Agent panel: each time the page starts following a room, the socket is opened and the
  * conversation read from the room's log, the room's `conversation` events that came meanwhile
  * applied after it (each once, by seq). A socket that drops is opened again after a wait, and
@@ -9,6 +10,7 @@
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { AgentFrame, ConversationEntry } from '../../core/wire/agent-types.ts';
 import { AgentPanel } from '../panels/agent-panel.ts';
+import { readPageName } from '../url-state.ts';
 
 /** Close codes the host gives for what the page sent or may no longer read: refused, not lost. */
 const REFUSED = new Set([1008, 1009]);
@@ -68,7 +70,7 @@ export class AgentLink {
   async #open(room: string, signal: AbortSignal): Promise<void> {
     this.#held = [];
     try {
-      const url = await this.#client.agentUrl(room, { kind: 'page' }, signal);
+      const url = await this.#client.agentUrl(room, { kind: 'page', name: readPageName() }, signal);
       if (signal.aborted) return;
       const socket = new WebSocket(url);
       this.#socket = socket;

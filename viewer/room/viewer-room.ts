@@ -31,6 +31,7 @@ import { WhoIsHere } from '../presence/who-is-here.ts';
 import { LivePresence } from '../presence/live-presence.ts';
 import { ReplayTimeline } from './replay-timeline.ts';
 import { AgentLink } from './agent-link.ts';
+import { readPageName } from '../url-state.ts';
 
 export interface ViewerRoomHooks {
   client: VitrineClient;
@@ -82,13 +83,14 @@ export class ViewerRoom {
     this.timeline = new ReplayTimeline((steer) => void client.steerReplay(hooks.room(), steer).catch(() => {}));
     this.agent = new AgentLink(client);
     this.follower = new RoomFollower({
-      // The page is in the room's presence as a page; it hears who comes and goes.
-      // Its stream says which peer it is: the live socket carries that peer's poses.
+      // The page is in the room's presence as a page (a headset in VR), named by its user or its
+      // `?name=`; it hears who comes and goes. Its stream says which peer it is: the live socket
+      // carries that peer's poses.
       follow: (room, signal) =>
         client.followRoom(room, {
           signal,
           events: 'all',
-          as: { kind: 'page' },
+          as: { kind: this.presence?.kind ?? 'page', name: readPageName() },
           onOpen: (response) => this.presence?.streamOpened(room, response.headers.get('x-peer-id')),
         }),
       shown: hooks.shown,

@@ -3,7 +3,8 @@
  * Who is in a room and where they point: `GET /api/rooms/{room_id}/presence` (the roster) and
  * `WS /api/rooms/{room_id}/live` (poses in, everyone else's poses out; presence/live-hub.ts).
  * A live socket names itself as a follower does (`?name=`, `?kind=`, default headset), or stands
- * for a follower already listed (`?peer=<id>`, the `X-Peer-Id` of its event stream). What it
+ * for a follower already listed (`?peer=<id>`, the `X-Peer-Id` of its event stream; with `?kind=`
+ * that follower is listed again as that kind: a page entering VR is a headset). What it
  * says of itself is checked before the upgrade, so a bad name is a plain 400. A socket whose
  * peer may no longer read the room is closed (1008) by the room's readers (people/room-readers.ts).
  */
@@ -12,7 +13,8 @@ import { createHostError } from '../../errors.ts';
 import type { HostContext } from '../../host-context.ts';
 import { ANONYMOUS, requestIdentity, requestUser } from '../../people/request-user.ts';
 import type { RoomReaders } from '../../people/room-readers.ts';
-import { markExecutor, PEER_KINDS, peerOf, type Peer } from '../../presence/peer.ts';
+import { checkKind, markExecutor, PEER_KINDS, peerOf } from '../../presence/peer.ts';
+import type { LiveIdentity } from '../../presence/presence-service.ts';
 import { roomOf } from '../request-input.ts';
 import { queryOf, ROOM_PARAMS } from '../route-inputs.ts';
 
@@ -22,17 +24,21 @@ type LiveRequest = FastifyRequest<{ Params: { room_id: string }; Querystring: { 
 
 const LIVE_QUERY = queryOf({
   name: { type: 'string', description: 'The peer’s name when the host knows no user for it (at most 64 characters)' },
-  kind: { type: 'string', description: `${PEER_KINDS.join(', ')} (default headset)` },
+  kind: { type: 'string', description: `${PEER_KINDS.join(', ')} (default headset; with peer, the kind that follower is from now on)` },
   peer: { type: 'string', description: 'The id of a follower already listed (its event stream’s X-Peer-Id) this socket carries the poses of' },
 });
 
-/** Who the socket is: the listed follower it names, or a new peer. */
-async function liveIdentity(ctx: PresenceRouteDeps, request: LiveRequest, roomId: string): Promise<{ peer: Peer; standsFor: boolean }> {
+/**
+ * Who the socket is: the listed follower it names (as the `kind` it now says, when it says one:
+ * a page that entered VR is a headset from then on), or a new peer.
+ */
+async function liveIdentity(ctx: PresenceRouteDeps, request: LiveRequest, roomId: string): Promise<LiveIdentity> {
   const fresh = peerOf(requestUser(request), ANONYMOUS, request.query, 'headset');
   if (!request.query.peer) return { peer: fresh, standsFor: false };
   const listed = await ctx.presence.listed(roomId, request.query.peer);
   if (!listed) throw createHostError('SPC_ERR_PRESENCE_INVALID', 'peer', `'${request.query.peer}' is not in room '${roomId}'`);
-  return { peer: listed, standsFor: true };
+  const kind = checkKind(request.query.kind, listed.kind);
+  return kind === listed.kind ? { peer: listed, standsFor: true } : { peer: { ...listed, kind }, standsFor: true, relisted: true };
 }
 
 /** The close a live socket gets when its peer may no longer read the room (a policy's, with the reason). */
@@ -59,7 +65,7 @@ export async function presenceRoutes(app: FastifyInstance, opts: { ctx: Presence
     },
   );
 
-  const identities = new WeakMap<FastifyRequest, { peer: Peer; standsFor: boolean }>();
+  const identities = new WeakMap<FastifyRequest, LiveIdentity>();
   app.route({
     method: 'GET',
     url: '/api/rooms/:room_id/live',
@@ -87,7 +93,7 @@ export async function presenceRoutes(app: FastifyInstance, opts: { ctx: Presence
       // Ended as soon as its peer may no longer read the room (the room closed to them, their user removed).
       const unregister = readers.register(roomId, requestIdentity(request), () => socket.close(LIVE_NOT_READABLE.code, LIVE_NOT_READABLE.reason));
       socket.once('close', unregister);
-      void ctx.presence.connect(roomId, identity.peer, socket, identity.standsFor).catch((err: unknown) => {
+      void ctx.presence.connect(roomId, identity, socket).catch((err: unknown) => {
         request.log.warn({ err, room: roomId }, 'a live socket could not join the room');
         socket.close(1011, 'the room’s presence is unavailable');
       });
