@@ -49,14 +49,16 @@ export class LiveHub {
   attach(roomId: string, peer: Peer, socket: WebSocket, onGone: (silent: boolean) => void): void {
     let members = this.#rooms.get(roomId);
     if (!members) this.#rooms.set(roomId, (members = new Map()));
-    members.set(peer.id, { peer, receiver: new LiveReceiver(socket) });
+    const member = { peer, receiver: new LiveReceiver(socket) };
+    members.set(peer.id, member);
     const rate = new PoseRate();
     let silent = false;
     // Any pong says the peer is there (flow pings' too: a slow link answers them before heartbeats).
     keepAlive(socket, () => void (silent = true));
     socket.on('message', (data, isBinary) => this.#received(roomId, peer, socket, rate, data, isBinary));
     socket.once('close', () => {
-      members.delete(peer.id);
+      // Only its own place: a follower's socket opened again (a page entering VR) holds the id now.
+      if (members.get(peer.id) === member) members.delete(peer.id);
       if (members.size === 0 && this.#rooms.get(roomId) === members) this.#rooms.delete(roomId);
       onGone(silent);
     });

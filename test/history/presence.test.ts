@@ -107,6 +107,25 @@ describe('presence', () => {
     follower.close();
   });
 
+  it('lets a follower open its live socket again as another kind, the new socket served once the old one is gone', async () => {
+    const r = room('live');
+    const follower = await openStream(`${server.url}/api/rooms/${r}/events?name=pat&kind=page`);
+    const id = follower.response.headers.get('x-peer-id')!;
+    await waitFor(async () => ((await names(r)).length === 1 ? true : undefined), 'pat listed');
+    const before = await live(r, `?peer=${id}`);
+    // A page entering VR: its socket again, as a headset, before the old one has closed.
+    const after = await live(r, `?peer=${id}&kind=headset`);
+    expect(after.messages[0]).toMatchObject({ type: 'welcome', peer: { id, name: 'pat', kind: 'headset' } });
+    before.socket.close();
+    await before.closed;
+    expect(await names(r)).toEqual(['pat/headset']);
+    const ann = await live(r, '?name=ann&kind=headset');
+    ann.socket.send(JSON.stringify({ head: placed }));
+    expect(await waitFor(() => after.messages.find((m) => m.type === 'pose'), 'ann’s pose at pat’s new socket')).toMatchObject({ name: 'ann' });
+    for (const socket of [after, ann]) socket.socket.close();
+    follower.close();
+  });
+
   it('closes with the reason a socket that sends non-finite numbers, a 1 MB frame, or 1,000 poses a second', async () => {
     const r = room('live');
     const nan = await live(r, '?name=nan');
