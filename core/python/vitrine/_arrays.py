@@ -9,17 +9,49 @@ from __future__ import annotations
 
 import array
 import importlib
+import importlib.util
 import math
 import sys
 from typing import Any, Optional, Sequence
 
-_np: Any
-try:  # numpy is optional: the module needs only the standard library.
-    _np = importlib.import_module("numpy")
-except Exception:  # pragma: no cover - depends on the interpreter
-    _np = None
+_UNTRIED: Any = object()
+_np: Any = _UNTRIED
 
-numpy = _np
+
+def _numpy() -> Any:
+    """numpy, imported on first use (None without it). A plugin process that never makes an
+    array never pays its import (a third of a second of CPU), and a host starts its processes
+    without it; the module itself needs only the standard library."""
+    global _np
+    if _np is _UNTRIED:
+        try:
+            _np = importlib.import_module("numpy")
+        except Exception:  # pragma: no cover - depends on the interpreter
+            _np = None
+    return _np
+
+
+def installed_numpy() -> Optional[str]:
+    """The version of the numpy arrays would use, read from its metadata without importing it."""
+    if _np is not _UNTRIED:
+        return None if _np is None else str(_np.__version__)
+    if importlib.util.find_spec("numpy") is None:
+        return None
+    try:
+        from importlib.metadata import version  # only here: it costs its own imports
+
+        return version("numpy")
+    except Exception:  # pragma: no cover - a numpy without metadata: ask it
+        np = _numpy()
+        return None if np is None else str(np.__version__)
+
+
+def __getattr__(name: str) -> Any:
+    # `_arrays.numpy` is numpy or None, read as other modules use it, imported when first read.
+    if name == "numpy":
+        return _numpy()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: dtype name -> array.array type code (sizes checked below: Linux/macOS/Windows agree).
 TYPECODES = {
@@ -42,7 +74,9 @@ if sys.byteorder != "little":  # pragma: no cover - the wire is little-endian
 
 
 def is_ndarray(value: Any) -> bool:
-    return _np is not None and isinstance(value, _np.ndarray)
+    # Nothing is an ndarray before numpy is imported: no import just to ask.
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, np.ndarray)
 
 
 def dtype_name(value: Any) -> Optional[str]:
@@ -60,14 +94,15 @@ def as_flat(value: Any, dtype: str, field: str) -> Any:
     """`value` (list, tuple, array, N×k array) as a flat contiguous array of `dtype`."""
     if value is None:
         raise ValueError(f"{field} is missing")
-    if _np is not None:
+    np = _numpy()
+    if np is not None:
         try:
-            arr = _np.asarray(value)
+            arr = np.asarray(value)
         except Exception as error:
             raise ValueError(f"{field} is not an array of numbers ({error})") from None
         if arr.dtype == object or arr.dtype.kind not in "biuf":
             raise ValueError(f"{field} must hold numbers, not {arr.dtype}")
-        return _np.ascontiguousarray(arr.reshape(-1), dtype=dtype)
+        return np.ascontiguousarray(arr.reshape(-1), dtype=dtype)
     if isinstance(value, array.array) and value.typecode == TYPECODES[dtype]:
         return value
     flat = _flatten(value, field)
@@ -97,9 +132,10 @@ def _flatten(value: Any, field: str) -> list:
 
 def as_nd(value: Any) -> Any:
     """A numpy array of `value` (numpy required: N-dimensional data needs it)."""
-    if _np is None:
+    np = _numpy()
+    if np is None:
         raise ValueError("an N-dimensional array needs numpy, which this interpreter lacks")
-    return _np.asarray(value)
+    return np.asarray(value)
 
 
 def length(arr: Any) -> int:
@@ -110,8 +146,8 @@ def byte_view(arr: Any) -> memoryview:
     """The array's bytes as a flat view (no copy)."""
     if is_ndarray(arr):
         if not arr.flags["C_CONTIGUOUS"]:
-            arr = _np.ascontiguousarray(arr)
-        return memoryview(arr.reshape(-1).view(_np.uint8))
+            arr = _numpy().ascontiguousarray(arr)
+        return memoryview(arr.reshape(-1).view(_numpy().uint8))
     return memoryview(arr).cast("B")
 
 
@@ -120,8 +156,9 @@ def first_non_finite(arr: Any) -> int:
     if is_ndarray(arr):
         if arr.dtype.kind != "f":
             return -1
-        bad = ~_np.isfinite(arr)
-        return int(_np.argmax(bad)) if bad.any() else -1
+        np = _numpy()
+        bad = ~np.isfinite(arr)
+        return int(np.argmax(bad)) if bad.any() else -1
     for i, v in enumerate(arr):
         if not math.isfinite(v):
             return i
@@ -140,9 +177,10 @@ def finite_range(arr: Any) -> Optional[Sequence[float]]:
         if arr.size == 0:
             return None
         low, high = arr.min(), arr.max()
-        if arr.dtype.kind != "f" or (_np.isfinite(low) and _np.isfinite(high)):
+        np = _numpy()
+        if arr.dtype.kind != "f" or (np.isfinite(low) and np.isfinite(high)):
             return [float(low), float(high)]  # no NaN or infinity: two passes, no mask
-        finite = arr[_np.isfinite(arr)]
+        finite = arr[np.isfinite(arr)]
         return [float(finite.min()), float(finite.max())] if finite.size else None
     values = [v for v in arr if math.isfinite(v)]
     return [float(min(values)), float(max(values))] if values else None
@@ -150,8 +188,9 @@ def finite_range(arr: Any) -> Optional[Sequence[float]]:
 
 def from_bytes(buffer: Any, dtype: str, shape: Optional[Sequence[int]] = None) -> Any:
     """An array over `buffer` (numpy: shaped, no copy; else a flat array.array copy)."""
-    if _np is not None:
-        arr = _np.frombuffer(buffer, dtype=dtype)
+    np = _numpy()
+    if np is not None:
+        arr = np.frombuffer(buffer, dtype=dtype)
         return arr.reshape(shape) if shape is not None else arr
     out = array.array(TYPECODES[dtype])
     out.frombytes(bytes(buffer))

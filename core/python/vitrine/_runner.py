@@ -219,7 +219,7 @@ def main(argv: List[str]) -> int:
     adopt_orphans()
     reader = FrameReader(os.fdopen(in_fd, "rb", buffering=1 << 16))
     writer = FrameWriter(out_fd)
-    numpy_version = _arrays.numpy.__version__ if _arrays.numpy is not None else None
+    numpy_version = _arrays.installed_numpy()
     writer.write({"t": "ready", "pid": os.getpid(), "python": platform.python_version(), "executable": sys.executable, "numpy": numpy_version})
     modules: Dict[str, Any] = {}
     while True:
