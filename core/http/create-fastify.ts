@@ -11,6 +11,7 @@ import { installHostCheck, resolveAllowedHosts } from './allowed-hosts.ts';
 import { installErrorHandlers } from './error-handler.ts';
 import { serverOptions } from './http-server.ts';
 import { installJsonBodyParsers } from './json-body.ts';
+import { lazyValidators } from './lazy-validators.ts';
 import { installLoadShedding } from './load-shedding.ts';
 import { INPUT_VALIDATION, toInputError } from './schema-errors.ts';
 import { installWriteTimeout } from './write-timeout.ts';
@@ -35,6 +36,7 @@ export async function createFastify(options: ResolvedHostOptions): Promise<Fasti
     routerOptions: { maxParamLength: 1024 },
     forceCloseConnections: true,
     ajv: INPUT_VALIDATION,
+    schemaController: { compilersFactory: { buildValidator: lazyValidators() } },
     schemaErrorFormatter: toInputError,
     ...serverOptions(options),
   });
