@@ -1,11 +1,13 @@
 /**
  * @module assemble-agent
  * The headset's agent of a host, put together from its options: the model (`--agent-model`),
- * the speech services (`--stt-url`, `--tts-url`) and where client ids are counted.
+ * the speech services (`--stt-url`, `--tts-url`), and the client ids of the host's home (so none
+ * is ever given twice: in the data folder of a lone host that keeps one, in Redis for a whole
+ * service, else in memory; store-homes.ts).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { AgentService } from '../agent/agent-service.ts';
-import { MemoryClientIds } from '../agent/client-ids.ts';
+import type { ClientIds } from '../agent/client-ids.ts';
 import { modelOf } from '../agent/model/model-of.ts';
 import type { AgentRoom } from '../agent/agent-room.ts';
 import { OpenAiSpeechToText, OpenAiTextToSpeech } from '../agent/voice/speech-services.ts';
@@ -22,11 +24,11 @@ function voiceOf(options: HostContext['options']): ((room: AgentRoom) => VoiceRo
   return (room) => new VoiceRoom(room, stt, tts);
 }
 
-export function assembleAgent(ctx: HostContext, people: People, conversations: ConversationRecord, log: FastifyBaseLogger): AgentService {
+export function assembleAgent(ctx: HostContext, people: People, conversations: ConversationRecord, ids: ClientIds, log: FastifyBaseLogger): AgentService {
   return new AgentService({
     ctx,
     people,
-    ids: new MemoryClientIds(),
+    ids,
     conversations,
     model: modelOf(ctx.options),
     voice: voiceOf(ctx.options),

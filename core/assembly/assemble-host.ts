@@ -34,6 +34,7 @@ import { assembleCompute } from './compute-assembly.ts';
 import type { ScaleService } from './scale-service.ts';
 import type { DurableData } from './open-durable.ts';
 import type { PeopleStores } from '../people/people.ts';
+import type { ClientIds } from '../agent/client-ids.ts';
 import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
 import { roomReplayTarget } from './room-replay-target.ts';
 import { Replays } from '../history/replays.ts';
@@ -58,6 +59,8 @@ export interface HostAssembly {
   data: DurableData | null;
   /** Each room's conversation with its agent, as its log keeps it. */
   conversations: ConversationRecord;
+  /** The client ids of rooms' agent sockets, in the host's home (never given twice where it outlives the host). */
+  clientIds: ClientIds;
   /** The stores of users, tickets and rooms' access, in the host's home. */
   people: PeopleStores;
   /** Stops everything, last what the rest uses (the pools). */
@@ -195,6 +198,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     data: stack.data,
     people: workspace.people,
     conversations,
+    clientIds: workspace.clientIds,
     async close() {
       replays.close();
       ctx.scenes.close();

@@ -15,6 +15,7 @@ import type { EventHub } from '../events/event-hub.ts';
 import { RoomRecorder } from '../history/room-recorder.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import type { PeopleStores } from '../people/people.ts';
+import type { ClientIds } from '../agent/client-ids.ts';
 import { LiveHub } from '../presence/live-hub.ts';
 import { PresenceService } from '../presence/presence-service.ts';
 import { PublishedSpecimens, type PublishedLog } from '../published/published-specimens.ts';
@@ -58,6 +59,8 @@ export interface Workspace {
   people: PeopleStores;
   /** Who is in each room and their live poses: this host's, or the whole Redis service's. */
   presence: PresenceService;
+  /** The client ids of rooms' agent sockets, in the same home. */
+  clientIds: ClientIds;
   close(): void;
 }
 
@@ -106,6 +109,7 @@ export async function assembleWorkspace(deps: {
     history: new RoomRecorder(homes.log),
     people: homes.people,
     presence,
+    clientIds: homes.clientIds,
     close: () => {
       void presence.close();
       if (poll) clearInterval(poll);

@@ -6,6 +6,7 @@
  * published files in the folder's blob store. Users are the folder's (shared with
  * `vitrine users`); stream tickets live a minute, in memory.
  */
+import { DiskClientIds } from '../agent/disk-client-ids.ts';
 import { DiskAnnotationStore } from '../annotations/disk-annotation-store.ts';
 import { BlobResultPins } from '../snapshots/blob-result-pins.ts';
 import { DiskRoomLog } from '../history/disk-room-log.ts';
@@ -38,6 +39,7 @@ export function diskHomes({ options, events }: HomeDeps, data: DurableData): Sto
     people: { users: openUserStore({ data: store }), tickets: new MemoryTicketStore(), access: new DiskAccessStore(store, log) },
     roster: new MemoryRoster((roomId, event, eventData) => board.announce(roomId, event, eventData)),
     relay: null,
+    clientIds: new DiskClientIds(store),
     close() {
       snapshots.close();
       pins.close();

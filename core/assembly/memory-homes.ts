@@ -5,6 +5,7 @@
  * change and its log entry made in one turn. Users still come from the data dir when one is
  * named (the one `vitrine users` writes).
  */
+import { MemoryClientIds } from '../agent/memory-client-ids.ts';
 import { DEFAULT_MAX_PER_HOST, MemoryAnnotationStore } from '../annotations/memory-annotation-store.ts';
 import { MemoryRoomLog } from '../history/memory-room-log.ts';
 import { MemoryAccessStore } from '../people/memory-access-store.ts';
@@ -53,6 +54,7 @@ export function memoryHomes({ options, events, budget, warn }: HomeDeps): StoreH
     people: { users: dataDirUsers(options.dataDir, warn), tickets: new MemoryTicketStore(), access: new MemoryAccessStore(log) },
     roster: new MemoryRoster((roomId, event, data) => board.announce(roomId, event, data)),
     relay: null,
+    clientIds: new MemoryClientIds(),
     close() {
       snapshots.close();
       pins.close();

@@ -5,6 +5,7 @@
  * the bytes snapshots pin and published files in the service's blob store. Who is in a room is
  * the service's roster, and live poses cross hosts through its pub/sub.
  */
+import { RedisClientIds } from '../agent/redis-client-ids.ts';
 import { RedisAnnotationStore } from '../annotations/redis-annotation-store.ts';
 import { ROOM_CHANNEL_PREFIX } from '../events/channels.ts';
 import { RedisRoomLog } from '../history/redis-room-log.ts';
@@ -44,6 +45,7 @@ export function redisHomes({ options, events, warn }: HomeDeps, scale: ScaleServ
     people: { users: openUserStore({ connection: redis }), tickets: new RedisTicketStore(redis), access: new RedisAccessStore(redis, log) },
     roster: new RedisRoster(redis, (roomId, event, data) => board.announce(roomId, event, data), streamed),
     relay,
+    clientIds: new RedisClientIds(redis),
     close() {
       snapshots.close();
       pins.close();

@@ -5,6 +5,7 @@
  * same room log, so each change of a room and its log entry are one write of that home (one
  * transaction of the data folder, one Redis script, one turn of memory).
  */
+import type { ClientIds } from '../agent/client-ids.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { EventHub } from '../events/event-hub.ts';
@@ -35,6 +36,8 @@ export interface StoreHomes {
   /** Who is in each room; and, on a service, the relay of live poses between hosts. */
   roster: Roster;
   relay: LiveRelay | null;
+  /** The client ids of rooms' agent sockets, counted where they outlive the host when the home does. */
+  clientIds: ClientIds;
   /** Stops what the stores run (sweeps, subscriptions); the scenes close with their service, people with theirs. */
   close(): void;
 }

@@ -56,6 +56,8 @@ export const DISK = {
   keptSlots: { name: 'kept-slots', slot: (slotId: string, key: string) => `${slotId}\u0000${key}` },
   /** room → its access (absent while the room is open). */
   access: { name: 'access' },
+  /** room → the next client id of its agent sockets (ids are never given twice, not after a restart). */
+  agentIds: { name: 'agentids' },
   /** `user:<name>` and `token:<sha256>` → a user's record, twice. */
   users: {
     name: 'users',

@@ -90,6 +90,8 @@ export const KEYS = {
   sharedBundle: (bundleId: string) => `${P}bundle:${bundleId}`,
   /** STRING: a one-time event stream ticket (JSON: who it stands for); a minute's time-to-live. */
   ticket: (id: string) => `${P}ticket:${id}`,
+  /** STRING: a room's last agent socket client id given (INCR; ids are never given twice); kept for good. */
+  agentIds: (roomId: string) => `${P}agentids:${roomId}`,
 } as const;
 
 export const CHANNELS = {

@@ -3,16 +3,18 @@
  * The agent socket on a host with no model: the socket joins (`history` first, client ids that
  * only grow and are never given again), every frame it cannot read is answered with an `error`
  * frame naming what is wrong and the socket stays open, a turn answers that no model is
- * configured, the floor that voice is off; headset tools (here from an MCP client) reach every
+ * configured, the floor that voice is off; a host started again on its data folder gives no
+ * client id twice; headset tools (here from an MCP client) reach every
  * socket with the oldest as executor, only the executor's `tool_result` counts, a capture is
  * answered by the executor's next screenshot, and an executor that leaves fails its calls at once.
  * The roster lists agent sockets with their client id and marks the executor.
  */
 import { describe, expect, it } from 'vitest';
 import { binaryFrame, connectAgent } from '../helpers/agent-client.ts';
-import { fileTestApp } from '../helpers/create-test-app.ts';
+import { createTestApp, fileTestApp } from '../helpers/create-test-app.ts';
 import { connectMcp, type ToolAnswer } from '../helpers/mcp-client.ts';
 import { room } from '../helpers/room.ts';
+import { tempDataDir } from '../helpers/temp-data-store.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 const server = fileTestApp();
@@ -36,6 +38,24 @@ describe('the agent socket without a model', () => {
     const later = await connectAgent(server.url, r);
     expect(later.clientId).toBe(3);
     await later.close();
+  });
+
+  it('goes on counting client ids where it left off once started again on its data folder', async () => {
+    const dataDir = tempDataDir();
+    const r = room('agent');
+    const ids: number[] = [];
+    for (let start = 0; start < 2; start++) {
+      // No plugins: only the socket is asked for.
+      const app = await createTestApp({ dataDir, pluginsDir: null, specimensDir: null });
+      const url = await app.listen({ host: '127.0.0.1', port: 0 });
+      for (let i = 0; i < 2; i++) {
+        const socket = await connectAgent(url, r);
+        ids.push(socket.clientId);
+        await socket.close();
+      }
+      await app.close();
+    }
+    expect(ids).toEqual([0, 1, 2, 3]);
   });
 
   it('answers every frame it cannot read with an error naming what is wrong, and stays open', async () => {
