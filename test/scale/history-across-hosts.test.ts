@@ -3,13 +3,16 @@
  * both hosts at once land in one log, in one order, that both hosts answer alike; followers on
  * either host are listed by both and hear each other come; a pose sent on one host reaches a
  * peer on the other; and a host killed outright has its followers taken out, their leave told,
- * within 5 s; a frame sent the moment a socket opens is checked like any other.
+ * within 5 s; a frame sent the moment a socket opens is checked like any other. Agent sockets
+ * on both hosts get their client ids from one count, and both hosts' rosters mark the same
+ * executor: the oldest socket of the service, whichever host holds it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { LogEntry } from '../../core/history/room-log-store.ts';
 import type { Peer } from '../../core/presence/peer.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
+import { connectAgent, type AgentClient } from '../helpers/agent-client.ts';
 import { openStream, type StreamReader } from '../helpers/sse-reader.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { room, startService, type Service } from './service.ts';
@@ -76,6 +79,21 @@ describe('a room’s history on a Redis service of two hosts', () => {
     const closed = new Promise<[number, string]>((resolve) => socket.on('close', (code, reason) => resolve([code, String(reason)])));
     socket.on('open', () => socket.send('{"head":{"position":[1e999,0,0],"orientation":[0,0,0,1]}}'));
     expect(await closed).toEqual([1007, 'head.position[0] must be a finite number within ±1e6']);
+  });
+
+  it('gives agent sockets on both hosts ids from one count and marks the service’s oldest as executor on both', async () => {
+    const r = room('agent');
+    const sockets: AgentClient[] = [];
+    for (const host of [hosts[1]!, hosts[0]!, hosts[1]!]) sockets.push(await connectAgent(host.url, r, `?name=s${sockets.length}`));
+    expect(sockets.map((s) => s.clientId)).toEqual([0, 1, 2]);
+    const marked = async (host: RunningHost) =>
+      (await getJson<{ peers: Peer[] }>(host, `/api/rooms/${r}/presence`)).peers.map((p) => `${p.name}:${p.client_id}${p.executor ? '*' : ''}`);
+    for (const host of hosts) expect(await marked(host)).toEqual(['s0:0*', 's1:1', 's2:2']);
+    // The oldest leaves: the next oldest of the service, on the other host, is the executor for both.
+    await sockets[0]!.close();
+    await waitFor(async () => ((await marked(hosts[0]!)).length === 2 ? true : undefined), 's0’s leave');
+    for (const host of hosts) expect(await marked(host)).toEqual(['s1:1*', 's2:2']);
+    for (const socket of sockets.slice(1)) await socket.close();
   });
 
   it('takes out a killed host’s followers within 5 s', async () => {
