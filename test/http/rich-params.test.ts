@@ -7,18 +7,14 @@
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeEnvelope, type DecodedMesh } from '../../core/index.ts';
 import { builtFixture } from '../helpers/built-fixture.ts';
-import { createTestApp, room } from '../helpers/create-test-app.ts';
+import { fileTestApp, room } from '../helpers/create-test-app.ts';
 
-let pluginsDir: string;
-
-beforeAll(async () => {
-  pluginsDir = await builtFixture('rich-params');
-}, 120_000);
-
-const app = () => createTestApp({ pluginsDir });
+// One host for the file: each test reads its own room's results (room()), or none.
+const shared = fileTestApp(async () => ({ pluginsDir: await builtFixture('rich-params') }), 120_000);
+const app = async () => shared.app;
 
 function dataUrl(params: unknown, roomId = room()): string {
   return `/api/specimens/rich-triangle/data?room_id=${roomId}&params=${encodeURIComponent(JSON.stringify(params))}`;
