@@ -7,7 +7,10 @@
  * client id twice; headset tools (here from an MCP client) reach every
  * socket with the oldest as executor, only the executor's `tool_result` counts, a capture is
  * answered by the executor's next screenshot, and an executor that leaves fails its calls at once.
- * The roster lists agent sockets with their client id and marks the executor.
+ * The roster lists agent sockets with their client id and marks the executor. Hostile frames
+ * (garbage, lying headers, 16 MiB, a thousand `bind`s at once, another socket's `tool_result`)
+ * get an `error` or a 1009 close and leave the room's other sockets served; executors leaving at
+ * seeded random moments of their calls each see their call end within the second.
  */
 import { describe, expect, it } from 'vitest';
 import { binaryFrame, connectAgent } from '../helpers/agent-client.ts';
@@ -18,6 +21,17 @@ import { tempDataDir } from '../helpers/temp-data-store.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 const server = fileTestApp();
+
+/** A seeded random number in [0, 1) (mulberry32), so a failing schedule can be run again. */
+function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 const presence = async (r: string) =>
   ((await (await fetch(`${server.url}/api/rooms/${r}/presence`)).json()) as { peers: { name: string; client_id?: number; executor?: boolean }[] }).peers;
@@ -108,6 +122,38 @@ describe('the agent socket without a model', () => {
     await other.close();
   });
 
+  it('answers a storm of hostile frames with errors, and the room’s other sockets are still served', async () => {
+    const r = room('agent');
+    const mcp = await connectMcp(server.url);
+    const executor = await connectAgent(server.url, r);
+    const hostile = await connectAgent(server.url, r);
+    const pending = mcp.callTool({ name: 'set_room_scene', arguments: { room: r, name: 'black' } }) as Promise<ToolAnswer>;
+    const call = await hostile.next((f) => f.type === 'tool_call');
+    hostile.send({ type: 'tool_result', request_id: call.request_id, result: { ok: true } });
+    for (let i = 0; i < 1000; i++) hostile.send({ type: 'bind' });
+    hostile.socket.send('\u0000garbage{');
+    hostile.socket.send(Buffer.concat([Buffer.from([255, 255, 255, 255]), Buffer.from('{"kind":"screenshot"}')]));
+    hostile.send('{"type":"dance"}');
+    await hostile.next((f) => f.type === 'error' && f.message === "unknown frame type 'dance'", 'the storm handled');
+    const errors = hostile.frames().filter((f) => f.type === 'error');
+    expect(errors.some((f) => String(f.message).startsWith('bind faster than'))).toBe(true);
+    expect(errors.length).toBe(1000 + 4);
+    // The executor still answers its call, and the room's sockets still get frames.
+    executor.send({ type: 'tool_result', request_id: call.request_id, result: { ok: true } });
+    expect((await pending).structuredContent).toEqual({ ok: true });
+    const next = mcp.callTool({ name: 'set_room_scene', arguments: { room: r, name: 'black' } }) as Promise<ToolAnswer>;
+    const again = await hostile.next((f) => f.type === 'tool_call' && f.request_id !== call.request_id);
+    executor.send({ type: 'tool_result', request_id: again.request_id, result: { ok: true } });
+    expect((await next).structuredContent).toEqual({ ok: true });
+    hostile.socket.send(JSON.stringify({ type: 'text', text: 'x' }).padEnd(16 * 1024 * 1024, ' '));
+    expect((await hostile.closed).code).toBe(1009);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    executor.send('{"type":"dance"}');
+    expect((await executor.next((f) => f.type === 'error')).message).toBe("unknown frame type 'dance'");
+    await executor.close();
+    await mcp.close();
+  });
+
   it('sends headset tools to every socket with the oldest as executor; only its result counts', async () => {
     const r = room('agent');
     const mcp = await connectMcp(server.url);
@@ -158,6 +204,34 @@ describe('the agent socket without a model', () => {
     await waitFor(async () => ((await presence(r)).length === 1 ? true : undefined), 'the executor’s leave');
     expect((await presence(r))[0]).toMatchObject({ client_id: b.clientId, executor: true });
     await b.close();
+    await mcp.close();
+  });
+  it('ends within the second every call of two hundred executors leaving at random moments', async () => {
+    const mcp = await connectMcp(server.url);
+    const random = seeded(70);
+    const lateness: number[] = [];
+    let disconnected = 0;
+    // Ten rooms at once, twenty departures each; each executor leaves after a seeded number
+    // of event-loop turns into its call (before the call reaches it, or after).
+    const lane = async (r: string) => {
+      for (let i = 0; i < 20; i++) {
+        const executor = await connectAgent(server.url, r);
+        const answer = mcp.callTool({ name: 'remove_specimen', arguments: { room: r, index: 0 } }) as Promise<ToolAnswer>;
+        if (random() < 0.5) await executor.next((f) => f.type === 'tool_call');
+        for (let turns = Math.floor(random() * 20); turns > 0; turns--) await new Promise(setImmediate);
+        const left = performance.now();
+        executor.socket.terminate();
+        const text = (await answer).content[0]!.text!;
+        lateness.push(performance.now() - left);
+        if (text.includes('disconnected before replying')) disconnected++;
+        else expect(text).toMatch(/disconnected before replying|no headset is connected/);
+        await executor.closed;
+      }
+    };
+    await Promise.all(Array.from({ length: 10 }, () => lane(room('agent'))));
+    expect(lateness.length).toBe(200);
+    expect(disconnected).toBeGreaterThan(100);
+    expect(lateness.filter((ms) => ms > 1000)).toEqual([]);
     await mcp.close();
   });
 });
