@@ -6,19 +6,28 @@
  * Requests go to 127.0.0.1 on the port the host bound on every address.
  */
 import { hostname } from 'node:os';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnLabHost } from '../helpers/fixture-host.ts';
 import { requestWithHost } from '../helpers/raw-http.ts';
 import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
 
 afterAll(killAllHosts);
 
+/**
+ * Two lab hosts with the defaults, shared by the tests that only ask them (each started on its
+ * own folders, so each makes its own token).
+ */
+let plain: [Awaited<ReturnType<typeof spawnLabHost>>, Awaited<ReturnType<typeof spawnLabHost>>];
+beforeAll(async () => {
+  plain = await Promise.all([spawnLabHost(), spawnLabHost()]);
+});
+
 const ADMIN = ['/api/processing/cache/stats', '/api/specimens/reload', '/metrics'];
 
 describe('a lab host', () => {
   it('makes an admin token, prints it once, and guards the admin routes with it', async () => {
     // The second host, started beside the first, is only compared with it at the end.
-    const [{ host, base }, other] = await Promise.all([spawnLabHost(), spawnLabHost()]);
+    const [{ host, base }, other] = plain;
     const lines = host.stdout().split('\n').filter((line) => line.startsWith('admin token: '));
     expect(lines).toHaveLength(1);
     const token = lines[0]!.slice('admin token: '.length);
@@ -59,18 +68,17 @@ describe('a lab host', () => {
     // A second host makes a token of its own.
     expect(other.host.stdout()).toMatch(/admin token: \S+/);
     expect(other.host.stdout()).not.toContain(token);
-    await Promise.all([host.stop(), other.host.stop()]);
   });
 
   it('answers only the machine\'s own names and addresses (DNS rebinding), or any with *', async () => {
-    const [{ host, base }, open] = await Promise.all([spawnLabHost(), spawnLabHost(['--allowed-hosts', '*'])]);
+    const [{ host, base }, open] = [plain[1], await spawnLabHost(['--allowed-hosts', '*'])];
     expect((await requestWithHost(`${base}/api/specimens/`, `${hostname()}:${host.port}`)).status).toBe(200);
     expect((await requestWithHost(`${base}/api/specimens/`, `localhost:${host.port}`)).status).toBe(200);
     const rebound = await requestWithHost(`${base}/api/specimens/`, `rebind.evil.example:${host.port}`);
     expect(rebound.status).toBe(403);
     expect(JSON.parse(rebound.body)).toMatchObject({ code: 'SPC_ERR_HOST_NOT_ALLOWED' });
     expect((await requestWithHost(`${open.base}/api/specimens/`, 'rebind.evil.example')).status).toBe(200);
-    await Promise.all([host.stop(), open.host.stop()]);
+    await open.host.stop();
   });
 
   it('keeps the admin routes open with --admin-token none, saying so; uses a given token without printing it', async () => {
