@@ -10,7 +10,8 @@
 import { createClient, type VitrineClient } from '../core/client/client.ts';
 import { pageToken } from './page-token.ts';
 import type { LayerSource } from '../core/wire/scene-types.ts';
-import type { CatalogEntry, RoomEntry, SpecimenMetadata } from '../core/wire/wire-types.ts';
+import type { CatalogEntry, SpecimenMetadata } from '../core/wire/wire-types.ts';
+import type { RoomEntry } from '../core/wire/room-types.ts';
 import { createRefineNote } from './coarse-first.ts';
 import { BuildErrorOverlay } from './build-error-overlay.ts';
 import { CatalogView } from './panels/catalog-view.ts';

@@ -14,7 +14,7 @@
  */
 import { followEvents, type FollowOptions } from './follow-events.ts';
 import type { Transport } from './transport.ts';
-import type { RoomEvent, RoomPeer } from '../wire/wire-types.ts';
+import type { RoomEvent, RoomPeer } from '../wire/room-types.ts';
 
 /** The events of a room's entry and view: what a follower gets unless it asks for every event. */
 const ENTRY_EVENTS = new Set<string>(['state', 'computing', 'result', 'failed', 'view']);

@@ -14,7 +14,7 @@ import { labelRgb } from '../wire/label-colors.ts';
 import { colourOf } from '../wire/mark-colours.ts';
 import { markText } from '../wire/mark-format.ts';
 import type { LayerSource, SceneLayer } from '../wire/scene-types.ts';
-import type { RoomEntry } from '../wire/wire-types.ts';
+import type { RoomEntry } from '../wire/room-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultIds } from '../serving/result-ids.ts';
 import type { PictureMark } from '../thumbnails/picture-marks.ts';

@@ -12,7 +12,7 @@ import type { RoomWorkspace } from '../rooms/service/room-workspace.ts';
 import type { RoomScenes } from '../scenes/service/room-scenes.ts';
 import { computedProvenance, type LayerProvenance, type RoomProvenance } from '../wire/provenance-types.ts';
 import type { RoomScene } from '../wire/scene-types.ts';
-import type { RoomEntry } from '../wire/wire-types.ts';
+import type { RoomEntry } from '../wire/room-types.ts';
 
 /** What the room's provenance reads. */
 export interface RoomProvenanceDeps {

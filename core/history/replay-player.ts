@@ -11,7 +11,7 @@ import { applyState, type ReplayTarget } from './replay-target.ts';
 import { conversationChange } from './conversation-record.ts';
 import { foldAll, foldEntry, type FoldedRoom } from './room-fold.ts';
 import type { LogEntry } from './room-log-store.ts';
-import type { ReplayStatus } from '../wire/wire-types.ts';
+import type { ReplayStatus } from '../wire/room-types.ts';
 
 // The status is the wire's (what a client reads from POST .../replay and the `replay` event).
 export type { ReplayStatus };

@@ -6,7 +6,7 @@
  * A change names only what it changes: it is merged into the room's view, and `null` removes
  * a setting. Anything else is a 400 naming the setting.
  */
-import type { RoomCamera, RoomView } from '../wire/wire-types.ts';
+import type { RoomCamera, RoomView } from '../wire/room-types.ts';
 import { createHostError } from '../errors.ts';
 import { COLORMAP_NAMES, isColormapName } from '../wire/colormaps.ts';
 

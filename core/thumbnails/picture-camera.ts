@@ -10,7 +10,7 @@
  * its height; a picture framed by the page's rule spans its shorter side with it, so a tall
  * picture still shows the whole subject (a room's camera spans the height, as on the page).
  */
-import type { RoomView } from '../wire/wire-types.ts';
+import type { RoomView } from '../wire/room-types.ts';
 import type { Camera } from './camera.ts';
 import type { Vec3 } from './world-frame.ts';
 

@@ -10,7 +10,7 @@
  * side and centred). Encoded as a PNG.
  */
 import type { ImageResult, SpecimenResult } from 'vitrine';
-import type { RoomView } from '../wire/wire-types.ts';
+import type { RoomView } from '../wire/room-types.ts';
 import { encodePng } from '../formats/png/encode-png.ts';
 import { withPngText } from '../formats/png/png-text.ts';
 import { createBackdrop, cropCentre, placeCentred, toBytes, type Canvas } from './canvas.ts';

@@ -16,7 +16,7 @@ import type { SpecimenResult, VolumeResult } from 'vitrine';
 import { isScalarColormap, type ScalarColormap } from '../wire/colormaps.ts';
 import { DEFAULT_MESH_COLOUR, DEFAULT_COLORMAP, DEFAULT_VOLUME_MODE, hexRgb } from '../wire/layer-defaults.ts';
 import type { LayerDisplay, LayerKind } from '../wire/scene-types.ts';
-import type { RoomView } from '../wire/wire-types.ts';
+import type { RoomView } from '../wire/room-types.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { Camera } from './camera.ts';
 import { createBackdrop, type Canvas } from './canvas.ts';

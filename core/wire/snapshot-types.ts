@@ -4,7 +4,7 @@
  * the snapshot a client holds with its id and when it was taken.
  */
 import type { TranscriptEntry } from './agent-types.ts';
-import type { RoomView } from './wire-types.ts';
+import type { RoomView } from './room-types.ts';
 import type { Annotation, SceneLayer } from './scene-types.ts';
 
 /**

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SpecimenData } from '../../core/wire/decoded-types.ts';
 import { VitrineHttpError } from '../../core/client/errors.ts';
-import type { RoomEntry } from '../../core/wire/wire-types.ts';
+import type { RoomEntry } from '../../core/wire/room-types.ts';
 import { loadCoarseFirst, type CoarseFirstSteps } from '../../viewer/coarse-first.ts';
 import { AdoptedBlob, viaBlob } from '../../viewer/room/room-blob.ts';
 

@@ -7,7 +7,7 @@
  */
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import type { RoomView } from '../../core/wire/wire-types.ts';
+import type { RoomView } from '../../core/wire/room-types.ts';
 import type { StoredResult } from '../../core/results/stored-result.ts';
 import { readPngText } from '../../core/formats/png/png-text.ts';
 import { createBackdrop, toBytes } from '../../core/thumbnails/canvas.ts';

@@ -5,7 +5,7 @@
  * in one quiet spell travel as one request.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RoomView } from '../../core/wire/wire-types.ts';
+import type { RoomView } from '../../core/wire/room-types.ts';
 import { ViewSync } from '../../viewer/room/view-sync.ts';
 
 function harness() {

@@ -17,7 +17,7 @@ import type * as THREE from 'three';
 import type { VitrineClient } from '../../core/client/client.ts';
 import { VitrineHttpError } from '../../core/client/errors.ts';
 import type { Annotation, AnnotationInput } from '../../core/wire/scene-types.ts';
-import type { RoomEvent } from '../../core/wire/wire-types.ts';
+import type { RoomEvent } from '../../core/wire/room-types.ts';
 import { h } from '../dom.ts';
 import { describeError } from './request-failure.ts';
 import type { Stage } from '../stage/stage.ts';

@@ -13,7 +13,7 @@
  */
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { LiveMessage, Pose } from '../../core/wire/live-types.ts';
-import type { RoomPeer } from '../../core/wire/wire-types.ts';
+import type { RoomPeer } from '../../core/wire/room-types.ts';
 import type { Stage } from '../stage/stage.ts';
 import { LiveSocket, type SocketState } from './live-socket.ts';
 import { pagePose } from './page-pose.ts';

@@ -9,7 +9,7 @@
  * A page's agent socket (its Agent panel's: kind `page` with a `client_id`) is not listed: the
  * page it belongs to is, by its event stream, and one page is one entry.
  */
-import type { PresenceChange, RoomPeer } from '../../core/wire/wire-types.ts';
+import type { PresenceChange, RoomPeer } from '../../core/wire/room-types.ts';
 import { h } from '../dom.ts';
 import { peerColour } from './peer-colour.ts';
 import type { FollowState } from './peer-follow.ts';

@@ -6,7 +6,7 @@
  * on the page's own clock at the replay's speed, so nothing is polled. Each control steers the
  * replay on the host, whose next `replay` event the timeline then shows.
  */
-import type { ReplayStatus } from '../../core/wire/wire-types.ts';
+import type { ReplayStatus } from '../../core/wire/room-types.ts';
 import { h } from '../dom.ts';
 
 export interface ReplaySteer {

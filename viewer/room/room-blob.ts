@@ -13,7 +13,7 @@
  */
 import type { SpecimenData } from '../../core/wire/decoded-types.ts';
 import { VitrineHttpError } from '../../core/client/errors.ts';
-import type { RoomEntry } from '../../core/wire/wire-types.ts';
+import type { RoomEntry } from '../../core/wire/room-types.ts';
 import type { CoarseFirstSteps } from '../coarse-first.ts';
 import { stableJson } from '../../core/wire/stable-json.ts';
 import type { RoomSubject } from './room-follower.ts';

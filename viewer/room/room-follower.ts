@@ -19,7 +19,7 @@
  */
 import { isAbortError } from '../../core/client/errors.ts';
 import type { RoomFailed, RoomScene } from '../../core/wire/scene-types.ts';
-import type { RoomComputing, RoomEntry, RoomEvent, RoomView } from '../../core/wire/wire-types.ts';
+import type { RoomComputing, RoomEntry, RoomEvent, RoomView } from '../../core/wire/room-types.ts';
 import type { ConversationEntry } from '../../core/wire/agent-types.ts';
 import { stableJson } from '../../core/wire/stable-json.ts';
 import { h } from '../dom.ts';

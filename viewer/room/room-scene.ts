@@ -11,7 +11,8 @@
  */
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { LayerDisplay, LayerSource, RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
-import type { DeliveryQuery, RoomEvent, RoomView, SpecimenMetadata } from '../../core/wire/wire-types.ts';
+import type { DeliveryQuery, SpecimenMetadata } from '../../core/wire/wire-types.ts';
+import type { RoomEvent, RoomView } from '../../core/wire/room-types.ts';
 import { LayerList } from './layer-list.ts';
 import { LayerLoader } from './layer-loader.ts';
 import { layerName, layerRows, vrLayerRows } from './layer-rows.ts';

@@ -7,7 +7,7 @@
  * appears; a camera that came before anything was shown is applied to the first content.
  * Nothing is shared while the page does not follow its room.
  */
-import type { RoomView } from '../../core/wire/wire-types.ts';
+import type { RoomView } from '../../core/wire/room-types.ts';
 import type { Stage } from '../stage/stage.ts';
 import type { StageContent } from '../stage/stage-content.ts';
 import { ViewSync } from './view-sync.ts';

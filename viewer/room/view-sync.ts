@@ -5,7 +5,7 @@
  * user makes here is shared with the room after a short quiet spell, never echoed back and
  * never pulled back by an older event (setting-sync.ts says how).
  */
-import type { RoomView } from '../../core/wire/wire-types.ts';
+import type { RoomView } from '../../core/wire/room-types.ts';
 import { SettingSync } from './setting-sync.ts';
 
 /** The settings a room shares, in the order they are applied. */

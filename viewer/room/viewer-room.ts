@@ -12,7 +12,8 @@
  */
 import type { VitrineClient } from '../../core/client/client.ts';
 import type { LayerSource } from '../../core/wire/scene-types.ts';
-import type { DeliveryQuery, RoomEntry } from '../../core/wire/wire-types.ts';
+import type { DeliveryQuery } from '../../core/wire/wire-types.ts';
+import type { RoomEntry } from '../../core/wire/room-types.ts';
 import type { Snapshot } from '../../core/wire/snapshot-types.ts';
 import { h, replaceChildren } from '../dom.ts';
 import type { Layout } from '../layout.ts';

@@ -6,7 +6,7 @@
  */
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import type { RoomCamera } from '../../core/wire/wire-types.ts';
+import type { RoomCamera } from '../../core/wire/room-types.ts';
 import { CameraRest } from './camera-rest.ts';
 
 type Triple = [number, number, number];

@@ -8,7 +8,7 @@
  */
 import type * as THREE from 'three';
 import type { LayerBlending, LayerDisplay } from '../../core/wire/scene-types.ts';
-import type { RoomView } from '../../core/wire/wire-types.ts';
+import type { RoomView } from '../../core/wire/room-types.ts';
 
 /** How a layer is drawn over the layers below it, as the stage hands it to its content. */
 export interface LayerLook {

@@ -13,7 +13,7 @@
  * (room-scene.ts). The camera frames what is shown until the user (or a room) moves it.
  */
 import * as THREE from 'three';
-import type { RoomCamera } from '../../core/wire/wire-types.ts';
+import type { RoomCamera } from '../../core/wire/room-types.ts';
 import { SceneDepth } from './scene-depth.ts';
 import { SliceLink } from './slice-link.ts';
 import { StageCamera } from './stage-camera.ts';

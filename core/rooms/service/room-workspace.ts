@@ -8,7 +8,7 @@
  * whatever a request shows becomes the active layer, and a room whose cache let its entry go
  * still answers its active layer.
  */
-import type { RoomEntry } from '../../wire/wire-types.ts';
+import type { RoomEntry } from '../../wire/room-types.ts';
 import type { RoomState } from '../../cache/room-state.ts';
 import type { ResultSource } from '../../serving/result-source.ts';
 import type { RoomBoard, ShownSpecimen } from '../room-board.ts';

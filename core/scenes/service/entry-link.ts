@@ -10,7 +10,7 @@
  */
 import { boundFrame } from '../../annotations/layer-frame.ts';
 import type { LayerResult, LayerSource, SceneLayer } from '../../wire/scene-types.ts';
-import type { RoomEntry } from '../../wire/wire-types.ts';
+import type { RoomEntry } from '../../wire/room-types.ts';
 import { stableJson } from '../../wire/stable-json.ts';
 import { makeLayerId } from '../layer-ids.ts';
 import { namesSteps } from '../layer-steps.ts';

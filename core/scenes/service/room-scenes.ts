@@ -17,7 +17,7 @@ import { computedProvenance } from '../../wire/provenance-types.ts';
 import { boundFrame } from '../../annotations/layer-frame.ts';
 import { PointBinder } from '../../annotations/point-binder.ts';
 import type { LayerKind, LayerSource, RoomScene, SceneLayer } from '../../wire/scene-types.ts';
-import type { RoomEntry } from '../../wire/wire-types.ts';
+import type { RoomEntry } from '../../wire/room-types.ts';
 import { asRoomsOwn, madeByActing } from '../../events/acting-user.ts';
 import { ROOM_CHANNEL_PREFIX } from '../../events/channels.ts';
 import type { EventHub } from '../../events/event-hub.ts';

@@ -11,7 +11,7 @@
  */
 import * as THREE from 'three';
 import type { LayerDisplay, LayerLabels } from '../../../core/wire/scene-types.ts';
-import type { RoomView } from '../../../core/wire/wire-types.ts';
+import type { RoomView } from '../../../core/wire/room-types.ts';
 import type { StageContent } from '../../stage/stage-content.ts';
 import { applyObjectLook } from '../../stage/layer-look.ts';
 import { holdSurfaces, type LodSource } from '../mesh/lod-shared.ts';

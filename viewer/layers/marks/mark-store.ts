@@ -12,7 +12,7 @@ import type { AnnotationMirror } from '../../../core/client/annotation-mirror.ts
 import type { VitrineClient } from '../../../core/client/client.ts';
 import type { RoomAnnotations } from '../../../core/client/room-annotations.ts';
 import type { Annotation, AnnotationInput } from '../../../core/wire/scene-types.ts';
-import type { RoomEvent } from '../../../core/wire/wire-types.ts';
+import type { RoomEvent } from '../../../core/wire/room-types.ts';
 
 export class MarkStore {
   readonly #client: VitrineClient;

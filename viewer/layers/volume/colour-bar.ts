@@ -8,7 +8,7 @@
  */
 import { h } from '../../dom.ts';
 import { formatValue } from '../../../core/wire/format-value.ts';
-import type { RoomView } from '../../../core/wire/wire-types.ts';
+import type { RoomView } from '../../../core/wire/room-types.ts';
 import { COLORMAPS, colormapCss } from './colormaps.ts';
 import type { ColormapName } from './colormaps.ts';
 

@@ -13,7 +13,7 @@
 import * as THREE from 'three';
 import type { VolumeData } from '../../../core/wire/decoded-types.ts';
 import type { LayerChannel, LayerDisplay } from '../../../core/wire/scene-types.ts';
-import type { RoomView } from '../../../core/wire/wire-types.ts';
+import type { RoomView } from '../../../core/wire/room-types.ts';
 import { ChannelList, type ChannelState } from '../../time/channel-list.ts';
 import { COARSE_VOLUME_DIM } from '../../coarse-first.ts';
 import { h, replaceChildren } from '../../dom.ts';

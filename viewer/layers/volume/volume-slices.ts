@@ -12,7 +12,7 @@ import type * as THREE from 'three';
 import type { VolumeData } from '../../../core/wire/decoded-types.ts';
 import { DEFAULT_COLORMAP } from '../../../core/wire/layer-defaults.ts';
 import type { LayerDisplay } from '../../../core/wire/scene-types.ts';
-import type { RoomView } from '../../../core/wire/wire-types.ts';
+import type { RoomView } from '../../../core/wire/room-types.ts';
 import { h } from '../../dom.ts';
 import { barChangeOf, barSettingsOf, createColourBar } from './colour-bar.ts';
 import { colormapTable, finiteRange, type ColormapName } from './colormaps.ts';
