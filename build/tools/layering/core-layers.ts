@@ -14,7 +14,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   [
     'errors.ts',
     'redact-credentials.ts',
-    'agent-options.ts',
+    'agent/agent-options.ts',
     'loading/',
   ],
   // What a plugin writes and returns: the SDK's types. Keeping a thread within bounds: garbage
@@ -102,9 +102,10 @@ export const ENTRY_FILES: readonly string[] = [];
 export const KNOWN_EXCEPTIONS: readonly string[] = [];
 
 /**
- * Folders inside a folder that are rooms of their own: a concept's service, which stands high
- * in the layers, kept beside the concept's store, which stands low (`scenes/service/` above
- * `scenes/`).
+ * Folders (or a file) inside a folder that are rooms of their own: a concept's service, which
+ * stands high in the layers, kept beside the concept's store, which stands low
+ * (`scenes/service/` above `scenes/`); the agent's options, low where options.ts reads them,
+ * kept beside the agent they configure (`agent/agent-options.ts` below `agent/`).
  */
 export const NESTED_ROOMS: readonly string[] = LAYERS.flat().filter((room) => room.indexOf('/') < room.length - 1);
 

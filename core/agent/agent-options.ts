@@ -2,8 +2,8 @@
  * @module agent-options
  * The host options of the headset's agent (`--agent-model`, `--agent-provider`, `--agent-url`,
  * `--agent-turn-timeout`, `--agent-max-rooms`, `--stt-url`, `--tts-url`): their defaults and
- * checks, beside options.ts, which folds them into the host's. No model leaves the agent socket
- * open for headset tools only; no speech services leave voice off.
+ * checks, beside the agent they configure; options.ts folds them into the host's. No model
+ * leaves the agent socket open for headset tools only; no speech services leave voice off.
  */
 
 export const AGENT_PROVIDERS = ['anthropic', 'openai'] as const;
