@@ -3,8 +3,9 @@
  * A compute node of a Redis service (a `vitrine worker`, or a host with `--compute` above 0):
  * a BullMQ worker that takes computations from the queue and runs them on this process's
  * worker-thread pool. A relay host runs one more on the relay lane, whose invoker is the remote
- * invoker: it runs relayed functions on their workers (shared-relay.ts). Progress goes to the computation's stream; the result's bytes go to
- * the blob store and the computation's record (room pointer, status) changes in one script.
+ * invoker: it runs relayed functions on their workers (shared-relay.ts). Progress goes to the
+ * computation's stream; the result's bytes go to the blob store and the computation's record
+ * (room pointer, status) changes in one script (finish-run.ts).
  * Beside the lane's queue it takes the short lane's (computations expected to be short, so
  * they never wait behind long ones queued before them), and it writes how long each run took
  * for the hosts choosing that lane (run-records.ts). A DELETE anywhere reaches it as a
@@ -17,23 +18,23 @@ import { DelayedError, Worker, type Job } from 'bullmq';
 import { isHostError, type HostErrorCode } from '../errors.ts';
 import type { Invoker } from '../invoke/invoker.ts';
 import type { ResolvedHostOptions } from '../options.ts';
-import { roomStateOf } from '../serving/result-source.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { FunctionRegistry } from '../registry/function-registry.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { NodeDirectory, startHeartbeat } from './compute-nodes.ts';
 import { KEYS } from '../redis/redis-keys.ts';
-import type { BlobStore, PutBlob } from '../blobs/blob-store.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
 import type { RedisConnections } from '../redis/redis-connections.ts';
-import { describeRedisFailure, whenMemoryAllows } from '../redis/redis-unavailable.ts';
+import { describeRedisFailure } from '../redis/redis-unavailable.ts';
 import { taskEntry } from './task-entry.ts';
-import { roomEventMessage, type RedisEvents } from '../redis/redis-events.ts';
+import type { RedisEvents } from '../redis/redis-events.ts';
 import { LANE_QUEUES, type ComputeTask } from './work-queue.ts';
 import type { WorkLane } from '../serving/service-computations.ts';
 import { readInputs } from '../serving/input-refs.ts';
 import { RunRecords } from './run-records.ts';
 import { SHORT_RUN_MS } from '../invoke/run-durations.ts';
 import { StoreRetries } from './store-retries.ts';
+import { finishRun } from './finish-run.ts';
 
 /** BullMQ lock: renewed every half of it; a node silent for longer is taken as dead. */
 const LOCK_MS = 10_000;
@@ -174,7 +175,7 @@ export class ComputeNode {
   async #process(job: Job<ComputeTask, void>, token: string | undefined, bullSignal?: AbortSignal): Promise<void> {
     const o = this.#o;
     const redis = o.connections.command;
-    const { cid, fn, bundle, values, room, specimen, inputs, cacheTtlMs, jobTtlMs, timeoutMs } = job.data;
+    const { cid, fn, bundle, values, room, specimen, inputs, jobTtlMs, timeoutMs } = job.data;
     const jobId = job.data.job;
     if ((await redis.hget(KEYS.comp(cid), 'status')) !== 'running') return;
     const entry = await taskEntry(o, fn, bundle);
@@ -230,34 +231,8 @@ export class ComputeNode {
       clearTimeout(timeout);
       this.#running.delete(cid);
     }
-    // A Redis failure from here on throws: BullMQ runs the computation again (work-queue.ts).
-    let ref: PutBlob | null;
-    try {
-      // A job's result waits (bounded) for a store that is down; one only requests wait for ends at once (a 503).
-      const stillWanted = async () => (await redis.hget(KEYS.comp(cid), 'status').catch(() => 'running')) === 'running';
-      const note = (why: string) => o.log.warn(`compute node ${o.nodeId}: the result of ${fn} waits for the blob store (${why})`);
-      ref = await this.#stores.put(result, Math.max(cacheTtlMs, jobTtlMs) + 60_000, { retry: jobId !== undefined, stillWanted, note });
-    } catch (error) {
-      // Not stored (or not soon enough): it ends with the store's error, not computed again and again.
-      if (!isHostError(error) || error.code !== 'SPC_ERR_BLOB_STORE_UNAVAILABLE') throw error;
-      await redis.vFail(cid, error.message, error.code, jobTtlMs);
-      return;
-    }
-    if (!ref) return;
-    if (!ref.stored && !o.blobs.holds(ref.hash)) {
-      // Refused (out of memory) and not kept here either (a worker keeps nothing): nobody can
-      // read it, so the computation ends saying so rather than pointing at missing bytes.
-      await redis.vFail(cid, 'the result could not be stored: the blob store is out of memory', 'SPC_ERR_REDIS_UNAVAILABLE', jobTtlMs);
-      return;
-    }
-    const state = { ...roomStateOf({ entry, values, roomId: room, specimenId: specimen }), result_id: ref.hash, blob_id: ref.hash };
-    const finish = () =>
-      redis.vFinish(
-        cid, ref.hash, ref.meta, JSON.stringify(state), Date.now(), cacheTtlMs, jobTtlMs, roomEventMessage(room, 'result', state), ref.stored ? '1' : '0',
-      );
-    // A Redis that just refused the bytes may still count the transfer's buffers for a moment
-    // (it frees them within seconds): the small record of the end is worth waiting for.
-    await (ref.stored ? finish() : whenMemoryAllows(finish));
+    const node = { nodeId: o.nodeId, redis, blobs: o.blobs, stores: this.#stores, log: o.log };
+    await finishRun(node, job.data, entry, result);
   }
 
   /**
