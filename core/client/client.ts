@@ -21,11 +21,15 @@ import { agentUrl, liveUrl, type AgentWho, type LiveWho } from './live-url.ts';
 import type { CacheStats, CatalogEntry, FunctionInfo, JobEvent, ParameterSchema, ProgressResponse } from '../wire/wire-types.ts';
 import type { ReloadResponse, SpecimenMetadata, StartResponse } from '../wire/wire-types.ts';
 import type { ReplayStatus, RoomEvent, RoomLogPage, RoomPeer, RoomView } from '../wire/room-types.ts';
-import type { Snapshot, SnapshotDocument } from '../wire/snapshot-types.ts';
-import { SNAPSHOT_CREATED_HEADER } from '../wire/snapshot-types.ts';
+import { SNAPSHOT_CREATED_HEADER, type Snapshot, type SnapshotDocument } from '../wire/snapshot-types.ts';
 import { FOLLOWER_HEADER } from '../wire/follower-header.ts';
 
 const enc = encodeURIComponent;
+
+/** The query of `GET /data`: the params as JSON, the room, the delivery options. */
+function dataQuery({ params, room, delivery }: Pick<DataOptions, 'params' | 'room' | 'delivery'>): Record<string, string | number | undefined> {
+  return { params: params ? JSON.stringify(params) : undefined, room_id: room, ...delivery };
+}
 
 /** A client of one vitrine host. Create it with {@link createClient}. */
 export class VitrineClient implements JobEndpoints {
@@ -59,11 +63,7 @@ export class VitrineClient implements JobEndpoints {
 
   /** The URL of `GET /data` with these params and room (for links and downloads). */
   dataUrl(id: string, options: Pick<DataOptions, 'params' | 'room' | 'delivery'> = {}): string {
-    return this.#http.url(`/api/specimens/${enc(id)}/data`, {
-      params: options.params ? JSON.stringify(options.params) : undefined,
-      room_id: options.room,
-      ...options.delivery,
-    });
+    return this.#http.url(`/api/specimens/${enc(id)}/data`, dataQuery(options));
   }
 
   /**
@@ -74,19 +74,13 @@ export class VitrineClient implements JobEndpoints {
    * (a static `.npy` volume is an envelope too).
    */
   async getData(id: string, options: DataOptions = {}): Promise<SpecimenData> {
+    const { params, room, delivery, signal } = options;
+    const sent = { signal, headers: options.follows ? { [FOLLOWER_HEADER]: '1' } : undefined };
     const path = `/api/specimens/${enc(id)}/data`;
     const response =
       options.method === 'POST'
-        ? await this.#http.send('POST', path, {
-            body: { params: options.params ?? {}, room_id: options.room, ...(options.delivery ? { delivery: options.delivery } : {}) },
-            signal: options.signal,
-            ...(options.follows ? { headers: { [FOLLOWER_HEADER]: '1' } } : {}),
-          })
-        : await this.#http.send('GET', path, {
-            query: { params: options.params ? JSON.stringify(options.params) : undefined, room_id: options.room, ...options.delivery },
-            signal: options.signal,
-            ...(options.follows ? { headers: { [FOLLOWER_HEADER]: '1' } } : {}),
-          });
+        ? await this.#http.send('POST', path, { body: { params: params ?? {}, room_id: room, ...(delivery ? { delivery } : {}) }, ...sent })
+        : await this.#http.send('GET', path, { query: dataQuery(options), ...sent });
     options.onHeaders?.(response);
     return readDataResponse(response, this.#envelopeMediaType);
   }
@@ -230,10 +224,7 @@ export class VitrineClient implements JobEndpoints {
     return new RoomAnnotations(this.#http, room);
   }
 
-  /**
-   * A room's scene: its layers read, replaced, added, changed and removed, snapshots taken and
-   * restored (scene-client.ts). Followers get each change as a `scene` event.
-   */
+  /** A room's scene (scene-client.ts): layers read, replaced, added, changed, removed; snapshots taken and restored. */
   scene(room: string): SceneClient {
     return new SceneClient(this.#http, room);
   }
@@ -280,10 +271,7 @@ export class VitrineClient implements JobEndpoints {
    * const mesh = await client.load('sphere', { radius: 2 }, { room: 'lab-1', onProgress: (m) => console.log(m.text) });
    */
   load(specimen: string | Pick<CatalogEntry, 'id' | 'is_dynamic'>, params?: Record<string, unknown>, options: LoadOptions = {}): Promise<SpecimenData> {
-    if (typeof specimen !== 'string' && !specimen.is_dynamic) {
-      const { room, signal, delivery, onHeaders, follows } = options;
-      return this.getData(specimen.id, { room, signal, delivery, onHeaders, follows });
-    }
+    if (typeof specimen !== 'string' && !specimen.is_dynamic) return this.getData(specimen.id, options);
     return runJob(this, typeof specimen === 'string' ? specimen : specimen.id, params, options);
   }
 }
