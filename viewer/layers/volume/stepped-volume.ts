@@ -27,6 +27,7 @@ import { StepCache, type FetchStep, type StepChannel } from '../../time/step-cac
 import { StepPlayer } from '../../time/step-player.ts';
 import { TimeControls } from '../../time/time-controls.ts';
 import { createVectorMode } from './vector-mode.ts';
+import { RetiredStep } from './retired-step.ts';
 
 /** Colours of channels the result gives none: green, magenta, cyan, then others. */
 const DEFAULT_COLORS = ['#00ff00', '#ff00ff', '#00ffff', '#ff0000', '#0000ff', '#ffff00', '#ffffff'];
@@ -41,29 +42,6 @@ function openingWindow(data: VolumeData): [number, number] {
 /** True for an answer that is one step of a volume with time or channels. */
 export function isStep(data: VolumeData): boolean {
   return data.step !== undefined && ((data.step.sizes.t ?? 1) > 1 || (data.step.sizes.c ?? 1) > 1);
-}
-
-/** The step before the one shown, kept until a frame has drawn the new one. */
-class RetiredStep {
-  #step: VolumeContent | null = null;
-
-  /** Frees the step kept, if any. */
-  free(): void {
-    this.#step?.dispose();
-    this.#step = null;
-  }
-
-  /**
-   * Keeps `before` until the next frame has drawn its successor: that one's materials then take
-   * over the shader programs the old ones hold, where freeing first would have them compiled
-   * again. A page whose frames come from a headset frees it when the next step comes instead.
-   */
-  keep(before: VolumeContent, successor: boolean): void {
-    this.free();
-    this.#step = before;
-    if (successor) requestAnimationFrame(() => this.#step === before && this.free());
-    else this.free();
-  }
 }
 
 /** A volume with time or channels on the stage: the step shown, its controls, and the room's word on both. */
