@@ -15,7 +15,7 @@ import type { DeliveryQuery, SpecimenMetadata } from '../../core/wire/wire-types
 import type { RoomEvent, RoomView } from '../../core/wire/room-types.ts';
 import { LayerList } from './layer-list.ts';
 import { LayerLoader } from './layer-loader.ts';
-import { layerName, layerRows, vrLayerRows } from './layer-rows.ts';
+import { activeLayerOf, layerName, layerRows, listNote, vrLayerRows } from './layer-rows.ts';
 import { SceneActions } from './scene-actions.ts';
 import { LAYER_FIELDS, SceneSync } from './scene-sync.ts';
 import { stableJson } from '../../core/wire/stable-json.ts';
@@ -113,7 +113,7 @@ export class RoomSceneView {
 
   /** The parameters of the room's active layer when it shows `meta` (a specimen, or a function by name); else undefined. */
   activeParams(meta: Pick<SpecimenMetadata, 'id' | 'function_name'>): Record<string, unknown> | undefined {
-    const source = this.#shown?.layers.find((layer) => layer.id === this.#shown?.active)?.source;
+    const source = activeLayerOf(this.#shown)?.source;
     if (!source) return undefined;
     const shows = source.specimen === meta.id || (source.specimen === undefined && source.function === (meta.function_name ?? meta.id));
     return shows ? (source.params ?? {}) : undefined;
@@ -121,12 +121,12 @@ export class RoomSceneView {
 
   /** The kind the room gives the active layer (a `labels` entry is drawn as a segmentation). */
   activeKind(): string | undefined {
-    return this.#shown?.layers.find((layer) => layer.id === this.#shown?.active)?.kind;
+    return activeLayerOf(this.#shown)?.kind;
   }
 
   /** Whether the active layer is a segmentation shown as its surfaces alone (no volume to fetch past the coarse one). */
   activeSurfaces(): boolean {
-    const layer = this.#shown?.layers.find((l) => l.id === this.#shown?.active);
+    const layer = activeLayerOf(this.#shown);
     return layer?.kind === 'labels' && layer.mode === 'surface';
   }
 
@@ -279,15 +279,6 @@ export class RoomSceneView {
   #render(): void {
     const rows = layerRows(this.#shown, this.#selected ?? this.#options.stage.activeLayer, this.#status);
     const unfollowed = this.#options.room() === null && !this.#readOnly;
-    // Until the room's first `scene` event the page does not know what the room shows: it says nothing of it.
-    const known = this.#remote !== null;
-    const note =
-      this.#note ||
-      (unfollowed
-        ? 'Follow the room to see and share its layers.'
-        : known && rows.length === 0
-          ? 'This room shows one thing; add a layer to show more.'
-          : '');
-    this.list.show(rows, !this.#readOnly, note);
+    this.list.show(rows, !this.#readOnly, this.#note || listNote(unfollowed, this.#remote !== null, rows.length));
   }
 }
