@@ -2,8 +2,8 @@
  * @module subject-open
  * Opening the page's subject (viewer-app.ts chooses it): its metadata read (a specimen, or a
  * function from the Functions list), a failure told over the stage ("Specimen not found" for a
- * 404), its parameter panel placed in the inspector when it is dynamic, and the names the room
- * and the scene know it by.
+ * 404), its parameter panel placed in the inspector when it is dynamic, the page's URL, VR
+ * panel and links as it is asked for, and the names the room and the scene know it by.
  */
 import type { VitrineClient } from '../core/client/client.ts';
 import { VitrineHttpError } from '../core/client/errors.ts';
@@ -15,6 +15,9 @@ import { functionMetadata } from './panels/function-list.ts';
 import { ParamPanel } from './panels/params/param-panel.ts';
 import { describeError } from './panels/request-failure.ts';
 import type { SpecimenHead } from './panels/specimen-head.ts';
+import type { DownloadMenu } from './panels/download-menu.ts';
+import { writeUrlState } from './url-state.ts';
+import type { VrMode } from './xr/vr-mode.ts';
 import type { RoomSubject } from './room/room-follower.ts';
 import type { StageOverlay } from './stage/stage-overlay.ts';
 
@@ -70,6 +73,34 @@ export function placePanel(
   layout.jobSection.hidden = false;
   layout.linksSection.hidden = false;
   return panel;
+}
+
+/** A request of the page's subject: what, with which values, in which room, and whether the page follows it. */
+export interface AskedSubject {
+  meta: SpecimenMetadata;
+  isFunction: boolean;
+  params: Record<string, unknown> | undefined;
+  room: string;
+  follow: boolean;
+}
+
+/** Where a request of the subject is named. */
+export type AskedViews = Pick<OpenViews, 'client' | 'layout'> & { downloads: DownloadMenu; vr: VrMode | null };
+
+/**
+ * The subject asked for, named wherever the page names it: the page's URL, the VR panel, and
+ * its links (its data, or a function's schema; a dynamic specimen's downloads in each format).
+ */
+export function showAsked(views: AskedViews, asked: AskedSubject): void {
+  const { meta, isFunction, params, room, follow } = asked;
+  const { client, downloads } = views;
+  writeUrlState({ specimen: isFunction ? null : meta.id, fn: isFunction ? meta.id : null, room, params: params ?? null, follow });
+  const schema = meta.is_dynamic ? (meta.schema ?? null) : null;
+  views.vr?.show({ id: meta.id, title: meta.display_name || meta.id, schema, values: params ?? {} });
+  const data = isFunction ? `/api/processing/functions/${encodeURIComponent(meta.id)}/schema` : client.dataUrl(meta.id, { params, room });
+  views.layout.dataLink.setAttribute('href', data);
+  if (meta.is_dynamic && !isFunction) downloads.show(meta.type, (delivery) => client.dataUrl(meta.id, { params, room, delivery }));
+  else downloads.hide();
 }
 
 /** What the page shows, as a room entry names it (for the follower's comparisons): only a computed subject. */

@@ -32,7 +32,7 @@ import { stageOrProblem } from './stage/stage-or-problem.ts';
 import { StageOverlay } from './stage/stage-overlay.ts';
 import { StatsView } from './stage/stats-view.ts';
 import { runSubject } from './subject-run.ts';
-import { openSubject, placePanel, subjectAsEntry, subjectAsSource } from './subject-open.ts';
+import { openSubject, placePanel, showAsked, subjectAsEntry, subjectAsSource } from './subject-open.ts';
 import { DEFAULT_ROOM, readUrlState, writeUrlState } from './url-state.ts';
 import { LinkCamera } from './stage/link-camera.ts';
 import { createPageVr } from './page-vr.ts';
@@ -252,28 +252,8 @@ export class ViewerApp {
     if (!meta) return;
     const params = this.#panel?.values();
     const room = this.#room;
-    writeUrlState({
-      specimen: this.#isFunction ? null : meta.id,
-      fn: this.#isFunction ? meta.id : null,
-      room,
-      params: params ?? null,
-      follow: this.#rooms.follower.enabled,
-    });
-    this.#vr?.show({
-      id: meta.id,
-      title: meta.display_name || meta.id,
-      schema: meta.is_dynamic ? (meta.schema ?? null) : null,
-      values: params ?? {},
-    });
-    this.#layout.dataLink.setAttribute(
-      'href',
-      this.#isFunction
-        ? `/api/processing/functions/${encodeURIComponent(meta.id)}/schema`
-        : this.#client.dataUrl(meta.id, { params, room }),
-    );
-    if (meta.is_dynamic && !this.#isFunction)
-      this.#downloads.show(meta.type, (delivery) => this.#client.dataUrl(meta.id, { params, room, delivery }));
-    else this.#downloads.hide();
+    const views = { client: this.#client, layout: this.#layout, downloads: this.#downloads, vr: this.#vr };
+    showAsked(views, { meta, isFunction: this.#isFunction, params, room, follow: this.#rooms.follower.enabled });
     this.#requests.schedule((context) => this.#run(context, meta, params, room), delayMs);
   }
 
