@@ -24,6 +24,21 @@ commands:
   --version                           print the version of vitrine
 `;
 
+type Command = (args: string[]) => number | Promise<number>;
+
+/** Each command's module, loaded only when that command runs. */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  build: async () => (await import('./build-command.ts')).runBuildCommand,
+  serve: async () => (await import('./serve-command.ts')).runServeCommand,
+  worker: async () => (await import('./worker-command.ts')).runWorkerCommand,
+  init: async () => (await import('./init-command.ts')).runInitCommand,
+  dev: async () => (await import('./dev-command.ts')).runDevCommand,
+  sign: async () => (await import('./sign-command.ts')).runSignCommand,
+  thumbnails: async () => (await import('./thumbnails-command.ts')).runThumbnailsCommand,
+  backup: async () => (await import('./backup-command.ts')).runBackupCommand,
+  users: async () => (await import('./users-command.ts')).runUsersCommand,
+};
+
 /** The version of the running package. */
 async function ownVersion(): Promise<string> {
   const { readFile } = await import('node:fs/promises');
@@ -40,43 +55,8 @@ export async function main(argv: string[]): Promise<number> {
     if (wantsAllocatorEnv()) return relaunchWithAllocatorEnv(argv);
     followLauncher();
   }
+  if (command !== undefined && Object.hasOwn(COMMANDS, command)) return (await COMMANDS[command]!())(rest);
   switch (command) {
-    case 'build': {
-      const { runBuildCommand } = await import('./build-command.ts');
-      return runBuildCommand(rest);
-    }
-    case 'serve': {
-      const { runServeCommand } = await import('./serve-command.ts');
-      return runServeCommand(rest);
-    }
-    case 'worker': {
-      const { runWorkerCommand } = await import('./worker-command.ts');
-      return runWorkerCommand(rest);
-    }
-    case 'init': {
-      const { runInitCommand } = await import('./init-command.ts');
-      return runInitCommand(rest);
-    }
-    case 'dev': {
-      const { runDevCommand } = await import('./dev-command.ts');
-      return runDevCommand(rest);
-    }
-    case 'sign': {
-      const { runSignCommand } = await import('./sign-command.ts');
-      return runSignCommand(rest);
-    }
-    case 'thumbnails': {
-      const { runThumbnailsCommand } = await import('./thumbnails-command.ts');
-      return runThumbnailsCommand(rest);
-    }
-    case 'backup': {
-      const { runBackupCommand } = await import('./backup-command.ts');
-      return runBackupCommand(rest);
-    }
-    case 'users': {
-      const { runUsersCommand } = await import('./users-command.ts');
-      return runUsersCommand(rest);
-    }
     case 'python-path': {
       const { PYTHON_MODULE_DIR } = await import('../python/python-module-dir.ts');
       process.stdout.write(`${PYTHON_MODULE_DIR}\n`);
