@@ -3,12 +3,16 @@
  * The one error handler: catalogued host errors keep their status and message; fastify's
  * own client errors (bad JSON, body too large, ...) keep their 4xx; anything else is an
  * unexpected failure, logged in full and answered 500 without internals. No detail carries a
- * credential (redact-credentials.ts).
+ * credential (redact-credentials.ts). An error answered while the client still sends its body
+ * (a body past a limit, a request refused before its body was read) leaves the rest of that
+ * body to be read and dropped (linger-refused-body.ts) instead of the connection closed under
+ * the client, so every client reads the answer.
  * Body: `{"status_code", "detail", "code"}` on every error.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError, ERRORS, isHostError, type HostErrorCode } from '../errors.ts';
 import { Redactor } from '../redact-credentials.ts';
+import { lingerOnRefusedBody } from './linger-refused-body.ts';
 
 export interface ErrorBody {
   status_code: number;
@@ -56,11 +60,23 @@ export function toErrorBody(error: unknown): ErrorBody | null {
   return null;
 }
 
+/**
+ * A body the answer leaves unread is read and dropped while the answer goes out: fastify closes
+ * the connection after a body it refused (`Connection: close`), which resets a client still
+ * sending it (Node's own reports EPIPE and never reads the answer).
+ */
+function drainUnreadBody(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.raw.complete) return;
+  reply.removeHeader('connection');
+  lingerOnRefusedBody(request.raw);
+}
+
 /** `redactor`: hides credentials in every detail (a URL quoted by a message, a token). */
 export function installErrorHandlers(app: FastifyInstance, redactor: Redactor = new Redactor()): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const found = toErrorBody(error);
     const body = found && { ...found, detail: redactor.text(found.detail) };
+    drainUnreadBody(request, reply);
     if (body) {
       if (isHostError(error)) reply.headers(error.headers);
       if (body.status_code >= 500 && body.status_code !== 503) request.log.error({ err: error }, body.detail);

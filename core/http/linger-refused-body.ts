@@ -14,9 +14,13 @@ export const LINGER_BYTES = 1024 * 1024 * 1024;
 /** Milliseconds a refused body may take to arrive before the connection is closed. */
 export const LINGER_MS = 30_000;
 
+/** Bodies already being read and dropped (a refusal may pass here twice: its route, then the error handler). */
+const lingering = new WeakSet<IncomingMessage>();
+
 /** Reads and drops the rest of `raw`'s body (bounded); the answer goes out meanwhile. */
 export function lingerOnRefusedBody(raw: IncomingMessage): void {
-  if (raw.complete || raw.destroyed) return;
+  if (raw.complete || raw.destroyed || lingering.has(raw)) return;
+  lingering.add(raw);
   let drained = 0;
   // A request made in process (light-my-request's, for `inject`) has no real socket to close.
   const close = (): void => {

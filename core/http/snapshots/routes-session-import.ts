@@ -40,10 +40,9 @@ export async function sessionImportRoute(app: FastifyInstance, opts: { ctx: Pick
           `against their ids (400 \`SPC_ERR_SESSION_MISMATCH\` naming the part that differs), and the results pinned for \`--snapshot-ttl\`. ` +
           `At most ${MAX_SESSION_BYTES} bytes (413).`,
       },
-      onRequest: async (request, reply) => {
+      onRequest: async (request) => {
         const declared = Number(request.headers['content-length']);
         if (Number.isFinite(declared) && declared > MAX_SESSION_BYTES) {
-          reply.header('connection', 'close');
           throw createHostError('SPC_ERR_SESSION_TOO_LARGE', String(MAX_SESSION_BYTES));
         }
       },
