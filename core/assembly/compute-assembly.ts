@@ -17,7 +17,7 @@ import { lastingDataDir } from './open-durable.ts';
 import { BUNDLES_DIR } from '../durable/bundles-dir.ts';
 import { loadPluginBundle, type LoadedPlugin } from '../registry/manifest-loader.ts';
 import type { VersionSharing } from '../versions/version-sharing.ts';
-import { describeChange, PluginVersions } from '../versions/plugin-versions.ts';
+import { describeChange, PluginVersions, warnsOf } from '../versions/plugin-versions.ts';
 import { FunctionRegistry } from '../registry/function-registry.ts';
 import type { SpecimenCatalog } from '../registry/specimen-catalog.ts';
 import type { ResolvedHostOptions } from '../options.ts';
@@ -135,7 +135,7 @@ export async function assembleCompute(options: ComputeOptions, log: ComputeLog =
       if (!started) for (const problem of await restoreVersions(home, lasting !== null, log)) log.warn(problem);
       const { change, ...counts } = await reloadSources(options, functions, catalog, home);
       const line = describeChange(change);
-      if (line) (change.refused.length ? log.warn : log.info)(line);
+      if (line) (warnsOf(change) ? log.warn : log.info)(line);
       if (home.sharing) await shareVersions(home.sharing, change.came, started, log);
       // Starting, nothing waits for the processes; later, a reload answers for what it loaded.
       const leftOut = await python.sync({ functions, catalog }, started ? RELOAD_IMPORT_WAIT_MS : 0);

@@ -17,7 +17,7 @@ import type { ResultFigures } from '../serving/result-source.ts';
 import { toCodeSpecimen, toInlineEntry, type AnyFunction, type RegisterFunctionOptions, type RegisterSpecimenOptions } from '../registry/code-registration.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import { swapPlugin, type PluginSwap } from '../versions/plugin-swap.ts';
-import { describeChange } from '../versions/plugin-versions.ts';
+import { describeChange, noChange, warnsOf } from '../versions/plugin-versions.ts';
 import type { ReloadCounts } from '../versions/reload-sources.ts';
 import type { LeftOutPlugin } from '../python/python-runtime.ts';
 
@@ -87,12 +87,12 @@ export function createVitrineHandle(
     async reloadPlugin(name) {
       if (!options.pluginsDir) throw new Error('this host serves no plugins directory');
       const swapped = await swapPlugin({ functions, catalog, cache: deps.cache, home: ctx.plugins }, options.pluginsDir, name).catch((error: unknown) => {
-        const line = describeChange({ came: [], went: [], refused: [{ plugin: name, problem: (error as Error).message }] });
+        const line = describeChange({ ...noChange(), refused: [{ plugin: name, problem: (error as Error).message }] });
         if (line) deps.warn(line);
         throw error;
       });
       const line = describeChange(swapped.change);
-      if (line) deps.info(line);
+      if (line) (warnsOf(swapped.change) ? deps.warn : deps.info)(line);
       const leftOut = await deps.afterSwap();
       // A Python plugin whose import failed has left again: nothing it brought is served.
       const out = leftOut.some((p) => p.plugin === name);

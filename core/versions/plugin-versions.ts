@@ -3,12 +3,16 @@
  * The versions of each plugin a host keeps side by side: the newest serves layers and links
  * that name no version, older ones (up to the host's `--plugin-versions`) still compute for
  * what pinned them. A bundle that fails its checks is refused and recorded against its
- * plugin, while the version it would have replaced keeps serving.
+ * plugin, while the version it would have replaced keeps serving. A version that comes after a
+ * later one (a downgrade: an older release dropped in, or a plugins folder behind what a data
+ * folder kept) serves as any newly loaded version does, and is said: in the reload's log line,
+ * as a warning, and on the plugin's record (`downgradedFrom`) until a version not earlier comes.
  */
 import path from 'node:path';
 import type { FunctionEntry } from '../registry/function-entry.ts';
 import type { KeptBundles } from '../bundles/kept-bundles.ts';
 import type { LoadedPlugin } from '../registry/manifest-loader.ts';
+import { isEarlier } from './version-order.ts';
 
 /** One plugin as operators see it. */
 export interface PluginRecord {
@@ -17,6 +21,8 @@ export interface PluginRecord {
   versions: LoadedPlugin[];
   /** What was refused at the last reload that looked at it. */
   problems: string[];
+  /** The later version the serving one came after (a downgrade), while it serves. */
+  downgradedFrom?: string;
 }
 
 /** What one reload changed, for its log line. */
@@ -24,6 +30,8 @@ export interface VersionChange {
   came: LoadedPlugin[];
   went: LoadedPlugin[];
   refused: { plugin: string; problem: string }[];
+  /** Plugins whose new serving version is earlier than the one it took over from. */
+  downgraded: { plugin: string; from: string; to: string }[];
 }
 
 /** A pin: a version people read (`1.2.0`), a bundle id, or a bundle id's first 12 or more hex digits. */
@@ -34,6 +42,8 @@ export function matchesPin(plugin: LoadedPlugin, pin: string): boolean {
 
 export class PluginVersions {
   #plugins = new Map<string, PluginRecord>();
+  /** The plugin each function of a version no longer kept belonged to: a pin of it is then that plugin's version gone. */
+  #formerly = new Map<string, string>();
   #listeners: ((change: VersionChange) => void)[] = [];
   readonly keep: number;
   #kept: KeptBundles | null;
@@ -47,7 +57,14 @@ export class PluginVersions {
   accept(loaded: LoadedPlugin, change: VersionChange): void {
     const record = this.#record(loaded.name);
     record.problems = [];
-    if (record.versions[0]?.bundle === loaded.bundle) return;
+    const serving = record.versions[0];
+    if (serving?.bundle === loaded.bundle) return;
+    if (serving && isEarlier(loaded.version, serving.version)) {
+      record.downgradedFrom = serving.version;
+      change.downgraded.push({ plugin: loaded.name, from: serving.version, to: loaded.version });
+    } else {
+      delete record.downgradedFrom;
+    }
     const earlier = record.versions.find((v) => v.bundle === loaded.bundle);
     record.versions = [earlier ? { ...earlier, loadedAt: loaded.loadedAt } : loaded, ...record.versions.filter((v) => v.bundle !== loaded.bundle)];
     change.came.push(loaded);
@@ -81,6 +98,7 @@ export class PluginVersions {
 
   #forget(old: LoadedPlugin, change: VersionChange): void {
     change.went.push(old);
+    for (const f of old.functions) this.#formerly.set(f.name, old.name);
     const stillKept = [...this.#plugins.values()].some((r) => r.versions.some((v) => v.bundle === old.bundle));
     if (!stillKept) void this.#kept?.drop(old.bundle).catch(() => {});
   }
@@ -142,6 +160,12 @@ export class PluginVersions {
     return [...this.#plugins.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
+  /** The plugin a kept version of which has function `name`, else the one a version no longer kept had it in; null when none did. */
+  pluginOf(name: string): string | null {
+    for (const record of this.list()) if (record.versions.some((v) => v.functions.some((f) => f.name === name))) return record.name;
+    return this.#formerly.get(name) ?? null;
+  }
+
   /** The kept version of `plugin` that `pin` names, or undefined. */
   find(plugin: string, pin: string): LoadedPlugin | undefined {
     return this.#plugins.get(plugin)?.versions.find((v) => matchesPin(v, pin));
@@ -159,7 +183,10 @@ export class PluginVersions {
   }
 }
 
-export const noChange = (): VersionChange => ({ came: [], went: [], refused: [] });
+export const noChange = (): VersionChange => ({ came: [], went: [], refused: [], downgraded: [] });
+
+/** Whether a reload's line is a warning: something refused, or a plugin gone back to an earlier version. */
+export const warnsOf = (change: VersionChange): boolean => change.refused.length > 0 || change.downgraded.length > 0;
 
 /** The log line of a reload: what came, went and was refused. */
 export function describeChange(change: VersionChange): string | null {
@@ -168,6 +195,7 @@ export function describeChange(change: VersionChange): string | null {
     change.came.length ? `came ${change.came.map(named).join(', ')}` : '',
     change.went.length ? `went ${change.went.map(named).join(', ')}` : '',
     change.refused.length ? `refused ${change.refused.map((r) => `${r.plugin}: ${r.problem}`).join('; ')}` : '',
+    ...change.downgraded.map((d) => `${d.plugin} went back from ${d.from} to ${d.to} (layers that pin no version now follow ${d.to})`),
   ].filter(Boolean);
   return parts.length ? `plugins reloaded: ${parts.join('; ')}` : null;
 }

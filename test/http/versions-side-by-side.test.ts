@@ -3,13 +3,17 @@
  * reload brings a newer one, a layer that pins none is computed again with the newest (its
  * followers get `computing` and `result`), every reload says in the log what came and went,
  * a snapshot pins each layer's bundle and verifies as `same` while its version is kept, and
- * once that version is pushed out, verifying says `unavailable` and restoring answers 409.
+ * once that version is pushed out, verifying says `unavailable` and restoring answers 409. A
+ * version dropped in after a later one (a downgrade) serves and is said (a warning, and
+ * `downgraded_from` in the versions listing); a snapshot of a plugin taken out restores to 409.
  */
-import { computedProvenance } from '../../core/wire/provenance-types.ts';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../core/app.ts';
+import { computedProvenance } from '../../core/wire/provenance-types.ts';
 import type { RoomScene, SceneLayer } from '../../core/wire/scene-types.ts';
 import { openStream } from '../helpers/sse-reader.ts';
 import { dropIn, pluginsFolder, shapesVersion } from '../helpers/versioned-plugin.ts';
@@ -97,5 +101,27 @@ describe('plugin versions side by side', { timeout: 180_000 }, () => {
     expect(pinnedGone.status).toBe(409);
     const named = expect.stringContaining("plugin 'shapes' version '1.0.0'");
     expect(await pinnedGone.json()).toMatchObject({ code: 'SPC_ERR_PLUGIN_VERSION_GONE', detail: named });
+  });
+
+  // Goes on from where the test above left the host: 1.2.0 serving, 1.1.0 kept beside it.
+  it('says a downgrade, and answers 409 for a snapshot of a plugin taken out', async () => {
+    const levels = () => log.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: number; msg: string });
+    await dropIn(await shapesVersion('1.1.0', '2.5'), plugins);
+    expect((await reload()).problems).toEqual([]);
+    const said = levels().find((line) => line.msg.includes('shapes went back from 1.2.0 to 1.1.0'));
+    expect(said?.level).toBe(40);
+    type Listed = { plugins: { plugin: string; version: string; downgraded_from: string | null }[] };
+    const listed = (await (await fetch(`${url}/api/plugins`)).json()) as Listed;
+    expect(listed.plugins[0]).toMatchObject({ plugin: 'shapes', version: '1.1.0', downgraded_from: '1.2.0' });
+
+    expect((await send('POST', '/api/rooms/gone/layers', { id: 'ring', source: { function: 'ring', params: { segments: 6 } } })).status).toBe(201);
+    await computed('gone', 'ring', '1.1.0');
+    const snapshot = (await (await send('POST', '/api/rooms/gone/snapshots', {})).json()) as { id: string };
+    // The plugin is taken out of the plugins folder: every version of it goes.
+    await rm(path.join(plugins, 'shapes'), { recursive: true, force: true });
+    await reload();
+    const restore = await send('PUT', '/api/rooms/gone-again/scene', { snapshot: snapshot.id });
+    expect(restore.status).toBe(409);
+    expect(await restore.json()).toMatchObject({ code: 'SPC_ERR_PLUGIN_VERSION_GONE', detail: expect.stringContaining("plugin 'shapes' version") });
   });
 });

@@ -2,7 +2,8 @@
  * @module routes-plugins
  * What is deployed: `GET /api/plugins` lists each plugin with the versions the host keeps
  * (newest first; the first serves), each one's bundle id, signature, when it was loaded, its
- * functions and the rooms whose layers it computed, and what the last reload refused of it.
+ * functions and the rooms whose layers it computed, what the last reload refused of it, and
+ * the later version a downgrade came after.
  */
 import type { FastifyInstance } from 'fastify';
 import type { HostContext } from '../../host-context.ts';
@@ -35,6 +36,7 @@ export async function pluginsView(ctx: Pick<HostContext, 'plugins' | 'scenes'>) 
         loaded_at: serving?.loadedAt ?? null,
         versions: record.versions.map((v, i) => versionView(v, i === 0, rooms)),
         problems: record.problems,
+        downgraded_from: record.downgradedFrom ?? null,
       };
     }),
   };
@@ -48,8 +50,9 @@ export async function pluginRoutes(app: FastifyInstance, opts: { ctx: Pick<HostC
         summary: 'The plugins deployed: each one’s kept versions (the first serves), bundle ids, signatures, when loaded, and what was refused',
         description:
           '`{"keep": N, "plugins": [{"plugin", "version", "bundle", "signature", "loaded_at", "versions": [{"version", "bundle", "signature", ' +
-          '"loaded_at", "serving", "functions", "rooms"}], "problems": [...]}]}` (`rooms`: those whose layers it computed on this host). ' +
-          'A plugin whose bundle was refused at the last reload names the reason in `problems` while its kept version serves.',
+          '"loaded_at", "serving", "functions", "rooms"}], "problems": [...], "downgraded_from"}]}` (`rooms`: those whose layers it computed on this host). ' +
+          'A plugin whose bundle was refused at the last reload names the reason in `problems` while its kept version serves; ' +
+          '`downgraded_from` names the later version the serving one came after (a downgrade: layers that pin no version follow it), else null.',
       },
     },
     async (_request, reply) => reply.header('cache-control', 'no-cache').send(await pluginsView(opts.ctx)),

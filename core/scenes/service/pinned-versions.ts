@@ -2,7 +2,8 @@
  * @module pinned-versions
  * A layer source that names `version` is computed by that version of its plugin while the host
  * keeps it: its functions are looked up in the kept version, not the serving one. A version
- * no longer kept is a 409 naming the plugin and the version, when the layer must compute.
+ * no longer kept is a 409 naming the plugin and the version, when the layer must compute, and
+ * so is one of a plugin the host no longer has at all (taken out of the plugins folder).
  */
 import type { LayerSource } from '../../wire/scene-types.ts';
 import { createHostError } from '../../errors.ts';
@@ -19,21 +20,26 @@ export interface PinDeps {
   plugins?: { versions: PluginVersions };
 }
 
-/** The plugin that has (or had) function `name`: the serving one's, else a kept version's. */
+/** The plugin that has (or had) function `name`: the serving one's, else a kept version's, else one that was taken out. */
 function pluginOf(deps: PinDeps, name: string): string | null {
   const serving = deps.functions.get(name);
   if (serving?.plugin) return serving.plugin;
-  for (const record of deps.plugins?.versions.list() ?? []) if (record.versions.some((v) => v.functions.some((f) => f.name === name))) return record.name;
-  return null;
+  return deps.plugins?.versions.pluginOf(name) ?? null;
 }
 
-/** The kept version `source` pins, or null when it pins none. @throws SPC_ERR_PLUGIN_VERSION_GONE */
-export function pinnedVersion(deps: PinDeps, source: LayerSource): LoadedPlugin | null {
+/**
+ * The kept version `source` pins, or null when it pins none. `madeBy`: the plugin that made the
+ * layer's result as its record says (a snapshot's provenance), for a plugin this host never had.
+ * @throws SPC_ERR_PLUGIN_VERSION_GONE
+ */
+export function pinnedVersion(deps: PinDeps, source: LayerSource, madeBy?: string): LoadedPlugin | null {
   if (source.version === undefined) return null;
   const name = source.function ?? (source.specimen !== undefined ? deps.catalog.get(source.specimen)?.function_name : null);
-  if (!name) return null;
-  const plugin = pluginOf(deps, name);
-  if (!plugin) throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', name);
+  const plugin = (name ? pluginOf(deps, name) : null) ?? madeBy ?? null;
+  if (!plugin) {
+    if (!name) return null;
+    throw createHostError('SPC_ERR_FUNCTION_NOT_FOUND', name);
+  }
   const kept = deps.plugins?.versions.find(plugin, source.version);
   if (!kept) throw createHostError('SPC_ERR_PLUGIN_VERSION_GONE', plugin, source.version);
   return kept;
