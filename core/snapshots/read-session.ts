@@ -12,6 +12,7 @@ import { createHostError } from '../errors.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { readTar, type TarEntry } from '../formats/tar/read-tar.ts';
 import { checkResultHeader, decodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
+import { readSnapshotDocument } from './check-snapshot-document.ts';
 import { rememberResultId } from '../results/result-id.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { DOCUMENT_NAME, MANIFEST_NAME, namedResults, RESULTS_DIR, SESSION_FORMAT, SESSION_VERSION, type SessionManifest } from './session-layout.ts';
@@ -79,9 +80,8 @@ async function documentOf(entries: Map<string, Uint8Array>, id: string): Promise
   const hash = await sha256Of([bytes]);
   if (hash !== id) throw createHostError('SPC_ERR_SESSION_MISMATCH', DOCUMENT_NAME, `its SHA-256 is ${hash}, not the snapshot id ${id}`);
   const json = Buffer.from(bytes).toString('utf8');
-  const document = JSON.parse(json) as unknown;
-  if (!document || typeof document !== 'object') throw invalid(`'${DOCUMENT_NAME}' is not a snapshot document`);
-  return { json, document };
+  // Its hash says only that it is the file's own; what it holds is checked as any snapshot is.
+  return { json, document: readSnapshotDocument(json, DOCUMENT_NAME) };
 }
 
 /** Splits a result's file into its header line and payload. */

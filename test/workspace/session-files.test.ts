@@ -3,7 +3,8 @@
  * `.vitrine` tar archive (which the system's `tar` reads), taken in by a fresh host of its own
  * (memory) and by a Redis service under the same id (saved again there, the same file), and
  * restored into a room there showing the same results, byte for byte, at once. A byte changed, an archive cut short, one past the
- * size limit and a body of another type are each refused with their catalogued code.
+ * size limit and a body of another type are each refused with their catalogued code, and so is a
+ * document that hashes to its id but is no snapshot document (any shape, nesting or cap it breaks).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -17,6 +18,7 @@ import { createApp } from '../../core/app.ts';
 import type { RoomScene, SnapshotCreated } from '../../core/wire/scene-types.ts';
 import type { SnapshotDocument } from '../../core/wire/snapshot-types.ts';
 import { readTar } from '../../core/formats/tar/read-tar.ts';
+import { writeTar } from '../../core/formats/tar/write-tar.ts';
 import { MAX_SESSION_BYTES } from '../../core/snapshots/session-layout.ts';
 import { fileTestApp } from '../helpers/create-test-app.ts';
 import { fileRedis } from '../helpers/file-redis.ts';
@@ -106,6 +108,17 @@ async function takenInAndRestored(base: string): Promise<void> {
   expect(marks.annotations.map((mark) => mark.label)).toEqual(['here']);
 }
 
+/** A session file holding document `json` under its own hash, and no results. */
+function sessionOf(json: string): Buffer {
+  const id = createHash('sha256').update(json).digest('hex');
+  const manifest = JSON.stringify({ format: 'vitrine-session', version: 1, snapshot: id, created: 1 });
+  const { chunks } = writeTar([
+    { name: 'vitrine.json', data: [Buffer.from(manifest)] },
+    { name: 'snapshot.json', data: [Buffer.from(json)] },
+  ]);
+  return Buffer.concat(chunks);
+}
+
 describe('a session file', () => {
   it('is a tar archive of the document and every result the snapshot pins, each named by its id', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vitrine-session-'));
@@ -192,6 +205,32 @@ describe('a session file', () => {
     const typed = await post(urls.memory, taken.file, 'text/plain');
     expect(typed.status).toBe(415);
     expect(((await typed.json()) as { code: string }).code).toBe('SPC_ERR_SESSION_MEDIA_TYPE');
+  });
+
+  it('is refused (400) when its document, though it hashes to its id, is no snapshot document', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const longLabel = { ...taken.document, annotations: [{ ...taken.document.annotations[0]!, label: 'x'.repeat(1024 * 1024) }] };
+    const unknownLayerField = { ...taken.document, scene: { ...taken.document.scene, layers: [{ ...taken.document.scene.layers[0]!, shader: 'x' }] } };
+    const cases: [string, string][] = [
+      ['{"x":1}', "'x' is not a field of a snapshot document"],
+      [deep, 'it must be an object {annotations, scene, view}'],
+      [`{"annotations": [], "scene": {"layers": [], "active": null}, "view": {"camera": ${deep}}}`, 'nests more than 32 levels deep'],
+      [JSON.stringify(longLabel), 'annotations[0].label must be at most 256 characters'],
+      [JSON.stringify(unknownLayerField), 'scene.layers[0].shader'],
+      ['{"annotations": [], "scene": {"layers": [], "active": "gone"}, "view": {}}', "'scene.active' names 'gone'"],
+    ];
+    for (const [json, says] of cases) {
+      for (const base of [urls.memory, urls.service]) {
+        const answer = await post(base, sessionOf(json));
+        expect(answer.status, says).toBe(400);
+        const body = (await answer.json()) as { code: string; detail: string };
+        expect(body.code).toBe('SPC_ERR_SESSION_INVALID');
+        expect(body.detail).toContain("'snapshot.json' is not a snapshot document");
+        expect(body.detail).toContain(says);
+        const id = createHash('sha256').update(json).digest('hex');
+        expect((await fetch(`${base}/api/snapshots/${id}`)).status).toBe(404);
+      }
+    }
   });
 
   it('of a snapshot the host does not have is a 404', async () => {

@@ -40,10 +40,12 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['blobs/', 'rooms/', 'people/'],
   // A room's annotations: their checks, measurements, forms, and their store in memory or Redis.
   ['annotations/'],
-  // Stores of rooms' scenes and snapshots (memory and Redis), with the checks of what a scene may
-  // hold. Below delivery and the worker threads that run them: a volume's pyramid (with the block
-  // reductions `max_dim` shares), and a segmentation's label index, surfaces and renumbering.
-  ['catalog/', 'uploads/', 'scenes/', 'snapshots/', 'pyramid/', 'labels/'],
+  // Stores of rooms' scenes (memory, disk and Redis), with the checks of what a scene may hold.
+  ['scenes/'],
+  // Stores of snapshots, whose documents are checked as scenes and marks are. Below delivery and
+  // the worker threads that run them: a volume's pyramid (with the block reductions `max_dim`
+  // shares), and a segmentation's label index, surfaces and renumbering.
+  ['catalog/', 'uploads/', 'snapshots/', 'pyramid/', 'labels/'],
   // A plugin bundle read once and checked file by file, its signature, and the checked bundles a
   // host keeps by bundle id; the host's options of plugin versions and trust.
   ['bundles/'],

@@ -26,6 +26,7 @@ import { createHostError, isHostError } from '../../errors.ts';
 import { stableJson } from '../../wire/stable-json.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
 import { readSession } from '../read-session.ts';
+import { storedSnapshotDocument } from '../check-snapshot-document.ts';
 import { namedResults } from '../session-layout.ts';
 import type { ResultPins, SnapshotStore } from '../snapshot-store.ts';
 import { roomsAfterTaking, roomsOf } from '../snapshot-rooms.ts';
@@ -218,7 +219,7 @@ export class RoomSnapshots {
 
   /** `POST /api/snapshots/{id}/verify`: each layer computed again with its pinned version, compared. */
   async verify(id: string, reader: SnapshotReader): Promise<SnapshotVerification> {
-    const snapshot = JSON.parse((await this.get(id, reader)).json) as SnapshotDocument;
+    const snapshot = storedSnapshotDocument(id, (await this.get(id, reader)).json);
     return verifySnapshot(this.#deps.sources, id, snapshot);
   }
 
@@ -230,7 +231,7 @@ export class RoomSnapshots {
    * as a mark sent in a body is its sender's.
    */
   async restore(roomId: string, id: string, reader: SnapshotReader, ifMatch?: number, author?: string): Promise<RoomScene> {
-    const snapshot = JSON.parse((await this.get(id, reader)).json) as SnapshotDocument;
+    const snapshot = storedSnapshotDocument(id, (await this.get(id, reader)).json);
     // A layer pinned to a version this host no longer keeps is refused now, before the room changes.
     for (const layer of snapshot.scene.layers) pinnedVersion(this.#deps.sources, layer.source, computedProvenance(layer.result?.provenance)?.plugin ?? undefined);
     const scene = await this.#deps.scenes.restore(roomId, this.#restorable(snapshot), ifMatch);
