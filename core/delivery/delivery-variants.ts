@@ -11,8 +11,10 @@
  * volume the same way. The encode threads take variant work by turns, round-robin between
  * the clients asking (fair-turns.ts), and one of them is kept for variants of small results,
  * so a client asking for a small one never waits for a large one being made for someone else.
- * A segment surface whose estimated size passes the delivery limit is refused before it is made,
- * and past MAX_SURFACES being made or waiting a new one is refused with 503.
+ * A segment surface whose estimated size in the format asked passes the delivery limit is refused
+ * before it is made, and past MAX_SURFACES being made or waiting a new one is refused with 503.
+ * A mesh made (a surface, or any mesh put in a format of its own) is checked again, from its
+ * counts, before any byte of it is sent, and an OBJ's writer stops at the limit.
  */
 import { stat } from 'node:fs/promises';
 import type { ResultBudget } from '../cache/result-budget.ts';
@@ -28,7 +30,8 @@ import type { StaticFileSource } from './load-static-file.ts';
 import { changesResult, onlyViews, shapeResult, shapingOptions } from './shape-result.ts';
 import { labelIndexBytes, type LabelIndex } from '../labels/label-index.ts';
 import { segmentVolume, surfaceTask } from './segment-delivery.ts';
-import { checkSurfaceSize, surfaceTriangles } from './surface-size.ts';
+import { checkMeshBytes, checkSurfaceSize, surfaceTriangles, writerStopped } from './surface-size.ts';
+import { TYPED_JSON } from './pack-delivery.ts';
 import { WorkGate } from '../memory/work-gate.ts';
 
 /** Segment surfaces being made or waiting for a thread at once; past it a 503 with Retry-After. */
@@ -188,16 +191,25 @@ export class DeliveryVariants {
   async #surface(result: StoredResult, options: DeliveryOptions, client: string): Promise<StoredResult> {
     const { segment, ...rest } = options;
     const volume = segmentVolume(result);
-    const task = surfaceTask(volume, await this.labelIndex(volume, client), segment!);
+    const index = await this.labelIndex(volume, client);
+    const task = surfaceTask(volume, index, segment!);
     if (!this.#shapedMemo.get(volume)?.has(`segment=${segment}`)) {
-      checkSurfaceSize(task.index, { segment: segment!, max_triangles: rest.max_triangles }, this.#maxMeshBytes, this.#budget.maxBytes);
+      checkSurfaceSize(task.index, { ...rest, segment: segment! }, this.#maxMeshBytes, this.#budget.maxBytes);
     }
     const make = () => this.#surfaces.run(() => this.#run(client, task, volume));
     const mesh = await this.#once(this.#shapedMemo, volume, `segment=${segment}`, make, resultByteLength);
-    return this.#shaped(mesh, rest, client);
+    const shaped = await this.#shaped(mesh, rest, client);
+    // Made now, its size in the format asked is known (or, for OBJ, near enough): checked before anything is sent.
+    const what = `segment=${segment} of this labels volume (${index.ids.length} labels)`;
+    if (shaped.type === 'mesh') checkMeshBytes(shaped, rest, this.#maxMeshBytes, what, true);
+    return shaped;
   }
 
-  /** The bytes of `result` (already shaped) in `format`, compressed with `encoding` when worth it. */
+  /**
+   * The bytes of `result` (already shaped) in `format`, compressed with `encoding` when worth it.
+   * A mesh in a format of its own (not the envelope it is held as) is bounded by the delivery
+   * limit: refused from its counts before it is written, or its writer stopped at the limit.
+   */
   packed(
     result: StoredResult,
     format: string,
@@ -207,9 +219,12 @@ export class DeliveryVariants {
     identityNeeded: boolean,
     client = '',
   ): Promise<Variant> {
+    const bounded = result.type === 'mesh' && format !== TYPED_JSON && format !== 'envelope';
+    if (bounded) checkMeshBytes(result, { ...options, format }, this.#maxMeshBytes, 'this mesh');
     // The download name only matters to formats other than the default (identityNeeded).
     const key = `${format}|${deliveryKey(options)}|${encoding ?? 'identity'}|${identityNeeded ? names.baseName : ''}`;
-    const task: PackTask = { op: 'pack', result, format, options, names, encoding, identityNeeded };
+    const told = bounded ? { ...names, maxBytes: this.#maxMeshBytes } : names;
+    const task: PackTask = { op: 'pack', result, format, options, names: told, encoding, identityNeeded };
     return this.#once(this.#packed, result, key, () => this.#runPack(client, task, result), (v) => v.bytes.byteLength);
   }
 
@@ -262,6 +277,7 @@ export class DeliveryVariants {
 
   async #runPack(client: string, task: PackTask | PackFileTask, result?: StoredResult): Promise<Variant> {
     const packed = await this.#run(client, task, result);
+    if (packed.over !== undefined) throw writerStopped(task.op === 'pack' ? task.format : 'its format', packed.over, this.#maxMeshBytes);
     return { bytes: bufferOf(packed.bytes), encoding: packed.encoding };
   }
 }

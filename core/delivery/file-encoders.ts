@@ -17,7 +17,7 @@ import { encodeStl } from '../formats/stl/encode-stl.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
-import type { FormatEncoder } from './format-encoder.ts';
+import type { EncodeNames, FormatEncoder } from './format-encoder.ts';
 
 type Of<T extends ResultType> = StoredResult & { type: T };
 
@@ -25,7 +25,7 @@ type Of<T extends ResultType> = StoredResult & { type: T };
 function fileEncoder<T extends ResultType>(
   type: T,
   format: string,
-  encode: (result: Of<T>, options: DeliveryOptions) => Uint8Array | Promise<Uint8Array>,
+  encode: (result: Of<T>, options: DeliveryOptions, names: EncodeNames) => Uint8Array | Promise<Uint8Array>,
 ): FormatEncoder {
   const mediaType = dataMediaType(`file.${format}`);
   return {
@@ -33,16 +33,16 @@ function fileEncoder<T extends ResultType>(
     format,
     extension: format,
     mediaType: () => mediaType,
-    async encode(result, options) {
+    async encode(result, options, names) {
       if (result.type !== type) throw new TypeError(`format ${format} holds ${type} results, not ${result.type}`);
-      return [await encode(result as Of<T>, options)];
+      return [await encode(result as Of<T>, options, names)];
     },
   };
 }
 
 export const glbEncoder = fileEncoder('mesh', 'glb', (mesh, { compress }) => encodeGlb(mesh, { meshopt: compress === 'meshopt' }));
 export const stlEncoder = fileEncoder('mesh', 'stl', (mesh) => encodeStl(mesh));
-export const objEncoder = fileEncoder('mesh', 'obj', (mesh, { normals }) => encodeObj(mesh, { normals: normals !== false }));
+export const objEncoder = fileEncoder('mesh', 'obj', (mesh, { normals }, { maxBytes }) => encodeObj(mesh, { normals: normals !== false, maxBytes }));
 export const meshPlyEncoder = fileEncoder('mesh', 'ply', (mesh) => encodeMeshPly(mesh));
 export const npyEncoder = fileEncoder('volume', 'npy', (volume) => encodeNpy(volume));
 export const plyEncoder = fileEncoder('point_cloud', 'ply', (cloud) => encodePly(cloud));

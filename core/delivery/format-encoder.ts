@@ -15,6 +15,11 @@ export interface EncodeNames {
   baseName: string;
   /** The host's envelope media type (`--envelope-media-type`). */
   envelopeMediaType: string;
+  /**
+   * The most bytes the delivery may take (`--max-delivery-bytes`): a writer that learns its size
+   * only as it writes stops past it (OutputTooLarge); one whose size is known beforehand was checked.
+   */
+  maxBytes?: number;
 }
 
 export interface FormatEncoder {
@@ -26,6 +31,6 @@ export interface FormatEncoder {
   readonly extension: string;
   /** Media type of the bytes. */
   mediaType(names: EncodeNames): string;
-  /** The bytes, as parts written in order (views onto the result's memory are fine). */
+  /** The bytes, as parts written in order (views onto the result's memory are fine). @throws OutputTooLarge past `names.maxBytes`. */
   encode(result: StoredResult, options: DeliveryOptions, names: EncodeNames): Uint8Array[] | Promise<Uint8Array[]>;
 }

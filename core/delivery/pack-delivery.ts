@@ -2,9 +2,11 @@
  * @module pack-delivery
  * The bytes of one delivery variant: a result encoded in a format (or as the JSON typed
  * result of /invoke and /result), then compressed when asked and worth it; or a static
- * file's bytes compressed. Runs on the encode worker thread.
+ * file's bytes compressed. Runs on the encode worker thread. A writer stopped at the delivery's
+ * bound answers how far it got instead of bytes.
  */
 import { readFile } from 'node:fs/promises';
+import { OutputTooLarge } from '../formats/format-error.ts';
 import { toJsonResult } from '../results/to-json-result.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { compressIfWorth } from './compress-bytes.ts';
@@ -20,6 +22,8 @@ export interface PackedBytes {
   bytes: Uint8Array;
   /** null: identity bytes (none asked, or compression saved too little). */
   encoding: ContentEncoding | null;
+  /** Set when the format's writer stopped past the delivery's bound: how far it had got (no bytes then). */
+  over?: number;
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
@@ -48,7 +52,14 @@ export interface PackAsk {
 }
 
 export async function packResult({ result, format, options, names, encoding, identityNeeded }: PackAsk): Promise<PackedBytes> {
-  const parts = format === TYPED_JSON ? [Buffer.from(toJsonResult(result), 'utf8')] : await formatEncoder(result.type, format).encode(result, options, names);
+  let parts: Uint8Array[];
+  try {
+    parts = format === TYPED_JSON ? [Buffer.from(toJsonResult(result), 'utf8')] : await formatEncoder(result.type, format).encode(result, options, names);
+  } catch (error) {
+    // Stopped at the bound: what it made so far is let go, and the host answers 413.
+    if (error instanceof OutputTooLarge) return { bytes: NOTHING, encoding: null, over: error.bytes };
+    throw error;
+  }
   return compressed(concat(parts), encoding, identityNeeded);
 }
 

@@ -47,6 +47,6 @@ export const REQUEST_ERRORS = {
   SPC_ERR_DELIVERY_TOO_LARGE: entry(
     413,
     (what = '?', size = '?', limit = '?', less = '?') =>
-      `${what} would make a mesh of about ${size} bytes, past the ${limit}-byte limit (--max-delivery-bytes); nothing was built: ask for less, ${less}`,
+      `${what} would take about ${size} bytes, past the ${limit}-byte limit (--max-delivery-bytes), and nothing was sent: ask for less, ${less}`,
   ),
 } as const satisfies Record<string, CatalogEntry>;

@@ -1,7 +1,9 @@
 /**
  * @module format-error
  * Raised by the file parsers (uploads and static specimens used as inputs) for bytes that are
- * not a well-formed file of their kind; the message says why in a reader's words.
+ * not a well-formed file of their kind; the message says why in a reader's words. And by a
+ * writer that cannot know its output's size before writing it (text), once the output passes
+ * the bound it was given: it stops there rather than make the rest.
  */
 import { firstNonFinite } from '../envelope/first-non-finite.ts';
 
@@ -17,4 +19,12 @@ export function fail(message: string): never {
 export function expectFinite(values: ArrayLike<number>, what: string): void {
   const at = firstNonFinite(values);
   if (at >= 0) fail(`${what} holds a value that is not a finite number (index ${at})`);
+}
+
+/** A writer's output passed the bound it was given (`bytes`: how far it had got); nothing more was made. */
+export class OutputTooLarge extends Error {
+  override name = 'OutputTooLarge';
+  constructor(readonly bytes: number) {
+    super(`the output passed ${bytes} bytes`);
+  }
 }

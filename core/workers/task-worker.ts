@@ -162,7 +162,7 @@ function sharedPacked(packed: PackedBytes): PackedBytes {
   if (bytes.buffer instanceof SharedArrayBuffer) return packed;
   const out = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
   out.set(bytes);
-  return { bytes: out, encoding: packed.encoding };
+  return { ...packed, bytes: out };
 }
 
 /** Runs `make`, counting what it hands over (0 when it fails) towards the next collection. */
