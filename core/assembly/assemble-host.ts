@@ -6,6 +6,8 @@
  * them, the services the routes share (`HostContext`), `app.vitrine`, and federation's port to
  * this host's own results and jobs. createApp installs what this returns on fastify.
  */
+import path from 'node:path';
+import { tmpdir } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { notifyingStore } from '../annotations/notifying-store.ts';
 import { DeliveryVariants } from '../delivery/delivery-variants.ts';
@@ -172,6 +174,8 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     ttlSeconds: options.snapshotTtlSeconds,
     conversation: async (roomId) => (await conversations.load(roomId)).entries,
     published: workspace.published,
+    // Session files arrive on disk: the data folder's own temporary folder (cleared at start), else the system's.
+    spoolDir: data ? path.join(data.store.dir, 'tmp') : tmpdir(),
   });
   // Another room's log played into a room, through the same services the routes change rooms with.
   const replays = new Replays({

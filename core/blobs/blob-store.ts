@@ -13,6 +13,7 @@
 import { encodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
 import { hashFrame, knownResultId, rememberResultId } from '../results/result-id.ts';
 import type { ArrivingResult } from '../results/payload-fill.ts';
+import type { FileResult } from '../results/file-result.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
 export interface BlobRef {
@@ -47,6 +48,12 @@ export interface OpenedBlob {
 export interface BlobStore {
   /** Stores `result` (or finds it stored already) and keeps it at least `ttlMs`. */
   put(result: StoredResult, ttlMs: number): Promise<PutBlob>;
+  /**
+   * Stores a result whose bytes lie in a file (checked against its id already) without reading
+   * it into memory, as `put` would keep it; a store that cannot leaves this out (its results are
+   * read in and `put`).
+   */
+  putFile?(result: FileResult, ttlMs: number): Promise<PutBlob>;
   /** The result, or null when its bytes are gone (expired or evicted). */
   get(ref: BlobRef): Promise<StoredResult | null>;
   /** Keeps a stored blob at least `ttlMs` more (a job that will still be asked for it); false when it is gone. */

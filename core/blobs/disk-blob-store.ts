@@ -11,7 +11,8 @@
  */
 import type { DataStore } from '../durable/data-store.ts';
 import { DISK } from '../durable/disk-keys.ts';
-import { decodeResultFrame } from '../results/result-frame.ts';
+import type { FileResult } from '../results/file-result.ts';
+import { decodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
 import { rememberResultId } from '../results/result-id.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { frameOf, type BlobMeta, type BlobRef, type BlobStore, type OpenedBlob, type PutBlob } from './blob-store.ts';
@@ -44,8 +45,19 @@ export class DiskBlobStore implements BlobStore {
 
   async put(result: StoredResult, ttlMs: number): Promise<PutBlob> {
     const { header, blocks, hash } = frameOf(result);
-    const meta = JSON.stringify({ header, chunkBytes: header.byteLength, chunks: header.byteLength > 0 ? 1 : 0 } satisfies BlobMeta);
     await this.#store.blobs.put(blocks, hash);
+    return this.#recorded(hash, header, ttlMs);
+  }
+
+  /** A result lying in a file, copied into the folder a slice at a time (never whole in memory). */
+  async putFile(result: FileResult, ttlMs: number): Promise<PutBlob> {
+    await this.#store.blobs.putRange(result.file, result.offset, result.header.byteLength, result.id);
+    return this.#recorded(result.id, result.header, ttlMs);
+  }
+
+  /** The record of blob `hash`, whose file is whole: kept at least `ttlMs` from now. */
+  async #recorded(hash: string, header: ResultHeader, ttlMs: number): Promise<PutBlob> {
+    const meta = JSON.stringify({ header, chunkBytes: header.byteLength, chunks: header.byteLength > 0 ? 1 : 0 } satisfies BlobMeta);
     const until = this.#now() + ttlMs;
     await this.#store.write(() => {
       const held = this.#db.get(hash);

@@ -6,24 +6,35 @@
  * store and a lone host's data folder both pin this way (redis-snapshot-store.ts,
  * disk-snapshot-store.ts); a store that answers it did not keep the bytes refuses the snapshot.
  */
-import type { BlobRef, BlobStore } from '../blobs/blob-store.ts';
+import type { BlobRef, BlobStore, PutBlob } from '../blobs/blob-store.ts';
 import { createHostError } from '../errors.ts';
+import { loadFileResult, type FileResult } from '../results/file-result.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultPins } from './snapshot-store.ts';
 
 export class BlobResultPins implements ResultPins {
-  #blobs: Pick<BlobStore, 'put' | 'touch'>;
+  #blobs: Pick<BlobStore, 'put' | 'touch' | 'putFile'>;
 
-  constructor(blobs: Pick<BlobStore, 'put' | 'touch'>) {
+  constructor(blobs: Pick<BlobStore, 'put' | 'touch' | 'putFile'>) {
     this.#blobs = blobs;
   }
 
   async pin(_snapshotId: string, results: StoredResult[], ttlMs: number): Promise<BlobRef[]> {
+    return this.#each(results, (result) => this.#blobs.put(result, ttlMs));
+  }
+
+  /** Results lying in a file: taken from it where the store can, else read in one at a time. */
+  async pinFiles(_snapshotId: string, results: FileResult[], ttlMs: number): Promise<BlobRef[]> {
+    const { putFile } = this.#blobs;
+    return this.#each(results, async (result) => (putFile ? putFile.call(this.#blobs, result, ttlMs) : this.#blobs.put(await loadFileResult(result), ttlMs)));
+  }
+
+  async #each<R>(results: R[], put: (result: R) => Promise<PutBlob>): Promise<BlobRef[]> {
     const refs: BlobRef[] = [];
     for (const result of results) {
-      const put = await this.#blobs.put(result, ttlMs);
-      if (!put.stored) throw createHostError('SPC_ERR_REDIS_UNAVAILABLE', "the blob store is out of memory and could not keep the snapshot's bytes");
-      refs.push({ hash: put.hash, meta: put.meta });
+      const stored = await put(result);
+      if (!stored.stored) throw createHostError('SPC_ERR_REDIS_UNAVAILABLE', "the blob store is out of memory and could not keep the snapshot's bytes");
+      refs.push({ hash: stored.hash, meta: stored.meta });
     }
     return refs;
   }

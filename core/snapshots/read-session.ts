@@ -1,67 +1,77 @@
 /**
  * @module read-session
- * A session file taken in: its archive read, its document checked against the snapshot id,
- * and each result a layer shows checked against the id it is named by, then laid in shared
- * memory as every held result is. Hashing goes a slice at a time with a turn of the event loop
- * between slices, so a large file never holds up other requests for long. Every refusal is a
- * catalogued 400 naming the part of the file at fault.
+ * A session file taken in, read where it lies on disk (spooled there as it arrived, so no copy
+ * of it is held in memory): its archive listed from its headers, its manifest and document read
+ * (the document checked against the snapshot id, then as a snapshot document, by its own
+ * module), and each result a layer shows hashed from the file a slice at a time (a turn of the
+ * event loop between slices) against the id it is named by. The results stay in the file
+ * (`FileResult`) for the snapshot's pins to take. Every refusal is a catalogued 400 naming the
+ * part of the file at fault.
  */
 import { createHash } from 'node:crypto';
+import { open, type FileHandle } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createHostError } from '../errors.ts';
 import { FormatError } from '../formats/format-error.ts';
-import { readTar, type TarEntry } from '../formats/tar/read-tar.ts';
-import { checkResultHeader, decodeResultFrame, type ResultHeader } from '../results/result-frame.ts';
+import { indexTarFile, looksLikeTarFile, type TarFileEntry } from '../formats/tar/index-tar-file.ts';
+import { FILE_SLICE, type FileResult } from '../results/file-result.ts';
+import { checkResultHeader } from '../results/result-frame.ts';
+import type { SnapshotDocument } from '../wire/wire-types.ts';
 import { readSnapshotDocument } from './check-snapshot-document.ts';
-import { rememberResultId } from '../results/result-id.ts';
-import type { StoredResult } from '../results/stored-result.ts';
 import { DOCUMENT_NAME, MANIFEST_NAME, namedResults, RESULTS_DIR, SESSION_FORMAT, SESSION_VERSION, type SessionManifest } from './session-layout.ts';
 
-/** Bytes hashed or copied between two turns of the event loop (a few milliseconds of work). */
-const HASH_SLICE = 8 * 1024 * 1024;
-
-/** A session as read: the snapshot's id, document and time taken, and its results by id. */
+/** A session as read: the snapshot's id, document and time taken, and its results where they lie. */
 export interface ReadSession {
   id: string;
   json: string;
   created: number;
-  results: Map<string, StoredResult>;
+  results: FileResult[];
 }
+
+/** The most bytes a manifest or a result's header line may take. */
+const MAX_HEAD_BYTES = 64 * 1024;
 
 const invalid = (why: string) => createHostError('SPC_ERR_SESSION_INVALID', why);
 
-/** The SHA-256 (hex) of `parts` one after another, yielding between slices. */
-async function sha256Of(parts: readonly Uint8Array[]): Promise<string> {
-  const hash = createHash('sha256');
-  for (const part of parts) {
-    for (let at = 0; at < part.length; at += HASH_SLICE) {
-      if (at > 0) await nextTurn();
-      hash.update(part.subarray(at, at + HASH_SLICE));
-    }
+/** The archive open for reading, with its entries by name. */
+interface Archive {
+  handle: FileHandle;
+  file: string;
+  entries: Map<string, TarFileEntry>;
+}
+
+/** `length` bytes of the archive from `offset`. */
+async function bytesAt(archive: Archive, offset: number, length: number): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(length);
+  for (let at = 0; at < length; ) {
+    const { bytesRead } = await archive.handle.read(bytes, at, Math.min(FILE_SLICE, length - at), offset + at);
+    if (bytesRead === 0) throw invalid(`it ends before byte ${offset + length}`);
+    at += bytesRead;
+  }
+  return bytes;
+}
+
+/** The SHA-256 (hex) of `head` then `length` bytes of the archive from `offset`, a slice at a time. */
+async function sha256Of(archive: Archive, head: Uint8Array, offset: number, length: number): Promise<string> {
+  const hash = createHash('sha256').update(head);
+  const slice = Buffer.allocUnsafe(Math.min(FILE_SLICE, Math.max(1, length)));
+  for (let at = 0; at < length; ) {
+    if (at > 0) await nextTurn();
+    const { bytesRead } = await archive.handle.read(slice, 0, Math.min(slice.length, length - at), offset + at);
+    if (bytesRead === 0) throw invalid(`it ends before byte ${offset + length}`);
+    hash.update(slice.subarray(0, bytesRead));
+    at += bytesRead;
   }
   return hash.digest('hex');
 }
 
-/**
- * `bytes` copied into shared memory (where held results keep their arrays, so worker threads
- * read them without a copy), a slice at a time like the hashing.
- */
-async function sharedCopy(bytes: Uint8Array): Promise<SharedArrayBuffer> {
-  const shared = new SharedArrayBuffer(bytes.length);
-  const into = new Uint8Array(shared);
-  for (let at = 0; at < bytes.length; at += HASH_SLICE) {
-    if (at > 0) await nextTurn();
-    into.set(bytes.subarray(at, at + HASH_SLICE), at);
-  }
-  return shared;
-}
-
-function manifestOf(entries: Map<string, Uint8Array>): SessionManifest {
-  const bytes = entries.get(MANIFEST_NAME);
-  if (!bytes) throw invalid(`it holds no '${MANIFEST_NAME}' (is it a .vitrine file?)`);
+async function manifestOf(archive: Archive): Promise<SessionManifest> {
+  const entry = archive.entries.get(MANIFEST_NAME);
+  if (!entry) throw invalid(`it holds no '${MANIFEST_NAME}' (is it a .vitrine file?)`);
+  if (entry.size > MAX_HEAD_BYTES) throw invalid(`'${MANIFEST_NAME}' takes ${entry.size} bytes, more than a manifest does`);
   let manifest: Partial<SessionManifest>;
   try {
-    manifest = JSON.parse(Buffer.from(bytes).toString('utf8')) as Partial<SessionManifest>;
+    manifest = JSON.parse((await bytesAt(archive, entry.offset, entry.size)).toString('utf8')) as Partial<SessionManifest>;
   } catch (error) {
     throw invalid(`'${MANIFEST_NAME}' is not JSON: ${(error as Error).message}`);
   }
@@ -73,60 +83,60 @@ function manifestOf(entries: Map<string, Uint8Array>): SessionManifest {
   return manifest as SessionManifest;
 }
 
-/** The document's text once its bytes hash to `id`. */
-async function documentOf(entries: Map<string, Uint8Array>, id: string): Promise<{ json: string; document: object }> {
-  const bytes = entries.get(DOCUMENT_NAME);
-  if (!bytes) throw invalid(`it holds no '${DOCUMENT_NAME}'`);
-  const hash = await sha256Of([bytes]);
+/** The document's text, and what it holds, once its bytes hash to `id` and it checks as a snapshot document. */
+async function documentOf(archive: Archive, id: string): Promise<{ json: string; document: SnapshotDocument }> {
+  const entry = archive.entries.get(DOCUMENT_NAME);
+  if (!entry) throw invalid(`it holds no '${DOCUMENT_NAME}'`);
+  const hash = await sha256Of(archive, new Uint8Array(0), entry.offset, entry.size);
   if (hash !== id) throw createHostError('SPC_ERR_SESSION_MISMATCH', DOCUMENT_NAME, `its SHA-256 is ${hash}, not the snapshot id ${id}`);
-  const json = Buffer.from(bytes).toString('utf8');
+  const json = (await bytesAt(archive, entry.offset, entry.size)).toString('utf8');
   // Its hash says only that it is the file's own; what it holds is checked as any snapshot is.
   return { json, document: readSnapshotDocument(json, DOCUMENT_NAME) };
 }
 
-/** Splits a result's file into its header line and payload. */
-function framed(name: string, bytes: Uint8Array): { headerBytes: Uint8Array; header: ResultHeader; payload: Uint8Array } {
-  const newline = bytes.indexOf(0x0a);
+/** Result `id` where it lies in the archive, once its header line reads and its bytes hash to its name. */
+async function resultOf(archive: Archive, id: string): Promise<FileResult> {
+  const name = `${RESULTS_DIR}${id}`;
+  const entry = archive.entries.get(name);
+  if (!entry) throw invalid(`it holds no '${name}', which a layer of the snapshot shows`);
+  const head = await bytesAt(archive, entry.offset, Math.min(entry.size, MAX_HEAD_BYTES));
+  const newline = head.indexOf(0x0a);
   if (newline < 0) throw invalid(`'${name}' has no result header`);
-  const headerBytes = bytes.subarray(0, newline);
-  let header: ResultHeader;
+  const headerBytes = head.subarray(0, newline);
+  let header;
   try {
-    header = checkResultHeader(JSON.parse(Buffer.from(headerBytes).toString('utf8')));
+    header = checkResultHeader(JSON.parse(headerBytes.toString('utf8')));
   } catch (error) {
     throw invalid(`'${name}' has a malformed result header: ${(error as Error).message}`);
   }
-  const payload = bytes.subarray(newline + 1);
-  if (payload.length !== header.byteLength) throw invalid(`'${name}' holds ${payload.length} payload bytes where its header says ${header.byteLength}`);
-  return { headerBytes, header, payload };
-}
-
-/** Result `id` read from its file, once its bytes hash to its name. */
-async function resultOf(entries: Map<string, Uint8Array>, id: string): Promise<StoredResult> {
-  const name = `${RESULTS_DIR}${id}`;
-  const bytes = entries.get(name);
-  if (!bytes) throw invalid(`it holds no '${name}', which a layer of the snapshot shows`);
-  const { headerBytes, header, payload } = framed(name, bytes);
-  const hash = await sha256Of([headerBytes, payload]);
+  const offset = entry.offset + newline + 1;
+  const length = entry.size - newline - 1;
+  if (length !== header.byteLength) throw invalid(`'${name}' holds ${length} payload bytes where its header says ${header.byteLength}`);
+  const hash = await sha256Of(archive, headerBytes, offset, length);
   if (hash !== id) throw createHostError('SPC_ERR_SESSION_MISMATCH', name, `its SHA-256 is ${hash}`);
-  const shared = await sharedCopy(payload);
-  const result = decodeResultFrame(header, shared as unknown as ArrayBuffer);
-  rememberResultId(result, id);
-  return result;
+  return { id, header, file: archive.file, offset };
 }
 
-/** Reads and checks session file `bytes`. @throws SPC_ERR_SESSION_INVALID or SPC_ERR_SESSION_MISMATCH naming what is at fault. */
-export async function readSession(bytes: Uint8Array): Promise<ReadSession> {
-  let list: TarEntry[];
+/** Reads and checks the session file at `file`. @throws SPC_ERR_SESSION_INVALID or SPC_ERR_SESSION_MISMATCH naming what is at fault. */
+export async function readSessionFile(file: string): Promise<ReadSession> {
+  const handle = await open(file, 'r');
   try {
-    list = readTar(bytes);
-  } catch (error) {
-    if (error instanceof FormatError) throw invalid(error.message);
-    throw error;
+    const { size } = await handle.stat();
+    if (!(await looksLikeTarFile(handle))) throw invalid(`the body (${size} bytes) is not a tar archive`);
+    let list: TarFileEntry[];
+    try {
+      list = await indexTarFile(handle, size);
+    } catch (error) {
+      if (error instanceof FormatError) throw invalid(error.message);
+      throw error;
+    }
+    const archive: Archive = { handle, file, entries: new Map(list.map((entry) => [entry.name, entry])) };
+    const manifest = await manifestOf(archive);
+    const { json, document } = await documentOf(archive, manifest.snapshot);
+    const results: FileResult[] = [];
+    for (const id of namedResults(document)) results.push(await resultOf(archive, id));
+    return { id: manifest.snapshot, json, created: manifest.created, results };
+  } finally {
+    await handle.close();
   }
-  const entries = new Map(list.map((entry) => [entry.name, entry.data]));
-  const manifest = manifestOf(entries);
-  const { json, document } = await documentOf(entries, manifest.snapshot);
-  const results = new Map<string, StoredResult>();
-  for (const id of namedResults(document)) results.set(id, await resultOf(entries, id));
-  return { id: manifest.snapshot, json, created: manifest.created, results };
 }

@@ -16,7 +16,7 @@ export const DOCUMENT_NAME = 'snapshot.json';
 export const RESULTS_DIR = 'results/';
 /** The media type a session file is sent and taken as. */
 export const SESSION_MEDIA_TYPE = 'application/x-tar';
-/** The largest session file a host takes in (1 GiB): the whole of it is held in memory while it is checked. */
+/** The largest session file a host takes in (1 GiB); it is written to disk as it arrives and checked there. */
 export const MAX_SESSION_BYTES = 1024 * 1024 * 1024;
 
 export interface SessionManifest {

@@ -11,6 +11,7 @@
  * refuses it (a catalogued 507) rather than drop an older one.
  */
 import type { LogEntry } from '../history/room-log-store.ts';
+import type { FileResult } from '../results/file-result.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
 /** A snapshot as stored: its document's canonical JSON, and what its pins need to be checked. */
@@ -42,6 +43,12 @@ export interface SnapshotStore {
 export interface ResultPins {
   /** Keeps `results` for `ttlMs` whatever else happens; gives what `intact` needs to check them. */
   pin(snapshotId: string, results: StoredResult[], ttlMs: number): Promise<unknown>;
+  /**
+   * As `pin`, for results lying in a file (a session file taken in), taken one at a time so no
+   * more than one is ever in memory, or none where the store takes bytes from a file. Pins
+   * that keep results in memory leave this out: their results are read in and pinned.
+   */
+  pinFiles?(snapshotId: string, results: FileResult[], ttlMs: number): Promise<unknown>;
   /** Whether every result pinned for the snapshot is still there. */
   intact(snapshotId: string, pins: unknown): Promise<boolean>;
   /** Lets go at once of what `pin` kept for a snapshot whose record was refused (where pins cost the host). */

@@ -1,7 +1,8 @@
 /**
  * Snapshots as session files, over real HTTP: a room's snapshot downloaded from one host as a
  * `.vitrine` tar archive (which the system's `tar` reads), taken in by a fresh host of its own
- * (memory) and by a Redis service under the same id (saved again there, the same file), and
+ * (memory), by a Redis service and by a lone host with a data folder under the same id (saved
+ * again there, the same file), and
  * restored into a room there showing the same results, byte for byte, at once. A byte changed, an archive cut short, one past the
  * size limit and a body of another type are each refused with their catalogued code, and so is a
  * document that hashes to its id but is no snapshot document (any shape, nesting or cap it breaks).
@@ -25,13 +26,14 @@ import { fileRedis } from '../helpers/file-redis.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { room } from '../helpers/room.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
+import { tempDataDir } from '../helpers/temp-data-store.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const source = fileTestApp();
 const redis = fileRedis();
-const hosts: { memory: FastifyInstance | null; service: FastifyInstance | null } = { memory: null, service: null };
-const urls = { memory: '', service: '' };
+const hosts: Record<'memory' | 'service' | 'disk', FastifyInstance | null> = { memory: null, service: null, disk: null };
+const urls = { memory: '', service: '', disk: '' };
 
 const send = (base: string, method: string, path: string, body?: unknown) =>
   fetch(`${base}${path}`, { method, headers: JSON_TYPE, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -75,10 +77,13 @@ beforeAll(async () => {
   urls.memory = await hosts.memory.listen({ host: '127.0.0.1', port: 0 });
   hosts.service = await createApp({ ...(await dirs()), logLevel: false, poolSize: 2, viewer: false, redis: redis.server.url });
   urls.service = await hosts.service.listen({ host: '127.0.0.1', port: 0 });
+  hosts.disk = await createApp({ ...(await dirs()), logLevel: false, poolSize: 2, viewer: false, dataDir: tempDataDir() });
+  urls.disk = await hosts.disk.listen({ host: '127.0.0.1', port: 0 });
 }, 120_000);
 afterAll(async () => {
   await hosts.memory?.close();
   await hosts.service?.close();
+  await hosts.disk?.close();
 });
 
 /** Takes the session file into the host at `base`, restores it into a room there and checks what the room shows. */
@@ -135,6 +140,9 @@ describe('a session file', () => {
     takenInAndRestored(urls.memory));
 
   it('is taken in by a Redis service and restored there the same way', () => takenInAndRestored(urls.service));
+
+  it('is taken in by a lone host with a data folder, its results into the folder, and restored there the same way', () =>
+    takenInAndRestored(urls.disk));
 
   it('is known by its tar magic whatever its label, or without one', async () => {
     for (const type of ['application/zip', undefined]) {
@@ -220,7 +228,7 @@ describe('a session file', () => {
       ['{"annotations": [], "scene": {"layers": [], "active": "gone"}, "view": {}}', "'scene.active' names 'gone'"],
     ];
     for (const [json, says] of cases) {
-      for (const base of [urls.memory, urls.service]) {
+      for (const base of [urls.memory, urls.service, urls.disk]) {
         const answer = await post(base, sessionOf(json));
         expect(answer.status, says).toBe(400);
         const body = (await answer.json()) as { code: string; detail: string };

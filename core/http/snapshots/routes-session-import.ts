@@ -3,16 +3,17 @@
  * `POST /api/snapshots` with a session file (`<id>.vitrine`, a tar archive) as its body: the
  * snapshot taken in under its own id, each byte checked against its id, pinned as one taken
  * here. Its own scope reads raw bodies of any type but a form's, known as a session file by
- * their tar magic (the rest of the host keeps its JSON-only parsers);
- * a body past the limit is refused from its Content-Length before it is read, or as soon as
- * it passes the limit.
+ * their tar magic (the rest of the host keeps its JSON-only parsers). The body is written to a
+ * file as it arrives (spool-session.ts) and read from there, so no session is held in memory;
+ * the file is removed once answered. A body past the limit is refused from its Content-Length
+ * before it is read, or as soon as it passes the limit.
  */
 import type { FastifyInstance } from 'fastify';
+import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { createHostError } from '../../errors.ts';
-import { looksLikeTar } from '../../formats/tar/read-tar.ts';
 import type { HostContext } from '../../host-context.ts';
-import { readSessionBody } from '../../snapshots/read-session-body.ts';
+import { spoolSession } from '../../snapshots/spool-session.ts';
 import { MAX_SESSION_BYTES } from '../../snapshots/session-layout.ts';
 
 /** The types a page's form can send to another site without asking first: never a session file. */
@@ -50,16 +51,12 @@ export async function sessionImportRoute(app: FastifyInstance, opts: { ctx: Pick
     async (request, reply) => {
       const stream = request.body as Readable | undefined;
       if (!stream) throw createHostError('SPC_ERR_SESSION_INVALID', 'the request has no body');
-      let bytes: Buffer;
+      const file = await spoolSession(stream, ctx.snapshots.spoolDir, MAX_SESSION_BYTES);
       try {
-        const declared = Number(request.headers['content-length']);
-        bytes = await readSessionBody(stream, MAX_SESSION_BYTES, Number.isFinite(declared) ? declared : undefined);
-      } catch (error) {
-        reply.header('connection', 'close');
-        throw error;
+        return reply.code(201).send(await ctx.snapshots.importFile(file));
+      } finally {
+        await rm(file, { force: true });
       }
-      if (!looksLikeTar(bytes)) throw createHostError('SPC_ERR_SESSION_INVALID', `the body (${bytes.length} bytes) is not a tar archive`);
-      return reply.code(201).send(await ctx.snapshots.import(bytes));
     },
   );
 }

@@ -24,8 +24,9 @@ import type { LayerResult, RoomScene, SceneLayer, SnapshotCreated } from '../../
 import type { SnapshotDocument } from '../../wire/snapshot-types.ts';
 import { createHostError, isHostError } from '../../errors.ts';
 import { stableJson } from '../../wire/stable-json.ts';
+import { loadFileResult, type FileResult } from '../../results/file-result.ts';
 import type { StoredResult } from '../../results/stored-result.ts';
-import { readSession } from '../read-session.ts';
+import { readSessionFile } from '../read-session.ts';
 import { storedSnapshotDocument } from '../check-snapshot-document.ts';
 import { namedResults } from '../session-layout.ts';
 import type { ResultPins, SnapshotStore } from '../snapshot-store.ts';
@@ -64,6 +65,8 @@ export interface SnapshotDeps {
   rooms: Pick<RoomWorkspace, 'view' | 'changeView'>;
   sources: LayerSourceDeps;
   ttlSeconds: number;
+  /** Where session files taken in are written as they arrive (the data folder's `tmp/`, else the system's). */
+  spoolDir: string;
   /** The room's conversation with its agent (its log's), carried by the snapshot when it holds one. */
   conversation?: (roomId: string) => Promise<readonly TranscriptEntry[]>;
   /** The published specimens, each a snapshot names held as long as the snapshot lives. */
@@ -183,26 +186,42 @@ export class RoomSnapshots {
     return writeSession(id, snapshot.json, snapshot.created, results);
   }
 
+  /** Where session files are written as they arrive, to be taken in from there. */
+  get spoolDir(): string {
+    return this.#deps.spoolDir;
+  }
+
   /**
-   * `POST /api/snapshots` with a session file: the snapshot under its own id, its results
-   * checked against their ids and pinned for `--snapshot-ttl` as if it had been taken here.
-   * @throws SPC_ERR_SESSION_INVALID or SPC_ERR_SESSION_MISMATCH naming what is at fault.
+   * `POST /api/snapshots` with a session file (lying at `file`): the snapshot under its own id,
+   * its results checked against their ids and pinned for `--snapshot-ttl` as if it had been
+   * taken here. @throws SPC_ERR_SESSION_INVALID or SPC_ERR_SESSION_MISMATCH naming what is at fault.
    */
-  async import(bytes: Uint8Array): Promise<SnapshotCreated> {
-    const { store, pins, sources, ttlSeconds } = this.#deps;
-    const session = await readSession(bytes);
-    const results = [...session.results.values()];
-    // Indexed by id, so the blob routes and a restore find them at once.
-    await Promise.all(results.map((result) => sources.resultIds.of(result)));
+  async importFile(file: string): Promise<SnapshotCreated> {
+    const { store, ttlSeconds } = this.#deps;
+    const session = await readSessionFile(file);
     const ttlMs = ttlSeconds * 1000;
     const known = await store.get(session.id);
-    const pinned = await pins.pin(session.id, results, ttlMs);
+    const pinned = await this.#pinFiles(session.id, session.results, ttlMs);
     // Taken in, a snapshot new here is no room's (whoever holds the file could give its bytes to
     // anyone); one kept here already stays its rooms', so no file brought in opens a closed room's.
     const rooms = known ? roomsOf(known) : {};
     await store.put(session.id, { json: session.json, created: known?.created ?? session.created, pins: pinned, ...rooms }, ttlMs);
     await this.#deps.published?.holdUntil(specimensOfScene((JSON.parse(session.json) as SnapshotDocument).scene), Date.now() + ttlMs);
     return { id: session.id, url: `/?snapshot=${session.id}` };
+  }
+
+  /**
+   * A session's results pinned: taken from the file where the pins can (on disk, never in
+   * memory), else read in (pins held in memory are memory) and indexed by id, so the blob
+   * routes and a restore find them at once.
+   */
+  async #pinFiles(id: string, files: FileResult[], ttlMs: number): Promise<unknown> {
+    const { pins, sources } = this.#deps;
+    if (pins.pinFiles) return pins.pinFiles(id, files, ttlMs);
+    const results: StoredResult[] = [];
+    for (const file of files) results.push(await loadFileResult(file));
+    await Promise.all(results.map((result) => sources.resultIds.of(result)));
+    return pins.pin(id, results, ttlMs);
   }
 
   /**
