@@ -13,7 +13,7 @@ import { currentActor } from './request-actor.ts';
 import type { RoomRecorder } from './room-recorder.ts';
 import { MAX_LOG_PAGE, type LogEntry, type RoomLogStore } from './room-log-store.ts';
 import { asActor } from './request-actor.ts';
-import type { TranscriptEntry } from '../wire/agent-types.ts';
+import { HISTORY_ENTRIES, type TranscriptEntry } from '../wire/agent-types.ts';
 
 /** What a conversation's entry says: a turn, or its end. */
 export type ConversationChange = (TranscriptEntry & { interrupted?: boolean }) | { op: 'end' };
@@ -23,9 +23,6 @@ export function conversationChange(entry: Record<string, unknown>): Conversation
   if (entry.op === 'end') return { op: 'end' };
   return { role: entry.role === 'agent' ? 'agent' : 'user', text: String(entry.text ?? ''), ...(entry.interrupted === true ? { interrupted: true } : {}) };
 }
-
-/** Entries `history` gives a joining socket: the conversation's newest. */
-export const HISTORY_ENTRIES = 200;
 
 /** `by` of what the agent says. */
 export const AGENT_ACTOR = 'agent';

@@ -2,7 +2,8 @@
  * @module check-snapshot-document
  * A snapshot document as it came from outside (a session file taken in, or a record another
  * host wrote), checked as what it must be before anything keeps or restores it: `{annotations,
- * scene, view}` and nothing else, its nesting shallow, each layer as a scene takes one (every
+ * scene, view}` (and the room's `conversation` with its agent when it had one) and nothing
+ * else, its nesting shallow, each layer as a scene takes one (every
  * field and size a scene bounds, with the result the host recorded), the view as a room takes
  * one, and each mark as a room takes one (label, properties, author ... within their caps, at
  * most a room's count of them) with the fields the host stamped. The document hashing to its
@@ -16,11 +17,15 @@ import { MAX_LAYERS } from '../scenes/scene-limits.ts';
 import { checkLayerBytes } from '../scenes/scene-size.ts';
 import { checkViewChange } from '../rooms/room-view.ts';
 import type { SceneLayer } from '../wire/scene-types.ts';
-import type { SnapshotDocument } from '../wire/wire-types.ts';
+import { HISTORY_ENTRIES } from '../wire/agent-types.ts';
+import type { SnapshotDocument } from '../wire/snapshot-types.ts';
 import { checkLayerRecord, checkMarkStamp } from './snapshot-record-fields.ts';
 
 /** How deep any value of a document may nest (a mark's point is 4 deep; parameters a few more). */
 export const MAX_DOCUMENT_DEPTH = 32;
+
+/** The fields of a snapshot document. */
+const DOCUMENT_FIELDS = ['annotations', 'conversation', 'scene', 'view'];
 
 /** A document's own fault, said with where it is. */
 class DocumentFault extends Error {}
@@ -75,6 +80,17 @@ function checkMarks(value: unknown, each: boolean): void {
   }
 }
 
+/** A room's conversation as a snapshot carries it: its newest turns, each the user's or the agent's words. */
+function checkConversation(value: unknown): void {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) throw new DocumentFault("'conversation' must be a list of turns");
+  if (value.length > HISTORY_ENTRIES) throw new DocumentFault(`'conversation' holds ${value.length} turns, more than a snapshot carries (${HISTORY_ENTRIES})`);
+  value.forEach((turn: unknown, i) => {
+    const fine = isRecord(turn) && (turn.role === 'user' || turn.role === 'agent') && typeof turn.text === 'string' && Object.keys(turn).length === 2;
+    if (!fine) throw new DocumentFault(`'conversation[${i}]' must be {role: "user" | "agent", text}`);
+  });
+}
+
 /**
  * Throws when `document` (parsed JSON) is no snapshot document: a catalogued 4xx, or this
  * module's own fault. `each`: every mark checked too (a tenth of a second for 100,000), else
@@ -83,13 +99,14 @@ function checkMarks(value: unknown, each: boolean): void {
 function check(document: unknown, each: boolean): void {
   if (!isRecord(document)) throw new DocumentFault('it must be an object {annotations, scene, view}');
   checkDepth(each ? document : { scene: document.scene, view: document.view });
-  const extra = Object.keys(document).find((key) => key !== 'annotations' && key !== 'scene' && key !== 'view');
-  if (extra !== undefined) throw new DocumentFault(`'${extra}' is not a field of a snapshot document (annotations, scene, view)`);
+  const extra = Object.keys(document).find((key) => !DOCUMENT_FIELDS.includes(key));
+  if (extra !== undefined) throw new DocumentFault(`'${extra}' is not a field of a snapshot document (${DOCUMENT_FIELDS.join(', ')})`);
   for (const field of ['annotations', 'scene', 'view']) if (document[field] === undefined) throw new DocumentFault(`it has no '${field}'`);
   checkScene(document.scene);
   if (!isRecord(document.view)) throw new DocumentFault("'view' must be an object of view settings");
   checkViewChange(document.view);
   checkMarks(document.annotations, each);
+  checkConversation(document.conversation);
 }
 
 /** Why `document` is no snapshot document, or null when it is one; `each` as for check(). */

@@ -16,14 +16,15 @@ import { FormatError } from '../formats/format-error.ts';
 import { indexTarFile, looksLikeTarFile, type TarFileEntry } from '../formats/tar/index-tar-file.ts';
 import { FILE_SLICE, type FileResult } from '../results/file-result.ts';
 import { checkResultHeader } from '../results/result-frame.ts';
-import type { SnapshotDocument } from '../wire/wire-types.ts';
+import type { SnapshotDocument } from '../wire/snapshot-types.ts';
 import { readSnapshotDocument } from './check-snapshot-document.ts';
 import { DOCUMENT_NAME, MANIFEST_NAME, namedResults, RESULTS_DIR, SESSION_FORMAT, SESSION_VERSION, type SessionManifest } from './session-layout.ts';
 
-/** A session as read: the snapshot's id, document and time taken, and its results where they lie. */
+/** A session as read: the snapshot's id, document (its text, and checked) and time taken, and its results where they lie. */
 export interface ReadSession {
   id: string;
   json: string;
+  document: SnapshotDocument;
   created: number;
   results: FileResult[];
 }
@@ -135,7 +136,7 @@ export async function readSessionFile(file: string): Promise<ReadSession> {
     const { json, document } = await documentOf(archive, manifest.snapshot);
     const results: FileResult[] = [];
     for (const id of namedResults(document)) results.push(await resultOf(archive, id));
-    return { id: manifest.snapshot, json, created: manifest.created, results };
+    return { id: manifest.snapshot, json, document, created: manifest.created, results };
   } finally {
     await handle.close();
   }

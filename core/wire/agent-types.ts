@@ -5,6 +5,9 @@
  * event carry it, and the frames the agent socket sends.
  */
 
+/** Entries `history` gives a joining socket (and a snapshot carries): the conversation's newest. */
+export const HISTORY_ENTRIES = 200;
+
 /** One entry of a room's conversation as `history` lists it (and a snapshot carries it). */
 export interface TranscriptEntry {
   role: 'user' | 'agent';

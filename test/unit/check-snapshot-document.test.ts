@@ -48,6 +48,10 @@ describe('a snapshot document', () => {
   it('as the host writes one passes', () => {
     expect(snapshotDocumentFault(DOCUMENT)).toBeNull();
     expect(storedSnapshotDocument(HASH, JSON.stringify(DOCUMENT))).toEqual(DOCUMENT);
+    // A room that talked to its agent is taken with its conversation.
+    const talked = { ...DOCUMENT, conversation: [{ role: 'user', text: 'where is the lesion?' }, { role: 'agent', text: 'marked it' }] };
+    expect(snapshotDocumentFault(talked)).toBeNull();
+    expect(storedSnapshotDocument(HASH, JSON.stringify(talked))).toEqual(talked);
     // A layer showing a published array carries what published it instead of what computed it.
     const published = { specimen: 'lab.scan', sha256: HASH, client: 'vitrine-python/0.1.0', user: 'ada', published_at: '2026-11-26T20:00:00.000Z', source: null };
     const layer = { ...DOCUMENT.scene.layers[0], result: { ...DOCUMENT.scene.layers[0]!.result, provenance: { published, host: '0.1.0' } } };
@@ -55,6 +59,14 @@ describe('a snapshot document', () => {
     expect(snapshotDocumentFault(array)).toBeNull();
     const bad = { ...array, scene: { ...array.scene, layers: [{ ...layer, result: { ...layer.result, provenance: { published: { ...published, sha256: 'x' }, host: '0.1.0' } } }] } };
     expect(snapshotDocumentFault(bad)).toContain('scene.layers[0].result.provenance.published.sha256 must be a SHA-256');
+  });
+
+  it('carries a conversation only as turns, at most as many as a room keeps', () => {
+    const turns = (conversation: unknown) => snapshotDocumentFault({ ...DOCUMENT, conversation });
+    expect(turns({ role: 'user', text: 'hi' })).toContain("'conversation' must be a list of turns");
+    expect(turns([{ role: 'admin', text: 'hi' }])).toContain("'conversation[0]' must be");
+    expect(turns([{ role: 'user', text: 'hi', by: 'ada' }])).toContain("'conversation[0]' must be");
+    expect(turns(Array.from({ length: 201 }, () => ({ role: 'user', text: 'hi' })))).toContain('holds 201 turns');
   });
 
   it('kept though it is none is a 410 saying what is at fault, not a 500', () => {

@@ -206,7 +206,7 @@ export class RoomSnapshots {
     // anyone); one kept here already stays its rooms', so no file brought in opens a closed room's.
     const rooms = known ? roomsOf(known) : {};
     await store.put(session.id, { json: session.json, created: known?.created ?? session.created, pins: pinned, ...rooms }, ttlMs);
-    await this.#deps.published?.holdUntil(specimensOfScene((JSON.parse(session.json) as SnapshotDocument).scene), Date.now() + ttlMs);
+    await this.#deps.published?.holdUntil(specimensOfScene(session.document.scene), Date.now() + ttlMs);
     return { id: session.id, url: `/?snapshot=${session.id}` };
   }
 
