@@ -53,11 +53,19 @@ describe('a snapshot document', () => {
     expect(snapshotDocumentFault(talked)).toBeNull();
     expect(storedSnapshotDocument(HASH, JSON.stringify(talked))).toEqual(talked);
     // A layer showing a published array carries what published it instead of what computed it.
-    const published = { specimen: 'lab.scan', sha256: HASH, client: 'vitrine-python/0.1.0', user: 'ada', published_at: '2026-11-26T20:00:00.000Z', source: null };
+    const published = {
+      specimen: 'lab.scan',
+      sha256: HASH,
+      client: 'vitrine-python/0.1.0',
+      user: 'ada',
+      published_at: '2026-11-26T20:00:00.000Z',
+      source: null,
+    };
     const layer = { ...DOCUMENT.scene.layers[0], result: { ...DOCUMENT.scene.layers[0]!.result, provenance: { published, host: '0.1.0' } } };
     const array = { ...DOCUMENT, scene: { ...DOCUMENT.scene, layers: [layer] } };
     expect(snapshotDocumentFault(array)).toBeNull();
-    const bad = { ...array, scene: { ...array.scene, layers: [{ ...layer, result: { ...layer.result, provenance: { published: { ...published, sha256: 'x' }, host: '0.1.0' } } }] } };
+    const badProvenance = { published: { ...published, sha256: 'x' }, host: '0.1.0' };
+    const bad = { ...array, scene: { ...array.scene, layers: [{ ...layer, result: { ...layer.result, provenance: badProvenance } }] } };
     expect(snapshotDocumentFault(bad)).toContain('scene.layers[0].result.provenance.published.sha256 must be a SHA-256');
   });
 

@@ -252,7 +252,9 @@ export class RoomSnapshots {
   async restore(roomId: string, id: string, reader: SnapshotReader, ifMatch?: number, author?: string): Promise<RoomScene> {
     const snapshot = storedSnapshotDocument(id, (await this.get(id, reader)).json);
     // A layer pinned to a version this host no longer keeps is refused now, before the room changes.
-    for (const layer of snapshot.scene.layers) pinnedVersion(this.#deps.sources, layer.source, computedProvenance(layer.result?.provenance)?.plugin ?? undefined);
+    for (const layer of snapshot.scene.layers) {
+      pinnedVersion(this.#deps.sources, layer.source, computedProvenance(layer.result?.provenance)?.plugin ?? undefined);
+    }
     const scene = await this.#deps.scenes.restore(roomId, this.#restorable(snapshot), ifMatch);
     // The marks first were the scene's to bind: a layer bound to points computes with the snapshot's.
     const marks = author === undefined ? snapshot.annotations : snapshot.annotations.map((mark) => ({ ...mark, author }));
