@@ -8,44 +8,23 @@
  * is left in the folder's temporary files, nor after a file refused half way. The same at
  * 3 x 900 MiB is measured by `npm run bench session-uploads`.
  */
-import { createHash, randomFillSync } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hashFrame } from '../../core/results/result-id.ts';
-import { encodeResultFrame } from '../../core/results/result-frame.ts';
-import type { StoredResult } from '../../core/results/stored-result.ts';
-import { writeSession } from '../../core/snapshots/write-session.ts';
 import { spawnFixtureHost } from '../helpers/fixture-host.ts';
+import { peakRssMiB, resetPeakRss, rssMiB } from '../helpers/process-rss.ts';
 import { tempDataDir } from '../helpers/temp-data-store.ts';
+import { volumeSession } from '../helpers/volume-session.ts';
 
 const MIB = 1024 * 1024;
 /** Each session's size: large beside the slices the host holds while it reads one from disk, small enough to be quick. */
 const SESSION_MIB = 48;
 
-/** A session file of one layer showing a volume of `megabytes` MiB of random bytes (`seed` in its source), and its ids. */
-function sessionOf(megabytes: number, seed: number): { file: Buffer; id: string; resultId: string; payloadSha: string } {
-  const data = randomFillSync(new Uint8Array(megabytes * MIB));
-  const result: StoredResult = { type: 'volume', shape: [data.length], dtype: 'uint8', data };
-  const { header, blocks } = encodeResultFrame(result);
-  const resultId = hashFrame(header, blocks);
-  const layer = {
-    id: 'big',
-    kind: 'image',
-    source: { function: 'big_volume', params: { megabytes, seed } },
-    result: { result_id: resultId, type: 'volume', data_url: `/api/blobs/${resultId}`, blob_id: resultId },
-  };
-  const json = JSON.stringify({ annotations: [], scene: { layers: [layer], active: 'big' }, view: {} });
-  const id = createHash('sha256').update(json).digest('hex');
-  const { chunks } = writeSession(id, json, Date.now(), new Map([[resultId, result]]));
-  const payloadSha = createHash('sha256').update(new Uint8Array(data.buffer)).digest('hex');
-  return { file: Buffer.concat(chunks), id, resultId, payloadSha };
-}
-
-/** A field of /proc/<pid>/status in MiB (VmRSS: now; VmHWM: the peak since it was last reset). */
-function memoryOf(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`))!;
-  return Number(/(\d+)/.exec(line)![1]) / 1024;
+/** A session file of a volume of `megabytes` MiB, joined, and its ids. */
+function sessionOf(megabytes: number, seed: number) {
+  const session = volumeSession(megabytes, seed);
+  return { ...session, file: Buffer.concat(session.chunks) };
 }
 
 /** Posts `file` as a session (a view of its bytes: the test sends large ones without copying them). */
@@ -63,12 +42,12 @@ describe('session files taken in on a lone host', { timeout: 300_000 }, () => {
       // A small one first, so the code every import runs is loaded before memory is measured.
       expect((await post(host.url, sessionOf(1, 1).file)).status).toBe(201);
       const sessions = [2, 3, 4].map((seed) => sessionOf(SESSION_MIB, seed));
-      const before = memoryOf(pid, 'VmRSS');
-      // The peak from here on (writing 5 to clear_refs resets it).
-      writeFileSync(`/proc/${pid}/clear_refs`, '5');
+      const before = rssMiB(pid);
+      // The peak from here on.
+      resetPeakRss(pid);
       const answers = await Promise.all(sessions.map((s) => post(host.url, s.file)));
       expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
-      const grew = memoryOf(pid, 'VmHWM') - before;
+      const grew = peakRssMiB(pid) - before;
       // Less than half the bodies: a host holding them as they arrive grows by all three at least.
       expect(grew, `the host's peak memory grew by ${grew.toFixed(0)} MiB`).toBeLessThan((3 * SESSION_MIB) / 2);
       // Each result lies in the data folder whole, served by its id, and shown by a restore.
