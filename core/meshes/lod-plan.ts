@@ -3,11 +3,14 @@
  * How a surface is cut into levels of detail before any is made: how many levels, the side of
  * the finest octree cell and where the grid starts. A surface's triangles per unit of area
  * fall to a quarter at each coarser level while a cell's area grows four times, so every
- * fragment, fine or coarse, holds about the same number of triangles; the number of levels is
- * chosen so that this number is about FRAGMENT_TRIANGLES (and cells are not too small for
- * their triangles, MIN_CELL_EDGES) and the root, one cell around the whole surface, is the
- * coarsest level. Cells are cubes in the surface's own ("stored model")
- * coordinates, and the grid is centred on its bounding box.
+ * fragment, fine or coarse, holds about the same number of triangles. The number of levels is
+ * chosen by the triangles alone, so that the coarsest level (one cell around the whole
+ * surface) holds about FRAGMENT_TRIANGLES: that is what every viewer draws first, so it stays
+ * small whatever the surface's shape. The finest cells are then as small as that many levels
+ * need, but never so small that cutting outweighs them (MIN_CELL_EDGES): where they would be,
+ * the root cell is larger than the surface, which then sits in one cell at every level at least
+ * as large as itself. Cells are cubes in the surface's own ("stored model") coordinates, and
+ * the grid starts just below the surface's bounding box.
  */
 
 /** About how many triangles one fragment holds, at every level. */
@@ -68,11 +71,11 @@ export function planLods(min: readonly number[], max: readonly number[], triangl
   // A little room on every side, so no vertex lies on the root cell's outer faces by rounding.
   const side = extent > 0 ? extent * 1.001 : 1;
   const byTriangles = 1 + Math.max(0, Math.ceil(Math.log(triangles / FRAGMENT_TRIANGLES) / Math.log(4)));
-  const bySize = 1 + Math.max(0, Math.floor(Math.log2(side / (MIN_CELL_EDGES * Math.max(edge, 1e-12)))));
   // A large surface gets at least LARGE_LEVELS, so that its coarsest level is a small fraction of it.
   const least = triangles > LARGE_SURFACE ? LARGE_LEVELS : 1;
-  const levels = Math.max(1, Math.min(MAX_LEVELS, byTriangles, Math.max(least, bySize)));
-  const chunk = side / 2 ** (levels - 1);
-  const origin = [0, 1, 2].map((a) => (min[a]! + max[a]!) / 2 - side / 2) as [number, number, number];
+  const levels = Math.max(1, Math.min(MAX_LEVELS, Math.max(least, byTriangles)));
+  const chunk = Math.max(side / 2 ** (levels - 1), extent > 0 ? Math.min(side, MIN_CELL_EDGES * edge) : 0);
+  const pad = (side - extent) / 2;
+  const origin = [0, 1, 2].map((a) => min[a]! - pad) as [number, number, number];
   return { levels, chunk, origin };
 }
