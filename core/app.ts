@@ -53,7 +53,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   const agent = assembleAgent(ctx, people, host.conversations, host.clientIds, app.log);
   await installOpenApiCollector(app);
   await installEvents(app, ctx, { maxStreams: options.maxEventStreams, readers });
-  const readiness = await installOps(app, ctx, host.scheduler, agent.figures);
+  const readiness = await installOps(app, ctx, { scheduler: host.scheduler, agent: agent.figures, meshLevels: host.own.meshes.counts });
   let loaded = false;
   let closing = false;
   readiness.add('plugins', () => (loaded ? null : 'plugins are still loading'));

@@ -27,8 +27,11 @@ import { JsonResultEncoder } from '../serving/json-encoder.ts';
 import { FileParser } from '../workers/file-parser.ts';
 import { deliveryTaskRunner, meshLodsRunner, pictureRunner, pyramidRunner } from '../workers/task-pool.ts';
 import { MeshLods } from '../meshes/mesh-lods.ts';
+import type { KeptLevelSets } from '../meshes/kept-level-sets.ts';
+import { DiskKeptLevelSets } from '../meshes/disk-kept-level-sets.ts';
+import { RedisKeptLevelSets } from '../meshes/redis-kept-level-sets.ts';
 import { VolumePyramids } from '../pyramid/volume-pyramids.ts';
-import { assembleResults } from './assemble-results.ts';
+import { assembleResults, type ResultStack } from './assemble-results.ts';
 import { assembleWorkspace } from './assemble-workspace.ts';
 import { RoomScenes } from '../scenes/service/room-scenes.ts';
 import { RoomSnapshots } from '../snapshots/service/room-snapshots.ts';
@@ -67,6 +70,15 @@ export interface HostAssembly {
   people: PeopleStores;
   /** Stops everything, last what the rest uses (the pools). */
   close(): Promise<void>;
+}
+
+/** Where level sets outlive this process: a service's blob store, else a lone host's data folder; else nowhere. */
+function keptLevelSets(stack: ResultStack, options: ResolvedHostOptions): KeptLevelSets | null {
+  if (stack.scale) {
+    const keepMs = Math.max(options.cacheTtlSeconds, options.jobTtlSeconds) * 1000;
+    return new RedisKeptLevelSets(stack.scale.connections.command, stack.scale.blobs, keepMs);
+  }
+  return stack.kept ? new DiskKeptLevelSets(stack.kept) : null;
 }
 
 export async function assembleHost(options: ResolvedHostOptions, log: FastifyBaseLogger): Promise<HostAssembly> {
@@ -118,6 +130,9 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     budget: stack.budget,
     labelIndex: (volume, client) => delivery.labelIndex(volume, client),
     lodTriangles: options.meshLodTriangles,
+    kept: keptLevelSets(stack, options),
+    idOf: (result) => stack.resultIds.of(result),
+    warn: (line) => log.warn(line),
   });
   delivery.useLevels((result, segment, maxTriangles, client) => meshes.levelMesh(result, segment, maxTriangles, client));
   // What scenes read the room's marks through; every other writer of marks goes through the notifying store made after them.

@@ -10,7 +10,7 @@
  */
 import { QUANTIZATION_BITS } from './lod-plan.ts';
 import type { LodSubject } from './mesh-lods.ts';
-import type { SegmentLods } from './segment-lods.ts';
+import type { SegmentLods } from './level-set.ts';
 
 /** Neuroglancer's `info` of the mesh source. */
 export function meshInfo(subject: LodSubject): object {

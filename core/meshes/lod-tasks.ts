@@ -5,7 +5,7 @@
  * the transport depends on this folder's shapes and never the other way round.
  */
 import type { StoredResult } from '../results/stored-result.ts';
-import type { SegmentLods } from './segment-lods.ts';
+import type { SegmentLods } from './level-set.ts';
 import type { LevelPart } from './assemble-level.ts';
 
 /** What a level set is built from: a segment of a labels volume (its box from the label index), or a mesh. */
@@ -24,8 +24,14 @@ export interface AssembleLevelTask {
   parts: LevelPart[];
 }
 
+/** A set as built: the set, and the result id of its kept form (worked out on the thread that built it). */
+export interface BuiltLevelSet {
+  lods: SegmentLods;
+  keptId: string;
+}
+
 /** Runs the level-set tasks on an encode thread. */
 export interface MeshLodsRunner {
-  build(task: MeshLodsTask): Promise<SegmentLods>;
+  build(task: MeshLodsTask): Promise<BuiltLevelSet>;
   assemble(task: AssembleLevelTask): Promise<StoredResult>;
 }

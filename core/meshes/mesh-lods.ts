@@ -6,8 +6,10 @@
  * delivery work (fair turns, so a build never holds back a small answer for someone else);
  * concurrent askers share the one build; the set is then kept beside its result as a dependent
  * in the host's result budget (counted in its bytes, gone when the result goes, or earlier
- * when the budget needs room; built again if asked after). A set is determined by its result,
- * so the files it answers may be cached by anyone for good.
+ * when the budget needs room), and where results are kept (a data folder, a service's blob
+ * store: kept-level-sets.ts), where it is looked for before it is built, so a host started
+ * again or another host of the service serves it without building it. A set is determined by
+ * its result, so the files it answers may be cached by anyone for good.
  */
 import type { ResultBudget } from '../cache/result-budget.ts';
 import { createHostError, wrapHostError } from '../errors.ts';
@@ -16,7 +18,8 @@ import type { StoredResult } from '../results/stored-result.ts';
 import { segmentVolume } from '../delivery/segment-delivery.ts';
 import type { LodTaskSource, MeshLodsRunner } from './lod-tasks.ts';
 import { IDENTITY, voxelTransform } from './lod-sources.ts';
-import type { SegmentLods } from './segment-lods.ts';
+import type { SegmentLods } from './level-set.ts';
+import { levelSetName, type KeptLevelSets } from './kept-level-sets.ts';
 import type { LevelPart } from './assemble-level.ts';
 import { labelRgb, rgbOfHex } from '../wire/label-colors.ts';
 
@@ -25,7 +28,7 @@ type StoredVolume = Extract<StoredResult, { type: 'volume' }>;
 /** A mesh result's one surface. */
 export const MESH_SEGMENT = 1;
 
-/** What the sets are made with: the encode threads, their turns, the budget, a volume's label index. */
+/** What the sets are made with: the encode threads, their turns, the budget, a volume's label index, where sets are kept. */
 export interface MeshLodsDeps {
   run: MeshLodsRunner;
   turns: { run<V>(client: string, work: () => Promise<V>, small?: boolean): Promise<V> };
@@ -33,6 +36,12 @@ export interface MeshLodsDeps {
   labelIndex(volume: StoredVolume, client: string): Promise<LabelIndex>;
   /** A mesh over this many triangles has levels (`--mesh-lod-triangles`). */
   lodTriangles: number;
+  /** Where sets outlive this process (a data folder, a service's blob store); null: the budget alone. */
+  kept: KeptLevelSets | null;
+  /** A result's id (what names its sets where they are kept). */
+  idOf(result: StoredResult): Promise<string>;
+  /** Says why a set could not be kept or read back (it is built again). */
+  warn(line: string): void;
 }
 
 /** A result that has levels of detail: its surfaces' ids and the transform of their stored coordinates. */
@@ -49,8 +58,8 @@ export class MeshLods {
   #deps: MeshLodsDeps;
   #sets = new WeakMap<StoredResult, Map<number, Promise<SegmentLods>>>();
   #levels = new WeakMap<StoredResult, Map<string, Promise<StoredResult>>>();
-  /** Level sets built since start. */
-  built = 0;
+  /** Level sets built since start, found where sets are kept, and written there. */
+  readonly counts = { built: 0, found: 0, kept: 0 };
 
   constructor(deps: MeshLodsDeps) {
     this.#deps = deps;
@@ -92,10 +101,9 @@ export class MeshLods {
       return known;
     }
     const table = sets;
-    const making = this.#deps.turns.run(client, () => this.#deps.run.build({ op: 'meshLods', source })).then(
+    const making = this.#made(result, segment, source, client).then(
       (lods) => {
-        this.built++;
-        const bytes = lods.draco.byteLength + lods.glb.byteLength + lods.manifest.byteLength + lods.fragments.length * 128;
+        const bytes = lods.packed.byteLength + lods.fragments.length * 128;
         this.#deps.budget.holdDependent(lods, bytes, result, `levels:${segment}`, () => table.delete(segment));
         return lods;
       },
@@ -106,6 +114,24 @@ export class MeshLods {
     );
     table.set(segment, making);
     return making;
+  }
+
+  /** The set found where sets are kept, else built in the client's turn (and then kept). */
+  async #made(result: StoredResult, segment: number, source: LodTaskSource, client: string): Promise<SegmentLods> {
+    const { kept, warn } = this.#deps;
+    const name = kept ? levelSetName(await this.#deps.idOf(result), segment) : '';
+    const found = kept ? await kept.find(name).catch((error: unknown) => void warn(`a kept level set could not be read (${String(error)}): built again`)) : null;
+    if (found) {
+      this.counts.found++;
+      return found;
+    }
+    const { lods, keptId } = await this.#deps.turns.run(client, () => this.#deps.run.build({ op: 'meshLods', source }));
+    this.counts.built++;
+    kept?.keep(name, lods, keptId).then(
+      () => void this.counts.kept++,
+      (error: unknown) => warn(`a level set could not be kept (${String(error)}): it stays in memory only`),
+    );
+    return lods;
   }
 
   /**

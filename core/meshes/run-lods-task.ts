@@ -1,18 +1,23 @@
 /**
  * @module run-lods-task
  * What an encode thread does with a `meshLods` task: the surface made (a labels segment's, in
- * voxel coordinates) or taken (a mesh's), then its levels built; and with an `assembleLevel`
+ * voxel coordinates) or taken (a mesh's), then its levels built and the id of its kept form
+ * worked out; and with an `assembleLevel`
  * task: a level of level sets as one mesh.
  */
 import { labelSource, meshSource } from './lod-sources.ts';
-import type { AssembleLevelTask, MeshLodsTask } from './lod-tasks.ts';
+import type { AssembleLevelTask, BuiltLevelSet, MeshLodsTask } from './lod-tasks.ts';
 import { assembleLevel } from './assemble-level.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { buildSegmentLods, type SegmentLods } from './segment-lods.ts';
+import { buildSegmentLods } from './segment-lods.ts';
+import { computeResultId } from '../results/result-id.ts';
+import { keptForm } from './kept-level-sets.ts';
 
-export function runLodsTask(task: MeshLodsTask): Promise<SegmentLods> {
+export async function runLodsTask(task: MeshLodsTask): Promise<BuiltLevelSet> {
   const { source } = task;
-  return buildSegmentLods(source.kind === 'labels' ? labelSource(source.volume, source.id, source.box) : meshSource(source.mesh));
+  const lods = await buildSegmentLods(source.kind === 'labels' ? labelSource(source.volume, source.id, source.box) : meshSource(source.mesh));
+  // Hashed here, off the host's event loop, for wherever the set is kept.
+  return { lods, keptId: computeResultId(keptForm(lods.packed)) };
 }
 
 export function runAssembleTask(task: AssembleLevelTask): Promise<StoredResult> {

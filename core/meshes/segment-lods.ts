@@ -6,8 +6,8 @@
  * below so neighbouring fragments of a level meet without cracks; every level is then cut into
  * its octree's fragments (level-fragments.ts), each written twice: Draco for Neuroglancer and
  * meshopt GLB for the page and WebXR. What comes back is the manifest, the two fragment files
- * (level 0 first, each level in Z-curve order) and a table of the fragments, every byte array
- * in shared memory so the host takes them without a copy.
+ * (level 0 first, each level in Z-curve order) and a table of the fragments, packed in one
+ * shared buffer (level-set.ts) so the host takes them without a copy and keeps them as they are.
  */
 import { smoothNormals } from '../labels/mesh-builder.ts';
 import { simplifyMesh } from '../delivery/simplify-mesh.ts';
@@ -16,40 +16,13 @@ import { encodeFragmentGlb, type FragmentPlacement } from './fragment-glb.ts';
 import { levelFragments, type Fragment } from './level-fragments.ts';
 import { encodeManifest, type ManifestLevel } from './lod-manifest.ts';
 import { boundsOf, CELL_STEPS, planLods, type LodPlan } from './lod-plan.ts';
+import { packLevelSet, type FragmentEntry, type SegmentLods } from './level-set.ts';
 
 /** A surface in its stored model coordinates, and the transform (3 × 4, row-major, no rotation) into physical units. */
 export interface LodSource {
   positions: Float32Array;
   indices: Uint32Array;
   transform: number[];
-}
-
-/** One fragment: its level and cell, size, and where its bytes are in each file. */
-export interface FragmentEntry {
-  level: number;
-  cell: [number, number, number];
-  triangles: number;
-  /** Offset and length in the Draco file (`{segment}`). */
-  draco: [number, number];
-  /** Offset and length in the GLB fragments. */
-  glb: [number, number];
-  /** The fragment's box in physical units: min x, y, z then max x, y, z. */
-  box: number[];
-}
-
-/** A surface's level set. */
-export interface SegmentLods {
-  levels: number;
-  plan: LodPlan;
-  transform: number[];
-  /** Each level's scale (about its triangles' edge length, stored model units). */
-  scales: number[];
-  /** Each level's triangles. */
-  triangles: number[];
-  fragments: FragmentEntry[];
-  manifest: Uint8Array;
-  draco: Uint8Array;
-  glb: Uint8Array;
 }
 
 /** The mean length of the edges of `indices` over `positions`. */
@@ -85,16 +58,6 @@ function boxOf(fragment: Fragment, place: FragmentPlacement): number[] {
     if (v > hi[k]!) hi[k] = v;
   }
   return [...lo, ...hi];
-}
-
-function shared(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(new SharedArrayBuffer(parts.reduce((n, part) => n + part.byteLength, 0)));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
 }
 
 type LevelMesh = { type: 'mesh'; vertices: Float32Array; indices: Uint32Array };
@@ -169,16 +132,7 @@ export async function buildSegmentLods(source: LodSource): Promise<SegmentLods> 
     levels.push(manifestLevel);
     triangles.push(cut.triangles);
   }
-  const chunk = [plan.chunk, plan.chunk, plan.chunk];
-  return {
-    levels: plan.levels,
-    plan,
-    transform: source.transform,
-    scales: levels.map((level) => level.scale),
-    triangles,
-    fragments,
-    manifest: shared([encodeManifest(chunk, plan.origin, levels)]),
-    draco: shared(dracoParts),
-    glb: shared(glbParts),
-  };
+  const table = { levels: plan.levels, plan, transform: source.transform, scales: levels.map((level) => level.scale), triangles };
+  const manifest = encodeManifest([plan.chunk, plan.chunk, plan.chunk], plan.origin, levels);
+  return packLevelSet(table, fragments, manifest, dracoParts, glbParts);
 }

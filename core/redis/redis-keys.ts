@@ -88,6 +88,8 @@ export const KEYS = {
   sharedClock: `${P}versionclock`,
   /** STRING: a shared bundle's files, packed (versions/shared-bundles.ts); kept while its version is. */
   sharedBundle: (bundleId: string) => `${P}bundle:${bundleId}`,
+  /** STRING: the blob ref (JSON) of a kept level set, by its name (meshes/kept-level-sets.ts); the service's results' longest life. */
+  meshLevels: (name: string) => `${P}meshlevels:${name}`,
   /** STRING: a one-time event stream ticket (JSON: who it stands for); a minute's time-to-live. */
   ticket: (id: string) => `${P}ticket:${id}`,
   /** STRING: a room's last agent socket client id given (INCR; ids are never given twice); kept for good. */

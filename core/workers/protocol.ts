@@ -12,8 +12,7 @@ import type { DeliveryTaskResults, LabelIndexTask, LoadStaticTask, PackFileTask,
 import type { DecodedSize } from '../formats/decoded-size.ts';
 import type { VolumeGeometryHint } from '../formats/npy/parse-npy.ts';
 import type { PictureAsk } from '../thumbnails/room-picture.ts';
-import type { AssembleLevelTask, MeshLodsTask } from '../meshes/lod-tasks.ts';
-import type { SegmentLods } from '../meshes/segment-lods.ts';
+import type { AssembleLevelTask, BuiltLevelSet, MeshLodsTask } from '../meshes/lod-tasks.ts';
 import type { PictureLayer } from '../thumbnails/scene-picture.ts';
 
 /** Run one plugin export. */
@@ -111,7 +110,7 @@ export interface TaskResults extends DeliveryTaskResults {
   /** The PNG's bytes. */
   roomPicture: Uint8Array;
   /** A surface's levels of detail, their bytes in shared memory. */
-  meshLods: SegmentLods;
+  meshLods: BuiltLevelSet;
   /** A level of level sets as one mesh. */
   assembleLevel: StoredResult;
 }

@@ -31,8 +31,7 @@ import type { LoadedStaticFile } from '../delivery/load-static-file.ts';
 import type { PackedBytes } from '../delivery/pack-delivery.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ImportOutcome, ParseImportTask } from '../annotations/parse-import.ts';
-import type { AssembleLevelTask, MeshLodsTask } from '../meshes/lod-tasks.ts';
-import type { SegmentLods } from '../meshes/segment-lods.ts';
+import type { AssembleLevelTask, BuiltLevelSet, MeshLodsTask } from '../meshes/lod-tasks.ts';
 import { PressureCollector } from '../memory/pressure-gc.ts';
 import { callPluginFunction, type ReportedProgress } from '../results/call-plugin-function.ts';
 import { ProgressBatch } from '../results/progress-batch.ts';
@@ -234,8 +233,8 @@ export function surface(task: SurfaceTask): Promise<StoredResult> {
 }
 
 /** A surface's levels of detail (meshes/segment-lods.ts); what it hands over counts towards the next collection. */
-export function meshLods(task: MeshLodsTask): Promise<SegmentLods> {
-  return handingOver(async () => (await meshLevels()).runLodsTask(task), (lods) => lods.draco.byteLength + lods.glb.byteLength);
+export function meshLods(task: MeshLodsTask): Promise<BuiltLevelSet> {
+  return handingOver(async () => (await meshLevels()).runLodsTask(task), (built) => built.lods.packed.byteLength);
 }
 
 /** A level of level sets as one mesh (meshes/assemble-level.ts). */

@@ -20,7 +20,8 @@ import { BLOB_RESULTS, blobStoreConformance } from './blob-store-cases.ts';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { S3BlobStore } from '../../core/blobs/s3-blob-store.ts';
 import { createS3Client } from '../../core/blobs/s3-location.ts';
-import { createBucket, startSwift, type SwiftServer } from '../helpers/swift-server.ts';
+import { fileS3 } from '../helpers/file-s3.ts';
+import { createBucket } from '../helpers/swift-server.ts';
 import { startCuttingProxy, type CuttingProxy } from '../helpers/cutting-proxy.ts';
 
 // The memory store on a clock the test moves.
@@ -57,31 +58,22 @@ describe('redis blob store, a blob of several chunks', () => {
   });
 });
 
-let swift: SwiftServer;
-let s3: ReturnType<typeof createS3Client>;
 const BUCKET = 'vitrine-blobs';
-beforeAll(async () => {
-  swift = await startSwift();
-  process.env.AWS_ACCESS_KEY_ID = swift.accessKeyId;
-  process.env.AWS_SECRET_ACCESS_KEY = swift.secretAccessKey;
-  s3 = createS3Client(swift.endpoint);
-  await createBucket(s3, BUCKET);
-}, 120_000);
-afterAll(() => s3?.destroy());
+const objects = fileS3(BUCKET);
 blobStoreConformance('s3', () => ({
-  store: new S3BlobStore(s3, { bucket: BUCKET, prefix: 'results/' }, null),
-  expire: async (hash) => void (await s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: `results/${hash}` }))),
+  store: new S3BlobStore(objects.s3, { bucket: BUCKET, prefix: 'results/' }, null),
+  expire: async (hash) => void (await objects.s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: `results/${hash}` }))),
 }));
 
 describe('s3 blob store faults', () => {
   let proxy: CuttingProxy;
   beforeAll(async () => {
-    proxy = await startCuttingProxy(new URL(swift.endpoint).port);
+    proxy = await startCuttingProxy(new URL(objects.swift.endpoint).port);
   });
   afterAll(() => proxy?.close());
 
   it('goes up in parts and comes back whole when larger than one part', async () => {
-    const store = new S3BlobStore(s3, { bucket: BUCKET, prefix: 'multipart/' }, null);
+    const store = new S3BlobStore(objects.s3, { bucket: BUCKET, prefix: 'multipart/' }, null);
     const vertices = new Float32Array((9 * 1024 * 1024) / 4 + 5).map((_, i) => i);
     const ref = await store.put({ type: 'mesh', vertices, indices: new Uint32Array([0, 1, 2]) }, 60_000);
     const back = (await store.find(ref.hash)) as { vertices: Float32Array } | null;
@@ -106,7 +98,7 @@ describe('s3 blob store faults', () => {
     const store = new S3BlobStore(client, { bucket: BUCKET, prefix: 'gone/' }, null);
     await expect(store.find('a'.repeat(64))).rejects.toMatchObject({ code: 'SPC_ERR_BLOB_STORE_UNAVAILABLE' });
     await expect(store.put(BLOB_RESULTS.mesh!(), 60_000)).rejects.toMatchObject({ code: 'SPC_ERR_BLOB_STORE_UNAVAILABLE' });
-    const reachable = new S3BlobStore(s3, { bucket: BUCKET, prefix: 'gone/' }, null);
+    const reachable = new S3BlobStore(objects.s3, { bucket: BUCKET, prefix: 'gone/' }, null);
     expect(await reachable.find('a'.repeat(64))).toBeNull();
     client.destroy();
   });
@@ -115,7 +107,7 @@ describe('s3 blob store faults', () => {
 describe('the Swift of these tests', () => {
   it('refuses a bucket name S3 does not allow at once, and takes a bucket made a second time', async () => {
     // 'x' is too short for a bucket name: S3 refuses it, and waiting would not change that.
-    await expect(createBucket(s3, 'x')).rejects.toMatchObject({ name: 'InvalidBucketName' });
-    await createBucket(s3, BUCKET);
+    await expect(createBucket(objects.s3, 'x')).rejects.toMatchObject({ name: 'InvalidBucketName' });
+    await createBucket(objects.s3, BUCKET);
   }, 30_000);
 });

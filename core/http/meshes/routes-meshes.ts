@@ -19,7 +19,7 @@ import { isResultId } from '../../results/result-id.ts';
 import { levelSidecar, meshInfo, segmentList, segmentSidecar } from '../../meshes/lod-documents.ts';
 import { encodeMeshEnvelope } from '../../envelope/encode-envelope.ts';
 import type { LodSubject, MeshLods } from '../../meshes/mesh-lods.ts';
-import type { SegmentLods } from '../../meshes/segment-lods.ts';
+import type { SegmentLods } from '../../meshes/level-set.ts';
 import { sendBytes } from '../send-bytes.ts';
 import { meshGroup } from '../../zarr/mesh-group.ts';
 

@@ -6,7 +6,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { HostContext } from '../../host-context.ts';
-import type { RoomScheduler } from '../../invoke/room-scheduler.ts';
 import { installAdminGuard } from './admin-guard.ts';
 import { healthRoutes, Readiness } from './routes-health.ts';
 import { installCompression } from './install-compression.ts';
@@ -14,11 +13,10 @@ import { installCors } from './install-cors.ts';
 import { installCrossSiteGuard } from '../cross-site-writes.ts';
 import { installRevalidation } from '../revalidate.ts';
 import { parseCorsOrigins } from '../cors-origins.ts';
-import { installMetrics } from './metrics.ts';
+import { installMetrics, type HostFigures } from './metrics.ts';
 import { installOpenApi } from './openapi.ts';
-import type { AgentFigures } from '../../agent/agent-figures.ts';
 
-export async function installOps(app: FastifyInstance, ctx: HostContext, scheduler: RoomScheduler, agent: AgentFigures): Promise<Readiness> {
+export async function installOps(app: FastifyInstance, ctx: HostContext, figures: HostFigures): Promise<Readiness> {
   const origins = parseCorsOrigins(ctx.options.corsOrigin);
   installCrossSiteGuard(app, origins);
   installCors(app, origins);
@@ -27,7 +25,7 @@ export async function installOps(app: FastifyInstance, ctx: HostContext, schedul
   await installCompression(app);
   await installOpenApi(app, ctx);
   installAdminGuard(app, ctx.options.adminToken);
-  installMetrics(app, ctx, scheduler, agent);
+  installMetrics(app, ctx, figures);
   const readiness = new Readiness();
   await app.register(healthRoutes, { readiness });
   return readiness;

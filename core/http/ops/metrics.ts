@@ -3,8 +3,8 @@
  * `GET /metrics` in the Prometheus text format (prom-client, one registry per host): requests
  * by route and status with their durations, bytes sent by kind (envelope, JSON, file), room
  * cache hits, misses, entries and bytes, jobs by state, compute threads busy and work queued,
- * federation workers connected, the headset agent's turns, tools and tokens (agent-metrics.ts),
- * and the process's own figures. Guarded by --admin-token.
+ * federation workers connected, level sets built or read back, the headset agent's turns,
+ * tools and tokens (agent-metrics.ts), and the process's own figures. Guarded by --admin-token.
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
@@ -35,8 +35,17 @@ function kindOf(contentType: string, envelopeMediaType: string): Kind {
   return 'file';
 }
 
+/** What the host's parts count, beside the context: compute threads, the agent, level sets. */
+export interface HostFigures {
+  scheduler: RoomScheduler;
+  agent: AgentFigures;
+  /** Level sets built since start, found where sets are kept, and written there (meshes/mesh-lods.ts). */
+  meshLevels: { readonly built: number; readonly found: number; readonly kept: number };
+}
+
 /** Adds the request hook to the root instance (so it sees every route) and the /metrics route. */
-export function installMetrics(app: FastifyInstance, ctx: HostContext, scheduler: RoomScheduler, agent: AgentFigures): void {
+export function installMetrics(app: FastifyInstance, ctx: HostContext, figures: HostFigures): void {
+  const { scheduler, agent, meshLevels } = figures;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'vitrine_process_' });
   registerAgentMetrics(registry, agent);
@@ -72,6 +81,10 @@ export function installMetrics(app: FastifyInstance, ctx: HostContext, scheduler
   gauge('vitrine_compute_threads_busy', 'Compute threads running a function', (g) => g.set(scheduler.busy));
   gauge('vitrine_compute_threads', 'Compute threads of this host', (g) => g.set(scheduler.threads));
   gauge('vitrine_compute_queued', 'Runs waiting for a compute thread', (g) => g.set(scheduler.queued));
+  const levelsHelp = 'Level sets of surfaces since start: built here, found where results are kept, and kept there';
+  gauge('vitrine_mesh_level_sets', levelsHelp, (g) => {
+    for (const how of ['built', 'found', 'kept'] as const) g.set({ how }, meshLevels[how]);
+  }, ['how']);
   gauge('vitrine_federation_workers', 'Federation workers connected (relay only)', (g) => {
     g.set(new Set(ctx.catalog.list().flatMap((r) => (r.worker_id ? [r.worker_id] : []))).size);
   });
