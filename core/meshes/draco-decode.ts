@@ -54,7 +54,8 @@ export async function decodeDraco(bytes: Uint8Array): Promise<{ positions: Int32
     if (!status.ok()) throw new Error(`a Draco fragment does not decode: ${status.error_msg()}`);
     const attribute = decoder.GetAttribute(mesh, decoder.GetAttributeId(mesh, draco.POSITION));
     const values = mesh.num_points() * 3;
-    const positions = readWords(draco, values, (at) => decoder.GetAttributeDataArrayForAllPoints(mesh, attribute, draco.DT_INT32, values * 4, at), () => draco.HEAP32);
+    const read = (at: number): boolean => decoder.GetAttributeDataArrayForAllPoints(mesh, attribute, draco.DT_INT32, values * 4, at);
+    const positions = readWords(draco, values, read, () => draco.HEAP32);
     const count = mesh.num_faces() * 3;
     const indices = readWords(draco, count, (at) => decoder.GetTrianglesUInt32Array(mesh, count * 4, at), () => draco.HEAPU32);
     return { positions, indices };

@@ -117,7 +117,9 @@ export function unpackLevelSet(packed: Uint8Array): SegmentLods | null {
     const fragments: FragmentEntry[] = [];
     for (let i = 0; i < count!; i++) {
       const r = Array.from(rows.subarray(i * ROW, (i + 1) * ROW));
-      const fragment: FragmentEntry = { level: r[0]!, cell: [r[1]!, r[2]!, r[3]!], triangles: r[4]!, draco: [r[5]!, r[6]!], glb: [r[7]!, r[8]!], box: r.slice(9) };
+      const fragment: FragmentEntry = {
+        level: r[0]!, cell: [r[1]!, r[2]!, r[3]!], triangles: r[4]!, draco: [r[5]!, r[6]!], glb: [r[7]!, r[8]!], box: r.slice(9),
+      };
       if (!fits(fragment, table.levels, lengths[1]!, lengths[2]!)) return null;
       fragments.push(fragment);
     }

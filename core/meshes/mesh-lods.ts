@@ -120,7 +120,8 @@ export class MeshLods {
   async #made(result: StoredResult, segment: number, source: LodTaskSource, client: string): Promise<SegmentLods> {
     const { kept, warn } = this.#deps;
     const name = kept ? levelSetName(await this.#deps.idOf(result), segment) : '';
-    const found = kept ? await kept.find(name).catch((error: unknown) => void warn(`a kept level set could not be read (${String(error)}): built again`)) : null;
+    const unread = (error: unknown): void => void warn(`a kept level set could not be read (${String(error)}): built again`);
+    const found = kept ? await kept.find(name).catch(unread) : null;
     if (found) {
       this.counts.found++;
       return found;

@@ -41,7 +41,8 @@ describe('level sets in a data folder', () => {
   it('are served by a host started again on the folder without being built again', async () => {
     const args = ['--port', '0', '--log-level', 'warn', '--mesh-lod-triangles', '1000'];
     const first = await spawnHost(args);
-    const put = await fetch(`${first.url}/api/specimens/ball?filename=ball.npy&role=labels`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(ball()) });
+    const headers = { 'content-type': 'application/octet-stream' };
+    const put = await fetch(`${first.url}/api/specimens/ball?filename=ball.npy&role=labels`, { method: 'PUT', headers, body: new Uint8Array(ball()) });
     expect(put.status, await put.text()).toBe(201);
     const id = String((await fetch(`${first.url}/api/specimens/ball/data`)).headers.get('x-result-id'));
     const before = await files(first, id);
