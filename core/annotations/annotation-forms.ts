@@ -8,11 +8,11 @@
  * for that one build. The JSON and CSV are rendered in batches with the event loop free between
  * them (chunked-render.ts), each mark's text kept from the version before when the store hands out
  * the same marks again (memory; not disk or Redis, which decode them anew); each answer's ETag and
- * compressed variants are made once with it (shared-answer.ts).
+ * compressed variants are made once with it (cache/shared-answer.ts).
  */
 import type { AnnotationList } from '../wire/scene-types.ts';
 import { renderCsvParts, renderJsonParts } from './chunked-render.ts';
-import { sharedAnswer, type SharedAnswer } from './shared-answer.ts';
+import { sharedAnswer, type SharedAnswer } from '../cache/shared-answer.ts';
 import type { AnnotationStore } from './annotation-store.ts';
 import { precomputedCollection, type PrecomputedCollection } from './precomputed-collection.ts';
 import { entriesOf, type PrecomputedEntry, type PrecomputedType } from './precomputed-entries.ts';

@@ -4,12 +4,12 @@
  * page at the same newest seq: twenty readers of a 10,000-entry page read, rendered and
  * compressed megabytes each before, the event loop held for seconds. A page is read and rendered
  * a batch per turn (the disk and Redis homes read in turns; log-page-parts.ts renders), and its
- * ETag and compressed variants are made with it (annotations/shared-answer.ts). A reader asks
+ * ETag and compressed variants are made with it (cache/shared-answer.ts). A reader asks
  * the log for its newest seq first and shares only a page made at that seq, so it never misses
  * an entry written before it asked; a kept page goes after KEEP_MS, as entries past the log's
  * time-to-live must stop showing.
  */
-import { sharedAnswer, type SharedAnswer } from '../annotations/shared-answer.ts';
+import { sharedAnswer, type SharedAnswer } from '../cache/shared-answer.ts';
 import { logPageParts } from './log-page-parts.ts';
 import type { RoomLogStore } from './room-log-store.ts';
 

@@ -1,12 +1,12 @@
 /**
  * @module send-shared
- * Sends an answer made once for many readers (annotations/shared-answer.ts: a room's list, a
+ * Sends an answer made once for many readers (cache/shared-answer.ts: a room's list, a
  * page of its log): the same bytes for every reader, with their ETag when they have one (an
  * `If-None-Match` that holds gets its 304 from revalidate.ts), compressed once per encoding
  * when the client takes it, so no reader makes a compressed copy of its own.
  */
 import type { FastifyReply } from 'fastify';
-import type { SharedAnswer } from '../annotations/shared-answer.ts';
+import type { SharedAnswer } from '../cache/shared-answer.ts';
 import { requestEncoding } from './reply-delivery.ts';
 import { noneMatch } from './revalidate.ts';
 

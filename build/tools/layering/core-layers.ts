@@ -26,8 +26,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['formats/'],
   // Vocabulary: stored results, parameters, events, the wire types of the client.
   ['results/', 'params/', 'events/', 'client/', 'assets/'],
-  // The room cache and its budget; the Redis plumbing every Redis half stands on (connections,
-  // keys and channels, the script table, pub/sub fan-out, failures as 503s, time limits).
+  // The room cache and its budget, and answers made once for many readers; the Redis plumbing
+  // every Redis half stands on (connections, keys and channels, the script table, pub/sub
+  // fan-out, failures as 503s, time limits).
   // A lone host's data folder: its embedded store, lock, format and folder of bytes.
   ['cache/', 'redis/', 'durable/'],
   // A room's log (its entries, each home's store of it, what each change is logged as) and

@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkDrafts } from '../../annotations/check-annotation.ts';
 import { requestIdentity } from '../../people/request-user.ts';
 import { renderJsonParts } from '../../annotations/chunked-render.ts';
-import { sharedAnswer } from '../../annotations/shared-answer.ts';
+import { sharedAnswer } from '../../cache/shared-answer.ts';
 import { draftsOf, INLINE_IMPORT_CHARS, isSingle, parseImport, type ReadImport } from '../../annotations/parse-import.ts';
 import { parseJson } from '../json-body.ts';
 import { sendShared } from '../send-shared.ts';
