@@ -17,21 +17,12 @@ import { binaryFrame, connectAgent } from '../helpers/agent-client.ts';
 import { createTestApp, fileTestApp } from '../helpers/create-test-app.ts';
 import { connectMcp, type ToolAnswer } from '../helpers/mcp-client.ts';
 import { room } from '../helpers/room.ts';
+import { seededRandom } from '../helpers/seeded-random.ts';
 import { tempDataDir } from '../helpers/temp-data-store.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 const server = fileTestApp();
 
-/** A seeded random number in [0, 1) (mulberry32), so a failing schedule can be run again. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const presence = async (r: string) =>
   ((await (await fetch(`${server.url}/api/rooms/${r}/presence`)).json()) as { peers: { name: string; client_id?: number; executor?: boolean }[] }).peers;
@@ -208,7 +199,7 @@ describe('the agent socket without a model', () => {
   });
   it('ends within the second every call of two hundred executors leaving at random moments', async () => {
     const mcp = await connectMcp(server.url);
-    const random = seeded(70);
+    const random = seededRandom(70);
     const lateness: number[] = [];
     let disconnected = 0;
     // Ten rooms at once, twenty departures each; each executor leaves after a seeded number

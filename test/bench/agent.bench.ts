@@ -9,20 +9,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { connectAgent } from '../helpers/agent-client.ts';
 import { room } from '../helpers/room.ts';
+import { seededRandom } from '../helpers/seeded-random.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';
 
 type Answer = { content: { text?: string }[] };
 
-/** A seeded random number in [0, 1) (mulberry32), so a run can be repeated. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const quantile = (values: number[], q: number) => [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
 const figures = (ms: number[]) => `p50 ${quantile(ms, 0.5).toFixed(1)} ms, p99 ${quantile(ms, 0.99).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms`;
@@ -32,7 +23,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   const mcp = new Client({ name: 'agent-bench', version: '1.0.0' });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${host.url}/mcp`)));
   const call = (r: string) => mcp.callTool({ name: 'remove_specimen', arguments: { room: r, index: 0 } }) as Promise<Answer>;
-  const random = seeded(70);
+  const random = seededRandom(70);
   const lateness: number[] = [];
   const answered: number[] = [];
   let disconnected = 0;
