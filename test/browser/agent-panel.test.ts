@@ -14,7 +14,8 @@ import { connectAgent, type Frame } from '../helpers/agent-client.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
-import { launchBrowser, openPage } from './browser-session.ts';
+import { openPage } from './browser-session.ts';
+import { fileBrowser } from './fork-browser.ts';
 
 let model: ScriptedModel;
 let host: HostProcess;
@@ -23,7 +24,7 @@ const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   model = await startScriptedModel('openai');
-  [host, browser] = await Promise.all([startHost(['--agent-model', 'scripted', '--agent-provider', 'openai', '--agent-url', model.url]), launchBrowser()]);
+  [host, browser] = await Promise.all([startHost(['--agent-model', 'scripted', '--agent-provider', 'openai', '--agent-url', model.url]), fileBrowser()]);
 });
 afterEach(async () => {
   await Promise.all(contexts.splice(0).map((context) => context.close()));

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnFixtureHost } from '../helpers/fixture-host.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { launchBrowser } from './browser-session.ts';
+import { fileBrowser } from './fork-browser.ts';
 
 let host: RunningHost;
 let browser: Browser;
@@ -32,7 +32,7 @@ beforeAll(async () => {
   const listed = new URL(pageUrl).origin;
   [host, browser] = await Promise.all([
     spawnFixtureHost(['--pool-size', '1', '--cors-origin', `*,${listed}`]),
-    launchBrowser(),
+    fileBrowser(),
   ]);
 });
 

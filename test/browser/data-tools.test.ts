@@ -18,7 +18,8 @@ import { builtFixture } from '../helpers/built-fixture.ts';
 import { REPO } from '../helpers/cli-path.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { launchBrowser, openPage, shot, waitForState, type OpenedPage } from './browser-session.ts';
+import { openPage, shot, waitForState, type OpenedPage } from './browser-session.ts';
+import { fileBrowser } from './fork-browser.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: RunningHost;
@@ -37,7 +38,7 @@ beforeAll(async () => {
   await writeFile(path.join(specimensDir, 'red-cube', 'cube.obj'), STATIC_CUBE_OBJ);
   await writeFile(path.join(specimensDir, 'red-cube', 'specimen.json'), JSON.stringify({ id: 'red-cube', type: 'mesh', data_file: 'cube.obj', color: RED }));
   await writeTwelveBitPhantom(path.join(specimensDir, 'ct-head-phantom-12bit'));
-  [pluginsDir, browser] = await Promise.all([builtFixture('browser-plugins'), launchBrowser()]);
+  [pluginsDir, browser] = await Promise.all([builtFixture('browser-plugins'), fileBrowser()]);
   host = await spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', pluginsDir, '--specimens', specimensDir]);
 });
 

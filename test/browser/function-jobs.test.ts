@@ -10,7 +10,8 @@ import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { room } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { launchBrowser, openPage, shot, textOf, waitForState, waitForText } from './browser-session.ts';
+import { openPage, shot, textOf, waitForState, waitForText } from './browser-session.ts';
+import { fileBrowser } from './fork-browser.ts';
 
 let host: RunningHost;
 let browser: Browser;
@@ -19,7 +20,7 @@ const contexts: BrowserContext[] = [];
 beforeAll(async () => {
   [host, browser] = await Promise.all([
     (async () => spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', 'none', '--pool-size', '1']))(),
-    launchBrowser(),
+    fileBrowser(),
   ]);
 });
 

@@ -16,7 +16,8 @@ import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
-import { launchBrowser, openPage, SHOTS_DIR } from './browser-session.ts';
+import { openPage, SHOTS_DIR } from './browser-session.ts';
+import { fileBrowser } from './fork-browser.ts';
 
 const SHAPE = [48, 32, 32];
 const SPACING = [2, 1, 1];
@@ -29,7 +30,7 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--specimens', 'none', '--log-level', 'warn']), launchBrowser()]);
+  [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--specimens', 'none', '--log-level', 'warn']), fileBrowser()]);
 }, 120_000);
 
 afterAll(async () => {

@@ -14,7 +14,8 @@ import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { dropIn, pluginsFolder, shapesVersion } from '../helpers/versioned-plugin.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { launchBrowser, shot } from './browser-session.ts';
+import { shot } from './browser-session.ts';
+import { fileBrowser } from './fork-browser.ts';
 
 let host: RunningHost;
 let browser: Browser;
@@ -36,7 +37,7 @@ beforeAll(async () => {
   await dropIn(first, plugins);
   [host, browser] = await Promise.all([
     spawnHost(['--port', '0', '--plugins', plugins, '--specimens', 'none', '--pool-size', '1', '--log-level', 'warn']),
-    launchBrowser(),
+    fileBrowser(),
   ]);
 }, 240_000);
 afterAll(async () => {

@@ -18,7 +18,8 @@ import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { npyBytes } from '../fixtures/specimens/npy-writer.ts';
-import { launchBrowser, openHeadsetPage, shot } from './browser-session.ts';
+import { openHeadsetPage, shot } from './browser-session.ts';
+import { fileBrowser } from './fork-browser.ts';
 import { firstPictures, flyHeadset, flyPage, line, lodLayers } from './lod-fly.ts';
 import { framesPass } from './vr-controller.ts';
 
@@ -51,7 +52,7 @@ beforeAll(async () => {
   const spec = { id: 'big-mesh', display_name: 'Big mesh', type: 'mesh', function_name: 'dense_mesh' };
   await writeFile(path.join(specimens, 'big-mesh', 'specimen.json'), JSON.stringify(spec));
   const args = ['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', specimens, '--mesh-lod-triangles', '20000'];
-  [host, browser] = await Promise.all([spawnHost(args), launchBrowser()]);
+  [host, browser] = await Promise.all([spawnHost(args), fileBrowser()]);
   const put = await fetch(`${host.url}/api/specimens/seg?filename=seg.npy&role=labels`, {
     method: 'PUT',
     headers: { 'content-type': 'application/octet-stream' },

@@ -16,7 +16,8 @@ import { serveNeuroglancer, type NeuroglancerPage } from '../helpers/neuroglance
 import { room as freshRoom } from '../helpers/room.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
-import { launchBrowser, shot } from './browser-session.ts';
+import { shot } from './browser-session.ts';
+import { fileBrowser } from './fork-browser.ts';
 import { npyBytes } from '../fixtures/specimens/npy-writer.ts';
 
 const N = 32;
@@ -44,7 +45,7 @@ beforeAll(async () => {
   neuroglancer = await serveNeuroglancer();
   [host, browser] = await Promise.all([
     spawnFixtureHost(['--pool-size', '1', '--no-viewer', '--cors-origin', new URL(neuroglancer.url).origin]),
-    launchBrowser(),
+    fileBrowser(),
   ]);
 });
 

@@ -21,7 +21,8 @@ import { serveNeuroglancer, type NeuroglancerPage } from '../helpers/neuroglance
 import { room as freshRoom } from '../helpers/room.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
-import { launchBrowser, shot } from './browser-session.ts';
+import { shot } from './browser-session.ts';
+import { fileBrowser } from './fork-browser.ts';
 import { PageLoadWatch } from './page-load-watch.ts';
 import { npyBytes } from '../fixtures/specimens/npy-writer.ts';
 
@@ -53,7 +54,7 @@ beforeAll(async () => {
   // The page's origin is the one the host lets read its stores.
   [host, browser] = await Promise.all([
     spawnFixtureHost(['--pool-size', '1', '--no-viewer', '--cors-origin', new URL(neuroglancer.url).origin]),
-    launchBrowser(),
+    fileBrowser(),
   ]);
 });
 

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtFixture } from '../helpers/built-fixture.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { launchBrowser, openPage, shot, waitForState, type OpenedPage } from './browser-session.ts';
+import { openPage, shot, waitForState, type OpenedPage } from './browser-session.ts';
+import { fileBrowser } from './fork-browser.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: RunningHost;
@@ -18,7 +19,7 @@ let pluginsDir: string;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  [pluginsDir, browser] = await Promise.all([builtFixture('browser-plugins'), launchBrowser()]);
+  [pluginsDir, browser] = await Promise.all([builtFixture('browser-plugins'), fileBrowser()]);
   host = await spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', pluginsDir, '--specimens', 'none']);
 });
 

@@ -13,7 +13,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli-path.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { launchBrowser, shot, STATE_WAIT_MS, waitForDrawn, waitForState } from './browser-session.ts';
+import { shot, STATE_WAIT_MS, waitForDrawn, waitForState } from './browser-session.ts';
+import { fileBrowser } from './fork-browser.ts';
 
 let host: RunningHost;
 let browser: Browser;
@@ -22,7 +23,7 @@ let specimensDir: string;
 beforeAll(async () => {
   specimensDir = await mkdtemp(path.join(tmpdir(), 'vitrine-point-controls-'));
   await cp(path.join(REPO, 'specimens', 'two-arm-galaxy'), path.join(specimensDir, 'two-arm-galaxy'), { recursive: true });
-  [host, browser] = await Promise.all([spawnHost(['--port', '0', '--plugins', path.join(specimensDir, 'none'), '--specimens', specimensDir]), launchBrowser()]);
+  [host, browser] = await Promise.all([spawnHost(['--port', '0', '--plugins', path.join(specimensDir, 'none'), '--specimens', specimensDir]), fileBrowser()]);
 });
 
 afterAll(async () => {

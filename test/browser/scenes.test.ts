@@ -19,7 +19,8 @@ import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { builtFixture } from '../helpers/built-fixture.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { installEmulatedHeadset, launchBrowser, shot, viewportFor } from './browser-session.ts';
+import { installEmulatedHeadset, shot, viewportFor } from './browser-session.ts';
+import { fileBrowser } from './fork-browser.ts';
 import { framesPass, pullTriggerAt } from './vr-controller.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
 
@@ -98,7 +99,7 @@ async function lookAt(page: Page, target: number[], distance: number): Promise<v
 
 beforeAll(async () => {
   const [plugins, specimens] = await Promise.all([builtFixture('scene-plugins'), mkdtemp(join(tmpdir(), 'vitrine-scene-specimens-'))]);
-  [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens]), launchBrowser()]);
+  [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens]), fileBrowser()]);
   await api('PUT', `/api/rooms/${room}/scene`, {
     layers: [
       { id: 'scan', source: { specimen: 'plant-scan', params: { size: SIZE } } },

@@ -16,7 +16,8 @@ import { builtFixture } from '../helpers/built-fixture.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
-import { launchBrowser, openPage, shot } from './browser-session.ts';
+import { openPage, shot } from './browser-session.ts';
+import { fileBrowser } from './fork-browser.ts';
 
 let host: RunningHost;
 let browser: Browser;
@@ -38,7 +39,7 @@ async function drawn(page: Page, ids: string[]): Promise<void> {
 
 beforeAll(async () => {
   const [plugins, specimens] = await Promise.all([builtFixture('browser-plugins'), mkdtemp(join(tmpdir(), 'vitrine-session-specimens-'))]);
-  [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens]), launchBrowser()]);
+  [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens]), fileBrowser()]);
   const put = await fetch(`${host.url}/api/rooms/${from}/scene`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },

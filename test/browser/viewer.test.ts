@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type VitrineClient } from '../../core/client/index.ts';
 import { startHost, type HostProcess } from '../client/host-process.ts';
 import { framesDrawn, launchBrowser, shot, textOf, waitForFrame, waitForState, waitForText } from './browser-session.ts';
+import { fileBrowser } from './fork-browser.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
@@ -19,7 +20,7 @@ let client: VitrineClient;
 const pages: Page[] = [];
 
 beforeAll(async () => {
-  [host, browser] = await Promise.all([startHost(), launchBrowser()]);
+  [host, browser] = await Promise.all([startHost(), fileBrowser()]);
   client = createClient({ baseUrl: host.baseUrl });
 });
 
