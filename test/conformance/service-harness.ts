@@ -43,9 +43,10 @@ export interface JobServiceHarness extends RequestMaker {
 export type ServiceHarness = ResultSourceHarness & JobServiceHarness;
 
 /**
- * How an implementation's test file hands itself to the suites: a fresh harness per test
- * (each case closes it). The in-memory one is `harnessOf(await createApp(...))`; the Redis one
- * is the same over a host created with its Redis URL.
+ * How an implementation's test file hands itself to the suites: a harness per test, which the
+ * case closes (a file may hand every case one shared host whose close does nothing: the cases
+ * keep apart by rooms of their own and counts by differences). The in-memory one is
+ * `harnessOf(await createApp(...))`; the Redis one is the same over a host created with its Redis URL.
  */
 export type ServiceHarnessFactory = () => Promise<ServiceHarness>;
 
