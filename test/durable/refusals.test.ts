@@ -151,9 +151,15 @@ describe('a data folder refused at start', () => {
     expect(refusedServe(dir).stderr).toContain(`1 file of bytes in ${path.join(dir, 'blobs')}`);
   });
 
-  it('in use by another host: the folder and that host’s pid named', async () => {
+  // A lock naming a live process that is not its host (pid 1 after a container restart) is stale.
+  it('in use by another host: the folder and that host’s pid named; a lock of a host gone or of another process is stale', async () => {
     const dir = tempDataDir();
+    // The lock a host running as pid 1 wrote before its container restarted: pid 1 runs again, started since.
+    writeFileSync(path.join(dir, 'lock'), `1\nstart ${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}/7\n`);
     const first = await spawnHost([...BASE, '--data-dir', dir]);
+    expect(first.stdout()).toContain(`data: ${dir}`);
+    // Its own lock names it, and holds against a second host.
+    expect(readFileSync(path.join(dir, 'lock'), 'utf8')).toMatch(new RegExp(`^${first.child.pid}\nstart `));
     const run = refusedServe(dir);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`the data dir ${dir} is in use by another vitrine host (pid ${first.child.pid})`);
@@ -162,18 +168,6 @@ describe('a data folder refused at start', () => {
     const second = await spawnHost([...BASE, '--data-dir', dir]);
     expect(second.stdout()).toContain(`data: ${dir}`);
     await second.stop();
-  });
-
-  it('a lock naming a live process that is not its host (pid 1 after a container restart) is stale', async () => {
-    const dir = tempDataDir();
-    // The lock a host running as pid 1 wrote before its container restarted: pid 1 runs again, started since.
-    writeFileSync(path.join(dir, 'lock'), `1\nstart ${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}/7\n`);
-    const started = await spawnHost([...BASE, '--data-dir', dir]);
-    expect(started.stdout()).toContain(`data: ${dir}`);
-    // Its own lock names it, and holds against a second host.
-    expect(readFileSync(path.join(dir, 'lock'), 'utf8')).toMatch(new RegExp(`^${started.child.pid}\nstart `));
-    expect(refusedServe(dir).stderr).toContain(`(pid ${started.child.pid})`);
-    await started.stop();
     // A lock of an older vitrine (a pid alone) naming a live process that is no vitrine is stale too.
     writeFileSync(path.join(dir, 'lock'), '1\n');
     const again = await spawnHost([...BASE, '--data-dir', dir]);
