@@ -2,7 +2,7 @@
  * @module kill-log.bench
  * `npm run bench kill-log`: test/durable/kill-log.test.ts at its full count, run once. A host with
  * a data folder is killed with SIGKILL at a random moment under writers of every kind and started
- * again on the folder, KILL_LOG_ROUNDS times (20 unless told; the suite kills twice), each room
+ * again on the folder, KILL_LOG_ROUNDS times (20 unless told; the suite kills once), each room
  * checked against its log after every restart; then the same writers against a full disk. The
  * test's assertions decide; the lines are what it printed: what was answered, 0 missing from room
  * or log, and the median restart. A failure is reported with vitest's account of it.

@@ -5,7 +5,7 @@
  * (marks added, changed, removed and imported in bulk, layers, the view, the specimen shown, a
  * closed room's access, snapshots); started again on the same folder, every acknowledged change
  * is in its room and in the room's log, and nothing is in one without the other
- * (room-log-check.ts). The suite kills twice; VITRINE_LOG_ROUNDS sets how many kills, and
+ * (room-log-check.ts). The suite kills once; VITRINE_LOG_ROUNDS sets how many kills, and
  * `npm run bench kill-log` runs 20 for the full figure. Then the same writers against a disk with
  * no room (a file-size limit on the running host, as refusals.test.ts makes one): some writes are
  * refused with 507, and every one answered 2xx is in its room's log, before and after there is
@@ -23,7 +23,7 @@ import { peopleDir } from '../people/people-helpers.ts';
 import { BULK_MARKS, noneAcked, startWriters, type Acked } from './log-writers.ts';
 import { checkRooms } from './room-log-check.ts';
 
-const ROUNDS = Number(process.env.VITRINE_LOG_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.VITRINE_LOG_ROUNDS ?? 1);
 
 function start(dir: string): Promise<RunningHost> {
   return spawnFixtureHost(['--data-dir', dir, '--pool-size', '1', '--no-viewer', '--log-level', 'warn']);
