@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { uploadId } from '../../core/uploads/upload-store.ts';
-import { createTestApp, room } from '../helpers/create-test-app.ts';
+import { createTestApp, fileTestApp, room } from '../helpers/create-test-app.ts';
 import { inputPluginsDir } from '../helpers/input-plugins.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
 import { asciiPlyCloud, asciiStl, binaryPlyTriangle, binaryStl, glbTriangle, OBJ_SQUARE, png } from '../helpers/upload-files.ts';
@@ -17,9 +17,16 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { parseServeOptions } from '../../core/cli/serve-options.ts';
 import { hostContextOf } from '../../core/assembly/host-internals.ts';
 
-async function app(options: CreateAppOptions = {}): Promise<FastifyInstance> {
+/** A host of its own for a case that sets an option. */
+async function app(options: CreateAppOptions): Promise<FastifyInstance> {
   return createTestApp({ pluginsDir: await inputPluginsDir(), ...options });
 }
+
+/**
+ * One host for the cases that take the defaults (a host costs more to start than most cases
+ * take): an upload is kept under its content id, so each case's files are its own.
+ */
+const shared = fileTestApp(async () => ({ pluginsDir: await inputPluginsDir() }));
 
 function upload(host: FastifyInstance, filename: string, body: Buffer | Readable, headers: Record<string, string> = {}) {
   return host.inject({
@@ -36,7 +43,7 @@ async function invoke(host: FastifyInstance, name: string, kwargs: Record<string
 
 describe('uploads', () => {
   it('stores an .npy volume under its content id and passes it as an input', async () => {
-    const host = await app();
+    const host = shared.app;
     const bytes = npyBytes([2, 2, 2]);
     const res = await upload(host, 'ramp.npy', bytes);
     expect(res.statusCode, res.body).toBe(200);
@@ -49,7 +56,7 @@ describe('uploads', () => {
   });
 
   it('reads a big-endian .npy, and a body sent without a Content-Length, as the same volume', async () => {
-    const host = await app();
+    const host = shared.app;
     const little = npyBytes([2, 2, 2]);
     const big = Buffer.from(little.toString('latin1').replace("'<f4'", "'>f4'"), 'latin1');
     big.subarray(big.length - 32).swap32();
@@ -77,7 +84,7 @@ describe('uploads', () => {
   ];
   for (const [name, make, vertexCount, triangles] of meshes) {
     it(`parses ${name} as a mesh input`, async () => {
-      const host = await app();
+      const host = shared.app;
       const res = await upload(host, name, await make());
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().type).toBe('mesh');
@@ -88,7 +95,7 @@ describe('uploads', () => {
   }
 
   it('parses a PLY without faces as a point cloud and a PNG as an image, and refuses them for a mesh input', async () => {
-    const host = await app();
+    const host = shared.app;
     const cloud = await upload(host, 'cloud.ply', asciiPlyCloud(5));
     expect(cloud.json()).toMatchObject({ type: 'point_cloud' });
     const image = await upload(host, 'picture.PNG', png(4, 3));
@@ -102,7 +109,7 @@ describe('uploads', () => {
   });
 
   it('takes bodies past the JSON body limit and counts them toward the result budget', async () => {
-    const host = await app();
+    const host = shared.app;
     const before = (await host.inject({ url: '/api/processing/cache/stats' })).json().total_bytes;
     await upload(host, 'big.npy', npyBytes([64, 64, 80]));
     const after = (await host.inject({ url: '/api/processing/cache/stats' })).json().total_bytes;
@@ -129,7 +136,7 @@ describe('uploads', () => {
   });
 
   it('is in /openapi.json with a file body, and the document stays valid', async () => {
-    const host = await app();
+    const host = shared.app;
     const doc = (await host.inject({ url: '/openapi.json' })).json();
     expect((await new Validator().validate(doc)).errors ?? []).toEqual([]);
     const post = doc.paths['/api/uploads'].post;
@@ -179,7 +186,7 @@ describe('upload refusals', () => {
   });
 
   it('answers 415 for an unknown extension or a body that is not application/octet-stream', async () => {
-    const host = await app();
+    const host = shared.app;
     const txt = await upload(host, 'notes.txt', Buffer.from('hello'));
     expect(txt.statusCode).toBe(415);
     expect(txt.json()).toMatchObject({ code: 'SPC_ERR_UPLOAD_FORMAT' });
@@ -189,7 +196,7 @@ describe('upload refusals', () => {
   });
 
   it('answers 400 without a filename', async () => {
-    const host = await app();
+    const host = shared.app;
     const res = await host.inject({ method: 'POST', url: '/api/uploads', headers: { 'content-type': 'application/octet-stream' }, payload: Buffer.from('x') });
     expect(res.statusCode).toBe(400);
     expect(res.json().detail).toMatch(/filename/);
@@ -235,7 +242,7 @@ describe('upload refusals', () => {
   ];
   for (const [what, name, body, why] of bad) {
     it(`refuses ${what} with a 400 saying why, storing nothing`, async () => {
-      const host = await app();
+      const host = shared.app;
       const bytes = typeof body === 'function' ? await body() : body;
       const res = await upload(host, name, bytes);
       expect(res.statusCode, res.body).toBe(400);
