@@ -2,11 +2,12 @@ import http from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreateAppOptions } from '../../core/app.ts';
 import { decodeEnvelope, type DecodedMesh, type DecodedVolume } from '../../core/envelope/decode-envelope.ts';
 import { listenTestApp, type ListeningApp } from '../helpers/raw-http.ts';
-import { room } from '../helpers/create-test-app.ts';
+import { fileTestApp, room } from '../helpers/create-test-app.ts';
 import { makeSpecimensDir } from '../helpers/specimens-dir.ts';
 
 interface Answer {
@@ -99,7 +100,8 @@ function bounds(vertices: Float32Array): { min: number[]; max: number[] } {
   return { min, max };
 }
 
-async function deliveryHost(options: CreateAppOptions = {}): Promise<ListeningApp> {
+/** The specimens folder of a delivery host: a compressible static text file and a JSON data file. */
+async function deliverySpecimens(): Promise<string> {
   const specimensDir = await makeSpecimensDir();
   // A compressible static text file, and a piecewise-constant uint8 volume (two values).
   await mkdir(join(specimensDir, 'stars'), { recursive: true });
@@ -110,25 +112,44 @@ async function deliveryHost(options: CreateAppOptions = {}): Promise<ListeningAp
   await mkdir(join(specimensDir, 'listing'), { recursive: true });
   await writeFile(join(specimensDir, 'listing', 'points.json'), JSON.stringify({ points: Array.from({ length: 4000 }, (_, i) => i % 10) }));
   await writeFile(join(specimensDir, 'listing', 'specimen.json'), JSON.stringify({ display_name: 'Listing', type: 'point_cloud', data_file: 'points.json' }));
-  const host = await listenTestApp({ specimensDir, ...options });
+  return specimensDir;
+}
+
+/** The computed specimens of a delivery host: two volumes and a sphere. */
+function registerDeliverySpecimens(app: FastifyInstance): void {
   const volume = () => {
     const data = new Float32Array(VOLUME_COUNT);
     for (let i = 0; i < data.length; i++) data[i] = volumeValue(i);
     return { shape: VOLUME_SHAPE, dtype: 'float32' as const, data, spacing: [1, 2, 3], origin: [0, 0, 0] };
   };
-  host.app.vitrine.registerSpecimen({ id: 'ramp-volume', returnType: 'volume' }, volume);
-  host.app.vitrine.registerSpecimen({ id: 'long-volume', returnType: 'volume' }, () => ({
+  app.vitrine.registerSpecimen({ id: 'ramp-volume', returnType: 'volume' }, volume);
+  app.vitrine.registerSpecimen({ id: 'long-volume', returnType: 'volume' }, () => ({
     shape: [300, 4, 2],
     dtype: 'float32' as const,
     data: Float32Array.from({ length: 2400 }, (_, i) => i % 7),
   }));
-  host.app.vitrine.registerSpecimen({ id: 'ball', returnType: 'mesh' }, () => sphere(100));
+  app.vitrine.registerSpecimen({ id: 'ball', returnType: 'mesh' }, () => sphere(100));
+}
+
+/** A delivery host of its own, for a case that sets an option. */
+async function deliveryHost(options: CreateAppOptions): Promise<ListeningApp> {
+  const host = await listenTestApp({ specimensDir: await deliverySpecimens(), ...options });
+  registerDeliverySpecimens(host.app);
   return host;
 }
 
+/**
+ * The file's one delivery host with the default options, for every case that takes them (a
+ * host costs more to start than most cases take): computed results are asked for in rooms of
+ * each case's own, and counts are taken as differences.
+ */
+const file = fileTestApp(async () => ({ specimensDir: await deliverySpecimens() }));
+beforeAll(() => registerDeliverySpecimens(file.app));
+const shared = (): ListeningApp => ({ app: file.app, url: file.url, port: Number(new URL(file.url).port) });
+
 describe('compressed variants', () => {
   it('gzip and br envelopes decompress to the identity bytes, whole, with Vary; a Range request gets identity bytes', async () => {
-    const { url } = await deliveryHost();
+    const { url } = shared();
     const data = `${url}/api/specimens/ramp-volume/data?room_id=${room()}`;
     const identity = await request(data);
     expect(identity.status).toBe(200);
@@ -148,7 +169,7 @@ describe('compressed variants', () => {
   });
 
   it('makes a variant once for concurrent first requests and counts it in the cache budget', async () => {
-    const { app, url } = await deliveryHost();
+    const { app, url } = shared();
     const roomId = room();
     const data = `${url}/api/specimens/ball/data?room_id=${roomId}`;
     await request(data);
@@ -162,7 +183,7 @@ describe('compressed variants', () => {
   });
 
   it('/invoke and /jobs/{id}/result answer compressed JSON, whole, equal to the identity JSON', async () => {
-    const { url } = await deliveryHost();
+    const { url } = shared();
     const body = { function_name: 'cloud', kwargs: { count: 3000 }, room_id: room() };
     const plain = await request(`${url}/api/processing/invoke`, { body });
     const gz = await request(`${url}/api/processing/invoke`, { body, headers: { 'accept-encoding': 'gzip' } });
@@ -181,7 +202,7 @@ describe('compressed variants', () => {
   });
 
   it('static files are compressed once per version with Content-Length (no on-the-fly chunked gzip); ranges stay identity', async () => {
-    const { url } = await deliveryHost();
+    const { url } = shared();
     const plain = await request(`${url}/api/specimens/stars/data`);
     const gz = await request(`${url}/api/specimens/stars/data`, { headers: { 'accept-encoding': 'gzip, deflate' } });
     expect(gz.headers['content-encoding']).toBe('gzip');
@@ -202,7 +223,7 @@ describe('compressed variants', () => {
 
 describe('volume delivery', () => {
   it('dtype=uint8 with a window maps it linearly onto 0..255, rounded and clamped; value_range is the window', async () => {
-    const { url } = await deliveryHost();
+    const { url } = shared();
     const volume = volumeOf(await request(`${url}/api/specimens/ramp-volume/data?dtype=uint8&window=0,50&room_id=${room()}`));
     expect(volume.dtype).toBe('uint8');
     expect(volume.shape).toEqual(VOLUME_SHAPE);
@@ -214,7 +235,7 @@ describe('volume delivery', () => {
   });
 
   it('dtype=uint16 without a window maps the volume own range; POST takes a delivery object beside params', async () => {
-    const { url } = await deliveryHost();
+    const { url } = shared();
     const get = await request(`${url}/api/specimens/ramp-volume/data?dtype=uint16&room_id=${room()}`);
     const volume = volumeOf(get);
     expect(volume.dtype).toBe('uint16');
@@ -226,7 +247,7 @@ describe('volume delivery', () => {
   });
 
   it('max_dim averages blocks and scales the spacing so the physical extent is kept', async () => {
-    const { url } = await deliveryHost();
+    const { url } = shared();
     const volume = volumeOf(await request(`${url}/api/specimens/ramp-volume/data?max_dim=16&room_id=${room()}`, { headers: { 'accept-encoding': 'gzip' } }));
     expect(volume.shape).toEqual([14, 15, 10]);
     const spacing = volume.spacing!;
@@ -239,7 +260,7 @@ describe('volume delivery', () => {
 
 describe('mesh delivery', () => {
   it('max_triangles simplifies within the budget, the bounding box within 2% of the diagonal; a mesh under it is unchanged', async () => {
-    const { url } = await deliveryHost();
+    const { url } = shared();
     const roomId = room();
     const full = meshOf(await request(`${url}/api/specimens/ball/data?room_id=${roomId}`));
     const small = meshOf(await request(`${url}/api/specimens/ball/data?max_triangles=1000&room_id=${roomId}`, { headers: { 'accept-encoding': 'gzip' } }));
@@ -280,7 +301,7 @@ describe('known client profile', () => {
   });
 
   it('applies to a static .npy volume, and --client-profiles off turns it off', async () => {
-    const on = await deliveryHost();
+    const on = shared();
     const staticVolume = volumeOf(await request(`${on.url}/api/specimens/vol/data`, { headers: godot }));
     expect(staticVolume.dtype).toBe('uint8');
     expect(staticVolume.preamble.value_range).toEqual([0, 23]);
@@ -302,7 +323,7 @@ describe('bad delivery options', () => {
     ['format=glb', 'format'],
     ['format=npy&compress=meshopt', 'compress'],
   ])('GET /data?%s on a volume is a 400 naming %s', async (query, name) => {
-    const { url } = await deliveryHost();
+    const { url } = shared();
     const answer = await request(`${url}/api/specimens/ramp-volume/data?${query}`);
     expect(answer.status).toBe(400);
     const body = JSON.parse(answer.body.toString());
@@ -311,7 +332,7 @@ describe('bad delivery options', () => {
   });
 
   it('refuses max_triangles=0 on a mesh, a bad POST delivery, and options on a plain static file', async () => {
-    const { url } = await deliveryHost();
+    const { url } = shared();
     const zero = await request(`${url}/api/specimens/ball/data?max_triangles=0`);
     expect(zero.status).toBe(400);
     expect(JSON.parse(zero.body.toString()).detail).toContain('max_triangles');
