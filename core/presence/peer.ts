@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createHostError } from '../errors.ts';
+import type { PresenceChange, RoomPeer } from '../wire/room-types.ts';
 
 export const PEER_KINDS = ['page', 'headset', 'notebook', 'agent'] as const;
 export type PeerKind = (typeof PEER_KINDS)[number];
@@ -12,27 +13,14 @@ export type PeerKind = (typeof PEER_KINDS)[number];
 /** Longest name a follower may give itself. */
 export const MAX_NAME_LENGTH = 64;
 
-export interface Peer {
-  /** This connection's id in the room (one person with two tabs is two peers). */
-  id: string;
-  /** Its user, or the name it gave when anonymous. */
-  name: string;
-  kind: PeerKind;
-  /** Who the host says it is (people/request-user.ts). */
-  user: string;
-  /** When it joined (host ms). */
-  since: number;
-  /** An agent socket's client id in the room (`WS /ws/agent/{room}`): they grow, so the smallest is the oldest socket. */
-  client_id?: number;
-  /** In the roster's answer: this agent socket runs the room's headset tools (the oldest one). */
-  executor?: boolean;
-}
+/**
+ * A peer as the roster lists it and `presence` events name it: the wire shape every client
+ * reads. One connection is one peer (one person with two tabs is two); an agent socket carries
+ * its client id in the room, and the roster marks the oldest one as the room's executor.
+ */
+export type Peer = RoomPeer;
 
-/** A `presence` event's data: who joined or left. */
-export interface PresenceChange {
-  op: 'join' | 'leave';
-  peer: Peer;
-}
+export type { PresenceChange };
 
 /** A fresh peer id. */
 export function newPeerId(): string {
