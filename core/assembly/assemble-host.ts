@@ -45,6 +45,7 @@ import { roomReplayTarget } from './room-replay-target.ts';
 import { Replays } from '../history/replays.ts';
 import { ConversationRecord } from '../history/conversation-record.ts';
 import { hasMeshLevels } from '../meshes/has-levels.ts';
+import type { StoredResult } from '../results/stored-result.ts';
 
 export interface HostAssembly {
   /** The services the routes share. */
@@ -158,6 +159,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     events,
     reload,
   };
+  const hasLevels = (result: StoredResult) => hasMeshLevels(result, options.meshLodTriangles);
   const scenes = new RoomScenes(
     {
       store: workspace.sceneStore,
@@ -166,7 +168,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
       rooms: workspace.rooms,
       log,
       kept: stack.kept,
-      hasLevels: (result) => hasMeshLevels(result, options.meshLodTriangles),
+      hasLevels,
     },
     events,
   );
@@ -189,6 +191,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     ttlSeconds: options.snapshotTtlSeconds,
     conversation: async (roomId) => (await conversations.load(roomId)).entries,
     published: workspace.published,
+    hasLevels,
     // Session files arrive on disk: the data folder's own temporary folder (cleared at start), else the system's.
     spoolDir: data ? path.join(data.store.dir, 'tmp') : tmpdir(),
   });

@@ -73,8 +73,8 @@ function provenanceOf(value: unknown, path: string): LayerProvenance {
 }
 
 function resultOf(value: unknown, path: string): LayerResult {
-  if (!isRecord(value)) throw fault(path, 'must be an object {result_id, type, data_url, blob_id, provenance}');
-  only(value, ['result_id', 'type', 'data_url', 'blob_id', 'provenance'], path);
+  if (!isRecord(value)) throw fault(path, 'must be an object {result_id, type, data_url, blob_id, provenance, levels}');
+  only(value, ['result_id', 'type', 'data_url', 'blob_id', 'provenance', 'levels'], path);
   if (typeof value.type !== 'string' || !RESULT_TYPES.includes(value.type)) throw fault(`${path}.type`, `must be one of ${RESULT_TYPES.join(', ')}`);
   const url = text(value.data_url, `${path}.data_url`, MAX_URL);
   if (!url.startsWith('/')) throw fault(`${path}.data_url`, "must be one of the host's own paths");
@@ -85,6 +85,8 @@ function resultOf(value: unknown, path: string): LayerResult {
     result[key] = value[key];
   }
   if (value.provenance !== undefined) result.provenance = provenanceOf(value.provenance, `${path}.provenance`);
+  if (value.levels !== undefined && value.levels !== true) throw fault(`${path}.levels`, 'must be true when present');
+  if (value.levels === true) result.levels = true;
   return result;
 }
 

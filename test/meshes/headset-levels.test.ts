@@ -2,7 +2,8 @@
  * A Godot headset gets a large surface through `/data` as the finest level of its octree that
  * fits `--headset-triangles`, assembled from the level set rather than simplified again: one
  * segment of a labels volume, every segment at once (painted), and a mesh result over
- * `--mesh-lod-triangles`; a surface that fits whole is made as before.
+ * `--mesh-lod-triangles`; a surface that fits whole is made as before. A room's layer showing
+ * a surface with levels says so, and so do a snapshot of the room and the room it is restored into.
  */
 import { describe, expect, it } from 'vitest';
 import { decodeEnvelope, type DecodedMesh } from '../../core/envelope/decode-envelope.ts';
@@ -83,5 +84,18 @@ describe('a Godot headset and levels of detail', () => {
     const meshId = String((await host.inject({ url })).headers['x-result-id']);
     const meshLevels = (await sidecar(1, meshId)).level_triangles;
     expect(await triangles(url)).toBe(fitting(meshLevels));
+
+    // The room's layer showing it says it has levels; so does a snapshot of the room, and the room it is restored into.
+    const layers = [{ id: 'mesh', source: { specimen: 'dense', params: { triangles: 40000 } } }];
+    await host.inject({ method: 'PUT', url: '/api/rooms/dense/scene', payload: { layers } });
+    const shown = async (room: string) => ((await host.inject({ url: `/api/rooms/${room}/scene` })).json() as RoomScene).layers[0]?.result ?? undefined;
+    expect(await waitFor(() => shown('dense'), 'the mesh layer to be computed')).toMatchObject({ result_id: meshId, levels: true });
+    const taken = await host.inject({ method: 'POST', url: '/api/rooms/dense/snapshots', payload: {} });
+    expect(taken.statusCode, taken.body).toBe(201);
+    const snapshot = (taken.json() as { id: string }).id;
+    const recorded = ((await host.inject({ url: `/api/snapshots/${snapshot}` })).json() as { scene: RoomScene }).scene.layers[0]!.result;
+    expect(recorded).toMatchObject({ result_id: meshId, data_url: `/api/blobs/${meshId}`, levels: true });
+    await host.inject({ method: 'PUT', url: '/api/rooms/restored/scene', payload: { snapshot } });
+    expect(await waitFor(() => shown('restored'), 'the restored layer')).toMatchObject({ result_id: meshId, levels: true });
   });
 });

@@ -71,6 +71,8 @@ export interface SnapshotDeps {
   conversation?: (roomId: string) => Promise<readonly TranscriptEntry[]>;
   /** The published specimens, each a snapshot names held as long as the snapshot lives. */
   published?: Pick<PublishedSpecimens, 'holdUntil'>;
+  /** Whether a result is served as levels of detail: recorded on its layer, as the room's scene does. */
+  hasLevels?: (result: StoredResult) => boolean;
 }
 
 export class RoomSnapshots {
@@ -113,6 +115,7 @@ export class RoomSnapshots {
         data_url: `/api/blobs/${outcome.resultId}`,
         blob_id: outcome.resultId,
         ...(outcome.provenance ? { provenance: outcome.provenance } : {}),
+        ...(this.#deps.hasLevels?.(outcome.result) ? { levels: true as const } : {}),
       };
       // The version that made it is pinned: restored, the layer is computed by it while the host keeps it.
       const bundle = computedProvenance(outcome.provenance)?.bundle;
