@@ -16,6 +16,7 @@ import { createHostError, wrapHostError } from '../errors.ts';
 import { findLabel, type LabelIndex } from '../labels/label-index.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { segmentVolume } from '../delivery/segment-delivery.ts';
+import { whyNoMeshLevels } from './has-levels.ts';
 import type { LodTaskSource, MeshLodsRunner } from './lod-tasks.ts';
 import { IDENTITY, voxelTransform } from './lod-sources.ts';
 import type { SegmentLods } from './level-set.ts';
@@ -70,20 +71,10 @@ export class MeshLods {
    * result that has none (neither a labels volume nor a mesh over the bound).
    */
   async subject(result: StoredResult, id: string, client = ''): Promise<LodSubject> {
-    if (result.type === 'mesh') {
-      const triangles = result.indices.length / 3;
-      if (triangles <= this.#deps.lodTriangles) {
-        throw createHostError('SPC_ERR_NO_MESH_LEVELS', id, `it is a mesh of ${triangles} triangles, within --mesh-lod-triangles (${this.#deps.lodTriangles})`);
-      }
-      return { result, segments: Uint32Array.of(MESH_SEGMENT), transform: IDENTITY, index: null };
-    }
-    let volume: StoredVolume;
-    try {
-      volume = segmentVolume(result);
-    } catch (error) {
-      const why = result.type === 'volume' ? 'it is a volume that is not a 3-D labels volume' : `it is a ${result.type.replace('_', ' ')}`;
-      throw wrapHostError(error, 'SPC_ERR_NO_MESH_LEVELS', id, why);
-    }
+    const refused = whyNoMeshLevels(result, this.#deps.lodTriangles);
+    if (refused) throw wrapHostError(refused.error, 'SPC_ERR_NO_MESH_LEVELS', id, refused.why);
+    if (result.type === 'mesh') return { result, segments: Uint32Array.of(MESH_SEGMENT), transform: IDENTITY, index: null };
+    const volume = segmentVolume(result);
     const index = await this.#deps.labelIndex(volume, client);
     return { result, segments: index.ids, transform: voxelTransform(volume), index };
   }
