@@ -2,7 +2,8 @@
  * @module wait-for
  * The one way tests wait for state that changes asynchronously: poll a probe until it gives
  * something other than undefined, or fail past a deadline naming what was awaited (and the
- * probe's last error, since a probe may throw until the state exists).
+ * probe's last error, since a probe may throw until the state exists); and a promise awaited
+ * with the same backstop, so one that never settles fails naming what it was.
  */
 
 /**
@@ -26,5 +27,21 @@ export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undef
     }
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${limitMs} ms${last ? ` (last error: ${String(last)})` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/**
+ * Resolves as `promise` does, or throws naming `what` once `limitMs` passed: a step that never
+ * settles (a stream that never ends, a command that never exits) fails saying which it was.
+ */
+export async function settled<T>(promise: Promise<T>, what: string, limitMs = STATE_WAIT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`gave up waiting for ${what} after ${limitMs} ms`)), limitMs);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

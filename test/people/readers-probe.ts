@@ -12,6 +12,7 @@ import { expect } from 'vitest';
 import WebSocket from 'ws';
 import { room } from '../helpers/room.ts';
 import { openStream, type StreamReader } from '../helpers/sse-reader.ts';
+import { settled } from '../helpers/wait-for.ts';
 import { call, type TrustHost, type Who } from './trust-host.ts';
 
 const enc = encodeURIComponent;
@@ -28,17 +29,18 @@ async function live(host: TrustHost, base: string, r: string, who: Who): Promise
     socket.on('close', (code, reason) => resolve({ code, reason: String(reason), at: Date.now() })),
   );
   const welcomed = new Promise((resolve) => socket.on('message', (data) => JSON.parse(String(data)).type === 'welcome' && resolve(true)));
-  await new Promise((resolve, reject) => {
+  const opened = new Promise((resolve, reject) => {
     socket.once('open', resolve);
     socket.once('error', reject);
   });
-  await welcomed;
+  await settled(opened, `${who}'s live socket of ${r} to open`);
+  await settled(welcomed, `${who}'s live socket of ${r} to be welcomed`);
   return { socket, closed };
 }
 
 /** A stream of room `r` on `base` with `headers` (or a ticket in `query`), once its scene came. */
 async function stream(base: string, r: string, headers: Record<string, string>, query = ''): Promise<StreamReader & { endedAt: Promise<number> }> {
-  const reader = await openStream(`${base}/api/rooms/${enc(r)}/events${query}`, headers);
+  const reader = await settled(openStream(`${base}/api/rooms/${enc(r)}/events${query}`, headers), `a stream of ${r} to answer`);
   await reader.next((e) => e.event === 'scene');
   return Object.assign(reader, { endedAt: reader.ended.then(() => Date.now()) });
 }
@@ -62,7 +64,8 @@ export async function accessChangeProbe(host: TrustHost): Promise<number> {
   const changed = await call(host, 'own', 'PUT', `/api/rooms/${enc(r)}/access`, { viewers: [], public: 'none' });
   expect(changed.status).toBe(200);
   const answered = Date.now();
-  const [endedAt, closed] = await Promise.all([viewerStream.endedAt, viewerSocket.closed]);
+  const endedAt = await settled(viewerStream.endedAt, "the viewer's stream to end after the access change");
+  const closed = await settled(viewerSocket.closed, "the viewer's socket to close after the access change");
   expect(closed).toMatchObject({ code: 1008, reason: 'no longer allowed to read this room' });
   // Back again, the viewer is told the room is not there.
   expect((await call(host, 'vi', 'GET', `/api/rooms/${enc(r)}/events`, undefined, far(host))).status).toBe(404);
@@ -89,11 +92,14 @@ export async function removalProbe(host: TrustHost, remove: (name: string) => Pr
   const owner = await stream(far(host), r, host.as('own'));
   // From when the removal begins (a command's own start takes most of its run).
   const began = Date.now();
-  await remove('gone');
+  await settled(remove('gone'), "the removal of 'gone' to end");
   const done = Date.now();
-  const ends = await Promise.all([...streams.map((s) => s.endedAt), ...sockets.map((s) => s.closed.then((c) => c.at))]);
+  const ends = [];
+  for (const [i, s] of streams.entries()) ends.push(await settled(s.endedAt, `the removed user's stream ${i + 1} of 3 to end`));
+  for (const [i, s] of sockets.entries()) ends.push((await settled(s.closed, `the removed user's socket ${i + 1} of 2 to close`)).at);
   for (const socket of sockets) expect(await socket.closed).toMatchObject({ code: 1008 });
-  const used = await fetch(`${far(host)}/api/rooms/${enc(r)}/events?ticket=${ticket.body!.ticket as string}`);
+  const usedUrl = `${far(host)}/api/rooms/${enc(r)}/events?ticket=${ticket.body!.ticket as string}`;
+  const used = await settled(fetch(usedUrl), "the removed user's ticket to be answered");
   expect(used.status).toBe(401);
   expect(await used.json()).toMatchObject({ code: 'SPC_ERR_TICKET_UNKNOWN' });
   await stillCarries(host, r, owner);

@@ -8,6 +8,7 @@
  * closing a room and a JSON call as someone.
  */
 import { expect } from 'vitest';
+import { settled } from '../helpers/wait-for.ts';
 import { bearer } from './people-helpers.ts';
 
 export type Who = 'own' | 'vi' | 'other' | 'anonymous' | 'gone';
@@ -39,7 +40,8 @@ export interface Answer {
 /** `method path` as `who`, with a JSON body when one is given; the answer's JSON (null when none). */
 export async function call(host: TrustHost, who: Who, method: string, path: string, body?: unknown, base = host.url): Promise<Answer> {
   const headers = { ...host.as(who), ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-  const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const sent = fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await settled(sent, `${method} ${path} as ${who} to be answered`);
   const text = await response.text();
   let parsed: Record<string, unknown> | null = null;
   try {
