@@ -8,7 +8,9 @@
  * from its next request on (readers see each committed write without reopening anything).
  * Each committed change also rewrites a small file beside the store (`users.changed`), which a
  * host watches: the kernel queues that news before the writer goes on, so the host hears of a
- * change before any request sent after it, and may remember tokens in between (token-memo.ts).
+ * change before any request sent after it, and may remember tokens in between (token-memo.ts);
+ * hearing it also drops the snapshot this process's reads were sharing, so what is read next is
+ * the changed store.
  */
 import { existsSync, mkdirSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -129,7 +131,15 @@ export class LmdbUserStore implements UserStore {
     try {
       if (!existsSync(file)) writeFileSync(file, '');
       // Not persistent: watching never keeps a process alive on its own.
-      const watching = watch(file, { persistent: false }, (event) => (event === 'change' ? watcher.changed() : watcher.lost()));
+      const watching = watch(file, { persistent: false }, (event) => {
+        if (event !== 'change') return watcher.lost();
+        // This process's reads share one snapshot until the event loop next runs its timers, so a
+        // read made earlier in this turn (before another process committed the change this news
+        // is of) would still be answered from before it: a removed user would be found again, and
+        // its readers kept open, with no news left to end them. The next read takes a fresh one.
+        this.#home.db.resetReadTxn();
+        watcher.changed();
+      });
       watching.on('error', () => watcher.lost());
       return () => watching.close();
     } catch {

@@ -5,10 +5,14 @@
  * loses its stream and live socket; on a lone host with a data folder so does a viewer, and a user
  * removed by the `vitrine users remove` command beside the host loses every stream, socket and
  * ticket it had. The registry itself, over a host's memory users: a removed user's readers end,
- * a reader registered after a change it missed ends at once, others stay. The Redis service's run
- * is in test/scale/trust-across-hosts.test.ts.
+ * a reader registered after a change it missed ends at once, others stay; and over a data
+ * folder's users, the command's news heard in the same turn as a read made before its change
+ * still ends the removed user's readers. The Redis service's run is in
+ * test/scale/trust-across-hosts.test.ts.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { EventHub } from '../../core/events/event-hub.ts';
@@ -16,14 +20,15 @@ import { ROOM_ACCESS, roomChannel } from '../../core/events/channels.ts';
 import { MemoryAccessStore } from '../../core/people/memory-access-store.ts';
 import { MemoryRoomLog } from '../../core/history/memory-room-log.ts';
 import { MemoryTicketStore } from '../../core/people/memory-ticket-store.ts';
+import { LmdbUserStore, USERS_CHANGED_FILE, usersOfDataDir } from '../../core/people/lmdb-user-store.ts';
 import { MemoryUserStore } from '../../core/people/memory-user-store.ts';
 import { People } from '../../core/people/people.ts';
 import { RoomReaders } from '../../core/people/room-readers.ts';
 import { createProxyTrust } from '../../core/people/trusted-proxy.ts';
-import { addUser, userOfToken } from '../../core/people/users.ts';
+import { addUser, stillThere, userOfToken } from '../../core/people/users.ts';
 import { CLI, REPO } from '../helpers/cli-path.ts';
 import { fileTestApp } from '../helpers/create-test-app.ts';
-import { waitFor } from '../helpers/wait-for.ts';
+import { settled, waitFor } from '../helpers/wait-for.ts';
 import { peopleDir } from './people-helpers.ts';
 import { accessChangeProbe, removalProbe } from './readers-probe.ts';
 import { proxyPeople, tokenPeople } from './trust-host.ts';
@@ -75,5 +80,39 @@ describe('the registry of a room\'s readers', () => {
     expect(readers.count('lab')).toBe(1);
     readers.close();
     await service.close();
+  });
+
+  it("ends a removed user's readers when the command's news comes in the same turn as a read made before its change", async () => {
+    // A data folder's reads share a snapshot until the event loop's next timers; news of another
+    // process's change heard within that turn must still be answered from the changed store.
+    const { dir, tokens } = await peopleDir(['ada', 'bob']);
+    const users = new LmdbUserStore(usersOfDataDir(dir));
+    const readers = new RoomReaders(new EventHub(), { mayRead: async () => true, stillThere: (who) => stillThere(users, who) }, (message, error) => {
+      throw new Error(`${message}: ${String(error)}`);
+    });
+    const ended: string[] = [];
+    for (const name of ['ada', 'bob']) readers.register('lab', (await userOfToken(users, tokens[name]!))!, () => ended.push(name));
+    const sweeps: Promise<void>[] = [];
+    let removed = false;
+    const stop = users.watch({
+      changed: () => {
+        const sweep = readers.usersChanged();
+        if (removed) return void sweeps.push(sweep);
+        // Within this turn, after the sweep's reads: the command removes bob and tells every host.
+        removed = true;
+        execFileSync(process.execPath, [CLI, 'users', 'remove', 'bob', '--data-dir', dir], { cwd: REPO, stdio: 'ignore' });
+      },
+      lost: () => expect.fail('the watch was lost'),
+    })!;
+    try {
+      writeFileSync(join(dir, USERS_CHANGED_FILE), 'news\n');
+      await waitFor(() => (sweeps.length > 0 ? true : undefined), "the command's news");
+      await settled(Promise.all(sweeps), "the sweeps on the command's news");
+      expect(ended).toEqual(['bob']);
+    } finally {
+      stop();
+      readers.close();
+      await users.close();
+    }
   });
 });
