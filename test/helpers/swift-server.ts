@@ -7,9 +7,10 @@
  * folder (mount_check off). The tempauth
  * user `vitrine:tester` with key `secret` is the S3 access key and secret. Resolves once the
  * proxy answers an S3 request. Every server still running is stopped when the test file ends.
- * Faults: `outage()` stops the proxy (connections refused) and `restore()` starts it again on
- * the same port with the same objects; `freeze()` and `thaw()` stop and continue it (SIGSTOP,
- * SIGCONT: a store that takes connections and never answers).
+ * Clients reach the proxy through a TCP gate (tcp-gate.ts), which stands for its faults without
+ * the seconds of Python a restarted proxy costs: `outage()` refuses connections and `restore()`
+ * takes them again on the same port with the same objects; `freeze()` and `thaw()` take
+ * connections and answer nothing, then go on (a store stopped in its tracks and continued).
  * A missing `swift-proxy-server` is a failure with the install hint, never a skip.
  *
  * @example
@@ -26,6 +27,7 @@ import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, type S3Clie
 import { waitFor } from './wait-for.ts';
 import { freePort } from './free-port.ts';
 import { atFileEnd } from './file-end.ts';
+import { startTcpGate, type TcpGate } from './tcp-gate.ts';
 
 const run = promisify(execFile);
 
@@ -37,11 +39,11 @@ export interface SwiftServer {
   region: string;
   /** The standard AWS variables naming this store and its credentials, for a host process. */
   env: Record<string, string>;
-  /** Stops the proxy: the store is unreachable until `restore()`, its objects kept. */
+  /** The store unreachable (connections refused) until `restore()`, its objects kept. */
   outage(): Promise<void>;
-  /** Starts the proxy again; resolves once it answers. */
+  /** The store reachable again; resolves once it answers. */
   restore(): Promise<void>;
-  /** Stops the proxy in its tracks (SIGSTOP): connections are taken, nothing is answered. */
+  /** The store stopped in its tracks: connections are taken, nothing is answered. */
   freeze(): void;
   thaw(): void;
   stop(): Promise<void>;
@@ -51,6 +53,7 @@ const SERVERS = ['account', 'container', 'object'] as const;
 const READY_LIMIT_MS = 90_000;
 const live = new Set<ChildProcess>();
 const dirs = new Set<string>();
+const gates = new Set<TcpGate>();
 
 /** The [DEFAULT] section every server of the cluster shares (after its own `first` lines): loopback, one process, quiet. */
 function defaults(dir: string, port: number, first = ''): string {
@@ -166,8 +169,10 @@ export async function startSwift(): Promise<SwiftServer> {
     return child;
   };
   for (const name of SERVERS) spawnServer(name);
-  let proxy = spawnServer('proxy');
-  const endpoint = `http://127.0.0.1:${ports.proxy}`;
+  spawnServer('proxy');
+  const gate = await startTcpGate(ports.proxy);
+  gates.add(gate);
+  const endpoint = `http://127.0.0.1:${gate.port}`;
   const answering = () =>
     waitFor(async () => {
       const dead = children.find((c) => c.exitCode !== null && live.has(c));
@@ -177,7 +182,7 @@ export async function startSwift(): Promise<SwiftServer> {
   try {
     await answering();
   } catch (error) {
-    await Promise.all(children.map(stopChild));
+    await Promise.all([gate.close(), ...children.map(stopChild)]);
     throw error;
   }
   const credentials = { accessKeyId: 'vitrine:tester', secretAccessKey: 'secret', region: 'us-east-1' };
@@ -190,19 +195,17 @@ export async function startSwift(): Promise<SwiftServer> {
       AWS_REGION: credentials.region,
       AWS_ENDPOINT_URL_S3: endpoint,
     },
-    async outage() {
-      proxy.kill('SIGCONT');
-      await stopChild(proxy);
-    },
+    outage: () => gate.close(),
     async restore() {
-      proxy = spawnServer('proxy');
+      await gate.open();
       await answering();
     },
-    freeze: () => void proxy.kill('SIGSTOP'),
-    thaw: () => void proxy.kill('SIGCONT'),
+    freeze: () => gate.hold(),
+    thaw: () => gate.release(),
     async stop() {
-      for (const child of children) child.kill('SIGCONT');
-      await Promise.all(children.map(stopChild));
+      gate.release();
+      gates.delete(gate);
+      await Promise.all([gate.close(), ...children.map(stopChild)]);
       dirs.delete(dir);
       await rm(dir, { recursive: true, force: true });
     },
@@ -256,7 +259,8 @@ export async function createBucket(s3: S3Client, bucket: string): Promise<void> 
 
 /** Stops every Swift still running and removes its folder. */
 export async function stopAllSwift(): Promise<void> {
-  await Promise.all([...live].map(stopChild));
+  await Promise.all([...[...gates].map((gate) => gate.close()), ...[...live].map(stopChild)]);
+  gates.clear();
   await Promise.all([...dirs].map((dir) => rm(dir, { recursive: true, force: true })));
   dirs.clear();
 }
