@@ -15,9 +15,9 @@ import type { Annotation, AnnotationList } from '../../core/wire/scene-types.ts'
 import { npyBytes } from '../helpers/specimens-dir.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { browserAndHost } from './browser-host.ts';
-import { openPage, shot, waitForText } from './browser-session.ts';
+import { DRAW_SCALE, openPage, shot, waitForText } from './browser-session.ts';
 
-const session = browserAndHost();
+const session = browserAndHost([], DRAW_SCALE);
 const room = freshRoom('marks');
 
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -20,11 +20,11 @@ export interface BrowserHost {
   contexts: BrowserContext[];
 }
 
-/** Registers the file's beforeAll and afterAll; `hostArgs` go to `vitrine serve`. */
-export function browserAndHost(hostArgs: string[] = []): BrowserHost {
+/** Registers the file's beforeAll and afterAll; `hostArgs` go to `vitrine serve`, `scale` to fileBrowser. */
+export function browserAndHost(hostArgs: string[] = [], scale = 1): BrowserHost {
   const session = { contexts: [] } as unknown as BrowserHost;
   beforeAll(async () => {
-    [session.host, session.browser] = await Promise.all([startHost(hostArgs), fileBrowser()]);
+    [session.host, session.browser] = await Promise.all([startHost(hostArgs), fileBrowser(scale)]);
   });
   afterEach(async () => {
     await Promise.all(session.contexts.splice(0).map((context) => context.close()));

@@ -152,6 +152,16 @@ export async function waitForFrame(page: Page, since: number): Promise<void> {
 }
 
 /**
+ * Device pixels per CSS pixel for the pages of a file whose checks read no pixel of the stage
+ * at a given size (fileBrowser's scale): the page lays out at its window's CSS size as ever
+ * (pointer positions, panels, what is in view), while the stage draws, and screenshots hold, a
+ * quarter of the pixels. SwiftShader draws every pixel on the CPU, so a frame costs about a
+ * quarter too (the two pages of scenes.test.ts: Chromium's CPU fell from 120 to 63 s). Not for
+ * what picks by pixels: a mesh's levels of detail follow the drawing buffer's height.
+ */
+export const DRAW_SCALE = 0.5;
+
+/**
  * The window of a page that wears the emulated headset. IWER draws both eyes into the page's
  * canvas at the window's size, every frame while the session runs, in software here; at
  * 640x400 a frame is a quarter of 1280x800's pixels (an immersive session's CPU fell from 32 to
@@ -160,9 +170,13 @@ export async function waitForFrame(page: Page, since: number): Promise<void> {
  */
 export const HEADSET_VIEWPORT = { width: 640, height: 400 } as const;
 
-/** The window of a page that may wear the headset: {@link HEADSET_VIEWPORT} if it does, else 1280x800. */
-export function viewportFor(headset: boolean): { width: number; height: number } {
-  return headset ? HEADSET_VIEWPORT : { width: 1280, height: 800 };
+/**
+ * The window of a page that may wear the headset: {@link HEADSET_VIEWPORT} at one device pixel
+ * per CSS pixel if it does (what the headset sees is not drawn at the file's scale), else
+ * 1280x800 at the file's scale.
+ */
+export function viewportFor(headset: boolean): { viewport: { width: number; height: number }; deviceScaleFactor?: number } {
+  return headset ? { viewport: HEADSET_VIEWPORT, deviceScaleFactor: 1 } : { viewport: { width: 1280, height: 800 } };
 }
 
 /**
@@ -186,7 +200,7 @@ export async function installEmulatedHeadset(page: Page): Promise<void> {
  * `contexts` for the caller to close.
  */
 export async function openHeadsetPage(browser: Browser, contexts: BrowserContext[], url: string): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport: HEADSET_VIEWPORT });
+  const context = await browser.newContext({ viewport: HEADSET_VIEWPORT, deviceScaleFactor: 1 });
   contexts.push(context);
   const page = await context.newPage();
   await installEmulatedHeadset(page);

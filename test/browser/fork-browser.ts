@@ -45,13 +45,17 @@ async function closeOpened(): Promise<void> {
 
 atFileEnd(closeOpened);
 
-/** The process's Chromium for this file: `close()` closes what the file opened, not the browser. */
-export async function fileBrowser(): Promise<Browser> {
+/**
+ * The process's Chromium for this file: `close()` closes what the file opened, not the browser.
+ * Its pages draw at `scale` device pixels per CSS pixel unless opened with a deviceScaleFactor
+ * of their own (DRAW_SCALE in browser-session.ts says when a file may draw at less than 1).
+ */
+export async function fileBrowser(scale = 1): Promise<Browser> {
   const browser = await processChromium();
   const own: Partial<Browser> = {
-    newContext: async (options) => track(await browser.newContext(options)),
+    newContext: async (options) => track(await browser.newContext({ deviceScaleFactor: scale, ...options })),
     newPage: async (options) => {
-      const page = await browser.newPage(options);
+      const page = await browser.newPage({ deviceScaleFactor: scale, ...options });
       track(page.context());
       return page;
     },

@@ -19,7 +19,7 @@ import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { builtFixture } from '../helpers/built-fixture.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { installEmulatedHeadset, shot, viewportFor } from './browser-session.ts';
+import { DRAW_SCALE, installEmulatedHeadset, shot, viewportFor } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 import { framesPass, pullTriggerAt } from './vr-controller.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
@@ -54,7 +54,7 @@ async function readoutAt(page: Page, x: number, y: number, field: 'label' | 'lay
 }
 
 async function open(name: keyof typeof pages, query: string, headset = false): Promise<Page> {
-  const context = await browser.newContext({ viewport: viewportFor(headset) });
+  const context = await browser.newContext(viewportFor(headset));
   contexts.push(context);
   const page = await context.newPage();
   if (headset) await installEmulatedHeadset(page);
@@ -99,7 +99,10 @@ async function lookAt(page: Page, target: number[], distance: number): Promise<v
 
 beforeAll(async () => {
   const [plugins, specimens] = await Promise.all([builtFixture('scene-plugins'), mkdtemp(join(tmpdir(), 'vitrine-scene-specimens-'))]);
-  [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens]), fileBrowser()]);
+  [host, browser] = await Promise.all([
+    spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens]),
+    fileBrowser(DRAW_SCALE),
+  ]);
   await api('PUT', `/api/rooms/${room}/scene`, {
     layers: [
       { id: 'scan', source: { specimen: 'plant-scan', params: { size: SIZE } } },

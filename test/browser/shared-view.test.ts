@@ -12,18 +12,18 @@ import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { installEmulatedHeadset, shot, viewportFor, waitForState } from './browser-session.ts';
+import { DRAW_SCALE, installEmulatedHeadset, shot, viewportFor, waitForState } from './browser-session.ts';
 import { framesPass, pressPanel } from './vr-controller.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
 
-const session = browserAndHost();
+const session = browserAndHost([], DRAW_SCALE);
 
 const BAR = '[data-testid=colour-bar]';
 
 /** A following page in a context of its own, with the view changes it sent. */
 async function openPage(query: string, headset = false): Promise<{ page: Page; viewPuts: Request[]; errors: string[] }> {
-  const context = await session.browser.newContext({ viewport: viewportFor(headset) });
+  const context = await session.browser.newContext(viewportFor(headset));
   session.contexts.push(context);
   const page = await context.newPage();
   if (headset) await installEmulatedHeadset(page);

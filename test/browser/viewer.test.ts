@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type VitrineClient } from '../../core/client/index.ts';
 import { startHost, type HostProcess } from '../client/host-process.ts';
-import { framesDrawn, launchBrowser, shot, textOf, waitForFrame, waitForState, waitForText } from './browser-session.ts';
+import { DRAW_SCALE, framesDrawn, launchBrowser, shot, textOf, waitForFrame, waitForState, waitForText } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
@@ -20,7 +20,7 @@ let client: VitrineClient;
 const pages: Page[] = [];
 
 beforeAll(async () => {
-  [host, browser] = await Promise.all([startHost(), fileBrowser()]);
+  [host, browser] = await Promise.all([startHost(), fileBrowser(DRAW_SCALE)]);
   client = createClient({ baseUrl: host.baseUrl });
 });
 

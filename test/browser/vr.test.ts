@@ -40,7 +40,7 @@ interface Opened {
 
 /** A page in a context of its own; `headset`: with IWER's emulated Quest 3 installed first. */
 async function openPage(query: string, headset: boolean): Promise<Opened> {
-  const page = await (await browser.newContext({ viewport: viewportFor(headset) })).newPage();
+  const page = await (await browser.newContext(viewportFor(headset))).newPage();
   if (headset) {
     await installEmulatedHeadset(page);
   }

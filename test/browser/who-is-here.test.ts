@@ -17,9 +17,9 @@ import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { openStream } from '../helpers/sse-reader.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
-import { openHeadsetPage, openPage, shot, waitForDrawn } from './browser-session.ts';
+import { DRAW_SCALE, openHeadsetPage, openPage, shot, waitForDrawn } from './browser-session.ts';
 
-const session = browserAndHost();
+const session = browserAndHost([], DRAW_SCALE);
 const HERE = '[data-testid=who-is-here]';
 type Vec = [number, number, number];
 
