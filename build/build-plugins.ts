@@ -1,7 +1,8 @@
 /**
  * @module build-plugins
  * The build itself, without the command line: finds the plugins of a source folder, reads
- * the TypeScript ones' signatures with one ts-morph Project (and type-checks them with it) and
+ * the TypeScript ones' signatures with one ts-morph Project (and type-checks them with it; Node's
+ * types in it only when they use them, project/plugin-project.ts) and
  * the Python ones' with one run of a Python interpreter (build/python/), checks names across
  * plugins, bundles the TypeScript ones with esbuild (in parallel; a Python plugin's bundle is
  * its own files), and returns every plugin's bundle folder in memory plus every diagnostic.
@@ -18,7 +19,7 @@ import type { PluginOutput } from './output/plugin-output.ts';
 import { analyzePlugin, type PluginAnalysis } from './plugins/analyze-plugin.ts';
 import { checkPluginFolder } from './plugins/check-plugin-folder.ts';
 import { findPlugins, type PluginSource } from './plugins/find-plugins.ts';
-import { createBuildProject } from './project/create-project.ts';
+import { createPluginProject } from './project/plugin-project.ts';
 import { collectTypeErrors } from './diagnostics/type-errors.ts';
 import { analyzePythonPlugins } from './python/analyze-python-plugins.ts';
 import { collectPythonFiles } from './python/python-bundle-files.ts';
@@ -45,8 +46,7 @@ export function analyzePlugins(plugins: PluginSource[], diagnostics: BuildDiagno
     checkUniqueNames(others, diagnostics);
     return [];
   }
-  const project = createBuildProject();
-  for (const plugin of plugins) project.addSourceFileAtPath(plugin.entry);
+  const project = createPluginProject(plugins);
   const chain = createParamParser();
   const analyses = plugins.map((plugin) => analyzePlugin(project, plugin, chain, diagnostics));
   checkUniqueNames([...analyses, ...others].sort((a, b) => (a.plugin.name < b.plugin.name ? -1 : a.plugin.name > b.plugin.name ? 1 : 0)), diagnostics);

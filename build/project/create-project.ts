@@ -17,7 +17,7 @@ import { PACKAGE_ROOT, SDK_INDEX } from './sdk-paths.ts';
  * Node worker threads, so Node's globals (`setImmediate`, `Buffer`) type-check when the types
  * are installed, and are unknown names otherwise.
  */
-function nodeTypeRoot(): string | null {
+export function nodeTypeRoot(): string | null {
   for (const from of [process.cwd(), PACKAGE_ROOT]) {
     try {
       const manifest = createRequire(path.join(from, 'package.json')).resolve('@types/node/package.json');
@@ -35,12 +35,13 @@ function nodeTypeRoot(): string | null {
  * throw when the plugin runs, and reading its 1 MB of declarations costs every build about 0.4 s
  * of CPU. Without Node's types the DOM's stay, the nearest description of the web globals a
  * worker shares (`console`, `TextEncoder`, `URL`), so plugin code still type-checks.
+ * `nodeTypes: false` leaves both out (the language alone: see plugin-project.ts).
  */
-export function buildCompilerOptions(): ts.CompilerOptions {
-  const typeRoot = nodeTypeRoot();
+export function buildCompilerOptions(nodeTypes = true): ts.CompilerOptions {
+  const typeRoot = nodeTypes ? nodeTypeRoot() : null;
   return {
     target: ts.ScriptTarget.ES2022,
-    lib: typeRoot ? ['lib.es2023.d.ts'] : ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+    lib: typeRoot || !nodeTypes ? ['lib.es2023.d.ts'] : ['lib.es2023.d.ts', 'lib.dom.d.ts'],
     module: ts.ModuleKind.ESNext,
     // Bundler resolution accepts what esbuild accepts (with or without `.ts` extensions).
     moduleResolution: ts.ModuleResolutionKind.Bundler,
@@ -56,9 +57,9 @@ export function buildCompilerOptions(): ts.CompilerOptions {
 }
 
 /** Creates an empty Project; add plugin entries with `addSourceFileAtPath`. */
-export function createBuildProject(): Project {
+export function createBuildProject(nodeTypes = true): Project {
   return new Project({
-    compilerOptions: buildCompilerOptions(),
+    compilerOptions: buildCompilerOptions(nodeTypes),
     skipAddingFilesFromTsConfig: true,
     skipFileDependencyResolution: true,
   });
