@@ -29,7 +29,7 @@ const out = [];
 const product = (shape) => shape.reduce((a, b) => a * b, 1);
 for (const fn of manifest.functions) {
   const problems = [];
-  // A function taking inputs needs a host to resolve them (test/plugins/defaults.test.ts runs
+  // A function taking inputs needs a host to resolve them (test/plugins/example-functions.test.ts runs
   // it through vitrine/testing); here its default must name a specimen, so {} params work.
   const inputs = Object.entries(fn.schema.properties).filter(([, p]) => p['x-vitrine-input']);
   if (inputs.length > 0) {
