@@ -2,12 +2,18 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTestApp, room } from '../helpers/create-test-app.ts';
+import { createTestApp, fileTestApp, room } from '../helpers/create-test-app.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+
+/**
+ * One host for every case but the one that sets a time-to-live (a host costs more to start than
+ * most cases take): a case that counts computes in rooms of its own and counts runs in a folder of its own.
+ */
+const file = fileTestApp();
 
 describe('functions and schemas', () => {
   it('lists every function with schema and return type', async () => {
-    const app = await createTestApp();
+    const app = file.app;
     const res = await app.inject({ url: '/api/processing/functions' });
     expect(res.statusCode).toBe(200);
     const byName = Object.fromEntries((res.json() as { name: string }[]).map((f) => [f.name, f]));
@@ -18,7 +24,7 @@ describe('functions and schemas', () => {
   });
 
   it('serves one schema, or 404 for an unknown name', async () => {
-    const app = await createTestApp();
+    const app = file.app;
     const res = await app.inject({ url: '/api/processing/functions/ramp/schema' });
     expect(res.json()).toMatchObject({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -31,7 +37,7 @@ describe('functions and schemas', () => {
 
 describe('invoke', () => {
   it('maps positional args by parameter order and kwargs by name, returning JSON', async () => {
-    const app = await createTestApp();
+    const app = file.app;
     const r = room();
     const res = await app.inject({
       method: 'POST',
@@ -48,7 +54,7 @@ describe('invoke', () => {
   });
 
   it('encodes volumes and images as base64 and point clouds as lists', async () => {
-    const app = await createTestApp();
+    const app = file.app;
     const vol = (await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'ramp', kwargs: { n: 2 } } })).json();
     expect(vol).toMatchObject({ type: 'volume', shape: [2, 2, 2], dtype: 'float32', spacing: [0.5, 0.5, 2], origin: [1, 2, 3] });
     const bytes = Buffer.from(vol.data, 'base64');
@@ -61,7 +67,7 @@ describe('invoke', () => {
   });
 
   it('rejects bad requests with 400/404 naming the problem', async () => {
-    const app = await createTestApp();
+    const app = file.app;
     const post = (payload: unknown) => app.inject({ method: 'POST', url: '/api/processing/invoke', payload: payload as object });
     expect((await post({ function_name: 'nope' })).statusCode).toBe(404);
     const cases: [unknown, string][] = [
@@ -93,7 +99,7 @@ describe('invoke', () => {
   });
 
   it('a function that throws gives 500 naming the function and its message; the host keeps serving', async () => {
-    const app = await createTestApp();
+    const app = file.app;
     const res = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'explode', kwargs: { message: 'kaboom' } } });
     expect(res.statusCode).toBe(500);
     expect(res.json().detail).toContain('explode');
@@ -106,7 +112,7 @@ describe('invoke', () => {
   });
 
   it('a worker thread that dies fails its request, and the pool recovers', async () => {
-    const app = await createTestApp();
+    const app = file.app;
     const res = await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'crash', room_id: room() } });
     expect(res.statusCode).toBe(500);
     expect(res.json().detail).toContain('crash');
@@ -117,7 +123,7 @@ describe('invoke', () => {
 
 describe('room cache', () => {
   it('serves an identical second request from the cache, and {} equals the explicit defaults', async () => {
-    const app = await createTestApp();
+    const app = file.app;
     const dir = await mkdtemp(join(tmpdir(), 'vitrine-count-'));
     const r = room();
     const invoke = (kwargs: object) =>
@@ -139,7 +145,7 @@ describe('room cache', () => {
   });
 
   it('shares one computation between identical requests in flight in one room', async () => {
-    const app = await createTestApp();
+    const app = file.app;
     const dir = await mkdtemp(join(tmpdir(), 'vitrine-count-'));
     const r = room();
     const responses = await Promise.all(
@@ -156,7 +162,7 @@ describe('room cache', () => {
   });
 
   it('keeps one entry per room: a different key replaces it; rooms are separate; clear drops all', async () => {
-    const app = await createTestApp();
+    const app = file.app;
     const dir = await mkdtemp(join(tmpdir(), 'vitrine-count-'));
     const [a, b] = [room(), room()];
     const invoke = (tag: string, r: string) =>
@@ -196,7 +202,7 @@ describe('room cache', () => {
   });
 
   it('defaults the room to "service"', async () => {
-    const app = await createTestApp();
+    const app = file.app;
     await app.inject({ method: 'POST', url: '/api/processing/invoke', payload: { function_name: 'square' } });
     const stats = (await app.inject({ url: '/api/processing/cache/stats' })).json();
     expect(stats.entries.map((e: { room_id: string }) => e.room_id)).toContain('service');
