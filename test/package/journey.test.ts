@@ -20,6 +20,9 @@ import { createPackedProject, startListening, type PackedProject } from './packe
 
 let project: PackedProject;
 let browser: Browser | undefined;
+/** The project's `vitrine build`, run once: what the build test checks and the serve test serves. */
+let built: Promise<{ stdout: string }> | undefined;
+const buildOnce = () => (built ??= project.exec(process.execPath, [project.bin, 'build']));
 
 beforeAll(async () => {
   project = await createPackedProject();
@@ -69,7 +72,7 @@ describe('the packed package, installed into a new project', () => {
     // The scaffold type-checks its plugin and test against the package's own declarations: its
     // `npm test` runs `npm run typecheck` first, which passed (npm test would have failed).
     expect(test.stdout).toMatch(/> \S+ typecheck\n> tsc --noEmit\n/);
-    const build = await project.exec(process.execPath, [project.bin, 'build']);
+    const build = await buildOnce();
     expect(build.stdout).toMatch(/built 1 plugin \(1 function, 1 specimen\)/);
     const check = await project.exec('npx', ['vitrine', 'build', '--check']);
     expect(check.stdout).toMatch(/1 plugin current/);
@@ -126,7 +129,7 @@ describe('the packed package, installed into a new project', () => {
   });
 
   it('serves the built plugin with no TypeScript tool loaded, and /client.js to a page without a bundler', async () => {
-    await project.exec(process.execPath, [project.bin, 'build']);
+    await buildOnce();
     const log = path.join(project.dir, 'loaded-tools.log');
     await writeFile(
       path.join(project.dir, 'hooks.mjs'),
