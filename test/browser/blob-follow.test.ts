@@ -10,10 +10,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
-import { textOf, waitForState, waitForText } from './browser-session.ts';
+import { DRAW_SCALE, textOf, waitForState, waitForText } from './browser-session.ts';
 import { browserAndHost } from './browser-host.ts';
 
-const session = browserAndHost();
+const session = browserAndHost([], DRAW_SCALE);
 
 const JOB = '[data-testid=job-state]';
 const SEGMENTS = '[data-param=segments] input[type=number]';

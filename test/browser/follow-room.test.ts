@@ -8,11 +8,11 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
-import { shot, textOf, waitForState, waitForText } from './browser-session.ts';
+import { DRAW_SCALE, shot, textOf, waitForState, waitForText } from './browser-session.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
 
-const session = browserAndHost();
+const session = browserAndHost([], DRAW_SCALE);
 
 const JOB = '[data-testid=job-state]';
 const SEGMENTS = '[data-param=segments] input[type=number]';

@@ -17,11 +17,11 @@ import { bearer, peopleDir } from '../people/people-helpers.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
-import { openHeadsetPage as openHeadset, openPage, shot, waitForText, type OpenedPage } from './browser-session.ts';
+import { DRAW_SCALE, openHeadsetPage as openHeadset, openPage, shot, waitForText, type OpenedPage } from './browser-session.ts';
 import { framesPass, pressPanel, pullTriggerAt, type Vec } from './vr-controller.ts';
 
 const people = await peopleDir(['ada']);
-const session = browserAndHost(['--data-dir', people.dir]);
+const session = browserAndHost(['--data-dir', people.dir], DRAW_SCALE);
 
 /** A request to the host, as `user` (with that user's token) when given. */
 async function api<T>(method: string, path: string, body?: unknown, user?: string): Promise<T> {

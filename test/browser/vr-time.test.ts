@@ -12,10 +12,10 @@ import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
-import { openHeadsetPage as openHeadset, openPage, shot, type OpenedPage } from './browser-session.ts';
+import { DRAW_SCALE, openHeadsetPage as openHeadset, openPage, shot, type OpenedPage } from './browser-session.ts';
 import { framesPass, pullTriggerAt, stillPoint, type Vec } from './vr-controller.ts';
 
-const session = browserAndHost();
+const session = browserAndHost([], DRAW_SCALE);
 const STEPS = 8;
 const CONTROLS = '[data-testid=time-controls]';
 /** Where the controller stands to aim at the panel: right of the user, at waist height. */
