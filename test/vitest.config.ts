@@ -13,11 +13,11 @@ export default defineConfig({
     hookTimeout: 300_000,
     // One process runs many files, in turn (no fresh process and module graph per file: that
     // start cost the suite paid 224 times). What a file starts or changes of the process is
-    // undone when it ends (helpers/file-end-setup.ts). Three such processes on two cores: with two,
-    // a clean clone's run kept the cores busy only 136% of the time (files wait on timers, child
-    // processes starting, npm and Swift), and a third file fills those waits.
+    // undone when it ends (helpers/file-end-setup.ts). Two such processes, one per core: a third
+    // beside two files that each start hosts, browsers and servers overloads two cores (a clean
+    // clone's run went from 14:27 of tests with two to 15:20 with three).
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 3, minForks: 1, isolate: false } },
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
     setupFiles: ['test/helpers/file-end-setup.ts'],
   },
 });
