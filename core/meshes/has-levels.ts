@@ -9,20 +9,26 @@
 import { segmentVolume } from '../delivery/segment-delivery.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 
-/** Why `result` has no levels of detail (a reader's sentence), or null when it has them. */
-export function whyNoMeshLevels(result: StoredResult, lodTriangles: number): { why: string; error?: unknown } | null {
+type StoredVolume = ReturnType<typeof segmentVolume>;
+
+/**
+ * What levels of detail `result` has: its labels volume, the mesh itself, or why none (made only
+ * when read: `/data` asks this of every answer and needs no sentence).
+ */
+export type MeshLevelsOf = { volume: StoredVolume | null } | { why: () => string; error?: unknown };
+
+export function meshLevelsOf(result: StoredResult, lodTriangles: number): MeshLevelsOf {
   if (result.type === 'mesh') {
     const triangles = result.indices.length / 3;
-    return triangles > lodTriangles ? null : { why: `it is a mesh of ${triangles} triangles, within --mesh-lod-triangles (${lodTriangles})` };
+    return triangles > lodTriangles ? { volume: null } : { why: () => `it is a mesh of ${triangles} triangles, within --mesh-lod-triangles (${lodTriangles})` };
   }
   try {
-    segmentVolume(result);
-    return null;
+    return { volume: segmentVolume(result) };
   } catch (error) {
-    return { why: result.type === 'volume' ? 'it is a volume that is not a 3-D labels volume' : `it is a ${result.type.replace('_', ' ')}`, error };
+    return { why: () => (result.type === 'volume' ? 'it is a volume that is not a 3-D labels volume' : `it is a ${result.type.replace('_', ' ')}`), error };
   }
 }
 
 export function hasMeshLevels(result: StoredResult, lodTriangles: number): boolean {
-  return whyNoMeshLevels(result, lodTriangles) === null;
+  return 'volume' in meshLevelsOf(result, lodTriangles);
 }

@@ -15,8 +15,7 @@ import type { ResultBudget } from '../cache/result-budget.ts';
 import { createHostError, wrapHostError } from '../errors.ts';
 import { findLabel, type LabelIndex } from '../labels/label-index.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import { segmentVolume } from '../delivery/segment-delivery.ts';
-import { whyNoMeshLevels } from './has-levels.ts';
+import { meshLevelsOf } from './has-levels.ts';
 import type { LodTaskSource, MeshLodsRunner } from './lod-tasks.ts';
 import { IDENTITY, voxelTransform } from './lod-sources.ts';
 import type { SegmentLods } from './level-set.ts';
@@ -71,10 +70,10 @@ export class MeshLods {
    * result that has none (neither a labels volume nor a mesh over the bound).
    */
   async subject(result: StoredResult, id: string, client = ''): Promise<LodSubject> {
-    const refused = whyNoMeshLevels(result, this.#deps.lodTriangles);
-    if (refused) throw wrapHostError(refused.error, 'SPC_ERR_NO_MESH_LEVELS', id, refused.why);
-    if (result.type === 'mesh') return { result, segments: Uint32Array.of(MESH_SEGMENT), transform: IDENTITY, index: null };
-    const volume = segmentVolume(result);
+    const levels = meshLevelsOf(result, this.#deps.lodTriangles);
+    if ('why' in levels) throw wrapHostError(levels.error, 'SPC_ERR_NO_MESH_LEVELS', id, levels.why());
+    const { volume } = levels;
+    if (!volume) return { result, segments: Uint32Array.of(MESH_SEGMENT), transform: IDENTITY, index: null };
     const index = await this.#deps.labelIndex(volume, client);
     return { result, segments: index.ids, transform: voxelTransform(volume), index };
   }
