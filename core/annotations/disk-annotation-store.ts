@@ -13,7 +13,9 @@
  * `annotation-imports` database names the hidden range of each room), and a last small
  * transaction shows them all at once with the room's new version and their log entries.
  * Readers never see half an import (disk-room-marks.ts leaves its ids out); one a crash
- * interrupted is removed when the store opens again (disk-import-staging.ts).
+ * interrupted is removed when the store opens again (disk-import-staging.ts), one a full disk
+ * refused at once or, the disk refusing that too, before the room's next import: its record is
+ * never written over, as that would show its marks without their log entries.
  */
 import type { Annotation, AnnotationEvent, AnnotationInput, AnnotationList } from '../wire/scene-types.ts';
 import type { DataStore } from '../durable/data-store.ts';
@@ -26,7 +28,7 @@ import { toAnnotation } from './annotation-record.ts';
 import { ANNOTATION_EVENT, byId, eventsOf, nextIdAfter, type AnnotationStore } from './annotation-store.ts';
 import { markChanged, marksAdded, marksReplaced } from '../history/room-changes.ts';
 import type { LogWriter } from '../history/room-log-store.ts';
-import { addedEvents, clearInterrupted, removePending, STAGING, type PendingImport, type Staging } from './disk-import-staging.ts';
+import { addedEvents, clearInterrupted, removeLeftover, removePending, STAGING, type PendingImport, type Staging } from './disk-import-staging.ts';
 import { DiskRoomMarks, type RoomRecord } from './disk-room-marks.ts';
 
 export class DiskAnnotationStore implements AnnotationStore {
@@ -129,9 +131,11 @@ export class DiskAnnotationStore implements AnnotationStore {
 
   /**
    * A large batch: its ids reserved (and hidden), its marks written a chunk per transaction,
-   * then shown in one last transaction with the room's version moved past them all.
+   * then shown in one last transaction with the room's version moved past them all. Refused
+   * anywhere on the way (a full disk), nothing of it is shown and its hidden marks are removed.
    */
   async #addStaged(roomId: string, drafts: readonly AnnotationInput[]): Promise<AnnotationList> {
+    await removeLeftover(this.#store, roomId, this.#staging.chunk);
     const now = this.#now();
     const pending = await this.#store.write((): PendingImport => {
       const room = this.#room(roomId);
@@ -141,32 +145,45 @@ export class DiskAnnotationStore implements AnnotationStore {
       this.#db.put(DISK.annotations.room(roomId), { ...room, next: reserved.to });
       return reserved;
     });
-    const annotations: Annotation[] = [];
+    let shown: AnnotationList;
     try {
-      const { chunk, afterChunk } = this.#staging;
-      for (let at = 0; at < drafts.length; at += chunk) {
-        await this.#store.write(() => {
-          for (const draft of drafts.slice(at, at + chunk)) {
-            const annotation = toAnnotation(draft, { id: String(pending.from + annotations.length), version: 1, created: now, updated: now });
-            this.#db.put(DISK.annotations.mark(roomId, annotation.id), annotation);
-            annotations.push(annotation);
-          }
-        });
-        await afterChunk?.(annotations.length);
-      }
+      shown = await this.#show(roomId, await this.#writeHidden(roomId, pending, drafts, now));
     } catch (error) {
+      // A disk still full refuses this removal too: the import's record then keeps its marks hidden until the next import or start removes them.
       await removePending(this.#store, roomId, pending, this.#staging.chunk).catch(() => undefined);
       throw error;
     }
+    this.#announce(roomId, addedEvents(shown.annotations, shown.version));
+    return shown;
+  }
+
+  /** The marks of a reserved import, written hidden a chunk per transaction. */
+  async #writeHidden(roomId: string, pending: PendingImport, drafts: readonly AnnotationInput[], now: number): Promise<Annotation[]> {
+    const annotations: Annotation[] = [];
+    const { chunk, afterChunk } = this.#staging;
+    for (let at = 0; at < drafts.length; at += chunk) {
+      await this.#store.write(() => {
+        for (const draft of drafts.slice(at, at + chunk)) {
+          const annotation = toAnnotation(draft, { id: String(pending.from + annotations.length), version: 1, created: now, updated: now });
+          this.#db.put(DISK.annotations.mark(roomId, annotation.id), annotation);
+          annotations.push(annotation);
+        }
+      });
+      await afterChunk?.(annotations.length);
+    }
+    return annotations;
+  }
+
+  /** Shows an import's written marks: the room's new version, its record gone and its log entries, in one transaction. */
+  async #show(roomId: string, annotations: Annotation[]): Promise<AnnotationList> {
     const version = await this.#store.write(() => {
       const room = this.#room(roomId);
-      const shown = room.version + drafts.length;
-      this.#db.put(DISK.annotations.room(roomId), { ...room, version: shown, count: room.count + drafts.length });
+      const shown = room.version + annotations.length;
+      this.#db.put(DISK.annotations.room(roomId), { ...room, version: shown, count: room.count + annotations.length });
       this.#marks.imports.remove(roomId);
       for (const entry of marksAdded({ version: shown, annotations })) this.#log.appendNow(roomId, entry);
       return shown;
     });
-    this.#announce(roomId, addedEvents(annotations, version));
     return { version, annotations };
   }
 
@@ -208,6 +225,7 @@ export class DiskAnnotationStore implements AnnotationStore {
   }
 
   async #replace(roomId: string, annotations: readonly Annotation[]): Promise<number> {
+    await removeLeftover(this.#store, roomId, this.#staging.chunk);
     const incoming = [...annotations].sort(byId);
     const events = await this.#store.write(() => {
       const room = { ...this.#room(roomId) };

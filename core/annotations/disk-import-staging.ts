@@ -53,6 +53,12 @@ export async function removePending(store: DataStore, roomId: string, pending: P
   await store.write(() => void pendingImports(store).remove(roomId));
 }
 
+/** Removes what is left of the room's import that did not end (a full disk refused its removal at the time), if anything. */
+export async function removeLeftover(store: DataStore, roomId: string, chunk: number): Promise<void> {
+  const left = pendingImports(store).get(roomId);
+  if (left) await removePending(store, roomId, left, chunk);
+}
+
 /** Removes every import a crash (or a failed write) left half written: nothing of them was ever shown. */
 export async function clearInterrupted(store: DataStore, chunk: number): Promise<void> {
   for (const { key, value } of [...pendingImports(store).getRange({})]) await removePending(store, String(key), value, chunk);
