@@ -20,6 +20,11 @@ export interface ScriptedReply {
   error?: string;
   /** Resolves when the answer may start (a test holds a turn running). */
   hold?: Promise<void>;
+  /**
+   * Milliseconds between text pieces (a benchmark's paced stream); each piece's `{now}` is
+   * replaced by performance.now() as it is written, so a reader can tell how long it took to arrive.
+   */
+  pace?: number;
 }
 
 /** A request as the server got it, with what the tests ask of it read in either provider's shapes. */
@@ -42,8 +47,8 @@ export interface ScriptedModel {
   requests: ModelRequestSeen[];
   /** Sets the script: how each request is answered. */
   answer(script: (request: ModelRequestSeen) => ScriptedReply | Promise<ScriptedReply>): void;
-  /** When each request arrived (performance.now() of this process) and when its first byte left. */
-  timings: { arrived: number }[];
+  /** When each request arrived and when its whole body had (performance.now() of this process). */
+  timings: { arrived: number; ended: number }[];
   close(): Promise<void>;
 }
 
@@ -89,12 +94,25 @@ function readOpenai(body: Record<string, unknown>): Pick<ModelRequestSeen, 'last
   return { lastUserText: textOf(lastUser?.content), toolResults, toolNames };
 }
 
-function sse(res: ServerResponse, event: string | null, data: unknown): void {
-  res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+type Events = [event: string | null, data: unknown][];
+
+function sse(events: Events, event: string | null, data: unknown): void {
+  events.push([event, data]);
+}
+
+const stamp = (data: unknown) => (typeof data === 'string' ? data : JSON.stringify(data)).replaceAll('{now}', performance.now().toFixed(3));
+
+/** Writes the events, all at once or (paced) one text piece at a time. */
+async function writeEvents(res: ServerResponse, events: Events, pace: number | undefined): Promise<void> {
+  for (const [event, data] of events) {
+    const piece = JSON.stringify(data).includes('"text_delta"') || JSON.stringify(data).includes('"content":');
+    if (pace && piece) await new Promise((resolve) => setTimeout(resolve, pace));
+    res.write(`${event ? `event: ${event}\n` : ''}data: ${stamp(data)}\n\n`);
+  }
 }
 
 /** The Messages API's stream: message_start, a block per text and tool call, message_delta, message_stop. */
-function streamAnthropic(res: ServerResponse, reply: ScriptedReply, n: number): void {
+function streamAnthropic(res: Events, reply: ScriptedReply, n: number): void {
   const usage = { input_tokens: 100 + n, output_tokens: 1 };
   const message = { id: `msg_${n}`, type: 'message', role: 'assistant', content: [], model: 'scripted', stop_reason: null, stop_sequence: null, usage };
   sse(res, 'message_start', { type: 'message_start', message });
@@ -120,7 +138,7 @@ function streamAnthropic(res: ServerResponse, reply: ScriptedReply, n: number): 
 }
 
 /** Chat completions' stream: content deltas, tool-call deltas by index, the finish, usage, [DONE]. */
-function streamOpenai(res: ServerResponse, reply: ScriptedReply, n: number): void {
+function streamOpenai(res: Events, reply: ScriptedReply, n: number): void {
   const chunk = (delta: unknown, finish: string | null = null) => ({
     id: `chatcmpl-${n}`,
     object: 'chat.completion.chunk',
@@ -149,13 +167,14 @@ function errorBody(provider: Provider, status: number, message: string): unknown
 export async function startScriptedModel(provider: Provider): Promise<ScriptedModel> {
   let script: (request: ModelRequestSeen) => ScriptedReply | Promise<ScriptedReply> = () => ({ text: ['(no script)'] });
   const requests: ModelRequestSeen[] = [];
-  const timings: { arrived: number }[] = [];
+  const timings: { arrived: number; ended: number }[] = [];
   const path = provider === 'anthropic' ? '/v1/messages' : '/v1/chat/completions';
   const server = createServer((req, res) => {
     const arrived = performance.now();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const ended = performance.now();
       void (async () => {
         if (req.method !== 'POST' || req.url?.split('?')[0] !== path) return res.writeHead(404).end();
         const raw = Buffer.concat(chunks);
@@ -163,7 +182,7 @@ export async function startScriptedModel(provider: Provider): Promise<ScriptedMo
         const read = provider === 'anthropic' ? readAnthropic(body) : readOpenai(body);
         const seen: ModelRequestSeen = { body, headers: req.headers, bytes: raw.length, ...read };
         requests.push(seen);
-        timings.push({ arrived });
+        timings.push({ arrived, ended });
         const reply = await script(seen);
         await reply.hold;
         if (reply.status && reply.status >= 400) {
@@ -171,7 +190,9 @@ export async function startScriptedModel(provider: Provider): Promise<ScriptedMo
           return res.end(JSON.stringify(errorBody(provider, reply.status, reply.error ?? 'scripted failure')));
         }
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        (provider === 'anthropic' ? streamAnthropic : streamOpenai)(res, reply, requests.length);
+        const events: Events = [];
+        (provider === 'anthropic' ? streamAnthropic : streamOpenai)(events, reply, requests.length);
+        await writeEvents(res, events, reply.pace);
         res.end();
       })();
     });
