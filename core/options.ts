@@ -110,6 +110,11 @@ export interface HostOptions extends PluginOptions, PeopleHostOptions, KeepingOp
   /** The S3 endpoint of an `s3://` blob store; null: `AWS_ENDPOINT_URL_S3`, else AWS. @defaultValue null */
   s3Endpoint?: string | null;
   /**
+   * Longest an `s3://` blob store may take to answer a request, or stay silent within a
+   * transfer, before the request fails with 503, seconds (`--s3-timeout`). @defaultValue 10
+   */
+  s3TimeoutSeconds?: number;
+  /**
    * Behind a cache: `/data` and `/result` answer with `X-Accel-Redirect: <prefix><blob id>` and no
    * body, for the proxy in front to serve the bytes from its cache; null answers with the bytes. @defaultValue null
    */
@@ -165,6 +170,7 @@ export const HOST_DEFAULTS = Object.freeze({
   compute: null,
   blobStore: null,
   s3Endpoint: null,
+  s3TimeoutSeconds: 10,
   accelRedirect: null,
   requestTimeoutSeconds: 30,
   maxEventLoopDelayMs: 1000,
@@ -196,6 +202,7 @@ const NUMBER_RULES: readonly (readonly [keyof typeof HOST_DEFAULTS, NumberRule])
   ['poolSize', { integer: true }],
   ['requestTimeoutSeconds', NON_NEGATIVE],
   ['maxEventLoopDelayMs', NON_NEGATIVE],
+  ['s3TimeoutSeconds', POSITIVE],
   ['maxHeapUsedBytes', NON_NEGATIVE],
   ['maxRssBytes', NON_NEGATIVE],
   ['writeTimeoutSeconds', NON_NEGATIVE],

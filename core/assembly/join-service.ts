@@ -28,7 +28,7 @@ import { VersionSharing } from '../versions/version-sharing.ts';
 /** Which kind of process joins: it names the node and says what waits for a silent Redis. */
 export type JoiningKind = 'host' | 'worker';
 
-export type JoinOptions = Pick<ResolvedHostOptions, 'blobStore' | 's3Endpoint' | 'compute' | 'maxJobMessages' | 'cacheMaxBytes'>;
+export type JoinOptions = Pick<ResolvedHostOptions, 'blobStore' | 's3Endpoint' | 's3TimeoutSeconds' | 'compute' | 'maxJobMessages' | 'cacheMaxBytes'>;
 
 /** A process's part of a Redis service, before what the host or the worker adds to it. */
 export interface JoinedService {

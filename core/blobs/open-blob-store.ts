@@ -18,7 +18,7 @@ export function blobRedisUrl(serviceUrl: string, blobStore: string | null): stri
 }
 
 export async function openBlobStore(
-  options: { blobStore: string | null; s3Endpoint: string | null },
+  options: { blobStore: string | null; s3Endpoint: string | null; s3TimeoutSeconds: number },
   redis: { client: Redis; isServiceRedis: boolean },
   budget: ResultBudget<StoredResult> | null,
   keepMs?: number,
@@ -37,7 +37,7 @@ export async function openBlobStore(
       client.destroy();
       throw new Error(missingBucketMessage(location.bucket, endpoint));
     }
-    return new S3BlobStore(client, location, budget, keepMs);
+    return new S3BlobStore(client, location, budget, keepMs, options.s3TimeoutSeconds * 1000);
   }
   // Only a Redis that never evicts (the service's own) may stream a cold result as it arrives.
   return new RedisBlobStore(redis.client, budget, keepMs, redis.isServiceRedis);

@@ -12,8 +12,9 @@
  *
  * A store that fails (unreachable, refusing, a transfer broken off or stalled) is the 503
  * SPC_ERR_BLOB_STORE_UNAVAILABLE, never a hang or a short body: every request gets its answer
- * within {@link STALL_MS} (retries included), and a read must deliver exactly the bytes its
- * header announces, with no silence longer than that between them. Its failures (and a probe,
+ * within the stall time (`--s3-timeout`, {@link STALL_MS} by default; retries included), and a
+ * read must deliver exactly the bytes its header announces, with no silence longer than that
+ * between them. Its failures (and a probe,
  * once a host asks) say whether the host is ready (store-health.ts).
  */
 import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
@@ -32,9 +33,9 @@ import type { S3Location } from './s3-url.ts';
 /** Multipart part size and how many parts go up at once. */
 const PART_BYTES = 8 * 1024 * 1024;
 const PARTS_AT_ONCE = 4;
-/** Longest a request waits for its answer, and longest silence in the middle of a transfer, ms. */
+/** Longest a request waits for its answer, and longest silence in the middle of a transfer, ms (the default). */
 const STALL_MS = 10_000;
-/** Longest the readiness probe waits for its answer, ms. */
+/** Longest the readiness probe waits for its answer, ms (less when the stall time is shorter). */
 const PROBE_MS = 3000;
 /** How often copies held in memory are checked for having outlived their time. */
 
@@ -64,8 +65,11 @@ function framePrefix(meta: BlobMeta): Buffer {
   return Buffer.concat([length, header]);
 }
 
+/** An object's body as the SDK hands it over: chunks, and a way to break it off. */
+type ObjectBody = AsyncIterable<Uint8Array> & { destroy(error?: Error): void };
+
 /** Reads `body` into exactly `bytes.byteLength` bytes after a prefix already taken; throws on anything else. */
-async function readExactly(body: AsyncIterable<Uint8Array> & { destroy(error?: Error): void }, first: Buffer, bytes: Uint8Array): Promise<void> {
+async function readExactly(body: ObjectBody, first: Buffer, bytes: Uint8Array, stallMs: number): Promise<void> {
   let offset = 0;
   const put = (chunk: Uint8Array): void => {
     if (offset + chunk.byteLength > bytes.byteLength) throw new Error('the object is longer than its header says');
@@ -76,7 +80,7 @@ async function readExactly(body: AsyncIterable<Uint8Array> & { destroy(error?: E
   let timer: NodeJS.Timeout | undefined;
   const arm = (): void => {
     clearTimeout(timer);
-    timer = setTimeout(() => body.destroy(new Error('the transfer stalled')), STALL_MS);
+    timer = setTimeout(() => body.destroy(new Error('the transfer stalled')), stallMs);
   };
   arm();
   try {
@@ -111,22 +115,25 @@ export class S3BlobStore implements BlobStore {
   #client: S3Client;
   #location: S3Location;
   #keepMs: number;
+  #stallMs: number;
   #local: LocalBlobCopies;
   #health: StoreHealth;
 
   /**
    * @param budget where copies in memory are held; null keeps none (a worker process)
    * @param keepMs longest a copy stays in memory (the host's own entries' longest life)
+   * @param stallMs longest wait for an answer, and longest silence within a transfer
    */
-  constructor(client: S3Client, location: S3Location, budget: ResultBudget<StoredResult> | null, keepMs = Number.POSITIVE_INFINITY) {
+  constructor(client: S3Client, location: S3Location, budget: ResultBudget<StoredResult> | null, keepMs = Number.POSITIVE_INFINITY, stallMs = STALL_MS) {
     this.#client = client;
     this.#location = location;
     this.#keepMs = keepMs;
+    this.#stallMs = stallMs;
     this.#local = new LocalBlobCopies(budget, keepMs);
     this.#health = new StoreHealth(`the object store at bucket ${location.bucket}`, async () => {
       // A key that is never written: "not found" is an answer.
       const probe = new HeadObjectCommand({ Bucket: location.bucket, Key: `${location.prefix}.vitrine-readiness` });
-      await this.#send((abortSignal) => this.#client.send(probe, { abortSignal }), PROBE_MS).catch((error: unknown) => {
+      await this.#send((abortSignal) => this.#client.send(probe, { abortSignal }), Math.min(PROBE_MS, stallMs)).catch((error: unknown) => {
         if (!isMissing(error)) throw error;
       });
     });
@@ -140,7 +147,7 @@ export class S3BlobStore implements BlobStore {
    * Sends one request, aborting it past `ms` without an answer (the SDK's retries included);
    * its failure is remembered for /readyz, its answer (a miss too) clears that.
    */
-  async #send<T>(request: (abortSignal: AbortSignal) => Promise<T>, ms = STALL_MS, abort = new AbortController()): Promise<T> {
+  async #send<T>(request: (abortSignal: AbortSignal) => Promise<T>, ms = this.#stallMs, abort = new AbortController()): Promise<T> {
     const timer = setTimeout(() => abort.abort(new Error(`no answer within ${ms / 1000} s`)), ms);
     try {
       const answer = await request(abort.signal);
@@ -197,17 +204,17 @@ export class S3BlobStore implements BlobStore {
       });
       // A transfer with no progress for the stall time is given up (the parts go with it).
       let stalled = false;
-      let timer = setTimeout(() => ((stalled = true), void upload.abort()), STALL_MS);
+      let timer = setTimeout(() => ((stalled = true), void upload.abort()), this.#stallMs);
       upload.on('httpUploadProgress', () => {
         clearTimeout(timer);
-        timer = setTimeout(() => ((stalled = true), void upload.abort()), STALL_MS);
+        timer = setTimeout(() => ((stalled = true), void upload.abort()), this.#stallMs);
       });
       try {
         await upload.done();
         this.#health.answered();
       } catch (error) {
         const failure = stalled
-          ? createHostError('SPC_ERR_BLOB_STORE_UNAVAILABLE', `the upload made no progress for ${STALL_MS / 1000} s`)
+          ? createHostError('SPC_ERR_BLOB_STORE_UNAVAILABLE', `the upload made no progress for ${this.#stallMs / 1000} s`)
           : blobStoreUnavailable(error);
         this.#health.failed(failure.message);
         throw failure;
@@ -229,18 +236,18 @@ export class S3BlobStore implements BlobStore {
 
   async #read(hash: string): Promise<StoredResult | null> {
     const abort = new AbortController();
-    let body: (AsyncIterable<Uint8Array> & { destroy(error?: Error): void }) | undefined;
+    let body: ObjectBody | undefined;
     try {
       const get = new GetObjectCommand({ Bucket: this.#location.bucket, Key: this.keyOf(hash) });
-      const answer = await this.#send((abortSignal) => this.#client.send(get, { abortSignal }), STALL_MS, abort);
-      body = answer.Body as unknown as AsyncIterable<Uint8Array> & { destroy(error?: Error): void };
+      const answer = await this.#send((abortSignal) => this.#client.send(get, { abortSignal }), this.#stallMs, abort);
+      body = answer.Body as unknown as ObjectBody;
       const iterator = body[Symbol.asyncIterator]();
       // The header's bytes too must come within the stall time.
-      const stall = setTimeout(() => body!.destroy(new Error('the transfer stalled')), STALL_MS);
+      const stall = setTimeout(() => body!.destroy(new Error('the transfer stalled')), this.#stallMs);
       const { meta, rest } = await readHead(iterator).finally(() => clearTimeout(stall));
       const payload = new SharedArrayBuffer(meta.header.byteLength);
       const remaining = { [Symbol.asyncIterator]: () => iterator, destroy: (error?: Error) => body!.destroy(error) };
-      await readExactly(remaining, rest, new Uint8Array(payload));
+      await readExactly(remaining, rest, new Uint8Array(payload), this.#stallMs);
       const result = decodeResultFrame(meta.header, payload as unknown as ArrayBuffer);
       rememberResultId(result, hash);
       this.#local.keep(hash, result, this.#keepMs);

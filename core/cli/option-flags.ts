@@ -35,6 +35,7 @@ export const FLAGS = {
   compute: { type: 'string' },
   'blob-store': { type: 'string' },
   's3-endpoint': { type: 'string' },
+  's3-timeout': { type: 'string' },
   'accel-redirect': { type: 'string' },
   join: { type: 'string' },
   'worker-id': { type: 'string' },

@@ -120,6 +120,7 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     compute: compute ?? null,
     blobStore: blobStore ?? null,
     s3Endpoint: s3Endpoint ?? null,
+    s3TimeoutSeconds: positiveNumber('s3-timeout', get('s3-timeout')),
     accelRedirect: accelRedirect ?? null,
     join: join ?? null,
     workerId: get('worker-id') ?? hostname(),

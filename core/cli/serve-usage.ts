@@ -53,6 +53,8 @@ export const SERVE_USAGE = `usage: vitrine serve [options]
                              AWS environment); default: the --redis Redis
   --s3-endpoint URL          the S3 endpoint of an s3:// blob store (default: AWS_ENDPOINT_URL_S3,
                              else AWS)
+  --s3-timeout SECONDS       an s3:// blob store that does not answer a request, or stalls a
+                             transfer, this long answers 503 (default: 10)
   --accel-redirect PREFIX    behind nginx: /data and /result answer X-Accel-Redirect:
                              PREFIX<blob id> and no body, for the cache in front to send the bytes
                              (clients that reach the host past nginx get no body)

@@ -22,6 +22,7 @@ export const WORKER_USAGE = `usage: vitrine worker --redis URL [options]
                        s3://BUCKET[/PREFIX]); default: the --redis Redis
   --s3-endpoint URL    the S3 endpoint of an s3:// blob store, as the hosts have it
                        (default: AWS_ENDPOINT_URL_S3, else AWS itself)
+  --s3-timeout SECONDS an s3:// blob store silent this long fails the request (default 10)
   --plugins DIR        built plugin bundles (default build/out)
   --pool-size N        worker threads for plugin functions (default: one per core)
   --python PATH        the Python that runs Python plugins (default: python3, or
@@ -59,6 +60,7 @@ export const WORKER_FLAGS = [
   'redis',
   'blob-store',
   's3-endpoint',
+  's3-timeout',
   'plugins',
   'pool-size',
   'room-threads',

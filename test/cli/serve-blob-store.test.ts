@@ -1,8 +1,8 @@
 /**
  * @module serve-blob-store.test
  * `--blob-store URL` (and VITRINE_BLOB_STORE) on `vitrine serve` and `vitrine worker`: a
- * redis:// or s3://BUCKET[/PREFIX] URL, only with `--redis`, with `--s3-endpoint` for the
- * latter; `--accel-redirect PREFIX`; anything else is a readable usage error.
+ * redis:// or s3://BUCKET[/PREFIX] URL, only with `--redis`, with `--s3-endpoint` and
+ * `--s3-timeout` for the latter; `--accel-redirect PREFIX`; anything else is a readable usage error.
  */
 import { describe, expect, it } from 'vitest';
 import { parseServeOptions } from '../../core/cli/serve-options.ts';
@@ -32,6 +32,9 @@ describe('--blob-store', () => {
     expect(parseServeOptions(redis, { VITRINE_S3_ENDPOINT: 'https://s3.example.org' }).host_options.s3Endpoint).toBe('https://s3.example.org');
     expect(() => parseServeOptions([...redis, '--blob-store', 's3://x'])).toThrow(/--blob-store must be a URL like redis:\/\/.* or s3:\/\/BUCKET/);
     expect(() => parseServeOptions([...redis, '--s3-endpoint', 'ftp://x'])).toThrow(/--s3-endpoint must be an http\(s\) URL/);
+    expect(resolveHostOptions(parseServeOptions([...redis, '--s3-timeout', '1.5']).host_options).s3TimeoutSeconds).toBe(1.5);
+    expect(resolveHostOptions(parseServeOptions(redis).host_options).s3TimeoutSeconds).toBe(10);
+    expect(() => parseServeOptions([...redis, '--s3-timeout', '0'])).toThrow(/--s3-timeout/);
     expect(() => parseServeOptions(['--accel-redirect', '_blobs'])).toThrow(/--accel-redirect must be a path prefix/);
   });
 

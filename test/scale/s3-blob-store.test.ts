@@ -5,7 +5,8 @@
  * blob URL) from the store, a `vitrine worker` writing them; the endpoint from
  * `--s3-endpoint` or `AWS_ENDPOINT_URL_S3`,
  * credentials from the standard AWS environment and never in the logs. A store that goes away
- * is a 503 with a readable detail, never a hang: one that stalls answers within its 10 s, and
+ * is a 503 with a readable detail, never a hang: one that stalls answers within its time limit
+ * (`--s3-timeout`, set short on host b so that the wait costs the suite little), and
  * `/readyz` says the store does not answer while it lasts. A job whose result was computed
  * while the store was down is stored once it is back, not failed.
  */
@@ -24,6 +25,8 @@ import { waitFor } from '../helpers/wait-for.ts';
 import { createBucket, startSwift, type SwiftServer } from '../helpers/swift-server.ts';
 
 const BUCKET = 'vitrine-service';
+/** Host b's `--s3-timeout`: short, yet long enough for a loaded Swift to answer a sound request. */
+const B_TIMEOUT_S = 3;
 let swift: SwiftServer;
 let redis: RedisServer;
 let a: RunningHost;
@@ -62,7 +65,9 @@ beforeAll(async () => {
     // Two front ends: host a finds its endpoint in the environment, host b is told it; a
     // `vitrine worker` computes and writes the objects.
     spawnHost([...common, '--compute', '0'], { env: { ...process.env, ...credentials, AWS_ENDPOINT_URL_S3: swift.endpoint } }),
-    spawnHost([...common, '--compute', '0', '--s3-endpoint', swift.endpoint], { env: { ...process.env, ...credentials, AWS_ENDPOINT_URL_S3: '' } }),
+    spawnHost([...common, '--compute', '0', '--s3-endpoint', swift.endpoint, '--s3-timeout', String(B_TIMEOUT_S)], {
+      env: { ...process.env, ...credentials, AWS_ENDPOINT_URL_S3: '' },
+    }),
   ]);
   // The worker inherits this process's environment, credentials included.
   worker = await spawnWorker([
@@ -126,7 +131,7 @@ describe('result bytes in an S3 object store', () => {
     try {
       const unknown = await fetch(`${b.url}/api/blobs/${'e'.repeat(64)}`);
       expect(unknown.status).toBe(503);
-      expect(((await unknown.json()) as { detail: string }).detail).toMatch(/object store .*did not answer within 10 s/);
+      expect(((await unknown.json()) as { detail: string }).detail).toMatch(new RegExp(`object store .*did not answer within ${B_TIMEOUT_S} s`));
       const notReady = await waitFor(async () => {
         const answer = await fetch(`${b.url}/readyz`);
         return answer.status === 503 ? ((await answer.json()) as { detail: string }).detail : undefined;
