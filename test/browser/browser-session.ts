@@ -46,15 +46,32 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
   browser.newContext = async (...args) => {
     const context = await newContext(...args);
     context.setDefaultTimeout(STATE_WAIT_MS);
+    const contextPage = context.newPage.bind(context);
+    context.newPage = async () => pollWithoutFrames(await contextPage());
     return context;
   };
   const newPage = browser.newPage.bind(browser);
   browser.newPage = async (...args) => {
     const page = await newPage(...args);
     page.setDefaultTimeout(STATE_WAIT_MS);
-    return page;
+    return pollWithoutFrames(page);
   };
   return browser;
+}
+
+/** How often a page's `waitForFunction` looks again, unless told otherwise. */
+const POLL_MS = 50;
+
+/**
+ * Makes the page's `waitForFunction` look every {@link POLL_MS} ms rather than at every
+ * animation frame (Playwright's default): asking for frames makes a page at rest draw 60 a
+ * second for as long as the wait lasts (a page waiting 20 s cost Chromium 2.3 CPU-s more).
+ */
+function pollWithoutFrames(page: Page): Page {
+  const waitForFunction = page.waitForFunction.bind(page);
+  page.waitForFunction = ((fn: never, arg: never, options?: { polling?: number | 'raf'; timeout?: number }) =>
+    waitForFunction(fn, arg, { polling: POLL_MS, ...options })) as Page['waitForFunction'];
+  return page;
 }
 
 /** A page opened by {@link openPage}, with what it requested and the errors it threw. */

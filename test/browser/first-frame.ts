@@ -26,7 +26,6 @@ export async function watchFirstFrame(page: Page, title: string, timeoutMs = 120
   return async () => {
     const handle = await page.waitForFunction(() => (window as unknown as { firstFrameAt?: number }).firstFrameAt ?? null, null, {
       timeout: timeoutMs,
-      polling: 'raf',
     });
     return (await handle.jsonValue()) as number;
   };
