@@ -4,11 +4,12 @@
  * a second window on the same URL served from the room cache, errors from the host, and each
  * kind of result drawn with WebGL. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type VitrineClient } from '../../core/client/index.ts';
 import { startHost, type HostProcess } from '../client/host-process.ts';
 import { DRAW_SCALE, framesDrawn, launchBrowser, shot, textOf, waitForFrame, waitForState, waitForText } from './browser-session.ts';
+import { FilePage } from './file-page.ts';
 import { fileBrowser } from './fork-browser.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
@@ -17,11 +18,13 @@ import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 let host: HostProcess;
 let browser: Browser;
 let client: VitrineClient;
-const pages: Page[] = [];
+// Each case loads its URL into the same page (file-page.ts); a second window is a page of its own.
+let windows: FilePage[];
 
 beforeAll(async () => {
   [host, browser] = await Promise.all([startHost(), fileBrowser(DRAW_SCALE)]);
   client = createClient({ baseUrl: host.baseUrl });
+  windows = [0, 1].map(() => new FilePage(browser, { viewport: { width: 1280, height: 800 } }));
 });
 
 afterAll(async () => {
@@ -29,16 +32,9 @@ afterAll(async () => {
   await host?.close();
 });
 
-afterEach(async () => {
-  await Promise.all(pages.splice(0).map((p) => p.close()));
-});
-
-async function open(query = ''): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  pages.push(page);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${host.baseUrl}/${query}`);
+/** Loads the viewer at `query` into window `which` (0, or 1 for a second window). */
+async function open(query = '', which = 0): Promise<Page> {
+  const { page, errors } = await windows[which]!.open(`${host.baseUrl}/${query}`);
   // A script error would leave the page half-built; fail with it rather than time out later.
   await page.waitForSelector('.topbar', { timeout: STATE_WAIT_MS }).catch((e: unknown) => {
     throw new Error(`the viewer did not start: ${errors.join('; ') || String(e)}`);
@@ -164,13 +160,14 @@ describe('the web viewer', () => {
     const shared = first.url();
     expect(shared).toContain(encodeURIComponent(r));
 
-    const second = await open(new URL(shared).search);
+    const second = await open(new URL(shared).search, 1);
     expect(await waitForState(second, JOB, ['done', 'cached'])).toBe('cached');
     await waitForText(second, stat('triangles'), '288');
     expect(await textOf(second, stat('vertices'))).toBe(await textOf(first, stat('vertices')));
     expect(await second.locator('[data-param=kind] select').inputValue()).toBe('"torus"');
     expect(await second.locator('[data-testid=room]').inputValue()).toBe(r);
     await shot(second, 'second-window-cached');
+    await windows[1]!.close();
     // One computation: the room holds one entry, created by the first window's job; the rest
     // were hits (first window's /data, second window's /start and /data).
     const entries = (await client.cacheStats()).entries.filter((e) => e.room_id === r);
@@ -239,9 +236,10 @@ describe('the web viewer', () => {
   it('draws a volume whole by ray marching, its opacity changing the picture', async () => {
     const page = await open(url('density', room(), { size: 32 }));
     const consoleErrors: string[] = [];
-    page.on('console', (message) => {
+    const onConsole = (message: ConsoleMessage): void => {
       if (message.type() === 'error') consoleErrors.push(message.text());
-    });
+    };
+    page.on('console', onConsole);
     await waitForState(page, JOB, ['done']);
     await page.waitForSelector('[data-testid=slice-panel] select[data-axis=view]');
     const slices = await page.locator('canvas.stage-canvas').screenshot();
@@ -260,6 +258,7 @@ describe('the web viewer', () => {
     // A shader that does not compile is only reported on the console (the box stays empty).
     expect(consoleErrors).toEqual([]);
     await shot(page, 'volume-raymarched');
+    page.off('console', onConsole);
   });
 
   it('draws point clouds, images and static mesh files', async () => {

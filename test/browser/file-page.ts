@@ -1,0 +1,49 @@
+/**
+ * @module file-page
+ * One browser page for the cases of a file, each case loading its own URL into it. A fresh
+ * context and page per case cost Chromium a renderer process and a cold start of the viewer
+ * each time (about 2.6 CPU-s a load beside a loaded suite); a navigation of the page already
+ * open loads the same URL from nothing, as a new window would (a new document: the app, its
+ * stage and its sockets start again from what the URL says), for about half of that. What a
+ * case sees is its own load: the errors it records start empty at each `open`.
+ */
+import type { Browser, Page } from 'playwright-core';
+
+/** A page opened by {@link FilePage.open}: the uncaught errors of this load only. */
+export interface LoadedPage {
+  page: Page;
+  errors: string[];
+}
+
+export class FilePage {
+  readonly #browser: Browser;
+  readonly #options: Parameters<Browser['newPage']>[0];
+  #page: Page | undefined;
+  #errors: string[] = [];
+
+  /** `options` are the page's (viewport, device scale), as for `browser.newPage`. */
+  constructor(browser: Browser, options: Parameters<Browser['newPage']>[0] = {}) {
+    this.#browser = browser;
+    this.#options = options;
+  }
+
+  /** Loads `url` into the file's page (opened on first use, or again if it was closed or crashed). */
+  async open(url: string): Promise<LoadedPage> {
+    if (!this.#page || this.#page.isClosed()) {
+      const page = await this.#browser.newPage(this.#options);
+      page.on('pageerror', (e) => this.#errors.push(e.message));
+      page.on('crash', () => void page.close().catch(() => undefined));
+      this.#page = page;
+    }
+    const errors: string[] = [];
+    this.#errors = errors;
+    await this.#page.goto(url);
+    return { page: this.#page, errors };
+  }
+
+  /** Closes the page (the file's handle on the browser closes it too when the file ends). */
+  async close(): Promise<void> {
+    await this.#page?.close().catch(() => undefined);
+    this.#page = undefined;
+  }
+}
