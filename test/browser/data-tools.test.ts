@@ -11,14 +11,15 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATIC_CUBE_OBJ } from '../client/host-process.ts';
 import { builtFixture } from '../helpers/built-fixture.ts';
 import { REPO } from '../helpers/cli-path.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { openPage, shot, waitForState, type OpenedPage } from './browser-session.ts';
+import { shot, waitForState } from './browser-session.ts';
+import { FilePage, type LoadedPage } from './file-page.ts';
 import { fileBrowser } from './fork-browser.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
@@ -26,7 +27,8 @@ let host: RunningHost;
 let browser: Browser;
 let pluginsDir: string;
 let specimensDir: string;
-const contexts: BrowserContext[] = [];
+/** Each case loads its links into this one page (file-page.ts). */
+let tab: FilePage;
 
 /** The declared colour of the `red-cube` specimen. */
 const RED = '#d9534f';
@@ -40,10 +42,10 @@ beforeAll(async () => {
   await writeTwelveBitPhantom(path.join(specimensDir, 'ct-head-phantom-12bit'));
   [pluginsDir, browser] = await Promise.all([builtFixture('browser-plugins'), fileBrowser()]);
   host = await spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', pluginsDir, '--specimens', specimensDir]);
+  tab = new FilePage(browser, { viewport: { width: 1440, height: 900 } });
 });
 
 afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close()));
   await browser?.close();
   await host?.stop();
   await rm(specimensDir, { recursive: true, force: true });
@@ -70,7 +72,7 @@ async function writeTwelveBitPhantom(dir: string): Promise<void> {
   await writeFile(path.join(dir, 'specimen.json'), JSON.stringify({ id: 'ct-head-phantom-12bit', type: 'volume', data_file: 'head-phantom.npy' }));
 }
 
-const open = (query: string): Promise<OpenedPage> => openPage(browser, contexts, `${host.url}/${query}`);
+const open = (query: string): Promise<LoadedPage> => tab.open(`${host.url}/${query}`);
 
 const link = (specimen: string, params?: Record<string, unknown>, extra: Record<string, string> = {}): string =>
   viewerQuery({ specimen, room: room(), ...(params ? { params } : {}), extra });
