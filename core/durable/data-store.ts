@@ -12,6 +12,7 @@
  * flushes before the promise resolves. A write that finds no room (a full disk, a file-size
  * limit, a full map) fails as the catalogued 507 with nothing of it stored.
  */
+import { AsyncResource } from 'node:async_hooks';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
@@ -63,13 +64,19 @@ function openEnv(file: string): RootDatabase {
  * event turn share a commit, so `work` runs in a child transaction of it, which a throw rolls
  * back alone (nothing of that write is kept, a change or its log entry without the other least
  * of all), and the throw is rethrown once the rest is committed.
+ *
+ * lmdb-js runs every transaction queued behind the first (in the same turn, or while a commit
+ * is under way) in the async context of the write that started the batch, so `work` is bound
+ * to its caller's: what it stamps (who a logged change is by) is its own request's, never that
+ * of another request or of a result whose write happened to open the batch.
  */
 async function transact<T>(env: RootDatabase, file: string, work: () => T, within: { writing: boolean }): Promise<T> {
+  const own = AsyncResource.bind(work);
   const committing = env.transaction(() => {
     within.writing = true;
     try {
       // Boxed: a child transaction waits on what its work gives back when that is a promise (a put's).
-      return env.childTransaction(() => ({ value: work() })) as unknown as { value: T };
+      return env.childTransaction(() => ({ value: own() })) as unknown as { value: T };
     } catch (error) {
       return { error };
     } finally {
