@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseServeOptions } from '../../core/cli/serve-options.ts';
+import { parseWorkerOptions } from '../../core/cli/worker-command.ts';
 import { resolveHostOptions } from '../../core/options.ts';
 import { runWorker } from '../helpers/spawn-worker.ts';
 
@@ -35,6 +36,8 @@ describe('--blob-store', () => {
     expect(resolveHostOptions(parseServeOptions([...redis, '--s3-timeout', '1.5']).host_options).s3TimeoutSeconds).toBe(1.5);
     expect(resolveHostOptions(parseServeOptions(redis).host_options).s3TimeoutSeconds).toBe(10);
     expect(() => parseServeOptions([...redis, '--s3-timeout', '0'])).toThrow(/--s3-timeout/);
+    const worker = parseWorkerOptions(['--redis', 'redis://127.0.0.1:6379', '--blob-store', 's3://x-bucket', '--s3-timeout', '4']);
+    expect(worker !== 'help' && worker.s3TimeoutSeconds).toBe(4);
     expect(() => parseServeOptions(['--accel-redirect', '_blobs'])).toThrow(/--accel-redirect must be a path prefix/);
   });
 
