@@ -50,7 +50,7 @@ export async function createApp(input: CreateAppOptions = {}): Promise<FastifyIn
   // request makes is then its user's, in its room's events and its room's log.
   const home = { stores: host.people, hub: ctx.events, usersChanged: host.scale?.onUsersChanged, specimen: (id: string) => ctx.catalog.get(id) };
   const { people, readers } = assemblePeople(app, options, home, isGuardedRoute);
-  const agent = assembleAgent(ctx, people, host.conversations, host.clientIds, app.log);
+  const agent = assembleAgent(ctx, people, host.conversations, { ids: host.clientIds, relay: host.agentRelay }, app.log);
   await installOpenApiCollector(app);
   await installEvents(app, ctx, { maxStreams: options.maxEventStreams, readers });
   const readiness = await installOps(app, ctx, { scheduler: host.scheduler, agent: agent.figures, meshLevels: host.own.meshes.counts });

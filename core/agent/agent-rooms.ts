@@ -127,6 +127,13 @@ export class AgentRooms implements HeadsetCalls {
     return executor ? { clientId: executor.clientId, peerId: executor.peer.id } : null;
   }
 
+  /** This host no longer holds the room (another does now): its turn stops and its calls fail. */
+  drop(roomId: string): void {
+    const room = this.#rooms.get(roomId);
+    this.#rooms.delete(roomId);
+    room?.close();
+  }
+
   /** Forgets the room once nothing keeps it (its conversation stays in the log). */
   #dropIfIdle(roomId: string, room: AgentRoom): void {
     if (this.#rooms.get(roomId) !== room || !room.idle || this.#joining.has(roomId)) return;

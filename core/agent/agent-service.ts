@@ -4,7 +4,7 @@
  * client ids it gives, the tools (the MCP table's rows), the model (or none), the speech
  * services (or none) and the figures `/metrics` reads. `serve` takes an agent socket once its
  * upgrade is allowed; `headsets` is where any headset tool call goes, the room agent's or an MCP
- * client's.
+ * client's. On a service a room's conversation is held by one host for all (service-agent-rooms.ts).
  */
 import type { WebSocket } from 'ws';
 import type { HostContext } from '../host-context.ts';
@@ -12,7 +12,9 @@ import type { HeadsetCalls, ToolDeps } from '../mcp/mcp-tool.ts';
 import type { People } from '../people/people.ts';
 import { AgentFigures } from './agent-figures.ts';
 import { AgentRooms } from './agent-rooms.ts';
-import { serveAgentSocket, type SocketWho } from './agent-socket.ts';
+import { serveAgentSocket, type AgentRoomsPort, type SocketWho } from './agent-socket.ts';
+import type { AgentRelay } from './agent-relay.ts';
+import { ServiceAgentRooms } from './service-agent-rooms.ts';
 import { AgentTools, type RoomRight } from './agent-tools.ts';
 import type { ClientIds } from './client-ids.ts';
 import type { ConversationRecord } from '../history/conversation-record.ts';
@@ -24,6 +26,8 @@ export interface AgentServiceDeps {
   ctx: ToolDeps & Pick<HostContext, 'options' | 'history' | 'rooms' | 'presence'>;
   people: Pick<People, 'mayAny' | 'check'>;
   ids: ClientIds;
+  /** On a service, how a room's conversation spans its hosts; null: this host's rooms are its own. */
+  relay: AgentRelay | null;
   /** The rooms' conversations in their logs (shared with replays and snapshots). */
   conversations: ConversationRecord;
   model: AgentModel | null;
@@ -36,7 +40,10 @@ export class AgentService {
   readonly figures = new AgentFigures();
   readonly rooms: AgentRooms;
   /** Where headset tool calls go (the rooms' tools reach the rooms through it, made before them). */
-  readonly headsets: HeadsetCalls = { call: (roomId, name, args) => this.rooms.call(roomId, name, args) };
+  readonly headsets: HeadsetCalls = { call: (roomId, name, args) => this.#port.call(roomId, name, args) };
+  /** Where sockets' frames and headset calls go: this host's rooms, or on a service the room's holder. */
+  #port: AgentRoomsPort & HeadsetCalls;
+  #service: ServiceAgentRooms | null = null;
   #deps: AgentServiceDeps;
   #right: RoomRight;
 
@@ -68,6 +75,8 @@ export class AgentService {
         fault: deps.warn,
       },
     });
+    this.#port = this.rooms;
+    if (deps.relay) this.#port = this.#service = new ServiceAgentRooms(this.rooms, deps.relay, deps.warn);
   }
 
   /** Serves an agent socket whose upgrade was allowed, until it closes. */
@@ -75,7 +84,7 @@ export class AgentService {
     const { ctx, ids, warn } = this.#deps;
     return serveAgentSocket(
       {
-        rooms: this.rooms,
+        rooms: this.#port,
         ids,
         right: this.#right,
         follow: (room, peer) => ctx.presence.follow(room, peer),
@@ -90,6 +99,7 @@ export class AgentService {
   }
 
   close(): void {
+    this.#service?.close();
     this.rooms.close();
   }
 }

@@ -3,10 +3,12 @@
  * The headset's agent of a host, put together from its options: the model (`--agent-model`),
  * the speech services (`--stt-url`, `--tts-url`), and the client ids of the host's home (so none
  * is ever given twice: in the data folder of a lone host that keeps one, in Redis for a whole
- * service, else in memory; store-homes.ts).
+ * service, else in memory; store-homes.ts), and on a service the relay by which one host holds
+ * each room's conversation for all.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { AgentService } from '../agent/agent-service.ts';
+import type { AgentRelay } from '../agent/agent-relay.ts';
 import type { ClientIds } from '../agent/client-ids.ts';
 import { modelOf } from '../agent/model/model-of.ts';
 import type { AgentRoom } from '../agent/agent-room.ts';
@@ -24,11 +26,18 @@ function voiceOf(options: HostContext['options']): ((room: AgentRoom) => VoiceRo
   return (room) => new VoiceRoom(room, stt, tts);
 }
 
-export function assembleAgent(ctx: HostContext, people: People, conversations: ConversationRecord, ids: ClientIds, log: FastifyBaseLogger): AgentService {
+/** Where a host's agent keeps its rooms' client ids, and on a service how its rooms span the hosts. */
+export interface AgentHome {
+  ids: ClientIds;
+  relay: AgentRelay | null;
+}
+
+export function assembleAgent(ctx: HostContext, people: People, conversations: ConversationRecord, home: AgentHome, log: FastifyBaseLogger): AgentService {
   return new AgentService({
     ctx,
     people,
-    ids,
+    ids: home.ids,
+    relay: home.relay,
     conversations,
     model: modelOf(ctx.options),
     voice: voiceOf(ctx.options),

@@ -39,6 +39,7 @@ import { assembleCompute } from './compute-assembly.ts';
 import type { ScaleService } from './scale-service.ts';
 import type { DurableData } from './open-durable.ts';
 import type { PeopleStores } from '../people/people.ts';
+import type { AgentRelay } from '../agent/agent-relay.ts';
 import type { ClientIds } from '../agent/client-ids.ts';
 import { createVitrineHandle, type VitrineHandle } from './vitrine-handle.ts';
 import { roomReplayTarget } from './room-replay-target.ts';
@@ -67,6 +68,8 @@ export interface HostAssembly {
   conversations: ConversationRecord;
   /** The client ids of rooms' agent sockets, in the host's home (never given twice where it outlives the host). */
   clientIds: ClientIds;
+  /** On a service, how a room's agent spans its hosts; null on a lone host. */
+  agentRelay: AgentRelay | null;
   /** The stores of users, tickets and rooms' access, in the host's home. */
   people: PeopleStores;
   /** Stops everything, last what the rest uses (the pools). */
@@ -221,6 +224,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     people: workspace.people,
     conversations,
     clientIds: workspace.clientIds,
+    agentRelay: workspace.agentRelay,
     async close() {
       replays.close();
       ctx.scenes.close();

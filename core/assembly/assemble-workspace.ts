@@ -15,6 +15,7 @@ import type { EventHub } from '../events/event-hub.ts';
 import { RoomRecorder } from '../history/room-recorder.ts';
 import type { ResolvedHostOptions } from '../options.ts';
 import type { PeopleStores } from '../people/people.ts';
+import type { AgentRelay } from '../agent/agent-relay.ts';
 import type { ClientIds } from '../agent/client-ids.ts';
 import { LiveHub } from '../presence/live-hub.ts';
 import { PresenceService } from '../presence/presence-service.ts';
@@ -61,6 +62,7 @@ export interface Workspace {
   presence: PresenceService;
   /** The client ids of rooms' agent sockets, in the same home. */
   clientIds: ClientIds;
+  agentRelay: AgentRelay | null;
   close(): void;
 }
 
@@ -110,6 +112,7 @@ export async function assembleWorkspace(deps: {
     people: homes.people,
     presence,
     clientIds: homes.clientIds,
+    agentRelay: homes.agentRelay,
     close: () => {
       void presence.close();
       if (poll) clearInterval(poll);

@@ -40,6 +40,7 @@ export function diskHomes({ options, events }: HomeDeps, data: DurableData): Sto
     roster: new MemoryRoster((roomId, event, eventData) => board.announce(roomId, event, eventData)),
     relay: null,
     clientIds: new DiskClientIds(store),
+    agentRelay: null,
     close() {
       snapshots.close();
       pins.close();

@@ -55,6 +55,7 @@ export function memoryHomes({ options, events, budget, warn }: HomeDeps): StoreH
     roster: new MemoryRoster((roomId, event, data) => board.announce(roomId, event, data)),
     relay: null,
     clientIds: new MemoryClientIds(),
+    agentRelay: null,
     close() {
       snapshots.close();
       pins.close();

@@ -3,8 +3,9 @@
  * The stores of a host of a Redis service: every one in the service's Redis, shared by all its
  * hosts and outliving them, each change of a room and its log entry written by one script;
  * the bytes snapshots pin and published files in the service's blob store. Who is in a room is
- * the service's roster, and live poses cross hosts through its pub/sub.
+ * the service's roster, and live poses and rooms' agent frames cross hosts through its pub/sub.
  */
+import { RedisAgentRelay } from '../agent/redis-agent-relay.ts';
 import { RedisClientIds } from '../agent/redis-client-ids.ts';
 import { RedisAnnotationStore } from '../annotations/redis-annotation-store.ts';
 import { ROOM_CHANNEL_PREFIX } from '../events/channels.ts';
@@ -34,6 +35,8 @@ export function redisHomes({ options, events, warn }: HomeDeps, scale: ScaleServ
   const relay = new RedisLiveRelay(redis, scale.connections.subscriber.duplicate());
   // Not awaited: a host started while Redis is down listens at once, and poses cross hosts once it answers.
   relay.start().catch((err: unknown) => warn('live poses could not subscribe across hosts', err));
+  const agentRelay = new RedisAgentRelay(redis, scale.connections.subscriber.duplicate());
+  agentRelay.start().catch((err: unknown) => warn('the agent could not subscribe across hosts', err));
   return {
     log,
     board,
@@ -46,11 +49,13 @@ export function redisHomes({ options, events, warn }: HomeDeps, scale: ScaleServ
     roster: new RedisRoster(redis, (roomId, event, data) => board.announce(roomId, event, data), streamed),
     relay,
     clientIds: new RedisClientIds(redis),
+    agentRelay,
     close() {
       snapshots.close();
       pins.close();
       annotations.close();
       log.close();
+      void agentRelay.close();
     },
   };
 }

@@ -5,6 +5,7 @@
  * same room log, so each change of a room and its log entry are one write of that home (one
  * transaction of the data folder, one Redis script, one turn of memory).
  */
+import type { AgentRelay } from '../agent/agent-relay.ts';
 import type { ClientIds } from '../agent/client-ids.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
@@ -38,6 +39,8 @@ export interface StoreHomes {
   relay: LiveRelay | null;
   /** The client ids of rooms' agent sockets, counted where they outlive the host when the home does. */
   clientIds: ClientIds;
+  /** On a service, how a room's agent spans its hosts (one holds each conversation); null on a lone host. */
+  agentRelay: AgentRelay | null;
   /** Stops what the stores run (sweeps, subscriptions); the scenes close with their service, people with theirs. */
   close(): void;
 }

@@ -94,6 +94,8 @@ export const KEYS = {
   ticket: (id: string) => `${P}ticket:${id}`,
   /** STRING: a room's last agent socket client id given (INCR; ids are never given twice); kept for good. */
   agentIds: (roomId: string) => `${P}agentids:${roomId}`,
+  /** STRING: the id of the host holding a room's agent conversation; a lease of a few seconds its holder renews (agent-scripts.ts). */
+  agentOwner: (roomId: string) => `${P}agentowner:${roomId}`,
 } as const;
 
 export const CHANNELS = {
@@ -111,4 +113,6 @@ export const CHANNELS = {
   users: `${P}events:users`,
   /** `{room, peer, pose}`: live poses for every host's peers of the room. */
   live: `${P}events:live`,
+  /** Agent frames for one host (the holder of a room's conversation, or a host with sockets in it). */
+  agentHost: (hostId: string) => `${P}events:agent:${hostId}`,
 } as const;

@@ -8,6 +8,7 @@
  * suits one Redis server or a replicated pair; a Redis Cluster would need hash tags.
  */
 import type { Redis } from 'ioredis';
+import { AGENT_SCRIPTS } from './agent-scripts.ts';
 import { ANNOTATION_SCRIPTS } from './annotation-scripts.ts';
 import { HISTORY_SCRIPTS, LOG_APPEND } from './history-scripts.ts';
 import { ROOM_SCRIPTS } from './room-scripts.ts';
@@ -270,6 +271,7 @@ return n`,
   },
   ...ANNOTATION_SCRIPTS,
   ...HISTORY_SCRIPTS,
+  ...AGENT_SCRIPTS,
 } as const;
 
 type ScriptName = keyof typeof SCRIPTS;
