@@ -7,6 +7,7 @@
  * this host's own results and jobs. createApp installs what this returns on fastify.
  */
 import path from 'node:path';
+import { sessionSpecimens } from '../published/session-specimens.ts';
 import { tmpdir } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { notifyingStore } from '../annotations/notifying-store.ts';
@@ -195,6 +196,7 @@ export async function assembleHost(options: ResolvedHostOptions, log: FastifyBas
     conversation: async (roomId) => (await conversations.load(roomId)).entries,
     published: workspace.published,
     hasLevels,
+    carried: sessionSpecimens(sources),
     // Session files arrive on disk: the data folder's own temporary folder (cleared at start), else the system's.
     spoolDir: data ? path.join(data.store.dir, 'tmp') : tmpdir(),
   });

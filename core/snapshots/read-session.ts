@@ -5,7 +5,9 @@
  * (the document checked against the snapshot id, then as a snapshot document, by its own
  * module), and each result a layer shows hashed from the file a slice at a time (a turn of the
  * event loop between slices) against the id it is named by. The results stay in the file
- * (`FileResult`) for the snapshot's pins to take. Every refusal is a catalogued 400 naming the
+ * (`FileResult`) for the snapshot's pins to take. The published files it carries are checked
+ * the same way (each against the `sha` its header gives, each a specimen the document names) and
+ * left in the file too, for the host to publish. Every refusal is a catalogued 400 naming the
  * part of the file at fault.
  */
 import { createHash } from 'node:crypto';
@@ -18,7 +20,18 @@ import { FILE_SLICE, type FileResult } from '../results/file-result.ts';
 import { checkResultHeader } from '../results/result-frame.ts';
 import type { SnapshotDocument } from '../wire/snapshot-types.ts';
 import { readSnapshotDocument } from './check-snapshot-document.ts';
-import { DOCUMENT_NAME, MANIFEST_NAME, namedResults, RESULTS_DIR, SESSION_FORMAT, SESSION_VERSION, type SessionManifest } from './session-layout.ts';
+import { specimensOfScene } from '../scenes/scene-names.ts';
+import {
+  DOCUMENT_NAME,
+  MANIFEST_NAME,
+  namedResults,
+  RESULTS_DIR,
+  SESSION_FORMAT,
+  SESSION_VERSION,
+  SPECIMENS_DIR,
+  type SessionManifest,
+  type SessionSpecimenFile,
+} from './session-layout.ts';
 
 /** A session as read: the snapshot's id, document (its text, and checked) and time taken, and its results where they lie. */
 export interface ReadSession {
@@ -27,12 +40,29 @@ export interface ReadSession {
   document: SnapshotDocument;
   created: number;
   results: FileResult[];
+  /** The published files it carries (none in a file written before they were carried). */
+  specimens: SessionSpecimenFile[];
 }
 
 /** The most bytes a manifest or a result's header line may take. */
 const MAX_HEAD_BYTES = 64 * 1024;
 
 const invalid = (why: string) => createHostError('SPC_ERR_SESSION_INVALID', why);
+
+/** `name`'s head: the JSON line before its first newline, read, and where the bytes after it start. */
+async function headOf(archive: Archive, name: string, entry: TarFileEntry): Promise<{ json: unknown; bytes: Buffer; offset: number; length: number }> {
+  const head = await bytesAt(archive, entry.offset, Math.min(entry.size, MAX_HEAD_BYTES));
+  const newline = head.indexOf(0x0a);
+  if (newline < 0) throw invalid(`'${name}' has no header line`);
+  const bytes = head.subarray(0, newline);
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw invalid(`'${name}' has a header that is not JSON: ${(error as Error).message}`);
+  }
+  return { json, bytes, offset: entry.offset + newline + 1, length: entry.size - newline - 1 };
+}
 
 /** The archive open for reading, with its entries by name. */
 interface Archive {
@@ -100,22 +130,39 @@ async function resultOf(archive: Archive, id: string): Promise<FileResult> {
   const name = `${RESULTS_DIR}${id}`;
   const entry = archive.entries.get(name);
   if (!entry) throw invalid(`it holds no '${name}', which a layer of the snapshot shows`);
-  const head = await bytesAt(archive, entry.offset, Math.min(entry.size, MAX_HEAD_BYTES));
-  const newline = head.indexOf(0x0a);
-  if (newline < 0) throw invalid(`'${name}' has no result header`);
-  const headerBytes = head.subarray(0, newline);
+  const { json, bytes, offset, length } = await headOf(archive, name, entry);
   let header;
   try {
-    header = checkResultHeader(JSON.parse(headerBytes.toString('utf8')));
+    header = checkResultHeader(json);
   } catch (error) {
     throw invalid(`'${name}' has a malformed result header: ${(error as Error).message}`);
   }
-  const offset = entry.offset + newline + 1;
-  const length = entry.size - newline - 1;
   if (length !== header.byteLength) throw invalid(`'${name}' holds ${length} payload bytes where its header says ${header.byteLength}`);
-  const hash = await sha256Of(archive, headerBytes, offset, length);
+  const hash = await sha256Of(archive, bytes, offset, length);
   if (hash !== id) throw createHostError('SPC_ERR_SESSION_MISMATCH', name, `its SHA-256 is ${hash}`);
   return { id, header, file: archive.file, offset };
+}
+
+/**
+ * Each published file the archive carries, once its header names a specimen the document
+ * names (once) and a `sha` its bytes hash to. What each header says beyond that is checked as
+ * a publish's fields are, when the host publishes it.
+ */
+async function specimensOf(archive: Archive, named: ReadonlySet<string>): Promise<SessionSpecimenFile[]> {
+  const carried = new Map<string, SessionSpecimenFile>();
+  for (const [name, entry] of archive.entries) {
+    if (!name.startsWith(SPECIMENS_DIR)) continue;
+    const { json, offset, length } = await headOf(archive, name, entry);
+    const header = json as Record<string, unknown>;
+    const id = typeof json === 'object' && json !== null && !Array.isArray(json) ? header.id : undefined;
+    if (typeof id !== 'string' || !named.has(id)) throw invalid(`'${name}' carries a specimen no layer of the snapshot names`);
+    if (carried.has(id)) throw invalid(`'${name}' carries specimen '${id}' a second time`);
+    if (typeof header.sha !== 'string' || !/^[0-9a-f]{64}$/.test(header.sha)) throw invalid(`'${name}' gives no 'sha' of its file`);
+    const hash = await sha256Of(archive, new Uint8Array(0), offset, length);
+    if (hash !== header.sha) throw createHostError('SPC_ERR_SESSION_MISMATCH', name, `its file's SHA-256 is ${hash}, not the 'sha' ${header.sha} it gives`);
+    carried.set(id, { id, header, sha: hash, file: archive.file, offset, length });
+  }
+  return [...carried.values()];
 }
 
 /** Reads and checks the session file at `file`. @throws SPC_ERR_SESSION_INVALID or SPC_ERR_SESSION_MISMATCH naming what is at fault. */
@@ -136,7 +183,8 @@ export async function readSessionFile(file: string): Promise<ReadSession> {
     const { json, document } = await documentOf(archive, manifest.snapshot);
     const results: FileResult[] = [];
     for (const id of namedResults(document)) results.push(await resultOf(archive, id));
-    return { id: manifest.snapshot, json, document, created: manifest.created, results };
+    const specimens = await specimensOf(archive, specimensOfScene(document.scene));
+    return { id: manifest.snapshot, json, document, created: manifest.created, results, specimens };
   } finally {
     await handle.close();
   }

@@ -6,6 +6,11 @@
  * layer shows: the result's frame header as one line of JSON, a newline, and its payload,
  * so the SHA-256 of the file without that newline is the id it is named by. Those ids are
  * the blob ids the document names; a result is checked against its name on the way in.
+ * Then `specimens/<n>` for each published specimen a layer (or an input of its function)
+ * names: what its publisher said of it as one line of JSON (its `id`, `file_name`, the `sha`
+ * of its file, and the fields a publish takes), a newline, and the file itself, so a host
+ * taking the session in publishes the very same specimen. A file without them (written before
+ * they were carried) reads as before, and a host that knows nothing of them passes them by.
  */
 import type { ResultHeader } from '../results/result-frame.ts';
 
@@ -14,6 +19,7 @@ export const SESSION_VERSION = 1;
 export const MANIFEST_NAME = 'vitrine.json';
 export const DOCUMENT_NAME = 'snapshot.json';
 export const RESULTS_DIR = 'results/';
+export const SPECIMENS_DIR = 'specimens/';
 /** The media type a session file is sent and taken as. */
 export const SESSION_MEDIA_TYPE = 'application/x-tar';
 /** The largest session file a host takes in (1 GiB); it is written to disk as it arrives and checked there. */
@@ -33,6 +39,24 @@ export interface FramedResult {
   headerJson: string;
   header: ResultHeader;
   payload: Uint8Array;
+}
+
+/** A published file as a session carries it: its specimen, what its publisher said of it, and its bytes. */
+export interface CarriedSpecimen {
+  id: string;
+  /** Publish fields (`display_name`, `tags`, `spacing`, `room`, `source`, ...) with `id`, `file_name` and `sha`. */
+  header: Record<string, unknown>;
+  bytes: Uint8Array;
+}
+
+/** A carried published file as it lies in a session file taken in: its bytes are read from there when it is published. */
+export interface SessionSpecimenFile {
+  id: string;
+  header: Record<string, unknown>;
+  sha: string;
+  file: string;
+  offset: number;
+  length: number;
 }
 
 /** The ids of the results a snapshot document's layers name (each once). */

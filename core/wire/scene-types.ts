@@ -151,6 +151,11 @@ export interface SnapshotCreated {
   url: string;
   /** The seq of the room's log entry recording it: the room's changes up to it are what it holds. */
   log_seq?: number;
+  /**
+   * Taking in a session file: each published specimen it carried that this host kept its own of
+   * (other bytes, or a specimen of another kind under that id), and why. Absent when none.
+   */
+  kept_own?: { specimen: string; detail: string }[];
 }
 
 

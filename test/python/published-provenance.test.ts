@@ -5,7 +5,11 @@
  * the room's provenance and a snapshot carry it. Verifying the snapshot checks that layer by
  * its bytes (`same`), and once the array is gone from the host, verify still answers for every
  * layer: the array's layer and the function layer whose input names it are `unavailable`,
- * each naming what is missing, rather than the whole snapshot refused.
+ * each naming what is missing, rather than the whole snapshot refused. Before that, the
+ * snapshot's session file is taken in by a second host (another data folder, the same plugins):
+ * it publishes the array there under the same id, so every layer of the restored room answers
+ * its data, the function layer computes from it, and verify says `same` for every layer; a
+ * host that publishes other bytes under that id keeps its own, says so, and verify says `differs`.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -14,6 +18,7 @@ import type { PublishedProvenance, RoomProvenance } from '../../core/wire/proven
 import type { SnapshotDocument } from '../../core/wire/snapshot-types.ts';
 import { CLI, REPO } from '../helpers/cli-path.ts';
 import { runPython } from '../helpers/python-publish.ts';
+import { npyBytes } from '../helpers/specimens-dir.ts';
 import { room } from '../helpers/room.ts';
 import { killAllHosts, spawnHost } from '../helpers/spawn-host.ts';
 import { tempDataDir } from '../helpers/temp-data-store.ts';
@@ -36,6 +41,16 @@ except TypeError as error:
     refused = str(error)
 print(json.dumps({"snapshot": room.snapshot()["id"], "version": __version__, "refused": refused}))
 `;
+
+/** The snapshot's session file from `from` taken in by `into` and restored into room `r` there; the import's answer. */
+async function carried(from: string, into: string, id: string, r: string): Promise<{ id: string; kept_own?: { specimen: string; detail: string }[] }> {
+  const file = Buffer.from(await (await fetch(`${from}/api/snapshots/${id}?format=bundle`)).arrayBuffer());
+  const imported = await fetch(`${into}/api/snapshots`, { method: 'POST', headers: { 'content-type': 'application/x-tar' }, body: file });
+  expect(imported.status).toBe(201);
+  const restored = await fetch(`${into}/api/rooms/${r}/scene`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ snapshot: id }) });
+  expect(restored.status).toBe(200);
+  return (await imported.json()) as { id: string; kept_own?: { specimen: string; detail: string }[] };
+}
 
 interface Verified {
   layers: { id: string; status: string; detail?: string; code?: string }[];
@@ -73,6 +88,27 @@ describe('provenance of a published array', () => {
       ['scan', 'same'],
       ['surface', 'same'],
     ]);
+
+    // Another host (its own data folder, the same plugins) takes the session file in: the array comes along.
+    const other = await spawnHost(['--port', '0', '--no-viewer', '--log-level', 'warn', '--specimens', 'none', '--data-dir', tempDataDir()]);
+    expect((await fetch(`${other.url}/api/specimens/${r}.scan`)).status).toBe(404);
+    expect(await carried(host.url, other.url, built.snapshot, r)).toEqual({ id: built.snapshot, url: `/?snapshot=${built.snapshot}` });
+    for (const layer of ["scan", "surface"]) expect((await fetch(`${other.url}/api/rooms/${r}/layers/${layer}/data`)).status, layer).toBe(200);
+    const there = await fetch(`${other.url}/api/specimens/${r}.scan`);
+    expect(there.status).toBe(200);
+    expect(await there.json()).toMatchObject({ id: `${r}.scan` });
+    const verifyOn = async (base: string) => ((await (await fetch(`${base}/api/snapshots/${built.snapshot}/verify`, { method: 'POST' })).json()) as Verified).layers;
+    expect((await verifyOn(other.url)).map((l) => [l.id, l.status])).toEqual([
+      ['scan', 'same'],
+      ['surface', 'same'],
+    ]);
+    // Other bytes under that id there: the host keeps its own and says so; verify tells them apart.
+    const put = await fetch(`${other.url}/api/specimens/${r}.scan?filename=scan.npy&room=${r}`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: npyBytes([2, 2, 2]) });
+    expect(put.status).toBe(200);
+    const again = await carried(host.url, other.url, built.snapshot, r);
+    expect(again.kept_own).toEqual([{ specimen: `${r}.scan`, detail: expect.stringContaining('other bytes') }]);
+    expect((await verifyOn(other.url)).find((l) => l.id === 'scan')!.status).toBe('differs');
+    await other.stop();
 
     // The array gone from the host: every layer still answers, naming what is missing.
     expect((await fetch(`${host.url}/api/specimens/${r}.scan`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })).status).toBe(204);

@@ -18,7 +18,7 @@ import { readUploadBody } from '../../uploads/read-upload-body.ts';
 import type { PublishedSpecimens } from '../../published/published-specimens.ts';
 import { readPublishFields } from '../../published/publish-input.ts';
 import { checkPublishable, checkSpecimenId, fileFromUpload, publishFile, type PublishDeps, type PublishedFile } from '../../published/publish-file.ts';
-import { parseFileBody } from '../file-body.ts';
+import { parseFileBody } from '../../published/file-body.ts';
 import { idParams, queryOf, VOLUME_FIELD_QUERY } from '../route-inputs.ts';
 import type { RoomUse } from '../../people/room-access.ts';
 

@@ -21,7 +21,7 @@ import type { HostContext } from '../../host-context.ts';
 import { readUploadBody, type UploadBody } from '../../uploads/read-upload-body.ts';
 import { FORMATS_BY_TYPE } from '../../delivery/delivery-options.ts';
 import { INPUT_ERRORS, queryOf, VOLUME_FIELD_QUERY } from '../route-inputs.ts';
-import { parseFileBody } from '../file-body.ts';
+import { parseFileBody } from '../../published/file-body.ts';
 import { AxesFieldError } from '../../results/volume-axes.ts';
 import { readVolumeFields, VOLUME_FIELD_NAMES, type VolumeFieldsInput } from '../../results/volume-fields-input.ts';
 import { FORM_OVERHEAD_BYTES, formLimits, formUpload } from './upload-form.ts';

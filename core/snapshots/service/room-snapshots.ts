@@ -11,7 +11,8 @@
  * scene and view into a room: each layer whose bytes the host still holds (pinned, so while the
  * snapshot lives) shows them at once, any other is computed again from its source. A snapshot
  * also travels as a session file (write-session.ts, read-session.ts): its document and the
- * bytes it pins, taken in by another host under the same id, its bytes pinned there. Every
+ * bytes it pins, taken in by another host under the same id, its bytes pinned there, and the
+ * published specimens its layers name, published there (published/session-specimens.ts). Every
  * read of a snapshot (its document, its session file, verifying it, restoring it) is asked with
  * who may read which rooms: a snapshot of rooms the asker may not read is not there to them
  * (snapshot-rooms.ts), the same 404 as an unknown one, so a closed room's name never shows.
@@ -44,6 +45,7 @@ import { verifySnapshot, type SnapshotVerification } from './snapshot-verify.ts'
 import { asRoomsOwn } from '../../events/acting-user.ts';
 import { specimensOfScene } from '../../scenes/scene-names.ts';
 import type { PublishedSpecimens } from '../../published/published-specimens.ts';
+import type { SessionSpecimens } from '../../published/session-specimens.ts';
 
 /**
  * Whether the one asking for a snapshot may read one of `rooms`, the rooms it was taken of (an
@@ -73,6 +75,8 @@ export interface SnapshotDeps {
   published?: Pick<PublishedSpecimens, 'holdUntil'>;
   /** Whether a result is served as levels of detail: recorded on its layer, as the room's scene does. */
   hasLevels?: (result: StoredResult) => boolean;
+  /** The published specimens a session file carries: those named, to save; those carried, to take in. */
+  carried?: SessionSpecimens;
 }
 
 export class RoomSnapshots {
@@ -181,12 +185,14 @@ export class RoomSnapshots {
   async session(id: string, reader: SnapshotReader): Promise<{ chunks: Uint8Array[]; length: number }> {
     const snapshot = await this.get(id, reader);
     const results = new Map<string, StoredResult>();
-    for (const resultId of namedResults(JSON.parse(snapshot.json) as SnapshotDocument)) {
+    const document = JSON.parse(snapshot.json) as SnapshotDocument;
+    for (const resultId of namedResults(document)) {
       const result = await this.#deps.sources.resultIds.find(resultId);
       if (!result) throw createHostError('SPC_ERR_SNAPSHOT_LOST', id, `the bytes of result '${resultId}' are no longer held`);
       results.set(resultId, result);
     }
-    return writeSession(id, snapshot.json, snapshot.created, results);
+    const specimens = (await this.#deps.carried?.of(specimensOfScene(document.scene))) ?? [];
+    return writeSession(id, snapshot.json, snapshot.created, results, specimens);
   }
 
   /** Where session files are written as they arrive, to be taken in from there. */
@@ -197,11 +203,14 @@ export class RoomSnapshots {
   /**
    * `POST /api/snapshots` with a session file (lying at `file`): the snapshot under its own id,
    * its results checked against their ids and pinned for `--snapshot-ttl` as if it had been
-   * taken here. @throws SPC_ERR_SESSION_INVALID or SPC_ERR_SESSION_MISMATCH naming what is at fault.
+   * taken here, the published specimens it carries published here first (what this host keeps
+   * of its own instead is said in `kept_own`). @throws SPC_ERR_SESSION_INVALID or
+   * SPC_ERR_SESSION_MISMATCH naming what is at fault, or what publishing a carried file would.
    */
   async importFile(file: string): Promise<SnapshotCreated> {
     const { store, ttlSeconds } = this.#deps;
     const session = await readSessionFile(file);
+    const keptOwn = (await this.#deps.carried?.takeIn(session.specimens)) ?? [];
     const ttlMs = ttlSeconds * 1000;
     const known = await store.get(session.id);
     const pinned = await this.#pinFiles(session.id, session.results, ttlMs);
@@ -210,7 +219,7 @@ export class RoomSnapshots {
     const rooms = known ? roomsOf(known) : {};
     await store.put(session.id, { json: session.json, created: known?.created ?? session.created, pins: pinned, ...rooms }, ttlMs);
     await this.#deps.published?.holdUntil(specimensOfScene(session.document.scene), Date.now() + ttlMs);
-    return { id: session.id, url: `/?snapshot=${session.id}` };
+    return { id: session.id, url: `/?snapshot=${session.id}`, ...(keptOwn.length > 0 ? { kept_own: keptOwn } : {}) };
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
  * @module file-body
- * The one way a file sent as a request body becomes a result, for every route that takes one
- * (`POST /api/uploads`, `PUT /api/specimens/{id}`): parsed off the event loop (the encode
+ * The one way a file sent as a request body becomes a result, for every door that takes one
+ * (`POST /api/uploads`, `PUT /api/specimens/{id}`, a published file a session file carries): parsed off the event loop (the encode
  * thread), its decoded size counted first and refused past the limit before any of it is
  * decoded, and each refusal the catalogued error naming the file. So a hostile file costs the
  * same, and is refused the same, whichever door it comes through.
