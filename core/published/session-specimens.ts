@@ -106,7 +106,8 @@ function keptOwnBecause(record: SpecimenRecord, sha: string): string | null {
   if (record.origin !== 'published')
     return `this host has a specimen '${record.id}' of its own (${record.origin === 'disk' ? 'specimens directory' : record.origin}): its layers show that one`;
   if (record.published?.sha256 === sha) return null;
-  return `this host publishes other bytes under '${record.id}' (sha256 ${record.published?.sha256.slice(0, 12)}, the file carried ${sha.slice(0, 12)}): its layers show this host's`;
+  const own = record.published?.sha256.slice(0, 12);
+  return `this host publishes other bytes under '${record.id}' (sha256 ${own}, the file carried ${sha.slice(0, 12)}): its layers show this host's`;
 }
 
 /** Publishes `carried` here as its publisher did there. */

@@ -15,6 +15,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PublishedProvenance, RoomProvenance } from '../../core/wire/provenance-types.ts';
+import type { SnapshotCreated } from '../../core/wire/scene-types.ts';
 import type { SnapshotDocument } from '../../core/wire/snapshot-types.ts';
 import { CLI, REPO } from '../helpers/cli-path.ts';
 import { runPython } from '../helpers/python-publish.ts';
@@ -43,13 +44,14 @@ print(json.dumps({"snapshot": room.snapshot()["id"], "version": __version__, "re
 `;
 
 /** The snapshot's session file from `from` taken in by `into` and restored into room `r` there; the import's answer. */
-async function carried(from: string, into: string, id: string, r: string): Promise<{ id: string; kept_own?: { specimen: string; detail: string }[] }> {
-  const file = Buffer.from(await (await fetch(`${from}/api/snapshots/${id}?format=bundle`)).arrayBuffer());
+async function carried(from: string, into: string, id: string, r: string): Promise<SnapshotCreated> {
+  const file = new Uint8Array(await (await fetch(`${from}/api/snapshots/${id}?format=bundle`)).arrayBuffer());
   const imported = await fetch(`${into}/api/snapshots`, { method: 'POST', headers: { 'content-type': 'application/x-tar' }, body: file });
   expect(imported.status).toBe(201);
-  const restored = await fetch(`${into}/api/rooms/${r}/scene`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ snapshot: id }) });
+  const restore = { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ snapshot: id }) };
+  const restored = await fetch(`${into}/api/rooms/${r}/scene`, restore);
   expect(restored.status).toBe(200);
-  return (await imported.json()) as { id: string; kept_own?: { specimen: string; detail: string }[] };
+  return (await imported.json()) as SnapshotCreated;
 }
 
 interface Verified {
@@ -97,13 +99,15 @@ describe('provenance of a published array', () => {
     const there = await fetch(`${other.url}/api/specimens/${r}.scan`);
     expect(there.status).toBe(200);
     expect(await there.json()).toMatchObject({ id: `${r}.scan` });
-    const verifyOn = async (base: string) => ((await (await fetch(`${base}/api/snapshots/${built.snapshot}/verify`, { method: 'POST' })).json()) as Verified).layers;
+    const verifyOn = async (base: string) =>
+      ((await (await fetch(`${base}/api/snapshots/${built.snapshot}/verify`, { method: 'POST' })).json()) as Verified).layers;
     expect((await verifyOn(other.url)).map((l) => [l.id, l.status])).toEqual([
       ['scan', 'same'],
       ['surface', 'same'],
     ]);
     // Other bytes under that id there: the host keeps its own and says so; verify tells them apart.
-    const put = await fetch(`${other.url}/api/specimens/${r}.scan?filename=scan.npy&room=${r}`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: npyBytes([2, 2, 2]) });
+    const otherBytes = { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: Uint8Array.from(npyBytes([2, 2, 2])) };
+    const put = await fetch(`${other.url}/api/specimens/${r}.scan?filename=scan.npy&room=${r}`, otherBytes);
     expect(put.status).toBe(200);
     const again = await carried(host.url, other.url, built.snapshot, r);
     expect(again.kept_own).toEqual([{ specimen: `${r}.scan`, detail: expect.stringContaining('other bytes') }]);
