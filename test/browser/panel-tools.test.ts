@@ -4,34 +4,36 @@
  * link that the schema does not know, shown and removed; a follower seeing the progress of a
  * peer's job from its event stream. Screenshots land in os.tmpdir()/vitrine-browser-shots.
  */
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtFixture } from '../helpers/built-fixture.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { openPage, shot, waitForState, type OpenedPage } from './browser-session.ts';
+import { shot, waitForState } from './browser-session.ts';
+import { FilePage, type LoadedPage } from './file-page.ts';
 import { fileBrowser } from './fork-browser.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
 let host: RunningHost;
 let browser: Browser;
 let pluginsDir: string;
-const contexts: BrowserContext[] = [];
+/** Each case loads its links into these pages (file-page.ts): the second is a peer's window. */
+let windows: FilePage[];
 
 beforeAll(async () => {
   [pluginsDir, browser] = await Promise.all([builtFixture('browser-plugins'), fileBrowser()]);
   host = await spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', pluginsDir, '--specimens', 'none']);
+  windows = [0, 1].map(() => new FilePage(browser, { viewport: { width: 1440, height: 900 } }));
 });
 
 afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close()));
   await browser?.close();
   await host?.stop();
 });
 
 const JOB = '[data-testid=job-state]';
 
-const open = (query: string): Promise<OpenedPage> => openPage(browser, contexts, `${host.url}/${query}`);
+const open = (query: string, which = 0): Promise<LoadedPage> => windows[which]!.open(`${host.url}/${query}`);
 
 const link = (specimen: string, params: Record<string, unknown>): string => viewerQuery({ specimen, room: room(), params });
 
@@ -81,7 +83,7 @@ describe('following a peer', () => {
     const shared = room();
     const follower = await open(viewerQuery({ room: shared, follow: true }));
     await follower.page.waitForSelector('.follow[data-stream=open]');
-    const peer = await open(viewerQuery({ specimen: 'slow-sphere', room: shared, params: { steps: 30, step_ms: 150 } }));
+    const peer = await open(viewerQuery({ specimen: 'slow-sphere', room: shared, params: { steps: 30, step_ms: 150 } }), 1);
     await follower.page.waitForFunction(
       () => /^\d+% · step \d+ of 30$/.test(document.querySelector('[data-testid=peer-progress]')?.textContent ?? ''),
       undefined,
