@@ -5,7 +5,7 @@
  * `GET /api/federation/workers`, runs their functions through the remote invoker (registered
  * as the invoker of `remote` functions), and passes its reloads on to every worker; on a Redis
  * service it also runs them for every other host. A worker joins its relay once it listens, and re-registers
- * after every reload.
+ * after every reload. The relay's and the worker's modules load only on a host that is one.
  */
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
@@ -14,12 +14,8 @@ import { createHostError } from '../../errors.ts';
 import type { AfterReloadHook, HostContext } from '../../host-context.ts';
 import type { InvokerSet } from '../../invoke/invoker.ts';
 import type { LocalRuns } from '../../federation/local-runs.ts';
-import { RelayHub } from '../../federation/relay-hub.ts';
-import { RemoteInvoker } from '../../federation/remote-invoker.ts';
 import type { ServiceRelay } from '../../federation/service-relay.ts';
 import { HELLO_MAX_FRAME_BYTES } from '../../federation/frame-limit.ts';
-import { reachableUrl } from '../../federation/reachable-url.ts';
-import { WorkerLink } from '../../federation/worker-link.ts';
 
 /** What federation takes of its host beyond the services the routes share. */
 export interface FederationPort {
@@ -35,6 +31,11 @@ export interface FederationPort {
 
 async function installRelay(app: FastifyInstance, ctx: HostContext, port: FederationPort): Promise<void> {
   const { local, relay: service } = port;
+  const [{ RelayHub }, { RemoteInvoker }, { reachableUrl }] = await Promise.all([
+    import('../../federation/relay-hub.ts'),
+    import('../../federation/remote-invoker.ts'),
+    import('../../federation/reachable-url.ts'),
+  ]);
   const hub = new RelayHub(ctx, local, app.log, service);
   const remote = new RemoteInvoker((id) => hub.channelOf(id), { timeoutMs: ctx.options.jobTimeoutSeconds * 1000 });
   port.invokers.register('remote', remote);
@@ -56,7 +57,8 @@ async function installRelay(app: FastifyInstance, ctx: HostContext, port: Federa
   app.addHook('preClose', async () => hub.close());
 }
 
-function installWorker(app: FastifyInstance, ctx: HostContext, port: FederationPort): void {
+async function installWorker(app: FastifyInstance, ctx: HostContext, port: FederationPort): Promise<void> {
+  const { WorkerLink } = await import('../../federation/worker-link.ts');
   const workerId = ctx.options.workerId ?? hostname();
   const link = new WorkerLink(ctx, port.local, app.log, workerId);
   port.afterReload(async () => link.register());
@@ -70,5 +72,5 @@ function installWorker(app: FastifyInstance, ctx: HostContext, port: FederationP
 
 export async function installFederation(app: FastifyInstance, ctx: HostContext, port: FederationPort): Promise<void> {
   if (ctx.options.mode === 'relay') await installRelay(app, ctx, port);
-  else if (ctx.options.mode === 'worker') installWorker(app, ctx, port);
+  else if (ctx.options.mode === 'worker') await installWorker(app, ctx, port);
 }
