@@ -21,6 +21,11 @@ export interface InvokeContext {
   onProgress?: (update: ProgressUpdate) => void;
   /** Called when the function itself starts (after any wait for a thread and the bundle's loading). */
   onRunning?: () => void;
+  /**
+   * Called with how long the call took (ms) when the thread that ran it measured it, before the
+   * run resolves: its length free of the host's own delays (a busy host reads results late).
+   */
+  onRan?: (ms: number) => void;
   /** The room the request came from (relayed runs keep rooms across machines). */
   roomId?: string;
   /** The job that started this run, if one did: a relayed run's worker keeps it under that id. */

@@ -21,6 +21,12 @@ import type { RoomScheduler } from './room-scheduler.ts';
 /** Longest wait for a finished run's last progress messages. */
 const END_WAIT_MS = 1000;
 
+/** A run's timing: `running()` when its call starts, and the call's length once its thread said it. */
+interface RunTiming {
+  running(): void;
+  ms?: number;
+}
+
 export class PooledInvoker implements Invoker {
   #pool: Tinypool;
   #graceMs: number;
@@ -35,15 +41,16 @@ export class PooledInvoker implements Invoker {
   async invoke(entry: FunctionEntry, values: Record<string, unknown>, ctx: InvokeContext): Promise<StoredResult> {
     if (entry.source.kind !== 'bundle') throw new Error(`PooledInvoker cannot run a ${entry.source.kind} function`);
     const release = await this.#scheduler.acquire(ctx.roomId ?? '', ctx.signal, entry.name);
+    const timing: RunTiming = { running: release.running };
     try {
-      return await this.#run(entry, values, ctx, release.running);
+      return await this.#run(entry, values, ctx, timing);
     } finally {
       // A cancelled run says nothing about how long the function takes.
-      release(!ctx.signal.aborted);
+      release(!ctx.signal.aborted, timing.ms);
     }
   }
 
-  async #run(entry: FunctionEntry, values: Record<string, unknown>, ctx: InvokeContext, running: () => void): Promise<StoredResult> {
+  async #run(entry: FunctionEntry, values: Record<string, unknown>, ctx: InvokeContext, timing: RunTiming): Promise<StoredResult> {
     if (entry.source.kind !== 'bundle') throw new Error(`PooledInvoker cannot run a ${entry.source.kind} function`);
     if (ctx.signal.aborted) throw createHostError('SPC_ERR_JOB_CANCELLED');
     const { port1, port2 } = new MessageChannel();
@@ -55,10 +62,14 @@ export class PooledInvoker implements Invoker {
     let markEnded: () => void = () => {};
     const ended = new Promise<void>((resolve) => (markEnded = resolve));
     port1.on('message', (message: WorkerPortMessage) => {
-      if (message.type === 'end') markEnded();
+      if (message.type === 'end') {
+        // The call's length as its thread measured it: a busy host reads its messages late.
+        if (message.ms !== undefined) ctx.onRan?.((timing.ms = message.ms));
+        markEnded();
+      }
       // A fresh thread first starts and loads the bundle: only the call itself is the run.
       else if (message.type === 'running') {
-        running();
+        timing.running();
         ctx.onRunning?.();
       }
       else if (message.type === 'progress' && !ctx.signal.aborted) for (const report of message.reports) ctx.onProgress?.(report);

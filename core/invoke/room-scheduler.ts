@@ -26,10 +26,11 @@ type Slot = 'general' | 'lane' | 'spill';
 
 /**
  * Gives a thread back; `completed` false when the run was cancelled (it then teaches nothing
- * about its length). `running()` says the function itself starts now: a run is timed from
- * there, not from the grant (a new thread first starts and loads the bundle).
+ * about its length); `ms`: the call's length as its thread measured it, when known. Without
+ * it the run is timed from `running()`, which says the function itself starts now (not from
+ * the grant: a new thread first starts and loads the bundle).
  */
-export type ReleaseThread = ((completed?: boolean) => void) & {
+export type ReleaseThread = ((completed?: boolean, ms?: number) => void) & {
   running(): void;
   /** True when the run holds the short lane (or, misjudged, its spill): a Python call may then take a spare process. */
   readonly short: boolean;
@@ -136,7 +137,7 @@ export class RoomScheduler {
       this.#dispatch();
     };
     let timer = slot === 'lane' ? setTimeout(spill, SHORT_RUN_MS).unref() : undefined;
-    const release = (completed = true) => {
+    const release = (completed = true, ms?: number) => {
       if (released) return;
       released = true;
       clearTimeout(timer);
@@ -146,7 +147,7 @@ export class RoomScheduler {
         if (left === 0) this.#generalByRoom.delete(room);
         else this.#generalByRoom.set(room, left);
       }
-      timed?.end(completed);
+      timed?.end(completed, ms);
       if (fn !== null && this.#long.size > 0 && this.#durations.isShort(fn)) this.#promote(fn);
       this.#dispatch();
     };

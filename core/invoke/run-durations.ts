@@ -20,8 +20,8 @@ const REMEMBERED_RUNS = 4;
 export interface TimedRun {
   /** The function itself starts now (what came before, a thread starting, does not count). */
   restart(): void;
-  /** The run is over; `completed` false when it was cancelled. */
-  end(completed: boolean): void;
+  /** The run is over; `completed` false when it was cancelled; `ms`, its length when measured where it ran. */
+  end(completed: boolean, ms?: number): void;
 }
 
 export class RunDurations {
@@ -53,10 +53,10 @@ export class RunDurations {
     running.add(run);
     return {
       restart: () => void (run.start = this.#now()),
-      end: (completed) => {
+      end: (completed, measured) => {
         if (!running.delete(run)) return;
         if (running.size === 0 && this.#running.get(fn) === running) this.#running.delete(fn);
-        const ms = this.#now() - run.start;
+        const ms = measured ?? this.#now() - run.start;
         if (completed || ms >= SHORT_RUN_MS) this.#record(fn, ms);
       },
     };

@@ -121,8 +121,12 @@ export type WorkerPortMessage =
   | { type: 'progress'; reports: { text: string; fraction: number | null; ts: number }[] }
   /** The bundle is loaded and the function is being called (a run's length is measured from here). */
   | { type: 'running' }
-  /** Last message of a run: every progress message before it has been delivered. */
-  | { type: 'end' };
+  /**
+   * Last message of a run: every progress message before it has been delivered. `ms`: how long
+   * the call took as its thread measured it (absent when it never started), the run's length
+   * for the short lanes, free of the host's delay in reading these messages.
+   */
+  | { type: 'end'; ms?: number };
 
 /** Sent by the host on the task port. */
 export type HostPortMessage = { type: 'cancel' };

@@ -108,6 +108,7 @@ export async function invoke(task: InvokeTask): Promise<InvokeOutcome> {
   };
   port.on('message', onMessage);
   let handedOver = 0;
+  let ms: number | undefined;
   const reports = new ProgressBatch<ReportedProgress>((batch) => port.postMessage({ type: 'progress', reports: batch } satisfies WorkerPortMessage));
   try {
     const mod = await load(task.modulePath, task.version);
@@ -116,6 +117,7 @@ export async function invoke(task: InvokeTask): Promise<InvokeOutcome> {
       return { ok: false, kind: 'function', message: `the bundle exports no function '${task.exportName}'` };
     }
     port.postMessage({ type: 'running' } satisfies WorkerPortMessage);
+    const called = performance.now();
     const outcome = await callPluginFunction({
       fn: fn as (...a: unknown[]) => unknown,
       args: task.args,
@@ -126,6 +128,7 @@ export async function invoke(task: InvokeTask): Promise<InvokeOutcome> {
       isCancelled: () => Atomics.load(flag, 0) === 1,
       onProgress: (progress) => reports.add(progress),
     });
+    ms = performance.now() - called;
     if (outcome.ok) handedOver = resultByteLength(outcome.result);
     // The plugin's own error object may not survive the trip to the host thread.
     return outcome.ok ? outcome : { ok: false, kind: outcome.kind, message: outcome.message };
@@ -133,7 +136,7 @@ export async function invoke(task: InvokeTask): Promise<InvokeOutcome> {
     reports.flush();
     gc.freed(handedOver);
     port.off('message', onMessage);
-    const end: WorkerPortMessage = { type: 'end' };
+    const end: WorkerPortMessage = { type: 'end', ...(ms === undefined ? {} : { ms }) };
     port.postMessage(end);
     port.close();
   }

@@ -115,4 +115,22 @@ describe('RoomScheduler', () => {
     }
     expect(durations.isShort('f')).toBe(false);
   });
+
+  it('times a run by the length its thread measured when given, not by when the host read its end', () => {
+    let now = 0;
+    const durations = new RunDurations(() => now);
+    const run = durations.start('f');
+    // A busy host reads the end of a 3 ms call a second after it started.
+    now += 1000;
+    run.end(true, 3);
+    expect(durations.isShort('f')).toBe(true);
+    const unmeasured = durations.start('f');
+    now += 1000;
+    unmeasured.end(true);
+    expect(durations.isShort('f')).toBe(true);
+    const again = durations.start('f');
+    now += 1000;
+    again.end(true);
+    expect(durations.isShort('f')).toBe(false);
+  });
 });
