@@ -40,7 +40,7 @@ import { finishRun } from './finish-run.ts';
 const LOCK_MS = 10_000;
 /** How often BullMQ looks for computations whose node died. */
 const STALLED_CHECK_MS = 5_000;
-/** How often running computations' records are re-read (a lost cancel message). */
+/** How often running computations' records are re-read (a lost cancel message) and their functions' trials renewed. */
 const RECHECK_MS = 1_000;
 /** Longest a SIGTERM waits for running computations before handing them back. */
 const DRAIN_MS = 30_000;
@@ -164,6 +164,8 @@ export class ComputeNode {
   async #recheck(): Promise<void> {
     const cids = [...this.#running.keys()];
     if (cids.length === 0) return;
+    // A trial of an untimed function lasts while its runs do (run-records.ts).
+    void this.#records.holdTrials([...this.#running.values()].map((run) => run.fn)).catch(() => {});
     const pipeline = this.#o.connections.command.pipeline();
     for (const cid of cids) pipeline.hget(KEYS.comp(cid), 'status');
     const replies = await pipeline.exec().catch(() => null);

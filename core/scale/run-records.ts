@@ -6,8 +6,10 @@
  * computation reads it to choose the lane. The rule is the one a lone host's scheduler
  * follows (invoke/run-durations.ts): a function is short while at least half of its last few
  * runs took under 250 ms. A function no node has timed yet goes by the short lane one run at
- * a time (a trial that lasts until its run is recorded, or a few seconds): that run teaches
- * the rest, so a burst of an unknown long function puts at most one of its runs in the lane.
+ * a time (a trial that lasts until its run is recorded): that run teaches the rest, so a burst
+ * of an unknown long function puts at most one of its runs in the lane, however long the burst.
+ * The trial lapses after a few seconds unless a node running the function renews it, so one
+ * whose run never started, or whose node died, does not hold the function out for ever.
  */
 import type { Redis } from 'ioredis';
 import { SHORT_RUN_MS } from '../invoke/run-durations.ts';
@@ -17,7 +19,7 @@ import { KEYS } from '../redis/redis-keys.ts';
 const REMEMBERED_RUNS = 4;
 /** How long the records of a function no node runs any more are kept. */
 const RECORD_TTL_S = 24 * 3600;
-/** Longest a trial run of an untimed function holds the short lane for that function. */
+/** How long a trial of an untimed function holds the short lane for it unless renewed. */
 const TRIAL_MS = 5000;
 /** How long a host reuses what it read about a function (a slider drag reads it once). */
 const READ_REUSE_MS = 500;
@@ -44,6 +46,13 @@ export class RunRecords {
       .expire(KEYS.runs(fn), RECORD_TTL_S)
       .del(KEYS.runTrial(fn))
       .exec();
+  }
+
+  /** Renews the trials of `fns`, functions with runs in flight here (a no-op for those with none). */
+  async holdTrials(fns: Iterable<string>): Promise<void> {
+    const pipeline = this.#redis.pipeline();
+    for (const fn of new Set(fns)) pipeline.pexpire(KEYS.runTrial(fn), TRIAL_MS);
+    await pipeline.exec();
   }
 
   /** Whether a computation of `fn` queued now goes by the short lane. */
