@@ -14,7 +14,7 @@ import { connectAgent, type Frame } from '../helpers/agent-client.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
-import { openPage } from './browser-session.ts';
+import { DRAW_SCALE, openPage } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 
 let model: ScriptedModel;
@@ -24,7 +24,10 @@ const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   model = await startScriptedModel('openai');
-  [host, browser] = await Promise.all([startHost(['--agent-model', 'scripted', '--agent-provider', 'openai', '--agent-url', model.url]), fileBrowser()]);
+  [host, browser] = await Promise.all([
+    startHost(['--agent-model', 'scripted', '--agent-provider', 'openai', '--agent-url', model.url]),
+    fileBrowser(DRAW_SCALE),
+  ]);
 });
 afterEach(async () => {
   await Promise.all(contexts.splice(0).map((context) => context.close()));

@@ -21,7 +21,7 @@ import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { startHoldingProxy, type HoldingProxy } from '../helpers/holding-proxy.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { shot, textOf } from './browser-session.ts';
+import { DRAW_SCALE, shot, textOf } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { openWatching, settled, type Seen } from './refine-watch.ts';
@@ -42,7 +42,7 @@ beforeAll(async () => {
   const plugins = await fixturePluginsDir();
   // The mesh stays within the bound past which it would have levels of detail, so it is delivered coarse first.
   const args = ['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens, '--mesh-lod-triangles', '1000000'];
-  [host, browser] = await Promise.all([spawnHost(args), fileBrowser()]);
+  [host, browser] = await Promise.all([spawnHost(args), fileBrowser(DRAW_SCALE)]);
   link = await startThrottledLink(host.url, 1.5e6);
 });
 

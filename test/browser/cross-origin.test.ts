@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnFixtureHost } from '../helpers/fixture-host.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { DRAW_SCALE } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 
 let host: RunningHost;
@@ -32,7 +33,7 @@ beforeAll(async () => {
   const listed = new URL(pageUrl).origin;
   [host, browser] = await Promise.all([
     spawnFixtureHost(['--pool-size', '1', '--cors-origin', `*,${listed}`]),
-    fileBrowser(),
+    fileBrowser(DRAW_SCALE),
   ]);
 });
 

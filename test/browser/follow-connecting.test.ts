@@ -7,9 +7,10 @@ import type { Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
+import { DRAW_SCALE } from './browser-session.ts';
 import { browserAndHost } from './browser-host.ts';
 
-const session = browserAndHost();
+const session = browserAndHost([], DRAW_SCALE);
 
 const LAYER_NOTE = '[data-testid=layers] .layer-note';
 const MARK_NOTE = '[data-testid=marks-empty]';

@@ -9,11 +9,11 @@ import { NodeIO } from '@gltf-transform/core';
 import type { Page, Response } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { room } from '../helpers/room.ts';
-import { shot, waitForState, waitForText } from './browser-session.ts';
+import { DRAW_SCALE, shot, waitForState, waitForText } from './browser-session.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
 
-const session = browserAndHost();
+const session = browserAndHost([], DRAW_SCALE);
 
 const stat = (key: string): string => `[data-testid=stats] [data-stat=${key}] dd`;
 

@@ -10,7 +10,7 @@ import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { room } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { openPage, shot, textOf, waitForState, waitForText } from './browser-session.ts';
+import { DRAW_SCALE, openPage, shot, textOf, waitForState, waitForText } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 
 let host: RunningHost;
@@ -20,7 +20,7 @@ const contexts: BrowserContext[] = [];
 beforeAll(async () => {
   [host, browser] = await Promise.all([
     (async () => spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', 'none', '--pool-size', '1']))(),
-    fileBrowser(),
+    fileBrowser(DRAW_SCALE),
   ]);
 });
 

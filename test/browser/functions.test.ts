@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { waitForText } from './browser-session.ts';
+import { DRAW_SCALE, waitForText } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 
 let host: RunningHost;
@@ -15,7 +15,7 @@ let browser: Browser;
 beforeAll(async () => {
   [host, browser] = await Promise.all([
     (async () => spawnHost(['--port', '0', '--plugins', await fixturePluginsDir(), '--specimens', 'none', '--pool-size', '1']))(),
-    fileBrowser(),
+    fileBrowser(DRAW_SCALE),
   ]);
 });
 

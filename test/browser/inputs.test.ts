@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli-path.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { binaryStl } from '../helpers/upload-files.ts';
-import { shot, textOf, waitForText } from './browser-session.ts';
+import { DRAW_SCALE, shot, textOf, waitForText } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
@@ -21,7 +21,7 @@ let browser: Browser;
 beforeAll(async () => {
   [host, browser] = await Promise.all([
     spawnHost(['--port', '0', '--plugins', join(REPO, 'build/out'), '--specimens', join(REPO, 'specimens'), '--pool-size', '1']),
-    fileBrowser(),
+    fileBrowser(DRAW_SCALE),
   ]);
 });
 

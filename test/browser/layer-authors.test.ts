@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { bearer, peopleDir } from '../people/people-helpers.ts';
 import { browserAndHost } from './browser-host.ts';
-import { openPage, shot, waitForText } from './browser-session.ts';
+import { DRAW_SCALE, openPage, shot, waitForText } from './browser-session.ts';
 
 const people = await peopleDir(['ada', 'bob']);
-const session = browserAndHost(['--data-dir', people.dir]);
+const session = browserAndHost(['--data-dir', people.dir], DRAW_SCALE);
 
 async function send(method: string, path: string, user: string, body: unknown): Promise<void> {
   const headers = { ...bearer(people.tokens[user]!), 'content-type': 'application/json' };

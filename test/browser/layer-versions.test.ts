@@ -14,7 +14,7 @@ import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { dropIn, pluginsFolder, shapesVersion } from '../helpers/versioned-plugin.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { shot } from './browser-session.ts';
+import { DRAW_SCALE, shot } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 
 let host: RunningHost;
@@ -37,7 +37,7 @@ beforeAll(async () => {
   await dropIn(first, plugins);
   [host, browser] = await Promise.all([
     spawnHost(['--port', '0', '--plugins', plugins, '--specimens', 'none', '--pool-size', '1', '--log-level', 'warn']),
-    fileBrowser(),
+    fileBrowser(DRAW_SCALE),
   ]);
 }, 240_000);
 afterAll(async () => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
-import { shot, waitForState, waitForText } from './browser-session.ts';
+import { DRAW_SCALE, shot, waitForState, waitForText } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
@@ -22,7 +22,7 @@ let browser: Browser;
 let context: BrowserContext | undefined;
 
 beforeAll(async () => {
-  [host, browser] = await Promise.all([startHost(), fileBrowser()]);
+  [host, browser] = await Promise.all([startHost(), fileBrowser(DRAW_SCALE)]);
 });
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtFixture } from '../helpers/built-fixture.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { shot, SHOTS_DIR, waitForState, waitForText } from './browser-session.ts';
+import { DRAW_SCALE, shot, SHOTS_DIR, waitForState, waitForText } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
@@ -21,7 +21,7 @@ let browser: Browser;
 beforeAll(async () => {
   [host, browser] = await Promise.all([
     (async () => spawnHost(['--port', '0', '--plugins', await builtFixture('rich-params'), '--specimens', 'none', '--pool-size', '1']))(),
-    fileBrowser(),
+    fileBrowser(DRAW_SCALE),
   ]);
 }, 120_000);
 

@@ -7,9 +7,10 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS, waitFor } from '../helpers/wait-for.ts';
+import { DRAW_SCALE } from './browser-session.ts';
 import { browserAndHost } from './browser-host.ts';
 
-const session = browserAndHost();
+const session = browserAndHost([], DRAW_SCALE);
 const TIMELINE = '[data-testid=replay-timeline]';
 
 const send = (method: string, path: string, body?: unknown) =>

@@ -20,7 +20,7 @@ import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { npyBytes } from '../helpers/specimens-dir.ts';
 import { REPO } from '../helpers/cli-path.ts';
 import { dense_mesh } from '../fixtures/plugins/large-results/index.ts';
-import { shot, textOf, waitForDrawn } from './browser-session.ts';
+import { DRAW_SCALE, shot, textOf, waitForDrawn } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { openWatching, settled, type Seen } from './refine-watch.ts';
@@ -73,7 +73,7 @@ beforeAll(async () => {
   await folder('knot-glb', 'knot.glb', null);
   await copyFile(path.join(REPO, 'specimens/cinquefoil-knot/cinquefoil-knot.glb'), path.join(specimens, 'knot-glb', 'knot.glb'));
   await folder('square-gltf', 'square.gltf', squareGltf());
-  [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--specimens', specimens]), fileBrowser()]);
+  [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--specimens', specimens]), fileBrowser(DRAW_SCALE)]);
   const published = await fetch(`${host.url}/api/specimens/pub-volume?filename=x.npy`, {
     method: 'PUT',
     headers: { 'content-type': 'application/octet-stream' },

@@ -13,10 +13,10 @@ import { npyBytes } from '../helpers/specimens-dir.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
-import { openHeadsetPage, shot } from './browser-session.ts';
+import { DRAW_SCALE, openHeadsetPage, shot } from './browser-session.ts';
 import { aimAt, framesPass, type Vec } from './vr-controller.ts';
 
-const session = browserAndHost();
+const session = browserAndHost([], DRAW_SCALE);
 
 type Pointer = NonNullable<ReturnType<NonNullable<Window['vitrineVr']>['state']>['pointer']>;
 

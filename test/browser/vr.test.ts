@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type HostProcess } from '../client/host-process.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';
-import { installEmulatedHeadset, shot, viewportFor, waitForState, waitForText } from './browser-session.ts';
+import { DRAW_SCALE, installEmulatedHeadset, shot, viewportFor, waitForState, waitForText } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 import { framesPass, pullTriggerAt, type Vec } from './vr-controller.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
@@ -22,7 +22,7 @@ let host: HostProcess;
 let browser: Browser;
 
 beforeAll(async () => {
-  [host, browser] = await Promise.all([startHost(), fileBrowser()]);
+  [host, browser] = await Promise.all([startHost(), fileBrowser(DRAW_SCALE)]);
 });
 
 // Closing the browser closes every context the cases opened.

@@ -9,12 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../core/envelope/decode-envelope.ts';
 import { publishVolumeScript, runPython, type Published } from '../helpers/python-publish.ts';
 import { viewerQuery } from '../helpers/room.ts';
-import { shot } from './browser-session.ts';
+import { DRAW_SCALE, shot } from './browser-session.ts';
 import { watchFirstFrame } from './first-frame.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
 
-const session = browserAndHost();
+const session = browserAndHost([], DRAW_SCALE);
 
 describe('a room as a shared workspace', () => {
   it('a volume published from numpy and shown in room lab is drawn by a following page and reaches Godot as uint8', async () => {
