@@ -7,7 +7,7 @@
  * this host's own results and jobs. createApp installs what this returns on fastify.
  */
 import path from 'node:path';
-import { sessionSpecimens } from '../published/session-specimens.ts';
+import { sessionSpecimens } from '../snapshots/service/session-specimens.ts';
 import { tmpdir } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { notifyingStore } from '../annotations/notifying-store.ts';

@@ -12,7 +12,7 @@
  * snapshot lives) shows them at once, any other is computed again from its source. A snapshot
  * also travels as a session file (write-session.ts, read-session.ts): its document and the
  * bytes it pins, taken in by another host under the same id, its bytes pinned there, and the
- * published specimens its layers name, published there (published/session-specimens.ts). Every
+ * published specimens its layers name, published there (session-specimens.ts). Every
  * read of a snapshot (its document, its session file, verifying it, restoring it) is asked with
  * who may read which rooms: a snapshot of rooms the asker may not read is not there to them
  * (snapshot-rooms.ts), the same 404 as an unknown one, so a closed room's name never shows.
@@ -45,7 +45,7 @@ import { verifySnapshot, type SnapshotVerification } from './snapshot-verify.ts'
 import { asRoomsOwn } from '../../events/acting-user.ts';
 import { specimensOfScene } from '../../scenes/scene-names.ts';
 import type { PublishedSpecimens } from '../../published/published-specimens.ts';
-import type { SessionSpecimens } from '../../published/session-specimens.ts';
+import type { SessionSpecimens } from './session-specimens.ts';
 
 /**
  * Whether the one asking for a snapshot may read one of `rooms`, the rooms it was taken of (an

@@ -12,17 +12,17 @@
  * layers show what this host has, and verifying them says whether that is the same.
  */
 import { open, readFile } from 'node:fs/promises';
-import { createHostError, isHostError } from '../errors.ts';
-import type { SpecimenRecord } from '../catalog/specimen-record.ts';
-import type { ResolvedHostOptions } from '../options.ts';
-import type { CarriedSpecimen, SessionSpecimenFile } from '../snapshots/session-layout.ts';
-import type { ParseFn } from '../workers/file-parser.ts';
-import { VOLUME_FIELD_NAMES } from '../results/volume-fields-input.ts';
-import { checkSpecimenUse } from '../people/specimen-access.ts';
-import { parseFileBody } from './file-body.ts';
-import { checkSpecimenId, publishFile, type PublishDeps } from './publish-file.ts';
-import { readPublishFields } from './publish-input.ts';
-import type { PublishedMeta } from './published-record.ts';
+import { createHostError, isHostError } from '../../errors.ts';
+import type { SpecimenRecord } from '../../catalog/specimen-record.ts';
+import type { ResolvedHostOptions } from '../../options.ts';
+import type { CarriedSpecimen, SessionSpecimenFile } from '../session-layout.ts';
+import type { ParseFn } from '../../workers/file-parser.ts';
+import { VOLUME_FIELD_NAMES } from '../../results/volume-fields-input.ts';
+import { checkSpecimenUse } from '../../people/specimen-access.ts';
+import { parseFileBody } from '../../published/file-body.ts';
+import { checkSpecimenId, publishFile, type PublishDeps } from '../../published/publish-file.ts';
+import { readPublishFields } from '../../published/publish-input.ts';
+import type { PublishedMeta } from '../../published/published-record.ts';
 
 /** A specimen a session carried that this host kept its own of, and why. */
 export interface KeptOwn {
