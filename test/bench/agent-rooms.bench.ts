@@ -13,6 +13,8 @@ import { spawnFixtureHost } from '../helpers/fixture-host.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 
 const PIECES = 40;
+/** A model writing a piece every `ms`. */
+const every = (ms: number) => () => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const quantile = (values: number[], q: number) => [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
 const figures = (ms: number[]) =>
   `p50 ${quantile(ms, 0.5).toFixed(2)} ms, p99 ${quantile(ms, 0.99).toFixed(2)} ms, max ${Math.max(...ms).toFixed(2)} ms (${ms.length})`;
@@ -34,7 +36,7 @@ async function turn(sockets: AgentClient[], words: string): Promise<void> {
 
 /** Each piece's delay from its write to its arrival on each of 24 sockets. */
 async function fanOut(host: RunningHost, model: ScriptedModel): Promise<number[]> {
-  model.answer(() => ({ text: Array.from({ length: PIECES }, (_, i) => `{now}|${i} `), pace: 2 }));
+  model.answer(() => ({ text: Array.from({ length: PIECES }, (_, i) => `{now}|${i} `), pace: every(2) }));
   const sockets = await join(host, room('agent-fan'), 24);
   const delays: number[] = [];
   for (const s of sockets) {
@@ -97,7 +99,7 @@ async function busyRooms(host: RunningHost, model: ScriptedModel): Promise<{ bus
   await new Promise((resolve) => setTimeout(resolve, 3000));
   stop = true;
   const atRest = await rest;
-  model.answer(() => ({ text: Array.from({ length: PIECES }, (_, i) => `piece ${i} `), pace: 5 }));
+  model.answer(() => ({ text: Array.from({ length: PIECES }, (_, i) => `piece ${i} `), pace: every(5) }));
   const rooms = await Promise.all(Array.from({ length: 32 }, () => join(host, room('agent-busy'), 2)));
   let talking = true;
   const busy = healthz(host, () => !talking);

@@ -21,10 +21,11 @@ export interface ScriptedReply {
   /** Resolves when the answer may start (a test holds a turn running). */
   hold?: Promise<void>;
   /**
-   * Milliseconds between text pieces (a benchmark's paced stream); each piece's `{now}` is
-   * replaced by performance.now() as it is written, so a reader can tell how long it took to arrive.
+   * Awaited before each text piece is written (a benchmark paces its stream with it); each
+   * piece's `{now}` is replaced by performance.now() as it is written, so a reader can tell how
+   * long it took to arrive.
    */
-  pace?: number;
+  pace?: () => Promise<void>;
 }
 
 /** A request as the server got it, with what the tests ask of it read in either provider's shapes. */
@@ -103,10 +104,10 @@ function sse(events: Events, event: string | null, data: unknown): void {
 const stamp = (data: unknown) => (typeof data === 'string' ? data : JSON.stringify(data)).replaceAll('{now}', performance.now().toFixed(3));
 
 /** Writes the events, all at once or (paced) one text piece at a time. */
-async function writeEvents(res: ServerResponse, events: Events, pace: number | undefined): Promise<void> {
+async function writeEvents(res: ServerResponse, events: Events, pace: (() => Promise<void>) | undefined): Promise<void> {
   for (const [event, data] of events) {
     const piece = JSON.stringify(data).includes('"text_delta"') || JSON.stringify(data).includes('"content":');
-    if (pace && piece) await new Promise((resolve) => setTimeout(resolve, pace));
+    if (pace && piece) await pace();
     res.write(`${event ? `event: ${event}\n` : ''}data: ${stamp(data)}\n\n`);
   }
 }
