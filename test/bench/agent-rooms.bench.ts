@@ -6,6 +6,7 @@
  * a 4 MiB screenshot from the executor to the model's next request; and `/healthz` while 32
  * rooms talk at once, beside `/healthz` on the same host at rest.
  */
+import Anthropic from '@anthropic-ai/sdk';
 import { connectAgent, type AgentClient } from '../helpers/agent-client.ts';
 import { room } from '../helpers/room.ts';
 import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.ts';
@@ -51,11 +52,16 @@ async function fanOut(host: RunningHost, model: ScriptedModel): Promise<number[]
   return delays;
 }
 
-/** From the executor's 4 MiB screenshot frame to the model's request carrying it, whole. */
-async function screenshots(host: RunningHost, model: ScriptedModel): Promise<number[]> {
-  // The whole frame is 4 MiB, the most a binary frame may be: header, its length and the picture.
+/** A 4 MiB screenshot frame's picture: the whole frame is the most a binary frame may be (header, its length and the picture). */
+function picture(): Buffer {
   const jpeg = Buffer.alloc(4 * 1024 * 1024 - 64, 7);
   jpeg.set([0xff, 0xd8, 0xff], 0);
+  return jpeg;
+}
+
+/** From the executor's 4 MiB screenshot frame to the model's request carrying it, whole. */
+async function screenshots(host: RunningHost, model: ScriptedModel): Promise<number[]> {
+  const jpeg = picture();
   let sent = 0;
   const delays: number[] = [];
   model.answer((request) => {
@@ -77,6 +83,25 @@ async function screenshots(host: RunningHost, model: ScriptedModel): Promise<num
     executor!.send({ type: 'end_conversation' });
   }
   await executor!.close();
+  return delays;
+}
+
+/**
+ * The bound under the host's path: the same picture sent by the provider's official client
+ * alone, from the call to the same server having the whole body (the request the host makes).
+ */
+async function clientAlone(model: ScriptedModel, jpeg: Buffer): Promise<number[]> {
+  model.answer(() => ({ text: ['Seen.'] }));
+  const client = new Anthropic({ apiKey: 'sk-ant-bench', baseURL: model.url, maxRetries: 0 });
+  const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/jpeg' as const, data: '' } };
+  const delays: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const asked = performance.now();
+    image.source.data = jpeg.toString('base64');
+    const stream = await client.messages.create({ model: 'bench', max_tokens: 10, stream: true, messages: [{ role: 'user', content: [image] }] });
+    delays.push(model.timings.at(-1)!.ended - asked);
+    for await (const event of stream) void event;
+  }
   return delays;
 }
 
@@ -117,6 +142,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   });
   const fan = await fanOut(host, model);
   const shots = await screenshots(host, model);
+  const alone = await clientAlone(model, picture());
   const { busy, rest } = await busyRooms(host, model);
   await host.stop();
   await model.close();
@@ -125,6 +151,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     lines: [
       `a reply's pieces from the model's write to each of 24 sockets: ${figures(fan)} (bound: p99 10 ms)`,
       `a 4 MiB screenshot frame to the model's request, whole: ${figures(shots)} (bound: 50 ms)`,
+      `baseline, the same picture by the provider's client alone to the same server: ${figures(alone)}`,
       `/healthz while 32 rooms talk: ${figures(busy)} (bound: 250 ms)`,
       `baseline, /healthz on the same host at rest: ${figures(rest)}`,
     ],
