@@ -45,7 +45,7 @@ export function redisHomes({ options, events, warn }: HomeDeps, scale: ScaleServ
     snapshots,
     pins,
     share: new RedisPublished(redis, scale.connections.blobs),
-    people: { users: openUserStore({ connection: redis }), tickets: new RedisTicketStore(redis), access: new RedisAccessStore(redis, log) },
+    people: { users: openUserStore({ connection: redis }), tickets: new RedisTicketStore(redis), access: new RedisAccessStore(redis, log, scale.accessNews) },
     roster: new RedisRoster(redis, (roomId, event, data) => board.announce(roomId, event, data), streamed),
     relay,
     clientIds: new RedisClientIds(redis),

@@ -27,6 +27,7 @@ import { RedisUploadStore } from '../uploads/redis-upload-store.ts';
 import type { RedisConnections } from '../redis/redis-connections.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { joinService } from './join-service.ts';
+import type { HeldNews } from '../redis/held-by-room.ts';
 import { RedisHealth } from '../redis/redis-health.ts';
 import { RedisJobs } from '../jobs/redis-jobs.ts';
 import { RedisResults } from '../serving/redis-results.ts';
@@ -57,6 +58,8 @@ export interface ScaleService {
   relay: SharedRelay | null;
   /** Calls `listener` each time a user of the service is removed (or may have been, unheard); answers how to stop. */
   onUsersChanged(listener: () => void): () => void;
+  /** Where this host hears rooms' access change, so it may hold what it read of it. */
+  accessNews: HeldNews;
   /** Null when Redis answers, else why not (for /readyz). */
   notReady(): string | null;
   close(): Promise<void>;
@@ -163,6 +166,11 @@ export async function createScaleService(deps: {
     },
     findResult: (id, client) => lookups.find(id, client),
     onUsersChanged: (listener) => events.onUsersChanged(listener),
+    accessNews: {
+      listening: () => events.listening,
+      onChange: (listener) => events.onAccessChange(listener),
+      onResubscribed: (listener) => events.onResubscribed(listener),
+    },
     async close() {
       health.close();
       await stopHeartbeat();

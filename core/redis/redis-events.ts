@@ -9,7 +9,8 @@
  * subscriptions are back after every reconnection each watcher is nudged once: it re-reads
  * the durable state, and a lost message costs one read. Relayed workers' registrations changing
  * reach the hosts that list them (scale/relay-mirror.ts); users removed reach the hosts whose
- * streams and sockets they kept open (people/room-readers.ts).
+ * streams and sockets they kept open (people/room-readers.ts); rooms' entries and access
+ * changing reach what a host holds of them (scale/room-pointers.ts, people/redis-access-store.ts).
  */
 import type { Redis } from 'ioredis';
 import type { EventHub } from '../events/event-hub.ts';
@@ -35,6 +36,7 @@ export class RedisEvents {
   #cancelListeners = new Set<(cid: string) => void>();
   #resubscribeListeners = new Set<() => void>();
   #pointerListeners = new Set<(room: string) => void>();
+  #accessListeners = new Set<(room: string) => void>();
   #relayListeners = new Set<(workerId: string) => void>();
   #usersListeners = new Set<() => void>();
   /** Set once the first subscription is in: later connections are reconnections. */
@@ -64,7 +66,8 @@ export class RedisEvents {
     });
     // Subscribing waits for a connection; ioredis subscribes again after every reconnection.
     // A host answers only once subscribed, so no event of a request it serves falls before.
-    const subscribed = this.#subscriber.subscribe(CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel, CHANNELS.pointer, CHANNELS.relay, CHANNELS.users).then(
+    const channels = [CHANNELS.room, CHANNELS.nudge, CHANNELS.cancel, CHANNELS.pointer, CHANNELS.access, CHANNELS.relay, CHANNELS.users];
+    const subscribed = this.#subscriber.subscribe(...channels).then(
       () => {
         this.#subscribed = true;
         this.#live = true;
@@ -102,6 +105,7 @@ export class RedisEvents {
     if (channel === CHANNELS.nudge) this.#nudge(message);
     else if (channel === CHANNELS.cancel) for (const listener of this.#cancelListeners) listener(message);
     else if (channel === CHANNELS.pointer) for (const listener of this.#pointerListeners) listener(message);
+    else if (channel === CHANNELS.access) for (const listener of this.#accessListeners) listener(message);
     else if (channel === CHANNELS.relay) for (const listener of this.#relayListeners) listener(message);
     else if (channel === CHANNELS.users) for (const listener of this.#usersListeners) listener();
     else if (channel === CHANNELS.room) {
@@ -136,6 +140,12 @@ export class RedisEvents {
   onPointerChange(listener: (room: string) => void): () => void {
     this.#pointerListeners.add(listener);
     return () => this.#pointerListeners.delete(listener);
+  }
+
+  /** Calls `listener` with each room id whose access changed. */
+  onAccessChange(listener: (room: string) => void): () => void {
+    this.#accessListeners.add(listener);
+    return () => this.#accessListeners.delete(listener);
   }
 
   /** Calls `listener` with each relayed worker id whose registration changed or went. */

@@ -107,6 +107,8 @@ export const CHANNELS = {
   cancel: `${P}events:cancel`,
   /** A room id whose entry changed or went (`*`: every room): hosts drop their copy of its pointer. */
   pointer: `${P}events:pointer`,
+  /** A room id whose access changed: hosts drop what they hold of it. */
+  access: `${P}events:access`,
   /** A relayed worker id whose registration changed or went: hosts re-read it. */
   relay: `${P}events:relay`,
   /** A user's name, published as `vitrine users remove` (or any host) removes the user: hosts end what it kept open. */

@@ -69,6 +69,7 @@ if cur then owner = cjson.decode(cur).owner end
 if owner ~= ARGV[2] then return {0, cur or ''} end
 redis.call('SET', key, ARGV[3])
 logAppend(ARGV[1], ARGV[4], ARGV[5], ARGV[6])
+redis.call('PUBLISH', P .. 'events:access', ARGV[1])
 return {1, ARGV[3]}`,
   },
   /**
@@ -82,6 +83,7 @@ local key = P .. 'access:' .. ARGV[1]
 if redis.call('GET', key) ~= ARGV[2] then return 0 end
 redis.call('SET', key, ARGV[3])
 logAppend(ARGV[1], ARGV[4], ARGV[5], ARGV[6])
+redis.call('PUBLISH', P .. 'events:access', ARGV[1])
 return 1`,
   },
   /**

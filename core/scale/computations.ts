@@ -19,7 +19,8 @@ import type { BlobStore } from '../blobs/blob-store.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
 import type { ClaimRequest, Claimed, ComputationTimes, ServiceComputations } from '../serving/service-computations.ts';
 import type { WorkQueue } from './work-queue.ts';
-import { RoomPointers, type PointerRead } from './room-pointers.ts';
+import { heldPointer, RoomPointers, type PointerRead } from './room-pointers.ts';
+import type { ReadValue } from '../redis/held-by-room.ts';
 import { RunRecords } from './run-records.ts';
 
 /** How often a waiter re-reads a computation it was not nudged about. */
@@ -87,9 +88,9 @@ export class Computations implements ServiceComputations {
   }
 
   /** The room's pointer as Redis has it (made once: a hit passes it, it makes no closure). */
-  readonly #readPointer = async (room: string): Promise<PointerRead | null> => {
+  readonly #readPointer = async (room: string): Promise<ReadValue<PointerRead | null>> => {
     const reply = (await orUnavailable(this.redis.vPointer(KEYS.room(room)))) as [string, string, string, number] | null;
-    return reply ? ({ key: reply[0], ref: { hash: reply[1], meta: reply[2] }, ttlMs: reply[3] } satisfies PointerRead) : null;
+    return heldPointer(reply ? ({ key: reply[0], ref: { hash: reply[1], meta: reply[2] }, ttlMs: reply[3] } satisfies PointerRead) : null);
   };
 
   /** The result a blob holds; null when its bytes are gone. */

@@ -6,9 +6,14 @@
  * entry, never its stale copy (a stale copy would compute the new values again, or serve the
  * old ones as a hit; `counted` counts every run). A host whose Redis came back without its
  * data (it may have missed invalidations meanwhile) holds no pointer from before. Hits read
- * from memory still reach the room's access count.
+ * from memory still reach the room's access count. A room's access is held beside its pointer
+ * under the same rule: closed, narrowed or opened through one host, the other host's next hit
+ * of the room answers by the new access.
  */
+import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { RedisUserStore } from '../../core/people/redis-user-store.ts';
+import { addUser } from '../../core/people/users.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { getData, lineCount, readyz, room, tag, useTwoHosts } from './service.ts';
@@ -67,6 +72,40 @@ describe('room pointers held by hosts', () => {
       return entry && entry.access_count >= 5 ? entry : undefined;
     }, 'the hits of B counted');
     expect(stats.access_count).toBe(5);
+    expect(runs(t)).toBe(1);
+  });
+
+  it("hold the room's access too: a change answered by one host is the other's next answer", async () => {
+    const r = room();
+    const t = tag();
+    const users = new RedisUserStore(new Redis(s.service.redis.url), true);
+    const [owner, reader] = [`owner-${t}`, `reader-${t}`];
+    const tokens = { [owner]: (await addUser(users, owner, false))!.token, [reader]: (await addUser(users, reader, false))!.token };
+    await users.close();
+    const query = new URLSearchParams({ params: JSON.stringify(params(t)), room_id: r });
+    const hit = async (host: RunningHost, who?: string) => {
+      const res = await fetch(`${host.url}/api/specimens/count/data?${query}`, { headers: who ? { authorization: `Bearer ${tokens[who]}` } : {} });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    const setAccess = async (body: object) => {
+      const res = await fetch(`${s.a.url}/api/rooms/${r}/access`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${tokens[owner]}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, await res.text()).toBe(200);
+    };
+    await ok(s.a, t, r);
+    for (let i = 0; i < 3; i++) {
+      // B holds the room's access as open (the second hit comes from memory).
+      expect([await hit(s.b), await hit(s.b)]).toEqual([200, 200]);
+      await setAccess({ viewers: [reader] });
+      expect([await hit(s.b), await hit(s.b, reader), await hit(s.b, reader)]).toEqual([404, 200, 200]);
+      await setAccess({ viewers: [] });
+      expect(await hit(s.b, reader)).toBe(404);
+      await setAccess({ public: 'write' });
+    }
     expect(runs(t)).toBe(1);
   });
 
