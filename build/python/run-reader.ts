@@ -6,11 +6,16 @@
  * writes no bytecode (`-B`), so reading a plugin neither imports nor leaves anything beside it.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { CORE_DIR } from '../../core/loading/package-layout.ts';
 import type { ReaderOutput } from './reader-output.ts';
 
-/** The reader script; the compile step copies it beside this module in the package. */
-export const READER_SCRIPT = fileURLToPath(new URL('./read_plugin.py', import.meta.url));
+/**
+ * The reader script, `build/python/` beside `core/` in the sources and in the compiled package
+ * (the compile copies it there). Found from the core folder, not from this module's own file:
+ * the compiled command runs this module from a bundle elsewhere.
+ */
+export const READER_SCRIPT = path.join(CORE_DIR, '..', 'build', 'python', 'read_plugin.py');
 
 /** The reader's exit code when the interpreter is older than Python 3.8. */
 const TOO_OLD = 3;
