@@ -75,9 +75,14 @@ export class RoomScheduler {
     return this.threads + 2 * this.lane;
   }
 
-  /** Threads worth keeping started: the general ones and the lane (the spill is rarely used). */
+  /**
+   * Threads started with the host and kept: the short lane's, so a first run never waits for a
+   * thread to start. The general threads start as runs need them and stay while used: each
+   * costs a host about 0.4 CPU-seconds to start, which a host that serves stored results, or
+   * computes one thing at a time, never needed to pay.
+   */
   get warmThreads(): number {
-    return this.threads + this.lane;
+    return this.lane;
   }
 
   /** Runs holding a thread now. */
