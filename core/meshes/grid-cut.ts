@@ -29,7 +29,17 @@ export function cutAlong(mesh: CutMesh, axis: number, next: NextPlane): Growable
   const made = new Map<number, number>();
   const stack: number[] = [];
   for (let t = 0; t < input.length; t += 3) {
-    stack.push(input[t]!, input[t + 1]!, input[t + 2]!);
+    const a = input[t]!, b = input[t + 1]!, c = input[t + 2]!;
+    // Most triangles cross no plane: kept as they are, without going through the stack.
+    const coords = mesh.coords.array;
+    const ga = coords[a * 3 + axis]!, gb = coords[b * 3 + axis]!, gc = coords[c * 3 + axis]!;
+    const low = ga < gb ? (ga < gc ? ga : gc) : gb < gc ? gb : gc;
+    const high = ga > gb ? (ga > gc ? ga : gc) : gb > gc ? gb : gc;
+    if (!(next(low) < high)) {
+      out.push3(a, b, c);
+      continue;
+    }
+    stack.push(a, b, c);
     while (stack.length > 0) {
       const c = stack.pop()!, b = stack.pop()!, a = stack.pop()!;
       const coords = mesh.coords.array;

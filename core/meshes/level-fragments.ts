@@ -25,11 +25,17 @@ export interface Fragment {
   indices: Uint32Array;
 }
 
+/** `v` (under 1024) with two zero bits after each of its bits. */
+function spread(v: number): number {
+  v = (v | (v << 16)) & 0x030000ff;
+  v = (v | (v << 8)) & 0x0300f00f;
+  v = (v | (v << 4)) & 0x030c30c3;
+  return (v | (v << 2)) & 0x09249249;
+}
+
 /** The Z-curve code of cell (x, y, z) (each under 1024): bits interleaved x, y, z from the lowest. */
 export function mortonCode(x: number, y: number, z: number): number {
-  let code = 0;
-  for (let bit = 0; bit < 10; bit++) code |= (((x >> bit) & 1) | (((y >> bit) & 1) << 1) | (((z >> bit) & 1) << 2)) << (3 * bit);
-  return code >>> 0;
+  return (spread(x) | (spread(y) << 1) | (spread(z) << 2)) >>> 0;
 }
 
 /** The next plane above `value`: cell faces, and with `middles` the middle planes too. */
@@ -75,14 +81,21 @@ export function levelFragments(
   for (let i = 0; i < rounded.length; i++) rounded[i] = Math.round(mesh.coords.array[i]!);
   const cells = 2 ** (plan.levels - 1 - level);
   const triangles = mesh.triangles.view();
-  const codes = new Float64Array(triangles.length / 3);
-  const counts = new Map<number, number>();
-  for (let t = 0; t < codes.length; t++) {
+  // Each triangle's cell as a dense slot (in first-met order; -1: dropped), and each slot's code.
+  const slots = new Int32Array(triangles.length / 3);
+  const codes: number[] = [];
+  const slotOf = new Map<number, number>();
+  let lastCode = -1;
+  let lastSlot = -1;
+  for (let t = 0; t < slots.length; t++) {
     const code = cellCode(rounded, triangles, t, cells);
-    codes[t] = code;
-    if (code >= 0) counts.set(code, (counts.get(code) ?? 0) + 1);
+    if (code !== lastCode) {
+      lastCode = code;
+      lastSlot = code < 0 ? -1 : (slotOf.get(code) ?? slotOf.set(code, codes.push(code) - 1).get(code)!);
+    }
+    slots[t] = lastSlot;
   }
-  return gather(rounded, mesh.normals?.view() ?? null, triangles, codes, counts);
+  return gather(rounded, mesh.normals?.view() ?? null, triangles, slots, codes);
 }
 
 /** The Z-curve code of the cell holding triangle `t`; -1 when it rounds flat (two corners on one point). */
@@ -113,29 +126,25 @@ function cellOf(code: number): [number, number, number] {
 }
 
 /** The triangles of each cell as a fragment with its own vertices, cells in Z-curve order. */
-function gather(rounded: Int32Array, normals: Float32Array | null, triangles: Uint32Array, codes: Float64Array, counts: Map<number, number>): Fragment[] {
-  const order = [...counts.keys()].sort((x, y) => x - y);
-  const start = new Map<number, number>();
+function gather(rounded: Int32Array, normals: Float32Array | null, triangles: Uint32Array, slots: Int32Array, codes: number[]): Fragment[] {
+  const counts = new Uint32Array(codes.length);
+  for (let t = 0; t < slots.length; t++) if (slots[t]! >= 0) counts[slots[t]!]!++;
+  const order = codes.map((_, slot) => slot).sort((x, y) => codes[x]! - codes[y]!);
+  const start = new Uint32Array(codes.length);
   let offset = 0;
-  for (const code of order) {
-    start.set(code, offset);
-    offset += counts.get(code)!;
+  for (const slot of order) {
+    start[slot] = offset;
+    offset += counts[slot]!;
   }
   const sorted = new Uint32Array(offset);
-  for (let t = 0; t < codes.length; t++) {
-    const code = codes[t]!;
-    if (code < 0) continue;
-    const at = start.get(code)!;
-    sorted[at] = t;
-    start.set(code, at + 1);
-  }
+  for (let t = 0; t < slots.length; t++) if (slots[t]! >= 0) sorted[start[slots[t]!]!++] = t;
   const stamp = new Int32Array(rounded.length / 3).fill(-1);
   const local = new Uint32Array(rounded.length / 3);
   const fragments: Fragment[] = [];
   let from = 0;
-  order.forEach((code, k) => {
-    const count = counts.get(code)!;
-    fragments.push(fragmentOf(code, k, sorted.subarray(from, from + count), rounded, normals, triangles, stamp, local));
+  order.forEach((slot, k) => {
+    const count = counts[slot]!;
+    fragments.push(fragmentOf(codes[slot]!, k, sorted.subarray(from, from + count), rounded, normals, triangles, stamp, local));
     from += count;
   });
   return fragments;
@@ -153,26 +162,31 @@ function fragmentOf(
 ): Fragment {
   const cell = cellOf(code);
   const indices = new Uint32Array(members.length * 3);
-  const used: number[] = [];
+  const used = new Uint32Array(members.length * 3);
+  let count = 0;
   for (let i = 0; i < members.length; i++) {
     for (let j = 0; j < 3; j++) {
       const v = triangles[members[i]! * 3 + j]!;
       if (stamp[v] !== serial) {
         stamp[v] = serial;
-        local[v] = used.length;
-        used.push(v);
+        local[v] = count;
+        used[count++] = v;
       }
       indices[i * 3 + j] = local[v]!;
     }
   }
-  const positions = new Uint16Array(used.length * 3);
-  const packedNormals = normals ? new Int8Array(used.length * 3) : null;
-  used.forEach((v, i) => {
+  const positions = new Uint16Array(count * 3);
+  const packedNormals = normals ? new Int8Array(count * 3) : null;
+  for (let i = 0; i < count; i++) {
+    const v = used[i]!;
     for (let k = 0; k < 3; k++) positions[i * 3 + k] = Math.max(0, Math.min(CELL_STEPS, rounded[v * 3 + k]! - CELL_STEPS * cell[k]!));
-    if (!packedNormals) return;
+    if (!packedNormals) continue;
     // Interpolated along a cut edge, a normal is shorter than 1: unit length again.
-    const length = Math.hypot(normals![v * 3]!, normals![v * 3 + 1]!, normals![v * 3 + 2]!) || 1;
-    for (let k = 0; k < 3; k++) packedNormals[i * 3 + k] = Math.round((normals![v * 3 + k]! / length) * 127);
-  });
+    const nx = normals![v * 3]!, ny = normals![v * 3 + 1]!, nz = normals![v * 3 + 2]!;
+    const scale = 127 / (Math.sqrt(nx * nx + ny * ny + nz * nz) || 1);
+    packedNormals[i * 3] = Math.round(nx * scale);
+    packedNormals[i * 3 + 1] = Math.round(ny * scale);
+    packedNormals[i * 3 + 2] = Math.round(nz * scale);
+  }
   return { cell, positions, normals: packedNormals, indices };
 }
