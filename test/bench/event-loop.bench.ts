@@ -9,31 +9,19 @@
  * (log) 20 reads at once of a room's log 10,000 entries long (`?limit=10000`), both homes.
  * LOOP_ONLY=import,log runs the named parts only.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { waitFor } from '../helpers/wait-for.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { busyStretches, describeStretches, monotonicMs, type Window } from './busy-stretches.ts';
 import { fmt, percentile } from './host-helpers.ts';
 import { healthzWhile } from './probe/kept-work.ts';
+import { LOOP_DELAY_PRELOAD, loopDelay } from './loop-delay.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const BODY_LIMIT = 16 * 1024 * 1024;
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 const row = (v: number[]) => `p50 ${fmt(percentile(v, 50), 1)} ms, p99 ${fmt(percentile(v, 99), 1)} ms, max ${fmt(Math.max(...v), 1)} ms (${v.length})`;
-
-const PRELOAD = fileURLToPath(new URL('./loop-delay-preload.mjs', import.meta.url));
-
-/** The host's event-loop delay since the last call (loop-delay-preload.mjs), as a line's words. */
-async function loopDelay(host: RunningHost, file: string): Promise<string> {
-  rmSync(file, { force: true });
-  host.child.kill('SIGUSR2');
-  const text = await waitFor(() => (existsSync(file) ? readFileSync(file, 'utf8') || undefined : undefined), 'the loop delay written');
-  const { max, p99, count } = JSON.parse(text) as { max: number; p99: number; count: number };
-  return `event-loop delay p99 ${fmt(p99, 0)} ms, max ${fmt(max, 0)} ms (${count} timer turns)`;
-}
 
 /** What a part measured, and when its work ran (the stretches listed are those begun then). */
 interface Measured {
@@ -46,7 +34,7 @@ async function profiled(home: 'disk' | 'memory', use: (host: RunningHost, delay:
   const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-loop-prof-'));
   const args = ['--port', '0', '--log-level', 'warn', '--no-viewer', ...(home === 'memory' ? ['--data-dir', 'none'] : [])];
   const delays = path.join(dir, 'loop-delay.json');
-  const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', PRELOAD];
+  const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', LOOP_DELAY_PRELOAD];
   const host = await spawnHost(args, { nodeArgs, env: { LOOP_DELAY_FILE: delays } });
   try {
     const { lines, window } = await use(host, () => loopDelay(host, delays));

@@ -32,7 +32,7 @@ async function healthzMs(host: RunningHost): Promise<number> {
   return performance.now() - started;
 }
 
-/** Polls a URL from a thread of its own until told to stop, posting each answer's time, then 'done'. */
+/** Polls a URL from a thread of its own until told to stop (`pauseMs` between asks), posting each answer's time, then 'done'. */
 const POLLER = `
 const { parentPort, workerData } = require('node:worker_threads');
 let stop = false;
@@ -42,6 +42,7 @@ parentPort.on('message', () => (stop = true));
     const started = performance.now();
     await (await fetch(workerData.url)).arrayBuffer();
     parentPort.postMessage(performance.now() - started);
+    if (workerData.pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, workerData.pauseMs));
   }
   parentPort.postMessage('done');
 })();
@@ -52,8 +53,8 @@ parentPort.on('message', () => (stop = true));
  * loop, busy taking in (and inflating) the hundreds of megabytes it asked for, would otherwise
  * add its stalls to the host's.
  */
-export async function healthzWhile(host: RunningHost, done: Promise<unknown>): Promise<number[]> {
-  const poller = new Worker(POLLER, { eval: true, workerData: { url: `${host.url}/healthz` } });
+export async function healthzWhile(host: RunningHost, done: Promise<unknown>, pauseMs = 0): Promise<number[]> {
+  const poller = new Worker(POLLER, { eval: true, workerData: { url: `${host.url}/healthz`, pauseMs } });
   const times: number[] = [];
   const finished = new Promise<void>((resolve, reject) => {
     poller.on('message', (message: number | 'done') => (message === 'done' ? resolve() : times.push(message)));
