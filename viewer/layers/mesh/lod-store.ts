@@ -2,7 +2,8 @@
  * @module lod-store
  * The fragments a layer holds and the requests that bring them. Each frame hands it what the
  * selection wants, most urgent first: it keeps at most `concurrency` requests in flight (the
- * rest wait their turn, and a waiting one no longer wanted is dropped), cancels a request in
+ * rest wait their turn, starting as soon as a request ends rather than at the next frame, and
+ * a waiting one no longer wanted by the next frame is dropped), cancels a request in
  * flight once it has gone unwanted for a moment (the camera moved away), and decodes each
  * fragment's meshopt GLB into a geometry. What it holds is bounded in bytes: past the bound the
  * fragments drawn longest ago leave GPU and JS memory, never one drawn now nor an ancestor of
@@ -55,6 +56,9 @@ export class LodStore {
   readonly #failed = new Set<string>();
   #bytes = 0;
   #disposed = false;
+  /** The latest frame's wants, and the keys done since: a request that ends starts the next at once. */
+  #wants: readonly LodTask[] = [];
+  readonly #done = new Set<string>();
   /** Requests started, cancelled and fragments let go since the layer was made. */
   readonly counts = { started: 0, cancelled: 0, evicted: 0, fetchedBytes: 0 };
 
@@ -113,12 +117,19 @@ export class LodStore {
         this.counts.cancelled++;
       }
     }
-    for (const task of tasks) {
+    this.#wants = tasks;
+    this.#done.clear();
+    this.#fill(now);
+    this.#evict(kept);
+  }
+
+  /** Starts the most urgent wants not in flight, held or done, up to the concurrency. */
+  #fill(now: number): void {
+    for (const task of this.#wants) {
       if (this.#flights.size >= this.#options.concurrency) break;
-      if (this.#flights.has(task.key) || this.#held.has(task.key) || this.#failed.has(task.key)) continue;
+      if (this.#flights.has(task.key) || this.#held.has(task.key) || this.#failed.has(task.key) || this.#done.has(task.key)) continue;
       this.#start(task, now);
     }
-    this.#evict(kept);
   }
 
   #start(task: LodTask, now: number): void {
@@ -128,7 +139,11 @@ export class LodStore {
     task.run(flight.controller.signal).then(
       () => {
         if (this.#flights.get(task.key) === flight) this.#flights.delete(task.key);
-        if (!this.#disposed && !flight.controller.signal.aborted) this.#options.arrived();
+        if (this.#disposed || flight.controller.signal.aborted) return;
+        // The slot is free now, not at the next frame (a frame may be slow to come).
+        this.#done.add(task.key);
+        this.#fill(performance.now());
+        this.#options.arrived();
       },
       (error: unknown) => {
         if (this.#flights.get(task.key) === flight) this.#flights.delete(task.key);

@@ -149,7 +149,13 @@ export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions):
     const out: LodTask[] = [];
     for (const { id } of options.list.segments) {
       if (trees.has(id) || !drawable(id)) continue;
-      const run = async (signal: AbortSignal) => void trees.set(id, new SegmentTree(await levels.segment(id, signal)));
+      // The sidecar and then its coarsest fragments in one task: a surface's first picture
+      // waits for no frame in between, and nothing finer starts before it.
+      const run = async (signal: AbortSignal) => {
+        const tree = new SegmentTree(await levels.segment(id, signal));
+        await Promise.all(tree.roots.filter((root) => !store.has(root)).map((root) => store.fragmentTask(root, Infinity).run(signal)));
+        if (!signal.aborted) trees.set(id, tree);
+      };
       out.push({ key: `segment:${id}`, urgency: Infinity, run });
     }
     for (const { tree, level, urgency } of needed) {
