@@ -74,6 +74,11 @@ export class LodStore {
     return this.#flights.size;
   }
 
+  /** Whether the task `key` failed (it is not asked again). */
+  failed(key: string): boolean {
+    return this.#failed.has(key);
+  }
+
   has(node: LodNode): boolean {
     return this.#held.has(node.key);
   }

@@ -180,8 +180,12 @@ export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions):
     const kept = new Set<string>();
     for (const node of selection.drawn) for (let up: LodNode | null = node; up && !kept.has(up.key); up = up.parent) kept.add(up.key);
     for (const tree of shownTrees) if (tree.roots.every((root) => drawn.has(root))) everShown.add(tree.segment);
-    const wanted = selection.wanted.map(({ node, urgency }) => store.fragmentTask(node, urgency));
-    store.update([...tasks(selection.levels), ...wanted].sort((a, b) => b.urgency - a.urgency), selection.drawn, kept);
+    const first = tasks(selection.levels);
+    // Coarse first: nothing finer is fetched while a shown surface's coarsest level is to come.
+    const coarse = first.filter((task) => task.urgency === Infinity && !store.failed(task.key));
+    const finer = () => selection.wanted.map(({ node, urgency }) => store.fragmentTask(node, urgency));
+    const wanted = coarse.length > 0 ? coarse : [...first, ...finer()];
+    store.update(wanted.sort((a, b) => b.urgency - a.urgency), selection.drawn, kept);
     const listed = options.list.segments.filter(({ id }) => drawable(id));
     const holes = countHoles(shownTrees, drawn, (tree) => everShown.has(tree.segment));
     const shown = listed.filter(({ id }) => everShown.has(id)).length;
