@@ -15,7 +15,7 @@
 import { existsSync, mkdirSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database } from 'lmdb';
-import { STORE_FILE, type DataStore } from '../durable/data-store.ts';
+import { STORE_FILE, STORE_OPTIONS, type DataStore } from '../durable/data-store.ts';
 import { DISK } from '../durable/disk-keys.ts';
 import type { AccessHome } from './disk-access-store.ts';
 import { byName, type UserRecord, type UserStore, type UsersWatcher } from './user-store.ts';
@@ -45,8 +45,8 @@ export function usersOfDataStore(store: DataStore): UserDb {
  */
 export function usersOfDataDir(dataDir: string): UserDb & { folder: AccessHome } {
   mkdirSync(dataDir, { recursive: true });
-  // The same environment settings as the host's (core/durable/data-store.ts): one file, flushed commits.
-  const env = open({ path: join(dataDir, STORE_FILE), maxDbs: 64, overlappingSync: false, noSync: false });
+  // The same environment settings as the host's: one file, flushed commits.
+  const env = open({ path: join(dataDir, STORE_FILE), ...STORE_OPTIONS });
   const db = env.openDB<UserRecord, string>({ name: DISK.users.name });
   // Whether a write's work is running: a room's log appends only inside the write of its change.
   const within = { writing: false };

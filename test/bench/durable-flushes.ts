@@ -3,7 +3,9 @@
  * Section 1 of `npm run bench durable`: what one acknowledged annotation write costs a host with
  * a data folder. Single-mark adds one after another, on a host with a data folder and on one
  * with `--data-dir none` in turn (each add on one, then the other, so both see the same load):
- * latency p50/p99 and the p99's difference. Then the disk flushes each write takes, counted from
+ * latency p50/p99 and the p99's difference, beside the floor under them measured in turn with
+ * them (flush-bound.ts: one flush on the same disk, lmdb-js alone, the data store alone), so the
+ * figure reads as what the host adds on disk over memory against what one commit costs. Then the disk flushes each write takes, counted from
  * outside by `strace -f -c -w -e trace=fsync,fdatasync,msync,sync_file_range` attached to the host
  * while FLUSHED_ADDS adds run one after another (a change and its room's log entry are one
  * transaction, so one flush a write); where strace is missing or may not attach, the line says so.
@@ -15,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { openFlushBound, type FlushSample } from './flush-bound.ts';
 import { benchHostArgs, benchSpecimens, buildBenchPlugins, fmt, percentile } from './host-helpers.ts';
 
 const SINGLE_ADDS = 500;
@@ -67,15 +70,38 @@ function startMeasured(dataDir: string, plugins: string, specimens: string): Pro
   return spawnHost([...benchHostArgs(plugins, specimens), '--data-dir', dataDir], MEASURED_CLI ? { cli: MEASURED_CLI } : {});
 }
 
-/** Section 1: single adds on disk and in memory, in turn; then the flushes each write takes on disk. */
+/** The floors' lines: each one's p50/p99, and the host on disk against memory + one commit. */
+function floorLines(disk: string, floors: FlushSample[], times: Record<'disk' | 'memory', number[]>): string[] {
+  const at = (values: number[], p: number) => percentile(values, p);
+  const of = (key: keyof FlushSample) => floors.map((f) => f[key]);
+  const line = (values: number[]) => `p50 ${fmt(at(values, 50))} ms, p99 ${fmt(at(values, 99))} ms`;
+  const bound = (p: number) => at(times.memory, p) + at(of('lmdbPut'), p);
+  const against = (p: number) => {
+    const gap = at(times.disk, p) - bound(p);
+    return `p${p} ${fmt(at(times.disk, p))} vs ${fmt(bound(p))} ms (${gap >= 0 ? '+' : ''}${fmt(gap)})`;
+  };
+  return [
+    `the floor in the same turns, on the data folder's disk (${disk}): one 4 KiB page + fdatasync ${line(of('fdatasync'))}; ` +
+      `LMDB's commit pattern (page + fdatasync + O_DSYNC meta page) ${line(of('lmdbPattern'))}; ` +
+      `lmdb-js alone (one put and its commit, the data store's options) ${line(of('lmdbPut'))}; ` +
+      `the data store's write alone (its transaction and child transaction) ${line(of('storeWrite'))}`,
+    `the disk host against the memory host + lmdb-js's commit alone (memory + one flushed commit, each percentile of its own): ` +
+      `${against(50)}, ${against(99)}`,
+  ];
+}
+
+/** Section 1: single adds on disk and in memory, in turn, with the floor under them; then the flushes each write takes on disk. */
 export async function singleWrites(dir: string): Promise<string[]> {
   const [plugins, specimens] = [buildBenchPlugins(), benchSpecimens()];
   const [disk, memory] = await Promise.all([startMeasured(path.join(dir, 'adds'), plugins, specimens), startMeasured('none', plugins, specimens)]);
+  const bound = await openFlushBound(path.join(dir, 'floor'));
   const times: Record<'disk' | 'memory', number[]> = { disk: [], memory: [] };
+  const floors: FlushSample[] = [];
   try {
     for (let i = 0; i < SINGLE_ADDS; i++) {
       const order: [RunningHost, number[]][] = [[disk, times.disk], [memory, times.memory]];
       for (const [host, into] of i % 2 ? order.reverse() : order) into.push(await addOne(host.url, i));
+      floors.push(await bound.sample(i));
     }
     const flushes = await flushesDuring(disk.child.pid!, path.join(dir, 'strace.txt'), async () => {
       for (let i = 0; i < FLUSHED_ADDS; i++) await addOne(disk.url, SINGLE_ADDS + i);
@@ -86,6 +112,7 @@ export async function singleWrites(dir: string): Promise<string[]> {
       ...(MEASURED_CLI ? [`measured: ${MEASURED_CLI}`] : []),
       `annotation add, one at a time (${SINGLE_ADDS} on each host, in turn), ${line('--data-dir (on disk)', times.disk)}; ` +
         `${line('--data-dir none', times.memory)}; p99 on disk ${over >= 0 ? '+' : ''}${fmt(over)} ms (goal <= 2 ms)`,
+      ...floorLines(bound.disk, floors, times),
       typeof flushes === 'string'
         ? `disk flushes per acknowledged add: not counted, ${flushes}`
         : `disk flushes (${FLUSH_CALLS}) per acknowledged add, strace -f on the host, ${FLUSHED_ADDS} adds one after another: ` +
@@ -93,6 +120,6 @@ export async function singleWrites(dir: string): Promise<string[]> {
           `${fmt((flushes.seconds * 1000) / Math.max(1, flushes.calls))} ms in each`,
     ];
   } finally {
-    await Promise.all([disk.stop(), memory.stop()]);
+    await Promise.all([disk.stop(), memory.stop(), bound.close()]);
   }
 }
