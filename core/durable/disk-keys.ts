@@ -35,7 +35,7 @@ export const DISK = {
     /** The range of a room's entries with a seq from `from` up to (not with) `to`. */
     entries: (roomId: string, from: number, to: number) => ({ start: [roomId, from], end: [roomId, to] }),
   },
-  /** room → the room log's last seq and its ts. */
+  /** room → the room log's last seq, its ts, and the ts of its oldest entry kept. */
   logHeads: { name: 'loghead' },
   /** snapshot id → its record and expiry. */
   snapshots: { name: 'snapshots' },

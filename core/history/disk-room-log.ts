@@ -16,6 +16,8 @@ import { entryOf, pageLimit, pageOf, type LogChange, type LogEntry, type LogPage
 interface Head {
   seq: number;
   ts: number;
+  /** The ts of the room's oldest entry kept (absent in a folder written before it was kept: its entries are then looked at once). */
+  kept?: number;
 }
 
 /** Entries read between two turns of the event loop. */
@@ -58,14 +60,24 @@ export class DiskRoomLog implements RoomLogStore, LogWriter {
     const ts = Math.max(head.ts, this.#now());
     const entry = entryOf(seq, ts, change);
     void log.put(DISK.log.entry(roomId, seq), entry);
-    void heads.put(roomId, { seq, ts });
-    // The room's entries past the time-to-live go as it is written (oldest first, so the first kept one ends it).
+    void heads.put(roomId, { seq, ts, kept: this.#expire(roomId, head, ts) });
+    return entry;
+  }
+
+  /**
+   * Removes the room's entries past the time-to-live (oldest first, so the first kept one ends
+   * it) and says the ts of the oldest left, `ts` (the entry being added) when none is. The head
+   * knows the oldest kept, so a write whose room has nothing to expire reads no entry at all.
+   */
+  #expire(roomId: string, head: Head, ts: number): number {
     const oldest = this.#now() - this.#ttlMs;
-    for (const { key, value } of log.getRange(DISK.log.entries(roomId, 0, seq))) {
-      if (value.ts >= oldest) break;
+    if (head.kept !== undefined && head.kept >= oldest) return head.kept;
+    const log = this.#log();
+    for (const { key, value } of log.getRange(DISK.log.entries(roomId, 0, head.seq + 1))) {
+      if (value.ts >= oldest) return value.ts;
       void log.remove(key);
     }
-    return entry;
+    return ts;
   }
 
   async read(roomId: string, since: number, limit: number): Promise<LogPage> {

@@ -167,3 +167,27 @@ describe('disk room log across a restart', () => {
     await store.close();
   });
 });
+
+describe('disk room log expiry', () => {
+  it('removes the entries past the time-to-live as the room is written, from a head written before it named its oldest too', async () => {
+    let clock = 1_000_000;
+    const log = new DiskRoomLog(data, 10, () => clock);
+    const r = `expire-${Math.random().toString(36).slice(2)}`;
+    const stored = () => [...data.db<LogEntry>(DISK.log.name).getRange(DISK.log.entries(r, 0, Number.MAX_SAFE_INTEGER))].map(({ value }) => value.seq);
+    // Entries at 1,000, 1,004, 1,008 and 1,012 s: the fourth append finds the first past the 10 s.
+    for (let i = 0; i < 4; i++, clock += 4_000) await log.append(r, view(i));
+    expect(stored()).toEqual([2, 3, 4]);
+    // At 1,021 s the second and third are past it, though the head named the oldest kept before they were.
+    clock = 1_021_000;
+    await log.append(r, view(4));
+    expect(stored()).toEqual([4, 5]);
+    // A head as a folder written before the oldest was kept holds it: the entries are looked at once.
+    const heads = data.db<{ seq: number; ts: number }>(DISK.logHeads.name);
+    const { seq, ts } = heads.get(r)!;
+    await data.write(() => heads.put(r, { seq, ts }));
+    clock = 1_040_000;
+    await log.append(r, view(5));
+    expect(stored()).toEqual([6]);
+    expect((await log.read(r, 0, 10)).entries.map((e) => e.seq)).toEqual([6]);
+  });
+});
