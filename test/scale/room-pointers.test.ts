@@ -8,13 +8,19 @@
  * data (it may have missed invalidations meanwhile) holds no pointer from before. Hits read
  * from memory still reach the room's access count. A room's access is held beside its pointer
  * under the same rule: closed, narrowed or opened through one host, the other host's next hit
- * of the room answers by the new access.
+ * of the room answers by the new access. A follower's read of the room's entry on one host,
+ * between a peer's ask on the other and its end, leaves the room on the peer's value, and the
+ * follower is told it.
  */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { RedisUserStore } from '../../core/people/redis-user-store.ts';
 import { addUser } from '../../core/people/users.ts';
+import { FOLLOWER_HEADER } from '../../core/wire/follower-header.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
+import { openStream, type StreamEvent } from '../helpers/sse-reader.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { getData, lineCount, readyz, room, tag, useTwoHosts } from './service.ts';
 
@@ -107,6 +113,36 @@ describe('room pointers held by hosts', () => {
       await setAccess({ public: 'write' });
     }
     expect(runs(t)).toBe(1);
+  });
+
+  it("end on a peer's ask though a follower on the other host read the room's entry meanwhile", async () => {
+    const r = room();
+    const [seven, eight] = [tag(), tag()];
+    const url = (host: RunningHost, t: string) =>
+      `${host.url}/api/specimens/tick/data?${new URLSearchParams({ params: JSON.stringify({ dir: s.service.runs, tag: t }), room_id: r })}`;
+    const tagOf = (e: StreamEvent) => (e.data as { params?: { tag?: string } }).params?.tag;
+    const follower = await openStream(`${s.b.url}/api/rooms/${r}/events`);
+    await follower.next((e) => e.event === 'state');
+    // The room shows `seven` (it stops at once).
+    writeFileSync(join(s.service.runs, `${seven}.stop`), '');
+    expect((await fetch(url(s.a, seven))).status).toBe(200);
+    await follower.next((e) => e.event === 'result' && tagOf(e) === seven);
+    // A peer asks `eight` on A; while it runs, the follower on B reads the entry it was told of.
+    const asked = fetch(url(s.a, eight));
+    await waitFor(() => existsSync(join(s.service.runs, `${eight}.ticks`)) || undefined, "the peer's computation to start");
+    const read = await fetch(url(s.b, seven), { headers: { [FOLLOWER_HEADER]: '1' } });
+    expect(read.status).toBe(200);
+    await read.arrayBuffer();
+    writeFileSync(join(s.service.runs, `${eight}.stop`), '');
+    expect((await asked).status).toBe(200);
+    // The follower is told of the peer's value, and the room shows it on both hosts.
+    await follower.next((e) => e.event === 'result' && tagOf(e) === eight);
+    follower.close();
+    for (const host of [s.a, s.b]) {
+      const again = await openStream(`${host.url}/api/rooms/${r}/events`);
+      expect(tagOf(await again.next((e) => e.event === 'state'))).toBe(eight);
+      again.close();
+    }
   });
 
   it('are all dropped when Redis comes back without its data, so nothing from before is a hit', async () => {
