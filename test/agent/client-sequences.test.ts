@@ -113,6 +113,8 @@ describe.each<Provider>(['anthropic', 'openai'])('the client’s sequences again
     const captured = await turnOf('capture_viewport', room1.page, room1.sockets);
     for (const seen of captured) expect(seen).toEqual(scenario('capture_viewport').every_socket_receives);
     expect(model.requests.at(-1)!.toolResults[0]!.images).toBe(1);
+    // The very picture the executor sent (headset()'s own), as the provider's format carries it.
+    expect(JSON.stringify(model.requests.at(-1)!.body.messages)).toContain(Buffer.from([0xff, 0xd8, 0xff, 0xd9]).toString('base64'));
 
     // a queued turn
     const marks = room1.sockets.map((s) => s.received.length);

@@ -10,6 +10,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { loadOnce } from '../../loading/load-once.ts';
 import type { AgentModel, ModelMessage, ModelPart, ModelRequest, ModelStep, ModelToolCall } from './agent-model.ts';
+import { pictureFetch, PictureSlots, plainBase64, type Base64 } from './picture-body.ts';
 import { providerAccess, type ProviderAccess, type ProviderSettings } from './provider-access.ts';
 import { providerRefusal } from './provider-refusal.ts';
 
@@ -21,16 +22,17 @@ const loadSdk = loadOnce(async () => (await import('@anthropic-ai/sdk')).default
 type Block = Anthropic.ContentBlockParam;
 type ToolResultBlock = Anthropic.ToolResultBlockParam;
 
-function partBlock(part: ModelPart): Anthropic.TextBlockParam | Anthropic.ImageBlockParam {
+function partBlock(part: ModelPart, base64: Base64): Anthropic.TextBlockParam | Anthropic.ImageBlockParam {
   if (part.type === 'text') return { type: 'text', text: part.text || ' ' };
   const media = (part.mime === 'image/png' ? 'image/png' : 'image/jpeg') as 'image/png' | 'image/jpeg';
-  return { type: 'image', source: { type: 'base64', media_type: media, data: part.data.toString('base64') } };
+  return { type: 'image', source: { type: 'base64', media_type: media, data: base64(part.data) } };
 }
 
 /** The conversation in the Messages API's shapes (tool results are the user's turn there). */
-export function anthropicMessages(messages: readonly ModelMessage[]): Anthropic.MessageParam[] {
+export function anthropicMessages(messages: readonly ModelMessage[], base64: Base64 = plainBase64): Anthropic.MessageParam[] {
+  const block = (part: ModelPart) => partBlock(part, base64);
   return messages.map((message): Anthropic.MessageParam => {
-    if (message.role === 'user') return { role: 'user', content: message.parts.map(partBlock) };
+    if (message.role === 'user') return { role: 'user', content: message.parts.map(block) };
     if (message.role === 'assistant') {
       const content: Block[] = message.text ? [{ type: 'text', text: message.text }] : [];
       for (const call of message.calls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args });
@@ -39,7 +41,7 @@ export function anthropicMessages(messages: readonly ModelMessage[]): Anthropic.
     const results: ToolResultBlock[] = message.results.map((result) => ({
       type: 'tool_result',
       tool_use_id: result.id,
-      content: result.parts.map(partBlock),
+      content: result.parts.map(block),
       ...(result.isError ? { is_error: true } : {}),
     }));
     return { role: 'user', content: results };
@@ -50,6 +52,7 @@ export class AnthropicModel implements AgentModel {
   readonly name: string;
   #access: ProviderAccess;
   #client: Anthropic | null = null;
+  #pictures = new PictureSlots();
 
   constructor(settings: ProviderSettings) {
     this.name = settings.model;
@@ -59,12 +62,13 @@ export class AnthropicModel implements AgentModel {
   async #connect(): Promise<Anthropic> {
     const Sdk = await loadSdk();
     const { key, client } = this.#access;
-    this.#client ??= new Sdk({ ...(key !== undefined ? { apiKey: key } : {}), ...client });
+    this.#client ??= new Sdk({ ...(key !== undefined ? { apiKey: key } : {}), ...client, fetch: pictureFetch(this.#pictures) });
     return this.#client;
   }
 
   async step(request: ModelRequest): Promise<ModelStep> {
     const { signal } = request;
+    const pictures = this.#pictures.request();
     try {
       const client = await this.#connect();
       const stream = client.messages.stream(
@@ -72,7 +76,7 @@ export class AnthropicModel implements AgentModel {
           model: this.name,
           max_tokens: MAX_TOKENS,
           system: request.system,
-          messages: anthropicMessages(request.messages),
+          messages: anthropicMessages(request.messages, pictures.base64),
           tools: request.tools.map((tool) => ({
             name: tool.name,
             description: tool.description,
@@ -92,6 +96,8 @@ export class AnthropicModel implements AgentModel {
       return { text, calls, usage: { input: message.usage?.input_tokens ?? 0, output: message.usage?.output_tokens ?? 0 } };
     } catch (error) {
       throw providerRefusal('anthropic', error, signal, this.#access.redact);
+    } finally {
+      pictures.release();
     }
   }
 }

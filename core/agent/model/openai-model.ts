@@ -10,6 +10,7 @@
 import type OpenAI from 'openai';
 import { loadOnce } from '../../loading/load-once.ts';
 import type { AgentModel, ModelMessage, ModelPart, ModelRequest, ModelStep, ModelToolCall } from './agent-model.ts';
+import { pictureFetch, PictureSlots, plainBase64, type Base64 } from './picture-body.ts';
 import { providerAccess, type ProviderAccess, type ProviderSettings } from './provider-access.ts';
 import { providerRefusal } from './provider-refusal.ts';
 
@@ -18,20 +19,22 @@ type ContentPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
 
 const loadSdk = loadOnce(async () => (await import('openai')).default);
 
-function contentPart(part: ModelPart): ContentPart {
+function contentPart(part: ModelPart, base64: Base64): ContentPart {
   if (part.type === 'text') return { type: 'text', text: part.text };
-  return { type: 'image_url', image_url: { url: `data:${part.mime};base64,${part.data.toString('base64')}` } };
+  return { type: 'image_url', image_url: { url: `data:${part.mime};base64,${base64(part.data)}` } };
 }
 
-function userContent(parts: readonly ModelPart[]): string | ContentPart[] {
-  return parts.every((part) => part.type === 'text') ? parts.map((part) => (part as { text: string }).text).join('\n') : parts.map(contentPart);
+function userContent(parts: readonly ModelPart[], base64: Base64): string | ContentPart[] {
+  return parts.every((part) => part.type === 'text')
+    ? parts.map((part) => (part as { text: string }).text).join('\n')
+    : parts.map((part) => contentPart(part, base64));
 }
 
 /** The conversation in chat-completions shapes. */
-export function openaiMessages(system: string, messages: readonly ModelMessage[]): Message[] {
+export function openaiMessages(system: string, messages: readonly ModelMessage[], base64: Base64 = plainBase64): Message[] {
   const out: Message[] = [{ role: 'system', content: system }];
   for (const message of messages) {
-    if (message.role === 'user') out.push({ role: 'user', content: userContent(message.parts) });
+    if (message.role === 'user') out.push({ role: 'user', content: userContent(message.parts, base64) });
     else if (message.role === 'assistant') {
       const calls = message.calls.map((call) => ({
         id: call.id,
@@ -48,7 +51,8 @@ export function openaiMessages(system: string, messages: readonly ModelMessage[]
         const said = [...text, ...(images.length > 0 ? ['(the picture follows)'] : [])].join('\n') || '(nothing)';
         out.push({ role: 'tool', tool_call_id: result.id, content: result.isError ? `error: ${said}` : said });
       }
-      if (pictures.length > 0) out.push({ role: 'user', content: [{ type: 'text', text: 'The picture the tool answered:' }, ...pictures.map(contentPart)] });
+      const shown = pictures.map((part) => contentPart(part, base64));
+      if (shown.length > 0) out.push({ role: 'user', content: [{ type: 'text', text: 'The picture the tool answered:' }, ...shown] });
     }
   }
   return out;
@@ -85,6 +89,7 @@ export class OpenAiModel implements AgentModel {
   readonly name: string;
   #access: ProviderAccess;
   #client: OpenAI | null = null;
+  #pictures = new PictureSlots();
 
   constructor(settings: ProviderSettings) {
     this.name = settings.model;
@@ -96,18 +101,19 @@ export class OpenAiModel implements AgentModel {
     const { key, client } = this.#access;
     // Without a key the library still wants one: it is given a word and the header it would make is left out.
     const auth = key !== undefined ? { apiKey: key } : { apiKey: 'none', defaultHeaders: { Authorization: null } };
-    this.#client ??= new Sdk({ ...auth, ...client });
+    this.#client ??= new Sdk({ ...auth, ...client, fetch: pictureFetch(this.#pictures) });
     return this.#client;
   }
 
   async step(request: ModelRequest): Promise<ModelStep> {
     const { signal } = request;
+    const pictures = this.#pictures.request();
     try {
       const client = await this.#connect();
       const stream = await client.chat.completions.create(
         {
           model: this.name,
-          messages: openaiMessages(request.system, request.messages),
+          messages: openaiMessages(request.system, request.messages, pictures.base64),
           tools: request.tools.map((tool) => ({
             type: 'function' as const,
             function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
@@ -132,6 +138,8 @@ export class OpenAiModel implements AgentModel {
       return { text, calls: calls.calls(), usage };
     } catch (error) {
       throw providerRefusal('the chat-completions server', error, signal, this.#access.redact);
+    } finally {
+      pictures.release();
     }
   }
 }
