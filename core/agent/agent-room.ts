@@ -127,7 +127,7 @@ export class AgentRoom implements VoiceHost {
   binary(member: AgentMember, frame: BinaryFrame): void {
     const kind = frame.header.kind;
     if (kind === 'screenshot') {
-      if (!this.waits.screenshot(member.clientId, frame.payload)) this.#attached = Buffer.from(frame.payload);
+      if (!this.waits.screenshot(member.clientId, frame.payload)) this.#attached = frame.payload;
       return;
     }
     if (kind === 'audio') {

@@ -8,6 +8,7 @@
  * refuses, goes back to the model as the tool's result: a picture as an image, anything else as
  * JSON text.
  */
+import { bytesOf } from '../envelope/bytes-of.ts';
 import { isHostError } from '../errors.ts';
 import { asActor } from '../history/request-actor.ts';
 import { ANONYMOUS } from '../people/request-user.ts';
@@ -71,7 +72,8 @@ export class AgentTools {
     try {
       const context = { ctx: this.#deps.ctx, baseUrl: author.baseUrl, headsets: this.#deps.headsets };
       const value = await asActor(author.identity?.name ?? ANONYMOUS, () => callTool(context, call.name as keyof typeof MCP_TOOLS, args));
-      if (value instanceof ToolImage) return answer([{ type: 'image', mime: value.mime, data: Buffer.from(value.bytes) }, textPart(value.about)]);
+      // The picture is seen, not copied: a screenshot is megabytes.
+      if (value instanceof ToolImage) return answer([{ type: 'image', mime: value.mime, data: bytesOf(value.bytes) }, textPart(value.about)]);
       return answer([textPart(value ?? null)]);
     } catch (error) {
       if (isHostError(error)) return answer([textPart(error.message)], true);

@@ -71,11 +71,14 @@ export class ToolWaits {
     return null;
   }
 
-  /** A socket's screenshot: answers the oldest capture waiting for that socket; false when none does. */
+  /**
+   * A socket's screenshot: answers the oldest capture waiting for that socket; false when none
+   * does. The picture is handed on as it came, not copied: nothing writes into a frame's bytes.
+   */
   screenshot(clientId: number, jpeg: Buffer): boolean {
     const requestId = this.#captures.find((id) => this.#waiting.get(id)?.executor === clientId);
     if (requestId === undefined) return false;
-    this.#settle(requestId)?.resolve(Buffer.from(jpeg));
+    this.#settle(requestId)?.resolve(jpeg);
     return true;
   }
 
