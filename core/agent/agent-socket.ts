@@ -59,6 +59,17 @@ export interface AgentSocketDeps {
   fault(message: string, error: unknown): void;
 }
 
+/**
+ * Each frame's text, made once however many sockets it goes to: a reply's every piece goes to the
+ * whole room. The host's frames are values, never changed once sent, so a frame is its text.
+ */
+const texts = new WeakMap<object, Buffer>();
+function textOf(frame: object): Buffer {
+  let text = texts.get(frame);
+  if (!text) texts.set(frame, (text = Buffer.from(JSON.stringify(frame))));
+  return text;
+}
+
 /** Closes a socket that sent a text frame past its bound. */
 const tooBig = (socket: WebSocket) => socket.close(1009, 'text frames are at most 1 MiB');
 
@@ -73,7 +84,7 @@ function memberOf(socket: WebSocket, who: SocketWho, clientId: number): AgentMem
     identity: who.identity,
     baseUrl: who.baseUrl,
     send: (frame) => {
-      if (open()) socket.send(JSON.stringify(frame), guard);
+      if (open()) socket.send(textOf(frame), { binary: false }, guard);
     },
     sendBytes: (data) => {
       if (open()) socket.send(data, guard);
