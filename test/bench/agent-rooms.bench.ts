@@ -4,13 +4,15 @@
  * a reply streamed to 24 sockets of one room (how long each piece takes from the model
  * server's write to each socket, which is what the host adds, loopback both ways included);
  * a 4 MiB screenshot from the executor to the model's next request; and `/healthz` while 32
- * rooms talk at once, beside `/healthz` on the same host at rest.
+ * rooms talk at once, beside `/healthz` on the same host at rest. The host's CPU time for the
+ * first two is given too: on a shared machine it moves less with the load than the delays do.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { connectAgent, type AgentClient } from '../helpers/agent-client.ts';
 import { room } from '../helpers/room.ts';
 import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.ts';
 import { spawnFixtureHost } from '../helpers/fixture-host.ts';
+import { cpuMs } from './hit-baselines.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 
 const PIECES = 40;
@@ -140,8 +142,13 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   const host = await spawnFixtureHost(['--log-level', 'warn', '--agent-provider', 'anthropic', '--agent-model', 'bench', '--agent-url', model.url], {
     env: { ANTHROPIC_API_KEY: 'sk-ant-bench' },
   });
+  const pid = host.child.pid!;
+  let cpu = cpuMs(pid);
   const fan = await fanOut(host, model);
+  const fanCpu = cpuMs(pid) - cpu;
+  cpu = cpuMs(pid);
   const shots = await screenshots(host, model);
+  const shotCpu = cpuMs(pid) - cpu;
   const alone = await clientAlone(model, picture());
   const { busy, rest } = await busyRooms(host, model);
   await host.stop();
@@ -150,7 +157,9 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     name: 'agent: a room of 24, a 4 MiB screenshot, 32 rooms at once',
     lines: [
       `a reply's pieces from the model's write to each of 24 sockets: ${figures(fan)} (bound: p99 10 ms)`,
+      `  the host's CPU: ${((fanCpu * 1000) / fan.length).toFixed(1)} µs a piece to a socket, turns and joins included`,
       `a 4 MiB screenshot frame to the model's request, whole: ${figures(shots)} (bound: 50 ms)`,
+      `  the host's CPU: ${(shotCpu / shots.length).toFixed(1)} ms a screenshot, its turn (two model steps) included`,
       `baseline, the same picture by the provider's client alone to the same server: ${figures(alone)}`,
       `/healthz while 32 rooms talk: ${figures(busy)} (bound: 250 ms)`,
       `baseline, /healthz on the same host at rest: ${figures(rest)}`,
