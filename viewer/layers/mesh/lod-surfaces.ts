@@ -6,7 +6,9 @@
  * error within the frame's triangle budget (lod-select.ts), hangs exactly those in its group,
  * and hands the store what to fetch (lod-store.ts). Each segment is drawn in its own colour;
  * the layer's look (opacity, blending, clip planes) goes on every segment's material; a pick
- * names the segment it hit. Its figures are on `window.vitrineLod` (lod-probe.ts).
+ * names the segment it hit. Its figures are on `window.vitrineLod` (lod-probe.ts). Until every
+ * shown surface's coarsest level is in, an arrival draws no frame: the first picture is one
+ * frame, not one per segment (a frame in software rendering can outlast many fetches).
  */
 import * as THREE from 'three';
 import type { MeshLevels } from '../../../core/client/mesh-levels.ts';
@@ -117,7 +119,6 @@ export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions):
   const meshes = new Map<string, THREE.Mesh>();
   const everShown = new Set<number>();
   const probe = probeLayer(levels.resultId);
-  const figures = probe.figures;
   let colourOf = options.colour;
   let look: LayerLook = PLAIN_LOOK;
   let ownOpacity = 1;
@@ -126,10 +127,10 @@ export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions):
     concurrency: LOD_CONCURRENCY,
     maxBytes: () => (presenting() ? HEADSET_BYTES : PAGE_BYTES),
     decode: async (node, signal) => decodeFragmentGlb(await levels.fragment(node.entry.glb, signal)),
-    arrived: () => stage.invalidate(),
-    failed: (error) => console.warn('a level of detail could not be read:', error),
+    arrived: () => void (coarsePending() || stage.invalidate()),
+    failed: (error) => void (console.warn('a level of detail could not be read:', error), stage.invalidate()),
   });
-
+  const coarsePending = () => options.list.segments.some(({ id }) => !trees.has(id) && drawable(id) && !store.failed(`segment:${id}`));
   const materialOf = (id: number): THREE.MeshStandardMaterial | null => {
     let material = materials.get(id);
     if (material === undefined) {
@@ -149,8 +150,7 @@ export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions):
     const out: LodTask[] = [];
     for (const { id } of options.list.segments) {
       if (trees.has(id) || !drawable(id)) continue;
-      // The sidecar and then its coarsest fragments in one task: a surface's first picture
-      // waits for no frame in between, and nothing finer starts before it.
+      // The sidecar, then its coarsest fragments, in one task: no frame waited for in between.
       const run = async (signal: AbortSignal) => {
         const tree = new SegmentTree(await levels.segment(id, signal));
         await Promise.all(tree.roots.filter((root) => !store.has(root)).map((root) => store.fragmentTask(root, Infinity).run(signal)));
@@ -190,7 +190,7 @@ export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions):
     const holes = countHoles(shownTrees, drawn, (tree) => everShown.has(tree.segment));
     const shown = listed.filter(({ id }) => everShown.has(id)).length;
     const { triangles, drawn: nodes } = selection;
-    record(figures, { triangles, holes, budget, vr: presenting(), drawn: nodes, segments: listed.length, shown }, store);
+    record(probe.figures, { triangles, holes, budget, vr: presenting(), drawn: nodes, segments: listed.length, shown }, store);
   };
 
   const bounds = boundsOf(options.list);
