@@ -42,7 +42,7 @@ const MAX_HELD = 100_000;
  * of the same turn shares one promise: immediates set during a turn all run after its I/O.
  */
 let turn: Promise<void> | null = null;
-export function afterThisTurn(): Promise<void> {
+function afterThisTurn(): Promise<void> {
   return (turn ??= new Promise<void>((resolve) =>
     setImmediate(() => {
       turn = null;

@@ -69,13 +69,12 @@ export class Computations implements ServiceComputations {
     this.#nodes = deps.nodes;
     this.#runs = new RunRecords(deps.redis);
     const redis = deps.redis;
-    this.pointers = new RoomPointers(
-      () => deps.events.listening,
-      async (counts) => void (await redis.vCountHits(...[...counts].flatMap(([room, { key, n }]) => [room, key, n]))),
-    );
-    deps.events.onPointerChange((room) => (room === '*' ? this.pointers.dropAll() : this.pointers.invalidate(room)));
-    // Invalidations published while the subscription was away are lost: what is held goes.
-    deps.events.onResubscribed(() => this.pointers.dropAll());
+    const news = {
+      listening: () => deps.events.listening,
+      onChange: (listener: (room: string) => void) => deps.events.onPointerChange(listener),
+      onResubscribed: (listener: () => void) => deps.events.onResubscribed(listener),
+    };
+    this.pointers = new RoomPointers(news, async (counts) => void (await redis.vCountHits(...[...counts].flatMap(([room, { key, n }]) => [room, key, n]))));
   }
 
   get events(): RedisEvents {

@@ -9,7 +9,7 @@
  * Hit counts go to Redis in batches, once a second: a pointer read from memory still counts.
  */
 import type { BlobRef } from '../blobs/blob-store.ts';
-import { HeldByRoom, type ReadValue } from '../redis/held-by-room.ts';
+import { HeldByRoom, type HeldNews, type ReadValue } from '../redis/held-by-room.ts';
 
 /** What a room pointer read gives: the entry's values key, its blob, and its remaining life. */
 export interface PointerRead {
@@ -28,13 +28,15 @@ export class RoomPointers {
   #counts = new Map<string, { key: string; n: number }>();
   #flush: (counts: Map<string, { key: string; n: number }>) => Promise<void>;
   #timer: NodeJS.Timeout;
+  #stopHearing: () => void;
 
   /**
-   * @param listening whether invalidations reach this host now
+   * @param news where this host hears rooms' entries change (a room's copy goes, or all on `*` or a resubscription)
    * @param flush writes hit counts (room → the entry's key and how many hits)
    */
-  constructor(listening: () => boolean, flush: (counts: Map<string, { key: string; n: number }>) => Promise<void>) {
-    this.#held = new HeldByRoom(listening);
+  constructor(news: HeldNews, flush: (counts: Map<string, { key: string; n: number }>) => Promise<void>) {
+    this.#held = new HeldByRoom(() => news.listening());
+    this.#stopHearing = this.#held.hear(news);
     this.#flush = flush;
     this.#timer = setInterval(() => void this.flush(), FLUSH_MS);
     this.#timer.unref();
@@ -82,6 +84,7 @@ export class RoomPointers {
 
   close(): void {
     clearInterval(this.#timer);
+    this.#stopHearing();
     this.#held.close();
   }
 }
