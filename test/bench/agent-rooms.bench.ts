@@ -2,23 +2,34 @@
  * @module agent-rooms.bench
  * The agent socket under a room's and a host's load, each against the bound a headset needs:
  * a reply streamed to 24 sockets of one room (how long each piece takes from the model
- * server's write to each socket, which is what the host adds, loopback both ways included);
- * a 4 MiB screenshot from the executor to the model's next request; and `/healthz` while 32
- * rooms talk at once, beside `/healthz` on the same host at rest. The host's CPU time for the
- * first two is given too: on a shared machine it moves less with the load than the delays do.
+ * server's write to each socket), beside the same pieces through a bare relay (a plain ws
+ * server, no host: the physical bound), so the host's own share shows; a 4 MiB screenshot from
+ * the executor to the model's next request, beside the provider's client sending it alone; and
+ * `/healthz` while 32 rooms talk at once, beside `/healthz` on the same host at rest. The sockets
+ * that receive and the executor run in a worker thread (agent-receivers.mjs), so their work is
+ * not on the loop of the model server's writer. The host's CPU time for the first two is given
+ * too: on a shared machine it moves less with the load than the delays do.
  */
+import { Worker } from 'node:worker_threads';
+import { loadavg } from 'node:os';
 import Anthropic from '@anthropic-ai/sdk';
 import { connectAgent, type AgentClient } from '../helpers/agent-client.ts';
 import { room } from '../helpers/room.ts';
 import { startScriptedModel, type ScriptedModel } from '../helpers/scripted-model.ts';
 import { spawnFixtureHost } from '../helpers/fixture-host.ts';
 import { cpuMs } from './hit-baselines.ts';
+import { startScriptServer } from './host-helpers.ts';
 import type { RunningHost } from '../helpers/spawn-host.ts';
 
 const PIECES = 40;
+const TURNS = 20;
+/** The agent socket of room `r` on the host at `base`. */
+const agentUrl = (base: string, r: string) => `${base.replace(/^http/, 'ws')}/ws/agent/${encodeURIComponent(r)}`;
 /** A model writing a piece every `ms`. */
 const every = (ms: number) => () => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const quantile = (values: number[], q: number) => [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+/** How much later than the bare relay's the host's `q` quantile is. */
+const added = (host: number[], bare: number[], q: number) => (quantile(host, q) - quantile(bare, q)).toFixed(2);
 const figures = (ms: number[]) =>
   `p50 ${quantile(ms, 0.5).toFixed(2)} ms, p99 ${quantile(ms, 0.99).toFixed(2)} ms, max ${Math.max(...ms).toFixed(2)} ms (${ms.length})`;
 
@@ -37,55 +48,38 @@ async function turn(sockets: AgentClient[], words: string): Promise<void> {
   if (refused) throw new Error(`the turn '${words}' was refused: ${String(refused.message)}`);
 }
 
-/** Each piece's delay from its write to its arrival on each of 24 sockets. */
-async function fanOut(host: RunningHost, model: ScriptedModel): Promise<number[]> {
-  model.answer(() => ({ text: Array.from({ length: PIECES }, (_, i) => `{now}|${i} `), pace: every(2) }));
-  const sockets = await join(host, room('agent-fan'), 24);
-  const delays: number[] = [];
-  for (const s of sockets) {
-    s.socket.on('message', (data: Buffer, isBinary) => {
-      if (isBinary) return;
-      const frame = JSON.parse(data.toString('utf8')) as { type: string; text?: string };
-      if (frame.type === 'agent_text') delays.push(performance.now() - Number(frame.text!.split('|')[0]));
-    });
-  }
-  for (let i = 0; i < 20; i++) await turn(sockets, `fan ${i}`);
-  await Promise.all(sockets.map((s) => s.close()));
-  return delays;
+/** The far end of a room (agent-receivers.mjs) in a worker thread of its own; resolves what it measured. */
+function receivers<T>(data: { url: string; mode: 'fan' | 'shot'; sockets?: number }): Promise<T> {
+  const worker = new Worker(new URL('agent-receivers.mjs', import.meta.url), { workerData: { ...data, turns: TURNS, origin: performance.timeOrigin } });
+  return new Promise<T>((resolve, reject) => {
+    worker.once('message', (result: T) => void worker.terminate().then(() => resolve(result)));
+    worker.once('error', reject);
+  });
 }
 
-/** A 4 MiB screenshot frame's picture: the whole frame is the most a binary frame may be (header, its length and the picture). */
-function picture(): Buffer {
-  const jpeg = Buffer.alloc(4 * 1024 * 1024 - 64, 7);
-  jpeg.set([0xff, 0xd8, 0xff], 0);
-  return jpeg;
+/** Each piece's delay from the model server's write to its arrival on each of 24 sockets at `url`. */
+async function fanOut(url: string, model: ScriptedModel): Promise<number[]> {
+  model.answer(() => ({ text: Array.from({ length: PIECES }, (_, i) => `{now}|${i} `), pace: every(2) }));
+  return (await receivers<{ delays: number[] }>({ url, mode: 'fan', sockets: 24 })).delays;
 }
 
 /** From the executor's 4 MiB screenshot frame to the model's request carrying it, whole. */
 async function screenshots(host: RunningHost, model: ScriptedModel): Promise<number[]> {
-  const jpeg = picture();
-  let sent = 0;
-  const delays: number[] = [];
+  const ended: number[] = [];
   model.answer((request) => {
     const pictured = request.toolResults.some((t) => t.images > 0);
-    if (pictured) delays.push(model.timings.at(-1)!.ended - sent);
+    if (pictured) ended.push(performance.timeOrigin + model.timings.at(-1)!.ended);
     return pictured ? { text: ['Seen.'] } : { calls: [{ name: 'capture_viewport', args: {} }] };
   });
-  const [executor] = await join(host, room('agent-shot'), 1);
-  executor!.socket.on('message', (data: Buffer, isBinary) => {
-    const frame = isBinary ? null : (JSON.parse(data.toString('utf8')) as { type: string; request_id?: string });
-    if (frame?.type !== 'tool_call') return;
-    executor!.send({ type: 'tool_result', request_id: frame.request_id, result: { ok: true } });
-    sent = performance.now();
-    executor!.sendBinary({ kind: 'screenshot', mime: 'image/jpeg' }, jpeg);
-  });
-  for (let i = 0; i < 20; i++) {
-    await turn([executor!], `look ${i}`);
-    // A new conversation each time: the request carries this picture, not the ones kept before it.
-    executor!.send({ type: 'end_conversation' });
-  }
-  await executor!.close();
-  return delays;
+  const { sent } = await receivers<{ sent: number[] }>({ url: agentUrl(host.url, room('agent-shot')), mode: 'shot' });
+  return sent.map((at, i) => ended[i]! - at);
+}
+
+/** A screenshot's picture as the receivers send it: what follows the header in a 4 MiB frame. */
+function picture(): Buffer {
+  const jpeg = Buffer.alloc(4 * 1024 * 1024 - 4 - JSON.stringify({ kind: 'screenshot', mime: 'image/jpeg' }).length, 7);
+  jpeg.set([0xff, 0xd8, 0xff], 0);
+  return jpeg;
 }
 
 /**
@@ -142,22 +136,34 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   const host = await spawnFixtureHost(['--log-level', 'warn', '--agent-provider', 'anthropic', '--agent-model', 'bench', '--agent-url', model.url], {
     env: { ANTHROPIC_API_KEY: 'sk-ant-bench' },
   });
+  const relay = await startScriptServer(`import(${JSON.stringify(new URL('plain-agent-relay.mjs', import.meta.url).href)})`, [model.url]);
+  const load = () => loadavg()[0]!.toFixed(2);
+  const loads = [load()];
   const pid = host.child.pid!;
   let cpu = cpuMs(pid);
-  const fan = await fanOut(host, model);
+  const fan = await fanOut(agentUrl(host.url, room('agent-fan')), model);
   const fanCpu = cpuMs(pid) - cpu;
+  cpu = cpuMs(relay.pid);
+  const bare = await fanOut(relay.url, model);
+  const bareCpu = cpuMs(relay.pid) - cpu;
+  relay.stop();
   cpu = cpuMs(pid);
   const shots = await screenshots(host, model);
   const shotCpu = cpuMs(pid) - cpu;
   const alone = await clientAlone(model, picture());
   const { busy, rest } = await busyRooms(host, model);
+  loads.push(load());
   await host.stop();
   await model.close();
   return {
     name: 'agent: a room of 24, a 4 MiB screenshot, 32 rooms at once',
     lines: [
-      `a reply's pieces from the model's write to each of 24 sockets: ${figures(fan)} (bound: p99 10 ms)`,
+      `load average (1 min) before and after: ${loads.join(' / ')}`,
+      `a reply's pieces from the model's write to each of 24 sockets: ${figures(fan)}`,
       `  the host's CPU: ${((fanCpu * 1000) / fan.length).toFixed(1)} µs a piece to a socket, turns and joins included`,
+      `baseline, the same pieces through a bare relay (one ws server, no host): ${figures(bare)}`,
+      `  its CPU: ${((bareCpu * 1000) / bare.length).toFixed(1)} µs a piece to a socket`,
+      `  added by the host: p50 ${added(fan, bare, 0.5)} ms, p99 ${added(fan, bare, 0.99)} ms (bound: p99 10 ms)`,
       `a 4 MiB screenshot frame to the model's request, whole: ${figures(shots)} (bound: 50 ms)`,
       `  the host's CPU: ${(shotCpu / shots.length).toFixed(1)} ms a screenshot, its turn (two model steps) included`,
       `baseline, the same picture by the provider's client alone to the same server: ${figures(alone)}`,
