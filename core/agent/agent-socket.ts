@@ -18,6 +18,7 @@ import type { AgentMember } from './agent-member.ts';
 import type { RoomRight } from './agent-tools.ts';
 import { decodeBinary, type BinaryFrame } from './binary-frame.ts';
 import type { ClientIds } from './client-ids.ts';
+import { readyFrame, readyWriter } from './ready-frame.ts';
 
 /** Largest text frame. */
 export const MAX_TEXT_FRAME = 1024 * 1024;
@@ -59,24 +60,17 @@ export interface AgentSocketDeps {
   fault(message: string, error: unknown): void;
 }
 
-/**
- * Each frame's text, made once however many sockets it goes to: a reply's every piece goes to the
- * whole room. The host's frames are values, never changed once sent, so a frame is its text.
- */
-const texts = new WeakMap<object, Buffer>();
-function textOf(frame: object): Buffer {
-  let text = texts.get(frame);
-  if (!text) texts.set(frame, (text = Buffer.from(JSON.stringify(frame))));
-  return text;
-}
-
 /** Closes a socket that sent a text frame past its bound. */
 const tooBig = (socket: WebSocket) => socket.close(1009, 'text frames are at most 1 MiB');
 
 function memberOf(socket: WebSocket, who: SocketWho, clientId: number): AgentMember {
-  const open = () => socket.readyState === socket.OPEN;
-  const guard = () => {
-    if (socket.bufferedAmount > SLOW_READER_BYTES) socket.close(1008, 'too slow to follow the room');
+  const writer = readyWriter(socket);
+  // Checked before each frame rather than after each write: the room's frames queue no callbacks.
+  const following = () => {
+    if (socket.readyState !== socket.OPEN) return false;
+    if (socket.bufferedAmount <= SLOW_READER_BYTES) return true;
+    socket.close(1008, 'too slow to follow the room');
+    return false;
   };
   return {
     clientId,
@@ -84,10 +78,13 @@ function memberOf(socket: WebSocket, who: SocketWho, clientId: number): AgentMem
     identity: who.identity,
     baseUrl: who.baseUrl,
     send: (frame) => {
-      if (open()) socket.send(textOf(frame), { binary: false }, guard);
+      if (!following()) return;
+      const made = readyFrame(frame);
+      if (writer) writer.write(made.wire);
+      else socket.send(made.text, { binary: false });
     },
     sendBytes: (data) => {
-      if (open()) socket.send(data, guard);
+      if (following()) socket.send(data);
     },
   };
 }
