@@ -9,7 +9,8 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { loadOnce } from '../../loading/load-once.ts';
-import type { AgentModel, ModelMessage, ModelPart, ModelRequest, ModelStep, ModelToolCall } from './agent-model.ts';
+import type { AgentModel, ModelMessage, ModelPart, ModelRequest, ModelStep } from './agent-model.ts';
+import { CallParts } from './call-parts.ts';
 import { pictureFetch, PictureSlots, plainBase64, type Base64 } from './picture-body.ts';
 import { providerAccess, type ProviderAccess, type ProviderSettings } from './provider-access.ts';
 import { providerRefusal } from './provider-refusal.ts';
@@ -48,6 +49,31 @@ export function anthropicMessages(messages: readonly ModelMessage[], base64: Bas
   });
 }
 
+/**
+ * A streamed reply read from its events as they come: text handed on at once, tool calls put
+ * together from their pieces, the tokens counted. (The library's message-stream helper would also
+ * build a snapshot of the whole message at every event and parse a tool's input at every piece.)
+ */
+async function readReply(events: AsyncIterable<Anthropic.RawMessageStreamEvent>, onText: (delta: string) => void): Promise<ModelStep> {
+  let text = '';
+  const calls = new CallParts();
+  const usage = { input: 0, output: 0 };
+  for await (const event of events) {
+    if (event.type === 'content_block_delta') {
+      const delta = event.delta;
+      if (delta.type === 'text_delta') {
+        text += delta.text;
+        onText(delta.text);
+      } else if (delta.type === 'input_json_delta') calls.add([{ index: event.index, function: { arguments: delta.partial_json } }]);
+    } else if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
+      const block = event.content_block;
+      calls.add([{ index: event.index, id: block.id, function: { name: block.name } }]);
+    } else if (event.type === 'message_start') usage.input = event.message.usage?.input_tokens ?? 0;
+    else if (event.type === 'message_delta') usage.output = event.usage?.output_tokens ?? 0;
+  }
+  return { text, calls: calls.calls(), usage };
+}
+
 export class AnthropicModel implements AgentModel {
   readonly name: string;
   #access: ProviderAccess;
@@ -71,7 +97,7 @@ export class AnthropicModel implements AgentModel {
     const pictures = this.#pictures.request();
     try {
       const client = await this.#connect();
-      const stream = client.messages.stream(
+      const stream = await client.messages.create(
         {
           model: this.name,
           max_tokens: MAX_TOKENS,
@@ -82,18 +108,11 @@ export class AnthropicModel implements AgentModel {
             description: tool.description,
             input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
           })),
+          stream: true,
         },
         { signal },
       );
-      stream.on('text', (delta) => request.onText(delta));
-      const message = await stream.finalMessage();
-      let text = '';
-      const calls: ModelToolCall[] = [];
-      for (const block of message.content) {
-        if (block.type === 'text') text += block.text;
-        else if (block.type === 'tool_use') calls.push({ id: block.id, name: block.name, args: (block.input ?? {}) as Record<string, unknown> });
-      }
-      return { text, calls, usage: { input: message.usage?.input_tokens ?? 0, output: message.usage?.output_tokens ?? 0 } };
+      return await readReply(stream, request.onText);
     } catch (error) {
       throw providerRefusal('anthropic', error, signal, this.#access.redact);
     } finally {

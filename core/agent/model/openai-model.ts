@@ -9,7 +9,8 @@
  */
 import type OpenAI from 'openai';
 import { loadOnce } from '../../loading/load-once.ts';
-import type { AgentModel, ModelMessage, ModelPart, ModelRequest, ModelStep, ModelToolCall } from './agent-model.ts';
+import type { AgentModel, ModelMessage, ModelPart, ModelRequest, ModelStep } from './agent-model.ts';
+import { CallParts } from './call-parts.ts';
 import { pictureFetch, PictureSlots, plainBase64, type Base64 } from './picture-body.ts';
 import { providerAccess, type ProviderAccess, type ProviderSettings } from './provider-access.ts';
 import { providerRefusal } from './provider-refusal.ts';
@@ -56,33 +57,6 @@ export function openaiMessages(system: string, messages: readonly ModelMessage[]
     }
   }
   return out;
-}
-
-/** Tool calls as their deltas arrive: by index, the id and name once, the arguments piece by piece. */
-class CallParts {
-  #calls: { id: string; name: string; args: string }[] = [];
-
-  add(deltas: readonly { index: number; id?: string; function?: { name?: string; arguments?: string } }[] | undefined): void {
-    for (const delta of deltas ?? []) {
-      const call = (this.#calls[delta.index] ??= { id: '', name: '', args: '' });
-      if (delta.id) call.id = delta.id;
-      if (delta.function?.name) call.name += delta.function.name;
-      if (delta.function?.arguments) call.args += delta.function.arguments;
-    }
-  }
-
-  calls(): ModelToolCall[] {
-    return this.#calls.filter(Boolean).map((call, i) => {
-      let args: Record<string, unknown> = {};
-      try {
-        const parsed: unknown = JSON.parse(call.args || '{}');
-        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
-      } catch {
-        // Arguments that are not JSON reach the tool as none: it answers what it is missing.
-      }
-      return { id: call.id || `call-${i}`, name: call.name, args };
-    });
-  }
 }
 
 export class OpenAiModel implements AgentModel {
