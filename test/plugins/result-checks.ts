@@ -51,14 +51,27 @@ export function expectWellFormedVolume(volume: VolumeResult): void {
   const arrays = { uint8: Uint8Array, uint16: Uint16Array, float32: Float32Array } as Record<string, unknown>;
   expect(arrays[volume.dtype], `dtype ${volume.dtype}`).toBeDefined();
   expect(volume.data).toBeInstanceOf(arrays[volume.dtype] as typeof Uint8Array);
-  expectFinite(volume.data, 'data');
   expect(volume.spacing).toHaveLength(3);
   expect(volume.origin).toHaveLength(3);
   for (const s of volume.spacing!) expect(s).toBeGreaterThan(0);
   expectFinite(volume.origin!, 'origin');
+  expect(spreadOf(volume.data), 'a volume that is constant shows nothing').toBeGreaterThan(0);
+}
+
+/**
+ * Max less min of `data`, throwing at the first value that is not finite. One indexed pass: a
+ * time-lapse at its maximums holds 70 million samples, and two for-of passes over it cost 1.7 s.
+ */
+function spreadOf(data: ArrayLike<number>): number {
   let min = Infinity, max = -Infinity;
-  for (const v of volume.data) { if (v < min) min = v; if (v > max) max = v; }
-  expect(max, 'a volume that is constant shows nothing').toBeGreaterThan(min);
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i]!;
+    // False for NaN and for either infinity, true for every finite value.
+    if (!(v - v === 0)) throw new Error(`data[${i}] is ${v}`);
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return max - min;
 }
 
 export function expectWellFormedPointCloud(cloud: PointCloudResult): void {
