@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtFixture } from '../helpers/built-fixture.ts';
 import { room, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
-import { shot, waitForState } from './browser-session.ts';
+import { DRAW_SCALE, shot, waitForState } from './browser-session.ts';
 import { FilePage, type LoadedPage } from './file-page.ts';
 import { fileBrowser } from './fork-browser.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
@@ -21,7 +21,7 @@ let pluginsDir: string;
 let windows: FilePage[];
 
 beforeAll(async () => {
-  [pluginsDir, browser] = await Promise.all([builtFixture('browser-plugins'), fileBrowser()]);
+  [pluginsDir, browser] = await Promise.all([builtFixture('browser-plugins'), fileBrowser(DRAW_SCALE)]);
   host = await spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', pluginsDir, '--specimens', 'none']);
   windows = [0, 1].map(() => new FilePage(browser, { viewport: { width: 1440, height: 900 } }));
 });

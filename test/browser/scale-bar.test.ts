@@ -14,9 +14,9 @@ import { npyBytes } from '../helpers/specimens-dir.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
-import { openPage, shot, waitForDrawn } from './browser-session.ts';
+import { DRAW_SCALE, openPage, shot, waitForDrawn } from './browser-session.ts';
 
-const session = browserAndHost();
+const session = browserAndHost([], DRAW_SCALE);
 
 /** The scan's voxel centres run from the origin by the spacing: x 3 + 0.25 i, y 2 + 0.25 j, z 1 + 0.5 k. */
 const SHAPE = [4, 10, 10];

@@ -13,10 +13,10 @@ import { describe, expect, it } from 'vitest';
 import type { RoomScene } from '../../core/wire/scene-types.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { browserAndHost } from './browser-host.ts';
-import { shot } from './browser-session.ts';
+import { DRAW_SCALE, shot } from './browser-session.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
 
-const session = browserAndHost();
+const session = browserAndHost([], DRAW_SCALE);
 const STEPPED = '[data-testid=stepped-panel]';
 
 async function api(method: string, path: string, body?: unknown): Promise<unknown> {
@@ -74,7 +74,8 @@ async function timeControls(page: Page, want: Record<string, string>): Promise<v
 async function colours(page: Page): Promise<Record<'red' | 'green' | 'yellow' | 'redder' | 'greener', number> & { box: number[] }> {
   const canvas = page.locator('canvas.stage-canvas');
   const [box, tools] = [(await canvas.boundingBox())!, (await page.locator('.stage-tools').boundingBox())!];
-  const png = PNG.sync.read(await canvas.screenshot());
+  // One pixel a CSS pixel, as the boxes and counts are: the stage draws at DRAW_SCALE.
+  const png = PNG.sync.read(await canvas.screenshot({ scale: 'css' }));
   // `box`: [left, top, right, bottom] of the saturated pixels.
   const out = { red: 0, green: 0, yellow: 0, redder: 0, greener: 0, box: [Infinity, Infinity, -Infinity, -Infinity] };
   for (let i = 0; i < png.data.length; i += 4) {

@@ -12,9 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { browserAndHost } from './browser-host.ts';
-import { framesDrawn, openPage, shot, SHOTS_DIR, waitForFrame, waitForState, waitForText } from './browser-session.ts';
+import { DRAW_SCALE, framesDrawn, openPage, shot, SHOTS_DIR, waitForFrame, waitForState, waitForText } from './browser-session.ts';
 
-const session = browserAndHost();
+const session = browserAndHost([], DRAW_SCALE);
 
 const JOB = '[data-testid=job-state]';
 const OPACITY = '[data-testid=slice-panel] input[data-axis=opacity]';

@@ -12,7 +12,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitForText } from '../browser/browser-session.ts';
+import { DRAW_SCALE, waitForText } from '../browser/browser-session.ts';
 import { fileBrowser } from '../browser/fork-browser.ts';
 import { spawnHost } from '../helpers/spawn-host.ts';
 import { TEST_PYTHON } from '../helpers/test-python.ts';
@@ -148,7 +148,7 @@ describe('the packed package, installed into a new project', () => {
       expect(env.vertices.length).toBe(9 * 9 * 3);
       expect(await readFile(log, 'utf8')).toBe('');
 
-      browser = await fileBrowser();
+      browser = await fileBrowser(DRAW_SCALE);
       const page = await browser.newPage();
       await page.goto(`${host.url}/`);
       // A module script as a web page writes it: a plain import of the host's /client.js.
@@ -173,7 +173,7 @@ document.body.dataset.decoded = JSON.stringify({ type: env.type, vertices: env.v
     const cli = path.join(project.dir, 'node_modules/.bin/vitrine');
     const dev = await spawnHost(['--port', '0', '--specimens', 'none', '--pool-size', '1'], { cwd: project.dir, cli, command: 'dev' });
     try {
-      browser ??= await fileBrowser();
+      browser ??= await fileBrowser(DRAW_SCALE);
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       await page.goto(`${dev.url}/?specimen=ripple`);
       const triangles = '[data-testid=stats] [data-stat=triangles] dd';
