@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
+import { halveAnimationFrames } from './halve-animation-frames.ts';
 
 /** The browser binary (`VITRINE_CHROMIUM` overrides it). */
 export const CHROMIUM_PATH = process.env.VITRINE_CHROMIUM ?? '/usr/bin/chromium';
@@ -202,6 +203,7 @@ export function viewportFor(headset: boolean): { viewport: { width: number; heig
  * `XRDevice`) moves the headset and controllers and presses their buttons.
  */
 export async function installEmulatedHeadset(page: Page): Promise<void> {
+  await page.addInitScript(halveAnimationFrames);
   await page.addInitScript({ path: createRequire(import.meta.url).resolve('iwer/build/iwer.min.js') });
   await page.addInitScript(() => {
     const iwer = (window as unknown as { IWER: { XRDevice: new (config: unknown) => { installRuntime(o: object): void }; metaQuest3: unknown } }).IWER;
