@@ -1,11 +1,12 @@
 /**
  * @module mesh-levels
  * A result's levels of detail from the client (`/api/results/{result_id}/meshes/`): its
- * surfaces, each surface's levels with its coarsest fragments, one level's fragments, and one
- * fragment's meshopt-compressed GLB. Every answer is immutable (named by the result's content),
+ * surfaces, each surface's levels with its coarsest fragments (alone, or several surfaces'
+ * with their GLB in one coarse bundle), one level's fragments, and one fragment's
+ * meshopt-compressed GLB. Every answer is immutable (named by the result's content),
  * so a browser's cache keeps it. A result without levels answers `null` from `segments`.
  */
-import type { MeshLevelFragments, MeshSegmentLevels, MeshSegmentList } from '../wire/mesh-level-types.ts';
+import type { MeshCoarseBundle, MeshLevelFragments, MeshSegmentLevels, MeshSegmentList } from '../wire/mesh-level-types.ts';
 import { VitrineHttpError } from './errors.ts';
 import type { Transport } from './transport.ts';
 
@@ -47,5 +48,19 @@ export class MeshLevels {
   /** A fragment's GLB bytes, by its path as a level lists it (`{segment}/{level}/{index}.glb`). */
   async fragment(glb: string, signal?: AbortSignal): Promise<ArrayBuffer> {
     return (await this.#http.send('GET', `${this.#path}/${glb}`, { signal })).arrayBuffer();
+  }
+
+  /** Coarse bundle `k`: its segments' levels, and their coarsest fragments' GLB bytes by path. */
+  async coarse(k: number, signal?: AbortSignal): Promise<{ segments: MeshCoarseBundle; glbs: Map<string, ArrayBuffer> }> {
+    const bytes = await (await this.#http.send('GET', `${this.#path}/coarse/${k}`, { signal })).arrayBuffer();
+    const length = new DataView(bytes).getUint32(0, true);
+    const segments = JSON.parse(new TextDecoder().decode(new Uint8Array(bytes, 4, length))) as MeshCoarseBundle;
+    const glbs = new Map<string, ArrayBuffer>();
+    let at = 4 + length;
+    for (const fragment of segments.flatMap((segment) => segment.coarsest)) {
+      glbs.set(fragment.glb, bytes.slice(at, at + fragment.bytes));
+      at += fragment.bytes;
+    }
+    return { segments, glbs };
   }
 }

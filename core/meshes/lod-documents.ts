@@ -6,7 +6,8 @@
  * of segments (each with its box in physical units, from the label index: no surface built)
  * and each segment's sidecars (its levels, then each level's fragments with their cell,
  * triangles, bytes, box and GLB path, so a viewer picks fragments by screen-space error
- * without reading the manifest).
+ * without reading the manifest), and a coarse bundle of several segments' sidecars and
+ * coarsest fragments (a first picture in a few requests).
  */
 import { QUANTIZATION_BITS } from './lod-plan.ts';
 import type { LodSubject } from './mesh-lods.ts';
@@ -80,4 +81,15 @@ export function segmentSidecar(segment: number, lods: SegmentLods): object {
 /** `{segment}/{level}.json`: one level's fragments; null past the segment's levels. */
 export function levelSidecar(segment: number, lods: SegmentLods, level: number): object | null {
   return level < lods.levels ? { segment, level, fragments: fragmentsOf(segment, lods, level) } : null;
+}
+
+/** A coarse bundle (the wire says its layout): `sets` are its segments' level sets, in the list's order. */
+export function coarseBundle(sets: readonly { segment: number; lods: SegmentLods }[]): Uint8Array[] {
+  const json = Buffer.from(JSON.stringify(sets.map(({ segment, lods }) => segmentSidecar(segment, lods))));
+  const head = Buffer.alloc(4);
+  head.writeUInt32LE(json.byteLength);
+  const coarsest = sets.flatMap(({ lods }) =>
+    lods.fragments.filter((f) => f.level === lods.levels - 1).map((f) => lods.glb.subarray(f.glb[0], f.glb[0] + f.glb[1])),
+  );
+  return [head, json, ...coarsest];
 }

@@ -52,3 +52,18 @@ export interface MeshLevelFragments {
   level: number;
   fragments: MeshFragmentEntry[];
 }
+
+/**
+ * Segments per coarse bundle, `coarse/{k}`: the segments at places k·N to k·N + N − 1 of
+ * `segments.json`, each one's `{segment}.json` and its coarsest fragments' GLB in one answer.
+ * A first picture of many surfaces is then a few requests rather than two per surface (a
+ * browser has six connections to a host, and each request costs it a round trip).
+ */
+export const COARSE_BUNDLE_SEGMENTS = 16;
+
+/**
+ * A coarse bundle's bytes: a uint32 (little-endian) byte length of the JSON that follows (its
+ * segments' `{segment}.json`, in order), then every listed coarsest fragment's GLB, in that
+ * order, each `bytes` long.
+ */
+export type MeshCoarseBundle = MeshSegmentLevels[];

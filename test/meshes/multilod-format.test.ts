@@ -96,6 +96,29 @@ describe('multi-resolution meshes of a labels result', () => {
     }
   });
 
+  it('bundles segments\' sidecars and coarsest GLBs as their own files say, 404 past the list', async () => {
+    const { host, id } = await publishedLabels();
+    const base = `/api/results/${id}/meshes`;
+    const bundle = await host.inject({ url: `${base}/coarse/0` });
+    expect(bundle.statusCode, bundle.body).toBe(200);
+    expect(bundle.headers['cache-control']).toMatch(/immutable/);
+    // A uint32 length, the sidecars as one JSON array in the list's order, then their coarsest GLBs in order.
+    const bytes = bundle.rawPayload;
+    const length = bytes.readUInt32LE(0);
+    const sidecars = JSON.parse(bytes.subarray(4, 4 + length).toString()) as { segment: number; coarsest: { glb: string; bytes: number }[] }[];
+    const listed = ((await host.inject({ url: `${base}/segments.json` })).json() as { segments: { id: number }[] }).segments;
+    expect(sidecars.map((s) => s.segment)).toEqual(listed.map((s) => s.id));
+    let at = 4 + length;
+    for (const sidecar of sidecars) {
+      expect(sidecar).toEqual((await host.inject({ url: `${base}/${sidecar.segment}.json` })).json());
+      for (const fragment of sidecar.coarsest) {
+        expect(bytes.subarray(at, (at += fragment.bytes))).toEqual((await host.inject({ url: `${base}/${fragment.glb}` })).rawPayload);
+      }
+    }
+    expect(at).toBe(bytes.byteLength);
+    expect((await host.inject({ url: `${base}/coarse/1` })).statusCode).toBe(404);
+  });
+
   it('answers ranges, and 404s and 416 where the source has nothing', async () => {
     const { host, id } = await publishedLabels();
     const base = `/api/results/${id}/meshes`;

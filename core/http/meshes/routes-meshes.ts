@@ -6,7 +6,8 @@
  * ranges). For vitrine's page and WebXR viewer: `segments.json` (the segments and their
  * boxes), `{segment}.json` (the levels and the coarsest fragments), `{segment}/{level}.json`
  * (a level's fragments: cell, triangles, bytes and box) and `{segment}/{level}/{fragment}.glb`
- * (one fragment as meshopt-compressed GLB); for a notebook, `{segment}/{level}` (a whole level
+ * (one fragment as meshopt-compressed GLB), and `coarse/{k}` (several segments' sidecars and
+ * coarsest fragments in one answer, for a first picture in a few requests); for a notebook, `{segment}/{level}` (a whole level
  * as one mesh, the envelope). Everything is
  * named by the result's content, so every answer is immutable. A labels result's OME-Zarr store
  * (`{result_id}.zarr/meshes/`) answers the same files beside its `zarr.json` (NGFF's mesh proposal). A result that is neither a
@@ -16,7 +17,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHostError } from '../../errors.ts';
 import type { HostContext } from '../../host-context.ts';
 import { isResultId } from '../../results/result-id.ts';
-import { levelSidecar, meshInfo, segmentList, segmentSidecar } from '../../meshes/lod-documents.ts';
+import { coarseBundle, levelSidecar, meshInfo, segmentList, segmentSidecar } from '../../meshes/lod-documents.ts';
+import { COARSE_BUNDLE_SEGMENTS } from '../../wire/mesh-level-types.ts';
 import { encodeMeshEnvelope } from '../../envelope/encode-envelope.ts';
 import type { LodSubject, MeshLods } from '../../meshes/mesh-lods.ts';
 import type { SegmentLods } from '../../meshes/level-set.ts';
@@ -51,6 +53,13 @@ function glbOf(lods: SegmentLods, level: number, index: number): Uint8Array | nu
   return fragment ? lods.glb.subarray(fragment.glb[0], fragment.glb[0] + fragment.glb[1]) : null;
 }
 
+/** `coarse/{k}`: segments k·N.. of the list, their sidecars and coarsest GLBs in one answer; null past the list. */
+async function coarseOf(ctx: MeshesContext, subject: LodSubject, k: number, client: string): Promise<Uint8Array[] | null> {
+  const ids = Array.from(subject.segments.subarray(k * COARSE_BUNDLE_SEGMENTS, (k + 1) * COARSE_BUNDLE_SEGMENTS));
+  if (ids.length === 0) return null;
+  return coarseBundle(await Promise.all(ids.map(async (segment) => ({ segment, lods: await ctx.meshes.segment(subject, segment, client) }))));
+}
+
 async function serveKey(ctx: MeshesContext, request: MeshRequest, reply: FastifyReply): Promise<FastifyReply> {
   // A labels result's OME-Zarr store holds the same files in its `meshes` group, as the NGFF mesh proposal lays them out.
   const inStore = request.params.id.endsWith('.zarr');
@@ -59,13 +68,16 @@ async function serveKey(ctx: MeshesContext, request: MeshRequest, reply: Fastify
   const subject = await subjectOf(ctx, id, request.ip);
   if (inStore && !subject.index) throw createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', `meshes/${key}`, `${id}.zarr`);
   if (inStore && key === 'zarr.json') return sendJson(reply, meshGroup());
+  const coarse = /^coarse\/(\d{1,9})$/.exec(key);
+  const bundle = coarse ? await coarseOf(ctx, subject, Number(coarse[1]), request.ip) : null;
+  const etag = `"${id}.${key}"`;
+  if (bundle) return sendBytes(reply, bundle, { 'content-type': 'application/octet-stream', 'cache-control': IMMUTABLE, etag }, etag);
   const match = KEY.exec(key);
   if (!match) throw createHostError('SPC_ERR_MESH_KEY_NOT_FOUND', key, id);
   if (match[1] === 'info') return sendJson(reply, meshInfo(subject));
   if (match[1]) return sendJson(reply, segmentList(subject));
   const segment = Number(match[2] ?? match[4]);
   const lods = await ctx.meshes.segment(subject, segment, request.ip);
-  const etag = `"${id}.${key}"`;
   if (match[3] === '.index') return sendPart(reply, lods.manifest, 'application/octet-stream', etag);
   if (match[3] === '.json') return sendJson(reply, segmentSidecar(segment, lods));
   if (match[2]) return sendPart(reply, lods.draco, 'application/octet-stream', etag);
@@ -92,7 +104,9 @@ export async function meshRoutes(app: FastifyInstance, opts: { ctx: MeshesContex
       'Every labels result (each segment) and every mesh result over `--mesh-lod-triangles` (segment 1). For Neuroglancer ' +
       '(`precomputed://<host>/api/results/{result_id}/meshes`): `info`, `{segment}.index` (the manifest), `{segment}` (Draco fragments, ' +
       'level 0 first; ranges answered 206, past the end 416). For the page and WebXR: `segments.json`, `{segment}.json` ' +
-      '(its levels and its coarsest fragments), `{segment}/{level}.json` (a level\'s fragments with their cells, triangles, bytes and ' +
+      '(its levels and its coarsest fragments), `coarse/{k}` (segments 16k to 16k + 15 of the list: a uint32 length, ' +
+      'their `{segment}.json` documents as one JSON array, then their coarsest fragments\' GLB in order), ' +
+      '`{segment}/{level}.json` (a level\'s fragments with their cells, triangles, bytes and ' +
       'boxes) and `{segment}/{level}/{fragment}.glb` (meshopt-compressed GLB); `{segment}/{level}` is a whole level as one mesh ' +
       '(the envelope). Built on first ask, then kept; immutable.',
     params: {

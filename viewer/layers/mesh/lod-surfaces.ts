@@ -4,9 +4,10 @@
  * surface): before every frame, on the page or in a headset alike, it reads the camera the
  * stage draws with (the headset's in a VR session), chooses the fragments by screen-space
  * error within the frame's triangle budget (lod-select.ts), hangs exactly those in its group,
- * and hands the store what to fetch (lod-store.ts). Each segment is drawn in its own colour;
- * the layer's look (opacity, blending, clip planes) goes on every segment's material; a pick
- * names the segment it hit. Its figures are on `window.vitrineLod` (lod-probe.ts). Until every
+ * and hands the store what to fetch (lod-store.ts): first the shown surfaces' levels with their
+ * coarsest fragments, several surfaces to a request (lod-coarse.ts). Each segment is drawn in
+ * its own colour; the layer's look (opacity, blending, clip planes) goes on every segment's
+ * material; a pick names the segment it hit. Its figures are on `window.vitrineLod` (lod-probe.ts). Until every
  * shown surface's coarsest level is in, an arrival draws no frame: the first picture is one
  * frame, not one per segment (a frame in software rendering can outlast many fetches).
  */
@@ -20,9 +21,10 @@ import { decodeFragmentGlb } from './glb-mesh.ts';
 import { meshMaterial } from './mesh-object.ts';
 import { HEADSET_BYTES, LOD_CONCURRENCY, PAGE_BYTES, type LodBudget } from './lod-budget.ts';
 import { lodLayerCount, probeLayer, type LodProbeLayer } from './lod-probe.ts';
+import { bundles, coarseKey, coarseTasks } from './lod-coarse.ts';
 import { countHoles, selectFragments } from './lod-select.ts';
 import { LodStore, type LodTask } from './lod-store.ts';
-import { SegmentTree, type LodNode } from './lod-tree.ts';
+import type { LodNode, SegmentTree } from './lod-tree.ts';
 import { lodView } from './lod-view.ts';
 
 export interface LodSurfacesOptions {
@@ -123,14 +125,17 @@ export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions):
   let look: LayerLook = PLAIN_LOOK;
   let ownOpacity = 1;
   const presenting = () => stage.renderer.xr.isPresenting;
+  const bundleOf = bundles(options.list);
+  const bundled = new Map<string, ArrayBuffer>(); // a coarse bundle's GLBs, until decoded
   const store = new LodStore({
     concurrency: LOD_CONCURRENCY,
     maxBytes: () => (presenting() ? HEADSET_BYTES : PAGE_BYTES),
-    decode: async (node, signal) => decodeFragmentGlb(await levels.fragment(node.entry.glb, signal)),
+    decode: async (node, signal) => decodeFragmentGlb(bundled.get(node.entry.glb) ?? (await levels.fragment(node.entry.glb, signal))),
     arrived: () => void (coarsePending() || stage.invalidate()),
     failed: (error) => void (console.warn('a level of detail could not be read:', error), stage.invalidate()),
   });
-  const coarsePending = () => options.list.segments.some(({ id }) => !trees.has(id) && drawable(id) && !store.failed(`segment:${id}`));
+  const coarsePending = () =>
+    options.list.segments.some(({ id }) => !trees.has(id) && drawable(id) && !store.failed(coarseKey(bundleOf(id))));
   const materialOf = (id: number): THREE.MeshStandardMaterial | null => {
     let material = materials.get(id);
     if (material === undefined) {
@@ -145,19 +150,9 @@ export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions):
   };
   const drawable = (id: number) => materialOf(id) !== null;
 
-  /** Sidecars of shown segments not read yet, then the levels the selection needs. */
+  /** Coarse bundles holding shown segments not read yet, then the levels the selection needs. */
   const tasks = (needed: { tree: SegmentTree; level: number; urgency: number }[]): LodTask[] => {
-    const out: LodTask[] = [];
-    for (const { id } of options.list.segments) {
-      if (trees.has(id) || !drawable(id)) continue;
-      // The sidecar, then its coarsest fragments, in one task: no frame waited for in between.
-      const run = async (signal: AbortSignal) => {
-        const tree = new SegmentTree(await levels.segment(id, signal));
-        await Promise.all(tree.roots.filter((root) => !store.has(root)).map((root) => store.fragmentTask(root, Infinity).run(signal)));
-        if (!signal.aborted) trees.set(id, tree);
-      };
-      out.push({ key: `segment:${id}`, urgency: Infinity, run });
-    }
+    const out = coarseTasks(options.list, bundleOf, (id) => !trees.has(id) && drawable(id), { levels, store, bundled, trees });
     for (const { tree, level, urgency } of needed) {
       const key = `level:${tree.segment}/${level}`;
       if (out.some((task) => task.key === key)) continue;
