@@ -67,6 +67,20 @@ export function eventsOf<T>(changes: readonly T[]): readonly T[] {
   return changes.length > EVENT_BATCH_LIMIT ? changes.slice(-1) : changes;
 }
 
+/**
+ * The events of marks added at once, the last at room version `version`: the last `keep` of
+ * them (by default every one up to EVENT_BATCH_LIMIT, else only the last, as `eventsOf` sends).
+ */
+export function addedEvents(
+  annotations: readonly Annotation[],
+  version: number,
+  keep = annotations.length > EVENT_BATCH_LIMIT ? 1 : annotations.length,
+): AnnotationEvent[] {
+  const first = version - annotations.length + 1;
+  const from = annotations.length - keep;
+  return annotations.slice(from).map((annotation, i) => ({ op: 'add', annotation, version: first + from + i }));
+}
+
 /** Ids in the order the list answers them: numerically (host ids are decimal counters). */
 export function byId(a: Annotation, b: Annotation): number {
   return a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

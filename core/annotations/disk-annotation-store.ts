@@ -10,8 +10,8 @@
  * A large batch (an import of up to a room's 100,000 marks) is written in several transactions
  * instead, a few thousand marks each, so that no turn of the event loop holds the whole write:
  * its ids are reserved first and kept hidden from every read while they are written (the
- * `annotation-imports` database names the hidden range of each room), and a last small
- * transaction shows them all at once with the room's new version and their log entries.
+ * `annotation-imports` database names the hidden range of each room), and a last transaction
+ * shows them all at once with the room's new version and their log entries (encoded before it).
  * Readers never see half an import (disk-room-marks.ts leaves its ids out); one a crash
  * interrupted is removed when the store opens again (disk-import-staging.ts), one a full disk
  * refused at once or, the disk refusing that too, before the room's next import: its record is
@@ -25,10 +25,10 @@ import type { EventHub } from '../events/event-hub.ts';
 import { createHostError } from '../errors.ts';
 import { changedAnnotation, type AnnotationPatch } from './annotation-patch.ts';
 import { toAnnotation } from './annotation-record.ts';
-import { ANNOTATION_EVENT, byId, eventsOf, nextIdAfter, type AnnotationStore } from './annotation-store.ts';
+import { addedEvents, ANNOTATION_EVENT, byId, eventsOf, nextIdAfter, type AnnotationStore } from './annotation-store.ts';
 import { markChanged, marksAdded, marksReplaced } from '../history/room-changes.ts';
-import type { LogWriter } from '../history/room-log-store.ts';
-import { addedEvents, clearInterrupted, removeLeftover, removePending, STAGING, type PendingImport, type Staging } from './disk-import-staging.ts';
+import type { DiskRoomLog } from '../history/disk-room-log.ts';
+import { clearInterrupted, removeLeftover, removePending, STAGING, type PendingImport, type Staging } from './disk-import-staging.ts';
 import { DiskRoomMarks, type RoomRecord } from './disk-room-marks.ts';
 
 export class DiskAnnotationStore implements AnnotationStore {
@@ -36,7 +36,7 @@ export class DiskAnnotationStore implements AnnotationStore {
   #marks: DiskRoomMarks;
   #hub: EventHub;
   #maxPerRoom: number;
-  #log: LogWriter;
+  #log: DiskRoomLog;
   #now: () => number;
   #staging: Staging;
   /** Per room, the staged import or replacement under way: the next waits for it. */
@@ -45,7 +45,7 @@ export class DiskAnnotationStore implements AnnotationStore {
   #ready: Promise<void>;
 
   /** `log`: the rooms' logs in the same store. */
-  constructor(store: DataStore, hub: EventHub, maxPerRoom: number, log: LogWriter, now: () => number = Date.now, staging: Staging = STAGING) {
+  constructor(store: DataStore, hub: EventHub, maxPerRoom: number, log: DiskRoomLog, now: () => number = Date.now, staging: Staging = STAGING) {
     this.#store = store;
     this.#marks = new DiskRoomMarks(store);
     this.#hub = hub;
@@ -60,9 +60,7 @@ export class DiskAnnotationStore implements AnnotationStore {
     return this.#marks.db;
   }
 
-  #room(roomId: string): RoomRecord {
-    return this.#marks.room(roomId);
-  }
+  #room = (roomId: string): RoomRecord => this.#marks.room(roomId);
 
   /** Runs `work` once every earlier exclusive work of the room has ended. */
   #alone<T>(roomId: string, work: () => Promise<T>): Promise<T> {
@@ -176,12 +174,16 @@ export class DiskAnnotationStore implements AnnotationStore {
 
   /** Shows an import's written marks: the room's new version, its record gone and its log entries, in one transaction. */
   async #show(roomId: string, annotations: Annotation[]): Promise<AnnotationList> {
+    // Its log entries encoded beforehand, a turn each, for the room as it is now: the transaction then only puts their bytes.
+    const before = this.#room(roomId).version;
+    const prepared = await this.#log.prepare(roomId, marksAdded({ version: before + annotations.length, annotations }));
     const version = await this.#store.write(() => {
       const room = this.#room(roomId);
       const shown = room.version + annotations.length;
       this.#db.put(DISK.annotations.room(roomId), { ...room, version: shown, count: room.count + annotations.length });
       this.#marks.imports.remove(roomId);
-      for (const entry of marksAdded({ version: shown, annotations })) this.#log.appendNow(roomId, entry);
+      if (room.version === before) this.#log.appendPrepared(prepared);
+      else for (const entry of marksAdded({ version: shown, annotations })) this.#log.appendNow(roomId, entry);
       return shown;
     });
     return { version, annotations };

@@ -7,8 +7,6 @@
  */
 import type { DataStore } from '../durable/data-store.ts';
 import { DISK } from '../durable/disk-keys.ts';
-import type { Annotation, AnnotationEvent } from '../wire/scene-types.ts';
-import { EVENT_BATCH_LIMIT } from './annotation-store.ts';
 
 /** The ids an import in progress has reserved in a room, `from` up to (without) `to`: hidden until it ends. */
 export interface PendingImport {
@@ -62,11 +60,4 @@ export async function removeLeftover(store: DataStore, roomId: string, chunk: nu
 /** Removes every import a crash (or a failed write) left half written: nothing of them was ever shown. */
 export async function clearInterrupted(store: DataStore, chunk: number): Promise<void> {
   for (const { key, value } of [...pendingImports(store).getRange({})]) await removePending(store, String(key), value, chunk);
-}
-
-/** The events of marks added at once, the last at room version `version`: only the last past EVENT_BATCH_LIMIT. */
-export function addedEvents(annotations: readonly Annotation[], version: number): AnnotationEvent[] {
-  const first = version - annotations.length + 1;
-  const from = annotations.length > EVENT_BATCH_LIMIT ? annotations.length - 1 : 0;
-  return annotations.slice(from).map((annotation, i) => ({ op: 'add', annotation, version: first + from + i }));
 }

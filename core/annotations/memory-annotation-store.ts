@@ -14,7 +14,7 @@ import type { EventHub } from '../events/event-hub.ts';
 import { createHostError } from '../errors.ts';
 import { changedAnnotation, type AnnotationPatch } from './annotation-patch.ts';
 import { toAnnotation } from './annotation-record.ts';
-import { ANNOTATION_EVENT, eventsOf, nextIdAfter, byId, type AnnotationStore } from './annotation-store.ts';
+import { addedEvents, ANNOTATION_EVENT, eventsOf, nextIdAfter, byId, type AnnotationStore } from './annotation-store.ts';
 import { markChanged, marksAdded, marksReplaced } from '../history/room-changes.ts';
 import type { LogWriter } from '../history/room-log-store.ts';
 import { inTurns } from '../memory/turn-batches.ts';
@@ -76,13 +76,14 @@ export class MemoryAnnotationStore implements AnnotationStore {
     return current;
   }
 
-  #announce(roomId: string, events: readonly AnnotationEvent[]): void {
-    this.#remember(this.#room(roomId), events);
+  /** Sends the events of `changes` changes (all of them, or the last alone when they are too many to keep). */
+  #announce(roomId: string, events: readonly AnnotationEvent[], changes = events.length): void {
+    this.#remember(this.#room(roomId), events, changes);
     for (const data of eventsOf(events)) this.#hub.publish(roomChannel(roomId), { event: ANNOTATION_EVENT, data });
   }
 
-  #remember(room: RoomMarks, events: readonly AnnotationEvent[]): void {
-    if (events.length >= CHANGE_LOG) {
+  #remember(room: RoomMarks, events: readonly AnnotationEvent[], changes: number): void {
+    if (changes >= CHANGE_LOG) {
       room.log = [];
       room.logFrom = room.version;
       return;
@@ -127,15 +128,16 @@ export class MemoryAnnotationStore implements AnnotationStore {
     // Checked again: others may have added to the room (or the host) while they were made.
     this.#checkFits(roomId, drafts.length);
     const room = this.#room(roomId);
-    const events: AnnotationEvent[] = records.map((annotation) => {
+    for (const annotation of records) {
       annotation.id = String(room.next++);
       room.marks.set(annotation.id, annotation);
-      return { op: 'add', annotation, version: ++room.version };
-    });
+    }
+    room.version += records.length;
     this.#total += drafts.length;
     const added = { version: room.version, annotations: records };
     for (const entry of marksAdded(added)) this.#log.appendNow(roomId, entry);
-    this.#announce(roomId, events);
+    // An event per mark only while the room keeps them for followers: past that, one made for each of 100,000 marks is only garbage.
+    this.#announce(roomId, addedEvents(records, room.version, records.length < CHANGE_LOG ? records.length : 1), records.length);
     return added;
   }
 

@@ -8,9 +8,10 @@
  * that fails (a full disk) leaves neither. Seqs go on after a restart; entries past the
  * time-to-live are not answered, and go as the room is written.
  */
+import { asBinary, type Binary } from 'lmdb';
 import type { DataStore } from '../durable/data-store.ts';
-import { DISK } from '../durable/disk-keys.ts';
-import { takeInTurns } from '../memory/turn-batches.ts';
+import { DISK, type DiskKey } from '../durable/disk-keys.ts';
+import { inTurns, takeInTurns } from '../memory/turn-batches.ts';
 import { entryOf, pageLimit, pageOf, type LogChange, type LogEntry, type LogPage, type LogWriter, type RoomLogStore } from './room-log-store.ts';
 
 interface Head {
@@ -18,6 +19,23 @@ interface Head {
   ts: number;
   /** The ts of the room's oldest entry kept (absent in a folder written before it was kept: its entries are then looked at once). */
   kept?: number;
+}
+
+/** A room's next entries, made and encoded ahead of the write that appends them, for the log as it stood then. */
+export interface PreparedEntries {
+  roomId: string;
+  /** The room's last seq when they were made: they follow it. */
+  after: number;
+  changes: readonly LogChange[];
+  entries: LogEntry[];
+  /** Each entry as the log database stores it. */
+  bytes: Uint8Array[];
+}
+
+/** The log database as bytes are written to it: lmdb-js's encoder of it, and a put of bytes it made. */
+interface EncodedLog {
+  encoder: { encode(value: unknown): Uint8Array };
+  put(key: DiskKey, value: Binary): Promise<boolean>;
 }
 
 /** Entries read between two turns of the event loop. */
@@ -62,6 +80,36 @@ export class DiskRoomLog implements RoomLogStore, LogWriter {
     void log.put(DISK.log.entry(roomId, seq), entry);
     void heads.put(roomId, { seq, ts, kept: this.#expire(roomId, head, ts) });
     return entry;
+  }
+
+  /**
+   * `changes` made into the room's next entries and encoded as the log stores them, an entry per
+   * turn of the event loop: a large import's entries carry its 100,000 marks, and encoding them
+   * inside the write that shows them held every other request for a third of a second.
+   */
+  async prepare(roomId: string, changes: readonly LogChange[]): Promise<PreparedEntries> {
+    const head = this.#heads().get(roomId) ?? { seq: 0, ts: 0 };
+    const ts = Math.max(head.ts, this.#now());
+    const entries = changes.map((change, i) => entryOf(head.seq + 1 + i, ts, change));
+    const log = this.#log() as unknown as EncodedLog;
+    // Copied: the encoder writes into a buffer it shares with the store's own writes, which start over in it.
+    const bytes = await inTurns(entries, 1, ([entry]) => Buffer.from(log.encoder.encode(entry)));
+    return { roomId, after: head.seq, changes, entries, bytes };
+  }
+
+  /**
+   * Appends prepared entries within the write under way: their bytes as they are when the
+   * room's log has not moved since, else made again from their changes (another write came between).
+   */
+  appendPrepared(prepared: PreparedEntries): LogEntry[] {
+    const { roomId, after, entries } = prepared;
+    const head = this.#heads().get(roomId) ?? { seq: 0, ts: 0 };
+    const last = entries.at(-1);
+    if (!this.#store.writing || head.seq !== after || !last) return prepared.changes.map((change) => this.appendNow(roomId, change));
+    const log = this.#log() as unknown as EncodedLog;
+    prepared.bytes.forEach((bytes, i) => void log.put(DISK.log.entry(roomId, after + 1 + i), asBinary(bytes)));
+    void this.#heads().put(roomId, { seq: last.seq, ts: last.ts, kept: this.#expire(roomId, head, last.ts) });
+    return entries;
   }
 
   /**

@@ -16,7 +16,8 @@ import { DISK } from '../../core/durable/disk-keys.ts';
 import { openTempDataStore, reopenDataStore } from '../helpers/temp-data-store.ts';
 import { RedisAnnotationStore } from '../../core/annotations/redis-annotation-store.ts';
 import { EventHub } from '../../core/events/event-hub.ts';
-import type { AnnotationInput } from '../../core/wire/scene-types.ts';
+import type { Annotation, AnnotationInput } from '../../core/wire/scene-types.ts';
+import type { LogEntry } from '../../core/history/room-log-store.ts';
 import { HostError } from '../../core/errors.ts';
 import { createRedisConnections, type RedisConnections } from '../../core/redis/redis-connections.ts';
 import { RedisEvents } from '../../core/redis/redis-events.ts';
@@ -104,6 +105,44 @@ describe('disk annotation store, a large import', () => {
     expect(await entriesOf(new DiskRoomLog(store, 3600), r)).toEqual([]);
     const added = await failing.add(r, marks(3));
     expect(added.version).toBe(3);
+  });
+});
+
+describe('disk annotation store, an import\'s log entries encoded before the write that shows it', () => {
+  const marks = (n: number): AnnotationInput[] => Array.from({ length: n }, (_, i) => ({ kind: 'point', points: [[i, 0, 0]] }));
+  const summary = (entries: LogEntry[]) => entries.map((e) => [e.seq, e.type, e.op, (e.annotations as { id: string }[] | undefined)?.length, e.version]);
+
+  it('are the entries the log answers, or made again when another write came between', async () => {
+    const store = await openTempDataStore();
+    const log = new DiskRoomLog(store, 3600);
+    const [quiet, viewed, added] = [room('ann'), room('ann'), room('ann')];
+    let between: (() => Promise<unknown>) | undefined;
+    // Once an import's marks are written, and before it is shown: a view (the log moves) or a mark (the room moves too).
+    const afterChunk = async (written: number) => void (written === 2001 ? between?.() : undefined);
+    const marksStore = onDisk(store, new EventHub(), 10_000, { from: 5, chunk: 2001, afterChunk });
+    await marksStore.add(quiet, marks(2001));
+    expect(summary(await entriesOf(log, quiet))).toEqual([
+      [1, 'annotation', 'add', 2000, 2000],
+      [2, 'annotation', 'add', 1, 2001],
+    ]);
+    expect((await entriesOf(log, quiet)).flatMap((e) => (e.annotations as Annotation[]).map((a) => a.id))).toEqual(
+      (await marksStore.list(quiet)).annotations.map((a) => a.id),
+    );
+    between = () => log.append(viewed, { type: 'view', by: 'ada', change: { view: { opacity: 0.5 } } });
+    await marksStore.add(viewed, marks(2001));
+    expect(summary(await entriesOf(log, viewed))).toEqual([
+      [1, 'view', undefined, undefined, undefined],
+      [2, 'annotation', 'add', 2000, 2000],
+      [3, 'annotation', 'add', 1, 2001],
+    ]);
+    between = () => marksStore.add(added, marks(1));
+    await marksStore.add(added, marks(2001));
+    expect(summary(await entriesOf(log, added))).toEqual([
+      [1, 'annotation', 'add', 1, 1],
+      [2, 'annotation', 'add', 2000, 2001],
+      [3, 'annotation', 'add', 1, 2002],
+    ]);
+    expect((await marksStore.list(added)).version).toBe(2002);
   });
 });
 
