@@ -23,7 +23,7 @@ import { tempDataDir } from '../helpers/temp-data-store.ts';
 import { room as freshRoom, viewerQuery } from '../helpers/room.ts';
 import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
-import { DRAW_SCALE, openPage, shot, waitForDrawn } from './browser-session.ts';
+import { openPage, shot, waitForDrawn } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 
 let host: RunningHost;
@@ -51,8 +51,7 @@ async function drawn(page: Page, ids: string[]): Promise<void> {
 
 beforeAll(async () => {
   const [plugins, specimens] = await Promise.all([builtFixture('browser-plugins'), mkdtemp(join(tmpdir(), 'vitrine-session-specimens-'))]);
-  const hostArgs = ['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens];
-  [host, browser] = await Promise.all([spawnHost(hostArgs), fileBrowser(DRAW_SCALE)]);
+  [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens]), fileBrowser()]);
   const scan = `${host.url}/api/specimens/${from}.scan?filename=scan.npy&room=${from}`;
   const array = { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: Uint8Array.from(npyBytes([8, 8, 8])) };
   expect((await fetch(scan, array)).status).toBe(201);
