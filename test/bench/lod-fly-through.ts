@@ -82,7 +82,7 @@ export async function flyThrough(host: RunningHost, resultId: string): Promise<s
     // WebXR: the specimen stands on the table a metre in front, 60 cm across; walk through it and back.
     const vrContext = await browser.newContext({ viewport: HEADSET_VIEWPORT });
     const vr = await vrContext.newPage();
-    await installEmulatedHeadset(vr);
+    await installEmulatedHeadset(vr, true);
     await vr.goto(`${link.url}/?room=${room}&follow=1`);
     await firstPictures(vr, 1, 600_000);
     await vr.getByRole('button', { name: 'Enter VR' }).click();

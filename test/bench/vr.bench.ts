@@ -45,7 +45,7 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
   const [host, browser] = await Promise.all([startBenchHost(), launchBrowser()]);
   try {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    await installEmulatedHeadset(page);
+    await installEmulatedHeadset(page, true);
     const link = (specimen: string, params: object) => `${host.url}/?${new URLSearchParams({ specimen, params: JSON.stringify(params) }).toString()}`;
     // The same session around a 2-triangle mesh: what IWER, SwiftShader, the panel and the hands cost alone.
     const floor = await measure(page, link('grid_mesh', { triangles: 2 }), async () => {});

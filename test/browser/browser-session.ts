@@ -200,10 +200,12 @@ export function viewportFor(headset: boolean): { viewport: { width: number; heig
 /**
  * Installs Meta's IWER into `page` before any of its scripts run, emulating a Quest 3 with its
  * two controllers: `navigator.xr` then supports `immersive-vr`, and `window.xrDevice` (IWER's
- * `XRDevice`) moves the headset and controllers and presses their buttons.
+ * `XRDevice`) moves the headset and controllers and presses their buttons. Its frames come at
+ * half the browser's rate (halve-animation-frames.ts) unless `everyFrame`, for benchmarks that
+ * time the session's frames.
  */
-export async function installEmulatedHeadset(page: Page): Promise<void> {
-  await page.addInitScript(halveAnimationFrames);
+export async function installEmulatedHeadset(page: Page, everyFrame = false): Promise<void> {
+  if (!everyFrame) await page.addInitScript(halveAnimationFrames);
   await page.addInitScript({ path: createRequire(import.meta.url).resolve('iwer/build/iwer.min.js') });
   await page.addInitScript(() => {
     const iwer = (window as unknown as { IWER: { XRDevice: new (config: unknown) => { installRuntime(o: object): void }; metaQuest3: unknown } }).IWER;
