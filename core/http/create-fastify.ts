@@ -27,6 +27,7 @@ export function hostRedactor(options: ResolvedHostOptions): Redactor {
 
 export async function createFastify(options: ResolvedHostOptions): Promise<FastifyInstance> {
   const redactor = hostRedactor(options);
+  const validators = lazyValidators();
   const app = Fastify({
     logger: options.logLevel === false ? false : { level: options.logLevel, stream: options.logStream, hooks: redactingLogHooks(redactor) },
     bodyLimit: options.bodyLimitBytes,
@@ -36,11 +37,13 @@ export async function createFastify(options: ResolvedHostOptions): Promise<Fasti
     routerOptions: { maxParamLength: 1024 },
     forceCloseConnections: true,
     ajv: INPUT_VALIDATION,
-    schemaController: { compilersFactory: { buildValidator: lazyValidators() } },
+    schemaController: { compilersFactory: { buildValidator: validators } },
     schemaErrorFormatter: toInputError,
     ...serverOptions(options),
   });
   declareRouteOf(app);
+  // Ajv readied on a turn of its own once listening (an app answering injected requests only, as tests make, never pays it).
+  app.addHook('onListen', (done) => void (setImmediate(validators.warm), done()));
   installErrorHandlers(app, redactor);
   const stopWriteTimeout = installWriteTimeout(app.server, options.writeTimeoutSeconds);
   app.addHook('onClose', async () => stopWriteTimeout());
