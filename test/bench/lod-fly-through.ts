@@ -21,10 +21,15 @@ import { startThrottledLink, type ThrottledLink } from './throttled-link.ts';
 const LINK = 5 * 1024 * 1024;
 const HEADSET = 300_000;
 
-/** One viewer's first picture through the link: ms from its first request for the layer's data, and MB carried meanwhile. */
+/**
+ * One viewer's first picture through the link: ms from its first request for the layer's data,
+ * MB the link carried meanwhile (with whatever else of the page was in flight: the catalog's
+ * thumbnails), and MB of the layer's own answers.
+ */
 interface FirstPicture {
   ms: number;
   mb: number;
+  ownMb: number;
   layer: LodProbeLayer;
   close(): Promise<void>;
 }
@@ -34,13 +39,14 @@ async function firstPicture(browser: Browser, link: ThrottledLink, room: string)
   const page = await context.newPage();
   await page.goto(`${link.url}/?room=${room}&follow=1&lod_triangles=${HEADSET}`);
   const [layer] = await firstPictures(page, 1, 600_000);
-  const asked = await page.evaluate(() => {
-    const data = performance.getEntriesByType('resource').filter((e) => /\/data\?|\/meshes\//.test(e.name));
-    return { at: Math.min(...data.map((e) => e.startTime)), origin: performance.timeOrigin };
-  });
+  const asked = await page.evaluate((end) => {
+    const data = performance.getEntriesByType('resource').filter((e) => /\/data\?|\/meshes\//.test(e.name)) as PerformanceResourceTiming[];
+    const bytes = data.filter((e) => e.responseEnd <= end).reduce((n, e) => n + e.transferSize, 0);
+    return { at: Math.min(...data.map((e) => e.startTime)), origin: performance.timeOrigin, bytes };
+  }, layer!.firstPictureAt!);
   const ms = layer!.firstPictureAt! - asked.at;
   const mb = (link.bytesBy(asked.origin + layer!.firstPictureAt!) - link.bytesBy(asked.origin + asked.at)) / 1e6;
-  return { ms, mb, layer: layer!, close: () => context.close() };
+  return { ms, mb, ownMb: asked.bytes / 1e6, layer: layer!, close: () => context.close() };
 }
 
 const figures = (what: string, layer: LodProbeLayer): string =>
@@ -66,8 +72,9 @@ export async function flyThrough(host: RunningHost, resultId: string): Promise<s
     const second = await firstPicture(browser, link, room);
     lines.push(
       `first picture at 5 MB/s in the page (result ${resultId.slice(0, 12)}…, ${second.layer.segments} segments' coarsest levels): ` +
-        `${fmt(second.ms, 0)} ms (target ≤ 500), ${fmt(second.mb, 3)} MB (target ≤ 0.8); a first viewer, whose host made the coarse ` +
-        `delivery: ${fmt(first.ms, 0)} ms, ${fmt(first.mb, 3)} MB`,
+        `${fmt(second.ms, 0)} ms (target ≤ 500), ${fmt(second.mb, 3)} MB (target ≤ 0.8) through the link, ${fmt(second.ownMb, 3)} MB of ` +
+        `them the layer's own; a first viewer, whose host made the coarse delivery: ${fmt(first.ms, 0)} ms, ${fmt(first.mb, 3)} MB ` +
+        `(${fmt(first.ownMb, 3)} MB its own)`,
     );
     await second.close();
     // The page on the headset's budget: from outside the block, through it along z, and back.

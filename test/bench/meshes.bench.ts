@@ -19,6 +19,7 @@
  * 4. a Godot headset's `/data` of every segment's surface (`segment=all`) through the same link:
  *    the finest level within `--headset-triangles`, its triangles and time;
  * 5. the viewer's first picture and fly-through in the page and in WebXR (lod-fly-through.ts).
+ * MESHES_ONLY=page runs the fifth alone, every set built first unmeasured (a quicker try of the page).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -77,6 +78,11 @@ export async function run(): Promise<{ name: string; lines: string[] }> {
     const id = String(answer.headers['x-result-id']);
     const base = `${host.url}/api/results/${id}/meshes`;
     const ids = (JSON.parse((await fetchTimed(`${base}/segments.json`)).body.toString()) as { segments: { id: number }[] }).segments.map((s) => s.id);
+    if (process.env.MESHES_ONLY === 'page') {
+      await inTurns(ids, 4, (segment) => fetchTimed(`${base}/${segment}.json`));
+      lines.push(...(await flyThrough(host, id)));
+      return { name: 'meshes: the page\'s part alone', lines };
+    }
 
     // 1. The build, /healthz, the event loop and memory watched throughout.
     lines.push(`volume ${SIDE}³ uint8, published as labels`);
