@@ -26,8 +26,10 @@ const send = (host: RunningHost, method: string, p: string, body?: unknown) =>
 async function computedLayer(host: RunningHost, room: string, id: string, segments: number) {
   return waitFor(async () => {
     const scene = (await (await send(host, 'GET', `/api/rooms/${room}/scene`)).json()) as RoomScene;
-    const result = scene.layers.find((l) => l.id === id)?.result;
-    return computedProvenance(result?.provenance)?.params.segments === segments ? result : undefined;
+    const layer = scene.layers.find((l) => l.id === id);
+    if (computedProvenance(layer?.result?.provenance)?.params.segments === segments) return layer!.result;
+    // Not yet: what the layer shows instead (a failure marks it stale) is what a timeout reports.
+    throw new Error(`the layer shows ${JSON.stringify({ params: computedProvenance(layer?.result?.provenance)?.params, stale: layer?.stale })}`);
   }, `layer ${id} computed with ${segments} segments`);
 }
 
