@@ -58,6 +58,8 @@ export async function runSubject(
   const { job, overlay, layout } = parts;
   const follower = parts.rooms.follower;
   const started = performance.now();
+  // The page's first picture waits for this subject's first showing on the stage.
+  const pictured = parts.stage?.firstPicture.hold() ?? (() => {});
   let cached = false;
   if (meta.function_name) follower.sent(meta.function_name, params ?? {});
   job.begin();
@@ -69,7 +71,7 @@ export async function runSubject(
         ...parts,
         follower,
         cached: () => (cached = true),
-        show: (data, refined, levels) => showSubject(parts, data, context, meta, params, room, refined, levels),
+        show: (data, refined, levels) => showSubject(parts, data, context, meta, params, room, refined, levels).finally(pictured),
         surfacesOnly: () => parts.rooms.scene?.activeSurfaces() === true,
         refining: (on) => showRefineNote(parts.refine, layout.stagePane, on),
       },
@@ -86,6 +88,7 @@ export async function runSubject(
     if (!context.isCurrent()) return;
     showFailure(error, { job, overlay, panel: parts.panel, retry: parts.retry });
   } finally {
+    pictured();
     if (meta.function_name) follower.settled(meta.function_name, params ?? {}, false);
     if (context.isCurrent()) layout.stagePane.classList.remove('busy');
   }

@@ -77,6 +77,8 @@ export class ViewerApp {
     this.#layout = createLayout(root);
     this.#stats.follow(this.#layout.stageTools);
     ({ stage: this.#stage, problem: this.#webglProblem } = stageOrProblem(this.#layout.stageHost, this.#layout.stagePane));
+    // On a slow link the thumbnails' bytes would share it with the picture's: they wait for it.
+    if (this.#stage) this.#catalog.thumbnailsAfter(this.#stage.firstPicture.drawn);
     this.#rooms = new ViewerRoom({
       client: this.#client,
       layout: this.#layout,
@@ -87,6 +89,7 @@ export class ViewerApp {
       current: () => this.#source(),
       onToggle: (follow) => writeUrlState({ ...readUrlState(), follow }),
       vrDelivery: (type) => this.#vr?.delivery(type),
+      nothingToShow: () => this.#stage?.firstPicture.nothingComing(),
     });
     const views = {
       catalog: [this.#catalog.element, this.#functions.element],
@@ -145,6 +148,7 @@ export class ViewerApp {
     });
     if (url.specimen || url.fn) void this.#select((url.specimen ?? url.fn)!, url.params, !url.specimen);
     else this.#overlay.idle(this.#webglProblem);
+    if (!url.specimen && !url.fn && !url.follow) this.#stage?.firstPicture.nothingComing();
   }
 
   async #loadCatalog(): Promise<void> {
@@ -217,7 +221,11 @@ export class ViewerApp {
     if (same) {
       this.#panel?.set(entry.params);
       if (this.#panel) this.#request(0);
-    } else void this.#adoptSubject(entry);
+    } else {
+      // Held from here: the subject's own hold starts only once it is selected (after the catalog, maybe).
+      const pictured = this.#stage?.firstPicture.hold();
+      void this.#adoptSubject(entry).finally(() => pictured?.());
+    }
   }
 
   /** A room's specimen (the catalog read again for one published since), or for an entry named by its function, it or its specimen. */
@@ -230,6 +238,16 @@ export class ViewerApp {
   }
 
   async #select(id: string, initial: Record<string, unknown> | null, asFunction = false): Promise<void> {
+    // Held until the request is running (it holds the picture itself from then on).
+    const pictured = this.#stage?.firstPicture.hold();
+    try {
+      await this.#selectNow(id, initial, asFunction);
+    } finally {
+      pictured?.();
+    }
+  }
+
+  async #selectNow(id: string, initial: Record<string, unknown> | null, asFunction: boolean): Promise<void> {
     const token = ++this.#selection;
     this.#requests.reset();
     this.#current = null;

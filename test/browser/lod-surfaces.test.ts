@@ -96,6 +96,15 @@ describe('surfaces drawn from their levels of detail', () => {
     expect(first!.levels.slice(0, -1).every((n) => n === 0)).toBe(true);
     expect(first!.levels.length).toBeGreaterThanOrEqual(3);
     await shot(page, 'lod-page-first');
+    // The catalog's thumbnails waited for that picture (or, past a few seconds, no longer): none started before it.
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/thumbnail')));
+    const gate = await page.evaluate(() => ({
+      why: document.querySelector<HTMLElement>('[data-testid=catalog]')!.dataset.thumbnails,
+      picture: Number(document.querySelector<HTMLElement>('canvas.stage-canvas')!.dataset.firstPicture),
+      thumbnails: performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/thumbnail')).map((e) => e.startTime),
+    }));
+    if (gate.why === 'ready') expect(Math.min(...gate.thumbnails)).toBeGreaterThanOrEqual(gate.picture);
+    else expect([gate.why, gate.picture > Math.min(...gate.thumbnails) || Number.isNaN(gate.picture)]).toEqual(['timeout', true]);
     // From 6 radii out, through the surface to the centre's side, and back.
     await flyPage(page, host.url, room, line([0.4, 0.3, 6], [0.1, 0.05, 0.4], 12), [0, 0, 0]);
     const [flown] = await lodLayers(page);

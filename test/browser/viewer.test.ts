@@ -61,8 +61,9 @@ describe('the web viewer', () => {
     expect(await textOf(page, '.tile[data-id=cube] .badge')).toBe('static');
     expect(await textOf(page, '.tile[data-id=shape] .badge')).toBe('dynamic');
     expect(await textOf(page, '.tile[data-id=shape] .tile-name')).toBe('Parametric shape');
-    // Every thumbnail actually loaded as an image.
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.tile img')].every((i) => i.complete));
+    // Every thumbnail actually loaded as an image (at once: a page with no subject has no picture to wait for).
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.tile img')].every((i) => i.src && i.complete));
+    expect(await page.locator('[data-testid=catalog]').getAttribute('data-thumbnails')).toBe('ready');
     const widths = await page.locator('.tile img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth));
     expect(widths.every((w) => w > 0)).toBe(true);
     expect(await textOf(page, '[data-testid=stage-message] h3')).toBe('Choose a specimen');

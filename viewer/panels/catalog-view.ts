@@ -1,10 +1,14 @@
 /**
  * @module catalog-view
  * The catalog as a grid of tiles (thumbnail, name, tags, a static/dynamic badge) with a
- * filter box matching names, ids, types, tags and descriptions.
+ * filter box matching names, ids, types, tags and descriptions. Its thumbnails may be told to
+ * wait (for the stage's first picture): the tiles show at once, their images once let go.
  */
 import type { CatalogEntry } from '../../core/wire/wire-types.ts';
 import { h, replaceChildren } from '../dom.ts';
+
+/** Thumbnails told to wait wait at most this long (a long computation, a hidden layer). */
+const THUMBNAILS_WAIT_MS = 4000;
 
 export class CatalogView {
   readonly element: HTMLElement;
@@ -13,6 +17,8 @@ export class CatalogView {
   readonly #count: HTMLElement;
   #entries: CatalogEntry[] = [];
   #selected: string | null = null;
+  /** Thumbnails load (until `thumbnailsAfter` says wait). */
+  #thumbnails = true;
 
   constructor(
     private readonly thumbnailUrl: (entry: CatalogEntry) => string,
@@ -54,6 +60,22 @@ export class CatalogView {
         h('button', { class: 'button', onclick: retry }, 'Try again'),
       ),
     );
+  }
+
+  /** Tiles get their images only once `ready` settles, or after a few seconds (those shown meanwhile get them then). */
+  thumbnailsAfter(ready: Promise<unknown>): void {
+    this.#thumbnails = false;
+    // Readable from outside (tests): `waiting`, then `ready` or `timeout`.
+    this.#grid.dataset.thumbnails = 'waiting';
+    const late = new Promise<string>((go) => setTimeout(() => go('timeout'), THUMBNAILS_WAIT_MS));
+    void Promise.race([ready.then(() => 'ready'), late]).then((why) => {
+      this.#grid.dataset.thumbnails = why;
+      this.#thumbnails = true;
+      for (const img of this.#grid.querySelectorAll<HTMLImageElement>('img.thumb[data-src]')) {
+        img.src = img.dataset.src!;
+        delete img.dataset.src;
+      }
+    });
   }
 
   setEntries(entries: CatalogEntry[]): void {
@@ -102,7 +124,9 @@ export class CatalogView {
   }
 
   #tile(entry: CatalogEntry): HTMLElement {
-    const img = h('img', { class: 'thumb', src: this.thumbnailUrl(entry), alt: '', loading: 'lazy', decoding: 'async' });
+    const url = this.thumbnailUrl(entry);
+    const source = this.#thumbnails ? { src: url } : { 'data-src': url };
+    const img = h('img', { class: 'thumb', alt: '', loading: 'lazy', decoding: 'async', ...source });
     img.addEventListener('error', () => img.classList.add('broken'), { once: true });
     return h(
       'button',

@@ -106,6 +106,8 @@ export class LayerLoader {
     // A snapshot's layers name their blob as their data URL: no coarse delivery to ask for there.
     const dataUrl = layer.result!.data_url.startsWith('/api/blobs/') ? '' : layer.result!.data_url;
     const signal = load.controller.signal;
+    // The page's first picture waits for this layer's first content (not for its refinement).
+    const pictured = stage.firstPicture.hold();
     const isCurrent = (): boolean => this.#loads.get(layer.id) === load && !signal.aborted;
     const viaUrl = (delivery: DeliveryQuery | undefined, part?: AbortSignal, answered?: (r: Response) => void): Promise<SpecimenData> =>
       client.getLayerData(dataUrl, { delivery, signal: eitherSignal(signal, part), onHeaders: answered });
@@ -134,6 +136,7 @@ export class LayerLoader {
         return;
       }
       this.#show(layer.id, rendered.content, rendered.panel, refined);
+      pictured();
     };
     const steps: CoarseFirstSteps = {
       first: async (delivery, answered) =>
@@ -150,7 +153,7 @@ export class LayerLoader {
     try {
       const levels = await findLevels(client, layer, signal);
       if (levels) this.#leveled.add(levels.levels.resultId);
-      const first = (content: StageContent) => (isCurrent() ? this.#show(layer.id, content) : content.dispose());
+      const first = (content: StageContent) => (isCurrent() ? (this.#show(layer.id, content), pictured()) : content.dispose());
       if (levels && !levelsFirst(stage, layer, levels, segmentColour(layer), first)) {
         if (isCurrent()) status(layer.id, '');
         return;
@@ -162,6 +165,8 @@ export class LayerLoader {
     } catch (error) {
       if (!isCurrent() || isAbortError(error)) return;
       status(layer.id, 'failed', error instanceof Error ? error.message : String(error));
+    } finally {
+      pictured();
     }
   }
 }

@@ -43,6 +43,11 @@ export interface RoomFollowerOptions {
   view?(view: RoomView | null): void;
   /** The room's scene (a `scene` event). */
   scene?(scene: RoomScene): void;
+  /**
+   * The room's first state and scene came (they open every stream): `showsSomething` when its
+   * entry is to be shown here or its scene has layers, false when the room has nothing to draw.
+   */
+  opened?(showsSomething: boolean): void;
   /** An event of a layer that is not the entry: true when the scene took it. */
   layerEvent?(event: RoomEvent): boolean;
   /** Following stopped or moved to another room: what the old room showed goes. */
@@ -170,9 +175,15 @@ export class RoomFollower {
   async #run(room: string, signal: AbortSignal, adoptState: boolean): Promise<void> {
     this.#setStream('connecting');
     let first = true;
+    let entry = false;
+    let opened = false;
     try {
       for await (const event of this.#options.follow(room, signal)) {
         if (signal.aborted) return;
+        if (event.event === 'scene' && !opened) {
+          opened = true;
+          this.#options.opened?.(entry || event.data.layers.length > 0);
+        }
         if (event.event === 'state' || event.event === 'annotation') this.#options.marks?.(event);
         if (event.event === 'state' || event.event === 'presence') this.#options.presence?.(event);
         if (event.event === 'replay') this.#options.replay?.(event);
@@ -187,6 +198,7 @@ export class RoomFollower {
           this.#setStream('open');
           // A reconnection's state catches up on what was missed; the first one only when asked.
           if (event.data && (adoptState || !first)) this.#onEntry(event.data, false);
+          entry ||= event.data !== null && adoptState;
           first = false;
         }
       }

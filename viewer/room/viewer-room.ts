@@ -50,6 +50,8 @@ export interface ViewerRoomHooks {
   vrDelivery(type: string): DeliveryQuery | undefined;
   /** What the page shows now as a layer's source ("Add current"). */
   current(): LayerSource | null;
+  /** The room's stream opened on a room with nothing to draw (no entry to show, no layers). */
+  nothingToShow(): void;
 }
 
 export class ViewerRoom {
@@ -100,6 +102,7 @@ export class ViewerRoom {
       followJob: (jobId, signal) => client.followJob(jobId, { signal }),
       view: (view) => this.view.remote(view),
       scene: (scene) => this.scene?.apply(scene),
+      opened: (showsSomething) => showsSomething || hooks.nothingToShow(),
       layerEvent: (event) => this.scene?.layerEvent(event) ?? false,
       // Called whenever the follower (re)starts, also with following off: the page's room or its following changed.
       left: () => {

@@ -14,6 +14,7 @@
  */
 import * as THREE from 'three';
 import type { RoomCamera } from '../../core/wire/room-types.ts';
+import { FirstPicture } from './first-picture.ts';
 import { SceneDepth } from './scene-depth.ts';
 import { SliceLink } from './slice-link.ts';
 import { StageCamera } from './stage-camera.ts';
@@ -52,6 +53,8 @@ export class Stage {
   readonly slices: SliceLink;
   /** The opaque things' depth, read by ray marchers. */
   readonly depth = new SceneDepth();
+  /** Held by whatever loads something it will show; drawn once none does (first-picture.ts). */
+  readonly firstPicture = new FirstPicture();
   readonly #beforeFrame = new Set<(frame: XRFrame | undefined) => void>();
   readonly #afterShow = new Set<() => void>();
   #active = ENTRY_LAYER;
@@ -106,6 +109,8 @@ export class Stage {
     this.#renderer.xr.addEventListener('sessionstart', () => this.#keepLooping(() => this.#renderer.xr.setAnimationLoop(this.#loop)));
     this.#renderer.xr.addEventListener('sessionend', () => this.#keepLooping(() => this.#renderer.setAnimationLoop(this.#loop)));
     this.invalidate();
+    // Readable from outside (tests): when the first picture was drawn, in the page's ms.
+    void this.firstPicture.drawn.then(() => (this.canvas.dataset.firstPicture = String(performance.now())));
   }
 
   /**

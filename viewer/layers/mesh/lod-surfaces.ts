@@ -42,7 +42,7 @@ export interface LodSurfaces extends StageContent {
   recolour(colour?: (id: number) => THREE.Color | null): void;
 }
 
-type LodStage = Pick<Stage, 'onBeforeFrame' | 'invalidate' | 'renderer' | 'view'>;
+type LodStage = Pick<Stage, 'onBeforeFrame' | 'invalidate' | 'renderer' | 'view' | 'firstPicture'>;
 
 /**
  * An unseen box around every surface listed, so the stage frames them before any fragment is
@@ -121,6 +121,8 @@ export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions):
   const meshes = new Map<string, THREE.Mesh>();
   const everShown = new Set<number>();
   const probe = probeLayer(levels.resultId);
+  // The page's first picture waits for every shown surface's coarsest level.
+  const pictured = stage.firstPicture.hold();
   let colourOf = options.colour;
   let look: LayerLook = PLAIN_LOOK;
   let ownOpacity = 1;
@@ -184,6 +186,7 @@ export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions):
     const listed = options.list.segments.filter(({ id }) => drawable(id));
     const holes = countHoles(shownTrees, drawn, (tree) => everShown.has(tree.segment));
     const shown = listed.filter(({ id }) => everShown.has(id)).length;
+    if (shown === listed.length) pictured();
     const { triangles, drawn: nodes } = selection;
     record(probe.figures, { triangles, holes, budget, vr: presenting(), drawn: nodes, segments: listed.length, shown }, store);
   };
@@ -225,6 +228,7 @@ export function createLodSurfaces(stage: LodStage, options: LodSurfacesOptions):
     },
     dispose() {
       off();
+      pictured();
       store.dispose();
       group.clear();
       meshes.clear();
