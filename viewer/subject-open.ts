@@ -99,6 +99,7 @@ export function showAsked(views: AskedViews, asked: AskedSubject): void {
   views.vr?.show({ id: meta.id, title: meta.display_name || meta.id, schema, values: params ?? {} });
   const data = isFunction ? `/api/processing/functions/${encodeURIComponent(meta.id)}/schema` : client.dataUrl(meta.id, { params, room });
   views.layout.dataLink.setAttribute('href', data);
+  delete views.layout.dataLink.dataset.resultId;
   if (meta.is_dynamic && !isFunction) downloads.show(meta.type, (delivery) => client.dataUrl(meta.id, { params, room, delivery }));
   else downloads.hide();
 }

@@ -73,6 +73,7 @@ export async function runSubject(
         cached: () => (cached = true),
         show: (data, refined, levels) => showSubject(parts, data, context, meta, params, room, refined, levels).finally(pictured),
         surfacesOnly: () => parts.rooms.scene?.activeSurfaces() === true,
+        answeredBy: (id) => id && context.isCurrent() && (layout.dataLink.dataset.resultId = id),
         refining: (on) => showRefineNote(parts.refine, layout.stagePane, on),
       },
       context,

@@ -43,7 +43,7 @@ describe('mark units', () => {
 
   it('reads the room frame’s unit from the room’s entry, and forgets it in another room', async () => {
     const { read } = host({ '/api/rooms/lab/entry': { result_id: 'r3' }, '/api/results/r3': { unit: 'mm' } });
-    const units = new MarkUnits(() => undefined, () => '/api/specimens/scan/data', read);
+    const units = new MarkUnits(() => undefined, () => 'r-shown', read);
     units.reset('lab');
     units.unitOf(undefined);
     await settled();
@@ -52,6 +52,21 @@ describe('mark units', () => {
     expect(units.unitOf(undefined)).toBeNull();
     await settled();
     expect(units.unitOf(undefined)).toBeNull();
+  });
+
+  it('reads the room frame’s unit from the shown result in a room without an entry, reading no data', async () => {
+    const { read, reads } = host({ '/api/results/r4': { unit: 'nm' } });
+    let shown: string | null = null;
+    const units = new MarkUnits(() => undefined, () => shown, read);
+    units.reset('lab');
+    // The page's answer has not come yet: no unit, asked again once it has.
+    expect(units.unitOf(undefined)).toBeNull();
+    await settled();
+    shown = 'r4';
+    expect(units.unitOf(undefined)).toBeNull();
+    await settled();
+    expect(units.unitOf(undefined)).toBe('nm');
+    expect(reads.every((path) => !path.includes('/data'))).toBe(true);
   });
 
   it('writes a ruler’s length and a box’s volume with the unit, and bare without one', () => {

@@ -36,8 +36,8 @@ export interface AnnotationPanelOptions {
   stage: Stage;
   /** True when `layer` is a layer of the room's scene. */
   isLayer(layer: string): boolean;
-  /** The `/data` URL of what the page shows (null when none): its unit is the room frame's when the room has no entry. */
-  shownData(): string | null;
+  /** The result the page shows (null when none known): its unit is the room frame's when the room has no entry. */
+  shownResult(): string | null;
 }
 
 const STALE = 'Someone changed this mark first; the list now shows theirs. Edit it again if needed.';
@@ -68,7 +68,7 @@ export class AnnotationPanel {
     this.#units = new MarkUnits(() => {
       this.#show(this.#store.list(), this.#store.known);
       for (const fn of this.#unitKnown) fn();
-    }, options.shownData);
+    }, options.shownResult);
     this.#store = new MarkStore(options.client, (marks, known) => this.#show(marks, known));
     this.#placer = new MarkPlacer({
       stage: options.stage,

@@ -43,6 +43,8 @@ export interface SubjectPlanDeps {
   show(data: SpecimenData, refined: boolean, levels?: LodSource): Promise<void>;
   /** The subject is a segmentation shown as its surfaces alone: with levels, nothing past its coarse answer is fetched. */
   surfacesOnly?(): boolean;
+  /** Each answer's result (its `X-Result-Id`), once its headers come. */
+  answeredBy?(resultId: string | null): void;
   refining(on: boolean): void;
 }
 
@@ -73,6 +75,7 @@ export function subjectPlan(
   const levelsSuffice = (): boolean => meta.type === 'mesh' || deps.surfacesOnly?.() === true;
   let found: Promise<LodSource | null> = Promise.resolve(null);
   const headers = (response: Response, answered?: (bytes: number | null) => void): void => {
+    deps.answeredBy?.(response.headers.get('x-result-id'));
     found = levelsOfAnswer(client, response, meta.type, context.signal).catch(() => null);
     void found.then((lod) => (lod && levelsSuffice() ? undefined : answered?.(answerBytes(response))));
   };

@@ -162,7 +162,7 @@ export class ViewerRoom {
           client,
           stage,
           isLayer: (id) => this.scene?.nameOf(id) != null,
-          shownData: () => layout.dataLink.getAttribute('href'),
+          shownResult: () => layout.dataLink.dataset.resultId ?? null,
         })
       : null;
     if (this.marks) layout.inspector.insertBefore(this.marks.element, layout.jobSection);

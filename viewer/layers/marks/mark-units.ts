@@ -17,30 +17,21 @@ const readJson: ReadJson = async (path) => {
   return response.ok ? ((await response.json()) as Record<string, unknown>) : null;
 };
 
-/** The result id a `/data` URL answers with (its `X-Result-Id`), read from the headers alone. */
-async function resultOfData(url: string): Promise<string | null> {
-  const controller = new AbortController();
-  // The page loaded these bytes already: the browser's cache answers them, or the body is left unread.
-  const response = await fetch(url, { cache: 'force-cache', signal: controller.signal });
-  controller.abort();
-  return response.ok ? response.headers.get('x-result-id') : null;
-}
-
 export class MarkUnits {
   readonly #read: ReadJson;
   readonly #resolved: () => void;
-  readonly #shownData: () => string | null;
+  readonly #shownResult: () => string | null;
   #room = '';
-  /** Frame (a layer id, or `/` and the shown data's URL for the room's) → its unit, or the lookup under way. */
+  /** Frame (a layer id, or `/` and the shown result's id for the room's) → its unit, or the lookup under way. */
   #units = new Map<string, string | Promise<void>>();
 
   /**
-   * `resolved` after a unit became known (the marks are shown again with it); `shownData` is
-   * the `/data` URL of what the page shows (null when none).
+   * `resolved` after a unit became known (the marks are shown again with it); `shownResult` is
+   * the result the page shows, as its answer named it (null when none is known).
    */
-  constructor(resolved: () => void, shownData: () => string | null, read: ReadJson = readJson) {
+  constructor(resolved: () => void, shownResult: () => string | null, read: ReadJson = readJson) {
     this.#resolved = resolved;
-    this.#shownData = shownData;
+    this.#shownResult = shownResult;
     this.#read = read;
   }
 
@@ -53,7 +44,7 @@ export class MarkUnits {
   /** The unit of frame `layer` (undefined: the room's), null when none is known (yet). */
   unitOf(layer: string | undefined): string | null {
     // The room's frame is named by what the page shows too: another subject may have another unit.
-    const key = layer ?? `/${this.#shownData() ?? ''}`;
+    const key = layer ?? `/${this.#shownResult() ?? ''}`;
     const known = this.#units.get(key);
     if (known === undefined) this.#units.set(key, this.#lookUp(this.#room, key));
     return typeof known === 'string' ? known : null;
@@ -80,8 +71,7 @@ export class MarkUnits {
     const path = `/api/rooms/${encodeURIComponent(room)}`;
     if (key.startsWith('/')) {
       const entry = stringOr((await this.#read(`${path}/entry`))?.result_id);
-      const shown = key.slice(1);
-      return entry ?? (shown.includes('/data') ? resultOfData(shown) : null);
+      return entry ?? stringOr(key.slice(1));
     }
     const scene = await this.#read(`${path}/scene`);
     const layers = Array.isArray(scene?.layers) ? (scene.layers as { id?: unknown; result?: { result_id?: unknown } }[]) : [];
