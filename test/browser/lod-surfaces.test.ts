@@ -10,7 +10,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { labelRgb } from '../../core/wire/label-colors.ts';
 import { fixturePluginsDir } from '../helpers/fixture-plugins.ts';
 import { room as freshRoom } from '../helpers/room.ts';
@@ -61,8 +61,13 @@ beforeAll(async () => {
   expect(put.status).toBe(201);
 });
 
+// A test's pages close when it ends: the headset's session, left presenting, would draw the
+// large mesh for both eyes every frame, in software, through the next test.
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
 afterAll(async () => {
-  for (const context of contexts) await context.close();
   await browser?.close();
   await host?.stop();
 });
