@@ -2,9 +2,9 @@
  * @module swift-server
  * A real S3-compatible object store for the tests: Debian's OpenStack Swift as an all-in-one
  * (a proxy with the s3api and tempauth middlewares, and an account, a container and an object
- * server) in a temporary folder, on free loopback ports. Rings of one replica are built there
- * with Swift's ring builder (the library `swift-ring-builder` runs); objects live on a plain
- * folder (mount_check off). The tempauth
+ * server, all four in one Python process: swift-scripts.ts) in a temporary folder, on free
+ * loopback ports. Rings of one replica are built there with Swift's ring builder (the library
+ * `swift-ring-builder` runs); objects live on a plain folder (mount_check off). The tempauth
  * user `vitrine:tester` with key `secret` is the S3 access key and secret. Resolves once the
  * proxy answers an S3 request. Every server still running is stopped when the test file ends.
  * Clients reach the proxy through a TCP gate (tcp-gate.ts), which stands for its faults without
@@ -17,19 +17,17 @@
  * const swift = await startSwift();
  * const env = swift.env; // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ENDPOINT_URL_S3
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { waitFor } from './wait-for.ts';
 import { freePort } from './free-port.ts';
 import { atFileEnd } from './file-end.ts';
 import { startTcpGate, type TcpGate } from './tcp-gate.ts';
-
-const run = promisify(execFile);
+import { CLUSTER_SCRIPT } from './swift-scripts.ts';
 
 export interface SwiftServer {
   /** `http://127.0.0.1:<proxy port>`: the S3 endpoint. */
@@ -119,34 +117,6 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/**
- * What `swift-ring-builder <name>.builder create 4 1 1`, `add r1z1-127.0.0.1:<port>/d1 1` and
- * `rebalance` write, for the three rings, through the same Swift library in one Python process:
- * nine runs of the command each paid Python's and Swift's start, seconds of a test file's time.
- * 2^4 partitions, one replica, no wait between moves: the smallest ring that works.
- */
-const RING_SCRIPT = `
-import sys
-from swift.common.ring import RingBuilder
-folder = sys.argv[1]
-for arg in sys.argv[2:]:
-    name, port = arg.split('=')
-    builder = RingBuilder(4, 1, 1)
-    builder.add_dev({'region': 1, 'zone': 1, 'ip': '127.0.0.1', 'port': int(port), 'replication_ip': '127.0.0.1',
-                     'replication_port': int(port), 'device': 'd1', 'weight': 1, 'meta': ''})
-    builder.rebalance()
-    builder.validate()
-    builder.get_ring().save(f'{folder}/{name}.ring.gz')
-    builder.save(f'{folder}/{name}.builder')
-`;
-
-/** The account, container and object rings in `dir`, each of one device on its server's port. */
-async function buildRings(dir: string, ports: Record<(typeof SERVERS)[number], number>): Promise<void> {
-  // Swift's own interpreter (its packages are not on every python3's path).
-  const python = (await readFile('/usr/bin/swift-ring-builder', 'utf8')).split('\n')[0]!.replace(/^#!\s*/, '').trim();
-  await run(python, ['-c', RING_SCRIPT, dir, ...SERVERS.map((name) => `${name}=${ports[name]}`)]);
-}
-
 export async function startSwift(): Promise<SwiftServer> {
   if (!existsSync('/usr/bin/swift-proxy-server'))
     throw new Error('swift-proxy-server is not installed: apt-get install swift-proxy swift-account swift-container swift-object (.ci/run installs them)');
@@ -154,22 +124,19 @@ export async function startSwift(): Promise<SwiftServer> {
   dirs.add(dir);
   await mkdir(join(dir, 'node', 'd1'), { recursive: true });
   const ports = { proxy: await freePort(), account: await freePort(), container: await freePort(), object: await freePort() };
-  await buildRings(dir, ports);
   for (const name of SERVERS) await writeFile(join(dir, `${name}.conf`), serverConf(dir, name, ports[name]));
   await writeFile(join(dir, 'proxy.conf'), proxyConf(dir, ports.proxy));
   const children: ChildProcess[] = [];
   let output = '';
-  const spawnServer = (name: string): ChildProcess => {
-    const child = spawn(`/usr/bin/swift-${name}-server`, [join(dir, `${name}.conf`)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4000));
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    live.add(child);
-    children.push(child);
-    return child;
-  };
-  for (const name of SERVERS) spawnServer(name);
-  spawnServer('proxy');
+  // Rings and servers in one process, with Swift's own interpreter (its packages are not on every python3's path).
+  const python = (await readFile('/usr/bin/swift-ring-builder', 'utf8')).split('\n')[0]!.replace(/^#!\s*/, '').trim();
+  const rings = SERVERS.map((name) => `${name}=${ports[name]}`);
+  const child = spawn(python, ['-c', CLUSTER_SCRIPT, dir, ...rings], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  live.add(child);
+  children.push(child);
   const gate = await startTcpGate(ports.proxy);
   gates.add(gate);
   const endpoint = `http://127.0.0.1:${gate.port}`;
