@@ -14,7 +14,7 @@
  * pool is *degraded* (`degraded` says why, calls fail at once with PythonUnavailable while no
  * process runs or starts) and keeps trying, less and less often, until one starts.
  */
-import { groupMembers } from './process-groups.ts';
+import { childListsKept, processesUnder } from './process-groups.ts';
 import { PythonProcess, PythonProcessExit, type ProcessReady } from './python-process.ts';
 import type { Frame, FrameHeader } from './frame-codec.ts';
 import { PythonWarmer, type ImportProblem, type PythonPlugin } from './python-warmer.ts';
@@ -37,7 +37,11 @@ export interface PythonPoolOptions {
 /** No plugin process runs, and none could be started: the call is refused at once. */
 export class PythonUnavailable extends Error {}
 
-/** How often the groups of busy processes are counted. */
+/**
+ * How often what busy processes run is counted: often where the kernel lists a process's
+ * children (a few small reads a process), seldom where every process of the machine is read.
+ */
+const TREE_CHECK_MS = 25;
 const GROUP_CHECK_MS = 200;
 /** Waits between attempts to start processes that keep failing: doubling from the first to the last. */
 const RESTART_FIRST_MS = 500;
@@ -231,23 +235,29 @@ export class PythonPool {
     this.#warmNext();
   }
 
-  /** Counts the groups of the processes at work while any is, ending those past their bound. */
+  /** Counts what the processes at work run while any is, ending those past their bound. */
   #watchGroups(): void {
     if (this.#groupTimer !== undefined || this.#closed) return;
-    this.#groupTimer = setInterval(() => {
+    let counting = false;
+    const check = () => {
       const busy = [...this.#all].filter((p) => p.busy && p.pid !== undefined);
       if (busy.length === 0) {
         clearInterval(this.#groupTimer);
         this.#groupTimer = undefined;
         return;
       }
-      void groupMembers(new Set(busy.map((p) => p.pid!))).then((groups) => {
-        for (const proc of busy) {
-          const count = (groups.get(proc.pid!)?.length ?? 1) - 1;
-          if (count > this.#o.maxChildren) proc.killFor(`it ran ${count} processes, past its limit of ${this.#o.maxChildren} (--python-max-children)`);
-        }
-      });
-    }, GROUP_CHECK_MS);
+      if (counting) return; // the last count is still reading
+      counting = true;
+      void processesUnder(busy.map((p) => p.pid!))
+        .then((under) => {
+          const most = this.#o.maxChildren;
+          busy.forEach((proc, i) => {
+            if (under[i]!.length > most) proc.killFor(`it ran ${under[i]!.length} processes, past its limit of ${most} (--python-max-children)`);
+          });
+        })
+        .finally(() => (counting = false));
+    };
+    this.#groupTimer = setInterval(check, childListsKept ? TREE_CHECK_MS : GROUP_CHECK_MS);
     this.#groupTimer.unref();
   }
 
@@ -255,8 +265,8 @@ export class PythonPool {
   async #endIfChildren(proc: PythonProcess): Promise<void> {
     const pid = proc.pid;
     if (pid === undefined) return;
-    const members = (await groupMembers(new Set([pid]))).get(pid) ?? [];
-    if (members.some((member) => member !== pid)) proc.kill();
+    const [under] = await processesUnder([pid]);
+    if (under!.length > 0) proc.kill();
   }
 
   #exited(proc: PythonProcess, why: string): void {
