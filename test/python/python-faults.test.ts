@@ -21,10 +21,19 @@ async function pythonApp(processes = 2) {
   });
 }
 
-function runnerPids(): number[] {
-  // The plugin processes of every host this test file started: `python -m vitrine._runner`.
-  const out = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' });
-  return out.split('\n').filter((l) => l.includes('vitrine._runner')).map((l) => Number(l.trim().split(/\s+/)[0]));
+/**
+ * The plugin processes (`python -m vitrine._runner`) this test process started and that are not
+ * in `earlier`: those of hosts of other test files, and of this file's earlier tests still
+ * closing, are not the ones a test looks at.
+ */
+function runnerPids(earlier: ReadonlySet<number> = new Set()): number[] {
+  const out = execFileSync('ps', ['-eo', 'pid,ppid,args'], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((l) => l.includes('vitrine._runner'))
+    .map((l) => l.trim().split(/\s+/).map(Number))
+    .filter(([pid, ppid]) => ppid === process.pid && !earlier.has(pid!))
+    .map(([pid]) => pid!);
 }
 
 describe('faults in Python plugin functions', () => {
@@ -54,10 +63,11 @@ describe('faults in Python plugin functions', () => {
   });
 
   it('DELETE ends a job that never yields as cancelled, its process interrupted, and the next call answers', async () => {
+    const earlier = new Set(runnerPids());
     const app = await pythonApp(1);
     const job = (await app.inject({ method: 'POST', url: '/api/specimens/py-spin/start', payload: { params: { seconds: 120 }, room_id: room() } })).json();
-    await waitFor(() => (runnerPids().length > 0 ? true : undefined), 'a plugin process');
-    const before = runnerPids();
+    await waitFor(() => (runnerPids(earlier).length > 0 ? true : undefined), 'a plugin process');
+    const before = runnerPids(earlier);
     expect((await app.inject({ method: 'DELETE', url: `/api/jobs/${job.job_id}` })).statusCode).toBe(204);
     const ended = await waitForJob(app, job.job_id);
     expect(ended).toMatchObject({ status: 'error', error: 'cancelled' });
