@@ -116,13 +116,15 @@ describe('surfaces drawn from their levels of detail', () => {
     }, own);
     if (gate.why === 'ready') expect(Math.min(...gate.thumbnails)).toBeGreaterThanOrEqual(gate.picture);
     else expect([gate.why, gate.picture > Math.min(...gate.thumbnails) || Number.isNaN(gate.picture)]).toEqual(['timeout', true]);
-    // From 6 radii out, through the surface to the centre's side, and back.
-    await flyPage(page, host.url, room, line([0.4, 0.3, 6], [0.1, 0.05, 0.4], 12), [0, 0, 0]);
+    // From 6 radii out, through the surface to the centre's side, and back: 13 stops, each drawn.
+    // (Six steps cross the same levels as twelve: the path's ends are what set them; every
+    // frame on the way, a longer jump's included, keeps to the budget with no hole.)
+    await flyPage(page, host.url, room, line([0.4, 0.3, 6], [0.1, 0.05, 0.4], 6), [0, 0, 0]);
     const [flown] = await lodLayers(page);
     await shot(page, 'lod-page-flown');
     expect(flown!.maxTriangles).toBeLessThanOrEqual(BUDGET);
     expect(flown!.holeFrames).toBe(0);
-    expect(flown!.frames).toBeGreaterThan(24);
+    expect(flown!.frames).toBeGreaterThan(12);
     // Coming close, finer levels were fetched; the mesh's own data never was.
     expect(flown!.started).toBeGreaterThan(2);
     expect(requests.filter((r) => r.url().includes('/layers/big/data')).map((r) => r.url())).toEqual([]);
@@ -136,8 +138,9 @@ describe('surfaces drawn from their levels of detail', () => {
     await page.waitForFunction(() => window.vitrineVr?.state().presenting === true, null, { timeout: STATE_WAIT_MS });
     await framesPass(page, 5);
     await page.evaluate(() => window.vitrineLod!.reset());
-    // The specimen stands a metre in front at table height: walk up to it and back.
-    await flyHeadset(page, [0, 1.6, 0.6], [0, 1.1, -0.55], 8);
+    // The specimen stands a metre in front at table height: walk up to it and back, in four
+    // steps each way (ten stops of four session frames: the same nearest stop as eight steps).
+    await flyHeadset(page, [0, 1.6, 0.6], [0, 1.1, -0.55], 4);
     const [flown] = await lodLayers(page);
     await shot(page, 'lod-vr-flown');
     expect(flown!.vrFrames).toBeGreaterThan(30);
