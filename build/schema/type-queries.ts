@@ -48,10 +48,3 @@ export function namesSdkAlias(node: TypeNode | undefined, name: string, depth = 
   }
   return false;
 }
-
-/** True when the type is the SDK's type alias `name` (e.g. `VolumeInput`), however imported. */
-export function isSdkNamedType(type: Type, name: string): boolean {
-  const symbol = type.getAliasSymbol() ?? type.getSymbol();
-  if (symbol?.getName() !== name) return false;
-  return symbol.getDeclarations().some((declaration) => isSdkFile(declaration.getSourceFile().getFilePath()));
-}

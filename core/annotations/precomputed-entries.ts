@@ -47,12 +47,6 @@ export function isPrecomputedType(value: string): value is PrecomputedType {
   return (PRECOMPUTED_TYPES as readonly string[]).includes(value);
 }
 
-/** The types that at least one of `annotations` goes to, in PRECOMPUTED_TYPES order. */
-export function presentTypes(annotations: readonly Annotation[]): PrecomputedType[] {
-  const present = new Set(annotations.map((a) => TYPE_OF[a.kind]));
-  return PRECOMPUTED_TYPES.filter((type) => present.has(type));
-}
-
 function entriesOfOne(a: Annotation): PrecomputedEntry[] {
   const id = BigInt(a.id);
   const p = a.points;
@@ -75,11 +69,4 @@ function entriesOfOne(a: Annotation): PrecomputedEntry[] {
 /** The entries of collection `type`, in id order of their annotations. Only host ids (decimal counters) are listed. */
 export function entriesOf(type: PrecomputedType, annotations: readonly Annotation[]): PrecomputedEntry[] {
   return annotations.filter((a) => TYPE_OF[a.kind] === type && /^\d{1,15}$/.test(a.id)).flatMap(entriesOfOne);
-}
-
-/** The annotation id and, for a polyline's segment, the segment's place, that a uint64 id names. */
-export function annotationOfId(id: bigint): { annotation: string; segment: number | null } {
-  if (id < SEGMENT_BIT) return { annotation: id.toString(), segment: null };
-  const rest = id - SEGMENT_BIT;
-  return { annotation: (rest >> SEGMENT_SHIFT).toString(), segment: Number(rest & ((1n << SEGMENT_SHIFT) - 1n)) };
 }

@@ -93,11 +93,6 @@ export function defaultFormat(type: ResultType): string {
   return FORMATS_BY_TYPE[type][0]!;
 }
 
-/** True when the options ask for the result's default format (explicitly or not). */
-export function isDefaultFormat(options: DeliveryOptions, type: ResultType): boolean {
-  return options.format === undefined || options.format === defaultFormat(type);
-}
-
 /**
  * A stable text of the options (fixed key order, defaults left out): the key of a delivery's
  * cached variants, the same on every host.

@@ -6,14 +6,9 @@
  */
 import type { StoredResult } from '../results/stored-result.ts';
 import type { DeliveryOptions } from './delivery-options.ts';
-import { shapesVolume, shapeVolume } from './shape-volume.ts';
+import { shapeVolume } from './shape-volume.ts';
 import { simplifyMesh } from './simplify-mesh.ts';
 import { hasSteps } from '../results/volume-axes.ts';
-
-/** True when the options change the result itself (not only how it is encoded). */
-export function shapesResult(options: DeliveryOptions): boolean {
-  return options.max_triangles !== undefined || options.segment !== undefined || shapesVolume(options);
-}
 
 const NO_SHAPING: DeliveryOptions = Object.freeze({});
 

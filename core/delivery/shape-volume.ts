@@ -37,11 +37,6 @@ function convert(values: ArrayLike<number>, dtype: DType, window: [number, numbe
   return out;
 }
 
-/** True when the options change a volume at all. */
-export function shapesVolume(options: DeliveryOptions): boolean {
-  return options.dtype !== undefined || options.window !== undefined || options.max_dim !== undefined;
-}
-
 /**
  * The volume as the options deliver it (the input is returned when nothing changes). A volume
  * with time or channels is delivered one step at a time: the step is chosen first

@@ -48,9 +48,3 @@ export function roomEventOf(roomId: string, event: HostEvent): { room: string; e
   const data = typeof event.data === 'object' && event.data !== null ? { ...event.data, layer: owner.layer } : { layer: owner.layer };
   return { room: owner.room, event: { ...event, data } };
 }
-
-/** A room id as a person reads it (a slot as `room (layer id)`), for logs and statistics. */
-export function describeRoom(id: string): string {
-  const owner = slotOwner(id);
-  return owner ? `${owner.room} (layer ${owner.layer})` : id;
-}

@@ -13,13 +13,6 @@
  */
 import { collector, IdleCollector } from './idle-gc.ts';
 
-/** Collections run so far by pressure (not by quiet), per thread: a figure for tests. */
-let pressureCollections = 0;
-
-export function pressureCollectionCount(): number {
-  return pressureCollections;
-}
-
 export class PressureCollector {
   #limitBytes: number;
   #sinceCollect = 0;
@@ -47,7 +40,6 @@ export class PressureCollector {
       this.#pending = false;
       this.#sinceCollect = 0;
       this.#idle.cancel();
-      pressureCollections++;
       collector()?.();
     }).unref();
   }

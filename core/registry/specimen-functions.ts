@@ -63,16 +63,6 @@ export function checkedValues(schema: Record<string, unknown>, entry: FunctionEn
   return resolveParams(schema, valueParameterNames(entry), { named: params }, entry.name);
 }
 
-/** Checked parameter values for a dynamic specimen request. */
-export function specimenValues(
-  functions: FunctionLookup,
-  record: SpecimenRecord,
-  entry: FunctionEntry,
-  params: Record<string, unknown>,
-): Record<string, unknown> {
-  return checkedValues(specimenSchema(functions, record), entry, params);
-}
-
 /**
  * Checked values for a GET request's `params` query text (JSON; absent or empty is `{}`),
  * remembered per text and schema: the same text sent again gets the same frozen values object.

@@ -7,7 +7,6 @@
  */
 import type { SpecimenResult, VolumeResult } from 'vitrine';
 import { applyAffine } from '../annotations/layer-frame.ts';
-import type { Camera } from './camera.ts';
 
 export type Vec3 = [number, number, number];
 
@@ -57,13 +56,4 @@ export function worldBounds(result: SpecimenResult, affine: readonly number[] | 
     }
   }
   return Number.isFinite(min[0]) ? { min, max } : null;
-}
-
-/** The camera that shows every box whole from the given angles, `size` pixels square. */
-export function frameBounds(boxes: { min: Vec3; max: Vec3 }[], size: number, yaw: number, pitch: number, margin = 1.08): Camera {
-  const min = [0, 1, 2].map((k) => Math.min(...boxes.map((b) => b.min[k]!)));
-  const max = [0, 1, 2].map((k) => Math.max(...boxes.map((b) => b.max[k]!)));
-  const centre: Vec3 = [(min[0]! + max[0]!) / 2, (min[1]! + max[1]!) / 2, (min[2]! + max[2]!) / 2];
-  const radius = Math.hypot(max[0]! - min[0]!, max[1]! - min[1]!, max[2]! - min[2]!) / 2 || 1;
-  return { centre, halfExtent: radius * margin, yaw, pitch, size };
 }

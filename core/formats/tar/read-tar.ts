@@ -13,11 +13,6 @@ export interface TarEntry {
   data: Uint8Array;
 }
 
-/** Whether `bytes` begin like a ustar archive (its magic at byte 257). */
-export function looksLikeTar(bytes: Uint8Array): boolean {
-  return bytes.length >= BLOCK && Buffer.from(bytes.subarray(257, 262)).toString('latin1') === 'ustar';
-}
-
 /** Every plain file of `bytes`, in archive order. @throws FormatError naming the byte where it broke. */
 export function readTar(bytes: Uint8Array): TarEntry[] {
   const entries: TarEntry[] = [];

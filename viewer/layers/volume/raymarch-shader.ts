@@ -10,7 +10,7 @@
  */
 import * as THREE from 'three';
 import { applyBlending } from '../../stage/layer-look.ts';
-import type { SceneDepthUniforms } from '../../stage/scene-depth.ts';
+import { markRaymarched, type SceneDepthUniforms } from '../../stage/scene-depth.ts';
 import type { LayerLook } from '../../stage/stage-content.ts';
 
 /** Largest edge and voxel count drawn this way (a 3D texture of one byte per voxel). */
@@ -180,7 +180,7 @@ export function createRaymarchBox(
   const geometry = new THREE.BoxGeometry(1, 1, 1);
   const mesh = new THREE.Mesh(geometry, material);
   mesh.scale.set(dims.x, dims.y, dims.z);
-  mesh.userData.raymarched = true;
+  markRaymarched(mesh);
   let world: THREE.Plane[] = [];
   const plane = new THREE.Plane();
   const toBox = new THREE.Matrix4();

@@ -9,7 +9,7 @@
 import * as THREE from 'three';
 import { DEFAULT_VOLUME_MODE, VOLUME_BOX_COLOUR } from '../../../core/wire/layer-defaults.ts';
 import { h } from '../../dom.ts';
-import { applyObjectLook, keptByPlanes } from '../../stage/layer-look.ts';
+import { applyObjectLook } from '../../stage/layer-look.ts';
 import { RAYMARCH_MAX_EDGE, RAYMARCH_MAX_VOXELS } from './raymarch-shader.ts';
 import type { SliceLink } from '../../stage/slice-link.ts';
 import { createSlicePlanes, type PixelFn, type SlicePlanes } from './slice-planes.ts';
@@ -169,6 +169,3 @@ export function createVolumeBase(frame: VolumeFrame, options: VolumeBaseOptions)
     },
   };
 }
-
-/** A `kept` test for a content picked outside any layer (no clip planes). */
-export const KEEP_ALL = (point: THREE.Vector3): boolean => keptByPlanes([], point);
