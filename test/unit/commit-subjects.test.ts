@@ -25,6 +25,7 @@ const LANDED_LONG: readonly string[] = [
   '765f099ebaae46a032c79eb548ee0af2d4e74407',
   '0f9e9c968367d2e64d066d62cbe263fe32483928',
   'e30ed3bb7db4208162791517c82657bac60b96f2',
+  '5c9d1d8c3d4383c4859017282544f2141662376b',
 ];
 
 function git(...args: string[]): string {
