@@ -10,11 +10,12 @@
  *
  * Faults stay with their process: one that ends is replaced and only its call fails; one that
  * forks more than `maxChildren` processes, or leaves children behind a cancelled call, is
- * ended with its whole group (process-groups.ts). When processes cannot be started at all the
+ * ended with its whole group (child-watch.ts). When processes cannot be started at all the
  * pool is *degraded* (`degraded` says why, calls fail at once with PythonUnavailable while no
  * process runs or starts) and keeps trying, less and less often, until one starts.
  */
-import { childListsKept, processesUnder } from './process-groups.ts';
+import { ChildWatch } from './child-watch.ts';
+import { processesUnder } from './process-groups.ts';
 import { PythonProcess, PythonProcessExit, type ProcessReady } from './python-process.ts';
 import type { Frame, FrameHeader } from './frame-codec.ts';
 import { PythonWarmer, type ImportProblem, type PythonPlugin } from './python-warmer.ts';
@@ -37,12 +38,6 @@ export interface PythonPoolOptions {
 /** No plugin process runs, and none could be started: the call is refused at once. */
 export class PythonUnavailable extends Error {}
 
-/**
- * How often what busy processes run is counted: often where the kernel lists a process's
- * children (a few small reads a process), seldom where every process of the machine is read.
- */
-const TREE_CHECK_MS = 25;
-const GROUP_CHECK_MS = 200;
 /** Waits between attempts to start processes that keep failing: doubling from the first to the last. */
 const RESTART_FIRST_MS = 500;
 const RESTART_MAX_MS = 30_000;
@@ -65,12 +60,13 @@ export class PythonPool {
   #failedStarts = 0;
   #degraded: string | null = null;
   #closed = false;
-  #groupTimer: NodeJS.Timeout | undefined;
+  #children: ChildWatch;
   /** The first process's greeting: which interpreter and numpy the plugins run with. */
   readonly first: Promise<ProcessReady>;
 
   constructor(options: PythonPoolOptions) {
     this.#o = options;
+    this.#children = new ChildWatch(() => [...this.#all].filter((p) => p.busy), options.maxChildren);
     this.#warmer = new PythonWarmer((proc) => this.#release(proc));
     const total = options.processes + (options.spare ?? 0);
     const first = this.#start();
@@ -121,7 +117,7 @@ export class PythonPool {
       void this.#endIfChildren(proc);
     };
     signal.addEventListener('abort', onAbort, { once: true });
-    this.#watchGroups();
+    this.#children.start();
     try {
       onStart?.();
       const frame = await proc.request(header, blocks, onProgress);
@@ -140,7 +136,7 @@ export class PythonPool {
 
   async close(): Promise<void> {
     this.#closed = true;
-    clearInterval(this.#groupTimer);
+    this.#children.close();
     for (const waiter of this.#waiters.splice(0)) waiter.reject(new PythonProcessExit('the host is shutting down'));
     const idle = new Set(this.#idle);
     await Promise.all(
@@ -188,7 +184,7 @@ export class PythonPool {
     // Not the last idle process while calls wait: they come first.
     if (!proc || this.#waiters.length > 0) return;
     this.#idle = this.#idle.filter((p) => p !== proc);
-    this.#watchGroups();
+    this.#children.start();
     this.#warmer.warm(proc);
   }
 
@@ -233,32 +229,6 @@ export class PythonPool {
     }
     if (!this.#idle.includes(proc)) this.#idle.push(proc);
     this.#warmNext();
-  }
-
-  /** Counts what the processes at work run while any is, ending those past their bound. */
-  #watchGroups(): void {
-    if (this.#groupTimer !== undefined || this.#closed) return;
-    let counting = false;
-    const check = () => {
-      const busy = [...this.#all].filter((p) => p.busy && p.pid !== undefined);
-      if (busy.length === 0) {
-        clearInterval(this.#groupTimer);
-        this.#groupTimer = undefined;
-        return;
-      }
-      if (counting) return; // the last count is still reading
-      counting = true;
-      void processesUnder(busy.map((p) => p.pid!))
-        .then((under) => {
-          const most = this.#o.maxChildren;
-          busy.forEach((proc, i) => {
-            if (under[i]!.length > most) proc.killFor(`it ran ${under[i]!.length} processes, past its limit of ${most} (--python-max-children)`);
-          });
-        })
-        .finally(() => (counting = false));
-    };
-    this.#groupTimer = setInterval(check, childListsKept ? TREE_CHECK_MS : GROUP_CHECK_MS);
-    this.#groupTimer.unref();
   }
 
   /** Ends `proc` (replaced) when processes it forked are still running. */
