@@ -24,12 +24,14 @@ import { spawnHost, type RunningHost } from '../helpers/spawn-host.ts';
 import { DRAW_SCALE, shot, textOf } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
-import { openWatching, settled, type Seen } from './refine-watch.ts';
+import { settled, WatchingPage, type Seen } from './refine-watch.ts';
 
 let host: RunningHost;
 let link: ThrottledLink;
 let browser: Browser;
 let specimens: string;
+/** The file's one page, each case a load of its own. */
+let tab: WatchingPage;
 
 beforeAll(async () => {
   specimens = await mkdtemp(path.join(tmpdir(), 'vitrine-coarse-'));
@@ -43,6 +45,7 @@ beforeAll(async () => {
   // The mesh stays within the bound past which it would have levels of detail, so it is delivered coarse first.
   const args = ['--host', '127.0.0.1', '--port', '0', '--plugins', plugins, '--specimens', specimens, '--mesh-lod-triangles', '1000000'];
   [host, browser] = await Promise.all([spawnHost(args), fileBrowser(DRAW_SCALE)]);
+  tab = new WatchingPage(browser);
   link = await startThrottledLink(host.url, 1.5e6);
 });
 
@@ -56,8 +59,8 @@ afterAll(async () => {
 async function open(specimen: string, params: object, stat: string, base = link.url): Promise<{ page: Page; requests: string[]; seen: () => Promise<Seen[]> }> {
   const requests: string[] = [];
   const url = `${base}/${viewerQuery({ specimen, room: room(`coarse-${specimen}`), params })}`;
-  const { page, seen } = await openWatching(browser, url, stat, (opened) =>
-    opened.on('request', (r) => {
+  const { page, seen } = await tab.open(url, stat, (on) =>
+    on('request', (r) => {
       if (r.url().includes('/data?')) requests.push(decodeURIComponent(r.url()));
     }),
   );
@@ -84,7 +87,6 @@ describe('coarse first', () => {
     expect(data).toHaveLength(2);
     expect(data[0]).toContain('max_dim=64');
     expect(data[1]).not.toContain('max_dim');
-    await page.close();
   });
 
   it('draws a large mesh from a simplified delivery first, then the full one', async () => {
@@ -101,7 +103,6 @@ describe('coarse first', () => {
     expect(data).toHaveLength(2);
     expect(data[0]).toContain('max_triangles=20000');
     expect(data[1]).not.toContain('max_triangles');
-    await page.close();
   });
 
   it('asks for the full mesh while the coarse answer is still arriving, and keeps the coarse view with its note until the full one is drawn', async () => {
@@ -140,7 +141,6 @@ describe('coarse first', () => {
       expect(at('headers coarse')).toBeLessThan(at('asked full'));
       expect(at('asked full')).toBeLessThan(at('released coarse'));
       expect(order.at(-1)).toBe('released full');
-      await page.close();
     } finally {
       lookedAt();
       await proxy.close();
@@ -154,7 +154,6 @@ describe('coarse first', () => {
     expect(await textOf(page, '[data-testid=stats] [data-stat=shape] dd')).toBe('8 × 12 × 10');
     expect((await seen()).some((s) => s.note)).toBe(false);
     expect(requests.filter((r) => r.includes('/api/specimens/big-volume/data'))).toHaveLength(1);
-    await page.close();
   });
 
   it('draws a larger whole result once, with no note (the full fetch its headers started is not drawn)', async () => {
@@ -164,6 +163,5 @@ describe('coarse first', () => {
     const shown = await seen();
     expect(shown.some((s) => s.note)).toBe(false);
     expect(shown.filter((s) => s.stat).map((s) => s.stat)).toEqual(['20 × 30 × 24']);
-    await page.close();
   });
 });

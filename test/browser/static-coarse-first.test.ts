@@ -23,12 +23,14 @@ import { dense_mesh } from '../fixtures/plugins/large-results/index.ts';
 import { DRAW_SCALE, shot, textOf, waitForDrawn } from './browser-session.ts';
 import { fileBrowser } from './fork-browser.ts';
 import { STATE_WAIT_MS } from '../helpers/wait-for.ts';
-import { openWatching, settled, type Seen } from './refine-watch.ts';
+import { settled, WatchingPage, type Seen } from './refine-watch.ts';
 
 let host: RunningHost;
 let link: ThrottledLink;
 let browser: Browser;
 let specimens: string;
+/** The file's one page, each case a load of its own. */
+let tab: WatchingPage;
 
 /** `mesh` as OBJ text (its faces 1-based). */
 function objOf(mesh: MeshResult): string {
@@ -74,6 +76,7 @@ beforeAll(async () => {
   await copyFile(path.join(REPO, 'specimens/cinquefoil-knot/cinquefoil-knot.glb'), path.join(specimens, 'knot-glb', 'knot.glb'));
   await folder('square-gltf', 'square.gltf', squareGltf());
   [host, browser] = await Promise.all([spawnHost(['--host', '127.0.0.1', '--port', '0', '--specimens', specimens]), fileBrowser(DRAW_SCALE)]);
+  tab = new WatchingPage(browser);
   const published = await fetch(`${host.url}/api/specimens/pub-volume?filename=x.npy`, {
     method: 'PUT',
     headers: { 'content-type': 'application/octet-stream' },
@@ -103,22 +106,21 @@ async function open(specimen: string, stat: string): Promise<Opened> {
   const data: Opened['data'] = [];
   const errors: string[] = [];
   const url = `${link.url}/${viewerQuery({ specimen, room: room(`static-coarse-${specimen}`) })}`;
-  const { page, seen } = await openWatching(browser, url, stat, (opened) => {
-    opened.on('response', (r) => {
+  const { page, seen } = await tab.open(url, stat, (on) => {
+    on('response', (r) => {
       if (r.url().includes(`/api/specimens/${specimen}/data`)) data.push({ url: decodeURIComponent(r.url()), status: r.status() });
     });
-    opened.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    opened.on('pageerror', (e) => errors.push(e.message));
+    on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    on('pageerror', (e) => errors.push(e.message));
   });
   return { page, data, errors, seen };
 }
 
-/** Some `/data` was asked for, every answer was a 200 and the page logged no error; then it is closed. */
-async function expectCleanAndClose({ page, data, errors }: Opened): Promise<void> {
+/** Some `/data` was asked for, every answer was a 200 and the page logged no error. */
+function expectClean({ data, errors }: Opened): void {
   expect(data.length).toBeGreaterThan(0);
   expect(data.every((d) => d.status === 200)).toBe(true);
   expect(errors).toEqual([]);
-  await page.close();
 }
 
 const count = (s: Seen) => Number(s.stat.replace(/\D/g, ''));
@@ -144,7 +146,7 @@ describe('coarse first for static and published specimens', () => {
     expect(data[0]!.url).toContain('max_dim=64');
     expect(data.filter((d) => d.url.includes('max_dim'))).toHaveLength(1);
     expect(data.length).toBeGreaterThan(1);
-    await expectCleanAndClose(opened);
+    expectClean(opened);
   });
 
   it('draws a static .obj mesh from a simplified delivery first, with the note, then the full one', async () => {
@@ -159,7 +161,7 @@ describe('coarse first for static and published specimens', () => {
     expect(data[0]!.url).toContain('max_triangles=20000');
     expect(data.filter((d) => d.url.includes('max_triangles'))).toHaveLength(1);
     expect(data.length).toBeGreaterThan(1);
-    await expectCleanAndClose(opened);
+    expectClean(opened);
   });
 
   it('loads a static .glb mesh whole, with no failed request and no error', async () => {
@@ -170,7 +172,7 @@ describe('coarse first for static and published specimens', () => {
     expect(await page.locator('[data-testid=refine-note]').isHidden()).toBe(true);
     // Under the coarse budget the simplified delivery is the whole knot: what is drawn last is all of it.
     expect(count((await seen()).filter((s) => s.stat).at(-1)!)).toBe(19200);
-    await expectCleanAndClose(opened);
+    expectClean(opened);
   });
 
   it('asks for a .gltf the host sends only as it is with no delivery option, and draws it whole', async () => {
@@ -180,6 +182,6 @@ describe('coarse first for static and published specimens', () => {
     await waitForDrawn(page);
     for (const d of data) expect(d.url).not.toMatch(/max_triangles|max_dim|format=/);
     expect((await seen()).some((s) => s.note)).toBe(false);
-    await expectCleanAndClose(opened);
+    expectClean(opened);
   });
 });
