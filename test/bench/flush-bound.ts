@@ -6,10 +6,12 @@
  * file opened O_DSYNC, which is what lmdb-js does here: strace of the host shows one fdatasync
  * and one meta pwrite a commit), lmdb-js alone (one small `put` and its commit, the data store's
  * options), and the data store's own `write` (its transaction and child transaction) with no
- * host around it. What the host adds on disk over memory is read against these.
+ * host around it, and a bare hop to a libuv pool thread and back (an fstat: lmdb-js commits on
+ * such a thread, so every acknowledged write makes that round trip besides its flush). What the
+ * host adds on disk over memory is read against these.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, fdatasyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fdatasyncSync, fstat, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { open } from 'lmdb';
 import { openDataStore, STORE_OPTIONS, type DataStore } from '../../core/durable/data-store.ts';
@@ -24,6 +26,7 @@ export interface FlushSample {
   lmdbPattern: number;
   lmdbPut: number;
   storeWrite: number;
+  poolHop: number;
 }
 
 export interface FlushBound {
@@ -68,6 +71,7 @@ export async function openFlushBound(dir: string): Promise<FlushBound> {
         ['lmdbPattern', () => (writeSync(fd, page, 0, PAGE, at), fdatasyncSync(fd), writeSync(meta, page, 0, 128, (i % 2) * PAGE))],
         ['lmdbPut', () => alone.put(['bench', i], record(i))],
         ['storeWrite', () => store.write(() => marks.put(['bench', i], record(i)))],
+        ['poolHop', () => new Promise((resolve) => fstat(fd, resolve))],
       ];
       // Each in turn goes first: none is always the one after another's flush.
       const taken: Partial<FlushSample> = {};
