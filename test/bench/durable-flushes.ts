@@ -3,9 +3,12 @@
  * Section 1 of `npm run bench durable`: what one acknowledged annotation write costs a host with
  * a data folder. Single-mark adds one after another, on a host with a data folder and on one
  * with `--data-dir none` in turn (each add on one, then the other, so both see the same load):
- * latency p50/p99 and the p99's difference, beside the floor under them measured in turn with
- * them (flush-bound.ts: one flush on the same disk, lmdb-js alone, the data store alone), so the
- * figure reads as what the host adds on disk over memory against what one commit costs. Then the disk flushes each write takes, counted from
+ * latency p50/p99 and the p99's difference; then the floor under them, as many samples on the
+ * same disk once the adds are done (flush-bound.ts: one flush, lmdb-js alone, the data store
+ * alone, a hop to a pool thread), so the figure reads as what the host adds on disk over memory
+ * against what one commit costs. The floor has a phase of its own: sampled in the adds' turns,
+ * its seven flushes a turn slowed the disk host and itself (lmdb-js alone p99 2.3-3.6 ms there,
+ * 0.45-0.68 ms apart). Then the disk flushes each write takes, counted from
  * outside by `strace -f -c -w -e trace=fsync,fdatasync,msync,sync_file_range` attached to the host
  * while FLUSHED_ADDS adds run one after another (a change and its room's log entry are one
  * transaction, so one flush a write); where strace is missing or may not attach, the line says so.
@@ -83,7 +86,7 @@ function floorLines(disk: string, floors: FlushSample[], times: Record<'disk' | 
     return `p${p} ${fmt(at(times.disk, p))} vs ${fmt(bound(p))} ms (${gap >= 0 ? '+' : ''}${fmt(gap)})`;
   };
   return [
-    `the floor in the same turns, on the data folder's disk (${disk}): one 4 KiB page + fdatasync ${line(of('fdatasync'))}; ` +
+    `the floor after the adds, on the data folder's disk (${disk}): one 4 KiB page + fdatasync ${line(of('fdatasync'))}; ` +
       `LMDB's commit pattern (page + fdatasync + O_DSYNC meta page) ${line(of('lmdbPattern'))}; ` +
       `lmdb-js alone (one put and its commit, the data store's options) ${line(of('lmdbPut'))}; ` +
       `the data store's write alone (its transaction and child transaction) ${line(of('storeWrite'))}; ` +
@@ -93,7 +96,7 @@ function floorLines(disk: string, floors: FlushSample[], times: Record<'disk' | 
   ];
 }
 
-/** Section 1: single adds on disk and in memory, in turn, with the floor under them; then the flushes each write takes on disk. */
+/** Section 1: single adds on disk and in memory, in turn, then the floor under them; then the flushes each write takes on disk. */
 export async function singleWrites(dir: string): Promise<string[]> {
   const [plugins, specimens] = [buildBenchPlugins(), benchSpecimens()];
   const [disk, memory] = await Promise.all([startMeasured(path.join(dir, 'adds'), plugins, specimens), startMeasured('none', plugins, specimens)]);
@@ -104,8 +107,8 @@ export async function singleWrites(dir: string): Promise<string[]> {
     for (let i = 0; i < SINGLE_ADDS; i++) {
       const order: [RunningHost, number[]][] = [[disk, times.disk], [memory, times.memory]];
       for (const [host, into] of i % 2 ? order.reverse() : order) into.push(await addOne(host.url, i));
-      floors.push(await bound.sample(i));
     }
+    for (let i = 0; i < SINGLE_ADDS; i++) floors.push(await bound.sample(i));
     const flushes = await flushesDuring(disk.child.pid!, path.join(dir, 'strace.txt'), async () => {
       for (let i = 0; i < FLUSHED_ADDS; i++) await addOne(disk.url, SINGLE_ADDS + i);
     });
