@@ -8,7 +8,7 @@
  * alone, a hop to a pool thread), so the figure reads as what the host adds on disk over memory
  * against what one commit costs. The floor has a phase of its own: sampled in the adds' turns,
  * its seven flushes a turn slowed the disk host and itself (lmdb-js alone p99 2.3-3.6 ms there,
- * 0.45-0.68 ms apart). Then the disk flushes each write takes, counted from
+ * 0.45-1.0 ms apart). Then the disk flushes each write takes, counted from
  * outside by `strace -f -c -w -e trace=fsync,fdatasync,msync,sync_file_range` attached to the host
  * while FLUSHED_ADDS adds run one after another (a change and its room's log entry are one
  * transaction, so one flush a write); where strace is missing or may not attach, the line says so.
