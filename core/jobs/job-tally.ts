@@ -2,17 +2,22 @@
  * @module job-tally
  * The jobs this host started in a Redis service, by state, for `counts()` and /metrics: a
  * running job's status is re-read at most every 2 s, and only after a nudge said it may have
- * changed (not on every progress nudge: a figure for metrics need not cost a read per message,
- * and a quiet job costs none); finished ones are forgotten after the job TTL, as the service
- * forgets them.
+ * changed (not on every progress nudge: a figure for metrics need not cost a read per message).
+ * A nudge sent before this host subscribed is lost (a short job can end before then), so a new
+ * job is read once at the first tick, and a quiet one again every 15 s: without that, a job whose
+ * end went unheard would count as running for ever. Finished ones are forgotten after the job
+ * TTL, as the service forgets them.
  */
 import type { JobStatus } from '../wire/wire-types.ts';
 
 const RECHECK_MS = 2000;
+const QUIET_MS = 15_000;
 
 interface Tallied {
   status: JobStatus;
   forgetAt: number;
+  /** When its status was last asked for. */
+  readAt: number;
   /** Stops following the job's nudges. */
   off: () => void;
 }
@@ -33,7 +38,10 @@ export class JobTally {
     this.#ttlMs = ttlMs;
     // Also forgets finished jobs past their TTL, so the tally stays bounded unscraped.
     this.#timer = setInterval(() => {
-      for (const id of this.#dirty) if (this.#jobs.get(id)?.status === 'running') this.#refresh(id);
+      const now = Date.now();
+      for (const [id, job] of this.#jobs) {
+        if (job.status === 'running' && (this.#dirty.has(id) || now - job.readAt >= QUIET_MS)) this.#refresh(id, now);
+      }
       this.#dirty.clear();
       this.counts();
     }, RECHECK_MS);
@@ -43,10 +51,13 @@ export class JobTally {
   /** Counts a job this host started. */
   add(id: string, status: JobStatus, follow?: Follow): void {
     const off = status === 'running' && follow ? follow(() => this.#dirty.add(id)) : () => {};
-    this.#jobs.set(id, { status, forgetAt: Date.now() + this.#ttlMs, off });
+    // Never read yet: the first tick reads it.
+    this.#jobs.set(id, { status, forgetAt: Date.now() + this.#ttlMs, readAt: 0, off });
   }
 
-  #refresh(id: string): void {
+  #refresh(id: string, now: number): void {
+    const asked = this.#jobs.get(id);
+    if (asked) asked.readAt = now;
     this.#read(id).then(
       (status) => {
         const job = this.#jobs.get(id);
