@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { CommitPacer } from '../../core/durable/commit-pacer.ts';
+
+describe('CommitPacer', () => {
+  it('commits a write alone in place, never while a batched one is under way', async () => {
+    const pacer = new CommitPacer(() => 0);
+    expect(pacer.inPlace()).toBe(true);
+    let finish = () => {};
+    const batched = pacer.batched(new Promise<void>((resolve) => (finish = resolve)));
+    expect(pacer.inPlace()).toBe(false);
+    finish();
+    await batched;
+    expect(pacer.inPlace()).toBe(true);
+    const failed = pacer.batched(Promise.reject(new Error('full')));
+    expect(pacer.inPlace()).toBe(false);
+    await expect(failed).rejects.toThrow('full');
+    expect(pacer.inPlace()).toBe(true);
+  });
+
+  it('lets flushes in place take a fifth of the loop, past a few milliseconds of credit', () => {
+    let now = 0;
+    const pacer = new CommitPacer(() => now);
+    // Writes back to back, each flush 1 ms: the credit runs out on the fourth.
+    const flush = () => pacer.timed(() => void (now += 1));
+    const inPlace: boolean[] = [];
+    for (let i = 0; i < 5; i++) {
+      const may = pacer.inPlace();
+      inPlace.push(may);
+      if (may) flush();
+    }
+    expect(inPlace).toEqual([true, true, true, true, false]);
+    // 3.2 ms owed, 3 allowed: paid back at a fifth of the time that passes.
+    now += 0.5;
+    expect(pacer.inPlace()).toBe(false);
+    now += 1;
+    expect(pacer.inPlace()).toBe(true);
+    // One write every 2 ms with a 0.25 ms flush stays in place for good.
+    for (let i = 0; i < 1000; i++) {
+      now += 1.75;
+      expect(pacer.inPlace()).toBe(true);
+      pacer.timed(() => void (now += 0.25));
+    }
+  });
+
+  it('batches every write for a minute after one flush in place was slow', () => {
+    let now = 0;
+    const pacer = new CommitPacer(() => now);
+    expect(pacer.inPlace()).toBe(true);
+    expect(pacer.timed(() => ((now += 80), 'kept'))).toBe('kept');
+    now += 59_000;
+    expect(pacer.inPlace()).toBe(false);
+    now += 1_100;
+    expect(pacer.inPlace()).toBe(true);
+  });
+
+  it('counts a commit that throws', () => {
+    let now = 0;
+    const pacer = new CommitPacer(() => now);
+    expect(() =>
+      pacer.timed(() => {
+        now += 5;
+        throw new Error('map full');
+      }),
+    ).toThrow('map full');
+    expect(pacer.inPlace()).toBe(false);
+  });
+});
