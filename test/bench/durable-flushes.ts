@@ -48,7 +48,7 @@ interface Flushes {
 }
 
 /** The flush calls strace counted while `work` ran on the host `pid`, or why they were not counted. */
-async function flushesDuring(pid: number, file: string, work: () => Promise<void>): Promise<Flushes | string> {
+export async function flushesDuring(pid: number, file: string, work: () => Promise<void>): Promise<Flushes | string> {
   const strace = spawn('strace', ['-f', '-c', '-w', '-e', `trace=${FLUSH_CALLS}`, '-o', file, '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
   let said = '';
   strace.stderr.on('data', (text: Buffer) => void (said += text.toString()));
@@ -71,7 +71,7 @@ async function flushesDuring(pid: number, file: string, work: () => Promise<void
 /** The command measured: this checkout's, or the one DURABLE_CLI names. */
 const MEASURED_CLI = process.env.DURABLE_CLI;
 
-function startMeasured(dataDir: string, plugins: string, specimens: string): Promise<RunningHost> {
+export function startMeasured(dataDir: string, plugins: string, specimens: string): Promise<RunningHost> {
   return spawnHost([...benchHostArgs(plugins, specimens), '--data-dir', dataDir], MEASURED_CLI ? { cli: MEASURED_CLI } : {});
 }
 

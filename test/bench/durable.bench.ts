@@ -16,6 +16,8 @@
  *    after a restart, against `--cache-max-bytes` (durable-rss.ts).
  * 5. A four-layer room's first frame in a page before and after kill -9 and a restart, with the
  *    host's computations counted across the second (durable-room.ts).
+ * 6. 32 clients adding marks at once: adds a second, the flushes they took (shared commits), and
+ *    another room's reads meanwhile, on disk and in memory (durable-flood.ts).
  * DURABLE_QUICK=1 shrinks sections 2 to 5 for a quick try; DURABLE_ONLY=2,4 runs only those.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,6 +26,7 @@ import path from 'node:path';
 import { spawnHost } from '../helpers/spawn-host.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { compareHits, spread } from './blobs-hits.ts';
+import { manyWriters } from './durable-flood.ts';
 import { singleWrites } from './durable-flushes.ts';
 import { computationsOf, keptRoomFrames } from './durable-room.ts';
 import { publishedRss } from './durable-rss.ts';
@@ -131,7 +134,7 @@ async function startUp(dir: string): Promise<string[]> {
 export async function run(): Promise<{ name: string; lines: string[] }> {
   const lines: string[] = [`load average at the start: ${readFileSync('/proc/loadavg', 'utf8').trim()}`];
   const only = process.env.DURABLE_ONLY?.split(',').map(Number);
-  const sections = [singleWrites, keptHits, startUp, (dir: string) => publishedRss(dir, QUICK), (dir: string) => keptRoomFrames(dir, QUICK)];
+  const sections = [singleWrites, keptHits, startUp, (dir: string) => publishedRss(dir, QUICK), (dir: string) => keptRoomFrames(dir, QUICK), manyWriters];
   const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-durable-'));
   try {
     for (const [i, section] of sections.entries()) if (!only || only.includes(i + 1)) lines.push(...(await section(dir)));
