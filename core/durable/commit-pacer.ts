@@ -9,13 +9,14 @@
  *
  * That wait is bounded three ways: never while a batched write is still under way (it would
  * also overtake it, and wait for its lock); never past a share of the loop's time (flushes in
- * place may take a fifth of it, with a few milliseconds of credit, so a burst of writes from
- * many clients soon batches as before); and never for a minute after one flush took longer
+ * place may take a third of it, with a few milliseconds of credit: one client's writes one
+ * after another, each holding the loop about 0.4 ms, stay in place, while a burst from many
+ * clients soon batches as before); and never for a minute after one flush took longer
  * than a slow one may (a disk that has gone slow or hung stalls writes, not the whole host).
  */
 
-/** The share of the loop's time that flushes in place may take, on average. */
-const LOOP_SHARE = 0.2;
+/** The share of the loop's time that commits in place may take, on average. */
+const LOOP_SHARE = 1 / 3;
 /** The flush time in place that may run ahead of that share. */
 const CREDIT_MS = 3;
 /** A flush in place longer than this says the disk is slow: writes batch for a while. */
