@@ -24,8 +24,9 @@ import { openFlushBound, type FlushSample } from './flush-bound.ts';
 import { benchHostArgs, benchSpecimens, buildBenchPlugins, fmt, percentile } from './host-helpers.ts';
 
 // A p99 of 500 is the fifth-slowest add: between runs of one build it moved by ±2 ms, more
-// than the gap it is read against. 2,000 on each host (about 10 s) put twenty past it.
-const SINGLE_ADDS = 2000;
+// than the gap it is read against. Of 2,000 the gap still moved from +0.16 to +2.57 ms in five
+// runs of one build; 5,000 on each host (about 15 s) kept it within +1.11 to +1.55 in four.
+const SINGLE_ADDS = 5000;
 const FLUSHED_ADDS = 100;
 const FLUSH_CALLS = 'fsync,fdatasync,msync,sync_file_range';
 

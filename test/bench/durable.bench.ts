@@ -2,7 +2,7 @@
  * @module durable.bench
  * `npm run bench durable`: what keeping a lone host's work on disk costs, each beside its
  * control in the same run.
- * 1. One annotation added at a time (2,000 on each host, in turn): latency p50/p99 on a host with
+ * 1. One annotation added at a time (5,000 on each host, in turn): latency p50/p99 on a host with
  *    a data folder (each answer after its commit is flushed) and on one with `--data-dir none`,
  *    and the disk flushes each acknowledged add takes, counted by strace (durable-flushes.ts).
  * 2. A kept hit: a layer's result (a 2,000-triangle mesh, about 50 KB) kept in the data folder,
