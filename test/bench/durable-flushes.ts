@@ -24,8 +24,8 @@ import { openFlushBound, type FlushSample } from './flush-bound.ts';
 import { benchHostArgs, benchSpecimens, buildBenchPlugins, fmt, percentile } from './host-helpers.ts';
 
 // A p99 of 500 is the fifth-slowest add: between runs of one build it moved by ±2 ms, more
-// than the gap it is read against. Of 2,000 the gap still moved from +0.16 to +2.57 ms in five
-// runs of one build; 5,000 on each host (about 15 s) kept it within +1.11 to +1.55 in four.
+// than the gap it is read against. Of 2,000 it still moved by 2.4 ms between runs of one build;
+// 5,000 on each host (about 15 s) keep a build's runs within about 0.6 ms of each other.
 const SINGLE_ADDS = 5000;
 const FLUSHED_ADDS = 100;
 const FLUSH_CALLS = 'fsync,fdatasync,msync,sync_file_range';
@@ -90,7 +90,7 @@ function floorLines(disk: string, floors: FlushSample[], times: Record<'disk' | 
     `the floor after the adds, on the data folder's disk (${disk}): one 4 KiB page + fdatasync ${line(of('fdatasync'))}; ` +
       `LMDB's commit pattern (page + fdatasync + O_DSYNC meta page) ${line(of('lmdbPattern'))}; ` +
       `lmdb-js alone (one put and its commit, the data store's options) ${line(of('lmdbPut'))}; ` +
-      `the data store's write alone (a child transaction, committed in place as a lone write is) ${line(of('storeWrite'))}; ` +
+      `the data store's write alone (its transaction and child transaction) ${line(of('storeWrite'))}; ` +
         `a bare hop to a libuv pool thread and back (fstat) ${line(of('poolHop'))}`,
     `the disk host against the memory host + lmdb-js's commit alone (memory + one flushed commit, each percentile of its own): ` +
       `${against(50)}, ${against(99)}`,
