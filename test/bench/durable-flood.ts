@@ -1,11 +1,11 @@
 /**
  * @module durable-flood
- * Section 6 of `npm run bench durable`: writes from many clients at once, where a lone write's
- * commit in place must give way to group commit. 32 clients add 100 marks each to eight rooms,
- * on a host with a data folder and then on one with `--data-dir none`, while one more client
- * reads another room's marks every 2 ms: adds a second and the reads' p50/p99, which say how
- * long the loop was held; then the disk flushes a third flood took, on disk under strace (fewer
- * than one a write when commits are shared).
+ * Section 6 of `npm run bench durable`: writes from many clients at once, which share commits
+ * on lmdb-js's write thread, and what they cost the rest of the host. 32 clients add 100 marks
+ * each to eight rooms, on a host with a data folder and then on one with `--data-dir none`,
+ * while one more client reads another room's marks every 2 ms: adds a second and the reads'
+ * p50/p99, which say how long the loop was held; then the disk flushes a third flood took, on
+ * disk under strace (fewer than one a write when commits are shared).
  */
 import path from 'node:path';
 import type { RunningHost } from '../helpers/spawn-host.ts';
