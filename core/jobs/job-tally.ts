@@ -40,7 +40,10 @@ export class JobTally {
     this.#timer = setInterval(() => {
       const now = Date.now();
       for (const [id, job] of this.#jobs) {
-        if (job.status === 'running' && (this.#dirty.has(id) || now - job.readAt >= QUIET_MS)) this.#refresh(id, now);
+        if (job.status === 'running' && (this.#dirty.has(id) || now - job.readAt >= QUIET_MS)) {
+          job.readAt = now;
+          this.#refresh(id);
+        }
       }
       this.#dirty.clear();
       this.counts();
@@ -55,9 +58,7 @@ export class JobTally {
     this.#jobs.set(id, { status, forgetAt: Date.now() + this.#ttlMs, readAt: 0, off });
   }
 
-  #refresh(id: string, now: number): void {
-    const asked = this.#jobs.get(id);
-    if (asked) asked.readAt = now;
+  #refresh(id: string): void {
     this.#read(id).then(
       (status) => {
         const job = this.#jobs.get(id);
