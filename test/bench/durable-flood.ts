@@ -9,19 +9,15 @@
  */
 import path from 'node:path';
 import type { RunningHost } from '../helpers/spawn-host.ts';
-import { flushesDuring, startMeasured } from './durable-flushes.ts';
+import { addOne, flushesDuring, startMeasured } from './durable-flushes.ts';
 import { benchSpecimens, buildBenchPlugins, fmt, percentile } from './host-helpers.ts';
 
 const CLIENTS = 32;
 const EACH = 100;
 
-function post(url: string, room: string, body: unknown): Promise<Response> {
-  return fetch(`${url}/api/rooms/${room}/annotations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-}
-
 /** The flood on `host`: its duration, and the quiet room's read latencies meanwhile. */
 async function flood(host: RunningHost): Promise<{ ms: number; reads: number[] }> {
-  await (await post(host.url, 'quiet', { kind: 'point', points: [[0, 0, 0]] })).arrayBuffer();
+  await addOne(host.url, 0, 'quiet');
   let flooding = true;
   const reads: number[] = [];
   const reader = (async () => {
@@ -35,11 +31,7 @@ async function flood(host: RunningHost): Promise<{ ms: number; reads: number[] }
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, client) => {
-      for (let i = 0; i < EACH; i++) {
-        const res = await post(host.url, `flood-${client % 8}`, { kind: 'point', points: [[i, client, 0]] });
-        if (res.status !== 201) throw new Error(`add answered ${res.status}`);
-        await res.arrayBuffer();
-      }
+      for (let i = 0; i < EACH; i++) await addOne(host.url, i, `flood-${client % 8}`, client);
     }),
   );
   const ms = performance.now() - started;

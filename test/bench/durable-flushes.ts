@@ -30,12 +30,13 @@ const SINGLE_ADDS = 5000;
 const FLUSHED_ADDS = 100;
 const FLUSH_CALLS = 'fsync,fdatasync,msync,sync_file_range';
 
-async function addOne(url: string, i: number): Promise<number> {
+/** Adds one point mark at (x, y, 0) to `room`; resolves with the milliseconds until its answer was read. */
+export async function addOne(url: string, x: number, room = 'bench', y = 0): Promise<number> {
   const started = performance.now();
-  const res = await fetch(`${url}/api/rooms/bench/annotations`, {
+  const res = await fetch(`${url}/api/rooms/${room}/annotations`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ kind: 'point', points: [[i, 0, 0]] }),
+    body: JSON.stringify({ kind: 'point', points: [[x, y, 0]] }),
   });
   if (res.status !== 201) throw new Error(`add answered ${res.status}`);
   await res.arrayBuffer();
