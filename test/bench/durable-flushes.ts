@@ -25,7 +25,7 @@ import { benchHostArgs, benchSpecimens, buildBenchPlugins, fmt, percentile } fro
 
 // A p99 of 500 is the fifth-slowest add: between runs of one build it moved by ±2 ms, more
 // than the gap it is read against. Of 2,000 it still moved by 2.4 ms between runs of one build;
-// 5,000 on each host (about 15 s) keep a build's runs within about 0.6 ms of each other.
+// of 5,000 on each host (about 15 s), by 1.35 ms over ten runs: read a few runs, not one.
 const SINGLE_ADDS = 5000;
 const FLUSHED_ADDS = 100;
 const FLUSH_CALLS = 'fsync,fdatasync,msync,sync_file_range';
