@@ -34,6 +34,22 @@ function fileSizeLimit(): number {
   }
 }
 
+/** The bytes the store `file` may still grow by: the least of what its process's file-size limit and its disk's free space leave; null when unknown. */
+function roomPastEnd(file: string): number | null {
+  try {
+    const size = statSync(file).size;
+    const disk = statfsSync(path.dirname(file));
+    return Math.min(fileSizeLimit() - size, disk.bavail * disk.bsize);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the store `file` can surely grow by `bytes` (false when that cannot be told). */
+export function roomToGrow(file: string, bytes: number): boolean {
+  return (roomPastEnd(file) ?? 0) >= bytes;
+}
+
 /**
  * Whether a generic I/O failure on `file` was in fact a lack of room. LMDB reports a page
  * write cut short (the disk filled, or the file reached the process's size limit mid-write)
@@ -42,14 +58,8 @@ function fileSizeLimit(): number {
  */
 function ranOutOfRoom(error: unknown, file: string | undefined): boolean {
   if (!file || !IO_CODES.has((error as NodeJS.ErrnoException | null)?.code)) return false;
-  try {
-    const size = statSync(file).size;
-    if (size + HEADROOM >= fileSizeLimit()) return true;
-    const disk = statfsSync(path.dirname(file));
-    return disk.bavail * disk.bsize < HEADROOM;
-  } catch {
-    return false;
-  }
+  const room = roomPastEnd(file);
+  return room !== null && room <= HEADROOM;
 }
 
 /** The engine's own reason for a failed commit: lmdb-js rejects with a summary and holds the cause in a promise of its own. */
