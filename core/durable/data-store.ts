@@ -7,9 +7,9 @@
  * transactions atomically, and survives `kill -9` at any moment with every committed one.
  *
  * Acknowledged means on disk: `write` runs its work in one write transaction and resolves only
- * once that transaction is committed and flushed. lmdb-js by default resolves at the commit
- * and flushes afterwards (`overlappingSync`); it is turned off here so that the commit itself
- * flushes before the promise resolves. A write that finds no room (a full disk, a file-size
+ * once that transaction is committed and flushed, in place or on lmdb-js's write thread.
+ * lmdb-js by default resolves at the commit and flushes afterwards (`overlappingSync`); it is
+ * turned off here so that the commit itself flushes before the promise resolves. A write that finds no room (a full disk, a file-size
  * limit, a full map) fails as the catalogued 507 with nothing of it stored.
  */
 import { AsyncResource } from 'node:async_hooks';
@@ -17,12 +17,16 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { BlobFolder } from './blob-folder.ts';
+import { CommitPacer } from './commit-pacer.ts';
 import { DISK_DATABASES, type DiskKey } from './disk-keys.ts';
 import { lockDataDir } from './data-lock.ts';
 import { missingStore, missingStoreProblem, storeFileProblem } from './store-file-check.ts';
 import { probeStore } from './store-probe.ts';
 import { checkFormat, FORMAT_STEPS, FORMAT_VERSION, type FormatStep } from './store-format.ts';
-import { orStorageFull } from './storage-full.ts';
+import { orStorageFull, roomToGrow } from './storage-full.ts';
+
+/** The room the store must surely have left to grow by before a write may commit in place (commit-pacer.ts). */
+const IN_PLACE_ROOM = 256 * 1024 * 1024;
 
 /** The store's file in the data folder. */
 export const STORE_FILE = 'store.mdb';
@@ -63,19 +67,20 @@ function openEnv(file: string): RootDatabase {
 }
 
 /**
- * `work` in a write transaction, its failure kept to itself: the transactions queued in one
- * event turn share a commit, so `work` runs in a child transaction of it, which a throw rolls
- * back alone (nothing of that write is kept, a change or its log entry without the other least
- * of all), and the throw is rethrown once the rest is committed.
+ * `work` in a write transaction, its failure kept to itself: `work` runs in a child transaction,
+ * which a throw rolls back alone (nothing of that write is kept, a change or its log entry
+ * without the other least of all), and the throw is rethrown once the rest is committed.
  *
- * lmdb-js runs every transaction queued behind the first (in the same turn, or while a commit
- * is under way) in the async context of the write that started the batch, so `work` is bound
- * to its caller's: what it stamps (who a logged change is by) is its own request's, never that
- * of another request or of a result whose write happened to open the batch.
+ * A write alone commits in place (commit-pacer.ts says when); others go to lmdb-js's write
+ * thread, where the transactions queued in one event turn share a commit. lmdb-js runs every
+ * transaction queued behind the first (in the same turn, or while a commit is under way) in
+ * the async context of the write that started the batch, so `work` is bound to its caller's:
+ * what it stamps (who a logged change is by) is its own request's, never that of another
+ * request or of a result whose write happened to open the batch.
  */
-async function transact<T>(env: RootDatabase, file: string, work: () => T, within: { writing: boolean }): Promise<T> {
+async function transact<T>(env: RootDatabase, file: string, work: () => T, within: { writing: boolean }, pacer: CommitPacer): Promise<T> {
   const own = AsyncResource.bind(work);
-  const committing = env.transaction(() => {
+  const inTransaction = () => {
     within.writing = true;
     try {
       // Boxed: a child transaction waits on what its work gives back when that is a promise (a put's).
@@ -85,7 +90,10 @@ async function transact<T>(env: RootDatabase, file: string, work: () => T, withi
     } finally {
       within.writing = false;
     }
-  });
+  };
+  const committing = pacer.inPlace()
+    ? new Promise<{ value: T } | { error: unknown }>((resolve) => resolve(pacer.timed(() => env.transactionSync(inTransaction))))
+    : pacer.batched(env.transaction(inTransaction));
   const done = await orStorageFull(committing, file);
   if ('error' in done) throw done.error;
   return done.value;
@@ -150,11 +158,12 @@ export async function openDataStore(dir: string, format: FormatSteps = { steps: 
     const blobs = new BlobFolder(dir);
     await blobs.clearTemporary();
     process.on('unhandledRejection', leaveCommitSummaries);
+    const pacer = new CommitPacer({ roomy: () => roomToGrow(file, IN_PLACE_ROOM) });
     return {
       dir,
       blobs,
       db,
-      write: (work) => transact(env, file, work, within),
+      write: (work) => transact(env, file, work, within, pacer),
       get writing() {
         return within.writing;
       },
