@@ -203,6 +203,8 @@ export class LayerRuns {
       // The step and channels the layer names are fitted to what it shows (they may have come before it).
       const counts = outcome ? this.counts.remember(outcome.resultId, outcome.result) : ((await this.counts.of(result)) ?? undefined);
       const write = await store.setResult(roomId, layer.id, layer.source, result, kind, counts);
+      // Stopped while its result was written (the host closing its stores): the room is left alone.
+      if (signal.aborted) return;
       // The active layer is the room's entry: announced once the scene holds its result, so the
       // entry link on every host finds the two alike and writes nothing more.
       if (slotId === roomId) {
