@@ -9,8 +9,9 @@
  * Acknowledged means on disk: `write` runs its work in one write transaction and resolves only
  * once that transaction is committed and flushed, in place or on lmdb-js's write thread.
  * lmdb-js by default resolves at the commit and flushes afterwards (`overlappingSync`); it is
- * turned off here so that the commit itself flushes before the promise resolves. A write that finds no room (a full disk, a file-size
- * limit, a full map) fails as the catalogued 507 with nothing of it stored.
+ * turned off here so that the commit itself flushes before the promise resolves. A write that
+ * finds no room (a full disk, a file-size limit, a full map) fails as the catalogued 507 with
+ * nothing of it stored.
  */
 import { AsyncResource } from 'node:async_hooks';
 import { existsSync, mkdirSync } from 'node:fs';
