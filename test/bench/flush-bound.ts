@@ -6,9 +6,9 @@
  * file opened O_DSYNC, which is what lmdb-js does here: strace of the host shows one fdatasync
  * and one meta pwrite a commit), lmdb-js alone (one small `put` and its commit, the data store's
  * options), and the data store's own `write` (its transaction and child transaction) with no
- * host around it, and a bare hop to a libuv pool thread and back (an fstat: lmdb-js commits on
- * such a thread, so every acknowledged write makes that round trip besides its flush). What the
- * host adds on disk over memory is read against these.
+ * host around it, and a bare hop to a libuv pool thread and back (an fstat: lmdb-js commits a
+ * batched write on such a thread, which makes that round trip besides its flush; a write alone
+ * commits in place). What the host adds on disk over memory is read against these.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, fdatasyncSync, fstat, mkdirSync, openSync, writeSync } from 'node:fs';
