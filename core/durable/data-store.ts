@@ -128,6 +128,23 @@ function databases(env: RootDatabase, within: { writing: boolean }): <V>(name: s
   };
 }
 
+/** Turns of the event loop a closing store waits out for writes that lead to more writes. */
+const CLOSING_TURNS = 10;
+
+/**
+ * Waits for the writes under way and then a turn of the event loop, a few times over: what
+ * awaited a write (a layer's run telling its room) reads the store next, and does so before the
+ * store closes. lmdb-js answers a read of a closed store with a timer that throws, which would
+ * end the process.
+ */
+async function settle(writes: ReadonlySet<Promise<unknown>>): Promise<void> {
+  for (let turn = 0; turn < CLOSING_TURNS; turn++) {
+    await Promise.all(writes);
+    await new Promise((resolve) => setImmediate(resolve));
+    if (writes.size === 0) return;
+  }
+}
+
 /** How a store's format is brought forward: this vitrine's steps, or a test's. */
 export interface FormatSteps {
   steps: ReadonlyMap<number, FormatStep>;
@@ -160,16 +177,23 @@ export async function openDataStore(dir: string, format: FormatSteps = { steps: 
     await blobs.clearTemporary();
     process.on('unhandledRejection', leaveCommitSummaries);
     const pacer = new CommitPacer({ roomy: () => roomToGrow(file, IN_PLACE_ROOM) });
+    const writes = new Set<Promise<unknown>>();
     return {
       dir,
       blobs,
       db,
-      write: (work) => transact(env, file, work, within, pacer),
+      write: (work) => {
+        const done = transact(env, file, work, within, pacer);
+        const settled = done.then(undefined, () => {}).finally(() => writes.delete(settled));
+        writes.add(settled);
+        return done;
+      },
       get writing() {
         return within.writing;
       },
       copyTo: (target) => env.backup(target, false),
       async close() {
+        await settle(writes);
         await env.close();
         process.off('unhandledRejection', leaveCommitSummaries);
         unlock();
