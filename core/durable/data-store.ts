@@ -139,7 +139,7 @@ const CLOSING_TURNS = 10;
  */
 async function settle(writes: ReadonlySet<Promise<unknown>>): Promise<void> {
   for (let turn = 0; turn < CLOSING_TURNS; turn++) {
-    await Promise.all(writes);
+    await Promise.allSettled(writes);
     await new Promise((resolve) => setImmediate(resolve));
     if (writes.size === 0) return;
   }
@@ -184,8 +184,9 @@ export async function openDataStore(dir: string, format: FormatSteps = { steps: 
       db,
       write: (work) => {
         const done = transact(env, file, work, within, pacer);
-        const settled = done.then(undefined, () => {}).finally(() => writes.delete(settled));
-        writes.add(settled);
+        const forget = () => void writes.delete(done);
+        writes.add(done);
+        done.then(forget, forget);
         return done;
       },
       get writing() {
