@@ -1,7 +1,8 @@
 /**
  * @module durable-flood
- * Section 6 of `npm run bench durable`: writes from many clients at once, which share commits
- * on lmdb-js's write thread, and what they cost the rest of the host. 32 clients add 100 marks
+ * Section 6 of `npm run bench durable`: writes from many clients at once, which mostly share
+ * commits on lmdb-js's write thread (one that meets nothing under way commits alone, in place),
+ * and what they cost the rest of the host. 32 clients add 100 marks
  * each to eight rooms, on a host with a data folder and then on one with `--data-dir none`,
  * while one more client reads another room's marks every 2 ms: adds a second and the reads'
  * p50/p99, which say how long the loop was held; then the disk flushes a third flood took, on
