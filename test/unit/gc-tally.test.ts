@@ -25,29 +25,38 @@ function add(figures: Figures, kind: number, seconds: number): void {
   of.sum += seconds;
 }
 
+type GcEntry = PerformanceEntry & { detail: { kind: number } };
+
 describe('GcTally', () => {
   it('hands over every collection since it started, bucket by bucket, then stops counting', async () => {
-    const tally = new GcTally();
-    // Every collection reported, as a histogram observing from the start would have seen them.
-    const expected: Figures = new Map();
-    let reported = () => {};
+    // Node hands a collection's entry to every observer in the same turn, so what this observer
+    // is handed while the tally counts, the tally is handed too. An entry is made for the
+    // observers observing at the time and may wait in their buffers (sometimes until the next
+    // collection): what waits in this one's when the tally starts or stops is not the tally's to
+    // count, and is taken out unseen.
+    const handed: GcEntry[] = [];
+    let counting = false;
     const observer = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { detail: { kind: number } })[]) add(expected, entry.detail.kind, entry.duration / 1000);
-      reported();
+      if (counting) handed.push(...(list.getEntries() as GcEntry[]));
     });
     observer.observe({ entryTypes: ['gc'] });
-    for (let i = 0; i < 3; i++) {
-      // Both observers are called in the same turn; the next one lets the tally's have run.
-      await new Promise<void>((resolve) => {
-        reported = () => setImmediate(resolve);
-        collect();
-      });
+    const tally = new GcTally();
+    observer.takeRecords();
+    counting = true;
+    const minors = () => handed.filter((entry) => entry.detail.kind === 1).length;
+    for (let i = 0; i < 50 && minors() < 3; i++) {
+      collect();
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    observer.disconnect();
+    observer.takeRecords();
+    counting = false;
     const kinds = new Map([[1, 'minor'], [2, 'major'], [4, 'incremental'], [8, 'weakcb']]);
     const got: Figures = new Map();
     tally.replay((kind, seconds) => add(got, [...kinds].find(([, name]) => name === kind)![0], seconds));
-    expect(got.get(1)!.counts.reduce((a, b) => a + b)).toBeGreaterThanOrEqual(3);
+    observer.disconnect();
+    const expected: Figures = new Map();
+    for (const entry of handed) add(expected, entry.detail.kind, entry.duration / 1000);
+    expect(minors()).toBeGreaterThanOrEqual(3);
     expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
     for (const [kind, figures] of expected) {
       expect(got.get(kind)!.counts).toEqual(figures.counts);
