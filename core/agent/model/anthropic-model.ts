@@ -9,11 +9,10 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { loadOnce } from '../../loading/load-once.ts';
-import type { AgentModel, ModelMessage, ModelPart, ModelRequest, ModelStep } from './agent-model.ts';
-import { CallParts } from './call-parts.ts';
-import { pictureFetch, PictureSlots, plainBase64, type Base64 } from './picture-body.ts';
-import { providerAccess, type ProviderAccess, type ProviderSettings } from './provider-access.ts';
-import { providerRefusal } from './provider-refusal.ts';
+import type { ModelMessage, ModelPart, ModelRequest, ModelStep } from './agent-model.ts';
+import { ReplyParts } from './call-parts.ts';
+import type { Base64 } from './picture-body.ts';
+import { ProviderModel, type ClientOptions, type ProviderSettings } from './provider-model.ts';
 
 /** Longest reply one step may write. */
 const MAX_TOKENS = 4096;
@@ -30,7 +29,7 @@ function partBlock(part: ModelPart, base64: Base64): Anthropic.TextBlockParam | 
 }
 
 /** The conversation in the Messages API's shapes (tool results are the user's turn there). */
-export function anthropicMessages(messages: readonly ModelMessage[], base64: Base64 = plainBase64): Anthropic.MessageParam[] {
+function anthropicMessages(messages: readonly ModelMessage[], base64: Base64): Anthropic.MessageParam[] {
   const block = (part: ModelPart) => partBlock(part, base64);
   return messages.map((message): Anthropic.MessageParam => {
     if (message.role === 'user') return { role: 'user', content: message.parts.map(block) };
@@ -55,68 +54,47 @@ export function anthropicMessages(messages: readonly ModelMessage[], base64: Bas
  * build a snapshot of the whole message at every event and parse a tool's input at every piece.)
  */
 async function readReply(events: AsyncIterable<Anthropic.RawMessageStreamEvent>, onText: (delta: string) => void): Promise<ModelStep> {
-  let text = '';
-  const calls = new CallParts();
-  const usage = { input: 0, output: 0 };
+  const reply = new ReplyParts(onText);
   for await (const event of events) {
     if (event.type === 'content_block_delta') {
       const delta = event.delta;
-      if (delta.type === 'text_delta') {
-        text += delta.text;
-        onText(delta.text);
-      } else if (delta.type === 'input_json_delta') calls.add([{ index: event.index, function: { arguments: delta.partial_json } }]);
+      if (delta.type === 'text_delta') reply.say(delta.text);
+      else if (delta.type === 'input_json_delta') reply.add([{ index: event.index, function: { arguments: delta.partial_json } }]);
     } else if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
       const block = event.content_block;
-      calls.add([{ index: event.index, id: block.id, function: { name: block.name } }]);
-    } else if (event.type === 'message_start') usage.input = event.message.usage?.input_tokens ?? 0;
-    else if (event.type === 'message_delta') usage.output = event.usage?.output_tokens ?? 0;
+      reply.add([{ index: event.index, id: block.id, function: { name: block.name } }]);
+    } else if (event.type === 'message_start') reply.usage.input = event.message.usage?.input_tokens ?? 0;
+    else if (event.type === 'message_delta') reply.usage.output = event.usage?.output_tokens ?? 0;
   }
-  return { text, calls: calls.calls(), usage };
+  return reply.step();
 }
 
-export class AnthropicModel implements AgentModel {
-  readonly name: string;
-  #access: ProviderAccess;
-  #client: Anthropic | null = null;
-  #pictures = new PictureSlots();
-
+export class AnthropicModel extends ProviderModel<Anthropic> {
   constructor(settings: ProviderSettings) {
-    this.name = settings.model;
-    this.#access = providerAccess(settings, 'ANTHROPIC_API_KEY');
+    super(settings, 'anthropic', 'ANTHROPIC_API_KEY');
   }
 
-  async #connect(): Promise<Anthropic> {
+  protected async connect(key: string | undefined, options: ClientOptions): Promise<Anthropic> {
     const Sdk = await loadSdk();
-    const { key, client } = this.#access;
-    this.#client ??= new Sdk({ ...(key !== undefined ? { apiKey: key } : {}), ...client, fetch: pictureFetch(this.#pictures) });
-    return this.#client;
+    return new Sdk({ ...(key !== undefined ? { apiKey: key } : {}), ...options });
   }
 
-  async step(request: ModelRequest): Promise<ModelStep> {
-    const { signal } = request;
-    const pictures = this.#pictures.request();
-    try {
-      const client = await this.#connect();
-      const stream = await client.messages.create(
-        {
-          model: this.name,
-          max_tokens: MAX_TOKENS,
-          system: request.system,
-          messages: anthropicMessages(request.messages, pictures.base64),
-          tools: request.tools.map((tool) => ({
-            name: tool.name,
-            description: tool.description,
-            input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
-          })),
-          stream: true,
-        },
-        { signal },
-      );
-      return await readReply(stream, request.onText);
-    } catch (error) {
-      throw providerRefusal('anthropic', error, signal, this.#access.redact);
-    } finally {
-      pictures.release();
-    }
+  protected async reply(client: Anthropic, request: ModelRequest, base64: Base64): Promise<ModelStep> {
+    const stream = await client.messages.create(
+      {
+        model: this.name,
+        max_tokens: MAX_TOKENS,
+        system: request.system,
+        messages: anthropicMessages(request.messages, base64),
+        tools: request.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
+        })),
+        stream: true,
+      },
+      { signal: request.signal },
+    );
+    return readReply(stream, request.onText);
   }
 }

@@ -1,10 +1,11 @@
 /**
  * @module call-parts
- * A reply's tool calls put together as a provider streams them: each call by its index, its id
- * and name once, its arguments (JSON) piece by piece, read once the reply has ended. Both
- * providers stream calls this way, in shapes of their own that their model files translate.
+ * A reply put together as a provider streams it: its text handed on piece by piece, its tool calls
+ * each by its index, its id and name once, its arguments (JSON) piece by piece, read once the
+ * reply has ended. Both providers stream replies this way, in shapes of their own that their
+ * model files translate.
  */
-import type { ModelToolCall } from './agent-model.ts';
+import type { ModelStep, ModelToolCall } from './agent-model.ts';
 
 /** One piece of a call: its index in the reply, and what this piece says of it. */
 export interface CallPiece {
@@ -13,9 +14,18 @@ export interface CallPiece {
   function?: { name?: string; arguments?: string };
 }
 
-/** Tool calls as their pieces arrive. */
-export class CallParts {
+/** A reply as its pieces arrive. */
+export class ReplyParts {
+  readonly usage = { input: 0, output: 0 };
+  #text = '';
   #calls: { id: string; name: string; args: string }[] = [];
+
+  constructor(private readonly onText: (delta: string) => void) {}
+
+  say(delta: string): void {
+    this.#text += delta;
+    this.onText(delta);
+  }
 
   add(deltas: readonly CallPiece[] | undefined): void {
     for (const delta of deltas ?? []) {
@@ -26,16 +36,18 @@ export class CallParts {
     }
   }
 
-  calls(): ModelToolCall[] {
-    return this.#calls.filter(Boolean).map((call, i) => {
-      let args: Record<string, unknown> = {};
-      try {
-        const parsed: unknown = JSON.parse(call.args || '{}');
-        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
-      } catch {
-        // Arguments that are not JSON reach the tool as none: it answers what it is missing.
-      }
-      return { id: call.id || `call-${i}`, name: call.name, args };
-    });
+  step(): ModelStep {
+    return { text: this.#text, calls: this.#calls.filter(Boolean).map(parsedCall), usage: this.usage };
   }
+}
+
+function parsedCall(call: { id: string; name: string; args: string }, i: number): ModelToolCall {
+  let args: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(call.args || '{}');
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
+  } catch {
+    // Arguments that are not JSON reach the tool as none: it answers what it is missing.
+  }
+  return { id: call.id || `call-${i}`, name: call.name, args };
 }

@@ -9,11 +9,10 @@
  */
 import type OpenAI from 'openai';
 import { loadOnce } from '../../loading/load-once.ts';
-import type { AgentModel, ModelMessage, ModelPart, ModelRequest, ModelStep } from './agent-model.ts';
-import { CallParts } from './call-parts.ts';
-import { pictureFetch, PictureSlots, plainBase64, type Base64 } from './picture-body.ts';
-import { providerAccess, type ProviderAccess, type ProviderSettings } from './provider-access.ts';
-import { providerRefusal } from './provider-refusal.ts';
+import type { ModelMessage, ModelPart, ModelRequest, ModelStep } from './agent-model.ts';
+import { ReplyParts } from './call-parts.ts';
+import type { Base64 } from './picture-body.ts';
+import { ProviderModel, type ClientOptions, type ProviderSettings } from './provider-model.ts';
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ContentPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
@@ -32,7 +31,7 @@ function userContent(parts: readonly ModelPart[], base64: Base64): string | Cont
 }
 
 /** The conversation in chat-completions shapes. */
-export function openaiMessages(system: string, messages: readonly ModelMessage[], base64: Base64 = plainBase64): Message[] {
+function openaiMessages(system: string, messages: readonly ModelMessage[], base64: Base64): Message[] {
   const out: Message[] = [{ role: 'system', content: system }];
   for (const message of messages) {
     if (message.role === 'user') out.push({ role: 'user', content: userContent(message.parts, base64) });
@@ -59,61 +58,39 @@ export function openaiMessages(system: string, messages: readonly ModelMessage[]
   return out;
 }
 
-export class OpenAiModel implements AgentModel {
-  readonly name: string;
-  #access: ProviderAccess;
-  #client: OpenAI | null = null;
-  #pictures = new PictureSlots();
-
+export class OpenAiModel extends ProviderModel<OpenAI> {
   constructor(settings: ProviderSettings) {
-    this.name = settings.model;
-    this.#access = providerAccess(settings, 'OPENAI_API_KEY');
+    super(settings, 'the chat-completions server', 'OPENAI_API_KEY');
   }
 
-  async #connect(): Promise<OpenAI> {
+  protected async connect(key: string | undefined, options: ClientOptions): Promise<OpenAI> {
     const Sdk = await loadSdk();
-    const { key, client } = this.#access;
     // Without a key the library still wants one: it is given a word and the header it would make is left out.
     const auth = key !== undefined ? { apiKey: key } : { apiKey: 'none', defaultHeaders: { Authorization: null } };
-    this.#client ??= new Sdk({ ...auth, ...client, fetch: pictureFetch(this.#pictures) });
-    return this.#client;
+    return new Sdk({ ...auth, ...options });
   }
 
-  async step(request: ModelRequest): Promise<ModelStep> {
-    const { signal } = request;
-    const pictures = this.#pictures.request();
-    try {
-      const client = await this.#connect();
-      const stream = await client.chat.completions.create(
-        {
-          model: this.name,
-          messages: openaiMessages(request.system, request.messages, pictures.base64),
-          tools: request.tools.map((tool) => ({
-            type: 'function' as const,
-            function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
-          })),
-          stream: true,
-          stream_options: { include_usage: true },
-        },
-        { signal },
-      );
-      let text = '';
-      const calls = new CallParts();
-      const usage = { input: 0, output: 0 };
-      for await (const chunk of stream) {
-        const delta = chunk.choices?.[0]?.delta;
-        if (delta?.content) {
-          text += delta.content;
-          request.onText(delta.content);
-        }
-        calls.add(delta?.tool_calls);
-        if (chunk.usage) Object.assign(usage, { input: chunk.usage.prompt_tokens ?? 0, output: chunk.usage.completion_tokens ?? 0 });
-      }
-      return { text, calls: calls.calls(), usage };
-    } catch (error) {
-      throw providerRefusal('the chat-completions server', error, signal, this.#access.redact);
-    } finally {
-      pictures.release();
+  protected async reply(client: OpenAI, request: ModelRequest, base64: Base64): Promise<ModelStep> {
+    const stream = await client.chat.completions.create(
+      {
+        model: this.name,
+        messages: openaiMessages(request.system, request.messages, base64),
+        tools: request.tools.map((tool) => ({
+          type: 'function' as const,
+          function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+        })),
+        stream: true,
+        stream_options: { include_usage: true },
+      },
+      { signal: request.signal },
+    );
+    const reply = new ReplyParts(request.onText);
+    for await (const chunk of stream) {
+      const delta = chunk.choices?.[0]?.delta;
+      if (delta?.content) reply.say(delta.content);
+      reply.add(delta?.tool_calls);
+      if (chunk.usage) Object.assign(reply.usage, { input: chunk.usage.prompt_tokens ?? 0, output: chunk.usage.completion_tokens ?? 0 });
     }
+    return reply.step();
   }
 }

@@ -27,9 +27,6 @@ const PIECE = 3 * 512 * 1024;
 /** A picture's base64 as a request's messages carry it: the text itself, or a placeholder for it. */
 export type Base64 = (bytes: Buffer) => string;
 
-/** The base64 itself, for a request not sent through {@link pictureFetch}. */
-export const plainBase64: Base64 = (bytes) => bytes.toString('base64');
-
 /** The pictures of the requests under way, by placeholder number. */
 export class PictureSlots {
   #held = new Map<number, Buffer>();
