@@ -12,11 +12,20 @@ type Bindings = Parameters<FastifyBaseLogger['child']>[0];
 type ChildLoggerOptions = NonNullable<Parameters<FastifyBaseLogger['child']>[1]>;
 type Log = (...args: unknown[]) => void;
 
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
 export class LazyChildLogger implements FastifyBaseLogger {
   readonly #parent: FastifyBaseLogger;
   readonly #bindings: Bindings;
   readonly #options: ChildLoggerOptions;
   #child: FastifyBaseLogger | null = null;
+  declare fatal: FastifyBaseLogger['fatal'];
+  declare error: FastifyBaseLogger['error'];
+  declare warn: FastifyBaseLogger['warn'];
+  declare info: FastifyBaseLogger['info'];
+  declare debug: FastifyBaseLogger['debug'];
+  declare trace: FastifyBaseLogger['trace'];
+  declare silent: FastifyBaseLogger['silent'];
 
   constructor(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) {
     this.#parent = parent;
@@ -43,37 +52,16 @@ export class LazyChildLogger implements FastifyBaseLogger {
     return logger.isLevelEnabled ? logger.isLevelEnabled(level) : true;
   }
 
-  fatal(...args: unknown[]): void {
-    (this.made.fatal as Log)(...args);
-  }
-
-  error(...args: unknown[]): void {
-    (this.made.error as Log)(...args);
-  }
-
-  warn(...args: unknown[]): void {
-    (this.made.warn as Log)(...args);
-  }
-
-  info(...args: unknown[]): void {
-    (this.made.info as Log)(...args);
-  }
-
-  debug(...args: unknown[]): void {
-    (this.made.debug as Log)(...args);
-  }
-
-  trace(...args: unknown[]): void {
-    (this.made.trace as Log)(...args);
-  }
-
-  silent(...args: unknown[]): void {
-    (this.made.silent as Log)(...args);
-  }
-
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
     return this.made.child(bindings, options);
   }
+}
+
+// Each level's method writes through the child, made by the first line logged.
+for (const level of LEVELS) {
+  LazyChildLogger.prototype[level] = function (this: LazyChildLogger, ...args: unknown[]) {
+    (this.made[level] as Log)(...args);
+  };
 }
 
 /** Fastify's `childLoggerFactory`: a lazy child for each request. */
