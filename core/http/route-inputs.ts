@@ -84,10 +84,8 @@ export function bodyOf(properties: Record<string, Schema>, required: string[] = 
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
-/** A query with these parameters. */
-export function queryOf(properties: Record<string, Schema>, required: string[] = []): Schema {
-  return { type: 'object', properties, ...(required.length ? { required } : {}) };
-}
+/** A query with these parameters: the same shape as a body's. */
+export const queryOf = bodyOf;
 
 /** The wording of each declared input's failure, by request part and input name ('' is the whole body). */
 export const INPUT_ERRORS: Readonly<Record<RequestPart, Readonly<Record<string, InputError>>>> = {

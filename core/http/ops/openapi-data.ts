@@ -13,11 +13,6 @@ import { specimenSchema, specimenType } from '../../registry/specimen-functions.
 
 type Operation = Record<string, unknown> & { parameters?: Record<string, unknown>[] };
 
-/** The component name of specimen `id`'s parameter schema. */
-export function paramsComponent(id: string): string {
-  return `Params.${id}`;
-}
-
 const ROOM_ID = { type: 'string', maxLength: 256 };
 
 /** Rewrites the collected `/data` path; adds the parameter schemas to `schemas`. */
@@ -34,7 +29,7 @@ export function describeData(paths: Record<string, Record<string, Operation>>, s
       continue;
     }
     const { $schema: _ignored, ...schema } = specimenSchema(ctx.functions, record);
-    const name = paramsComponent(record.id);
+    const name = `Params.${record.id}`;
     schemas[name] = { ...schema, title: record.id };
     refs.push({ $ref: `#/components/schemas/${name}` });
     rows.push(`| \`${record.id}\` | ${type} | [${name}](#/components/schemas/${name}) |`);

@@ -11,11 +11,6 @@ import type { HostContext } from '../../host-context.ts';
 
 type Operation = Record<string, unknown>;
 
-/** The component name of function `name`'s parameter schema. */
-export function functionParamsComponent(name: string): string {
-  return `FunctionParams.${name}`;
-}
-
 /** Rewrites the collected function `/start` operation; adds the parameter schemas to `schemas`. */
 export function describeFunctionStart(
   paths: Record<string, Record<string, Operation>>,
@@ -27,7 +22,7 @@ export function describeFunctionStart(
   const entries = ctx.functions.list();
   const refs = entries.map((entry) => {
     const { $schema: _ignored, ...schema } = entry.schema;
-    const name = functionParamsComponent(entry.name);
+    const name = `FunctionParams.${entry.name}`;
     schemas[name] = { ...schema, title: entry.name };
     return { $ref: `#/components/schemas/${name}` };
   });
