@@ -17,6 +17,7 @@ import { TYPED_JSON } from '../delivery/pack-delivery.ts';
 import type { HostContext } from '../host-context.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { sendEnvelope, toEnvelope } from './reply-envelope.ts';
+import { noneMatch } from './revalidate.ts';
 import { sendBytes } from './send-bytes.ts';
 
 /** What sending a blob reads from its host: the envelope media type and the JSON encoder. */
@@ -88,12 +89,6 @@ function headOf(ctx: Pick<BlobReplyDeps, 'options'>, d: BlobDescriptor, shaped: 
   return head;
 }
 
-/** Whether `If-None-Match` names `etag` (or is `*`). */
-function matches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.trim() === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
 /** Writes a head-only answer (304, or a redirect for the proxy). */
 function headOnly(reply: FastifyReply, status: number, head: OutgoingHttpHeaders): FastifyReply {
   reply.hijack();
@@ -117,7 +112,7 @@ export async function sendBlob(
   const id = blobIdOf(d, shaped.type);
   const etag = `"${id}"`;
   const head = headOf(ctx, d, shaped, id, sending.extra);
-  if (matches(reply.request.headers['if-none-match'], etag)) {
+  if (noneMatch(reply.request.headers['if-none-match'], etag)) {
     const { 'content-type': _type, 'content-disposition': _name, ...rest } = head;
     return headOnly(reply, 304, rest);
   }
