@@ -29,22 +29,28 @@ function routeOf(base: string, route: string): string {
   return `${trimmed}${trimmed.endsWith('/v1') ? '' : '/v1'}/audio/${route}`;
 }
 
-function authorization(env: NodeJS.ProcessEnv): Record<string, string> {
-  return env.OPENAI_API_KEY ? { authorization: `Bearer ${env.OPENAI_API_KEY}` } : {};
-}
-
-async function refusal(service: string, answer: Response): Promise<Error> {
-  const body = (await answer.text().catch(() => '')).slice(0, 200);
-  return new Error(`${service} answered ${answer.status}${body ? `: ${body}` : ''}`);
-}
-
-export class OpenAiSpeechToText implements SpeechToText {
+/** One route of a speech service, posted to with the key when there is one; an answer not ok is thrown. */
+abstract class SpeechRoute {
   #url: string;
   #env: NodeJS.ProcessEnv;
 
-  constructor(base: string, env: NodeJS.ProcessEnv = process.env) {
-    this.#url = routeOf(base, 'transcriptions');
+  constructor(base: string, route: string, env: NodeJS.ProcessEnv) {
+    this.#url = routeOf(base, route);
     this.#env = env;
+  }
+
+  protected async post(service: string, init: { body: BodyInit; headers?: Record<string, string>; signal: AbortSignal }): Promise<Response> {
+    const authorization: Record<string, string> = this.#env.OPENAI_API_KEY ? { authorization: `Bearer ${this.#env.OPENAI_API_KEY}` } : {};
+    const answer = await fetch(this.#url, { ...init, method: 'POST', headers: { ...init.headers, ...authorization } });
+    if (answer.ok) return answer;
+    const body = (await answer.text().catch(() => '')).slice(0, 200);
+    throw new Error(`${service} answered ${answer.status}${body ? `: ${body}` : ''}`);
+  }
+}
+
+export class OpenAiSpeechToText extends SpeechRoute implements SpeechToText {
+  constructor(base: string, env: NodeJS.ProcessEnv = process.env) {
+    super(base, 'transcriptions', env);
   }
 
   async transcribe(wav: Buffer): Promise<string> {
@@ -52,30 +58,23 @@ export class OpenAiSpeechToText implements SpeechToText {
     form.append('file', new Blob([new Uint8Array(wav)], { type: 'audio/wav' }), 'utterance.wav');
     form.append('model', 'whisper-1');
     form.append('response_format', 'json');
-    const answer = await fetch(this.#url, { method: 'POST', body: form, headers: authorization(this.#env), signal: AbortSignal.timeout(REQUEST_MS) });
-    if (!answer.ok) throw await refusal('speech to text', answer);
+    const answer = await this.post('speech to text', { body: form, signal: AbortSignal.timeout(REQUEST_MS) });
     const body = (await answer.json()) as { text?: unknown };
     return typeof body.text === 'string' ? body.text.trim() : '';
   }
 }
 
-export class OpenAiTextToSpeech implements TextToSpeech {
-  #url: string;
-  #env: NodeJS.ProcessEnv;
-
+export class OpenAiTextToSpeech extends SpeechRoute implements TextToSpeech {
   constructor(base: string, env: NodeJS.ProcessEnv = process.env) {
-    this.#url = routeOf(base, 'speech');
-    this.#env = env;
+    super(base, 'speech', env);
   }
 
   async speak(text: string, signal: AbortSignal): Promise<Int16Array> {
-    const answer = await fetch(this.#url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...authorization(this.#env) },
+    const answer = await this.post('text to speech', {
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'tts-1', voice: 'alloy', input: text, response_format: 'pcm' }),
       signal: AbortSignal.any([signal, AbortSignal.timeout(REQUEST_MS)]),
     });
-    if (!answer.ok) throw await refusal('text to speech', answer);
     const bytes = Buffer.from(await answer.arrayBuffer());
     const wav = readWav(bytes);
     return wav ? resample(wav.samples, wav.rate, SPEECH_RATE) : samplesOf(bytes);
