@@ -14,7 +14,7 @@ export const LINGER_BYTES = 1024 * 1024 * 1024;
 /** Milliseconds a refused body may take to arrive before the connection is closed. */
 export const LINGER_MS = 30_000;
 
-/** Bodies already being read and dropped (a refusal may pass here twice: its route, then the error handler). */
+/** Bodies already being read and dropped: each is drained once. */
 const lingering = new WeakSet<IncomingMessage>();
 
 /** Reads and drops the rest of `raw`'s body (bounded); the answer goes out meanwhile. */

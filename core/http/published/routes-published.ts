@@ -7,7 +7,6 @@
  * is a specimen from anywhere else. `DELETE /api/specimens/{id}` removes one (204). Both are
  * writes: the cross-site guard applies, and so does the admin token when the host has one.
  */
-import { lingerOnRefusedBody } from '../linger-refused-body.ts';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -110,24 +109,15 @@ export async function publishedRoutes(app: FastifyInstance, opts: { ctx: Publish
     // Before the body is read: a refusal here costs the client no upload.
     onRequest: async (request) => {
       const declared = Number(request.headers['content-length']);
-      if (Number.isFinite(declared) && declared > maxBytes) {
-        lingerOnRefusedBody(request.raw);
-        throw createHostError('SPC_ERR_UPLOAD_TOO_LARGE', String(maxBytes));
-      }
+      if (Number.isFinite(declared) && declared > maxBytes) throw createHostError('SPC_ERR_UPLOAD_TOO_LARGE', String(maxBytes));
     },
     handler: async (request: PublishRequest, reply: FastifyReply) => {
       const { id } = request.params;
       checkSpecimenId(id);
       await published.refresh();
       checkPublishable(ctx, id);
-      let file: PublishedFile;
-      try {
-        const upload = isFileBody(request) ? null : await fileFromUpload(ctx, id, request.body, request.query);
-        file = upload ? { ...upload, client: clientOf(request) } : await fileFromBody(ctx, request);
-      } catch (error) {
-        if (isFileBody(request)) lingerOnRefusedBody(request.raw);
-        throw error;
-      }
+      const upload = isFileBody(request) ? null : await fileFromUpload(ctx, id, request.body, request.query);
+      const file = upload ? { ...upload, client: clientOf(request) } : await fileFromBody(ctx, request);
       const { replaced, metadata } = await publishFile(ctx, id, file);
       reply.code(replaced ? 200 : 201);
       return metadata;

@@ -11,14 +11,13 @@
  * fastify cannot validate, so the route declares only what it `consumes` (ops/openapi.ts shows
  * such a body as binary).
  */
-import { lingerOnRefusedBody } from '../linger-refused-body.ts';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { createHostError } from '../../errors.ts';
 import { PARSED_EXTENSIONS, parsedExtension } from '../../formats/parse-file.ts';
 import type { HostContext } from '../../host-context.ts';
-import { readUploadBody, type UploadBody } from '../../uploads/read-upload-body.ts';
+import { readUploadBody } from '../../uploads/read-upload-body.ts';
 import { FORMATS_BY_TYPE } from '../../delivery/delivery-options.ts';
 import { INPUT_ERRORS, queryOf, VOLUME_FIELD_QUERY } from '../route-inputs.ts';
 import { parseFileBody } from '../../published/file-body.ts';
@@ -116,10 +115,7 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: UploadDeps
       // A form is a little larger than its file.
       const overhead = request.headers['content-type']?.startsWith('multipart/form-data') ? FORM_OVERHEAD_BYTES : 0;
       const declared = Number(request.headers['content-length']);
-      if (Number.isFinite(declared) && declared > maxBytes + overhead) {
-        lingerOnRefusedBody(request.raw);
-        throw createHostError('SPC_ERR_UPLOAD_TOO_LARGE', String(maxBytes));
-      }
+      if (Number.isFinite(declared) && declared > maxBytes + overhead) throw createHostError('SPC_ERR_UPLOAD_TOO_LARGE', String(maxBytes));
     },
     handler: async (request: UploadRequest) => {
       const uploads = ctx.uploads!;
@@ -127,14 +123,7 @@ export async function uploadRoutes(app: FastifyInstance, opts: { ctx: UploadDeps
       // Still before the file is read: it streams in below.
       const ext = extensionOf(name);
       const described = volumeFieldsOf(request.query, name);
-      let body: UploadBody;
-      try {
-        body = stream ? await readUploadBody(stream, maxBytes, ext, declared, describedKey(described)) : { bytes: Buffer.alloc(0), id: '' };
-      } catch (error) {
-        lingerOnRefusedBody(request.raw);
-        throw error;
-      }
-      const { bytes, id } = body;
+      const { bytes, id } = stream ? await readUploadBody(stream, maxBytes, ext, declared, describedKey(described)) : { bytes: Buffer.alloc(0), id: '' };
       const known = bytes.length > 0 ? await uploads.refresh(id, bytes.length) : null;
       if (known) return known;
       // Off the event loop, and refused before decoding when it would decode past the limit.
