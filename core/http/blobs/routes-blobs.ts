@@ -21,6 +21,11 @@ import { idParams } from '../route-inputs.ts';
 /** A year: the longest a cache is asked to keep anything. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+/** A JSON document that is the same forever (one named by a result's content). */
+export function sendImmutableJson(reply: FastifyReply, body: object): FastifyReply {
+  return reply.header('cache-control', IMMUTABLE).type('application/json').send(JSON.stringify(body));
+}
+
 type BlobParams = { Params: { blob_id: string } };
 
 /** Whether `If-None-Match` names the id's ETag. */

@@ -23,12 +23,11 @@ import { encodeMeshEnvelope } from '../../envelope/encode-envelope.ts';
 import type { LodSubject, MeshLods } from '../../meshes/mesh-lods.ts';
 import type { SegmentLods } from '../../meshes/level-set.ts';
 import { sendBytes } from '../send-bytes.ts';
+import { IMMUTABLE, sendImmutableJson as sendJson } from '../blobs/routes-blobs.ts';
 import { meshGroup } from '../../zarr/mesh-group.ts';
 
 type MeshesContext = Pick<HostContext, 'resultIds'> & { meshes: MeshLods; options: Pick<HostContext['options'], 'envelopeMediaType'> };
 type MeshRequest = FastifyRequest<{ Params: { id: string; '*': string } }>;
-
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** A key of the source: a document, a segment's file, or one of its GLB fragments. */
 const KEY = /^(?:(info|segments\.json)|(\d{1,10})(\.index|\.json)?|(\d{1,10})\/(\d{1,2})(\.json|\/(\d{1,9})\.glb)?)$/;
@@ -37,10 +36,6 @@ async function subjectOf(ctx: MeshesContext, id: string, client: string): Promis
   const result = isResultId(id) ? await ctx.resultIds.find(id, client) : null;
   if (!result) throw createHostError('SPC_ERR_RESULT_ID_NOT_FOUND', id);
   return ctx.meshes.subject(result, id, client);
-}
-
-function sendJson(reply: FastifyReply, body: object): FastifyReply {
-  return reply.header('cache-control', IMMUTABLE).type('application/json').send(JSON.stringify(body));
 }
 
 function sendPart(reply: FastifyReply, bytes: Uint8Array, type: string, etag: string): FastifyReply {

@@ -21,6 +21,7 @@ import type { VolumePyramids } from '../../pyramid/volume-pyramids.ts';
 import type { DeliveryVariants } from '../../delivery/delivery-variants.ts';
 import { imageLabel } from '../../zarr/label-image.ts';
 import { isResultId } from '../../results/result-id.ts';
+import { IMMUTABLE, sendImmutableJson as sendJson } from '../blobs/routes-blobs.ts';
 import { summarizeResult } from '../../results/result-summary.ts';
 import { encodeChunk, parseChunkKey } from '../../zarr/zarr-chunk.ts';
 import { chunkShapeOf, hasOmeAxes, zarray, zattrs, zgroup, type VolumeOfStore } from '../../zarr/zarr-metadata.ts';
@@ -34,8 +35,6 @@ export interface ZarrDeps {
 
 type StoreRequest = FastifyRequest<{ Params: { store: string; '*'?: string } }>;
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-
 /** The held volume a store name (`<result_id>.zarr`) stands for, or a 404. */
 async function volumeOf(ctx: ZarrDeps, store: string, client: string): Promise<{ id: string; volume: VolumeOfStore }> {
   const id = store.endsWith('.zarr') ? store.slice(0, -'.zarr'.length) : store;
@@ -44,10 +43,6 @@ async function volumeOf(ctx: ZarrDeps, store: string, client: string): Promise<{
   if (result.type !== 'volume') throw createHostError('SPC_ERR_RESULT_NOT_VOLUME', id, result.type.replace('_', ' '));
   if (!hasOmeAxes(result)) throw createHostError('SPC_ERR_RESULT_NOT_VOLUME', id, `volume of ${result.shape.length} dimension(s) (OME-Zarr takes 2 to 5)`);
   return { id, volume: result };
-}
-
-function sendJson(reply: FastifyReply, body: object): FastifyReply {
-  return reply.header('cache-control', IMMUTABLE).type('application/json').send(JSON.stringify(body));
 }
 
 /** A level's path (`0`, `1`, ...) and the rest of the key after it; null when the key has none. */
