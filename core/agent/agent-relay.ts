@@ -8,17 +8,11 @@
  * Redis one (redis-agent-relay.ts) is beside it.
  */
 import type { ClientFrame } from './agent-frames.ts';
+import type { AgentMember } from './agent-member.ts';
 import type { BinaryHeader } from './binary-frame.ts';
-import type { Identity } from '../people/users.ts';
-import type { Peer } from '../presence/peer.ts';
 
 /** A socket as its host describes it to the room's holder. */
-export interface MemberCard {
-  clientId: number;
-  peer: Peer;
-  identity: Identity | null;
-  baseUrl: string;
-}
+export type MemberCard = Omit<AgentMember, 'send' | 'sendBytes'>;
 
 /** What one host tells another about a room's agent, besides the room and who sends it. */
 type RelayBody =
