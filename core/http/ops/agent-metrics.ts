@@ -11,7 +11,7 @@ import type { AgentFigures } from '../../agent/agent-figures.ts';
 type Reader = (set: (labels: Record<string, string>, n: number) => void) => void;
 
 /** A counter set from a figure each time it is read. */
-function counter(registry: Registry, name: string, help: string, labelNames: string[], read: Reader): void {
+export function counter(registry: Registry, name: string, help: string, labelNames: string[], read: Reader): void {
   new Counter({
     name,
     help,
@@ -24,6 +24,11 @@ function counter(registry: Registry, name: string, help: string, labelNames: str
       });
     },
   });
+}
+
+/** A gauge set by `collect` each time it is read. */
+export function gauge(registry: Registry, name: string, help: string, collect: (g: Gauge) => void, labelNames: string[] = []): void {
+  new Gauge({ name, help, labelNames, registers: [registry], collect() { collect(this); } });
 }
 
 export function registerAgentMetrics(registry: Registry, figures: AgentFigures): void {
@@ -44,15 +49,6 @@ export function registerAgentMetrics(registry: Registry, figures: AgentFigures):
     set({ direction: 'in' }, figures.tokensIn);
     set({ direction: 'out' }, figures.tokensOut);
   });
-  const gauge = (name: string, help: string, read: () => number) =>
-    new Gauge({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.set(read());
-      },
-    });
-  gauge('vitrine_agent_sockets', 'Agent sockets open on this host', () => figures.sockets);
-  gauge('vitrine_agent_conversations', 'Conversations this host holds', () => figures.conversations);
+  gauge(registry, 'vitrine_agent_sockets', 'Agent sockets open on this host', (g) => g.set(figures.sockets));
+  gauge(registry, 'vitrine_agent_conversations', 'Conversations this host holds', (g) => g.set(figures.conversations));
 }

@@ -5,9 +5,9 @@
  * by kind, and the gauges read from the host's parts each time the registry is scraped.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Counter, Gauge, Registry, collectDefaultMetrics, type Histogram, type Metric } from 'prom-client';
+import { Registry, collectDefaultMetrics, type Histogram, type Metric } from 'prom-client';
 import type { HostContext } from '../../host-context.ts';
-import { registerAgentMetrics } from './agent-metrics.ts';
+import { counter, gauge, registerAgentMetrics } from './agent-metrics.ts';
 import { GC_BUCKETS, type GcTally } from './gc-tally.ts';
 import type { RequestDurations } from './request-durations.ts';
 import type { AgentFigures } from '../../agent/agent-figures.ts';
@@ -43,35 +43,26 @@ function registerHostMetrics(registry: Registry, ctx: HostContext, figures: Host
   registerAgentMetrics(registry, agent);
   registry.registerMetric(durations as unknown as Metric);
   // Bytes are added up per kind by the hook and handed to the counter only when /metrics is read.
-  new Counter({
-    name: 'vitrine_http_response_bytes_total',
-    help: 'Response bytes announced by Content-Length, by kind',
-    labelNames: ['kind'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const kind of KINDS) if (sent[kind] > 0) this.inc({ kind }, sent[kind]);
-    },
+  counter(registry, 'vitrine_http_response_bytes_total', 'Response bytes announced by Content-Length, by kind', ['kind'], (set) => {
+    for (const kind of KINDS) set({ kind }, sent[kind]);
   });
-  const gauge = (name: string, help: string, collect: (g: Gauge) => void, labelNames: string[] = []) =>
-    new Gauge({ name, help, labelNames, registers: [registry], collect() { collect(this); } });
-  gauge('vitrine_cache_lookups', 'Room cache lookups by outcome (hit, miss, shared: joined a running computation)', (g) => {
+  gauge(registry, 'vitrine_cache_lookups', 'Room cache lookups by outcome (hit, miss, shared: joined a running computation)', (g) => {
     for (const [outcome, n] of Object.entries(ctx.results.accessCounts)) g.set({ outcome }, n);
   }, ['outcome']);
-  gauge('vitrine_cache_entries', 'Room cache entries', (g) => g.set(ctx.results.figures().entries));
-  gauge('vitrine_results_bytes', 'Bytes of results held (room entries and finished jobs)', (g) => g.set(ctx.results.figures().bytes));
-  gauge('vitrine_results_max_bytes', 'The byte budget (--cache-max-bytes)', (g) => g.set(ctx.results.figures().maxBytes ?? 0));
-  gauge('vitrine_jobs', 'Jobs by state', (g) => {
+  gauge(registry, 'vitrine_cache_entries', 'Room cache entries', (g) => g.set(ctx.results.figures().entries));
+  gauge(registry, 'vitrine_results_bytes', 'Bytes of results held (room entries and finished jobs)', (g) => g.set(ctx.results.figures().bytes));
+  gauge(registry, 'vitrine_results_max_bytes', 'The byte budget (--cache-max-bytes)', (g) => g.set(ctx.results.figures().maxBytes ?? 0));
+  gauge(registry, 'vitrine_jobs', 'Jobs by state', (g) => {
     for (const [state, n] of Object.entries(ctx.jobs.counts())) g.set({ state }, n);
   }, ['state']);
-  gauge('vitrine_compute_threads_busy', 'Compute threads running a function', (g) => g.set(scheduler.busy));
-  gauge('vitrine_compute_threads', 'Compute threads of this host', (g) => g.set(scheduler.threads));
-  gauge('vitrine_compute_queued', 'Runs waiting for a compute thread', (g) => g.set(scheduler.queued));
+  gauge(registry, 'vitrine_compute_threads_busy', 'Compute threads running a function', (g) => g.set(scheduler.busy));
+  gauge(registry, 'vitrine_compute_threads', 'Compute threads of this host', (g) => g.set(scheduler.threads));
+  gauge(registry, 'vitrine_compute_queued', 'Runs waiting for a compute thread', (g) => g.set(scheduler.queued));
   const levelsHelp = 'Level sets of surfaces since start: built here, found where results are kept, and kept there';
-  gauge('vitrine_mesh_level_sets', levelsHelp, (g) => {
+  gauge(registry, 'vitrine_mesh_level_sets', levelsHelp, (g) => {
     for (const how of ['built', 'found', 'kept'] as const) g.set({ how }, meshLevels[how]);
   }, ['how']);
-  gauge('vitrine_federation_workers', 'Federation workers connected (relay only)', (g) => {
+  gauge(registry, 'vitrine_federation_workers', 'Federation workers connected (relay only)', (g) => {
     g.set(new Set(ctx.catalog.list().flatMap((r) => (r.worker_id ? [r.worker_id] : []))).size);
   });
 }
