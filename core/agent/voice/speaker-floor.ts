@@ -67,22 +67,17 @@ export class SpeakerFloor {
     void this.#transcribe(member, utterance).finally(() => this.#transcribing--);
   }
 
+  /** Whatever comes of it (a failure, silence, a transcript), the floor is then released; a transcript is a turn. */
   async #transcribe(member: AgentMember, utterance: Utterance): Promise<void> {
-    let text: string;
-    try {
-      text = await this.#stt.transcribe(utterance.wav());
-    } catch (error) {
+    const text = await this.#stt.transcribe(utterance.wav()).catch((error: unknown) => {
       this.#host.fault('an utterance could not be transcribed', error);
       member.send(hostFrames.error(`speech to text failed: ${(error as Error).message}`));
-      return this.#host.broadcast(hostFrames.speakerReleased());
-    }
-    if (!text) {
-      member.send(hostFrames.status('(silence)'));
-      return this.#host.broadcast(hostFrames.speakerReleased());
-    }
-    this.#host.broadcast(hostFrames.transcript(text, member.clientId));
+      return null;
+    });
+    if (text === '') member.send(hostFrames.status('(silence)'));
+    if (text) this.#host.broadcast(hostFrames.transcript(text, member.clientId));
     this.#host.broadcast(hostFrames.speakerReleased());
-    this.#host.turn(member, text);
+    if (text) this.#host.turn(member, text);
   }
 
   /** The floor was held past its time: freed, whatever was said dropped. */
