@@ -60,9 +60,6 @@ export interface AgentSocketDeps {
   fault(message: string, error: unknown): void;
 }
 
-/** Closes a socket that sent a text frame past its bound. */
-const tooBig = (socket: WebSocket) => socket.close(1009, 'text frames are at most 1 MiB');
-
 function memberOf(socket: WebSocket, who: SocketWho, clientId: number): AgentMember {
   const writer = readyWriter(socket);
   // Checked before each frame rather than after each write: the room's frames queue no callbacks.
@@ -121,7 +118,7 @@ export async function serveAgentSocket(deps: AgentSocketDeps, roomId: string, wh
   };
   socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
     const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-    if (!isBinary && bytes.length > MAX_TEXT_FRAME) return tooBig(socket);
+    if (!isBinary && bytes.length > MAX_TEXT_FRAME) return socket.close(1009, 'text frames are at most 1 MiB');
     chain = chain.then(() => handle(bytes, isBinary)).catch((error: unknown) => deps.fault(`room '${roomId}': an agent frame failed`, error));
   });
   keepAlive(socket, () => {});
