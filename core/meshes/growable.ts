@@ -8,10 +8,12 @@ type Typed = Float64Array | Float32Array | Uint32Array;
 
 export class Growable<T extends Typed> {
   array: T;
-  length = 0;
+  length: number;
 
-  constructor(array: T) {
+  /** `array` with its first `length` elements in use. */
+  constructor(array: T, length = 0) {
     this.array = array;
+    this.length = length;
   }
 
   /** Room for `more` elements past the current length. */

@@ -50,19 +50,11 @@ function planes(middles: boolean): (value: number) => number {
 /** The mesh in grid units of `level`, ready to cut. */
 function inGridUnits(positions: ArrayLike<number>, normals: ArrayLike<number> | null, indices: ArrayLike<number>, plan: LodPlan, level: number): CutMesh {
   const unit = CELL_STEPS / (plan.chunk * 2 ** level);
-  const coords = new Growable(new Float64Array(Math.ceil(positions.length * 1.2) + 3));
+  const coords = new Growable(new Float64Array(Math.ceil(positions.length * 1.2) + 3), positions.length);
   for (let i = 0; i < positions.length; i++) coords.array[i] = (positions[i]! - plan.origin[i % 3]!) * unit;
-  coords.length = positions.length;
-  let normalsOut: Growable<Float32Array> | null = null;
-  if (normals) {
-    normalsOut = new Growable(new Float32Array(coords.array.length));
-    normalsOut.array.set(normals as ArrayLike<number>);
-    normalsOut.length = normals.length;
-  }
-  const triangles = new Growable(new Uint32Array(indices.length));
-  triangles.array.set(indices as ArrayLike<number>);
-  triangles.length = indices.length;
-  return { coords, normals: normalsOut, triangles };
+  const normalsOut = normals ? new Growable(new Float32Array(coords.array.length), normals.length) : null;
+  if (normals) normalsOut!.array.set(normals);
+  return { coords, normals: normalsOut, triangles: new Growable(Uint32Array.from(indices), indices.length) };
 }
 
 /** The fragments of one level's mesh (`positions` in the surface's coordinates, as the plan). */
