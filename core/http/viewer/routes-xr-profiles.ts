@@ -23,15 +23,10 @@ export async function xrProfileRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { profile: string; file: string } }>('/viewer/xr-profiles/:profile/:file', async (request, reply) => {
     const { profile, file } = request.params;
     const type = TYPES[path.extname(file)];
-    if (!shipped.has(profile) || !type || !/^[a-z0-9-]+\.(glb|json)$/.test(file)) {
-      throw createHostError('SPC_ERR_ROUTE_NOT_FOUND', 'GET', request.url);
-    }
-    let body: Buffer;
-    try {
-      body = await readFile(path.join(dir, profile, file));
-    } catch {
-      throw createHostError('SPC_ERR_ROUTE_NOT_FOUND', 'GET', request.url);
-    }
+    // A file not shipped, or not readable, is a route that is not there.
+    const notFound = () => createHostError('SPC_ERR_ROUTE_NOT_FOUND', 'GET', request.url);
+    if (!shipped.has(profile) || !type || !/^[a-z0-9-]+\.(glb|json)$/.test(file)) throw notFound();
+    const body = await readFile(path.join(dir, profile, file)).catch(() => Promise.reject(notFound()));
     return reply.header('cache-control', CACHE).type(type).send(body);
   });
 }
