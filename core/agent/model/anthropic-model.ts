@@ -19,9 +19,6 @@ const MAX_TOKENS = 4096;
 
 const loadSdk = loadOnce(async () => (await import('@anthropic-ai/sdk')).default);
 
-type Block = Anthropic.ContentBlockParam;
-type ToolResultBlock = Anthropic.ToolResultBlockParam;
-
 function partBlock(part: ModelPart, base64: Base64): Anthropic.TextBlockParam | Anthropic.ImageBlockParam {
   if (part.type === 'text') return { type: 'text', text: part.text || ' ' };
   const media = (part.mime === 'image/png' ? 'image/png' : 'image/jpeg') as 'image/png' | 'image/jpeg';
@@ -34,11 +31,11 @@ function anthropicMessages(messages: readonly ModelMessage[], base64: Base64): A
   return messages.map((message): Anthropic.MessageParam => {
     if (message.role === 'user') return { role: 'user', content: message.parts.map(block) };
     if (message.role === 'assistant') {
-      const content: Block[] = message.text ? [{ type: 'text', text: message.text }] : [];
+      const content: Anthropic.ContentBlockParam[] = message.text ? [{ type: 'text', text: message.text }] : [];
       for (const call of message.calls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args });
       return { role: 'assistant', content: content.length > 0 ? content : [{ type: 'text', text: '(no answer)' }] };
     }
-    const results: ToolResultBlock[] = message.results.map((result) => ({
+    const results: Anthropic.ToolResultBlockParam[] = message.results.map((result) => ({
       type: 'tool_result',
       tool_use_id: result.id,
       content: result.parts.map(block),
