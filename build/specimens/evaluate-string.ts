@@ -8,7 +8,8 @@ import { Node } from 'ts-morph';
 
 const MAX_DEPTH = 16;
 
-function unwrap(node: Node): Node {
+/** The expression inside parentheses, `as` and `satisfies`. */
+export function unwrap(node: Node): Node {
   let current = node;
   while (Node.isParenthesizedExpression(current) || Node.isAsExpression(current) || Node.isSatisfiesExpression(current)) {
     current = current.getExpression();

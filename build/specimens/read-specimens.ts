@@ -8,7 +8,7 @@
  * one) or arrays of them; `as const` and `satisfies` are fine.
  */
 import { Node, type Expression, type SourceFile } from 'ts-morph';
-import { evaluateString as stringValue } from './evaluate-string.ts';
+import { evaluateString as stringValue, unwrap } from './evaluate-string.ts';
 import { createDiagnostic, type BuildDiagnostic, type SourceLocation } from '../diagnostics/build-diagnostic.ts';
 import type { SpecimenDeclaration } from '../../core/sdk/plugin-types.ts';
 
@@ -46,14 +46,6 @@ export function completeSpecimen(
     }
   }
   return complete ? { ...(fields as Omit<DeclaredSpecimen, 'node' | 'fieldNodes'>), node, fieldNodes } : undefined;
-}
-
-function unwrap(node: Node): Node {
-  let current = node;
-  while (Node.isParenthesizedExpression(current) || Node.isAsExpression(current) || Node.isSatisfiesExpression(current)) {
-    current = current.getExpression();
-  }
-  return current;
 }
 
 /** The code shown in a message, shortened. */
