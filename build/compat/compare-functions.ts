@@ -8,7 +8,7 @@
  */
 import type { ManifestFunction, PluginManifest } from '../../core/registry/manifest-types.ts';
 import { classOf, type CompatChange, type Finding } from './compat-change.ts';
-import { canonicalJson, compareParameters, valueParameters } from './compare-parameters.ts';
+import { canonicalJson, compareParameters, pairBySignature, parameterSignature, valueParameters } from './compare-parameters.ts';
 import type { Language } from './value-shape.ts';
 
 interface Placed {
@@ -24,26 +24,9 @@ function byName(manifests: PluginManifest[]): Map<string, Placed> {
   return functions;
 }
 
-/** What a function takes and gives, names and descriptions left out. */
-function signatureOf(fn: ManifestFunction): string {
-  const parameters = valueParameters(fn).map(({ property, required }) => {
-    const { description: _description, ...rest } = property;
-    return { ...rest, required };
-  });
-  return canonicalJson({ returns: fn.return_type, parameters });
-}
-
-function findRenames(removed: Placed[], added: Placed[]): Map<Placed, Placed> {
-  const renames = new Map<Placed, Placed>();
-  const taken = new Set<Placed>();
-  for (const before of removed) {
-    const same = added.filter((after) => !taken.has(after) && after.plugin.plugin === before.plugin.plugin && signatureOf(after.fn) === signatureOf(before.fn));
-    if (same.length === 1) {
-      renames.set(before, same[0]!);
-      taken.add(same[0]!);
-    }
-  }
-  return renames;
+/** Its plugin and what it takes and gives, names and descriptions left out: a rename stays within its plugin. */
+function signatureOf({ plugin, fn }: Placed): string {
+  return canonicalJson({ plugin: plugin.plugin, returns: fn.return_type, parameters: valueParameters(fn).map(parameterSignature) });
 }
 
 function place(findings: Finding[], at: Placed): CompatChange[] {
@@ -74,7 +57,7 @@ export function compareFunctions(before: PluginManifest[], after: PluginManifest
   const now = byName(after);
   const removed = [...old.values()].filter(({ fn }) => !now.has(fn.name));
   const added = [...now.values()].filter(({ fn }) => !old.has(fn.name));
-  const renames = findRenames(removed, added);
+  const renames = pairBySignature(removed, added, signatureOf);
   const renamedFrom = new Map([...renames].map(([from, to]) => [to, from]));
   const changes: CompatChange[] = [];
   for (const at of now.values()) {

@@ -37,23 +37,28 @@ export function valueParameters(fn: ManifestFunction): Parameter[] {
 }
 
 /** What a parameter accepts, description left out: two parameters with the same are one renamed. */
-function signatureOf(parameter: Parameter): string {
+export function parameterSignature(parameter: Parameter): string {
   const { description: _description, ...rest } = parameter.property;
   return canonicalJson({ ...rest, required: parameter.required });
 }
 
-/** Pairs each removed parameter with the added one it was renamed to, when that is clear. */
-function findRenames(removed: Parameter[], added: Parameter[]): Map<Parameter, Parameter> {
-  const renames = new Map<Parameter, Parameter>();
-  const taken = new Set<Parameter>();
+/** Pairs each removed item with the added one of the same signature, when only one has it (each added item pairs once). */
+export function pairBySignature<T>(removed: T[], added: T[], signatureOf: (item: T) => string): Map<T, T> {
+  const renames = new Map<T, T>();
+  const taken = new Set<T>();
   for (const before of removed) {
     const same = added.filter((after) => !taken.has(after) && signatureOf(after) === signatureOf(before));
-    const match = same.length === 1 ? same[0] : undefined;
-    if (match) {
-      renames.set(before, match);
-      taken.add(match);
+    if (same.length === 1) {
+      renames.set(before, same[0]!);
+      taken.add(same[0]!);
     }
   }
+  return renames;
+}
+
+/** Pairs each removed parameter with the added one it was renamed to, when that is clear. */
+function findRenames(removed: Parameter[], added: Parameter[]): Map<Parameter, Parameter> {
+  const renames = pairBySignature(removed, added, parameterSignature);
   const [onlyRemoved] = removed;
   const [onlyAdded] = added;
   if (renames.size === 0 && removed.length === 1 && added.length === 1 && onlyRemoved!.index === onlyAdded!.index) renames.set(onlyRemoved!, onlyAdded!);
