@@ -4,7 +4,7 @@
  * volume and image `data` (base64 of little-endian C-order bytes) becomes a view of the right
  * element type over freshly decoded, aligned bytes.
  */
-import { TYPED_ARRAYS as ARRAYS } from '../envelope/dtypes.ts';
+import { TYPED_ARRAYS as ARRAYS, isDType } from '../envelope/dtypes.ts';
 import { readWireLabels } from '../envelope/wire-labels.ts';
 import { base64ToBytes } from './base64.ts';
 import { readAxesInfo } from './volume-axes-info.ts';
@@ -17,7 +17,6 @@ import type {
   TypedData,
   VolumeData,
 } from '../wire/decoded-types.ts';
-
 
 /** Raised for JSON that is not a typed result. */
 export class TypedResultError extends TypeError {
@@ -36,10 +35,6 @@ function numberList(value: unknown, field: string): number[] {
 function optionalList(json: Json, field: string): number[] | null {
   const v = json[field];
   return v === undefined || v === null ? null : numberList(v, field);
-}
-
-function isDType(value: unknown): value is NumericDType {
-  return typeof value === 'string' && Object.hasOwn(ARRAYS, value);
 }
 
 /** base64 bytes viewed as `dtype`; base64ToBytes allocates a fresh buffer, so the view is aligned. */
