@@ -4,18 +4,10 @@
  * (abort controller, sweep timer) stays here; job-views.ts builds the wire shapes.
  */
 import type { Provenance } from '../wire/provenance-types.ts';
+import type { ProgressMessage } from '../wire/wire-types.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import { isTerminal, type JobStatus } from './job-status.ts';
-
-export interface ProgressMessage {
-  seq: number;
-  text: string;
-  /** Seconds since the Unix epoch. */
-  ts: number;
-  /** Completion between 0 and 1, when the function said. */
-  fraction?: number;
-}
 
 export interface JobMeta {
   specimenId: string | null;

@@ -7,13 +7,12 @@
  * functions registered in code (which run on this host only) stay in this host's own store.
  */
 import { randomUUID } from 'node:crypto';
-import type { JobStatus, ProgressResponse, StartResponse } from '../wire/wire-types.ts';
+import type { JobStatus, ProgressMessage, ProgressResponse, StartResponse } from '../wire/wire-types.ts';
 import { createHostError, isHostError } from '../errors.ts';
 import type { ProgressUpdate } from '../invoke/invoker.ts';
 import { keyOf, roomStateOf } from '../serving/result-source.ts';
 import type { JobRequest, JobResult, JobService } from './job-service.ts';
 import type { JobStore } from './job-store.ts';
-import type { ProgressMessage } from './job.ts';
 import type { LocalJobs } from './local-jobs.ts';
 import { JobTally } from './job-tally.ts';
 import { KEYS } from '../redis/redis-keys.ts';
