@@ -16,7 +16,7 @@ import { formatDiagnostic } from '../diagnostics/format-diagnostic.ts';
 import { listBundleFolders } from '../output/read-bundle-folder.ts';
 import type { PluginOutput } from '../output/plugin-output.ts';
 import type { VersionedManifest } from './compat-report.ts';
-import { fetchedCommit } from './fetched-ref.ts';
+import { fetchedCommit, git } from './fetched-ref.ts';
 import { withVersion } from './source-version.ts';
 
 export type AgainstSource = { kind: 'dir'; dir: string } | { kind: 'git'; ref: string };
@@ -59,10 +59,6 @@ export function manifestsOf(plugins: PluginOutput[], srcDir: string): VersionedM
     const manifest = JSON.parse(plugin.files.get('manifest.json')!.toString('utf8')) as VersionedManifest;
     return withVersion(manifest, path.join(srcDir, plugin.name));
   });
-}
-
-function git(args: string[], cwd: string): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
 /** The commit `ref` names in the repository holding `srcDir`, and where `srcDir` sits in it. */
