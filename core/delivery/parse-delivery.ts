@@ -32,19 +32,16 @@ function isOptionName(name: string): name is DeliveryOptionName {
   return (DELIVERY_OPTION_NAMES as readonly string[]).includes(name);
 }
 
-/** A positive integer, from a query string or a JSON number. */
-function positiveInteger(name: string, raw: unknown): number {
+/** A whole number of at least `least`, from a query string or a JSON number; else the 400 expecting `expected`. */
+function wholeNumber(name: string, raw: unknown, least: number, expected: string): number {
   const value = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw invalidDeliveryOption(name, raw, 'a positive integer');
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < least) throw invalidDeliveryOption(name, raw, expected);
   return value;
 }
 
-/** A step or channel index: an integer from 0, from a query string or a JSON number. */
-function index(name: string, raw: unknown): number {
-  const value = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw invalidDeliveryOption(name, raw, 'an integer from 0');
-  return value;
-}
+const positiveInteger = (name: string, raw: unknown): number => wholeNumber(name, raw, 1, 'a positive integer');
+/** A step or channel index. */
+const index = (name: string, raw: unknown): number => wholeNumber(name, raw, 0, 'an integer from 0');
 
 /** A channel index, or a vector mode. */
 function channel(raw: unknown): number | (typeof VECTOR_MODES)[number] {
@@ -72,12 +69,7 @@ function windowOf(raw: unknown): [number, number] {
 
 /** `all`, or a label id: a whole number of at least 1 (0 is the background). */
 function segmentOf(raw: unknown): number | 'all' {
-  if (raw === 'all') return 'all';
-  const value = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw invalidDeliveryOption('segment', raw, 'a label id (a whole number of at least 1; 0 is the background) or all');
-  }
-  return value;
+  return raw === 'all' ? 'all' : wholeNumber('segment', raw, 1, 'a label id (a whole number of at least 1; 0 is the background) or all');
 }
 
 function parseOption(options: DeliveryOptions, name: string, raw: unknown): void {
