@@ -33,6 +33,7 @@ import { segmentVolume, surfaceTask } from './segment-delivery.ts';
 import { checkMeshBytes, checkSurfaceSize, surfaceTriangles, writerStopped } from './surface-size.ts';
 import { TYPED_JSON } from './pack-delivery.ts';
 import { WorkGate } from '../memory/work-gate.ts';
+import { bytesOf } from '../envelope/bytes-of.ts';
 
 /** Segment surfaces being made or waiting for a thread at once; past it a 503 with Retry-After. */
 export const MAX_SURFACES = 32;
@@ -68,10 +69,6 @@ export const SMALL_VARIANT_LANE = 1;
 
 /** A result up to this many bytes is small: its variants take a few milliseconds to make. */
 export const SMALL_VARIANT_BYTES = 1024 * 1024;
-
-function bufferOf(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
 
 export class DeliveryVariants {
   #runner: DeliveryTaskRunner;
@@ -278,6 +275,6 @@ export class DeliveryVariants {
   async #runPack(client: string, task: PackTask | PackFileTask, result?: StoredResult): Promise<Variant> {
     const packed = await this.#run(client, task, result);
     if (packed.over !== undefined) throw writerStopped(task.op === 'pack' ? task.format : 'its format', packed.over, this.#maxMeshBytes);
-    return { bytes: bufferOf(packed.bytes), encoding: packed.encoding };
+    return { bytes: bytesOf(packed.bytes), encoding: packed.encoding };
   }
 }
