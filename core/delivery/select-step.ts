@@ -99,27 +99,12 @@ export function selectStep(volume: StoredVolume, options: DeliveryOptions): { st
   const c = options.c ?? 0;
   if (c === 'rgb') return { step: rgbStep(volume, layout, t, options), finished: true };
   const shape = [...layout.space];
+  const around = { ...spatial(volume), step: stepOf(volume, t, c) };
   if (c === 'magnitude') {
     const data = magnitudeOf(block(volume, layout, t, 0), block(volume, layout, t, 1), block(volume, layout, t, 2));
-    const step = {
-      type: 'volume',
-      shape,
-      dtype: 'float32',
-      data,
-      ...spatial(volume),
-      step: stepOf(volume, t, c),
-      valueRange: [0, volume.magnitudeMax ?? 0],
-    } as StoredVolume;
-    return { step, finished: false };
+    return { step: { type: 'volume', shape, dtype: 'float32', data, ...around, valueRange: [0, volume.magnitudeMax ?? 0] } as StoredVolume, finished: false };
   }
-  const step = {
-    type: 'volume',
-    shape,
-    dtype: volume.dtype,
-    data: block(volume, layout, t, c),
-    ...spatial(volume),
-    step: stepOf(volume, t, c),
-  } as StoredVolume;
+  const step = { type: 'volume', shape, dtype: volume.dtype, data: block(volume, layout, t, c), ...around } as StoredVolume;
   const range = volume.channelRanges?.[c];
   if (range) step.valueRange = [range[0], range[1]];
   return { step, finished: false };
