@@ -12,11 +12,7 @@
 import type { Invoker } from '../invoke/invoker.ts';
 import type { ServiceRelay, WorkerRegistration } from '../federation/service-relay.ts';
 import type { FunctionEntry } from '../registry/function-entry.ts';
-import type { FunctionRegistry } from '../registry/function-registry.ts';
-import { ComputeNode, type NodeLog } from './compute-node.ts';
-import type { BlobStore } from '../blobs/blob-store.ts';
-import type { RedisConnections } from '../redis/redis-connections.ts';
-import type { RedisEvents } from '../redis/redis-events.ts';
+import { ComputeNode, type ComputeNodeOptions } from './compute-node.ts';
 import { CHANNELS, KEYS } from '../redis/redis-keys.ts';
 import type { SharedRegistration } from './relay-mirror.ts';
 import { describeRedisFailure } from '../redis/redis-unavailable.ts';
@@ -28,16 +24,8 @@ import { START_WAIT_MS, waitAtMost } from '../redis/time-limit.ts';
  */
 const RELAY_CONCURRENCY = 64;
 
-export interface SharedRelayDeps {
-  /** The relay node's id (apart from the host's own compute node, which takes the other lane). */
-  nodeId: string;
-  connections: RedisConnections;
-  events: RedisEvents;
-  blobs: BlobStore;
-  functions: FunctionRegistry;
-  maxJobMessages: number;
-  log: NodeLog;
-}
+/** What the relay's compute node is made of beside its invoker; `nodeId` is apart from the host's own compute node's, which takes the other lane. */
+export type SharedRelayDeps = Pick<ComputeNodeOptions, 'nodeId' | 'connections' | 'events' | 'blobs' | 'functions' | 'maxJobMessages' | 'log'>;
 
 export class SharedRelay implements ServiceRelay {
   #deps: SharedRelayDeps;
