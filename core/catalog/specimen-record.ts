@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import type { LabelFields } from '../results/label-fields.ts';
 import type { VolumeFieldsInput } from '../results/volume-fields-input.ts';
 import type { PublishedOrigin } from '../wire/provenance-types.ts';
+import type { CatalogEntry } from '../wire/wire-types.ts';
 
 /** Bytes produced by a remote or computed source. */
 export interface FetchedBody {
@@ -39,21 +40,15 @@ export type DataSource =
 
 export type SpecimenOrigin = 'disk' | 'plugin' | 'code' | 'published' | 'relay';
 
-export interface SpecimenRecord {
-  id: string;
-  display_name: string;
-  description: string;
-  /** mesh, volume, point_cloud, image, or a free-form kind for static files. */
-  type: string;
+/** The fields a catalog entry shows as the record holds them. */
+type ListedFields = 'id' | 'display_name' | 'description' | 'type' | 'tags' | 'is_dynamic' | 'function_name' | 'signature';
+
+export interface SpecimenRecord extends Pick<CatalogEntry, ListedFields> {
   /**
    * True when specimen.json gave a dynamic specimen no `type`: clients are then shown its
    * function's return type (`type` is only the fallback while the function is missing).
    */
   type_from_function?: boolean;
-  tags: string[];
-  is_dynamic: boolean;
-  /** The registered function behind a dynamic specimen; null for static ones. */
-  function_name: string | null;
   /** The thumbnail's file name as shown in metadata (`thumbnail_file`), or null. */
   thumbnail_file: string | null;
   thumbnail: ThumbnailSource;
@@ -67,8 +62,6 @@ export interface SpecimenRecord {
   origin: SpecimenOrigin;
   /** For relayed specimens: the owning worker. */
   worker_id?: string;
-  /** A plugin's specimen: what its bundle's signature says. */
-  signature?: 'valid' | 'unsigned' | 'untrusted' | 'invalid';
   /** A published array of a room's layer: listed by the catalog only when that room is named. */
   room?: string;
   /** A published specimen: who published it, with what client, when, and what they say made it. */
