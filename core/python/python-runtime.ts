@@ -19,22 +19,16 @@ import { missingModuleHint } from './module-hint.ts';
 import { chooseInterpreter, type Interpreter } from './python-interpreter.ts';
 import { PYTHON_MODULE_DIR } from './python-module-dir.ts';
 import { PythonInvoker } from './python-invoker.ts';
-import { PythonPool } from './python-pool.ts';
+import { PythonPool, type PythonPoolOptions } from './python-pool.ts';
 import type { ImportProblem, PythonPlugin } from './python-warmer.ts';
 import { SHORT_LANE_THREADS } from '../invoke/room-scheduler.ts';
 
 
-export interface PythonRuntimeOptions {
+export interface PythonRuntimeOptions extends Pick<PythonPoolOptions, 'processes' | 'cancelGraceMs' | 'maxBytes' | 'maxChildren' | 'log'> {
   /** The interpreter asked for (`--python`), or null for the default choice. */
   python: string | null;
-  processes: number;
-  cancelGraceMs: number;
-  maxBytes: number;
-  /** Processes a plugin process may run besides itself (`--python-max-children`). */
-  maxChildren: number;
   /** Start the processes as soon as there are Python plugins (false: a front end that computes nothing). */
   warm: boolean;
-  log: { info(line: string): void; warn(line: string): void };
 }
 
 /** Where Python functions are registered and listed: what a failed import is taken out of. */
