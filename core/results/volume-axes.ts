@@ -16,17 +16,11 @@ export type VolumeChannel = NonNullable<VolumeResult['channels']>[number];
 
 export const VOLUME_AXES: readonly VolumeAxes[] = ['zyx', 'czyx', 'tzyx', 'tczyx'];
 
-/** The fields a volume with time or channels carries, as checked. */
-export interface AxesFields {
-  axes?: VolumeAxes;
-  channels?: VolumeChannel[];
-  time_step?: number;
-  time_unit?: string;
-  vector?: boolean;
-}
-
-/** The names of those fields, in the order they are written. */
+/** The names of the fields a volume with time or channels carries, in the order they are written. */
 export const AXES_FIELD_NAMES = ['axes', 'channels', 'time_step', 'time_unit', 'vector'] as const;
+
+/** Those fields, as checked. */
+export type AxesFields = Pick<VolumeResult, (typeof AXES_FIELD_NAMES)[number]>;
 
 /** A field that does not describe the volume; `field` names it. */
 export class AxesFieldError extends Error {
