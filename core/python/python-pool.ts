@@ -16,22 +16,17 @@
  */
 import { ChildWatch } from './child-watch.ts';
 import { processesUnder } from './process-groups.ts';
-import { PythonProcess, PythonProcessExit, type ProcessReady } from './python-process.ts';
+import { PythonProcess, PythonProcessExit, type ProcessReady, type PythonProcessOptions } from './python-process.ts';
 import type { Frame, FrameHeader } from './frame-codec.ts';
 import { PythonWarmer, type ImportProblem, type PythonPlugin } from './python-warmer.ts';
 
-export interface PythonPoolOptions {
-  python: string;
-  modulePath: string;
+export interface PythonPoolOptions extends Pick<PythonProcessOptions, 'python' | 'modulePath' | 'maxBytes' | 'maxChildren'> {
   /** Processes any call may use. */
   processes: number;
   /** Processes kept for short calls, beside them. @defaultValue 0 */
   spare?: number;
   /** How long an interrupted function has to stop before its process is killed. */
   cancelGraceMs: number;
-  maxBytes: number;
-  /** Processes one plugin process may run besides itself. */
-  maxChildren: number;
   log: { info(line: string): void; warn(line: string): void };
 }
 
