@@ -11,6 +11,7 @@
 import type { VolumeResult } from 'vitrine';
 import { sampleColormap, type ScalarColormap } from '../wire/colormaps.ts';
 import { defaultWindow } from '../wire/window-level.ts';
+import { valueRange } from '../envelope/value-range.ts';
 import { fromView, type Camera } from './camera.ts';
 import { createBackdrop, type Canvas } from './canvas.ts';
 import { labelColours } from './render-labels.ts';
@@ -19,17 +20,6 @@ import { roomToVoxel } from './world-volume.ts';
 
 /** How the slices are coloured: labels in their colours, or values through a map over a window. */
 export type SliceLook = { labels: true } | { labels?: false; colormap: ScalarColormap; window?: [number, number]; gamma?: number };
-
-/** The finite range of `data`, [0, 1] when it has none. */
-function finiteRange(data: ArrayLike<number>): [number, number] {
-  let min = Infinity, max = -Infinity;
-  for (let i = 0; i < data.length; i++) {
-    const v = data[i]!;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  return Number.isFinite(min) && Number.isFinite(max) ? [min, max] : [0, 1];
-}
 
 /** A voxel's colour (written to `out`), or false when it is see-through, for `look`. */
 function colourer(volume: VolumeResult, look: SliceLook): (value: number, out: Float64Array) => boolean {
@@ -41,7 +31,8 @@ function colourer(volume: VolumeResult, look: SliceLook): (value: number, out: F
       return true;
     };
   }
-  const [min, max] = finiteRange(volume.data);
+  // The finite range of the data, [0, 1] when it has none.
+  const [min, max] = valueRange(volume.data) ?? [0, 1];
   const opening = defaultWindow(volume.data, min, max);
   // The floor is a share of the colour map, fixed when the page opens the volume; a window given later keeps it.
   const floor = Math.max(3, Math.min(255, Math.round(((opening.floor - opening.low) / (opening.high - opening.low || 1)) * 255)));
