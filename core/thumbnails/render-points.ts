@@ -6,6 +6,7 @@
 import type { PointCloudResult } from 'vitrine';
 import { frameCamera, project, type Camera } from './camera.ts';
 import { createBackdrop, downsample, supersampling, type Canvas } from './canvas.ts';
+import { windowOf } from './render-volume.ts';
 import { sampleColormap, type ScalarColormap as ColormapName } from '../wire/colormaps.ts';
 
 /** View angles and splat brightness. */
@@ -30,7 +31,7 @@ export function renderPoints(cloud: PointCloudResult, size: number, look: PointL
   const exposure = (look.exposure ?? 1) * Math.min(4, (full * full) / count);
   const p = new Float64Array(3);
   const colour = new Float64Array(3);
-  const scalarRange = range(cloud.scalars);
+  const scalarRange: [number, number] = cloud.scalars && cloud.scalars.length > 0 ? windowOf(cloud.scalars) : [0, 1];
   for (let i = 0; i < count; i++) {
     project(camera, cloud.points[i * 3]!, cloud.points[i * 3 + 1]!, cloud.points[i * 3 + 2]!, p);
     const x = Math.floor(p[0]!), y = Math.floor(p[1]!);
@@ -51,13 +52,6 @@ export function renderPoints(cloud: PointCloudResult, size: number, look: PointL
     for (let c = 0; c < 3; c++) canvas.rgb[i + c] = canvas.rgb[i + c]! * (1 - cover) + Math.min(1, light[i + c]! * k);
   }
   return downsample(canvas, factor);
-}
-
-function range(values: Float32Array | undefined): [number, number] {
-  if (!values || values.length === 0) return [0, 1];
-  let min = Infinity, max = -Infinity;
-  for (const v of values) { if (v < min) min = v; if (v > max) max = v; }
-  return [min, max - min || 1];
 }
 
 function pointColour(cloud: PointCloudResult, i: number, [min, span]: [number, number], map: ColormapName, out: Float64Array): void {
