@@ -6,6 +6,7 @@
  */
 import { Node, type JSDoc, type SourceFile } from 'ts-morph';
 import type { FunctionNode } from '../schema/generate-schema.ts';
+import { unwrap } from '../specimens/evaluate-string.ts';
 
 export interface ExportedFunction {
   /** The export name (the registered function name). */
@@ -13,14 +14,6 @@ export interface ExportedFunction {
   node: FunctionNode;
   /** The doc comments that describe it. */
   docs: JSDoc[];
-}
-
-function unwrapExpression(node: Node): Node {
-  let current = node;
-  while (Node.isParenthesizedExpression(current) || Node.isSatisfiesExpression(current) || Node.isAsExpression(current)) {
-    current = current.getExpression();
-  }
-  return current;
 }
 
 function asExportedFunction(name: string, declaration: Node): ExportedFunction | undefined {
@@ -32,7 +25,7 @@ function asExportedFunction(name: string, declaration: Node): ExportedFunction |
   if (Node.isVariableDeclaration(declaration)) {
     const initializer = declaration.getInitializer();
     if (!initializer) return undefined;
-    const value = unwrapExpression(initializer);
+    const value = unwrap(initializer);
     if (!Node.isArrowFunction(value) && !Node.isFunctionExpression(value)) return undefined;
     return { name, node: value, docs: declaration.getVariableStatement()?.getJsDocs() ?? [] };
   }
