@@ -15,7 +15,7 @@ import { valueRange } from '../envelope/value-range.ts';
 import { firstNonFinite } from '../envelope/first-non-finite.ts';
 import type { StoredResult } from './stored-result.ts';
 import { LabelFieldError, readLabelFields } from './label-fields.ts';
-import { AxesFieldError, checkAxesFields, hasSteps, stepLayout, type AxesFields } from './volume-axes.ts';
+import { AxesFieldError, checkAxesFields, hasSteps, stepLayout } from './volume-axes.ts';
 import { volumeStats } from './volume-stats.ts';
 
 export class ResultShapeError extends Error {}
@@ -126,31 +126,24 @@ function normalizeVolume(r: Record<string, unknown>): StoredResult {
     if (typeof r.unit !== 'string' || r.unit.length > 64) fail('unit must be a string of at most 64 characters');
     result.unit = r.unit;
   }
-  const axes = checkedAxes(r, shape);
+  const axes = refusedAsResult(AxesFieldError, () => checkAxesFields(r, shape));
   Object.assign(result, axes);
   if (hasSteps(axes)) return Object.assign(result, volumeStats(data, stepLayout({ ...axes, shape }), axes.vector === true));
   const range = valueRange(data);
   if (range) result.valueRange = range;
-  Object.assign(result, labelFields(r, dtype));
+  Object.assign(result, refusedAsResult(LabelFieldError, () => readLabelFields(r, dtype)));
   return result;
 }
 
-/** A segmentation's fields (none for another volume), refused as any bad result field is. */
-function labelFields(r: Record<string, unknown>, dtype: string): object | undefined {
+/**
+ * What `read` gives, its refusal (a `Refusal`) read as the result's own fault: a segmentation's
+ * fields, the time and channel fields of a volume, each refused as any bad result field is.
+ */
+function refusedAsResult<T>(Refusal: typeof LabelFieldError | typeof AxesFieldError, read: () => T): T {
   try {
-    return readLabelFields(r, dtype);
+    return read();
   } catch (error) {
-    if (error instanceof LabelFieldError) fail(error.message);
-    throw error;
-  }
-}
-
-/** The time and channel fields of a volume, a failed check read as the result's own fault. */
-function checkedAxes(r: Record<string, unknown>, shape: number[]): AxesFields {
-  try {
-    return checkAxesFields(r, shape);
-  } catch (error) {
-    if (error instanceof AxesFieldError) fail(error.message);
+    if (error instanceof Refusal) fail(error.message);
     throw error;
   }
 }
