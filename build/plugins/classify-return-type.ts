@@ -19,7 +19,8 @@ export type ReturnClass =
   | { kind: 'error'; message: string; node: FunctionNode | TypeNode }
   | { kind: 'helper'; typeText: string };
 
-const RESULT_NAMES: Record<string, ResultType> = {
+/** The SDK's result type names, and the result type each stands for (TypeScript and Python alike). */
+export const RESULT_NAMES: Record<string, ResultType> = {
   MeshResult: 'mesh',
   VolumeResult: 'volume',
   PointCloudResult: 'point_cloud',

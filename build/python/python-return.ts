@@ -7,17 +7,11 @@
  * ignored, otherwise.
  */
 import type { ResultType } from '../../core/sdk/result-types.ts';
+import { RESULT_NAMES } from '../plugins/classify-return-type.ts';
 import { nameOf, typeExpression, type PyScope } from './python-names.ts';
 import type { PyExpr } from './reader-output.ts';
 
 export type PyReturnClass = { kind: 'result'; returnType: ResultType } | { kind: 'error'; at: PyExpr; message: string } | { kind: 'helper' };
-
-const RESULT_NAMES: Record<string, ResultType> = {
-  MeshResult: 'mesh',
-  VolumeResult: 'volume',
-  PointCloudResult: 'point_cloud',
-  ImageResult: 'image',
-};
 
 /** True when a result type is named anywhere inside `expr`. */
 function mentionsResult(expr: PyExpr, scope: PyScope): boolean {
