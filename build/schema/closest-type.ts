@@ -7,7 +7,7 @@ import type { Type } from 'ts-morph';
 import type { ParamInput } from './param-parser.ts';
 
 /** Result types a parameter may mean when it wants another specimen's data. */
-const INPUT_OF_RESULT: Record<string, string> = {
+export const INPUT_OF_RESULT: Record<string, string> = {
   MeshResult: 'MeshInput',
   VolumeResult: 'VolumeInput',
   PointCloudResult: 'PointCloudInput',

@@ -4,6 +4,7 @@
  * error for an annotation no parser supports, naming it, the closest supported annotation,
  * and everything that is supported.
  */
+import { INPUT_OF_RESULT } from '../../schema/closest-type.ts';
 import { SchemaError } from '../../schema/schema-error.ts';
 import { isNone, locationIn, nameOf, subscriptArgs, typeExpression, unionMembers } from '../python-names.ts';
 import type { PyExpr } from '../reader-output.ts';
@@ -15,13 +16,6 @@ export const SUPPORTED_ANNOTATIONS_TEXT =
   'tuple[...] and list[...] of those (Annotated[list[...], Items(min=, max=)] for a length), Color, ' +
   'MeshInput, VolumeInput, PointCloudInput and ImageInput (from vitrine), ProgressReporter (injected), ' +
   'each optionally `| None = None`';
-
-const INPUT_OF_RESULT: Record<string, string> = {
-  MeshResult: 'MeshInput',
-  VolumeResult: 'VolumeInput',
-  PointCloudResult: 'PointCloudInput',
-  ImageResult: 'ImageInput',
-};
 
 const ARRAY_TYPES = new Set(['numpy.ndarray', 'np.ndarray', 'ndarray', 'NDArray', 'numpy.typing.NDArray', 'ArrayLike', 'numpy.typing.ArrayLike']);
 
