@@ -7,73 +7,24 @@
  */
 import { parseArgs } from 'node:util';
 
+/** The flags that take a value, topic by topic; the others (`--relay`, `--no-viewer`, `--help`) are switches. */
+const VALUE_FLAGS = [
+  'host', 'port', 'https-port', 'tls-cert', 'tls-key', 'tls-dir',
+  'specimens', 'plugins', 'cache-ttl', 'job-ttl', 'pool-size',
+  'python', 'python-processes', 'python-max-bytes', 'python-max-children',
+  'compute-timeout', 'cache-max-bytes', 'max-jobs', 'max-event-streams', 'cors-origin', 'admin-token', 'room-threads',
+  'redis', 'compute', 'blob-store', 's3-endpoint', 's3-timeout', 'accel-redirect', 'join', 'worker-id', 'token',
+  'envelope-media-type', 'log-level', 'log-format', 'client-profiles', 'headset-triangles', 'mesh-lod-triangles',
+  'allowed-hosts', 'request-timeout', 'write-timeout', 'max-event-loop-delay', 'max-rss',
+  'uploads', 'max-upload-bytes', 'max-delivery-bytes', 'upload-ttl', 'published-ttl', 'max-annotations', 'snapshot-ttl',
+  'data-dir', 'disk-cache-max-bytes', 'log-ttl', 'plugin-versions', 'trust-keys', 'signatures', 'trust-proxy', 'user-header',
+  'agent-model', 'agent-provider', 'agent-url', 'agent-turn-timeout', 'agent-max-rooms', 'stt-url', 'tts-url',
+] as const;
+
 export const FLAGS = {
-  host: { type: 'string' },
-  port: { type: 'string' },
-  'https-port': { type: 'string' },
-  'tls-cert': { type: 'string' },
-  'tls-key': { type: 'string' },
-  'tls-dir': { type: 'string' },
-  specimens: { type: 'string' },
-  plugins: { type: 'string' },
-  'cache-ttl': { type: 'string' },
-  'job-ttl': { type: 'string' },
-  'pool-size': { type: 'string' },
-  python: { type: 'string' },
-  'python-processes': { type: 'string' },
-  'python-max-bytes': { type: 'string' },
-  'python-max-children': { type: 'string' },
-  'compute-timeout': { type: 'string' },
-  'cache-max-bytes': { type: 'string' },
-  'max-jobs': { type: 'string' },
-  'max-event-streams': { type: 'string' },
-  'cors-origin': { type: 'string' },
-  'admin-token': { type: 'string' },
-  'room-threads': { type: 'string' },
+  ...(Object.fromEntries(VALUE_FLAGS.map((name) => [name, { type: 'string' }])) as Record<(typeof VALUE_FLAGS)[number], { type: 'string' }>),
   relay: { type: 'boolean' },
-  redis: { type: 'string' },
-  compute: { type: 'string' },
-  'blob-store': { type: 'string' },
-  's3-endpoint': { type: 'string' },
-  's3-timeout': { type: 'string' },
-  'accel-redirect': { type: 'string' },
-  join: { type: 'string' },
-  'worker-id': { type: 'string' },
-  token: { type: 'string' },
-  'envelope-media-type': { type: 'string' },
-  'log-level': { type: 'string' },
-  'log-format': { type: 'string' },
   'no-viewer': { type: 'boolean' },
-  'client-profiles': { type: 'string' },
-  'headset-triangles': { type: 'string' },
-  'mesh-lod-triangles': { type: 'string' },
-  'allowed-hosts': { type: 'string' },
-  'request-timeout': { type: 'string' },
-  'write-timeout': { type: 'string' },
-  'max-event-loop-delay': { type: 'string' },
-  'max-rss': { type: 'string' },
-  uploads: { type: 'string' },
-  'max-upload-bytes': { type: 'string' },
-  'max-delivery-bytes': { type: 'string' },
-  'upload-ttl': { type: 'string' },
-  'published-ttl': { type: 'string' },
-  'max-annotations': { type: 'string' },
-  'snapshot-ttl': { type: 'string' },
-  'data-dir': { type: 'string' },
-  'disk-cache-max-bytes': { type: 'string' },
-  'log-ttl': { type: 'string' },
-  'plugin-versions': { type: 'string' },
-  'trust-keys': { type: 'string' },
-  signatures: { type: 'string' },
-  'trust-proxy': { type: 'string' },
-  'user-header': { type: 'string' },
-  'agent-model': { type: 'string' },
-  'agent-provider': { type: 'string' },
-  'agent-url': { type: 'string' },
-  'agent-turn-timeout': { type: 'string' },
-  'agent-max-rooms': { type: 'string' },
-  'stt-url': { type: 'string' },
-  'tts-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -135,10 +86,6 @@ export function positiveInteger(flag: string, raw: string | undefined): number |
   const value = number(flag, raw, true);
   if (value === 0) throw new Error(`--${flag} must be a positive integer, got 0`);
   return value;
-}
-
-export function headsetTriangles(raw: string | undefined): number | undefined {
-  return positiveInteger('headset-triangles', raw);
 }
 
 /** The flags one command accepts. */

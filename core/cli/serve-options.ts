@@ -10,7 +10,6 @@ import {
   corsOrigin,
   directory,
   FLAGS,
-  headsetTriangles,
   list,
   number,
   onOff,
@@ -140,7 +139,8 @@ export function hostOptionsFrom(get: FlagReader, host: string, adminToken: strin
     ...pluginTrustOptions(get),
     viewer: !(onOff('no-viewer', get('no-viewer')) ?? false),
     clientProfiles: onOff('client-profiles', get('client-profiles')),
-    ...{ headsetTriangles: headsetTriangles(get('headset-triangles')), meshLodTriangles: positiveInteger('mesh-lod-triangles', get('mesh-lod-triangles')) },
+    headsetTriangles: positiveInteger('headset-triangles', get('headset-triangles')),
+    meshLodTriangles: positiveInteger('mesh-lod-triangles', get('mesh-lod-triangles')),
     ...peopleOptions(get),
     ...agentOptions(get),
   };
