@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { folderOf, KNOWN_EXCEPTIONS, LAYERS, layerOf, roomOf } from './core-layers.ts';
+import { allSpecifiersOf, tsFiles } from './viewer-boundary.ts';
 
 /** A layering table: its layers low to high, the room of a path, the imports known to run against it. */
 export interface LayerTable {
@@ -32,22 +33,9 @@ export interface AgainstTable extends CoreImport {
   known: boolean;
 }
 
-function sourceFiles(dir: string, found: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== 'node_modules') sourceFiles(full, found);
-    } else if (/\.(ts|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) found.push(full);
-  }
-  return found;
-}
-
-const STATIC = /^\s*(?:import|export)\s[^;]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|^\s*import\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
-const DYNAMIC = /\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
-
 /** Relative specifiers `text` imports (static, type-only, side-effect, re-exports and dynamic). */
 export function specifiersOf(text: string): string[] {
-  return [...text.matchAll(STATIC), ...text.matchAll(DYNAMIC)].map((m) => (m[1] ?? m[2])!);
+  return allSpecifiersOf(text).filter((spec) => /^\.{1,2}\//.test(spec));
 }
 
 /** The rooms of `dir` (core/ or viewer/): each folder holding TypeScript and each TypeScript file at its root. */
@@ -64,7 +52,8 @@ export function roomsIn(dir: string): string[] {
 /** Every import between two files of `coreDir`, sorted. */
 export function coreImports(coreDir: string): CoreImport[] {
   const found: CoreImport[] = [];
-  for (const file of sourceFiles(coreDir)) {
+  const root = path.dirname(coreDir);
+  for (const file of tsFiles(root, path.basename(coreDir)).map((rel) => path.join(root, rel))) {
     for (const spec of specifiersOf(readFileSync(file, 'utf8'))) {
       const target = path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts');
       const to = path.relative(coreDir, target).split(path.sep).join('/');

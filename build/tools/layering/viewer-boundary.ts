@@ -58,7 +58,8 @@ export function crossingOf(from: string, spec: string): Crossing | null {
   return null;
 }
 
-function tsFiles(root: string, dir: string, found: string[] = []): string[] {
+/** The TypeScript sources under `root`/`dir` (no declarations, no node_modules), as paths from `root`. */
+export function tsFiles(root: string, dir: string, found: string[] = []): string[] {
   for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
     const rel = `${dir}/${entry.name}`;
     if (entry.isDirectory()) {
