@@ -15,7 +15,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { browserBuildOptions } from '../../../core/assets/browser-bundles.ts';
 import { installedProfilesDir, XR_PROFILE_IDS } from '../../../core/assets/xr-profiles.ts';
 import { ASSETS_DIR, DIST_DIR, pythonFiles, REPO_ROOT, sourceFiles } from './compile-paths.ts';
@@ -34,20 +34,21 @@ const keepImports: Plugin = {
   },
 };
 
+/** What both Node builds share: ES modules for Node 20, written into build/dist in the sources' layout. */
+const NODE_BUILD: BuildOptions = {
+  outdir: DIST_DIR,
+  outbase: REPO_ROOT,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  charset: 'utf8',
+  logLevel: 'warning',
+};
+
 async function transpile(): Promise<number> {
   const files = sourceFiles();
-  await build({
-    entryPoints: files,
-    outdir: DIST_DIR,
-    outbase: REPO_ROOT,
-    bundle: true,
-    plugins: [keepImports],
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    charset: 'utf8',
-    logLevel: 'warning',
-  });
+  await build({ ...NODE_BUILD, entryPoints: files, plugins: [keepImports] });
   return files.length;
 }
 
@@ -88,24 +89,17 @@ const packagesOutside: Plugin = {
 
 async function entryBundles(): Promise<void> {
   await build({
+    ...NODE_BUILD,
     entryPoints: ENTRY_POINTS.map((entry) => path.join(REPO_ROOT, entry)),
-    outdir: DIST_DIR,
-    outbase: REPO_ROOT,
     // What is imported on demand (the relay, metrics, the Redis homes) stays a file of its own
     // and loads when asked, as before: one file would hoist its packages' imports to the top.
     splitting: true,
     chunkNames: 'core/chunks/[name]-[hash]',
     allowOverwrite: true,
-    bundle: true,
     plugins: [packagesOutside],
     // Bundled CommonJS packages call require() for Node's built-ins and their optional
     // packages; an ES module has none of its own, so the bundle makes one.
     banner: { js: "import { createRequire as __vitrineRequire } from 'node:module'; const require = __vitrineRequire(import.meta.url);" },
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    charset: 'utf8',
-    logLevel: 'warning',
   });
 }
 
