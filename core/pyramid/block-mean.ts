@@ -16,9 +16,7 @@ export function blockMeanShape(shape: readonly number[], factors: readonly numbe
 function mean3(data: ArrayLike<number>, shape: readonly number[], factors: readonly number[], out: { [i: number]: number }, round: boolean): void {
   const [nz, ny, nx] = shape as [number, number, number];
   const [fz, fy, fx] = factors as [number, number, number];
-  const oz = Math.ceil(nz / fz);
-  const oy = Math.ceil(ny / fy);
-  const ox = Math.ceil(nx / fx);
+  const [oz, oy, ox] = blockMeanShape(shape, factors) as [number, number, number];
   const row = new Float64Array(ox);
   // How many samples each output column's block has along x (the last one may be short).
   const widths = new Float64Array(ox);
