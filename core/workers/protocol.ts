@@ -5,9 +5,8 @@
  */
 import type { ImportOutcome, ParseImportTask } from '../annotations/parse-import.ts';
 import type { MessagePort } from 'node:worker_threads';
-import type { CallOutcome } from '../results/call-plugin-function.ts';
+import type { CallOutcome, PluginCall } from '../results/call-plugin-function.ts';
 import type { StoredResult } from '../results/stored-result.ts';
-import type { ResultType } from '../sdk/result-types.ts';
 import type { DeliveryTaskResults, LabelIndexTask, LoadStaticTask, PackFileTask, PackTask, ShapeTask, SurfaceTask } from '../delivery/delivery-tasks.ts';
 import type { DecodedSize } from '../formats/decoded-size.ts';
 import type { VolumeGeometryHint } from '../formats/npy/parse-npy.ts';
@@ -15,19 +14,16 @@ import type { PictureAsk } from '../thumbnails/room-picture.ts';
 import type { AssembleLevelTask, BuiltLevelSet, MeshLodsTask } from '../meshes/lod-tasks.ts';
 import type { PictureLayer } from '../thumbnails/scene-picture.ts';
 
-/** Run one plugin export. */
-export interface InvokeTask {
+/** Run one plugin export, its injected slots where callPluginFunction takes them. */
+export interface InvokeTask extends Pick<PluginCall, 'returnType' | 'reporterIndex' | 'signalIndex'> {
   op: 'invoke';
   modulePath: string;
   /** Changes when the bundle changes, so a reload imports the new code. */
   version: string;
   exportName: string;
   functionName: string;
-  returnType: ResultType;
   /** Positional arguments; injected slots hold null and are filled in the worker. */
   args: unknown[];
-  reporterIndex: number;
-  signalIndex: number;
   port: MessagePort;
   /** Int32 flag set to 1 by the host on cancel; read by the reporter between steps. */
   cancelFlag: SharedArrayBuffer;
