@@ -25,14 +25,11 @@ import { redactUrl } from '../redact-credentials.ts';
 import { chooseDataDir, type DataDirChoice } from './data-dir-choice.ts';
 import { isIpOrCidr } from '../people/people-options.ts';
 import { agentOptions } from './agent-flags.ts';
+import type { TlsSource } from '../tls/tls-credentials.ts';
 
-/** The TLS listener `--https-port` asks for, and where its certificate comes from. */
-export interface HttpsOptions {
+/** The TLS listener `--https-port` asks for, and where its certificate comes from (each source null when not given). */
+export interface HttpsOptions extends Required<TlsSource> {
   port: number;
-  certFile: string | null;
-  keyFile: string | null;
-  /** Folder of the kept self-signed certificate; null: the default folder. */
-  dir: string | null;
 }
 
 export interface ServeOptions {
