@@ -48,7 +48,7 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 export class RelayHub {
-  #ctx: HostContext;
+  readonly ctx: HostContext;
   /** This host's own jobs and room entries, as far as a departed worker's need forgetting. */
   #local: LocalRuns;
   #log: FastifyBaseLogger;
@@ -57,7 +57,7 @@ export class RelayHub {
 
   /** `service`: the Redis service this relay is part of, told of every registration and departure. */
   constructor(ctx: HostContext, local: LocalRuns, log: FastifyBaseLogger, service: ServiceRelay | null = null) {
-    this.#ctx = ctx;
+    this.ctx = ctx;
     this.#local = local;
     this.#log = log;
     this.#service = service;
@@ -114,7 +114,7 @@ export class RelayHub {
       channel.close(CLOSE_BAD_VERSION, `protocol version ${message.version} is not supported (relay speaks ${PROTOCOL_VERSION})`);
       return false;
     }
-    const expected = this.#ctx.options.token;
+    const expected = this.ctx.options.token;
     if (expected && (typeof message.token !== 'string' || !sameSecret(message.token, expected))) {
       this.#log.warn(`federation: worker ${workerId} presented no valid token: refused`);
       channel.close(CLOSE_UNAUTHORIZED, 'unauthorized: wrong or missing token');
@@ -137,17 +137,13 @@ export class RelayHub {
     const specimens = Array.isArray(message.specimens) ? message.specimens : [];
     const functions = Array.isArray(message.functions) ? message.functions : [];
     const fetch = (what: 'thumbnail' | 'data', id: string, signal?: AbortSignal) => this.#fetch(workerId, what, id, signal);
-    applyRegistration(this.#ctx, workerId, { specimens, functions }, fetch);
+    applyRegistration(this.ctx, workerId, { specimens, functions }, fetch);
     current.info.specimens = specimens.length;
     current.info.functions = functions.length;
     this.#log.info(`federation: worker ${workerId} registered ${specimens.length} specimens and ${functions.length} functions`);
     this.#service
       ?.registered(workerId, { specimens, functions })
       .catch((error: Error) => this.#log.warn(`federation: worker ${workerId}'s registration did not reach the service: ${error.message}`));
-  }
-
-  get ctx(): HostContext {
-    return this.#ctx;
   }
 
   async #fetch(workerId: string, what: 'thumbnail' | 'data', id: string, signal?: AbortSignal): Promise<FetchedBody> {

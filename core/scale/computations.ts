@@ -43,7 +43,7 @@ export class Computations implements ServiceComputations {
   readonly redis: ScriptedRedis;
   readonly blobs: BlobStore;
   readonly times: ComputationTimes;
-  #events: RedisEvents;
+  readonly events: RedisEvents;
   #queue: WorkQueue;
   #nodes: NodeDirectory;
   /** How long functions' runs took service-wide: short ones go by the queue's short lane. */
@@ -64,7 +64,7 @@ export class Computations implements ServiceComputations {
     this.redis = deps.redis;
     this.blobs = deps.blobs;
     this.times = deps.times;
-    this.#events = deps.events;
+    this.events = deps.events;
     this.#queue = deps.queue;
     this.#nodes = deps.nodes;
     this.#runs = new RunRecords(deps.redis);
@@ -75,10 +75,6 @@ export class Computations implements ServiceComputations {
       onResubscribed: (listener: () => void) => deps.events.onResubscribed(listener),
     };
     this.pointers = new RoomPointers(news, async (counts) => void (await redis.vCountHits(...[...counts].flatMap(([room, { key, n }]) => [room, key, n]))));
-  }
-
-  get events(): RedisEvents {
-    return this.#events;
   }
 
   /** The room's entry for `key` (its blob), or null: from the pointers held, else one Redis command. */
@@ -262,7 +258,7 @@ export class Computations implements ServiceComputations {
         finish(createHostError('SPC_ERR_JOB_CANCELLED'));
         void this.release(cid, holder);
       };
-      const unwatch = this.#events.watch(cid, () => void check());
+      const unwatch = this.events.watch(cid, () => void check());
       const timer = setInterval(() => void check(), RECHECK_MS);
       timer.unref();
       signal?.addEventListener('abort', onAbort, { once: true });
