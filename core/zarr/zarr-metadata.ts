@@ -26,12 +26,7 @@ const CHUNK_EDGE = 64;
 export const GZIP_LEVEL = 1;
 
 /** OME-Zarr axes for 2 to 5 dimensions: up to three spatial axes last, channel and time before. */
-const AXES: Record<number, { name: string; type: string }[]> = {
-  2: [{ name: 'y', type: 'space' }, { name: 'x', type: 'space' }],
-  3: [{ name: 'z', type: 'space' }, { name: 'y', type: 'space' }, { name: 'x', type: 'space' }],
-  4: [{ name: 'c', type: 'channel' }, { name: 'z', type: 'space' }, { name: 'y', type: 'space' }, { name: 'x', type: 'space' }],
-  5: [{ name: 't', type: 'time' }, { name: 'c', type: 'channel' }, { name: 'z', type: 'space' }, { name: 'y', type: 'space' }, { name: 'x', type: 'space' }],
-};
+const AXES: Record<number, string> = { 2: 'yx', 3: 'zyx', 4: 'czyx', 5: 'tczyx' };
 
 /** Whether OME-Zarr can describe a volume of this many dimensions. */
 export function hasOmeAxes(volume: VolumeOfStore): boolean {
@@ -64,8 +59,8 @@ export function zarray(level: VolumeOfStore): object {
 
 /** The axes of a volume: those it names (`tczyx`, `czyx`, `tzyx`), else by its dimensions. */
 function axisList(volume: VolumeOfStore): { name: string; type: string }[] {
-  if (!hasSteps(volume)) return AXES[volume.shape.length]!;
-  return [...volume.axes!].map((name) => ({ name, type: name === 't' ? 'time' : name === 'c' ? 'channel' : 'space' }));
+  const names = hasSteps(volume) ? volume.axes! : AXES[volume.shape.length]!;
+  return [...names].map((name) => ({ name, type: name === 't' ? 'time' : name === 'c' ? 'channel' : 'space' }));
 }
 
 /** The axes, spatial ones with the volume's length unit and time with its time unit, when NGFF knows them. */
