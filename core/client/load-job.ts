@@ -75,16 +75,9 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(abortError(signal));
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
+    promise
+      .then(resolve, (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))))
+      .finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 
