@@ -62,12 +62,10 @@ export class JobTally {
     this.#read(id).then(
       (status) => {
         const job = this.#jobs.get(id);
-        if (!job || job.status !== 'running') return;
-        if (status === null) {
-          job.off();
-          this.#jobs.delete(id);
-        } else if (status !== 'running') {
-          job.off();
+        if (!job || job.status !== 'running' || status === 'running') return;
+        job.off();
+        if (status === null) this.#jobs.delete(id);
+        else {
           job.status = status;
           job.forgetAt = Date.now() + this.#ttlMs;
         }
