@@ -67,11 +67,6 @@ function windowOf(raw: unknown): [number, number] {
   return [lo, hi];
 }
 
-/** `all`, or a label id: a whole number of at least 1 (0 is the background). */
-function segmentOf(raw: unknown): number | 'all' {
-  return raw === 'all' ? 'all' : wholeNumber('segment', raw, 1, 'a label id (a whole number of at least 1; 0 is the background) or all');
-}
-
 function parseOption(options: DeliveryOptions, name: string, raw: unknown): void {
   if (!isOptionName(name)) throw createHostError('SPC_ERR_DELIVERY_OPTION_UNKNOWN', name, DELIVERY_OPTION_NAMES.join(', '));
   switch (name) {
@@ -98,7 +93,7 @@ function parseOption(options: DeliveryOptions, name: string, raw: unknown): void
       options.max_dim = positiveInteger(name, raw);
       return;
     case 'segment':
-      options.segment = segmentOf(raw);
+      options.segment = raw === 'all' ? 'all' : wholeNumber(name, raw, 1, 'a label id (a whole number of at least 1; 0 is the background) or all');
       return;
     case 't':
       options.t = index(name, raw);
