@@ -48,12 +48,6 @@ function magnitudeOf(x: ArrayLike<number>, y: ArrayLike<number>, z: ArrayLike<nu
   return out;
 }
 
-/** The largest magnitude as the colours' half-range (a field of zeros maps to mid-grey). */
-function halfRange(volume: StoredVolume): number {
-  const m = volume.magnitudeMax ?? 0;
-  return m > 0 ? m : 1;
-}
-
 /** Components onto 0..255 from [lo, hi], interleaved (the last axis holds x, y, z). */
 function toRgb(components: ArrayLike<number>[], [lo, hi]: [number, number]): Uint8Array {
   const n = components[0]!.length;
@@ -80,7 +74,8 @@ function rgbStep(volume: StoredVolume, layout: StepLayout, t: number, options: D
     space = averaged[0]!.shape;
     spacing = (volume.spacing ?? [1, 1, 1]).map((s, axis) => (s * layout.space[axis]!) / space[axis]!);
   }
-  const m = halfRange(volume);
+  // The largest magnitude is the colours' half-range (a field of zeros maps to mid-grey).
+  const m = volume.magnitudeMax || 1;
   const window = options.window ?? [-m, m];
   const data = toRgb(components, window);
   const shaped = { type: 'volume', shape: [...space, 3], dtype: 'uint8', data, ...spatial(volume), step: stepOf(volume, t, 'rgb') } as StoredVolume;
