@@ -26,45 +26,57 @@ function add(figures: Figures, kind: number, seconds: number): void {
 }
 
 type GcEntry = PerformanceEntry & { detail: { kind: number } };
+const KIND_NUMBERS = new Map([['minor', 1], ['major', 2], ['incremental', 4], ['weakcb', 8]]);
+
+/**
+ * One trial: a tally counts while collections are forced. Node hands a collection's entry to
+ * every observer in the same turn, so what this observer is handed while the tally counts, the
+ * tally is handed too. An entry is made for the observers observing at the time and may wait in
+ * their buffers (sometimes until the next collection): what waits in this one's when the tally
+ * starts is not the tally's to count, and is taken out unseen. One still waiting when the tally
+ * stops may have reached the tally already (a collection during this observer's callback is
+ * handed to the tally in the same turn, to this one in the next), so such a trial is not clean.
+ */
+async function trial(): Promise<{ clean: boolean; handed: GcEntry[]; got: Figures; after: unknown[] }> {
+  const handed: GcEntry[] = [];
+  let counting = false;
+  const observer = new PerformanceObserver((list) => {
+    if (counting) handed.push(...(list.getEntries() as GcEntry[]));
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const tally = new GcTally();
+  observer.takeRecords();
+  counting = true;
+  const minors = () => handed.filter((entry) => entry.detail.kind === 1).length;
+  for (let i = 0; i < 200 && minors() < 3; i++) {
+    collect();
+    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+  }
+  const clean = observer.takeRecords().length === 0;
+  counting = false;
+  const got: Figures = new Map();
+  tally.replay((kind, seconds) => add(got, KIND_NUMBERS.get(kind)!, seconds));
+  observer.disconnect();
+  collect();
+  const after: unknown[] = [];
+  tally.replay((kind) => after.push(kind));
+  return { clean, handed, got, after };
+}
 
 describe('GcTally', () => {
   it('hands over every collection since it started, bucket by bucket, then stops counting', async () => {
-    // Node hands a collection's entry to every observer in the same turn, so what this observer
-    // is handed while the tally counts, the tally is handed too. An entry is made for the
-    // observers observing at the time and may wait in their buffers (sometimes until the next
-    // collection): what waits in this one's when the tally starts or stops is not the tally's to
-    // count, and is taken out unseen.
-    const handed: GcEntry[] = [];
-    let counting = false;
-    const observer = new PerformanceObserver((list) => {
-      if (counting) handed.push(...(list.getEntries() as GcEntry[]));
-    });
-    observer.observe({ entryTypes: ['gc'] });
-    const tally = new GcTally();
-    observer.takeRecords();
-    counting = true;
-    const minors = () => handed.filter((entry) => entry.detail.kind === 1).length;
-    for (let i = 0; i < 50 && minors() < 3; i++) {
-      collect();
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    observer.takeRecords();
-    counting = false;
-    const kinds = new Map([[1, 'minor'], [2, 'major'], [4, 'incremental'], [8, 'weakcb']]);
-    const got: Figures = new Map();
-    tally.replay((kind, seconds) => add(got, [...kinds].find(([, name]) => name === kind)![0], seconds));
-    observer.disconnect();
+    let result = await trial();
+    for (let tries = 1; !result.clean && tries < 5; tries++) result = await trial();
+    expect(result.clean, 'five trials in a row ended with an entry on its way').toBe(true);
+    const { handed, got, after } = result;
     const expected: Figures = new Map();
     for (const entry of handed) add(expected, entry.detail.kind, entry.duration / 1000);
-    expect(minors()).toBeGreaterThanOrEqual(3);
+    expect(handed.filter((entry) => entry.detail.kind === 1).length).toBeGreaterThanOrEqual(3);
     expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
     for (const [kind, figures] of expected) {
       expect(got.get(kind)!.counts).toEqual(figures.counts);
       expect(got.get(kind)!.sum).toBeCloseTo(figures.sum, 9);
     }
-    collect();
-    const after: unknown[] = [];
-    tally.replay((kind) => after.push(kind));
     expect(after).toEqual([]);
   });
 });
