@@ -39,7 +39,8 @@ interface Grid {
   counts: [number, number, number];
 }
 
-function boundsOf(vertices: Float32Array): { min: [number, number, number]; max: [number, number, number] } {
+/** The axis-aligned box of `vertices` (x, y, z triples). */
+export function boundsOf(vertices: ArrayLike<number>): { min: [number, number, number]; max: [number, number, number] } {
   const min: [number, number, number] = [Infinity, Infinity, Infinity];
   const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < vertices.length; i += 3) {

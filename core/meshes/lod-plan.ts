@@ -34,20 +34,6 @@ export interface LodPlan {
   origin: [number, number, number];
 }
 
-/** The axis-aligned box of `positions` (x, y, z triples). */
-export function boundsOf(positions: ArrayLike<number>): { min: [number, number, number]; max: [number, number, number] } {
-  const min: [number, number, number] = [Infinity, Infinity, Infinity];
-  const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < positions.length; i += 3) {
-    for (let a = 0; a < 3; a++) {
-      const v = positions[i + a]!;
-      if (v < min[a]!) min[a] = v;
-      if (v > max[a]!) max[a] = v;
-    }
-  }
-  return { min, max };
-}
-
 /**
  * Cells at least this many of the surface's edges a side: cutting a surface at cell faces
  * adds triangles in proportion to its edge length over the cells' side, about a tenth at

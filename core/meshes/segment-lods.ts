@@ -10,12 +10,13 @@
  * shared buffer (level-set.ts) so the host takes them without a copy and keeps them as they are.
  */
 import { smoothNormals } from '../labels/mesh-builder.ts';
+import { boundsOf } from '../delivery/cluster-mesh.ts';
 import { simplifyMesh } from '../delivery/simplify-mesh.ts';
 import { encodeDracoFragment } from './draco-fragment.ts';
 import { encodeFragmentGlb, type FragmentPlacement } from './fragment-glb.ts';
 import { levelFragments, type Fragment } from './level-fragments.ts';
 import { encodeManifest, type ManifestLevel } from './lod-manifest.ts';
-import { boundsOf, CELL_STEPS, planLods, type LodPlan } from './lod-plan.ts';
+import { CELL_STEPS, planLods, type LodPlan } from './lod-plan.ts';
 import { packLevelSet, type FragmentEntry, type SegmentLods } from './level-set.ts';
 
 /** A surface in its stored model coordinates, and the transform (3 × 4, row-major, no rotation) into physical units. */
