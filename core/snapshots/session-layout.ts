@@ -12,7 +12,6 @@
  * taking the session in publishes the very same specimen. A file without them (written before
  * they were carried) reads as before, and a host that knows nothing of them passes them by.
  */
-import type { ResultHeader } from '../results/result-frame.ts';
 
 export const SESSION_FORMAT = 'vitrine-session';
 export const SESSION_VERSION = 1;
@@ -31,14 +30,6 @@ export interface SessionManifest {
   snapshot: string;
   /** When the snapshot was first taken, milliseconds since the epoch. */
   created: number;
-}
-
-/** A result as it lies in a session file: its frame header and its payload, the header's bytes as hashed. */
-export interface FramedResult {
-  id: string;
-  headerJson: string;
-  header: ResultHeader;
-  payload: Uint8Array;
 }
 
 /** A published file as a session carries it: its specimen, what its publisher said of it, and its bytes. */
