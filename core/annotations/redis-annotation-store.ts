@@ -15,6 +15,7 @@ import { createHostError } from '../errors.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
+import { storedJson } from '../redis/stored-json.ts';
 import { changedAnnotation, type AnnotationPatch } from './annotation-patch.ts';
 import { toAnnotation } from './annotation-record.ts';
 import { byId, EVENT_BATCH_LIMIT, nextIdAfter, type AnnotationStore } from './annotation-store.ts';
@@ -27,13 +28,7 @@ const LIST_PAGE = 2000;
 /** Attempts at a change without `If-Match` while other changes of the same annotation keep coming first. */
 const CHANGE_ATTEMPTS = 50;
 
-function parse(json: string): Annotation | null {
-  try {
-    return JSON.parse(json) as Annotation;
-  } catch {
-    return null;
-  }
-}
+const parse = (json: string) => storedJson(json) as Annotation | null;
 
 export class RedisAnnotationStore implements AnnotationStore {
   #redis: ScriptedRedis;

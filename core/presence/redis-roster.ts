@@ -9,18 +9,15 @@
 import { KEYS } from '../redis/redis-keys.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
+import { storedJson } from '../redis/stored-json.ts';
 import type { Peer } from './peer.ts';
 import { PRESENCE_BEAT_MS, PRESENCE_EVENT, PRESENCE_TTL_MS, type Announce, type Roster } from './roster.ts';
 
 type Listed = Peer & { exp: number };
 
 function parse(json: string): Listed | null {
-  try {
-    const value = JSON.parse(json) as Listed;
-    return typeof value.id === 'string' && typeof value.exp === 'number' ? value : null;
-  } catch {
-    return null;
-  }
+  const value = storedJson(json) as Listed | null;
+  return typeof value?.id === 'string' && typeof value.exp === 'number' ? value : null;
 }
 
 const peerOnly = ({ exp: _exp, ...peer }: Listed): Peer => peer;

@@ -10,15 +10,11 @@ import type { Redis } from 'ioredis';
 import { isPublishedMeta, type PublishedMeta, type PublishedShare } from './published-record.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
+import { storedJson } from '../redis/stored-json.ts';
 
 function parse(raw: string | null | undefined): PublishedMeta | null {
-  if (!raw) return null;
-  try {
-    const value: unknown = JSON.parse(raw);
-    return isPublishedMeta(value) ? value : null;
-  } catch {
-    return null;
-  }
+  const value = raw ? storedJson(raw) : null;
+  return isPublishedMeta(value) ? value : null;
 }
 
 export class RedisPublished implements PublishedShare {

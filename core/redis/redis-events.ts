@@ -16,6 +16,7 @@ import type { Redis } from 'ioredis';
 import type { EventHub } from '../events/event-hub.ts';
 import { ROOM_CHANNEL_PREFIX, ROOM_RESYNC, roomChannel } from '../events/channels.ts';
 import { CHANNELS } from './redis-keys.ts';
+import { storedJson } from './stored-json.ts';
 import { roomEventOf } from '../events/layer-slots.ts';
 import { stampedData } from '../events/acting-user.ts';
 
@@ -109,13 +110,8 @@ export class RedisEvents {
     else if (channel === CHANNELS.relay) for (const listener of this.#relayListeners) listener(message);
     else if (channel === CHANNELS.users) for (const listener of this.#usersListeners) listener();
     else if (channel === CHANNELS.room) {
-      let parsed: RoomEventMessage;
-      try {
-        parsed = JSON.parse(message) as RoomEventMessage;
-      } catch {
-        return;
-      }
-      if (typeof parsed.room !== 'string' || typeof parsed.event !== 'string') return;
+      const parsed = storedJson(message) as RoomEventMessage | null;
+      if (typeof parsed?.room !== 'string' || typeof parsed.event !== 'string') return;
       // A layer's cache slot speaks to its room's streams, naming the layer.
       const { room, event } = roomEventOf(parsed.room, { event: parsed.event, data: parsed.data });
       this.#hub.publish(roomChannel(room), event);

@@ -12,6 +12,7 @@ import { readStoredView, type RoomView } from './room-view.ts';
 import { roomEventMessage } from '../redis/redis-events.ts';
 import { CHANNELS, KEYS } from '../redis/redis-keys.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
+import { storedJson } from '../redis/stored-json.ts';
 
 /** How long a room's view is kept after its last change. */
 const VIEW_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -30,12 +31,7 @@ export class RedisRoomBoard implements RoomBoard {
 
   async view(roomId: string): Promise<RoomView> {
     const raw = await orUnavailable(this.#redis.get(KEYS.roomView(roomId)));
-    if (!raw) return {};
-    try {
-      return readStoredView(JSON.parse(raw));
-    } catch {
-      return {};
-    }
+    return raw ? readStoredView(storedJson(raw)) : {};
   }
 
   async setView(roomId: string, view: RoomView): Promise<void> {
@@ -45,14 +41,9 @@ export class RedisRoomBoard implements RoomBoard {
 
   async shown(roomId: string): Promise<ShownSpecimen | null> {
     const raw = await orUnavailable(this.#redis.get(KEYS.roomShown(roomId)));
-    if (!raw) return null;
-    try {
-      const value = JSON.parse(raw) as Partial<ShownSpecimen>;
-      if (typeof value.specimen_id !== 'string' || typeof value.type !== 'string' || typeof value.since !== 'number') return null;
-      return { specimen_id: value.specimen_id, type: value.type, since: value.since };
-    } catch {
-      return null;
-    }
+    const value = raw ? (storedJson(raw) as Partial<ShownSpecimen> | null) : null;
+    if (typeof value?.specimen_id !== 'string' || typeof value.type !== 'string' || typeof value.since !== 'number') return null;
+    return { specimen_id: value.specimen_id, type: value.type, since: value.since };
   }
 
   async setShown(roomId: string, shown: ShownSpecimen): Promise<void> {

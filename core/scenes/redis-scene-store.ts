@@ -15,6 +15,7 @@ import { roomEventMessage } from '../redis/redis-events.ts';
 import { KEYS } from '../redis/redis-keys.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
+import { storedJson } from '../redis/stored-json.ts';
 import type { RedisRoomLog } from '../history/redis-room-log.ts';
 import { EMPTY_SCENE, type SceneOp } from './scene-ops.ts';
 import { applyOp, OpSceneStore, sceneEvent, type SceneEntry, type SceneWrite } from './scene-store.ts';
@@ -32,12 +33,8 @@ function sleep(ms: number): Promise<void> {
 
 function parseScene(version: string | null, json: string | null): RoomScene {
   if (!version || !json) return EMPTY_SCENE;
-  try {
-    const scene = JSON.parse(json) as RoomScene;
-    return { version: Number(version), layers: Array.isArray(scene.layers) ? scene.layers : [], active: scene.active ?? null };
-  } catch {
-    return { ...EMPTY_SCENE, version: Number(version) };
-  }
+  const scene = storedJson(json) as RoomScene | null;
+  return { version: Number(version), layers: Array.isArray(scene?.layers) ? scene.layers : [], active: scene?.active ?? null };
 }
 
 export class RedisSceneStore extends OpSceneStore {

@@ -9,6 +9,7 @@
 import { KEYS } from '../redis/redis-keys.ts';
 import type { ScriptedRedis } from '../redis/redis-scripts.ts';
 import { orUnavailable } from '../redis/redis-unavailable.ts';
+import { storedJson } from '../redis/stored-json.ts';
 import type { RedisRoomLog } from '../history/redis-room-log.ts';
 import { snapshotTaken } from '../history/room-changes.ts';
 import type { LogEntry } from '../history/room-log-store.ts';
@@ -32,12 +33,7 @@ export class RedisSnapshotStore implements SnapshotStore {
 
   async get(id: string): Promise<SnapshotRecord | null> {
     const raw = await orUnavailable(this.#redis.get(KEYS.snapshot(id)));
-    if (!raw) return null;
-    try {
-      return JSON.parse(raw) as SnapshotRecord;
-    } catch {
-      return null;
-    }
+    return raw ? (storedJson(raw) as SnapshotRecord | null) : null;
   }
 
   close(): void {}
