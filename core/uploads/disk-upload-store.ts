@@ -9,7 +9,7 @@ import type { DataStore } from '../durable/data-store.ts';
 import { DISK } from '../durable/disk-keys.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
-import type { UploadInfo, UploadStore } from './upload-store.ts';
+import { uploadInfo, type UploadInfo, type UploadStore } from './upload-store.ts';
 
 interface UploadRecord extends BlobRef {
   type: ResultType;
@@ -40,23 +40,19 @@ export class DiskUploadStore implements UploadStore {
     return record && record.expiresAt > this.#now() ? record : null;
   }
 
-  #info(id: string, record: UploadRecord): UploadInfo {
-    return { upload_id: id, type: record.type, bytes: record.bytes, expires_in: Math.round((record.expiresAt - this.#now()) / 1000) };
-  }
-
   async refresh(id: string): Promise<UploadInfo | null> {
     const record = this.#record(id);
     if (!record || !(await this.#blobs.touch(record, this.#ttlMs))) return null;
     const renewed = { ...record, expiresAt: this.#now() + this.#ttlMs };
     await this.#store.write(() => this.#db.put(id, renewed));
-    return this.#info(id, renewed);
+    return uploadInfo(id, renewed.type, renewed.bytes, this.#ttlMs);
   }
 
   async put(id: string, result: StoredResult, bytes: number): Promise<UploadInfo> {
     const { hash, meta } = await this.#blobs.put(result, this.#ttlMs);
     const record: UploadRecord = { hash, meta, type: result.type, bytes, expiresAt: this.#now() + this.#ttlMs };
     await this.#store.write(() => this.#db.put(id, record));
-    return this.#info(id, record);
+    return uploadInfo(id, record.type, bytes, this.#ttlMs);
   }
 
   async typeOf(id: string): Promise<ResultType | null> {

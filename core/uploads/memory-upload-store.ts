@@ -9,7 +9,7 @@ import { assertPinnable } from '../cache/pin-room.ts';
 import type { ResultBudget } from '../cache/result-budget.ts';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
-import type { UploadInfo, UploadStore } from './upload-store.ts';
+import { uploadInfo, type UploadInfo, type UploadStore } from './upload-store.ts';
 
 interface Held {
   result: StoredResult;
@@ -54,16 +54,12 @@ export class MemoryUploadStore implements UploadStore {
     for (const [id, held] of this.#held) if (held.expiresAt <= now) this.#drop(id, held);
   }
 
-  #info(id: string, held: Held): UploadInfo {
-    return { upload_id: id, type: held.result.type, bytes: held.bytes, expires_in: Math.round((held.expiresAt - this.#now()) / 1000) };
-  }
-
   async refresh(id: string): Promise<UploadInfo | null> {
     const held = this.#live(id);
     if (!held) return null;
     held.expiresAt = this.#now() + this.#ttlMs;
     this.#budget.touch(held.result);
-    return this.#info(id, held);
+    return uploadInfo(id, held.result.type, held.bytes, this.#ttlMs);
   }
 
   async put(id: string, result: StoredResult, bytes: number): Promise<UploadInfo | null> {
@@ -76,7 +72,7 @@ export class MemoryUploadStore implements UploadStore {
     if (earlier && earlier.result !== result) this.#drop(id, earlier);
     this.#held.set(id, held);
     this.#budget.pin(result, `upload:${id}`);
-    return this.#info(id, held);
+    return uploadInfo(id, held.result.type, held.bytes, this.#ttlMs);
   }
 
   async typeOf(id: string): Promise<ResultType | null> {

@@ -9,7 +9,7 @@
 import type { Redis } from 'ioredis';
 import type { StoredResult } from '../results/stored-result.ts';
 import type { ResultType } from '../sdk/result-types.ts';
-import type { UploadInfo, UploadStore } from './upload-store.ts';
+import { uploadInfo, type UploadInfo, type UploadStore } from './upload-store.ts';
 import type { BlobRef, BlobStore } from '../blobs/blob-store.ts';
 import { createHostError } from '../errors.ts';
 import { KEYS } from '../redis/redis-keys.ts';
@@ -36,10 +36,6 @@ export class RedisUploadStore implements UploadStore {
     return raw ? (JSON.parse(raw) as UploadRecord) : null;
   }
 
-  #info(id: string, record: UploadRecord): UploadInfo {
-    return { upload_id: id, type: record.type, bytes: record.bytes, expires_in: Math.round(this.#ttlMs / 1000) };
-  }
-
   async refresh(id: string): Promise<UploadInfo | null> {
     const record = await this.#record(id);
     if (!record) return null;
@@ -47,7 +43,7 @@ export class RedisUploadStore implements UploadStore {
     // replaces the record (deleting it here could delete another host's fresh put of it).
     if (!(await orUnavailable(this.#blobs.touch(record, this.#ttlMs)))) return null;
     await orUnavailable(this.#redis.pexpire(KEYS.upload(id), this.#ttlMs));
-    return this.#info(id, record);
+    return uploadInfo(id, record.type, record.bytes, this.#ttlMs);
   }
 
   async put(id: string, result: StoredResult, bytes: number): Promise<UploadInfo> {
@@ -56,7 +52,7 @@ export class RedisUploadStore implements UploadStore {
     if (!stored) throw createHostError('SPC_ERR_REDIS_UNAVAILABLE', OUT_OF_MEMORY);
     const record: UploadRecord = { ...ref, type: result.type, bytes };
     await orUnavailable(this.#redis.set(KEYS.upload(id), JSON.stringify(record), 'PX', this.#ttlMs));
-    return this.#info(id, record);
+    return uploadInfo(id, record.type, record.bytes, this.#ttlMs);
   }
 
   async typeOf(id: string): Promise<ResultType | null> {

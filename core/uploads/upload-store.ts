@@ -39,6 +39,11 @@ export interface UploadStore {
   close(): void;
 }
 
+/** What is said of upload `id` of `type`, `bytes` long, with `ms` left to live. */
+export function uploadInfo(id: string, type: ResultType, bytes: number, ms: number): UploadInfo {
+  return { upload_id: id, type, bytes, expires_in: Math.round(ms / 1000) };
+}
+
 /**
  * The hash an upload's id is made of, fed its extension (and what the request says of the
  * file beside its bytes, when it says anything) first and then its bytes.
