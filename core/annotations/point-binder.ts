@@ -69,8 +69,7 @@ export class PointBinder {
 
   #schedule(roomId: string, state: RoomState): void {
     this.#rooms.set(roomId, state);
-    state.timer = setTimeout(() => void this.#run(roomId, state), this.#intervalMs);
-    state.timer.unref();
+    state.timer = setTimeout(() => void this.#run(roomId, state), this.#intervalMs).unref();
   }
 
   async #run(roomId: string, state: RoomState): Promise<void> {

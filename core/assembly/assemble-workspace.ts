@@ -99,8 +99,7 @@ export async function assembleWorkspace(deps: {
   if (scale) {
     poll = setInterval(() => {
       if (events.listenerCount(HOST_CHANNEL) > 0) void published.refresh();
-    }, SERVICE_POLL_MS);
-    poll.unref();
+    }, SERVICE_POLL_MS).unref();
   }
   return {
     published,

@@ -29,14 +29,12 @@ export class RedisRoster implements Roster {
   #own = new Map<string, Map<string, Peer>>();
   /** The rooms whose ghosts this host looks for besides its own peers' (e.g. rooms it streams). */
   #watched: () => string[];
-  #timer: NodeJS.Timeout;
+  #timer = setInterval(() => void this.#beat().catch(() => {}), PRESENCE_BEAT_MS).unref();
 
   constructor(redis: ScriptedRedis, announce: Announce, watched: () => string[] = () => []) {
     this.#redis = redis;
     this.#announce = announce;
     this.#watched = watched;
-    this.#timer = setInterval(() => void this.#beat().catch(() => {}), PRESENCE_BEAT_MS);
-    this.#timer.unref();
   }
 
   #listing(peer: Peer): string {

@@ -22,8 +22,7 @@ export function keepAlive(socket: WebSocket, onSilent: () => void): void {
       return void socket.terminate();
     }
     socket.ping(HEARTBEAT_PING);
-  }, PING_MS);
-  ping.unref();
+  }, PING_MS).unref();
   socket.on('pong', () => void (lastPong = Date.now()));
   socket.once('close', () => clearInterval(ping));
 }

@@ -47,7 +47,7 @@ export class PublishedExpiry {
   readonly #ttlMs: number;
   readonly #namers: SpecimenNamers | null;
   readonly #hooks: ExpiryHooks;
-  readonly #timer: NodeJS.Timeout;
+  readonly #timer = setInterval(() => void this.#sweep(), SWEEP_MS).unref();
   #checked = 0;
   /** A sweep under way: the next one waits its turn. */
   #sweeping = false;
@@ -56,8 +56,6 @@ export class PublishedExpiry {
     this.#ttlMs = ttlMs;
     this.#namers = namers;
     this.#hooks = hooks;
-    this.#timer = setInterval(() => void this.#sweep(), SWEEP_MS);
-    this.#timer.unref();
   }
 
   /** How long before its end a named specimen is renewed. */

@@ -46,8 +46,7 @@ export class RedisHealth {
   }
 
   start(): void {
-    this.#timer = setInterval(() => void this.#ping(), PING_MS);
-    this.#timer.unref();
+    this.#timer = setInterval(() => void this.#ping(), PING_MS).unref();
     // A restart quicker than a ping period shows only as a new connection: a return all the same.
     this.#redis.on('ready', this.#onReconnect);
     void this.#ping();

@@ -20,14 +20,12 @@ type Stored = SnapshotRecord & { until: number };
 export class DiskSnapshotStore implements SnapshotStore {
   #store: DataStore;
   #log: LogWriter;
-  #timer: NodeJS.Timeout;
+  #timer = setInterval(() => void this.#sweep().catch(() => {}), SWEEP_MS).unref();
 
   /** `log`: the rooms' logs in the same store. */
   constructor(store: DataStore, log: LogWriter) {
     this.#store = store;
     this.#log = log;
-    this.#timer = setInterval(() => void this.#sweep().catch(() => {}), SWEEP_MS);
-    this.#timer.unref();
   }
 
   get #db() {

@@ -22,12 +22,6 @@ const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 /** How often expired records and pins are dropped. */
 const SWEEP_MS = 60_000;
 
-function sweeper(sweep: () => void): NodeJS.Timeout {
-  const timer = setInterval(sweep, SWEEP_MS);
-  timer.unref();
-  return timer;
-}
-
 interface Kept {
   doc: SplitDocument;
   created: number;
@@ -49,10 +43,10 @@ export class MemorySnapshotStore implements SnapshotStore {
   #log: LogWriter;
   #maxBytes: number;
   #maxSnapshots: number;
-  #timer = sweeper(() => {
+  #timer = setInterval(() => {
     const now = Date.now();
     for (const [id, record] of this.#records) if (record.until <= now) this.#drop(id);
-  });
+  }, SWEEP_MS).unref();
 
   /** `log`: the rooms' logs in memory; `maxBytes`: the most characters the records may take; `maxSnapshots`: the most records. */
   constructor(log: LogWriter, maxBytes = MAX_RECORD_BYTES, maxSnapshots = MAX_SNAPSHOTS) {
@@ -109,10 +103,10 @@ export class MemoryResultPins implements ResultPins {
   #budget: ResultBudget<StoredResult>;
   /** Pinned results by snapshot, oldest first. */
   #pinned = new Map<string, { results: StoredResult[]; until: number }>();
-  #timer = sweeper(() => {
+  #timer = setInterval(() => {
     const now = Date.now();
     for (const [id, pinned] of this.#pinned) if (pinned.until <= now) this.#unpin(id);
-  });
+  }, SWEEP_MS).unref();
 
   constructor(budget: ResultBudget<StoredResult>) {
     this.#budget = budget;

@@ -23,7 +23,7 @@ export class MemoryUploadStore implements UploadStore {
   #held = new Map<string, Held>();
   #budget: ResultBudget<StoredResult>;
   #ttlMs: number;
-  #sweep: NodeJS.Timeout;
+  #sweep = setInterval(() => this.#dropExpired(), SWEEP_MS).unref();
   #now: () => number;
 
   /** @param now the clock time-to-lives are measured on (milliseconds) */
@@ -31,8 +31,6 @@ export class MemoryUploadStore implements UploadStore {
     this.#budget = budget;
     this.#ttlMs = ttlSeconds * 1000;
     this.#now = now;
-    this.#sweep = setInterval(() => this.#dropExpired(), SWEEP_MS);
-    this.#sweep.unref();
   }
 
   #live(id: string): Held | null {
