@@ -8,12 +8,7 @@ import type { Annotation, AnnotationInput } from '../wire/scene-types.ts';
 import { measure } from './measure-annotation.ts';
 
 /** What the host stamps on a draft. */
-export interface AnnotationStamp {
-  id: string;
-  version: number;
-  created: number;
-  updated: number;
-}
+export type AnnotationStamp = Pick<Annotation, 'id' | 'version' | 'created' | 'updated'>;
 
 export function toAnnotation(draft: AnnotationInput, stamp: AnnotationStamp): Annotation {
   const annotation = { id: stamp.id, kind: draft.kind, points: draft.points.map((p) => [p[0], p[1], p[2]]) } as Annotation;

@@ -9,6 +9,7 @@
 import type { LayerProvenance, PublishedOrigin } from '../wire/provenance-types.ts';
 import type { LayerResult, LayerStale } from '../wire/scene-types.ts';
 import { isRecord } from '../annotations/check-annotation.ts';
+import type { AnnotationStamp } from '../annotations/annotation-record.ts';
 import { createHostError } from '../errors.ts';
 
 const RESULT_TYPES = ['mesh', 'volume', 'point_cloud', 'image'];
@@ -105,14 +106,6 @@ export function checkLayerRecord(record: Record<string, unknown>, path: string):
   return fields;
 }
 
-/** What the host stamps on a mark. */
-export interface MarkStamp {
-  id: string;
-  version: number;
-  created: number;
-  updated: number;
-}
-
 const markFault = (path: string, why: string) => createHostError('SPC_ERR_ANNOTATION_INVALID', path, why);
 
 function whole(value: unknown, path: string): number {
@@ -121,7 +114,7 @@ function whole(value: unknown, path: string): number {
 }
 
 /** The host's fields of mark `record` at `path`, checked. @throws SPC_ERR_ANNOTATION_INVALID naming the field. */
-export function checkMarkStamp(record: Record<string, unknown>, path: string): MarkStamp {
+export function checkMarkStamp(record: Record<string, unknown>, path: string): AnnotationStamp {
   const id = record.id;
   if (typeof id !== 'string' || id.length === 0 || id.length > 64) throw markFault(`${path}.id`, 'must be a mark id (1 to 64 characters)');
   for (const key of ['length', 'volume']) {
