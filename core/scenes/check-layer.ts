@@ -6,19 +6,16 @@
  * of `PUT .../scene`, and the scene's version an `If-Match` names. A layer's `result`, `stale`
  * and `by` are the host's to set: sent back, they are ignored.
  */
-import type { LayerDisplay, LayerKind, LayerSource } from '../wire/scene-types.ts';
-import { bad, DISPLAY_CHECKS, DISPLAY_FIELDS, isObject, onlyMembers } from './check-display.ts';
+import type { LayerDisplay, LayerKind, LayerSource, NewLayer } from '../wire/scene-types.ts';
+import { isRecord } from '../annotations/check-annotation.ts';
+import { bad, DISPLAY_CHECKS, DISPLAY_FIELDS, onlyMembers } from './check-display.ts';
 import { checkSource } from './check-source.ts';
 import { LAYER_ID_PATTERN, MAX_LAYERS } from './scene-limits.ts';
 
 export const LAYER_KINDS = ['image', 'labels', 'mesh', 'points'] as const satisfies readonly LayerKind[];
 
 /** A layer as a request gives it: the id and kind may be left to the host. */
-export interface LayerInput extends LayerDisplay {
-  id?: string;
-  source: LayerSource;
-  kind?: LayerKind;
-}
+export type LayerInput = NewLayer;
 
 /** A change to a layer: a new source or kind, display fields (null: back to the default), or becoming the active layer. */
 export interface LayerChange {
@@ -49,7 +46,7 @@ function kind(value: unknown, path: string): LayerKind {
 }
 
 function fields(value: unknown, path: string, known: string[]): Record<string, unknown> {
-  if (!isObject(value)) throw bad(path, 'must be an object');
+  if (!isRecord(value)) throw bad(path, 'must be an object');
   const extra = Object.keys(value).find((key) => !known.includes(key));
   if (extra !== undefined) throw bad(`${path}.${extra}`, `is not a layer field (fields: ${known.filter((f) => !HOST_FIELDS.includes(f)).join(', ')})`);
   return value;
@@ -93,7 +90,7 @@ export function checkLayerChange(value: unknown, id: string, path = 'layer'): La
 
 /** The body of `PUT .../scene`. */
 export function checkSceneInput(value: unknown): SceneInput {
-  if (!isObject(value)) throw bad('body', 'must be {"layers": [...], "active": id} or {"snapshot": id}');
+  if (!isRecord(value)) throw bad('body', 'must be {"layers": [...], "active": id} or {"snapshot": id}');
   if (value.snapshot !== undefined) {
     onlyMembers(value, ['snapshot'], 'body');
     if (typeof value.snapshot !== 'string' || !/^[0-9a-f]{64}$/.test(value.snapshot)) throw bad('snapshot', 'must be a snapshot id (64 hexadecimal digits)');
