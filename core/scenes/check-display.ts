@@ -7,6 +7,7 @@
 import type { LayerBlending, LayerChannel, LayerDisplay, LayerLabels } from '../wire/scene-types.ts';
 import { createHostError, type HostError } from '../errors.ts';
 import { COLORMAP_NAMES, isColormapName } from '../wire/colormaps.ts';
+import { isRecord } from '../annotations/check-annotation.ts';
 import {
   MAX_CHANNELS,
   MAX_CLIP_PLANES,
@@ -25,10 +26,6 @@ export const bad = (path: string, why: string): HostError => createHostError('SP
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 const show = (value: unknown): string => JSON.stringify(value)?.slice(0, 60) ?? String(value);
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Fails on the first member of `value` not in `known`. */
 export function onlyMembers(value: Record<string, unknown>, known: readonly string[], path: string): void {
@@ -74,11 +71,11 @@ function labelId(value: unknown, path: string): number {
 }
 
 function labels(value: unknown, path: string): LayerLabels {
-  if (!isObject(value)) throw bad(path, 'must be an object {colors, selected, show}');
+  if (!isRecord(value)) throw bad(path, 'must be an object {colors, selected, show}');
   onlyMembers(value, ['colors', 'selected', 'show'], path);
   const out: LayerLabels = {};
   if (value.colors !== undefined) {
-    if (!isObject(value.colors)) throw bad(`${path}.colors`, 'must be an object {"<label id>": "#rrggbb"}');
+    if (!isRecord(value.colors)) throw bad(`${path}.colors`, 'must be an object {"<label id>": "#rrggbb"}');
     const entries = Object.entries(value.colors);
     if (entries.length > MAX_LABEL_COLORS)
       throw bad(
@@ -106,7 +103,7 @@ function channels(value: unknown, path: string): LayerChannel[] {
   if (value.length > MAX_CHANNELS) throw bad(path, `lists ${value.length} channels, more than ${MAX_CHANNELS}`);
   return value.map((channel, i) => {
     const at = `${path}[${i}]`;
-    if (!isObject(channel)) throw bad(at, 'must be an object {visible, color, window}');
+    if (!isRecord(channel)) throw bad(at, 'must be an object {visible, color, window}');
     onlyMembers(channel, ['visible', 'color', 'window'], at);
     const out: LayerChannel = {};
     if (channel.visible !== undefined) out.visible = boolean(channel.visible, `${at}.visible`);

@@ -10,7 +10,8 @@
  */
 import type { LayerSource, PointBinding } from '../wire/scene-types.ts';
 import { stableJson } from '../wire/stable-json.ts';
-import { bad, isObject, onlyMembers } from './check-display.ts';
+import { isRecord } from '../annotations/check-annotation.ts';
+import { bad, onlyMembers } from './check-display.ts';
 import { MAX_BINDING_TEXT, MAX_BINDINGS, MAX_PARAMS_BYTES, MAX_SOURCE_NAME_LENGTH } from './scene-limits.ts';
 
 function name(value: unknown, path: string, what: string): string {
@@ -20,7 +21,7 @@ function name(value: unknown, path: string, what: string): string {
 }
 
 function bindings(value: unknown, path: string, params: Record<string, unknown>): Record<string, PointBinding> {
-  if (!isObject(value)) throw bad(path, 'must be an object {"<parameter>": {"label": "<label>"}}');
+  if (!isRecord(value)) throw bad(path, 'must be an object {"<parameter>": {"label": "<label>"}}');
   const entries = Object.entries(value);
   if (entries.length > MAX_BINDINGS) throw bad(path, `binds ${entries.length} parameters, more than ${MAX_BINDINGS}`);
   const out: Record<string, PointBinding> = {};
@@ -28,7 +29,7 @@ function bindings(value: unknown, path: string, params: Record<string, unknown>)
     const at = `${path}.${param}`;
     if (param.length === 0 || param.length > MAX_BINDING_TEXT) throw bad(path, `names a parameter of ${param.length} characters (1 to ${MAX_BINDING_TEXT})`);
     if (Object.hasOwn(params, param)) throw bad(at, 'is given in params too: a bound parameter takes the room\'s points instead');
-    if (!isObject(binding)) throw bad(at, 'must be an object {"label": "<label>"} ({} binds every point)');
+    if (!isRecord(binding)) throw bad(at, 'must be an object {"label": "<label>"} ({} binds every point)');
     onlyMembers(binding, ['label'], at);
     if (binding.label === undefined) out[param] = {};
     else if (typeof binding.label !== 'string' || binding.label.length > MAX_BINDING_TEXT)
@@ -40,11 +41,11 @@ function bindings(value: unknown, path: string, params: Record<string, unknown>)
 
 /** The source `value` at `path`, checked for shape. @throws SPC_ERR_SCENE_INVALID naming the field. */
 export function checkSource(value: unknown, path: string): LayerSource {
-  if (!isObject(value)) throw bad(path, 'must be {"specimen": id} or {"function": name}, with "params"');
+  if (!isRecord(value)) throw bad(path, 'must be {"specimen": id} or {"function": name}, with "params"');
   onlyMembers(value, ['specimen', 'function', 'params', 'bind', 'version', 'segment'], path);
   if ((value.specimen === undefined) === (value.function === undefined)) throw bad(path, "must give exactly one of 'specimen' (an id) and 'function' (a name)");
   const params = value.params ?? {};
-  if (!isObject(params)) throw bad(`${path}.params`, 'must be an object of parameter values by name');
+  if (!isRecord(params)) throw bad(`${path}.params`, 'must be an object of parameter values by name');
   const bytes = Buffer.byteLength(JSON.stringify(params));
   if (bytes > MAX_PARAMS_BYTES)
     throw bad(
