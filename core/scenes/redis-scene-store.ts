@@ -9,6 +9,7 @@
  * hosts never lose a change nor reuse a version, and every host's streams get the events in
  * the order of the versions. A scene is kept 30 days after its last change.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RoomScene } from '../wire/scene-types.ts';
 import { createHostError } from '../errors.ts';
 import { roomEventMessage } from '../redis/redis-events.ts';
@@ -26,10 +27,6 @@ export const SCENE_TTL_MS = 30 * 24 * 3600 * 1000;
 const SCAN_PAGE = 200;
 /** Writes tried before a change gives up under contention (each one lost to another writer's). */
 const ATTEMPTS = 100;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 function parseScene(version: string | null, json: string | null): RoomScene {
   if (!version || !json) return EMPTY_SCENE;
