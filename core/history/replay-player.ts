@@ -17,13 +17,23 @@ import type { ReplayStatus } from '../wire/room-types.ts';
 export type { ReplayStatus };
 export type ReplayState = ReplayStatus['state'];
 
+interface ReplayOptions {
+  roomId: string;
+  from: string;
+  target: ReplayTarget;
+  /** The entries up to `since`: the state the replay starts from. */
+  before: LogEntry[];
+  entries: LogEntry[];
+  speed: number;
+  onError: (error: unknown) => void;
+  /** Runs once when the last entry was written (not when stopped). */
+  onEnd?: () => void;
+}
+
 export class ReplayPlayer {
   readonly roomId: string;
   readonly from: string;
-  #target: ReplayTarget;
-  /** The entries up to `since`: the state the replay starts from. */
-  #before: LogEntry[];
-  #entries: LogEntry[];
+  #opts: ReplayOptions;
   #index = 0;
   #state: ReplayState = 'paused';
   #speed: number;
@@ -33,35 +43,19 @@ export class ReplayPlayer {
   /** What the room holds now, as the replay wrote it (marks are written whole). */
   #room: FoldedRoom = {};
   #busy: Promise<void> = Promise.resolve();
-  #onError: (error: unknown) => void;
-  #onEnd: () => void;
 
-  constructor(opts: {
-    roomId: string;
-    from: string;
-    target: ReplayTarget;
-    before: LogEntry[];
-    entries: LogEntry[];
-    speed: number;
-    onError: (error: unknown) => void;
-    /** Runs once when the last entry was written (not when stopped). */
-    onEnd?: () => void;
-  }) {
-    this.#onEnd = opts.onEnd ?? (() => {});
+  constructor(opts: ReplayOptions) {
+    this.#opts = opts;
     this.roomId = opts.roomId;
     this.from = opts.from;
-    this.#target = opts.target;
-    this.#before = opts.before;
-    this.#entries = opts.entries;
     this.#speed = opts.speed;
-    this.#onError = opts.onError;
     this.#anchorSource = opts.entries[0]?.ts ?? 0;
   }
 
   /** Sets the room to where the replay starts, then plays. */
   async start(): Promise<void> {
-    this.#room = foldAll(this.#before);
-    await applyState(this.#target, this.roomId, this.#room, true);
+    this.#room = foldAll(this.#opts.before);
+    await applyState(this.#opts.target, this.roomId, this.#room, true);
     this.#state = 'playing';
     this.#anchorWall = Date.now();
     this.#schedule();
@@ -80,10 +74,10 @@ export class ReplayPlayer {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     if (this.#state !== 'playing') return;
-    const next = this.#entries[this.#index];
+    const next = this.#opts.entries[this.#index];
     if (!next) {
       this.#state = 'ended';
-      this.#onEnd();
+      this.#opts.onEnd?.();
       return;
     }
     const delay = Math.max(0, (next.ts - this.#sourceNow()) / this.#speed);
@@ -94,9 +88,9 @@ export class ReplayPlayer {
     this.#timer = null;
     const now = this.#sourceNow();
     const due: LogEntry[] = [];
-    while (this.#index < this.#entries.length && this.#entries[this.#index]!.ts <= now) due.push(this.#entries[this.#index++]!);
+    while (this.#index < this.#opts.entries.length && this.#opts.entries[this.#index]!.ts <= now) due.push(this.#opts.entries[this.#index++]!);
     this.#busy = this.#busy.then(async () => {
-      for (const entry of due) await this.#write(entry).catch(this.#onError);
+      for (const entry of due) await this.#write(entry).catch(this.#opts.onError);
     });
     await this.#busy;
     this.#schedule();
@@ -107,11 +101,11 @@ export class ReplayPlayer {
     if (!foldEntry(this.#room, entry)) return;
     const room = this.#room;
     await asActor(entry.by, async () => {
-      if (entry.type === 'view') await this.#target.setView(this.roomId, room.view!);
-      else if (entry.type === 'scene' || entry.type === 'layer') await this.#target.setScene(this.roomId, room.scene!);
-      else if (entry.type === 'annotation') await this.#target.setAnnotations(this.roomId, [...room.annotations!.values()]);
-      else if (entry.type === 'entry') await this.#target.showEntry(this.roomId, room.entry!);
-      else if (entry.type === 'conversation') await this.#target.sayConversation(this.roomId, conversationChange(entry));
+      if (entry.type === 'view') await this.#opts.target.setView(this.roomId, room.view!);
+      else if (entry.type === 'scene' || entry.type === 'layer') await this.#opts.target.setScene(this.roomId, room.scene!);
+      else if (entry.type === 'annotation') await this.#opts.target.setAnnotations(this.roomId, [...room.annotations!.values()]);
+      else if (entry.type === 'entry') await this.#opts.target.showEntry(this.roomId, room.entry!);
+      else if (entry.type === 'conversation') await this.#opts.target.sayConversation(this.roomId, conversationChange(entry));
     });
   }
 
@@ -143,9 +137,9 @@ export class ReplayPlayer {
     this.#schedule();
     await this.#busy;
     let index = 0;
-    while (index < this.#entries.length && this.#entries[index]!.ts <= ts) index++;
-    this.#room = foldAll([...this.#before, ...this.#entries.slice(0, index)]);
-    await applyState(this.#target, this.roomId, this.#room, true);
+    while (index < this.#opts.entries.length && this.#opts.entries[index]!.ts <= ts) index++;
+    this.#room = foldAll([...this.#opts.before, ...this.#opts.entries.slice(0, index)]);
+    await applyState(this.#opts.target, this.roomId, this.#room, true);
     this.#index = index;
     this.#anchorSource = ts;
     this.#anchorWall = Date.now();
@@ -159,8 +153,8 @@ export class ReplayPlayer {
   }
 
   status(): ReplayStatus {
-    const first = this.#entries[0];
-    const last = this.#entries.at(-1);
+    const first = this.#opts.entries[0];
+    const last = this.#opts.entries.at(-1);
     return {
       room_id: this.roomId,
       from: this.from,
@@ -170,7 +164,7 @@ export class ReplayPlayer {
       start_ts: first?.ts ?? 0,
       end_ts: last?.ts ?? 0,
       applied: this.#index,
-      total: this.#entries.length,
+      total: this.#opts.entries.length,
       since: first ? first.seq - 1 : 0,
       until: last?.seq ?? 0,
     };

@@ -19,27 +19,21 @@ import type { RoomRecorder } from './room-recorder.ts';
 /** Entries one replay reads at most (about a day of a busy room). */
 const MAX_REPLAY_ENTRIES = 2_000_000;
 
+interface ReplaysDeps {
+  log: RoomLogStore;
+  target: ReplayTarget;
+  recorder: Pick<RoomRecorder, 'record'>;
+  warn: (message: string, error: unknown) => void;
+  /** Tells the room's followers where its replay is (the `replay` event). */
+  announce?: (roomId: string, status: ReplayStatus) => void;
+}
+
 export class Replays {
   #players = new Map<string, ReplayPlayer>();
-  #log: RoomLogStore;
-  #target: ReplayTarget;
-  #recorder: Pick<RoomRecorder, 'record'>;
-  #warn: (message: string, error: unknown) => void;
-  #announce: (roomId: string, status: ReplayStatus) => void;
+  #deps: ReplaysDeps;
 
-  constructor(deps: {
-    log: RoomLogStore;
-    target: ReplayTarget;
-    recorder: Pick<RoomRecorder, 'record'>;
-    warn: (message: string, error: unknown) => void;
-    /** Tells the room's followers where its replay is (the `replay` event). */
-    announce?: (roomId: string, status: ReplayStatus) => void;
-  }) {
-    this.#announce = deps.announce ?? (() => {});
-    this.#log = deps.log;
-    this.#target = deps.target;
-    this.#recorder = deps.recorder;
-    this.#warn = deps.warn;
+  constructor(deps: ReplaysDeps) {
+    this.#deps = deps;
   }
 
   /** The room's entries with seq up to `until` (every one when null), oldest first. */
@@ -47,7 +41,7 @@ export class Replays {
     const entries: LogEntry[] = [];
     let since = 0;
     for (;;) {
-      const page = await this.#log.read(roomId, since, MAX_LOG_PAGE);
+      const page = await this.#deps.log.read(roomId, since, MAX_LOG_PAGE);
       for (const entry of page.entries) if (until === null || entry.seq <= until) entries.push(entry);
       if (!page.more || entries.length >= MAX_REPLAY_ENTRIES || (until !== null && page.next_since >= until)) return entries;
       since = page.next_since;
@@ -69,25 +63,25 @@ export class Replays {
     const player = new ReplayPlayer({
       roomId,
       from: ask.from,
-      target: this.#target,
+      target: this.#deps.target,
       before: all.filter((entry) => entry.seq <= ask.since),
       entries,
       speed: ask.speed,
-      onError: (error) => this.#warn(`replay of room '${ask.from}' into '${roomId}': an entry could not be written`, error),
-      onEnd: () => this.#announce(roomId, player.status()),
+      onError: (error) => this.#deps.warn(`replay of room '${ask.from}' into '${roomId}': an entry could not be written`, error),
+      onEnd: () => this.#deps.announce?.(roomId, player.status()),
     });
     this.#players.set(roomId, player);
-    await this.#recorder.record(roomId, 'replay', { from: ask.from, since: ask.since, until: ask.until, speed: ask.speed });
+    await this.#deps.recorder.record(roomId, 'replay', { from: ask.from, since: ask.since, until: ask.until, speed: ask.speed });
     await player.start();
-    this.#announce(roomId, player.status());
+    this.#deps.announce?.(roomId, player.status());
     return player.status();
   }
 
   async #jump(roomId: string, from: string, at: number): Promise<unknown> {
     const entries = (await this.#read(from, null)).filter((entry) => entry.ts <= at);
     this.stop(roomId);
-    await this.#recorder.record(roomId, 'replay', { from, at });
-    await applyState(this.#target, roomId, foldAll(entries), true);
+    await this.#deps.recorder.record(roomId, 'replay', { from, at });
+    await applyState(this.#deps.target, roomId, foldAll(entries), true);
     return { room_id: roomId, from, at, seq: entries.at(-1)?.seq ?? 0 };
   }
 
@@ -98,7 +92,7 @@ export class Replays {
     if (ask.seek !== undefined) await player.seek(ask.seek);
     if (ask.pause === true) player.pause();
     if (ask.pause === false) player.resume();
-    this.#announce(roomId, player.status());
+    this.#deps.announce?.(roomId, player.status());
     return player.status();
   }
 
@@ -115,7 +109,7 @@ export class Replays {
     if (!player) return false;
     player.stop();
     this.#players.delete(roomId);
-    this.#announce(roomId, player.status());
+    this.#deps.announce?.(roomId, player.status());
     return true;
   }
 
