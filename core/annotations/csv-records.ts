@@ -14,10 +14,8 @@ export interface CsvRecord {
 }
 
 export class CsvSyntaxError extends Error {
-  readonly line: number;
-  constructor(line: number, message: string) {
+  constructor(readonly line: number, message: string) {
     super(message);
-    this.line = line;
   }
 }
 

@@ -6,12 +6,9 @@
  * Points and lines measure nothing. Distances are summed in double precision, so a ruler
  * between two voxel centres reads what `voxelCentre` (sdk/volume-frame.ts) places them at.
  */
-import type { AnnotationKind, Vec3 } from '../wire/scene-types.ts';
+import type { Annotation, AnnotationKind, Vec3 } from '../wire/scene-types.ts';
 
-export interface Measurements {
-  length?: number;
-  volume?: number;
-}
+export type Measurements = Pick<Annotation, 'length' | 'volume'>;
 
 function distance(a: Vec3, b: Vec3): number {
   return Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
