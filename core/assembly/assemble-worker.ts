@@ -14,7 +14,6 @@ import { assembleCompute } from './compute-assembly.ts';
 import { joinService } from './join-service.ts';
 import { START_WAIT_MS } from '../redis/time-limit.ts';
 
-
 export interface WorkerAssembly {
   /** The node taking the service's computations (already started). */
   node: ComputeNode;

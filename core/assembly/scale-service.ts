@@ -31,15 +31,13 @@ import type { HeldNews } from '../redis/held-by-room.ts';
 import { RedisHealth } from '../redis/redis-health.ts';
 import { RedisJobs } from '../jobs/redis-jobs.ts';
 import { RedisResults } from '../serving/redis-results.ts';
-import { orUnavailable } from '../redis/redis-unavailable.ts';
+import { describeRedisFailure, orUnavailable } from '../redis/redis-unavailable.ts';
 import { WorkQueue } from '../scale/work-queue.ts';
 import { RelayMirror } from '../scale/relay-mirror.ts';
 import { SharedRelay } from '../scale/shared-relay.ts';
 import { redactUrl } from '../redact-credentials.ts';
 import { BlobLookups } from '../blobs/blob-lookups.ts';
-import { describeRedisFailure } from '../redis/redis-unavailable.ts';
 import { START_WAIT_MS, waitAtMost } from '../redis/time-limit.ts';
-
 
 export interface ScaleService {
   results: RedisResults;
@@ -49,7 +47,6 @@ export interface ScaleService {
   connections: RedisConnections;
   /** Where the service keeps result bytes (snapshots pin theirs here). */
   blobs: BlobStore;
-  /** The result stored under result id `id` (its content hash), or null when it is not stored. */
   /** The result stored under `id`, for `client`: a bounded lookup (blobs/blob-lookups.ts). */
   findResult(id: string, client: string): Promise<StoredResult | null>;
   /** Uploads, kept in the service's blob store. */

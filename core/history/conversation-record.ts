@@ -9,10 +9,9 @@
  * told to this host's listeners (the agent's rooms, which keep their transcript in step with
  * what a replay writes).
  */
-import { currentActor } from './request-actor.ts';
+import { asActor, currentActor } from './request-actor.ts';
 import type { RoomRecorder } from './room-recorder.ts';
 import { MAX_LOG_PAGE, type LogEntry, type RoomLogStore } from './room-log-store.ts';
-import { asActor } from './request-actor.ts';
 import { HISTORY_ENTRIES, type TranscriptEntry } from '../wire/agent-types.ts';
 
 /** What a conversation's entry says: a turn, or its end. */
