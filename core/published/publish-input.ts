@@ -106,23 +106,18 @@ function roomOf(value: unknown): string | undefined {
 
 /** The fields of a publish request, from its query or JSON body. */
 export function readPublishFields(source: Record<string, unknown>): PublishFields {
-  const fields: PublishFields = {};
-  const name = text('display_name', source.display_name);
-  if (name !== undefined) fields.display_name = name;
-  const description = text('description', source.description);
-  if (description !== undefined) fields.description = description;
-  const list = tags(source.tags);
-  if (list !== undefined) fields.tags = list;
-  const spacing = triple('spacing', source.spacing);
-  if (spacing !== undefined) fields.spacing = spacing;
-  const origin = triple('origin', source.origin);
-  if (origin !== undefined) fields.origin = origin;
-  const room = roomOf(source.room);
-  if (room !== undefined) fields.room = room;
-  const made = text('source', source.source);
-  if (made !== undefined) fields.source = made.slice(0, MAX_SOURCE);
-  const label = labels(source);
-  if (label) fields.labels = label;
+  const given: PublishFields = {
+    display_name: text('display_name', source.display_name),
+    description: text('description', source.description),
+    tags: tags(source.tags),
+    spacing: triple('spacing', source.spacing),
+    origin: triple('origin', source.origin),
+    room: roomOf(source.room),
+    source: text('source', source.source)?.slice(0, MAX_SOURCE),
+    labels: labels(source),
+  };
+  // A field not given is no key at all.
+  const fields = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as PublishFields;
   try {
     const described = readVolumeFields(source);
     if (Object.keys(described).length > 0) fields.described = described;
