@@ -6,8 +6,10 @@
  */
 import type { ResultType } from '../sdk/result-types.ts';
 import type { LabelFields } from '../results/label-fields.ts';
+import type { VolumeFieldsInput } from '../results/volume-fields-input.ts';
 
-export interface PublishedMeta {
+/** A published specimen's record, with a `.npy` volume's length unit, time and channels when given (checked against its shape). */
+export interface PublishedMeta extends VolumeFieldsInput {
   id: string;
   display_name: string;
   description: string;
@@ -27,13 +29,6 @@ export interface PublishedMeta {
   origin?: number[];
   /** Published with `role=labels`: a segmentation, with its names and colours. */
   labels?: LabelFields;
-  /** A `.npy` volume's length unit and its time and channels, when given (checked against its shape). */
-  unit?: string;
-  axes?: string;
-  channels?: unknown[];
-  time_step?: number;
-  time_unit?: string;
-  vector?: boolean;
   /** Published for a room's layer: the catalog lists it only to a request naming that room. */
   room?: string;
   /**
